@@ -1,0 +1,421 @@
+//! EffectiveAgentConfig and the items it holds, with their provenance.
+
+use crate::{AnalysisContext, Diagnostic, Harness, RepoPath};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Everything one harness receives from a repository under one
+/// [`AnalysisContext`], with provenance on every item.
+///
+/// Shape: the output contract's JSON document. `instructions` are in context
+/// order first (effective startup entries by `order`, then effective
+/// on-demand entries, then every other entry); `diagnostics` say what the
+/// analysis found wrong or cannot know; `assumptions` are the stated
+/// premises under which the result holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EffectiveAgentConfig {
+    /// Always [`crate::SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// Which harness this is.
+    pub harness: Harness,
+    /// The context the configuration was compiled for.
+    pub context: AnalysisContext,
+    /// Instruction pieces, context order first.
+    pub instructions: Vec<Instruction>,
+    /// Skills discovered for this context.
+    pub skills: Vec<Skill>,
+    /// MCP servers configured for this context.
+    pub mcp_servers: Vec<McpServer>,
+    /// Findings about the analysed repository and the analysis' own limits.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Premises the result depends on, one sentence each.
+    pub assumptions: Vec<String>,
+}
+
+impl EffectiveAgentConfig {
+    /// An empty configuration for `harness` under `context`.
+    pub fn new(harness: Harness, context: AnalysisContext) -> Self {
+        EffectiveAgentConfig {
+            schema_version: crate::SCHEMA_VERSION,
+            harness,
+            context,
+            instructions: Vec::new(),
+            skills: Vec::new(),
+            mcp_servers: Vec::new(),
+            diagnostics: Vec::new(),
+            assumptions: Vec::new(),
+        }
+    }
+
+    /// The effective instruction entries sorted by `order`: the received
+    /// context spelled out, startup first.
+    pub fn received_instructions(&self) -> Vec<&Instruction> {
+        let mut v: Vec<&Instruction> = self.instructions.iter().filter(|i| i.order.is_some()).collect();
+        v.sort_by_key(|i| i.order);
+        v
+    }
+}
+
+/// Where a source sits among the configuration layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceScope {
+    /// Shared, committed repository configuration.
+    Project,
+    /// Personal configuration kept in the working tree (e.g. `CLAUDE.local.md`).
+    Local,
+    /// The user's home configuration.
+    User,
+    /// Enterprise or server-managed policy.
+    Managed,
+    /// A documented built-in default of the harness.
+    Builtin,
+}
+
+/// The syntax of a source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceFormat {
+    /// Markdown, possibly with YAML front matter.
+    Markdown,
+    /// JSON.
+    Json,
+    /// TOML.
+    Toml,
+    /// YAML.
+    Yaml,
+}
+
+/// An inclusive range of 1-based line numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub struct Lines {
+    /// First line, 1-based.
+    pub start: u32,
+    /// Last line, 1-based, inclusive.
+    pub end: u32,
+}
+
+/// Provenance of one item: the file (and lines) it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceRef {
+    /// Repository-relative POSIX path of the file as the harness names it.
+    pub path: RepoPath,
+    /// The configuration layer of the file.
+    pub scope: SourceScope,
+    /// The syntax of the file.
+    pub format: SourceFormat,
+    /// Lines of the item in the file, `null` when unknown.
+    pub lines: Option<Lines>,
+    /// When `path` is (or passes through) a symbolic link: the repository
+    /// file it resolves to. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved_path: Option<RepoPath>,
+}
+
+impl SourceRef {
+    /// A project-scope reference without lines.
+    pub fn project(path: RepoPath, format: SourceFormat) -> Self {
+        SourceRef { path, scope: SourceScope::Project, format, lines: None, resolved_path: None }
+    }
+
+    /// The same reference with `lines` set.
+    pub fn with_lines(mut self, start: u32, end: u32) -> Self {
+        self.lines = Some(Lines { start, end });
+        self
+    }
+}
+
+/// When the agent receives an item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadPhase {
+    /// Received when the session starts.
+    Startup,
+    /// Received after the agent touches a path.
+    OnDemand,
+}
+
+/// Whether an item is received under the given context (output contract,
+/// "Common fields").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicability {
+    /// Received under the given context.
+    Effective,
+    /// Received only under something the analysis cannot know (a path not
+    /// given as target, an approval, a runtime state).
+    Conditional,
+    /// A setting removes it (e.g. `claudeMdExcludes`).
+    Excluded,
+    /// Another source wins the same slot.
+    Shadowed,
+    /// Exists, but outside what the mode may read.
+    Unavailable,
+    /// Exists, but this harness never loads it from this launch directory.
+    OutOfScope,
+}
+
+/// How an item's slot was resolved among competing sources.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Resolution {
+    /// `"override"`, `"shadowed"`, `"merged"`, `"excluded"`, `"unresolved"`.
+    pub strategy: String,
+    /// The other sources involved (the winner for a shadowed item, the
+    /// losers for a winner).
+    pub sources: Vec<RepoPath>,
+}
+
+/// One contiguous piece of instruction content as the agent receives it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Instruction {
+    /// Stable identifier, e.g. `claude-code:memory:apps/api/CLAUDE.md#1`.
+    pub id: String,
+    /// `"memory"` (CLAUDE.md family), `"local-memory"`, `"rule"`,
+    /// `"import"`, `"agents-md"` (Codex chain file).
+    pub kind: String,
+    /// The file the piece came from.
+    pub source: SourceRef,
+    /// When the agent receives it.
+    pub load_phase: LoadPhase,
+    /// Whether it is received under the given context.
+    pub applicability: Applicability,
+    /// Why it was discovered and why it has this applicability.
+    pub reason: String,
+    /// 0-based position in the received context for effective entries,
+    /// `null` otherwise.
+    pub order: Option<u32>,
+    /// Repository-relative directory the piece applies to: the directory
+    /// that contains the file (for a rule, the directory that holds its
+    /// `.claude/rules` root; for an import, the importing entry's).
+    pub applies_to: RepoPath,
+    /// Id of the importing entry, for imported content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported_from: Option<String>,
+    /// Size in bytes of this piece.
+    pub bytes: u64,
+    /// Path globs that make a path-scoped rule relevant, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<Vec<String>>,
+    /// How competing sources for the same slot were resolved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<Resolution>,
+    /// The text of this piece, verbatim (front matter removed for rules).
+    pub content: String,
+}
+
+/// Whether a skill can be invoked (output contract, "Skill").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Permission {
+    /// Permitted.
+    Allowed,
+    /// Prevented by configuration.
+    Blocked,
+    /// Depends on something the analysis cannot know.
+    Unknown,
+}
+
+/// Explicit (user) and implicit (model) invocation of a skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Invocation {
+    /// The user invokes it by name.
+    pub explicit: Permission,
+    /// The model invokes it on its own.
+    pub implicit: Permission,
+}
+
+/// Whether the model is shown a skill's name and description at startup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdvertisementState {
+    /// Name and description are listed.
+    Advertised,
+    /// Not listed to the model.
+    Hidden,
+    /// Listed, but the listing may exceed the documented budget, so its
+    /// description may be shortened or dropped.
+    BudgetRisk,
+    /// Cannot be decided.
+    Unknown,
+}
+
+/// The documented listing budget a skill is advertised under.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AggregateBudget {
+    /// Fraction of the model context window for the whole listing.
+    pub max_context_fraction: f64,
+    /// Characters assumed when the context window is unknown.
+    pub fallback_chars: u64,
+}
+
+/// Advertisement of a skill to the model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Advertisement {
+    /// The state.
+    pub state: AdvertisementState,
+    /// Characters of the advertised description (and `when_to_use`).
+    pub description_chars: u64,
+    /// Per-skill description cap in characters, when documented.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description_limit_chars: Option<u64>,
+    /// The aggregate listing budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregate_budget: Option<AggregateBudget>,
+    /// True when a setting lists only the name (Claude Code
+    /// `skillOverrides: name-only`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub name_only: bool,
+}
+
+/// A skill: a named capability whose instructions load on use.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Skill {
+    /// Stable identifier, e.g. `claude-code:skill:.claude/skills/deploy/SKILL.md`.
+    pub id: String,
+    /// The declared name (front matter `name`, else the directory name).
+    pub name: String,
+    /// The skill directory's name.
+    pub directory_name: String,
+    /// The `SKILL.md` file (lines: its front matter).
+    pub source: SourceRef,
+    /// When the skill becomes available.
+    pub load_phase: LoadPhase,
+    /// Whether it is available under the given context.
+    pub applicability: Applicability,
+    /// Why it was discovered and why it has this applicability.
+    pub reason: String,
+    /// The description the model is shown, verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Who may invoke it.
+    pub invocation: Invocation,
+    /// Whether the model is shown it.
+    pub advertisement: Advertisement,
+    /// Path globs from front matter `paths`, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<Vec<String>>,
+    /// Other files that decided this skill's state (e.g. `agents/openai.yaml`,
+    /// a settings file with `skillOverrides`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metadata_sources: Vec<SourceRef>,
+    /// Ids of other skills to read together with this one.
+    pub cross_references: Vec<String>,
+}
+
+/// How an MCP server is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Transport {
+    /// A local process over standard input and output.
+    Stdio,
+    /// HTTP or streamable HTTP.
+    Http,
+    /// SSE, WebSocket, anything else, or undecidable.
+    Unknown,
+}
+
+/// The value of a configured environment variable or header.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ConfiguredValue {
+    /// A placeholder such as `${VAR}` or `${VAR:-default}`, kept verbatim.
+    Reference {
+        /// The expression as written.
+        expression: String,
+    },
+    /// The value of a variable of the developer's environment, named.
+    Host {
+        /// The variable's name.
+        variable: String,
+    },
+    /// A literal value; it is never written out.
+    Configured {
+        /// Always `true`.
+        redacted: bool,
+    },
+}
+
+impl ConfiguredValue {
+    /// A redacted literal.
+    pub fn redacted() -> Self {
+        ConfiguredValue::Configured { redacted: true }
+    }
+}
+
+/// A named environment variable or header of an MCP server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct NamedValue {
+    /// The variable or header name.
+    pub name: String,
+    /// Its value, symbolic or redacted.
+    pub value: ConfiguredValue,
+}
+
+/// What an MCP server exposes; unknown without connecting.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Capabilities {
+    /// Always `false` in repo mode: servers are never contacted.
+    pub known: bool,
+}
+
+/// A configured MCP server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct McpServer {
+    /// Stable identifier, e.g. `claude-code:mcp:github`.
+    pub id: String,
+    /// The server's key.
+    pub name: String,
+    /// The file (and lines of the entry).
+    pub source: SourceRef,
+    /// Every other file that defines the same server, when more than one does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_sources: Vec<SourceRef>,
+    /// Always `startup` for configured servers.
+    pub load_phase: LoadPhase,
+    /// Whether the server is configured under the given context.
+    pub applicability: Applicability,
+    /// Why it was discovered and why it has this applicability.
+    pub reason: String,
+    /// How it is reached.
+    pub transport: Transport,
+    /// The transport as written (`"sse"`, `"ws"`, `"streamable-http"`…), when written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_type: Option<String>,
+    /// The command, verbatim; placeholders never expanded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// The arguments, verbatim except values that look like secrets, which
+    /// read `<redacted>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<String>>,
+    /// The URL with credentials and literal query values replaced by
+    /// `<redacted>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Environment variables passed to the server.
+    pub env: Vec<NamedValue>,
+    /// HTTP headers sent to the server.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<NamedValue>,
+    /// Tools allowed (Codex `enabled_tools`), as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled_tools: Option<Vec<String>>,
+    /// Tools denied (Codex `disabled_tools`), as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled_tools: Option<Vec<String>>,
+    /// Fields present in the entry that the adapter does not model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_fields: Vec<String>,
+    /// Always `false` in repo mode.
+    pub runtime_verified: bool,
+    /// What the server exposes.
+    pub capabilities: Capabilities,
+}

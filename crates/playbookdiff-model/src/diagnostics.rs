@@ -1,0 +1,312 @@
+//! The one table of diagnostic codes.
+//!
+//! Every code is declared once in [`declare_codes!`] below with its default
+//! severity, a one-line summary and its documentation; `docs/diagnostics.md`
+//! is generated from this table and a test fails when it is stale. Codes are
+//! stable kebab-case identifiers and are never reused for another meaning.
+
+use crate::SourceRef;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// Something is wrong and changes what the agent receives.
+    Error,
+    /// Probably not what the author meant, or a real risk.
+    Warning,
+    /// A fact or a limit of the analysis worth knowing.
+    Info,
+}
+
+impl Severity {
+    /// The contract spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// One finding about the analysed repository or about the analysis' limits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Diagnostic {
+    /// Stable kebab-case code from the diagnostic table.
+    pub code: DiagnosticCode,
+    /// How serious it is.
+    pub severity: Severity,
+    /// One sentence or two: what, why it matters, what to do.
+    pub message: String,
+    /// The file (and lines) the finding is about, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceRef>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity.
+    pub fn new(code: DiagnosticCode, message: impl Into<String>) -> Self {
+        Diagnostic { code, severity: code.severity(), message: message.into(), source: None }
+    }
+
+    /// The same diagnostic pointing at `source`.
+    pub fn at(mut self, source: SourceRef) -> Self {
+        self.source = Some(source);
+        self
+    }
+
+    /// The same diagnostic with another severity.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+}
+
+macro_rules! declare_codes {
+    ($( $(#[doc = $doc:literal])* $variant:ident = $code:literal, $sev:ident, $summary:literal; )*) => {
+        /// A stable diagnostic code. Serialized as its kebab-case string.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+        pub enum DiagnosticCode {
+            $( $(#[doc = $doc])* #[serde(rename = $code)] $variant, )*
+        }
+
+        impl DiagnosticCode {
+            /// Every code, in table order.
+            pub const ALL: &'static [DiagnosticCode] = &[ $( DiagnosticCode::$variant, )* ];
+
+            /// The kebab-case code.
+            pub fn as_str(self) -> &'static str {
+                match self { $( DiagnosticCode::$variant => $code, )* }
+            }
+
+            /// The default severity.
+            pub fn severity(self) -> Severity {
+                match self { $( DiagnosticCode::$variant => Severity::$sev, )* }
+            }
+
+            /// A one-line summary.
+            pub fn summary(self) -> &'static str {
+                match self { $( DiagnosticCode::$variant => $summary, )* }
+            }
+
+            /// The documentation: what it means, why it matters, what to do,
+            /// and the source of the behaviour.
+            pub fn documentation(self) -> &'static str {
+                match self { $( DiagnosticCode::$variant => concat!($($doc, "\n"),*), )* }
+            }
+        }
+    };
+}
+
+declare_codes! {
+    // ----- Unavailable layers (both harnesses) -----
+    /// Personal configuration present in the working tree (`CLAUDE.local.md`,
+    /// `.claude/settings.local.json`) is not reproducible repository state, so
+    /// repo mode lists it as `unavailable` instead of reading it. Run with
+    /// `--mode local` to include it. Source: spec 000 "Repo mode".
+    LocalConfigUnavailable = "local-config-unavailable", Info, "a local, personal configuration file is not read in repo mode";
+    /// The user's home configuration (`~/.claude/…`, `$CODEX_HOME/…`) can
+    /// add instructions, skills and MCP servers that the analysis cannot see.
+    /// Source: spec 000 and 004 "Repo mode".
+    UserConfigUnavailable = "user-config-unavailable", Info, "user-level configuration is outside the analysis";
+    /// Enterprise, server-managed and system policy can add or remove
+    /// configuration that no repository shows. Source: spec 000 and 004
+    /// "Unsupported in the current release".
+    ManagedConfigUnavailable = "managed-config-unavailable", Info, "managed or system policy is outside the analysis";
+
+    // ----- Reading the tree -----
+    /// A file or directory could not be read (permissions, a name too long
+    /// for the operating system, an I/O error). What it would have
+    /// contributed is unknown.
+    Unreadable = "unreadable", Warning, "a file or directory could not be read";
+    /// A file is larger than the harness loads (Claude Code skips memory
+    /// files over 4 MiB) or than the analysis reads; it is not read.
+    /// Source: harness facts A1 ("A file over 4 MiB is skipped").
+    FileTooLarge = "file-too-large", Warning, "a file is too large to be loaded";
+    /// A file is not valid UTF-8. Invalid sequences are replaced by U+FFFD
+    /// in the analysis; the agent may read it differently.
+    InvalidUtf8 = "invalid-utf8", Warning, "a file is not valid UTF-8";
+    /// A symbolic link points outside the repository. Repo mode does not
+    /// follow it because its target is not reproducible repository content.
+    SymlinkOutsideRepository = "symlink-outside-repository", Warning, "a symbolic link points outside the repository";
+    /// A symbolic link points at nothing. The agent cannot load it either.
+    SymlinkDangling = "symlink-dangling", Warning, "a symbolic link points at a path that does not exist";
+    /// A chain of symbolic links loops (or exceeds 40 hops). It is not followed.
+    SymlinkLoop = "symlink-loop", Warning, "a symbolic link loops";
+
+    // ----- Parsing -----
+    /// YAML front matter could not be parsed. The message gives the line.
+    /// The file is shown as the harness is reported to treat it: Claude
+    /// Code loads a rule with broken front matter unconditionally and a
+    /// skill with empty metadata (harness facts A7; claude-code #19014).
+    InvalidFrontmatter = "invalid-frontmatter", Warning, "front matter is not valid YAML";
+    /// A JSON file (`.mcp.json`, `.claude/settings.json`) could not be
+    /// parsed. The harness rejects it, so nothing in it applies. Claude Code
+    /// reads strict JSON: comments and trailing commas are errors.
+    InvalidJson = "invalid-json", Error, "a JSON configuration file is invalid";
+    /// A TOML file (`.codex/config.toml`) could not be parsed. Nothing in it
+    /// applies.
+    InvalidToml = "invalid-toml", Error, "a TOML configuration file is invalid";
+    /// A configuration value has the wrong type or shape and is ignored.
+    InvalidValue = "invalid-value", Warning, "a configuration value has the wrong shape";
+
+    // ----- Claude Code instructions -----
+    /// An `@path` import names a file that does not exist. The text stays
+    /// literal in the context. Source: spec 000 "Imports".
+    ImportMissing = "import-missing", Warning, "an @path import names a missing file";
+    /// An `@path` import resolves outside the repository. Repo mode does not
+    /// follow it. Source: spec 000 "Imports".
+    ImportOutsideRepository = "import-outside-repository", Warning, "an @path import resolves outside the repository";
+    /// An `@path` import resolves inside the repository but outside the
+    /// launch directory: an interactive session asks for a one-time approval
+    /// first, so the content is conditional. Source: spec 000 "Imports".
+    ImportOutsideCwd = "import-outside-cwd", Info, "an @path import outside the launch directory needs approval";
+    /// Imports form a cycle. The analysis stops at the repeated file; this is
+    /// an analyzer safety behaviour, not a documented harness behaviour.
+    /// Source: spec 000 "Imports".
+    ImportCycle = "import-cycle", Warning, "@path imports form a cycle";
+    /// Imports nest deeper than the documented four hops; deeper files are
+    /// not loaded. Older documentation said five. Source: harness facts A2.
+    ImportDepthExceeded = "import-depth-exceeded", Warning, "@path imports nest deeper than four hops";
+    /// Text reads as an `@path` import but is not one: trailing punctuation
+    /// (`@docs/a.md,`) or a space in the path (`@My Docs/a.md`) makes the
+    /// agent keep it literal (claude-code #86060, #56927). Write the path
+    /// alone, followed by a space or a line end.
+    ImportLookalike = "import-lookalike", Warning, "text looks like an @path import but is not imported";
+    /// A `claudeMdExcludes` pattern removes this instruction or rule file.
+    /// Source: harness facts A4.
+    InstructionExcluded = "instruction-excluded", Info, "claudeMdExcludes removes an instruction file";
+    /// A `claudeMdExcludes` pattern is an absolute path of one machine; the
+    /// result depends on where the repository is checked out. Start
+    /// portable patterns with `**/`.
+    ExcludeMachineSpecific = "exclude-machine-specific", Info, "a claudeMdExcludes pattern depends on the checkout location";
+    /// A repository has `AGENTS.md` where Claude Code has no bridge to it:
+    /// Claude Code reads `CLAUDE.md`, not `AGENTS.md`. Add `@AGENTS.md` to a
+    /// `CLAUDE.md` beside it, or make `CLAUDE.md` a symbolic link to it.
+    /// A later built-in fallback mode may read `AGENTS.md` when no
+    /// `CLAUDE.md` is on the path (unconfirmed). Source: spec 000
+    /// "Instructions"; harness facts A5; claude-code #89825.
+    AgentsMdNotBridged = "agents-md-not-bridged", Warning, "an AGENTS.md has no CLAUDE.md bridge";
+    /// The launch directory is given a target outside it; Claude Code's
+    /// on-demand loading is documented for subdirectories of the launch
+    /// directory only, so instructions on the way to the target are
+    /// conditional.
+    TargetOutsideCwd = "target-outside-cwd", Info, "the target path is outside the launch directory";
+    /// `.claude/CLAUDE.md` below the repository root is loaded by extension
+    /// of the verified root-level behaviour, not by independent
+    /// verification. Source: spec 000 "Unresolved semantics".
+    DotClaudeMemoryGeneralized = "dot-claude-memory-generalized", Info, ".claude/CLAUDE.md below the root is assumed to load like the root one";
+
+    // ----- Claude Code rules -----
+    /// A `.claude/rules/` root below the launch directory exists. Its
+    /// traversal, order and glob anchor are undocumented, so it is not read.
+    /// Source: spec 000 "Rules".
+    NestedRulesRootUnresolved = "nested-rules-root-unresolved", Warning, "a nested .claude/rules root is not read";
+    /// A path-scoped rule or skill is relevant only when the agent touches a
+    /// matching path; without a matching `--target` it stays conditional.
+    PathScopedConditional = "path-scoped-conditional", Info, "a path-scoped item depends on which files are touched";
+    /// A rule uses `globs:` instead of `paths:`. Claude Code does not read
+    /// `globs:`, so the rule loads unconditionally (claude-code #17204).
+    RuleGlobsNotPaths = "rule-globs-not-paths", Warning, "a rule uses globs: instead of paths:";
+    /// A path pattern is invalid (e.g. an unclosed bracket). It matches
+    /// nothing, as documented. Escape `[` as `\[`. Source: harness facts A3.
+    InvalidGlob = "invalid-glob", Warning, "a path pattern is invalid and matches nothing";
+    /// A `.claude/rules` entry is a symbolic link. The documentation says
+    /// links are followed with cycle detection; users report them skipped
+    /// (claude-code #90523, #88405). The analysis follows the documentation.
+    RuleSymlinkConflict = "rule-symlink-conflict", Info, "a symlinked rule: documentation and reports disagree";
+    /// A rules root has subdirectories; the order of rules across them is
+    /// undocumented. The analysis orders by path. Source: spec 000 fixture
+    /// checklist ("recursive rule ordering").
+    RuleOrderAssumed = "rule-order-assumed", Info, "the order of rules in subdirectories is assumed";
+    /// A root-level pattern such as `*.md` is documented as matching only
+    /// project-root files, but is reported to match at any depth
+    /// (claude-code #95526). The analysis follows the documentation.
+    RulePatternAnchorConflict = "rule-pattern-anchor-conflict", Info, "a pattern's anchoring is disputed";
+
+    // ----- Claude Code settings -----
+    /// A `.claude/settings.json` in an ancestor of the launch directory is not
+    /// read: project settings load only from `<cwd>/.claude/`. Source: spec
+    /// 000 "claudeMdExcludes"; harness facts A6.
+    SettingsNotInCwd = "settings-not-in-cwd", Info, "project settings outside the launch directory are not read";
+    /// `skillOverrides` is applied as documented (`off`, `name-only`,
+    /// `user-invocable-only`); the mapping onto the model is stated. Source:
+    /// harness facts A6; spec 000 "Skills".
+    SkillOverrideApplied = "skill-override-applied", Info, "a skillOverrides entry changes a skill";
+    /// A `skillOverrides` entry has an unknown value or names no discovered
+    /// skill; it changes nothing the analysis can show.
+    SkillOverrideUnresolved = "skill-override-unresolved", Warning, "a skillOverrides entry cannot be applied";
+
+    // ----- Skills -----
+    /// Two skills share a name. Both are kept with distinct ids and cross
+    /// references; Claude Code qualifies colliding names by directory at
+    /// runtime (e.g. `apps/web:deploy`), depending also on names the
+    /// analysis cannot see. Source: spec 000 "Skills"; codex docs: same-name
+    /// skills are not merged.
+    SkillNameCollision = "skill-name-collision", Info, "two skills share a name";
+    /// The skill listing may exceed the documented budget, so descriptions
+    /// may be shortened or dropped; which ones depends on runtime state.
+    SkillBudgetRisk = "skill-budget-risk", Warning, "skill descriptions may exceed the listing budget";
+    /// A `SKILL.md` sits deeper than `<skills-root>/<name>/SKILL.md` and is
+    /// not discovered.
+    SkillNotDiscovered = "skill-not-discovered", Warning, "a SKILL.md is not at a discoverable depth";
+    /// A skill directory has no `SKILL.md`.
+    SkillMissingFile = "skill-missing-file", Warning, "a skill directory has no SKILL.md";
+    /// Legacy `.claude/commands/*.md` custom commands are outside the
+    /// supported surface; they are not modelled as skills. Source: spec 000
+    /// "Skills".
+    LegacyCommandsUnsupported = "legacy-commands-unsupported", Info, "legacy .claude/commands are not modelled";
+    /// Whether a user disabled a skill is unknown in repo mode.
+    SkillUserStateUnknown = "skill-user-state-unknown", Info, "user-side skill settings are unknown";
+
+    // ----- MCP -----
+    /// An MCP server uses a transport the model has no kind for (SSE,
+    /// WebSocket); its transport is `unknown`. Source: spec 000 "MCP".
+    McpTransportUnsupported = "mcp-transport-unsupported", Warning, "an MCP transport is not modelled";
+    /// An MCP entry is malformed (no `command` or `url`, wrong types); the
+    /// harness cannot start it as written.
+    McpInvalidEntry = "mcp-invalid-entry", Warning, "an MCP server entry is malformed";
+    /// A literal secret-looking value is committed in an MCP configuration.
+    /// It is redacted in all output. Use a `${VAR}` placeholder (Claude Code)
+    /// or `env_vars` / `bearer_token_env_var` (Codex) instead.
+    McpLiteralSecret = "mcp-literal-secret", Warning, "an MCP configuration contains a literal secret";
+    /// MCP servers are never contacted: approval, authentication,
+    /// connection, tools and server instructions are unknown.
+    McpRuntimeUnknown = "mcp-runtime-unknown", Info, "MCP runtime state is unknown";
+    /// Project MCP servers need a one-time approval in an interactive Claude
+    /// Code session unless settings enable them; `-p` and SDK sessions load
+    /// them without asking. Source: spec 000 "MCP configuration".
+    McpApprovalUnknown = "mcp-approval-unknown", Info, "project MCP servers need approval";
+    /// An `.mcp.json` outside the project root is not read by Claude Code.
+    McpJsonNotAtRoot = "mcp-json-not-at-root", Info, "an .mcp.json outside the project root is ignored";
+    /// The same MCP server is defined in more than one layer, and how the
+    /// definitions combine is undocumented. Source: spec 004 "Duplicate
+    /// server names across layers".
+    McpDuplicateUnresolved = "mcp-duplicate-unresolved", Warning, "an MCP server is defined in several layers";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_kebab_case() {
+        let mut seen = std::collections::BTreeSet::new();
+        for c in DiagnosticCode::ALL {
+            let s = c.as_str();
+            assert!(seen.insert(s), "duplicate code {s}");
+            assert!(s.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-'), "{s} is not kebab-case");
+            assert!(!c.documentation().trim().is_empty(), "{s} has no documentation");
+        }
+    }
+
+    #[test]
+    fn serializes_as_the_code() {
+        let v = serde_json::to_value(DiagnosticCode::ImportCycle).unwrap();
+        assert_eq!(v, serde_json::json!("import-cycle"));
+    }
+}

@@ -1,0 +1,179 @@
+//! Repository-relative POSIX paths.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A normalized repository-relative POSIX path.
+///
+/// Shape: components joined by `/`, no leading `/`, no `.` or `..`
+/// components, no trailing `/`; the repository root itself is `"."`.
+/// Construction through [`RepoPath::new`] normalizes lexically and refuses a
+/// path that climbs above the root.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct RepoPath(String);
+
+impl RepoPath {
+    /// The repository root, `"."`.
+    pub fn root() -> Self {
+        RepoPath(".".to_string())
+    }
+
+    /// Normalizes `raw` (POSIX separators; `.` and empty components dropped,
+    /// `..` applied lexically). Returns `None` when the path climbs above the
+    /// root or is absolute.
+    pub fn new(raw: &str) -> Option<Self> {
+        if raw.starts_with('/') {
+            return None;
+        }
+        let mut parts: Vec<&str> = Vec::new();
+        for part in raw.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                other => parts.push(other),
+            }
+        }
+        Some(Self::from_parts(&parts))
+    }
+
+    fn from_parts(parts: &[&str]) -> Self {
+        if parts.is_empty() {
+            Self::root()
+        } else {
+            RepoPath(parts.join("/"))
+        }
+    }
+
+    /// The path as a string (`"."` for the root).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// True for the repository root.
+    pub fn is_root(&self) -> bool {
+        self.0 == "."
+    }
+
+    /// The components, empty for the root.
+    pub fn components(&self) -> impl Iterator<Item = &str> {
+        self.0.split('/').filter(|c| !c.is_empty() && *c != ".")
+    }
+
+    /// The number of components (0 for the root).
+    pub fn depth(&self) -> usize {
+        self.components().count()
+    }
+
+    /// The last component, `None` for the root.
+    pub fn file_name(&self) -> Option<&str> {
+        if self.is_root() {
+            None
+        } else {
+            self.0.rsplit('/').next()
+        }
+    }
+
+    /// The parent directory, `None` for the root.
+    pub fn parent(&self) -> Option<RepoPath> {
+        if self.is_root() {
+            return None;
+        }
+        match self.0.rfind('/') {
+            Some(i) => Some(RepoPath(self.0[..i].to_string())),
+            None => Some(Self::root()),
+        }
+    }
+
+    /// Joins a relative POSIX path (which may contain `..`), normalizing
+    /// lexically. Returns `None` when the result climbs above the root.
+    pub fn join(&self, rel: &str) -> Option<RepoPath> {
+        if self.is_root() {
+            RepoPath::new(rel)
+        } else {
+            RepoPath::new(&format!("{}/{}", self.0, rel))
+        }
+    }
+
+    /// True when `self` equals `other` or lies below it.
+    pub fn starts_with(&self, other: &RepoPath) -> bool {
+        other.is_root()
+            || self.0 == other.0
+            || (self.0.starts_with(&other.0) && self.0.as_bytes().get(other.0.len()) == Some(&b'/'))
+    }
+
+    /// The directories from the root down to `self` inclusive
+    /// (`a/b` gives `.`, `a`, `a/b`).
+    pub fn ancestors_root_first(&self) -> Vec<RepoPath> {
+        let mut out = vec![Self::root()];
+        let parts: Vec<&str> = self.components().collect();
+        for i in 1..=parts.len() {
+            out.push(Self::from_parts(&parts[..i]));
+        }
+        out
+    }
+
+    /// `self` relative to `base` when `self` lies at or below `base`
+    /// (`""` when equal).
+    pub fn strip_prefix(&self, base: &RepoPath) -> Option<&str> {
+        if !self.starts_with(base) {
+            return None;
+        }
+        if base.is_root() {
+            return Some(if self.is_root() { "" } else { &self.0 });
+        }
+        if self.0.len() == base.0.len() {
+            Some("")
+        } else {
+            Some(&self.0[base.0.len() + 1..])
+        }
+    }
+}
+
+impl fmt::Display for RepoPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for RepoPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_and_refuses_escape() {
+        assert_eq!(RepoPath::new("a/./b//c").unwrap().as_str(), "a/b/c");
+        assert_eq!(RepoPath::new("a/../b").unwrap().as_str(), "b");
+        assert_eq!(RepoPath::new("").unwrap().as_str(), ".");
+        assert!(RepoPath::new("../x").is_none());
+        assert!(RepoPath::new("/abs").is_none());
+    }
+
+    #[test]
+    fn starts_with_respects_component_boundaries() {
+        let ab = RepoPath::new("apps/api").unwrap();
+        assert!(RepoPath::new("apps/api/x").unwrap().starts_with(&ab));
+        assert!(!RepoPath::new("apps/apix").unwrap().starts_with(&ab));
+        assert!(ab.starts_with(&RepoPath::root()));
+    }
+
+    #[test]
+    fn ancestors_run_root_first() {
+        let got: Vec<String> = RepoPath::new("a/b")
+            .unwrap()
+            .ancestors_root_first()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(got, ["." , "a", "a/b"]);
+    }
+}

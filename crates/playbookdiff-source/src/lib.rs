@@ -1,0 +1,29 @@
+//! Read-only access to an analysed repository.
+//!
+//! * [`SourceTree`] is the only door to the analysed files: list a
+//!   directory, stat, read a file, read a symbolic link. [`WorkingTree`]
+//!   implements it over a directory on disk; a git-revision implementation
+//!   can be added without touching any adapter.
+//! * [`Repo`] walks a tree once, keeps the index, resolves symbolic links
+//!   inside the repository and reads each file at most once.
+//! * [`markdown`] finds front matter and `@path` imports by Markdown
+//!   structure, with byte offsets and 1-based lines.
+//!
+//! Architecture invariant: nothing here writes, executes, or follows a
+//! link out of the repository.
+//!
+//! ```no_run
+//! use playbookdiff_source::{Repo, WorkingTree};
+//! let tree = WorkingTree::open(std::path::Path::new("examples/monorepo")).unwrap();
+//! let repo = Repo::new(&tree);
+//! for p in repo.files_named("CLAUDE.md") { println!("{p}"); }
+//! ```
+
+mod index;
+pub mod markdown;
+mod text;
+mod tree;
+
+pub use index::{Repo, Resolved, WalkProblem};
+pub use text::TextFile;
+pub use tree::{DirEntry, EntryKind, SourceError, SourceTree, Stat, WorkingTree};

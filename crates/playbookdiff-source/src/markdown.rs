@@ -1,0 +1,208 @@
+//! Markdown structure: front matter and `@path` import tokens, with byte
+//! offsets and 1-based lines.
+//!
+//! Import tokens are found by scanning the raw source with every code span,
+//! fenced or indented code block and HTML (block or inline) masked out, as
+//! located by a CommonMark parser (pulldown-cmark). Text events are not
+//! matched directly because emphasis and escapes split them (`@docs/_x_/a.md`).
+//! Source: spec 000 "Imports" ("Import parsing must use Markdown syntax and
+//! source positions").
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+/// YAML front matter at the top of a Markdown file.
+#[derive(Debug, Clone)]
+pub struct FrontMatter {
+    /// The YAML text between the fences.
+    pub yaml: String,
+    /// 1-based line of the opening `---`.
+    pub start_line: u32,
+    /// 1-based line of the closing `---`.
+    pub end_line: u32,
+    /// Byte offset where the body after the closing fence starts.
+    pub body_offset: usize,
+    /// The parsed value, or the parser's message with the 1-based file line
+    /// of the error when the parser gives one.
+    pub value: Result<serde_json::Value, (String, Option<u32>)>,
+}
+
+/// Splits off YAML front matter when the file starts with a `---` line and
+/// a later `---` (or `...`) line closes it. A UTF-8 byte-order mark is
+/// skipped. Returns `None` when there is no complete front matter.
+///
+/// The YAML is parsed with serde-saphyr, whose budget refuses alias bombs
+/// and deep nesting with an error instead of exhausting memory.
+pub fn front_matter(text: &str) -> Option<FrontMatter> {
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let t = &text[bom..];
+    let first_end = t.find('\n')?;
+    if t[..first_end].trim_end() != "---" {
+        return None;
+    }
+    let mut offset = first_end + 1;
+    let mut line = 2u32;
+    while offset <= t.len() {
+        let end = t[offset..].find('\n').map(|i| offset + i).unwrap_or(t.len());
+        let l = t[offset..end].trim_end();
+        if l == "---" || l == "..." {
+            let yaml = t[first_end + 1..offset].to_string();
+            let value = parse_yaml(&yaml);
+            let value = value.map_err(|(m, l)| (m, l.map(|l| l + 1)));
+            return Some(FrontMatter {
+                yaml,
+                start_line: 1,
+                end_line: line,
+                body_offset: bom + (end + 1).min(t.len()),
+                value,
+            });
+        }
+        if end == t.len() {
+            break;
+        }
+        offset = end + 1;
+        line += 1;
+    }
+    None
+}
+
+/// Parses a YAML document into a JSON value. An empty document is `null`.
+/// Errors carry the message and, when known, the 1-based line within `yaml`.
+pub fn parse_yaml(yaml: &str) -> Result<serde_json::Value, (String, Option<u32>)> {
+    if yaml.trim().is_empty() {
+        return Ok(serde_json::Value::Null);
+    }
+    serde_saphyr::from_str::<serde_json::Value>(yaml).map_err(|e| {
+        let msg = e.to_string();
+        let line = line_in_message(&msg);
+        let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
+        (first, line)
+    })
+}
+
+fn line_in_message(msg: &str) -> Option<u32> {
+    let i = msg.find("line ")?;
+    let digits: String = msg[i + 5..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+/// An `@token` in Markdown prose: `@` at the start of a line or after
+/// white space, outside code and HTML, followed by non-space characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportToken {
+    /// The characters after `@` up to the next white space.
+    pub raw: String,
+    /// Byte offset of the `@`.
+    pub start: usize,
+    /// Byte offset just past the token.
+    pub end: usize,
+    /// The rest of the line after the token (for look-alike detection).
+    pub rest_of_line: String,
+}
+
+/// Byte ranges of code spans, code blocks (fenced and indented) and HTML.
+pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut depth = 0usize;
+    let parser = Parser::new_ext(text, Options::ENABLE_YAML_STYLE_METADATA_BLOCKS).into_offset_iter();
+    for (ev, range) in parser {
+        match ev {
+            Event::Start(Tag::CodeBlock(_)) | Event::Start(Tag::HtmlBlock) | Event::Start(Tag::MetadataBlock(_)) => {
+                if depth == 0 {
+                    open = Some(range.start);
+                }
+                depth += 1;
+            }
+            Event::End(TagEnd::CodeBlock) | Event::End(TagEnd::HtmlBlock) | Event::End(TagEnd::MetadataBlock(_)) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    if let Some(s) = open.take() {
+                        out.push((s, range.end));
+                    }
+                }
+            }
+            Event::Code(_) | Event::InlineHtml(_) | Event::Html(_) | Event::InlineMath(_) | Event::DisplayMath(_) => {
+                out.push((range.start, range.end))
+            }
+            _ => {}
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Finds `@token`s outside masked ranges, in source order.
+pub fn import_tokens(text: &str) -> Vec<ImportToken> {
+    if !text.contains('@') {
+        return Vec::new();
+    }
+    let masked = masked_ranges(text);
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut mi = 0usize;
+    for (i, _) in text.match_indices('@') {
+        while mi < masked.len() && masked[mi].1 <= i {
+            mi += 1;
+        }
+        if mi < masked.len() && masked[mi].0 <= i && i < masked[mi].1 {
+            continue;
+        }
+        if i > 0 && !bytes[i - 1].is_ascii_whitespace() {
+            continue;
+        }
+        let tail = &text[i + 1..];
+        let len = tail.find(|c: char| c.is_whitespace()).unwrap_or(tail.len());
+        if len == 0 {
+            continue;
+        }
+        let raw = tail[..len].to_string();
+        let end = i + 1 + len;
+        let line_end = text[end..].find('\n').map(|j| end + j).unwrap_or(text.len());
+        out.push(ImportToken { raw, start: i, end, rest_of_line: text[end..line_end].to_string() });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raws(t: &str) -> Vec<String> {
+        import_tokens(t).into_iter().map(|t| t.raw).collect()
+    }
+
+    #[test]
+    fn skips_code_spans_fences_indented_code_and_html() {
+        let t = "See @a.md and `@b.md`.\n\n```\n@c.md\n```\n\n    @d.md\n\n<!-- @e.md -->\n\n<div>\n@f.md\n</div>\n\n~~~\n@g.md\n~~~\nmail me@h.md\n@i.md";
+        assert_eq!(raws(t), ["a.md", "i.md"]);
+    }
+
+    #[test]
+    fn emphasis_does_not_split_tokens() {
+        assert_eq!(raws("Load @docs/_private_/x.md now"), ["docs/_private_/x.md"]);
+    }
+
+    #[test]
+    fn front_matter_with_error_line() {
+        let fm = front_matter("---\npaths:\n\t- a\n---\nbody").unwrap();
+        let (_, line) = fm.value.unwrap_err();
+        assert_eq!(line, Some(3));
+        let fm = front_matter("---\npaths: [a, b]\n---\nbody").unwrap();
+        assert_eq!(fm.value.unwrap()["paths"][1], "b");
+        assert_eq!(fm.end_line, 3);
+        assert_eq!(&"---\npaths: [a, b]\n---\nbody"[fm.body_offset..], "body");
+    }
+
+    #[test]
+    fn alias_bomb_is_an_error_not_a_hang() {
+        let mut y = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");
+        for i in 1..10 {
+            y.push_str(&format!("{}: &{} [*{},*{},*{},*{},*{},*{},*{},*{},*{}]\n",
+                (b'a' + i) as char, (b'a' + i) as char,
+                (b'a' + i - 1) as char, (b'a' + i - 1) as char, (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char, (b'a' + i - 1) as char, (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char, (b'a' + i - 1) as char, (b'a' + i - 1) as char));
+        }
+        assert!(parse_yaml(&y).is_err());
+    }
+}

@@ -1,0 +1,218 @@
+//! The SourceTree trait and its working-tree implementation.
+
+use playbookdiff_model::RepoPath;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The kind of a directory entry, without following symbolic links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EntryKind {
+    /// A regular file.
+    File,
+    /// A directory.
+    Dir,
+    /// A symbolic link (not followed).
+    Symlink,
+    /// Anything else (socket, device, FIFO): never read.
+    Other,
+}
+
+/// One entry of a directory listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirEntry {
+    /// The entry's file name.
+    pub name: String,
+    /// Its kind, links not followed.
+    pub kind: EntryKind,
+}
+
+/// What `stat` knows of an entry, links not followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stat {
+    /// The kind.
+    pub kind: EntryKind,
+    /// Size in bytes (of the link itself for a symbolic link).
+    pub len: u64,
+}
+
+/// Why a tree operation failed. Messages name repository-relative paths
+/// only, never the analyser's absolute paths.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourceError {
+    /// No such entry.
+    NotFound(RepoPath),
+    /// The file is larger than the limit given to `read_file`, in bytes.
+    TooLarge {
+        /// The file.
+        path: RepoPath,
+        /// Its size in bytes.
+        len: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The entry exists but could not be read.
+    Io {
+        /// The entry.
+        path: RepoPath,
+        /// The operating system's words.
+        message: String,
+    },
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::NotFound(p) => write!(f, "{p}: not found"),
+            SourceError::TooLarge { path, len, limit } => {
+                write!(f, "{path}: {len} bytes, over the {limit}-byte limit")
+            }
+            SourceError::Io { path, message } => write!(f, "{path}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+/// Read-only access to a repository's files.
+///
+/// Paths are repository-relative ([`RepoPath`]); no method follows a
+/// symbolic link (resolution is [`crate::Repo`]'s job, so that it can refuse
+/// links that leave the repository). Implementations never write.
+pub trait SourceTree: Sync {
+    /// The entries of directory `dir`, sorted by name. The `.git` directory
+    /// is never listed.
+    ///
+    /// Errors: `NotFound` when `dir` is not a directory; `Io` otherwise.
+    fn list_dir(&self, dir: &RepoPath) -> Result<Vec<DirEntry>, SourceError>;
+
+    /// The kind and size of `path`, links not followed.
+    fn stat(&self, path: &RepoPath) -> Result<Stat, SourceError>;
+
+    /// The bytes of regular file `path`. Refuses files over `limit` bytes
+    /// with `TooLarge` without reading them.
+    fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError>;
+
+    /// The target of symbolic link `path`, as stored (POSIX separators).
+    fn read_link(&self, path: &RepoPath) -> Result<String, SourceError>;
+
+    /// The absolute location of the repository root on this machine, when
+    /// it has one (a working tree does; a git revision does not). Used only
+    /// to evaluate settings written as absolute paths.
+    fn absolute_root(&self) -> Option<&Path> {
+        None
+    }
+
+    /// True when the repository root itself holds a `.git` entry.
+    fn has_git_marker(&self) -> bool {
+        false
+    }
+}
+
+/// A repository checked out on disk.
+#[derive(Debug)]
+pub struct WorkingTree {
+    root: PathBuf,
+}
+
+impl WorkingTree {
+    /// Opens the directory `root`. Errors when it is not a readable
+    /// directory; the message names the path as given.
+    pub fn open(root: &Path) -> Result<Self, String> {
+        let canonical = std::fs::canonicalize(root)
+            .map_err(|e| format!("cannot open repository {}: {e}", root.display()))?;
+        if !canonical.is_dir() {
+            return Err(format!("repository {} is not a directory", root.display()));
+        }
+        std::fs::read_dir(&canonical)
+            .map_err(|e| format!("cannot read repository {}: {e}", root.display()))?;
+        Ok(WorkingTree { root: canonical })
+    }
+
+    fn abs(&self, p: &RepoPath) -> PathBuf {
+        if p.is_root() {
+            self.root.clone()
+        } else {
+            self.root.join(p.as_str())
+        }
+    }
+}
+
+fn io_err(path: &RepoPath, e: std::io::Error) -> SourceError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        SourceError::NotFound(path.clone())
+    } else {
+        // Strip any absolute path the OS message may carry.
+        let message = e.kind().to_string();
+        SourceError::Io { path: path.clone(), message: if message.is_empty() { e.to_string() } else { message } }
+    }
+}
+
+fn kind_of(ft: std::fs::FileType) -> EntryKind {
+    if ft.is_symlink() {
+        EntryKind::Symlink
+    } else if ft.is_dir() {
+        EntryKind::Dir
+    } else if ft.is_file() {
+        EntryKind::File
+    } else {
+        EntryKind::Other
+    }
+}
+
+impl SourceTree for WorkingTree {
+    fn list_dir(&self, dir: &RepoPath) -> Result<Vec<DirEntry>, SourceError> {
+        let rd = std::fs::read_dir(self.abs(dir)).map_err(|e| io_err(dir, e))?;
+        let mut out = Vec::new();
+        for ent in rd {
+            let ent = ent.map_err(|e| io_err(dir, e))?;
+            let Ok(name) = ent.file_name().into_string() else {
+                continue; // non-UTF-8 names cannot be configuration files
+            };
+            if dir.is_root() && name == ".git" {
+                continue;
+            }
+            let kind = ent.file_type().map(kind_of).unwrap_or(EntryKind::Other);
+            out.push(DirEntry { name, kind });
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    fn stat(&self, path: &RepoPath) -> Result<Stat, SourceError> {
+        let md = std::fs::symlink_metadata(self.abs(path)).map_err(|e| io_err(path, e))?;
+        Ok(Stat { kind: kind_of(md.file_type()), len: md.len() })
+    }
+
+    fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError> {
+        let abs = self.abs(path);
+        let md = std::fs::symlink_metadata(&abs).map_err(|e| io_err(path, e))?;
+        if !md.file_type().is_file() {
+            return Err(SourceError::Io { path: path.clone(), message: "not a regular file".into() });
+        }
+        if md.len() > limit {
+            return Err(SourceError::TooLarge { path: path.clone(), len: md.len(), limit });
+        }
+        let f = std::fs::File::open(&abs).map_err(|e| io_err(path, e))?;
+        let mut buf = Vec::with_capacity(md.len() as usize);
+        // Read at most limit+1 bytes even if the file grew meanwhile.
+        f.take(limit + 1).read_to_end(&mut buf).map_err(|e| io_err(path, e))?;
+        if buf.len() as u64 > limit {
+            return Err(SourceError::TooLarge { path: path.clone(), len: buf.len() as u64, limit });
+        }
+        Ok(buf)
+    }
+
+    fn read_link(&self, path: &RepoPath) -> Result<String, SourceError> {
+        let t = std::fs::read_link(self.abs(path)).map_err(|e| io_err(path, e))?;
+        Ok(t.to_string_lossy().replace('\\', "/"))
+    }
+
+    fn absolute_root(&self) -> Option<&Path> {
+        Some(&self.root)
+    }
+
+    fn has_git_marker(&self) -> bool {
+        std::fs::symlink_metadata(self.root.join(".git")).is_ok()
+    }
+}
