@@ -13,6 +13,7 @@ mod config;
 mod context;
 pub mod diagnostics;
 mod path;
+pub mod redact;
 
 pub use config::*;
 pub use context::*;
