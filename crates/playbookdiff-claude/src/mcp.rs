@@ -1,0 +1,305 @@
+//! MCP servers from the project `.mcp.json`.
+//!
+//! Source: spec 000 "MCP configuration" (project root `.mcp.json`; stdio,
+//! HTTP; SSE and WebSocket as `unknown` with a diagnostic; `${VAR}` and
+//! `${VAR:-default}` kept symbolic; approval state unknown; capabilities
+//! unknown); harness facts A6 (`enabledMcpjsonServers`,
+//! `disabledMcpjsonServers`, `enableAllProjectMcpServers`) and A12.
+
+use crate::settings::{parse_strict_json, Settings};
+use crate::{outside_dot_claude, Compiler};
+use playbookdiff_model::redact::{classify_value, redact_args, redact_url};
+use playbookdiff_model::{
+    Applicability, Capabilities, Diagnostic, DiagnosticCode, LoadPhase, McpServer, NamedValue, RepoPath, SourceFormat,
+    SourceRef, SourceScope, Transport,
+};
+use serde_json::Value;
+
+const KNOWN_FIELDS: &[&str] =
+    &["type", "command", "args", "env", "url", "headers", "headersHelper", "timeout", "alwaysLoad", "oauth", "cwd"];
+
+pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+    let path = RepoPath::new(".mcp.json").expect("static path");
+    for other in cx.repo.files_named(".mcp.json").to_vec() {
+        if other != path && other.parent().is_some_and(|d| outside_dot_claude(&d)) {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::McpJsonNotAtRoot,
+                    format!("`{other}` is not at the project root; Claude Code reads only the root `.mcp.json`."),
+                )
+                .at(SourceRef::project(other.clone(), SourceFormat::Json)),
+            );
+        }
+    }
+    if cx.repo.kind(&path).is_none() || !cx.check_link(&path, SourceFormat::Json) {
+        return;
+    }
+    let Some(text) = cx.read(&path, SourceFormat::Json) else { return };
+    let source = cx.source_ref(&path, SourceScope::Project, SourceFormat::Json);
+    let root = match parse_strict_json(&text.text) {
+        Ok(v) => v,
+        Err((msg, line)) => {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidJson,
+                    format!("`.mcp.json` is not valid JSON ({msg}); Claude Code loads none of its servers."),
+                )
+                .at(source.with_lines(line, line)),
+            );
+            return;
+        }
+    };
+    let Some(servers) = root.get("mcpServers").and_then(Value::as_object) else {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpInvalidEntry,
+                "`.mcp.json` has no `mcpServers` object; Claude Code finds no servers in it.",
+            )
+            .at(source),
+        );
+        return;
+    };
+
+    let enabled = settings.string_list("enabledMcpjsonServers");
+    let disabled = settings.string_list("disabledMcpjsonServers");
+    let enable_all: Option<SourceRef> = settings
+        .values("enableAllProjectMcpServers")
+        .into_iter()
+        .rev()
+        .find_map(|(v, s)| (v.as_bool() == Some(true)).then(|| s.clone()));
+    let mut conditional = 0usize;
+
+    for (name, entry) in servers {
+        let line = entry_line(&text.text, name);
+        let src = match line {
+            Some((s, e)) => source.clone().with_lines(s, e),
+            None => source.clone(),
+        };
+        let mut server = McpServer {
+            id: cx.unique_id(format!("claude-code:mcp:{name}")),
+            name: name.clone(),
+            source: src.clone(),
+            other_sources: Vec::new(),
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Conditional,
+            reason: String::new(),
+            transport: Transport::Unknown,
+            declared_type: None,
+            command: None,
+            args: None,
+            url: None,
+            env: Vec::new(),
+            headers: Vec::new(),
+            enabled_tools: None,
+            disabled_tools: None,
+            unknown_fields: Vec::new(),
+            runtime_verified: false,
+            capabilities: Capabilities { known: false },
+        };
+        let Some(obj) = entry.as_object() else {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::McpInvalidEntry,
+                    format!("The `.mcp.json` entry `{name}` is not an object; Claude Code cannot start it."),
+                )
+                .at(src),
+            );
+            continue;
+        };
+        let mut secret_found = false;
+        server.command = obj.get("command").and_then(Value::as_str).map(str::to_string);
+        if let Some(a) = obj.get("args") {
+            match a.as_array().map(|v| v.iter().map(|x| x.as_str().map(str::to_string)).collect::<Option<Vec<_>>>()) {
+                Some(Some(args)) => {
+                    let (r, f) = redact_args(&args);
+                    secret_found |= f;
+                    server.args = Some(r);
+                }
+                _ => cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::McpInvalidEntry,
+                        format!("`args` of MCP server `{name}` is not an array of strings."),
+                    )
+                    .at(src.clone()),
+                ),
+            }
+        }
+        if let Some(u) = obj.get("url").and_then(Value::as_str) {
+            let (r, f) = redact_url(u);
+            secret_found |= f;
+            server.url = Some(r);
+        }
+        for (field, out) in [("env", &mut server.env), ("headers", &mut server.headers)] {
+            match obj.get(field) {
+                None => {}
+                Some(Value::Object(m)) => {
+                    for (k, v) in m {
+                        let raw = match v {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        };
+                        let (value, secret) = classify_value(k, &raw);
+                        secret_found |= secret;
+                        out.push(NamedValue { name: k.clone(), value });
+                    }
+                }
+                Some(_) => cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::McpInvalidEntry,
+                        format!("`{field}` of MCP server `{name}` is not an object."),
+                    )
+                    .at(src.clone()),
+                ),
+            }
+        }
+        server.unknown_fields = obj.keys().filter(|k| !KNOWN_FIELDS.contains(&k.as_str())).cloned().collect();
+        let declared = obj.get("type").and_then(Value::as_str).map(str::to_string);
+        server.declared_type = declared.clone();
+        server.transport = match declared.as_deref() {
+            None if server.command.is_some() => Transport::Stdio,
+            None if server.url.is_some() => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::McpInvalidEntry,
+                        format!(
+                            "MCP server `{name}` has a `url` but no `type`; Claude Code then assumes stdio and the entry \
+                             fails. Add `\"type\": \"http\"`."
+                        ),
+                    )
+                    .at(src.clone()),
+                );
+                Transport::Unknown
+            }
+            None => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::McpInvalidEntry,
+                        format!("MCP server `{name}` has neither `command` nor `url`; Claude Code cannot start it."),
+                    )
+                    .at(src.clone()),
+                );
+                Transport::Unknown
+            }
+            Some("stdio") => Transport::Stdio,
+            Some("http") | Some("streamable-http") => Transport::Http,
+            Some(t @ ("sse" | "ws" | "websocket")) => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::McpTransportUnsupported,
+                        format!(
+                            "MCP server `{name}` uses the `{t}` transport{}; the model has no kind for it, so its \
+                             transport is `unknown`.",
+                            if t == "sse" { " (deprecated by Claude Code in favour of http)" } else { "" }
+                        ),
+                    )
+                    .at(src.clone()),
+                );
+                Transport::Unknown
+            }
+            Some(other) => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::McpInvalidEntry,
+                        format!("MCP server `{name}` has the unknown type `{other}`; Claude Code cannot start it."),
+                    )
+                    .at(src.clone()),
+                );
+                Transport::Unknown
+            }
+        };
+        if secret_found {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::McpLiteralSecret,
+                    format!(
+                        "MCP server `{name}` has a literal secret-looking value committed in `.mcp.json` (redacted \
+                         here); use a `${{VAR}}` placeholder and keep the value in the environment."
+                    ),
+                )
+                .at(src.clone()),
+            );
+        }
+
+        if let Some((_, s)) = disabled.iter().find(|(n, _)| n == name) {
+            server.applicability = Applicability::Excluded;
+            server.reason = format!("listed in disabledMcpjsonServers in `{}`", s.path);
+        } else if let Some((_, s)) = enabled.iter().find(|(n, _)| n == name) {
+            server.applicability = Applicability::Effective;
+            server.reason = format!("configured in `.mcp.json` and approved by enabledMcpjsonServers in `{}`", s.path);
+        } else if let Some(s) = &enable_all {
+            server.applicability = Applicability::Effective;
+            server.reason =
+                format!("configured in `.mcp.json` and approved by enableAllProjectMcpServers in `{}`", s.path);
+        } else {
+            conditional += 1;
+            server.reason = "configured in `.mcp.json`; an interactive session asks for approval first (-p and SDK \
+                             sessions load it without asking)"
+                .to_string();
+        }
+        cx.out.mcp_servers.push(server);
+    }
+    if conditional > 0 {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::McpApprovalUnknown,
+            format!(
+                "{conditional} project MCP server(s) are conditional: approval is stored per user, and \
+                 .claude/settings.local.json or ~/.claude.json may approve or disable them. Approve them for the team \
+                 with `enabledMcpjsonServers` in .claude/settings.json."
+            ),
+        ));
+    }
+    if !cx.out.mcp_servers.is_empty() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::McpRuntimeUnknown,
+            "MCP servers are never contacted: authentication, connection, tools, resources, prompts and server \
+             instructions are unknown, and local or user servers of the same name would take precedence.",
+        ));
+    }
+}
+
+/// The 1-based lines of the entry `"name": { … }` in `.mcp.json`, found
+/// textually (the JSON parser has no spans): from the key to its closing
+/// brace at the same depth.
+fn entry_line(text: &str, name: &str) -> Option<(u32, u32)> {
+    let key = serde_json::to_string(name).ok()?;
+    let servers_at = text.find("\"mcpServers\"")?;
+    let mut from = servers_at;
+    let start = loop {
+        let i = text[from..].find(&key)? + from;
+        let after = text[i + key.len()..].trim_start();
+        if after.starts_with(':') {
+            break i;
+        }
+        from = i + key.len();
+    };
+    let brace = text[start..].find('{')? + start;
+    let mut depth = 0i32;
+    let mut in_str = false;
+    let mut esc = false;
+    let mut end = brace;
+    for (off, ch) in text[brace..].char_indices() {
+        if in_str {
+            match ch {
+                _ if esc => esc = false,
+                '\\' => esc = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match ch {
+            '"' => in_str = true,
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = brace + off;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let line = |o: usize| text[..o].matches('\n').count() as u32 + 1;
+    Some((line(start), line(end)))
+}

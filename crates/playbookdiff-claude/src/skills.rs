@@ -1,0 +1,499 @@
+//! Skills: `.claude/skills/<name>/SKILL.md`.
+//!
+//! Source: spec 000 "Skills" (discovery from cwd and ancestors, nested on
+//! demand, same-name skills kept apart, invocation flags, `paths`, the
+//! advertisement budget, `skillOverrides`, legacy commands); harness facts
+//! A6–A8.
+
+use crate::matcher::{split_paths, PathPattern};
+use crate::settings::Settings;
+use crate::{outside_dot_claude, strictly_below, Compiler};
+use playbookdiff_model::{
+    Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode, Invocation, LoadPhase,
+    Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
+};
+use playbookdiff_source::markdown::front_matter;
+use playbookdiff_source::{EntryKind, Resolved};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Per-skill cap on `description` + `when_to_use`, in characters
+/// (`skillListingMaxDescChars`, harness facts A7).
+pub const DESCRIPTION_LIMIT_CHARS: u64 = 1536;
+/// Share of the context window for the whole listing
+/// (`skillListingBudgetFraction`).
+pub const BUDGET_FRACTION: f64 = 0.01;
+/// Characters assumed for the listing when the context window is unknown.
+pub const BUDGET_FALLBACK_CHARS: u64 = 8000;
+
+/// Parses a front-matter boolean as Claude Code does (v2.1.218+:
+/// true/false, yes/no, on/off, 1/0). `None` for anything else.
+pub fn parse_bool(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        Value::Number(n) => n.as_i64().and_then(|i| match i {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" | "yes" | "on" | "1" => Some(true),
+            "false" | "no" | "off" | "0" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+    let cwd = cx.ctx.cwd.clone();
+    let mut roots: Vec<(RepoPath, RepoPath, LoadPhase, Applicability, String)> = Vec::new();
+    for dir in cwd.ancestors_root_first().into_iter().rev() {
+        if let Some(r) = dir.join(".claude/skills") {
+            let reason = if dir == cwd {
+                "discovered at startup in the launch directory".to_string()
+            } else {
+                format!("discovered at startup in `{dir}`, an ancestor of the launch directory")
+            };
+            roots.push((dir, r, LoadPhase::Startup, Applicability::Effective, reason));
+        }
+    }
+    // Nested roots below cwd, from the index.
+    let mut nested: Vec<RepoPath> = cx
+        .repo
+        .files_named("skills")
+        .iter()
+        .filter_map(|p| {
+            let dotc = p.parent()?;
+            let owner = dotc.parent()?;
+            (dotc.file_name() == Some(".claude") && outside_dot_claude(&owner) && strictly_below(&owner, &cwd))
+                .then_some(owner)
+        })
+        .collect();
+    nested.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
+    for owner in nested {
+        let (a, reason) = cx.on_demand(&owner);
+        if let Some(r) = owner.join(".claude/skills") {
+            roots.push((owner, r, LoadPhase::OnDemand, a, reason));
+        }
+    }
+
+    for (_owner, root, phase, applicability, reason) in roots {
+        if !cx.repo.is_dir(&root) {
+            if cx.repo.kind(&root).is_some() {
+                cx.check_link(&root, SourceFormat::Markdown);
+            }
+            continue;
+        }
+        for ent in cx.repo.list_dir(&root).to_vec() {
+            let Some(dir) = root.join(&ent.name) else { continue };
+            match cx.repo.resolve(&dir) {
+                Resolved::Inside { kind: EntryKind::Dir, .. } => {}
+                Resolved::Inside { .. } => continue,
+                _ => {
+                    cx.check_link(&dir, SourceFormat::Markdown);
+                    continue;
+                }
+            }
+            let Some(skill_md) = dir.join("SKILL.md") else { continue };
+            if cx.repo.kind(&cx.repo_real(&dir).join("SKILL.md").unwrap_or_else(RepoPath::root)).is_none() {
+                let deeper: Vec<RepoPath> = cx
+                    .repo
+                    .files_named("SKILL.md")
+                    .iter()
+                    .filter(|p| p.starts_with(&cx.repo_real(&dir)))
+                    .cloned()
+                    .collect();
+                if let Some(d) = deeper.first() {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::SkillNotDiscovered,
+                            format!(
+                                "`{d}` is not discovered: Claude Code reads only `.claude/skills/<name>/SKILL.md`, one \
+                                 level deep. Move it to `{root}/<name>/SKILL.md`."
+                            ),
+                        )
+                        .at(SourceRef::project(d.clone(), SourceFormat::Markdown)),
+                    );
+                } else {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::SkillMissingFile,
+                            format!("`{dir}` is in a skills directory but has no SKILL.md, so it is not a skill."),
+                        )
+                        .with_severity(playbookdiff_model::Severity::Info),
+                    );
+                }
+                continue;
+            }
+            if !cx.check_link(&skill_md, SourceFormat::Markdown) {
+                continue;
+            }
+            if let Some(s) = skill(cx, &skill_md, &ent.name, phase, applicability, &reason) {
+                cx.out.skills.push(s);
+            }
+        }
+    }
+
+    overrides(cx, settings);
+    collisions(cx);
+    budget(cx);
+    legacy_commands(cx);
+}
+
+fn skill(
+    cx: &mut Compiler<'_, '_>,
+    path: &RepoPath,
+    dir_name: &str,
+    load_phase: LoadPhase,
+    applicability: Applicability,
+    reason: &str,
+) -> Option<Skill> {
+    let text = cx.read(path, SourceFormat::Markdown)?;
+    let mut source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
+    let mut meta = serde_json::Map::new();
+    let mut body_start = 0;
+    if let Some(fm) = front_matter(&text.text) {
+        body_start = fm.body_offset;
+        source = source.with_lines(fm.start_line, fm.end_line);
+        match fm.value {
+            Ok(Value::Object(m)) => meta = m,
+            Ok(Value::Null) => {}
+            Ok(_) => cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidFrontmatter,
+                    format!("The front matter of `{path}` is not a mapping; the skill loads with empty metadata."),
+                )
+                .at(source.clone()),
+            ),
+            Err((msg, line)) => {
+                let l = line.unwrap_or(1);
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidFrontmatter,
+                        format!(
+                            "The front matter of `{path}` is not valid YAML ({msg}); Claude Code loads the skill with \
+                             empty metadata."
+                        ),
+                    )
+                    .at(source.clone().with_lines(l, l)),
+                );
+            }
+        }
+    }
+    let str_of = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
+    let name = str_of("name").filter(|s| !s.trim().is_empty()).unwrap_or_else(|| dir_name.to_string());
+    let description = str_of("description").or_else(|| {
+        let body = &text.text[body_start..];
+        body.split("\n\n")
+            .map(str::trim)
+            .find(|p| !p.is_empty() && !p.starts_with('#'))
+            .map(str::to_string)
+    });
+    let when = str_of("when_to_use").unwrap_or_default();
+    let desc_chars = description.as_deref().map(|d| d.chars().count()).unwrap_or(0) as u64
+        + if when.is_empty() { 0 } else { when.chars().count() as u64 + 1 };
+
+    let flag = |cx: &mut Compiler<'_, '_>, k: &str| -> Option<bool> {
+        let v = meta.get(k)?;
+        let b = parse_bool(v);
+        if b.is_none() {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("`{k}` in `{path}` is not a boolean (true/false, yes/no, on/off, 1/0); it is ignored."),
+                )
+                .at(source.clone()),
+            );
+        }
+        b
+    };
+    let disable_model = flag(cx, "disable-model-invocation").unwrap_or(false);
+    let user_invocable = flag(cx, "user-invocable").unwrap_or(true);
+
+    let mut invocation = Invocation {
+        explicit: if user_invocable { Permission::Allowed } else { Permission::Blocked },
+        implicit: if disable_model { Permission::Blocked } else { Permission::Allowed },
+    };
+    let mut state = if disable_model { AdvertisementState::Hidden } else { AdvertisementState::Advertised };
+    let mut reason = reason.to_string();
+
+    let paths = meta.get("paths").and_then(split_paths).filter(|p| !p.is_empty());
+    if let Some(pats) = &paths {
+        if !disable_model {
+            let compiled: Vec<PathPattern> = pats.iter().map(|p| PathPattern::new(p)).collect();
+            for p in compiled.iter().filter(|p| p.error.is_some()) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidGlob,
+                        format!("The pattern `{}` in `{path}` is invalid and matches nothing.", p.raw),
+                    )
+                    .at(source.clone()),
+                );
+            }
+            match &cx.ctx.target_path {
+                Some(t) => {
+                    if let Some(m) = compiled.iter().find(|p| p.is_match(t.as_str())) {
+                        invocation.implicit = Permission::Allowed;
+                        reason.push_str(&format!("; automatic use allowed: the target `{t}` matches `{}`", m.raw));
+                    } else {
+                        invocation.implicit = Permission::Blocked;
+                        reason.push_str(&format!("; automatic use blocked: the target `{t}` matches none of its paths"));
+                    }
+                }
+                None => {
+                    invocation.implicit = Permission::Unknown;
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::PathScopedConditional,
+                            format!(
+                                "The skill `{name}` activates automatically only for paths matching {}; without \
+                                 --target its implicit invocation is unknown.",
+                                pats.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+                            ),
+                        )
+                        .at(source.clone()),
+                    );
+                }
+            }
+        }
+    } else if meta.contains_key("paths") {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidValue,
+                format!("`paths` in `{path}` is neither a string nor a list of strings; it is ignored."),
+            )
+            .at(source.clone()),
+        );
+    }
+    if state == AdvertisementState::Advertised && desc_chars > DESCRIPTION_LIMIT_CHARS {
+        state = AdvertisementState::BudgetRisk;
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillBudgetRisk,
+                format!(
+                    "The description of skill `{name}` is {desc_chars} characters; Claude Code caps each at \
+                     {DESCRIPTION_LIMIT_CHARS} by default, so its end is cut. Shorten it."
+                ),
+            )
+            .at(source.clone()),
+        );
+    }
+    let id = cx.unique_id(format!("claude-code:skill:{path}"));
+    Some(Skill {
+        id,
+        name,
+        directory_name: dir_name.to_string(),
+        source,
+        load_phase,
+        applicability,
+        reason,
+        description,
+        invocation,
+        advertisement: Advertisement {
+            state,
+            description_chars: desc_chars,
+            description_limit_chars: Some(DESCRIPTION_LIMIT_CHARS),
+            aggregate_budget: Some(AggregateBudget {
+                max_context_fraction: BUDGET_FRACTION,
+                fallback_chars: BUDGET_FALLBACK_CHARS,
+            }),
+            name_only: false,
+        },
+        paths,
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    })
+}
+
+/// `skillOverrides` (map of skill name to `on`, `name-only`,
+/// `user-invocable-only`, `off`). Mapping: `off` → excluded, both
+/// invocations blocked, hidden; `user-invocable-only` → implicit blocked,
+/// hidden; `name-only` → advertised with `nameOnly`; `on` → unchanged.
+fn overrides(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+    let layers: Vec<(Value, SourceRef)> =
+        settings.values("skillOverrides").into_iter().map(|(v, s)| (v.clone(), s.clone())).collect();
+    for (v, src) in layers {
+        let Value::Object(map) = v else {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("`skillOverrides` in `{}` is not an object; it is ignored.", src.path),
+                )
+                .at(src.clone()),
+            );
+            continue;
+        };
+        for (name, val) in map {
+            let state = val.as_str().unwrap_or("");
+            if !["on", "name-only", "user-invocable-only", "off"].contains(&state) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillOverrideUnresolved,
+                        format!(
+                            "`skillOverrides.{name}` in `{}` is not one of on, name-only, user-invocable-only, off; it \
+                             changes nothing.",
+                            src.path
+                        ),
+                    )
+                    .at(src.clone()),
+                );
+                continue;
+            }
+            let mut hit = false;
+            for s in cx.out.skills.iter_mut().filter(|s| s.name == name || s.directory_name == name) {
+                hit = true;
+                s.metadata_sources.push(src.clone());
+                match state {
+                    "off" => {
+                        s.applicability = Applicability::Excluded;
+                        s.invocation = Invocation { explicit: Permission::Blocked, implicit: Permission::Blocked };
+                        s.advertisement.state = AdvertisementState::Hidden;
+                        s.reason = format!("turned off by skillOverrides in `{}`", src.path);
+                    }
+                    "user-invocable-only" => {
+                        s.invocation.implicit = Permission::Blocked;
+                        s.advertisement.state = AdvertisementState::Hidden;
+                    }
+                    "name-only" => s.advertisement.name_only = true,
+                    _ => {}
+                }
+            }
+            if hit {
+                if state != "on" {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::SkillOverrideApplied,
+                            format!(
+                                "`skillOverrides` sets skill `{name}` to `{state}` ({}).",
+                                match state {
+                                    "off" => "excluded: not available, not listed",
+                                    "user-invocable-only" => "the user may invoke it; the model neither sees nor invokes it",
+                                    _ => "listed by name only, without its description",
+                                }
+                            ),
+                        )
+                        .at(src.clone()),
+                    );
+                }
+            } else {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillOverrideUnresolved,
+                        format!(
+                            "`skillOverrides.{name}` in `{}` names no repository skill in this context; it may name a \
+                             user, bundled or plugin skill the analysis cannot see.",
+                            src.path
+                        ),
+                    )
+                    .at(src.clone())
+                    .with_severity(playbookdiff_model::Severity::Info),
+                );
+            }
+        }
+    }
+}
+
+/// Same-name skills are kept apart and cross-referenced.
+fn collisions(cx: &mut Compiler<'_, '_>) {
+    let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, s) in cx.out.skills.iter().enumerate() {
+        by_name.entry(s.name.clone()).or_default().push(i);
+    }
+    for (name, idx) in by_name {
+        if idx.len() < 2 {
+            continue;
+        }
+        let ids: Vec<String> = idx.iter().map(|&i| cx.out.skills[i].id.clone()).collect();
+        let paths: Vec<String> = idx.iter().map(|&i| format!("`{}`", cx.out.skills[i].source.path)).collect();
+        for &i in &idx {
+            let own = cx.out.skills[i].id.clone();
+            cx.out.skills[i].cross_references = ids.iter().filter(|x| **x != own).cloned().collect();
+        }
+        let first = cx.out.skills[idx[0]].source.clone();
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillNameCollision,
+                format!(
+                    "{} skills are named `{name}` ({}); both are kept. Claude Code qualifies colliding names by \
+                     directory (e.g. `apps/web:{name}`), which also depends on user and plugin skills the analysis \
+                     cannot see.",
+                    idx.len(),
+                    paths.join(", ")
+                ),
+            )
+            .at(first),
+        );
+    }
+}
+
+/// The aggregate listing budget: 1% of the context window, 8,000
+/// characters when unknown. Never guesses which description is dropped.
+fn budget(cx: &mut Compiler<'_, '_>) {
+    let listed: Vec<usize> = cx
+        .out
+        .skills
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            s.applicability == Applicability::Effective
+                && matches!(s.advertisement.state, AdvertisementState::Advertised | AdvertisementState::BudgetRisk)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let total: u64 = listed
+        .iter()
+        .map(|&i| {
+            let s = &cx.out.skills[i];
+            s.name.chars().count() as u64 + s.advertisement.description_chars.min(DESCRIPTION_LIMIT_CHARS) + 4
+        })
+        .sum();
+    if total > BUDGET_FALLBACK_CHARS {
+        for &i in &listed {
+            cx.out.skills[i].advertisement.state = AdvertisementState::BudgetRisk;
+        }
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::SkillBudgetRisk,
+            format!(
+                "The {} skills listed at startup need about {total} characters; Claude Code's listing budget is 1% of \
+                 the context window ({BUDGET_FALLBACK_CHARS} characters when unknown), so descriptions of the least-used \
+                 skills may be dropped. Which ones depends on usage history; names stay listed.",
+                listed.len()
+            ),
+        ));
+    }
+}
+
+/// `.claude/commands` on the startup path or below cwd: detected, not
+/// modelled. Source: spec 000 "Skills" (legacy commands).
+fn legacy_commands(cx: &mut Compiler<'_, '_>) {
+    let cwd = cx.ctx.cwd.clone();
+    let dirs: Vec<RepoPath> = cx
+        .repo
+        .files_named("commands")
+        .iter()
+        .filter(|p| {
+            p.parent().is_some_and(|d| {
+                d.file_name() == Some(".claude")
+                    && d.parent().is_some_and(|o| outside_dot_claude(&o) && (o.starts_with(&cwd) || cwd.starts_with(&o)))
+            })
+        })
+        .cloned()
+        .collect();
+    for d in dirs {
+        let count = cx.repo.list_dir(&d).iter().filter(|e| e.name.ends_with(".md")).count();
+        if count == 0 {
+            continue;
+        }
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::LegacyCommandsUnsupported,
+                format!(
+                    "`{d}` holds {count} legacy custom command file(s); Claude Code offers them as `/name`, but they are \
+                     outside the modelled surface and are not listed as skills. Move them to `.claude/skills/<name>/SKILL.md`."
+                ),
+            )
+            .at(SourceRef::project(d.clone(), SourceFormat::Markdown)),
+        );
+    }
+}
