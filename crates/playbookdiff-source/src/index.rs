@@ -182,6 +182,12 @@ impl<'t> Repo<'t> {
     /// absolute targets count as inside only when they fall under the
     /// tree's absolute root.
     pub fn resolve(&self, path: &RepoPath) -> Resolved {
+        // Fast path: the walk never descends through a link, so an indexed
+        // entry that is not itself a link has only real directories above it.
+        match self.kind(path) {
+            Some(EntryKind::Symlink) | None => {}
+            Some(kind) => return Resolved::Inside { real: path.clone(), kind, via_link: false },
+        }
         let mut pending: std::collections::VecDeque<String> =
             path.components().map(str::to_string).collect();
         let mut cur = RepoPath::root();
