@@ -44,12 +44,19 @@ fn symlink_loops_and_a_link_to_slash_are_diagnosed_not_followed() {
     std::fs::write(r.join("sub/CLAUDE.md"), "@../AGENTS.md\n").unwrap();
     let (cfg, took) = compile_at(r, ".", Some("sub/x"));
     assert!(took < Duration::from_secs(20));
-    assert!(has(&cfg, DiagnosticCode::SymlinkLoop), "{:#?}", cfg.diagnostics);
+    assert!(
+        has(&cfg, DiagnosticCode::SymlinkLoop),
+        "{:#?}",
+        cfg.diagnostics
+    );
     assert!(has(&cfg, DiagnosticCode::SymlinkOutsideRepository));
     assert!(has(&cfg, DiagnosticCode::ImportOutsideRepository));
     // Nothing from outside the repository was read.
     assert!(cfg.skills.is_empty());
-    assert!(cfg.instructions.iter().all(|i| !i.content.contains("root:")));
+    assert!(cfg
+        .instructions
+        .iter()
+        .all(|i| !i.content.contains("root:")));
 }
 
 #[test]
@@ -77,7 +84,9 @@ fn invalid_utf8_is_read_lossily_with_a_diagnostic() {
 fn a_yaml_alias_bomb_in_front_matter_is_a_diagnostic() {
     let dir = tempfile::tempdir().unwrap();
     let r = dir.path();
-    let mut y = String::from("---\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    let mut y = String::from(
+        "---\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
     let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
     for w in names.windows(2) {
         let refs = vec![format!("*{}", w[0]); 9].join(",");
@@ -90,9 +99,17 @@ fn a_yaml_alias_bomb_in_front_matter_is_a_diagnostic() {
     std::fs::write(r.join(".claude/skills/bomb/SKILL.md"), &y).unwrap();
     let (cfg, took) = compile_at(r, ".", None);
     assert!(took < Duration::from_secs(20));
-    let n = cfg.diagnostics.iter().filter(|d| d.code == DiagnosticCode::InvalidFrontmatter).count();
+    let n = cfg
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == DiagnosticCode::InvalidFrontmatter)
+        .count();
     assert_eq!(n, 2, "{:#?}", cfg.diagnostics);
-    assert_eq!(cfg.skills.len(), 1, "the skill still loads with empty metadata");
+    assert_eq!(
+        cfg.skills.len(),
+        1,
+        "the skill still loads with empty metadata"
+    );
 }
 
 #[test]
@@ -131,12 +148,20 @@ fn an_import_chain_of_1000_files_stops_at_four_hops() {
     let r = dir.path();
     std::fs::write(r.join("CLAUDE.md"), "start @f0.md\n").unwrap();
     for i in 0..1000 {
-        std::fs::write(r.join(format!("f{i}.md")), format!("file {i} @f{}.md\n", i + 1)).unwrap();
+        std::fs::write(
+            r.join(format!("f{i}.md")),
+            format!("file {i} @f{}.md\n", i + 1),
+        )
+        .unwrap();
     }
     let (cfg, took) = compile_at(r, ".", None);
     assert!(took < Duration::from_secs(20));
     assert!(has(&cfg, DiagnosticCode::ImportDepthExceeded));
-    let imported: Vec<&str> =
-        cfg.instructions.iter().filter(|i| i.kind == "import").map(|i| i.source.path.as_str()).collect();
+    let imported: Vec<&str> = cfg
+        .instructions
+        .iter()
+        .filter(|i| i.kind == "import")
+        .map(|i| i.source.path.as_str())
+        .collect();
     assert_eq!(imported, ["f0.md", "f1.md", "f2.md", "f3.md"]);
 }

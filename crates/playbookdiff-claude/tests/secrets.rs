@@ -34,10 +34,16 @@ fn no_secret_value_appears_in_json_output() {
     let repo = Repo::new(&tree);
     let cfg = playbookdiff_claude::compile(&repo, &AnalysisContext::at_root());
     let json = serde_json::to_string_pretty(&cfg).unwrap();
-    for secret in LITERALS.iter().chain(["env-secret-must-not-leak-123"].iter()) {
+    for secret in LITERALS
+        .iter()
+        .chain(["env-secret-must-not-leak-123"].iter())
+    {
         assert!(!json.contains(secret), "{secret} leaked:\n{json}");
     }
     // The placeholder itself is kept symbolically.
     assert!(json.contains("${PLAYBOOKDIFF_TEST_SECRET}"));
-    assert!(cfg.diagnostics.iter().any(|d| d.code == DiagnosticCode::McpLiteralSecret));
+    assert!(cfg
+        .diagnostics
+        .iter()
+        .any(|d| d.code == DiagnosticCode::McpLiteralSecret));
 }

@@ -1,1 +1,31 @@
-//! placeholder
+//! Renderers of the [`EffectiveAgentConfig`] model.
+//!
+//! One module per output format, each fed the same model:
+//!
+//! * [`json`]: the stable JSON document of the output contract;
+//! * [`text`]: a person-readable listing for a terminal;
+//! * [`schema`]: the JSON Schema of the JSON document and the diagnostics
+//!   reference (`docs/diagnostics.md`), both generated from the model.
+//!
+//! Architecture invariant: renderers are pure functions from the model to a
+//! `String`. They never print, never read the environment and never look at
+//! the terminal; whether to colour is a flag the caller passes in.
+//!
+//! ```
+//! use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness};
+//! use playbookdiff_render::{to_json, to_text, TextOptions};
+//!
+//! let config = EffectiveAgentConfig::new(Harness::Codex, AnalysisContext::at_root());
+//! assert!(to_json(&config).contains("\"schemaVersion\": 1"));
+//! assert!(to_text(&config, &TextOptions::default()).contains("Instructions"));
+//! ```
+//!
+//! [`EffectiveAgentConfig`]: playbookdiff_model::EffectiveAgentConfig
+
+pub mod json;
+pub mod schema;
+pub mod text;
+
+pub use json::to_json;
+pub use schema::{diagnostics_doc, json_schema};
+pub use text::{to_text, TextOptions};

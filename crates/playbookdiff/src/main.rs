@@ -1,1 +1,182 @@
-fn main() {}
+//! The `playbookdiff` command.
+//!
+//! Architecture invariant: this crate is the only one that prints, reads the
+//! environment (current directory, `NO_COLOR`, the terminal) or chooses an
+//! exit status. Exit status: 0 when the command was carried out, whatever
+//! the diagnostics; 2 when it could not be (bad arguments, unreadable
+//! repository, internal error).
+
+mod cli;
+mod compile;
+mod context;
+
+use clap::error::{ContextKind, ErrorKind};
+use clap::Parser;
+use cli::{Cli, Command, FormatArg};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Exit status of a command that could not be carried out.
+const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    install_panic_hook();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => return clap_failure(&e, &args),
+    };
+    let current_dir = std::env::current_dir().ok();
+    let result = match &cli.command {
+        Command::Compile(a) => {
+            let color = a.output_format() == FormatArg::Text && stdout_wants_color();
+            compile::run(a, current_dir.as_deref(), color)
+        }
+    };
+    match result {
+        Ok(output) => write_stdout(&output),
+        Err(e) => {
+            report(&format!("error: {e}"));
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// Colour only on a terminal, and never when `NO_COLOR` is set
+/// (`CLICOLOR`/`CLICOLOR_FORCE` are honoured too).
+fn stdout_wants_color() -> bool {
+    anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+}
+
+fn write_stdout(output: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(output.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (e.g. `| head`): nothing left to do.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            report(&format!("error: cannot write the output: {e}"));
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// Writes one line to standard error.
+fn report(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// Help and version go to standard output with status 0. A bare
+/// `playbookdiff` shows the help on standard error with status 2. Every other
+/// parse error becomes one line: clap's own first line, the accepted values
+/// or a suggestion when clap has one, and where to find the usage.
+fn clap_failure(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(EXIT_USAGE)
+        }
+        _ => {
+            let command = match args.get(1).and_then(|a| a.to_str()) {
+                Some("compile") => "playbookdiff compile --help",
+                _ => "playbookdiff --help",
+            };
+            report(&one_line_clap_error(e, command));
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn one_line_clap_error(e: &clap::Error, help_command: &str) -> String {
+    let rendered = e.render().to_string();
+    let first = rendered
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("error: invalid arguments")
+        .trim_end();
+    let mut line = first.to_string();
+    let valid = e.get(ContextKind::ValidValue).map(comma_list);
+    if let Some(valid) = valid.filter(|v| !v.is_empty()) {
+        line.push_str(&format!("; use one of: {valid}"));
+    } else if let Some(suggested) = e
+        .get(ContextKind::SuggestedArg)
+        .or_else(|| e.get(ContextKind::SuggestedSubcommand))
+        .or_else(|| e.get(ContextKind::SuggestedValue))
+    {
+        line.push_str(&format!("; did you mean '{}'?", comma_list(suggested)));
+    }
+    line.push_str(&format!(" (see '{help_command}')"));
+    line
+}
+
+fn comma_list(value: &clap::error::ContextValue) -> String {
+    match value {
+        clap::error::ContextValue::Strings(v) => v.join(", "),
+        other => other.to_string(),
+    }
+}
+
+/// An internal error is reported as one line with status 2, never as a
+/// panic trace.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".to_string());
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        report(&internal_error_line(&payload, &location));
+        std::process::exit(i32::from(EXIT_USAGE));
+    }));
+}
+
+fn internal_error_line(payload: &str, location: &str) -> String {
+    let first = payload.lines().next().unwrap_or("").trim();
+    format!(
+        "error: internal error: {first}{location}; please report it with the command that was run"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_error(args: &[&str]) -> clap::Error {
+        Cli::try_parse_from(args).unwrap_err()
+    }
+
+    #[test]
+    fn unknown_harness_is_one_line_with_the_values() {
+        let e = parse_error(&["playbookdiff", "compile", "--harness", "cursor"]);
+        let line = one_line_clap_error(&e, "playbookdiff compile --help");
+        assert!(!line.contains('\n'), "{line}");
+        assert!(line.contains("--harness"), "{line}");
+        assert!(line.contains("claude-code, codex"), "{line}");
+    }
+
+    #[test]
+    fn unknown_flag_suggests() {
+        let e = parse_error(&["playbookdiff", "compile", "--targte", "x"]);
+        let line = one_line_clap_error(&e, "playbookdiff compile --help");
+        assert!(line.contains("--target"), "{line}");
+        assert!(!line.contains('\n'), "{line}");
+    }
+
+    #[test]
+    fn internal_error_is_one_line() {
+        let line = internal_error_line("boom\nmore", " at x.rs:1");
+        assert_eq!(
+            line,
+            "error: internal error: boom at x.rs:1; please report it with the command that was run"
+        );
+    }
+}

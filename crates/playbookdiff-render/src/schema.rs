@@ -1,0 +1,146 @@
+//! Files generated from the model: the JSON Schema of the JSON document and
+//! the diagnostics reference.
+//!
+//! Both are committed (`schema/effective-agent-config.schema.json`,
+//! `docs/diagnostics.md`); this crate's `generated` test fails when a
+//! committed copy differs from what these functions produce.
+
+use playbookdiff_model::{DiagnosticCode, EffectiveAgentConfig, Severity, SCHEMA_VERSION};
+use std::fmt::Write as _;
+
+/// The JSON Schema (draft 2020-12) of the contract's JSON document, generated
+/// from [`EffectiveAgentConfig`]'s types and doc comments, with
+/// `schemaVersion` pinned to [`SCHEMA_VERSION`]. Pretty-printed, ending with
+/// a newline.
+pub fn json_schema() -> String {
+    let mut schema = schemars::schema_for!(EffectiveAgentConfig);
+    if let Some(version) = schema
+        .as_object_mut()
+        .and_then(|root| root.get_mut("properties"))
+        .and_then(|properties| properties.get_mut("schemaVersion"))
+        .and_then(|v| v.as_object_mut())
+    {
+        version.insert("const".to_string(), SCHEMA_VERSION.into());
+    }
+    let mut out =
+        serde_json::to_string_pretty(&schema).expect("a JSON Schema always serializes to JSON");
+    out.push('\n');
+    out
+}
+
+/// The Markdown reference of every diagnostic code (`docs/diagnostics.md`),
+/// generated from the diagnostic table: one section per code with its
+/// default severity, summary and documentation, in table order.
+pub fn diagnostics_doc() -> String {
+    let mut out = String::new();
+    out.push_str("# Diagnostics\n\n");
+    out.push_str(
+        "<!-- Generated from the diagnostic table in \
+         crates/playbookdiff-model/src/diagnostics.rs. Do not edit by hand: \
+         run `UPDATE_GENERATED=1 cargo test -p playbookdiff-render` to regenerate. -->\n\n",
+    );
+    out.push_str(
+        "Every diagnostic has a stable kebab-case `code`, a `severity` and a \
+         one-sentence `message`, and usually a `source` (file and lines). A \
+         code is never reused for another meaning. Diagnostics describe the \
+         analysed repository and the limits of the analysis; they never change \
+         the exit code of `playbookdiff compile`.\n\n",
+    );
+    out.push_str("Severities:\n\n");
+    for (severity, meaning) in [
+        (
+            Severity::Error,
+            "something is wrong and changes what the agent receives.",
+        ),
+        (
+            Severity::Warning,
+            "probably not what the author meant, or a real risk.",
+        ),
+        (
+            Severity::Info,
+            "a fact, or a limit of the analysis, worth knowing.",
+        ),
+    ] {
+        let _ = writeln!(out, "- `{}`: {meaning}", severity.as_str());
+    }
+    out.push_str("\nThe severity listed below is the default; an adapter may report a code at another severity where its message says why.\n\n");
+
+    out.push_str("| Code | Default severity | Summary |\n|---|---|---|\n");
+    for code in DiagnosticCode::ALL {
+        let _ = writeln!(
+            out,
+            "| [`{c}`](#{c}) | {} | {} |",
+            code.severity().as_str(),
+            escape_table_cell(code.summary()),
+            c = code.as_str(),
+        );
+    }
+
+    for code in DiagnosticCode::ALL {
+        let _ = write!(
+            out,
+            "\n## `{}`\n\n- Default severity: `{}`\n- Summary: {}\n\n{}\n",
+            code.as_str(),
+            code.severity().as_str(),
+            code.summary(),
+            documentation_paragraph(code.documentation()),
+        );
+    }
+    out
+}
+
+/// The doc-comment lines of a code, each stripped of the one space that
+/// follows `///`, without leading or trailing blank lines.
+fn documentation_paragraph(doc: &str) -> String {
+    let lines: Vec<&str> = doc
+        .lines()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end())
+        .collect();
+    lines.join("\n").trim().to_string()
+}
+
+fn escape_table_cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_describes_the_contract_document() {
+        let v: serde_json::Value = serde_json::from_str(&json_schema()).unwrap();
+        assert_eq!(v["title"], "EffectiveAgentConfig");
+        assert_eq!(v["properties"]["schemaVersion"]["const"], SCHEMA_VERSION);
+        let props = &v["properties"];
+        for key in [
+            "schemaVersion",
+            "harness",
+            "context",
+            "instructions",
+            "skills",
+            "mcpServers",
+            "diagnostics",
+            "assumptions",
+        ] {
+            assert!(props.get(key).is_some(), "schema lacks {key}");
+        }
+    }
+
+    #[test]
+    fn every_code_has_a_section() {
+        let doc = diagnostics_doc();
+        for code in DiagnosticCode::ALL {
+            assert!(
+                doc.contains(&format!("\n## `{}`\n", code.as_str())),
+                "no section for {}",
+                code.as_str()
+            );
+        }
+    }
+
+    #[test]
+    fn documentation_loses_only_the_doc_comment_space() {
+        assert_eq!(documentation_paragraph(" a\n b `c`\n"), "a\nb `c`");
+    }
+}

@@ -1,0 +1,516 @@
+//! The person-readable text rendering.
+//!
+//! Layout: a header (harness, repository, cwd, target, mode), then the
+//! sections Instructions, Skills and MCP servers with one aligned line per
+//! item (applicability, load phase, `path:lines`, then what identifies the
+//! item), then Diagnostics (`severity[code] path:line message`), then
+//! Assumptions.
+//!
+//! Every string taken from the analysed repository is printed with its
+//! control characters escaped, so a crafted file name or message cannot
+//! drive the terminal. MCP environment variables are shown by name only.
+
+use anstyle::{AnsiColor, Style};
+use playbookdiff_model::{
+    Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Instruction, LoadPhase,
+    McpServer, Permission, Severity, Skill, SourceRef, Transport,
+};
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// How to render text. The caller decides; the renderer never inspects the
+/// terminal or the environment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextOptions {
+    /// Emit ANSI colour and emphasis escapes.
+    pub color: bool,
+    /// How the header names the repository (e.g. the REPO argument as the
+    /// user gave it); `.` when absent.
+    pub repository: Option<String>,
+}
+
+/// Renders `config` for a person to read. Ends with a newline.
+pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
+    let p = Painter {
+        color: options.color,
+    };
+    let mut out = String::new();
+
+    // Header.
+    let ctx = &config.context;
+    let _ = writeln!(
+        out,
+        "{}",
+        p.paint(
+            &format!("PlaybookDiff: {}", config.harness.as_str()),
+            heading()
+        )
+    );
+    let repository = options.repository.as_deref().unwrap_or(".");
+    let target = ctx
+        .target_path
+        .as_ref()
+        .map_or(Cow::Borrowed("(none)"), |t| clean(t.as_str()));
+    let mut header = Table::default();
+    for (key, value) in [
+        ("repository", clean(repository)),
+        ("cwd", clean(ctx.cwd.as_str())),
+        ("target", target),
+        ("mode", Cow::Borrowed(ctx.mode.as_str())),
+    ] {
+        header.row(vec![Cell::styled(key, dim()), Cell::plain(value)]);
+    }
+    header.write(&mut out, &p);
+
+    // Instructions, in context order: effective entries by `order`, then the
+    // others as the model lists them.
+    let mut instructions: Vec<&Instruction> = config.instructions.iter().collect();
+    instructions.sort_by_key(|i| (i.order.is_none(), i.order));
+    section(&mut out, &p, "Instructions", instructions.len());
+    let mut table = Table::default();
+    for i in instructions {
+        let order = i.order.map_or_else(|| "-".to_string(), |o| o.to_string());
+        table.row(vec![
+            Cell::plain(order),
+            applicability_cell(i.applicability),
+            Cell::plain(load_phase(i.load_phase)),
+            Cell::plain(location(&i.source)),
+            Cell::plain(clean(&i.kind)),
+        ]);
+    }
+    table.write(&mut out, &p);
+
+    section(&mut out, &p, "Skills", config.skills.len());
+    let mut table = Table::default();
+    for s in &config.skills {
+        table.row(skill_row(s));
+    }
+    table.write(&mut out, &p);
+
+    section(&mut out, &p, "MCP servers", config.mcp_servers.len());
+    let mut table = Table::default();
+    for m in &config.mcp_servers {
+        table.row(mcp_row(m));
+    }
+    table.write(&mut out, &p);
+
+    section(&mut out, &p, "Diagnostics", config.diagnostics.len());
+    for d in &config.diagnostics {
+        let label = format!("{}[{}]", d.severity.as_str(), d.code.as_str());
+        let _ = write!(out, "  {}", p.paint(&label, severity_style(d.severity)));
+        if let Some(source) = &d.source {
+            let _ = write!(out, " {}", location(source));
+        }
+        let _ = writeln!(out, " {}", clean(&d.message));
+    }
+
+    section(&mut out, &p, "Assumptions", config.assumptions.len());
+    for a in &config.assumptions {
+        let _ = writeln!(out, "  - {}", clean(a));
+    }
+    out
+}
+
+fn skill_row(s: &Skill) -> Vec<Cell> {
+    vec![
+        applicability_cell(s.applicability),
+        Cell::plain(load_phase(s.load_phase)),
+        Cell::plain(location(&s.source)),
+        Cell::plain(clean(&s.name)),
+        Cell::plain(format!(
+            "explicit={} implicit={}",
+            permission(s.invocation.explicit),
+            permission(s.invocation.implicit)
+        )),
+        Cell::plain(advertisement(&s.advertisement)),
+    ]
+}
+
+fn mcp_row(m: &McpServer) -> Vec<Cell> {
+    let env = if m.env.is_empty() {
+        "env: none".to_string()
+    } else {
+        let names: Vec<Cow<'_, str>> = m.env.iter().map(|e| clean(&e.name)).collect();
+        format!("env: {}", names.join(", "))
+    };
+    vec![
+        applicability_cell(m.applicability),
+        Cell::plain(load_phase(m.load_phase)),
+        Cell::plain(location(&m.source)),
+        Cell::plain(clean(&m.name)),
+        Cell::plain(transport(m.transport)),
+        Cell::plain(env),
+    ]
+}
+
+/// `path`, `path:N` or `path:N-M`.
+fn location(source: &SourceRef) -> String {
+    let path = clean(source.path.as_str());
+    match source.lines {
+        None => path.into_owned(),
+        Some(l) if l.start == l.end => format!("{path}:{}", l.start),
+        Some(l) => format!("{path}:{}-{}", l.start, l.end),
+    }
+}
+
+fn section(out: &mut String, p: &Painter, title: &str, count: usize) {
+    let _ = writeln!(out, "\n{} ({count})", p.paint(title, heading()));
+    if count == 0 {
+        let _ = writeln!(out, "  {}", p.paint("none", dim()));
+    }
+}
+
+fn applicability_cell(a: Applicability) -> Cell {
+    let (text, style) = match a {
+        Applicability::Effective => ("effective", AnsiColor::Green.on_default()),
+        Applicability::Conditional => ("conditional", AnsiColor::Yellow.on_default()),
+        Applicability::Excluded => ("excluded", dim()),
+        Applicability::Shadowed => ("shadowed", dim()),
+        Applicability::Unavailable => ("unavailable", dim()),
+        Applicability::OutOfScope => ("out-of-scope", dim()),
+    };
+    Cell::styled(text, style)
+}
+
+fn load_phase(p: LoadPhase) -> &'static str {
+    match p {
+        LoadPhase::Startup => "startup",
+        LoadPhase::OnDemand => "on-demand",
+    }
+}
+
+fn permission(p: Permission) -> &'static str {
+    match p {
+        Permission::Allowed => "allowed",
+        Permission::Blocked => "blocked",
+        Permission::Unknown => "unknown",
+    }
+}
+
+fn transport(t: Transport) -> &'static str {
+    match t {
+        Transport::Stdio => "stdio",
+        Transport::Http => "http",
+        Transport::Unknown => "unknown",
+    }
+}
+
+fn advertisement(a: &Advertisement) -> &'static str {
+    match a.state {
+        AdvertisementState::Advertised if a.name_only => "advertised (name only)",
+        AdvertisementState::Advertised => "advertised",
+        AdvertisementState::Hidden => "hidden",
+        AdvertisementState::BudgetRisk => "budget-risk",
+        AdvertisementState::Unknown => "advertisement unknown",
+    }
+}
+
+fn severity_style(s: Severity) -> Style {
+    match s {
+        Severity::Error => AnsiColor::Red.on_default().bold(),
+        Severity::Warning => AnsiColor::Yellow.on_default().bold(),
+        Severity::Info => AnsiColor::Cyan.on_default().bold(),
+    }
+}
+
+fn heading() -> Style {
+    Style::new().bold()
+}
+
+fn dim() -> Style {
+    Style::new().dimmed()
+}
+
+/// Escapes control characters (ESC, CR, newlines…) in text that comes from
+/// the analysed repository.
+fn clean(s: &str) -> Cow<'_, str> {
+    if s.chars().any(char::is_control) {
+        Cow::Owned(
+            s.chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+struct Painter {
+    color: bool,
+}
+
+impl Painter {
+    fn paint<'a>(&self, text: &'a str, style: Style) -> Cow<'a, str> {
+        if self.color {
+            Cow::Owned(format!("{style}{text}{style:#}"))
+        } else {
+            Cow::Borrowed(text)
+        }
+    }
+}
+
+struct Cell {
+    text: String,
+    style: Option<Style>,
+}
+
+impl Cell {
+    fn plain(text: impl Into<String>) -> Self {
+        Cell {
+            text: text.into(),
+            style: None,
+        }
+    }
+
+    fn styled(text: impl Into<String>, style: Style) -> Self {
+        Cell {
+            text: text.into(),
+            style: Some(style),
+        }
+    }
+}
+
+/// Rows of cells written with two-space indentation, columns left-aligned
+/// and separated by two spaces; the last column is not padded.
+#[derive(Default)]
+struct Table {
+    rows: Vec<Vec<Cell>>,
+}
+
+impl Table {
+    fn row(&mut self, cells: Vec<Cell>) {
+        self.rows.push(cells);
+    }
+
+    fn write(&self, out: &mut String, p: &Painter) {
+        let columns = self.rows.iter().map(Vec::len).max().unwrap_or(0);
+        let mut widths = vec![0; columns];
+        for row in &self.rows {
+            for (i, cell) in row.iter().enumerate() {
+                widths[i] = widths[i].max(cell.text.chars().count());
+            }
+        }
+        for row in &self.rows {
+            out.push_str("  ");
+            for (i, cell) in row.iter().enumerate() {
+                match cell.style {
+                    Some(style) => out.push_str(&p.paint(&cell.text, style)),
+                    None => out.push_str(&cell.text),
+                }
+                if i + 1 < row.len() {
+                    let pad = widths[i] - cell.text.chars().count() + 2;
+                    out.extend(std::iter::repeat_n(' ', pad));
+                }
+            }
+            out.push('\n');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use playbookdiff_model::{
+        AnalysisContext, Capabilities, ConfiguredValue, Diagnostic, DiagnosticCode, Harness,
+        Invocation, Mode, NamedValue, RepoPath, SourceFormat,
+    };
+
+    fn rp(s: &str) -> RepoPath {
+        RepoPath::new(s).unwrap()
+    }
+
+    fn instruction(path: &str, order: Option<u32>, applicability: Applicability) -> Instruction {
+        Instruction {
+            id: format!("claude-code:memory:{path}#1"),
+            kind: "memory".into(),
+            source: SourceRef::project(rp(path), SourceFormat::Markdown).with_lines(1, 12),
+            load_phase: if order.is_some() {
+                LoadPhase::Startup
+            } else {
+                LoadPhase::OnDemand
+            },
+            applicability,
+            reason: "r".into(),
+            order,
+            applies_to: rp(path).parent().unwrap(),
+            imported_from: None,
+            bytes: 10,
+            paths: None,
+            resolution: None,
+            content: "secret content is never shown".into(),
+        }
+    }
+
+    fn sample() -> EffectiveAgentConfig {
+        let mut ctx = AnalysisContext::at_root();
+        ctx.cwd = rp("apps/api");
+        ctx.target_path = Some(rp("apps/api/src/main.ts"));
+        ctx.mode = Mode::Repo;
+        let mut c = EffectiveAgentConfig::new(Harness::ClaudeCode, ctx);
+        c.instructions = vec![
+            instruction("apps/web/CLAUDE.md", None, Applicability::Conditional),
+            instruction("apps/api/CLAUDE.md", Some(1), Applicability::Effective),
+            instruction("CLAUDE.md", Some(0), Applicability::Effective),
+        ];
+        c.skills = vec![Skill {
+            id: "claude-code:skill:.claude/skills/deploy/SKILL.md".into(),
+            name: "deploy".into(),
+            directory_name: "deploy".into(),
+            source: SourceRef::project(
+                rp(".claude/skills/deploy/SKILL.md"),
+                SourceFormat::Markdown,
+            )
+            .with_lines(1, 4),
+            load_phase: LoadPhase::OnDemand,
+            applicability: Applicability::Effective,
+            reason: "r".into(),
+            description: Some("Deploys".into()),
+            invocation: Invocation {
+                explicit: Permission::Allowed,
+                implicit: Permission::Blocked,
+            },
+            advertisement: Advertisement {
+                state: AdvertisementState::Advertised,
+                description_chars: 7,
+                description_limit_chars: None,
+                aggregate_budget: None,
+                name_only: false,
+            },
+            paths: None,
+            metadata_sources: vec![],
+            cross_references: vec![],
+        }];
+        c.mcp_servers = vec![McpServer {
+            id: "claude-code:mcp:github".into(),
+            name: "github".into(),
+            source: SourceRef::project(rp(".mcp.json"), SourceFormat::Json).with_lines(2, 9),
+            other_sources: vec![],
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Conditional,
+            reason: "r".into(),
+            transport: Transport::Stdio,
+            declared_type: None,
+            command: Some("npx".into()),
+            args: Some(vec!["server-github".into()]),
+            url: None,
+            env: vec![
+                NamedValue {
+                    name: "GITHUB_TOKEN".into(),
+                    value: ConfiguredValue::Reference {
+                        expression: "${GITHUB_TOKEN}".into(),
+                    },
+                },
+                NamedValue {
+                    name: "API_KEY".into(),
+                    value: ConfiguredValue::redacted(),
+                },
+            ],
+            headers: vec![],
+            enabled_tools: None,
+            disabled_tools: None,
+            unknown_fields: vec![],
+            runtime_verified: false,
+            capabilities: Capabilities { known: false },
+        }];
+        c.diagnostics = vec![
+            Diagnostic::new(
+                DiagnosticCode::ImportMissing,
+                "@docs/a.md names a missing file.",
+            )
+            .at(SourceRef::project(rp("CLAUDE.md"), SourceFormat::Markdown).with_lines(3, 3)),
+            Diagnostic::new(
+                DiagnosticCode::UserConfigUnavailable,
+                "User configuration is not read.",
+            ),
+        ];
+        c.assumptions = vec!["The session is interactive.".into()];
+        c
+    }
+
+    #[test]
+    fn renders_every_section_in_order() {
+        let out = to_text(
+            &sample(),
+            &TextOptions {
+                color: false,
+                repository: Some("examples/monorepo".into()),
+            },
+        );
+        let expected = "\
+PlaybookDiff: claude-code
+  repository  examples/monorepo
+  cwd         apps/api
+  target      apps/api/src/main.ts
+  mode        repo
+
+Instructions (3)
+  0  effective    startup    CLAUDE.md:1-12           memory
+  1  effective    startup    apps/api/CLAUDE.md:1-12  memory
+  -  conditional  on-demand  apps/web/CLAUDE.md:1-12  memory
+
+Skills (1)
+  effective  on-demand  .claude/skills/deploy/SKILL.md:1-4  deploy  explicit=allowed implicit=blocked  advertised
+
+MCP servers (1)
+  conditional  startup  .mcp.json:2-9  github  stdio  env: GITHUB_TOKEN, API_KEY
+
+Diagnostics (2)
+  warning[import-missing] CLAUDE.md:3 @docs/a.md names a missing file.
+  info[user-config-unavailable] User configuration is not read.
+
+Assumptions (1)
+  - The session is interactive.
+";
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn never_prints_values_or_content() {
+        let out = to_text(&sample(), &TextOptions::default());
+        assert!(!out.contains("${GITHUB_TOKEN}"));
+        assert!(!out.contains("redacted"));
+        assert!(!out.contains("secret content"));
+        assert!(!out.contains("npx"));
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let plain = to_text(&sample(), &TextOptions::default());
+        assert!(!plain.contains('\u{1b}'));
+        let coloured = to_text(
+            &sample(),
+            &TextOptions {
+                color: true,
+                repository: None,
+            },
+        );
+        assert!(coloured.contains("\u{1b}["));
+        assert!(coloured.contains("import-missing"));
+    }
+
+    #[test]
+    fn empty_sections_say_none() {
+        let c = EffectiveAgentConfig::new(Harness::Codex, AnalysisContext::at_root());
+        let out = to_text(&c, &TextOptions::default());
+        assert!(out.contains("  target      (none)\n"));
+        assert!(out.contains("\nSkills (0)\n  none\n"));
+        assert!(out.contains("\nMCP servers (0)\n  none\n"));
+    }
+
+    #[test]
+    fn control_characters_from_the_repository_are_escaped() {
+        let mut c = sample();
+        c.skills[0].name = "evil\u{1b}[2J".into();
+        c.diagnostics[0].message = "line one\nline two".into();
+        let out = to_text(&c, &TextOptions::default());
+        assert!(!out.contains('\u{1b}'));
+        assert!(out.contains("evil\\u{1b}[2J"));
+        assert!(out.contains("line one\\nline two"));
+    }
+}

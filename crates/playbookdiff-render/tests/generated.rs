@@ -1,0 +1,57 @@
+//! The committed generated files must match what the code generates.
+//!
+//! A failure means the model or the diagnostic table changed without the
+//! generated files being refreshed. Regenerate them with
+//! `UPDATE_GENERATED=1 cargo test -p playbookdiff-render`
+//! and commit the result.
+
+use std::path::PathBuf;
+
+fn workspace_file(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(relative)
+}
+
+/// Compares `relative` with `expected`, or rewrites it when
+/// `UPDATE_GENERATED` is set.
+fn check_generated(relative: &str, expected: &str) {
+    let path = workspace_file(relative);
+    if std::env::var_os("UPDATE_GENERATED").is_some_and(|v| !v.is_empty()) {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(&path, expected).unwrap();
+        return;
+    }
+    let how = "Regenerate it with `UPDATE_GENERATED=1 cargo test -p playbookdiff-render` \
+               and commit the result.";
+    let Ok(actual) = std::fs::read_to_string(&path) else {
+        panic!("{relative} is missing. {how}");
+    };
+    if actual != expected {
+        let first_difference = actual
+            .lines()
+            .zip(expected.lines())
+            .position(|(a, e)| a != e)
+            .unwrap_or_else(|| actual.lines().count().min(expected.lines().count()))
+            + 1;
+        panic!("{relative} is stale (first difference at line {first_difference}). {how}");
+    }
+}
+
+#[test]
+fn json_schema_is_up_to_date() {
+    check_generated(
+        "schema/effective-agent-config.schema.json",
+        &playbookdiff_render::json_schema(),
+    );
+}
+
+#[test]
+fn diagnostics_doc_is_up_to_date() {
+    check_generated(
+        "docs/diagnostics.md",
+        &playbookdiff_render::diagnostics_doc(),
+    );
+}

@@ -1,0 +1,45 @@
+//! `playbookdiff compile`: one harness, one context, one rendering.
+
+use crate::cli::{CompileArgs, FormatArg};
+use crate::context::{open_context, UsageError};
+use playbookdiff_model::{EffectiveAgentConfig, Harness};
+use playbookdiff_render::{to_json, to_text, TextOptions};
+use playbookdiff_source::Repo;
+use std::path::Path;
+
+/// Validates the arguments, compiles the configuration and renders it.
+///
+/// `color` says whether text output may carry colour; the caller decides
+/// from the terminal and the environment. Diagnostics in the result never
+/// make this fail.
+pub fn run(
+    args: &CompileArgs,
+    current_dir: Option<&Path>,
+    color: bool,
+) -> Result<String, UsageError> {
+    let opened = open_context(&args.context, current_dir)?;
+    let repo = Repo::new(&opened.tree);
+    let config = compile(args.harness.into(), &repo, &opened.context);
+    Ok(match args.output_format() {
+        FormatArg::Json => to_json(&config),
+        FormatArg::Text => to_text(
+            &config,
+            &TextOptions {
+                color,
+                repository: Some(opened.repository_label),
+            },
+        ),
+    })
+}
+
+/// Dispatches to the harness adapter.
+pub fn compile(
+    harness: Harness,
+    repo: &Repo<'_>,
+    context: &playbookdiff_model::AnalysisContext,
+) -> EffectiveAgentConfig {
+    match harness {
+        Harness::ClaudeCode => playbookdiff_claude::compile(repo, context),
+        Harness::Codex => playbookdiff_codex::compile(repo, context),
+    }
+}

@@ -1,0 +1,374 @@
+//! Turning [`ContextArgs`] into a validated [`AnalysisContext`] and an
+//! opened [`WorkingTree`].
+//!
+//! Every check happens here, before the tree is walked: a refused command
+//! reads nothing from the repository. Errors are one line naming the option
+//! and what to do.
+
+use crate::cli::ContextArgs;
+use playbookdiff_model::{AnalysisContext, RepoPath};
+use playbookdiff_source::{SourceTree, WorkingTree};
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+/// A command the user must correct: one line, naming the option at fault
+/// and what to do. Printed after `error: `; the exit status is 2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A repository opened for analysis under a validated context.
+#[derive(Debug)]
+pub struct OpenedContext {
+    /// The repository, not yet walked.
+    pub tree: WorkingTree,
+    /// The validated context; paths are relative to the repository root.
+    pub context: AnalysisContext,
+    /// How to name the repository to the user: REPO as given, or the
+    /// discovered root relative to the current directory (`.` when equal).
+    pub repository_label: String,
+}
+
+/// Validates `args` and opens the repository.
+///
+/// `current_dir` is the directory the command was run from (`None` when it
+/// cannot be determined); it is where a relative REPO starts and where the
+/// default REPO is searched for.
+pub fn open_context(
+    args: &ContextArgs,
+    current_dir: Option<&Path>,
+) -> Result<OpenedContext, UsageError> {
+    // Checks that need no file system come first.
+    if let Some(repo) = &args.repo {
+        if repo.as_os_str().to_string_lossy().trim().is_empty() {
+            return Err(UsageError(
+                "REPO is empty; pass a repository directory, or omit REPO to use the repository of the current directory".into(),
+            ));
+        }
+    }
+    for (option, value) in [("--cwd", &args.cwd), ("--target", &args.target)] {
+        if let Some(v) = value {
+            if v.trim().is_empty() {
+                return Err(UsageError(format!(
+                    "{option} is empty; pass a path relative to REPO (or absolute inside it), or omit {option}"
+                )));
+            }
+        }
+    }
+
+    // The repository.
+    let (repo_path, repository_label) = match &args.repo {
+        Some(given) => {
+            let path = match current_dir {
+                Some(here) => here.join(given),
+                None if given.is_absolute() => given.clone(),
+                None => {
+                    return Err(UsageError(
+                        "REPO: the current directory cannot be determined; pass REPO as an absolute path".into(),
+                    ))
+                }
+            };
+            (path, given.display().to_string())
+        }
+        None => {
+            let Some(here) = current_dir else {
+                return Err(UsageError(
+                    "REPO: the current directory cannot be determined; pass REPO explicitly".into(),
+                ));
+            };
+            let root = find_repository_root(here);
+            let label = relative_label(here, &root);
+            (root, label)
+        }
+    };
+    check_repository(&repo_path, &repository_label)?;
+    let tree = WorkingTree::open(&repo_path).map_err(|e| {
+        UsageError(format!(
+            "REPO '{repository_label}' cannot be opened ({e}); pass a readable repository directory"
+        ))
+    })?;
+    let root = tree
+        .absolute_root()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| repo_path.clone());
+    let roots = [root.clone(), lexical_normalize(&repo_path)];
+
+    // The launch directory: an existing directory inside the repository.
+    let cwd = match &args.cwd {
+        None => RepoPath::root(),
+        Some(raw) => {
+            let rel = inside_repository("--cwd", raw, &roots)?;
+            let abs = root.join(rel.as_str());
+            if !abs.is_dir() {
+                return Err(UsageError(format!(
+                    "--cwd '{raw}' is not an existing directory in REPO; pass a directory inside the repository"
+                )));
+            }
+            rel
+        }
+    };
+
+    // The target: inside the repository; it need not exist yet.
+    let target_path = match &args.target {
+        None => None,
+        Some(raw) => Some(inside_repository("--target", raw, &roots)?),
+    };
+
+    Ok(OpenedContext {
+        tree,
+        context: AnalysisContext {
+            repository_root: RepoPath::root(),
+            cwd,
+            target_path,
+            mode: args.mode.into(),
+        },
+        repository_label,
+    })
+}
+
+/// The nearest ancestor of `start` (itself included) that holds a `.git`
+/// entry (a directory, or the file of a linked worktree or submodule), else
+/// `start`. Git itself is not run.
+pub fn find_repository_root(start: &Path) -> PathBuf {
+    start
+        .ancestors()
+        .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
+        .unwrap_or(start)
+        .to_path_buf()
+}
+
+/// Refuses a REPO that does not exist, is not a directory or cannot be
+/// listed.
+fn check_repository(path: &Path, label: &str) -> Result<(), UsageError> {
+    let metadata = std::fs::metadata(path).map_err(|e| {
+        UsageError(format!(
+            "REPO '{label}' cannot be opened ({}); pass an existing repository directory",
+            io_reason(&e)
+        ))
+    })?;
+    if !metadata.is_dir() {
+        return Err(UsageError(format!(
+            "REPO '{label}' is not a directory; pass the repository's root directory"
+        )));
+    }
+    std::fs::read_dir(path).map_err(|e| {
+        UsageError(format!(
+            "REPO '{label}' cannot be read ({}); pass a readable repository directory",
+            io_reason(&e)
+        ))
+    })?;
+    Ok(())
+}
+
+/// The operating system's words without the error number.
+fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// `raw` (relative to the repository root, or absolute) as a repository
+/// path, refusing anything outside the repository, lexically or through a
+/// symbolic link. `roots` are the repository root as resolved by the file
+/// system and as given.
+fn inside_repository(option: &str, raw: &str, roots: &[PathBuf]) -> Result<RepoPath, UsageError> {
+    let outside = || {
+        UsageError(format!(
+            "{option} '{raw}' is outside REPO; pass a path inside the repository, relative to REPO or absolute inside it"
+        ))
+    };
+    let given = Path::new(raw);
+    let rel = if given.is_absolute() {
+        let normalized = lexical_normalize(given);
+        let stripped = roots
+            .iter()
+            .find_map(|root| normalized.strip_prefix(root).ok().map(Path::to_path_buf))
+            .or_else(|| {
+                // The path may name the repository through another route
+                // (a symbolic link to it); compare where it really is.
+                let real = std::fs::canonicalize(&normalized).ok()?;
+                real.strip_prefix(&roots[0]).ok().map(Path::to_path_buf)
+            })
+            .ok_or_else(outside)?;
+        let posix: Vec<String> = stripped
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        RepoPath::new(&posix.join("/")).ok_or_else(outside)?
+    } else {
+        RepoPath::new(raw).ok_or_else(outside)?
+    };
+
+    // A path inside the repository that is (or passes through) a symbolic
+    // link leading out of it is outside too.
+    let abs = roots[0].join(rel.as_str());
+    if let Ok(real) = std::fs::canonicalize(&abs) {
+        if !real.starts_with(&roots[0]) {
+            return Err(UsageError(format!(
+                "{option} '{raw}' leads outside REPO through a symbolic link; pass a path inside the repository"
+            )));
+        }
+    }
+    Ok(rel)
+}
+
+/// Removes `.` components and applies `..` lexically.
+fn lexical_normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(component);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// How to show `root` to a user standing in `here`: `.`, `..`, `../..`…
+/// when `root` is an ancestor, else `root` itself.
+fn relative_label(here: &Path, root: &Path) -> String {
+    match here.strip_prefix(root) {
+        Ok(below) => {
+            let depth = below.components().count();
+            if depth == 0 {
+                ".".to_string()
+            } else {
+                vec![".."; depth].join("/")
+            }
+        }
+        Err(_) => root.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::ModeArg;
+    use playbookdiff_model::Mode;
+
+    fn repo() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("apps/api")).unwrap();
+        std::fs::write(dir.path().join("apps/api/main.ts"), "").unwrap();
+        dir
+    }
+
+    fn args(repo: &Path) -> ContextArgs {
+        ContextArgs {
+            repo: Some(repo.to_path_buf()),
+            ..ContextArgs::default()
+        }
+    }
+
+    #[test]
+    fn defaults_to_the_root_in_repo_mode() {
+        let dir = repo();
+        let opened = open_context(&args(dir.path()), None).unwrap();
+        assert_eq!(opened.context, AnalysisContext::at_root());
+    }
+
+    #[test]
+    fn relative_and_absolute_paths_inside() {
+        let dir = repo();
+        let mut a = args(dir.path());
+        a.cwd = Some("apps/./api/".into());
+        a.target = Some(dir.path().join("apps/api/new.ts").display().to_string());
+        a.mode = ModeArg::Local;
+        let ctx = open_context(&a, None).unwrap().context;
+        assert_eq!(ctx.cwd.as_str(), "apps/api");
+        assert_eq!(ctx.target_path.unwrap().as_str(), "apps/api/new.ts");
+        assert_eq!(ctx.mode, Mode::Local);
+    }
+
+    #[test]
+    fn refusals_name_the_option() {
+        let dir = repo();
+        let other = tempfile::tempdir().unwrap();
+        let cases: Vec<(Option<&str>, Option<String>, &str)> = vec![
+            (Some(""), None, "--cwd is empty"),
+            (None, Some("  ".into()), "--target is empty"),
+            (Some("../x"), None, "--cwd '../x' is outside REPO"),
+            (
+                None,
+                Some("a/../../x".into()),
+                "--target 'a/../../x' is outside REPO",
+            ),
+            (
+                None,
+                Some(other.path().display().to_string()),
+                "is outside REPO",
+            ),
+            (Some("apps/missing"), None, "is not an existing directory"),
+            (
+                Some("apps/api/main.ts"),
+                None,
+                "is not an existing directory",
+            ),
+        ];
+        for (cwd, target, expected) in cases {
+            let mut a = args(dir.path());
+            a.cwd = cwd.map(str::to_string);
+            a.target = target;
+            let err = open_context(&a, None).unwrap_err();
+            assert!(err.0.contains(expected), "{err} lacks {expected}");
+            assert!(!err.0.contains('\n'));
+        }
+    }
+
+    #[test]
+    fn refuses_a_missing_or_file_repository() {
+        let dir = repo();
+        let err = open_context(&args(&dir.path().join("nope")), None).unwrap_err();
+        assert!(err.0.starts_with("REPO '"), "{err}");
+        let err = open_context(&args(&dir.path().join("apps/api/main.ts")), None).unwrap_err();
+        assert!(err.0.contains("is not a directory"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_a_symbolic_link_out_of_the_repository() {
+        let dir = repo();
+        let other = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(other.path(), dir.path().join("out")).unwrap();
+        let mut a = args(dir.path());
+        a.cwd = Some("out".into());
+        let err = open_context(&a, None).unwrap_err();
+        assert!(err.0.contains("symbolic link"), "{err}");
+    }
+
+    #[test]
+    fn finds_the_nearest_git_marker() {
+        let dir = repo();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let here = dir.path().join("apps/api");
+        assert_eq!(find_repository_root(&here), dir.path());
+        assert_eq!(relative_label(&here, dir.path()), "../..");
+        let a = ContextArgs {
+            cwd: Some("apps".into()),
+            ..ContextArgs::default()
+        };
+        let opened = open_context(&a, Some(&here)).unwrap();
+        assert_eq!(opened.context.cwd.as_str(), "apps");
+        assert_eq!(opened.repository_label, "../..");
+    }
+
+    #[test]
+    fn lexical_normalization() {
+        assert_eq!(
+            lexical_normalize(Path::new("/a/./b/../c")),
+            Path::new("/a/c")
+        );
+    }
+}

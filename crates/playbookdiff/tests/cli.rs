@@ -1,0 +1,326 @@
+//! The command line as a user runs it: exit statuses, the one-line errors,
+//! the JSON surface, aliases and colour.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+/// A small repository: `.git`, `CLAUDE.md`, `apps/api/` with a file.
+fn repository() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    std::fs::write(root.join("CLAUDE.md"), "# Project\n\nUse pnpm.\n").unwrap();
+    std::fs::create_dir_all(root.join("apps/api/src")).unwrap();
+    std::fs::write(root.join("apps/api/src/main.ts"), "").unwrap();
+    dir
+}
+
+fn playbookdiff() -> Command {
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    cmd.env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE");
+    cmd
+}
+
+fn compile_in(repo: &Path) -> Command {
+    let mut cmd = playbookdiff();
+    cmd.arg("compile").arg(repo);
+    cmd
+}
+
+fn json_of(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("stdout is JSON")
+}
+
+/// Runs `cmd`, expects status 2, nothing on stdout and exactly one line on
+/// stderr; returns that line.
+fn refused(cmd: &mut Command) -> String {
+    let output = cmd.assert().code(2).get_output().clone();
+    assert!(output.stdout.is_empty(), "stdout: {:?}", output.stdout);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "not one line: {stderr:?}");
+    assert!(stderr.starts_with("error: "), "{stderr:?}");
+    stderr.trim_end().to_string()
+}
+
+#[test]
+fn compiles_with_status_zero_and_a_header() {
+    let repo = repository();
+    let out = compile_in(repo.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("PlaybookDiff: claude-code\n"), "{text}");
+    for section in [
+        "Instructions (",
+        "Skills (",
+        "MCP servers (",
+        "Diagnostics (",
+        "Assumptions (",
+    ] {
+        assert!(text.contains(section), "no {section} in {text}");
+    }
+}
+
+#[test]
+fn json_has_the_contract_shape() {
+    let repo = repository();
+    let v = json_of(compile_in(repo.path()).args(["--harness", "codex", "--json"]));
+    assert_eq!(v["schemaVersion"], 1);
+    assert_eq!(v["harness"], "codex");
+    assert_eq!(v["context"]["repositoryRoot"], ".");
+    assert_eq!(v["context"]["cwd"], ".");
+    assert_eq!(v["context"]["targetPath"], serde_json::Value::Null);
+    assert_eq!(v["context"]["mode"], "repo");
+    for key in [
+        "instructions",
+        "skills",
+        "mcpServers",
+        "diagnostics",
+        "assumptions",
+    ] {
+        assert!(v[key].is_array(), "{key}");
+    }
+}
+
+#[test]
+fn format_json_equals_json_flag_and_is_deterministic() {
+    let repo = repository();
+    let a = compile_in(repo.path())
+        .arg("--json")
+        .output()
+        .unwrap()
+        .stdout;
+    let b = compile_in(repo.path())
+        .args(["--format", "json"])
+        .output()
+        .unwrap()
+        .stdout;
+    assert_eq!(a, b);
+    assert!(a.ends_with(b"}\n"));
+}
+
+#[test]
+fn harness_defaults_to_claude_code() {
+    let repo = repository();
+    let v = json_of(compile_in(repo.path()).arg("--json"));
+    assert_eq!(v["harness"], "claude-code");
+}
+
+#[test]
+fn path_is_an_alias_of_target() {
+    let repo = repository();
+    let v = json_of(compile_in(repo.path()).args(["--json", "--path", "apps/api/src/main.ts"]));
+    assert_eq!(v["context"]["targetPath"], "apps/api/src/main.ts");
+    let w = json_of(compile_in(repo.path()).args(["--json", "--target", "apps/api/src/main.ts"]));
+    assert_eq!(v, w);
+}
+
+#[test]
+fn cwd_target_and_mode_reach_the_context() {
+    let repo = repository();
+    let target = repo.path().join("apps/api/src/new.ts");
+    let v = json_of(
+        compile_in(repo.path())
+            .args([
+                "--json",
+                "--cwd",
+                "apps/api/",
+                "--mode",
+                "local",
+                "--target",
+            ])
+            .arg(&target),
+    );
+    assert_eq!(v["context"]["cwd"], "apps/api");
+    assert_eq!(v["context"]["targetPath"], "apps/api/src/new.ts");
+    assert_eq!(v["context"]["mode"], "local");
+}
+
+#[test]
+fn repo_defaults_to_the_enclosing_git_root() {
+    let repo = repository();
+    // From apps/api, `--cwd apps` only exists if REPO is the directory with `.git`.
+    let v = json_of(
+        playbookdiff()
+            .current_dir(repo.path().join("apps/api"))
+            .args(["compile", "--json", "--cwd", "apps"]),
+    );
+    assert_eq!(v["context"]["cwd"], "apps");
+    let text = playbookdiff()
+        .current_dir(repo.path().join("apps/api"))
+        .arg("compile")
+        .output()
+        .unwrap()
+        .stdout;
+    assert!(String::from_utf8(text)
+        .unwrap()
+        .contains("  repository  ../..\n"));
+}
+
+#[test]
+fn bad_paths_are_refused_with_one_line_naming_the_option() {
+    let repo = repository();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let cases: Vec<(Vec<std::ffi::OsString>, &str)> = vec![
+        (
+            vec!["--cwd".into(), "../".into()],
+            "--cwd '../' is outside REPO",
+        ),
+        (
+            vec!["--target".into(), "apps/../../x".into()],
+            "--target 'apps/../../x' is outside REPO",
+        ),
+        (
+            vec!["--path".into(), elsewhere.path().into()],
+            "is outside REPO",
+        ),
+        (
+            vec!["--cwd".into(), elsewhere.path().into()],
+            "is outside REPO",
+        ),
+        (vec!["--cwd".into(), "".into()], "--cwd is empty"),
+        (vec!["--target".into(), "   ".into()], "--target is empty"),
+        (
+            vec!["--cwd".into(), "apps/web".into()],
+            "--cwd 'apps/web' is not an existing directory",
+        ),
+        (
+            vec!["--cwd".into(), "CLAUDE.md".into()],
+            "--cwd 'CLAUDE.md' is not an existing directory",
+        ),
+    ];
+    for (args, expected) in cases {
+        let line = refused(compile_in(repo.path()).args(&args));
+        assert!(line.contains(expected), "{line:?} lacks {expected:?}");
+    }
+}
+
+#[test]
+fn unknown_harness_mode_and_format_are_refused_in_one_line() {
+    let repo = repository();
+    for (args, expected) in [
+        (["--harness", "cursor"], "use one of: claude-code, codex"),
+        (["--harness", ""], "--harness"),
+        (["--mode", "global"], "use one of: repo, local"),
+        (["--format", "yaml"], "use one of: text, json"),
+    ] {
+        let line = refused(compile_in(repo.path()).args(args));
+        assert!(line.contains(expected), "{line:?} lacks {expected:?}");
+    }
+}
+
+#[test]
+fn parse_errors_are_short_and_exit_two() {
+    let repo = repository();
+    let line = refused(compile_in(repo.path()).arg("--targte"));
+    assert!(line.contains("--target"), "{line}");
+    let line = refused(compile_in(repo.path()).args(["--json", "--format", "text"]));
+    assert!(line.contains("--json"), "{line}");
+    refused(playbookdiff().arg("frobnicate"));
+}
+
+#[test]
+fn a_repo_that_is_not_a_readable_directory_is_refused() {
+    let repo = repository();
+    let line = refused(&mut compile_in(&repo.path().join("does-not-exist")));
+    assert!(line.starts_with("error: REPO '"), "{line}");
+    assert!(line.contains("does-not-exist"), "{line}");
+    let line = refused(&mut compile_in(&repo.path().join("CLAUDE.md")));
+    assert!(line.contains("is not a directory"), "{line}");
+    let line = refused(playbookdiff().args(["compile", ""]));
+    assert!(line.contains("REPO"), "{line}");
+    assert!(!line.contains("use one of"), "{line}");
+    let line = refused(playbookdiff().args(["compile", "  "]));
+    assert!(line.contains("REPO is empty"), "{line}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_out_of_the_repository_is_refused() {
+    let repo = repository();
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), repo.path().join("linked")).unwrap();
+    let line = refused(compile_in(repo.path()).args(["--cwd", "linked"]));
+    assert!(line.contains("--cwd 'linked'"), "{line}");
+}
+
+#[test]
+fn colour_follows_clicolor_force_and_no_color() {
+    let repo = repository();
+    // Not a terminal: no colour.
+    let plain = compile_in(repo.path()).output().unwrap().stdout;
+    assert!(!plain.contains(&0x1b));
+    // Forced: colour.
+    let forced = compile_in(repo.path())
+        .env("CLICOLOR_FORCE", "1")
+        .output()
+        .unwrap()
+        .stdout;
+    assert!(forced.contains(&0x1b));
+    // NO_COLOR wins over everything.
+    let none = compile_in(repo.path())
+        .env("CLICOLOR_FORCE", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+        .stdout;
+    assert!(!none.contains(&0x1b));
+    assert_eq!(none, plain);
+    // JSON never carries colour.
+    let json = compile_in(repo.path())
+        .env("CLICOLOR_FORCE", "1")
+        .arg("--json")
+        .output()
+        .unwrap()
+        .stdout;
+    assert!(!json.contains(&0x1b));
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    let help = playbookdiff()
+        .arg("--help")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let help = String::from_utf8(help).unwrap();
+    assert!(
+        help.contains("compile") && help.contains("Examples:"),
+        "{help}"
+    );
+    let help = playbookdiff()
+        .args(["compile", "--help"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let help = String::from_utf8(help).unwrap();
+    for needle in [
+        "--harness",
+        "claude-code",
+        "--path",
+        "--json",
+        "--cwd",
+        "--mode",
+        "Examples:",
+    ] {
+        assert!(help.contains(needle), "compile --help lacks {needle}");
+    }
+    playbookdiff().arg("--version").assert().success();
+}
+
+#[test]
+fn no_command_shows_help_and_exits_two() {
+    let out = playbookdiff().assert().code(2).get_output().clone();
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8(out.stderr).unwrap().contains("Usage:"));
+}
