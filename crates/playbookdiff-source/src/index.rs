@@ -207,12 +207,24 @@ impl<'t> Repo<'t> {
         // Fast path: the walk never descends through a link, so an indexed
         // entry that is not itself a link has only real directories above it.
         match self.kind(path) {
-            Some(EntryKind::Symlink) | None => {}
+            Some(EntryKind::Symlink) => {}
             Some(kind) => {
                 return Resolved::Inside {
                     real: path.clone(),
                     kind,
                     via_link: false,
+                }
+            }
+            None => {
+                // Absent below a real (indexed, not linked) entry: nothing is
+                // there. Only a link on the way needs the slow path.
+                let mut up = path.parent();
+                while let Some(p) = up {
+                    match self.kind(&p) {
+                        None => up = p.parent(),
+                        Some(EntryKind::Symlink) => break,
+                        Some(_) => return Resolved::Missing,
+                    }
                 }
             }
         }
@@ -426,5 +438,32 @@ mod tests {
             repo.read_text(&rp("a/real/f.md"), 0),
             Err(SourceError::TooLarge { .. })
         ));
+    }
+}
+
+#[cfg(test)]
+mod deep_tests {
+    use super::*;
+    use crate::WorkingTree;
+
+    #[test]
+    fn missing_paths_under_deep_real_dirs_resolve_fast() {
+        let dir = tempfile::tempdir().unwrap();
+        let rel = vec!["a"; 300].join("/");
+        std::fs::create_dir_all(dir.path().join(&rel)).unwrap();
+        let tree = WorkingTree::open(dir.path()).unwrap();
+        let repo = Repo::new(&tree);
+        let deep = RepoPath::new(&rel).unwrap();
+        assert!(repo.kind(&deep).is_some());
+        let p = deep.join(".claude/rules").unwrap();
+        let t = std::time::Instant::now();
+        for _ in 0..300 {
+            assert_eq!(repo.resolve(&p), Resolved::Missing);
+        }
+        assert!(
+            t.elapsed() < std::time::Duration::from_millis(500),
+            "{:?}",
+            t.elapsed()
+        );
     }
 }
