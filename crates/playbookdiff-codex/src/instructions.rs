@@ -271,10 +271,15 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
                 });
             }
             other => {
+                let effect = if matches!(other, Resolved::Loop { .. }) {
+                    "the Codex source stops loading every project instruction file on this error"
+                } else {
+                    "Codex does not load it and tries the next name in this directory"
+                };
                 cx.link_problem(
                     &other,
                     &format!("The instruction file {path}"),
-                    "Codex does not load it and tries the next name in this directory",
+                    effect,
                     SourceFormat::Markdown,
                 );
             }

@@ -147,19 +147,18 @@ impl Field<'_, '_> {
     }
 
     fn not_a_variable(&self, cx: &mut Cx<'_, '_>, value: &str) {
-        let looks = looks_like_secret(value, None);
-        let what = if looks {
-            "a value that looks like a secret"
-        } else {
-            "a value"
-        };
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::McpInvalidEntry,
-                format!("{} must name an environment variable, but holds {what} that is not a variable name; it is redacted here; write the variable's name and keep the value in the environment.", self.at()),
+        let (code, msg) = if looks_like_secret(value, None) {
+            (
+                DiagnosticCode::McpLiteralSecret,
+                format!("{} must name an environment variable but holds what looks like the secret itself; it is redacted here but committed in the repository, so rotate it, keep it in the environment and write the variable's name here.", self.at()),
             )
-            .at(self.source.clone()),
-        );
+        } else {
+            (
+                DiagnosticCode::McpInvalidEntry,
+                format!("{} must name an environment variable, but holds a value that is not a variable name; it is redacted here; write the variable's name and keep the value in the environment.", self.at()),
+            )
+        };
+        cx.diag(Diagnostic::new(code, msg).at(self.source.clone()));
     }
 }
 
@@ -234,7 +233,7 @@ fn variable_map(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, v: &DeValue<'_>) -> Vec<
 /// `Host{variable}` for a variable name; a value that is not a name is
 /// redacted and reported (someone may have pasted the secret itself).
 fn host_variable(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, var: &str) -> ConfiguredValue {
-    if is_variable_name(var) {
+    if is_variable_name(var) && !looks_like_secret(var, None) {
         ConfiguredValue::Host {
             variable: var.to_string(),
         }
@@ -377,7 +376,7 @@ fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> Mc
     } else {
         s.applicability = Applicability::Excluded;
         s.reason = format!(
-            "Configured in {path} with `enabled = false`, so Codex does not start it{cwd_note}."
+            "Configured in {path} with `enabled = false`, so Codex does not start it; repository-configured and runtime-unverified{cwd_note}."
         );
     }
     s

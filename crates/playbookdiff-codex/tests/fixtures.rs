@@ -835,6 +835,7 @@ fn fr15_symlinked_skills() {
     // A symlinked .agents/skills root with a right one.
     link(root, "../../library", "ok/.agents/skills");
 
+    let before = snapshot(root);
     let c = compile_dir(root, "sub", None, Mode::Repo);
     let linked = skill(&c, ".agents/skills/linked/SKILL.md");
     assert_eq!(linked.applicability, Applicability::Effective);
@@ -865,6 +866,7 @@ fn fr15_symlinked_skills() {
     );
     // The same file reached twice under one name: kept apart, cross-referenced.
     assert!(!via_root.cross_references.is_empty());
+    assert_eq!(before, snapshot(root), "the analysis never writes");
 }
 
 #[test]
@@ -1000,7 +1002,10 @@ fn snapshot(root: &Path) -> Vec<(PathBuf, Option<Vec<u8>>, std::time::SystemTime
     while let Some(p) = stack.pop() {
         let md = std::fs::symlink_metadata(&p).expect("stat");
         let mtime = md.modified().expect("mtime");
-        if md.is_dir() {
+        if md.file_type().is_symlink() {
+            let target = std::fs::read_link(&p).expect("read_link");
+            out.push((p, Some(target.to_string_lossy().as_bytes().to_vec()), mtime));
+        } else if md.is_dir() {
             for e in std::fs::read_dir(&p).expect("read_dir") {
                 stack.push(e.expect("entry").path());
             }
@@ -1031,4 +1036,48 @@ fn compiling_leaves_every_fixture_byte_identical() {
         }
     }
     assert_eq!(before, snapshot(&root));
+}
+
+#[test]
+fn hostile_inputs_are_diagnostics_not_panics() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".codex")).expect("mkdir");
+    std::fs::write(
+        root.join(".codex/config.toml"),
+        b"mcp_servers = 5\n\xff\xfe\n",
+    )
+    .expect("write");
+    write(
+        root,
+        "a/.codex/config.toml",
+        &format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000)),
+    );
+    std::fs::write(root.join("AGENTS.md"), b"# Root \xff\n").expect("write");
+    let mut deep = String::from("a");
+    for i in 0..150 {
+        deep.push_str(&format!("/d{i}"));
+    }
+    write(root, &format!("{deep}/AGENTS.md"), "# Deep\n");
+    write(root, &format!("{deep}/.codex/config.toml"), "[mcp_servers]\nbad = 5\n[mcp_servers.worse]\ncommand = 5\nenv_vars = [\"ghp_0123456789abcdefghijkl\"]\n");
+    let mut bomb = String::from("---\nname: bomb\ndescription: x\na: &a [x,x,x,x,x,x,x,x,x]\n");
+    for i in 1..10u8 {
+        let (c, p) = ((b'a' + i) as char, (b'a' + i - 1) as char);
+        bomb.push_str(&format!(
+            "{c}: &{c} [*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p}]\n"
+        ));
+    }
+    bomb.push_str("---\n");
+    write(root, &format!("{deep}/.agents/skills/bomb/SKILL.md"), &bomb);
+
+    let c = compile_dir(root, &deep, None, Mode::Repo);
+    assert!(!diags(&c, "invalid-utf8").is_empty());
+    assert!(!diags(&c, "invalid-toml").is_empty());
+    assert!(!diags(&c, "invalid-frontmatter").is_empty());
+    assert!(!diags(&c, "mcp-invalid-entry").is_empty());
+    assert_eq!(c.received_instructions().len(), 2);
+    assert!(
+        !json(&c).contains("ghp_0123456789abcdefghijkl"),
+        "a pasted token in env_vars is never echoed"
+    );
 }
