@@ -1,10 +1,302 @@
-//! Placeholder: the adapter is being written.
+//! The Codex adapter: what OpenAI Codex CLI receives from a repository.
+//!
+//! [`compile`] turns a [`Repo`] and an [`AnalysisContext`] into one
+//! [`EffectiveAgentConfig`] following spec 004 (`shared/seeds/004_*.txt`,
+//! "Codex harness specification") and harness facts section B:
+//!
+//! * **Instructions** (spec 004 "Project instructions"): the `AGENTS.md`
+//!   chain from the repository root down to cwd inclusive, at most one
+//!   non-empty file per directory (`AGENTS.override.md`, `AGENTS.md`, then
+//!   `project_doc_fallback_filenames`), root first. Files below cwd are
+//!   listed `out-of-scope`; losers of a slot are `shadowed`; empty files are
+//!   `excluded`. The byte budget never truncates: it is reported.
+//! * **Configuration** (spec 004 "Project configuration"): `.codex/config.toml`
+//!   from the root to cwd, closest layer winning; only keys that affect
+//!   instructions, skills and MCP are read.
+//! * **Skills** (spec 004 "Skills"): `.agents/skills/<name>/SKILL.md` in
+//!   every directory from cwd up to the root, symlinks resolved inside the
+//!   repository only. Skills in `.agents/skills` of directories not on that
+//!   path (below cwd, siblings) are listed `out-of-scope` so the scope gap
+//!   stays visible; they never count towards collisions or budgets.
+//! * **MCP servers** (spec 004 "MCP configuration"): `[mcp_servers.*]` of the
+//!   applicable layers, secrets redacted, placeholders and variable names
+//!   kept symbolic, duplicates across layers left unresolved.
+//!
+//! Architecture invariant: the adapter never fails and never panics. A
+//! broken file is a diagnostic; every file is read through
+//! [`Repo::read_text`] with a limit ([`READ_LIMIT`]); nothing recurses over
+//! the depth of the analysed tree; no literal secret from the repository
+//! is written anywhere in the result, messages included.
+//!
+//! Phase 3 inspects no machine-local Codex state in either mode: every
+//! layer outside the repository gets a diagnostic instead.
 
-use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness};
-use playbookdiff_source::Repo;
+mod config;
+mod instructions;
+mod mcp;
+mod secrets;
+mod skills;
 
-/// Compiles what the harness receives from `repo` under `context`.
-/// Never fails: problems are diagnostics in the result.
-pub fn compile(_repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
-    EffectiveAgentConfig::new(Harness::Codex, context.clone())
+use playbookdiff_model::{
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
+    SourceFormat, SourceRef,
+};
+use playbookdiff_source::{Repo, Resolved};
+
+/// The most bytes read from any one file (4 MiB). A larger file is not
+/// read and gets a `file-too-large` diagnostic.
+pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
+
+/// The documented default of `project_doc_max_bytes`, in bytes (32 KiB).
+/// Source: spec 004 "Project instruction byte budget".
+pub const DEFAULT_PROJECT_DOC_MAX_BYTES: u64 = 32_768;
+
+/// The documented skill-listing budget as a fraction of the model's
+/// context window (2 %). Source: spec 004 "Invocation".
+pub const SKILL_BUDGET_CONTEXT_FRACTION: f64 = 0.02;
+
+/// The documented skill-listing budget in characters when the context
+/// window is unknown (8,000). Repo mode never knows the window, so this is
+/// the budget it checks. Source: spec 004 "Invocation".
+pub const SKILL_BUDGET_FALLBACK_CHARS: u64 = 8_000;
+
+/// The assumption recorded for trust-gated `.codex/` layers
+/// (spec 004 "Repo mode"; field report 16).
+pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (projects.<path>.trust_level = \"trusted\"), so its .codex/config.toml layers from the repository root to cwd apply; an untrusted project skips them, MCP servers included.";
+
+/// Compiles what Codex receives from `repo` under `context`
+/// (spec 004, whole document).
+///
+/// Shape: an [`EffectiveAgentConfig`] with harness `codex`; instructions in
+/// context order first (effective entries by `order`, then shadowed,
+/// excluded and unavailable chain entries, then out-of-scope files by
+/// path); skills closest scan location first; MCP servers by name;
+/// diagnostics in discovery order without duplicates; assumptions one
+/// sentence each. Never fails and never panics: problems are diagnostics.
+pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
+    let mut out = EffectiveAgentConfig::new(Harness::Codex, context.clone());
+    let mut cx = Cx {
+        repo,
+        context,
+        diags: Vec::new(),
+    };
+    let chain = context.cwd.ancestors_root_first();
+
+    for p in repo.walk_problems() {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::Unreadable,
+                format!("{} could not be read ({}), so anything Codex would find there is unknown; fix its permissions and run again.", p.path, p.message),
+            ),
+        );
+    }
+    if !repo.is_dir(&context.cwd) {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::Unreadable,
+            format!("cwd {} is not a directory in the repository, so Codex could not start there; pass an existing directory as --cwd.", context.cwd),
+        ));
+    }
+    check_project_root(&mut cx, &chain);
+
+    let loaded = config::load_layers(&mut cx, &chain);
+    let layers = config::parse_layers(&mut cx, &loaded);
+    let settings = config::resolve_settings(&mut cx, &layers);
+    config::report_off_chain_layers(&mut cx, &chain);
+
+    out.instructions = instructions::compile(&mut cx, &chain, &settings);
+    out.skills = skills::compile(&mut cx, &chain, &layers);
+    out.mcp_servers = mcp::compile(&mut cx, &layers);
+
+    unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
+
+    out.assumptions = assumptions(context);
+    out.diagnostics = dedupe(cx.diags);
+    out
+}
+
+/// Shared state of one compilation: the repository, the context and the
+/// diagnostics collected so far.
+pub(crate) struct Cx<'r, 't> {
+    pub repo: &'r Repo<'t>,
+    pub context: &'r AnalysisContext,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl Cx<'_, '_> {
+    /// Records a diagnostic.
+    pub fn diag(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// [`Repo::resolve`] for a path that may legitimately be absent:
+    /// a name missing inside a directory reached through a working link is
+    /// `Missing`, not `Dangling` (the link itself is fine).
+    pub fn resolve(&self, path: &RepoPath) -> Resolved {
+        match self.repo.resolve(path) {
+            Resolved::Dangling { link, target } if &link != path => {
+                match self.repo.resolve(&link) {
+                    Resolved::Inside { .. } => Resolved::Missing,
+                    _ => Resolved::Dangling { link, target },
+                }
+            }
+            r => r,
+        }
+    }
+
+    /// Reports why `path` could not be followed, when `r` is a link
+    /// problem. `what` names the item for the message ("the skill folder
+    /// x"); `effect` says what Codex does with it. Returns true when a
+    /// diagnostic was emitted.
+    pub fn link_problem(
+        &mut self,
+        r: &Resolved,
+        what: &str,
+        effect: &str,
+        format: SourceFormat,
+    ) -> bool {
+        let d = match r {
+            Resolved::Dangling { link, target } => Diagnostic::new(
+                DiagnosticCode::SymlinkDangling,
+                format!("{what}: the symbolic link {link} points at {target:?}, which does not exist, so {effect}; fix the link's relative target."),
+            )
+            .at(SourceRef::project(link.clone(), format)),
+            Resolved::Outside { link, target } => Diagnostic::new(
+                DiagnosticCode::SymlinkOutsideRepository,
+                format!("{what}: the symbolic link {link} points outside the repository ({target:?}); Codex would follow it, but its content is not reproducible repository state, so repo mode does not read it; vendor the content into the repository."),
+            )
+            .at(SourceRef::project(link.clone(), format)),
+            Resolved::Loop { link } => Diagnostic::new(
+                DiagnosticCode::SymlinkLoop,
+                format!("{what}: symbolic links loop at {link}, so {effect}; break the loop."),
+            )
+            .at(SourceRef::project(link.clone(), format)),
+            _ => return false,
+        };
+        self.diag(d);
+        true
+    }
+}
+
+/// A directory for a message: its path, or "the repository root".
+pub(crate) fn place(dir: &RepoPath) -> String {
+    if dir.is_root() {
+        "the repository root".to_string()
+    } else {
+        dir.to_string()
+    }
+}
+
+/// True when `dir` lies strictly below `base`.
+pub(crate) fn strictly_below(dir: &RepoPath, base: &RepoPath) -> bool {
+    dir != base && dir.starts_with(base)
+}
+
+/// Spec 004 "Analysis context": repositoryRoot is assumed to be Codex's
+/// project root. Codex walks up from cwd to the first directory holding a
+/// marker (default `.git`); a `.git` between the root and cwd, or none at
+/// the root, breaks that assumption (harness facts B3).
+fn check_project_root(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
+    // Closest to cwd first: Codex stops at the first marker walking up.
+    for dir in chain.iter().rev().filter(|d| !d.is_root()) {
+        let Some(marker) = dir.join(".git") else {
+            continue;
+        };
+        if cx.repo.tree().stat(&marker).is_ok() {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::ProjectRootAssumed,
+                    format!("{dir} holds a .git entry, so Codex with the default project_root_markers would take {dir} as the project root and skip instructions and config above it; the analysis keeps the supplied repositoryRoot, so pass {dir} as the repository to see that view."),
+                )
+                .with_severity(Severity::Warning),
+            );
+            return;
+        }
+    }
+    if !cx.repo.has_git_marker() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::ProjectRootAssumed,
+            "The repository root has no .git entry, so Codex with the default project_root_markers would look for a project root above it, or use cwd alone; the analysis assumes the supplied repositoryRoot is the project root.",
+        ));
+    }
+}
+
+/// Spec 004 "Repo mode" and "Unsupported in the current release": one
+/// diagnostic per layer outside the repository that can change a
+/// supported surface. Phase 3 reads no machine-local state in either mode.
+fn unavailable_layers(
+    cx: &mut Cx<'_, '_>,
+    first_layer: Option<RepoPath>,
+    out: &EffectiveAgentConfig,
+) {
+    let mode = cx.context.mode.as_str();
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::LocalConfigUnavailable,
+        format!("$CODEX_HOME/AGENTS.override.md and $CODEX_HOME/AGENTS.md (global instructions placed before the project chain) are not read in {mode} mode, so the received instructions may start with more text; check ~/.codex on the developer's machine."),
+    ));
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::UserConfigUnavailable,
+        format!("User configuration (~/.codex/config.toml, a --profile file, CLI flags and -c overrides) is not read in {mode} mode, yet it can set project_doc_fallback_filenames, project_doc_max_bytes, project_root_markers, skills.config and mcp_servers; treat the result as the repository's contribution only."),
+    ));
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::ManagedConfigUnavailable,
+        format!("System configuration (/etc/codex/config.toml) and managed requirements (requirements.toml, organization policy) are not read in {mode} mode, and they can add or forbid MCP servers and other settings; ask the administrator what they enforce."),
+    ));
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::UserConfigUnavailable,
+        "User, admin and bundled system skills ($HOME/.agents/skills, $CODEX_HOME/skills, /etc/codex/skills) are not visible to the analysis, and they share the skill listing budget and names with repository skills; list them with /skills in Codex.",
+    ));
+    if let Some(first) = first_layer {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::ProjectTrustAssumed,
+                "The project's .codex/config.toml layers are applied on the assumption that the project is trusted; an untrusted project skips them (MCP servers included), so confirm the trust level in ~/.codex/config.toml.",
+            )
+            .at(SourceRef::project(first, SourceFormat::Toml)),
+        );
+    }
+    if out
+        .skills
+        .iter()
+        .any(|s| s.applicability == playbookdiff_model::Applicability::Effective)
+    {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::SkillUserStateUnknown,
+            "A user's ~/.codex/config.toml can disable any skill with [[skills.config]] enabled = false, so a discovered repository skill is not proof that it is active for every developer.",
+        ));
+    }
+    if !out.mcp_servers.is_empty() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::McpRuntimeUnknown,
+            "MCP servers are repository-configured and runtime-unverified: the analysis never starts them, so authentication, reachability, tools, resources and server instructions are unknown; run Codex and check /mcp for the live state.",
+        ));
+    }
+}
+
+/// The premises every Codex result depends on (spec 004 "Analysis modes").
+fn assumptions(context: &AnalysisContext) -> Vec<String> {
+    vec![
+        "The supplied repositoryRoot is the project root Codex finds with its project_root_markers (default .git); user configuration can change the markers.".to_string(),
+        TRUST_ASSUMPTION.to_string(),
+        format!("Codex starts in cwd {}; the instruction chain and skill scan depend on cwd only, never on targetPath.", context.cwd),
+        "No CLI flag, -c override, profile, user, system or managed configuration changes the repository-defined values.".to_string(),
+        "The model's context window is unknown, so the skill listing is checked against the documented 8,000-character fallback budget.".to_string(),
+        "MCP servers are repository-configured and runtime-unverified.".to_string(),
+    ]
+}
+
+/// Drops exact repeats (same code, severity, message and source), keeping
+/// the first occurrence's position.
+fn dedupe(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = std::collections::HashSet::new();
+    diags
+        .into_iter()
+        .filter(|d| {
+            seen.insert((
+                d.code,
+                d.severity,
+                d.message.clone(),
+                format!("{:?}", d.source),
+            ))
+        })
+        .collect()
 }

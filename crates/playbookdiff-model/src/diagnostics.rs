@@ -294,6 +294,74 @@ declare_codes! {
     /// definitions combine is undocumented. Source: spec 004 "Duplicate
     /// server names across layers".
     McpDuplicateUnresolved = "mcp-duplicate-unresolved", Warning, "an MCP server is defined in several layers";
+
+    // ----- Codex -----
+    /// Repo mode assumes that the project's `.codex/` layers are trusted
+    /// (`projects.<path>.trust_level = "trusted"` in the user's
+    /// configuration). An untrusted project skips every `.codex/` layer,
+    /// including its `[mcp_servers]` (codex #9676); `AGENTS.md` and
+    /// `.agents/skills` are not documented as trust-gated. Source: spec 004
+    /// "Repo mode"; harness facts B2.
+    ProjectTrustAssumed = "project-trust-assumed", Info, "project .codex/ layers are assumed trusted";
+    /// The supplied repositoryRoot is assumed to be the root Codex finds with
+    /// its `project_root_markers` (default `.git`). The root has no `.git`
+    /// entry, or a directory between the root and cwd has one, so Codex may
+    /// start its chains elsewhere. Source: spec 004 "Analysis context";
+    /// harness facts B3.
+    ProjectRootAssumed = "project-root-assumed", Info, "Codex may find another project root";
+    /// `project_root_markers` is set in a project `.codex/config.toml`. The
+    /// value is recorded but not applied: Codex reads it only from user,
+    /// system and CLI layers, and the analysis keeps the supplied
+    /// repositoryRoot. Source: spec 004 "Unresolved semantics"; harness facts B3.
+    ProjectRootMarkersIgnored = "project-root-markers-ignored", Warning, "project_root_markers in a project layer is not applied";
+    /// A `.codex/config.toml` outside the directories from the repository
+    /// root to cwd (e.g. below cwd) is never applied in this session.
+    /// Source: spec 004 "Project configuration".
+    ConfigLayerNotApplied = "config-layer-not-applied", Info, "a .codex/config.toml is not on the root-to-cwd path";
+    /// A project `.codex/config.toml` sets a key that Codex ignores (with a
+    /// warning) in project layers, e.g. `model_provider` or `profiles`.
+    /// Source: harness facts B2.
+    ConfigKeyNotAllowed = "config-key-not-allowed", Warning, "a key project configuration may not set";
+    /// The `AGENTS.md` chain exceeds `project_doc_max_bytes` (32,768 by
+    /// default). The documentation disagrees on whether the limit applies
+    /// per file or to the whole chain root-first (codex #13386, #37956), so
+    /// nothing is truncated; the message lists each file's bytes, the
+    /// cumulative total and the files at risk under both readings.
+    /// Source: spec 004 "Project instruction byte budget".
+    InstructionBudgetRisk = "instruction-budget-risk", Warning, "the AGENTS.md chain may exceed project_doc_max_bytes";
+    /// An empty instruction file precedes a non-empty one in the same
+    /// directory. The documentation selects the first non-empty file, which
+    /// the analysis follows; the Codex source takes the first existing file
+    /// and then drops it when empty, so that directory may contribute
+    /// nothing. Delete the empty file. Source: spec 004 "Project instruction
+    /// chain"; openai/codex `agents_md.rs`.
+    EmptyInstructionPrecedence = "empty-instruction-precedence", Warning, "an empty instruction file may hide the next one";
+    /// A SKILL.md lacks the `name` or `description` Codex requires; the
+    /// skill is not listed. Source: harness facts B5.
+    SkillFieldMissing = "skill-field-missing", Warning, "a SKILL.md lacks name or description";
+    /// A `SKILL.md` file (not its folder) is a symbolic link. Codex
+    /// documents symlinked skill folders; a symlinked SKILL.md file was
+    /// reported skipped (codex #22506, #31592). The analysis follows the
+    /// link. Make the folder the link instead. Source: field report 15.
+    SkillSymlinkDisputed = "skill-symlink-disputed", Info, "a symlinked SKILL.md file: documentation and reports disagree";
+    /// A `[[skills.config]]` entry disables a skill, but the reference prose
+    /// and examples disagree on whether `path` names the skill directory or
+    /// its `SKILL.md`. A `SKILL.md` path is applied (documented example); a
+    /// directory path leaves the skill conditional. Source: spec 004
+    /// "Unresolved semantics".
+    SkillConfigPathAmbiguous = "skill-config-path-ambiguous", Warning, "skills.config path semantics are unresolved";
+    /// A skill root the Codex source scans but the documentation does not
+    /// describe (`.codex/skills`) exists; it is not modelled. Source:
+    /// harness facts B5.
+    SkillRootUnmodelled = "skill-root-unmodelled", Info, "an undocumented skill root is not modelled";
+    /// A YAML metadata file (`agents/openai.yaml`) could not be parsed; the
+    /// invocation policy it may set is unknown.
+    InvalidYaml = "invalid-yaml", Warning, "a YAML metadata file is invalid";
+    /// An MCP value uses a `${VAR}` placeholder. Codex does not document
+    /// interpolation inside `config.toml`, so the server may receive the
+    /// text verbatim. Use `env_vars`, `bearer_token_env_var` or
+    /// `env_http_headers`. Source: harness facts B4.
+    McpInterpolationUndocumented = "mcp-interpolation-undocumented", Warning, "a ${VAR} placeholder Codex may not expand";
 }
 
 #[cfg(test)]

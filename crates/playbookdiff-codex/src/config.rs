@@ -1,0 +1,401 @@
+//! Project configuration layers: `.codex/config.toml` in every directory
+//! from the repository root to cwd (spec 004 "Project configuration";
+//! harness facts B2, B3).
+//!
+//! Layers are parsed with `toml::de::DeTable`, which keeps byte spans, so
+//! every value can point at its lines. A layer that does not parse applies
+//! nothing (`invalid-toml`). For a scalar key the closest layer to cwd
+//! wins; an array (`project_doc_fallback_filenames`, `skills.config`) is
+//! replaced whole by the closest layer that sets it, as Codex's layer merge
+//! replaces every non-table value. Only keys that affect instructions,
+//! skills or MCP are read.
+
+use crate::{strictly_below, Cx, DEFAULT_PROJECT_DOC_MAX_BYTES, READ_LIMIT};
+use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
+use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
+use std::ops::Range;
+use std::sync::Arc;
+use toml::de::{DeString, DeTable, DeValue};
+use toml::Spanned;
+
+/// Keys Codex ignores (with a warning) in a project `.codex/config.toml`
+/// (harness facts B2).
+const KEYS_NOT_ALLOWED_IN_PROJECT: &[&str] = &[
+    "openai_base_url",
+    "chatgpt_base_url",
+    "apps_mcp_product_sku",
+    "model_provider",
+    "model_providers",
+    "notify",
+    "profile",
+    "profiles",
+    "experimental_realtime_ws_base_url",
+    "otel",
+];
+
+/// A `.codex/config.toml` read from the tree, not yet parsed.
+pub(crate) struct LoadedLayer {
+    /// The directory holding `.codex/`.
+    pub dir: RepoPath,
+    /// The `.codex/` directory (base of relative paths in the file).
+    pub codex_dir: RepoPath,
+    /// `<dir>/.codex/config.toml` as Codex names it.
+    pub path: RepoPath,
+    /// The real file when a symbolic link was followed.
+    pub resolved: Option<RepoPath>,
+    /// The file's text.
+    pub text: Arc<TextFile>,
+}
+
+/// A parsed layer, borrowing its text.
+pub(crate) struct Layer<'a> {
+    /// The file.
+    pub loaded: &'a LoadedLayer,
+    /// The parsed document with spans (byte offsets after any BOM).
+    pub table: DeTable<'a>,
+    bom: usize,
+}
+
+impl Layer<'_> {
+    /// A TOML source reference to this file covering `span`.
+    pub fn source(&self, span: Range<usize>) -> SourceRef {
+        let (s, e) = self
+            .loaded
+            .text
+            .lines_of(span.start + self.bom, span.end + self.bom);
+        let mut r =
+            SourceRef::project(self.loaded.path.clone(), SourceFormat::Toml).with_lines(s, e);
+        r.resolved_path = self.loaded.resolved.clone();
+        r
+    }
+}
+
+/// What the applicable layers decide for the instruction chain.
+pub(crate) struct Settings {
+    /// `project_doc_fallback_filenames` in array order, empty names,
+    /// repeats and names that leave the directory dropped (default empty).
+    pub fallback_filenames: Vec<String>,
+    /// Where `project_doc_fallback_filenames` was set, `None` for the default.
+    pub fallback_source: Option<SourceRef>,
+    /// The `project_doc_max_bytes` in force, in bytes.
+    pub max_bytes: u64,
+    /// Where `project_doc_max_bytes` was set, `None` for the default.
+    pub max_bytes_source: Option<SourceRef>,
+}
+
+/// The key/value pair named `key` in `t`.
+pub(crate) fn get<'b, 'a>(
+    t: &'b DeTable<'a>,
+    key: &str,
+) -> Option<(&'b Spanned<DeString<'a>>, &'b Spanned<DeValue<'a>>)> {
+    t.iter().find(|(k, _)| k.get_ref().as_ref() == key)
+}
+
+/// The byte range covering `v`, its key and everything nested in it.
+pub(crate) fn extent(key: &Spanned<DeString<'_>>, v: &Spanned<DeValue<'_>>) -> Range<usize> {
+    span_union(Some(key.span()), v)
+}
+
+/// The byte range covering `v` and everything nested in it (for an array
+/// item, which has no key).
+pub(crate) fn value_extent(v: &Spanned<DeValue<'_>>) -> Range<usize> {
+    span_union(None, v)
+}
+
+/// The union of `first` and the spans of `v` and its descendants,
+/// computed with an explicit stack so deep nesting cannot overflow the
+/// call stack. Empty spans (implicit tables) are ignored.
+fn span_union(first: Option<Range<usize>>, v: &Spanned<DeValue<'_>>) -> Range<usize> {
+    let mut lo = usize::MAX;
+    let mut hi = 0usize;
+    let mut take = |r: Range<usize>| {
+        if r.start < r.end {
+            lo = lo.min(r.start);
+            hi = hi.max(r.end);
+        }
+    };
+    if let Some(f) = first.clone() {
+        take(f);
+    }
+    let mut stack = vec![v];
+    while let Some(n) = stack.pop() {
+        take(n.span());
+        match n.get_ref() {
+            DeValue::Table(t) => {
+                for (k, c) in t.iter() {
+                    take(k.span());
+                    stack.push(c);
+                }
+            }
+            DeValue::Array(a) => stack.extend(a.iter()),
+            _ => {}
+        }
+    }
+    if lo == usize::MAX {
+        first.unwrap_or_else(|| v.span())
+    } else {
+        lo..hi
+    }
+}
+
+/// Reports a failed read of `path`.
+pub(crate) fn read_error(
+    cx: &mut Cx<'_, '_>,
+    path: &RepoPath,
+    e: SourceError,
+    format: SourceFormat,
+) {
+    let d = match e {
+        SourceError::TooLarge { len, limit, .. } => Diagnostic::new(
+            DiagnosticCode::FileTooLarge,
+            format!("{path} is {len} bytes, over the analysis' {limit}-byte read limit, so it is not read and what it contributes is unknown; split or shrink it."),
+        ),
+        SourceError::Io { message, .. } => Diagnostic::new(
+            DiagnosticCode::Unreadable,
+            format!("{path} could not be read ({message}), so what it contributes is unknown; fix its permissions."),
+        ),
+        SourceError::NotFound(_) => Diagnostic::new(
+            DiagnosticCode::Unreadable,
+            format!("{path} disappeared while it was analysed, so what it contributes is unknown; run again."),
+        ),
+    };
+    cx.diag(d.at(SourceRef::project(path.clone(), format)));
+}
+
+/// Reads `<dir>/.codex/config.toml` for every directory of `chain` (root
+/// first), following links inside the repository only.
+pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<LoadedLayer> {
+    let mut out = Vec::new();
+    for dir in chain {
+        let Some(codex_dir) = dir.join(".codex") else {
+            continue;
+        };
+        let Some(path) = codex_dir.join("config.toml") else {
+            continue;
+        };
+        let r = cx.resolve(&path);
+        match r {
+            Resolved::Missing | Resolved::Inside { kind: EntryKind::Dir | EntryKind::Other | EntryKind::Symlink, .. } => {}
+            Resolved::Inside { real, via_link, .. } => match cx.repo.read_text(&path, READ_LIMIT) {
+                Ok(text) if text.invalid_utf8 => cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidUtf8,
+                        format!("{path} is not valid UTF-8, which TOML requires, so Codex cannot load it and nothing in it applies; save it as UTF-8."),
+                    )
+                    .at(SourceRef::project(path.clone(), SourceFormat::Toml)),
+                ),
+                Ok(text) => out.push(LoadedLayer {
+                    dir: dir.clone(),
+                    codex_dir: codex_dir.clone(),
+                    path: path.clone(),
+                    resolved: via_link.then_some(real),
+                    text,
+                }),
+                Err(e) => read_error(cx, &path, e, SourceFormat::Toml),
+            },
+            other => {
+                cx.link_problem(
+                    &other,
+                    &format!("The config layer {path}"),
+                    "Codex cannot read this layer and nothing in it applies",
+                    SourceFormat::Toml,
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Parses each loaded layer; a layer that does not parse is reported with
+/// its line (`invalid-toml`) and applies nothing. The parser's message is
+/// used, never its rendered snippet, which could quote a secret.
+pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -> Vec<Layer<'a>> {
+    let mut out = Vec::new();
+    for l in loaded {
+        let text = l.text.text.as_str();
+        let (bom, body) = match text.strip_prefix('\u{feff}') {
+            Some(b) => (3, b),
+            None => (0, text),
+        };
+        match DeTable::parse(body) {
+            Ok(t) => out.push(Layer {
+                loaded: l,
+                table: t.into_inner(),
+                bom,
+            }),
+            Err(e) => {
+                let line = e.span().map(|s| l.text.line_of(s.start + bom));
+                let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
+                let mut src = SourceRef::project(l.path.clone(), SourceFormat::Toml);
+                if let Some(n) = line {
+                    src = src.with_lines(n, n);
+                }
+                src.resolved_path = l.resolved.clone();
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidToml,
+                        format!("{} is not valid TOML{at} ({}), so Codex cannot load it and none of its settings or MCP servers apply here; fix the syntax.", l.path, e.message().trim()),
+                    )
+                    .at(src),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Checks every layer for keys a project may not set and for
+/// `project_root_markers`, then resolves the instruction settings, closest
+/// layer first.
+pub(crate) fn resolve_settings(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Settings {
+    for layer in layers {
+        for (k, v) in layer.table.iter() {
+            let key = k.get_ref().as_ref();
+            if KEYS_NOT_ALLOWED_IN_PROJECT.contains(&key) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::ConfigKeyNotAllowed,
+                        format!("{} sets `{key}`, which Codex ignores (with a warning) in a project .codex/config.toml; move it to ~/.codex/config.toml if it is meant.", layer.loaded.path),
+                    )
+                    .at(layer.source(extent(k, v))),
+                );
+            }
+            if key == "project_root_markers" {
+                let shown = match string_array(v) {
+                    Some(items) => format!("{items:?}"),
+                    None => "a value that is not an array of strings".to_string(),
+                };
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::ProjectRootMarkersIgnored,
+                        format!("{} sets project_root_markers = {shown}, which is recorded but not applied: Codex reads the markers only from user, system and CLI layers, so the analysis keeps the supplied repositoryRoot; set it in ~/.codex/config.toml if it is meant.", layer.loaded.path),
+                    )
+                    .at(layer.source(extent(k, v))),
+                );
+            }
+        }
+    }
+
+    let mut settings = Settings {
+        fallback_filenames: Vec::new(),
+        fallback_source: None,
+        max_bytes: DEFAULT_PROJECT_DOC_MAX_BYTES,
+        max_bytes_source: None,
+    };
+    for layer in layers.iter().rev() {
+        let Some((k, v)) = get(&layer.table, "project_doc_fallback_filenames") else {
+            continue;
+        };
+        match string_array(v) {
+            Some(names) => {
+                for n in names {
+                    let escapes = n.starts_with('/') || n.split('/').any(|c| c == "..");
+                    if escapes {
+                        cx.diag(
+                            Diagnostic::new(
+                                DiagnosticCode::InvalidValue,
+                                format!("{} lists {n:?} in project_doc_fallback_filenames; an absolute name or one with `..` reads outside the directory being checked, so the analysis ignores it; use a plain file name.", layer.loaded.path),
+                            )
+                            .at(layer.source(extent(k, v))),
+                        );
+                    } else if !n.is_empty() && !settings.fallback_filenames.contains(&n) {
+                        settings.fallback_filenames.push(n);
+                    }
+                }
+                settings.fallback_source = Some(layer.source(extent(k, v)));
+                break;
+            }
+            None => invalid_value(
+                cx,
+                layer,
+                k,
+                v,
+                "project_doc_fallback_filenames",
+                "an array of file names",
+            ),
+        }
+    }
+    for layer in layers.iter().rev() {
+        let Some((k, v)) = get(&layer.table, "project_doc_max_bytes") else {
+            continue;
+        };
+        let parsed = match v.get_ref() {
+            DeValue::Integer(i) => u64::from_str_radix(i.as_str(), i.radix()).ok(),
+            _ => None,
+        };
+        match parsed {
+            Some(n) => {
+                settings.max_bytes = n;
+                settings.max_bytes_source = Some(layer.source(extent(k, v)));
+                break;
+            }
+            None => invalid_value(
+                cx,
+                layer,
+                k,
+                v,
+                "project_doc_max_bytes",
+                "a non-negative integer number of bytes",
+            ),
+        }
+    }
+    settings
+}
+
+/// An array whose items are all strings.
+pub(crate) fn string_array(v: &Spanned<DeValue<'_>>) -> Option<Vec<String>> {
+    let DeValue::Array(a) = v.get_ref() else {
+        return None;
+    };
+    a.iter()
+        .map(|i| i.get_ref().as_str().map(str::to_string))
+        .collect()
+}
+
+/// Reports a value of the wrong shape; the analysis ignores it.
+pub(crate) fn invalid_value(
+    cx: &mut Cx<'_, '_>,
+    layer: &Layer<'_>,
+    k: &Spanned<DeString<'_>>,
+    v: &Spanned<DeValue<'_>>,
+    key: &str,
+    expected: &str,
+) {
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::InvalidValue,
+            format!("{} sets {key} to a value of type {} where Codex expects {expected}, so Codex rejects this configuration and the analysis ignores the value; fix its type.", layer.loaded.path, v.get_ref().type_str()),
+        )
+        .at(layer.source(extent(k, v))),
+    );
+}
+
+/// Reports `.codex/config.toml` files outside the root-to-cwd path: never
+/// applied in this session (spec 004 "Project configuration").
+pub(crate) fn report_off_chain_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
+    let cwd = cx.context.cwd.clone();
+    let paths: Vec<RepoPath> = cx.repo.files_named("config.toml").to_vec();
+    for p in paths {
+        let Some(codex_dir) = p.parent() else {
+            continue;
+        };
+        if codex_dir.file_name() != Some(".codex") {
+            continue;
+        }
+        let Some(dir) = codex_dir.parent() else {
+            continue;
+        };
+        if chain.contains(&dir) || cx.repo.kind(&p) == Some(EntryKind::Dir) {
+            continue;
+        }
+        let msg = if strictly_below(&dir, &cwd) {
+            format!("{p} is below cwd {cwd}; Codex applies .codex/config.toml layers only from the project root down to cwd, so nothing in it applies in this session; start Codex in {dir} to use it.")
+        } else {
+            format!("{p} is not on the path from the repository root to cwd {cwd}, so nothing in it applies in this session.")
+        };
+        cx.diag(
+            Diagnostic::new(DiagnosticCode::ConfigLayerNotApplied, msg)
+                .at(SourceRef::project(p.clone(), SourceFormat::Toml)),
+        );
+    }
+}

@@ -1,0 +1,419 @@
+//! The project instruction chain (spec 004 "Project instructions"; harness
+//! facts B1; field reports 12, 13, 14).
+//!
+//! From the repository root down to cwd inclusive, each directory gives at
+//! most one non-empty file, tried in the order `AGENTS.override.md`,
+//! `AGENTS.md`, then each `project_doc_fallback_filenames` entry. Selected
+//! files are received root first. The chain never extends below cwd,
+//! whatever targetPath is: `AGENTS.md` and `AGENTS.override.md` files
+//! elsewhere are listed `out-of-scope`. The byte budget is reported, never
+//! applied.
+
+use crate::config::{read_error, Settings};
+use crate::{place, strictly_below, Cx, READ_LIMIT};
+use playbookdiff_model::{
+    Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,
+    SourceFormat, SourceRef,
+};
+use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
+use std::sync::Arc;
+
+const OVERRIDE: &str = "AGENTS.override.md";
+const DEFAULT: &str = "AGENTS.md";
+
+/// One existing candidate file of a directory's slot.
+struct Candidate {
+    name: String,
+    path: RepoPath,
+    resolved: Option<RepoPath>,
+    state: State,
+}
+
+enum State {
+    /// Read; empty when only white space.
+    Read(Arc<TextFile>),
+    /// Larger than the read limit: content unknown, size known.
+    TooLarge(u64),
+    /// A link out of the repository: Codex reads it, repo mode does not.
+    Outside,
+}
+
+impl Candidate {
+    fn is_empty(&self) -> bool {
+        matches!(&self.state, State::Read(t) if t.text.trim().is_empty())
+    }
+
+    fn bytes(&self) -> u64 {
+        match &self.state {
+            State::Read(t) => t.bytes,
+            State::TooLarge(n) => *n,
+            State::Outside => 0,
+        }
+    }
+
+    fn instruction(
+        &self,
+        dir: &RepoPath,
+        applicability: Applicability,
+        reason: String,
+    ) -> Instruction {
+        let (content, lines) = match &self.state {
+            State::Read(t) => (t.text.clone(), (t.line_count() > 0).then(|| t.line_count())),
+            _ => (String::new(), None),
+        };
+        let mut source = SourceRef::project(self.path.clone(), SourceFormat::Markdown);
+        if let Some(n) = lines {
+            source = source.with_lines(1, n);
+        }
+        source.resolved_path = self.resolved.clone();
+        Instruction {
+            id: format!("codex:agents-md:{}", self.path),
+            kind: "agents-md".to_string(),
+            source,
+            load_phase: LoadPhase::Startup,
+            applicability,
+            reason,
+            order: None,
+            applies_to: dir.clone(),
+            imported_from: None,
+            bytes: self.bytes(),
+            paths: None,
+            resolution: None,
+            content,
+        }
+    }
+}
+
+/// Compiles the chain for `chain` (root first, ending at cwd).
+///
+/// Shape: effective entries by `order` (0 = repository root), then the
+/// other chain entries (shadowed, excluded because empty, unavailable) in
+/// chain order, then out-of-scope files by path.
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    chain: &[RepoPath],
+    settings: &Settings,
+) -> Vec<Instruction> {
+    let mut names: Vec<String> = vec![OVERRIDE.to_string(), DEFAULT.to_string()];
+    for n in &settings.fallback_filenames {
+        if !names.contains(n) {
+            names.push(n.clone());
+        }
+    }
+    let tried = names.join(", ");
+    let cwd = cx.context.cwd.clone();
+
+    let mut effective: Vec<Instruction> = Vec::new();
+    let mut others: Vec<Instruction> = Vec::new();
+    for dir in chain {
+        let cands = candidates(cx, dir, &names);
+        let winner = cands.iter().position(|c| !c.is_empty());
+        let winner_path = winner.map(|w| cands[w].path.clone());
+        for (i, c) in cands.iter().enumerate() {
+            match winner {
+                Some(w) if i == w => {
+                    let losers: Vec<RepoPath> =
+                        cands[w + 1..].iter().map(|c| c.path.clone()).collect();
+                    let here = place(dir);
+                    let scope_note = if c.name == OVERRIDE {
+                        "; AGENTS.override.md replaces the other files of this directory only, and instructions selected in parent directories still load"
+                    } else {
+                        ""
+                    };
+                    let (applicability, reason) = match c.state {
+                        State::Outside => (
+                            Applicability::Unavailable,
+                            format!("Codex takes this file for {here} (the first of {tried} present there), but it is a symbolic link out of the repository, which repo mode does not read{scope_note}."),
+                        ),
+                        _ => (
+                            Applicability::Effective,
+                            format!("Loaded at startup: the first non-empty of {tried} in {here}, on the chain from the repository root down to cwd {cwd}{scope_note}."),
+                        ),
+                    };
+                    let mut inst = c.instruction(dir, applicability, reason);
+                    if !losers.is_empty() {
+                        inst.resolution = Some(Resolution {
+                            strategy: "override".to_string(),
+                            sources: losers,
+                        });
+                    }
+                    if applicability == Applicability::Effective {
+                        inst.order = Some(effective.len() as u32);
+                        effective.push(inst);
+                    } else {
+                        others.push(inst);
+                    }
+                }
+                Some(w) if i > w => {
+                    let winner_path = winner_path.clone().unwrap_or_else(RepoPath::root);
+                    let mut inst = c.instruction(
+                        dir,
+                        Applicability::Shadowed,
+                        format!("{winner_path} wins the slot of {}: Codex loads at most one file per directory, trying {tried} in that order.", place(dir)),
+                    );
+                    inst.resolution = Some(Resolution {
+                        strategy: "shadowed".to_string(),
+                        sources: vec![winner_path],
+                    });
+                    others.push(inst);
+                }
+                _ => {
+                    let next = match &winner_path {
+                        Some(w) => format!(", so {w} is loaded instead"),
+                        None => String::new(),
+                    };
+                    let mut inst = c.instruction(
+                        dir,
+                        Applicability::Excluded,
+                        format!(
+                            "Empty (white space only): Codex skips empty instruction files{next}."
+                        ),
+                    );
+                    inst.resolution = Some(Resolution {
+                        strategy: "excluded".to_string(),
+                        sources: winner_path.iter().cloned().collect(),
+                    });
+                    if let Some(w) = &winner_path {
+                        cx.diag(
+                            Diagnostic::new(
+                                DiagnosticCode::EmptyInstructionPrecedence,
+                                format!("{} is empty and comes before {w} in {dir}: the documentation takes the first non-empty file, so {w} is shown as loaded, but the Codex source takes the first existing file and drops it when empty, which would load nothing from {dir}; delete the empty file.", c.path),
+                            )
+                            .at(SourceRef::project(c.path.clone(), SourceFormat::Markdown)),
+                        );
+                    }
+                    others.push(inst);
+                }
+            }
+        }
+    }
+
+    budget(cx, settings, &mut effective);
+
+    let mut out_of_scope = out_of_scope(cx, chain, &cwd);
+    out_of_scope.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+    effective.extend(others);
+    effective.extend(out_of_scope);
+    effective
+}
+
+/// The existing candidate files of `dir`, in trial order. Missing names,
+/// directories, dangling links and loops are not candidates (Codex checks
+/// that each name is a file); links out of the repository are, unread.
+fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for name in names {
+        let Some(path) = dir.join(name) else { continue };
+        let r = cx.resolve(&path);
+        match r {
+            Resolved::Missing
+            | Resolved::Inside {
+                kind: EntryKind::Dir | EntryKind::Other | EntryKind::Symlink,
+                ..
+            } => {}
+            Resolved::Inside { real, via_link, .. } => {
+                let resolved = via_link.then_some(real);
+                match cx.repo.read_text(&path, READ_LIMIT) {
+                    Ok(t) => {
+                        if t.invalid_utf8 {
+                            cx.diag(
+                                Diagnostic::new(
+                                    DiagnosticCode::InvalidUtf8,
+                                    format!("{path} is not valid UTF-8; Codex warns and reads it with replacement characters, as shown here; save it as UTF-8."),
+                                )
+                                .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+                            );
+                        }
+                        out.push(Candidate {
+                            name: name.clone(),
+                            path,
+                            resolved,
+                            state: State::Read(t),
+                        });
+                    }
+                    Err(SourceError::TooLarge {
+                        len,
+                        limit,
+                        path: p,
+                    }) => {
+                        read_error(
+                            cx,
+                            &path,
+                            SourceError::TooLarge {
+                                len,
+                                limit,
+                                path: p,
+                            },
+                            SourceFormat::Markdown,
+                        );
+                        out.push(Candidate {
+                            name: name.clone(),
+                            path,
+                            resolved,
+                            state: State::TooLarge(len),
+                        });
+                    }
+                    Err(e) => read_error(cx, &path, e, SourceFormat::Markdown),
+                }
+            }
+            Resolved::Outside { .. } => {
+                cx.link_problem(
+                    &r,
+                    &format!("The instruction file {path}"),
+                    "",
+                    SourceFormat::Markdown,
+                );
+                out.push(Candidate {
+                    name: name.clone(),
+                    path,
+                    resolved: None,
+                    state: State::Outside,
+                });
+            }
+            other => {
+                let effect = if matches!(other, Resolved::Loop { .. }) {
+                    "the Codex source stops loading every project instruction file on this error"
+                } else {
+                    "Codex does not load it and tries the next name in this directory"
+                };
+                cx.link_problem(
+                    &other,
+                    &format!("The instruction file {path}"),
+                    effect,
+                    SourceFormat::Markdown,
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Spec 004 "Project instruction byte budget"; field report 12. When the
+/// effective chain exceeds `project_doc_max_bytes`, one diagnostic gives
+/// each file's bytes and the cumulative total and names the files at risk
+/// under the per-file reading (Advanced Configuration) and the combined
+/// root-first reading (AGENTS.md guide, Codex source: the file crossing
+/// the limit is truncated, later files are dropped). Nothing is truncated.
+fn budget(cx: &mut Cx<'_, '_>, settings: &Settings, effective: &mut [Instruction]) {
+    let limit = settings.max_bytes;
+    let total: u64 = effective.iter().map(|i| i.bytes).sum();
+    if total <= limit {
+        return;
+    }
+    let mut cumulative = 0u64;
+    let mut parts = Vec::new();
+    let mut per_file = Vec::new();
+    let mut truncated = Vec::new();
+    let mut dropped = Vec::new();
+    for inst in effective.iter_mut() {
+        let before = cumulative;
+        cumulative += inst.bytes;
+        let path = inst.source.path.to_string();
+        parts.push(format!(
+            "{path} {} bytes (cumulative {cumulative})",
+            inst.bytes
+        ));
+        let mut risks = Vec::new();
+        if inst.bytes > limit {
+            per_file.push(path.clone());
+            risks.push("truncated if the limit is per file");
+        }
+        if before >= limit {
+            dropped.push(path.clone());
+            risks.push("dropped if the limit is shared root-first");
+        } else if cumulative > limit {
+            truncated.push(path.clone());
+            risks.push("truncated if the limit is shared root-first");
+        }
+        if !risks.is_empty() {
+            inst.reason.push_str(&format!(
+                " Over project_doc_max_bytes ({limit}): {}.",
+                risks.join(", ")
+            ));
+        }
+    }
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    let set_by = match &settings.max_bytes_source {
+        Some(s) => format!("set in {}", s.path),
+        None => "the default".to_string(),
+    };
+    let zero = if limit == 0 {
+        " With 0, the Codex source loads no project instructions at all."
+    } else {
+        ""
+    };
+    let msg = format!(
+        "The AGENTS.md chain for cwd {} is {total} bytes, over project_doc_max_bytes = {limit} ({set_by}): {}. At risk if the limit is per file (Advanced Configuration): {}; if it is one budget shared root-first (AGENTS.md guide, Codex source, codex #13386): truncated {}, dropped {}.{zero} The documentation conflicts, so nothing is truncated here; shorten the files or raise project_doc_max_bytes.",
+        cx.context.cwd,
+        parts.join("; "),
+        list(&per_file),
+        list(&truncated),
+        list(&dropped),
+    );
+    let first_at_risk = truncated.first().or(per_file.first()).or(dropped.first());
+    let source = settings.max_bytes_source.clone().or_else(|| {
+        first_at_risk
+            .and_then(|p| RepoPath::new(p))
+            .map(|p| SourceRef::project(p, SourceFormat::Markdown))
+    });
+    let mut d = Diagnostic::new(DiagnosticCode::InstructionBudgetRisk, msg);
+    d.source = source;
+    cx.diag(d);
+}
+
+/// `AGENTS.md` and `AGENTS.override.md` files whose directory is not on
+/// the root-to-cwd chain: listed so the scope gap stays visible (field
+/// report 13: a nested file below cwd is never loaded, whatever file is
+/// edited). Read best effort, without diagnostics.
+fn out_of_scope(cx: &mut Cx<'_, '_>, chain: &[RepoPath], cwd: &RepoPath) -> Vec<Instruction> {
+    let mut out = Vec::new();
+    let target = cx.context.target_path.clone();
+    for name in [DEFAULT, OVERRIDE] {
+        let paths: Vec<RepoPath> = cx.repo.files_named(name).to_vec();
+        for path in paths {
+            let Some(dir) = path.parent() else { continue };
+            if chain.contains(&dir) || cx.repo.kind(&path) == Some(EntryKind::Dir) {
+                continue;
+            }
+            let (state, resolved) = match cx.resolve(&path) {
+                Resolved::Inside {
+                    real,
+                    kind: EntryKind::File,
+                    via_link,
+                } => match cx.repo.read_text(&path, READ_LIMIT) {
+                    Ok(t) => (State::Read(t), via_link.then_some(real)),
+                    Err(SourceError::TooLarge { len, .. }) => {
+                        (State::TooLarge(len), via_link.then_some(real))
+                    }
+                    Err(_) => (State::Outside, None),
+                },
+                _ => (State::Outside, None),
+            };
+            let reason = if strictly_below(&dir, cwd) {
+                let target_note = match &target {
+                    Some(t) if t.starts_with(&dir) => {
+                        format!(", even though targetPath {t} lies inside {dir}")
+                    }
+                    _ => String::new(),
+                };
+                format!("Below cwd {cwd}: Codex builds the instruction chain only from the repository root down to cwd, so this file is never loaded in this session, whatever file is edited{target_note} (codex #13288).")
+            } else {
+                format!("Not on the path from the repository root to cwd {cwd}, so Codex never loads this file in this session.")
+            };
+            let c = Candidate {
+                name: name.to_string(),
+                path,
+                resolved,
+                state,
+            };
+            out.push(c.instruction(&dir, Applicability::OutOfScope, reason));
+        }
+    }
+    out
+}

@@ -1,0 +1,477 @@
+//! MCP servers from `[mcp_servers.<name>]` in the applicable project layers
+//! (spec 004 "MCP configuration", "Duplicate server names across layers";
+//! harness facts B4).
+//!
+//! stdio fields: `command`, `args`, `env`, `env_vars`, `cwd`; streamable
+//! HTTP fields: `url`, `bearer_token_env_var`, `http_headers`,
+//! `env_http_headers`; common: `enabled`, `enabled_tools`,
+//! `disabled_tools`. Variable names stay symbolic (`Host`), `${VAR}`
+//! placeholders stay verbatim (`Reference`), literals are redacted. A server
+//! defined in several layers keeps every provenance and is left unknown.
+//! Servers are never contacted: `runtimeVerified` and
+//! `capabilities.known` are always false.
+
+use crate::config::{extent, get, invalid_value, string_array, Layer};
+use crate::secrets::{
+    has_placeholder, is_variable_name, looks_like_secret, redact_args, redact_command, redact_url,
+    REDACTED,
+};
+use crate::Cx;
+use playbookdiff_model::{
+    Applicability, Capabilities, ConfiguredValue, Diagnostic, DiagnosticCode, LoadPhase, McpServer,
+    NamedValue, RepoPath, SourceFormat, SourceRef, Transport,
+};
+use std::collections::BTreeMap;
+use toml::de::{DeString, DeTable, DeValue};
+use toml::Spanned;
+
+/// Documented fields the normalized model has no place for; they are
+/// accepted without being listed in `unknownFields` (harness facts B4).
+const DOCUMENTED_UNMODELLED: &[&str] = &[
+    "startup_timeout_sec",
+    "startup_timeout_ms",
+    "tool_timeout_sec",
+    "required",
+    "default_tools_approval_mode",
+    "tools",
+    "scopes",
+    "oauth_resource",
+    "experimental_environment",
+];
+
+type Def<'b, 'a> = (
+    &'b Layer<'a>,
+    &'b Spanned<DeString<'a>>,
+    &'b Spanned<DeValue<'a>>,
+);
+
+/// Compiles every `[mcp_servers.*]` table of `layers` (root first).
+///
+/// Shape: one [`McpServer`] per server name, sorted by name; id
+/// `codex:mcp:<name>`.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Vec<McpServer> {
+    let mut defs: BTreeMap<String, Vec<Def<'_, '_>>> = BTreeMap::new();
+    for layer in layers {
+        let Some((k, v)) = get(&layer.table, "mcp_servers") else {
+            continue;
+        };
+        match v.get_ref() {
+            DeValue::Table(t) => {
+                for (name, def) in t.iter() {
+                    defs.entry(name.get_ref().to_string())
+                        .or_default()
+                        .push((layer, name, def));
+                }
+            }
+            _ => invalid_value(cx, layer, k, v, "mcp_servers", "a table of server tables"),
+        }
+    }
+    let mut out = Vec::new();
+    for (name, ds) in defs {
+        match ds.as_slice() {
+            [one] => out.push(single(cx, &name, *one)),
+            _ => out.push(duplicate(cx, &name, &ds)),
+        }
+    }
+    out
+}
+
+fn empty_server(name: &str, source: SourceRef) -> McpServer {
+    McpServer {
+        id: format!("codex:mcp:{name}"),
+        name: name.to_string(),
+        source,
+        other_sources: Vec::new(),
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Effective,
+        reason: String::new(),
+        transport: Transport::Unknown,
+        declared_type: None,
+        command: None,
+        args: None,
+        url: None,
+        env: Vec::new(),
+        headers: Vec::new(),
+        enabled_tools: None,
+        disabled_tools: None,
+        unknown_fields: Vec::new(),
+        runtime_verified: false,
+        capabilities: Capabilities { known: false },
+    }
+}
+
+/// Reporting helpers for one field of one server definition.
+struct Field<'l, 'a> {
+    layer: &'l Layer<'a>,
+    server: String,
+    key: String,
+    source: SourceRef,
+}
+
+impl Field<'_, '_> {
+    fn at(&self) -> String {
+        format!(
+            "mcp_servers.{}.{} in {}",
+            self.server, self.key, self.layer.loaded.path
+        )
+    }
+
+    fn bad_type(&self, cx: &mut Cx<'_, '_>, v: &DeValue<'_>, expected: &str) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpInvalidEntry,
+                format!("{} is a value of type {} where Codex expects {expected}, so Codex rejects this configuration and the field is ignored here; fix its type.", self.at(), v.type_str()),
+            )
+            .at(self.source.clone()),
+        );
+    }
+
+    fn literal_secret(&self, cx: &mut Cx<'_, '_>, what: &str, remedy: &str) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpLiteralSecret,
+                format!("{} holds a literal {what} that looks like a secret; it is redacted here but committed in the repository, so rotate it and pass it through {remedy} instead.", self.at()),
+            )
+            .at(self.source.clone()),
+        );
+    }
+
+    fn placeholder(&self, cx: &mut Cx<'_, '_>, remedy: &str) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpInterpolationUndocumented,
+                format!("{} uses a ${{...}} placeholder, but Codex does not document interpolation in config.toml, so the server may receive the text verbatim; use {remedy} instead.", self.at()),
+            )
+            .at(self.source.clone()),
+        );
+    }
+
+    fn not_a_variable(&self, cx: &mut Cx<'_, '_>, value: &str) {
+        let (code, msg) = if looks_like_secret(value, None) {
+            (
+                DiagnosticCode::McpLiteralSecret,
+                format!("{} must name an environment variable but holds what looks like the secret itself; it is redacted here but committed in the repository, so rotate it, keep it in the environment and write the variable's name here.", self.at()),
+            )
+        } else {
+            (
+                DiagnosticCode::McpInvalidEntry,
+                format!("{} must name an environment variable, but holds a value that is not a variable name; it is redacted here; write the variable's name and keep the value in the environment.", self.at()),
+            )
+        };
+        cx.diag(Diagnostic::new(code, msg).at(self.source.clone()));
+    }
+}
+
+/// A `NAME = value` map of literal strings: placeholders kept as
+/// references, literals redacted, secret-looking literals reported.
+fn literal_map(
+    cx: &mut Cx<'_, '_>,
+    f: &Field<'_, '_>,
+    v: &DeValue<'_>,
+    what: &str,
+    remedy: &str,
+) -> Vec<NamedValue> {
+    let DeValue::Table(t) = v else {
+        f.bad_type(cx, v, "a table of strings");
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, val) in t.iter() {
+        let name = k.get_ref().to_string();
+        let item = Field {
+            layer: f.layer,
+            server: f.server.clone(),
+            key: format!("{}.{name}", f.key),
+            source: f.layer.source(extent(k, val)),
+        };
+        let Some(s) = val.get_ref().as_str() else {
+            item.bad_type(cx, val.get_ref(), "a string");
+            continue;
+        };
+        let value = if has_placeholder(s) && !looks_like_secret(s, None) {
+            item.placeholder(cx, remedy);
+            ConfiguredValue::Reference {
+                expression: s.to_string(),
+            }
+        } else {
+            if looks_like_secret(s, Some(&name)) {
+                item.literal_secret(cx, what, remedy);
+            }
+            ConfiguredValue::redacted()
+        };
+        out.push(NamedValue { name, value });
+    }
+    out
+}
+
+/// A `HEADER = "VARIABLE"` map: each value names a host variable.
+fn variable_map(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, v: &DeValue<'_>) -> Vec<NamedValue> {
+    let DeValue::Table(t) = v else {
+        f.bad_type(cx, v, "a table of variable names");
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, val) in t.iter() {
+        let name = k.get_ref().to_string();
+        let item = Field {
+            layer: f.layer,
+            server: f.server.clone(),
+            key: format!("{}.{name}", f.key),
+            source: f.layer.source(extent(k, val)),
+        };
+        match val.get_ref().as_str() {
+            Some(var) => out.push(NamedValue {
+                name,
+                value: host_variable(cx, &item, var),
+            }),
+            None => item.bad_type(cx, val.get_ref(), "a variable name"),
+        }
+    }
+    out
+}
+
+/// `Host{variable}` for a variable name; a value that is not a name is
+/// redacted and reported (someone may have pasted the secret itself).
+fn host_variable(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, var: &str) -> ConfiguredValue {
+    if is_variable_name(var) && !looks_like_secret(var, None) {
+        ConfiguredValue::Host {
+            variable: var.to_string(),
+        }
+    } else {
+        f.not_a_variable(cx, var);
+        ConfiguredValue::redacted()
+    }
+}
+
+/// One definition in one layer (spec 004 "MCP configuration").
+fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> McpServer {
+    let mut s = empty_server(name, layer.source(extent(key, def)));
+    let path = layer.loaded.path.clone();
+    let DeValue::Table(t) = def.get_ref() else {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpInvalidEntry,
+                format!("mcp_servers.{name} in {path} is a value of type {} where Codex expects a table, so Codex rejects this configuration; write it as [mcp_servers.{name}].", def.get_ref().type_str()),
+            )
+            .at(s.source.clone()),
+        );
+        s.reason = format!("Declared in {path}, but not as a table, so Codex cannot start it.");
+        return s;
+    };
+    let mut enabled = true;
+    let mut cwd_note = String::new();
+    for (fk, fv) in t.iter() {
+        let f = Field {
+            layer,
+            server: name.to_string(),
+            key: fk.get_ref().to_string(),
+            source: layer.source(extent(fk, fv)),
+        };
+        let v = fv.get_ref();
+        match f.key.as_str() {
+            "command" => match v.as_str() {
+                Some(c) => {
+                    let (red, secret) = redact_command(c);
+                    if secret {
+                        f.literal_secret(cx, "command word", "env_vars");
+                    } else if has_placeholder(c) {
+                        f.placeholder(cx, "env_vars and a wrapper script");
+                    }
+                    s.command = Some(red);
+                }
+                None => f.bad_type(cx, v, "a string"),
+            },
+            "args" => match string_array(fv) {
+                Some(a) => {
+                    let (red, secret) = redact_args(&a);
+                    if secret {
+                        f.literal_secret(cx, "argument", "env_vars");
+                    }
+                    if a.iter().any(|x| has_placeholder(x)) {
+                        f.placeholder(cx, "env_vars");
+                    }
+                    s.args = Some(red);
+                }
+                None => f.bad_type(cx, v, "an array of strings"),
+            },
+            "env" => s
+                .env
+                .extend(literal_map(cx, &f, v, "environment value", "env_vars")),
+            "env_vars" => env_vars(cx, &f, v, &mut s.env),
+            "cwd" => match v.as_str() {
+                Some(c) => cwd_note = cwd_description(layer, c),
+                None => f.bad_type(cx, v, "a path string"),
+            },
+            "url" => match v.as_str() {
+                Some(u) => {
+                    let (red, secret) = redact_url(u);
+                    if secret {
+                        f.literal_secret(
+                            cx,
+                            "credential or query value in the URL",
+                            "bearer_token_env_var or env_http_headers",
+                        );
+                    }
+                    if has_placeholder(u) {
+                        f.placeholder(cx, "bearer_token_env_var or env_http_headers");
+                    }
+                    s.url = Some(red);
+                }
+                None => f.bad_type(cx, v, "a URL string"),
+            },
+            "bearer_token_env_var" => match v.as_str() {
+                Some(var) => {
+                    let value = host_variable(cx, &f, var);
+                    s.headers.push(NamedValue {
+                        name: "Authorization".to_string(),
+                        value,
+                    });
+                }
+                None => f.bad_type(cx, v, "a variable name"),
+            },
+            "http_headers" => s.headers.extend(literal_map(
+                cx,
+                &f,
+                v,
+                "header value",
+                "env_http_headers or bearer_token_env_var",
+            )),
+            "env_http_headers" => s.headers.extend(variable_map(cx, &f, v)),
+            "enabled" => match v.as_bool() {
+                Some(b) => enabled = b,
+                None => f.bad_type(cx, v, "true or false"),
+            },
+            "enabled_tools" | "disabled_tools" => match string_array(fv) {
+                Some(tools) if f.key == "enabled_tools" => s.enabled_tools = Some(tools),
+                Some(tools) => s.disabled_tools = Some(tools),
+                None => f.bad_type(cx, v, "an array of tool names"),
+            },
+            k if DOCUMENTED_UNMODELLED.contains(&k) => {}
+            k => s.unknown_fields.push(k.to_string()),
+        }
+    }
+    s.transport = match (s.command.is_some(), s.url.is_some()) {
+        (true, false) => Transport::Stdio,
+        (false, true) => Transport::Http,
+        (both, _) => {
+            let what = if both {
+                "both `command` and `url`"
+            } else {
+                "neither `command` nor `url`"
+            };
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::McpInvalidEntry,
+                    format!("mcp_servers.{name} in {path} has {what}, so Codex cannot tell a stdio server from a streamable HTTP one and rejects it; keep exactly one."),
+                )
+                .at(s.source.clone()),
+            );
+            Transport::Unknown
+        }
+    };
+    let cwd = &cx.context.cwd;
+    if enabled {
+        let dir = crate::place(&layer.loaded.dir);
+        s.reason = format!("Configured in {path}, the project layer of {dir} on the path from the repository root to cwd {cwd} (project assumed trusted); repository-configured and runtime-unverified{cwd_note}.");
+    } else {
+        s.applicability = Applicability::Excluded;
+        s.reason = format!(
+            "Configured in {path} with `enabled = false`, so Codex does not start it; repository-configured and runtime-unverified{cwd_note}."
+        );
+    }
+    s
+}
+
+/// `env_vars`: names forwarded from the developer's environment, as
+/// strings or `{ name, source }` tables.
+fn env_vars(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, v: &DeValue<'_>, env: &mut Vec<NamedValue>) {
+    let DeValue::Array(items) = v else {
+        f.bad_type(cx, v, "an array of variable names");
+        return;
+    };
+    for item in items.iter() {
+        let var = match item.get_ref() {
+            DeValue::String(s) => Some(s.to_string()),
+            DeValue::Table(t) => name_of(t),
+            _ => None,
+        };
+        match var {
+            Some(var) => {
+                let value = host_variable(cx, f, &var);
+                // A value that is not a variable name may be a pasted secret:
+                // never echo it as the entry's name either.
+                let name = if matches!(value, ConfiguredValue::Host { .. }) {
+                    var
+                } else {
+                    REDACTED.to_string()
+                };
+                env.push(NamedValue { name, value });
+            }
+            None => f.bad_type(
+                cx,
+                item.get_ref(),
+                "a variable name or a { name, source } table",
+            ),
+        }
+    }
+}
+
+fn name_of(t: &DeTable<'_>) -> Option<String> {
+    get(t, "name")
+        .and_then(|(_, v)| v.get_ref().as_str())
+        .map(str::to_string)
+}
+
+/// Where a stdio server runs: a relative `cwd` resolves from the `.codex/`
+/// directory holding the layer (harness facts B2).
+fn cwd_description(layer: &Layer<'_>, c: &str) -> String {
+    let base = &layer.loaded.codex_dir;
+    if c.starts_with('/') || c.starts_with('~') {
+        format!("; it runs in {c}, a machine-specific path")
+    } else {
+        match base.join(c) {
+            Some(p) => format!("; it runs in {p} (cwd {c:?}, relative to {base})"),
+            None => format!("; its cwd {c:?} (relative to {base}) leaves the repository"),
+        }
+    }
+}
+
+/// A server defined in several layers: both provenances, transport and
+/// fields unknown, `mcp-duplicate-unresolved` (spec 004 "Duplicate server
+/// names across layers"). Each definition is still checked on its own so
+/// that literal secrets and malformed fields are reported.
+fn duplicate(cx: &mut Cx<'_, '_>, name: &str, ds: &[Def<'_, '_>]) -> McpServer {
+    let mut disabled_somewhere = false;
+    let mut sources = Vec::new();
+    for d in ds {
+        let checked = single(cx, name, *d);
+        disabled_somewhere |= checked.applicability == Applicability::Excluded;
+        sources.push(checked.source);
+    }
+    let closest = sources
+        .pop()
+        .unwrap_or_else(|| SourceRef::project(RepoPath::root(), SourceFormat::Toml));
+    let mut s = empty_server(name, closest.clone());
+    s.other_sources = sources;
+    let all: Vec<String> = s
+        .other_sources
+        .iter()
+        .chain(std::iter::once(&s.source))
+        .map(|r| r.path.to_string())
+        .collect();
+    let list = all.join(", ");
+    s.reason = format!("Defined in {} project layers ({list}); Codex documents which layer wins overall but not how two tables of one server combine, so its transport and fields are left unknown.", all.len());
+    if disabled_somewhere {
+        s.applicability = Applicability::Conditional;
+        s.reason
+            .push_str(" One layer sets `enabled = false`, so whether Codex starts it is unknown.");
+    }
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::McpDuplicateUnresolved,
+            format!("mcp_servers.{name} is defined in {list}; whether the closest table replaces the others, merges with them or resolves field by field is undocumented, so its transport and fields are left unknown; define it in one layer."),
+        )
+        .at(closest),
+    );
+    s
+}

@@ -1,0 +1,811 @@
+//! Repository skills (spec 004 "Skills", "Invocation"; harness facts B5;
+//! field report 15).
+//!
+//! Codex scans `.agents/skills/<name>/SKILL.md` in every directory from cwd
+//! up to the repository root, never below cwd. Links are followed inside
+//! the repository (a linked skill folder, a linked `SKILL.md`, a linked
+//! `.agents/skills` root); a link out of the repository is diagnosed and
+//! its skill listed `unavailable`, unread; a dangling link or a loop is
+//! diagnosed. Same-name skills stay separate entries with cross references.
+//! `agents/openai.yaml` `policy.allow_implicit_invocation: false` blocks
+//! implicit invocation only. The advertisement budget is reported as
+//! `budget-risk`, never as a guess of which skill is cut.
+//!
+//! Skills under `.agents/skills` of directories off that path (below cwd,
+//! siblings) are listed `out-of-scope` so the scope gap stays visible;
+//! they take no part in collisions, budgets or `skills.config`.
+
+use crate::config::{get, read_error, value_extent, Layer};
+use crate::{
+    strictly_below, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION, SKILL_BUDGET_FALLBACK_CHARS,
+};
+use playbookdiff_model::{
+    Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
+    Invocation, LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
+};
+use playbookdiff_source::{markdown, EntryKind, Resolved};
+use std::collections::BTreeMap;
+use toml::de::DeValue;
+
+/// The source limit of a skill name, in characters (harness facts B5).
+const NAME_LIMIT: usize = 64;
+/// The source limit of a skill description, in characters (harness facts B5).
+const DESCRIPTION_LIMIT: usize = 1024;
+
+/// Compiles the skills for `chain` (root first, ending at cwd).
+///
+/// Shape: in-scope skills closest scan location first (cwd, then each
+/// parent up to the root), by directory name within a location; then
+/// out-of-scope skills by path. Ids are `codex:skill:<SKILL.md path>`.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, chain: &[RepoPath], layers: &[Layer<'_>]) -> Vec<Skill> {
+    let mut skills = Vec::new();
+    for dir in chain.iter().rev() {
+        scan_root(cx, dir, &mut skills);
+        if let Some(undocumented) = dir.join(".codex/skills") {
+            if cx.repo.is_dir(&undocumented) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillRootUnmodelled,
+                        format!("{undocumented} exists; the Codex source also scans skills/ beside each project config layer, but the documentation does not, so its skills are not modelled here; move them to {} to be sure.", dir.join(".agents/skills").unwrap_or_else(RepoPath::root)),
+                    )
+                    .at(SourceRef::project(undocumented.clone(), SourceFormat::Markdown)),
+                );
+            }
+        }
+    }
+    report_nested(cx, chain);
+    apply_skills_config(cx, layers, &mut skills);
+    collisions(cx, &mut skills);
+    budget(cx, &mut skills);
+    let mut outside = out_of_scope(cx, chain);
+    outside.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+    skills.extend(outside);
+    skills
+}
+
+fn aggregate_budget() -> AggregateBudget {
+    AggregateBudget {
+        max_context_fraction: SKILL_BUDGET_CONTEXT_FRACTION,
+        fallback_chars: SKILL_BUDGET_FALLBACK_CHARS,
+    }
+}
+
+/// Scans `<dir>/.agents/skills`.
+fn scan_root(cx: &mut Cx<'_, '_>, dir: &RepoPath, out: &mut Vec<Skill>) {
+    let Some(root) = dir.join(".agents/skills") else {
+        return;
+    };
+    let r = cx.resolve(&root);
+    match r {
+        Resolved::Inside {
+            kind: EntryKind::Dir,
+            ..
+        } => {}
+        Resolved::Missing | Resolved::Inside { .. } => return,
+        other => {
+            cx.link_problem(
+                &other,
+                &format!("The skills root {root}"),
+                "Codex finds no skills there",
+                SourceFormat::Markdown,
+            );
+            return;
+        }
+    }
+    let entries = cx.repo.list_dir(&root).to_vec();
+    for e in entries {
+        if e.name.starts_with('.') {
+            continue;
+        }
+        let Some(skill_dir) = root.join(&e.name) else {
+            continue;
+        };
+        match e.kind {
+            EntryKind::Dir => {}
+            EntryKind::Symlink => {
+                let r = cx.resolve(&skill_dir);
+                match r {
+                    Resolved::Inside {
+                        kind: EntryKind::Dir,
+                        ..
+                    } => {}
+                    Resolved::Inside { .. } | Resolved::Missing => continue,
+                    Resolved::Outside { .. } => {
+                        cx.link_problem(
+                            &r,
+                            &format!("The skill folder {skill_dir}"),
+                            "",
+                            SourceFormat::Markdown,
+                        );
+                        out.push(unavailable(
+                            dir,
+                            &skill_dir,
+                            &e.name,
+                            "its folder is a symbolic link out of the repository",
+                        ));
+                        continue;
+                    }
+                    other => {
+                        cx.link_problem(
+                            &other,
+                            &format!("The skill folder {skill_dir}"),
+                            "Codex cannot load this skill",
+                            SourceFormat::Markdown,
+                        );
+                        continue;
+                    }
+                }
+            }
+            _ => continue,
+        }
+        load_skill(cx, dir, &skill_dir, &e.name, out);
+    }
+}
+
+/// A skill whose files repo mode cannot read (a link out of the
+/// repository, a file over the read limit).
+fn unavailable(scan_dir: &RepoPath, skill_dir: &RepoPath, dir_name: &str, why: &str) -> Skill {
+    let file = skill_dir
+        .join("SKILL.md")
+        .unwrap_or_else(|| skill_dir.clone());
+    Skill {
+        id: format!("codex:skill:{file}"),
+        name: dir_name.to_string(),
+        directory_name: dir_name.to_string(),
+        source: SourceRef::project(file, SourceFormat::Markdown),
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Unavailable,
+        reason: format!("Found in the .agents/skills of {scan_dir}, but {why}; Codex would read it, repo mode does not."),
+        description: None,
+        invocation: Invocation { explicit: Permission::Unknown, implicit: Permission::Unknown },
+        advertisement: Advertisement {
+            state: AdvertisementState::Unknown,
+            description_chars: 0,
+            description_limit_chars: None,
+            aggregate_budget: Some(aggregate_budget()),
+            name_only: false,
+        },
+        paths: None,
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    }
+}
+
+/// What the front matter of a SKILL.md gives.
+struct Parsed {
+    name: Option<String>,
+    description: Option<String>,
+    /// Lines of the front matter.
+    lines: Option<(u32, u32)>,
+    /// Why Codex cannot list it, when it cannot.
+    invalid: Option<String>,
+}
+
+/// Reads name and description from `text`; `report` emits diagnostics
+/// against `file`.
+fn parse_front_matter(cx: &mut Cx<'_, '_>, file: &RepoPath, text: &str, report: bool) -> Parsed {
+    let src = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    let mut p = Parsed {
+        name: None,
+        description: None,
+        lines: None,
+        invalid: None,
+    };
+    let Some(fm) = markdown::front_matter(text) else {
+        if report {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidFrontmatter,
+                    format!("{file} has no YAML front matter (a --- block at the top), so Codex cannot read its name and description and does not list it; add front matter with name and description."),
+                )
+                .at(src),
+            );
+        }
+        p.invalid = Some("it has no YAML front matter".to_string());
+        return p;
+    };
+    p.lines = Some((fm.start_line, fm.end_line));
+    match &fm.value {
+        Ok(serde_json::Value::Object(m)) => {
+            let field = |k: &str| {
+                m.get(k)
+                    .and_then(|v| v.as_str())
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+            };
+            p.name = field("name");
+            p.description = field("description");
+            let missing: Vec<&str> = [
+                ("name", p.name.is_none()),
+                ("description", p.description.is_none()),
+            ]
+            .iter()
+            .filter(|(_, m)| *m)
+            .map(|(k, _)| *k)
+            .collect();
+            if !missing.is_empty() {
+                let fields = missing.join(" and ");
+                if report {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::SkillFieldMissing,
+                            format!("{file} has no {fields} in its front matter; Codex requires both name and description, so it does not list this skill; add the missing field."),
+                        )
+                        .at(src.with_lines(fm.start_line, fm.end_line)),
+                    );
+                }
+                p.invalid = Some(format!("its front matter has no {fields}"));
+            }
+        }
+        Ok(_) => {
+            if report {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidFrontmatter,
+                        format!("The front matter of {file} is not a YAML mapping, so Codex cannot read name and description and does not list it; write `name:` and `description:` keys."),
+                    )
+                    .at(src.with_lines(fm.start_line, fm.end_line)),
+                );
+            }
+            p.invalid = Some("its front matter is not a mapping".to_string());
+        }
+        Err((msg, line)) => {
+            if report {
+                let at = line.map(|l| format!(" at line {l}")).unwrap_or_default();
+                let l = line.unwrap_or(fm.start_line);
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidFrontmatter,
+                        format!("The front matter of {file} is not valid YAML{at} ({msg}), so Codex cannot read it and does not list the skill; fix the YAML."),
+                    )
+                    .at(src.with_lines(l, l)),
+                );
+            }
+            p.invalid = Some("its front matter is not valid YAML".to_string());
+        }
+    }
+    p
+}
+
+/// The implicit-invocation policy from `<skill>/agents/openai.yaml` and
+/// the file as a metadata source when it exists (spec 004 "Invocation").
+fn policy(
+    cx: &mut Cx<'_, '_>,
+    skill_dir: &RepoPath,
+    report: bool,
+) -> (Permission, Option<SourceRef>) {
+    let Some(path) = skill_dir.join("agents/openai.yaml") else {
+        return (Permission::Allowed, None);
+    };
+    let r = cx.resolve(&path);
+    let resolved = match &r {
+        Resolved::Missing => return (Permission::Allowed, None),
+        Resolved::Inside {
+            kind: EntryKind::File,
+            real,
+            via_link,
+        } => via_link.then(|| real.clone()),
+        Resolved::Inside { .. } => return (Permission::Allowed, None),
+        other => {
+            if report {
+                cx.link_problem(
+                    other,
+                    &format!("The skill metadata {path}"),
+                    "its invocation policy is unknown",
+                    SourceFormat::Yaml,
+                );
+            }
+            return (Permission::Unknown, None);
+        }
+    };
+    let mut src = SourceRef::project(path.clone(), SourceFormat::Yaml);
+    src.resolved_path = resolved;
+    let text = match cx.repo.read_text(&path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(e) => {
+            if report {
+                read_error(cx, &path, e, SourceFormat::Yaml);
+            }
+            return (Permission::Unknown, Some(src));
+        }
+    };
+    let line = text
+        .text
+        .lines()
+        .position(|l| l.trim_start().starts_with("allow_implicit_invocation"))
+        .map(|i| i as u32 + 1);
+    let lines = match line {
+        Some(l) => Some((l, l)),
+        None if text.line_count() > 0 => Some((1, text.line_count())),
+        None => None,
+    };
+    if let Some((s, e)) = lines {
+        src = src.with_lines(s, e);
+    }
+    match markdown::parse_yaml(&text.text) {
+        Ok(v) => match v.pointer("/policy/allow_implicit_invocation") {
+            None | Some(serde_json::Value::Null) | Some(serde_json::Value::Bool(true)) => {
+                (Permission::Allowed, Some(src))
+            }
+            Some(serde_json::Value::Bool(false)) => (Permission::Blocked, Some(src)),
+            Some(_) => {
+                if report {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::InvalidValue,
+                            format!("{path} sets policy.allow_implicit_invocation to something other than true or false, so whether Codex may invoke the skill on its own is unknown; write true or false."),
+                        )
+                        .at(src.clone()),
+                    );
+                }
+                (Permission::Unknown, Some(src))
+            }
+        },
+        Err((msg, l)) => {
+            if report {
+                let at = l.map(|l| format!(" at line {l}")).unwrap_or_default();
+                let mut s = SourceRef::project(path.clone(), SourceFormat::Yaml);
+                if let Some(l) = l {
+                    s = s.with_lines(l, l);
+                }
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidYaml,
+                        format!("{path} is not valid YAML{at} ({msg}), so the skill's invocation policy is unknown; fix the YAML."),
+                    )
+                    .at(s),
+                );
+            }
+            (Permission::Unknown, Some(src))
+        }
+    }
+}
+
+/// Loads `<skill_dir>/SKILL.md` of a scanned root.
+fn load_skill(
+    cx: &mut Cx<'_, '_>,
+    scan_dir: &RepoPath,
+    skill_dir: &RepoPath,
+    dir_name: &str,
+    out: &mut Vec<Skill>,
+) {
+    let Some(file) = skill_dir.join("SKILL.md") else {
+        return;
+    };
+    let listed = cx
+        .repo
+        .list_dir(skill_dir)
+        .iter()
+        .find(|e| e.name == "SKILL.md")
+        .map(|e| e.kind);
+    match listed {
+        Some(EntryKind::File) => {}
+        Some(EntryKind::Symlink) => {
+            let r = cx.resolve(&file);
+            match r {
+                Resolved::Inside { kind: EntryKind::File, .. } => cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillSymlinkDisputed,
+                        format!("{file} is a symbolic link to a file; Codex documents symlinked skill folders, but a symlinked SKILL.md file was reported skipped (codex #22506, #31592), so the analysis follows the documentation and lists it; make the folder the link instead."),
+                    )
+                    .at(SourceRef::project(file.clone(), SourceFormat::Markdown)),
+                ),
+                Resolved::Outside { .. } => {
+                    cx.link_problem(&r, &format!("The skill file {file}"), "", SourceFormat::Markdown);
+                    out.push(unavailable(scan_dir, skill_dir, dir_name, "its SKILL.md is a symbolic link out of the repository"));
+                    return;
+                }
+                other => {
+                    cx.link_problem(
+                        &other,
+                        &format!("The skill file {file}"),
+                        "Codex cannot load this skill",
+                        SourceFormat::Markdown,
+                    );
+                    return;
+                }
+            }
+        }
+        _ => {
+            if !has_nested_skill(cx, skill_dir) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillMissingFile,
+                        format!("{skill_dir} has no SKILL.md, so Codex lists no skill for it; add SKILL.md with name and description, or move the folder out of .agents/skills."),
+                    )
+                    .at(SourceRef::project(skill_dir.clone(), SourceFormat::Markdown)),
+                );
+            }
+            return;
+        }
+    }
+    let resolved = match cx.resolve(&file) {
+        Resolved::Inside { real, via_link, .. } => via_link.then_some(real),
+        _ => None,
+    };
+    let text = match cx.repo.read_text(&file, READ_LIMIT) {
+        Ok(t) => t,
+        Err(e) => {
+            read_error(cx, &file, e, SourceFormat::Markdown);
+            out.push(unavailable(
+                scan_dir,
+                skill_dir,
+                dir_name,
+                "its SKILL.md could not be read",
+            ));
+            return;
+        }
+    };
+    let parsed = parse_front_matter(cx, &file, &text.text, true);
+    let (implicit, meta) = policy(cx, skill_dir, true);
+    let mut skill = build(cx, scan_dir, dir_name, &file, parsed, implicit, meta);
+    skill.source.resolved_path = resolved;
+    if skill.applicability == Applicability::Effective {
+        let name_chars = skill.name.chars().count();
+        let desc_chars = skill.advertisement.description_chars as usize;
+        if name_chars > NAME_LIMIT || desc_chars > DESCRIPTION_LIMIT {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("{file} has a name of {name_chars} or a description of {desc_chars} characters, over the Codex source limits of {NAME_LIMIT} and {DESCRIPTION_LIMIT}, so Codex may reject or cut it; shorten it."),
+                )
+                .at(skill.source.clone()),
+            );
+        }
+    }
+    out.push(skill);
+}
+
+/// Assembles a skill from its parsed parts.
+#[allow(clippy::too_many_arguments)]
+fn build(
+    cx: &Cx<'_, '_>,
+    scan_dir: &RepoPath,
+    dir_name: &str,
+    file: &RepoPath,
+    parsed: Parsed,
+    implicit: Permission,
+    meta: Option<SourceRef>,
+) -> Skill {
+    let cwd = &cx.context.cwd;
+    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    if let Some((s, e)) = parsed.lines {
+        source = source.with_lines(s, e);
+    }
+    let place = if scan_dir == cwd {
+        "cwd itself".to_string()
+    } else if scan_dir.is_root() {
+        "the repository root".to_string()
+    } else {
+        format!("{scan_dir}, a parent of cwd")
+    };
+    let (applicability, reason, invocation, state) = match &parsed.invalid {
+        None => (
+            Applicability::Effective,
+            format!("Found in the .agents/skills of {place}: Codex scans .agents/skills in every directory from cwd {cwd} up to the repository root and lists each skill's name, description and path at startup."),
+            Invocation { explicit: Permission::Allowed, implicit },
+            AdvertisementState::Advertised,
+        ),
+        Some(why) => (
+            Applicability::Excluded,
+            format!("Found in the .agents/skills of {place}, but {why}, so Codex does not list it."),
+            Invocation { explicit: Permission::Unknown, implicit: Permission::Unknown },
+            AdvertisementState::Hidden,
+        ),
+    };
+    Skill {
+        id: format!("codex:skill:{file}"),
+        name: parsed.name.clone().unwrap_or_else(|| dir_name.to_string()),
+        directory_name: dir_name.to_string(),
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability,
+        reason,
+        description: parsed.description.clone(),
+        invocation,
+        advertisement: Advertisement {
+            state,
+            description_chars: parsed
+                .description
+                .as_deref()
+                .map(|d| d.chars().count() as u64)
+                .unwrap_or(0),
+            description_limit_chars: None,
+            aggregate_budget: Some(aggregate_budget()),
+            name_only: false,
+        },
+        paths: None,
+        metadata_sources: meta.into_iter().collect(),
+        cross_references: Vec::new(),
+    }
+}
+
+/// True when a SKILL.md sits deeper inside `dir` than `dir/SKILL.md`.
+fn has_nested_skill(cx: &Cx<'_, '_>, dir: &RepoPath) -> bool {
+    let real = match cx.resolve(dir) {
+        Resolved::Inside { real, .. } => real,
+        _ => return false,
+    };
+    cx.repo
+        .files_named("SKILL.md")
+        .iter()
+        .any(|p| strictly_below(p, &real) && p.parent().as_ref() != Some(&real))
+}
+
+/// Splits `X/.agents/skills/<rest...>` into `X` and the components after
+/// `skills`, for the last `.agents/skills` in `p`.
+fn split_skills_root(p: &RepoPath) -> Option<(RepoPath, Vec<String>)> {
+    let parts: Vec<&str> = p.components().collect();
+    let i = (0..parts.len().saturating_sub(1))
+        .rev()
+        .find(|&i| parts[i] == ".agents" && parts[i + 1] == "skills")?;
+    let dir = RepoPath::new(&parts[..i].join("/"))?;
+    Some((dir, parts[i + 2..].iter().map(|s| s.to_string()).collect()))
+}
+
+/// SKILL.md files deeper than `<root>/<name>/SKILL.md` in a scanned root:
+/// the documented layout does not cover them, the source scans six levels.
+fn report_nested(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
+    let paths = cx.repo.files_named("SKILL.md").to_vec();
+    for p in paths {
+        let Some((dir, rest)) = split_skills_root(&p) else {
+            continue;
+        };
+        if rest.len() > 2 && chain.contains(&dir) {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::SkillNotDiscovered,
+                    format!("{p} sits deeper than .agents/skills/<name>/SKILL.md, the layout the Codex documentation describes; the Codex source scans up to six levels, so it may still be listed; move it up to be sure."),
+                )
+                .with_severity(Severity::Info)
+                .at(SourceRef::project(p.clone(), SourceFormat::Markdown)),
+            );
+        }
+    }
+}
+
+/// Applies `[[skills.config]]` of the closest layer that sets it (spec
+/// 004 "Unresolved semantics": the path may name the SKILL.md, as in the
+/// documented example, or the skill directory, as in the reference prose).
+fn apply_skills_config(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>], skills: &mut [Skill]) {
+    let found = layers.iter().rev().find_map(|l| {
+        let (_, s) = get(&l.table, "skills")?;
+        let DeValue::Table(t) = s.get_ref() else {
+            return None;
+        };
+        let (k, v) = get(t, "config")?;
+        Some((l, k, v))
+    });
+    let Some((layer, key, value)) = found else {
+        return;
+    };
+    let path = &layer.loaded.path;
+    let DeValue::Array(items) = value.get_ref() else {
+        crate::config::invalid_value(
+            cx,
+            layer,
+            key,
+            value,
+            "skills.config",
+            "an array of { path, enabled } tables",
+        );
+        return;
+    };
+    for item in items.iter() {
+        let item_src = layer.source(value_extent(item));
+        let DeValue::Table(t) = item.get_ref() else {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("A skills.config entry in {path} is not a table, so Codex rejects this configuration; write [[skills.config]] with path and enabled."),
+                )
+                .at(item_src),
+            );
+            continue;
+        };
+        let raw = get(t, "path").and_then(|(_, v)| v.get_ref().as_str());
+        let enabled = get(t, "enabled").and_then(|(_, v)| v.get_ref().as_bool());
+        let Some(raw) = raw else {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("A skills.config entry in {path} has no path string, so it matches no skill; add path."),
+                )
+                .at(item_src),
+            );
+            continue;
+        };
+        if enabled != Some(false) {
+            continue;
+        }
+        let target = if raw.starts_with('/') {
+            cx.repo.tree().absolute_root().and_then(|root| {
+                std::path::Path::new(raw)
+                    .strip_prefix(root)
+                    .ok()
+                    .and_then(|r| RepoPath::new(&r.to_string_lossy().replace('\\', "/")))
+            })
+        } else if raw.starts_with('~') {
+            None
+        } else {
+            layer.loaded.codex_dir.join(raw)
+        };
+        let Some(target) = target else {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("A skills.config entry in {path} names {raw:?}, which is outside the repository or specific to one machine, so the analysis cannot tell which skill it disables; use a path relative to {}.", layer.loaded.codex_dir),
+                )
+                .at(item_src),
+            );
+            continue;
+        };
+        let matches = |s: &Skill, want: &RepoPath| {
+            s.applicability == Applicability::Effective
+                && (&s.source.path == want || s.source.resolved_path.as_ref() == Some(want))
+        };
+        let by_file = skills.iter().position(|s| matches(s, &target));
+        let by_dir = target
+            .join("SKILL.md")
+            .and_then(|f| skills.iter().position(|s| matches(s, &f)));
+        match (by_file, by_dir) {
+            (Some(i), _) => {
+                let s = &mut skills[i];
+                s.applicability = Applicability::Excluded;
+                s.invocation = Invocation { explicit: Permission::Blocked, implicit: Permission::Blocked };
+                s.advertisement.state = AdvertisementState::Hidden;
+                s.reason = format!("Disabled by [[skills.config]] in {path}: its path names this SKILL.md and enabled = false.");
+                s.metadata_sources.push(item_src.clone());
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillConfigPathAmbiguous,
+                        format!("{path} disables {target} by its SKILL.md path, the form of the documented example, so the skill is shown disabled; the reference prose describes a skill directory instead, so confirm with /skills in Codex."),
+                    )
+                    .with_severity(Severity::Info)
+                    .at(item_src),
+                );
+            }
+            (None, Some(i)) => {
+                let s = &mut skills[i];
+                s.applicability = Applicability::Conditional;
+                s.invocation = Invocation { explicit: Permission::Unknown, implicit: Permission::Unknown };
+                s.advertisement.state = AdvertisementState::Unknown;
+                s.reason = format!("[[skills.config]] in {path} sets enabled = false for its directory {target}; whether Codex matches a directory path is unresolved, so the skill may or may not be listed.");
+                s.metadata_sources.push(item_src.clone());
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillConfigPathAmbiguous,
+                        format!("{path} disables the skill directory {target}; the reference prose names a directory but the documented example a SKILL.md, so whether Codex disables it is unresolved; point path at {target}/SKILL.md."),
+                    )
+                    .at(item_src),
+                );
+            }
+            (None, None) => cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("A skills.config entry in {path} disables {target}, which is no skill Codex discovers from cwd {}, so it changes nothing here; check the path (it is relative to {}).", cx.context.cwd, layer.loaded.codex_dir),
+                )
+                .at(item_src),
+            ),
+        }
+    }
+}
+
+/// Same-name in-scope skills: kept apart, cross-referenced, reported once
+/// per name.
+fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
+    let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, s) in skills.iter().enumerate() {
+        if matches!(
+            s.applicability,
+            Applicability::Effective | Applicability::Conditional
+        ) {
+            by_name.entry(s.name.clone()).or_default().push(i);
+        }
+    }
+    for (name, idx) in by_name {
+        if idx.len() < 2 {
+            continue;
+        }
+        let ids: Vec<String> = idx.iter().map(|&i| skills[i].id.clone()).collect();
+        let paths: Vec<String> = idx
+            .iter()
+            .map(|&i| skills[i].source.path.to_string())
+            .collect();
+        for &i in &idx {
+            let own = skills[i].id.clone();
+            skills[i].cross_references = ids.iter().filter(|id| **id != own).cloned().collect();
+        }
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillNameCollision,
+                format!("{} skills are named {name:?} ({}); Codex does not merge them and can show both in selectors, so `${name}` may be ambiguous; rename one.", idx.len(), paths.join(", ")),
+            )
+            .at(skills[idx[0]].source.clone()),
+        );
+    }
+}
+
+/// Spec 004 "Invocation": the listing of name, description and path of
+/// every effective skill against the 8,000-character fallback budget
+/// (the context window is unknown in repo mode). Over it, every effective
+/// skill is `budget-risk`; which one Codex shortens or omits is never
+/// guessed.
+fn budget(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
+    let listed: Vec<usize> = (0..skills.len())
+        .filter(|&i| skills[i].applicability == Applicability::Effective)
+        .collect();
+    let total: u64 = listed
+        .iter()
+        .map(|&i| {
+            let s = &skills[i];
+            s.name.chars().count() as u64
+                + s.advertisement.description_chars
+                + s.source.path.as_str().chars().count() as u64
+        })
+        .sum();
+    if total <= SKILL_BUDGET_FALLBACK_CHARS {
+        return;
+    }
+    for &i in &listed {
+        skills[i].advertisement.state = AdvertisementState::BudgetRisk;
+    }
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::SkillBudgetRisk,
+        format!("The {} repository skills listed from cwd {} need about {total} characters of name, description and path, over the {SKILL_BUDGET_FALLBACK_CHARS}-character budget Codex uses when the context window is unknown (2% of the window otherwise); Codex then shortens descriptions and may omit skills, which ones is undocumented, and hidden user and system skills take budget too; shorten the descriptions.", listed.len(), cx.context.cwd),
+    ));
+}
+
+/// Skills in `.agents/skills` of directories off the cwd-to-root path.
+fn out_of_scope(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Skill> {
+    let cwd = cx.context.cwd.clone();
+    let target = cx.context.target_path.clone();
+    let mut out = Vec::new();
+    let paths = cx.repo.files_named("SKILL.md").to_vec();
+    for file in paths {
+        let Some((dir, rest)) = split_skills_root(&file) else {
+            continue;
+        };
+        if rest.len() != 2 || chain.contains(&dir) {
+            continue;
+        }
+        let Some(skill_dir) = file.parent() else {
+            continue;
+        };
+        let dir_name = rest[0].clone();
+        let text = match cx.resolve(&file) {
+            Resolved::Inside {
+                kind: EntryKind::File,
+                ..
+            } => cx.repo.read_text(&file, READ_LIMIT).ok(),
+            _ => None,
+        };
+        let parsed = match &text {
+            Some(t) => parse_front_matter(cx, &file, &t.text, false),
+            None => Parsed {
+                name: None,
+                description: None,
+                lines: None,
+                invalid: None,
+            },
+        };
+        let (implicit, meta) = policy(cx, &skill_dir, false);
+        let mut s = build(cx, &dir, &dir_name, &file, parsed, implicit, meta);
+        s.applicability = Applicability::OutOfScope;
+        s.advertisement.state = AdvertisementState::Hidden;
+        s.reason = if strictly_below(&dir, &cwd) {
+            let note = match &target {
+                Some(t) if t.starts_with(&dir) => {
+                    format!(", even though targetPath {t} lies inside {dir}")
+                }
+                _ => String::new(),
+            };
+            format!("In the .agents/skills of {dir}, below cwd {cwd}: Codex scans only from cwd up to the repository root, so this skill is not available in this session{note}.")
+        } else {
+            format!("In the .agents/skills of {dir}, which is not on the path from cwd {cwd} up to the repository root, so Codex does not discover it in this session.")
+        };
+        out.push(s);
+    }
+    out
+}

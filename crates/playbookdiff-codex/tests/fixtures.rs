@@ -1,0 +1,1083 @@
+//! Fixture tests for the Codex adapter: one tiny repository per case of
+//! spec 004's fixture checklist and of field reports 12–16, each with
+//! assertions of the facts the case exists for. Symlink cases are built in
+//! a temporary directory inside the test.
+
+use playbookdiff_codex::compile;
+use playbookdiff_model::{
+    AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, Diagnostic,
+    EffectiveAgentConfig, Instruction, McpServer, Mode, Permission, RepoPath, Severity, Skill,
+    SourceFormat, SourceScope, Transport,
+};
+use playbookdiff_source::{Repo, WorkingTree};
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn rp(s: &str) -> RepoPath {
+    RepoPath::new(s).expect("valid test path")
+}
+
+fn compile_dir(root: &Path, cwd: &str, target: Option<&str>, mode: Mode) -> EffectiveAgentConfig {
+    let tree = WorkingTree::open(root).expect("fixture opens");
+    let repo = Repo::new(&tree);
+    let ctx = AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: rp(cwd),
+        target_path: target.map(rp),
+        mode,
+    };
+    compile(&repo, &ctx)
+}
+
+fn run(case: &str, cwd: &str) -> EffectiveAgentConfig {
+    compile_dir(&fixtures().join(case), cwd, None, Mode::Repo)
+}
+
+fn run_target(case: &str, cwd: &str, target: &str) -> EffectiveAgentConfig {
+    compile_dir(&fixtures().join(case), cwd, Some(target), Mode::Repo)
+}
+
+/// Effective startup chain as (path, order).
+fn chain(c: &EffectiveAgentConfig) -> Vec<(String, u32)> {
+    c.received_instructions()
+        .iter()
+        .map(|i| (i.source.path.to_string(), i.order.unwrap_or(u32::MAX)))
+        .collect()
+}
+
+fn inst<'a>(c: &'a EffectiveAgentConfig, path: &str) -> &'a Instruction {
+    c.instructions
+        .iter()
+        .find(|i| i.source.path.as_str() == path)
+        .unwrap_or_else(|| panic!("no instruction {path}"))
+}
+
+fn skill<'a>(c: &'a EffectiveAgentConfig, path: &str) -> &'a Skill {
+    c.skills
+        .iter()
+        .find(|s| s.source.path.as_str() == path)
+        .unwrap_or_else(|| panic!("no skill {path}"))
+}
+
+fn server<'a>(c: &'a EffectiveAgentConfig, name: &str) -> &'a McpServer {
+    c.mcp_servers
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no server {name}"))
+}
+
+fn diags<'a>(c: &'a EffectiveAgentConfig, code: &str) -> Vec<&'a Diagnostic> {
+    c.diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == code)
+        .collect()
+}
+
+fn one_diag<'a>(c: &'a EffectiveAgentConfig, code: &str) -> &'a Diagnostic {
+    let v = diags(c, code);
+    assert_eq!(v.len(), 1, "expected one {code}, got {:#?}", c.diagnostics);
+    v[0]
+}
+
+fn json(c: &EffectiveAgentConfig) -> String {
+    serde_json::to_string(c).expect("serializes")
+}
+
+// ----- spec 004 fixture checklist -----
+
+#[test]
+fn root_agents_md() {
+    let c = run("root_agents_md", ".");
+    assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
+    let i = inst(&c, "AGENTS.md");
+    assert_eq!(i.id, "codex:agents-md:AGENTS.md");
+    assert_eq!(i.kind, "agents-md");
+    assert_eq!(i.applies_to, RepoPath::root());
+    assert_eq!(i.source.scope, SourceScope::Project);
+    assert_eq!(i.source.format, SourceFormat::Markdown);
+    assert_eq!(i.source.lines.map(|l| (l.start, l.end)), Some((1, 2)));
+    assert_eq!(i.bytes, i.content.len() as u64);
+    assert_eq!(i.load_phase, playbookdiff_model::LoadPhase::Startup);
+    assert_eq!(c.harness, playbookdiff_model::Harness::Codex);
+}
+
+#[test]
+fn nested_agents_md() {
+    let c = run("nested_agents_md", "apps/api");
+    assert_eq!(
+        chain(&c),
+        [
+            ("AGENTS.md".to_string(), 0),
+            ("apps/api/AGENTS.md".to_string(), 1)
+        ]
+    );
+    assert_eq!(inst(&c, "apps/api/AGENTS.md").applies_to, rp("apps/api"));
+}
+
+#[test]
+fn nested_agents_override() {
+    let c = run("nested_agents_override", "apps/api");
+    // The override replaces only its own level: the root file still loads.
+    assert_eq!(
+        chain(&c),
+        [
+            ("AGENTS.md".to_string(), 0),
+            ("apps/api/AGENTS.override.md".to_string(), 1)
+        ]
+    );
+    let shadowed = inst(&c, "apps/api/AGENTS.md");
+    assert_eq!(shadowed.applicability, Applicability::Shadowed);
+    assert_eq!(shadowed.order, None);
+    let res = shadowed.resolution.as_ref().expect("resolution");
+    assert_eq!(res.strategy, "shadowed");
+    assert_eq!(res.sources, [rp("apps/api/AGENTS.override.md")]);
+    let winner = inst(&c, "apps/api/AGENTS.override.md");
+    assert_eq!(
+        winner.resolution.as_ref().map(|r| r.sources.clone()),
+        Some(vec![rp("apps/api/AGENTS.md")])
+    );
+}
+
+#[test]
+fn root_agents_override() {
+    let c = run("root_agents_override", "sub");
+    assert_eq!(
+        chain(&c),
+        [
+            ("AGENTS.override.md".to_string(), 0),
+            ("sub/AGENTS.md".to_string(), 1)
+        ]
+    );
+    assert_eq!(inst(&c, "AGENTS.md").applicability, Applicability::Shadowed);
+}
+
+#[test]
+fn fallback_filename() {
+    let c = run("fallback_filename", "docs");
+    assert_eq!(
+        chain(&c),
+        [
+            ("TEAM_GUIDE.md".to_string(), 0),
+            ("docs/TEAM_GUIDE.md".to_string(), 1)
+        ]
+    );
+    assert_eq!(
+        inst(&c, "TEAM_GUIDE.md").id,
+        "codex:agents-md:TEAM_GUIDE.md"
+    );
+}
+
+#[test]
+fn instruction_byte_limit() {
+    let c = run("instruction_byte_limit", "pkg");
+    assert_eq!(chain(&c).len(), 2, "nothing is dropped");
+    for p in ["AGENTS.md", "pkg/AGENTS.md"] {
+        let i = inst(&c, p);
+        assert_eq!(i.content.len() as u64, i.bytes, "{p} is never truncated");
+    }
+    let d = one_diag(&c, "instruction-budget-risk");
+    assert_eq!(d.severity, Severity::Warning);
+    assert!(
+        d.message
+            .contains("project_doc_max_bytes = 100 (set in .codex/config.toml)"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains("AGENTS.md 60 bytes (cumulative 60)"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message
+            .contains("pkg/AGENTS.md 80 bytes (cumulative 140)"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message
+            .contains("per file (Advanced Configuration): none"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message.contains("truncated pkg/AGENTS.md, dropped none"),
+        "{}",
+        d.message
+    );
+    assert_eq!(
+        d.source.as_ref().map(|s| s.path.as_str()),
+        Some(".codex/config.toml")
+    );
+    assert!(inst(&c, "pkg/AGENTS.md")
+        .reason
+        .contains("truncated if the limit is shared root-first"));
+}
+
+#[test]
+fn different_cwd_values() {
+    // cwd = root: only the root file, even with a deeper targetPath.
+    let c = run_target("different_cwd_values", ".", "apps/api/file.ts");
+    assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
+    let api = inst(&c, "apps/api/AGENTS.md");
+    assert_eq!(api.applicability, Applicability::OutOfScope);
+    assert_eq!(api.order, None);
+    assert!(
+        api.reason.contains("targetPath apps/api/file.ts"),
+        "{}",
+        api.reason
+    );
+    // cwd = apps/api: root then API file.
+    let c = run("different_cwd_values", "apps/api");
+    assert_eq!(
+        chain(&c),
+        [
+            ("AGENTS.md".to_string(), 0),
+            ("apps/api/AGENTS.md".to_string(), 1)
+        ]
+    );
+    // A sibling directory as cwd: neither nested file is on its chain.
+    let c = run("different_cwd_values", "apps");
+    assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
+}
+
+#[test]
+fn root_agents_skills() {
+    let c = run("root_agents_skills", ".");
+    let s = skill(&c, ".agents/skills/deploy/SKILL.md");
+    assert_eq!(s.id, "codex:skill:.agents/skills/deploy/SKILL.md");
+    assert_eq!(s.name, "deploy");
+    assert_eq!(s.directory_name, "deploy");
+    assert_eq!(
+        s.description.as_deref(),
+        Some("Deploy the service to staging.")
+    );
+    assert_eq!(s.applicability, Applicability::Effective);
+    assert_eq!(s.invocation.explicit, Permission::Allowed);
+    assert_eq!(s.invocation.implicit, Permission::Allowed);
+    assert_eq!(s.advertisement.state, AdvertisementState::Advertised);
+    let b = s.advertisement.aggregate_budget.expect("budget");
+    assert_eq!((b.max_context_fraction, b.fallback_chars), (0.02, 8000));
+    assert_eq!(s.source.lines.map(|l| (l.start, l.end)), Some((1, 4)));
+    assert_eq!(
+        one_diag(&c, "skill-user-state-unknown").severity,
+        Severity::Info
+    );
+}
+
+#[test]
+fn nested_agents_skills() {
+    let c = run("nested_agents_skills", "apps/api");
+    let effective: Vec<&str> = c
+        .skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(
+        effective,
+        ["api-tests", "lint"],
+        "closest scan location first"
+    );
+    assert_eq!(
+        skill(&c, "apps/web/.agents/skills/web-tests/SKILL.md").applicability,
+        Applicability::OutOfScope
+    );
+    // From the root, the nested skill is below cwd: never scanned.
+    let c = run_target("nested_agents_skills", ".", "apps/api/src/x.ts");
+    let api = skill(&c, "apps/api/.agents/skills/api-tests/SKILL.md");
+    assert_eq!(api.applicability, Applicability::OutOfScope);
+    assert!(api.reason.contains("below cwd"), "{}", api.reason);
+    assert_eq!(api.advertisement.state, AdvertisementState::Hidden);
+}
+
+#[test]
+fn duplicate_skill_names() {
+    let c = run("duplicate_skill_names", "apps/api");
+    let a = skill(&c, "apps/api/.agents/skills/deploy/SKILL.md");
+    let b = skill(&c, ".agents/skills/deploy/SKILL.md");
+    assert_ne!(a.id, b.id);
+    assert_eq!(a.name, b.name);
+    assert_eq!(a.cross_references, std::slice::from_ref(&b.id));
+    assert_eq!(b.cross_references, std::slice::from_ref(&a.id));
+    assert_eq!(a.applicability, Applicability::Effective);
+    assert_eq!(b.applicability, Applicability::Effective);
+    one_diag(&c, "skill-name-collision");
+}
+
+#[test]
+fn root_codex_config() {
+    let c = run("root_codex_config", ".");
+    assert_eq!(chain(&c), [("GUIDE.md".to_string(), 0)]);
+    assert!(diags(&c, "instruction-budget-risk").is_empty());
+    assert!(!json(&c).contains("o3"), "unrelated keys are not read");
+    one_diag(&c, "project-trust-assumed");
+}
+
+#[test]
+fn nested_codex_config() {
+    let c = run("nested_codex_config", "apps/api");
+    // The closest layer's fallback list replaces the root's: ROOT.md is not tried.
+    assert_eq!(chain(&c), [("apps/api/API.md".to_string(), 0)]);
+    // project_doc_max_bytes comes from the root layer (the closer one does not set it).
+    let d = one_diag(&c, "instruction-budget-risk");
+    assert!(
+        d.message
+            .contains("project_doc_max_bytes = 10 (set in .codex/config.toml)"),
+        "{}",
+        d.message
+    );
+    let not_applied = one_diag(&c, "config-layer-not-applied");
+    assert_eq!(
+        not_applied.source.as_ref().map(|s| s.path.as_str()),
+        Some("apps/api/tools/.codex/config.toml")
+    );
+    // From the root, the apps/api layer is below cwd and not applied.
+    let c = run("nested_codex_config", ".");
+    assert_eq!(chain(&c), [("ROOT.md".to_string(), 0)]);
+    assert_eq!(diags(&c, "config-layer-not-applied").len(), 2);
+}
+
+#[test]
+fn project_mcp_config() {
+    let c = run("project_mcp_config", ".");
+    let docs = server(&c, "docs");
+    assert_eq!(docs.id, "codex:mcp:docs");
+    assert_eq!(docs.transport, Transport::Stdio);
+    assert_eq!(docs.command.as_deref(), Some("npx"));
+    assert_eq!(
+        docs.args.as_deref(),
+        Some(&["-y".to_string(), "@acme/docs-mcp".to_string()][..])
+    );
+    assert_eq!(docs.env.len(), 1);
+    assert_eq!(docs.env[0].name, "DOCS_TOKEN");
+    assert_eq!(
+        docs.env[0].value,
+        ConfiguredValue::Host {
+            variable: "DOCS_TOKEN".into()
+        }
+    );
+    assert_eq!(
+        docs.enabled_tools.as_deref(),
+        Some(&["search".to_string()][..])
+    );
+    assert_eq!(docs.unknown_fields, ["transport_mode"]);
+    assert_eq!(docs.source.lines.map(|l| (l.start, l.end)), Some((1, 8)));
+    assert_eq!(docs.source.format, SourceFormat::Toml);
+    assert!(docs.reason.contains("runs in tools"), "{}", docs.reason);
+    assert!(
+        docs.reason.contains("runtime-unverified"),
+        "{}",
+        docs.reason
+    );
+    assert!(!docs.runtime_verified);
+    assert!(!docs.capabilities.known);
+    assert_eq!(docs.applicability, Applicability::Effective);
+
+    let tracker = server(&c, "tracker");
+    assert_eq!(tracker.transport, Transport::Http);
+    assert_eq!(tracker.url.as_deref(), Some("https://mcp.example.com/v1"));
+    assert_eq!(tracker.headers[0].name, "Authorization");
+    assert_eq!(
+        tracker.headers[0].value,
+        ConfiguredValue::Host {
+            variable: "TRACKER_TOKEN".into()
+        }
+    );
+    assert_eq!(
+        tracker.disabled_tools.as_deref(),
+        Some(&["delete_issue".to_string()][..])
+    );
+    assert_eq!(
+        tracker.source.lines.map(|l| (l.start, l.end)),
+        Some((10, 13))
+    );
+
+    assert_eq!(server(&c, "legacy").applicability, Applicability::Excluded);
+    one_diag(&c, "mcp-runtime-unknown");
+}
+
+#[test]
+fn duplicate_mcp_across_layers() {
+    let c = run("duplicate_mcp_across_layers", "apps/api");
+    assert_eq!(c.mcp_servers.len(), 1);
+    let db = server(&c, "db");
+    assert_eq!(db.transport, Transport::Unknown);
+    assert_eq!(db.command, None);
+    assert_eq!(db.url, None);
+    assert_eq!(db.args, None);
+    assert_eq!(db.source.path.as_str(), "apps/api/.codex/config.toml");
+    let others: Vec<&str> = db.other_sources.iter().map(|s| s.path.as_str()).collect();
+    assert_eq!(others, [".codex/config.toml"]);
+    assert_eq!(
+        db.other_sources[0].lines.map(|l| (l.start, l.end)),
+        Some((1, 3))
+    );
+    let d = one_diag(&c, "mcp-duplicate-unresolved");
+    assert_eq!(d.severity, Severity::Warning);
+    // From the root only one layer applies: no duplicate.
+    let c = run("duplicate_mcp_across_layers", ".");
+    assert_eq!(server(&c, "db").transport, Transport::Stdio);
+    assert!(diags(&c, "mcp-duplicate-unresolved").is_empty());
+}
+
+#[test]
+fn trusted_project_assumption() {
+    let c = run("trusted_project_assumption", ".");
+    assert!(c
+        .assumptions
+        .iter()
+        .any(|a| a == playbookdiff_codex::TRUST_ASSUMPTION));
+    one_diag(&c, "project-trust-assumed");
+    // AGENTS.md is not trust-gated: it loads either way.
+    assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
+}
+
+#[test]
+fn repo_mode_missing_user_config() {
+    for mode in [Mode::Repo, Mode::Local] {
+        let c = compile_dir(
+            &fixtures().join("repo_mode_missing_user_config"),
+            ".",
+            None,
+            mode,
+        );
+        let home = one_diag(&c, "local-config-unavailable");
+        assert!(
+            home.message.contains("$CODEX_HOME/AGENTS.md"),
+            "{}",
+            home.message
+        );
+        let user = diags(&c, "user-config-unavailable");
+        assert!(user
+            .iter()
+            .any(|d| d.message.contains("~/.codex/config.toml")));
+        assert!(user.iter().any(|d| d.message.contains("skills")));
+        assert!(!diags(&c, "managed-config-unavailable").is_empty());
+        // No project layer: no trust diagnostic, but the assumption is stated.
+        assert!(diags(&c, "project-trust-assumed").is_empty());
+        assert!(!c.assumptions.is_empty());
+    }
+}
+
+#[test]
+fn configured_project_root_marker_is_recorded() {
+    let c = run("project_root_markers", "sub");
+    let d = one_diag(&c, "project-root-markers-ignored");
+    assert!(d.message.contains("[\".hg\"]"), "{}", d.message);
+    assert_eq!(
+        d.source
+            .as_ref()
+            .and_then(|s| s.lines)
+            .map(|l| (l.start, l.end)),
+        Some((2, 2))
+    );
+    // The supplied boundary stands: the root file still heads the chain.
+    assert_eq!(
+        chain(&c),
+        [
+            ("AGENTS.md".to_string(), 0),
+            ("sub/AGENTS.md".to_string(), 1)
+        ]
+    );
+}
+
+#[test]
+fn empty_instruction_file_is_skipped() {
+    let c = run("empty_instruction_skipped", "sub");
+    assert_eq!(chain(&c), [("sub/AGENTS.md".to_string(), 0)]);
+    let root = inst(&c, "AGENTS.md");
+    assert_eq!(root.applicability, Applicability::Excluded);
+    assert_eq!(root.order, None);
+    assert_eq!(root.source.lines, None);
+    let ws = inst(&c, "sub/AGENTS.override.md");
+    assert_eq!(
+        ws.applicability,
+        Applicability::Excluded,
+        "white space only counts as empty"
+    );
+    let d = one_diag(&c, "empty-instruction-precedence");
+    assert_eq!(
+        d.source.as_ref().map(|s| s.path.as_str()),
+        Some("sub/AGENTS.override.md")
+    );
+}
+
+#[test]
+fn configured_fallback_filename_order() {
+    let c = run("fallback_filename_order", "sub");
+    assert_eq!(
+        chain(&c),
+        [
+            ("FIRST.md".to_string(), 0),
+            ("sub/SECOND.md".to_string(), 1)
+        ]
+    );
+    let second = inst(&c, "SECOND.md");
+    assert_eq!(second.applicability, Applicability::Shadowed);
+    assert_eq!(
+        second.resolution.as_ref().map(|r| r.sources.clone()),
+        Some(vec![rp("FIRST.md")])
+    );
+}
+
+#[test]
+fn allow_implicit_invocation_false() {
+    let c = run("allow_implicit_invocation_false", ".");
+    let s = skill(&c, ".agents/skills/release/SKILL.md");
+    assert_eq!(s.invocation.explicit, Permission::Allowed);
+    assert_eq!(s.invocation.implicit, Permission::Blocked);
+    assert_eq!(s.metadata_sources.len(), 1);
+    let m = &s.metadata_sources[0];
+    assert_eq!(m.path.as_str(), ".agents/skills/release/agents/openai.yaml");
+    assert_eq!(m.format, SourceFormat::Yaml);
+    assert_eq!(m.lines.map(|l| (l.start, l.end)), Some((4, 4)));
+}
+
+#[test]
+fn skill_advertisement_budget_risk() {
+    let c = run("skill_advertisement_budget", ".");
+    assert_eq!(c.skills.len(), 9);
+    for s in &c.skills {
+        assert_eq!(
+            s.advertisement.state,
+            AdvertisementState::BudgetRisk,
+            "{}",
+            s.id
+        );
+        assert_eq!(
+            s.applicability,
+            Applicability::Effective,
+            "never a guess at which skill is cut"
+        );
+    }
+    let d = one_diag(&c, "skill-budget-risk");
+    assert!(d.message.contains("8000-character"), "{}", d.message);
+    // Under the budget: advertised.
+    let c = run("root_agents_skills", ".");
+    assert!(diags(&c, "skill-budget-risk").is_empty());
+}
+
+#[test]
+fn symbolic_mcp_env_refs_are_not_resolved() {
+    // A value in the analyser's own environment must never leak in.
+    std::env::set_var(
+        "PBD_TEST_API_BASE_URL",
+        "https://resolved-from-host.invalid",
+    );
+    let c = run("symbolic_mcp_env_refs", ".");
+    let api = server(&c, "api");
+    let env = |n: &str| {
+        api.env
+            .iter()
+            .find(|e| e.name == n)
+            .map(|e| e.value.clone())
+    };
+    assert_eq!(
+        env("API_BASE"),
+        Some(ConfiguredValue::Reference {
+            expression: "${PBD_TEST_API_BASE_URL}".into()
+        })
+    );
+    assert_eq!(env("LOG_LEVEL"), Some(ConfiguredValue::redacted()));
+    assert_eq!(env("OPENAI_API_KEY"), Some(ConfiguredValue::redacted()));
+    assert_eq!(
+        env("GITHUB_TOKEN"),
+        Some(ConfiguredValue::Host {
+            variable: "GITHUB_TOKEN".into()
+        })
+    );
+    assert_eq!(
+        env("AWS_PROFILE"),
+        Some(ConfiguredValue::Host {
+            variable: "AWS_PROFILE".into()
+        })
+    );
+    assert_eq!(
+        api.args.as_deref(),
+        Some(&["--token".to_string(), "${PBD_TEST_API_TOKEN}".to_string()][..])
+    );
+
+    let remote = server(&c, "remote");
+    assert_eq!(
+        remote.url.as_deref(),
+        Some("https://<redacted>@mcp.example.com/v1?api_key=<redacted>&region=<redacted>")
+    );
+    let header = |n: &str| {
+        remote
+            .headers
+            .iter()
+            .find(|e| e.name == n)
+            .map(|e| e.value.clone())
+    };
+    assert_eq!(header("X-Api-Key"), Some(ConfiguredValue::redacted()));
+    assert_eq!(
+        header("X-Trace"),
+        Some(ConfiguredValue::Reference {
+            expression: "${PBD_TEST_TRACE_ID}".into()
+        })
+    );
+    assert_eq!(
+        header("X-Org"),
+        Some(ConfiguredValue::Host {
+            variable: "ORG_ID".into()
+        })
+    );
+    assert_eq!(
+        header("Authorization"),
+        Some(ConfiguredValue::Host {
+            variable: "REMOTE_TOKEN".into()
+        })
+    );
+
+    let secrets = diags(&c, "mcp-literal-secret");
+    assert_eq!(
+        secrets.len(),
+        3,
+        "env key, URL credentials, API key header: {secrets:#?}"
+    );
+    assert!(!diags(&c, "mcp-interpolation-undocumented").is_empty());
+
+    let out = json(&c);
+    for literal in [
+        "sk-test-abcdefghijklmnopqrstuvwx",
+        "hunter2secret",
+        "AKIAABCDEFGHIJKLMNOP",
+        "literal-key-1234567890abcdef",
+        "\"debug\"",
+        "resolved-from-host",
+        "bot:",
+    ] {
+        assert!(!out.contains(literal), "{literal} leaked into the output");
+    }
+}
+
+// ----- field reports 12–16 -----
+
+#[test]
+fn fr12_budget_shared_across_chain() {
+    let c = run("fr12_budget_shared_across_chain", "apps/go");
+    assert_eq!(chain(&c).len(), 3, "every file is kept");
+    assert_eq!(
+        inst(&c, "apps/go/AGENTS.md").content.len(),
+        3000,
+        "never truncated"
+    );
+    let d = one_diag(&c, "instruction-budget-risk");
+    for part in [
+        "is 36000 bytes, over project_doc_max_bytes = 32768 (the default)",
+        "AGENTS.md 20000 bytes (cumulative 20000)",
+        "apps/AGENTS.md 13000 bytes (cumulative 33000)",
+        "apps/go/AGENTS.md 3000 bytes (cumulative 36000)",
+        "per file (Advanced Configuration): none",
+        "truncated apps/AGENTS.md, dropped apps/go/AGENTS.md",
+    ] {
+        assert!(
+            d.message.contains(part),
+            "missing {part:?} in {}",
+            d.message
+        );
+    }
+    assert!(inst(&c, "apps/go/AGENTS.md")
+        .reason
+        .contains("dropped if the limit is shared root-first"));
+}
+
+#[test]
+fn fr13_nested_agents_below_cwd() {
+    for target in [None, Some("go/main.go")] {
+        let c = compile_dir(
+            &fixtures().join("fr13_nested_below_cwd"),
+            ".",
+            target,
+            Mode::Repo,
+        );
+        assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
+        let go = inst(&c, "go/AGENTS.md");
+        assert_eq!(go.applicability, Applicability::OutOfScope);
+        assert_eq!(go.order, None);
+        assert_eq!(go.id, "codex:agents-md:go/AGENTS.md");
+        assert!(go.reason.contains("codex #13288"), "{}", go.reason);
+        assert_eq!(
+            target.is_some(),
+            go.reason.contains("targetPath go/main.go")
+        );
+    }
+}
+
+#[test]
+fn fr14_fallback_tried_per_directory() {
+    let c = run("fr14_fallback_per_directory", "a/b");
+    assert_eq!(
+        chain(&c),
+        [
+            ("AGENTS.md".to_string(), 0),
+            ("a/CONTRIBUTING.md".to_string(), 1),
+            ("a/b/CONTRIBUTING.md".to_string(), 2)
+        ]
+    );
+    assert_eq!(
+        inst(&c, "CONTRIBUTING.md").applicability,
+        Applicability::Shadowed
+    );
+    assert_eq!(
+        inst(&c, "a/b/AGENTS.md").applicability,
+        Applicability::Excluded
+    );
+    one_diag(&c, "empty-instruction-precedence");
+}
+
+#[test]
+fn fr16_project_config_needs_trust() {
+    let c = run("fr16_project_config_needs_trust", ".");
+    assert!(c
+        .assumptions
+        .iter()
+        .any(|a| a.contains("trusted") && a.contains("MCP")));
+    let d = one_diag(&c, "project-trust-assumed");
+    assert_eq!(d.severity, Severity::Info);
+    let s = server(&c, "search");
+    assert_eq!(s.applicability, Applicability::Effective);
+    assert!(s.reason.contains("assumed trusted"), "{}", s.reason);
+}
+
+// ----- symlink cases (built in a temporary directory) -----
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+    std::fs::write(p, text).expect("write");
+}
+
+fn link(root: &Path, target: &str, rel: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+    std::os::unix::fs::symlink(target, p).expect("symlink");
+}
+
+const SKILL: &str = "---\nname: NAME\ndescription: A linked skill.\n---\nBody.\n";
+
+#[test]
+fn symlinked_repository_skill() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "shared/skills/deploy/SKILL.md",
+        &SKILL.replace("NAME", "deploy"),
+    );
+    link(root, "../../shared/skills/deploy", ".agents/skills/deploy");
+    let c = compile_dir(root, ".", None, Mode::Repo);
+    let s = skill(&c, ".agents/skills/deploy/SKILL.md");
+    assert_eq!(s.applicability, Applicability::Effective);
+    assert_eq!(
+        s.source.resolved_path,
+        Some(rp("shared/skills/deploy/SKILL.md"))
+    );
+    assert_eq!(s.name, "deploy");
+}
+
+#[test]
+fn skill_symlink_outside_repository() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    write(
+        outside.path(),
+        "ext/SKILL.md",
+        &SKILL.replace("NAME", "ext"),
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let target = outside.path().join("ext");
+    link(
+        root,
+        target.to_str().expect("utf-8 path"),
+        ".agents/skills/ext",
+    );
+    let c = compile_dir(root, ".", None, Mode::Repo);
+    let s = skill(&c, ".agents/skills/ext/SKILL.md");
+    assert_eq!(s.applicability, Applicability::Unavailable);
+    assert_eq!(s.description, None, "the outside file is not read");
+    assert_eq!(s.advertisement.state, AdvertisementState::Unknown);
+    one_diag(&c, "symlink-outside-repository");
+    assert!(!json(&c).contains("A linked skill."));
+}
+
+#[test]
+fn fr15_symlinked_skills() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(
+        root,
+        "library/linked/SKILL.md",
+        &SKILL.replace("NAME", "linked"),
+    );
+    write(
+        root,
+        "library/raw/SKILL.md",
+        &SKILL.replace("NAME", "filelink"),
+    );
+    // A symlinked skill folder: followed.
+    link(root, "../../library/linked", ".agents/skills/linked");
+    // A symlinked SKILL.md file: listed, with the reported conflict.
+    link(
+        root,
+        "../../../library/raw/SKILL.md",
+        ".agents/skills/filelink/SKILL.md",
+    );
+    // A loop and a dangling folder link: diagnosed, never a crash.
+    link(root, "loop", ".agents/skills/loop");
+    link(root, "../../library/missing", ".agents/skills/gone");
+    // A symlinked .agents/skills root with a wrong relative target.
+    link(root, "../wrong/skills", "sub/.agents/skills");
+    // A symlinked .agents/skills root with a right one.
+    link(root, "../../library", "ok/.agents/skills");
+
+    let before = snapshot(root);
+    let c = compile_dir(root, "sub", None, Mode::Repo);
+    let linked = skill(&c, ".agents/skills/linked/SKILL.md");
+    assert_eq!(linked.applicability, Applicability::Effective);
+    assert_eq!(
+        linked.source.resolved_path,
+        Some(rp("library/linked/SKILL.md"))
+    );
+    let file = skill(&c, ".agents/skills/filelink/SKILL.md");
+    assert_eq!(file.applicability, Applicability::Effective);
+    assert_eq!(file.source.resolved_path, Some(rp("library/raw/SKILL.md")));
+    one_diag(&c, "skill-symlink-disputed");
+    one_diag(&c, "symlink-loop");
+    let dangling = diags(&c, "symlink-dangling");
+    assert_eq!(dangling.len(), 2, "{dangling:#?}");
+    assert!(dangling
+        .iter()
+        .any(|d| d.message.contains("sub/.agents/skills")));
+    assert!(dangling
+        .iter()
+        .any(|d| d.message.contains(".agents/skills/gone")));
+
+    let c = compile_dir(root, "ok", None, Mode::Repo);
+    let via_root = skill(&c, "ok/.agents/skills/linked/SKILL.md");
+    assert_eq!(via_root.applicability, Applicability::Effective);
+    assert_eq!(
+        via_root.source.resolved_path,
+        Some(rp("library/linked/SKILL.md"))
+    );
+    // The same file reached twice under one name: kept apart, cross-referenced.
+    assert!(!via_root.cross_references.is_empty());
+    assert_eq!(before, snapshot(root), "the analysis never writes");
+}
+
+#[test]
+fn symlinked_agents_md_records_resolved_path() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    write(root, "docs/agents.md", "# Shared\n");
+    link(root, "docs/agents.md", "AGENTS.md");
+    link(
+        root,
+        "/nonexistent-playbookdiff-target/AGENTS.md",
+        "sub/AGENTS.md",
+    );
+    let c = compile_dir(root, "sub", None, Mode::Repo);
+    assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
+    assert_eq!(
+        inst(&c, "AGENTS.md").source.resolved_path,
+        Some(rp("docs/agents.md"))
+    );
+    assert_eq!(
+        inst(&c, "sub/AGENTS.md").applicability,
+        Applicability::Unavailable
+    );
+    one_diag(&c, "symlink-outside-repository");
+}
+
+// ----- further rules of the brief -----
+
+#[test]
+fn invalid_toml_reports_the_line_and_applies_nothing() {
+    let c = run("invalid_toml", ".");
+    let d = one_diag(&c, "invalid-toml");
+    assert!(d.message.contains("line 3"), "{}", d.message);
+    assert_eq!(
+        d.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
+        Some(3)
+    );
+    assert!(c.mcp_servers.is_empty());
+    assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
+}
+
+#[test]
+fn keys_project_config_may_not_set() {
+    let c = run("config_keys_not_allowed", ".");
+    let v = diags(&c, "config-key-not-allowed");
+    assert_eq!(v.len(), 3, "{v:#?}");
+    assert!(v.iter().any(|d| d.message.contains("`profiles`")));
+}
+
+#[test]
+fn skills_config_path_ambiguity() {
+    let c = run("skills_config_path", ".");
+    let alpha = skill(&c, ".agents/skills/alpha/SKILL.md");
+    assert_eq!(alpha.applicability, Applicability::Excluded);
+    assert_eq!(alpha.invocation.explicit, Permission::Blocked);
+    assert!(alpha
+        .metadata_sources
+        .iter()
+        .any(|m| m.path.as_str() == ".codex/config.toml"));
+    let beta = skill(&c, ".agents/skills/beta/SKILL.md");
+    assert_eq!(beta.applicability, Applicability::Conditional);
+    assert_eq!(
+        skill(&c, ".agents/skills/gamma/SKILL.md").applicability,
+        Applicability::Effective
+    );
+    let amb = diags(&c, "skill-config-path-ambiguous");
+    assert_eq!(amb.len(), 2);
+    assert!(amb
+        .iter()
+        .any(|d| d.severity == Severity::Warning && d.message.contains("beta")));
+    assert!(diags(&c, "invalid-value")
+        .iter()
+        .any(|d| d.message.contains("nope")));
+}
+
+#[test]
+fn skills_missing_fields_and_odd_layouts() {
+    let c = run("skill_missing_fields", ".");
+    let nodesc = skill(&c, ".agents/skills/nodesc/SKILL.md");
+    assert_eq!(nodesc.applicability, Applicability::Excluded);
+    assert!(one_diag(&c, "skill-field-missing")
+        .message
+        .contains("description"));
+    assert_eq!(
+        skill(&c, ".agents/skills/nofm/SKILL.md").applicability,
+        Applicability::Excluded
+    );
+    one_diag(&c, "invalid-frontmatter");
+    assert!(one_diag(&c, "skill-missing-file")
+        .message
+        .contains("empty-dir"));
+    assert!(one_diag(&c, "skill-not-discovered")
+        .message
+        .contains("group/inner"));
+    one_diag(&c, "skill-root-unmodelled");
+}
+
+#[test]
+fn every_result_is_deterministic_and_diagnostics_are_unique() {
+    for case in case_names() {
+        let a = json(&run(&case, "."));
+        let b = json(&run(&case, "."));
+        assert_eq!(a, b, "{case}");
+        let c = run(&case, ".");
+        for (i, d) in c.diagnostics.iter().enumerate() {
+            assert!(
+                !c.diagnostics[..i].contains(d),
+                "{case}: repeated diagnostic {d:?}"
+            );
+            assert!(!d.message.is_empty());
+        }
+    }
+}
+
+// ----- the analysis never writes -----
+
+fn case_names() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(fixtures())
+        .expect("fixtures dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every file and directory under `root` with its bytes (files) and
+/// modification time, sorted by path.
+fn snapshot(root: &Path) -> Vec<(PathBuf, Option<Vec<u8>>, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        let md = std::fs::symlink_metadata(&p).expect("stat");
+        let mtime = md.modified().expect("mtime");
+        if md.file_type().is_symlink() {
+            let target = std::fs::read_link(&p).expect("read_link");
+            out.push((p, Some(target.to_string_lossy().as_bytes().to_vec()), mtime));
+        } else if md.is_dir() {
+            for e in std::fs::read_dir(&p).expect("read_dir") {
+                stack.push(e.expect("entry").path());
+            }
+            out.push((p, None, mtime));
+        } else {
+            out.push((p.clone(), Some(std::fs::read(&p).expect("read")), mtime));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[test]
+fn compiling_leaves_every_fixture_byte_identical() {
+    let root = fixtures();
+    let before = snapshot(&root);
+    for case in case_names() {
+        for cwd in [".", "sub", "apps/api", "a/b", "pkg"] {
+            let tree = WorkingTree::open(&root.join(&case)).expect("opens");
+            let repo = Repo::new(&tree);
+            let ctx = AnalysisContext {
+                repository_root: RepoPath::root(),
+                cwd: rp(cwd),
+                target_path: Some(rp("apps/api/file.ts")),
+                mode: Mode::Repo,
+            };
+            let _ = compile(&repo, &ctx);
+        }
+    }
+    assert_eq!(before, snapshot(&root));
+}
+
+#[test]
+fn hostile_inputs_are_diagnostics_not_panics() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".codex")).expect("mkdir");
+    std::fs::write(
+        root.join(".codex/config.toml"),
+        b"mcp_servers = 5\n\xff\xfe\n",
+    )
+    .expect("write");
+    write(
+        root,
+        "a/.codex/config.toml",
+        &format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000)),
+    );
+    std::fs::write(root.join("AGENTS.md"), b"# Root \xff\n").expect("write");
+    let mut deep = String::from("a");
+    for i in 0..150 {
+        deep.push_str(&format!("/d{i}"));
+    }
+    write(root, &format!("{deep}/AGENTS.md"), "# Deep\n");
+    write(root, &format!("{deep}/.codex/config.toml"), "[mcp_servers]\nbad = 5\n[mcp_servers.worse]\ncommand = 5\nenv_vars = [\"ghp_0123456789abcdefghijkl\"]\n");
+    let mut bomb = String::from("---\nname: bomb\ndescription: x\na: &a [x,x,x,x,x,x,x,x,x]\n");
+    for i in 1..10u8 {
+        let (c, p) = ((b'a' + i) as char, (b'a' + i - 1) as char);
+        bomb.push_str(&format!(
+            "{c}: &{c} [*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p}]\n"
+        ));
+    }
+    bomb.push_str("---\n");
+    write(root, &format!("{deep}/.agents/skills/bomb/SKILL.md"), &bomb);
+
+    let c = compile_dir(root, &deep, None, Mode::Repo);
+    assert!(!diags(&c, "invalid-utf8").is_empty());
+    assert!(!diags(&c, "invalid-toml").is_empty());
+    assert!(!diags(&c, "invalid-frontmatter").is_empty());
+    assert!(!diags(&c, "mcp-invalid-entry").is_empty());
+    assert_eq!(c.received_instructions().len(), 2);
+    assert!(
+        !json(&c).contains("ghp_0123456789abcdefghijkl"),
+        "a pasted token in env_vars is never echoed"
+    );
+}
