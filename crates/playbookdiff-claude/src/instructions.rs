@@ -512,6 +512,10 @@ fn resolve_import(
             );
             None
         }
+        Resolved::Loop { .. } | Resolved::Dangling { .. } => {
+            cx.check_link(&candidate, SourceFormat::Markdown);
+            None
+        }
         _ => None,
     }
 }
