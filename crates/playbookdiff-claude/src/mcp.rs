@@ -8,7 +8,7 @@
 
 use crate::settings::{parse_strict_json, Settings};
 use crate::{outside_dot_claude, Compiler};
-use playbookdiff_model::redact::{classify_value, redact_args, redact_url};
+use playbookdiff_model::redact::{classify_value, redact_args, redact_command, redact_url};
 use playbookdiff_model::{
     Applicability, Capabilities, Diagnostic, DiagnosticCode, LoadPhase, McpServer, NamedValue,
     RepoPath, SourceFormat, SourceRef, SourceScope, Transport,
@@ -120,10 +120,11 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             continue;
         };
         let mut secret_found = false;
-        server.command = obj
-            .get("command")
-            .and_then(Value::as_str)
-            .map(str::to_string);
+        if let Some(c) = obj.get("command").and_then(Value::as_str) {
+            let (r, f) = redact_command(c);
+            secret_found |= f;
+            server.command = Some(r);
+        }
         if let Some(a) = obj.get("args") {
             match a.as_array().map(|v| {
                 v.iter()

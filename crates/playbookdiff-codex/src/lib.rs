@@ -34,7 +34,7 @@
 mod config;
 mod instructions;
 mod mcp;
-mod secrets;
+
 mod skills;
 
 use playbookdiff_model::{

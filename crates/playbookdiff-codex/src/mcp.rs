@@ -12,11 +12,11 @@
 //! `capabilities.known` are always false.
 
 use crate::config::{extent, get, invalid_value, string_array, Layer};
-use crate::secrets::{
+use crate::Cx;
+use playbookdiff_model::redact::{
     has_placeholder, is_variable_name, looks_like_secret, redact_args, redact_command, redact_url,
     REDACTED,
 };
-use crate::Cx;
 use playbookdiff_model::{
     Applicability, Capabilities, ConfiguredValue, Diagnostic, DiagnosticCode, LoadPhase, McpServer,
     NamedValue, RepoPath, SourceFormat, SourceRef, Transport,

@@ -1,98 +1,342 @@
-//! Keeping secrets out of the output: classification of configured values,
-//! URLs and arguments. Pure functions; shared by every adapter.
+//! Keeping secrets out of the output: detection and redaction of literal
+//! values in MCP configuration, shared by every adapter.
 //!
-//! Rules: a `${VAR}` / `${VAR:-default}` placeholder is kept verbatim (a
-//! default that looks like a secret is replaced by `<redacted>`); every other
-//! literal value of an environment variable or header is redacted whole; URL
-//! credentials and literal query values are redacted; an argument is
-//! redacted when it follows a secret-named flag or looks like a token.
+//! Output contract "McpServer": literal values, headers, bearer tokens and
+//! URL credentials are never written out; spec 000 and 004: names of
+//! variables and `${VAR}` placeholders stay symbolic.
+//!
+//! Detection is a heuristic that decides only whether to emit
+//! `mcp-literal-secret`: every literal `env` and header value is redacted
+//! whether or not it looks like a secret. Command words, arguments and URL
+//! parts are redacted when they look like secrets.
 
 use crate::ConfiguredValue;
 
-/// What replaces a secret in strings that must stay strings.
+/// What replaces a redacted part of a command, an argument or a URL.
 pub const REDACTED: &str = "<redacted>";
 
-/// True when a variable, header or flag name suggests a secret.
-pub fn is_secret_name(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    [
-        "key",
-        "token",
-        "secret",
-        "password",
-        "passwd",
-        "pwd",
-        "auth",
-        "credential",
-        "cookie",
-        "session",
-        "private",
-        "pat",
-    ]
-    .iter()
-    .any(|w| {
-        n.split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|part| part == *w || part.ends_with(w))
-    }) || n.contains("apikey")
-        || n.contains("api_key")
-        || n.contains("authorization")
+/// Prefixes of well-known credential formats.
+const SECRET_PREFIXES: &[&str] = &[
+    "sk-",
+    "sk_live_",
+    "sk_test_",
+    "rk_live_",
+    "pk_live_",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "xoxb-",
+    "xoxp-",
+    "xoxa-",
+    "xoxs-",
+    "xapp-",
+    "AKIA",
+    "ASIA",
+    "AIza",
+    "ya29.",
+    "eyJ",
+    "npm_",
+    "pypi-",
+    "hf_",
+    "dop_v1_",
+    "shpat_",
+    "SG.",
+    "-----BEGIN",
+];
+
+/// Words of a variable, header or flag name that mark its value secret.
+const SECRET_WORDS: &[&str] = &[
+    "KEY",
+    "AUTH",
+    "AUTHORIZATION",
+    "PASS",
+    "PAT",
+    "CREDENTIAL",
+    "CREDENTIALS",
+    "COOKIE",
+    "BEARER",
+    "SIG",
+    "SIGNATURE",
+    "JWT",
+    "DSN",
+];
+
+/// Fragments that mark a name secret wherever they occur in a word.
+const SECRET_FRAGMENTS: &[&str] = &[
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "APIKEY",
+    "PRIVATEKEY",
+];
+
+/// True when `s` contains a `${...}` placeholder.
+pub fn has_placeholder(s: &str) -> bool {
+    match s.find("${") {
+        Some(i) => s[i + 2..].contains('}'),
+        None => false,
+    }
 }
 
-/// True when a literal looks like a credential: a known token prefix, or a
-/// long run of letters and digits mixing cases or digits.
-pub fn looks_like_secret(value: &str) -> bool {
-    let v = value.trim();
-    let v = v
-        .strip_prefix("Bearer ")
-        .or_else(|| v.strip_prefix("bearer "))
-        .unwrap_or(v);
-    const PREFIXES: &[&str] = &[
-        "sk-",
-        "sk_",
-        "pk_live",
-        "rk_live",
-        "ghp_",
-        "gho_",
-        "ghu_",
-        "ghs_",
-        "github_pat_",
-        "glpat-",
-        "xox",
-        "AKIA",
-        "ASIA",
-        "AIza",
-        "ya29.",
-        "eyJ",
-        "npm_",
-        "pypi-",
-        "hf_",
-        "dop_v1_",
-        "shpat_",
-        "SG.",
-    ];
-    if PREFIXES.iter().any(|p| v.starts_with(p)) && v.len() >= 12 {
-        return true;
+/// `s` with every complete `${...}` placeholder removed.
+pub fn without_placeholders(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("${") {
+        match rest[i + 2..].find('}') {
+            Some(j) => {
+                out.push_str(&rest[..i]);
+                rest = &rest[i + 2 + j + 1..];
+            }
+            None => break,
+        }
     }
-    if v.len() < 20 || v.contains(char::is_whitespace) || v.contains('/') && v.contains('.') {
+    out.push_str(rest);
+    out
+}
+
+/// True when `s` is made only of placeholders and white space (or empty).
+pub fn placeholder_only(s: &str) -> bool {
+    without_placeholders(s).trim().is_empty()
+}
+
+/// The upper-case words of a name: split at every non-alphanumeric
+/// character and at each lower-to-upper case change (`apiKey` → API, KEY).
+fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase();
+        cur.extend(c.to_uppercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// True when a variable, header or flag name suggests its value is a
+/// secret (`OPENAI_API_KEY`, `X-Api-Key`, `--token`, `Authorization`).
+pub fn secret_name(name: &str) -> bool {
+    words(name).iter().any(|w| {
+        SECRET_WORDS.contains(&w.as_str()) || SECRET_FRAGMENTS.iter().any(|f| w.contains(f))
+    })
+}
+
+/// True when a literal value looks like a credential: a known token
+/// prefix, an `Authorization` scheme with a value, a long random-looking
+/// word, or any non-trivial value under a secret-sounding name.
+pub fn looks_like_secret(value: &str, name: Option<&str>) -> bool {
+    let v = without_placeholders(value);
+    let v = v.trim();
+    if v.is_empty() {
         return false;
     }
-    let alnum = v.chars().filter(|c| c.is_ascii_alphanumeric()).count();
-    let digits = v.chars().filter(|c| c.is_ascii_digit()).count();
-    let upper = v.chars().filter(|c| c.is_ascii_uppercase()).count();
-    let lower = v.chars().filter(|c| c.is_ascii_lowercase()).count();
-    alnum * 10 >= v.len() * 8
-        && digits > 0
-        && (upper > 0 || lower > 0)
-        && (upper > 0 && lower > 0 || digits * 4 >= alnum)
+    let lower = v.to_ascii_lowercase();
+    if name.is_some_and(secret_name)
+        && v.chars().count() >= 4
+        && !matches!(
+            lower.as_str(),
+            "true" | "false" | "none" | "null" | "yes" | "no"
+        )
+    {
+        return true;
+    }
+    if SECRET_PREFIXES
+        .iter()
+        .any(|p| v.starts_with(p) && v.len() >= p.len() + 8)
+    {
+        return true;
+    }
+    for scheme in ["bearer ", "basic ", "token "] {
+        if let Some(i) = lower.find(scheme) {
+            if v[i + scheme.len()..].trim().chars().count() >= 8 {
+                return true;
+            }
+        }
+    }
+    random_looking(v)
 }
 
-/// True when `value` holds a `${…}` placeholder.
-pub fn has_placeholder(value: &str) -> bool {
-    value.contains("${")
+/// A long single word of token characters mixing letters and digits
+/// heavily enough to be a key rather than a name or a path.
+fn random_looking(v: &str) -> bool {
+    let n = v.chars().count();
+    if n < 20 || v.contains("://") || v.starts_with(['/', '.', '~']) {
+        return false;
+    }
+    if !v
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.=+/".contains(c))
+    {
+        return false;
+    }
+    let digits = v.chars().filter(char::is_ascii_digit).count();
+    let upper = v.chars().filter(char::is_ascii_uppercase).count();
+    let lower = v.chars().filter(char::is_ascii_lowercase).count();
+    let slashes = v.matches('/').count();
+    if slashes > 0 && (n < 32 || v.contains('.')) {
+        return false; // a path or a package name such as @scope/pkg
+    }
+    digits >= 1 && upper + lower >= 1 && ((upper >= 1 && lower >= 1 && digits >= 2) || digits >= 6)
+}
+
+/// A URL with user information, path segments that look like keys and
+/// literal query (and fragment) values replaced by [`REDACTED`];
+/// placeholders stay verbatim. Returns the text and whether something that
+/// looks like a secret (credentials, a key-like segment or query value)
+/// was found. A string without `://` is returned unchanged.
+pub fn redact_url(s: &str) -> (String, bool) {
+    let Some(scheme_end) = s.find("://") else {
+        return (s.to_string(), false);
+    };
+    let start = scheme_end + 3;
+    let auth_end = s[start..]
+        .find(['/', '?', '#'])
+        .map(|i| start + i)
+        .unwrap_or(s.len());
+    let authority = &s[start..auth_end];
+    let mut secret = false;
+    let mut out = s[..start].to_string();
+    match authority.rfind('@') {
+        Some(at) if !placeholder_only(&authority[..at].replace(':', "")) => {
+            out.push_str(REDACTED);
+            out.push_str(&authority[at..]);
+            secret = true;
+        }
+        _ => out.push_str(authority),
+    }
+    let tail = &s[auth_end..];
+    let (before_frag, frag) = match tail.split_once('#') {
+        Some((b, f)) => (b, Some(f)),
+        None => (tail, None),
+    };
+    let (path, query) = match before_frag.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (before_frag, None),
+    };
+    let segments: Vec<String> = path
+        .split('/')
+        .map(|seg| {
+            if looks_like_secret(seg, None) {
+                secret = true;
+                REDACTED.to_string()
+            } else {
+                seg.to_string()
+            }
+        })
+        .collect();
+    out.push_str(&segments.join("/"));
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(&redact_pairs(q, &mut secret));
+    }
+    if let Some(f) = frag {
+        out.push('#');
+        if f.contains('=') {
+            out.push_str(&redact_pairs(f, &mut secret));
+        } else {
+            out.push_str(f);
+        }
+    }
+    (out, secret)
+}
+
+/// `k=v&k2=v2` with every literal value redacted.
+fn redact_pairs(q: &str, secret: &mut bool) -> String {
+    q.split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((k, v)) if !placeholder_only(v) => {
+                if secret_name(k) || looks_like_secret(v, Some(k)) {
+                    *secret = true;
+                }
+                format!("{k}={REDACTED}")
+            }
+            Some(_) => pair.to_string(),
+            None if looks_like_secret(pair, None) => {
+                *secret = true;
+                REDACTED.to_string()
+            }
+            None => pair.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Redacts secret-looking arguments: a URL's credentials and query values,
+/// `--flag=value` and `NAME=value` where the name sounds secret, the word
+/// after a secret-sounding flag (`--token abc`), and any key-like word.
+/// Returns the arguments and whether something was redacted because it
+/// looks like a secret.
+pub fn redact_args(args: &[String]) -> (Vec<String>, bool) {
+    let mut out = Vec::with_capacity(args.len());
+    let mut secret = false;
+    let mut prev_secret_flag = false;
+    for a in args {
+        let mut redacted = a.clone();
+        let mut flag_now = false;
+        if a.contains("://") {
+            let (r, s) = redact_url(a);
+            redacted = r;
+            secret |= s;
+        } else if let Some((k, v)) = a
+            .split_once('=')
+            .filter(|(k, _)| !k.is_empty() && !k.contains(' '))
+        {
+            if !placeholder_only(v) && (secret_name(k) || looks_like_secret(v, None)) {
+                redacted = format!("{k}={REDACTED}");
+                secret = true;
+            }
+        } else if a.starts_with('-') {
+            flag_now = secret_name(a);
+        } else if (prev_secret_flag && !placeholder_only(a)) || looks_like_secret(a, None) {
+            redacted = REDACTED.to_string();
+            secret = true;
+        }
+        prev_secret_flag = flag_now;
+        out.push(redacted);
+    }
+    (out, secret)
+}
+
+/// A command line with secret-looking words redacted as by
+/// [`redact_args`]; unchanged when nothing was redacted.
+pub fn redact_command(cmd: &str) -> (String, bool) {
+    let words: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+    let (redacted, secret) = redact_args(&words);
+    if redacted == words {
+        (cmd.to_string(), false)
+    } else {
+        (redacted.join(" "), secret)
+    }
+}
+
+/// True when `name` is a portable environment variable name
+/// (`[A-Za-z_][A-Za-z0-9_]*`).
+pub fn is_variable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Redacts the default of every `${VAR:-default}` whose default looks like
-/// a secret; placeholders themselves are kept.
+/// a secret; the placeholders themselves are kept.
 fn redact_defaults(expr: &str) -> String {
     let mut out = String::new();
     let mut rest = expr;
@@ -103,7 +347,7 @@ fn redact_defaults(expr: &str) -> String {
             Some(j) => {
                 let inner = &after[2..j];
                 match inner.split_once(":-") {
-                    Some((var, def)) if looks_like_secret(def) => {
+                    Some((var, def)) if looks_like_secret(def, Some(var)) => {
                         out.push_str(&format!("${{{var}:-{REDACTED}}}"));
                     }
                     _ => out.push_str(&after[..=j]),
@@ -120,141 +364,117 @@ fn redact_defaults(expr: &str) -> String {
     out
 }
 
-/// Classifies the value of an environment variable or header.
+/// Classifies the value of an environment variable or header named `name`.
 ///
-/// Returns the model value and whether a literal secret was found (the
-/// caller reports it by name only).
+/// A value with a `${…}` placeholder stays a `reference` (a default that
+/// looks like a secret is replaced by `<redacted>`, and a secret literal
+/// around the placeholder makes the whole value redacted); any other
+/// literal is `configured` and redacted. The flag says whether a literal
+/// secret was found (the caller reports it by name only).
 pub fn classify_value(name: &str, value: &str) -> (ConfiguredValue, bool) {
     if has_placeholder(value) {
-        let expression = redact_defaults(value);
-        let secret_default = expression != value;
-        // A literal prefix such as "Bearer " is harmless; a literal secret
-        // around a placeholder is not.
-        let literal_part: String = strip_placeholders(value);
-        let secret_literal = looks_like_secret(literal_part.trim());
-        if secret_literal {
+        if looks_like_secret(&without_placeholders(value), None) {
             return (ConfiguredValue::redacted(), true);
         }
+        let expression = redact_defaults(value);
+        let secret_default = expression != value;
         return (ConfiguredValue::Reference { expression }, secret_default);
     }
-    let secret = !value.is_empty() && (is_secret_name(name) || looks_like_secret(value));
-    (ConfiguredValue::redacted(), secret)
-}
-
-fn strip_placeholders(value: &str) -> String {
-    let mut out = String::new();
-    let mut rest = value;
-    while let Some(i) = rest.find("${") {
-        out.push_str(&rest[..i]);
-        match rest[i..].find('}') {
-            Some(j) => rest = &rest[i + j + 1..],
-            None => return out,
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Redacts credentials in a URL (`scheme://user:secret@host`) and every
-/// literal query value; placeholders stay. Returns the redacted URL and
-/// whether anything secret was found.
-pub fn redact_url(url: &str) -> (String, bool) {
-    let mut found = false;
-    let mut out = url.to_string();
-    if let Some(scheme_end) = out.find("://") {
-        let auth_start = scheme_end + 3;
-        let auth_end = out[auth_start..]
-            .find(['/', '?', '#'])
-            .map(|i| auth_start + i)
-            .unwrap_or(out.len());
-        if let Some(at) = out[auth_start..auth_end].rfind('@') {
-            let userinfo = &out[auth_start..auth_start + at];
-            if !has_placeholder(userinfo) || looks_like_secret(&strip_placeholders(userinfo)) {
-                found = true;
-                out = format!(
-                    "{}{}{}",
-                    &out[..auth_start],
-                    REDACTED,
-                    &out[auth_start + at..]
-                );
-            }
-        }
-    }
-    if let Some(q) = out.find('?') {
-        let (base, query) = out.split_at(q + 1);
-        let (query, frag) = match query.find('#') {
-            Some(h) => (&query[..h], &query[h..]),
-            None => (query, ""),
-        };
-        let parts: Vec<String> = query
-            .split('&')
-            .map(|kv| match kv.split_once('=') {
-                Some((k, v)) if !v.is_empty() && !has_placeholder(v) => {
-                    if is_secret_name(k) || looks_like_secret(v) {
-                        found = true;
-                    }
-                    format!("{k}={REDACTED}")
-                }
-                _ => kv.to_string(),
-            })
-            .collect();
-        out = format!("{base}{}{frag}", parts.join("&"));
-    }
-    (out, found)
-}
-
-/// Redacts arguments that carry secrets: the value after a secret-named flag
-/// (`--api-key VALUE`, `--token=VALUE`), a header argument such as
-/// `Authorization: Bearer VALUE`, and anything that looks like a token.
-/// Returns the arguments and whether anything was redacted.
-pub fn redact_args(args: &[String]) -> (Vec<String>, bool) {
-    let mut found = false;
-    let mut out = Vec::with_capacity(args.len());
-    let mut prev_secret_flag = false;
-    for a in args {
-        if has_placeholder(a) && !looks_like_secret(&strip_placeholders(a)) {
-            out.push(a.clone());
-            prev_secret_flag = false;
-            continue;
-        }
-        if prev_secret_flag && !a.starts_with('-') {
-            found = true;
-            out.push(REDACTED.to_string());
-            prev_secret_flag = false;
-            continue;
-        }
-        prev_secret_flag = false;
-        if a.starts_with('-') {
-            if let Some((flag, value)) = a.split_once('=') {
-                if is_secret_name(flag) && !value.is_empty() {
-                    found = true;
-                    out.push(format!("{flag}={REDACTED}"));
-                    continue;
-                }
-            } else if is_secret_name(a) {
-                prev_secret_flag = true;
-            }
-        }
-        if let Some((hname, hval)) = a.split_once(':') {
-            if is_secret_name(hname) && !hval.trim().is_empty() && !hname.contains("//") {
-                found = true;
-                out.push(format!("{hname}: {REDACTED}"));
-                continue;
-            }
-        }
-        if looks_like_secret(a) {
-            found = true;
-            out.push(REDACTED.to_string());
-            continue;
-        }
-        out.push(a.clone());
-    }
-    (out, found)
+    (
+        ConfiguredValue::redacted(),
+        looks_like_secret(value, Some(name)),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names() {
+        assert!(secret_name("OPENAI_API_KEY"));
+        assert!(secret_name("X-Api-Key"));
+        assert!(secret_name("accessToken"));
+        assert!(secret_name("--token"));
+        assert!(secret_name("Authorization"));
+        assert!(!secret_name("LOG_LEVEL"));
+        assert!(!secret_name("GIT_AUTHOR_NAME"));
+        assert!(!secret_name("KEYBOARD_LAYOUT"));
+    }
+
+    #[test]
+    fn values() {
+        assert!(looks_like_secret("sk-abcdefghijklmnop", None));
+        assert!(looks_like_secret("ghp_0123456789abcdefghij", None));
+        assert!(looks_like_secret("Bearer abcdefgh12345", None));
+        assert!(looks_like_secret("hunter22", Some("DB_PASSWORD")));
+        assert!(looks_like_secret("a8F3kL9qZ2xW7mN4pR6tY1uV", None));
+        assert!(!looks_like_secret("debug", Some("LOG_LEVEL")));
+        assert!(!looks_like_secret(
+            "${OPENAI_API_KEY}",
+            Some("OPENAI_API_KEY")
+        ));
+        assert!(!looks_like_secret(
+            "@modelcontextprotocol/server-github",
+            None
+        ));
+        assert!(!looks_like_secret("mcp-server-postgres-2024", None));
+        assert!(!looks_like_secret("/usr/local/bin/server", None));
+    }
+
+    #[test]
+    fn urls() {
+        let (u, s) = redact_url("https://alice:pw123@example.com/mcp?token=abc&mode=${MODE}#x");
+        assert_eq!(
+            u,
+            "https://<redacted>@example.com/mcp?token=<redacted>&mode=${MODE}#x"
+        );
+        assert!(s);
+        let (u, s) = redact_url("https://${USER}:${PASS}@example.com/mcp");
+        assert_eq!(u, "https://${USER}:${PASS}@example.com/mcp");
+        assert!(!s);
+        let (u, s) = redact_url("https://example.com/mcp?region=eu");
+        assert_eq!(u, "https://example.com/mcp?region=<redacted>");
+        assert!(!s);
+    }
+
+    #[test]
+    fn args() {
+        let a: Vec<String> = [
+            "--token",
+            "abc123xyz",
+            "--api-key=sk-abcdefghijklmnop",
+            "-y",
+            "pkg",
+            "API_KEY=zzz9",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let (r, s) = redact_args(&a);
+        assert!(s);
+        assert_eq!(
+            r,
+            [
+                "--token",
+                "<redacted>",
+                "--api-key=<redacted>",
+                "-y",
+                "pkg",
+                "API_KEY=<redacted>"
+            ]
+        );
+        let (c, s) = redact_command("npx -y server");
+        assert_eq!(c, "npx -y server");
+        assert!(!s);
+    }
+
+    #[test]
+    fn variable_names() {
+        assert!(is_variable_name("GITHUB_TOKEN"));
+        assert!(!is_variable_name("ghp 123"));
+        assert!(!is_variable_name("1X"));
+    }
 
     #[test]
     fn placeholders_stay_literals_go() {
@@ -273,51 +493,6 @@ mod tests {
         let (v, secret) = classify_value("API_KEY", "hunter2-plain");
         assert_eq!(v, ConfiguredValue::redacted());
         assert!(secret);
-        let (_, secret) = classify_value("NODE_ENV", "production");
-        assert!(!secret);
-    }
-
-    #[test]
-    fn urls_lose_credentials_and_query_values() {
-        let (u, f) = redact_url("https://bob:s3cr3t@example.com/mcp?key=abc&x=${Y}");
-        assert_eq!(
-            u,
-            "https://<redacted>@example.com/mcp?key=<redacted>&x=${Y}"
-        );
-        assert!(f);
-        assert_eq!(
-            redact_url("https://example.com/mcp").0,
-            "https://example.com/mcp"
-        );
-    }
-
-    #[test]
-    fn args_after_secret_flags_are_redacted() {
-        let a: Vec<String> = [
-            "--api-key",
-            "abc123",
-            "--token=xyz",
-            "--port",
-            "8080",
-            "ghp_0123456789abcdefghij",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let (r, f) = redact_args(&a);
-        assert!(f);
-        assert_eq!(
-            r,
-            [
-                "--api-key",
-                "<redacted>",
-                "--token=<redacted>",
-                "--port",
-                "8080",
-                "<redacted>"
-            ]
-        );
-        let (r, _) = redact_args(&["-y".into(), "@modelcontextprotocol/server-github".into()]);
-        assert_eq!(r[1], "@modelcontextprotocol/server-github");
+        assert!(!classify_value("NODE_ENV", "production").1);
     }
 }
