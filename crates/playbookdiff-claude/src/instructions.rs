@@ -14,8 +14,8 @@ use crate::matcher::{split_paths, PathPattern};
 use crate::settings::Settings;
 use crate::{outside_dot_claude, strictly_below, Compiler};
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution, Severity,
-    SourceFormat, SourceRef, SourceScope,
+    Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
+    Severity, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::markdown::{front_matter, import_tokens};
 use playbookdiff_source::{EntryKind, Resolved};
@@ -39,7 +39,11 @@ struct Placement {
 /// The memory files of directory `dir`, in load order, with their kind.
 fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str)> {
     let mut v = Vec::new();
-    for (name, kind) in [("CLAUDE.md", "memory"), (".claude/CLAUDE.md", "memory"), ("CLAUDE.local.md", "local-memory")] {
+    for (name, kind) in [
+        ("CLAUDE.md", "memory"),
+        (".claude/CLAUDE.md", "memory"),
+        ("CLAUDE.local.md", "local-memory"),
+    ] {
         if let Some(p) = dir.join(name) {
             v.push((p, kind));
         }
@@ -84,7 +88,11 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             }
             let place = Placement {
                 kind,
-                scope: if kind == "local-memory" { SourceScope::Local } else { SourceScope::Project },
+                scope: if kind == "local-memory" {
+                    SourceScope::Local
+                } else {
+                    SourceScope::Project
+                },
                 load_phase: LoadPhase::Startup,
                 applicability: Applicability::Effective,
                 reason: if dir == &cwd {
@@ -100,14 +108,21 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             }
             top_file(cx, settings, &path, place);
         }
-        if cx.repo.kind(&dir.join("CLAUDE.local.md").unwrap_or_else(RepoPath::root)).is_none() {
+        if cx
+            .repo
+            .kind(&dir.join("CLAUDE.local.md").unwrap_or_else(RepoPath::root))
+            .is_none()
+        {
             rules_root(cx, settings, dir, LoadPhase::Startup);
         }
     }
 
     // Below cwd (on demand) and elsewhere (out of scope).
     let startup: HashSet<RepoPath> = startup_dirs.iter().cloned().collect();
-    let mut below: Vec<RepoPath> = memory_dirs(cx).into_iter().filter(|d| !startup.contains(d)).collect();
+    let mut below: Vec<RepoPath> = memory_dirs(cx)
+        .into_iter()
+        .filter(|d| !startup.contains(d))
+        .collect();
     below.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
     let target_dir = cx.target_dir();
     let mut target_outside_reported = false;
@@ -147,7 +162,11 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             }
             let place = Placement {
                 kind,
-                scope: if kind == "local-memory" { SourceScope::Local } else { SourceScope::Project },
+                scope: if kind == "local-memory" {
+                    SourceScope::Local
+                } else {
+                    SourceScope::Project
+                },
                 load_phase,
                 applicability,
                 reason: reason.clone(),
@@ -186,7 +205,11 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
             )
             .at(source.clone()),
         );
-        let bytes = cx.repo.read_text(path, crate::MAX_FILE_BYTES).map(|t| t.bytes).unwrap_or(0);
+        let bytes = cx
+            .repo
+            .read_text(path, crate::MAX_FILE_BYTES)
+            .map(|t| t.bytes)
+            .unwrap_or(0);
         let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
         cx.out.instructions.push(Instruction {
             id,
@@ -210,13 +233,18 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::InstructionExcluded,
-                format!("`{path}` is excluded by the `claudeMdExcludes` pattern `{raw}` in `{}`.", layer.path),
+                format!(
+                    "`{path}` is excluded by the `claudeMdExcludes` pattern `{raw}` in `{}`.",
+                    layer.path
+                ),
             )
             .at(source.clone()),
         );
         place.applicability = Applicability::Excluded;
         place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{}`", layer.path);
-        let Some(text) = cx.read(path, format) else { return };
+        let Some(text) = cx.read(path, format) else {
+            return;
+        };
         let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
         let lines = text.line_count().max(1);
         cx.out.instructions.push(Instruction {
@@ -231,12 +259,17 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
             imported_from: None,
             bytes: text.bytes,
             paths: None,
-            resolution: Some(Resolution { strategy: "excluded".into(), sources: vec![layer.path] }),
+            resolution: Some(Resolution {
+                strategy: "excluded".into(),
+                sources: vec![layer.path],
+            }),
             content: text.text.clone(),
         });
         return;
     }
-    let Some(text) = cx.read(path, format) else { return };
+    let Some(text) = cx.read(path, format) else {
+        return;
+    };
     let mut stack = vec![cx.repo_real(path)];
     expand(cx, path, &text, 0, &place, None, source, &mut stack, None);
 }
@@ -392,18 +425,41 @@ fn expand(
     }
 }
 
-fn import_file(cx: &mut Compiler<'_, '_>, target: &RepoPath, place: &Placement, parent_id: &str, stack: &mut Vec<RepoPath>) {
+fn import_file(
+    cx: &mut Compiler<'_, '_>,
+    target: &RepoPath,
+    place: &Placement,
+    parent_id: &str,
+    stack: &mut Vec<RepoPath>,
+) {
     let format = SourceFormat::Markdown;
-    let Some(text) = cx.read(target, format) else { return };
+    let Some(text) = cx.read(target, format) else {
+        return;
+    };
     let source = cx.source_ref(target, place.scope, format);
     stack.push(cx.repo_real(target));
-    expand(cx, target, &text, 0, place, Some(parent_id), source, stack, None);
+    expand(
+        cx,
+        target,
+        &text,
+        0,
+        place,
+        Some(parent_id),
+        source,
+        stack,
+        None,
+    );
     stack.pop();
 }
 
 /// Resolves an `@token` to a repository file, reporting imports that leave
 /// the repository. `None` when it is not an import of a repository file.
-fn resolve_import(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, at: &SourceRef) -> Option<RepoPath> {
+fn resolve_import(
+    cx: &mut Compiler<'_, '_>,
+    dir: &RepoPath,
+    raw: &str,
+    at: &SourceRef,
+) -> Option<RepoPath> {
     let outside = |cx: &mut Compiler<'_, '_>, why: &str| {
         cx.diag(
             Diagnostic::new(
@@ -418,8 +474,15 @@ fn resolve_import(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, at: &Sou
         return None;
     }
     let candidate = if let Some(abs) = raw.strip_prefix('/') {
-        let root = cx.repo.tree().absolute_root().map(|p| p.to_string_lossy().trim_start_matches('/').to_string());
-        match root.and_then(|r| abs.strip_prefix(&r).map(|s| s.trim_start_matches('/').to_string())) {
+        let root = cx
+            .repo
+            .tree()
+            .absolute_root()
+            .map(|p| p.to_string_lossy().trim_start_matches('/').to_string());
+        match root.and_then(|r| {
+            abs.strip_prefix(&r)
+                .map(|s| s.trim_start_matches('/').to_string())
+        }) {
             Some(rel) => RepoPath::new(&rel),
             None => {
                 if looks_like_path(raw) {
@@ -438,9 +501,15 @@ fn resolve_import(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, at: &Sou
         }
     }?;
     match cx.repo.resolve(&candidate) {
-        Resolved::Inside { kind: EntryKind::File, .. } => Some(candidate),
+        Resolved::Inside {
+            kind: EntryKind::File,
+            ..
+        } => Some(candidate),
         Resolved::Outside { .. } => {
-            outside(cx, "goes through a symbolic link that leaves the repository");
+            outside(
+                cx,
+                "goes through a symbolic link that leaves the repository",
+            );
             None
         }
         _ => None,
@@ -455,7 +524,9 @@ fn looks_like_path(raw: &str) -> bool {
         || raw.starts_with("../")
         || raw.starts_with('/')
         || last.rsplit_once('.').is_some_and(|(stem, ext)| {
-            !stem.is_empty() && (1..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
         })
 }
 
@@ -486,7 +557,10 @@ fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, a
     for word in rest.split_whitespace().take(6) {
         joined.push(' ');
         joined.push_str(word);
-        for cand in [joined.as_str(), joined.trim_end_matches(|c: char| ",.;:!?)".contains(c))] {
+        for cand in [
+            joined.as_str(),
+            joined.trim_end_matches(|c: char| ",.;:!?)".contains(c)),
+        ] {
             if let Some(p) = dir.join(cand) {
                 if cx.repo.is_file(&p) {
                     cx.diag(
@@ -517,7 +591,9 @@ fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, a
 
 /// The rules of `dir/.claude/rules`, recursively, ordered by path.
 fn rules_root(cx: &mut Compiler<'_, '_>, settings: &Settings, dir: &RepoPath, _phase: LoadPhase) {
-    let Some(root) = dir.join(".claude/rules") else { return };
+    let Some(root) = dir.join(".claude/rules") else {
+        return;
+    };
     if !cx.repo.is_dir(&root) {
         return;
     }
@@ -585,7 +661,9 @@ fn rules_root(cx: &mut Compiler<'_, '_>, settings: &Settings, dir: &RepoPath, _p
 
 fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, path: &RepoPath) {
     let format = SourceFormat::Markdown;
-    let Some(text) = cx.read(path, format) else { return };
+    let Some(text) = cx.read(path, format) else {
+        return;
+    };
     let source = cx.source_ref(path, SourceScope::Project, format);
     let mut body_start = 0usize;
     let mut patterns: Option<Vec<String>> = None;
@@ -658,16 +736,20 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
         match cx.ctx.target_path.clone() {
             Some(t) => match compiled.iter().find(|p| p.is_match(t.as_str())) {
                 Some(m) => {
-                    place.reason = format!("path-scoped rule; the target `{t}` matches `{}`", m.raw);
+                    place.reason =
+                        format!("path-scoped rule; the target `{t}` matches `{}`", m.raw);
                     if m.is_root_level() {
                         anchor_note(cx, path, &m.raw, &source);
                     }
                 }
                 None => {
                     place.applicability = Applicability::Conditional;
-                    place.reason = format!("path-scoped rule; the target `{t}` matches none of its patterns");
+                    place.reason =
+                        format!("path-scoped rule; the target `{t}` matches none of its patterns");
                     if let Some(p) = compiled.iter().find(|p| {
-                        p.is_root_level() && t.file_name().is_some_and(|n| p.is_match(n)) && t.depth() > 1
+                        p.is_root_level()
+                            && t.file_name().is_some_and(|n| p.is_match(n))
+                            && t.depth() > 1
                     }) {
                         let raw = p.raw.clone();
                         anchor_note(cx, path, &raw, &source);
@@ -676,7 +758,9 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
             },
             None => {
                 place.applicability = Applicability::Conditional;
-                place.reason = "path-scoped rule; loads when a matching file is read, and no target was given".into();
+                place.reason =
+                    "path-scoped rule; loads when a matching file is read, and no target was given"
+                        .into();
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::PathScopedConditional,
@@ -703,7 +787,9 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
         place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{layer}`");
     }
     let mut stack = vec![cx.repo_real(path)];
-    expand(cx, path, &text, body_start, &place, None, source, &mut stack, patterns);
+    expand(
+        cx, path, &text, body_start, &place, None, source, &mut stack, patterns,
+    );
 }
 
 fn anchor_note(cx: &mut Compiler<'_, '_>, path: &RepoPath, raw: &str, source: &SourceRef) {
@@ -730,7 +816,9 @@ fn nested_rules_roots(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
         .collect();
     let td = cx.target_dir();
     for root in roots {
-        let Some(owner) = root.parent().and_then(|d| d.parent()) else { continue };
+        let Some(owner) = root.parent().and_then(|d| d.parent()) else {
+            continue;
+        };
         if !strictly_below(&owner, cwd) || !outside_dot_claude(&owner) || !cx.repo.is_dir(&root) {
             continue;
         }
@@ -744,7 +832,11 @@ fn nested_rules_roots(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
             ),
         )
         .at(SourceRef::project(root.clone(), SourceFormat::Markdown));
-        cx.diag(if reached { d } else { d.with_severity(Severity::Info) });
+        cx.diag(if reached {
+            d
+        } else {
+            d.with_severity(Severity::Info)
+        });
     }
 }
 
@@ -756,7 +848,12 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         .out
         .instructions
         .iter()
-        .map(|i| i.source.resolved_path.clone().unwrap_or_else(|| i.source.path.clone()))
+        .map(|i| {
+            i.source
+                .resolved_path
+                .clone()
+                .unwrap_or_else(|| i.source.path.clone())
+        })
         .collect();
     for agents in cx.repo.files_named("AGENTS.md").to_vec() {
         let Some(dir) = agents.parent() else { continue };

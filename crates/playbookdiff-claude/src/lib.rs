@@ -18,8 +18,8 @@ mod settings;
 mod skills;
 
 use playbookdiff_model::{
-    AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, LoadPhase, Mode,
-    RepoPath, SourceFormat, SourceRef, SourceScope,
+    AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
+    LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{Repo, Resolved};
 use std::collections::HashMap;
@@ -80,7 +80,12 @@ impl<'a, 'r> Compiler<'a, 'r> {
             "Managed policy (managed CLAUDE.md, managed-settings.json, server-managed settings) is not read; it can add \
              instructions and cannot be excluded.",
         ));
-        Compiler { repo, ctx, out, ids: HashMap::new() }
+        Compiler {
+            repo,
+            ctx,
+            out,
+            ids: HashMap::new(),
+        }
     }
 
     /// A unique id from `base`: the first use is `base`, later ones `base~2`…
@@ -103,23 +108,39 @@ impl<'a, 'r> Compiler<'a, 'r> {
         for p in problems.iter().take(20) {
             self.diag(Diagnostic::new(
                 DiagnosticCode::Unreadable,
-                format!("`{}` could not be listed ({}); configuration below it is unknown.", p.path, p.message),
+                format!(
+                    "`{}` could not be listed ({}); configuration below it is unknown.",
+                    p.path, p.message
+                ),
             ));
         }
         if problems.len() > 20 {
             self.diag(Diagnostic::new(
                 DiagnosticCode::Unreadable,
-                format!("{} more directories could not be listed.", problems.len() - 20),
+                format!(
+                    "{} more directories could not be listed.",
+                    problems.len() - 20
+                ),
             ));
         }
     }
 
     /// The source reference for `path` with its resolved target when it is
     /// reached through a symbolic link.
-    pub fn source_ref(&self, path: &RepoPath, scope: SourceScope, format: SourceFormat) -> SourceRef {
+    pub fn source_ref(
+        &self,
+        path: &RepoPath,
+        scope: SourceScope,
+        format: SourceFormat,
+    ) -> SourceRef {
         let mut s = SourceRef::project(path.clone(), format);
         s.scope = scope;
-        if let Resolved::Inside { real, via_link: true, .. } = self.repo.resolve(path) {
+        if let Resolved::Inside {
+            real,
+            via_link: true,
+            ..
+        } = self.repo.resolve(path)
+        {
             s.resolved_path = Some(real);
         }
         s
@@ -130,7 +151,10 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// Returns true when it resolves to a readable file.
     pub fn check_link(&mut self, path: &RepoPath, format: SourceFormat) -> bool {
         match self.repo.resolve(path) {
-            Resolved::Inside { kind: playbookdiff_source::EntryKind::File, .. } => true,
+            Resolved::Inside {
+                kind: playbookdiff_source::EntryKind::File,
+                ..
+            } => true,
             Resolved::Inside { .. } | Resolved::Missing => false,
             Resolved::Dangling { link, target } => {
                 self.diag(
@@ -159,7 +183,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 self.diag(
                     Diagnostic::new(
                         DiagnosticCode::SymlinkLoop,
-                        format!("`{link}` is part of a symbolic link loop; `{path}` cannot be loaded."),
+                        format!(
+                            "`{link}` is part of a symbolic link loop; `{path}` cannot be loaded."
+                        ),
                     )
                     .at(SourceRef::project(path.clone(), format)),
                 );
@@ -170,14 +196,20 @@ impl<'a, 'r> Compiler<'a, 'r> {
 
     /// Reads a text file with the adapter's size limit, reporting a too
     /// large file, an unreadable one and invalid UTF-8.
-    pub fn read(&mut self, path: &RepoPath, format: SourceFormat) -> Option<std::sync::Arc<playbookdiff_source::TextFile>> {
+    pub fn read(
+        &mut self,
+        path: &RepoPath,
+        format: SourceFormat,
+    ) -> Option<std::sync::Arc<playbookdiff_source::TextFile>> {
         match self.repo.read_text(path, MAX_FILE_BYTES) {
             Ok(t) => {
                 if t.invalid_utf8 {
                     self.diag(
                         Diagnostic::new(
                             DiagnosticCode::InvalidUtf8,
-                            format!("`{path}` is not valid UTF-8; invalid bytes are shown as U+FFFD."),
+                            format!(
+                                "`{path}` is not valid UTF-8; invalid bytes are shown as U+FFFD."
+                            ),
                         )
                         .at(SourceRef::project(path.clone(), format)),
                     );
@@ -200,8 +232,11 @@ impl<'a, 'r> Compiler<'a, 'r> {
             Err(e) => {
                 if self.repo.kind(path).is_some() && self.check_link(path, format) {
                     self.diag(
-                        Diagnostic::new(DiagnosticCode::Unreadable, format!("{e}; its content is unknown."))
-                            .at(SourceRef::project(path.clone(), format)),
+                        Diagnostic::new(
+                            DiagnosticCode::Unreadable,
+                            format!("{e}; its content is unknown."),
+                        )
+                        .at(SourceRef::project(path.clone(), format)),
                     );
                 }
                 None
@@ -255,7 +290,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 }
             }
         }
-        self.out.instructions.sort_by_key(|i| i.order.unwrap_or(u32::MAX));
+        self.out
+            .instructions
+            .sort_by_key(|i| i.order.unwrap_or(u32::MAX));
         self.out
     }
 }

@@ -19,7 +19,10 @@ pub struct PathPattern {
 }
 
 fn build(p: &str) -> Result<Glob, globset::Error> {
-    GlobBuilder::new(p).literal_separator(true).backslash_escape(true).build()
+    GlobBuilder::new(p)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
 }
 
 impl PathPattern {
@@ -46,7 +49,11 @@ impl PathPattern {
                 }
             }
         }
-        PathPattern { raw: raw.to_string(), matchers, error }
+        PathPattern {
+            raw: raw.to_string(),
+            matchers,
+            error,
+        }
     }
 
     /// True when the repository-relative POSIX path `rel` matches.
@@ -105,7 +112,10 @@ fn split_comma_outside_braces(s: &str) -> Vec<String> {
         }
     }
     out.push(cur);
-    out.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 #[cfg(test)]
@@ -137,9 +147,18 @@ mod tests {
 
     #[test]
     fn every_paths_form_splits() {
-        assert_eq!(split_paths(&json!("src/api/**, lib/api/**")).unwrap(), ["src/api/**", "lib/api/**"]);
-        assert_eq!(split_paths(&json!("src/*.{ts,tsx}")).unwrap(), ["src/*.{ts,tsx}"]);
-        assert_eq!(split_paths(&json!(["a/**", "b/*.md"])).unwrap(), ["a/**", "b/*.md"]);
+        assert_eq!(
+            split_paths(&json!("src/api/**, lib/api/**")).unwrap(),
+            ["src/api/**", "lib/api/**"]
+        );
+        assert_eq!(
+            split_paths(&json!("src/*.{ts,tsx}")).unwrap(),
+            ["src/*.{ts,tsx}"]
+        );
+        assert_eq!(
+            split_paths(&json!(["a/**", "b/*.md"])).unwrap(),
+            ["a/**", "b/*.md"]
+        );
         assert!(split_paths(&json!(3)).is_none());
     }
 }

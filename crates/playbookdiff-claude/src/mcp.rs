@@ -10,13 +10,24 @@ use crate::settings::{parse_strict_json, Settings};
 use crate::{outside_dot_claude, Compiler};
 use playbookdiff_model::redact::{classify_value, redact_args, redact_url};
 use playbookdiff_model::{
-    Applicability, Capabilities, Diagnostic, DiagnosticCode, LoadPhase, McpServer, NamedValue, RepoPath, SourceFormat,
-    SourceRef, SourceScope, Transport,
+    Applicability, Capabilities, Diagnostic, DiagnosticCode, LoadPhase, McpServer, NamedValue,
+    RepoPath, SourceFormat, SourceRef, SourceScope, Transport,
 };
 use serde_json::Value;
 
-const KNOWN_FIELDS: &[&str] =
-    &["type", "command", "args", "env", "url", "headers", "headersHelper", "timeout", "alwaysLoad", "oauth", "cwd"];
+const KNOWN_FIELDS: &[&str] = &[
+    "type",
+    "command",
+    "args",
+    "env",
+    "url",
+    "headers",
+    "headersHelper",
+    "timeout",
+    "alwaysLoad",
+    "oauth",
+    "cwd",
+];
 
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let path = RepoPath::new(".mcp.json").expect("static path");
@@ -34,7 +45,9 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     if cx.repo.kind(&path).is_none() || !cx.check_link(&path, SourceFormat::Json) {
         return;
     }
-    let Some(text) = cx.read(&path, SourceFormat::Json) else { return };
+    let Some(text) = cx.read(&path, SourceFormat::Json) else {
+        return;
+    };
     let source = cx.source_ref(&path, SourceScope::Project, SourceFormat::Json);
     let root = match parse_strict_json(&text.text) {
         Ok(v) => v,
@@ -107,9 +120,16 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             continue;
         };
         let mut secret_found = false;
-        server.command = obj.get("command").and_then(Value::as_str).map(str::to_string);
+        server.command = obj
+            .get("command")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         if let Some(a) = obj.get("args") {
-            match a.as_array().map(|v| v.iter().map(|x| x.as_str().map(str::to_string)).collect::<Option<Vec<_>>>()) {
+            match a.as_array().map(|v| {
+                v.iter()
+                    .map(|x| x.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+            }) {
                 Some(Some(args)) => {
                     let (r, f) = redact_args(&args);
                     secret_found |= f;
@@ -140,7 +160,10 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                         };
                         let (value, secret) = classify_value(k, &raw);
                         secret_found |= secret;
-                        out.push(NamedValue { name: k.clone(), value });
+                        out.push(NamedValue {
+                            name: k.clone(),
+                            value,
+                        });
                     }
                 }
                 Some(_) => cx.diag(
@@ -152,7 +175,11 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 ),
             }
         }
-        server.unknown_fields = obj.keys().filter(|k| !KNOWN_FIELDS.contains(&k.as_str())).cloned().collect();
+        server.unknown_fields = obj
+            .keys()
+            .filter(|k| !KNOWN_FIELDS.contains(&k.as_str()))
+            .cloned()
+            .collect();
         let declared = obj.get("type").and_then(Value::as_str).map(str::to_string);
         server.declared_type = declared.clone();
         server.transport = match declared.as_deref() {
@@ -225,11 +252,16 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             server.reason = format!("listed in disabledMcpjsonServers in `{}`", s.path);
         } else if let Some((_, s)) = enabled.iter().find(|(n, _)| n == name) {
             server.applicability = Applicability::Effective;
-            server.reason = format!("configured in `.mcp.json` and approved by enabledMcpjsonServers in `{}`", s.path);
+            server.reason = format!(
+                "configured in `.mcp.json` and approved by enabledMcpjsonServers in `{}`",
+                s.path
+            );
         } else if let Some(s) = &enable_all {
             server.applicability = Applicability::Effective;
-            server.reason =
-                format!("configured in `.mcp.json` and approved by enableAllProjectMcpServers in `{}`", s.path);
+            server.reason = format!(
+                "configured in `.mcp.json` and approved by enableAllProjectMcpServers in `{}`",
+                s.path
+            );
         } else {
             conditional += 1;
             server.reason = "configured in `.mcp.json`; an interactive session asks for approval first (-p and SDK \

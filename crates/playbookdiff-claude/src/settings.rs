@@ -8,7 +8,9 @@
 
 use crate::{Compiler, MAX_FILE_BYTES};
 use globset::{GlobBuilder, GlobMatcher};
-use playbookdiff_model::{Diagnostic, DiagnosticCode, Mode, RepoPath, Severity, SourceFormat, SourceRef, SourceScope};
+use playbookdiff_model::{
+    Diagnostic, DiagnosticCode, Mode, RepoPath, Severity, SourceFormat, SourceRef, SourceScope,
+};
 use serde_json::Value;
 
 /// One settings file that was read.
@@ -38,14 +40,23 @@ pub struct Settings {
 impl Settings {
     /// The first exclude pattern matching the file at `path`, if any.
     pub fn excluded_by(&self, path: &RepoPath) -> Option<&ExcludePattern> {
-        let abs = if path.is_root() { self.abs_root.clone() } else { format!("{}/{}", self.abs_root, path) };
-        self.excludes.iter().find(|p| p.matcher.as_ref().is_some_and(|m| m.is_match(&abs)))
+        let abs = if path.is_root() {
+            self.abs_root.clone()
+        } else {
+            format!("{}/{}", self.abs_root, path)
+        };
+        self.excludes
+            .iter()
+            .find(|p| p.matcher.as_ref().is_some_and(|m| m.is_match(&abs)))
     }
 
     /// Every value of `key` across layers, lowest precedence first, with
     /// its layer.
     pub fn values<'s>(&'s self, key: &str) -> Vec<(&'s Value, &'s SourceRef)> {
-        self.layers.iter().filter_map(|l| l.value.get(key).map(|v| (v, &l.source))).collect()
+        self.layers
+            .iter()
+            .filter_map(|l| l.value.get(key).map(|v| (v, &l.source)))
+            .collect()
     }
 
     /// The string array `key` merged across layers (arrays merge).
@@ -134,8 +145,13 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
         if cx.repo.kind(&path).is_none() || !cx.check_link(&path, SourceFormat::Json) {
             continue;
         }
-        let Some(text) = cx.read(&path, SourceFormat::Json) else { continue };
-        let source = SourceRef { scope, ..cx.source_ref(&path, scope, SourceFormat::Json) };
+        let Some(text) = cx.read(&path, SourceFormat::Json) else {
+            continue;
+        };
+        let source = SourceRef {
+            scope,
+            ..cx.source_ref(&path, scope, SourceFormat::Json)
+        };
         match parse_strict_json(&text.text) {
             Ok(Value::Object(map)) => settings.layers.push(SettingsLayer { source, value: map }),
             Ok(_) => cx.diag(
@@ -164,7 +180,10 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidValue,
-                    format!("`claudeMdExcludes` in `{}` is not an array of strings; it is ignored.", src.path),
+                    format!(
+                        "`claudeMdExcludes` in `{}` is not an array of strings; it is ignored.",
+                        src.path
+                    ),
                 )
                 .at(src.clone()),
             );
@@ -172,12 +191,18 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
         };
         for it in items {
             let Value::String(raw) = it else { continue };
-            let matcher = GlobBuilder::new(&raw).literal_separator(true).build().ok().map(|g| g.compile_matcher());
+            let matcher = GlobBuilder::new(&raw)
+                .literal_separator(true)
+                .build()
+                .ok()
+                .map(|g| g.compile_matcher());
             if matcher.is_none() {
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidGlob,
-                        format!("`claudeMdExcludes` pattern `{raw}` is invalid and excludes nothing."),
+                        format!(
+                            "`claudeMdExcludes` pattern `{raw}` is invalid and excludes nothing."
+                        ),
                     )
                     .at(src.clone()),
                 );
@@ -193,7 +218,11 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
                     .at(src.clone()),
                 );
             }
-            settings.excludes.push(ExcludePattern { raw, layer: src.clone(), matcher });
+            settings.excludes.push(ExcludePattern {
+                raw,
+                layer: src.clone(),
+                matcher,
+            });
         }
     }
     settings

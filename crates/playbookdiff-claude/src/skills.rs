@@ -9,8 +9,8 @@ use crate::matcher::{split_paths, PathPattern};
 use crate::settings::Settings;
 use crate::{outside_dot_claude, strictly_below, Compiler};
 use playbookdiff_model::{
-    Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode, Invocation, LoadPhase,
-    Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
+    Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
+    Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::markdown::front_matter;
 use playbookdiff_source::{EntryKind, Resolved};
@@ -66,8 +66,10 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         .filter_map(|p| {
             let dotc = p.parent()?;
             let owner = dotc.parent()?;
-            (dotc.file_name() == Some(".claude") && outside_dot_claude(&owner) && strictly_below(&owner, &cwd))
-                .then_some(owner)
+            (dotc.file_name() == Some(".claude")
+                && outside_dot_claude(&owner)
+                && strictly_below(&owner, &cwd))
+            .then_some(owner)
         })
         .collect();
     nested.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
@@ -86,17 +88,32 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             continue;
         }
         for ent in cx.repo.list_dir(&root).to_vec() {
-            let Some(dir) = root.join(&ent.name) else { continue };
+            let Some(dir) = root.join(&ent.name) else {
+                continue;
+            };
             match cx.repo.resolve(&dir) {
-                Resolved::Inside { kind: EntryKind::Dir, .. } => {}
+                Resolved::Inside {
+                    kind: EntryKind::Dir,
+                    ..
+                } => {}
                 Resolved::Inside { .. } => continue,
                 _ => {
                     cx.check_link(&dir, SourceFormat::Markdown);
                     continue;
                 }
             }
-            let Some(skill_md) = dir.join("SKILL.md") else { continue };
-            if cx.repo.kind(&cx.repo_real(&dir).join("SKILL.md").unwrap_or_else(RepoPath::root)).is_none() {
+            let Some(skill_md) = dir.join("SKILL.md") else {
+                continue;
+            };
+            if cx
+                .repo
+                .kind(
+                    &cx.repo_real(&dir)
+                        .join("SKILL.md")
+                        .unwrap_or_else(RepoPath::root),
+                )
+                .is_none()
+            {
                 let deeper: Vec<RepoPath> = cx
                     .repo
                     .files_named("SKILL.md")
@@ -182,7 +199,9 @@ fn skill(
         }
     }
     let str_of = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
-    let name = str_of("name").filter(|s| !s.trim().is_empty()).unwrap_or_else(|| dir_name.to_string());
+    let name = str_of("name")
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| dir_name.to_string());
     let description = str_of("description").or_else(|| {
         let body = &text.text[body_start..];
         body.split("\n\n")
@@ -191,8 +210,15 @@ fn skill(
             .map(str::to_string)
     });
     let when = str_of("when_to_use").unwrap_or_default();
-    let desc_chars = description.as_deref().map(|d| d.chars().count()).unwrap_or(0) as u64
-        + if when.is_empty() { 0 } else { when.chars().count() as u64 + 1 };
+    let desc_chars = description
+        .as_deref()
+        .map(|d| d.chars().count())
+        .unwrap_or(0) as u64
+        + if when.is_empty() {
+            0
+        } else {
+            when.chars().count() as u64 + 1
+        };
 
     let flag = |cx: &mut Compiler<'_, '_>, k: &str| -> Option<bool> {
         let v = meta.get(k)?;
@@ -212,13 +238,28 @@ fn skill(
     let user_invocable = flag(cx, "user-invocable").unwrap_or(true);
 
     let mut invocation = Invocation {
-        explicit: if user_invocable { Permission::Allowed } else { Permission::Blocked },
-        implicit: if disable_model { Permission::Blocked } else { Permission::Allowed },
+        explicit: if user_invocable {
+            Permission::Allowed
+        } else {
+            Permission::Blocked
+        },
+        implicit: if disable_model {
+            Permission::Blocked
+        } else {
+            Permission::Allowed
+        },
     };
-    let mut state = if disable_model { AdvertisementState::Hidden } else { AdvertisementState::Advertised };
+    let mut state = if disable_model {
+        AdvertisementState::Hidden
+    } else {
+        AdvertisementState::Advertised
+    };
     let mut reason = reason.to_string();
 
-    let paths = meta.get("paths").and_then(split_paths).filter(|p| !p.is_empty());
+    let paths = meta
+        .get("paths")
+        .and_then(split_paths)
+        .filter(|p| !p.is_empty());
     if let Some(pats) = &paths {
         if !disable_model {
             let compiled: Vec<PathPattern> = pats.iter().map(|p| PathPattern::new(p)).collect();
@@ -226,7 +267,10 @@ fn skill(
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidGlob,
-                        format!("The pattern `{}` in `{path}` is invalid and matches nothing.", p.raw),
+                        format!(
+                            "The pattern `{}` in `{path}` is invalid and matches nothing.",
+                            p.raw
+                        ),
                     )
                     .at(source.clone()),
                 );
@@ -235,10 +279,15 @@ fn skill(
                 Some(t) => {
                     if let Some(m) = compiled.iter().find(|p| p.is_match(t.as_str())) {
                         invocation.implicit = Permission::Allowed;
-                        reason.push_str(&format!("; automatic use allowed: the target `{t}` matches `{}`", m.raw));
+                        reason.push_str(&format!(
+                            "; automatic use allowed: the target `{t}` matches `{}`",
+                            m.raw
+                        ));
                     } else {
                         invocation.implicit = Permission::Blocked;
-                        reason.push_str(&format!("; automatic use blocked: the target `{t}` matches none of its paths"));
+                        reason.push_str(&format!(
+                            "; automatic use blocked: the target `{t}` matches none of its paths"
+                        ));
                     }
                 }
                 None => {
@@ -261,7 +310,9 @@ fn skill(
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::InvalidValue,
-                format!("`paths` in `{path}` is neither a string nor a list of strings; it is ignored."),
+                format!(
+                    "`paths` in `{path}` is neither a string nor a list of strings; it is ignored."
+                ),
             )
             .at(source.clone()),
         );
@@ -311,14 +362,20 @@ fn skill(
 /// invocations blocked, hidden; `user-invocable-only` → implicit blocked,
 /// hidden; `name-only` → advertised with `nameOnly`; `on` → unchanged.
 fn overrides(cx: &mut Compiler<'_, '_>, settings: &Settings) {
-    let layers: Vec<(Value, SourceRef)> =
-        settings.values("skillOverrides").into_iter().map(|(v, s)| (v.clone(), s.clone())).collect();
+    let layers: Vec<(Value, SourceRef)> = settings
+        .values("skillOverrides")
+        .into_iter()
+        .map(|(v, s)| (v.clone(), s.clone()))
+        .collect();
     for (v, src) in layers {
         let Value::Object(map) = v else {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidValue,
-                    format!("`skillOverrides` in `{}` is not an object; it is ignored.", src.path),
+                    format!(
+                        "`skillOverrides` in `{}` is not an object; it is ignored.",
+                        src.path
+                    ),
                 )
                 .at(src.clone()),
             );
@@ -341,13 +398,21 @@ fn overrides(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 continue;
             }
             let mut hit = false;
-            for s in cx.out.skills.iter_mut().filter(|s| s.name == name || s.directory_name == name) {
+            for s in cx
+                .out
+                .skills
+                .iter_mut()
+                .filter(|s| s.name == name || s.directory_name == name)
+            {
                 hit = true;
                 s.metadata_sources.push(src.clone());
                 match state {
                     "off" => {
                         s.applicability = Applicability::Excluded;
-                        s.invocation = Invocation { explicit: Permission::Blocked, implicit: Permission::Blocked };
+                        s.invocation = Invocation {
+                            explicit: Permission::Blocked,
+                            implicit: Permission::Blocked,
+                        };
                         s.advertisement.state = AdvertisementState::Hidden;
                         s.reason = format!("turned off by skillOverrides in `{}`", src.path);
                     }
@@ -405,10 +470,14 @@ fn collisions(cx: &mut Compiler<'_, '_>) {
             continue;
         }
         let ids: Vec<String> = idx.iter().map(|&i| cx.out.skills[i].id.clone()).collect();
-        let paths: Vec<String> = idx.iter().map(|&i| format!("`{}`", cx.out.skills[i].source.path)).collect();
+        let paths: Vec<String> = idx
+            .iter()
+            .map(|&i| format!("`{}`", cx.out.skills[i].source.path))
+            .collect();
         for &i in &idx {
             let own = cx.out.skills[i].id.clone();
-            cx.out.skills[i].cross_references = ids.iter().filter(|x| **x != own).cloned().collect();
+            cx.out.skills[i].cross_references =
+                ids.iter().filter(|x| **x != own).cloned().collect();
         }
         let first = cx.out.skills[idx[0]].source.clone();
         cx.diag(
@@ -437,7 +506,10 @@ fn budget(cx: &mut Compiler<'_, '_>) {
         .enumerate()
         .filter(|(_, s)| {
             s.applicability == Applicability::Effective
-                && matches!(s.advertisement.state, AdvertisementState::Advertised | AdvertisementState::BudgetRisk)
+                && matches!(
+                    s.advertisement.state,
+                    AdvertisementState::Advertised | AdvertisementState::BudgetRisk
+                )
         })
         .map(|(i, _)| i)
         .collect();
@@ -445,7 +517,11 @@ fn budget(cx: &mut Compiler<'_, '_>) {
         .iter()
         .map(|&i| {
             let s = &cx.out.skills[i];
-            s.name.chars().count() as u64 + s.advertisement.description_chars.min(DESCRIPTION_LIMIT_CHARS) + 4
+            s.name.chars().count() as u64
+                + s.advertisement
+                    .description_chars
+                    .min(DESCRIPTION_LIMIT_CHARS)
+                + 4
         })
         .sum();
     if total > BUDGET_FALLBACK_CHARS {
@@ -475,13 +551,20 @@ fn legacy_commands(cx: &mut Compiler<'_, '_>) {
         .filter(|p| {
             p.parent().is_some_and(|d| {
                 d.file_name() == Some(".claude")
-                    && d.parent().is_some_and(|o| outside_dot_claude(&o) && (o.starts_with(&cwd) || cwd.starts_with(&o)))
+                    && d.parent().is_some_and(|o| {
+                        outside_dot_claude(&o) && (o.starts_with(&cwd) || cwd.starts_with(&o))
+                    })
             })
         })
         .cloned()
         .collect();
     for d in dirs {
-        let count = cx.repo.list_dir(&d).iter().filter(|e| e.name.ends_with(".md")).count();
+        let count = cx
+            .repo
+            .list_dir(&d)
+            .iter()
+            .filter(|e| e.name.ends_with(".md"))
+            .count();
         if count == 0 {
             continue;
         }

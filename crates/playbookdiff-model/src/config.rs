@@ -51,7 +51,11 @@ impl EffectiveAgentConfig {
     /// The effective instruction entries sorted by `order`: the received
     /// context spelled out, startup first.
     pub fn received_instructions(&self) -> Vec<&Instruction> {
-        let mut v: Vec<&Instruction> = self.instructions.iter().filter(|i| i.order.is_some()).collect();
+        let mut v: Vec<&Instruction> = self
+            .instructions
+            .iter()
+            .filter(|i| i.order.is_some())
+            .collect();
         v.sort_by_key(|i| i.order);
         v
     }
@@ -117,7 +121,13 @@ pub struct SourceRef {
 impl SourceRef {
     /// A project-scope reference without lines.
     pub fn project(path: RepoPath, format: SourceFormat) -> Self {
-        SourceRef { path, scope: SourceScope::Project, format, lines: None, resolved_path: None }
+        SourceRef {
+            path,
+            scope: SourceScope::Project,
+            format,
+            lines: None,
+            resolved_path: None,
+        }
     }
 
     /// The same reference with `lines` set.

@@ -26,7 +26,9 @@ impl Mode {
 }
 
 /// A coding agent whose discovery rules PlaybookDiff models.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Harness {
     /// Claude Code (spec 000).

@@ -10,7 +10,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Severity {
     /// Something is wrong and changes what the agent receives.
@@ -50,7 +52,12 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic with the code's default severity.
     pub fn new(code: DiagnosticCode, message: impl Into<String>) -> Self {
-        Diagnostic { code, severity: code.severity(), message: message.into(), source: None }
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            source: None,
+        }
     }
 
     /// The same diagnostic pointing at `source`.
@@ -299,8 +306,15 @@ mod tests {
         for c in DiagnosticCode::ALL {
             let s = c.as_str();
             assert!(seen.insert(s), "duplicate code {s}");
-            assert!(s.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-'), "{s} is not kebab-case");
-            assert!(!c.documentation().trim().is_empty(), "{s} has no documentation");
+            assert!(
+                s.chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-'),
+                "{s} is not kebab-case"
+            );
+            assert!(
+                !c.documentation().trim().is_empty(),
+                "{s} has no documentation"
+            );
         }
     }
 

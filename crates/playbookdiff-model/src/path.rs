@@ -174,6 +174,6 @@ mod tests {
             .iter()
             .map(|p| p.to_string())
             .collect();
-        assert_eq!(got, ["." , "a", "a/b"]);
+        assert_eq!(got, [".", "a", "a/b"]);
     }
 }

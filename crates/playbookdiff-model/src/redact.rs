@@ -15,10 +15,25 @@ pub const REDACTED: &str = "<redacted>";
 /// True when a variable, header or flag name suggests a secret.
 pub fn is_secret_name(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
-    ["key", "token", "secret", "password", "passwd", "pwd", "auth", "credential", "cookie", "session", "private", "pat"]
-        .iter()
-        .any(|w| n.split(|c: char| !c.is_ascii_alphanumeric()).any(|part| part == *w || part.ends_with(w)))
-        || n.contains("apikey")
+    [
+        "key",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "auth",
+        "credential",
+        "cookie",
+        "session",
+        "private",
+        "pat",
+    ]
+    .iter()
+    .any(|w| {
+        n.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|part| part == *w || part.ends_with(w))
+    }) || n.contains("apikey")
         || n.contains("api_key")
         || n.contains("authorization")
 }
@@ -27,10 +42,33 @@ pub fn is_secret_name(name: &str) -> bool {
 /// long run of letters and digits mixing cases or digits.
 pub fn looks_like_secret(value: &str) -> bool {
     let v = value.trim();
-    let v = v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")).unwrap_or(v);
+    let v = v
+        .strip_prefix("Bearer ")
+        .or_else(|| v.strip_prefix("bearer "))
+        .unwrap_or(v);
     const PREFIXES: &[&str] = &[
-        "sk-", "sk_", "pk_live", "rk_live", "ghp_", "gho_", "ghu_", "ghs_", "github_pat_", "glpat-", "xox", "AKIA", "ASIA", "AIza",
-        "ya29.", "eyJ", "npm_", "pypi-", "hf_", "dop_v1_", "shpat_", "SG.",
+        "sk-",
+        "sk_",
+        "pk_live",
+        "rk_live",
+        "ghp_",
+        "gho_",
+        "ghu_",
+        "ghs_",
+        "github_pat_",
+        "glpat-",
+        "xox",
+        "AKIA",
+        "ASIA",
+        "AIza",
+        "ya29.",
+        "eyJ",
+        "npm_",
+        "pypi-",
+        "hf_",
+        "dop_v1_",
+        "shpat_",
+        "SG.",
     ];
     if PREFIXES.iter().any(|p| v.starts_with(p)) && v.len() >= 12 {
         return true;
@@ -42,7 +80,10 @@ pub fn looks_like_secret(value: &str) -> bool {
     let digits = v.chars().filter(|c| c.is_ascii_digit()).count();
     let upper = v.chars().filter(|c| c.is_ascii_uppercase()).count();
     let lower = v.chars().filter(|c| c.is_ascii_lowercase()).count();
-    alnum * 10 >= v.len() * 8 && digits > 0 && (upper > 0 || lower > 0) && (upper > 0 && lower > 0 || digits * 4 >= alnum)
+    alnum * 10 >= v.len() * 8
+        && digits > 0
+        && (upper > 0 || lower > 0)
+        && (upper > 0 && lower > 0 || digits * 4 >= alnum)
 }
 
 /// True when `value` holds a `${…}` placeholder.
@@ -122,12 +163,20 @@ pub fn redact_url(url: &str) -> (String, bool) {
     let mut out = url.to_string();
     if let Some(scheme_end) = out.find("://") {
         let auth_start = scheme_end + 3;
-        let auth_end = out[auth_start..].find(['/', '?', '#']).map(|i| auth_start + i).unwrap_or(out.len());
+        let auth_end = out[auth_start..]
+            .find(['/', '?', '#'])
+            .map(|i| auth_start + i)
+            .unwrap_or(out.len());
         if let Some(at) = out[auth_start..auth_end].rfind('@') {
             let userinfo = &out[auth_start..auth_start + at];
             if !has_placeholder(userinfo) || looks_like_secret(&strip_placeholders(userinfo)) {
                 found = true;
-                out = format!("{}{}{}", &out[..auth_start], REDACTED, &out[auth_start + at..]);
+                out = format!(
+                    "{}{}{}",
+                    &out[..auth_start],
+                    REDACTED,
+                    &out[auth_start + at..]
+                );
             }
         }
     }
@@ -211,11 +260,15 @@ mod tests {
     fn placeholders_stay_literals_go() {
         assert_eq!(
             classify_value("API_KEY", "${API_KEY}").0,
-            ConfiguredValue::Reference { expression: "${API_KEY}".into() }
+            ConfiguredValue::Reference {
+                expression: "${API_KEY}".into()
+            }
         );
         assert_eq!(
             classify_value("X", "${X:-sk-live-abcdefghijklmnop}").0,
-            ConfiguredValue::Reference { expression: "${X:-<redacted>}".into() }
+            ConfiguredValue::Reference {
+                expression: "${X:-<redacted>}".into()
+            }
         );
         let (v, secret) = classify_value("API_KEY", "hunter2-plain");
         assert_eq!(v, ConfiguredValue::redacted());
@@ -227,20 +280,43 @@ mod tests {
     #[test]
     fn urls_lose_credentials_and_query_values() {
         let (u, f) = redact_url("https://bob:s3cr3t@example.com/mcp?key=abc&x=${Y}");
-        assert_eq!(u, "https://<redacted>@example.com/mcp?key=<redacted>&x=${Y}");
+        assert_eq!(
+            u,
+            "https://<redacted>@example.com/mcp?key=<redacted>&x=${Y}"
+        );
         assert!(f);
-        assert_eq!(redact_url("https://example.com/mcp").0, "https://example.com/mcp");
+        assert_eq!(
+            redact_url("https://example.com/mcp").0,
+            "https://example.com/mcp"
+        );
     }
 
     #[test]
     fn args_after_secret_flags_are_redacted() {
-        let a: Vec<String> = ["--api-key", "abc123", "--token=xyz", "--port", "8080", "ghp_0123456789abcdefghij"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let a: Vec<String> = [
+            "--api-key",
+            "abc123",
+            "--token=xyz",
+            "--port",
+            "8080",
+            "ghp_0123456789abcdefghij",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let (r, f) = redact_args(&a);
         assert!(f);
-        assert_eq!(r, ["--api-key", "<redacted>", "--token=<redacted>", "--port", "8080", "<redacted>"]);
+        assert_eq!(
+            r,
+            [
+                "--api-key",
+                "<redacted>",
+                "--token=<redacted>",
+                "--port",
+                "8080",
+                "<redacted>"
+            ]
+        );
         let (r, _) = redact_args(&["-y".into(), "@modelcontextprotocol/server-github".into()]);
         assert_eq!(r[1], "@modelcontextprotocol/server-github");
     }

@@ -83,13 +83,22 @@ impl<'t> Repo<'t> {
         let mut children = HashMap::new();
         let mut by_name: HashMap<String, Vec<RepoPath>> = HashMap::new();
         let mut problems = Vec::new();
-        entries.insert(RepoPath::root(), Stat { kind: EntryKind::Dir, len: 0 });
+        entries.insert(
+            RepoPath::root(),
+            Stat {
+                kind: EntryKind::Dir,
+                len: 0,
+            },
+        );
         let mut stack = vec![RepoPath::root()];
         while let Some(dir) = stack.pop() {
             let list = match tree.list_dir(&dir) {
                 Ok(l) => l,
                 Err(e) => {
-                    problems.push(WalkProblem { path: dir.clone(), message: e.to_string() });
+                    problems.push(WalkProblem {
+                        path: dir.clone(),
+                        message: e.to_string(),
+                    });
                     continue;
                 }
             };
@@ -97,7 +106,9 @@ impl<'t> Repo<'t> {
                 if ent.name == ".git" {
                     continue;
                 }
-                let Some(p) = dir.join(&ent.name) else { continue };
+                let Some(p) = dir.join(&ent.name) else {
+                    continue;
+                };
                 if entries.len() >= MAX_ENTRIES {
                     problems.push(WalkProblem {
                         path: dir.clone(),
@@ -110,7 +121,13 @@ impl<'t> Repo<'t> {
                     stack.push(p.clone());
                 }
                 by_name.entry(ent.name.clone()).or_default().push(p.clone());
-                entries.insert(p, Stat { kind: ent.kind, len: 0 });
+                entries.insert(
+                    p,
+                    Stat {
+                        kind: ent.kind,
+                        len: 0,
+                    },
+                );
             }
             children.insert(dir, list.into_iter().filter(|e| e.name != ".git").collect());
         }
@@ -164,9 +181,11 @@ impl<'t> Repo<'t> {
     /// empty when it is not a directory inside the repository.
     pub fn list_dir(&self, dir: &RepoPath) -> &[DirEntry] {
         match self.resolve(dir) {
-            Resolved::Inside { real, kind: EntryKind::Dir, .. } => {
-                self.children.get(&real).map(Vec::as_slice).unwrap_or(&[])
-            }
+            Resolved::Inside {
+                real,
+                kind: EntryKind::Dir,
+                ..
+            } => self.children.get(&real).map(Vec::as_slice).unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -174,7 +193,10 @@ impl<'t> Repo<'t> {
     /// The target of link `path`, read once.
     pub fn read_link(&self, path: &RepoPath) -> Result<String, SourceError> {
         let mut links = self.links.lock().unwrap_or_else(|e| e.into_inner());
-        links.entry(path.clone()).or_insert_with(|| self.tree.read_link(path)).clone()
+        links
+            .entry(path.clone())
+            .or_insert_with(|| self.tree.read_link(path))
+            .clone()
     }
 
     /// Follows every symbolic link in `path`, refusing to leave the
@@ -203,7 +225,9 @@ impl<'t> Repo<'t> {
                 }
                 continue;
             }
-            let Some(cand) = cur.join(&c) else { return Resolved::Missing };
+            let Some(cand) = cur.join(&c) else {
+                return Resolved::Missing;
+            };
             match self.kind(&cand) {
                 None | Some(EntryKind::Other) => {
                     return match last_link {
@@ -228,7 +252,12 @@ impl<'t> Repo<'t> {
                     }
                     let target = match self.read_link(&cand) {
                         Ok(t) => t,
-                        Err(_) => return Resolved::Dangling { link: cand, target: String::new() },
+                        Err(_) => {
+                            return Resolved::Dangling {
+                                link: cand,
+                                target: String::new(),
+                            }
+                        }
                     };
                     let mut rest: Vec<String>;
                     if target.starts_with('/') {
@@ -255,7 +284,11 @@ impl<'t> Repo<'t> {
             }
         }
         let kind = self.kind(&cur).unwrap_or(EntryKind::Other);
-        Resolved::Inside { real: cur, kind, via_link: last_link.is_some() }
+        Resolved::Inside {
+            real: cur,
+            kind,
+            via_link: last_link.is_some(),
+        }
     }
 
     /// Reads `path` as text, following links inside the repository, at most
@@ -266,9 +299,16 @@ impl<'t> Repo<'t> {
     /// [`Repo::resolve`] to tell them apart), `TooLarge`, `Io`.
     pub fn read_text(&self, path: &RepoPath, limit: u64) -> Result<Arc<TextFile>, SourceError> {
         let real = match self.resolve(path) {
-            Resolved::Inside { real, kind: EntryKind::File, .. } => real,
+            Resolved::Inside {
+                real,
+                kind: EntryKind::File,
+                ..
+            } => real,
             Resolved::Inside { real, .. } => {
-                return Err(SourceError::Io { path: real, message: "not a regular file".into() })
+                return Err(SourceError::Io {
+                    path: real,
+                    message: "not a regular file".into(),
+                })
             }
             _ => return Err(SourceError::NotFound(path.clone())),
         };
@@ -276,31 +316,54 @@ impl<'t> Repo<'t> {
         if let Some(r) = files.get(&real) {
             match r {
                 Ok(t) if t.bytes > limit => {
-                    return Err(SourceError::TooLarge { path: real.clone(), len: t.bytes, limit })
+                    return Err(SourceError::TooLarge {
+                        path: real.clone(),
+                        len: t.bytes,
+                        limit,
+                    })
                 }
                 Err(SourceError::TooLarge { limit: l, .. }) if *l < limit => {}
                 _ => return r.clone(),
             }
         }
-        let r = self.tree.read_file(&real, limit).map(|b| Arc::new(TextFile::from_bytes(&b)));
+        let r = self
+            .tree
+            .read_file(&real, limit)
+            .map(|b| Arc::new(TextFile::from_bytes(&b)));
         files.insert(real, r.clone());
         r
     }
 
     /// True when `path` resolves to a regular file inside the repository.
     pub fn is_file(&self, path: &RepoPath) -> bool {
-        matches!(self.resolve(path), Resolved::Inside { kind: EntryKind::File, .. })
+        matches!(
+            self.resolve(path),
+            Resolved::Inside {
+                kind: EntryKind::File,
+                ..
+            }
+        )
     }
 
     /// True when `path` resolves to a directory inside the repository.
     pub fn is_dir(&self, path: &RepoPath) -> bool {
-        matches!(self.resolve(path), Resolved::Inside { kind: EntryKind::Dir, .. })
+        matches!(
+            self.resolve(path),
+            Resolved::Inside {
+                kind: EntryKind::Dir,
+                ..
+            }
+        )
     }
 
     /// Every indexed directory (links not followed), sorted.
     pub fn directories(&self) -> Vec<RepoPath> {
-        let mut v: Vec<RepoPath> =
-            self.entries.iter().filter(|(_, s)| s.kind == EntryKind::Dir).map(|(p, _)| p.clone()).collect();
+        let mut v: Vec<RepoPath> = self
+            .entries
+            .iter()
+            .filter(|(_, s)| s.kind == EntryKind::Dir)
+            .map(|(p, _)| p.clone())
+            .collect();
         v.sort();
         v
     }
@@ -330,13 +393,26 @@ mod tests {
         let repo = Repo::new(&tree);
         assert_eq!(
             repo.resolve(&rp("a/link/f.md")),
-            Resolved::Inside { real: rp("a/real/f.md"), kind: EntryKind::File, via_link: true }
+            Resolved::Inside {
+                real: rp("a/real/f.md"),
+                kind: EntryKind::File,
+                via_link: true
+            }
         );
-        assert!(matches!(repo.resolve(&rp("slash/etc")), Resolved::Outside { .. }));
+        assert!(matches!(
+            repo.resolve(&rp("slash/etc")),
+            Resolved::Outside { .. }
+        ));
         assert!(matches!(repo.resolve(&rp("loop")), Resolved::Loop { .. }));
-        assert!(matches!(repo.resolve(&rp("dangling")), Resolved::Dangling { .. }));
+        assert!(matches!(
+            repo.resolve(&rp("dangling")),
+            Resolved::Dangling { .. }
+        ));
         assert_eq!(repo.resolve(&rp("nope")), Resolved::Missing);
         assert_eq!(repo.read_text(&rp("a/link/f.md"), 10).unwrap().text, "x");
-        assert!(matches!(repo.read_text(&rp("a/real/f.md"), 0), Err(SourceError::TooLarge { .. })));
+        assert!(matches!(
+            repo.read_text(&rp("a/real/f.md"), 0),
+            Err(SourceError::TooLarge { .. })
+        ));
     }
 }

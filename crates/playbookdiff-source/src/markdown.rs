@@ -42,7 +42,10 @@ pub fn front_matter(text: &str) -> Option<FrontMatter> {
     let mut offset = first_end + 1;
     let mut line = 2u32;
     while offset <= t.len() {
-        let end = t[offset..].find('\n').map(|i| offset + i).unwrap_or(t.len());
+        let end = t[offset..]
+            .find('\n')
+            .map(|i| offset + i)
+            .unwrap_or(t.len());
         let l = t[offset..end].trim_end();
         if l == "---" || l == "..." {
             let yaml = t[first_end + 1..offset].to_string();
@@ -81,7 +84,10 @@ pub fn parse_yaml(yaml: &str) -> Result<serde_json::Value, (String, Option<u32>)
 
 fn line_in_message(msg: &str) -> Option<u32> {
     let i = msg.find("line ")?;
-    let digits: String = msg[i + 5..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    let digits: String = msg[i + 5..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
     digits.parse().ok()
 }
 
@@ -104,16 +110,21 @@ pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut open: Option<usize> = None;
     let mut depth = 0usize;
-    let parser = Parser::new_ext(text, Options::ENABLE_YAML_STYLE_METADATA_BLOCKS).into_offset_iter();
+    let parser =
+        Parser::new_ext(text, Options::ENABLE_YAML_STYLE_METADATA_BLOCKS).into_offset_iter();
     for (ev, range) in parser {
         match ev {
-            Event::Start(Tag::CodeBlock(_)) | Event::Start(Tag::HtmlBlock) | Event::Start(Tag::MetadataBlock(_)) => {
+            Event::Start(Tag::CodeBlock(_))
+            | Event::Start(Tag::HtmlBlock)
+            | Event::Start(Tag::MetadataBlock(_)) => {
                 if depth == 0 {
                     open = Some(range.start);
                 }
                 depth += 1;
             }
-            Event::End(TagEnd::CodeBlock) | Event::End(TagEnd::HtmlBlock) | Event::End(TagEnd::MetadataBlock(_)) => {
+            Event::End(TagEnd::CodeBlock)
+            | Event::End(TagEnd::HtmlBlock)
+            | Event::End(TagEnd::MetadataBlock(_)) => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
                     if let Some(s) = open.take() {
@@ -121,9 +132,11 @@ pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
                     }
                 }
             }
-            Event::Code(_) | Event::InlineHtml(_) | Event::Html(_) | Event::InlineMath(_) | Event::DisplayMath(_) => {
-                out.push((range.start, range.end))
-            }
+            Event::Code(_)
+            | Event::InlineHtml(_)
+            | Event::Html(_)
+            | Event::InlineMath(_)
+            | Event::DisplayMath(_) => out.push((range.start, range.end)),
             _ => {}
         }
     }
@@ -157,8 +170,16 @@ pub fn import_tokens(text: &str) -> Vec<ImportToken> {
         }
         let raw = tail[..len].to_string();
         let end = i + 1 + len;
-        let line_end = text[end..].find('\n').map(|j| end + j).unwrap_or(text.len());
-        out.push(ImportToken { raw, start: i, end, rest_of_line: text[end..line_end].to_string() });
+        let line_end = text[end..]
+            .find('\n')
+            .map(|j| end + j)
+            .unwrap_or(text.len());
+        out.push(ImportToken {
+            raw,
+            start: i,
+            end,
+            rest_of_line: text[end..line_end].to_string(),
+        });
     }
     out
 }
@@ -179,7 +200,10 @@ mod tests {
 
     #[test]
     fn emphasis_does_not_split_tokens() {
-        assert_eq!(raws("Load @docs/_private_/x.md now"), ["docs/_private_/x.md"]);
+        assert_eq!(
+            raws("Load @docs/_private_/x.md now"),
+            ["docs/_private_/x.md"]
+        );
     }
 
     #[test]
@@ -197,11 +221,20 @@ mod tests {
     fn alias_bomb_is_an_error_not_a_hang() {
         let mut y = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");
         for i in 1..10 {
-            y.push_str(&format!("{}: &{} [*{},*{},*{},*{},*{},*{},*{},*{},*{}]\n",
-                (b'a' + i) as char, (b'a' + i) as char,
-                (b'a' + i - 1) as char, (b'a' + i - 1) as char, (b'a' + i - 1) as char,
-                (b'a' + i - 1) as char, (b'a' + i - 1) as char, (b'a' + i - 1) as char,
-                (b'a' + i - 1) as char, (b'a' + i - 1) as char, (b'a' + i - 1) as char));
+            y.push_str(&format!(
+                "{}: &{} [*{},*{},*{},*{},*{},*{},*{},*{},*{}]\n",
+                (b'a' + i) as char,
+                (b'a' + i) as char,
+                (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char,
+                (b'a' + i - 1) as char
+            ));
         }
         assert!(parse_yaml(&y).is_err());
     }

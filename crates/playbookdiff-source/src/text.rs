@@ -29,7 +29,12 @@ impl TextFile {
                 line_starts.push(i + 1);
             }
         }
-        TextFile { text, bytes: bytes.len() as u64, invalid_utf8, line_starts }
+        TextFile {
+            text,
+            bytes: bytes.len() as u64,
+            invalid_utf8,
+            line_starts,
+        }
     }
 
     /// The 1-based line holding byte `offset`.

@@ -144,7 +144,14 @@ fn io_err(path: &RepoPath, e: std::io::Error) -> SourceError {
     } else {
         // Strip any absolute path the OS message may carry.
         let message = e.kind().to_string();
-        SourceError::Io { path: path.clone(), message: if message.is_empty() { e.to_string() } else { message } }
+        SourceError::Io {
+            path: path.clone(),
+            message: if message.is_empty() {
+                e.to_string()
+            } else {
+                message
+            },
+        }
     }
 }
 
@@ -181,24 +188,40 @@ impl SourceTree for WorkingTree {
 
     fn stat(&self, path: &RepoPath) -> Result<Stat, SourceError> {
         let md = std::fs::symlink_metadata(self.abs(path)).map_err(|e| io_err(path, e))?;
-        Ok(Stat { kind: kind_of(md.file_type()), len: md.len() })
+        Ok(Stat {
+            kind: kind_of(md.file_type()),
+            len: md.len(),
+        })
     }
 
     fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError> {
         let abs = self.abs(path);
         let md = std::fs::symlink_metadata(&abs).map_err(|e| io_err(path, e))?;
         if !md.file_type().is_file() {
-            return Err(SourceError::Io { path: path.clone(), message: "not a regular file".into() });
+            return Err(SourceError::Io {
+                path: path.clone(),
+                message: "not a regular file".into(),
+            });
         }
         if md.len() > limit {
-            return Err(SourceError::TooLarge { path: path.clone(), len: md.len(), limit });
+            return Err(SourceError::TooLarge {
+                path: path.clone(),
+                len: md.len(),
+                limit,
+            });
         }
         let f = std::fs::File::open(&abs).map_err(|e| io_err(path, e))?;
         let mut buf = Vec::with_capacity(md.len() as usize);
         // Read at most limit+1 bytes even if the file grew meanwhile.
-        f.take(limit + 1).read_to_end(&mut buf).map_err(|e| io_err(path, e))?;
+        f.take(limit + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| io_err(path, e))?;
         if buf.len() as u64 > limit {
-            return Err(SourceError::TooLarge { path: path.clone(), len: buf.len() as u64, limit });
+            return Err(SourceError::TooLarge {
+                path: path.clone(),
+                len: buf.len() as u64,
+                limit,
+            });
         }
         Ok(buf)
     }
