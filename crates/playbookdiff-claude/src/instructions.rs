@@ -36,8 +36,9 @@ struct Placement {
     applies_to: RepoPath,
 }
 
-/// The memory files of directory `dir`, in load order, with their kind.
-fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str)> {
+/// The memory files of directory `dir`, in load order, with their kind and
+/// whether the file is the `.claude/CLAUDE.md` variant.
+fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
     let mut v = Vec::new();
     for (name, kind) in [
         ("CLAUDE.md", "memory"),
@@ -45,7 +46,7 @@ fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str)> {
         ("CLAUDE.local.md", "local-memory"),
     ] {
         if let Some(p) = dir.join(name) {
-            v.push((p, kind));
+            v.push((p, kind, name == ".claude/CLAUDE.md"));
         }
     }
     v
@@ -79,11 +80,11 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
 
     // Startup: root → cwd.
     for dir in &startup_dirs {
-        for (path, kind) in memory_files(dir) {
+        for (path, kind, dot_claude) in memory_files(dir) {
             if cx.repo.kind(&path).is_none() {
                 continue;
             }
-            if path.as_str().ends_with(".claude/CLAUDE.md") && !dir.is_root() {
+            if dot_claude && !dir.is_root() {
                 nested_generalized = true;
             }
             let place = Placement {
@@ -153,11 +154,11 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 format!("`{dir}` is neither the launch directory, an ancestor of it, nor below it"),
             )
         };
-        for (path, kind) in memory_files(&dir) {
+        for (path, kind, dot_claude) in memory_files(&dir) {
             if cx.repo.kind(&path).is_none() {
                 continue;
             }
-            if path.as_str().ends_with(".claude/CLAUDE.md") {
+            if dot_claude {
                 nested_generalized = true;
             }
             let place = Placement {
@@ -205,10 +206,13 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
             )
             .at(source.clone()),
         );
+        // Its size comes from the file's metadata: repo mode never reads
+        // personal content.
         let bytes = cx
             .repo
-            .read_text(path, crate::MAX_FILE_BYTES)
-            .map(|t| t.bytes)
+            .tree()
+            .stat(&cx.repo_real(path))
+            .map(|s| s.len)
             .unwrap_or(0);
         let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
         cx.out.instructions.push(Instruction {
@@ -228,50 +232,66 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
         });
         return;
     }
-    if let Some(ex) = settings.excluded_by(path) {
-        let (raw, layer) = (ex.raw.clone(), ex.layer.clone());
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InstructionExcluded,
-                format!(
-                    "`{path}` is excluded by the `claudeMdExcludes` pattern `{raw}` in `{}`.",
-                    layer.path
-                ),
-            )
-            .at(source.clone()),
-        );
-        place.applicability = Applicability::Excluded;
-        place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{}`", layer.path);
-        let Some(text) = cx.read(path, format) else {
-            return;
-        };
-        let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
-        let lines = text.line_count().max(1);
-        cx.out.instructions.push(Instruction {
-            id,
-            kind: place.kind.to_string(),
-            source: source.with_lines(1, lines),
-            load_phase: place.load_phase,
-            applicability: Applicability::Excluded,
-            reason: place.reason,
-            order: None,
-            applies_to: place.applies_to,
-            imported_from: None,
-            bytes: text.bytes,
-            paths: None,
-            resolution: Some(Resolution {
-                strategy: "excluded".into(),
-                sources: vec![layer.path],
-            }),
-            content: text.text.clone(),
-        });
-        return;
-    }
     let Some(text) = cx.read(path, format) else {
         return;
     };
+    if excluded(cx, settings, path, &text, 0, &mut place, &source, None) {
+        return;
+    }
     let mut stack = vec![cx.repo_real(path)];
     expand(cx, path, &text, 0, &place, None, source, &mut stack, None);
+}
+
+/// When a `claudeMdExcludes` pattern matches `path`: reports it and lists
+/// the file as one excluded entry (its imports are never read, so they are
+/// not listed) with the settings file as resolution. Returns true when
+/// excluded. One mechanism for memory files and rules (harness facts A4).
+#[allow(clippy::too_many_arguments)]
+fn excluded(
+    cx: &mut Compiler<'_, '_>,
+    settings: &Settings,
+    path: &RepoPath,
+    text: &playbookdiff_source::TextFile,
+    body_start: usize,
+    place: &mut Placement,
+    source: &SourceRef,
+    paths: Option<Vec<String>>,
+) -> bool {
+    let Some(ex) = settings.excluded_by(path) else {
+        return false;
+    };
+    let (raw, layer) = (ex.raw.clone(), ex.layer.path.clone());
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::InstructionExcluded,
+            format!("`{path}` is excluded by the `claudeMdExcludes` pattern `{raw}` in `{layer}`."),
+        )
+        .at(source.clone()),
+    );
+    place.applicability = Applicability::Excluded;
+    place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{layer}`");
+    let body = &text.text[body_start..];
+    let (ls, le) = text.lines_of(body_start, text.text.len());
+    let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
+    cx.out.instructions.push(Instruction {
+        id,
+        kind: place.kind.to_string(),
+        source: source.clone().with_lines(ls, le.max(ls)),
+        load_phase: place.load_phase,
+        applicability: Applicability::Excluded,
+        reason: place.reason.clone(),
+        order: None,
+        applies_to: place.applies_to.clone(),
+        imported_from: None,
+        bytes: body.len() as u64,
+        paths,
+        resolution: Some(Resolution {
+            strategy: "excluded".into(),
+            sources: vec![layer],
+        }),
+        content: body.to_string(),
+    });
+    true
 }
 
 impl Compiler<'_, '_> {
@@ -379,9 +399,25 @@ fn expand(
         }
         None => id_base,
     };
+    // Which pieces are listed: whitespace-only pieces are dropped, except
+    // that every file keeps at least its last piece so it stays visible.
+    // Ids are assigned before any import is expanded, so that
+    // `importedFrom` always names a listed piece of the importing file
+    // (its first), even when the file starts with an import.
+    let mut keep = Vec::with_capacity(pieces.len());
+    let mut any = false;
+    for (idx, (s, e)) in pieces.iter().enumerate() {
+        let k = !body[*s..*e].trim().is_empty() || (!any && idx + 1 == pieces.len());
+        any |= k;
+        keep.push(k);
+    }
+    let ids: Vec<Option<String>> = keep
+        .iter()
+        .enumerate()
+        .map(|(idx, k)| k.then(|| cx.unique_id(format!("{id_base}#{}", idx + 1))))
+        .collect();
+    let parent_id = ids.iter().flatten().next().cloned().unwrap_or(id_base);
     let mut import_iter = imports.into_iter().peekable();
-    let mut emitted_any = false;
-    let mut first_piece_id: Option<String> = None;
     for (idx, (s, e)) in pieces.iter().enumerate() {
         // Imports that come before piece idx.
         while let Some((before, _, _)) = import_iter.peek() {
@@ -389,20 +425,11 @@ fn expand(
                 break;
             }
             let (_, target, child) = import_iter.next().expect("peeked");
-            let parent_id = first_piece_id.clone().unwrap_or_else(|| id_base.clone());
             import_file(cx, &target, &child, &parent_id, stack);
         }
+        let Some(id) = ids[idx].clone() else { continue };
         let piece = &body[*s..*e];
-        let last = idx + 1 == pieces.len();
-        if piece.trim().is_empty() && (emitted_any || !last) {
-            continue;
-        }
         let (ls, le) = text.lines_of(body_start + s, body_start + e);
-        let id = cx.unique_id(format!("{id_base}#{}", idx + 1));
-        if first_piece_id.is_none() {
-            first_piece_id = Some(id.clone());
-        }
-        emitted_any = true;
         cx.out.instructions.push(Instruction {
             id,
             kind: place.kind.to_string(),
@@ -420,7 +447,6 @@ fn expand(
         });
     }
     for (_, target, child) in import_iter {
-        let parent_id = first_piece_id.clone().unwrap_or_else(|| id_base.clone());
         import_file(cx, &target, &child, &parent_id, stack);
     }
 }
@@ -578,11 +604,14 @@ fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, a
             }
         }
     }
-    if looks_like_path(raw) {
+    // `@docs/gone.md.`: the path without its trailing punctuation is what
+    // the author meant; it names no file either.
+    let meant = if looks_like_path(raw) { raw } else { trimmed };
+    if looks_like_path(meant) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::ImportMissing,
-                format!("`@{raw}` names no file (resolved from `{dir}`); the text stays literal in the context."),
+                format!("`@{meant}` names no file (resolved from `{dir}`); the text stays literal in the context."),
             )
             .at(at.clone()),
         );
@@ -719,8 +748,22 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
         reason: format!("unconditional rule in `{owner}/.claude/rules`, loaded at startup"),
         applies_to: owner.clone(),
     };
-    if let Some(pats) = &patterns {
+    if patterns.is_some() {
         place.load_phase = LoadPhase::OnDemand;
+    }
+    if excluded(
+        cx,
+        settings,
+        path,
+        &text,
+        body_start,
+        &mut place,
+        &source,
+        patterns.clone(),
+    ) {
+        return;
+    }
+    if let Some(pats) = &patterns {
         let compiled: Vec<PathPattern> = pats.iter().map(|p| PathPattern::new(p)).collect();
         for p in &compiled {
             if let Some(err) = &p.error {
@@ -773,18 +816,6 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
                 );
             }
         }
-    }
-    if let Some(ex) = settings.excluded_by(path) {
-        let (raw, layer) = (ex.raw.clone(), ex.layer.path.clone());
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InstructionExcluded,
-                format!("The rule `{path}` is excluded by the `claudeMdExcludes` pattern `{raw}` in `{layer}`."),
-            )
-            .at(source.clone()),
-        );
-        place.applicability = Applicability::Excluded;
-        place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{layer}`");
     }
     let mut stack = vec![cx.repo_real(path)];
     expand(

@@ -249,7 +249,21 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
 
         if let Some((_, s)) = disabled.iter().find(|(n, _)| n == name) {
             server.applicability = Applicability::Excluded;
-            server.reason = format!("listed in disabledMcpjsonServers in `{}`", s.path);
+            server.reason = format!(
+                "configured in `.mcp.json` and disabled by disabledMcpjsonServers in `{}`",
+                s.path
+            );
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::McpServerDisabled,
+                    format!(
+                        "`{}` disables the `.mcp.json` server `{name}` (disabledMcpjsonServers beats any approval), so \
+                         Claude Code does not start it.",
+                        s.path
+                    ),
+                )
+                .at(s.clone()),
+            );
         } else if let Some((_, s)) = enabled.iter().find(|(n, _)| n == name) {
             server.applicability = Applicability::Effective;
             server.reason = format!(
@@ -267,6 +281,11 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             server.reason = "configured in `.mcp.json`; an interactive session asks for approval first (-p and SDK \
                              sessions load it without asking)"
                 .to_string();
+        }
+        if let Some(local) = settings.unread_local.first() {
+            server.reason.push_str(&format!(
+                "; `{local}` is not read in repo mode and may approve or disable it"
+            ));
         }
         cx.out.mcp_servers.push(server);
     }

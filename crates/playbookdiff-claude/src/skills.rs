@@ -559,12 +559,23 @@ fn legacy_commands(cx: &mut Compiler<'_, '_>) {
         .cloned()
         .collect();
     for d in dirs {
-        let count = cx
-            .repo
-            .list_dir(&d)
-            .iter()
-            .filter(|e| e.name.ends_with(".md"))
-            .count();
+        // Commands may be namespaced in subdirectories (`frontend/x.md`).
+        let mut count = 0usize;
+        let mut stack = vec![d.clone()];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(dir) = stack.pop() {
+            if !seen.insert(cx.repo_real(&dir)) {
+                continue;
+            }
+            for e in cx.repo.list_dir(&dir) {
+                let Some(p) = dir.join(&e.name) else { continue };
+                if cx.repo.is_dir(&p) {
+                    stack.push(p);
+                } else if e.name.ends_with(".md") {
+                    count += 1;
+                }
+            }
+        }
         if count == 0 {
             continue;
         }

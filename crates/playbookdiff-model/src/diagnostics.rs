@@ -294,6 +294,12 @@ declare_codes! {
     /// definitions combine is undocumented. Source: spec 004 "Duplicate
     /// server names across layers".
     McpDuplicateUnresolved = "mcp-duplicate-unresolved", Warning, "an MCP server is defined in several layers";
+    /// A settings layer lists a `.mcp.json` server in
+    /// `disabledMcpjsonServers`, so Claude Code does not start it (rejection
+    /// beats approval). The diagnostic points at that settings file: the
+    /// provenance of the exclusion. Source: harness facts A6; claude-code
+    /// #3106.
+    McpServerDisabled = "mcp-server-disabled", Info, "a settings layer disables an .mcp.json server";
 }
 
 #[cfg(test)]
