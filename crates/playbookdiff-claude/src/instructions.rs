@@ -125,35 +125,8 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         .filter(|d| !startup.contains(d))
         .collect();
     below.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
-    let target_dir = cx.target_dir();
-    let mut target_outside_reported = false;
     for dir in below {
-        let (load_phase, applicability, reason) = if strictly_below(&dir, &cwd) {
-            let (a, r) = cx.on_demand(&dir);
-            (LoadPhase::OnDemand, a, r)
-        } else if target_dir.as_ref().is_some_and(|td| td.starts_with(&dir)) {
-            if !target_outside_reported {
-                target_outside_reported = true;
-                cx.diag(Diagnostic::new(
-                    DiagnosticCode::TargetOutsideCwd,
-                    format!(
-                        "The target is outside the launch directory `{cwd}`; Claude Code documents on-demand loading \
-                         only for subdirectories of the launch directory, so instructions near the target are conditional."
-                    ),
-                ));
-            }
-            (
-                LoadPhase::OnDemand,
-                Applicability::Conditional,
-                format!("`{dir}` is outside the launch directory; on-demand loading there is undocumented"),
-            )
-        } else {
-            (
-                LoadPhase::OnDemand,
-                Applicability::OutOfScope,
-                format!("`{dir}` is neither the launch directory, an ancestor of it, nor below it"),
-            )
-        };
+        let (load_phase, applicability, reason) = cx.off_chain(&dir);
         for (path, kind, dot_claude) in memory_files(&dir) {
             if cx.repo.kind(&path).is_none() {
                 continue;
@@ -836,7 +809,9 @@ fn anchor_note(cx: &mut Compiler<'_, '_>, path: &RepoPath, raw: &str, source: &S
     );
 }
 
-/// `.claude/rules` roots below the launch directory: detected, not read.
+/// `.claude/rules` roots off the startup chain that Claude Code may load on
+/// demand (below cwd, or near a target outside it): detected, not read.
+/// A warning when the target reaches the root, else information.
 fn nested_rules_roots(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
     let roots: Vec<RepoPath> = cx
         .repo
@@ -850,15 +825,20 @@ fn nested_rules_roots(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
         let Some(owner) = root.parent().and_then(|d| d.parent()) else {
             continue;
         };
-        if !strictly_below(&owner, cwd) || !outside_dot_claude(&owner) || !cx.repo.is_dir(&root) {
+        if cwd.starts_with(&owner) || !outside_dot_claude(&owner) || !cx.repo.is_dir(&root) {
+            continue;
+        }
+        let (_, applicability, _) = cx.off_chain(&owner);
+        if applicability == Applicability::OutOfScope {
             continue;
         }
         let reached = td.as_ref().is_some_and(|t| t.starts_with(&owner));
         let d = Diagnostic::new(
             DiagnosticCode::NestedRulesRootUnresolved,
             format!(
-                "`{root}` is a rules root below the launch directory; Claude Code loads such rules on demand, but their \
+                "`{root}` is a rules root {} the launch directory; Claude Code loads such rules on demand, but their \
                  traversal, order and glob anchor are undocumented, so they are not read{}.",
+                if strictly_below(&owner, cwd) { "below" } else { "outside" },
                 if reached { " (the target reaches it)" } else { "" }
             ),
         )
@@ -886,6 +866,21 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
                 .unwrap_or_else(|| i.source.path.clone())
         })
         .collect();
+    let excluded: HashSet<RepoPath> = cx
+        .out
+        .instructions
+        .iter()
+        .filter(|i| i.applicability == Applicability::Excluded)
+        .map(|i| i.source.path.clone())
+        .collect();
+    let cwd = cx.ctx.cwd.clone();
+    // The optional fallback mode (harness facts A5, unconfirmed) reads
+    // AGENTS.md on the root-to-cwd path only when no memory file is there.
+    let memory_on_path = cwd
+        .ancestors_root_first()
+        .iter()
+        .flat_map(memory_files)
+        .any(|(p, _, _)| cx.repo.kind(&p).is_some());
     for agents in cx.repo.files_named("AGENTS.md").to_vec() {
         let Some(dir) = agents.parent() else { continue };
         if !outside_dot_claude(&dir) || !cx.repo.is_file(&agents) {
@@ -896,18 +891,25 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
             continue;
         }
         let claude = dir.join("CLAUDE.md").unwrap_or_else(RepoPath::root);
-        let has_claude = cx.repo.kind(&claude).is_some();
+        let beside: Vec<RepoPath> = memory_files(&dir)
+            .into_iter()
+            .filter(|(p, kind, _)| *kind == "memory" && cx.repo.kind(p).is_some())
+            .map(|(p, _, _)| p)
+            .collect();
+        let why = match beside.first() {
+            Some(m) if excluded.contains(m) => format!("`{m}` is excluded by claudeMdExcludes"),
+            Some(m) => format!("`{m}` neither imports it nor links to it"),
+            None if cwd.starts_with(&dir) && !memory_on_path => "there is no CLAUDE.md beside it, and only an \
+                optional fallback mode of newer versions (unconfirmed) reads AGENTS.md when no CLAUDE.md is on the path"
+                .to_string(),
+            None => "there is no CLAUDE.md beside it".to_string(),
+        };
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::AgentsMdNotBridged,
                 format!(
-                    "Claude Code does not read `{agents}`: {} Add a line `@AGENTS.md` to `{claude}`, or make `{claude}` a \
-                     symbolic link to `AGENTS.md`.",
-                    if has_claude {
-                        format!("`{claude}` exists but neither imports it nor links to it.")
-                    } else {
-                        "there is no CLAUDE.md beside it.".to_string()
-                    }
+                    "Claude Code does not read `{agents}`: {why}. Add a line `@AGENTS.md` to `{claude}`, or make \
+                     `{claude}` a symbolic link to `AGENTS.md`."
                 ),
             )
             .at(SourceRef::project(agents.clone(), SourceFormat::Markdown)),

@@ -81,6 +81,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         .rev()
         .find_map(|(v, s)| (v.as_bool() == Some(true)).then(|| s.clone()));
     let mut conditional = 0usize;
+    let mut trust_assumed = false;
 
     for (name, entry) in servers {
         let line = entry_line(&text.text, name);
@@ -267,14 +268,16 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         } else if let Some((_, s)) = enabled.iter().find(|(n, _)| n == name) {
             server.applicability = Applicability::Effective;
             server.reason = format!(
-                "configured in `.mcp.json` and approved by enabledMcpjsonServers in `{}`",
-                s.path
+                "configured in `.mcp.json` and approved by enabledMcpjsonServers in `{}`{}",
+                s.path,
+                trust_note(s, &mut trust_assumed)
             );
         } else if let Some(s) = &enable_all {
             server.applicability = Applicability::Effective;
             server.reason = format!(
-                "configured in `.mcp.json` and approved by enableAllProjectMcpServers in `{}`",
-                s.path
+                "configured in `.mcp.json` and approved by enableAllProjectMcpServers in `{}`{}",
+                s.path,
+                trust_note(s, &mut trust_assumed)
             );
         } else {
             conditional += 1;
@@ -288,6 +291,13 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             ));
         }
         cx.out.mcp_servers.push(server);
+    }
+    if trust_assumed {
+        cx.out.assumptions.push(
+            "The workspace is trusted: Claude Code honours MCP approvals in the shared .claude/settings.json only in \
+             a trusted folder."
+                .to_string(),
+        );
     }
     if conditional > 0 {
         cx.diag(Diagnostic::new(
@@ -305,6 +315,18 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             "MCP servers are never contacted: authentication, connection, tools, resources, prompts and server \
              instructions are unknown, and local or user servers of the same name would take precedence.",
         ));
+    }
+}
+
+/// The caveat on an approval from shared project settings: honoured only
+/// once the workspace is trusted (harness facts A6). Records that the
+/// analysis assumed trust.
+fn trust_note(layer: &SourceRef, trust_assumed: &mut bool) -> &'static str {
+    if layer.scope == SourceScope::Project {
+        *trust_assumed = true;
+        " (honoured in a trusted workspace)"
+    } else {
+        ""
     }
 }
 

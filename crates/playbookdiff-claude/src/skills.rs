@@ -7,7 +7,7 @@
 
 use crate::matcher::{split_paths, PathPattern};
 use crate::settings::Settings;
-use crate::{outside_dot_claude, strictly_below, Compiler};
+use crate::{outside_dot_claude, Compiler};
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
     Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
@@ -58,7 +58,9 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             roots.push((dir, r, LoadPhase::Startup, Applicability::Effective, reason));
         }
     }
-    // Nested roots below cwd, from the index.
+    // Roots off the startup chain, from the index: below cwd they load on
+    // demand; near a target outside cwd they are conditional; elsewhere
+    // Claude Code never discovers them.
     let mut nested: Vec<RepoPath> = cx
         .repo
         .files_named("skills")
@@ -68,15 +70,18 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             let owner = dotc.parent()?;
             (dotc.file_name() == Some(".claude")
                 && outside_dot_claude(&owner)
-                && strictly_below(&owner, &cwd))
+                && !cwd.starts_with(&owner))
             .then_some(owner)
         })
         .collect();
     nested.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
     for owner in nested {
-        let (a, reason) = cx.on_demand(&owner);
+        let (phase, a, reason) = cx.off_chain(&owner);
+        if a == Applicability::OutOfScope {
+            continue;
+        }
         if let Some(r) = owner.join(".claude/skills") {
-            roots.push((owner, r, LoadPhase::OnDemand, a, reason));
+            roots.push((owner, r, phase, a, reason));
         }
     }
 

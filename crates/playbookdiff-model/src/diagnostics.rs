@@ -209,8 +209,9 @@ declare_codes! {
     DotClaudeMemoryGeneralized = "dot-claude-memory-generalized", Info, ".claude/CLAUDE.md below the root is assumed to load like the root one";
 
     // ----- Claude Code rules -----
-    /// A `.claude/rules/` root below the launch directory exists. Its
-    /// traversal, order and glob anchor are undocumented, so it is not read.
+    /// A `.claude/rules/` root below the launch directory (or near a target
+    /// outside it) exists. Its traversal, order and glob anchor are
+    /// undocumented, so it is not read.
     /// Source: spec 000 "Rules".
     NestedRulesRootUnresolved = "nested-rules-root-unresolved", Warning, "a nested .claude/rules root is not read";
     /// A path-scoped rule or skill is relevant only when the agent touches a

@@ -224,11 +224,14 @@ fn agents_md_without_a_bridge_gets_a_diagnostic_naming_both_bridges() {
         "{}",
         d[0].message
     );
+    // No CLAUDE.md anywhere on the path: the unconfirmed fallback mode is named.
+    assert!(d[0].message.contains("fallback"), "{}", d[0].message);
     // Beside a CLAUDE.md that does not import it.
     let d = diags_at(&cfg, D::AgentsMdNotBridged, "apps/api/AGENTS.md");
     assert_eq!(d.len(), 1);
     assert!(
-        d[0].message.contains("`apps/api/CLAUDE.md` exists"),
+        d[0].message
+            .contains("`apps/api/CLAUDE.md` neither imports it"),
         "{}",
         d[0].message
     );
@@ -271,4 +274,30 @@ fn repo_mode_sizes_claude_local_md_from_metadata_without_reading_it() {
         diags(&cfg, D::FileTooLarge).is_empty(),
         "nothing tried to read it"
     );
+}
+
+#[test]
+fn instructions_rules_and_skills_near_a_target_outside_cwd_are_conditional_and_elsewhere_out_of_scope(
+) {
+    let cfg = compile(
+        "target_outside_cwd",
+        at_root().cwd("apps/web").target("apps/api/src/x.ts"),
+    );
+    assert_eq!(received_paths(&cfg), ["apps/web/CLAUDE.md"]);
+    assert_placed(one(&cfg, "apps/api/CLAUDE.md"), OnDemand, Conditional, None);
+    let s = skill(&cfg, "apps/api/.claude/skills/api-debug/SKILL.md");
+    assert_eq!((s.load_phase, s.applicability), (OnDemand, Conditional));
+    let d = diags_at(&cfg, D::NestedRulesRootUnresolved, "apps/api/.claude/rules");
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].severity, playbookdiff_model::Severity::Warning);
+    assert_eq!(diags(&cfg, D::TargetOutsideCwd).len(), 1, "reported once");
+
+    let cfg = compile("target_outside_cwd", at_root().cwd("apps/web"));
+    assert_placed(one(&cfg, "apps/api/CLAUDE.md"), OnDemand, OutOfScope, None);
+    assert!(
+        cfg.skills.is_empty(),
+        "a sibling's skills are never discovered"
+    );
+    assert!(diags(&cfg, D::NestedRulesRootUnresolved).is_empty());
+    assert!(diags(&cfg, D::TargetOutsideCwd).is_empty());
 }

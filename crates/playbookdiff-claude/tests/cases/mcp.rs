@@ -56,6 +56,16 @@ fn multiple_mcp_servers_keep_file_order_lines_and_transports_and_settings_approv
 }
 
 #[test]
+fn an_approval_in_shared_project_settings_states_the_trust_it_depends_on() {
+    let cfg = compile("multiple_mcp_servers", at_root());
+    assert!(server(&cfg, "github").reason.contains("trusted workspace"));
+    assert!(cfg.assumptions.iter().any(|a| a.contains("trusted")));
+    // No approval from project settings, no trust assumption.
+    let cfg = compile("project_mcp_json", at_root());
+    assert!(!cfg.assumptions.iter().any(|a| a.contains("trusted")));
+}
+
+#[test]
 fn placeholders_in_command_args_env_url_and_headers_are_kept_verbatim() {
     // Spec "MCP configuration"; field report 18 (`${CLAUDE_PROJECT_DIR}`).
     let cfg = compile("mcp_env_placeholders", at_root());

@@ -21,10 +21,26 @@ fn excluded_claude_md_is_listed_as_excluded_with_its_pattern_and_settings_file()
     let d = diags_at(&cfg, D::InstructionExcluded, "packages/legacy/CLAUDE.md");
     assert_eq!(d.len(), 1);
     // What the excluded file imports is not received either.
-    assert!(cfg
-        .received_instructions()
-        .iter()
-        .all(|i| i.source.path.as_str() != "AGENTS.md"));
+    assert!(cfg.received_instructions().iter().all(|i| !i
+        .source
+        .path
+        .as_str()
+        .ends_with("AGENTS.md")));
+}
+
+#[test]
+fn agents_md_bridged_only_by_an_excluded_claude_md_is_reported_as_excluded() {
+    let cfg = compile(
+        "excluded_claude_md",
+        at_root().target("packages/legacy/form.ts"),
+    );
+    let d = diags_at(&cfg, D::AgentsMdNotBridged, "packages/legacy/AGENTS.md");
+    assert_eq!(d.len(), 1);
+    assert!(
+        d[0].message.contains("excluded by claudeMdExcludes"),
+        "{}",
+        d[0].message
+    );
 }
 
 #[test]
