@@ -17,7 +17,7 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
     Severity, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::markdown::{front_matter, import_tokens};
+use playbookdiff_source::markdown::{front_matter, glued_at_tokens, import_tokens, ImportToken};
 use playbookdiff_source::{EntryKind, Resolved};
 use std::collections::{BTreeSet, HashSet};
 
@@ -298,10 +298,22 @@ fn expand(
     let mut pieces: Vec<(usize, usize)> = Vec::new();
     let mut imports: Vec<(usize, RepoPath, Placement)> = Vec::new(); // (piece index before it, file, placement)
     let mut cursor = 0usize;
-    for tok in import_tokens(body) {
+    // Import tokens and `@path`s glued to punctuation, in source order.
+    let mut tokens: Vec<(ImportToken, bool)> = import_tokens(body)
+        .into_iter()
+        .map(|t| (t, false))
+        .collect();
+    tokens.extend(glued_at_tokens(body).into_iter().map(|t| (t, true)));
+    tokens.sort_by_key(|(t, _)| t.start);
+    for (tok, glued) in tokens {
         let abs_start = body_start + tok.start;
         let line = text.line_of(abs_start);
         let at = source.clone().with_lines(line, line);
+        if glued {
+            let before = body[..tok.start].chars().next_back().unwrap_or(' ');
+            glued_lookalike(cx, &dir, &tok.raw, before, &at);
+            continue;
+        }
         let Some(target) = resolve_import(cx, &dir, &tok.raw, &at) else {
             lookalike(cx, &dir, &tok.raw, &tok.rest_of_line, &at);
             continue;
@@ -529,28 +541,49 @@ fn looks_like_path(raw: &str) -> bool {
         })
 }
 
-/// Reports an unresolved `@token`: a look-alike when trailing punctuation
-/// or a space hides an existing file; a missing import when it reads like
-/// a path. Source: field reports 3 and 4.
+/// Characters that end an `@path` in prose but are part of the token the
+/// agent reads (`@docs/a.md,`, `@docs/a.md's`, `(@docs/a.md)`).
+fn is_prose_punctuation(c: char) -> bool {
+    ",.;:!?)]}>'\"`*_\u{2019}".contains(c)
+}
+
+/// The longest part of `raw` that names a file and is followed by prose
+/// punctuation (`docs/a.md` in `docs/a.md,` or `docs/a.md's`), with that
+/// file.
+fn file_before_punctuation(
+    cx: &Compiler<'_, '_>,
+    dir: &RepoPath,
+    raw: &str,
+) -> Option<(usize, RepoPath)> {
+    raw.char_indices()
+        .rev()
+        .filter(|&(i, c)| i > 0 && is_prose_punctuation(c))
+        .find_map(|(i, _)| {
+            dir.join(&raw[..i])
+                .filter(|p| cx.repo.is_file(p))
+                .map(|p| (i, p))
+        })
+}
+
+/// Reports an unresolved `@token`: a look-alike when punctuation glued to
+/// the path or a space in it hides an existing file; a missing import when
+/// it reads like a path. Source: field reports 3 and 4.
 fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, at: &SourceRef) {
-    let trimmed = raw.trim_end_matches(|c: char| ",.;:!?)]}'\"`*_".contains(c));
-    if trimmed != raw && !trimmed.is_empty() {
-        if let Some(p) = dir.join(trimmed) {
-            if cx.repo.is_file(&p) {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::ImportLookalike,
-                        format!(
-                            "`@{raw}` is not imported: the trailing `{}` makes it a different path. Put a space after \
-                             `@{trimmed}` to import `{p}`.",
-                            &raw[trimmed.len()..]
-                        ),
-                    )
-                    .at(at.clone()),
-                );
-                return;
-            }
-        }
+    if let Some((i, p)) = file_before_punctuation(cx, dir, raw) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::ImportLookalike,
+                format!(
+                    "`@{raw}` is not imported: the `{}` after `{}` makes it a different path. Put a space after \
+                     `@{}` to import `{p}`.",
+                    &raw[i..],
+                    &raw[..i],
+                    &raw[..i]
+                ),
+            )
+            .at(at.clone()),
+        );
+        return;
     }
     let mut joined = raw.to_string();
     for word in rest.split_whitespace().take(6) {
@@ -558,7 +591,7 @@ fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, a
         joined.push_str(word);
         for cand in [
             joined.as_str(),
-            joined.trim_end_matches(|c: char| ",.;:!?)".contains(c)),
+            joined.trim_end_matches(is_prose_punctuation),
         ] {
             if let Some(p) = dir.join(cand) {
                 if cx.repo.is_file(&p) {
@@ -579,6 +612,7 @@ fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, a
     }
     // `@docs/gone.md.`: the path without its trailing punctuation is what
     // the author meant; it names no file either.
+    let trimmed = raw.trim_end_matches(is_prose_punctuation);
     let meant = if looks_like_path(raw) { raw } else { trimmed };
     if looks_like_path(meant) {
         cx.diag(
@@ -589,6 +623,35 @@ fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, a
             .at(at.clone()),
         );
     }
+}
+
+/// Reports `@path` glued to an opening punctuation mark (`(@docs/a.md)`)
+/// when the path, without punctuation after it, names a file: it reads as
+/// an import but is not one. Source: field report 3.
+fn glued_lookalike(
+    cx: &mut Compiler<'_, '_>,
+    dir: &RepoPath,
+    raw: &str,
+    before: char,
+    at: &SourceRef,
+) {
+    let hit = dir
+        .join(raw)
+        .filter(|p| cx.repo.is_file(p))
+        .map(|p| (raw.len(), p))
+        .or_else(|| file_before_punctuation(cx, dir, raw));
+    let Some((i, p)) = hit else { return };
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::ImportLookalike,
+            format!(
+                "`@{raw}` follows `{before}` without a space, so it is not imported: an import must start a line or \
+                 follow a space. Write `@{}` with spaces around it to import `{p}`.",
+                &raw[..i]
+            ),
+        )
+        .at(at.clone()),
+    );
 }
 
 /// The rules of `dir/.claude/rules`, recursively, ordered by path.

@@ -168,13 +168,28 @@ fn import_with_trailing_punctuation_is_not_imported_and_warns_the_author() {
     assert!(one(&cfg, "CLAUDE.md").content.contains("@docs/a.md, then"));
     let d = diags_at(&cfg, D::ImportLookalike, "CLAUDE.md");
     let lines: Vec<(u32, u32)> = d.iter().map(|d| lines_of(d)).collect();
-    assert_eq!(lines, [(1, 1), (2, 2), (3, 3)]);
+    assert_eq!(&lines[..3], [(1, 1), (2, 2), (3, 3)]);
     // A look-alike of a file that does not exist either is still reported.
     let missing = diags_at(&cfg, D::ImportMissing, "CLAUDE.md");
     assert_eq!(
         missing.iter().map(|d| lines_of(d)).collect::<Vec<_>>(),
         [(4, 4)]
     );
+}
+
+#[test]
+fn at_path_followed_by_a_possessive_or_glued_to_an_opening_mark_is_a_lookalike() {
+    let cfg = compile("import_trailing_punctuation", at_root());
+    let d = diags_at(&cfg, D::ImportLookalike, "CLAUDE.md");
+    let lines: Vec<(u32, u32)> = d.iter().map(|d| lines_of(d)).collect();
+    assert_eq!(&lines[3..], [(5, 5), (6, 6), (6, 6)]);
+    assert!(
+        d[3].message.contains("`'s` after `docs/a.md`"),
+        "{}",
+        d[3].message
+    );
+    assert!(d[4].message.contains("follows `(`"), "{}", d[4].message);
+    assert!(d[5].message.contains("follows `\"`"), "{}", d[5].message);
 }
 
 #[test]
