@@ -301,3 +301,46 @@ fn instructions_rules_and_skills_near_a_target_outside_cwd_are_conditional_and_e
     assert!(diags(&cfg, D::NestedRulesRootUnresolved).is_empty());
     assert!(diags(&cfg, D::TargetOutsideCwd).is_empty());
 }
+
+#[test]
+fn without_a_target_on_demand_instructions_rules_and_skills_stay_conditional() {
+    let cfg = compile("no_target_conditional", at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
+    assert_placed(one(&cfg, "apps/api/CLAUDE.md"), OnDemand, Conditional, None);
+    assert_placed(
+        one(&cfg, ".claude/rules/api.md"),
+        OnDemand,
+        Conditional,
+        None,
+    );
+    let nested = skill(&cfg, "apps/api/.claude/skills/api-debug/SKILL.md");
+    assert_eq!(
+        (nested.load_phase, nested.applicability),
+        (OnDemand, Conditional)
+    );
+    let scoped = skill(&cfg, ".claude/skills/api-lint/SKILL.md");
+    assert_eq!(
+        (scoped.applicability, scoped.invocation.implicit),
+        (Effective, playbookdiff_model::Permission::Unknown)
+    );
+
+    // The same sources with the target that reaches them.
+    let cfg = compile(
+        "no_target_conditional",
+        at_root().target("apps/api/src/handler.ts"),
+    );
+    assert_eq!(
+        received_paths(&cfg),
+        ["CLAUDE.md", ".claude/rules/api.md", "apps/api/CLAUDE.md"]
+    );
+    let nested = skill(&cfg, "apps/api/.claude/skills/api-debug/SKILL.md");
+    assert_eq!(
+        (nested.load_phase, nested.applicability),
+        (OnDemand, Effective)
+    );
+    let scoped = skill(&cfg, ".claude/skills/api-lint/SKILL.md");
+    assert_eq!(
+        scoped.invocation.implicit,
+        playbookdiff_model::Permission::Allowed
+    );
+}
