@@ -17,7 +17,7 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
     Severity, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::markdown::{front_matter, import_tokens};
+use playbookdiff_source::markdown::{front_matter, glued_at_tokens, import_tokens, ImportToken};
 use playbookdiff_source::{EntryKind, Resolved};
 use std::collections::{BTreeSet, HashSet};
 
@@ -36,8 +36,9 @@ struct Placement {
     applies_to: RepoPath,
 }
 
-/// The memory files of directory `dir`, in load order, with their kind.
-fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str)> {
+/// The memory files of directory `dir`, in load order, with their kind and
+/// whether the file is the `.claude/CLAUDE.md` variant.
+fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
     let mut v = Vec::new();
     for (name, kind) in [
         ("CLAUDE.md", "memory"),
@@ -45,7 +46,7 @@ fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str)> {
         ("CLAUDE.local.md", "local-memory"),
     ] {
         if let Some(p) = dir.join(name) {
-            v.push((p, kind));
+            v.push((p, kind, name == ".claude/CLAUDE.md"));
         }
     }
     v
@@ -79,11 +80,11 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
 
     // Startup: root → cwd.
     for dir in &startup_dirs {
-        for (path, kind) in memory_files(dir) {
+        for (path, kind, dot_claude) in memory_files(dir) {
             if cx.repo.kind(&path).is_none() {
                 continue;
             }
-            if path.as_str().ends_with(".claude/CLAUDE.md") && !dir.is_root() {
+            if dot_claude && !dir.is_root() {
                 nested_generalized = true;
             }
             let place = Placement {
@@ -124,40 +125,13 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         .filter(|d| !startup.contains(d))
         .collect();
     below.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
-    let target_dir = cx.target_dir();
-    let mut target_outside_reported = false;
     for dir in below {
-        let (load_phase, applicability, reason) = if strictly_below(&dir, &cwd) {
-            let (a, r) = cx.on_demand(&dir);
-            (LoadPhase::OnDemand, a, r)
-        } else if target_dir.as_ref().is_some_and(|td| td.starts_with(&dir)) {
-            if !target_outside_reported {
-                target_outside_reported = true;
-                cx.diag(Diagnostic::new(
-                    DiagnosticCode::TargetOutsideCwd,
-                    format!(
-                        "The target is outside the launch directory `{cwd}`; Claude Code documents on-demand loading \
-                         only for subdirectories of the launch directory, so instructions near the target are conditional."
-                    ),
-                ));
-            }
-            (
-                LoadPhase::OnDemand,
-                Applicability::Conditional,
-                format!("`{dir}` is outside the launch directory; on-demand loading there is undocumented"),
-            )
-        } else {
-            (
-                LoadPhase::OnDemand,
-                Applicability::OutOfScope,
-                format!("`{dir}` is neither the launch directory, an ancestor of it, nor below it"),
-            )
-        };
-        for (path, kind) in memory_files(&dir) {
+        let (load_phase, applicability, reason) = cx.off_chain(&dir);
+        for (path, kind, dot_claude) in memory_files(&dir) {
             if cx.repo.kind(&path).is_none() {
                 continue;
             }
-            if path.as_str().ends_with(".claude/CLAUDE.md") {
+            if dot_claude {
                 nested_generalized = true;
             }
             let place = Placement {
@@ -205,10 +179,13 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
             )
             .at(source.clone()),
         );
+        // Its size comes from the file's metadata: repo mode never reads
+        // personal content.
         let bytes = cx
             .repo
-            .read_text(path, crate::MAX_FILE_BYTES)
-            .map(|t| t.bytes)
+            .tree()
+            .stat(&cx.repo_real(path))
+            .map(|s| s.len)
             .unwrap_or(0);
         let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
         cx.out.instructions.push(Instruction {
@@ -228,50 +205,66 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
         });
         return;
     }
-    if let Some(ex) = settings.excluded_by(path) {
-        let (raw, layer) = (ex.raw.clone(), ex.layer.clone());
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InstructionExcluded,
-                format!(
-                    "`{path}` is excluded by the `claudeMdExcludes` pattern `{raw}` in `{}`.",
-                    layer.path
-                ),
-            )
-            .at(source.clone()),
-        );
-        place.applicability = Applicability::Excluded;
-        place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{}`", layer.path);
-        let Some(text) = cx.read(path, format) else {
-            return;
-        };
-        let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
-        let lines = text.line_count().max(1);
-        cx.out.instructions.push(Instruction {
-            id,
-            kind: place.kind.to_string(),
-            source: source.with_lines(1, lines),
-            load_phase: place.load_phase,
-            applicability: Applicability::Excluded,
-            reason: place.reason,
-            order: None,
-            applies_to: place.applies_to,
-            imported_from: None,
-            bytes: text.bytes,
-            paths: None,
-            resolution: Some(Resolution {
-                strategy: "excluded".into(),
-                sources: vec![layer.path],
-            }),
-            content: text.text.clone(),
-        });
-        return;
-    }
     let Some(text) = cx.read(path, format) else {
         return;
     };
+    if excluded(cx, settings, path, &text, 0, &mut place, &source, None) {
+        return;
+    }
     let mut stack = vec![cx.repo_real(path)];
     expand(cx, path, &text, 0, &place, None, source, &mut stack, None);
+}
+
+/// When a `claudeMdExcludes` pattern matches `path`: reports it and lists
+/// the file as one excluded entry (its imports are never read, so they are
+/// not listed) with the settings file as resolution. Returns true when
+/// excluded. One mechanism for memory files and rules (harness facts A4).
+#[allow(clippy::too_many_arguments)]
+fn excluded(
+    cx: &mut Compiler<'_, '_>,
+    settings: &Settings,
+    path: &RepoPath,
+    text: &playbookdiff_source::TextFile,
+    body_start: usize,
+    place: &mut Placement,
+    source: &SourceRef,
+    paths: Option<Vec<String>>,
+) -> bool {
+    let Some(ex) = settings.excluded_by(path) else {
+        return false;
+    };
+    let (raw, layer) = (ex.raw.clone(), ex.layer.path.clone());
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::InstructionExcluded,
+            format!("`{path}` is excluded by the `claudeMdExcludes` pattern `{raw}` in `{layer}`."),
+        )
+        .at(source.clone()),
+    );
+    place.applicability = Applicability::Excluded;
+    place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{layer}`");
+    let body = &text.text[body_start..];
+    let (ls, le) = text.lines_of(body_start, text.text.len());
+    let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
+    cx.out.instructions.push(Instruction {
+        id,
+        kind: place.kind.to_string(),
+        source: source.clone().with_lines(ls, le.max(ls)),
+        load_phase: place.load_phase,
+        applicability: Applicability::Excluded,
+        reason: place.reason.clone(),
+        order: None,
+        applies_to: place.applies_to.clone(),
+        imported_from: None,
+        bytes: body.len() as u64,
+        paths,
+        resolution: Some(Resolution {
+            strategy: "excluded".into(),
+            sources: vec![layer],
+        }),
+        content: body.to_string(),
+    });
+    true
 }
 
 impl Compiler<'_, '_> {
@@ -305,10 +298,22 @@ fn expand(
     let mut pieces: Vec<(usize, usize)> = Vec::new();
     let mut imports: Vec<(usize, RepoPath, Placement)> = Vec::new(); // (piece index before it, file, placement)
     let mut cursor = 0usize;
-    for tok in import_tokens(body) {
+    // Import tokens and `@path`s glued to punctuation, in source order.
+    let mut tokens: Vec<(ImportToken, bool)> = import_tokens(body)
+        .into_iter()
+        .map(|t| (t, false))
+        .collect();
+    tokens.extend(glued_at_tokens(body).into_iter().map(|t| (t, true)));
+    tokens.sort_by_key(|(t, _)| t.start);
+    for (tok, glued) in tokens {
         let abs_start = body_start + tok.start;
         let line = text.line_of(abs_start);
         let at = source.clone().with_lines(line, line);
+        if glued {
+            let before = body[..tok.start].chars().next_back().unwrap_or(' ');
+            glued_lookalike(cx, &dir, &tok.raw, before, &at);
+            continue;
+        }
         let Some(target) = resolve_import(cx, &dir, &tok.raw, &at) else {
             lookalike(cx, &dir, &tok.raw, &tok.rest_of_line, &at);
             continue;
@@ -379,9 +384,25 @@ fn expand(
         }
         None => id_base,
     };
+    // Which pieces are listed: whitespace-only pieces are dropped, except
+    // that every file keeps at least its last piece so it stays visible.
+    // Ids are assigned before any import is expanded, so that
+    // `importedFrom` always names a listed piece of the importing file
+    // (its first), even when the file starts with an import.
+    let mut keep = Vec::with_capacity(pieces.len());
+    let mut any = false;
+    for (idx, (s, e)) in pieces.iter().enumerate() {
+        let k = !body[*s..*e].trim().is_empty() || (!any && idx + 1 == pieces.len());
+        any |= k;
+        keep.push(k);
+    }
+    let ids: Vec<Option<String>> = keep
+        .iter()
+        .enumerate()
+        .map(|(idx, k)| k.then(|| cx.unique_id(format!("{id_base}#{}", idx + 1))))
+        .collect();
+    let parent_id = ids.iter().flatten().next().cloned().unwrap_or(id_base);
     let mut import_iter = imports.into_iter().peekable();
-    let mut emitted_any = false;
-    let mut first_piece_id: Option<String> = None;
     for (idx, (s, e)) in pieces.iter().enumerate() {
         // Imports that come before piece idx.
         while let Some((before, _, _)) = import_iter.peek() {
@@ -389,20 +410,11 @@ fn expand(
                 break;
             }
             let (_, target, child) = import_iter.next().expect("peeked");
-            let parent_id = first_piece_id.clone().unwrap_or_else(|| id_base.clone());
             import_file(cx, &target, &child, &parent_id, stack);
         }
+        let Some(id) = ids[idx].clone() else { continue };
         let piece = &body[*s..*e];
-        let last = idx + 1 == pieces.len();
-        if piece.trim().is_empty() && (emitted_any || !last) {
-            continue;
-        }
         let (ls, le) = text.lines_of(body_start + s, body_start + e);
-        let id = cx.unique_id(format!("{id_base}#{}", idx + 1));
-        if first_piece_id.is_none() {
-            first_piece_id = Some(id.clone());
-        }
-        emitted_any = true;
         cx.out.instructions.push(Instruction {
             id,
             kind: place.kind.to_string(),
@@ -420,7 +432,6 @@ fn expand(
         });
     }
     for (_, target, child) in import_iter {
-        let parent_id = first_piece_id.clone().unwrap_or_else(|| id_base.clone());
         import_file(cx, &target, &child, &parent_id, stack);
     }
 }
@@ -534,28 +545,49 @@ fn looks_like_path(raw: &str) -> bool {
         })
 }
 
-/// Reports an unresolved `@token`: a look-alike when trailing punctuation
-/// or a space hides an existing file; a missing import when it reads like
-/// a path. Source: field reports 3 and 4.
+/// Characters that end an `@path` in prose but are part of the token the
+/// agent reads (`@docs/a.md,`, `@docs/a.md's`, `(@docs/a.md)`).
+fn is_prose_punctuation(c: char) -> bool {
+    ",.;:!?)]}>'\"`*_\u{2019}".contains(c)
+}
+
+/// The longest part of `raw` that names a file and is followed by prose
+/// punctuation (`docs/a.md` in `docs/a.md,` or `docs/a.md's`), with that
+/// file.
+fn file_before_punctuation(
+    cx: &Compiler<'_, '_>,
+    dir: &RepoPath,
+    raw: &str,
+) -> Option<(usize, RepoPath)> {
+    raw.char_indices()
+        .rev()
+        .filter(|&(i, c)| i > 0 && is_prose_punctuation(c))
+        .find_map(|(i, _)| {
+            dir.join(&raw[..i])
+                .filter(|p| cx.repo.is_file(p))
+                .map(|p| (i, p))
+        })
+}
+
+/// Reports an unresolved `@token`: a look-alike when punctuation glued to
+/// the path or a space in it hides an existing file; a missing import when
+/// it reads like a path. Source: field reports 3 and 4.
 fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, at: &SourceRef) {
-    let trimmed = raw.trim_end_matches(|c: char| ",.;:!?)]}'\"`*_".contains(c));
-    if trimmed != raw && !trimmed.is_empty() {
-        if let Some(p) = dir.join(trimmed) {
-            if cx.repo.is_file(&p) {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::ImportLookalike,
-                        format!(
-                            "`@{raw}` is not imported: the trailing `{}` makes it a different path. Put a space after \
-                             `@{trimmed}` to import `{p}`.",
-                            &raw[trimmed.len()..]
-                        ),
-                    )
-                    .at(at.clone()),
-                );
-                return;
-            }
-        }
+    if let Some((i, p)) = file_before_punctuation(cx, dir, raw) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::ImportLookalike,
+                format!(
+                    "`@{raw}` is not imported: the `{}` after `{}` makes it a different path. Put a space after \
+                     `@{}` to import `{p}`.",
+                    &raw[i..],
+                    &raw[..i],
+                    &raw[..i]
+                ),
+            )
+            .at(at.clone()),
+        );
+        return;
     }
     let mut joined = raw.to_string();
     for word in rest.split_whitespace().take(6) {
@@ -563,7 +595,7 @@ fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, a
         joined.push_str(word);
         for cand in [
             joined.as_str(),
-            joined.trim_end_matches(|c: char| ",.;:!?)".contains(c)),
+            joined.trim_end_matches(is_prose_punctuation),
         ] {
             if let Some(p) = dir.join(cand) {
                 if cx.repo.is_file(&p) {
@@ -582,15 +614,48 @@ fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, a
             }
         }
     }
-    if looks_like_path(raw) {
+    // `@docs/gone.md.`: the path without its trailing punctuation is what
+    // the author meant; it names no file either.
+    let trimmed = raw.trim_end_matches(is_prose_punctuation);
+    let meant = if looks_like_path(raw) { raw } else { trimmed };
+    if looks_like_path(meant) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::ImportMissing,
-                format!("`@{raw}` names no file (resolved from `{dir}`); the text stays literal in the context."),
+                format!("`@{meant}` names no file (resolved from `{dir}`); the text stays literal in the context."),
             )
             .at(at.clone()),
         );
     }
+}
+
+/// Reports `@path` glued to an opening punctuation mark (`(@docs/a.md)`)
+/// when the path, without punctuation after it, names a file: it reads as
+/// an import but is not one. Source: field report 3.
+fn glued_lookalike(
+    cx: &mut Compiler<'_, '_>,
+    dir: &RepoPath,
+    raw: &str,
+    before: char,
+    at: &SourceRef,
+) {
+    let hit = dir
+        .join(raw)
+        .filter(|p| cx.repo.is_file(p))
+        .map(|p| (raw.len(), p))
+        .or_else(|| file_before_punctuation(cx, dir, raw));
+    let Some((i, p)) = hit else { return };
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::ImportLookalike,
+            format!(
+                "`@{raw}` follows `{before}` without a space, so it is not imported: an import must start a line or \
+                 follow a space. Write `@{}` with spaces around it to import `{p}`.",
+                &raw[..i]
+            ),
+        )
+        .at(at.clone()),
+    );
 }
 
 /// The rules of `dir/.claude/rules`, recursively, ordered by path.
@@ -723,8 +788,22 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
         reason: format!("unconditional rule in `{owner}/.claude/rules`, loaded at startup"),
         applies_to: owner.clone(),
     };
-    if let Some(pats) = &patterns {
+    if patterns.is_some() {
         place.load_phase = LoadPhase::OnDemand;
+    }
+    if excluded(
+        cx,
+        settings,
+        path,
+        &text,
+        body_start,
+        &mut place,
+        &source,
+        patterns.clone(),
+    ) {
+        return;
+    }
+    if let Some(pats) = &patterns {
         let compiled: Vec<PathPattern> = pats.iter().map(|p| PathPattern::new(p)).collect();
         for p in &compiled {
             if let Some(err) = &p.error {
@@ -778,18 +857,6 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
             }
         }
     }
-    if let Some(ex) = settings.excluded_by(path) {
-        let (raw, layer) = (ex.raw.clone(), ex.layer.path.clone());
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InstructionExcluded,
-                format!("The rule `{path}` is excluded by the `claudeMdExcludes` pattern `{raw}` in `{layer}`."),
-            )
-            .at(source.clone()),
-        );
-        place.applicability = Applicability::Excluded;
-        place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{layer}`");
-    }
     let mut stack = vec![cx.repo_real(path)];
     expand(
         cx, path, &text, body_start, &place, None, source, &mut stack, patterns,
@@ -809,7 +876,9 @@ fn anchor_note(cx: &mut Compiler<'_, '_>, path: &RepoPath, raw: &str, source: &S
     );
 }
 
-/// `.claude/rules` roots below the launch directory: detected, not read.
+/// `.claude/rules` roots off the startup chain that Claude Code may load on
+/// demand (below cwd, or near a target outside it): detected, not read.
+/// A warning when the target reaches the root, else information.
 fn nested_rules_roots(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
     let roots: Vec<RepoPath> = cx
         .repo
@@ -823,15 +892,20 @@ fn nested_rules_roots(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
         let Some(owner) = root.parent().and_then(|d| d.parent()) else {
             continue;
         };
-        if !strictly_below(&owner, cwd) || !outside_dot_claude(&owner) || !cx.repo.is_dir(&root) {
+        if cwd.starts_with(&owner) || !outside_dot_claude(&owner) || !cx.repo.is_dir(&root) {
+            continue;
+        }
+        let (_, applicability, _) = cx.off_chain(&owner);
+        if applicability == Applicability::OutOfScope {
             continue;
         }
         let reached = td.as_ref().is_some_and(|t| t.starts_with(&owner));
         let d = Diagnostic::new(
             DiagnosticCode::NestedRulesRootUnresolved,
             format!(
-                "`{root}` is a rules root below the launch directory; Claude Code loads such rules on demand, but their \
+                "`{root}` is a rules root {} the launch directory; Claude Code loads such rules on demand, but their \
                  traversal, order and glob anchor are undocumented, so they are not read{}.",
+                if strictly_below(&owner, cwd) { "below" } else { "outside" },
                 if reached { " (the target reaches it)" } else { "" }
             ),
         )
@@ -859,6 +933,21 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
                 .unwrap_or_else(|| i.source.path.clone())
         })
         .collect();
+    let excluded: HashSet<RepoPath> = cx
+        .out
+        .instructions
+        .iter()
+        .filter(|i| i.applicability == Applicability::Excluded)
+        .map(|i| i.source.path.clone())
+        .collect();
+    let cwd = cx.ctx.cwd.clone();
+    // The optional fallback mode (harness facts A5, unconfirmed) reads
+    // AGENTS.md on the root-to-cwd path only when no memory file is there.
+    let memory_on_path = cwd
+        .ancestors_root_first()
+        .iter()
+        .flat_map(memory_files)
+        .any(|(p, _, _)| cx.repo.kind(&p).is_some());
     for agents in cx.repo.files_named("AGENTS.md").to_vec() {
         let Some(dir) = agents.parent() else { continue };
         if !outside_dot_claude(&dir) || !cx.repo.is_file(&agents) {
@@ -869,18 +958,25 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
             continue;
         }
         let claude = dir.join("CLAUDE.md").unwrap_or_else(RepoPath::root);
-        let has_claude = cx.repo.kind(&claude).is_some();
+        let beside: Vec<RepoPath> = memory_files(&dir)
+            .into_iter()
+            .filter(|(p, kind, _)| *kind == "memory" && cx.repo.kind(p).is_some())
+            .map(|(p, _, _)| p)
+            .collect();
+        let why = match beside.first() {
+            Some(m) if excluded.contains(m) => format!("`{m}` is excluded by claudeMdExcludes"),
+            Some(m) => format!("`{m}` neither imports it nor links to it"),
+            None if cwd.starts_with(&dir) && !memory_on_path => "there is no CLAUDE.md beside it, and only an \
+                optional fallback mode of newer versions (unconfirmed) reads AGENTS.md when no CLAUDE.md is on the path"
+                .to_string(),
+            None => "there is no CLAUDE.md beside it".to_string(),
+        };
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::AgentsMdNotBridged,
                 format!(
-                    "Claude Code does not read `{agents}`: {} Add a line `@AGENTS.md` to `{claude}`, or make `{claude}` a \
-                     symbolic link to `AGENTS.md`.",
-                    if has_claude {
-                        format!("`{claude}` exists but neither imports it nor links to it.")
-                    } else {
-                        "there is no CLAUDE.md beside it.".to_string()
-                    }
+                    "Claude Code does not read `{agents}`: {why}. Add a line `@AGENTS.md` to `{claude}`, or make \
+                     `{claude}` a symbolic link to `AGENTS.md`."
                 ),
             )
             .at(SourceRef::project(agents.clone(), SourceFormat::Markdown)),

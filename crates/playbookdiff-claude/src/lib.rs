@@ -48,6 +48,7 @@ pub(crate) struct Compiler<'a, 'r> {
     pub ctx: &'a AnalysisContext,
     pub out: EffectiveAgentConfig,
     ids: HashMap<String, u32>,
+    target_outside_reported: bool,
 }
 
 impl<'a, 'r> Compiler<'a, 'r> {
@@ -85,6 +86,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
             ctx,
             out,
             ids: HashMap::new(),
+            target_outside_reported: false,
         }
     }
 
@@ -253,6 +255,43 @@ impl<'a, 'r> Compiler<'a, 'r> {
         } else {
             Some(t.parent().unwrap_or_else(RepoPath::root))
         }
+    }
+
+    /// Placement of an item owned by directory `dir` off the startup chain
+    /// (neither cwd nor an ancestor of it): below cwd it loads on demand
+    /// ([`Compiler::on_demand`]); near a target outside cwd it is
+    /// conditional (on-demand loading there is undocumented; reported once
+    /// as `target-outside-cwd`); anywhere else it is out of scope. One
+    /// rule for instructions, rules roots and skills.
+    pub fn off_chain(&mut self, dir: &RepoPath) -> (LoadPhase, Applicability, String) {
+        let cwd = self.ctx.cwd.clone();
+        if strictly_below(dir, &cwd) {
+            let (a, r) = self.on_demand(dir);
+            return (LoadPhase::OnDemand, a, r);
+        }
+        if self.target_dir().is_some_and(|td| td.starts_with(dir)) {
+            if !self.target_outside_reported {
+                self.target_outside_reported = true;
+                self.diag(Diagnostic::new(
+                    DiagnosticCode::TargetOutsideCwd,
+                    format!(
+                        "The target is outside the launch directory `{cwd}`; Claude Code documents on-demand loading \
+                         only below the launch directory, so instructions, rules and skills near the target are \
+                         conditional."
+                    ),
+                ));
+            }
+            return (
+                LoadPhase::OnDemand,
+                Applicability::Conditional,
+                format!("`{dir}` is outside the launch directory; on-demand loading there is undocumented"),
+            );
+        }
+        (
+            LoadPhase::OnDemand,
+            Applicability::OutOfScope,
+            format!("`{dir}` is neither the launch directory, an ancestor of it, nor below it"),
+        )
     }
 
     /// For an item below the launch directory owned by directory `dir`:

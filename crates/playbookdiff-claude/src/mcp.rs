@@ -81,6 +81,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         .rev()
         .find_map(|(v, s)| (v.as_bool() == Some(true)).then(|| s.clone()));
     let mut conditional = 0usize;
+    let mut trust_assumed = false;
 
     for (name, entry) in servers {
         let line = entry_line(&text.text, name);
@@ -250,18 +251,34 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
 
         if let Some((_, s)) = disabled.iter().find(|(n, _)| n == name) {
             server.applicability = Applicability::Excluded;
-            server.reason = format!("listed in disabledMcpjsonServers in `{}`", s.path);
+            server.reason = format!(
+                "configured in `.mcp.json` and disabled by disabledMcpjsonServers in `{}`",
+                s.path
+            );
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::McpServerDisabled,
+                    format!(
+                        "`{}` disables the `.mcp.json` server `{name}` (disabledMcpjsonServers beats any approval), so \
+                         Claude Code does not start it.",
+                        s.path
+                    ),
+                )
+                .at(s.clone()),
+            );
         } else if let Some((_, s)) = enabled.iter().find(|(n, _)| n == name) {
             server.applicability = Applicability::Effective;
             server.reason = format!(
-                "configured in `.mcp.json` and approved by enabledMcpjsonServers in `{}`",
-                s.path
+                "configured in `.mcp.json` and approved by enabledMcpjsonServers in `{}`{}",
+                s.path,
+                trust_note(s, &mut trust_assumed)
             );
         } else if let Some(s) = &enable_all {
             server.applicability = Applicability::Effective;
             server.reason = format!(
-                "configured in `.mcp.json` and approved by enableAllProjectMcpServers in `{}`",
-                s.path
+                "configured in `.mcp.json` and approved by enableAllProjectMcpServers in `{}`{}",
+                s.path,
+                trust_note(s, &mut trust_assumed)
             );
         } else {
             conditional += 1;
@@ -269,7 +286,19 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                              sessions load it without asking)"
                 .to_string();
         }
+        if let Some(local) = settings.unread_local.first() {
+            server.reason.push_str(&format!(
+                "; `{local}` is not read in repo mode and may approve or disable it"
+            ));
+        }
         cx.out.mcp_servers.push(server);
+    }
+    if trust_assumed {
+        cx.out.assumptions.push(
+            "The workspace is trusted: Claude Code honours MCP approvals in the shared .claude/settings.json only in \
+             a trusted folder."
+                .to_string(),
+        );
     }
     if conditional > 0 {
         cx.diag(Diagnostic::new(
@@ -287,6 +316,18 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             "MCP servers are never contacted: authentication, connection, tools, resources, prompts and server \
              instructions are unknown, and local or user servers of the same name would take precedence.",
         ));
+    }
+}
+
+/// The caveat on an approval from shared project settings: honoured only
+/// once the workspace is trusted (harness facts A6). Records that the
+/// analysis assumed trust.
+fn trust_note(layer: &SourceRef, trust_assumed: &mut bool) -> &'static str {
+    if layer.scope == SourceScope::Project {
+        *trust_assumed = true;
+        " (honoured in a trusted workspace)"
+    } else {
+        ""
     }
 }
 

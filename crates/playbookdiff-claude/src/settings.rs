@@ -32,6 +32,8 @@ pub struct ExcludePattern {
 pub struct Settings {
     pub layers: Vec<SettingsLayer>,
     pub excludes: Vec<ExcludePattern>,
+    /// Local settings files present in the tree but not read (repo mode).
+    pub unread_local: Vec<RepoPath>,
     /// Absolute path prefix standing for the repository root when matching
     /// excludes (`/` + …); the analysed checkout's when known.
     abs_root: String,
@@ -128,7 +130,9 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
         }
         match cx.ctx.mode {
             Mode::Local => candidates.push((p, SourceScope::Local)),
-            Mode::Repo => cx.diag(
+            Mode::Repo => {
+                settings.unread_local.push(p.clone());
+                cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::LocalConfigUnavailable,
                     format!(
@@ -137,7 +141,8 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
                     ),
                 )
                 .at(SourceRef { scope: SourceScope::Local, ..SourceRef::project(p.clone(), SourceFormat::Json) }),
-            ),
+                )
+            }
         }
     }
 

@@ -7,7 +7,7 @@
 
 use crate::matcher::{split_paths, PathPattern};
 use crate::settings::Settings;
-use crate::{outside_dot_claude, strictly_below, Compiler};
+use crate::{outside_dot_claude, Compiler};
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
     Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
@@ -58,7 +58,9 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             roots.push((dir, r, LoadPhase::Startup, Applicability::Effective, reason));
         }
     }
-    // Nested roots below cwd, from the index.
+    // Roots off the startup chain, from the index: below cwd they load on
+    // demand; near a target outside cwd they are conditional; elsewhere
+    // Claude Code never discovers them.
     let mut nested: Vec<RepoPath> = cx
         .repo
         .files_named("skills")
@@ -68,15 +70,18 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             let owner = dotc.parent()?;
             (dotc.file_name() == Some(".claude")
                 && outside_dot_claude(&owner)
-                && strictly_below(&owner, &cwd))
+                && !cwd.starts_with(&owner))
             .then_some(owner)
         })
         .collect();
     nested.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
     for owner in nested {
-        let (a, reason) = cx.on_demand(&owner);
+        let (phase, a, reason) = cx.off_chain(&owner);
+        if a == Applicability::OutOfScope {
+            continue;
+        }
         if let Some(r) = owner.join(".claude/skills") {
-            roots.push((owner, r, LoadPhase::OnDemand, a, reason));
+            roots.push((owner, r, phase, a, reason));
         }
     }
 
@@ -559,12 +564,23 @@ fn legacy_commands(cx: &mut Compiler<'_, '_>) {
         .cloned()
         .collect();
     for d in dirs {
-        let count = cx
-            .repo
-            .list_dir(&d)
-            .iter()
-            .filter(|e| e.name.ends_with(".md"))
-            .count();
+        // Commands may be namespaced in subdirectories (`frontend/x.md`).
+        let mut count = 0usize;
+        let mut stack = vec![d.clone()];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(dir) = stack.pop() {
+            if !seen.insert(cx.repo_real(&dir)) {
+                continue;
+            }
+            for e in cx.repo.list_dir(&dir) {
+                let Some(p) = dir.join(&e.name) else { continue };
+                if cx.repo.is_dir(&p) {
+                    stack.push(p);
+                } else if e.name.ends_with(".md") {
+                    count += 1;
+                }
+            }
+        }
         if count == 0 {
             continue;
         }

@@ -209,8 +209,9 @@ declare_codes! {
     DotClaudeMemoryGeneralized = "dot-claude-memory-generalized", Info, ".claude/CLAUDE.md below the root is assumed to load like the root one";
 
     // ----- Claude Code rules -----
-    /// A `.claude/rules/` root below the launch directory exists. Its
-    /// traversal, order and glob anchor are undocumented, so it is not read.
+    /// A `.claude/rules/` root below the launch directory (or near a target
+    /// outside it) exists. Its traversal, order and glob anchor are
+    /// undocumented, so it is not read.
     /// Source: spec 000 "Rules".
     NestedRulesRootUnresolved = "nested-rules-root-unresolved", Warning, "a nested .claude/rules root is not read";
     /// A path-scoped rule or skill is relevant only when the agent touches a
@@ -288,6 +289,12 @@ declare_codes! {
     /// Code session unless settings enable them; `-p` and SDK sessions load
     /// them without asking. Source: spec 000 "MCP configuration".
     McpApprovalUnknown = "mcp-approval-unknown", Info, "project MCP servers need approval";
+    /// A settings layer lists a `.mcp.json` server in
+    /// `disabledMcpjsonServers`, so Claude Code does not start it (rejection
+    /// beats approval). The diagnostic points at that settings file: the
+    /// provenance of the exclusion. Source: harness facts A6; claude-code
+    /// #3106.
+    McpServerDisabled = "mcp-server-disabled", Info, "a settings layer disables an .mcp.json server";
     /// An `.mcp.json` outside the project root is not read by Claude Code.
     McpJsonNotAtRoot = "mcp-json-not-at-root", Info, "an .mcp.json outside the project root is ignored";
     /// The same MCP server is defined in more than one layer, and how the

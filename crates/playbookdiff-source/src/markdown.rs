@@ -146,6 +146,21 @@ pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
 
 /// Finds `@token`s outside masked ranges, in source order.
 pub fn import_tokens(text: &str) -> Vec<ImportToken> {
+    scan_at_tokens(text, |prev| prev.is_none_or(|b| b.is_ascii_whitespace()))
+}
+
+/// Finds `@token`s glued to an opening punctuation mark (`(@a.md`,
+/// `"@a.md"`, `**@a.md**`), outside masked ranges: they read as imports
+/// but an import must start a line or follow white space.
+pub fn glued_at_tokens(text: &str) -> Vec<ImportToken> {
+    scan_at_tokens(text, |prev| {
+        prev.is_some_and(|b| b"([{<\"'`*_".contains(&b))
+    })
+}
+
+/// `@` followed by non-space characters, outside masked ranges, where the
+/// byte before `@` (`None` at the start) satisfies `accept_prev`.
+fn scan_at_tokens(text: &str, accept_prev: impl Fn(Option<u8>) -> bool) -> Vec<ImportToken> {
     if !text.contains('@') {
         return Vec::new();
     }
@@ -160,7 +175,7 @@ pub fn import_tokens(text: &str) -> Vec<ImportToken> {
         if mi < masked.len() && masked[mi].0 <= i && i < masked[mi].1 {
             continue;
         }
-        if i > 0 && !bytes[i - 1].is_ascii_whitespace() {
+        if !accept_prev(i.checked_sub(1).map(|j| bytes[j])) {
             continue;
         }
         let tail = &text[i + 1..];
@@ -196,6 +211,13 @@ mod tests {
     fn skips_code_spans_fences_indented_code_and_html() {
         let t = "See @a.md and `@b.md`.\n\n```\n@c.md\n```\n\n    @d.md\n\n<!-- @e.md -->\n\n<div>\n@f.md\n</div>\n\n~~~\n@g.md\n~~~\nmail me@h.md\n@i.md";
         assert_eq!(raws(t), ["a.md", "i.md"]);
+    }
+
+    #[test]
+    fn glued_tokens_follow_opening_punctuation_only() {
+        let t = "(@a.md) \"@b.md\" **@c.md** @d.md me@e.md `(@f.md)`";
+        let got: Vec<String> = glued_at_tokens(t).into_iter().map(|t| t.raw).collect();
+        assert_eq!(got, ["a.md)", "b.md\"", "c.md**"]);
     }
 
     #[test]

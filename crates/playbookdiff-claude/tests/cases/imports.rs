@@ -1,0 +1,237 @@
+//! `@path` imports: inline expansion, Markdown structure, resolution,
+//! look-alikes, cycles, depth, approval outside cwd.
+
+use crate::common::*;
+use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*};
+
+#[test]
+fn agents_md_import_expands_in_place_and_applies_to_the_importing_directory() {
+    let cfg = compile("agents_md_import", at_root());
+    let a = one(&cfg, "AGENTS.md");
+    assert_eq!(a.kind, "import");
+    assert_placed(a, Startup, Effective, Some(0));
+    assert_eq!(a.applies_to.as_str(), ".");
+    assert_eq!(a.content, "# Conventions\n\n- Small pull requests.\n");
+    let parent = a.imported_from.as_deref().expect("importedFrom");
+    assert!(
+        pieces(&cfg, "CLAUDE.md").iter().any(|p| p.id == parent),
+        "importedFrom {parent} names a CLAUDE.md piece"
+    );
+    assert_imported_from_resolves(&cfg);
+    assert!(diags(&cfg, D::AgentsMdNotBridged).is_empty());
+}
+
+#[test]
+fn recursive_imports_resolve_from_each_importing_file_and_spell_out_the_context() {
+    let cfg = compile("recursive_import", at_root());
+    assert_eq!(
+        received(&cfg),
+        [
+            ("CLAUDE.md".into(), "Top\n".into()),
+            ("docs/a.md".into(), "A1\n".into()),
+            ("docs/b.md".into(), "B\n".into()),
+            ("docs/a.md".into(), "\nA2\n".into()),
+            ("CLAUDE.md".into(), "\nEnd\n".into()),
+        ]
+    );
+    for i in &cfg.instructions {
+        assert_eq!(i.applies_to.as_str(), ".", "{}", i.id);
+    }
+    let b = one(&cfg, "docs/b.md");
+    let parent = b.imported_from.as_deref().unwrap();
+    assert!(pieces(&cfg, "docs/a.md").iter().any(|p| p.id == parent));
+    assert_imported_from_resolves(&cfg);
+    assert_unique_ids(&cfg);
+}
+
+#[test]
+fn imports_deeper_than_four_hops_are_not_loaded() {
+    let cfg = compile("import_depth_limit", at_root());
+    let got: Vec<String> = received_paths(&cfg);
+    assert!(got.contains(&"h4.md".to_string()));
+    assert!(!got.contains(&"h5.md".to_string()), "{got:?}");
+    let d = diags_at(&cfg, D::ImportDepthExceeded, "h4.md");
+    assert_eq!(d.len(), 1);
+    assert_eq!(lines_of(d[0]), (2, 2));
+}
+
+#[test]
+fn import_inside_a_code_span_is_literal_text() {
+    let cfg = compile("import_in_code_span", at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
+    assert_eq!(
+        one(&cfg, "CLAUDE.md").content,
+        "Write `@AGENTS.md` to import a file.\n"
+    );
+    // So AGENTS.md has no bridge.
+    assert_eq!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").len(), 1);
+}
+
+#[test]
+fn import_inside_fenced_or_indented_code_is_literal_text() {
+    let cfg = compile("import_in_fenced_code", at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
+    assert!(pieces(&cfg, "AGENTS.md").is_empty());
+    assert_eq!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").len(), 1);
+}
+
+#[test]
+fn mid_line_import_splits_the_file_and_the_next_piece_starts_with_the_rest_of_that_line() {
+    let cfg = compile("mid_document_import", at_root());
+    assert_eq!(
+        received(&cfg),
+        [
+            ("CLAUDE.md".into(), "# Title\n\nBefore ".into()),
+            ("docs/guide.md".into(), "Guide text.\n".into()),
+            (
+                "CLAUDE.md".into(),
+                " after on the same line.\nLast line.\n".into()
+            ),
+        ]
+    );
+    let p = pieces(&cfg, "CLAUDE.md");
+    let l0 = p[0].source.lines.unwrap();
+    let l1 = p[1].source.lines.unwrap();
+    assert_eq!((l0.start, l0.end), (1, 3));
+    assert_eq!((l1.start, l1.end), (3, 4));
+    let total: u64 = p.iter().map(|i| i.bytes).sum::<u64>() + "@docs/guide.md".len() as u64;
+    assert_eq!(
+        total,
+        std::fs::metadata(fixture("mid_document_import").join("CLAUDE.md"))
+            .unwrap()
+            .len()
+    );
+}
+
+#[test]
+fn missing_import_stays_literal_with_a_diagnostic_and_mentions_are_not_imports() {
+    let cfg = compile("import_missing", at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
+    let d = diags_at(&cfg, D::ImportMissing, "CLAUDE.md");
+    assert_eq!(d.len(), 1, "only @docs/missing.md, not @alice: {d:#?}");
+    assert_eq!(lines_of(d[0]), (3, 3));
+    assert!(d[0].message.contains("docs/missing.md"));
+}
+
+#[test]
+fn imports_leaving_the_repository_are_not_followed_and_are_diagnosed() {
+    let cfg = compile("import_outside_repository", at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
+    let d = diags_at(&cfg, D::ImportOutsideRepository, "CLAUDE.md");
+    let lines: Vec<(u32, u32)> = d.iter().map(|d| lines_of(d)).collect();
+    assert_eq!(lines, [(3, 3), (4, 4), (5, 5)]);
+}
+
+#[test]
+fn import_cycle_stops_at_the_repeated_file_with_a_safety_diagnostic() {
+    let cfg = compile("import_cycle", at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md", "a.md", "b.md"]);
+    let d = diags(&cfg, D::ImportCycle);
+    assert_eq!(d.len(), 2, "b.md -> a.md and b.md -> CLAUDE.md: {d:#?}");
+    assert!(d
+        .iter()
+        .all(|d| d.source.as_ref().unwrap().path.as_str() == "b.md"));
+    assert!(d[0].message.contains("safety"));
+}
+
+#[test]
+fn import_inside_the_repository_but_outside_cwd_is_conditional_pending_approval() {
+    let cfg = compile("import_outside_cwd", at_root().cwd("apps/api"));
+    assert_eq!(
+        received(&cfg),
+        [
+            ("apps/api/CLAUDE.md".into(), "API\n".into()),
+            ("apps/api/CLAUDE.md".into(), "\nafter\n".into())
+        ]
+    );
+    let shared = one(&cfg, "docs/shared.md");
+    assert_placed(shared, Startup, Conditional, None);
+    assert_eq!(shared.content, "Shared\n", "parsed as evidence");
+    assert_eq!(shared.applies_to.as_str(), "apps/api");
+    // What it imports in turn is conditional too.
+    assert_placed(one(&cfg, "docs/more.md"), Startup, Conditional, None);
+    let d = diags_at(&cfg, D::ImportOutsideCwd, "apps/api/CLAUDE.md");
+    assert_eq!(d.len(), 1);
+    assert_eq!(lines_of(d[0]), (2, 2));
+
+    // From the root the same import is inside cwd (and the file is on demand).
+    let cfg = compile("import_outside_cwd", at_root().target("apps/api/CLAUDE.md"));
+    assert_eq!((one(&cfg, "docs/shared.md").applicability), Effective);
+    assert!(diags(&cfg, D::ImportOutsideCwd).is_empty());
+}
+
+#[test]
+fn import_with_trailing_punctuation_is_not_imported_and_warns_the_author() {
+    // Field report 3.
+    let cfg = compile("import_trailing_punctuation", at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
+    assert!(one(&cfg, "CLAUDE.md").content.contains("@docs/a.md, then"));
+    let d = diags_at(&cfg, D::ImportLookalike, "CLAUDE.md");
+    let lines: Vec<(u32, u32)> = d.iter().map(|d| lines_of(d)).collect();
+    assert_eq!(&lines[..3], [(1, 1), (2, 2), (3, 3)]);
+    // A look-alike of a file that does not exist either is still reported.
+    let missing = diags_at(&cfg, D::ImportMissing, "CLAUDE.md");
+    assert_eq!(
+        missing.iter().map(|d| lines_of(d)).collect::<Vec<_>>(),
+        [(4, 4)]
+    );
+}
+
+#[test]
+fn at_path_followed_by_a_possessive_or_glued_to_an_opening_mark_is_a_lookalike() {
+    let cfg = compile("import_trailing_punctuation", at_root());
+    let d = diags_at(&cfg, D::ImportLookalike, "CLAUDE.md");
+    let lines: Vec<(u32, u32)> = d.iter().map(|d| lines_of(d)).collect();
+    assert_eq!(&lines[3..], [(5, 5), (6, 6), (6, 6)]);
+    assert!(
+        d[3].message.contains("`'s` after `docs/a.md`"),
+        "{}",
+        d[3].message
+    );
+    assert!(d[4].message.contains("follows `(`"), "{}", d[4].message);
+    assert!(d[5].message.contains("follows `\"`"), "{}", d[5].message);
+}
+
+#[test]
+fn import_path_with_a_space_stays_literal_and_the_rest_of_the_line_is_not_a_path() {
+    // Field report 4.
+    let cfg = compile("import_path_with_spaces", at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
+    assert_eq!(
+        one(&cfg, "CLAUDE.md").content,
+        "Read @My Docs/a.md for details.\n"
+    );
+    let d = diags_at(&cfg, D::ImportLookalike, "CLAUDE.md");
+    assert_eq!(d.len(), 1);
+    assert!(d[0].message.contains("My Docs/a.md"));
+    assert!(diags(&cfg, D::ImportMissing).is_empty());
+}
+
+#[test]
+fn agents_md_import_in_a_subdirectory_resolves_next_to_the_importing_file() {
+    // Field report 5.
+    let cfg = compile("subdir_agents_md_import", at_root().cwd("apps/api"));
+    // The file is `@AGENTS.md\n`: the import, then the rest of its line.
+    assert_eq!(
+        received(&cfg),
+        [
+            ("apps/api/AGENTS.md".into(), "# API agents\n".into()),
+            ("apps/api/CLAUDE.md".into(), "\n".into())
+        ]
+    );
+    let a = one(&cfg, "apps/api/AGENTS.md");
+    assert_eq!(a.applies_to.as_str(), "apps/api");
+    assert!(pieces(&cfg, "AGENTS.md").is_empty());
+    assert_imported_from_resolves(&cfg);
+
+    let cfg = compile(
+        "subdir_agents_md_import",
+        at_root().target("apps/api/src/x.ts"),
+    );
+    let a = one(&cfg, "apps/api/AGENTS.md");
+    assert_placed(a, OnDemand, Effective, Some(0));
+    assert_eq!(a.applies_to.as_str(), "apps/api");
+    // The root AGENTS.md has no bridge.
+    assert_eq!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").len(), 1);
+    assert!(diags_at(&cfg, D::AgentsMdNotBridged, "apps/api/AGENTS.md").is_empty());
+}

@@ -1,0 +1,287 @@
+//! Skills: discovery, nesting, same names, invocation, `paths`, the listing
+//! budget, `skillOverrides`, legacy commands.
+
+use crate::common::*;
+use playbookdiff_model::{
+    AdvertisementState as Ad, Applicability::*, DiagnosticCode as D, LoadPhase::*, Permission::*,
+};
+
+#[test]
+fn root_skill_is_effective_at_startup_invocable_both_ways_and_advertised() {
+    let cfg = compile("root_skill", at_root());
+    let s = skill(&cfg, ".claude/skills/deploy/SKILL.md");
+    assert_eq!(s.name, "deploy");
+    assert_eq!((s.load_phase, s.applicability), (Startup, Effective));
+    assert_eq!(
+        (s.invocation.explicit, s.invocation.implicit),
+        (Allowed, Allowed)
+    );
+    assert_eq!(s.advertisement.state, Ad::Advertised);
+    assert_eq!(s.description.as_deref(), Some("Deploy the app to staging."));
+    let l = s.source.lines.unwrap();
+    assert_eq!((l.start, l.end), (1, 4));
+    // Without front matter: the directory name and the first paragraph.
+    let s = skill(&cfg, ".claude/skills/no-frontmatter/SKILL.md");
+    assert_eq!(s.name, "no-frontmatter");
+    assert_eq!(
+        s.description.as_deref(),
+        Some("Write the changelog entry for the current branch.")
+    );
+}
+
+#[test]
+fn invocation_flags_map_to_explicit_implicit_and_advertisement() {
+    let cfg = compile("skill_invocation", at_root());
+    let m = skill(&cfg, ".claude/skills/manual/SKILL.md");
+    assert_eq!(
+        (
+            m.invocation.explicit,
+            m.invocation.implicit,
+            m.advertisement.state
+        ),
+        (Allowed, Blocked, Ad::Hidden)
+    );
+    let b = skill(&cfg, ".claude/skills/background/SKILL.md");
+    assert_eq!(
+        (
+            b.invocation.explicit,
+            b.invocation.implicit,
+            b.advertisement.state
+        ),
+        (Blocked, Allowed, Ad::Advertised)
+    );
+    let d = skill(&cfg, ".claude/skills/default/SKILL.md");
+    assert_eq!(
+        (
+            d.invocation.explicit,
+            d.invocation.implicit,
+            d.advertisement.state
+        ),
+        (Allowed, Allowed, Ad::Advertised)
+    );
+    let y = skill(&cfg, ".claude/skills/yesno/SKILL.md");
+    assert_eq!(
+        (
+            y.invocation.explicit,
+            y.invocation.implicit,
+            y.advertisement.state
+        ),
+        (Blocked, Blocked, Ad::Hidden)
+    );
+}
+
+#[test]
+fn nested_skill_is_on_demand_effective_with_target_conditional_without_and_startup_from_its_cwd() {
+    let p = "apps/web/.claude/skills/storybook/SKILL.md";
+    let cfg = compile("nested_skill", at_root().target("apps/web/src/button.tsx"));
+    let s = skill(&cfg, p);
+    assert_eq!((s.load_phase, s.applicability), (OnDemand, Effective));
+    assert!(
+        s.reason
+            .contains("after a file in `apps/web` is read or edited"),
+        "{}",
+        s.reason
+    );
+
+    let cfg = compile("nested_skill", at_root());
+    assert_eq!(
+        (skill(&cfg, p).load_phase, skill(&cfg, p).applicability),
+        (OnDemand, Conditional)
+    );
+    let cfg = compile("nested_skill", at_root().target("apps/api/src/server.ts"));
+    assert_eq!(skill(&cfg, p).applicability, Conditional);
+
+    let cfg = compile("nested_skill", at_root().cwd("apps/web"));
+    assert_eq!(
+        (skill(&cfg, p).load_phase, skill(&cfg, p).applicability),
+        (Startup, Effective)
+    );
+}
+
+#[test]
+fn root_and_nested_skills_with_one_name_are_both_kept_and_cross_referenced() {
+    // Field report 10.
+    let cfg = compile(
+        "duplicate_root_nested_skill",
+        at_root().target("apps/web/index.ts"),
+    );
+    let root = skill(&cfg, ".claude/skills/deploy/SKILL.md");
+    let web = skill(&cfg, "apps/web/.claude/skills/deploy/SKILL.md");
+    assert_eq!(
+        (root.name.as_str(), web.name.as_str()),
+        ("deploy", "deploy")
+    );
+    assert_ne!(root.id, web.id);
+    assert_eq!(root.cross_references, std::slice::from_ref(&web.id));
+    assert_eq!(web.cross_references, std::slice::from_ref(&root.id));
+    assert_eq!((root.load_phase, web.load_phase), (Startup, OnDemand));
+    let d = diags(&cfg, D::SkillNameCollision);
+    assert_eq!(d.len(), 1);
+    assert!(d[0].message.contains("apps/web:deploy"));
+}
+
+#[test]
+fn same_name_nested_skills_cross_reference_each_other_whatever_the_target() {
+    let a = "apps/api/.claude/skills/deploy/SKILL.md";
+    let w = "apps/web/.claude/skills/deploy/SKILL.md";
+    for ctx in [at_root(), at_root().target("apps/api/server.ts")] {
+        let cfg = compile("same_name_nested_skills", ctx);
+        let (api, web) = (skill(&cfg, a), skill(&cfg, w));
+        assert_eq!(api.cross_references, std::slice::from_ref(&web.id));
+        assert_eq!(web.cross_references, std::slice::from_ref(&api.id));
+        assert_eq!(diags(&cfg, D::SkillNameCollision).len(), 1);
+    }
+    let cfg = compile(
+        "same_name_nested_skills",
+        at_root().target("apps/api/server.ts"),
+    );
+    assert_eq!(
+        (skill(&cfg, a).applicability, skill(&cfg, w).applicability),
+        (Effective, Conditional)
+    );
+}
+
+#[test]
+fn skill_paths_decide_implicit_invocation_with_a_target_and_leave_it_unknown_without() {
+    let api = ".claude/skills/api-helper/SKILL.md";
+    let docs = ".claude/skills/docs-helper/SKILL.md";
+    let manual = ".claude/skills/manual-api/SKILL.md";
+    // A comma string (field report 6) and a list.
+    let cfg = compile("skill_paths", at_root().target("lib/api/users.ts"));
+    let s = skill(&cfg, api);
+    assert_eq!(
+        s.paths.as_deref(),
+        Some(&["src/api/**".to_string(), "lib/api/**".to_string()][..])
+    );
+    assert_eq!(
+        (s.invocation.explicit, s.invocation.implicit),
+        (Allowed, Allowed)
+    );
+    assert!(s.reason.contains("lib/api/**"), "{}", s.reason);
+    assert_eq!(skill(&cfg, docs).invocation.implicit, Blocked);
+    assert!(diags(&cfg, D::PathScopedConditional).is_empty());
+
+    let cfg = compile("skill_paths", at_root().target("docs/guide/intro.md"));
+    assert_eq!(skill(&cfg, docs).invocation.implicit, Allowed);
+    assert_eq!(skill(&cfg, api).invocation.implicit, Blocked);
+
+    let cfg = compile("skill_paths", at_root());
+    for p in [api, docs] {
+        let s = skill(&cfg, p);
+        assert_eq!(
+            (s.invocation.explicit, s.invocation.implicit),
+            (Allowed, Unknown),
+            "{p}"
+        );
+        assert_eq!(diags_at(&cfg, D::PathScopedConditional, p).len(), 1, "{p}");
+    }
+    // disable-model-invocation blocks it deterministically: nothing to assume.
+    let s = skill(&cfg, manual);
+    assert_eq!(s.invocation.implicit, Blocked);
+    assert!(diags_at(&cfg, D::PathScopedConditional, manual).is_empty());
+}
+
+#[test]
+fn a_description_over_the_per_skill_cap_is_a_budget_risk() {
+    let cfg = compile("skill_description_budget", at_root());
+    let v = skill(&cfg, ".claude/skills/verbose/SKILL.md");
+    assert_eq!(v.advertisement.state, Ad::BudgetRisk);
+    assert_eq!(v.advertisement.description_chars, 1600);
+    assert_eq!(v.advertisement.description_limit_chars, Some(1536));
+    assert_eq!(
+        skill(&cfg, ".claude/skills/short/SKILL.md")
+            .advertisement
+            .state,
+        Ad::Advertised
+    );
+    assert_eq!(
+        diags_at(&cfg, D::SkillBudgetRisk, ".claude/skills/verbose/SKILL.md").len(),
+        1
+    );
+}
+
+#[test]
+fn a_listing_over_the_aggregate_budget_puts_every_listed_skill_at_risk_without_dropping_any() {
+    let cfg = compile("skill_listing_budget", at_root());
+    assert_eq!(cfg.skills.len(), 6);
+    assert!(cfg
+        .skills
+        .iter()
+        .all(|s| s.advertisement.state == Ad::BudgetRisk));
+    assert!(cfg
+        .skills
+        .iter()
+        .all(|s| s.description.as_ref().is_some_and(|d| d.len() == 1500)));
+    let d = diags(&cfg, D::SkillBudgetRisk);
+    assert_eq!(d.len(), 1);
+    assert!(d[0].source.is_none());
+}
+
+#[test]
+fn skill_overrides_change_the_named_skills_and_report_each_entry() {
+    let cfg = compile("skill_overrides", at_root());
+    let deploy = skill(&cfg, ".claude/skills/deploy/SKILL.md");
+    assert_eq!(deploy.applicability, Excluded);
+    assert_eq!(
+        (deploy.invocation.explicit, deploy.invocation.implicit),
+        (Blocked, Blocked)
+    );
+    assert_eq!(deploy.advertisement.state, Ad::Hidden);
+    assert_eq!(
+        deploy.metadata_sources[0].path.as_str(),
+        ".claude/settings.json"
+    );
+
+    let review = skill(&cfg, ".claude/skills/review/SKILL.md");
+    assert_eq!(review.applicability, Effective);
+    assert!(review.advertisement.name_only);
+
+    let lint = skill(&cfg, ".claude/skills/lint/SKILL.md");
+    assert_eq!(
+        (lint.invocation.explicit, lint.invocation.implicit),
+        (Allowed, Blocked)
+    );
+    assert_eq!(lint.advertisement.state, Ad::Hidden);
+
+    let format = skill(&cfg, ".claude/skills/format/SKILL.md");
+    assert_eq!(
+        (format.invocation.implicit, format.advertisement.state),
+        (Allowed, Ad::Advertised)
+    );
+
+    assert_eq!(
+        diags_at(&cfg, D::SkillOverrideApplied, ".claude/settings.json").len(),
+        3
+    );
+    let unresolved = diags_at(&cfg, D::SkillOverrideUnresolved, ".claude/settings.json");
+    assert_eq!(
+        unresolved.len(),
+        2,
+        "ghost names no skill, weird is no state: {unresolved:#?}"
+    );
+    assert!(unresolved.iter().any(|d| d.message.contains("ghost")));
+    assert!(unresolved.iter().any(|d| d.message.contains("weird")));
+}
+
+#[test]
+fn legacy_commands_get_a_scope_diagnostic_and_are_not_listed_as_skills() {
+    let cfg = compile("legacy_commands", at_root());
+    assert!(cfg.skills.is_empty());
+    let d = diags_at(&cfg, D::LegacyCommandsUnsupported, ".claude/commands");
+    assert_eq!(d.len(), 1);
+    assert!(
+        d[0].message.contains("2 legacy"),
+        "namespaced subdirectories count too: {}",
+        d[0].message
+    );
+    // Below cwd too.
+    assert_eq!(
+        diags_at(
+            &cfg,
+            D::LegacyCommandsUnsupported,
+            "apps/web/.claude/commands"
+        )
+        .len(),
+        1
+    );
+}

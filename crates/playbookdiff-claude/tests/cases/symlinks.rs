@@ -1,0 +1,108 @@
+//! Symbolic links, built in a temporary directory: rules reached through
+//! links, and `CLAUDE.md` linked to `AGENTS.md`.
+
+use crate::common::*;
+use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*};
+
+#[test]
+fn symlinked_rules_are_followed_as_documented_and_each_link_names_the_conflict() {
+    // Field report 8: the docs say links are followed, users report them skipped.
+    let t = rule_symlinks();
+    let cfg = compile_dir(t.path(), &at_root());
+    assert_eq!(
+        received_paths(&cfg),
+        [
+            ".claude/rules/extra/logging.md",
+            ".claude/rules/local.md",
+            ".claude/rules/security.md"
+        ]
+    );
+    let sec = one(&cfg, ".claude/rules/security.md");
+    assert_eq!(
+        sec.source.resolved_path.as_ref().map(|p| p.as_str()),
+        Some("shared/rules/security.md")
+    );
+    assert_eq!(sec.content, "# Security\n");
+    let log = one(&cfg, ".claude/rules/extra/logging.md");
+    assert_eq!(
+        log.source.resolved_path.as_ref().map(|p| p.as_str()),
+        Some("shared/rules/extra/logging.md")
+    );
+    assert!(one(&cfg, ".claude/rules/local.md")
+        .source
+        .resolved_path
+        .is_none());
+
+    for link in [
+        ".claude/rules/security.md",
+        ".claude/rules/extra",
+        ".claude/rules/dangling.md",
+        ".claude/rules/outside.md",
+    ] {
+        let d = diags_at(&cfg, D::RuleSymlinkConflict, link);
+        assert_eq!(d.len(), 1, "{link}");
+        assert!(
+            d[0].message.contains("follow") && d[0].message.contains("skipped"),
+            "{}",
+            d[0].message
+        );
+    }
+    assert_eq!(
+        diags_at(&cfg, D::SymlinkDangling, ".claude/rules/dangling.md").len(),
+        1
+    );
+    assert_eq!(
+        diags_at(
+            &cfg,
+            D::SymlinkOutsideRepository,
+            ".claude/rules/outside.md"
+        )
+        .len(),
+        1
+    );
+}
+
+#[test]
+fn claude_md_symlinked_to_agents_md_is_a_bridge_with_the_resolved_path() {
+    // Field report 11 (with a bridge) and 17.
+    let t = claude_md_symlink_bridge();
+    let cfg = compile_dir(t.path(), &at_root());
+    let root = one(&cfg, "CLAUDE.md");
+    assert_placed(root, Startup, Effective, Some(0));
+    assert_eq!(
+        root.source.resolved_path.as_ref().map(|p| p.as_str()),
+        Some("AGENTS.md")
+    );
+    assert_eq!(root.content, "# Shared agents\n");
+    assert!(
+        pieces(&cfg, "AGENTS.md").is_empty(),
+        "AGENTS.md is received once, through CLAUDE.md"
+    );
+    assert!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").is_empty());
+    assert!(diags_at(&cfg, D::AgentsMdNotBridged, "apps/a/AGENTS.md").is_empty());
+    // apps/b has AGENTS.md and no CLAUDE.md: Claude and Codex diverge there.
+    let d = diags_at(&cfg, D::AgentsMdNotBridged, "apps/b/AGENTS.md");
+    assert_eq!(d.len(), 1);
+    assert!(d[0].message.contains("@AGENTS.md") && d[0].message.contains("symbolic link"));
+}
+
+#[test]
+fn nested_claude_md_symlink_loads_on_demand_only_where_the_link_exists() {
+    let t = claude_md_symlink_bridge();
+    let cfg = compile_dir(t.path(), &at_root().target("apps/a/src/main.ts"));
+    let a = one(&cfg, "apps/a/CLAUDE.md");
+    assert_placed(a, OnDemand, Effective, Some(1));
+    assert_eq!(a.applies_to.as_str(), "apps/a");
+    assert_eq!(
+        a.source.resolved_path.as_ref().map(|p| p.as_str()),
+        Some("apps/a/AGENTS.md")
+    );
+
+    let cfg = compile_dir(t.path(), &at_root().target("apps/b/src/main.ts"));
+    assert_eq!(
+        received_paths(&cfg),
+        ["CLAUDE.md"],
+        "nothing is received for apps/b"
+    );
+    assert_placed(one(&cfg, "apps/a/CLAUDE.md"), OnDemand, Conditional, None);
+}
