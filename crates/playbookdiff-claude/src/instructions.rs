@@ -211,8 +211,37 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
     if excluded(cx, settings, path, &text, 0, &mut place, &source, None) {
         return;
     }
+    link_stored_as_text(cx, path, &text.text, &source);
     let mut stack = vec![cx.repo_real(path)];
     expand(cx, path, &text, 0, &place, None, source, &mut stack, None);
+}
+
+/// A memory file whose whole content is the name of another file beside it
+/// (`CLAUDE.md` reading `AGENTS.md`) is a symbolic link that was checked out
+/// as a text file (git with `core.symlinks=false`, an archive without
+/// links): the agent then receives that one word, not the file's content.
+fn link_stored_as_text(cx: &mut Compiler<'_, '_>, path: &RepoPath, text: &str, source: &SourceRef) {
+    let t = text.trim();
+    if t.is_empty() || t.len() > 255 || t.contains(char::is_whitespace) || t.starts_with('@') {
+        return;
+    }
+    let dir = path.parent().unwrap_or_else(RepoPath::root);
+    let Some(target) = dir.join(t) else { return };
+    if target == *path || !t.to_ascii_lowercase().ends_with(".md") {
+        return;
+    }
+    let exists = cx.repo.is_file(&target);
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::SymlinkStoredAsText,
+            format!(
+                "`{path}` contains only `{t}`: it looks like a symbolic link checked out as a text file, so Claude \
+                 Code receives the word `{t}`{}. Write `@{t}` in it instead, which works on every checkout.",
+                if exists { format!(", not the content of `{target}`") } else { String::new() }
+            ),
+        )
+        .at(source.clone().with_lines(1, 1)),
+    );
 }
 
 /// When a `claudeMdExcludes` pattern matches `path`: reports it and lists
