@@ -17,7 +17,9 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
     Severity, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::markdown::{front_matter, glued_at_tokens, import_tokens, ImportToken};
+use playbookdiff_source::markdown::{
+    front_matter, glued_at_tokens, html_comment_blocks, import_tokens, ImportToken,
+};
 use playbookdiff_source::{EntryKind, Resolved};
 use std::collections::{BTreeSet, HashSet};
 
@@ -322,6 +324,7 @@ fn expand(
     paths: Option<Vec<String>>,
 ) {
     let body = &text.text[body_start..];
+    let comments = html_comment_blocks(body);
     let depth = stack.len() - 1;
     let dir = path.parent().unwrap_or_else(RepoPath::root);
     let mut pieces: Vec<(usize, usize)> = Vec::new();
@@ -442,7 +445,9 @@ fn expand(
             import_file(cx, &target, &child, &parent_id, stack);
         }
         let Some(id) = ids[idx].clone() else { continue };
-        let piece = &body[*s..*e];
+        // Block-level HTML comments never reach the model (harness facts A1).
+        let stripped = strip_ranges(body, *s, *e, &comments);
+        let piece = stripped.as_str();
         let (ls, le) = text.lines_of(body_start + s, body_start + e);
         cx.out.instructions.push(Instruction {
             id,
@@ -1011,4 +1016,23 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
             .at(SourceRef::project(agents.clone(), SourceFormat::Markdown)),
         );
     }
+}
+
+/// `body[start..end]` without the parts that fall in `ranges`.
+fn strip_ranges(body: &str, start: usize, end: usize, ranges: &[(usize, usize)]) -> String {
+    let mut out = String::with_capacity(end - start);
+    let mut cur = start;
+    for &(rs, re) in ranges {
+        if re <= cur || rs >= end {
+            continue;
+        }
+        if rs > cur {
+            out.push_str(&body[cur..rs]);
+        }
+        cur = cur.max(re.min(end));
+    }
+    if cur < end {
+        out.push_str(&body[cur..end]);
+    }
+    out
 }
