@@ -226,7 +226,9 @@ pub(crate) fn compare(
             dir: p.inst.applies_to.clone(),
             paths: p.inst.paths.clone(),
         };
-        findings.push(missing(configs, &pieces, &texts, class, &received, &bucket, None));
+        findings.push(missing(
+            configs, &pieces, &texts, class, &received, &bucket, None,
+        ));
     }
 
     for (bucket, sides) in &buckets {
@@ -298,11 +300,11 @@ fn item(h: Harness, i: &Instruction) -> FindingItem {
 }
 
 fn files_phrase(files: &[RepoPath]) -> String {
-    files
-        .iter()
-        .map(|f| format!("`{f}`"))
-        .collect::<Vec<_>>()
-        .join(" and ")
+    let quoted: Vec<String> = files.iter().map(|f| format!("`{f}`")).collect();
+    match quoted.len() {
+        1 => quoted[0].clone(),
+        _ => format!("the same text in {}", quoted.join(" and ")),
+    }
 }
 
 fn scope_gap(
@@ -314,11 +316,9 @@ fn scope_gap(
     let n = configs.len();
     let rec = |h: usize| pieces[best[h].expect("present")].reception;
     let top = (0..n).map(rec).min().expect("n >= 2");
-    let mut present: Vec<usize> = (0..n).filter(|&h| rec(h) == top).collect();
-    if present.len() == n {
-        // Same reception, different trigger directory or globs.
-        present.truncate(n);
-    }
+    // Every harness at the same reception: the trigger directory or globs
+    // differ, and the finding is symmetric.
+    let present: Vec<usize> = (0..n).filter(|&h| rec(h) == top).collect();
     let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
     let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
     let direction = if absent.is_empty() {
@@ -336,7 +336,15 @@ fn scope_gap(
     };
     let top_piece = &pieces[best[present[0]].expect("present")];
     let dir = top_piece.inst.applies_to.clone();
-    let key = format!("files={}", class.files.iter().map(RepoPath::as_str).collect::<Vec<_>>().join(","));
+    let key = format!(
+        "files={}",
+        class
+            .files
+            .iter()
+            .map(RepoPath::as_str)
+            .collect::<Vec<_>>()
+            .join(",")
+    );
     let sides: Vec<String> = (0..n)
         .map(|h| {
             format!(
@@ -349,11 +357,10 @@ fn scope_gap(
             )
         })
         .collect();
-    let message = format!(
-        "{}: {}.",
-        files_phrase(&class.files),
-        sides.join(", but ")
-    );
+    let mut message = format!("{}: {}.", files_phrase(&class.files), sides.join(", but "));
+    if let Some(first) = message.get(..1) {
+        message = first.to_uppercase() + &message[1..];
+    }
     let items = class
         .pieces
         .iter()
@@ -436,7 +443,12 @@ fn missing(
     let key = format!(
         "{}|files={}",
         bucket.key(),
-        class.files.iter().map(RepoPath::as_str).collect::<Vec<_>>().join(",")
+        class
+            .files
+            .iter()
+            .map(RepoPath::as_str)
+            .collect::<Vec<_>>()
+            .join(",")
     );
     let direction = id::only(&hs(&present.to_vec()));
     let what = match surplus {
@@ -454,8 +466,16 @@ fn missing(
         if present.len() == 1 { "s" } else { "" },
         bucket.describe(),
         names(&hs(&absent)),
-        if absent.len() == 1 { "receives" } else { "receive" },
-        if cosmetic { " (headings or comments only)" } else { "" }
+        if absent.len() == 1 {
+            "receives"
+        } else {
+            "receive"
+        },
+        if cosmetic {
+            " (headings or comments only)"
+        } else {
+            ""
+        }
     );
     let items: Vec<FindingItem> = class
         .pieces
@@ -574,10 +594,14 @@ fn reworded(
     let pb = paragraphs_of(pieces, classes, b, bcls);
     let set_a: std::collections::HashSet<&str> = pa.iter().map(|x| x.2.text.as_str()).collect();
     let set_b: std::collections::HashSet<&str> = pb.iter().map(|x| x.2.text.as_str()).collect();
-    let ua: Vec<&(usize, usize, Paragraph)> =
-        pa.iter().filter(|x| !set_b.contains(x.2.text.as_str())).collect();
-    let ub: Vec<&(usize, usize, Paragraph)> =
-        pb.iter().filter(|x| !set_a.contains(x.2.text.as_str())).collect();
+    let ua: Vec<&(usize, usize, Paragraph)> = pa
+        .iter()
+        .filter(|x| !set_b.contains(x.2.text.as_str()))
+        .collect();
+    let ub: Vec<&(usize, usize, Paragraph)> = pb
+        .iter()
+        .filter(|x| !set_a.contains(x.2.text.as_str()))
+        .collect();
     let ca: Vec<usize> = (0..ua.len())
         .filter(|&i| !paragraphs::is_cosmetic(&ua[i].2.text))
         .collect();

@@ -116,9 +116,7 @@ pub fn compare(configs: &[&EffectiveAgentConfig]) -> Comparison {
         skills::compare(configs, &mut rows, &mut findings);
         mcp::compare(configs, &mut rows, &mut findings);
     }
-    findings.sort_by(|a, b| {
-        (a.category, a.severity, &a.id).cmp(&(b.category, b.severity, &b.id))
-    });
+    findings.sort_by(|a, b| (a.category, a.severity, &a.id).cmp(&(b.category, b.severity, &b.id)));
     findings.dedup_by(|a, b| a.id == b.id);
     let summary = Summary::of(&findings);
     Comparison {
@@ -157,9 +155,9 @@ pub(crate) fn absence(
     let mut msgs: Vec<String> = Vec::new();
     for d in &config.diagnostics {
         let Some(s) = &d.source else { continue };
-        let hit = files.iter().any(|f| {
-            &s.path == f || s.resolved_path.as_ref() == Some(f)
-        });
+        let hit = files
+            .iter()
+            .any(|f| &s.path == f || s.resolved_path.as_ref() == Some(f));
         if hit && !msgs.contains(&d.message) {
             msgs.push(d.message.clone());
         }

@@ -11,8 +11,7 @@ use crate::id;
 use crate::state::Reception;
 use crate::{display_name, finish, names, Cell, Row};
 use playbookdiff_model::{
-    Applicability, ConfiguredValue, EffectiveAgentConfig, Harness, McpServer, NamedValue,
-    Transport,
+    Applicability, ConfiguredValue, EffectiveAgentConfig, Harness, McpServer, NamedValue, Transport,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -163,7 +162,11 @@ fn finding(
     })
 }
 
-fn field(configs: &[&EffectiveAgentConfig], name: &str, values: Vec<Option<String>>) -> FieldDifference {
+fn field(
+    configs: &[&EffectiveAgentConfig],
+    name: &str,
+    values: Vec<Option<String>>,
+) -> FieldDifference {
     FieldDifference {
         field: name.to_string(),
         values: values
@@ -186,7 +189,10 @@ pub(crate) fn compare(
     let mut by_name: BTreeMap<&str, Vec<Vec<&McpServer>>> = BTreeMap::new();
     for (h, c) in configs.iter().enumerate() {
         for s in &c.mcp_servers {
-            by_name.entry(s.name.as_str()).or_insert_with(|| vec![Vec::new(); n])[h].push(s);
+            by_name
+                .entry(s.name.as_str())
+                .or_insert_with(|| vec![Vec::new(); n])[h]
+                .push(s);
         }
     }
     let all: Vec<usize> = (0..n).collect();
@@ -230,8 +236,15 @@ pub(crate) fn compare(
             let why: Vec<String> = off
                 .iter()
                 .map(|&h| match rep[h] {
-                    None => format!("{} has no server of that name", display_name(configs[h].harness)),
-                    Some(s) => format!("{} does not start it ({})", display_name(configs[h].harness), s.reason.trim_end_matches('.')),
+                    None => format!(
+                        "{} has no server of that name",
+                        display_name(configs[h].harness)
+                    ),
+                    Some(s) => format!(
+                        "{} does not start it ({})",
+                        display_name(configs[h].harness),
+                        s.reason.trim_end_matches('.')
+                    ),
                 })
                 .collect();
             let mut f = finding(
@@ -286,46 +299,84 @@ pub(crate) fn compare(
         // Configuration.
         let mut diffs = Vec::new();
         let differs = |v: &[Option<String>]| v.iter().any(|x| *x != v[0]);
-        let tr: Vec<Option<String>> = s.iter().map(|x| Some(transport(x.transport).to_string())).collect();
+        let tr: Vec<Option<String>> = s
+            .iter()
+            .map(|x| Some(transport(x.transport).to_string()))
+            .collect();
         let unknown_transport = s.iter().any(|x| x.transport == Transport::Unknown);
         let cmd: Vec<Option<String>> = s.iter().map(|x| x.command.clone()).collect();
         let args: Vec<Option<String>> = s
             .iter()
-            .map(|x| x.args.as_ref().filter(|a| !a.is_empty()).map(|a| a.join(" ")))
+            .map(|x| {
+                x.args
+                    .as_ref()
+                    .filter(|a| !a.is_empty())
+                    .map(|a| a.join(" "))
+            })
             .collect();
         let url: Vec<Option<String>> = s.iter().map(|x| x.url.clone()).collect();
         let tools: Vec<Option<String>> = s
             .iter()
             .map(|x| {
-                let e = x.enabled_tools.as_ref().map(|t| format!("enabled: {}", t.join(", ")));
-                let d = x.disabled_tools.as_ref().map(|t| format!("disabled: {}", t.join(", ")));
+                let e = x
+                    .enabled_tools
+                    .as_ref()
+                    .map(|t| format!("enabled: {}", t.join(", ")));
+                let d = x
+                    .disabled_tools
+                    .as_ref()
+                    .map(|t| format!("disabled: {}", t.join(", ")));
                 match (e, d) {
                     (None, None) => None,
                     (a, b) => Some([a, b].into_iter().flatten().collect::<Vec<_>>().join("; ")),
                 }
             })
             .collect();
-        for (fname, v) in [("transport", &tr), ("command", &cmd), ("args", &args), ("url", &url), ("tools", &tools)] {
+        for (fname, v) in [
+            ("transport", &tr),
+            ("command", &cmd),
+            ("args", &args),
+            ("url", &url),
+            ("tools", &tools),
+        ] {
             if differs(v) {
                 diffs.push(field(configs, fname, v.clone()));
             }
         }
         if !diffs.is_empty() {
             agree = false;
-            let redacted_only = diffs.iter().all(|d| {
-                d.field == "args" || d.field == "url"
-            }) && diffs.iter().all(|d| {
-                d.values.iter().all(|v| v.value.as_deref().is_some_and(|x| x.contains("<redacted>")))
-                    && {
-                        let strip: Vec<String> = d.values.iter().map(|v| v.value.clone().unwrap_or_default().replace("<redacted>", "")).collect();
-                        strip.iter().all(|x| *x == strip[0])
-                    }
-            });
+            let redacted_only = diffs.iter().all(|d| d.field == "args" || d.field == "url")
+                && diffs.iter().all(|d| {
+                    d.values
+                        .iter()
+                        .all(|v| v.value.as_deref().is_some_and(|x| x.contains("<redacted>")))
+                        && {
+                            let strip: Vec<String> = d
+                                .values
+                                .iter()
+                                .map(|v| {
+                                    v.value
+                                        .clone()
+                                        .unwrap_or_default()
+                                        .replace("<redacted>", "")
+                                })
+                                .collect();
+                            strip.iter().all(|x| *x == strip[0])
+                        }
+                });
             let undecidable = unknown_transport || redacted_only;
             let mut f = finding(
                 configs,
-                if undecidable { FindingType::Unknown } else { FindingType::Different },
-                if undecidable { FindingSeverity::Info } else { FindingSeverity::Medium },
+                if undecidable {
+                    FindingType::Unknown
+                } else {
+                    FindingType::Different
+                },
+                if undecidable {
+                    FindingSeverity::Info
+                } else {
+                    FindingSeverity::Medium
+                },
                 name,
                 "configuration",
                 sym.clone(),
@@ -334,7 +385,11 @@ pub(crate) fn compare(
                 items.clone(),
                 format!(
                     "MCP server `{name}` is defined differently ({}){}.",
-                    diffs.iter().map(|d| d.field.as_str()).collect::<Vec<_>>().join(", "),
+                    diffs
+                        .iter()
+                        .map(|d| d.field.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     if unknown_transport {
                         "; one transport is unknown to the analysis, so whether they reach the same server cannot be decided"
                     } else if redacted_only {
@@ -386,8 +441,16 @@ pub(crate) fn compare(
                     items.clone(),
                     format!(
                         "MCP server `{name}` receives different {} ({}).",
-                        if what == "env" { "environment variables" } else { "headers" },
-                        differ.iter().map(|d| d.field.as_str()).collect::<Vec<_>>().join(", ")
+                        if what == "env" {
+                            "environment variables"
+                        } else {
+                            "headers"
+                        },
+                        differ
+                            .iter()
+                            .map(|d| d.field.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 );
                 f.differences = differ;
@@ -431,8 +494,12 @@ mod tests {
         assert!(v("${}").is_empty());
         assert!(v("$1").is_empty());
         assert_eq!(
-            val(&ConfiguredValue::Host { variable: "KEY".into() }),
-            val(&ConfiguredValue::Reference { expression: "${KEY}".into() })
+            val(&ConfiguredValue::Host {
+                variable: "KEY".into()
+            }),
+            val(&ConfiguredValue::Reference {
+                expression: "${KEY}".into()
+            })
         );
     }
 }

@@ -226,7 +226,10 @@ mod tests {
         let a = ["Run the tests before pushing.", "Use tabs."];
         let b = ["Use tabs, always.", "Run all tests before you push."];
         let p = pair(&a, &b);
-        assert_eq!(p.iter().map(|x| (x.0, x.1)).collect::<Vec<_>>(), [(0, 1), (1, 0)]);
+        assert_eq!(
+            p.iter().map(|x| (x.0, x.1)).collect::<Vec<_>>(),
+            [(0, 1), (1, 0)]
+        );
         let d = word_diff("Run tests before pushing.", "Run all tests before pushing.");
         assert!(d.contains("{+all +}"), "{d}");
     }

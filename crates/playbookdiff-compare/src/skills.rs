@@ -118,7 +118,10 @@ pub(crate) fn compare(
     let mut by_name: BTreeMap<&str, Vec<Vec<&Skill>>> = BTreeMap::new();
     for (h, c) in configs.iter().enumerate() {
         for s in &c.skills {
-            by_name.entry(s.name.as_str()).or_insert_with(|| vec![Vec::new(); n])[h].push(s);
+            by_name
+                .entry(s.name.as_str())
+                .or_insert_with(|| vec![Vec::new(); n])[h]
+                .push(s);
         }
     }
     for (name, sides) in &by_name {
@@ -165,7 +168,10 @@ pub(crate) fn compare(
             .filter_map(|h| rep[h].map(|s| item(cx.h(h), s)))
             .collect();
         let files: Vec<RepoPath> = {
-            let mut v: Vec<RepoPath> = received.iter().filter_map(|&h| rep[h].map(file_of)).collect();
+            let mut v: Vec<RepoPath> = received
+                .iter()
+                .filter_map(|&h| rep[h].map(file_of))
+                .collect();
             v.sort();
             v.dedup();
             v
@@ -180,10 +186,18 @@ pub(crate) fn compare(
             let conditional = received
                 .iter()
                 .all(|&h| rep[h].is_some_and(|s| reception(s) == Reception::Conditional));
-            let top = received.iter().map(|&h| reception(rep[h].expect("r"))).min().expect("r");
+            let top = received
+                .iter()
+                .map(|&h| reception(rep[h].expect("r")))
+                .min()
+                .expect("r");
             let mut f = cx.finding(
                 FindingType::CapabilityGap,
-                if conditional { FindingSeverity::Info } else { FindingSeverity::Medium },
+                if conditional {
+                    FindingSeverity::Info
+                } else {
+                    FindingSeverity::Medium
+                },
                 name,
                 "presence",
                 id::only(&cx.hs(&received)),
@@ -204,7 +218,10 @@ pub(crate) fn compare(
                     absence(
                         configs[h],
                         &files,
-                        format!("{} discovers no skill named `{name}` under this context.", display_name(cx.h(h))),
+                        format!(
+                            "{} discovers no skill named `{name}` under this context.",
+                            display_name(cx.h(h))
+                        ),
                     )
                 })
                 .collect();
@@ -212,7 +229,9 @@ pub(crate) fn compare(
             findings.push(f);
             continue;
         }
-        let recs: Vec<Reception> = (0..n).map(|h| reception(rep[h].expect("present"))).collect();
+        let recs: Vec<Reception> = (0..n)
+            .map(|h| reception(rep[h].expect("present")))
+            .collect();
         if recs.iter().any(|r| *r != recs[0]) {
             let top = *recs.iter().min().expect("n");
             let first: Vec<usize> = (0..n).filter(|&h| recs[h] == top).collect();
@@ -224,14 +243,24 @@ pub(crate) fn compare(
             };
             let conditional = recs.contains(&Reception::Conditional);
             let sides: Vec<String> = (0..n)
-                .map(|h| format!("{} {}", display_name(cx.h(h)), match recs[h] {
-                    Reception::NotLoaded => "never from this launch directory".to_string(),
-                    r => format!("has it {}", r.phrase()),
-                }))
+                .map(|h| {
+                    format!(
+                        "{} {}",
+                        display_name(cx.h(h)),
+                        match recs[h] {
+                            Reception::NotLoaded => "never from this launch directory".to_string(),
+                            r => format!("has it {}", r.phrase()),
+                        }
+                    )
+                })
                 .collect();
             let mut f = cx.finding(
                 FindingType::ScopeGap,
-                if conditional { FindingSeverity::Info } else { FindingSeverity::Medium },
+                if conditional {
+                    FindingSeverity::Info
+                } else {
+                    FindingSeverity::Medium
+                },
                 name,
                 "availability",
                 direction,
@@ -272,8 +301,10 @@ pub(crate) fn compare(
                 ("invocation.explicit", 0usize),
                 ("invocation.implicit", 1usize),
             ] {
-                let vals: Vec<Permission> =
-                    inv.iter().map(|x| if pick == 0 { x.0 } else { x.1 }).collect();
+                let vals: Vec<Permission> = inv
+                    .iter()
+                    .map(|x| if pick == 0 { x.0 } else { x.1 })
+                    .collect();
                 if vals.iter().any(|v| *v != vals[0]) {
                     differences.push(FieldDifference {
                         field: field.to_string(),
@@ -339,9 +370,9 @@ pub(crate) fn compare(
         if !same_file && descs.iter().any(|d| *d != descs[0]) {
             agree = false;
             let cosmetic = descs.iter().all(|d| d.is_some())
-                && descs
-                    .iter()
-                    .all(|d| loose(d.as_deref().unwrap_or("")) == loose(descs[0].as_deref().unwrap_or("")));
+                && descs.iter().all(|d| {
+                    loose(d.as_deref().unwrap_or("")) == loose(descs[0].as_deref().unwrap_or(""))
+                });
             let mut f = cx.finding(
                 FindingType::Different,
                 if cosmetic { FindingSeverity::Low } else { FindingSeverity::Medium },
@@ -369,13 +400,23 @@ pub(crate) fn compare(
             findings.push(f);
         }
         // Advertisement, unless the invocation difference explains it.
-        let ads: Vec<&str> = (0..n).map(|h| adv(rep[h].expect("p").advertisement.state)).collect();
+        let ads: Vec<&str> = (0..n)
+            .map(|h| adv(rep[h].expect("p").advertisement.state))
+            .collect();
         if !inv_differs && ads.iter().any(|a| *a != ads[0]) {
             agree = false;
             let unknown = ads.contains(&"unknown");
             let mut f = cx.finding(
-                if unknown { FindingType::Unknown } else { FindingType::Different },
-                if unknown { FindingSeverity::Info } else { FindingSeverity::Low },
+                if unknown {
+                    FindingType::Unknown
+                } else {
+                    FindingType::Different
+                },
+                if unknown {
+                    FindingSeverity::Info
+                } else {
+                    FindingSeverity::Low
+                },
                 name,
                 "advertisement",
                 sym.clone(),
