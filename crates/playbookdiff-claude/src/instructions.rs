@@ -512,6 +512,12 @@ fn resolve_import(
             );
             None
         }
+        // A link loop or a dangling link is reported as such, not as a
+        // missing file.
+        Resolved::Loop { .. } | Resolved::Dangling { .. } => {
+            cx.check_link(&candidate, SourceFormat::Markdown);
+            None
+        }
         _ => None,
     }
 }
