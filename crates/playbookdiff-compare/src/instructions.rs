@@ -450,7 +450,7 @@ fn missing(
             .collect::<Vec<_>>()
             .join(",")
     );
-    let direction = id::only(&hs(&present.to_vec()));
+    let direction = id::only(&hs(present));
     let what = match surplus {
         Some(s) => format!(
             "{} paragraph{} of {}",
@@ -462,7 +462,7 @@ fn missing(
     };
     let message = format!(
         "{} receive{} {what} {}; {} {} nothing equivalent{}.",
-        names(&hs(&present.to_vec())),
+        names(&hs(present)),
         if present.len() == 1 { "s" } else { "" },
         bucket.describe(),
         names(&hs(&absent)),
@@ -520,7 +520,7 @@ fn missing(
         kind: FindingType::Missing,
         severity,
         actionable: false,
-        present_in: hs(&present.to_vec()),
+        present_in: hs(present),
         absent_from: hs(&absent),
         items,
         message,

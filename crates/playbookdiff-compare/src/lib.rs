@@ -29,6 +29,7 @@
 pub mod finding;
 pub mod id;
 mod instructions;
+pub mod matrix;
 mod mcp;
 pub mod paragraphs;
 mod skills;

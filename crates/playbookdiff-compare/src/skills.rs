@@ -147,7 +147,7 @@ pub(crate) fn compare(
                     Some(s) => Cell {
                         reception: Some(reception(s)),
                         note: if s.invocation.implicit == Permission::Blocked {
-                            "explicit only".to_string()
+                            "explicit".to_string()
                         } else {
                             String::new()
                         },
