@@ -17,7 +17,6 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
     Severity, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::markdown::{front_matter, import_tokens};
 use playbookdiff_source::{EntryKind, Resolved};
 use std::collections::{BTreeSet, HashSet};
 
@@ -305,7 +304,7 @@ fn expand(
     let mut pieces: Vec<(usize, usize)> = Vec::new();
     let mut imports: Vec<(usize, RepoPath, Placement)> = Vec::new(); // (piece index before it, file, placement)
     let mut cursor = 0usize;
-    for tok in import_tokens(body) {
+    for tok in text.import_tokens(body_start).iter() {
         let abs_start = body_start + tok.start;
         let line = text.line_of(abs_start);
         let at = source.clone().with_lines(line, line);
@@ -673,7 +672,7 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
     let source = cx.source_ref(path, SourceScope::Project, format);
     let mut body_start = 0usize;
     let mut patterns: Option<Vec<String>> = None;
-    if let Some(fm) = front_matter(&text.text) {
+    if let Some(fm) = text.front_matter() {
         body_start = fm.body_offset;
         match &fm.value {
             Ok(v) => {

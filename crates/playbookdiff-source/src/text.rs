@@ -1,4 +1,8 @@
-//! Decoded text files with line lookup.
+//! Decoded text files with line lookup, and their parsed forms, each
+//! computed once per file and shared by every compilation that reads it.
+
+use crate::markdown::{FrontMatter, ImportToken};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A file's text with its line table.
 ///
@@ -14,6 +18,14 @@ pub struct TextFile {
     /// True when the file was not valid UTF-8.
     pub invalid_utf8: bool,
     line_starts: Vec<usize>,
+    parsed: Arc<Parsed>,
+}
+
+/// Parse results, each computed at most once.
+#[derive(Debug, Default)]
+struct Parsed {
+    front_matter: OnceLock<Option<FrontMatter>>,
+    imports: Mutex<Vec<(usize, Arc<Vec<ImportToken>>)>>,
 }
 
 impl TextFile {
@@ -34,7 +46,35 @@ impl TextFile {
             bytes: bytes.len() as u64,
             invalid_utf8,
             line_starts,
+            parsed: Arc::default(),
         }
+    }
+
+    /// The YAML front matter ([`crate::markdown::front_matter`]), parsed
+    /// once.
+    pub fn front_matter(&self) -> Option<&FrontMatter> {
+        self.parsed
+            .front_matter
+            .get_or_init(|| crate::markdown::front_matter(&self.text))
+            .as_ref()
+    }
+
+    /// The `@path` import tokens of the text from byte `body_start` on
+    /// ([`crate::markdown::import_tokens`], offsets relative to
+    /// `body_start`), scanned once per start.
+    pub fn import_tokens(&self, body_start: usize) -> Arc<Vec<ImportToken>> {
+        let mut cache = self
+            .parsed
+            .imports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = cache.iter().find(|(s, _)| *s == body_start) {
+            return t.clone();
+        }
+        let body = self.text.get(body_start..).unwrap_or("");
+        let t = Arc::new(crate::markdown::import_tokens(body));
+        cache.push((body_start, t.clone()));
+        t
     }
 
     /// The 1-based line holding byte `offset`.
@@ -85,5 +125,23 @@ mod tests {
         let t = TextFile::from_bytes(b"ok \xff\xfe");
         assert!(t.invalid_utf8);
         assert!(t.text.contains('\u{FFFD}'));
+    }
+}
+
+#[cfg(test)]
+mod parse_once_tests {
+    use super::*;
+
+    #[test]
+    fn parses_are_computed_once_and_shared_by_clones() {
+        let t = TextFile::from_bytes(b"---\nname: x\n---\nSee @a.md\n");
+        let fm1 = t.front_matter().unwrap() as *const FrontMatter;
+        let copy = t.clone();
+        let fm2 = copy.front_matter().unwrap() as *const FrontMatter;
+        assert_eq!(fm1, fm2);
+        let a = t.import_tokens(0);
+        let b = copy.import_tokens(0);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(a.len(), 1);
     }
 }
