@@ -787,7 +787,7 @@ fn out_of_scope(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Skill> {
             _ => None,
         };
         let parsed = match &text {
-            Some(t) => parse_front_matter(cx, &file, &t, false),
+            Some(t) => parse_front_matter(cx, &file, t, false),
             None => Parsed {
                 name: None,
                 description: None,
