@@ -57,7 +57,8 @@ pub struct Matrix {
 }
 
 /// What makes findings of different directories one group: category,
-/// type, direction and (instructions) the file name of the evidence.
+/// type, direction and (instructions) the evidence file's path relative to
+/// the finding's scope directory (`CLAUDE.md`, `.claude/rules/x.md`).
 fn group_key(f: &Finding) -> (Category, FindingType, Vec<Harness>, Vec<Harness>, String) {
     let pattern = match f.category {
         Category::Instruction => f
@@ -67,7 +68,11 @@ fn group_key(f: &Finding) -> (Category, FindingType, Vec<Harness>, Vec<Harness>,
             .or(f.items.first())
             .map(|i| {
                 let p = i.source.resolved_path.as_ref().unwrap_or(&i.source.path);
-                p.file_name().unwrap_or(".").to_string()
+                let scope = f.scope.clone().unwrap_or_else(RepoPath::root);
+                match p.strip_prefix(&scope) {
+                    Some(rel) if !rel.is_empty() => rel.to_string(),
+                    _ => p.file_name().unwrap_or(".").to_string(),
+                }
             })
             .unwrap_or_default(),
         _ => String::new(),
@@ -107,7 +112,7 @@ fn group_summary(f: &Finding, pattern: &str, names_in_group: &[String]) -> Strin
             plural(&f.absent_from, "has", "have")
         ),
         (Category::Instruction, FindingType::ScopeGap) => {
-            format!("a `{pattern}` reaches {present} sooner than {absent} (later or never)")
+            format!("`{pattern}` reaches {present} sooner than {absent} (later, only after an approval, or never)")
         }
         (Category::Instruction, _) => {
             format!("`{pattern}` text is worded differently for {present}")
@@ -131,6 +136,90 @@ fn group_summary(f: &Finding, pattern: &str, names_in_group: &[String]) -> Strin
             names(&[f.present_in.clone(), f.absent_from.clone()].concat()),
             list(names_in_group)
         ),
+    }
+}
+
+/// Merges instruction groups whose files are siblings (`.claude/rules/a.md`,
+/// `.claude/rules/b.md`) and that concern the same directories with the
+/// same kind and direction, so that ten rules files read as one line.
+fn merge_siblings(groups: Vec<(String, Group)>) -> Vec<Group> {
+    type Key = (
+        Category,
+        FindingType,
+        Vec<Harness>,
+        Vec<Harness>,
+        String,
+        Vec<RepoPath>,
+    );
+    let mut merged: BTreeMap<Key, Vec<(String, Group)>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (pattern, g) in groups {
+        let parent = match pattern.rsplit_once('/') {
+            Some((p, _)) if g.category == Category::Instruction => p.to_string(),
+            _ => {
+                out.push(g);
+                continue;
+            }
+        };
+        merged
+            .entry((
+                g.category,
+                g.kind,
+                g.present_in.clone(),
+                g.absent_from.clone(),
+                parent,
+                g.directories.clone(),
+            ))
+            .or_default()
+            .push((pattern, g));
+    }
+    for (key, gs) in merged {
+        if gs.len() == 1 {
+            out.extend(gs.into_iter().map(|(_, g)| g));
+            continue;
+        }
+        let files: Vec<String> = gs
+            .iter()
+            .map(|(p, _)| p.rsplit('/').next().unwrap_or(p).to_string())
+            .collect();
+        let shown = files.iter().take(4).cloned().collect::<Vec<_>>().join(", ");
+        let more = files.len().saturating_sub(4);
+        let names_list = if more > 0 {
+            format!("{shown}, +{more} more")
+        } else {
+            shown
+        };
+        let mut g = gs[0].1.clone();
+        g.severity = gs.iter().map(|(_, g)| g.severity).min().expect("non-empty");
+        g.findings = gs.iter().flat_map(|(_, g)| g.findings.clone()).collect();
+        let label = format!("{} files in `{}/` ({names_list})", files.len(), key.4);
+        g.summary = group_summary_files(&g, &label);
+        out.push(g);
+    }
+    out
+}
+
+fn group_summary_files(g: &Group, label: &str) -> String {
+    let present = names(&g.present_in);
+    let absent = names(&g.absent_from);
+    match g.kind {
+        FindingType::Missing => format!(
+            "{present} {} the text of {label} that {absent} {} nothing equivalent for",
+            if g.present_in.len() == 1 {
+                "receives"
+            } else {
+                "receive"
+            },
+            if g.absent_from.len() == 1 {
+                "has"
+            } else {
+                "have"
+            }
+        ),
+        FindingType::ScopeGap => {
+            format!("{label} reach {present} sooner than {absent} (later or never)")
+        }
+        _ => format!("{label}: {} {}", g.category.as_str(), g.kind.label()),
     }
 }
 
@@ -166,7 +255,7 @@ pub fn aggregate(dirs: &[(RepoPath, Comparison)]) -> Matrix {
     for f in &findings {
         groups.entry(group_key(&f.finding)).or_default().push(f);
     }
-    let mut out: Vec<Group> = groups
+    let out: Vec<(String, Group)> = groups
         .into_iter()
         .map(|(key, fs)| {
             let mut directories: Vec<RepoPath> = fs
@@ -189,7 +278,7 @@ pub fn aggregate(dirs: &[(RepoPath, Comparison)]) -> Matrix {
             item_names.sort();
             item_names.dedup();
             let first = &fs[0].finding;
-            Group {
+            let g = Group {
                 category: key.0,
                 kind: key.1,
                 severity: fs
@@ -202,9 +291,11 @@ pub fn aggregate(dirs: &[(RepoPath, Comparison)]) -> Matrix {
                 summary: group_summary(first, &key.4, &item_names),
                 directories,
                 findings: fs.iter().map(|f| f.finding.id.clone()).collect(),
-            }
+            };
+            (key.4.clone(), g)
         })
         .collect();
+    let mut out = merge_siblings(out);
     out.sort_by(|a, b| {
         (
             a.severity,
