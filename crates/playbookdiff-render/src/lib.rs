@@ -41,5 +41,5 @@ pub use check_text::{check_text, explain_text, matrix_text};
 pub use json::to_json;
 pub use overview::overview_text;
 pub use report::{CheckReport, MatrixReport};
-pub use schema::{diagnostics_doc, json_schema};
+pub use schema::{check_schema, diagnostics_doc, json_schema};
 pub use text::{to_text, TextOptions};

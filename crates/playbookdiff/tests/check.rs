@@ -254,8 +254,10 @@ fn all_dirs_checks_every_configured_directory_and_groups() {
     let missing = f.iter().find(|f| f["type"] == "missing").unwrap();
     assert_eq!(missing["directories"], serde_json::json!(["packages/b"]));
     assert!(v["groups"].as_array().unwrap().len() >= 2);
-    let (code, text, _) = run(&["check", s(&dir), "--all-dirs"]);
+    let (code, text, err) = run(&["check", s(&dir), "--all-dirs"]);
     assert_eq!(code, 1);
+    // No progress bar when standard error is not a terminal.
+    assert!(err.is_empty(), "{err}");
     let text = flat(&text);
     assert!(text.contains("In 1 of 3 directories: Codex receives `AGENTS.md` text that Claude Code has nothing equivalent for."), "{text}");
     // Agreeing everywhere exits 0.
