@@ -58,7 +58,10 @@ impl Bucket {
             Some(p) => format!(
                 "{} for paths matching {} ({place})",
                 self.reception.phrase(),
-                p.join(", ")
+                p.iter()
+                    .map(|g| format!("`{g}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             None => format!("{} in {place}", self.reception.phrase()),
         }

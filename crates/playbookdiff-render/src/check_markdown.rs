@@ -4,11 +4,18 @@
 //! Text from the repository is escaped: `|`, `<`, `>`, backticks and line
 //! breaks cannot break the table or inject markup.
 
-use crate::check_text::{counts, vs};
+use crate::check_text::counts;
 use crate::report::{evidence, CheckReport, MatrixReport};
 use playbookdiff_compare::{display_name, Category, Finding};
 use playbookdiff_model::Harness;
 use std::fmt::Write as _;
+
+fn versus(hs: &[Harness]) -> String {
+    hs.iter()
+        .map(|h| display_name(*h))
+        .collect::<Vec<_>>()
+        .join(" vs ")
+}
 
 /// Escapes text for a Markdown table cell or paragraph.
 fn esc(s: &str) -> String {
@@ -19,6 +26,10 @@ fn esc(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
+            '*' | '_' | '`' | '[' | ']' | '#' | '~' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
             '\n' | '\r' => out.push(' '),
             c if c.is_control() => {}
             c => out.push(c),
@@ -27,9 +38,23 @@ fn esc(s: &str) -> String {
     out
 }
 
-/// Inline code that cannot be closed by the content.
+/// Inline code that cannot be closed by the content (HTML, so Markdown
+/// emphasis does not apply inside; only `<`, `>`, `&` and `|` are escaped).
 fn code(s: &str) -> String {
-    format!("<code>{}</code>", esc(s))
+    let mut out = String::from("<code>");
+    for c in s.chars() {
+        match c {
+            '|' => out.push_str("&#124;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\n' | '\r' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out.push_str("</code>");
+    out
 }
 
 /// The message with its backtick spans kept as code, escaped.
@@ -130,7 +155,7 @@ fn details(out: &mut String, findings: &[&Finding]) {
                 "- {} {}: {}",
                 i.harness.as_str(),
                 code(&crate::text::location(&i.source)),
-                esc(&i.reason)
+                message(&i.reason)
             );
         }
         for a in &f.absences {
@@ -180,7 +205,7 @@ pub fn check_markdown(r: &CheckReport<'_>) -> String {
     let hs = r.harnesses();
     let mut out = String::new();
     let s = &r.comparison.summary;
-    let _ = writeln!(out, "## PlaybookDiff: {}\n", esc(&vs(&hs)));
+    let _ = writeln!(out, "## PlaybookDiff: {}\n", esc(&versus(&hs)));
     let _ = writeln!(
         out,
         "Launched in {}{}, {} mode: **{}**.",
@@ -219,7 +244,7 @@ pub fn matrix_markdown(r: &MatrixReport<'_>) -> String {
     let _ = writeln!(
         out,
         "## PlaybookDiff: {} in every launch directory\n",
-        esc(&vs(&hs))
+        esc(&versus(&hs))
     );
     let _ = writeln!(
         out,
@@ -270,4 +295,20 @@ pub fn matrix_markdown(r: &MatrixReport<'_>) -> String {
         "\n<details><summary>Every finding</summary>\n{body}\n</details>"
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repository_text_cannot_break_the_table_or_inject_markup() {
+        assert_eq!(esc("a|b<script>*x*"), "a\\|b&lt;script&gt;\\*x\\*");
+        assert_eq!(code("a|b</code>"), "<code>a&#124;b&lt;/code&gt;</code>");
+        assert_eq!(
+            message("see `x|y` and *z*"),
+            "see <code>x&#124;y</code> and \\*z\\*"
+        );
+        assert!(!esc("line\nbreak").contains('\n'));
+    }
 }
