@@ -39,6 +39,14 @@ pub fn load_sooner(file: &RepoPath, dir: &RepoPath) -> String {
     )
 }
 
+/// Codex should have a skill of directory `dir` sooner: it scans the
+/// `.agents/skills` of the launch directory and its parents only.
+pub fn skill_sooner(dir: &RepoPath) -> String {
+    format!(
+        "Codex finds skills only in the `.agents/skills` of the launch directory and its parents; launch it in `{dir}` (`--cwd {dir}`) or move the skill to an `.agents/skills` at or above the launch directory"
+    )
+}
+
 /// Codex should have skill `name`, whose `SKILL.md` another harness reads
 /// at `file`.
 pub fn receive_skill(file: &RepoPath, name: &str) -> String {

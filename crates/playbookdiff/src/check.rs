@@ -123,7 +123,7 @@ fn remedies(f: &Finding) -> Vec<Remedy> {
                             .and_then(|p| p.parent())
                             .and_then(|p| p.parent())
                             .unwrap_or_else(RepoPath::root);
-                        add(*h, playbookdiff_codex::remedy::load_sooner(file, &base));
+                        add(*h, playbookdiff_codex::remedy::skill_sooner(&base));
                     }
                 }
             }
