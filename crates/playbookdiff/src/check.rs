@@ -290,44 +290,42 @@ fn run_all_dirs(
     let dirs = launch_directories(repo, hs);
     let total = dirs.len();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let done = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
     let mut results: Vec<(usize, Vec<EffectiveAgentConfig>, Comparison)> =
         Vec::with_capacity(total);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<EffectiveAgentConfig>, Comparison)>();
     std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= total {
-                            break;
-                        }
-                        let mut ctx = root_context.clone();
-                        ctx.cwd = dirs[i].clone();
-                        let (configs, cmp) = analyse(repo, hs, &ctx);
-                        // Keep the configurations of the root only.
-                        let keep = if i == 0 { configs } else { Vec::new() };
-                        mine.push((i, keep, cmp));
-                        done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    }
-                    mine
-                })
-            })
-            .collect();
-        loop {
-            let d = done.load(std::sync::atomic::Ordering::Relaxed);
-            progress(d, total);
-            if workers.iter().all(|w| w.is_finished()) {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let next = &next;
+            let dirs = &dirs;
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= total {
+                    break;
+                }
+                let mut ctx = root_context.clone();
+                ctx.cwd = dirs[i].clone();
+                let (configs, cmp) = analyse(repo, hs, &ctx);
+                // Keep the configurations of the root only.
+                let keep = if i == 0 { configs } else { Vec::new() };
+                if tx.send((i, keep, cmp)).is_err() {
+                    break;
+                }
+            });
         }
-        for w in workers {
-            results.extend(w.join().expect("a worker panicked"));
+        drop(tx);
+        loop {
+            match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                Ok(r) => {
+                    results.push(r);
+                    progress(results.len(), total);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => progress(results.len(), total),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            }
         }
     });
     progress(total, total);
