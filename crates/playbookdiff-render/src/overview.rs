@@ -30,11 +30,19 @@ fn fit(s: &str, width: usize) -> String {
     out
 }
 
-fn cell_text(c: &Cell) -> String {
+/// The cell's state, with its note when both fit in `width`.
+fn cell_text(c: &Cell, width: usize) -> String {
     match c.reception {
         None => "-".to_string(),
         Some(r) if c.note.is_empty() => r.label().to_string(),
-        Some(r) => format!("{} ({})", r.label(), c.note),
+        Some(r) => {
+            let full = format!("{} ({})", r.label(), c.note);
+            if full.chars().count() <= width {
+                full
+            } else {
+                r.label().to_string()
+            }
+        }
     }
 }
 
@@ -109,7 +117,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
             );
             for c in &row.cells {
                 line.push(' ');
-                line.push_str(&fit(&cell_text(c), col));
+                line.push_str(&fit(&cell_text(c, col), col));
             }
             let _ = writeln!(out, "{}", line.trim_end());
         }
