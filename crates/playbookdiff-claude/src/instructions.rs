@@ -17,9 +17,7 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
     Severity, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::markdown::{
-    front_matter, glued_at_tokens, html_comment_blocks, import_tokens, ImportToken,
-};
+use playbookdiff_source::markdown::ImportToken;
 use playbookdiff_source::{EntryKind, Resolved};
 use std::collections::{BTreeSet, HashSet};
 
@@ -324,18 +322,17 @@ fn expand(
     paths: Option<Vec<String>>,
 ) {
     let body = &text.text[body_start..];
-    let comments = html_comment_blocks(body);
     let depth = stack.len() - 1;
     let dir = path.parent().unwrap_or_else(RepoPath::root);
     let mut pieces: Vec<(usize, usize)> = Vec::new();
     let mut imports: Vec<(usize, RepoPath, Placement)> = Vec::new(); // (piece index before it, file, placement)
     let mut cursor = 0usize;
-    // Import tokens and `@path`s glued to punctuation, in source order.
-    let mut tokens: Vec<(ImportToken, bool)> = import_tokens(body)
-        .into_iter()
-        .map(|t| (t, false))
-        .collect();
-    tokens.extend(glued_at_tokens(body).into_iter().map(|t| (t, true)));
+    // Import tokens and `@path`s glued to punctuation, in source order,
+    // from the file's one Markdown parse.
+    let scanned = text.markdown(body_start);
+    let mut tokens: Vec<(&ImportToken, bool)> =
+        scanned.imports.iter().map(|t| (t, false)).collect();
+    tokens.extend(scanned.glued.iter().map(|t| (t, true)));
     tokens.sort_by_key(|(t, _)| t.start);
     for (tok, glued) in tokens {
         let abs_start = body_start + tok.start;
@@ -446,7 +443,7 @@ fn expand(
         }
         let Some(id) = ids[idx].clone() else { continue };
         // Block-level HTML comments never reach the model (harness facts A1).
-        let stripped = strip_ranges(body, *s, *e, &comments);
+        let stripped = strip_ranges(body, *s, *e, &scanned.comment_blocks);
         let piece = stripped.as_str();
         let (ls, le) = text.lines_of(body_start + s, body_start + e);
         cx.out.instructions.push(Instruction {
@@ -557,6 +554,8 @@ fn resolve_import(
             );
             None
         }
+        // A link loop or a dangling link is reported as such, not as a
+        // missing file.
         Resolved::Loop { .. } | Resolved::Dangling { .. } => {
             cx.check_link(&candidate, SourceFormat::Markdown);
             None
@@ -770,7 +769,7 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
     let source = cx.source_ref(path, SourceScope::Project, format);
     let mut body_start = 0usize;
     let mut patterns: Option<Vec<String>> = None;
-    if let Some(fm) = front_matter(&text.text) {
+    if let Some(fm) = text.front_matter() {
         body_start = fm.body_offset;
         match &fm.value {
             Ok(v) => {

@@ -14,6 +14,7 @@
 mod instructions;
 pub mod matcher;
 mod mcp;
+pub mod remedy;
 mod settings;
 mod skills;
 
@@ -23,6 +24,10 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::{Repo, Resolved};
 use std::collections::HashMap;
+
+/// Entry names whose presence makes a directory hold Claude Code
+/// configuration (a candidate launch directory for `check --all-dirs`).
+pub const CONFIG_ENTRY_NAMES: &[&str] = &["CLAUDE.md", "CLAUDE.local.md", ".claude", ".mcp.json"];
 
 /// Claude Code skips memory files over 4 MiB (harness facts A1); the same
 /// limit bounds every file this adapter reads.

@@ -12,7 +12,6 @@ use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
     Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::markdown::front_matter;
 use playbookdiff_source::{EntryKind, Resolved};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -175,11 +174,11 @@ fn skill(
     let mut source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
     let mut meta = serde_json::Map::new();
     let mut body_start = 0;
-    if let Some(fm) = front_matter(&text.text) {
+    if let Some(fm) = text.front_matter() {
         body_start = fm.body_offset;
         source = source.with_lines(fm.start_line, fm.end_line);
-        match fm.value {
-            Ok(Value::Object(m)) => meta = m,
+        match &fm.value {
+            Ok(Value::Object(m)) => meta = m.clone(),
             Ok(Value::Null) => {}
             Ok(_) => cx.diag(
                 Diagnostic::new(

@@ -34,7 +34,7 @@
 mod config;
 mod instructions;
 mod mcp;
-
+pub mod remedy;
 mod skills;
 
 use playbookdiff_model::{
@@ -42,6 +42,10 @@ use playbookdiff_model::{
     SourceFormat, SourceRef,
 };
 use playbookdiff_source::{Repo, Resolved};
+
+/// Entry names whose presence makes a directory hold Codex configuration
+/// (a candidate launch directory for `check --all-dirs`).
+pub const CONFIG_ENTRY_NAMES: &[&str] = &["AGENTS.md", "AGENTS.override.md", ".agents", ".codex"];
 
 /// The most bytes read from any one file (4 MiB). A larger file is not
 /// read and gets a `file-too-large` diagnostic.

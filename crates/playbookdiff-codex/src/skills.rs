@@ -23,7 +23,7 @@ use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
     Invocation, LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
 };
-use playbookdiff_source::{markdown, EntryKind, Resolved};
+use playbookdiff_source::{markdown, EntryKind, Resolved, TextFile};
 use std::collections::BTreeMap;
 use toml::de::DeValue;
 
@@ -183,7 +183,12 @@ struct Parsed {
 
 /// Reads name and description from `text`; `report` emits diagnostics
 /// against `file`.
-fn parse_front_matter(cx: &mut Cx<'_, '_>, file: &RepoPath, text: &str, report: bool) -> Parsed {
+fn parse_front_matter(
+    cx: &mut Cx<'_, '_>,
+    file: &RepoPath,
+    text: &TextFile,
+    report: bool,
+) -> Parsed {
     let src = SourceRef::project(file.clone(), SourceFormat::Markdown);
     let mut p = Parsed {
         name: None,
@@ -191,7 +196,7 @@ fn parse_front_matter(cx: &mut Cx<'_, '_>, file: &RepoPath, text: &str, report: 
         lines: None,
         invalid: None,
     };
-    let Some(fm) = markdown::front_matter(text) else {
+    let Some(fm) = text.front_matter() else {
         if report {
             cx.diag(
                 Diagnostic::new(
@@ -437,7 +442,7 @@ fn load_skill(
             return;
         }
     };
-    let parsed = parse_front_matter(cx, &file, &text.text, true);
+    let parsed = parse_front_matter(cx, &file, &text, true);
     let (implicit, meta) = policy(cx, skill_dir, true);
     let mut skill = build(cx, scan_dir, dir_name, &file, parsed, implicit, meta);
     skill.source.resolved_path = resolved;
@@ -782,7 +787,7 @@ fn out_of_scope(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Skill> {
             _ => None,
         };
         let parsed = match &text {
-            Some(t) => parse_front_matter(cx, &file, &t.text, false),
+            Some(t) => parse_front_matter(cx, &file, t, false),
             None => Parsed {
                 name: None,
                 description: None,

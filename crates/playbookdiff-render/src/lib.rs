@@ -4,6 +4,10 @@
 //!
 //! * [`json`]: the stable JSON document of the output contract;
 //! * [`text`]: a person-readable listing for a terminal;
+//! * [`check_text`], [`check_json`], [`check_markdown`], [`overview`]: the
+//!   compatibility check of several harnesses ([`report`] holds what they
+//!   are fed), as text, the contract's JSON, a pull-request comment and the
+//!   default side-by-side view;
 //! * [`schema`]: the JSON Schema of the JSON document and the diagnostics
 //!   reference (`docs/diagnostics.md`), both generated from the model.
 //!
@@ -22,10 +26,20 @@
 //!
 //! [`EffectiveAgentConfig`]: playbookdiff_model::EffectiveAgentConfig
 
+pub mod check_json;
+pub mod check_markdown;
+pub mod check_text;
 pub mod json;
+pub mod overview;
+pub mod report;
 pub mod schema;
 pub mod text;
 
+pub use check_json::{check_json, explain_json, matrix_json};
+pub use check_markdown::{check_markdown, matrix_markdown};
+pub use check_text::{check_text, explain_text, matrix_text};
 pub use json::to_json;
-pub use schema::{diagnostics_doc, json_schema};
+pub use overview::overview_text;
+pub use report::{CheckReport, MatrixReport};
+pub use schema::{check_schema, diagnostics_doc, json_schema};
 pub use text::{to_text, TextOptions};

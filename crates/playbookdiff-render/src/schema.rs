@@ -28,6 +28,59 @@ pub fn json_schema() -> String {
     out
 }
 
+/// The document of `check --format json` (and, with the optional fields,
+/// `check --all-dirs --format json`), for its JSON Schema only: the
+/// renderers in `check_json.rs` write the same keys.
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct CheckDocument {
+    /// Always 1.
+    schema_version: u32,
+    /// The analysed context (for `--all-dirs`: the repository root).
+    context: playbookdiff_model::AnalysisContext,
+    /// The compared harnesses.
+    harnesses: Vec<playbookdiff_model::Harness>,
+    /// One configuration per harness, keyed by harness name (for
+    /// `--all-dirs`: at the repository root).
+    configs: std::collections::BTreeMap<String, EffectiveAgentConfig>,
+    /// The findings (for `--all-dirs`: each once, with `directories`).
+    findings: Vec<playbookdiff_compare::Finding>,
+    /// Findings counted by severity.
+    summary: playbookdiff_compare::Summary,
+    /// `--all-dirs` only: always `true`.
+    #[serde(default)]
+    all_dirs: Option<bool>,
+    /// `--all-dirs` only: every checked launch directory.
+    #[serde(default)]
+    directories: Option<Vec<DirectorySummary>>,
+    /// `--all-dirs` only: the findings grouped by kind and direction.
+    #[serde(default)]
+    groups: Option<Vec<playbookdiff_compare::matrix::Group>>,
+}
+
+/// One launch directory of `check --all-dirs`.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+struct DirectorySummary {
+    /// The launch directory.
+    cwd: playbookdiff_model::RepoPath,
+    /// The ids of its findings.
+    findings: Vec<String>,
+    /// Its findings counted by severity.
+    summary: playbookdiff_compare::Summary,
+}
+
+/// The JSON Schema of the `check --format json` document
+/// (`schema/check.schema.json`).
+pub fn check_schema() -> String {
+    let schema = schemars::schema_for!(CheckDocument);
+    let mut out =
+        serde_json::to_string_pretty(&schema).expect("a JSON Schema always serializes to JSON");
+    out.push('\n');
+    out
+}
+
 /// The Markdown reference of every diagnostic code (`docs/diagnostics.md`),
 /// generated from the diagnostic table: one section per code with its
 /// default severity, summary and documentation, in table order.

@@ -144,7 +144,7 @@ fn mcp_row(m: &McpServer) -> Vec<Cell> {
 }
 
 /// `path`, `path:N` or `path:N-M`.
-fn location(source: &SourceRef) -> String {
+pub(crate) fn location(source: &SourceRef) -> String {
     let path = clean(source.path.as_str());
     match source.lines {
         None => path.into_owned(),
@@ -213,17 +213,17 @@ fn severity_style(s: Severity) -> Style {
     }
 }
 
-fn heading() -> Style {
+pub(crate) fn heading() -> Style {
     Style::new().bold()
 }
 
-fn dim() -> Style {
+pub(crate) fn dim() -> Style {
     Style::new().dimmed()
 }
 
 /// Escapes control characters (ESC, CR, newlines…) in text that comes from
 /// the analysed repository.
-fn clean(s: &str) -> Cow<'_, str> {
+pub(crate) fn clean(s: &str) -> Cow<'_, str> {
     if s.chars().any(char::is_control) {
         Cow::Owned(
             s.chars()
@@ -241,12 +241,12 @@ fn clean(s: &str) -> Cow<'_, str> {
     }
 }
 
-struct Painter {
-    color: bool,
+pub(crate) struct Painter {
+    pub(crate) color: bool,
 }
 
 impl Painter {
-    fn paint<'a>(&self, text: &'a str, style: Style) -> Cow<'a, str> {
+    pub(crate) fn paint<'a>(&self, text: &'a str, style: Style) -> Cow<'a, str> {
         if self.color {
             Cow::Owned(format!("{style}{text}{style:#}"))
         } else {

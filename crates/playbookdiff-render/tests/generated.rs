@@ -41,6 +41,14 @@ fn check_generated(relative: &str, expected: &str) {
 }
 
 #[test]
+fn check_schema_is_up_to_date() {
+    check_generated(
+        "schema/check.schema.json",
+        &playbookdiff_render::check_schema(),
+    );
+}
+
+#[test]
 fn json_schema_is_up_to_date() {
     check_generated(
         "schema/effective-agent-config.schema.json",

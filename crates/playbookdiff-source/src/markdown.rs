@@ -105,9 +105,44 @@ pub struct ImportToken {
     pub rest_of_line: String,
 }
 
-/// Byte ranges of code spans, code blocks (fenced and indented) and HTML.
-pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
+/// What one CommonMark parse of a Markdown body yields for the adapters.
+/// Offsets are bytes into the scanned text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MarkdownScan {
+    /// `@token`s at a line start or after white space ([`import_tokens`]).
+    pub imports: Vec<ImportToken>,
+    /// `@token`s glued to an opening mark ([`glued_at_tokens`]).
+    pub glued: Vec<ImportToken>,
+    /// Block-level HTML comments ([`html_comment_blocks`]).
+    pub comment_blocks: Vec<(usize, usize)>,
+}
+
+/// Parses `text` once and returns its import tokens, glued look-alikes and
+/// block-level HTML comments.
+pub fn scan(text: &str) -> MarkdownScan {
+    if !text.contains('@') && !text.contains("<!--") {
+        return MarkdownScan::default();
+    }
+    let (masked, comment_blocks) = structure(text);
+    MarkdownScan {
+        imports: scan_at_tokens(text, &masked, |prev| {
+            prev.is_none_or(|b| b.is_ascii_whitespace())
+        }),
+        glued: scan_at_tokens(text, &masked, |prev| {
+            prev.is_some_and(|b| b"([{<\"'`*_".contains(&b))
+        }),
+        comment_blocks,
+    }
+}
+
+/// A byte range, start inclusive, end exclusive.
+type Range = (usize, usize);
+
+/// One parse: the masked ranges (code spans, code blocks, HTML, math,
+/// metadata) and the block-level HTML comments.
+fn structure(text: &str) -> (Vec<Range>, Vec<Range>) {
+    let mut masked = Vec::new();
+    let mut comments = Vec::new();
     let mut open: Option<usize> = None;
     let mut depth = 0usize;
     let parser =
@@ -128,7 +163,16 @@ pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
                     if let Some(s) = open.take() {
-                        out.push((s, range.end));
+                        masked.push((s, range.end));
+                        if matches!(ev, Event::End(TagEnd::HtmlBlock)) {
+                            let block = text[s..range.end].trim();
+                            if block.starts_with("<!--")
+                                && block.ends_with("-->")
+                                && block[4..].find("-->") == Some(block.len() - 7)
+                            {
+                                comments.push((s, range.end));
+                            }
+                        }
                     }
                 }
             }
@@ -136,12 +180,17 @@ pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
             | Event::InlineHtml(_)
             | Event::Html(_)
             | Event::InlineMath(_)
-            | Event::DisplayMath(_) => out.push((range.start, range.end)),
+            | Event::DisplayMath(_) => masked.push((range.start, range.end)),
             _ => {}
         }
     }
-    out.sort();
-    out
+    masked.sort();
+    (masked, comments)
+}
+
+/// Byte ranges of code spans, code blocks (fenced and indented) and HTML.
+pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
+    structure(text).0
 }
 
 /// Byte ranges of block-level HTML comments: HTML blocks made of nothing
@@ -149,51 +198,31 @@ pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
 /// the file reaches the model; comments inside code blocks are kept
 /// (harness facts A1).
 pub fn html_comment_blocks(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut open: Option<usize> = None;
-    for (ev, range) in
-        Parser::new_ext(text, Options::ENABLE_YAML_STYLE_METADATA_BLOCKS).into_offset_iter()
-    {
-        match ev {
-            Event::Start(Tag::HtmlBlock) => open = Some(range.start),
-            Event::End(TagEnd::HtmlBlock) => {
-                if let Some(s) = open.take() {
-                    let block = text[s..range.end].trim();
-                    if block.starts_with("<!--")
-                        && block.ends_with("-->")
-                        && block[4..].find("-->") == Some(block.len() - 7)
-                    {
-                        out.push((s, range.end));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
+    structure(text).1
 }
 
 /// Finds `@token`s outside masked ranges, in source order.
 pub fn import_tokens(text: &str) -> Vec<ImportToken> {
-    scan_at_tokens(text, |prev| prev.is_none_or(|b| b.is_ascii_whitespace()))
+    scan(text).imports
 }
 
 /// Finds `@token`s glued to an opening punctuation mark (`(@a.md`,
 /// `"@a.md"`, `**@a.md**`), outside masked ranges: they read as imports
 /// but an import must start a line or follow white space.
 pub fn glued_at_tokens(text: &str) -> Vec<ImportToken> {
-    scan_at_tokens(text, |prev| {
-        prev.is_some_and(|b| b"([{<\"'`*_".contains(&b))
-    })
+    scan(text).glued
 }
 
 /// `@` followed by non-space characters, outside masked ranges, where the
 /// byte before `@` (`None` at the start) satisfies `accept_prev`.
-fn scan_at_tokens(text: &str, accept_prev: impl Fn(Option<u8>) -> bool) -> Vec<ImportToken> {
+fn scan_at_tokens(
+    text: &str,
+    masked: &[(usize, usize)],
+    accept_prev: impl Fn(Option<u8>) -> bool,
+) -> Vec<ImportToken> {
     if !text.contains('@') {
         return Vec::new();
     }
-    let masked = masked_ranges(text);
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut mi = 0usize;

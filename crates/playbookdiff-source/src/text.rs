@@ -1,4 +1,8 @@
-//! Decoded text files with line lookup.
+//! Decoded text files with line lookup, and their parsed forms, each
+//! computed once per file and shared by every compilation that reads it.
+
+use crate::markdown::{FrontMatter, MarkdownScan};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A file's text with its line table.
 ///
@@ -14,6 +18,14 @@ pub struct TextFile {
     /// True when the file was not valid UTF-8.
     pub invalid_utf8: bool,
     line_starts: Vec<usize>,
+    parsed: Arc<Parsed>,
+}
+
+/// Parse results, each computed at most once.
+#[derive(Debug, Default)]
+struct Parsed {
+    front_matter: OnceLock<Option<FrontMatter>>,
+    markdown: Mutex<Vec<(usize, Arc<MarkdownScan>)>>,
 }
 
 impl TextFile {
@@ -34,7 +46,36 @@ impl TextFile {
             bytes: bytes.len() as u64,
             invalid_utf8,
             line_starts,
+            parsed: Arc::default(),
         }
+    }
+
+    /// The YAML front matter ([`crate::markdown::front_matter`]), parsed
+    /// once.
+    pub fn front_matter(&self) -> Option<&FrontMatter> {
+        self.parsed
+            .front_matter
+            .get_or_init(|| crate::markdown::front_matter(&self.text))
+            .as_ref()
+    }
+
+    /// The Markdown scan of the text from byte `body_start` on
+    /// ([`crate::markdown::scan`]: import tokens, glued look-alikes and
+    /// block-level HTML comments, offsets relative to `body_start`),
+    /// parsed once per start.
+    pub fn markdown(&self, body_start: usize) -> Arc<MarkdownScan> {
+        let mut cache = self
+            .parsed
+            .markdown
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = cache.iter().find(|(s, _)| *s == body_start) {
+            return t.clone();
+        }
+        let body = self.text.get(body_start..).unwrap_or("");
+        let t = Arc::new(crate::markdown::scan(body));
+        cache.push((body_start, t.clone()));
+        t
     }
 
     /// The 1-based line holding byte `offset`.
@@ -85,5 +126,23 @@ mod tests {
         let t = TextFile::from_bytes(b"ok \xff\xfe");
         assert!(t.invalid_utf8);
         assert!(t.text.contains('\u{FFFD}'));
+    }
+}
+
+#[cfg(test)]
+mod parse_once_tests {
+    use super::*;
+
+    #[test]
+    fn parses_are_computed_once_and_shared_by_clones() {
+        let t = TextFile::from_bytes(b"---\nname: x\n---\nSee @a.md\n");
+        let fm1 = t.front_matter().unwrap() as *const FrontMatter;
+        let copy = t.clone();
+        let fm2 = copy.front_matter().unwrap() as *const FrontMatter;
+        assert_eq!(fm1, fm2);
+        let a = t.markdown(0);
+        let b = copy.markdown(0);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(a.imports.len(), 1);
     }
 }

@@ -18,9 +18,39 @@ PlaybookDiff reads the repository only. It runs nothing, contacts no server and 
 home-directory or machine-wide configuration; what those could add is reported as diagnostics.";
 
 const TOP_EXAMPLES: &str = "\
+Without a command, shows what each harness receives from REPO side by side,
+the findings, and what the analysis cannot know (exit status 0).
+
 Examples:
-  playbookdiff compile --harness claude-code
-  playbookdiff compile path/to/repo --harness codex --cwd apps/api --json";
+  playbookdiff                                  # the current repository, launched at its root
+  playbookdiff path/to/repo --cwd apps/api      # launched in apps/api
+  playbookdiff check --format json              # findings for tools; exit 1 when actionable
+  playbookdiff explain ID                       # one finding: evidence and a fix
+  playbookdiff check --all-dirs                 # every package of a monorepo
+  playbookdiff compile --harness codex          # everything one harness receives";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  # Compare every supported harness launched at the repository root
+  playbookdiff check
+
+  # Launched in apps/api, about to edit a file, as JSON
+  playbookdiff check --cwd apps/api --path apps/api/src/main.ts --json
+
+  # Every directory that holds agent configuration, as a pull-request comment
+  playbookdiff check --all-dirs --format markdown
+
+Exit status: 0 when no finding is actionable (severity medium or high);
+1 when at least one is (in any checked directory); 2 when the analysis could
+not run (bad arguments, unreadable REPO, internal error).";
+
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  playbookdiff explain instruction:missing:codex-only:apps/api:0123456789ab --cwd apps/api
+
+Pass the same REPO, --cwd, --target and --mode as the check that reported the
+id. Exit status: 0 when the finding was explained; 2 when no finding has this
+id in that context, or the analysis could not run.";
 
 const COMPILE_EXAMPLES: &str = "\
 Examples:
@@ -47,13 +77,17 @@ Exit status: 0 when the configuration was compiled (diagnostics never change it)
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_help = TOP_EXAMPLES,
-    arg_required_else_help = true,
-    disable_help_subcommand = true
+    disable_help_subcommand = true,
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
-    /// The command to run.
+    /// The command to run; without one, the side-by-side view.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+
+    /// The side-by-side view's options.
+    #[command(flatten)]
+    pub view: ViewArgs,
 }
 
 /// The commands.
@@ -67,6 +101,115 @@ pub enum Command {
     /// diagnostics and the assumptions the result depends on.
     #[command(after_help = COMPILE_EXAMPLES)]
     Compile(CompileArgs),
+
+    /// Compare what several harnesses receive and report the differences.
+    ///
+    /// Each finding has a stable id, a type (missing, capability-gap,
+    /// scope-gap, different, unknown), a severity (medium: what the model
+    /// receives differs; low: cosmetic; info: undecidable) and the evidence
+    /// on each side.
+    #[command(after_help = CHECK_EXAMPLES)]
+    Check(CheckArgs),
+
+    /// Explain one finding of `check`: the evidence on each side, why each
+    /// side receives or lacks it, and what would make the harnesses agree.
+    #[command(after_help = EXPLAIN_EXAMPLES)]
+    Explain(ExplainArgs),
+}
+
+/// Options of the side-by-side view (no command).
+#[derive(Debug, Clone, Default, Args)]
+pub struct ViewArgs {
+    /// The analysis context.
+    #[command(flatten)]
+    pub context: ContextArgs,
+
+    /// The harnesses to compare; repeat the option [default: all supported]
+    #[arg(long, value_enum, value_name = "HARNESS")]
+    pub harness: Vec<HarnessArg>,
+}
+
+/// Arguments of `playbookdiff check`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The analysis context.
+    #[command(flatten)]
+    pub context: ContextArgs,
+
+    /// The harnesses to compare; repeat the option [default: all supported]
+    #[arg(long, value_enum, value_name = "HARNESS")]
+    pub harness: Vec<HarnessArg>,
+
+    /// Check every directory that holds agent configuration as a launch
+    /// directory (and the root), sharing one walk of the tree; --cwd is not
+    /// allowed with it
+    #[arg(long, conflicts_with = "cwd")]
+    pub all_dirs: bool,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text, value_name = "FORMAT")]
+    pub format: CheckFormat,
+
+    /// Same as `--format json`
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl CheckArgs {
+    /// The output format, `--json` folded in.
+    pub fn output_format(&self) -> CheckFormat {
+        if self.json {
+            CheckFormat::Json
+        } else {
+            self.format
+        }
+    }
+}
+
+/// Arguments of `playbookdiff explain`.
+#[derive(Debug, Clone, Args)]
+pub struct ExplainArgs {
+    /// The id of a finding, as `check` prints it
+    #[arg(value_name = "FINDING_ID")]
+    pub finding_id: String,
+
+    /// The analysis context.
+    #[command(flatten)]
+    pub context: ContextArgs,
+
+    /// The harnesses to compare; repeat the option [default: all supported]
+    #[arg(long, value_enum, value_name = "HARNESS")]
+    pub harness: Vec<HarnessArg>,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = FormatArg::Text, value_name = "FORMAT")]
+    pub format: FormatArg,
+
+    /// Same as `--format json`
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl ExplainArgs {
+    /// The output format, `--json` folded in.
+    pub fn output_format(&self) -> FormatArg {
+        if self.json {
+            FormatArg::Json
+        } else {
+            self.format
+        }
+    }
+}
+
+/// `--format` values of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Findings for people
+    Text,
+    /// The compatibility document of the output contract
+    Json,
+    /// A compact report for a pull-request comment
+    Markdown,
 }
 
 /// Which repository, launch directory, target and mode to analyse.
@@ -177,6 +320,42 @@ mod tests {
     use clap::CommandFactory;
 
     #[test]
+    fn check_takes_repeated_harnesses_and_aliases() {
+        let cli = Cli::try_parse_from([
+            "playbookdiff",
+            "check",
+            "repo",
+            "--harness",
+            "codex",
+            "--harness",
+            "claude-code",
+            "--path",
+            "a.ts",
+            "--json",
+        ])
+        .unwrap();
+        let Some(Command::Check(args)) = cli.command else {
+            panic!("check expected")
+        };
+        assert_eq!(args.harness, [HarnessArg::Codex, HarnessArg::ClaudeCode]);
+        assert_eq!(args.context.target.as_deref(), Some("a.ts"));
+        assert_eq!(args.output_format(), CheckFormat::Json);
+        let cli =
+            Cli::try_parse_from(["playbookdiff", "explain", "x:y", "repo", "--cwd", "a"]).unwrap();
+        let Some(Command::Explain(args)) = cli.command else {
+            panic!("explain expected")
+        };
+        assert_eq!(args.finding_id, "x:y");
+        assert_eq!(
+            args.context.repo.as_deref(),
+            Some(std::path::Path::new("repo"))
+        );
+        let cli = Cli::try_parse_from(["playbookdiff", "some/repo", "--cwd", "a"]).unwrap();
+        assert!(cli.command.is_none());
+        assert_eq!(cli.view.context.cwd.as_deref(), Some("a"));
+    }
+
+    #[test]
     fn definitions_are_consistent() {
         Cli::command().debug_assert();
     }
@@ -185,7 +364,9 @@ mod tests {
     fn json_and_path_aliases() {
         let cli =
             Cli::try_parse_from(["playbookdiff", "compile", "--path", "a/b.ts", "--json"]).unwrap();
-        let Command::Compile(args) = cli.command;
+        let Some(Command::Compile(args)) = cli.command else {
+            panic!("compile expected")
+        };
         assert_eq!(args.context.target.as_deref(), Some("a/b.ts"));
         assert_eq!(args.output_format(), FormatArg::Json);
         assert_eq!(args.harness, HarnessArg::ClaudeCode);

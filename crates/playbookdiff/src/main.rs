@@ -6,13 +6,14 @@
 //! the diagnostics; 2 when it could not be (bad arguments, unreadable
 //! repository, internal error).
 
+mod check;
 mod cli;
 mod compile;
 mod context;
 
 use clap::error::{ContextKind, ErrorKind};
 use clap::Parser;
-use cli::{Cli, Command, FormatArg};
+use cli::{CheckFormat, Cli, Command, FormatArg};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -27,17 +28,80 @@ fn main() -> ExitCode {
         Err(e) => return clap_failure(&e, &args),
     };
     let current_dir = std::env::current_dir().ok();
+    let here = current_dir.as_deref();
     let result = match &cli.command {
-        Command::Compile(a) => {
+        Some(Command::Compile(a)) => {
             let color = a.output_format() == FormatArg::Text && stdout_wants_color();
-            compile::run(a, current_dir.as_deref(), color)
+            compile::run(a, here, color).map(|output| check::Outcome { output, status: 0 })
         }
+        Some(Command::Check(a)) => {
+            let color = a.output_format() == CheckFormat::Text && stdout_wants_color();
+            let mut bar = Progress::new();
+            let r = check::run_check(a, here, color, &mut |done, total| bar.update(done, total));
+            bar.finish();
+            r
+        }
+        Some(Command::Explain(a)) => {
+            let color = a.output_format() == FormatArg::Text && stdout_wants_color();
+            check::run_explain(a, here, color)
+        }
+        None => check::run_view(&cli.view, here, stdout_wants_color()),
     };
     match result {
-        Ok(output) => write_stdout(&output),
+        Ok(outcome) => match write_stdout(&outcome.output) {
+            ExitCode::SUCCESS => ExitCode::from(outcome.status),
+            failed => failed,
+        },
         Err(e) => {
             report(&format!("error: {e}"));
             ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// A progress bar on standard error for `check --all-dirs`: only when
+/// standard error is a terminal, and only once the work has taken more
+/// than a second.
+struct Progress {
+    start: std::time::Instant,
+    tty: bool,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    fn new() -> Self {
+        use std::io::IsTerminal;
+        Progress {
+            start: std::time::Instant::now(),
+            tty: std::io::stderr().is_terminal(),
+            bar: None,
+        }
+    }
+
+    fn update(&mut self, done: usize, total: usize) {
+        if !self.tty || total < 2 {
+            return;
+        }
+        if self.bar.is_none() && self.start.elapsed() > std::time::Duration::from_secs(1) {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(total as u64),
+                indicatif::ProgressDrawTarget::stderr(),
+            );
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} launch directories {elapsed}",
+            ) {
+                bar.set_style(style);
+            }
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(done as u64);
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
         }
     }
 }
@@ -83,6 +147,8 @@ fn clap_failure(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
         _ => {
             let command = match args.get(1).and_then(|a| a.to_str()) {
                 Some("compile") => "playbookdiff compile --help",
+                Some("check") => "playbookdiff check --help",
+                Some("explain") => "playbookdiff explain --help",
                 _ => "playbookdiff --help",
             };
             report(&one_line_clap_error(e, command));

@@ -319,8 +319,15 @@ fn help_and_version_exit_zero() {
 }
 
 #[test]
-fn no_command_shows_help_and_exits_two() {
-    let out = playbookdiff().assert().code(2).get_output().clone();
-    assert!(out.stdout.is_empty());
-    assert!(String::from_utf8(out.stderr).unwrap().contains("Usage:"));
+fn no_command_shows_the_side_by_side_view_of_the_current_repository() {
+    let dir = repository();
+    let out = playbookdiff()
+        .current_dir(dir.path().join("apps/api"))
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("What each agent receives"), "{text}");
+    assert!(text.contains("launched in ."), "{text}");
 }

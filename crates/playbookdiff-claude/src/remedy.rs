@@ -1,0 +1,81 @@
+//! How to make Claude Code receive what another harness receives: one
+//! sentence per case, for `playbookdiff explain`. Kept apart from the
+//! discovery rules; it only names files Claude Code reads (spec 000).
+
+use playbookdiff_model::RepoPath;
+
+fn in_dir(dir: &RepoPath, name: &str) -> String {
+    if dir.is_root() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// Claude Code should receive the text of `file`, which applies to `dir`.
+pub fn receive_instruction(file: &RepoPath, dir: &RepoPath) -> String {
+    let parent = file.parent().unwrap_or_else(RepoPath::root);
+    let claude = in_dir(&parent, "CLAUDE.md");
+    match file.file_name() {
+        Some("AGENTS.md") | Some("AGENTS.override.md") => format!(
+            "add a line `@{}` to `{claude}`, or make `{claude}` a symbolic link to `{}`",
+            file.file_name().unwrap_or("AGENTS.md"),
+            file.file_name().unwrap_or("AGENTS.md")
+        ),
+        _ => {
+            let rel = file.strip_prefix(dir).filter(|r| !r.is_empty());
+            let import = rel.map_or_else(|| file.to_string(), str::to_string);
+            format!(
+                "import it from `{}` with a line `@{import}`",
+                in_dir(dir, "CLAUDE.md")
+            )
+        }
+    }
+}
+
+/// Claude Code should have skill `name`, whose `SKILL.md` another harness
+/// reads at `file`.
+pub fn receive_skill(file: &RepoPath, name: &str) -> String {
+    let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
+    let dir_name = skill_dir.file_name().unwrap_or(name).to_string();
+    // `<base>/<root>/skills/<dir>`: the base is three levels up.
+    let base = skill_dir
+        .parent()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.parent())
+        .unwrap_or_else(RepoPath::root);
+    let target = skill_dir
+        .strip_prefix(&base)
+        .unwrap_or(skill_dir.as_str())
+        .to_string();
+    format!(
+        "make `{}` a symbolic link to `../../{target}` (Claude Code reads skills from `.claude/skills`)",
+        in_dir(&base, &format!(".claude/skills/{dir_name}"))
+    )
+}
+
+/// Claude Code should start MCP server `name`.
+pub fn receive_mcp(name: &str) -> String {
+    format!(
+        "add `{name}` under `mcpServers` in `.mcp.json` with the same command, args and environment (secrets as `${{VAR}}` placeholders)"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rp(s: &str) -> RepoPath {
+        RepoPath::new(s).unwrap()
+    }
+
+    #[test]
+    fn remedies_name_claude_files() {
+        assert_eq!(
+            receive_instruction(&rp("apps/api/AGENTS.md"), &rp("apps/api")),
+            "add a line `@AGENTS.md` to `apps/api/CLAUDE.md`, or make `apps/api/CLAUDE.md` a symbolic link to `AGENTS.md`"
+        );
+        assert!(receive_skill(&rp(".agents/skills/x/SKILL.md"), "x")
+            .starts_with("make `.claude/skills/x` a symbolic link to `../../.agents/skills/x`"));
+    }
+}

@@ -1,0 +1,91 @@
+//! How to make Codex receive what another harness receives: one sentence
+//! per case, for `playbookdiff explain`. Kept apart from the discovery
+//! rules; it only names files Codex reads (spec 004).
+
+use playbookdiff_model::RepoPath;
+
+fn in_dir(dir: &RepoPath, name: &str) -> String {
+    if dir.is_root() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// Codex should receive the text of `file`, which applies to `dir`.
+/// `paths`: the globs of a path-scoped piece.
+pub fn receive_instruction(file: &RepoPath, dir: &RepoPath, paths: Option<&[String]>) -> String {
+    let agents = in_dir(dir, "AGENTS.md");
+    if paths.is_some() {
+        return format!(
+            "Codex has no path-scoped instructions; copy the text of `{file}` into `{agents}` if it should always apply"
+        );
+    }
+    match file.file_name() {
+        Some("CLAUDE.md") => format!(
+            "move the text of `{file}` into `{agents}` and replace it with a line `@AGENTS.md`, so both read one file"
+        ),
+        _ => format!(
+            "Codex does not follow `@` imports or read rules files; put the text of `{file}` into `{agents}`"
+        ),
+    }
+}
+
+/// Codex should receive `file` (of directory `dir`) sooner: it reads the
+/// AGENTS.md chain from the root to the launch directory only.
+pub fn load_sooner(file: &RepoPath, dir: &RepoPath) -> String {
+    format!(
+        "Codex reads `{file}` only when launched in `{dir}` or below (`--cwd {dir}`); to have it from a higher launch directory, move its text into an AGENTS.md between the root and there"
+    )
+}
+
+/// Codex should have a skill of directory `dir` sooner: it scans the
+/// `.agents/skills` of the launch directory and its parents only.
+pub fn skill_sooner(dir: &RepoPath) -> String {
+    format!(
+        "Codex finds skills only in the `.agents/skills` of the launch directory and its parents; launch it in `{dir}` (`--cwd {dir}`) or move the skill to an `.agents/skills` at or above the launch directory"
+    )
+}
+
+/// Codex should have skill `name`, whose `SKILL.md` another harness reads
+/// at `file`.
+pub fn receive_skill(file: &RepoPath, name: &str) -> String {
+    let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
+    let dir_name = skill_dir.file_name().unwrap_or(name).to_string();
+    // `<base>/<root>/skills/<dir>`: the base is three levels up.
+    let base = skill_dir
+        .parent()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.parent())
+        .unwrap_or_else(RepoPath::root);
+    let target = skill_dir
+        .strip_prefix(&base)
+        .unwrap_or(skill_dir.as_str())
+        .to_string();
+    format!(
+        "make `{}` a symbolic link to `../../{target}` (Codex reads skills from `.agents/skills`)",
+        in_dir(&base, &format!(".agents/skills/{dir_name}"))
+    )
+}
+
+/// Codex should start MCP server `name`.
+pub fn receive_mcp(name: &str) -> String {
+    format!(
+        "add a `[mcp_servers.{name}]` table to `.codex/config.toml` with the same command, args and url; forward secrets with `env_vars` or `bearer_token_env_var`"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remedies_name_codex_files() {
+        let f = RepoPath::new("apps/api/CLAUDE.md").unwrap();
+        let d = RepoPath::new("apps/api").unwrap();
+        assert!(receive_instruction(&f, &d, None).contains("`apps/api/AGENTS.md`"));
+        let s = RepoPath::new(".claude/skills/x/SKILL.md").unwrap();
+        assert!(receive_skill(&s, "x")
+            .starts_with("make `.agents/skills/x` a symbolic link to `../../.claude/skills/x`"));
+    }
+}

@@ -1,0 +1,328 @@
+//! The finding model of a compatibility check (output contract,
+//! "Compatibility check").
+
+use playbookdiff_model::{Applicability, Harness, LoadPhase, RepoPath, SourceRef};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// What a finding is about.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    /// Instruction content.
+    Instruction,
+    /// A skill.
+    Skill,
+    /// An MCP server.
+    Mcp,
+}
+
+impl Category {
+    /// The contract spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Instruction => "instruction",
+            Category::Skill => "skill",
+            Category::Mcp => "mcp",
+        }
+    }
+
+    /// The capitalized name for people ("Instruction", "Skill", "MCP").
+    pub fn title(self) -> &'static str {
+        match self {
+            Category::Instruction => "Instruction",
+            Category::Skill => "Skill",
+            Category::Mcp => "MCP",
+        }
+    }
+}
+
+/// The kind of difference.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingType {
+    /// Instruction content one harness receives and another has nothing
+    /// equivalent for.
+    Missing,
+    /// A skill or MCP server available to one harness only, or with
+    /// different invocation.
+    CapabilityGap,
+    /// The same source at a different load phase or applicability.
+    ScopeGap,
+    /// Same name or slot, different definition or content.
+    Different,
+    /// Equivalence cannot be decided deterministically.
+    Unknown,
+}
+
+impl FindingType {
+    /// The contract spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingType::Missing => "missing",
+            FindingType::CapabilityGap => "capability-gap",
+            FindingType::ScopeGap => "scope-gap",
+            FindingType::Different => "different",
+            FindingType::Unknown => "unknown",
+        }
+    }
+
+    /// Words for people ("capability gap").
+    pub fn label(self) -> &'static str {
+        match self {
+            FindingType::Missing => "missing",
+            FindingType::CapabilityGap => "capability gap",
+            FindingType::ScopeGap => "scope gap",
+            FindingType::Different => "different",
+            FindingType::Unknown => "unknown",
+        }
+    }
+}
+
+/// How much a finding matters.
+///
+/// `medium`: what the model receives differs; `low`: a cosmetic
+/// difference; `info`: equivalence cannot be decided. `high` is reserved
+/// for differences that are certain to break a workflow; no rule emits it
+/// yet.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingSeverity {
+    /// Certain to break a workflow.
+    High,
+    /// What the model receives differs.
+    Medium,
+    /// Cosmetic.
+    Low,
+    /// Undecidable without reading meaning.
+    Info,
+}
+
+impl FindingSeverity {
+    /// The contract spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingSeverity::High => "high",
+            FindingSeverity::Medium => "medium",
+            FindingSeverity::Low => "low",
+            FindingSeverity::Info => "info",
+        }
+    }
+
+    /// True for `medium` and `high`: a check with such a finding exits 1.
+    pub fn is_actionable(self) -> bool {
+        matches!(self, FindingSeverity::High | FindingSeverity::Medium)
+    }
+}
+
+/// One piece of evidence: an item of one harness's configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingItem {
+    /// The harness whose configuration holds the item.
+    pub harness: Harness,
+    /// The item's id in that harness's `EffectiveAgentConfig`.
+    pub id: String,
+    /// Where the item comes from (path and lines).
+    pub source: SourceRef,
+    /// When that harness receives it.
+    pub load_phase: LoadPhase,
+    /// Whether that harness receives it under the context.
+    pub applicability: Applicability,
+    /// The adapter's sentence: why it was discovered and why it has this
+    /// applicability.
+    pub reason: String,
+}
+
+/// A harness that lacks the item, and what its analysis says about the
+/// files involved (diagnostics pointing at them), if anything.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Absence {
+    /// The harness.
+    pub harness: Harness,
+    /// Why it lacks the item: diagnostic messages of that harness about the
+    /// same files, or a sentence saying that nothing in its configuration
+    /// corresponds.
+    pub reason: String,
+}
+
+/// One paragraph that differs, for `unknown` and coverage `missing`
+/// findings: a person judges whether the texts mean the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParagraphDiff {
+    /// The paragraph on each side that has one (one entry for a paragraph
+    /// only one side has).
+    pub sides: Vec<ParagraphSide>,
+    /// A word-level diff of the two sides (`[-removed-]{+added+}`), when
+    /// there are two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// Similarity of the two sides, 0 to 100, when there are two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<u8>,
+}
+
+/// A paragraph as one harness receives it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParagraphSide {
+    /// The harness.
+    pub harness: Harness,
+    /// The file and lines of the paragraph.
+    pub source: SourceRef,
+    /// The paragraph, line endings normalized.
+    pub text: String,
+}
+
+/// One field of an MCP server or skill that differs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldDifference {
+    /// The field (`command`, `args`, `env.API_KEY`…).
+    pub field: String,
+    /// Its value per harness, as the model shows it (secrets stay
+    /// redacted; `null` when the harness does not set it).
+    pub values: Vec<FieldValue>,
+}
+
+/// A field's value in one harness.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FieldValue {
+    /// The harness.
+    pub harness: Harness,
+    /// The value, `null` when unset.
+    pub value: Option<String>,
+}
+
+/// What a finding is about, for tools that suggest a fix: the files, the
+/// directory or the name involved. Not part of the JSON document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// Instruction content from `files` (resolved repository files),
+    /// received in directory `dir`.
+    Instruction {
+        /// The directory the content applies to.
+        dir: RepoPath,
+        /// The files, as the present side names them (links resolved).
+        files: Vec<RepoPath>,
+        /// The path globs of a path-scoped piece, when there are.
+        paths: Option<Vec<String>>,
+    },
+    /// A skill.
+    Skill {
+        /// Its name.
+        name: String,
+        /// Its `SKILL.md` files on the present side (links resolved).
+        files: Vec<RepoPath>,
+    },
+    /// An MCP server.
+    Mcp {
+        /// Its name.
+        name: String,
+    },
+}
+
+/// A suggestion that would make one harness agree with the others.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Remedy {
+    /// The harness whose configuration the suggestion changes.
+    pub harness: Harness,
+    /// One sentence: what to change.
+    pub action: String,
+}
+
+/// One difference between harnesses (output contract, "Finding").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// Stable id: `<category>:<type>:<direction>:<slug>:<hash>`, derived
+    /// from the category, the type, the logical key and the direction only
+    /// (see `docs/findings.md`).
+    pub id: String,
+    /// What it is about.
+    pub category: Category,
+    /// The kind of difference.
+    #[serde(rename = "type")]
+    pub kind: FindingType,
+    /// How much it matters.
+    pub severity: FindingSeverity,
+    /// True for `medium` and `high`.
+    pub actionable: bool,
+    /// Harnesses that have the item (or have it sooner).
+    pub present_in: Vec<Harness>,
+    /// Harnesses that lack it (or have it later or never).
+    pub absent_from: Vec<Harness>,
+    /// The evidence on each side.
+    pub items: Vec<FindingItem>,
+    /// One sentence a person reads in a pull request.
+    pub message: String,
+    /// The logical key the id is derived from, readable.
+    pub key: String,
+    /// The directory of the scope the finding is about, for instructions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<RepoPath>,
+    /// Why each lacking harness lacks the item.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absences: Vec<Absence>,
+    /// Paragraphs that differ (instruction `unknown` and coverage `missing`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paragraphs: Vec<ParagraphDiff>,
+    /// Fields that differ (skills and MCP servers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<FieldDifference>,
+    /// What would make the harnesses agree; filled by the caller, which
+    /// knows the harnesses' conventions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remedies: Vec<Remedy>,
+    /// What the finding is about, for suggesting a fix.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub subject: Option<Subject>,
+}
+
+/// Findings counted by severity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Summary {
+    /// `high` findings.
+    pub high: usize,
+    /// `medium` findings.
+    pub medium: usize,
+    /// `low` findings.
+    pub low: usize,
+    /// `info` findings.
+    pub info: usize,
+}
+
+impl Summary {
+    /// Counts `findings`.
+    pub fn of<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Summary {
+        let mut s = Summary::default();
+        for f in findings {
+            match f.severity {
+                FindingSeverity::High => s.high += 1,
+                FindingSeverity::Medium => s.medium += 1,
+                FindingSeverity::Low => s.low += 1,
+                FindingSeverity::Info => s.info += 1,
+            }
+        }
+        s
+    }
+
+    /// `high + medium`.
+    pub fn actionable(&self) -> usize {
+        self.high + self.medium
+    }
+
+    /// Every finding.
+    pub fn total(&self) -> usize {
+        self.high + self.medium + self.low + self.info
+    }
+}

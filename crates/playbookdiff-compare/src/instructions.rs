@@ -1,0 +1,703 @@
+//! Instructions: pieces grouped into classes of the same file or the same
+//! text, then one-sided classes compared paragraph by paragraph within the
+//! same scope.
+//!
+//! 1. Every non-blank piece of every harness is a node; pieces that resolve
+//!    to the same repository file, or whose normalized text is identical,
+//!    join one class.
+//! 2. A class every harness has: equal receptions agree; otherwise a
+//!    `scope-gap` (medium; info when an approval or runtime condition is
+//!    involved).
+//! 3. A class only some harnesses receive goes to the bucket of its scope
+//!    (reception, directory, path globs). When exactly two harnesses have
+//!    one-sided classes in a bucket, their paragraphs are compared:
+//!    identical paragraphs agree, differently worded ones are paired into
+//!    one `unknown` (info) finding per bucket, and the rest are `missing`
+//!    per file (medium; low when only headings or comments are left).
+//!    Otherwise each one-sided class is `missing`.
+
+use crate::finding::*;
+use crate::id;
+use crate::paragraphs::{self, Paragraph};
+use crate::state::Reception;
+use crate::{absence, display_name, finish, names, Cell, Row};
+use playbookdiff_model::{EffectiveAgentConfig, Harness, Instruction, RepoPath, SourceRef};
+use std::collections::{BTreeMap, HashMap};
+
+struct Piece<'a> {
+    h: usize,
+    inst: &'a Instruction,
+    file: RepoPath,
+    reception: Reception,
+}
+
+/// The scope of a one-sided class: where and when it is received.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Bucket {
+    reception: Reception,
+    dir: RepoPath,
+    paths: Option<Vec<String>>,
+}
+
+impl Bucket {
+    fn key(&self) -> String {
+        let mut k = format!("{}@{}", self.reception.label(), self.dir);
+        if let Some(p) = &self.paths {
+            k.push_str(&format!("[{}]", p.join(",")));
+        }
+        k
+    }
+
+    fn describe(&self) -> String {
+        let place = if self.dir.is_root() {
+            "the repository root".to_string()
+        } else {
+            format!("`{}`", self.dir)
+        };
+        match &self.paths {
+            Some(p) => format!(
+                "{} for paths matching {} ({place})",
+                self.reception.phrase(),
+                p.iter()
+                    .map(|g| format!("`{g}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => format!("{} in {place}", self.reception.phrase()),
+        }
+    }
+}
+
+struct Class {
+    pieces: Vec<usize>,
+    files: Vec<RepoPath>,
+}
+
+fn find(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
+fn union(parent: &mut [usize], a: usize, b: usize) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        parent[hi] = lo;
+    }
+}
+
+fn file_of(i: &Instruction) -> RepoPath {
+    i.source
+        .resolved_path
+        .clone()
+        .unwrap_or_else(|| i.source.path.clone())
+}
+
+pub(crate) fn compare(
+    configs: &[&EffectiveAgentConfig],
+    rows: &mut Vec<Row>,
+    findings: &mut Vec<Finding>,
+) {
+    let n = configs.len();
+    let mut pieces: Vec<Piece<'_>> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    for (h, c) in configs.iter().enumerate() {
+        for inst in &c.instructions {
+            let text = paragraphs::normalize(&inst.content);
+            if text.is_empty() {
+                continue;
+            }
+            pieces.push(Piece {
+                h,
+                inst,
+                file: file_of(inst),
+                reception: Reception::of(inst.load_phase, inst.applicability),
+            });
+            texts.push(text);
+        }
+    }
+    let mut parent: Vec<usize> = (0..pieces.len()).collect();
+    let mut by_file: HashMap<&RepoPath, usize> = HashMap::new();
+    let mut by_text: HashMap<&str, usize> = HashMap::new();
+    for (i, p) in pieces.iter().enumerate() {
+        if let Some(&j) = by_file.get(&p.file) {
+            union(&mut parent, i, j);
+        } else {
+            by_file.insert(&p.file, i);
+        }
+        if let Some(&j) = by_text.get(texts[i].as_str()) {
+            union(&mut parent, i, j);
+        } else {
+            by_text.insert(texts[i].as_str(), i);
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..pieces.len() {
+        let r = find(&mut parent, i);
+        groups.entry(r).or_default().push(i);
+    }
+    let mut classes: Vec<Class> = groups
+        .into_values()
+        .map(|ps| {
+            let mut files: Vec<RepoPath> = ps.iter().map(|&i| pieces[i].file.clone()).collect();
+            files.sort();
+            files.dedup();
+            Class { pieces: ps, files }
+        })
+        .collect();
+    classes.sort_by(|a, b| {
+        let ka = a.pieces.iter().map(|&i| pieces[i].reception).min();
+        let kb = b.pieces.iter().map(|&i| pieces[i].reception).min();
+        ka.cmp(&kb).then_with(|| a.files.cmp(&b.files))
+    });
+
+    // Buckets of one-sided classes: bucket -> harness -> class indices.
+    let mut buckets: BTreeMap<Bucket, BTreeMap<usize, Vec<usize>>> = BTreeMap::new();
+
+    for (ci, class) in classes.iter().enumerate() {
+        // Best piece per harness.
+        let mut best: Vec<Option<usize>> = vec![None; n];
+        for &i in &class.pieces {
+            let p = &pieces[i];
+            let better = match best[p.h] {
+                None => true,
+                Some(j) => p.reception < pieces[j].reception,
+            };
+            if better {
+                best[p.h] = Some(i);
+            }
+        }
+        rows.push(Row {
+            category: Category::Instruction,
+            label: class_label(&class.files),
+            cells: best
+                .iter()
+                .map(|b| match b {
+                    None => Cell::absent(),
+                    Some(i) => Cell {
+                        reception: Some(pieces[*i].reception),
+                        note: note_of(pieces[*i].inst),
+                    },
+                })
+                .collect(),
+            agree: false,
+        });
+        let row = rows.last_mut().expect("just pushed");
+        let received: Vec<usize> = (0..n)
+            .filter(|&h| best[h].is_some_and(|i| pieces[i].reception.is_received()))
+            .collect();
+        if received.is_empty() {
+            row.agree = true;
+            continue;
+        }
+        let present: Vec<usize> = (0..n).filter(|&h| best[h].is_some()).collect();
+        if present.len() == n {
+            let trig = |h: usize| {
+                let p = &pieces[best[h].expect("present")];
+                trigger(p)
+            };
+            let first = trig(0);
+            if (1..n).all(|h| trig(h) == first) {
+                row.agree = true;
+                continue;
+            }
+            findings.push(scope_gap(configs, &pieces, class, &best));
+            continue;
+        }
+        if present.len() == 1 {
+            let h = present[0];
+            let p = &pieces[best[h].expect("present")];
+            buckets
+                .entry(Bucket {
+                    reception: p.reception,
+                    dir: p.inst.applies_to.clone(),
+                    paths: p.inst.paths.clone(),
+                })
+                .or_default()
+                .entry(h)
+                .or_default()
+                .push(ci);
+            continue;
+        }
+        // More than two harnesses, some lacking it.
+        let p = &pieces[best[received[0]].expect("received")];
+        let bucket = Bucket {
+            reception: p.reception,
+            dir: p.inst.applies_to.clone(),
+            paths: p.inst.paths.clone(),
+        };
+        findings.push(missing(
+            configs, &pieces, &texts, class, &received, &bucket, None,
+        ));
+    }
+
+    for (bucket, sides) in &buckets {
+        if sides.len() == 2 {
+            let hs: Vec<usize> = sides.keys().copied().collect();
+            let (a, b) = (hs[0], hs[1]);
+            reworded(
+                configs,
+                &pieces,
+                &classes,
+                bucket,
+                (a, &sides[&a]),
+                (b, &sides[&b]),
+                findings,
+            );
+        } else {
+            for (&h, cis) in sides {
+                for &ci in cis {
+                    findings.push(missing(
+                        configs,
+                        &pieces,
+                        &texts,
+                        &classes[ci],
+                        &[h],
+                        bucket,
+                        None,
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn class_label(files: &[RepoPath]) -> String {
+    files
+        .iter()
+        .map(RepoPath::as_str)
+        .collect::<Vec<_>>()
+        .join(" = ")
+}
+
+fn note_of(i: &Instruction) -> String {
+    match i.kind.as_str() {
+        "import" | "rule" => i.kind.clone(),
+        _ => String::new(),
+    }
+}
+
+fn trigger(p: &Piece<'_>) -> (Reception, Option<RepoPath>, Option<Vec<String>>) {
+    match p.reception {
+        Reception::OnDemand => (
+            p.reception,
+            Some(p.inst.applies_to.clone()),
+            p.inst.paths.clone(),
+        ),
+        r => (r, None, None),
+    }
+}
+
+fn item(h: Harness, i: &Instruction) -> FindingItem {
+    FindingItem {
+        harness: h,
+        id: i.id.clone(),
+        source: i.source.clone(),
+        load_phase: i.load_phase,
+        applicability: i.applicability,
+        reason: i.reason.clone(),
+    }
+}
+
+fn files_phrase(files: &[RepoPath]) -> String {
+    let quoted: Vec<String> = files.iter().map(|f| format!("`{f}`")).collect();
+    match quoted.len() {
+        1 => quoted[0].clone(),
+        _ => format!("the same text in {}", quoted.join(" and ")),
+    }
+}
+
+fn scope_gap(
+    configs: &[&EffectiveAgentConfig],
+    pieces: &[Piece<'_>],
+    class: &Class,
+    best: &[Option<usize>],
+) -> Finding {
+    let n = configs.len();
+    let rec = |h: usize| pieces[best[h].expect("present")].reception;
+    let top = (0..n).map(rec).min().expect("n >= 2");
+    // Every harness at the same reception: the trigger directory or globs
+    // differ, and the finding is symmetric.
+    let present: Vec<usize> = (0..n).filter(|&h| rec(h) == top).collect();
+    let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
+    let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
+    let direction = if absent.is_empty() {
+        id::symmetric(n)
+    } else if absent.iter().any(|&h| rec(h) == Reception::NotLoaded) {
+        id::only(&hs(&present))
+    } else {
+        id::first(&hs(&present))
+    };
+    let conditional = (0..n).any(|h| rec(h) == Reception::Conditional);
+    let severity = if conditional {
+        FindingSeverity::Info
+    } else {
+        FindingSeverity::Medium
+    };
+    let top_piece = &pieces[best[present[0]].expect("present")];
+    let dir = top_piece.inst.applies_to.clone();
+    let key = format!(
+        "files={}",
+        class
+            .files
+            .iter()
+            .map(RepoPath::as_str)
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let sides: Vec<String> = (0..n)
+        .map(|h| {
+            format!(
+                "{} {}",
+                display_name(configs[h].harness),
+                match rec(h) {
+                    Reception::NotLoaded => "never from this launch directory".to_string(),
+                    r => format!("receives it {}", r.phrase()),
+                }
+            )
+        })
+        .collect();
+    let mut message = format!("{}: {}.", files_phrase(&class.files), sides.join(", but "));
+    if let Some(first) = message.get(..1) {
+        message = first.to_uppercase() + &message[1..];
+    }
+    let items = class
+        .pieces
+        .iter()
+        .map(|&i| item(configs[pieces[i].h].harness, pieces[i].inst))
+        .collect();
+    let absences = absent
+        .iter()
+        .map(|&h| {
+            let p = &pieces[best[h].expect("present")];
+            crate::Absence {
+                harness: configs[h].harness,
+                reason: p.inst.reason.clone(),
+            }
+        })
+        .collect();
+    finish(Finding {
+        id: id::finding_id(
+            Category::Instruction,
+            FindingType::ScopeGap,
+            &direction,
+            &id::dir_slug(&dir),
+            &key,
+        ),
+        category: Category::Instruction,
+        kind: FindingType::ScopeGap,
+        severity,
+        actionable: false,
+        present_in: hs(&present),
+        absent_from: hs(&absent),
+        items,
+        message,
+        key,
+        scope: Some(dir.clone()),
+        absences,
+        paragraphs: Vec::new(),
+        differences: Vec::new(),
+        remedies: Vec::new(),
+        subject: Some(Subject::Instruction {
+            dir,
+            files: class.files.clone(),
+            paths: top_piece.inst.paths.clone(),
+        }),
+    })
+}
+
+/// A `missing` finding for `class`, received by `present` and absent from
+/// every other harness. `surplus`: the paragraphs left over after a
+/// comparison with differently worded text, when there was one.
+fn missing(
+    configs: &[&EffectiveAgentConfig],
+    pieces: &[Piece<'_>],
+    texts: &[String],
+    class: &Class,
+    present: &[usize],
+    bucket: &Bucket,
+    surplus: Option<&[(usize, &Paragraph)]>,
+) -> Finding {
+    let n = configs.len();
+    let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
+    let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
+    let cosmetic = match surplus {
+        Some(s) => s.iter().all(|(_, p)| paragraphs::is_cosmetic(&p.text)),
+        None => class
+            .pieces
+            .iter()
+            .all(|&i| paragraphs::is_cosmetic(&texts[i])),
+    };
+    let all_conditional = class
+        .pieces
+        .iter()
+        .filter(|&&i| present.contains(&pieces[i].h))
+        .all(|&i| pieces[i].reception == Reception::Conditional);
+    let severity = if all_conditional {
+        FindingSeverity::Info
+    } else if cosmetic {
+        FindingSeverity::Low
+    } else {
+        FindingSeverity::Medium
+    };
+    let key = format!(
+        "{}|files={}",
+        bucket.key(),
+        class
+            .files
+            .iter()
+            .map(RepoPath::as_str)
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let direction = id::only(&hs(present));
+    let what = match surplus {
+        Some(s) => format!(
+            "{} paragraph{} of {}",
+            s.len(),
+            if s.len() == 1 { "" } else { "s" },
+            files_phrase(&class.files)
+        ),
+        None => format!("the text of {}", files_phrase(&class.files)),
+    };
+    let message = format!(
+        "{} receive{} {what} {}; {} {} nothing equivalent{}.",
+        names(&hs(present)),
+        if present.len() == 1 { "s" } else { "" },
+        bucket.describe(),
+        names(&hs(&absent)),
+        if absent.len() == 1 {
+            "receives"
+        } else {
+            "receive"
+        },
+        if cosmetic {
+            " (headings or comments only)"
+        } else {
+            ""
+        }
+    );
+    let items: Vec<FindingItem> = class
+        .pieces
+        .iter()
+        .filter(|&&i| present.contains(&pieces[i].h))
+        .map(|&i| item(configs[pieces[i].h].harness, pieces[i].inst))
+        .collect();
+    let absences = absent
+        .iter()
+        .map(|&h| {
+            absence(
+                configs[h],
+                &class.files,
+                format!(
+                    "{} has no instruction from {} and none with the same text under this context.",
+                    display_name(configs[h].harness),
+                    files_phrase(&class.files)
+                ),
+            )
+        })
+        .collect();
+    let paragraphs = surplus
+        .map(|s| {
+            s.iter()
+                .map(|(pi, p)| ParagraphDiff {
+                    sides: vec![paragraph_side(configs, pieces, *pi, p)],
+                    diff: None,
+                    similarity: None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    finish(Finding {
+        id: id::finding_id(
+            Category::Instruction,
+            FindingType::Missing,
+            &direction,
+            &id::dir_slug(&bucket.dir),
+            &key,
+        ),
+        category: Category::Instruction,
+        kind: FindingType::Missing,
+        severity,
+        actionable: false,
+        present_in: hs(present),
+        absent_from: hs(&absent),
+        items,
+        message,
+        key,
+        scope: Some(bucket.dir.clone()),
+        absences,
+        paragraphs,
+        differences: Vec::new(),
+        remedies: Vec::new(),
+        subject: Some(Subject::Instruction {
+            dir: bucket.dir.clone(),
+            files: class.files.clone(),
+            paths: bucket.paths.clone(),
+        }),
+    })
+}
+
+fn paragraph_side(
+    configs: &[&EffectiveAgentConfig],
+    pieces: &[Piece<'_>],
+    pi: usize,
+    p: &Paragraph,
+) -> ParagraphSide {
+    let piece = &pieces[pi];
+    let mut source: SourceRef = piece.inst.source.clone();
+    if let Some(l) = source.lines {
+        source = source.with_lines(l.start + p.first_line, l.start + p.last_line);
+    }
+    ParagraphSide {
+        harness: configs[piece.h].harness,
+        source,
+        text: p.text.clone(),
+    }
+}
+
+/// The paragraphs of a harness's one-sided classes in a bucket, with the
+/// piece and class each comes from.
+fn paragraphs_of(
+    pieces: &[Piece<'_>],
+    classes: &[Class],
+    h: usize,
+    cis: &[usize],
+) -> Vec<(usize, usize, Paragraph)> {
+    let mut out = Vec::new();
+    for &ci in cis {
+        for &pi in &classes[ci].pieces {
+            if pieces[pi].h != h {
+                continue;
+            }
+            for p in paragraphs::split(&pieces[pi].inst.content) {
+                out.push((ci, pi, p));
+            }
+        }
+    }
+    out
+}
+
+/// Two harnesses each receive text the other lacks in the same scope:
+/// identical paragraphs agree, differently worded ones become one
+/// `unknown`, the rest `missing` per file.
+fn reworded(
+    configs: &[&EffectiveAgentConfig],
+    pieces: &[Piece<'_>],
+    classes: &[Class],
+    bucket: &Bucket,
+    (a, acls): (usize, &Vec<usize>),
+    (b, bcls): (usize, &Vec<usize>),
+    findings: &mut Vec<Finding>,
+) {
+    let pa = paragraphs_of(pieces, classes, a, acls);
+    let pb = paragraphs_of(pieces, classes, b, bcls);
+    let set_a: std::collections::HashSet<&str> = pa.iter().map(|x| x.2.text.as_str()).collect();
+    let set_b: std::collections::HashSet<&str> = pb.iter().map(|x| x.2.text.as_str()).collect();
+    let ua: Vec<&(usize, usize, Paragraph)> = pa
+        .iter()
+        .filter(|x| !set_b.contains(x.2.text.as_str()))
+        .collect();
+    let ub: Vec<&(usize, usize, Paragraph)> = pb
+        .iter()
+        .filter(|x| !set_a.contains(x.2.text.as_str()))
+        .collect();
+    let ca: Vec<usize> = (0..ua.len())
+        .filter(|&i| !paragraphs::is_cosmetic(&ua[i].2.text))
+        .collect();
+    let cb: Vec<usize> = (0..ub.len())
+        .filter(|&i| !paragraphs::is_cosmetic(&ub[i].2.text))
+        .collect();
+    let ta: Vec<&str> = ca.iter().map(|&i| ua[i].2.text.as_str()).collect();
+    let tb: Vec<&str> = cb.iter().map(|&i| ub[i].2.text.as_str()).collect();
+    let pairs = paragraphs::pair(&ta, &tb);
+    let mut paired_a = vec![false; ua.len()];
+    let mut paired_b = vec![false; ub.len()];
+    let ha = configs[a].harness;
+    let hb = configs[b].harness;
+    if !pairs.is_empty() {
+        let mut diffs = Vec::new();
+        let mut items: Vec<FindingItem> = Vec::new();
+        let mut seen: Vec<usize> = Vec::new();
+        for &(i, j, s) in &pairs {
+            let (x, y) = (ua[ca[i]], ub[cb[j]]);
+            paired_a[ca[i]] = true;
+            paired_b[cb[j]] = true;
+            for pi in [x.1, y.1] {
+                if !seen.contains(&pi) {
+                    seen.push(pi);
+                    items.push(item(configs[pieces[pi].h].harness, pieces[pi].inst));
+                }
+            }
+            diffs.push(ParagraphDiff {
+                sides: vec![
+                    paragraph_side(configs, pieces, x.1, &x.2),
+                    paragraph_side(configs, pieces, y.1, &y.2),
+                ],
+                diff: Some(paragraphs::word_diff(&x.2.text, &y.2.text)),
+                similarity: Some((s * 100.0).round() as u8),
+            });
+        }
+        let key = format!("{}|pair={},{}", bucket.key(), ha.as_str(), hb.as_str());
+        let direction = id::symmetric(configs.len());
+        let n = pairs.len();
+        findings.push(finish(Finding {
+            id: id::finding_id(
+                Category::Instruction,
+                FindingType::Unknown,
+                &direction,
+                &id::dir_slug(&bucket.dir),
+                &key,
+            ),
+            category: Category::Instruction,
+            kind: FindingType::Unknown,
+            severity: FindingSeverity::Info,
+            actionable: false,
+            present_in: vec![ha, hb],
+            absent_from: Vec::new(),
+            items,
+            message: format!(
+                "{n} paragraph{} received {} {} worded differently for {} and {}; whether {} the same cannot be decided without reading them.",
+                if n == 1 { "" } else { "s" },
+                bucket.describe(),
+                if n == 1 { "is" } else { "are" },
+                display_name(ha),
+                display_name(hb),
+                if n == 1 { "it means" } else { "they mean" },
+            ),
+            key,
+            scope: Some(bucket.dir.clone()),
+            absences: Vec::new(),
+            paragraphs: diffs,
+            differences: Vec::new(),
+            remedies: Vec::new(),
+            subject: None,
+        }));
+    }
+    // Surplus per side, per class.
+    for (h, us, paired, cls) in [(a, &ua, &paired_a, acls), (b, &ub, &paired_b, bcls)] {
+        for &ci in cls {
+            let left: Vec<(usize, &Paragraph)> = us
+                .iter()
+                .enumerate()
+                .filter(|(k, x)| !paired[*k] && x.0 == ci)
+                .map(|(_, x)| (x.1, &x.2))
+                .collect();
+            if left.is_empty() {
+                continue;
+            }
+            findings.push(missing(
+                configs,
+                pieces,
+                &[],
+                &classes[ci],
+                &[h],
+                bucket,
+                Some(&left),
+            ));
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Cross-harness comparison of [`EffectiveAgentConfig`] values.
+//!
+//! [`compare`] takes what two or more harnesses receive under the same
+//! [`AnalysisContext`](playbookdiff_model::AnalysisContext) and returns a
+//! [`Comparison`]: the items aligned side by side ([`Row`]) and the
+//! [`Finding`]s, each with a stable id, a severity and the evidence on each
+//! side.
+//!
+//! Two items are the same when they resolve to the same repository file
+//! (`source.resolvedPath` through symbolic links; an imported piece names
+//! the imported file) or carry identical text after line-ending
+//! normalization. Skills are matched by name, MCP servers by name.
+//!
+//! Architecture invariant: this crate knows no harness's rules. It reads
+//! only the model (paths, phases, applicability, names, definitions); it
+//! never asks which file a harness would read, and it does no I/O.
+//!
+//! ```
+//! use playbookdiff_compare::compare;
+//! use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness};
+//!
+//! let a = EffectiveAgentConfig::new(Harness::ClaudeCode, AnalysisContext::at_root());
+//! let b = EffectiveAgentConfig::new(Harness::Codex, AnalysisContext::at_root());
+//! let c = compare(&[&a, &b]);
+//! assert!(c.findings.is_empty());
+//! assert_eq!(c.summary.total(), 0);
+//! ```
+
+pub mod finding;
+pub mod id;
+mod instructions;
+pub mod matrix;
+mod mcp;
+pub mod paragraphs;
+mod skills;
+pub mod state;
+
+pub use finding::*;
+pub use state::Reception;
+
+use playbookdiff_model::{EffectiveAgentConfig, Harness, RepoPath};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The result of comparing harnesses under one context.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Comparison {
+    /// The harnesses compared, in the order given.
+    pub harnesses: Vec<Harness>,
+    /// Every item aligned across harnesses, instructions first.
+    pub rows: Vec<Row>,
+    /// The findings: by category, then severity, then id.
+    pub findings: Vec<Finding>,
+    /// The findings counted by severity.
+    pub summary: Summary,
+}
+
+impl Comparison {
+    /// The finding with id `id`.
+    pub fn finding(&self, id: &str) -> Option<&Finding> {
+        self.findings.iter().find(|f| f.id == id)
+    }
+}
+
+/// One item aligned across harnesses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Row {
+    /// What the row is about.
+    pub category: Category,
+    /// The file (instructions) or the name (skills, MCP servers).
+    pub label: String,
+    /// One cell per harness, in [`Comparison::harnesses`] order.
+    pub cells: Vec<Cell>,
+    /// True when every harness receives the item the same way.
+    pub agree: bool,
+}
+
+impl Row {
+    /// True when at least one harness receives (or may receive) the item.
+    pub fn received_anywhere(&self) -> bool {
+        self.cells
+            .iter()
+            .any(|c| c.reception.is_some_and(Reception::is_received))
+    }
+}
+
+/// How one harness has the item of a row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Cell {
+    /// `None` when the harness has nothing for the row.
+    pub reception: Option<Reception>,
+    /// A short note: the piece kind (`import`, `rule`), the transport, the
+    /// invocation.
+    pub note: String,
+}
+
+impl Cell {
+    fn absent() -> Cell {
+        Cell {
+            reception: None,
+            note: String::new(),
+        }
+    }
+}
+
+/// Compares what `configs` receive. Two or more configurations of
+/// different harnesses compiled for the same context; with fewer than two,
+/// there is nothing to compare and the result is empty.
+pub fn compare(configs: &[&EffectiveAgentConfig]) -> Comparison {
+    let harnesses: Vec<Harness> = configs.iter().map(|c| c.harness).collect();
+    let mut rows = Vec::new();
+    let mut findings = Vec::new();
+    if configs.len() >= 2 {
+        instructions::compare(configs, &mut rows, &mut findings);
+        skills::compare(configs, &mut rows, &mut findings);
+        mcp::compare(configs, &mut rows, &mut findings);
+    }
+    findings.sort_by(|a, b| (a.category, a.severity, &a.id).cmp(&(b.category, b.severity, &b.id)));
+    findings.dedup_by(|a, b| a.id == b.id);
+    let summary = Summary::of(&findings);
+    Comparison {
+        harnesses,
+        rows,
+        findings,
+        summary,
+    }
+}
+
+/// Names of harnesses for a sentence: "Claude Code", "Claude Code and Codex".
+pub fn names(hs: &[Harness]) -> String {
+    let v: Vec<&str> = hs.iter().map(|h| display_name(*h)).collect();
+    match v.len() {
+        0 => "no harness".to_string(),
+        1 => v[0].to_string(),
+        _ => format!("{} and {}", v[..v.len() - 1].join(", "), v[v.len() - 1]),
+    }
+}
+
+/// The product name of a harness, for sentences.
+pub fn display_name(h: Harness) -> &'static str {
+    match h {
+        Harness::ClaudeCode => "Claude Code",
+        Harness::Codex => "Codex",
+    }
+}
+
+/// Why `config` lacks an item about `files`: its diagnostics about those
+/// files, else `fallback`.
+pub(crate) fn absence(
+    config: &EffectiveAgentConfig,
+    files: &[RepoPath],
+    fallback: String,
+) -> Absence {
+    let mut msgs: Vec<String> = Vec::new();
+    for d in &config.diagnostics {
+        let Some(s) = &d.source else { continue };
+        let hit = files
+            .iter()
+            .any(|f| &s.path == f || s.resolved_path.as_ref() == Some(f));
+        if hit && !msgs.contains(&d.message) {
+            msgs.push(d.message.clone());
+        }
+    }
+    Absence {
+        harness: config.harness,
+        reason: if msgs.is_empty() {
+            fallback
+        } else {
+            msgs.join(" ")
+        },
+    }
+}
+
+/// Sets `actionable` from the severity and returns the finding.
+pub(crate) fn finish(mut f: Finding) -> Finding {
+    f.actionable = f.severity.is_actionable();
+    f
+}

@@ -1,0 +1,439 @@
+//! Skills, matched by name; among several skills of one name on one side,
+//! the best received one represents it, preferring one whose resolved
+//! `SKILL.md` another side has too.
+
+use crate::finding::*;
+use crate::id;
+use crate::state::Reception;
+use crate::{absence, display_name, finish, names, Cell, Row};
+use playbookdiff_model::{
+    AdvertisementState, EffectiveAgentConfig, Harness, Permission, RepoPath, Skill,
+};
+use std::collections::BTreeMap;
+
+fn file_of(s: &Skill) -> RepoPath {
+    s.source
+        .resolved_path
+        .clone()
+        .unwrap_or_else(|| s.source.path.clone())
+}
+
+fn reception(s: &Skill) -> Reception {
+    Reception::of(s.load_phase, s.applicability)
+}
+
+fn item(h: Harness, s: &Skill) -> FindingItem {
+    FindingItem {
+        harness: h,
+        id: s.id.clone(),
+        source: s.source.clone(),
+        load_phase: s.load_phase,
+        applicability: s.applicability,
+        reason: s.reason.clone(),
+    }
+}
+
+fn perm(p: Permission) -> &'static str {
+    match p {
+        Permission::Allowed => "allowed",
+        Permission::Blocked => "blocked",
+        Permission::Unknown => "unknown",
+    }
+}
+
+fn adv(a: AdvertisementState) -> &'static str {
+    match a {
+        AdvertisementState::Advertised | AdvertisementState::BudgetRisk => "advertised",
+        AdvertisementState::Hidden => "hidden",
+        AdvertisementState::Unknown => "unknown",
+    }
+}
+
+fn words(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn loose(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+struct Ctx<'c> {
+    configs: &'c [&'c EffectiveAgentConfig],
+}
+
+impl Ctx<'_> {
+    fn h(&self, i: usize) -> Harness {
+        self.configs[i].harness
+    }
+
+    fn hs(&self, v: &[usize]) -> Vec<Harness> {
+        v.iter().map(|&i| self.h(i)).collect()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn finding(
+        &self,
+        kind: FindingType,
+        severity: FindingSeverity,
+        name: &str,
+        aspect: &str,
+        direction: String,
+        present: &[usize],
+        absent: &[usize],
+        items: Vec<FindingItem>,
+        message: String,
+    ) -> Finding {
+        let key = format!("{name}|{aspect}");
+        finish(Finding {
+            id: id::finding_id(Category::Skill, kind, &direction, &id::slug(name), &key),
+            category: Category::Skill,
+            kind,
+            severity,
+            actionable: false,
+            present_in: self.hs(present),
+            absent_from: self.hs(absent),
+            items,
+            message,
+            key,
+            scope: None,
+            absences: Vec::new(),
+            paragraphs: Vec::new(),
+            differences: Vec::new(),
+            remedies: Vec::new(),
+            subject: None,
+        })
+    }
+}
+
+pub(crate) fn compare(
+    configs: &[&EffectiveAgentConfig],
+    rows: &mut Vec<Row>,
+    findings: &mut Vec<Finding>,
+) {
+    let n = configs.len();
+    let cx = Ctx { configs };
+    let mut by_name: BTreeMap<&str, Vec<Vec<&Skill>>> = BTreeMap::new();
+    for (h, c) in configs.iter().enumerate() {
+        for s in &c.skills {
+            by_name
+                .entry(s.name.as_str())
+                .or_insert_with(|| vec![Vec::new(); n])[h]
+                .push(s);
+        }
+    }
+    for (name, sides) in &by_name {
+        let all_files: Vec<RepoPath> = sides.iter().flatten().map(|s| file_of(s)).collect();
+        let rep: Vec<Option<&Skill>> = sides
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .min_by_key(|s| {
+                        let shared = all_files.iter().filter(|f| **f == file_of(s)).count() > 1;
+                        (reception(s), !shared, s.source.path.clone())
+                    })
+                    .copied()
+            })
+            .collect();
+        rows.push(Row {
+            category: Category::Skill,
+            label: name.to_string(),
+            cells: rep
+                .iter()
+                .map(|r| match r {
+                    None => Cell::absent(),
+                    Some(s) => Cell {
+                        reception: Some(reception(s)),
+                        note: if s.invocation.implicit == Permission::Blocked {
+                            "explicit".to_string()
+                        } else {
+                            String::new()
+                        },
+                    },
+                })
+                .collect(),
+            agree: false,
+        });
+        let row = rows.last_mut().expect("just pushed");
+        let received: Vec<usize> = (0..n)
+            .filter(|&h| rep[h].is_some_and(|s| reception(s).is_received()))
+            .collect();
+        if received.is_empty() {
+            row.agree = true;
+            continue;
+        }
+        let items: Vec<FindingItem> = (0..n)
+            .filter_map(|h| rep[h].map(|s| item(cx.h(h), s)))
+            .collect();
+        let files: Vec<RepoPath> = {
+            let mut v: Vec<RepoPath> = received
+                .iter()
+                .filter_map(|&h| rep[h].map(file_of))
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let subject = Subject::Skill {
+            name: name.to_string(),
+            files: files.clone(),
+        };
+        let present: Vec<usize> = (0..n).filter(|&h| rep[h].is_some()).collect();
+        if present.len() < n {
+            let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
+            let conditional = received
+                .iter()
+                .all(|&h| rep[h].is_some_and(|s| reception(s) == Reception::Conditional));
+            let top = received
+                .iter()
+                .map(|&h| reception(rep[h].expect("r")))
+                .min()
+                .expect("r");
+            let mut f = cx.finding(
+                FindingType::CapabilityGap,
+                if conditional {
+                    FindingSeverity::Info
+                } else {
+                    FindingSeverity::Medium
+                },
+                name,
+                "presence",
+                id::only(&cx.hs(&received)),
+                &received,
+                &absent,
+                items,
+                format!(
+                    "Skill `{name}` is available to {} {}; {} {} no skill of that name.",
+                    names(&cx.hs(&received)),
+                    top.phrase(),
+                    names(&cx.hs(&absent)),
+                    if absent.len() == 1 { "has" } else { "have" },
+                ),
+            );
+            f.absences = absent
+                .iter()
+                .map(|&h| {
+                    absence(
+                        configs[h],
+                        &files,
+                        format!(
+                            "{} discovers no skill named `{name}` under this context.",
+                            display_name(cx.h(h))
+                        ),
+                    )
+                })
+                .collect();
+            f.subject = Some(subject);
+            findings.push(f);
+            continue;
+        }
+        let recs: Vec<Reception> = (0..n)
+            .map(|h| reception(rep[h].expect("present")))
+            .collect();
+        if recs.iter().any(|r| *r != recs[0]) {
+            let top = *recs.iter().min().expect("n");
+            let first: Vec<usize> = (0..n).filter(|&h| recs[h] == top).collect();
+            let later: Vec<usize> = (0..n).filter(|&h| recs[h] != top).collect();
+            let direction = if later.iter().any(|&h| recs[h] == Reception::NotLoaded) {
+                id::only(&cx.hs(&first))
+            } else {
+                id::first(&cx.hs(&first))
+            };
+            let conditional = recs.contains(&Reception::Conditional);
+            let sides: Vec<String> = (0..n)
+                .map(|h| {
+                    format!(
+                        "{} {}",
+                        display_name(cx.h(h)),
+                        match recs[h] {
+                            Reception::NotLoaded => "never from this launch directory".to_string(),
+                            r => format!("has it {}", r.phrase()),
+                        }
+                    )
+                })
+                .collect();
+            let mut f = cx.finding(
+                FindingType::ScopeGap,
+                if conditional {
+                    FindingSeverity::Info
+                } else {
+                    FindingSeverity::Medium
+                },
+                name,
+                "availability",
+                direction,
+                &first,
+                &later,
+                items,
+                format!("Skill `{name}`: {}.", sides.join(", but ")),
+            );
+            f.absences = later
+                .iter()
+                .map(|&h| crate::Absence {
+                    harness: cx.h(h),
+                    reason: rep[h].expect("present").reason.clone(),
+                })
+                .collect();
+            f.subject = Some(subject);
+            findings.push(f);
+            continue;
+        }
+        let all: Vec<usize> = (0..n).collect();
+        let sym = id::symmetric(n);
+        let mut agree = true;
+        // Invocation.
+        let inv: Vec<(Permission, Permission)> = (0..n)
+            .map(|h| {
+                let s = rep[h].expect("present");
+                (s.invocation.explicit, s.invocation.implicit)
+            })
+            .collect();
+        let inv_differs = inv.iter().any(|x| *x != inv[0]);
+        if inv_differs {
+            agree = false;
+            let unknown = inv
+                .iter()
+                .any(|(e, i)| *e == Permission::Unknown || *i == Permission::Unknown);
+            let mut differences = Vec::new();
+            for (field, pick) in [
+                ("invocation.explicit", 0usize),
+                ("invocation.implicit", 1usize),
+            ] {
+                let vals: Vec<Permission> = inv
+                    .iter()
+                    .map(|x| if pick == 0 { x.0 } else { x.1 })
+                    .collect();
+                if vals.iter().any(|v| *v != vals[0]) {
+                    differences.push(FieldDifference {
+                        field: field.to_string(),
+                        values: (0..n)
+                            .map(|h| FieldValue {
+                                harness: cx.h(h),
+                                value: Some(perm(vals[h]).to_string()),
+                            })
+                            .collect(),
+                    });
+                }
+            }
+            let detail: Vec<String> = (0..n)
+                .map(|h| {
+                    format!(
+                        "{} explicit {}, implicit {}",
+                        display_name(cx.h(h)),
+                        perm(inv[h].0),
+                        perm(inv[h].1)
+                    )
+                })
+                .collect();
+            let mut f = if unknown {
+                cx.finding(
+                    FindingType::Unknown,
+                    FindingSeverity::Info,
+                    name,
+                    "invocation",
+                    sym.clone(),
+                    &all,
+                    &[],
+                    items.clone(),
+                    format!(
+                        "Skill `{name}` is invoked differently and one side cannot be decided ({}).",
+                        detail.join("; ")
+                    ),
+                )
+            } else {
+                cx.finding(
+                    FindingType::CapabilityGap,
+                    FindingSeverity::Medium,
+                    name,
+                    "invocation",
+                    sym.clone(),
+                    &all,
+                    &[],
+                    items.clone(),
+                    format!(
+                        "Skill `{name}` is invoked differently: {}.",
+                        detail.join("; ")
+                    ),
+                )
+            };
+            f.differences = differences;
+            f.subject = Some(subject.clone());
+            findings.push(f);
+        }
+        // Description.
+        let same_file = (0..n).all(|h| file_of(rep[h].expect("p")) == file_of(rep[0].expect("p")));
+        let descs: Vec<Option<String>> = (0..n)
+            .map(|h| rep[h].expect("p").description.as_deref().map(words))
+            .collect();
+        if !same_file && descs.iter().any(|d| *d != descs[0]) {
+            agree = false;
+            let cosmetic = descs.iter().all(|d| d.is_some())
+                && descs.iter().all(|d| {
+                    loose(d.as_deref().unwrap_or("")) == loose(descs[0].as_deref().unwrap_or(""))
+                });
+            let mut f = cx.finding(
+                FindingType::Different,
+                if cosmetic { FindingSeverity::Low } else { FindingSeverity::Medium },
+                name,
+                "description",
+                sym.clone(),
+                &all,
+                &[],
+                items.clone(),
+                format!(
+                    "Skill `{name}` has a different description for {}; the model decides when to use a skill from it.",
+                    names(&cx.hs(&all))
+                ),
+            );
+            f.differences = vec![FieldDifference {
+                field: "description".to_string(),
+                values: (0..n)
+                    .map(|h| FieldValue {
+                        harness: cx.h(h),
+                        value: descs[h].clone(),
+                    })
+                    .collect(),
+            }];
+            f.subject = Some(subject.clone());
+            findings.push(f);
+        }
+        // Advertisement, unless the invocation difference explains it.
+        let ads: Vec<&str> = (0..n)
+            .map(|h| adv(rep[h].expect("p").advertisement.state))
+            .collect();
+        if !inv_differs && ads.iter().any(|a| *a != ads[0]) {
+            agree = false;
+            let unknown = ads.contains(&"unknown");
+            let mut f = cx.finding(
+                if unknown {
+                    FindingType::Unknown
+                } else {
+                    FindingType::Different
+                },
+                if unknown {
+                    FindingSeverity::Info
+                } else {
+                    FindingSeverity::Low
+                },
+                name,
+                "advertisement",
+                sym.clone(),
+                &all,
+                &[],
+                items.clone(),
+                format!(
+                    "Skill `{name}` is listed to the model differently: {}.",
+                    (0..n)
+                        .map(|h| format!("{} {}", display_name(cx.h(h)), ads[h]))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+            f.subject = Some(subject.clone());
+            findings.push(f);
+        }
+        row.agree = agree;
+    }
+}

@@ -1,0 +1,315 @@
+//! The original tool's behaviours (its "ten behaviours" list) and the field
+//! reports, reproduced on fixture repositories compiled by both adapters.
+//! Where our answer differs from the original's, the test says why.
+
+use playbookdiff_compare::{compare, Category, Comparison, Finding, FindingSeverity, FindingType};
+use playbookdiff_model::{AnalysisContext, Harness, RepoPath};
+use playbookdiff_source::{Repo, WorkingTree};
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn check_at(root: &Path, cwd: &str, target: Option<&str>) -> Comparison {
+    let tree = WorkingTree::open(root).unwrap();
+    let repo = Repo::new(&tree);
+    let mut ctx = AnalysisContext::at_root();
+    ctx.cwd = RepoPath::new(cwd).unwrap();
+    ctx.target_path = target.map(|t| RepoPath::new(t).unwrap());
+    let a = playbookdiff_claude::compile(&repo, &ctx);
+    let b = playbookdiff_codex::compile(&repo, &ctx);
+    compare(&[&a, &b])
+}
+
+fn check(name: &str, cwd: &str, target: Option<&str>) -> Comparison {
+    check_at(&fixture(name), cwd, target)
+}
+
+/// (category, type, severity, direction) of every finding.
+fn facts(c: &Comparison) -> Vec<(Category, FindingType, FindingSeverity, String)> {
+    c.findings
+        .iter()
+        .map(|f| {
+            (
+                f.category,
+                f.kind,
+                f.severity,
+                f.id.split(':').nth(2).unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn actionable(c: &Comparison) -> usize {
+    c.summary.actionable()
+}
+
+use Category::*;
+use FindingSeverity::*;
+use FindingType::*;
+
+fn only(f: &Finding) -> (&[Harness], &[Harness]) {
+    (&f.present_in, &f.absent_from)
+}
+
+/// Behaviour 1, parity: identical text, matching skill, the same MCP server.
+/// Improvement: the Codex side names the variable with `env_vars`, the Claude
+/// side with `${API_KEY}`; compared by variable name, they agree.
+#[test]
+fn b01_parity() {
+    let c = check("parity", ".", None);
+    assert!(c.findings.is_empty(), "{:#?}", c.findings);
+    assert_eq!(c.rows.len(), 3);
+    assert!(c.rows.iter().all(|r| r.agree));
+}
+
+/// Behaviour 2: differently worded text in the same scope is one `unknown`
+/// info finding, not actionable, with the paragraphs side by side.
+#[test]
+fn b02_different_wording() {
+    let c = check("different_wording", ".", None);
+    assert_eq!(facts(&c), [(Instruction, Unknown, Info, "both".into())]);
+    assert_eq!(actionable(&c), 0);
+    let p = &c.findings[0].paragraphs[0];
+    assert_eq!(p.sides.len(), 2);
+    assert!(p.diff.as_deref().unwrap().contains("[-Run-]"));
+    assert!(c.findings[0]
+        .id
+        .starts_with("instruction:unknown:both:root:"));
+}
+
+/// Behaviour 3, scenario A: launched at the root, target in apps/api. The
+/// original reported an instruction `missing` and a skill `capability-gap`;
+/// both sides hold the same files, so ours are `scope-gap`s that name them:
+/// Claude Code receives them on demand, Codex never from this cwd.
+#[test]
+fn b03_scenario_a() {
+    let c = check("cwd_target", ".", Some("apps/api/file.ts"));
+    assert_eq!(
+        facts(&c),
+        [
+            (Instruction, ScopeGap, Medium, "claude-code-only".into()),
+            (Skill, ScopeGap, Medium, "claude-code-only".into()),
+        ]
+    );
+    assert_eq!(actionable(&c), 2);
+    let f = &c.findings[0];
+    assert_eq!(only(f), (&[Harness::ClaudeCode][..], &[Harness::Codex][..]));
+    assert!(f
+        .id
+        .starts_with("instruction:scope-gap:claude-code-only:apps/api:"));
+    let paths: Vec<&str> = f.items.iter().map(|i| i.source.path.as_str()).collect();
+    assert!(paths.contains(&"apps/api/CLAUDE.md") && paths.contains(&"apps/api/AGENTS.md"));
+    assert!(c.findings[1]
+        .id
+        .starts_with("skill:scope-gap:claude-code-only:api-skill:"));
+}
+
+/// Behaviour 4, scenario B: launched in apps/api both receive the same.
+#[test]
+fn b04_scenario_b() {
+    let c = check("cwd_target", "apps/api", Some("apps/api/file.ts"));
+    assert!(c.findings.is_empty(), "{:#?}", c.findings);
+    assert_eq!(
+        c.rows.iter().filter(|r| r.category == Instruction).count(),
+        2
+    );
+    assert_eq!(c.rows.iter().filter(|r| r.category == Skill).count(), 2);
+}
+
+/// Behaviour 5, pointer stub: one medium `missing` citing AGENTS.md and one
+/// info `unknown` for the paragraph that can be paired.
+#[test]
+fn b05_pointer_stub() {
+    let c = check("pointer_stub", ".", None);
+    assert_eq!(
+        facts(&c),
+        [
+            (Instruction, Missing, Medium, "codex-only".into()),
+            (Instruction, Unknown, Info, "both".into()),
+        ]
+    );
+    let m = &c.findings[0];
+    assert_eq!(m.items[0].source.path.as_str(), "AGENTS.md");
+    // The absent side's reason is Claude Code's own diagnostic about the file.
+    assert!(
+        m.absences[0].reason.contains("@AGENTS.md"),
+        "{}",
+        m.absences[0].reason
+    );
+}
+
+/// Behaviour 6: `@AGENTS.md` is equivalent; identical files that both contain
+/// an `@scope/package` token are equivalent too.
+#[test]
+fn b06_import_equivalence() {
+    for name in ["valid_import", "unresolved_token_mirrored"] {
+        let c = check(name, ".", None);
+        assert!(c.findings.is_empty(), "{name}: {:#?}", c.findings);
+        assert!(c.rows.iter().all(|r| r.agree));
+    }
+}
+
+/// Behaviour 7: a server on one side only is a medium capability gap; other
+/// args are a medium difference; two redacted literals are unknown (info).
+#[test]
+fn b07_mcp() {
+    let c = check("mcp_one_sided", ".", None);
+    assert_eq!(
+        facts(&c),
+        [(Mcp, CapabilityGap, Medium, "claude-code-only".into())]
+    );
+    assert!(c.findings[0]
+        .id
+        .starts_with("mcp:capability-gap:claude-code-only:database:"));
+    let c = check("mcp_args_differ", ".", None);
+    assert_eq!(facts(&c), [(Mcp, Different, Medium, "both".into())]);
+    assert_eq!(c.findings[0].differences[0].field, "args");
+    let c = check("mcp_redacted_both", ".", None);
+    assert_eq!(facts(&c), [(Mcp, Unknown, Info, "both".into())]);
+    assert_eq!(actionable(&c), 0);
+}
+
+/// Improvement over the original: a Claude `${KEY}` and a Codex
+/// `env_vars = ["KEY"]` (or `bearer_token_env_var`) name the same variable,
+/// so they are no difference at all.
+#[test]
+fn env_compared_by_variable_name() {
+    let c = check("mcp_env_name_vs_kind", ".", None);
+    assert!(c.findings.is_empty(), "{:#?}", c.findings);
+}
+
+/// Behaviours 8 and 9 (launch-directory boundedness), for `check`: a nested
+/// Claude-only file is a medium `missing`; the same file on both sides is a
+/// scope gap at the root and agrees when launched in the package; a nested
+/// AGENTS.md alone is loaded by neither harness from the root.
+#[test]
+fn b08_b09_launch_directory() {
+    let c = check("nested_claude_only", ".", None);
+    assert_eq!(
+        facts(&c),
+        [(Instruction, Missing, Medium, "claude-code-only".into())]
+    );
+    assert!(c.findings[0]
+        .id
+        .starts_with("instruction:missing:claude-code-only:server:"));
+    let c = check("nested_both", ".", None);
+    assert_eq!(
+        facts(&c),
+        [(Instruction, ScopeGap, Medium, "claude-code-only".into())]
+    );
+    assert!(check("nested_both", "server", None).findings.is_empty());
+    assert!(check("nested_agents_only", ".", None).findings.is_empty());
+}
+
+/// Field report 17: the root CLAUDE.md links to AGENTS.md, but only package
+/// `a` has the bridge. At the root, Claude Code receives `a` on demand and
+/// Codex never; launched in `b`, Codex reads `b`'s AGENTS.md and Claude Code
+/// nothing; launched in `a`, they agree.
+#[test]
+fn fr17_partial_bridges() {
+    let c = check("fr17_partial_bridges", ".", None);
+    assert_eq!(
+        facts(&c),
+        [(Instruction, ScopeGap, Medium, "claude-code-only".into())]
+    );
+    assert!(c.findings[0]
+        .id
+        .starts_with("instruction:scope-gap:claude-code-only:packages/a:"));
+    let c = check("fr17_partial_bridges", "packages/b", None);
+    assert_eq!(
+        facts(&c),
+        [(Instruction, Missing, Medium, "codex-only".into())]
+    );
+    assert!(c.findings[0]
+        .id
+        .starts_with("instruction:missing:codex-only:packages/b:"));
+    assert!(check("fr17_partial_bridges", "packages/a", None)
+        .findings
+        .is_empty());
+}
+
+/// Skills only under `.agents/skills` are a capability gap; a symlinked
+/// `.claude/skills/x -> .agents/skills/x` is the same skill.
+#[test]
+fn skills_by_name_and_resolved_file() {
+    let c = check("agents_skills_only", ".", None);
+    assert_eq!(
+        facts(&c),
+        [(Skill, CapabilityGap, Medium, "codex-only".into())]
+    );
+    assert!(check("symlinked_skill", ".", None).findings.is_empty());
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let ft = e.file_type().unwrap();
+        let dest = to.join(e.file_name());
+        if ft.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &dest).unwrap();
+        } else if ft.is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+fn ids(c: &Comparison) -> Vec<String> {
+    c.findings.iter().map(|f| f.id.clone()).collect()
+}
+
+/// Ids depend on the repository content, never on where it lies, on line
+/// numbers or on wording elsewhere.
+#[test]
+fn ids_are_stable_across_copies_and_rewording() {
+    let one = tempfile::tempdir().unwrap();
+    let two = tempfile::tempdir().unwrap();
+    for (name, cwd) in [
+        ("cwd_target", "."),
+        ("pointer_stub", "."),
+        ("fr17_partial_bridges", "packages/b"),
+    ] {
+        copy_dir(&fixture(name), &one.path().join(name));
+        copy_dir(&fixture(name), &two.path().join(name));
+        let a = check_at(&one.path().join(name), cwd, Some("apps/api/file.ts"));
+        let b = check_at(&two.path().join(name), cwd, Some("apps/api/file.ts"));
+        assert!(!a.findings.is_empty());
+        assert_eq!(ids(&a), ids(&b), "{name}");
+    }
+    // Reword and shift lines in files the findings are about: same ids.
+    let root = two.path().join("cwd_target");
+    std::fs::write(
+        root.join("apps/api/CLAUDE.md"),
+        "\n\n# API\n\nCheck every request body.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("apps/api/AGENTS.md"),
+        "\n\n# API\n\nCheck every request body.\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("CLAUDE.md"), "# Project\n\nUse pnpm, always.\n").unwrap();
+    std::fs::write(root.join("AGENTS.md"), "# Project\n\nUse pnpm, always.\n").unwrap();
+    let a = check_at(
+        &one.path().join("cwd_target"),
+        ".",
+        Some("apps/api/file.ts"),
+    );
+    let b = check_at(&root, ".", Some("apps/api/file.ts"));
+    assert_eq!(ids(&a), ids(&b));
+    let root = two.path().join("pointer_stub");
+    std::fs::write(
+        root.join("AGENTS.md"),
+        "# Rules\n\nStrict TypeScript.\n\nSmall pull requests.\n\nOne more rule.\n",
+    )
+    .unwrap();
+    let a = check_at(&one.path().join("pointer_stub"), ".", None);
+    let b = check_at(&root, ".", None);
+    assert_eq!(ids(&a), ids(&b));
+}

@@ -1,0 +1,419 @@
+//! `check`, `check --all-dirs` and `explain` for people.
+//!
+//! Plain text that reads well without colour and fits 80 columns where the
+//! repository's own paths allow; colour only emphasizes. Every string taken
+//! from the repository is printed with control characters escaped.
+
+use crate::report::{evidence, problems, unknowable, CheckReport, MatrixReport};
+use crate::text::{clean, dim, heading, location, Painter};
+use anstyle::{AnsiColor, Style};
+use playbookdiff_compare::{display_name, names, Finding, FindingSeverity, Summary};
+use playbookdiff_model::{AnalysisContext, Harness};
+use std::fmt::Write as _;
+
+pub(crate) const WIDTH: usize = 80;
+
+/// Wraps `text` to `width` columns, every line prefixed by `indent`.
+pub(crate) fn wrap(text: &str, indent: &str, width: usize) -> String {
+    wrap_hanging(text, indent, indent, width)
+}
+
+/// Wraps `text` to `width` columns: the first line prefixed by `first`,
+/// the others by `rest`.
+pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    let mut indent = first;
+    for word in text.split_whitespace() {
+        let avail = width.saturating_sub(indent.chars().count()).max(20);
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > avail {
+            let _ = writeln!(out, "{indent}{line}");
+            line.clear();
+            indent = rest;
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{indent}{line}");
+    }
+    out
+}
+
+pub(crate) fn severity_style(s: FindingSeverity) -> Style {
+    match s {
+        FindingSeverity::High | FindingSeverity::Medium => {
+            Style::new().fg_color(Some(AnsiColor::Yellow.into())).bold()
+        }
+        FindingSeverity::Low => Style::new().fg_color(Some(AnsiColor::Cyan.into())),
+        FindingSeverity::Info => Style::new().dimmed(),
+    }
+}
+
+pub(crate) fn vs(hs: &[Harness]) -> String {
+    hs.iter()
+        .map(|h| display_name(*h))
+        .collect::<Vec<_>>()
+        .join(" <-> ")
+}
+
+pub(crate) fn counts(s: &Summary) -> String {
+    format!(
+        "{} high, {} medium, {} low, {} info",
+        s.high, s.medium, s.low, s.info
+    )
+}
+
+fn header(out: &mut String, p: &Painter, title: &str, repository: &str, ctx: &AnalysisContext) {
+    let _ = writeln!(out, "{}", p.paint(title, heading()));
+    let target = ctx
+        .target_path
+        .as_ref()
+        .map_or("(none)".to_string(), |t| clean(t.as_str()).into_owned());
+    for (k, v) in [
+        ("repository", clean(repository).into_owned()),
+        ("cwd", clean(ctx.cwd.as_str()).into_owned()),
+        ("target", target),
+        ("mode", ctx.mode.as_str().to_string()),
+    ] {
+        let _ = writeln!(out, "  {k:<11} {v}");
+    }
+}
+
+/// One finding: severity and kind, the message, the evidence per harness,
+/// the id.
+pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesses: &[Harness]) {
+    let sev = format!("{:<7}", f.severity.as_str().to_uppercase());
+    let _ = writeln!(
+        out,
+        "\n{}{} {}",
+        p.paint(&sev, severity_style(f.severity)),
+        f.category.title(),
+        f.kind.label()
+    );
+    out.push_str(&wrap(&clean(&f.message), "  ", WIDTH));
+    for h in harnesses {
+        let ev = evidence(f, *h, 4).unwrap_or_else(|| "(nothing)".to_string());
+        let _ = writeln!(out, "  {:<12} {}", h.as_str(), clean(&ev));
+    }
+    let _ = writeln!(out, "  {}", p.paint(&format!("id  {}", f.id), dim()));
+}
+
+/// `check --format text`.
+pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
+    let p = Painter { color };
+    let hs = r.harnesses();
+    let mut out = String::new();
+    header(
+        &mut out,
+        &p,
+        &format!("PlaybookDiff check: {}", vs(&hs)),
+        r.repository,
+        r.context,
+    );
+    let s = &r.comparison.summary;
+    let _ = writeln!(out, "\nFindings: {}", counts(s));
+    if r.comparison.findings.is_empty() {
+        let _ = writeln!(out, "  No compatibility findings.");
+    }
+    for f in &r.comparison.findings {
+        finding_block(&mut out, &p, f, &hs);
+    }
+    footer(&mut out, r.configs, s, false);
+    out
+}
+
+fn footer(
+    out: &mut String,
+    configs: &[playbookdiff_model::EffectiveAgentConfig],
+    s: &Summary,
+    all_dirs: bool,
+) {
+    let probs: Vec<String> = problems(configs)
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(h, n)| format!("{} {n}", display_name(h)))
+        .collect();
+    if !probs.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nDiagnostics (warnings and errors about the repository{}): {}; see `playbookdiff compile --harness NAME`.",
+            if all_dirs { ", at the root" } else { "" },
+            probs.join(", ")
+        );
+    }
+    let unk = unknowable(configs);
+    if !unk.is_empty() {
+        let _ = writeln!(out, "\nNot known to this analysis:");
+        for (code, hs) in unk {
+            let _ = writeln!(out, "  - {} ({})", code.summary(), names(&hs));
+        }
+    }
+    let result = if s.actionable() > 0 {
+        format!(
+            "{} actionable finding{}: the harnesses receive different configuration (exit status 1).",
+            s.actionable(),
+            if s.actionable() == 1 { "" } else { "s" }
+        )
+    } else if s.total() > 0 {
+        "no actionable finding; the informational ones above need a person's judgement (exit status 0).".to_string()
+    } else {
+        "no compatibility divergence detected (exit status 0).".to_string()
+    };
+    let _ = writeln!(out, "\nResult: {result}");
+    let _ = writeln!(
+        out,
+        "More: `playbookdiff explain ID` (same options) shows the evidence and a fix; `--format json` everything."
+    );
+}
+
+/// `check --all-dirs --format text`: groups first, with how many launch
+/// directories each concerns.
+pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
+    let p = Painter { color };
+    let hs = r.harnesses();
+    let mut out = String::new();
+    header(
+        &mut out,
+        &p,
+        &format!("PlaybookDiff check --all-dirs: {}", vs(&hs)),
+        r.repository,
+        r.context,
+    );
+    let total = r.directories.len();
+    let with = r
+        .directories
+        .iter()
+        .filter(|(_, c)| !c.findings.is_empty())
+        .count();
+    let _ = writeln!(
+        out,
+        "  {:<11} {total} launch directories (the root and every directory holding agent configuration); {with} with findings",
+        "checked"
+    );
+    let m = r.matrix;
+    let _ = writeln!(
+        out,
+        "\nFindings: {} (each counted once across directories)",
+        counts(&m.summary)
+    );
+    if m.groups.is_empty() {
+        let _ = writeln!(out, "  No compatibility findings in any launch directory.");
+    }
+    for g in &m.groups {
+        let sev = format!("{:<7}", g.severity.as_str().to_uppercase());
+        let line = format!(
+            "In {} of {total} director{}: {}.",
+            g.directories.len(),
+            if total == 1 { "y" } else { "ies" },
+            g.summary
+        );
+        let _ = write!(out, "\n{}", p.paint(&sev, severity_style(g.severity)));
+        let wrapped = wrap(&clean(&line), "       ", WIDTH);
+        out.push_str(wrapped.trim_start());
+        let dirs: Vec<String> = g
+            .directories
+            .iter()
+            .take(8)
+            .map(|d| clean(d.as_str()).into_owned())
+            .collect();
+        let more = g.directories.len().saturating_sub(8);
+        let mut list = dirs.join(", ");
+        if more > 0 {
+            list.push_str(&format!(", +{more} more"));
+        }
+        out.push_str(&wrap(&list, "  ", WIDTH));
+        if let Some(id) = g.findings.first() {
+            let dir = m
+                .findings
+                .iter()
+                .find(|f| &f.finding.id == id)
+                .and_then(|f| f.directories.first())
+                .map(|d| d.as_str().to_string())
+                .unwrap_or_else(|| ".".into());
+            let _ = writeln!(
+                out,
+                "  {}",
+                p.paint(
+                    &format!("e.g. playbookdiff explain {id} --cwd {dir}"),
+                    dim()
+                )
+            );
+        }
+    }
+    footer(&mut out, r.root_configs, &m.summary, true);
+    out
+}
+
+/// `explain --format text`: the finding, the evidence on each side with
+/// the reason, why a side lacks it, and what would make the harnesses
+/// agree.
+pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
+    let p = Painter { color };
+    let hs = r.harnesses();
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", p.paint(&format!("Finding {}", f.id), heading()));
+    let target = r
+        .context
+        .target_path
+        .as_ref()
+        .map_or("(none)".to_string(), |t| t.to_string());
+    for (k, v) in [
+        (
+            "severity",
+            format!(
+                "{}{}",
+                f.severity.as_str(),
+                if f.actionable {
+                    " (actionable: check exits 1)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        (
+            "kind",
+            format!("{} {}", f.category.as_str(), f.kind.as_str()),
+        ),
+        ("present in", names(&f.present_in)),
+        (
+            "absent from",
+            if f.absent_from.is_empty() {
+                "-".into()
+            } else {
+                names(&f.absent_from)
+            },
+        ),
+        (
+            "context",
+            format!(
+                "repository {}, cwd {}, target {target}, mode {}",
+                r.repository,
+                r.context.cwd,
+                r.context.mode.as_str()
+            ),
+        ),
+    ] {
+        let _ = writeln!(out, "  {k:<12} {}", clean(&v));
+    }
+    let _ = writeln!(out);
+    out.push_str(&wrap(&clean(&f.message), "", WIDTH));
+    for h in &hs {
+        let _ = writeln!(out, "\n{}", p.paint(display_name(*h), heading()));
+        let items: Vec<_> = f.items.iter().filter(|i| i.harness == *h).collect();
+        if items.is_empty() {
+            let why = f
+                .absences
+                .iter()
+                .find(|a| a.harness == *h)
+                .map(|a| a.reason.clone())
+                .unwrap_or_else(|| {
+                    format!(
+                        "{} has nothing for it under this context.",
+                        display_name(*h)
+                    )
+                });
+            out.push_str(&wrap(&clean(&format!("nothing: {why}")), "  ", WIDTH));
+            continue;
+        }
+        for i in items.iter().take(12) {
+            let _ = writeln!(
+                out,
+                "  {}  ({}, {})",
+                clean(&location(&i.source)),
+                match i.load_phase {
+                    playbookdiff_model::LoadPhase::Startup => "startup",
+                    playbookdiff_model::LoadPhase::OnDemand => "on demand",
+                },
+                serde_json::to_value(i.applicability)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            );
+            if let Some(res) = &i.source.resolved_path {
+                let _ = writeln!(out, "    links to {}", clean(res.as_str()));
+            }
+            out.push_str(&wrap(&clean(&format!("why: {}", i.reason)), "    ", WIDTH));
+        }
+        if items.len() > 12 {
+            let _ = writeln!(out, "  +{} more (see --format json)", items.len() - 12);
+        }
+        if let Some(a) = f
+            .absences
+            .iter()
+            .find(|a| a.harness == *h && !items.iter().any(|i| i.reason == a.reason))
+        {
+            out.push_str(&wrap(&clean(&format!("so: {}", a.reason)), "  ", WIDTH));
+        }
+    }
+    if !f.differences.is_empty() {
+        let _ = writeln!(out, "\n{}", p.paint("What differs", heading()));
+        for d in &f.differences {
+            let _ = writeln!(out, "  {}", clean(&d.field));
+            for v in &d.values {
+                let _ = writeln!(
+                    out,
+                    "    {:<12} {}",
+                    v.harness.as_str(),
+                    clean(v.value.as_deref().unwrap_or("(not set)"))
+                );
+            }
+        }
+    }
+    if !f.paragraphs.is_empty() {
+        let _ = writeln!(out, "\n{}", p.paint("Paragraphs", heading()));
+        for (n, para) in f.paragraphs.iter().enumerate().take(20) {
+            for side in &para.sides {
+                let _ = writeln!(
+                    out,
+                    "  {}. {} {}",
+                    n + 1,
+                    side.harness.as_str(),
+                    clean(&location(&side.source))
+                );
+                for line in side.text.lines().take(8) {
+                    let _ = writeln!(out, "     | {}", clean(line));
+                }
+            }
+            if let Some(d) = &para.diff {
+                let sim = para
+                    .similarity
+                    .map(|s| format!(" ({s}% similar)"))
+                    .unwrap_or_default();
+                out.push_str(&wrap(&clean(&format!("diff{sim}: {d}")), "     ", WIDTH));
+            }
+        }
+        if f.paragraphs.len() > 20 {
+            let _ = writeln!(
+                out,
+                "  +{} more (see --format json)",
+                f.paragraphs.len() - 20
+            );
+        }
+    }
+    let _ = writeln!(out, "\n{}", p.paint("To make them agree", heading()));
+    if f.remedies.is_empty() {
+        let _ = writeln!(
+            out,
+            "  Read both sides above; no mechanical fix is known for this kind of finding."
+        );
+    }
+    for rem in &f.remedies {
+        out.push_str(&wrap(
+            &clean(&format!("{}: {}", display_name(rem.harness), rem.action)),
+            "  ",
+            WIDTH,
+        ));
+    }
+    if f.kind == playbookdiff_compare::FindingType::Unknown {
+        let _ = writeln!(out);
+        out.push_str(&wrap(
+            "PlaybookDiff compares text, not meaning: it cannot tell whether differently worded paragraphs say the same. It never guesses; a person decides.",
+            "",
+            WIDTH,
+        ));
+    }
+    out
+}

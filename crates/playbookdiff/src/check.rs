@@ -1,0 +1,406 @@
+//! `playbookdiff check`, `playbookdiff explain` and the side-by-side view:
+//! compile every chosen harness on one walk of the tree, compare, suggest
+//! fixes, render.
+
+use crate::cli::{
+    CheckArgs, CheckFormat, ContextArgs, ExplainArgs, FormatArg, HarnessArg, ViewArgs,
+};
+use crate::compile::compile;
+use crate::context::{open_context, OpenedContext, UsageError};
+use playbookdiff_compare::matrix::aggregate;
+use playbookdiff_compare::{compare, Comparison, Finding, FindingType, Remedy, Subject};
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
+use playbookdiff_render::{CheckReport, MatrixReport};
+use playbookdiff_source::{EntryKind, Repo};
+use std::path::Path;
+
+/// What a command produced: the text for standard output and the exit
+/// status.
+pub struct Outcome {
+    /// Standard output.
+    pub output: String,
+    /// Exit status (0 or 1).
+    pub status: u8,
+}
+
+/// The harnesses to compare: the given ones in contract order without
+/// repeats, or every supported harness.
+fn harnesses(given: &[HarnessArg]) -> Result<Vec<Harness>, UsageError> {
+    if given.is_empty() {
+        return Ok(Harness::ALL.to_vec());
+    }
+    let mut v: Vec<Harness> = given.iter().map(|h| Harness::from(*h)).collect();
+    v.sort();
+    v.dedup();
+    if v.len() < 2 {
+        return Err(UsageError(
+            "--harness names one harness; a comparison needs two: repeat --harness (e.g. --harness claude-code --harness codex) or omit it to compare all".into(),
+        ));
+    }
+    Ok(v)
+}
+
+/// Compiles each harness and compares, with fixes filled in.
+fn analyse(
+    repo: &Repo<'_>,
+    hs: &[Harness],
+    ctx: &AnalysisContext,
+) -> (Vec<EffectiveAgentConfig>, Comparison) {
+    let configs: Vec<EffectiveAgentConfig> = hs.iter().map(|h| compile(*h, repo, ctx)).collect();
+    let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
+    let mut cmp = compare(&refs);
+    for f in &mut cmp.findings {
+        f.remedies = remedies(f);
+    }
+    (configs, cmp)
+}
+
+/// What would make the harnesses agree, from each harness's conventions.
+fn remedies(f: &Finding) -> Vec<Remedy> {
+    let mut out = Vec::new();
+    let mut add = |harness: Harness, action: String| out.push(Remedy { harness, action });
+    match (&f.subject, f.kind) {
+        (Some(Subject::Instruction { dir, files, paths }), FindingType::Missing) => {
+            for h in &f.absent_from {
+                for file in files.iter().take(1) {
+                    add(
+                        *h,
+                        match h {
+                            Harness::ClaudeCode => {
+                                playbookdiff_claude::remedy::receive_instruction(file, dir)
+                            }
+                            Harness::Codex => playbookdiff_codex::remedy::receive_instruction(
+                                file,
+                                dir,
+                                paths.as_deref(),
+                            ),
+                        },
+                    );
+                }
+            }
+        }
+        (Some(Subject::Instruction { files, .. }), FindingType::ScopeGap) => {
+            for h in &f.absent_from {
+                if *h == Harness::Codex {
+                    if let Some(file) = files
+                        .iter()
+                        .find(|p| p.file_name() == Some("AGENTS.md"))
+                        .or(files.first())
+                    {
+                        let dir = file.parent().unwrap_or_else(RepoPath::root);
+                        add(*h, playbookdiff_codex::remedy::load_sooner(file, &dir));
+                    }
+                } else {
+                    add(*h, "see why above: the reason of its item says what keeps it from loading sooner".to_string());
+                }
+            }
+        }
+        (Some(Subject::Skill { name, files }), FindingType::CapabilityGap)
+            if !f.absent_from.is_empty() =>
+        {
+            for h in &f.absent_from {
+                if let Some(file) = files.first() {
+                    add(
+                        *h,
+                        match h {
+                            Harness::ClaudeCode => {
+                                playbookdiff_claude::remedy::receive_skill(file, name)
+                            }
+                            Harness::Codex => playbookdiff_codex::remedy::receive_skill(file, name),
+                        },
+                    );
+                }
+            }
+        }
+        (Some(Subject::Skill { files, .. }), FindingType::ScopeGap) => {
+            for h in &f.absent_from {
+                if *h == Harness::Codex {
+                    if let Some(file) = files.first() {
+                        // <base>/.claude/skills/<x>/SKILL.md: the base directory.
+                        let base = file
+                            .parent()
+                            .and_then(|p| p.parent())
+                            .and_then(|p| p.parent())
+                            .and_then(|p| p.parent())
+                            .unwrap_or_else(RepoPath::root);
+                        add(*h, playbookdiff_codex::remedy::skill_sooner(&base));
+                    }
+                }
+            }
+        }
+        (Some(Subject::Mcp { name }), FindingType::CapabilityGap) => {
+            for h in &f.absent_from {
+                add(
+                    *h,
+                    match h {
+                        Harness::ClaudeCode => playbookdiff_claude::remedy::receive_mcp(name),
+                        Harness::Codex => playbookdiff_codex::remedy::receive_mcp(name),
+                    },
+                );
+            }
+        }
+        (Some(_), FindingType::Different | FindingType::CapabilityGap) => {
+            let files: Vec<String> = f
+                .items
+                .iter()
+                .map(|i| format!("`{}`", i.source.path))
+                .collect();
+            if let Some(h) = f.present_in.last() {
+                add(
+                    *h,
+                    format!(
+                        "make the fields listed under \"What differs\" identical in {}",
+                        files.join(" and ")
+                    ),
+                );
+            }
+        }
+        (None, FindingType::Unknown)
+            if f.category == playbookdiff_compare::Category::Instruction =>
+        {
+            let codex = f.items.iter().find(|i| i.harness == Harness::Codex);
+            if let (Some(c), Some(dir)) = (codex, &f.scope) {
+                let file = c.source.resolved_path.as_ref().unwrap_or(&c.source.path);
+                add(
+                    Harness::ClaudeCode,
+                    format!(
+                        "if the paragraphs mean the same, keep one text: {}",
+                        playbookdiff_claude::remedy::receive_instruction(file, dir)
+                    ),
+                );
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn report_parts(opened: &OpenedContext) -> (&str, &AnalysisContext) {
+    (&opened.repository_label, &opened.context)
+}
+
+/// The side-by-side view (no command). Always status 0.
+pub fn run_view(
+    args: &ViewArgs,
+    current_dir: Option<&Path>,
+    color: bool,
+) -> Result<Outcome, UsageError> {
+    let hs = harnesses(&args.harness)?;
+    let opened = open_context(&args.context, current_dir)?;
+    let repo = Repo::new(&opened.tree);
+    let (configs, cmp) = analyse(&repo, &hs, &opened.context);
+    let (repository, context) = report_parts(&opened);
+    let r = CheckReport {
+        repository,
+        context,
+        configs: &configs,
+        comparison: &cmp,
+    };
+    Ok(Outcome {
+        output: playbookdiff_render::overview_text(&r, color),
+        status: 0,
+    })
+}
+
+/// `playbookdiff check`: status 1 when a finding is actionable.
+pub fn run_check(
+    args: &CheckArgs,
+    current_dir: Option<&Path>,
+    color: bool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Outcome, UsageError> {
+    let hs = harnesses(&args.harness)?;
+    let opened = open_context(&args.context, current_dir)?;
+    let repo = Repo::new(&opened.tree);
+    let (repository, context) = report_parts(&opened);
+    if args.all_dirs {
+        return Ok(run_all_dirs(
+            &repo,
+            &hs,
+            repository,
+            context,
+            args.output_format(),
+            color,
+            progress,
+        ));
+    }
+    let (configs, cmp) = analyse(&repo, &hs, context);
+    let r = CheckReport {
+        repository,
+        context,
+        configs: &configs,
+        comparison: &cmp,
+    };
+    let output = match args.output_format() {
+        CheckFormat::Text => playbookdiff_render::check_text(&r, color),
+        CheckFormat::Json => playbookdiff_render::check_json(&r),
+        CheckFormat::Markdown => playbookdiff_render::check_markdown(&r),
+    };
+    Ok(Outcome {
+        output,
+        status: u8::from(cmp.summary.actionable() > 0),
+    })
+}
+
+/// The launch directories of `--all-dirs`: the root and every directory
+/// that holds an entry one of the harnesses reads configuration from
+/// (outside the harnesses' own configuration directories), in path order.
+///
+/// A directory holding no configuration receives at startup exactly what
+/// its nearest configured ancestor receives, so it is represented by it.
+pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness]) -> Vec<RepoPath> {
+    let mut names: Vec<&str> = Vec::new();
+    for h in hs {
+        names.extend_from_slice(match h {
+            Harness::ClaudeCode => playbookdiff_claude::CONFIG_ENTRY_NAMES,
+            Harness::Codex => playbookdiff_codex::CONFIG_ENTRY_NAMES,
+        });
+    }
+    let own: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.starts_with('.') && !n.contains(".json"))
+        .collect();
+    let mut dirs: Vec<RepoPath> = vec![RepoPath::root()];
+    for name in &names {
+        for p in repo.files_named(name) {
+            let Some(dir) = p.parent() else { continue };
+            if dir.components().any(|c| own.contains(&c)) {
+                continue;
+            }
+            if repo.kind(&dir) == Some(EntryKind::Dir) {
+                dirs.push(dir);
+            }
+        }
+    }
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+fn run_all_dirs(
+    repo: &Repo<'_>,
+    hs: &[Harness],
+    repository: &str,
+    root_context: &AnalysisContext,
+    format: CheckFormat,
+    color: bool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Outcome {
+    let dirs = launch_directories(repo, hs);
+    let total = dirs.len();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let mut results: Vec<(usize, Vec<EffectiveAgentConfig>, Comparison)> =
+        Vec::with_capacity(total);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<EffectiveAgentConfig>, Comparison)>();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let next = &next;
+            let dirs = &dirs;
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= total {
+                    break;
+                }
+                let mut ctx = root_context.clone();
+                ctx.cwd = dirs[i].clone();
+                let (configs, cmp) = analyse(repo, hs, &ctx);
+                // Keep the configurations of the root only.
+                let keep = if i == 0 { configs } else { Vec::new() };
+                if tx.send((i, keep, cmp)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        loop {
+            match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                Ok(r) => {
+                    results.push(r);
+                    progress(results.len(), total);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => progress(results.len(), total),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    });
+    progress(total, total);
+    results.sort_by_key(|r| r.0);
+    let mut root_configs = Vec::new();
+    let mut per_dir: Vec<(RepoPath, Comparison)> = Vec::with_capacity(total);
+    for (i, configs, cmp) in results {
+        if i == 0 {
+            root_configs = configs;
+        }
+        per_dir.push((dirs[i].clone(), cmp));
+    }
+    let matrix = aggregate(&per_dir);
+    let r = MatrixReport {
+        repository,
+        context: root_context,
+        root_configs: &root_configs,
+        directories: &per_dir,
+        matrix: &matrix,
+    };
+    let output = match format {
+        CheckFormat::Text => playbookdiff_render::matrix_text(&r, color),
+        CheckFormat::Json => playbookdiff_render::matrix_json(&r),
+        CheckFormat::Markdown => playbookdiff_render::matrix_markdown(&r),
+    };
+    Outcome {
+        output,
+        status: u8::from(matrix.summary.actionable() > 0),
+    }
+}
+
+/// `playbookdiff explain`: status 0, or a usage error (status 2) when the
+/// id is not found in the context.
+pub fn run_explain(
+    args: &ExplainArgs,
+    current_dir: Option<&Path>,
+    color: bool,
+) -> Result<Outcome, UsageError> {
+    let hs = harnesses(&args.harness)?;
+    let opened = open_context(&args.context, current_dir)?;
+    let repo = Repo::new(&opened.tree);
+    let (configs, cmp) = analyse(&repo, &hs, &opened.context);
+    let (repository, context) = report_parts(&opened);
+    let id = args.finding_id.trim();
+    let Some(f) = cmp.finding(id) else {
+        return Err(UsageError(not_found(
+            id,
+            repository,
+            context,
+            &args.context,
+        )));
+    };
+    let r = CheckReport {
+        repository,
+        context,
+        configs: &configs,
+        comparison: &cmp,
+    };
+    let output = match args.output_format() {
+        FormatArg::Text => playbookdiff_render::explain_text(&r, f, color),
+        FormatArg::Json => playbookdiff_render::explain_json(&r, f),
+    };
+    Ok(Outcome { output, status: 0 })
+}
+
+fn not_found(id: &str, repository: &str, ctx: &AnalysisContext, _args: &ContextArgs) -> String {
+    let id: String = id
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .take(200)
+        .collect();
+    format!(
+        "finding '{id}' was not found for this analysis context (repository {repository}, cwd {}, target {}, mode {}); run `playbookdiff check` with the same options to list the ids",
+        ctx.cwd,
+        ctx.target_path.as_ref().map_or("(none)".to_string(), |t| t.to_string()),
+        ctx.mode.as_str()
+    )
+}

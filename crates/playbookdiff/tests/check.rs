@@ -1,0 +1,311 @@
+//! `check`, `explain` and the side-by-side view as a user runs them: exit
+//! statuses, the JSON document of the contract, aliases, `--all-dirs` and
+//! the Markdown report. Fixtures are the compare crate's.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../playbookdiff-compare/tests/fixtures")
+        .join(name)
+}
+
+fn playbookdiff() -> Command {
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    cmd.env_remove("CLICOLOR_FORCE").env("NO_COLOR", "1");
+    cmd
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = playbookdiff().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// `text` with every run of whitespace as one space (wrapped lines joined).
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let (code, out, err) = run(args);
+    (
+        code,
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}")),
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn parity_exits_zero_with_the_contract_document() {
+    let dir = fixture("parity");
+    let (code, v) = json(&["check", s(&dir), "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["schemaVersion"], 1);
+    assert_eq!(v["context"]["cwd"], ".");
+    assert_eq!(v["context"]["repositoryRoot"], ".");
+    assert_eq!(v["harnesses"], serde_json::json!(["claude-code", "codex"]));
+    assert_eq!(v["configs"]["claude-code"]["harness"], "claude-code");
+    assert_eq!(v["configs"]["codex"]["harness"], "codex");
+    assert_eq!(v["findings"], serde_json::json!([]));
+    assert_eq!(
+        v["summary"],
+        serde_json::json!({"high": 0, "medium": 0, "low": 0, "info": 0})
+    );
+    let (code, text, _) = run(&["check", s(&dir)]);
+    assert_eq!(code, 0);
+    assert!(text.contains("No compatibility findings."), "{text}");
+    assert!(
+        text.contains("no compatibility divergence detected"),
+        "{text}"
+    );
+}
+
+#[test]
+fn informational_findings_exit_zero_actionable_ones_exit_one() {
+    let (code, v) = json(&["check", s(&fixture("different_wording")), "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["summary"]["info"], 1);
+    let f = &v["findings"][0];
+    assert_eq!(f["category"], "instruction");
+    assert_eq!(f["type"], "unknown");
+    assert_eq!(f["severity"], "info");
+    assert_eq!(f["actionable"], false);
+
+    let (code, v) = json(&[
+        "check",
+        s(&fixture("cwd_target")),
+        "--cwd",
+        ".",
+        "--path",
+        "apps/api/file.ts",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(v["summary"]["medium"], 2);
+    assert_eq!(v["context"]["targetPath"], "apps/api/file.ts");
+    let f = &v["findings"][0];
+    assert_eq!(f["presentIn"], serde_json::json!(["claude-code"]));
+    assert_eq!(f["absentFrom"], serde_json::json!(["codex"]));
+    assert_eq!(f["actionable"], true);
+    assert!(f["items"][0]["source"]["path"].is_string());
+    assert!(f["message"].as_str().unwrap().ends_with('.'));
+
+    let (code, _) = json(&[
+        "check",
+        s(&fixture("cwd_target")),
+        "--cwd",
+        "apps/api",
+        "--path",
+        "apps/api/file.ts",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn explicit_harnesses_and_refusals() {
+    let dir = fixture("mcp_one_sided");
+    let (code, v) = json(&[
+        "check",
+        s(&dir),
+        "--harness",
+        "codex",
+        "--harness",
+        "claude-code",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(v["harnesses"], serde_json::json!(["claude-code", "codex"]));
+    assert!(v["findings"][0]["id"]
+        .as_str()
+        .unwrap()
+        .starts_with("mcp:capability-gap:claude-code-only:database:"));
+    for args in [
+        vec!["check", s(&dir), "--harness", "codex"],
+        vec!["check", s(&dir), "--harness", "cursor"],
+        vec!["check", "/nonexistent/repository"],
+        vec!["check", s(&dir), "--cwd", "../../etc"],
+        vec!["check", s(&dir), "--format", "sarif"],
+        vec!["frobnicate-not-a-repo"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error"), "{err}");
+    }
+    for args in [
+        vec!["--help"],
+        vec!["--version"],
+        vec!["check", "--help"],
+        vec!["explain", "--help"],
+    ] {
+        assert_eq!(run(&args).0, 0, "{args:?}");
+    }
+}
+
+#[test]
+fn explain_prints_evidence_reasons_and_a_fix() {
+    let dir = fixture("fr17_partial_bridges");
+    let (code, v) = json(&["check", s(&dir), "--cwd", "packages/b", "--json"]);
+    assert_eq!(code, 1);
+    let id = v["findings"][0]["id"].as_str().unwrap().to_string();
+    assert!(
+        id.starts_with("instruction:missing:codex-only:packages/b:"),
+        "{id}"
+    );
+    let (code, text, _) = run(&["explain", &id, s(&dir), "--cwd", "packages/b"]);
+    assert_eq!(code, 0);
+    let text = flat(&text);
+    assert!(text.contains("packages/b/AGENTS.md:1"), "{text}");
+    assert!(text.contains("why: Loaded at startup"), "{text}");
+    assert!(text.contains("no CLAUDE.md beside it"), "{text}");
+    assert!(
+        text.contains("add a line `@AGENTS.md` to `packages/b/CLAUDE.md`"),
+        "{text}"
+    );
+    let (code, v) = json(&["explain", &id, s(&dir), "--cwd", "packages/b", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["finding"]["id"], id.as_str());
+    assert!(v["finding"]["remedies"][0]["action"]
+        .as_str()
+        .unwrap()
+        .contains("@AGENTS.md"));
+    // The same id in another context is not there: exit 2, one line.
+    let (code, out, err) = run(&["explain", &id, s(&dir)]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("not found for this analysis context"), "{err}");
+
+    let dir = fixture("symlinked_skill");
+    let (code, _, err) = run(&[
+        "explain",
+        "skill:capability-gap:codex-only:release:000000000000",
+        s(&dir),
+    ]);
+    assert_eq!(code, 2, "{err}");
+
+    let dir = fixture("agents_skills_only");
+    let (_, v) = json(&["check", s(&dir), "--json"]);
+    let id = v["findings"][0]["id"].as_str().unwrap().to_string();
+    let (_, text, _) = run(&["explain", &id, s(&dir)]);
+    let text = flat(&text);
+    assert!(
+        text.contains(
+            "make `.claude/skills/release` a symbolic link to `../../.agents/skills/release`"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_view_fits_eighty_columns_and_points_further() {
+    let dir = fixture("cwd_target");
+    let out = playbookdiff()
+        .current_dir(&dir)
+        .args([".", "--target", "apps/api/file.ts"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in text.lines() {
+        // Paths of this fixture are short: every line fits.
+        assert!(line.chars().count() <= 80, "{line:?}");
+    }
+    assert!(text.contains("What each agent receives"));
+    assert!(
+        text.contains("! apps/api/AGENTS.md = apps/api/CLAUDE.md"),
+        "{text}"
+    );
+    assert!(text.contains("check --format json"));
+    assert!(text.contains("explain ID"));
+    assert_eq!(
+        text.matches("user-level configuration is outside the analysis")
+            .count(),
+        1
+    );
+    assert!(!text.contains('\u{1b}'));
+}
+
+#[test]
+fn all_dirs_checks_every_configured_directory_and_groups() {
+    let dir = fixture("fr17_partial_bridges");
+    let (code, v) = json(&["check", s(&dir), "--all-dirs", "--json"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["allDirs"], true);
+    let dirs: Vec<&str> = v["directories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["cwd"].as_str().unwrap())
+        .collect();
+    assert_eq!(dirs, [".", "packages/a", "packages/b"]);
+    assert_eq!(v["directories"][1]["findings"], serde_json::json!([]));
+    let f: Vec<&serde_json::Value> = v["findings"].as_array().unwrap().iter().collect();
+    assert_eq!(f.len(), 2);
+    let missing = f.iter().find(|f| f["type"] == "missing").unwrap();
+    assert_eq!(missing["directories"], serde_json::json!(["packages/b"]));
+    assert!(v["groups"].as_array().unwrap().len() >= 2);
+    let (code, text, err) = run(&["check", s(&dir), "--all-dirs"]);
+    assert_eq!(code, 1);
+    // No progress bar when standard error is not a terminal.
+    assert!(err.is_empty(), "{err}");
+    let text = flat(&text);
+    assert!(text.contains("In 1 of 3 directories: Codex receives `AGENTS.md` text that Claude Code has nothing equivalent for."), "{text}");
+    // Agreeing everywhere exits 0.
+    let (code, _, _) = run(&["check", s(&fixture("cwd_target")), "--all-dirs"]);
+    assert_eq!(code, 1);
+    let (code, _, _) = run(&[
+        "check",
+        s(&fixture("nested_both")),
+        "--all-dirs",
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+    ]);
+    assert_eq!(code, 1);
+    let (code, _, _) = run(&["check", s(&fixture("parity")), "--all-dirs"]);
+    assert_eq!(code, 0);
+    let (code, _, err) = run(&["check", s(&dir), "--all-dirs", "--cwd", "packages"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn markdown_has_a_table_per_category_and_collapsed_details() {
+    let dir = fixture("mcp_one_sided");
+    let (code, md, _) = run(&["check", s(&dir), "--format", "markdown"]);
+    assert_eq!(code, 1);
+    assert!(md.starts_with("## PlaybookDiff"));
+    assert!(md.contains("### MCP servers"));
+    assert!(md.contains("| Severity | Finding | Where |"));
+    assert!(md.contains("<details><summary>"));
+    assert!(md.contains("</details>"));
+    let (_, md, _) = run(&[
+        "check",
+        s(&fixture("fr17_partial_bridges")),
+        "--all-dirs",
+        "--format",
+        "markdown",
+    ]);
+    assert!(md.contains("| medium | 1 of 3 |"), "{md}");
+}
+
+#[test]
+fn output_is_deterministic() {
+    let dir = fixture("pointer_stub");
+    let a = run(&["check", s(&dir), "--json"]);
+    let b = run(&["check", s(&dir), "--json"]);
+    assert_eq!(a, b);
+    let a = run(&["check", s(&dir), "--all-dirs", "--json"]);
+    let b = run(&["check", s(&dir), "--all-dirs", "--json"]);
+    assert_eq!(a, b);
+}
