@@ -17,7 +17,9 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
     Severity, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::markdown::{front_matter, glued_at_tokens, import_tokens, ImportToken};
+use playbookdiff_source::markdown::{
+    front_matter, glued_at_tokens, html_comment_blocks, import_tokens, ImportToken,
+};
 use playbookdiff_source::{EntryKind, Resolved};
 use std::collections::{BTreeSet, HashSet};
 
@@ -211,8 +213,37 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
     if excluded(cx, settings, path, &text, 0, &mut place, &source, None) {
         return;
     }
+    link_stored_as_text(cx, path, &text.text, &source);
     let mut stack = vec![cx.repo_real(path)];
     expand(cx, path, &text, 0, &place, None, source, &mut stack, None);
+}
+
+/// A memory file whose whole content is the name of another file beside it
+/// (`CLAUDE.md` reading `AGENTS.md`) is a symbolic link that was checked out
+/// as a text file (git with `core.symlinks=false`, an archive without
+/// links): the agent then receives that one word, not the file's content.
+fn link_stored_as_text(cx: &mut Compiler<'_, '_>, path: &RepoPath, text: &str, source: &SourceRef) {
+    let t = text.trim();
+    if t.is_empty() || t.len() > 255 || t.contains(char::is_whitespace) || t.starts_with('@') {
+        return;
+    }
+    let dir = path.parent().unwrap_or_else(RepoPath::root);
+    let Some(target) = dir.join(t) else { return };
+    if target == *path || !t.to_ascii_lowercase().ends_with(".md") {
+        return;
+    }
+    let exists = cx.repo.is_file(&target);
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::SymlinkStoredAsText,
+            format!(
+                "`{path}` contains only `{t}`: it looks like a symbolic link checked out as a text file, so Claude \
+                 Code receives the word `{t}`{}. Write `@{t}` in it instead, which works on every checkout.",
+                if exists { format!(", not the content of `{target}`") } else { String::new() }
+            ),
+        )
+        .at(source.clone().with_lines(1, 1)),
+    );
 }
 
 /// When a `claudeMdExcludes` pattern matches `path`: reports it and lists
@@ -293,6 +324,7 @@ fn expand(
     paths: Option<Vec<String>>,
 ) {
     let body = &text.text[body_start..];
+    let comments = html_comment_blocks(body);
     let depth = stack.len() - 1;
     let dir = path.parent().unwrap_or_else(RepoPath::root);
     let mut pieces: Vec<(usize, usize)> = Vec::new();
@@ -413,7 +445,9 @@ fn expand(
             import_file(cx, &target, &child, &parent_id, stack);
         }
         let Some(id) = ids[idx].clone() else { continue };
-        let piece = &body[*s..*e];
+        // Block-level HTML comments never reach the model (harness facts A1).
+        let stripped = strip_ranges(body, *s, *e, &comments);
+        let piece = stripped.as_str();
         let (ls, le) = text.lines_of(body_start + s, body_start + e);
         cx.out.instructions.push(Instruction {
             id,
@@ -982,4 +1016,23 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
             .at(SourceRef::project(agents.clone(), SourceFormat::Markdown)),
         );
     }
+}
+
+/// `body[start..end]` without the parts that fall in `ranges`.
+fn strip_ranges(body: &str, start: usize, end: usize, ranges: &[(usize, usize)]) -> String {
+    let mut out = String::with_capacity(end - start);
+    let mut cur = start;
+    for &(rs, re) in ranges {
+        if re <= cur || rs >= end {
+            continue;
+        }
+        if rs > cur {
+            out.push_str(&body[cur..rs]);
+        }
+        cur = cur.max(re.min(end));
+    }
+    if cur < end {
+        out.push_str(&body[cur..end]);
+    }
+    out
 }

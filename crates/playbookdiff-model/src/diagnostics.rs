@@ -198,6 +198,13 @@ declare_codes! {
     /// `CLAUDE.md` is on the path (unconfirmed). Source: spec 000
     /// "Instructions"; harness facts A5; claude-code #89825.
     AgentsMdNotBridged = "agents-md-not-bridged", Warning, "an AGENTS.md has no CLAUDE.md bridge";
+    /// A memory file holds nothing but the name of another Markdown file
+    /// (`CLAUDE.md` reading `AGENTS.md`): a symbolic link checked out as a
+    /// text file, as git does with `core.symlinks=false` (common on
+    /// Windows) or an archive that drops links. The agent receives that
+    /// word, not the linked file. Use an `@AGENTS.md` import, which works
+    /// on every checkout (harness facts A5).
+    SymlinkStoredAsText = "symlink-stored-as-text", Warning, "a memory file looks like a symbolic link stored as text";
     /// The launch directory is given a target outside it; Claude Code's
     /// on-demand loading is documented for subdirectories of the launch
     /// directory only, so instructions on the way to the target are

@@ -144,6 +144,35 @@ pub fn masked_ranges(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Byte ranges of block-level HTML comments: HTML blocks made of nothing
+/// but `<!-- … -->` (with their line ends). Claude Code strips these before
+/// the file reaches the model; comments inside code blocks are kept
+/// (harness facts A1).
+pub fn html_comment_blocks(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    for (ev, range) in
+        Parser::new_ext(text, Options::ENABLE_YAML_STYLE_METADATA_BLOCKS).into_offset_iter()
+    {
+        match ev {
+            Event::Start(Tag::HtmlBlock) => open = Some(range.start),
+            Event::End(TagEnd::HtmlBlock) => {
+                if let Some(s) = open.take() {
+                    let block = text[s..range.end].trim();
+                    if block.starts_with("<!--")
+                        && block.ends_with("-->")
+                        && block[4..].find("-->") == Some(block.len() - 7)
+                    {
+                        out.push((s, range.end));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Finds `@token`s outside masked ranges, in source order.
 pub fn import_tokens(text: &str) -> Vec<ImportToken> {
     scan_at_tokens(text, |prev| prev.is_none_or(|b| b.is_ascii_whitespace()))
@@ -218,6 +247,14 @@ mod tests {
         let t = "(@a.md) \"@b.md\" **@c.md** @d.md me@e.md `(@f.md)`";
         let got: Vec<String> = glued_at_tokens(t).into_iter().map(|t| t.raw).collect();
         assert_eq!(got, ["a.md)", "b.md\"", "c.md**"]);
+    }
+
+    #[test]
+    fn block_comments_are_found_but_not_inline_or_fenced_ones() {
+        let t = "a\n\n<!-- hidden -->\n\nb <!-- inline -->\n\n```\n<!-- kept -->\n```\n";
+        let r = html_comment_blocks(t);
+        assert_eq!(r.len(), 1);
+        assert_eq!(t[r[0].0..r[0].1].trim(), "<!-- hidden -->");
     }
 
     #[test]

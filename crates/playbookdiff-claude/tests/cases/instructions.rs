@@ -344,3 +344,21 @@ fn without_a_target_on_demand_instructions_rules_and_skills_stay_conditional() {
         playbookdiff_model::Permission::Allowed
     );
 }
+
+#[test]
+fn block_level_html_comments_are_stripped_from_what_the_model_receives() {
+    // Harness facts A1: block-level HTML comments are stripped before
+    // injection; comments inside code blocks are kept.
+    let t = tempfile::tempdir().unwrap();
+    std::fs::write(
+        t.path().join("CLAUDE.md"),
+        "# Rules\n\n<!-- maintainers: keep this short -->\n\n- Test first.\n\n```\n<!-- kept -->\n```\n",
+    )
+    .unwrap();
+    let cfg = compile_dir(t.path(), &at_root());
+    let piece = one(&cfg, "CLAUDE.md");
+    assert!(!piece.content.contains("maintainers"), "{}", piece.content);
+    assert!(piece.content.contains("<!-- kept -->"));
+    assert_eq!(piece.bytes, piece.content.len() as u64);
+    assert_eq!(piece.source.lines.map(|l| (l.start, l.end)), Some((1, 9)));
+}

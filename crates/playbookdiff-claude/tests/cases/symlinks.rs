@@ -106,3 +106,22 @@ fn nested_claude_md_symlink_loads_on_demand_only_where_the_link_exists() {
     );
     assert_placed(one(&cfg, "apps/a/CLAUDE.md"), OnDemand, Conditional, None);
 }
+
+#[test]
+fn a_claude_md_holding_only_a_file_name_is_reported_as_a_link_stored_as_text() {
+    // Corpus finding: repositories whose `CLAUDE.md -> AGENTS.md` link was
+    // checked out as a 9-byte text file. The agent receives the word.
+    let t = tempfile::tempdir().unwrap();
+    std::fs::write(t.path().join("AGENTS.md"), "# Rules\n").unwrap();
+    std::fs::write(t.path().join("CLAUDE.md"), "AGENTS.md").unwrap();
+    std::fs::create_dir(t.path().join("sub")).unwrap();
+    std::fs::write(t.path().join("sub/CLAUDE.md"), "Use AGENTS.md and tests.\n").unwrap();
+    let cfg = compile_dir(t.path(), &at_root());
+    let d = diags(&cfg, D::SymlinkStoredAsText);
+    assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
+    assert_eq!(d[0].source.as_ref().unwrap().path.as_str(), "CLAUDE.md");
+    assert_eq!(one(&cfg, "CLAUDE.md").content, "AGENTS.md");
+    // A real link is not reported.
+    let t2 = claude_md_symlink_bridge();
+    assert!(diags(&compile_dir(t2.path(), &at_root()), D::SymlinkStoredAsText).is_empty());
+}
