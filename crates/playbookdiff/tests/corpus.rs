@@ -344,7 +344,8 @@ const CX: &str = "codex";
 /// Several corpus files are symbolic links stored as plain text: a 9-byte
 /// `CLAUDE.md` holding `AGENTS.md`, a `.claude/skills` or `.agents/skills`
 /// file holding `../...`. The facts below pin what the tool does with them
-/// today: it reads them as the plain files they are on disk.
+/// today: it reads them as the plain files they are on disk, and flags a
+/// CLAUDE.md that holds only a file name.
 #[rustfmt::skip]
 const FACTS: &[Fact] = &[
     // --- AnthusAI__Kanbus ---
@@ -412,6 +413,8 @@ const FACTS: &[Fact] = &[
     // CLAUDE.md is the 15 bytes `CONTRIBUTING.md` (a link stored as text;
     // CONTRIBUTING.md is not in the corpus).
     fact("biomejs__biome", CC, ".", Expect::Content("CLAUDE.md", "CONTRIBUTING.md")),
+    // ...and is reported as a link stored as text (the target is absent).
+    fact("biomejs__biome", CC, ".", Expect::Diagnostic("symlink-stored-as-text", "contains only `CONTRIBUTING.md`")),
     // .claude/skills holds 11 skill directories and a README.md.
     fact("biomejs__biome", CC, ".", Expect::SkillCount("effective", 11)),
     // Root AGENTS.md; no .agents/skills.
@@ -428,6 +431,7 @@ const FACTS: &[Fact] = &[
     // CLAUDE.md is the 9 bytes `AGENTS.md` (a link stored as text): read
     // as that literal text.
     fact("getsentry__sentry-mcp", CC, ".", Expect::Content("CLAUDE.md", "AGENTS.md")),
+    fact("getsentry__sentry-mcp", CC, ".", Expect::Diagnostic("symlink-stored-as-text", "not the content of `AGENTS.md`")),
     // .mcp.json defines sentry and sentry-dev; .claude/settings.json has
     // enabledMcpjsonServers ["sentry"] and enableAllProjectMcpServers true.
     fact("getsentry__sentry-mcp", CC, ".", Expect::Mcp("sentry", "effective", ".mcp.json")),
@@ -446,6 +450,7 @@ const FACTS: &[Fact] = &[
     // --- getsentry__skills ---
     // CLAUDE.md is the 9 bytes `AGENTS.md`.
     fact("getsentry__skills", CC, ".", Expect::Content("CLAUDE.md", "AGENTS.md")),
+    fact("getsentry__skills", CC, ".", Expect::Diagnostic("symlink-stored-as-text", "`CLAUDE.md` contains only `AGENTS.md`")),
     // skills/ holds 27 plugin skills; no .claude/skills.
     fact("getsentry__skills", CC, ".", Expect::SkillNames(&[])),
     fact("getsentry__skills", CX, ".", Expect::Chain(&["AGENTS.md"])),
@@ -469,6 +474,7 @@ const FACTS: &[Fact] = &[
     // --- openai__openai-agents-python ---
     // CLAUDE.md is the 9 bytes `AGENTS.md`.
     fact("openai__openai-agents-python", CC, ".", Expect::Content("CLAUDE.md", "AGENTS.md")),
+    fact("openai__openai-agents-python", CC, ".", Expect::Diagnostic("symlink-stored-as-text", "`CLAUDE.md` contains only `AGENTS.md`")),
     // AGENTS.md is 34,566 bytes, over the 32 KiB project_doc_max_bytes.
     fact("openai__openai-agents-python", CX, ".", Expect::Diagnostic("instruction-budget-risk", "34566 bytes")),
     // 14 skills in .agents/skills; implementation-kickoff's
@@ -479,6 +485,8 @@ const FACTS: &[Fact] = &[
     // --- triggerdotdev__trigger.dev ---
     // CLAUDE.md is `@AGENTS.md\n`: AGENTS.md is inlined, then the newline.
     fact("triggerdotdev__trigger.dev", CC, ".", Expect::Chain(&["AGENTS.md", "CLAUDE.md"])),
+    // An `@AGENTS.md` import is the portable bridge, not a link stored as text.
+    fact("triggerdotdev__trigger.dev", CC, ".", Expect::NoDiagnostic("symlink-stored-as-text")),
     // From packages/cli-v3 the import leaves the launch directory: it needs
     // the one-time approval.
     fact("triggerdotdev__trigger.dev", CC, "packages/cli-v3", Expect::Chain(&["CLAUDE.md", "packages/cli-v3/CLAUDE.md"])),
