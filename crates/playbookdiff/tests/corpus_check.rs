@@ -1,0 +1,219 @@
+//! Real input: every repository of the shared corpus (`../shared/corpus/`
+//! beside the project root), checked at the root and with `--all-dirs`.
+//! Skipped, with a note, when the corpus is absent.
+//!
+//! The corpus stores symbolic links as small text files holding the link's
+//! target (a 9-byte `CLAUDE.md` reading `AGENTS.md`); each repository is
+//! copied to a temporary directory with those files turned back into links.
+
+#![allow(clippy::print_stderr)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    root.is_dir().then_some(root)
+}
+
+/// True when `text` is a single relative path (the stored form of a link).
+fn link_target(text: &str) -> Option<&str> {
+    let t = text.trim();
+    let ok = !t.is_empty()
+        && !t.contains(char::is_whitespace)
+        && !t.starts_with('/')
+        && t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._/-".contains(c));
+    ok.then_some(t)
+}
+
+fn restore(from: &Path, to: &Path, root: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        let ft = e.file_type().unwrap();
+        if ft.is_dir() {
+            restore(&e.path(), &dest, root);
+            continue;
+        }
+        let name = e.file_name().to_string_lossy().into_owned();
+        let small = e.metadata().unwrap().len() <= 200;
+        let data_file = [".json", ".toml", ".yaml", ".yml"]
+            .iter()
+            .any(|x| name.ends_with(x));
+        if small && !data_file {
+            if let Ok(text) = std::fs::read_to_string(e.path()) {
+                if let Some(t) = link_target(&text) {
+                    let points_at = from.join(t);
+                    if points_at.exists() && points_at.starts_with(root) {
+                        std::os::unix::fs::symlink(t, &dest).unwrap();
+                        continue;
+                    }
+                }
+            }
+        }
+        std::fs::copy(e.path(), &dest).unwrap();
+    }
+}
+
+fn check(repo: &Path, extra: &[&str]) -> (i32, Value) {
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .arg("check")
+        .arg(repo)
+        .args(extra)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: not JSON ({e}); stderr: {}",
+            repo.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (code, v)
+}
+
+fn ids(v: &Value) -> Vec<String> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn count(v: &Value, prefix: &str) -> usize {
+    ids(v).iter().filter(|i| i.starts_with(prefix)).count()
+}
+
+#[test]
+fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
+    let Some(corpus) = corpus() else {
+        eprintln!("note: ../shared/corpus is absent; the real-input test is skipped");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("repo").is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    let mut root_results = std::collections::HashMap::new();
+    for name in &names {
+        let src = corpus.join(name).join("repo");
+        let dst = tmp.path().join(name);
+        restore(&src, &dst, &src);
+        for extra in [&[][..], &["--all-dirs"][..]] {
+            let (code, v) = check(&dst, extra);
+            assert!(code == 0 || code == 1, "{name} {extra:?}: exit {code}");
+            let actionable =
+                v["summary"]["high"].as_u64().unwrap() + v["summary"]["medium"].as_u64().unwrap();
+            assert_eq!(
+                code == 1,
+                actionable > 0,
+                "{name} {extra:?}: exit status and summary disagree"
+            );
+            assert_eq!(v["schemaVersion"], 1);
+            assert!(v["configs"]["claude-code"].is_object() && v["configs"]["codex"].is_object());
+            if extra.is_empty() {
+                root_results.insert(name.clone(), v);
+            } else {
+                assert_eq!(v["allDirs"], true);
+                assert!(!v["directories"].as_array().unwrap().is_empty());
+            }
+        }
+    }
+    let get = |n: &str| root_results.get(n);
+
+    // Skills only under `.agents/skills` (itself a link to `skills/`), with
+    // CLAUDE.md a link to AGENTS.md: the instructions agree, every skill is
+    // Codex's only.
+    if let Some(v) = get("getsentry__skills") {
+        assert_eq!(count(v, "instruction:"), 0, "{:?}", ids(v));
+        assert!(
+            count(v, "skill:capability-gap:codex-only:") >= 20,
+            "{:?}",
+            ids(v)
+        );
+        assert!(ids(v)
+            .iter()
+            .any(|i| i.starts_with("skill:capability-gap:codex-only:commit:")));
+    }
+    if let Some(v) = get("openai__openai-agents-python") {
+        assert_eq!(count(v, "instruction:"), 0, "{:?}", ids(v));
+        assert!(ids(v)
+            .iter()
+            .any(|i| i.starts_with("skill:capability-gap:codex-only:implementation-kickoff:")));
+    }
+    // Nested AGENTS.md without a CLAUDE.md bridge: found from the package
+    // launch directories by --all-dirs.
+    if let Some(dir) = names.iter().find(|n| *n == "AnthusAI__Kanbus") {
+        let (code, v) = check(&tmp.path().join(dir), &["--all-dirs"]);
+        assert_eq!(code, 1);
+        let missing: Vec<&Value> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| {
+                f["id"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("instruction:missing:codex-only:apps/console:")
+            })
+            .collect();
+        assert_eq!(missing.len(), 1, "{:?}", ids(&v));
+        assert_eq!(
+            missing[0]["directories"],
+            serde_json::json!(["apps/console"])
+        );
+        assert_eq!(
+            missing[0]["items"][0]["source"]["path"],
+            "apps/console/AGENTS.md"
+        );
+    }
+    // AGENTS.md and no CLAUDE.md at all: Codex-only at the root.
+    if let Some(v) = get("CharlesWiltgen__Axiom") {
+        assert!(
+            ids(v)
+                .iter()
+                .any(|i| i.starts_with("instruction:missing:codex-only:root:")),
+            "{:?}",
+            ids(v)
+        );
+    }
+    // Skills only under `.claude/skills`.
+    if let Some(v) = get("biomejs__biome") {
+        assert!(
+            ids(v)
+                .iter()
+                .any(|i| i.starts_with("skill:capability-gap:claude-code-only:changeset:")),
+            "{:?}",
+            ids(v)
+        );
+    }
+    // Where they agree: CLAUDE.md and `.claude/skills` are links to the
+    // Codex files and the MCP servers are defined alike in `.mcp.json` and
+    // `.codex/config.toml`. The one finding is a nested CLAUDE.md that
+    // Codex has nothing for.
+    if let Some(v) = get("getsentry__sentry-mcp") {
+        assert_eq!(count(v, "skill:"), 0, "{:?}", ids(v));
+        assert_eq!(count(v, "mcp:"), 0, "{:?}", ids(v));
+        assert_eq!(
+            ids(v).iter().map(|i| i.rsplit_once(':').unwrap().0.to_string()).collect::<Vec<_>>(),
+            ["instruction:missing:claude-code-only:packages/mcp-core/src/internal/agents/tools/data"]
+        );
+        let skills = v["configs"]["codex"]["skills"].as_array().unwrap().len();
+        assert!(skills >= 10);
+    }
+    if let Some(v) = get("anthropics__claude-code") {
+        assert_eq!(ids(v).len(), 0);
+    }
+}

@@ -1,0 +1,167 @@
+//! No secret reaches the terminal: the binary, run with secrets in its own
+//! environment and literal secrets committed in `.mcp.json`,
+//! `.codex/config.toml` and the Claude settings files, prints none of them
+//! on standard output or standard error, for both harnesses, both formats
+//! and both modes.
+//!
+//! Every secret value below contains the marker `Zq7SECRET`, and nothing
+//! else in the tree does, so a partly printed value is caught too.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+const MARKER: &str = "Zq7SECRET";
+
+/// Secrets in the process environment. The configuration refers to some of
+/// them by name; the analysis must never expand them.
+const ENVIRONMENT: &[(&str, &str)] = &[
+    ("GITHUB_TOKEN", "ghp_Zq7SECRETprocessenv0123456789abcd"),
+    ("OPENAI_API_KEY", "sk-proj-Zq7SECRETprocessenv4567"),
+    ("PLAYBOOKDIFF_UNRELATED", "plain-Zq7SECRET-process-env"),
+    ("CODEX_HEADER_VALUE", "Zq7SECRET-codex-env-header"),
+];
+
+const MCP_JSON: &str = r#"{
+  "mcpServers": {
+    "stdio-literal": {
+      "command": "npx",
+      "args": ["-y", "@acme/mcp", "--api-key", "Zq7SECRET-arg-after-api-key",
+               "--api-key=Zq7SECRET-arg-equals", "--token", "Zq7SECRET-arg-after-token",
+               "OPENAI_API_KEY=Zq7SECRET-arg-assignment"],
+      "env": {
+        "API_KEY": "Zq7SECRET-env-api-key",
+        "DATABASE": "Zq7SECRET-env-innocuous-name",
+        "GITHUB_TOKEN": "${GITHUB_TOKEN}",
+        "WITH_DEFAULT_TOKEN": "${MISSING_TOKEN:-Zq7SECRET-env-default}"
+      }
+    },
+    "remote-literal": {
+      "type": "http",
+      "url": "https://deploy:Zq7SECRET-url-password@mcp.example.com/v1?api_key=Zq7SECRET-url-query&region=eu",
+      "headers": {
+        "Authorization": "Bearer Zq7SECRET-header-bearer",
+        "X-Team": "Zq7SECRET-header-innocuous-name",
+        "X-Api-Key": "${OPENAI_API_KEY}"
+      }
+    },
+    "sse-user-only": {
+      "type": "sse",
+      "url": "https://Zq7SECRET-url-user-only@events.example.com/sse"
+    }
+  }
+}
+"#;
+
+const CODEX_CONFIG: &str = r#"
+[mcp_servers.stdio-literal]
+command = "npx"
+args = ["-y", "@acme/mcp", "--api-key", "Zq7SECRET-cx-arg-after-api-key", "--api-key=Zq7SECRET-cx-arg-equals"]
+env = { API_KEY = "Zq7SECRET-cx-env-api-key", PLAIN = "Zq7SECRET-cx-env-innocuous-name" }
+env_vars = ["GITHUB_TOKEN"]
+
+[mcp_servers.remote-literal]
+url = "https://bot:Zq7SECRET-cx-url-password@mcp.example.com/mcp?key=Zq7SECRET-cx-url-query"
+http_headers = { Authorization = "Bearer Zq7SECRET-cx-header-bearer", "X-Team" = "Zq7SECRET-cx-header-innocuous-name" }
+env_http_headers = { "X-Env" = "CODEX_HEADER_VALUE" }
+bearer_token_env_var = "OPENAI_API_KEY"
+"#;
+
+/// A repository with the secrets above, nested launch directories, and the
+/// same files below `apps/api` so that a nested cwd sees them too.
+fn repository(root: &Path) {
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    write("CLAUDE.md", "# Project\n\nUse pnpm.\n");
+    write("AGENTS.md", "# Project\n\nUse pnpm.\n");
+    write(".mcp.json", MCP_JSON);
+    write(".codex/config.toml", CODEX_CONFIG);
+    write("apps/api/.codex/config.toml", CODEX_CONFIG);
+    write("apps/api/AGENTS.md", "API.\n");
+    write(
+        ".claude/settings.json",
+        r#"{"enableAllProjectMcpServers": true, "env": {"SENTRY_AUTH_TOKEN": "Zq7SECRET-settings-env"}}"#,
+    );
+    write(
+        ".claude/settings.local.json",
+        r#"{"enabledMcpjsonServers": ["remote-literal"], "env": {"ANTHROPIC_API_KEY": "sk-ant-Zq7SECRET-local-settings"}}"#,
+    );
+    write(
+        "apps/api/.claude/settings.json",
+        r#"{"enableAllProjectMcpServers": true}"#,
+    );
+}
+
+#[test]
+fn no_secret_reaches_stdout_or_stderr_for_any_harness_format_or_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    repository(dir.path());
+    let mut runs = 0;
+    for harness in ["claude-code", "codex"] {
+        for format in ["text", "json"] {
+            for mode in ["repo", "local"] {
+                for cwd in [".", "apps/api"] {
+                    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+                    cmd.arg("compile")
+                        .arg(dir.path())
+                        .args(["--harness", harness, "--format", format])
+                        .args(["--mode", mode, "--cwd", cwd])
+                        // Colour codes must not split a value either.
+                        .env("CLICOLOR_FORCE", "1")
+                        .env_remove("NO_COLOR");
+                    for (name, value) in ENVIRONMENT {
+                        cmd.env(name, value);
+                    }
+                    let out = cmd.output().unwrap();
+                    let what =
+                        format!("--harness {harness} --format {format} --mode {mode} --cwd {cwd}");
+                    assert!(out.status.success(), "{what}: {out:?}");
+                    let stdout = String::from_utf8(out.stdout).unwrap();
+                    let stderr = String::from_utf8(out.stderr).unwrap();
+                    for (stream, text) in [("stdout", &stdout), ("stderr", &stderr)] {
+                        if let Some(line) = text.lines().find(|l| l.contains(MARKER)) {
+                            panic!("{what}: a secret reached {stream}: {line}");
+                        }
+                    }
+                    runs += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(runs, 16);
+}
+
+/// The test above must be looking at servers that are actually listed: the
+/// servers and the names of their variables and headers are all there.
+#[test]
+fn the_secret_bearing_servers_are_listed_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    repository(dir.path());
+    for harness in ["claude-code", "codex"] {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .arg("compile")
+            .arg(dir.path())
+            .args(["--harness", harness, "--json", "--mode", "local"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let names: Vec<&str> = v["mcpServers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap())
+            .collect();
+        assert!(
+            names.contains(&"stdio-literal") && names.contains(&"remote-literal"),
+            "{harness}: {names:?}"
+        );
+        let json = v.to_string();
+        for name in ["API_KEY", "Authorization", "X-Team"] {
+            assert!(json.contains(name), "{harness}: {name} not listed");
+        }
+    }
+}
