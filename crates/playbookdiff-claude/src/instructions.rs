@@ -211,7 +211,7 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
     if excluded(cx, settings, path, &text, 0, &mut place, &source, None) {
         return;
     }
-    link_stored_as_text(cx, path, &text.text, &source);
+    link_stored_as_text(cx, path, &source);
     let mut stack = vec![cx.repo_real(path)];
     expand(cx, path, &text, 0, &place, None, source, &mut stack, None);
 }
@@ -220,24 +220,28 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
 /// (`CLAUDE.md` reading `AGENTS.md`) is a symbolic link that was checked out
 /// as a text file (git with `core.symlinks=false`, an archive without
 /// links): the agent then receives that one word, not the file's content.
-fn link_stored_as_text(cx: &mut Compiler<'_, '_>, path: &RepoPath, text: &str, source: &SourceRef) {
-    let t = text.trim();
-    if t.is_empty() || t.len() > 255 || t.contains(char::is_whitespace) || t.starts_with('@') {
+fn link_stored_as_text(cx: &mut Compiler<'_, '_>, path: &RepoPath, source: &SourceRef) {
+    // The target may be absent from this checkout; a lone `*.md` name still
+    // reads as a link stored as text.
+    let Some(t) = cx
+        .repo
+        .link_stored_as_text(path)
+        .filter(|(t, exists)| *exists || t.to_ascii_lowercase().ends_with(".md"))
+        .map(|(t, _)| t)
+    else {
         return;
-    }
-    let dir = path.parent().unwrap_or_else(RepoPath::root);
-    let Some(target) = dir.join(t) else { return };
-    if target == *path || !t.to_ascii_lowercase().ends_with(".md") {
-        return;
-    }
-    let exists = cx.repo.is_file(&target);
+    };
+    let target = path
+        .parent()
+        .and_then(|d| d.join(&t))
+        .unwrap_or_else(RepoPath::root);
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::SymlinkStoredAsText,
             format!(
                 "`{path}` contains only `{t}`: it looks like a symbolic link checked out as a text file, so Claude \
-                 Code receives the word `{t}`{}. Write `@{t}` in it instead, which works on every checkout.",
-                if exists { format!(", not the content of `{target}`") } else { String::new() }
+                 Code receives the word `{t}`, not the content of `{target}`. Write `@{t}` in it instead, which \
+                 works on every checkout."
             ),
         )
         .at(source.clone().with_lines(1, 1)),
@@ -986,6 +990,11 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         if !outside_dot_claude(&dir) || !cx.repo.is_file(&agents) {
             continue;
         }
+        // Only AGENTS.md files in this launch directory's scope: on the path
+        // from the root to cwd, or below cwd.
+        if !(cwd.starts_with(&dir) || dir.starts_with(&cwd)) {
+            continue;
+        }
         let real = cx.repo_real(&agents);
         if reached.contains(&real) {
             continue;
@@ -996,6 +1005,16 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
             .filter(|(p, kind, _)| *kind == "memory" && cx.repo.kind(p).is_some())
             .map(|(p, _, _)| p)
             .collect();
+        // A memory file beside it that is a copy of it, or a link to it
+        // stored as text (reported as `symlink-stored-as-text`), needs no
+        // second report.
+        let agents_text = normalized(cx, &agents);
+        if beside.iter().any(|m| {
+            let t = normalized(cx, m);
+            t.is_some() && (t == agents_text || t.as_deref() == Some("AGENTS.md"))
+        }) {
+            continue;
+        }
         let why = match beside.first() {
             Some(m) if excluded.contains(m) => format!("`{m}` is excluded by claudeMdExcludes"),
             Some(m) => format!("`{m}` neither imports it nor links to it"),
@@ -1034,4 +1053,13 @@ fn strip_ranges(body: &str, start: usize, end: usize, ranges: &[(usize, usize)])
         out.push_str(&body[cur..end]);
     }
     out
+}
+
+/// The text of `path` with line endings normalized and surrounding white
+/// space trimmed (read through the shared cache), `None` when unreadable.
+fn normalized(cx: &Compiler<'_, '_>, path: &RepoPath) -> Option<String> {
+    cx.repo
+        .read_text(path, crate::MAX_FILE_BYTES)
+        .ok()
+        .map(|t| t.text.replace("\r\n", "\n").trim().to_string())
 }

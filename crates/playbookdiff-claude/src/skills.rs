@@ -86,7 +86,18 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
 
     for (_owner, root, phase, applicability, reason) in roots {
         if !cx.repo.is_dir(&root) {
-            if cx.repo.kind(&root).is_some() {
+            if let Some((t, true)) = cx.repo.link_stored_as_text(&root) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SymlinkStoredAsText,
+                        format!(
+                            "`{root}` is a file containing only `{t}`: a symbolic link checked out as text, so Claude \
+                             Code finds no skills there. Restore the link, or copy the skills into `{root}/`."
+                        ),
+                    )
+                    .at(SourceRef::project(root.clone(), SourceFormat::Markdown)),
+                );
+            } else if cx.repo.kind(&root).is_some() {
                 cx.check_link(&root, SourceFormat::Markdown);
             }
             continue;

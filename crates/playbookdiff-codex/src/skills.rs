@@ -81,7 +81,22 @@ fn scan_root(cx: &mut Cx<'_, '_>, dir: &RepoPath, out: &mut Vec<Skill>) {
             kind: EntryKind::Dir,
             ..
         } => {}
-        Resolved::Missing | Resolved::Inside { .. } => return,
+        Resolved::Missing => return,
+        Resolved::Inside { .. } => {
+            if let Some((t, true)) = cx.repo.link_stored_as_text(&root) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SymlinkStoredAsText,
+                        format!(
+                            "{root} is a file containing only {t}: a symbolic link checked out as text, so Codex \
+                             finds no skills there. Restore the link, or copy the skills into {root}/."
+                        ),
+                    )
+                    .at(SourceRef::project(root.clone(), SourceFormat::Markdown)),
+                );
+            }
+            return;
+        }
         other => {
             cx.link_problem(
                 &other,

@@ -1081,3 +1081,30 @@ fn hostile_inputs_are_diagnostics_not_panics() {
         "a pasted token in env_vars is never echoed"
     );
 }
+
+#[test]
+fn a_skills_root_stored_as_a_text_file_is_reported_not_silently_empty() {
+    // Corpus finding (getsentry/skills): `.agents/skills` is a link checked
+    // out as a file holding `../skills`; Codex then finds no skills.
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join("skills/deploy")).unwrap();
+    std::fs::write(
+        t.path().join("skills/deploy/SKILL.md"),
+        "---\nname: deploy\ndescription: d\n---\n",
+    )
+    .unwrap();
+    std::fs::create_dir(t.path().join(".agents")).unwrap();
+    std::fs::write(t.path().join(".agents/skills"), "../skills").unwrap();
+    let cfg = compile_dir(t.path(), ".", None, Mode::Repo);
+    assert!(cfg.skills.is_empty());
+    let d: Vec<_> = cfg
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == playbookdiff_model::DiagnosticCode::SymlinkStoredAsText)
+        .collect();
+    assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
+    assert_eq!(
+        d[0].source.as_ref().unwrap().path.as_str(),
+        ".agents/skills"
+    );
+}

@@ -198,13 +198,14 @@ declare_codes! {
     /// `CLAUDE.md` is on the path (unconfirmed). Source: spec 000
     /// "Instructions"; harness facts A5; claude-code #89825.
     AgentsMdNotBridged = "agents-md-not-bridged", Warning, "an AGENTS.md has no CLAUDE.md bridge";
-    /// A memory file holds nothing but the name of another Markdown file
-    /// (`CLAUDE.md` reading `AGENTS.md`): a symbolic link checked out as a
-    /// text file, as git does with `core.symlinks=false` (common on
-    /// Windows) or an archive that drops links. The agent receives that
-    /// word, not the linked file. Use an `@AGENTS.md` import, which works
-    /// on every checkout (harness facts A5).
-    SymlinkStoredAsText = "symlink-stored-as-text", Warning, "a memory file looks like a symbolic link stored as text";
+    /// A file holds nothing but the path of another entry beside it
+    /// (`CLAUDE.md` reading `AGENTS.md`, a `.agents/skills` file reading
+    /// `../skills`): a symbolic link checked out as a text file, as git does
+    /// with `core.symlinks=false` (common on Windows) or an archive that
+    /// drops links. A memory file then gives the agent that one word, a
+    /// skills root gives it no skills. Use an `@AGENTS.md` import, which
+    /// works on every checkout, or restore the link (harness facts A5).
+    SymlinkStoredAsText = "symlink-stored-as-text", Warning, "a file looks like a symbolic link stored as text";
     /// The launch directory is given a target outside it; Claude Code's
     /// on-demand loading is documented for subdirectories of the launch
     /// directory only, so instructions on the way to the target are

@@ -358,6 +358,32 @@ impl<'t> Repo<'t> {
         r
     }
 
+    /// When `path` is a small regular file whose whole content is one
+    /// relative path (`AGENTS.md`, `../skills`), the way git writes a
+    /// symbolic link on a checkout with `core.symlinks=false`: that path,
+    /// and whether it names an existing entry beside the file. `None`
+    /// otherwise. Reads at most 256 bytes.
+    pub fn link_stored_as_text(&self, path: &RepoPath) -> Option<(String, bool)> {
+        if self.kind(path) != Some(EntryKind::File) {
+            return None;
+        }
+        let t = self.read_text(path, 256).ok()?;
+        let target = t.text.trim();
+        if target.is_empty()
+            || target.contains(char::is_whitespace)
+            || target.starts_with(['@', '/', '#'])
+        {
+            return None;
+        }
+        let dir = path.parent()?;
+        let joined = dir.join(target)?;
+        if joined == *path {
+            return None;
+        }
+        let exists = !matches!(self.resolve(&joined), Resolved::Missing);
+        Some((target.to_string(), exists))
+    }
+
     /// True when `path` resolves to a regular file inside the repository.
     pub fn is_file(&self, path: &RepoPath) -> bool {
         matches!(

@@ -362,3 +362,35 @@ fn block_level_html_comments_are_stripped_from_what_the_model_receives() {
     assert_eq!(piece.bytes, piece.content.len() as u64);
     assert_eq!(piece.source.lines.map(|l| (l.start, l.end)), Some((1, 9)));
 }
+
+#[test]
+fn agents_md_copied_byte_for_byte_into_claude_md_is_not_reported_as_unbridged() {
+    // Corpus finding (agnix): CLAUDE.md is a copy of AGENTS.md, so Claude
+    // Code receives the same text; no bridge is missing.
+    let t = tempfile::tempdir().unwrap();
+    std::fs::write(t.path().join("AGENTS.md"), "# Rules\r\n- a\r\n").unwrap();
+    std::fs::write(t.path().join("CLAUDE.md"), "# Rules\n- a\n").unwrap();
+    let cfg = compile_dir(t.path(), &at_root());
+    assert!(
+        diags(&cfg, D::AgentsMdNotBridged).is_empty(),
+        "{:#?}",
+        cfg.diagnostics
+    );
+}
+
+#[test]
+fn unbridged_agents_md_is_reported_only_on_the_path_to_cwd_and_below_it() {
+    let t = tempfile::tempdir().unwrap();
+    for d in ["a", "b", "a/deep"] {
+        std::fs::create_dir_all(t.path().join(d)).unwrap();
+        std::fs::write(t.path().join(d).join("AGENTS.md"), format!("# {d}\n")).unwrap();
+    }
+    std::fs::write(t.path().join("AGENTS.md"), "# root\n").unwrap();
+    let cfg = compile_dir(t.path(), &at_root().cwd("a"));
+    let mut paths: Vec<&str> = diags(&cfg, D::AgentsMdNotBridged)
+        .iter()
+        .map(|d| d.source.as_ref().unwrap().path.as_str())
+        .collect();
+    paths.sort();
+    assert_eq!(paths, ["AGENTS.md", "a/AGENTS.md", "a/deep/AGENTS.md"]);
+}
