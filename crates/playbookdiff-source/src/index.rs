@@ -106,6 +106,16 @@ impl<'t> Repo<'t> {
                 if ent.name == ".git" {
                     continue;
                 }
+                if ent.non_utf8_name {
+                    problems.push(WalkProblem {
+                        path: dir.clone(),
+                        message: format!(
+                            "the name `{}` is not valid UTF-8, so it is not analysed",
+                            ent.name.escape_debug()
+                        ),
+                    });
+                    continue;
+                }
                 let Some(p) = dir.join(&ent.name) else {
                     continue;
                 };
@@ -175,6 +185,21 @@ impl<'t> Repo<'t> {
     /// Every indexed path whose last component is `name`, sorted.
     pub fn files_named(&self, name: &str) -> &[RepoPath] {
         self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The indexed paths named `name` that lie strictly below directory
+    /// `dir` (every one for the root), sorted. A binary search on the
+    /// sorted list: paths sharing the prefix `dir/` are contiguous, so the
+    /// cost is that of the answer, not of the repository.
+    pub fn files_named_under(&self, name: &str, dir: &RepoPath) -> &[RepoPath] {
+        let all = self.files_named(name);
+        if dir.is_root() {
+            return all;
+        }
+        let prefix = format!("{dir}/");
+        let start = all.partition_point(|p| p.as_str() < prefix.as_str());
+        let len = all[start..].partition_point(|p| p.as_str().starts_with(&prefix));
+        &all[start..start + len]
     }
 
     /// The entries of directory `dir` after resolving links on the way;

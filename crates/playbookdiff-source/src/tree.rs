@@ -25,6 +25,10 @@ pub struct DirEntry {
     pub name: String,
     /// Its kind, links not followed.
     pub kind: EntryKind,
+    /// True when the name on disk is not valid UTF-8: `name` is then a
+    /// lossy rendering (U+FFFD for invalid bytes), `kind` is `Other`, and
+    /// the entry is never opened.
+    pub non_utf8_name: bool,
 }
 
 /// What `stat` knows of an entry, links not followed.
@@ -173,14 +177,28 @@ impl SourceTree for WorkingTree {
         let mut out = Vec::new();
         for ent in rd {
             let ent = ent.map_err(|e| io_err(dir, e))?;
-            let Ok(name) = ent.file_name().into_string() else {
-                continue; // non-UTF-8 names cannot be configuration files
+            let name = match ent.file_name().into_string() {
+                Ok(n) => n,
+                // Listed with a lossy name as `Other`, never opened: the
+                // walk reports it, so nothing below it is silently lost.
+                Err(raw) => {
+                    out.push(DirEntry {
+                        name: raw.to_string_lossy().into_owned(),
+                        kind: EntryKind::Other,
+                        non_utf8_name: true,
+                    });
+                    continue;
+                }
             };
             if dir.is_root() && name == ".git" {
                 continue;
             }
             let kind = ent.file_type().map(kind_of).unwrap_or(EntryKind::Other);
-            out.push(DirEntry { name, kind });
+            out.push(DirEntry {
+                name,
+                kind,
+                non_utf8_name: false,
+            });
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
