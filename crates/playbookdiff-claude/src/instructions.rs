@@ -9,6 +9,15 @@
 //! root and generalized to every level), the unconditional rules of that
 //! directory's `.claude/rules`, then `CLAUDE.local.md`. An import expands
 //! inline where it stands, splitting the importing file into pieces.
+//!
+//! Each real file enters the context at most once: Claude Code's memory
+//! loader keeps a set of the files it has processed. Files are discovered
+//! first and expanded afterwards in context order (startup before on
+//! demand, effective before the rest), so the first inclusion is the one
+//! the agent receives; a later import of the same file is reported as
+//! `import-repeated`. This also bounds the work: an import graph in which
+//! every file imports the next one forty times costs one expansion per
+//! file, not forty to the power of the depth.
 
 use crate::matcher::{split_paths, PathPattern};
 use crate::settings::Settings;
@@ -17,9 +26,9 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
     Severity, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::markdown::ImportToken;
-use playbookdiff_source::{EntryKind, Resolved};
-use std::collections::{BTreeSet, HashSet};
+use playbookdiff_source::{EntryKind, Resolved, TextFile};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 /// The documented import recursion limit (harness facts A2: four hops in
 /// current docs; five in older ones).
@@ -34,6 +43,46 @@ struct Placement {
     applicability: Applicability,
     reason: String,
     applies_to: RepoPath,
+}
+
+impl Placement {
+    /// The position of its group in context order: effective at startup,
+    /// effective on demand, then everything else.
+    fn group(&self) -> u8 {
+        group_of(self.load_phase, self.applicability)
+    }
+}
+
+fn group_of(phase: LoadPhase, applicability: Applicability) -> u8 {
+    match (applicability, phase) {
+        (Applicability::Effective, LoadPhase::Startup) => 0,
+        (Applicability::Effective, _) => 1,
+        _ => 2,
+    }
+}
+
+/// A discovered top-level file, listed once discovery is complete.
+enum Job {
+    /// A memory or rule file to split at its imports and expand.
+    Expand {
+        path: RepoPath,
+        text: Arc<TextFile>,
+        body_start: usize,
+        place: Placement,
+        source: SourceRef,
+        paths: Option<Vec<String>>,
+    },
+    /// An entry listed as it is (excluded, unavailable).
+    Push(Instruction),
+}
+
+impl Job {
+    fn group(&self) -> u8 {
+        match self {
+            Job::Expand { place, .. } => place.group(),
+            Job::Push(i) => group_of(i.load_phase, i.applicability),
+        }
+    }
 }
 
 /// The memory files of directory `dir`, in load order, with their kind and
@@ -52,24 +101,16 @@ fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
     v
 }
 
-/// Every directory below or beside the ancestor chain that holds a memory
-/// file or a `.claude/rules` root, from the one-walk index.
-fn memory_dirs(cx: &Compiler<'_, '_>) -> BTreeSet<RepoPath> {
+/// The directories off the startup chain, in this launch directory's scope
+/// (below cwd, or on the way to a target outside it), that hold a memory
+/// file. Sorted by depth, then path.
+fn memory_dirs(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
     let mut dirs = BTreeSet::new();
-    for name in ["CLAUDE.md", "CLAUDE.local.md"] {
-        for p in cx.repo.files_named(name) {
-            let Some(parent) = p.parent() else { continue };
-            if outside_dot_claude(&parent) {
-                dirs.insert(parent);
-            } else if parent.file_name() == Some(".claude") && name == "CLAUDE.md" {
-                if let Some(owner) = parent.parent() {
-                    if outside_dot_claude(&owner) {
-                        dirs.insert(owner);
-                    }
-                }
-            }
-        }
+    for rel in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
+        dirs.extend(cx.off_chain_owners(rel));
     }
+    let mut dirs: Vec<RepoPath> = dirs.into_iter().collect();
+    dirs.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
     dirs
 }
 
@@ -77,6 +118,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let cwd = cx.ctx.cwd.clone();
     let startup_dirs = cwd.ancestors_root_first();
     let mut nested_generalized = false;
+    let mut jobs: Vec<Job> = Vec::new();
 
     // Startup: root → cwd.
     for dir in &startup_dirs {
@@ -105,28 +147,26 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             };
             if kind == "local-memory" {
                 // Rules of this directory come before CLAUDE.local.md.
-                rules_root(cx, settings, dir, LoadPhase::Startup);
+                rules_root(cx, settings, dir, &mut jobs);
             }
-            top_file(cx, settings, &path, place);
+            top_file(cx, settings, &path, place, &mut jobs);
         }
         if cx
             .repo
             .kind(&dir.join("CLAUDE.local.md").unwrap_or_else(RepoPath::root))
             .is_none()
         {
-            rules_root(cx, settings, dir, LoadPhase::Startup);
+            rules_root(cx, settings, dir, &mut jobs);
         }
     }
 
-    // Below cwd (on demand) and elsewhere (out of scope).
-    let startup: HashSet<RepoPath> = startup_dirs.iter().cloned().collect();
-    let mut below: Vec<RepoPath> = memory_dirs(cx)
-        .into_iter()
-        .filter(|d| !startup.contains(d))
-        .collect();
-    below.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
-    for dir in below {
+    // Below cwd (on demand) and on the way to a target outside cwd
+    // (conditional). Directories beside the path are not in scope.
+    for dir in memory_dirs(cx) {
         let (load_phase, applicability, reason) = cx.off_chain(&dir);
+        if applicability == Applicability::OutOfScope {
+            continue;
+        }
         for (path, kind, dot_claude) in memory_files(&dir) {
             if cx.repo.kind(&path).is_none() {
                 continue;
@@ -146,7 +186,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 reason: reason.clone(),
                 applies_to: dir.clone(),
             };
-            top_file(cx, settings, &path, place);
+            top_file(cx, settings, &path, place, &mut jobs);
         }
     }
     if nested_generalized {
@@ -157,14 +197,80 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         ));
     }
 
-    nested_rules_roots(cx, &cwd);
+    // List and expand in context order (a stable sort keeps discovery order
+    // within each group), so that a file's first inclusion is the one the
+    // agent receives first.
+    jobs.sort_by_key(Job::group);
+    let mut repeated_any = false;
+    for job in jobs {
+        match job {
+            Job::Push(i) => cx.out.instructions.push(i),
+            Job::Expand {
+                path,
+                text,
+                body_start,
+                place,
+                source,
+                paths,
+            } => {
+                let real = cx.repo_real(&path);
+                if let Some(first) = cx.included.get(&real).cloned() {
+                    repeated_any = true;
+                    let how = first.describe(&path);
+                    let what = if real == path {
+                        format!("`{path}` is already in the context ({how})")
+                    } else {
+                        format!("`{path}` is `{real}`, which is already in the context ({how})")
+                    };
+                    cx.diag_once(
+                        &path,
+                        &real,
+                        Diagnostic::new(
+                            DiagnosticCode::ImportRepeated,
+                            format!(
+                                "{what}; Claude Code includes each file once, so it is not loaded again here."
+                            ),
+                        )
+                        .at(source.clone()),
+                    );
+                    continue;
+                }
+                cx.included.insert(
+                    real.clone(),
+                    crate::Inclusion {
+                        by: path.clone(),
+                        imported: false,
+                    },
+                );
+                let mut stack = vec![real];
+                repeated_any |= expand(
+                    cx, &path, &text, body_start, &place, None, source, &mut stack, paths,
+                );
+            }
+        }
+    }
+    if repeated_any {
+        cx.out.assumptions.push(
+            "Each file enters the context once: Claude Code's memory loader skips a file it has already processed, so \
+             a file imported again (or reached again through a link) is listed where it was first included."
+                .to_string(),
+        );
+    }
+
+    nested_rules_roots(cx);
     agents_md_bridges(cx);
 }
 
-/// Lists one memory or rule file and expands its imports.
-fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut place: Placement) {
+/// Lists one memory file (as a job) after reporting what keeps it out.
+fn top_file(
+    cx: &mut Compiler<'_, '_>,
+    settings: &Settings,
+    path: &RepoPath,
+    mut place: Placement,
+    jobs: &mut Vec<Job>,
+) {
     let format = SourceFormat::Markdown;
-    if !cx.check_link(path, format) {
+    if !cx.expect_file(path, format) {
         return;
     }
     let source = cx.source_ref(path, place.scope, format);
@@ -188,7 +294,7 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
             .map(|s| s.len)
             .unwrap_or(0);
         let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
-        cx.out.instructions.push(Instruction {
+        jobs.push(Job::Push(Instruction {
             id,
             kind: place.kind.to_string(),
             source,
@@ -202,18 +308,26 @@ fn top_file(cx: &mut Compiler<'_, '_>, settings: &Settings, path: &RepoPath, mut
             paths: None,
             resolution: None,
             content: String::new(),
-        });
+        }));
         return;
     }
     let Some(text) = cx.read(path, format) else {
         return;
     };
-    if excluded(cx, settings, path, &text, 0, &mut place, &source, None) {
+    if excluded(
+        cx, settings, path, &text, 0, &mut place, &source, None, jobs,
+    ) {
         return;
     }
     link_stored_as_text(cx, path, &source);
-    let mut stack = vec![cx.repo_real(path)];
-    expand(cx, path, &text, 0, &place, None, source, &mut stack, None);
+    jobs.push(Job::Expand {
+        path: path.clone(),
+        text,
+        body_start: 0,
+        place,
+        source,
+        paths: None,
+    });
 }
 
 /// A memory file whose whole content is the name of another file beside it
@@ -257,11 +371,12 @@ fn excluded(
     cx: &mut Compiler<'_, '_>,
     settings: &Settings,
     path: &RepoPath,
-    text: &playbookdiff_source::TextFile,
+    text: &TextFile,
     body_start: usize,
     place: &mut Placement,
     source: &SourceRef,
     paths: Option<Vec<String>>,
+    jobs: &mut Vec<Job>,
 ) -> bool {
     let Some(ex) = settings.excluded_by(path) else {
         return false;
@@ -279,7 +394,7 @@ fn excluded(
     let body = &text.text[body_start..];
     let (ls, le) = text.lines_of(body_start, text.text.len());
     let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
-    cx.out.instructions.push(Instruction {
+    jobs.push(Job::Push(Instruction {
         id,
         kind: place.kind.to_string(),
         source: source.clone().with_lines(ls, le.max(ls)),
@@ -296,7 +411,7 @@ fn excluded(
             sources: vec![layer],
         }),
         content: body.to_string(),
-    });
+    }));
     true
 }
 
@@ -310,50 +425,204 @@ impl Compiler<'_, '_> {
     }
 }
 
+/// What one `@token` resolves to.
+enum Import {
+    /// A regular file inside the repository.
+    File(RepoPath),
+    /// Not an import of a repository file, and already reported (outside the
+    /// repository, a directory, a broken link, an unlisted directory).
+    Reported,
+    /// Names nothing: a mention, a look-alike or a missing file.
+    Unresolved,
+}
+
+/// The outcome of the first `@token` of a given spelling in one file; later
+/// tokens spelled the same way in that file have the same outcome.
+#[derive(Clone)]
+enum Seen {
+    /// Imported (or already in the context): later ones are repeats.
+    Imported(RepoPath),
+    /// Anything else, already reported once.
+    Reported,
+}
+
+/// Repeated imports of one file from the file being expanded.
+struct Repeat {
+    raw: String,
+    line: u32,
+    count: usize,
+    how: String,
+}
+
+/// The repeated imports of the file being expanded, by imported file, in
+/// the order of their first repeat.
+#[derive(Default)]
+struct Repeats {
+    list: Vec<(RepoPath, Repeat)>,
+    index: HashMap<RepoPath, usize>,
+}
+
+impl Repeats {
+    fn add(&mut self, real: &RepoPath, raw: &str, line: u32, how: String) {
+        match self.index.get(real) {
+            Some(&i) => self.list[i].1.count += 1,
+            None => {
+                self.index.insert(real.clone(), self.list.len());
+                self.list.push((
+                    real.clone(),
+                    Repeat {
+                        raw: raw.to_string(),
+                        line,
+                        count: 1,
+                        how,
+                    },
+                ));
+            }
+        }
+    }
+}
+
 /// Splits `text` (the file `path`, starting at byte `body_start`) at its
-/// expandable imports and pushes the pieces, recursing into imported files
-/// up to [`MAX_IMPORT_HOPS`].
+/// imports and pushes the pieces, expanding each imported file in place the
+/// first time it enters the context (up to [`MAX_IMPORT_HOPS`]). An import
+/// of a file already in the context, a cycle or an import too deep stays
+/// literal text and is reported once per (importing file, imported file).
+/// Returns true when an import here or in an imported file was a repeat.
 #[allow(clippy::too_many_arguments)]
 fn expand(
     cx: &mut Compiler<'_, '_>,
     path: &RepoPath,
-    text: &playbookdiff_source::TextFile,
+    text: &TextFile,
     body_start: usize,
     place: &Placement,
     imported_from: Option<&str>,
     source: SourceRef,
     stack: &mut Vec<RepoPath>,
     paths: Option<Vec<String>>,
-) {
+) -> bool {
     let body = &text.text[body_start..];
     let depth = stack.len() - 1;
+    let importer = stack.last().cloned().unwrap_or_else(|| path.clone());
     let dir = path.parent().unwrap_or_else(RepoPath::root);
-    let mut pieces: Vec<(usize, usize)> = Vec::new();
-    let mut imports: Vec<(usize, RepoPath, Placement)> = Vec::new(); // (piece index before it, file, placement)
-    let mut cursor = 0usize;
+
+    let id_base = format!("claude-code:{}:{}", place.kind, path);
+    // An imported file's pieces name the top-level file they were reached
+    // from: `claude-code:import:AGENTS.md<CLAUDE.md#1`.
+    let id_base = match imported_from {
+        Some(parent) => {
+            let from = parent.split(':').nth(2).unwrap_or(parent);
+            let from = from.split(['#', '<']).next().unwrap_or(from);
+            format!("{id_base}<{from}")
+        }
+        None => id_base,
+    };
+    // Pieces are listed as the imports are met. `importedFrom` of the files
+    // this one imports names its first listed piece, known only at the end:
+    // they carry a placeholder until then.
+    let pending = format!("{id_base}#?");
+    let first_pushed = cx.out.instructions.len();
+    let mut first_listed: Option<String> = None;
+    let mut piece_index = 0usize;
+    let scanned = text.markdown(body_start);
+    let mut push_piece = |cx: &mut Compiler<'_, '_>, s: usize, e: usize, last: bool| {
+        piece_index += 1;
+        // Block-level HTML comments never reach the model (harness facts A1).
+        let stripped = strip_ranges(body, s, e, &scanned.comment_blocks);
+        // Whitespace-only pieces are dropped, except that every file keeps
+        // at least its last piece so it stays visible.
+        if body[s..e].trim().is_empty() && !(last && first_listed.is_none()) {
+            return;
+        }
+        let id = cx.unique_id(format!("{id_base}#{piece_index}"));
+        first_listed.get_or_insert_with(|| id.clone());
+        let (ls, le) = text.lines_of(body_start + s, body_start + e);
+        cx.out.instructions.push(Instruction {
+            id,
+            kind: place.kind.to_string(),
+            source: source.clone().with_lines(ls, le),
+            load_phase: place.load_phase,
+            applicability: place.applicability,
+            reason: place.reason.clone(),
+            order: None,
+            applies_to: place.applies_to.clone(),
+            imported_from: imported_from.map(str::to_string),
+            bytes: stripped.len() as u64,
+            paths: paths.clone(),
+            resolution: None,
+            content: stripped,
+        });
+    };
+
     // Import tokens and `@path`s glued to punctuation, in source order,
     // from the file's one Markdown parse.
-    let scanned = text.markdown(body_start);
-    let mut tokens: Vec<(&ImportToken, bool)> =
+    let mut tokens: Vec<(&playbookdiff_source::markdown::ImportToken, bool)> =
         scanned.imports.iter().map(|t| (t, false)).collect();
     tokens.extend(scanned.glued.iter().map(|t| (t, true)));
     tokens.sort_by_key(|(t, _)| t.start);
+
+    let mut seen: HashMap<(&str, bool), Seen> = HashMap::new();
+    let mut repeats = Repeats::default();
+    let mut repeated_below = false;
+    let mut cursor = 0usize;
     for (tok, glued) in tokens {
-        let abs_start = body_start + tok.start;
-        let line = text.line_of(abs_start);
+        let line = text.line_of(body_start + tok.start);
+        match seen.get(&(tok.raw.as_str(), glued)).cloned() {
+            Some(Seen::Imported(real)) => {
+                let how = cx
+                    .included
+                    .get(&real)
+                    .map(|i| i.describe(path))
+                    .unwrap_or_default();
+                repeats.add(&real, &tok.raw, line, how);
+                continue;
+            }
+            Some(Seen::Reported) => continue,
+            None => {}
+        }
+        seen.insert((tok.raw.as_str(), glued), Seen::Reported);
         let at = source.clone().with_lines(line, line);
         if glued {
             let before = body[..tok.start].chars().next_back().unwrap_or(' ');
             glued_lookalike(cx, &dir, &tok.raw, before, &at);
             continue;
         }
-        let Some(target) = resolve_import(cx, &dir, &tok.raw, &at) else {
-            lookalike(cx, &dir, &tok.raw, &tok.rest_of_line, &at);
-            continue;
+        let target = match resolve_import(cx, &dir, &tok.raw, &at) {
+            Import::File(t) => t,
+            Import::Reported => continue,
+            Import::Unresolved => {
+                lookalike(cx, &dir, &tok.raw, &tok.rest_of_line, &at);
+                continue;
+            }
         };
         let real = cx.repo_real(&target);
+        if stack.contains(&real) {
+            cx.diag_once(
+                &importer,
+                &real,
+                Diagnostic::new(
+                    DiagnosticCode::ImportCycle,
+                    format!(
+                        "`@{}` imports `{real}`, which is already being imported on this chain; the analysis stops \
+                         here (a safety behaviour: Claude Code's own handling of cycles is undocumented).",
+                        tok.raw
+                    ),
+                )
+                .at(at),
+            );
+            continue;
+        }
+        if let Some(how) = cx.included.get(&real).map(|i| i.describe(path)) {
+            seen.insert((tok.raw.as_str(), glued), Seen::Imported(real.clone()));
+            repeats.add(&real, &tok.raw, line, how);
+            continue;
+        }
+        if cx.unreadable_imports.contains(&real) {
+            continue;
+        }
         if depth + 1 > MAX_IMPORT_HOPS {
-            cx.diag(
+            cx.diag_once(
+                &importer,
+                &real,
                 Diagnostic::new(
                     DiagnosticCode::ImportDepthExceeded,
                     format!(
@@ -367,20 +636,11 @@ fn expand(
             );
             continue;
         }
-        if stack.contains(&real) {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::ImportCycle,
-                    format!(
-                        "`@{}` imports `{real}`, which is already being imported on this chain; the analysis stops \
-                         here (a safety behaviour: Claude Code's own handling of cycles is undocumented).",
-                        tok.raw
-                    ),
-                )
-                .at(at),
-            );
+        let format = SourceFormat::Markdown;
+        let Some(imported) = cx.read(&target, format) else {
+            cx.unreadable_imports.insert(real);
             continue;
-        }
+        };
         let mut child = place.clone();
         child.kind = "import";
         if place.applicability == Applicability::Effective && !target.starts_with(&cx.ctx.cwd) {
@@ -400,112 +660,68 @@ fn expand(
         } else {
             child.reason = format!("imported by `@{}` in `{path}`", tok.raw);
         }
-        pieces.push((cursor, tok.start));
-        imports.push((pieces.len(), target, child));
+        seen.insert((tok.raw.as_str(), glued), Seen::Imported(real.clone()));
+        push_piece(cx, cursor, tok.start, false);
         cursor = tok.end;
+        cx.included.insert(
+            real.clone(),
+            crate::Inclusion {
+                by: path.clone(),
+                imported: true,
+            },
+        );
+        let child_source = cx.source_ref(&target, child.scope, format);
+        stack.push(real);
+        repeated_below |= expand(
+            cx,
+            &target,
+            &imported,
+            0,
+            &child,
+            Some(&pending),
+            child_source,
+            stack,
+            None,
+        );
+        stack.pop();
     }
-    pieces.push((cursor, body.len()));
+    push_piece(cx, cursor, body.len(), true);
 
-    let id_base = format!("claude-code:{}:{}", place.kind, path);
-    // An imported file's pieces name the top-level file they were reached
-    // from: `claude-code:import:AGENTS.md<CLAUDE.md#1`.
-    let id_base = match imported_from {
-        Some(parent) => {
-            let from = parent.split(':').nth(2).unwrap_or(parent);
-            let from = from.split(['#', '<']).next().unwrap_or(from);
-            format!("{id_base}<{from}")
+    let parent_id = first_listed.unwrap_or(id_base);
+    for i in &mut cx.out.instructions[first_pushed..] {
+        if i.imported_from.as_deref() == Some(pending.as_str()) {
+            i.imported_from = Some(parent_id.clone());
         }
-        None => id_base,
-    };
-    // Which pieces are listed: whitespace-only pieces are dropped, except
-    // that every file keeps at least its last piece so it stays visible.
-    // Ids are assigned before any import is expanded, so that
-    // `importedFrom` always names a listed piece of the importing file
-    // (its first), even when the file starts with an import.
-    let mut keep = Vec::with_capacity(pieces.len());
-    let mut any = false;
-    for (idx, (s, e)) in pieces.iter().enumerate() {
-        let k = !body[*s..*e].trim().is_empty() || (!any && idx + 1 == pieces.len());
-        any |= k;
-        keep.push(k);
     }
-    let ids: Vec<Option<String>> = keep
-        .iter()
-        .enumerate()
-        .map(|(idx, k)| k.then(|| cx.unique_id(format!("{id_base}#{}", idx + 1))))
-        .collect();
-    let parent_id = ids.iter().flatten().next().cloned().unwrap_or(id_base);
-    let mut import_iter = imports.into_iter().peekable();
-    for (idx, (s, e)) in pieces.iter().enumerate() {
-        // Imports that come before piece idx.
-        while let Some((before, _, _)) = import_iter.peek() {
-            if *before > idx {
-                break;
-            }
-            let (_, target, child) = import_iter.next().expect("peeked");
-            import_file(cx, &target, &child, &parent_id, stack);
-        }
-        let Some(id) = ids[idx].clone() else { continue };
-        // Block-level HTML comments never reach the model (harness facts A1).
-        let stripped = strip_ranges(body, *s, *e, &scanned.comment_blocks);
-        let piece = stripped.as_str();
-        let (ls, le) = text.lines_of(body_start + s, body_start + e);
-        cx.out.instructions.push(Instruction {
-            id,
-            kind: place.kind.to_string(),
-            source: source.clone().with_lines(ls, le),
-            load_phase: place.load_phase,
-            applicability: place.applicability,
-            reason: place.reason.clone(),
-            order: None,
-            applies_to: place.applies_to.clone(),
-            imported_from: imported_from.map(str::to_string),
-            bytes: piece.len() as u64,
-            paths: paths.clone(),
-            resolution: None,
-            content: piece.to_string(),
-        });
+    let any = repeated_below || !repeats.list.is_empty();
+    for (real, r) in repeats.list {
+        let others = match r.count {
+            1 => String::new(),
+            2 => ", as does 1 later import in this file".to_string(),
+            n => format!(", as do {} later imports in this file", n - 1),
+        };
+        cx.diag_once(
+            &importer,
+            &real,
+            Diagnostic::new(
+                DiagnosticCode::ImportRepeated,
+                format!(
+                    "`@{}` imports `{real}`, which is already in the context ({}){others}; Claude Code includes \
+                     each file once, so it is not included again here.",
+                    r.raw, r.how
+                ),
+            )
+            .at(source.clone().with_lines(r.line, r.line)),
+        );
     }
-    for (_, target, child) in import_iter {
-        import_file(cx, &target, &child, &parent_id, stack);
-    }
+    any
 }
 
-fn import_file(
-    cx: &mut Compiler<'_, '_>,
-    target: &RepoPath,
-    place: &Placement,
-    parent_id: &str,
-    stack: &mut Vec<RepoPath>,
-) {
-    let format = SourceFormat::Markdown;
-    let Some(text) = cx.read(target, format) else {
-        return;
-    };
-    let source = cx.source_ref(target, place.scope, format);
-    stack.push(cx.repo_real(target));
-    expand(
-        cx,
-        target,
-        &text,
-        0,
-        place,
-        Some(parent_id),
-        source,
-        stack,
-        None,
-    );
-    stack.pop();
-}
-
-/// Resolves an `@token` to a repository file, reporting imports that leave
-/// the repository. `None` when it is not an import of a repository file.
-fn resolve_import(
-    cx: &mut Compiler<'_, '_>,
-    dir: &RepoPath,
-    raw: &str,
-    at: &SourceRef,
-) -> Option<RepoPath> {
+/// Resolves an `@token` to a repository file, reporting what it names when
+/// that is not a file it can import: a place outside the repository, a
+/// directory, a broken link, or a directory the walk could not list. One
+/// diagnostic per token: a reported token is not also "missing".
+fn resolve_import(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, at: &SourceRef) -> Import {
     let outside = |cx: &mut Compiler<'_, '_>, why: &str| {
         cx.diag(
             Diagnostic::new(
@@ -514,10 +730,10 @@ fn resolve_import(
             )
             .at(at.clone()),
         );
+        Import::Reported
     };
     if raw.starts_with("~/") || raw == "~" {
-        outside(cx, "resolves in the user's home directory");
-        return None;
+        return outside(cx, "resolves in the user's home directory");
     }
     let candidate = if let Some(abs) = raw.strip_prefix('/') {
         let root = cx
@@ -525,46 +741,66 @@ fn resolve_import(
             .tree()
             .absolute_root()
             .map(|p| p.to_string_lossy().trim_start_matches('/').to_string());
-        match root.and_then(|r| {
+        let rel = root.and_then(|r| {
             abs.strip_prefix(&r)
+                .filter(|rest| rest.is_empty() || rest.starts_with('/'))
                 .map(|s| s.trim_start_matches('/').to_string())
-        }) {
-            Some(rel) => RepoPath::new(&rel),
-            None => {
-                if looks_like_path(raw) {
-                    outside(cx, "is an absolute path outside the repository");
-                }
-                return None;
-            }
+        });
+        match rel.and_then(|rel| RepoPath::new(&rel)) {
+            Some(p) => p,
+            None => return outside(cx, "is an absolute path outside the repository"),
         }
     } else {
         match dir.join(raw) {
-            Some(p) => Some(p),
-            None => {
-                outside(cx, "climbs above the repository root");
-                return None;
-            }
+            Some(p) => p,
+            None => return outside(cx, "climbs above the repository root"),
         }
-    }?;
+    };
     match cx.repo.resolve(&candidate) {
         Resolved::Inside {
             kind: EntryKind::File,
             ..
-        } => Some(candidate),
-        Resolved::Outside { .. } => {
-            outside(
-                cx,
-                "goes through a symbolic link that leaves the repository",
+        } => Import::File(candidate),
+        Resolved::Inside { kind, .. } => {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::NotAFile,
+                    format!(
+                        "`@{raw}` names `{candidate}`, which is {}; an import includes a file, so nothing is \
+                         imported.",
+                        crate::kind_phrase(kind)
+                    ),
+                )
+                .at(at.clone()),
             );
-            None
+            Import::Reported
         }
+        Resolved::Outside { .. } => outside(
+            cx,
+            "goes through a symbolic link that leaves the repository",
+        ),
         // A link loop or a dangling link is reported as such, not as a
         // missing file.
         Resolved::Loop { .. } | Resolved::Dangling { .. } => {
             cx.check_link(&candidate, SourceFormat::Markdown);
-            None
+            Import::Reported
         }
-        _ => None,
+        Resolved::Missing => match cx.unlisted_ancestor(&candidate) {
+            Some((d, why)) => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::Unreadable,
+                        format!(
+                            "`@{raw}` names `{candidate}`, but `{d}` could not be listed ({why}); whether the file \
+                             exists, and what it would add, is unknown."
+                        ),
+                    )
+                    .at(at.clone()),
+                );
+                Import::Reported
+            }
+            None => Import::Unresolved,
+        },
     }
 }
 
@@ -610,6 +846,23 @@ fn file_before_punctuation(
 /// the path or a space in it hides an existing file; a missing import when
 /// it reads like a path. Source: field reports 3 and 4.
 fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, at: &SourceRef) {
+    // `@docs/a.md#setup`: the documentation describes no `#section` form,
+    // so the whole token is read as a path, and no file has that name.
+    if let Some((before, _)) = raw.split_once('#').filter(|(b, _)| !b.is_empty()) {
+        if let Some(p) = dir.join(before).filter(|p| cx.repo.is_file(p)) {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::ImportLookalike,
+                    format!(
+                        "`@{raw}` is not imported: the whole token, `#` part included, is read as a path and names no \
+                         file (the documentation describes no `#section` form). Write `@{before}` to import `{p}`."
+                    ),
+                )
+                .at(at.clone()),
+            );
+            return;
+        }
+    }
     if let Some((i, p)) = file_before_punctuation(cx, dir, raw) {
         cx.diag(
             Diagnostic::new(
@@ -696,7 +949,7 @@ fn glued_lookalike(
 }
 
 /// The rules of `dir/.claude/rules`, recursively, ordered by path.
-fn rules_root(cx: &mut Compiler<'_, '_>, settings: &Settings, dir: &RepoPath, _phase: LoadPhase) {
+fn rules_root(cx: &mut Compiler<'_, '_>, settings: &Settings, dir: &RepoPath, jobs: &mut Vec<Job>) {
     let Some(root) = dir.join(".claude/rules") else {
         return;
     };
@@ -743,6 +996,9 @@ fn rules_root(cx: &mut Compiler<'_, '_>, settings: &Settings, dir: &RepoPath, _p
                     stack.push(p);
                 }
                 EntryKind::File if ent.name.ends_with(".md") => files.push(p),
+                EntryKind::Other if ent.name.ends_with(".md") => {
+                    cx.expect_file(&p, SourceFormat::Markdown);
+                }
                 _ => {}
             }
         }
@@ -761,11 +1017,17 @@ fn rules_root(cx: &mut Compiler<'_, '_>, settings: &Settings, dir: &RepoPath, _p
         );
     }
     for f in files {
-        rule_file(cx, settings, dir, &f);
+        rule_file(cx, settings, dir, &f, jobs);
     }
 }
 
-fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, path: &RepoPath) {
+fn rule_file(
+    cx: &mut Compiler<'_, '_>,
+    settings: &Settings,
+    owner: &RepoPath,
+    path: &RepoPath,
+    jobs: &mut Vec<Job>,
+) {
     let format = SourceFormat::Markdown;
     let Some(text) = cx.read(path, format) else {
         return;
@@ -781,15 +1043,19 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
                     match split_paths(pv) {
                         Some(p) if !p.is_empty() => patterns = Some(p),
                         Some(_) => {}
-                        None => cx.diag(
-                            Diagnostic::new(
-                                DiagnosticCode::InvalidValue,
-                                format!("`paths` in `{path}` is neither a string nor a list of strings; the rule loads unconditionally."),
+                        None => {
+                            let l = crate::front_matter_key_line(fm, "paths");
+                            cx.diag(
+                                Diagnostic::new(
+                                    DiagnosticCode::InvalidValue,
+                                    format!("`paths` in `{path}` is neither a string nor a list of strings; the rule loads unconditionally."),
+                                )
+                                .at(source.clone().with_lines(l, l)),
                             )
-                            .at(source.clone().with_lines(fm.start_line, fm.end_line)),
-                        ),
+                        }
                     }
                 } else if v.get("globs").is_some() {
+                    let l = crate::front_matter_key_line(fm, "globs");
                     cx.diag(
                         Diagnostic::new(
                             DiagnosticCode::RuleGlobsNotPaths,
@@ -798,12 +1064,13 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
                                  unconditionally. Rename the key to `paths:`."
                             ),
                         )
-                        .at(source.clone().with_lines(fm.start_line, fm.end_line)),
+                        .at(source.clone().with_lines(l, l)),
                     );
                 }
             }
             Err((msg, line)) => {
                 let l = line.unwrap_or(fm.start_line);
+                let msg = crate::yaml_message(msg);
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidFrontmatter,
@@ -816,6 +1083,17 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
                 );
             }
         }
+    } else if crate::unclosed_front_matter(&text) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidFrontmatter,
+                format!(
+                    "`{path}` opens front matter with `---` but no later `---` line closes it; the whole file is read \
+                     as plain Markdown, so the rule has no `paths` and loads unconditionally."
+                ),
+            )
+            .at(source.clone().with_lines(1, 1)),
+        );
     }
     let mut place = Placement {
         kind: "rule",
@@ -837,6 +1115,7 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
         &mut place,
         &source,
         patterns.clone(),
+        jobs,
     ) {
         return;
     }
@@ -894,10 +1173,14 @@ fn rule_file(cx: &mut Compiler<'_, '_>, settings: &Settings, owner: &RepoPath, p
             }
         }
     }
-    let mut stack = vec![cx.repo_real(path)];
-    expand(
-        cx, path, &text, body_start, &place, None, source, &mut stack, patterns,
-    );
+    jobs.push(Job::Expand {
+        path: path.clone(),
+        text,
+        body_start,
+        place,
+        source,
+        paths: patterns,
+    });
 }
 
 fn anchor_note(cx: &mut Compiler<'_, '_>, path: &RepoPath, raw: &str, source: &SourceRef) {
@@ -914,22 +1197,16 @@ fn anchor_note(cx: &mut Compiler<'_, '_>, path: &RepoPath, raw: &str, source: &S
 }
 
 /// `.claude/rules` roots off the startup chain that Claude Code may load on
-/// demand (below cwd, or near a target outside it): detected, not read.
-/// A warning when the target reaches the root, else information.
-fn nested_rules_roots(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
-    let roots: Vec<RepoPath> = cx
-        .repo
-        .files_named("rules")
-        .iter()
-        .filter(|p| p.parent().is_some_and(|d| d.file_name() == Some(".claude")))
-        .cloned()
-        .collect();
+/// demand (below cwd, or on the way to a target outside it): detected, not
+/// read. A warning when the target reaches the root, else information.
+fn nested_rules_roots(cx: &mut Compiler<'_, '_>) {
+    let cwd = cx.ctx.cwd.clone();
     let td = cx.target_dir();
-    for root in roots {
-        let Some(owner) = root.parent().and_then(|d| d.parent()) else {
+    for owner in cx.off_chain_owners(".claude/rules") {
+        let Some(root) = owner.join(".claude/rules") else {
             continue;
         };
-        if cwd.starts_with(&owner) || !outside_dot_claude(&owner) || !cx.repo.is_dir(&root) {
+        if !cx.repo.is_dir(&root) {
             continue;
         }
         let (_, applicability, _) = cx.off_chain(&owner);
@@ -942,7 +1219,7 @@ fn nested_rules_roots(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
             format!(
                 "`{root}` is a rules root {} the launch directory; Claude Code loads such rules on demand, but their \
                  traversal, order and glob anchor are undocumented, so they are not read{}.",
-                if strictly_below(&owner, cwd) { "below" } else { "outside" },
+                if strictly_below(&owner, &cwd) { "below" } else { "outside" },
                 if reached { " (the target reaches it)" } else { "" }
             ),
         )
@@ -969,6 +1246,7 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
                 .clone()
                 .unwrap_or_else(|| i.source.path.clone())
         })
+        .chain(cx.included.keys().cloned())
         .collect();
     let excluded: HashSet<RepoPath> = cx
         .out
@@ -985,14 +1263,22 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         .iter()
         .flat_map(memory_files)
         .any(|(p, _, _)| cx.repo.kind(&p).is_some());
-    for agents in cx.repo.files_named("AGENTS.md").to_vec() {
-        let Some(dir) = agents.parent() else { continue };
-        if !outside_dot_claude(&dir) || !cx.repo.is_file(&agents) {
+    // Only AGENTS.md files in this launch directory's scope: on the path
+    // from the root to cwd, below cwd, or on the way to the target.
+    let mut dirs: Vec<RepoPath> = cwd
+        .ancestors_root_first()
+        .into_iter()
+        .filter(|d| {
+            d.join("AGENTS.md")
+                .is_some_and(|p| cx.repo.kind(&p).is_some())
+        })
+        .collect();
+    dirs.extend(cx.off_chain_owners("AGENTS.md"));
+    for dir in dirs {
+        let Some(agents) = dir.join("AGENTS.md") else {
             continue;
-        }
-        // Only AGENTS.md files in this launch directory's scope: on the path
-        // from the root to cwd, or below cwd.
-        if !(cwd.starts_with(&dir) || dir.starts_with(&cwd)) {
+        };
+        if !outside_dot_claude(&dir) || !cx.repo.is_file(&agents) {
             continue;
         }
         let real = cx.repo_real(&agents);

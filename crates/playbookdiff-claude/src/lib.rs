@@ -12,6 +12,7 @@
 //! contacts an MCP server and never reads the analyser's environment.
 
 mod instructions;
+mod json;
 pub mod matcher;
 mod mcp;
 pub mod remedy;
@@ -22,8 +23,8 @@ use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::{Repo, Resolved};
-use std::collections::HashMap;
+use playbookdiff_source::{EntryKind, Repo, Resolved};
+use std::collections::{HashMap, HashSet};
 
 /// Entry names whose presence makes a directory hold Claude Code
 /// configuration (a candidate launch directory for `check --all-dirs`).
@@ -47,6 +48,26 @@ pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConf
     cx.finish()
 }
 
+/// How a real file first entered the context.
+#[derive(Clone, Debug)]
+pub(crate) struct Inclusion {
+    /// The importing file, or the path the file was loaded as.
+    pub by: RepoPath,
+    /// True when it was imported, false when loaded as a memory or rule file.
+    pub imported: bool,
+}
+
+impl Inclusion {
+    /// In words, as seen from the file `here`.
+    pub fn describe(&self, here: &RepoPath) -> String {
+        match (self.imported, &self.by == here) {
+            (true, true) => "imported earlier in this file".to_string(),
+            (true, false) => format!("imported by `{}`", self.by),
+            (false, _) => format!("loaded as `{}`", self.by),
+        }
+    }
+}
+
 /// Shared state of one compilation.
 pub(crate) struct Compiler<'a, 'r> {
     pub repo: &'a Repo<'r>,
@@ -54,6 +75,15 @@ pub(crate) struct Compiler<'a, 'r> {
     pub out: EffectiveAgentConfig,
     ids: HashMap<String, u32>,
     target_outside_reported: bool,
+    /// Real files already in the context, with how each was first
+    /// included (Claude Code includes each file once in its context).
+    pub included: HashMap<RepoPath, Inclusion>,
+    /// Real files an import failed to read (reported once).
+    pub unreadable_imports: HashSet<RepoPath>,
+    /// Diagnostics reported once per (code, file, target).
+    reported: HashSet<(DiagnosticCode, RepoPath, RepoPath)>,
+    /// Directories the walk could not list, with why (built on first use).
+    unlisted: Option<HashMap<RepoPath, String>>,
 }
 
 impl<'a, 'r> Compiler<'a, 'r> {
@@ -92,6 +122,10 @@ impl<'a, 'r> Compiler<'a, 'r> {
             out,
             ids: HashMap::new(),
             target_outside_reported: false,
+            included: HashMap::new(),
+            unreadable_imports: HashSet::new(),
+            reported: HashSet::new(),
+            unlisted: None,
         }
     }
 
@@ -108,6 +142,38 @@ impl<'a, 'r> Compiler<'a, 'r> {
 
     pub fn diag(&mut self, d: Diagnostic) {
         self.out.diagnostics.push(d);
+    }
+
+    /// Reports `d` unless a diagnostic with its code was already reported
+    /// for the pair (`file`, `target`).
+    pub fn diag_once(&mut self, file: &RepoPath, target: &RepoPath, d: Diagnostic) {
+        if self.reported.insert((d.code, file.clone(), target.clone())) {
+            self.diag(d);
+        }
+    }
+
+    /// When `path` lies below a directory the walk could not list: that
+    /// directory and why. Whether such a path exists is unknown.
+    pub fn unlisted_ancestor(&mut self, path: &RepoPath) -> Option<(RepoPath, String)> {
+        if self.repo.walk_problems().is_empty() {
+            return None;
+        }
+        let repo = self.repo;
+        let unlisted = self.unlisted.get_or_insert_with(|| {
+            let mut m = HashMap::new();
+            for p in repo.walk_problems() {
+                m.entry(p.path.clone()).or_insert_with(|| p.message.clone());
+            }
+            m
+        });
+        let mut up = path.parent();
+        while let Some(d) = up {
+            if let Some(why) = unlisted.get(&d) {
+                return Some((d, why.clone()));
+            }
+            up = d.parent();
+        }
+        None
     }
 
     fn walk_problems(&mut self) {
@@ -201,6 +267,33 @@ impl<'a, 'r> Compiler<'a, 'r> {
         }
     }
 
+    /// Like [`Compiler::check_link`] for a path that must be a regular file
+    /// (a memory file, `SKILL.md`, `.mcp.json`, a settings file): a
+    /// directory or a special file (FIFO, socket, device) there is reported,
+    /// not skipped silently. Returns true when it resolves to a readable file.
+    pub fn expect_file(&mut self, path: &RepoPath, format: SourceFormat) -> bool {
+        match self.repo.resolve(path) {
+            Resolved::Inside {
+                kind: EntryKind::File,
+                ..
+            } => true,
+            Resolved::Inside { kind, .. } => {
+                self.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::NotAFile,
+                        format!(
+                            "`{path}` is {}; Claude Code does not load it.",
+                            kind_phrase(kind)
+                        ),
+                    )
+                    .at(SourceRef::project(path.clone(), format)),
+                );
+                false
+            }
+            _ => self.check_link(path, format),
+        }
+    }
+
     /// Reads a text file with the adapter's size limit, reporting a too
     /// large file, an unreadable one and invalid UTF-8.
     pub fn read(
@@ -262,12 +355,58 @@ impl<'a, 'r> Compiler<'a, 'r> {
         }
     }
 
+    /// The directories off the startup chain that are in this launch
+    /// directory's scope and hold `rel` (a path relative to its owner:
+    /// `CLAUDE.md`, `.claude/skills`): those below cwd, from the by-name
+    /// index ([`Repo::files_named_under`], so the cost is that of the
+    /// answer, not of the repository), and those on the way to a target
+    /// outside cwd. Directories beside the path (neither ancestors of cwd,
+    /// below it, nor on the target's path) are never listed. Owners inside
+    /// a `.claude` directory are left out. Sorted by depth, then path.
+    pub fn off_chain_owners(&self, rel: &str) -> Vec<RepoPath> {
+        let cwd = &self.ctx.cwd;
+        let Some(name) = rel.rsplit('/').next() else {
+            return Vec::new();
+        };
+        let mut owners: Vec<RepoPath> = Vec::new();
+        for p in self.repo.files_named_under(name, cwd) {
+            let owner = if p.as_str() == rel {
+                Some(RepoPath::root())
+            } else {
+                p.as_str()
+                    .strip_suffix(rel)
+                    .and_then(|o| o.strip_suffix('/'))
+                    .and_then(RepoPath::new)
+            };
+            if let Some(o) = owner {
+                if strictly_below(&o, cwd) && outside_dot_claude(&o) {
+                    owners.push(o);
+                }
+            }
+        }
+        if let Some(td) = self.target_dir() {
+            for d in td.ancestors_root_first() {
+                if cwd.starts_with(&d) || d.starts_with(cwd) || !outside_dot_claude(&d) {
+                    continue;
+                }
+                if d.join(rel).is_some_and(|p| self.repo.kind(&p).is_some()) {
+                    owners.push(d);
+                }
+            }
+        }
+        owners.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
+        owners.dedup();
+        owners
+    }
+
     /// Placement of an item owned by directory `dir` off the startup chain
-    /// (neither cwd nor an ancestor of it): below cwd it loads on demand
-    /// ([`Compiler::on_demand`]); near a target outside cwd it is
+    /// (neither cwd nor an ancestor of it), one rule for instructions, rules
+    /// roots and skills: below cwd it loads on demand
+    /// ([`Compiler::on_demand`]); on the way to a target outside cwd it is
     /// conditional (on-demand loading there is undocumented; reported once
-    /// as `target-outside-cwd`); anywhere else it is out of scope. One
-    /// rule for instructions, rules roots and skills.
+    /// as `target-outside-cwd`). Callers pass only directories from
+    /// [`Compiler::off_chain_owners`]; any other directory is out of scope
+    /// (Claude Code never discovers it from this launch directory).
     pub fn off_chain(&mut self, dir: &RepoPath) -> (LoadPhase, Applicability, String) {
         let cwd = self.ctx.cwd.clone();
         if strictly_below(dir, &cwd) {
@@ -281,8 +420,8 @@ impl<'a, 'r> Compiler<'a, 'r> {
                     DiagnosticCode::TargetOutsideCwd,
                     format!(
                         "The target is outside the launch directory `{cwd}`; Claude Code documents on-demand loading \
-                         only below the launch directory, so instructions, rules and skills near the target are \
-                         conditional."
+                         only below the launch directory, so instructions, rules and skills on the way to the target \
+                         are conditional."
                     ),
                 ));
             }
@@ -295,7 +434,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         (
             LoadPhase::OnDemand,
             Applicability::OutOfScope,
-            format!("`{dir}` is neither the launch directory, an ancestor of it, nor below it"),
+            format!(
+                "`{dir}` is neither the launch directory, an ancestor of it, below it, nor on the way to the target"
+            ),
         )
     }
 
@@ -350,4 +491,126 @@ pub(crate) fn strictly_below(dir: &RepoPath, cwd: &RepoPath) -> bool {
 /// `.claude` directories must not sit inside another `.claude`).
 pub(crate) fn outside_dot_claude(p: &RepoPath) -> bool {
     !p.components().any(|c| c == ".claude")
+}
+
+/// "a directory" or "not a regular file (…)", for an entry kind that is
+/// not a regular file.
+pub(crate) fn kind_phrase(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Dir => "a directory, not a file",
+        _ => "not a regular file (a FIFO, socket or device)",
+    }
+}
+
+/// True when `text` opens front matter (its first line is `---`) that no
+/// later `---` or `...` line closes: the file is then plain Markdown.
+pub(crate) fn unclosed_front_matter(text: &playbookdiff_source::TextFile) -> bool {
+    let t = text.text.strip_prefix('\u{feff}').unwrap_or(&text.text);
+    let first = t.split('\n').next().unwrap_or("");
+    first.trim_end() == "---" && text.front_matter().is_none()
+}
+
+/// The file line of the top-level key `key` in front matter `fm` (found
+/// textually: a line starting with `key:`), else the opening `---` line.
+pub(crate) fn front_matter_key_line(
+    fm: &playbookdiff_source::markdown::FrontMatter,
+    key: &str,
+) -> u32 {
+    fm.yaml
+        .lines()
+        .position(|l| {
+            let l = l
+                .strip_prefix('"')
+                .and_then(|r| r.strip_prefix(key))
+                .and_then(|r| r.strip_prefix('"'))
+                .or_else(|| l.strip_prefix(key));
+            l.is_some_and(|r| r.trim_start().starts_with(':'))
+        })
+        .map(|i| fm.start_line + 1 + i as u32)
+        .unwrap_or(fm.start_line)
+}
+
+/// The YAML parser's message in words for people: without its position
+/// (the diagnostic's lines carry the file line), without names of Rust
+/// types, and with resource limits spelled out.
+pub(crate) fn yaml_message(raw: &str) -> String {
+    let mut m = raw.trim();
+    m = m.strip_prefix("error:").unwrap_or(m).trim_start();
+    // `line N column M: ` as the parser prefixes it.
+    if let Some(rest) = m.strip_prefix("line ") {
+        if let Some(i) = rest.find(": ") {
+            if rest[..i]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ' ' || c.is_ascii_alphabetic())
+            {
+                m = &rest[i + 2..];
+            }
+        }
+    }
+    if let Some(breach) = m.strip_prefix("budget breached:") {
+        let kind = breach.trim().split([' ', '{']).next().unwrap_or("");
+        return match kind {
+            "Depth" => "nesting deeper than 64 levels".to_string(),
+            "Aliases" | "AliasAnchorRatio" | "Nodes" | "Events" | "MergeKeys" => {
+                "an alias expands too much (more than 250,000 values)".to_string()
+            }
+            "Anchors" => "too many anchors".to_string(),
+            "Documents" => "too many YAML documents".to_string(),
+            _ => "too large or too deeply nested to read safely".to_string(),
+        };
+    }
+    if m.starts_with("cannot deserialize null into string") {
+        return "a key is empty or null; keys must be text".to_string();
+    }
+    if m == "expected string scalar" {
+        return "a key is a list or a mapping; keys must be text".to_string();
+    }
+    if let Some(key) = m.strip_prefix("duplicate mapping key: ") {
+        let key = key.split(", set ").next().unwrap_or(key);
+        return format!("the key `{key}` appears twice");
+    }
+    // Whatever else the parser says, without advice about Rust types.
+    let m = m.split("; use ").next().unwrap_or(m);
+    let m = match m.find(" at line ") {
+        Some(i) => &m[..i],
+        None => m,
+    };
+    if m.is_empty() {
+        "invalid YAML".to_string()
+    } else {
+        m.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::yaml_message;
+
+    #[test]
+    fn yaml_messages_are_for_people() {
+        assert_eq!(
+            yaml_message(
+                "error: line 1 column 1: cannot deserialize null into string; use Option<String>"
+            ),
+            "a key is empty or null; keys must be text"
+        );
+        assert_eq!(
+            yaml_message("error: line 3 column 9: budget breached: Depth { depth: 65 }"),
+            "nesting deeper than 64 levels"
+        );
+        assert_eq!(
+            yaml_message("error: line 6 column 14: budget breached: Nodes { nodes: 250001 }"),
+            "an alias expands too much (more than 250,000 values)"
+        );
+        assert_eq!(
+            yaml_message(
+                "error: line 2 column 2: tabs disallowed within this context (block indentation)"
+            ),
+            "tabs disallowed within this context (block indentation)"
+        );
+        assert_eq!(
+            yaml_message("error: line 2 column 1: duplicate mapping key: a, set DuplicateKeyPolicy in Options if acceptable"),
+            "the key `a` appears twice"
+        );
+    }
 }

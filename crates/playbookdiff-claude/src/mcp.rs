@@ -6,8 +6,9 @@
 //! unknown); harness facts A6 (`enabledMcpjsonServers`,
 //! `disabledMcpjsonServers`, `enableAllProjectMcpServers`) and A12.
 
-use crate::settings::{parse_strict_json, Settings};
-use crate::{outside_dot_claude, Compiler};
+use crate::json::JsonDoc;
+use crate::settings::{report_duplicates, Settings};
+use crate::Compiler;
 use playbookdiff_model::redact::{classify_value, redact_args, redact_command, redact_url};
 use playbookdiff_model::{
     Applicability, Capabilities, Diagnostic, DiagnosticCode, LoadPhase, McpServer, NamedValue,
@@ -31,8 +32,21 @@ const KNOWN_FIELDS: &[&str] = &[
 
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let path = RepoPath::new(".mcp.json").expect("static path");
-    for other in cx.repo.files_named(".mcp.json").to_vec() {
-        if other != path && other.parent().is_some_and(|d| outside_dot_claude(&d)) {
+    // `.mcp.json` files elsewhere in this launch directory's scope (on the
+    // path from the root to cwd, below cwd, on the way to the target).
+    let mut others: Vec<RepoPath> = cx
+        .ctx
+        .cwd
+        .ancestors_root_first()
+        .into_iter()
+        .filter(|d| !d.is_root() && crate::outside_dot_claude(d))
+        .collect();
+    others.extend(cx.off_chain_owners(".mcp.json"));
+    for dir in others {
+        let Some(other) = dir.join(".mcp.json") else {
+            continue;
+        };
+        if cx.repo.kind(&other).is_some() {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::McpJsonNotAtRoot,
@@ -42,14 +56,14 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             );
         }
     }
-    if cx.repo.kind(&path).is_none() || !cx.check_link(&path, SourceFormat::Json) {
+    if cx.repo.kind(&path).is_none() || !cx.expect_file(&path, SourceFormat::Json) {
         return;
     }
     let Some(text) = cx.read(&path, SourceFormat::Json) else {
         return;
     };
     let source = cx.source_ref(&path, SourceScope::Project, SourceFormat::Json);
-    let root = match parse_strict_json(&text.text) {
+    let doc = match JsonDoc::parse(&text.text) {
         Ok(v) => v,
         Err((msg, line)) => {
             cx.diag(
@@ -62,13 +76,23 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             return;
         }
     };
-    let Some(servers) = root.get("mcpServers").and_then(Value::as_object) else {
+    report_duplicates(cx, &path, &source, &doc);
+    let at = |p: &[&str]| match doc.span(p) {
+        Some((s, e)) => source.clone().with_lines(s, e),
+        None => source.clone(),
+    };
+    let Some(servers) = doc.value.get("mcpServers").and_then(Value::as_object) else {
+        let what = if doc.value.get("mcpServers").is_some() {
+            "its `mcpServers` is not an object"
+        } else {
+            "it has no `mcpServers` object"
+        };
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                "`.mcp.json` has no `mcpServers` object; Claude Code finds no servers in it.",
+                format!("`.mcp.json` is not usable: {what}; Claude Code finds no servers in it."),
             )
-            .at(source),
+            .at(at(&["mcpServers"])),
         );
         return;
     };
@@ -79,16 +103,15 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         .values("enableAllProjectMcpServers")
         .into_iter()
         .rev()
-        .find_map(|(v, s)| (v.as_bool() == Some(true)).then(|| s.clone()));
+        .find_map(|(v, l)| {
+            (v.as_bool() == Some(true)).then(|| l.at(&["enableAllProjectMcpServers"]))
+        });
     let mut conditional = 0usize;
     let mut trust_assumed = false;
 
     for (name, entry) in servers {
-        let line = entry_line(&text.text, name);
-        let src = match line {
-            Some((s, e)) => source.clone().with_lines(s, e),
-            None => source.clone(),
-        };
+        let src = at(&["mcpServers", name]);
+        let field = |f: &str| at(&["mcpServers", name, f]);
         let mut server = McpServer {
             id: cx.unique_id(format!("claude-code:mcp:{name}")),
             name: name.clone(),
@@ -121,6 +144,17 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             continue;
         };
         let mut secret_found = false;
+        for f in ["command", "url", "type"] {
+            if obj.get(f).is_some_and(|v| !v.is_string()) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::McpInvalidEntry,
+                        format!("`{f}` of MCP server `{name}` is not a string; Claude Code cannot use it."),
+                    )
+                    .at(field(f)),
+                );
+            }
+        }
         if let Some(c) = obj.get("command").and_then(Value::as_str) {
             let (r, f) = redact_command(c);
             secret_found |= f;
@@ -142,7 +176,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                         DiagnosticCode::McpInvalidEntry,
                         format!("`args` of MCP server `{name}` is not an array of strings."),
                     )
-                    .at(src.clone()),
+                    .at(field("args")),
                 ),
             }
         }
@@ -151,8 +185,8 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             secret_found |= f;
             server.url = Some(r);
         }
-        for (field, out) in [("env", &mut server.env), ("headers", &mut server.headers)] {
-            match obj.get(field) {
+        for (f, out) in [("env", &mut server.env), ("headers", &mut server.headers)] {
+            match obj.get(f) {
                 None => {}
                 Some(Value::Object(m)) => {
                     for (k, v) in m {
@@ -171,9 +205,9 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 Some(_) => cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::McpInvalidEntry,
-                        format!("`{field}` of MCP server `{name}` is not an object."),
+                        format!("`{f}` of MCP server `{name}` is not an object."),
                     )
-                    .at(src.clone()),
+                    .at(field(f)),
                 ),
             }
         }
@@ -184,7 +218,12 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             .collect();
         let declared = obj.get("type").and_then(Value::as_str).map(str::to_string);
         server.declared_type = declared.clone();
+        // A field of the wrong type was reported above.
+        let mistyped = ["command", "url", "type"]
+            .iter()
+            .any(|f| obj.get(*f).is_some_and(|v| !v.is_string()));
         server.transport = match declared.as_deref() {
+            None if obj.contains_key("type") => Transport::Unknown,
             None if server.command.is_some() => Transport::Stdio,
             None if server.url.is_some() => {
                 cx.diag(
@@ -199,6 +238,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 );
                 Transport::Unknown
             }
+            None if mistyped => Transport::Unknown,
             None => {
                 cx.diag(
                     Diagnostic::new(
@@ -329,51 +369,4 @@ fn trust_note(layer: &SourceRef, trust_assumed: &mut bool) -> &'static str {
     } else {
         ""
     }
-}
-
-/// The 1-based lines of the entry `"name": { … }` in `.mcp.json`, found
-/// textually (the JSON parser has no spans): from the key to its closing
-/// brace at the same depth.
-fn entry_line(text: &str, name: &str) -> Option<(u32, u32)> {
-    let key = serde_json::to_string(name).ok()?;
-    let servers_at = text.find("\"mcpServers\"")?;
-    let mut from = servers_at;
-    let start = loop {
-        let i = text[from..].find(&key)? + from;
-        let after = text[i + key.len()..].trim_start();
-        if after.starts_with(':') {
-            break i;
-        }
-        from = i + key.len();
-    };
-    let brace = text[start..].find('{')? + start;
-    let mut depth = 0i32;
-    let mut in_str = false;
-    let mut esc = false;
-    let mut end = brace;
-    for (off, ch) in text[brace..].char_indices() {
-        if in_str {
-            match ch {
-                _ if esc => esc = false,
-                '\\' => esc = true,
-                '"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match ch {
-            '"' => in_str = true,
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    end = brace + off;
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    let line = |o: usize| text[..o].matches('\n').count() as u32 + 1;
-    Some((line(start), line(end)))
 }

@@ -6,23 +6,37 @@
 //! `<cwd>/.claude/` with no parent fallback; harness facts A6 (local
 //! settings also at the git root since v2.1.211; strict JSON).
 
-use crate::{Compiler, MAX_FILE_BYTES};
+use crate::json::{dotted, JsonDoc};
+use crate::Compiler;
 use globset::{GlobBuilder, GlobMatcher};
 use playbookdiff_model::{
     Diagnostic, DiagnosticCode, Mode, RepoPath, Severity, SourceFormat, SourceRef, SourceScope,
 };
 use serde_json::Value;
 
-/// One settings file that was read.
+/// One settings file that was read and applies.
 #[derive(Debug, Clone)]
 pub struct SettingsLayer {
     pub source: SourceRef,
     pub value: serde_json::Map<String, Value>,
+    doc: JsonDoc,
+}
+
+impl SettingsLayer {
+    /// The source of the value at `path` (`["claudeMdExcludes", "2"]`),
+    /// with its lines when the key is found; the file otherwise.
+    pub fn at(&self, path: &[&str]) -> SourceRef {
+        match self.doc.span(path) {
+            Some((s, e)) => self.source.clone().with_lines(s, e),
+            None => self.source.clone(),
+        }
+    }
 }
 
 /// A compiled `claudeMdExcludes` pattern.
 pub struct ExcludePattern {
     pub raw: String,
+    /// The settings file and the pattern's line.
     pub layer: SourceRef,
     matcher: Option<GlobMatcher>,
 }
@@ -39,6 +53,27 @@ pub struct Settings {
     abs_root: String,
 }
 
+/// The JSON shape Claude Code's settings schema gives a key this adapter
+/// reads (harness facts A4, A6).
+#[derive(Clone, Copy)]
+enum Shape {
+    StringArray,
+    Bool,
+    Object,
+}
+
+/// The settings keys that change discovery, with their shapes.
+const TYPED_KEYS: &[(&str, Shape)] = &[
+    ("claudeMdExcludes", Shape::StringArray),
+    ("enabledMcpjsonServers", Shape::StringArray),
+    ("disabledMcpjsonServers", Shape::StringArray),
+    ("enableAllProjectMcpServers", Shape::Bool),
+    ("skillOverrides", Shape::Object),
+];
+
+/// The most shape errors reported for one settings file.
+const MAX_SHAPE_ERRORS: usize = 10;
+
 impl Settings {
     /// The first exclude pattern matching the file at `path`, if any.
     pub fn excluded_by(&self, path: &RepoPath) -> Option<&ExcludePattern> {
@@ -54,26 +89,115 @@ impl Settings {
 
     /// Every value of `key` across layers, lowest precedence first, with
     /// its layer.
-    pub fn values<'s>(&'s self, key: &str) -> Vec<(&'s Value, &'s SourceRef)> {
+    pub fn values<'s>(&'s self, key: &str) -> Vec<(&'s Value, &'s SettingsLayer)> {
         self.layers
             .iter()
-            .filter_map(|l| l.value.get(key).map(|v| (v, &l.source)))
+            .filter_map(|l| l.value.get(key).map(|v| (v, l)))
             .collect()
     }
 
-    /// The string array `key` merged across layers (arrays merge).
+    /// The string array `key` merged across layers (arrays merge), each
+    /// string with its source line.
     pub fn string_list(&self, key: &str) -> Vec<(String, SourceRef)> {
         let mut out = Vec::new();
-        for (v, src) in self.values(key) {
+        for (v, layer) in self.values(key) {
             if let Value::Array(items) = v {
-                for it in items {
+                for (i, it) in items.iter().enumerate() {
                     if let Value::String(s) = it {
-                        out.push((s.clone(), src.clone()));
+                        out.push((s.clone(), layer.at(&[key, &i.to_string()])));
                     }
                 }
             }
         }
         out
+    }
+}
+
+/// Reports each key repeated in the JSON file `path`: the parsed value
+/// keeps the last occurrence, as JavaScript's `JSON.parse` does.
+pub fn report_duplicates(
+    cx: &mut Compiler<'_, '_>,
+    path: &RepoPath,
+    source: &SourceRef,
+    doc: &JsonDoc,
+) {
+    for d in &doc.duplicates {
+        let (first, last) = (d.lines[0], d.lines[d.lines.len() - 1]);
+        let lines = d
+            .lines
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::JsonDuplicateKey,
+                format!(
+                    "`{}` appears {} times in `{path}` (lines {lines}). Which one Claude Code uses is undocumented; \
+                     JavaScript's JSON.parse keeps the last (line {last}), and so does the analysis. Keep one.",
+                    dotted(&d.path),
+                    d.lines.len()
+                ),
+            )
+            .at(source.clone().with_lines(first, last)),
+        );
+    }
+    if doc.duplicates.len() >= crate::json::MAX_DUPLICATES {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::JsonDuplicateKey,
+                format!(
+                    "`{path}` repeats more keys than the {} reported here.",
+                    crate::json::MAX_DUPLICATES
+                ),
+            )
+            .at(source.clone()),
+        );
+    }
+}
+
+/// The value at `v` does not have `shape`: what it is instead, in words.
+fn shape_error(key: &str, v: &Value, shape: Shape) -> Option<(Vec<String>, String)> {
+    let kind = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    match (shape, v) {
+        (Shape::StringArray, Value::Array(items)) => {
+            let bad = items.iter().filter(|it| !it.is_string()).count();
+            items.iter().position(|it| !it.is_string()).map(|i| {
+                let more = if bad > 1 {
+                    format!(" ({bad} entries are not strings)")
+                } else {
+                    String::new()
+                };
+                (
+                    vec![key.to_string(), i.to_string()],
+                    format!(
+                        "entry {} of `{key}` is {}, not a string{more}",
+                        i + 1,
+                        kind(&items[i])
+                    ),
+                )
+            })
+        }
+        (Shape::StringArray, _) => Some((
+            vec![key.to_string()],
+            format!("`{key}` is {}, not an array of strings", kind(v)),
+        )),
+        (Shape::Bool, Value::Bool(_)) | (Shape::Object, Value::Object(_)) => None,
+        (Shape::Bool, _) => Some((
+            vec![key.to_string()],
+            format!("`{key}` is {}, not true or false", kind(v)),
+        )),
+        (Shape::Object, _) => Some((
+            vec![key.to_string()],
+            format!("`{key}` is {}, not an object", kind(v)),
+        )),
     }
 }
 
@@ -147,7 +271,7 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
     }
 
     for (path, scope) in candidates {
-        if cx.repo.kind(&path).is_none() || !cx.check_link(&path, SourceFormat::Json) {
+        if cx.repo.kind(&path).is_none() || !cx.expect_file(&path, SourceFormat::Json) {
             continue;
         }
         let Some(text) = cx.read(&path, SourceFormat::Json) else {
@@ -157,98 +281,103 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
             scope,
             ..cx.source_ref(&path, scope, SourceFormat::Json)
         };
-        match parse_strict_json(&text.text) {
-            Ok(Value::Object(map)) => settings.layers.push(SettingsLayer { source, value: map }),
-            Ok(_) => cx.diag(
-                Diagnostic::new(DiagnosticCode::InvalidJson, format!("`{path}` is not a JSON object; it is ignored."))
-                    .at(source),
-            ),
-            Err((msg, line)) => cx.diag(
+        let doc = match JsonDoc::parse(&text.text) {
+            Ok(doc) => doc,
+            Err((msg, line)) => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidJson,
+                        format!("`{path}` is not valid JSON ({msg}); Claude Code rejects it, so none of its settings apply."),
+                    )
+                    .at(source.with_lines(line, line)),
+                );
+                continue;
+            }
+        };
+        report_duplicates(cx, &path, &source, &doc);
+        let Value::Object(map) = doc.value.clone() else {
+            cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidJson,
-                    format!("`{path}` is not valid JSON ({msg}); Claude Code rejects it, so none of its settings apply."),
+                    format!("`{path}` is not a JSON object; it is ignored."),
                 )
-                .at(source.with_lines(line, line)),
-            ),
-        }
-    }
-    let _ = MAX_FILE_BYTES;
-
-    // claudeMdExcludes: arrays merge across layers.
-    for (v, src) in settings
-        .values("claudeMdExcludes")
-        .into_iter()
-        .map(|(v, s)| (v.clone(), s.clone()))
-        .collect::<Vec<_>>()
-    {
-        let Value::Array(items) = v else {
+                .at(source),
+            );
+            continue;
+        };
+        let layer = SettingsLayer {
+            source,
+            value: map,
+            doc,
+        };
+        // A value of the wrong type fails Claude Code's settings schema, and
+        // a file with a schema error is skipped whole (claude-code #75081:
+        // "Files with errors are skipped entirely, not just the invalid
+        // settings").
+        let mut errors = 0usize;
+        for (key, shape) in TYPED_KEYS {
+            let Some(v) = layer.value.get(*key) else {
+                continue;
+            };
+            let Some((at, what)) = shape_error(key, v, *shape) else {
+                continue;
+            };
+            errors += 1;
+            if errors > MAX_SHAPE_ERRORS {
+                continue;
+            }
+            let at: Vec<&str> = at.iter().map(String::as_str).collect();
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidValue,
                     format!(
-                        "`claudeMdExcludes` in `{}` is not an array of strings; it is ignored.",
-                        src.path
+                        "In `{path}`, {what}. Claude Code skips a settings file that fails its schema entirely \
+                         (claude-code #75081), so none of the settings in `{path}` apply."
+                    ),
+                )
+                .at(layer.at(&at))
+                .with_severity(Severity::Error),
+            );
+        }
+        if errors == 0 {
+            settings.layers.push(layer);
+        }
+    }
+
+    // claudeMdExcludes: arrays merge across layers (every layer here holds
+    // an array of strings).
+    let mut patterns: Vec<(String, SourceRef)> = settings.string_list("claudeMdExcludes");
+    for (raw, src) in patterns.drain(..) {
+        let matcher = GlobBuilder::new(&raw)
+            .literal_separator(true)
+            .build()
+            .ok()
+            .map(|g| g.compile_matcher());
+        if matcher.is_none() {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidGlob,
+                    format!("`claudeMdExcludes` pattern `{raw}` is invalid and excludes nothing."),
+                )
+                .at(src.clone()),
+            );
+        } else if raw.starts_with('/') {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::ExcludeMachineSpecific,
+                    format!(
+                        "`claudeMdExcludes` pattern `{raw}` is an absolute path: it matches only where the \
+                         repository is checked out at that location. Start it with `**/` to make it portable."
                     ),
                 )
                 .at(src.clone()),
             );
-            continue;
-        };
-        for it in items {
-            let Value::String(raw) = it else { continue };
-            let matcher = GlobBuilder::new(&raw)
-                .literal_separator(true)
-                .build()
-                .ok()
-                .map(|g| g.compile_matcher());
-            if matcher.is_none() {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidGlob,
-                        format!(
-                            "`claudeMdExcludes` pattern `{raw}` is invalid and excludes nothing."
-                        ),
-                    )
-                    .at(src.clone()),
-                );
-            } else if raw.starts_with('/') {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::ExcludeMachineSpecific,
-                        format!(
-                            "`claudeMdExcludes` pattern `{raw}` is an absolute path: it matches only where the \
-                             repository is checked out at that location. Start it with `**/` to make it portable."
-                        ),
-                    )
-                    .at(src.clone()),
-                );
-            }
-            settings.excludes.push(ExcludePattern {
-                raw,
-                layer: src.clone(),
-                matcher,
-            });
         }
+        settings.excludes.push(ExcludePattern {
+            raw,
+            layer: src,
+            matcher,
+        });
     }
     settings
-}
-
-/// Parses strict JSON. Errors give the message and the 1-based line.
-pub fn parse_strict_json(text: &str) -> Result<Value, (String, u32)> {
-    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
-    serde_json::from_str::<Value>(t).map_err(|e| {
-        let msg = e.to_string();
-        let msg = match msg.find(" at line ") {
-            Some(i) => msg[..i].to_string(),
-            None => msg,
-        };
-        (msg, e.line().max(1) as u32)
-    })
-}
-
-/// Lowers a diagnostic's severity (used where a finding is informational
-/// in this context).
-#[allow(dead_code)]
-pub fn info(d: Diagnostic) -> Diagnostic {
-    d.with_severity(Severity::Info)
 }

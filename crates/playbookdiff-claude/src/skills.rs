@@ -7,7 +7,7 @@
 
 use crate::matcher::{split_paths, PathPattern};
 use crate::settings::Settings;
-use crate::{outside_dot_claude, Compiler};
+use crate::Compiler;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
     Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
@@ -57,24 +57,10 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             roots.push((dir, r, LoadPhase::Startup, Applicability::Effective, reason));
         }
     }
-    // Roots off the startup chain, from the index: below cwd they load on
-    // demand; near a target outside cwd they are conditional; elsewhere
-    // Claude Code never discovers them.
-    let mut nested: Vec<RepoPath> = cx
-        .repo
-        .files_named("skills")
-        .iter()
-        .filter_map(|p| {
-            let dotc = p.parent()?;
-            let owner = dotc.parent()?;
-            (dotc.file_name() == Some(".claude")
-                && outside_dot_claude(&owner)
-                && !cwd.starts_with(&owner))
-            .then_some(owner)
-        })
-        .collect();
-    nested.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
-    for owner in nested {
+    // Roots off the startup chain in this launch directory's scope: below
+    // cwd they load on demand; on the way to a target outside cwd they are
+    // conditional. Roots beside the path are never discovered.
+    for owner in cx.off_chain_owners(".claude/skills") {
         let (phase, a, reason) = cx.off_chain(&owner);
         if a == Applicability::OutOfScope {
             continue;
@@ -120,22 +106,14 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             let Some(skill_md) = dir.join("SKILL.md") else {
                 continue;
             };
+            let real_dir = cx.repo_real(&dir);
             if cx
                 .repo
-                .kind(
-                    &cx.repo_real(&dir)
-                        .join("SKILL.md")
-                        .unwrap_or_else(RepoPath::root),
-                )
+                .kind(&real_dir.join("SKILL.md").unwrap_or_else(RepoPath::root))
                 .is_none()
             {
-                let deeper: Vec<RepoPath> = cx
-                    .repo
-                    .files_named("SKILL.md")
-                    .iter()
-                    .filter(|p| p.starts_with(&cx.repo_real(&dir)))
-                    .cloned()
-                    .collect();
+                let deeper: Vec<RepoPath> =
+                    cx.repo.files_named_under("SKILL.md", &real_dir).to_vec();
                 if let Some(d) = deeper.first() {
                     cx.diag(
                         Diagnostic::new(
@@ -158,7 +136,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 }
                 continue;
             }
-            if !cx.check_link(&skill_md, SourceFormat::Markdown) {
+            if !cx.expect_file(&skill_md, SourceFormat::Markdown) {
                 continue;
             }
             if let Some(s) = skill(cx, &skill_md, &ent.name, phase, applicability, &reason) {
@@ -200,6 +178,7 @@ fn skill(
             ),
             Err((msg, line)) => {
                 let l = line.unwrap_or(1);
+                let msg = crate::yaml_message(msg);
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidFrontmatter,
@@ -212,6 +191,47 @@ fn skill(
                 );
             }
         }
+        // Text fields of another type are not used: the name falls back to
+        // the directory, the description to the first paragraph.
+        for (k, fallback) in [
+            (
+                "name",
+                format!("the skill is named after its directory `{dir_name}`"),
+            ),
+            (
+                "description",
+                "the first paragraph of the body is used instead".to_string(),
+            ),
+            ("when_to_use", "it is ignored".to_string()),
+        ] {
+            if let Some(v) = meta.get(k).filter(|v| !v.is_string() && !v.is_null()) {
+                let kind = match v {
+                    Value::Array(_) => "a list",
+                    Value::Object(_) => "a mapping",
+                    Value::Bool(_) => "a boolean",
+                    _ => "a number",
+                };
+                let l = crate::front_matter_key_line(fm, k);
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidValue,
+                        format!("`{k}` in `{path}` is {kind}, not text; {fallback}."),
+                    )
+                    .at(source.clone().with_lines(l, l)),
+                );
+            }
+        }
+    } else if crate::unclosed_front_matter(&text) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidFrontmatter,
+                format!(
+                    "`{path}` opens front matter with `---` but no later `---` line closes it; the whole file is read \
+                     as plain Markdown, so the skill has no metadata (name, description, flags)."
+                ),
+            )
+            .at(source.clone().with_lines(1, 1)),
+        );
     }
     let str_of = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
     let name = str_of("name")
@@ -235,6 +255,14 @@ fn skill(
             when.chars().count() as u64 + 1
         };
 
+    // The source of a front-matter key: its line.
+    let key_at = |k: &str| match text.front_matter() {
+        Some(fm) => {
+            let l = crate::front_matter_key_line(fm, k);
+            source.clone().with_lines(l, l)
+        }
+        None => source.clone(),
+    };
     let flag = |cx: &mut Compiler<'_, '_>, k: &str| -> Option<bool> {
         let v = meta.get(k)?;
         let b = parse_bool(v);
@@ -244,7 +272,7 @@ fn skill(
                     DiagnosticCode::InvalidValue,
                     format!("`{k}` in `{path}` is not a boolean (true/false, yes/no, on/off, 1/0); it is ignored."),
                 )
-                .at(source.clone()),
+                .at(key_at(k)),
             );
         }
         b
@@ -329,7 +357,7 @@ fn skill(
                     "`paths` in `{path}` is neither a string nor a list of strings; it is ignored."
                 ),
             )
-            .at(source.clone()),
+            .at(key_at("paths")),
         );
     }
     if state == AdvertisementState::Advertised && desc_chars > DESCRIPTION_LIMIT_CHARS {
@@ -377,26 +405,19 @@ fn skill(
 /// invocations blocked, hidden; `user-invocable-only` → implicit blocked,
 /// hidden; `name-only` → advertised with `nameOnly`; `on` → unchanged.
 fn overrides(cx: &mut Compiler<'_, '_>, settings: &Settings) {
-    let layers: Vec<(Value, SourceRef)> = settings
+    let layers: Vec<(
+        serde_json::Map<String, Value>,
+        crate::settings::SettingsLayer,
+    )> = settings
         .values("skillOverrides")
         .into_iter()
-        .map(|(v, s)| (v.clone(), s.clone()))
+        .filter_map(|(v, l)| v.as_object().map(|m| (m.clone(), l.clone())))
         .collect();
-    for (v, src) in layers {
-        let Value::Object(map) = v else {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidValue,
-                    format!(
-                        "`skillOverrides` in `{}` is not an object; it is ignored.",
-                        src.path
-                    ),
-                )
-                .at(src.clone()),
-            );
-            continue;
-        };
+    // Every layer here holds an object: a settings file where it is not
+    // one fails the schema and is not applied (settings.rs).
+    for (map, layer) in layers {
         for (name, val) in map {
+            let src = layer.at(&["skillOverrides", &name]);
             let state = val.as_str().unwrap_or("");
             if !["on", "name-only", "user-invocable-only", "off"].contains(&state) {
                 cx.diag(
@@ -555,23 +576,22 @@ fn budget(cx: &mut Compiler<'_, '_>) {
     }
 }
 
-/// `.claude/commands` on the startup path or below cwd: detected, not
+/// `.claude/commands` in this launch directory's scope (on the path from
+/// the root to cwd, below cwd, on the way to the target): detected, not
 /// modelled. Source: spec 000 "Skills" (legacy commands).
 fn legacy_commands(cx: &mut Compiler<'_, '_>) {
-    let cwd = cx.ctx.cwd.clone();
-    let dirs: Vec<RepoPath> = cx
-        .repo
-        .files_named("commands")
+    let mut owners: Vec<RepoPath> = cx
+        .ctx
+        .cwd
+        .ancestors_root_first()
+        .into_iter()
+        .filter(crate::outside_dot_claude)
+        .collect();
+    owners.extend(cx.off_chain_owners(".claude/commands"));
+    let dirs: Vec<RepoPath> = owners
         .iter()
-        .filter(|p| {
-            p.parent().is_some_and(|d| {
-                d.file_name() == Some(".claude")
-                    && d.parent().is_some_and(|o| {
-                        outside_dot_claude(&o) && (o.starts_with(&cwd) || cwd.starts_with(&o))
-                    })
-            })
-        })
-        .cloned()
+        .filter_map(|o| o.join(".claude/commands"))
+        .filter(|d| cx.repo.kind(d).is_some())
         .collect();
     for d in dirs {
         // Commands may be namespaced in subdirectories (`frontend/x.md`).

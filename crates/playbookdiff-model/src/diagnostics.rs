@@ -144,6 +144,11 @@ declare_codes! {
     SymlinkDangling = "symlink-dangling", Warning, "a symbolic link points at a path that does not exist";
     /// A chain of symbolic links loops (or exceeds 40 hops). It is not followed.
     SymlinkLoop = "symlink-loop", Warning, "a symbolic link loops";
+    /// A path that must be a regular file (a memory file, a rule, `SKILL.md`,
+    /// `.mcp.json`, a settings file, the target of an `@path` import) is a
+    /// directory or a special file (FIFO, socket, device). It is not read,
+    /// and the harness does not load it either.
+    NotAFile = "not-a-file", Warning, "a configuration path is a directory or special file, not a file";
 
     // ----- Parsing -----
     /// YAML front matter could not be parsed. The message gives the line.
@@ -155,6 +160,11 @@ declare_codes! {
     /// parsed. The harness rejects it, so nothing in it applies. Claude Code
     /// reads strict JSON: comments and trailing commas are errors.
     InvalidJson = "invalid-json", Error, "a JSON configuration file is invalid";
+    /// A JSON object repeats a key (`.mcp.json`, `.claude/settings.json`).
+    /// JSON leaves the meaning undefined and Claude Code does not document
+    /// it; JavaScript's `JSON.parse` keeps the last occurrence, and so does
+    /// the analysis. Keep one occurrence.
+    JsonDuplicateKey = "json-duplicate-key", Warning, "a JSON object repeats a key";
     /// A TOML file (`.codex/config.toml`) could not be parsed. Nothing in it
     /// applies.
     InvalidToml = "invalid-toml", Error, "a TOML configuration file is invalid";
@@ -179,6 +189,14 @@ declare_codes! {
     /// Imports nest deeper than the documented four hops; deeper files are
     /// not loaded. Older documentation said five. Source: harness facts A2.
     ImportDepthExceeded = "import-depth-exceeded", Warning, "@path imports nest deeper than four hops";
+    /// A file that is already in the context is imported again (or reached
+    /// again through another path to the same file). Assumption: each file
+    /// is included once. Claude Code's memory loader keeps a set of the
+    /// files it has processed and skips one it has seen, so the file is not
+    /// included a second time; the analysis expands each real file once,
+    /// the first time in context order (startup before on demand). Reported
+    /// once per importing file and imported file.
+    ImportRepeated = "import-repeated", Info, "a file already in the context is not included again";
     /// Text reads as an `@path` import but is not one: trailing punctuation
     /// (`@docs/a.md,`) or a space in the path (`@My Docs/a.md`) makes the
     /// agent keep it literal (claude-code #86060, #56927). Write the path

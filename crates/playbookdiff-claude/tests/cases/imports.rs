@@ -235,3 +235,245 @@ fn agents_md_import_in_a_subdirectory_resolves_next_to_the_importing_file() {
     assert_eq!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").len(), 1);
     assert!(diags_at(&cfg, D::AgentsMdNotBridged, "apps/api/AGENTS.md").is_empty());
 }
+
+// ----- Each file is included once -----
+
+/// The tester's repository: five files each importing the next one forty
+/// times, and a CLAUDE.md importing the first forty times.
+fn fan_out_repo() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    for l in 1..=5 {
+        write(
+            t.path(),
+            &format!("f{l}.md"),
+            &format!("@f{}.md\n", l + 1).repeat(40),
+        );
+    }
+    write(t.path(), "f6.md", "leaf\n");
+    write(t.path(), "CLAUDE.md", &"@f1.md\n".repeat(40));
+    t
+}
+
+#[test]
+fn import_fan_out_expands_each_file_once_and_compiles_in_well_under_a_second() {
+    let t = fan_out_repo();
+    let start = std::time::Instant::now();
+    let cfg = compile_dir(t.path(), &at_root());
+    let took = start.elapsed();
+    assert!(took < std::time::Duration::from_secs(1), "took {took:?}");
+    // One listing per file: f1..f4 are expanded once each, f5 is five hops
+    // away, and the 39 other imports in every file stay literal text.
+    assert_eq!(
+        received_paths(&cfg),
+        ["f4.md", "f3.md", "f2.md", "f1.md", "CLAUDE.md"]
+    );
+    assert_eq!(cfg.instructions.len(), 5);
+    let repeated = diags(&cfg, D::ImportRepeated);
+    let from: Vec<&str> = repeated
+        .iter()
+        .map(|d| d.source.as_ref().unwrap().path.as_str())
+        .collect();
+    assert_eq!(
+        from,
+        ["f3.md", "f2.md", "f1.md", "CLAUDE.md"],
+        "one per importing file"
+    );
+    assert!(
+        repeated[3]
+            .message
+            .contains("(imported earlier in this file), as do 38 later imports"),
+        "{}",
+        repeated[3].message
+    );
+    assert_eq!(lines_of(repeated[3]), (2, 2), "the first repeat");
+    assert_eq!(diags(&cfg, D::ImportDepthExceeded).len(), 1);
+    assert!(cfg.diagnostics.len() < 20, "{:#?}", cfg.diagnostics);
+    assert_imported_from_resolves(&cfg);
+    assert_unique_ids(&cfg);
+}
+
+#[test]
+fn five_thousand_imports_of_one_file_list_it_once_with_one_repeat_diagnostic() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "shared.md", "Shared\n");
+    write(
+        t.path(),
+        "CLAUDE.md",
+        &"See @shared.md here.\n".repeat(5000),
+    );
+    let cfg = compile_dir(t.path(), &at_root());
+    assert_eq!(pieces(&cfg, "shared.md").len(), 1);
+    assert_eq!(
+        pieces(&cfg, "CLAUDE.md").len(),
+        2,
+        "split at the first import only"
+    );
+    let d = diags(&cfg, D::ImportRepeated);
+    assert_eq!(d.len(), 1);
+    assert!(
+        d[0].message.contains("as do 4998 later imports"),
+        "{}",
+        d[0].message
+    );
+}
+
+#[test]
+fn a_file_imported_twice_is_included_where_it_first_enters_the_context() {
+    // CLAUDE.md imports b.md then c.md; b.md imports c.md first.
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "CLAUDE.md", "Top @b.md then @c.md end\n");
+    write(t.path(), "b.md", "B @c.md\n");
+    write(t.path(), "c.md", "C\n");
+    let cfg = compile_dir(t.path(), &at_root());
+    assert_eq!(
+        received(&cfg),
+        [
+            ("CLAUDE.md".into(), "Top ".into()),
+            ("b.md".into(), "B ".into()),
+            ("c.md".into(), "C\n".into()),
+            // b.md's last piece is only a line end: dropped.
+            ("CLAUDE.md".into(), " then @c.md end\n".into()),
+        ]
+    );
+    let d = diags_at(&cfg, D::ImportRepeated, "CLAUDE.md");
+    assert_eq!(d.len(), 1);
+    assert!(
+        d[0].message.contains("imported by `b.md`"),
+        "{}",
+        d[0].message
+    );
+    assert_imported_from_resolves(&cfg);
+}
+
+#[test]
+fn the_first_inclusion_in_context_order_wins_effective_before_conditional() {
+    // `a` is discovered first (shallower) but is conditional; `b/c` loads
+    // on demand for the target. The shared file belongs to `b/c`.
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "a/CLAUDE.md", "A @../docs/shared.md\n");
+    write(t.path(), "b/c/CLAUDE.md", "C @../../docs/shared.md\n");
+    write(t.path(), "docs/shared.md", "Shared\n");
+    let cfg = compile_dir(t.path(), &at_root().target("b/c/x.ts"));
+    let shared = one(&cfg, "docs/shared.md");
+    assert_placed(shared, OnDemand, Effective, Some(1));
+    assert_eq!(shared.applies_to.as_str(), "b/c");
+    assert_eq!(diags_at(&cfg, D::ImportRepeated, "a/CLAUDE.md").len(), 1);
+    assert_imported_from_resolves(&cfg);
+}
+
+#[test]
+fn a_second_path_to_the_same_memory_file_is_not_loaded_twice() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), ".claude/CLAUDE.md", "Once\n");
+    link(t.path(), ".claude/CLAUDE.md", "CLAUDE.md");
+    let cfg = compile_dir(t.path(), &at_root());
+    assert_eq!(received(&cfg), [("CLAUDE.md".into(), "Once\n".into())]);
+    let d = diags_at(&cfg, D::ImportRepeated, ".claude/CLAUDE.md");
+    assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
+    assert!(cfg.assumptions.iter().any(|a| a.contains("once")));
+}
+
+#[test]
+fn cycle_and_depth_diagnostics_are_reported_once_per_importing_file_and_target() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "CLAUDE.md", "@a.md\n");
+    // Two spellings of the same target, each many times.
+    write(t.path(), "a.md", &"@CLAUDE.md @./CLAUDE.md\n".repeat(20));
+    write(t.path(), "h1.md", "@h2.md\n");
+    write(t.path(), "h2.md", "@h3.md\n");
+    write(t.path(), "h3.md", &"@h4.md @./h4.md\n".repeat(20));
+    write(t.path(), "h4.md", "deep\n");
+    write(t.path(), ".claude/rules/r.md", "@../../docs/x.md\n");
+    write(t.path(), "docs/x.md", "@../h1.md\n");
+    let cfg = compile_dir(t.path(), &at_root());
+    assert_eq!(
+        diags(&cfg, D::ImportCycle).len(),
+        1,
+        "{:#?}",
+        cfg.diagnostics
+    );
+    // r.md → x.md → h1 → h2 → h3 (4 hops) → h4 (5 hops).
+    let d = diags(&cfg, D::ImportDepthExceeded);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].source.as_ref().unwrap().path.as_str(), "h3.md");
+}
+
+// ----- One diagnostic per token -----
+
+#[test]
+fn an_import_leaving_the_repository_gets_one_diagnostic_not_also_missing() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path().join("repo");
+    write(t.path(), "outside.md", "outside\n");
+    write(
+        &repo,
+        "CLAUDE.md",
+        "@/etc/passwd\n@../outside.md\n@~/x.md\n@/etc/hostname.md\n",
+    );
+    let cfg = compile_dir(&repo, &at_root());
+    for line in 1..=4 {
+        let d = diags_on_line(&cfg, "CLAUDE.md", line);
+        assert_eq!(d.len(), 1, "line {line}: {d:#?}");
+        assert_eq!(d[0].code, D::ImportOutsideRepository, "line {line}");
+    }
+    assert!(diags(&cfg, D::ImportMissing).is_empty());
+}
+
+#[test]
+fn an_import_below_a_directory_that_cannot_be_listed_is_unknown_not_missing() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "CLAUDE.md", "@locked/CLAUDE.md\n@open/gone.md\n");
+    write(t.path(), "locked/CLAUDE.md", "secret\n");
+    write(t.path(), "open/a.md", "a\n");
+    let tree = LockedDirs {
+        inner: playbookdiff_source::WorkingTree::open(t.path()).unwrap(),
+        locked: vec!["locked"],
+    };
+    let cfg = compile_tree(&tree, &at_root());
+    let d = diags_on_line(&cfg, "CLAUDE.md", 1);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].code, D::Unreadable);
+    assert!(
+        d[0].message.contains("`locked` could not be listed")
+            && !d[0].message.contains("names no file"),
+        "{}",
+        d[0].message
+    );
+    // A readable directory still gives a plain missing file.
+    assert_eq!(
+        diags_on_line(&cfg, "CLAUDE.md", 2)[0].code,
+        D::ImportMissing
+    );
+}
+
+#[test]
+fn an_import_of_a_directory_says_it_is_a_directory_and_imports_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "docs/a.md", "A\n");
+    write(t.path(), "CLAUDE.md", "@docs\n@docs/\n");
+    let cfg = compile_dir(t.path(), &at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
+    for line in [1, 2] {
+        let d = diags_on_line(&cfg, "CLAUDE.md", line);
+        assert_eq!(d.len(), 1, "line {line}: {d:#?}");
+        assert_eq!(d[0].code, D::NotAFile);
+        assert!(d[0].message.contains("a directory"), "{}", d[0].message);
+    }
+}
+
+#[test]
+fn an_import_with_an_anchor_is_a_lookalike_naming_the_file_that_would_import() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "docs/a.md", "A\n");
+    write(t.path(), "CLAUDE.md", "See @docs/a.md#setup first.\n");
+    let cfg = compile_dir(t.path(), &at_root());
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
+    let d = diags_at(&cfg, D::ImportLookalike, "CLAUDE.md");
+    assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
+    assert!(
+        d[0].message.contains("Write `@docs/a.md`"),
+        "{}",
+        d[0].message
+    );
+    assert!(diags(&cfg, D::ImportMissing).is_empty());
+}

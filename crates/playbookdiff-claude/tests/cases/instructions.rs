@@ -161,14 +161,20 @@ fn nested_claude_md_files_on_the_way_to_the_target_load_ancestor_first() {
 }
 
 #[test]
-fn sibling_claude_md_outside_the_cwd_subtree_is_out_of_scope() {
+fn sibling_claude_md_outside_the_cwd_subtree_is_not_listed() {
     let cfg = compile("root_and_nested_claude_md", at_root().cwd("apps/api"));
     assert_eq!(
         received_paths(&cfg),
         ["CLAUDE.md", "apps/CLAUDE.md", "apps/api/CLAUDE.md"]
     );
     assert_placed(one(&cfg, "apps/api/CLAUDE.md"), Startup, Effective, Some(2));
-    assert_placed(one(&cfg, "apps/web/CLAUDE.md"), OnDemand, OutOfScope, None);
+    // Neither an ancestor of cwd, below it, nor on the way to a target:
+    // Claude Code never discovers it from here, so it is not listed.
+    assert!(pieces(&cfg, "apps/web/CLAUDE.md").is_empty());
+    assert!(cfg
+        .instructions
+        .iter()
+        .all(|i| i.applicability != OutOfScope));
 }
 
 #[test]
@@ -277,7 +283,7 @@ fn repo_mode_sizes_claude_local_md_from_metadata_without_reading_it() {
 }
 
 #[test]
-fn instructions_rules_and_skills_near_a_target_outside_cwd_are_conditional_and_elsewhere_out_of_scope(
+fn instructions_rules_and_skills_on_the_way_to_a_target_outside_cwd_are_conditional_and_siblings_are_not_listed(
 ) {
     let cfg = compile(
         "target_outside_cwd",
@@ -293,7 +299,7 @@ fn instructions_rules_and_skills_near_a_target_outside_cwd_are_conditional_and_e
     assert_eq!(diags(&cfg, D::TargetOutsideCwd).len(), 1, "reported once");
 
     let cfg = compile("target_outside_cwd", at_root().cwd("apps/web"));
-    assert_placed(one(&cfg, "apps/api/CLAUDE.md"), OnDemand, OutOfScope, None);
+    assert!(pieces(&cfg, "apps/api/CLAUDE.md").is_empty());
     assert!(
         cfg.skills.is_empty(),
         "a sibling's skills are never discovered"

@@ -2,9 +2,11 @@
 
 mod imports;
 mod instructions;
+mod malformed;
 mod mcp;
 mod read_only;
 mod rules;
+mod scope;
 mod settings;
 mod skills;
 mod symlinks;

@@ -101,7 +101,8 @@ fn every_paths_form_scopes_the_rule_and_globs_does_not() {
     assert!(g.paths.is_none());
     let d = diags_at(&cfg, D::RuleGlobsNotPaths, ".claude/rules/globs.md");
     assert_eq!(d.len(), 1);
-    assert_eq!(lines_of(d[0]), (1, 3));
+    // The line of the `globs:` key.
+    assert_eq!(lines_of(d[0]), (2, 2));
 
     let cfg = compile("rule_paths_forms", at_root().target("lib/api/a.ts"));
     assert_eq!(one(&cfg, ".claude/rules/comma.md").applicability, Effective);

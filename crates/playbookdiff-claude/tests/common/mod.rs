@@ -78,6 +78,165 @@ pub fn compile_dir(dir: &Path, ctx: &Ctx) -> EffectiveAgentConfig {
     playbookdiff_claude::compile(&repo, &context)
 }
 
+/// Compiles the repository `tree` under `ctx`.
+pub fn compile_tree(tree: &dyn playbookdiff_source::SourceTree, ctx: &Ctx) -> EffectiveAgentConfig {
+    let repo = Repo::new(tree);
+    let context = AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: RepoPath::new(ctx.cwd).expect("cwd"),
+        target_path: ctx.target.map(|t| RepoPath::new(t).expect("target")),
+        mode: ctx.mode,
+    };
+    playbookdiff_claude::compile(&repo, &context)
+}
+
+/// A working tree in which listing the directories in `locked` fails, as
+/// for a directory without read permission (which a test running as root
+/// cannot produce with `chmod`).
+pub struct LockedDirs {
+    pub inner: WorkingTree,
+    pub locked: Vec<&'static str>,
+}
+
+impl playbookdiff_source::SourceTree for LockedDirs {
+    fn list_dir(
+        &self,
+        dir: &RepoPath,
+    ) -> Result<Vec<playbookdiff_source::DirEntry>, playbookdiff_source::SourceError> {
+        if self.locked.contains(&dir.as_str()) {
+            return Err(playbookdiff_source::SourceError::Io {
+                path: dir.clone(),
+                message: "permission denied".into(),
+            });
+        }
+        self.inner.list_dir(dir)
+    }
+    fn stat(
+        &self,
+        path: &RepoPath,
+    ) -> Result<playbookdiff_source::Stat, playbookdiff_source::SourceError> {
+        self.inner.stat(path)
+    }
+    fn read_file(
+        &self,
+        path: &RepoPath,
+        limit: u64,
+    ) -> Result<Vec<u8>, playbookdiff_source::SourceError> {
+        self.inner.read_file(path, limit)
+    }
+    fn read_link(&self, path: &RepoPath) -> Result<String, playbookdiff_source::SourceError> {
+        self.inner.read_link(path)
+    }
+    fn absolute_root(&self) -> Option<&Path> {
+        self.inner.absolute_root()
+    }
+}
+
+/// A repository held in memory (files only; directories are implied), for
+/// tests that need thousands of files without writing them to disk.
+#[derive(Default)]
+pub struct MemTree {
+    files: BTreeMap<String, Vec<u8>>,
+}
+
+impl MemTree {
+    /// Adds the file `rel` with `text`.
+    pub fn file(&mut self, rel: &str, text: &str) {
+        self.files.insert(rel.to_string(), text.as_bytes().to_vec());
+    }
+
+    fn is_dir(&self, p: &str) -> bool {
+        p == "."
+            || self
+                .files
+                .range(format!("{p}/")..)
+                .next()
+                .is_some_and(|(k, _)| k.starts_with(&format!("{p}/")))
+    }
+}
+
+impl playbookdiff_source::SourceTree for MemTree {
+    fn list_dir(
+        &self,
+        dir: &RepoPath,
+    ) -> Result<Vec<playbookdiff_source::DirEntry>, playbookdiff_source::SourceError> {
+        use playbookdiff_source::{DirEntry, EntryKind};
+        if !self.is_dir(dir.as_str()) {
+            return Err(playbookdiff_source::SourceError::NotFound(dir.clone()));
+        }
+        let prefix = if dir.is_root() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        let mut out: Vec<DirEntry> = Vec::new();
+        for (k, _) in self.files.range(prefix.clone()..) {
+            let Some(rest) = k.strip_prefix(&prefix) else {
+                break;
+            };
+            let (name, kind) = match rest.split_once('/') {
+                Some((d, _)) => (d, EntryKind::Dir),
+                None => (rest, EntryKind::File),
+            };
+            if out.last().is_some_and(|e| e.name == name) {
+                continue;
+            }
+            out.push(DirEntry {
+                name: name.to_string(),
+                kind,
+                non_utf8_name: false,
+            });
+        }
+        Ok(out)
+    }
+    fn stat(
+        &self,
+        path: &RepoPath,
+    ) -> Result<playbookdiff_source::Stat, playbookdiff_source::SourceError> {
+        use playbookdiff_source::{EntryKind, Stat};
+        match self.files.get(path.as_str()) {
+            Some(b) => Ok(Stat {
+                kind: EntryKind::File,
+                len: b.len() as u64,
+            }),
+            None if self.is_dir(path.as_str()) => Ok(Stat {
+                kind: EntryKind::Dir,
+                len: 0,
+            }),
+            None => Err(playbookdiff_source::SourceError::NotFound(path.clone())),
+        }
+    }
+    fn read_file(
+        &self,
+        path: &RepoPath,
+        _limit: u64,
+    ) -> Result<Vec<u8>, playbookdiff_source::SourceError> {
+        self.files
+            .get(path.as_str())
+            .cloned()
+            .ok_or_else(|| playbookdiff_source::SourceError::NotFound(path.clone()))
+    }
+    fn read_link(&self, path: &RepoPath) -> Result<String, playbookdiff_source::SourceError> {
+        Err(playbookdiff_source::SourceError::NotFound(path.clone()))
+    }
+}
+
+/// The diagnostics whose source is `path` at line `line`.
+pub fn diags_on_line<'c>(
+    cfg: &'c EffectiveAgentConfig,
+    path: &str,
+    line: u32,
+) -> Vec<&'c Diagnostic> {
+    cfg.diagnostics
+        .iter()
+        .filter(|d| {
+            d.source.as_ref().is_some_and(|s| {
+                s.path.as_str() == path && s.lines.is_some_and(|l| l.start == line)
+            })
+        })
+        .collect()
+}
+
 /// Compiles fixture `name` under `ctx`.
 pub fn compile(name: &str, ctx: Ctx) -> EffectiveAgentConfig {
     compile_dir(&fixture(name), &ctx)
@@ -199,13 +358,15 @@ pub fn assert_unique_ids(cfg: &EffectiveAgentConfig) {
 
 // ----- Symlink fixtures, built in a temporary directory -----
 
-fn write(root: &Path, rel: &str, text: &str) {
+/// Writes `text` to `root/rel`, creating directories.
+pub fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, text).unwrap();
 }
 
-fn link(root: &Path, target: &str, rel: &str) {
+/// Creates the symbolic link `root/rel` pointing at `target`.
+pub fn link(root: &Path, target: &str, rel: &str) {
     let p = root.join(rel);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(target, p).unwrap();

@@ -1,0 +1,142 @@
+//! What one launch directory lists: the items on the path from the root to
+//! cwd, below cwd, and on the way to a target outside cwd. Items beside the
+//! path (a sibling package) are never listed, so one compilation costs the
+//! items in its scope, not the repository.
+
+use crate::common::*;
+use playbookdiff_model::{
+    Applicability::*, DiagnosticCode as D, EffectiveAgentConfig, LoadPhase::*,
+};
+use std::path::Path;
+
+/// A package with every kind of Claude Code configuration.
+fn package(root: &Path, dir: &str) {
+    write(root, &format!("{dir}/CLAUDE.md"), "Package\n");
+    write(root, &format!("{dir}/AGENTS.md"), "Agents\n");
+    write(root, &format!("{dir}/.mcp.json"), "{\"mcpServers\": {}}\n");
+    write(
+        root,
+        &format!("{dir}/.claude/skills/s/SKILL.md"),
+        "Skill.\n",
+    );
+    write(root, &format!("{dir}/.claude/rules/r.md"), "Rule\n");
+    write(root, &format!("{dir}/.claude/commands/c.md"), "Command\n");
+}
+
+/// Every path the result names: items, resolutions and diagnostics.
+fn named_paths(cfg: &EffectiveAgentConfig) -> Vec<String> {
+    let mut v: Vec<String> = cfg
+        .instructions
+        .iter()
+        .map(|i| i.source.path.to_string())
+        .chain(cfg.skills.iter().map(|s| s.source.path.to_string()))
+        .chain(
+            cfg.diagnostics
+                .iter()
+                .filter_map(|d| d.source.as_ref().map(|s| s.path.to_string())),
+        )
+        .collect();
+    v.extend(cfg.diagnostics.iter().map(|d| d.message.clone()));
+    v
+}
+
+#[test]
+fn a_launch_directory_lists_only_items_on_its_path_below_it_and_on_the_way_to_the_target() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    write(r, "CLAUDE.md", "Root\n");
+    for p in [
+        "packages/p1",
+        "packages/p1/sub",
+        "packages/p2",
+        "packages/p3",
+    ] {
+        package(r, p);
+    }
+    let cfg = compile_dir(
+        r,
+        &at_root().cwd("packages/p1").target("packages/p2/src/x.ts"),
+    );
+    // Nothing from the sibling beside the path.
+    for p in named_paths(&cfg) {
+        assert!(!p.contains("packages/p3"), "{p}");
+    }
+    assert!(cfg
+        .instructions
+        .iter()
+        .all(|i| i.applicability != OutOfScope));
+    assert!(cfg.skills.iter().all(|s| s.applicability != OutOfScope));
+    // Below cwd: on demand.
+    assert_placed(
+        one(&cfg, "packages/p1/sub/CLAUDE.md"),
+        OnDemand,
+        Conditional,
+        None,
+    );
+    assert_eq!(
+        skill(&cfg, "packages/p1/sub/.claude/skills/s/SKILL.md").load_phase,
+        OnDemand
+    );
+    // On the way to the target: conditional, with the same reports as
+    // below cwd.
+    assert_placed(
+        one(&cfg, "packages/p2/CLAUDE.md"),
+        OnDemand,
+        Conditional,
+        None,
+    );
+    assert_eq!(
+        skill(&cfg, "packages/p2/.claude/skills/s/SKILL.md").applicability,
+        Conditional
+    );
+    for (code, p) in [
+        (D::AgentsMdNotBridged, "packages/p2/AGENTS.md"),
+        (D::AgentsMdNotBridged, "packages/p1/sub/AGENTS.md"),
+        (D::AgentsMdNotBridged, "packages/p1/AGENTS.md"),
+        (D::NestedRulesRootUnresolved, "packages/p2/.claude/rules"),
+        (
+            D::NestedRulesRootUnresolved,
+            "packages/p1/sub/.claude/rules",
+        ),
+        (D::McpJsonNotAtRoot, "packages/p2/.mcp.json"),
+        (D::McpJsonNotAtRoot, "packages/p1/.mcp.json"),
+        (D::LegacyCommandsUnsupported, "packages/p2/.claude/commands"),
+        (D::LegacyCommandsUnsupported, "packages/p1/.claude/commands"),
+    ] {
+        assert_eq!(diags_at(&cfg, code, p).len(), 1, "{code:?} {p}");
+    }
+
+    // Without the target, p2 is beside the path too.
+    let cfg = compile_dir(r, &at_root().cwd("packages/p1"));
+    for p in named_paths(&cfg) {
+        assert!(
+            !p.contains("packages/p2") && !p.contains("packages/p3"),
+            "{p}"
+        );
+    }
+}
+
+#[test]
+fn one_compilation_costs_the_items_in_scope_not_the_repository() {
+    // 3,000 packages, compiled from 300 of them: with every package visited
+    // from every launch directory this is quadratic.
+    let mut tree = MemTree::default();
+    tree.file("CLAUDE.md", "Root\n");
+    for i in 0..3000 {
+        let d = format!("packages/p{i}");
+        tree.file(&format!("{d}/CLAUDE.md"), "Package\n");
+        tree.file(&format!("{d}/.claude/skills/s/SKILL.md"), "Skill.\n");
+    }
+    let repo = playbookdiff_source::Repo::new(&tree);
+    let start = std::time::Instant::now();
+    for i in (0..3000).step_by(10) {
+        let mut ctx = playbookdiff_model::AnalysisContext::at_root();
+        ctx.cwd = playbookdiff_model::RepoPath::new(&format!("packages/p{i}")).unwrap();
+        let cfg = playbookdiff_claude::compile(&repo, &ctx);
+        assert_eq!(cfg.instructions.len(), 2, "the root and the package");
+        assert_eq!(cfg.skills.len(), 1);
+        assert!(cfg.diagnostics.len() < 10, "{:#?}", cfg.diagnostics);
+    }
+    let took = start.elapsed();
+    assert!(took < std::time::Duration::from_secs(3), "took {took:?}");
+}
