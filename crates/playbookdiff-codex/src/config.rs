@@ -8,10 +8,16 @@
 //! wins; an array (`project_doc_fallback_filenames`, `skills.config`) is
 //! replaced whole by the closest layer that sets it, as Codex's layer merge
 //! replaces every non-table value. Only keys that affect instructions,
-//! skills or MCP are read.
+//! skills or MCP are read. A layer that is not valid UTF-8 is invalid TOML
+//! too: Codex cannot read it either way.
+//!
+//! Layers off the root-to-cwd path are reported (`config-layer-not-applied`)
+//! only below cwd and in the directories on the way to targetPath.
 
-use crate::{strictly_below, Cx, DEFAULT_PROJECT_DOC_MAX_BYTES, READ_LIMIT};
-use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
+use crate::{
+    not_a_file, strictly_below, target_only_dirs, Cx, DEFAULT_PROJECT_DOC_MAX_BYTES, READ_LIMIT,
+};
+use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
 use std::ops::Range;
 use std::sync::Arc;
@@ -81,6 +87,61 @@ pub(crate) struct Settings {
     pub max_bytes: u64,
     /// Where `project_doc_max_bytes` was set, `None` for the default.
     pub max_bytes_source: Option<SourceRef>,
+}
+
+/// What `v` is, for a message about a value of the wrong type: "a
+/// string", "a negative number (-5)", "an array whose items are not all
+/// strings (item 2 is an integer)". A string's text is never quoted (it
+/// could be a secret).
+pub(crate) fn describe(v: &DeValue<'_>) -> String {
+    fn article(v: &DeValue<'_>) -> &'static str {
+        match v {
+            DeValue::String(_) => "a string",
+            DeValue::Integer(_) => "an integer",
+            DeValue::Float(_) => "a decimal number",
+            DeValue::Boolean(_) => "a boolean",
+            DeValue::Datetime(_) => "a date-time",
+            DeValue::Array(_) => "an array",
+            DeValue::Table(_) => "a table",
+        }
+    }
+    match v {
+        DeValue::Integer(i) if i.as_str().starts_with('-') => {
+            format!("a negative number ({})", i.as_str())
+        }
+        DeValue::Integer(i) if u64::from_str_radix(i.as_str(), i.radix()).is_err() => {
+            "a number too large for Codex".to_string()
+        }
+        DeValue::Float(f) if f.as_str().starts_with('-') => {
+            format!("a negative decimal number ({})", f.as_str())
+        }
+        DeValue::Boolean(b) => format!("the boolean {b}"),
+        DeValue::Array(a) if a.is_empty() => "an empty array".to_string(),
+        DeValue::Array(a) => match a.iter().position(|i| !i.get_ref().is_str()) {
+            Some(n) => format!(
+                "an array whose items are not all strings (item {} is {})",
+                n + 1,
+                article(a[n].get_ref())
+            ),
+            None => "an array of strings".to_string(),
+        },
+        other => article(other).to_string(),
+    }
+}
+
+/// `name` as a TOML key: bare when it is made of ASCII letters, digits,
+/// `-` and `_`, quoted otherwise (`"a.b"`), so a dotted server name is
+/// not mistaken for a nested table in a message.
+pub(crate) fn toml_key(name: &str) -> String {
+    let bare = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if bare {
+        name.to_string()
+    } else {
+        format!("{name:?}")
+    }
 }
 
 /// The key/value pair named `key` in `t`.
@@ -175,15 +236,34 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
         };
         let r = cx.resolve(&path);
         match r {
-            Resolved::Missing | Resolved::Inside { kind: EntryKind::Dir | EntryKind::Other | EntryKind::Symlink, .. } => {}
+            Resolved::Missing | Resolved::Inside { kind: EntryKind::Symlink, .. } => {}
+            Resolved::Inside { kind: kind @ (EntryKind::Dir | EntryKind::Other), via_link, .. } => not_a_file(
+                cx,
+                &path,
+                kind,
+                via_link,
+                "Codex cannot read it as its project configuration and stops with an error instead of loading it, so none of its settings or MCP servers apply",
+                SourceFormat::Toml,
+                Severity::Error,
+            ),
             Resolved::Inside { real, via_link, .. } => match cx.repo.read_text(&path, READ_LIMIT) {
-                Ok(text) if text.invalid_utf8 => cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidUtf8,
-                        format!("{path} is not valid UTF-8, which TOML requires, so Codex cannot load it and nothing in it applies; save it as UTF-8."),
-                    )
-                    .at(SourceRef::project(path.clone(), SourceFormat::Toml)),
-                ),
+                Ok(text) if text.invalid_utf8 => {
+                    // Lossy decoding put U+FFFD where the first bad byte was.
+                    let line = text.text.find('\u{fffd}').map(|o| text.line_of(o));
+                    let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
+                    let mut src = SourceRef::project(path.clone(), SourceFormat::Toml);
+                    if let Some(n) = line {
+                        src = src.with_lines(n, n);
+                    }
+                    src.resolved_path = via_link.then_some(real);
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::InvalidToml,
+                            format!("{path} is not valid TOML: it is not valid UTF-8{at}, which TOML requires, so Codex cannot load it and none of its settings or MCP servers apply here; save it as UTF-8."),
+                        )
+                        .at(src),
+                    );
+                }
                 Ok(text) => out.push(LoadedLayer {
                     dir: dir.clone(),
                     codex_dir: codex_dir.clone(),
@@ -262,13 +342,13 @@ pub(crate) fn resolve_settings(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Set
             }
             if key == "project_root_markers" {
                 let shown = match string_array(v) {
-                    Some(items) => format!("{items:?}"),
-                    None => "a value that is not an array of strings".to_string(),
+                    Some(items) => format!("= {items:?}"),
+                    None => format!("to {}, not an array of strings,", describe(v.get_ref())),
                 };
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::ProjectRootMarkersIgnored,
-                        format!("{} sets project_root_markers = {shown}, which is recorded but not applied: Codex reads the markers only from user, system and CLI layers, so the analysis keeps the supplied repositoryRoot; set it in ~/.codex/config.toml if it is meant.", layer.loaded.path),
+                        format!("{} sets project_root_markers {shown} which is recorded but not applied: Codex reads the markers only from user, system and CLI layers, so the analysis keeps the supplied repositoryRoot; set it in ~/.codex/config.toml if it is meant.", layer.loaded.path),
                     )
                     .at(layer.source(extent(k, v))),
                 );
@@ -364,34 +444,68 @@ pub(crate) fn invalid_value(
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::InvalidValue,
-            format!("{} sets {key} to a value of type {} where Codex expects {expected}, so Codex rejects this configuration and the analysis ignores the value; fix its type.", layer.loaded.path, v.get_ref().type_str()),
+            format!("{} sets {key} to {} where Codex expects {expected}, so Codex rejects this configuration and the analysis ignores the value; fix it.", layer.loaded.path, describe(v.get_ref())),
         )
         .at(layer.source(extent(k, v))),
     );
 }
 
-/// Reports `.codex/config.toml` files outside the root-to-cwd path: never
-/// applied in this session (spec 004 "Project configuration").
-pub(crate) fn report_off_chain_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
+/// Reports `.codex/config.toml` files below cwd and in the directories on
+/// the way to targetPath: never applied in this session (spec 004 "Project
+/// configuration"). Layers of other directories are not visited; the
+/// subtree below cwd is answered from the sorted index.
+pub(crate) fn report_off_chain_layers(cx: &mut Cx<'_, '_>) {
     let cwd = cx.context.cwd.clone();
-    let paths: Vec<RepoPath> = cx.repo.files_named("config.toml").to_vec();
-    for p in paths {
+    let mut found: Vec<(RepoPath, RepoPath)> = Vec::new();
+    for p in cx.repo.files_named_under("config.toml", &cwd) {
         let Some(codex_dir) = p.parent() else {
             continue;
         };
         if codex_dir.file_name() != Some(".codex") {
             continue;
         }
-        let Some(dir) = codex_dir.parent() else {
-            continue;
-        };
-        if chain.contains(&dir) || cx.repo.kind(&p) == Some(EntryKind::Dir) {
+        match codex_dir.parent() {
+            Some(dir) if strictly_below(&dir, &cwd) => found.push((p.clone(), dir)),
+            _ => {}
+        }
+    }
+    for dir in target_only_dirs(cx.context) {
+        if let Some(p) = dir
+            .join(".codex/config.toml")
+            .filter(|p| cx.repo.kind(p).is_some())
+        {
+            found.push((p, dir));
+        }
+    }
+    for (p, dir) in found {
+        if let Resolved::Inside {
+            kind: kind @ (EntryKind::Dir | EntryKind::Other),
+            via_link,
+            ..
+        } = cx.resolve(&p)
+        {
+            let effect = format!("Codex started in {dir} or in a directory below it could not read it as its project configuration and would stop with an error");
+            not_a_file(
+                cx,
+                &p,
+                kind,
+                via_link,
+                &effect,
+                SourceFormat::Toml,
+                Severity::Warning,
+            );
             continue;
         }
         let msg = if strictly_below(&dir, &cwd) {
             format!("{p} is below cwd {cwd}; Codex applies .codex/config.toml layers only from the project root down to cwd, so nothing in it applies in this session; start Codex in {dir} to use it.")
         } else {
-            format!("{p} is not on the path from the repository root to cwd {cwd}, so nothing in it applies in this session.")
+            let t = cx
+                .context
+                .target_path
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            format!("{p} is on the way to targetPath {t} but not on the path from the repository root to cwd {cwd}, so nothing in it applies in this session; start Codex in {dir} to use it.")
         };
         cx.diag(
             Diagnostic::new(DiagnosticCode::ConfigLayerNotApplied, msg)

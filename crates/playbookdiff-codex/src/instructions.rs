@@ -5,15 +5,16 @@
 //! most one non-empty file, tried in the order `AGENTS.override.md`,
 //! `AGENTS.md`, then each `project_doc_fallback_filenames` entry. Selected
 //! files are received root first. The chain never extends below cwd,
-//! whatever targetPath is: `AGENTS.md` and `AGENTS.override.md` files
-//! elsewhere are listed `out-of-scope`. The byte budget is reported, never
-//! applied.
+//! whatever targetPath is: `AGENTS.md` and `AGENTS.override.md` files below
+//! cwd, or in a directory on the way to targetPath, are listed
+//! `out-of-scope`; those of other directories (siblings) are not listed.
+//! The byte budget is reported, never applied.
 
 use crate::config::{read_error, Settings};
-use crate::{place, strictly_below, Cx, READ_LIMIT};
+use crate::{not_a_file, place, strictly_below, target_only_dirs, Cx, READ_LIMIT};
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,
-    SourceFormat, SourceRef,
+    Severity, SourceFormat, SourceRef,
 };
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
 use std::sync::Arc;
@@ -190,7 +191,7 @@ pub(crate) fn compile(
 
     budget(cx, settings, &mut effective);
 
-    let mut out_of_scope = out_of_scope(cx, chain, &cwd);
+    let mut out_of_scope = out_of_scope(cx, &cwd);
     out_of_scope.sort_by(|a, b| a.source.path.cmp(&b.source.path));
     effective.extend(others);
     effective.extend(out_of_scope);
@@ -198,8 +199,10 @@ pub(crate) fn compile(
 }
 
 /// The existing candidate files of `dir`, in trial order. Missing names,
-/// directories, dangling links and loops are not candidates (Codex checks
-/// that each name is a file); links out of the repository are, unread.
+/// directories, special files, dangling links and loops are not candidates
+/// (Codex checks that each name is a file or a link); links out of the
+/// repository are, unread. A directory or special file is reported
+/// (`not-a-regular-file`).
 fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Candidate> {
     let mut out = Vec::new();
     for name in names {
@@ -208,9 +211,14 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
         match r {
             Resolved::Missing
             | Resolved::Inside {
-                kind: EntryKind::Dir | EntryKind::Other | EntryKind::Symlink,
+                kind: EntryKind::Symlink,
                 ..
             } => {}
+            Resolved::Inside {
+                kind: kind @ (EntryKind::Dir | EntryKind::Other),
+                via_link,
+                ..
+            } => report_not_a_file(cx, &path, dir, kind, via_link),
             Resolved::Inside { real, via_link, .. } => {
                 let resolved = via_link.then_some(real);
                 match cx.repo.read_text(&path, READ_LIMIT) {
@@ -286,6 +294,37 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
         }
     }
     out
+}
+
+/// Reports an instruction file name held by a directory or a special file
+/// (`not-a-regular-file`). Codex skips such an entry and tries the next
+/// name; reached through a link, the Codex source opens it, fails to read
+/// it and loads no project instruction file at all. The message does not
+/// depend on cwd.
+fn report_not_a_file(
+    cx: &mut Cx<'_, '_>,
+    path: &RepoPath,
+    dir: &RepoPath,
+    kind: EntryKind,
+    via_link: bool,
+) {
+    let effect = if via_link {
+        "Codex follows the link but cannot read it as a file, and the Codex source then loads no project instruction file at all".to_string()
+    } else {
+        format!(
+            "Codex never loads it as instructions and tries the next name in {}",
+            place(dir)
+        )
+    };
+    not_a_file(
+        cx,
+        path,
+        kind,
+        via_link,
+        &effect,
+        SourceFormat::Markdown,
+        Severity::Warning,
+    );
 }
 
 /// Spec 004 "Project instruction byte budget"; field report 12. When the
@@ -367,53 +406,69 @@ fn budget(cx: &mut Cx<'_, '_>, settings: &Settings, effective: &mut [Instruction
     cx.diag(d);
 }
 
-/// `AGENTS.md` and `AGENTS.override.md` files whose directory is not on
-/// the root-to-cwd chain: listed so the scope gap stays visible (field
-/// report 13: a nested file below cwd is never loaded, whatever file is
-/// edited). Read best effort, without diagnostics.
-fn out_of_scope(cx: &mut Cx<'_, '_>, chain: &[RepoPath], cwd: &RepoPath) -> Vec<Instruction> {
-    let mut out = Vec::new();
+/// `AGENTS.md` and `AGENTS.override.md` files below cwd and in the
+/// directories on the way to targetPath (see [`target_only_dirs`]): listed
+/// so the scope gap stays visible (field report 13: a nested file below
+/// cwd is never loaded, whatever file is edited). Files in other
+/// directories are not visited: the subtree below cwd is answered from the
+/// sorted index, so the cost is that of what is listed. Read best effort;
+/// an entry that is not a regular file is reported and not listed.
+fn out_of_scope(cx: &mut Cx<'_, '_>, cwd: &RepoPath) -> Vec<Instruction> {
     let target = cx.context.target_path.clone();
+    let target_dirs = target_only_dirs(cx.context);
+    let mut found: Vec<(&str, RepoPath)> = Vec::new();
     for name in [DEFAULT, OVERRIDE] {
-        let paths: Vec<RepoPath> = cx.repo.files_named(name).to_vec();
-        for path in paths {
-            let Some(dir) = path.parent() else { continue };
-            if chain.contains(&dir) || cx.repo.kind(&path) == Some(EntryKind::Dir) {
+        for p in cx.repo.files_named_under(name, cwd) {
+            if p.parent().as_ref() != Some(cwd) {
+                found.push((name, p.clone()));
+            }
+        }
+        for d in &target_dirs {
+            if let Some(p) = d.join(name).filter(|p| cx.repo.kind(p).is_some()) {
+                found.push((name, p));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (name, path) in found {
+        let Some(dir) = path.parent() else { continue };
+        let (state, resolved) = match cx.resolve(&path) {
+            Resolved::Inside {
+                real,
+                kind: EntryKind::File,
+                via_link,
+            } => match cx.repo.read_text(&path, READ_LIMIT) {
+                Ok(t) => (State::Read(t), via_link.then_some(real)),
+                Err(SourceError::TooLarge { len, .. }) => {
+                    (State::TooLarge(len), via_link.then_some(real))
+                }
+                Err(_) => (State::Outside, None),
+            },
+            Resolved::Inside { kind, via_link, .. } => {
+                report_not_a_file(cx, &path, &dir, kind, via_link);
                 continue;
             }
-            let (state, resolved) = match cx.resolve(&path) {
-                Resolved::Inside {
-                    real,
-                    kind: EntryKind::File,
-                    via_link,
-                } => match cx.repo.read_text(&path, READ_LIMIT) {
-                    Ok(t) => (State::Read(t), via_link.then_some(real)),
-                    Err(SourceError::TooLarge { len, .. }) => {
-                        (State::TooLarge(len), via_link.then_some(real))
-                    }
-                    Err(_) => (State::Outside, None),
-                },
-                _ => (State::Outside, None),
+            _ => (State::Outside, None),
+        };
+        let reason = if strictly_below(&dir, cwd) {
+            let target_note = match &target {
+                Some(t) if t.starts_with(&dir) => {
+                    format!(", even though targetPath {t} lies inside {dir}")
+                }
+                _ => String::new(),
             };
-            let reason = if strictly_below(&dir, cwd) {
-                let target_note = match &target {
-                    Some(t) if t.starts_with(&dir) => {
-                        format!(", even though targetPath {t} lies inside {dir}")
-                    }
-                    _ => String::new(),
-                };
-                format!("Below cwd {cwd}: Codex builds the instruction chain only from the repository root down to cwd, so this file is never loaded in this session, whatever file is edited{target_note} (codex #13288).")
-            } else {
-                format!("Not on the path from the repository root to cwd {cwd}, so Codex never loads this file in this session.")
-            };
-            let c = Candidate {
-                name: name.to_string(),
-                path,
-                resolved,
-                state,
-            };
-            out.push(c.instruction(&dir, Applicability::OutOfScope, reason));
-        }
+            format!("Below cwd {cwd}: Codex builds the instruction chain only from the repository root down to cwd, so this file is never loaded in this session, whatever file is edited{target_note} (codex #13288).")
+        } else {
+            let t = target.as_ref().map(ToString::to_string).unwrap_or_default();
+            format!("On the way to targetPath {t} but not on the path from the repository root to cwd {cwd}, so Codex never loads this file in this session, even when that file is edited.")
+        };
+        let c = Candidate {
+            name: name.to_string(),
+            path,
+            resolved,
+            state,
+        };
+        out.push(c.instruction(&dir, Applicability::OutOfScope, reason));
     }
     out
 }

@@ -7,20 +7,31 @@
 //! * **Instructions** (spec 004 "Project instructions"): the `AGENTS.md`
 //!   chain from the repository root down to cwd inclusive, at most one
 //!   non-empty file per directory (`AGENTS.override.md`, `AGENTS.md`, then
-//!   `project_doc_fallback_filenames`), root first. Files below cwd are
-//!   listed `out-of-scope`; losers of a slot are `shadowed`; empty files are
-//!   `excluded`. The byte budget never truncates: it is reported.
+//!   `project_doc_fallback_filenames`), root first. `AGENTS.md` and
+//!   `AGENTS.override.md` files below cwd, or in a directory on the way to
+//!   targetPath, are listed `out-of-scope`; losers of a slot are
+//!   `shadowed`; empty files are `excluded`. The byte budget never
+//!   truncates: it is reported.
 //! * **Configuration** (spec 004 "Project configuration"): `.codex/config.toml`
 //!   from the root to cwd, closest layer winning; only keys that affect
-//!   instructions, skills and MCP are read.
+//!   instructions, skills and MCP are read. Layers below cwd or on the way
+//!   to targetPath are reported as not applied.
 //! * **Skills** (spec 004 "Skills"): `.agents/skills/<name>/SKILL.md` in
 //!   every directory from cwd up to the root, symlinks resolved inside the
-//!   repository only. Skills in `.agents/skills` of directories not on that
-//!   path (below cwd, siblings) are listed `out-of-scope` so the scope gap
-//!   stays visible; they never count towards collisions or budgets.
+//!   repository only. Skills in `.agents/skills` below cwd, or of a
+//!   directory on the way to targetPath, are listed `out-of-scope` so the
+//!   scope gap stays visible; they never count towards collisions or
+//!   budgets.
 //! * **MCP servers** (spec 004 "MCP configuration"): `[mcp_servers.*]` of the
 //!   applicable layers, secrets redacted, placeholders and variable names
 //!   kept symbolic, duplicates across layers left unresolved.
+//!
+//! **Scope of what is listed.** Only the root-to-cwd path, the subtree
+//! below cwd (the gap with Claude Code's on-demand loading) and the
+//! directories on the way to targetPath are looked at. Items in any other
+//! directory (a sibling package) are not listed at all, so one
+//! compilation costs what is in scope, not the size of the repository:
+//! [`Repo::files_named_under`] answers from the sorted index.
 //!
 //! Architecture invariant: the adapter never fails and never panics. A
 //! broken file is a diagnostic; every file is read through
@@ -41,7 +52,7 @@ use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
     SourceFormat, SourceRef,
 };
-use playbookdiff_source::{Repo, Resolved};
+use playbookdiff_source::{EntryKind, Repo, Resolved};
 
 /// Entry names whose presence makes a directory hold Codex configuration
 /// (a candidate launch directory for `check --all-dirs`).
@@ -73,8 +84,9 @@ pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (pro
 ///
 /// Shape: an [`EffectiveAgentConfig`] with harness `codex`; instructions in
 /// context order first (effective entries by `order`, then shadowed,
-/// excluded and unavailable chain entries, then out-of-scope files by
-/// path); skills closest scan location first; MCP servers by name;
+/// excluded and unavailable chain entries, then out-of-scope files below
+/// cwd or on the way to targetPath, by path); skills closest scan location
+/// first, then out-of-scope ones; MCP servers by name;
 /// diagnostics in discovery order without duplicates; assumptions one
 /// sentence each. Never fails and never panics: problems are diagnostics.
 pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
@@ -105,7 +117,7 @@ pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConf
     let loaded = config::load_layers(&mut cx, &chain);
     let layers = config::parse_layers(&mut cx, &loaded);
     let settings = config::resolve_settings(&mut cx, &layers);
-    config::report_off_chain_layers(&mut cx, &chain);
+    config::report_off_chain_layers(&mut cx);
 
     out.instructions = instructions::compile(&mut cx, &chain, &settings);
     out.skills = skills::compile(&mut cx, &chain, &layers);
@@ -193,6 +205,65 @@ pub(crate) fn place(dir: &RepoPath) -> String {
 /// True when `dir` lies strictly below `base`.
 pub(crate) fn strictly_below(dir: &RepoPath, base: &RepoPath) -> bool {
     dir != base && dir.starts_with(base)
+}
+
+/// The directories on the way from the root to targetPath (targetPath
+/// itself included) that are neither on the root-to-cwd path nor below
+/// cwd, root first. Besides the subtree below cwd, these are the only
+/// directories off the path whose items are listed `out-of-scope`: the
+/// agent is expected to work there, so the gap matters. Empty without a
+/// targetPath or when it lies below cwd.
+pub(crate) fn target_only_dirs(context: &AnalysisContext) -> Vec<RepoPath> {
+    let Some(target) = &context.target_path else {
+        return Vec::new();
+    };
+    let cwd = &context.cwd;
+    target
+        .ancestors_root_first()
+        .into_iter()
+        .filter(|d| !cwd.starts_with(d) && !d.starts_with(cwd))
+        .collect()
+}
+
+/// "a directory" or "a special file (…)" for an entry that is not a
+/// regular file.
+fn kind_phrase(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Dir => "a directory",
+        EntryKind::File => "a regular file",
+        EntryKind::Symlink => "a symbolic link",
+        EntryKind::Other => "a special file (a FIFO, a socket or a device)",
+    }
+}
+
+/// Reports that `path`, named like a file Codex reads, resolves to `kind`
+/// (a directory, a FIFO, a socket, a device) and is never read; `effect`
+/// says what Codex does instead. The message names no launch directory,
+/// so launches from several directories report it once.
+pub(crate) fn not_a_file(
+    cx: &mut Cx<'_, '_>,
+    path: &RepoPath,
+    kind: EntryKind,
+    via_link: bool,
+    effect: &str,
+    format: SourceFormat,
+    severity: Severity,
+) {
+    let link = if via_link {
+        " (through a symbolic link)"
+    } else {
+        ""
+    };
+    let d = Diagnostic::new(
+        DiagnosticCode::NotARegularFile,
+        format!(
+            "{path} is {}{link}, not a regular file, so {effect}; replace it with a regular file or rename it.",
+            kind_phrase(kind)
+        ),
+    )
+    .with_severity(severity)
+    .at(SourceRef::project(path.clone(), format));
+    cx.diag(d);
 }
 
 /// Spec 004 "Analysis context": repositoryRoot is assumed to be Codex's

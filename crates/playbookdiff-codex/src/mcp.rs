@@ -10,8 +10,13 @@
 //! defined in several layers keeps every provenance and is left unknown.
 //! Servers are never contacted: `runtimeVerified` and
 //! `capabilities.known` are always false.
+//!
+//! A server name Codex refuses (anything but ASCII letters, digits, `-`
+//! and `_`, such as the quoted `[mcp_servers."a.b"]`) is kept under its
+//! exact name, `excluded`, and reported; messages quote such names so a
+//! dotted name is not read as a nested table.
 
-use crate::config::{extent, get, invalid_value, string_array, Layer};
+use crate::config::{describe, extent, get, string_array, toml_key, Layer};
 use crate::Cx;
 use playbookdiff_model::redact::{
     has_placeholder, is_variable_name, looks_like_secret, redact_args, redact_command, redact_url,
@@ -26,7 +31,8 @@ use toml::de::{DeString, DeTable, DeValue};
 use toml::Spanned;
 
 /// Documented fields the normalized model has no place for; they are
-/// accepted without being listed in `unknownFields` (harness facts B4).
+/// accepted without being listed in `unknownFields` (harness facts B4),
+/// their type checked when it is documented.
 const DOCUMENTED_UNMODELLED: &[&str] = &[
     "startup_timeout_sec",
     "startup_timeout_ms",
@@ -38,6 +44,72 @@ const DOCUMENTED_UNMODELLED: &[&str] = &[
     "oauth_resource",
     "experimental_environment",
 ];
+
+/// The shape a documented, unmodelled field must have, when known.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// A non-negative integer or decimal number (seconds).
+    Seconds,
+    /// A non-negative integer (milliseconds).
+    Millis,
+    Bool,
+    Str,
+    Table,
+    Strings,
+}
+
+fn unmodelled_shape(key: &str) -> Option<Shape> {
+    Some(match key {
+        "startup_timeout_sec" | "tool_timeout_sec" => Shape::Seconds,
+        "startup_timeout_ms" => Shape::Millis,
+        "required" => Shape::Bool,
+        "default_tools_approval_mode" | "oauth_resource" => Shape::Str,
+        "tools" => Shape::Table,
+        "scopes" => Shape::Strings,
+        _ => return None,
+    })
+}
+
+/// The expected description when `v` does not have `shape`.
+fn shape_mismatch(shape: Shape, v: &Spanned<DeValue<'_>>) -> Option<&'static str> {
+    let r = v.get_ref();
+    let ok = match shape {
+        Shape::Seconds => match r {
+            DeValue::Integer(i) => !i.as_str().starts_with('-'),
+            DeValue::Float(f) => !f.as_str().starts_with('-'),
+            _ => false,
+        },
+        Shape::Millis => {
+            matches!(r, DeValue::Integer(i) if u64::from_str_radix(i.as_str(), i.radix()).is_ok())
+        }
+        Shape::Bool => r.is_bool(),
+        Shape::Str => r.is_str(),
+        Shape::Table => r.is_table(),
+        Shape::Strings => string_array(v).is_some(),
+    };
+    if ok {
+        return None;
+    }
+    Some(match shape {
+        Shape::Seconds => "a non-negative number of seconds",
+        Shape::Millis => "a non-negative number of milliseconds",
+        Shape::Bool => "true or false",
+        Shape::Str => "a string",
+        Shape::Table => "a table",
+        Shape::Strings => "an array of strings",
+    })
+}
+
+/// True when Codex accepts `name` as an MCP server name: one or more ASCII
+/// letters, digits, `-` or `_` (openai/codex
+/// `codex-rs/core/src/mcp_connection_manager.rs`, `validate_mcp_server_name`; a
+/// server with another name fails to start).
+fn valid_server_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
 
 type Def<'b, 'a> = (
     &'b Layer<'a>,
@@ -63,7 +135,13 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Vec<McpServe
                         .push((layer, name, def));
                 }
             }
-            _ => invalid_value(cx, layer, k, v, "mcp_servers", "a table of server tables"),
+            other => cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::McpInvalidEntry,
+                    format!("{} sets mcp_servers to {} where Codex expects a table of servers ([mcp_servers.<name>] tables), so Codex rejects this configuration and no MCP server of this layer applies; write one [mcp_servers.<name>] table per server.", layer.loaded.path, describe(other)),
+                )
+                .at(layer.source(extent(k, v))),
+            ),
         }
     }
     let mut out = Vec::new();
@@ -112,7 +190,9 @@ impl Field<'_, '_> {
     fn at(&self) -> String {
         format!(
             "mcp_servers.{}.{} in {}",
-            self.server, self.key, self.layer.loaded.path
+            toml_key(&self.server),
+            self.key,
+            self.layer.loaded.path
         )
     }
 
@@ -120,7 +200,7 @@ impl Field<'_, '_> {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("{} is a value of type {} where Codex expects {expected}, so Codex rejects this configuration and the field is ignored here; fix its type.", self.at(), v.type_str()),
+                format!("{} is {} where Codex expects {expected}, so Codex rejects this configuration and the field is ignored here; fix it.", self.at(), describe(v)),
             )
             .at(self.source.clone()),
         );
@@ -181,7 +261,7 @@ fn literal_map(
         let item = Field {
             layer: f.layer,
             server: f.server.clone(),
-            key: format!("{}.{name}", f.key),
+            key: format!("{}.{}", f.key, toml_key(&name)),
             source: f.layer.source(extent(k, val)),
         };
         let Some(s) = val.get_ref().as_str() else {
@@ -216,7 +296,7 @@ fn variable_map(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, v: &DeValue<'_>) -> Vec<
         let item = Field {
             layer: f.layer,
             server: f.server.clone(),
-            key: format!("{}.{name}", f.key),
+            key: format!("{}.{}", f.key, toml_key(&name)),
             source: f.layer.source(extent(k, val)),
         };
         match val.get_ref().as_str() {
@@ -247,11 +327,12 @@ fn host_variable(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, var: &str) -> Configure
 fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> McpServer {
     let mut s = empty_server(name, layer.source(extent(key, def)));
     let path = layer.loaded.path.clone();
+    let shown = toml_key(name);
     let DeValue::Table(t) = def.get_ref() else {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("mcp_servers.{name} in {path} is a value of type {} where Codex expects a table, so Codex rejects this configuration; write it as [mcp_servers.{name}].", def.get_ref().type_str()),
+                format!("mcp_servers.{shown} in {path} is {} where Codex expects a table, so Codex rejects this configuration; write it as [mcp_servers.{shown}].", describe(def.get_ref())),
             )
             .at(s.source.clone()),
         );
@@ -260,11 +341,12 @@ fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> Mc
     };
     let mut enabled = true;
     let mut cwd_note = String::new();
+    let mut nested_tables: Vec<String> = Vec::new();
     for (fk, fv) in t.iter() {
         let f = Field {
             layer,
             server: name.to_string(),
-            key: fk.get_ref().to_string(),
+            key: toml_key(fk.get_ref()),
             source: layer.source(extent(fk, fv)),
         };
         let v = fv.get_ref();
@@ -346,8 +428,17 @@ fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> Mc
                 Some(tools) => s.disabled_tools = Some(tools),
                 None => f.bad_type(cx, v, "an array of tool names"),
             },
-            k if DOCUMENTED_UNMODELLED.contains(&k) => {}
-            k => s.unknown_fields.push(k.to_string()),
+            k if DOCUMENTED_UNMODELLED.contains(&k) => {
+                if let Some(expected) = unmodelled_shape(k).and_then(|sh| shape_mismatch(sh, fv)) {
+                    f.bad_type(cx, v, expected);
+                }
+            }
+            _ => {
+                if v.is_table() {
+                    nested_tables.push(f.key.clone());
+                }
+                s.unknown_fields.push(fk.get_ref().to_string());
+            }
         }
     }
     s.transport = match (s.command.is_some(), s.url.is_some()) {
@@ -359,16 +450,28 @@ fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> Mc
             } else {
                 "neither `command` nor `url`"
             };
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::McpInvalidEntry,
-                    format!("mcp_servers.{name} in {path} has {what}, so Codex cannot tell a stdio server from a streamable HTTP one and rejects it; keep exactly one."),
-                )
-                .at(s.source.clone()),
-            );
+            // `[mcp_servers.a.b]` makes `b` a table inside server `a`: say so,
+            // since the author probably meant one server named "a.b".
+            let msg = match nested_tables.first() {
+                Some(k) if !both => format!("mcp_servers.{shown} in {path} has {what} but a table {k}: the header [mcp_servers.{shown}.{k}] declares {k} inside server {shown}, not a server named \"{name}.{k}\" (a name Codex would refuse anyway), so Codex rejects server {shown}; name the server with ASCII letters, digits, - and _ only{}.", if valid_server_name(&format!("{name}-{k}")) { format!(", such as [mcp_servers.{name}-{k}]") } else { String::new() }),
+                _ => format!("mcp_servers.{shown} in {path} has {what}, so Codex cannot tell a stdio server from a streamable HTTP one and rejects it; keep exactly one."),
+            };
+            cx.diag(Diagnostic::new(DiagnosticCode::McpInvalidEntry, msg).at(s.source.clone()));
             Transport::Unknown
         }
     };
+    if !valid_server_name(name) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpInvalidEntry,
+                format!("The MCP server name {shown} in {path} has characters other than ASCII letters, digits, - and _, so Codex refuses to start it (invalid MCP server name); rename the table to such a name."),
+            )
+            .at(s.source.clone()),
+        );
+        s.applicability = Applicability::Excluded;
+        s.reason = format!("Configured in {path}, but Codex accepts only ASCII letters, digits, - and _ in a server name, so it does not start {shown}; repository-configured and runtime-unverified{cwd_note}.");
+        return s;
+    }
     let cwd = &cx.context.cwd;
     if enabled {
         let dir = crate::place(&layer.loaded.dir);
@@ -407,11 +510,14 @@ fn env_vars(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, v: &DeValue<'_>, env: &mut V
                 };
                 env.push(NamedValue { name, value });
             }
-            None => f.bad_type(
-                cx,
-                item.get_ref(),
-                "a variable name or a { name, source } table",
-            ),
+            None => match item.get_ref() {
+                DeValue::Table(_) => f.bad_type(
+                    cx,
+                    item.get_ref(),
+                    "a { name, source } table whose name is a variable name string",
+                ),
+                other => f.bad_type(cx, other, "a variable name or a { name, source } table"),
+            },
         }
     }
 }
@@ -469,7 +575,7 @@ fn duplicate(cx: &mut Cx<'_, '_>, name: &str, ds: &[Def<'_, '_>]) -> McpServer {
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::McpDuplicateUnresolved,
-            format!("mcp_servers.{name} is defined in {list}; whether the closest table replaces the others, merges with them or resolves field by field is undocumented, so its transport and fields are left unknown; define it in one layer."),
+            format!("mcp_servers.{} is defined in {list}; whether the closest table replaces the others, merges with them or resolves field by field is undocumented, so its transport and fields are left unknown; define it in one layer.", toml_key(name)),
         )
         .at(closest),
     );

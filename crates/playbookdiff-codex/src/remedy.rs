@@ -71,7 +71,8 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
 /// Codex should start MCP server `name`.
 pub fn receive_mcp(name: &str) -> String {
     format!(
-        "add a `[mcp_servers.{name}]` table to `.codex/config.toml` with the same command, args and url; forward secrets with `env_vars` or `bearer_token_env_var`"
+        "add a `[mcp_servers.{}]` table to `.codex/config.toml` with the same command, args and url; forward secrets with `env_vars` or `bearer_token_env_var`",
+        crate::config::toml_key(name)
     )
 }
 

@@ -11,13 +11,20 @@
 //! implicit invocation only. The advertisement budget is reported as
 //! `budget-risk`, never as a guess of which skill is cut.
 //!
-//! Skills under `.agents/skills` of directories off that path (below cwd,
-//! siblings) are listed `out-of-scope` so the scope gap stays visible;
-//! they take no part in collisions, budgets or `skills.config`.
+//! Skills under `.agents/skills` below cwd, and of the directories on the
+//! way to targetPath, are listed `out-of-scope` so the scope gap stays
+//! visible; they take no part in collisions, budgets or `skills.config`.
+//! Skills of other directories (siblings) are not listed.
+//!
+//! A `SKILL.md` that is not valid UTF-8, whose front matter is not closed,
+//! or whose `name` or `description` is a list or a mapping is reported
+//! and `excluded`: Codex fails to parse it and lists nothing (openai/codex
+//! `codex-rs/core-skills/src/loader.rs`).
 
-use crate::config::{get, read_error, value_extent, Layer};
+use crate::config::{describe, get, invalid_value, read_error, value_extent, Layer};
 use crate::{
-    strictly_below, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION, SKILL_BUDGET_FALLBACK_CHARS,
+    not_a_file, strictly_below, target_only_dirs, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION,
+    SKILL_BUDGET_FALLBACK_CHARS,
 };
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
@@ -57,7 +64,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, chain: &[RepoPath], layers: &[Layer<'
     apply_skills_config(cx, layers, &mut skills);
     collisions(cx, &mut skills);
     budget(cx, &mut skills);
-    let mut outside = out_of_scope(cx, chain);
+    let mut outside = out_of_scope(cx);
     outside.sort_by(|a, b| a.source.path.cmp(&b.source.path));
     skills.extend(outside);
     skills
@@ -212,30 +219,74 @@ fn parse_front_matter(
         invalid: None,
     };
     let Some(fm) = text.front_matter() else {
-        if report {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidFrontmatter,
-                    format!("{file} has no YAML front matter (a --- block at the top), so Codex cannot read its name and description and does not list it; add front matter with name and description."),
-                )
-                .at(src),
-            );
+        if opens_front_matter(&text.text) {
+            if report {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidFrontmatter,
+                        format!("{file} opens its front matter with --- on line 1 but no later --- line closes it, so Codex finds no front matter, cannot read name and description and does not list the skill; close the front matter with a --- line."),
+                    )
+                    .at(src.with_lines(1, 1)),
+                );
+            }
+            p.lines = Some((1, 1));
+            p.invalid = Some("its front matter is never closed".to_string());
+        } else {
+            if report {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidFrontmatter,
+                        format!("{file} has no YAML front matter (a --- block at the top), so Codex cannot read its name and description and does not list it; add front matter with name and description."),
+                    )
+                    .at(src),
+                );
+            }
+            p.invalid = Some("it has no YAML front matter".to_string());
         }
-        p.invalid = Some("it has no YAML front matter".to_string());
         return p;
     };
     p.lines = Some((fm.start_line, fm.end_line));
     match &fm.value {
         Ok(serde_json::Value::Object(m)) => {
-            let field = |k: &str| {
-                m.get(k)
-                    .and_then(|v| v.as_str())
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
+            // Codex deserializes name and description as text: a scalar is
+            // read as its text, a list or a mapping fails the whole file.
+            let mut wrong: Vec<(&str, &str)> = Vec::new();
+            let mut field = |k: &'static str| match m.get(k) {
+                Some(serde_json::Value::String(s)) => {
+                    Some(s.trim().to_string()).filter(|s| !s.is_empty())
+                }
+                Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+                Some(serde_json::Value::Bool(b)) => Some(b.to_string()),
+                Some(serde_json::Value::Array(_)) => {
+                    wrong.push((k, "a list"));
+                    None
+                }
+                Some(serde_json::Value::Object(_)) => {
+                    wrong.push((k, "a mapping"));
+                    None
+                }
+                Some(serde_json::Value::Null) | None => None,
             };
             p.name = field("name");
             p.description = field("description");
+            if !wrong.is_empty() {
+                for (k, what) in &wrong {
+                    if report {
+                        let line = key_line(fm, k);
+                        let (s, e) = line.map_or((fm.start_line, fm.end_line), |l| (l, l));
+                        cx.diag(
+                            Diagnostic::new(
+                                DiagnosticCode::SkillFieldInvalid,
+                                format!("{file} gives `{k}` as {what} where Codex expects text, so Codex fails to read the front matter and does not list this skill; write {k} as a single string."),
+                            )
+                            .at(src.clone().with_lines(s, e)),
+                        );
+                    }
+                }
+                let (k, what) = wrong[0];
+                p.invalid = Some(format!("its front matter gives {k} as {what}, not text"));
+                return p;
+            }
             let missing: Vec<&str> = [
                 ("name", p.name.is_none()),
                 ("description", p.description.is_none()),
@@ -274,10 +325,11 @@ fn parse_front_matter(
             if report {
                 let at = line.map(|l| format!(" at line {l}")).unwrap_or_default();
                 let l = line.unwrap_or(fm.start_line);
+                let why = humanize_yaml_error(msg);
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidFrontmatter,
-                        format!("The front matter of {file} is not valid YAML{at} ({msg}), so Codex cannot read it and does not list the skill; fix the YAML."),
+                        format!("The front matter of {file} is not valid YAML{at}: {why}; Codex cannot read it and does not list the skill; fix the YAML."),
                     )
                     .at(src.with_lines(l, l)),
                 );
@@ -286,6 +338,105 @@ fn parse_front_matter(
         }
     }
     p
+}
+
+/// True when `text` starts with a `---` line (after any byte-order mark):
+/// front matter is opened, whether or not it is closed.
+fn opens_front_matter(text: &str) -> bool {
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    t.lines().next().is_some_and(|l| l.trim() == "---")
+}
+
+/// The file line of top-level key `key` in front matter `fm`, when it is
+/// written plainly (`key:`, `"key":`, `'key':`).
+fn key_line(fm: &markdown::FrontMatter, key: &str) -> Option<u32> {
+    let forms = [
+        format!("{key}:"),
+        format!("\"{key}\":"),
+        format!("'{key}':"),
+    ];
+    fm.yaml
+        .lines()
+        .position(|l| forms.iter().any(|f| l.starts_with(f.as_str())))
+        .map(|i| fm.start_line + 1 + i as u32)
+}
+
+/// The YAML parser's message in words for people: without its own
+/// location (the diagnostic gives the file line), without hints meant for
+/// programmers, and with the parser's internal limits explained.
+fn humanize_yaml_error(msg: &str) -> String {
+    let mut m = msg.trim();
+    if let Some(rest) = m.strip_prefix("error:") {
+        m = rest.trim_start();
+    }
+    // "line 3 column 1: ..." (possibly repeated).
+    while m.starts_with("line ") {
+        match m.find(": ") {
+            Some(i) => m = m[i + 2..].trim_start(),
+            None => break,
+        }
+    }
+    if let Some(i) = m.find(" at line ") {
+        m = &m[..i];
+    }
+    let number_after = |s: &str, word: &str| -> Option<u64> {
+        let i = s.find(word)? + word.len();
+        s[i..]
+            .trim_start_matches([':', ' '])
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .ok()
+    };
+    if m.starts_with("cannot deserialize null into string") {
+        return "a key is empty or null, and every key must be text".to_string();
+    }
+    if m.starts_with("expected string scalar") {
+        return "a key is a list or a mapping, and every key must be text".to_string();
+    }
+    if let Some(rest) = m.strip_prefix("duplicate mapping key") {
+        let key: String = rest
+            .trim_start_matches([':', ' '])
+            .split(',')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(40)
+            .collect();
+        return if key.is_empty() {
+            "a key appears twice".to_string()
+        } else {
+            format!("the key `{key}` appears twice")
+        };
+    }
+    if let Some(rest) = m.strip_prefix("budget breached:") {
+        let rest = rest.trim();
+        if rest.starts_with("Depth") {
+            if let Some(d) = number_after(rest, "depth") {
+                return format!(
+                    "it nests more than {} levels deep, beyond what the analysis parses",
+                    d.saturating_sub(1)
+                );
+            }
+        }
+        if rest.starts_with("Nodes") || rest.starts_with("Alias") {
+            return "its aliases expand to more values than the analysis parses (an alias bomb)"
+                .to_string();
+        }
+        return "it is larger or more deeply nested than the analysis parses".to_string();
+    }
+    for cut in ["; use ", ", set "] {
+        if let Some(i) = m.find(cut) {
+            m = &m[..i];
+        }
+    }
+    let internal = ["Option<", "::", "{ ", " }", "Some(", "None"];
+    if m.is_empty() || internal.iter().any(|t| m.contains(t)) {
+        "the YAML syntax is invalid".to_string()
+    } else {
+        m.to_string()
+    }
 }
 
 /// The implicit-invocation policy from `<skill>/agents/openai.yaml` and
@@ -306,7 +457,20 @@ fn policy(
             real,
             via_link,
         } => via_link.then(|| real.clone()),
-        Resolved::Inside { .. } => return (Permission::Allowed, None),
+        Resolved::Inside { kind, via_link, .. } => {
+            if report {
+                not_a_file(
+                    cx,
+                    &path,
+                    *kind,
+                    *via_link,
+                    "Codex ignores it and the skill keeps the default invocation policy (implicit invocation allowed)",
+                    SourceFormat::Yaml,
+                    Severity::Warning,
+                );
+            }
+            return (Permission::Allowed, None);
+        }
         other => {
             if report {
                 cx.link_problem(
@@ -369,10 +533,11 @@ fn policy(
                 if let Some(l) = l {
                     s = s.with_lines(l, l);
                 }
+                let why = humanize_yaml_error(&msg);
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidYaml,
-                        format!("{path} is not valid YAML{at} ({msg}), so the skill's invocation policy is unknown; fix the YAML."),
+                        format!("{path} is not valid YAML{at}: {why}, so the skill's invocation policy is unknown; fix the YAML."),
                     )
                     .at(s),
                 );
@@ -401,9 +566,17 @@ fn load_skill(
         .map(|e| e.kind);
     match listed {
         Some(EntryKind::File) => {}
+        Some(kind @ (EntryKind::Dir | EntryKind::Other)) => {
+            skill_file_not_a_file(cx, &file, kind, false);
+            return;
+        }
         Some(EntryKind::Symlink) => {
             let r = cx.resolve(&file);
             match r {
+                Resolved::Inside { kind: kind @ (EntryKind::Dir | EntryKind::Other), .. } => {
+                    skill_file_not_a_file(cx, &file, kind, true);
+                    return;
+                }
                 Resolved::Inside { kind: EntryKind::File, .. } => cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::SkillSymlinkDisputed,
@@ -457,7 +630,24 @@ fn load_skill(
             return;
         }
     };
-    let parsed = parse_front_matter(cx, &file, &text, true);
+    let mut parsed = parse_front_matter(cx, &file, &text, true);
+    if text.invalid_utf8 {
+        // Codex reads SKILL.md as UTF-8 text and fails on anything else.
+        let line = text.text.find('\u{fffd}').map(|o| text.line_of(o));
+        let at = line.map(|n| format!(" (line {n})")).unwrap_or_default();
+        let mut src = SourceRef::project(file.clone(), SourceFormat::Markdown);
+        if let Some(n) = line {
+            src = src.with_lines(n, n);
+        }
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidUtf8,
+                format!("{file} is not valid UTF-8{at}; Codex reads SKILL.md as UTF-8 text, fails on it and does not list this skill; save it as UTF-8."),
+            )
+            .at(src),
+        );
+        parsed.invalid = Some("it is not valid UTF-8".to_string());
+    }
     let (implicit, meta) = policy(cx, skill_dir, true);
     let mut skill = build(cx, scan_dir, dir_name, &file, parsed, implicit, meta);
     skill.source.resolved_path = resolved;
@@ -475,6 +665,22 @@ fn load_skill(
         }
     }
     out.push(skill);
+}
+
+/// Reports a `SKILL.md` that is a directory or a special file: Codex reads
+/// only a regular file of that name (a directory is scanned as a folder).
+/// The message does not depend on cwd.
+fn skill_file_not_a_file(cx: &mut Cx<'_, '_>, file: &RepoPath, kind: EntryKind, via_link: bool) {
+    let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
+    not_a_file(
+        cx,
+        file,
+        kind,
+        via_link,
+        &format!("Codex does not read it as a skill file and lists no skill for {skill_dir}"),
+        SourceFormat::Markdown,
+        Severity::Warning,
+    );
 }
 
 /// Assembles a skill from its parsed parts.
@@ -548,9 +754,9 @@ fn has_nested_skill(cx: &Cx<'_, '_>, dir: &RepoPath) -> bool {
         _ => return false,
     };
     cx.repo
-        .files_named("SKILL.md")
+        .files_named_under("SKILL.md", &real)
         .iter()
-        .any(|p| strictly_below(p, &real) && p.parent().as_ref() != Some(&real))
+        .any(|p| p.parent().as_ref() != Some(&real))
 }
 
 /// Splits `X/.agents/skills/<rest...>` into `X` and the components after
@@ -567,7 +773,12 @@ fn split_skills_root(p: &RepoPath) -> Option<(RepoPath, Vec<String>)> {
 /// SKILL.md files deeper than `<root>/<name>/SKILL.md` in a scanned root:
 /// the documented layout does not cover them, the source scans six levels.
 fn report_nested(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
-    let paths = cx.repo.files_named("SKILL.md").to_vec();
+    let mut paths = Vec::new();
+    for dir in chain {
+        if let Some(root) = dir.join(".agents/skills") {
+            paths.extend_from_slice(cx.repo.files_named_under("SKILL.md", &root));
+        }
+    }
     for p in paths {
         let Some((dir, rest)) = split_skills_root(&p) else {
             continue;
@@ -589,6 +800,20 @@ fn report_nested(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
 /// 004 "Unresolved semantics": the path may name the SKILL.md, as in the
 /// documented example, or the skill directory, as in the reference prose).
 fn apply_skills_config(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>], skills: &mut [Skill]) {
+    for l in layers {
+        if let Some((k, v)) = get(&l.table, "skills") {
+            if !v.get_ref().is_table() {
+                invalid_value(
+                    cx,
+                    l,
+                    k,
+                    v,
+                    "skills",
+                    "a table (with [[skills.config]] entries)",
+                );
+            }
+        }
+    }
     let found = layers.iter().rev().find_map(|l| {
         let (_, s) = get(&l.table, "skills")?;
         let DeValue::Table(t) = s.get_ref() else {
@@ -624,17 +849,43 @@ fn apply_skills_config(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>], skills: &mut [
             );
             continue;
         };
-        let raw = get(t, "path").and_then(|(_, v)| v.get_ref().as_str());
-        let enabled = get(t, "enabled").and_then(|(_, v)| v.get_ref().as_bool());
-        let Some(raw) = raw else {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidValue,
-                    format!("A skills.config entry in {path} has no path string, so it matches no skill; add path."),
-                )
-                .at(item_src),
-            );
-            continue;
+        let raw = get(t, "path").map(|(_, v)| v.get_ref());
+        let enabled = match get(t, "enabled").map(|(_, v)| v.get_ref()) {
+            Some(DeValue::Boolean(b)) => Some(*b),
+            Some(other) => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidValue,
+                        format!("A skills.config entry in {path} sets enabled to {} where Codex expects true or false, so Codex rejects this configuration and the entry disables nothing here; write enabled = false.", describe(other)),
+                    )
+                    .at(item_src.clone()),
+                );
+                continue;
+            }
+            None => None,
+        };
+        let raw = match raw {
+            Some(DeValue::String(s)) => s.as_ref(),
+            Some(other) => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidValue,
+                        format!("A skills.config entry in {path} sets path to {} where Codex expects a path string, so Codex rejects this configuration and the entry matches no skill; write the SKILL.md path as a string.", describe(other)),
+                    )
+                    .at(item_src),
+                );
+                continue;
+            }
+            None => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidValue,
+                        format!("A skills.config entry in {path} has no path, so it matches no skill; add path."),
+                    )
+                    .at(item_src),
+                );
+                continue;
+            }
         };
         if enabled != Some(false) {
             continue;
@@ -777,28 +1028,47 @@ fn budget(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
     ));
 }
 
-/// Skills in `.agents/skills` of directories off the cwd-to-root path.
-fn out_of_scope(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Skill> {
+/// Skills in `.agents/skills` below cwd and of the directories on the way
+/// to targetPath (see [`target_only_dirs`]); other directories are not
+/// visited. The subtree below cwd is answered from the sorted index, so
+/// the cost is that of what is listed. A `SKILL.md` that is not a regular
+/// file is reported and not listed.
+fn out_of_scope(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
     let cwd = cx.context.cwd.clone();
     let target = cx.context.target_path.clone();
-    let mut out = Vec::new();
-    let paths = cx.repo.files_named("SKILL.md").to_vec();
-    for file in paths {
-        let Some((dir, rest)) = split_skills_root(&file) else {
+    let mut found: Vec<(RepoPath, RepoPath, String)> = Vec::new();
+    let mut take = |file: &RepoPath, want: &dyn Fn(&RepoPath) -> bool| {
+        if let Some((dir, rest)) = split_skills_root(file) {
+            if rest.len() == 2 && want(&dir) {
+                found.push((file.clone(), dir, rest[0].clone()));
+            }
+        }
+    };
+    for file in cx.repo.files_named_under("SKILL.md", &cwd) {
+        take(file, &|dir| strictly_below(dir, &cwd));
+    }
+    for d in target_only_dirs(cx.context) {
+        let Some(root) = d.join(".agents/skills") else {
             continue;
         };
-        if rest.len() != 2 || chain.contains(&dir) {
-            continue;
+        for file in cx.repo.files_named_under("SKILL.md", &root) {
+            take(file, &|dir| dir == &d);
         }
+    }
+    let mut out = Vec::new();
+    for (file, dir, dir_name) in found {
         let Some(skill_dir) = file.parent() else {
             continue;
         };
-        let dir_name = rest[0].clone();
         let text = match cx.resolve(&file) {
             Resolved::Inside {
                 kind: EntryKind::File,
                 ..
             } => cx.repo.read_text(&file, READ_LIMIT).ok(),
+            Resolved::Inside { kind, via_link, .. } => {
+                skill_file_not_a_file(cx, &file, kind, via_link);
+                continue;
+            }
             _ => None,
         };
         let parsed = match &text {
@@ -823,7 +1093,8 @@ fn out_of_scope(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Skill> {
             };
             format!("In the .agents/skills of {dir}, below cwd {cwd}: Codex scans only from cwd up to the repository root, so this skill is not available in this session{note}.")
         } else {
-            format!("In the .agents/skills of {dir}, which is not on the path from cwd {cwd} up to the repository root, so Codex does not discover it in this session.")
+            let t = target.as_ref().map(ToString::to_string).unwrap_or_default();
+            format!("In the .agents/skills of {dir}, on the way to targetPath {t} but not on the path from cwd {cwd} up to the repository root, so Codex does not discover it in this session.")
         };
         out.push(s);
     }

@@ -282,9 +282,23 @@ fn nested_agents_skills() {
         ["api-tests", "lint"],
         "closest scan location first"
     );
-    assert_eq!(
-        skill(&c, "apps/web/.agents/skills/web-tests/SKILL.md").applicability,
-        Applicability::OutOfScope
+    // apps/web is a sibling of cwd: neither scanned nor listed.
+    assert!(
+        c.skills
+            .iter()
+            .all(|s| !s.source.path.starts_with(&rp("apps/web"))),
+        "{:#?}",
+        c.skills
+    );
+    // ...unless the agent is expected to work there: then its skill is
+    // listed out-of-scope, on the way to targetPath.
+    let c = run_target("nested_agents_skills", "apps/api", "apps/web/src/x.ts");
+    let web = skill(&c, "apps/web/.agents/skills/web-tests/SKILL.md");
+    assert_eq!(web.applicability, Applicability::OutOfScope);
+    assert!(
+        web.reason.contains("on the way to targetPath"),
+        "{}",
+        web.reason
     );
     // From the root, the nested skill is below cwd: never scanned.
     let c = run_target("nested_agents_skills", ".", "apps/api/src/x.ts");

@@ -395,6 +395,23 @@ declare_codes! {
     /// text verbatim. Use `env_vars`, `bearer_token_env_var` or
     /// `env_http_headers`. Source: harness facts B4.
     McpInterpolationUndocumented = "mcp-interpolation-undocumented", Warning, "a ${VAR} placeholder Codex may not expand";
+    /// An entry named like a file the harness reads (`AGENTS.md`,
+    /// `SKILL.md`, `.codex/config.toml`, `agents/openai.yaml`) is a
+    /// directory, a FIFO, a socket or a device, so it is never read as that
+    /// file. Codex checks that an instruction or skill file is a regular file
+    /// and skips anything else; a project `.codex/config.toml` that cannot
+    /// be read as a file stops Codex with an error, so for that file the
+    /// severity is raised to error when the layer applies. Replace the entry
+    /// with a regular file or rename it. Source: openai/codex
+    /// `codex-rs/core/src/project_doc.rs`, `codex-rs/core-skills/src/loader.rs`,
+    /// `codex-rs/core/src/config_loader/mod.rs`.
+    NotARegularFile = "not-a-regular-file", Warning, "a file the harness reads is a directory or a special file";
+    /// A `SKILL.md` front matter field has the wrong type: `name` or
+    /// `description` is a list or a mapping where text is expected. Codex
+    /// deserializes the front matter into text fields, fails on it and does
+    /// not list the skill. Write the value as a string. Source: openai/codex
+    /// `codex-rs/core-skills/src/loader.rs` (`SkillFrontmatter`); harness facts B5.
+    SkillFieldInvalid = "skill-field-invalid", Warning, "a SKILL.md field has the wrong type";
 }
 
 #[cfg(test)]

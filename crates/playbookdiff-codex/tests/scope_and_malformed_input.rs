@@ -1,0 +1,621 @@
+//! What the Codex adapter lists and how it reports malformed input:
+//!
+//! * scope: only the root-to-cwd path, the subtree below cwd and the
+//!   directories on the way to targetPath are listed, so one compilation
+//!   costs what is in scope, not the size of the repository;
+//! * entries named like files Codex reads that are not regular files, skill
+//!   front matter of the wrong shape, MCP tables of the wrong shape: each is
+//!   a diagnostic naming the file and, where it can, the line;
+//! * messages say what is wrong in words, without the parsers' internals.
+//!
+//! Every repository is built in a temporary directory by the test.
+
+use playbookdiff_codex::compile;
+use playbookdiff_model::{
+    AnalysisContext, Applicability, Diagnostic, EffectiveAgentConfig, Mode, RepoPath, Severity,
+};
+use playbookdiff_source::{Repo, WorkingTree};
+use std::path::Path;
+
+fn rp(s: &str) -> RepoPath {
+    RepoPath::new(s).expect("valid test path")
+}
+
+fn write(root: &Path, rel: &str, bytes: impl AsRef<[u8]>) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+    std::fs::write(p, bytes).expect("write");
+}
+
+fn mkdir(root: &Path, rel: &str) {
+    std::fs::create_dir_all(root.join(rel)).expect("mkdir");
+}
+
+/// A FIFO at `rel` (through `mkfifo`, which every Unix has).
+fn fifo(root: &Path, rel: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+    let ok = std::process::Command::new("mkfifo")
+        .arg(&p)
+        .status()
+        .expect("mkfifo runs")
+        .success();
+    assert!(ok, "mkfifo {}", p.display());
+}
+
+fn compile_at(root: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
+    let tree = WorkingTree::open(root).expect("opens");
+    let repo = Repo::new(&tree);
+    let ctx = AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: rp(cwd),
+        target_path: target.map(rp),
+        mode: Mode::Repo,
+    };
+    compile(&repo, &ctx)
+}
+
+fn diags<'a>(c: &'a EffectiveAgentConfig, code: &str) -> Vec<&'a Diagnostic> {
+    c.diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == code)
+        .collect()
+}
+
+/// The diagnostics of `code` about `path`.
+fn diags_at<'a>(c: &'a EffectiveAgentConfig, code: &str, path: &str) -> Vec<&'a Diagnostic> {
+    diags(c, code)
+        .into_iter()
+        .filter(|d| d.source.as_ref().map(|s| s.path.as_str()) == Some(path))
+        .collect()
+}
+
+fn one_at<'a>(c: &'a EffectiveAgentConfig, code: &str, path: &str) -> &'a Diagnostic {
+    let v = diags_at(c, code, path);
+    assert_eq!(
+        v.len(),
+        1,
+        "expected one {code} at {path}, got {:#?}",
+        c.diagnostics
+    );
+    v[0]
+}
+
+fn lines(d: &Diagnostic) -> Option<(u32, u32)> {
+    d.source
+        .as_ref()
+        .and_then(|s| s.lines)
+        .map(|l| (l.start, l.end))
+}
+
+/// Every repository path named in the result: listed items and the
+/// sources of diagnostics.
+fn paths_named(c: &EffectiveAgentConfig) -> Vec<String> {
+    let mut v: Vec<String> = c
+        .instructions
+        .iter()
+        .map(|i| i.source.path.to_string())
+        .chain(c.skills.iter().map(|s| s.source.path.to_string()))
+        .chain(
+            c.diagnostics
+                .iter()
+                .filter_map(|d| d.source.as_ref().map(|s| s.path.to_string())),
+        )
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// One package of a monorepo: an AGENTS.md, a skill and a config layer.
+fn package(root: &Path, dir: &str) {
+    write(root, &format!("{dir}/AGENTS.md"), format!("# {dir}\n"));
+    write(
+        root,
+        &format!("{dir}/.agents/skills/build/SKILL.md"),
+        "---\nname: build\ndescription: Build it.\n---\n",
+    );
+    write(
+        root,
+        &format!("{dir}/.codex/config.toml"),
+        "project_doc_max_bytes = 65536\n",
+    );
+}
+
+// ----- scope of what is listed -----
+
+#[test]
+fn sibling_packages_are_not_listed_only_the_subtree_below_cwd_and_the_target_path() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(root, "AGENTS.md", "# Root\n");
+    package(root, "packages/a");
+    package(root, "packages/a/nested");
+    package(root, "packages/b");
+    package(root, "packages/b/sub");
+
+    // cwd packages/a: its own chain, and below it packages/a/nested; the
+    // sibling packages/b is never named.
+    let c = compile_at(root, "packages/a", None);
+    let named = paths_named(&c);
+    assert!(
+        named.iter().all(|p| !p.starts_with("packages/b")),
+        "{named:#?}"
+    );
+    for p in [
+        "packages/a/nested/AGENTS.md",
+        "packages/a/nested/.agents/skills/build/SKILL.md",
+        "packages/a/nested/.codex/config.toml",
+    ] {
+        assert!(named.iter().any(|n| n == p), "{p} missing from {named:#?}");
+    }
+    let nested = c
+        .instructions
+        .iter()
+        .find(|i| i.source.path.as_str() == "packages/a/nested/AGENTS.md")
+        .expect("listed");
+    assert_eq!(nested.applicability, Applicability::OutOfScope);
+
+    // With a targetPath in packages/b/sub: the directories on its way are
+    // listed (out of scope), but not what lies below them.
+    let c = compile_at(root, "packages/a", Some("packages/b/sub/main.ts"));
+    for p in ["packages/b/AGENTS.md", "packages/b/sub/AGENTS.md"] {
+        let i = c
+            .instructions
+            .iter()
+            .find(|i| i.source.path.as_str() == p)
+            .unwrap_or_else(|| panic!("{p} not listed"));
+        assert_eq!(i.applicability, Applicability::OutOfScope);
+        assert!(
+            i.reason.starts_with("On the way to targetPath"),
+            "{}",
+            i.reason
+        );
+    }
+    let s = c
+        .skills
+        .iter()
+        .find(|s| s.source.path.as_str() == "packages/b/sub/.agents/skills/build/SKILL.md")
+        .expect("skill on the target's way listed");
+    assert_eq!(s.applicability, Applicability::OutOfScope);
+    assert_eq!(
+        diags_at(
+            &c,
+            "config-layer-not-applied",
+            "packages/b/sub/.codex/config.toml"
+        )
+        .len(),
+        1
+    );
+
+    // From the root every package is below cwd: all listed.
+    let c = compile_at(root, ".", None);
+    let named = paths_named(&c);
+    for p in ["packages/b/sub/AGENTS.md", "packages/a/nested/AGENTS.md"] {
+        assert!(named.iter().any(|n| n == p), "{p} missing");
+    }
+}
+
+#[test]
+fn a_leaf_launch_directory_lists_the_same_few_items_however_many_packages_exist() {
+    // The quadratic `check --all-dirs`: every package listed every other
+    // package's files. Now a leaf package's result does not grow with the
+    // number of packages, so all launch directories together stay linear.
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(root, "AGENTS.md", "# Root\n");
+    let count_for = |packages: usize| -> usize {
+        for i in 0..packages {
+            let dir = format!("packages/p{i:04}");
+            if !root.join(&dir).exists() {
+                package(root, &dir);
+            }
+        }
+        let c = compile_at(root, "packages/p0000", None);
+        c.instructions.len() + c.skills.len() + c.diagnostics.len()
+    };
+    let small = count_for(3);
+    let large = count_for(300);
+    assert_eq!(small, large, "a leaf's result grows with the repository");
+
+    let tree = WorkingTree::open(root).expect("opens");
+    let repo = Repo::new(&tree);
+    let mut total = 0usize;
+    for i in 0..300 {
+        let ctx = AnalysisContext {
+            repository_root: RepoPath::root(),
+            cwd: rp(&format!("packages/p{i:04}")),
+            target_path: None,
+            mode: Mode::Repo,
+        };
+        let c = compile(&repo, &ctx);
+        total += c.instructions.len() + c.skills.len();
+    }
+    // Each leaf lists its own AGENTS.md and skill and the root AGENTS.md.
+    assert_eq!(total, 300 * 3);
+}
+
+// ----- entries that are not regular files -----
+
+#[test]
+fn fifos_and_directories_named_like_codex_files_are_reported_not_loaded() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(root, "AGENTS.md", "# Root\n");
+    // A directory named AGENTS.override.md: Codex skips it, AGENTS.md wins.
+    mkdir(root, "AGENTS.override.md");
+    fifo(root, "sub/AGENTS.md");
+    mkdir(root, ".agents/skills/dir-skill/SKILL.md");
+    fifo(root, ".agents/skills/fifo-skill/SKILL.md");
+    mkdir(root, ".codex/config.toml");
+    fifo(root, "deep/below/.codex/config.toml");
+    write(
+        root,
+        ".agents/skills/ok/SKILL.md",
+        "---\nname: ok\ndescription: Fine.\n---\n",
+    );
+    fifo(root, ".agents/skills/ok/agents/openai.yaml");
+
+    // Reading a FIFO would block: compiling must not try.
+    let c = compile_at(root, "sub", None);
+    let received: Vec<&str> = c
+        .received_instructions()
+        .iter()
+        .map(|i| i.source.path.as_str())
+        .collect();
+    assert_eq!(received, ["AGENTS.md"]);
+
+    let d = one_at(&c, "not-a-regular-file", "AGENTS.override.md");
+    assert!(d.message.contains("is a directory"), "{}", d.message);
+    assert!(d.message.contains("tries the next name"), "{}", d.message);
+    let d = one_at(&c, "not-a-regular-file", "sub/AGENTS.md");
+    assert!(d.message.contains("FIFO"), "{}", d.message);
+    for p in [
+        ".agents/skills/dir-skill/SKILL.md",
+        ".agents/skills/fifo-skill/SKILL.md",
+    ] {
+        one_at(&c, "not-a-regular-file", p);
+        assert!(
+            c.skills.iter().all(|s| s.source.path.as_str() != p),
+            "{p} listed"
+        );
+        assert!(
+            diags(&c, "skill-missing-file").is_empty(),
+            "{:#?}",
+            c.diagnostics
+        );
+    }
+    one_at(
+        &c,
+        "not-a-regular-file",
+        ".agents/skills/ok/agents/openai.yaml",
+    );
+    let d = one_at(&c, "not-a-regular-file", ".codex/config.toml");
+    assert_eq!(d.severity, Severity::Error, "Codex stops on this layer");
+
+    // Below cwd, the FIFO layer is reported too, with the same message
+    // from every launch directory above it.
+    let layer = "deep/below/.codex/config.toml";
+    let from_root = compile_at(root, ".", None);
+    let from_deep = compile_at(root, "deep", None);
+    let d = one_at(&from_root, "not-a-regular-file", layer);
+    assert_eq!(
+        d.message,
+        one_at(&from_deep, "not-a-regular-file", layer).message
+    );
+    assert_eq!(
+        d.severity,
+        Severity::Warning,
+        "the layer does not apply here"
+    );
+    assert!(diags_at(&from_root, "config-layer-not-applied", layer).is_empty());
+    let d = one_at(&from_root, "not-a-regular-file", "sub/AGENTS.md");
+    assert!(d.message.contains("FIFO"), "{}", d.message);
+    assert!(from_root
+        .instructions
+        .iter()
+        .all(|i| i.source.path.as_str() != "sub/AGENTS.md"));
+}
+
+// ----- skill front matter -----
+
+#[test]
+fn skill_name_and_description_of_the_wrong_type_are_reported_at_their_lines() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(
+        root,
+        ".agents/skills/bad/SKILL.md",
+        "---\nname: [1, 2]\ndescription: {a: b}\n---\nBody\n",
+    );
+    write(
+        root,
+        ".agents/skills/num/SKILL.md",
+        "---\nname: 2024\ndescription: Dated.\n---\n",
+    );
+    let c = compile_at(root, ".", None);
+    let v = diags_at(&c, "skill-field-invalid", ".agents/skills/bad/SKILL.md");
+    assert_eq!(v.len(), 2, "{:#?}", c.diagnostics);
+    assert!(
+        v[0].message.contains("`name` as a list"),
+        "{}",
+        v[0].message
+    );
+    assert_eq!(lines(v[0]), Some((2, 2)));
+    assert!(
+        v[1].message.contains("`description` as a mapping"),
+        "{}",
+        v[1].message
+    );
+    assert_eq!(lines(v[1]), Some((3, 3)));
+    assert!(
+        diags(&c, "skill-field-missing").is_empty(),
+        "a wrong type is not a missing field: {:#?}",
+        c.diagnostics
+    );
+    let bad = c
+        .skills
+        .iter()
+        .find(|s| s.directory_name == "bad")
+        .expect("listed");
+    assert_eq!(bad.applicability, Applicability::Excluded);
+    // A number is read as text, as Codex reads it.
+    let num = c
+        .skills
+        .iter()
+        .find(|s| s.directory_name == "num")
+        .expect("listed");
+    assert_eq!(
+        (num.name.as_str(), num.applicability),
+        ("2024", Applicability::Effective)
+    );
+}
+
+#[test]
+fn unterminated_skill_front_matter_is_reported_as_never_closed() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(
+        root,
+        ".agents/skills/open/SKILL.md",
+        "---\nname: open\ndescription: Never closed.\n\nBody\n",
+    );
+    let c = compile_at(root, ".", None);
+    let d = one_at(&c, "invalid-frontmatter", ".agents/skills/open/SKILL.md");
+    assert!(
+        d.message.contains("no later --- line closes it"),
+        "{}",
+        d.message
+    );
+    assert_eq!(lines(d), Some((1, 1)));
+    assert_eq!(c.skills[0].applicability, Applicability::Excluded);
+    assert!(
+        c.skills[0].reason.contains("never closed"),
+        "{}",
+        c.skills[0].reason
+    );
+}
+
+#[test]
+fn a_skill_md_that_is_not_utf8_is_reported_and_not_listed() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(
+        root,
+        ".agents/skills/latin1/SKILL.md",
+        b"---\nname: latin1\ndescription: caf\xe9\n---\n",
+    );
+    let c = compile_at(root, ".", None);
+    let d = one_at(&c, "invalid-utf8", ".agents/skills/latin1/SKILL.md");
+    assert_eq!(lines(d), Some((3, 3)));
+    assert_eq!(c.skills[0].applicability, Applicability::Excluded);
+}
+
+// ----- .codex/config.toml shapes -----
+
+#[test]
+fn mcp_servers_that_is_not_a_table_is_an_invalid_mcp_entry() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), ".codex/config.toml", "mcp_servers = 3\n");
+    let c = compile_at(t.path(), ".", None);
+    let d = one_at(&c, "mcp-invalid-entry", ".codex/config.toml");
+    assert!(
+        d.message.contains("mcp_servers to an integer"),
+        "{}",
+        d.message
+    );
+    assert_eq!(lines(d), Some((1, 1)));
+    assert!(c.mcp_servers.is_empty());
+}
+
+#[test]
+fn a_quoted_dotted_server_name_is_one_server_that_codex_refuses() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        ".codex/config.toml",
+        "[mcp_servers.\"a.b\"]\ncommand = \"x\"\n\n[mcp_servers.c.d]\ncommand = \"y\"\n",
+    );
+    let c = compile_at(t.path(), ".", None);
+    let names: Vec<&str> = c.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["a.b", "c"],
+        "\"a.b\" is one server, c.d a table in c"
+    );
+    let ab = &c.mcp_servers[0];
+    assert_eq!(ab.id, "codex:mcp:a.b");
+    assert_eq!(ab.applicability, Applicability::Excluded);
+    assert!(ab.reason.contains("\"a.b\""), "{}", ab.reason);
+    let v = diags(&c, "mcp-invalid-entry");
+    assert!(
+        v.iter()
+            .any(|d| d.message.contains("name \"a.b\"") && lines(d) == Some((1, 2))),
+        "{v:#?}"
+    );
+    assert!(
+        v.iter().any(|d| d
+            .message
+            .contains("[mcp_servers.c.d] declares d inside server c")),
+        "{v:#?}"
+    );
+}
+
+#[test]
+fn other_wrong_types_in_codex_config_are_reported_with_their_lines() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        ".codex/config.toml",
+        "skills = 3\n\
+         [mcp_servers.s]\n\
+         command = \"run\"\n\
+         startup_timeout_sec = \"soon\"\n\
+         required = 1\n\
+         env_vars = [{ source = \"local\" }]\n",
+    );
+    write(
+        t.path(),
+        "sub/.codex/config.toml",
+        "[[skills.config]]\npath = 3\nenabled = false\n\n[[skills.config]]\npath = \"x/SKILL.md\"\nenabled = \"no\"\n",
+    );
+    let c = compile_at(t.path(), "sub", None);
+    let root_invalid = diags_at(&c, "invalid-value", ".codex/config.toml");
+    assert!(
+        root_invalid
+            .iter()
+            .any(|d| d.message.contains("sets skills to an integer") && lines(d) == Some((1, 1))),
+        "{:#?}",
+        c.diagnostics
+    );
+    let mcp = diags_at(&c, "mcp-invalid-entry", ".codex/config.toml");
+    for (part, line) in [
+        ("startup_timeout_sec in .codex/config.toml is a string where Codex expects a non-negative number of seconds", 4),
+        ("required in .codex/config.toml is an integer where Codex expects true or false", 5),
+        ("a { name, source } table whose name is a variable name string", 6),
+    ] {
+        assert!(
+            mcp.iter().any(|d| d.message.contains(part) && lines(d) == Some((line, line))),
+            "{part}: {mcp:#?}"
+        );
+    }
+    let sub = diags_at(&c, "invalid-value", "sub/.codex/config.toml");
+    assert!(
+        sub.iter()
+            .any(|d| d.message.contains("sets path to an integer")),
+        "{sub:#?}"
+    );
+    assert!(
+        sub.iter()
+            .any(|d| d.message.contains("sets enabled to a string")),
+        "{sub:#?}"
+    );
+}
+
+// ----- messages -----
+
+#[test]
+fn wrong_type_messages_say_what_is_wrong_not_just_the_type() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(
+        t.path(),
+        ".codex/config.toml",
+        "project_doc_fallback_filenames = [\"GUIDE.md\", 7]\nproject_doc_max_bytes = -5\n\n[mcp_servers.s]\ncommand = \"x\"\nargs = [\"--a\", true]\n",
+    );
+    let c = compile_at(t.path(), ".", None);
+    let msgs: Vec<&str> = c.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    let has = |s: &str| msgs.iter().any(|m| m.contains(s));
+    assert!(has("project_doc_fallback_filenames to an array whose items are not all strings (item 2 is an integer) where Codex expects an array of file names"), "{msgs:#?}");
+    assert!(
+        has("project_doc_max_bytes to a negative number (-5) where"),
+        "{msgs:#?}"
+    );
+    assert!(has("args in .codex/config.toml is an array whose items are not all strings (item 2 is a boolean)"), "{msgs:#?}");
+    assert!(!msgs.iter().any(|m| m.contains("of type ")), "{msgs:#?}");
+}
+
+#[test]
+fn a_config_that_is_not_utf8_is_invalid_toml_like_a_syntax_error() {
+    let t = tempfile::tempdir().expect("tempdir");
+    write(t.path(), ".codex/config.toml", b"x = 1\ny = \"caf\xe9\"\n");
+    write(t.path(), "a/.codex/config.toml", "x = = 1\n");
+    let c = compile_at(t.path(), "a", None);
+    let encoding = one_at(&c, "invalid-toml", ".codex/config.toml");
+    let syntax = one_at(&c, "invalid-toml", "a/.codex/config.toml");
+    assert_eq!(encoding.severity, Severity::Error);
+    assert_eq!(encoding.severity, syntax.severity);
+    assert_eq!(lines(encoding), Some((2, 2)));
+    assert!(encoding.message.contains("UTF-8"), "{}", encoding.message);
+    assert!(diags_at(&c, "invalid-utf8", ".codex/config.toml").is_empty());
+}
+
+#[test]
+fn yaml_errors_are_in_words_and_give_only_the_file_line() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(
+        root,
+        ".agents/skills/nullkey/SKILL.md",
+        "---\nname: nullkey\n~: value\ndescription: d\n---\n",
+    );
+    let deep = format!(
+        "---\nname: deep\ndescription: d\nx: {}1{}\n---\n",
+        "[".repeat(70),
+        "]".repeat(70)
+    );
+    write(root, ".agents/skills/deep/SKILL.md", deep);
+    write(
+        root,
+        ".agents/skills/dup/SKILL.md",
+        "---\nname: dup\ndescription: d\nname: again\n---\n",
+    );
+    write(
+        root,
+        ".agents/skills/dup/agents/openai.yaml",
+        "policy:\n  allow_implicit_invocation: false\n~: x\n",
+    );
+    let c = compile_at(root, ".", None);
+    let internals = [
+        "Option<",
+        "deserialize",
+        "Depth {",
+        "budget",
+        "DuplicateKeyPolicy",
+        "column",
+        "error:",
+    ];
+    let check = |d: &Diagnostic, line: u32, words: &str| {
+        for i in internals {
+            assert!(!d.message.contains(i), "{i:?} leaks in {}", d.message);
+        }
+        assert!(d.message.contains(words), "{}", d.message);
+        assert_eq!(lines(d), Some((line, line)), "{}", d.message);
+        assert_eq!(
+            d.message.matches("line ").count(),
+            1,
+            "one line number, the file's: {}",
+            d.message
+        );
+        assert!(d.message.contains(&format!("line {line}")), "{}", d.message);
+    };
+    check(
+        one_at(&c, "invalid-frontmatter", ".agents/skills/nullkey/SKILL.md"),
+        3,
+        "a key is empty or null",
+    );
+    check(
+        one_at(&c, "invalid-frontmatter", ".agents/skills/deep/SKILL.md"),
+        4,
+        "levels deep",
+    );
+    check(
+        one_at(&c, "invalid-frontmatter", ".agents/skills/dup/SKILL.md"),
+        4,
+        "the key `name` appears twice",
+    );
+    check(
+        one_at(&c, "invalid-yaml", ".agents/skills/dup/agents/openai.yaml"),
+        3,
+        "a key is empty or null",
+    );
+}
