@@ -764,7 +764,7 @@ fn resolve_import(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, at: &Sou
         Resolved::Inside { kind, .. } => {
             cx.diag(
                 Diagnostic::new(
-                    DiagnosticCode::NotAFile,
+                    DiagnosticCode::NotARegularFile,
                     format!(
                         "`@{raw}` names `{candidate}`, which is {}; an import includes a file, so nothing is \
                          imported.",

@@ -280,7 +280,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
             Resolved::Inside { kind, .. } => {
                 self.diag(
                     Diagnostic::new(
-                        DiagnosticCode::NotAFile,
+                        DiagnosticCode::NotARegularFile,
                         format!(
                             "`{path}` is {}; Claude Code does not load it.",
                             kind_phrase(kind)

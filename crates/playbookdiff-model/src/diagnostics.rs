@@ -144,11 +144,6 @@ declare_codes! {
     SymlinkDangling = "symlink-dangling", Warning, "a symbolic link points at a path that does not exist";
     /// A chain of symbolic links loops (or exceeds 40 hops). It is not followed.
     SymlinkLoop = "symlink-loop", Warning, "a symbolic link loops";
-    /// A path that must be a regular file (a memory file, a rule, `SKILL.md`,
-    /// `.mcp.json`, a settings file, the target of an `@path` import) is a
-    /// directory or a special file (FIFO, socket, device). It is not read,
-    /// and the harness does not load it either.
-    NotAFile = "not-a-file", Warning, "a configuration path is a directory or special file, not a file";
 
     // ----- Parsing -----
     /// YAML front matter could not be parsed. The message gives the line.
@@ -395,15 +390,17 @@ declare_codes! {
     /// text verbatim. Use `env_vars`, `bearer_token_env_var` or
     /// `env_http_headers`. Source: harness facts B4.
     McpInterpolationUndocumented = "mcp-interpolation-undocumented", Warning, "a ${VAR} placeholder Codex may not expand";
-    /// An entry named like a file the harness reads (`AGENTS.md`,
-    /// `SKILL.md`, `.codex/config.toml`, `agents/openai.yaml`) is a
+    /// A path that must be a regular file (a memory file, a rule,
+    /// `AGENTS.md`, `SKILL.md`, `agents/openai.yaml`, `.mcp.json`, a settings
+    /// file, `.codex/config.toml`, the target of an `@path` import) is a
     /// directory, a FIFO, a socket or a device, so it is never read as that
-    /// file. Codex checks that an instruction or skill file is a regular file
-    /// and skips anything else; a project `.codex/config.toml` that cannot
-    /// be read as a file stops Codex with an error, so for that file the
-    /// severity is raised to error when the layer applies. Replace the entry
-    /// with a regular file or rename it. Source: openai/codex
-    /// `codex-rs/core/src/project_doc.rs`, `codex-rs/core-skills/src/loader.rs`,
+    /// file, and the harness does not load it either. Codex checks that an
+    /// instruction or skill file is a regular file and skips anything else;
+    /// a project `.codex/config.toml` that cannot be read as a file stops
+    /// Codex with an error, so for that file the severity is raised to error
+    /// when the layer applies. Replace the entry with a regular file or
+    /// rename it. Source: openai/codex `codex-rs/core/src/project_doc.rs`,
+    /// `codex-rs/core-skills/src/loader.rs`,
     /// `codex-rs/core/src/config_loader/mod.rs`.
     NotARegularFile = "not-a-regular-file", Warning, "a file the harness reads is a directory or a special file";
     /// A `SKILL.md` front matter field has the wrong type: `name` or

@@ -456,7 +456,7 @@ fn an_import_of_a_directory_says_it_is_a_directory_and_imports_nothing() {
     for line in [1, 2] {
         let d = diags_on_line(&cfg, "CLAUDE.md", line);
         assert_eq!(d.len(), 1, "line {line}: {d:#?}");
-        assert_eq!(d[0].code, D::NotAFile);
+        assert_eq!(d[0].code, D::NotARegularFile);
         assert!(d[0].message.contains("a directory"), "{}", d[0].message);
     }
 }

@@ -40,7 +40,7 @@ fn directories_and_fifos_named_like_configuration_files_are_reported_not_loaded(
         (".claude/rules/pipe.md", "not a regular file"),
         ("sub/CLAUDE.md", "not a regular file"),
     ] {
-        let d = diags_at(&cfg, D::NotAFile, p);
+        let d = diags_at(&cfg, D::NotARegularFile, p);
         assert_eq!(d.len(), 1, "{p}: {:#?}", cfg.diagnostics);
         assert!(d[0].message.contains(what), "{p}: {}", d[0].message);
     }
