@@ -20,7 +20,7 @@ use crate::finding::*;
 use crate::id;
 use crate::paragraphs::{self, Paragraph};
 use crate::state::Reception;
-use crate::{absence, display_name, finish, names, Cell, Row};
+use crate::{absence, display_name, finish, names, Cell, DiagnosticIndex, Row};
 use playbookdiff_model::{EffectiveAgentConfig, Harness, Instruction, RepoPath, SourceRef};
 use std::collections::{BTreeMap, HashMap};
 
@@ -52,14 +52,14 @@ impl Bucket {
         let place = if self.dir.is_root() {
             "the repository root".to_string()
         } else {
-            format!("`{}`", self.dir)
+            crate::code_span(self.dir.as_str())
         };
         match &self.paths {
             Some(p) => format!(
                 "{} for paths matching {} ({place})",
                 self.reception.phrase(),
                 p.iter()
-                    .map(|g| format!("`{g}`"))
+                    .map(|g| crate::code_span(g))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -98,6 +98,7 @@ fn file_of(i: &Instruction) -> RepoPath {
 
 pub(crate) fn compare(
     configs: &[&EffectiveAgentConfig],
+    diagnostics: &[DiagnosticIndex<'_>],
     rows: &mut Vec<Row>,
     findings: &mut Vec<Finding>,
 ) {
@@ -184,6 +185,7 @@ pub(crate) fn compare(
                 })
                 .collect(),
             agree: false,
+            differs: Vec::new(),
         });
         let row = rows.last_mut().expect("just pushed");
         let received: Vec<usize> = (0..n)
@@ -230,7 +232,14 @@ pub(crate) fn compare(
             paths: p.inst.paths.clone(),
         };
         findings.push(missing(
-            configs, &pieces, &texts, class, &received, &bucket, None,
+            configs,
+            diagnostics,
+            &pieces,
+            &texts,
+            class,
+            &received,
+            &bucket,
+            None,
         ));
     }
 
@@ -240,6 +249,7 @@ pub(crate) fn compare(
             let (a, b) = (hs[0], hs[1]);
             reworded(
                 configs,
+                diagnostics,
                 &pieces,
                 &classes,
                 bucket,
@@ -252,6 +262,7 @@ pub(crate) fn compare(
                 for &ci in cis {
                     findings.push(missing(
                         configs,
+                        diagnostics,
                         &pieces,
                         &texts,
                         &classes[ci],
@@ -303,7 +314,7 @@ fn item(h: Harness, i: &Instruction) -> FindingItem {
 }
 
 fn files_phrase(files: &[RepoPath]) -> String {
-    let quoted: Vec<String> = files.iter().map(|f| format!("`{f}`")).collect();
+    let quoted: Vec<String> = files.iter().map(|f| crate::code_span(f.as_str())).collect();
     match quoted.len() {
         1 => quoted[0].clone(),
         _ => format!("the same text in {}", quoted.join(" and ")),
@@ -412,8 +423,10 @@ fn scope_gap(
 /// A `missing` finding for `class`, received by `present` and absent from
 /// every other harness. `surplus`: the paragraphs left over after a
 /// comparison with differently worded text, when there was one.
+#[allow(clippy::too_many_arguments)]
 fn missing(
     configs: &[&EffectiveAgentConfig],
+    diagnostics: &[DiagnosticIndex<'_>],
     pieces: &[Piece<'_>],
     texts: &[String],
     class: &Class,
@@ -490,7 +503,7 @@ fn missing(
         .iter()
         .map(|&h| {
             absence(
-                configs[h],
+                &diagnostics[h],
                 &class.files,
                 format!(
                     "{} has no instruction from {} and none with the same text under this context.",
@@ -584,8 +597,10 @@ fn paragraphs_of(
 /// Two harnesses each receive text the other lacks in the same scope:
 /// identical paragraphs agree, differently worded ones become one
 /// `unknown`, the rest `missing` per file.
+#[allow(clippy::too_many_arguments)]
 fn reworded(
     configs: &[&EffectiveAgentConfig],
+    diagnostics: &[DiagnosticIndex<'_>],
     pieces: &[Piece<'_>],
     classes: &[Class],
     bucket: &Bucket,
@@ -621,14 +636,13 @@ fn reworded(
     if !pairs.is_empty() {
         let mut diffs = Vec::new();
         let mut items: Vec<FindingItem> = Vec::new();
-        let mut seen: Vec<usize> = Vec::new();
+        let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
         for &(i, j, s) in &pairs {
             let (x, y) = (ua[ca[i]], ub[cb[j]]);
             paired_a[ca[i]] = true;
             paired_b[cb[j]] = true;
             for pi in [x.1, y.1] {
-                if !seen.contains(&pi) {
-                    seen.push(pi);
+                if seen.insert(pi) {
                     items.push(item(configs[pieces[pi].h].harness, pieces[pi].inst));
                 }
             }
@@ -677,26 +691,26 @@ fn reworded(
             subject: None,
         }));
     }
-    // Surplus per side, per class.
+    // Surplus per side, per class (one pass over the paragraphs, not one
+    // per class).
     for (h, us, paired, cls) in [(a, &ua, &paired_a, acls), (b, &ub, &paired_b, bcls)] {
-        for &ci in cls {
-            let left: Vec<(usize, &Paragraph)> = us
-                .iter()
-                .enumerate()
-                .filter(|(k, x)| !paired[*k] && x.0 == ci)
-                .map(|(_, x)| (x.1, &x.2))
-                .collect();
-            if left.is_empty() {
-                continue;
+        let mut left: HashMap<usize, Vec<(usize, &Paragraph)>> = HashMap::new();
+        for (k, x) in us.iter().enumerate() {
+            if !paired[k] {
+                left.entry(x.0).or_default().push((x.1, &x.2));
             }
+        }
+        for &ci in cls {
+            let Some(left) = left.get(&ci) else { continue };
             findings.push(missing(
                 configs,
+                diagnostics,
                 pieces,
                 &[],
                 &classes[ci],
                 &[h],
                 bucket,
-                Some(&left),
+                Some(left),
             ));
         }
     }

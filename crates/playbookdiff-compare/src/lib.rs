@@ -41,6 +41,7 @@ pub use state::Reception;
 use playbookdiff_model::{EffectiveAgentConfig, Harness, RepoPath};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// The result of comparing harnesses under one context.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -75,6 +76,10 @@ pub struct Row {
     pub cells: Vec<Cell>,
     /// True when every harness receives the item the same way.
     pub agree: bool,
+    /// The fields whose definitions differ (`args`, `env.KEY`), for skills
+    /// and MCP servers whose cells alone would read the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differs: Vec<String>,
 }
 
 impl Row {
@@ -113,8 +118,10 @@ pub fn compare(configs: &[&EffectiveAgentConfig]) -> Comparison {
     let mut rows = Vec::new();
     let mut findings = Vec::new();
     if configs.len() >= 2 {
-        instructions::compare(configs, &mut rows, &mut findings);
-        skills::compare(configs, &mut rows, &mut findings);
+        let diagnostics: Vec<DiagnosticIndex<'_>> =
+            configs.iter().map(|c| DiagnosticIndex::new(c)).collect();
+        instructions::compare(configs, &diagnostics, &mut rows, &mut findings);
+        skills::compare(configs, &diagnostics, &mut rows, &mut findings);
         mcp::compare(configs, &mut rows, &mut findings);
     }
     findings.sort_by(|a, b| (a.category, a.severity, &a.id).cmp(&(b.category, b.severity, &b.id)));
@@ -138,6 +145,30 @@ pub fn names(hs: &[Harness]) -> String {
     }
 }
 
+/// `s` as a Markdown code span, as messages quote names and paths: the
+/// fence is one backtick longer than the longest run of backticks inside,
+/// and a space pads content that starts or ends with a backtick, so a name
+/// such as ``a`b`` cannot end the span early (CommonMark, "Code spans").
+pub fn code_span(s: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in s.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
 /// The product name of a harness, for sentences.
 pub fn display_name(h: Harness) -> &'static str {
     match h {
@@ -146,25 +177,59 @@ pub fn display_name(h: Harness) -> &'static str {
     }
 }
 
-/// Why `config` lacks an item about `files`: its diagnostics about those
-/// files, else `fallback`.
+/// The diagnostics of one configuration by the file they point at
+/// (`source.path` and `source.resolvedPath`), built once per comparison so
+/// that finding why a harness lacks an item does not scan every
+/// diagnostic for every finding.
+pub(crate) struct DiagnosticIndex<'a> {
+    harness: Harness,
+    by_file: HashMap<&'a RepoPath, Vec<(usize, &'a str)>>,
+}
+
+impl<'a> DiagnosticIndex<'a> {
+    pub(crate) fn new(config: &'a EffectiveAgentConfig) -> Self {
+        let mut by_file: HashMap<&'a RepoPath, Vec<(usize, &'a str)>> = HashMap::new();
+        for (i, d) in config.diagnostics.iter().enumerate() {
+            let Some(s) = &d.source else { continue };
+            by_file
+                .entry(&s.path)
+                .or_default()
+                .push((i, d.message.as_str()));
+            if let Some(r) = s.resolved_path.as_ref().filter(|r| **r != s.path) {
+                by_file.entry(r).or_default().push((i, d.message.as_str()));
+            }
+        }
+        DiagnosticIndex {
+            harness: config.harness,
+            by_file,
+        }
+    }
+}
+
+/// Why a harness lacks an item about `files`: its diagnostics about those
+/// files (in the order it lists them, each message once), else `fallback`.
 pub(crate) fn absence(
-    config: &EffectiveAgentConfig,
+    diagnostics: &DiagnosticIndex<'_>,
     files: &[RepoPath],
     fallback: String,
 ) -> Absence {
-    let mut msgs: Vec<String> = Vec::new();
-    for d in &config.diagnostics {
-        let Some(s) = &d.source else { continue };
-        let hit = files
-            .iter()
-            .any(|f| &s.path == f || s.resolved_path.as_ref() == Some(f));
-        if hit && !msgs.contains(&d.message) {
-            msgs.push(d.message.clone());
+    let mut hits: Vec<(usize, &str)> = files
+        .iter()
+        .filter_map(|f| diagnostics.by_file.get(f))
+        .flatten()
+        .copied()
+        .collect();
+    hits.sort_unstable();
+    hits.dedup_by_key(|h| h.0);
+    let mut msgs: Vec<&str> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (_, m) in hits {
+        if seen.insert(m) {
+            msgs.push(m);
         }
     }
     Absence {
-        harness: config.harness,
+        harness: diagnostics.harness,
         reason: if msgs.is_empty() {
             fallback
         } else {
@@ -177,4 +242,17 @@ pub(crate) fn absence(
 pub(crate) fn finish(mut f: Finding) -> Finding {
     f.actionable = f.severity.is_actionable();
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_span_is_not_closed_by_backticks_inside() {
+        assert_eq!(code_span("db"), "`db`");
+        assert_eq!(code_span("a`b"), "``a`b``");
+        assert_eq!(code_span("`a"), "`` `a ``");
+        assert_eq!(code_span("x``y`"), "``` x``y` ```");
+    }
 }

@@ -102,6 +102,28 @@ fn transport(t: Transport) -> &'static str {
     }
 }
 
+/// The transport as the file declares it: `stdio`, `http`, or the declared
+/// type the model has no kind for (`sse`, `ws`).
+fn transport_as_declared(s: &McpServer) -> String {
+    match (s.transport, &s.declared_type) {
+        (Transport::Unknown, Some(t)) if !t.trim().is_empty() => t.trim().to_string(),
+        (Transport::Unknown, _) => "transport unknown".to_string(),
+        (t, _) => transport(t).to_string(),
+    }
+}
+
+/// How a cell shows a server: started, started only once something the
+/// analysis cannot know happens (an approval), or not started.
+fn cell_reception(s: &McpServer) -> Reception {
+    if !received(s) {
+        Reception::NotLoaded
+    } else if s.applicability == Applicability::Conditional {
+        Reception::Conditional
+    } else {
+        Reception::of(s.load_phase, Applicability::Effective)
+    }
+}
+
 fn received(s: &McpServer) -> bool {
     // Approval (conditional) is a runtime state both harnesses have in
     // some form; it is stated in the assumptions, not compared.
@@ -198,6 +220,7 @@ pub(crate) fn compare(
     let all: Vec<usize> = (0..n).collect();
     let sym = id::symmetric(n);
     for (name, sides) in &by_name {
+        let cname = crate::code_span(name);
         let rep: Vec<Option<&McpServer>> = sides
             .iter()
             .map(|v| v.iter().find(|s| received(s)).or(v.first()).copied())
@@ -210,16 +233,13 @@ pub(crate) fn compare(
                 .map(|r| match r {
                     None => Cell::absent(),
                     Some(s) => Cell {
-                        reception: Some(if received(s) {
-                            Reception::of(s.load_phase, Applicability::Effective)
-                        } else {
-                            Reception::NotLoaded
-                        }),
-                        note: transport(s.transport).to_string(),
+                        reception: Some(cell_reception(s)),
+                        note: transport_as_declared(s),
                     },
                 })
                 .collect(),
             agree: false,
+            differs: Vec::new(),
         });
         let row = rows.last_mut().expect("just pushed");
         let items: Vec<FindingItem> = (0..n)
@@ -258,7 +278,7 @@ pub(crate) fn compare(
                 &off,
                 items,
                 format!(
-                    "MCP server `{name}` is configured for {} only; {}.",
+                    "MCP server {cname} is configured for {} only; {}.",
                     names(&hs(&on)),
                     why.join("; ")
                 ),
@@ -269,7 +289,7 @@ pub(crate) fn compare(
                     harness: configs[h].harness,
                     reason: match rep[h] {
                         None => format!(
-                            "{} configures no MCP server named `{name}` under this context.",
+                            "{} configures no MCP server named {cname} under this context.",
                             display_name(configs[h].harness)
                         ),
                         Some(s) => s.reason.clone(),
@@ -281,8 +301,10 @@ pub(crate) fn compare(
         }
         let s: Vec<&McpServer> = rep.iter().map(|r| r.expect("all on")).collect();
         let mut agree = true;
+        let mut row_differs: Vec<String> = Vec::new();
         if sides.iter().any(|v| v.len() > 1) {
             agree = false;
+            row_differs.push("defined twice".to_string());
             findings.push(finding(
                 configs,
                 FindingType::Unknown,
@@ -293,7 +315,7 @@ pub(crate) fn compare(
                 &all,
                 &[],
                 items.clone(),
-                format!("MCP server `{name}` is defined more than once on one side, so which definition to compare cannot be decided."),
+                format!("MCP server {cname} is defined more than once on one side, so which definition to compare cannot be decided."),
             ));
         }
         // Configuration.
@@ -345,6 +367,7 @@ pub(crate) fn compare(
         }
         if !diffs.is_empty() {
             agree = false;
+            row_differs.extend(diffs.iter().map(|d| d.field.clone()));
             let redacted_only = diffs.iter().all(|d| d.field == "args" || d.field == "url")
                 && diffs.iter().all(|d| {
                     d.values
@@ -384,7 +407,7 @@ pub(crate) fn compare(
                 &[],
                 items.clone(),
                 format!(
-                    "MCP server `{name}` is defined differently ({}){}.",
+                    "MCP server {cname} is defined differently ({}){}.",
                     diffs
                         .iter()
                         .map(|d| d.field.as_str())
@@ -429,6 +452,7 @@ pub(crate) fn compare(
             }
             if !differ.is_empty() {
                 agree = false;
+                row_differs.extend(differ.iter().map(|d| d.field.clone()));
                 let mut f = finding(
                     configs,
                     FindingType::Different,
@@ -440,7 +464,7 @@ pub(crate) fn compare(
                     &[],
                     items.clone(),
                     format!(
-                        "MCP server `{name}` receives different {} ({}).",
+                        "MCP server {cname} receives different {} ({}).",
                         if what == "env" {
                             "environment variables"
                         } else {
@@ -458,6 +482,7 @@ pub(crate) fn compare(
             }
             if !redacted.is_empty() {
                 agree = false;
+                row_differs.extend(redacted.iter().map(|d| format!("{} (redacted)", d.field)));
                 let mut f = finding(
                     configs,
                     FindingType::Unknown,
@@ -469,7 +494,7 @@ pub(crate) fn compare(
                     &[],
                     items.clone(),
                     format!(
-                        "MCP server `{name}` has literal values on every side for {}; they are redacted, so whether they are equal cannot be decided.",
+                        "MCP server {cname} has literal values on every side for {}; they are redacted, so whether they are equal cannot be decided.",
                         redacted.iter().map(|d| d.field.as_str()).collect::<Vec<_>>().join(", ")
                     ),
                 );
@@ -478,6 +503,7 @@ pub(crate) fn compare(
             }
         }
         row.agree = agree;
+        row.differs = row_differs;
     }
 }
 

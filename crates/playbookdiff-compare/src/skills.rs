@@ -110,6 +110,7 @@ impl Ctx<'_> {
 
 pub(crate) fn compare(
     configs: &[&EffectiveAgentConfig],
+    diagnostics: &[crate::DiagnosticIndex<'_>],
     rows: &mut Vec<Row>,
     findings: &mut Vec<Finding>,
 ) {
@@ -125,6 +126,7 @@ pub(crate) fn compare(
         }
     }
     for (name, sides) in &by_name {
+        let cname = crate::code_span(name);
         let all_files: Vec<RepoPath> = sides.iter().flatten().map(|s| file_of(s)).collect();
         let rep: Vec<Option<&Skill>> = sides
             .iter()
@@ -155,6 +157,7 @@ pub(crate) fn compare(
                 })
                 .collect(),
             agree: false,
+            differs: Vec::new(),
         });
         let row = rows.last_mut().expect("just pushed");
         let received: Vec<usize> = (0..n)
@@ -205,7 +208,7 @@ pub(crate) fn compare(
                 &absent,
                 items,
                 format!(
-                    "Skill `{name}` is available to {} {}; {} {} no skill of that name.",
+                    "Skill {cname} is available to {} {}; {} {} no skill of that name.",
                     names(&cx.hs(&received)),
                     top.phrase(),
                     names(&cx.hs(&absent)),
@@ -216,10 +219,10 @@ pub(crate) fn compare(
                 .iter()
                 .map(|&h| {
                     absence(
-                        configs[h],
+                        &diagnostics[h],
                         &files,
                         format!(
-                            "{} discovers no skill named `{name}` under this context.",
+                            "{} discovers no skill named {cname} under this context.",
                             display_name(cx.h(h))
                         ),
                     )
@@ -267,7 +270,7 @@ pub(crate) fn compare(
                 &first,
                 &later,
                 items,
-                format!("Skill `{name}`: {}.", sides.join(", but ")),
+                format!("Skill {cname}: {}.", sides.join(", but ")),
             );
             f.absences = later
                 .iter()
@@ -283,6 +286,7 @@ pub(crate) fn compare(
         let all: Vec<usize> = (0..n).collect();
         let sym = id::symmetric(n);
         let mut agree = true;
+        let mut differs: Vec<String> = Vec::new();
         // Invocation.
         let inv: Vec<(Permission, Permission)> = (0..n)
             .map(|h| {
@@ -293,6 +297,7 @@ pub(crate) fn compare(
         let inv_differs = inv.iter().any(|x| *x != inv[0]);
         if inv_differs {
             agree = false;
+            differs.push("invocation".to_string());
             let unknown = inv
                 .iter()
                 .any(|(e, i)| *e == Permission::Unknown || *i == Permission::Unknown);
@@ -338,7 +343,7 @@ pub(crate) fn compare(
                     &[],
                     items.clone(),
                     format!(
-                        "Skill `{name}` is invoked differently and one side cannot be decided ({}).",
+                        "Skill {cname} is invoked differently and one side cannot be decided ({}).",
                         detail.join("; ")
                     ),
                 )
@@ -353,7 +358,7 @@ pub(crate) fn compare(
                     &[],
                     items.clone(),
                     format!(
-                        "Skill `{name}` is invoked differently: {}.",
+                        "Skill {cname} is invoked differently: {}.",
                         detail.join("; ")
                     ),
                 )
@@ -369,6 +374,7 @@ pub(crate) fn compare(
             .collect();
         if !same_file && descs.iter().any(|d| *d != descs[0]) {
             agree = false;
+            differs.push("description".to_string());
             let cosmetic = descs.iter().all(|d| d.is_some())
                 && descs.iter().all(|d| {
                     loose(d.as_deref().unwrap_or("")) == loose(descs[0].as_deref().unwrap_or(""))
@@ -383,7 +389,7 @@ pub(crate) fn compare(
                 &[],
                 items.clone(),
                 format!(
-                    "Skill `{name}` has a different description for {}; the model decides when to use a skill from it.",
+                    "Skill {cname} has a different description for {}; the model decides when to use a skill from it.",
                     names(&cx.hs(&all))
                 ),
             );
@@ -405,6 +411,7 @@ pub(crate) fn compare(
             .collect();
         if !inv_differs && ads.iter().any(|a| *a != ads[0]) {
             agree = false;
+            differs.push("listing".to_string());
             let unknown = ads.contains(&"unknown");
             let mut f = cx.finding(
                 if unknown {
@@ -424,7 +431,7 @@ pub(crate) fn compare(
                 &[],
                 items.clone(),
                 format!(
-                    "Skill `{name}` is listed to the model differently: {}.",
+                    "Skill {cname} is listed to the model differently: {}.",
                     (0..n)
                         .map(|h| format!("{} {}", display_name(cx.h(h)), ads[h]))
                         .collect::<Vec<_>>()
@@ -435,5 +442,6 @@ pub(crate) fn compare(
             findings.push(f);
         }
         row.agree = agree;
+        row.differs = differs;
     }
 }

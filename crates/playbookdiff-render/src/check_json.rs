@@ -86,12 +86,13 @@ pub fn matrix_json(r: &MatrixReport<'_>) -> String {
         all_dirs: true,
         configs: configs_map(r.root_configs),
         directories: r
+            .matrix
             .directories
             .iter()
-            .map(|(d, c)| DirEntry {
-                cwd: d,
-                findings: c.findings.iter().map(|f| f.id.as_str()).collect(),
-                summary: c.summary,
+            .map(|d| DirEntry {
+                cwd: &d.cwd,
+                findings: d.findings.iter().map(String::as_str).collect(),
+                summary: d.summary,
             })
             .collect(),
         groups: &r.matrix.groups,

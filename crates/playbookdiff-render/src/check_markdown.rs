@@ -1,10 +1,12 @@
 //! `check --format markdown`: a compact report for a pull-request comment,
 //! one table per category, detail collapsed in `<details>`.
 //!
-//! Text from the repository is escaped: `|`, `<`, `>`, backticks and line
-//! breaks cannot break the table or inject markup.
+//! Text from the repository is escaped for GitHub-flavoured Markdown: a
+//! name or path cannot end its code span, break the table, or inject
+//! emphasis, links, images or HTML into the comment.
 
 use crate::check_text::counts;
+use crate::layout::is_hidden;
 use crate::report::{evidence, CheckReport, MatrixReport};
 use playbookdiff_compare::{display_name, Category, Finding};
 use playbookdiff_model::Harness;
@@ -17,39 +19,47 @@ fn versus(hs: &[Harness]) -> String {
         .join(" vs ")
 }
 
-/// Escapes text for a Markdown table cell or paragraph.
+/// Escapes text taken from the repository (or a sentence quoting it) for
+/// GitHub-flavoured Markdown prose or a table cell: every ASCII character
+/// that can start Markdown syntax is backslash-escaped (`\\*`, `\\[`,
+/// `\\|`…), so no emphasis, link, image, heading, table cell or HTML can
+/// form; `.`, `:` and `@` too, so GitHub does not turn `www.x.y` or
+/// `http://…` into a link. Line breaks become spaces; control and
+/// format characters (bidirectional overrides) are shown escaped.
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
-            '|' => out.push_str("\\|"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '*' | '_' | '`' | '[' | ']' | '#' | '~' | '\\' => {
+            '\n' | '\r' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '#' | '|' | '~' | '.' | ':' | '@'
+            | '!' | '$' | '^' | '%' => {
                 out.push('\\');
                 out.push(c);
             }
-            '\n' | '\r' => out.push(' '),
-            c if c.is_control() => {}
+            c if is_hidden(c) => out.push_str(&c.escape_default().to_string()),
             c => out.push(c),
         }
     }
     out
 }
 
-/// Inline code that cannot be closed by the content (HTML, so Markdown
-/// emphasis does not apply inside; only `<`, `>`, `&` and `|` are escaped).
+/// Inline code that nothing inside can end or turn into Markup: an HTML
+/// `<code>` element whose ASCII punctuation is written as character
+/// references (`&#42;` for `*`), which Markdown shows as literal text.
+/// Backticks, `|`, `<`, `**`, `[x](y)` and URLs inside stay text, and the
+/// element cannot break a table row.
 fn code(s: &str) -> String {
     let mut out = String::from("<code>");
     for c in s.chars() {
         match c {
-            '|' => out.push_str("&#124;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
             '\n' | '\r' => out.push(' '),
-            c if c.is_control() => {}
+            c if is_hidden(c) => out.push_str(&c.escape_default().to_string()),
+            c if c.is_ascii_punctuation() => {
+                let _ = write!(out, "&#{};", u32::from(c));
+            }
             c => out.push(c),
         }
     }
@@ -57,17 +67,65 @@ fn code(s: &str) -> String {
     out
 }
 
-/// The message with its backtick spans kept as code, escaped.
+/// A message whose Markdown code spans (names and paths, quoted with as
+/// many backticks as they need) become [`code`], the rest escaped with
+/// [`esc`]. A backtick run without a closing run of the same length is
+/// text, as in CommonMark.
 fn message(s: &str) -> String {
     let mut out = String::new();
-    for (i, part) in s.split('`').enumerate() {
-        if i % 2 == 1 {
-            out.push_str(&code(part));
-        } else {
-            out.push_str(&esc(part));
+    let mut text = String::new();
+    let mut rest = s;
+    while let Some(start) = rest.find('`') {
+        let run = rest[start..].len() - rest[start..].trim_start_matches('`').len();
+        let after = &rest[start + run..];
+        match closing_run(after, run) {
+            Some(end) => {
+                text.push_str(&rest[..start]);
+                out.push_str(&esc(&text));
+                text.clear();
+                let inner = &after[..end];
+                let inner = if inner.len() >= 2
+                    && inner.starts_with(' ')
+                    && inner.ends_with(' ')
+                    && !inner.trim().is_empty()
+                {
+                    &inner[1..inner.len() - 1]
+                } else {
+                    inner
+                };
+                out.push_str(&code(inner));
+                rest = &after[end + run..];
+            }
+            None => {
+                text.push_str(&rest[..start + run]);
+                rest = after;
+            }
         }
     }
+    text.push_str(rest);
+    out.push_str(&esc(&text));
     out
+}
+
+/// Where in `s` the first run of exactly `n` backticks starts.
+fn closing_run(s: &str, n: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'`' {
+            let mut j = i;
+            while j < b.len() && b[j] == b'`' {
+                j += 1;
+            }
+            if j - i == n {
+                return Some(i);
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    None
 }
 
 fn tables(
@@ -240,7 +298,7 @@ pub fn matrix_markdown(r: &MatrixReport<'_>) -> String {
     let hs = r.harnesses();
     let mut out = String::new();
     let m = r.matrix;
-    let total = r.directories.len();
+    let total = m.directories.len();
     let _ = writeln!(
         out,
         "## PlaybookDiff: {} in every launch directory\n",
@@ -267,10 +325,14 @@ pub fn matrix_markdown(r: &MatrixReport<'_>) -> String {
         );
     }
     let fs: Vec<&Finding> = m.findings.iter().map(|f| &f.finding).collect();
+    let by_id: std::collections::HashMap<&str, &playbookdiff_compare::matrix::MatrixFinding> = m
+        .findings
+        .iter()
+        .map(|f| (f.finding.id.as_str(), f))
+        .collect();
     let dirs = |id: &str| {
-        m.findings
-            .iter()
-            .find(|f| f.finding.id == id)
+        by_id
+            .get(id)
             .map(|f| {
                 let shown: Vec<String> = f
                     .directories
@@ -300,15 +362,127 @@ pub fn matrix_markdown(r: &MatrixReport<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::Via;
+    use playbookdiff_compare::{code_span, compare};
+    use playbookdiff_model::{
+        AnalysisContext, Applicability, Capabilities, EffectiveAgentConfig, LoadPhase, McpServer,
+        RepoPath, SourceFormat, SourceRef, Transport,
+    };
 
     #[test]
     fn repository_text_cannot_break_the_table_or_inject_markup() {
         assert_eq!(esc("a|b<script>*x*"), "a\\|b&lt;script&gt;\\*x\\*");
-        assert_eq!(code("a|b</code>"), "<code>a&#124;b&lt;/code&gt;</code>");
+        assert_eq!(
+            code("a|b</code>"),
+            "<code>a&#124;b&#60;&#47;code&#62;</code>"
+        );
         assert_eq!(
             message("see `x|y` and *z*"),
             "see <code>x&#124;y</code> and \\*z\\*"
         );
         assert!(!esc("line\nbreak").contains('\n'));
+    }
+
+    #[test]
+    fn a_name_with_backticks_stays_one_code_span() {
+        for name in ["a`b", "`a", "b`", "a``b`c", "```"] {
+            let m = message(&format!("MCP server {} is missing.", code_span(name)));
+            assert_eq!(m.matches("<code>").count(), 1, "{name}: {m}");
+            assert!(m.starts_with("MCP server <code>"), "{name}: {m}");
+            assert!(m.ends_with("</code> is missing\\."), "{name}: {m}");
+            assert!(!m.contains('`'), "{name}: {m}");
+        }
+        // An unclosed backtick is text.
+        assert_eq!(message("a ` b"), "a \\` b");
+    }
+
+    #[test]
+    fn links_emphasis_and_autolinks_from_the_repository_are_inert() {
+        for s in [
+            "**bold**",
+            "[link](http:evil)",
+            "![img](http://evil/x.png)",
+            "<a href=x>y</a>",
+            "www.evil.com",
+            "https://evil.com",
+            "_under_ ~~strike~~",
+        ] {
+            // Prose: every character that could start markup is escaped.
+            let prose = esc(s);
+            let chars: Vec<char> = prose.chars().collect();
+            for (i, c) in chars.iter().enumerate() {
+                if "*_[]()~:.!`".contains(*c) && !"()".contains(*c) {
+                    assert!(i > 0 && chars[i - 1] == '\\', "{s:?} gave {prose:?}");
+                }
+                assert!(*c != '<' && *c != '>', "{s:?} gave {prose:?}");
+            }
+            // Code: no punctuation but character references inside the
+            // element.
+            for out in [code(s), message(&code_span(s))] {
+                let inner = out
+                    .strip_prefix("<code>")
+                    .and_then(|o| o.strip_suffix("</code>"))
+                    .unwrap_or_else(|| panic!("{out}"));
+                let without_refs: String = inner
+                    .split('&')
+                    .map(|part| part.split_once(';').map_or(part, |(_, rest)| rest))
+                    .collect();
+                assert!(
+                    !without_refs.chars().any(|c| c.is_ascii_punctuation()),
+                    "{s:?} gave {out:?}"
+                );
+            }
+        }
+    }
+
+    fn server(name: &str) -> McpServer {
+        McpServer {
+            id: format!("mcp:{name}"),
+            name: name.into(),
+            source: SourceRef::project(RepoPath::new(".mcp.json").unwrap(), SourceFormat::Json),
+            other_sources: vec![],
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Effective,
+            reason: "configured".into(),
+            transport: Transport::Stdio,
+            declared_type: None,
+            command: Some("x".into()),
+            args: None,
+            url: None,
+            env: vec![],
+            headers: vec![],
+            enabled_tools: None,
+            disabled_tools: None,
+            unknown_fields: vec![],
+            runtime_verified: false,
+            capabilities: Capabilities { known: false },
+        }
+    }
+
+    #[test]
+    fn a_hostile_server_name_renders_as_code_in_the_whole_report() {
+        let name = "**bold**`[link](http:evil)`|x";
+        let ctx = AnalysisContext::at_root();
+        let mut claude =
+            EffectiveAgentConfig::new(playbookdiff_model::Harness::ClaudeCode, ctx.clone());
+        claude.mcp_servers = vec![server(name)];
+        let codex = EffectiveAgentConfig::new(playbookdiff_model::Harness::Codex, ctx.clone());
+        let configs = vec![claude, codex];
+        let cmp = compare(&configs.iter().collect::<Vec<_>>());
+        assert_eq!(cmp.findings.len(), 1);
+        let via = Via::default();
+        let md = check_markdown(&CheckReport {
+            repository: ".",
+            context: &ctx,
+            configs: &configs,
+            comparison: &cmp,
+            via: &via,
+        });
+        for raw in ["**bold**", "[link]", "](http", "http:evil", "`"] {
+            assert!(!md.contains(raw), "{raw} in\n{md}");
+        }
+        let row = md.lines().find(|l| l.starts_with("| medium |")).unwrap();
+        // Three cells: the name's `|` does not add one.
+        assert_eq!(row.matches(" | ").count() + 2, 4, "{row}");
     }
 }

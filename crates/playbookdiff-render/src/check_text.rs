@@ -4,43 +4,21 @@
 //! repository's own paths allow; colour only emphasizes. Every string taken
 //! from the repository is printed with control characters escaped.
 
-use crate::report::{evidence, problems, unknowable, CheckReport, MatrixReport};
+pub(crate) use crate::layout::{wrap, wrap_hanging, WIDTH};
+use crate::report::{
+    context_args, cwd_label, evidence, problems, target_label, unknowable, CheckReport,
+    MatrixReport, Via,
+};
 use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
+use playbookdiff_compare::matrix::MatrixFinding;
 use playbookdiff_compare::{display_name, names, Finding, FindingSeverity, Summary};
 use playbookdiff_model::{AnalysisContext, Harness};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
-pub(crate) const WIDTH: usize = 80;
-
-/// Wraps `text` to `width` columns, every line prefixed by `indent`.
-pub(crate) fn wrap(text: &str, indent: &str, width: usize) -> String {
-    wrap_hanging(text, indent, indent, width)
-}
-
-/// Wraps `text` to `width` columns: the first line prefixed by `first`,
-/// the others by `rest`.
-pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    let mut indent = first;
-    for word in text.split_whitespace() {
-        let avail = width.saturating_sub(indent.chars().count()).max(20);
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > avail {
-            let _ = writeln!(out, "{indent}{line}");
-            line.clear();
-            indent = rest;
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        let _ = writeln!(out, "{indent}{line}");
-    }
-    out
-}
+/// The indentation of a header value (`  repository  `).
+const HEADER_VALUE: &str = "              ";
 
 pub(crate) fn severity_style(s: FindingSeverity) -> Style {
     match s {
@@ -66,19 +44,31 @@ pub(crate) fn counts(s: &Summary) -> String {
     )
 }
 
-fn header(out: &mut String, p: &Painter, title: &str, repository: &str, ctx: &AnalysisContext) {
+/// The header: title, repository, launch directory (unless `all_dirs`),
+/// target and mode.
+fn header(
+    out: &mut String,
+    p: &Painter,
+    title: &str,
+    repository: &str,
+    ctx: &AnalysisContext,
+    via: &Via,
+    all_dirs: bool,
+) {
     let _ = writeln!(out, "{}", p.paint(title, heading()));
-    let target = ctx
-        .target_path
-        .as_ref()
-        .map_or("(none)".to_string(), |t| clean(t.as_str()).into_owned());
-    for (k, v) in [
-        ("repository", clean(repository).into_owned()),
-        ("cwd", clean(ctx.cwd.as_str()).into_owned()),
-        ("target", target),
-        ("mode", ctx.mode.as_str().to_string()),
-    ] {
-        let _ = writeln!(out, "  {k:<11} {v}");
+    let mut rows = vec![("repository", clean(repository).into_owned())];
+    if !all_dirs {
+        rows.push(("cwd", cwd_label(ctx, via)));
+    }
+    rows.push(("target", target_label(ctx, via)));
+    rows.push(("mode", ctx.mode.as_str().to_string()));
+    for (k, v) in rows {
+        out.push_str(&wrap_hanging(
+            &v,
+            &format!("  {k:<11} "),
+            HEADER_VALUE,
+            WIDTH,
+        ));
     }
 }
 
@@ -96,7 +86,12 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
     out.push_str(&wrap(&clean(&f.message), "  ", WIDTH));
     for h in harnesses {
         let ev = evidence(f, *h, 4).unwrap_or_else(|| "(nothing)".to_string());
-        let _ = writeln!(out, "  {:<12} {}", h.as_str(), clean(&ev));
+        out.push_str(&wrap_hanging(
+            &clean(&ev),
+            &format!("  {:<12} ", h.as_str()),
+            "                ",
+            WIDTH,
+        ));
     }
     let _ = writeln!(out, "  {}", p.paint(&format!("id  {}", f.id), dim()));
 }
@@ -112,6 +107,8 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
         &format!("PlaybookDiff check: {}", vs(&hs)),
         r.repository,
         r.context,
+        r.via,
+        false,
     );
     let s = &r.comparison.summary;
     let _ = writeln!(out, "\nFindings: {}", counts(s));
@@ -121,7 +118,13 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
     for f in &r.comparison.findings {
         finding_block(&mut out, &p, f, &hs);
     }
-    footer(&mut out, r.configs, s, false);
+    footer(
+        &mut out,
+        r.configs,
+        s,
+        false,
+        &context_args(r.repository, r.context, true),
+    );
     out
 }
 
@@ -130,6 +133,7 @@ fn footer(
     configs: &[playbookdiff_model::EffectiveAgentConfig],
     s: &Summary,
     all_dirs: bool,
+    args: &str,
 ) {
     let probs: Vec<String> = problems(configs)
         .into_iter()
@@ -137,18 +141,27 @@ fn footer(
         .map(|(h, n)| format!("{} {n}", display_name(h)))
         .collect();
     if !probs.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nDiagnostics (warnings and errors about the repository{}): {}; see `playbookdiff compile --harness NAME`.",
-            if all_dirs { ", at the root" } else { "" },
-            probs.join(", ")
-        );
+        out.push('\n');
+        out.push_str(&wrap(
+            &format!(
+                "Diagnostics (warnings and errors about the repository{}): {}; see `playbookdiff compile{args} --harness NAME`.",
+                if all_dirs { ", at the root" } else { "" },
+                probs.join(", ")
+            ),
+            "",
+            WIDTH,
+        ));
     }
     let unk = unknowable(configs);
     if !unk.is_empty() {
         let _ = writeln!(out, "\nNot known to this analysis:");
         for (code, hs) in unk {
-            let _ = writeln!(out, "  - {} ({})", code.summary(), names(&hs));
+            out.push_str(&wrap_hanging(
+                &format!("- {} ({})", code.summary(), names(&hs)),
+                "  ",
+                "    ",
+                WIDTH,
+            ));
         }
     }
     let result = if s.actionable() > 0 {
@@ -162,11 +175,16 @@ fn footer(
     } else {
         "no compatibility divergence detected (exit status 0).".to_string()
     };
-    let _ = writeln!(out, "\nResult: {result}");
-    let _ = writeln!(
-        out,
-        "More: `playbookdiff explain ID` (same options) shows the evidence and a fix; `--format json` everything."
-    );
+    out.push('\n');
+    out.push_str(&wrap(&format!("Result: {result}"), "", WIDTH));
+    out.push_str(&wrap(
+        &format!(
+            "More: `playbookdiff explain ID{args}{}` shows the evidence and a fix; `--format json` everything.",
+            if all_dirs { " --cwd DIR" } else { "" }
+        ),
+        "",
+        WIDTH,
+    ));
 }
 
 /// `check --all-dirs --format text`: groups first, with how many launch
@@ -181,19 +199,24 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         &format!("PlaybookDiff check --all-dirs: {}", vs(&hs)),
         r.repository,
         r.context,
-    );
-    let total = r.directories.len();
-    let with = r
-        .directories
-        .iter()
-        .filter(|(_, c)| !c.findings.is_empty())
-        .count();
-    let _ = writeln!(
-        out,
-        "  {:<11} {total} launch directories (the root and every directory holding agent configuration); {with} with findings",
-        "checked"
+        r.via,
+        true,
     );
     let m = r.matrix;
+    let total = m.directories.len();
+    let with = m
+        .directories
+        .iter()
+        .filter(|d| !d.findings.is_empty())
+        .count();
+    out.push_str(&wrap_hanging(
+        &format!(
+            "{total} launch directories (the root and every directory holding agent configuration); {with} with findings"
+        ),
+        &format!("  {:<11} ", "checked"),
+        HEADER_VALUE,
+        WIDTH,
+    ));
     let _ = writeln!(
         out,
         "\nFindings: {} (each counted once across directories)",
@@ -202,6 +225,11 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
     if m.groups.is_empty() {
         let _ = writeln!(out, "  No compatibility findings in any launch directory.");
     }
+    let by_id: HashMap<&str, &MatrixFinding> = m
+        .findings
+        .iter()
+        .map(|f| (f.finding.id.as_str(), f))
+        .collect();
     for g in &m.groups {
         let sev = format!("{:<7}", g.severity.as_str().to_uppercase());
         let line = format!(
@@ -217,7 +245,13 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
             .directories
             .iter()
             .take(8)
-            .map(|d| clean(d.as_str()).into_owned())
+            .map(|d| {
+                if d.is_root() {
+                    ". (the root)".to_string()
+                } else {
+                    clean(d.as_str()).into_owned()
+                }
+            })
             .collect();
         let more = g.directories.len().saturating_sub(8);
         let mut list = dirs.join(", ");
@@ -226,24 +260,31 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         }
         out.push_str(&wrap(&list, "  ", WIDTH));
         if let Some(id) = g.findings.first() {
-            let dir = m
-                .findings
-                .iter()
-                .find(|f| &f.finding.id == id)
-                .and_then(|f| f.directories.first())
-                .map(|d| d.as_str().to_string())
-                .unwrap_or_else(|| ".".into());
+            let mut ctx = r.context.clone();
+            if let Some(dir) = by_id.get(id.as_str()).and_then(|f| f.directories.first()) {
+                ctx.cwd = dir.clone();
+            }
             let _ = writeln!(
                 out,
                 "  {}",
                 p.paint(
-                    &format!("e.g. playbookdiff explain {id} --cwd {dir}"),
+                    &format!(
+                        "e.g. playbookdiff explain {}{}",
+                        clean(id),
+                        context_args(r.repository, &ctx, true)
+                    ),
                     dim()
                 )
             );
         }
     }
-    footer(&mut out, r.root_configs, &m.summary, true);
+    footer(
+        &mut out,
+        r.root_configs,
+        &m.summary,
+        true,
+        &context_args(r.repository, r.context, false),
+    );
     out
 }
 
@@ -255,11 +296,6 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
     let hs = r.harnesses();
     let mut out = String::new();
     let _ = writeln!(out, "{}", p.paint(&format!("Finding {}", f.id), heading()));
-    let target = r
-        .context
-        .target_path
-        .as_ref()
-        .map_or("(none)".to_string(), |t| t.to_string());
     for (k, v) in [
         (
             "severity",
@@ -286,17 +322,17 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                 names(&f.absent_from)
             },
         ),
-        (
-            "context",
-            format!(
-                "repository {}, cwd {}, target {target}, mode {}",
-                r.repository,
-                r.context.cwd,
-                r.context.mode.as_str()
-            ),
-        ),
+        ("repository", clean(r.repository).into_owned()),
+        ("cwd", cwd_label(r.context, r.via)),
+        ("target", target_label(r.context, r.via)),
+        ("mode", r.context.mode.as_str().to_string()),
     ] {
-        let _ = writeln!(out, "  {k:<12} {}", clean(&v));
+        out.push_str(&wrap_hanging(
+            &v,
+            &format!("  {k:<12} "),
+            "               ",
+            WIDTH,
+        ));
     }
     let _ = writeln!(out);
     out.push_str(&wrap(&clean(&f.message), "", WIDTH));

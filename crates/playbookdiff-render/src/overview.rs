@@ -5,44 +5,45 @@
 //! Fits 80 columns (long paths are shortened in the middle) and reads well
 //! without colour: rows where the harnesses differ are marked `!`.
 
-use crate::check_text::{counts, severity_style, vs, wrap, wrap_hanging, WIDTH};
-use crate::report::{problems, unknowable, CheckReport};
+use crate::check_text::{counts, severity_style, vs};
+use crate::layout::{fit, width, wrap, wrap_hanging, WIDTH};
+use crate::report::{context_args, cwd_label, problems, target_label, unknowable, CheckReport};
 use crate::text::{clean, dim, heading, Painter};
-use playbookdiff_compare::{display_name, names, Category, Cell, Row};
+use playbookdiff_compare::{display_name, names, Category, Cell, Reception, Row};
 use std::fmt::Write as _;
 
 /// At most this many rows per category; the rest are counted.
 const MAX_ROWS: usize = 12;
 
-/// Shortens `s` to `width` characters, keeping both ends.
-fn fit(s: &str, width: usize) -> String {
-    let n = s.chars().count();
-    if n <= width {
-        return format!("{s:<width$}");
+/// The narrowest and widest a harness column may be.
+const CELL_MIN: usize = 18;
+const CELL_MAX: usize = 24;
+
+/// Words for a cell's state: an MCP server that starts only under
+/// something the analysis cannot know (in practice, the user's approval)
+/// `needs approval`.
+fn state_label(category: Category, r: Reception) -> &'static str {
+    match (category, r) {
+        (Category::Mcp, Reception::Conditional) => "needs approval",
+        (_, r) => r.label(),
     }
-    let keep = width.saturating_sub(1);
-    let head = keep / 3;
-    let tail = keep - head;
-    let chars: Vec<char> = s.chars().collect();
-    let mut out: String = chars[..head].iter().collect();
-    out.push('…');
-    out.extend(&chars[n - tail..]);
-    out
 }
 
-/// The cell's state, with its note when both fit in `width`.
-fn cell_text(c: &Cell, width: usize) -> String {
+/// The cell's state with its note (`startup (stdio)`), escaped.
+fn cell_full(category: Category, c: &Cell) -> String {
     match c.reception {
         None => "-".to_string(),
-        Some(r) if c.note.is_empty() => r.label().to_string(),
-        Some(r) => {
-            let full = format!("{} ({})", r.label(), c.note);
-            if full.chars().count() <= width {
-                full
-            } else {
-                r.label().to_string()
-            }
-        }
+        Some(r) if c.note.is_empty() => state_label(category, r).to_string(),
+        Some(r) => format!("{} ({})", state_label(category, r), clean(&c.note)),
+    }
+}
+
+/// The cell's state, with its note when both fit in `columns`.
+fn cell_text(category: Category, c: &Cell, columns: usize) -> String {
+    let full = cell_full(category, c);
+    match c.reception {
+        Some(r) if width(&full) > columns => state_label(category, r).to_string(),
+        _ => full,
     }
 }
 
@@ -51,31 +52,66 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     let p = Painter { color };
     let hs = r.harnesses();
     let cmp = r.comparison;
+    let args = context_args(r.repository, r.context, true);
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{}",
         p.paint(&format!("PlaybookDiff: {}", vs(&hs)), heading())
     );
-    let target = r
-        .context
-        .target_path
-        .as_ref()
-        .map(|t| format!(", target {}", clean(t.as_str())))
-        .unwrap_or_default();
+    let target = if r.context.target_path.is_some() {
+        format!(", target {}", target_label(r.context, r.via))
+    } else {
+        String::new()
+    };
     out.push_str(&wrap(
         &format!(
-            "{}, launched in {}{target}, {} mode",
+            "Repository {}, launched in {}{target}, {} mode",
             clean(r.repository),
-            clean(r.context.cwd.as_str()),
+            cwd_label(r.context, r.via),
             r.context.mode.as_str()
         ),
         "",
         WIDTH,
     ));
 
-    // Columns: marker (2), label, then one column per harness.
-    let col = 18usize;
+    let sections: Vec<(Category, &str, Vec<&Row>, usize)> = [
+        (Category::Instruction, "Instructions"),
+        (Category::Skill, "Skills"),
+        (Category::Mcp, "MCP servers"),
+    ]
+    .into_iter()
+    .map(|(cat, title)| {
+        let rows: Vec<&Row> = cmp
+            .rows
+            .iter()
+            .filter(|x| x.category == cat && x.received_anywhere())
+            .collect();
+        // Differences first, so a long list still shows them.
+        let mut ordered: Vec<&Row> = rows.iter().filter(|x| !x.agree).copied().collect();
+        ordered.extend(rows.iter().filter(|x| x.agree).copied());
+        let hidden = cmp
+            .rows
+            .iter()
+            .filter(|x| x.category == cat && !x.received_anywhere())
+            .count();
+        (cat, title, ordered, hidden)
+    })
+    .collect();
+
+    // Columns: marker (2), label, then one column per harness, as wide as
+    // the widest cell shown (within limits).
+    let col = sections
+        .iter()
+        .flat_map(|(cat, _, rows, _)| {
+            rows.iter()
+                .take(MAX_ROWS)
+                .flat_map(move |row| row.cells.iter().map(move |c| width(&cell_full(*cat, c))))
+        })
+        .chain(hs.iter().map(|h| width(display_name(*h))))
+        .max()
+        .unwrap_or(0)
+        .clamp(CELL_MIN, CELL_MAX);
     let label_w = WIDTH.saturating_sub(2 + (col + 1) * hs.len()).max(20);
     let mut head = format!("\n  {}", fit("What each agent receives", label_w));
     for h in &hs {
@@ -84,28 +120,12 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     }
     let _ = writeln!(out, "{}", p.paint(head.trim_end(), heading()));
     let mut differing = 0;
-    for (cat, title) in [
-        (Category::Instruction, "Instructions"),
-        (Category::Skill, "Skills"),
-        (Category::Mcp, "MCP servers"),
-    ] {
-        let rows: Vec<&Row> = cmp
-            .rows
-            .iter()
-            .filter(|x| x.category == cat && x.received_anywhere())
-            .collect();
-        let hidden = cmp
-            .rows
-            .iter()
-            .filter(|x| x.category == cat && !x.received_anywhere())
-            .count();
+    let mut seen: Vec<&str> = Vec::new();
+    for (cat, title, ordered, hidden) in &sections {
         let _ = writeln!(out, "{}", p.paint(title, heading()));
-        if rows.is_empty() {
+        if ordered.is_empty() {
             let _ = writeln!(out, "  {}", p.paint("none", dim()));
         }
-        // Differences first, so a long list still shows them.
-        let mut ordered: Vec<&Row> = rows.iter().filter(|x| !x.agree).copied().collect();
-        ordered.extend(rows.iter().filter(|x| x.agree).copied());
         for row in ordered.iter().take(MAX_ROWS) {
             if !row.agree {
                 differing += 1;
@@ -117,9 +137,20 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
             );
             for c in &row.cells {
                 line.push(' ');
-                line.push_str(&fit(&cell_text(c, col), col));
+                line.push_str(&fit(&cell_text(*cat, c, col), col));
+                let state = match c.reception {
+                    None => "-",
+                    Some(r) => state_label(*cat, r),
+                };
+                if !seen.contains(&state) {
+                    seen.push(state);
+                }
             }
             let _ = writeln!(out, "{}", line.trim_end());
+            if !row.differs.is_empty() {
+                let note = format!("differs: {}", clean(&row.differs.join(", ")));
+                out.push_str(&p.paint(&wrap(&note, "    ", WIDTH), dim()));
+            }
         }
         if ordered.len() > MAX_ROWS {
             let more = ordered.len() - MAX_ROWS;
@@ -134,29 +165,49 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
                 )
             );
         }
-        if hidden > 0 {
-            let _ = writeln!(
-                out,
-                "  {}",
-                p.paint(
-                    &format!("{hidden} more not loaded by any agent from here (pass --cwd to look there)"),
-                    dim()
-                )
-            );
+        if *hidden > 0 {
+            out.push_str(&p.paint(
+                &wrap(
+                    &format!(
+                        "{hidden} more not loaded by any agent from here (pass --cwd to look there)"
+                    ),
+                    "  ",
+                    WIDTH,
+                ),
+                dim(),
+            ));
         }
     }
-    let _ = writeln!(
-        out,
-        "{}",
-        p.paint(
-            if differing > 0 {
-                "! = the agents differ. on demand = after a file there is read or edited."
-            } else {
-                "on demand = after a file there is read or edited."
-            },
-            dim()
-        )
-    );
+    let mut legend: Vec<&str> = Vec::new();
+    if differing > 0 {
+        legend.push("! = the agents differ.");
+    }
+    for (state, meaning) in [
+        ("-", "- = the agent has nothing of that name or file."),
+        (
+            "not loaded",
+            "not loaded = the agent has it, but not from this launch directory.",
+        ),
+        (
+            "on demand",
+            "on demand = after a file there is read or edited.",
+        ),
+        (
+            "needs approval",
+            "needs approval = configured, but started only once the user approves it.",
+        ),
+        (
+            "conditional",
+            "conditional = only after an approval or a runtime condition.",
+        ),
+    ] {
+        if seen.contains(&state) {
+            legend.push(meaning);
+        }
+    }
+    if !legend.is_empty() {
+        out.push_str(&p.paint(&wrap(&legend.join(" "), "", WIDTH), dim()));
+    }
 
     // Findings.
     let s = &cmp.summary;
@@ -176,14 +227,17 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         let body = wrap(&clean(&f.message), "          ", WIDTH);
         let _ = write!(out, "{}", p.paint(&sev, severity_style(f.severity)));
         out.push_str(body.trim_start());
-        let _ = writeln!(out, "          {}", p.paint(&f.id, dim()));
+        let _ = writeln!(out, "          {}", p.paint(&clean(&f.id), dim()));
     }
     if cmp.findings.len() > 10 {
-        let _ = writeln!(
-            out,
-            "  +{} more: see `playbookdiff check`",
-            cmp.findings.len() - 10
-        );
+        out.push_str(&wrap(
+            &format!(
+                "+{} more: see `playbookdiff check{args}`",
+                cmp.findings.len() - 10
+            ),
+            "  ",
+            WIDTH,
+        ));
     }
 
     // What no analysis can know, once.
@@ -210,7 +264,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         if !probs.is_empty() {
             out.push_str(&wrap_hanging(
                 &format!(
-                    "- warnings about the repository itself: {}; see `playbookdiff compile --harness NAME`",
+                    "- warnings about the repository itself: {}; see `playbookdiff compile{args} --harness NAME`",
                     probs.join(", ")
                 ),
                 "  ",
@@ -220,22 +274,221 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         }
     }
 
+    // Next: commands that analyse the same repository and context.
     let _ = writeln!(out, "\n{}", p.paint("Next", heading()));
-    let _ = writeln!(
-        out,
-        "  playbookdiff check                 findings with evidence; exits 1 on medium"
-    );
-    let _ = writeln!(
-        out,
-        "  playbookdiff check --format json   everything, for tools"
-    );
-    let _ = writeln!(
-        out,
-        "  playbookdiff explain ID            one finding: why, and how to fix it"
-    );
-    let _ = writeln!(
-        out,
-        "  playbookdiff check --all-dirs      every package of a monorepo at once"
-    );
+    let all_dirs_args = context_args(r.repository, r.context, false);
+    let next = [
+        (
+            format!("playbookdiff check{args}"),
+            "findings with evidence; exits 1 on medium",
+        ),
+        (
+            format!("playbookdiff check{args} --format json"),
+            "everything, for tools",
+        ),
+        (
+            format!("playbookdiff explain ID{args}"),
+            "one finding: why, and how to fix it",
+        ),
+        (
+            format!("playbookdiff check{all_dirs_args} --all-dirs"),
+            "every package of a monorepo at once",
+        ),
+    ];
+    let cmd_w = next.iter().map(|(c, _)| width(c)).max().unwrap_or(0);
+    let desc_w = next.iter().map(|(_, d)| width(d)).max().unwrap_or(0);
+    for (cmd, desc) in &next {
+        if 2 + cmd_w + 3 + desc_w <= WIDTH {
+            let _ = writeln!(out, "  {}   {}", crate::layout::pad(cmd, cmd_w), desc);
+        } else {
+            let _ = writeln!(out, "  {cmd}");
+            let _ = writeln!(out, "      {}", p.paint(desc, dim()));
+        }
+    }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Via;
+    use playbookdiff_compare::compare;
+    use playbookdiff_model::{
+        AnalysisContext, Applicability, Capabilities, EffectiveAgentConfig, Harness, LoadPhase,
+        McpServer, RepoPath, SourceFormat, SourceRef, Transport,
+    };
+
+    fn server(
+        name: &str,
+        applicability: Applicability,
+        transport: Transport,
+        declared: Option<&str>,
+        args: &[&str],
+    ) -> McpServer {
+        McpServer {
+            id: format!("mcp:{name}"),
+            name: name.into(),
+            source: SourceRef::project(RepoPath::new(".mcp.json").unwrap(), SourceFormat::Json)
+                .with_lines(1, 2),
+            other_sources: vec![],
+            load_phase: LoadPhase::Startup,
+            applicability,
+            reason: "configured".into(),
+            transport,
+            declared_type: declared.map(str::to_string),
+            command: (transport == Transport::Stdio).then(|| "uvx".to_string()),
+            args: Some(args.iter().map(|a| a.to_string()).collect()),
+            url: None,
+            env: vec![],
+            headers: vec![],
+            enabled_tools: None,
+            disabled_tools: None,
+            unknown_fields: vec![],
+            runtime_verified: false,
+            capabilities: Capabilities { known: false },
+        }
+    }
+
+    /// Claude Code: `db` (needs approval, other args), `docs-search` (SSE,
+    /// needs approval), `github`, and names in CJK and with a right-to-left
+    /// override; Codex: `db`, `github` and the two names.
+    fn view() -> String {
+        let ctx = AnalysisContext::at_root();
+        let mut claude = EffectiveAgentConfig::new(Harness::ClaudeCode, ctx.clone());
+        let mut codex = EffectiveAgentConfig::new(Harness::Codex, ctx.clone());
+        use Applicability::{Conditional, Effective};
+        claude.mcp_servers = vec![
+            server(
+                "db",
+                Conditional,
+                Transport::Stdio,
+                None,
+                &["--dsn", "${DB}"],
+            ),
+            server(
+                "docs-search",
+                Conditional,
+                Transport::Unknown,
+                Some("sse"),
+                &[],
+            ),
+            server("github", Effective, Transport::Stdio, None, &[]),
+            server("数据库服务器", Effective, Transport::Stdio, None, &["a"]),
+            server(
+                "evil\u{202E}gnp.exe",
+                Effective,
+                Transport::Stdio,
+                None,
+                &[],
+            ),
+        ];
+        codex.mcp_servers = vec![
+            server("db", Effective, Transport::Stdio, None, &["--dsn", "x"]),
+            server("github", Effective, Transport::Stdio, None, &[]),
+            server("数据库服务器", Effective, Transport::Stdio, None, &["b"]),
+            server(
+                "evil\u{202E}gnp.exe",
+                Effective,
+                Transport::Stdio,
+                None,
+                &[],
+            ),
+        ];
+        let configs = vec![claude, codex];
+        let cmp = compare(&configs.iter().collect::<Vec<_>>());
+        let via = Via::default();
+        overview_text(
+            &CheckReport {
+                repository: "examples/monorepo",
+                context: &ctx,
+                configs: &configs,
+                comparison: &cmp,
+                via: &via,
+            },
+            false,
+        )
+    }
+
+    fn line_of<'a>(text: &'a str, start: &str) -> &'a str {
+        text.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?} in\n{text}"))
+    }
+
+    #[test]
+    fn a_differing_row_says_what_differs() {
+        let text = view();
+        let lines: Vec<&str> = text.lines().collect();
+        let db = lines.iter().position(|l| l.starts_with("! db ")).unwrap();
+        assert_eq!(lines[db + 1].trim(), "differs: args", "{text}");
+    }
+
+    #[test]
+    fn servers_that_need_approval_do_not_look_effective() {
+        let text = view();
+        let db = line_of(&text, "! db ");
+        assert!(db.contains("needs approval (stdio)"), "{db}");
+        assert!(db.contains("startup (stdio)"), "{db}");
+        let github = line_of(&text, "  github ");
+        assert!(!github.contains("needs approval"), "{github}");
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("needs approval = "), "{text}");
+    }
+
+    #[test]
+    fn an_sse_server_shows_its_declared_transport() {
+        let text = view();
+        let docs = line_of(&text, "! docs-search ");
+        assert!(docs.contains("needs approval (sse)"), "{docs}");
+        assert!(!docs.contains("unknown"), "{docs}");
+    }
+
+    #[test]
+    fn the_legend_explains_a_dash() {
+        let text = view();
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("- = the agent has nothing of that name"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn wide_names_keep_the_columns_aligned_within_eighty_columns() {
+        let text = view();
+        for line in text.lines() {
+            assert!(crate::layout::width(line) <= 80, "{line:?}");
+        }
+        let start = |l: &str| {
+            let i = l.find("startup").unwrap();
+            crate::layout::width(&l[..i])
+        };
+        let github = start(line_of(&text, "  github "));
+        let cjk = start(line_of(&text, "! 数据库服务器"));
+        assert_eq!(github, cjk, "{text}");
+    }
+
+    #[test]
+    fn bidirectional_overrides_in_names_are_escaped() {
+        let text = view();
+        assert!(!text.contains('\u{202E}'));
+        assert!(text.contains("evil\\u{202e}gnp.exe"), "{text}");
+    }
+
+    #[test]
+    fn the_pointers_name_the_repository_and_context() {
+        let text = view();
+        assert!(
+            text.contains("  playbookdiff check examples/monorepo"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  playbookdiff explain ID examples/monorepo"),
+            "{text}"
+        );
+        assert!(
+            text.contains("launched in . (the repository root)"),
+            "{text}"
+        );
+    }
 }

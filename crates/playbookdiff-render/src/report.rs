@@ -1,10 +1,79 @@
 //! What the check renderers are fed: one context, or every launch directory.
 
+use crate::layout::clean;
 use playbookdiff_compare::matrix::Matrix;
 use playbookdiff_compare::{Comparison, Finding};
-use playbookdiff_model::{
-    AnalysisContext, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
-};
+use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, Harness, Mode};
+
+/// How the user named the launch directory and the target, when the name
+/// leads elsewhere through a symbolic link (`apps/apilink` for `apps/api`).
+/// The context holds where they lead; the headers show both.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Via {
+    /// `--cwd` as given (normalized), when it is not where it leads.
+    pub cwd: Option<String>,
+    /// `--target` as given (normalized), when it is not where it leads.
+    pub target: Option<String>,
+}
+
+/// The launch directory for a header: `. (the repository root)`,
+/// `apps/api`, `apps/api (via apps/apilink)`.
+pub(crate) fn cwd_label(ctx: &AnalysisContext, via: &Via) -> String {
+    let via = via.cwd.as_deref().map(clean);
+    match (ctx.cwd.is_root(), via) {
+        (true, None) => ". (the repository root)".to_string(),
+        (true, Some(v)) => format!(". (the repository root, via {v})"),
+        (false, None) => clean(ctx.cwd.as_str()).into_owned(),
+        (false, Some(v)) => format!("{} (via {v})", clean(ctx.cwd.as_str())),
+    }
+}
+
+/// The target for a header: `(none)`, `a/b.ts`, `a/b.ts (via l/b.ts)`.
+pub(crate) fn target_label(ctx: &AnalysisContext, via: &Via) -> String {
+    match (&ctx.target_path, via.target.as_deref()) {
+        (None, _) => "(none)".to_string(),
+        (Some(t), None) => clean(t.as_str()).into_owned(),
+        (Some(t), Some(v)) => format!("{} (via {})", clean(t.as_str()), clean(v)),
+    }
+}
+
+/// `s` as one shell word: as is when it holds only characters no shell
+/// treats specially, else in single quotes.
+pub(crate) fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '_' | '.' | '/' | ':' | '=' | '@' | '%' | '+' | ',' | '-')
+        });
+    if plain {
+        s.to_string()
+    } else {
+        clean(&format!("'{}'", s.replace('\'', "'\\''"))).into_owned()
+    }
+}
+
+/// The arguments that name the same analysis again: REPO (unless it is the
+/// current directory), then `--cwd` (when `with_cwd` and not the root),
+/// `--target` and `--mode`, each with a leading space.
+pub(crate) fn context_args(repository: &str, ctx: &AnalysisContext, with_cwd: bool) -> String {
+    let mut out = String::new();
+    if repository != "." {
+        out.push(' ');
+        out.push_str(&shell_word(repository));
+    }
+    if with_cwd && !ctx.cwd.is_root() {
+        out.push_str(" --cwd ");
+        out.push_str(&shell_word(ctx.cwd.as_str()));
+    }
+    if let Some(t) = &ctx.target_path {
+        out.push_str(" --target ");
+        out.push_str(&shell_word(t.as_str()));
+    }
+    if ctx.mode == Mode::Local {
+        out.push_str(" --mode local");
+    }
+    out
+}
 
 /// A compatibility check under one context.
 #[derive(Clone, Debug)]
@@ -17,6 +86,8 @@ pub struct CheckReport<'a> {
     pub configs: &'a [EffectiveAgentConfig],
     /// The comparison of `configs`.
     pub comparison: &'a Comparison,
+    /// How the user named the launch directory and the target.
+    pub via: &'a Via,
 }
 
 impl CheckReport<'_> {
@@ -35,10 +106,11 @@ pub struct MatrixReport<'a> {
     pub context: &'a AnalysisContext,
     /// The configurations at the repository root.
     pub root_configs: &'a [EffectiveAgentConfig],
-    /// Every checked launch directory with its finding ids, in path order.
-    pub directories: &'a [(RepoPath, Comparison)],
-    /// The findings merged and grouped.
+    /// The findings merged and grouped, with every checked launch
+    /// directory and the ids of its findings.
     pub matrix: &'a Matrix,
+    /// How the user named the target.
+    pub via: &'a Via,
 }
 
 impl MatrixReport<'_> {

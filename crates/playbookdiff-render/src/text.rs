@@ -10,6 +10,9 @@
 //! control characters escaped, so a crafted file name or message cannot
 //! drive the terminal. MCP environment variables are shown by name only.
 
+pub(crate) use crate::layout::clean;
+use crate::layout::{pad, width, wrap_hanging, WIDTH};
+use crate::report::{cwd_label, target_label, Via};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Instruction, LoadPhase,
@@ -27,6 +30,9 @@ pub struct TextOptions {
     /// How the header names the repository (e.g. the REPO argument as the
     /// user gave it); `.` when absent.
     pub repository: Option<String>,
+    /// How the user named the launch directory and the target, when that
+    /// leads elsewhere through a symbolic link.
+    pub via: Via,
 }
 
 /// Renders `config` for a person to read. Ends with a newline.
@@ -47,15 +53,11 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
         )
     );
     let repository = options.repository.as_deref().unwrap_or(".");
-    let target = ctx
-        .target_path
-        .as_ref()
-        .map_or(Cow::Borrowed("(none)"), |t| clean(t.as_str()));
     let mut header = Table::default();
     for (key, value) in [
         ("repository", clean(repository)),
-        ("cwd", clean(ctx.cwd.as_str())),
-        ("target", target),
+        ("cwd", Cow::Owned(cwd_label(ctx, &options.via))),
+        ("target", Cow::Owned(target_label(ctx, &options.via))),
         ("mode", Cow::Borrowed(ctx.mode.as_str())),
     ] {
         header.row(vec![Cell::styled(key, dim()), Cell::plain(value)]);
@@ -67,7 +69,10 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
     let mut instructions: Vec<&Instruction> = config.instructions.iter().collect();
     instructions.sort_by_key(|i| (i.order.is_none(), i.order));
     section(&mut out, &p, "Instructions", instructions.len());
-    let mut table = Table::default();
+    let mut table = Table {
+        caps: vec![(3, PATH_COLUMN)],
+        ..Table::default()
+    };
     for i in instructions {
         let order = i.order.map_or_else(|| "-".to_string(), |o| o.to_string());
         table.row(vec![
@@ -81,14 +86,22 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
     table.write(&mut out, &p);
 
     section(&mut out, &p, "Skills", config.skills.len());
-    let mut table = Table::default();
+    let mut table = Table {
+        caps: vec![(2, PATH_COLUMN), (3, NAME_COLUMN)],
+        wrap_under: Some(2),
+        ..Table::default()
+    };
     for s in &config.skills {
         table.row(skill_row(s));
     }
     table.write(&mut out, &p);
 
     section(&mut out, &p, "MCP servers", config.mcp_servers.len());
-    let mut table = Table::default();
+    let mut table = Table {
+        caps: vec![(2, PATH_COLUMN), (3, NAME_COLUMN)],
+        wrap_under: Some(2),
+        ..Table::default()
+    };
     for m in &config.mcp_servers {
         table.row(mcp_row(m));
     }
@@ -97,19 +110,39 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
     section(&mut out, &p, "Diagnostics", config.diagnostics.len());
     for d in &config.diagnostics {
         let label = format!("{}[{}]", d.severity.as_str(), d.code.as_str());
-        let _ = write!(out, "  {}", p.paint(&label, severity_style(d.severity)));
+        let mut line = label.clone();
         if let Some(source) = &d.source {
-            let _ = write!(out, " {}", location(source));
+            let _ = write!(line, " {}", location(source));
         }
-        let _ = writeln!(out, " {}", clean(&d.message));
+        let _ = write!(line, " {}", clean(&d.message));
+        let wrapped = wrap_hanging(&line, "  ", "    ", WIDTH);
+        // The label has no space: it is whole at the start of the first line.
+        let rest = wrapped.strip_prefix(&format!("  {label}")).unwrap_or("");
+        let _ = write!(
+            out,
+            "  {}{rest}",
+            p.paint(&label, severity_style(d.severity))
+        );
     }
 
     section(&mut out, &p, "Assumptions", config.assumptions.len());
     for a in &config.assumptions {
-        let _ = writeln!(out, "  - {}", clean(a));
+        out.push_str(&wrap_hanging(
+            &format!("- {}", clean(a)),
+            "  ",
+            "    ",
+            WIDTH,
+        ));
     }
     out
 }
+
+/// The most columns a path takes in a table; a longer one is written whole
+/// and the row goes on below it.
+const PATH_COLUMN: usize = 40;
+
+/// The most columns a skill or server name takes in a table.
+const NAME_COLUMN: usize = 24;
 
 fn skill_row(s: &Skill) -> Vec<Cell> {
     vec![
@@ -118,11 +151,11 @@ fn skill_row(s: &Skill) -> Vec<Cell> {
         Cell::plain(location(&s.source)),
         Cell::plain(clean(&s.name)),
         Cell::plain(format!(
-            "explicit={} implicit={}",
+            "explicit={} implicit={}, {}",
             permission(s.invocation.explicit),
-            permission(s.invocation.implicit)
+            permission(s.invocation.implicit),
+            advertisement(&s.advertisement)
         )),
-        Cell::plain(advertisement(&s.advertisement)),
     ]
 }
 
@@ -138,9 +171,19 @@ fn mcp_row(m: &McpServer) -> Vec<Cell> {
         Cell::plain(load_phase(m.load_phase)),
         Cell::plain(location(&m.source)),
         Cell::plain(clean(&m.name)),
-        Cell::plain(transport(m.transport)),
-        Cell::plain(env),
+        Cell::plain(format!("{}, {env}", transport_as_declared(m))),
     ]
+}
+
+/// The transport, or the type as the file declares it when the model has
+/// no kind for it (`sse`).
+fn transport_as_declared(m: &McpServer) -> String {
+    match (m.transport, &m.declared_type) {
+        (Transport::Unknown, Some(t)) if !t.trim().is_empty() => {
+            format!("{} (unsupported)", clean(t.trim()))
+        }
+        (t, _) => transport(t).to_string(),
+    }
 }
 
 /// `path`, `path:N` or `path:N-M`.
@@ -221,26 +264,6 @@ pub(crate) fn dim() -> Style {
     Style::new().dimmed()
 }
 
-/// Escapes control characters (ESC, CR, newlines…) in text that comes from
-/// the analysed repository.
-pub(crate) fn clean(s: &str) -> Cow<'_, str> {
-    if s.chars().any(char::is_control) {
-        Cow::Owned(
-            s.chars()
-                .map(|c| {
-                    if c.is_control() {
-                        c.escape_default().to_string()
-                    } else {
-                        c.to_string()
-                    }
-                })
-                .collect(),
-        )
-    } else {
-        Cow::Borrowed(s)
-    }
-}
-
 pub(crate) struct Painter {
     pub(crate) color: bool,
 }
@@ -278,9 +301,18 @@ impl Cell {
 
 /// Rows of cells written with two-space indentation, columns left-aligned
 /// and separated by two spaces; the last column is not padded.
+///
+/// Widths are display widths. A column may be capped (`cap`): a cell
+/// wider than its column (a long path) is written whole and the row goes
+/// on below it, aligned. A last cell that would pass [`WIDTH`] goes on a
+/// line of its own, indented under the column `wrap_under`.
 #[derive(Default)]
 struct Table {
     rows: Vec<Vec<Cell>>,
+    /// The most columns a column may take, by column index.
+    caps: Vec<(usize, usize)>,
+    /// Where a last cell that does not fit goes: under this column.
+    wrap_under: Option<usize>,
 }
 
 impl Table {
@@ -293,22 +325,61 @@ impl Table {
         let mut widths = vec![0; columns];
         for row in &self.rows {
             for (i, cell) in row.iter().enumerate() {
-                widths[i] = widths[i].max(cell.text.chars().count());
+                if i + 1 < row.len() {
+                    widths[i] = widths[i].max(width(&cell.text));
+                }
             }
         }
+        for &(i, cap) in &self.caps {
+            if let Some(w) = widths.get_mut(i) {
+                *w = (*w).min(cap);
+            }
+        }
+        // Where each column starts.
+        let mut starts = vec![2; columns + 1];
+        for i in 0..columns {
+            starts[i + 1] = starts[i] + widths[i] + 2;
+        }
         for row in &self.rows {
-            out.push_str("  ");
+            let mut line = String::from("  ");
+            let mut at = 2;
             for (i, cell) in row.iter().enumerate() {
-                match cell.style {
-                    Some(style) => out.push_str(&p.paint(&cell.text, style)),
-                    None => out.push_str(&cell.text),
+                let last = i + 1 == row.len();
+                let w = width(&cell.text);
+                if last && i > 0 && at + w > WIDTH {
+                    if let Some(under) = self.wrap_under {
+                        out.push_str(line.trim_end());
+                        out.push('\n');
+                        line = " ".repeat(starts[under.min(i)]);
+                    }
                 }
-                if i + 1 < row.len() {
-                    let pad = widths[i] - cell.text.chars().count() + 2;
-                    out.extend(std::iter::repeat_n(' ', pad));
+                if !last && at + w > starts[i] + widths[i] {
+                    // Wider than its column: the rest of the row goes on
+                    // below, aligned.
+                    line.push_str(&cell.paint(p));
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                    line = " ".repeat(starts[i + 1]);
+                    at = starts[i + 1];
+                    continue;
+                }
+                line.push_str(&cell.paint(p));
+                if !last {
+                    line.push_str(&pad("", starts[i + 1] - at - w));
+                    at = starts[i + 1];
                 }
             }
+            out.push_str(line.trim_end());
             out.push('\n');
+        }
+    }
+}
+
+impl Cell {
+    fn paint(&self, p: &Painter) -> String {
+        match self.style {
+            Some(style) => p.paint(&self.text, style).into_owned(),
+            None => self.text.clone(),
         }
     }
 }
@@ -440,6 +511,7 @@ mod tests {
             &TextOptions {
                 color: false,
                 repository: Some("examples/monorepo".into()),
+                ..TextOptions::default()
             },
         );
         let expected = "\
@@ -455,10 +527,11 @@ Instructions (3)
   -  conditional  on-demand  apps/web/CLAUDE.md:1-12  memory
 
 Skills (1)
-  effective  on-demand  .claude/skills/deploy/SKILL.md:1-4  deploy  explicit=allowed implicit=blocked  advertised
+  effective  on-demand  .claude/skills/deploy/SKILL.md:1-4  deploy
+                        explicit=allowed implicit=blocked, advertised
 
 MCP servers (1)
-  conditional  startup  .mcp.json:2-9  github  stdio  env: GITHUB_TOKEN, API_KEY
+  conditional  startup  .mcp.json:2-9  github  stdio, env: GITHUB_TOKEN, API_KEY
 
 Diagnostics (2)
   warning[import-missing] CLAUDE.md:3 @docs/a.md names a missing file.
@@ -487,7 +560,7 @@ Assumptions (1)
             &sample(),
             &TextOptions {
                 color: true,
-                repository: None,
+                ..TextOptions::default()
             },
         );
         assert!(coloured.contains("\u{1b}["));
@@ -512,5 +585,63 @@ Assumptions (1)
         assert!(!out.contains('\u{1b}'));
         assert!(out.contains("evil\\u{1b}[2J"));
         assert!(out.contains("line one\\nline two"));
+    }
+
+    #[test]
+    fn a_long_path_overflows_on_its_own_line_instead_of_padding_every_row() {
+        let mut c = sample();
+        let long = format!("{}/CLAUDE.md", "deeply/nested".repeat(30));
+        c.instructions
+            .push(instruction(&long, None, Applicability::Conditional));
+        let out = to_text(&c, &TextOptions::default());
+        let lines: Vec<&str> = out.lines().collect();
+        let at = lines.iter().position(|l| l.contains(&long)).unwrap();
+        // The kind goes on below the long path, in its column.
+        let kind_column = lines
+            .iter()
+            .find(|l| l.contains("apps/api/CLAUDE.md:1-12"))
+            .and_then(|l| l.find("memory"))
+            .unwrap();
+        assert_eq!(lines[at + 1].find("memory"), Some(kind_column), "{out}");
+        assert_eq!(lines[at + 1].trim(), "memory");
+        for l in lines.iter().filter(|l| !l.contains(&long)) {
+            assert!(width(l) <= 80, "{l:?}");
+        }
+    }
+
+    #[test]
+    fn long_diagnostics_and_skill_rows_wrap_at_eighty_columns() {
+        let mut c = sample();
+        c.diagnostics[0].message = "word ".repeat(60);
+        let out = to_text(&c, &TextOptions::default());
+        for l in out.lines() {
+            assert!(width(l) <= 80, "{l:?}");
+        }
+        assert!(out.contains("\n    word word"), "{out}");
+    }
+
+    #[test]
+    fn wide_characters_keep_columns_aligned() {
+        let mut c = sample();
+        c.instructions[0].source.path = rp("文档/说明/CLAUDE.md");
+        let out = to_text(&c, &TextOptions::default());
+        let starts: Vec<usize> = out
+            .lines()
+            .filter(|l| l.ends_with("memory"))
+            .map(|l| width(&l[..l.find("memory").unwrap()]))
+            .collect();
+        assert_eq!(starts.len(), 3, "{out}");
+        assert!(starts.iter().all(|s| *s == starts[0]), "{out}");
+    }
+
+    #[test]
+    fn bidirectional_controls_from_the_repository_are_escaped() {
+        let mut c = sample();
+        c.skills[0].name = "a\u{202E}b\u{2066}c\u{200F}".into();
+        let out = to_text(&c, &TextOptions::default());
+        for ch in ['\u{202E}', '\u{2066}', '\u{200F}'] {
+            assert!(!out.contains(ch), "{ch:?}");
+        }
+        assert!(out.contains("a\\u{202e}b\\u{2066}c\\u{200f}"), "{out}");
     }
 }

@@ -3,11 +3,11 @@
 //! fixes, render.
 
 use crate::cli::{
-    CheckArgs, CheckFormat, ContextArgs, ExplainArgs, FormatArg, HarnessArg, ViewArgs,
+    CheckArgs, CheckFormat, ContextArgs, ExplainArgs, ExplainFormat, HarnessArg, ViewArgs,
 };
 use crate::compile::compile;
 use crate::context::{open_context, OpenedContext, UsageError};
-use playbookdiff_compare::matrix::aggregate;
+use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{compare, Comparison, Finding, FindingType, Remedy, Subject};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_render::{CheckReport, MatrixReport};
@@ -195,6 +195,7 @@ pub fn run_view(
         context,
         configs: &configs,
         comparison: &cmp,
+        via: &opened.via,
     };
     Ok(Outcome {
         output: playbookdiff_render::overview_text(&r, color),
@@ -217,8 +218,7 @@ pub fn run_check(
         return Ok(run_all_dirs(
             &repo,
             &hs,
-            repository,
-            context,
+            &opened,
             args.output_format(),
             color,
             progress,
@@ -230,6 +230,7 @@ pub fn run_check(
         context,
         configs: &configs,
         comparison: &cmp,
+        via: &opened.via,
     };
     let output = match args.output_format() {
         CheckFormat::Text => playbookdiff_render::check_text(&r, color),
@@ -278,23 +279,31 @@ pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness]) -> Vec<RepoPath> {
     dirs
 }
 
+/// Checks every launch directory on the one `Repo`, spread over threads.
+///
+/// Each worker compiles and compares one directory and sends back only its
+/// findings; the aligned rows and the configurations are dropped there
+/// (but the root's configurations, which the report shows). The merge
+/// keeps each finding once, so memory follows the number of distinct
+/// findings, not directories times configuration size.
 fn run_all_dirs(
     repo: &Repo<'_>,
     hs: &[Harness],
-    repository: &str,
-    root_context: &AnalysisContext,
+    opened: &OpenedContext,
     format: CheckFormat,
     color: bool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Outcome {
+    let root_context = &opened.context;
     let dirs = launch_directories(repo, hs);
     let total = dirs.len();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    let mut results: Vec<(usize, Vec<EffectiveAgentConfig>, Comparison)> =
-        Vec::with_capacity(total);
+    let mut root_configs = Vec::new();
+    let mut matrix = MatrixBuilder::new();
+    let mut done = 0;
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<EffectiveAgentConfig>, Comparison)>();
     std::thread::scope(|s| {
         for _ in 0..threads {
@@ -308,9 +317,14 @@ fn run_all_dirs(
                 }
                 let mut ctx = root_context.clone();
                 ctx.cwd = dirs[i].clone();
-                let (configs, cmp) = analyse(repo, hs, &ctx);
+                let (configs, mut cmp) = analyse(repo, hs, &ctx);
+                cmp.rows = Vec::new();
                 // Keep the configurations of the root only.
-                let keep = if i == 0 { configs } else { Vec::new() };
+                let keep = if dirs[i].is_root() {
+                    configs
+                } else {
+                    Vec::new()
+                };
                 if tx.send((i, keep, cmp)).is_err() {
                     break;
                 }
@@ -319,32 +333,27 @@ fn run_all_dirs(
         drop(tx);
         loop {
             match rx.recv_timeout(std::time::Duration::from_millis(100)) {
-                Ok(r) => {
-                    results.push(r);
-                    progress(results.len(), total);
+                Ok((i, configs, cmp)) => {
+                    if dirs[i].is_root() {
+                        root_configs = configs;
+                    }
+                    matrix.add(dirs[i].clone(), cmp);
+                    done += 1;
+                    progress(done, total);
                 }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => progress(results.len(), total),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => progress(done, total),
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
             }
         }
     });
     progress(total, total);
-    results.sort_by_key(|r| r.0);
-    let mut root_configs = Vec::new();
-    let mut per_dir: Vec<(RepoPath, Comparison)> = Vec::with_capacity(total);
-    for (i, configs, cmp) in results {
-        if i == 0 {
-            root_configs = configs;
-        }
-        per_dir.push((dirs[i].clone(), cmp));
-    }
-    let matrix = aggregate(&per_dir);
+    let matrix = matrix.finish();
     let r = MatrixReport {
-        repository,
+        repository: &opened.repository_label,
         context: root_context,
         root_configs: &root_configs,
-        directories: &per_dir,
         matrix: &matrix,
+        via: &opened.via,
     };
     let output = match format {
         CheckFormat::Text => playbookdiff_render::matrix_text(&r, color),
@@ -383,10 +392,11 @@ pub fn run_explain(
         context,
         configs: &configs,
         comparison: &cmp,
+        via: &opened.via,
     };
     let output = match args.output_format() {
-        FormatArg::Text => playbookdiff_render::explain_text(&r, f, color),
-        FormatArg::Json => playbookdiff_render::explain_json(&r, f),
+        ExplainFormat::Text => playbookdiff_render::explain_text(&r, f, color),
+        ExplainFormat::Json => playbookdiff_render::explain_json(&r, f),
     };
     Ok(Outcome { output, status: 0 })
 }

@@ -182,8 +182,8 @@ pub struct ExplainArgs {
     pub harness: Vec<HarnessArg>,
 
     /// Output format
-    #[arg(long, value_enum, default_value_t = FormatArg::Text, value_name = "FORMAT")]
-    pub format: FormatArg,
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text, value_name = "FORMAT")]
+    pub format: ExplainFormat,
 
     /// Same as `--format json`
     #[arg(long, conflicts_with = "format")]
@@ -192,13 +192,24 @@ pub struct ExplainArgs {
 
 impl ExplainArgs {
     /// The output format, `--json` folded in.
-    pub fn output_format(&self) -> FormatArg {
+    pub fn output_format(&self) -> ExplainFormat {
         if self.json {
-            FormatArg::Json
+            ExplainFormat::Json
         } else {
             self.format
         }
     }
+}
+
+/// `--format` values of `explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    /// The finding, its evidence and a fix, for people
+    Text,
+    /// A JSON document: schemaVersion, context, harnesses and the finding,
+    /// with the fields of a finding of `check --format json`
+    /// (schema/check.schema.json)
+    Json,
 }
 
 /// `--format` values of `check`.

@@ -27,6 +27,7 @@ pub fn run(
             &TextOptions {
                 color,
                 repository: Some(opened.repository_label),
+                via: opened.via,
             },
         ),
     })

@@ -7,6 +7,7 @@
 
 use crate::cli::ContextArgs;
 use playbookdiff_model::{AnalysisContext, RepoPath};
+use playbookdiff_render::Via;
 use playbookdiff_source::{SourceTree, WorkingTree};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
@@ -32,6 +33,9 @@ pub struct OpenedContext {
     /// How to name the repository to the user: REPO as given, or the
     /// discovered root relative to the current directory (`.` when equal).
     pub repository_label: String,
+    /// `--cwd` and `--target` as given, when they lead elsewhere through a
+    /// symbolic link.
+    pub via: Via,
 }
 
 /// Validates `args` and opens the repository.
@@ -98,7 +102,10 @@ pub fn open_context(
         .unwrap_or_else(|| repo_path.clone());
     let roots = [root.clone(), lexical_normalize(&repo_path)];
 
-    // The launch directory: an existing directory inside the repository.
+    // The launch directory: an existing directory inside the repository,
+    // where it really is (an agent launched through a symbolic link runs
+    // in the directory the link leads to).
+    let mut via = Via::default();
     let cwd = match &args.cwd {
         None => RepoPath::root(),
         Some(raw) => {
@@ -109,14 +116,27 @@ pub fn open_context(
                     "--cwd '{raw}' is not an existing directory in REPO; pass a directory inside the repository"
                 )));
             }
-            rel
+            let real = real_path("--cwd", raw, &root, &rel, true)?;
+            if real != rel {
+                via.cwd = Some(rel.to_string());
+            }
+            real
         }
     };
 
-    // The target: inside the repository; it need not exist yet.
+    // The target: inside the repository; it need not exist yet. Its
+    // directories are resolved like the launch directory.
     let target_path = match &args.target {
         None => None,
-        Some(raw) => Some(inside_repository("--target", raw, &roots)?),
+        Some(raw) => {
+            let rel = inside_repository("--target", raw, &roots)?;
+            let abs = root.join(rel.as_str());
+            let real = real_path("--target", raw, &root, &rel, abs.is_dir())?;
+            if real != rel {
+                via.target = Some(rel.to_string());
+            }
+            Some(real)
+        }
     };
 
     Ok(OpenedContext {
@@ -128,7 +148,52 @@ pub fn open_context(
             mode: args.mode.into(),
         },
         repository_label,
+        via,
     })
+}
+
+/// Where `rel` really is inside the repository at `root` (a resolved
+/// absolute directory): its symbolic links resolved, `whole` for the path
+/// itself, else for its directories only (a file name is kept as given).
+/// Only the part that exists is resolved; the rest is kept. A link that
+/// leads out of the repository is refused.
+fn real_path(
+    option: &str,
+    raw: &str,
+    root: &Path,
+    rel: &RepoPath,
+    whole: bool,
+) -> Result<RepoPath, UsageError> {
+    if rel.is_root() {
+        return Ok(RepoPath::root());
+    }
+    let parts: Vec<&str> = rel.components().collect();
+    let resolvable = if whole { parts.len() } else { parts.len() - 1 };
+    for k in (0..=resolvable).rev() {
+        let prefix = parts[..k].iter().fold(root.to_path_buf(), |p, c| p.join(c));
+        let Ok(real) = std::fs::canonicalize(&prefix) else {
+            continue;
+        };
+        let Ok(inside) = real.strip_prefix(root) else {
+            return Err(UsageError(format!(
+                "{option} '{raw}' leads outside REPO through a symbolic link; pass a path inside the repository"
+            )));
+        };
+        let mut posix: Vec<String> = inside
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        posix.extend(parts[k..].iter().map(|s| s.to_string()));
+        if posix.is_empty() {
+            return Ok(RepoPath::root());
+        }
+        return RepoPath::new(&posix.join("/")).ok_or_else(|| {
+            UsageError(format!(
+                "{option} '{raw}' cannot be resolved inside REPO; pass a path inside the repository"
+            ))
+        });
+    }
+    Ok(rel.clone())
 }
 
 /// The nearest ancestor of `start` (itself included) that holds a `.git`

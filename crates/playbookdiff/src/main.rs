@@ -13,7 +13,7 @@ mod context;
 
 use clap::error::{ContextKind, ErrorKind};
 use clap::Parser;
-use cli::{CheckFormat, Cli, Command, FormatArg};
+use cli::{CheckFormat, Cli, Command, ExplainFormat, FormatArg};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -22,12 +22,12 @@ const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     install_panic_hook();
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let current_dir = std::env::current_dir().ok();
+    let args = help_word_as_flag(std::env::args_os().collect(), current_dir.as_deref());
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => return clap_failure(&e, &args),
     };
-    let current_dir = std::env::current_dir().ok();
     let here = current_dir.as_deref();
     let result = match &cli.command {
         Some(Command::Compile(a)) => {
@@ -42,7 +42,7 @@ fn main() -> ExitCode {
             r
         }
         Some(Command::Explain(a)) => {
-            let color = a.output_format() == FormatArg::Text && stdout_wants_color();
+            let color = a.output_format() == ExplainFormat::Text && stdout_wants_color();
             check::run_explain(a, here, color)
         }
         None => check::run_view(&cli.view, here, stdout_wants_color()),
@@ -57,6 +57,23 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// `playbookdiff help [COMMAND]` is read as `playbookdiff [COMMAND] --help`,
+/// unless the current directory holds an entry named `help` (then it is
+/// the REPO argument, as before).
+fn help_word_as_flag(
+    mut args: Vec<std::ffi::OsString>,
+    current_dir: Option<&std::path::Path>,
+) -> Vec<std::ffi::OsString> {
+    let is_help = args.get(1).is_some_and(|a| a == "help");
+    let is_directory =
+        current_dir.is_some_and(|d| std::fs::symlink_metadata(d.join("help")).is_ok());
+    if is_help && !is_directory {
+        args.remove(1);
+        args.push("--help".into());
+    }
+    args
 }
 
 /// A progress bar on standard error for `check --all-dirs`: only when
@@ -165,6 +182,14 @@ fn one_line_clap_error(e: &clap::Error, help_command: &str) -> String {
         .unwrap_or("error: invalid arguments")
         .trim_end();
     let mut line = first.to_string();
+    // "the following required arguments were not provided:" lists the
+    // arguments on the lines below; bring them onto this one.
+    if line.ends_with(':') {
+        if let Some(missing) = e.get(ContextKind::InvalidArg).map(comma_list) {
+            line.push(' ');
+            line.push_str(&missing);
+        }
+    }
     let valid = e.get(ContextKind::ValidValue).map(comma_list);
     if let Some(valid) = valid.filter(|v| !v.is_empty()) {
         line.push_str(&format!("; use one of: {valid}"));

@@ -225,8 +225,15 @@ fn the_view_fits_eighty_columns_and_points_further() {
         text.contains("! apps/api/AGENTS.md = apps/api/CLAUDE.md"),
         "{text}"
     );
-    assert!(text.contains("check --format json"));
-    assert!(text.contains("explain ID"));
+    // The pointers analyse the same context again.
+    assert!(
+        text.contains("playbookdiff check --target apps/api/file.ts --format json"),
+        "{text}"
+    );
+    assert!(
+        text.contains("playbookdiff explain ID --target apps/api/file.ts"),
+        "{text}"
+    );
     assert_eq!(
         text.matches("user-level configuration is outside the analysis")
             .count(),
@@ -259,7 +266,7 @@ fn all_dirs_checks_every_configured_directory_and_groups() {
     // No progress bar when standard error is not a terminal.
     assert!(err.is_empty(), "{err}");
     let text = flat(&text);
-    assert!(text.contains("In 1 of 3 directories: Codex receives `AGENTS.md` text that Claude Code has nothing equivalent for."), "{text}");
+    assert!(text.contains("In 1 of 3 directories: Codex receives the text of `packages/b/AGENTS.md`, which Claude Code has nothing equivalent for. packages/b e.g. playbookdiff explain instruction:missing:codex-only:packages/b:"), "{text}");
     // Agreeing everywhere exits 0.
     let (code, _, _) = run(&["check", s(&fixture("cwd_target")), "--all-dirs"]);
     assert_eq!(code, 1);
@@ -308,4 +315,114 @@ fn output_is_deterministic() {
     let a = run(&["check", s(&dir), "--all-dirs", "--json"]);
     let b = run(&["check", s(&dir), "--all-dirs", "--json"]);
     assert_eq!(a, b);
+}
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/monorepo")
+}
+
+#[test]
+fn the_view_of_the_example_says_why_rows_differ_and_what_each_cell_means() {
+    let out = playbookdiff()
+        .current_dir(example().join("../.."))
+        .arg("examples/monorepo")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "{line:?}");
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let db = lines.iter().position(|l| l.starts_with("! db ")).unwrap();
+    assert!(lines[db].contains("needs approval (stdio)"), "{text}");
+    assert_eq!(lines[db + 1].trim(), "differs: args", "{text}");
+    let docs = lines
+        .iter()
+        .find(|l| l.starts_with("! docs-search"))
+        .unwrap();
+    assert!(docs.contains("needs approval (sse)"), "{docs}");
+    assert!(!docs.contains("unknown"), "{docs}");
+    let github = lines.iter().find(|l| l.starts_with("  github")).unwrap();
+    assert!(github.contains("startup (stdio)"), "{github}");
+    let flat = flat(&text);
+    assert!(flat.contains("- = the agent has nothing of that name or file."));
+    assert!(flat.contains("not loaded = the agent has it, but not from this launch directory."));
+    assert!(
+        flat.contains("launched in . (the repository root)"),
+        "{flat}"
+    );
+}
+
+#[test]
+fn all_dirs_groups_by_path_and_each_example_id_is_about_the_files_named() {
+    let repo = example();
+    let (code, text, err) = run(&["check", s(&repo), "--all-dirs"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!text.contains("\n  cwd "), "{text}");
+    // The root CLAUDE.md and the packages' own CLAUDE.md are separate
+    // groups.
+    let flat_text = flat(&text);
+    assert!(
+        flat_text.contains(
+            "In 5 of 5 directories: Claude Code receives the text of `CLAUDE.md`, which Codex"
+        ),
+        "{flat_text}"
+    );
+    assert!(
+        flat_text
+            .contains("Claude Code receives the text of the launch directory's own `CLAUDE.md`"),
+        "{flat_text}"
+    );
+    // Every group's example runs, and explains a finding about a file the
+    // sentence names, seen from a directory the group lists.
+    let blocks: Vec<&str> = text
+        .split("\n\n")
+        .filter(|b| b.contains("e.g. playbookdiff explain"))
+        .collect();
+    assert!(blocks.len() >= 8, "{text}");
+    for block in blocks {
+        let sentence = flat(block.split("\n  e.g.").next().unwrap());
+        let command = block
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("e.g. playbookdiff "))
+            .unwrap();
+        let args: Vec<&str> = command.split_whitespace().collect();
+        let repo_arg = repo.to_str().unwrap();
+        assert!(args.contains(&repo_arg), "{command}");
+        let mut with_json = args.clone();
+        with_json.push("--json");
+        let (code, out, err) = run(&with_json);
+        assert_eq!(code, 0, "{command}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let cwd = v["context"]["cwd"].as_str().unwrap();
+        let shown = if cwd == "." { ". (the root)" } else { cwd };
+        assert!(sentence.contains(shown), "{cwd} not listed in {sentence}");
+        let f = &v["finding"];
+        if f["category"] != "instruction" {
+            continue;
+        }
+        let named: Vec<String> = sentence
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        let paths: Vec<&str> = f["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["source"]["path"].as_str().unwrap())
+            .collect();
+        assert!(
+            paths.iter().any(|p| named.iter().any(|n| {
+                *p == n.as_str()
+                    || (n.ends_with('/') && p.starts_with(n.as_str()))
+                    || (!n.contains('/') && p.ends_with(&format!("/{n}")))
+                    || (n.contains('/') && p.ends_with(&format!("/{n}")))
+            })),
+            "{sentence}: the example is about {paths:?}"
+        );
+    }
 }

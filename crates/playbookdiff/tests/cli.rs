@@ -331,3 +331,97 @@ fn no_command_shows_the_side_by_side_view_of_the_current_repository() {
     assert!(text.contains("What each agent receives"), "{text}");
     assert!(text.contains("launched in ."), "{text}");
 }
+
+#[test]
+fn explain_without_an_id_names_the_missing_argument() {
+    let line = refused(playbookdiff().arg("explain"));
+    assert!(line.contains("<FINDING_ID>"), "{line}");
+    assert!(!line.contains("provided: ("), "{line}");
+}
+
+#[test]
+fn the_word_help_shows_the_help_unless_a_directory_is_named_help() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = playbookdiff()
+        .current_dir(empty.path())
+        .arg("help")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Usage: playbookdiff"), "{text}");
+    assert!(out.stderr.is_empty());
+    let out = playbookdiff()
+        .current_dir(empty.path())
+        .args(["help", "check"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Usage: playbookdiff check"), "{text}");
+    // A repository directory named `help` is still a REPO.
+    let parent = tempfile::tempdir().unwrap();
+    std::fs::create_dir(parent.path().join("help")).unwrap();
+    std::fs::write(parent.path().join("help/CLAUDE.md"), "# Help\n").unwrap();
+    let out = playbookdiff()
+        .current_dir(parent.path())
+        .arg("help")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("PlaybookDiff: Claude Code <-> Codex"),
+        "{text}"
+    );
+    assert!(text.contains("Repository help,"), "{text}");
+}
+
+#[test]
+fn explain_help_describes_its_own_json_document() {
+    let out = playbookdiff()
+        .args(["explain", "--help"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(!text.contains("effective-agent-config"), "{text}");
+    assert!(text.contains("finding"), "{text}");
+    assert!(text.contains("check.schema.json"), "{text}");
+}
+
+#[test]
+fn run_inside_a_repository_the_header_says_cwd_is_the_repository_root() {
+    let repo = repository();
+    let out = playbookdiff()
+        .current_dir(repo.path().join("apps/api"))
+        .env("NO_COLOR", "1")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("Repository ../.., launched in . (the repository root), repo mode"),
+        "{text}"
+    );
+    // And the pointers analyse that same repository from here.
+    assert!(text.contains("  playbookdiff check ../.."), "{text}");
+    let out = playbookdiff()
+        .current_dir(repo.path().join("apps/api"))
+        .args(["check", "--cwd", "apps/api"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("  repository  ../..\n  cwd         apps/api\n"),
+        "{text}"
+    );
+}

@@ -1,0 +1,102 @@
+//! The README's examples run as written: every `playbookdiff` command in a
+//! `sh` block of README.md is parsed from the README itself (so the README
+//! cannot drift from the program) and run from the repository root, where
+//! `examples/monorepo` is.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(workspace_root().join("README.md")).expect("README.md is readable")
+}
+
+/// The `playbookdiff …` lines of the README's ```sh blocks, without their
+/// `# comment`, as argument lists (the program name dropped).
+fn commands(readme: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut in_sh = false;
+    for line in readme.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") {
+            in_sh = !in_sh && trimmed == "```sh";
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        let code = match trimmed.find(" #") {
+            Some(i) => &trimmed[..i],
+            None => trimmed,
+        };
+        let words: Vec<String> = code.split_whitespace().map(str::to_string).collect();
+        if words.first().map(String::as_str) == Some("playbookdiff") {
+            out.push(words[1..].to_vec());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_readme_example_runs_as_written_from_the_repository_root() {
+    let text = readme();
+    let cmds = commands(&text);
+    assert!(
+        cmds.len() >= 6,
+        "expected the README's examples, found {cmds:?}"
+    );
+    for args in &cmds {
+        assert!(
+            !args.iter().any(|a| a.contains("apps/api") && !args.contains(&"examples/monorepo".to_string())),
+            "{args:?} names a directory of the example without the example as REPO"
+        );
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .current_dir(workspace_root())
+            .env("NO_COLOR", "1")
+            .args(args)
+            .output()
+            .unwrap();
+        let code = out.status.code();
+        assert!(
+            matches!(code, Some(0) | Some(1)),
+            "`playbookdiff {}` exited {code:?}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stderr.is_empty(), "{args:?}: {:?}", out.stderr);
+        assert!(!out.stdout.is_empty(), "{args:?} printed nothing");
+    }
+}
+
+#[test]
+fn the_readme_says_how_to_get_the_command() {
+    let text = readme();
+    assert!(text.contains("cargo install --path crates/playbookdiff"));
+    assert!(text.contains("cargo run -p playbookdiff --"));
+}
+
+#[test]
+fn the_readme_explain_example_names_a_finding_of_the_example() {
+    let cmds = commands(&readme());
+    let explain = cmds
+        .iter()
+        .find(|a| a.first().map(String::as_str) == Some("explain"))
+        .expect("an explain example");
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(workspace_root())
+        .env("NO_COLOR", "1")
+        .args(explain)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{explain:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!("Finding {}", explain[1])),
+        "{text}"
+    );
+}
