@@ -14,8 +14,9 @@ fn readme() -> String {
     std::fs::read_to_string(workspace_root().join("README.md")).expect("README.md is readable")
 }
 
-/// The `playbookdiff …` lines of the README's ```sh blocks, without their
-/// `# comment`, as argument lists (the program name dropped).
+/// The `playbookdiff …` and `cargo run -p playbookdiff -- …` lines of the
+/// README's ```sh blocks, without their `# comment`, as argument lists (the
+/// program name dropped).
 fn commands(readme: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let mut in_sh = false;
@@ -35,6 +36,9 @@ fn commands(readme: &str) -> Vec<Vec<String>> {
         let words: Vec<String> = code.split_whitespace().map(str::to_string).collect();
         if words.first().map(String::as_str) == Some("playbookdiff") {
             out.push(words[1..].to_vec());
+        } else if words.starts_with(&["cargo", "run", "-p", "playbookdiff", "--"].map(String::from))
+        {
+            out.push(words[5..].to_vec());
         }
     }
     out
