@@ -19,23 +19,40 @@ fn versus(hs: &[Harness]) -> String {
         .join(" vs ")
 }
 
+/// True for the ASCII characters that can start Markdown syntax in the
+/// middle of a line in GitHub-flavoured Markdown: emphasis and
+/// strikethrough (`*`, `_`, `~`), links and images (`[`, `]`, `!`), code
+/// (`` ` ``), HTML and autolinks (`<`, `>`, `:` of `https:`, `@` of an
+/// address), references (`&`), escapes (`\\`), table cells (`|`) and
+/// math (`$`). The `.` of `www.` is handled apart.
+fn is_markup(c: char) -> bool {
+    matches!(
+        c,
+        '`' | '*' | '_' | '~' | '[' | ']' | '!' | '<' | '>' | ':' | '@' | '&' | '\\' | '|' | '$'
+    )
+}
+
+/// True when the `.` at byte `i` of `s` ends `www` (a GitHub autolink).
+fn ends_www(s: &str, i: usize) -> bool {
+    i >= 3 && s[..i].to_ascii_lowercase().ends_with("www")
+}
+
 /// Escapes text taken from the repository (or a sentence quoting it) for
-/// GitHub-flavoured Markdown prose or a table cell: every ASCII character
-/// that can start Markdown syntax is backslash-escaped (`\\*`, `\\[`,
-/// `\\|`…), so no emphasis, link, image, heading, table cell or HTML can
-/// form; `.`, `:` and `@` too, so GitHub does not turn `www.x.y` or
-/// `http://…` into a link. Line breaks become spaces; control and
-/// format characters (bidirectional overrides) are shown escaped.
+/// GitHub-flavoured Markdown prose or a table cell: every character of
+/// [`is_markup`] is backslash-escaped (`<`, `>` and `&` written as
+/// references), and so is the `.` of `www.`, so no emphasis, link, image,
+/// autolink, HTML or table cell can form. Line breaks become spaces;
+/// control and format characters (bidirectional overrides) are shown
+/// escaped.
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    for (i, c) in s.char_indices() {
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '\n' | '\r' => out.push(' '),
-            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '#' | '|' | '~' | '.' | ':' | '@'
-            | '!' | '$' | '^' | '%' => {
+            c if is_markup(c) || (c == '.' && ends_www(s, i)) => {
                 out.push('\\');
                 out.push(c);
             }
@@ -46,18 +63,19 @@ fn esc(s: &str) -> String {
     out
 }
 
-/// Inline code that nothing inside can end or turn into Markup: an HTML
-/// `<code>` element whose ASCII punctuation is written as character
+/// Inline code that nothing inside can end or turn into markup: an HTML
+/// `<code>` element (Markdown still applies inside it) whose characters of
+/// [`is_markup`], and the `.` of `www.`, are written as character
 /// references (`&#42;` for `*`), which Markdown shows as literal text.
 /// Backticks, `|`, `<`, `**`, `[x](y)` and URLs inside stay text, and the
 /// element cannot break a table row.
 fn code(s: &str) -> String {
     let mut out = String::from("<code>");
-    for c in s.chars() {
+    for (i, c) in s.char_indices() {
         match c {
             '\n' | '\r' => out.push(' '),
             c if is_hidden(c) => out.push_str(&c.escape_default().to_string()),
-            c if c.is_ascii_punctuation() => {
+            c if is_markup(c) || (c == '.' && ends_www(s, i)) => {
                 let _ = write!(out, "&#{};", u32::from(c));
             }
             c => out.push(c),
@@ -372,10 +390,7 @@ mod tests {
     #[test]
     fn repository_text_cannot_break_the_table_or_inject_markup() {
         assert_eq!(esc("a|b<script>*x*"), "a\\|b&lt;script&gt;\\*x\\*");
-        assert_eq!(
-            code("a|b</code>"),
-            "<code>a&#124;b&#60;&#47;code&#62;</code>"
-        );
+        assert_eq!(code("a|b</code>"), "<code>a&#124;b&#60;/code&#62;</code>");
         assert_eq!(
             message("see `x|y` and *z*"),
             "see <code>x&#124;y</code> and \\*z\\*"
@@ -389,7 +404,7 @@ mod tests {
             let m = message(&format!("MCP server {} is missing.", code_span(name)));
             assert_eq!(m.matches("<code>").count(), 1, "{name}: {m}");
             assert!(m.starts_with("MCP server <code>"), "{name}: {m}");
-            assert!(m.ends_with("</code> is missing\\."), "{name}: {m}");
+            assert!(m.ends_with("</code> is missing."), "{name}: {m}");
             assert!(!m.contains('`'), "{name}: {m}");
         }
         // An unclosed backtick is text.
@@ -404,20 +419,24 @@ mod tests {
             "![img](http://evil/x.png)",
             "<a href=x>y</a>",
             "www.evil.com",
+            "see WWW.evil.com",
             "https://evil.com",
+            "mail user@evil.com",
+            "$x^2$",
             "_under_ ~~strike~~",
         ] {
             // Prose: every character that could start markup is escaped.
             let prose = esc(s);
             let chars: Vec<char> = prose.chars().collect();
             for (i, c) in chars.iter().enumerate() {
-                if "*_[]()~:.!`".contains(*c) && !"()".contains(*c) {
+                if "*_[]~:!`$@".contains(*c) {
                     assert!(i > 0 && chars[i - 1] == '\\', "{s:?} gave {prose:?}");
                 }
                 assert!(*c != '<' && *c != '>', "{s:?} gave {prose:?}");
             }
-            // Code: no punctuation but character references inside the
-            // element.
+            assert!(!prose.to_lowercase().contains("www."), "{prose}");
+            // Code: no markup character but in character references inside
+            // the element.
             for out in [code(s), message(&code_span(s))] {
                 let inner = out
                     .strip_prefix("<code>")
@@ -425,12 +444,14 @@ mod tests {
                     .unwrap_or_else(|| panic!("{out}"));
                 let without_refs: String = inner
                     .split('&')
-                    .map(|part| part.split_once(';').map_or(part, |(_, rest)| rest))
+                    .enumerate()
+                    .map(|(i, part)| match part.split_once(';') {
+                        Some((_, rest)) if i > 0 => rest,
+                        _ => part,
+                    })
                     .collect();
-                assert!(
-                    !without_refs.chars().any(|c| c.is_ascii_punctuation()),
-                    "{s:?} gave {out:?}"
-                );
+                assert!(!without_refs.chars().any(is_markup), "{s:?} gave {out:?}");
+                assert!(!without_refs.to_lowercase().contains("www."), "{out}");
             }
         }
     }

@@ -426,3 +426,39 @@ fn all_dirs_groups_by_path_and_each_example_id_is_about_the_files_named() {
         );
     }
 }
+
+#[test]
+fn check_explain_and_compile_text_of_the_example_fit_eighty_columns() {
+    let repo = example();
+    let repo = s(&repo);
+    for args in [
+        vec!["check", repo],
+        vec!["check", repo, "--cwd", "apps/api"],
+        vec![
+            "check",
+            repo,
+            "--cwd",
+            "packages/ui",
+            "--target",
+            "packages/ui/src/button.tsx",
+        ],
+        vec![
+            "explain",
+            "instruction:missing:codex-only:packages/ui:56006cc54f16",
+            repo,
+            "--cwd",
+            "packages/ui",
+        ],
+        vec!["compile", repo],
+        vec!["compile", repo, "--harness", "codex", "--cwd", "apps/web"],
+    ] {
+        let (code, text, err) = run(&args);
+        assert!(code == 0 || code == 1, "{args:?}: {err}");
+        for line in text.lines() {
+            // The repository's absolute path is the only thing allowed to
+            // push a line past 80 columns.
+            let line = line.replace(repo, "REPO");
+            assert!(line.chars().count() <= 80, "{args:?}: {line:?}");
+        }
+    }
+}
