@@ -2,15 +2,8 @@
 //! sentence per case, for `playbookdiff explain`. Kept apart from the
 //! discovery rules; it only names files Claude Code reads (spec 000).
 
+use playbookdiff_model::remedy::{in_dir, skill_link};
 use playbookdiff_model::RepoPath;
-
-fn in_dir(dir: &RepoPath, name: &str) -> String {
-    if dir.is_root() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    }
-}
 
 /// Claude Code should receive the text of `file`, which applies to `dir`.
 pub fn receive_instruction(file: &RepoPath, dir: &RepoPath) -> String {
@@ -36,22 +29,7 @@ pub fn receive_instruction(file: &RepoPath, dir: &RepoPath) -> String {
 /// Claude Code should have skill `name`, whose `SKILL.md` another harness
 /// reads at `file`.
 pub fn receive_skill(file: &RepoPath, name: &str) -> String {
-    let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
-    let dir_name = skill_dir.file_name().unwrap_or(name).to_string();
-    // `<base>/<root>/skills/<dir>`: the base is three levels up.
-    let base = skill_dir
-        .parent()
-        .and_then(|p| p.parent())
-        .and_then(|p| p.parent())
-        .unwrap_or_else(RepoPath::root);
-    let target = skill_dir
-        .strip_prefix(&base)
-        .unwrap_or(skill_dir.as_str())
-        .to_string();
-    format!(
-        "make `{}` a symbolic link to `../../{target}` (Claude Code reads skills from `.claude/skills`)",
-        in_dir(&base, &format!(".claude/skills/{dir_name}"))
-    )
+    skill_link(file, name, ".claude/skills", "Claude Code")
 }
 
 /// Claude Code should start MCP server `name`.

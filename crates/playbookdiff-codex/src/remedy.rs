@@ -2,15 +2,8 @@
 //! per case, for `playbookdiff explain`. Kept apart from the discovery
 //! rules; it only names files Codex reads (spec 004).
 
+use playbookdiff_model::remedy::{in_dir, skill_link};
 use playbookdiff_model::RepoPath;
-
-fn in_dir(dir: &RepoPath, name: &str) -> String {
-    if dir.is_root() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    }
-}
 
 /// Codex should receive the text of `file`, which applies to `dir`.
 /// `paths`: the globs of a path-scoped piece.
@@ -50,22 +43,7 @@ pub fn skill_sooner(dir: &RepoPath) -> String {
 /// Codex should have skill `name`, whose `SKILL.md` another harness reads
 /// at `file`.
 pub fn receive_skill(file: &RepoPath, name: &str) -> String {
-    let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
-    let dir_name = skill_dir.file_name().unwrap_or(name).to_string();
-    // `<base>/<root>/skills/<dir>`: the base is three levels up.
-    let base = skill_dir
-        .parent()
-        .and_then(|p| p.parent())
-        .and_then(|p| p.parent())
-        .unwrap_or_else(RepoPath::root);
-    let target = skill_dir
-        .strip_prefix(&base)
-        .unwrap_or(skill_dir.as_str())
-        .to_string();
-    format!(
-        "make `{}` a symbolic link to `../../{target}` (Codex reads skills from `.agents/skills`)",
-        in_dir(&base, &format!(".agents/skills/{dir_name}"))
-    )
+    skill_link(file, name, ".agents/skills", "Codex")
 }
 
 /// Codex should start MCP server `name`.

@@ -14,6 +14,7 @@ mod context;
 pub mod diagnostics;
 mod path;
 pub mod redact;
+pub mod remedy;
 
 pub use config::*;
 pub use context::*;
