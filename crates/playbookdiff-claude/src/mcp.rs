@@ -11,8 +11,8 @@ use crate::settings::{report_duplicates, Settings};
 use crate::Compiler;
 use playbookdiff_model::redact::{classify_value, redact_args, redact_command, redact_url};
 use playbookdiff_model::{
-    Applicability, Capabilities, Diagnostic, DiagnosticCode, LoadPhase, McpServer, NamedValue,
-    RepoPath, SourceFormat, SourceRef, SourceScope, Transport,
+    Applicability, Diagnostic, DiagnosticCode, McpServer, NamedValue, RepoPath, SourceFormat,
+    SourceRef, SourceScope, Transport,
 };
 use serde_json::Value;
 
@@ -112,27 +112,12 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     for (name, entry) in servers {
         let src = at(&["mcpServers", name]);
         let field = |f: &str| at(&["mcpServers", name, f]);
-        let mut server = McpServer {
-            id: cx.unique_id(format!("claude-code:mcp:{name}")),
-            name: name.clone(),
-            source: src.clone(),
-            other_sources: Vec::new(),
-            load_phase: LoadPhase::Startup,
-            applicability: Applicability::Conditional,
-            reason: String::new(),
-            transport: Transport::Unknown,
-            declared_type: None,
-            command: None,
-            args: None,
-            url: None,
-            env: Vec::new(),
-            headers: Vec::new(),
-            enabled_tools: None,
-            disabled_tools: None,
-            unknown_fields: Vec::new(),
-            runtime_verified: false,
-            capabilities: Capabilities { known: false },
-        };
+        let mut server = McpServer::new(
+            cx.unique_id(format!("claude-code:mcp:{name}")),
+            name,
+            src.clone(),
+            Applicability::Conditional,
+        );
         let Some(obj) = entry.as_object() else {
             cx.diag(
                 Diagnostic::new(

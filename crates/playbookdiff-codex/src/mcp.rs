@@ -23,8 +23,8 @@ use playbookdiff_model::redact::{
     REDACTED,
 };
 use playbookdiff_model::{
-    Applicability, Capabilities, ConfiguredValue, Diagnostic, DiagnosticCode, LoadPhase, McpServer,
-    NamedValue, RepoPath, SourceFormat, SourceRef, Transport,
+    Applicability, ConfiguredValue, Diagnostic, DiagnosticCode, McpServer, NamedValue, RepoPath,
+    SourceFormat, SourceRef, Transport,
 };
 use std::collections::BTreeMap;
 use toml::de::{DeString, DeTable, DeValue};
@@ -155,27 +155,12 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Vec<McpServe
 }
 
 fn empty_server(name: &str, source: SourceRef) -> McpServer {
-    McpServer {
-        id: format!("codex:mcp:{name}"),
-        name: name.to_string(),
+    McpServer::new(
+        format!("codex:mcp:{name}"),
+        name,
         source,
-        other_sources: Vec::new(),
-        load_phase: LoadPhase::Startup,
-        applicability: Applicability::Effective,
-        reason: String::new(),
-        transport: Transport::Unknown,
-        declared_type: None,
-        command: None,
-        args: None,
-        url: None,
-        env: Vec::new(),
-        headers: Vec::new(),
-        enabled_tools: None,
-        disabled_tools: None,
-        unknown_fields: Vec::new(),
-        runtime_verified: false,
-        capabilities: Capabilities { known: false },
-    }
+        Applicability::Effective,
+    )
 }
 
 /// Reporting helpers for one field of one server definition.

@@ -429,3 +429,32 @@ pub struct McpServer {
     /// What the server exposes.
     pub capabilities: Capabilities,
 }
+
+impl McpServer {
+    /// A server known only by its id, name, source and applicability: no
+    /// transport, command, arguments, URL, variables or tools yet; never
+    /// runtime-verified and with unknown capabilities, as repo mode requires.
+    pub fn new(id: String, name: &str, source: SourceRef, applicability: Applicability) -> Self {
+        McpServer {
+            id,
+            name: name.to_string(),
+            source,
+            other_sources: Vec::new(),
+            load_phase: LoadPhase::Startup,
+            applicability,
+            reason: String::new(),
+            transport: Transport::Unknown,
+            declared_type: None,
+            command: None,
+            args: None,
+            url: None,
+            env: Vec::new(),
+            headers: Vec::new(),
+            enabled_tools: None,
+            disabled_tools: None,
+            unknown_fields: Vec::new(),
+            runtime_verified: false,
+            capabilities: Capabilities { known: false },
+        }
+    }
+}
