@@ -2,7 +2,7 @@
 //! sentence per case, for `playbookdiff explain`. Kept apart from the
 //! discovery rules; it only names files Claude Code reads (spec 000).
 
-use playbookdiff_model::remedy::{in_dir, skill_link};
+use playbookdiff_model::remedy::{code_span, in_dir, skill_link};
 use playbookdiff_model::RepoPath;
 
 /// Claude Code should receive the text of `file`, which applies to `dir`.
@@ -35,7 +35,8 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
 /// Claude Code should start MCP server `name`.
 pub fn receive_mcp(name: &str) -> String {
     format!(
-        "add `{name}` under `mcpServers` in `.mcp.json` with the same command, args and environment (secrets as `${{VAR}}` placeholders)"
+        "add {} under `mcpServers` in `.mcp.json` with the same command, args and environment (secrets as `${{VAR}}` placeholders)",
+        code_span(name)
     )
 }
 

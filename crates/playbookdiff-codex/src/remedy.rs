@@ -2,7 +2,7 @@
 //! per case, for `playbookdiff explain`. Kept apart from the discovery
 //! rules; it only names files Codex reads (spec 004).
 
-use playbookdiff_model::remedy::{in_dir, skill_link};
+use playbookdiff_model::remedy::{code_span, in_dir, skill_link};
 use playbookdiff_model::RepoPath;
 
 /// Codex should receive the text of `file`, which applies to `dir`.
@@ -49,8 +49,8 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
 /// Codex should start MCP server `name`.
 pub fn receive_mcp(name: &str) -> String {
     format!(
-        "add a `[mcp_servers.{}]` table to `.codex/config.toml` with the same command, args and url; forward secrets with `env_vars` or `bearer_token_env_var`",
-        crate::config::toml_key(name)
+        "add a {} table to `.codex/config.toml` with the same command, args and url; forward secrets with `env_vars` or `bearer_token_env_var`",
+        code_span(&format!("[mcp_servers.{}]", crate::config::toml_key(name)))
     )
 }
 
@@ -66,5 +66,12 @@ mod tests {
         let s = RepoPath::new(".claude/skills/x/SKILL.md").unwrap();
         assert!(receive_skill(&s, "x")
             .starts_with("make `.agents/skills/x` a symbolic link to `../../.claude/skills/x`"));
+    }
+
+    #[test]
+    fn a_server_name_with_a_backtick_stays_inside_one_code_span() {
+        let r = receive_mcp("a`b");
+        assert!(r.starts_with("add a ``[mcp_servers."), "{r}");
+        assert!(r.contains("]`` table"), "{r}");
     }
 }

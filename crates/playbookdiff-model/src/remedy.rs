@@ -38,6 +38,30 @@ pub fn skill_link(file: &RepoPath, name: &str, skills_root: &str, harness: &str)
     )
 }
 
+/// `s` as a Markdown code span, as messages quote names and paths: the
+/// fence is one backtick longer than the longest run of backticks inside,
+/// and a space pads content that starts or ends with a backtick, so a name
+/// such as ``a`b`` cannot end the span early (CommonMark, "Code spans").
+pub fn code_span(s: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in s.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
