@@ -222,6 +222,46 @@ pub(crate) fn finish(mut f: Finding) -> Finding {
     f
 }
 
+/// A finding about a named item (a skill or an MCP server): its id from
+/// the category, type, direction and `name|aspect`, the harnesses on each
+/// side from their indices in `configs`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn named_finding(
+    configs: &[&EffectiveAgentConfig],
+    category: finding::Category,
+    kind: finding::FindingType,
+    severity: finding::FindingSeverity,
+    name: &str,
+    aspect: &str,
+    direction: String,
+    present: &[usize],
+    absent: &[usize],
+    items: Vec<finding::FindingItem>,
+    message: String,
+    subject: Option<finding::Subject>,
+) -> Finding {
+    let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
+    let key = format!("{name}|{aspect}");
+    finish(Finding {
+        id: id::finding_id(category, kind, &direction, &id::slug(name), &key),
+        category,
+        kind,
+        severity,
+        actionable: false,
+        present_in: hs(present),
+        absent_from: hs(absent),
+        items,
+        message,
+        key,
+        scope: None,
+        absences: Vec::new(),
+        paragraphs: Vec::new(),
+        differences: Vec::new(),
+        remedies: Vec::new(),
+        subject,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

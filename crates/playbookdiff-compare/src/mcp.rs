@@ -9,7 +9,7 @@
 use crate::finding::*;
 use crate::id;
 use crate::state::Reception;
-use crate::{display_name, finish, names, Cell, Row};
+use crate::{display_name, names, Cell, Row};
 use playbookdiff_model::{
     Applicability, ConfiguredValue, EffectiveAgentConfig, Harness, McpServer, NamedValue, Transport,
 };
@@ -160,28 +160,22 @@ fn finding(
     items: Vec<FindingItem>,
     message: String,
 ) -> Finding {
-    let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
-    let key = format!("{name}|{aspect}");
-    finish(Finding {
-        id: id::finding_id(Category::Mcp, kind, &direction, &id::slug(name), &key),
-        category: Category::Mcp,
+    crate::named_finding(
+        configs,
+        Category::Mcp,
         kind,
         severity,
-        actionable: false,
-        present_in: hs(present),
-        absent_from: hs(absent),
+        name,
+        aspect,
+        direction,
+        present,
+        absent,
         items,
         message,
-        key,
-        scope: None,
-        absences: Vec::new(),
-        paragraphs: Vec::new(),
-        differences: Vec::new(),
-        remedies: Vec::new(),
-        subject: Some(Subject::Mcp {
+        Some(Subject::Mcp {
             name: name.to_string(),
         }),
-    })
+    )
 }
 
 fn field(

@@ -5,7 +5,7 @@
 use crate::finding::*;
 use crate::id;
 use crate::state::Reception;
-use crate::{absence, display_name, finish, names, Cell, Row};
+use crate::{absence, display_name, names, Cell, Row};
 use playbookdiff_model::{
     AdvertisementState, EffectiveAgentConfig, Harness, Permission, RepoPath, Skill,
 };
@@ -86,25 +86,20 @@ impl Ctx<'_> {
         items: Vec<FindingItem>,
         message: String,
     ) -> Finding {
-        let key = format!("{name}|{aspect}");
-        finish(Finding {
-            id: id::finding_id(Category::Skill, kind, &direction, &id::slug(name), &key),
-            category: Category::Skill,
+        crate::named_finding(
+            self.configs,
+            Category::Skill,
             kind,
             severity,
-            actionable: false,
-            present_in: self.hs(present),
-            absent_from: self.hs(absent),
+            name,
+            aspect,
+            direction,
+            present,
+            absent,
             items,
             message,
-            key,
-            scope: None,
-            absences: Vec::new(),
-            paragraphs: Vec::new(),
-            differences: Vec::new(),
-            remedies: Vec::new(),
-            subject: None,
-        })
+            None,
+        )
     }
 }
 
