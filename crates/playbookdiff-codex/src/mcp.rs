@@ -19,8 +19,8 @@
 use crate::config::{describe, extent, get, string_array, toml_key, Layer};
 use crate::Cx;
 use playbookdiff_model::redact::{
-    has_placeholder, is_variable_name, looks_like_secret, redact_args, redact_command, redact_url,
-    REDACTED,
+    classify_value, has_placeholder, is_variable_name, looks_like_secret, redact_args,
+    redact_command, redact_url, REDACTED,
 };
 use playbookdiff_model::{
     Applicability, ConfiguredValue, Diagnostic, DiagnosticCode, McpServer, NamedValue, RepoPath,
@@ -253,17 +253,15 @@ fn literal_map(
             item.bad_type(cx, val.get_ref(), "a string");
             continue;
         };
-        let value = if has_placeholder(s) && !looks_like_secret(s, None) {
+        // The one classification shared with Claude Code: placeholders stay
+        // references (a secret-looking default is redacted), literals go.
+        let (value, secret) = classify_value(&name, s);
+        if matches!(value, ConfiguredValue::Reference { .. }) {
             item.placeholder(cx, remedy);
-            ConfiguredValue::Reference {
-                expression: s.to_string(),
-            }
-        } else {
-            if looks_like_secret(s, Some(&name)) {
-                item.literal_secret(cx, what, remedy);
-            }
-            ConfiguredValue::redacted()
-        };
+        }
+        if secret {
+            item.literal_secret(cx, what, remedy);
+        }
         out.push(NamedValue { name, value });
     }
     out
