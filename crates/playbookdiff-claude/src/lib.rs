@@ -34,11 +34,46 @@ pub const CONFIG_ENTRY_NAMES: &[&str] = &["CLAUDE.md", "CLAUDE.local.md", ".clau
 /// limit bounds every file this adapter reads.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
+/// Claude Code releases this adapter's behaviour tables are checked against,
+/// oldest first; the newest is the default profile. Observations of each
+/// are recorded under `tests/oracle/observations/` (see `docs/fidelity.md`).
+pub const PROFILED_VERSIONS: &[&str] = &["2.1.197", "2.1.332"];
+
+/// Compiles what Claude Code `version` receives from `repo` under `context`.
+///
+/// `None` means the newest profiled version. A version that is not in
+/// [`PROFILED_VERSIONS`] uses the nearest older profile and adds an
+/// `unknown-agent-version` diagnostic; `agentProfile` in the result names
+/// the profile used. Never fails.
+pub fn compile_for_version(
+    repo: &Repo<'_>,
+    context: &AnalysisContext,
+    version: Option<&str>,
+) -> EffectiveAgentConfig {
+    let (profile, diagnostic) =
+        playbookdiff_model::profile::select_profile("Claude Code", PROFILED_VERSIONS, version);
+    let mut out = compile_profile(repo, context, &profile.version);
+    out.diagnostics.extend(diagnostic);
+    out.agent_profile = Some(profile);
+    out
+}
+
 /// Compiles what Claude Code receives from `repo` under `context`.
 ///
 /// Never fails and never panics on repository content: problems are
 /// diagnostics in the result. Source: spec 000.
 pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
+    compile_for_version(repo, context, None)
+}
+
+/// The compilation under one profiled version (`version` is an entry of
+/// [`PROFILED_VERSIONS`]).
+fn compile_profile(
+    repo: &Repo<'_>,
+    context: &AnalysisContext,
+    version: &str,
+) -> EffectiveAgentConfig {
+    let _ = version;
     let mut cx = Compiler::new(repo, context);
     cx.walk_problems();
     let settings = settings::load(&mut cx);

@@ -79,6 +79,30 @@ pub const SKILL_BUDGET_FALLBACK_CHARS: u64 = 8_000;
 /// (spec 004 "Repo mode"; field report 16).
 pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (projects.<path>.trust_level = \"trusted\"), so its .codex/config.toml layers from the repository root to cwd apply; an untrusted project skips them, MCP servers included.";
 
+/// Codex releases this adapter's behaviour tables are checked against,
+/// oldest first; the newest is the default profile. Observations of each
+/// are recorded under `tests/oracle/observations/` (see `docs/fidelity.md`).
+pub const PROFILED_VERSIONS: &[&str] = &["0.142.3", "0.171.0"];
+
+/// Compiles what Codex `version` receives from `repo` under `context`.
+///
+/// `None` means the newest profiled version. A version that is not in
+/// [`PROFILED_VERSIONS`] uses the nearest older profile and adds an
+/// `unknown-agent-version` diagnostic; `agentProfile` in the result names
+/// the profile used. Never fails.
+pub fn compile_for_version(
+    repo: &Repo<'_>,
+    context: &AnalysisContext,
+    version: Option<&str>,
+) -> EffectiveAgentConfig {
+    let (profile, diagnostic) =
+        playbookdiff_model::profile::select_profile("Codex", PROFILED_VERSIONS, version);
+    let mut out = compile_profile(repo, context, &profile.version);
+    out.diagnostics.extend(diagnostic);
+    out.agent_profile = Some(profile);
+    out
+}
+
 /// Compiles what Codex receives from `repo` under `context`
 /// (spec 004, whole document).
 ///
@@ -90,6 +114,17 @@ pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (pro
 /// diagnostics in discovery order without duplicates; assumptions one
 /// sentence each. Never fails and never panics: problems are diagnostics.
 pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
+    compile_for_version(repo, context, None)
+}
+
+/// The compilation under one profiled version (`version` is an entry of
+/// [`PROFILED_VERSIONS`]).
+fn compile_profile(
+    repo: &Repo<'_>,
+    context: &AnalysisContext,
+    version: &str,
+) -> EffectiveAgentConfig {
+    let _ = version;
     let mut out = EffectiveAgentConfig::new(Harness::Codex, context.clone());
     let mut cx = Cx {
         repo,

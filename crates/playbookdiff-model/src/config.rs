@@ -31,6 +31,29 @@ pub struct EffectiveAgentConfig {
     pub diagnostics: Vec<Diagnostic>,
     /// Premises the result depends on, one sentence each.
     pub assumptions: Vec<String>,
+    /// The agent release whose behaviour was modelled; absent when the
+    /// adapter has no version profiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_profile: Option<AgentProfile>,
+}
+
+/// Which release of the agent an adapter modelled (its version profile).
+///
+/// Agents change their discovery rules between releases; each adapter keeps
+/// the facts that changed in one table keyed by version range and picks the
+/// profile for the requested version. Shape: `{"version": "2.1.332"}`, or
+/// `{"version": "2.1.277", "requested": "2.1.280"}` when the requested
+/// release has no profile of its own and the nearest older one was used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentProfile {
+    /// The profiled agent version whose behaviour table was applied
+    /// (the agent's own version string, e.g. `2.1.332` or `0.171.0`).
+    pub version: String,
+    /// The version the user asked for, present only when it differs from
+    /// `version` (no exact profile: the nearest older profile was used).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested: Option<String>,
 }
 
 impl EffectiveAgentConfig {
@@ -45,6 +68,7 @@ impl EffectiveAgentConfig {
             mcp_servers: Vec::new(),
             diagnostics: Vec::new(),
             assumptions: Vec::new(),
+            agent_profile: None,
         }
     }
 

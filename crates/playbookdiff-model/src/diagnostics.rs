@@ -110,6 +110,14 @@ macro_rules! declare_codes {
 }
 
 declare_codes! {
+    // ----- Version profiles -----
+    /// The agent version asked for (`--agent-version`) is not one the
+    /// adapter has been checked against, so the analysis applies the nearest
+    /// older profiled version (or the oldest, for a request older than every
+    /// profile). Behaviour that changed between the two releases may differ.
+    /// Ask for a profiled version (listed in the message) to remove it.
+    /// Source: the adapters' version tables.
+    UnknownAgentVersion = "unknown-agent-version", Info, "the requested agent version has no profile; the nearest older one is used";
     // ----- Unavailable layers (both harnesses) -----
     /// Personal configuration present in the working tree (`CLAUDE.local.md`,
     /// `.claude/settings.local.json`) is not reproducible repository state, so

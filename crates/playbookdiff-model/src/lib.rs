@@ -13,6 +13,7 @@ mod config;
 mod context;
 pub mod diagnostics;
 mod path;
+pub mod profile;
 pub mod redact;
 pub mod remedy;
 

@@ -1,0 +1,135 @@
+//! Version profiles: which agent release an adapter models.
+//!
+//! Agents change their discovery rules from release to release. Each adapter
+//! lists the releases it has been checked against (its profiled versions,
+//! oldest first) and keys the facts that changed by version range. This
+//! module picks the profile for a requested version: the exact one when it
+//! is profiled, otherwise the nearest older profiled version (or the oldest,
+//! when the request predates every profile), with a diagnostic saying so.
+
+use crate::{AgentProfile, Diagnostic, DiagnosticCode};
+use std::cmp::Ordering;
+
+/// Compares two dotted version strings numerically, component by
+/// component (`2.1.9 < 2.1.10`); a missing component counts as 0 and a
+/// non-numeric one compares as text after every number.
+pub fn compare_versions(a: &str, b: &str) -> Ordering {
+    let mut ai = a.split('.');
+    let mut bi = b.split('.');
+    loop {
+        match (ai.next(), bi.next()) {
+            (None, None) => return Ordering::Equal,
+            (x, y) => {
+                let x = x.unwrap_or("0");
+                let y = y.unwrap_or("0");
+                let ord = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(x), Ok(y)) => x.cmp(&y),
+                    (Ok(_), Err(_)) => Ordering::Less,
+                    (Err(_), Ok(_)) => Ordering::Greater,
+                    (Err(_), Err(_)) => x.cmp(y),
+                };
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+            }
+        }
+    }
+}
+
+/// True when `version` is at least `floor` ([`compare_versions`]).
+pub fn at_least(version: &str, floor: &str) -> bool {
+    compare_versions(version, floor) != Ordering::Less
+}
+
+/// Picks the profile for `requested` among `profiled` (oldest first, not
+/// empty). `None` asks for the newest profiled version.
+///
+/// Returns the profile and, when the requested version is not profiled, an
+/// `unknown-agent-version` diagnostic naming the profile used. `agent` is
+/// the display name used in the message (e.g. "Claude Code").
+pub fn select_profile(
+    agent: &str,
+    profiled: &[&str],
+    requested: Option<&str>,
+) -> (AgentProfile, Option<Diagnostic>) {
+    let newest = profiled.last().copied().unwrap_or("0");
+    let Some(req) = requested else {
+        return (
+            AgentProfile {
+                version: newest.to_string(),
+                requested: None,
+            },
+            None,
+        );
+    };
+    if profiled
+        .iter()
+        .any(|v| compare_versions(v, req) == Ordering::Equal)
+    {
+        return (
+            AgentProfile {
+                version: req.to_string(),
+                requested: None,
+            },
+            None,
+        );
+    }
+    let older = profiled
+        .iter()
+        .rev()
+        .find(|v| compare_versions(v, req) == Ordering::Less)
+        .copied();
+    let used = older.unwrap_or_else(|| profiled.first().copied().unwrap_or(newest));
+    let why = if older.is_some() {
+        "the nearest older profiled version"
+    } else {
+        "the oldest profiled version, since the requested one predates every profile"
+    };
+    let diag = Diagnostic::new(
+        DiagnosticCode::UnknownAgentVersion,
+        format!(
+            "{agent} {req} has no version profile; the analysis uses {used}, {why}. Profiled versions: {}.",
+            profiled.join(", ")
+        ),
+    );
+    (
+        AgentProfile {
+            version: used.to_string(),
+            requested: Some(req.to_string()),
+        },
+        Some(diag),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_order() {
+        assert_eq!(compare_versions("2.1.9", "2.1.10"), Ordering::Less);
+        assert_eq!(compare_versions("0.171.0", "0.142.3"), Ordering::Greater);
+        assert_eq!(compare_versions("2.1", "2.1.0"), Ordering::Equal);
+        assert!(at_least("2.1.277", "2.1.277"));
+        assert!(!at_least("2.1.276", "2.1.277"));
+    }
+
+    #[test]
+    fn selection() {
+        let p = ["2.1.197", "2.1.332"];
+        assert_eq!(select_profile("A", &p, None).0.version, "2.1.332");
+        let (e, d) = select_profile("A", &p, Some("2.1.197"));
+        assert_eq!(
+            (e.version.as_str(), e.requested, d),
+            ("2.1.197", None, None)
+        );
+        let (m, d) = select_profile("A", &p, Some("2.1.300"));
+        assert_eq!(m.version, "2.1.197");
+        assert_eq!(m.requested.as_deref(), Some("2.1.300"));
+        assert_eq!(d.map(|d| d.code), Some(DiagnosticCode::UnknownAgentVersion));
+        let (o, _) = select_profile("A", &p, Some("1.0.0"));
+        assert_eq!(o.version, "2.1.197");
+        let (n, _) = select_profile("A", &p, Some("9.0.0"));
+        assert_eq!(n.version, "2.1.332");
+    }
+}
