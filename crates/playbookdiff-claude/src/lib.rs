@@ -19,6 +19,7 @@ pub mod remedy;
 mod settings;
 mod skills;
 
+use playbookdiff_adapter::{Adapter, Gap};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
@@ -39,6 +40,43 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// are recorded under `tests/oracle/observations/` (see `docs/fidelity.md`).
 pub const PROFILED_VERSIONS: &[&str] = &["2.1.197", "2.1.332"];
 
+/// Claude Code, contract id `claude-code`.
+pub const HARNESS: Harness = Harness::new("claude-code", "Claude Code");
+
+/// This adapter, as `playbookdiff-registry` lists it.
+pub static ADAPTER: ClaudeCode = ClaudeCode;
+
+/// The Claude Code adapter (spec 000) behind the [`Adapter`] interface.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClaudeCode;
+
+impl Adapter for ClaudeCode {
+    fn harness(&self) -> Harness {
+        HARNESS
+    }
+
+    fn config_entry_names(&self) -> &'static [&'static str] {
+        CONFIG_ENTRY_NAMES
+    }
+
+    fn profiled_versions(&self) -> &'static [&'static str] {
+        PROFILED_VERSIONS
+    }
+
+    fn compile(
+        &self,
+        repo: &Repo<'_>,
+        context: &AnalysisContext,
+        version: Option<&str>,
+    ) -> EffectiveAgentConfig {
+        compile_for_version(repo, context, version)
+    }
+
+    fn remedy(&self, gap: &Gap<'_>) -> Option<String> {
+        remedy::for_gap(gap)
+    }
+}
+
 /// Compiles what Claude Code `version` receives from `repo` under `context`.
 ///
 /// `None` means the newest profiled version. A version that is not in
@@ -50,8 +88,11 @@ pub fn compile_for_version(
     context: &AnalysisContext,
     version: Option<&str>,
 ) -> EffectiveAgentConfig {
-    let (profile, diagnostic) =
-        playbookdiff_model::profile::select_profile("Claude Code", PROFILED_VERSIONS, version);
+    let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
+        HARNESS.display_name(),
+        PROFILED_VERSIONS,
+        version,
+    );
     let mut out = compile_profile(repo, context, &profile.version);
     out.diagnostics.extend(diagnostic);
     out.agent_profile = Some(profile);
@@ -123,7 +164,7 @@ pub(crate) struct Compiler<'a, 'r> {
 
 impl<'a, 'r> Compiler<'a, 'r> {
     fn new(repo: &'a Repo<'r>, ctx: &'a AnalysisContext) -> Self {
-        let mut out = EffectiveAgentConfig::new(Harness::ClaudeCode, ctx.clone());
+        let mut out = EffectiveAgentConfig::new(HARNESS, ctx.clone());
         out.assumptions.push(match ctx.mode {
             Mode::Repo => "Repo mode: only repository-defined configuration is compiled; ~/.claude, managed policy, \
                            CLAUDE.local.md and .claude/settings.local.json are not read."

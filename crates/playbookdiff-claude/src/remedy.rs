@@ -2,8 +2,22 @@
 //! sentence per case, for `playbookdiff explain`. Kept apart from the
 //! discovery rules; it only names files Claude Code reads (spec 000).
 
+use playbookdiff_adapter::Gap;
 use playbookdiff_model::remedy::{code_span, in_dir, skill_link};
 use playbookdiff_model::RepoPath;
+
+/// What would make Claude Code receive what `gap` says it lacks; `None`
+/// for a late skill (Claude Code reads every skill directory at startup)
+/// and for late instructions (the finding's reason already says what keeps
+/// the file from loading sooner).
+pub fn for_gap(gap: &Gap<'_>) -> Option<String> {
+    match *gap {
+        Gap::Instruction { file, dir, .. } => Some(receive_instruction(file, dir)),
+        Gap::Skill { name, file } => Some(receive_skill(file, name)),
+        Gap::Mcp { name } => Some(receive_mcp(name)),
+        Gap::LateInstruction { .. } | Gap::LateSkill { .. } => None,
+    }
+}
 
 /// Claude Code should receive the text of `file`, which applies to `dir`.
 pub fn receive_instruction(file: &RepoPath, dir: &RepoPath) -> String {

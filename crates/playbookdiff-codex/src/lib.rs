@@ -48,6 +48,7 @@ mod mcp;
 pub mod remedy;
 mod skills;
 
+use playbookdiff_adapter::{Adapter, Gap};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
     SourceFormat, SourceRef,
@@ -84,6 +85,43 @@ pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (pro
 /// are recorded under `tests/oracle/observations/` (see `docs/fidelity.md`).
 pub const PROFILED_VERSIONS: &[&str] = &["0.142.3", "0.171.0"];
 
+/// Codex, contract id `codex`.
+pub const HARNESS: Harness = Harness::new("codex", "Codex");
+
+/// This adapter, as `playbookdiff-registry` lists it.
+pub static ADAPTER: Codex = Codex;
+
+/// The Codex adapter (spec 004) behind the [`Adapter`] interface.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Codex;
+
+impl Adapter for Codex {
+    fn harness(&self) -> Harness {
+        HARNESS
+    }
+
+    fn config_entry_names(&self) -> &'static [&'static str] {
+        CONFIG_ENTRY_NAMES
+    }
+
+    fn profiled_versions(&self) -> &'static [&'static str] {
+        PROFILED_VERSIONS
+    }
+
+    fn compile(
+        &self,
+        repo: &Repo<'_>,
+        context: &AnalysisContext,
+        version: Option<&str>,
+    ) -> EffectiveAgentConfig {
+        compile_for_version(repo, context, version)
+    }
+
+    fn remedy(&self, gap: &Gap<'_>) -> Option<String> {
+        remedy::for_gap(gap)
+    }
+}
+
 /// Compiles what Codex `version` receives from `repo` under `context`.
 ///
 /// `None` means the newest profiled version. A version that is not in
@@ -95,8 +133,11 @@ pub fn compile_for_version(
     context: &AnalysisContext,
     version: Option<&str>,
 ) -> EffectiveAgentConfig {
-    let (profile, diagnostic) =
-        playbookdiff_model::profile::select_profile("Codex", PROFILED_VERSIONS, version);
+    let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
+        HARNESS.display_name(),
+        PROFILED_VERSIONS,
+        version,
+    );
     let mut out = compile_profile(repo, context, &profile.version);
     out.diagnostics.extend(diagnostic);
     out.agent_profile = Some(profile);
@@ -125,7 +166,7 @@ fn compile_profile(
     version: &str,
 ) -> EffectiveAgentConfig {
     let _ = version;
-    let mut out = EffectiveAgentConfig::new(Harness::Codex, context.clone());
+    let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx {
         repo,
         context,

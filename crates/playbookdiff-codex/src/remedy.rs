@@ -2,8 +2,39 @@
 //! per case, for `playbookdiff explain`. Kept apart from the discovery
 //! rules; it only names files Codex reads (spec 004).
 
+use playbookdiff_adapter::Gap;
 use playbookdiff_model::remedy::{code_span, in_dir, skill_link};
 use playbookdiff_model::RepoPath;
+
+/// What would make Codex receive what `gap` says it lacks, or receive it
+/// sooner. Always an answer.
+pub fn for_gap(gap: &Gap<'_>) -> Option<String> {
+    match *gap {
+        Gap::Instruction { file, dir, paths } => Some(receive_instruction(file, dir, paths)),
+        Gap::LateInstruction { files } => {
+            // The `AGENTS.md` among the files is the one Codex reads.
+            let file = files
+                .iter()
+                .find(|p| p.file_name() == Some("AGENTS.md"))
+                .or(files.first())?;
+            let dir = file.parent().unwrap_or_else(RepoPath::root);
+            Some(load_sooner(file, &dir))
+        }
+        Gap::Skill { name, file } => Some(receive_skill(file, name)),
+        Gap::LateSkill { files, .. } => {
+            // `<base>/<dir>/skills/<x>/SKILL.md` (e.g. `.claude`): the base directory.
+            let base = files
+                .first()?
+                .parent()
+                .and_then(|p| p.parent())
+                .and_then(|p| p.parent())
+                .and_then(|p| p.parent())
+                .unwrap_or_else(RepoPath::root);
+            Some(skill_sooner(&base))
+        }
+        Gap::Mcp { name } => Some(receive_mcp(name)),
+    }
+}
 
 /// Codex should receive the text of `file`, which applies to `dir`.
 /// `paths`: the globs of a path-scoped piece.

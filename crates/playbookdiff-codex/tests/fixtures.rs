@@ -101,7 +101,7 @@ fn root_agents_md() {
     assert_eq!(i.source.lines.map(|l| (l.start, l.end)), Some((1, 2)));
     assert_eq!(i.bytes, i.content.len() as u64);
     assert_eq!(i.load_phase, playbookdiff_model::LoadPhase::Startup);
-    assert_eq!(c.harness, playbookdiff_model::Harness::Codex);
+    assert_eq!(c.harness, playbookdiff_codex::HARNESS);
 }
 
 #[test]

@@ -108,13 +108,17 @@ pub fn finding_id(
 #[cfg(test)]
 mod tests {
     use super::*;
+    /// Test harnesses with the contract ids and product names.
+    const CLAUDE: playbookdiff_model::Harness =
+        playbookdiff_model::Harness::new("claude-code", "Claude Code");
+    const CODEX: playbookdiff_model::Harness = playbookdiff_model::Harness::new("codex", "Codex");
 
     #[test]
     fn shape_and_stability() {
         let id = finding_id(
             Category::Instruction,
             FindingType::Missing,
-            &only(&[Harness::Codex]),
+            &only(&[CODEX]),
             &dir_slug(&RepoPath::new("apps/api").unwrap()),
             "k",
         );
@@ -148,9 +152,6 @@ mod tests {
         assert_eq!(slug("my server!"), "my-server-");
         assert_eq!(slug(""), "entity");
         assert_eq!(dir_slug(&RepoPath::root()), "root");
-        assert_eq!(
-            first(&[Harness::Codex, Harness::ClaudeCode]),
-            "claude-code+codex-first"
-        );
+        assert_eq!(first(&[CODEX, CLAUDE]), "claude-code+codex-first");
     }
 }

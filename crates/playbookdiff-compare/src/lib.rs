@@ -19,8 +19,8 @@
 //! use playbookdiff_compare::compare;
 //! use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness};
 //!
-//! let a = EffectiveAgentConfig::new(Harness::ClaudeCode, AnalysisContext::at_root());
-//! let b = EffectiveAgentConfig::new(Harness::Codex, AnalysisContext::at_root());
+//! let a = EffectiveAgentConfig::new(Harness::new("alpha", "Alpha"), AnalysisContext::at_root());
+//! let b = EffectiveAgentConfig::new(Harness::new("beta", "Beta"), AnalysisContext::at_root());
 //! let c = compare(&[&a, &b]);
 //! assert!(c.findings.is_empty());
 //! assert_eq!(c.summary.total(), 0);
@@ -147,12 +147,10 @@ pub fn names(hs: &[Harness]) -> String {
 
 pub use playbookdiff_model::remedy::code_span;
 
-/// The product name of a harness, for sentences.
+/// The product name of a harness, for sentences (its
+/// [`Harness::display_name`]; this crate knows no harness).
 pub fn display_name(h: Harness) -> &'static str {
-    match h {
-        Harness::ClaudeCode => "Claude Code",
-        Harness::Codex => "Codex",
-    }
+    h.display_name()
 }
 
 /// The diagnostics of one configuration by the file they point at

@@ -533,6 +533,10 @@ fn group_summary_files(g: &Group, label: &str) -> String {
 mod tests {
     use super::*;
     use playbookdiff_model::{Applicability, LoadPhase, SourceFormat, SourceRef};
+    /// Test harnesses with the contract ids and product names.
+    const CLAUDE: playbookdiff_model::Harness =
+        playbookdiff_model::Harness::new("claude-code", "Claude Code");
+    const CODEX: playbookdiff_model::Harness = playbookdiff_model::Harness::new("codex", "Codex");
 
     fn rp(s: &str) -> RepoPath {
         RepoPath::new(s).unwrap()
@@ -553,10 +557,10 @@ mod tests {
             kind: FindingType::Missing,
             severity: FindingSeverity::Medium,
             actionable: true,
-            present_in: vec![Harness::ClaudeCode],
-            absent_from: vec![Harness::Codex],
+            present_in: vec![CLAUDE],
+            absent_from: vec![CODEX],
             items: vec![FindingItem {
-                harness: Harness::ClaudeCode,
+                harness: CLAUDE,
                 id: path.to_string(),
                 source: SourceRef::project(rp(path), SourceFormat::Markdown),
                 load_phase: phase,
@@ -576,7 +580,7 @@ mod tests {
 
     fn comparison(findings: Vec<Finding>) -> Comparison {
         Comparison {
-            harnesses: vec![Harness::ClaudeCode, Harness::Codex],
+            harnesses: vec![CLAUDE, CODEX],
             rows: vec![],
             summary: Summary::of(&findings),
             findings,

@@ -97,7 +97,13 @@ fn b03_scenario_a() {
     );
     assert_eq!(actionable(&c), 2);
     let f = &c.findings[0];
-    assert_eq!(only(f), (&[Harness::ClaudeCode][..], &[Harness::Codex][..]));
+    assert_eq!(
+        only(f),
+        (
+            &[playbookdiff_claude::HARNESS][..],
+            &[playbookdiff_codex::HARNESS][..]
+        )
+    );
     assert!(f
         .id
         .starts_with("instruction:scope-gap:claude-code-only:apps/api:"));

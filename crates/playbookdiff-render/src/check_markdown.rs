@@ -386,6 +386,10 @@ mod tests {
         AnalysisContext, Applicability, Capabilities, EffectiveAgentConfig, LoadPhase, McpServer,
         RepoPath, SourceFormat, SourceRef, Transport,
     };
+    /// Test harnesses with the contract ids and product names.
+    const CLAUDE: playbookdiff_model::Harness =
+        playbookdiff_model::Harness::new("claude-code", "Claude Code");
+    const CODEX: playbookdiff_model::Harness = playbookdiff_model::Harness::new("codex", "Codex");
 
     #[test]
     fn repository_text_cannot_break_the_table_or_inject_markup() {
@@ -484,10 +488,9 @@ mod tests {
     fn a_hostile_server_name_renders_as_code_in_the_whole_report() {
         let name = "**bold**`[link](http:evil)`|x";
         let ctx = AnalysisContext::at_root();
-        let mut claude =
-            EffectiveAgentConfig::new(playbookdiff_model::Harness::ClaudeCode, ctx.clone());
+        let mut claude = EffectiveAgentConfig::new(CLAUDE, ctx.clone());
         claude.mcp_servers = vec![server(name)];
-        let codex = EffectiveAgentConfig::new(playbookdiff_model::Harness::Codex, ctx.clone());
+        let codex = EffectiveAgentConfig::new(CODEX, ctx.clone());
         let configs = vec![claude, codex];
         let cmp = compare(&configs.iter().collect::<Vec<_>>());
         assert_eq!(cmp.findings.len(), 1);

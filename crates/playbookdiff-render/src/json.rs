@@ -16,11 +16,14 @@ pub fn to_json(config: &EffectiveAgentConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use playbookdiff_model::{AnalysisContext, Harness};
+    use playbookdiff_model::AnalysisContext;
+    /// Test harnesses with the contract ids and product names.
+    const CLAUDE: playbookdiff_model::Harness =
+        playbookdiff_model::Harness::new("claude-code", "Claude Code");
 
     #[test]
     fn pretty_with_trailing_newline_and_contract_keys() {
-        let config = EffectiveAgentConfig::new(Harness::ClaudeCode, AnalysisContext::at_root());
+        let config = EffectiveAgentConfig::new(CLAUDE, AnalysisContext::at_root());
         let out = to_json(&config);
         assert!(out.ends_with("}\n"));
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();

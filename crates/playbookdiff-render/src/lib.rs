@@ -19,7 +19,7 @@
 //! use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness};
 //! use playbookdiff_render::{to_json, to_text, TextOptions};
 //!
-//! let config = EffectiveAgentConfig::new(Harness::Codex, AnalysisContext::at_root());
+//! let config = EffectiveAgentConfig::new(Harness::new("beta", "Beta"), AnalysisContext::at_root());
 //! assert!(to_json(&config).contains("\"schemaVersion\": 1"));
 //! assert!(to_text(&config, &TextOptions::default()).contains("Instructions"));
 //! ```

@@ -314,9 +314,13 @@ mod tests {
     use crate::report::Via;
     use playbookdiff_compare::compare;
     use playbookdiff_model::{
-        AnalysisContext, Applicability, Capabilities, EffectiveAgentConfig, Harness, LoadPhase,
-        McpServer, RepoPath, SourceFormat, SourceRef, Transport,
+        AnalysisContext, Applicability, Capabilities, EffectiveAgentConfig, LoadPhase, McpServer,
+        RepoPath, SourceFormat, SourceRef, Transport,
     };
+    /// Test harnesses with the contract ids and product names.
+    const CLAUDE: playbookdiff_model::Harness =
+        playbookdiff_model::Harness::new("claude-code", "Claude Code");
+    const CODEX: playbookdiff_model::Harness = playbookdiff_model::Harness::new("codex", "Codex");
 
     fn server(
         name: &str,
@@ -354,8 +358,8 @@ mod tests {
     /// override; Codex: `db`, `github` and the two names.
     fn view() -> String {
         let ctx = AnalysisContext::at_root();
-        let mut claude = EffectiveAgentConfig::new(Harness::ClaudeCode, ctx.clone());
-        let mut codex = EffectiveAgentConfig::new(Harness::Codex, ctx.clone());
+        let mut claude = EffectiveAgentConfig::new(CLAUDE, ctx.clone());
+        let mut codex = EffectiveAgentConfig::new(CODEX, ctx.clone());
         use Applicability::{Conditional, Effective};
         claude.mcp_servers = vec![
             server(

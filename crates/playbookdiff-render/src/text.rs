@@ -388,9 +388,13 @@ impl Cell {
 mod tests {
     use super::*;
     use playbookdiff_model::{
-        AnalysisContext, Capabilities, ConfiguredValue, Diagnostic, DiagnosticCode, Harness,
-        Invocation, Mode, NamedValue, RepoPath, SourceFormat,
+        AnalysisContext, Capabilities, ConfiguredValue, Diagnostic, DiagnosticCode, Invocation,
+        Mode, NamedValue, RepoPath, SourceFormat,
     };
+    /// Test harnesses with the contract ids and product names.
+    const CLAUDE: playbookdiff_model::Harness =
+        playbookdiff_model::Harness::new("claude-code", "Claude Code");
+    const CODEX: playbookdiff_model::Harness = playbookdiff_model::Harness::new("codex", "Codex");
 
     fn rp(s: &str) -> RepoPath {
         RepoPath::new(s).unwrap()
@@ -423,7 +427,7 @@ mod tests {
         ctx.cwd = rp("apps/api");
         ctx.target_path = Some(rp("apps/api/src/main.ts"));
         ctx.mode = Mode::Repo;
-        let mut c = EffectiveAgentConfig::new(Harness::ClaudeCode, ctx);
+        let mut c = EffectiveAgentConfig::new(CLAUDE, ctx);
         c.instructions = vec![
             instruction("apps/web/CLAUDE.md", None, Applicability::Conditional),
             instruction("apps/api/CLAUDE.md", Some(1), Applicability::Effective),
@@ -569,7 +573,7 @@ Assumptions (1)
 
     #[test]
     fn empty_sections_say_none() {
-        let c = EffectiveAgentConfig::new(Harness::Codex, AnalysisContext::at_root());
+        let c = EffectiveAgentConfig::new(CODEX, AnalysisContext::at_root());
         let out = to_text(&c, &TextOptions::default());
         assert!(out.contains("  target      (none)\n"));
         assert!(out.contains("\nSkills (0)\n  none\n"));

@@ -2,13 +2,12 @@
 //! compile every chosen harness on one walk of the tree, compare, suggest
 //! fixes, render.
 
-use crate::cli::{
-    CheckArgs, CheckFormat, ContextArgs, ExplainArgs, ExplainFormat, HarnessArg, ViewArgs,
-};
+use crate::cli::{CheckArgs, CheckFormat, ContextArgs, ExplainArgs, ExplainFormat, ViewArgs};
 use crate::compile::compile;
 use crate::context::{open_context, OpenedContext, UsageError};
+use crate::remedies::remedies;
 use playbookdiff_compare::matrix::MatrixBuilder;
-use playbookdiff_compare::{compare, Comparison, Finding, FindingType, Remedy, Subject};
+use playbookdiff_compare::{compare, Comparison};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_render::{CheckReport, MatrixReport};
 use playbookdiff_source::{EntryKind, Repo};
@@ -24,155 +23,46 @@ pub struct Outcome {
 }
 
 /// The harnesses to compare: the given ones in contract order without
-/// repeats, or every supported harness.
-fn harnesses(given: &[HarnessArg]) -> Result<Vec<Harness>, UsageError> {
+/// repeats, or every registered harness.
+fn harnesses(given: &[Harness]) -> Result<Vec<Harness>, UsageError> {
     if given.is_empty() {
-        return Ok(Harness::ALL.to_vec());
+        return Ok(playbookdiff_registry::harnesses());
     }
-    let mut v: Vec<Harness> = given.iter().map(|h| Harness::from(*h)).collect();
+    let mut v: Vec<Harness> = given.to_vec();
     v.sort();
     v.dedup();
     if v.len() < 2 {
-        return Err(UsageError(
-            "--harness names one harness; a comparison needs two: repeat --harness (e.g. --harness claude-code --harness codex) or omit it to compare all".into(),
-        ));
+        let ids: Vec<String> = playbookdiff_registry::harnesses()
+            .iter()
+            .take(2)
+            .map(|h| format!("--harness {h}"))
+            .collect();
+        return Err(UsageError(format!(
+            "--harness names one harness; a comparison needs two: repeat --harness (e.g. {}) or omit it to compare all",
+            ids.join(" ")
+        )));
     }
     Ok(v)
 }
 
-/// Compiles each harness and compares, with fixes filled in.
+/// Compiles each harness (at the release `--agent-version` asks for) and
+/// compares, with fixes filled in.
 fn analyse(
     repo: &Repo<'_>,
     hs: &[Harness],
     ctx: &AnalysisContext,
+    args: &ContextArgs,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
-    let configs: Vec<EffectiveAgentConfig> = hs.iter().map(|h| compile(*h, repo, ctx)).collect();
+    let configs: Vec<EffectiveAgentConfig> = hs
+        .iter()
+        .map(|h| compile(*h, repo, ctx, args.agent_version(*h)))
+        .collect();
     let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
     let mut cmp = compare(&refs);
     for f in &mut cmp.findings {
         f.remedies = remedies(f);
     }
     (configs, cmp)
-}
-
-/// What would make the harnesses agree, from each harness's conventions.
-fn remedies(f: &Finding) -> Vec<Remedy> {
-    let mut out = Vec::new();
-    let mut add = |harness: Harness, action: String| out.push(Remedy { harness, action });
-    match (&f.subject, f.kind) {
-        (Some(Subject::Instruction { dir, files, paths }), FindingType::Missing) => {
-            for h in &f.absent_from {
-                for file in files.iter().take(1) {
-                    add(
-                        *h,
-                        match h {
-                            Harness::ClaudeCode => {
-                                playbookdiff_claude::remedy::receive_instruction(file, dir)
-                            }
-                            Harness::Codex => playbookdiff_codex::remedy::receive_instruction(
-                                file,
-                                dir,
-                                paths.as_deref(),
-                            ),
-                        },
-                    );
-                }
-            }
-        }
-        (Some(Subject::Instruction { files, .. }), FindingType::ScopeGap) => {
-            for h in &f.absent_from {
-                if *h == Harness::Codex {
-                    if let Some(file) = files
-                        .iter()
-                        .find(|p| p.file_name() == Some("AGENTS.md"))
-                        .or(files.first())
-                    {
-                        let dir = file.parent().unwrap_or_else(RepoPath::root);
-                        add(*h, playbookdiff_codex::remedy::load_sooner(file, &dir));
-                    }
-                } else {
-                    add(*h, "see why above: the reason of its item says what keeps it from loading sooner".to_string());
-                }
-            }
-        }
-        (Some(Subject::Skill { name, files }), FindingType::CapabilityGap)
-            if !f.absent_from.is_empty() =>
-        {
-            for h in &f.absent_from {
-                if let Some(file) = files.first() {
-                    add(
-                        *h,
-                        match h {
-                            Harness::ClaudeCode => {
-                                playbookdiff_claude::remedy::receive_skill(file, name)
-                            }
-                            Harness::Codex => playbookdiff_codex::remedy::receive_skill(file, name),
-                        },
-                    );
-                }
-            }
-        }
-        (Some(Subject::Skill { files, .. }), FindingType::ScopeGap) => {
-            for h in &f.absent_from {
-                if *h == Harness::Codex {
-                    if let Some(file) = files.first() {
-                        // <base>/.claude/skills/<x>/SKILL.md: the base directory.
-                        let base = file
-                            .parent()
-                            .and_then(|p| p.parent())
-                            .and_then(|p| p.parent())
-                            .and_then(|p| p.parent())
-                            .unwrap_or_else(RepoPath::root);
-                        add(*h, playbookdiff_codex::remedy::skill_sooner(&base));
-                    }
-                }
-            }
-        }
-        (Some(Subject::Mcp { name }), FindingType::CapabilityGap) => {
-            for h in &f.absent_from {
-                add(
-                    *h,
-                    match h {
-                        Harness::ClaudeCode => playbookdiff_claude::remedy::receive_mcp(name),
-                        Harness::Codex => playbookdiff_codex::remedy::receive_mcp(name),
-                    },
-                );
-            }
-        }
-        (Some(_), FindingType::Different | FindingType::CapabilityGap) => {
-            let files: Vec<String> = f
-                .items
-                .iter()
-                .map(|i| format!("`{}`", i.source.path))
-                .collect();
-            if let Some(h) = f.present_in.last() {
-                add(
-                    *h,
-                    format!(
-                        "make the fields listed under \"What differs\" identical in {}",
-                        files.join(" and ")
-                    ),
-                );
-            }
-        }
-        (None, FindingType::Unknown)
-            if f.category == playbookdiff_compare::Category::Instruction =>
-        {
-            let codex = f.items.iter().find(|i| i.harness == Harness::Codex);
-            if let (Some(c), Some(dir)) = (codex, &f.scope) {
-                let file = c.source.resolved_path.as_ref().unwrap_or(&c.source.path);
-                add(
-                    Harness::ClaudeCode,
-                    format!(
-                        "if the paragraphs mean the same, keep one text: {}",
-                        playbookdiff_claude::remedy::receive_instruction(file, dir)
-                    ),
-                );
-            }
-        }
-        _ => {}
-    }
-    out
 }
 
 fn report_parts(opened: &OpenedContext) -> (&str, &AnalysisContext) {
@@ -188,7 +78,7 @@ pub fn run_view(
     let hs = harnesses(&args.harness)?;
     let opened = open_context(&args.context, current_dir)?;
     let repo = Repo::new(&opened.tree);
-    let (configs, cmp) = analyse(&repo, &hs, &opened.context);
+    let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context);
     let (repository, context) = report_parts(&opened);
     let r = CheckReport {
         repository,
@@ -219,12 +109,13 @@ pub fn run_check(
             &repo,
             &hs,
             &opened,
+            &args.context,
             args.output_format(),
             color,
             progress,
         ));
     }
-    let (configs, cmp) = analyse(&repo, &hs, context);
+    let (configs, cmp) = analyse(&repo, &hs, context, &args.context);
     let r = CheckReport {
         repository,
         context,
@@ -251,11 +142,8 @@ pub fn run_check(
 /// its nearest configured ancestor receives, so it is represented by it.
 pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness]) -> Vec<RepoPath> {
     let mut names: Vec<&str> = Vec::new();
-    for h in hs {
-        names.extend_from_slice(match h {
-            Harness::ClaudeCode => playbookdiff_claude::CONFIG_ENTRY_NAMES,
-            Harness::Codex => playbookdiff_codex::CONFIG_ENTRY_NAMES,
-        });
+    for a in hs.iter().filter_map(|h| playbookdiff_registry::adapter(*h)) {
+        names.extend_from_slice(a.config_entry_names());
     }
     let own: Vec<&str> = names
         .iter()
@@ -290,6 +178,7 @@ fn run_all_dirs(
     repo: &Repo<'_>,
     hs: &[Harness],
     opened: &OpenedContext,
+    args: &ContextArgs,
     format: CheckFormat,
     color: bool,
     progress: &mut dyn FnMut(usize, usize),
@@ -317,7 +206,7 @@ fn run_all_dirs(
                 }
                 let mut ctx = root_context.clone();
                 ctx.cwd = dirs[i].clone();
-                let (configs, mut cmp) = analyse(repo, hs, &ctx);
+                let (configs, mut cmp) = analyse(repo, hs, &ctx, args);
                 cmp.rows = Vec::new();
                 // Keep the configurations of the root only.
                 let keep = if dirs[i].is_root() {
@@ -376,7 +265,7 @@ pub fn run_explain(
     let hs = harnesses(&args.harness)?;
     let opened = open_context(&args.context, current_dir)?;
     let repo = Repo::new(&opened.tree);
-    let (configs, cmp) = analyse(&repo, &hs, &opened.context);
+    let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context);
     let (repository, context) = report_parts(&opened);
     let id = args.finding_id.trim();
     let Some(f) = cmp.finding(id) else {

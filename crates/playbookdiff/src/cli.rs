@@ -4,6 +4,7 @@
 //! flattened into each command that analyses a repository, so every command
 //! names its analysis context the same way.
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use playbookdiff_model::{Harness, Mode};
 use std::path::PathBuf;
@@ -125,8 +126,8 @@ pub struct ViewArgs {
     pub context: ContextArgs,
 
     /// The harnesses to compare; repeat the option [default: all supported]
-    #[arg(long, value_enum, value_name = "HARNESS")]
-    pub harness: Vec<HarnessArg>,
+    #[arg(long, value_name = "HARNESS", value_parser = harness_parser())]
+    pub harness: Vec<Harness>,
 }
 
 /// Arguments of `playbookdiff check`.
@@ -137,8 +138,8 @@ pub struct CheckArgs {
     pub context: ContextArgs,
 
     /// The harnesses to compare; repeat the option [default: all supported]
-    #[arg(long, value_enum, value_name = "HARNESS")]
-    pub harness: Vec<HarnessArg>,
+    #[arg(long, value_name = "HARNESS", value_parser = harness_parser())]
+    pub harness: Vec<Harness>,
 
     /// Check every directory that holds agent configuration as a launch
     /// directory (and the root), sharing one walk of the tree; --cwd is not
@@ -178,8 +179,8 @@ pub struct ExplainArgs {
     pub context: ContextArgs,
 
     /// The harnesses to compare; repeat the option [default: all supported]
-    #[arg(long, value_enum, value_name = "HARNESS")]
-    pub harness: Vec<HarnessArg>,
+    #[arg(long, value_name = "HARNESS", value_parser = harness_parser())]
+    pub harness: Vec<Harness>,
 
     /// Output format
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text, value_name = "FORMAT")]
@@ -244,6 +245,24 @@ pub struct ContextArgs {
     /// What the analysis may read
     #[arg(long, value_enum, default_value_t = ModeArg::Repo, value_name = "MODE")]
     pub mode: ModeArg,
+
+    /// The release of a harness to model, e.g. codex=0.171.0; repeat the
+    /// option for several harnesses [default: the newest profiled release
+    /// of each]
+    #[arg(long, value_name = "HARNESS=VERSION", value_parser = parse_agent_version)]
+    pub agent_version: Vec<AgentVersion>,
+}
+
+impl ContextArgs {
+    /// The version asked for `harness` with `--agent-version`, if any (the
+    /// last one when given more than once).
+    pub fn agent_version(&self, harness: Harness) -> Option<&str> {
+        self.agent_version
+            .iter()
+            .rev()
+            .find(|v| v.harness == harness)
+            .map(|v| v.version.as_str())
+    }
 }
 
 /// Arguments of `playbookdiff compile`.
@@ -254,8 +273,9 @@ pub struct CompileArgs {
     pub context: ContextArgs,
 
     /// The coding agent to compile for
-    #[arg(long, value_enum, default_value_t = HarnessArg::ClaudeCode, value_name = "HARNESS")]
-    pub harness: HarnessArg,
+    #[arg(long, value_name = "HARNESS", value_parser = harness_parser(),
+          default_value = playbookdiff_registry::adapters()[0].harness().as_str())]
+    pub harness: Harness,
 
     /// Output format
     #[arg(long, value_enum, default_value_t = FormatArg::Text, value_name = "FORMAT")]
@@ -277,24 +297,68 @@ impl CompileArgs {
     }
 }
 
-/// `--harness` values, spelled as in the output contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HarnessArg {
-    /// Claude Code
-    #[value(name = "claude-code")]
-    ClaudeCode,
-    /// OpenAI Codex CLI
-    #[value(name = "codex")]
-    Codex,
+/// `--harness` values: the ids of the registered adapters, spelled as in
+/// the output contract, each with its product name as help.
+fn harness_parser() -> impl TypedValueParser<Value = Harness> {
+    let values = playbookdiff_registry::adapters()
+        .iter()
+        .map(|a| PossibleValue::new(a.harness().as_str()).help(a.harness().display_name()));
+    PossibleValuesParser::new(values).try_map(|id| {
+        playbookdiff_registry::by_id(&id)
+            .map(|a| a.harness())
+            .ok_or_else(|| format!("unknown harness `{id}`"))
+    })
 }
 
-impl From<HarnessArg> for Harness {
-    fn from(value: HarnessArg) -> Self {
-        match value {
-            HarnessArg::ClaudeCode => Harness::ClaudeCode,
-            HarnessArg::Codex => Harness::Codex,
-        }
+/// One `--agent-version HARNESS=VERSION`: the release of a harness to
+/// model (e.g. `codex=0.171.0`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentVersion {
+    /// The harness.
+    pub harness: Harness,
+    /// The agent's own version string, e.g. `2.1.332`.
+    pub version: String,
+}
+
+/// Parses `HARNESS=VERSION` against the registry. Errors are one sentence:
+/// a missing `=`, an empty or malformed version, or an unknown harness
+/// (with the closest registered id, or the list of ids).
+pub fn parse_agent_version(s: &str) -> Result<AgentVersion, String> {
+    let ids: Vec<&str> = playbookdiff_registry::adapters()
+        .iter()
+        .map(|a| a.harness().as_str())
+        .collect();
+    let example = playbookdiff_registry::adapters()
+        .last()
+        .map(|a| {
+            let v = a.profiled_versions().last().copied().unwrap_or("1.0.0");
+            format!("{}={v}", a.harness())
+        })
+        .unwrap_or_default();
+    let Some((id, version)) = s.split_once('=') else {
+        return Err(format!("expected HARNESS=VERSION, e.g. {example}"));
+    };
+    let Some(adapter) = playbookdiff_registry::by_id(id.trim()) else {
+        let hint = match playbookdiff_registry::closest_id(id.trim()) {
+            Some(close) => format!("did you mean `{close}`?"),
+            None => format!("use one of: {}", ids.join(", ")),
+        };
+        return Err(format!("unknown harness `{}`; {hint}", id.trim()));
+    };
+    let version = version.trim();
+    if version.is_empty()
+        || !version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '_'))
+    {
+        return Err(format!(
+            "`{version}` is not a version; give the agent's version as it prints it, e.g. {example}"
+        ));
     }
+    Ok(AgentVersion {
+        harness: adapter.harness(),
+        version: version.to_string(),
+    })
 }
 
 /// `--mode` values.
@@ -348,7 +412,8 @@ mod tests {
         let Some(Command::Check(args)) = cli.command else {
             panic!("check expected")
         };
-        assert_eq!(args.harness, [HarnessArg::Codex, HarnessArg::ClaudeCode]);
+        let ids: Vec<&str> = args.harness.iter().map(|h| h.as_str()).collect();
+        assert_eq!(ids, ["codex", "claude-code"]);
         assert_eq!(args.context.target.as_deref(), Some("a.ts"));
         assert_eq!(args.output_format(), CheckFormat::Json);
         let cli =
@@ -380,7 +445,11 @@ mod tests {
         };
         assert_eq!(args.context.target.as_deref(), Some("a/b.ts"));
         assert_eq!(args.output_format(), FormatArg::Json);
-        assert_eq!(args.harness, HarnessArg::ClaudeCode);
+        assert_eq!(
+            args.harness,
+            playbookdiff_registry::adapters()[0].harness(),
+            "the first registered harness is the default"
+        );
         assert_eq!(args.context.mode, ModeArg::Repo);
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::cli::{CompileArgs, FormatArg};
 use crate::context::{open_context, UsageError};
-use playbookdiff_model::{EffectiveAgentConfig, Harness};
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness};
 use playbookdiff_render::{to_json, to_text, TextOptions};
 use playbookdiff_source::Repo;
 use std::path::Path;
@@ -19,7 +19,8 @@ pub fn run(
 ) -> Result<String, UsageError> {
     let opened = open_context(&args.context, current_dir)?;
     let repo = Repo::new(&opened.tree);
-    let config = compile(args.harness.into(), &repo, &opened.context);
+    let version = args.context.agent_version(args.harness);
+    let config = compile(args.harness, &repo, &opened.context, version);
     Ok(match args.output_format() {
         FormatArg::Json => to_json(&config),
         FormatArg::Text => to_text(
@@ -33,14 +34,18 @@ pub fn run(
     })
 }
 
-/// Dispatches to the harness adapter.
+/// Compiles with the registered adapter of `harness`, modelling release
+/// `version` (`None`: the newest profiled). Every harness the command line
+/// accepts is registered; an unregistered one gives an empty configuration
+/// with no instructions rather than a panic.
 pub fn compile(
     harness: Harness,
     repo: &Repo<'_>,
-    context: &playbookdiff_model::AnalysisContext,
+    context: &AnalysisContext,
+    version: Option<&str>,
 ) -> EffectiveAgentConfig {
-    match harness {
-        Harness::ClaudeCode => playbookdiff_claude::compile(repo, context),
-        Harness::Codex => playbookdiff_codex::compile(repo, context),
+    match playbookdiff_registry::adapter(harness) {
+        Some(adapter) => adapter.compile(repo, context, version),
+        None => EffectiveAgentConfig::new(harness, context.clone()),
     }
 }

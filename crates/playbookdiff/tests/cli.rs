@@ -425,3 +425,60 @@ fn run_inside_a_repository_the_header_says_cwd_is_the_repository_root() {
         "{text}"
     );
 }
+
+#[test]
+fn agent_version_picks_the_profile_per_harness() {
+    let repo = repository();
+    let v = json_of(
+        compile_in(repo.path())
+            .args(["--harness", "codex", "--json"])
+            .args(["--agent-version", "codex=0.142.3"]),
+    );
+    assert_eq!(v["agentProfile"]["version"], "0.142.3");
+    assert!(v["agentProfile"].get("requested").is_none(), "{v}");
+    // An unprofiled release uses the nearest older profile and says so.
+    let v = json_of(
+        compile_in(repo.path())
+            .args(["--harness", "codex", "--json"])
+            .args(["--agent-version", "codex=0.150.0"]),
+    );
+    assert_eq!(v["agentProfile"]["version"], "0.142.3");
+    assert_eq!(v["agentProfile"]["requested"], "0.150.0");
+    // Without the option: the newest profiled release.
+    let v = json_of(compile_in(repo.path()).args(["--harness", "codex", "--json"]));
+    assert_eq!(v["agentProfile"]["version"], "0.171.0");
+    // check passes each harness its own version (status 1: CLAUDE.md has
+    // no Codex counterpart).
+    let out = playbookdiff()
+        .arg("check")
+        .arg(repo.path())
+        .args(["--json", "--agent-version", "claude-code=2.1.197"])
+        .args(["--agent-version", "codex=0.142.3"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let text = v.to_string();
+    assert!(
+        text.contains(r#""agentProfile":{"version":"2.1.197"}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""agentProfile":{"version":"0.142.3"}"#),
+        "{text}"
+    );
+}
+
+#[test]
+fn agent_version_of_an_unknown_harness_is_refused_with_a_suggestion() {
+    let repo = repository();
+    let line = refused(compile_in(repo.path()).args(["--agent-version", "codx=0.171.0"]));
+    assert!(line.contains("--agent-version"), "{line}");
+    assert!(line.contains("did you mean `codex`?"), "{line}");
+    let line = refused(compile_in(repo.path()).args(["--agent-version", "cursor=1.0"]));
+    assert!(line.contains("use one of: claude-code, codex"), "{line}");
+    let line = refused(compile_in(repo.path()).args(["--agent-version", "codex"]));
+    assert!(line.contains("HARNESS=VERSION"), "{line}");
+}

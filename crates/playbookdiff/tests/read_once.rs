@@ -106,8 +106,9 @@ fn assert_one_walk_and_read_once(
                     target_path: target.clone(),
                     mode,
                 };
-                playbookdiff_claude::compile(&repo, &ctx);
-                playbookdiff_codex::compile(&repo, &ctx);
+                for adapter in playbookdiff_registry::adapters() {
+                    adapter.compile(&repo, &ctx, None);
+                }
                 contexts += 1;
             }
         }

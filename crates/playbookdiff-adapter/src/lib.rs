@@ -1,0 +1,107 @@
+//! The harness adapter interface ([`Adapter`]) and the toolkit every adapter
+//! shares.
+//!
+//! An adapter crate implements one harness's discovery rules and exposes
+//! them through one [`Adapter`] value; the registry (`playbookdiff-registry`)
+//! lists those values, and the command line, the launch-directory search and
+//! the suggestions iterate it. Nothing outside an adapter crate and the
+//! registry names a harness.
+//!
+//! Architecture invariant: like the adapters, this crate reads only through
+//! [`Repo`], never writes, never executes and never fails: problems are
+//! diagnostics.
+
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
+use playbookdiff_source::Repo;
+
+/// One harness adapter: its identity, the files it owns, the releases it
+/// models, its compilation and its suggestions.
+///
+/// Implementations are unit structs registered once in
+/// `playbookdiff-registry`; every method is cheap and pure apart from
+/// [`Adapter::compile`], which reads the repository through [`Repo`].
+pub trait Adapter: Sync {
+    /// The harness this adapter models (its contract id and product name).
+    fn harness(&self) -> Harness;
+
+    /// Entry names whose presence makes a directory hold this harness's
+    /// configuration (e.g. `CLAUDE.md`, `.claude`): the candidate launch
+    /// directories of `check --all-dirs`. Names that start with `.` and are
+    /// directories are the harness's own configuration directories.
+    fn config_entry_names(&self) -> &'static [&'static str];
+
+    /// True when `path` is this harness's configuration: its file name or
+    /// one of its directories is one of [`Adapter::config_entry_names`]
+    /// (so everything under `.claude/` is Claude Code configuration).
+    /// Adapters with finer rules override it.
+    fn owns_path(&self, path: &RepoPath) -> bool {
+        let names = self.config_entry_names();
+        path.components().any(|c| names.contains(&c))
+    }
+
+    /// The agent releases this adapter's behaviour tables are checked
+    /// against, oldest first (the agent's own version strings); the newest
+    /// is the default profile.
+    fn profiled_versions(&self) -> &'static [&'static str];
+
+    /// Compiles what release `version` of the harness receives from `repo`
+    /// under `context` (`None`: the newest profiled release; an unprofiled
+    /// one uses the nearest older profile and says so in a diagnostic).
+    /// Never fails: problems are diagnostics in the result.
+    fn compile(
+        &self,
+        repo: &Repo<'_>,
+        context: &AnalysisContext,
+        version: Option<&str>,
+    ) -> EffectiveAgentConfig;
+
+    /// One sentence saying what would make this harness receive what
+    /// another receives (`gap`), naming only this harness's files; `None`
+    /// when the harness has no such convention.
+    fn remedy(&self, gap: &Gap<'_>) -> Option<String>;
+}
+
+/// What one harness lacks that another receives: the question an
+/// [`Adapter::remedy`] answers. Paths are repository-relative and name the
+/// files on the side that has the item (links resolved).
+#[derive(Clone, Copy, Debug)]
+pub enum Gap<'a> {
+    /// The harness has nothing equivalent to the instruction text of
+    /// `file`, which applies to directory `dir`; `paths` are the path globs
+    /// of a path-scoped piece.
+    Instruction {
+        /// The file holding the text.
+        file: &'a RepoPath,
+        /// The directory the text applies to.
+        dir: &'a RepoPath,
+        /// The globs of a path-scoped piece, when it is one.
+        paths: Option<&'a [String]>,
+    },
+    /// The harness receives the instruction text of `files` later (on
+    /// demand, or from a deeper launch directory) than another.
+    LateInstruction {
+        /// The files holding the text.
+        files: &'a [RepoPath],
+    },
+    /// The harness lacks skill `name`, whose `SKILL.md` another harness
+    /// reads at `file`.
+    Skill {
+        /// The skill's name.
+        name: &'a str,
+        /// Its `SKILL.md` on the side that has it.
+        file: &'a RepoPath,
+    },
+    /// The harness has skill `name` later (from a deeper launch directory)
+    /// than another, which reads it from `files`.
+    LateSkill {
+        /// The skill's name.
+        name: &'a str,
+        /// Its `SKILL.md` files on the side that has it sooner.
+        files: &'a [RepoPath],
+    },
+    /// The harness does not start MCP server `name`.
+    Mcp {
+        /// The server's name.
+        name: &'a str,
+    },
+}

@@ -1,0 +1,102 @@
+//! Suggestions attached to findings: each finding becomes the [`Gap`] of
+//! every harness that lacks the item, and the registered adapter of that
+//! harness says what would close it. Nothing here knows a harness's files.
+
+use playbookdiff_compare::{Category, Finding, FindingType, Remedy, Subject};
+use playbookdiff_model::Harness;
+use playbookdiff_registry::{adapter, Gap};
+
+/// The suggestion for a harness that receives an instruction later and has
+/// no convention to offer: its item's reason says what holds it back.
+const SEE_WHY: &str =
+    "see why above: the reason of its item says what keeps it from loading sooner";
+
+/// What would make the harnesses agree, from each harness's conventions.
+pub fn remedies(f: &Finding) -> Vec<Remedy> {
+    let mut out = Vec::new();
+    let mut ask = |harness: Harness, gap: Gap<'_>, otherwise: Option<&str>| {
+        let action = adapter(harness)
+            .and_then(|a| a.remedy(&gap))
+            .or(otherwise.map(str::to_string));
+        out.extend(action.map(|action| Remedy { harness, action }));
+    };
+    match (&f.subject, f.kind) {
+        (Some(Subject::Instruction { dir, files, paths }), FindingType::Missing) => {
+            for h in &f.absent_from {
+                if let Some(file) = files.first() {
+                    let paths = paths.as_deref();
+                    ask(*h, Gap::Instruction { file, dir, paths }, None);
+                }
+            }
+        }
+        (Some(Subject::Instruction { files, .. }), FindingType::ScopeGap) => {
+            for h in &f.absent_from {
+                ask(*h, Gap::LateInstruction { files }, Some(SEE_WHY));
+            }
+        }
+        (Some(Subject::Skill { name, files }), FindingType::CapabilityGap)
+            if !f.absent_from.is_empty() =>
+        {
+            for h in &f.absent_from {
+                if let Some(file) = files.first() {
+                    ask(*h, Gap::Skill { name, file }, None);
+                }
+            }
+        }
+        (Some(Subject::Skill { name, files }), FindingType::ScopeGap) => {
+            for h in &f.absent_from {
+                ask(*h, Gap::LateSkill { name, files }, None);
+            }
+        }
+        (Some(Subject::Mcp { name }), FindingType::CapabilityGap) => {
+            for h in &f.absent_from {
+                ask(*h, Gap::Mcp { name }, None);
+            }
+        }
+        (Some(_), FindingType::Different | FindingType::CapabilityGap) => {
+            let files: Vec<String> = f
+                .items
+                .iter()
+                .map(|i| format!("`{}`", i.source.path))
+                .collect();
+            if let Some(h) = f.present_in.last() {
+                let action = format!(
+                    "make the fields listed under \"What differs\" identical in {}",
+                    files.join(" and ")
+                );
+                out.push(Remedy {
+                    harness: *h,
+                    action,
+                });
+            }
+        }
+        (None, FindingType::Unknown) if f.category == Category::Instruction => {
+            // Differently worded text in one scope: the first harness could
+            // read the other's file instead of its own.
+            let (Some(first), Some(dir)) = (f.items.first(), &f.scope) else {
+                return out;
+            };
+            let Some(other) = f.items.iter().rev().find(|i| i.harness != first.harness) else {
+                return out;
+            };
+            let file = other
+                .source
+                .resolved_path
+                .as_ref()
+                .unwrap_or(&other.source.path);
+            let gap = Gap::Instruction {
+                file,
+                dir,
+                paths: None,
+            };
+            if let Some(action) = adapter(first.harness).and_then(|a| a.remedy(&gap)) {
+                out.push(Remedy {
+                    harness: first.harness,
+                    action: format!("if the paragraphs mean the same, keep one text: {action}"),
+                });
+            }
+        }
+        _ => {}
+    }
+    out
+}
