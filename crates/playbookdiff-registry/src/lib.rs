@@ -19,8 +19,10 @@ use playbookdiff_model::Harness;
 
 /// Every registered adapter, in contract order (by harness id). The first
 /// is the default harness of `compile`.
-pub static ADAPTERS: &[&dyn Adapter] =
-    &[&playbookdiff_claude::ADAPTER, &playbookdiff_codex::ADAPTER];
+pub static ADAPTERS: &[&dyn Adapter] = &[
+    &playbookdiff_claude::ADAPTER, // claude-code
+    &playbookdiff_codex::ADAPTER,  // codex
+];
 
 /// Every registered adapter, in contract order (by harness id).
 pub fn adapters() -> &'static [&'static dyn Adapter] {
