@@ -6,8 +6,8 @@
 
 pub(crate) use crate::layout::{wrap, wrap_hanging, WIDTH};
 use crate::report::{
-    context_args, cwd_label, evidence, problems, target_label, unknowable, CheckReport,
-    MatrixReport, Via,
+    context_args, cwd_label, evidence, problems, repository_label, target_label, unknowable,
+    CheckReport, MatrixReport, Via,
 };
 use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
@@ -56,7 +56,7 @@ fn header(
     all_dirs: bool,
 ) {
     let _ = writeln!(out, "{}", p.paint(title, heading()));
-    let mut rows = vec![("repository", clean(repository).into_owned())];
+    let mut rows = vec![("repository", repository_label(repository, via))];
     if !all_dirs {
         rows.push(("cwd", cwd_label(ctx, via)));
     }
@@ -123,7 +123,7 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
         r.configs,
         s,
         false,
-        &context_args(r.repository, r.context, true),
+        &context_args(r.repository, r.context, r.via, true),
     );
     out
 }
@@ -271,7 +271,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
                     &format!(
                         "e.g. playbookdiff explain {}{}",
                         clean(id),
-                        context_args(r.repository, &ctx, true)
+                        context_args(r.repository, &ctx, r.via, true)
                     ),
                     dim()
                 )
@@ -283,7 +283,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         r.root_configs,
         &m.summary,
         true,
-        &context_args(r.repository, r.context, false),
+        &context_args(r.repository, r.context, r.via, false),
     );
     out
 }
@@ -322,7 +322,7 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                 names(&f.absent_from)
             },
         ),
-        ("repository", clean(r.repository).into_owned()),
+        ("repository", repository_label(r.repository, r.via)),
         ("cwd", cwd_label(r.context, r.via)),
         ("target", target_label(r.context, r.via)),
         ("mode", r.context.mode.as_str().to_string()),

@@ -7,7 +7,9 @@
 
 use crate::check_text::{counts, severity_style, vs};
 use crate::layout::{fit, width, wrap, wrap_hanging, WIDTH};
-use crate::report::{context_args, cwd_label, problems, target_label, unknowable, CheckReport};
+use crate::report::{
+    context_args, cwd_label, problems, repository_label, target_label, unknowable, CheckReport,
+};
 use crate::text::{clean, dim, heading, Painter};
 use playbookdiff_compare::{display_name, names, Category, Cell, Reception, Row};
 use std::fmt::Write as _;
@@ -52,7 +54,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     let p = Painter { color };
     let hs = r.harnesses();
     let cmp = r.comparison;
-    let args = context_args(r.repository, r.context, true);
+    let args = context_args(r.repository, r.context, r.via, true);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -67,7 +69,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     out.push_str(&wrap(
         &format!(
             "Repository {}, launched in {}{target}, {} mode",
-            clean(r.repository),
+            repository_label(r.repository, r.via),
             cwd_label(r.context, r.via),
             r.context.mode.as_str()
         ),
@@ -276,7 +278,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
 
     // Next: commands that analyse the same repository and context.
     let _ = writeln!(out, "\n{}", p.paint("Next", heading()));
-    let all_dirs_args = context_args(r.repository, r.context, false);
+    let all_dirs_args = context_args(r.repository, r.context, r.via, false);
     let next = [
         (
             format!("playbookdiff check{args}"),

@@ -14,6 +14,18 @@ pub struct Via {
     pub cwd: Option<String>,
     /// `--target` as given (normalized), when it is not where it leads.
     pub target: Option<String>,
+    /// The commit analysed instead of the working tree: `--rev` as given
+    /// and the commit's short id (`("HEAD~1", "73931ee")`).
+    pub revision: Option<(String, String)>,
+}
+
+/// The repository for a header: REPO as given, with the commit when one
+/// was analysed (`. at HEAD~1 (73931ee)`). Escaped.
+pub(crate) fn repository_label(repository: &str, via: &Via) -> String {
+    match &via.revision {
+        None => clean(repository).into_owned(),
+        Some((rev, short)) => format!("{} at {} ({})", clean(repository), clean(rev), clean(short)),
+    }
 }
 
 /// The launch directory for a header: `. (the repository root)`,
@@ -54,12 +66,21 @@ pub(crate) fn shell_word(s: &str) -> String {
 
 /// The arguments that name the same analysis again: REPO (unless it is the
 /// current directory), then `--cwd` (when `with_cwd` and not the root),
-/// `--target` and `--mode`, each with a leading space.
-pub(crate) fn context_args(repository: &str, ctx: &AnalysisContext, with_cwd: bool) -> String {
+/// `--target`, `--mode` and `--rev`, each with a leading space.
+pub(crate) fn context_args(
+    repository: &str,
+    ctx: &AnalysisContext,
+    via: &Via,
+    with_cwd: bool,
+) -> String {
     let mut out = String::new();
     if repository != "." {
         out.push(' ');
         out.push_str(&shell_word(repository));
+    }
+    if let Some((rev, _)) = &via.revision {
+        out.push_str(" --rev ");
+        out.push_str(&shell_word(rev));
     }
     if with_cwd && !ctx.cwd.is_root() {
         out.push_str(" --cwd ");

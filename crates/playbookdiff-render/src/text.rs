@@ -12,7 +12,7 @@
 
 pub(crate) use crate::layout::clean;
 use crate::layout::{pad, width, wrap_hanging, WIDTH};
-use crate::report::{cwd_label, target_label, Via};
+use crate::report::{cwd_label, repository_label, target_label, Via};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Instruction, LoadPhase,
@@ -55,7 +55,10 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
     let repository = options.repository.as_deref().unwrap_or(".");
     let mut header = Table::default();
     for (key, value) in [
-        ("repository", clean(repository)),
+        (
+            "repository",
+            Cow::Owned(repository_label(repository, &options.via)),
+        ),
         ("cwd", Cow::Owned(cwd_label(ctx, &options.via))),
         ("target", Cow::Owned(target_label(ctx, &options.via))),
         ("mode", Cow::Borrowed(ctx.mode.as_str())),

@@ -82,7 +82,7 @@ impl<'t> Repo<'t> {
         let mut entries = HashMap::new();
         let mut children = HashMap::new();
         let mut by_name: HashMap<String, Vec<RepoPath>> = HashMap::new();
-        let mut problems = Vec::new();
+        let mut problems = tree.problems();
         entries.insert(
             RepoPath::root(),
             Stat {

@@ -2,8 +2,9 @@
 //!
 //! * [`SourceTree`] is the only door to the analysed files: list a
 //!   directory, stat, read a file, read a symbolic link. [`WorkingTree`]
-//!   implements it over a directory on disk; a git-revision implementation
-//!   can be added without touching any adapter.
+//!   implements it over a directory on disk, [`GitTree`] over one commit
+//!   of a git repository (read from its objects with gix, links from their
+//!   tree entries), and no adapter knows which.
 //! * [`Repo`] walks a tree once, keeps the index, resolves symbolic links
 //!   inside the repository and reads each file at most once.
 //! * [`markdown`] finds front matter and `@path` imports by Markdown
@@ -19,11 +20,13 @@
 //! for p in repo.files_named("CLAUDE.md") { println!("{p}"); }
 //! ```
 
+mod git;
 mod index;
 pub mod markdown;
 mod text;
 mod tree;
 
+pub use git::{is_lfs_pointer, CommitId, GitError, GitRepository, GitTree};
 pub use index::{Repo, Resolved, WalkProblem};
 pub use text::TextFile;
 pub use tree::{DirEntry, EntryKind, SourceError, SourceTree, Stat, WorkingTree};

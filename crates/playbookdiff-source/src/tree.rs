@@ -111,6 +111,38 @@ pub trait SourceTree: Sync {
     fn has_git_marker(&self) -> bool {
         false
     }
+
+    /// Entries the tree holds but cannot show (a git submodule, a name no
+    /// checkout writes), reported by the walk like unreadable directories.
+    /// Empty by default.
+    fn problems(&self) -> Vec<crate::WalkProblem> {
+        Vec::new()
+    }
+}
+
+/// A boxed tree is a tree, so a caller can hold whichever one it opened.
+impl<T: SourceTree + ?Sized> SourceTree for Box<T> {
+    fn list_dir(&self, dir: &RepoPath) -> Result<Vec<DirEntry>, SourceError> {
+        (**self).list_dir(dir)
+    }
+    fn stat(&self, path: &RepoPath) -> Result<Stat, SourceError> {
+        (**self).stat(path)
+    }
+    fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError> {
+        (**self).read_file(path, limit)
+    }
+    fn read_link(&self, path: &RepoPath) -> Result<String, SourceError> {
+        (**self).read_link(path)
+    }
+    fn absolute_root(&self) -> Option<&Path> {
+        (**self).absolute_root()
+    }
+    fn has_git_marker(&self) -> bool {
+        (**self).has_git_marker()
+    }
+    fn problems(&self) -> Vec<crate::WalkProblem> {
+        (**self).problems()
+    }
 }
 
 /// A repository checked out on disk.

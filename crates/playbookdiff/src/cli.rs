@@ -251,6 +251,12 @@ pub struct ContextArgs {
     /// of each]
     #[arg(long, value_name = "HARNESS=VERSION", value_parser = parse_agent_version)]
     pub agent_version: Vec<AgentVersion>,
+
+    /// Analyse this commit of REPO (HEAD, main~2, a tag or an id), read from
+    /// its git objects, instead of the working tree; --cwd and --target are
+    /// then paths in that commit
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
 }
 
 impl ContextArgs {

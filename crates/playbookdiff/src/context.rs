@@ -5,10 +5,10 @@
 //! reads nothing from the repository. Errors are one line naming the option
 //! and what to do.
 
-use crate::cli::ContextArgs;
+use crate::cli::{ContextArgs, ModeArg};
 use playbookdiff_model::{AnalysisContext, RepoPath};
 use playbookdiff_render::Via;
-use playbookdiff_source::{SourceTree, WorkingTree};
+use playbookdiff_source::{EntryKind, GitRepository, SourceTree, WorkingTree};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
@@ -24,10 +24,10 @@ impl fmt::Display for UsageError {
 }
 
 /// A repository opened for analysis under a validated context.
-#[derive(Debug)]
 pub struct OpenedContext {
-    /// The repository, not yet walked.
-    pub tree: WorkingTree,
+    /// The repository, not yet walked: the working tree, or the commit
+    /// named by `--rev`.
+    pub tree: Box<dyn SourceTree + Send>,
     /// The validated context; paths are relative to the repository root.
     pub context: AnalysisContext,
     /// How to name the repository to the user: REPO as given, or the
@@ -91,6 +91,9 @@ pub fn open_context(
         }
     };
     check_repository(&repo_path, &repository_label)?;
+    if let Some(rev) = &args.rev {
+        return open_revision(args, rev, &repo_path, repository_label);
+    }
     let tree = WorkingTree::open(&repo_path).map_err(|e| {
         UsageError(format!(
             "REPO '{repository_label}' cannot be opened ({e}); pass a readable repository directory"
@@ -140,7 +143,7 @@ pub fn open_context(
     };
 
     Ok(OpenedContext {
-        tree,
+        tree: Box::new(tree),
         context: AnalysisContext {
             repository_root: RepoPath::root(),
             cwd,
@@ -150,6 +153,143 @@ pub fn open_context(
         repository_label,
         via,
     })
+}
+
+/// Opens commit `rev` of the git repository at `repo_path` and validates
+/// `--cwd` and `--target` as paths of that commit (links resolved from the
+/// commit's own tree entries, not from the working tree).
+fn open_revision(
+    args: &ContextArgs,
+    rev: &str,
+    repo_path: &Path,
+    label: String,
+) -> Result<OpenedContext, UsageError> {
+    if args.mode == ModeArg::Local {
+        return Err(UsageError(
+            "--mode local reads personal files of the working tree, which a commit does not hold; drop --mode local or --rev".into(),
+        ));
+    }
+    let git =
+        GitRepository::open(repo_path).map_err(|e| UsageError(format!("REPO '{label}': {e}")))?;
+    let commit = git
+        .commit(rev)
+        .map_err(|e| UsageError(format!("--rev: {e}")))?;
+    let tree = git
+        .tree(&commit)
+        .map_err(|e| UsageError(format!("--rev '{}': {e}", rev.escape_debug())))?;
+    let roots = [
+        std::fs::canonicalize(repo_path).unwrap_or_else(|_| repo_path.to_path_buf()),
+        lexical_normalize(repo_path),
+    ];
+    let mut via = Via::default();
+    let cwd = match &args.cwd {
+        None => RepoPath::root(),
+        Some(raw) => {
+            let rel = lexically_inside("--cwd", raw, &roots)?;
+            let real = resolve_in_tree(&tree, &rel, true).ok_or_else(|| {
+                UsageError(format!(
+                    "--cwd '{raw}' leads outside REPO through a symbolic link of commit {}; pass a path inside the repository",
+                    commit.short()
+                ))
+            })?;
+            if !matches!(tree.stat(&real), Ok(s) if s.kind == EntryKind::Dir) {
+                return Err(UsageError(format!(
+                    "--cwd '{raw}' is not a directory in commit {} ({rev}); pass a directory of that commit",
+                    commit.short()
+                )));
+            }
+            if real != rel {
+                via.cwd = Some(rel.to_string());
+            }
+            real
+        }
+    };
+    let target_path = match &args.target {
+        None => None,
+        Some(raw) => {
+            let rel = lexically_inside("--target", raw, &roots)?;
+            let is_dir = matches!(resolve_in_tree(&tree, &rel, true), Some(p) if matches!(tree.stat(&p), Ok(s) if s.kind == EntryKind::Dir));
+            let real = resolve_in_tree(&tree, &rel, is_dir).ok_or_else(|| {
+                UsageError(format!(
+                    "--target '{raw}' leads outside REPO through a symbolic link of commit {}; pass a path inside the repository",
+                    commit.short()
+                ))
+            })?;
+            if real != rel {
+                via.target = Some(rel.to_string());
+            }
+            Some(real)
+        }
+    };
+    via.revision = Some((rev.to_string(), commit.short()));
+    Ok(OpenedContext {
+        repository_label: label,
+        tree: Box::new(tree),
+        context: AnalysisContext {
+            repository_root: RepoPath::root(),
+            cwd,
+            target_path,
+            mode: args.mode.into(),
+        },
+        via,
+    })
+}
+
+/// Where `path` really is in `tree`: its symbolic links followed (`whole`:
+/// the path itself too, else its directories only), from the tree's own
+/// link entries. The part that does not exist is kept as given. `None`
+/// when a link leads out of the repository or links loop.
+pub fn resolve_in_tree(tree: &dyn SourceTree, path: &RepoPath, whole: bool) -> Option<RepoPath> {
+    let mut parts: std::collections::VecDeque<String> =
+        path.components().map(str::to_string).collect();
+    let keep_last = if whole { None } else { parts.pop_back() };
+    let mut cur = RepoPath::root();
+    let mut hops = 0u32;
+    while let Some(c) = parts.pop_front() {
+        if c.is_empty() || c == "." {
+            continue;
+        }
+        if c == ".." {
+            cur = cur.parent()?;
+            continue;
+        }
+        let cand = cur.join(&c)?;
+        match tree.stat(&cand) {
+            Ok(s) if s.kind == EntryKind::Symlink => {
+                hops += 1;
+                if hops > 40 {
+                    return None;
+                }
+                let target = tree.read_link(&cand).ok()?;
+                let rest: Vec<String> = if let Some(abs) = target.strip_prefix('/') {
+                    let root = tree.absolute_root()?;
+                    let rel = Path::new("/").join(abs);
+                    let rel = rel.strip_prefix(root).ok()?;
+                    cur = RepoPath::root();
+                    rel.components()
+                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                        .collect()
+                } else {
+                    target.split('/').map(str::to_string).collect()
+                };
+                for r in rest.into_iter().rev() {
+                    parts.push_front(r);
+                }
+            }
+            Ok(_) => cur = cand,
+            Err(_) => {
+                let mut tail: Vec<String> = vec![c];
+                tail.extend(parts.drain(..));
+                for t in tail {
+                    cur = cur.join(&t)?;
+                }
+            }
+        }
+    }
+    match keep_last {
+        Some(last) => cur.join(&last),
+        None => Some(cur),
+    }
 }
 
 /// Where `rel` really is inside the repository at `root` (a resolved
@@ -244,6 +384,23 @@ fn io_reason(e: &std::io::Error) -> String {
 /// symbolic link. `roots` are the repository root as resolved by the file
 /// system and as given.
 fn inside_repository(option: &str, raw: &str, roots: &[PathBuf]) -> Result<RepoPath, UsageError> {
+    let rel = lexically_inside(option, raw, roots)?;
+    // A path inside the repository that is (or passes through) a symbolic
+    // link leading out of it is outside too.
+    let abs = roots[0].join(rel.as_str());
+    if let Ok(real) = std::fs::canonicalize(&abs) {
+        if !real.starts_with(&roots[0]) {
+            return Err(UsageError(format!(
+                "{option} '{raw}' leads outside REPO through a symbolic link; pass a path inside the repository"
+            )));
+        }
+    }
+    Ok(rel)
+}
+
+/// `raw` (relative to the repository root, or absolute) as a repository
+/// path, refusing what lies outside the repository lexically.
+fn lexically_inside(option: &str, raw: &str, roots: &[PathBuf]) -> Result<RepoPath, UsageError> {
     let outside = || {
         UsageError(format!(
             "{option} '{raw}' is outside REPO; pass a path inside the repository, relative to REPO or absolute inside it"
@@ -270,17 +427,6 @@ fn inside_repository(option: &str, raw: &str, roots: &[PathBuf]) -> Result<RepoP
     } else {
         RepoPath::new(raw).ok_or_else(outside)?
     };
-
-    // A path inside the repository that is (or passes through) a symbolic
-    // link leading out of it is outside too.
-    let abs = roots[0].join(rel.as_str());
-    if let Ok(real) = std::fs::canonicalize(&abs) {
-        if !real.starts_with(&roots[0]) {
-            return Err(UsageError(format!(
-                "{option} '{raw}' leads outside REPO through a symbolic link; pass a path inside the repository"
-            )));
-        }
-    }
     Ok(rel)
 }
 
