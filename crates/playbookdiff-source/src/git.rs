@@ -356,7 +356,7 @@ impl GitTree {
             }
         }
         for (p, b) in &other.entries {
-            if leaf(b) && !self.entries.get(p).is_some_and(|a| leaf(a)) {
+            if leaf(b) && !self.entries.get(p).is_some_and(leaf) {
                 out.push(p.clone());
             }
         }

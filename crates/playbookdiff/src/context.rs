@@ -38,6 +38,16 @@ pub struct OpenedContext {
     pub via: Via,
 }
 
+impl fmt::Debug for OpenedContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpenedContext")
+            .field("context", &self.context)
+            .field("repository_label", &self.repository_label)
+            .field("via", &self.via)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Validates `args` and opens the repository.
 ///
 /// `current_dir` is the directory the command was run from (`None` when it

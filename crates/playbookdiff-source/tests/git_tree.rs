@@ -1,0 +1,232 @@
+//! `GitTree` on repositories scripted with the `git` binary (only to build
+//! them; the tree itself is read with gix): listing, links from mode 120000
+//! entries, submodules and LFS pointers reported, changed paths between
+//! commits, and refusals.
+
+use playbookdiff_model::RepoPath;
+use playbookdiff_source::{
+    EntryKind, GitError, GitRepository, Repo, Resolved, SourceError, SourceTree,
+};
+use std::path::Path;
+use std::process::Command;
+
+fn rp(s: &str) -> RepoPath {
+    RepoPath::new(s).unwrap()
+}
+
+/// Runs git in `dir` with no user, system or global configuration.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("HOME", dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// A repository whose second commit holds a link, a submodule entry and
+/// an LFS pointer; the working tree stores the link as text
+/// (`core.symlinks=false`).
+fn scripted() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    git(root, &["config", "core.symlinks", "false"]);
+    write(root, "AGENTS.md", "# Rules\n\nBe brief.\n");
+    write(root, "apps/api/AGENTS.md", "# API\n");
+    write(root, "src/main.rs", "fn main() {}\n");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "one"]);
+    // A link CLAUDE.md -> AGENTS.md, written into the index directly as git
+    // does for a link on a checkout without symlink support.
+    let target = {
+        let out = Command::new("git")
+            .args(["hash-object", "-w", "--stdin"])
+            .current_dir(root)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(b"AGENTS.md")?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    git(
+        root,
+        &[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            &format!("120000,{target},CLAUDE.md"),
+        ],
+    );
+    // What a checkout with core.symlinks=false writes for it.
+    write(root, "CLAUDE.md", "AGENTS.md");
+    let head = git(root, &["rev-parse", "HEAD"]);
+    git(
+        root,
+        &[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            &format!("160000,{head},vendor/lib"),
+        ],
+    );
+    write(
+        root,
+        "docs/big.md",
+        "version https://git-lfs.github.com/spec/v1\noid sha256:0000\nsize 12345\n",
+    );
+    write(root, "apps/api/AGENTS.md", "# API\n\nUse tokio.\n");
+    git(root, &["add", "docs/big.md", "apps/api/AGENTS.md"]);
+    git(root, &["commit", "-qm", "two"]);
+    dir
+}
+
+#[test]
+fn lists_reads_and_resolves_links_from_tree_entries() {
+    let dir = scripted();
+    let git = GitRepository::open(dir.path()).unwrap();
+    let head = git.commit("HEAD").unwrap();
+    assert_eq!(head.hex().len(), 40);
+    let tree = git.tree(&head).unwrap();
+    let names: Vec<(String, EntryKind)> = tree
+        .list_dir(&RepoPath::root())
+        .unwrap()
+        .into_iter()
+        .map(|e| (e.name, e.kind))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("AGENTS.md".to_string(), EntryKind::File),
+            ("CLAUDE.md".to_string(), EntryKind::Symlink),
+            ("apps".to_string(), EntryKind::Dir),
+            ("docs".to_string(), EntryKind::Dir),
+            ("src".to_string(), EntryKind::Dir),
+            ("vendor".to_string(), EntryKind::Dir),
+        ]
+    );
+    assert_eq!(tree.read_link(&rp("CLAUDE.md")).unwrap(), "AGENTS.md");
+    assert_eq!(
+        tree.read_file(&rp("AGENTS.md"), 1000).unwrap(),
+        b"# Rules\n\nBe brief.\n"
+    );
+    assert_eq!(tree.stat(&rp("AGENTS.md")).unwrap().len, 19);
+    assert!(matches!(
+        tree.read_file(&rp("AGENTS.md"), 3),
+        Err(SourceError::TooLarge { len: 19, .. })
+    ));
+    assert!(matches!(
+        tree.read_file(&rp("nope.md"), 10),
+        Err(SourceError::NotFound(_))
+    ));
+
+    // Through the one-walk index: the link resolves inside the commit even
+    // though the working tree holds it as a text file.
+    let repo = Repo::new(&tree);
+    assert!(std::fs::symlink_metadata(dir.path().join("CLAUDE.md"))
+        .unwrap()
+        .is_file());
+    assert_eq!(
+        repo.resolve(&rp("CLAUDE.md")),
+        Resolved::Inside {
+            real: rp("AGENTS.md"),
+            kind: EntryKind::File,
+            via_link: true
+        }
+    );
+    assert_eq!(
+        repo.read_text(&rp("CLAUDE.md"), 100).unwrap().text,
+        "# Rules\n\nBe brief.\n"
+    );
+    assert!(repo.has_git_marker());
+
+    // The submodule is listed, never opened, and reported.
+    assert_eq!(repo.kind(&rp("vendor/lib")), Some(EntryKind::Other));
+    let problems = repo.walk_problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].path, rp("vendor/lib"));
+    assert!(problems[0].message.contains("submodule"), "{problems:?}");
+
+    // The LFS pointer is refused as such.
+    match tree.read_file(&rp("docs/big.md"), 10_000) {
+        Err(SourceError::Io { message, .. }) => {
+            assert!(message.contains("Git LFS pointer"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn changed_paths_between_commits() {
+    let dir = scripted();
+    let git = GitRepository::open(dir.path()).unwrap();
+    let one = git.tree(&git.commit("HEAD~1").unwrap()).unwrap();
+    let two = git.tree(&git.commit("main").unwrap()).unwrap();
+    let changed: Vec<String> = one
+        .changed_paths(&two)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            "CLAUDE.md",
+            "apps/api/AGENTS.md",
+            "docs/big.md",
+            "vendor/lib"
+        ]
+    );
+    assert!(two.changed_paths(&two).is_empty());
+    let base = git
+        .merge_base(
+            &git.commit("HEAD~1").unwrap(),
+            &git.commit("HEAD").unwrap(),
+            "x",
+        )
+        .unwrap();
+    assert_eq!(base, git.commit("HEAD~1").unwrap());
+}
+
+#[test]
+fn refusals_are_one_line() {
+    let dir = scripted();
+    let git = GitRepository::open(dir.path()).unwrap();
+    for rev in ["nope", "HEAD~9", "", "--all", "HEAD:AGENTS.md"] {
+        let e = git.commit(rev).unwrap_err();
+        assert!(matches!(e, GitError::UnknownRevision { .. }), "{rev}: {e}");
+        assert!(!e.to_string().contains('\n'));
+    }
+    let plain = tempfile::tempdir().unwrap();
+    assert_eq!(
+        GitRepository::open(plain.path()).err(),
+        Some(GitError::NotARepository)
+    );
+    // A directory inside a repository is not its root.
+    assert_eq!(
+        GitRepository::open(&dir.path().join("apps")).err(),
+        Some(GitError::NotARepository)
+    );
+}
