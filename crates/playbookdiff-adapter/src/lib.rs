@@ -105,3 +105,111 @@ pub enum Gap<'a> {
         name: &'a str,
     },
 }
+
+/// Compiles what one profiled release of a harness receives: `repo`,
+/// `context` and the profiled version string (an entry of the adapter's
+/// profiled versions).
+pub type CompileProfile = fn(&Repo<'_>, &AnalysisContext, &str) -> EffectiveAgentConfig;
+
+/// An [`Adapter`] assembled from what a harness declares: the usual way to
+/// implement the interface, so that each adapter crate states only its own
+/// facts and version selection is written once.
+///
+/// ```
+/// use playbookdiff_adapter::{Adapter, Declared};
+/// use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
+///
+/// const H: Harness = Harness::new("example", "Example");
+/// static EXAMPLE: Declared =
+///     Declared::new(H, |_, cx, _| EffectiveAgentConfig::new(H, cx.clone()))
+///         .owning(&["EXAMPLE.md"])
+///         .profiled(&["1.0.0", "1.2.0"]);
+/// assert!(EXAMPLE.owns_path(&RepoPath::new("docs/EXAMPLE.md").unwrap()));
+/// assert_eq!(EXAMPLE.profiled_versions().last(), Some(&"1.2.0"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Declared {
+    /// The harness.
+    pub harness: Harness,
+    /// See [`Adapter::config_entry_names`].
+    pub config_entry_names: &'static [&'static str],
+    /// See [`Adapter::profiled_versions`]; not empty, oldest first.
+    pub profiled_versions: &'static [&'static str],
+    /// The compilation under one profiled release.
+    pub compile_profile: CompileProfile,
+    /// See [`Adapter::remedy`].
+    pub remedy: fn(&Gap<'_>) -> Option<String>,
+}
+
+impl Declared {
+    /// The adapter of `harness`, compiled by `compile_profile`; it owns no
+    /// entry names, profiles no release and suggests nothing until the
+    /// builder methods below say otherwise.
+    pub const fn new(harness: Harness, compile_profile: CompileProfile) -> Declared {
+        Declared {
+            harness,
+            config_entry_names: &[],
+            profiled_versions: &[],
+            compile_profile,
+            remedy: |_| None,
+        }
+    }
+
+    /// With these owned entry names ([`Adapter::config_entry_names`]).
+    pub const fn owning(mut self, names: &'static [&'static str]) -> Declared {
+        self.config_entry_names = names;
+        self
+    }
+
+    /// With these profiled releases, oldest first
+    /// ([`Adapter::profiled_versions`]).
+    pub const fn profiled(mut self, versions: &'static [&'static str]) -> Declared {
+        self.profiled_versions = versions;
+        self
+    }
+
+    /// With these suggestions ([`Adapter::remedy`]).
+    pub const fn remedies(mut self, remedy: fn(&Gap<'_>) -> Option<String>) -> Declared {
+        self.remedy = remedy;
+        self
+    }
+}
+
+impl Adapter for Declared {
+    fn harness(&self) -> Harness {
+        self.harness
+    }
+
+    fn config_entry_names(&self) -> &'static [&'static str] {
+        self.config_entry_names
+    }
+
+    fn profiled_versions(&self) -> &'static [&'static str] {
+        self.profiled_versions
+    }
+
+    /// Picks the profile with [`playbookdiff_model::profile::select_profile`]
+    /// (the newest for `None`, else the exact or nearest older one, with an
+    /// `unknown-agent-version` diagnostic when not exact), compiles under
+    /// it, and records it as `agentProfile`.
+    fn compile(
+        &self,
+        repo: &Repo<'_>,
+        context: &AnalysisContext,
+        version: Option<&str>,
+    ) -> EffectiveAgentConfig {
+        let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
+            self.harness.display_name(),
+            self.profiled_versions,
+            version,
+        );
+        let mut out = (self.compile_profile)(repo, context, &profile.version);
+        out.diagnostics.extend(diagnostic);
+        out.agent_profile = Some(profile);
+        out
+    }
+
+    fn remedy(&self, gap: &Gap<'_>) -> Option<String> {
+        (self.remedy)(gap)
+    }
+}

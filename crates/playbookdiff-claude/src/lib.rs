@@ -19,7 +19,7 @@ pub mod remedy;
 mod settings;
 mod skills;
 
-use playbookdiff_adapter::{Adapter, Gap};
+use playbookdiff_adapter::{Adapter, Declared};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
@@ -43,72 +43,22 @@ pub const PROFILED_VERSIONS: &[&str] = &["2.1.197", "2.1.332"];
 /// Claude Code, contract id `claude-code`.
 pub const HARNESS: Harness = Harness::new("claude-code", "Claude Code");
 
-/// This adapter, as `playbookdiff-registry` lists it.
-pub static ADAPTER: ClaudeCode = ClaudeCode;
-
-/// The Claude Code adapter (spec 000) behind the [`Adapter`] interface.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ClaudeCode;
-
-impl Adapter for ClaudeCode {
-    fn harness(&self) -> Harness {
-        HARNESS
-    }
-
-    fn config_entry_names(&self) -> &'static [&'static str] {
-        CONFIG_ENTRY_NAMES
-    }
-
-    fn profiled_versions(&self) -> &'static [&'static str] {
-        PROFILED_VERSIONS
-    }
-
-    fn compile(
-        &self,
-        repo: &Repo<'_>,
-        context: &AnalysisContext,
-        version: Option<&str>,
-    ) -> EffectiveAgentConfig {
-        compile_for_version(repo, context, version)
-    }
-
-    fn remedy(&self, gap: &Gap<'_>) -> Option<String> {
-        remedy::for_gap(gap)
-    }
-}
-
-/// Compiles what Claude Code `version` receives from `repo` under `context`.
-///
-/// `None` means the newest profiled version. A version that is not in
-/// [`PROFILED_VERSIONS`] uses the nearest older profile and adds an
-/// `unknown-agent-version` diagnostic; `agentProfile` in the result names
-/// the profile used. Never fails.
-pub fn compile_for_version(
-    repo: &Repo<'_>,
-    context: &AnalysisContext,
-    version: Option<&str>,
-) -> EffectiveAgentConfig {
-    let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
-        HARNESS.display_name(),
-        PROFILED_VERSIONS,
-        version,
-    );
-    let mut out = compile_profile(repo, context, &profile.version);
-    out.diagnostics.extend(diagnostic);
-    out.agent_profile = Some(profile);
-    out
-}
+/// The Claude Code adapter (spec 000), as `playbookdiff-registry` lists it.
+pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
+    .owning(CONFIG_ENTRY_NAMES)
+    .profiled(PROFILED_VERSIONS)
+    .remedies(remedy::for_gap);
 
 /// Compiles what Claude Code receives from `repo` under `context`.
 ///
 /// Never fails and never panics on repository content: problems are
 /// diagnostics in the result. Source: spec 000.
 pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
-    compile_for_version(repo, context, None)
+    ADAPTER.compile(repo, context, None)
 }
 
-/// The compilation under one profiled version (`version` is an entry of
-/// [`PROFILED_VERSIONS`]).
+/// What Claude Code `version` (one of [`PROFILED_VERSIONS`]) receives;
+/// `ADAPTER.compile(repo, context, Some(version))` picks the profile.
 fn compile_profile(
     repo: &Repo<'_>,
     context: &AnalysisContext,

@@ -48,7 +48,7 @@ mod mcp;
 pub mod remedy;
 mod skills;
 
-use playbookdiff_adapter::{Adapter, Gap};
+use playbookdiff_adapter::{Adapter, Declared};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
     SourceFormat, SourceRef,
@@ -88,61 +88,11 @@ pub const PROFILED_VERSIONS: &[&str] = &["0.142.3", "0.171.0"];
 /// Codex, contract id `codex`.
 pub const HARNESS: Harness = Harness::new("codex", "Codex");
 
-/// This adapter, as `playbookdiff-registry` lists it.
-pub static ADAPTER: Codex = Codex;
-
-/// The Codex adapter (spec 004) behind the [`Adapter`] interface.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Codex;
-
-impl Adapter for Codex {
-    fn harness(&self) -> Harness {
-        HARNESS
-    }
-
-    fn config_entry_names(&self) -> &'static [&'static str] {
-        CONFIG_ENTRY_NAMES
-    }
-
-    fn profiled_versions(&self) -> &'static [&'static str] {
-        PROFILED_VERSIONS
-    }
-
-    fn compile(
-        &self,
-        repo: &Repo<'_>,
-        context: &AnalysisContext,
-        version: Option<&str>,
-    ) -> EffectiveAgentConfig {
-        compile_for_version(repo, context, version)
-    }
-
-    fn remedy(&self, gap: &Gap<'_>) -> Option<String> {
-        remedy::for_gap(gap)
-    }
-}
-
-/// Compiles what Codex `version` receives from `repo` under `context`.
-///
-/// `None` means the newest profiled version. A version that is not in
-/// [`PROFILED_VERSIONS`] uses the nearest older profile and adds an
-/// `unknown-agent-version` diagnostic; `agentProfile` in the result names
-/// the profile used. Never fails.
-pub fn compile_for_version(
-    repo: &Repo<'_>,
-    context: &AnalysisContext,
-    version: Option<&str>,
-) -> EffectiveAgentConfig {
-    let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
-        HARNESS.display_name(),
-        PROFILED_VERSIONS,
-        version,
-    );
-    let mut out = compile_profile(repo, context, &profile.version);
-    out.diagnostics.extend(diagnostic);
-    out.agent_profile = Some(profile);
-    out
-}
+/// The Codex adapter (spec 004) for `playbookdiff-registry`.
+pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
+    .owning(CONFIG_ENTRY_NAMES)
+    .profiled(PROFILED_VERSIONS)
+    .remedies(remedy::for_gap);
 
 /// Compiles what Codex receives from `repo` under `context`
 /// (spec 004, whole document).
@@ -155,11 +105,11 @@ pub fn compile_for_version(
 /// diagnostics in discovery order without duplicates; assumptions one
 /// sentence each. Never fails and never panics: problems are diagnostics.
 pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
-    compile_for_version(repo, context, None)
+    ADAPTER.compile(repo, context, None)
 }
 
-/// The compilation under one profiled version (`version` is an entry of
-/// [`PROFILED_VERSIONS`]).
+/// The compilation for one Codex release of [`PROFILED_VERSIONS`], chosen by
+/// [`ADAPTER`] (which also records it as `agentProfile`).
 fn compile_profile(
     repo: &Repo<'_>,
     context: &AnalysisContext,
