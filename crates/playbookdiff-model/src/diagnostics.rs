@@ -1,7 +1,8 @@
 //! The one table of diagnostic codes.
 //!
 //! Every code is declared once in [`declare_codes!`] below with its default
-//! severity, a one-line summary and its documentation; `docs/diagnostics.md`
+//! severity, its kind, the harness that owns it (if one does), the version
+//! that added it, a one-line summary and its documentation; `docs/diagnostics.md`
 //! is generated from this table and a test fails when it is stale. Codes are
 //! stable kebab-case identifiers and are never reused for another meaning.
 
@@ -73,8 +74,93 @@ impl Diagnostic {
     }
 }
 
+/// What a diagnostic is about: the table's `kind` column. Renderers group
+/// by it (for instance, "what the analysis cannot know" lists the
+/// [`DiagnosticKind::Unknowable`] and [`DiagnosticKind::Assumption`] codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DiagnosticKind {
+    /// Something in the repository is wrong or risky: a malformed or
+    /// unreadable file, a broken link, a budget at risk. Fixing the
+    /// repository removes it.
+    RepositoryProblem,
+    /// State outside the repository that no repository analysis can read:
+    /// user, managed and personal layers, runtime and approval state.
+    Unknowable,
+    /// A premise about state outside the repository that the result
+    /// depends on (project trust, project root).
+    Assumption,
+    /// An item applies only under something the context does not fix
+    /// (which files are touched, an approval).
+    Conditional,
+    /// A harness rule that changes what is received, reported where it
+    /// applies (an exclusion, an override, a layer not applied).
+    Behaviour,
+    /// A limit of the analysis: behaviour that is undocumented, disputed
+    /// or not modelled, where the analysis picks one reading and says so.
+    Limit,
+}
+
+impl DiagnosticKind {
+    /// Every kind, in the order the reference lists them.
+    pub const ALL: [DiagnosticKind; 6] = [
+        DiagnosticKind::RepositoryProblem,
+        DiagnosticKind::Unknowable,
+        DiagnosticKind::Assumption,
+        DiagnosticKind::Conditional,
+        DiagnosticKind::Behaviour,
+        DiagnosticKind::Limit,
+    ];
+
+    /// What the kind means, one sentence for the generated reference.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            DiagnosticKind::RepositoryProblem => "something in the repository is wrong or risky; fixing the repository removes it.",
+            DiagnosticKind::Unknowable => "state outside the repository (user, managed and personal layers, runtime and approval state) that no repository analysis can read.",
+            DiagnosticKind::Assumption => "a premise about state outside the repository that the result depends on.",
+            DiagnosticKind::Conditional => "an item applies only under something the context does not fix (files touched, an approval).",
+            DiagnosticKind::Behaviour => "a harness rule that changes what is received, reported where it applies.",
+            DiagnosticKind::Limit => "behaviour that is undocumented, disputed or not modelled; the analysis picks one reading and says so.",
+        }
+    }
+
+    /// A short kebab-case name for tables and the generated reference.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiagnosticKind::RepositoryProblem => "repository-problem",
+            DiagnosticKind::Unknowable => "unknowable",
+            DiagnosticKind::Assumption => "assumption",
+            DiagnosticKind::Conditional => "conditional",
+            DiagnosticKind::Behaviour => "behaviour",
+            DiagnosticKind::Limit => "limit",
+        }
+    }
+
+    /// True for what no repository analysis can know: unknowable state and
+    /// the assumptions made about it.
+    pub fn cannot_be_known(self) -> bool {
+        matches!(
+            self,
+            DiagnosticKind::Unknowable | DiagnosticKind::Assumption
+        )
+    }
+}
+
+macro_rules! owner {
+    (any) => {
+        None
+    };
+    ($id:literal) => {
+        Some($id)
+    };
+}
+
+/// Declares the table. One row per code:
+/// `Variant = "code", Severity, Kind, owner, "since", "summary";` where
+/// `owner` is `any` or the id of the one harness whose rule the code
+/// describes (data for the generated reference; nothing branches on it),
+/// and `since` is the PlaybookDiff version that added the code.
 macro_rules! declare_codes {
-    ($( $(#[doc = $doc:literal])* $variant:ident = $code:literal, $sev:ident, $summary:literal; )*) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident = $code:literal, $sev:ident, $kind:ident, $owner:tt, $since:literal, $summary:literal; )*) => {
         /// A stable diagnostic code. Serialized as its kebab-case string.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
         pub enum DiagnosticCode {
@@ -93,6 +179,22 @@ macro_rules! declare_codes {
             /// The default severity.
             pub fn severity(self) -> Severity {
                 match self { $( DiagnosticCode::$variant => Severity::$sev, )* }
+            }
+
+            /// What the diagnostic is about.
+            pub fn kind(self) -> DiagnosticKind {
+                match self { $( DiagnosticCode::$variant => DiagnosticKind::$kind, )* }
+            }
+
+            /// The id of the one harness whose rule the code describes
+            /// (e.g. `codex`), or `None` when any harness may report it.
+            pub fn owner(self) -> Option<&'static str> {
+                match self { $( DiagnosticCode::$variant => owner!($owner), )* }
+            }
+
+            /// The PlaybookDiff version that added the code, e.g. `0.1.0`.
+            pub fn since(self) -> &'static str {
+                match self { $( DiagnosticCode::$variant => $since, )* }
             }
 
             /// A one-line summary.
@@ -117,81 +219,81 @@ declare_codes! {
     /// profile). Behaviour that changed between the two releases may differ.
     /// Ask for a profiled version (listed in the message) to remove it.
     /// Source: the adapters' version tables.
-    UnknownAgentVersion = "unknown-agent-version", Info, "the requested agent version has no profile; the nearest older one is used";
+    UnknownAgentVersion = "unknown-agent-version", Info, Limit, any, "0.1.0", "the requested agent version has no profile; the nearest older one is used";
     // ----- Unavailable layers (both harnesses) -----
     /// Personal configuration present in the working tree (`CLAUDE.local.md`,
     /// `.claude/settings.local.json`) is not reproducible repository state, so
     /// repo mode lists it as `unavailable` instead of reading it. Run with
     /// `--mode local` to include it. Source: spec 000 "Repo mode".
-    LocalConfigUnavailable = "local-config-unavailable", Info, "a local, personal configuration file is not read in repo mode";
+    LocalConfigUnavailable = "local-config-unavailable", Info, Unknowable, any, "0.1.0", "a local, personal configuration file is not read in repo mode";
     /// The user's home configuration (`~/.claude/…`, `$CODEX_HOME/…`) can
     /// add instructions, skills and MCP servers that the analysis cannot see.
     /// Source: spec 000 and 004 "Repo mode".
-    UserConfigUnavailable = "user-config-unavailable", Info, "user-level configuration is outside the analysis";
+    UserConfigUnavailable = "user-config-unavailable", Info, Unknowable, any, "0.1.0", "user-level configuration is outside the analysis";
     /// Enterprise, server-managed and system policy can add or remove
     /// configuration that no repository shows. Source: spec 000 and 004
     /// "Unsupported in the current release".
-    ManagedConfigUnavailable = "managed-config-unavailable", Info, "managed or system policy is outside the analysis";
+    ManagedConfigUnavailable = "managed-config-unavailable", Info, Unknowable, any, "0.1.0", "managed or system policy is outside the analysis";
 
     // ----- Reading the tree -----
     /// A file or directory could not be read (permissions, a name too long
     /// for the operating system, an I/O error). What it would have
     /// contributed is unknown.
-    Unreadable = "unreadable", Warning, "a file or directory could not be read";
+    Unreadable = "unreadable", Warning, RepositoryProblem, any, "0.1.0", "a file or directory could not be read";
     /// A file is larger than the harness loads (Claude Code skips memory
     /// files over 4 MiB) or than the analysis reads; it is not read.
     /// Source: harness facts A1 ("A file over 4 MiB is skipped").
-    FileTooLarge = "file-too-large", Warning, "a file is too large to be loaded";
+    FileTooLarge = "file-too-large", Warning, RepositoryProblem, any, "0.1.0", "a file is too large to be loaded";
     /// A file is not valid UTF-8. Invalid sequences are replaced by U+FFFD
     /// in the analysis; the agent may read it differently.
-    InvalidUtf8 = "invalid-utf8", Warning, "a file is not valid UTF-8";
+    InvalidUtf8 = "invalid-utf8", Warning, RepositoryProblem, any, "0.1.0", "a file is not valid UTF-8";
     /// A symbolic link points outside the repository. Repo mode does not
     /// follow it because its target is not reproducible repository content.
-    SymlinkOutsideRepository = "symlink-outside-repository", Warning, "a symbolic link points outside the repository";
+    SymlinkOutsideRepository = "symlink-outside-repository", Warning, RepositoryProblem, any, "0.1.0", "a symbolic link points outside the repository";
     /// A symbolic link points at nothing. The agent cannot load it either.
-    SymlinkDangling = "symlink-dangling", Warning, "a symbolic link points at a path that does not exist";
+    SymlinkDangling = "symlink-dangling", Warning, RepositoryProblem, any, "0.1.0", "a symbolic link points at a path that does not exist";
     /// A chain of symbolic links loops (or exceeds 40 hops). It is not followed.
-    SymlinkLoop = "symlink-loop", Warning, "a symbolic link loops";
+    SymlinkLoop = "symlink-loop", Warning, RepositoryProblem, any, "0.1.0", "a symbolic link loops";
 
     // ----- Parsing -----
     /// YAML front matter could not be parsed. The message gives the line.
     /// The file is shown as the harness is reported to treat it: Claude
     /// Code loads a rule with broken front matter unconditionally and a
     /// skill with empty metadata (harness facts A7; claude-code #19014).
-    InvalidFrontmatter = "invalid-frontmatter", Warning, "front matter is not valid YAML";
+    InvalidFrontmatter = "invalid-frontmatter", Warning, RepositoryProblem, any, "0.1.0", "front matter is not valid YAML";
     /// A JSON file (`.mcp.json`, `.claude/settings.json`) could not be
     /// parsed. The harness rejects it, so nothing in it applies. Claude Code
     /// reads strict JSON: comments and trailing commas are errors.
-    InvalidJson = "invalid-json", Error, "a JSON configuration file is invalid";
+    InvalidJson = "invalid-json", Error, RepositoryProblem, any, "0.1.0", "a JSON configuration file is invalid";
     /// A JSON object repeats a key (`.mcp.json`, `.claude/settings.json`).
     /// JSON leaves the meaning undefined and Claude Code does not document
     /// it; JavaScript's `JSON.parse` keeps the last occurrence, and so does
     /// the analysis. Keep one occurrence.
-    JsonDuplicateKey = "json-duplicate-key", Warning, "a JSON object repeats a key";
+    JsonDuplicateKey = "json-duplicate-key", Warning, RepositoryProblem, any, "0.1.0", "a JSON object repeats a key";
     /// A TOML file (`.codex/config.toml`) could not be parsed. Nothing in it
     /// applies.
-    InvalidToml = "invalid-toml", Error, "a TOML configuration file is invalid";
+    InvalidToml = "invalid-toml", Error, RepositoryProblem, any, "0.1.0", "a TOML configuration file is invalid";
     /// A configuration value has the wrong type or shape and is ignored.
-    InvalidValue = "invalid-value", Warning, "a configuration value has the wrong shape";
+    InvalidValue = "invalid-value", Warning, RepositoryProblem, any, "0.1.0", "a configuration value has the wrong shape";
 
     // ----- Claude Code instructions -----
     /// An `@path` import names a file that does not exist. The text stays
     /// literal in the context. Source: spec 000 "Imports".
-    ImportMissing = "import-missing", Warning, "an @path import names a missing file";
+    ImportMissing = "import-missing", Warning, RepositoryProblem, "claude-code", "0.1.0", "an @path import names a missing file";
     /// An `@path` import resolves outside the repository. Repo mode does not
     /// follow it. Source: spec 000 "Imports".
-    ImportOutsideRepository = "import-outside-repository", Warning, "an @path import resolves outside the repository";
+    ImportOutsideRepository = "import-outside-repository", Warning, RepositoryProblem, "claude-code", "0.1.0", "an @path import resolves outside the repository";
     /// An `@path` import resolves inside the repository but outside the
     /// launch directory: an interactive session asks for a one-time approval
     /// first, so the content is conditional. Source: spec 000 "Imports".
-    ImportOutsideCwd = "import-outside-cwd", Info, "an @path import outside the launch directory needs approval";
+    ImportOutsideCwd = "import-outside-cwd", Info, Conditional, "claude-code", "0.1.0", "an @path import outside the launch directory needs approval";
     /// Imports form a cycle. The analysis stops at the repeated file; this is
     /// an analyzer safety behaviour, not a documented harness behaviour.
     /// Source: spec 000 "Imports".
-    ImportCycle = "import-cycle", Warning, "@path imports form a cycle";
+    ImportCycle = "import-cycle", Warning, RepositoryProblem, "claude-code", "0.1.0", "@path imports form a cycle";
     /// Imports nest deeper than the documented four hops; deeper files are
     /// not loaded. Older documentation said five. Source: harness facts A2.
-    ImportDepthExceeded = "import-depth-exceeded", Warning, "@path imports nest deeper than four hops";
+    ImportDepthExceeded = "import-depth-exceeded", Warning, RepositoryProblem, "claude-code", "0.1.0", "@path imports nest deeper than four hops";
     /// A file that is already in the context is imported again (or reached
     /// again through another path to the same file). Assumption: each file
     /// is included once. Claude Code's memory loader keeps a set of the
@@ -199,26 +301,26 @@ declare_codes! {
     /// included a second time; the analysis expands each real file once,
     /// the first time in context order (startup before on demand). Reported
     /// once per importing file and imported file.
-    ImportRepeated = "import-repeated", Info, "a file already in the context is not included again";
+    ImportRepeated = "import-repeated", Info, Behaviour, "claude-code", "0.1.0", "a file already in the context is not included again";
     /// Text reads as an `@path` import but is not one: trailing punctuation
     /// (`@docs/a.md,`) or a space in the path (`@My Docs/a.md`) makes the
     /// agent keep it literal (claude-code #86060, #56927). Write the path
     /// alone, followed by a space or a line end.
-    ImportLookalike = "import-lookalike", Warning, "text looks like an @path import but is not imported";
+    ImportLookalike = "import-lookalike", Warning, RepositoryProblem, "claude-code", "0.1.0", "text looks like an @path import but is not imported";
     /// A `claudeMdExcludes` pattern removes this instruction or rule file.
     /// Source: harness facts A4.
-    InstructionExcluded = "instruction-excluded", Info, "claudeMdExcludes removes an instruction file";
+    InstructionExcluded = "instruction-excluded", Info, Behaviour, "claude-code", "0.1.0", "claudeMdExcludes removes an instruction file";
     /// A `claudeMdExcludes` pattern is an absolute path of one machine; the
     /// result depends on where the repository is checked out. Start
     /// portable patterns with `**/`.
-    ExcludeMachineSpecific = "exclude-machine-specific", Info, "a claudeMdExcludes pattern depends on the checkout location";
+    ExcludeMachineSpecific = "exclude-machine-specific", Info, RepositoryProblem, "claude-code", "0.1.0", "a claudeMdExcludes pattern depends on the checkout location";
     /// A repository has `AGENTS.md` where Claude Code has no bridge to it:
     /// Claude Code reads `CLAUDE.md`, not `AGENTS.md`. Add `@AGENTS.md` to a
     /// `CLAUDE.md` beside it, or make `CLAUDE.md` a symbolic link to it.
     /// A later built-in fallback mode may read `AGENTS.md` when no
     /// `CLAUDE.md` is on the path (unconfirmed). Source: spec 000
     /// "Instructions"; harness facts A5; claude-code #89825.
-    AgentsMdNotBridged = "agents-md-not-bridged", Warning, "an AGENTS.md has no CLAUDE.md bridge";
+    AgentsMdNotBridged = "agents-md-not-bridged", Warning, RepositoryProblem, "claude-code", "0.1.0", "an AGENTS.md has no CLAUDE.md bridge";
     /// A file holds nothing but the path of another entry beside it
     /// (`CLAUDE.md` reading `AGENTS.md`, a `.agents/skills` file reading
     /// `../skills`): a symbolic link checked out as a text file, as git does
@@ -226,57 +328,57 @@ declare_codes! {
     /// drops links. A memory file then gives the agent that one word, a
     /// skills root gives it no skills. Use an `@AGENTS.md` import, which
     /// works on every checkout, or restore the link (harness facts A5).
-    SymlinkStoredAsText = "symlink-stored-as-text", Warning, "a file looks like a symbolic link stored as text";
+    SymlinkStoredAsText = "symlink-stored-as-text", Warning, RepositoryProblem, any, "0.1.0", "a file looks like a symbolic link stored as text";
     /// The launch directory is given a target outside it; Claude Code's
     /// on-demand loading is documented for subdirectories of the launch
     /// directory only, so instructions on the way to the target are
     /// conditional.
-    TargetOutsideCwd = "target-outside-cwd", Info, "the target path is outside the launch directory";
+    TargetOutsideCwd = "target-outside-cwd", Info, Limit, "claude-code", "0.1.0", "the target path is outside the launch directory";
     /// `.claude/CLAUDE.md` below the repository root is loaded by extension
     /// of the verified root-level behaviour, not by independent
     /// verification. Source: spec 000 "Unresolved semantics".
-    DotClaudeMemoryGeneralized = "dot-claude-memory-generalized", Info, ".claude/CLAUDE.md below the root is assumed to load like the root one";
+    DotClaudeMemoryGeneralized = "dot-claude-memory-generalized", Info, Limit, "claude-code", "0.1.0", ".claude/CLAUDE.md below the root is assumed to load like the root one";
 
     // ----- Claude Code rules -----
     /// A `.claude/rules/` root below the launch directory (or near a target
     /// outside it) exists. Its traversal, order and glob anchor are
     /// undocumented, so it is not read.
     /// Source: spec 000 "Rules".
-    NestedRulesRootUnresolved = "nested-rules-root-unresolved", Warning, "a nested .claude/rules root is not read";
+    NestedRulesRootUnresolved = "nested-rules-root-unresolved", Warning, Limit, "claude-code", "0.1.0", "a nested .claude/rules root is not read";
     /// A path-scoped rule or skill is relevant only when the agent touches a
     /// matching path; without a matching `--target` it stays conditional.
-    PathScopedConditional = "path-scoped-conditional", Info, "a path-scoped item depends on which files are touched";
+    PathScopedConditional = "path-scoped-conditional", Info, Conditional, "claude-code", "0.1.0", "a path-scoped item depends on which files are touched";
     /// A rule uses `globs:` instead of `paths:`. Claude Code does not read
     /// `globs:`, so the rule loads unconditionally (claude-code #17204).
-    RuleGlobsNotPaths = "rule-globs-not-paths", Warning, "a rule uses globs: instead of paths:";
+    RuleGlobsNotPaths = "rule-globs-not-paths", Warning, RepositoryProblem, "claude-code", "0.1.0", "a rule uses globs: instead of paths:";
     /// A path pattern is invalid (e.g. an unclosed bracket). It matches
     /// nothing, as documented. Escape `[` as `\[`. Source: harness facts A3.
-    InvalidGlob = "invalid-glob", Warning, "a path pattern is invalid and matches nothing";
+    InvalidGlob = "invalid-glob", Warning, RepositoryProblem, any, "0.1.0", "a path pattern is invalid and matches nothing";
     /// A `.claude/rules` entry is a symbolic link. The documentation says
     /// links are followed with cycle detection; users report them skipped
     /// (claude-code #90523, #88405). The analysis follows the documentation.
-    RuleSymlinkConflict = "rule-symlink-conflict", Info, "a symlinked rule: documentation and reports disagree";
+    RuleSymlinkConflict = "rule-symlink-conflict", Info, Limit, "claude-code", "0.1.0", "a symlinked rule: documentation and reports disagree";
     /// A rules root has subdirectories; the order of rules across them is
     /// undocumented. The analysis orders by path. Source: spec 000 fixture
     /// checklist ("recursive rule ordering").
-    RuleOrderAssumed = "rule-order-assumed", Info, "the order of rules in subdirectories is assumed";
+    RuleOrderAssumed = "rule-order-assumed", Info, Limit, "claude-code", "0.1.0", "the order of rules in subdirectories is assumed";
     /// A root-level pattern such as `*.md` is documented as matching only
     /// project-root files, but is reported to match at any depth
     /// (claude-code #95526). The analysis follows the documentation.
-    RulePatternAnchorConflict = "rule-pattern-anchor-conflict", Info, "a pattern's anchoring is disputed";
+    RulePatternAnchorConflict = "rule-pattern-anchor-conflict", Info, Limit, "claude-code", "0.1.0", "a pattern's anchoring is disputed";
 
     // ----- Claude Code settings -----
     /// A `.claude/settings.json` in an ancestor of the launch directory is not
     /// read: project settings load only from `<cwd>/.claude/`. Source: spec
     /// 000 "claudeMdExcludes"; harness facts A6.
-    SettingsNotInCwd = "settings-not-in-cwd", Info, "project settings outside the launch directory are not read";
+    SettingsNotInCwd = "settings-not-in-cwd", Info, Behaviour, "claude-code", "0.1.0", "project settings outside the launch directory are not read";
     /// `skillOverrides` is applied as documented (`off`, `name-only`,
     /// `user-invocable-only`); the mapping onto the model is stated. Source:
     /// harness facts A6; spec 000 "Skills".
-    SkillOverrideApplied = "skill-override-applied", Info, "a skillOverrides entry changes a skill";
+    SkillOverrideApplied = "skill-override-applied", Info, Behaviour, "claude-code", "0.1.0", "a skillOverrides entry changes a skill";
     /// A `skillOverrides` entry has an unknown value or names no discovered
     /// skill; it changes nothing the analysis can show.
-    SkillOverrideUnresolved = "skill-override-unresolved", Warning, "a skillOverrides entry cannot be applied";
+    SkillOverrideUnresolved = "skill-override-unresolved", Warning, RepositoryProblem, "claude-code", "0.1.0", "a skillOverrides entry cannot be applied";
 
     // ----- Skills -----
     /// Two skills share a name. Both are kept with distinct ids and cross
@@ -284,52 +386,52 @@ declare_codes! {
     /// runtime (e.g. `apps/web:deploy`), depending also on names the
     /// analysis cannot see. Source: spec 000 "Skills"; codex docs: same-name
     /// skills are not merged.
-    SkillNameCollision = "skill-name-collision", Info, "two skills share a name";
+    SkillNameCollision = "skill-name-collision", Info, Behaviour, any, "0.1.0", "two skills share a name";
     /// The skill listing may exceed the documented budget, so descriptions
     /// may be shortened or dropped; which ones depends on runtime state.
-    SkillBudgetRisk = "skill-budget-risk", Warning, "skill descriptions may exceed the listing budget";
+    SkillBudgetRisk = "skill-budget-risk", Warning, RepositoryProblem, any, "0.1.0", "skill descriptions may exceed the listing budget";
     /// A `SKILL.md` sits deeper than `<skills-root>/<name>/SKILL.md` and is
     /// not discovered.
-    SkillNotDiscovered = "skill-not-discovered", Warning, "a SKILL.md is not at a discoverable depth";
+    SkillNotDiscovered = "skill-not-discovered", Warning, RepositoryProblem, any, "0.1.0", "a SKILL.md is not at a discoverable depth";
     /// A skill directory has no `SKILL.md`.
-    SkillMissingFile = "skill-missing-file", Warning, "a skill directory has no SKILL.md";
+    SkillMissingFile = "skill-missing-file", Warning, RepositoryProblem, any, "0.1.0", "a skill directory has no SKILL.md";
     /// Legacy `.claude/commands/*.md` custom commands are outside the
     /// supported surface; they are not modelled as skills. Source: spec 000
     /// "Skills".
-    LegacyCommandsUnsupported = "legacy-commands-unsupported", Info, "legacy .claude/commands are not modelled";
+    LegacyCommandsUnsupported = "legacy-commands-unsupported", Info, Limit, "claude-code", "0.1.0", "legacy .claude/commands are not modelled";
     /// Whether a user disabled a skill is unknown in repo mode.
-    SkillUserStateUnknown = "skill-user-state-unknown", Info, "user-side skill settings are unknown";
+    SkillUserStateUnknown = "skill-user-state-unknown", Info, Unknowable, "codex", "0.1.0", "user-side skill settings are unknown";
 
     // ----- MCP -----
     /// An MCP server uses a transport the model has no kind for (SSE,
     /// WebSocket); its transport is `unknown`. Source: spec 000 "MCP".
-    McpTransportUnsupported = "mcp-transport-unsupported", Warning, "an MCP transport is not modelled";
+    McpTransportUnsupported = "mcp-transport-unsupported", Warning, Limit, any, "0.1.0", "an MCP transport is not modelled";
     /// An MCP entry is malformed (no `command` or `url`, wrong types); the
     /// harness cannot start it as written.
-    McpInvalidEntry = "mcp-invalid-entry", Warning, "an MCP server entry is malformed";
+    McpInvalidEntry = "mcp-invalid-entry", Warning, RepositoryProblem, any, "0.1.0", "an MCP server entry is malformed";
     /// A literal secret-looking value is committed in an MCP configuration.
     /// It is redacted in all output. Use a `${VAR}` placeholder (Claude Code)
     /// or `env_vars` / `bearer_token_env_var` (Codex) instead.
-    McpLiteralSecret = "mcp-literal-secret", Warning, "an MCP configuration contains a literal secret";
+    McpLiteralSecret = "mcp-literal-secret", Warning, RepositoryProblem, any, "0.1.0", "an MCP configuration contains a literal secret";
     /// MCP servers are never contacted: approval, authentication,
     /// connection, tools and server instructions are unknown.
-    McpRuntimeUnknown = "mcp-runtime-unknown", Info, "MCP runtime state is unknown";
+    McpRuntimeUnknown = "mcp-runtime-unknown", Info, Unknowable, any, "0.1.0", "MCP runtime state is unknown";
     /// Project MCP servers need a one-time approval in an interactive Claude
     /// Code session unless settings enable them; `-p` and SDK sessions load
     /// them without asking. Source: spec 000 "MCP configuration".
-    McpApprovalUnknown = "mcp-approval-unknown", Info, "project MCP servers need approval";
+    McpApprovalUnknown = "mcp-approval-unknown", Info, Unknowable, "claude-code", "0.1.0", "project MCP servers need approval";
     /// A settings layer lists a `.mcp.json` server in
     /// `disabledMcpjsonServers`, so Claude Code does not start it (rejection
     /// beats approval). The diagnostic points at that settings file: the
     /// provenance of the exclusion. Source: harness facts A6; claude-code
     /// #3106.
-    McpServerDisabled = "mcp-server-disabled", Info, "a settings layer disables an .mcp.json server";
+    McpServerDisabled = "mcp-server-disabled", Info, Behaviour, "claude-code", "0.1.0", "a settings layer disables an .mcp.json server";
     /// An `.mcp.json` outside the project root is not read by Claude Code.
-    McpJsonNotAtRoot = "mcp-json-not-at-root", Info, "an .mcp.json outside the project root is ignored";
+    McpJsonNotAtRoot = "mcp-json-not-at-root", Info, Behaviour, "claude-code", "0.1.0", "an .mcp.json outside the project root is ignored";
     /// The same MCP server is defined in more than one layer, and how the
     /// definitions combine is undocumented. Source: spec 004 "Duplicate
     /// server names across layers".
-    McpDuplicateUnresolved = "mcp-duplicate-unresolved", Warning, "an MCP server is defined in several layers";
+    McpDuplicateUnresolved = "mcp-duplicate-unresolved", Warning, Limit, "codex", "0.1.0", "an MCP server is defined in several layers";
 
     // ----- Codex -----
     /// Repo mode assumes that the project's `.codex/` layers are trusted
@@ -338,66 +440,66 @@ declare_codes! {
     /// including its `[mcp_servers]` (codex #9676); `AGENTS.md` and
     /// `.agents/skills` are not documented as trust-gated. Source: spec 004
     /// "Repo mode"; harness facts B2.
-    ProjectTrustAssumed = "project-trust-assumed", Info, "project .codex/ layers are assumed trusted";
+    ProjectTrustAssumed = "project-trust-assumed", Info, Assumption, "codex", "0.1.0", "project .codex/ layers are assumed trusted";
     /// The supplied repositoryRoot is assumed to be the root Codex finds with
     /// its `project_root_markers` (default `.git`). The root has no `.git`
     /// entry, or a directory between the root and cwd has one, so Codex may
     /// start its chains elsewhere. Source: spec 004 "Analysis context";
     /// harness facts B3.
-    ProjectRootAssumed = "project-root-assumed", Info, "Codex may find another project root";
+    ProjectRootAssumed = "project-root-assumed", Info, Assumption, "codex", "0.1.0", "Codex may find another project root";
     /// `project_root_markers` is set in a project `.codex/config.toml`. The
     /// value is recorded but not applied: Codex reads it only from user,
     /// system and CLI layers, and the analysis keeps the supplied
     /// repositoryRoot. Source: spec 004 "Unresolved semantics"; harness facts B3.
-    ProjectRootMarkersIgnored = "project-root-markers-ignored", Warning, "project_root_markers in a project layer is not applied";
+    ProjectRootMarkersIgnored = "project-root-markers-ignored", Warning, RepositoryProblem, "codex", "0.1.0", "project_root_markers in a project layer is not applied";
     /// A `.codex/config.toml` outside the directories from the repository
     /// root to cwd (e.g. below cwd) is never applied in this session.
     /// Source: spec 004 "Project configuration".
-    ConfigLayerNotApplied = "config-layer-not-applied", Info, "a .codex/config.toml is not on the root-to-cwd path";
+    ConfigLayerNotApplied = "config-layer-not-applied", Info, Behaviour, "codex", "0.1.0", "a .codex/config.toml is not on the root-to-cwd path";
     /// A project `.codex/config.toml` sets a key that Codex ignores (with a
     /// warning) in project layers, e.g. `model_provider` or `profiles`.
     /// Source: harness facts B2.
-    ConfigKeyNotAllowed = "config-key-not-allowed", Warning, "a key project configuration may not set";
+    ConfigKeyNotAllowed = "config-key-not-allowed", Warning, RepositoryProblem, "codex", "0.1.0", "a key project configuration may not set";
     /// The `AGENTS.md` chain exceeds `project_doc_max_bytes` (32,768 by
     /// default). The documentation disagrees on whether the limit applies
     /// per file or to the whole chain root-first (codex #13386, #37956), so
     /// nothing is truncated; the message lists each file's bytes, the
     /// cumulative total and the files at risk under both readings.
     /// Source: spec 004 "Project instruction byte budget".
-    InstructionBudgetRisk = "instruction-budget-risk", Warning, "the AGENTS.md chain may exceed project_doc_max_bytes";
+    InstructionBudgetRisk = "instruction-budget-risk", Warning, RepositoryProblem, "codex", "0.1.0", "the AGENTS.md chain may exceed project_doc_max_bytes";
     /// An empty instruction file precedes a non-empty one in the same
     /// directory. The documentation selects the first non-empty file, which
     /// the analysis follows; the Codex source takes the first existing file
     /// and then drops it when empty, so that directory may contribute
     /// nothing. Delete the empty file. Source: spec 004 "Project instruction
     /// chain"; openai/codex `agents_md.rs`.
-    EmptyInstructionPrecedence = "empty-instruction-precedence", Warning, "an empty instruction file may hide the next one";
+    EmptyInstructionPrecedence = "empty-instruction-precedence", Warning, RepositoryProblem, "codex", "0.1.0", "an empty instruction file may hide the next one";
     /// A SKILL.md lacks the `name` or `description` Codex requires; the
     /// skill is not listed. Source: harness facts B5.
-    SkillFieldMissing = "skill-field-missing", Warning, "a SKILL.md lacks name or description";
+    SkillFieldMissing = "skill-field-missing", Warning, RepositoryProblem, "codex", "0.1.0", "a SKILL.md lacks name or description";
     /// A `SKILL.md` file (not its folder) is a symbolic link. Codex
     /// documents symlinked skill folders; a symlinked SKILL.md file was
     /// reported skipped (codex #22506, #31592). The analysis follows the
     /// link. Make the folder the link instead. Source: field report 15.
-    SkillSymlinkDisputed = "skill-symlink-disputed", Info, "a symlinked SKILL.md file: documentation and reports disagree";
+    SkillSymlinkDisputed = "skill-symlink-disputed", Info, Limit, "codex", "0.1.0", "a symlinked SKILL.md file: documentation and reports disagree";
     /// A `[[skills.config]]` entry disables a skill, but the reference prose
     /// and examples disagree on whether `path` names the skill directory or
     /// its `SKILL.md`. A `SKILL.md` path is applied (documented example); a
     /// directory path leaves the skill conditional. Source: spec 004
     /// "Unresolved semantics".
-    SkillConfigPathAmbiguous = "skill-config-path-ambiguous", Warning, "skills.config path semantics are unresolved";
+    SkillConfigPathAmbiguous = "skill-config-path-ambiguous", Warning, Limit, "codex", "0.1.0", "skills.config path semantics are unresolved";
     /// A skill root the Codex source scans but the documentation does not
     /// describe (`.codex/skills`) exists; it is not modelled. Source:
     /// harness facts B5.
-    SkillRootUnmodelled = "skill-root-unmodelled", Info, "an undocumented skill root is not modelled";
+    SkillRootUnmodelled = "skill-root-unmodelled", Info, Limit, "codex", "0.1.0", "an undocumented skill root is not modelled";
     /// A YAML metadata file (`agents/openai.yaml`) could not be parsed; the
     /// invocation policy it may set is unknown.
-    InvalidYaml = "invalid-yaml", Warning, "a YAML metadata file is invalid";
+    InvalidYaml = "invalid-yaml", Warning, RepositoryProblem, any, "0.1.0", "a YAML metadata file is invalid";
     /// An MCP value uses a `${VAR}` placeholder. Codex does not document
     /// interpolation inside `config.toml`, so the server may receive the
     /// text verbatim. Use `env_vars`, `bearer_token_env_var` or
     /// `env_http_headers`. Source: harness facts B4.
-    McpInterpolationUndocumented = "mcp-interpolation-undocumented", Warning, "a ${VAR} placeholder Codex may not expand";
+    McpInterpolationUndocumented = "mcp-interpolation-undocumented", Warning, RepositoryProblem, "codex", "0.1.0", "a ${VAR} placeholder Codex may not expand";
     /// A path that must be a regular file (a memory file, a rule,
     /// `AGENTS.md`, `SKILL.md`, `agents/openai.yaml`, `.mcp.json`, a settings
     /// file, `.codex/config.toml`, the target of an `@path` import) is a
@@ -410,13 +512,13 @@ declare_codes! {
     /// rename it. Source: openai/codex `codex-rs/core/src/project_doc.rs`,
     /// `codex-rs/core-skills/src/loader.rs`,
     /// `codex-rs/core/src/config_loader/mod.rs`.
-    NotARegularFile = "not-a-regular-file", Warning, "a file the harness reads is a directory or a special file";
+    NotARegularFile = "not-a-regular-file", Warning, RepositoryProblem, any, "0.1.0", "a file the harness reads is a directory or a special file";
     /// A `SKILL.md` front matter field has the wrong type: `name` or
     /// `description` is a list or a mapping where text is expected. Codex
     /// deserializes the front matter into text fields, fails on it and does
     /// not list the skill. Write the value as a string. Source: openai/codex
     /// `codex-rs/core-skills/src/loader.rs` (`SkillFrontmatter`); harness facts B5.
-    SkillFieldInvalid = "skill-field-invalid", Warning, "a SKILL.md field has the wrong type";
+    SkillFieldInvalid = "skill-field-invalid", Warning, RepositoryProblem, "codex", "0.1.0", "a SKILL.md field has the wrong type";
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ pub mod remedy;
 
 pub use config::*;
 pub use context::*;
-pub use diagnostics::{Diagnostic, DiagnosticCode, Severity};
+pub use diagnostics::{Diagnostic, DiagnosticCode, DiagnosticKind, Severity};
 pub use path::RepoPath;
 
 /// The version of the JSON document this crate serializes.

@@ -141,24 +141,13 @@ impl MatrixReport<'_> {
     }
 }
 
-/// Diagnostic codes that say what no repository analysis can know: layers
-/// outside the repository, runtime state, assumptions.
-pub const UNKNOWABLE: &[DiagnosticCode] = &[
-    DiagnosticCode::UserConfigUnavailable,
-    DiagnosticCode::ManagedConfigUnavailable,
-    DiagnosticCode::LocalConfigUnavailable,
-    DiagnosticCode::ProjectTrustAssumed,
-    DiagnosticCode::ProjectRootAssumed,
-    DiagnosticCode::McpApprovalUnknown,
-    DiagnosticCode::McpRuntimeUnknown,
-    DiagnosticCode::SkillUserStateUnknown,
-];
-
-/// Each unknowable code present in `configs` once, with the harnesses it
-/// concerns, in table order.
+/// Each code present in `configs` that says what no repository analysis
+/// can know (its table kind is unknowable or an assumption about such
+/// state), once, with the harnesses it concerns, in table order.
 pub fn unknowable(configs: &[EffectiveAgentConfig]) -> Vec<(DiagnosticCode, Vec<Harness>)> {
-    UNKNOWABLE
+    DiagnosticCode::ALL
         .iter()
+        .filter(|code| code.kind().cannot_be_known())
         .filter_map(|code| {
             let hs: Vec<Harness> = configs
                 .iter()

@@ -5,7 +5,9 @@
 //! `docs/diagnostics.md`); this crate's `generated` test fails when a
 //! committed copy differs from what these functions produce.
 
-use playbookdiff_model::{DiagnosticCode, EffectiveAgentConfig, Severity, SCHEMA_VERSION};
+use playbookdiff_model::{
+    DiagnosticCode, DiagnosticKind, EffectiveAgentConfig, Severity, SCHEMA_VERSION,
+};
 use std::fmt::Write as _;
 
 /// The JSON Schema (draft 2020-12) of the contract's JSON document, generated
@@ -116,14 +118,23 @@ pub fn diagnostics_doc() -> String {
     ] {
         let _ = writeln!(out, "- `{}`: {meaning}", severity.as_str());
     }
-    out.push_str("\nThe severity listed below is the default; an adapter may report a code at another severity where its message says why.\n\n");
+    out.push_str("\nThe severity listed below is the default; an adapter may report a code at another severity where its message says why.\n\nKinds:\n\n");
+    for kind in DiagnosticKind::ALL {
+        let _ = writeln!(out, "- `{}`: {}", kind.as_str(), kind.meaning());
+    }
+    out.push_str("\nThe owner is the harness whose rule the code describes (`any`: every harness may report it); since is the PlaybookDiff version that added the code.\n\n");
 
-    out.push_str("| Code | Default severity | Summary |\n|---|---|---|\n");
+    out.push_str(
+        "| Code | Default severity | Kind | Owner | Since | Summary |\n|---|---|---|---|---|---|\n",
+    );
     for code in DiagnosticCode::ALL {
         let _ = writeln!(
             out,
-            "| [`{c}`](#{c}) | {} | {} |",
+            "| [`{c}`](#{c}) | {} | {} | {} | {} | {} |",
             code.severity().as_str(),
+            code.kind().as_str(),
+            code.owner().unwrap_or("any"),
+            code.since(),
             escape_table_cell(code.summary()),
             c = code.as_str(),
         );
@@ -132,9 +143,12 @@ pub fn diagnostics_doc() -> String {
     for code in DiagnosticCode::ALL {
         let _ = write!(
             out,
-            "\n## `{}`\n\n- Default severity: `{}`\n- Summary: {}\n\n{}\n",
+            "\n## `{}`\n\n- Default severity: `{}`\n- Kind: `{}`\n- Owner: `{}`\n- Since: {}\n- Summary: {}\n\n{}\n",
             code.as_str(),
             code.severity().as_str(),
+            code.kind().as_str(),
+            code.owner().unwrap_or("any"),
+            code.since(),
             code.summary(),
             documentation_paragraph(code.documentation()),
         );
