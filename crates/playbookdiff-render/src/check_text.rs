@@ -6,8 +6,8 @@
 
 pub(crate) use crate::layout::{wrap, wrap_hanging, WIDTH};
 use crate::report::{
-    context_args, cwd_label, evidence, problems, repository_label, target_label, unknowable,
-    CheckReport, MatrixReport, Via,
+    context_args, cwd_label, evidence, problems, profiles_label, repository_label, target_label,
+    unknowable, CheckReport, MatrixReport, Via,
 };
 use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
@@ -72,6 +72,13 @@ fn header(
     }
 }
 
+/// The header row naming the agent releases modelled, when recorded.
+fn agents_row(out: &mut String, configs: &[playbookdiff_model::EffectiveAgentConfig]) {
+    if let Some(v) = profiles_label(configs) {
+        out.push_str(&wrap_hanging(&v, "  agents      ", HEADER_VALUE, WIDTH));
+    }
+}
+
 /// One finding: severity and kind, the message, the evidence per harness,
 /// the id.
 pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesses: &[Harness]) {
@@ -110,6 +117,7 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
         r.via,
         false,
     );
+    agents_row(&mut out, r.configs);
     let s = &r.comparison.summary;
     let _ = writeln!(out, "\nFindings: {}", counts(s));
     if r.comparison.findings.is_empty() {
@@ -202,6 +210,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         r.via,
         true,
     );
+    agents_row(&mut out, r.root_configs);
     let m = r.matrix;
     let total = m.directories.len();
     let with = m
@@ -326,6 +335,10 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
         ("cwd", cwd_label(r.context, r.via)),
         ("target", target_label(r.context, r.via)),
         ("mode", r.context.mode.as_str().to_string()),
+        (
+            "agents",
+            profiles_label(r.configs).unwrap_or_else(|| "-".to_string()),
+        ),
     ] {
         out.push_str(&wrap_hanging(
             &v,

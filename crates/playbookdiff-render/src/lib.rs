@@ -8,6 +8,8 @@
 //!   compatibility check of several harnesses ([`report`] holds what they
 //!   are fed), as text, the contract's JSON, a pull-request comment and the
 //!   default side-by-side view;
+//! * [`format`]: the one dispatch: a [`Format`] and one call per report
+//!   kind, so the command line picks a format and never branches on it;
 //! * [`schema`]: the JSON Schema of the JSON document and the diagnostics
 //!   reference (`docs/diagnostics.md`), both generated from the model.
 //!
@@ -29,6 +31,7 @@
 pub mod check_json;
 pub mod check_markdown;
 pub mod check_text;
+pub mod format;
 pub mod json;
 mod layout;
 pub mod overview;
@@ -39,6 +42,7 @@ pub mod text;
 pub use check_json::{check_json, explain_json, matrix_json};
 pub use check_markdown::{check_markdown, matrix_markdown};
 pub use check_text::{check_text, explain_text, matrix_text};
+pub use format::{Format, Report};
 pub use json::to_json;
 pub use overview::overview_text;
 pub use report::{CheckReport, MatrixReport, Via};

@@ -8,7 +8,8 @@
 use crate::check_text::{counts, severity_style, vs};
 use crate::layout::{fit, width, wrap, wrap_hanging, WIDTH};
 use crate::report::{
-    context_args, cwd_label, problems, repository_label, target_label, unknowable, CheckReport,
+    context_args, cwd_label, problems, profiles_label, repository_label, target_label, unknowable,
+    CheckReport,
 };
 use crate::text::{clean, dim, heading, Painter};
 use playbookdiff_compare::{display_name, names, Category, Cell, Reception, Row};
@@ -66,9 +67,10 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     } else {
         String::new()
     };
+    let profiles = profiles_label(r.configs).map_or_else(String::new, |p| format!(", as {p}"));
     out.push_str(&wrap(
         &format!(
-            "Repository {}, launched in {}{target}, {} mode",
+            "Repository {}, launched in {}{target}, {} mode{profiles}",
             repository_label(r.repository, r.via),
             cwd_label(r.context, r.via),
             r.context.mode.as_str()

@@ -96,6 +96,33 @@ pub(crate) fn context_args(
     out
 }
 
+/// The agent releases modelled, for a context line: "Claude Code 2.1.332
+/// and Codex 0.171.0". A release with no profile of its own shows the one
+/// used and the one asked for: "Codex 0.142.3 (asked for 0.150.0)". `None`
+/// when no configuration records a profile.
+pub(crate) fn profiles_label(configs: &[EffectiveAgentConfig]) -> Option<String> {
+    let v: Vec<String> = configs
+        .iter()
+        .filter_map(|c| {
+            let p = c.agent_profile.as_ref()?;
+            let asked = p
+                .requested
+                .as_deref()
+                .map_or_else(String::new, |r| format!(" (asked for {})", clean(r)));
+            Some(format!(
+                "{} {}{asked}",
+                c.harness.display_name(),
+                clean(&p.version)
+            ))
+        })
+        .collect();
+    match v.len() {
+        0 => None,
+        1 => Some(v[0].clone()),
+        n => Some(format!("{} and {}", v[..n - 1].join(", "), v[n - 1])),
+    }
+}
+
 /// A compatibility check under one context.
 #[derive(Clone, Debug)]
 pub struct CheckReport<'a> {

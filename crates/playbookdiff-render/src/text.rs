@@ -12,7 +12,7 @@
 
 pub(crate) use crate::layout::clean;
 use crate::layout::{pad, width, wrap_hanging, WIDTH};
-use crate::report::{cwd_label, repository_label, target_label, Via};
+use crate::report::{cwd_label, profiles_label, repository_label, target_label, Via};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Instruction, LoadPhase,
@@ -54,7 +54,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
     );
     let repository = options.repository.as_deref().unwrap_or(".");
     let mut header = Table::default();
-    for (key, value) in [
+    let mut rows = vec![
         (
             "repository",
             Cow::Owned(repository_label(repository, &options.via)),
@@ -62,7 +62,11 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
         ("cwd", Cow::Owned(cwd_label(ctx, &options.via))),
         ("target", Cow::Owned(target_label(ctx, &options.via))),
         ("mode", Cow::Borrowed(ctx.mode.as_str())),
-    ] {
+    ];
+    if let Some(agent) = profiles_label(std::slice::from_ref(config)) {
+        rows.push(("agent", Cow::Owned(agent)));
+    }
+    for (key, value) in rows {
         header.row(vec![Cell::styled(key, dim()), Cell::plain(value)]);
     }
     header.write(&mut out, &p);

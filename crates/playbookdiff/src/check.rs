@@ -2,13 +2,14 @@
 //! compile every chosen harness on one walk of the tree, compare, suggest
 //! fixes, render.
 
-use crate::cli::{CheckArgs, CheckFormat, ContextArgs, ExplainArgs, ExplainFormat, ViewArgs};
+use crate::cli::{CheckArgs, ContextArgs, ExplainArgs, ViewArgs};
 use crate::compile::compile;
 use crate::context::{open_context, OpenedContext, UsageError};
 use crate::remedies::remedies;
 use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{compare, Comparison};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
+use playbookdiff_render::Format;
 use playbookdiff_render::{CheckReport, MatrixReport};
 use playbookdiff_source::{EntryKind, Repo};
 use std::path::Path;
@@ -123,11 +124,7 @@ pub fn run_check(
         comparison: &cmp,
         via: &opened.via,
     };
-    let output = match args.output_format() {
-        CheckFormat::Text => playbookdiff_render::check_text(&r, color),
-        CheckFormat::Json => playbookdiff_render::check_json(&r),
-        CheckFormat::Markdown => playbookdiff_render::check_markdown(&r),
-    };
+    let output = playbookdiff_render::format::check(&r, args.output_format(), color);
     Ok(Outcome {
         output,
         status: u8::from(cmp.summary.actionable() > 0),
@@ -179,7 +176,7 @@ fn run_all_dirs(
     hs: &[Harness],
     opened: &OpenedContext,
     args: &ContextArgs,
-    format: CheckFormat,
+    format: Format,
     color: bool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Outcome {
@@ -244,11 +241,7 @@ fn run_all_dirs(
         matrix: &matrix,
         via: &opened.via,
     };
-    let output = match format {
-        CheckFormat::Text => playbookdiff_render::matrix_text(&r, color),
-        CheckFormat::Json => playbookdiff_render::matrix_json(&r),
-        CheckFormat::Markdown => playbookdiff_render::matrix_markdown(&r),
-    };
+    let output = playbookdiff_render::format::matrix(&r, format, color);
     Outcome {
         output,
         status: u8::from(matrix.summary.actionable() > 0),
@@ -283,10 +276,7 @@ pub fn run_explain(
         comparison: &cmp,
         via: &opened.via,
     };
-    let output = match args.output_format() {
-        ExplainFormat::Text => playbookdiff_render::explain_text(&r, f, color),
-        ExplainFormat::Json => playbookdiff_render::explain_json(&r, f),
-    };
+    let output = playbookdiff_render::format::explain(&r, f, args.output_format(), color);
     Ok(Outcome { output, status: 0 })
 }
 

@@ -7,6 +7,7 @@
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use playbookdiff_model::{Harness, Mode};
+use playbookdiff_render::{Format, Report};
 use std::path::PathBuf;
 
 const ABOUT: &str = "Show what each coding agent receives from a repository: instructions, \
@@ -148,8 +149,9 @@ pub struct CheckArgs {
     pub all_dirs: bool,
 
     /// Output format
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text, value_name = "FORMAT")]
-    pub format: CheckFormat,
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser(Report::Check))]
+    pub format: Format,
 
     /// Same as `--format json`
     #[arg(long, conflicts_with = "format")]
@@ -158,9 +160,9 @@ pub struct CheckArgs {
 
 impl CheckArgs {
     /// The output format, `--json` folded in.
-    pub fn output_format(&self) -> CheckFormat {
+    pub fn output_format(&self) -> Format {
         if self.json {
-            CheckFormat::Json
+            Format::Json
         } else {
             self.format
         }
@@ -183,8 +185,9 @@ pub struct ExplainArgs {
     pub harness: Vec<Harness>,
 
     /// Output format
-    #[arg(long, value_enum, default_value_t = ExplainFormat::Text, value_name = "FORMAT")]
-    pub format: ExplainFormat,
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser(Report::Explain))]
+    pub format: Format,
 
     /// Same as `--format json`
     #[arg(long, conflicts_with = "format")]
@@ -193,35 +196,13 @@ pub struct ExplainArgs {
 
 impl ExplainArgs {
     /// The output format, `--json` folded in.
-    pub fn output_format(&self) -> ExplainFormat {
+    pub fn output_format(&self) -> Format {
         if self.json {
-            ExplainFormat::Json
+            Format::Json
         } else {
             self.format
         }
     }
-}
-
-/// `--format` values of `explain`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ExplainFormat {
-    /// The finding, its evidence and a fix, for people
-    Text,
-    /// A JSON document: schemaVersion, context, harnesses and the finding,
-    /// with the fields of a finding of `check --format json`
-    /// (schema/check.schema.json)
-    Json,
-}
-
-/// `--format` values of `check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// Findings for people
-    Text,
-    /// The compatibility document of the output contract
-    Json,
-    /// A compact report for a pull-request comment
-    Markdown,
 }
 
 /// Which repository, launch directory, target and mode to analyse.
@@ -284,8 +265,9 @@ pub struct CompileArgs {
     pub harness: Harness,
 
     /// Output format
-    #[arg(long, value_enum, default_value_t = FormatArg::Text, value_name = "FORMAT")]
-    pub format: FormatArg,
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser(Report::Config))]
+    pub format: Format,
 
     /// Same as `--format json`
     #[arg(long, conflicts_with = "format")]
@@ -294,9 +276,9 @@ pub struct CompileArgs {
 
 impl CompileArgs {
     /// The output format, `--json` folded in.
-    pub fn output_format(&self) -> FormatArg {
+    pub fn output_format(&self) -> Format {
         if self.json {
-            FormatArg::Json
+            Format::Json
         } else {
             self.format
         }
@@ -386,13 +368,15 @@ impl From<ModeArg> for Mode {
     }
 }
 
-/// `--format` values of `compile`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// A listing for people
-    Text,
-    /// The JSON document described by schema/effective-agent-config.schema.json
-    Json,
+/// `--format` values of a command: the formats its report is rendered in
+/// ([`Report::formats`]), each with its help line.
+fn format_parser(report: Report) -> impl TypedValueParser<Value = Format> {
+    let values = report
+        .formats()
+        .iter()
+        .map(move |f| PossibleValue::new(f.as_str()).help(report.help(*f)));
+    PossibleValuesParser::new(values)
+        .try_map(|s| Format::parse(&s).ok_or_else(|| format!("unknown format `{s}`")))
 }
 
 #[cfg(test)]
@@ -421,7 +405,7 @@ mod tests {
         let ids: Vec<&str> = args.harness.iter().map(|h| h.as_str()).collect();
         assert_eq!(ids, ["codex", "claude-code"]);
         assert_eq!(args.context.target.as_deref(), Some("a.ts"));
-        assert_eq!(args.output_format(), CheckFormat::Json);
+        assert_eq!(args.output_format(), Format::Json);
         let cli =
             Cli::try_parse_from(["playbookdiff", "explain", "x:y", "repo", "--cwd", "a"]).unwrap();
         let Some(Command::Explain(args)) = cli.command else {
@@ -450,7 +434,7 @@ mod tests {
             panic!("compile expected")
         };
         assert_eq!(args.context.target.as_deref(), Some("a/b.ts"));
-        assert_eq!(args.output_format(), FormatArg::Json);
+        assert_eq!(args.output_format(), Format::Json);
         assert_eq!(
             args.harness,
             playbookdiff_registry::adapters()[0].harness(),

@@ -1,9 +1,9 @@
 //! `playbookdiff compile`: one harness, one context, one rendering.
 
-use crate::cli::{CompileArgs, FormatArg};
+use crate::cli::CompileArgs;
 use crate::context::{open_context, UsageError};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness};
-use playbookdiff_render::{to_json, to_text, TextOptions};
+use playbookdiff_render::TextOptions;
 use playbookdiff_source::Repo;
 use std::path::Path;
 
@@ -21,17 +21,16 @@ pub fn run(
     let repo = Repo::new(&opened.tree);
     let version = args.context.agent_version(args.harness);
     let config = compile(args.harness, &repo, &opened.context, version);
-    Ok(match args.output_format() {
-        FormatArg::Json => to_json(&config),
-        FormatArg::Text => to_text(
-            &config,
-            &TextOptions {
-                color,
-                repository: Some(opened.repository_label),
-                via: opened.via,
-            },
-        ),
-    })
+    let options = TextOptions {
+        color,
+        repository: Some(opened.repository_label),
+        via: opened.via,
+    };
+    Ok(playbookdiff_render::format::config(
+        &config,
+        args.output_format(),
+        &options,
+    ))
 }
 
 /// Compiles with the registered adapter of `harness`, modelling release

@@ -14,7 +14,7 @@ mod remedies;
 
 use clap::error::{ContextKind, ErrorKind};
 use clap::Parser;
-use cli::{CheckFormat, Cli, Command, ExplainFormat, FormatArg};
+use cli::{Cli, Command};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -32,18 +32,18 @@ fn main() -> ExitCode {
     let here = current_dir.as_deref();
     let result = match &cli.command {
         Some(Command::Compile(a)) => {
-            let color = a.output_format() == FormatArg::Text && stdout_wants_color();
+            let color = a.output_format().may_color() && stdout_wants_color();
             compile::run(a, here, color).map(|output| check::Outcome { output, status: 0 })
         }
         Some(Command::Check(a)) => {
-            let color = a.output_format() == CheckFormat::Text && stdout_wants_color();
+            let color = a.output_format().may_color() && stdout_wants_color();
             let mut bar = Progress::new();
             let r = check::run_check(a, here, color, &mut |done, total| bar.update(done, total));
             bar.finish();
             r
         }
         Some(Command::Explain(a)) => {
-            let color = a.output_format() == ExplainFormat::Text && stdout_wants_color();
+            let color = a.output_format().may_color() && stdout_wants_color();
             check::run_explain(a, here, color)
         }
         None => check::run_view(&cli.view, here, stdout_wants_color()),

@@ -1,0 +1,144 @@
+//! The one output-format dispatch: a [`Format`] and one call per report
+//! kind ([`config`], [`check`], [`matrix`], [`explain`]).
+//!
+//! The command line picks a format (offering, for each command, the
+//! formats of [`Report::formats`]) and calls the report's function; it never
+//! branches per format. A new format is a new variant here, a new file with
+//! its renderers, and one arm in each function below.
+
+use crate::report::{CheckReport, MatrixReport};
+use crate::TextOptions;
+use playbookdiff_compare::Finding;
+use playbookdiff_model::EffectiveAgentConfig;
+
+/// An output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// A listing for people, possibly coloured, at most 80 columns wide.
+    Text,
+    /// The JSON documents of the output contract (`schema/*.json`).
+    Json,
+    /// A compact Markdown report for a pull-request comment; everything
+    /// taken from the repository is escaped.
+    Markdown,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: [Format; 3] = [Format::Text, Format::Json, Format::Markdown];
+
+    /// The `--format` spelling: `text`, `json`, `markdown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+        }
+    }
+
+    /// Parses the `--format` spelling.
+    pub fn parse(s: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.as_str() == s)
+    }
+
+    /// True when the caller may ask for colour (the text format only).
+    pub fn may_color(self) -> bool {
+        self == Format::Text
+    }
+}
+
+/// The kinds of report a command renders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// One harness's configuration (`compile`).
+    Config,
+    /// A comparison under one context, or of every launch directory
+    /// (`check`, `check --all-dirs`).
+    Check,
+    /// One finding (`explain`).
+    Explain,
+}
+
+impl Report {
+    /// The formats this report is rendered in; the first is the default.
+    pub fn formats(self) -> &'static [Format] {
+        match self {
+            Report::Config | Report::Explain => &[Format::Text, Format::Json],
+            Report::Check => &[Format::Text, Format::Json, Format::Markdown],
+        }
+    }
+
+    /// What `format` gives for this report, one line for `--help`.
+    pub fn help(self, format: Format) -> &'static str {
+        match (self, format) {
+            (Report::Config, Format::Json) => {
+                "The JSON document described by schema/effective-agent-config.schema.json"
+            }
+            (Report::Check, Format::Json) => {
+                "The compatibility document of the output contract (schema/check.schema.json)"
+            }
+            (Report::Explain, Format::Json) => {
+                "A JSON document: schemaVersion, context, harnesses and the finding, with the \
+                 fields of a finding of `check --format json` (schema/check.schema.json)"
+            }
+            (Report::Config, _) => "A listing for people",
+            (Report::Check, Format::Text) => "Findings for people",
+            (Report::Explain, _) => "The finding, its evidence and a fix, for people",
+            (_, Format::Markdown) => "A compact report for a pull-request comment",
+        }
+    }
+}
+
+/// One configuration (`compile`) as `format`. Markdown, which this report
+/// does not offer, falls back to text.
+pub fn config(c: &EffectiveAgentConfig, format: Format, options: &TextOptions) -> String {
+    match format {
+        Format::Json => crate::json::to_json(c),
+        Format::Text | Format::Markdown => crate::text::to_text(c, options),
+    }
+}
+
+/// A comparison under one context (`check`) as `format`; `color` applies
+/// to text only.
+pub fn check(r: &CheckReport<'_>, format: Format, color: bool) -> String {
+    match format {
+        Format::Text => crate::check_text::check_text(r, color),
+        Format::Json => crate::check_json::check_json(r),
+        Format::Markdown => crate::check_markdown::check_markdown(r),
+    }
+}
+
+/// Every launch directory (`check --all-dirs`) as `format`; `color`
+/// applies to text only.
+pub fn matrix(r: &MatrixReport<'_>, format: Format, color: bool) -> String {
+    match format {
+        Format::Text => crate::check_text::matrix_text(r, color),
+        Format::Json => crate::check_json::matrix_json(r),
+        Format::Markdown => crate::check_markdown::matrix_markdown(r),
+    }
+}
+
+/// One finding of a comparison (`explain`) as `format`. Markdown, which
+/// this report does not offer, falls back to text.
+pub fn explain(r: &CheckReport<'_>, f: &Finding, format: Format, color: bool) -> String {
+    match format {
+        Format::Json => crate::check_json::explain_json(r, f),
+        Format::Text | Format::Markdown => crate::check_text::explain_text(r, f, color),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spellings_round_trip_and_defaults_are_text() {
+        for f in Format::ALL {
+            assert_eq!(Format::parse(f.as_str()), Some(f));
+        }
+        for r in [Report::Config, Report::Check, Report::Explain] {
+            assert_eq!(r.formats()[0], Format::Text);
+        }
+        assert!(Format::Text.may_color() && !Format::Json.may_color());
+    }
+}
