@@ -19,7 +19,7 @@
 //! every file imports the next one forty times costs one expansion per
 //! file, not forty to the power of the depth.
 
-use crate::matcher::{split_paths, PathPattern};
+use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
 use crate::settings::Settings;
 use crate::{outside_dot_claude, strictly_below, Compiler};
 use playbookdiff_model::{
@@ -1033,29 +1033,38 @@ fn rule_file(
         return;
     };
     let source = cx.source_ref(path, SourceScope::Project, format);
+    let fm = crate::front_matter(&text);
     let mut body_start = 0usize;
     let mut patterns: Option<Vec<String>> = None;
-    if let Some(fm) = text.front_matter() {
+    let mut written: Option<Vec<String>> = None;
+    if let Some(fm) = fm.as_ref() {
         body_start = fm.body_offset;
         match &fm.value {
             Ok(v) => {
-                if let Some(pv) = v.get("paths") {
-                    match split_paths(pv) {
-                        Some(p) if !p.is_empty() => patterns = Some(p),
-                        Some(_) => {}
-                        None => {
-                            let l = crate::front_matter_key_line(fm, "paths");
-                            cx.diag(
-                                Diagnostic::new(
-                                    DiagnosticCode::InvalidValue,
-                                    format!("`paths` in `{path}` is neither a string nor a list of strings; the rule loads unconditionally."),
-                                )
-                                .at(source.clone().with_lines(l, l)),
+                if fm.repaired {
+                    crate::repaired_note(cx, path, &source, fm.start_line);
+                }
+                let pv = v.get("paths").filter(|p| !p.is_null());
+                if let Some(pv) = pv {
+                    patterns = claude_paths(pv);
+                    written = patterns.as_ref().map(|_| written_paths(pv));
+                    if has_non_text(pv) {
+                        let l = crate::key_line(fm, "paths");
+                        let what = if patterns.is_some() {
+                            "values that are not text are skipped"
+                        } else {
+                            "the rule has no usable pattern, so it loads unconditionally"
+                        };
+                        cx.diag(
+                            Diagnostic::new(
+                                DiagnosticCode::InvalidValue,
+                                format!("`paths` in `{path}` is neither a string nor a list of strings; {what}."),
                             )
-                        }
+                            .at(source.clone().with_lines(l, l)),
+                        );
                     }
                 } else if v.get("globs").is_some() {
-                    let l = crate::front_matter_key_line(fm, "globs");
+                    let l = crate::key_line(fm, "globs");
                     cx.diag(
                         Diagnostic::new(
                             DiagnosticCode::RuleGlobsNotPaths,
@@ -1075,8 +1084,9 @@ fn rule_file(
                     Diagnostic::new(
                         DiagnosticCode::InvalidFrontmatter,
                         format!(
-                            "The front matter of `{path}` is not valid YAML ({msg}); Claude Code was observed to load \
-                             such a rule unconditionally (claude-code #19014), and so does the analysis."
+                            "The front matter of `{path}` is not valid YAML ({msg}), even after Claude Code's retry \
+                             with special values quoted and tabs expanded; Claude Code then reads no `paths`, so the \
+                             rule loads unconditionally."
                         ),
                     )
                     .at(source.clone().with_lines(l, l)),
@@ -1088,7 +1098,7 @@ fn rule_file(
             Diagnostic::new(
                 DiagnosticCode::InvalidFrontmatter,
                 format!(
-                    "`{path}` opens front matter with `---` but no later `---` line closes it; the whole file is read \
+                    "`{path}` opens front matter with `---` but no later `---` closes it; the whole file is read \
                      as plain Markdown, so the rule has no `paths` and loads unconditionally."
                 ),
             )
@@ -1114,64 +1124,25 @@ fn rule_file(
         body_start,
         &mut place,
         &source,
-        patterns.clone(),
+        written.clone(),
         jobs,
     ) {
         return;
     }
     if let Some(pats) = &patterns {
-        let compiled: Vec<PathPattern> = pats.iter().map(|p| PathPattern::new(p)).collect();
-        for p in &compiled {
-            if let Some(err) = &p.error {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidGlob,
-                        format!("The pattern `{}` in `{path}` is invalid ({err}) and matches nothing; escape `[` as `\\[`.", p.raw),
-                    )
-                    .at(source.clone()),
-                );
-            }
+        let compiled = PathPatterns::new(pats);
+        for (p, err) in &compiled.errors {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidGlob,
+                    format!("The pattern `{p}` in `{path}` is invalid ({err}) and matches nothing; escape `[` as `\\[`."),
+                )
+                .at(source.clone()),
+            );
         }
-        match cx.ctx.target_path.clone() {
-            Some(t) => match compiled.iter().find(|p| p.is_match(t.as_str())) {
-                Some(m) => {
-                    place.reason =
-                        format!("path-scoped rule; the target `{t}` matches `{}`", m.raw);
-                    if m.is_root_level() {
-                        anchor_note(cx, path, &m.raw, &source);
-                    }
-                }
-                None => {
-                    place.applicability = Applicability::Conditional;
-                    place.reason =
-                        format!("path-scoped rule; the target `{t}` matches none of its patterns");
-                    if let Some(p) = compiled.iter().find(|p| {
-                        p.is_root_level()
-                            && t.file_name().is_some_and(|n| p.is_match(n))
-                            && t.depth() > 1
-                    }) {
-                        let raw = p.raw.clone();
-                        anchor_note(cx, path, &raw, &source);
-                    }
-                }
-            },
-            None => {
-                place.applicability = Applicability::Conditional;
-                place.reason =
-                    "path-scoped rule; loads when a matching file is read, and no target was given"
-                        .into();
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::PathScopedConditional,
-                        format!(
-                            "`{path}` applies only to paths matching {}; give --target to decide it.",
-                            pats.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
-                        ),
-                    )
-                    .at(source.clone()),
-                );
-            }
-        }
+        let (applicability, reason) = path_scoped(cx, owner, &compiled, path, &source);
+        place.applicability = applicability;
+        place.reason = reason;
     }
     jobs.push(Job::Expand {
         path: path.clone(),
@@ -1179,21 +1150,68 @@ fn rule_file(
         body_start,
         place,
         source,
-        paths: patterns,
+        paths: written,
     });
 }
 
-fn anchor_note(cx: &mut Compiler<'_, '_>, path: &RepoPath, raw: &str, source: &SourceRef) {
-    cx.diag(
-        Diagnostic::new(
-            DiagnosticCode::RulePatternAnchorConflict,
-            format!(
-                "`{raw}` in `{path}` has no `/`: the documentation anchors it at the repository root, a report says it \
-                 matches at any depth (claude-code #95526); the analysis follows the documentation."
-            ),
-        )
-        .at(source.clone()),
-    );
+/// Whether a path-scoped rule of the rules root in `owner` loads for the
+/// target, and why: its patterns are matched against the target relative
+/// to `owner` (the directory holding that `.claude`), and only a target
+/// inside the launch directory loads anything on demand (fidelity C1,
+/// C13).
+fn path_scoped(
+    cx: &mut Compiler<'_, '_>,
+    owner: &RepoPath,
+    compiled: &PathPatterns,
+    path: &RepoPath,
+    source: &SourceRef,
+) -> (Applicability, String) {
+    let Some(t) = cx.ctx.target_path.clone() else {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::PathScopedConditional,
+                format!(
+                    "`{path}` applies only to paths matching {} (relative to {}); give --target to decide it.",
+                    compiled
+                        .patterns
+                        .iter()
+                        .map(|p| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    if owner.is_root() { "the repository root".to_string() } else { format!("`{owner}`") }
+                ),
+            )
+            .at(source.clone()),
+        );
+        return (
+            Applicability::Conditional,
+            "path-scoped rule; loads when a matching file is read, and no target was given".into(),
+        );
+    };
+    let rel = crate::relative_to(&t, owner);
+    let hit = rel
+        .as_deref()
+        .and_then(|r| compiled.matched(r, cx.repo.is_dir(&t)));
+    match hit {
+        Some(m) if !t.starts_with(&cx.ctx.cwd) => {
+            cx.target_outside_cwd();
+            (
+                Applicability::Conditional,
+                format!(
+                    "path-scoped rule; the target `{t}` matches `{m}` but is outside the launch directory, where \
+                     Claude Code loads nothing on demand"
+                ),
+            )
+        }
+        Some(m) => (
+            Applicability::Effective,
+            format!("path-scoped rule; the target `{t}` matches `{m}`"),
+        ),
+        None => (
+            Applicability::Conditional,
+            format!("path-scoped rule; the target `{t}` matches none of its patterns"),
+        ),
+    }
 }
 
 /// `.claude/rules` roots off the startup chain that Claude Code may load on

@@ -11,10 +11,12 @@
 //! `playbookdiff_source::Repo`, never writes, never executes, never
 //! contacts an MCP server and never reads the analyser's environment.
 
+pub mod frontmatter;
 mod instructions;
 mod json;
 pub mod matcher;
 mod mcp;
+pub mod profile;
 pub mod remedy;
 mod settings;
 mod skills;
@@ -64,8 +66,7 @@ fn compile_profile(
     context: &AnalysisContext,
     version: &str,
 ) -> EffectiveAgentConfig {
-    let _ = version;
-    let mut cx = Compiler::new(repo, context);
+    let mut cx = Compiler::new(repo, context, profile::Profile::for_version(version));
     cx.walk_problems();
     let settings = settings::load(&mut cx);
     instructions::compile(&mut cx, &settings);
@@ -98,6 +99,8 @@ impl Inclusion {
 pub(crate) struct Compiler<'a, 'r> {
     pub repo: &'a Repo<'r>,
     pub ctx: &'a AnalysisContext,
+    /// The release whose behaviour is modelled.
+    pub profile: profile::Profile,
     pub out: EffectiveAgentConfig,
     ids: HashMap<String, u32>,
     target_outside_reported: bool,
@@ -113,7 +116,7 @@ pub(crate) struct Compiler<'a, 'r> {
 }
 
 impl<'a, 'r> Compiler<'a, 'r> {
-    fn new(repo: &'a Repo<'r>, ctx: &'a AnalysisContext) -> Self {
+    fn new(repo: &'a Repo<'r>, ctx: &'a AnalysisContext, profile: profile::Profile) -> Self {
         let mut out = EffectiveAgentConfig::new(HARNESS, ctx.clone());
         out.assumptions.push(match ctx.mode {
             Mode::Repo => "Repo mode: only repository-defined configuration is compiled; ~/.claude, managed policy, \
@@ -145,6 +148,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
         Compiler {
             repo,
             ctx,
+            profile,
             out,
             ids: HashMap::new(),
             target_outside_reported: false,
@@ -440,21 +444,13 @@ impl<'a, 'r> Compiler<'a, 'r> {
             return (LoadPhase::OnDemand, a, r);
         }
         if self.target_dir().is_some_and(|td| td.starts_with(dir)) {
-            if !self.target_outside_reported {
-                self.target_outside_reported = true;
-                self.diag(Diagnostic::new(
-                    DiagnosticCode::TargetOutsideCwd,
-                    format!(
-                        "The target is outside the launch directory `{cwd}`; Claude Code documents on-demand loading \
-                         only below the launch directory, so instructions, rules and skills on the way to the target \
-                         are conditional."
-                    ),
-                ));
-            }
+            self.target_outside_cwd();
             return (
                 LoadPhase::OnDemand,
                 Applicability::Conditional,
-                format!("`{dir}` is outside the launch directory; on-demand loading there is undocumented"),
+                format!(
+                    "`{dir}` is outside the launch directory; Claude Code loads nothing on demand for a file there"
+                ),
             );
         }
         (
@@ -464,6 +460,26 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 "`{dir}` is neither the launch directory, an ancestor of it, below it, nor on the way to the target"
             ),
         )
+    }
+
+    /// Reports once that the target lies outside the launch directory, so
+    /// that nothing (memory files, rules, skills) loads on demand for it.
+    /// Source: fidelity C13 (older source `pathInAllowedWorkingPath`;
+    /// claude-code #65257), seen with 2.1.197 and 2.1.332.
+    pub fn target_outside_cwd(&mut self) {
+        if self.target_outside_reported {
+            return;
+        }
+        self.target_outside_reported = true;
+        let cwd = self.ctx.cwd.clone();
+        self.diag(Diagnostic::new(
+            DiagnosticCode::TargetOutsideCwd,
+            format!(
+                "The target is outside the launch directory `{cwd}`; Claude Code loads nothing on demand for a file \
+                 outside its working directory (no nested CLAUDE.md, no path-scoped rule, no nested rules or skills), \
+                 so what would attach to the target is conditional."
+            ),
+        ));
     }
 
     /// For an item below the launch directory owned by directory `dir`:
@@ -528,32 +544,70 @@ pub(crate) fn kind_phrase(kind: EntryKind) -> &'static str {
     }
 }
 
+/// The front matter of `text` as Claude Code reads it
+/// ([`frontmatter::parse`]), parsed once per file and shared.
+pub(crate) fn front_matter(
+    text: &playbookdiff_source::TextFile,
+) -> std::sync::Arc<Option<frontmatter::FrontMatter>> {
+    text.parsed_as(frontmatter::parse)
+}
+
 /// True when `text` opens front matter (its first line is `---`) that no
-/// later `---` or `...` line closes: the file is then plain Markdown.
+/// later `---` closes: the file is then plain Markdown.
 pub(crate) fn unclosed_front_matter(text: &playbookdiff_source::TextFile) -> bool {
     let t = text.text.strip_prefix('\u{feff}').unwrap_or(&text.text);
     let first = t.split('\n').next().unwrap_or("");
-    first.trim_end() == "---" && text.front_matter().is_none()
+    first.trim_end() == "---" && front_matter(text).is_none()
 }
 
-/// The file line of the top-level key `key` in front matter `fm` (found
-/// textually: a line starting with `key:`), else the opening `---` line.
-pub(crate) fn front_matter_key_line(
-    fm: &playbookdiff_source::markdown::FrontMatter,
-    key: &str,
-) -> u32 {
-    fm.yaml
-        .lines()
-        .position(|l| {
-            let l = l
-                .strip_prefix('"')
-                .and_then(|r| r.strip_prefix(key))
-                .and_then(|r| r.strip_prefix('"'))
-                .or_else(|| l.strip_prefix(key));
-            l.is_some_and(|r| r.trim_start().starts_with(':'))
-        })
-        .map(|i| fm.start_line + 1 + i as u32)
-        .unwrap_or(fm.start_line)
+/// The file line of the top-level key `key` ([`frontmatter::key_line`]).
+pub(crate) fn key_line(fm: &frontmatter::FrontMatter, key: &str) -> u32 {
+    frontmatter::key_line(fm, key)
+}
+
+/// Notes that front matter parsed only after Claude Code's repair (plain
+/// values with YAML special characters quoted, tabs expanded): the agent
+/// reads it, other YAML readers may not.
+pub(crate) fn repaired_note(
+    cx: &mut Compiler<'_, '_>,
+    path: &RepoPath,
+    source: &SourceRef,
+    line: u32,
+) {
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::InvalidFrontmatter,
+            format!(
+                "The front matter of `{path}` is not valid YAML as written; Claude Code retries with unquoted values \
+                 holding YAML special characters quoted (and leading tabs expanded), and that reading is used. Quote \
+                 the values so other tools read it the same way."
+            ),
+        )
+        .at(source.clone().with_lines(line, line))
+        .with_severity(playbookdiff_model::Severity::Info),
+    );
+}
+
+/// `path` relative to the directory `base` as a POSIX path (`""` for
+/// `base` itself), or `None` when `path` is not inside `base`.
+pub(crate) fn relative_to(path: &RepoPath, base: &RepoPath) -> Option<String> {
+    if base.is_root() {
+        return Some(if path.is_root() {
+            String::new()
+        } else {
+            path.as_str().to_string()
+        });
+    }
+    if !path.starts_with(base) {
+        return None;
+    }
+    Some(
+        path.as_str()
+            .strip_prefix(base.as_str())
+            .unwrap_or("")
+            .trim_start_matches('/')
+            .to_string(),
+    )
 }
 
 /// The YAML parser's message in words for people: without its position

@@ -1,93 +1,88 @@
 //! The one Claude Code path matcher, shared by rule and skill `paths`.
 //!
-//! Source: spec 000 "Rules" (`matchesClaudeRulePath`): patterns are anchored
-//! at repositoryRoot and matched against the repository-relative POSIX form
-//! of targetPath; `*` does not cross `/`; braces expand; an invalid pattern
-//! (e.g. an unclosed bracket) matches nothing. `X/**` also matches `X`
-//! itself, as picomatch does.
+//! Source: the shipped Claude Code 2.1.197 and 2.1.332 (fidelity C1, C15;
+//! claude-code #95526), checked with a scripted model: a `paths` value is
+//! split at commas outside braces, each `{a,b}` group is expanded, a
+//! trailing `/**` is dropped, and a list of nothing but `**` counts as no
+//! `paths` at all. The patterns are then matched the way `.gitignore` lines
+//! are, ignoring case, against the path relative to a base directory (for a
+//! rule, the directory holding its `.claude`): a pattern without `/` (other
+//! than a trailing one) matches at any depth, a pattern with one is
+//! anchored at the base, and a match of a directory covers everything
+//! below it. So `*.md` matches `docs/notes.md`, `src/**` matches
+//! `lib/src/a.ts`, and `api/**/*.ts` matches `API/Handler.TS`.
+//!
+//! The gitignore semantics come from the `ignore` crate's
+//! [`GitignoreBuilder`] with case-insensitivity on; the table in the tests
+//! holds every pattern/path pair seen with the real agent.
 
-use globset::{Glob, GlobBuilder, GlobMatcher};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::Match;
+use serde_json::Value;
 
-/// One compiled `paths` pattern.
-#[derive(Debug, Clone)]
-pub struct PathPattern {
-    /// The pattern as written.
-    pub raw: String,
-    matchers: Vec<GlobMatcher>,
-    /// The glob library's message when the pattern is invalid.
-    pub error: Option<String>,
-}
+/// Most patterns one brace expansion may produce before Claude Code gives
+/// up and keeps the pattern unexpanded.
+const MAX_EXPANSIONS: usize = 1000;
+/// Bytes one brace expansion may produce (4 MiB), likewise.
+const MAX_EXPANSION_BYTES: i64 = 4 * 1024 * 1024;
 
-fn build(p: &str) -> Result<Glob, globset::Error> {
-    GlobBuilder::new(p)
-        .literal_separator(true)
-        .backslash_escape(true)
-        .build()
-}
-
-impl PathPattern {
-    /// Compiles `raw` (leading `./` dropped). Never fails: an invalid pattern
-    /// carries `error` and matches nothing.
-    pub fn new(raw: &str) -> Self {
-        let p = raw.trim();
-        let p = p.strip_prefix("./").unwrap_or(p);
-        let mut variants = vec![p.to_string()];
-        if let Some(base) = p.strip_suffix("/**") {
-            if !base.is_empty() {
-                variants.push(base.to_string());
-            }
-        }
-        let mut matchers = Vec::new();
-        let mut error = None;
-        for v in &variants {
-            match build(v) {
-                Ok(g) => matchers.push(g.compile_matcher()),
-                Err(e) => {
-                    error = Some(e.kind().to_string());
-                    matchers.clear();
-                    break;
-                }
-            }
-        }
-        PathPattern {
-            raw: raw.to_string(),
-            matchers,
-            error,
-        }
-    }
-
-    /// True when the repository-relative POSIX path `rel` matches.
-    pub fn is_match(&self, rel: &str) -> bool {
-        self.matchers.iter().any(|m| m.is_match(rel))
-    }
-
-    /// True when the pattern has no `/`, so its anchoring decides whether it
-    /// matches files below the root (`*.md`: root only per the
-    /// documentation, any depth per claude-code #95526).
-    pub fn is_root_level(&self) -> bool {
-        !self.raw.trim().trim_start_matches("./").contains('/')
+/// The patterns of a front-matter `paths` value as Claude Code uses them:
+/// strings of a (possibly nested) list or a single string, split at commas
+/// outside braces, brace groups expanded, a trailing `/**` dropped, empty
+/// ones removed. `None` when nothing scopes the file: the value is absent,
+/// empty, not text, or every pattern is `**` (fidelity C15). Values that
+/// are not text inside a list are skipped, as Claude Code skips them.
+pub fn claude_paths(value: &Value) -> Option<Vec<String>> {
+    let mut budget = (MAX_EXPANSIONS, MAX_EXPANSION_BYTES);
+    let mut out = Vec::new();
+    collect(value, &mut out, &mut budget);
+    let out: Vec<String> = out
+        .into_iter()
+        .map(|p| p.strip_suffix("/**").map(str::to_string).unwrap_or(p))
+        .filter(|p| !p.is_empty())
+        .collect();
+    if out.iter().all(|p| p == "**") {
+        None
+    } else {
+        Some(out)
     }
 }
 
-/// Splits a front-matter `paths` value into patterns, in every form users
-/// write it: a YAML list, a single string, a comma-separated string
-/// (`src/api/**, lib/api/**`) whose commas inside braces are kept
-/// (`src/*.{ts,tsx}`). Returns `None` for a value of another type.
-/// Source: field report 6; harness facts A3, A7.
-pub fn split_paths(value: &serde_json::Value) -> Option<Vec<String>> {
+/// The patterns of a `paths` value as written: the strings of a (possibly
+/// nested) list or a single string, split at commas outside braces (field
+/// report 6), before expansion. For display and the model's `paths`.
+pub fn written_paths(value: &Value) -> Vec<String> {
     match value {
-        serde_json::Value::String(s) => Some(split_comma_outside_braces(s)),
-        serde_json::Value::Array(items) => {
-            let mut out = Vec::new();
+        Value::Array(items) => items.iter().flat_map(written_paths).collect(),
+        Value::String(s) => split_comma_outside_braces(s),
+        _ => Vec::new(),
+    }
+}
+
+/// True when `value` holds something other than text (or lists of it),
+/// which Claude Code drops without a word: worth a diagnostic.
+pub fn has_non_text(value: &Value) -> bool {
+    match value {
+        Value::String(_) => false,
+        Value::Array(items) => items.iter().any(has_non_text),
+        Value::Null => false,
+        _ => true,
+    }
+}
+
+fn collect(value: &Value, out: &mut Vec<String>, budget: &mut (usize, i64)) {
+    match value {
+        Value::Array(items) => {
             for it in items {
-                match it {
-                    serde_json::Value::String(s) => out.extend(split_comma_outside_braces(s)),
-                    _ => return None,
-                }
+                collect(it, out, budget);
             }
-            Some(out)
         }
-        _ => None,
+        Value::String(s) => {
+            for part in split_comma_outside_braces(s) {
+                out.extend(expand_braces(&part, budget));
+            }
+        }
+        _ => {}
     }
 }
 
@@ -105,17 +100,120 @@ fn split_comma_outside_braces(s: &str) -> Vec<String> {
                 depth -= 1;
                 cur.push(ch)
             }
-            ',' if depth <= 0 => {
-                out.push(std::mem::take(&mut cur));
+            ',' if depth == 0 => {
+                let t = cur.trim();
+                if !t.is_empty() {
+                    out.push(t.to_string());
+                }
+                cur.clear();
             }
             _ => cur.push(ch),
         }
     }
-    out.push(cur);
-    out.into_iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
+    let t = cur.trim();
+    if !t.is_empty() {
+        out.push(t.to_string());
+    }
+    out
+}
+
+/// Expands the brace groups of `p` as Claude Code does: repeatedly the
+/// first `{…}` that holds no `}` (split at commas, each part trimmed),
+/// depth first in order. Over the budget, `p` is kept unexpanded.
+fn expand_braces(p: &str, budget: &mut (usize, i64)) -> Vec<String> {
+    if !p.contains('{') {
+        return vec![p.to_string()];
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut stack = vec![p.to_string()];
+    while let Some(h) = stack.pop() {
+        let Some((pre, inner, post)) = first_group(&h) else {
+            out.push(h);
+            continue;
+        };
+        let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+        budget.1 -= h.len() as i64;
+        let n = out.len() + stack.len() + parts.len();
+        if budget.1 < 0 || n > budget.0 || (n * p.len()) as i64 > budget.1 {
+            return vec![p.to_string()];
+        }
+        for part in parts.iter().rev() {
+            stack.push(format!("{pre}{part}{post}"));
+        }
+    }
+    budget.0 = budget.0.saturating_sub(out.len());
+    budget.1 -= (out.len() * p.len()) as i64;
+    out
+}
+
+/// `pre{inner}post` where `pre` has no `{` and `inner` is not empty and
+/// has no `}`.
+fn first_group(h: &str) -> Option<(&str, &str, &str)> {
+    let open = h.find('{')?;
+    let rest = &h[open + 1..];
+    let close = rest.find('}')?;
+    if close == 0 {
+        return None;
+    }
+    Some((&h[..open], &rest[..close], &rest[close + 1..]))
+}
+
+/// Compiled `paths` patterns, matched gitignore-style and case-insensitively
+/// against a path relative to their base directory.
+#[derive(Debug, Clone)]
+pub struct PathPatterns {
+    /// The patterns after splitting and expansion, as matched.
+    pub patterns: Vec<String>,
+    /// Patterns the matcher rejects, with the reason; they match nothing.
+    pub errors: Vec<(String, String)>,
+    matcher: Gitignore,
+}
+
+impl PathPatterns {
+    /// Compiles `patterns` (from [`claude_paths`]). Never fails: a pattern
+    /// that cannot be compiled is listed in `errors` and matches nothing.
+    pub fn new(patterns: &[String]) -> Self {
+        let mut b = GitignoreBuilder::new("/");
+        b.case_insensitive(true)
+            .expect("case-insensitivity is a builder flag");
+        let mut errors = Vec::new();
+        for p in patterns {
+            // Braces were expanded already; what is left is literal.
+            let line = p.replace('{', "\\{").replace('}', "\\}");
+            if let Err(e) = b.add_line(None, &line) {
+                errors.push((p.clone(), glob_error(&e)));
+            }
+        }
+        let matcher = b.build().unwrap_or_else(|_| Gitignore::empty());
+        PathPatterns {
+            patterns: patterns.to_vec(),
+            errors,
+            matcher,
+        }
+    }
+
+    /// The pattern (as written after expansion) that makes `rel` (a POSIX
+    /// path relative to the base, no leading `/`) match, or `None`. A path
+    /// matches when it or a directory above it matches and no later `!`
+    /// pattern re-includes it. `is_dir` says whether `rel` is a directory.
+    pub fn matched(&self, rel: &str, is_dir: bool) -> Option<String> {
+        if rel.is_empty() || rel == "." {
+            return None;
+        }
+        match self.matcher.matched_path_or_any_parents(rel, is_dir) {
+            Match::Ignore(g) => Some(g.original().replace("\\{", "{").replace("\\}", "}")),
+            _ => None,
+        }
+    }
+}
+
+/// The glob library's message in words, without its echo of the pattern.
+fn glob_error(e: &ignore::Error) -> String {
+    let s = e.to_string();
+    match s.rsplit_once(": ") {
+        Some((_, m)) if !m.is_empty() => m.to_string(),
+        _ => s,
+    }
 }
 
 #[cfg(test)]
@@ -123,42 +221,77 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn m(pats: &[&str], rel: &str) -> bool {
+        let p: Vec<String> = claude_paths(&json!(pats)).unwrap_or_default();
+        PathPatterns::new(&p).matched(rel, false).is_some()
+    }
+
+    /// Patterns and paths with Claude Code's answer; the rows marked
+    /// "oracle" were seen with 2.1.197 and 2.1.332 through a scripted
+    /// model reading the path.
     #[test]
-    fn star_does_not_cross_slash_and_is_root_anchored() {
-        let p = PathPattern::new("*.md");
-        assert!(p.is_match("README.md"));
-        assert!(!p.is_match("docs/a.md"));
-        assert!(PathPattern::new("src/**/*").is_match("src/a/b.ts"));
-        assert!(!PathPattern::new("src/**/*").is_match("lib/src/a.ts"));
+    fn gitignore_table() {
+        let table: &[(&str, &str, bool)] = &[
+            ("*.md", "docs/notes.md", true), // oracle
+            ("*.md", "README.md", true),
+            ("src/**", "lib/src/a.ts", true),        // oracle
+            ("api/**/*.ts", "API/Handler.TS", true), // oracle
+            ("src/*.ts", "src/x.ts", true),          // oracle (nested root)
+            ("**/*.ts", "src/a.ts", true),           // oracle (retried front matter)
+            ("{src,lib}/**/*.ts", "src/a.ts", true), // oracle (retried front matter)
+            ("src/**", "src/deep/er/a.ts", true),
+            ("src/*.ts", "src/deep/x.ts", false),
+            ("src/*.ts", "lib/src/x.ts", false),
+            ("/docs/*.md", "docs/a.md", true),
+            ("/docs/*.md", "x/docs/a.md", false),
+            ("docs/", "docs/a.md", true),
+            ("*.MD", "a/b.md", true),
+            ("*.ts", "a.tsx", false),
+            ("src/*.{ts,tsx}", "src/a.tsx", true),
+            ("a{}b", "a{}b", true),
+        ];
+        for (pat, path, want) in table {
+            assert_eq!(m(&[pat], path), *want, "{pat} vs {path}");
+        }
     }
 
     #[test]
-    fn braces_and_dir_globstar() {
-        assert!(PathPattern::new("src/**/*.{ts,tsx}").is_match("src/x/y.tsx"));
-        assert!(PathPattern::new("apps/api/**").is_match("apps/api"));
+    fn negation_re_includes() {
+        assert!(!m(&["*.md", "!docs/keep.md"], "docs/keep.md"));
+        assert!(m(&["*.md", "!docs/keep.md"], "docs/other.md"));
     }
 
     #[test]
-    fn invalid_pattern_matches_nothing() {
-        let p = PathPattern::new("photos [2024/**");
-        assert!(p.error.is_some());
-        assert!(!p.is_match("photos [2024/a"));
+    fn values_split_expand_and_reduce() {
+        assert_eq!(
+            claude_paths(&json!("src/api/**, lib/api/**")).unwrap(),
+            ["src/api", "lib/api"]
+        );
+        assert_eq!(
+            claude_paths(&json!("src/*.{ts,tsx}")).unwrap(),
+            ["src/*.ts", "src/*.tsx"]
+        );
+        assert_eq!(
+            claude_paths(&json!(["a/**", ["b/*.md", 3]])).unwrap(),
+            ["a", "b/*.md"]
+        );
+        assert_eq!(claude_paths(&json!(["**"])), None);
+        assert_eq!(claude_paths(&json!("**, **/**")), None);
+        assert_eq!(claude_paths(&json!(3)), None);
+        assert_eq!(claude_paths(&json!("")), None);
+        assert_eq!(
+            claude_paths(&json!("{a,{b,c}}")).unwrap(),
+            ["a}", "b", "c}"]
+        );
     }
 
+    /// An unclosed `[` is literal, as in a `.gitignore` line (the agent's
+    /// gitignore matcher escapes a bracket that opens no class).
     #[test]
-    fn every_paths_form_splits() {
-        assert_eq!(
-            split_paths(&json!("src/api/**, lib/api/**")).unwrap(),
-            ["src/api/**", "lib/api/**"]
-        );
-        assert_eq!(
-            split_paths(&json!("src/*.{ts,tsx}")).unwrap(),
-            ["src/*.{ts,tsx}"]
-        );
-        assert_eq!(
-            split_paths(&json!(["a/**", "b/*.md"])).unwrap(),
-            ["a/**", "b/*.md"]
-        );
-        assert!(split_paths(&json!(3)).is_none());
+    fn unclosed_bracket_is_literal() {
+        let p = PathPatterns::new(&["photos [2024".to_string()]);
+        assert!(p.errors.is_empty());
+        assert!(p.matched("photos [2024", false).is_some());
+        assert!(p.matched("photos 2", false).is_none());
     }
 }

@@ -30,53 +30,31 @@ const KNOWN_FIELDS: &[&str] = &[
     "cwd",
 ];
 
-pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
-    let path = RepoPath::new(".mcp.json").expect("static path");
-    // `.mcp.json` files elsewhere in this launch directory's scope (on the
-    // path from the root to cwd, below cwd, on the way to the target).
-    let mut others: Vec<RepoPath> = cx
-        .ctx
-        .cwd
-        .ancestors_root_first()
-        .into_iter()
-        .filter(|d| !d.is_root() && crate::outside_dot_claude(d))
-        .collect();
-    others.extend(cx.off_chain_owners(".mcp.json"));
-    for dir in others {
-        let Some(other) = dir.join(".mcp.json") else {
-            continue;
-        };
-        if cx.repo.kind(&other).is_some() {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::McpJsonNotAtRoot,
-                    format!("`{other}` is not at the project root; Claude Code reads only the root `.mcp.json`."),
-                )
-                .at(SourceRef::project(other.clone(), SourceFormat::Json)),
-            );
-        }
+/// The servers of one `.mcp.json`, each with its own diagnostics (not yet
+/// merged, approved or given an id).
+fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
+    let mut out = Vec::new();
+    if !cx.expect_file(path, SourceFormat::Json) {
+        return out;
     }
-    if cx.repo.kind(&path).is_none() || !cx.expect_file(&path, SourceFormat::Json) {
-        return;
-    }
-    let Some(text) = cx.read(&path, SourceFormat::Json) else {
-        return;
+    let Some(text) = cx.read(path, SourceFormat::Json) else {
+        return out;
     };
-    let source = cx.source_ref(&path, SourceScope::Project, SourceFormat::Json);
+    let source = cx.source_ref(path, SourceScope::Project, SourceFormat::Json);
     let doc = match JsonDoc::parse(&text.text) {
         Ok(v) => v,
         Err((msg, line)) => {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidJson,
-                    format!("`.mcp.json` is not valid JSON ({msg}); Claude Code loads none of its servers."),
+                    format!("`{path}` is not valid JSON ({msg}); Claude Code loads none of its servers."),
                 )
                 .at(source.with_lines(line, line)),
             );
-            return;
+            return out;
         }
     };
-    report_duplicates(cx, &path, &source, &doc);
+    report_duplicates(cx, path, &source, &doc);
     let at = |p: &[&str]| match doc.span(p) {
         Some((s, e)) => source.clone().with_lines(s, e),
         None => source.clone(),
@@ -90,39 +68,22 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("`.mcp.json` is not usable: {what}; Claude Code finds no servers in it."),
+                format!("`{path}` is not usable: {what}; Claude Code finds no servers in it."),
             )
             .at(at(&["mcpServers"])),
         );
-        return;
+        return out;
     };
-
-    let enabled = settings.string_list("enabledMcpjsonServers");
-    let disabled = settings.string_list("disabledMcpjsonServers");
-    let enable_all: Option<SourceRef> = settings
-        .values("enableAllProjectMcpServers")
-        .into_iter()
-        .rev()
-        .find_map(|(v, l)| {
-            (v.as_bool() == Some(true)).then(|| l.at(&["enableAllProjectMcpServers"]))
-        });
-    let mut conditional = 0usize;
-    let mut trust_assumed = false;
-
     for (name, entry) in servers {
         let src = at(&["mcpServers", name]);
         let field = |f: &str| at(&["mcpServers", name, f]);
-        let mut server = McpServer::new(
-            cx.unique_id(format!("claude-code:mcp:{name}")),
-            name,
-            src.clone(),
-            Applicability::Conditional,
-        );
+        let mut server =
+            McpServer::new(String::new(), name, src.clone(), Applicability::Conditional);
         let Some(obj) = entry.as_object() else {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::McpInvalidEntry,
-                    format!("The `.mcp.json` entry `{name}` is not an object; Claude Code cannot start it."),
+                    format!("The `{path}` entry `{name}` is not an object; Claude Code cannot start it."),
                 )
                 .at(src),
             );
@@ -215,8 +176,8 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                     Diagnostic::new(
                         DiagnosticCode::McpInvalidEntry,
                         format!(
-                            "MCP server `{name}` has a `url` but no `type`; Claude Code then assumes stdio and the entry \
-                             fails. Add `\"type\": \"http\"`."
+                            "MCP server `{name}` has a `url` but no `type`; Claude Code skips this entry (\"has a url \
+                             but no type\"; 2.1.88 rejected the whole file). Add `\"type\": \"http\"`."
                         ),
                     )
                     .at(src.clone()),
@@ -266,18 +227,104 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 Diagnostic::new(
                     DiagnosticCode::McpLiteralSecret,
                     format!(
-                        "MCP server `{name}` has a literal secret-looking value committed in `.mcp.json` (redacted \
+                        "MCP server `{name}` has a literal secret-looking value committed in `{path}` (redacted \
                          here); use a `${{VAR}}` placeholder and keep the value in the environment."
                     ),
                 )
                 .at(src.clone()),
             );
         }
+        out.push(server);
+    }
+    out
+}
 
+/// The `.mcp.json` files Claude Code reads from this launch directory: in
+/// the launch directory and every ancestor up to the repository root, root
+/// first (fidelity C3; shipped and older source, claude-code #42465; seen
+/// with 2.1.197 and 2.1.332). Files above the repository root are read too
+/// but cannot be seen (`outside-root-unseen`).
+fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
+    cx.ctx
+        .cwd
+        .ancestors_root_first()
+        .into_iter()
+        .filter(crate::outside_dot_claude)
+        .filter_map(|d| d.join(".mcp.json"))
+        .filter(|p| cx.repo.kind(p).is_some())
+        .collect()
+}
+
+pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+    // `.mcp.json` files below cwd or on the way to the target: not read.
+    for dir in cx.off_chain_owners(".mcp.json") {
+        let Some(other) = dir.join(".mcp.json") else {
+            continue;
+        };
+        if cx.repo.kind(&other).is_some() {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::McpJsonNotAtRoot,
+                    format!(
+                        "`{other}` is neither in the launch directory nor in one of its ancestors; Claude Code reads \
+                         `.mcp.json` only from the launch directory up, so not this one."
+                    ),
+                )
+                .at(SourceRef::project(other.clone(), SourceFormat::Json)),
+            );
+        }
+    }
+    // Root first; a closer file replaces a same-named server whole, and the
+    // merged map keeps the position of a name's first appearance (the
+    // order of a JavaScript object spread).
+    let mut merged: Vec<McpServer> = Vec::new();
+    for path in chain(cx) {
+        for server in servers_of(cx, &path) {
+            match merged.iter_mut().find(|s| s.name == server.name) {
+                Some(slot) => {
+                    let mut server = server;
+                    let replaced = std::mem::take(&mut slot.other_sources);
+                    server.other_sources = replaced;
+                    server.other_sources.push(slot.source.clone());
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::McpServerOverridden,
+                            format!(
+                                "MCP server `{}` in `{}` replaces the one of the same name in `{}` (the file closer \
+                                 to the launch directory wins, whole, not field by field).",
+                                server.name, server.source.path, slot.source.path
+                            ),
+                        )
+                        .at(server.source.clone()),
+                    );
+                    *slot = server;
+                }
+                None => merged.push(server),
+            }
+        }
+    }
+
+    let enabled = settings.string_list("enabledMcpjsonServers");
+    let disabled = settings.string_list("disabledMcpjsonServers");
+    let enable_all: Option<SourceRef> = settings
+        .values("enableAllProjectMcpServers")
+        .into_iter()
+        .rev()
+        .find_map(|(v, l)| {
+            (v.as_bool() == Some(true)).then(|| l.at(&["enableAllProjectMcpServers"]))
+        });
+    let mut conditional = 0usize;
+    let mut trust_assumed = false;
+
+    for mut server in merged {
+        server.id = cx.unique_id(format!("claude-code:mcp:{}", server.name));
+        let name = server.name.clone();
+        let name = name.as_str();
+        let file = server.source.path.clone();
         if let Some((_, s)) = disabled.iter().find(|(n, _)| n == name) {
             server.applicability = Applicability::Excluded;
             server.reason = format!(
-                "configured in `.mcp.json` and disabled by disabledMcpjsonServers in `{}`",
+                "configured in `{file}` and disabled by disabledMcpjsonServers in `{}`",
                 s.path
             );
             cx.diag(
@@ -294,22 +341,23 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         } else if let Some((_, s)) = enabled.iter().find(|(n, _)| n == name) {
             server.applicability = Applicability::Effective;
             server.reason = format!(
-                "configured in `.mcp.json` and approved by enabledMcpjsonServers in `{}`{}",
+                "configured in `{file}` and approved by enabledMcpjsonServers in `{}`{}",
                 s.path,
                 trust_note(s, &mut trust_assumed)
             );
         } else if let Some(s) = &enable_all {
             server.applicability = Applicability::Effective;
             server.reason = format!(
-                "configured in `.mcp.json` and approved by enableAllProjectMcpServers in `{}`{}",
+                "configured in `{file}` and approved by enableAllProjectMcpServers in `{}`{}",
                 s.path,
                 trust_note(s, &mut trust_assumed)
             );
         } else {
             conditional += 1;
-            server.reason = "configured in `.mcp.json`; an interactive session asks for approval first (-p and SDK \
-                             sessions load it without asking)"
-                .to_string();
+            server.reason = format!(
+                "configured in `{file}`; an interactive session asks for approval first (-p and SDK sessions load it \
+                 without asking)"
+            );
         }
         if let Some(local) = settings.unread_local.first() {
             server.reason.push_str(&format!(

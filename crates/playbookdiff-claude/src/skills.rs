@@ -5,7 +5,8 @@
 //! advertisement budget, `skillOverrides`, legacy commands); harness facts
 //! A6–A8.
 
-use crate::matcher::{split_paths, PathPattern};
+use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
+use crate::profile::Fact;
 use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_model::{
@@ -163,11 +164,17 @@ fn skill(
     let mut source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
     let mut meta = serde_json::Map::new();
     let mut body_start = 0;
-    if let Some(fm) = text.front_matter() {
+    let fm = crate::front_matter(&text);
+    if let Some(fm) = fm.as_ref() {
         body_start = fm.body_offset;
         source = source.with_lines(fm.start_line, fm.end_line);
         match &fm.value {
-            Ok(Value::Object(m)) => meta = m.clone(),
+            Ok(Value::Object(m)) => {
+                meta = m.clone();
+                if fm.repaired {
+                    crate::repaired_note(cx, path, &source, fm.start_line);
+                }
+            }
             Ok(Value::Null) => {}
             Ok(_) => cx.diag(
                 Diagnostic::new(
@@ -183,35 +190,27 @@ fn skill(
                     Diagnostic::new(
                         DiagnosticCode::InvalidFrontmatter,
                         format!(
-                            "The front matter of `{path}` is not valid YAML ({msg}); Claude Code loads the skill with \
-                             empty metadata."
+                            "The front matter of `{path}` is not valid YAML ({msg}), even after Claude Code's retry \
+                             with special values quoted; Claude Code loads the skill with empty metadata."
                         ),
                     )
                     .at(source.clone().with_lines(l, l)),
                 );
             }
         }
-        // Text fields of another type are not used: the name falls back to
-        // the directory, the description to the first paragraph.
+        // Text fields given as a list or a mapping are not used (numbers
+        // and booleans are turned into text, fidelity C20).
         for (k, fallback) in [
-            (
-                "name",
-                format!("the skill is named after its directory `{dir_name}`"),
-            ),
+            ("name", "it is not used as the skill's label".to_string()),
             (
                 "description",
-                "the first paragraph of the body is used instead".to_string(),
+                "the first line of the body is used instead".to_string(),
             ),
             ("when_to_use", "it is ignored".to_string()),
         ] {
-            if let Some(v) = meta.get(k).filter(|v| !v.is_string() && !v.is_null()) {
-                let kind = match v {
-                    Value::Array(_) => "a list",
-                    Value::Object(_) => "a mapping",
-                    Value::Bool(_) => "a boolean",
-                    _ => "a number",
-                };
-                let l = crate::front_matter_key_line(fm, k);
+            if let Some(v) = meta.get(k).filter(|v| v.is_array() || v.is_object()) {
+                let kind = if v.is_array() { "a list" } else { "a mapping" };
+                let l = crate::key_line(fm, k);
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidValue,
@@ -226,25 +225,23 @@ fn skill(
             Diagnostic::new(
                 DiagnosticCode::InvalidFrontmatter,
                 format!(
-                    "`{path}` opens front matter with `---` but no later `---` line closes it; the whole file is read \
-                     as plain Markdown, so the skill has no metadata (name, description, flags)."
+                    "`{path}` opens front matter with `---` but no later `---` closes it; the whole file is read \
+                     as plain Markdown, so the skill has no metadata (description, flags)."
                 ),
             )
             .at(source.clone().with_lines(1, 1)),
         );
     }
-    let str_of = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
-    let name = str_of("name")
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| dir_name.to_string());
-    let description = str_of("description").or_else(|| {
-        let body = &text.text[body_start..];
-        body.split("\n\n")
-            .map(str::trim)
-            .find(|p| !p.is_empty() && !p.starts_with('#'))
-            .map(str::to_string)
-    });
-    let when = str_of("when_to_use").unwrap_or_default();
+    let text_of = |k: &str| meta.get(k).and_then(crate::frontmatter::text_field);
+    // The command is the directory name (fidelity C17); a front-matter
+    // `name` is a display label.
+    let name = dir_name.to_string();
+    let label = text_of("name").filter(|l| !l.trim().is_empty() && l != dir_name);
+    let description = text_of("description")
+        .map(|d| d.trim().to_string())
+        .filter(|d| !d.is_empty())
+        .or_else(|| first_line_description(&text.text[body_start..]));
+    let when = text_of("when_to_use").unwrap_or_default();
     let desc_chars = description
         .as_deref()
         .map(|d| d.chars().count())
@@ -256,9 +253,9 @@ fn skill(
         };
 
     // The source of a front-matter key: its line.
-    let key_at = |k: &str| match text.front_matter() {
+    let key_at = |k: &str| match fm.as_ref() {
         Some(fm) => {
-            let l = crate::front_matter_key_line(fm, k);
+            let l = crate::key_line(fm, k);
             source.clone().with_lines(l, l)
         }
         None => source.clone(),
@@ -280,7 +277,7 @@ fn skill(
     let disable_model = flag(cx, "disable-model-invocation").unwrap_or(false);
     let user_invocable = flag(cx, "user-invocable").unwrap_or(true);
 
-    let mut invocation = Invocation {
+    let invocation = Invocation {
         explicit: if user_invocable {
             Permission::Allowed
         } else {
@@ -298,50 +295,73 @@ fn skill(
         AdvertisementState::Advertised
     };
     let mut reason = reason.to_string();
+    if let Some(l) = &label {
+        if cx.profile.has(Fact::SkillDisplayLabel) {
+            reason.push_str(&format!("; listed to the model as `{name} ({l})`"));
+        }
+    }
+    let mut load_phase = load_phase;
+    let mut applicability = applicability;
 
-    let paths = meta
-        .get("paths")
-        .and_then(split_paths)
-        .filter(|p| !p.is_empty());
-    if let Some(pats) = &paths {
-        if !disable_model {
-            let compiled: Vec<PathPattern> = pats.iter().map(|p| PathPattern::new(p)).collect();
-            for p in compiled.iter().filter(|p| p.error.is_some()) {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidGlob,
-                        format!(
-                            "The pattern `{}` in `{path}` is invalid and matches nothing.",
-                            p.raw
-                        ),
-                    )
-                    .at(source.clone()),
-                );
-            }
-            match &cx.ctx.target_path {
+    let raw_paths = meta.get("paths").filter(|v| !v.is_null());
+    let patterns = raw_paths.and_then(claude_paths);
+    let paths = patterns.as_ref().and(raw_paths).map(written_paths);
+    if raw_paths.is_some_and(has_non_text) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidValue,
+                format!("`paths` in `{path}` is neither a string nor a list of strings; what is not text is ignored."),
+            )
+            .at(key_at("paths")),
+        );
+    }
+    // A path-scoped skill is held back, for the user and the model alike,
+    // until a file matching `paths` (relative to the launch directory) is
+    // read; then it stays for the session (fidelity C18).
+    if let (Some(pats), Some(written)) = (&patterns, &paths) {
+        let compiled = PathPatterns::new(pats);
+        for (p, _) in &compiled.errors {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidGlob,
+                    format!("The pattern `{p}` in `{path}` is invalid and matches nothing."),
+                )
+                .at(source.clone()),
+            );
+        }
+        if applicability == Applicability::Effective {
+            load_phase = LoadPhase::OnDemand;
+            let cwd = cx.ctx.cwd.clone();
+            match cx.ctx.target_path.clone() {
                 Some(t) => {
-                    if let Some(m) = compiled.iter().find(|p| p.is_match(t.as_str())) {
-                        invocation.implicit = Permission::Allowed;
-                        reason.push_str(&format!(
-                            "; automatic use allowed: the target `{t}` matches `{}`",
-                            m.raw
-                        ));
-                    } else {
-                        invocation.implicit = Permission::Blocked;
-                        reason.push_str(&format!(
-                            "; automatic use blocked: the target `{t}` matches none of its paths"
-                        ));
+                    let hit = crate::relative_to(&t, &cwd)
+                        .and_then(|r| compiled.matched(&r, cx.repo.is_dir(&t)));
+                    match hit {
+                        Some(m) => reason.push_str(&format!(
+                            "; held back until a matching file is read: the target `{t}` matches `{m}`"
+                        )),
+                        None => {
+                            applicability = Applicability::Conditional;
+                            if !t.starts_with(&cwd) {
+                                cx.target_outside_cwd();
+                            }
+                            reason.push_str(&format!(
+                                "; held back until a file matching its paths is read, and the target `{t}` does not \
+                                 activate it"
+                            ));
+                        }
                     }
                 }
                 None => {
-                    invocation.implicit = Permission::Unknown;
+                    applicability = Applicability::Conditional;
+                    reason.push_str("; held back until a file matching its paths is read, and no target was given");
                     cx.diag(
                         Diagnostic::new(
                             DiagnosticCode::PathScopedConditional,
                             format!(
-                                "The skill `{name}` activates automatically only for paths matching {}; without \
-                                 --target its implicit invocation is unknown.",
-                                pats.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+                                "The skill `{name}` is offered only after a file matching {} (relative to the launch \
+                                 directory) is read; give --target to decide it.",
+                                written.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
                             ),
                         )
                         .at(source.clone()),
@@ -349,16 +369,6 @@ fn skill(
                 }
             }
         }
-    } else if meta.contains_key("paths") {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InvalidValue,
-                format!(
-                    "`paths` in `{path}` is neither a string nor a list of strings; it is ignored."
-                ),
-            )
-            .at(key_at("paths")),
-        );
     }
     if state == AdvertisementState::Advertised && desc_chars > DESCRIPTION_LIMIT_CHARS {
         state = AdvertisementState::BudgetRisk;
@@ -398,6 +408,17 @@ fn skill(
         metadata_sources: Vec::new(),
         cross_references: Vec::new(),
     })
+}
+
+/// The description Claude Code gives a skill without one: the first
+/// non-empty line of the body, heading markers stripped, cut to 100
+/// characters (fidelity C19; seen with 2.1.197 and 2.1.332: `# Heading
+/// here` gives "Heading here").
+fn first_line_description(body: &str) -> Option<String> {
+    body.lines()
+        .map(|l| l.trim_start_matches('#').trim())
+        .find(|l| !l.is_empty())
+        .map(|l| l.chars().take(100).collect())
 }
 
 /// `skillOverrides` (map of skill name to `on`, `name-only`,
@@ -495,8 +516,44 @@ fn overrides(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     }
 }
 
-/// Same-name skills are kept apart and cross-referenced.
+/// The directory holding the `.claude` of a skill at
+/// `<owner>/.claude/skills/<dir>/SKILL.md` (or a command file below
+/// `<owner>/.claude/commands/`).
+fn owner_of(path: &RepoPath) -> RepoPath {
+    let p = path.as_str();
+    match p.find(".claude/") {
+        Some(0) => RepoPath::root(),
+        Some(i) => RepoPath::new(p[..i].trim_end_matches('/')).unwrap_or_else(RepoPath::root),
+        None => RepoPath::root(),
+    }
+}
+
+/// Same-name skills: a skill from a nested `.claude/skills` (below the
+/// launch directory) whose name is taken is offered as `<dir>:<name>`,
+/// keyed on the directory holding its `.claude` (fidelity C17; seen with
+/// 2.1.197 and 2.1.332: `apps/web/.claude/skills/alpha` beside a root
+/// `alpha` is `apps/web:alpha`). Skills still sharing a name are kept apart
+/// and cross-referenced.
 fn collisions(cx: &mut Compiler<'_, '_>) {
+    let cwd = cx.ctx.cwd.clone();
+    let startup: std::collections::HashSet<String> = cx
+        .out
+        .skills
+        .iter()
+        .filter(|s| !crate::strictly_below(&owner_of(&s.source.path), &cwd))
+        .map(|s| s.name.clone())
+        .collect();
+    for s in cx.out.skills.iter_mut() {
+        let owner = owner_of(&s.source.path);
+        if crate::strictly_below(&owner, &cwd) && startup.contains(&s.name) {
+            let qualified = format!("{owner}:{}", s.name);
+            s.reason.push_str(&format!(
+                "; offered as `{qualified}` because a skill named `{}` is already loaded",
+                s.name
+            ));
+            s.name = qualified;
+        }
+    }
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, s) in cx.out.skills.iter().enumerate() {
         by_name.entry(s.name.clone()).or_default().push(i);
@@ -520,9 +577,8 @@ fn collisions(cx: &mut Compiler<'_, '_>) {
             Diagnostic::new(
                 DiagnosticCode::SkillNameCollision,
                 format!(
-                    "{} skills are named `{name}` ({}); both are kept. Claude Code qualifies colliding names by \
-                     directory (e.g. `apps/web:{name}`), which also depends on user and plugin skills the analysis \
-                     cannot see.",
+                    "{} skills are named `{name}` ({}); the first one found wins the name in Claude Code, and user \
+                     or plugin skills the analysis cannot see may also claim it.",
                     idx.len(),
                     paths.join(", ")
                 ),

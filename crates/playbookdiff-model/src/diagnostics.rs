@@ -257,9 +257,11 @@ declare_codes! {
 
     // ----- Parsing -----
     /// YAML front matter could not be parsed. The message gives the line.
-    /// The file is shown as the harness is reported to treat it: Claude
-    /// Code loads a rule with broken front matter unconditionally and a
-    /// skill with empty metadata (harness facts A7; claude-code #19014).
+    /// Claude Code retries once with unquoted values holding YAML special
+    /// characters quoted and leading tabs expanded (then this is
+    /// information: the agent reads it, other tools may not); only when the
+    /// retry fails too does it load a rule unconditionally and a skill with
+    /// empty metadata (fidelity C2; harness facts A7; claude-code #19014).
     InvalidFrontmatter = "invalid-frontmatter", Warning, RepositoryProblem, any, "0.1.0", "front matter is not valid YAML";
     /// A JSON file (`.mcp.json`, `.claude/settings.json`) could not be
     /// parsed. The harness rejects it, so nothing in it applies. Claude Code
@@ -329,11 +331,13 @@ declare_codes! {
     /// skills root gives it no skills. Use an `@AGENTS.md` import, which
     /// works on every checkout, or restore the link (harness facts A5).
     SymlinkStoredAsText = "symlink-stored-as-text", Warning, RepositoryProblem, any, "0.1.0", "a file looks like a symbolic link stored as text";
-    /// The launch directory is given a target outside it; Claude Code's
-    /// on-demand loading is documented for subdirectories of the launch
-    /// directory only, so instructions on the way to the target are
-    /// conditional.
-    TargetOutsideCwd = "target-outside-cwd", Info, Limit, "claude-code", "0.1.0", "the target path is outside the launch directory";
+    /// The target lies outside the launch directory. Claude Code loads
+    /// nothing on demand for a file outside its working directory: no
+    /// nested `CLAUDE.md`, no path-scoped rule, no nested rules root or
+    /// skill; such items are conditional (fidelity C13; older source
+    /// `pathInAllowedWorkingPath`; claude-code #65257; seen with 2.1.197
+    /// and 2.1.332 through a scripted model).
+    TargetOutsideCwd = "target-outside-cwd", Info, Behaviour, "claude-code", "0.1.0", "the target path is outside the launch directory";
     /// `.claude/CLAUDE.md` below the repository root is loaded by extension
     /// of the verified root-level behaviour, not by independent
     /// verification. Source: spec 000 "Unresolved semantics".
@@ -363,8 +367,9 @@ declare_codes! {
     /// checklist ("recursive rule ordering").
     RuleOrderAssumed = "rule-order-assumed", Info, Limit, "claude-code", "0.1.0", "the order of rules in subdirectories is assumed";
     /// A root-level pattern such as `*.md` is documented as matching only
-    /// project-root files, but is reported to match at any depth
-    /// (claude-code #95526). The analysis follows the documentation.
+    /// project-root files, but matches at any depth (claude-code #95526).
+    /// No longer reported: the analysis matches `paths` gitignore-style as
+    /// Claude Code does (fidelity C1); kept so the code is never reused.
     RulePatternAnchorConflict = "rule-pattern-anchor-conflict", Info, Limit, "claude-code", "0.1.0", "a pattern's anchoring is disputed";
 
     // ----- Claude Code settings -----
@@ -426,8 +431,15 @@ declare_codes! {
     /// provenance of the exclusion. Source: harness facts A6; claude-code
     /// #3106.
     McpServerDisabled = "mcp-server-disabled", Info, Behaviour, "claude-code", "0.1.0", "a settings layer disables an .mcp.json server";
-    /// An `.mcp.json` outside the project root is not read by Claude Code.
-    McpJsonNotAtRoot = "mcp-json-not-at-root", Info, Behaviour, "claude-code", "0.1.0", "an .mcp.json outside the project root is ignored";
+    /// An `.mcp.json` that is neither in the launch directory nor in one of
+    /// its ancestors is not read by Claude Code, which reads `.mcp.json` from
+    /// the launch directory up (fidelity C3; claude-code #42465).
+    McpJsonNotAtRoot = "mcp-json-not-at-root", Info, Behaviour, "claude-code", "0.1.0", "an .mcp.json off the launch directory's path is ignored";
+    /// Two `.mcp.json` files on the launch directory's path define a server
+    /// of the same name: the file closer to the launch directory replaces
+    /// the other's definition whole (fidelity C3; seen with Claude Code
+    /// 2.1.197 and 2.1.332).
+    McpServerOverridden = "mcp-server-overridden", Info, Behaviour, "claude-code", "0.1.0", "a closer .mcp.json replaces a server of the same name";
     /// The same MCP server is defined in more than one layer, and how the
     /// definitions combine is undocumented. Source: spec 004 "Duplicate
     /// server names across layers".

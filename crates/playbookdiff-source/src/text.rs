@@ -2,6 +2,7 @@
 //! computed once per file and shared by every compilation that reads it.
 
 use crate::markdown::{FrontMatter, MarkdownScan};
+use std::any::{Any, TypeId};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// A file's text with its line table.
@@ -26,6 +27,8 @@ pub struct TextFile {
 struct Parsed {
     front_matter: OnceLock<Option<FrontMatter>>,
     markdown: Mutex<Vec<(usize, Arc<MarkdownScan>)>>,
+    /// Adapter-specific parses, one per type ([`TextFile::parsed_as`]).
+    other: Mutex<Vec<(TypeId, Arc<dyn Any + Send + Sync>)>>,
 }
 
 impl TextFile {
@@ -76,6 +79,32 @@ impl TextFile {
         let t = Arc::new(crate::markdown::scan(body));
         cache.push((body_start, t.clone()));
         t
+    }
+
+    /// An adapter's own parse of this text (e.g. front matter read the way
+    /// one harness reads it), computed by `parse` on first use and shared
+    /// by every later caller asking for the same type `T`, clones of this
+    /// file included. `parse` receives the decoded text.
+    pub fn parsed_as<T: Any + Send + Sync>(&self, parse: impl FnOnce(&str) -> T) -> Arc<T> {
+        let id = TypeId::of::<T>();
+        {
+            let cache = self.parsed.other.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(v) = cache.iter().find(|(t, _)| *t == id) {
+                if let Ok(v) = v.1.clone().downcast::<T>() {
+                    return v;
+                }
+            }
+        }
+        // Parsed outside the lock: a parse never waits for another file's.
+        let v = Arc::new(parse(&self.text));
+        let mut cache = self.parsed.other.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = cache.iter().find(|(t, _)| *t == id) {
+            if let Ok(found) = found.1.clone().downcast::<T>() {
+                return found;
+            }
+        }
+        cache.push((id, v.clone()));
+        v
     }
 
     /// The 1-based line holding byte `offset`.
@@ -144,5 +173,8 @@ mod parse_once_tests {
         let b = copy.markdown(0);
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(a.imports.len(), 1);
+        let n1 = t.parsed_as(|s| s.len());
+        let n2 = copy.parsed_as(|_| 0usize);
+        assert!(Arc::ptr_eq(&n1, &n2));
     }
 }

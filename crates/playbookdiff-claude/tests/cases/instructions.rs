@@ -326,8 +326,8 @@ fn without_a_target_on_demand_instructions_rules_and_skills_stay_conditional() {
     );
     let scoped = skill(&cfg, ".claude/skills/api-lint/SKILL.md");
     assert_eq!(
-        (scoped.applicability, scoped.invocation.implicit),
-        (Effective, playbookdiff_model::Permission::Unknown)
+        (scoped.load_phase, scoped.applicability),
+        (OnDemand, Conditional)
     );
 
     // The same sources with the target that reaches them.

@@ -195,7 +195,9 @@ fn yaml_errors_are_worded_for_people_and_their_line_is_the_file_line() {
     write(
         t.path(),
         ".claude/rules/deep.md",
-        &format!("---\npaths: {deep}\n---\nBody\n"),
+        // In a list item, so Claude Code's retry (which quotes top-level
+        // values only) fails too.
+        &format!("---\npaths:\n  - {deep}\n---\nBody\n"),
     );
     let cfg = compile_dir(t.path(), &at_root());
     for (p, words, line) in [
@@ -204,7 +206,7 @@ fn yaml_errors_are_worded_for_people_and_their_line_is_the_file_line() {
             "a key is empty or null",
             3,
         ),
-        (".claude/rules/deep.md", "nesting deeper than 64 levels", 2),
+        (".claude/rules/deep.md", "nesting deeper than 64 levels", 3),
     ] {
         let d = diags_at(&cfg, D::InvalidFrontmatter, p);
         assert_eq!(d.len(), 1, "{p}: {:#?}", cfg.diagnostics);

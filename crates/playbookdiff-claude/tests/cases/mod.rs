@@ -1,5 +1,6 @@
 //! The fixture tests, one module per area.
 
+mod fidelity;
 mod imports;
 mod instructions;
 mod malformed;

@@ -56,6 +56,7 @@ fn compile_everywhere(root: &Path) {
                 cwd: leak(cwd),
                 target: None,
                 mode,
+                version: None,
             };
             let what = format!("{} {base:?}", root.display());
             check_invariants(&compile_dir(root, &base), &what);

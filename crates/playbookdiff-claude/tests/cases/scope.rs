@@ -99,7 +99,6 @@ fn a_launch_directory_lists_only_items_on_its_path_below_it_and_on_the_way_to_th
             "packages/p1/sub/.claude/rules",
         ),
         (D::McpJsonNotAtRoot, "packages/p2/.mcp.json"),
-        (D::McpJsonNotAtRoot, "packages/p1/.mcp.json"),
         (D::LegacyCommandsUnsupported, "packages/p2/.claude/commands"),
         (D::LegacyCommandsUnsupported, "packages/p1/.claude/commands"),
     ] {

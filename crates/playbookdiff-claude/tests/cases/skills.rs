@@ -20,13 +20,11 @@ fn root_skill_is_effective_at_startup_invocable_both_ways_and_advertised() {
     assert_eq!(s.description.as_deref(), Some("Deploy the app to staging."));
     let l = s.source.lines.unwrap();
     assert_eq!((l.start, l.end), (1, 4));
-    // Without front matter: the directory name and the first paragraph.
+    // Without front matter: the directory name and the first non-empty
+    // line, heading marker stripped (fidelity C19).
     let s = skill(&cfg, ".claude/skills/no-frontmatter/SKILL.md");
     assert_eq!(s.name, "no-frontmatter");
-    assert_eq!(
-        s.description.as_deref(),
-        Some("Write the changelog entry for the current branch.")
-    );
+    assert_eq!(s.description.as_deref(), Some("Changelog"));
 }
 
 #[test]
@@ -107,17 +105,20 @@ fn root_and_nested_skills_with_one_name_are_both_kept_and_cross_referenced() {
     );
     let root = skill(&cfg, ".claude/skills/deploy/SKILL.md");
     let web = skill(&cfg, "apps/web/.claude/skills/deploy/SKILL.md");
+    // Fidelity C17: the nested one is offered as `<dir>:<name>`.
     assert_eq!(
         (root.name.as_str(), web.name.as_str()),
-        ("deploy", "deploy")
+        ("deploy", "apps/web:deploy")
     );
     assert_ne!(root.id, web.id);
-    assert_eq!(root.cross_references, std::slice::from_ref(&web.id));
-    assert_eq!(web.cross_references, std::slice::from_ref(&root.id));
     assert_eq!((root.load_phase, web.load_phase), (Startup, OnDemand));
-    let d = diags(&cfg, D::SkillNameCollision);
-    assert_eq!(d.len(), 1);
-    assert!(d[0].message.contains("apps/web:deploy"));
+    assert!(
+        web.reason.contains("offered as `apps/web:deploy`"),
+        "{}",
+        web.reason
+    );
+    // Qualified, the names no longer collide.
+    assert!(diags(&cfg, D::SkillNameCollision).is_empty());
 }
 
 #[test]
@@ -142,43 +143,41 @@ fn same_name_nested_skills_cross_reference_each_other_whatever_the_target() {
 }
 
 #[test]
-fn skill_paths_decide_implicit_invocation_with_a_target_and_leave_it_unknown_without() {
+fn path_scoped_skills_are_held_back_until_a_matching_file_is_read() {
+    // Fidelity C18: held back from the user and the model alike until a
+    // file matching `paths` (relative to the launch directory) is read.
     let api = ".claude/skills/api-helper/SKILL.md";
     let docs = ".claude/skills/docs-helper/SKILL.md";
     let manual = ".claude/skills/manual-api/SKILL.md";
-    // A comma string (field report 6) and a list.
+    // A comma string (field report 6) and a list; `paths` lists them as
+    // written.
     let cfg = compile("skill_paths", at_root().target("lib/api/users.ts"));
     let s = skill(&cfg, api);
     assert_eq!(
         s.paths.as_deref(),
         Some(&["src/api/**".to_string(), "lib/api/**".to_string()][..])
     );
-    assert_eq!(
-        (s.invocation.explicit, s.invocation.implicit),
-        (Allowed, Allowed)
-    );
-    assert!(s.reason.contains("lib/api/**"), "{}", s.reason);
-    assert_eq!(skill(&cfg, docs).invocation.implicit, Blocked);
+    assert_eq!((s.load_phase, s.applicability), (OnDemand, Effective));
+    assert!(s.reason.contains("lib/api"), "{}", s.reason);
+    assert_eq!(skill(&cfg, docs).applicability, Conditional);
     assert!(diags(&cfg, D::PathScopedConditional).is_empty());
 
     let cfg = compile("skill_paths", at_root().target("docs/guide/intro.md"));
-    assert_eq!(skill(&cfg, docs).invocation.implicit, Allowed);
-    assert_eq!(skill(&cfg, api).invocation.implicit, Blocked);
+    assert_eq!(skill(&cfg, docs).applicability, Effective);
+    assert_eq!(skill(&cfg, api).applicability, Conditional);
 
     let cfg = compile("skill_paths", at_root());
-    for p in [api, docs] {
+    for p in [api, docs, manual] {
         let s = skill(&cfg, p);
         assert_eq!(
-            (s.invocation.explicit, s.invocation.implicit),
-            (Allowed, Unknown),
+            (s.load_phase, s.applicability),
+            (OnDemand, Conditional),
             "{p}"
         );
         assert_eq!(diags_at(&cfg, D::PathScopedConditional, p).len(), 1, "{p}");
     }
-    // disable-model-invocation blocks it deterministically: nothing to assume.
-    let s = skill(&cfg, manual);
-    assert_eq!(s.invocation.implicit, Blocked);
-    assert!(diags_at(&cfg, D::PathScopedConditional, manual).is_empty());
+    // disable-model-invocation still blocks the model once it is offered.
+    assert_eq!(skill(&cfg, manual).invocation.implicit, Blocked);
 }
 
 #[test]

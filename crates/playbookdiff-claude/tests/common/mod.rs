@@ -39,6 +39,8 @@ pub struct Ctx {
     pub cwd: &'static str,
     pub target: Option<&'static str>,
     pub mode: Mode,
+    /// The Claude Code version to model; `None` for the newest profile.
+    pub version: Option<&'static str>,
 }
 
 /// cwd at the repository root, no target, repo mode.
@@ -47,6 +49,7 @@ pub fn at_root() -> Ctx {
         cwd: ".",
         target: None,
         mode: Mode::Repo,
+        version: None,
     }
 }
 
@@ -57,6 +60,10 @@ impl Ctx {
     }
     pub fn target(mut self, t: &'static str) -> Self {
         self.target = Some(t);
+        self
+    }
+    pub fn version(mut self, v: &'static str) -> Self {
+        self.version = Some(v);
         self
     }
     pub fn local(mut self) -> Self {
@@ -75,7 +82,7 @@ pub fn compile_dir(dir: &Path, ctx: &Ctx) -> EffectiveAgentConfig {
         target_path: ctx.target.map(|t| RepoPath::new(t).expect("target")),
         mode: ctx.mode,
     };
-    playbookdiff_claude::compile(&repo, &context)
+    playbookdiff_claude::compile_for_version(&repo, &context, ctx.version)
 }
 
 /// Compiles the repository `tree` under `ctx`.
@@ -87,7 +94,7 @@ pub fn compile_tree(tree: &dyn playbookdiff_source::SourceTree, ctx: &Ctx) -> Ef
         target_path: ctx.target.map(|t| RepoPath::new(t).expect("target")),
         mode: ctx.mode,
     };
-    playbookdiff_claude::compile(&repo, &context)
+    playbookdiff_claude::compile_for_version(&repo, &context, ctx.version)
 }
 
 /// A working tree in which listing the directories in `locked` fails, as

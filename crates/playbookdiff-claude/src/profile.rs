@@ -1,0 +1,107 @@
+//! The one table of Claude Code behaviour that changed between releases.
+//!
+//! Each row names a behaviour, the range of releases it holds for, and its
+//! evidence. [`Profile::for_version`] reads the table for one profiled
+//! version; the compiler asks the profile, never the version string, so a
+//! new release is one row (or one range bound) here.
+//!
+//! Behaviour that holds for every profiled version (`PROFILED_VERSIONS`:
+//! 2.1.197 and 2.1.332) is not a row: it is simply what the adapter does,
+//! checked against both releases by the recorded observations. That
+//! includes the gitignore-style `paths` matcher (C1), the front-matter
+//! retry (C2), `.mcp.json` from the launch directory up (C3), imports as
+//! their own blocks (C5), skills named by directory (C17), and skipping a
+//! `.mcp.json` entry with a `url` but no `type` alone (C24; 2.1.88 rejected
+//! the whole file, which predates every profile).
+
+use playbookdiff_model::profile::{at_least, compare_versions};
+use std::cmp::Ordering;
+
+/// A behaviour that is not the same in every Claude Code release.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fact {
+    /// With no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` from
+    /// `/` down to the launch directory, `AGENTS.md` and
+    /// `.claude/AGENTS.md` load where `CLAUDE.md` would (option
+    /// `instructionFiles`, default `claude-md-or-agents-md`).
+    AgentsMdFallback,
+    /// The skill listing shows a front-matter `name` that differs from the
+    /// directory name as a display label: `- dir (name): description`.
+    SkillDisplayLabel,
+}
+
+/// One row of the table: `fact` holds from release `since` (inclusive)
+/// until release `until` (exclusive; `None`: still holds), per `evidence`.
+struct Row {
+    fact: Fact,
+    since: &'static str,
+    until: Option<&'static str>,
+    #[allow(dead_code)]
+    evidence: &'static str,
+}
+
+/// The table. Versions are Claude Code's own (`claude --version`).
+const TABLE: &[Row] = &[
+    Row {
+        fact: Fact::AgentsMdFallback,
+        since: "2.1.277",
+        until: None,
+        evidence: "anthropics/claude-code `mods/agents-md/README.md` at tag v2.1.277 and the 2.1.277 changelog; \
+                   observed: 2.1.332 sends AGENTS.md in the first request, 2.1.197 does not",
+    },
+    Row {
+        fact: Fact::SkillDisplayLabel,
+        since: "2.1.332",
+        until: None,
+        evidence: "observed: 2.1.332 lists `rev (y)` for `.claude/skills/rev` with `name: y`, 2.1.197 lists `rev`; \
+                   the first release with the label is not pinned down, so the range starts where it was first seen",
+    },
+];
+
+/// The behaviour of one profiled Claude Code release, read from [`TABLE`].
+#[derive(Clone, Debug)]
+pub struct Profile {
+    /// The profiled version, e.g. `2.1.332`.
+    pub version: String,
+}
+
+impl Profile {
+    /// The profile of `version` (an entry of `PROFILED_VERSIONS`).
+    pub fn for_version(version: &str) -> Self {
+        Profile {
+            version: version.to_string(),
+        }
+    }
+
+    /// True when `fact` holds for this release.
+    pub fn has(&self, fact: Fact) -> bool {
+        TABLE.iter().filter(|r| r.fact == fact).any(|r| {
+            at_least(&self.version, r.since)
+                && r.until
+                    .is_none_or(|u| compare_versions(&self.version, u) == Ordering::Less)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fact_has_a_row() {
+        for f in [Fact::AgentsMdFallback, Fact::SkillDisplayLabel] {
+            assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn ranges_split_the_profiled_versions() {
+        let old = Profile::for_version("2.1.197");
+        let new = Profile::for_version("2.1.332");
+        assert!(!old.has(Fact::AgentsMdFallback));
+        assert!(new.has(Fact::AgentsMdFallback));
+        assert!(Profile::for_version("2.1.277").has(Fact::AgentsMdFallback));
+        assert!(!Profile::for_version("2.1.276").has(Fact::AgentsMdFallback));
+        assert!(!old.has(Fact::SkillDisplayLabel) && new.has(Fact::SkillDisplayLabel));
+    }
+}

@@ -1,0 +1,101 @@
+//! One fixture per row of the fidelity table (`c01_…` to `c25_…`), each
+//! checked under both profiled Claude Code versions; the recorded
+//! observations of the real agent for the same fixtures are compared by
+//! the workspace's differential test.
+
+use crate::common::*;
+use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*, Severity};
+
+const VERSIONS: [&str; 2] = ["2.1.197", "2.1.332"];
+
+/// C1: `paths` match gitignore-style, ignoring case, based at the
+/// directory holding `.claude`; seen for each target with both versions.
+#[test]
+fn c01_glob_dialect() {
+    for v in VERSIONS {
+        for (target, rule) in [
+            ("docs/notes.md", ".claude/rules/md.md"),
+            ("lib/src/a.ts", ".claude/rules/src.md"),
+            ("API/Handler.TS", ".claude/rules/api.md"),
+        ] {
+            let cfg = compile("c01_glob_dialect", at_root().target(target).version(v));
+            let rules: Vec<&str> = cfg
+                .received_instructions()
+                .iter()
+                .filter(|i| i.kind == "rule")
+                .map(|i| i.source.path.as_str())
+                .collect();
+            assert_eq!(rules, [rule], "{v} {target}");
+            assert_placed(one(&cfg, rule), OnDemand, Effective, Some(1));
+        }
+    }
+}
+
+/// C2 and C15: front matter that is not valid YAML is parsed again with
+/// special values quoted and tabs expanded; a list of only `**` is no
+/// `paths`. Only when the retry fails too is the rule unconditional.
+#[test]
+fn c02_frontmatter_retry() {
+    for v in VERSIONS {
+        let cfg = compile(
+            "c02_frontmatter_retry",
+            at_root().target("src/a.ts").version(v),
+        );
+        for r in ["star", "brace", "tab"] {
+            let p = format!(".claude/rules/{r}.md");
+            let i = one(&cfg, &p);
+            assert_eq!(
+                (i.load_phase, i.applicability),
+                (OnDemand, Effective),
+                "{v} {p}"
+            );
+            let d = diags_at(&cfg, D::InvalidFrontmatter, &p);
+            assert_eq!(d.len(), 1, "{p}");
+            assert_eq!(d[0].severity, Severity::Info);
+        }
+        assert_eq!(
+            one(&cfg, ".claude/rules/brace.md").paths.as_deref(),
+            Some(&["{src,lib}/**/*.ts".to_string()][..])
+        );
+        let all = one(&cfg, ".claude/rules/all.md");
+        assert_eq!((all.load_phase, all.applicability), (Startup, Effective));
+        assert!(all.paths.is_none());
+        let broken = one(&cfg, ".claude/rules/broken.md");
+        assert_eq!(
+            (broken.load_phase, broken.applicability),
+            (Startup, Effective)
+        );
+        let d = diags_at(&cfg, D::InvalidFrontmatter, ".claude/rules/broken.md");
+        assert_eq!(d[0].severity, Severity::Warning);
+    }
+}
+
+/// C3: `.mcp.json` is read in the launch directory and every ancestor,
+/// merged root first; the closer file replaces a same-named server whole.
+#[test]
+fn c03_mcp_json_ancestors() {
+    for v in VERSIONS {
+        let cfg = compile("c03_mcp_json_ancestors", at_root().cwd("sub").version(v));
+        let names: Vec<&str> = cfg.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"], "{v}");
+        let b = server(&cfg, "b");
+        assert_eq!(b.source.path.as_str(), "sub/.mcp.json");
+        assert_eq!(b.args.as_deref(), Some(&["sub-b".to_string()][..]));
+        assert_eq!(b.other_sources.len(), 1);
+        assert_eq!(b.other_sources[0].path.as_str(), ".mcp.json");
+        assert_eq!(server(&cfg, "a").source.path.as_str(), ".mcp.json");
+        assert_eq!(diags(&cfg, D::McpServerOverridden).len(), 1);
+        // Below the launch directory: not read.
+        assert_eq!(
+            diags_at(&cfg, D::McpJsonNotAtRoot, "sub/deeper/.mcp.json").len(),
+            1
+        );
+
+        let cfg = compile(
+            "c03_mcp_json_ancestors",
+            at_root().cwd("sub/deeper").version(v),
+        );
+        let names: Vec<&str> = cfg.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c", "d"], "{v}");
+    }
+}
