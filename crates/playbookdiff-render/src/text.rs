@@ -370,10 +370,23 @@ impl Table {
                     at = starts[i + 1];
                     continue;
                 }
+                if !last && i > 0 && at + w > WIDTH {
+                    if let Some(under) = self.wrap_under {
+                        // A cell pushed past the right edge by a wide cell
+                        // before it starts a line of its own.
+                        if !line.trim().is_empty() {
+                            out.push_str(line.trim_end());
+                            out.push('\n');
+                        }
+                        at = starts[under.min(i)];
+                        line = " ".repeat(at);
+                    }
+                }
                 line.push_str(&cell.paint(p));
                 if !last {
-                    line.push_str(&pad("", starts[i + 1] - at - w));
-                    at = starts[i + 1];
+                    let next = starts[i + 1].max(at + w + 2);
+                    line.push_str(&pad("", next - at - w));
+                    at = next;
                 }
             }
             out.push_str(line.trim_end());
