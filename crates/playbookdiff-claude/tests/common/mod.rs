@@ -82,7 +82,12 @@ pub fn compile_dir(dir: &Path, ctx: &Ctx) -> EffectiveAgentConfig {
         target_path: ctx.target.map(|t| RepoPath::new(t).expect("target")),
         mode: ctx.mode,
     };
-    playbookdiff_claude::compile_for_version(&repo, &context, ctx.version)
+    playbookdiff_adapter::Adapter::compile(
+        &playbookdiff_claude::ADAPTER,
+        &repo,
+        &context,
+        ctx.version,
+    )
 }
 
 /// Compiles the repository `tree` under `ctx`.
@@ -94,7 +99,12 @@ pub fn compile_tree(tree: &dyn playbookdiff_source::SourceTree, ctx: &Ctx) -> Ef
         target_path: ctx.target.map(|t| RepoPath::new(t).expect("target")),
         mode: ctx.mode,
     };
-    playbookdiff_claude::compile_for_version(&repo, &context, ctx.version)
+    playbookdiff_adapter::Adapter::compile(
+        &playbookdiff_claude::ADAPTER,
+        &repo,
+        &context,
+        ctx.version,
+    )
 }
 
 /// A working tree in which listing the directories in `locked` fails, as
