@@ -975,7 +975,7 @@ fn rules_root(cx: &mut Compiler<'_, '_>, settings: &Settings, dir: &RepoPath, jo
                             DiagnosticCode::RuleSymlinkConflict,
                             format!(
                                 "`{p}` is a symbolic link: the documentation says rule links are followed, users report \
-                                 them skipped (claude-code #90523); the analysis follows the documentation."
+                                 them skipped (anthropics/claude-code#90523); the analysis follows the documentation."
                             ),
                         )
                         .at(SourceRef::project(p.clone(), SourceFormat::Markdown)),

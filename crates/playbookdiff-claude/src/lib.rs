@@ -465,7 +465,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// Reports once that the target lies outside the launch directory, so
     /// that nothing (memory files, rules, skills) loads on demand for it.
     /// Source: fidelity C13 (older source `pathInAllowedWorkingPath`;
-    /// claude-code #65257), seen with 2.1.197 and 2.1.332.
+    /// anthropics/claude-code#65257), seen with 2.1.197 and 2.1.332.
     pub fn target_outside_cwd(&mut self) {
         if self.target_outside_reported {
             return;

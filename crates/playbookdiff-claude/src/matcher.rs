@@ -1,7 +1,7 @@
 //! The one Claude Code path matcher, shared by rule and skill `paths`.
 //!
 //! Source: the shipped Claude Code 2.1.197 and 2.1.332 (fidelity C1, C15;
-//! claude-code #95526), checked with a scripted model: a `paths` value is
+//! anthropics/claude-code#95526), checked with a scripted model: a `paths` value is
 //! split at commas outside braces, each `{a,b}` group is expanded, a
 //! trailing `/**` is dropped, and a list of nothing but `**` counts as no
 //! `paths` at all. The patterns are then matched the way `.gitignore` lines

@@ -241,7 +241,7 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
 
 /// The `.mcp.json` files Claude Code reads from this launch directory: in
 /// the launch directory and every ancestor up to the repository root, root
-/// first (fidelity C3; shipped and older source, claude-code #42465; seen
+/// first (fidelity C3; shipped and older source, anthropics/claude-code#42465; seen
 /// with 2.1.197 and 2.1.332). Files above the repository root are read too
 /// but cannot be seen (`outside-root-unseen`).
 fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {

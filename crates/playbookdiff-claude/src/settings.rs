@@ -311,7 +311,7 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
             doc,
         };
         // A value of the wrong type fails Claude Code's settings schema, and
-        // a file with a schema error is skipped whole (claude-code #75081:
+        // a file with a schema error is skipped whole (anthropics/claude-code#75081:
         // "Files with errors are skipped entirely, not just the invalid
         // settings").
         let mut errors = 0usize;
@@ -332,7 +332,7 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
                     DiagnosticCode::InvalidValue,
                     format!(
                         "In `{path}`, {what}. Claude Code skips a settings file that fails its schema entirely \
-                         (claude-code #75081), so none of the settings in `{path}` apply."
+                         (anthropics/claude-code#75081), so none of the settings in `{path}` apply."
                     ),
                 )
                 .at(layer.at(&at))

@@ -580,7 +580,7 @@ fn load_skill(
                 Resolved::Inside { kind: EntryKind::File, .. } => cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::SkillSymlinkDisputed,
-                        format!("{file} is a symbolic link to a file; Codex documents symlinked skill folders, but a symlinked SKILL.md file was reported skipped (codex #22506, #31592), so the analysis follows the documentation and lists it; make the folder the link instead."),
+                        format!("{file} is a symbolic link to a file; Codex documents symlinked skill folders, but a symlinked SKILL.md file was reported skipped (openai/codex#22506, openai/codex#31592), so the analysis follows the documentation and lists it; make the folder the link instead."),
                     )
                     .at(SourceRef::project(file.clone(), SourceFormat::Markdown)),
                 ),

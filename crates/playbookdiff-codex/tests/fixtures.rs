@@ -714,7 +714,7 @@ fn fr13_nested_agents_below_cwd() {
         assert_eq!(go.applicability, Applicability::OutOfScope);
         assert_eq!(go.order, None);
         assert_eq!(go.id, "codex:agents-md:go/AGENTS.md");
-        assert!(go.reason.contains("codex #13288"), "{}", go.reason);
+        assert!(go.reason.contains("openai/codex#13288"), "{}", go.reason);
         assert_eq!(
             target.is_some(),
             go.reason.contains("targetPath go/main.go")

@@ -282,6 +282,11 @@ pub struct Finding {
     /// knows the harnesses' conventions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub remedies: Vec<Remedy>,
+    /// Set when the configuration file accepts this id: the difference is
+    /// intended. Still reported and counted, it never fails a run
+    /// ([`crate::baseline`]); filled by the caller.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<crate::baseline::Acceptance>,
     /// What the finding is about, for suggesting a fix.
     #[serde(skip)]
     #[schemars(skip)]
@@ -299,6 +304,14 @@ pub struct Summary {
     pub low: usize,
     /// `info` findings.
     pub info: usize,
+    /// Findings among the above that the configuration file accepts
+    /// (absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub accepted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -311,6 +324,9 @@ impl Summary {
                 FindingSeverity::Medium => s.medium += 1,
                 FindingSeverity::Low => s.low += 1,
                 FindingSeverity::Info => s.info += 1,
+            }
+            if f.accepted.is_some() {
+                s.accepted += 1;
             }
         }
         s

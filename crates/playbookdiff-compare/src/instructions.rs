@@ -412,6 +412,7 @@ fn scope_gap(
         paragraphs: Vec::new(),
         differences: Vec::new(),
         remedies: Vec::new(),
+        accepted: None,
         subject: Some(Subject::Instruction {
             dir,
             files: class.files.clone(),
@@ -546,6 +547,7 @@ fn missing(
         paragraphs,
         differences: Vec::new(),
         remedies: Vec::new(),
+        accepted: None,
         subject: Some(Subject::Instruction {
             dir: bucket.dir.clone(),
             files: class.files.clone(),
@@ -688,6 +690,7 @@ fn reworded(
             paragraphs: diffs,
             differences: Vec::new(),
             remedies: Vec::new(),
+            accepted: None,
             subject: None,
         }));
     }

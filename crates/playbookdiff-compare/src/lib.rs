@@ -26,6 +26,7 @@
 //! assert_eq!(c.summary.total(), 0);
 //! ```
 
+pub mod baseline;
 pub mod finding;
 pub mod id;
 mod instructions;
@@ -35,6 +36,7 @@ pub mod paragraphs;
 mod skills;
 pub mod state;
 
+pub use baseline::{Acceptance, AcceptedFinding, Baseline, FailOn};
 pub use finding::*;
 pub use state::Reception;
 
@@ -256,6 +258,7 @@ pub(crate) fn named_finding(
         paragraphs: Vec::new(),
         differences: Vec::new(),
         remedies: Vec::new(),
+        accepted: None,
         subject,
     })
 }

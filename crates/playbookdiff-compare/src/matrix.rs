@@ -574,6 +574,7 @@ mod tests {
             paragraphs: vec![],
             differences: vec![],
             remedies: vec![],
+            accepted: None,
             subject: None,
         }
     }

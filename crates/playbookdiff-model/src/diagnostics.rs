@@ -261,7 +261,7 @@ declare_codes! {
     /// characters quoted and leading tabs expanded (then this is
     /// information: the agent reads it, other tools may not); only when the
     /// retry fails too does it load a rule unconditionally and a skill with
-    /// empty metadata (fidelity C2; harness facts A7; claude-code #19014).
+    /// empty metadata (fidelity C2; harness facts A7; anthropics/claude-code#19014).
     InvalidFrontmatter = "invalid-frontmatter", Warning, RepositoryProblem, any, "0.1.0", "front matter is not valid YAML";
     /// A JSON file (`.mcp.json`, `.claude/settings.json`) could not be
     /// parsed. The harness rejects it, so nothing in it applies. Claude Code
@@ -306,7 +306,7 @@ declare_codes! {
     ImportRepeated = "import-repeated", Info, Behaviour, "claude-code", "0.1.0", "a file already in the context is not included again";
     /// Text reads as an `@path` import but is not one: trailing punctuation
     /// (`@docs/a.md,`) or a space in the path (`@My Docs/a.md`) makes the
-    /// agent keep it literal (claude-code #86060, #56927). Write the path
+    /// agent keep it literal (anthropics/claude-code#86060, anthropics/claude-code#56927). Write the path
     /// alone, followed by a space or a line end.
     ImportLookalike = "import-lookalike", Warning, RepositoryProblem, "claude-code", "0.1.0", "text looks like an @path import but is not imported";
     /// A `claudeMdExcludes` pattern removes this instruction or rule file.
@@ -321,7 +321,7 @@ declare_codes! {
     /// `CLAUDE.md` beside it, or make `CLAUDE.md` a symbolic link to it.
     /// A later built-in fallback mode may read `AGENTS.md` when no
     /// `CLAUDE.md` is on the path (unconfirmed). Source: spec 000
-    /// "Instructions"; harness facts A5; claude-code #89825.
+    /// "Instructions"; harness facts A5; anthropics/claude-code#89825.
     AgentsMdNotBridged = "agents-md-not-bridged", Warning, RepositoryProblem, "claude-code", "0.1.0", "an AGENTS.md has no CLAUDE.md bridge";
     /// A file holds nothing but the path of another entry beside it
     /// (`CLAUDE.md` reading `AGENTS.md`, a `.agents/skills` file reading
@@ -335,7 +335,7 @@ declare_codes! {
     /// nothing on demand for a file outside its working directory: no
     /// nested `CLAUDE.md`, no path-scoped rule, no nested rules root or
     /// skill; such items are conditional (fidelity C13; older source
-    /// `pathInAllowedWorkingPath`; claude-code #65257; seen with 2.1.197
+    /// `pathInAllowedWorkingPath`; anthropics/claude-code#65257; seen with 2.1.197
     /// and 2.1.332 through a scripted model).
     TargetOutsideCwd = "target-outside-cwd", Info, Behaviour, "claude-code", "0.1.0", "the target path is outside the launch directory";
     /// `.claude/CLAUDE.md` below the repository root is loaded by extension
@@ -353,21 +353,21 @@ declare_codes! {
     /// matching path; without a matching `--target` it stays conditional.
     PathScopedConditional = "path-scoped-conditional", Info, Conditional, "claude-code", "0.1.0", "a path-scoped item depends on which files are touched";
     /// A rule uses `globs:` instead of `paths:`. Claude Code does not read
-    /// `globs:`, so the rule loads unconditionally (claude-code #17204).
+    /// `globs:`, so the rule loads unconditionally (anthropics/claude-code#17204).
     RuleGlobsNotPaths = "rule-globs-not-paths", Warning, RepositoryProblem, "claude-code", "0.1.0", "a rule uses globs: instead of paths:";
     /// A path pattern is invalid (e.g. an unclosed bracket). It matches
     /// nothing, as documented. Escape `[` as `\[`. Source: harness facts A3.
     InvalidGlob = "invalid-glob", Warning, RepositoryProblem, any, "0.1.0", "a path pattern is invalid and matches nothing";
     /// A `.claude/rules` entry is a symbolic link. The documentation says
     /// links are followed with cycle detection; users report them skipped
-    /// (claude-code #90523, #88405). The analysis follows the documentation.
+    /// (anthropics/claude-code#90523, anthropics/claude-code#88405). The analysis follows the documentation.
     RuleSymlinkConflict = "rule-symlink-conflict", Info, Limit, "claude-code", "0.1.0", "a symlinked rule: documentation and reports disagree";
     /// A rules root has subdirectories; the order of rules across them is
     /// undocumented. The analysis orders by path. Source: spec 000 fixture
     /// checklist ("recursive rule ordering").
     RuleOrderAssumed = "rule-order-assumed", Info, Limit, "claude-code", "0.1.0", "the order of rules in subdirectories is assumed";
     /// A root-level pattern such as `*.md` is documented as matching only
-    /// project-root files, but matches at any depth (claude-code #95526).
+    /// project-root files, but matches at any depth (anthropics/claude-code#95526).
     /// No longer reported: the analysis matches `paths` gitignore-style as
     /// Claude Code does (fidelity C1); kept so the code is never reused.
     RulePatternAnchorConflict = "rule-pattern-anchor-conflict", Info, Limit, "claude-code", "0.1.0", "a pattern's anchoring is disputed";
@@ -428,12 +428,12 @@ declare_codes! {
     /// A settings layer lists a `.mcp.json` server in
     /// `disabledMcpjsonServers`, so Claude Code does not start it (rejection
     /// beats approval). The diagnostic points at that settings file: the
-    /// provenance of the exclusion. Source: harness facts A6; claude-code
-    /// #3106.
+    /// provenance of the exclusion. Source: harness facts A6;
+    /// anthropics/claude-code#3106.
     McpServerDisabled = "mcp-server-disabled", Info, Behaviour, "claude-code", "0.1.0", "a settings layer disables an .mcp.json server";
     /// An `.mcp.json` that is neither in the launch directory nor in one of
     /// its ancestors is not read by Claude Code, which reads `.mcp.json` from
-    /// the launch directory up (fidelity C3; claude-code #42465).
+    /// the launch directory up (fidelity C3; anthropics/claude-code#42465).
     McpJsonNotAtRoot = "mcp-json-not-at-root", Info, Behaviour, "claude-code", "0.1.0", "an .mcp.json off the launch directory's path is ignored";
     /// Two `.mcp.json` files on the launch directory's path define a server
     /// of the same name: the file closer to the launch directory replaces
@@ -449,7 +449,7 @@ declare_codes! {
     /// Repo mode assumes that the project's `.codex/` layers are trusted
     /// (`projects.<path>.trust_level = "trusted"` in the user's
     /// configuration). An untrusted project skips every `.codex/` layer,
-    /// including its `[mcp_servers]` (codex #9676); `AGENTS.md` and
+    /// including its `[mcp_servers]` (openai/codex#9676); `AGENTS.md` and
     /// `.agents/skills` are not documented as trust-gated. Source: spec 004
     /// "Repo mode"; harness facts B2.
     ProjectTrustAssumed = "project-trust-assumed", Info, Assumption, "codex", "0.1.0", "project .codex/ layers are assumed trusted";
@@ -474,7 +474,7 @@ declare_codes! {
     ConfigKeyNotAllowed = "config-key-not-allowed", Warning, RepositoryProblem, "codex", "0.1.0", "a key project configuration may not set";
     /// The `AGENTS.md` chain exceeds `project_doc_max_bytes` (32,768 by
     /// default). The documentation disagrees on whether the limit applies
-    /// per file or to the whole chain root-first (codex #13386, #37956), so
+    /// per file or to the whole chain root-first (openai/codex#13386, openai/codex#37956), so
     /// nothing is truncated; the message lists each file's bytes, the
     /// cumulative total and the files at risk under both readings.
     /// Source: spec 004 "Project instruction byte budget".
@@ -491,7 +491,7 @@ declare_codes! {
     SkillFieldMissing = "skill-field-missing", Warning, RepositoryProblem, "codex", "0.1.0", "a SKILL.md lacks name or description";
     /// A `SKILL.md` file (not its folder) is a symbolic link. Codex
     /// documents symlinked skill folders; a symlinked SKILL.md file was
-    /// reported skipped (codex #22506, #31592). The analysis follows the
+    /// reported skipped (openai/codex#22506, openai/codex#31592). The analysis follows the
     /// link. Make the folder the link instead. Source: field report 15.
     SkillSymlinkDisputed = "skill-symlink-disputed", Info, Limit, "codex", "0.1.0", "a symlinked SKILL.md file: documentation and reports disagree";
     /// A `[[skills.config]]` entry disables a skill, but the reference prose

@@ -3,7 +3,7 @@
 
 use crate::report::{CheckReport, MatrixReport};
 use playbookdiff_compare::matrix::{Group, MatrixFinding};
-use playbookdiff_compare::{Finding, Summary};
+use playbookdiff_compare::{AcceptedFinding, FailOn, Finding, Summary};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -35,11 +35,17 @@ struct CheckDoc<'a> {
     configs: Map<String, Value>,
     findings: &'a [Finding],
     summary: Summary,
+    fail_on: FailOn,
+    failing: usize,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    stale_accepted: &'a [AcceptedFinding],
 }
 
 /// `check --format json`: `schemaVersion`, `context`, `harnesses`,
 /// `configs` (one `EffectiveAgentConfig` per harness), `findings`,
-/// `summary`.
+/// `summary`, `failOn` (the threshold), `failing` (how many findings fail
+/// the run) and, when there are, `staleAccepted` (accepted ids that no
+/// longer occur).
 pub fn check_json(r: &CheckReport<'_>) -> String {
     pretty(&CheckDoc {
         schema_version: playbookdiff_model::SCHEMA_VERSION,
@@ -48,6 +54,9 @@ pub fn check_json(r: &CheckReport<'_>) -> String {
         configs: configs_map(r.configs),
         findings: &r.comparison.findings,
         summary: r.comparison.summary,
+        fail_on: r.gate.fail_on,
+        failing: r.gate.failing(&r.comparison.findings),
+        stale_accepted: &r.gate.stale,
     })
 }
 
@@ -71,6 +80,10 @@ struct MatrixDoc<'a> {
     groups: &'a [Group],
     findings: &'a [MatrixFinding],
     summary: Summary,
+    fail_on: FailOn,
+    failing: usize,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    stale_accepted: &'a [AcceptedFinding],
 }
 
 /// `check --all-dirs --format json`: the `check` document (with `configs`
@@ -98,6 +111,9 @@ pub fn matrix_json(r: &MatrixReport<'_>) -> String {
         groups: &r.matrix.groups,
         findings: &r.matrix.findings,
         summary: r.matrix.summary,
+        fail_on: r.gate.fail_on,
+        failing: r.gate.failing(r.matrix.findings.iter().map(|f| &f.finding)),
+        stale_accepted: &r.gate.stale,
     })
 }
 

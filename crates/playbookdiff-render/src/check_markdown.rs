@@ -178,8 +178,13 @@ fn tables(
                 .collect();
             let _ = write!(
                 out,
-                "| {} | {} | {} |",
+                "| {}{} | {} | {} |",
                 f.severity.as_str(),
+                if f.accepted.is_some() {
+                    " (accepted)"
+                } else {
+                    ""
+                },
                 message(&f.message),
                 where_.join("<br>")
             );
@@ -225,6 +230,9 @@ fn details(out: &mut String, findings: &[&Finding]) {
                 )
             }
         );
+        if let Some(a) = &f.accepted {
+            let _ = writeln!(out, "- accepted in playbookdiff.toml: {}", esc(&a.reason));
+        }
         for i in f.items.iter().take(6) {
             let _ = writeln!(
                 out,
@@ -276,8 +284,62 @@ fn details(out: &mut String, findings: &[&Finding]) {
     let _ = writeln!(out, "</details>");
 }
 
-/// The Markdown report of one context.
+/// GitHub's limit on the body of a comment, in characters.
+pub const COMMENT_LIMIT: usize = 65_536;
+
+/// `render(n)` for the largest `n <= total` whose output fits in
+/// [`COMMENT_LIMIT`] characters (at least `render(0)`).
+fn fit(total: usize, render: impl Fn(usize) -> String) -> String {
+    let all = render(total);
+    if all.chars().count() <= COMMENT_LIMIT {
+        return all;
+    }
+    let (mut lo, mut hi) = (0, total);
+    while lo + 1 < hi {
+        let mid = (lo + hi) / 2;
+        if render(mid).chars().count() <= COMMENT_LIMIT {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    render(lo)
+}
+
+/// The sentence under a report cut to fit a comment.
+fn more(out: &mut String, hidden: usize, all_dirs: bool) {
+    if hidden > 0 {
+        let _ = writeln!(
+            out,
+            "\n**{hidden} more finding{} not shown, see the JSON**: <code>playbookdiff check{} --format json</code> lists every one.",
+            if hidden == 1 { "" } else { "s" },
+            if all_dirs { " --all-dirs" } else { "" }
+        );
+    }
+}
+
+/// The accepted ids that no longer occur.
+fn stale(out: &mut String, gate: &crate::report::Gate) {
+    if gate.stale.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nAccepted in <code>playbookdiff.toml</code> but no longer found (remove these entries):\n"
+    );
+    for a in &gate.stale {
+        let _ = writeln!(out, "- {}: {}", code(&a.id), esc(&a.reason));
+    }
+}
+
+/// The Markdown report of one context, at most [`COMMENT_LIMIT`]
+/// characters: when every finding does not fit, the first ones (in
+/// report order: category, then severity) and how many more there are.
 pub fn check_markdown(r: &CheckReport<'_>) -> String {
+    fit(r.comparison.findings.len(), |n| check_markdown_first(r, n))
+}
+
+fn check_markdown_first(r: &CheckReport<'_>, shown: usize) -> String {
     let hs = r.harnesses();
     let mut out = String::new();
     let s = &r.comparison.summary;
@@ -294,6 +356,7 @@ pub fn check_markdown(r: &CheckReport<'_>) -> String {
         r.context.mode.as_str(),
         counts(s)
     );
+    stale(&mut out, r.gate);
     if r.comparison.findings.is_empty() {
         let _ = writeln!(
             out,
@@ -301,9 +364,10 @@ pub fn check_markdown(r: &CheckReport<'_>) -> String {
         );
         return out;
     }
-    let fs: Vec<&Finding> = r.comparison.findings.iter().collect();
+    let fs: Vec<&Finding> = r.comparison.findings.iter().take(shown).collect();
     tables(&mut out, &fs, &hs, None);
     details(&mut out, &fs);
+    more(&mut out, r.comparison.findings.len() - fs.len(), false);
     let _ = writeln!(
         out,
         "\n<sub>Run <code>playbookdiff explain ID</code> with the same options for the evidence and a fix.</sub>"
@@ -311,8 +375,13 @@ pub fn check_markdown(r: &CheckReport<'_>) -> String {
     out
 }
 
-/// The Markdown report of every launch directory.
+/// The Markdown report of every launch directory, at most
+/// [`COMMENT_LIMIT`] characters (see [`check_markdown`]).
 pub fn matrix_markdown(r: &MatrixReport<'_>) -> String {
+    fit(r.matrix.findings.len(), |n| matrix_markdown_first(r, n))
+}
+
+fn matrix_markdown_first(r: &MatrixReport<'_>, shown: usize) -> String {
     let hs = r.harnesses();
     let mut out = String::new();
     let m = r.matrix;
@@ -328,12 +397,13 @@ pub fn matrix_markdown(r: &MatrixReport<'_>) -> String {
         r.context.mode.as_str(),
         counts(&m.summary)
     );
+    stale(&mut out, r.gate);
     if m.groups.is_empty() {
         let _ = writeln!(out, "\nNo compatibility findings in any launch directory.");
         return out;
     }
     let _ = writeln!(out, "\n| Severity | Directories | What |\n|---|---|---|");
-    for g in &m.groups {
+    for g in m.groups.iter().take(shown.max(1)) {
         let _ = writeln!(
             out,
             "| {} | {} of {total} | {} |",
@@ -342,7 +412,7 @@ pub fn matrix_markdown(r: &MatrixReport<'_>) -> String {
             message(&g.summary)
         );
     }
-    let fs: Vec<&Finding> = m.findings.iter().map(|f| &f.finding).collect();
+    let fs: Vec<&Finding> = m.findings.iter().take(shown).map(|f| &f.finding).collect();
     let by_id: std::collections::HashMap<&str, &playbookdiff_compare::matrix::MatrixFinding> = m
         .findings
         .iter()
@@ -374,6 +444,7 @@ pub fn matrix_markdown(r: &MatrixReport<'_>) -> String {
         out,
         "\n<details><summary>Every finding</summary>\n{body}\n</details>"
     );
+    more(&mut out, m.findings.len() - fs.len(), true);
     out
 }
 
@@ -501,6 +572,7 @@ mod tests {
             configs: &configs,
             comparison: &cmp,
             via: &via,
+            gate: &crate::report::Gate::default(),
         });
         for raw in ["**bold**", "[link]", "](http", "http:evil", "`"] {
             assert!(!md.contains(raw), "{raw} in\n{md}");
@@ -508,5 +580,59 @@ mod tests {
         let row = md.lines().find(|l| l.starts_with("| medium |")).unwrap();
         // Three cells: the name's `|` does not add one.
         assert_eq!(row.matches(" | ").count() + 2, 4, "{row}");
+    }
+
+    #[test]
+    fn a_report_too_long_for_a_comment_is_cut_with_a_count() {
+        let ctx = AnalysisContext::at_root();
+        let mut claude = EffectiveAgentConfig::new(CLAUDE, ctx.clone());
+        claude.mcp_servers = (0..1500)
+            .map(|i| server(&format!("server-{i:04}")))
+            .collect();
+        let codex = EffectiveAgentConfig::new(CODEX, ctx.clone());
+        let configs = vec![claude, codex];
+        let cmp = compare(&configs.iter().collect::<Vec<_>>());
+        assert_eq!(cmp.findings.len(), 1500);
+        let via = Via::default();
+        let gate = crate::report::Gate::default();
+        let r = CheckReport {
+            repository: ".",
+            context: &ctx,
+            configs: &configs,
+            comparison: &cmp,
+            via: &via,
+            gate: &gate,
+        };
+        let full = check_markdown_first(&r, 1500);
+        assert!(
+            full.chars().count() > COMMENT_LIMIT,
+            "the case must overflow"
+        );
+        let md = check_markdown(&r);
+        let n = md.chars().count();
+        assert!(n <= COMMENT_LIMIT, "{n}");
+        // Nearly full: the largest number of findings that fits.
+        assert!(n > COMMENT_LIMIT - 2_000, "{n}");
+        let shown = md.matches("| medium |").count();
+        assert!(shown > 10 && shown < 1500, "{shown}");
+        assert!(
+            md.contains(&format!(
+                "**{} more findings not shown, see the JSON**",
+                1500 - shown
+            )),
+            "{}",
+            &md[md.len() - 400..]
+        );
+        // A report that fits is whole, without the sentence.
+        let small = check_markdown_first(&r, 3);
+        assert!(!check_markdown(&CheckReport {
+            comparison: &playbookdiff_compare::Comparison {
+                findings: cmp.findings[..3].to_vec(),
+                ..cmp.clone()
+            },
+            ..r.clone()
+        })
+        .contains("more finding"));
+        assert!(small.contains("1497 more findings"), "{small}");
     }
 }

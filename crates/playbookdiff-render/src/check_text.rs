@@ -7,12 +7,12 @@
 pub(crate) use crate::layout::{wrap, wrap_hanging, WIDTH};
 use crate::report::{
     context_args, cwd_label, evidence, problems, profiles_label, repository_label, target_label,
-    unknowable, CheckReport, MatrixReport, Via,
+    unknowable, CheckReport, Gate, MatrixReport, Via,
 };
 use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_compare::matrix::MatrixFinding;
-use playbookdiff_compare::{display_name, names, Finding, FindingSeverity, Summary};
+use playbookdiff_compare::{display_name, names, FailOn, Finding, FindingSeverity, Summary};
 use playbookdiff_model::{AnalysisContext, Harness};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -38,10 +38,14 @@ pub(crate) fn vs(hs: &[Harness]) -> String {
 }
 
 pub(crate) fn counts(s: &Summary) -> String {
-    format!(
+    let mut out = format!(
         "{} high, {} medium, {} low, {} info",
         s.high, s.medium, s.low, s.info
-    )
+    );
+    if s.accepted > 0 {
+        out.push_str(&format!(" ({} accepted)", s.accepted));
+    }
+    out
 }
 
 /// The header: title, repository, launch directory (unless `all_dirs`),
@@ -100,6 +104,14 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
             WIDTH,
         ));
     }
+    if let Some(a) = &f.accepted {
+        out.push_str(&wrap_hanging(
+            &clean(&a.reason),
+            &format!("  {:<12} ", "accepted"),
+            "                ",
+            WIDTH,
+        ));
+    }
     let _ = writeln!(out, "  {}", p.paint(&format!("id  {}", f.id), dim()));
 }
 
@@ -129,7 +141,7 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
     footer(
         &mut out,
         r.configs,
-        s,
+        (r.gate, r.gate.failing(&r.comparison.findings), s),
         false,
         &context_args(r.repository, r.context, r.via, true),
     );
@@ -139,10 +151,24 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
 fn footer(
     out: &mut String,
     configs: &[playbookdiff_model::EffectiveAgentConfig],
-    s: &Summary,
+    (gate, failing, s): (&Gate, usize, &Summary),
     all_dirs: bool,
     args: &str,
 ) {
+    if !gate.stale.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nAccepted in playbookdiff.toml but no longer found (remove these entries):"
+        );
+        for a in &gate.stale {
+            out.push_str(&wrap_hanging(
+                &clean(&format!("- {} ({})", a.id, a.reason)),
+                "  ",
+                "    ",
+                WIDTH,
+            ));
+        }
+    }
     let probs: Vec<String> = problems(configs)
         .into_iter()
         .filter(|(_, n)| *n > 0)
@@ -172,19 +198,41 @@ fn footer(
             ));
         }
     }
-    let result = if s.actionable() > 0 {
+    let accepted = if s.accepted > 0 {
         format!(
-            "{} actionable finding{}: the harnesses receive different configuration (exit status 1).",
-            s.actionable(),
-            if s.actionable() == 1 { "" } else { "s" }
+            " {} accepted in playbookdiff.toml {} reported above and do{} not fail the run.",
+            s.accepted,
+            if s.accepted == 1 { "is" } else { "are" },
+            if s.accepted == 1 { "es" } else { "" }
         )
-    } else if s.total() > 0 {
+    } else {
+        String::new()
+    };
+    let result = if failing > 0 {
+        if gate.fail_on == FailOn::Medium {
+            format!(
+                "{failing} actionable finding{}: the harnesses receive different configuration (exit status 1).",
+                if failing == 1 { "" } else { "s" }
+            )
+        } else {
+            format!(
+                "{failing} finding{} at or above {} and not accepted (exit status 1).",
+                if failing == 1 { "" } else { "s" },
+                gate.fail_on.as_str()
+            )
+        }
+    } else if s.total() == 0 {
+        "no compatibility divergence detected (exit status 0).".to_string()
+    } else if gate.fail_on == FailOn::Medium && s.accepted == 0 {
         "no actionable finding; the informational ones above need a person's judgement (exit status 0).".to_string()
     } else {
-        "no compatibility divergence detected (exit status 0).".to_string()
+        format!(
+            "no finding fails the run (fail-on {}) (exit status 0).",
+            gate.fail_on.as_str()
+        )
     };
     out.push('\n');
-    out.push_str(&wrap(&format!("Result: {result}"), "", WIDTH));
+    out.push_str(&wrap(&format!("Result: {result}{accepted}"), "", WIDTH));
     out.push_str(&wrap(
         &format!(
             "More: `playbookdiff explain ID{args}{}` shows the evidence and a fix; `--format json` everything.",
@@ -290,7 +338,11 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
     footer(
         &mut out,
         r.root_configs,
-        &m.summary,
+        (
+            r.gate,
+            r.gate.failing(m.findings.iter().map(|f| &f.finding)),
+            &m.summary,
+        ),
         true,
         &context_args(r.repository, r.context, r.via, false),
     );

@@ -6,6 +6,7 @@
 //! branches per format. A new format is a new variant here, a new file with
 //! its renderers, and one arm in each function below.
 
+use crate::forge::ForgeReport;
 use crate::report::{CheckReport, MatrixReport};
 use crate::TextOptions;
 use playbookdiff_compare::Finding;
@@ -21,18 +22,36 @@ pub enum Format {
     /// A compact Markdown report for a pull-request comment; everything
     /// taken from the repository is escaped.
     Markdown,
+    /// A SARIF 2.1.0 log (`sarif.rs`).
+    Sarif,
+    /// GitHub Actions workflow commands, one annotation a line
+    /// (`github.rs`).
+    Github,
+    /// A GitLab Code Quality report (`gitlab.rs`).
+    Gitlab,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 3] = [Format::Text, Format::Json, Format::Markdown];
+    pub const ALL: [Format; 6] = [
+        Format::Text,
+        Format::Json,
+        Format::Markdown,
+        Format::Sarif,
+        Format::Github,
+        Format::Gitlab,
+    ];
 
-    /// The `--format` spelling: `text`, `json`, `markdown`.
+    /// The `--format` spelling: `text`, `json`, `markdown`, `sarif`,
+    /// `github`, `gitlab`.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Text => "text",
             Format::Json => "json",
             Format::Markdown => "markdown",
+            Format::Sarif => "sarif",
+            Format::Github => "github",
+            Format::Gitlab => "gitlab",
         }
     }
 
@@ -64,7 +83,7 @@ impl Report {
     pub fn formats(self) -> &'static [Format] {
         match self {
             Report::Config | Report::Explain => &[Format::Text, Format::Json],
-            Report::Check => &[Format::Text, Format::Json, Format::Markdown],
+            Report::Check => &Format::ALL,
         }
     }
 
@@ -84,7 +103,14 @@ impl Report {
             (Report::Config, _) => "A listing for people",
             (Report::Check, Format::Text) => "Findings for people",
             (Report::Explain, _) => "The finding, its evidence and a fix, for people",
-            (_, Format::Markdown) => "A compact report for a pull-request comment",
+            (_, Format::Markdown) => {
+                "A compact report for a pull-request comment (at most 65,536 characters)"
+            }
+            (_, Format::Sarif) => "SARIF 2.1.0, for GitHub code scanning and other SARIF readers",
+            (_, Format::Github) => {
+                "GitHub Actions workflow commands: annotations on the pull request's files"
+            }
+            (_, Format::Gitlab) => "A GitLab Code Quality report",
         }
     }
 }
@@ -94,17 +120,21 @@ impl Report {
 pub fn config(c: &EffectiveAgentConfig, format: Format, options: &TextOptions) -> String {
     match format {
         Format::Json => crate::json::to_json(c),
-        Format::Text | Format::Markdown => crate::text::to_text(c, options),
+        _ => crate::text::to_text(c, options),
     }
 }
 
 /// A comparison under one context (`check`) as `format`; `color` applies
-/// to text only.
+/// to text only. The forge formats go through [`ForgeReport`], as every
+/// other report kind can.
 pub fn check(r: &CheckReport<'_>, format: Format, color: bool) -> String {
     match format {
         Format::Text => crate::check_text::check_text(r, color),
         Format::Json => crate::check_json::check_json(r),
         Format::Markdown => crate::check_markdown::check_markdown(r),
+        Format::Sarif => crate::sarif::sarif(&ForgeReport::from_check(r)),
+        Format::Github => crate::github::github(&ForgeReport::from_check(r)),
+        Format::Gitlab => crate::gitlab::gitlab(&ForgeReport::from_check(r)),
     }
 }
 
@@ -115,6 +145,9 @@ pub fn matrix(r: &MatrixReport<'_>, format: Format, color: bool) -> String {
         Format::Text => crate::check_text::matrix_text(r, color),
         Format::Json => crate::check_json::matrix_json(r),
         Format::Markdown => crate::check_markdown::matrix_markdown(r),
+        Format::Sarif => crate::sarif::sarif(&ForgeReport::from_matrix(r)),
+        Format::Github => crate::github::github(&ForgeReport::from_matrix(r)),
+        Format::Gitlab => crate::gitlab::gitlab(&ForgeReport::from_matrix(r)),
     }
 }
 
@@ -123,7 +156,7 @@ pub fn matrix(r: &MatrixReport<'_>, format: Format, color: bool) -> String {
 pub fn explain(r: &CheckReport<'_>, f: &Finding, format: Format, color: bool) -> String {
     match format {
         Format::Json => crate::check_json::explain_json(r, f),
-        Format::Text | Format::Markdown => crate::check_text::explain_text(r, f, color),
+        _ => crate::check_text::explain_text(r, f, color),
     }
 }
 

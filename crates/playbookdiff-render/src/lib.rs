@@ -10,6 +10,9 @@
 //!   default side-by-side view;
 //! * [`format`]: the one dispatch: a [`Format`] and one call per report
 //!   kind, so the command line picks a format and never branches on it;
+//! * [`sarif`], [`github`], [`gitlab`]: the forge formats (SARIF 2.1.0,
+//!   GitHub workflow commands, GitLab Code Quality), fed a
+//!   [`ForgeReport`] that any report kind turns into ([`forge`]);
 //! * [`schema`]: the JSON Schema of the JSON document and the diagnostics
 //!   reference (`docs/diagnostics.md`), both generated from the model.
 //!
@@ -31,20 +34,28 @@
 pub mod check_json;
 pub mod check_markdown;
 pub mod check_text;
+pub mod forge;
 pub mod format;
+pub mod github;
+pub mod gitlab;
 pub mod json;
 mod layout;
 pub mod overview;
 pub mod report;
+pub mod sarif;
 pub mod schema;
 pub mod text;
 
 pub use check_json::{check_json, explain_json, matrix_json};
 pub use check_markdown::{check_markdown, matrix_markdown};
 pub use check_text::{check_text, explain_text, matrix_text};
+pub use forge::{BaselineState, ForgeFinding, ForgeReport};
 pub use format::{Format, Report};
+pub use github::github;
+pub use gitlab::gitlab;
 pub use json::to_json;
 pub use overview::overview_text;
-pub use report::{CheckReport, MatrixReport, Via};
+pub use report::{CheckReport, Gate, MatrixReport, Via};
+pub use sarif::sarif;
 pub use schema::{check_schema, diagnostics_doc, json_schema};
 pub use text::{to_text, TextOptions};

@@ -412,6 +412,7 @@ mod tests {
                 configs: &configs,
                 comparison: &cmp,
                 via: &via,
+                gate: &crate::report::Gate::default(),
             },
             false,
         )

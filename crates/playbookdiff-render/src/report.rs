@@ -2,7 +2,7 @@
 
 use crate::layout::clean;
 use playbookdiff_compare::matrix::Matrix;
-use playbookdiff_compare::{Comparison, Finding};
+use playbookdiff_compare::{AcceptedFinding, Comparison, FailOn, Finding};
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, Harness, Mode};
 
 /// How the user named the launch directory and the target, when the name
@@ -123,6 +123,25 @@ pub(crate) fn profiles_label(configs: &[EffectiveAgentConfig]) -> Option<String>
     }
 }
 
+/// What decides the exit status of a check, for the renderers to say it:
+/// the threshold and the accepted findings that no longer occur. The
+/// findings themselves carry whether they are accepted
+/// ([`Finding::accepted`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Gate {
+    /// The least severity of a not-accepted finding that fails the run.
+    pub fail_on: FailOn,
+    /// Accepted ids (from `playbookdiff.toml`) that no finding has.
+    pub stale: Vec<AcceptedFinding>,
+}
+
+impl Gate {
+    /// How many of `findings` fail the run.
+    pub fn failing<'a>(&self, findings: impl IntoIterator<Item = &'a Finding>) -> usize {
+        self.fail_on.failing(findings)
+    }
+}
+
 /// A compatibility check under one context.
 #[derive(Clone, Debug)]
 pub struct CheckReport<'a> {
@@ -136,6 +155,8 @@ pub struct CheckReport<'a> {
     pub comparison: &'a Comparison,
     /// How the user named the launch directory and the target.
     pub via: &'a Via,
+    /// The threshold and the stale accepted findings.
+    pub gate: &'a Gate,
 }
 
 impl CheckReport<'_> {
@@ -159,6 +180,8 @@ pub struct MatrixReport<'a> {
     pub matrix: &'a Matrix,
     /// How the user named the target.
     pub via: &'a Via,
+    /// The threshold and the stale accepted findings.
+    pub gate: &'a Gate,
 }
 
 impl MatrixReport<'_> {

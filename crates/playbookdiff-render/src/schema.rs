@@ -50,6 +50,17 @@ struct CheckDocument {
     findings: Vec<playbookdiff_compare::Finding>,
     /// Findings counted by severity.
     summary: playbookdiff_compare::Summary,
+    /// The least severity of a not-accepted finding that fails the run
+    /// (`--fail-on`, `fail-on` in `playbookdiff.toml`; `never` with
+    /// `--exit-zero`).
+    fail_on: playbookdiff_compare::FailOn,
+    /// How many findings fail the run (not accepted, at or above `failOn`):
+    /// the exit status is 1 when this is not 0.
+    failing: usize,
+    /// Accepted ids in `playbookdiff.toml` that no finding has any more
+    /// (absent when none).
+    #[serde(default)]
+    stale_accepted: Option<Vec<playbookdiff_compare::AcceptedFinding>>,
     /// `--all-dirs` only: always `true`.
     #[serde(default)]
     all_dirs: Option<bool>,

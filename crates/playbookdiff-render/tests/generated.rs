@@ -63,3 +63,11 @@ fn diagnostics_doc_is_up_to_date() {
         &playbookdiff_render::diagnostics_doc(),
     );
 }
+
+#[test]
+fn config_schema_is_up_to_date() {
+    check_generated(
+        "schema/playbookdiff-toml.schema.json",
+        &playbookdiff_config::schema(),
+    );
+}

@@ -5,12 +5,13 @@
 use crate::cli::{CheckArgs, ContextArgs, ExplainArgs, ViewArgs};
 use crate::compile::compile;
 use crate::context::{open_context, OpenedContext, UsageError};
+use crate::project::{self, Loaded};
 use crate::remedies::remedies;
 use playbookdiff_compare::matrix::MatrixBuilder;
-use playbookdiff_compare::{compare, Comparison};
+use playbookdiff_compare::{compare, Baseline, Comparison, FailOn, Finding, Summary};
+use playbookdiff_config::Exclusion;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
-use playbookdiff_render::Format;
-use playbookdiff_render::{CheckReport, MatrixReport};
+use playbookdiff_render::{CheckReport, Format, Gate, MatrixReport};
 use playbookdiff_source::{EntryKind, Repo};
 use std::path::Path;
 
@@ -24,9 +25,19 @@ pub struct Outcome {
 }
 
 /// The harnesses to compare: the given ones in contract order without
-/// repeats, or every registered harness.
-fn harnesses(given: &[Harness]) -> Result<Vec<Harness>, UsageError> {
+/// repeats, else those of the configuration file, else every registered
+/// harness.
+fn harnesses(given: &[Harness], loaded: Option<&Loaded>) -> Result<Vec<Harness>, UsageError> {
     if given.is_empty() {
+        if let Some(hs) = loaded.and_then(|l| l.config.harnesses.as_ref().map(|hs| (l, hs))) {
+            let (l, hs) = hs;
+            let mut v = Vec::new();
+            for h in hs {
+                v.push(registered(l, h)?);
+            }
+            v.sort();
+            return Ok(v);
+        }
         return Ok(playbookdiff_registry::harnesses());
     }
     let mut v: Vec<Harness> = given.to_vec();
@@ -46,23 +57,144 @@ fn harnesses(given: &[Harness]) -> Result<Vec<Harness>, UsageError> {
     Ok(v)
 }
 
-/// Compiles each harness (at the release `--agent-version` asks for) and
-/// compares, with fixes filled in.
+/// The registered harness a configuration file names at `h`, or an error
+/// at its line and column.
+fn registered(l: &Loaded, h: &toml::Spanned<String>) -> Result<Harness, UsageError> {
+    if let Some(a) = playbookdiff_registry::by_id(h.get_ref()) {
+        return Ok(a.harness());
+    }
+    let hint = match playbookdiff_registry::closest_id(h.get_ref()) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None => {
+            let ids: Vec<String> = playbookdiff_registry::harnesses()
+                .iter()
+                .map(|h| h.to_string())
+                .collect();
+            format!("use one of: {}", ids.join(", "))
+        }
+    };
+    Err(UsageError(
+        l.config
+            .error_at(
+                h.span(),
+                format!("unknown harness `{}`; {hint}", h.get_ref()),
+            )
+            .render(&l.label),
+    ))
+}
+
+/// What the configuration file (and the options that replace it) decide
+/// beyond the analysis: the agent releases, what to leave out, what is
+/// accepted, what fails.
+#[derive(Default)]
+pub struct Policy {
+    /// `[agent-versions]`, under `--agent-version`.
+    pub agent_versions: Vec<(Harness, String)>,
+    /// `exclude`.
+    pub exclusion: Exclusion,
+    /// `[[accepted]]`.
+    pub baseline: Baseline,
+    /// `fail-on`, `--fail-on`, `--exit-zero`.
+    pub fail_on: FailOn,
+}
+
+impl Policy {
+    /// The policy of `loaded` (none: nothing excluded or accepted, fail on
+    /// medium), with the command line's threshold first.
+    fn new(loaded: Option<&Loaded>, fail_on: Option<FailOn>) -> Result<Self, UsageError> {
+        let Some(l) = loaded else {
+            return Ok(Policy {
+                fail_on: fail_on.unwrap_or_default(),
+                ..Policy::default()
+            });
+        };
+        let mut agent_versions = Vec::new();
+        for (key, version) in &l.config.agent_versions {
+            let h = registered(l, key)?;
+            let v = version.get_ref().trim();
+            if v.is_empty()
+                || !v
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '_'))
+            {
+                return Err(UsageError(
+                    l.config
+                        .error_at(
+                            version.span(),
+                            format!("`{v}` is not a version; give the agent's version as it prints it, e.g. \"2.1.197\""),
+                        )
+                        .render(&l.label),
+                ));
+            }
+            agent_versions.push((h, v.to_string()));
+        }
+        Ok(Policy {
+            agent_versions,
+            exclusion: l.config.exclusion(&l.repo_prefix),
+            baseline: l.config.baseline(),
+            fail_on: fail_on.or(l.config.fail_on).unwrap_or_default(),
+        })
+    }
+
+    /// The release to model for `h`: `--agent-version`, else the file's.
+    fn agent_version<'a>(&'a self, args: &'a ContextArgs, h: Harness) -> Option<&'a str> {
+        args.agent_version(h).or_else(|| {
+            self.agent_versions
+                .iter()
+                .find(|(x, _)| *x == h)
+                .map(|(_, v)| v.as_str())
+        })
+    }
+
+    /// True when `path` is left out (`exclude`).
+    fn excludes(&self, path: &RepoPath) -> bool {
+        self.exclusion.is_excluded(path, false)
+    }
+
+    /// True when every file a finding is about is left out.
+    fn excludes_finding(&self, f: &Finding) -> bool {
+        !f.items.is_empty()
+            && f.items.iter().all(|i| {
+                self.excludes(&i.source.path)
+                    || i.source
+                        .resolved_path
+                        .as_ref()
+                        .is_some_and(|r| self.excludes(r))
+            })
+    }
+}
+
+/// Compiles each harness (at the release `--agent-version` or the
+/// configuration file asks for) and compares, with fixes filled in; leaves
+/// out the diagnostics and findings about excluded files only, and marks
+/// the accepted findings.
 fn analyse(
     repo: &Repo<'_>,
     hs: &[Harness],
     ctx: &AnalysisContext,
     args: &ContextArgs,
+    policy: &Policy,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
-    let configs: Vec<EffectiveAgentConfig> = hs
+    let mut configs: Vec<EffectiveAgentConfig> = hs
         .iter()
-        .map(|h| compile(*h, repo, ctx, args.agent_version(*h)))
+        .map(|h| compile(*h, repo, ctx, policy.agent_version(args, *h)))
         .collect();
+    if !policy.exclusion.is_empty() {
+        for c in &mut configs {
+            c.diagnostics
+                .retain(|d| !d.source.as_ref().is_some_and(|s| policy.excludes(&s.path)));
+        }
+    }
     let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
     let mut cmp = compare(&refs);
+    if !policy.exclusion.is_empty() {
+        cmp.findings.retain(|f| !policy.excludes_finding(f));
+    }
     for f in &mut cmp.findings {
         f.remedies = remedies(f);
     }
+    policy.baseline.apply(&mut cmp.findings);
+    cmp.summary = Summary::of(&cmp.findings);
     (configs, cmp)
 }
 
@@ -76,17 +208,24 @@ pub fn run_view(
     current_dir: Option<&Path>,
     color: bool,
 ) -> Result<Outcome, UsageError> {
-    let hs = harnesses(&args.harness)?;
     let opened = open_context(&args.context, current_dir)?;
+    let loaded = project::load(None, &opened.root, current_dir)?;
+    let hs = harnesses(&args.harness, loaded.as_ref())?;
+    let policy = Policy::new(loaded.as_ref(), None)?;
     let repo = Repo::new(&opened.tree);
-    let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context);
+    let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context, &policy);
     let (repository, context) = report_parts(&opened);
+    let gate = Gate {
+        fail_on: policy.fail_on,
+        stale: Vec::new(),
+    };
     let r = CheckReport {
         repository,
         context,
         configs: &configs,
         comparison: &cmp,
         via: &opened.via,
+        gate: &gate,
     };
     Ok(Outcome {
         output: playbookdiff_render::overview_text(&r, color),
@@ -94,41 +233,108 @@ pub fn run_view(
     })
 }
 
-/// `playbookdiff check`: status 1 when a finding is actionable.
+/// `playbookdiff check`: status 1 when a finding fails the run (not
+/// accepted, at or above the threshold); with `--accept`, records the
+/// finding as accepted instead.
 pub fn run_check(
     args: &CheckArgs,
     current_dir: Option<&Path>,
     color: bool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Outcome, UsageError> {
-    let hs = harnesses(&args.harness)?;
+    if let (Some(id), Some(reason)) = (&args.accept, &args.reason) {
+        if !playbookdiff_config::is_finding_id(id.trim()) {
+            return Err(UsageError(format!(
+                "--accept '{}' is not a finding id; copy the id that `playbookdiff check` prints",
+                id.trim().chars().take(200).collect::<String>()
+            )));
+        }
+        if reason.trim().is_empty() {
+            return Err(UsageError(
+                "--reason is empty; say why the difference is intended".into(),
+            ));
+        }
+    }
     let opened = open_context(&args.context, current_dir)?;
+    let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
+    let hs = harnesses(&args.harness, loaded.as_ref())?;
+    let fail_on = if args.exit_zero {
+        Some(FailOn::Never)
+    } else {
+        args.fail_on.map(FailOn::from)
+    };
+    let policy = Policy::new(loaded.as_ref(), fail_on)?;
     let repo = Repo::new(&opened.tree);
     let (repository, context) = report_parts(&opened);
-    if args.all_dirs {
-        return Ok(run_all_dirs(
+    let outcome = if args.all_dirs {
+        run_all_dirs(
             &repo,
             &hs,
             &opened,
             &args.context,
+            &policy,
             args.output_format(),
             color,
             progress,
-        ));
-    }
-    let (configs, cmp) = analyse(&repo, &hs, context, &args.context);
-    let r = CheckReport {
-        repository,
-        context,
-        configs: &configs,
-        comparison: &cmp,
-        via: &opened.via,
+            args.accept.as_deref(),
+        )
+    } else {
+        let (configs, cmp) = analyse(&repo, &hs, context, &args.context, &policy);
+        let gate = Gate {
+            fail_on: policy.fail_on,
+            stale: policy
+                .baseline
+                .stale(cmp.findings.iter().map(|f| f.id.as_str())),
+        };
+        let r = CheckReport {
+            repository,
+            context,
+            configs: &configs,
+            comparison: &cmp,
+            via: &opened.via,
+            gate: &gate,
+        };
+        let output = playbookdiff_render::format::check(&r, args.output_format(), color);
+        Checked {
+            output,
+            failing: gate.failing(&cmp.findings),
+            occurs: args
+                .accept
+                .as_deref()
+                .is_some_and(|id| cmp.finding(id.trim()).is_some()),
+        }
     };
-    let output = playbookdiff_render::format::check(&r, args.output_format(), color);
+    if let (Some(id), Some(reason)) = (&args.accept, &args.reason) {
+        let id = id.trim();
+        if !outcome.occurs {
+            return Err(UsageError(format!(
+                "finding '{}' does not occur in this analysis; pass the same REPO, --cwd, --target, --mode and --all-dirs as the check that printed it",
+                id.chars().take(200).collect::<String>()
+            )));
+        }
+        let file = project::write_accepted(loaded.as_ref(), &opened.root, current_dir, id, reason)?;
+        return Ok(Outcome {
+            output: format!("Accepted {id} in {file}: {}\n", reason.trim()),
+            status: 0,
+        });
+    }
+    let status = u8::from(outcome.failing > 0);
     Ok(Outcome {
-        output,
-        status: u8::from(cmp.summary.actionable() > 0),
+        output: if args.quiet && status == 0 {
+            String::new()
+        } else {
+            outcome.output
+        },
+        status,
     })
+}
+
+/// A rendered check: the output, how many findings fail the run, and
+/// whether the id of `--accept` occurs.
+struct Checked {
+    output: String,
+    failing: usize,
+    occurs: bool,
 }
 
 /// The launch directories of `--all-dirs`: the root and every directory
@@ -137,7 +343,7 @@ pub fn run_check(
 ///
 /// A directory holding no configuration receives at startup exactly what
 /// its nearest configured ancestor receives, so it is represented by it.
-pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness]) -> Vec<RepoPath> {
+pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion) -> Vec<RepoPath> {
     let mut names: Vec<&str> = Vec::new();
     for a in hs.iter().filter_map(|h| playbookdiff_registry::adapter(*h)) {
         names.extend_from_slice(a.config_entry_names());
@@ -154,7 +360,7 @@ pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness]) -> Vec<RepoPath> {
             if dir.components().any(|c| own.contains(&c)) {
                 continue;
             }
-            if repo.kind(&dir) == Some(EntryKind::Dir) {
+            if repo.kind(&dir) == Some(EntryKind::Dir) && !exclusion.is_excluded(&dir, true) {
                 dirs.push(dir);
             }
         }
@@ -171,17 +377,20 @@ pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness]) -> Vec<RepoPath> {
 /// (but the root's configurations, which the report shows). The merge
 /// keeps each finding once, so memory follows the number of distinct
 /// findings, not directories times configuration size.
+#[allow(clippy::too_many_arguments)]
 fn run_all_dirs(
     repo: &Repo<'_>,
     hs: &[Harness],
     opened: &OpenedContext,
     args: &ContextArgs,
+    policy: &Policy,
     format: Format,
     color: bool,
     progress: &mut dyn FnMut(usize, usize),
-) -> Outcome {
+    accept: Option<&str>,
+) -> Checked {
     let root_context = &opened.context;
-    let dirs = launch_directories(repo, hs);
+    let dirs = launch_directories(repo, hs, &policy.exclusion);
     let total = dirs.len();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism()
@@ -203,7 +412,7 @@ fn run_all_dirs(
                 }
                 let mut ctx = root_context.clone();
                 ctx.cwd = dirs[i].clone();
-                let (configs, mut cmp) = analyse(repo, hs, &ctx, args);
+                let (configs, mut cmp) = analyse(repo, hs, &ctx, args, policy);
                 cmp.rows = Vec::new();
                 // Keep the configurations of the root only.
                 let keep = if dirs[i].is_root() {
@@ -234,17 +443,25 @@ fn run_all_dirs(
     });
     progress(total, total);
     let matrix = matrix.finish();
+    let gate = Gate {
+        fail_on: policy.fail_on,
+        stale: policy
+            .baseline
+            .stale(matrix.findings.iter().map(|f| f.finding.id.as_str())),
+    };
     let r = MatrixReport {
         repository: &opened.repository_label,
         context: root_context,
         root_configs: &root_configs,
         matrix: &matrix,
         via: &opened.via,
+        gate: &gate,
     };
     let output = playbookdiff_render::format::matrix(&r, format, color);
-    Outcome {
+    Checked {
         output,
-        status: u8::from(matrix.summary.actionable() > 0),
+        failing: gate.failing(matrix.findings.iter().map(|f| &f.finding)),
+        occurs: accept.is_some_and(|id| matrix.finding(id.trim()).is_some()),
     }
 }
 
@@ -255,10 +472,12 @@ pub fn run_explain(
     current_dir: Option<&Path>,
     color: bool,
 ) -> Result<Outcome, UsageError> {
-    let hs = harnesses(&args.harness)?;
     let opened = open_context(&args.context, current_dir)?;
+    let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
+    let hs = harnesses(&args.harness, loaded.as_ref())?;
+    let policy = Policy::new(loaded.as_ref(), None)?;
     let repo = Repo::new(&opened.tree);
-    let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context);
+    let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context, &policy);
     let (repository, context) = report_parts(&opened);
     let id = args.finding_id.trim();
     let Some(f) = cmp.finding(id) else {
@@ -269,12 +488,17 @@ pub fn run_explain(
             &args.context,
         )));
     };
+    let gate = Gate {
+        fail_on: policy.fail_on,
+        stale: Vec::new(),
+    };
     let r = CheckReport {
         repository,
         context,
         configs: &configs,
         comparison: &cmp,
         via: &opened.via,
+        gate: &gate,
     };
     let output = playbookdiff_render::format::explain(&r, f, args.output_format(), color);
     Ok(Outcome { output, status: 0 })

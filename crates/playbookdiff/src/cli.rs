@@ -6,6 +6,7 @@
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use playbookdiff_compare::FailOn;
 use playbookdiff_model::{Harness, Mode};
 use playbookdiff_render::{Format, Report};
 use std::path::PathBuf;
@@ -42,9 +43,21 @@ Examples:
   # Every directory that holds agent configuration, as a pull-request comment
   playbookdiff check --all-dirs --format markdown
 
-Exit status: 0 when no finding is actionable (severity medium or high);
-1 when at least one is (in any checked directory); 2 when the analysis could
-not run (bad arguments, unreadable REPO, internal error).";
+  # Annotations for GitHub, a Code Quality report for GitLab, SARIF
+  playbookdiff check --format github
+  playbookdiff check --all-dirs --format gitlab > gl-code-quality-report.json
+  playbookdiff check --format sarif > playbookdiff.sarif
+
+  # Accept an intended difference (recorded in playbookdiff.toml)
+  playbookdiff check --accept ID --reason \"Codex-only release notes\"
+
+playbookdiff.toml in REPO (or --config PATH) sets the harnesses, exclude
+patterns, fail-on and accepted findings; see docs/ci.md.
+
+Exit status: 0 when no finding fails the run; 1 when one does (in any
+checked directory): by default a finding of severity medium or high that is
+not accepted (--fail-on, --exit-zero); 2 when the analysis could not run
+(bad arguments, bad playbookdiff.toml, unreadable REPO, internal error).";
 
 const EXPLAIN_EXAMPLES: &str = "\
 Examples:
@@ -156,6 +169,60 @@ pub struct CheckArgs {
     /// Same as `--format json`
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
+
+    /// The project configuration file [default: playbookdiff.toml in REPO]
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// The least severity of a finding, not accepted, that fails the run
+    /// (exit status 1) [default: fail-on in playbookdiff.toml, else medium]
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<FailOnArg>,
+
+    /// Exit 0 whatever the findings (as --fail-on never); 2 still means the
+    /// analysis could not run
+    #[arg(long, conflicts_with = "fail_on")]
+    pub exit_zero: bool,
+
+    /// Print nothing unless a finding fails the run
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+
+    /// Record the finding with this id as accepted in playbookdiff.toml,
+    /// with --reason, and exit; the id must occur in this analysis
+    #[arg(long, value_name = "FINDING_ID", requires = "reason")]
+    pub accept: Option<String>,
+
+    /// Why the finding accepted with --accept is intended
+    #[arg(long, value_name = "TEXT", requires = "accept")]
+    pub reason: Option<String>,
+}
+
+/// `--fail-on` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOnArg {
+    /// Only high findings
+    High,
+    /// Medium and high findings (the actionable ones)
+    Medium,
+    /// Every finding but info
+    Low,
+    /// Every finding
+    Info,
+    /// No finding (as --exit-zero)
+    Never,
+}
+
+impl From<FailOnArg> for FailOn {
+    fn from(value: FailOnArg) -> Self {
+        match value {
+            FailOnArg::High => FailOn::High,
+            FailOnArg::Medium => FailOn::Medium,
+            FailOnArg::Low => FailOn::Low,
+            FailOnArg::Info => FailOn::Info,
+            FailOnArg::Never => FailOn::Never,
+        }
+    }
 }
 
 impl CheckArgs {
@@ -192,6 +259,10 @@ pub struct ExplainArgs {
     /// Same as `--format json`
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
+
+    /// The project configuration file [default: playbookdiff.toml in REPO]
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 impl ExplainArgs {

@@ -36,6 +36,10 @@ pub struct OpenedContext {
     /// `--cwd` and `--target` as given, when they lead elsewhere through a
     /// symbolic link.
     pub via: Via,
+    /// The repository root on disk, where the project configuration file
+    /// is looked for (with `--rev` too: the working tree's file applies to
+    /// every revision analysed).
+    pub root: PathBuf,
 }
 
 impl fmt::Debug for OpenedContext {
@@ -153,6 +157,7 @@ pub fn open_context(
     };
 
     Ok(OpenedContext {
+        root: root.clone(),
         tree: Box::new(tree),
         context: AnalysisContext {
             repository_root: RepoPath::root(),
@@ -233,6 +238,7 @@ fn open_revision(
     };
     via.revision = Some((rev.to_string(), commit.short()));
     Ok(OpenedContext {
+        root: repo_path.to_path_buf(),
         repository_label: label,
         tree: Box::new(tree),
         context: AnalysisContext {

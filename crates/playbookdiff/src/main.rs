@@ -10,6 +10,7 @@ mod check;
 mod cli;
 mod compile;
 mod context;
+mod project;
 mod remedies;
 
 use clap::error::{ContextKind, ErrorKind};

@@ -133,7 +133,7 @@ fn explicit_harnesses_and_refusals() {
         vec!["check", s(&dir), "--harness", "cursor"],
         vec!["check", "/nonexistent/repository"],
         vec!["check", s(&dir), "--cwd", "../../etc"],
-        vec!["check", s(&dir), "--format", "sarif"],
+        vec!["check", s(&dir), "--format", "html"],
         vec!["frobnicate-not-a-repo"],
     ] {
         let (code, out, err) = run(&args);

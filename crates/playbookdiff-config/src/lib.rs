@@ -1,0 +1,632 @@
+//! The project configuration file, `playbookdiff.toml`.
+//!
+//! A team commits it at the repository root to say how PlaybookDiff gates
+//! its pull requests:
+//!
+//! ```toml
+//! # Which harnesses to compare (contract ids); default: every supported one.
+//! harnesses = ['claude-code', 'codex']
+//! # The least severity of a not-accepted finding that fails the run.
+//! fail-on = "medium"
+//! # Launch directories and files left out, in .gitignore syntax, relative
+//! # to this file's directory.
+//! exclude = ["crates/*/tests/fixtures/", "examples/"]
+//!
+//! [agent-versions]
+//! claude-code = "2.1.197"
+//!
+//! [[accepted]]
+//! id = "instruction:missing:codex-only:root:0123456789ab"
+//! reason = "Codex-only release notes, intended"
+//! ```
+//!
+//! [`parse`] reads it (TOML 1.1 through the `toml` crate) into a
+//! [`ProjectConfig`] or a [`ConfigError`] with a 1-based line and column;
+//! unknown keys are errors, so a misspelt key is never silently ignored.
+//! [`accept`] adds an accepted finding with `toml_edit`, keeping the file's
+//! formatting and comments. [`schema`] is the file's JSON Schema
+//! (`schema/playbookdiff-toml.schema.json`, generated).
+//!
+//! Nothing here reads the file system: the CLI finds and reads the file.
+
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use playbookdiff_compare::{AcceptedFinding, Baseline, FailOn};
+use playbookdiff_model::RepoPath;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use toml::Spanned;
+
+/// The file name looked for at the repository root (and in its ancestors).
+pub const FILE_NAME: &str = "playbookdiff.toml";
+
+/// The parsed configuration file.
+///
+/// Every field is optional; an empty file is a valid configuration that
+/// changes nothing.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[schemars(
+    title = "playbookdiff.toml",
+    description = "The PlaybookDiff project configuration file, at the repository root."
+)]
+pub struct ProjectConfig {
+    /// The harnesses to compare, by contract id (`claude-code`, `codex`);
+    /// at least two. Default: every supported harness. `--harness` on the
+    /// command line replaces it.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub harnesses: Option<Vec<Spanned<String>>>,
+
+    /// The agent release to model per harness id (`claude-code =
+    /// "2.1.197"`). Default: the newest profiled release. `--agent-version`
+    /// on the command line replaces it.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub agent_versions: BTreeMap<Spanned<String>, Spanned<String>>,
+
+    /// Launch directories and files to leave out, in `.gitignore` syntax,
+    /// relative to the directory of this file: `fixtures/` excludes every
+    /// directory of that name, `**/tests/fixtures/` every such pair,
+    /// `examples/` or `crates/*/tests/` (a `/` before the end anchors the
+    /// pattern) only those below this file's directory, `!pattern` takes an
+    /// entry back in. `check --all-dirs` does not
+    /// check an excluded launch directory, nor one below it.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub exclude: Vec<Spanned<String>>,
+
+    /// The least severity of a not-accepted finding that fails the run
+    /// (exit status 1): `high`, `medium` (the default), `low`, `info` or
+    /// `never`. `--fail-on` and `--exit-zero` replace it.
+    #[serde(default)]
+    pub fail_on: Option<FailOn>,
+
+    /// Findings the team accepts as intended, by stable id, each with a
+    /// reason. They are still reported and counted, marked as accepted;
+    /// they never fail the run. An id that no longer occurs is reported as
+    /// stale. Written by `playbookdiff check --accept ID --reason TEXT`.
+    #[serde(default)]
+    pub accepted: Vec<AcceptedEntry>,
+
+    #[serde(skip)]
+    #[schemars(skip)]
+    line_starts: Vec<usize>,
+
+    #[serde(skip)]
+    #[schemars(skip)]
+    excluded: Option<Gitignore>,
+}
+
+/// One `[[accepted]]` entry.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptedEntry {
+    /// The finding's stable id, as `check` prints it
+    /// (`<category>:<type>:<direction>:<slug>:<12 hex digits>`).
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    /// Why the difference is intended (not empty).
+    #[schemars(with = "String")]
+    pub reason: Spanned<String>,
+}
+
+/// A configuration file that cannot be used: what is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// 1-based line and column (in characters) of the problem, when known.
+    pub position: Option<(usize, usize)>,
+    /// One sentence: what is wrong and what to write instead.
+    pub message: String,
+}
+
+impl ConfigError {
+    /// `FILE:LINE:COLUMN: message` (or `FILE: message`), one line.
+    pub fn render(&self, file: &str) -> String {
+        match self.position {
+            Some((l, c)) => format!("{file}:{l}:{c}: {}", self.message),
+            None => format!("{file}: {}", self.message),
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(FILE_NAME))
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+fn position(starts: &[usize], text: &str, offset: usize) -> (usize, usize) {
+    let line = starts.partition_point(|s| *s <= offset).max(1);
+    let start = starts[line - 1];
+    let column = text
+        .get(start..offset.min(text.len()))
+        .map_or(1, |s| s.chars().count() + 1);
+    (line, column)
+}
+
+/// Parses the text of a configuration file.
+///
+/// # Errors
+///
+/// A [`ConfigError`] with the line and column of the first problem: TOML
+/// syntax, an unknown key, a value of the wrong type or out of its set
+/// (`fail-on`), an `exclude` entry that is not a valid `.gitignore`
+/// pattern, an accepted id that is not a finding id, an empty reason, an
+/// id accepted twice, fewer than two harnesses or one named twice.
+/// Whether a harness id or an agent version is known is the caller's to
+/// check ([`ProjectConfig::error_at`] gives the position).
+pub fn parse(text: &str) -> Result<ProjectConfig, ConfigError> {
+    let starts = line_starts(text);
+    let mut config: ProjectConfig = toml::from_str(text).map_err(|e| ConfigError {
+        position: e.span().map(|s| position(&starts, text, s.start)),
+        message: e
+            .message()
+            .trim()
+            .trim_end_matches('.')
+            .replace('\n', " ")
+            .to_string(),
+    })?;
+    config.line_starts = starts;
+    let at = |span: Range<usize>, message: String| ConfigError {
+        position: Some(position(&config.line_starts, text, span.start)),
+        message,
+    };
+    if let Some(hs) = &config.harnesses {
+        if hs.len() < 2 {
+            let span = hs.first().map_or(0..0, |h| h.span());
+            return Err(at(
+                span,
+                "`harnesses` names fewer than two harnesses; a comparison needs two (e.g. harnesses = [\"claude-code\", \"codex\"]), or remove the key to compare all".into(),
+            ));
+        }
+        for (i, h) in hs.iter().enumerate() {
+            if hs[..i].iter().any(|o| o.get_ref() == h.get_ref()) {
+                return Err(at(
+                    h.span(),
+                    format!("harness `{}` is named twice in `harnesses`", h.get_ref()),
+                ));
+            }
+        }
+    }
+    let mut builder = GitignoreBuilder::new("");
+    for pattern in &config.exclude {
+        if pattern.get_ref().trim().is_empty() {
+            return Err(at(
+                pattern.span(),
+                "an `exclude` entry is empty; write a .gitignore pattern such as \"tests/fixtures/\""
+                    .into(),
+            ));
+        }
+        if let Err(e) = builder.add_line(None, pattern.get_ref()) {
+            return Err(at(
+                pattern.span(),
+                format!(
+                    "`{}` is not a valid .gitignore pattern: {e}",
+                    pattern.get_ref()
+                ),
+            ));
+        }
+    }
+    if !config.exclude.is_empty() {
+        config.excluded = builder.build().ok();
+    }
+    for (i, a) in config.accepted.iter().enumerate() {
+        if !is_finding_id(a.id.get_ref()) {
+            return Err(at(
+                a.id.span(),
+                format!(
+                    "`{}` is not a finding id; copy the id that `playbookdiff check` prints (<category>:<type>:<direction>:<slug>:<12 hex digits>)",
+                    a.id.get_ref()
+                ),
+            ));
+        }
+        if a.reason.get_ref().trim().is_empty() {
+            return Err(at(
+                a.reason.span(),
+                format!(
+                    "the reason for accepting `{}` is empty; say why the difference is intended",
+                    a.id.get_ref()
+                ),
+            ));
+        }
+        if config.accepted[..i]
+            .iter()
+            .any(|o| o.id.get_ref() == a.id.get_ref())
+        {
+            return Err(at(
+                a.id.span(),
+                format!("`{}` is accepted twice; keep one entry", a.id.get_ref()),
+            ));
+        }
+    }
+    Ok(config)
+}
+
+/// True when `id` has the shape of a finding id:
+/// `<category>:<type>:<direction>:<slug>:<12 lower-case hex digits>`
+/// (`crates/playbookdiff-compare/src/id.rs`).
+pub fn is_finding_id(id: &str) -> bool {
+    let parts: Vec<&str> = id.split(':').collect();
+    parts.len() == 5
+        && parts[..4].iter().all(|p| !p.is_empty())
+        && parts[4].len() == 12
+        && parts[4]
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+impl ProjectConfig {
+    /// An error at the byte `span` of the parsed text (from a
+    /// [`Spanned`] value), for checks made by the caller.
+    pub fn error_at(&self, span: Range<usize>, message: impl Into<String>) -> ConfigError {
+        let line = self
+            .line_starts
+            .partition_point(|s| *s <= span.start)
+            .max(1);
+        let column = span.start - self.line_starts.get(line - 1).copied().unwrap_or(0) + 1;
+        ConfigError {
+            position: Some((line, column)),
+            message: message.into(),
+        }
+    }
+
+    /// The harness ids of `harnesses`, when the key is present.
+    pub fn harness_ids(&self) -> Option<Vec<&str>> {
+        self.harnesses
+            .as_ref()
+            .map(|hs| hs.iter().map(|h| h.get_ref().as_str()).collect())
+    }
+
+    /// The accepted findings.
+    pub fn baseline(&self) -> Baseline {
+        Baseline::new(self.accepted.iter().map(|a| AcceptedFinding {
+            id: a.id.get_ref().clone(),
+            reason: a.reason.get_ref().trim().to_string(),
+        }))
+    }
+
+    /// The `exclude` patterns as a matcher for paths of a repository whose
+    /// root is `repo_in_config_dir` below this file's directory (empty
+    /// when the file is at the repository root).
+    pub fn exclusion(&self, repo_in_config_dir: &str) -> Exclusion {
+        Exclusion {
+            matcher: self.excluded.clone(),
+            prefix: repo_in_config_dir.trim_matches('/').to_string(),
+        }
+    }
+}
+
+/// The `exclude` patterns of a configuration file, matched against
+/// repository paths ([`ProjectConfig::exclusion`]).
+#[derive(Clone, Debug, Default)]
+pub struct Exclusion {
+    matcher: Option<Gitignore>,
+    prefix: String,
+}
+
+impl Exclusion {
+    /// True when `path` (a directory when `is_dir`), or a directory above
+    /// it, is excluded. The repository root is never excluded.
+    ///
+    /// Semantics are `.gitignore`'s, as the `ignore` crate implements them
+    /// (the last matching pattern wins; `!` takes an entry back in; a
+    /// trailing `/` matches directories only; a pattern with a `/` before
+    /// its end is anchored to the configuration file's directory).
+    pub fn is_excluded(&self, path: &RepoPath, is_dir: bool) -> bool {
+        let Some(m) = &self.matcher else {
+            return false;
+        };
+        if path.is_root() {
+            return false;
+        }
+        let full = if self.prefix.is_empty() {
+            path.as_str().to_string()
+        } else {
+            format!("{}/{}", self.prefix, path.as_str())
+        };
+        m.matched_path_or_any_parents(std::path::Path::new(&full), is_dir)
+            .is_ignore()
+    }
+
+    /// True when no pattern is set.
+    pub fn is_empty(&self) -> bool {
+        self.matcher.is_none()
+    }
+}
+
+/// The text of a configuration file (`text`, possibly empty) with `id`
+/// accepted for `reason`: a new `[[accepted]]` entry at the end, or the
+/// reason of an existing entry replaced. Everything else in the file, its
+/// comments and formatting included, is kept as it was (`toml_edit`).
+///
+/// # Errors
+///
+/// A [`ConfigError`] when `text` is not valid TOML, when `accepted` is not
+/// an array of tables, when `id` is not a finding id or `reason` is empty.
+pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError> {
+    let plain = |message: String| ConfigError {
+        position: None,
+        message,
+    };
+    if !is_finding_id(id) {
+        return Err(plain(format!(
+            "`{id}` is not a finding id; copy the id that `playbookdiff check` prints"
+        )));
+    }
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(plain(
+            "--reason is empty; say why the difference is intended".into(),
+        ));
+    }
+    let starts = line_starts(text);
+    let mut doc: toml_edit::DocumentMut =
+        text.parse()
+            .map_err(|e: toml_edit::TomlError| ConfigError {
+                position: e.span().map(|s| position(&starts, text, s.start)),
+                message: e.message().trim().to_string(),
+            })?;
+    let entry = || {
+        let mut t = toml_edit::Table::new();
+        t.insert("id", toml_edit::value(id));
+        t.insert("reason", toml_edit::value(reason));
+        t
+    };
+    match doc.get_mut("accepted") {
+        None => {
+            let mut list = toml_edit::ArrayOfTables::new();
+            list.push(entry());
+            doc.insert("accepted", toml_edit::Item::ArrayOfTables(list));
+        }
+        Some(toml_edit::Item::ArrayOfTables(list)) => {
+            let existing = list
+                .iter_mut()
+                .find(|t| t.get("id").and_then(|v| v.as_str()) == Some(id));
+            match existing {
+                Some(t) => {
+                    t.insert("reason", toml_edit::value(reason));
+                }
+                None => list.push(entry()),
+            }
+        }
+        Some(toml_edit::Item::Value(toml_edit::Value::Array(list))) => {
+            let existing = list.iter_mut().find_map(|v| match v {
+                toml_edit::Value::InlineTable(t)
+                    if t.get("id").and_then(|v| v.as_str()) == Some(id) =>
+                {
+                    Some(t)
+                }
+                _ => None,
+            });
+            match existing {
+                Some(t) => {
+                    t.insert("reason", reason.into());
+                }
+                None => {
+                    let mut t = toml_edit::InlineTable::new();
+                    t.insert("id", id.into());
+                    t.insert("reason", reason.into());
+                    list.push(t);
+                }
+            }
+        }
+        Some(_) => {
+            return Err(plain(
+                "`accepted` is not a list of tables; write each entry as [[accepted]] with id and reason".into(),
+            ))
+        }
+    }
+    Ok(doc.to_string())
+}
+
+/// The JSON Schema (draft 2020-12) of `playbookdiff.toml`, generated from
+/// [`ProjectConfig`]'s types and doc comments. Pretty-printed, ending with
+/// a newline. Editors that read TOML with a schema (Taplo, Even Better
+/// TOML) can use it through a `#:schema` comment.
+pub fn schema() -> String {
+    let schema = schemars::schema_for!(ProjectConfig);
+    let mut out =
+        serde_json::to_string_pretty(&schema).expect("a JSON Schema always serializes to JSON");
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "instruction:missing:codex-only:root:0123456789ab";
+
+    #[test]
+    fn a_full_file_parses() {
+        let c = parse(&format!(
+            r#"
+# comment
+harnesses = ["claude-code", "codex"]
+fail-on = "low"
+exclude = ["tests/fixtures/", "/examples/"]
+
+[agent-versions]
+claude-code = "2.1.197"
+
+[[accepted]]
+id = "{ID}"
+reason = "intended"
+"#
+        ))
+        .unwrap();
+        assert_eq!(c.harness_ids(), Some(vec!["claude-code", "codex"]));
+        assert_eq!(c.fail_on, Some(FailOn::Low));
+        let (k, v) = c.agent_versions.iter().next().unwrap();
+        assert_eq!(
+            (k.get_ref().as_str(), v.get_ref().as_str()),
+            ("claude-code", "2.1.197")
+        );
+        assert_eq!(c.baseline().reason(ID), Some("intended"));
+        // The key's line is known for the caller's own checks.
+        assert_eq!(c.error_at(k.span(), "x").position, Some((8, 1)));
+    }
+
+    #[test]
+    fn an_empty_file_changes_nothing() {
+        let c = parse("").unwrap();
+        assert!(c.harnesses.is_none());
+        assert!(c.fail_on.is_none());
+        assert!(c.baseline().is_empty());
+        assert!(c.exclusion("").is_empty());
+    }
+
+    /// Each bad file gives its line and column and a sentence naming the
+    /// problem.
+    #[test]
+    fn errors_have_line_and_column() {
+        let table: &[(&str, (usize, usize), &str)] = &[
+            ("fail-on = \"sometimes\"\n", (1, 11), "sometimes"),
+            ("\n\nfailon = \"low\"\n", (3, 1), "failon"),
+            ("harnesses = [\"codex\"]\n", (1, 14), "fewer than two"),
+            (
+                "harnesses = [\"codex\", \"codex\"]\n",
+                (1, 23),
+                "named twice",
+            ),
+            ("exclude = [\"ok/\", \"[z-a]\"]\n", (1, 19), "not a valid .gitignore"),
+            (
+                "[[accepted]]\nid = \"nope\"\nreason = \"r\"\n",
+                (2, 6),
+                "not a finding id",
+            ),
+            (
+                &format!("[[accepted]]\nid = \"{ID}\"\nreason = \" \"\n"),
+                (3, 10),
+                "reason",
+            ),
+            (
+                &format!("[[accepted]]\nid = \"{ID}\"\nreason = \"a\"\n[[accepted]]\nid = \"{ID}\"\nreason = \"b\"\n"),
+                (5, 6),
+                "accepted twice",
+            ),
+            ("[[accepted]]\nid = \"x\"\n", (1, 1), "reason"),
+            ("fail-on = \n", (1, 11), ""),
+        ];
+        for (text, pos, needle) in table {
+            let Err(e) = parse(text) else {
+                panic!("{text:?} parsed")
+            };
+            assert_eq!(e.position, Some(*pos), "{text:?}: {e:?}");
+            assert!(e.message.contains(needle), "{text:?}: {e:?}");
+            assert!(!e.render("playbookdiff.toml").contains('\n'), "{e:?}");
+        }
+    }
+
+    /// The `.gitignore` semantics of `exclude`, on a table.
+    #[test]
+    fn exclusion_follows_gitignore() {
+        let c = parse(
+            r#"exclude = ["**/tests/fixtures/", "/examples/", "*.tmp", "!examples/keep/", "docs/x/"]"#,
+        )
+        .unwrap();
+        let x = c.exclusion("");
+        let rp = |s: &str| RepoPath::new(s).unwrap();
+        let table = [
+            ("crates/a/tests/fixtures", true, true),
+            ("crates/a/tests/fixtures/case/sub", true, true),
+            ("tests/fixtures", true, true),
+            ("tests/fixtures.md", false, false),
+            ("examples", true, true),
+            ("examples/monorepo/apps", true, true),
+            ("docs/examples", true, false),
+            ("a/b.tmp", false, true),
+            ("crates/a/src", true, false),
+            // A `/` before the end anchors the pattern, as in .gitignore.
+            ("docs/x", true, true),
+            ("a/docs/x", true, false),
+            (".", true, false),
+        ];
+        for (p, dir, expected) in table {
+            assert_eq!(x.is_excluded(&rp(p), dir), expected, "{p}");
+        }
+        // A repository below the configuration file's directory.
+        let below = parse(r#"exclude = ["/pkg/tests/"]"#)
+            .unwrap()
+            .exclusion("pkg");
+        assert!(below.is_excluded(&rp("tests/x"), true));
+        assert!(!below.is_excluded(&rp("other/tests"), true));
+    }
+
+    #[test]
+    fn accepting_keeps_comments_and_formatting() {
+        let before = "# Team policy\nfail-on = \"medium\"   # strict\n\nexclude = [\n  \"tests/\", # fixtures\n]\n";
+        let after = accept(before, ID, "intended difference").unwrap();
+        assert!(after.starts_with(before), "{after}");
+        assert!(
+            after.contains(&format!(
+                "[[accepted]]\nid = \"{ID}\"\nreason = \"intended difference\"\n"
+            )),
+            "{after}"
+        );
+        let parsed = parse(&after).unwrap();
+        assert_eq!(parsed.baseline().reason(ID), Some("intended difference"));
+        // Accepting again replaces the reason, keeps one entry.
+        let again = accept(&after, ID, "new reason").unwrap();
+        let parsed = parse(&again).unwrap();
+        assert_eq!(parsed.accepted.len(), 1);
+        assert_eq!(parsed.baseline().reason(ID), Some("new reason"));
+        assert!(again.starts_with(before));
+        // An empty file gets one entry.
+        let fresh = accept("", ID, "r").unwrap();
+        assert_eq!(parse(&fresh).unwrap().accepted.len(), 1);
+        // An inline array of tables is extended in its own style.
+        let inline = format!("accepted = [{{ id = \"{ID}\", reason = \"a\" }}]\n");
+        let other = ID.replace("0123456789ab", "ba9876543210");
+        let out = accept(&inline, &other, "b").unwrap();
+        assert_eq!(parse(&out).unwrap().accepted.len(), 2, "{out}");
+    }
+
+    #[test]
+    fn accepting_refuses_bad_input() {
+        assert!(accept("", "nope", "r").is_err());
+        assert!(accept("", ID, "  ").is_err());
+        assert!(accept("accepted = 3\n", ID, "r").is_err());
+        let e = accept("a = \n", ID, "r").unwrap_err();
+        assert_eq!(e.position.map(|p| p.0), Some(1));
+    }
+
+    #[test]
+    fn ids_have_the_shape_check_prints() {
+        assert!(is_finding_id(ID));
+        assert!(is_finding_id(
+            "skill:capability-gap:claude-code-only:my-skill:abcdefabcdef"
+        ));
+        assert!(!is_finding_id("instruction:missing:root:0123456789ab"));
+        assert!(!is_finding_id(
+            "instruction:missing:codex-only:root:0123456789AB"
+        ));
+        assert!(!is_finding_id("instruction:missing:codex-only:root:0123"));
+    }
+
+    #[test]
+    fn the_schema_names_every_key() {
+        let s = schema();
+        for key in [
+            "harnesses",
+            "agent-versions",
+            "exclude",
+            "fail-on",
+            "accepted",
+            "reason",
+        ] {
+            assert!(s.contains(&format!("\"{key}\"")), "{key}");
+        }
+    }
+}

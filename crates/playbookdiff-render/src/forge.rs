@@ -1,0 +1,258 @@
+//! What the forge formats (SARIF, GitHub workflow commands, GitLab Code
+//! Quality) are fed, from any report kind.
+//!
+//! A [`ForgeReport`] is a flat list of findings (each with the launch
+//! directories it occurs in and, for a comparison of two revisions, whether
+//! it is new), the repository's own warnings and errors, and the stale
+//! accepted ids. [`ForgeReport::from_check`] and
+//! [`ForgeReport::from_matrix`] build it from `check` and
+//! `check --all-dirs`; a comparison of two revisions builds one with
+//! [`ForgeFinding::baseline`] set, so every forge format serves every
+//! command through the same three functions.
+
+use crate::report::{CheckReport, MatrixReport};
+use playbookdiff_compare::{AcceptedFinding, Category, FailOn, Finding, FindingType};
+use playbookdiff_model::{Diagnostic, EffectiveAgentConfig, Harness, RepoPath, Severity};
+
+/// Where a finding stands between a base and a head revision (SARIF
+/// `baselineState`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaselineState {
+    /// Only in the head revision: introduced.
+    New,
+    /// In both revisions.
+    Unchanged,
+    /// Only in the base revision: resolved.
+    Absent,
+}
+
+impl BaselineState {
+    /// The SARIF spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BaselineState::New => "new",
+            BaselineState::Unchanged => "unchanged",
+            BaselineState::Absent => "absent",
+        }
+    }
+}
+
+/// One finding for a forge format.
+#[derive(Clone, Debug)]
+pub struct ForgeFinding<'a> {
+    /// The finding.
+    pub finding: &'a Finding,
+    /// The launch directories where it occurs (`check --all-dirs`); empty
+    /// for a single context.
+    pub directories: &'a [RepoPath],
+    /// For a comparison of two revisions: where the finding stands.
+    pub baseline: Option<BaselineState>,
+}
+
+/// A diagnostic of one harness's configuration that a forge shows: a
+/// warning or an error about a repository file.
+#[derive(Clone, Debug)]
+pub struct ForgeDiagnostic<'a> {
+    /// The harness whose analysis reported it.
+    pub harness: Harness,
+    /// The diagnostic.
+    pub diagnostic: &'a Diagnostic,
+}
+
+/// Everything a forge format shows.
+#[derive(Clone, Debug)]
+pub struct ForgeReport<'a> {
+    /// The findings, in report order.
+    pub findings: Vec<ForgeFinding<'a>>,
+    /// Warnings and errors about repository files, each once.
+    pub diagnostics: Vec<ForgeDiagnostic<'a>>,
+    /// Accepted ids that no finding has any more.
+    pub stale: &'a [AcceptedFinding],
+    /// The threshold that fails the run.
+    pub fail_on: FailOn,
+}
+
+/// The warnings and errors of `configs` that point at a file, each
+/// (harness, code, file, message) once.
+pub fn repository_diagnostics(configs: &[EffectiveAgentConfig]) -> Vec<ForgeDiagnostic<'_>> {
+    let mut out: Vec<ForgeDiagnostic<'_>> = Vec::new();
+    for c in configs {
+        for d in &c.diagnostics {
+            if d.severity == Severity::Info || d.source.is_none() {
+                continue;
+            }
+            let dup = out.iter().any(|o| {
+                o.harness == c.harness
+                    && o.diagnostic.code == d.code
+                    && o.diagnostic.source == d.source
+                    && o.diagnostic.message == d.message
+            });
+            if !dup {
+                out.push(ForgeDiagnostic {
+                    harness: c.harness,
+                    diagnostic: d,
+                });
+            }
+        }
+    }
+    out
+}
+
+impl<'a> ForgeReport<'a> {
+    /// The findings and diagnostics of `check` under one context.
+    pub fn from_check(r: &CheckReport<'a>) -> Self {
+        ForgeReport {
+            findings: r
+                .comparison
+                .findings
+                .iter()
+                .map(|f| ForgeFinding {
+                    finding: f,
+                    directories: &[],
+                    baseline: None,
+                })
+                .collect(),
+            diagnostics: repository_diagnostics(r.configs),
+            stale: &r.gate.stale,
+            fail_on: r.gate.fail_on,
+        }
+    }
+
+    /// The findings of `check --all-dirs` (each once, with its
+    /// directories) and the diagnostics at the repository root.
+    pub fn from_matrix(r: &MatrixReport<'a>) -> Self {
+        ForgeReport {
+            findings: r
+                .matrix
+                .findings
+                .iter()
+                .map(|f| ForgeFinding {
+                    finding: &f.finding,
+                    directories: &f.directories,
+                    baseline: None,
+                })
+                .collect(),
+            diagnostics: repository_diagnostics(r.root_configs),
+            stale: &r.gate.stale,
+            fail_on: r.gate.fail_on,
+        }
+    }
+}
+
+/// The rule id of a finding kind: `instruction-missing`,
+/// `skill-capability-gap`, `mcp-different`.
+pub fn finding_rule_id(category: Category, kind: FindingType) -> String {
+    format!("{}-{}", category.as_str(), kind.as_str())
+}
+
+/// A short title for a finding kind: "Instruction missing".
+pub fn finding_title(category: Category, kind: FindingType) -> String {
+    format!("{} {}", category.title(), kind.label())
+}
+
+/// One sentence: what a finding kind means.
+pub fn finding_description(category: Category, kind: FindingType) -> &'static str {
+    match (category, kind) {
+        (Category::Instruction, FindingType::Missing) => {
+            "One harness receives instruction content that another has nothing equivalent for, so the model follows different rules depending on the agent."
+        }
+        (Category::Instruction, FindingType::ScopeGap) => {
+            "The same instruction file reaches the harnesses at different times: at startup for one, only on demand (or never) for another."
+        }
+        (Category::Instruction, FindingType::Different) => {
+            "The harnesses receive different content for the same instruction slot."
+        }
+        (Category::Instruction, FindingType::Unknown) => {
+            "The harnesses receive differently worded instructions in the same scope; whether they mean the same cannot be decided without reading them."
+        }
+        (Category::Instruction, FindingType::CapabilityGap) => {
+            "An instruction capability is available to one harness only."
+        }
+        (Category::Skill, FindingType::CapabilityGap) => {
+            "A skill is available to one harness only, or is invoked differently."
+        }
+        (Category::Skill, FindingType::ScopeGap) => {
+            "A skill is available at startup to one harness and later or never to another."
+        }
+        (Category::Skill, FindingType::Different) => {
+            "A skill of the same name has a different definition in each harness."
+        }
+        (Category::Mcp, FindingType::CapabilityGap) => {
+            "An MCP server is configured for one harness only, so its tools exist for one agent and not the other."
+        }
+        (Category::Mcp, FindingType::Different) => {
+            "An MCP server of the same name is configured differently (command, arguments, URL, environment variable names)."
+        }
+        (_, FindingType::Unknown) => {
+            "Equivalence cannot be decided deterministically (for example two redacted values)."
+        }
+        (_, FindingType::Missing) => "One harness receives an item another lacks.",
+        (_, FindingType::ScopeGap) => {
+            "The same item reaches the harnesses at different times."
+        }
+    }
+}
+
+/// The help text of a finding kind: what it means and what to do (plain
+/// text, a few sentences).
+pub fn finding_help(category: Category, kind: FindingType) -> String {
+    let what = finding_description(category, kind);
+    format!(
+        "{what} Run `playbookdiff explain ID` with the same options for the evidence and a fix. If the difference is intended, accept it: `playbookdiff check --accept ID --reason TEXT` records it in playbookdiff.toml, and it no longer fails the run."
+    )
+}
+
+/// The rule id of a diagnostic: its code.
+pub fn diagnostic_rule_id(d: &Diagnostic) -> &'static str {
+    d.code.as_str()
+}
+
+/// `path` for a URI reference (RFC 3986): characters other than
+/// unreserved ones and `/` are percent-encoded, byte by byte in UTF-8.
+pub fn uri_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The first 1-based line of a source, when known and valid.
+pub(crate) fn start_line(lines: Option<&playbookdiff_model::Lines>) -> Option<(u32, u32)> {
+    lines
+        .filter(|l| l.start >= 1)
+        .map(|l| (l.start, l.end.max(l.start)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uri_paths_are_percent_encoded() {
+        assert_eq!(uri_path("apps/api/CLAUDE.md"), "apps/api/CLAUDE.md");
+        assert_eq!(uri_path("a b/#c%.md"), "a%20b/%23c%25.md");
+        assert_eq!(uri_path("é"), "%C3%A9");
+    }
+
+    #[test]
+    fn every_kind_has_help() {
+        for c in [Category::Instruction, Category::Skill, Category::Mcp] {
+            for k in [
+                FindingType::Missing,
+                FindingType::CapabilityGap,
+                FindingType::ScopeGap,
+                FindingType::Different,
+                FindingType::Unknown,
+            ] {
+                let h = finding_help(c, k);
+                assert!(h.contains("--accept"), "{h}");
+                assert!(finding_rule_id(c, k).starts_with(c.as_str()));
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! `--format github`: GitHub Actions workflow commands, one line each,
+//! which GitHub shows as annotations on the pull request's files.
+//!
+//! `::warning file=CLAUDE.md,line=3,endLine=9,title=…::message`: `error`
+//! for high findings and error diagnostics, `warning` for medium findings
+//! and warning diagnostics, `notice` for low and info findings, accepted
+//! findings (with their reason) and stale accepted ids. Values are
+//! escaped as the runner expects (`%`, CR and LF everywhere; `:` and `,`
+//! in properties too; GitHub's `toolkit/core` `command.ts`), so a path or
+//! message taken from the repository cannot end a property or start a
+//! command of its own.
+
+use crate::forge::{finding_title, start_line, ForgeReport};
+use playbookdiff_compare::FindingSeverity;
+use playbookdiff_model::{Severity, SourceRef};
+use std::fmt::Write as _;
+
+/// Escapes a command's message.
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a property value (`file`, `title`).
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn command(out: &mut String, level: &str, source: Option<&SourceRef>, title: &str, message: &str) {
+    let mut props: Vec<String> = Vec::new();
+    if let Some(s) = source {
+        props.push(format!("file={}", escape_property(s.path.as_str())));
+        if let Some((start, end)) = start_line(s.lines.as_ref()) {
+            props.push(format!("line={start}"));
+            props.push(format!("endLine={end}"));
+        }
+    }
+    props.push(format!("title={}", escape_property(title)));
+    let _ = writeln!(
+        out,
+        "::{level} {}::{}",
+        props.join(","),
+        escape_data(message)
+    );
+}
+
+/// The workflow commands of `report`, one per line.
+pub fn github(report: &ForgeReport<'_>) -> String {
+    let mut out = String::new();
+    for ff in &report.findings {
+        let f = ff.finding;
+        let (level, prefix) = match (&f.accepted, f.severity) {
+            (Some(a), _) => ("notice", format!("Accepted ({}): ", a.reason)),
+            (None, FindingSeverity::High) => ("error", String::new()),
+            (None, FindingSeverity::Medium) => ("warning", String::new()),
+            (None, _) => ("notice", String::new()),
+        };
+        let mut message = format!("{prefix}{}", f.message);
+        if !ff.directories.is_empty() {
+            let shown: Vec<&str> = ff.directories.iter().take(5).map(|d| d.as_str()).collect();
+            let more = ff.directories.len().saturating_sub(5);
+            message.push_str(&format!(
+                "\nLaunch directories: {}{}",
+                shown.join(", "),
+                if more > 0 {
+                    format!(", +{more} more")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        for r in &f.remedies {
+            message.push_str(&format!("\nFix for {}: {}", r.harness.as_str(), r.action));
+        }
+        message.push_str(&format!("\nId: {}", f.id));
+        command(
+            &mut out,
+            level,
+            f.items.first().map(|i| &i.source),
+            &format!(
+                "PlaybookDiff: {} ({})",
+                finding_title(f.category, f.kind),
+                f.severity.as_str()
+            ),
+            &message,
+        );
+    }
+    for fd in &report.diagnostics {
+        let d = fd.diagnostic;
+        let level = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        command(
+            &mut out,
+            level,
+            d.source.as_ref(),
+            &format!(
+                "PlaybookDiff: {} ({})",
+                d.code.as_str(),
+                fd.harness.as_str()
+            ),
+            &d.message,
+        );
+    }
+    for a in report.stale {
+        command(
+            &mut out,
+            "notice",
+            None,
+            "PlaybookDiff: stale accepted finding",
+            &format!(
+                "{} is accepted in playbookdiff.toml ({}) but no longer occurs; remove the entry.",
+                a.id, a.reason
+            ),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_follows_the_runner() {
+        assert_eq!(escape_data("a%b\r\nc::d"), "a%25b%0D%0Ac::d");
+        assert_eq!(escape_property("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
+    }
+
+    #[test]
+    fn a_hostile_message_stays_on_one_line_and_one_command() {
+        let mut out = String::new();
+        command(
+            &mut out,
+            "warning",
+            None,
+            "t,itle::x",
+            "line\n::error file=x::injected",
+        );
+        assert_eq!(out.lines().count(), 1, "{out}");
+        assert!(
+            out.starts_with("::warning title=t%2Citle%3A%3Ax::line%0A::error"),
+            "{out}"
+        );
+    }
+}

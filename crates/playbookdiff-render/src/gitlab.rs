@@ -1,0 +1,113 @@
+//! `--format gitlab`: a GitLab Code Quality report (a JSON array of
+//! issues, the subset of the Code Climate format GitLab reads:
+//! `description`, `check_name`, `fingerprint`, `severity`,
+//! `location.path`, `location.lines.begin`; GitLab documentation, "Code
+//! Quality", "Implement a custom tool").
+//!
+//! Severity: `critical` for high findings and error diagnostics, `major`
+//! for medium findings and warnings, `minor` for low, `info` for info and
+//! for accepted findings, whose description starts with `Accepted` and
+//! the reason. The fingerprint is a SHA-256 of the finding's stable id, so
+//! GitLab tracks a finding across pipelines whatever its lines.
+
+use crate::forge::{finding_rule_id, start_line, ForgeReport};
+use playbookdiff_compare::FindingSeverity;
+use playbookdiff_model::Severity;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+#[derive(Serialize)]
+struct Issue {
+    description: String,
+    check_name: String,
+    fingerprint: String,
+    severity: &'static str,
+    location: Location,
+}
+
+#[derive(Serialize)]
+struct Location {
+    path: String,
+    lines: Lines,
+}
+
+#[derive(Serialize)]
+struct Lines {
+    begin: u32,
+}
+
+/// Lower-case hex SHA-256 of `parts` joined by NUL bytes.
+pub fn fingerprint(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p.as_bytes());
+        h.update([0u8]);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The Code Quality report of `report`, pretty-printed, ending with a
+/// newline. A finding without a file (none in practice) points at
+/// `playbookdiff.toml`'s directory, the repository root, line 1.
+pub fn gitlab(report: &ForgeReport<'_>) -> String {
+    let mut issues = Vec::new();
+    for ff in &report.findings {
+        let f = ff.finding;
+        let source = f.items.first().map(|i| &i.source);
+        let severity = match (&f.accepted, f.severity) {
+            (Some(_), _) => "info",
+            (None, FindingSeverity::High) => "critical",
+            (None, FindingSeverity::Medium) => "major",
+            (None, FindingSeverity::Low) => "minor",
+            (None, FindingSeverity::Info) => "info",
+        };
+        let mut description = match &f.accepted {
+            Some(a) => format!("Accepted ({}): {}", a.reason, f.message),
+            None => f.message.clone(),
+        };
+        description.push_str(&format!(" [{}]", f.id));
+        issues.push(Issue {
+            description,
+            check_name: finding_rule_id(f.category, f.kind),
+            fingerprint: fingerprint(&["finding", &f.id]),
+            severity,
+            location: Location {
+                path: source.map_or_else(|| ".".to_string(), |s| s.path.as_str().to_string()),
+                lines: Lines {
+                    begin: source
+                        .and_then(|s| start_line(s.lines.as_ref()))
+                        .map_or(1, |l| l.0),
+                },
+            },
+        });
+    }
+    for fd in &report.diagnostics {
+        let d = fd.diagnostic;
+        let Some(source) = &d.source else { continue };
+        issues.push(Issue {
+            description: format!("{}: {}", fd.harness.as_str(), d.message),
+            check_name: d.code.as_str().to_string(),
+            fingerprint: fingerprint(&[
+                "diagnostic",
+                fd.harness.as_str(),
+                d.code.as_str(),
+                source.path.as_str(),
+                &d.message,
+            ]),
+            severity: match d.severity {
+                Severity::Error => "critical",
+                Severity::Warning => "major",
+                Severity::Info => "info",
+            },
+            location: Location {
+                path: source.path.as_str().to_string(),
+                lines: Lines {
+                    begin: start_line(source.lines.as_ref()).map_or(1, |l| l.0),
+                },
+            },
+        });
+    }
+    let mut out = serde_json::to_string_pretty(&issues).expect("the report serializes");
+    out.push('\n');
+    out
+}

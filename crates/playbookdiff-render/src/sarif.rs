@@ -1,0 +1,401 @@
+//! `--format sarif`: a SARIF 2.1.0 log (OASIS standard, errata 01) for
+//! GitHub code scanning and other SARIF readers.
+//!
+//! One run, tool `PlaybookDiff`; one rule per finding kind
+//! (`instruction-missing`, `mcp-capability-gap`, …) and per diagnostic code
+//! that occurs, each with a short description and help text. Each finding
+//! is a result at the file of its first item (lines as `region`), with every
+//! item's file (both sides) as a related location, and its stable id as
+//! the partial fingerprint `playbookdiffFindingId/v1`, so a forge tracks
+//! the same finding across runs whatever its lines. An accepted finding
+//! carries an `external` suppression (status `accepted`) whose
+//! justification is the recorded reason. Warnings and errors the harness
+//! adapters report about repository files are results too, under their
+//! diagnostic code.
+//!
+//! The structures below are the subset of the SARIF object model this
+//! renderer writes, named after the specification's properties; the test
+//! `tests/sarif_schema.rs` validates the output against the official
+//! schema (`schema/vendor/sarif-schema-2.1.0.json`).
+
+use crate::forge::{
+    diagnostic_rule_id, finding_description, finding_help, finding_rule_id, finding_title,
+    start_line, uri_path, ForgeReport,
+};
+use playbookdiff_compare::FindingSeverity;
+use playbookdiff_model::{Severity, SourceRef};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The `$schema` URI written into the log.
+pub const SARIF_SCHEMA_URI: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+/// The partial fingerprint key holding a finding's stable id.
+pub const FINGERPRINT_KEY: &str = "playbookdiffFindingId/v1";
+
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Tool,
+    results: Vec<SarifResult<'a>>,
+    column_kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    semantic_version: &'static str,
+    rules: Vec<Rule>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Rule {
+    id: String,
+    name: String,
+    short_description: Text,
+    full_description: Text,
+    help: Text,
+    default_configuration: Configuration,
+    properties: RuleProperties,
+}
+
+#[derive(Serialize)]
+struct RuleProperties {
+    tags: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct Text {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: String,
+    rule_index: usize,
+    level: &'static str,
+    message: Text,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    locations: Vec<Location>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<Location>,
+    partial_fingerprints: BTreeMap<&'static str, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<Suppression<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_state: Option<&'static str>,
+    properties: BTreeMap<&'static str, serde_json::Value>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<usize>,
+    physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Text>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<Region>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u32,
+    end_line: u32,
+}
+
+#[derive(Serialize)]
+struct Suppression<'a> {
+    kind: &'static str,
+    status: &'static str,
+    justification: &'a str,
+}
+
+/// The base the URIs are relative to: the repository root, as GitHub
+/// code scanning names it.
+const SRCROOT: &str = "%SRCROOT%";
+
+fn physical(source: &SourceRef) -> PhysicalLocation {
+    PhysicalLocation {
+        artifact_location: ArtifactLocation {
+            uri: uri_path(source.path.as_str()),
+            uri_base_id: Some(SRCROOT),
+        },
+        region: start_line(source.lines.as_ref()).map(|(start_line, end_line)| Region {
+            start_line,
+            end_line,
+        }),
+    }
+}
+
+fn finding_level(s: FindingSeverity) -> &'static str {
+    match s {
+        FindingSeverity::High => "error",
+        FindingSeverity::Medium => "warning",
+        FindingSeverity::Low | FindingSeverity::Info => "note",
+    }
+}
+
+fn diagnostic_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// Rules in order of first use, by id.
+#[derive(Default)]
+struct Rules {
+    list: Vec<Rule>,
+}
+
+impl Rules {
+    fn index(&mut self, id: &str, make: impl FnOnce() -> Rule) -> usize {
+        if let Some(i) = self.list.iter().position(|r| r.id == id) {
+            return i;
+        }
+        self.list.push(make());
+        self.list.len() - 1
+    }
+}
+
+/// The SARIF 2.1.0 log of `report`, pretty-printed, ending with a
+/// newline. Paths are repository-relative URIs against the base id
+/// `%SRCROOT%` (the repository root); lines are 1-based.
+pub fn sarif(report: &ForgeReport<'_>) -> String {
+    let mut rules = Rules::default();
+    let mut results = Vec::new();
+    for ff in &report.findings {
+        let f = ff.finding;
+        let rule_id = finding_rule_id(f.category, f.kind);
+        let rule_index = rules.index(&rule_id, || {
+            let title = finding_title(f.category, f.kind);
+            Rule {
+                id: rule_id.clone(),
+                name: title
+                    .split([' ', '-'])
+                    .map(|w| {
+                        let mut c = w.chars();
+                        c.next()
+                            .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                            .unwrap_or_default()
+                    })
+                    .collect(),
+                short_description: Text { text: title },
+                full_description: Text {
+                    text: finding_description(f.category, f.kind).to_string(),
+                },
+                help: Text {
+                    text: finding_help(f.category, f.kind),
+                },
+                default_configuration: Configuration {
+                    level: finding_level(f.severity),
+                },
+                properties: RuleProperties {
+                    tags: vec!["agent-configuration", f.category.as_str()],
+                },
+            }
+        });
+        let mut locations = Vec::new();
+        let mut related = Vec::new();
+        for (i, item) in f.items.iter().enumerate() {
+            if i == 0 {
+                locations.push(Location {
+                    id: None,
+                    physical_location: physical(&item.source),
+                    message: None,
+                });
+            }
+            related.push(Location {
+                id: Some(i),
+                physical_location: physical(&item.source),
+                message: Some(Text {
+                    text: format!("{}: {}", item.harness.as_str(), item.reason),
+                }),
+            });
+        }
+        if locations.is_empty() {
+            if let Some(dir) = &f.scope {
+                locations.push(Location {
+                    id: None,
+                    physical_location: PhysicalLocation {
+                        artifact_location: ArtifactLocation {
+                            uri: if dir.is_root() {
+                                String::new()
+                            } else {
+                                format!("{}/", uri_path(dir.as_str()))
+                            },
+                            uri_base_id: Some(SRCROOT),
+                        },
+                        region: None,
+                    },
+                    message: None,
+                });
+            }
+        }
+        let mut properties = BTreeMap::new();
+        properties.insert("findingId", f.id.clone().into());
+        properties.insert("severity", f.severity.as_str().into());
+        properties.insert(
+            "presentIn",
+            f.present_in
+                .iter()
+                .map(|h| h.as_str())
+                .collect::<Vec<_>>()
+                .into(),
+        );
+        properties.insert(
+            "absentFrom",
+            f.absent_from
+                .iter()
+                .map(|h| h.as_str())
+                .collect::<Vec<_>>()
+                .into(),
+        );
+        if !ff.directories.is_empty() {
+            properties.insert(
+                "directories",
+                ff.directories
+                    .iter()
+                    .map(|d| d.as_str())
+                    .collect::<Vec<_>>()
+                    .into(),
+            );
+        }
+        let mut text = f.message.clone();
+        if !f.remedies.is_empty() {
+            for r in &f.remedies {
+                text.push_str(&format!(" Fix for {}: {}", r.harness.as_str(), r.action));
+            }
+        }
+        results.push(SarifResult {
+            rule_id,
+            rule_index,
+            level: finding_level(f.severity),
+            message: Text { text },
+            locations,
+            related_locations: related,
+            partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, f.id.clone())]),
+            suppressions: f
+                .accepted
+                .as_ref()
+                .map(|a| Suppression {
+                    kind: "external",
+                    status: "accepted",
+                    justification: &a.reason,
+                })
+                .into_iter()
+                .collect(),
+            baseline_state: ff.baseline.map(|b| b.as_str()),
+            properties,
+        });
+    }
+    for fd in &report.diagnostics {
+        let d = fd.diagnostic;
+        let rule_id = diagnostic_rule_id(d);
+        let rule_index = rules.index(rule_id, || Rule {
+            id: rule_id.to_string(),
+            name: rule_id.to_string(),
+            short_description: Text {
+                text: d.code.summary().to_string(),
+            },
+            full_description: Text {
+                text: d.code.documentation().replace('\n', " ").trim().to_string(),
+            },
+            help: Text {
+                text: d.code.documentation().replace('\n', " ").trim().to_string(),
+            },
+            default_configuration: Configuration {
+                level: diagnostic_level(d.code.severity()),
+            },
+            properties: RuleProperties {
+                tags: vec!["agent-configuration", "diagnostic"],
+            },
+        });
+        let Some(source) = &d.source else { continue };
+        let fingerprint = crate::gitlab::fingerprint(&[
+            "diagnostic",
+            fd.harness.as_str(),
+            rule_id,
+            source.path.as_str(),
+            &d.message,
+        ]);
+        let mut properties = BTreeMap::new();
+        properties.insert("harness", fd.harness.as_str().into());
+        results.push(SarifResult {
+            rule_id: rule_id.to_string(),
+            rule_index,
+            level: diagnostic_level(d.severity),
+            message: Text {
+                text: format!("{}: {}", fd.harness.as_str(), d.message),
+            },
+            locations: vec![Location {
+                id: None,
+                physical_location: physical(source),
+                message: None,
+            }],
+            related_locations: Vec::new(),
+            partial_fingerprints: BTreeMap::from([("playbookdiffDiagnostic/v1", fingerprint)]),
+            suppressions: Vec::new(),
+            baseline_state: None,
+            properties,
+        });
+    }
+    let log = Log {
+        schema: SARIF_SCHEMA_URI,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "PlaybookDiff",
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    rules: rules.list,
+                },
+            },
+            results,
+            column_kind: "unicodeCodePoints",
+        }],
+    };
+    let mut out = serde_json::to_string_pretty(&log).expect("the SARIF log serializes");
+    out.push('\n');
+    out
+}

@@ -1,0 +1,179 @@
+//! The project configuration file: finding it, reading it, and writing an
+//! accepted finding into it (`check --accept ID --reason TEXT`).
+//!
+//! `playbookdiff.toml` is looked for in the repository root: REPO, or
+//! without REPO the nearest directory holding `.git` found by walking up
+//! from the current directory, so a command run anywhere in the repository
+//! finds it. It is not looked for above REPO: a repository analysed inside
+//! another one (a test fixture) is not governed by the outer one's file.
+//! `--config PATH` names it instead. Parsing and editing are `playbookdiff_config`'s; this
+//! module does the file I/O and turns errors into one-line usage errors
+//! (exit status 2) that name the file, line and column.
+
+use crate::context::UsageError;
+use playbookdiff_config::{ProjectConfig, FILE_NAME};
+use std::path::{Path, PathBuf};
+
+/// A configuration file that was found and parsed.
+#[derive(Debug)]
+pub struct Loaded {
+    /// Where it is.
+    pub path: PathBuf,
+    /// How to name it in messages (as given, or relative to the current
+    /// directory when that is shorter).
+    pub label: String,
+    /// Its text.
+    pub text: String,
+    /// Its content.
+    pub config: ProjectConfig,
+    /// The repository root relative to the file's directory (`""` when the
+    /// file is at the root, or not above it), for matching `exclude`
+    /// patterns.
+    pub repo_prefix: String,
+}
+
+/// The file to use for the repository at `root`: `explicit` (from
+/// `--config`, relative to `current_dir`), else `playbookdiff.toml` in
+/// `root` when it is a file.
+pub fn find(explicit: Option<&Path>, root: &Path, current_dir: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = explicit {
+        return Some(match current_dir {
+            Some(here) if p.is_relative() => here.join(p),
+            _ => p.to_path_buf(),
+        });
+    }
+    let candidate = root.join(FILE_NAME);
+    candidate.is_file().then_some(candidate)
+}
+
+fn label(path: &Path, current_dir: Option<&Path>) -> String {
+    current_dir
+        .and_then(|here| path.strip_prefix(here).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// Finds and parses the configuration of the repository at `root`.
+/// `Ok(None)` when there is none (and none was named).
+///
+/// # Errors
+///
+/// A [`UsageError`] naming the file (and line and column) when `--config`
+/// names a file that cannot be read, or when the file is not a valid
+/// configuration.
+pub fn load(
+    explicit: Option<&Path>,
+    root: &Path,
+    current_dir: Option<&Path>,
+) -> Result<Option<Loaded>, UsageError> {
+    let Some(path) = find(explicit, root, current_dir) else {
+        return Ok(None);
+    };
+    let label = match explicit {
+        Some(given) => given.display().to_string(),
+        None => label(&path, current_dir),
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        UsageError(format!(
+            "--config '{label}' cannot be read ({e}); pass a readable playbookdiff.toml"
+        ))
+    })?;
+    let config = playbookdiff_config::parse(&text).map_err(|e| UsageError(e.render(&label)))?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let canonical_dir = dir.canonicalize().unwrap_or(dir);
+    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let repo_prefix = canonical_root
+        .strip_prefix(&canonical_dir)
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .unwrap_or_default();
+    Ok(Some(Loaded {
+        path,
+        label,
+        text,
+        config,
+        repo_prefix,
+    }))
+}
+
+/// The header of a configuration file that `--accept` creates.
+const NEW_FILE_HEADER: &str = "\
+# PlaybookDiff project configuration (see docs/ci.md).
+# Accepted findings are differences the team intends; each needs a reason.
+";
+
+/// Records `id` as accepted for `reason` in `loaded`'s file, or in a new
+/// `playbookdiff.toml` at `root` when there is none; returns the label of
+/// the file written.
+///
+/// # Errors
+///
+/// A [`UsageError`] when the file cannot be edited or written.
+pub fn write_accepted(
+    loaded: Option<&Loaded>,
+    root: &Path,
+    current_dir: Option<&Path>,
+    id: &str,
+    reason: &str,
+) -> Result<String, UsageError> {
+    let (path, label, text) = match loaded {
+        Some(l) => (l.path.clone(), l.label.clone(), l.text.clone()),
+        None => {
+            let path = root.join(FILE_NAME);
+            let label = label(&path, current_dir);
+            (path, label, NEW_FILE_HEADER.to_string())
+        }
+    };
+    let updated =
+        playbookdiff_config::accept(&text, id, reason).map_err(|e| UsageError(e.render(&label)))?;
+    std::fs::write(&path, updated).map_err(|e| {
+        UsageError(format!(
+            "'{label}' cannot be written ({e}); check the file's permissions"
+        ))
+    })?;
+    Ok(label)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn found_at_the_root_only_or_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path();
+        std::fs::create_dir_all(top.join("fixtures/a")).unwrap();
+        assert_eq!(find(None, top, None), None);
+        std::fs::write(top.join(FILE_NAME), "").unwrap();
+        assert_eq!(find(None, top, None), Some(top.join(FILE_NAME)));
+        // A repository inside another is not governed by its file.
+        assert_eq!(find(None, &top.join("fixtures/a"), None), None);
+        // --config names any file; its directory above REPO anchors the
+        // exclude patterns.
+        let named = Path::new("playbookdiff.toml");
+        assert_eq!(
+            find(Some(named), &top.join("fixtures/a"), Some(top)),
+            Some(top.join(FILE_NAME))
+        );
+        let l = load(Some(named), &top.join("fixtures/a"), Some(top))
+            .unwrap()
+            .unwrap();
+        assert_eq!(l.repo_prefix, "fixtures/a");
+        let l = load(None, top, Some(top)).unwrap().unwrap();
+        assert_eq!(l.repo_prefix, "");
+        assert_eq!(l.label, "playbookdiff.toml");
+    }
+
+    #[test]
+    fn a_bad_file_is_one_line_with_file_line_and_column() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join(".git")).unwrap();
+        std::fs::write(tmp.path().join(FILE_NAME), "\nfail-on = \"sometimes\"\n").unwrap();
+        let e = load(None, tmp.path(), Some(tmp.path())).unwrap_err();
+        assert!(e.0.starts_with("playbookdiff.toml:2:11: "), "{}", e.0);
+        assert!(!e.0.contains('\n'), "{}", e.0);
+        let e = load(Some(Path::new("nope.toml")), tmp.path(), Some(tmp.path())).unwrap_err();
+        assert!(e.0.contains("'nope.toml' cannot be read"), "{}", e.0);
+    }
+}
