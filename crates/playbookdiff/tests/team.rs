@@ -515,3 +515,33 @@ fn github_commands_and_gitlab_code_quality() {
         assert!(i["check_name"].is_string() && i["description"].is_string());
     }
 }
+
+/// On this repository, the committed `playbookdiff.toml` leaves the test
+/// fixtures and the example out: `check --all-dirs` reports only the
+/// repository's own configuration (none today), where without the file
+/// it checks every fixture as a launch directory.
+#[test]
+fn this_repository_checks_only_its_own_configuration() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = root.canonicalize().unwrap();
+    let (code, v) = json(&["check", s(&root), "--all-dirs", "--format", "json"]);
+    let text = v["findings"].to_string() + &v["directories"].to_string();
+    for excluded in ["tests/fixtures/", "tests/cases/", "examples/"] {
+        assert!(!text.contains(excluded), "{excluded} in {text}");
+    }
+    assert_eq!(code, 0, "{text}");
+    // Without the file, the fixtures flood the report.
+    let empty = tempfile::NamedTempFile::new().unwrap();
+    let (code, all) = json(&[
+        "check",
+        s(&root),
+        "--all-dirs",
+        "--config",
+        s(empty.path()),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    assert!(all["directories"].as_array().unwrap().len() > 50);
+    assert!(all["summary"]["medium"].as_u64().unwrap() > 50);
+}
