@@ -363,10 +363,12 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
             format!(
                 "{}{}",
                 f.severity.as_str(),
-                if f.actionable {
-                    " (actionable: check exits 1)"
-                } else {
-                    ""
+                match (&f.accepted, r.gate.fail_on.fails(f)) {
+                    (Some(_), _) => " (accepted: it does not fail the run)".to_string(),
+                    (None, true) => " (fails the run: check exits 1)".to_string(),
+                    (None, false) if f.actionable =>
+                        format!(" (actionable; below fail-on {})", r.gate.fail_on.as_str()),
+                    (None, false) => String::new(),
                 }
             ),
         ),
@@ -391,7 +393,13 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
             "agents",
             profiles_label(r.configs).unwrap_or_else(|| "-".to_string()),
         ),
-    ] {
+    ]
+    .into_iter()
+    .chain(
+        f.accepted
+            .as_ref()
+            .map(|a| ("accepted", clean(&a.reason).into_owned())),
+    ) {
         out.push_str(&wrap_hanging(
             &v,
             &format!("  {k:<12} "),

@@ -545,3 +545,71 @@ fn this_repository_checks_only_its_own_configuration() {
     assert!(all["directories"].as_array().unwrap().len() > 50);
     assert!(all["summary"]["medium"].as_u64().unwrap() > 50);
 }
+
+/// `[agent-versions]` selects the modelled release; `--agent-version`
+/// replaces it. `explain` says a finding is accepted and why.
+#[test]
+fn agent_versions_of_the_file_and_explain_of_an_accepted_finding() {
+    let tmp = repo();
+    let r = s(tmp.path());
+    write(
+        tmp.path(),
+        "playbookdiff.toml",
+        "[agent-versions]\ncodex = \"0.142.3\"\n",
+    );
+    let (_, v) = json(&["check", r, "--format", "json"]);
+    assert_eq!(
+        v["configs"]["codex"]["agentProfile"]["version"], "0.142.3",
+        "{}",
+        v["configs"]["codex"]["agentProfile"]
+    );
+    let (_, v) = json(&[
+        "check",
+        r,
+        "--format",
+        "json",
+        "--agent-version",
+        "codex=0.171.0",
+    ]);
+    assert_eq!(v["configs"]["codex"]["agentProfile"]["version"], "0.171.0");
+    write(
+        tmp.path(),
+        "playbookdiff.toml",
+        "[agent-versions]\ncodex = \"x y\"\n",
+    );
+    let (code, _, err) = run(&["check", r]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("playbookdiff.toml:2:9: `x y` is not a version"),
+        "{err}"
+    );
+
+    std::fs::remove_file(tmp.path().join("playbookdiff.toml")).unwrap();
+    let (_, v) = json(&["check", r, "--format", "json"]);
+    let id = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["actionable"] == true)
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, out, _) = run(&["explain", &id, r]);
+    assert!(
+        flat(&out).contains("(fails the run: check exits 1)"),
+        "{out}"
+    );
+    assert_eq!(
+        run(&["check", r, "--accept", &id, "--reason", "on purpose"]).0,
+        0
+    );
+    let (code, out, _) = run(&["explain", &id, r]);
+    assert_eq!(code, 0);
+    let out = flat(&out);
+    assert!(
+        out.contains("(accepted: it does not fail the run)"),
+        "{out}"
+    );
+    assert!(out.contains("accepted on purpose"), "{out}");
+}
