@@ -70,9 +70,9 @@ pub struct ProjectConfig {
     /// Launch directories and files to leave out, in `.gitignore` syntax,
     /// relative to the directory of this file: `fixtures/` excludes every
     /// directory of that name, `**/tests/fixtures/` every such pair,
-    /// `examples/` or `crates/*/tests/` (a `/` before the end anchors the
-    /// pattern) only those below this file's directory, `!pattern` takes an
-    /// entry back in. `check --all-dirs` does not
+    /// `/examples/` or `crates/*/tests/` (a `/` at the start or in the
+    /// middle anchors the pattern) only those below this file's directory,
+    /// `!pattern` takes an entry back in. `check --all-dirs` does not
     /// check an excluded launch directory, nor one below it.
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
