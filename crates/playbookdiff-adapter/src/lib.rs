@@ -30,6 +30,14 @@ pub trait Adapter: Sync {
     /// directories are the harness's own configuration directories.
     fn config_entry_names(&self) -> &'static [&'static str];
 
+    /// Personal files, relative to the directory that holds them (e.g.
+    /// `CLAUDE.local.md`), that this adapter reports as unavailable in repo
+    /// mode. They are usually git-ignored; repo mode's file rule keeps them
+    /// visible (never read) instead of hiding them. None by default.
+    fn personal_paths(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// True when `path` is this harness's configuration: its file name or
     /// one of its directories is one of [`Adapter::config_entry_names`]
     /// (so everything under `.claude/` is Claude Code configuration).
@@ -133,6 +141,8 @@ pub struct Declared {
     pub harness: Harness,
     /// See [`Adapter::config_entry_names`].
     pub config_entry_names: &'static [&'static str],
+    /// See [`Adapter::personal_paths`].
+    pub personal_paths: &'static [&'static str],
     /// See [`Adapter::profiled_versions`]; not empty, oldest first.
     pub profiled_versions: &'static [&'static str],
     /// The compilation under one profiled release.
@@ -149,6 +159,7 @@ impl Declared {
         Declared {
             harness,
             config_entry_names: &[],
+            personal_paths: &[],
             profiled_versions: &[],
             compile_profile,
             remedy: |_| None,
@@ -158,6 +169,12 @@ impl Declared {
     /// With these owned entry names ([`Adapter::config_entry_names`]).
     pub const fn owning(mut self, names: &'static [&'static str]) -> Declared {
         self.config_entry_names = names;
+        self
+    }
+
+    /// With these personal files ([`Adapter::personal_paths`]).
+    pub const fn personal(mut self, paths: &'static [&'static str]) -> Declared {
+        self.personal_paths = paths;
         self
     }
 
@@ -182,6 +199,10 @@ impl Adapter for Declared {
 
     fn config_entry_names(&self) -> &'static [&'static str] {
         self.config_entry_names
+    }
+
+    fn personal_paths(&self) -> &'static [&'static str] {
+        self.personal_paths
     }
 
     fn profiled_versions(&self) -> &'static [&'static str] {

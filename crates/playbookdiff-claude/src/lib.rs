@@ -33,6 +33,12 @@ use std::collections::{HashMap, HashSet};
 /// configuration (a candidate launch directory for `check --all-dirs`).
 pub const CONFIG_ENTRY_NAMES: &[&str] = &["CLAUDE.md", "CLAUDE.local.md", ".claude", ".mcp.json"];
 
+/// Personal files, relative to the directory that holds them, that this
+/// adapter reports as unavailable in repo mode. They are usually
+/// git-ignored, so repo mode's file rule keeps them visible (never read)
+/// rather than hiding them.
+pub const PERSONAL_PATHS: &[&str] = &["CLAUDE.local.md", ".claude/settings.local.json"];
+
 /// Claude Code skips memory files over 4 MiB (harness facts A1); the same
 /// limit bounds every file this adapter reads.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
@@ -48,6 +54,7 @@ pub const HARNESS: Harness = Harness::new("claude-code", "Claude Code");
 /// The Claude Code adapter (spec 000), as `playbookdiff-registry` lists it.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
     .owning(CONFIG_ENTRY_NAMES)
+    .personal(PERSONAL_PATHS)
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap);
 

@@ -98,6 +98,25 @@ impl RepoPath {
         }
     }
 
+    /// The entry `name` of this directory, where `name` is one plain
+    /// component (a directory listing's name: not empty, not `.` or `..`,
+    /// no `/`). Unlike [`RepoPath::join`] it appends without re-reading the
+    /// whole path, so a walk costs the length of the names, not of the
+    /// paths. `None` when `name` is not one plain component.
+    pub fn child(&self, name: &str) -> Option<RepoPath> {
+        if name.is_empty() || name == "." || name == ".." || name.contains('/') {
+            return None;
+        }
+        if self.is_root() {
+            return Some(RepoPath(name.to_string()));
+        }
+        let mut s = String::with_capacity(self.0.len() + 1 + name.len());
+        s.push_str(&self.0);
+        s.push('/');
+        s.push_str(name);
+        Some(RepoPath(s))
+    }
+
     /// True when `self` equals `other` or lies below it.
     pub fn starts_with(&self, other: &RepoPath) -> bool {
         other.is_root()

@@ -1,10 +1,15 @@
 //! One walk of a tree, link resolution inside the repository, and a
 //! read-once file cache.
 
-use crate::{DirEntry, EntryKind, SourceError, SourceTree, Stat, TextFile};
+use crate::visibility::{
+    FileRule, IgnoreLevel, RepoOptions, Seen, View, WalkScope, MAX_IGNORE_FILE_BYTES,
+};
+use crate::{DirEntry, EntryKind, SourceError, SourceTree, TextFile};
+use elsa::sync::FrozenMap;
 use playbookdiff_model::RepoPath;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The most symbolic links followed while resolving one path (as Linux's
 /// `MAXSYMLINKS`).
@@ -60,100 +65,360 @@ pub enum Resolved {
 
 type ReadResult = Result<Arc<TextFile>, SourceError>;
 
-/// A repository walked once: the index of every entry (links not
-/// followed, `.git` skipped), link resolution that never leaves the
+/// Where a walk down the listings ends.
+enum Located {
+    /// The entry itself, of this kind.
+    Entry(EntryKind),
+    /// Nothing there, and no link on the way.
+    Missing,
+    /// A symbolic link on the way.
+    ThroughLink,
+}
+
+/// One directory of the tree, listed at most once, on first need.
+struct Node {
+    /// True when the directory is ignored and shown only because tracked
+    /// files lie below it: untracked entries in it are hidden.
+    ignored: bool,
+    /// The ignore files in effect in the directory's parent.
+    parent_level: Option<Arc<IgnoreLevel>>,
+    listing: OnceLock<Listing>,
+    /// Set once the whole subtree below has been listed.
+    walked: OnceLock<()>,
+}
+
+/// A directory's visible entries and a node for each subdirectory.
+struct Listing {
+    /// Visible entries, sorted by name, `.git` left out.
+    entries: Box<[DirEntry]>,
+    /// For each `Dir` entry, in order: its index in `entries` and its node.
+    dirs: Box<[(u32, Node)]>,
+}
+
+impl Node {
+    fn new(ignored: bool, parent_level: Option<Arc<IgnoreLevel>>) -> Self {
+        Node {
+            ignored,
+            parent_level,
+            listing: OnceLock::new(),
+            walked: OnceLock::new(),
+        }
+    }
+}
+
+impl Listing {
+    fn entry(&self, name: &str) -> Option<(usize, &DirEntry)> {
+        let i = self
+            .entries
+            .binary_search_by(|e| e.name.as_str().cmp(name))
+            .ok()?;
+        Some((i, &self.entries[i]))
+    }
+
+    fn dir(&self, index: usize) -> Option<&Node> {
+        let i = self
+            .dirs
+            .binary_search_by_key(&(index as u32), |(i, _)| *i)
+            .ok()?;
+        Some(&self.dirs[i].1)
+    }
+}
+
+/// A repository read through a [`SourceTree`]: each directory listed at
+/// most once (and only when needed), link resolution that never leaves the
 /// repository, and a cache so each file is read at most once.
+///
+/// What is walked when it is built is its [`WalkScope`]: the whole tree
+/// (spread over threads), or what one launch directory needs; any other
+/// directory is listed the first time an adapter asks for it. Which
+/// entries are shown is its [`Visibility`]: every entry, or git's view in
+/// repo mode ([`crate::visibility`]). `.git` is never shown. Links are
+/// never followed by the walk.
 pub struct Repo<'t> {
     tree: &'t dyn SourceTree,
-    entries: HashMap<RepoPath, Stat>,
-    children: HashMap<RepoPath, Vec<DirEntry>>,
-    by_name: HashMap<String, Vec<RepoPath>>,
+    view: View,
+    root: Node,
     problems: Vec<WalkProblem>,
+    late_problems: Mutex<Vec<WalkProblem>>,
+    entry_count: AtomicUsize,
+    named: FrozenMap<(String, RepoPath), Vec<RepoPath>>,
     files: Mutex<HashMap<RepoPath, ReadResult>>,
     links: Mutex<HashMap<RepoPath, Result<String, SourceError>>>,
     has_git: bool,
 }
 
 impl<'t> Repo<'t> {
-    /// Walks `tree` once, iteratively (no recursion, so depth cannot
-    /// overflow the stack). Unreadable directories become
-    /// [`Repo::walk_problems`]; the walk goes on.
+    /// Walks the whole of `tree` once, every entry visible. The walk is
+    /// spread over threads and uses no recursion, so depth cannot overflow
+    /// the stack. Unreadable directories become [`Repo::walk_problems`];
+    /// the walk goes on.
     pub fn new(tree: &'t dyn SourceTree) -> Self {
-        let mut entries = HashMap::new();
-        let mut children = HashMap::new();
-        let mut by_name: HashMap<String, Vec<RepoPath>> = HashMap::new();
-        let mut problems = tree.problems();
-        entries.insert(
-            RepoPath::root(),
-            Stat {
-                kind: EntryKind::Dir,
-                len: 0,
-            },
-        );
-        let mut stack = vec![RepoPath::root()];
-        while let Some(dir) = stack.pop() {
-            let list = match tree.list_dir(&dir) {
-                Ok(l) => l,
-                Err(e) => {
-                    problems.push(WalkProblem {
-                        path: dir.clone(),
-                        message: e.to_string(),
-                    });
-                    continue;
-                }
-            };
-            for ent in &list {
-                if ent.name == ".git" {
-                    continue;
-                }
-                if ent.non_utf8_name {
-                    problems.push(WalkProblem {
-                        path: dir.clone(),
-                        message: format!(
-                            "the name `{}` is not valid UTF-8, so it is not analysed",
-                            ent.name.escape_debug()
-                        ),
-                    });
-                    continue;
-                }
-                let Some(p) = dir.join(&ent.name) else {
-                    continue;
-                };
-                if entries.len() >= MAX_ENTRIES {
-                    problems.push(WalkProblem {
-                        path: dir.clone(),
-                        message: format!("the tree has more than {MAX_ENTRIES} entries; the rest is not analysed"),
-                    });
-                    stack.clear();
-                    break;
-                }
-                if ent.kind == EntryKind::Dir {
-                    stack.push(p.clone());
-                }
-                by_name.entry(ent.name.clone()).or_default().push(p.clone());
-                entries.insert(
-                    p,
-                    Stat {
-                        kind: ent.kind,
-                        len: 0,
-                    },
-                );
-            }
-            children.insert(dir, list.into_iter().filter(|e| e.name != ".git").collect());
-        }
-        for v in by_name.values_mut() {
-            v.sort();
-        }
-        Repo {
+        Repo::with_options(tree, RepoOptions::default())
+    }
+
+    /// Walks the part of `tree` that `options.scope` names, showing the
+    /// entries `options.visibility` and `options.excludes` allow. Problems
+    /// met while building it are [`Repo::walk_problems`], sorted by path.
+    pub fn with_options(tree: &'t dyn SourceTree, options: RepoOptions) -> Self {
+        let (view, scope) = View::new(options);
+        let mut repo = Repo {
             tree,
-            entries,
-            children,
-            by_name,
-            problems,
+            view,
+            root: Node::new(false, None),
+            problems: Vec::new(),
+            late_problems: Mutex::new(Vec::new()),
+            entry_count: AtomicUsize::new(1),
+            named: FrozenMap::new(),
             files: Mutex::new(HashMap::new()),
             links: Mutex::new(HashMap::new()),
             has_git: tree.has_git_marker(),
+        };
+        match scope {
+            WalkScope::Whole => repo.walk(&[RepoPath::root()]),
+            WalkScope::Launch { cwd, entry_names } => {
+                let mut starts = Vec::new();
+                for dir in cwd.ancestors_root_first() {
+                    if dir == cwd {
+                        break;
+                    }
+                    for name in &entry_names {
+                        if let Some(p) = dir.child(name) {
+                            if repo.kind(&p) == Some(EntryKind::Dir) {
+                                starts.push(p);
+                            }
+                        }
+                    }
+                }
+                starts.push(cwd);
+                repo.walk(&starts);
+            }
         }
+        let mut problems = tree.problems();
+        problems.append(&mut repo.late_problems.lock().unwrap_or_else(|e| e.into_inner()));
+        problems.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
+        problems.dedup();
+        repo.problems = problems;
+        repo
+    }
+
+    /// Lists every directory below each of `starts` (real directories,
+    /// links not followed), spread over the thread pool: one task per
+    /// directory, so no stack grows with depth.
+    fn walk(&self, starts: &[RepoPath]) {
+        let todo: Vec<(&Node, RepoPath)> = starts
+            .iter()
+            .filter_map(|p| self.dir_node(p).map(|n| (n, p.clone())))
+            .filter(|(n, _)| n.walked.get().is_none())
+            .collect();
+        if todo.is_empty() {
+            return;
+        }
+        rayon::scope(|s| {
+            for (node, path) in &todo {
+                let path = path.clone();
+                s.spawn(move |s| self.walk_node(s, node, path));
+            }
+        });
+        for (node, _) in todo {
+            let _ = node.walked.set(());
+        }
+    }
+
+    fn walk_node<'s>(&'s self, s: &rayon::Scope<'s>, node: &'s Node, path: RepoPath) {
+        if node.walked.get().is_some() {
+            return;
+        }
+        let listing = self.listing(node, || path.clone());
+        for (i, child) in listing.dirs.iter() {
+            if let Some(p) = path.child(&listing.entries[*i as usize].name) {
+                s.spawn(move |s| self.walk_node(s, child, p));
+            }
+        }
+    }
+
+    fn listing<'a>(&'a self, node: &'a Node, path: impl FnOnce() -> RepoPath) -> &'a Listing {
+        node.listing.get_or_init(|| self.list(node, &path()))
+    }
+
+    fn problem(&self, path: &RepoPath, message: String) {
+        self.late_problems
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(WalkProblem {
+                path: path.clone(),
+                message,
+            });
+    }
+
+    /// Lists `dir` through the tree and applies the view.
+    fn list(&self, node: &Node, dir: &RepoPath) -> Listing {
+        let empty = || Listing {
+            entries: Box::new([]),
+            dirs: Box::new([]),
+        };
+        if self.entry_count.load(Ordering::Relaxed) >= MAX_ENTRIES {
+            self.problem(
+                dir,
+                format!("the tree has more than {MAX_ENTRIES} entries; the rest is not analysed"),
+            );
+            return empty();
+        }
+        let raw = match self.tree.list_dir(dir) {
+            Ok(l) => l,
+            Err(e) => {
+                self.problem(dir, e.to_string());
+                return empty();
+            }
+        };
+        let level = if self.view.reads_gitignore() && !node.ignored {
+            let own = raw
+                .iter()
+                .any(|e| e.name == ".gitignore" && e.kind == EntryKind::File && !e.non_utf8_name);
+            match own.then(|| dir.child(".gitignore")).flatten() {
+                Some(p) => match self.tree.read_file(&p, MAX_IGNORE_FILE_BYTES) {
+                    Ok(bytes) => Some(Arc::new(IgnoreLevel::new(
+                        dir,
+                        &String::from_utf8_lossy(&bytes),
+                        node.parent_level.clone(),
+                    ))),
+                    Err(_) => node.parent_level.clone(),
+                },
+                None => node.parent_level.clone(),
+            }
+        } else {
+            node.parent_level.clone()
+        };
+        let mut entries = Vec::with_capacity(raw.len());
+        let mut dirs = Vec::new();
+        let mut buf = String::new();
+        for ent in raw {
+            if ent.name == ".git" {
+                continue;
+            }
+            if ent.non_utf8_name {
+                self.problem(
+                    dir,
+                    format!(
+                        "the name `{}` is not valid UTF-8, so it is not analysed",
+                        ent.name.escape_debug()
+                    ),
+                );
+                continue;
+            }
+            if ent.name.is_empty() || ent.name == "." || ent.name == ".." || ent.name.contains('/')
+            {
+                continue;
+            }
+            buf.clear();
+            if !dir.is_root() {
+                buf.push_str(dir.as_str());
+                buf.push('/');
+            }
+            buf.push_str(&ent.name);
+            let is_dir = ent.kind == EntryKind::Dir;
+            let seen = self
+                .view
+                .classify(&buf, is_dir, level.as_ref(), node.ignored);
+            if seen == Seen::Hidden {
+                continue;
+            }
+            if is_dir {
+                dirs.push((
+                    entries.len() as u32,
+                    Node::new(seen == Seen::VisibleIgnored, level.clone()),
+                ));
+            }
+            entries.push(ent);
+        }
+        self.entry_count.fetch_add(entries.len(), Ordering::Relaxed);
+        Listing {
+            entries: entries.into_boxed_slice(),
+            dirs: dirs.into_boxed_slice(),
+        }
+    }
+
+    /// The node of real directory `path` (no link on the way), listing the
+    /// directories above it as needed.
+    fn dir_node(&self, path: &RepoPath) -> Option<&Node> {
+        let mut node = &self.root;
+        let s = path.as_str();
+        let mut end = 0;
+        for c in path.components() {
+            let upto = end;
+            let listing = self.listing(node, || {
+                RepoPath::new(&s[..upto]).unwrap_or_else(RepoPath::root)
+            });
+            let (i, e) = listing.entry(c)?;
+            if e.kind != EntryKind::Dir {
+                return None;
+            }
+            node = listing.dir(i)?;
+            end = if end == 0 { c.len() } else { end + 1 + c.len() };
+        }
+        Some(node)
+    }
+
+    /// Where a walk down the listings towards `path` ends, links not
+    /// followed.
+    fn locate(&self, path: &RepoPath) -> Located {
+        let mut node = &self.root;
+        let s = path.as_str();
+        let mut end = 0;
+        let mut comps = path.components().peekable();
+        while let Some(c) = comps.next() {
+            let upto = end;
+            let listing = self.listing(node, || {
+                RepoPath::new(&s[..upto]).unwrap_or_else(RepoPath::root)
+            });
+            let Some((i, e)) = listing.entry(c) else {
+                return Located::Missing;
+            };
+            if comps.peek().is_none() {
+                return Located::Entry(e.kind);
+            }
+            match e.kind {
+                EntryKind::Dir => match listing.dir(i) {
+                    Some(n) => node = n,
+                    None => return Located::Missing,
+                },
+                EntryKind::Symlink => return Located::ThroughLink,
+                EntryKind::File | EntryKind::Other => return Located::Missing,
+            }
+            end = if end == 0 { c.len() } else { end + 1 + c.len() };
+        }
+        Located::Entry(EntryKind::Dir)
+    }
+
+    /// The node of real directory `path` with its listing.
+    fn dir_listing(&self, path: &RepoPath) -> Option<&Listing> {
+        let node = self.dir_node(path)?;
+        Some(self.listing(node, || path.clone()))
+    }
+
+    /// True when `dir` or a directory above it has been walked whole.
+    fn walked(&self, dir: &RepoPath) -> bool {
+        let mut node = &self.root;
+        if node.walked.get().is_some() {
+            return true;
+        }
+        for c in dir.components() {
+            let Some(listing) = node.listing.get() else {
+                return false;
+            };
+            let Some(next) = listing.entry(c).and_then(|(i, _)| listing.dir(i)) else {
+                return false;
+            };
+            node = next;
+            if node.walked.get().is_some() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The file rule applied: every entry, or git's view.
+    pub fn file_rule(&self) -> FileRule {
+        self.view.rule()
     }
 
     /// The underlying tree.
@@ -166,51 +431,98 @@ impl<'t> Repo<'t> {
         self.has_git
     }
 
-    /// Directories the walk could not read.
+    /// Directories the walk could not read while the `Repo` was built,
+    /// sorted by path. (A directory listed later, on an adapter's first
+    /// question, that cannot be read shows as empty; see
+    /// [`Repo::late_walk_problems`].)
     pub fn walk_problems(&self) -> &[WalkProblem] {
         &self.problems
     }
 
-    /// The number of entries indexed.
+    /// Directories that could not be read when listed after the `Repo`
+    /// was built, in the order met.
+    pub fn late_walk_problems(&self) -> Vec<WalkProblem> {
+        self.late_problems
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The number of entries listed so far (the root included).
     pub fn entry_count(&self) -> usize {
-        self.entries.len()
+        self.entry_count.load(Ordering::Relaxed)
     }
 
-    /// The kind of `path` itself, links not followed; `None` when absent
-    /// from the index.
+    /// The kind of `path` itself, links not followed; `None` when it is
+    /// not shown (absent, hidden by the view, or below a link or a file).
     pub fn kind(&self, path: &RepoPath) -> Option<EntryKind> {
-        self.entries.get(path).map(|s| s.kind)
+        let Some(parent) = path.parent() else {
+            return Some(EntryKind::Dir);
+        };
+        let name = path.file_name()?;
+        self.dir_listing(&parent)?.entry(name).map(|(_, e)| e.kind)
     }
 
-    /// Every indexed path whose last component is `name`, sorted.
+    /// Every shown path whose last component is `name`, sorted; links are
+    /// not followed. Walks the whole tree if it has not been walked.
     pub fn files_named(&self, name: &str) -> &[RepoPath] {
-        self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+        self.files_named_under(name, &RepoPath::root())
     }
 
-    /// The indexed paths named `name` that lie strictly below directory
-    /// `dir` (every one for the root), sorted. A binary search on the
-    /// sorted list: paths sharing the prefix `dir/` are contiguous, so the
-    /// cost is that of the answer, not of the repository.
+    /// The shown paths named `name` that lie strictly below real directory
+    /// `dir` (every one for the root), sorted; links are not followed.
+    ///
+    /// Walks `dir`'s subtree if it has not been walked, then answers once
+    /// per name and directory. When the answer for a directory above is
+    /// known, this one is a binary search in it (paths sharing the prefix
+    /// `dir/` are contiguous), so the cost is that of the answer.
     pub fn files_named_under(&self, name: &str, dir: &RepoPath) -> &[RepoPath] {
-        let all = self.files_named(name);
-        if dir.is_root() {
-            return all;
+        let mut up = Some(dir.clone());
+        while let Some(d) = up {
+            if let Some(all) = self.named.get(&(name.to_string(), d.clone())) {
+                if d == *dir {
+                    return all;
+                }
+                // `d` lies strictly above `dir`, so `dir` is not the root.
+                let prefix = format!("{dir}/");
+                let start = all.partition_point(|p| p.as_str() < prefix.as_str());
+                let len = all[start..].partition_point(|p| p.as_str().starts_with(&prefix));
+                return &all[start..start + len];
+            }
+            up = d.parent();
         }
-        let prefix = format!("{dir}/");
-        let start = all.partition_point(|p| p.as_str() < prefix.as_str());
-        let len = all[start..].partition_point(|p| p.as_str().starts_with(&prefix));
-        &all[start..start + len]
+        if !self.walked(dir) {
+            self.walk(std::slice::from_ref(dir));
+        }
+        let mut found = Vec::new();
+        if let Some(node) = self.dir_node(dir) {
+            let mut stack = vec![(node, dir.clone())];
+            while let Some((node, path)) = stack.pop() {
+                let listing = self.listing(node, || path.clone());
+                if let Some(p) = listing.entry(name).and_then(|_| path.child(name)) {
+                    found.push(p);
+                }
+                for (i, child) in listing.dirs.iter() {
+                    if let Some(p) = path.child(&listing.entries[*i as usize].name) {
+                        stack.push((child, p));
+                    }
+                }
+            }
+        }
+        found.sort();
+        self.named.insert((name.to_string(), dir.clone()), found)
     }
 
-    /// The entries of directory `dir` after resolving links on the way;
-    /// empty when it is not a directory inside the repository.
+    /// The shown entries of directory `dir` after resolving links on the
+    /// way, sorted by name; empty when it is not a directory inside the
+    /// repository.
     pub fn list_dir(&self, dir: &RepoPath) -> &[DirEntry] {
         match self.resolve(dir) {
             Resolved::Inside {
                 real,
                 kind: EntryKind::Dir,
                 ..
-            } => self.children.get(&real).map(Vec::as_slice).unwrap_or(&[]),
+            } => self.dir_listing(&real).map(|l| &*l.entries).unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -229,29 +541,18 @@ impl<'t> Repo<'t> {
     /// absolute targets count as inside only when they fall under the
     /// tree's absolute root.
     pub fn resolve(&self, path: &RepoPath) -> Resolved {
-        // Fast path: the walk never descends through a link, so an indexed
-        // entry that is not itself a link has only real directories above it.
-        match self.kind(path) {
-            Some(EntryKind::Symlink) => {}
-            Some(kind) => {
+        // Fast path: one walk down the listings. Without a link on the
+        // way, the answer is there; only a link needs the slow path.
+        match self.locate(path) {
+            Located::Entry(EntryKind::Symlink) | Located::ThroughLink => {}
+            Located::Entry(kind) => {
                 return Resolved::Inside {
                     real: path.clone(),
                     kind,
                     via_link: false,
                 }
             }
-            None => {
-                // Absent below a real (indexed, not linked) entry: nothing is
-                // there. Only a link on the way needs the slow path.
-                let mut up = path.parent();
-                while let Some(p) = up {
-                    match self.kind(&p) {
-                        None => up = p.parent(),
-                        Some(EntryKind::Symlink) => break,
-                        Some(_) => return Resolved::Missing,
-                    }
-                }
-            }
+            Located::Missing => return Resolved::Missing,
         }
         let mut pending: std::collections::VecDeque<String> =
             path.components().map(str::to_string).collect();
@@ -431,14 +732,22 @@ impl<'t> Repo<'t> {
         )
     }
 
-    /// Every indexed directory (links not followed), sorted.
+    /// Every directory listed so far (links not followed), sorted: the
+    /// whole tree once it has been walked.
     pub fn directories(&self) -> Vec<RepoPath> {
-        let mut v: Vec<RepoPath> = self
-            .entries
-            .iter()
-            .filter(|(_, s)| s.kind == EntryKind::Dir)
-            .map(|(p, _)| p.clone())
-            .collect();
+        let mut v = vec![RepoPath::root()];
+        let mut stack = vec![(&self.root, RepoPath::root())];
+        while let Some((node, path)) = stack.pop() {
+            let Some(listing) = node.listing.get() else {
+                continue;
+            };
+            for (i, child) in listing.dirs.iter() {
+                if let Some(p) = path.child(&listing.entries[*i as usize].name) {
+                    v.push(p.clone());
+                    stack.push((child, p));
+                }
+            }
+        }
         v.sort();
         v
     }

@@ -25,8 +25,10 @@ mod index;
 pub mod markdown;
 mod text;
 mod tree;
+pub mod visibility;
 
 pub use git::{is_lfs_pointer, CommitId, GitError, GitRepository, GitTree};
 pub use index::{Repo, Resolved, WalkProblem};
 pub use text::TextFile;
 pub use tree::{DirEntry, EntryKind, SourceError, SourceTree, Stat, WorkingTree};
+pub use visibility::{FileRule, GitView, RepoOptions, Visibility, WalkScope};

@@ -2,9 +2,9 @@
 
 use crate::cli::CompileArgs;
 use crate::context::{open_context, UsageError};
-use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness};
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode};
 use playbookdiff_render::TextOptions;
-use playbookdiff_source::Repo;
+use playbookdiff_source::{FileRule, Repo};
 use std::path::Path;
 
 /// Validates the arguments, compiles the configuration and renders it.
@@ -18,7 +18,7 @@ pub fn run(
     color: bool,
 ) -> Result<String, UsageError> {
     let opened = open_context(&args.context, current_dir)?;
-    let repo = Repo::new(&opened.tree);
+    let repo = opened.repo(&[args.harness], false);
     let version = args.context.agent_version(args.harness);
     let config = compile(args.harness, &repo, &opened.context, version);
     let options = TextOptions {
@@ -37,14 +37,45 @@ pub fn run(
 /// `version` (`None`: the newest profiled). Every harness the command line
 /// accepts is registered; an unregistered one gives an empty configuration
 /// with no instructions rather than a panic.
+///
+/// Then states the file rule the repository was read with when it is
+/// not git's (see [`file_rule_note`]).
 pub fn compile(
     harness: Harness,
     repo: &Repo<'_>,
     context: &AnalysisContext,
     version: Option<&str>,
 ) -> EffectiveAgentConfig {
-    match playbookdiff_registry::adapter(harness) {
+    let mut config = match playbookdiff_registry::adapter(harness) {
         Some(adapter) => adapter.compile(repo, context, version),
         None => EffectiveAgentConfig::new(harness, context.clone()),
+    };
+    if let Some(note) = file_rule_note(repo, context.mode) {
+        config.assumptions.push(note);
+    }
+    config
+}
+
+/// The assumption repo mode adds when it cannot apply git's file rule:
+/// the directory is not a git work tree (no `.git` at its root), or the
+/// git index could not be read. `None` in local mode and when the rule
+/// applies.
+pub fn file_rule_note(repo: &Repo<'_>, mode: Mode) -> Option<String> {
+    if mode != Mode::Repo {
+        return None;
+    }
+    match repo.file_rule() {
+        FileRule::WorkingTree => Some(
+            "Not a git work tree (no .git at the repository root): repo mode reads every file in the \
+             directory, including files git would ignore."
+                .to_string(),
+        ),
+        FileRule::Git {
+            index_problem: Some(why),
+        } => Some(format!(
+            "{why}: repo mode follows the ignore rules alone, so a tracked file that an ignore rule \
+             matches is not read."
+        )),
+        FileRule::Git { index_problem: None } | FileRule::Committed => None,
     }
 }

@@ -6,9 +6,12 @@
 //! and what to do.
 
 use crate::cli::{ContextArgs, ModeArg};
-use playbookdiff_model::{AnalysisContext, RepoPath};
+use playbookdiff_model::{AnalysisContext, Harness, Mode, RepoPath};
 use playbookdiff_render::Via;
-use playbookdiff_source::{EntryKind, GitRepository, SourceTree, WorkingTree};
+use playbookdiff_source::{
+    EntryKind, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility, WalkScope,
+    WorkingTree,
+};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
@@ -49,6 +52,55 @@ impl fmt::Debug for OpenedContext {
             .field("repository_label", &self.repository_label)
             .field("via", &self.via)
             .finish_non_exhaustive()
+    }
+}
+
+impl OpenedContext {
+    /// The repository as the context's mode sees it, read by the adapters
+    /// of `harnesses`.
+    ///
+    /// Repo mode in a git work tree shows what git would commit: tracked
+    /// files and untracked files no ignore rule matches (the adapters'
+    /// personal files stay visible, so that they are reported as
+    /// unavailable). Local mode, and a directory that is not a git work
+    /// tree, show every entry. `whole` walks the whole tree
+    /// (`check --all-dirs`); otherwise what the launch directory needs: the
+    /// chain from the root to it, the adapters' configuration directories
+    /// on that chain, and its subtree.
+    pub fn repo(&self, harnesses: &[Harness], whole: bool) -> Repo<'_> {
+        let mut entry_names: Vec<String> = Vec::new();
+        let mut personal: Vec<&str> = Vec::new();
+        for a in harnesses
+            .iter()
+            .filter_map(|h| playbookdiff_registry::adapter(*h))
+        {
+            entry_names.extend(a.config_entry_names().iter().map(|n| n.to_string()));
+            personal.extend_from_slice(a.personal_paths());
+        }
+        let visibility = match (self.tree.absolute_root(), self.context.mode) {
+            // A commit (`--rev`) holds only what was committed.
+            (None, _) => Visibility::Committed,
+            (Some(_), Mode::Local) => Visibility::WorkingTree,
+            (Some(root), Mode::Repo) => GitView::open(root, &personal)
+                .map_or(Visibility::WorkingTree, |g| Visibility::Git(Box::new(g))),
+        };
+        let scope = if whole {
+            WalkScope::Whole
+        } else {
+            WalkScope::Launch {
+                cwd: self.context.cwd.clone(),
+                entry_names,
+            }
+        };
+        Repo::with_options(
+            &self.tree,
+            RepoOptions {
+                visibility,
+                // The hook for a configuration file's excludes.
+                excludes: Vec::new(),
+                scope,
+            },
+        )
     }
 }
 

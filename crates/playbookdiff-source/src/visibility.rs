@@ -1,0 +1,366 @@
+//! Which entries of a working tree the analysis sees: the repo-mode file
+//! rule (git's view of the tree) and the hook for configured excludes.
+//!
+//! In repo mode, in a git work tree, the analysis sees what git would
+//! commit: the files git tracks (its index) and the untracked files that no
+//! ignore rule matches; never an ignored, untracked file. Ignore rules are
+//! git's (`gitignore(5)`): every directory's `.gitignore` (a deeper file
+//! overrides a shallower one; within a file the last matching line wins;
+//! `!` re-includes; nothing below an ignored directory is re-included),
+//! then `.git/info/exclude`. The user's `core.excludesFile` is not read:
+//! it belongs to the machine, not to the repository, and reading it would
+//! make the answer differ between machines. Patterns are matched by the
+//! `ignore` crate's gitignore matcher, the one ripgrep uses.
+//!
+//! Local mode, and a directory that is not a git work tree, see every
+//! entry of the working tree, as the agent itself does when it lists
+//! files.
+
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::Match;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The most bytes of one ignore file (`.gitignore`, `info/exclude`) read;
+/// a larger one is skipped whole, as if absent.
+pub const MAX_IGNORE_FILE_BYTES: u64 = 1 << 20;
+
+/// Which entries a [`crate::Repo`] shows to the adapters, and how much of
+/// the tree it walks up front.
+#[derive(Default)]
+pub struct RepoOptions {
+    /// Git's view, or every entry (the default).
+    pub visibility: Visibility,
+    /// Gitignore-style patterns, relative to the repository root, for
+    /// entries never analysed whether tracked or not (vendored or
+    /// generated folders named by a configuration file). Empty by default.
+    /// A pattern that does not parse is skipped.
+    pub excludes: Vec<String>,
+    /// What is walked when the `Repo` is built; the rest is listed only
+    /// when asked for.
+    pub scope: WalkScope,
+}
+
+/// The part of the tree walked when a [`crate::Repo`] is built.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum WalkScope {
+    /// The whole tree, once (`check --all-dirs`, `diff`).
+    #[default]
+    Whole,
+    /// What one launch directory needs: each directory from the root down
+    /// to `cwd` is listed (not walked), the entries of those directories
+    /// named in `entry_names` that are directories (`.claude`, `.agents`,
+    /// `.codex`) are walked, and so is the subtree of `cwd`. Anything else
+    /// (a link's target elsewhere, the way to a target path) is listed
+    /// when an adapter first asks for it.
+    Launch {
+        /// The launch directory.
+        cwd: playbookdiff_model::RepoPath,
+        /// The entry names the adapters look up in each directory.
+        entry_names: Vec<String>,
+    },
+}
+
+/// Which entries of the working tree are visible.
+#[derive(Default)]
+pub enum Visibility {
+    /// Every entry (local mode; a directory that is not a git work tree).
+    #[default]
+    WorkingTree,
+    /// Tracked entries, and untracked ones that no ignore rule matches.
+    Git(Box<GitView>),
+    /// Every entry of a tree that holds only committed files (a commit
+    /// read from git objects), so git's rule holds already.
+    Committed,
+}
+
+/// What the repo-mode rule needs from git: the index (tracked paths) and
+/// the repository's own exclude file.
+pub struct GitView {
+    index: Option<gix::index::File>,
+    info_exclude: Option<Gitignore>,
+    keep_visible: Vec<String>,
+    index_problem: Option<String>,
+}
+
+impl GitView {
+    /// Git's view of the work tree rooted at `root` (the directory holding
+    /// `.git`, a directory or a `gitdir: PATH` file as a linked worktree
+    /// writes). Reads `.git/index` (a missing index means nothing is
+    /// tracked yet) and `.git/info/exclude`. `None` when `root` holds no
+    /// `.git`. A `.git` that cannot be followed, or an index that cannot
+    /// be read, still gives a view, ignore rules only;
+    /// [`GitView::index_problem`] says why.
+    ///
+    /// `keep_visible` lists paths, relative to any directory
+    /// (`CLAUDE.local.md`, `.claude/settings.local.json`), that stay
+    /// visible even when ignored: personal files an adapter reports as
+    /// unavailable in repo mode rather than silently missing.
+    pub fn open(root: &Path, keep_visible: &[&str]) -> Option<GitView> {
+        let dot_git = root.join(".git");
+        let md = std::fs::symlink_metadata(&dot_git).ok()?;
+        let mut view = GitView {
+            index: None,
+            info_exclude: None,
+            keep_visible: keep_visible.iter().map(|s| s.to_string()).collect(),
+            index_problem: None,
+        };
+        let git_dir = if md.is_dir() {
+            Some(dot_git)
+        } else {
+            match git_dir_from_file(&dot_git, root) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    view.index_problem = Some(e);
+                    None
+                }
+            }
+        };
+        let Some(git_dir) = git_dir else {
+            return Some(view);
+        };
+        // A linked worktree keeps its own index; `info/exclude` lives in
+        // the common directory.
+        let common = std::fs::read_to_string(git_dir.join("commondir"))
+            .ok()
+            .map(|c| git_dir.join(c.trim()))
+            .unwrap_or_else(|| git_dir.clone());
+        view.info_exclude = read_small(&common.join("info/exclude"))
+            .map(|bytes| matcher(Path::new(""), &String::from_utf8_lossy(&bytes)));
+        let index_path = git_dir.join("index");
+        if std::fs::symlink_metadata(&index_path).is_ok() {
+            match gix::index::File::at(
+                &index_path,
+                gix::hash::Kind::Sha1,
+                false,
+                gix::index::decode::Options::default(),
+            ) {
+                Ok(f) => view.index = Some(f),
+                Err(e) => {
+                    view.index_problem = Some(format!("the git index could not be read ({e})"))
+                }
+            }
+        }
+        Some(view)
+    }
+
+    /// Why tracked files are not known, when they are not: the analysis
+    /// then follows the ignore rules alone, so a tracked file that an
+    /// ignore rule matches is not seen.
+    pub fn index_problem(&self) -> Option<&str> {
+        self.index_problem.as_deref()
+    }
+
+    fn tracked_file(&self, path: &str) -> bool {
+        self.index
+            .as_ref()
+            .is_some_and(|i| i.entry_by_path(path.as_bytes().into()).is_some())
+    }
+
+    fn tracked_below(&self, path: &str) -> bool {
+        self.index.as_ref().is_some_and(|i| {
+            i.path_is_directory(path.as_bytes().into())
+                || i.entry_by_path(path.as_bytes().into()).is_some()
+        })
+    }
+
+    fn keeps(&self, path: &str) -> bool {
+        self.keep_visible.iter().any(|k| {
+            path == k
+                || path
+                    .strip_suffix(k.as_str())
+                    .is_some_and(|rest| rest.ends_with('/'))
+        })
+    }
+}
+
+fn git_dir_from_file(dot_git: &Path, root: &Path) -> Result<PathBuf, String> {
+    let text = read_small(dot_git)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .ok_or_else(|| "the `.git` file could not be read".to_string())?;
+    let rel = text
+        .lines()
+        .find_map(|l| l.strip_prefix("gitdir:"))
+        .map(str::trim)
+        .ok_or_else(|| "the `.git` file names no `gitdir:`".to_string())?;
+    let dir = root.join(rel);
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err("the git directory named by the `.git` file does not exist".to_string())
+    }
+}
+
+fn read_small(path: &Path) -> Option<Vec<u8>> {
+    let md = std::fs::metadata(path).ok()?;
+    if !md.is_file() || md.len() > MAX_IGNORE_FILE_BYTES {
+        return None;
+    }
+    std::fs::read(path).ok()
+}
+
+/// A gitignore matcher for `text`, with paths given relative to its
+/// directory. Lines that do not parse are skipped, as git skips them.
+pub(crate) fn matcher(dir: &Path, text: &str) -> Gitignore {
+    let mut b = GitignoreBuilder::new(dir);
+    for line in text.lines() {
+        let _ = b.add_line(None, line);
+    }
+    b.build().unwrap_or_else(|_| Gitignore::empty())
+}
+
+/// The ignore files in effect in one directory: its own `.gitignore` and
+/// those of its ancestors, deepest first.
+pub(crate) struct IgnoreLevel {
+    /// The directory's path length in bytes plus one (for the `/`), 0 for
+    /// the root: the entry path's suffix from here is what the patterns
+    /// see.
+    strip: usize,
+    matcher: Gitignore,
+    parent: Option<Arc<IgnoreLevel>>,
+}
+
+impl IgnoreLevel {
+    pub(crate) fn new(
+        dir: &playbookdiff_model::RepoPath,
+        text: &str,
+        parent: Option<Arc<IgnoreLevel>>,
+    ) -> Self {
+        IgnoreLevel {
+            strip: if dir.is_root() {
+                0
+            } else {
+                dir.as_str().len() + 1
+            },
+            matcher: matcher(Path::new(""), text),
+            parent,
+        }
+    }
+}
+
+/// The file rule a [`crate::Repo`] applies, for the assumptions its
+/// caller states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileRule {
+    /// Every entry of the working tree is shown.
+    WorkingTree,
+    /// Every entry of a commit: what git committed.
+    Committed,
+    /// Git's view: tracked entries and untracked ones no ignore rule
+    /// matches.
+    Git {
+        /// Why tracked files are not known, when they are not (the ignore
+        /// rules alone then decide).
+        index_problem: Option<String>,
+    },
+}
+
+/// The compiled view a walk applies to each listed entry.
+pub(crate) struct View {
+    git: Option<GitView>,
+    committed: bool,
+    excludes: Option<Gitignore>,
+}
+
+/// What the view says of one entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Seen {
+    /// Not shown.
+    Hidden,
+    /// Shown; below it (a directory), the rules go on.
+    Visible,
+    /// Shown because tracked (or kept visible) though ignored; below it,
+    /// only tracked entries are shown.
+    VisibleIgnored,
+}
+
+impl View {
+    pub(crate) fn new(options: RepoOptions) -> (View, WalkScope) {
+        let excludes = if options.excludes.is_empty() {
+            None
+        } else {
+            Some(matcher(Path::new(""), &options.excludes.join("\n")))
+        };
+        let committed = matches!(options.visibility, Visibility::Committed);
+        let git = match options.visibility {
+            Visibility::Git(g) => Some(*g),
+            Visibility::WorkingTree | Visibility::Committed => None,
+        };
+        (
+            View {
+                git,
+                committed,
+                excludes,
+            },
+            options.scope,
+        )
+    }
+
+    pub(crate) fn rule(&self) -> FileRule {
+        match &self.git {
+            None if self.committed => FileRule::Committed,
+            None => FileRule::WorkingTree,
+            Some(g) => FileRule::Git {
+                index_problem: g.index_problem.clone(),
+            },
+        }
+    }
+
+    /// True when the git rule applies, so each directory's `.gitignore`
+    /// must be read.
+    pub(crate) fn reads_gitignore(&self) -> bool {
+        self.git.is_some()
+    }
+
+    /// Classifies the entry at `path` (repository-relative, never the
+    /// root), listed in a directory whose ignore files are `level` and
+    /// which is itself ignored when `dir_ignored`.
+    pub(crate) fn classify(
+        &self,
+        path: &str,
+        is_dir: bool,
+        level: Option<&Arc<IgnoreLevel>>,
+        dir_ignored: bool,
+    ) -> Seen {
+        if let Some(ex) = &self.excludes {
+            if ex.matched(path, is_dir).is_ignore() {
+                return Seen::Hidden;
+            }
+        }
+        let Some(git) = &self.git else {
+            return Seen::Visible;
+        };
+        let ignored = dir_ignored || ignored_by(level, git.info_exclude.as_ref(), path, is_dir);
+        if !ignored {
+            return Seen::Visible;
+        }
+        let tracked = if is_dir {
+            git.tracked_below(path)
+        } else {
+            git.tracked_file(path)
+        };
+        if tracked || (!is_dir && git.keeps(path)) {
+            Seen::VisibleIgnored
+        } else {
+            Seen::Hidden
+        }
+    }
+}
+
+fn ignored_by(
+    level: Option<&Arc<IgnoreLevel>>,
+    info_exclude: Option<&Gitignore>,
+    path: &str,
+    is_dir: bool,
+) -> bool {
+    let mut l = level;
+    while let Some(x) = l {
+        let rel = path.get(x.strip..).unwrap_or(path);
+        match x.matcher.matched(rel, is_dir) {
+            Match::Ignore(_) => return true,
+            Match::Whitelist(_) => return false,
+            Match::None => l = x.parent.as_ref(),
+        }
+    }
+    info_exclude.is_some_and(|m| m.matched(path, is_dir).is_ignore())
+}
