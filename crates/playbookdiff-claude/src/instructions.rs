@@ -305,6 +305,7 @@ fn top_file(
             applies_to: place.applies_to,
             imported_from: None,
             bytes,
+            truncated_at_byte: None,
             paths: None,
             resolution: None,
             content: String::new(),
@@ -405,6 +406,7 @@ fn excluded(
         applies_to: place.applies_to.clone(),
         imported_from: None,
         bytes: body.len() as u64,
+        truncated_at_byte: None,
         paths,
         resolution: Some(Resolution {
             strategy: "excluded".into(),
@@ -547,6 +549,7 @@ fn expand(
             applies_to: place.applies_to.clone(),
             imported_from: imported_from.map(str::to_string),
             bytes: stripped.len() as u64,
+            truncated_at_byte: None,
             paths: paths.clone(),
             resolution: None,
             content: stripped,

@@ -403,6 +403,8 @@ fn skill(
                 fallback_chars: BUDGET_FALLBACK_CHARS,
             }),
             name_only: false,
+            shown_description_chars: None,
+            budget_cause: None,
         },
         paths,
         metadata_sources: Vec::new(),

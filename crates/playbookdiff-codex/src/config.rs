@@ -157,12 +157,6 @@ pub(crate) fn extent(key: &Spanned<DeString<'_>>, v: &Spanned<DeValue<'_>>) -> R
     span_union(Some(key.span()), v)
 }
 
-/// The byte range covering `v` and everything nested in it (for an array
-/// item, which has no key).
-pub(crate) fn value_extent(v: &Spanned<DeValue<'_>>) -> Range<usize> {
-    span_union(None, v)
-}
-
 /// The union of `first` and the spans of `v` and its descendants,
 /// computed with an explicit stack so deep nesting cannot overflow the
 /// call stack. Empty spans (implicit tables) are ignored.

@@ -78,6 +78,7 @@ impl Candidate {
             applies_to: dir.clone(),
             imported_from: None,
             bytes: self.bytes(),
+            truncated_at_byte: None,
             paths: None,
             resolution: None,
             content,
@@ -108,88 +109,85 @@ pub(crate) fn compile(
     let mut others: Vec<Instruction> = Vec::new();
     for dir in chain {
         let cands = candidates(cx, dir, &names);
-        let winner = cands.iter().position(|c| !c.is_empty());
-        let winner_path = winner.map(|w| cands[w].path.clone());
+        // `agents_md_paths`: the first name present as a file is this
+        // directory's; `read_agents_md` then drops it when blank, so a blank
+        // first file leaves the directory with nothing (X7).
+        let Some(first) = cands.first() else {
+            continue;
+        };
+        let first_path = first.path.clone();
+        let here = place(dir);
         for (i, c) in cands.iter().enumerate() {
-            match winner {
-                Some(w) if i == w => {
-                    let losers: Vec<RepoPath> =
-                        cands[w + 1..].iter().map(|c| c.path.clone()).collect();
-                    let here = place(dir);
-                    let scope_note = if c.name == OVERRIDE {
-                        "; AGENTS.override.md replaces the other files of this directory only, and instructions selected in parent directories still load"
-                    } else {
-                        ""
-                    };
-                    let (applicability, reason) = match c.state {
-                        State::Outside => (
-                            Applicability::Unavailable,
-                            format!("Codex takes this file for {here} (the first of {tried} present there), but it is a symbolic link out of the repository, which repo mode does not read{scope_note}."),
-                        ),
-                        _ => (
-                            Applicability::Effective,
-                            format!("Loaded at startup: the first non-empty of {tried} in {here}, on the chain from the repository root down to cwd {cwd}{scope_note}."),
-                        ),
-                    };
-                    let mut inst = c.instruction(dir, applicability, reason);
-                    if !losers.is_empty() {
-                        inst.resolution = Some(Resolution {
-                            strategy: "override".to_string(),
-                            sources: losers,
-                        });
-                    }
-                    if applicability == Applicability::Effective {
-                        inst.order = Some(effective.len() as u32);
-                        effective.push(inst);
-                    } else {
-                        others.push(inst);
-                    }
-                }
-                Some(w) if i > w => {
-                    let winner_path = winner_path.clone().unwrap_or_else(RepoPath::root);
-                    let mut inst = c.instruction(
-                        dir,
-                        Applicability::Shadowed,
-                        format!("{winner_path} wins the slot of {}: Codex loads at most one file per directory, trying {tried} in that order.", place(dir)),
+            if i > 0 {
+                let why = if first.is_empty() {
+                    format!("{first_path} is taken for {here} (the first of {tried} present there) and, being blank, dropped, so Codex loads nothing from {here}; this file is never read.")
+                } else {
+                    format!("{first_path} wins the slot of {here}: Codex loads at most one file per directory, the first of {tried} present.")
+                };
+                let mut inst = c.instruction(dir, Applicability::Shadowed, why);
+                inst.resolution = Some(Resolution {
+                    strategy: "shadowed".to_string(),
+                    sources: vec![first_path.clone()],
+                });
+                others.push(inst);
+                continue;
+            }
+            let losers: Vec<RepoPath> = cands[1..].iter().map(|c| c.path.clone()).collect();
+            if c.is_empty() {
+                let mut inst = c.instruction(
+                    dir,
+                    Applicability::Excluded,
+                    format!("Empty (white space only): Codex takes this file for {here}, the first of {tried} present there, and drops it because it is blank, so {here} contributes nothing."),
+                );
+                inst.resolution = Some(Resolution {
+                    strategy: "excluded".to_string(),
+                    sources: losers.clone(),
+                });
+                if let Some(next) = cands[1..].iter().find(|c| !c.is_empty()) {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::EmptyInstructionPrecedence,
+                            format!("{} is empty and comes before {} in {here}: Codex takes the first file present, drops it because it is blank, and so loads nothing from {here}; delete the empty file.", c.path, next.path),
+                        )
+                        .at(SourceRef::project(c.path.clone(), SourceFormat::Markdown)),
                     );
-                    inst.resolution = Some(Resolution {
-                        strategy: "shadowed".to_string(),
-                        sources: vec![winner_path],
-                    });
-                    others.push(inst);
                 }
-                _ => {
-                    let next = match &winner_path {
-                        Some(w) => format!(", so {w} is loaded instead"),
-                        None => String::new(),
-                    };
-                    let mut inst = c.instruction(
-                        dir,
-                        Applicability::Excluded,
-                        format!(
-                            "Empty (white space only): Codex skips empty instruction files{next}."
-                        ),
-                    );
-                    inst.resolution = Some(Resolution {
-                        strategy: "excluded".to_string(),
-                        sources: winner_path.iter().cloned().collect(),
-                    });
-                    if let Some(w) = &winner_path {
-                        cx.diag(
-                            Diagnostic::new(
-                                DiagnosticCode::EmptyInstructionPrecedence,
-                                format!("{} is empty and comes before {w} in {dir}: the documentation takes the first non-empty file, so {w} is shown as loaded, but the Codex source takes the first existing file and drops it when empty, which would load nothing from {dir}; delete the empty file.", c.path),
-                            )
-                            .at(SourceRef::project(c.path.clone(), SourceFormat::Markdown)),
-                        );
-                    }
-                    others.push(inst);
-                }
+                others.push(inst);
+                continue;
+            }
+            let scope_note = if c.name == OVERRIDE {
+                "; AGENTS.override.md replaces the other files of this directory only, and instructions selected in parent directories still load"
+            } else {
+                ""
+            };
+            let (applicability, reason) = match c.state {
+                State::Outside => (
+                    Applicability::Unavailable,
+                    format!("Codex takes this file for {here} (the first of {tried} present there), but it is a symbolic link out of the repository, which repo mode does not read{scope_note}."),
+                ),
+                _ => (
+                    Applicability::Effective,
+                    format!("Loaded at startup: the first of {tried} present in {here}, on the chain from the repository root down to cwd {cwd}{scope_note}."),
+                ),
+            };
+            let mut inst = c.instruction(dir, applicability, reason);
+            if !losers.is_empty() {
+                inst.resolution = Some(Resolution {
+                    strategy: "override".to_string(),
+                    sources: losers,
+                });
+            }
+            if applicability == Applicability::Effective {
+                inst.order = Some(effective.len() as u32);
+                effective.push(inst);
+            } else {
+                others.push(inst);
             }
         }
     }
 
-    budget(cx, settings, &mut effective);
+    let dropped = budget(cx, settings, &mut effective);
+    effective.extend(dropped);
 
     let mut out_of_scope = out_of_scope(cx, &cwd);
     out_of_scope.sort_by(|a, b| a.source.path.cmp(&b.source.path));
@@ -308,14 +306,13 @@ fn report_not_a_file(
     kind: EntryKind,
     via_link: bool,
 ) {
-    let effect = if via_link {
-        "Codex follows the link but cannot read it as a file, and the Codex source then loads no project instruction file at all".to_string()
-    } else {
-        format!(
-            "Codex never loads it as instructions and tries the next name in {}",
-            place(dir)
-        )
-    };
+    // Seen with 0.142.3 and 0.171.0: a link to a directory is skipped like
+    // a directory, and the next name of the directory loads (X31).
+    let _ = via_link;
+    let effect = format!(
+        "Codex never loads it as instructions and tries the next name in {}",
+        place(dir)
+    );
     not_a_file(
         cx,
         path,
@@ -327,83 +324,82 @@ fn report_not_a_file(
     );
 }
 
-/// Spec 004 "Project instruction byte budget"; field report 12. When the
-/// effective chain exceeds `project_doc_max_bytes`, one diagnostic gives
-/// each file's bytes and the cumulative total and names the files at risk
-/// under the per-file reading (Advanced Configuration) and the combined
-/// root-first reading (AGENTS.md guide, Codex source: the file crossing
-/// the limit is truncated, later files are dropped). Nothing is truncated.
-fn budget(cx: &mut Cx<'_, '_>, settings: &Settings, effective: &mut [Instruction]) {
+/// `project_doc_max_bytes` (X8; openai/codex `codex-rs/core/src/project_doc.rs`,
+/// `read_agents_md`; seen with `codex debug prompt-input`): one budget
+/// over the chain, root first. A file that fits is sent whole; the file
+/// that crosses the budget is cut at that byte (`truncatedAtByte`, its
+/// `content` holding exactly the bytes sent, a split UTF-8 character as
+/// U+FFFD); every later file is dropped (`excluded`, returned to be listed
+/// after the effective ones). The separators between files are not
+/// counted. `0` loads no project file. One diagnostic names the cut file,
+/// the byte and the dropped files.
+fn budget(cx: &mut Cx<'_, '_>, settings: &Settings, effective: &mut Vec<Instruction>) -> Vec<Instruction> {
     let limit = settings.max_bytes;
     let total: u64 = effective.iter().map(|i| i.bytes).sum();
     if total <= limit {
-        return;
+        return Vec::new();
     }
-    let mut cumulative = 0u64;
-    let mut parts = Vec::new();
-    let mut per_file = Vec::new();
-    let mut truncated = Vec::new();
-    let mut dropped = Vec::new();
-    for inst in effective.iter_mut() {
-        let before = cumulative;
-        cumulative += inst.bytes;
-        let path = inst.source.path.to_string();
-        parts.push(format!(
-            "{path} {} bytes (cumulative {cumulative})",
-            inst.bytes
-        ));
-        let mut risks = Vec::new();
-        if inst.bytes > limit {
-            per_file.push(path.clone());
-            risks.push("truncated if the limit is per file");
-        }
-        if before >= limit {
-            dropped.push(path.clone());
-            risks.push("dropped if the limit is shared root-first");
-        } else if cumulative > limit {
-            truncated.push(path.clone());
-            risks.push("truncated if the limit is shared root-first");
-        }
-        if !risks.is_empty() {
-            inst.reason.push_str(&format!(
-                " Over project_doc_max_bytes ({limit}): {}.",
-                risks.join(", ")
-            ));
-        }
-    }
-    let list = |v: &[String]| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.join(", ")
-        }
-    };
     let set_by = match &settings.max_bytes_source {
         Some(s) => format!("set in {}", s.path),
         None => "the default".to_string(),
     };
+    let mut remaining = limit;
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
+    let mut cut: Option<(String, u64, u64)> = None;
+    for mut inst in effective.drain(..) {
+        if remaining == 0 {
+            inst.applicability = Applicability::Excluded;
+            inst.order = None;
+            inst.reason.push_str(&format!(" Dropped: the files before it use up project_doc_max_bytes = {limit} ({set_by}), so Codex sends none of it."));
+            dropped.push(inst);
+            continue;
+        }
+        if inst.bytes > remaining {
+            let n = remaining as usize;
+            let bytes = inst.content.as_bytes();
+            let sent = String::from_utf8_lossy(&bytes[..n.min(bytes.len())]).into_owned();
+            cut = Some((inst.source.path.to_string(), remaining, inst.bytes));
+            inst.reason.push_str(&format!(" Cut: project_doc_max_bytes = {limit} ({set_by}) leaves {remaining} of its {} bytes, so Codex sends only those.", inst.bytes));
+            inst.truncated_at_byte = Some(remaining);
+            inst.content = sent;
+            remaining = 0;
+        } else {
+            remaining -= inst.bytes;
+        }
+        inst.order = Some(kept.len() as u32);
+        kept.push(inst);
+    }
+    *effective = kept;
+    let names: Vec<String> = dropped.iter().map(|i| i.source.path.to_string()).collect();
+    let cut_words = match &cut {
+        Some((p, at, of)) => format!("{p} is cut after byte {at} of {of}"),
+        None => "no file is cut".to_string(),
+    };
+    let drop_words = if names.is_empty() {
+        "no file is dropped".to_string()
+    } else {
+        format!("dropped: {}", names.join(", "))
+    };
     let zero = if limit == 0 {
-        " With 0, the Codex source loads no project instructions at all."
+        " With 0, Codex loads no project instruction file."
     } else {
         ""
     };
     let msg = format!(
-        "The AGENTS.md chain for cwd {} is {total} bytes, over project_doc_max_bytes = {limit} ({set_by}): {}. At risk if the limit is per file (Advanced Configuration): {}; if it is one budget shared root-first (AGENTS.md guide, Codex source, openai/codex#13386): truncated {}, dropped {}.{zero} The documentation conflicts, so nothing is truncated here; shorten the files or raise project_doc_max_bytes.",
+        "The AGENTS.md chain for cwd {} is {total} bytes, over project_doc_max_bytes = {limit} ({set_by}): Codex fills the budget root first, so {cut_words} and {drop_words}.{zero} Shorten the files or raise project_doc_max_bytes.",
         cx.context.cwd,
-        parts.join("; "),
-        list(&per_file),
-        list(&truncated),
-        list(&dropped),
     );
-    let first_at_risk = truncated.first().or(per_file.first()).or(dropped.first());
     let source = settings.max_bytes_source.clone().or_else(|| {
-        first_at_risk
-            .and_then(|p| RepoPath::new(p))
+        cut.as_ref()
+            .and_then(|(p, _, _)| RepoPath::new(p))
+            .or_else(|| dropped.first().map(|i| i.source.path.clone()))
             .map(|p| SourceRef::project(p, SourceFormat::Markdown))
     });
-    let mut d = Diagnostic::new(DiagnosticCode::InstructionBudgetRisk, msg);
+    let mut d = Diagnostic::new(DiagnosticCode::InstructionBudgetExceeded, msg);
     d.source = source;
     cx.diag(d);
+    dropped
 }
 
 /// `AGENTS.md` and `AGENTS.override.md` files below cwd and in the
@@ -457,7 +453,7 @@ fn out_of_scope(cx: &mut Cx<'_, '_>, cwd: &RepoPath) -> Vec<Instruction> {
                 }
                 _ => String::new(),
             };
-            format!("Below cwd {cwd}: Codex builds the instruction chain only from the repository root down to cwd, so this file is never loaded in this session, whatever file is edited{target_note} (openai/codex#13288).")
+            format!("Below cwd {cwd}: Codex builds the instruction chain only from the repository root down to cwd, so this file is never loaded in this session, whatever file is edited{target_note} (codex #13288).")
         } else {
             let t = target.as_ref().map(ToString::to_string).unwrap_or_default();
             format!("On the way to targetPath {t} but not on the path from the repository root to cwd {cwd}, so Codex never loads this file in this session, even when that file is edited.")

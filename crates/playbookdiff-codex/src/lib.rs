@@ -45,7 +45,9 @@
 mod config;
 mod instructions;
 mod mcp;
+pub mod profile;
 pub mod remedy;
+mod skill_file;
 mod skills;
 
 use playbookdiff_adapter::{Adapter, Declared};
@@ -115,7 +117,49 @@ fn compile_profile(
     context: &AnalysisContext,
     version: &str,
 ) -> EffectiveAgentConfig {
-    let _ = version;
+    compile_window(repo, context, version, None)
+}
+
+/// What a Codex compilation takes besides the repository and the context.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The Codex release to model (`None`: the newest profiled one); a
+    /// release that is not profiled uses the nearest older profile, with an
+    /// `unknown-agent-version` diagnostic.
+    pub version: Option<String>,
+    /// The model's context window in tokens, which sets the skill listing
+    /// budget (2 % of it). `None` takes the context window of the release's
+    /// default model ([`profile::Facts::default_context_window`]); `Some(0)`
+    /// means unknown, for which Codex budgets 8,000 characters.
+    pub context_window: Option<u64>,
+}
+
+/// [`compile`] with every option; `agentProfile` names the profile used.
+/// Never fails.
+pub fn compile_with(
+    repo: &Repo<'_>,
+    context: &AnalysisContext,
+    options: &Options,
+) -> EffectiveAgentConfig {
+    let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
+        HARNESS.display_name(),
+        PROFILED_VERSIONS,
+        options.version.as_deref(),
+    );
+    let mut out = compile_window(repo, context, &profile.version, options.context_window);
+    out.diagnostics.extend(diagnostic);
+    out.agent_profile = Some(profile);
+    out
+}
+
+/// [`compile_profile`] with a context window (see [`Options`]).
+fn compile_window(
+    repo: &Repo<'_>,
+    context: &AnalysisContext,
+    version: &str,
+    context_window: Option<u64>,
+) -> EffectiveAgentConfig {
+    let facts = profile::facts_for(version);
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx {
         repo,
@@ -146,7 +190,7 @@ fn compile_profile(
     config::report_off_chain_layers(&mut cx);
 
     out.instructions = instructions::compile(&mut cx, &chain, &settings);
-    out.skills = skills::compile(&mut cx, &chain, &layers);
+    out.skills = skills::compile(&mut cx, &chain, &layers, &facts, context_window);
     out.mcp_servers = mcp::compile(&mut cx, &layers);
 
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);

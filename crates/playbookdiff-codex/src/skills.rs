@@ -1,69 +1,98 @@
-//! Repository skills (spec 004 "Skills", "Invocation"; harness facts B5;
-//! field report 15).
+//! Repository skills (spec 004 "Skills", "Invocation"; fidelity rows X1,
+//! X2, X3, X9-X20, X26), as openai/codex `codex-rs/core-skills` loads and
+//! lists them, checked with `codex debug prompt-input` of each profiled
+//! release.
 //!
-//! Codex scans `.agents/skills/<name>/SKILL.md` in every directory from cwd
-//! up to the repository root, never below cwd. Links are followed inside
-//! the repository (a linked skill folder, a linked `SKILL.md`, a linked
-//! `.agents/skills` root); a link out of the repository is diagnosed and
-//! its skill listed `unavailable`, unread; a dangling link or a loop is
-//! diagnosed. Same-name skills stay separate entries with cross references.
-//! `agents/openai.yaml` `policy.allow_implicit_invocation: false` blocks
-//! implicit invocation only. The advertisement budget is reported as
-//! `budget-risk`, never as a guess of which skill is cut.
+//! **Roots** (`loader.rs`, `skill_roots_from_layer_stack_inner`,
+//! `repo_agents_skill_roots`): `.codex/skills` of every project `.codex`
+//! folder from cwd up to the repository root (a `.codex` folder makes a
+//! layer with or without `config.toml`, and these roots are scanned even
+//! for an untrusted project), then `.agents/skills` of every directory from
+//! the repository root down to cwd.
+//!
+//! **Walk** (`discover_skills_under_root`): breadth first, every
+//! `SKILL.md` file in a directory at most six levels below the root (the
+//! root itself included, where a `SKILL.md` is named after the root
+//! directory), at most 2,000 directories per root; names starting with `.`
+//! are skipped; a symbolic link is followed only when it leads to a
+//! directory (a `SKILL.md` that is a link to a file is not loaded). A
+//! skill reached twice (through a link) is listed once.
+//!
+//! **Each skill** ([`crate::skill_file`]): front matter read with
+//! serde_yaml 0.9; `description` required; `name` defaults to the folder's
+//! name; whitespace collapsed; names over 64 characters rejected;
+//! `agents/openai.yaml` fails open; `policy.allow_implicit_invocation:
+//! false` hides the skill from the model-visible list and from the budget
+//! (X1); `policy.products` without `codex` drops it (X16).
+//!
+//! **Listing budget** ([`budget`], X17): computed as Codex computes it,
+//! naming the skills whose descriptions are shortened and those omitted.
 //!
 //! Skills under `.agents/skills` below cwd, and of the directories on the
 //! way to targetPath, are listed `out-of-scope` so the scope gap stays
-//! visible; they take no part in collisions, budgets or `skills.config`.
-//! Skills of other directories (siblings) are not listed.
-//!
-//! A `SKILL.md` that is not valid UTF-8, whose front matter is not closed,
-//! or whose `name` or `description` is a list or a mapping is reported
-//! and `excluded`: Codex fails to parse it and lists nothing (openai/codex
-//! `codex-rs/core-skills/src/loader.rs`).
+//! visible; they take no part in collisions or budgets. Skills of other
+//! directories (siblings) are not listed.
 
-use crate::config::{describe, get, invalid_value, read_error, value_extent, Layer};
-use crate::{
-    not_a_file, strictly_below, target_only_dirs, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION,
-    SKILL_BUDGET_FALLBACK_CHARS,
-};
+use crate::config::Layer;
+use crate::profile::{Facts, SkillPathStyle};
+use crate::skill_file::{self, Parsed as FileParse};
+use crate::{not_a_file, strictly_below, target_only_dirs, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION, SKILL_BUDGET_FALLBACK_CHARS};
 use playbookdiff_model::{
-    Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
-    Invocation, LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
+    Advertisement, AdvertisementState, AggregateBudget, Applicability, BudgetCause, Diagnostic,
+    DiagnosticCode, Invocation, LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat,
+    SourceRef,
 };
-use playbookdiff_source::{markdown, EntryKind, Resolved, TextFile};
-use std::collections::BTreeMap;
-use toml::de::DeValue;
+use playbookdiff_source::{EntryKind, Resolved, TextFile};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 
-/// The source limit of a skill name, in characters (harness facts B5).
-const NAME_LIMIT: usize = 64;
-/// The source limit of a skill description, in characters (harness facts B5).
-const DESCRIPTION_LIMIT: usize = 1024;
+/// Directories below a skills root Codex descends into (`MAX_SCAN_DEPTH`).
+const MAX_SCAN_DEPTH: usize = 6;
+/// Directories Codex visits per skills root (`MAX_SKILLS_DIRS_PER_ROOT`).
+const MAX_DIRS_PER_ROOT: usize = 2000;
+/// `CODEX_HOME` assumed when a release lists absolute paths: the bundled
+/// skills' lines cost as if Codex's home were this directory.
+pub const ASSUMED_CODEX_HOME: &str = "/home/user/.codex";
+/// The repository's absolute path assumed when a release lists absolute
+/// paths and the tree has none (a tree that is not on disk).
+const ASSUMED_REPOSITORY_PATH: &str = "/repo";
 
-/// Compiles the skills for `chain` (root first, ending at cwd).
+/// A skills root Codex scans.
+#[derive(Clone, Debug)]
+pub(crate) struct Root {
+    /// The directory whose `.agents` or `.codex` holds the root.
+    pub scan_dir: RepoPath,
+    /// The root itself (`<scan_dir>/.agents/skills` or `<scan_dir>/.codex/skills`).
+    pub path: RepoPath,
+}
+
+/// Compiles the skills for `chain` (root first, ending at cwd) under the
+/// release `facts`, the listing budget computed for `context_window`
+/// tokens (`None`: the release's default model window).
 ///
-/// Shape: in-scope skills closest scan location first (cwd, then each
-/// parent up to the root), by directory name within a location; then
-/// out-of-scope skills by path. Ids are `codex:skill:<SKILL.md path>`.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, chain: &[RepoPath], layers: &[Layer<'_>]) -> Vec<Skill> {
+/// Shape: in-scope skills in the order Codex lists them (by name, then
+/// path), then out-of-scope skills by path. Ids are
+/// `codex:skill:<SKILL.md path>`.
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    chain: &[RepoPath],
+    layers: &[Layer<'_>],
+    facts: &Facts,
+    context_window: Option<u64>,
+) -> Vec<Skill> {
+    let roots = roots(cx, chain);
     let mut skills = Vec::new();
-    for dir in chain.iter().rev() {
-        scan_root(cx, dir, &mut skills);
-        if let Some(undocumented) = dir.join(".codex/skills") {
-            if cx.repo.is_dir(&undocumented) {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SkillRootUnmodelled,
-                        format!("{undocumented} exists; the Codex source also scans skills/ beside each project config layer, but the documentation does not, so its skills are not modelled here; move them to {} to be sure.", dir.join(".agents/skills").unwrap_or_else(RepoPath::root)),
-                    )
-                    .at(SourceRef::project(undocumented.clone(), SourceFormat::Markdown)),
-                );
-            }
-        }
+    let mut seen = HashSet::new();
+    for root in &roots {
+        walk(cx, root, &mut skills, &mut seen);
     }
-    report_nested(cx, chain);
-    apply_skills_config(cx, layers, &mut skills);
+    skills.sort_by(|a, b| {
+        a.name
+            .cmp(&b.name)
+            .then_with(|| a.source.path.cmp(&b.source.path))
+    });
+    ignore_project_skills_config(cx, layers);
     collisions(cx, &mut skills);
-    budget(cx, &mut skills);
+    budget(cx, &mut skills, &roots, facts, context_window);
     let mut outside = out_of_scope(cx);
     outside.sort_by(|a, b| a.source.path.cmp(&b.source.path));
     skills.extend(outside);
@@ -77,95 +106,552 @@ fn aggregate_budget() -> AggregateBudget {
     }
 }
 
-/// Scans `<dir>/.agents/skills`.
-fn scan_root(cx: &mut Cx<'_, '_>, dir: &RepoPath, out: &mut Vec<Skill>) {
-    let Some(root) = dir.join(".agents/skills") else {
-        return;
-    };
-    let r = cx.resolve(&root);
-    match r {
-        Resolved::Inside {
-            kind: EntryKind::Dir,
-            ..
-        } => {}
-        Resolved::Missing => return,
-        Resolved::Inside { .. } => {
-            if let Some((t, true)) = cx.repo.link_stored_as_text(&root) {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SymlinkStoredAsText,
-                        format!(
-                            "{root} is a file containing only {t}: a symbolic link checked out as text, so Codex \
-                             finds no skills there. Restore the link, or copy the skills into {root}/."
-                        ),
-                    )
-                    .at(SourceRef::project(root.clone(), SourceFormat::Markdown)),
+/// The roots in Codex's order: `.codex/skills` closest to cwd first, then
+/// `.agents/skills` from the repository root down to cwd. Only roots that
+/// are directories (links followed inside the repository) are returned;
+/// a link problem is reported.
+fn roots(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Root> {
+    let mut out = Vec::new();
+    let candidates = chain
+        .iter()
+        .rev()
+        .filter_map(|d| d.join(".codex/skills").map(|p| (d.clone(), p)))
+        .chain(
+            chain
+                .iter()
+                .filter_map(|d| d.join(".agents/skills").map(|p| (d.clone(), p))),
+        )
+        .collect::<Vec<_>>();
+    for (scan_dir, path) in candidates {
+        match cx.resolve(&path) {
+            Resolved::Inside {
+                kind: EntryKind::Dir,
+                ..
+            } => out.push(Root { scan_dir, path }),
+            Resolved::Missing => {}
+            Resolved::Inside { .. } => {
+                if let Some((t, true)) = cx.repo.link_stored_as_text(&path) {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::SymlinkStoredAsText,
+                            format!(
+                                "{path} is a file containing only {t}: a symbolic link checked out as text, so Codex \
+                                 finds no skills there. Restore the link, or copy the skills into {path}/."
+                            ),
+                        )
+                        .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+                    );
+                }
+            }
+            other => {
+                cx.link_problem(
+                    &other,
+                    &format!("The skills root {path}"),
+                    "Codex finds no skills there",
+                    SourceFormat::Markdown,
                 );
             }
-            return;
-        }
-        other => {
-            cx.link_problem(
-                &other,
-                &format!("The skills root {root}"),
-                "Codex finds no skills there",
-                SourceFormat::Markdown,
-            );
-            return;
         }
     }
-    let entries = cx.repo.list_dir(&root).to_vec();
-    for e in entries {
-        if e.name.starts_with('.') {
-            continue;
-        }
-        let Some(skill_dir) = root.join(&e.name) else {
-            continue;
-        };
-        match e.kind {
-            EntryKind::Dir => {}
-            EntryKind::Symlink => {
-                let r = cx.resolve(&skill_dir);
-                match r {
+    out
+}
+
+/// Walks one root breadth first as Codex does and loads every `SKILL.md`
+/// it finds; `seen` holds the real paths already loaded.
+fn walk(cx: &mut Cx<'_, '_>, root: &Root, out: &mut Vec<Skill>, seen: &mut HashSet<RepoPath>) {
+    let real_root = match cx.resolve(&root.path) {
+        Resolved::Inside { real, .. } => real,
+        _ => return,
+    };
+    let mut visited: HashSet<RepoPath> = HashSet::from([real_root.clone()]);
+    let mut queue: VecDeque<(RepoPath, RepoPath, usize)> =
+        VecDeque::from([(root.path.clone(), real_root.clone(), 0)]);
+    let mut truncated = false;
+    while let Some((shown, real, depth)) = queue.pop_front() {
+        let entries = cx.repo.list_dir(&real).to_vec();
+        for e in entries {
+            if e.name.starts_with('.') {
+                continue;
+            }
+            let (Some(shown_child), Some(real_child)) = (shown.join(&e.name), real.join(&e.name))
+            else {
+                continue;
+            };
+            let mut enqueue = |cx_target: RepoPath, queue: &mut VecDeque<_>| {
+                if depth + 1 > MAX_SCAN_DEPTH {
+                    return;
+                }
+                if visited.len() >= MAX_DIRS_PER_ROOT {
+                    truncated = true;
+                    return;
+                }
+                if visited.insert(cx_target.clone()) {
+                    queue.push_back((shown_child.clone(), cx_target, depth + 1));
+                }
+            };
+            if depth == 0 && e.kind == EntryKind::Dir
+                && cx.repo.files_named_under("SKILL.md", &real_child).is_empty()
+            {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillMissingFile,
+                        format!("{shown_child} holds no SKILL.md at any depth Codex scans, so Codex lists no skill for it; add SKILL.md with a description, or move the folder out of {}.", root.path),
+                    )
+                    .at(SourceRef::project(shown_child.clone(), SourceFormat::Markdown)),
+                );
+            }
+            if e.name == "SKILL.md" && e.kind == EntryKind::Dir {
+                skill_file_not_a_file(cx, &shown_child, EntryKind::Dir, false);
+            }
+            match e.kind {
+                EntryKind::Dir => enqueue(real_child, &mut queue),
+                EntryKind::Symlink => match cx.resolve(&real_child) {
                     Resolved::Inside {
                         kind: EntryKind::Dir,
+                        real: target,
                         ..
-                    } => {}
-                    Resolved::Inside { .. } | Resolved::Missing => continue,
-                    Resolved::Outside { .. } => {
+                    } => enqueue(target, &mut queue),
+                    Resolved::Inside {
+                        kind: EntryKind::File,
+                        ..
+                    } if e.name == "SKILL.md" => {
+                        cx.diag(
+                            Diagnostic::new(
+                                DiagnosticCode::SkillNotDiscovered,
+                                format!("{shown_child} is a symbolic link to a file; Codex follows only links to directories while it looks for skills, so it does not load this SKILL.md; make the folder the link instead."),
+                            )
+                            .at(SourceRef::project(shown_child.clone(), SourceFormat::Markdown)),
+                        );
+                    }
+                    Resolved::Inside { .. } | Resolved::Missing => {}
+                    r @ Resolved::Outside { .. } => {
                         cx.link_problem(
                             &r,
-                            &format!("The skill folder {skill_dir}"),
+                            &format!("The skill folder {shown_child}"),
                             "",
                             SourceFormat::Markdown,
                         );
-                        out.push(unavailable(
-                            dir,
-                            &skill_dir,
-                            &e.name,
-                            "its folder is a symbolic link out of the repository",
-                        ));
-                        continue;
+                        if e.name != "SKILL.md" {
+                            out.push(unavailable(
+                                &root.scan_dir,
+                                &shown_child,
+                                &e.name,
+                                "its folder is a symbolic link out of the repository",
+                            ));
+                        }
                     }
                     other => {
                         cx.link_problem(
                             &other,
-                            &format!("The skill folder {skill_dir}"),
-                            "Codex cannot load this skill",
+                            &format!("The skill folder {shown_child}"),
+                            "Codex cannot load what is behind it",
                             SourceFormat::Markdown,
                         );
-                        continue;
+                    }
+                },
+                EntryKind::File if e.name == "SKILL.md" => {
+                    if seen.insert(real_child.clone()) {
+                        load_skill(cx, root, &shown_child, &real_child, out);
                     }
                 }
+                EntryKind::Other if e.name == "SKILL.md" => {
+                    skill_file_not_a_file(cx, &shown_child, EntryKind::Other, false);
+                }
+                _ => {}
             }
-            _ => continue,
         }
-        load_skill(cx, dir, &skill_dir, &e.name, out);
+    }
+    if truncated {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::SkillNotDiscovered,
+            format!("{} holds more than {MAX_DIRS_PER_ROOT} directories; Codex stops scanning a skills root after that many, so skills in the directories it does not reach are not loaded; keep the skills root small.", root.path),
+        )
+        .at(SourceRef::project(root.path.clone(), SourceFormat::Markdown)));
+    }
+    report_too_deep(cx, root, &real_root);
+}
+
+/// `SKILL.md` files more than six directories below a root: Codex never
+/// reaches them.
+fn report_too_deep(cx: &mut Cx<'_, '_>, root: &Root, real_root: &RepoPath) {
+    let base = real_root.components().count();
+    let deep: Vec<RepoPath> = cx
+        .repo
+        .files_named_under("SKILL.md", real_root)
+        .iter()
+        .filter(|p| p.components().count() > base + MAX_SCAN_DEPTH + 1)
+        .filter(|p| !p.components().skip(base).any(|c| c.starts_with('.')))
+        .cloned()
+        .collect();
+    for p in deep {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillNotDiscovered,
+                format!("{p} is more than {MAX_SCAN_DEPTH} directories below the skills root {}, deeper than Codex looks, so it does not load this skill; move it up.", root.path),
+            )
+            .at(SourceRef::project(p.clone(), SourceFormat::Markdown)),
+        );
     }
 }
 
-/// A skill whose files repo mode cannot read (a link out of the
-/// repository, a file over the read limit).
+/// What the analysis makes of one `SKILL.md`.
+pub(crate) struct Parsed {
+    name: Option<String>,
+    description: Option<String>,
+    /// Lines of the front matter.
+    lines: Option<(u32, u32)>,
+    /// Why Codex rejects it, when it does.
+    invalid: Option<String>,
+}
+
+/// Reads `file` (found in the folder named `dir_name`) as Codex does;
+/// `report` emits diagnostics.
+pub(crate) fn parse_front_matter(
+    cx: &mut Cx<'_, '_>,
+    file: &RepoPath,
+    dir_name: &str,
+    text: &TextFile,
+    report: bool,
+) -> Parsed {
+    let src = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    let mut p = Parsed {
+        name: None,
+        description: None,
+        lines: None,
+        invalid: None,
+    };
+    if text.invalid_utf8 {
+        let line = text.text.find('\u{fffd}').map(|o| text.line_of(o));
+        if report {
+            let at = line.map(|n| format!(" (line {n})")).unwrap_or_default();
+            let mut s = src.clone();
+            if let Some(n) = line {
+                s = s.with_lines(n, n);
+            }
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidUtf8,
+                    format!("{file} is not valid UTF-8{at}; Codex reads SKILL.md as UTF-8 text, fails on it and does not list this skill; save it as UTF-8."),
+                )
+                .at(s),
+            );
+        }
+        p.invalid = Some("it is not valid UTF-8".to_string());
+        return p;
+    }
+    let Some(block) = skill_file::block(&text.text) else {
+        let (why, msg, lines) = if skill_file::opens(&text.text) {
+            ("its front matter is never closed", format!("{file} opens its front matter with --- on line 1 but no later --- line closes it, so Codex finds no front matter and does not load the skill; close the front matter with a --- line."), Some((1, 1)))
+        } else if text.text.starts_with('\u{feff}') {
+            ("a byte-order mark precedes its front matter", format!("{file} starts with a byte-order mark before its --- line, so Codex finds no front matter and does not load the skill; save it as UTF-8 without a byte-order mark."), Some((1, 1)))
+        } else {
+            ("it has no YAML front matter", format!("{file} does not start with a --- line opening YAML front matter, so Codex does not load it as a skill; put front matter with a description at the very top."), None)
+        };
+        if report {
+            let mut s = src.clone();
+            if let Some((a, b)) = lines {
+                s = s.with_lines(a, b);
+            }
+            cx.diag(Diagnostic::new(DiagnosticCode::InvalidFrontmatter, msg).at(s));
+        }
+        p.lines = lines;
+        p.invalid = Some(why.to_string());
+        return p;
+    };
+    p.lines = Some((1, block.end_line));
+    match skill_file::parse(&block.yaml, dir_name) {
+        FileParse::Ok {
+            name,
+            description,
+            repaired: _,
+        } => {
+            p.name = Some(name);
+            p.description = Some(description);
+        }
+        FileParse::Rejected { why, line } => {
+            if report {
+                let (code, fix) = if why.contains("description") {
+                    (DiagnosticCode::SkillFieldMissing, "add a non-empty description")
+                } else if why.contains("not text") || why.contains("metadata") {
+                    (DiagnosticCode::SkillFieldInvalid, "write the field as a single string (metadata as a mapping)")
+                } else if why.contains("limit") {
+                    (DiagnosticCode::InvalidValue, "shorten it")
+                } else {
+                    (DiagnosticCode::InvalidFrontmatter, "fix the YAML")
+                };
+                let at = match line {
+                    Some(l) => src.clone().with_lines(l + 1, l + 1),
+                    None => src.clone().with_lines(1, block.end_line),
+                };
+                let at_line = line.map(|l| format!(" (line {})", l + 1)).unwrap_or_default();
+                cx.diag(
+                    Diagnostic::new(
+                        code,
+                        format!("{file} is not loaded by Codex: {why}{at_line}; {fix}."),
+                    )
+                    .at(at),
+                );
+            }
+            p.invalid = Some(why);
+        }
+    }
+    p
+}
+
+/// The policy of `<skill>/agents/openai.yaml` and the file as a metadata
+/// source when it exists (`load_skill_metadata`: anything Codex cannot
+/// read is ignored and the defaults apply).
+pub(crate) fn policy(
+    cx: &mut Cx<'_, '_>,
+    skill_dir: &RepoPath,
+    report: bool,
+) -> (skill_file::Policy, Option<SourceRef>) {
+    let default = skill_file::Policy::default();
+    let Some(path) = skill_dir.join("agents/openai.yaml") else {
+        return (default, None);
+    };
+    let resolved = match cx.resolve(&path) {
+        Resolved::Inside {
+            kind: EntryKind::File,
+            real,
+            via_link,
+        } => via_link.then_some(real),
+        Resolved::Missing => return (default, None),
+        Resolved::Inside { kind, via_link, .. } => {
+            if report {
+                not_a_file(
+                    cx,
+                    &path,
+                    kind,
+                    via_link,
+                    "Codex ignores it and the skill keeps the default policy (implicit invocation allowed)",
+                    SourceFormat::Yaml,
+                    Severity::Warning,
+                );
+            }
+            return (default, None);
+        }
+        other => {
+            if report {
+                cx.link_problem(
+                    &other,
+                    &format!("The skill metadata {path}"),
+                    "Codex ignores it and the skill keeps the default policy",
+                    SourceFormat::Yaml,
+                );
+            }
+            return (default, None);
+        }
+    };
+    let mut src = SourceRef::project(path.clone(), SourceFormat::Yaml);
+    src.resolved_path = resolved;
+    let Ok(text) = cx.repo.read_text(&path, READ_LIMIT) else {
+        return (default, Some(src));
+    };
+    let line = text
+        .text
+        .lines()
+        .position(|l| l.trim_start().starts_with("allow_implicit_invocation"))
+        .map(|i| i as u32 + 1);
+    match line {
+        Some(l) => src = src.with_lines(l, l),
+        None if text.line_count() > 0 => src = src.with_lines(1, text.line_count()),
+        None => {}
+    }
+    let p = skill_file::policy(&text.text);
+    if p.ignored && report {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidYaml,
+                format!("{path} does not match what Codex reads (invalid YAML, a value of the wrong type such as allow_implicit_invocation: no instead of false, or an unknown product), so Codex ignores the whole file: the skill keeps the defaults (implicit invocation allowed, listed for every product); write true or false and known product names."),
+            )
+            .with_severity(Severity::Warning)
+            .at(src.clone()),
+        );
+    }
+    (p, Some(src))
+}
+
+/// Loads the `SKILL.md` at `file` (`real`: its real path) found under
+/// `root`.
+fn load_skill(cx: &mut Cx<'_, '_>, root: &Root, file: &RepoPath, real: &RepoPath, out: &mut Vec<Skill>) {
+    let Some(skill_dir) = file.parent() else {
+        return;
+    };
+    // Codex names a skill without `name` after the real folder holding it.
+    let dir_name = real
+        .parent()
+        .and_then(|d| d.file_name().map(str::to_string))
+        .unwrap_or_else(|| skill_dir.file_name().unwrap_or("skill").to_string());
+    let text = match cx.repo.read_text(file, READ_LIMIT) {
+        Ok(t) => t,
+        Err(e) => {
+            crate::config::read_error(cx, file, e, SourceFormat::Markdown);
+            out.push(unavailable(&root.scan_dir, &skill_dir, &dir_name, "its SKILL.md could not be read"));
+            return;
+        }
+    };
+    let parsed = parse_front_matter(cx, file, &dir_name, &text, true);
+    let (pol, meta) = policy(cx, &skill_dir, true);
+    let mut skill = build(cx, root, &dir_name, file, parsed, pol, meta);
+    if real != file {
+        skill.source.resolved_path = Some(real.clone());
+    }
+    out.push(skill);
+}
+
+/// Reports a `SKILL.md` that is a directory or a special file: Codex reads
+/// only a regular file of that name (a directory is scanned as a folder).
+fn skill_file_not_a_file(cx: &mut Cx<'_, '_>, file: &RepoPath, kind: EntryKind, via_link: bool) {
+    let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
+    not_a_file(
+        cx,
+        file,
+        kind,
+        via_link,
+        &format!("Codex does not read it as a skill file and lists no skill for {skill_dir}"),
+        SourceFormat::Markdown,
+        Severity::Warning,
+    );
+}
+
+/// Assembles a skill from its parsed parts.
+fn build(
+    cx: &Cx<'_, '_>,
+    root: &Root,
+    dir_name: &str,
+    file: &RepoPath,
+    parsed: Parsed,
+    pol: skill_file::Policy,
+    meta: Option<SourceRef>,
+) -> Skill {
+    let cwd = &cx.context.cwd;
+    let scan_dir = &root.scan_dir;
+    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    if let Some((s, e)) = parsed.lines {
+        source = source.with_lines(s, e);
+    }
+    let place = if scan_dir == cwd {
+        "cwd itself".to_string()
+    } else if scan_dir.is_root() {
+        "the repository root".to_string()
+    } else {
+        format!("{scan_dir}, a parent of cwd")
+    };
+    let root_name = root.path.as_str().rsplit_once("/.").map_or(root.path.as_str(), |(_, r)| r);
+    let found = format!("Found in the .{root_name} of {place}");
+    let implicit = match pol.allow_implicit {
+        Some(false) => Permission::Blocked,
+        _ => Permission::Allowed,
+    };
+    let (applicability, reason, invocation, state) = match &parsed.invalid {
+        Some(why) => (
+            Applicability::Excluded,
+            format!("{found}, but {why}, so Codex does not load it."),
+            Invocation { explicit: Permission::Blocked, implicit: Permission::Blocked },
+            AdvertisementState::Hidden,
+        ),
+        None if !pol.for_codex => (
+            Applicability::Excluded,
+            format!("{found}, but its agents/openai.yaml lists policy.products without codex, so the Codex CLI drops it."),
+            Invocation { explicit: Permission::Blocked, implicit: Permission::Blocked },
+            AdvertisementState::Hidden,
+        ),
+        None if implicit == Permission::Blocked => (
+            Applicability::Effective,
+            format!("{found}: loaded at startup, but agents/openai.yaml sets policy.allow_implicit_invocation: false, so Codex leaves it out of the skill list the model sees (and out of the listing budget); the user can still invoke it by name."),
+            Invocation { explicit: Permission::Allowed, implicit },
+            AdvertisementState::Hidden,
+        ),
+        None => (
+            Applicability::Effective,
+            format!("{found}: Codex scans the project's skill roots from cwd {cwd} up to the repository root and lists each skill's name, description and path at startup."),
+            Invocation { explicit: Permission::Allowed, implicit },
+            AdvertisementState::Advertised,
+        ),
+    };
+    let description = parsed.description.clone();
+    Skill {
+        id: format!("codex:skill:{file}"),
+        name: parsed.name.clone().unwrap_or_else(|| dir_name.to_string()),
+        directory_name: dir_name.to_string(),
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability,
+        reason,
+        description: description.clone(),
+        invocation,
+        advertisement: Advertisement {
+            state,
+            description_chars: description
+                .as_deref()
+                .map(|d| d.chars().count() as u64)
+                .unwrap_or(0),
+            description_limit_chars: Some(skill_file::DESCRIPTION_SHOWN_LIMIT as u64),
+            aggregate_budget: Some(aggregate_budget()),
+            name_only: false,
+            shown_description_chars: None,
+            budget_cause: None,
+        },
+        paths: None,
+        metadata_sources: meta.into_iter().collect(),
+        cross_references: Vec::new(),
+    }
+}
+
+/// `[[skills.config]]` in a project layer: Codex reads skill rules only
+/// from user, session and in-memory layers (`skill_config_rules_from_stack`),
+/// so it disables nothing (X2).
+fn ignore_project_skills_config(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) {
+    use crate::config::{describe, get, invalid_value};
+    use toml::de::DeValue;
+    for l in layers {
+        let Some((k, v)) = get(&l.table, "skills") else {
+            continue;
+        };
+        let DeValue::Table(t) = v.get_ref() else {
+            invalid_value(cx, l, k, v, "skills", "a table (with [[skills.config]] entries)");
+            continue;
+        };
+        let config = get(t, "config");
+        // Codex still type-checks the entries: a wrong type stops it.
+        if let Some((_, DeValue::Array(items))) = config.map(|(k, v)| (k, v.get_ref())) {
+            for item in items.iter() {
+                let DeValue::Table(e) = item.get_ref() else {
+                    continue;
+                };
+                for (field, expected) in [("path", "a path string"), ("enabled", "true or false")] {
+                    let Some((fk, fv)) = get(e, field) else {
+                        continue;
+                    };
+                    let ok = match field {
+                        "path" => fv.get_ref().is_str(),
+                        _ => fv.get_ref().as_bool().is_some(),
+                    };
+                    if !ok {
+                        cx.diag(
+                            Diagnostic::new(
+                                DiagnosticCode::InvalidValue,
+                                format!("A skills.config entry in {} sets {field} to {} where Codex expects {expected}, so Codex rejects this configuration; fix it.", l.loaded.path, describe(fv.get_ref())),
+                            )
+                            .at(l.source(crate::config::extent(fk, fv))),
+                        );
+                    }
+                }
+            }
+        }
+        if config.is_some() {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::ConfigKeyNotAllowed,
+                    format!("{} sets [[skills.config]], which Codex reads only from user and session configuration, never from a project layer, so it disables no skill; move it to ~/.codex/config.toml, or remove the skill from the repository.", l.loaded.path),
+                )
+                .at(l.source(crate::config::extent(k, v))),
+            );
+        }
+    }
+}
+
 fn unavailable(scan_dir: &RepoPath, skill_dir: &RepoPath, dir_name: &str, why: &str) -> Skill {
     let file = skill_dir
         .join("SKILL.md")
@@ -186,6 +672,8 @@ fn unavailable(scan_dir: &RepoPath, skill_dir: &RepoPath, dir_name: &str, why: &
             description_limit_chars: None,
             aggregate_budget: Some(aggregate_budget()),
             name_only: false,
+            shown_description_chars: None,
+            budget_cause: None,
         },
         paths: None,
         metadata_sources: Vec::new(),
@@ -193,570 +681,318 @@ fn unavailable(scan_dir: &RepoPath, skill_dir: &RepoPath, dir_name: &str, why: &
     }
 }
 
-/// What the front matter of a SKILL.md gives.
-struct Parsed {
-    name: Option<String>,
-    description: Option<String>,
-    /// Lines of the front matter.
-    lines: Option<(u32, u32)>,
-    /// Why Codex cannot list it, when it cannot.
-    invalid: Option<String>,
+
+
+/// How the budget is counted (`SkillMetadataBudget`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Budget {
+    /// Tokens, each line costed at ceil(bytes / 4).
+    Tokens(usize),
+    /// Characters, when the context window is unknown.
+    Chars(usize),
 }
 
-/// Reads name and description from `text`; `report` emits diagnostics
-/// against `file`.
-fn parse_front_matter(
-    cx: &mut Cx<'_, '_>,
-    file: &RepoPath,
-    text: &TextFile,
-    report: bool,
-) -> Parsed {
-    let src = SourceRef::project(file.clone(), SourceFormat::Markdown);
-    let mut p = Parsed {
-        name: None,
-        description: None,
-        lines: None,
-        invalid: None,
-    };
-    let Some(fm) = text.front_matter() else {
-        if opens_front_matter(&text.text) {
-            if report {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidFrontmatter,
-                        format!("{file} opens its front matter with --- on line 1 but no later --- line closes it, so Codex finds no front matter, cannot read name and description and does not list the skill; close the front matter with a --- line."),
-                    )
-                    .at(src.with_lines(1, 1)),
-                );
-            }
-            p.lines = Some((1, 1));
-            p.invalid = Some("its front matter is never closed".to_string());
+impl Budget {
+    /// 2 % of `window` tokens (at least 1), or 8,000 characters for an
+    /// unknown (`0`) window (`default_skill_metadata_budget`).
+    pub(crate) fn for_window(window: u64) -> Budget {
+        if window == 0 {
+            Budget::Chars(SKILL_BUDGET_FALLBACK_CHARS as usize)
         } else {
-            if report {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidFrontmatter,
-                        format!("{file} has no YAML front matter (a --- block at the top), so Codex cannot read its name and description and does not list it; add front matter with name and description."),
-                    )
-                    .at(src),
-                );
-            }
-            p.invalid = Some("it has no YAML front matter".to_string());
+            Budget::Tokens(((window as usize).saturating_mul(2) / 100).max(1))
         }
-        return p;
-    };
-    p.lines = Some((fm.start_line, fm.end_line));
-    match &fm.value {
-        Ok(serde_json::Value::Object(m)) => {
-            // Codex deserializes name and description as text: a scalar is
-            // read as its text, a list or a mapping fails the whole file.
-            let mut wrong: Vec<(&str, &str)> = Vec::new();
-            let mut field = |k: &'static str| match m.get(k) {
-                Some(serde_json::Value::String(s)) => {
-                    Some(s.trim().to_string()).filter(|s| !s.is_empty())
-                }
-                Some(serde_json::Value::Number(n)) => Some(n.to_string()),
-                Some(serde_json::Value::Bool(b)) => Some(b.to_string()),
-                Some(serde_json::Value::Array(_)) => {
-                    wrong.push((k, "a list"));
-                    None
-                }
-                Some(serde_json::Value::Object(_)) => {
-                    wrong.push((k, "a mapping"));
-                    None
-                }
-                Some(serde_json::Value::Null) | None => None,
-            };
-            p.name = field("name");
-            p.description = field("description");
-            if !wrong.is_empty() {
-                for (k, what) in &wrong {
-                    if report {
-                        let line = key_line(fm, k);
-                        let (s, e) = line.map_or((fm.start_line, fm.end_line), |l| (l, l));
-                        cx.diag(
-                            Diagnostic::new(
-                                DiagnosticCode::SkillFieldInvalid,
-                                format!("{file} gives `{k}` as {what} where Codex expects text, so Codex fails to read the front matter and does not list this skill; write {k} as a single string."),
-                            )
-                            .at(src.clone().with_lines(s, e)),
-                        );
-                    }
-                }
-                let (k, what) = wrong[0];
-                p.invalid = Some(format!("its front matter gives {k} as {what}, not text"));
-                return p;
-            }
-            let missing: Vec<&str> = [
-                ("name", p.name.is_none()),
-                ("description", p.description.is_none()),
-            ]
+    }
+
+    fn limit(self) -> usize {
+        match self {
+            Budget::Tokens(n) | Budget::Chars(n) => n,
+        }
+    }
+
+    fn cost_counts(self, chars: usize, bytes: usize) -> usize {
+        match self {
+            Budget::Tokens(_) => bytes.div_ceil(4),
+            Budget::Chars(_) => chars,
+        }
+    }
+
+    /// The cost of `line` followed by a newline.
+    fn line_cost(self, line: &str) -> usize {
+        self.cost_counts(line.chars().count() + 1, line.len() + 1)
+    }
+}
+
+/// One line of the listing: `- name: description (file: path)`.
+pub(crate) struct Line {
+    pub name: String,
+    /// The description as listed (at most 1,024 characters).
+    pub description: String,
+    pub path: String,
+}
+
+impl Line {
+    fn render(&self, description_chars: usize) -> String {
+        if description_chars == 0 || self.description.is_empty() {
+            format!("- {}: (file: {})", self.name, self.path)
+        } else {
+            let d: String = self.description.chars().take(description_chars).collect();
+            format!("- {}: {} (file: {})", self.name, d, self.path)
+        }
+    }
+}
+
+/// What the budget does to one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fate {
+    /// Listed whole.
+    Full,
+    /// Listed with the first n characters of its description (0: name and
+    /// path only).
+    Cut(usize),
+    /// Not listed.
+    Omitted,
+}
+
+/// The fate of each line, in order, as `render_skill_lines_from_lines`
+/// decides it: everything whole when it fits; otherwise, when every line
+/// fits without its description, description characters are handed out
+/// one at a time round-robin while they fit (so unused shares go to
+/// longer descriptions); otherwise lines without descriptions are taken
+/// in order while they fit and the rest are omitted.
+pub(crate) fn fates(lines: &[Line], budget: Budget) -> Vec<Fate> {
+    let limit = budget.limit();
+    let full: usize = lines
+        .iter()
+        .map(|l| budget.line_cost(&l.render(usize::MAX)))
+        .sum();
+    if full <= limit {
+        return vec![Fate::Full; lines.len()];
+    }
+    let minimum: Vec<usize> = lines.iter().map(|l| budget.line_cost(&l.render(0))).collect();
+    let min_total: usize = minimum.iter().sum();
+    if min_total <= limit {
+        let mut remaining = limit - min_total;
+        // extra[i][k]: the cost of k description characters beyond the bare line.
+        let extra: Vec<Vec<usize>> = lines
             .iter()
-            .filter(|(_, m)| *m)
-            .map(|(k, _)| *k)
+            .map(|l| {
+                let bare = l.render(0);
+                let (c0, b0) = (bare.chars().count() + 1, bare.len() + 1);
+                let base = budget.cost_counts(c0, b0);
+                let mut v = vec![0];
+                let (mut pc, mut pb) = (0, 0);
+                for ch in l.description.chars() {
+                    pc += 1;
+                    pb += ch.len_utf8();
+                    v.push(budget.cost_counts(c0 + pc + 1, b0 + pb + 1).saturating_sub(base));
+                }
+                v
+            })
             .collect();
-            if !missing.is_empty() {
-                let fields = missing.join(" and ");
-                if report {
-                    cx.diag(
-                        Diagnostic::new(
-                            DiagnosticCode::SkillFieldMissing,
-                            format!("{file} has no {fields} in its front matter; Codex requires both name and description, so it does not list this skill; add the missing field."),
-                        )
-                        .at(src.with_lines(fm.start_line, fm.end_line)),
-                    );
+        let mut alloc = vec![0usize; lines.len()];
+        loop {
+            let mut changed = false;
+            for i in 0..lines.len() {
+                if alloc[i] + 1 >= extra[i].len() {
+                    continue;
                 }
-                p.invalid = Some(format!("its front matter has no {fields}"));
+                let delta = extra[i][alloc[i] + 1].saturating_sub(extra[i][alloc[i]]);
+                if delta <= remaining {
+                    alloc[i] += 1;
+                    remaining -= delta;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
             }
         }
-        Ok(_) => {
-            if report {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidFrontmatter,
-                        format!("The front matter of {file} is not a YAML mapping, so Codex cannot read name and description and does not list it; write `name:` and `description:` keys."),
-                    )
-                    .at(src.with_lines(fm.start_line, fm.end_line)),
-                );
-            }
-            p.invalid = Some("its front matter is not a mapping".to_string());
-        }
-        Err((msg, line)) => {
-            if report {
-                let at = line.map(|l| format!(" at line {l}")).unwrap_or_default();
-                let l = line.unwrap_or(fm.start_line);
-                let why = humanize_yaml_error(msg);
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidFrontmatter,
-                        format!("The front matter of {file} is not valid YAML{at}: {why}; Codex cannot read it and does not list the skill; fix the YAML."),
-                    )
-                    .at(src.with_lines(l, l)),
-                );
-            }
-            p.invalid = Some("its front matter is not valid YAML".to_string());
-        }
-    }
-    p
-}
-
-/// True when `text` starts with a `---` line (after any byte-order mark):
-/// front matter is opened, whether or not it is closed.
-fn opens_front_matter(text: &str) -> bool {
-    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
-    t.lines().next().is_some_and(|l| l.trim() == "---")
-}
-
-/// The file line of top-level key `key` in front matter `fm`, when it is
-/// written plainly (`key:`, `"key":`, `'key':`).
-fn key_line(fm: &markdown::FrontMatter, key: &str) -> Option<u32> {
-    let forms = [
-        format!("{key}:"),
-        format!("\"{key}\":"),
-        format!("'{key}':"),
-    ];
-    fm.yaml
-        .lines()
-        .position(|l| forms.iter().any(|f| l.starts_with(f.as_str())))
-        .map(|i| fm.start_line + 1 + i as u32)
-}
-
-/// The YAML parser's message in words for people: without its own
-/// location (the diagnostic gives the file line), without hints meant for
-/// programmers, and with the parser's internal limits explained.
-fn humanize_yaml_error(msg: &str) -> String {
-    let mut m = msg.trim();
-    if let Some(rest) = m.strip_prefix("error:") {
-        m = rest.trim_start();
-    }
-    // "line 3 column 1: ..." (possibly repeated).
-    while m.starts_with("line ") {
-        match m.find(": ") {
-            Some(i) => m = m[i + 2..].trim_start(),
-            None => break,
-        }
-    }
-    if let Some(i) = m.find(" at line ") {
-        m = &m[..i];
-    }
-    let number_after = |s: &str, word: &str| -> Option<u64> {
-        let i = s.find(word)? + word.len();
-        s[i..]
-            .trim_start_matches([':', ' '])
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect::<String>()
-            .parse()
-            .ok()
-    };
-    if m.starts_with("cannot deserialize null into string") {
-        return "a key is empty or null, and every key must be text".to_string();
-    }
-    if m.starts_with("expected string scalar") {
-        return "a key is a list or a mapping, and every key must be text".to_string();
-    }
-    if let Some(rest) = m.strip_prefix("duplicate mapping key") {
-        let key: String = rest
-            .trim_start_matches([':', ' '])
-            .split(',')
-            .next()
-            .unwrap_or("")
-            .chars()
-            .take(40)
+        return alloc
+            .iter()
+            .zip(lines)
+            .map(|(&a, l)| {
+                if a >= l.description.chars().count() {
+                    Fate::Full
+                } else {
+                    Fate::Cut(a)
+                }
+            })
             .collect();
-        return if key.is_empty() {
-            "a key appears twice".to_string()
-        } else {
-            format!("the key `{key}` appears twice")
-        };
     }
-    if let Some(rest) = m.strip_prefix("budget breached:") {
-        let rest = rest.trim();
-        if rest.starts_with("Depth") {
-            if let Some(d) = number_after(rest, "depth") {
-                return format!(
-                    "it nests more than {} levels deep, beyond what the analysis parses",
-                    d.saturating_sub(1)
-                );
+    let mut used = 0;
+    minimum
+        .iter()
+        .zip(lines)
+        .map(|(&c, l)| {
+            if used + c <= limit {
+                used += c;
+                if l.description.is_empty() {
+                    Fate::Full
+                } else {
+                    Fate::Cut(0)
+                }
+            } else {
+                Fate::Omitted
             }
-        }
-        if rest.starts_with("Nodes") || rest.starts_with("Alias") {
-            return "its aliases expand to more values than the analysis parses (an alias bomb)"
-                .to_string();
-        }
-        return "it is larger or more deeply nested than the analysis parses".to_string();
-    }
-    for cut in ["; use ", ", set "] {
-        if let Some(i) = m.find(cut) {
-            m = &m[..i];
-        }
-    }
-    let internal = ["Option<", "::", "{ ", " }", "Some(", "None"];
-    if m.is_empty() || internal.iter().any(|t| m.contains(t)) {
-        "the YAML syntax is invalid".to_string()
-    } else {
-        m.to_string()
-    }
+        })
+        .collect()
 }
 
-/// The implicit-invocation policy from `<skill>/agents/openai.yaml` and
-/// the file as a metadata source when it exists (spec 004 "Invocation").
-fn policy(
+/// The listing budget (X17; openai/codex `codex-rs/core-skills/src/render.rs`):
+/// the lines of the skills the model may invoke (effective, implicit
+/// invocation allowed), the release's bundled skills first, then by name
+/// and path, costed against 2 % of the context window. Run twice: with
+/// the bundled skills of a fresh installation (the prediction) and with
+/// the repository's skills alone (what is certain). Shortened and omitted
+/// skills get that state, the kept characters and the cause, and one
+/// diagnostic names them.
+fn budget(
     cx: &mut Cx<'_, '_>,
-    skill_dir: &RepoPath,
-    report: bool,
-) -> (Permission, Option<SourceRef>) {
-    let Some(path) = skill_dir.join("agents/openai.yaml") else {
-        return (Permission::Allowed, None);
-    };
-    let r = cx.resolve(&path);
-    let resolved = match &r {
-        Resolved::Missing => return (Permission::Allowed, None),
-        Resolved::Inside {
-            kind: EntryKind::File,
-            real,
-            via_link,
-        } => via_link.then(|| real.clone()),
-        Resolved::Inside { kind, via_link, .. } => {
-            if report {
-                not_a_file(
-                    cx,
-                    &path,
-                    *kind,
-                    *via_link,
-                    "Codex ignores it and the skill keeps the default invocation policy (implicit invocation allowed)",
-                    SourceFormat::Yaml,
-                    Severity::Warning,
-                );
-            }
-            return (Permission::Allowed, None);
-        }
-        other => {
-            if report {
-                cx.link_problem(
-                    other,
-                    &format!("The skill metadata {path}"),
-                    "its invocation policy is unknown",
-                    SourceFormat::Yaml,
-                );
-            }
-            return (Permission::Unknown, None);
-        }
-    };
-    let mut src = SourceRef::project(path.clone(), SourceFormat::Yaml);
-    src.resolved_path = resolved;
-    let text = match cx.repo.read_text(&path, READ_LIMIT) {
-        Ok(t) => t,
-        Err(e) => {
-            if report {
-                read_error(cx, &path, e, SourceFormat::Yaml);
-            }
-            return (Permission::Unknown, Some(src));
-        }
-    };
-    let line = text
-        .text
-        .lines()
-        .position(|l| l.trim_start().starts_with("allow_implicit_invocation"))
-        .map(|i| i as u32 + 1);
-    let lines = match line {
-        Some(l) => Some((l, l)),
-        None if text.line_count() > 0 => Some((1, text.line_count())),
-        None => None,
-    };
-    if let Some((s, e)) = lines {
-        src = src.with_lines(s, e);
-    }
-    match markdown::parse_yaml(&text.text) {
-        Ok(v) => match v.pointer("/policy/allow_implicit_invocation") {
-            None | Some(serde_json::Value::Null) | Some(serde_json::Value::Bool(true)) => {
-                (Permission::Allowed, Some(src))
-            }
-            Some(serde_json::Value::Bool(false)) => (Permission::Blocked, Some(src)),
-            Some(_) => {
-                if report {
-                    cx.diag(
-                        Diagnostic::new(
-                            DiagnosticCode::InvalidValue,
-                            format!("{path} sets policy.allow_implicit_invocation to something other than true or false, so whether Codex may invoke the skill on its own is unknown; write true or false."),
-                        )
-                        .at(src.clone()),
-                    );
-                }
-                (Permission::Unknown, Some(src))
-            }
-        },
-        Err((msg, l)) => {
-            if report {
-                let at = l.map(|l| format!(" at line {l}")).unwrap_or_default();
-                let mut s = SourceRef::project(path.clone(), SourceFormat::Yaml);
-                if let Some(l) = l {
-                    s = s.with_lines(l, l);
-                }
-                let why = humanize_yaml_error(&msg);
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidYaml,
-                        format!("{path} is not valid YAML{at}: {why}, so the skill's invocation policy is unknown; fix the YAML."),
-                    )
-                    .at(s),
-                );
-            }
-            (Permission::Unknown, Some(src))
-        }
-    }
-}
-
-/// Loads `<skill_dir>/SKILL.md` of a scanned root.
-fn load_skill(
-    cx: &mut Cx<'_, '_>,
-    scan_dir: &RepoPath,
-    skill_dir: &RepoPath,
-    dir_name: &str,
-    out: &mut Vec<Skill>,
+    skills: &mut [Skill],
+    roots: &[Root],
+    facts: &Facts,
+    context_window: Option<u64>,
 ) {
-    let Some(file) = skill_dir.join("SKILL.md") else {
+    let window = context_window.unwrap_or(facts.default_context_window);
+    let b = Budget::for_window(window);
+    let listed: Vec<usize> = (0..skills.len())
+        .filter(|&i| {
+            skills[i].applicability == Applicability::Effective
+                && skills[i].advertisement.state == AdvertisementState::Advertised
+        })
+        .collect();
+    if listed.is_empty() {
         return;
-    };
-    let listed = cx
+    }
+    let abs_root = cx
         .repo
-        .list_dir(skill_dir)
+        .tree()
+        .absolute_root()
+        .map(|p| p.to_string_lossy().trim_end_matches('/').to_string())
+        .unwrap_or_else(|| ASSUMED_REPOSITORY_PATH.to_string());
+    // Roots holding a loaded skill, in scan order, for the aliases.
+    let root_of = |s: &Skill| roots.iter().position(|r| s.source.path.starts_with(&r.path));
+    let mut used_roots: Vec<usize> = skills
         .iter()
-        .find(|e| e.name == "SKILL.md")
-        .map(|e| e.kind);
-    match listed {
-        Some(EntryKind::File) => {}
-        Some(kind @ (EntryKind::Dir | EntryKind::Other)) => {
-            skill_file_not_a_file(cx, &file, kind, false);
-            return;
+        .filter(|s| s.applicability == Applicability::Effective)
+        .filter_map(root_of)
+        .collect();
+    used_roots.sort_unstable();
+    used_roots.dedup();
+    let project_codex_roots = used_roots
+        .iter()
+        .filter(|&&r| roots[r].path.as_str().contains(".codex/skills"))
+        .count();
+    let repo_line = |s: &Skill, with_bundled: bool| -> Line {
+        let path = match facts.skill_paths {
+            SkillPathStyle::Absolute => {
+                let real = s.source.resolved_path.as_ref().unwrap_or(&s.source.path);
+                format!("{abs_root}/{real}")
+            }
+            SkillPathStyle::Aliased => {
+                let r = root_of(s).unwrap_or(0);
+                let mut n = used_roots.iter().position(|&u| u == r).unwrap_or(0);
+                if with_bundled && n >= project_codex_roots {
+                    n += 1;
+                }
+                let rel = s
+                    .source
+                    .path
+                    .as_str()
+                    .strip_prefix(roots.get(r).map_or("", |r| r.path.as_str()))
+                    .unwrap_or(s.source.path.as_str())
+                    .trim_start_matches('/');
+                format!("r{n}/{rel}")
+            }
+        };
+        Line {
+            name: s.name.clone(),
+            description: skill_file::shown_description(s.description.as_deref().unwrap_or("")),
+            path,
         }
-        Some(EntryKind::Symlink) => {
-            let r = cx.resolve(&file);
-            match r {
-                Resolved::Inside { kind: kind @ (EntryKind::Dir | EntryKind::Other), .. } => {
-                    skill_file_not_a_file(cx, &file, kind, true);
-                    return;
+    };
+    let bundled: Vec<Line> = facts
+        .bundled_skills
+        .iter()
+        .map(|k| Line {
+            name: k.name.to_string(),
+            description: "x".repeat(k.description_chars),
+            path: match facts.skill_paths {
+                SkillPathStyle::Absolute => {
+                    format!("{ASSUMED_CODEX_HOME}/skills/.system/{}/SKILL.md", k.name)
                 }
-                Resolved::Inside { kind: EntryKind::File, .. } => cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SkillSymlinkDisputed,
-                        format!("{file} is a symbolic link to a file; Codex documents symlinked skill folders, but a symlinked SKILL.md file was reported skipped (openai/codex#22506, openai/codex#31592), so the analysis follows the documentation and lists it; make the folder the link instead."),
-                    )
-                    .at(SourceRef::project(file.clone(), SourceFormat::Markdown)),
-                ),
-                Resolved::Outside { .. } => {
-                    cx.link_problem(&r, &format!("The skill file {file}"), "", SourceFormat::Markdown);
-                    out.push(unavailable(scan_dir, skill_dir, dir_name, "its SKILL.md is a symbolic link out of the repository"));
-                    return;
-                }
-                other => {
-                    cx.link_problem(
-                        &other,
-                        &format!("The skill file {file}"),
-                        "Codex cannot load this skill",
-                        SourceFormat::Markdown,
-                    );
-                    return;
-                }
+                SkillPathStyle::Aliased => format!("r{project_codex_roots}/{}/SKILL.md", k.name),
+            },
+        })
+        .collect();
+    let alone: Vec<Line> = listed.iter().map(|&i| repo_line(&skills[i], false)).collect();
+    let mut with: Vec<Line> = bundled;
+    let nb = with.len();
+    with.extend(listed.iter().map(|&i| repo_line(&skills[i], true)));
+    let fate_alone = fates(&alone, b);
+    let fate_with = fates(&with, b);
+    let mut shortened = Vec::new();
+    let mut omitted = Vec::new();
+    let (mut certain, mut with_bundled) = (Vec::new(), Vec::new());
+    for (k, &i) in listed.iter().enumerate() {
+        let fate = fate_with[nb + k];
+        if fate == Fate::Full {
+            continue;
+        }
+        let cause = if fate_alone[k] == Fate::Full {
+            BudgetCause::WithBundled
+        } else {
+            BudgetCause::Certain
+        };
+        let s = &mut skills[i];
+        let total = with[nb + k].description.chars().count();
+        let name = s.name.clone();
+        match fate {
+            Fate::Cut(n) => {
+                s.advertisement.state = AdvertisementState::Shortened;
+                s.advertisement.shown_description_chars = Some(n as u64);
+                s.reason.push_str(&format!(" The listing budget keeps {n} of the {total} characters of its description."));
+                shortened.push(format!("{name} ({n} of {total} characters)"));
+            }
+            _ => {
+                s.advertisement.state = AdvertisementState::Omitted;
+                s.reason.push_str(" The listing budget leaves it out of the skill list the model sees; the user can still invoke it by name.");
+                omitted.push(name.clone());
             }
         }
-        _ => {
-            if !has_nested_skill(cx, skill_dir) {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SkillMissingFile,
-                        format!("{skill_dir} has no SKILL.md, so Codex lists no skill for it; add SKILL.md with name and description, or move the folder out of .agents/skills."),
-                    )
-                    .at(SourceRef::project(skill_dir.clone(), SourceFormat::Markdown)),
-                );
-            }
-            return;
+        s.advertisement.budget_cause = Some(cause);
+        match cause {
+            BudgetCause::Certain => certain.push(name),
+            BudgetCause::WithBundled => with_bundled.push(name),
         }
     }
-    let resolved = match cx.resolve(&file) {
-        Resolved::Inside { real, via_link, .. } => via_link.then_some(real),
-        _ => None,
+    if shortened.is_empty() && omitted.is_empty() {
+        return;
+    }
+    let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let budget_words = match b {
+        Budget::Tokens(n) => {
+            let source = if context_window.is_some() {
+                "the given context window".to_string()
+            } else {
+                "the default model's context window for this Codex release; pass --context-window for another model".to_string()
+            };
+            format!("{n} tokens (2% of {window} tokens, {source})")
+        }
+        Budget::Chars(n) => format!("{n} characters (the context window is unknown)"),
     };
-    let text = match cx.repo.read_text(&file, READ_LIMIT) {
-        Ok(t) => t,
-        Err(e) => {
-            read_error(cx, &file, e, SourceFormat::Markdown);
-            out.push(unavailable(
-                scan_dir,
-                skill_dir,
-                dir_name,
-                "its SKILL.md could not be read",
-            ));
-            return;
-        }
-    };
-    let mut parsed = parse_front_matter(cx, &file, &text, true);
-    if text.invalid_utf8 {
-        // Codex reads SKILL.md as UTF-8 text and fails on anything else.
-        let line = text.text.find('\u{fffd}').map(|o| text.line_of(o));
-        let at = line.map(|n| format!(" (line {n})")).unwrap_or_default();
-        let mut src = SourceRef::project(file.clone(), SourceFormat::Markdown);
-        if let Some(n) = line {
-            src = src.with_lines(n, n);
-        }
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InvalidUtf8,
-                format!("{file} is not valid UTF-8{at}; Codex reads SKILL.md as UTF-8 text, fails on it and does not list this skill; save it as UTF-8."),
-            )
-            .at(src),
-        );
-        parsed.invalid = Some("it is not valid UTF-8".to_string());
-    }
-    let (implicit, meta) = policy(cx, skill_dir, true);
-    let mut skill = build(cx, scan_dir, dir_name, &file, parsed, implicit, meta);
-    skill.source.resolved_path = resolved;
-    if skill.applicability == Applicability::Effective {
-        let name_chars = skill.name.chars().count();
-        let desc_chars = skill.advertisement.description_chars as usize;
-        if name_chars > NAME_LIMIT || desc_chars > DESCRIPTION_LIMIT {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidValue,
-                    format!("{file} has a name of {name_chars} or a description of {desc_chars} characters, over the Codex source limits of {NAME_LIMIT} and {DESCRIPTION_LIMIT}, so Codex may reject or cut it; shorten it."),
-                )
-                .at(skill.source.clone()),
-            );
-        }
-    }
-    out.push(skill);
-}
-
-/// Reports a `SKILL.md` that is a directory or a special file: Codex reads
-/// only a regular file of that name (a directory is scanned as a folder).
-/// The message does not depend on cwd.
-fn skill_file_not_a_file(cx: &mut Cx<'_, '_>, file: &RepoPath, kind: EntryKind, via_link: bool) {
-    let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
-    not_a_file(
-        cx,
-        file,
-        kind,
-        via_link,
-        &format!("Codex does not read it as a skill file and lists no skill for {skill_dir}"),
-        SourceFormat::Markdown,
-        Severity::Warning,
-    );
-}
-
-/// Assembles a skill from its parsed parts.
-#[allow(clippy::too_many_arguments)]
-fn build(
-    cx: &Cx<'_, '_>,
-    scan_dir: &RepoPath,
-    dir_name: &str,
-    file: &RepoPath,
-    parsed: Parsed,
-    implicit: Permission,
-    meta: Option<SourceRef>,
-) -> Skill {
-    let cwd = &cx.context.cwd;
-    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
-    if let Some((s, e)) = parsed.lines {
-        source = source.with_lines(s, e);
-    }
-    let place = if scan_dir == cwd {
-        "cwd itself".to_string()
-    } else if scan_dir.is_root() {
-        "the repository root".to_string()
-    } else {
-        format!("{scan_dir}, a parent of cwd")
-    };
-    let (applicability, reason, invocation, state) = match &parsed.invalid {
-        None => (
-            Applicability::Effective,
-            format!("Found in the .agents/skills of {place}: Codex scans .agents/skills in every directory from cwd {cwd} up to the repository root and lists each skill's name, description and path at startup."),
-            Invocation { explicit: Permission::Allowed, implicit },
-            AdvertisementState::Advertised,
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::SkillListingBudget,
+        format!(
+            "The skill list Codex shows the model from cwd {} does not fit its budget of {budget_words}: descriptions shortened: {}; skills omitted: {}. Certain from the repository's skills alone: {}; only together with the {} skills a fresh Codex installation bundles: {}. User and admin skills the analysis cannot see take more of the budget. Shorten the descriptions, or set policy.allow_implicit_invocation: false in agents/openai.yaml for skills the model need not pick on its own.",
+            cx.context.cwd,
+            list(&shortened),
+            list(&omitted),
+            list(&certain),
+            nb,
+            list(&with_bundled),
         ),
-        Some(why) => (
-            Applicability::Excluded,
-            format!("Found in the .agents/skills of {place}, but {why}, so Codex does not list it."),
-            Invocation { explicit: Permission::Unknown, implicit: Permission::Unknown },
-            AdvertisementState::Hidden,
-        ),
-    };
-    Skill {
-        id: format!("codex:skill:{file}"),
-        name: parsed.name.clone().unwrap_or_else(|| dir_name.to_string()),
-        directory_name: dir_name.to_string(),
-        source,
-        load_phase: LoadPhase::Startup,
-        applicability,
-        reason,
-        description: parsed.description.clone(),
-        invocation,
-        advertisement: Advertisement {
-            state,
-            description_chars: parsed
-                .description
-                .as_deref()
-                .map(|d| d.chars().count() as u64)
-                .unwrap_or(0),
-            description_limit_chars: None,
-            aggregate_budget: Some(aggregate_budget()),
-            name_only: false,
-        },
-        paths: None,
-        metadata_sources: meta.into_iter().collect(),
-        cross_references: Vec::new(),
-    }
-}
-
-/// True when a SKILL.md sits deeper inside `dir` than `dir/SKILL.md`.
-fn has_nested_skill(cx: &Cx<'_, '_>, dir: &RepoPath) -> bool {
-    let real = match cx.resolve(dir) {
-        Resolved::Inside { real, .. } => real,
-        _ => return false,
-    };
-    cx.repo
-        .files_named_under("SKILL.md", &real)
-        .iter()
-        .any(|p| p.parent().as_ref() != Some(&real))
+    ));
 }
 
 /// Splits `X/.agents/skills/<rest...>` into `X` and the components after
@@ -771,200 +1007,7 @@ fn split_skills_root(p: &RepoPath) -> Option<(RepoPath, Vec<String>)> {
 }
 
 /// SKILL.md files deeper than `<root>/<name>/SKILL.md` in a scanned root:
-/// the documented layout does not cover them, the source scans six levels.
-fn report_nested(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
-    let mut paths = Vec::new();
-    for dir in chain {
-        if let Some(root) = dir.join(".agents/skills") {
-            paths.extend_from_slice(cx.repo.files_named_under("SKILL.md", &root));
-        }
-    }
-    for p in paths {
-        let Some((dir, rest)) = split_skills_root(&p) else {
-            continue;
-        };
-        if rest.len() > 2 && chain.contains(&dir) {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::SkillNotDiscovered,
-                    format!("{p} sits deeper than .agents/skills/<name>/SKILL.md, the layout the Codex documentation describes; the Codex source scans up to six levels, so it may still be listed; move it up to be sure."),
-                )
-                .with_severity(Severity::Info)
-                .at(SourceRef::project(p.clone(), SourceFormat::Markdown)),
-            );
-        }
-    }
-}
 
-/// Applies `[[skills.config]]` of the closest layer that sets it (spec
-/// 004 "Unresolved semantics": the path may name the SKILL.md, as in the
-/// documented example, or the skill directory, as in the reference prose).
-fn apply_skills_config(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>], skills: &mut [Skill]) {
-    for l in layers {
-        if let Some((k, v)) = get(&l.table, "skills") {
-            if !v.get_ref().is_table() {
-                invalid_value(
-                    cx,
-                    l,
-                    k,
-                    v,
-                    "skills",
-                    "a table (with [[skills.config]] entries)",
-                );
-            }
-        }
-    }
-    let found = layers.iter().rev().find_map(|l| {
-        let (_, s) = get(&l.table, "skills")?;
-        let DeValue::Table(t) = s.get_ref() else {
-            return None;
-        };
-        let (k, v) = get(t, "config")?;
-        Some((l, k, v))
-    });
-    let Some((layer, key, value)) = found else {
-        return;
-    };
-    let path = &layer.loaded.path;
-    let DeValue::Array(items) = value.get_ref() else {
-        crate::config::invalid_value(
-            cx,
-            layer,
-            key,
-            value,
-            "skills.config",
-            "an array of { path, enabled } tables",
-        );
-        return;
-    };
-    for item in items.iter() {
-        let item_src = layer.source(value_extent(item));
-        let DeValue::Table(t) = item.get_ref() else {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidValue,
-                    format!("A skills.config entry in {path} is not a table, so Codex rejects this configuration; write [[skills.config]] with path and enabled."),
-                )
-                .at(item_src),
-            );
-            continue;
-        };
-        let raw = get(t, "path").map(|(_, v)| v.get_ref());
-        let enabled = match get(t, "enabled").map(|(_, v)| v.get_ref()) {
-            Some(DeValue::Boolean(b)) => Some(*b),
-            Some(other) => {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidValue,
-                        format!("A skills.config entry in {path} sets enabled to {} where Codex expects true or false, so Codex rejects this configuration and the entry disables nothing here; write enabled = false.", describe(other)),
-                    )
-                    .at(item_src.clone()),
-                );
-                continue;
-            }
-            None => None,
-        };
-        let raw = match raw {
-            Some(DeValue::String(s)) => s.as_ref(),
-            Some(other) => {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidValue,
-                        format!("A skills.config entry in {path} sets path to {} where Codex expects a path string, so Codex rejects this configuration and the entry matches no skill; write the SKILL.md path as a string.", describe(other)),
-                    )
-                    .at(item_src),
-                );
-                continue;
-            }
-            None => {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidValue,
-                        format!("A skills.config entry in {path} has no path, so it matches no skill; add path."),
-                    )
-                    .at(item_src),
-                );
-                continue;
-            }
-        };
-        if enabled != Some(false) {
-            continue;
-        }
-        let target = if raw.starts_with('/') {
-            cx.repo.tree().absolute_root().and_then(|root| {
-                std::path::Path::new(raw)
-                    .strip_prefix(root)
-                    .ok()
-                    .and_then(|r| RepoPath::new(&r.to_string_lossy().replace('\\', "/")))
-            })
-        } else if raw.starts_with('~') {
-            None
-        } else {
-            layer.loaded.codex_dir.join(raw)
-        };
-        let Some(target) = target else {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidValue,
-                    format!("A skills.config entry in {path} names {raw:?}, which is outside the repository or specific to one machine, so the analysis cannot tell which skill it disables; use a path relative to {}.", layer.loaded.codex_dir),
-                )
-                .at(item_src),
-            );
-            continue;
-        };
-        let matches = |s: &Skill, want: &RepoPath| {
-            s.applicability == Applicability::Effective
-                && (&s.source.path == want || s.source.resolved_path.as_ref() == Some(want))
-        };
-        let by_file = skills.iter().position(|s| matches(s, &target));
-        let by_dir = target
-            .join("SKILL.md")
-            .and_then(|f| skills.iter().position(|s| matches(s, &f)));
-        match (by_file, by_dir) {
-            (Some(i), _) => {
-                let s = &mut skills[i];
-                s.applicability = Applicability::Excluded;
-                s.invocation = Invocation { explicit: Permission::Blocked, implicit: Permission::Blocked };
-                s.advertisement.state = AdvertisementState::Hidden;
-                s.reason = format!("Disabled by [[skills.config]] in {path}: its path names this SKILL.md and enabled = false.");
-                s.metadata_sources.push(item_src.clone());
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SkillConfigPathAmbiguous,
-                        format!("{path} disables {target} by its SKILL.md path, the form of the documented example, so the skill is shown disabled; the reference prose describes a skill directory instead, so confirm with /skills in Codex."),
-                    )
-                    .with_severity(Severity::Info)
-                    .at(item_src),
-                );
-            }
-            (None, Some(i)) => {
-                let s = &mut skills[i];
-                s.applicability = Applicability::Conditional;
-                s.invocation = Invocation { explicit: Permission::Unknown, implicit: Permission::Unknown };
-                s.advertisement.state = AdvertisementState::Unknown;
-                s.reason = format!("[[skills.config]] in {path} sets enabled = false for its directory {target}; whether Codex matches a directory path is unresolved, so the skill may or may not be listed.");
-                s.metadata_sources.push(item_src.clone());
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SkillConfigPathAmbiguous,
-                        format!("{path} disables the skill directory {target}; the reference prose names a directory but the documented example a SKILL.md, so whether Codex disables it is unresolved; point path at {target}/SKILL.md."),
-                    )
-                    .at(item_src),
-                );
-            }
-            (None, None) => cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidValue,
-                    format!("A skills.config entry in {path} disables {target}, which is no skill Codex discovers from cwd {}, so it changes nothing here; check the path (it is relative to {}).", cx.context.cwd, layer.loaded.codex_dir),
-                )
-                .at(item_src),
-            ),
-        }
-    }
-}
-
-/// Same-name in-scope skills: kept apart, cross-referenced, reported once
-/// per name.
 fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, s) in skills.iter().enumerate() {
@@ -1003,32 +1046,7 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
 /// (the context window is unknown in repo mode). Over it, every effective
 /// skill is `budget-risk`; which one Codex shortens or omits is never
 /// guessed.
-fn budget(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
-    let listed: Vec<usize> = (0..skills.len())
-        .filter(|&i| skills[i].applicability == Applicability::Effective)
-        .collect();
-    let total: u64 = listed
-        .iter()
-        .map(|&i| {
-            let s = &skills[i];
-            s.name.chars().count() as u64
-                + s.advertisement.description_chars
-                + s.source.path.as_str().chars().count() as u64
-        })
-        .sum();
-    if total <= SKILL_BUDGET_FALLBACK_CHARS {
-        return;
-    }
-    for &i in &listed {
-        skills[i].advertisement.state = AdvertisementState::BudgetRisk;
-    }
-    cx.diag(Diagnostic::new(
-        DiagnosticCode::SkillBudgetRisk,
-        format!("The {} repository skills listed from cwd {} need about {total} characters of name, description and path, over the {SKILL_BUDGET_FALLBACK_CHARS}-character budget Codex uses when the context window is unknown (2% of the window otherwise); Codex then shortens descriptions and may omit skills, which ones is undocumented, and hidden user and system skills take budget too; shorten the descriptions.", listed.len(), cx.context.cwd),
-    ));
-}
 
-/// Skills in `.agents/skills` below cwd and of the directories on the way
 /// to targetPath (see [`target_only_dirs`]); other directories are not
 /// visited. The subtree below cwd is answered from the sorted index, so
 /// the cost is that of what is listed. A `SKILL.md` that is not a regular
@@ -1072,7 +1090,7 @@ fn out_of_scope(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
             _ => None,
         };
         let parsed = match &text {
-            Some(t) => parse_front_matter(cx, &file, t, false),
+            Some(t) => parse_front_matter(cx, &file, &dir_name, t, false),
             None => Parsed {
                 name: None,
                 description: None,
@@ -1080,8 +1098,12 @@ fn out_of_scope(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
                 invalid: None,
             },
         };
-        let (implicit, meta) = policy(cx, &skill_dir, false);
-        let mut s = build(cx, &dir, &dir_name, &file, parsed, implicit, meta);
+        let (pol, meta) = policy(cx, &skill_dir, false);
+        let root = Root {
+            scan_dir: dir.clone(),
+            path: dir.join(".agents/skills").unwrap_or_else(|| dir.clone()),
+        };
+        let mut s = build(cx, &root, &dir_name, &file, parsed, pol, meta);
         s.applicability = Applicability::OutOfScope;
         s.advertisement.state = AdvertisementState::Hidden;
         s.reason = if strictly_below(&dir, &cwd) {

@@ -334,20 +334,15 @@ fn skill_name_and_description_of_the_wrong_type_are_reported_at_their_lines() {
         "---\nname: 2024\ndescription: Dated.\n---\n",
     );
     let c = compile_at(root, ".", None);
+    // serde_yaml stops at the first wrong field, as in Codex.
     let v = diags_at(&c, "skill-field-invalid", ".agents/skills/bad/SKILL.md");
-    assert_eq!(v.len(), 2, "{:#?}", c.diagnostics);
+    assert_eq!(v.len(), 1, "{:#?}", c.diagnostics);
     assert!(
         v[0].message.contains("`name` as a list"),
         "{}",
         v[0].message
     );
     assert_eq!(lines(v[0]), Some((2, 2)));
-    assert!(
-        v[1].message.contains("`description` as a mapping"),
-        "{}",
-        v[1].message
-    );
-    assert_eq!(lines(v[1]), Some((3, 3)));
     assert!(
         diags(&c, "skill-field-missing").is_empty(),
         "a wrong type is not a missing field: {:#?}",
@@ -599,23 +594,15 @@ fn yaml_errors_are_in_words_and_give_only_the_file_line() {
         assert!(d.message.contains(&format!("line {line}")), "{}", d.message);
     };
     check(
-        one_at(&c, "invalid-frontmatter", ".agents/skills/nullkey/SKILL.md"),
-        3,
-        "a key is empty or null",
-    );
-    check(
-        one_at(&c, "invalid-frontmatter", ".agents/skills/deep/SKILL.md"),
-        4,
-        "levels deep",
-    );
-    check(
         one_at(&c, "invalid-frontmatter", ".agents/skills/dup/SKILL.md"),
-        4,
+        // serde_yaml places a duplicate key at the mapping's first line.
+        2,
         "the key `name` appears twice",
     );
-    check(
-        one_at(&c, "invalid-yaml", ".agents/skills/dup/agents/openai.yaml"),
-        3,
-        "a key is empty or null",
-    );
+    // serde_yaml 0.9, as Codex uses it, ignores a null key and reads 70
+    // levels of nesting: these skills load.
+    for name in ["nullkey", "deep"] {
+        let s = c.skills.iter().find(|s| s.name == name).expect("listed");
+        assert_eq!(s.applicability, Applicability::Effective, "{name}");
+    }
 }

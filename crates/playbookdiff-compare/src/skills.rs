@@ -43,8 +43,10 @@ fn perm(p: Permission) -> &'static str {
 
 fn adv(a: AdvertisementState) -> &'static str {
     match a {
-        AdvertisementState::Advertised | AdvertisementState::BudgetRisk => "advertised",
-        AdvertisementState::Hidden => "hidden",
+        AdvertisementState::Advertised
+        | AdvertisementState::BudgetRisk
+        | AdvertisementState::Shortened => "advertised",
+        AdvertisementState::Hidden | AdvertisementState::Omitted => "hidden",
         AdvertisementState::Unknown => "unknown",
     }
 }

@@ -231,6 +231,12 @@ pub struct Instruction {
     pub imported_from: Option<String>,
     /// Size in bytes of this piece.
     pub bytes: u64,
+    /// Set when a byte budget cuts this piece: the agent receives only its
+    /// first `truncatedAtByte` bytes, and `content` holds exactly those (a
+    /// UTF-8 character split by the cut appears as U+FFFD, as the agent
+    /// sends it). Absent when the piece is received whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated_at_byte: Option<u64>,
     /// Path globs that make a path-scoped rule relevant, as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paths: Option<Vec<String>>,
@@ -273,6 +279,12 @@ pub enum AdvertisementState {
     /// Listed, but the listing may exceed the documented budget, so its
     /// description may be shortened or dropped.
     BudgetRisk,
+    /// Listed with its description cut by the listing budget to
+    /// `shownDescriptionChars` characters (0: the name and path only).
+    Shortened,
+    /// Left out of the listing by the listing budget: the model is not told
+    /// about it, though the user can still invoke it by name.
+    Omitted,
     /// Cannot be decided.
     Unknown,
 }
@@ -305,6 +317,29 @@ pub struct Advertisement {
     /// `skillOverrides: name-only`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub name_only: bool,
+    /// For a `shortened` skill: how many characters of the description the
+    /// listing keeps (0 when only the name and path are listed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_description_chars: Option<u64>,
+    /// For a `shortened` or `omitted` skill: whether the repository's own
+    /// skills already cause it (`certain`) or only together with skills
+    /// outside the repository the analysis assumes (`with-bundled`: the
+    /// agent release's bundled skills of a fresh installation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_cause: Option<BudgetCause>,
+}
+
+/// Why the listing budget shortens or omits a skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BudgetCause {
+    /// The repository's skills alone exceed the budget: certain whatever
+    /// else is installed.
+    Certain,
+    /// Only the repository's skills together with the skills a fresh
+    /// installation bundles exceed it; more user or admin skills can only
+    /// shorten more.
+    WithBundled,
 }
 
 /// A skill: a named capability whose instructions load on use.

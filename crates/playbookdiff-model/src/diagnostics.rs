@@ -531,6 +531,32 @@ declare_codes! {
     /// not list the skill. Write the value as a string. Source: openai/codex
     /// `codex-rs/core-skills/src/loader.rs` (`SkillFrontmatter`); harness facts B5.
     SkillFieldInvalid = "skill-field-invalid", Warning, RepositoryProblem, "codex", "0.1.0", "a SKILL.md field has the wrong type";
+    /// The skill listing Codex builds at startup does not fit its budget
+    /// (2 % of the model's context window in tokens, each line costed at
+    /// ceil(bytes / 4); 8,000 characters when the window is unknown): it
+    /// first shortens every description evenly, then lists names only, then
+    /// omits skills. The message names the shortened and omitted skills and
+    /// says which are certain from the repository alone and which depend on
+    /// the bundled skills of a fresh installation; user and admin skills can
+    /// only shorten more. Source: openai/codex
+    /// `codex-rs/core-skills/src/render.rs` (`default_skill_metadata_budget`,
+    /// `build_available_skills`).
+    SkillListingBudget = "skill-listing-budget", Warning, RepositoryProblem, "codex", "0.1.0", "the skill listing exceeds Codex's budget: descriptions shortened or skills omitted";
+    /// The AGENTS.md chain is longer than `project_doc_max_bytes`: Codex
+    /// keeps the files root-first until the budget is spent, cuts the file
+    /// that crosses it at that byte and drops every later file (`0` loads no
+    /// project file). The message names the cut file, the byte and the
+    /// dropped files. Source: openai/codex `codex-rs/core/src/project_doc.rs`
+    /// (`read_agents_md`); seen with `codex debug prompt-input`.
+    InstructionBudgetExceeded = "instruction-budget-exceeded", Warning, RepositoryProblem, "codex", "0.1.0", "project_doc_max_bytes cuts or drops AGENTS.md files";
+    /// Codex refuses to load the merged configuration (an MCP field of the
+    /// other transport, a literal `bearer_token`, both `command` and `url`,
+    /// invalid TOML or a wrong-typed value in a trusted project layer), so
+    /// it does not start in this project: nothing it would configure
+    /// applies. Fix the named key. Source: openai/codex
+    /// `codex-rs/config/src/mcp_types.rs`, `codex-rs/core/src/config_loader`;
+    /// seen with `codex mcp list`.
+    ConfigRefused = "config-refused", Error, RepositoryProblem, "codex", "0.1.0", "Codex refuses this configuration and does not start";
 }
 
 #[cfg(test)]

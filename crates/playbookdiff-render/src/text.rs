@@ -251,6 +251,8 @@ fn advertisement(a: &Advertisement) -> &'static str {
         AdvertisementState::Advertised => "advertised",
         AdvertisementState::Hidden => "hidden",
         AdvertisementState::BudgetRisk => "budget-risk",
+        AdvertisementState::Shortened => "advertised (description shortened)",
+        AdvertisementState::Omitted => "omitted by the listing budget",
         AdvertisementState::Unknown => "advertisement unknown",
     }
 }
