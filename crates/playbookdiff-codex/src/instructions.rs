@@ -333,7 +333,11 @@ fn report_not_a_file(
 /// after the effective ones). The separators between files are not
 /// counted. `0` loads no project file. One diagnostic names the cut file,
 /// the byte and the dropped files.
-fn budget(cx: &mut Cx<'_, '_>, settings: &Settings, effective: &mut Vec<Instruction>) -> Vec<Instruction> {
+fn budget(
+    cx: &mut Cx<'_, '_>,
+    settings: &Settings,
+    effective: &mut Vec<Instruction>,
+) -> Vec<Instruction> {
     let limit = settings.max_bytes;
     let total: u64 = effective.iter().map(|i| i.bytes).sum();
     if total <= limit {

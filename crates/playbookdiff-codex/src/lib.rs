@@ -10,15 +10,19 @@
 //!   `project_doc_fallback_filenames`), root first. `AGENTS.md` and
 //!   `AGENTS.override.md` files below cwd, or in a directory on the way to
 //!   targetPath, are listed `out-of-scope`; losers of a slot are
-//!   `shadowed`; empty files are `excluded`. The byte budget never
-//!   truncates: it is reported.
+//!   `shadowed`; a blank first file is `excluded` and its directory gives
+//!   nothing. `project_doc_max_bytes` is applied root first: the file
+//!   crossing it is cut (`truncatedAtByte`), later files are dropped.
 //! * **Configuration** (spec 004 "Project configuration"): `.codex/config.toml`
 //!   from the root to cwd, closest layer winning; only keys that affect
 //!   instructions, skills and MCP are read. Layers below cwd or on the way
 //!   to targetPath are reported as not applied.
-//! * **Skills** (spec 004 "Skills"): `.agents/skills/<name>/SKILL.md` in
-//!   every directory from cwd up to the root, symlinks resolved inside the
-//!   repository only. Skills in `.agents/skills` below cwd, or of a
+//! * **Skills** (spec 004 "Skills"; [`skills`] module): every `SKILL.md`
+//!   up to six levels below `.agents/skills` of every directory from the
+//!   root to cwd and below each project `.codex/skills`, symlinked
+//!   directories followed inside the repository only; the listing budget
+//!   computed as Codex computes it (shortened and omitted skills named).
+//!   Facts that differ between releases are in [`profile::TABLE`]. Skills in `.agents/skills` below cwd, or of a
 //!   directory on the way to targetPath, are listed `out-of-scope` so the
 //!   scope gap stays visible; they never count towards collisions or
 //!   budgets.
@@ -424,7 +428,7 @@ fn assumptions(context: &AnalysisContext) -> Vec<String> {
         TRUST_ASSUMPTION.to_string(),
         format!("Codex starts in cwd {}; the instruction chain and skill scan depend on cwd only, never on targetPath.", context.cwd),
         "No CLI flag, -c override, profile, user, system or managed configuration changes the repository-defined values.".to_string(),
-        "The model's context window is unknown, so the skill listing is checked against the documented 8,000-character fallback budget.".to_string(),
+        "The model is the release's default model, whose context window sets the skill listing budget (2% of it), unless another window is given.".to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ]
 }

@@ -74,9 +74,7 @@ pub(crate) fn block(text: &str) -> Option<Block> {
 
 /// True when `text` opens a front matter block (its first line is `---`).
 pub(crate) fn opens(text: &str) -> bool {
-    text.split('\n')
-        .next()
-        .is_some_and(|l| l.trim() == "---")
+    text.split('\n').next().is_some_and(|l| l.trim() == "---")
 }
 
 /// What Codex makes of a front matter block.
@@ -122,8 +120,7 @@ pub(crate) fn shown_description(d: &str) -> String {
 pub(crate) fn parse(yaml: &str, dir_name: &str) -> Parsed {
     let (front, repaired) = match serde_yaml::from_str::<Option<Front>>(yaml) {
         Ok(f) => (f, false),
-        Err(e) => match repair(yaml).and_then(|r| serde_yaml::from_str::<Option<Front>>(&r).ok())
-        {
+        Err(e) => match repair(yaml).and_then(|r| serde_yaml::from_str::<Option<Front>>(&r).ok()) {
             Some(f) => (f, true),
             None => {
                 return Parsed::Rejected {
@@ -150,7 +147,11 @@ pub(crate) fn parse(yaml: &str, dir_name: &str) -> Parsed {
     } else {
         name
     };
-    let description = front.description.as_deref().map(collapse).unwrap_or_default();
+    let description = front
+        .description
+        .as_deref()
+        .map(collapse)
+        .unwrap_or_default();
     if description.is_empty() {
         return Parsed::Rejected {
             why: "it has no description (Codex requires a non-empty description)".to_string(),
@@ -361,10 +362,14 @@ mod tests {
     #[test]
     fn scalars_are_text_verbatim() {
         for s in [
-            "y", "yes", "no", "on", "off", "true", "True", "1e3", "0x10", "007", ".inf", "5",
-            "-1", "1.50",
+            "y", "yes", "no", "on", "off", "true", "True", "1e3", "0x10", "007", ".inf", "5", "-1",
+            "1.50",
         ] {
-            assert_eq!(ok(&format!("name: {s}\ndescription: {s}")), (s.to_string(), s.to_string()), "{s}");
+            assert_eq!(
+                ok(&format!("name: {s}\ndescription: {s}")),
+                (s.to_string(), s.to_string()),
+                "{s}"
+            );
         }
     }
 
@@ -410,16 +415,26 @@ mod tests {
 
     #[test]
     fn whitespace_collapses_before_the_length_check() {
-        assert_eq!(ok("name: \"ws   name\"\ndescription: \"a  \\n\\t b\"").1, "a b");
+        assert_eq!(
+            ok("name: \"ws   name\"\ndescription: \"a  \\n\\t b\"").1,
+            "a b"
+        );
         let long = "n".repeat(65);
         assert!(rejected(&format!("name: {long}\ndescription: d")));
-        let spaced = format!("name: \"{}   {}\"\ndescription: d", "n".repeat(31), "n".repeat(32));
+        let spaced = format!(
+            "name: \"{}   {}\"\ndescription: d",
+            "n".repeat(31),
+            "n".repeat(32)
+        );
         assert_eq!(ok(&spaced).0.chars().count(), 64);
     }
 
     #[test]
     fn colon_repair() {
-        assert_eq!(ok("name: colon\ndescription: Build for AWS: ECS").1, "Build for AWS: ECS");
+        assert_eq!(
+            ok("name: colon\ndescription: Build for AWS: ECS").1,
+            "Build for AWS: ECS"
+        );
         assert_eq!(ok("name: colon2: x\ndescription: d").0, "colon2: x");
         assert!(matches!(
             parse("description: a: b", "dir"),
@@ -439,7 +454,10 @@ mod tests {
     #[test]
     fn fences() {
         assert_eq!(block("---\nname: a\n---\nbody").unwrap().yaml, "name: a");
-        assert_eq!(block("--- \r\nname: a\r\n---  \r\n").unwrap().yaml, "name: a");
+        assert_eq!(
+            block("--- \r\nname: a\r\n---  \r\n").unwrap().yaml,
+            "name: a"
+        );
         assert!(block("\u{feff}---\nname: a\n---\n").is_none());
         assert!(block("---\nname: a\n...\n").is_none());
         assert!(block("```\n---\nname: a\n---\n").is_none());
@@ -449,8 +467,14 @@ mod tests {
     #[test]
     fn openai_yaml_fails_open() {
         let p = |t: &str| policy(t);
-        assert_eq!(p("policy:\n  allow_implicit_invocation: false").allow_implicit, Some(false));
-        assert_eq!(p("policy:\n  allow_implicit_invocation: FALSE").allow_implicit, Some(false));
+        assert_eq!(
+            p("policy:\n  allow_implicit_invocation: false").allow_implicit,
+            Some(false)
+        );
+        assert_eq!(
+            p("policy:\n  allow_implicit_invocation: FALSE").allow_implicit,
+            Some(false)
+        );
         for t in [
             "policy:\n  allow_implicit_invocation: no",
             "policy:\n  allow_implicit_invocation: off",
@@ -461,7 +485,10 @@ mod tests {
             "interface: 5",
         ] {
             let r = p(t);
-            assert!(r.ignored && r.allow_implicit.is_none() && r.for_codex, "{t}");
+            assert!(
+                r.ignored && r.allow_implicit.is_none() && r.for_codex,
+                "{t}"
+            );
         }
         assert!(!p("policy:\n  products: [chatgpt]").for_codex);
         assert!(p("policy:\n  products: []").for_codex);

@@ -36,7 +36,10 @@
 use crate::config::Layer;
 use crate::profile::{Facts, SkillPathStyle};
 use crate::skill_file::{self, Parsed as FileParse};
-use crate::{not_a_file, strictly_below, target_only_dirs, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION, SKILL_BUDGET_FALLBACK_CHARS};
+use crate::{
+    not_a_file, strictly_below, target_only_dirs, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION,
+    SKILL_BUDGET_FALLBACK_CHARS,
+};
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, BudgetCause, Diagnostic,
     DiagnosticCode, Invocation, LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat,
@@ -90,6 +93,9 @@ pub(crate) fn compile(
             .cmp(&b.name)
             .then_with(|| a.source.path.cmp(&b.source.path))
     });
+    if facts.codex_skills_yield_to_agents {
+        yield_to_agents(&mut skills);
+    }
     ignore_project_skills_config(cx, layers);
     collisions(cx, &mut skills);
     budget(cx, &mut skills, &roots, facts, context_window);
@@ -189,8 +195,12 @@ fn walk(cx: &mut Cx<'_, '_>, root: &Root, out: &mut Vec<Skill>, seen: &mut HashS
                     queue.push_back((shown_child.clone(), cx_target, depth + 1));
                 }
             };
-            if depth == 0 && e.kind == EntryKind::Dir
-                && cx.repo.files_named_under("SKILL.md", &real_child).is_empty()
+            if depth == 0
+                && e.kind == EntryKind::Dir
+                && cx
+                    .repo
+                    .files_named_under("SKILL.md", &real_child)
+                    .is_empty()
             {
                 cx.diag(
                     Diagnostic::new(
@@ -249,10 +259,8 @@ fn walk(cx: &mut Cx<'_, '_>, root: &Root, out: &mut Vec<Skill>, seen: &mut HashS
                         );
                     }
                 },
-                EntryKind::File if e.name == "SKILL.md" => {
-                    if seen.insert(real_child.clone()) {
-                        load_skill(cx, root, &shown_child, &real_child, out);
-                    }
+                EntryKind::File if e.name == "SKILL.md" && seen.insert(real_child.clone()) => {
+                    load_skill(cx, root, &shown_child, &real_child, out);
                 }
                 EntryKind::Other if e.name == "SKILL.md" => {
                     skill_file_not_a_file(cx, &shown_child, EntryKind::Other, false);
@@ -371,9 +379,15 @@ pub(crate) fn parse_front_matter(
         FileParse::Rejected { why, line } => {
             if report {
                 let (code, fix) = if why.contains("description") {
-                    (DiagnosticCode::SkillFieldMissing, "add a non-empty description")
+                    (
+                        DiagnosticCode::SkillFieldMissing,
+                        "add a non-empty description",
+                    )
                 } else if why.contains("not text") || why.contains("metadata") {
-                    (DiagnosticCode::SkillFieldInvalid, "write the field as a single string (metadata as a mapping)")
+                    (
+                        DiagnosticCode::SkillFieldInvalid,
+                        "write the field as a single string (metadata as a mapping)",
+                    )
                 } else if why.contains("limit") {
                     (DiagnosticCode::InvalidValue, "shorten it")
                 } else {
@@ -383,7 +397,9 @@ pub(crate) fn parse_front_matter(
                     Some(l) => src.clone().with_lines(l + 1, l + 1),
                     None => src.clone().with_lines(1, block.end_line),
                 };
-                let at_line = line.map(|l| format!(" (line {})", l + 1)).unwrap_or_default();
+                let at_line = line
+                    .map(|l| format!(" (line {})", l + 1))
+                    .unwrap_or_default();
                 cx.diag(
                     Diagnostic::new(
                         code,
@@ -474,7 +490,13 @@ pub(crate) fn policy(
 
 /// Loads the `SKILL.md` at `file` (`real`: its real path) found under
 /// `root`.
-fn load_skill(cx: &mut Cx<'_, '_>, root: &Root, file: &RepoPath, real: &RepoPath, out: &mut Vec<Skill>) {
+fn load_skill(
+    cx: &mut Cx<'_, '_>,
+    root: &Root,
+    file: &RepoPath,
+    real: &RepoPath,
+    out: &mut Vec<Skill>,
+) {
     let Some(skill_dir) = file.parent() else {
         return;
     };
@@ -487,7 +509,12 @@ fn load_skill(cx: &mut Cx<'_, '_>, root: &Root, file: &RepoPath, real: &RepoPath
         Ok(t) => t,
         Err(e) => {
             crate::config::read_error(cx, file, e, SourceFormat::Markdown);
-            out.push(unavailable(&root.scan_dir, &skill_dir, &dir_name, "its SKILL.md could not be read"));
+            out.push(unavailable(
+                &root.scan_dir,
+                &skill_dir,
+                &dir_name,
+                "its SKILL.md could not be read",
+            ));
             return;
         }
     };
@@ -538,7 +565,11 @@ fn build(
     } else {
         format!("{scan_dir}, a parent of cwd")
     };
-    let root_name = root.path.as_str().rsplit_once("/.").map_or(root.path.as_str(), |(_, r)| r);
+    let root_name = root
+        .path
+        .as_str()
+        .rsplit_once("/.")
+        .map_or(root.path.as_str(), |(_, r)| r);
     let found = format!("Found in the .{root_name} of {place}");
     let implicit = match pol.allow_implicit {
         Some(false) => Permission::Blocked,
@@ -599,6 +630,31 @@ fn build(
     }
 }
 
+/// Newer releases list a `.codex/skills` skill only when no `.agents/skills`
+/// skill has its name ([`Facts::codex_skills_yield_to_agents`]).
+fn yield_to_agents(skills: &mut [Skill]) {
+    let in_codex = |s: &Skill| s.source.path.as_str().contains(".codex/skills/");
+    let agents: Vec<(String, RepoPath)> = skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective && !in_codex(s))
+        .map(|s| (s.name.clone(), s.source.path.clone()))
+        .collect();
+    for s in skills.iter_mut() {
+        if s.applicability != Applicability::Effective || !in_codex(s) {
+            continue;
+        }
+        if let Some((_, winner)) = agents.iter().find(|(n, _)| *n == s.name) {
+            s.applicability = Applicability::Shadowed;
+            s.advertisement.state = AdvertisementState::Hidden;
+            s.invocation = Invocation {
+                explicit: Permission::Blocked,
+                implicit: Permission::Blocked,
+            };
+            s.reason = format!("{} has the same name in an .agents/skills root, and this Codex release then leaves the .codex/skills copy out.", winner);
+        }
+    }
+}
+
 /// `[[skills.config]]` in a project layer: Codex reads skill rules only
 /// from user, session and in-memory layers (`skill_config_rules_from_stack`),
 /// so it disables nothing (X2).
@@ -610,7 +666,14 @@ fn ignore_project_skills_config(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) {
             continue;
         };
         let DeValue::Table(t) = v.get_ref() else {
-            invalid_value(cx, l, k, v, "skills", "a table (with [[skills.config]] entries)");
+            invalid_value(
+                cx,
+                l,
+                k,
+                v,
+                "skills",
+                "a table (with [[skills.config]] entries)",
+            );
             continue;
         };
         let config = get(t, "config");
@@ -680,8 +743,6 @@ fn unavailable(scan_dir: &RepoPath, skill_dir: &RepoPath, dir_name: &str, why: &
         cross_references: Vec::new(),
     }
 }
-
-
 
 /// How the budget is counted (`SkillMetadataBudget`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -768,7 +829,10 @@ pub(crate) fn fates(lines: &[Line], budget: Budget) -> Vec<Fate> {
     if full <= limit {
         return vec![Fate::Full; lines.len()];
     }
-    let minimum: Vec<usize> = lines.iter().map(|l| budget.line_cost(&l.render(0))).collect();
+    let minimum: Vec<usize> = lines
+        .iter()
+        .map(|l| budget.line_cost(&l.render(0)))
+        .collect();
     let min_total: usize = minimum.iter().sum();
     if min_total <= limit {
         let mut remaining = limit - min_total;
@@ -784,7 +848,11 @@ pub(crate) fn fates(lines: &[Line], budget: Budget) -> Vec<Fate> {
                 for ch in l.description.chars() {
                     pc += 1;
                     pb += ch.len_utf8();
-                    v.push(budget.cost_counts(c0 + pc + 1, b0 + pb + 1).saturating_sub(base));
+                    v.push(
+                        budget
+                            .cost_counts(c0 + pc + 1, b0 + pb + 1)
+                            .saturating_sub(base),
+                    );
                 }
                 v
             })
@@ -871,7 +939,11 @@ fn budget(
         .map(|p| p.to_string_lossy().trim_end_matches('/').to_string())
         .unwrap_or_else(|| ASSUMED_REPOSITORY_PATH.to_string());
     // Roots holding a loaded skill, in scan order, for the aliases.
-    let root_of = |s: &Skill| roots.iter().position(|r| s.source.path.starts_with(&r.path));
+    let root_of = |s: &Skill| {
+        roots
+            .iter()
+            .position(|r| s.source.path.starts_with(&r.path))
+    };
     let mut used_roots: Vec<usize> = skills
         .iter()
         .filter(|s| s.applicability == Applicability::Effective)
@@ -925,7 +997,10 @@ fn budget(
             },
         })
         .collect();
-    let alone: Vec<Line> = listed.iter().map(|&i| repo_line(&skills[i], false)).collect();
+    let alone: Vec<Line> = listed
+        .iter()
+        .map(|&i| repo_line(&skills[i], false))
+        .collect();
     let mut with: Vec<Line> = bundled;
     let nb = with.len();
     with.extend(listed.iter().map(|&i| repo_line(&skills[i], true)));
@@ -951,7 +1026,9 @@ fn budget(
             Fate::Cut(n) => {
                 s.advertisement.state = AdvertisementState::Shortened;
                 s.advertisement.shown_description_chars = Some(n as u64);
-                s.reason.push_str(&format!(" The listing budget keeps {n} of the {total} characters of its description."));
+                s.reason.push_str(&format!(
+                    " The listing budget keeps {n} of the {total} characters of its description."
+                ));
                 shortened.push(format!("{name} ({n} of {total} characters)"));
             }
             _ => {
@@ -969,7 +1046,13 @@ fn budget(
     if shortened.is_empty() && omitted.is_empty() {
         return;
     }
-    let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
     let budget_words = match b {
         Budget::Tokens(n) => {
             let source = if context_window.is_some() {
@@ -1006,8 +1089,8 @@ fn split_skills_root(p: &RepoPath) -> Option<(RepoPath, Vec<String>)> {
     Some((dir, parts[i + 2..].iter().map(|s| s.to_string()).collect()))
 }
 
-/// SKILL.md files deeper than `<root>/<name>/SKILL.md` in a scanned root:
-
+/// Same-name in-scope skills: kept apart (Codex lists both),
+/// cross-referenced, reported once per name.
 fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, s) in skills.iter().enumerate() {
@@ -1041,12 +1124,7 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
     }
 }
 
-/// Spec 004 "Invocation": the listing of name, description and path of
-/// every effective skill against the 8,000-character fallback budget
-/// (the context window is unknown in repo mode). Over it, every effective
-/// skill is `budget-risk`; which one Codex shortens or omits is never
-/// guessed.
-
+/// Skills in `.agents/skills` below cwd and of the directories on the way
 /// to targetPath (see [`target_only_dirs`]); other directories are not
 /// visited. The subtree below cwd is answered from the sorted index, so
 /// the cost is that of what is listed. A `SKILL.md` that is not a regular

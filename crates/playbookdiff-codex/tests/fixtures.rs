@@ -504,7 +504,11 @@ fn empty_instruction_file_is_skipped() {
         Some(vec![rp("sub/AGENTS.override.md")])
     );
     let d = one_diag(&c, "empty-instruction-precedence");
-    assert!(d.message.contains("loads nothing from sub"), "{}", d.message);
+    assert!(
+        d.message.contains("loads nothing from sub"),
+        "{}",
+        d.message
+    );
     assert_eq!(
         d.source.as_ref().map(|s| s.path.as_str()),
         Some("sub/AGENTS.override.md")
@@ -564,13 +568,21 @@ fn skill_advertisement_budget_risk() {
     assert_eq!(c.skills.len(), 9);
     for s in &c.skills {
         assert_eq!(s.applicability, Applicability::Effective);
-        assert_eq!(s.advertisement.state, AdvertisementState::Shortened, "{}", s.id);
+        assert_eq!(
+            s.advertisement.state,
+            AdvertisementState::Shortened,
+            "{}",
+            s.id
+        );
         assert_eq!(
             s.advertisement.budget_cause,
             Some(playbookdiff_model::BudgetCause::Certain)
         );
         let shown = s.advertisement.shown_description_chars.unwrap();
-        assert!(shown > 0 && shown < s.advertisement.description_chars, "{shown}");
+        assert!(
+            shown > 0 && shown < s.advertisement.description_chars,
+            "{shown}"
+        );
     }
     let d = one_diag(&c, "skill-listing-budget");
     assert!(d.message.contains("8000 characters"), "{}", d.message);
@@ -691,7 +703,11 @@ fn fr12_budget_shared_across_chain() {
         "apps/AGENTS.md is cut after byte 12768 of 13000",
         "dropped: apps/go/AGENTS.md",
     ] {
-        assert!(d.message.contains(part), "missing {part:?} in {}", d.message);
+        assert!(
+            d.message.contains(part),
+            "missing {part:?} in {}",
+            d.message
+        );
     }
 }
 
