@@ -37,14 +37,14 @@ const KEYS_NOT_ALLOWED_IN_PROJECT: &[&str] = &[
     "profiles",
     "experimental_realtime_ws_base_url",
     "otel",
+    // `PROJECT_LOCAL_CONFIG_DENYLIST` (X23).
+    "experimental_realtime_webrtc_call_base_url",
 ];
 
 /// A `.codex/config.toml` read from the tree, not yet parsed.
 pub(crate) struct LoadedLayer {
     /// The directory holding `.codex/`.
     pub dir: RepoPath,
-    /// The `.codex/` directory (base of relative paths in the file).
-    pub codex_dir: RepoPath,
     /// `<dir>/.codex/config.toml` as Codex names it.
     pub path: RepoPath,
     /// The real file when a symbolic link was followed.
@@ -250,17 +250,20 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
                         src = src.with_lines(n, n);
                     }
                     src.resolved_path = via_link.then_some(real);
+                    cx.refuse(
+                        format!("{path} is not valid UTF-8{at}"),
+                        Some(src.clone()),
+                    );
                     cx.diag(
                         Diagnostic::new(
                             DiagnosticCode::InvalidToml,
-                            format!("{path} is not valid TOML: it is not valid UTF-8{at}, which TOML requires, so Codex cannot load it and none of its settings or MCP servers apply here; save it as UTF-8."),
+                            format!("{path} is not valid TOML: it is not valid UTF-8{at}, which TOML requires, so Codex refuses to load it and does not start in this trusted project; save it as UTF-8."),
                         )
                         .at(src),
                     );
                 }
                 Ok(text) => out.push(LoadedLayer {
                     dir: dir.clone(),
-                    codex_dir: codex_dir.clone(),
                     path: path.clone(),
                     resolved: via_link.then_some(real),
                     text,
@@ -305,10 +308,14 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
                     src = src.with_lines(n, n);
                 }
                 src.resolved_path = l.resolved.clone();
+                cx.refuse(
+                    format!("{} is not valid TOML{at}", l.path),
+                    Some(src.clone()),
+                );
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidToml,
-                        format!("{} is not valid TOML{at} ({}), so Codex cannot load it and none of its settings or MCP servers apply here; fix the syntax.", l.path, e.message().trim()),
+                        format!("{} is not valid TOML{at} ({}), so Codex refuses to load it and does not start in this trusted project; fix the syntax.", l.path, e.message().trim()),
                     )
                     .at(src),
                 );
@@ -321,7 +328,11 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
 /// Checks every layer for keys a project may not set and for
 /// `project_root_markers`, then resolves the instruction settings, closest
 /// layer first.
-pub(crate) fn resolve_settings(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Settings {
+pub(crate) fn resolve_settings(
+    cx: &mut Cx<'_, '_>,
+    layers: &[Layer<'_>],
+    facts: &crate::profile::Facts,
+) -> Settings {
     for layer in layers {
         for (k, v) in layer.table.iter() {
             let key = k.get_ref().as_ref();
@@ -333,6 +344,20 @@ pub(crate) fn resolve_settings(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Set
                     )
                     .at(layer.source(extent(k, v))),
                 );
+            }
+            // `features.respect_system_proxy` is stripped too (X23).
+            if key == "features" {
+                if let DeValue::Table(t) = v.get_ref() {
+                    if let Some((fk, fv)) = get(t, "respect_system_proxy") {
+                        cx.diag(
+                            Diagnostic::new(
+                                DiagnosticCode::ConfigKeyNotAllowed,
+                                format!("{} sets `features.respect_system_proxy`, which Codex ignores (with a warning) in a project .codex/config.toml; move it to ~/.codex/config.toml if it is meant.", layer.loaded.path),
+                            )
+                            .at(layer.source(extent(fk, fv))),
+                        );
+                    }
+                }
             }
             if key == "project_root_markers" {
                 let shown = match string_array(v) {
@@ -364,6 +389,19 @@ pub(crate) fn resolve_settings(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Set
             Some(names) => {
                 for n in names {
                     let escapes = n.starts_with('/') || n.split('/').any(|c| c == "..");
+                    // X30: newer releases ignore a name holding `/` or equal
+                    // to `.` (`candidate_filenames`); older ones join it.
+                    let not_plain = n.contains('/') || n == ".";
+                    if not_plain && !escapes && facts.fallback_names_must_be_plain {
+                        cx.diag(
+                            Diagnostic::new(
+                                DiagnosticCode::InvalidValue,
+                                format!("{} lists {n:?} in project_doc_fallback_filenames; this Codex release accepts only plain file names there and ignores it with a warning (older releases read it relative to each directory); use a plain file name.", layer.loaded.path),
+                            )
+                            .at(layer.source(extent(k, v))),
+                        );
+                        continue;
+                    }
                     if escapes {
                         cx.diag(
                             Diagnostic::new(
@@ -435,12 +473,21 @@ pub(crate) fn invalid_value(
     key: &str,
     expected: &str,
 ) {
+    let at = layer.source(extent(k, v));
+    cx.refuse(
+        format!(
+            "{key} in {} is {}, not {expected}",
+            layer.loaded.path,
+            describe(v.get_ref())
+        ),
+        Some(at.clone()),
+    );
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::InvalidValue,
-            format!("{} sets {key} to {} where Codex expects {expected}, so Codex rejects this configuration and the analysis ignores the value; fix it.", layer.loaded.path, describe(v.get_ref())),
+            format!("{} sets {key} to {} where Codex expects {expected}, so Codex rejects this configuration and does not start; fix it.", layer.loaded.path, describe(v.get_ref())),
         )
-        .at(layer.source(extent(k, v))),
+        .at(at),
     );
 }
 

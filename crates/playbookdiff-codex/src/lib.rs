@@ -169,6 +169,7 @@ fn compile_window(
         repo,
         context,
         diags: Vec::new(),
+        refusals: Vec::new(),
     };
     let chain = context.cwd.ancestors_root_first();
 
@@ -190,13 +191,14 @@ fn compile_window(
 
     let loaded = config::load_layers(&mut cx, &chain);
     let layers = config::parse_layers(&mut cx, &loaded);
-    let settings = config::resolve_settings(&mut cx, &layers);
+    let settings = config::resolve_settings(&mut cx, &layers, &facts);
     config::report_off_chain_layers(&mut cx);
 
     out.instructions = instructions::compile(&mut cx, &chain, &settings);
     out.skills = skills::compile(&mut cx, &chain, &layers, &facts, context_window);
     out.mcp_servers = mcp::compile(&mut cx, &layers);
 
+    refused(&mut cx, &mut out);
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
 
     out.assumptions = assumptions(context);
@@ -210,12 +212,21 @@ pub(crate) struct Cx<'r, 't> {
     pub repo: &'r Repo<'t>,
     pub context: &'r AnalysisContext,
     pub diags: Vec<Diagnostic>,
+    /// Why Codex refuses the merged configuration (and so does not start),
+    /// with where; empty when it loads.
+    pub refusals: Vec<(String, Option<SourceRef>)>,
 }
 
 impl Cx<'_, '_> {
     /// Records a diagnostic.
     pub fn diag(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// Records that Codex refuses the configuration because of `why`
+    /// (a clause naming the key), found at `at`.
+    pub fn refuse(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
+        self.refusals.push((why.into(), at));
     }
 
     /// [`Repo::resolve`] for a path that may legitimately be absent:
@@ -366,6 +377,39 @@ fn check_project_root(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
             DiagnosticCode::ProjectRootAssumed,
             "The repository root has no .git entry, so Codex with the default project_root_markers would look for a project root above it, or use cwd alone; the analysis assumes the supplied repositoryRoot is the project root.",
         ));
+    }
+}
+
+/// A configuration Codex refuses (X4, X6; openai/codex
+/// `codex-rs/config/src/mcp_types.rs`, the config loader; seen with `codex
+/// mcp list` of both profiled releases): one `config-refused` error saying
+/// Codex does not start, and every MCP server it would have started shown
+/// `unavailable`.
+fn refused(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig) {
+    if cx.refusals.is_empty() {
+        return;
+    }
+    let reasons: Vec<String> = cx.refusals.iter().map(|(w, _)| w.clone()).collect();
+    let at = cx.refusals.iter().find_map(|(_, s)| s.clone());
+    let mut d = Diagnostic::new(
+        DiagnosticCode::ConfigRefused,
+        format!(
+            "Codex refuses to load this project's configuration and does not start from cwd {} (\"failed to load configuration\"): {}. Nothing it configures applies, so its MCP servers are shown unavailable; fix the named keys.",
+            cx.context.cwd,
+            reasons.join("; ")
+        ),
+    );
+    d.source = at;
+    cx.diag(d);
+    for s in &mut out.mcp_servers {
+        if matches!(
+            s.applicability,
+            playbookdiff_model::Applicability::Effective
+                | playbookdiff_model::Applicability::Conditional
+        ) {
+            s.applicability = playbookdiff_model::Applicability::Unavailable;
+            s.reason.push_str(" Codex refuses the configuration and does not start, so this server is never started.");
+        }
     }
 }
 

@@ -43,6 +43,10 @@ const DOCUMENTED_UNMODELLED: &[&str] = &[
     "scopes",
     "oauth_resource",
     "experimental_environment",
+    // Accepted by `mcp_types.rs` (X22).
+    "supports_parallel_tool_calls",
+    "oauth",
+    "name",
 ];
 
 /// The shape a documented, unmodelled field must have, when known.
@@ -146,12 +150,89 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Vec<McpServe
     }
     let mut out = Vec::new();
     for (name, ds) in defs {
-        match ds.as_slice() {
-            [one] => out.push(single(cx, &name, *one)),
-            _ => out.push(duplicate(cx, &name, &ds)),
-        }
+        out.push(merged(cx, &name, &ds));
     }
     out
+}
+
+/// Fields whose tables Codex merges key by key across layers
+/// (`merge_toml_values`); every other value comes whole from the closest
+/// layer that sets it.
+const MERGED_TABLES: &[&str] = &["env", "http_headers", "env_http_headers", "tools"];
+
+/// The fields of a server defined in `ds` (root first) after Codex's deep
+/// merge, each with the layer it comes from, in first-definition order.
+fn merged_fields<'b, 'a>(
+    ds: &[Def<'b, 'a>],
+) -> Vec<(
+    &'b Layer<'a>,
+    &'b Spanned<DeString<'a>>,
+    &'b Spanned<DeValue<'a>>,
+)> {
+    let mut fields: Vec<(&Layer<'_>, &Spanned<DeString<'_>>, &Spanned<DeValue<'_>>)> = Vec::new();
+    for (layer, _, def) in ds {
+        let DeValue::Table(t) = def.get_ref() else {
+            continue;
+        };
+        for (fk, fv) in t.iter() {
+            let key = fk.get_ref().as_ref();
+            let table_merge = MERGED_TABLES.contains(&key)
+                && fv.get_ref().is_table()
+                && fields
+                    .iter()
+                    .filter(|(_, k, _)| k.get_ref().as_ref() == key)
+                    .all(|(_, _, v)| v.get_ref().is_table());
+            if !table_merge {
+                fields.retain(|(_, k, _)| k.get_ref().as_ref() != key);
+            }
+            fields.push((*layer, fk, fv));
+        }
+    }
+    fields
+}
+
+/// Keeps the last entry of each name (the closest layer's), in the order
+/// of first appearance.
+fn closest_wins(v: &mut Vec<NamedValue>) {
+    let mut seen = std::collections::HashSet::new();
+    let mut rev: Vec<NamedValue> = v
+        .drain(..)
+        .rev()
+        .filter(|n| seen.insert(n.name.clone()))
+        .collect();
+    rev.reverse();
+    *v = rev;
+}
+
+/// A server defined in one or more layers (X5; openai/codex
+/// `merge_toml_values`, PR #23547; seen with `codex mcp list`): tables are
+/// merged key by key, other values come from the closest layer, and the
+/// merged definition is checked as Codex checks it. The closest definition
+/// is the source; the others are `otherSources`.
+fn merged(cx: &mut Cx<'_, '_>, name: &str, ds: &[Def<'_, '_>]) -> McpServer {
+    if let Some(bad) = ds.iter().find(|(_, _, d)| !d.get_ref().is_table()) {
+        return single(cx, name, *bad, &[]);
+    }
+    let Some(closest) = ds.last() else {
+        return empty_server(
+            name,
+            SourceRef::project(RepoPath::root(), SourceFormat::Toml),
+        );
+    };
+    let fields = merged_fields(ds);
+    let mut s = single(cx, name, *closest, &fields);
+    if ds.len() > 1 {
+        s.other_sources = ds[..ds.len() - 1]
+            .iter()
+            .map(|(l, k, d)| l.source(extent(k, d)))
+            .collect();
+        let list: Vec<String> = ds
+            .iter()
+            .map(|(l, _, _)| l.loaded.path.to_string())
+            .collect();
+        s.reason.push_str(&format!(" Defined in {} layers ({}), which Codex merges: tables key by key, other values from the closest layer.", ds.len(), list.join(", ")));
+    }
+    s
 }
 
 fn empty_server(name: &str, source: SourceRef) -> McpServer {
@@ -182,10 +263,14 @@ impl Field<'_, '_> {
     }
 
     fn bad_type(&self, cx: &mut Cx<'_, '_>, v: &DeValue<'_>, expected: &str) {
+        cx.refuse(
+            format!("{} is {}, not {expected}", self.at(), describe(v)),
+            Some(self.source.clone()),
+        );
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("{} is {} where Codex expects {expected}, so Codex rejects this configuration and the field is ignored here; fix it.", self.at(), describe(v)),
+                format!("{} is {} where Codex expects {expected}, so Codex rejects this configuration and does not start; fix it.", self.at(), describe(v)),
             )
             .at(self.source.clone()),
         );
@@ -205,7 +290,7 @@ impl Field<'_, '_> {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInterpolationUndocumented,
-                format!("{} uses a ${{...}} placeholder, but Codex does not document interpolation in config.toml, so the server may receive the text verbatim; use {remedy} instead.", self.at()),
+                format!("{} uses a ${{...}} placeholder, which Codex never expands in config.toml, so the server receives the text verbatim; use {remedy} instead.", self.at()),
             )
             .at(self.source.clone()),
         );
@@ -307,7 +392,12 @@ fn host_variable(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, var: &str) -> Configure
 }
 
 /// One definition in one layer (spec 004 "MCP configuration").
-fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> McpServer {
+fn single(
+    cx: &mut Cx<'_, '_>,
+    name: &str,
+    (layer, key, def): Def<'_, '_>,
+    fields: &[(&Layer<'_>, &Spanned<DeString<'_>>, &Spanned<DeValue<'_>>)],
+) -> McpServer {
     let mut s = empty_server(name, layer.source(extent(key, def)));
     let path = layer.loaded.path.clone();
     let shown = toml_key(name);
@@ -325,7 +415,11 @@ fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> Mc
     let mut enabled = true;
     let mut cwd_note = String::new();
     let mut nested_tables: Vec<String> = Vec::new();
-    for (fk, fv) in t.iter() {
+    let own: Vec<_> = t.iter().map(|(k, v)| (layer, k, v)).collect();
+    let fields = if fields.is_empty() { &own[..] } else { fields };
+    let mut present: Vec<String> = Vec::new();
+    for &(layer, fk, fv) in fields {
+        present.push(fk.get_ref().to_string());
         let f = Field {
             layer,
             server: name.to_string(),
@@ -364,7 +458,7 @@ fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> Mc
                 .extend(literal_map(cx, &f, v, "environment value", "env_vars")),
             "env_vars" => env_vars(cx, &f, v, &mut s.env),
             "cwd" => match v.as_str() {
-                Some(c) => cwd_note = cwd_description(layer, c),
+                Some(c) => cwd_note = cwd_description(&cx.context.cwd, c),
                 None => f.bad_type(cx, v, "a path string"),
             },
             "url" => match v.as_str() {
@@ -424,6 +518,8 @@ fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> Mc
             }
         }
     }
+    closest_wins(&mut s.env);
+    closest_wins(&mut s.headers);
     s.transport = match (s.command.is_some(), s.url.is_some()) {
         (true, false) => Transport::Stdio,
         (false, true) => Transport::Http,
@@ -439,10 +535,43 @@ fn single(cx: &mut Cx<'_, '_>, name: &str, (layer, key, def): Def<'_, '_>) -> Mc
                 Some(k) if !both => format!("mcp_servers.{shown} in {path} has {what} but a table {k}: the header [mcp_servers.{shown}.{k}] declares {k} inside server {shown}, not a server named \"{name}.{k}\" (a name Codex would refuse anyway), so Codex rejects server {shown}; name the server with ASCII letters, digits, - and _ only{}.", if valid_server_name(&format!("{name}-{k}")) { format!(", such as [mcp_servers.{name}-{k}]") } else { String::new() }),
                 _ => format!("mcp_servers.{shown} in {path} has {what}, so Codex cannot tell a stdio server from a streamable HTTP one and rejects it; keep exactly one."),
             };
+            cx.refuse(
+                format!("mcp_servers.{shown} has {what} (\"invalid transport\")"),
+                Some(s.source.clone()),
+            );
             cx.diag(Diagnostic::new(DiagnosticCode::McpInvalidEntry, msg).at(s.source.clone()));
             Transport::Unknown
         }
     };
+    // X4: a field of the other transport, or a literal bearer_token, makes
+    // Codex refuse the whole configuration ("env is not supported for
+    // streamable_http", "bearer_token is not supported for stdio").
+    let foreign: &[&str] = match s.transport {
+        Transport::Stdio => &[
+            "http_headers",
+            "env_http_headers",
+            "bearer_token_env_var",
+            "bearer_token",
+        ],
+        Transport::Http => &["env", "args", "env_vars", "cwd", "bearer_token"],
+        Transport::Unknown => &[],
+    };
+    let kind = if s.transport == Transport::Stdio {
+        "stdio"
+    } else {
+        "streamable_http"
+    };
+    for k in present.iter().filter(|k| foreign.contains(&k.as_str())) {
+        let msg = format!("mcp_servers.{shown}.{k} is not supported for {kind} (\"{k} is not supported for {kind}\")");
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpInvalidEntry,
+                format!("{msg}, so Codex refuses the whole configuration and does not start; remove {k}{}.", if k == "bearer_token" { " and name the variable holding the token in bearer_token_env_var" } else { "" }),
+            )
+            .at(s.source.clone()),
+        );
+        cx.refuse(msg, Some(s.source.clone()));
+    }
     if !valid_server_name(name) {
         cx.diag(
             Diagnostic::new(
@@ -476,6 +605,25 @@ fn env_vars(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, v: &DeValue<'_>, env: &mut V
         return;
     };
     for item in items.iter() {
+        if let DeValue::Table(t) = item.get_ref() {
+            if let Some((_, src)) = get(t, "source") {
+                let ok = matches!(src.get_ref().as_str(), Some("local" | "remote"));
+                if !ok {
+                    let msg = format!(
+                        "{} has an env_vars source other than local or remote",
+                        f.at()
+                    );
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::McpInvalidEntry,
+                            format!("{msg}, so Codex refuses the whole configuration and does not start; write source = \"local\" or \"remote\"."),
+                        )
+                        .at(f.source.clone()),
+                    );
+                    cx.refuse(msg, Some(f.source.clone()));
+                }
+            }
+        }
         let var = match item.get_ref() {
             DeValue::String(s) => Some(s.to_string()),
             DeValue::Table(t) => name_of(t),
@@ -511,56 +659,17 @@ fn name_of(t: &DeTable<'_>) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Where a stdio server runs: a relative `cwd` resolves from the `.codex/`
-/// directory holding the layer (harness facts B2).
-fn cwd_description(layer: &Layer<'_>, c: &str) -> String {
-    let base = &layer.loaded.codex_dir;
+/// Where a stdio server runs (X21): Codex passes `cwd` to the process
+/// unchanged (`launch_server` in `codex-rs/rmcp-client`), so a relative
+/// one resolves against the directory Codex runs in, the launch cwd, not
+/// the `.codex/` folder holding the layer.
+fn cwd_description(launch: &RepoPath, c: &str) -> String {
     if c.starts_with('/') || c.starts_with('~') {
         format!("; it runs in {c}, a machine-specific path")
     } else {
-        match base.join(c) {
-            Some(p) => format!("; it runs in {p} (cwd {c:?}, relative to {base})"),
-            None => format!("; its cwd {c:?} (relative to {base}) leaves the repository"),
+        match launch.join(c) {
+            Some(p) => format!("; it runs in {p} (cwd {c:?}, relative to the directory Codex is started in, {launch})"),
+            None => format!("; its cwd {c:?} (relative to the directory Codex is started in, {launch}) leaves the repository"),
         }
     }
-}
-
-/// A server defined in several layers: both provenances, transport and
-/// fields unknown, `mcp-duplicate-unresolved` (spec 004 "Duplicate server
-/// names across layers"). Each definition is still checked on its own so
-/// that literal secrets and malformed fields are reported.
-fn duplicate(cx: &mut Cx<'_, '_>, name: &str, ds: &[Def<'_, '_>]) -> McpServer {
-    let mut disabled_somewhere = false;
-    let mut sources = Vec::new();
-    for d in ds {
-        let checked = single(cx, name, *d);
-        disabled_somewhere |= checked.applicability == Applicability::Excluded;
-        sources.push(checked.source);
-    }
-    let closest = sources
-        .pop()
-        .unwrap_or_else(|| SourceRef::project(RepoPath::root(), SourceFormat::Toml));
-    let mut s = empty_server(name, closest.clone());
-    s.other_sources = sources;
-    let all: Vec<String> = s
-        .other_sources
-        .iter()
-        .chain(std::iter::once(&s.source))
-        .map(|r| r.path.to_string())
-        .collect();
-    let list = all.join(", ");
-    s.reason = format!("Defined in {} project layers ({list}); Codex documents which layer wins overall but not how two tables of one server combine, so its transport and fields are left unknown.", all.len());
-    if disabled_somewhere {
-        s.applicability = Applicability::Conditional;
-        s.reason
-            .push_str(" One layer sets `enabled = false`, so whether Codex starts it is unknown.");
-    }
-    cx.diag(
-        Diagnostic::new(
-            DiagnosticCode::McpDuplicateUnresolved,
-            format!("mcp_servers.{} is defined in {list}; whether the closest table replaces the others, merges with them or resolves field by field is undocumented, so its transport and fields are left unknown; define it in one layer.", toml_key(name)),
-        )
-        .at(closest),
-    );
-    s
 }

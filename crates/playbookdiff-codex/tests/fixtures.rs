@@ -363,7 +363,14 @@ fn project_mcp_config() {
     assert_eq!(docs.unknown_fields, ["transport_mode"]);
     assert_eq!(docs.source.lines.map(|l| (l.start, l.end)), Some((1, 8)));
     assert_eq!(docs.source.format, SourceFormat::Toml);
-    assert!(docs.reason.contains("runs in tools"), "{}", docs.reason);
+    // X21: Codex passes cwd through unchanged, so "../tools" is taken
+    // relative to the launch directory, not to .codex/.
+    assert!(
+        docs.reason
+            .contains("relative to the directory Codex is started in"),
+        "{}",
+        docs.reason
+    );
     assert!(
         docs.reason.contains("runtime-unverified"),
         "{}",
@@ -398,13 +405,14 @@ fn project_mcp_config() {
 
 #[test]
 fn duplicate_mcp_across_layers() {
+    // X5: Codex deep-merges the two tables; the merged server has both
+    // command and url, which Codex refuses (X4): it does not start.
     let c = run("duplicate_mcp_across_layers", "apps/api");
     assert_eq!(c.mcp_servers.len(), 1);
     let db = server(&c, "db");
     assert_eq!(db.transport, Transport::Unknown);
-    assert_eq!(db.command, None);
-    assert_eq!(db.url, None);
-    assert_eq!(db.args, None);
+    assert_eq!(db.command.as_deref(), Some("db-mcp"));
+    assert_eq!(db.url.as_deref(), Some("https://db.example.com/mcp"));
     assert_eq!(db.source.path.as_str(), "apps/api/.codex/config.toml");
     let others: Vec<&str> = db.other_sources.iter().map(|s| s.path.as_str()).collect();
     assert_eq!(others, [".codex/config.toml"]);
@@ -412,12 +420,15 @@ fn duplicate_mcp_across_layers() {
         db.other_sources[0].lines.map(|l| (l.start, l.end)),
         Some((1, 3))
     );
-    let d = one_diag(&c, "mcp-duplicate-unresolved");
-    assert_eq!(d.severity, Severity::Warning);
-    // From the root only one layer applies: no duplicate.
+    assert_eq!(db.applicability, Applicability::Unavailable);
+    let d = one_diag(&c, "config-refused");
+    assert_eq!(d.severity, Severity::Error);
+    assert!(d.message.contains("does not start"), "{}", d.message);
+    // From the root only one layer applies: a working stdio server.
     let c = run("duplicate_mcp_across_layers", ".");
     assert_eq!(server(&c, "db").transport, Transport::Stdio);
-    assert!(diags(&c, "mcp-duplicate-unresolved").is_empty());
+    assert_eq!(server(&c, "db").applicability, Applicability::Effective);
+    assert!(diags(&c, "config-refused").is_empty());
 }
 
 #[test]

@@ -1,0 +1,451 @@
+//! One fixture per row of the fidelity audit (`x01_…` to `x31_…` under
+//! `tests/fixtures/`), each compiled under every profiled Codex release,
+//! asserting the facts the row is about. Every fact here was seen in the
+//! release's own `codex debug prompt-input` (or `codex mcp list`) output on
+//! the same fixture.
+
+use playbookdiff_codex::{compile_with, Options, PROFILED_VERSIONS};
+use playbookdiff_model::{
+    AdvertisementState, AnalysisContext, Applicability, BudgetCause, EffectiveAgentConfig, Mode,
+    Permission, RepoPath, Skill,
+};
+use playbookdiff_source::{Repo, WorkingTree};
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn compile_at(case: &str, cwd: &str, version: &str) -> EffectiveAgentConfig {
+    let tree = WorkingTree::open(&fixture(case)).expect("fixture opens");
+    let repo = Repo::new(&tree);
+    let ctx = AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: RepoPath::new(cwd).expect("cwd"),
+        target_path: None,
+        mode: Mode::Repo,
+    };
+    compile_with(
+        &repo,
+        &ctx,
+        &Options {
+            version: Some(version.to_string()),
+            context_window: None,
+        },
+    )
+}
+
+/// The skill names the model is shown, in listing order.
+fn listed(c: &EffectiveAgentConfig) -> Vec<String> {
+    c.skills
+        .iter()
+        .filter(|s| {
+            s.applicability == Applicability::Effective
+                && matches!(
+                    s.advertisement.state,
+                    AdvertisementState::Advertised | AdvertisementState::Shortened
+                )
+        })
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+fn by_dir<'a>(c: &'a EffectiveAgentConfig, dir: &str) -> &'a Skill {
+    c.skills
+        .iter()
+        .find(|s| s.source.path.as_str().contains(&format!("/{dir}/SKILL.md")))
+        .unwrap_or_else(|| panic!("no skill in {dir}"))
+}
+
+/// The instruction text Codex sends inside `<INSTRUCTIONS>`: the received
+/// pieces joined by a blank line.
+fn chain_text(c: &EffectiveAgentConfig) -> String {
+    c.received_instructions()
+        .iter()
+        .map(|i| i.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+fn has_code(c: &EffectiveAgentConfig, code: &str) -> bool {
+    c.diagnostics.iter().any(|d| d.code.as_str() == code)
+}
+
+#[test]
+fn x01_implicit_invocation_off() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x01_implicit_invocation_off", ".", v);
+        assert_eq!(listed(&c), ["loud"], "{v}");
+        let q = by_dir(&c, "quiet");
+        assert_eq!(q.applicability, Applicability::Effective);
+        assert_eq!(q.advertisement.state, AdvertisementState::Hidden);
+        assert_eq!(q.invocation.explicit, Permission::Allowed);
+        assert_eq!(q.invocation.implicit, Permission::Blocked);
+    }
+}
+
+#[test]
+fn x02_project_skills_config_ignored() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x02_project_skills_config_ignored", ".", v);
+        assert_eq!(listed(&c), ["off"], "{v}");
+        assert!(has_code(&c, "config-key-not-allowed"));
+    }
+}
+
+#[test]
+fn x03_name_defaults_to_directory() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x03_name_defaults_to_directory", ".", v);
+        assert_eq!(listed(&c), ["blank", "no-name", "tilde"], "{v}");
+        let d = by_dir(&c, "no-desc");
+        assert_eq!(d.applicability, Applicability::Excluded);
+        assert!(has_code(&c, "skill-field-missing"));
+    }
+}
+
+#[test]
+fn x07_blank_override_empties_directory() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x07_blank_override_empties_directory", "a", v);
+        assert_eq!(chain_text(&c), "Package text.\n", "{v}");
+        let agents = c
+            .instructions
+            .iter()
+            .find(|i| i.source.path.as_str() == "AGENTS.md")
+            .expect("listed");
+        assert_eq!(agents.applicability, Applicability::Shadowed);
+    }
+}
+
+#[test]
+fn x08_project_doc_max_bytes_cuts() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x08_project_doc_max_bytes_cuts", "a/b", v);
+        // 13 bytes: root1\n (6), then 7 of a/AGENTS.md, splitting a euro sign.
+        assert_eq!(chain_text(&c), "root1\n\n\na\u{e9}\u{20ac}\u{fffd}", "{v}");
+        let cut = &c.received_instructions()[1];
+        assert_eq!(cut.truncated_at_byte, Some(7));
+        let dropped = c
+            .instructions
+            .iter()
+            .find(|i| i.source.path.as_str() == "a/b/AGENTS.md")
+            .expect("listed");
+        assert_eq!(dropped.applicability, Applicability::Excluded);
+        assert!(has_code(&c, "instruction-budget-exceeded"));
+    }
+}
+
+#[test]
+fn x09_name_over_64_rejected() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x09_name_over_64_rejected", ".", v);
+        assert_eq!(by_dir(&c, "long").applicability, Applicability::Excluded);
+        let spaced = by_dir(&c, "spaced");
+        assert_eq!(spaced.applicability, Applicability::Effective, "{v}");
+        assert_eq!(spaced.name.chars().count(), 64);
+    }
+}
+
+#[test]
+fn x10_yaml_scalars_verbatim() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x10_yaml_scalars_verbatim", ".", v);
+        let mut names = listed(&c);
+        names.sort();
+        assert_eq!(names, [".inf", "007", "0x10", "1e3", "on", "yes"], "{v}");
+        for s in &c.skills {
+            assert_eq!(s.description.as_deref(), Some(s.name.as_str()));
+        }
+    }
+}
+
+#[test]
+fn x11_depth_six_walk() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x11_depth_six_walk", ".", v);
+        assert_eq!(listed(&c), ["depth5", "depth6", "skills"], "{v}");
+        assert!(c.diagnostics.iter().any(
+            |d| d.code.as_str() == "skill-not-discovered" && d.message.contains("/g/SKILL.md")
+        ));
+        assert!(c.skills.iter().all(|s| s.name != "hidden"));
+    }
+}
+
+#[test]
+fn x12_file_symlink_not_loaded() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x12_file_symlink_not_loaded", ".", v);
+        assert_eq!(listed(&c), ["dirlink"], "{v}");
+        assert_eq!(
+            by_dir(&c, "dirlink").source.resolved_path,
+            RepoPath::new("library/folder/SKILL.md")
+        );
+    }
+}
+
+#[test]
+fn x14_metadata_not_mapping() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x14_metadata_not_mapping", ".", v);
+        assert_eq!(listed(&c), ["map"], "{v}");
+        assert_eq!(by_dir(&c, "scalar").applicability, Applicability::Excluded);
+        assert_eq!(by_dir(&c, "null").applicability, Applicability::Excluded);
+    }
+}
+
+#[test]
+fn x15_openai_yaml_fails_open() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x15_openai_yaml_fails_open", ".", v);
+        // no, off, 0, "false" and an unknown product: the file is ignored.
+        assert_eq!(
+            listed(&c),
+            ["bogus", "p-no", "p-off", "p-quoted", "p-zero"],
+            "{v}"
+        );
+        let upper = by_dir(&c, "upper");
+        assert_eq!(upper.invocation.implicit, Permission::Blocked);
+    }
+}
+
+#[test]
+fn x16_products_without_codex() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x16_products_without_codex", ".", v);
+        assert_eq!(listed(&c), ["both"], "{v}");
+        assert_eq!(
+            by_dir(&c, "web-only").applicability,
+            Applicability::Excluded
+        );
+    }
+}
+
+#[test]
+fn x17_listing_budget() {
+    // 0.142.3: 5,440 tokens (2% of 272,000) with absolute paths: every
+    // description shortened evenly by the repository's skills alone.
+    let c = compile_at("x17_listing_budget", ".", "0.142.3");
+    assert_eq!(listed(&c).len(), 30);
+    let shown: Vec<u64> = c
+        .skills
+        .iter()
+        .map(|s| {
+            assert_eq!(s.advertisement.state, AdvertisementState::Shortened);
+            assert_eq!(s.advertisement.budget_cause, Some(BudgetCause::Certain));
+            s.advertisement.shown_description_chars.unwrap()
+        })
+        .collect();
+    let (lo, hi) = (shown.iter().min().unwrap(), shown.iter().max().unwrap());
+    assert!(hi - lo <= 4, "shortened evenly: {shown:?}");
+    assert!(*lo > 400 && *hi < 1024, "{shown:?}");
+    let d = c
+        .diagnostics
+        .iter()
+        .find(|d| d.code.as_str() == "skill-listing-budget")
+        .expect("named");
+    assert!(d.message.contains("5440 tokens"), "{}", d.message);
+    // 0.171.0: 10,000 tokens and short aliased paths: everything fits.
+    let c = compile_at("x17_listing_budget", ".", "0.171.0");
+    assert!(c
+        .skills
+        .iter()
+        .all(|s| s.advertisement.state == AdvertisementState::Advertised));
+    assert!(!has_code(&c, "skill-listing-budget"));
+}
+
+#[test]
+fn x18_colon_repair() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x18_colon_repair", ".", v);
+        assert_eq!(
+            by_dir(&c, "aws").description.as_deref(),
+            Some("Build for AWS: ECS"),
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn x19_long_description_cut() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x19_long_description_cut", ".", v);
+        let s = by_dir(&c, "long");
+        assert_eq!(s.applicability, Applicability::Effective, "{v}");
+        assert_eq!(s.advertisement.description_chars, 1030);
+        assert_eq!(s.advertisement.description_limit_chars, Some(1024));
+    }
+}
+
+#[test]
+fn x20_whitespace_collapse() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x20_whitespace_collapse", ".", v);
+        let s = by_dir(&c, "ws");
+        assert_eq!(s.name, "ws name");
+        assert_eq!(s.description.as_deref(), Some("multi space desc"), "{v}");
+    }
+}
+
+#[test]
+fn x26_codex_skills_root() {
+    let old = compile_at("x26_codex_skills_root", ".", "0.142.3");
+    assert_eq!(listed(&old), ["legacy", "twin", "twin"]);
+    let new = compile_at("x26_codex_skills_root", ".", "0.171.0");
+    assert_eq!(listed(&new), ["legacy", "twin"]);
+    let twin = new
+        .skills
+        .iter()
+        .find(|s| s.source.path.as_str() == ".codex/skills/twin/SKILL.md")
+        .expect("listed");
+    assert_eq!(twin.applicability, Applicability::Shadowed);
+}
+
+#[test]
+fn x30_fallback_names_with_slash() {
+    let old = compile_at("x30_fallback_names_with_slash", "a", "0.142.3");
+    assert_eq!(chain_text(&old), "Guide text.\n\n\nClaude text.\n");
+    let new = compile_at("x30_fallback_names_with_slash", "a", "0.171.0");
+    assert_eq!(chain_text(&new), "Claude text.\n");
+    assert!(has_code(&new, "invalid-value"));
+}
+
+#[test]
+fn x31_override_dir_link() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x31_override_dir_link", ".", v);
+        assert_eq!(chain_text(&c), "Agents text.\n", "{v}");
+    }
+}
+
+fn server<'a>(c: &'a EffectiveAgentConfig, name: &str) -> &'a playbookdiff_model::McpServer {
+    c.mcp_servers
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no server {name}"))
+}
+
+#[test]
+fn x04_mcp_other_transport_refused() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x04_mcp_other_transport_refused", ".", v);
+        let d = c
+            .diagnostics
+            .iter()
+            .find(|d| d.code.as_str() == "config-refused")
+            .expect("refused");
+        assert_eq!(d.severity, playbookdiff_model::Severity::Error);
+        assert!(
+            d.message
+                .contains("env is not supported for streamable_http"),
+            "{}",
+            d.message
+        );
+        assert!(d.message.contains("does not start"));
+        // Codex does not start, so even the valid server is not started.
+        assert_eq!(
+            server(&c, "good").applicability,
+            Applicability::Unavailable,
+            "{v}"
+        );
+        assert_eq!(server(&c, "bad").applicability, Applicability::Unavailable);
+    }
+}
+
+#[test]
+fn x05_mcp_deep_merge() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x05_mcp_deep_merge", "a", v);
+        let s = server(&c, "s");
+        assert_eq!(s.applicability, Applicability::Effective, "{v}");
+        assert_eq!(s.command.as_deref(), Some("echo"));
+        assert_eq!(s.args.as_deref(), Some(&["sub".to_string()][..]));
+        let mut env: Vec<&str> = s.env.iter().map(|e| e.name.as_str()).collect();
+        env.sort();
+        assert_eq!(env, ["A", "B"]);
+        assert_eq!(s.other_sources.len(), 1);
+        // A nested enabled = false disables the merged server.
+        assert_eq!(server(&c, "off").applicability, Applicability::Excluded);
+        assert!(!has_code(&c, "config-refused"));
+    }
+}
+
+#[test]
+fn x06_invalid_project_config_refused() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x06_invalid_project_config_refused", "a", v);
+        assert!(has_code(&c, "config-refused"), "{v}");
+        assert_eq!(server(&c, "s").applicability, Applicability::Unavailable);
+        // From the root the bad layer does not apply.
+        let c = compile_at("x06_invalid_project_config_refused", ".", v);
+        assert!(!has_code(&c, "config-refused"));
+        assert_eq!(server(&c, "s").applicability, Applicability::Effective);
+    }
+}
+
+#[test]
+fn x21_mcp_relative_cwd() {
+    let c = compile_at("x21_mcp_relative_cwd", ".", "0.171.0");
+    let s = server(&c, "s");
+    assert!(s.reason.contains("runs in tools"), "{}", s.reason);
+    assert!(!s.reason.contains(".codex/tools"), "{}", s.reason);
+}
+
+#[test]
+fn x22_mcp_accepted_fields() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x22_mcp_accepted_fields", ".", v);
+        let s = server(&c, "s");
+        assert_eq!(s.applicability, Applicability::Effective, "{v}");
+        assert_eq!(s.unknown_fields, ["something_else"]);
+    }
+}
+
+#[test]
+fn x23_project_denylist_keys() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x23_project_denylist_keys", ".", v);
+        let msgs: Vec<&str> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.as_str() == "config-key-not-allowed")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert!(
+            msgs.iter()
+                .any(|m| m.contains("experimental_realtime_webrtc_call_base_url")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter()
+                .any(|m| m.contains("features.respect_system_proxy")),
+            "{msgs:?}"
+        );
+    }
+}
+
+#[test]
+fn x24_no_env_expansion() {
+    let c = compile_at("x24_no_env_expansion", ".", "0.171.0");
+    let s = server(&c, "s");
+    assert_eq!(s.args.as_deref(), Some(&["${HOME}".to_string()][..]));
+    let d = c
+        .diagnostics
+        .iter()
+        .find(|d| d.code.as_str() == "mcp-interpolation-undocumented")
+        .expect("reported");
+    assert!(d.message.contains("never expands"), "{}", d.message);
+}
+
+#[test]
+fn x25_config_override_ignored() {
+    // Neither profiled release reads .codex/config.override.toml.
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x25_config_override_ignored", ".", v);
+        let names: Vec<&str> = c.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["s"], "{v}");
+        assert_eq!(server(&c, "s").args, None);
+    }
+}
