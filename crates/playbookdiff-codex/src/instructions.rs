@@ -457,7 +457,7 @@ fn out_of_scope(cx: &mut Cx<'_, '_>, cwd: &RepoPath) -> Vec<Instruction> {
                 }
                 _ => String::new(),
             };
-            format!("Below cwd {cwd}: Codex builds the instruction chain only from the repository root down to cwd, so this file is never loaded in this session, whatever file is edited{target_note} (codex #13288).")
+            format!("Below cwd {cwd}: Codex builds the instruction chain only from the repository root down to cwd, so this file is never loaded in this session, whatever file is edited{target_note} (openai/codex#13288).")
         } else {
             let t = target.as_ref().map(ToString::to_string).unwrap_or_default();
             format!("On the way to targetPath {t} but not on the path from the repository root to cwd {cwd}, so Codex never loads this file in this session, even when that file is edited.")
