@@ -205,7 +205,7 @@ fn closest_wins(v: &mut Vec<NamedValue>) {
 }
 
 /// A server defined in one or more layers (X5; openai/codex
-/// `merge_toml_values`, PR #23547; seen with `codex mcp list`): tables are
+/// `merge_toml_values`, openai/codex#23547; seen with `codex mcp list`): tables are
 /// merged key by key, other values come from the closest layer, and the
 /// merged definition is checked as Codex checks it. The closest definition
 /// is the source; the others are `otherSources`.
