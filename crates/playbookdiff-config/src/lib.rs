@@ -303,6 +303,7 @@ impl ProjectConfig {
         Exclusion {
             matcher: self.excluded.clone(),
             prefix: repo_in_config_dir.trim_matches('/').to_string(),
+            patterns: self.exclude.iter().map(|p| p.get_ref().clone()).collect(),
         }
     }
 }
@@ -313,6 +314,7 @@ impl ProjectConfig {
 pub struct Exclusion {
     matcher: Option<Gitignore>,
     prefix: String,
+    patterns: Vec<String>,
 }
 
 impl Exclusion {
@@ -342,6 +344,18 @@ impl Exclusion {
     /// True when no pattern is set.
     pub fn is_empty(&self) -> bool {
         self.matcher.is_none()
+    }
+
+    /// The patterns as written, for a walk of the repository that leaves
+    /// the matching entries out: relative to the repository root, so only
+    /// when the file is at the root (else empty: the caller then filters
+    /// with [`Exclusion::is_excluded`]).
+    pub fn walker_patterns(&self) -> &[String] {
+        if self.prefix.is_empty() {
+            &self.patterns
+        } else {
+            &[]
+        }
     }
 }
 

@@ -212,7 +212,7 @@ pub fn run_view(
     let loaded = project::load(None, &opened.root, current_dir)?;
     let hs = harnesses(&args.harness, loaded.as_ref())?;
     let policy = Policy::new(loaded.as_ref(), None)?;
-    let repo = opened.repo(&hs, false);
+    let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
     let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context, &policy);
     let (repository, context) = report_parts(&opened);
     let gate = Gate {
@@ -264,7 +264,7 @@ pub fn run_check(
         args.fail_on.map(FailOn::from)
     };
     let policy = Policy::new(loaded.as_ref(), fail_on)?;
-    let repo = opened.repo(&hs, args.all_dirs);
+    let repo = opened.repo(&hs, args.all_dirs, policy.exclusion.walker_patterns());
     let (repository, context) = report_parts(&opened);
     let outcome = if args.all_dirs {
         run_all_dirs(
@@ -476,7 +476,7 @@ pub fn run_explain(
     let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
     let hs = harnesses(&args.harness, loaded.as_ref())?;
     let policy = Policy::new(loaded.as_ref(), None)?;
-    let repo = opened.repo(&hs, false);
+    let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
     let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context, &policy);
     let (repository, context) = report_parts(&opened);
     let id = args.finding_id.trim();

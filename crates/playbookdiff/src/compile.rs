@@ -18,7 +18,7 @@ pub fn run(
     color: bool,
 ) -> Result<String, UsageError> {
     let opened = open_context(&args.context, current_dir)?;
-    let repo = opened.repo(&[args.harness], false);
+    let repo = opened.repo(&[args.harness], false, &[]);
     let version = args.context.agent_version(args.harness);
     let config = compile(args.harness, &repo, &opened.context, version);
     let options = TextOptions {

@@ -66,8 +66,10 @@ impl OpenedContext {
     /// tree, show every entry. `whole` walks the whole tree
     /// (`check --all-dirs`); otherwise what the launch directory needs: the
     /// chain from the root to it, the adapters' configuration directories
-    /// on that chain, and its subtree.
-    pub fn repo(&self, harnesses: &[Harness], whole: bool) -> Repo<'_> {
+    /// on that chain, and its subtree. Entries matching `excludes`
+    /// (`.gitignore` patterns relative to the repository root, from
+    /// `playbookdiff.toml`) are never analysed.
+    pub fn repo(&self, harnesses: &[Harness], whole: bool, excludes: &[String]) -> Repo<'_> {
         let mut entry_names: Vec<String> = Vec::new();
         let mut personal: Vec<&str> = Vec::new();
         for a in harnesses
@@ -96,8 +98,7 @@ impl OpenedContext {
             &self.tree,
             RepoOptions {
                 visibility,
-                // The hook for a configuration file's excludes.
-                excludes: Vec::new(),
+                excludes: excludes.to_vec(),
                 scope,
             },
         )
