@@ -472,3 +472,25 @@ fn out_of_scope(cx: &mut Cx<'_, '_>, cwd: &RepoPath) -> Vec<Instruction> {
     }
     out
 }
+
+/// Instruction files of `dirs`, which lie above the nested project root
+/// `root` (a directory holding `.git`): Codex starts its chain at `root`,
+/// so they are listed `out-of-scope`.
+pub(crate) fn above_project_root(
+    cx: &mut Cx<'_, '_>,
+    dirs: &[RepoPath],
+    root: &RepoPath,
+) -> Vec<Instruction> {
+    let names = [OVERRIDE.to_string(), DEFAULT.to_string()];
+    let mut out = Vec::new();
+    for dir in dirs {
+        for c in candidates(cx, dir, &names) {
+            out.push(c.instruction(
+                dir,
+                Applicability::OutOfScope,
+                format!("Above the project root {root}: {root} holds a .git entry, so Codex takes it as the project root and reads no instruction file above it."),
+            ));
+        }
+    }
+    out
+}

@@ -187,7 +187,12 @@ fn compile_window(
             format!("cwd {} is not a directory in the repository, so Codex could not start there; pass an existing directory as --cwd.", context.cwd),
         ));
     }
-    check_project_root(&mut cx, &chain);
+    // A nested `.git` moves Codex's project root: nothing above it is read.
+    let nested_root = check_project_root(&mut cx, &chain);
+    let (above, chain): (Vec<RepoPath>, Vec<RepoPath>) = match &nested_root {
+        Some(r) => chain.into_iter().partition(|d| !d.starts_with(r)),
+        None => (Vec::new(), chain),
+    };
 
     let loaded = config::load_layers(&mut cx, &chain);
     let layers = config::parse_layers(&mut cx, &loaded);
@@ -197,6 +202,12 @@ fn compile_window(
     out.instructions = instructions::compile(&mut cx, &chain, &settings);
     out.skills = skills::compile(&mut cx, &chain, &layers, &facts, context_window);
     out.mcp_servers = mcp::compile(&mut cx, &layers);
+    if let Some(r) = &nested_root {
+        out.instructions
+            .extend(instructions::above_project_root(&mut cx, &above, r));
+        out.skills
+            .extend(skills::above_project_root(&mut cx, &above, r));
+    }
 
     refused(&mut cx, &mut out);
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
@@ -355,7 +366,11 @@ pub(crate) fn not_a_file(
 /// project root. Codex walks up from cwd to the first directory holding a
 /// marker (default `.git`); a `.git` between the root and cwd, or none at
 /// the root, breaks that assumption (harness facts B3).
-fn check_project_root(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
+///
+/// Returns the nested directory Codex takes as the project root, if any:
+/// the chain then starts there, and what lies above is listed
+/// `out-of-scope`.
+fn check_project_root(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Option<RepoPath> {
     // Closest to cwd first: Codex stops at the first marker walking up.
     for dir in chain.iter().rev().filter(|d| !d.is_root()) {
         let Some(marker) = dir.join(".git") else {
@@ -365,11 +380,11 @@ fn check_project_root(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::ProjectRootAssumed,
-                    format!("{dir} holds a .git entry, so Codex with the default project_root_markers would take {dir} as the project root and skip instructions and config above it; the analysis keeps the supplied repositoryRoot, so pass {dir} as the repository to see that view."),
+                    format!("{dir} holds a .git entry, so Codex with the default project_root_markers takes {dir} as the project root: instruction files, skills and .codex/config.toml layers above it are not read, and are listed out of scope; user configuration can change the markers."),
                 )
                 .with_severity(Severity::Warning),
             );
-            return;
+            return Some(dir.clone());
         }
     }
     if !cx.repo.has_git_marker() {
@@ -378,6 +393,7 @@ fn check_project_root(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) {
             "The repository root has no .git entry, so Codex with the default project_root_markers would look for a project root above it, or use cwd alone; the analysis assumes the supplied repositoryRoot is the project root.",
         ));
     }
+    None
 }
 
 /// A configuration Codex refuses (X4, X6; openai/codex

@@ -1117,7 +1117,7 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillNameCollision,
-                format!("{} skills are named {name:?} ({}); Codex does not merge them and can show both in selectors, so `${name}` may be ambiguous; rename one.", idx.len(), paths.join(", ")),
+                format!("{} skills are named {name:?} ({}); Codex does not merge them and lists both under that name, so `${name}` does not say which one is meant; rename one.", idx.len(), paths.join(", ")),
             )
             .at(skills[idx[0]].source.clone()),
         );
@@ -1197,6 +1197,36 @@ fn out_of_scope(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
             format!("In the .agents/skills of {dir}, on the way to targetPath {t} but not on the path from cwd {cwd} up to the repository root, so Codex does not discover it in this session.")
         };
         out.push(s);
+    }
+    out
+}
+
+/// Skills of the `.agents/skills` roots of `dirs`, which lie above the
+/// nested project root `root`: Codex scans skill roots only from `root`
+/// down to cwd, so they are listed `out-of-scope`.
+pub(crate) fn above_project_root(
+    cx: &mut Cx<'_, '_>,
+    dirs: &[RepoPath],
+    root: &RepoPath,
+) -> Vec<Skill> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for dir in dirs {
+        let Some(path) = dir.join(".agents/skills") else {
+            continue;
+        };
+        if cx.repo.is_dir(&path) {
+            let r = Root {
+                scan_dir: dir.clone(),
+                path,
+            };
+            walk(cx, &r, &mut out, &mut seen);
+        }
+    }
+    for s in &mut out {
+        s.applicability = Applicability::OutOfScope;
+        s.advertisement.state = AdvertisementState::Hidden;
+        s.reason = format!("Above the project root {root}: {root} holds a .git entry, so Codex takes it as the project root and scans no skill root above it.");
     }
     out
 }

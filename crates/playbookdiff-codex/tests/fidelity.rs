@@ -449,3 +449,46 @@ fn x25_config_override_ignored() {
         assert_eq!(server(&c, "s").args, None);
     }
 }
+
+/// A nested `.git` moves Codex's project root: the root AGENTS.md and root
+/// skills are listed as not received. Built in a temporary directory, since
+/// git cannot commit a `.git` entry.
+#[test]
+fn nested_git_moves_the_project_root() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    let w = |p: &str, s: &str| {
+        let p = root.join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap();
+    };
+    w("AGENTS.md", "Root text.\n");
+    w(
+        ".agents/skills/top/SKILL.md",
+        "---\ndescription: Root skill.\n---\n",
+    );
+    w("pkg/.git", "gitdir: ../.git/modules/pkg\n");
+    w("pkg/AGENTS.md", "Package text.\n");
+    w(
+        "pkg/.agents/skills/inner/SKILL.md",
+        "---\ndescription: Package skill.\n---\n",
+    );
+    let tree = WorkingTree::open(root).expect("opens");
+    let repo = Repo::new(&tree);
+    let ctx = AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: RepoPath::new("pkg").unwrap(),
+        target_path: None,
+        mode: Mode::Local,
+    };
+    let c = compile_with(&repo, &ctx, &Options::default());
+    assert_eq!(chain_text(&c), "Package text.\n");
+    let top = c
+        .instructions
+        .iter()
+        .find(|i| i.source.path.as_str() == "AGENTS.md")
+        .expect("listed");
+    assert_eq!(top.applicability, Applicability::OutOfScope);
+    assert_eq!(listed(&c), ["inner"]);
+    assert_eq!(by_dir(&c, "top").applicability, Applicability::OutOfScope);
+}
