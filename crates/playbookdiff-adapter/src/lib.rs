@@ -11,6 +11,8 @@
 //! [`Repo`], never writes, never executes and never fails: problems are
 //! diagnostics.
 
+pub mod problems;
+
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_source::Repo;
 

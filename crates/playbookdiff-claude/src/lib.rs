@@ -21,7 +21,7 @@ pub mod remedy;
 mod settings;
 mod skills;
 
-use playbookdiff_adapter::{Adapter, Declared};
+use playbookdiff_adapter::{problems, Adapter, Declared};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
@@ -214,24 +214,8 @@ impl<'a, 'r> Compiler<'a, 'r> {
     }
 
     fn walk_problems(&mut self) {
-        let problems = self.repo.walk_problems().to_vec();
-        for p in problems.iter().take(20) {
-            self.diag(Diagnostic::new(
-                DiagnosticCode::Unreadable,
-                format!(
-                    "`{}` could not be listed ({}); configuration below it is unknown.",
-                    p.path, p.message
-                ),
-            ));
-        }
-        if problems.len() > 20 {
-            self.diag(Diagnostic::new(
-                DiagnosticCode::Unreadable,
-                format!(
-                    "{} more directories could not be listed.",
-                    problems.len() - 20
-                ),
-            ));
+        for d in problems::listing_problems(self.repo, HARNESS.display_name()) {
+            self.diag(d);
         }
     }
 
@@ -265,40 +249,11 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 kind: playbookdiff_source::EntryKind::File,
                 ..
             } => true,
-            Resolved::Inside { .. } | Resolved::Missing => false,
-            Resolved::Dangling { link, target } => {
-                self.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SymlinkDangling,
-                        format!("`{link}` links to `{target}`, which does not exist; nothing is loaded from `{path}`."),
-                    )
-                    .at(SourceRef::project(path.clone(), format)),
-                );
-                false
-            }
-            Resolved::Outside { link, .. } => {
-                self.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SymlinkOutsideRepository,
-                        format!(
-                            "`{link}` links outside the repository; repo mode does not read `{path}` because its \
-                             content is not reproducible from the repository."
-                        ),
-                    )
-                    .at(SourceRef::project(path.clone(), format)),
-                );
-                false
-            }
-            Resolved::Loop { link } => {
-                self.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SymlinkLoop,
-                        format!(
-                            "`{link}` is part of a symbolic link loop; `{path}` cannot be loaded."
-                        ),
-                    )
-                    .at(SourceRef::project(path.clone(), format)),
-                );
+            r => {
+                let effect = format!("Claude Code loads nothing from {}", problems::quote(path));
+                if let Some(d) = problems::link_problem(&r, path, None, &effect, format) {
+                    self.diag(d);
+                }
                 false
             }
         }
@@ -314,17 +269,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 kind: EntryKind::File,
                 ..
             } => true,
-            Resolved::Inside { kind, .. } => {
-                self.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::NotARegularFile,
-                        format!(
-                            "`{path}` is {}; Claude Code does not load it.",
-                            kind_phrase(kind)
-                        ),
-                    )
-                    .at(SourceRef::project(path.clone(), format)),
-                );
+            Resolved::Inside { kind, via_link, .. } => {
+                let effect = "Claude Code does not load it";
+                self.diag(problems::not_a_file(path, kind, via_link, effect, format));
                 false
             }
             _ => self.check_link(path, format),
@@ -341,40 +288,20 @@ impl<'a, 'r> Compiler<'a, 'r> {
         match self.repo.read_text(path, MAX_FILE_BYTES) {
             Ok(t) => {
                 if t.invalid_utf8 {
-                    self.diag(
-                        Diagnostic::new(
-                            DiagnosticCode::InvalidUtf8,
-                            format!(
-                                "`{path}` is not valid UTF-8; invalid bytes are shown as U+FFFD."
-                            ),
-                        )
-                        .at(SourceRef::project(path.clone(), format)),
-                    );
+                    self.diag(problems::invalid_utf8(path, format));
                 }
                 Some(t)
             }
-            Err(playbookdiff_source::SourceError::TooLarge { len, .. }) => {
-                self.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::FileTooLarge,
-                        format!(
-                            "`{path}` is {len} bytes; Claude Code skips files over 4 MiB, so nothing from it is \
-                             loaded. Split it or move detail into imported files."
-                        ),
-                    )
-                    .at(SourceRef::project(path.clone(), format)),
-                );
+            Err(e @ playbookdiff_source::SourceError::TooLarge { .. }) => {
+                let effect =
+                    "Claude Code skips it (its limit is 4 MiB) and nothing from it is loaded";
+                self.diag(problems::read_error(path, &e, effect, format));
                 None
             }
             Err(e) => {
                 if self.repo.kind(path).is_some() && self.check_link(path, format) {
-                    self.diag(
-                        Diagnostic::new(
-                            DiagnosticCode::Unreadable,
-                            format!("{e}; its content is unknown."),
-                        )
-                        .at(SourceRef::project(path.clone(), format)),
-                    );
+                    let effect = "its content is unknown";
+                    self.diag(problems::read_error(path, &e, effect, format));
                 }
                 None
             }
@@ -542,13 +469,10 @@ pub(crate) fn outside_dot_claude(p: &RepoPath) -> bool {
     !p.components().any(|c| c == ".claude")
 }
 
-/// "a directory" or "not a regular file (…)", for an entry kind that is
-/// not a regular file.
+/// "a directory" or "a special file (…)", for an entry kind that is not a
+/// regular file (the toolkit's wording).
 pub(crate) fn kind_phrase(kind: EntryKind) -> &'static str {
-    match kind {
-        EntryKind::Dir => "a directory, not a file",
-        _ => "not a regular file (a FIFO, socket or device)",
-    }
+    problems::kind_phrase(kind)
 }
 
 /// The front matter of `text` as Claude Code reads it

@@ -200,21 +200,12 @@ pub(crate) fn read_error(
     e: SourceError,
     format: SourceFormat,
 ) {
-    let d = match e {
-        SourceError::TooLarge { len, limit, .. } => Diagnostic::new(
-            DiagnosticCode::FileTooLarge,
-            format!("{path} is {len} bytes, over the analysis' {limit}-byte read limit, so it is not read and what it contributes is unknown; split or shrink it."),
-        ),
-        SourceError::Io { message, .. } => Diagnostic::new(
-            DiagnosticCode::Unreadable,
-            format!("{path} could not be read ({message}), so what it contributes is unknown; fix its permissions."),
-        ),
-        SourceError::NotFound(_) => Diagnostic::new(
-            DiagnosticCode::Unreadable,
-            format!("{path} disappeared while it was analysed, so what it contributes is unknown; run again."),
-        ),
-    };
-    cx.diag(d.at(SourceRef::project(path.clone(), format)));
+    cx.diag(playbookdiff_adapter::problems::read_error(
+        path,
+        &e,
+        "what it contributes is unknown",
+        format,
+    ));
 }
 
 /// Reads `<dir>/.codex/config.toml` for every directory of `chain` (root

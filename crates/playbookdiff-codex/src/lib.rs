@@ -54,7 +54,7 @@ pub mod remedy;
 mod skill_file;
 mod skills;
 
-use playbookdiff_adapter::{Adapter, Declared};
+use playbookdiff_adapter::{problems, Adapter, Declared};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
     SourceFormat, SourceRef,
@@ -173,13 +173,8 @@ fn compile_window(
     };
     let chain = context.cwd.ancestors_root_first();
 
-    for p in repo.walk_problems() {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::Unreadable,
-                format!("{} could not be read ({}), so anything Codex would find there is unknown; fix its permissions and run again.", p.path, p.message),
-            ),
-        );
+    for d in problems::listing_problems(repo, HARNESS.display_name()) {
+        cx.diag(d);
     }
     if !repo.is_dir(&context.cwd) {
         cx.diag(Diagnostic::new(
@@ -213,7 +208,7 @@ fn compile_window(
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
 
     out.assumptions = assumptions(context);
-    out.diagnostics = dedupe(cx.diags);
+    out.diagnostics = problems::dedupe(cx.diags);
     out
 }
 
@@ -266,23 +261,14 @@ impl Cx<'_, '_> {
         effect: &str,
         format: SourceFormat,
     ) -> bool {
-        let d = match r {
-            Resolved::Dangling { link, target } => Diagnostic::new(
-                DiagnosticCode::SymlinkDangling,
-                format!("{what}: the symbolic link {link} points at {target:?}, which does not exist, so {effect}; fix the link's relative target."),
-            )
-            .at(SourceRef::project(link.clone(), format)),
-            Resolved::Outside { link, target } => Diagnostic::new(
-                DiagnosticCode::SymlinkOutsideRepository,
-                format!("{what}: the symbolic link {link} points outside the repository ({target:?}); Codex would follow it, but its content is not reproducible repository state, so repo mode does not read it; vendor the content into the repository."),
-            )
-            .at(SourceRef::project(link.clone(), format)),
-            Resolved::Loop { link } => Diagnostic::new(
-                DiagnosticCode::SymlinkLoop,
-                format!("{what}: symbolic links loop at {link}, so {effect}; break the loop."),
-            )
-            .at(SourceRef::project(link.clone(), format)),
-            _ => return false,
+        let (Resolved::Dangling { link, .. }
+        | Resolved::Outside { link, .. }
+        | Resolved::Loop { link }) = r
+        else {
+            return false;
+        };
+        let Some(d) = problems::link_problem(r, link, Some(what), effect, format) else {
+            return false;
         };
         self.diag(d);
         true
@@ -321,17 +307,6 @@ pub(crate) fn target_only_dirs(context: &AnalysisContext) -> Vec<RepoPath> {
         .collect()
 }
 
-/// "a directory" or "a special file (…)" for an entry that is not a
-/// regular file.
-fn kind_phrase(kind: EntryKind) -> &'static str {
-    match kind {
-        EntryKind::Dir => "a directory",
-        EntryKind::File => "a regular file",
-        EntryKind::Symlink => "a symbolic link",
-        EntryKind::Other => "a special file (a FIFO, a socket or a device)",
-    }
-}
-
 /// Reports that `path`, named like a file Codex reads, resolves to `kind`
 /// (a directory, a FIFO, a socket, a device) and is never read; `effect`
 /// says what Codex does instead. The message names no launch directory,
@@ -345,20 +320,7 @@ pub(crate) fn not_a_file(
     format: SourceFormat,
     severity: Severity,
 ) {
-    let link = if via_link {
-        " (through a symbolic link)"
-    } else {
-        ""
-    };
-    let d = Diagnostic::new(
-        DiagnosticCode::NotARegularFile,
-        format!(
-            "{path} is {}{link}, not a regular file, so {effect}; replace it with a regular file or rename it.",
-            kind_phrase(kind)
-        ),
-    )
-    .with_severity(severity)
-    .at(SourceRef::project(path.clone(), format));
+    let d = problems::not_a_file(path, kind, via_link, effect, format).with_severity(severity);
     cx.diag(d);
 }
 
@@ -491,21 +453,4 @@ fn assumptions(context: &AnalysisContext) -> Vec<String> {
         "The model is the release's default model, whose context window sets the skill listing budget (2% of it), unless another window is given.".to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ]
-}
-
-/// Drops exact repeats (same code, severity, message and source), keeping
-/// the first occurrence's position.
-fn dedupe(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut seen = std::collections::HashSet::new();
-    diags
-        .into_iter()
-        .filter(|d| {
-            seen.insert((
-                d.code,
-                d.severity,
-                d.message.clone(),
-                format!("{:?}", d.source),
-            ))
-        })
-        .collect()
 }

@@ -1,0 +1,321 @@
+//! The problems every adapter meets, said one way: links that cannot be
+//! followed, entries that are not regular files, files over the read limit
+//! or unreadable, invalid UTF-8, directories the walk could not list,
+//! invalid JSON, TOML or YAML, front matter that is never closed, and
+//! repeated diagnostics.
+//!
+//! One message voice: each message says what is wrong, why it matters (what
+//! the harness does), and what to do, in that order; every repository path
+//! is quoted with [`quote`] (a Markdown code span). The adapter supplies
+//! only the part that is its own: `effect`, what its harness does with the
+//! file (e.g. "Codex skips the skill"), written as a clause that follows
+//! "so".
+
+use playbookdiff_model::remedy::code_span;
+use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
+use playbookdiff_source::{EntryKind, Repo, Resolved, SourceError};
+use std::collections::HashSet;
+use std::fmt::Display;
+
+/// The most directories the walk could not list that are reported one by
+/// one; the rest are counted in one more diagnostic.
+pub const MAX_LISTING_PROBLEMS: usize = 20;
+
+/// `path` (or any repository name) quoted for a message: a Markdown code
+/// span, `` `CLAUDE.md` ``, with a longer fence when the name holds a
+/// backtick.
+pub fn quote(path: impl Display) -> String {
+    code_span(&path.to_string())
+}
+
+fn at(path: &RepoPath, format: SourceFormat) -> SourceRef {
+    SourceRef::project(path.clone(), format)
+}
+
+/// The diagnostic for a path whose resolution `r` is a link problem (a
+/// dangling link, a link out of the repository, a loop), pointing at
+/// `path`; `None` for any other resolution. `what`, when given, names the
+/// item first ("the skill folder `x`"); `effect` says what the harness
+/// does.
+pub fn link_problem(
+    r: &Resolved,
+    path: &RepoPath,
+    what: Option<&str>,
+    effect: &str,
+    format: SourceFormat,
+) -> Option<Diagnostic> {
+    let what = what.map_or_else(String::new, |w| format!("{w}: "));
+    let d = match r {
+        Resolved::Dangling { link, target } => Diagnostic::new(
+            DiagnosticCode::SymlinkDangling,
+            format!(
+                "{what}the symbolic link {} points at {}, which does not exist, so {effect}; fix the link's target.",
+                quote(link),
+                quote(target)
+            ),
+        ),
+        Resolved::Outside { link, target } => Diagnostic::new(
+            DiagnosticCode::SymlinkOutsideRepository,
+            format!(
+                "{what}the symbolic link {} points outside the repository ({}), whose content is not reproducible repository state, so repo mode does not read it and {effect}; vendor the content into the repository.",
+                quote(link),
+                quote(target)
+            ),
+        ),
+        Resolved::Loop { link } => Diagnostic::new(
+            DiagnosticCode::SymlinkLoop,
+            format!(
+                "{what}symbolic links loop at {}, so {effect}; break the loop.",
+                quote(link)
+            ),
+        ),
+        Resolved::Inside { .. } | Resolved::Missing => return None,
+    };
+    Some(d.at(at(path, format)))
+}
+
+/// "a directory" or "a special file (…)" for an entry that is not a
+/// regular file.
+pub fn kind_phrase(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Dir => "a directory",
+        EntryKind::File => "a regular file",
+        EntryKind::Symlink => "a symbolic link",
+        EntryKind::Other => "a special file (a FIFO, a socket or a device)",
+    }
+}
+
+/// `path`, which the harness reads as a file, resolves to `kind` (reached
+/// through a link when `via_link`): a `not-a-regular-file` diagnostic.
+pub fn not_a_file(
+    path: &RepoPath,
+    kind: EntryKind,
+    via_link: bool,
+    effect: &str,
+    format: SourceFormat,
+) -> Diagnostic {
+    let link = if via_link {
+        " (through a symbolic link)"
+    } else {
+        ""
+    };
+    Diagnostic::new(
+        DiagnosticCode::NotARegularFile,
+        format!(
+            "{} is {}{link}, not a regular file, so {effect}; replace it with a regular file or rename it.",
+            quote(path),
+            kind_phrase(kind)
+        ),
+    )
+    .at(at(path, format))
+}
+
+/// A failed read of `path`: `file-too-large` over the read limit, else
+/// `unreadable`. `effect` says what the harness does without the file.
+pub fn read_error(
+    path: &RepoPath,
+    e: &SourceError,
+    effect: &str,
+    format: SourceFormat,
+) -> Diagnostic {
+    let p = quote(path);
+    let d = match e {
+        SourceError::TooLarge { len, limit, .. } => Diagnostic::new(
+            DiagnosticCode::FileTooLarge,
+            format!(
+                "{p} is {len} bytes, over the {limit}-byte limit, so {effect}; split it or shrink it."
+            ),
+        ),
+        SourceError::Io { message, .. } => Diagnostic::new(
+            DiagnosticCode::Unreadable,
+            format!("{p} could not be read ({message}), so {effect}; fix its permissions."),
+        ),
+        SourceError::NotFound(_) => Diagnostic::new(
+            DiagnosticCode::Unreadable,
+            format!("{p} disappeared while it was analysed, so {effect}; run again."),
+        ),
+    };
+    d.at(at(path, format))
+}
+
+/// `path` is not valid UTF-8: an `invalid-utf8` diagnostic.
+pub fn invalid_utf8(path: &RepoPath, format: SourceFormat) -> Diagnostic {
+    Diagnostic::new(
+        DiagnosticCode::InvalidUtf8,
+        format!(
+            "{} is not valid UTF-8, so the analysis reads invalid bytes as U+FFFD and the agent may read them differently; save it as UTF-8.",
+            quote(path)
+        ),
+    )
+    .at(at(path, format))
+}
+
+/// The directories the walk of `repo` could not list, at most
+/// [`MAX_LISTING_PROBLEMS`] one by one and the rest counted, as
+/// `unreadable` diagnostics. `harness` is the product name.
+pub fn listing_problems(repo: &Repo<'_>, harness: &str) -> Vec<Diagnostic> {
+    let problems = repo.walk_problems();
+    let mut out: Vec<Diagnostic> = problems
+        .iter()
+        .take(MAX_LISTING_PROBLEMS)
+        .map(|p| {
+            Diagnostic::new(
+                DiagnosticCode::Unreadable,
+                format!(
+                    "{} could not be listed ({}), so what {harness} would find below it is unknown; fix its permissions.",
+                    quote(&p.path),
+                    p.message
+                ),
+            )
+        })
+        .collect();
+    if problems.len() > MAX_LISTING_PROBLEMS {
+        out.push(Diagnostic::new(
+            DiagnosticCode::Unreadable,
+            format!(
+                "{} more directories could not be listed, so what {harness} would find below them is unknown; fix their permissions.",
+                problems.len() - MAX_LISTING_PROBLEMS
+            ),
+        ));
+    }
+    out
+}
+
+/// `path` is not valid `language` (`JSON`, `TOML`, `YAML`) at `line`
+/// (1-based; the parser's words in `why`): `invalid-json`, `invalid-toml`
+/// or, for YAML, `invalid-yaml`.
+pub fn invalid_syntax(
+    path: &RepoPath,
+    language: &str,
+    line: Option<u32>,
+    why: &str,
+    effect: &str,
+    format: SourceFormat,
+) -> Diagnostic {
+    let code = match language {
+        "JSON" => DiagnosticCode::InvalidJson,
+        "TOML" => DiagnosticCode::InvalidToml,
+        _ => DiagnosticCode::InvalidYaml,
+    };
+    let on = line.map_or_else(String::new, |l| format!(" on line {l}"));
+    let source = at(path, format);
+    let source = match line {
+        Some(l) => source.with_lines(l, l),
+        None => source,
+    };
+    Diagnostic::new(
+        code,
+        format!(
+            "{} is not valid {language}{on} ({why}), so {effect}; fix the {language}.",
+            quote(path)
+        ),
+    )
+    .at(source)
+}
+
+/// `path` opens front matter with `---` on line 1 but no later `---` line
+/// closes it: an `invalid-frontmatter` diagnostic at line 1.
+pub fn unclosed_front_matter(path: &RepoPath, effect: &str) -> Diagnostic {
+    Diagnostic::new(
+        DiagnosticCode::InvalidFrontmatter,
+        format!(
+            "{} opens front matter with `---` on line 1 but no later `---` line closes it, so {effect}; close the front matter with a `---` line.",
+            quote(path)
+        ),
+    )
+    .at(at(path, SourceFormat::Markdown).with_lines(1, 1))
+}
+
+/// `diagnostics` without repeats (same code, severity, message and source),
+/// first occurrence kept, order otherwise unchanged.
+pub fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = HashSet::new();
+    diagnostics
+        .into_iter()
+        .filter(|d| {
+            seen.insert((
+                d.code,
+                d.severity,
+                d.message.clone(),
+                format!("{:?}", d.source),
+            ))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rp(s: &str) -> RepoPath {
+        RepoPath::new(s).unwrap()
+    }
+
+    #[test]
+    fn every_message_quotes_its_paths_and_ends_with_what_to_do() {
+        let p = rp("a/CLAUDE.md");
+        let link = rp("a");
+        let f = SourceFormat::Markdown;
+        let ds = vec![
+            link_problem(
+                &Resolved::Dangling {
+                    link: link.clone(),
+                    target: "../x".into(),
+                },
+                &p,
+                None,
+                "nothing is loaded",
+                f,
+            )
+            .unwrap(),
+            link_problem(
+                &Resolved::Outside {
+                    link: link.clone(),
+                    target: "/etc".into(),
+                },
+                &p,
+                Some("the skill folder `a`"),
+                "nothing is loaded",
+                f,
+            )
+            .unwrap(),
+            link_problem(&Resolved::Loop { link }, &p, None, "nothing is loaded", f).unwrap(),
+            not_a_file(&p, EntryKind::Dir, false, "nothing is loaded", f),
+            read_error(
+                &p,
+                &SourceError::TooLarge {
+                    path: p.clone(),
+                    len: 9,
+                    limit: 4,
+                },
+                "nothing is loaded",
+                f,
+            ),
+            invalid_utf8(&p, f),
+            invalid_syntax(&p, "JSON", Some(3), "expected `}`", "nothing is loaded", f),
+            unclosed_front_matter(&p, "the file has no metadata"),
+        ];
+        for d in &ds {
+            assert!(d.message.contains('`'), "{}", d.message);
+            assert!(!d.message.contains(" a/CLAUDE.md "), "{}", d.message);
+            let (_, last) = d.message.rsplit_once("; ").expect("what to do last");
+            assert!(last.ends_with('.'), "{}", d.message);
+            assert_eq!(
+                d.source.as_ref().map(|s| s.path.as_str()),
+                Some("a/CLAUDE.md")
+            );
+        }
+        assert_eq!(ds[6].code, DiagnosticCode::InvalidJson);
+        assert!(ds[6].message.contains("on line 3"), "{}", ds[6].message);
+        assert_eq!(quote("a`b"), "``a`b``");
+        assert!(link_problem(&Resolved::Missing, &p, None, "x", f).is_none());
+    }
+
+    #[test]
+    fn dedupe_keeps_the_first_of_equal_diagnostics() {
+        let a = Diagnostic::new(DiagnosticCode::ImportCycle, "x");
+        let b = Diagnostic::new(DiagnosticCode::ImportCycle, "y");
+        let out = dedupe(vec![a.clone(), b.clone(), a.clone()]);
+        assert_eq!(out, vec![a, b]);
+    }
+}
