@@ -4,13 +4,14 @@
 //! `::warning file=CLAUDE.md,line=3,endLine=9,title=…::message`: `error`
 //! for high findings and error diagnostics, `warning` for medium findings
 //! and warning diagnostics, `notice` for low and info findings, accepted
-//! findings (with their reason) and stale accepted ids. Values are
+//! findings (with their reason), findings a compared change leaves
+//! unchanged, and stale accepted ids. Values are
 //! escaped as the runner expects (`%`, CR and LF everywhere; `:` and `,`
 //! in properties too; GitHub's `toolkit/core` `command.ts`), so a path or
 //! message taken from the repository cannot end a property or start a
 //! command of its own.
 
-use crate::forge::{finding_title, start_line, ForgeReport};
+use crate::forge::{finding_title, start_line, BaselineState, ForgeReport};
 use playbookdiff_compare::FindingSeverity;
 use playbookdiff_model::{Severity, SourceRef};
 use std::fmt::Write as _;
@@ -52,6 +53,11 @@ pub fn github(report: &ForgeReport<'_>) -> String {
         let f = ff.finding;
         let (level, prefix) = match (&f.accepted, f.severity) {
             (Some(a), _) => ("notice", format!("Accepted ({}): ", a.reason)),
+            // Comparing two revisions, only what the change introduces is
+            // a warning on the pull request.
+            (None, _) if ff.baseline == Some(BaselineState::Unchanged) => {
+                ("notice", "Unchanged by this change: ".to_string())
+            }
             (None, FindingSeverity::High) => ("error", String::new()),
             (None, FindingSeverity::Medium) => ("warning", String::new()),
             (None, _) => ("notice", String::new()),
@@ -144,6 +150,60 @@ mod tests {
         assert!(
             out.starts_with("::warning title=t%2Citle%3A%3Ax::line%0A::error"),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn levels_follow_severity_acceptance_and_change() {
+        use crate::forge::ForgeFinding;
+        use playbookdiff_compare::{compare, Acceptance, FailOn};
+        use playbookdiff_model::{
+            AnalysisContext, Applicability, EffectiveAgentConfig, Harness, McpServer, RepoPath,
+            SourceFormat, SourceRef,
+        };
+        let ctx = AnalysisContext::at_root();
+        let mut a =
+            EffectiveAgentConfig::new(Harness::new("claude-code", "Claude Code"), ctx.clone());
+        a.mcp_servers = vec![McpServer::new(
+            "mcp:db".into(),
+            "db",
+            SourceRef::project(RepoPath::new(".mcp.json").unwrap(), SourceFormat::Json)
+                .with_lines(2, 4),
+            Applicability::Effective,
+        )];
+        let b = EffectiveAgentConfig::new(Harness::new("codex", "Codex"), ctx);
+        let mut cmp = compare(&[&a, &b]);
+        assert_eq!(cmp.findings.len(), 1);
+        let line = |f: &playbookdiff_compare::Finding, baseline| {
+            github(&ForgeReport {
+                findings: vec![ForgeFinding {
+                    finding: f,
+                    directories: &[],
+                    baseline,
+                }],
+                diagnostics: Vec::new(),
+                stale: &[],
+                fail_on: FailOn::Medium,
+            })
+        };
+        let f = &cmp.findings[0];
+        assert_eq!(f.severity.as_str(), "medium");
+        assert!(line(f, None).starts_with("::warning file=.mcp.json,line=2,endLine=4,"));
+        assert!(line(f, Some(BaselineState::New)).starts_with("::warning "));
+        let unchanged = line(f, Some(BaselineState::Unchanged));
+        assert!(unchanged.starts_with("::notice "), "{unchanged}");
+        assert!(
+            unchanged.contains("::Unchanged by this change: "),
+            "{unchanged}"
+        );
+        cmp.findings[0].accepted = Some(Acceptance {
+            reason: "on, purpose: yes".into(),
+        });
+        let accepted = line(&cmp.findings[0], None);
+        assert!(accepted.contains("::notice "), "{accepted}");
+        assert!(
+            accepted.contains("::Accepted (on, purpose: yes): "),
+            "{accepted}"
         );
     }
 }
