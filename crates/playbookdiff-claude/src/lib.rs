@@ -45,7 +45,7 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Claude Code releases this adapter's behaviour tables are checked against,
 /// oldest first; the newest is the default profile. Observations of each
-/// are recorded under `tests/oracle/observations/` (see `docs/fidelity.md`).
+/// are recorded under `oracle/observations/` (see `docs/fidelity.md`).
 pub const PROFILED_VERSIONS: &[&str] = &["2.1.197", "2.1.332"];
 
 /// Claude Code, contract id `claude-code`.

@@ -88,7 +88,7 @@ pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (pro
 
 /// Codex releases this adapter's behaviour tables are checked against,
 /// oldest first; the newest is the default profile. Observations of each
-/// are recorded under `tests/oracle/observations/` (see `docs/fidelity.md`).
+/// are recorded under `oracle/observations/` (see `docs/fidelity.md`).
 pub const PROFILED_VERSIONS: &[&str] = &["0.142.3", "0.171.0"];
 
 /// Codex, contract id `codex`.

@@ -1,44 +1,40 @@
 //! The real binary on real repositories: every repository of the shared
-//! corpus (`../shared/corpus/<owner>__<name>/repo/`, relative to the project
-//! root), for both harnesses, launched at the root and in two nested
-//! directories that hold instruction files; then a table of facts checked
-//! by hand against the corpus files.
+//! corpus (`../shared/corpus/<owner>__<name>/`, relative to the project
+//! root), in both its forms (`repo.tar` extracted with its symbolic links,
+//! dangling ones included, and `repo/` with links stored as text), for both
+//! harnesses, launched at the root and in two nested directories that hold
+//! instruction files; then a table of facts checked by hand against the
+//! corpus files (`repo/`).
 //!
 //! The corpus is not part of this repository. When `../shared/corpus` is
-//! absent (a clone elsewhere), every test here prints a note and passes.
+//! absent (a clone elsewhere), every test here prints a visible `skipped`
+//! line and passes.
 
 use assert_cmd::Command;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use support::Form;
+
+mod support;
 
 const HARNESSES: [&str; 2] = ["claude-code", "codex"];
 
 /// `../shared/corpus` from the project root, when it exists; otherwise a
-/// note on standard error (the test harness shows it with `--nocapture`).
-#[allow(clippy::print_stderr)]
-fn corpus_root() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if root.is_dir() {
-        Some(root)
-    } else {
-        eprintln!(
-            "note: ../shared/corpus is absent; the corpus tests check nothing on this machine"
-        );
-        None
-    }
+/// visible `skipped` line naming `test`.
+fn corpus_root(test: &str) -> Option<PathBuf> {
+    support::corpus_root(test)
 }
 
-/// Every `<owner>__<name>` with a `repo/` directory, sorted by name.
+/// Every `<owner>__<name>` with its `repo/` directory, sorted by name.
 fn repositories(corpus: &Path) -> Vec<(String, PathBuf)> {
-    let mut repos: Vec<(String, PathBuf)> = std::fs::read_dir(corpus)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.path().join("repo").is_dir())
-        .map(|e| (e.file_name().into_string().unwrap(), e.path().join("repo")))
-        .collect();
-    repos.sort();
-    repos
+    support::repositories(corpus)
+        .into_iter()
+        .map(|n| {
+            let p = corpus.join(&n).join("repo");
+            (n, p)
+        })
+        .collect()
 }
 
 /// Names whose presence makes a directory hold instruction files.
@@ -228,34 +224,101 @@ fn check_invariants(repo: &Path, v: &Value, what: &str) {
 
 #[test]
 fn every_repository_compiles_for_both_harnesses_at_the_root_and_two_nested_directories() {
-    let Some(corpus) = corpus_root() else { return };
-    let repos = repositories(&corpus);
+    let Some(corpus) = corpus_root("every_repository_compiles") else {
+        return;
+    };
+    let repos = support::repositories(&corpus);
     assert!(!repos.is_empty(), "the corpus holds no repository");
-    for (name, repo) in &repos {
-        let nested = nested_launch_dirs(repo);
-        assert_eq!(nested.len(), 2, "{name}: {nested:?}");
-        for cwd in std::iter::once(".".to_string()).chain(nested) {
-            for harness in HARNESSES {
-                let what = format!("{name} --harness {harness} --cwd {cwd}");
-                let v = compile_json(repo, harness, &cwd, None);
-                check_invariants(repo, &v, &what);
-                let (status, text, stderr) = run(repo, harness, &cwd, None, "text");
-                assert_eq!(status, 0, "{what}: text format, stderr {stderr}");
-                assert!(stderr.is_empty(), "{what}: {stderr}");
-                assert!(
-                    text.starts_with(&format!("PlaybookDiff: {harness}\n")),
-                    "{what}"
-                );
+    for name in &repos {
+        for form in Form::BOTH {
+            let tree = support::materialize(&corpus, name, form);
+            let repo = &tree.root;
+            let nested = nested_launch_dirs(repo);
+            assert_eq!(nested.len(), 2, "{name} ({form:?}): {nested:?}");
+            for cwd in std::iter::once(".".to_string()).chain(nested) {
+                for harness in HARNESSES {
+                    let what = format!("{name} ({form:?}) --harness {harness} --cwd {cwd}");
+                    let v = compile_json(repo, harness, &cwd, None);
+                    check_invariants(repo, &v, &what);
+                    let (status, text, stderr) = run(repo, harness, &cwd, None, "text");
+                    assert_eq!(status, 0, "{what}: text format, stderr {stderr}");
+                    assert!(stderr.is_empty(), "{what}: {stderr}");
+                    assert!(
+                        text.starts_with(&format!("PlaybookDiff: {harness}\n")),
+                        "{what}"
+                    );
+                }
             }
         }
     }
+}
+
+/// The extracted `repo.tar` holds real symbolic links, some dangling
+/// (biome's `CLAUDE.md` points at a `CONTRIBUTING.md` the corpus does not
+/// carry). From the directory holding each dangling link, both harnesses
+/// compile with status 0 and no standard error, and no effective
+/// instruction claims the link's text.
+#[test]
+fn dangling_links_of_the_extracted_corpus_compile_without_a_panic() {
+    let Some(corpus) = corpus_root("dangling_links_of_the_extracted_corpus") else {
+        return;
+    };
+    let mut dangling = 0;
+    for name in support::repositories(&corpus) {
+        let tree = support::materialize(&corpus, &name, Form::Tar);
+        for entry in walk(&tree.root) {
+            let is_link = std::fs::symlink_metadata(&entry)
+                .unwrap()
+                .file_type()
+                .is_symlink();
+            if !is_link || std::fs::metadata(&entry).is_ok() {
+                continue;
+            }
+            dangling += 1;
+            let rel = entry.strip_prefix(&tree.root).unwrap();
+            let dir = rel
+                .parent()
+                .map(|p| p.to_string_lossy().into_owned())
+                .filter(|p| !p.is_empty())
+                .unwrap_or_else(|| ".".into());
+            let rel = rel.to_string_lossy().into_owned();
+            for harness in HARNESSES {
+                let v = compile_json(&tree.root, harness, &dir, None);
+                let claimed = v["instructions"].as_array().unwrap().iter().any(|i| {
+                    i["source"]["path"] == rel.as_str() && i["applicability"] == "effective"
+                });
+                assert!(!claimed, "{name} {harness}: dangling {rel} is effective");
+            }
+        }
+    }
+    assert!(dangling > 0, "no dangling link in any repo.tar");
+}
+
+/// Every path under `root`, links not followed.
+fn walk(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let e = e.unwrap();
+            let p = e.path();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(p.clone());
+            }
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
 }
 
 /// The launch directories are chosen by rule, not by hand: pin the choice
 /// for two repositories so that a change to the rule is noticed.
 #[test]
 fn nested_launch_directories_are_chosen_deterministically() {
-    let Some(corpus) = corpus_root() else { return };
+    let Some(corpus) = corpus_root("nested_launch_directories_are_chosen_deterministically") else {
+        return;
+    };
     let dirs = |name: &str| nested_launch_dirs(&corpus.join(name).join("repo"));
     assert_eq!(dirs("AnthusAI__Kanbus"), ["apps/console", "project"]);
     assert_eq!(
@@ -624,7 +687,9 @@ fn check(v: &Value, expect: &Expect) -> Result<(), String> {
 
 #[test]
 fn hand_checked_facts_hold_on_the_corpus() {
-    let Some(corpus) = corpus_root() else { return };
+    let Some(corpus) = corpus_root("hand_checked_facts_hold_on_the_corpus") else {
+        return;
+    };
     let mut cache: HashMap<(&str, &str, &str, Option<&str>), Value> = HashMap::new();
     let mut failures = Vec::new();
     let mut covered: BTreeSet<(&str, &str)> = BTreeSet::new();

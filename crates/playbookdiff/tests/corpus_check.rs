@@ -1,62 +1,16 @@
 //! Real input: every repository of the shared corpus (`../shared/corpus/`
-//! beside the project root), checked at the root and with `--all-dirs`.
-//! Skipped, with a note, when the corpus is absent.
-//!
-//! The corpus stores symbolic links as small text files holding the link's
-//! target (a 9-byte `CLAUDE.md` reading `AGENTS.md`); each repository is
-//! copied to a temporary directory with those files turned back into links.
-
-#![allow(clippy::print_stderr)]
+//! beside the project root), checked at the root and with `--all-dirs`, in
+//! both its forms: `repo.tar` extracted with its symbolic links (the
+//! repository as its maintainers have it, where the hand-checked findings
+//! below hold) and `repo/` with links stored as text files. Skipped, with a
+//! visible note, when the corpus is absent.
 
 use assert_cmd::Command;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use support::Form;
 
-fn corpus() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    root.is_dir().then_some(root)
-}
-
-/// True when `text` is a single relative path (the stored form of a link).
-fn link_target(text: &str) -> Option<&str> {
-    let t = text.trim();
-    let ok = !t.is_empty()
-        && !t.contains(char::is_whitespace)
-        && !t.starts_with('/')
-        && t.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._/-".contains(c));
-    ok.then_some(t)
-}
-
-fn restore(from: &Path, to: &Path, root: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        let ft = e.file_type().unwrap();
-        if ft.is_dir() {
-            restore(&e.path(), &dest, root);
-            continue;
-        }
-        let name = e.file_name().to_string_lossy().into_owned();
-        let small = e.metadata().unwrap().len() <= 200;
-        let data_file = [".json", ".toml", ".yaml", ".yml"]
-            .iter()
-            .any(|x| name.ends_with(x));
-        if small && !data_file {
-            if let Ok(text) = std::fs::read_to_string(e.path()) {
-                if let Some(t) = link_target(&text) {
-                    let points_at = from.join(t);
-                    if points_at.exists() && points_at.starts_with(root) {
-                        std::os::unix::fs::symlink(t, &dest).unwrap();
-                        continue;
-                    }
-                }
-            }
-        }
-        std::fs::copy(e.path(), &dest).unwrap();
-    }
-}
+mod support;
 
 fn check(repo: &Path, extra: &[&str]) -> (i32, Value) {
     let out = Command::cargo_bin("playbookdiff")
@@ -93,41 +47,43 @@ fn count(v: &Value, prefix: &str) -> usize {
 
 #[test]
 fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
-    let Some(corpus) = corpus() else {
-        eprintln!("note: ../shared/corpus is absent; the real-input test is skipped");
+    let Some(corpus) = support::corpus_root("every_corpus_repository_checks") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let mut names: Vec<String> = std::fs::read_dir(&corpus)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("repo").is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = support::repositories(&corpus);
     assert!(!names.is_empty());
     let mut root_results = std::collections::HashMap::new();
     for name in &names {
-        let src = corpus.join(name).join("repo");
-        let dst = tmp.path().join(name);
-        restore(&src, &dst, &src);
-        for extra in [&[][..], &["--all-dirs"][..]] {
-            let (code, v) = check(&dst, extra);
-            assert!(code == 0 || code == 1, "{name} {extra:?}: exit {code}");
-            let actionable =
-                v["summary"]["high"].as_u64().unwrap() + v["summary"]["medium"].as_u64().unwrap();
-            assert_eq!(
-                code == 1,
-                actionable > 0,
-                "{name} {extra:?}: exit status and summary disagree"
-            );
-            assert_eq!(v["schemaVersion"], 1);
-            assert!(v["configs"]["claude-code"].is_object() && v["configs"]["codex"].is_object());
-            if extra.is_empty() {
-                root_results.insert(name.clone(), v);
-            } else {
-                assert_eq!(v["allDirs"], true);
-                assert!(!v["directories"].as_array().unwrap().is_empty());
+        support::extract(&corpus.join(name).join("repo.tar"), &tmp.path().join(name));
+        for form in Form::BOTH {
+            let dst = match form {
+                Form::Tar => tmp.path().join(name).join("repo"),
+                Form::LinksAsText => corpus.join(name).join("repo"),
+            };
+            for extra in [&[][..], &["--all-dirs"][..]] {
+                let (code, v) = check(&dst, extra);
+                assert!(
+                    code == 0 || code == 1,
+                    "{name} ({form:?}) {extra:?}: exit {code}"
+                );
+                let actionable = v["summary"]["high"].as_u64().unwrap()
+                    + v["summary"]["medium"].as_u64().unwrap();
+                assert_eq!(
+                    code == 1,
+                    actionable > 0,
+                    "{name} ({form:?}) {extra:?}: exit status and summary disagree"
+                );
+                assert_eq!(v["schemaVersion"], 1);
+                assert!(
+                    v["configs"]["claude-code"].is_object() && v["configs"]["codex"].is_object()
+                );
+                if !extra.is_empty() {
+                    assert_eq!(v["allDirs"], true);
+                    assert!(!v["directories"].as_array().unwrap().is_empty());
+                } else if form == Form::Tar {
+                    root_results.insert(name.clone(), v);
+                }
             }
         }
     }
@@ -156,7 +112,7 @@ fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
     // Nested AGENTS.md without a CLAUDE.md bridge: found from the package
     // launch directories by --all-dirs.
     if let Some(dir) = names.iter().find(|n| *n == "AnthusAI__Kanbus") {
-        let (code, v) = check(&tmp.path().join(dir), &["--all-dirs"]);
+        let (code, v) = check(&tmp.path().join(dir).join("repo"), &["--all-dirs"]);
         assert_eq!(code, 1);
         let missing: Vec<&Value> = v["findings"]
             .as_array()

@@ -1,0 +1,715 @@
+//! The adapters against the real agents: a differential test over recorded
+//! observations (no agent runs here; `scripts/oracle/record.py` records them).
+//!
+//! For every case of `oracle/cases.toml` and every profiled version of each
+//! agent the case names, this compiles the same repository, launch
+//! directory and target with `compile_for_version` and compares what the
+//! observation can see:
+//!
+//! - Claude Code: the memory files of the first request in request order
+//!   (`startup-files`), their text with surrounding whitespace trimmed
+//!   (`startup-text`), the skills listed to the model by command name
+//!   (`skills`), the MCP servers of the `init` line (`mcp-servers`), and for
+//!   a target the files the scripted `Read` attached (`on-demand-files`);
+//! - Codex (trusted project): whether it starts (`start`), the AGENTS.md
+//!   chain byte for byte (`agents-md`), the advertised skills by name and
+//!   path (`skills`), and `codex mcp list` (`mcp-servers`).
+//!
+//! Every disagreement must be listed in `oracle/known-disagreements/
+//! <agent>.toml`, and every listed one must still occur. `docs/fidelity.md`
+//! is generated here (`UPDATE_GENERATED=1` rewrites it; otherwise a stale
+//! file fails the test).
+
+use playbookdiff_model::{
+    AnalysisContext, Applicability, EffectiveAgentConfig, LoadPhase, Mode, Permission, RepoPath,
+    Severity,
+};
+use playbookdiff_source::{Repo, WorkingTree};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use support::visible;
+
+mod support;
+
+const AGENTS: [&str; 2] = ["claude-code", "codex"];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[derive(Deserialize)]
+struct Manifest {
+    case: Vec<Case>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    id: String,
+    agents: Vec<String>,
+    fixture: Option<String>,
+    corpus: Option<String>,
+    #[serde(default = "dot")]
+    cwd: String,
+    target: Option<String>,
+}
+
+fn dot() -> String {
+    ".".into()
+}
+
+fn manifest() -> Vec<Case> {
+    let text = std::fs::read_to_string(workspace().join("oracle/cases.toml")).unwrap();
+    let m: Manifest = toml::from_str(&text).expect("oracle/cases.toml parses");
+    m.case
+}
+
+fn profiled(agent: &str) -> &'static [&'static str] {
+    match agent {
+        "claude-code" => playbookdiff_claude::PROFILED_VERSIONS,
+        _ => playbookdiff_codex::PROFILED_VERSIONS,
+    }
+}
+
+fn observation_path(agent: &str, version: &str, case: &str) -> PathBuf {
+    workspace()
+        .join("oracle/observations")
+        .join(agent)
+        .join(version)
+        .join(format!("{case}.json"))
+}
+
+/// A listed disagreement (`oracle/known-disagreements/<agent>.toml`).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct Known {
+    case: String,
+    aspect: String,
+    versions: Vec<String>,
+    /// What the agent showed, exactly as the test prints it.
+    agent: String,
+    /// What the adapter says, exactly as the test prints it.
+    adapter: String,
+    reason: String,
+    fix: String,
+}
+
+#[derive(Deserialize)]
+struct KnownFile {
+    #[serde(default)]
+    disagreement: Vec<Known>,
+}
+
+fn known(agent: &str) -> Vec<Known> {
+    let path = workspace()
+        .join("oracle/known-disagreements")
+        .join(format!("{agent}.toml"));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let f: KnownFile =
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+    f.disagreement
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Disagreement {
+    case: String,
+    version: String,
+    aspect: &'static str,
+    agent: String,
+    adapter: String,
+}
+
+// ------------------------------------------------------------ the inputs
+
+/// The corpus folder, `../shared/corpus` from the workspace root.
+fn corpus_root() -> Option<PathBuf> {
+    let root = workspace().join("../shared/corpus");
+    root.is_dir().then_some(root)
+}
+
+/// The case's repository on disk: the fixture directory, or the corpus
+/// `repo.tar` extracted (symbolic links intact) into a temporary directory.
+/// `None` when the corpus is absent.
+fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<PathBuf> {
+    if let Some(f) = &case.fixture {
+        return Some(workspace().join(f));
+    }
+    let name = case
+        .corpus
+        .as_ref()
+        .expect("a case names a fixture or a corpus");
+    let tar = corpus_root()?.join(name).join("repo.tar");
+    let dir = tempfile::tempdir().unwrap();
+    support::extract(&tar, dir.path());
+    let repo = dir.path().join("repo");
+    temps.push(dir);
+    Some(repo)
+}
+
+fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAgentConfig {
+    let tree = WorkingTree::open(root).expect("open case repository");
+    let repo = Repo::new(&tree);
+    let context = AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: RepoPath::new(&case.cwd).expect("cwd"),
+        target_path: case
+            .target
+            .as_deref()
+            .map(|t| RepoPath::new(t).expect("target")),
+        // The agent reads the working tree as it is, personal files included.
+        mode: Mode::Local,
+    };
+    match agent {
+        "claude-code" => playbookdiff_claude::compile_for_version(&repo, &context, Some(version)),
+        _ => playbookdiff_codex::compile_for_version(&repo, &context, Some(version)),
+    }
+}
+
+// ------------------------------------------------------------ comparison
+
+fn list<I: IntoIterator<Item = String>>(items: I) -> String {
+    let v: Vec<String> = items.into_iter().collect();
+    format!("[{}]", v.join(", "))
+}
+
+fn dedup_keep_first(v: Vec<String>) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    v.into_iter().filter(|p| seen.insert(p.clone())).collect()
+}
+
+/// The rules root of a path under some `.claude/rules/`, if any.
+fn rules_root(path: &str) -> Option<&str> {
+    path.find(".claude/rules/").map(|i| &path[..i])
+}
+
+/// Sorts each run of consecutive files of one `.claude/rules` root by path.
+///
+/// Claude Code reads rules in directory-listing order, which depends on the
+/// file system the agent ran on, so only the order of memory files and of
+/// rules roots is compared.
+fn sort_rule_runs(mut v: Vec<String>) -> Vec<String> {
+    let mut i = 0;
+    while i < v.len() {
+        let Some(root) = rules_root(&v[i]).map(str::to_string) else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        while j < v.len() && rules_root(&v[j]) == Some(root.as_str()) {
+            j += 1;
+        }
+        v[i..j].sort();
+        i = j;
+    }
+    v
+}
+
+/// A short, deterministic account of where two texts first differ.
+fn text_difference(path: &str, agent: &str, adapter: &str) -> (String, String) {
+    let a: Vec<char> = agent.chars().collect();
+    let b: Vec<char> = adapter.chars().collect();
+    let at = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let show = |v: &[char]| -> String {
+        let s: String = v.iter().skip(at).take(60).collect();
+        format!("{s:?}")
+    };
+    (
+        format!("{path} ({} chars) from char {at}: {}", a.len(), show(&a)),
+        format!("{path} ({} chars) from char {at}: {}", b.len(), show(&b)),
+    )
+}
+
+fn claude_disagreements(
+    case: &Case,
+    version: &str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<Disagreement> {
+    let mut out = Vec::new();
+    let mut push = |aspect, agent: String, adapter: String| {
+        if agent != adapter {
+            out.push(Disagreement {
+                case: case.id.clone(),
+                version: version.to_string(),
+                aspect,
+                agent,
+                adapter,
+            });
+        }
+    };
+    let exit = obs["exit"].as_str().unwrap_or("");
+    if exit != "ok" {
+        push("observation", format!("exit {exit}"), "exit ok".into());
+        return out;
+    }
+    // Startup memory files, in request order.
+    let observed = &obs["startup"]["instructions"];
+    let seen: Vec<String> = sort_rule_runs(dedup_keep_first(
+        observed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["path"].as_str().unwrap().to_string())
+            .collect(),
+    ));
+    let startup: Vec<_> = cfg
+        .received_instructions()
+        .into_iter()
+        .filter(|i| i.load_phase == LoadPhase::Startup)
+        .collect();
+    let modelled: Vec<String> = sort_rule_runs(dedup_keep_first(
+        startup.iter().map(|i| i.source.path.to_string()).collect(),
+    ));
+    push("startup-files", list(seen.clone()), list(modelled.clone()));
+    // Their text, for the files both name.
+    let mut texts_agent = Vec::new();
+    let mut texts_adapter = Vec::new();
+    for block in observed.as_array().unwrap() {
+        let path = block["path"].as_str().unwrap();
+        if !modelled.iter().any(|p| p == path) {
+            continue;
+        }
+        let ours: String = startup
+            .iter()
+            .filter(|i| i.source.path.as_str() == path)
+            .map(|i| i.content.as_str())
+            .collect::<Vec<_>>()
+            .join("");
+        let theirs = block["text"].as_str().unwrap();
+        if theirs.trim() != ours.trim() {
+            let (a, b) = text_difference(path, theirs.trim(), ours.trim());
+            texts_agent.push(a);
+            texts_adapter.push(b);
+        }
+    }
+    push(
+        "startup-text",
+        texts_agent.join("; "),
+        texts_adapter.join("; "),
+    );
+    // Skills listed to the model, by command name (2.1.332 and later show
+    // `dir (display name)`: the part before the parenthesis is the name).
+    let listed: BTreeSet<String> = obs["startup"]["skillsListed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let n = s["name"].as_str().unwrap();
+            n.split(" (").next().unwrap_or(n).to_string()
+        })
+        .collect();
+    let advertised: BTreeSet<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| {
+            s.applicability == Applicability::Effective
+                && s.load_phase == LoadPhase::Startup
+                && s.invocation.implicit != Permission::Blocked
+        })
+        .map(|s| s.name.clone())
+        .collect();
+    push("skills", list(listed), list(advertised));
+    // MCP servers of the init line.
+    let servers: BTreeSet<String> = obs["init"]["mcpServers"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| s["name"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let configured: BTreeSet<String> = cfg
+        .mcp_servers
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.applicability,
+                Applicability::Effective | Applicability::Conditional
+            )
+        })
+        .map(|s| s.name.clone())
+        .collect();
+    push("mcp-servers", list(servers), list(configured));
+    // What reading the target attached.
+    if case.target.is_some() {
+        let attached: BTreeSet<String> = obs["onDemand"]["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["path"].as_str().unwrap().to_string())
+            .collect();
+        let on_demand: BTreeSet<String> = cfg
+            .instructions
+            .iter()
+            .filter(|i| {
+                i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective
+            })
+            .map(|i| i.source.path.to_string())
+            .collect();
+        push("on-demand-files", list(attached), list(on_demand));
+    }
+    out
+}
+
+fn codex_disagreements(
+    case: &Case,
+    version: &str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<Disagreement> {
+    let mut out = Vec::new();
+    let mut push = |aspect, agent: String, adapter: String| {
+        if agent != adapter {
+            out.push(Disagreement {
+                case: case.id.clone(),
+                version: version.to_string(),
+                aspect,
+                agent,
+                adapter,
+            });
+        }
+    };
+    let run = &obs["trusted"];
+    let refuses = run["exit"] != 0;
+    let errors: Vec<String> = cfg
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.code.as_str().to_string())
+        .collect();
+    let start = |refuses: bool| {
+        if refuses {
+            "refuses to start"
+        } else {
+            "starts"
+        }
+    };
+    push(
+        "start",
+        start(refuses).into(),
+        if errors.is_empty() || refuses {
+            start(!errors.is_empty()).into()
+        } else {
+            format!("refuses to start (error {})", errors.join(", "))
+        },
+    );
+    if refuses {
+        return out;
+    }
+    // The AGENTS.md chain, byte for byte.
+    let theirs = run["agentsMd"]["text"].as_str().unwrap_or("").to_string();
+    let ours = cfg
+        .received_instructions()
+        .into_iter()
+        .filter(|i| i.load_phase == LoadPhase::Startup)
+        .map(|i| i.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    if theirs != ours {
+        let (a, b) = text_difference("chain", &theirs, &ours);
+        push("agents-md", a, b);
+    }
+    let listed: BTreeSet<String> = run["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{} ({})",
+                s["name"].as_str().unwrap(),
+                s["path"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let advertised: BTreeSet<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| {
+            s.applicability == Applicability::Effective
+                && s.invocation.implicit != Permission::Blocked
+        })
+        .map(|s| format!("{} ({})", s.name, s.source.path))
+        .collect();
+    push("skills", list(listed), list(advertised));
+    if let Some(servers) = run["mcpServers"].as_array() {
+        let listed: BTreeSet<String> = servers
+            .iter()
+            .filter(|s| s["enabled"] == Value::Bool(true))
+            .map(|s| s["name"].as_str().unwrap().to_string())
+            .collect();
+        let configured: BTreeSet<String> = cfg
+            .mcp_servers
+            .iter()
+            .filter(|s| {
+                matches!(
+                    s.applicability,
+                    Applicability::Effective | Applicability::Conditional
+                )
+            })
+            .map(|s| s.name.clone())
+            .collect();
+        push("mcp-servers", list(listed), list(configured));
+    }
+    out
+}
+
+/// Every disagreement over every recorded case; the ids of cases that
+/// could not be compiled here (corpus absent) per agent; and per agent and
+/// version the number of cases compared.
+struct Outcome {
+    disagreements: BTreeMap<&'static str, Vec<Disagreement>>,
+    skipped: BTreeSet<String>,
+    compared: BTreeMap<(&'static str, &'static str), usize>,
+}
+
+fn run_all() -> Outcome {
+    let mut out = Outcome {
+        disagreements: BTreeMap::new(),
+        skipped: BTreeSet::new(),
+        compared: BTreeMap::new(),
+    };
+    let mut temps = Vec::new();
+    for case in manifest() {
+        let Some(root) = materialize(&case, &mut temps) else {
+            out.skipped.insert(case.id.clone());
+            continue;
+        };
+        for agent in AGENTS {
+            if !case.agents.iter().any(|a| a == agent) {
+                continue;
+            }
+            for &version in profiled(agent) {
+                let path = observation_path(agent, version, &case.id);
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue; // reported by every_case_is_observed
+                };
+                let obs: Value = serde_json::from_str(&text).unwrap();
+                let cfg = compile(agent, version, &root, &case);
+                let found = match agent {
+                    "claude-code" => claude_disagreements(&case, version, &obs, &cfg),
+                    _ => codex_disagreements(&case, version, &obs, &cfg),
+                };
+                *out.compared.entry((agent, version)).or_default() += 1;
+                out.disagreements.entry(agent).or_default().extend(found);
+            }
+        }
+        temps.clear();
+    }
+    out
+}
+
+fn toml_str(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+#[test]
+fn the_adapters_agree_with_the_recorded_agents_or_the_disagreement_is_listed() {
+    let outcome = run_all();
+    if !outcome.skipped.is_empty() {
+        visible(&format!(
+            "oracle: skipped {} corpus case(s): ../shared/corpus is absent",
+            outcome.skipped.len()
+        ));
+    }
+    let mut problems = Vec::new();
+    let mut listed_by_agent = BTreeMap::new();
+    for agent in AGENTS {
+        let entries = known(agent);
+        let file = format!("oracle/known-disagreements/{agent}.toml");
+        let found = outcome
+            .disagreements
+            .get(agent)
+            .cloned()
+            .unwrap_or_default();
+        let mut used = BTreeSet::new();
+        for d in &found {
+            let hit = entries.iter().position(|e| {
+                e.case == d.case
+                    && e.aspect == d.aspect
+                    && e.versions.contains(&d.version)
+                    && e.agent == d.agent
+                    && e.adapter == d.adapter
+            });
+            match hit {
+                Some(i) => {
+                    used.insert((i, d.version.clone()));
+                }
+                None => problems.push(format!(
+                    "unlisted disagreement with {agent} {}: add to {file}:\n\n[[disagreement]]\ncase = {}\naspect = {}\nversions = [{}]\nagent = {}\nadapter = {}\nreason = \"\"\nfix = \"\"\n",
+                    d.version,
+                    toml_str(&d.case),
+                    toml_str(d.aspect),
+                    toml_str(&d.version),
+                    toml_str(&d.agent),
+                    toml_str(&d.adapter),
+                )),
+            }
+        }
+        for (i, e) in entries.iter().enumerate() {
+            if e.reason.trim().is_empty() || e.fix.trim().is_empty() {
+                problems.push(format!(
+                    "{file}: entry case {} aspect {} needs a reason and a fix",
+                    e.case, e.aspect
+                ));
+            }
+            if outcome.skipped.contains(&e.case) {
+                continue;
+            }
+            for v in &e.versions {
+                if !used.contains(&(i, v.clone())) {
+                    problems.push(format!(
+                        "listed disagreement no longer occurs with {agent} {v}: in {file}, remove version {v} from the entry case = {}, aspect = {} (delete the entry when no version is left)",
+                        toml_str(&e.case),
+                        toml_str(&e.aspect)
+                    ));
+                }
+            }
+        }
+        listed_by_agent.insert(agent, entries);
+    }
+    // docs/fidelity.md, generated.
+    let doc = fidelity_doc(&outcome, &listed_by_agent);
+    let path = workspace().join("docs/fidelity.md");
+    if std::env::var_os("UPDATE_GENERATED").is_some() {
+        if outcome.skipped.is_empty() {
+            std::fs::write(&path, &doc).unwrap();
+        } else {
+            visible("oracle: docs/fidelity.md not regenerated: the corpus is absent");
+        }
+    } else if outcome.skipped.is_empty() {
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        if current != doc {
+            problems.push(
+                "docs/fidelity.md is stale: run `UPDATE_GENERATED=1 cargo test -p playbookdiff --test oracle`".into(),
+            );
+        }
+    } else {
+        visible("oracle: docs/fidelity.md staleness not checked: the corpus is absent");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> String {
+    let mut s = String::new();
+    s.push_str("# Fidelity: the adapters against the real agents\n\n");
+    s.push_str("<!-- Generated by `UPDATE_GENERATED=1 cargo test -p playbookdiff --test oracle`; do not edit. -->\n\n");
+    s.push_str("Each case of `oracle/cases.toml` (a fixture or corpus repository, a launch\n");
+    s.push_str("directory, sometimes a target) was run with the real agent\n");
+    s.push_str("(`scripts/oracle/record.py`, see `oracle/README.md`) and compiled with the\n");
+    s.push_str("adapter's profile for the same version. A case agrees when nothing the\n");
+    s.push_str("observation can see differs. Every disagreement is listed below with its\n");
+    s.push_str("reason and the work that would fix it; the test fails on any other.\n\n");
+    s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
+    for agent in AGENTS {
+        for &v in profiled(agent) {
+            let n = outcome.compared.get(&(agent, v)).copied().unwrap_or(0);
+            let bad: BTreeSet<&str> = outcome
+                .disagreements
+                .get(agent)
+                .map(|d| {
+                    d.iter()
+                        .filter(|d| d.version == v)
+                        .map(|d| d.case.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "| {agent} | {v} | {n} | {} | {} |",
+                n - bad.len(),
+                bad.len()
+            );
+        }
+    }
+    s.push('\n');
+    for agent in AGENTS {
+        let _ = writeln!(s, "## Known disagreements: {agent}\n");
+        let entries = &listed[agent];
+        if entries.is_empty() {
+            s.push_str("None.\n\n");
+            continue;
+        }
+        // Group entries by reason and fix, so one cause reads once.
+        let mut groups: BTreeMap<(&str, &str), Vec<&Known>> = BTreeMap::new();
+        for e in entries {
+            groups.entry((&e.fix, &e.reason)).or_default().push(e);
+        }
+        for ((fix, reason), es) in groups {
+            let _ = writeln!(s, "- **{}**: {}", fix.trim(), reason.trim());
+            let mut lines: Vec<String> = es
+                .iter()
+                .map(|e| format!("  - `{}` ({}, {})", e.case, e.aspect, e.versions.join(", ")))
+                .collect();
+            lines.sort();
+            lines.dedup();
+            for l in lines {
+                s.push_str(&l);
+                s.push('\n');
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[test]
+fn every_fixture_directory_is_a_case() {
+    let cases = manifest();
+    let named: BTreeSet<&str> = cases.iter().filter_map(|c| c.fixture.as_deref()).collect();
+    let mut missing = Vec::new();
+    for crate_name in [
+        "playbookdiff-claude",
+        "playbookdiff-codex",
+        "playbookdiff-compare",
+    ] {
+        let rel = format!("crates/{crate_name}/tests/fixtures");
+        for entry in std::fs::read_dir(workspace().join(&rel)).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                let p = format!("{rel}/{}", entry.file_name().to_string_lossy());
+                if !named.contains(p.as_str()) {
+                    missing.push(p);
+                }
+            }
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "fixture directories missing from oracle/cases.toml (add a case, then record it with scripts/oracle/record.py --case ID): {missing:?}"
+    );
+}
+
+#[test]
+fn every_case_is_observed_for_every_profiled_version() {
+    let mut missing = Vec::new();
+    let mut ids = BTreeSet::new();
+    for case in manifest() {
+        assert!(ids.insert(case.id.clone()), "duplicate case id {}", case.id);
+        assert!(
+            case.fixture.is_some() != case.corpus.is_some(),
+            "case {} must name exactly one of fixture and corpus",
+            case.id
+        );
+        for agent in &case.agents {
+            assert!(
+                AGENTS.contains(&agent.as_str()),
+                "case {}: unknown agent {agent}",
+                case.id
+            );
+            for version in profiled(agent) {
+                if !observation_path(agent, version, &case.id).is_file() {
+                    missing.push(format!("{agent} {version} {}", case.id));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "cases without a recorded observation (run scripts/oracle/record.py --agent AGENT --version V --case ID):\n{}",
+        missing.join("\n")
+    );
+}

@@ -1,0 +1,90 @@
+//! The shared corpus as tests meet it: `../shared/corpus/<owner>__<name>/`
+//! beside the workspace, holding `repo.tar` (the exact tree, symbolic links
+//! included, some of them dangling) and `repo/` (the same files with links
+//! stored as small text files, as a checkout with `core.symlinks=false`
+//! gives). Tests use both forms.
+
+#![allow(dead_code)]
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// A line on standard error that `cargo test` shows without
+/// `--nocapture`: written to the stream itself, not through `eprintln!`,
+/// which the test harness captures.
+pub fn visible(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// `../shared/corpus` from the workspace root, or `None` after printing a
+/// visible `skipped` line naming `test`.
+pub fn corpus_root(test: &str) -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if root.is_dir() {
+        Some(root)
+    } else {
+        visible(&format!(
+            "skipped: {test}: ../shared/corpus is absent, nothing checked"
+        ));
+        None
+    }
+}
+
+/// Every `<owner>__<name>` folder with a `repo.tar` and a `repo/`, sorted.
+pub fn repositories(corpus: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(corpus)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("repo").is_dir() && e.path().join("repo.tar").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The two forms of one corpus repository.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `repo.tar` extracted into a temporary directory, links intact.
+    Tar,
+    /// `repo/` as stored, links as text files.
+    LinksAsText,
+}
+
+impl Form {
+    pub const BOTH: [Form; 2] = [Form::Tar, Form::LinksAsText];
+}
+
+/// A repository on disk in one form; a temporary extraction is removed on
+/// drop.
+pub struct Materialized {
+    pub root: PathBuf,
+    _temp: Option<tempfile::TempDir>,
+}
+
+/// `name`'s repository in `form`.
+pub fn materialize(corpus: &Path, name: &str, form: Form) -> Materialized {
+    match form {
+        Form::LinksAsText => Materialized {
+            root: corpus.join(name).join("repo"),
+            _temp: None,
+        },
+        Form::Tar => {
+            let dir = tempfile::tempdir().unwrap();
+            extract(&corpus.join(name).join("repo.tar"), dir.path());
+            Materialized {
+                root: dir.path().join("repo"),
+                _temp: Some(dir),
+            }
+        }
+    }
+}
+
+/// Extracts `tar` into `dest` with the `tar` crate: symbolic links are
+/// created as stored, whether or not their target exists.
+pub fn extract(tar: &Path, dest: &Path) {
+    let file = std::fs::File::open(tar).unwrap();
+    tar::Archive::new(file)
+        .unpack(dest)
+        .unwrap_or_else(|e| panic!("{}: {e}", tar.display()));
+}

@@ -1,0 +1,759 @@
+#!/usr/bin/env python3
+"""Records what the real agents load, case by case, as normalized JSON.
+
+Usage:
+    scripts/oracle/record.py [--agent claude-code|codex] [--version V]
+                             [--case ID] [--no-regenerate]
+
+For every case of `oracle/cases.toml` (or only `--case ID`), for every
+profiled version of every agent the case names (or only `--agent` /
+`--version`), this:
+
+1. installs the exact npm release once into
+   `${XDG_CACHE_HOME:-$HOME/.cache}/playbookdiff-oracle/<scope>_<name>_<V>/`;
+2. copies the case's repository (a fixture directory, or a corpus
+   `repo.tar` extracted with its symbolic links) to a temporary directory,
+   makes it a git repository with one commit, and runs the agent from the
+   case's launch directory, inside a network namespace with no network
+   (`unshare -n`), with a fresh empty home;
+3. writes `oracle/observations/<agent>/<version>/<case-id>.json`.
+
+Claude Code: a fake Messages API on loopback captures the first
+`POST /v1/messages` (the memory files in request order, the skills listed
+to the model) and answers 400, so the agent stops at once; the
+`InstructionsLoaded` hook and the stream's `init` line are recorded too.
+For a case with a target, the fake API first answers with a streamed
+`tool_use` calling `Read` on the target, and the next request shows what
+that read attached on demand.
+
+Codex: `codex debug prompt-input` (the AGENTS.md chain text, the skills
+listed) and `codex mcp list --json`, with and without a trust entry for the
+temporary repository in `$CODEX_HOME/config.toml`.
+
+Every path is made repository-relative; temporary paths, dates and session
+ids are removed, so two runs give byte-identical files. At the end, unless
+`--no-regenerate`, `UPDATE_GENERATED=1 cargo test -p playbookdiff --test
+oracle` regenerates `docs/fidelity.md`.
+
+Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
+(run as root, or with user namespaces allowed).
+"""
+
+import argparse
+import http.server
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MANIFEST = ROOT / "oracle" / "cases.toml"
+OBSERVATIONS = ROOT / "oracle" / "observations"
+CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "playbookdiff-oracle"
+
+AGENTS = {
+    "claude-code": {
+        "package": "@anthropic-ai/claude-code",
+        "binary": "node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+    },
+    "codex": {
+        "package": "@openai/codex",
+        "binary": "node_modules/.bin/codex",
+    },
+}
+
+# Wall-clock limits, in seconds. Every agent process is killed (by its own
+# process group id) once its limit passes.
+RUN_TIMEOUT = 90
+SETTLE = 1.5
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def profiled_versions(agent):
+    """The adapter's PROFILED_VERSIONS constant, read from its source."""
+    crate = {"claude-code": "playbookdiff-claude", "codex": "playbookdiff-codex"}[agent]
+    src = (ROOT / "crates" / crate / "src" / "lib.rs").read_text()
+    m = re.search(r"PROFILED_VERSIONS: &\[&str\] = &\[([^\]]*)\]", src)
+    return re.findall(r'"([^"]+)"', m.group(1))
+
+
+def install_dir(agent, version):
+    pkg = AGENTS[agent]["package"]
+    return CACHE / (pkg.lstrip("@").replace("/", "_") + "_" + version)
+
+
+def install(agent, version):
+    """Installs PKG@VERSION once; returns the executable's path."""
+    d = install_dir(agent, version)
+    exe = d / AGENTS[agent]["binary"]
+    if exe.exists():
+        return exe
+    d.mkdir(parents=True, exist_ok=True)
+    pkg = AGENTS[agent]["package"]
+    log(f"installing {pkg}@{version} into {d}")
+    with open(d / "install.log", "w") as out:
+        subprocess.run(
+            ["npm", "install", "--prefix", str(d), "--save-exact", "--no-audit", "--no-fund",
+             f"{pkg}@{version}"],
+            stdout=out, stderr=subprocess.STDOUT, timeout=900, check=True)
+    if not exe.exists():
+        sys.exit(f"{pkg}@{version}: no executable at {exe} after install")
+    return exe
+
+
+# ---------------------------------------------------------------- cases
+
+
+def load_cases():
+    data = tomllib.loads(MANIFEST.read_text())
+    cases = data.get("case", [])
+    seen = set()
+    for c in cases:
+        if c["id"] in seen:
+            sys.exit(f"duplicate case id {c['id']}")
+        seen.add(c["id"])
+    return cases
+
+
+def materialize(case, dest):
+    """Copies the case's repository to `dest` and commits it."""
+    if "fixture" in case:
+        shutil.copytree(ROOT / case["fixture"], dest, symlinks=True)
+    else:
+        tar = ROOT / ".." / "shared" / "corpus" / case["corpus"] / "repo.tar"
+        if not tar.exists():
+            raise FileNotFoundError(f"{case['corpus']}/repo.tar")
+        tmp = dest.parent / "extract"
+        tmp.mkdir()
+        subprocess.run(["tar", "-xf", str(tar), "-C", str(tmp)], check=True, timeout=120)
+        (tmp / "repo").rename(dest)
+        tmp.rmdir()
+    env = dict(os.environ, GIT_AUTHOR_NAME="oracle", GIT_AUTHOR_EMAIL="oracle@example.invalid",
+               GIT_COMMITTER_NAME="oracle", GIT_COMMITTER_EMAIL="oracle@example.invalid",
+               GIT_AUTHOR_DATE="2000-01-01T00:00:00Z", GIT_COMMITTER_DATE="2000-01-01T00:00:00Z")
+    git = ["git", "-C", str(dest), "-c", "init.defaultBranch=main", "-c", "core.hooksPath=/dev/null"]
+    subprocess.run(git + ["init", "-q"], check=True, env=env, timeout=60)
+    subprocess.run(git + ["add", "-A", "-f"], check=True, env=env, timeout=60,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "case"], check=True, env=env,
+                   timeout=60, stdout=subprocess.DEVNULL)
+
+
+class Normalizer:
+    """Turns machine paths into repository-relative POSIX paths."""
+
+    def __init__(self, repo, home, tmp):
+        self.pairs = []
+        for p, name in ((repo, ""), (home, "$HOME"), (tmp, "$TMP")):
+            for v in {str(p), os.path.realpath(p)}:
+                self.pairs.append((v, name))
+        self.pairs.sort(key=lambda x: -len(x[0]))
+
+    def path(self, p):
+        if p is None:
+            return None
+        for prefix, name in self.pairs:
+            if p == prefix:
+                return name or "."
+            if p.startswith(prefix + "/"):
+                rest = p[len(prefix) + 1:]
+                return f"{name}/{rest}" if name else rest
+        return p
+
+    def text(self, t):
+        for prefix, name in self.pairs:
+            t = t.replace(prefix + "/", (name + "/") if name else "")
+            t = t.replace(prefix, name or ".")
+        return t
+
+
+def minus(items, bundled):
+    """`items` without one occurrence of each `bundled` item (order kept)."""
+    left = list(bundled)
+    out = []
+    for it in items:
+        if it in left:
+            left.remove(it)
+        else:
+            out.append(it)
+    return out
+
+
+def kill_group(proc):
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+# ---------------------------------------------------------- Claude Code
+
+
+class FakeApi:
+    """A Messages API on 127.0.0.1 that records request bodies.
+
+    Without a target every POST gets HTTP 400. With a target, the first
+    request that offers the `Read` tool gets a streamed `tool_use` calling
+    Read on the target, every later one 400.
+    """
+
+    def __init__(self, read_path):
+        self.requests = []
+        self.read_path = read_path
+        self.answered_tool = False
+        self.lock = threading.Lock()
+        api = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                self.send_error_body()
+
+            def send_error_body(self):
+                msg = json.dumps({"type": "error", "error": {
+                    "type": "invalid_request_error", "message": "oracle"}}).encode()
+                self.send_response(400)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
+
+            def do_POST(self):
+                n = int(self.headers.get("content-length", 0))
+                raw = self.rfile.read(n)
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = None
+                if not self.path.startswith("/v1/messages") or "count_tokens" in self.path \
+                        or not isinstance(body, dict):
+                    return self.send_error_body()
+                with api.lock:
+                    api.requests.append(body)
+                    offer = any(t.get("name") == "Read" for t in body.get("tools") or [])
+                    script = api.read_path is not None and offer and not api.answered_tool
+                    if script:
+                        api.answered_tool = True
+                if not script:
+                    return self.send_error_body()
+                self.send_tool_use()
+
+            def send_tool_use(self):
+                events = [
+                    ("message_start", {"type": "message_start", "message": {
+                        "id": "msg_oracle", "type": "message", "role": "assistant",
+                        "model": "claude-oracle", "content": [], "stop_reason": None,
+                        "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}}),
+                    ("content_block_start", {"type": "content_block_start", "index": 0,
+                                             "content_block": {"type": "tool_use",
+                                                               "id": "toolu_oracle",
+                                                               "name": "Read", "input": {}}}),
+                    ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+                        "type": "input_json_delta",
+                        "partial_json": json.dumps({"file_path": api.read_path})}}),
+                    ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                    ("message_delta", {"type": "message_delta", "delta": {
+                        "stop_reason": "tool_use", "stop_sequence": None},
+                        "usage": {"output_tokens": 1}}),
+                    ("message_stop", {"type": "message_stop"}),
+                ]
+                data = "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode()
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+MEMORY_HEADER = re.compile(
+    r"(?:^|\n\n|<system-reminder>\n)Contents of (/[^\n]*?)(?: \(([^()\n]*)\))?:\n\n")
+MEMORY_END = re.compile(r"\n# currentDate\n|\n</system-reminder>|\n\n {0,8}IMPORTANT: this context")
+SKILLS_HEADER = "The following skills are available for use with the Skill tool:\n\n"
+
+
+def texts(value):
+    """Every text string inside a request's `system` / message content."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from texts(v)
+    elif isinstance(value, dict):
+        if isinstance(value.get("text"), str):
+            yield value["text"]
+        if "content" in value:
+            yield from texts(value["content"])
+
+
+def memory_blocks(text, norm):
+    """The `Contents of PATH (KIND):` blocks of one text, in order."""
+    out = []
+    heads = list(MEMORY_HEADER.finditer(text))
+    for i, m in enumerate(heads):
+        start = m.end()
+        stop = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        body = text[start:stop]
+        end = MEMORY_END.search(body)
+        if end and i + 1 == len(heads):
+            body = body[:end.start()]
+        block = {"path": norm.path(m.group(1)), "text": body}
+        if m.group(2):
+            block["kind"] = m.group(2)
+        out.append(block)
+    return out
+
+
+def listed_skills(text):
+    i = text.find(SKILLS_HEADER)
+    if i < 0:
+        return None
+    out = []
+    for line in text[i + len(SKILLS_HEADER):].split("\n"):
+        if not line.startswith("- "):
+            break
+        name, _, desc = line[2:].partition(": ")
+        out.append({"name": name, "description": desc})
+    return out
+
+
+def request_view(body, norm, after_tool_use=False):
+    """Memory blocks and listed skills of one request body.
+
+    With `after_tool_use`, only message content after the scripted
+    assistant `tool_use` counts (what the read attached).
+    """
+    chunks = []
+    if not after_tool_use:
+        chunks.extend(texts(body.get("system")))
+    seen_tool = not after_tool_use
+    for msg in body.get("messages") or []:
+        if not seen_tool:
+            if msg.get("role") == "assistant" and "toolu_oracle" in json.dumps(msg):
+                seen_tool = True
+            continue
+        chunks.extend(texts(msg.get("content")))
+    memory, skills = [], None
+    for t in chunks:
+        memory.extend(memory_blocks(t, norm))
+        s = listed_skills(t)
+        if s is not None and skills is None:
+            skills = s
+    return memory, skills
+
+
+def hook_events(path, norm):
+    out = []
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        ev = {"path": norm.path(e.get("file_path")), "memoryType": e.get("memory_type"),
+              "loadReason": e.get("load_reason")}
+        if e.get("parent_file_path"):
+            ev["parent"] = norm.path(e.get("parent_file_path"))
+        if e.get("trigger_file_path"):
+            ev["trigger"] = norm.path(e.get("trigger_file_path"))
+        if e.get("globs"):
+            ev["globs"] = e.get("globs")
+        out.append(ev)
+    # Hook processes run concurrently: their order is not meaningful.
+    return sorted(out, key=lambda e: json.dumps(e, sort_keys=True))
+
+
+NODE = shutil.which("node") or "node"
+
+
+def restricted_path(work):
+    """A `bin` directory holding only git and a shell, used as `PATH`.
+
+    An MCP server the case configures (`npx ...`, `uvx ...`, `docker ...`)
+    then fails at once instead of being started: nothing of the case's
+    repository is executed.
+    """
+    bindir = work / "bin"
+    if not bindir.exists():
+        bindir.mkdir()
+        for tool in ("git", "bash", "sh", "cat"):
+            found = shutil.which(tool)
+            if found:
+                (bindir / tool).symlink_to(found)
+    return bindir
+
+
+def run_claude(exe, case, work, read_target=True):
+    """Runs Claude Code once on the materialized case under `work`."""
+    repo, home = work / "repo", work / "home"
+    (home / ".claude").mkdir(parents=True)
+    hook_file = work / "hooks.jsonl"
+    settings = {"hooks": {"InstructionsLoaded": [{"hooks": [{
+        "type": "command",
+        "command": f"/usr/bin/cat >> '{hook_file}'; /usr/bin/printf '\\n' >> '{hook_file}'"}]}]}}
+    (home / ".claude" / "settings.json").write_text(json.dumps(settings))
+    bindir = restricted_path(work)
+    norm = Normalizer(repo, home, work)
+    target = case.get("target") if read_target else None
+    target_abs = None
+    target_created = False
+    if target:
+        target_abs = repo / target
+        if not target_abs.exists() and not target_abs.is_symlink():
+            target_abs.parent.mkdir(parents=True, exist_ok=True)
+            target_abs.write_text("oracle target\n")
+            target_created = True
+    api = FakeApi(str(target_abs) if target_abs else None)
+    env = {
+        "HOME": str(home), "PATH": str(bindir), "SHELL": "/bin/bash", "LANG": "C.UTF-8",
+        "ANTHROPIC_API_KEY": "oracle-dummy", "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{api.port}",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
+        "MCP_TIMEOUT": "3000", "TZ": "UTC",
+    }
+    cwd = repo / case.get("cwd", ".")
+    args = [str(exe), "-p", "hi", "--output-format", "stream-json", "--verbose"]
+    if target:
+        args += ["--allowedTools", "Read"]
+    out_file = work / "stdout.jsonl"
+    with open(out_file, "wb") as out, open(work / "stderr.txt", "wb") as err:
+        proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    need = 2 if target else 1
+    deadline = time.monotonic() + RUN_TIMEOUT
+    done_at = None
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            break
+        if len(api.requests) >= need and done_at is None:
+            done_at = time.monotonic()
+        if done_at is not None and time.monotonic() - done_at > SETTLE:
+            break
+        time.sleep(0.1)
+    timed_out = proc.poll() is None and done_at is None
+    kill_group(proc)
+    time.sleep(0.3)
+    api.close()
+    if os.environ.get("ORACLE_KEEP"):
+        keep = Path(os.environ["ORACLE_KEEP"])
+        keep.mkdir(parents=True, exist_ok=True)
+        for i, body in enumerate(api.requests):
+            (keep / f"request{i + 1}.json").write_text(json.dumps(body, indent=1))
+        shutil.copy(out_file, keep / "stdout.jsonl")
+
+    init = None
+    for line in out_file.read_text(errors="replace").splitlines():
+        try:
+            d = json.loads(line)
+        except ValueError:
+            continue
+        if d.get("type") == "system" and d.get("subtype") == "init":
+            init = d
+            break
+    obs = {"exit": "timeout" if timed_out else "ok"}
+    if not api.requests:
+        obs["exit"] = "no-request"
+        obs["stderr"] = norm.text((work / "stderr.txt").read_text(errors="replace"))[-2000:]
+    startup_hooks = [e for e in hook_events(hook_file, norm)]
+    memory, skills = request_view(api.requests[0], norm) if api.requests else ([], None)
+    obs["startup"] = {
+        "instructions": memory,
+        "skillsListed": skills if skills is not None else [],
+    }
+    if init:
+        obs["init"] = {
+            "skills": init.get("skills") or [],
+            "slashCommands": init.get("slash_commands") or [],
+            "mcpServers": [{"name": s.get("name"), "status": s.get("status")}
+                           for s in init.get("mcp_servers") or []],
+            "agents": init.get("agents") or [],
+            "plugins": [p.get("name") if isinstance(p, dict) else p
+                        for p in init.get("plugins") or []],
+        }
+    if target:
+        on_demand, _ = request_view(api.requests[1], norm, after_tool_use=True) \
+            if len(api.requests) > 1 else ([], None)
+        obs["onDemand"] = {
+            "target": target,
+            "targetCreated": target_created,
+            "toolUseAnswered": api.answered_tool,
+            "instructions": on_demand,
+        }
+    obs["hookEvents"] = startup_hooks
+    return obs
+
+
+def strip_bundled(obs, bundled):
+    if not bundled:
+        return obs
+    obs["startup"]["skillsListed"] = minus(obs["startup"]["skillsListed"],
+                                           bundled["startup"]["skillsListed"])
+    if "init" in obs and "init" in bundled:
+        for k in ("skills", "slashCommands", "agents", "plugins"):
+            obs["init"][k] = minus(obs["init"][k], bundled["init"][k])
+    return obs
+
+
+# ---------------------------------------------------------------- Codex
+
+AGENTS_HEADER = re.compile(r"^# AGENTS\.md instructions for ([^\n]*)\n\n<INSTRUCTIONS>\n", re.S)
+ROOT_LINE = re.compile(r"^- `?(r\d+)`? = `?([^`\n]+)`?$", re.M)
+SKILL_LINE = re.compile(r"^- (.*) \(file: ([^\n]*)\)$")
+
+
+def codex_items(items):
+    for it in items if isinstance(items, list) else []:
+        for c in it.get("content") or []:
+            if isinstance(c, dict) and isinstance(c.get("text"), str):
+                yield it.get("role"), c["text"]
+
+
+def run_codex_once(exe, case, work, trusted, codex_home):
+    repo = work / "repo"
+    codex_home.mkdir()
+    if trusted:
+        (codex_home / "config.toml").write_text(
+            f'[projects."{repo}"]\ntrust_level = "trusted"\n')
+    norm = Normalizer(repo, codex_home, work)
+    env = {"CODEX_HOME": str(codex_home), "HOME": str(codex_home),
+           "PATH": str(restricted_path(work)), "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1"}
+    cwd = repo / case.get("cwd", ".")
+
+    def run(args):
+        with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
+            proc = subprocess.Popen([NODE, str(exe)] + args, cwd=cwd, env=env, stdout=out, stderr=err,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            try:
+                proc.wait(timeout=RUN_TIMEOUT)
+                rc = proc.returncode
+            except subprocess.TimeoutExpired:
+                rc = "timeout"
+            kill_group(proc)
+        return rc, (work / "out").read_text(errors="replace"), \
+            (work / "err").read_text(errors="replace")
+
+    obs = {}
+    rc, out, err = run(["debug", "prompt-input"])
+    if rc != 0:
+        obs["exit"] = rc
+        obs["stderr"] = clean_stderr(norm.text(err))
+        return obs
+    obs["exit"] = 0
+    try:
+        items = json.loads(out)
+    except ValueError:
+        obs["exit"] = "unparsable-output"
+        return obs
+    chain = None
+    skills = []
+    for role, text in codex_items(items):
+        m = AGENTS_HEADER.match(text)
+        if m and chain is None:
+            inner = text[m.end():]
+            if inner.endswith("\n</INSTRUCTIONS>"):
+                inner = inner[: -len("\n</INSTRUCTIONS>")]
+            chain = {"cwd": norm.path(m.group(1)), "text": norm.text(inner)}
+        if "<skills_instructions>" in text:
+            roots = {k: v for k, v in ROOT_LINE.findall(text)}
+            for line in text.split("\n"):
+                s = SKILL_LINE.match(line)
+                if not s:
+                    continue
+                head, loc = s.group(1), s.group(2)
+                first, _, rest = loc.partition("/")
+                if first in roots:
+                    loc = roots[first].rstrip("/") + "/" + rest
+                if loc.startswith(str(codex_home)):
+                    continue  # bundled system skills
+                name, _, desc = head.partition(": ")
+                skills.append({"name": name, "description": desc, "path": norm.path(loc)})
+    obs["agentsMd"] = chain
+    obs["skills"] = skills
+    rc, out, err = run(["mcp", "list", "--json"])
+    if rc == 0:
+        try:
+            servers = json.loads(out)
+            obs["mcpServers"] = sorted(
+                [{"name": s.get("name"), "enabled": s.get("enabled"),
+                  "transport": (s.get("transport") or {}).get("type")} for s in servers],
+                key=lambda s: s["name"])
+        except ValueError:
+            obs["mcpServers"] = "unparsable-output"
+    else:
+        obs["mcpServers"] = {"exit": rc, "stderr": clean_stderr(norm.text(err))}
+    return obs
+
+
+def clean_stderr(text):
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("WARNING: proceeding, even though we could not create PATH aliases"):
+            continue
+        if line.strip().startswith("Stack backtrace") or re.match(r"^\s+\d+: ", line):
+            break
+        line = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?", "<time>", line)
+        lines.append(line.rstrip())
+    return "\n".join(lines).strip()
+
+
+def has_codex_folder(repo):
+    """True when some directory of the repository holds a `.codex` entry."""
+    for dirpath, dirnames, filenames in os.walk(repo):
+        if ".codex" in dirnames or ".codex" in filenames:
+            return True
+        dirnames[:] = [d for d in dirnames if d != ".git"]
+    return False
+
+
+def run_codex(exe, case, work):
+    """Trusted always; untrusted too when a `.codex` folder exists (the
+    only input trust changes for a repository without user configuration)."""
+    obs = {}
+    modes = (True, False) if has_codex_folder(work / "repo") else (True,)
+    for trusted in modes:
+        sub = work / ("trusted" if trusted else "untrusted")
+        sub.mkdir()
+        # The same repository path for both runs, so trust entries match.
+        obs["trusted" if trusted else "untrusted"] = run_codex_once(
+            exe, case, work, trusted, sub / "codex-home")
+    return obs
+
+
+# ------------------------------------------------------------------ main
+
+
+def observe(agent, version, exe, case, bundled):
+    with tempfile.TemporaryDirectory(prefix="pbd-oracle-") as tmp:
+        work = Path(tmp)
+        try:
+            materialize(case, work / "repo")
+        except FileNotFoundError as e:
+            return None, f"skipped: {e} is absent"
+        if agent == "claude-code":
+            obs = strip_bundled(run_claude(exe, case, work), bundled)
+        else:
+            obs = run_codex(exe, case, work)
+    head = {"agent": agent, "version": version, "case": case["id"],
+            "cwd": case.get("cwd", "."), "target": case.get("target")}
+    head.update(obs)
+    return head, None
+
+
+def bundled_baseline(agent, version, exe):
+    """What an empty repository shows: the agent's own bundled items."""
+    case = {"id": "_bundled", "fixture": None, "cwd": "."}
+    with tempfile.TemporaryDirectory(prefix="pbd-oracle-") as tmp:
+        work = Path(tmp)
+        (work / "repo").mkdir()
+        subprocess.run(["git", "-C", str(work / "repo"), "init", "-q"], check=True, timeout=60)
+        if agent == "claude-code":
+            obs = run_claude(exe, case, work)
+        else:
+            obs = run_codex(exe, case, work)
+    return obs
+
+
+def write_json(path, value):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def inner_main(args):
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
+    cases = load_cases()
+    if args.case:
+        cases = [c for c in cases if c["id"] in args.case]
+        if not cases:
+            sys.exit(f"no case {args.case} in {MANIFEST}")
+    failures = 0
+    for agent in [args.agent] if args.agent else list(AGENTS):
+        versions = [args.version] if args.version else profiled_versions(agent)
+        for version in versions:
+            exe = install_dir(agent, version) / AGENTS[agent]["binary"]
+            started = time.monotonic()
+            base = bundled_baseline(agent, version, exe)
+            write_json(OBSERVATIONS / agent / version / "_bundled.json", base)
+            n = 0
+            for case in cases:
+                if agent not in case.get("agents", list(AGENTS)):
+                    continue
+                try:
+                    obs, skipped = observe(agent, version, exe, case, base)
+                except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
+                    failures += 1
+                    log(f"{agent} {version} {case['id']}: failed: {e}")
+                    continue
+                if skipped:
+                    log(f"{agent} {version} {case['id']}: {skipped}")
+                    continue
+                if obs.get("exit") not in ("ok", None) and agent == "claude-code":
+                    failures += 1
+                    log(f"{agent} {version} {case['id']}: {obs.get('exit')}")
+                write_json(OBSERVATIONS / agent / version / f"{case['id']}.json", obs)
+                n += 1
+            log(f"{agent} {version}: {n} cases in {time.monotonic() - started:.0f} s")
+    return failures
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--agent", choices=list(AGENTS))
+    p.add_argument("--version")
+    p.add_argument("--case", action="append", help="case id (repeatable)")
+    p.add_argument("--no-regenerate", action="store_true",
+                   help="do not regenerate docs/fidelity.md at the end")
+    p.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.version and not args.agent:
+        p.error("--version needs --agent")
+    if args.inside:
+        sys.exit(1 if inner_main(args) else 0)
+    for agent in [args.agent] if args.agent else list(AGENTS):
+        for version in [args.version] if args.version else profiled_versions(agent):
+            install(agent, version)
+    cmd = ["unshare", "-n", sys.executable, str(Path(__file__).resolve()), "--inside"]
+    for flag in ("agent", "version"):
+        if getattr(args, flag):
+            cmd += [f"--{flag}", getattr(args, flag)]
+    for c in args.case or []:
+        cmd += ["--case", c]
+    rc = subprocess.run(cmd).returncode
+    if not args.no_regenerate:
+        subprocess.run(["cargo", "test", "-q", "-p", "playbookdiff", "--test", "oracle"],
+                       cwd=ROOT, env=dict(os.environ, UPDATE_GENERATED="1"))
+    sys.exit(rc)
+
+
+if __name__ == "__main__":
+    main()
