@@ -8,7 +8,8 @@
 //!
 //! - Claude Code: the memory files of the first request in request order
 //!   (`startup-files`), their text with surrounding whitespace trimmed
-//!   (`startup-text`), the skills listed to the model by command name
+//!   (`startup-text`), which file imported which (`imports`, from the
+//!   `InstructionsLoaded` hook), the skills listed to the model by command name
 //!   (`skills`), the MCP servers of the `init` line (`mcp-servers`), and for
 //!   a target the files the scripted `Read` attached (`on-demand-files`);
 //! - Codex (trusted project): whether it starts (`start`), the AGENTS.md
@@ -290,6 +291,38 @@ fn claude_disagreements(
         texts_agent.join("; "),
         texts_adapter.join("; "),
     );
+    // Which file imported which, from the hook's `include` events at
+    // startup (no trigger file).
+    let imports: BTreeSet<String> = obs["hookEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["loadReason"] == "include" && e.get("trigger").is_none())
+        .map(|e| {
+            format!(
+                "{} <- {}",
+                e["path"].as_str().unwrap_or("?"),
+                e["parent"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    let by_id: BTreeMap<&str, &str> = cfg
+        .instructions
+        .iter()
+        .map(|i| (i.id.as_str(), i.source.path.as_str()))
+        .collect();
+    let modelled_imports: BTreeSet<String> = startup
+        .iter()
+        .filter_map(|i| {
+            let parent = i.imported_from.as_deref()?;
+            Some(format!(
+                "{} <- {}",
+                i.source.path,
+                by_id.get(parent).copied().unwrap_or(parent)
+            ))
+        })
+        .collect();
+    push("imports", list(imports), list(modelled_imports));
     // Skills listed to the model, by command name (2.1.332 and later show
     // `dir (display name)`: the part before the parenthesis is the name).
     let listed: BTreeSet<String> = obs["startup"]["skillsListed"]
@@ -431,7 +464,11 @@ fn codex_disagreements(
             s.applicability == Applicability::Effective
                 && s.invocation.implicit != Permission::Blocked
         })
-        .map(|s| format!("{} ({})", s.name, s.source.path))
+        // Codex lists the canonical path (links resolved).
+        .map(|s| {
+            let path = s.source.resolved_path.as_ref().unwrap_or(&s.source.path);
+            format!("{} ({path})", s.name)
+        })
         .collect();
     push("skills", list(listed), list(advertised));
     if let Some(servers) = run["mcpServers"].as_array() {
@@ -602,6 +639,14 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("adapter's profile for the same version. A case agrees when nothing the\n");
     s.push_str("observation can see differs. Every disagreement is listed below with its\n");
     s.push_str("reason and the work that would fix it; the test fails on any other.\n\n");
+    s.push_str("Compared for Claude Code: the memory files of the first request in order\n");
+    s.push_str("(`startup-files`) and their text (`startup-text`), imports and their\n");
+    s.push_str("parents (`imports`), the skills listed to the model (`skills`), the MCP\n");
+    s.push_str("servers of the `init` line (`mcp-servers`), and the files a scripted read of\n");
+    s.push_str("the target attaches (`on-demand-files`). For Codex, with the project\n");
+    s.push_str("trusted: whether it starts (`start`), the AGENTS.md chain byte for byte\n");
+    s.push_str("(`agents-md`), the skills listed (`skills`, name and path) and `codex mcp\n");
+    s.push_str("list` (`mcp-servers`). What the oracle cannot see is in `oracle/README.md`.\n\n");
     s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
     for agent in AGENTS {
         for &v in profiled(agent) {
