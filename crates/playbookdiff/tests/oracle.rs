@@ -3,8 +3,8 @@
 //!
 //! For every case of `oracle/cases.toml` and every profiled version of each
 //! agent the case names, this compiles the same repository, launch
-//! directory and target with `compile_for_version` and compares what the
-//! observation can see:
+//! directory and target with the registered adapter of that agent, for that
+//! version, and compares what the observation can see:
 //!
 //! - Claude Code: the memory files of the first request in request order
 //!   (`startup-files`), their text with surrounding whitespace trimmed
@@ -25,6 +25,7 @@ use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, LoadPhase, Mode, Permission, RepoPath,
     Severity,
 };
+use playbookdiff_registry::Adapter;
 use playbookdiff_source::{Repo, WorkingTree};
 use serde::Deserialize;
 use serde_json::Value;
@@ -35,7 +36,15 @@ use support::visible;
 
 mod support;
 
+/// The agents the oracle records, by harness id (`scripts/oracle/record.py`
+/// knows how to run each; its observation format is compared below).
 const AGENTS: [&str; 2] = ["claude-code", "codex"];
+
+/// The registered adapter of `agent`.
+fn adapter(agent: &str) -> &'static dyn Adapter {
+    playbookdiff_registry::by_id(agent)
+        .unwrap_or_else(|| panic!("no registered adapter for oracle agent {agent}"))
+}
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -69,10 +78,7 @@ fn manifest() -> Vec<Case> {
 }
 
 fn profiled(agent: &str) -> &'static [&'static str] {
-    match agent {
-        "claude-code" => playbookdiff_claude::PROFILED_VERSIONS,
-        _ => playbookdiff_codex::PROFILED_VERSIONS,
-    }
+    adapter(agent).profiled_versions()
 }
 
 fn observation_path(agent: &str, version: &str, case: &str) -> PathBuf {
@@ -163,10 +169,7 @@ fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAge
         // The agent reads the working tree as it is, personal files included.
         mode: Mode::Local,
     };
-    match agent {
-        "claude-code" => playbookdiff_claude::compile_for_version(&repo, &context, Some(version)),
-        _ => playbookdiff_codex::compile_for_version(&repo, &context, Some(version)),
-    }
+    adapter(agent).compile(&repo, &context, Some(version))
 }
 
 // ------------------------------------------------------------ comparison
