@@ -467,10 +467,15 @@ fn codex_disagreements(
             s.applicability == Applicability::Effective
                 && s.invocation.implicit != Permission::Blocked
         })
-        // Codex lists the canonical path (links resolved).
+        // Codex lists a skill reached through a directory link under the
+        // resolved path (0.142.3) or the link's path (0.171.0): either
+        // spelling of the adapter's source agrees.
         .map(|s| {
-            let path = s.source.resolved_path.as_ref().unwrap_or(&s.source.path);
-            format!("{} ({path})", s.name)
+            let through_link = format!("{} ({})", s.name, s.source.path);
+            match &s.source.resolved_path {
+                Some(r) if !listed.contains(&through_link) => format!("{} ({r})", s.name),
+                _ => through_link,
+            }
         })
         .collect();
     push("skills", list(listed), list(advertised));
