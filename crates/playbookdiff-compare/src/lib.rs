@@ -27,6 +27,7 @@
 //! ```
 
 pub mod baseline;
+pub mod delta;
 pub mod finding;
 pub mod id;
 mod instructions;

@@ -44,7 +44,7 @@ fn ends_www(s: &str, i: usize) -> bool {
 /// autolink, HTML or table cell can form. Line breaks become spaces;
 /// control and format characters (bidirectional overrides) are shown
 /// escaped.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for (i, c) in s.char_indices() {
         match c {

@@ -1,5 +1,5 @@
 //! The one output-format dispatch: a [`Format`] and one call per report
-//! kind ([`config`], [`check`], [`matrix`], [`explain`]).
+//! kind ([`config`], [`check`], [`matrix`], [`explain`], [`diff`]).
 //!
 //! The command line picks a format (offering, for each command, the
 //! formats of [`Report::formats`]) and calls the report's function; it never
@@ -76,6 +76,8 @@ pub enum Report {
     Check,
     /// One finding (`explain`).
     Explain,
+    /// What changed between two revisions (`diff`).
+    Diff,
 }
 
 impl Report {
@@ -84,6 +86,7 @@ impl Report {
         match self {
             Report::Config | Report::Explain => &[Format::Text, Format::Json],
             Report::Check => &Format::ALL,
+            Report::Diff => &[Format::Text, Format::Json, Format::Markdown],
         }
     }
 
@@ -99,6 +102,12 @@ impl Report {
             (Report::Explain, Format::Json) => {
                 "A JSON document: schemaVersion, context, harnesses and the finding, with the \
                  fields of a finding of `check --format json` (schema/check.schema.json)"
+            }
+            (Report::Diff, Format::Json) => {
+                "The diff document described by schema/diff.schema.json"
+            }
+            (Report::Diff, Format::Text) => {
+                "What each agent receives differently, and the findings introduced and resolved, for people"
             }
             (Report::Config, _) => "A listing for people",
             (Report::Check, Format::Text) => "Findings for people",
@@ -160,6 +169,20 @@ pub fn explain(r: &CheckReport<'_>, f: &Finding, format: Format, color: bool) ->
     }
 }
 
+/// What changed between two revisions (`diff`) as `format`; `color`
+/// applies to text only. Formats this report does not offer fall back to
+/// text.
+pub fn diff(d: &crate::diff::DiffDocument, format: Format, color: bool) -> String {
+    match format {
+        Format::Json => crate::diff::diff_json(d),
+        Format::Markdown => crate::diff::diff_markdown(d),
+        // Not offered for this report (see `Report::formats`).
+        Format::Text | Format::Sarif | Format::Github | Format::Gitlab => {
+            crate::diff::diff_text(d, color)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,7 +192,7 @@ mod tests {
         for f in Format::ALL {
             assert_eq!(Format::parse(f.as_str()), Some(f));
         }
-        for r in [Report::Config, Report::Check, Report::Explain] {
+        for r in [Report::Config, Report::Check, Report::Explain, Report::Diff] {
             assert_eq!(r.formats()[0], Format::Text);
         }
         assert!(Format::Text.may_color() && !Format::Json.may_color());

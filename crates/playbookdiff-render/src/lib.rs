@@ -34,6 +34,7 @@
 pub mod check_json;
 pub mod check_markdown;
 pub mod check_text;
+pub mod diff;
 pub mod forge;
 pub mod format;
 pub mod github;

@@ -365,6 +365,72 @@ impl GitTree {
         out
     }
 
+    /// The paths that differ between this commit and `other`, a walked
+    /// tree (the working tree for `diff REV`), sorted: entries on one side
+    /// only, a different kind, a link with another target, or a file whose
+    /// git blob id (SHA-1 of `blob <len>\0<bytes>`, computed here as git
+    /// does for an unfiltered file) differs. Files of the same size are
+    /// hashed; a size mismatch is a change without reading. Directories
+    /// are not listed; a file larger than 64 MiB counts as changed.
+    pub fn changed_against(&self, other: &crate::Repo<'_>) -> Vec<RepoPath> {
+        const HASH_LIMIT: u64 = 64 * 1024 * 1024;
+        let tree = other.tree();
+        let mut out: Vec<RepoPath> = Vec::new();
+        let mut seen: std::collections::HashSet<RepoPath> = std::collections::HashSet::new();
+        for dir in other.directories() {
+            for ent in other.list_dir(&dir) {
+                if ent.kind == EntryKind::Dir || ent.non_utf8_name {
+                    continue;
+                }
+                let Some(path) = dir.join(&ent.name) else {
+                    continue;
+                };
+                seen.insert(path.clone());
+                let Some(mine) = self.entries.get(&path) else {
+                    out.push(path);
+                    continue;
+                };
+                let same = match (mine.kind, ent.kind) {
+                    (EntryKind::Symlink, EntryKind::Symlink) => {
+                        match (self.read_link(&path), tree.read_link(&path)) {
+                            (Ok(a), Ok(b)) => a == b,
+                            _ => false,
+                        }
+                    }
+                    (EntryKind::File, EntryKind::File) => {
+                        let size = self.with_handle(|r| r.find_header(mine.oid).map(|h| h.size()));
+                        match (size, tree.stat(&path)) {
+                            (Ok(a), Ok(st)) if a == st.len && a <= HASH_LIMIT => {
+                                match tree.read_file(&path, HASH_LIMIT) {
+                                    Ok(bytes) => gix::objs::compute_hash(
+                                        mine.oid.kind(),
+                                        gix::objs::Kind::Blob,
+                                        &bytes,
+                                    )
+                                    .is_ok_and(|id| id == mine.oid),
+                                    Err(_) => false,
+                                }
+                            }
+                            _ => false,
+                        }
+                    }
+                    _ => false,
+                };
+                if !same {
+                    out.push(path);
+                }
+            }
+        }
+        for (p, e) in &self.entries {
+            if e.kind != EntryKind::Dir && !seen.contains(p) {
+                out.push(p.clone());
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// The git object id of the blob at `path` (a file or a link), as
     /// lowercase hex; `None` for a directory or a missing path.
     pub fn blob_id(&self, path: &RepoPath) -> Option<String> {

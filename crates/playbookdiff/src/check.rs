@@ -27,7 +27,10 @@ pub struct Outcome {
 /// The harnesses to compare: the given ones in contract order without
 /// repeats, else those of the configuration file, else every registered
 /// harness.
-fn harnesses(given: &[Harness], loaded: Option<&Loaded>) -> Result<Vec<Harness>, UsageError> {
+pub(crate) fn harnesses(
+    given: &[Harness],
+    loaded: Option<&Loaded>,
+) -> Result<Vec<Harness>, UsageError> {
     if given.is_empty() {
         if let Some(hs) = loaded.and_then(|l| l.config.harnesses.as_ref().map(|hs| (l, hs))) {
             let (l, hs) = hs;

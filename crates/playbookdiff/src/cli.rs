@@ -130,6 +130,80 @@ pub enum Command {
     /// side receives or lacks it, and what would make the harnesses agree.
     #[command(after_help = EXPLAIN_EXAMPLES)]
     Explain(ExplainArgs),
+
+    /// What each agent receives differently between two revisions, and the
+    /// findings that introduces, resolves or keeps.
+    ///
+    /// The launch directories whose received configuration can change are
+    /// derived from the changed paths; each is compiled at both revisions
+    /// from git objects (nothing is checked out, no hook or git process
+    /// runs).
+    #[command(after_help = DIFF_EXAMPLES)]
+    Diff(DiffArgs),
+}
+
+const DIFF_EXAMPLES: &str = "\
+Examples:
+  playbookdiff diff main..HEAD               # two commits
+  playbookdiff diff main...topic             # topic against its merge base with main
+  playbookdiff diff HEAD                     # the last commit against the working tree
+  playbookdiff diff HEAD~3..HEAD --format json
+
+Exit status: 0 when no introduced finding is actionable (severity medium or
+high); 1 when one is; 2 when the diff could not run (not a git repository,
+unknown revision, invalid range).";
+
+/// Arguments of `playbookdiff diff`.
+#[derive(Debug, Clone, Args)]
+pub struct DiffArgs {
+    /// A..B (commit A against commit B), A...B (B against its merge base
+    /// with A) or REV (that commit against the working tree)
+    #[arg(value_name = "RANGE")]
+    pub range: String,
+
+    /// The root of the git repository [default: the nearest ancestor of the
+    /// current directory that holds `.git`]
+    #[arg(value_name = "REPO")]
+    pub repo: Option<PathBuf>,
+
+    /// The harnesses to compare; repeat the option [default: all supported]
+    #[arg(long, value_name = "HARNESS", value_parser = harness_parser())]
+    pub harness: Vec<Harness>,
+
+    /// The release of a harness to model, e.g. codex=0.171.0; repeat the
+    /// option for several harnesses [default: the newest profiled release
+    /// of each]
+    #[arg(long, value_name = "HARNESS=VERSION", value_parser = parse_agent_version)]
+    pub agent_version: Vec<AgentVersion>,
+
+    /// Output format
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser(Report::Diff))]
+    pub format: Format,
+
+    /// Same as `--format json`
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl DiffArgs {
+    /// The output format, `--json` folded in.
+    pub fn output_format(&self) -> Format {
+        if self.json {
+            Format::Json
+        } else {
+            self.format
+        }
+    }
+
+    /// The version asked for `harness` with `--agent-version`, if any.
+    pub fn agent_version(&self, harness: Harness) -> Option<&str> {
+        self.agent_version
+            .iter()
+            .rev()
+            .find(|v| v.harness == harness)
+            .map(|v| v.version.as_str())
+    }
 }
 
 /// Options of the side-by-side view (no command).

@@ -518,7 +518,7 @@ fn lexical_normalize(path: &Path) -> PathBuf {
 
 /// How to show `root` to a user standing in `here`: `.`, `..`, `../..`…
 /// when `root` is an ancestor, else `root` itself.
-fn relative_label(here: &Path, root: &Path) -> String {
+pub(crate) fn relative_label(here: &Path, root: &Path) -> String {
     match here.strip_prefix(root) {
         Ok(below) => {
             let depth = below.components().count();

@@ -10,6 +10,7 @@ mod check;
 mod cli;
 mod compile;
 mod context;
+mod diff;
 mod project;
 mod remedies;
 
@@ -46,6 +47,10 @@ fn main() -> ExitCode {
         Some(Command::Explain(a)) => {
             let color = a.output_format().may_color() && stdout_wants_color();
             check::run_explain(a, here, color)
+        }
+        Some(Command::Diff(a)) => {
+            let color = a.output_format().may_color() && stdout_wants_color();
+            diff::run_diff(a, here, color)
         }
         None => check::run_view(&cli.view, here, stdout_wants_color()),
     };
@@ -168,6 +173,7 @@ fn clap_failure(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
                 Some("compile") => "playbookdiff compile --help",
                 Some("check") => "playbookdiff check --help",
                 Some("explain") => "playbookdiff explain --help",
+                Some("diff") => "playbookdiff diff --help",
                 _ => "playbookdiff --help",
             };
             report(&one_line_clap_error(e, command));

@@ -1,0 +1,537 @@
+//! What changed between two revisions: for one agent under one context,
+//! the instructions, skills and MCP servers it receives differently
+//! ([`agent_delta`]); for a set of findings, which were introduced,
+//! resolved or kept ([`finding_delta`], by stable id).
+//!
+//! Like the rest of this crate it reads only the model: items are matched
+//! by their source file (instructions) or name (skills, MCP servers), never
+//! by a harness's rules.
+
+use crate::paragraphs::{normalize, split};
+use crate::{Finding, FindingSeverity, Reception};
+use playbookdiff_model::{
+    Applicability, EffectiveAgentConfig, Harness, Instruction, LoadPhase, RepoPath,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// How an item changed between the base and the head revision.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Change {
+    /// Received at head only.
+    Added,
+    /// Received at base only.
+    Removed,
+    /// Received at both, at another place in the order.
+    Reordered,
+    /// Received at both, with other text (instructions).
+    Edited,
+    /// Received at both, but differently: at startup, on demand, or only
+    /// under a condition (its load phase or applicability changed).
+    Rescoped,
+    /// Received at both, with another definition (skills, MCP servers).
+    Redefined,
+}
+
+impl Change {
+    /// The contract spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Change::Added => "added",
+            Change::Removed => "removed",
+            Change::Reordered => "reordered",
+            Change::Edited => "edited",
+            Change::Rescoped => "rescoped",
+            Change::Redefined => "redefined",
+        }
+    }
+}
+
+/// Where an instruction piece stands at one revision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PieceState {
+    /// Its place in the context (0-based), when it is in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<u32>,
+    /// When it loads.
+    pub load_phase: LoadPhase,
+    /// Whether it applies under the context.
+    pub applicability: Applicability,
+    /// Its 1-based lines in the file, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<playbookdiff_model::Lines>,
+    /// The file it is really read from, when a link leads elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved_path: Option<RepoPath>,
+}
+
+/// One paragraph removed, added, or replaced by another (both set).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParagraphChange {
+    /// The paragraph at base (normalized text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed: Option<String>,
+    /// The paragraph at head (normalized text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub added: Option<String>,
+}
+
+/// One instruction piece that changed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InstructionChange {
+    /// How.
+    pub change: Change,
+    /// The file the piece comes from (`source.path`).
+    pub path: RepoPath,
+    /// The piece kind (`memory`, `import`, `rule`…), as the adapter names it.
+    pub kind: String,
+    /// The piece at base; absent when added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<PieceState>,
+    /// The piece at head; absent when removed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<PieceState>,
+    /// The paragraphs that differ (`edited`; every paragraph for `added`
+    /// and `removed`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paragraphs: Vec<ParagraphChange>,
+}
+
+/// One skill or MCP server that changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CapabilityChange {
+    /// How (`added`, `removed`, `redefined`).
+    pub change: Change,
+    /// Its name.
+    pub name: String,
+    /// The file that defines it (at head, else at base).
+    pub path: RepoPath,
+    /// The fields whose values differ (`redefined`), in the JSON spelling
+    /// of the configuration document (`url`, `env`, `description`…).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
+}
+
+/// What one agent receives differently at head than at base, under one
+/// context. Only items the agent receives (or may receive) count: one
+/// listed as out of scope, excluded, shadowed or unavailable at a revision
+/// is absent from it there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentDelta {
+    /// The agent.
+    pub harness: Harness,
+    /// Instruction pieces added, removed, reordered, edited or rescoped, in
+    /// head order (removed ones after).
+    pub instructions: Vec<InstructionChange>,
+    /// Skills added, removed or redefined, by name.
+    pub skills: Vec<CapabilityChange>,
+    /// MCP servers added, removed or redefined, by name.
+    pub mcp_servers: Vec<CapabilityChange>,
+}
+
+impl AgentDelta {
+    /// True when nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.instructions.is_empty() && self.skills.is_empty() && self.mcp_servers.is_empty()
+    }
+}
+
+/// An instruction's identity across revisions: its file, its kind, and
+/// which occurrence of that pair it is (a file split around its imports
+/// gives several pieces).
+type PieceKey = (RepoPath, String, usize);
+
+/// True when the agent receives (or may receive) the item from this
+/// launch directory: items listed as out of scope, excluded, shadowed or
+/// unavailable are not part of what it receives.
+fn received(phase: LoadPhase, applicability: Applicability) -> bool {
+    Reception::of(phase, applicability).is_received()
+}
+
+fn keyed(list: &[Instruction]) -> Vec<(PieceKey, &Instruction)> {
+    let mut sorted: Vec<&Instruction> = list
+        .iter()
+        .filter(|i| received(i.load_phase, i.applicability))
+        .collect();
+    sorted.sort_by_key(|i| (i.order.is_none(), i.order));
+    let mut seen: HashMap<(RepoPath, String), usize> = HashMap::new();
+    sorted
+        .into_iter()
+        .map(|i| {
+            let k = (i.source.path.clone(), i.kind.clone());
+            let n = seen.entry(k.clone()).or_default();
+            *n += 1;
+            ((k.0, k.1, *n), i)
+        })
+        .collect()
+}
+
+fn state(i: &Instruction) -> PieceState {
+    PieceState {
+        order: i.order,
+        load_phase: i.load_phase,
+        applicability: i.applicability,
+        lines: i.source.lines,
+        resolved_path: i.source.resolved_path.clone(),
+    }
+}
+
+/// The paragraphs of `base` and `head` that differ, in head order.
+pub fn paragraph_changes(base: &str, head: &str) -> Vec<ParagraphChange> {
+    let a: Vec<String> = split(base).into_iter().map(|p| p.text).collect();
+    let b: Vec<String> = split(head).into_iter().map(|p| p.text).collect();
+    let mut out = Vec::new();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b) {
+        let (_, old, new) = op.as_tag_tuple();
+        let removed = &a[old];
+        let added = &b[new];
+        let n = removed.len().max(added.len());
+        if removed == added {
+            continue;
+        }
+        for k in 0..n {
+            out.push(ParagraphChange {
+                removed: removed.get(k).cloned(),
+                added: added.get(k).cloned(),
+            });
+        }
+    }
+    out
+}
+
+/// What `head` receives differently from `base`: the same harness under
+/// the same context at two revisions.
+pub fn agent_delta(base: &EffectiveAgentConfig, head: &EffectiveAgentConfig) -> AgentDelta {
+    let a = keyed(&base.instructions);
+    let b = keyed(&head.instructions);
+    let in_a: HashMap<&PieceKey, &Instruction> = a.iter().map(|(k, i)| (k, *i)).collect();
+    let in_b: HashMap<&PieceKey, &Instruction> = b.iter().map(|(k, i)| (k, *i)).collect();
+
+    // Order: the common pieces in base order and in head order; those
+    // outside a longest common subsequence moved.
+    let common_a: Vec<&PieceKey> = a
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|k| in_b.contains_key(k))
+        .collect();
+    let common_b: Vec<&PieceKey> = b
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|k| in_a.contains_key(k))
+        .collect();
+    let mut moved: std::collections::HashSet<&PieceKey> = std::collections::HashSet::new();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &common_a, &common_b) {
+        if !matches!(op, similar::DiffOp::Equal { .. }) {
+            let (_, _, new) = op.as_tag_tuple();
+            for k in &common_b[new] {
+                moved.insert(*k);
+            }
+        }
+    }
+
+    let mut instructions = Vec::new();
+    for (k, h) in &b {
+        let Some(old) = in_a.get(k) else {
+            instructions.push(InstructionChange {
+                change: Change::Added,
+                path: k.0.clone(),
+                kind: k.1.clone(),
+                base: None,
+                head: Some(state(h)),
+                paragraphs: paragraph_changes("", &h.content),
+            });
+            continue;
+        };
+        let mut push = |change: Change, paragraphs: Vec<ParagraphChange>| {
+            instructions.push(InstructionChange {
+                change,
+                path: k.0.clone(),
+                kind: k.1.clone(),
+                base: Some(state(old)),
+                head: Some(state(h)),
+                paragraphs,
+            })
+        };
+        if normalize(&old.content) != normalize(&h.content) {
+            push(Change::Edited, paragraph_changes(&old.content, &h.content));
+        }
+        if Reception::of(old.load_phase, old.applicability)
+            != Reception::of(h.load_phase, h.applicability)
+        {
+            push(Change::Rescoped, Vec::new());
+        }
+        if moved.contains(k) {
+            push(Change::Reordered, Vec::new());
+        }
+    }
+    for (k, old) in &a {
+        if !in_b.contains_key(k) {
+            instructions.push(InstructionChange {
+                change: Change::Removed,
+                path: k.0.clone(),
+                kind: k.1.clone(),
+                base: Some(state(old)),
+                head: None,
+                paragraphs: paragraph_changes(&old.content, ""),
+            });
+        }
+    }
+
+    let skills = capabilities(
+        base.skills
+            .iter()
+            .filter(|s| received(s.load_phase, s.applicability))
+            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
+        head.skills
+            .iter()
+            .filter(|s| received(s.load_phase, s.applicability))
+            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
+    );
+    let mcp_servers = capabilities(
+        base.mcp_servers
+            .iter()
+            .filter(|s| received(s.load_phase, s.applicability))
+            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
+        head.mcp_servers
+            .iter()
+            .filter(|s| received(s.load_phase, s.applicability))
+            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
+    );
+    AgentDelta {
+        harness: head.harness,
+        instructions,
+        skills,
+        mcp_servers,
+    }
+}
+
+/// An item as its JSON document, for a field-by-field comparison that
+/// needs no knowledge of the fields.
+fn to_value<T: Serialize>(item: &T) -> serde_json::Value {
+    serde_json::to_value(item).unwrap_or(serde_json::Value::Null)
+}
+
+/// Fields that say where an item is or how it was found, not what it is:
+/// left out of `redefined`. The source is compared by its path only (lines
+/// move when text above them changes).
+const NOT_DEFINITION: [&str; 3] = ["id", "reason", "otherSources"];
+
+fn definition_fields(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
+    let empty = serde_json::Map::new();
+    let ma = a.as_object().unwrap_or(&empty);
+    let mb = b.as_object().unwrap_or(&empty);
+    let mut keys: Vec<&String> = ma.keys().chain(mb.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let mut out = Vec::new();
+    for k in keys {
+        if NOT_DEFINITION.contains(&k.as_str()) {
+            continue;
+        }
+        let (va, vb) = (ma.get(k), mb.get(k));
+        let differs = if k == "source" || k == "metadataSources" {
+            strip_lines(va) != strip_lines(vb)
+        } else {
+            va != vb
+        };
+        if differs {
+            out.push(k.clone());
+        }
+    }
+    out
+}
+
+fn strip_lines(v: Option<&serde_json::Value>) -> Option<serde_json::Value> {
+    let mut v = v?.clone();
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.remove("lines");
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    Some(v)
+}
+
+fn capabilities(
+    base: impl Iterator<Item = (String, RepoPath, serde_json::Value)>,
+    head: impl Iterator<Item = (String, RepoPath, serde_json::Value)>,
+) -> Vec<CapabilityChange> {
+    // First definition of a name wins, as in the comparison.
+    let mut a: BTreeMap<String, (RepoPath, serde_json::Value)> = BTreeMap::new();
+    for (n, p, v) in base {
+        a.entry(n).or_insert((p, v));
+    }
+    let mut b: BTreeMap<String, (RepoPath, serde_json::Value)> = BTreeMap::new();
+    for (n, p, v) in head {
+        b.entry(n).or_insert((p, v));
+    }
+    let mut out = Vec::new();
+    for (name, (path, v)) in &b {
+        match a.get(name) {
+            None => out.push(CapabilityChange {
+                change: Change::Added,
+                name: name.clone(),
+                path: path.clone(),
+                fields: Vec::new(),
+            }),
+            Some((_, old)) => {
+                let fields = definition_fields(old, v);
+                if !fields.is_empty() {
+                    out.push(CapabilityChange {
+                        change: Change::Redefined,
+                        name: name.clone(),
+                        path: path.clone(),
+                        fields,
+                    });
+                }
+            }
+        }
+    }
+    for (name, (path, _)) in &a {
+        if !b.contains_key(name) {
+            out.push(CapabilityChange {
+                change: Change::Removed,
+                name: name.clone(),
+                path: path.clone(),
+                fields: Vec::new(),
+            });
+        }
+    }
+    out.sort_by(|x, y| x.name.cmp(&y.name).then(x.change.cmp(&y.change)));
+    out
+}
+
+/// A finding of a diff, with the launch directories it occurs in at the
+/// revision it is reported from (head for introduced and unchanged, base
+/// for resolved).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffFinding {
+    /// The finding, as `check` reports it.
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// Where it occurs, sorted.
+    pub directories: Vec<RepoPath>,
+}
+
+/// Findings by stable id at two revisions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingDelta {
+    /// At head only.
+    pub introduced: Vec<DiffFinding>,
+    /// At base only.
+    pub resolved: Vec<DiffFinding>,
+    /// At both (as at head).
+    pub unchanged: Vec<DiffFinding>,
+}
+
+impl FindingDelta {
+    /// Introduced findings of severity `medium` or `high`: a diff with one
+    /// exits 1.
+    pub fn introduced_actionable(&self) -> usize {
+        self.introduced
+            .iter()
+            .filter(|f| f.finding.severity.is_actionable())
+            .count()
+    }
+}
+
+/// Collects findings per launch directory into one list by id (the first
+/// occurrence of an id is kept, with every directory it occurs in).
+#[derive(Default)]
+pub struct FindingSet {
+    by_id: BTreeMap<String, DiffFinding>,
+}
+
+impl FindingSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        FindingSet::default()
+    }
+
+    /// Adds the findings of launch directory `dir`.
+    pub fn add(&mut self, dir: &RepoPath, findings: impl IntoIterator<Item = Finding>) {
+        for f in findings {
+            let e = self
+                .by_id
+                .entry(f.id.clone())
+                .or_insert_with(|| DiffFinding {
+                    finding: f,
+                    directories: Vec::new(),
+                });
+            if !e.directories.contains(dir) {
+                e.directories.push(dir.clone());
+                e.directories.sort();
+            }
+        }
+    }
+}
+
+fn rank(f: &DiffFinding) -> (crate::Category, FindingSeverity, String) {
+    (f.finding.category, f.finding.severity, f.finding.id.clone())
+}
+
+/// Introduced (head only), resolved (base only) and unchanged (both)
+/// findings by stable id, each list by category, severity, then id.
+pub fn finding_delta(base: FindingSet, head: FindingSet) -> FindingDelta {
+    let mut base = base.by_id;
+    let mut out = FindingDelta::default();
+    for (id, f) in head.by_id {
+        if base.remove(&id).is_some() {
+            out.unchanged.push(f);
+        } else {
+            out.introduced.push(f);
+        }
+    }
+    out.resolved = base.into_values().collect();
+    for list in [&mut out.introduced, &mut out.resolved, &mut out.unchanged] {
+        list.sort_by_key(rank);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraphs_added_removed_and_replaced() {
+        let c = paragraph_changes("# A\n\nkeep\n\nold\n", "# A\n\nkeep\n\nnew\n\nmore\n");
+        assert_eq!(
+            c,
+            [
+                ParagraphChange {
+                    removed: Some("old".into()),
+                    added: Some("new".into())
+                },
+                ParagraphChange {
+                    removed: None,
+                    added: Some("more".into())
+                },
+            ]
+        );
+        assert!(paragraph_changes("a\n\nb", "a\r\n\r\nb  ").is_empty());
+    }
+
+    #[test]
+    fn fields_ignore_lines_and_ids() {
+        let a = serde_json::json!({"id": "x1", "url": "https://a", "source": {"path": "p", "lines": {"start": 1, "end": 2}}});
+        let b = serde_json::json!({"id": "x2", "url": "https://b", "source": {"path": "p", "lines": {"start": 3, "end": 4}}});
+        assert_eq!(definition_fields(&a, &b), ["url"]);
+    }
+}

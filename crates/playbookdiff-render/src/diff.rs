@@ -1,0 +1,383 @@
+//! `playbookdiff diff`: the document ([`DiffDocument`], serialized as is
+//! for `--format json`, its schema generated from the same types) and its
+//! text and Markdown renderings.
+
+use crate::check_markdown::esc;
+use crate::check_text::severity_style;
+use crate::layout::{clean, wrap, WIDTH};
+use crate::text::{dim, heading, Painter};
+use playbookdiff_compare::delta::{
+    AgentDelta, CapabilityChange, Change, DiffFinding, FindingDelta, InstructionChange,
+};
+use playbookdiff_model::{Harness, RepoPath};
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One side of a diff.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffSide {
+    /// The revision as given; `null` for the working tree.
+    pub revision: Option<String>,
+    /// The commit's full id; `null` for the working tree.
+    pub commit: Option<String>,
+    /// True when the base is the merge base of the two revisions of
+    /// `A...B` (then `revision` is `A`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub merge_base: bool,
+}
+
+/// One analysed context: a launch directory and, for a changed
+/// path-scoped rule or skill, a target its patterns match.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalysedContext {
+    /// The launch directory.
+    pub cwd: RepoPath,
+    /// The target, when one was derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_path: Option<RepoPath>,
+}
+
+/// What changed for the agents under one context.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffContext {
+    /// The launch directory.
+    pub cwd: RepoPath,
+    /// The target, when one was derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_path: Option<RepoPath>,
+    /// Per agent that receives something differently, in harness order.
+    pub agents: Vec<AgentDelta>,
+}
+
+/// Counts of a diff.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffSummary {
+    /// Files, links and submodules that differ between the two sides.
+    pub changed_paths: usize,
+    /// Contexts analysed (launch directories and derived targets).
+    pub affected_contexts: usize,
+    /// Findings at head only.
+    pub introduced: usize,
+    /// Of those, severity `medium` or `high`: the diff exits 1 when > 0.
+    pub introduced_actionable: usize,
+    /// Findings at base only.
+    pub resolved: usize,
+    /// Findings at both.
+    pub unchanged: usize,
+}
+
+/// The document of `playbookdiff diff --format json`.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffDocument {
+    /// Always 1.
+    pub schema_version: u32,
+    /// REPO as given (or found from the current directory).
+    pub repository: String,
+    /// The older side.
+    pub base: DiffSide,
+    /// The newer side (the working tree for a single REV).
+    pub head: DiffSide,
+    /// The harnesses analysed.
+    pub harnesses: Vec<Harness>,
+    /// Repository-relative paths that differ, sorted.
+    pub changed_paths: Vec<RepoPath>,
+    /// Every context analysed, sorted: the affected launch directories
+    /// derived from `changedPaths`, each followed by its derived targets.
+    pub analysed: Vec<AnalysedContext>,
+    /// The contexts where an agent receives something differently.
+    pub directories: Vec<DiffContext>,
+    /// Findings by stable id: introduced, resolved, unchanged.
+    pub findings: FindingDelta,
+    /// Counts.
+    pub summary: DiffSummary,
+}
+
+/// `diff --format json`: the document, pretty-printed, ending with a
+/// newline.
+pub fn diff_json(doc: &DiffDocument) -> String {
+    let mut out = serde_json::to_string_pretty(doc).expect("the document serializes to JSON");
+    out.push('\n');
+    out
+}
+
+/// The JSON Schema of [`DiffDocument`] (`schema/diff.schema.json`).
+pub fn diff_schema() -> String {
+    let schema = schemars::schema_for!(DiffDocument);
+    let mut out =
+        serde_json::to_string_pretty(&schema).expect("a JSON Schema always serializes to JSON");
+    out.push('\n');
+    out
+}
+
+fn side_label(s: &DiffSide) -> String {
+    match (&s.revision, &s.commit) {
+        (Some(r), Some(c)) if s.merge_base => {
+            format!("merge base of {} ({})", clean(r), &c[..c.len().min(7)])
+        }
+        (Some(r), Some(c)) => format!("{} ({})", clean(r), &c[..c.len().min(7)]),
+        _ => "the working tree".to_string(),
+    }
+}
+
+fn context_label(cwd: &RepoPath, target: Option<&RepoPath>) -> String {
+    let dir = if cwd.is_root() {
+        ". (the repository root)".to_string()
+    } else {
+        clean(cwd.as_str()).into_owned()
+    };
+    match target {
+        Some(t) => format!("{dir}, target {}", clean(t.as_str())),
+        None => dir,
+    }
+}
+
+fn instruction_line(c: &InstructionChange) -> String {
+    let at = |s: &Option<playbookdiff_compare::delta::PieceState>| {
+        s.as_ref()
+            .and_then(|s| s.lines)
+            .map(|l| format!(":{}-{}", l.start, l.end))
+            .unwrap_or_default()
+    };
+    let place = match c.change {
+        Change::Removed => at(&c.base),
+        _ => at(&c.head),
+    };
+    let extra = match c.change {
+        Change::Reordered => {
+            let o = |s: &Option<playbookdiff_compare::delta::PieceState>| {
+                s.as_ref()
+                    .and_then(|s| s.order)
+                    .map_or("-".to_string(), |o| o.to_string())
+            };
+            format!(" (position {} -> {})", o(&c.base), o(&c.head))
+        }
+        Change::Rescoped => {
+            let d = |s: &Option<playbookdiff_compare::delta::PieceState>| {
+                s.as_ref().map_or("-".to_string(), |s| {
+                    format!("{} {}", kebab(&s.load_phase), kebab(&s.applicability))
+                })
+            };
+            format!(" ({} -> {})", d(&c.base), d(&c.head))
+        }
+        _ => String::new(),
+    };
+    format!(
+        "{:<9} instruction {}{place} [{}]{extra}",
+        c.change.as_str(),
+        clean(c.path.as_str()),
+        clean(&c.kind)
+    )
+}
+
+fn capability_line(what: &str, c: &CapabilityChange) -> String {
+    let fields = if c.fields.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", c.fields.join(", "))
+    };
+    format!(
+        "{:<9} {what} {} ({}){fields}",
+        c.change.as_str(),
+        clean(&c.name),
+        clean(c.path.as_str())
+    )
+}
+
+/// A value's contract spelling (`on-demand`, `out-of-scope`).
+fn kebab<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn excerpt(s: &str) -> String {
+    let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut cut: String = one.chars().take(100).collect();
+    if one.chars().count() > 100 {
+        cut.push('…');
+    }
+    cut
+}
+
+fn finding_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffFinding]) {
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.paint(&format!("{title} ({})", list.len()), heading())
+    );
+    for f in list {
+        let sev = format!("{:<7}", f.finding.severity.as_str().to_uppercase());
+        let _ = writeln!(
+            out,
+            "  {}{} {}",
+            p.paint(&sev, severity_style(f.finding.severity)),
+            f.finding.category.title(),
+            f.finding.kind.label()
+        );
+        out.push_str(&wrap(&clean(&f.finding.message), "    ", WIDTH));
+        let dirs: Vec<String> = f
+            .directories
+            .iter()
+            .map(|d| clean(d.as_str()).into_owned())
+            .collect();
+        out.push_str(&wrap(&format!("in {}", dirs.join(", ")), "    ", WIDTH));
+        let _ = writeln!(
+            out,
+            "    {}",
+            p.paint(&format!("id  {}", f.finding.id), dim())
+        );
+    }
+}
+
+/// `diff --format text`: the two sides, the changed contexts with what
+/// each agent receives differently (changed paragraphs marked `-`/`+`),
+/// then the introduced and resolved findings, the unchanged ones counted,
+/// and the result.
+pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
+    let p = Painter { color };
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", p.paint("PlaybookDiff: diff", heading()));
+    let _ = writeln!(out, "  repository  {}", clean(&doc.repository));
+    let _ = writeln!(out, "  base        {}", side_label(&doc.base));
+    let _ = writeln!(out, "  head        {}", side_label(&doc.head));
+    out.push_str(&wrap(
+        &format!(
+            "{} changed paths; {} contexts analysed; {} with changes for an agent.",
+            doc.summary.changed_paths,
+            doc.summary.affected_contexts,
+            doc.directories.len()
+        ),
+        "",
+        WIDTH,
+    ));
+    for d in &doc.directories {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            p.paint(&context_label(&d.cwd, d.target_path.as_ref()), heading())
+        );
+        for a in &d.agents {
+            let _ = writeln!(out, "  {}", clean(a.harness.display_name()));
+            for c in &a.instructions {
+                let _ = writeln!(out, "    {}", instruction_line(c));
+                for para in &c.paragraphs {
+                    if let Some(r) = &para.removed {
+                        let _ = writeln!(out, "      - {}", clean(&excerpt(r)));
+                    }
+                    if let Some(a) = &para.added {
+                        let _ = writeln!(out, "      + {}", clean(&excerpt(a)));
+                    }
+                }
+            }
+            for c in &a.skills {
+                let _ = writeln!(out, "    {}", capability_line("skill", c));
+            }
+            for c in &a.mcp_servers {
+                let _ = writeln!(out, "    {}", capability_line("MCP server", c));
+            }
+        }
+    }
+    finding_lines(
+        &mut out,
+        &p,
+        "Introduced findings",
+        &doc.findings.introduced,
+    );
+    finding_lines(&mut out, &p, "Resolved findings", &doc.findings.resolved);
+    let _ = writeln!(out, "\nUnchanged findings: {}", doc.summary.unchanged);
+    let _ = writeln!(out);
+    out.push_str(&wrap(&result_line(doc), "", WIDTH));
+    out
+}
+
+fn result_line(doc: &DiffDocument) -> String {
+    let s = &doc.summary;
+    if s.introduced_actionable > 0 {
+        format!(
+            "Result: {} introduced actionable finding{} (exit status 1).",
+            s.introduced_actionable,
+            if s.introduced_actionable == 1 {
+                ""
+            } else {
+                "s"
+            }
+        )
+    } else if s.introduced > 0 {
+        format!(
+            "Result: {} introduced finding{}, none actionable (exit status 0).",
+            s.introduced,
+            if s.introduced == 1 { "" } else { "s" }
+        )
+    } else {
+        "Result: no introduced finding (exit status 0).".to_string()
+    }
+}
+
+/// `diff --format markdown`: a compact pull-request comment. Everything
+/// taken from the repository is escaped.
+pub fn diff_markdown(doc: &DiffDocument) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "### PlaybookDiff: agent configuration changes\n");
+    let _ = writeln!(
+        out,
+        "Base {}, head {}: {} changed paths, {} contexts analysed.\n",
+        esc(&side_label(&doc.base)),
+        esc(&side_label(&doc.head)),
+        doc.summary.changed_paths,
+        doc.summary.affected_contexts
+    );
+    if !doc.directories.is_empty() {
+        let _ = writeln!(out, "| Context | Agent | Change |\n|---|---|---|");
+        for d in &doc.directories {
+            for a in &d.agents {
+                let mut lines: Vec<String> = a.instructions.iter().map(instruction_line).collect();
+                lines.extend(a.skills.iter().map(|c| capability_line("skill", c)));
+                lines.extend(
+                    a.mcp_servers
+                        .iter()
+                        .map(|c| capability_line("MCP server", c)),
+                );
+                for l in lines {
+                    let _ = writeln!(
+                        out,
+                        "| {} | {} | {} |",
+                        esc(&context_label(&d.cwd, d.target_path.as_ref())),
+                        esc(a.harness.display_name()),
+                        esc(l.split_whitespace().collect::<Vec<_>>().join(" ").as_str())
+                    );
+                }
+            }
+        }
+        out.push('\n');
+    }
+    for (title, list) in [
+        ("Introduced", &doc.findings.introduced),
+        ("Resolved", &doc.findings.resolved),
+    ] {
+        let _ = writeln!(out, "**{title} findings: {}**\n", list.len());
+        for f in list.iter() {
+            let _ = writeln!(
+                out,
+                "- **{}** {} {}: {} (`{}`)",
+                f.finding.severity.as_str(),
+                f.finding.category.title(),
+                f.finding.kind.label(),
+                esc(&f.finding.message),
+                f.finding.id.replace('`', "'")
+            );
+        }
+        if !list.is_empty() {
+            out.push('\n');
+        }
+    }
+    let _ = writeln!(out, "Unchanged findings: {}.\n", doc.summary.unchanged);
+    let _ = writeln!(out, "{}", esc(&result_line(doc)));
+    out
+}

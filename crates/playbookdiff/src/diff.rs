@@ -1,0 +1,527 @@
+//! `playbookdiff diff A..B | A...B | REV`: what each agent receives
+//! differently at two revisions, and which findings that introduces or
+//! resolves.
+//!
+//! 1. Both sides are opened as trees: a commit through [`GitTree`] (read
+//!    from git objects, nothing checked out), the working tree for the head
+//!    of a single `REV`. Each is walked once into a [`Repo`].
+//! 2. The changed paths come from the trees' blob ids (commit against
+//!    commit), or from hashing the working tree's files like git does.
+//! 3. The affected launch directories are derived from them (see
+//!    [`affected`]), then every affected directory is compiled by every
+//!    chosen adapter at both revisions on the two shared `Repo`s, compared,
+//!    and the per-agent changes and the findings by stable id reported.
+
+use crate::check::{launch_directories, Outcome};
+use crate::cli::DiffArgs;
+use crate::compile::compile;
+use crate::context::{find_repository_root, UsageError};
+use crate::remedies::remedies;
+use playbookdiff_compare::compare;
+use playbookdiff_compare::delta::{agent_delta, finding_delta, FindingSet};
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode, RepoPath};
+use playbookdiff_render::diff::{DiffContext, DiffDocument, DiffSide, DiffSummary};
+use playbookdiff_source::{EntryKind, GitRepository, Repo, SourceTree, WorkingTree};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Which two revisions a RANGE names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Range {
+    /// `A..B`: commit A against commit B.
+    TwoDot(String, String),
+    /// `A...B`: the merge base of A and B against B.
+    ThreeDot(String, String),
+    /// `REV`: that commit against the working tree.
+    AgainstWorkingTree(String),
+}
+
+/// Parses RANGE. Errors: an empty side, more than one range operator.
+pub fn parse_range(raw: &str) -> Result<Range, UsageError> {
+    let bad = || {
+        UsageError(format!(
+            "invalid range '{}'; pass A..B (two commits), A...B (B against its merge base with A) or a single REV (that commit against the working tree)",
+            raw.escape_debug()
+        ))
+    };
+    let raw_t = raw.trim();
+    if raw_t.is_empty() {
+        return Err(bad());
+    }
+    if let Some((a, b)) = raw_t.split_once("...") {
+        if a.is_empty() || b.is_empty() || b.contains("..") || a.contains("..") {
+            return Err(bad());
+        }
+        return Ok(Range::ThreeDot(a.to_string(), b.to_string()));
+    }
+    if let Some((a, b)) = raw_t.split_once("..") {
+        if a.is_empty() || b.is_empty() || b.contains("..") {
+            return Err(bad());
+        }
+        return Ok(Range::TwoDot(a.to_string(), b.to_string()));
+    }
+    Ok(Range::AgainstWorkingTree(raw_t.to_string()))
+}
+
+/// One analysis context of the diff: a launch directory and, for a
+/// changed path-scoped rule or skill, a target its `paths` match.
+type Ctx = (RepoPath, Option<RepoPath>);
+
+/// Runs `diff`. Status 1 when an introduced finding is actionable.
+pub fn run_diff(
+    args: &DiffArgs,
+    current_dir: Option<&Path>,
+    color: bool,
+) -> Result<Outcome, UsageError> {
+    let range = parse_range(&args.range)?;
+    let hs = crate::check::harnesses(&args.harness, None)?;
+    let (root, label) = match (&args.repo, current_dir) {
+        (Some(r), Some(here)) => (here.join(r), r.display().to_string()),
+        (Some(r), None) => (r.clone(), r.display().to_string()),
+        (None, Some(here)) => {
+            let root = find_repository_root(here);
+            let label = crate::context::relative_label(here, &root);
+            (root, label)
+        }
+        (None, None) => {
+            return Err(UsageError(
+                "REPO: the current directory cannot be determined; pass REPO explicitly".into(),
+            ))
+        }
+    };
+    if !root.is_dir() {
+        return Err(UsageError(format!(
+            "REPO '{label}' is not a directory; pass the root of a git repository"
+        )));
+    }
+    let git = GitRepository::open(&root).map_err(|e| UsageError(format!("REPO '{label}': {e}")))?;
+    let commit = |rev: &str| git.commit(rev).map_err(|e| UsageError(e.to_string()));
+    let (base_rev, base_commit, head_rev, head_commit, merge_base) = match &range {
+        Range::TwoDot(a, b) => (
+            a.clone(),
+            commit(a)?,
+            Some(b.clone()),
+            Some(commit(b)?),
+            false,
+        ),
+        Range::ThreeDot(a, b) => {
+            let (ca, cb) = (commit(a)?, commit(b)?);
+            let mb = git
+                .merge_base(&ca, &cb, &args.range)
+                .map_err(|e| UsageError(e.to_string()))?;
+            (a.clone(), mb, Some(b.clone()), Some(cb), true)
+        }
+        Range::AgainstWorkingTree(r) => (r.clone(), commit(r)?, None, None, false),
+    };
+    let base_tree = git
+        .tree(&base_commit)
+        .map_err(|e| UsageError(e.to_string()))?;
+    let head_git = match &head_commit {
+        Some(c) => Some(git.tree(c).map_err(|e| UsageError(e.to_string()))?),
+        None => None,
+    };
+    let worktree = match &head_commit {
+        Some(_) => None,
+        None => Some(WorkingTree::open(&root).map_err(|e| {
+            UsageError(format!(
+                "REPO '{label}' cannot be read ({e}); pass a readable repository directory"
+            ))
+        })?),
+    };
+    let head_tree: &dyn SourceTree = match (&head_git, &worktree) {
+        (Some(t), _) => t,
+        (None, Some(w)) => w,
+        (None, None) => unreachable!("one head is always opened"),
+    };
+
+    // One walk of each side, in parallel.
+    let (base, head) = std::thread::scope(|s| {
+        let b = s.spawn(|| Repo::new(&base_tree));
+        let h = Repo::new(head_tree);
+        (b.join().expect("the walk does not panic"), h)
+    });
+    let changed = match &head_git {
+        Some(h) => base_tree.changed_paths(h),
+        None => base_tree.changed_against(&head),
+    };
+
+    let contexts = affected(&base, &head, &changed, &hs, args);
+    let analysed = analyse_contexts(&base, &head, &contexts, &hs, args);
+
+    let mut base_set = FindingSet::new();
+    let mut head_set = FindingSet::new();
+    let mut directories = Vec::new();
+    for a in analysed {
+        base_set.add(&a.context.0, a.base_findings);
+        head_set.add(&a.context.0, a.head_findings);
+        if !a.agents.is_empty() {
+            directories.push(DiffContext {
+                cwd: a.context.0.clone(),
+                target_path: a.context.1.clone(),
+                agents: a.agents,
+            });
+        }
+    }
+    let findings = finding_delta(base_set, head_set);
+    let summary = DiffSummary {
+        changed_paths: changed.len(),
+        affected_contexts: contexts.len(),
+        introduced: findings.introduced.len(),
+        introduced_actionable: findings.introduced_actionable(),
+        resolved: findings.resolved.len(),
+        unchanged: findings.unchanged.len(),
+    };
+    let status = u8::from(summary.introduced_actionable > 0);
+    let doc = DiffDocument {
+        schema_version: 1,
+        repository: label,
+        base: DiffSide {
+            revision: Some(base_rev),
+            commit: Some(base_commit.hex()),
+            merge_base,
+        },
+        head: DiffSide {
+            revision: head_rev,
+            commit: head_commit.as_ref().map(|c| c.hex()),
+            merge_base: false,
+        },
+        harnesses: hs.clone(),
+        changed_paths: changed,
+        analysed: contexts
+            .iter()
+            .map(|(d, t)| playbookdiff_render::diff::AnalysedContext {
+                cwd: d.clone(),
+                target_path: t.clone(),
+            })
+            .collect(),
+        directories,
+        findings,
+        summary,
+    };
+    let output = playbookdiff_render::format::diff(&doc, args.output_format(), color);
+    Ok(Outcome { output, status })
+}
+
+/// The governing directory of a configuration path: the directory that
+/// holds its first component owned by an adapter (`apps/api` for
+/// `apps/api/.claude/rules/x.md` and for `apps/api/AGENTS.md`).
+fn governing_dir(path: &RepoPath, hs: &[Harness]) -> Option<RepoPath> {
+    let adapters: Vec<_> = hs
+        .iter()
+        .filter_map(|h| playbookdiff_registry::adapter(*h))
+        .collect();
+    let mut dir = RepoPath::root();
+    for c in path.components() {
+        if adapters.iter().any(|a| a.config_entry_names().contains(&c)) {
+            return Some(dir);
+        }
+        dir = dir.join(c)?;
+    }
+    None
+}
+
+/// True when `a` is `b` or one of its ancestors.
+fn is_ancestor_or_self(a: &RepoPath, b: &RepoPath) -> bool {
+    a.is_root() || b == a || b.starts_with(a)
+}
+
+/// Every file path a configuration names as a source: instruction files
+/// (and where their links lead), skills and their metadata, MCP server
+/// definitions.
+fn sources(c: &EffectiveAgentConfig) -> BTreeSet<RepoPath> {
+    let mut out = BTreeSet::new();
+    let mut add = |s: &playbookdiff_model::SourceRef| {
+        out.insert(s.path.clone());
+        if let Some(r) = &s.resolved_path {
+            out.insert(r.clone());
+        }
+    };
+    for i in &c.instructions {
+        add(&i.source);
+    }
+    for s in &c.skills {
+        add(&s.source);
+        s.metadata_sources.iter().for_each(&mut add);
+    }
+    for m in &c.mcp_servers {
+        add(&m.source);
+        m.other_sources.iter().for_each(&mut add);
+    }
+    for i in &c.instructions {
+        if let Some(r) = &i.resolution {
+            out.extend(r.sources.iter().cloned());
+        }
+    }
+    out
+}
+
+/// The contexts whose received configuration can change, sorted (each
+/// launch directory, then its targets):
+///
+/// * every launch directory (the root and each directory holding an
+///   adapter's configuration entry, at either revision) whose chain holds
+///   a changed configuration path, or below which one lies (nested files
+///   an agent loads on demand): the configuration's governing directory is
+///   an ancestor of the launch directory, or the other way round;
+/// * when a changed path is no adapter's configuration (a source file, an
+///   imported document, the target of a link), every launch directory
+///   whose configuration at either revision names it as a source;
+/// * for each changed path-scoped rule or skill (`paths`) of an affected
+///   directory, a target its patterns match at either revision (the first
+///   matching file in path order), so its loading is compared too.
+///
+/// No cap: each directory's compilation shares the two walks.
+pub fn affected(
+    base: &Repo<'_>,
+    head: &Repo<'_>,
+    changed: &[RepoPath],
+    hs: &[Harness],
+    args: &DiffArgs,
+) -> Vec<Ctx> {
+    if changed.is_empty() {
+        return Vec::new();
+    }
+    // The configuration file's `exclude` is not applied: a diff reports
+    // every directory whose configuration changed.
+    let all = playbookdiff_config::Exclusion::default();
+    let mut candidates: BTreeSet<RepoPath> =
+        launch_directories(base, hs, &all).into_iter().collect();
+    candidates.extend(launch_directories(head, hs, &all));
+    let mut governing: Vec<RepoPath> = Vec::new();
+    let mut others: BTreeSet<&RepoPath> = BTreeSet::new();
+    for p in changed {
+        match governing_dir(p, hs) {
+            Some(g) => governing.push(g),
+            None => {
+                others.insert(p);
+            }
+        }
+    }
+    governing.sort();
+    governing.dedup();
+    let mut dirs: BTreeSet<RepoPath> = candidates
+        .iter()
+        .filter(|d| {
+            governing
+                .iter()
+                .any(|g| is_ancestor_or_self(g, d) || is_ancestor_or_self(d, g))
+        })
+        .cloned()
+        .collect();
+    if !others.is_empty() {
+        let rest: Vec<RepoPath> = candidates.difference(&dirs).cloned().collect();
+        let hit = std::sync::Mutex::new(Vec::new());
+        parallel(&rest, |d| {
+            let ctx = context_at(d, None);
+            let names = hs.iter().any(|h| {
+                [base, head].iter().any(|repo| {
+                    let v = args.agent_version(*h);
+                    let s = sources(&compile(*h, repo, &ctx, v));
+                    others.iter().any(|o| s.contains(*o))
+                })
+            });
+            if names {
+                hit.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(d.clone());
+            }
+        });
+        dirs.extend(hit.into_inner().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    // Targets of changed path-scoped items.
+    let changed_set: BTreeSet<&RepoPath> = changed.iter().collect();
+    let mut out: Vec<Ctx> = Vec::new();
+    for d in &dirs {
+        out.push((d.clone(), None));
+        let ctx = context_at(d, None);
+        let mut patterns: BTreeSet<String> = BTreeSet::new();
+        for h in hs {
+            for repo in [base, head] {
+                let c = compile(*h, repo, &ctx, args.agent_version(*h));
+                for i in &c.instructions {
+                    if changed_set.contains(&i.source.path) {
+                        patterns.extend(i.paths.iter().flatten().cloned());
+                    }
+                }
+                for s in &c.skills {
+                    if changed_set.contains(&s.source.path) {
+                        patterns.extend(s.paths.iter().flatten().cloned());
+                    }
+                }
+            }
+        }
+        if patterns.is_empty() {
+            continue;
+        }
+        let mut targets: BTreeSet<RepoPath> = BTreeSet::new();
+        for pattern in &patterns {
+            for repo in [base, head] {
+                if let Some(t) = first_match(repo, pattern, &changed_set) {
+                    targets.insert(t);
+                }
+            }
+        }
+        out.extend(targets.into_iter().map(|t| (d.clone(), Some(t))));
+    }
+    out
+}
+
+/// The first file of `repo` (a changed one first, else in path order)
+/// that `pattern` matches, anchored at the repository root (`*` does not
+/// cross `/`, `X/**` also matches `X`).
+fn first_match(repo: &Repo<'_>, pattern: &str, changed: &BTreeSet<&RepoPath>) -> Option<RepoPath> {
+    let p = pattern.trim();
+    let p = p.strip_prefix("./").unwrap_or(p);
+    let mut globs = globset::GlobSetBuilder::new();
+    for v in [Some(p), p.strip_suffix("/**")].into_iter().flatten() {
+        if let Ok(g) = globset::GlobBuilder::new(v)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+        {
+            globs.add(g);
+        }
+    }
+    let set = globs.build().ok()?;
+    if let Some(c) = changed
+        .iter()
+        .find(|c| repo.kind(c) == Some(EntryKind::File) && set.is_match(c.as_str()))
+    {
+        return Some((*c).clone());
+    }
+    let mut best: Option<RepoPath> = None;
+    for d in repo.directories() {
+        for e in repo.list_dir(&d) {
+            if e.kind != EntryKind::File {
+                continue;
+            }
+            let Some(path) = d.join(&e.name) else {
+                continue;
+            };
+            if set.is_match(path.as_str()) && best.as_ref().is_none_or(|b| path < *b) {
+                best = Some(path);
+            }
+        }
+    }
+    best
+}
+
+fn context_at(cwd: &RepoPath, target: Option<RepoPath>) -> AnalysisContext {
+    AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: cwd.clone(),
+        target_path: target,
+        mode: Mode::Repo,
+    }
+}
+
+/// Runs `work` on every item, spread over the available cores (at most 8).
+fn parallel<T: Sync>(items: &[T], work: impl Fn(&T) + Sync) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8)
+        .min(items.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                work(item);
+            });
+        }
+    });
+}
+
+struct Analysed {
+    context: Ctx,
+    agents: Vec<playbookdiff_compare::delta::AgentDelta>,
+    base_findings: Vec<playbookdiff_compare::Finding>,
+    head_findings: Vec<playbookdiff_compare::Finding>,
+}
+
+/// Compiles and compares every context at both revisions, in context
+/// order.
+fn analyse_contexts(
+    base: &Repo<'_>,
+    head: &Repo<'_>,
+    contexts: &[Ctx],
+    hs: &[Harness],
+    args: &DiffArgs,
+) -> Vec<Analysed> {
+    let results = std::sync::Mutex::new(BTreeMap::new());
+    let indexed: Vec<(usize, &Ctx)> = contexts.iter().enumerate().collect();
+    parallel(&indexed, |(i, (dir, target))| {
+        let ctx = context_at(dir, target.clone());
+        let side = |repo: &Repo<'_>| {
+            let configs: Vec<EffectiveAgentConfig> = hs
+                .iter()
+                .map(|h| compile(*h, repo, &ctx, args.agent_version(*h)))
+                .collect();
+            let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
+            let mut cmp = compare(&refs);
+            for f in &mut cmp.findings {
+                f.remedies = remedies(f);
+            }
+            (configs, cmp.findings)
+        };
+        let (bc, bf) = side(base);
+        let (hc, hf) = side(head);
+        let agents = bc
+            .iter()
+            .zip(&hc)
+            .map(|(b, h)| agent_delta(b, h))
+            .filter(|d| !d.is_empty())
+            .collect();
+        results.lock().unwrap_or_else(|e| e.into_inner()).insert(
+            *i,
+            Analysed {
+                context: (dir.clone(), target.clone()),
+                agents,
+                base_findings: bf,
+                head_findings: hf,
+            },
+        );
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_values()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(
+            parse_range("main..topic").unwrap(),
+            Range::TwoDot("main".into(), "topic".into())
+        );
+        assert_eq!(
+            parse_range("main...topic").unwrap(),
+            Range::ThreeDot("main".into(), "topic".into())
+        );
+        assert_eq!(
+            parse_range("HEAD~1").unwrap(),
+            Range::AgainstWorkingTree("HEAD~1".into())
+        );
+        for bad in ["", "..b", "a..", "a..b..c", "...b", "a...", "a...b..c"] {
+            let e = parse_range(bad).unwrap_err();
+            assert!(e.0.starts_with("invalid range"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn ancestry() {
+        let r = |s: &str| RepoPath::new(s).unwrap();
+        assert!(is_ancestor_or_self(&r("."), &r("a/b")));
+        assert!(is_ancestor_or_self(&r("a"), &r("a/b")));
+        assert!(is_ancestor_or_self(&r("a/b"), &r("a/b")));
+        assert!(!is_ancestor_or_self(&r("a/b"), &r("a")));
+        assert!(!is_ancestor_or_self(&r("a"), &r("ab")));
+    }
+}

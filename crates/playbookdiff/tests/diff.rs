@@ -1,0 +1,461 @@
+//! `playbookdiff diff` on scripted histories: throwaway repositories built
+//! here with the `git` binary (the product reads them with gix), one
+//! commit per step, and the expected agent-level changes, introduced,
+//! resolved and unchanged findings, in JSON and text, and exit statuses.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+/// Runs git in `dir` with no user, system or global configuration.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("HOME", dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A scripted history: a repository and its commits.
+struct History {
+    dir: tempfile::TempDir,
+}
+
+impl History {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        git(dir.path(), &["init", "-q", "-b", "main"]);
+        History { dir }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn write(&self, rel: &str, text: &str) -> &Self {
+        let p = self.root().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(&p);
+        std::fs::write(p, text).unwrap();
+        self
+    }
+
+    fn link(&self, rel: &str, target: &str) -> &Self {
+        let p = self.root().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(&p);
+        std::os::unix::fs::symlink(target, p).unwrap();
+        self
+    }
+
+    fn commit(&self, message: &str) -> &Self {
+        git(self.root(), &["add", "-A"]);
+        git(self.root(), &["commit", "-qm", message, "--allow-empty"]);
+        self
+    }
+
+    /// `playbookdiff diff RANGE REPO ARGS…`: status, stdout, stderr.
+    fn diff(&self, range: &str, args: &[&str]) -> (i32, String, String) {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .arg("diff")
+            .arg(range)
+            .arg(self.root())
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    fn json(&self, range: &str) -> (i32, Value) {
+        let (code, out, err) = self.diff(range, &["--format", "json"]);
+        assert!(code == 0 || code == 1, "{range}: {err}");
+        (code, serde_json::from_str(&out).unwrap())
+    }
+}
+
+/// The base of most histories: Codex and Claude Code receive the same
+/// root instructions (CLAUDE.md imports AGENTS.md).
+fn bridged() -> History {
+    let h = History::new();
+    h.write("AGENTS.md", "# Rules\n\nUse pnpm.\n")
+        .write("CLAUDE.md", "@AGENTS.md\n")
+        .write("src/main.ts", "export {};\n")
+        .commit("base");
+    h
+}
+
+fn ids(v: &Value, list: &str) -> Vec<String> {
+    v["findings"][list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The changes of `harness` under launch directory `cwd` (no target).
+fn agent<'a>(v: &'a Value, cwd: &str, harness: &str) -> Option<&'a Value> {
+    v["directories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["cwd"] == cwd && d.get("targetPath").is_none())
+        .flat_map(|d| d["agents"].as_array().unwrap())
+        .find(|a| a["harness"] == harness)
+}
+
+fn changes(a: &Value, list: &str) -> Vec<(String, String)> {
+    a[list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let what = c
+                .get("path")
+                .filter(|_| list == "instructions")
+                .or_else(|| c.get("name"))
+                .unwrap();
+            (
+                c["change"].as_str().unwrap().to_string(),
+                what.as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn pair(a: &str, b: &str) -> (String, String) {
+    (a.to_string(), b.to_string())
+}
+
+#[test]
+fn adding_a_nested_agents_md_introduces_a_finding() {
+    let h = bridged();
+    h.write("apps/api/AGENTS.md", "# API\n\nUse tokio.\n")
+        .commit("nested");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 1, "an introduced actionable finding exits 1");
+    assert_eq!(v["changedPaths"], serde_json::json!(["apps/api/AGENTS.md"]));
+    let analysed: Vec<&str> = v["analysed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["cwd"].as_str().unwrap())
+        .collect();
+    assert_eq!(analysed, [".", "apps/api"]);
+    let codex = agent(&v, "apps/api", "codex").expect("codex changes in apps/api");
+    assert_eq!(
+        changes(codex, "instructions"),
+        [pair("added", "apps/api/AGENTS.md")]
+    );
+    assert_eq!(
+        codex["instructions"][0]["paragraphs"][1]["added"],
+        "Use tokio."
+    );
+    let introduced = ids(&v, "introduced");
+    assert_eq!(introduced.len(), 1, "{introduced:?}");
+    assert!(
+        introduced[0].starts_with("instruction:missing:"),
+        "{introduced:?}"
+    );
+    assert!(ids(&v, "resolved").is_empty());
+    assert_eq!(v["summary"]["introducedActionable"], 1);
+    let f = &v["findings"]["introduced"][0];
+    assert_eq!(f["directories"], serde_json::json!(["apps/api"]));
+
+    // The same in text.
+    let (code, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert_eq!(code, 1);
+    assert!(text.contains("apps/api"), "{text}");
+    assert!(
+        text.contains("added     instruction apps/api/AGENTS.md"),
+        "{text}"
+    );
+    assert!(text.contains("+ Use tokio."), "{text}");
+    assert!(text.contains("Introduced findings (1)"), "{text}");
+    assert!(text.contains(&introduced[0]), "{text}");
+    assert!(text.contains("exit status 1"), "{text}");
+}
+
+#[test]
+fn an_agents_md_bridge_resolves_a_finding() {
+    let h = History::new();
+    h.write("AGENTS.md", "# Rules\n\nUse pnpm.\n")
+        .write("CLAUDE.md", "# Claude\n")
+        .commit("two files");
+    h.write("CLAUDE.md", "# Claude\n\n@AGENTS.md\n")
+        .commit("bridge");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 0, "nothing introduced");
+    let resolved = ids(&v, "resolved");
+    assert!(
+        resolved
+            .iter()
+            .any(|id| id.starts_with("instruction:missing:")),
+        "{resolved:?}"
+    );
+    assert!(ids(&v, "introduced").is_empty(), "{v:#}");
+    let claude = agent(&v, ".", "claude-code").expect("claude changes");
+    let c = changes(claude, "instructions");
+    assert!(c.contains(&pair("added", "AGENTS.md")), "{c:?}");
+    assert!(agent(&v, ".", "codex").is_none(), "codex receives the same");
+    let (_, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert!(text.contains("Resolved findings (1)"), "{text}");
+    assert!(text.contains(&resolved[0]), "{text}");
+}
+
+#[test]
+fn changing_an_mcp_server_url_redefines_it() {
+    let h = bridged();
+    h.write(
+        ".mcp.json",
+        r#"{ "mcpServers": { "docs": { "type": "http", "url": "https://docs.example.com/mcp" } } }"#,
+    )
+    .write(
+        ".codex/config.toml",
+        "[mcp_servers.docs]\nurl = \"https://docs.example.com/mcp\"\n",
+    )
+    .commit("mcp");
+    h.write(
+        ".mcp.json",
+        r#"{ "mcpServers": { "docs": { "type": "http", "url": "https://docs.example.org/mcp" } } }"#,
+    )
+    .commit("url");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(v["changedPaths"], serde_json::json!([".mcp.json"]));
+    let claude = agent(&v, ".", "claude-code").expect("claude changes");
+    assert_eq!(changes(claude, "mcpServers"), [pair("redefined", "docs")]);
+    let fields = claude["mcpServers"][0]["fields"].as_array().unwrap();
+    assert!(fields.iter().any(|f| f == "url"), "{fields:?}");
+    assert!(agent(&v, ".", "codex").is_none());
+    // The two harnesses now disagree on the URL.
+    let introduced = ids(&v, "introduced");
+    assert!(
+        introduced.iter().any(|id| id.starts_with("mcp:")),
+        "{introduced:?}"
+    );
+}
+
+#[test]
+fn renaming_a_skill_removes_one_and_adds_another() {
+    let h = bridged();
+    h.write(
+        ".claude/skills/release/SKILL.md",
+        "---\nname: release\ndescription: Cut a release.\n---\nSteps.\n",
+    )
+    .commit("skill");
+    std::fs::remove_dir_all(h.root().join(".claude/skills/release")).unwrap();
+    h.write(
+        ".claude/skills/ship/SKILL.md",
+        "---\nname: ship\ndescription: Cut a release.\n---\nSteps.\n",
+    )
+    .commit("rename skill");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    let claude = agent(&v, ".", "claude-code").expect("claude changes");
+    assert_eq!(
+        changes(claude, "skills"),
+        [pair("removed", "release"), pair("added", "ship")]
+    );
+    let introduced = ids(&v, "introduced");
+    let resolved = ids(&v, "resolved");
+    assert!(
+        introduced
+            .iter()
+            .any(|i| i.starts_with("skill:") && i.contains("ship")),
+        "{introduced:?}"
+    );
+    assert!(
+        resolved
+            .iter()
+            .any(|i| i.starts_with("skill:") && i.contains("release")),
+        "{resolved:?}"
+    );
+}
+
+#[test]
+fn turning_a_file_into_a_symbolic_link() {
+    let h = History::new();
+    h.write("AGENTS.md", "# Rules\n\nUse pnpm.\n")
+        .write("CLAUDE.md", "# Rules\n\nUse yarn.\n")
+        .commit("two texts");
+    h.link("CLAUDE.md", "AGENTS.md").commit("link");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(v["changedPaths"], serde_json::json!(["CLAUDE.md"]));
+    let claude = agent(&v, ".", "claude-code").expect("claude changes");
+    let edited = &claude["instructions"][0];
+    assert_eq!(edited["change"], "edited");
+    assert_eq!(edited["path"], "CLAUDE.md");
+    assert_eq!(edited["head"]["resolvedPath"], "AGENTS.md");
+    assert_eq!(
+        edited["paragraphs"],
+        serde_json::json!([{ "removed": "Use yarn.", "added": "Use pnpm." }])
+    );
+    // The differing texts were a finding; one text resolves it.
+    assert!(!ids(&v, "resolved").is_empty(), "{v:#}");
+    assert!(ids(&v, "introduced").is_empty(), "{v:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_commit_touching_only_source_files_affects_no_directory() {
+    let h = bridged();
+    h.write("src/main.ts", "export const x = 1;\n")
+        .write("src/lib/util.ts", "export {};\n")
+        .commit("code");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 0);
+    assert_eq!(
+        v["changedPaths"],
+        serde_json::json!(["src/lib/util.ts", "src/main.ts"])
+    );
+    assert_eq!(v["analysed"], serde_json::json!([]));
+    assert_eq!(v["directories"], serde_json::json!([]));
+    assert_eq!(v["summary"]["introduced"], 0);
+    let (code, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert_eq!(code, 0);
+    assert!(text.contains("0 contexts analysed"), "{text}");
+}
+
+#[test]
+fn a_rename_is_seen_from_both_directories() {
+    let h = bridged();
+    h.write("apps/api/AGENTS.md", "# API\n\nUse tokio.\n")
+        .commit("api");
+    git(h.root(), &["mv", "apps/api", "apps/server"]);
+    h.commit("rename");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(
+        v["changedPaths"],
+        serde_json::json!(["apps/api/AGENTS.md", "apps/server/AGENTS.md"])
+    );
+    let analysed: Vec<&str> = v["analysed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["cwd"].as_str().unwrap())
+        .collect();
+    assert_eq!(analysed, [".", "apps/api", "apps/server"]);
+    let codex_new = agent(&v, "apps/server", "codex").expect("codex in apps/server");
+    assert_eq!(
+        changes(codex_new, "instructions"),
+        [pair("added", "apps/server/AGENTS.md")]
+    );
+    let codex_old = agent(&v, "apps/api", "codex").expect("codex in apps/api");
+    assert_eq!(
+        changes(codex_old, "instructions"),
+        [pair("removed", "apps/api/AGENTS.md")]
+    );
+    // Claude Code lacked the API text before and lacks the server text now.
+    assert_eq!(ids(&v, "introduced").len(), 1, "{v:#}");
+    assert_eq!(ids(&v, "resolved").len(), 1, "{v:#}");
+}
+
+#[test]
+fn a_merge_base_range_compares_against_the_fork_point() {
+    let h = bridged();
+    git(h.root(), &["checkout", "-q", "-b", "topic"]);
+    h.write("apps/web/AGENTS.md", "# Web\n\nUse vite.\n")
+        .commit("topic change");
+    git(h.root(), &["checkout", "-q", "main"]);
+    h.write("AGENTS.md", "# Rules\n\nUse pnpm.\n\nRun the tests.\n")
+        .commit("main moves on");
+    let (_, v) = h.json("main...topic");
+    assert_eq!(v["base"]["mergeBase"], true);
+    assert_eq!(v["base"]["revision"], "main");
+    assert_eq!(v["head"]["revision"], "topic");
+    // Only the topic's own change: main's later edit of AGENTS.md is not in it.
+    assert_eq!(v["changedPaths"], serde_json::json!(["apps/web/AGENTS.md"]));
+    // Two dots compare the tips: both changes.
+    let (_, v2) = h.json("main..topic");
+    assert_eq!(
+        v2["changedPaths"],
+        serde_json::json!(["AGENTS.md", "apps/web/AGENTS.md"])
+    );
+    assert!(v2["base"].get("mergeBase").is_none());
+    let root_codex = agent(&v2, ".", "codex").expect("codex at the root");
+    let edited = &root_codex["instructions"][0];
+    assert_eq!(edited["change"], "edited");
+    assert_eq!(
+        edited["paragraphs"],
+        serde_json::json!([{ "removed": "Run the tests." }])
+    );
+}
+
+#[test]
+fn a_single_revision_is_compared_with_the_working_tree() {
+    let h = bridged();
+    h.write("AGENTS.md", "# Rules\n\nUse npm.\n");
+    let (code, v) = h.json("HEAD");
+    assert_eq!(v["head"]["commit"], Value::Null);
+    assert_eq!(v["changedPaths"], serde_json::json!(["AGENTS.md"]));
+    let codex = agent(&v, ".", "codex").expect("codex changes");
+    assert_eq!(codex["instructions"][0]["change"], "edited");
+    assert_eq!(code, 0, "both harnesses receive the edit: {v:#}");
+    let (_, text, _) = h.diff("HEAD", &[]);
+    assert!(text.contains("head        the working tree"), "{text}");
+    // Nothing uncommitted: nothing changed.
+    h.write("AGENTS.md", "# Rules\n\nUse pnpm.\n");
+    let (code, v) = h.json("HEAD");
+    assert_eq!(code, 0);
+    assert_eq!(v["changedPaths"], serde_json::json!([]));
+}
+
+#[test]
+fn markdown_is_escaped_and_summarizes() {
+    let h = bridged();
+    h.write("apps/api/AGENTS.md", "# API\n\nUse <b>tokio</b>.\n")
+        .commit("nested");
+    let (code, md, _) = h.diff("HEAD~1..HEAD", &["--format", "markdown"]);
+    assert_eq!(code, 1);
+    assert!(md.starts_with("### PlaybookDiff"), "{md}");
+    assert!(md.contains("| apps/api | Codex |"), "{md}");
+    assert!(md.contains("**Introduced findings: 1**"), "{md}");
+    assert!(!md.contains("<b>"), "{md}");
+}
+
+#[test]
+fn errors_are_one_line_with_status_2() {
+    let h = bridged();
+    let plain = tempfile::tempdir().unwrap();
+    let cases: Vec<(&Path, &str, &str)> = vec![
+        (h.root(), "nope..HEAD", "unknown revision 'nope'"),
+        (h.root(), "HEAD..", "invalid range"),
+        (h.root(), "a..b..c", "invalid range"),
+        (h.root(), "HEAD~7", "unknown revision 'HEAD~7'"),
+        (plain.path(), "HEAD~1..HEAD", "is not a git repository"),
+    ];
+    for (repo, range, expected) in cases {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(["diff", range])
+            .arg(repo)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{range}: {err}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            err.starts_with("error: ") && err.contains(expected),
+            "{range}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}
