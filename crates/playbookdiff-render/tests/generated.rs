@@ -71,3 +71,11 @@ fn config_schema_is_up_to_date() {
         &playbookdiff_config::schema(),
     );
 }
+
+#[test]
+fn diff_schema_is_up_to_date() {
+    check_generated(
+        "schema/diff.schema.json",
+        &playbookdiff_render::diff::diff_schema(),
+    );
+}
