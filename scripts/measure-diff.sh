@@ -16,13 +16,14 @@
 # the median wall time is printed.
 #
 # Usage: scripts/measure-diff.sh [DIR] [RUNS]
-# Uses target/release/playbookdiff (cargo build --release -p playbookdiff).
+# Uses target/release/playbookdiff (cargo build --release -p playbookdiff),
+# or the binary named by PBD_BIN.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 dir=${1:-$(mktemp -d)/pbd-diff}
 runs=${2:-5}
-bin=$PWD/target/release/playbookdiff
+bin=${PBD_BIN:-$PWD/target/release/playbookdiff}
 
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.invalid
