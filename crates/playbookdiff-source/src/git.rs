@@ -570,4 +570,8 @@ impl SourceTree for GitTree {
     fn problems(&self) -> Vec<WalkProblem> {
         self.problems.clone()
     }
+
+    fn is_commit(&self) -> bool {
+        true
+    }
 }

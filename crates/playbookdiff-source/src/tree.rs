@@ -112,6 +112,13 @@ pub trait SourceTree: Sync {
         false
     }
 
+    /// True when the tree holds only committed files (a commit read from
+    /// git objects), so git's rule of what repo mode sees holds already and
+    /// the working tree's index and ignore files do not apply.
+    fn is_commit(&self) -> bool {
+        false
+    }
+
     /// Entries the tree holds but cannot show (a git submodule, a name no
     /// checkout writes), reported by the walk like unreadable directories.
     /// Empty by default.
@@ -142,6 +149,9 @@ impl<T: SourceTree + ?Sized> SourceTree for Box<T> {
     }
     fn problems(&self) -> Vec<crate::WalkProblem> {
         (**self).problems()
+    }
+    fn is_commit(&self) -> bool {
+        (**self).is_commit()
     }
 }
 

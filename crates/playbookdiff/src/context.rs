@@ -79,7 +79,8 @@ impl OpenedContext {
             entry_names.extend(a.config_entry_names().iter().map(|n| n.to_string()));
             personal.extend_from_slice(a.personal_paths());
         }
-        let visibility = match (self.tree.absolute_root(), self.context.mode) {
+        let root = self.tree.absolute_root().filter(|_| !self.tree.is_commit());
+        let visibility = match (root, self.context.mode) {
             // A commit (`--rev`) holds only what was committed.
             (None, _) => Visibility::Committed,
             (Some(_), Mode::Local) => Visibility::WorkingTree,

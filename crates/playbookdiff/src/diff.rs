@@ -21,7 +21,10 @@ use playbookdiff_compare::compare;
 use playbookdiff_compare::delta::{agent_delta, finding_delta, FindingSet};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode, RepoPath};
 use playbookdiff_render::diff::{DiffContext, DiffDocument, DiffSide, DiffSummary};
-use playbookdiff_source::{EntryKind, GitRepository, Repo, SourceTree, WorkingTree};
+use playbookdiff_source::{
+    EntryKind, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility, WalkScope,
+    WorkingTree,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -134,10 +137,27 @@ pub fn run_diff(
         (None, None) => unreachable!("one head is always opened"),
     };
 
-    // One walk of each side, in parallel.
+    // One walk of each side, in parallel. A commit holds only committed
+    // files; the working tree is seen as repo mode sees it (tracked files
+    // and untracked ones no ignore rule matches).
+    let personal: Vec<&str> = hs
+        .iter()
+        .filter_map(|h| playbookdiff_registry::adapter(*h))
+        .flat_map(|a| a.personal_paths().iter().copied())
+        .collect();
+    let options = |tree: &dyn SourceTree| RepoOptions {
+        visibility: if tree.is_commit() {
+            Visibility::Committed
+        } else {
+            GitView::open(&root, &personal)
+                .map_or(Visibility::WorkingTree, |g| Visibility::Git(Box::new(g)))
+        },
+        excludes: Vec::new(),
+        scope: WalkScope::Whole,
+    };
     let (base, head) = std::thread::scope(|s| {
-        let b = s.spawn(|| Repo::new(&base_tree));
-        let h = Repo::new(head_tree);
+        let b = s.spawn(|| Repo::with_options(&base_tree, options(&base_tree)));
+        let h = Repo::with_options(head_tree, options(head_tree));
         (b.join().expect("the walk does not panic"), h)
     });
     let changed = match &head_git {
@@ -145,8 +165,23 @@ pub fn run_diff(
         None => base_tree.changed_against(&head),
     };
 
-    let contexts = affected(&base, &head, &changed, &hs, args);
-    let analysed = analyse_contexts(&base, &head, &contexts, &hs, args);
+    let changed_set: BTreeSet<&RepoPath> = changed.iter().collect();
+    let dirs: Vec<Ctx> = affected(&base, &head, &changed, &hs, args)
+        .into_iter()
+        .map(|d| (d, None))
+        .collect();
+    let mut analysed = analyse_contexts(&base, &head, &dirs, &hs, args, &changed_set);
+    let targets = derived_targets(&base, &head, &analysed, &changed_set);
+    analysed.extend(analyse_contexts(
+        &base,
+        &head,
+        &targets,
+        &hs,
+        args,
+        &changed_set,
+    ));
+    analysed.sort_by(|a, b| a.context.cmp(&b.context));
+    let contexts: Vec<Ctx> = analysed.iter().map(|a| a.context.clone()).collect();
 
     let mut base_set = FindingSet::new();
     let mut head_set = FindingSet::new();
@@ -255,8 +290,8 @@ fn sources(c: &EffectiveAgentConfig) -> BTreeSet<RepoPath> {
     out
 }
 
-/// The contexts whose received configuration can change, sorted (each
-/// launch directory, then its targets):
+/// The launch directories whose received configuration can change,
+/// sorted:
 ///
 /// * every launch directory (the root and each directory holding an
 ///   adapter's configuration entry, at either revision) whose chain holds
@@ -265,19 +300,19 @@ fn sources(c: &EffectiveAgentConfig) -> BTreeSet<RepoPath> {
 ///   an ancestor of the launch directory, or the other way round;
 /// * when a changed path is no adapter's configuration (a source file, an
 ///   imported document, the target of a link), every launch directory
-///   whose configuration at either revision names it as a source;
-/// * for each changed path-scoped rule or skill (`paths`) of an affected
-///   directory, a target its patterns match at either revision (the first
-///   matching file in path order), so its loading is compared too.
+///   whose configuration at either revision names it as a source.
 ///
-/// No cap: each directory's compilation shares the two walks.
+/// Then, for each changed path-scoped rule or skill (`paths`) of an
+/// affected directory, a target its patterns match ([`derived_targets`]),
+/// so its loading is compared too. No cap: each directory's compilation
+/// shares the two walks.
 pub fn affected(
     base: &Repo<'_>,
     head: &Repo<'_>,
     changed: &[RepoPath],
     hs: &[Harness],
     args: &DiffArgs,
-) -> Vec<Ctx> {
+) -> Vec<RepoPath> {
     if changed.is_empty() {
         return Vec::new();
     }
@@ -329,40 +364,51 @@ pub fn affected(
         dirs.extend(hit.into_inner().unwrap_or_else(|e| e.into_inner()));
     }
 
-    // Targets of changed path-scoped items.
-    let changed_set: BTreeSet<&RepoPath> = changed.iter().collect();
-    let mut out: Vec<Ctx> = Vec::new();
-    for d in &dirs {
-        out.push((d.clone(), None));
-        let ctx = context_at(d, None);
-        let mut patterns: BTreeSet<String> = BTreeSet::new();
-        for h in hs {
-            for repo in [base, head] {
-                let c = compile(*h, repo, &ctx, args.agent_version(*h));
-                for i in &c.instructions {
-                    if changed_set.contains(&i.source.path) {
-                        patterns.extend(i.paths.iter().flatten().cloned());
-                    }
-                }
-                for s in &c.skills {
-                    if changed_set.contains(&s.source.path) {
-                        patterns.extend(s.paths.iter().flatten().cloned());
-                    }
-                }
+    dirs.into_iter().collect()
+}
+
+/// The patterns (`paths`) of the path-scoped instructions and skills of
+/// `configs` whose file changed.
+fn changed_patterns(
+    configs: &[EffectiveAgentConfig],
+    changed: &BTreeSet<&RepoPath>,
+) -> BTreeSet<String> {
+    let mut patterns = BTreeSet::new();
+    for c in configs {
+        for i in &c.instructions {
+            if changed.contains(&i.source.path) {
+                patterns.extend(i.paths.iter().flatten().cloned());
             }
         }
-        if patterns.is_empty() {
-            continue;
+        for sk in &c.skills {
+            if changed.contains(&sk.source.path) {
+                patterns.extend(sk.paths.iter().flatten().cloned());
+            }
         }
+    }
+    patterns
+}
+
+/// For each analysed launch directory with changed path-scoped items, a
+/// target their patterns match at either revision (a changed file first,
+/// else the first in path order), once per file.
+fn derived_targets(
+    base: &Repo<'_>,
+    head: &Repo<'_>,
+    analysed: &[Analysed],
+    changed: &BTreeSet<&RepoPath>,
+) -> Vec<Ctx> {
+    let mut out = Vec::new();
+    for a in analysed {
         let mut targets: BTreeSet<RepoPath> = BTreeSet::new();
-        for pattern in &patterns {
+        for pattern in &a.patterns {
             for repo in [base, head] {
-                if let Some(t) = first_match(repo, pattern, &changed_set) {
+                if let Some(t) = first_match(repo, pattern, changed) {
                     targets.insert(t);
                 }
             }
         }
-        out.extend(targets.into_iter().map(|t| (d.clone(), Some(t))));
+        out.extend(targets.into_iter().map(|t| (a.context.0.clone(), Some(t))));
     }
     out
 }
@@ -436,6 +482,8 @@ fn parallel<T: Sync>(items: &[T], work: impl Fn(&T) + Sync) {
 
 struct Analysed {
     context: Ctx,
+    /// The `paths` patterns of its changed path-scoped items.
+    patterns: BTreeSet<String>,
     agents: Vec<playbookdiff_compare::delta::AgentDelta>,
     base_findings: Vec<playbookdiff_compare::Finding>,
     head_findings: Vec<playbookdiff_compare::Finding>,
@@ -449,6 +497,7 @@ fn analyse_contexts(
     contexts: &[Ctx],
     hs: &[Harness],
     args: &DiffArgs,
+    changed: &BTreeSet<&RepoPath>,
 ) -> Vec<Analysed> {
     let results = std::sync::Mutex::new(BTreeMap::new());
     let indexed: Vec<(usize, &Ctx)> = contexts.iter().enumerate().collect();
@@ -468,6 +517,8 @@ fn analyse_contexts(
         };
         let (bc, bf) = side(base);
         let (hc, hf) = side(head);
+        let mut patterns = changed_patterns(&bc, changed);
+        patterns.extend(changed_patterns(&hc, changed));
         let agents = bc
             .iter()
             .zip(&hc)
@@ -478,6 +529,7 @@ fn analyse_contexts(
             *i,
             Analysed {
                 context: (dir.clone(), target.clone()),
+                patterns,
                 agents,
                 base_findings: bf,
                 head_findings: hf,

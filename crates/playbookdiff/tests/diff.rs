@@ -459,3 +459,53 @@ fn errors_are_one_line_with_status_2() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
 }
+
+#[test]
+fn a_changed_path_scoped_rule_is_analysed_with_a_target_it_matches() {
+    let h = bridged();
+    h.write("src/api/handler.ts", "export {};\n")
+        .write(
+            ".claude/rules/api.md",
+            "---\npaths: [\"src/api/**\"]\n---\nValidate every request body.\n",
+        )
+        .commit("rule");
+    h.write(
+        ".claude/rules/api.md",
+        "---\npaths: [\"src/api/**\"]\n---\nValidate every request body with zod.\n",
+    )
+    .commit("edit rule");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    let analysed: Vec<(String, Option<String>)> = v["analysed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["cwd"].as_str().unwrap().to_string(),
+                c.get("targetPath").map(|t| t.as_str().unwrap().to_string()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        analysed,
+        [
+            (".".to_string(), None),
+            (".".to_string(), Some("src/api/handler.ts".to_string()))
+        ]
+    );
+    // With the target, the rule applies, and its edit is what changed.
+    let with_target = v["directories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["targetPath"] == "src/api/handler.ts")
+        .expect("changes under the target");
+    let claude = with_target["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["harness"] == "claude-code")
+        .unwrap();
+    assert_eq!(claude["instructions"][0]["change"], "edited");
+    assert_eq!(claude["instructions"][0]["path"], ".claude/rules/api.md");
+}

@@ -253,3 +253,20 @@ fn refusals_are_one_line_with_status_2() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
 }
+
+#[test]
+fn a_revision_is_not_filtered_by_the_working_tree_index_or_ignore_files() {
+    let dir = scripted();
+    // AGENTS.md is committed, then untracked and ignored in the working tree.
+    git(dir.path(), &["rm", "-q", "--cached", "AGENTS.md"]);
+    std::fs::write(dir.path().join(".gitignore"), "AGENTS.md\n").unwrap();
+    let (code, out, err) = run(
+        dir.path(),
+        &["compile", "--harness", "codex", "--json", "--rev", "HEAD"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Use tabs."), "{out}");
+    // The working tree in repo mode no longer sees it.
+    let (_, out, _) = run(dir.path(), &["compile", "--harness", "codex", "--json"]);
+    assert!(!out.contains("Use spaces."), "{out}");
+}
