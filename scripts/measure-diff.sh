@@ -5,7 +5,7 @@
 #
 #   1. builds the tree (scripts/generate-large-tree.py) as a git repository
 #      with one commit, then a second commit changing five configuration
-#      files (four package AGENTS.md files and the root .mcp.json);
+#      files of five packages (AGENTS.md or CLAUDE.md);
 #   2. times `git ls-tree -r` of both commits plus `git cat-file --batch`
 #      of the changed blobs (the floor: listing both trees and reading what
 #      changed), against `playbookdiff diff BASE..HEAD --format json`;
@@ -39,7 +39,7 @@ if [ ! -d "$dir/.git/objects" ]; then
     for p in apps/p000 packages/p001 packages/p002 apps/p003; do
         printf '# %s\n\nKeep the public API stable.\n\nRun the tests with pnpm test.\n' "$p" >"$dir/$p/AGENTS.md"
     done
-    sed -i 's/db-mcp/db-mcp-v2/' "$dir/.mcp.json"
+    printf '# packages/p005\n\nRun the package tests with pnpm test.\n' >"$dir/packages/p005/CLAUDE.md"
     git -C "$dir" commit -qam "five configuration files"
     git -C "$dir" gc -q
 fi
