@@ -291,6 +291,7 @@ impl<'t> Repo<'t> {
         let mut entries = Vec::with_capacity(raw.len());
         let mut dirs = Vec::new();
         let mut buf = String::new();
+        let needs_paths = self.view.needs_paths();
         for ent in raw {
             if ent.name == ".git" {
                 continue;
@@ -309,16 +310,19 @@ impl<'t> Repo<'t> {
             {
                 continue;
             }
-            buf.clear();
-            if !dir.is_root() {
-                buf.push_str(dir.as_str());
-                buf.push('/');
-            }
-            buf.push_str(&ent.name);
             let is_dir = ent.kind == EntryKind::Dir;
-            let seen = self
-                .view
-                .classify(&buf, is_dir, level.as_ref(), node.ignored);
+            let seen = if needs_paths {
+                buf.clear();
+                if !dir.is_root() {
+                    buf.push_str(dir.as_str());
+                    buf.push('/');
+                }
+                buf.push_str(&ent.name);
+                self.view
+                    .classify(&buf, is_dir, level.as_ref(), node.ignored)
+            } else {
+                Seen::Visible
+            };
             if seen == Seen::Hidden {
                 continue;
             }
@@ -494,18 +498,37 @@ impl<'t> Repo<'t> {
         if !self.walked(dir) {
             self.walk(std::slice::from_ref(dir));
         }
+        // One depth-first pass over the listings with one path buffer:
+        // a path is built only for what is found.
         let mut found = Vec::new();
         if let Some(node) = self.dir_node(dir) {
-            let mut stack = vec![(node, dir.clone())];
-            while let Some((node, path)) = stack.pop() {
-                let listing = self.listing(node, || path.clone());
-                if let Some(p) = listing.entry(name).and_then(|_| path.child(name)) {
-                    found.push(p);
+            let mut buf = if dir.is_root() {
+                String::new()
+            } else {
+                dir.as_str().to_string()
+            };
+            let mut stack: Vec<(&Node, usize, Option<&str>)> = vec![(node, buf.len(), None)];
+            while let Some((node, parent_len, own)) = stack.pop() {
+                buf.truncate(parent_len);
+                if let Some(n) = own {
+                    if !buf.is_empty() {
+                        buf.push('/');
+                    }
+                    buf.push_str(n);
+                }
+                let here = buf.len();
+                let listing =
+                    self.listing(node, || RepoPath::new(&buf).unwrap_or_else(RepoPath::root));
+                if listing.entry(name).is_some() {
+                    let at = RepoPath::new(&buf).unwrap_or_else(RepoPath::root);
+                    found.extend(at.child(name));
                 }
                 for (i, child) in listing.dirs.iter() {
-                    if let Some(p) = path.child(&listing.entries[*i as usize].name) {
-                        stack.push((child, p));
-                    }
+                    stack.push((
+                        child,
+                        here,
+                        Some(listing.entries[*i as usize].name.as_str()),
+                    ));
                 }
             }
         }

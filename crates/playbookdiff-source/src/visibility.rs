@@ -132,7 +132,10 @@ impl GitView {
             match gix::index::File::at(
                 &index_path,
                 gix::hash::Kind::Sha1,
-                false,
+                // The trailing checksum is not verified: hashing a large
+                // index costs more than the walk, and a damaged index
+                // fails to decode anyway.
+                true,
                 gix::index::decode::Options::default(),
             ) {
                 Ok(f) => view.index = Some(f),
@@ -304,6 +307,11 @@ impl View {
                 index_problem: g.index_problem.clone(),
             },
         }
+    }
+
+    /// True when an entry's path must be known to classify it.
+    pub(crate) fn needs_paths(&self) -> bool {
+        self.git.is_some() || self.excludes.is_some()
     }
 
     /// True when the git rule applies, so each directory's `.gitignore`
