@@ -149,6 +149,8 @@ proptest! {
         std::fs::create_dir_all(dir.path().join("outside")).unwrap();
         std::fs::write(dir.path().join("outside/secret.md"), SECRET).unwrap();
         let root = dir.path().join("repo");
+        // `create_dir_all("repo/.")` fails with NotFound: make the root first.
+        std::fs::create_dir_all(&root).unwrap();
         std::fs::create_dir_all(root.join(cwd)).unwrap();
         lay_out(&root, &spec);
         let _ = std::os::unix::fs::symlink("loop", root.join("loop"));
