@@ -336,8 +336,10 @@ declare_codes! {
     /// nested `CLAUDE.md`, no path-scoped rule, no nested rules root or
     /// skill; such items are conditional (fidelity C13; older source
     /// `pathInAllowedWorkingPath`; anthropics/claude-code#65257; seen with 2.1.197
-    /// and 2.1.332 through a scripted model).
-    TargetOutsideCwd = "target-outside-cwd", Info, Behaviour, "claude-code", "0.1.0", "the target path is outside the launch directory";
+    /// and 2.1.332 through a scripted model). OpenCode attaches instruction
+    /// files on demand only below the launch directory too
+    /// (`Instruction.resolve`, seen with 1.18.33).
+    TargetOutsideCwd = "target-outside-cwd", Info, Behaviour, any, "0.1.0", "the target path is outside the launch directory";
     /// `.claude/CLAUDE.md` below the repository root is loaded by extension
     /// of the verified root-level behaviour, not by independent
     /// verification. Source: spec 000 "Unresolved semantics".
@@ -404,6 +406,14 @@ declare_codes! {
     /// supported surface; they are not modelled as skills. Source: spec 000
     /// "Skills".
     LegacyCommandsUnsupported = "legacy-commands-unsupported", Info, Limit, "claude-code", "0.1.0", "legacy .claude/commands are not modelled";
+    /// The harness loads something the model has no item for: a custom
+    /// agent, a command, a plugin, or instructions fetched from a URL at
+    /// run time. The diagnostic names it and the file (and lines) that
+    /// define it, so it stays visible, but it is not compared across
+    /// harnesses. Review it by hand; a plugin runs code from the
+    /// repository. Source: each adapter's documentation of what its harness
+    /// loads (OpenCode: `packages/opencode/src/config/config.ts`).
+    ItemNotModelled = "item-not-modelled", Info, Limit, any, "0.1.0", "an agent, command, plugin or remote text the harness loads is not modelled";
     /// Whether a user disabled a skill is unknown in repo mode.
     SkillUserStateUnknown = "skill-user-state-unknown", Info, Unknowable, "codex", "0.1.0", "user-side skill settings are unknown";
 
@@ -453,12 +463,15 @@ declare_codes! {
     /// `.agents/skills` are not documented as trust-gated. Source: spec 004
     /// "Repo mode"; harness facts B2.
     ProjectTrustAssumed = "project-trust-assumed", Info, Assumption, "codex", "0.1.0", "project .codex/ layers are assumed trusted";
-    /// The supplied repositoryRoot is assumed to be the root Codex finds with
-    /// its `project_root_markers` (default `.git`). The root has no `.git`
-    /// entry, or a directory between the root and cwd has one, so Codex may
-    /// start its chains elsewhere. Source: spec 004 "Analysis context";
-    /// harness facts B3.
-    ProjectRootAssumed = "project-root-assumed", Info, Assumption, "codex", "0.1.0", "Codex may find another project root";
+    /// The supplied repositoryRoot is assumed to be the root the harness
+    /// finds itself: for Codex the directory its `project_root_markers`
+    /// (default `.git`) mark, for OpenCode the top level of the git
+    /// repository (its worktree, where every upward search stops; without
+    /// git, the file system root). The root has no `.git` entry, or a
+    /// directory between the root and cwd has one, so the harness may start
+    /// its searches elsewhere. Source: spec 004 "Analysis context"; harness
+    /// facts B3; OpenCode `Project.fromDirectory`.
+    ProjectRootAssumed = "project-root-assumed", Info, Assumption, any, "0.1.0", "the harness may find another project root";
     /// `project_root_markers` is set in a project `.codex/config.toml`. The
     /// value is recorded but not applied: Codex reads it only from user,
     /// system and CLI layers, and the analysis keeps the supplied
@@ -488,7 +501,7 @@ declare_codes! {
     EmptyInstructionPrecedence = "empty-instruction-precedence", Warning, RepositoryProblem, "codex", "0.1.0", "an empty instruction file may hide the next one";
     /// A SKILL.md lacks the `name` or `description` Codex requires; the
     /// skill is not listed. Source: harness facts B5.
-    SkillFieldMissing = "skill-field-missing", Warning, RepositoryProblem, "codex", "0.1.0", "a SKILL.md lacks name or description";
+    SkillFieldMissing = "skill-field-missing", Warning, RepositoryProblem, any, "0.1.0", "a SKILL.md lacks name or description";
     /// A `SKILL.md` file (not its folder) is a symbolic link. Codex
     /// documents symlinked skill folders; a symlinked SKILL.md file was
     /// reported skipped (openai/codex#22506, openai/codex#31592). The analysis follows the
@@ -530,7 +543,7 @@ declare_codes! {
     /// deserializes the front matter into text fields, fails on it and does
     /// not list the skill. Write the value as a string. Source: openai/codex
     /// `codex-rs/core-skills/src/loader.rs` (`SkillFrontmatter`); harness facts B5.
-    SkillFieldInvalid = "skill-field-invalid", Warning, RepositoryProblem, "codex", "0.1.0", "a SKILL.md field has the wrong type";
+    SkillFieldInvalid = "skill-field-invalid", Warning, RepositoryProblem, any, "0.1.0", "a SKILL.md field has the wrong type";
     /// The skill listing Codex builds at startup does not fit its budget
     /// (2 % of the model's context window in tokens, each line costed at
     /// ceil(bytes / 4); 8,000 characters when the window is unknown): it
