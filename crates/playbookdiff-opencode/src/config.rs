@@ -1,0 +1,483 @@
+//! Project configuration layers and their merge.
+//!
+//! OpenCode 1.18.33 (`Config.loadInstanceState` in
+//! `packages/opencode/src/config/config.ts`, `ConfigPaths` in
+//! `config/paths.ts`) reads, after the user's global files:
+//!
+//! 1. `opencode.json` and `opencode.jsonc` in every directory from the
+//!    worktree root down to cwd, root first, the `.jsonc` after the `.json`
+//!    of the same directory (`ConfigPaths.files`: collected upward with
+//!    `.jsonc` first, then reversed);
+//! 2. `.opencode/opencode.json` then `.opencode/opencode.jsonc` of every
+//!    directory from cwd *up* to the root (`ConfigPaths.directories`, not
+//!    reversed), so the root's `.opencode` is merged last and wins.
+//!
+//! Each file is JSONC (comments and trailing commas; Microsoft's
+//! `jsonc-parser` with `allowTrailingComma`); any syntax error stops
+//! OpenCode with "is not valid JSON(C)". `{env:VAR}` is replaced in the raw
+//! text before parsing and `{file:path}` by the trimmed content of a file
+//! relative to the config file's directory (a missing file stops OpenCode);
+//! the analysis expands neither. Layers are deep-merged (`mergeDeep`:
+//! objects key by key, arrays and scalars replaced), except `instructions`,
+//! whose lists are joined without repeats. An empty file counts as `{}`.
+//! Unknown top-level keys are dropped silently (seen with 1.18.33: `"bogus":
+//! 1` loads).
+
+use crate::{place, Cx, READ_LIMIT};
+use jsonc_parser::ast::{ObjectPropName, Value as Ast};
+use jsonc_parser::common::Ranged;
+use jsonc_parser::{CollectOptions, ParseOptions};
+use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
+use playbookdiff_source::{Resolved, SourceError, TextFile};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Key paths deeper than this are not given lines (`mcp.<name>.<field>`).
+const MAX_SPAN_DEPTH: usize = 3;
+
+/// One project configuration file that OpenCode merges for this cwd.
+pub(crate) struct Layer {
+    /// The file.
+    pub path: RepoPath,
+    /// The parsed document; `None` when the file is missing, unreadable
+    /// or invalid (a diagnostic says which).
+    pub doc: Option<Doc>,
+}
+
+impl Layer {
+    /// The file as a source reference, with the lines of the value at
+    /// `key` when known.
+    pub fn source(&self, key: &[&str]) -> SourceRef {
+        let mut s = SourceRef::project(self.path.clone(), SourceFormat::Json);
+        if let Some((a, b)) = self.doc.as_ref().and_then(|d| d.span(key)) {
+            s = s.with_lines(a, b);
+        }
+        s
+    }
+
+    /// The value at `key` in this layer, when present.
+    pub fn get(&self, key: &[&str]) -> Option<&Value> {
+        let mut v = &self.doc.as_ref()?.value;
+        for k in key {
+            v = v.as_object()?.get(*k)?;
+        }
+        Some(v)
+    }
+}
+
+/// A parsed JSONC document with the lines of its keys.
+#[derive(Debug)]
+pub(crate) struct Doc {
+    /// The value.
+    pub value: Value,
+    /// For each key path up to [`MAX_SPAN_DEPTH`]: the 1-based lines from
+    /// its key to the end of its value.
+    spans: HashMap<Vec<String>, (u32, u32)>,
+}
+
+impl Doc {
+    /// The lines of the value at `key`, when indexed.
+    pub fn span(&self, key: &[&str]) -> Option<(u32, u32)> {
+        let k: Vec<String> = key.iter().map(|s| s.to_string()).collect();
+        self.spans.get(&k).copied()
+    }
+}
+
+/// The merged configuration, as far as the adapter reads it.
+pub(crate) struct Merged {
+    /// `instructions` entries, joined across layers without repeats, each
+    /// with the `instructions` value of the first layer that lists it.
+    pub instructions: Vec<(String, SourceRef)>,
+    /// `skills.paths` of the last layer that sets it (arrays are replaced),
+    /// with that setting's source.
+    pub skill_paths: Vec<(String, SourceRef)>,
+    /// `skills.urls` of the last layer that sets it.
+    pub skill_urls: Vec<(String, SourceRef)>,
+    /// The merged `mcp` object.
+    pub mcp: Map<String, Value>,
+}
+
+/// The parse options of OpenCode's JSONC reader: comments and trailing
+/// commas, nothing else beyond JSON.
+fn parse_options() -> ParseOptions {
+    ParseOptions {
+        allow_comments: true,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: true,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
+/// Parses JSONC text as OpenCode does. Errors give the parser's message
+/// and the 1-based line. Empty (or white-space) text is `{}`.
+pub(crate) fn parse(text: &str) -> Result<Doc, (String, u32)> {
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if t.trim().is_empty() {
+        return Ok(Doc {
+            value: Value::Object(Map::new()),
+            spans: HashMap::new(),
+        });
+    }
+    let lines = LineIndex::new(t);
+    let r = jsonc_parser::parse_to_ast(t, &CollectOptions::default(), &parse_options())
+        // The end of the error range: OpenCode names the line after the
+        // last one for a file that ends too early.
+        .map_err(|e| (e.kind().to_string(), lines.line(e.range().end)))?;
+    let Some(ast) = r.value else {
+        return Ok(Doc {
+            value: Value::Object(Map::new()),
+            spans: HashMap::new(),
+        });
+    };
+    let mut spans = HashMap::new();
+    let value = convert(&ast, &mut Vec::new(), &mut spans, &lines);
+    Ok(Doc { value, spans })
+}
+
+/// Byte offset to 1-based line.
+struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    fn new(t: &str) -> Self {
+        let mut v = vec![0];
+        v.extend(t.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex(v)
+    }
+
+    fn line(&self, offset: usize) -> u32 {
+        self.0.partition_point(|&s| s <= offset) as u32
+    }
+}
+
+/// Converts the AST to a JSON value (the last of repeated keys wins, as in
+/// JavaScript), recording key spans.
+fn convert(
+    v: &Ast<'_>,
+    path: &mut Vec<String>,
+    spans: &mut HashMap<Vec<String>, (u32, u32)>,
+    lines: &LineIndex,
+) -> Value {
+    match v {
+        Ast::StringLit(s) => Value::String(s.value.to_string()),
+        Ast::NumberLit(n) => serde_json::from_str::<Value>(n.value).unwrap_or(Value::Null),
+        Ast::BooleanLit(b) => Value::Bool(b.value),
+        Ast::NullKeyword(_) => Value::Null,
+        Ast::Array(a) => Value::Array(
+            a.elements
+                .iter()
+                .map(|e| convert(e, path, spans, lines))
+                .collect(),
+        ),
+        Ast::Object(o) => {
+            let mut m = Map::new();
+            for p in &o.properties {
+                let name = match &p.name {
+                    ObjectPropName::String(s) => s.value.to_string(),
+                    ObjectPropName::Word(w) => w.value.to_string(),
+                };
+                path.push(name.clone());
+                if path.len() <= MAX_SPAN_DEPTH {
+                    let r = p.range();
+                    spans.insert(
+                        path.clone(),
+                        (lines.line(r.start), lines.line(r.end.saturating_sub(1))),
+                    );
+                }
+                let child = convert(&p.value, path, spans, lines);
+                path.pop();
+                m.insert(name, child);
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+/// `mergeDeep` (remeda): objects merged key by key, anything else replaced
+/// by the later value.
+pub(crate) fn merge_deep(base: &mut Value, later: &Value) {
+    match (base, later) {
+        (Value::Object(b), Value::Object(l)) => {
+            for (k, v) in l {
+                match b.get_mut(k) {
+                    Some(existing) if existing.is_object() && v.is_object() => {
+                        merge_deep(existing, v)
+                    }
+                    _ => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (b, l) => *b = l.clone(),
+    }
+}
+
+/// Finds, reads and parses the project layers in OpenCode's merge order.
+pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Vec<Layer> {
+    let mut out = Vec::new();
+    for dir in cx.context.cwd.ancestors_root_first() {
+        for name in ["opencode.json", "opencode.jsonc"] {
+            if let Some(path) = dir.join(name) {
+                if let Some(l) = read_layer(cx, &path) {
+                    out.push(l);
+                }
+            }
+        }
+    }
+    for dir in cx.up_chain() {
+        let Some(dot) = dir.join(".opencode") else {
+            continue;
+        };
+        if !cx.exists(&dot) {
+            continue;
+        }
+        for name in ["opencode.json", "opencode.jsonc"] {
+            if let Some(path) = dot.join(name) {
+                if let Some(l) = read_layer(cx, &path) {
+                    out.push(l);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Reads one layer; `None` when nothing is there. OpenCode reads with
+/// `readFileStringSafe`: a missing or unreadable file counts as empty.
+fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
+    let r = cx.repo.resolve(path);
+    match &r {
+        Resolved::Missing => return None,
+        Resolved::Inside { .. } => {}
+        _ => {
+            cx.link_problem(
+                &r,
+                &format!("The OpenCode configuration {path}"),
+                "OpenCode reads nothing from it",
+            );
+            return None;
+        }
+    }
+    let layer = |doc| Layer {
+        path: path.clone(),
+        doc,
+    };
+    let text: Arc<TextFile> = match cx.repo.read_text(path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(SourceError::TooLarge { len, limit, .. }) => {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::FileTooLarge,
+                    format!("{path} is {len} bytes, over the {limit}-byte read limit, so its MCP servers, instructions and skills settings are unknown."),
+                )
+                .at(SourceRef::project(path.clone(), SourceFormat::Json)),
+            );
+            return Some(layer(None));
+        }
+        Err(e) => {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::Unreadable,
+                    format!(
+                        "{path} could not be read as a file ({e}); OpenCode treats it as empty."
+                    ),
+                )
+                .at(SourceRef::project(path.clone(), SourceFormat::Json)),
+            );
+            return Some(layer(None));
+        }
+    };
+    match parse(&text.text) {
+        Ok(doc) => {
+            if !doc.value.is_object() {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidJson,
+                        format!("{path} does not hold a JSON object, so OpenCode refuses to start (\"Configuration is invalid\"); make the top level an object."),
+                    )
+                    .at(SourceRef::project(path.clone(), SourceFormat::Json)),
+                );
+                return Some(layer(None));
+            }
+            check_file_references(cx, path, &text.text);
+            Some(layer(Some(doc)))
+        }
+        Err((msg, line)) => {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidJson,
+                    format!("{path} is not valid JSONC ({msg} on line {line}), so OpenCode refuses to start (\"is not valid JSON(C)\"); fix the syntax."),
+                )
+                .at(SourceRef::project(path.clone(), SourceFormat::Json).with_lines(line, line)),
+            );
+            Some(layer(None))
+        }
+    }
+}
+
+/// `{file:path}` references outside `//` comment lines: OpenCode replaces
+/// each with the trimmed content of the file, resolved from the config
+/// file's directory (`~/` from the home directory), and refuses to start
+/// when it is missing (`config/variable.ts`, seen with 1.18.33: "bad file
+/// reference"). The analysis never inlines the content.
+fn check_file_references(cx: &mut Cx<'_, '_>, path: &RepoPath, text: &str) {
+    let dir = path.parent().unwrap_or_else(RepoPath::root);
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let mut rest = line;
+        let mut col = 0;
+        while let Some(i) = rest.find("{file:") {
+            let Some(j) = rest[i..].find('}') else { break };
+            let before = &line[..col + i];
+            let reference = &rest[i + 6..i + j];
+            col += i + j + 1;
+            rest = &rest[i + j + 1..];
+            if before.trim_start().starts_with("//") || reference.is_empty() {
+                continue;
+            }
+            let line_no = text[..start].matches('\n').count() as u32 + 1;
+            let src =
+                SourceRef::project(path.clone(), SourceFormat::Json).with_lines(line_no, line_no);
+            if reference.starts_with("~/") || reference.starts_with('/') {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::UserConfigUnavailable,
+                        format!("{path} inlines {{file:{reference}}}, a file outside the repository; OpenCode refuses to start when it is missing on the developer's machine, and the analysis does not read it."),
+                    )
+                    .at(src),
+                );
+                continue;
+            }
+            let target = dir.join(reference);
+            let found = target.as_ref().is_some_and(|t| cx.repo.is_file(t));
+            if !found {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidValue,
+                        format!("{path} inlines {{file:{reference}}}, but no such file exists in the repository (relative to {}), so OpenCode refuses to start (\"bad file reference\") unless the file is created locally; add it or remove the reference.", place(&dir)),
+                    )
+                    .with_severity(Severity::Error)
+                    .at(src),
+                );
+            }
+        }
+    }
+}
+
+/// Merges the layers in order: the values the adapter reads, and
+/// diagnostics for settings of the wrong shape.
+pub(crate) fn merge(cx: &mut Cx<'_, '_>, layers: &[Layer]) -> Merged {
+    let mut m = Merged {
+        instructions: Vec::new(),
+        skill_paths: Vec::new(),
+        skill_urls: Vec::new(),
+        mcp: Map::new(),
+    };
+    let mut mcp = Value::Object(Map::new());
+    for l in layers {
+        if let Some(v) = l.get(&["instructions"]) {
+            match strings(v) {
+                Some(list) => {
+                    for s in list {
+                        if !m.instructions.iter().any(|(x, _)| *x == s) {
+                            m.instructions.push((s, l.source(&["instructions"])));
+                        }
+                    }
+                }
+                None => wrong_shape(cx, l, &["instructions"], "a list of paths, globs or URLs"),
+            }
+        }
+        if let Some(skills) = l.get(&["skills"]) {
+            if !skills.is_object() {
+                wrong_shape(cx, l, &["skills"], "an object with paths and urls");
+            }
+        }
+        for (key, slot) in [("paths", &mut m.skill_paths), ("urls", &mut m.skill_urls)] {
+            if let Some(v) = l.get(&["skills", key]) {
+                match strings(v) {
+                    Some(list) => {
+                        let src = l.source(&["skills", key]);
+                        *slot = list.into_iter().map(|s| (s, src.clone())).collect()
+                    }
+                    None => wrong_shape(cx, l, &["skills", key], "a list of strings"),
+                }
+            }
+        }
+        if let Some(v) = l.get(&["mcp"]) {
+            if v.is_object() {
+                merge_deep(&mut mcp, v);
+            } else {
+                wrong_shape(cx, l, &["mcp"], "an object of servers by name");
+            }
+        }
+    }
+    if let Value::Object(o) = mcp {
+        m.mcp = o;
+    }
+    m
+}
+
+/// The strings of a JSON array of strings; `None` for anything else.
+pub(crate) fn strings(v: &Value) -> Option<Vec<String>> {
+    v.as_array()?
+        .iter()
+        .map(|e| e.as_str().map(str::to_string))
+        .collect()
+}
+
+/// A setting OpenCode's schema rejects: it refuses to start.
+fn wrong_shape(cx: &mut Cx<'_, '_>, l: &Layer, key: &[&str], want: &str) {
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::InvalidValue,
+            format!("`{}` in {} must be {want}; OpenCode validates its configuration and refuses to start (\"Configuration is invalid\").", key.join("."), l.path),
+        )
+        .with_severity(Severity::Error)
+        .at(l.source(key)),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jsonc_accepts_comments_and_trailing_commas_only() {
+        let d = parse("// c\n{\n  \"a\": [1, 2,],\n  /* x */ \"b\": {\"c\": true},\n}\n").unwrap();
+        assert_eq!(d.value["a"], serde_json::json!([1, 2]));
+        assert_eq!(d.span(&["b"]), Some((4, 4)));
+        assert_eq!(d.span(&["b", "c"]), Some((4, 4)));
+        for bad in [
+            "{'a': 1}",
+            "{a: 1}",
+            "{\"a\": 0x10}",
+            "{\"a\": 1 \"b\": 2}",
+            "{\"a\": 1",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse("").unwrap().value, serde_json::json!({}));
+        let e = parse("{\n\"a\": ,\n}").unwrap_err();
+        assert_eq!(e.1, 2);
+    }
+
+    #[test]
+    fn merge_deep_replaces_arrays_and_merges_objects() {
+        let mut a = serde_json::json!({"x": {"type": "local", "command": ["a", "b"], "environment": {"A": "1"}}});
+        let b = serde_json::json!({"x": {"command": ["c"], "environment": {"B": "2"}}});
+        merge_deep(&mut a, &b);
+        assert_eq!(
+            a,
+            serde_json::json!({"x": {"type": "local", "command": ["c"], "environment": {"A": "1", "B": "2"}}})
+        );
+    }
+}

@@ -1,0 +1,495 @@
+//! Instructions: the project instruction files and the `instructions`
+//! globs.
+//!
+//! OpenCode 1.18.33, `Instruction.systemPaths` and `Instruction.resolve` in
+//! `packages/opencode/src/session/instruction.ts` (shipped code checked in
+//! the release; seen in the request it sends, each file as `Instructions
+//! from: <absolute path>` followed by its text):
+//!
+//! * For `AGENTS.md`, then `CLAUDE.md`, then `CONTEXT.md`: every directory
+//!   from cwd up to the worktree where that name exists (`findUp`, any kind
+//!   of entry). The first name found anywhere wins and all its files are
+//!   taken, closest to cwd first; the other names are not read at all
+//!   ("the first project-level match wins"). A directory named `AGENTS.md`
+//!   therefore wins too, and reads as nothing.
+//! * Then each relative `instructions` entry, globbed from cwd and from
+//!   every parent up to the worktree (`globUp`), every match taken; `~/`
+//!   and absolute entries are outside the repository; URLs are fetched at
+//!   run time. A file already taken is not taken again.
+//! * A file whose text is empty is left out; white space alone counts as
+//!   text.
+//! * On demand: when the agent reads a file below cwd, the first of the
+//!   three names in each directory from the file's directory up to (not
+//!   including) cwd is attached, once per message (seen with `opencode
+//!   debug agent build --tool read`).
+
+use crate::{glob, place, strictly_below, target_only_dirs, Cx, INSTRUCTION_FILES, READ_LIMIT};
+use playbookdiff_model::{
+    Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,
+    SourceFormat, SourceRef,
+};
+use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::config::Merged;
+
+/// The instruction kind of a file name.
+fn kind_of(name: &str) -> &'static str {
+    match name {
+        "AGENTS.md" => "agents-md",
+        "CLAUDE.md" => "memory",
+        _ => "context-md",
+    }
+}
+
+/// What reading a file gave.
+enum Read {
+    Text(Arc<TextFile>),
+    NotAFile(EntryKind),
+    Outside,
+    TooLarge(u64),
+    Missing,
+}
+
+fn read(cx: &mut Cx<'_, '_>, path: &RepoPath) -> (Read, Option<RepoPath>) {
+    let r = cx.repo.resolve(path);
+    let resolved = match &r {
+        Resolved::Inside { real, via_link, .. } if *via_link => Some(real.clone()),
+        _ => None,
+    };
+    let state = match &r {
+        Resolved::Inside {
+            kind: EntryKind::File,
+            ..
+        } => match cx.repo.read_text(path, READ_LIMIT) {
+            Ok(t) => Read::Text(t),
+            Err(SourceError::TooLarge { len, .. }) => Read::TooLarge(len),
+            Err(_) => Read::Missing,
+        },
+        Resolved::Inside { kind, .. } => Read::NotAFile(*kind),
+        Resolved::Outside { .. } => {
+            cx.link_problem(
+                &r,
+                &format!("The instruction file {path}"),
+                "OpenCode reads nothing from it",
+            );
+            Read::Outside
+        }
+        _ => Read::Missing,
+    };
+    (state, resolved)
+}
+
+/// Builds one entry.
+#[allow(clippy::too_many_arguments)]
+fn entry(
+    path: &RepoPath,
+    kind: &str,
+    resolved: Option<RepoPath>,
+    text: Option<&TextFile>,
+    phase: LoadPhase,
+    applicability: Applicability,
+    reason: String,
+    applies_to: RepoPath,
+) -> Instruction {
+    let mut source = SourceRef::project(path.clone(), SourceFormat::Markdown);
+    if let Some(t) = text {
+        if t.line_count() > 0 {
+            source = source.with_lines(1, t.line_count());
+        }
+    }
+    source.resolved_path = resolved;
+    Instruction {
+        id: format!("opencode:{kind}:{path}"),
+        kind: kind.to_string(),
+        source,
+        load_phase: phase,
+        applicability,
+        reason,
+        order: None,
+        applies_to,
+        imported_from: None,
+        bytes: text.map(|t| t.bytes).unwrap_or(0),
+        paths: None,
+        resolution: None,
+        truncated_at_byte: None,
+        content: text.map(|t| t.text.clone()).unwrap_or_default(),
+    }
+}
+
+/// Compiles the instruction entries.
+///
+/// Shape: effective startup entries by `order` (instruction files closest
+/// to cwd first, then `instructions` matches), effective on-demand entries
+/// (closest to the target first), then the rest: shadowed, excluded,
+/// unavailable, conditional and out-of-scope entries.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> {
+    let chain = cx.up_chain();
+    let cwd = cx.context.cwd.clone();
+    let mut effective: Vec<Instruction> = Vec::new();
+    let mut others: Vec<Instruction> = Vec::new();
+    let mut taken: HashSet<RepoPath> = HashSet::new();
+
+    // The winning name and its files, closest first.
+    let mut winner: Option<(&str, Vec<RepoPath>)> = None;
+    for name in INSTRUCTION_FILES {
+        let found: Vec<RepoPath> = chain
+            .iter()
+            .filter_map(|d| d.join(name))
+            .filter(|p| cx.exists(p))
+            .collect();
+        if !found.is_empty() {
+            winner = Some((name, found));
+            break;
+        }
+    }
+    if let Some((name, files)) = &winner {
+        let kind = kind_of(name);
+        let earlier: Vec<&str> = INSTRUCTION_FILES
+            .iter()
+            .take_while(|n| *n != name)
+            .copied()
+            .collect();
+        let why_name = if earlier.is_empty() {
+            format!("OpenCode takes {name} from every directory from cwd {cwd} up to the repository root where it exists, closest first")
+        } else {
+            format!("no {} exists from cwd {cwd} up to the repository root, so OpenCode falls back to {name} and takes it from every directory on that path where it exists, closest first", earlier.join(" or "))
+        };
+        for path in files {
+            let dir = path.parent().unwrap_or_else(RepoPath::root);
+            let (state, resolved) = read(cx, path);
+            match state {
+                Read::Text(t) if t.text.is_empty() => others.push(entry(
+                    path, kind, resolved, Some(&t), LoadPhase::Startup, Applicability::Excluded,
+                    format!("{why_name}; this file is empty, so OpenCode leaves it out (and still does not read the other names)."),
+                    dir,
+                )),
+                Read::Text(t) => {
+                    taken.insert(path.clone());
+                    effective.push(entry(
+                        path, kind, resolved, Some(&t), LoadPhase::Startup, Applicability::Effective,
+                        format!("Found in {}: {why_name}.", place(&dir)),
+                        dir,
+                    ));
+                }
+                Read::NotAFile(k) => {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::NotARegularFile,
+                            format!("{path} is {}, not a regular file, yet OpenCode counts it as found: it reads nothing from it and no longer falls back to the names after {name}; replace it with a regular file or rename it.", kind_phrase(k)),
+                        )
+                        .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+                    );
+                    others.push(entry(
+                        path, kind, resolved, None, LoadPhase::Startup, Applicability::Excluded,
+                        format!("{why_name}; this entry is not a regular file, so nothing is read from it."),
+                        dir,
+                    ));
+                }
+                Read::Outside => others.push(entry(
+                    path, kind, resolved, None, LoadPhase::Startup, Applicability::Unavailable,
+                    format!("{why_name}; this file is a symbolic link out of the repository, which the analysis does not read."),
+                    dir,
+                )),
+                Read::TooLarge(len) => {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::FileTooLarge,
+                            format!("{path} is {len} bytes, over the {READ_LIMIT}-byte read limit; OpenCode would send it whole, but its text is not analysed."),
+                        )
+                        .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+                    );
+                    let mut e = entry(
+                        path, kind, resolved, None, LoadPhase::Startup, Applicability::Unavailable,
+                        format!("{why_name}; this file is too large to analyse."),
+                        dir,
+                    );
+                    e.bytes = len;
+                    others.push(e);
+                }
+                Read::Missing => {}
+            }
+        }
+        // The names OpenCode does not read because an earlier one won.
+        for other in INSTRUCTION_FILES.iter().filter(|n| *n != name) {
+            for d in &chain {
+                let Some(p) = d.join(other) else { continue };
+                if !cx.repo.is_file(&p) {
+                    continue;
+                }
+                let (state, resolved) = read(cx, &p);
+                let t = match &state {
+                    Read::Text(t) => Some(t.clone()),
+                    _ => None,
+                };
+                let mut e = entry(
+                    &p, kind_of(other), resolved, t.as_deref(), LoadPhase::Startup, Applicability::Shadowed,
+                    format!("OpenCode reads only the first of AGENTS.md, CLAUDE.md, CONTEXT.md that exists from cwd {cwd} up to the repository root, and {name} exists there ({}), so {other} is not read in any directory.", files.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", ")),
+                    d.clone(),
+                );
+                e.resolution = Some(Resolution {
+                    strategy: "shadowed".to_string(),
+                    sources: files.clone(),
+                });
+                others.push(e);
+            }
+        }
+    }
+
+    config_instructions(cx, merged, &chain, &mut taken, &mut effective, &mut others);
+    let mut on_demand = below_cwd(cx, &taken, &mut others);
+
+    let mut out = Vec::new();
+    for (i, mut e) in effective.into_iter().chain(on_demand.drain(..)).enumerate() {
+        e.order = Some(i as u32);
+        out.push(e);
+    }
+    out.extend(others);
+    out
+}
+
+/// The files matched by the merged `instructions` entries.
+fn config_instructions(
+    cx: &mut Cx<'_, '_>,
+    merged: &Merged,
+    chain: &[RepoPath],
+    taken: &mut HashSet<RepoPath>,
+    effective: &mut Vec<Instruction>,
+    others: &mut Vec<Instruction>,
+) {
+    let cwd = cx.context.cwd.clone();
+    for (pattern, src) in &merged.instructions {
+        let src = src.clone();
+        if pattern.starts_with("https://") || pattern.starts_with("http://") {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::ItemNotModelled,
+                    format!("The instructions entry {pattern:?} is a URL: OpenCode fetches it at every start (5 s timeout) and sends its text after the files, or nothing when the fetch fails; the analysis never fetches it, so that text is unknown."),
+                )
+                .at(src),
+            );
+            continue;
+        }
+        if pattern.starts_with("~/") || pattern.starts_with('/') {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::UserConfigUnavailable,
+                    format!("The instructions entry {pattern:?} names files outside the repository; OpenCode reads them on the developer's machine, the analysis does not."),
+                )
+                .at(src),
+            );
+            continue;
+        }
+        if pattern.split('/').any(|s| s == "..") {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidGlob,
+                    format!("The instructions entry {pattern:?} climbs with `..`; OpenCode's glob scan does not leave the directory it starts from, so the entry is taken to match nothing; name the file from the directory that holds it."),
+                )
+                .at(src),
+            );
+            continue;
+        }
+        let mut matched = 0usize;
+        for dir in chain {
+            match glob::scan(cx, dir, pattern) {
+                Err(why) => {
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::InvalidGlob,
+                            format!("The instructions entry {pattern:?} is not a valid glob ({why}), so it matches nothing."),
+                        )
+                        .at(src.clone()),
+                    );
+                    break;
+                }
+                Ok((paths, truncated)) => {
+                    if truncated {
+                        cx.diag(
+                            Diagnostic::new(
+                                DiagnosticCode::Unreadable,
+                                format!("The instructions entry {pattern:?} reaches more than {} directories below {}; the analysis stopped there, so more files may match.", crate::walk::MAX_DIRS, place(dir)),
+                            )
+                            .at(src.clone()),
+                        );
+                    }
+                    for p in paths {
+                        matched += 1;
+                        if !taken.insert(p.clone()) {
+                            continue;
+                        }
+                        let (state, resolved) = read(cx, &p);
+                        let applies = p.parent().unwrap_or_else(RepoPath::root);
+                        let how = if dir == &cwd {
+                            format!(
+                                "matches the instructions entry {pattern:?} of {} from cwd",
+                                src.path
+                            )
+                        } else {
+                            format!("matches the instructions entry {pattern:?} of {} from {}, a parent of cwd {cwd} (OpenCode tries each entry from cwd and every parent up to the repository root)", src.path, place(dir))
+                        };
+                        match state {
+                            Read::Text(t) if !t.text.is_empty() => effective.push(entry(
+                                &p,
+                                "instructions",
+                                resolved,
+                                Some(&t),
+                                LoadPhase::Startup,
+                                Applicability::Effective,
+                                format!(
+                                    "This file {how}; OpenCode sends it after the AGENTS.md files."
+                                ),
+                                applies,
+                            )),
+                            Read::Text(t) => others.push(entry(
+                                &p,
+                                "instructions",
+                                resolved,
+                                Some(&t),
+                                LoadPhase::Startup,
+                                Applicability::Excluded,
+                                format!(
+                                    "This file {how}, but it is empty, so OpenCode leaves it out."
+                                ),
+                                applies,
+                            )),
+                            _ => others.push(entry(
+                                &p,
+                                "instructions",
+                                resolved,
+                                None,
+                                LoadPhase::Startup,
+                                Applicability::Unavailable,
+                                format!(
+                                    "This file {how}, but its text cannot be read by the analysis."
+                                ),
+                                applies,
+                            )),
+                        }
+                    }
+                }
+            }
+        }
+        if matched == 0 {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("The instructions entry {pattern:?} matches no file from cwd {cwd} up to the repository root, so OpenCode loads nothing for it (silently); relative entries are resolved from the launch directory and its parents, not from the configuration file."),
+                )
+                .at(src),
+            );
+        }
+    }
+}
+
+/// Instruction files below cwd: attached on demand when the agent reads a
+/// file in or below their directory; those on the way to a target outside
+/// cwd are out of scope.
+fn below_cwd(
+    cx: &mut Cx<'_, '_>,
+    taken: &HashSet<RepoPath>,
+    others: &mut Vec<Instruction>,
+) -> Vec<Instruction> {
+    let cwd = cx.context.cwd.clone();
+    let target = cx.context.target_path.clone();
+    let mut dirs: Vec<RepoPath> = Vec::new();
+    for name in INSTRUCTION_FILES {
+        for p in cx.repo.files_named_under(name, &cwd) {
+            if let Some(d) = p.parent() {
+                if strictly_below(&d, &cwd) && !dirs.contains(&d) {
+                    dirs.push(d);
+                }
+            }
+        }
+    }
+    let target_dirs = target_only_dirs(cx.context);
+    for d in &target_dirs {
+        for name in INSTRUCTION_FILES {
+            if d.join(name).is_some_and(|p| cx.exists(&p)) && !dirs.contains(d) {
+                dirs.push(d.clone());
+            }
+        }
+    }
+    dirs.sort();
+    let target_inside = target.as_ref().is_some_and(|t| t.starts_with(&cwd));
+    if let Some(t) = &target {
+        if !target_inside {
+            cx.diag(Diagnostic::new(
+                DiagnosticCode::TargetOutsideCwd,
+                format!("targetPath {t} is outside cwd {cwd}; OpenCode attaches instruction files on demand only for files read below the launch directory, so none are attached for it."),
+            ));
+        }
+    }
+    let mut effective: Vec<(usize, Instruction)> = Vec::new();
+    for dir in dirs {
+        let Some(name) = INSTRUCTION_FILES
+            .iter()
+            .find(|n| dir.join(n).is_some_and(|p| cx.exists(&p)))
+        else {
+            continue;
+        };
+        let Some(path) = dir.join(name) else { continue };
+        if taken.contains(&path) {
+            continue;
+        }
+        let (state, resolved) = read(cx, &path);
+        let text = match &state {
+            Read::Text(t) => Some(t.clone()),
+            _ => None,
+        };
+        let kind = kind_of(name);
+        if !dir.starts_with(&cwd) {
+            others.push(entry(
+                &path, kind, resolved, text.as_deref(), LoadPhase::OnDemand, Applicability::OutOfScope,
+                format!("{dir} is on the way to targetPath but not below cwd {cwd}; OpenCode attaches instruction files on demand only below the launch directory."),
+                dir,
+            ));
+            continue;
+        }
+        let hit = target.as_ref().is_some_and(|t| strictly_below(t, &dir));
+        let blank = text.as_ref().is_none_or(|t| t.text.is_empty());
+        if hit && !blank {
+            let depth = dir.depth();
+            effective.push((
+                depth,
+                entry(
+                    &path, kind, resolved, text.as_deref(), LoadPhase::OnDemand, Applicability::Effective,
+                    format!("{dir} is below cwd {cwd} and holds targetPath; when the agent reads a file there, OpenCode attaches the first of AGENTS.md, CLAUDE.md, CONTEXT.md of each directory from the file's up to cwd, once."),
+                    dir,
+                ),
+            ));
+        } else {
+            let why = if blank {
+                "it is empty or unreadable, so nothing would be attached".to_string()
+            } else {
+                "OpenCode attaches it only when the agent reads a file in or below that directory"
+                    .to_string()
+            };
+            others.push(entry(
+                &path,
+                kind,
+                resolved,
+                text.as_deref(),
+                LoadPhase::OnDemand,
+                Applicability::Conditional,
+                format!("{name} in {dir}, below cwd {cwd}: {why}."),
+                dir,
+            ));
+        }
+    }
+    // Closest to the target first, as OpenCode walks up from the file.
+    effective.sort_by_key(|(d, _)| std::cmp::Reverse(*d));
+    effective.into_iter().map(|(_, e)| e).collect()
+}
+
+/// "a directory" or "a special file (…)" for an entry that is not a
+/// regular file.
+pub(crate) fn kind_phrase(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Dir => "a directory",
+        EntryKind::File => "a regular file",
+        EntryKind::Symlink => "a symbolic link",
+        EntryKind::Other => "a special file (a FIFO, a socket or a device)",
+    }
+}

@@ -1,0 +1,327 @@
+//! The OpenCode adapter: what OpenCode receives from a repository.
+//!
+//! [`compile`] turns a [`Repo`] and an [`AnalysisContext`] into one
+//! [`EffectiveAgentConfig`] following the behaviour of the OpenCode release
+//! named in [`PROFILED_VERSIONS`], read from its shipped code (the
+//! `opencode-ai` npm package; sources in the `sst/opencode` repository,
+//! `packages/opencode/src/session/instruction.ts`,
+//! `packages/opencode/src/config/config.ts`, `config/paths.ts`,
+//! `config/variable.ts`, `skill/skill.ts`) and checked with the release
+//! itself (`opencode debug config`, `debug skill`, `debug agent`, and the
+//! request it sends to a model; `docs/fidelity.md`):
+//!
+//! * **Instructions** ([`instructions`]): the first of `AGENTS.md`,
+//!   `CLAUDE.md`, `CONTEXT.md` that exists in any directory from cwd up to
+//!   the repository root (the git worktree), taken from *every* such
+//!   directory, closest first; then the files matched by the
+//!   `instructions` globs of the merged configuration, each pattern tried
+//!   from cwd and every parent up to the root. Below cwd, the first of the
+//!   three names per directory is attached on demand when the agent reads a
+//!   file there.
+//! * **Configuration** ([`config`]): `opencode.json` and `opencode.jsonc`
+//!   from the root down to cwd (the `.jsonc` after the `.json` of the same
+//!   directory), then `.opencode/opencode.json(c)` from cwd *up* to the root,
+//!   deep-merged in that order; `instructions` lists are joined.
+//! * **Skills** ([`skills`]): `SKILL.md` files under `.claude/skills` and
+//!   `.agents/skills` of every directory from cwd up to the root, under
+//!   `.opencode/skill` and `.opencode/skills` of the same directories, and
+//!   under each `skills.paths` entry (relative to cwd); a skill needs a
+//!   `name` in its front matter and is listed to the model only with a
+//!   `description`; of two skills with one name only one is kept, which one
+//!   is not certain.
+//! * **MCP servers** ([`mcp`]): the merged `mcp` object, `local` servers as
+//!   stdio, `remote` ones as HTTP; `{env:VAR}` and `{file:path}` kept
+//!   symbolic, literal values redacted.
+//! * **Agents, commands, plugins** ([`extras`]): listed as diagnostics with
+//!   their source, since the model has no item for them.
+//!
+//! Architecture invariant: the adapter never fails and never panics; every
+//! file is read through [`Repo::read_text`] with [`READ_LIMIT`]; no literal
+//! secret from the repository is written anywhere in the result.
+
+mod config;
+mod extras;
+mod glob;
+mod instructions;
+mod mcp;
+pub mod remedy;
+mod skills;
+mod walk;
+
+use playbookdiff_adapter::{Adapter, Declared};
+use playbookdiff_model::{
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
+    SourceFormat, SourceRef,
+};
+use playbookdiff_source::{Repo, Resolved};
+
+/// OpenCode, contract id `opencode`.
+pub const HARNESS: Harness = Harness::new("opencode", "OpenCode");
+
+/// Entry names whose presence makes a directory hold OpenCode
+/// configuration (a candidate launch directory for `check --all-dirs`).
+/// `.claude` and `.agents`, which OpenCode also reads skills from, belong
+/// to the harnesses that define them.
+pub const CONFIG_ENTRY_NAMES: &[&str] = &[
+    "AGENTS.md",
+    "CLAUDE.md",
+    "CONTEXT.md",
+    "opencode.json",
+    "opencode.jsonc",
+    ".opencode",
+];
+
+/// The most bytes read from any one file (4 MiB). A larger file is not
+/// read and gets a `file-too-large` diagnostic.
+pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
+
+/// The project instruction file names, in the order OpenCode tries them:
+/// the first name found anywhere from cwd up to the root wins, in every
+/// directory where it exists. Source: `FILES` in
+/// `packages/opencode/src/session/instruction.ts` (`CLAUDE.md` is left out
+/// when `OPENCODE_DISABLE_CLAUDE_CODE_PROMPT` is set).
+pub const INSTRUCTION_FILES: &[&str] = &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
+
+/// OpenCode releases this adapter's behaviour is checked against, oldest
+/// first; the newest is the default profile. Observations are recorded
+/// under `oracle/observations/opencode/` (see `docs/fidelity.md`).
+pub const PROFILED_VERSIONS: &[&str] = &["1.18.33"];
+
+/// The OpenCode adapter for `playbookdiff-registry`.
+pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
+    .owning(CONFIG_ENTRY_NAMES)
+    .profiled(PROFILED_VERSIONS)
+    .remedies(remedy::for_gap);
+
+/// Compiles what OpenCode receives from `repo` under `context` (the newest
+/// profiled release).
+///
+/// Shape: an [`EffectiveAgentConfig`] with harness `opencode`; instructions
+/// in context order first (effective startup entries by `order`: the
+/// instruction files closest to cwd first, then the `instructions` globs),
+/// then on-demand entries below cwd, then shadowed, excluded, unavailable
+/// and out-of-scope entries; skills in discovery order, out-of-scope ones
+/// last; MCP servers by name; diagnostics in discovery order without
+/// duplicates; assumptions one sentence each. Never fails.
+pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
+    ADAPTER.compile(repo, context, None)
+}
+
+/// The compilation for one OpenCode release of [`PROFILED_VERSIONS`],
+/// chosen by [`ADAPTER`] (which also records it as `agentProfile`); there is
+/// one profile, so `version` changes nothing yet.
+fn compile_profile(
+    repo: &Repo<'_>,
+    context: &AnalysisContext,
+    version: &str,
+) -> EffectiveAgentConfig {
+    let _ = version;
+    let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
+    let mut cx = Cx {
+        repo,
+        context,
+        diags: Vec::new(),
+    };
+    for p in repo.walk_problems() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::Unreadable,
+            format!("{} could not be read ({}), so anything OpenCode would find there is unknown; fix its permissions and run again.", p.path, p.message),
+        ));
+    }
+    if !repo.is_dir(&context.cwd) {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::Unreadable,
+            format!("cwd {} is not a directory in the repository, so OpenCode could not start there; pass an existing directory as --cwd.", context.cwd),
+        ));
+    }
+    check_worktree(&mut cx);
+
+    let layers = config::load(&mut cx);
+    let merged = config::merge(&mut cx, &layers);
+
+    out.instructions = instructions::compile(&mut cx, &merged);
+    out.skills = skills::compile(&mut cx, &merged);
+    out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
+    extras::report(&mut cx, &layers);
+    unavailable(&mut cx, &out);
+
+    out.assumptions = assumptions(context);
+    out.diagnostics = dedupe(cx.diags);
+    out
+}
+
+/// Shared state of one compilation: the repository, the context and the
+/// diagnostics collected so far.
+pub(crate) struct Cx<'r, 't> {
+    pub repo: &'r Repo<'t>,
+    pub context: &'r AnalysisContext,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl Cx<'_, '_> {
+    /// Records a diagnostic.
+    pub fn diag(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// The directories OpenCode walks from cwd up to the worktree (the
+    /// repository root), closest first.
+    pub fn up_chain(&self) -> Vec<RepoPath> {
+        let mut v = self.context.cwd.ancestors_root_first();
+        v.reverse();
+        v
+    }
+
+    /// True when `path` exists for OpenCode's `exists` check (Node's
+    /// `existsSync`, which follows links): any kind of entry, a link that
+    /// resolves inside the repository, or a link out of it (whose target
+    /// the analysis cannot see; it is assumed to exist).
+    pub fn exists(&self, path: &RepoPath) -> bool {
+        matches!(
+            self.repo.resolve(path),
+            Resolved::Inside { .. } | Resolved::Outside { .. }
+        )
+    }
+
+    /// Reports why `path` could not be followed, when `r` is a link
+    /// problem; `what` names the item, `effect` says what OpenCode does.
+    /// Returns true when a diagnostic was emitted.
+    pub fn link_problem(&mut self, r: &Resolved, what: &str, effect: &str) -> bool {
+        let d = match r {
+            Resolved::Dangling { link, target } => Diagnostic::new(
+                DiagnosticCode::SymlinkDangling,
+                format!("{what}: the symbolic link {link} points at {target:?}, which does not exist, so {effect}; fix the link's relative target."),
+            )
+            .at(SourceRef::project(link.clone(), SourceFormat::Markdown)),
+            Resolved::Outside { link, target } => Diagnostic::new(
+                DiagnosticCode::SymlinkOutsideRepository,
+                format!("{what}: the symbolic link {link} points outside the repository ({target:?}); OpenCode would follow it, but its content is not reproducible repository state, so the analysis does not read it; vendor the content into the repository."),
+            )
+            .at(SourceRef::project(link.clone(), SourceFormat::Markdown)),
+            Resolved::Loop { link } => Diagnostic::new(
+                DiagnosticCode::SymlinkLoop,
+                format!("{what}: symbolic links loop at {link}, so {effect}; break the loop."),
+            )
+            .at(SourceRef::project(link.clone(), SourceFormat::Markdown)),
+            _ => return false,
+        };
+        self.diag(d);
+        true
+    }
+}
+
+/// A directory for a message: its path, or "the repository root".
+pub(crate) fn place(dir: &RepoPath) -> String {
+    if dir.is_root() {
+        "the repository root".to_string()
+    } else {
+        dir.to_string()
+    }
+}
+
+/// True when `dir` lies strictly below `base`.
+pub(crate) fn strictly_below(dir: &RepoPath, base: &RepoPath) -> bool {
+    dir != base && dir.starts_with(base)
+}
+
+/// The directories on the way from the root to targetPath (targetPath
+/// itself included) that are neither on the root-to-cwd path nor below
+/// cwd, root first: items there are listed `out-of-scope`, since the agent
+/// is expected to work there. Empty without a targetPath or when it lies
+/// below cwd.
+pub(crate) fn target_only_dirs(context: &AnalysisContext) -> Vec<RepoPath> {
+    let Some(target) = &context.target_path else {
+        return Vec::new();
+    };
+    let cwd = &context.cwd;
+    target
+        .ancestors_root_first()
+        .into_iter()
+        .filter(|d| !cwd.starts_with(d) && !d.starts_with(cwd))
+        .collect()
+}
+
+/// OpenCode's worktree is the top level of the git repository that holds
+/// cwd (`Project.fromDirectory`: the nearest `.git` above cwd, then `git
+/// rev-parse --show-toplevel`); without one it is `/`, and every upward
+/// walk goes to the file system root. The analysis takes repositoryRoot as
+/// the worktree and says when the tree suggests otherwise.
+fn check_worktree(cx: &mut Cx<'_, '_>) {
+    for dir in cx.up_chain().iter().filter(|d| !d.is_root()) {
+        let Some(marker) = dir.join(".git") else {
+            continue;
+        };
+        if cx.repo.tree().stat(&marker).is_ok() {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::ProjectRootAssumed,
+                    format!("{dir} holds a .git entry, so OpenCode would take {dir} as its worktree and stop every upward search (AGENTS.md, opencode.json, .opencode, skills) there; the analysis keeps the supplied repositoryRoot, so pass {dir} as the repository to see that view."),
+                )
+                .with_severity(Severity::Warning),
+            );
+            return;
+        }
+    }
+    if !cx.repo.has_git_marker() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::ProjectRootAssumed,
+            "The repository root has no .git entry, so OpenCode would treat the launch directory as a non-git project whose worktree is the file system root, and search for AGENTS.md, opencode.json, .opencode and skills above the repository too; the analysis assumes the supplied repositoryRoot is the worktree.",
+        ));
+    }
+}
+
+/// One diagnostic per layer outside the repository that can change a
+/// modelled surface (instructions, skills, MCP servers).
+fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
+    let mode = cx.context.mode.as_str();
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::UserConfigUnavailable,
+        format!("Global instructions (~/.config/opencode/AGENTS.md, else ~/.claude/CLAUDE.md) are not read in {mode} mode; OpenCode places the first that exists before the project's instruction files, so the received instructions may start with more text."),
+    ));
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::UserConfigUnavailable,
+        format!("User configuration (~/.config/opencode/opencode.json(c), OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote .well-known/opencode) is not read in {mode} mode, yet it can add instructions, skills paths and MCP servers, or disable servers the repository configures; treat the result as the repository's contribution only."),
+    ));
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::ManagedConfigUnavailable,
+        format!("Managed configuration (/etc/opencode/opencode.json(c) and managed preferences) is not read in {mode} mode and is merged after the project's, so it can override any repository value; ask the administrator what it enforces."),
+    ));
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::UserConfigUnavailable,
+        "User skills (~/.claude/skills, ~/.agents/skills, ~/.config/opencode/skill(s)) and OpenCode's built-in customize-opencode skill are not part of the analysis; a user skill or the built-in one with the same name as a repository skill can take its place. List them with `opencode debug skill`.",
+    ));
+    if !out.mcp_servers.is_empty() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::McpRuntimeUnknown,
+            "MCP servers are repository-configured and runtime-unverified: the analysis never starts or contacts them, so authentication, reachability, tools and resources are unknown; run OpenCode and check `opencode mcp list` for the live state.",
+        ));
+    }
+}
+
+/// The premises every OpenCode result depends on.
+fn assumptions(context: &AnalysisContext) -> Vec<String> {
+    vec![
+        "The supplied repositoryRoot is OpenCode's worktree (the top level of the git repository holding cwd), where every upward search stops.".to_string(),
+        format!("OpenCode starts in cwd {}; startup instructions, configuration layers and skills depend on cwd, and files below cwd add instructions only when the agent reads a file there.", context.cwd),
+        "No environment variable (OPENCODE_CONFIG*, OPENCODE_DISABLE_*), user, remote or managed configuration changes the repository-defined values.".to_string(),
+        "Files matched by one `instructions` glob are taken in path order; OpenCode takes them in the order the file system lists them.".to_string(),
+        "MCP servers are repository-configured and runtime-unverified.".to_string(),
+    ]
+}
+
+/// Drops exact repeats (same code, severity, message and source), keeping
+/// the first occurrence's position.
+fn dedupe(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = std::collections::HashSet::new();
+    diags
+        .into_iter()
+        .filter(|d| {
+            seen.insert((
+                d.code,
+                d.severity,
+                d.message.clone(),
+                format!("{:?}", d.source),
+            ))
+        })
+        .collect()
+}

@@ -1,0 +1,103 @@
+//! How to make OpenCode receive what another harness receives: one
+//! sentence per case, for `playbookdiff explain`. It names only files
+//! OpenCode reads (see the crate documentation for the rules).
+
+use playbookdiff_adapter::Gap;
+use playbookdiff_model::remedy::{code_span, skill_link};
+use playbookdiff_model::RepoPath;
+
+/// The suggestion for `gap`: what would make OpenCode receive it.
+pub fn for_gap(gap: &Gap<'_>) -> Option<String> {
+    match *gap {
+        Gap::Instruction { file, paths, .. } => Some(receive_instruction(file, paths)),
+        Gap::LateInstruction { files } => Some(load_sooner(files)),
+        Gap::Skill { name, file } => Some(receive_skill(file, name)),
+        Gap::LateSkill { name, files } => Some(skill_sooner(name, files)),
+        Gap::Mcp { name } => Some(receive_mcp(name)),
+    }
+}
+
+/// OpenCode should receive the text of `file`. `paths`: the globs of a
+/// path-scoped piece. Relative `instructions`
+/// entries are tried from the launch directory and each parent up to the
+/// root, so a root-relative path works from every launch directory.
+pub fn receive_instruction(file: &RepoPath, paths: Option<&[String]>) -> String {
+    let entry = code_span(&format!("\"instructions\": [\"{file}\"]"));
+    if paths.is_some() {
+        return format!(
+            "OpenCode has no path-scoped instructions; add {entry} to `opencode.json` at the repository root if the text of `{file}` should always apply"
+        );
+    }
+    format!(
+        "OpenCode reads AGENTS.md (else CLAUDE.md) and does not follow `@` imports; add {entry} to `opencode.json` at the repository root so it sends the text of `{file}`"
+    )
+}
+
+/// OpenCode should receive `files` at startup rather than later: below the
+/// launch directory it attaches them only when a file there is read.
+pub fn load_sooner(files: &[RepoPath]) -> String {
+    let list = files
+        .iter()
+        .map(|f| format!("\"{f}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "OpenCode attaches instruction files below the launch directory only when it reads a file there; list them in {} of `opencode.json` to send them at startup",
+        code_span(&format!("\"instructions\": [{list}]"))
+    )
+}
+
+/// OpenCode should have skill `name` sooner: it searches skill roots from
+/// the launch directory up to the root only.
+pub fn skill_sooner(name: &str, files: &[RepoPath]) -> String {
+    let first = files.first().map(|f| f.to_string()).unwrap_or_default();
+    format!(
+        "OpenCode finds skills only in the `.opencode/skills`, `.claude/skills` and `.agents/skills` of the launch directory and its parents; move skill {} (`{first}`) to one of them at or above the launch directory",
+        code_span(name)
+    )
+}
+
+/// OpenCode should have skill `name`, whose `SKILL.md` another harness
+/// reads at `file`.
+pub fn receive_skill(file: &RepoPath, name: &str) -> String {
+    let s = file.as_str();
+    let in_shared_root = s.starts_with(".claude/skills/")
+        || s.starts_with(".agents/skills/")
+        || s.contains("/.claude/skills/")
+        || s.contains("/.agents/skills/");
+    if in_shared_root {
+        return format!(
+            "OpenCode reads `{file}` but loads a skill only with a `name` in its front matter; add {} (and a `description`, or the model is not told of it)",
+            code_span(&format!("name: {name}"))
+        );
+    }
+    skill_link(file, name, ".opencode/skills", "OpenCode")
+}
+
+/// OpenCode should start MCP server `name`.
+pub fn receive_mcp(name: &str) -> String {
+    format!(
+        "add {} to `opencode.json` with the same command (as one list) or url; pass secrets as `{{env:VAR}}`",
+        code_span(&format!("\"mcp\": {{\"{name}\": {{\"type\": \"local\", \"command\": [...]}}}}"))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remedies_name_opencode_files() {
+        let f = RepoPath::new("apps/api/CLAUDE.md").unwrap();
+        let d = RepoPath::new("apps/api").unwrap();
+        assert!(
+            receive_instruction(&f, None).contains("\"instructions\": [\"apps/api/CLAUDE.md\"]")
+        );
+        let s = RepoPath::new(".claude/skills/x/SKILL.md").unwrap();
+        assert!(receive_skill(&s, "x").contains("`name: x`"));
+        let s = RepoPath::new("skills/x/SKILL.md").unwrap();
+        assert!(receive_skill(&s, "x").contains(".opencode/skills/x"));
+        assert!(receive_mcp("gh").contains("\"gh\""));
+        assert!(load_sooner(&[d.join("AGENTS.md").unwrap()]).contains("\"apps/api/AGENTS.md\""));
+    }
+}

@@ -1,0 +1,535 @@
+//! Skills.
+//!
+//! OpenCode 1.18.33 (`Skill` service in `packages/opencode/src/skill/`,
+//! shipped code; seen with `opencode debug skill` and in the request it
+//! sends) collects `SKILL.md` files in this order:
+//!
+//! 1. `.claude/skills/**/SKILL.md`, then `.agents/skills/**/SKILL.md`, of
+//!    every directory from cwd up to the worktree, closest first (dot
+//!    entries included; `OPENCODE_DISABLE_CLAUDE_CODE_SKILLS` drops
+//!    `.claude`, `OPENCODE_DISABLE_EXTERNAL_SKILLS` both);
+//! 2. `.opencode/skill/**/SKILL.md` and `.opencode/skills/**/SKILL.md` of
+//!    the same directories, closest first (dot entries skipped);
+//! 3. `**/SKILL.md` below each `skills.paths` entry, relative to cwd.
+//!
+//! Links are followed. A skill needs a string `name` in its front matter
+//! (the directory name is never used, and neither name pattern nor
+//! directory match is checked); `description`, when present, must be a
+//! string. A skill without a description is loaded but not listed to the
+//! model. Of two skills with one name only one is kept, whichever OpenCode
+//! finishes reading last (it logs "duplicate skill name"). The model is shown every
+//! listed skill, sorted by name, as `<name>`, `<description>` and
+//! `<location>`, with no budget.
+
+use crate::config::Merged;
+use crate::walk::{self, Opts};
+use crate::{place, strictly_below, target_only_dirs, Cx, READ_LIMIT};
+use playbookdiff_model::{
+    Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
+    LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
+};
+use playbookdiff_source::{Resolved, SourceError};
+use serde_json::Value;
+
+/// Where a `SKILL.md` was found.
+#[derive(Clone)]
+struct Origin {
+    /// The skill file.
+    file: RepoPath,
+    /// The directory whose skill root it is (for `skills.paths`, cwd).
+    owner: RepoPath,
+    /// The root searched, for messages (`.claude/skills`, …).
+    root: String,
+}
+
+/// Compiles the skills: found ones in OpenCode's search order (each
+/// effective, excluded or shadowed), then out-of-scope ones below cwd or on
+/// the way to targetPath.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Skill> {
+    let cwd = cx.context.cwd.clone();
+    let mut found: Vec<Origin> = Vec::new();
+    let chain = cx.up_chain();
+    for dir in &chain {
+        for ext in [".claude", ".agents"] {
+            let Some(base) = dir.join(ext) else { continue };
+            if !cx.exists(&base) {
+                continue;
+            }
+            let Some(root) = base.join("skills") else {
+                continue;
+            };
+            scan(cx, &root, dir, &format!("{ext}/skills"), true, &mut found);
+        }
+    }
+    for dir in &chain {
+        let Some(base) = dir.join(".opencode") else {
+            continue;
+        };
+        if !cx.exists(&base) {
+            continue;
+        }
+        for sub in ["skill", "skills"] {
+            let Some(root) = base.join(sub) else { continue };
+            scan(
+                cx,
+                &root,
+                dir,
+                &format!(".opencode/{sub}"),
+                false,
+                &mut found,
+            );
+        }
+    }
+    for (p, src) in &merged.skill_paths {
+        if p.starts_with("~/") || p.starts_with('/') {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::UserConfigUnavailable,
+                    format!("skills.paths entry {p:?} names a directory outside the repository; OpenCode scans it on the developer's machine, the analysis does not."),
+                )
+                .at(src.clone()),
+            );
+            continue;
+        }
+        match cwd.join(p) {
+            Some(root) if cx.repo.is_dir(&root) => {
+                scan(cx, &root, &cwd, p, false, &mut found);
+            }
+            _ => cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidValue,
+                    format!("skills.paths entry {p:?} is resolved from cwd {cwd} (not from the configuration file) and names no directory there, so OpenCode skips it (\"skill path not found\")."),
+                )
+                .at(src.clone()),
+            ),
+        }
+    }
+    for (u, src) in &merged.skill_urls {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::ItemNotModelled,
+                format!("skills.urls entry {u:?}: OpenCode downloads the skills listed at that address at startup; the analysis never fetches it, so those skills are unknown."),
+            )
+            .at(src.clone()),
+        );
+    }
+
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|o| seen.insert(o.file.clone()));
+    let mut skills: Vec<Skill> = found.iter().map(|o| load(cx, o)).collect();
+    collisions(cx, &mut skills);
+    skills.extend(out_of_scope(cx, &seen));
+    skills
+}
+
+/// Adds every `SKILL.md` below `root` to `found`.
+fn scan(
+    cx: &mut Cx<'_, '_>,
+    root: &RepoPath,
+    owner: &RepoPath,
+    label: &str,
+    dot: bool,
+    found: &mut Vec<Origin>,
+) {
+    let r = cx.repo.resolve(root);
+    if cx.link_problem(
+        &r,
+        &format!("The skill root {root}"),
+        "OpenCode finds no skills there",
+    ) {
+        return;
+    }
+    let w = walk::files(
+        cx,
+        root,
+        Opts {
+            dot,
+            follow: true,
+            max_depth: None,
+        },
+        &|rel| rel == "SKILL.md" || rel.ends_with("/SKILL.md"),
+    );
+    if w.truncated {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::Unreadable,
+            format!("The skill root {root} holds more than {} directories; the analysis stopped there, so more skills may exist.", walk::MAX_DIRS),
+        ));
+    }
+    for f in w.files {
+        found.push(Origin {
+            file: f.path,
+            owner: owner.clone(),
+            root: label.to_string(),
+        });
+    }
+}
+
+/// What the front matter gives.
+struct Parsed {
+    name: Option<String>,
+    description: Option<String>,
+    lines: Option<(u32, u32)>,
+    /// Why OpenCode does not load it.
+    invalid: Option<String>,
+}
+
+fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
+    let mut p = Parsed {
+        name: None,
+        description: None,
+        lines: None,
+        invalid: None,
+    };
+    let src = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    let text = match cx.repo.read_text(file, READ_LIMIT) {
+        Ok(t) => t,
+        Err(SourceError::TooLarge { len, .. }) => {
+            p.invalid = Some(format!(
+                "it is {len} bytes, too large for the analysis to read"
+            ));
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::FileTooLarge,
+                    format!("{file} is {len} bytes, over the {READ_LIMIT}-byte read limit, so its name and description are unknown."),
+                )
+                .at(src),
+            );
+            return p;
+        }
+        Err(e) => {
+            p.invalid = Some(format!("it cannot be read ({e})"));
+            return p;
+        }
+    };
+    let Some(fm) = text.front_matter() else {
+        p.invalid = Some("it has no front matter, so no `name`".to_string());
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillFieldMissing,
+                format!("{file} has no front matter; OpenCode loads a skill only with a `name` in its front matter, so it skips this one. Add `---\\nname: …\\ndescription: …\\n---`."),
+            )
+            .at(src),
+        );
+        return p;
+    };
+    p.lines = Some((fm.start_line, fm.end_line));
+    let src = src.with_lines(fm.start_line, fm.end_line);
+    let data = match &fm.value {
+        Ok(v) => v.clone(),
+        Err((msg, line)) => {
+            let at = line.map(|l| format!(" on line {l}")).unwrap_or_default();
+            p.invalid = Some("its front matter is not valid YAML".to_string());
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidFrontmatter,
+                    format!("The front matter of {file} is not valid YAML ({msg}{at}); OpenCode reports \"Failed to parse skill\" and skips it."),
+                )
+                .at(src),
+            );
+            return p;
+        }
+    };
+    let empty = serde_json::Map::new();
+    let obj = data.as_object().unwrap_or(&empty);
+    match obj.get("name") {
+        Some(Value::String(n)) => p.name = Some(n.clone()),
+        None | Some(Value::Null) => {
+            p.invalid = Some("its front matter has no `name`".to_string());
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::SkillFieldMissing,
+                    format!("{file} has no `name` in its front matter; OpenCode never uses the directory name instead, so it skips the skill. Add `name: {}`.", file.parent().and_then(|d| d.file_name().map(str::to_string)).unwrap_or_default()),
+                )
+                .at(src),
+            );
+            return p;
+        }
+        Some(_) => {
+            p.invalid = Some("its `name` is not text".to_string());
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::SkillFieldInvalid,
+                    format!("`name` in {file} is not text (quote it); OpenCode skips the skill."),
+                )
+                .at(src),
+            );
+            return p;
+        }
+    }
+    match obj.get("description") {
+        Some(Value::String(d)) => p.description = Some(d.clone()),
+        None => {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::SkillFieldMissing,
+                    format!("{file} has no `description`; OpenCode loads the skill but never lists it to the model. Add a description."),
+                )
+                .at(src),
+            );
+        }
+        Some(_) => {
+            p.invalid = Some("its `description` is not text".to_string());
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::SkillFieldInvalid,
+                    format!(
+                        "`description` in {file} is not text (quote it); OpenCode skips the skill."
+                    ),
+                )
+                .at(src),
+            );
+        }
+    }
+    p
+}
+
+/// Loads one found skill.
+fn load(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
+    let cwd = cx.context.cwd.clone();
+    let p = parse(cx, &o.file);
+    let dir_name = o
+        .file
+        .parent()
+        .and_then(|d| d.file_name().map(str::to_string))
+        .unwrap_or_default();
+    let place = if o.owner == cwd {
+        "cwd itself".to_string()
+    } else if o.owner.is_root() {
+        "the repository root".to_string()
+    } else {
+        format!("{}, a parent of cwd", o.owner)
+    };
+    let whence = format!("Found in the {} of {place}", o.root);
+    let (applicability, reason, invocation, state) = match (&p.invalid, &p.description) {
+        (Some(why), _) => (
+            Applicability::Excluded,
+            format!("{whence}, but {why}, so OpenCode does not load it."),
+            Invocation {
+                explicit: Permission::Blocked,
+                implicit: Permission::Blocked,
+            },
+            AdvertisementState::Hidden,
+        ),
+        (None, None) => (
+            Applicability::Effective,
+            format!("{whence}; OpenCode loads it, but without a description it is not listed to the model."),
+            Invocation {
+                explicit: Permission::Allowed,
+                implicit: Permission::Blocked,
+            },
+            AdvertisementState::Hidden,
+        ),
+        (None, Some(_)) => (
+            Applicability::Effective,
+            format!("{whence}; OpenCode lists its name, description and location to the model at startup."),
+            Invocation {
+                explicit: Permission::Allowed,
+                implicit: Permission::Allowed,
+            },
+            AdvertisementState::Advertised,
+        ),
+    };
+    let mut source = SourceRef::project(o.file.clone(), SourceFormat::Markdown);
+    if let Some((a, b)) = p.lines {
+        source = source.with_lines(a, b);
+    }
+    if let Resolved::Inside {
+        real,
+        via_link: true,
+        ..
+    } = cx.repo.resolve(&o.file)
+    {
+        source.resolved_path = Some(real);
+    }
+    Skill {
+        id: format!("opencode:skill:{}", o.file),
+        name: p.name.clone().unwrap_or_else(|| dir_name.clone()),
+        directory_name: dir_name,
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability,
+        reason,
+        description: p.description.clone(),
+        invocation,
+        advertisement: Advertisement {
+            state,
+            description_chars: p
+                .description
+                .as_deref()
+                .map(|d| d.chars().count() as u64)
+                .unwrap_or(0),
+            description_limit_chars: None,
+            aggregate_budget: None,
+            name_only: false,
+            shown_description_chars: None,
+            budget_cause: None,
+        },
+        paths: None,
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    }
+}
+
+/// Same-name skills. OpenCode parses the found files concurrently and
+/// stores each under its name as its parse finishes, so the last to finish
+/// wins: usually the one found last, but seen both ways with 1.18.33
+/// (`.claude/skills` and `.agents/skills` of one directory). Every skill of
+/// a repeated name is therefore `conditional`, unless all hold the same text
+/// (a copy or a link, as repositories shared with other harnesses often
+/// have): then the last found is effective and the others shadowed.
+fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
+    let mut names: Vec<String> = skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| s.name.clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    for name in names {
+        let idx: Vec<usize> = skills
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.applicability == Applicability::Effective && s.name == name)
+            .map(|(i, _)| i)
+            .collect();
+        if idx.len() < 2 {
+            continue;
+        }
+        let paths: Vec<RepoPath> = idx.iter().map(|&i| skills[i].source.path.clone()).collect();
+        let list = paths
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        if same_text(cx, &paths) {
+            // Copies or links of one skill: whichever OpenCode keeps, the
+            // model sees the same text; the last found stands for it.
+            let winner = paths[paths.len() - 1].clone();
+            for &i in &idx[..idx.len() - 1] {
+                let s = &mut skills[i];
+                s.applicability = Applicability::Shadowed;
+                s.advertisement.state = AdvertisementState::Hidden;
+                s.reason = format!("{} {winner} holds the same text under the same name, and OpenCode keeps one of them; either way the model sees this skill.", s.reason);
+            }
+            continue;
+        }
+        for &i in &idx {
+            let s = &mut skills[i];
+            s.applicability = Applicability::Conditional;
+            s.advertisement.state = AdvertisementState::Unknown;
+            s.invocation = Invocation {
+                explicit: Permission::Unknown,
+                implicit: Permission::Unknown,
+            };
+            s.reason = format!("{} Other skills share the name {name:?} ({list}); OpenCode keeps only one of them, whichever it finishes reading last.", s.reason);
+        }
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillNameCollision,
+                format!("Skills named {name:?} are defined at {list}; OpenCode keeps one of them, usually the last found ({}), but it reads them concurrently, so which one is not certain. Rename all but one.", paths[paths.len() - 1]),
+            )
+            .with_severity(Severity::Warning)
+            .at(SourceRef::project(paths[paths.len() - 1].clone(), SourceFormat::Markdown)),
+        );
+    }
+}
+
+/// True when every file of `paths` reads as the same text (copies, or
+/// links to one file).
+fn same_text(cx: &Cx<'_, '_>, paths: &[RepoPath]) -> bool {
+    let texts: Vec<Option<String>> = paths
+        .iter()
+        .map(|p| {
+            cx.repo
+                .read_text(p, READ_LIMIT)
+                .ok()
+                .map(|t| t.text.clone())
+        })
+        .collect();
+    texts.iter().all(|t| t.is_some() && *t == texts[0])
+}
+
+/// Skills in skill roots below cwd or on the way to targetPath: OpenCode
+/// never searches there from this launch directory.
+fn out_of_scope(cx: &mut Cx<'_, '_>, taken: &std::collections::HashSet<RepoPath>) -> Vec<Skill> {
+    let cwd = cx.context.cwd.clone();
+    let mut owners: Vec<RepoPath> = Vec::new();
+    for f in cx.repo.files_named_under("SKILL.md", &cwd) {
+        if let Some((owner, _)) = split_root(f) {
+            if strictly_below(&owner, &cwd) && !owners.contains(&owner) {
+                owners.push(owner);
+            }
+        }
+    }
+    for d in target_only_dirs(cx.context) {
+        if !owners.contains(&d) {
+            owners.push(d);
+        }
+    }
+    owners.sort();
+    let mut out = Vec::new();
+    for owner in owners {
+        for (root, dot) in [
+            (".claude/skills", true),
+            (".agents/skills", true),
+            (".opencode/skill", false),
+            (".opencode/skills", false),
+        ] {
+            let Some(base) = owner.join(root) else {
+                continue;
+            };
+            let mut found = Vec::new();
+            scan(cx, &base, &owner, root, dot, &mut found);
+            for o in found {
+                if taken.contains(&o.file) {
+                    continue;
+                }
+                let mut s = load(cx, &o);
+                s.applicability = Applicability::OutOfScope;
+                s.advertisement.state = AdvertisementState::Hidden;
+                s.invocation = Invocation {
+                    explicit: Permission::Blocked,
+                    implicit: Permission::Blocked,
+                };
+                let why = if owner.starts_with(&cwd) {
+                    format!("{} is below cwd {cwd}", place(&owner))
+                } else {
+                    format!(
+                        "{} is on the way to targetPath, not between cwd {cwd} and the root",
+                        place(&owner)
+                    )
+                };
+                s.reason = format!("In the {root} of {}, but {why}; OpenCode searches skill roots only from cwd up to the root.", place(&owner));
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// The directory owning the skill root a `SKILL.md` lies in, and the
+/// root's name, when it lies in one of OpenCode's project skill roots.
+fn split_root(file: &RepoPath) -> Option<(RepoPath, &'static str)> {
+    let s = file.as_str();
+    for root in [
+        ".claude/skills/",
+        ".agents/skills/",
+        ".opencode/skill/",
+        ".opencode/skills/",
+    ] {
+        let hit = if s.starts_with(root) {
+            Some(0)
+        } else {
+            s.find(&format!("/{root}")).map(|i| i + 1)
+        };
+        if let Some(i) = hit {
+            let owner = if i == 0 {
+                RepoPath::root()
+            } else {
+                RepoPath::new(&s[..i - 1])?
+            };
+            return Some((owner, root.trim_end_matches('/')));
+        }
+    }
+    None
+}

@@ -1,0 +1,363 @@
+//! Fixture tests for the OpenCode adapter: one tiny repository per
+//! behaviour, each asserting the facts it exists for. Every fixture was run
+//! through OpenCode 1.18.33 (`oracle/observations/opencode/`); the
+//! expected values here are what OpenCode did.
+
+use playbookdiff_adapter::Adapter;
+use playbookdiff_model::{
+    AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, DiagnosticCode,
+    EffectiveAgentConfig, Instruction, LoadPhase, McpServer, Mode, Permission, RepoPath, Severity,
+    Skill, Transport,
+};
+use playbookdiff_opencode::{compile, ADAPTER, HARNESS};
+use playbookdiff_source::{Repo, WorkingTree};
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn rp(s: &str) -> RepoPath {
+    RepoPath::new(s).expect("valid test path")
+}
+
+fn compile_dir(root: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
+    let tree = WorkingTree::open(root).expect("fixture opens");
+    let repo = Repo::new(&tree);
+    let ctx = AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: rp(cwd),
+        target_path: target.map(rp),
+        mode: Mode::Repo,
+    };
+    compile(&repo, &ctx)
+}
+
+fn run(case: &str, cwd: &str) -> EffectiveAgentConfig {
+    compile_dir(&fixtures().join(case), cwd, None)
+}
+
+/// The received instructions, in order.
+fn received(c: &EffectiveAgentConfig) -> Vec<String> {
+    c.received_instructions()
+        .iter()
+        .map(|i| i.source.path.to_string())
+        .collect()
+}
+
+fn inst<'a>(c: &'a EffectiveAgentConfig, path: &str) -> &'a Instruction {
+    c.instructions
+        .iter()
+        .find(|i| i.source.path.as_str() == path)
+        .unwrap_or_else(|| panic!("no instruction {path}"))
+}
+
+fn skill<'a>(c: &'a EffectiveAgentConfig, path: &str) -> &'a Skill {
+    c.skills
+        .iter()
+        .find(|s| s.source.path.as_str() == path)
+        .unwrap_or_else(|| panic!("no skill {path}"))
+}
+
+fn mcp<'a>(c: &'a EffectiveAgentConfig, name: &str) -> &'a McpServer {
+    c.mcp_servers
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no server {name}"))
+}
+
+/// The names of the skills OpenCode lists to the model, sorted.
+fn listed(c: &EffectiveAgentConfig) -> Vec<String> {
+    let mut v: Vec<String> = c
+        .skills
+        .iter()
+        .filter(|s| {
+            s.applicability == Applicability::Effective
+                && s.advertisement.state == AdvertisementState::Advertised
+        })
+        .map(|s| s.name.clone())
+        .collect();
+    v.sort();
+    v
+}
+
+fn has(c: &EffectiveAgentConfig, code: DiagnosticCode, needle: &str) -> bool {
+    c.diagnostics
+        .iter()
+        .any(|d| d.code == code && d.message.contains(needle))
+}
+
+#[test]
+fn agents_md_from_every_parent_closest_first_then_instruction_globs() {
+    let c = run("layered_config", "a/b");
+    assert_eq!(c.harness, HARNESS);
+    assert_eq!(
+        received(&c),
+        ["a/AGENTS.md", "AGENTS.md", "docs/one.md", "docs/two.md"]
+    );
+    let claude = inst(&c, "CLAUDE.md");
+    assert_eq!(claude.applicability, Applicability::Shadowed);
+    assert_eq!(
+        claude.resolution.as_ref().map(|r| r.sources.clone()),
+        Some(vec![rp("a/AGENTS.md"), rp("AGENTS.md")])
+    );
+    assert_eq!(inst(&c, "docs/one.md").kind, "instructions");
+    // Relative entries that match nothing from a/b, a or the root.
+    assert!(has(&c, DiagnosticCode::InvalidValue, "\"missing.md\""));
+    assert!(has(&c, DiagnosticCode::InvalidValue, "\"a-only.md\""));
+}
+
+#[test]
+fn layers_deep_merge_and_values_stay_symbolic() {
+    let c = run("layered_config", "a/b");
+    let loc = mcp(&c, "loc");
+    assert_eq!(loc.transport, Transport::Stdio);
+    // a/opencode.json replaces `command` and keeps the root's environment.
+    assert_eq!(loc.command.as_deref(), Some("other"));
+    assert_eq!(loc.source.path, rp("a/opencode.json"));
+    assert_eq!(loc.other_sources[0].path, rp("opencode.json"));
+    assert_eq!(
+        loc.env[0].value,
+        ConfiguredValue::Host {
+            variable: "MY_TOKEN".into()
+        }
+    );
+    assert_eq!(loc.env[1].value, ConfiguredValue::redacted());
+    assert!(has(&c, DiagnosticCode::McpLiteralSecret, "LIT"));
+    let json = serde_json::to_string(&c).unwrap();
+    assert!(!json.contains("sk-literal-secret-123"), "secret leaked");
+
+    let rem = mcp(&c, "rem");
+    assert_eq!(rem.transport, Transport::Http);
+    assert_eq!(rem.applicability, Applicability::Excluded);
+    assert_eq!(
+        rem.headers[0].value,
+        ConfiguredValue::Reference {
+            expression: "Bearer {env:GH}".into()
+        }
+    );
+}
+
+#[test]
+fn skills_from_claude_agents_and_opencode_roots_of_every_parent() {
+    let c = run("layered_config", "a/b");
+    assert_eq!(listed(&c), ["acs", "as", "cs", "nested", "os", "os2"]);
+    // skills.paths resolves from cwd, not from the configuration file.
+    assert!(!c.skills.iter().any(|s| s.name == "e1"));
+    assert!(has(&c, DiagnosticCode::InvalidValue, "\"skills-extra\""));
+    assert_eq!(
+        skill(&c, "a/.opencode/skills/nested/SKILL.md").applicability,
+        Applicability::Effective
+    );
+    // From the root, skills.paths finds skills-extra/e1 and the a/ roots
+    // are below cwd.
+    let root = run("layered_config", ".");
+    assert!(listed(&root).contains(&"e1".to_string()));
+    assert_eq!(
+        skill(&root, "a/.claude/skills/acs/SKILL.md").applicability,
+        Applicability::OutOfScope
+    );
+}
+
+#[test]
+fn agents_and_commands_are_reported_with_their_source() {
+    let c = run("layered_config", "a/b");
+    for needle in ["`/test`", "`rev`", "`inline`", "`/cmdinline`"] {
+        assert!(has(&c, DiagnosticCode::ItemNotModelled, needle), "{needle}");
+    }
+    let d = c
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("`/cmdinline`"))
+        .unwrap();
+    let src = d.source.as_ref().unwrap();
+    assert_eq!(src.path, rp("opencode.json"));
+    assert_eq!(src.lines.map(|l| l.start), Some(18));
+}
+
+#[test]
+fn claude_md_is_the_fallback_and_context_md_is_not_read() {
+    let c = run("fallback_and_precedence", "a/b");
+    assert_eq!(received(&c), ["a/CLAUDE.md", "CLAUDE.md"]);
+    assert_eq!(inst(&c, "CLAUDE.md").kind, "memory");
+    assert_eq!(
+        inst(&c, "CONTEXT.md").applicability,
+        Applicability::Shadowed
+    );
+}
+
+#[test]
+fn jsonc_beats_json_and_the_roots_dot_opencode_beats_cwds() {
+    let c = run("fallback_and_precedence", "a/b");
+    assert_eq!(mcp(&c, "x").url.as_deref(), Some("https://jsonc.example"));
+    assert_eq!(mcp(&c, "x").source.path, rp("opencode.jsonc"));
+    assert_eq!(mcp(&c, "y").command.as_deref(), Some("y"));
+    let z = mcp(&c, "z");
+    assert_eq!(z.command.as_deref(), Some("root-dot-opencode"));
+    assert_eq!(z.source.path, rp(".opencode/opencode.json"));
+    assert_eq!(z.other_sources[0].path, rp("a/.opencode/opencode.json"));
+}
+
+#[test]
+fn a_skill_needs_a_name_and_is_listed_only_with_a_description() {
+    let c = run("fallback_and_precedence", "a/b");
+    let noname = skill(&c, ".claude/skills/noname/SKILL.md");
+    assert_eq!(noname.applicability, Applicability::Excluded);
+    assert!(has(
+        &c,
+        DiagnosticCode::SkillFieldMissing,
+        "noname/SKILL.md has no `name`"
+    ));
+    let nodesc = skill(&c, ".claude/skills/nodesc/SKILL.md");
+    assert_eq!(nodesc.applicability, Applicability::Effective);
+    assert_eq!(nodesc.advertisement.state, AdvertisementState::Hidden);
+    assert_eq!(nodesc.invocation.implicit, Permission::Blocked);
+    // No name pattern or directory check.
+    assert!(listed(&c).contains(&"Bad_Name!".to_string()));
+    assert!(listed(&c).contains(&"other-name".to_string()));
+}
+
+#[test]
+fn same_name_skills_are_conditional() {
+    let c = run("fallback_and_precedence", "a/b");
+    for p in [
+        ".claude/skills/dup1/SKILL.md",
+        ".agents/skills/dup2/SKILL.md",
+    ] {
+        assert_eq!(
+            skill(&c, p).applicability,
+            Applicability::Conditional,
+            "{p}"
+        );
+    }
+    assert!(has(&c, DiagnosticCode::SkillNameCollision, "\"dup\""));
+}
+
+#[test]
+fn a_directory_named_agents_md_wins_and_gives_nothing() {
+    let c = run("agents_md_directory", "a/b");
+    assert!(received(&c).is_empty());
+    assert_eq!(
+        inst(&c, "a/b/AGENTS.md").applicability,
+        Applicability::Excluded
+    );
+    assert_eq!(inst(&c, "CLAUDE.md").applicability, Applicability::Shadowed);
+    assert!(has(&c, DiagnosticCode::NotARegularFile, "a/b/AGENTS.md"));
+}
+
+#[test]
+fn globs_match_dot_files_and_white_space_counts_as_text() {
+    let c = run("globs_and_on_demand", ".");
+    // Path order within a glob; OpenCode takes file-system order.
+    assert_eq!(
+        received(&c),
+        [
+            "AGENTS.md",
+            "docs/.hidden.md",
+            "docs/a.md",
+            "docs/sub/b.md",
+            "x/notes.md"
+        ]
+    );
+    assert!(has(
+        &c,
+        DiagnosticCode::ItemNotModelled,
+        "https://example.com/rules.md"
+    ));
+    let a = run("globs_and_on_demand", "a");
+    assert_eq!(received(&a)[..2], ["a/AGENTS.md", "AGENTS.md"]);
+    assert_eq!(inst(&a, "a/AGENTS.md").content, "  \n");
+}
+
+#[test]
+fn files_below_cwd_attach_when_a_file_there_is_read() {
+    let root = fixtures().join("globs_and_on_demand");
+    let c = compile_dir(&root, "a", Some("a/b/c/file.ts"));
+    let on_demand: Vec<(String, LoadPhase)> = c
+        .received_instructions()
+        .iter()
+        .filter(|i| i.load_phase == LoadPhase::OnDemand)
+        .map(|i| (i.source.path.to_string(), i.load_phase))
+        .collect();
+    // Seen with `opencode debug agent build --tool read`: closest first.
+    assert_eq!(
+        on_demand,
+        [
+            ("a/b/c/AGENTS.md".to_string(), LoadPhase::OnDemand),
+            ("a/b/CLAUDE.md".to_string(), LoadPhase::OnDemand)
+        ]
+    );
+    let no_target = compile_dir(&root, "a", None);
+    assert_eq!(
+        inst(&no_target, "a/b/CLAUDE.md").applicability,
+        Applicability::Conditional
+    );
+    let outside = compile_dir(&root, "a/b", Some("x/notes.md"));
+    assert!(has(
+        &outside,
+        DiagnosticCode::TargetOutsideCwd,
+        "x/notes.md"
+    ));
+}
+
+#[test]
+fn configuration_opencode_refuses_is_an_error() {
+    let c = run("invalid_jsonc", ".");
+    let d = c
+        .diagnostics
+        .iter()
+        .find(|d| d.code == DiagnosticCode::InvalidJson)
+        .expect("invalid-json");
+    assert_eq!(d.severity, Severity::Error);
+    assert_eq!(
+        d.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
+        Some(3)
+    );
+    let m = run("missing_file_reference", ".");
+    assert!(m
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error && d.message.contains("{file:./nope.txt}")));
+    let t = run("mcp_without_type", ".");
+    assert!(t
+        .diagnostics
+        .iter()
+        .any(|d| d.code == DiagnosticCode::McpInvalidEntry && d.severity == Severity::Error));
+    assert_eq!(mcp(&t, "x").applicability, Applicability::Excluded);
+}
+
+#[test]
+fn unknown_top_level_keys_are_ignored() {
+    let c = run("unknown_top_level_key", ".");
+    assert_eq!(mcp(&c, "ok").applicability, Applicability::Effective);
+    assert!(!c.diagnostics.iter().any(|d| d.severity == Severity::Error));
+}
+
+#[test]
+fn version_profiles() {
+    let tree = WorkingTree::open(&fixtures().join("unknown_top_level_key")).unwrap();
+    let repo = Repo::new(&tree);
+    let ctx = AnalysisContext::at_root();
+    let c = ADAPTER.compile(&repo, &ctx, Some("1.19.0"));
+    let p = c.agent_profile.unwrap();
+    assert_eq!(p.version, "1.18.33");
+    assert_eq!(p.requested.as_deref(), Some("1.19.0"));
+    assert!(c
+        .diagnostics
+        .iter()
+        .any(|d| d.code == DiagnosticCode::UnknownAgentVersion));
+}
+
+#[test]
+fn identical_copies_of_a_skill_are_one_skill() {
+    let c = run("identical_skill_copies", ".");
+    assert_eq!(listed(&c), ["review"]);
+    assert_eq!(
+        skill(&c, ".agents/skills/review/SKILL.md").applicability,
+        Applicability::Effective
+    );
+    assert_eq!(
+        skill(&c, ".claude/skills/review/SKILL.md").applicability,
+        Applicability::Shadowed
+    );
+}
