@@ -12,6 +12,7 @@
 //! diagnostics.
 
 pub mod problems;
+pub mod scope;
 
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_source::Repo;

@@ -21,6 +21,7 @@ pub mod remedy;
 mod settings;
 mod skills;
 
+pub(crate) use playbookdiff_adapter::scope::strictly_below;
 use playbookdiff_adapter::{problems, Adapter, Declared};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
@@ -456,11 +457,6 @@ impl<'a, 'r> Compiler<'a, 'r> {
             .sort_by_key(|i| i.order.unwrap_or(u32::MAX));
         self.out
     }
-}
-
-/// True when `dir` lies at or below `cwd` but is not `cwd` itself.
-pub(crate) fn strictly_below(dir: &RepoPath, cwd: &RepoPath) -> bool {
-    dir != cwd && dir.starts_with(cwd)
 }
 
 /// True when no component of `p` is `.claude` (memory files and roots of

@@ -54,6 +54,7 @@ pub mod remedy;
 mod skill_file;
 mod skills;
 
+pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
 use playbookdiff_adapter::{problems, Adapter, Declared};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
@@ -273,38 +274,6 @@ impl Cx<'_, '_> {
         self.diag(d);
         true
     }
-}
-
-/// A directory for a message: its path, or "the repository root".
-pub(crate) fn place(dir: &RepoPath) -> String {
-    if dir.is_root() {
-        "the repository root".to_string()
-    } else {
-        dir.to_string()
-    }
-}
-
-/// True when `dir` lies strictly below `base`.
-pub(crate) fn strictly_below(dir: &RepoPath, base: &RepoPath) -> bool {
-    dir != base && dir.starts_with(base)
-}
-
-/// The directories on the way from the root to targetPath (targetPath
-/// itself included) that are neither on the root-to-cwd path nor below
-/// cwd, root first. Besides the subtree below cwd, these are the only
-/// directories off the path whose items are listed `out-of-scope`: the
-/// agent is expected to work there, so the gap matters. Empty without a
-/// targetPath or when it lies below cwd.
-pub(crate) fn target_only_dirs(context: &AnalysisContext) -> Vec<RepoPath> {
-    let Some(target) = &context.target_path else {
-        return Vec::new();
-    };
-    let cwd = &context.cwd;
-    target
-        .ancestors_root_first()
-        .into_iter()
-        .filter(|d| !cwd.starts_with(d) && !d.starts_with(cwd))
-        .collect()
 }
 
 /// Reports that `path`, named like a file Codex reads, resolves to `kind`

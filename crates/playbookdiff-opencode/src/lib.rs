@@ -48,10 +48,11 @@ pub mod remedy;
 mod skills;
 mod walk;
 
-use playbookdiff_adapter::{Adapter, Declared};
+pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
+use playbookdiff_adapter::{problems, Adapter, Declared};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
-    SourceFormat, SourceRef,
+    SourceFormat,
 };
 use playbookdiff_source::{Repo, Resolved};
 
@@ -184,61 +185,23 @@ impl Cx<'_, '_> {
     }
 
     /// Reports why `path` could not be followed, when `r` is a link
-    /// problem; `what` names the item, `effect` says what OpenCode does.
-    /// Returns true when a diagnostic was emitted.
+    /// problem (the toolkit's [`problems::link_problem`] message); `what`
+    /// names the item, `effect` says what OpenCode does. Returns true when a
+    /// diagnostic was emitted.
     pub fn link_problem(&mut self, r: &Resolved, what: &str, effect: &str) -> bool {
-        let d = match r {
-            Resolved::Dangling { link, target } => Diagnostic::new(
-                DiagnosticCode::SymlinkDangling,
-                format!("{what}: the symbolic link {link} points at {target:?}, which does not exist, so {effect}; fix the link's relative target."),
-            )
-            .at(SourceRef::project(link.clone(), SourceFormat::Markdown)),
-            Resolved::Outside { link, target } => Diagnostic::new(
-                DiagnosticCode::SymlinkOutsideRepository,
-                format!("{what}: the symbolic link {link} points outside the repository ({target:?}); OpenCode would follow it, but its content is not reproducible repository state, so the analysis does not read it; vendor the content into the repository."),
-            )
-            .at(SourceRef::project(link.clone(), SourceFormat::Markdown)),
-            Resolved::Loop { link } => Diagnostic::new(
-                DiagnosticCode::SymlinkLoop,
-                format!("{what}: symbolic links loop at {link}, so {effect}; break the loop."),
-            )
-            .at(SourceRef::project(link.clone(), SourceFormat::Markdown)),
-            _ => return false,
+        let (Resolved::Dangling { link, .. }
+        | Resolved::Outside { link, .. }
+        | Resolved::Loop { link }) = r
+        else {
+            return false;
+        };
+        let Some(d) = problems::link_problem(r, link, Some(what), effect, SourceFormat::Markdown)
+        else {
+            return false;
         };
         self.diag(d);
         true
     }
-}
-
-/// A directory for a message: its path, or "the repository root".
-pub(crate) fn place(dir: &RepoPath) -> String {
-    if dir.is_root() {
-        "the repository root".to_string()
-    } else {
-        dir.to_string()
-    }
-}
-
-/// True when `dir` lies strictly below `base`.
-pub(crate) fn strictly_below(dir: &RepoPath, base: &RepoPath) -> bool {
-    dir != base && dir.starts_with(base)
-}
-
-/// The directories on the way from the root to targetPath (targetPath
-/// itself included) that are neither on the root-to-cwd path nor below
-/// cwd, root first: items there are listed `out-of-scope`, since the agent
-/// is expected to work there. Empty without a targetPath or when it lies
-/// below cwd.
-pub(crate) fn target_only_dirs(context: &AnalysisContext) -> Vec<RepoPath> {
-    let Some(target) = &context.target_path else {
-        return Vec::new();
-    };
-    let cwd = &context.cwd;
-    target
-        .ancestors_root_first()
-        .into_iter()
-        .filter(|d| !cwd.starts_with(d) && !d.starts_with(cwd))
-        .collect()
 }
 
 /// OpenCode's worktree is the top level of the git repository that holds

@@ -1,0 +1,62 @@
+//! Where a directory stands relative to the launch directory and the
+//! target: the scope questions every adapter asks the same way.
+
+use playbookdiff_model::{AnalysisContext, RepoPath};
+
+/// A directory for a message: its path, or "the repository root".
+pub fn place(dir: &RepoPath) -> String {
+    if dir.is_root() {
+        "the repository root".to_string()
+    } else {
+        dir.to_string()
+    }
+}
+
+/// True when `dir` lies below `base` and is not `base` itself.
+pub fn strictly_below(dir: &RepoPath, base: &RepoPath) -> bool {
+    dir != base && dir.starts_with(base)
+}
+
+/// The directories on the way from the root to targetPath (targetPath
+/// itself included) that are neither on the root-to-cwd path nor below
+/// cwd, root first. Besides the subtree below cwd, these are the only
+/// directories off the path whose items are listed `out-of-scope`: the
+/// agent is expected to work there, so the gap matters. Empty without a
+/// targetPath or when it lies below cwd.
+pub fn target_only_dirs(context: &AnalysisContext) -> Vec<RepoPath> {
+    let Some(target) = &context.target_path else {
+        return Vec::new();
+    };
+    let cwd = &context.cwd;
+    target
+        .ancestors_root_first()
+        .into_iter()
+        .filter(|d| !cwd.starts_with(d) && !d.starts_with(cwd))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> RepoPath {
+        RepoPath::new(s).unwrap()
+    }
+
+    #[test]
+    fn below_and_target_only() {
+        assert!(strictly_below(&p("a/b"), &p("a")));
+        assert!(!strictly_below(&p("a"), &p("a")));
+        assert!(!strictly_below(&p("ab"), &p("a")));
+        assert_eq!(place(&RepoPath::root()), "the repository root");
+        let mut ctx = AnalysisContext::at_root();
+        ctx.cwd = p("apps/web");
+        ctx.target_path = Some(p("apps/api/src"));
+        assert_eq!(
+            target_only_dirs(&ctx),
+            vec![p("apps/api"), p("apps/api/src")]
+        );
+        ctx.target_path = Some(p("apps/web/src"));
+        assert!(target_only_dirs(&ctx).is_empty());
+    }
+}
