@@ -3,31 +3,12 @@
 //! commit per step, and the expected agent-level changes, introduced,
 //! resolved and unchanged findings, in JSON and text, and exit statuses.
 
+mod support;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
-
-/// Runs git in `dir` with no user, system or global configuration.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("HOME", dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
+use support::git;
 
 /// A scripted history: a repository and its commits.
 struct History {

@@ -5,32 +5,13 @@
 //! Repositories are built here with the `git` binary; the product reads
 //! them with gix.
 
+mod support;
+
 use assert_cmd::Command;
 use playbookdiff_model::RepoPath;
 use playbookdiff_source::{EntryKind, GitRepository, Repo};
 use std::path::{Path, PathBuf};
-
-/// Runs git in `dir` with no user, system or global configuration.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("HOME", dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
+use support::git;
 
 fn run(repo: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::cargo_bin("playbookdiff")

@@ -2,7 +2,8 @@
 //! beside the workspace, holding `repo.tar` (the exact tree, symbolic links
 //! included, some of them dangling) and `repo/` (the same files with links
 //! stored as small text files, as a checkout with `core.symlinks=false`
-//! gives). Tests use both forms.
+//! gives). Tests use both forms. Also [`git`], which scripts throwaway
+//! repositories for the revision and `diff` tests.
 
 #![allow(dead_code)]
 
@@ -87,4 +88,26 @@ pub fn extract(tar: &Path, dest: &Path) {
     tar::Archive::new(file)
         .unpack(dest)
         .unwrap_or_else(|e| panic!("{}: {e}", tar.display()));
+}
+
+/// Runs git in `dir` with no user, system or global configuration.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("HOME", dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
