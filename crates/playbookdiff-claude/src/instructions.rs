@@ -10,6 +10,11 @@
 //! directory's `.claude/rules`, then `CLAUDE.local.md`. An import expands
 //! inline where it stands, splitting the importing file into pieces.
 //!
+//! On demand, for each directory below cwd (or on the way to a target
+//! outside it): `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`, then
+//! that directory's `.claude/rules`, unconditional rules before path-scoped
+//! ones, whose `paths` are relative to that directory (fidelity C14).
+//!
 //! Each real file enters the context at most once: Claude Code's memory
 //! loader keeps a set of the files it has processed. Files are discovered
 //! first and expanded afterwards in context order (startup before on
@@ -21,10 +26,10 @@
 
 use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
 use crate::settings::Settings;
-use crate::{outside_dot_claude, strictly_below, Compiler};
+use crate::{outside_dot_claude, Compiler};
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
-    Severity, SourceFormat, SourceRef, SourceScope,
+    SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{EntryKind, Resolved, TextFile};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -46,18 +51,31 @@ struct Placement {
 }
 
 impl Placement {
-    /// The position of its group in context order: effective at startup,
-    /// effective on demand, then everything else.
-    fn group(&self) -> u8 {
-        group_of(self.load_phase, self.applicability)
+    /// The position of its group in context order
+    /// ([`group_of`]) for the launch directory `cwd`.
+    fn group(&self, cwd: &RepoPath) -> u8 {
+        group_of(
+            self.load_phase,
+            self.applicability,
+            cwd.starts_with(&self.applies_to),
+        )
     }
 }
 
-fn group_of(phase: LoadPhase, applicability: Applicability) -> u8 {
+/// The position of an entry's group in context order: effective at
+/// startup; effective on demand from the directories a read walks into
+/// (their memory files and rules roots); effective on demand from the
+/// startup chain (path-scoped rules of the launch directory and its
+/// ancestors, which Claude Code attaches after the nested files: seen with
+/// 2.1.197 and 2.1.332, fixture `c13_target_outside_cwd`); then everything
+/// else. `on_chain` is true when the entry's directory is cwd or an
+/// ancestor of it.
+fn group_of(phase: LoadPhase, applicability: Applicability, on_chain: bool) -> u8 {
     match (applicability, phase) {
         (Applicability::Effective, LoadPhase::Startup) => 0,
-        (Applicability::Effective, _) => 1,
-        _ => 2,
+        (Applicability::Effective, _) if !on_chain => 1,
+        (Applicability::Effective, _) => 2,
+        _ => 3,
     }
 }
 
@@ -77,10 +95,14 @@ enum Job {
 }
 
 impl Job {
-    fn group(&self) -> u8 {
+    fn group(&self, cwd: &RepoPath) -> u8 {
         match self {
-            Job::Expand { place, .. } => place.group(),
-            Job::Push(i) => group_of(i.load_phase, i.applicability),
+            Job::Expand { place, .. } => place.group(cwd),
+            Job::Push(i) => group_of(
+                i.load_phase,
+                i.applicability,
+                cwd.starts_with(&i.applies_to),
+            ),
         }
     }
 }
@@ -103,12 +125,17 @@ fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
 
 /// The directories off the startup chain, in this launch directory's scope
 /// (below cwd, or on the way to a target outside it), that hold a memory
-/// file. Sorted by depth, then path.
+/// file or a `.claude/rules` directory. Sorted by depth, then path.
 fn memory_dirs(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
     let mut dirs = BTreeSet::new();
     for rel in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
         dirs.extend(cx.off_chain_owners(rel));
     }
+    dirs.extend(
+        cx.off_chain_owners(".claude/rules")
+            .into_iter()
+            .filter(|o| o.join(".claude/rules").is_some_and(|r| cx.repo.is_dir(&r))),
+    );
     let mut dirs: Vec<RepoPath> = dirs.into_iter().collect();
     dirs.sort_by(|a, b| a.depth().cmp(&b.depth()).then(a.cmp(b)));
     dirs
@@ -147,7 +174,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             };
             if kind == "local-memory" {
                 // Rules of this directory come before CLAUDE.local.md.
-                rules_root(cx, settings, dir, &mut jobs);
+                rules_root(cx, settings, dir, None, &mut jobs);
             }
             top_file(cx, settings, &path, place, &mut jobs);
         }
@@ -156,7 +183,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             .kind(&dir.join("CLAUDE.local.md").unwrap_or_else(RepoPath::root))
             .is_none()
         {
-            rules_root(cx, settings, dir, &mut jobs);
+            rules_root(cx, settings, dir, None, &mut jobs);
         }
     }
 
@@ -188,6 +215,10 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             };
             top_file(cx, settings, &path, place, &mut jobs);
         }
+        // The directory's own rules root follows its memory files
+        // (fidelity C14).
+        let base = (load_phase, applicability, reason);
+        rules_root(cx, settings, &dir, Some(&base), &mut jobs);
     }
     if nested_generalized {
         cx.diag(Diagnostic::new(
@@ -200,7 +231,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     // List and expand in context order (a stable sort keeps discovery order
     // within each group), so that a file's first inclusion is the one the
     // agent receives first.
-    jobs.sort_by_key(Job::group);
+    jobs.sort_by_key(|j| j.group(&cwd));
     let mut repeated_any = false;
     for job in jobs {
         match job {
@@ -257,7 +288,6 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         );
     }
 
-    nested_rules_roots(cx);
     agents_md_bridges(cx);
 }
 
@@ -951,8 +981,28 @@ fn glued_lookalike(
     );
 }
 
-/// The rules of `dir/.claude/rules`, recursively, ordered by path.
-fn rules_root(cx: &mut Compiler<'_, '_>, settings: &Settings, dir: &RepoPath, jobs: &mut Vec<Job>) {
+/// The placement of a directory off the startup chain
+/// ([`Compiler::off_chain`]): phase, applicability and why.
+type OffChain = (LoadPhase, Applicability, String);
+
+/// The rules of `dir/.claude/rules`, recursively, ordered by path: the
+/// unconditional ones first, then the path-scoped ones.
+///
+/// `nested` is `None` for a rules root on the startup chain (the launch
+/// directory or an ancestor), whose unconditional rules load at startup;
+/// for a root off the chain it is the placement of `dir`
+/// ([`Compiler::off_chain`]): Claude Code reads such a root when a file
+/// below `dir` is read, after `dir`'s memory files, unconditional rules
+/// first; the `paths` of its rules are relative to `dir` (fidelity C14;
+/// anthropics/claude-code#95104; seen with 2.1.197 and 2.1.332 through a
+/// scripted model).
+fn rules_root(
+    cx: &mut Compiler<'_, '_>,
+    settings: &Settings,
+    dir: &RepoPath,
+    nested: Option<&OffChain>,
+    jobs: &mut Vec<Job>,
+) {
     let Some(root) = dir.join(".claude/rules") else {
         return;
     };
@@ -1019,9 +1069,17 @@ fn rules_root(cx: &mut Compiler<'_, '_>, settings: &Settings, dir: &RepoPath, jo
             .at(SourceRef::project(root.clone(), SourceFormat::Markdown)),
         );
     }
+    let mut rules = Vec::new();
     for f in files {
-        rule_file(cx, settings, dir, &f, jobs);
+        rule_file(cx, settings, dir, &f, nested, &mut rules);
     }
+    // Unconditional rules before path-scoped ones (a stable sort keeps
+    // path order within each).
+    rules.sort_by_key(|j| match j {
+        Job::Expand { paths, .. } => paths.is_some(),
+        Job::Push(i) => i.paths.is_some(),
+    });
+    jobs.extend(rules);
 }
 
 fn rule_file(
@@ -1029,6 +1087,7 @@ fn rule_file(
     settings: &Settings,
     owner: &RepoPath,
     path: &RepoPath,
+    nested: Option<&OffChain>,
     jobs: &mut Vec<Job>,
 ) {
     let format = SourceFormat::Markdown;
@@ -1108,13 +1167,23 @@ fn rule_file(
             .at(source.clone().with_lines(1, 1)),
         );
     }
-    let mut place = Placement {
-        kind: "rule",
-        scope: SourceScope::Project,
-        load_phase: LoadPhase::Startup,
-        applicability: Applicability::Effective,
-        reason: format!("unconditional rule in `{owner}/.claude/rules`, loaded at startup"),
-        applies_to: owner.clone(),
+    let mut place = match nested {
+        None => Placement {
+            kind: "rule",
+            scope: SourceScope::Project,
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Effective,
+            reason: format!("unconditional rule in `{owner}/.claude/rules`, loaded at startup"),
+            applies_to: owner.clone(),
+        },
+        Some((phase, applicability, why)) => Placement {
+            kind: "rule",
+            scope: SourceScope::Project,
+            load_phase: *phase,
+            applicability: *applicability,
+            reason: format!("unconditional rule in `{owner}/.claude/rules`: {why}"),
+            applies_to: owner.clone(),
+        },
     };
     if patterns.is_some() {
         place.load_phase = LoadPhase::OnDemand;
@@ -1214,42 +1283,6 @@ fn path_scoped(
             Applicability::Conditional,
             format!("path-scoped rule; the target `{t}` matches none of its patterns"),
         ),
-    }
-}
-
-/// `.claude/rules` roots off the startup chain that Claude Code may load on
-/// demand (below cwd, or on the way to a target outside it): detected, not
-/// read. A warning when the target reaches the root, else information.
-fn nested_rules_roots(cx: &mut Compiler<'_, '_>) {
-    let cwd = cx.ctx.cwd.clone();
-    let td = cx.target_dir();
-    for owner in cx.off_chain_owners(".claude/rules") {
-        let Some(root) = owner.join(".claude/rules") else {
-            continue;
-        };
-        if !cx.repo.is_dir(&root) {
-            continue;
-        }
-        let (_, applicability, _) = cx.off_chain(&owner);
-        if applicability == Applicability::OutOfScope {
-            continue;
-        }
-        let reached = td.as_ref().is_some_and(|t| t.starts_with(&owner));
-        let d = Diagnostic::new(
-            DiagnosticCode::NestedRulesRootUnresolved,
-            format!(
-                "`{root}` is a rules root {} the launch directory; Claude Code loads such rules on demand, but their \
-                 traversal, order and glob anchor are undocumented, so they are not read{}.",
-                if strictly_below(&owner, &cwd) { "below" } else { "outside" },
-                if reached { " (the target reaches it)" } else { "" }
-            ),
-        )
-        .at(SourceRef::project(root.clone(), SourceFormat::Markdown));
-        cx.diag(if reached {
-            d
-        } else {
-            d.with_severity(Severity::Info)
-        });
     }
 }
 

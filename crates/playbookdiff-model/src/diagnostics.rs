@@ -350,6 +350,12 @@ declare_codes! {
     /// outside it) exists. Its traversal, order and glob anchor are
     /// undocumented, so it is not read.
     /// Source: spec 000 "Rules".
+    /// No longer reported: nested rules roots are read on demand as Claude
+    /// Code reads them, after the memory files of their directory,
+    /// unconditional rules first, `paths` relative to that directory
+    /// (fidelity C14; anthropics/claude-code#95104; seen with 2.1.197 and
+    /// 2.1.332, fixture `c14_nested_rules_on_demand`); kept so the code is
+    /// never reused.
     NestedRulesRootUnresolved = "nested-rules-root-unresolved", Warning, Limit, "claude-code", "0.1.0", "a nested .claude/rules root is not read";
     /// A path-scoped rule or skill is relevant only when the agent touches a
     /// matching path; without a matching `--target` it stays conditional.

@@ -99,3 +99,119 @@ fn c03_mcp_json_ancestors() {
         assert_eq!(names, ["a", "b", "c", "d"], "{v}");
     }
 }
+
+/// C13: a target outside the launch directory gets nothing on demand:
+/// neither the memory file nor the rules root of its directory, nor a
+/// root rule whose `paths` match it; reported once as
+/// `target-outside-cwd`. Inside the launch directory the same target gets
+/// all three, the files of the directories the read walks into before the
+/// root's path-scoped rule (the order of the agent's request).
+#[test]
+fn c13_target_outside_cwd() {
+    for v in VERSIONS {
+        let cfg = compile(
+            "c13_target_outside_cwd",
+            at_root()
+                .cwd("apps/web")
+                .target("apps/api/src/x.ts")
+                .version(v),
+        );
+        assert_eq!(
+            received_paths(&cfg),
+            ["CLAUDE.md", "apps/web/CLAUDE.md"],
+            "{v}"
+        );
+        for p in [
+            "apps/api/CLAUDE.md",
+            "apps/api/.claude/rules/always.md",
+            ".claude/rules/api.md",
+        ] {
+            assert_placed(one(&cfg, p), OnDemand, Conditional, None);
+        }
+        assert_eq!(diags(&cfg, D::TargetOutsideCwd).len(), 1, "{v}");
+
+        let cfg = compile(
+            "c13_target_outside_cwd",
+            at_root().target("apps/api/src/x.ts").version(v),
+        );
+        let on_demand: Vec<&str> = cfg
+            .received_instructions()
+            .iter()
+            .filter(|i| i.load_phase == OnDemand)
+            .map(|i| i.source.path.as_str())
+            .collect();
+        assert_eq!(
+            on_demand,
+            [
+                "apps/api/CLAUDE.md",
+                "apps/api/.claude/rules/always.md",
+                ".claude/rules/api.md",
+            ],
+            "{v}"
+        );
+        assert!(diags(&cfg, D::TargetOutsideCwd).is_empty());
+    }
+}
+
+/// C14: a `.claude/rules` root in a subdirectory is read when a file below
+/// it is read: after that directory's memory files, unconditional rules
+/// first, path-scoped ones after, their `paths` relative to the directory
+/// holding that `.claude` (so `pkg/src/*.ts` written there matches
+/// nothing).
+#[test]
+fn c14_nested_rules_on_demand() {
+    for v in VERSIONS {
+        let cfg = compile(
+            "c14_nested_rules_on_demand",
+            at_root().target("pkg/src/x.ts").version(v).local(),
+        );
+        assert_eq!(
+            received_paths(&cfg),
+            [
+                "CLAUDE.md",
+                "pkg/CLAUDE.md",
+                "pkg/.claude/CLAUDE.md",
+                "pkg/CLAUDE.local.md",
+                "pkg/.claude/rules/z-always.md",
+                "pkg/.claude/rules/sources.md",
+            ],
+            "{v}"
+        );
+        for p in [
+            "pkg/.claude/rules/z-always.md",
+            "pkg/.claude/rules/sources.md",
+        ] {
+            let r = one(&cfg, p);
+            assert_eq!((r.load_phase, r.applicability), (OnDemand, Effective));
+            assert_eq!(r.applies_to.as_str(), "pkg");
+        }
+        for p in [
+            "pkg/.claude/rules/root-anchored.md",
+            "pkg/.claude/rules/docs.md",
+        ] {
+            assert_placed(one(&cfg, p), OnDemand, Conditional, None);
+        }
+
+        let cfg = compile(
+            "c14_nested_rules_on_demand",
+            at_root().target("pkg/docs/notes.md").version(v),
+        );
+        let r = one(&cfg, "pkg/.claude/rules/docs.md");
+        assert_eq!((r.load_phase, r.applicability), (OnDemand, Effective));
+        assert_eq!(
+            one(&cfg, "pkg/.claude/rules/sources.md").applicability,
+            Conditional
+        );
+
+        // A target elsewhere attaches nothing from `pkg`.
+        let cfg = compile(
+            "c14_nested_rules_on_demand",
+            at_root().target("other/y.ts").version(v),
+        );
+        assert_eq!(received_paths(&cfg), ["CLAUDE.md"], "{v}");
+        assert_eq!(
+            one(&cfg, "pkg/.claude/rules/z-always.md").applicability,
+            Conditional
+        );
+    }
+}

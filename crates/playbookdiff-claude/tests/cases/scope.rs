@@ -89,15 +89,24 @@ fn a_launch_directory_lists_only_items_on_its_path_below_it_and_on_the_way_to_th
         skill(&cfg, "packages/p2/.claude/skills/s/SKILL.md").applicability,
         Conditional
     );
+    // Nested rules roots are read (fidelity C14): below cwd on demand, on
+    // the way to the target conditional.
+    assert_placed(
+        one(&cfg, "packages/p1/sub/.claude/rules/r.md"),
+        OnDemand,
+        Conditional,
+        None,
+    );
+    assert_placed(
+        one(&cfg, "packages/p2/.claude/rules/r.md"),
+        OnDemand,
+        Conditional,
+        None,
+    );
     for (code, p) in [
         (D::AgentsMdNotBridged, "packages/p2/AGENTS.md"),
         (D::AgentsMdNotBridged, "packages/p1/sub/AGENTS.md"),
         (D::AgentsMdNotBridged, "packages/p1/AGENTS.md"),
-        (D::NestedRulesRootUnresolved, "packages/p2/.claude/rules"),
-        (
-            D::NestedRulesRootUnresolved,
-            "packages/p1/sub/.claude/rules",
-        ),
         (D::McpJsonNotAtRoot, "packages/p2/.mcp.json"),
         (D::LegacyCommandsUnsupported, "packages/p2/.claude/commands"),
         (D::LegacyCommandsUnsupported, "packages/p1/.claude/commands"),
