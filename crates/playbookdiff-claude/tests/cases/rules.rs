@@ -2,7 +2,7 @@
 //! ordering within one root, nested roots, broken front matter.
 
 use crate::common::*;
-use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*, Severity};
+use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*};
 
 #[test]
 fn unconditional_rules_load_at_startup_after_the_memory_files_of_their_directory() {
