@@ -66,6 +66,19 @@ pub trait Adapter: Sync {
         version: Option<&str>,
     ) -> EffectiveAgentConfig;
 
+    /// [`Adapter::compile`] with every input the repository cannot tell
+    /// ([`Inputs`]): the release, and the model's context window for
+    /// harnesses whose listing depends on it. An adapter that takes no
+    /// input besides the release ignores the others. Never fails.
+    fn compile_with(
+        &self,
+        repo: &Repo<'_>,
+        context: &AnalysisContext,
+        inputs: &Inputs<'_>,
+    ) -> EffectiveAgentConfig {
+        self.compile(repo, context, inputs.version)
+    }
+
     /// One sentence saying what would make this harness receive what
     /// another receives (`gap`), naming only this harness's files; `None`
     /// when the harness has no such convention.
@@ -117,10 +130,41 @@ pub enum Gap<'a> {
     },
 }
 
+/// The model's context window, an input of the analysis the repository
+/// cannot tell (the user picks the model).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ContextWindow {
+    /// Not given: each adapter takes the window of its release's default
+    /// model, and names it as an assumption.
+    #[default]
+    ReleaseDefault,
+    /// A window of this many tokens (at least 1).
+    Tokens(std::num::NonZeroU64),
+    /// A model whose window the agent does not know (a custom model).
+    Unknown,
+}
+
+/// What a compilation takes besides the repository and the analysis
+/// context: the inputs only the user knows, given on the command line.
+/// `Inputs::default()` is the newest profiled release with every other
+/// input at its documented default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inputs<'a> {
+    /// The agent release to model (`None`: the newest profiled one).
+    pub version: Option<&'a str>,
+    /// The model's context window.
+    pub context_window: ContextWindow,
+}
+
 /// Compiles what one profiled release of a harness receives: `repo`,
 /// `context` and the profiled version string (an entry of the adapter's
 /// profiled versions).
 pub type CompileProfile = fn(&Repo<'_>, &AnalysisContext, &str) -> EffectiveAgentConfig;
+
+/// [`CompileProfile`] for an adapter that also reads the other [`Inputs`]
+/// (its `version` is already resolved to the profiled release given).
+pub type CompileInputs =
+    fn(&Repo<'_>, &AnalysisContext, &str, &Inputs<'_>) -> EffectiveAgentConfig;
 
 /// An [`Adapter`] assembled from what a harness declares: the usual way to
 /// implement the interface, so that each adapter crate states only its own
@@ -150,6 +194,9 @@ pub struct Declared {
     pub profiled_versions: &'static [&'static str],
     /// The compilation under one profiled release.
     pub compile_profile: CompileProfile,
+    /// The compilation under one profiled release with the other inputs,
+    /// for adapters that read them (see [`Declared::reading_inputs`]).
+    pub compile_inputs: Option<CompileInputs>,
     /// See [`Adapter::remedy`].
     pub remedy: fn(&Gap<'_>) -> Option<String>,
 }
@@ -165,6 +212,7 @@ impl Declared {
             personal_paths: &[],
             profiled_versions: &[],
             compile_profile,
+            compile_inputs: None,
             remedy: |_| None,
         }
     }
@@ -185,6 +233,14 @@ impl Declared {
     /// ([`Adapter::profiled_versions`]).
     pub const fn profiled(mut self, versions: &'static [&'static str]) -> Declared {
         self.profiled_versions = versions;
+        self
+    }
+
+    /// Compiled by `compile` when [`Adapter::compile_with`] is given
+    /// [`Inputs`] (the context window): for adapters whose result depends
+    /// on more than the release.
+    pub const fn reading_inputs(mut self, compile: CompileInputs) -> Declared {
+        self.compile_inputs = Some(compile);
         self
     }
 
@@ -212,22 +268,43 @@ impl Adapter for Declared {
         self.profiled_versions
     }
 
-    /// Picks the profile with [`playbookdiff_model::profile::select_profile`]
-    /// (the newest for `None`, else the exact or nearest older one, with an
-    /// `unknown-agent-version` diagnostic when not exact), compiles under
-    /// it, and records it as `agentProfile`.
+    /// [`Adapter::compile_with`] with the other inputs at their defaults.
     fn compile(
         &self,
         repo: &Repo<'_>,
         context: &AnalysisContext,
         version: Option<&str>,
     ) -> EffectiveAgentConfig {
+        self.compile_with(
+            repo,
+            context,
+            &Inputs {
+                version,
+                ..Inputs::default()
+            },
+        )
+    }
+
+    /// Picks the profile with [`playbookdiff_model::profile::select_profile`]
+    /// (the newest for `None`, else the exact or nearest older one, with an
+    /// `unknown-agent-version` diagnostic when not exact), compiles under
+    /// it (with the other inputs when the adapter reads them, see
+    /// [`Declared::reading_inputs`]), and records it as `agentProfile`.
+    fn compile_with(
+        &self,
+        repo: &Repo<'_>,
+        context: &AnalysisContext,
+        inputs: &Inputs<'_>,
+    ) -> EffectiveAgentConfig {
         let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
             self.harness.display_name(),
             self.profiled_versions,
-            version,
+            inputs.version,
         );
-        let mut out = (self.compile_profile)(repo, context, &profile.version);
+        let mut out = match self.compile_inputs {
+            Some(f) => f(repo, context, &profile.version, inputs),
+            None => (self.compile_profile)(repo, context, &profile.version),
+        };
         out.diagnostics.extend(diagnostic);
         out.agent_profile = Some(profile);
         out

@@ -55,6 +55,7 @@ mod skill_file;
 mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
+pub use playbookdiff_adapter::{ContextWindow, Inputs};
 use playbookdiff_adapter::{problems, Adapter, Declared};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
@@ -95,10 +96,12 @@ pub const PROFILED_VERSIONS: &[&str] = &["0.142.3", "0.171.0"];
 /// Codex, contract id `codex`.
 pub const HARNESS: Harness = Harness::new("codex", "Codex");
 
-/// The Codex adapter (spec 004) for `playbookdiff-registry`.
+/// The Codex adapter (spec 004) for `playbookdiff-registry`. It reads the
+/// context window of [`Inputs`] (the skill listing budget).
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
     .owning(CONFIG_ENTRY_NAMES)
     .profiled(PROFILED_VERSIONS)
+    .reading_inputs(compile_inputs)
     .remedies(remedy::for_gap);
 
 /// Compiles what Codex receives from `repo` under `context`
@@ -115,54 +118,50 @@ pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConf
     ADAPTER.compile(repo, context, None)
 }
 
-/// The compilation for one Codex release of [`PROFILED_VERSIONS`], chosen by
-/// [`ADAPTER`] (which also records it as `agentProfile`).
+/// [`compile`] with every input ([`Inputs`]: the release, the model's
+/// context window); `agentProfile` names the release profile used. A
+/// release that is not profiled uses the nearest older profile, with an
+/// `unknown-agent-version` diagnostic. Never fails.
+pub fn compile_with(
+    repo: &Repo<'_>,
+    context: &AnalysisContext,
+    inputs: &Inputs<'_>,
+) -> EffectiveAgentConfig {
+    ADAPTER.compile_with(repo, context, inputs)
+}
+
+/// The compilation for one Codex release of [`PROFILED_VERSIONS`] with
+/// the default inputs.
 fn compile_profile(
     repo: &Repo<'_>,
     context: &AnalysisContext,
     version: &str,
 ) -> EffectiveAgentConfig {
-    compile_window(repo, context, version, None)
+    compile_inputs(repo, context, version, &Inputs::default())
 }
 
-/// What a Codex compilation takes besides the repository and the context.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// The Codex release to model (`None`: the newest profiled one); a
-    /// release that is not profiled uses the nearest older profile, with an
-    /// `unknown-agent-version` diagnostic.
-    pub version: Option<String>,
-    /// The model's context window in tokens, which sets the skill listing
-    /// budget (2 % of it). `None` takes the context window of the release's
-    /// default model ([`profile::Facts::default_context_window`]); `Some(0)`
-    /// means unknown, for which Codex budgets 8,000 characters.
-    pub context_window: Option<u64>,
+/// The context window in tokens the skill listing budget is computed for,
+/// and where it comes from: [`ContextWindow::ReleaseDefault`] is the
+/// window of the release's default model
+/// ([`profile::Facts::default_context_window`]); `None` for
+/// [`ContextWindow::Unknown`], for which Codex budgets 8,000 characters
+/// (`default_skill_metadata_budget` in
+/// `codex-rs/core-skills/src/render.rs`).
+pub fn listing_window(window: ContextWindow, facts: &profile::Facts) -> Option<u64> {
+    match window {
+        ContextWindow::ReleaseDefault => Some(facts.default_context_window),
+        ContextWindow::Tokens(n) => Some(n.get()),
+        ContextWindow::Unknown => None,
+    }
 }
 
-/// [`compile`] with every option; `agentProfile` names the profile used.
-/// Never fails.
-pub fn compile_with(
-    repo: &Repo<'_>,
-    context: &AnalysisContext,
-    options: &Options,
-) -> EffectiveAgentConfig {
-    let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
-        HARNESS.display_name(),
-        PROFILED_VERSIONS,
-        options.version.as_deref(),
-    );
-    let mut out = compile_window(repo, context, &profile.version, options.context_window);
-    out.diagnostics.extend(diagnostic);
-    out.agent_profile = Some(profile);
-    out
-}
-
-/// [`compile_profile`] with a context window (see [`Options`]).
-fn compile_window(
+/// The compilation for one profiled release `version` with the other
+/// `inputs` (its `version` is ignored: `version` is the resolved one).
+fn compile_inputs(
     repo: &Repo<'_>,
     context: &AnalysisContext,
     version: &str,
-    context_window: Option<u64>,
+    inputs: &Inputs<'_>,
 ) -> EffectiveAgentConfig {
     let facts = profile::facts_for(version);
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
@@ -196,7 +195,7 @@ fn compile_window(
     config::report_off_chain_layers(&mut cx);
 
     out.instructions = instructions::compile(&mut cx, &chain, &settings);
-    out.skills = skills::compile(&mut cx, &chain, &layers, &facts, context_window);
+    out.skills = skills::compile(&mut cx, &chain, &layers, &facts, inputs.context_window);
     out.mcp_servers = mcp::compile(&mut cx, &layers);
     if let Some(r) = &nested_root {
         out.instructions
@@ -208,7 +207,7 @@ fn compile_window(
     refused(&mut cx, &mut out);
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
 
-    out.assumptions = assumptions(context);
+    out.assumptions = assumptions(context, version, &facts, inputs.context_window);
     out.diagnostics = problems::dedupe(cx.diags);
     out
 }
@@ -412,14 +411,26 @@ fn unavailable_layers(
     }
 }
 
-/// The premises every Codex result depends on (spec 004 "Analysis modes").
-fn assumptions(context: &AnalysisContext) -> Vec<String> {
+/// The premises every Codex result depends on (spec 004 "Analysis modes"),
+/// the model's context window among them, stated with its value and its
+/// source.
+fn assumptions(
+    context: &AnalysisContext,
+    version: &str,
+    facts: &profile::Facts,
+    window: ContextWindow,
+) -> Vec<String> {
+    let window = match (window, listing_window(window, facts)) {
+        (ContextWindow::ReleaseDefault, Some(n)) => format!("The model is the default model of Codex {version}, whose context window of {n} tokens sets the skill listing budget (2% of it, {} tokens); pass --context-window for another model.", n * 2 / 100),
+        (_, Some(n)) => format!("The model's context window is {n} tokens (given), which sets the skill listing budget (2% of it, {} tokens).", (n * 2 / 100).max(1)),
+        (_, None) => format!("The model's context window is unknown to Codex (given), so the skill listing budget is {SKILL_BUDGET_FALLBACK_CHARS} characters."),
+    };
     vec![
         "The supplied repositoryRoot is the project root Codex finds with its project_root_markers (default .git); user configuration can change the markers.".to_string(),
         TRUST_ASSUMPTION.to_string(),
         format!("Codex starts in cwd {}; the instruction chain and skill scan depend on cwd only, never on targetPath.", context.cwd),
         "No CLI flag, -c override, profile, user, system or managed configuration changes the repository-defined values.".to_string(),
-        "The model is the release's default model, whose context window sets the skill listing budget (2% of it), unless another window is given.".to_string(),
+        window,
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ]
 }

@@ -37,7 +37,7 @@ use crate::config::Layer;
 use crate::profile::{Facts, SkillPathStyle};
 use crate::skill_file::{self, Parsed as FileParse};
 use crate::{
-    not_a_file, strictly_below, target_only_dirs, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION,
+    not_a_file, strictly_below, ContextWindow, target_only_dirs, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION,
     SKILL_BUDGET_FALLBACK_CHARS,
 };
 use playbookdiff_model::{
@@ -69,8 +69,8 @@ pub(crate) struct Root {
 }
 
 /// Compiles the skills for `chain` (root first, ending at cwd) under the
-/// release `facts`, the listing budget computed for `context_window`
-/// tokens (`None`: the release's default model window).
+/// release `facts`, the listing budget computed for the model's
+/// `context_window` ([`crate::listing_window`]).
 ///
 /// Shape: in-scope skills in the order Codex lists them (by name, then
 /// path), then out-of-scope skills by path. Ids are
@@ -80,7 +80,7 @@ pub(crate) fn compile(
     chain: &[RepoPath],
     layers: &[Layer<'_>],
     facts: &Facts,
-    context_window: Option<u64>,
+    context_window: ContextWindow,
 ) -> Vec<Skill> {
     let roots = roots(cx, chain);
     let mut skills = Vec::new();
@@ -755,12 +755,14 @@ pub(crate) enum Budget {
 
 impl Budget {
     /// 2 % of `window` tokens (at least 1), or 8,000 characters for an
-    /// unknown (`0`) window (`default_skill_metadata_budget`).
-    pub(crate) fn for_window(window: u64) -> Budget {
-        if window == 0 {
-            Budget::Chars(SKILL_BUDGET_FALLBACK_CHARS as usize)
-        } else {
-            Budget::Tokens(((window as usize).saturating_mul(2) / 100).max(1))
+    /// unknown (`None` or `0`) window (`default_skill_metadata_budget`).
+    pub(crate) fn for_window(window: Option<u64>) -> Budget {
+        match window {
+            Some(w) if w > 0 => {
+                let w = usize::try_from(w).unwrap_or(usize::MAX);
+                Budget::Tokens((w.saturating_mul(2) / 100).max(1))
+            }
+            _ => Budget::Chars(SKILL_BUDGET_FALLBACK_CHARS as usize),
         }
     }
 
@@ -919,9 +921,9 @@ fn budget(
     skills: &mut [Skill],
     roots: &[Root],
     facts: &Facts,
-    context_window: Option<u64>,
+    context_window: ContextWindow,
 ) {
-    let window = context_window.unwrap_or(facts.default_context_window);
+    let window = crate::listing_window(context_window, facts);
     let b = Budget::for_window(window);
     let listed: Vec<usize> = (0..skills.len())
         .filter(|&i| {
@@ -1055,14 +1057,13 @@ fn budget(
     };
     let budget_words = match b {
         Budget::Tokens(n) => {
-            let source = if context_window.is_some() {
-                "the given context window".to_string()
-            } else {
-                "the default model's context window for this Codex release; pass --context-window for another model".to_string()
+            let source = match context_window {
+                ContextWindow::ReleaseDefault => "the context window of this Codex release's default model; the user's model is an input the analysis cannot know, so pass --context-window for another model",
+                _ => "the context window given with --context-window",
             };
-            format!("{n} tokens (2% of {window} tokens, {source})")
+            format!("{n} tokens (2% of {} tokens, {source})", window.unwrap_or(0))
         }
-        Budget::Chars(n) => format!("{n} characters (the context window is unknown)"),
+        Budget::Chars(n) => format!("{n} characters (the context window given as unknown)"),
     };
     cx.diag(Diagnostic::new(
         DiagnosticCode::SkillListingBudget,

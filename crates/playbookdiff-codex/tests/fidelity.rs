@@ -4,7 +4,7 @@
 //! release's own `codex debug prompt-input` (or `codex mcp list`) output on
 //! the same fixture.
 
-use playbookdiff_codex::{compile_with, Options, PROFILED_VERSIONS};
+use playbookdiff_codex::{compile_with, Inputs, PROFILED_VERSIONS};
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, BudgetCause, EffectiveAgentConfig, Mode,
     Permission, RepoPath, Skill,
@@ -30,9 +30,9 @@ fn compile_at(case: &str, cwd: &str, version: &str) -> EffectiveAgentConfig {
     compile_with(
         &repo,
         &ctx,
-        &Options {
-            version: Some(version.to_string()),
-            context_window: None,
+        &Inputs {
+            version: Some(version),
+            ..Inputs::default()
         },
     )
 }
@@ -481,7 +481,7 @@ fn nested_git_moves_the_project_root() {
         target_path: None,
         mode: Mode::Local,
     };
-    let c = compile_with(&repo, &ctx, &Options::default());
+    let c = compile_with(&repo, &ctx, &Inputs::default());
     assert_eq!(chain_text(&c), "Package text.\n");
     let top = c
         .instructions

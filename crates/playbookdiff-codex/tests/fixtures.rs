@@ -559,7 +559,7 @@ fn allow_implicit_invocation_false() {
 
 #[test]
 fn skill_advertisement_budget_risk() {
-    use playbookdiff_codex::{compile_with, Options};
+    use playbookdiff_codex::{compile_with, ContextWindow, Inputs};
     let tree = WorkingTree::open(&fixtures().join("skill_advertisement_budget")).unwrap();
     let repo = Repo::new(&tree);
     // With the default model's window (10,000 tokens for 0.171.0) all fit.
@@ -571,9 +571,9 @@ fn skill_advertisement_budget_risk() {
     assert!(diags(&c, "skill-listing-budget").is_empty());
     // An unknown window: 8,000 characters; the descriptions are shortened
     // evenly, by the repository's skills alone.
-    let opts = Options {
+    let opts = Inputs {
         version: None,
-        context_window: Some(0),
+        context_window: ContextWindow::Unknown,
     };
     let c = compile_with(&repo, &AnalysisContext::at_root(), &opts);
     assert_eq!(c.skills.len(), 9);

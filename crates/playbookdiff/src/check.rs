@@ -168,7 +168,7 @@ impl Policy {
 }
 
 /// Compiles each harness (at the release `--agent-version` or the
-/// configuration file asks for) and compares, with fixes filled in; leaves
+/// configuration file asks for, with `--context-window`) and compares, with fixes filled in; leaves
 /// out the diagnostics and findings about excluded files only, and marks
 /// the accepted findings.
 fn analyse(
@@ -180,7 +180,7 @@ fn analyse(
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
     let mut configs: Vec<EffectiveAgentConfig> = hs
         .iter()
-        .map(|h| compile(*h, repo, ctx, policy.agent_version(args, *h)))
+        .map(|h| compile(*h, repo, ctx, &args.inputs(policy.agent_version(args, *h))))
         .collect();
     if !policy.exclusion.is_empty() {
         for c in &mut configs {

@@ -8,7 +8,9 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use playbookdiff_compare::FailOn;
 use playbookdiff_model::{Harness, Mode};
+use playbookdiff_registry::{ContextWindow, Inputs};
 use playbookdiff_render::{Format, Report};
+use std::num::NonZeroU64;
 use std::path::PathBuf;
 
 const ABOUT: &str = "Show what each coding agent receives from a repository: instructions, \
@@ -176,6 +178,14 @@ pub struct DiffArgs {
     #[arg(long, value_name = "HARNESS=VERSION", value_parser = parse_agent_version)]
     pub agent_version: Vec<AgentVersion>,
 
+    /// The context window of the user's model in tokens, e.g. 400000, or
+    /// `unknown` for a model the agent knows no window for; it sets the
+    /// skill listing budget of harnesses that size it by the window (see
+    /// README) [default: the window of the modelled release's default
+    /// model, stated in the assumptions]
+    #[arg(long, value_name = "TOKENS", value_parser = parse_context_window)]
+    pub context_window: Option<ContextWindow>,
+
     /// Output format
     #[arg(long, value_name = "FORMAT", default_value = "text",
           value_parser = format_parser(Report::Diff))]
@@ -203,6 +213,15 @@ impl DiffArgs {
             .rev()
             .find(|v| v.harness == harness)
             .map(|v| v.version.as_str())
+    }
+
+    /// The inputs of `harness`'s compilation: `--agent-version` and
+    /// `--context-window`.
+    pub fn inputs(&self, harness: Harness) -> Inputs<'_> {
+        Inputs {
+            version: self.agent_version(harness),
+            context_window: self.context_window.unwrap_or_default(),
+        }
     }
 }
 
@@ -378,6 +397,14 @@ pub struct ContextArgs {
     #[arg(long, value_name = "HARNESS=VERSION", value_parser = parse_agent_version)]
     pub agent_version: Vec<AgentVersion>,
 
+    /// The context window of the user's model in tokens, e.g. 400000, or
+    /// `unknown` for a model the agent knows no window for; it sets the
+    /// skill listing budget of harnesses that size it by the window (see
+    /// README) [default: the window of the modelled release's default
+    /// model, stated in the assumptions]
+    #[arg(long, value_name = "TOKENS", value_parser = parse_context_window)]
+    pub context_window: Option<ContextWindow>,
+
     /// Analyse this commit of REPO (HEAD, main~2, a tag or an id), read from
     /// its git objects, instead of the working tree; --cwd and --target are
     /// then paths in that commit
@@ -394,6 +421,44 @@ impl ContextArgs {
             .rev()
             .find(|v| v.harness == harness)
             .map(|v| v.version.as_str())
+    }
+
+    /// The inputs of `harness`'s compilation at release `version` (the
+    /// caller resolves it, see [`ContextArgs::agent_version`]) with
+    /// `--context-window`.
+    pub fn inputs<'a>(&self, version: Option<&'a str>) -> Inputs<'a> {
+        Inputs {
+            version,
+            context_window: self.context_window.unwrap_or_default(),
+        }
+    }
+}
+
+/// Parses `--context-window`: a whole number of tokens, at least 1
+/// (`_` separators allowed, as in `400_000`), or `unknown`. Errors are one
+/// sentence saying what to pass.
+pub fn parse_context_window(s: &str) -> Result<ContextWindow, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("unknown") {
+        return Ok(ContextWindow::Unknown);
+    }
+    let digits: String = t.chars().filter(|c| *c != '_').collect();
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Err(
+            "expected a whole number of tokens, e.g. 400000, or `unknown` for a model without a known window"
+                .to_string(),
+        );
+    }
+    match digits.parse::<u64>().ok().and_then(NonZeroU64::new) {
+        Some(n) => Ok(ContextWindow::Tokens(n)),
+        None if digits.chars().all(|c| c == '0') => Err(
+            "a context window holds at least 1 token; pass `unknown` for a model without a known window"
+                .to_string(),
+        ),
+        None => Err(format!(
+            "too many tokens for a context window; pass at most {}",
+            u64::MAX
+        )),
     }
 }
 

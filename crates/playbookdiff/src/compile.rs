@@ -3,6 +3,7 @@
 use crate::cli::CompileArgs;
 use crate::context::{open_context, UsageError};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode};
+use playbookdiff_registry::Inputs;
 use playbookdiff_render::TextOptions;
 use playbookdiff_source::{FileRule, Repo};
 use std::path::Path;
@@ -19,8 +20,10 @@ pub fn run(
 ) -> Result<String, UsageError> {
     let opened = open_context(&args.context, current_dir)?;
     let repo = opened.repo(&[args.harness], false, &[]);
-    let version = args.context.agent_version(args.harness);
-    let config = compile(args.harness, &repo, &opened.context, version);
+    let inputs = args
+        .context
+        .inputs(args.context.agent_version(args.harness));
+    let config = compile(args.harness, &repo, &opened.context, &inputs);
     let options = TextOptions {
         color,
         repository: Some(opened.repository_label),
@@ -33,8 +36,9 @@ pub fn run(
     ))
 }
 
-/// Compiles with the registered adapter of `harness`, modelling release
-/// `version` (`None`: the newest profiled). Every harness the command line
+/// Compiles with the registered adapter of `harness`, with the `inputs`
+/// the user gave (the release to model, `None` for the newest profiled;
+/// the model's context window). Every harness the command line
 /// accepts is registered; an unregistered one gives an empty configuration
 /// with no instructions rather than a panic.
 ///
@@ -44,10 +48,10 @@ pub fn compile(
     harness: Harness,
     repo: &Repo<'_>,
     context: &AnalysisContext,
-    version: Option<&str>,
+    inputs: &Inputs<'_>,
 ) -> EffectiveAgentConfig {
     let mut config = match playbookdiff_registry::adapter(harness) {
-        Some(adapter) => adapter.compile(repo, context, version),
+        Some(adapter) => adapter.compile_with(repo, context, inputs),
         None => EffectiveAgentConfig::new(harness, context.clone()),
     };
     if let Some(note) = file_rule_note(repo, context.mode) {

@@ -350,8 +350,7 @@ pub fn affected(
             let ctx = context_at(d, None);
             let names = hs.iter().any(|h| {
                 [base, head].iter().any(|repo| {
-                    let v = args.agent_version(*h);
-                    let s = sources(&compile(*h, repo, &ctx, v));
+                    let s = sources(&compile(*h, repo, &ctx, &args.inputs(*h)));
                     others.iter().any(|o| s.contains(*o))
                 })
             });
@@ -506,7 +505,7 @@ fn analyse_contexts(
         let side = |repo: &Repo<'_>| {
             let configs: Vec<EffectiveAgentConfig> = hs
                 .iter()
-                .map(|h| compile(*h, repo, &ctx, args.agent_version(*h)))
+                .map(|h| compile(*h, repo, &ctx, &args.inputs(*h)))
                 .collect();
             let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
             let mut cmp = compare(&refs);

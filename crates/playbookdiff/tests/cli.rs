@@ -482,3 +482,96 @@ fn agent_version_of_an_unknown_harness_is_refused_with_a_suggestion() {
     let line = refused(compile_in(repo.path()).args(["--agent-version", "codex"]));
     assert!(line.contains("HARNESS=VERSION"), "{line}");
 }
+
+/// A Codex fixture whose nine skills fit the default model's listing
+/// budget but not 8,000 characters.
+fn budget_fixture() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../playbookdiff-codex/tests/fixtures/skill_advertisement_budget")
+}
+
+fn budget_messages(v: &serde_json::Value) -> Vec<String> {
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "skill-listing-budget")
+        .map(|d| d["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn context_window_sets_the_codex_skill_listing_budget() {
+    let dir = budget_fixture();
+    let compiled = |window: Option<&str>| {
+        let mut cmd = compile_in(&dir);
+        cmd.args(["--harness", "codex", "--json"]);
+        if let Some(w) = window {
+            cmd.args(["--context-window", w]);
+        }
+        json_of(&mut cmd)
+    };
+    // Default: the release's default model (500,000 tokens for 0.171.0),
+    // named in the assumptions; everything fits.
+    let v = compiled(None);
+    assert!(budget_messages(&v).is_empty(), "{v}");
+    let assumptions = v["assumptions"].to_string();
+    assert!(assumptions.contains("500000 tokens"), "{assumptions}");
+    assert!(assumptions.contains("--context-window"), "{assumptions}");
+    // Unknown: 8,000 characters, and the descriptions are shortened.
+    let v = compiled(Some("unknown"));
+    let m = budget_messages(&v);
+    assert_eq!(m.len(), 1, "{v}");
+    assert!(m[0].contains("8000 characters"), "{}", m[0]);
+    // A small window: 2% of 20,000 tokens is 400 tokens.
+    let v = compiled(Some("20_000"));
+    let m = budget_messages(&v);
+    assert_eq!(m.len(), 1, "{v}");
+    assert!(m[0].contains("400 tokens (2% of 20000 tokens"), "{}", m[0]);
+    // check, explain, diff and the view take it too.
+    let out = playbookdiff()
+        .arg("check")
+        .arg(&dir)
+        .args(["--json", "--harness", "codex", "--harness", "claude-code"])
+        .args(["--context-window", "unknown"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("8000 characters"),
+        "{out:?}"
+    );
+    for args in [
+        &["--context-window", "unknown"][..],
+        &["explain", "x", "--context-window", "unknown"][..],
+        &["diff", "HEAD", "--context-window", "unknown"][..],
+    ] {
+        let out = playbookdiff().args(args).arg(&dir).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("--context-window"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_bad_context_window_is_refused_in_one_line() {
+    let repo = repository();
+    for (value, says) in [
+        ("0", "at least 1 token"),
+        ("-5", "whole number of tokens"),
+        ("400k", "whole number of tokens"),
+        ("", "whole number of tokens"),
+        ("99999999999999999999999", "too many tokens"),
+    ] {
+        let line = refused(compile_in(repo.path()).arg(format!("--context-window={value}")));
+        assert!(line.contains("--context-window"), "{line}");
+        assert!(line.contains(says), "{value}: {line}");
+    }
+    for cmd in [&["check"][..], &["diff", "HEAD"][..], &[][..]] {
+        let line = refused(
+            playbookdiff()
+                .args(cmd)
+                .arg(repo.path())
+                .args(["--context-window", "zero"]),
+        );
+        assert!(line.contains("whole number of tokens"), "{line}");
+    }
+}
