@@ -58,10 +58,6 @@ pub struct Facts {
     /// join them to the directory as written (`docs/GUIDE.md` loads the
     /// file of that subdirectory): 0.142.3 joins, 0.171.0 ignores.
     pub fallback_names_must_be_plain: bool,
-    /// A skill of a project `.codex/skills` root is not listed when a skill
-    /// of an `.agents/skills` root has the same name (seen with 0.171.0 on
-    /// a repository holding both copies; 0.142.3 lists both).
-    pub codex_skills_yield_to_agents: bool,
 }
 
 /// One row of the table: the facts from release `from` on.
@@ -130,7 +126,6 @@ pub const TABLE: &[Row] = &[
             bundled_skills: BUNDLED_0_142,
             untrusted_drops_agents_md: false,
             fallback_names_must_be_plain: false,
-            codex_skills_yield_to_agents: false,
         },
     },
     Row {
@@ -141,7 +136,6 @@ pub const TABLE: &[Row] = &[
             bundled_skills: BUNDLED_0_171,
             untrusted_drops_agents_md: true,
             fallback_names_must_be_plain: true,
-            codex_skills_yield_to_agents: true,
         },
     },
 ];

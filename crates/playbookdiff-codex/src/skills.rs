@@ -93,9 +93,6 @@ pub(crate) fn compile(
             .cmp(&b.name)
             .then_with(|| a.source.path.cmp(&b.source.path))
     });
-    if facts.codex_skills_yield_to_agents {
-        yield_to_agents(&mut skills);
-    }
     ignore_project_skills_config(cx, layers);
     collisions(cx, &mut skills);
     budget(cx, &mut skills, &roots, facts, context_window);
@@ -627,31 +624,6 @@ fn build(
         paths: None,
         metadata_sources: meta.into_iter().collect(),
         cross_references: Vec::new(),
-    }
-}
-
-/// Newer releases list a `.codex/skills` skill only when no `.agents/skills`
-/// skill has its name ([`Facts::codex_skills_yield_to_agents`]).
-fn yield_to_agents(skills: &mut [Skill]) {
-    let in_codex = |s: &Skill| s.source.path.as_str().contains(".codex/skills/");
-    let agents: Vec<(String, RepoPath)> = skills
-        .iter()
-        .filter(|s| s.applicability == Applicability::Effective && !in_codex(s))
-        .map(|s| (s.name.clone(), s.source.path.clone()))
-        .collect();
-    for s in skills.iter_mut() {
-        if s.applicability != Applicability::Effective || !in_codex(s) {
-            continue;
-        }
-        if let Some((_, winner)) = agents.iter().find(|(n, _)| *n == s.name) {
-            s.applicability = Applicability::Shadowed;
-            s.advertisement.state = AdvertisementState::Hidden;
-            s.invocation = Invocation {
-                explicit: Permission::Blocked,
-                implicit: Permission::Blocked,
-            };
-            s.reason = format!("{} has the same name in an .agents/skills root, and this Codex release then leaves the .codex/skills copy out.", winner);
-        }
     }
 }
 

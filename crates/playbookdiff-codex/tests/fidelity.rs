@@ -291,16 +291,24 @@ fn x20_whitespace_collapse() {
 
 #[test]
 fn x26_codex_skills_root() {
-    let old = compile_at("x26_codex_skills_root", ".", "0.142.3");
-    assert_eq!(listed(&old), ["legacy", "twin", "twin"]);
-    let new = compile_at("x26_codex_skills_root", ".", "0.171.0");
-    assert_eq!(listed(&new), ["legacy", "twin"]);
-    let twin = new
-        .skills
-        .iter()
-        .find(|s| s.source.path.as_str() == ".codex/skills/twin/SKILL.md")
-        .expect("listed");
-    assert_eq!(twin.applicability, Applicability::Shadowed);
+    // Both profiled releases list a `.codex/skills` skill beside an
+    // `.agents/skills` skill of the same name (`twin` twice), `.codex`
+    // roots first in the scan but the list sorted by name, then path.
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x26_codex_skills_root", ".", v);
+        assert_eq!(listed(&c), ["legacy", "twin", "twin"], "{v}");
+        let paths: Vec<&str> = c.skills.iter().map(|s| s.source.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                ".codex/skills/legacy/SKILL.md",
+                ".agents/skills/twin/SKILL.md",
+                ".codex/skills/twin/SKILL.md"
+            ],
+            "{v}"
+        );
+        assert!(has_code(&c, "skill-name-collision"), "{v}");
+    }
 }
 
 #[test]
