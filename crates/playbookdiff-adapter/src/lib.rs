@@ -163,8 +163,7 @@ pub type CompileProfile = fn(&Repo<'_>, &AnalysisContext, &str) -> EffectiveAgen
 
 /// [`CompileProfile`] for an adapter that also reads the other [`Inputs`]
 /// (its `version` is already resolved to the profiled release given).
-pub type CompileInputs =
-    fn(&Repo<'_>, &AnalysisContext, &str, &Inputs<'_>) -> EffectiveAgentConfig;
+pub type CompileInputs = fn(&Repo<'_>, &AnalysisContext, &str, &Inputs<'_>) -> EffectiveAgentConfig;
 
 /// An [`Adapter`] assembled from what a harness declares: the usual way to
 /// implement the interface, so that each adapter crate states only its own

@@ -55,8 +55,8 @@ mod skill_file;
 mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-pub use playbookdiff_adapter::{ContextWindow, Inputs};
 use playbookdiff_adapter::{problems, Adapter, Declared};
+pub use playbookdiff_adapter::{ContextWindow, Inputs};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
     SourceFormat, SourceRef,

@@ -37,8 +37,8 @@ use crate::config::Layer;
 use crate::profile::{Facts, SkillPathStyle};
 use crate::skill_file::{self, Parsed as FileParse};
 use crate::{
-    not_a_file, strictly_below, ContextWindow, target_only_dirs, Cx, READ_LIMIT, SKILL_BUDGET_CONTEXT_FRACTION,
-    SKILL_BUDGET_FALLBACK_CHARS,
+    not_a_file, strictly_below, target_only_dirs, ContextWindow, Cx, READ_LIMIT,
+    SKILL_BUDGET_CONTEXT_FRACTION, SKILL_BUDGET_FALLBACK_CHARS,
 };
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, BudgetCause, Diagnostic,
@@ -1033,7 +1033,10 @@ fn budget(
                 ContextWindow::ReleaseDefault => "the context window of this Codex release's default model; the user's model is an input the analysis cannot know, so pass --context-window for another model",
                 _ => "the context window given with --context-window",
             };
-            format!("{n} tokens (2% of {} tokens, {source})", window.unwrap_or(0))
+            format!(
+                "{n} tokens (2% of {} tokens, {source})",
+                window.unwrap_or(0)
+            )
         }
         Budget::Chars(n) => format!("{n} characters (the context window given as unknown)"),
     };
