@@ -510,10 +510,11 @@ const FACTS: &[Fact] = &[
     fact("getsentry__sentry-mcp", CC, ".", Expect::SkillNames(&[])),
     // .agents/skills holds 11 skills; .codex/config.toml defines sentry
     // and sentry-dev under [mcp_servers]; .codex/skills exists.
-    // The five openspec skills are copied into .codex/skills: 0.171.0 lists
-    // the .agents/skills copies only (seen with codex debug prompt-input).
-    fact("getsentry__sentry-mcp", CX, ".", Expect::SkillCount("effective", 11)),
-    fact("getsentry__sentry-mcp", CX, ".", Expect::SkillCount("shadowed", 5)),
+    // The five openspec skills are copied into .codex/skills: 0.142.3 and
+    // 0.171.0 list both copies (recorded with codex debug prompt-input,
+    // oracle/observations/codex/*/corpus.getsentry__sentry-mcp.json).
+    fact("getsentry__sentry-mcp", CX, ".", Expect::SkillCount("effective", 16)),
+    fact("getsentry__sentry-mcp", CX, ".", Expect::SkillCount("shadowed", 0)),
     fact("getsentry__sentry-mcp", CX, ".", Expect::Mcp("sentry-dev", "effective", ".codex/config.toml")),
     // --- getsentry__skills ---
     // CLAUDE.md is the 9 bytes `AGENTS.md`.
