@@ -360,9 +360,11 @@ impl Exclusion {
 }
 
 /// The text of a configuration file (`text`, possibly empty) with `id`
-/// accepted for `reason`: a new `[[accepted]]` entry at the end, or the
-/// reason of an existing entry replaced. Everything else in the file, its
-/// comments and formatting included, is kept as it was (`toml_edit`).
+/// accepted for `reason`: a new `[[accepted]]` entry appended after the
+/// whole text (comments at the end of the file, a new file's header
+/// included, stay before it), or the reason of an existing entry replaced.
+/// Everything else in the file, its comments and formatting included, is
+/// kept as it was (`toml_edit`).
 ///
 /// # Errors
 ///
@@ -391,10 +393,24 @@ pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError>
                 position: e.span().map(|s| position(&starts, text, s.start)),
                 message: e.message().trim().to_string(),
             })?;
-    let entry = || {
+    // `toml_edit` keeps the comments after the last item (all of a file
+    // that holds only comments) as the document's trailing text, which it
+    // writes after every table: a new table takes them as its prefix, so
+    // they stay where they were, before it.
+    let trailing = doc
+        .trailing()
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let mut moved = false;
+    let mut entry = || {
         let mut t = toml_edit::Table::new();
         t.insert("id", toml_edit::value(id));
         t.insert("reason", toml_edit::value(reason));
+        if !moved && !trailing.trim().is_empty() {
+            t.decor_mut().set_prefix(trailing.clone());
+            moved = true;
+        }
         t
     };
     match doc.get_mut("accepted") {
@@ -440,6 +456,9 @@ pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError>
                 "`accepted` is not a list of tables; write each entry as [[accepted]] with id and reason".into(),
             ))
         }
+    }
+    if moved {
+        doc.set_trailing("");
     }
     Ok(doc.to_string())
 }
@@ -605,6 +624,27 @@ reason = "intended"
         let other = ID.replace("0123456789ab", "ba9876543210");
         let out = accept(&inline, &other, "b").unwrap();
         assert_eq!(parse(&out).unwrap().accepted.len(), 2, "{out}");
+    }
+
+    #[test]
+    fn accepting_writes_the_entry_after_the_comments_at_the_end() {
+        // A new file is a header comment only.
+        let header = "# Project configuration.\n# Accepted findings need a reason.\n";
+        let out = accept(header, ID, "r").unwrap();
+        assert_eq!(
+            out,
+            format!("{header}[[accepted]]\nid = \"{ID}\"\nreason = \"r\"\n")
+        );
+        // Comments after the last entry stay before the new one.
+        let other = ID.replace("0123456789ab", "ba9876543210");
+        let before = format!("[[accepted]]\nid = \"{ID}\"\nreason = \"a\"\n\n# More below.\n");
+        let out = accept(&before, &other, "b").unwrap();
+        assert!(out.starts_with(&before), "{out}");
+        assert!(
+            out.ends_with(&format!("[[accepted]]\nid = \"{other}\"\nreason = \"b\"\n")),
+            "{out}"
+        );
+        assert_eq!(parse(&out).unwrap().accepted.len(), 2);
     }
 
     #[test]

@@ -75,11 +75,7 @@ pub fn load(
         Some(given) => given.display().to_string(),
         None => label(&path, current_dir),
     };
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        UsageError(format!(
-            "--config '{label}' cannot be read ({e}); pass a readable playbookdiff.toml"
-        ))
-    })?;
+    let text = read(&path, &label, explicit.is_some())?;
     let config = playbookdiff_config::parse(&text).map_err(|e| UsageError(e.render(&label)))?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let canonical_dir = dir.canonicalize().unwrap_or(dir);
@@ -95,6 +91,46 @@ pub fn load(
         config,
         repo_prefix,
     }))
+}
+
+/// The text of the configuration file at `path`, named `label` in
+/// messages; `named` when `--config` named it (else it was found at the
+/// repository root).
+///
+/// # Errors
+///
+/// A [`UsageError`] saying which file, what is wrong (unreadable, or not
+/// UTF-8 text, with the 1-based line and column of the first bad byte)
+/// and what to do; it blames `--config` only when that option named the
+/// file.
+fn read(path: &Path, label: &str, named: bool) -> Result<String, UsageError> {
+    let what = if named {
+        format!("--config '{label}'")
+    } else {
+        format!("the configuration file '{label}' (found at the repository root)")
+    };
+    let bytes = std::fs::read(path).map_err(|e| {
+        let fix = if named {
+            "pass a readable playbookdiff.toml"
+        } else {
+            "make it readable, or name another file with --config PATH"
+        };
+        UsageError(format!("{what} cannot be read ({e}); {fix}"))
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|b| **b == b'\n').count() + 1;
+        let line_start = good.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&good[line_start..]).chars().count() + 1;
+        let which = if named {
+            "the file --config names"
+        } else {
+            "the configuration file (found at the repository root)"
+        };
+        UsageError(format!(
+            "{label}:{line}:{column}: {which} is not UTF-8 text; save it as UTF-8, as TOML requires"
+        ))
+    })
 }
 
 /// The header of a configuration file that `--accept` creates.
@@ -175,5 +211,31 @@ mod tests {
         assert!(!e.0.contains('\n'), "{}", e.0);
         let e = load(Some(Path::new("nope.toml")), tmp.path(), Some(tmp.path())).unwrap_err();
         assert!(e.0.contains("'nope.toml' cannot be read"), "{}", e.0);
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_named_with_its_line_and_not_blamed_on_config() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("sub")).unwrap();
+        std::fs::write(tmp.path().join(FILE_NAME), b"# ok\nfail-on = \"h\xe9\"\n").unwrap();
+        // Found at the root (the current directory is below it).
+        let e = load(None, tmp.path(), Some(&tmp.path().join("sub"))).unwrap_err();
+        assert!(
+            e.0.starts_with(&format!(
+                "{}:2:13: the configuration file (found at the repository root) is not UTF-8 text",
+                tmp.path().join(FILE_NAME).display(),
+            )),
+            "{}",
+            e.0
+        );
+        assert!(!e.0.contains("--config"), "{}", e.0);
+        assert!(e.0.ends_with("save it as UTF-8, as TOML requires"), "{}", e.0);
+        // Named with --config: the option is named.
+        let e = load(Some(Path::new(FILE_NAME)), tmp.path(), Some(tmp.path())).unwrap_err();
+        assert!(
+            e.0.starts_with("playbookdiff.toml:2:13: the file --config names is not UTF-8 text"),
+            "{}",
+            e.0
+        );
     }
 }

@@ -181,6 +181,25 @@ fn accepting_a_finding_keeps_it_reported_and_passes_the_run() {
 }
 
 #[test]
+fn accepting_without_a_file_writes_its_header_first() {
+    let tmp = repo();
+    let r = s(tmp.path());
+    let (_, v) = json(&["check", r, "--format", "json"]);
+    let id = ids(&v).remove(0);
+    let (code, _, err) = run(&["check", r, "--accept", &id, "--reason", "intended"]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(tmp.path().join("playbookdiff.toml")).unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "# PlaybookDiff project configuration (see docs/ci.md).\n\
+             # Accepted findings are differences the team intends; each needs a reason.\n\
+             [[accepted]]\nid = \"{id}\"\nreason = \"intended\"\n"
+        )
+    );
+}
+
+#[test]
 fn accept_refuses_an_id_that_does_not_occur_or_a_bad_one() {
     let tmp = repo();
     let r = s(tmp.path());
