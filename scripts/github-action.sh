@@ -18,7 +18,7 @@
 #   INPUT_CANDIDATE       head revision (default: the pull request's head SHA)
 #   INPUT_CWD, INPUT_PATH check only: --cwd and --target
 #   INPUT_ALL_DIRS        check only: "true" (default) checks every launch directory
-#   INPUT_FAIL_ON         check only: --fail-on
+#   INPUT_FAIL_ON         --fail-on (default: fail-on of playbookdiff.toml, else medium)
 #   INPUT_SARIF           a file to write SARIF to (default: none)
 #   GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY,
 #   GITHUB_SHA, GITHUB_WORKSPACE: set by the runner.
@@ -111,8 +111,10 @@ if [ -n "$base" ] || [ -n "$head" ]; then
     commit_of "$head" candidate
     head_sha="$sha"
     range="$base_sha..$head_sha"
+    dargs=(diff "$range" "$repo")
+    [ -z "${INPUT_FAIL_ON:-}" ] || dargs+=(--fail-on "$INPUT_FAIL_ON")
     output mode diff
-    run "$tmp/diff.json" diff "$range" "$repo" --format json
+    run "$tmp/diff.json" "${dargs[@]}" --format json
     final=$status
     introduced="$(number .summary.introduced "$tmp/diff.json")"
     actionable="$(number .summary.introducedActionable "$tmp/diff.json")"
@@ -125,12 +127,12 @@ if [ -n "$base" ] || [ -n "$head" ]; then
     output analyzed-target-count "$(jq -r '(.analysed // []) | length' "$tmp/diff.json")"
     output baseline-sha "$base_sha"
     output candidate-sha "$head_sha"
-    run "$tmp/summary.md" diff "$range" "$repo" --format markdown
+    run "$tmp/summary.md" "${dargs[@]}" --format markdown
     cat "$tmp/summary.md" >>"$summary"
-    run "$tmp/annotations" diff "$range" "$repo" --format github
+    run "$tmp/annotations" "${dargs[@]}" --format github
     cat "$tmp/annotations"
     if [ -n "${INPUT_SARIF:-}" ]; then
-        run "$INPUT_SARIF" diff "$range" "$repo" --format sarif
+        run "$INPUT_SARIF" "${dargs[@]}" --format sarif
         output sarif "$INPUT_SARIF"
     fi
 else

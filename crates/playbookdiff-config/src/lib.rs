@@ -397,11 +397,7 @@ pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError>
     // that holds only comments) as the document's trailing text, which it
     // writes after every table: a new table takes them as its prefix, so
     // they stay where they were, before it.
-    let trailing = doc
-        .trailing()
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let trailing = doc.trailing().as_str().unwrap_or_default().to_string();
     let mut moved = false;
     let mut entry = || {
         let mut t = toml_edit::Table::new();

@@ -289,7 +289,7 @@ pub const COMMENT_LIMIT: usize = 65_536;
 
 /// `render(n)` for the largest `n <= total` whose output fits in
 /// [`COMMENT_LIMIT`] characters (at least `render(0)`).
-fn fit(total: usize, render: impl Fn(usize) -> String) -> String {
+pub(crate) fn fit(total: usize, render: impl Fn(usize) -> String) -> String {
     let all = render(total);
     if all.chars().count() <= COMMENT_LIMIT {
         return all;

@@ -9,6 +9,7 @@ use crate::text::{dim, heading, Painter};
 use playbookdiff_compare::delta::{
     AgentDelta, CapabilityChange, Change, DiffFinding, FindingDelta, InstructionChange,
 };
+use playbookdiff_compare::FailOn;
 use playbookdiff_model::{Harness, RepoPath};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -63,8 +64,13 @@ pub struct DiffSummary {
     pub affected_contexts: usize,
     /// Findings at head only.
     pub introduced: usize,
-    /// Of those, severity `medium` or `high`: the diff exits 1 when > 0.
+    /// Of those, severity `medium` or `high`.
     pub introduced_actionable: usize,
+    /// Of those, accepted in `playbookdiff.toml`.
+    pub introduced_accepted: usize,
+    /// Introduced findings that fail the run: not accepted, and at or
+    /// above `failOn`. The diff exits 1 when > 0.
+    pub failing: usize,
     /// Findings at base only.
     pub resolved: usize,
     /// Findings at both.
@@ -85,6 +91,10 @@ pub struct DiffDocument {
     pub head: DiffSide,
     /// The harnesses analysed.
     pub harnesses: Vec<Harness>,
+    /// The least severity of an introduced, not accepted finding that
+    /// fails the run (`--fail-on`, `fail-on` in `playbookdiff.toml`,
+    /// `never` with `--exit-zero`).
+    pub fail_on: FailOn,
     /// Repository-relative paths that differ, sorted.
     pub changed_paths: Vec<RepoPath>,
     /// Every context analysed, sorted: the affected launch directories
@@ -228,6 +238,13 @@ fn finding_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffFinding
             .map(|d| clean(d.as_str()).into_owned())
             .collect();
         out.push_str(&wrap(&format!("in {}", dirs.join(", ")), "    ", WIDTH));
+        if let Some(a) = &f.finding.accepted {
+            out.push_str(&wrap(
+                &format!("accepted {}", clean(&a.reason)),
+                "    ",
+                WIDTH,
+            ));
+        }
         let _ = writeln!(
             out,
             "    {}",
@@ -297,87 +314,130 @@ pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
     out
 }
 
-fn result_line(doc: &DiffDocument) -> String {
-    let s = &doc.summary;
-    if s.introduced_actionable > 0 {
-        format!(
-            "Result: {} introduced actionable finding{} (exit status 1).",
-            s.introduced_actionable,
-            if s.introduced_actionable == 1 {
-                ""
-            } else {
-                "s"
-            }
-        )
-    } else if s.introduced > 0 {
-        format!(
-            "Result: {} introduced finding{}, none actionable (exit status 0).",
-            s.introduced,
-            if s.introduced == 1 { "" } else { "s" }
-        )
+fn plural_s(n: usize) -> &'static str {
+    if n == 1 {
+        ""
     } else {
-        "Result: no introduced finding (exit status 0).".to_string()
+        "s"
     }
 }
 
-/// `diff --format markdown`: a compact pull-request comment. Everything
-/// taken from the repository is escaped.
+fn result_line(doc: &DiffDocument) -> String {
+    let s = &doc.summary;
+    if s.introduced == 0 {
+        return "Result: no introduced finding (exit status 0).".to_string();
+    }
+    let accepted = if s.introduced_accepted > 0 {
+        format!(", {} accepted", s.introduced_accepted)
+    } else {
+        String::new()
+    };
+    let failing = match s.failing {
+        0 => "none fails the run".to_string(),
+        1 => "1 fails the run".to_string(),
+        n => format!("{n} fail the run"),
+    };
+    format!(
+        "Result: {} introduced finding{}{accepted}; {failing} (fail-on {}, exit status {}).",
+        s.introduced,
+        plural_s(s.introduced),
+        doc.fail_on.as_str(),
+        u8::from(s.failing > 0)
+    )
+}
+
+/// `diff --format markdown`: a compact pull-request comment of at most
+/// [`crate::check_markdown::COMMENT_LIMIT`] characters (when everything
+/// does not fit: the first change rows and findings, and how many more
+/// the JSON lists). Everything taken from the repository is escaped.
 pub fn diff_markdown(doc: &DiffDocument) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "### PlaybookDiff: agent configuration changes\n");
-    let _ = writeln!(
-        out,
-        "Base {}, head {}: {} changed paths, {} contexts analysed.\n",
-        esc(&side_label(&doc.base)),
-        esc(&side_label(&doc.head)),
-        doc.summary.changed_paths,
-        doc.summary.affected_contexts
-    );
-    if !doc.directories.is_empty() {
-        let _ = writeln!(out, "| Context | Agent | Change |\n|---|---|---|");
-        for d in &doc.directories {
-            for a in &d.agents {
-                let mut lines: Vec<String> = a.instructions.iter().map(instruction_line).collect();
-                lines.extend(a.skills.iter().map(|c| capability_line("skill", c)));
-                lines.extend(
-                    a.mcp_servers
-                        .iter()
-                        .map(|c| capability_line("MCP server", c)),
-                );
-                for l in lines {
-                    let _ = writeln!(
-                        out,
-                        "| {} | {} | {} |",
-                        esc(&context_label(&d.cwd, d.target_path.as_ref())),
-                        esc(a.harness.display_name()),
-                        esc(l.split_whitespace().collect::<Vec<_>>().join(" ").as_str())
-                    );
-                }
+    let mut rows: Vec<String> = Vec::new();
+    for d in &doc.directories {
+        for a in &d.agents {
+            let mut lines: Vec<String> = a.instructions.iter().map(instruction_line).collect();
+            lines.extend(a.skills.iter().map(|c| capability_line("skill", c)));
+            lines.extend(
+                a.mcp_servers
+                    .iter()
+                    .map(|c| capability_line("MCP server", c)),
+            );
+            for l in lines {
+                rows.push(format!(
+                    "| {} | {} | {} |",
+                    esc(&context_label(&d.cwd, d.target_path.as_ref())),
+                    esc(a.harness.display_name()),
+                    esc(l.split_whitespace().collect::<Vec<_>>().join(" ").as_str())
+                ));
             }
         }
-        out.push('\n');
     }
-    for (title, list) in [
-        ("Introduced", &doc.findings.introduced),
-        ("Resolved", &doc.findings.resolved),
-    ] {
-        let _ = writeln!(out, "**{title} findings: {}**\n", list.len());
-        for f in list.iter() {
-            let _ = writeln!(
-                out,
-                "- **{}** {} {}: {} (`{}`)",
-                f.finding.severity.as_str(),
-                f.finding.category.title(),
-                f.finding.kind.label(),
-                esc(&f.finding.message),
-                f.finding.id.replace('`', "'")
-            );
-        }
-        if !list.is_empty() {
+    let finding_line = |f: &DiffFinding| {
+        let accepted = f
+            .finding
+            .accepted
+            .as_ref()
+            .map(|a| format!(" Accepted: {}.", esc(&a.reason)))
+            .unwrap_or_default();
+        format!(
+            "- **{}** {} {}: {}{accepted} (`{}`)",
+            f.finding.severity.as_str(),
+            f.finding.category.title(),
+            f.finding.kind.label(),
+            esc(&f.finding.message),
+            f.finding.id.replace('`', "'")
+        )
+    };
+    let introduced: Vec<String> = doc.findings.introduced.iter().map(finding_line).collect();
+    let resolved: Vec<String> = doc.findings.resolved.iter().map(finding_line).collect();
+    let total = rows.len() + introduced.len() + resolved.len();
+    crate::check_markdown::fit(total, |shown| {
+        let mut budget = shown;
+        let mut take = |list: &[String]| {
+            let n = budget.min(list.len());
+            budget -= n;
+            list[..n].to_vec()
+        };
+        let rows_shown = take(&rows);
+        let introduced_shown = take(&introduced);
+        let resolved_shown = take(&resolved);
+        let mut out = String::new();
+        let _ = writeln!(out, "### PlaybookDiff: agent configuration changes\n");
+        let _ = writeln!(
+            out,
+            "Base {}, head {}: {} changed paths, {} contexts analysed.\n",
+            esc(&side_label(&doc.base)),
+            esc(&side_label(&doc.head)),
+            doc.summary.changed_paths,
+            doc.summary.affected_contexts
+        );
+        if !rows_shown.is_empty() {
+            let _ = writeln!(out, "| Context | Agent | Change |\n|---|---|---|");
+            for r in &rows_shown {
+                let _ = writeln!(out, "{r}");
+            }
             out.push('\n');
         }
-    }
-    let _ = writeln!(out, "Unchanged findings: {}.\n", doc.summary.unchanged);
-    let _ = writeln!(out, "{}", esc(&result_line(doc)));
-    out
+        for (title, all, list) in [
+            ("Introduced", &introduced, &introduced_shown),
+            ("Resolved", &resolved, &resolved_shown),
+        ] {
+            let _ = writeln!(out, "**{title} findings: {}**\n", all.len());
+            for l in list.iter() {
+                let _ = writeln!(out, "{l}");
+            }
+            if !list.is_empty() {
+                out.push('\n');
+            }
+        }
+        let _ = writeln!(out, "Unchanged findings: {}.\n", doc.summary.unchanged);
+        if shown < total {
+            let _ = writeln!(
+                out,
+                "**{} more changes and findings not shown, see the JSON**: <code>playbookdiff diff RANGE --format json</code> lists every one.\n",
+                total - shown
+            );
+        }
+        let _ = writeln!(out, "{}", esc(&result_line(doc)));
+        out
+    })
 }

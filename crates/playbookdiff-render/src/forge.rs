@@ -4,13 +4,14 @@
 //! A [`ForgeReport`] is a flat list of findings (each with the launch
 //! directories it occurs in and, for a comparison of two revisions, whether
 //! it is new), the repository's own warnings and errors, and the stale
-//! accepted ids. [`ForgeReport::from_check`] and
-//! [`ForgeReport::from_matrix`] build it from `check` and
-//! `check --all-dirs`; a comparison of two revisions builds one with
-//! [`ForgeFinding::baseline`] set, so every forge format serves every
-//! command through the same three functions.
+//! accepted ids. [`ForgeReport::from_check`], [`ForgeReport::from_matrix`]
+//! and [`ForgeReport::from_diff`] build it from `check`, `check --all-dirs`
+//! and `diff` (with [`ForgeFinding::baseline`] set), so every forge format
+//! serves every command through the same three functions.
 
+use crate::diff::DiffDocument;
 use crate::report::{CheckReport, MatrixReport};
+use playbookdiff_compare::delta::DiffFinding;
 use playbookdiff_compare::{AcceptedFinding, Category, FailOn, Finding, FindingType};
 use playbookdiff_model::{Diagnostic, EffectiveAgentConfig, Harness, RepoPath, Severity};
 
@@ -115,6 +116,33 @@ impl<'a> ForgeReport<'a> {
             diagnostics: repository_diagnostics(r.configs),
             stale: &r.gate.stale,
             fail_on: r.gate.fail_on,
+        }
+    }
+
+    /// The findings of `diff` at its head: the introduced ones
+    /// ([`BaselineState::New`]), then the unchanged ones
+    /// ([`BaselineState::Unchanged`]), each with the launch directories it
+    /// occurs in. Resolved findings are left out: they no longer exist at
+    /// the head, and a forge (GitHub code scanning, GitLab's merge request
+    /// widget) closes what a report of the head no longer holds. No
+    /// diagnostics and no stale accepted ids: a diff analyses the affected
+    /// launch directories only, so an accepted id it does not meet may
+    /// still occur elsewhere.
+    pub fn from_diff(d: &'a DiffDocument) -> Self {
+        let with = |list: &'a [DiffFinding], state| {
+            list.iter().map(move |f| ForgeFinding {
+                finding: &f.finding,
+                directories: &f.directories,
+                baseline: Some(state),
+            })
+        };
+        ForgeReport {
+            findings: with(&d.findings.introduced, BaselineState::New)
+                .chain(with(&d.findings.unchanged, BaselineState::Unchanged))
+                .collect(),
+            diagnostics: Vec::new(),
+            stale: &[],
+            fail_on: d.fail_on,
         }
     }
 

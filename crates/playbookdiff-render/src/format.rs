@@ -85,8 +85,7 @@ impl Report {
     pub fn formats(self) -> &'static [Format] {
         match self {
             Report::Config | Report::Explain => &[Format::Text, Format::Json],
-            Report::Check => &Format::ALL,
-            Report::Diff => &[Format::Text, Format::Json, Format::Markdown],
+            Report::Check | Report::Diff => &Format::ALL,
         }
     }
 
@@ -170,16 +169,16 @@ pub fn explain(r: &CheckReport<'_>, f: &Finding, format: Format, color: bool) ->
 }
 
 /// What changed between two revisions (`diff`) as `format`; `color`
-/// applies to text only. Formats this report does not offer fall back to
-/// text.
+/// applies to text only. The forge formats show the head's findings
+/// ([`ForgeReport::from_diff`]).
 pub fn diff(d: &crate::diff::DiffDocument, format: Format, color: bool) -> String {
     match format {
+        Format::Text => crate::diff::diff_text(d, color),
         Format::Json => crate::diff::diff_json(d),
         Format::Markdown => crate::diff::diff_markdown(d),
-        // Not offered for this report (see `Report::formats`).
-        Format::Text | Format::Sarif | Format::Github | Format::Gitlab => {
-            crate::diff::diff_text(d, color)
-        }
+        Format::Sarif => crate::sarif::sarif(&ForgeReport::from_diff(d)),
+        Format::Github => crate::github::github(&ForgeReport::from_diff(d)),
+        Format::Gitlab => crate::gitlab::gitlab(&ForgeReport::from_diff(d)),
     }
 }
 

@@ -11,6 +11,7 @@ use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{compare, Baseline, Comparison, FailOn, Finding, Summary};
 use playbookdiff_config::Exclusion;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
+use playbookdiff_registry::Inputs;
 use playbookdiff_render::{CheckReport, Format, Gate, MatrixReport};
 use playbookdiff_source::{EntryKind, Repo};
 use std::path::Path;
@@ -104,7 +105,10 @@ pub struct Policy {
 impl Policy {
     /// The policy of `loaded` (none: nothing excluded or accepted, fail on
     /// medium), with the command line's threshold first.
-    fn new(loaded: Option<&Loaded>, fail_on: Option<FailOn>) -> Result<Self, UsageError> {
+    pub(crate) fn new(
+        loaded: Option<&Loaded>,
+        fail_on: Option<FailOn>,
+    ) -> Result<Self, UsageError> {
         let Some(l) = loaded else {
             return Ok(Policy {
                 fail_on: fail_on.unwrap_or_default(),
@@ -141,7 +145,13 @@ impl Policy {
 
     /// The release to model for `h`: `--agent-version`, else the file's.
     fn agent_version<'a>(&'a self, args: &'a ContextArgs, h: Harness) -> Option<&'a str> {
-        args.agent_version(h).or_else(|| {
+        self.version(args.agent_version(h), h)
+    }
+
+    /// The release to model for `h`: `given` (the command line's), else
+    /// the file's `[agent-versions]`.
+    pub(crate) fn version<'a>(&'a self, given: Option<&'a str>, h: Harness) -> Option<&'a str> {
+        given.or_else(|| {
             self.agent_versions
                 .iter()
                 .find(|(x, _)| *x == h)
@@ -150,7 +160,7 @@ impl Policy {
     }
 
     /// True when `path` is left out (`exclude`).
-    fn excludes(&self, path: &RepoPath) -> bool {
+    pub(crate) fn excludes(&self, path: &RepoPath) -> bool {
         self.exclusion.is_excluded(path, false)
     }
 
@@ -178,9 +188,23 @@ fn analyse(
     args: &ContextArgs,
     policy: &Policy,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
+    analyse_at(repo, hs, ctx, policy, &|h| {
+        args.inputs(policy.agent_version(args, h))
+    })
+}
+
+/// [`analyse`] with each harness compiled with the [`Inputs`] `inputs`
+/// gives (release, context window); `diff` runs it on each revision.
+pub(crate) fn analyse_at<'v>(
+    repo: &Repo<'_>,
+    hs: &[Harness],
+    ctx: &AnalysisContext,
+    policy: &Policy,
+    inputs: &dyn Fn(Harness) -> Inputs<'v>,
+) -> (Vec<EffectiveAgentConfig>, Comparison) {
     let mut configs: Vec<EffectiveAgentConfig> = hs
         .iter()
-        .map(|h| compile(*h, repo, ctx, &args.inputs(policy.agent_version(args, *h))))
+        .map(|h| compile(*h, repo, ctx, &inputs(*h)))
         .collect();
     if !policy.exclusion.is_empty() {
         for c in &mut configs {

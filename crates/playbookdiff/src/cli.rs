@@ -151,9 +151,10 @@ Examples:
   playbookdiff diff HEAD                     # the last commit against the working tree
   playbookdiff diff HEAD~3..HEAD --format json
 
-Exit status: 0 when no introduced finding is actionable (severity medium or
-high); 1 when one is; 2 when the diff could not run (not a git repository,
-unknown revision, invalid range).";
+Exit status: 0 when no introduced finding fails the run; 1 when one does (not
+accepted in playbookdiff.toml, and of severity medium or high, or the
+--fail-on / fail-on threshold); 2 when the diff could not run (not a git
+repository, unknown revision, invalid range, a bad playbookdiff.toml).";
 
 /// Arguments of `playbookdiff diff`.
 #[derive(Debug, Clone, Args)]
@@ -194,6 +195,27 @@ pub struct DiffArgs {
     /// Same as `--format json`
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
+
+    /// The project configuration file (harnesses, agent versions,
+    /// exclude, accepted findings, fail-on) [default: playbookdiff.toml in
+    /// REPO]
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// The least severity of an introduced finding, not accepted, that
+    /// fails the run (exit status 1) [default: fail-on in
+    /// playbookdiff.toml, else medium]
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<FailOnArg>,
+
+    /// Exit 0 whatever the findings (as --fail-on never); 2 still means the
+    /// diff could not run
+    #[arg(long, conflicts_with = "fail_on")]
+    pub exit_zero: bool,
+
+    /// Print nothing unless an introduced finding fails the run
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 impl DiffArgs {

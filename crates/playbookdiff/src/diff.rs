@@ -11,15 +11,25 @@
 //!    [`affected`]), then every affected directory is compiled by every
 //!    chosen adapter at both revisions on the two shared `Repo`s, compared,
 //!    and the per-agent changes and the findings by stable id reported.
+//!
+//! The project configuration (`playbookdiff.toml` at the repository root,
+//! or `--config`) is read as `check` reads it, from the working tree: its
+//! harnesses and agent versions are those compared at both revisions; its
+//! `exclude` patterns leave files out of both walks, of the changed paths
+//! and of the launch directories, and the findings and diagnostics about
+//! excluded files only out of the comparison; its accepted findings are
+//! marked (an accepted introduced finding does not fail the run); its
+//! `fail-on` (under `--fail-on` and `--exit-zero`) is the threshold.
 
-use crate::check::{launch_directories, Outcome};
+use crate::check::{analyse_at, launch_directories, Outcome, Policy};
 use crate::cli::DiffArgs;
 use crate::compile::compile;
 use crate::context::{find_repository_root, UsageError};
-use crate::remedies::remedies;
-use playbookdiff_compare::compare;
+use crate::project;
 use playbookdiff_compare::delta::{agent_delta, finding_delta, FindingSet};
+use playbookdiff_compare::FailOn;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode, RepoPath};
+use playbookdiff_registry::Inputs;
 use playbookdiff_render::diff::{DiffContext, DiffDocument, DiffSide, DiffSummary};
 use playbookdiff_source::{
     EntryKind, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility, WalkScope,
@@ -77,7 +87,6 @@ pub fn run_diff(
     color: bool,
 ) -> Result<Outcome, UsageError> {
     let range = parse_range(&args.range)?;
-    let hs = crate::check::harnesses(&args.harness, None)?;
     let (root, label) = match (&args.repo, current_dir) {
         (Some(r), Some(here)) => (here.join(r), r.display().to_string()),
         (Some(r), None) => (r.clone(), r.display().to_string()),
@@ -98,6 +107,14 @@ pub fn run_diff(
         )));
     }
     let git = GitRepository::open(&root).map_err(|e| UsageError(format!("REPO '{label}': {e}")))?;
+    let loaded = project::load(args.config.as_deref(), &root, current_dir)?;
+    let hs = crate::check::harnesses(&args.harness, loaded.as_ref())?;
+    let fail_on = if args.exit_zero {
+        Some(FailOn::Never)
+    } else {
+        args.fail_on.map(FailOn::from)
+    };
+    let policy = Policy::new(loaded.as_ref(), fail_on)?;
     let commit = |rev: &str| git.commit(rev).map_err(|e| UsageError(e.to_string()));
     let (base_rev, base_commit, head_rev, head_commit, merge_base) = match &range {
         Range::TwoDot(a, b) => (
@@ -152,7 +169,7 @@ pub fn run_diff(
             GitView::open(&root, &personal)
                 .map_or(Visibility::WorkingTree, |g| Visibility::Git(Box::new(g)))
         },
-        excludes: Vec::new(),
+        excludes: policy.exclusion.walker_patterns().to_vec(),
         scope: WalkScope::Whole,
     };
     let (base, head) = std::thread::scope(|s| {
@@ -160,17 +177,18 @@ pub fn run_diff(
         let h = Repo::with_options(head_tree, options(head_tree));
         (b.join().expect("the walk does not panic"), h)
     });
-    let changed = match &head_git {
+    let mut changed = match &head_git {
         Some(h) => base_tree.changed_paths(h),
         None => base_tree.changed_against(&head),
     };
+    changed.retain(|p| !policy.excludes(p));
 
     let changed_set: BTreeSet<&RepoPath> = changed.iter().collect();
-    let dirs: Vec<Ctx> = affected(&base, &head, &changed, &hs, args)
+    let dirs: Vec<Ctx> = affected(&base, &head, &changed, &hs, args, &policy)
         .into_iter()
         .map(|d| (d, None))
         .collect();
-    let mut analysed = analyse_contexts(&base, &head, &dirs, &hs, args, &changed_set);
+    let mut analysed = analyse_contexts(&base, &head, &dirs, &hs, args, &policy, &changed_set);
     let targets = derived_targets(&base, &head, &analysed, &changed_set);
     analysed.extend(analyse_contexts(
         &base,
@@ -178,6 +196,7 @@ pub fn run_diff(
         &targets,
         &hs,
         args,
+        &policy,
         &changed_set,
     ));
     analysed.sort_by(|a, b| a.context.cmp(&b.context));
@@ -203,10 +222,18 @@ pub fn run_diff(
         affected_contexts: contexts.len(),
         introduced: findings.introduced.len(),
         introduced_actionable: findings.introduced_actionable(),
+        introduced_accepted: findings
+            .introduced
+            .iter()
+            .filter(|f| f.finding.accepted.is_some())
+            .count(),
+        failing: policy
+            .fail_on
+            .failing(findings.introduced.iter().map(|f| &f.finding)),
         resolved: findings.resolved.len(),
         unchanged: findings.unchanged.len(),
     };
-    let status = u8::from(summary.introduced_actionable > 0);
+    let status = u8::from(summary.failing > 0);
     let doc = DiffDocument {
         schema_version: 1,
         repository: label,
@@ -221,6 +248,7 @@ pub fn run_diff(
             merge_base: false,
         },
         harnesses: hs.clone(),
+        fail_on: policy.fail_on,
         changed_paths: changed,
         analysed: contexts
             .iter()
@@ -233,7 +261,11 @@ pub fn run_diff(
         findings,
         summary,
     };
-    let output = playbookdiff_render::format::diff(&doc, args.output_format(), color);
+    let output = if args.quiet && status == 0 {
+        String::new()
+    } else {
+        playbookdiff_render::format::diff(&doc, args.output_format(), color)
+    };
     Ok(Outcome { output, status })
 }
 
@@ -305,23 +337,23 @@ fn sources(c: &EffectiveAgentConfig) -> BTreeSet<RepoPath> {
 /// Then, for each changed path-scoped rule or skill (`paths`) of an
 /// affected directory, a target its patterns match ([`derived_targets`]),
 /// so its loading is compared too. No cap: each directory's compilation
-/// shares the two walks.
+/// shares the two walks. A directory the configuration's `exclude`
+/// matches is never a launch directory, as for `check --all-dirs`.
 pub fn affected(
     base: &Repo<'_>,
     head: &Repo<'_>,
     changed: &[RepoPath],
     hs: &[Harness],
     args: &DiffArgs,
+    policy: &Policy,
 ) -> Vec<RepoPath> {
     if changed.is_empty() {
         return Vec::new();
     }
-    // The configuration file's `exclude` is not applied: a diff reports
-    // every directory whose configuration changed.
-    let all = playbookdiff_config::Exclusion::default();
-    let mut candidates: BTreeSet<RepoPath> =
-        launch_directories(base, hs, &all).into_iter().collect();
-    candidates.extend(launch_directories(head, hs, &all));
+    let mut candidates: BTreeSet<RepoPath> = launch_directories(base, hs, &policy.exclusion)
+        .into_iter()
+        .collect();
+    candidates.extend(launch_directories(head, hs, &policy.exclusion));
     let mut governing: Vec<RepoPath> = Vec::new();
     let mut others: BTreeSet<&RepoPath> = BTreeSet::new();
     for p in changed {
@@ -350,7 +382,7 @@ pub fn affected(
             let ctx = context_at(d, None);
             let names = hs.iter().any(|h| {
                 [base, head].iter().any(|repo| {
-                    let s = sources(&compile(*h, repo, &ctx, &args.inputs(*h)));
+                    let s = sources(&compile(*h, repo, &ctx, &inputs(args, policy, *h)));
                     others.iter().any(|o| s.contains(*o))
                 })
             });
@@ -452,6 +484,14 @@ fn first_match(repo: &Repo<'_>, pattern: &str, changed: &BTreeSet<&RepoPath>) ->
     best
 }
 
+/// What `h` is compiled with: the command line's release, else the
+/// configuration file's, and the command line's context window.
+fn inputs<'a>(args: &'a DiffArgs, policy: &'a Policy, h: Harness) -> Inputs<'a> {
+    let mut i = args.inputs(h);
+    i.version = policy.version(i.version, h);
+    i
+}
+
 fn context_at(cwd: &RepoPath, target: Option<RepoPath>) -> AnalysisContext {
     AnalysisContext {
         repository_root: RepoPath::root(),
@@ -489,13 +529,15 @@ struct Analysed {
 }
 
 /// Compiles and compares every context at both revisions, in context
-/// order.
+/// order, as `check` does under `policy` (excluded files left out,
+/// accepted findings marked).
 fn analyse_contexts(
     base: &Repo<'_>,
     head: &Repo<'_>,
     contexts: &[Ctx],
     hs: &[Harness],
     args: &DiffArgs,
+    policy: &Policy,
     changed: &BTreeSet<&RepoPath>,
 ) -> Vec<Analysed> {
     let results = std::sync::Mutex::new(BTreeMap::new());
@@ -503,15 +545,7 @@ fn analyse_contexts(
     parallel(&indexed, |(i, (dir, target))| {
         let ctx = context_at(dir, target.clone());
         let side = |repo: &Repo<'_>| {
-            let configs: Vec<EffectiveAgentConfig> = hs
-                .iter()
-                .map(|h| compile(*h, repo, &ctx, &args.inputs(*h)))
-                .collect();
-            let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
-            let mut cmp = compare(&refs);
-            for f in &mut cmp.findings {
-                f.remedies = remedies(f);
-            }
+            let (configs, cmp) = analyse_at(repo, hs, &ctx, policy, &|h| inputs(args, policy, h));
             (configs, cmp.findings)
         };
         let (bc, bf) = side(base);

@@ -229,7 +229,11 @@ mod tests {
             e.0
         );
         assert!(!e.0.contains("--config"), "{}", e.0);
-        assert!(e.0.ends_with("save it as UTF-8, as TOML requires"), "{}", e.0);
+        assert!(
+            e.0.ends_with("save it as UTF-8, as TOML requires"),
+            "{}",
+            e.0
+        );
         // Named with --config: the option is named.
         let e = load(Some(Path::new(FILE_NAME)), tmp.path(), Some(tmp.path())).unwrap_err();
         assert!(

@@ -401,3 +401,55 @@ fn the_action_is_composite_read_only_and_declares_the_outputs() {
         assert!(a.outputs.contains_key(output), "{output}");
     }
 }
+
+#[test]
+fn a_pull_request_with_the_real_binary_gives_annotations_sarif_and_a_summary() {
+    if !tools() {
+        return;
+    }
+    let f = fixture();
+    let sarif = f.dir.join("out.sarif");
+    let bin = env!("CARGO_BIN_EXE_playbookdiff");
+    // The fixture's files hold headings only: low findings, failing from
+    // fail-on low.
+    let env = [
+        ("PLAYBOOKDIFF", bin),
+        ("INPUT_SARIF", sarif.to_str().unwrap()),
+        ("INPUT_FAIL_ON", "low"),
+    ];
+    let r = run(
+        &f,
+        Some(("pull_request", pull_request(&f, &f.base, "team/project"))),
+        &env,
+    );
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert_eq!(r.outputs["result"], "new-regressions");
+    let introduced: usize = r.outputs["introduced-count"].parse().unwrap();
+    assert!(introduced > 0);
+    assert!(r.summary.starts_with("### PlaybookDiff"), "{}", r.summary);
+    let annotations: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::notice file=AGENTS.md,line=1,"))
+        .collect();
+    assert_eq!(annotations.len(), 1, "{}", r.stdout);
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let new = results
+        .iter()
+        .filter(|r| r["baselineState"] == "new")
+        .count();
+    assert_eq!(new, introduced, "{log:#}");
+    assert_eq!(r.outputs["sarif"], sarif.to_str().unwrap());
+
+    // The default threshold, medium, passes.
+    let r = run(
+        &f,
+        Some(("pull_request", pull_request(&f, &f.base, "team/project"))),
+        &[("PLAYBOOKDIFF", bin)],
+    );
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert_eq!(r.outputs["result"], "no-new-regressions");
+}

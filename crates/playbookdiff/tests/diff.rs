@@ -490,3 +490,259 @@ fn a_changed_path_scoped_rule_is_analysed_with_a_target_it_matches() {
     assert_eq!(claude["instructions"][0]["change"], "edited");
     assert_eq!(claude["instructions"][0]["path"], ".claude/rules/api.md");
 }
+
+// ----- Forge formats and the project configuration -----
+
+/// Base: a root bridged to AGENTS.md and an MCP server for Claude Code
+/// only. Head: the server defined differently for Codex (a finding with
+/// files on both sides), a nested AGENTS.md (a new finding), and the
+/// capability gap resolved.
+fn forge_history() -> History {
+    let h = bridged();
+    h.write(
+        ".mcp.json",
+        r#"{"mcpServers": {"db": {"command": "db-server"}}}"#,
+    )
+    .commit("claude server");
+    h.write(
+        ".codex/config.toml",
+        "[mcp_servers.db]\ncommand = \"other-db\"\n",
+    )
+    .write("apps/api/AGENTS.md", "# API\n\nUse tokio.\n")
+    .commit("codex server and nested instructions");
+    h
+}
+
+fn sarif_validator() -> jsonschema::Validator {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/vendor/sarif-schema-2.1.0.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::draft4::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap()
+}
+
+#[test]
+fn forge_formats_show_the_head_s_findings_with_their_baseline_state() {
+    let h = forge_history();
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 1);
+    let introduced = ids(&v, "introduced");
+    let unchanged = ids(&v, "unchanged");
+    let resolved = ids(&v, "resolved");
+    assert_eq!(introduced.len(), 2, "{v:#}");
+    assert!(!unchanged.is_empty() && !resolved.is_empty(), "{v:#}");
+
+    // SARIF: valid against the official schema; one result per introduced
+    // (new) and unchanged finding, fingerprinted by its stable id; the
+    // files of both sides as related locations; resolved ones left out.
+    let (code, out, err) = h.diff("HEAD~1..HEAD", &["--format", "sarif"]);
+    assert_eq!(code, 1, "{err}");
+    let sarif: Value = serde_json::from_str(&out).unwrap();
+    let errors: Vec<String> = sarif_validator()
+        .iter_errors(&sarif)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let state = |id: &str| {
+        results
+            .iter()
+            .find(|r| r["partialFingerprints"]["playbookdiffFindingId/v1"] == id)
+            .map(|r| r["baselineState"].as_str().unwrap().to_string())
+    };
+    for id in &introduced {
+        assert_eq!(state(id).as_deref(), Some("new"), "{id}");
+    }
+    for id in &unchanged {
+        assert_eq!(state(id).as_deref(), Some("unchanged"), "{id}");
+    }
+    for id in &resolved {
+        assert_eq!(state(id), None, "{id} is resolved: not a result");
+    }
+    assert_eq!(results.len(), introduced.len() + unchanged.len());
+    let mcp = results
+        .iter()
+        .find(|r| r["ruleId"] == "mcp-different")
+        .expect("the redefined server");
+    let related: Vec<&str> = mcp["relatedLocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            l["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        related.contains(&".mcp.json") && related.contains(&".codex/config.toml"),
+        "{related:?}"
+    );
+    assert_eq!(
+        mcp["properties"]["directories"],
+        serde_json::json!([".", "apps/api"])
+    );
+
+    // GitHub workflow commands: the introduced findings are warnings on
+    // their files, the unchanged ones notices.
+    let (code, out, _) = h.diff("HEAD~1..HEAD", &["--format", "github"]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), introduced.len() + unchanged.len(), "{out}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("::warning file=apps/api/AGENTS.md,line=1,endLine=3,")),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("::warning file=.mcp.json,")),
+        "{out}"
+    );
+    for id in &unchanged {
+        let l = lines.iter().find(|l| l.contains(id.as_str())).unwrap();
+        assert!(
+            l.starts_with("::notice ") && l.contains("::Unchanged by this change: "),
+            "{l}"
+        );
+    }
+
+    // GitLab Code Quality: one issue per head finding, its fingerprint
+    // derived from the stable id.
+    let (code, out, _) = h.diff("HEAD~1..HEAD", &["--format", "gitlab"]);
+    assert_eq!(code, 1);
+    let issues: Value = serde_json::from_str(&out).unwrap();
+    let issues = issues.as_array().unwrap();
+    assert_eq!(issues.len(), introduced.len() + unchanged.len());
+    for i in issues {
+        let d = i["description"].as_str().unwrap();
+        assert!(
+            introduced
+                .iter()
+                .chain(&unchanged)
+                .any(|id| d.ends_with(&format!("[{id}]"))),
+            "{d}"
+        );
+        assert_eq!(i["fingerprint"].as_str().unwrap().len(), 64);
+    }
+    let fingerprints: std::collections::BTreeSet<&str> = issues
+        .iter()
+        .map(|i| i["fingerprint"].as_str().unwrap())
+        .collect();
+    assert_eq!(fingerprints.len(), issues.len());
+}
+
+#[test]
+fn the_configuration_file_accepts_excludes_and_sets_the_threshold() {
+    let h = forge_history();
+    let (_, v) = h.json("HEAD~1..HEAD");
+    let introduced = ids(&v, "introduced");
+    assert_eq!(v["failOn"], "medium");
+    assert_eq!(v["summary"]["failing"], 2);
+
+    // Accepting both introduced findings: reported, counted, not failing.
+    let accepted: String = introduced
+        .iter()
+        .map(|id| format!("[[accepted]]\nid = \"{id}\"\nreason = \"intended, ADR 9\"\n\n"))
+        .collect();
+    h.write("playbookdiff.toml", &accepted);
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(ids(&v, "introduced"), introduced);
+    assert_eq!(v["summary"]["introducedAccepted"], 2);
+    assert_eq!(v["summary"]["failing"], 0);
+    for f in v["findings"]["introduced"].as_array().unwrap() {
+        assert_eq!(f["accepted"]["reason"], "intended, ADR 9", "{f}");
+    }
+    let (code, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert_eq!(code, 0);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("accepted intended, ADR 9"), "{text}");
+    assert!(
+        flat.contains(
+            "Result: 2 introduced findings, 2 accepted; none fails the run (fail-on medium, exit status 0)."
+        ),
+        "{text}"
+    );
+    let (_, sarif, _) = h.diff("HEAD~1..HEAD", &["--format", "sarif"]);
+    let sarif: Value = serde_json::from_str(&sarif).unwrap();
+    let suppressed = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["suppressions"][0]["justification"] == "intended, ADR 9")
+        .count();
+    assert_eq!(suppressed, 2);
+
+    // fail-on: the file's, under --fail-on and --exit-zero.
+    h.write("playbookdiff.toml", "fail-on = \"high\"\n");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!((code, &v["failOn"]), (0, &Value::from("high")));
+    let (code, _, _) = h.diff("HEAD~1..HEAD", &["--fail-on", "medium"]);
+    assert_eq!(code, 1);
+    h.write("playbookdiff.toml", "");
+    let (code, out, _) = h.diff("HEAD~1..HEAD", &["--exit-zero", "--quiet"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (code, out, _) = h.diff("HEAD~1..HEAD", &["--quiet"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("exit status 1"), "{out}");
+
+    // exclude: the nested directory is no launch directory, its file no
+    // changed path, its finding gone; the rest is still compared.
+    h.write("playbookdiff.toml", "exclude = [\"apps/\"]\n");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 1, "the redefined server still fails");
+    assert_eq!(
+        v["changedPaths"],
+        serde_json::json!([".codex/config.toml"]),
+        "{v:#}"
+    );
+    let analysed: Vec<&str> = v["analysed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["cwd"].as_str().unwrap())
+        .collect();
+    assert_eq!(analysed, ["."]);
+    assert!(
+        ids(&v, "introduced")
+            .iter()
+            .all(|id| !id.starts_with("instruction:missing:")),
+        "{v:#}"
+    );
+
+    // harnesses and agent versions: read and checked as `check` does.
+    h.write(
+        "playbookdiff.toml",
+        "harnesses = [\"claude-code\", \"codx\"]\n",
+    );
+    let (code, _, err) = h.diff("HEAD~1..HEAD", &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("playbookdiff.toml:1:29: unknown harness `codx`; did you mean `codex`?"),
+        "{err}"
+    );
+    h.write(
+        "playbookdiff.toml",
+        "[agent-versions]\ncodex = \"0.142.3\"\n",
+    );
+    let (code, _) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 1);
+    h.write(
+        "playbookdiff.toml",
+        "[agent-versions]\ncodex = \"not a version\"\n",
+    );
+    let (code, _, err) = h.diff("HEAD~1..HEAD", &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("playbookdiff.toml:2:9: "), "{err}");
+    h.write(
+        "playbookdiff.toml",
+        "harnesses = [\"codex\", \"claude-code\"]\n",
+    );
+    let (_, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(v["harnesses"], serde_json::json!(["claude-code", "codex"]));
+}
