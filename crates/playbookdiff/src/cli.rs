@@ -105,6 +105,24 @@ pub struct Cli {
     /// The side-by-side view's options.
     #[command(flatten)]
     pub view: ViewArgs,
+
+    /// When to colour the text output: auto (on a terminal, unless
+    /// NO_COLOR is set), always, never
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorArg::Auto, global = true)]
+    pub color: ColorArg,
+}
+
+/// `--color` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum ColorArg {
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR and CLICOLOR_FORCE
+    /// are honoured)
+    #[default]
+    Auto,
+    /// Always, even into a pipe or a file
+    Always,
+    /// Never
+    Never,
 }
 
 /// The commands.
@@ -142,6 +160,35 @@ pub enum Command {
     /// runs).
     #[command(after_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
+
+    /// Print a shell completion script for playbookdiff.
+    ///
+    /// Generated from the command line's own definition (clap_complete), so
+    /// it always offers the commands, options and values of this build.
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+
+    /// Print the manual page of playbookdiff (roff, section 1).
+    ///
+    /// Generated from the command line's own definition (clap_mangen).
+    #[command(
+        after_help = "Example:\n  playbookdiff man > playbookdiff.1 && man ./playbookdiff.1"
+    )]
+    Man,
+}
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  playbookdiff completions bash > ~/.local/share/bash-completion/completions/playbookdiff
+  playbookdiff completions zsh > ~/.zfunc/_playbookdiff      # with fpath+=~/.zfunc
+  playbookdiff completions fish > ~/.config/fish/completions/playbookdiff.fish";
+
+/// Arguments of `playbookdiff completions`.
+#[derive(Debug, Clone, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
 const DIFF_EXAMPLES: &str = "\
@@ -399,10 +446,18 @@ pub struct ContextArgs {
     #[arg(value_name = "REPO")]
     pub repo: Option<PathBuf>,
 
-    /// The directory the agent is launched from, relative to REPO (or
-    /// absolute inside it) [default: REPO]
+    /// The directory the agent is launched from: relative to the current
+    /// directory when that lies inside the repository, else relative to
+    /// REPO; or absolute inside it [default: the current directory when it
+    /// lies inside the repository, else REPO]
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
+
+    /// Analyse REPO (or the current directory) as the repository root even
+    /// when it lies inside a larger git work tree [default: a REPO inside a
+    /// work tree is the launch directory within that work tree]
+    #[arg(long)]
+    pub root: bool,
 
     /// A path the agent will read or edit later, relative to REPO (or
     /// absolute inside it); it need not exist

@@ -133,34 +133,11 @@ pub fn open_context(
         }
     }
 
-    // The repository.
-    let (repo_path, repository_label) = match &args.repo {
-        Some(given) => {
-            let path = match current_dir {
-                Some(here) => here.join(given),
-                None if given.is_absolute() => given.clone(),
-                None => {
-                    return Err(UsageError(
-                        "REPO: the current directory cannot be determined; pass REPO as an absolute path".into(),
-                    ))
-                }
-            };
-            (path, given.display().to_string())
-        }
-        None => {
-            let Some(here) = current_dir else {
-                return Err(UsageError(
-                    "REPO: the current directory cannot be determined; pass REPO explicitly".into(),
-                ));
-            };
-            let root = find_repository_root(here);
-            let label = relative_label(here, &root);
-            (root, label)
-        }
-    };
+    // The repository, and where the user stands in it.
+    let (repo_path, repository_label, launch) = locate(args, current_dir)?;
     check_repository(&repo_path, &repository_label)?;
     if let Some(rev) = &args.rev {
-        return open_revision(args, rev, &repo_path, repository_label);
+        return open_revision(args, rev, &repo_path, repository_label, &launch);
     }
     let tree = WorkingTree::open(&repo_path).map_err(|e| {
         UsageError(format!(
@@ -177,17 +154,17 @@ pub fn open_context(
     // where it really is (an agent launched through a symbolic link runs
     // in the directory the link leads to).
     let mut via = Via::default();
-    let cwd = match &args.cwd {
+    let cwd = match launch.cwd(args) {
         None => RepoPath::root(),
-        Some(raw) => {
-            let rel = inside_repository("--cwd", raw, &roots)?;
+        Some((raw, base)) => {
+            let rel = inside_repository("--cwd", &raw, base.as_deref(), &roots)?;
             let abs = root.join(rel.as_str());
             if !abs.is_dir() {
                 return Err(UsageError(format!(
                     "--cwd '{raw}' is not an existing directory in REPO; pass a directory inside the repository"
                 )));
             }
-            let real = real_path("--cwd", raw, &root, &rel, true)?;
+            let real = real_path("--cwd", &raw, &root, &rel, true)?;
             if real != rel {
                 via.cwd = Some(rel.to_string());
             }
@@ -200,7 +177,7 @@ pub fn open_context(
     let target_path = match &args.target {
         None => None,
         Some(raw) => {
-            let rel = inside_repository("--target", raw, &roots)?;
+            let rel = inside_repository("--target", raw, None, &roots)?;
             let abs = root.join(rel.as_str());
             let real = real_path("--target", raw, &root, &rel, abs.is_dir())?;
             if real != rel {
@@ -224,6 +201,143 @@ pub fn open_context(
     })
 }
 
+/// Where the launch directory is when `--cwd` is absent, and where a
+/// relative `--cwd` starts (absolute, resolved directories; `None`: the
+/// repository root).
+#[derive(Debug, Default)]
+struct Launch {
+    /// The directory a relative `--cwd` starts from.
+    base: Option<PathBuf>,
+    /// The launch directory without `--cwd`.
+    default: Option<PathBuf>,
+}
+
+impl Launch {
+    /// `--cwd` as given with the directory it starts from, else the
+    /// default launch directory (absolute), else `None` (the root).
+    fn cwd(&self, args: &ContextArgs) -> Option<(String, Option<PathBuf>)> {
+        match &args.cwd {
+            Some(raw) => Some((raw.clone(), self.base.clone())),
+            None => self
+                .default
+                .as_ref()
+                .map(|d| (d.to_string_lossy().into_owned(), None)),
+        }
+    }
+}
+
+/// The repository root, how to name it, and where the user stands in it.
+///
+/// * No REPO: the nearest ancestor of the current directory holding
+///   `.git` (the current directory itself with `--root`); the current
+///   directory is the launch directory and a relative `--cwd` starts there,
+///   as `claude` or `codex` started there would see it.
+/// * REPO inside a larger git work tree (REPO holds no `.git`, an ancestor
+///   does), without `--root`: the work tree is the repository and REPO the
+///   launch directory within it, with a one-line note on standard error; a
+///   relative `--cwd` starts at REPO.
+/// * Otherwise REPO is the root and the launch directory, and a relative
+///   `--cwd` starts at REPO.
+fn locate(
+    args: &ContextArgs,
+    current_dir: Option<&Path>,
+) -> Result<(PathBuf, String, Launch), UsageError> {
+    let Some(given) = &args.repo else {
+        let Some(here) = current_dir else {
+            return Err(UsageError(
+                "REPO: the current directory cannot be determined; pass REPO explicitly".into(),
+            ));
+        };
+        let root = if args.root {
+            here.to_path_buf()
+        } else {
+            find_repository_root(here)
+        };
+        let label = relative_label(here, &root);
+        let real_here = std::fs::canonicalize(here).unwrap_or_else(|_| here.to_path_buf());
+        let launch = Launch {
+            default: (root != here).then(|| real_here.clone()),
+            base: Some(real_here),
+        };
+        return Ok((root, label, launch));
+    };
+    let path =
+        match current_dir {
+            Some(here) => here.join(given),
+            None if given.is_absolute() => given.clone(),
+            None => return Err(UsageError(
+                "REPO: the current directory cannot be determined; pass REPO as an absolute path"
+                    .into(),
+            )),
+        };
+    let label = given.display().to_string();
+    if args.root {
+        return Ok((path, label, Launch::default()));
+    }
+    let Some((work_tree, real)) = enclosing_work_tree(&path) else {
+        return Ok((path, label, Launch::default()));
+    };
+    let depth = real
+        .strip_prefix(&work_tree)
+        .map_or(0, |p| p.components().count());
+    let work_tree_label = ancestor_label(given, depth, current_dir, &work_tree);
+    let inside = real
+        .strip_prefix(&work_tree)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    crate::note(&format!(
+        "note: REPO '{label}' is inside the git work tree '{work_tree_label}': analysed as --cwd {inside} there (--root: REPO as the root)"
+    ));
+    let launch = Launch {
+        base: Some(real.clone()),
+        default: Some(real),
+    };
+    Ok((work_tree, work_tree_label, launch))
+}
+
+/// When `path` holds no `.git` entry and one of its ancestors (where it
+/// really is, links resolved) does: that ancestor, the work tree REPO lies
+/// in, and `path` resolved.
+fn enclosing_work_tree(path: &Path) -> Option<(PathBuf, PathBuf)> {
+    let real = std::fs::canonicalize(path).ok()?;
+    if !real.is_dir() || std::fs::symlink_metadata(real.join(".git")).is_ok() {
+        return None;
+    }
+    let root = real
+        .ancestors()
+        .skip(1)
+        .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())?;
+    Some((root.to_path_buf(), real.clone()))
+}
+
+/// How to name the ancestor `depth` levels above REPO `given`: relative to
+/// the current directory when it lies inside that ancestor (`.`, `..`),
+/// else `given` with `depth` components taken off when it has them, else
+/// the ancestor's absolute path.
+fn ancestor_label(given: &Path, depth: usize, here: Option<&Path>, ancestor: &Path) -> String {
+    if let Some(here) = here {
+        let real_here = std::fs::canonicalize(here).unwrap_or_else(|_| here.to_path_buf());
+        if real_here.starts_with(ancestor) {
+            return relative_label(&real_here, ancestor);
+        }
+    }
+    let normalized = lexical_normalize(given);
+    let parts: Vec<Component<'_>> = normalized.components().collect();
+    let plain = parts
+        .iter()
+        .rev()
+        .take(depth)
+        .all(|c| matches!(c, Component::Normal(_)));
+    if plain && parts.len() > depth {
+        let up: PathBuf = parts[..parts.len() - depth].iter().collect();
+        return up.display().to_string();
+    }
+    if plain && parts.len() == depth {
+        return ".".to_string();
+    }
+    ancestor.display().to_string()
+}
+
 /// Opens commit `rev` of the git repository at `repo_path` and validates
 /// `--cwd` and `--target` as paths of that commit (links resolved from the
 /// commit's own tree entries, not from the working tree).
@@ -232,6 +346,7 @@ fn open_revision(
     rev: &str,
     repo_path: &Path,
     label: String,
+    launch: &Launch,
 ) -> Result<OpenedContext, UsageError> {
     if args.mode == ModeArg::Local {
         return Err(UsageError(
@@ -251,10 +366,11 @@ fn open_revision(
         lexical_normalize(repo_path),
     ];
     let mut via = Via::default();
-    let cwd = match &args.cwd {
+    let cwd = match launch.cwd(args) {
         None => RepoPath::root(),
-        Some(raw) => {
-            let rel = lexically_inside("--cwd", raw, &roots)?;
+        Some((raw, base)) => {
+            let raw = raw.as_str();
+            let rel = lexically_inside("--cwd", raw, base.as_deref(), &roots)?;
             let real = resolve_in_tree(&tree, &rel, true).ok_or_else(|| {
                 UsageError(format!(
                     "--cwd '{raw}' leads outside REPO through a symbolic link of commit {}; pass a path inside the repository",
@@ -276,7 +392,7 @@ fn open_revision(
     let target_path = match &args.target {
         None => None,
         Some(raw) => {
-            let rel = lexically_inside("--target", raw, &roots)?;
+            let rel = lexically_inside("--target", raw, None, &roots)?;
             let is_dir = matches!(resolve_in_tree(&tree, &rel, true), Some(p) if matches!(tree.stat(&p), Ok(s) if s.kind == EntryKind::Dir));
             let real = resolve_in_tree(&tree, &rel, is_dir).ok_or_else(|| {
                 UsageError(format!(
@@ -453,8 +569,13 @@ fn io_reason(e: &std::io::Error) -> String {
 /// path, refusing anything outside the repository, lexically or through a
 /// symbolic link. `roots` are the repository root as resolved by the file
 /// system and as given.
-fn inside_repository(option: &str, raw: &str, roots: &[PathBuf]) -> Result<RepoPath, UsageError> {
-    let rel = lexically_inside(option, raw, roots)?;
+fn inside_repository(
+    option: &str,
+    raw: &str,
+    base: Option<&Path>,
+    roots: &[PathBuf],
+) -> Result<RepoPath, UsageError> {
+    let rel = lexically_inside(option, raw, base, roots)?;
     // A path inside the repository that is (or passes through) a symbolic
     // link leading out of it is outside too.
     let abs = roots[0].join(rel.as_str());
@@ -468,15 +589,22 @@ fn inside_repository(option: &str, raw: &str, roots: &[PathBuf]) -> Result<RepoP
     Ok(rel)
 }
 
-/// `raw` (relative to the repository root, or absolute) as a repository
-/// path, refusing what lies outside the repository lexically.
-fn lexically_inside(option: &str, raw: &str, roots: &[PathBuf]) -> Result<RepoPath, UsageError> {
+/// `raw` (relative to `base`, an absolute directory, when given, else to
+/// the repository root; or absolute) as a repository path, refusing what
+/// lies outside the repository lexically.
+fn lexically_inside(
+    option: &str,
+    raw: &str,
+    base: Option<&Path>,
+    roots: &[PathBuf],
+) -> Result<RepoPath, UsageError> {
     let outside = || {
         UsageError(format!(
             "{option} '{raw}' is outside REPO; pass a path inside the repository, relative to REPO or absolute inside it"
         ))
     };
-    let given = Path::new(raw);
+    let joined = base.map(|b| b.join(raw));
+    let given = joined.as_deref().unwrap_or(Path::new(raw));
     let rel = if given.is_absolute() {
         let normalized = lexical_normalize(given);
         let stripped = roots
@@ -636,13 +764,70 @@ mod tests {
         let here = dir.path().join("apps/api");
         assert_eq!(find_repository_root(&here), dir.path());
         assert_eq!(relative_label(&here, dir.path()), "../..");
+        // Where the user stands is the launch directory; --cwd starts there.
+        let opened = open_context(&ContextArgs::default(), Some(&here)).unwrap();
+        assert_eq!(opened.context.cwd.as_str(), "apps/api");
+        assert_eq!(opened.repository_label, "../..");
         let a = ContextArgs {
+            cwd: Some("..".into()),
+            ..ContextArgs::default()
+        };
+        let opened = open_context(&a, Some(&here)).unwrap();
+        assert_eq!(opened.context.cwd.as_str(), "apps");
+        // --root: the current directory is the root.
+        let a = ContextArgs {
+            root: true,
+            ..ContextArgs::default()
+        };
+        let opened = open_context(&a, Some(&here)).unwrap();
+        assert_eq!(opened.context.cwd.as_str(), ".");
+        assert_eq!(opened.repository_label, ".");
+        // With REPO, --cwd starts at REPO wherever the user stands.
+        let a = ContextArgs {
+            repo: Some(dir.path().to_path_buf()),
             cwd: Some("apps".into()),
             ..ContextArgs::default()
         };
         let opened = open_context(&a, Some(&here)).unwrap();
         assert_eq!(opened.context.cwd.as_str(), "apps");
-        assert_eq!(opened.repository_label, "../..");
+    }
+
+    #[test]
+    fn a_repository_inside_a_work_tree_is_a_launch_directory_in_it() {
+        let dir = repo();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let a = ContextArgs {
+            repo: Some("apps".into()),
+            ..ContextArgs::default()
+        };
+        let opened = open_context(&a, Some(dir.path())).unwrap();
+        assert_eq!(opened.context.cwd.as_str(), "apps");
+        assert_eq!(opened.repository_label, ".");
+        let a = ContextArgs {
+            repo: Some("apps".into()),
+            cwd: Some("api".into()),
+            ..ContextArgs::default()
+        };
+        let opened = open_context(&a, Some(dir.path())).unwrap();
+        assert_eq!(opened.context.cwd.as_str(), "apps/api");
+        let a = ContextArgs {
+            repo: Some("apps".into()),
+            root: true,
+            ..ContextArgs::default()
+        };
+        let opened = open_context(&a, Some(dir.path())).unwrap();
+        assert_eq!(opened.context.cwd.as_str(), ".");
+        assert_eq!(opened.repository_label, "apps");
+        // Named from outside the work tree: the work tree is named from REPO.
+        let outside = dir.path().parent().unwrap();
+        let name = dir.path().file_name().unwrap();
+        let a = ContextArgs {
+            repo: Some(Path::new(name).join("apps")),
+            ..ContextArgs::default()
+        };
+        let opened = open_context(&a, Some(outside)).unwrap();
+        assert_eq!(opened.context.cwd.as_str(), "apps");
+        assert_eq!(opened.repository_label, name.to_string_lossy());
     }
 
     #[test]

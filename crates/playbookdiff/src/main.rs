@@ -11,12 +11,13 @@ mod cli;
 mod compile;
 mod context;
 mod diff;
+mod habits;
 mod project;
 mod remedies;
 
 use clap::error::{ContextKind, ErrorKind};
 use clap::Parser;
-use cli::{Cli, Command};
+use cli::{Cli, ColorArg, Command};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -29,30 +30,57 @@ fn main() -> ExitCode {
     let args = help_word_as_flag(std::env::args_os().collect(), current_dir.as_deref());
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => return clap_failure(&e, &args),
+        Err(e) => return clap_failure(&e, &args, current_dir.as_deref()),
     };
     let here = current_dir.as_deref();
+    if cli.command.is_none() {
+        if let Some(line) =
+            habits::misread_repository(cli.view.context.repo.as_deref(), &args, here)
+        {
+            report(&format!("error: {line}"));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+    let wants_color = match cli.color {
+        ColorArg::Auto => stdout_wants_color(),
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+    };
     let result = match &cli.command {
         Some(Command::Compile(a)) => {
-            let color = a.output_format().may_color() && stdout_wants_color();
+            let color = a.output_format().may_color() && wants_color;
             compile::run(a, here, color).map(|output| check::Outcome { output, status: 0 })
         }
+        Some(Command::Completions(a)) => {
+            let mut out = Vec::new();
+            clap_complete::generate(
+                a.shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "playbookdiff",
+                &mut out,
+            );
+            Ok(check::Outcome {
+                output: String::from_utf8_lossy(&out).into_owned(),
+                status: 0,
+            })
+        }
+        Some(Command::Man) => man_page().map(|output| check::Outcome { output, status: 0 }),
         Some(Command::Check(a)) => {
-            let color = a.output_format().may_color() && stdout_wants_color();
+            let color = a.output_format().may_color() && wants_color;
             let mut bar = Progress::new();
             let r = check::run_check(a, here, color, &mut |done, total| bar.update(done, total));
             bar.finish();
             r
         }
         Some(Command::Explain(a)) => {
-            let color = a.output_format().may_color() && stdout_wants_color();
+            let color = a.output_format().may_color() && wants_color;
             check::run_explain(a, here, color)
         }
         Some(Command::Diff(a)) => {
-            let color = a.output_format().may_color() && stdout_wants_color();
+            let color = a.output_format().may_color() && wants_color;
             diff::run_diff(a, here, color)
         }
-        None => check::run_view(&cli.view, here, stdout_wants_color()),
+        None => check::run_view(&cli.view, here, wants_color),
     };
     match result {
         Ok(outcome) => match write_stdout(&outcome.output) {
@@ -64,6 +92,15 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// The manual page (roff), generated from the command line's definition.
+fn man_page() -> Result<String, context::UsageError> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
+        .render(&mut out)
+        .map_err(|e| context::UsageError(format!("the manual page cannot be rendered: {e}")))?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// `playbookdiff help [COMMAND]` is read as `playbookdiff [COMMAND] --help`,
@@ -149,6 +186,12 @@ fn write_stdout(output: &str) -> ExitCode {
     }
 }
 
+/// Writes one note (a line that does not change the exit status) to
+/// standard error.
+pub(crate) fn note(line: &str) {
+    report(line);
+}
+
 /// Writes one line to standard error.
 fn report(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
@@ -158,7 +201,11 @@ fn report(line: &str) {
 /// `playbookdiff` shows the help on standard error with status 2. Every other
 /// parse error becomes one line: clap's own first line, the accepted values
 /// or a suggestion when clap has one, and where to find the usage.
-fn clap_failure(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
+fn clap_failure(
+    e: &clap::Error,
+    args: &[std::ffi::OsString],
+    current_dir: Option<&std::path::Path>,
+) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             let _ = e.print();
@@ -169,14 +216,17 @@ fn clap_failure(e: &clap::Error, args: &[std::ffi::OsString]) -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
         _ => {
+            if let Some(line) = habits::misparsed(args, current_dir) {
+                report(&format!("error: {line}"));
+                return ExitCode::from(EXIT_USAGE);
+            }
             let command = match args.get(1).and_then(|a| a.to_str()) {
-                Some("compile") => "playbookdiff compile --help",
-                Some("check") => "playbookdiff check --help",
-                Some("explain") => "playbookdiff explain --help",
-                Some("diff") => "playbookdiff diff --help",
-                _ => "playbookdiff --help",
+                Some(c) if habits::command_names().iter().any(|n| n == c) => {
+                    format!("playbookdiff {c} --help")
+                }
+                _ => "playbookdiff --help".to_string(),
             };
-            report(&one_line_clap_error(e, command));
+            report(&one_line_clap_error(e, &command));
             ExitCode::from(EXIT_USAGE)
         }
     }
@@ -199,7 +249,19 @@ fn one_line_clap_error(e: &clap::Error, help_command: &str) -> String {
         }
     }
     let valid = e.get(ContextKind::ValidValue).map(comma_list);
-    if let Some(valid) = valid.filter(|v| !v.is_empty()) {
+    let close = match (
+        e.get(ContextKind::InvalidValue),
+        e.get(ContextKind::ValidValue),
+    ) {
+        (
+            Some(clap::error::ContextValue::String(given)),
+            Some(clap::error::ContextValue::Strings(values)),
+        ) => habits::closest(given, values).map(str::to_string),
+        _ => None,
+    };
+    if let (Some(close), Some(valid)) = (close, valid.as_ref()) {
+        line.push_str(&format!("; did you mean '{close}'? (one of: {valid})"));
+    } else if let Some(valid) = valid.filter(|v| !v.is_empty()) {
         line.push_str(&format!("; use one of: {valid}"));
     } else if let Some(suggested) = e
         .get(ContextKind::SuggestedArg)

@@ -17,8 +17,19 @@ fn playbookdiff() -> Command {
     cmd
 }
 
+/// The fixtures and the example lie inside this project's git work tree:
+/// `--root` analyses each as a repository of its own (without it, REPO
+/// would be a launch directory within the project).
+fn own_root<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut v = args.to_vec();
+    if !args.iter().any(|a| *a == "--help" || *a == "diff") {
+        v.push("--root");
+    }
+    v
+}
+
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = playbookdiff().args(args).output().unwrap();
+    let out = playbookdiff().args(own_root(args)).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
@@ -211,7 +222,7 @@ fn the_view_fits_eighty_columns_and_points_further() {
     let dir = fixture("cwd_target");
     let out = playbookdiff()
         .current_dir(&dir)
-        .args([".", "--target", "apps/api/file.ts"])
+        .args([".", "--root", "--target", "apps/api/file.ts"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -325,7 +336,7 @@ fn example() -> PathBuf {
 fn the_view_of_the_example_says_why_rows_differ_and_what_each_cell_means() {
     let out = playbookdiff()
         .current_dir(example().join("../.."))
-        .arg("examples/monorepo")
+        .args(["examples/monorepo", "--root"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));

@@ -145,11 +145,11 @@ fn cwd_target_and_mode_reach_the_context() {
 #[test]
 fn repo_defaults_to_the_enclosing_git_root() {
     let repo = repository();
-    // From apps/api, `--cwd apps` only exists if REPO is the directory with `.git`.
+    // From apps/api, `--cwd ..` is apps: --cwd starts where the user stands.
     let v = json_of(
         playbookdiff()
             .current_dir(repo.path().join("apps/api"))
-            .args(["compile", "--json", "--cwd", "apps"]),
+            .args(["compile", "--json", "--cwd", ".."]),
     );
     assert_eq!(v["context"]["cwd"], "apps");
     let text = playbookdiff()
@@ -160,7 +160,7 @@ fn repo_defaults_to_the_enclosing_git_root() {
         .stdout;
     assert!(String::from_utf8(text)
         .unwrap()
-        .contains("  repository  ../..\n"));
+        .contains("  repository  ../..\n  cwd         apps/api\n"));
 }
 
 #[test]
@@ -329,7 +329,7 @@ fn no_command_shows_the_side_by_side_view_of_the_current_repository() {
         .clone();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("What each agent receives"), "{text}");
-    assert!(text.contains("launched in ."), "{text}");
+    assert!(text.contains("launched in apps/api"), "{text}");
 }
 
 #[test]
@@ -396,7 +396,7 @@ fn explain_help_describes_its_own_json_document() {
 }
 
 #[test]
-fn run_inside_a_repository_the_header_says_cwd_is_the_repository_root() {
+fn run_inside_a_repository_the_launch_directory_is_where_the_user_stands() {
     let repo = repository();
     let out = playbookdiff()
         .current_dir(repo.path().join("apps/api"))
@@ -408,20 +408,36 @@ fn run_inside_a_repository_the_header_says_cwd_is_the_repository_root() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(
-        text.contains("Repository ../.., launched in . (the repository root), repo mode"),
+        text.contains("Repository ../.., launched in apps/api, repo mode"),
         "{text}"
     );
-    // And the pointers analyse that same repository from here.
-    assert!(text.contains("  playbookdiff check ../.."), "{text}");
+    // And the pointers analyse that same context from here: REPO given,
+    // so --cwd is relative to it.
+    assert!(
+        text.contains("  playbookdiff check ../.. --cwd apps/api"),
+        "{text}"
+    );
     let out = playbookdiff()
         .current_dir(repo.path().join("apps/api"))
-        .args(["check", "--cwd", "apps/api"])
+        .args(["check", "../..", "--cwd", "apps/api"])
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains("  repository  ../..\n  cwd         apps/api\n"),
+        "{text}"
+    );
+    // `--root`: the current directory is the repository, launched at its root.
+    let out = playbookdiff()
+        .current_dir(repo.path().join("apps/api"))
+        .args(["check", "--root"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("  repository  .\n  cwd         . (the repository root)\n"),
         "{text}"
     );
 }

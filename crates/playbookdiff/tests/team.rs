@@ -14,8 +14,19 @@ fn playbookdiff() -> Command {
     cmd
 }
 
+/// The fixtures and the example lie inside this project's git work tree:
+/// `--root` analyses each as a repository of its own (without it, REPO
+/// would be a launch directory within the project).
+fn own_root<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut v = args.to_vec();
+    if !args.iter().any(|a| *a == "--help" || *a == "diff") {
+        v.push("--root");
+    }
+    v
+}
+
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = playbookdiff().args(args).output().unwrap();
+    let out = playbookdiff().args(own_root(args)).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

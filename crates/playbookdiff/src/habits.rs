@@ -1,0 +1,208 @@
+//! What people type by habit, answered in one line: a misspelt command
+//! (`checks`), a command after options or after REPO
+//! (`playbookdiff --json check`, `playbookdiff repo check`), a misspelt
+//! value (`--harness claude`).
+//!
+//! The command line reads its first free word as REPO when it is no
+//! command, so without these checks `playbookdiff checks` would analyse a
+//! directory named `checks`, or fail to find it. A word that names an
+//! existing file or directory is always REPO: these answers only replace
+//! the error a missing REPO would give.
+
+use crate::cli::Cli;
+use clap::CommandFactory;
+use std::ffi::OsString;
+use std::path::Path;
+
+/// The names of the commands, as typed.
+pub fn command_names() -> Vec<String> {
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
+/// The candidate closest to `given` when it is a likely misspelling of it:
+/// Levenshtein distance (in chars, case folded) at most a third of the
+/// candidate's length (at least 1), or one is a prefix of the other
+/// (3 chars at least). Ties go to the first candidate.
+pub fn closest<'a>(given: &str, candidates: &'a [String]) -> Option<&'a str> {
+    let given = given.to_lowercase();
+    candidates
+        .iter()
+        .map(|c| (strsim::levenshtein(&given, c), c.as_str()))
+        .filter(|(d, c)| {
+            *d <= (c.chars().count() / 3).max(1)
+                || (given.chars().count() >= 3 && (c.starts_with(&given) || given.starts_with(c)))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// When the REPO of the view is no existing path but reads as a command:
+/// the one line to print instead (exit status 2). `args` are the
+/// arguments as given (the program name first); `current_dir` is where a
+/// relative REPO starts.
+pub fn misread_repository(
+    repo: Option<&Path>,
+    args: &[OsString],
+    current_dir: Option<&Path>,
+) -> Option<String> {
+    let repo = repo?;
+    let word = repo.to_str()?;
+    let exists = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+    let present = match current_dir {
+        Some(here) => exists(&here.join(repo)),
+        None => repo.is_absolute() && exists(repo),
+    };
+    if present {
+        return None;
+    }
+    let names = command_names();
+    if names.iter().any(|n| n == word) {
+        return Some(put_command_first(word, args));
+    }
+    let close = closest(word, &names)?;
+    Some(format!(
+        "unknown command '{word}'; did you mean '{close}'? (no directory '{word}' exists either; see 'playbookdiff --help')"
+    ))
+}
+
+/// "put the command first", with the command line rewritten that way.
+pub fn put_command_first(command: &str, args: &[OsString]) -> String {
+    let mut rest: Vec<String> = Vec::new();
+    let mut moved = false;
+    for a in args.iter().skip(1) {
+        let a = a.to_string_lossy();
+        if !moved && a == command {
+            moved = true;
+            continue;
+        }
+        rest.push(shell_word(&a));
+    }
+    let mut line = format!("put the command first: playbookdiff {command}");
+    for r in rest {
+        line.push(' ');
+        line.push_str(&r);
+    }
+    line
+}
+
+/// `s` as one shell word: as is when it needs no quoting, else in single
+/// quotes.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@+,%".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// When the command line failed to parse and reads as a habit: a
+/// misspelt command first (`playbookdiff explian ID`), or a command after
+/// options or REPO (`playbookdiff --json check`, `playbookdiff repo
+/// check`). A word naming an existing path is never taken for a command.
+pub fn misparsed(args: &[OsString], current_dir: Option<&Path>) -> Option<String> {
+    let names = command_names();
+    let words: Vec<String> = args
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let first = words.first()?;
+    if names.contains(first) {
+        return None;
+    }
+    let exists = |w: &str| match current_dir {
+        Some(here) => std::fs::symlink_metadata(here.join(w)).is_ok(),
+        None => false,
+    };
+    if let Some(command) = words[1..].iter().find(|w| names.contains(w) && !exists(w)) {
+        return Some(put_command_first(command, args));
+    }
+    if !first.starts_with('-') && !exists(first) {
+        if let Some(close) = closest(first, &names) {
+            return Some(format!(
+                "unknown command '{first}'; did you mean '{close}'? (no directory '{first}' exists either; see 'playbookdiff --help')"
+            ));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn closest_command() {
+        let names = command_names();
+        assert_eq!(closest("checks", &names), Some("check"));
+        assert_eq!(closest("chek", &names), Some("check"));
+        assert_eq!(closest("explian", &names), Some("explain"));
+        assert_eq!(closest("compil", &names), Some("compile"));
+        assert_eq!(closest("apps", &names), None);
+        assert_eq!(closest("src", &names), None);
+    }
+
+    #[test]
+    fn typo_is_not_read_as_a_repository() {
+        let here = tempfile::tempdir().unwrap();
+        let args = os(&["playbookdiff", "checks"]);
+        let line = misread_repository(Some(Path::new("checks")), &args, Some(here.path()));
+        assert_eq!(
+            line.as_deref(),
+            Some("unknown command 'checks'; did you mean 'check'? (no directory 'checks' exists either; see 'playbookdiff --help')")
+        );
+        // A directory of that name is the repository.
+        std::fs::create_dir(here.path().join("checks")).unwrap();
+        assert_eq!(
+            misread_repository(Some(Path::new("checks")), &args, Some(here.path())),
+            None
+        );
+    }
+
+    #[test]
+    fn parse_errors_that_are_habits() {
+        let here = tempfile::tempdir().unwrap();
+        let cases: [(&[&str], Option<&str>); 5] = [
+            (&["playbookdiff", "--json", "check"], Some("put the command first: playbookdiff check --json")),
+            (&["playbookdiff", "repo", "check"], Some("put the command first: playbookdiff check repo")),
+            (&["playbookdiff", "explian", "x"], Some("unknown command 'explian'; did you mean 'explain'? (no directory 'explian' exists either; see 'playbookdiff --help')")),
+            (&["playbookdiff", "check", "--bogus"], None),
+            (&["playbookdiff", "--bogus"], None),
+        ];
+        for (args, expected) in cases {
+            assert_eq!(
+                misparsed(&os(args), Some(here.path())).as_deref(),
+                expected,
+                "{args:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn command_after_options() {
+        let here = tempfile::tempdir().unwrap();
+        let args = os(&[
+            "playbookdiff",
+            "--harness",
+            "codex",
+            "check",
+            "--cwd",
+            "a b",
+        ]);
+        let line = misread_repository(Some(Path::new("check")), &args, Some(here.path()));
+        assert_eq!(
+            line.as_deref(),
+            Some("put the command first: playbookdiff check --harness codex --cwd 'a b'")
+        );
+    }
+}

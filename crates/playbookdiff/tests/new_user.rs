@@ -1,0 +1,263 @@
+//! What a new user runs into, on fixtures shaped like the real cases: run
+//! from a package's `web/src`, a package given as REPO inside the
+//! monorepo's work tree, a misspelt command, a command after its options,
+//! a misspelt harness; completions, the manual page and `--color`.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+mod support;
+
+fn playbookdiff() -> Command {
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    cmd.env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE");
+    cmd
+}
+
+/// A monorepo shaped like the case that was reported: a git work tree with
+/// root `CLAUDE.md` and `AGENTS.md`, a `web/` package with its own pair and
+/// `web/src/AGENTS.md` (Codex reads it from `web/src`; Claude Code has no
+/// `web/src/CLAUDE.md`), committed.
+fn monorepo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("web/src")).unwrap();
+    std::fs::write(root.join("CLAUDE.md"), "# Monorepo\n\nUse pnpm.\n").unwrap();
+    std::fs::write(root.join("AGENTS.md"), "# Monorepo\n\nUse pnpm.\n").unwrap();
+    std::fs::write(root.join("web/CLAUDE.md"), "# Web\n\nRun pnpm dev.\n").unwrap();
+    std::fs::write(root.join("web/AGENTS.md"), "# Web\n\nRun pnpm dev.\n").unwrap();
+    std::fs::write(
+        root.join("web/src/AGENTS.md"),
+        "# Sources\n\nComponents live in components/.\n",
+    )
+    .unwrap();
+    support::git(root, &["init", "-q", "."]);
+    support::git(root, &["add", "-A"]);
+    support::git(root, &["commit", "-q", "-m", "init"]);
+    dir
+}
+
+fn json_in(dir: &Path, args: &[&str]) -> (Value, String) {
+    let out = playbookdiff().current_dir(dir).args(args).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}; stderr: {stderr}"));
+    (v, stderr)
+}
+
+fn instruction_paths(config: &Value) -> Vec<String> {
+    config["instructions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["applicability"] == "effective")
+        .map(|i| i["source"]["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn run_from_web_src_the_launch_directory_is_web_src() {
+    let repo = monorepo();
+    let here = repo.path().join("web/src");
+    let (v, stderr) = json_in(&here, &["compile", "--harness", "codex", "--json"]);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(v["context"]["cwd"], "web/src");
+    assert_eq!(
+        instruction_paths(&v),
+        ["AGENTS.md", "web/AGENTS.md", "web/src/AGENTS.md"]
+    );
+    // check from there finds what only Codex receives in web/src.
+    let (v, _) = json_in(&here, &["check", "--json"]);
+    assert_eq!(v["context"]["cwd"], "web/src");
+    let ids: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.iter()
+            .any(|i| i.starts_with("instruction:missing:codex-only:web/src:")),
+        "{ids:?}"
+    );
+    // --cwd starts where the user stands.
+    let (v, _) = json_in(&here, &["compile", "--cwd", "..", "--json"]);
+    assert_eq!(v["context"]["cwd"], "web");
+    // The text header names the repository from here and the launch
+    // directory.
+    let out = playbookdiff()
+        .current_dir(&here)
+        .args(["check", "--color", "never"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("  repository  ../..\n  cwd         web/src\n"),
+        "{text}"
+    );
+    // --root: the current directory is the repository root.
+    let (v, _) = json_in(
+        &here,
+        &["compile", "--harness", "codex", "--root", "--json"],
+    );
+    assert_eq!(v["context"]["cwd"], ".");
+    assert_eq!(instruction_paths(&v), ["AGENTS.md"]);
+}
+
+#[test]
+fn a_package_given_as_repo_is_a_launch_directory_of_the_work_tree() {
+    let repo = monorepo();
+    let (v, stderr) = json_in(repo.path(), &["compile", "web", "--json"]);
+    assert_eq!(v["context"]["cwd"], "web");
+    // The root CLAUDE.md is received too, as `claude` started in web sees it.
+    assert_eq!(instruction_paths(&v), ["CLAUDE.md", "web/CLAUDE.md"]);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "note: REPO 'web' is inside the git work tree '.': analysed as --cwd web there (--root: REPO as the root)"
+    );
+    // --cwd is relative to REPO.
+    let (v, _) = json_in(repo.path(), &["compile", "web", "--cwd", "src", "--json"]);
+    assert_eq!(v["context"]["cwd"], "web/src");
+    // From outside the work tree, the work tree is named from REPO.
+    let parent = repo.path().parent().unwrap();
+    let name = repo.path().file_name().unwrap().to_str().unwrap();
+    let (v, stderr) = json_in(parent, &["check", &format!("{name}/web"), "--json"]);
+    assert_eq!(v["context"]["cwd"], "web");
+    assert!(
+        stderr.contains(&format!("inside the git work tree '{name}'")),
+        "{stderr}"
+    );
+    // --root says otherwise: REPO is the root, and no note.
+    let (v, stderr) = json_in(repo.path(), &["compile", "web", "--root", "--json"]);
+    assert_eq!(v["context"]["cwd"], ".");
+    assert_eq!(instruction_paths(&v), ["CLAUDE.md"]);
+    assert!(stderr.is_empty(), "{stderr}");
+    // The text names the work tree and the launch directory.
+    let out = playbookdiff()
+        .current_dir(repo.path())
+        .args(["check", "web"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("  repository  .\n  cwd         web\n"),
+        "{text}"
+    );
+}
+
+/// Runs `args` in `dir`; expects exit status 2, nothing on standard output
+/// and one line on standard error; returns it.
+fn refused_in(dir: &Path, args: &[&str]) -> String {
+    let out = playbookdiff().current_dir(dir).args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr.trim_end().to_string()
+}
+
+#[test]
+fn habits_get_one_line_saying_what_to_do() {
+    let repo = monorepo();
+    let dir = repo.path();
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["checks"],
+            "error: unknown command 'checks'; did you mean 'check'? (no directory 'checks' exists either; see 'playbookdiff --help')",
+        ),
+        (
+            &["explian", "some:id"],
+            "error: unknown command 'explian'; did you mean 'explain'? (no directory 'explian' exists either; see 'playbookdiff --help')",
+        ),
+        (
+            &["--json", "check"],
+            "error: put the command first: playbookdiff check --json",
+        ),
+        (
+            &["--harness", "codex", "check"],
+            "error: put the command first: playbookdiff check --harness codex",
+        ),
+        (
+            &["web", "check", "--all-dirs"],
+            "error: put the command first: playbookdiff check web --all-dirs",
+        ),
+        (
+            &["compile", "--harness", "claude"],
+            "error: invalid value 'claude' for '--harness <HARNESS>'; did you mean 'claude-code'? (one of: claude-code, codex) (see 'playbookdiff compile --help')",
+        ),
+        (
+            &["check", "--format", "jsn"],
+            "error: invalid value 'jsn' for '--format <FORMAT>'; did you mean 'json'? (one of: text, json, markdown, sarif, github, gitlab) (see 'playbookdiff check --help')",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(refused_in(dir, args), expected, "{args:?}");
+    }
+    // A directory named like a command is still the repository.
+    std::fs::create_dir(dir.join("checks")).unwrap();
+    let out = playbookdiff()
+        .current_dir(dir)
+        .args(["checks", "--root"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn completions_and_the_manual_page_come_from_the_command_line() {
+    let bash = playbookdiff()
+        .args(["completions", "bash"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let bash = String::from_utf8(bash).unwrap();
+    for word in ["playbookdiff", "check", "explain", "--all-dirs", "--root"] {
+        assert!(bash.contains(word), "bash completion lacks {word}");
+    }
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        playbookdiff()
+            .args(["completions", shell])
+            .assert()
+            .success();
+    }
+    let line = refused_in(Path::new("."), &["completions", "tcsh"]);
+    assert!(line.contains("bash"), "{line}");
+    let man = playbookdiff()
+        .arg("man")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let man = String::from_utf8(man).unwrap();
+    assert!(man.starts_with(".ie"), "{}", &man[..40.min(man.len())]);
+    assert!(man.contains(".TH playbookdiff 1"), "not section 1");
+    assert!(man.contains("check"), "the commands are listed");
+}
+
+#[test]
+fn color_always_and_never_override_the_terminal() {
+    let repo = monorepo();
+    let run = |extra: &[&str], env: Option<(&str, &str)>| {
+        let mut cmd = playbookdiff();
+        cmd.current_dir(repo.path()).arg("check").args(extra);
+        if let Some((k, v)) = env {
+            cmd.env(k, v);
+        }
+        String::from_utf8(cmd.output().unwrap().stdout).unwrap()
+    };
+    // Not a terminal: no colour by default, colour when asked, even with
+    // NO_COLOR (an explicit option wins over the environment).
+    assert!(!run(&[], None).contains('\u{1b}'));
+    assert!(run(&["--color", "always"], None).contains('\u{1b}'));
+    assert!(run(&["--color", "always"], Some(("NO_COLOR", "1"))).contains('\u{1b}'));
+    assert!(!run(&["--color", "never"], Some(("CLICOLOR_FORCE", "1"))).contains('\u{1b}'));
+    // JSON is never coloured.
+    assert!(!run(&["--color", "always", "--json"], None).contains('\u{1b}'));
+}
