@@ -201,7 +201,7 @@ fn compile_inputs(
         out.instructions
             .extend(instructions::above_project_root(&mut cx, &above, r));
         out.skills
-            .extend(skills::above_project_root(&mut cx, &above, r));
+            .extend(skills::above_project_root(&mut cx, &above, r, &facts));
     }
 
     refused(&mut cx, &mut out);

@@ -58,6 +58,14 @@ pub struct Facts {
     /// join them to the directory as written (`docs/GUIDE.md` loads the
     /// file of that subdirectory): 0.142.3 joins, 0.171.0 ignores.
     pub fallback_names_must_be_plain: bool,
+    /// The plugin manifest files, relative to a directory, that put the
+    /// skills below it in a plugin namespace, in the order tried
+    /// (`DISCOVERABLE_PLUGIN_MANIFEST_PATHS` in openai/codex
+    /// `codex-rs/utils/plugins` and later `exec-server-protocol`): 0.171.0
+    /// adds `.cursor-plugin/plugin.json`; neither reads an Agent Plugins
+    /// `plugin.json` in the directory itself (seen on fixture
+    /// `x13_plugin_namespaces`).
+    pub plugin_manifests: &'static [&'static str],
 }
 
 /// One row of the table: the facts from release `from` on.
@@ -126,6 +134,7 @@ pub const TABLE: &[Row] = &[
             bundled_skills: BUNDLED_0_142,
             untrusted_drops_agents_md: false,
             fallback_names_must_be_plain: false,
+            plugin_manifests: &[".codex-plugin/plugin.json", ".claude-plugin/plugin.json"],
         },
     },
     Row {
@@ -136,6 +145,11 @@ pub const TABLE: &[Row] = &[
             bundled_skills: BUNDLED_0_171,
             untrusted_drops_agents_md: true,
             fallback_names_must_be_plain: true,
+            plugin_manifests: &[
+                ".codex-plugin/plugin.json",
+                ".claude-plugin/plugin.json",
+                ".cursor-plugin/plugin.json",
+            ],
         },
     },
 ];

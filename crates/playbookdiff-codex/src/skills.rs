@@ -40,6 +40,7 @@ use crate::{
     not_a_file, strictly_below, target_only_dirs, ContextWindow, Cx, READ_LIMIT,
     SKILL_BUDGET_CONTEXT_FRACTION, SKILL_BUDGET_FALLBACK_CHARS,
 };
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, BudgetCause, Diagnostic,
     DiagnosticCode, Invocation, LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat,
@@ -86,7 +87,7 @@ pub(crate) fn compile(
     let mut skills = Vec::new();
     let mut seen = HashSet::new();
     for root in &roots {
-        walk(cx, root, &mut skills, &mut seen);
+        walk(cx, root, facts, &mut skills, &mut seen);
     }
     skills.sort_by(|a, b| {
         a.name
@@ -96,7 +97,7 @@ pub(crate) fn compile(
     ignore_project_skills_config(cx, layers);
     collisions(cx, &mut skills);
     budget(cx, &mut skills, &roots, facts, context_window);
-    let mut outside = out_of_scope(cx);
+    let mut outside = out_of_scope(cx, facts);
     outside.sort_by(|a, b| a.source.path.cmp(&b.source.path));
     skills.extend(outside);
     skills
@@ -160,8 +161,15 @@ fn roots(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Root> {
 }
 
 /// Walks one root breadth first as Codex does and loads every `SKILL.md`
-/// it finds; `seen` holds the real paths already loaded.
-fn walk(cx: &mut Cx<'_, '_>, root: &Root, out: &mut Vec<Skill>, seen: &mut HashSet<RepoPath>) {
+/// it finds, each named in its plugin namespace under the release
+/// `facts`; `seen` holds the real paths already loaded.
+fn walk(
+    cx: &mut Cx<'_, '_>,
+    root: &Root,
+    facts: &Facts,
+    out: &mut Vec<Skill>,
+    seen: &mut HashSet<RepoPath>,
+) {
     let real_root = match cx.resolve(&root.path) {
         Resolved::Inside { real, .. } => real,
         _ => return,
@@ -257,7 +265,7 @@ fn walk(cx: &mut Cx<'_, '_>, root: &Root, out: &mut Vec<Skill>, seen: &mut HashS
                     }
                 },
                 EntryKind::File if e.name == "SKILL.md" && seen.insert(real_child.clone()) => {
-                    load_skill(cx, root, &shown_child, &real_child, out);
+                    load_skill(cx, root, &shown_child, &real_child, facts, out);
                 }
                 EntryKind::Other if e.name == "SKILL.md" => {
                     skill_file_not_a_file(cx, &shown_child, EntryKind::Other, false);
@@ -302,6 +310,8 @@ fn report_too_deep(cx: &mut Cx<'_, '_>, root: &Root, real_root: &RepoPath) {
 /// What the analysis makes of one `SKILL.md`.
 pub(crate) struct Parsed {
     name: Option<String>,
+    /// The plugin namespace the name was qualified with, and its manifest.
+    namespace: Option<(String, RepoPath)>,
     description: Option<String>,
     /// Lines of the front matter.
     lines: Option<(u32, u32)>,
@@ -321,6 +331,7 @@ pub(crate) fn parse_front_matter(
     let src = SourceRef::project(file.clone(), SourceFormat::Markdown);
     let mut p = Parsed {
         name: None,
+        namespace: None,
         description: None,
         lines: None,
         invalid: None,
@@ -492,6 +503,7 @@ fn load_skill(
     root: &Root,
     file: &RepoPath,
     real: &RepoPath,
+    facts: &Facts,
     out: &mut Vec<Skill>,
 ) {
     let Some(skill_dir) = file.parent() else {
@@ -515,13 +527,123 @@ fn load_skill(
             return;
         }
     };
-    let parsed = parse_front_matter(cx, file, &dir_name, &text, true);
+    let mut parsed = parse_front_matter(cx, file, &dir_name, &text, true);
+    if parsed.invalid.is_none() {
+        qualify(cx, file, real, facts, &mut parsed, true);
+    }
     let (pol, meta) = policy(cx, &skill_dir, true);
     let mut skill = build(cx, root, &dir_name, file, parsed, pol, meta);
     if real != file {
         skill.source.resolved_path = Some(real.clone());
     }
     out.push(skill);
+}
+
+/// The longest qualified skill name Codex accepts, in characters
+/// (`MAX_QUALIFIED_NAME_LEN`, `validate_len` in
+/// `codex-rs/core-skills/src/loader.rs`).
+const MAX_QUALIFIED_NAME_CHARS: usize = 128;
+
+/// The plugin namespace of a skill (X13): the `name` of the plugin
+/// manifest of the nearest directory, from the skill's own folder up to
+/// the repository root, that holds one of the release's manifest files
+/// ([`Facts::plugin_manifests`], tried in order), read as JSON; a blank
+/// or absent `name` gives that directory's name, and a manifest that is
+/// not valid JSON (or whose `name` is not text) is passed over. The real
+/// path of a linked skill is tried before the path it was found at
+/// (openai/codex `codex-rs/utils/plugins/src/plugin_namespace.rs`,
+/// `plugin_namespace_for_skill_path`; `loader/namespace.rs`). Seen with
+/// both profiled releases on fixture `x13_plugin_namespaces`.
+///
+/// Returns the namespace and the manifest's path.
+pub(crate) fn plugin_namespace(
+    cx: &Cx<'_, '_>,
+    file: &RepoPath,
+    real: &RepoPath,
+    facts: &Facts,
+) -> Option<(String, RepoPath)> {
+    #[derive(serde::Deserialize)]
+    struct Manifest {
+        #[serde(default)]
+        name: String,
+    }
+    let starts = [real.parent(), file.parent()];
+    for start in starts.into_iter().flatten() {
+        let mut dir = Some(start);
+        while let Some(d) = dir {
+            for m in facts.plugin_manifests {
+                let Some(path) = d.join(m) else { continue };
+                if !matches!(
+                    cx.repo.resolve(&path),
+                    Resolved::Inside {
+                        kind: EntryKind::File,
+                        ..
+                    }
+                ) {
+                    continue;
+                }
+                let Ok(text) = cx.repo.read_text(&path, READ_LIMIT) else {
+                    continue;
+                };
+                let Ok(manifest) = serde_json::from_str::<Manifest>(&text.text) else {
+                    continue;
+                };
+                let name = if manifest.name.trim().is_empty() {
+                    if d.is_root() {
+                        return None;
+                    }
+                    d.file_name().unwrap_or_default().to_string()
+                } else {
+                    manifest.name
+                };
+                return Some((name, path));
+            }
+            dir = d.parent();
+        }
+    }
+    None
+}
+
+/// Puts a loaded skill's name in its plugin namespace
+/// ([`plugin_namespace`]): `<plugin>:<name>`, rejected when longer than
+/// [`MAX_QUALIFIED_NAME_CHARS`]; `report` emits the diagnostic.
+fn qualify(
+    cx: &mut Cx<'_, '_>,
+    file: &RepoPath,
+    real: &RepoPath,
+    facts: &Facts,
+    parsed: &mut Parsed,
+    report: bool,
+) {
+    let Some((ns, manifest)) = plugin_namespace(cx, file, real, facts) else {
+        return;
+    };
+    let base = parsed.name.clone().unwrap_or_default();
+    let qualified = format!("{ns}:{base}");
+    let n = qualified.chars().count();
+    if n > MAX_QUALIFIED_NAME_CHARS {
+        if report {
+            cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidValue,
+                format!(
+                    "{} is not loaded by Codex: the plugin manifest {} puts the skill in namespace {}, and the qualified name {} is {n} characters, over Codex's limit of {MAX_QUALIFIED_NAME_CHARS}; shorten the skill name or the plugin name.",
+                    problems::quote(file),
+                    problems::quote(&manifest),
+                    problems::quote(&ns),
+                    problems::quote(&qualified),
+                ),
+            )
+            .at(SourceRef::project(manifest, SourceFormat::Json)),
+            );
+        }
+        parsed.invalid = Some(format!(
+            "its qualified name in plugin namespace {ns} is {n} characters, over the limit of {MAX_QUALIFIED_NAME_CHARS}"
+        ));
+        return;
+    }
+    parsed.name = Some(qualified);
+    parsed.namespace = Some((ns, manifest));
 }
 
 /// Reports a `SKILL.md` that is a directory or a special file: Codex reads
@@ -1105,7 +1227,7 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
 /// visited. The subtree below cwd is answered from the sorted index, so
 /// the cost is that of what is listed. A `SKILL.md` that is not a regular
 /// file is reported and not listed.
-fn out_of_scope(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
+fn out_of_scope(cx: &mut Cx<'_, '_>, facts: &Facts) -> Vec<Skill> {
     let cwd = cx.context.cwd.clone();
     let target = cx.context.target_path.clone();
     let mut found: Vec<(RepoPath, RepoPath, String)> = Vec::new();
@@ -1143,15 +1265,23 @@ fn out_of_scope(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
             }
             _ => None,
         };
-        let parsed = match &text {
+        let mut parsed = match &text {
             Some(t) => parse_front_matter(cx, &file, &dir_name, t, false),
             None => Parsed {
                 name: None,
+                namespace: None,
                 description: None,
                 lines: None,
                 invalid: None,
             },
         };
+        if parsed.invalid.is_none() && text.is_some() {
+            let real = match cx.resolve(&file) {
+                Resolved::Inside { real, .. } => real,
+                _ => file.clone(),
+            };
+            qualify(cx, &file, &real, facts, &mut parsed, false);
+        }
         let (pol, meta) = policy(cx, &skill_dir, false);
         let root = Root {
             scan_dir: dir.clone(),
@@ -1184,6 +1314,7 @@ pub(crate) fn above_project_root(
     cx: &mut Cx<'_, '_>,
     dirs: &[RepoPath],
     root: &RepoPath,
+    facts: &Facts,
 ) -> Vec<Skill> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
@@ -1196,7 +1327,7 @@ pub(crate) fn above_project_root(
                 scan_dir: dir.clone(),
                 path,
             };
-            walk(cx, &r, &mut out, &mut seen);
+            walk(cx, &r, facts, &mut out, &mut seen);
         }
     }
     for s in &mut out {

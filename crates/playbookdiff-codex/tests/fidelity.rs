@@ -187,6 +187,41 @@ fn x12_file_symlink_not_loaded() {
 }
 
 #[test]
+fn x13_plugin_namespaces() {
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x13_plugin_namespaces", ".", v);
+        let mut want = vec![
+            "My Plugin:thirteen", // a name with a space is kept as written
+            "blank:four",         // a blank name: the directory's name
+            "clp:two",            // .claude-plugin/plugin.json
+            "cxp:one",            // .codex-plugin/plugin.json
+            "first:seven",        // .codex-plugin before .claude-plugin
+            "inner:nine",         // the nearest manifest wins
+            "noname:five",        // no name: the directory's name
+            "outer:fifteen",      // a manifest that is not JSON is passed over
+            "outer:ten",
+            "plain",              // no manifest above
+            "selfp:eight",        // a manifest in the skill's own folder
+            "six",                // the only manifest above is not JSON
+            "twelve",             // an Agent Plugins plugin.json is not read
+        ];
+        // .cursor-plugin/plugin.json counts from 0.171.0 on.
+        want.push(if *v == "0.142.3" { "three" } else { "cup:three" });
+        want.sort();
+        assert_eq!(listed(&c), want, "{v}");
+        // Over 128 characters once qualified: rejected.
+        let long = by_dir(&c, "eleven");
+        assert_eq!(long.applicability, Applicability::Excluded, "{v}");
+        assert!(c.diagnostics.iter().any(|d| d.code.as_str() == "invalid-value"
+            && d.message.contains("qualified name")
+            && d.source.as_ref().is_some_and(|s| s.path.as_str() == ".agents/skills/long/.codex-plugin/plugin.json")));
+        // A manifest above the skills root names every skill below it.
+        let pkg = compile_at("x13_plugin_namespaces", "pkg", v);
+        assert!(listed(&pkg).contains(&"pkgp:fourteen".to_string()), "{v}");
+    }
+}
+
+#[test]
 fn x14_metadata_not_mapping() {
     for v in PROFILED_VERSIONS {
         let c = compile_at("x14_metadata_not_mapping", ".", v);
