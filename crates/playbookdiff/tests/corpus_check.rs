@@ -99,9 +99,15 @@ fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
             "{:?}",
             ids(v)
         );
-        assert!(ids(v)
-            .iter()
-            .any(|i| i.starts_with("skill:capability-gap:codex-only:commit:")));
+        // Codex names them in the plugin namespace of the repository's
+        // `.claude-plugin/plugin.json` (fidelity X13).
+        assert!(
+            ids(v)
+                .iter()
+                .any(|i| i.starts_with("skill:capability-gap:codex-only:sentry-skills-commit:")),
+            "{:?}",
+            ids(v)
+        );
     }
     if let Some(v) = get("openai__openai-agents-python") {
         assert_eq!(count(v, "instruction:"), 0, "{:?}", ids(v));
