@@ -12,8 +12,11 @@
 //!    (reception, directory, path globs). When exactly two harnesses have
 //!    one-sided classes in a bucket, their paragraphs are compared:
 //!    identical paragraphs agree, differently worded ones are paired into
-//!    one `unknown` (info) finding per bucket, and the rest are `missing`
-//!    per file (medium; low when only headings or comments are left).
+//!    one finding per bucket: `different` (medium) for the pairs whose
+//!    concrete terms differ (a command, a tool, a package manager, a path
+//!    or a number: [`crate::concrete`]), `unknown` (info) for the others;
+//!    the rest are `missing` per file (medium; low when only headings or
+//!    comments are left), with the paragraphs the other side lacks.
 //!    Otherwise each one-sided class is `missing`.
 
 use crate::finding::*;
@@ -524,7 +527,7 @@ fn missing(
                 })
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_else(|| whole_paragraphs(configs, pieces, class, present));
     finish(Finding {
         id: id::finding_id(
             Category::Instruction,
@@ -554,6 +557,36 @@ fn missing(
             paths: bucket.paths.clone(),
         }),
     })
+}
+
+/// Every paragraph the present side receives from `class` (one piece per
+/// file), headings and comments left out: the text another side lacks.
+fn whole_paragraphs(
+    configs: &[&EffectiveAgentConfig],
+    pieces: &[Piece<'_>],
+    class: &Class,
+    present: &[usize],
+) -> Vec<ParagraphDiff> {
+    let mut seen: Vec<&RepoPath> = Vec::new();
+    let mut out = Vec::new();
+    for &pi in &class.pieces {
+        let piece = &pieces[pi];
+        if !present.contains(&piece.h) || seen.contains(&&piece.file) {
+            continue;
+        }
+        seen.push(&piece.file);
+        for p in paragraphs::split(&piece.inst.content) {
+            if paragraphs::is_cosmetic(&p.text) {
+                continue;
+            }
+            out.push(ParagraphDiff {
+                sides: vec![paragraph_side(configs, pieces, pi, &p)],
+                diff: None,
+                similarity: None,
+            });
+        }
+    }
+    out
 }
 
 fn paragraph_side(
@@ -635,18 +668,35 @@ fn reworded(
     let mut paired_b = vec![false; ub.len()];
     let ha = configs[a].harness;
     let hb = configs[b].harness;
-    if !pairs.is_empty() {
+    for &(i, j, _) in &pairs {
+        paired_a[ca[i]] = true;
+        paired_b[cb[j]] = true;
+    }
+    // Pairs whose concrete terms differ (a command, a tool, a path, a
+    // number) are a `different`; the others an `unknown`.
+    let (concrete, worded): (Vec<_>, Vec<_>) = pairs.iter().partition(|&&(i, j, _)| {
+        crate::concrete::change(&ua[ca[i]].2.text, &ub[cb[j]].2.text).is_some()
+    });
+    for (kind, pairs) in [
+        (FindingType::Different, concrete),
+        (FindingType::Unknown, worded),
+    ] {
+        if pairs.is_empty() {
+            continue;
+        }
         let mut diffs = Vec::new();
         let mut items: Vec<FindingItem> = Vec::new();
         let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
-        for &(i, j, s) in &pairs {
+        let mut first_change = None;
+        for &&(i, j, s) in &pairs {
             let (x, y) = (ua[ca[i]], ub[cb[j]]);
-            paired_a[ca[i]] = true;
-            paired_b[cb[j]] = true;
             for pi in [x.1, y.1] {
                 if seen.insert(pi) {
                     items.push(item(configs[pieces[pi].h].harness, pieces[pi].inst));
                 }
+            }
+            if first_change.is_none() {
+                first_change = crate::concrete::change(&x.2.text, &y.2.text);
             }
             diffs.push(ParagraphDiff {
                 sides: vec![
@@ -660,30 +710,56 @@ fn reworded(
         let key = format!("{}|pair={},{}", bucket.key(), ha.as_str(), hb.as_str());
         let direction = id::symmetric(configs.len());
         let n = pairs.len();
+        let (severity, message) = match kind {
+            FindingType::Different => {
+                let side = |h: Harness, t: &Option<String>| match t {
+                    Some(t) => format!("{} reads {}", display_name(h), crate::code_span(t)),
+                    None => format!("{} has no such term", display_name(h)),
+                };
+                let (ta, tb) = first_change.unwrap_or_default();
+                (
+                    FindingSeverity::Medium,
+                    format!(
+                        "{n} paragraph{} received {} {} a different command, tool, path or number for {} and {}: {}, {}.",
+                        if n == 1 { "" } else { "s" },
+                        bucket.describe(),
+                        if n == 1 { "gives" } else { "give" },
+                        display_name(ha),
+                        display_name(hb),
+                        side(ha, &ta),
+                        side(hb, &tb),
+                    ),
+                )
+            }
+            _ => (
+                FindingSeverity::Info,
+                format!(
+                    "{n} paragraph{} received {} {} worded differently for {} and {}; whether {} the same cannot be decided without reading them.",
+                    if n == 1 { "" } else { "s" },
+                    bucket.describe(),
+                    if n == 1 { "is" } else { "are" },
+                    display_name(ha),
+                    display_name(hb),
+                    if n == 1 { "it means" } else { "they mean" },
+                ),
+            ),
+        };
         findings.push(finish(Finding {
             id: id::finding_id(
                 Category::Instruction,
-                FindingType::Unknown,
+                kind,
                 &direction,
                 &id::dir_slug(&bucket.dir),
                 &key,
             ),
             category: Category::Instruction,
-            kind: FindingType::Unknown,
-            severity: FindingSeverity::Info,
+            kind,
+            severity,
             actionable: false,
             present_in: vec![ha, hb],
             absent_from: Vec::new(),
             items,
-            message: format!(
-                "{n} paragraph{} received {} {} worded differently for {} and {}; whether {} the same cannot be decided without reading them.",
-                if n == 1 { "" } else { "s" },
-                bucket.describe(),
-                if n == 1 { "is" } else { "are" },
-                display_name(ha),
-                display_name(hb),
-                if n == 1 { "it means" } else { "they mean" },
-            ),
+            message,
             key,
             scope: Some(bucket.dir.clone()),
             absences: Vec::new(),

@@ -27,6 +27,7 @@
 //! ```
 
 pub mod baseline;
+pub mod concrete;
 pub mod delta;
 pub mod finding;
 pub mod id;

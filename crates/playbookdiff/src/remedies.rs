@@ -2,14 +2,24 @@
 //! every harness that lacks the item, and the registered adapter of that
 //! harness says what would close it. Nothing here knows a harness's files.
 
-use playbookdiff_compare::{Category, Finding, FindingType, Remedy, Subject};
+use playbookdiff_compare::{display_name, Category, Finding, FindingType, Remedy, Subject};
 use playbookdiff_model::Harness;
+use playbookdiff_model::SourceRef;
 use playbookdiff_registry::{adapter, Gap};
 
 /// The suggestion for a harness that receives an instruction later and has
 /// no convention to offer: its item's reason says what holds it back.
 const SEE_WHY: &str =
     "see why above: the reason of its item says what keeps it from loading sooner";
+
+/// `path:start-end` (1-based lines), or the path alone.
+fn location(source: &SourceRef) -> String {
+    match source.lines {
+        None => source.path.to_string(),
+        Some(l) if l.start == l.end => format!("{}:{}", source.path, l.start),
+        Some(l) => format!("{}:{}-{}", source.path, l.start, l.end),
+    }
+}
 
 /// What would make the harnesses agree, from each harness's conventions.
 pub fn remedies(f: &Finding) -> Vec<Remedy> {
@@ -70,6 +80,26 @@ pub fn remedies(f: &Finding) -> Vec<Remedy> {
                 });
             }
         }
+        (None, FindingType::Different) if f.category == Category::Instruction => {
+            // One scope, two texts that give different commands, tools,
+            // paths or numbers: one text must win, and each side's remedy
+            // says which and names the file to edit.
+            let Some(pair) = f.paragraphs.iter().find(|p| p.sides.len() == 2) else {
+                return out;
+            };
+            let (a, b) = (&pair.sides[0], &pair.sides[1]);
+            for (edit, keep, or, tail) in [(a, b, "", "; one text, not both"), (b, a, "or ", "")] {
+                out.push(Remedy {
+                    harness: edit.harness,
+                    action: format!(
+                        "{or}edit `{}` so it says what `{}` says ({}'s text wins){tail}",
+                        location(&edit.source),
+                        location(&keep.source),
+                        display_name(keep.harness),
+                    ),
+                });
+            }
+        }
         (None, FindingType::Unknown) if f.category == Category::Instruction => {
             // Differently worded text in one scope: the first harness could
             // read the other's file instead of its own.
@@ -92,7 +122,10 @@ pub fn remedies(f: &Finding) -> Vec<Remedy> {
             if let Some(action) = adapter(first.harness).and_then(|a| a.remedy(&gap)) {
                 out.push(Remedy {
                     harness: first.harness,
-                    action: format!("if the paragraphs mean the same, keep one text: {action}"),
+                    action: format!(
+                        "if the paragraphs mean the same, keep one text: remove them from `{}`, then {action}",
+                        first.source.path
+                    ),
                 });
             }
         }
