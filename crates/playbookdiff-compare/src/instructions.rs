@@ -12,9 +12,10 @@
 //!    (reception, directory, path globs). When exactly two harnesses have
 //!    one-sided classes in a bucket, their paragraphs are compared:
 //!    identical paragraphs agree, differently worded ones are paired into
-//!    one finding per bucket: `different` (medium) for the pairs whose
-//!    concrete terms differ (a command, a tool, a package manager, a path
-//!    or a number: [`crate::concrete`]), `unknown` (info) for the others;
+//!    one finding per bucket: `different` (medium) for the pairs at least
+//!    half alike whose concrete terms differ (a command, a tool, a package
+//!    manager, a path or a number: [`crate::concrete`]), `unknown` (info)
+//!    for the others;
 //!    the rest are `missing` per file (medium; low when only headings or
 //!    comments are left), with the paragraphs the other side lacks.
 //!    Otherwise each one-sided class is `missing`.
@@ -629,6 +630,12 @@ fn paragraphs_of(
     out
 }
 
+/// The word similarity (0 to 1) from which two paired paragraphs read as
+/// one paragraph reworded, so that a change of concrete terms between them
+/// is a change of what the agent is told rather than two unrelated
+/// paragraphs paired for lack of better.
+const REWORDED: f32 = 0.5;
+
 /// Two harnesses each receive text the other lacks in the same scope:
 /// identical paragraphs agree, differently worded ones become one
 /// `unknown`, the rest `missing` per file.
@@ -672,10 +679,11 @@ fn reworded(
         paired_a[ca[i]] = true;
         paired_b[cb[j]] = true;
     }
-    // Pairs whose concrete terms differ (a command, a tool, a path, a
+    // Pairs that read as one paragraph reworded (at least half the words
+    // shared) and whose concrete terms differ (a command, a tool, a path, a
     // number) are a `different`; the others an `unknown`.
-    let (concrete, worded): (Vec<_>, Vec<_>) = pairs.iter().partition(|&&(i, j, _)| {
-        crate::concrete::change(&ua[ca[i]].2.text, &ub[cb[j]].2.text).is_some()
+    let (concrete, worded): (Vec<_>, Vec<_>) = pairs.iter().partition(|&&(i, j, s)| {
+        s >= REWORDED && crate::concrete::change(&ua[ca[i]].2.text, &ub[cb[j]].2.text).is_some()
     });
     for (kind, pairs) in [
         (FindingType::Different, concrete),
