@@ -20,7 +20,7 @@ use playbookdiff_model::RepoPath;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Why a repository or a revision could not be opened. Messages are one
 /// line, name no absolute path, and say what to do.
@@ -103,6 +103,7 @@ impl fmt::Display for CommitId {
 pub struct GitRepository {
     repo: gix::ThreadSafeRepository,
     work_tree: Option<PathBuf>,
+    trees: TreeCache,
 }
 
 impl GitRepository {
@@ -127,7 +128,11 @@ impl GitRepository {
                 return Err(GitError::NotARepository);
             }
         }
-        Ok(GitRepository { repo, work_tree })
+        Ok(GitRepository {
+            repo,
+            work_tree,
+            trees: TreeCache::default(),
+        })
     }
 
     /// The commit `rev` names (`HEAD`, `main~2`, a tag, a full or
@@ -176,36 +181,85 @@ impl GitRepository {
         }
     }
 
-    /// The tree of `commit`, every entry listed once (a breadth-first
-    /// traversal of its tree objects); blobs are read on demand.
+    /// The tree of `commit`. Its tree objects are read on demand, each
+    /// once for every tree opened from this repository; blobs are read on
+    /// demand.
     ///
-    /// Errors: [`GitError::Read`] when a tree object is missing or corrupt.
+    /// Errors: [`GitError::Read`] when the commit's root tree is missing or
+    /// corrupt (a subtree that cannot be read is the error of the call
+    /// that reaches it).
     pub fn tree(&self, commit: &CommitId) -> Result<GitTree, GitError> {
         GitTree::new(self, commit)
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+/// One entry of a decoded tree object.
+#[derive(Clone, Debug)]
 struct GitEntry {
+    /// The entry's name; a lossy rendering when `name_use` is `NonUtf8`.
+    name: Box<str>,
     kind: EntryKind,
     oid: ObjectId,
     /// The tree entry's mode bits, as git stores them (e.g. 0o100644).
     mode: u32,
+    name_use: NameUse,
 }
+
+/// Whether an entry's name can be joined into a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum NameUse {
+    /// A usable name.
+    Usable,
+    /// Not valid UTF-8: listed (as a working tree lists it), never opened.
+    NonUtf8,
+    /// `.`, `..`, empty or holding a separator: no checkout writes it;
+    /// reported, not listed.
+    Unsafe,
+}
+
+/// One tree object decoded: its entries sorted by name (usable ones
+/// before others of the same rendered name).
+struct GitDir {
+    entries: Box<[GitEntry]>,
+}
+
+impl GitDir {
+    /// The usable entry named `name`.
+    fn find(&self, name: &str) -> Option<&GitEntry> {
+        let start = self.entries.partition_point(|e| &*e.name < name);
+        self.entries[start..]
+            .iter()
+            .take_while(|e| &*e.name == name)
+            .find(|e| e.name_use == NameUse::Usable)
+    }
+
+    fn usable(&self) -> impl Iterator<Item = &GitEntry> {
+        self.entries
+            .iter()
+            .filter(|e| e.name_use == NameUse::Usable)
+    }
+}
+
+/// Decoded tree objects by id, shared by every [`GitTree`] of one
+/// [`GitRepository`]: a subtree both commits of a diff hold is decoded
+/// once.
+type TreeCache = Arc<Mutex<HashMap<ObjectId, Arc<GitDir>>>>;
 
 /// One commit's tree as a [`SourceTree`].
 ///
-/// Listing and `stat` are answered from the entries recorded when the tree
-/// was opened; `read_file` and `read_link` read blobs from the object
-/// database, each call on its own handle so threads read in parallel.
+/// Each tree object is read and decoded on first need (listing a
+/// directory, or looking up a path through it) and kept, so a directory no
+/// one asks about costs nothing; `read_file` and `read_link` read blobs
+/// from the object database, each call on its own handle so threads read
+/// in parallel.
 pub struct GitTree {
     repo: gix::ThreadSafeRepository,
     handles: Mutex<Vec<gix::Repository>>,
     commit: CommitId,
+    root: ObjectId,
     work_tree: Option<PathBuf>,
-    entries: HashMap<RepoPath, GitEntry>,
-    children: HashMap<RepoPath, Vec<DirEntry>>,
-    problems: Vec<WalkProblem>,
+    trees: TreeCache,
+    problems: Mutex<Vec<WalkProblem>>,
 }
 
 /// The first bytes of a Git LFS pointer file (Git LFS `docs/spec.md`).
@@ -214,123 +268,48 @@ const LFS_POINTER_PREFIX: &[u8] = b"version https://git-lfs.github.com/spec/v1";
 /// Pointer files are small: the specification caps them at 1024 bytes.
 const LFS_POINTER_MAX: usize = 1024;
 
+/// The bytes of delta bases each object handle keeps decoded (git's own
+/// `core.deltaBaseCacheLimit` defaults to 96 MiB): tree objects of a
+/// packed repository are mostly deltas against each other.
+const PACK_CACHE_BYTES: usize = 32 * 1024 * 1024;
+
 /// A path component git may store but no checkout writes (`.`, `..`, an
 /// empty name, or one holding a separator): never joined into a path.
 fn unsafe_component(name: &str) -> bool {
     name.is_empty() || name == "." || name == ".." || name.contains('/') || name.contains('\\')
 }
 
+/// A new object handle with a delta-base cache.
+fn handle(repo: &gix::ThreadSafeRepository) -> gix::Repository {
+    let mut r = repo.to_thread_local();
+    r.objects.set_pack_cache(|| {
+        Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(
+            PACK_CACHE_BYTES,
+        ))
+    });
+    r
+}
+
 impl GitTree {
     fn new(git: &GitRepository, commit: &CommitId) -> Result<Self, GitError> {
-        let repo = git.repo.to_thread_local();
-        let tree = repo
+        let repo = handle(&git.repo);
+        let root = repo
             .find_object(commit.0)
             .map_err(|e| GitError::Read(one_line(e)))?
             .peel_to_tree()
-            .map_err(|e| GitError::Read(one_line(e)))?;
-        let records = tree
-            .traverse()
-            .breadthfirst
-            .files()
-            .map_err(|e| GitError::Read(one_line(e)))?;
-        drop(tree);
-        let mut entries: HashMap<RepoPath, GitEntry> = HashMap::with_capacity(records.len());
-        let mut children: HashMap<RepoPath, Vec<DirEntry>> = HashMap::new();
-        let mut problems = Vec::new();
-        children.insert(RepoPath::root(), Vec::new());
-        // Breadth-first: a directory is recorded before what it holds, so
-        // an entry whose directory was not recorded (an unusable name on
-        // the way) is skipped with it.
-        for rec in records {
-            let raw: &[u8] = rec.filepath.as_ref();
-            let (dir_raw, name_raw) = match raw.iter().rposition(|b| *b == b'/') {
-                Some(i) => (&raw[..i], &raw[i + 1..]),
-                None => (&raw[..0], raw),
-            };
-            let dir = match std::str::from_utf8(dir_raw) {
-                Ok("") => RepoPath::root(),
-                Ok(d) => match RepoPath::new(d) {
-                    Some(p) if entries.contains_key(&p) => p,
-                    _ => continue,
-                },
-                Err(_) => continue,
-            };
-            let name = match std::str::from_utf8(name_raw) {
-                Ok(n) if !unsafe_component(n) => n.to_string(),
-                other => {
-                    let non_utf8 = other.is_err();
-                    let lossy = String::from_utf8_lossy(name_raw).into_owned();
-                    if non_utf8 {
-                        // Listed like a working tree lists it; the walk
-                        // reports it.
-                        children.entry(dir).or_default().push(DirEntry {
-                            name: lossy,
-                            kind: EntryKind::Other,
-                            non_utf8_name: true,
-                        });
-                    } else {
-                        problems.push(WalkProblem {
-                            path: dir,
-                            message: format!(
-                                "the tree holds an entry named `{}`, which no checkout writes, so it is not analysed",
-                                lossy.escape_debug()
-                            ),
-                        });
-                    }
-                    continue;
-                }
-            };
-            let Some(path) = dir.join(&name) else {
-                continue;
-            };
-            let mode = rec.mode;
-            let kind = if mode.is_tree() {
-                EntryKind::Dir
-            } else if mode.is_link() {
-                EntryKind::Symlink
-            } else if mode.is_blob() {
-                EntryKind::File
-            } else {
-                EntryKind::Other
-            };
-            if mode.is_commit() {
-                problems.push(WalkProblem {
-                    path: path.clone(),
-                    message: format!(
-                        "a submodule (commit {}): its files are in another repository and are not analysed",
-                        rec.oid.to_hex_with_len(7)
-                    ),
-                });
-            }
-            if kind == EntryKind::Dir {
-                children.entry(path.clone()).or_default();
-            }
-            children.entry(dir).or_default().push(DirEntry {
-                name,
-                kind,
-                non_utf8_name: false,
-            });
-            entries.insert(
-                path,
-                GitEntry {
-                    kind,
-                    oid: rec.oid,
-                    mode: mode.value() as u32,
-                },
-            );
-        }
-        for list in children.values_mut() {
-            list.sort_by(|a, b| a.name.cmp(&b.name));
-        }
-        Ok(GitTree {
+            .map_err(|e| GitError::Read(one_line(e)))?
+            .id;
+        let tree = GitTree {
             repo: git.repo.clone(),
             handles: Mutex::new(vec![repo]),
             commit: commit.clone(),
+            root,
             work_tree: git.work_tree.clone(),
-            entries,
-            children,
-            problems,
-        })
+            trees: git.trees.clone(),
+            problems: Mutex::new(Vec::new()),
+        };
+        tree.decode(root).map_err(GitError::Read)?;
+        Ok(tree)
     }
 
     /// The commit this tree belongs to.
@@ -338,26 +317,141 @@ impl GitTree {
         &self.commit
     }
 
+    /// Tree object `oid`, decoded once per repository.
+    fn decode(&self, oid: ObjectId) -> Result<Arc<GitDir>, String> {
+        if let Some(d) = self
+            .trees
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&oid)
+        {
+            return Ok(d.clone());
+        }
+        let entries = self.with_handle(|repo| -> Result<Vec<GitEntry>, String> {
+            let obj = repo.find_object(oid).map_err(one_line)?;
+            if obj.kind != gix::object::Kind::Tree {
+                return Err(format!("object {oid} is not a tree"));
+            }
+            let mut out = Vec::new();
+            for rec in gix::objs::TreeRefIter::from_bytes(&obj.data, oid.kind()) {
+                let rec = rec.map_err(one_line)?;
+                let raw: &[u8] = rec.filename.as_ref();
+                let (name, name_use) = match std::str::from_utf8(raw) {
+                    Ok(n) if !unsafe_component(n) => (n.into(), NameUse::Usable),
+                    Ok(n) => (n.into(), NameUse::Unsafe),
+                    Err(_) => (String::from_utf8_lossy(raw).into(), NameUse::NonUtf8),
+                };
+                let mode = rec.mode;
+                let kind = if mode.is_tree() {
+                    EntryKind::Dir
+                } else if mode.is_link() {
+                    EntryKind::Symlink
+                } else if mode.is_blob() {
+                    EntryKind::File
+                } else {
+                    EntryKind::Other
+                };
+                out.push(GitEntry {
+                    name,
+                    kind,
+                    oid: rec.oid.to_owned(),
+                    mode: mode.value() as u32,
+                    name_use,
+                });
+            }
+            Ok(out)
+        })?;
+        let mut entries = entries;
+        entries.sort_by(|a, b| a.name.cmp(&b.name).then(a.name_use.cmp(&b.name_use)));
+        let dir = Arc::new(GitDir {
+            entries: entries.into_boxed_slice(),
+        });
+        self.trees
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(oid, dir.clone());
+        Ok(dir)
+    }
+
+    /// The tree id of directory `dir` (no link followed on the way).
+    fn dir_id(&self, dir: &RepoPath) -> Result<ObjectId, SourceError> {
+        let mut oid = self.root;
+        for c in dir.components() {
+            let d = self.decode(oid).map_err(|m| SourceError::Io {
+                path: dir.clone(),
+                message: format!("cannot read its tree: {m}"),
+            })?;
+            match d.find(c) {
+                Some(e) if e.kind == EntryKind::Dir => oid = e.oid,
+                _ => return Err(SourceError::NotFound(dir.clone())),
+            }
+        }
+        Ok(oid)
+    }
+
+    /// The decoded tree of directory `dir`.
+    fn dir(&self, dir: &RepoPath) -> Result<Arc<GitDir>, SourceError> {
+        let oid = self.dir_id(dir)?;
+        self.decode(oid).map_err(|m| SourceError::Io {
+            path: dir.clone(),
+            message: format!("cannot read its tree: {m}"),
+        })
+    }
+
     /// The paths of the files, links and submodules that differ between
     /// this tree and `other` (added, removed, or with another blob or
     /// mode), sorted. Both sides of a rename are listed. Directories are
-    /// not listed, only what they hold. Comparing recorded object ids, no
-    /// blob is read.
+    /// not listed, only what they hold. Like `git diff-tree -r`, a
+    /// subtree with the same tree id on both sides is skipped unread, and
+    /// no blob is read. A tree object that cannot be read counts as empty.
     pub fn changed_paths(&self, other: &GitTree) -> Vec<RepoPath> {
-        let leaf = |e: &GitEntry| e.kind != EntryKind::Dir;
         let mut out: Vec<RepoPath> = Vec::new();
-        for (p, a) in &self.entries {
-            if !leaf(a) {
+        let mut stack: Vec<(RepoPath, Option<ObjectId>, Option<ObjectId>)> =
+            vec![(RepoPath::root(), Some(self.root), Some(other.root))];
+        let empty = || {
+            Arc::new(GitDir {
+                entries: Box::new([]),
+            })
+        };
+        while let Some((dir, a, b)) = stack.pop() {
+            if a == b {
                 continue;
             }
-            match other.entries.get(p) {
-                Some(b) if leaf(b) && b.oid == a.oid && b.mode == a.mode => {}
-                _ => out.push(p.clone()),
-            }
-        }
-        for (p, b) in &other.entries {
-            if leaf(b) && !self.entries.get(p).is_some_and(leaf) {
-                out.push(p.clone());
+            let da = a.and_then(|o| self.decode(o).ok()).unwrap_or_else(empty);
+            let db = b.and_then(|o| other.decode(o).ok()).unwrap_or_else(empty);
+            let (mut xs, mut ys) = (da.usable().peekable(), db.usable().peekable());
+            loop {
+                let (x, y) = match (xs.peek(), ys.peek()) {
+                    (None, None) => break,
+                    (Some(x), Some(y)) => match x.name.cmp(&y.name) {
+                        std::cmp::Ordering::Less => (xs.next(), None),
+                        std::cmp::Ordering::Greater => (None, ys.next()),
+                        std::cmp::Ordering::Equal => (xs.next(), ys.next()),
+                    },
+                    (Some(_), None) => (xs.next(), None),
+                    (None, Some(_)) => (None, ys.next()),
+                };
+                let name = match (x, y) {
+                    (Some(e), _) | (None, Some(e)) => &e.name,
+                    (None, None) => break,
+                };
+                let Some(path) = dir.child(name) else {
+                    continue;
+                };
+                let is_dir = |e: &&GitEntry| e.kind == EntryKind::Dir;
+                let leaf = |e: Option<&GitEntry>| e.is_some_and(|e| !is_dir(&e));
+                match (x.filter(|_| leaf(x)), y.filter(|_| leaf(y))) {
+                    (Some(l), Some(r)) if l.oid == r.oid && l.mode == r.mode => {}
+                    (None, None) => {}
+                    _ => out.push(path.clone()),
+                }
+                let (sa, sb) = (
+                    x.filter(is_dir).map(|e| e.oid),
+                    y.filter(is_dir).map(|e| e.oid),
+                );
+                if sa.is_some() || sb.is_some() {
+                    stack.push((path, sa, sb));
+                }
             }
         }
         out.sort();
@@ -378,6 +472,7 @@ impl GitTree {
         let mut out: Vec<RepoPath> = Vec::new();
         let mut seen: std::collections::HashSet<RepoPath> = std::collections::HashSet::new();
         for dir in other.directories() {
+            let mine_dir = self.dir(&dir).ok();
             for ent in other.list_dir(&dir) {
                 if ent.kind == EntryKind::Dir || ent.non_utf8_name {
                     continue;
@@ -386,7 +481,7 @@ impl GitTree {
                     continue;
                 };
                 seen.insert(path.clone());
-                let Some(mine) = self.entries.get(&path) else {
+                let Some(mine) = mine_dir.as_ref().and_then(|d| d.find(&ent.name)) else {
                     out.push(path);
                     continue;
                 };
@@ -421,9 +516,9 @@ impl GitTree {
                 }
             }
         }
-        for (p, e) in &self.entries {
-            if e.kind != EntryKind::Dir && !seen.contains(p) {
-                out.push(p.clone());
+        for p in self.leaf_paths() {
+            if !seen.contains(&p) {
+                out.push(p);
             }
         }
         out.sort();
@@ -434,23 +529,37 @@ impl GitTree {
     /// The git object id of the blob at `path` (a file or a link), as
     /// lowercase hex; `None` for a directory or a missing path.
     pub fn blob_id(&self, path: &RepoPath) -> Option<String> {
-        self.entries
-            .get(path)
+        self.entry(path)
+            .ok()
             .filter(|e| matches!(e.kind, EntryKind::File | EntryKind::Symlink))
             .map(|e| e.oid.to_string())
     }
 
-    /// Every file, link and submodule path of the tree, unsorted.
-    pub fn leaf_paths(&self) -> impl Iterator<Item = &RepoPath> {
-        self.entries
-            .iter()
-            .filter(|(_, e)| e.kind != EntryKind::Dir)
-            .map(|(p, _)| p)
+    /// Every file, link and submodule path of the tree (entries with a
+    /// usable name, below directories with usable names), in no set order.
+    /// Reads every tree object of the commit.
+    pub fn leaf_paths(&self) -> Vec<RepoPath> {
+        let mut out = Vec::new();
+        let mut stack = vec![(RepoPath::root(), self.root)];
+        while let Some((dir, oid)) = stack.pop() {
+            let Ok(d) = self.decode(oid) else { continue };
+            for e in d.usable() {
+                let Some(path) = dir.child(&e.name) else {
+                    continue;
+                };
+                if e.kind == EntryKind::Dir {
+                    stack.push((path, e.oid));
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        out
     }
 
     fn with_handle<R>(&self, f: impl FnOnce(&gix::Repository) -> R) -> R {
         let taken = self.handles.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let handle = taken.unwrap_or_else(|| self.repo.to_thread_local());
+        let handle = taken.unwrap_or_else(|| handle(&self.repo));
         let out = f(&handle);
         self.handles
             .lock()
@@ -459,10 +568,17 @@ impl GitTree {
         out
     }
 
-    fn entry(&self, path: &RepoPath) -> Result<&GitEntry, SourceError> {
-        self.entries
-            .get(path)
-            .ok_or_else(|| SourceError::NotFound(path.clone()))
+    /// The entry at `path` (not the root), no link followed on the way.
+    fn entry(&self, path: &RepoPath) -> Result<GitEntry, SourceError> {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Err(SourceError::NotFound(path.clone()));
+        };
+        let not_found = || SourceError::NotFound(path.clone());
+        let dir = self.dir(&parent).map_err(|e| match e {
+            SourceError::NotFound(_) => not_found(),
+            other => other,
+        })?;
+        dir.find(name).cloned().ok_or_else(not_found)
     }
 
     fn blob(&self, path: &RepoPath, oid: ObjectId, limit: u64) -> Result<Vec<u8>, SourceError> {
@@ -497,11 +613,56 @@ pub fn is_lfs_pointer(bytes: &[u8]) -> bool {
 }
 
 impl SourceTree for GitTree {
+    /// The entries of `dir`, sorted by name. A name that is not UTF-8 is
+    /// listed lossily as `Other`; a submodule is listed as `Other` and
+    /// reported, like a name no checkout writes (which is not listed), in
+    /// [`SourceTree::problems`].
     fn list_dir(&self, dir: &RepoPath) -> Result<Vec<DirEntry>, SourceError> {
-        self.children
-            .get(dir)
-            .cloned()
-            .ok_or_else(|| SourceError::NotFound(dir.clone()))
+        let d = self.dir(dir)?;
+        let mut out = Vec::with_capacity(d.entries.len());
+        let mut problems = Vec::new();
+        for e in d.entries.iter() {
+            match e.name_use {
+                NameUse::Usable => {
+                    if e.mode & 0o170000 == 0o160000 {
+                        if let Some(path) = dir.child(&e.name) {
+                            problems.push(WalkProblem {
+                                path,
+                                message: format!(
+                                    "a submodule (commit {}): its files are in another repository and are not analysed",
+                                    e.oid.to_hex_with_len(7)
+                                ),
+                            });
+                        }
+                    }
+                    out.push(DirEntry {
+                        name: e.name.to_string(),
+                        kind: e.kind,
+                        non_utf8_name: false,
+                    });
+                }
+                // Listed like a working tree lists it; the walk reports it.
+                NameUse::NonUtf8 => out.push(DirEntry {
+                    name: e.name.to_string(),
+                    kind: EntryKind::Other,
+                    non_utf8_name: true,
+                }),
+                NameUse::Unsafe => problems.push(WalkProblem {
+                    path: dir.clone(),
+                    message: format!(
+                        "the tree holds an entry named `{}`, which no checkout writes, so it is not analysed",
+                        e.name.escape_debug()
+                    ),
+                }),
+            }
+        }
+        if !problems.is_empty() {
+            self.problems
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(problems);
+        }
+        Ok(out)
     }
 
     fn stat(&self, path: &RepoPath) -> Result<Stat, SourceError> {
@@ -511,7 +672,7 @@ impl SourceTree for GitTree {
                 len: 0,
             });
         }
-        let e = *self.entry(path)?;
+        let e = self.entry(path)?;
         let len = match e.kind {
             EntryKind::File | EntryKind::Symlink => self.with_handle(|repo| {
                 repo.find_header(e.oid)
@@ -527,7 +688,7 @@ impl SourceTree for GitTree {
     }
 
     fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError> {
-        let e = *self.entry(path)?;
+        let e = self.entry(path)?;
         if e.kind != EntryKind::File {
             return Err(SourceError::Io {
                 path: path.clone(),
@@ -545,7 +706,7 @@ impl SourceTree for GitTree {
     }
 
     fn read_link(&self, path: &RepoPath) -> Result<String, SourceError> {
-        let e = *self.entry(path)?;
+        let e = self.entry(path)?;
         if e.kind != EntryKind::Symlink {
             return Err(SourceError::Io {
                 path: path.clone(),
@@ -567,8 +728,17 @@ impl SourceTree for GitTree {
         true
     }
 
+    /// The submodules and unusable names met in the directories listed so
+    /// far, sorted by path.
     fn problems(&self) -> Vec<WalkProblem> {
-        self.problems.clone()
+        let mut p = self
+            .problems
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        p.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
+        p.dedup();
+        p
     }
 
     fn is_commit(&self) -> bool {

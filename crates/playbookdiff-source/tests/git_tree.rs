@@ -230,3 +230,75 @@ fn refusals_are_one_line() {
         Some(GitError::NotARepository)
     );
 }
+
+/// `changed_paths` against git's own `git diff-tree -r --no-renames`: a
+/// directory replaced by a file, a subtree removed, a mode change, an
+/// added subtree, and an unchanged subtree with the same id on both sides.
+#[test]
+fn changed_paths_agree_with_git_diff_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    write(root, "a/b/c.md", "c\n");
+    write(root, "a/d.md", "d\n");
+    write(root, "x/y.sh", "echo\n");
+    write(root, "keep/deep/k.md", "k\n");
+    write(root, "gone/one/two.md", "2\n");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "one"]);
+    std::fs::remove_dir_all(root.join("a")).unwrap();
+    std::fs::remove_dir_all(root.join("gone")).unwrap();
+    write(root, "a", "now a file\n");
+    write(root, "new/sub/n.md", "n\n");
+    git(root, &["add", "-A"]);
+    git(root, &["update-index", "--chmod=+x", "x/y.sh"]);
+    git(root, &["commit", "-qm", "two"]);
+    let expected: Vec<String> = git(
+        root,
+        &[
+            "diff-tree",
+            "-r",
+            "--no-renames",
+            "--name-only",
+            "HEAD~1",
+            "HEAD",
+        ],
+    )
+    .lines()
+    .map(str::to_string)
+    .collect();
+    let repo = GitRepository::open(root).unwrap();
+    let one = repo.tree(&repo.commit("HEAD~1").unwrap()).unwrap();
+    let two = repo.tree(&repo.commit("HEAD").unwrap()).unwrap();
+    let got: Vec<String> = one
+        .changed_paths(&two)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "a",
+            "a/b/c.md",
+            "a/d.md",
+            "gone/one/two.md",
+            "new/sub/n.md",
+            "x/y.sh"
+        ]
+    );
+    assert_eq!(got, expected);
+    let back: Vec<String> = two
+        .changed_paths(&one)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(back, got);
+    // Leaves of the whole commit, as `git ls-tree -r --name-only`.
+    let mut leaves: Vec<String> = two.leaf_paths().iter().map(|p| p.to_string()).collect();
+    leaves.sort();
+    let listed: Vec<String> = git(root, &["ls-tree", "-r", "--name-only", "HEAD"])
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(leaves, listed);
+}

@@ -234,3 +234,61 @@ fn a_launch_directory_walks_only_its_chain_and_subtree() {
     );
     assert_eq!(repo.directories(), whole.directories());
 }
+
+/// The index is read only when an ignored entry is met: a damaged index
+/// (git's header, a truncated body) is reported once it was needed, and a
+/// header that is not git's when the view is opened.
+#[test]
+fn the_index_is_read_when_an_ignored_entry_needs_it() {
+    let make = |ignored: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "CLAUDE.md", "root");
+        write(root, ".gitignore", "CLAUDE.local.md\nbuild/\n");
+        write(
+            root,
+            "CLAUDE.local.md",
+            "personal, kept visible without the index",
+        );
+        if ignored {
+            write(root, "build/out.js", "ignored");
+        }
+        git(root, &["init", "-q"]);
+        git(root, &["add", "-A"]);
+        // Git's signature and version 2, then a body cut short.
+        let index = root.join(".git/index");
+        let bytes = std::fs::read(&index).unwrap();
+        std::fs::write(&index, &bytes[..bytes.len().min(40)]).unwrap();
+        dir
+    };
+    let rule = |root: &Path| {
+        let tree = WorkingTree::open(root).unwrap();
+        let repo = Repo::with_options(&tree, git_view(root));
+        let shown = shown_files(&repo);
+        (repo.file_rule(), shown)
+    };
+    let clean = make(false);
+    let (r, shown) = rule(clean.path());
+    assert_eq!(
+        r,
+        FileRule::Git {
+            index_problem: None
+        }
+    );
+    assert!(shown.contains("CLAUDE.local.md"));
+    let needed = make(true);
+    let (r, shown) = rule(needed.path());
+    match r {
+        FileRule::Git {
+            index_problem: Some(p),
+        } => assert!(p.starts_with("the git index could not be read"), "{p}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(!shown.contains("build/out.js"));
+    let foreign = make(false);
+    std::fs::write(foreign.path().join(".git/index"), b"not an index at all").unwrap();
+    let view = GitView::open(foreign.path(), &[]).unwrap();
+    assert!(view
+        .index_problem()
+        .is_some_and(|p| p.contains("signature")));
+}
