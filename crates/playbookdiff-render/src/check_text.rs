@@ -333,6 +333,23 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
                     dim()
                 )
             );
+            // Accepting the example id under --all-dirs records every
+            // finding of the group (one per directory).
+            if g.findings.len() > 1 {
+                let _ = writeln!(
+                    out,
+                    "  {}",
+                    p.paint(
+                        &format!(
+                            "accept all {}: playbookdiff check --all-dirs{} --accept {} --reason TEXT",
+                            g.findings.len(),
+                            context_args(r.repository, r.context, r.via, false),
+                            clean(id)
+                        ),
+                        dim()
+                    )
+                );
+            }
         }
     }
     footer(

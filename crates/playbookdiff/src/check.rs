@@ -325,25 +325,38 @@ pub fn run_check(
         Checked {
             output,
             failing: gate.failing(&cmp.findings),
-            occurs: args
+            to_accept: args
                 .accept
                 .as_deref()
-                .is_some_and(|id| cmp.finding(id.trim()).is_some()),
+                .filter(|id| cmp.finding(id.trim()).is_some())
+                .map(|id| vec![id.trim().to_string()])
+                .unwrap_or_default(),
         }
     };
     if let (Some(id), Some(reason)) = (&args.accept, &args.reason) {
         let id = id.trim();
-        if !outcome.occurs {
+        if outcome.to_accept.is_empty() {
             return Err(UsageError(format!(
                 "finding '{}' does not occur in this analysis; pass the same REPO, --cwd, --target, --mode and --all-dirs as the check that printed it",
                 id.chars().take(200).collect::<String>()
             )));
         }
-        let file = project::write_accepted(loaded.as_ref(), &opened.root, current_dir, id, reason)?;
-        return Ok(Outcome {
-            output: format!("Accepted {id} in {file}: {}\n", reason.trim()),
-            status: 0,
-        });
+        let file = project::write_accepted(
+            loaded.as_ref(),
+            &opened.root,
+            current_dir,
+            &outcome.to_accept,
+            reason,
+        )?;
+        let output = match outcome.to_accept.len() {
+            1 => format!("Accepted {id} in {file}: {}\n", reason.trim()),
+            n => format!(
+                "Accepted {id} and the {} other findings of its group (the same difference in other launch directories) in {file}: {}\n",
+                n - 1,
+                reason.trim()
+            ),
+        };
+        return Ok(Outcome { output, status: 0 });
     }
     let status = u8::from(outcome.failing > 0);
     Ok(Outcome {
@@ -357,11 +370,11 @@ pub fn run_check(
 }
 
 /// A rendered check: the output, how many findings fail the run, and
-/// whether the id of `--accept` occurs.
+/// the ids `--accept` records (none when its id does not occur).
 struct Checked {
     output: String,
     failing: usize,
-    occurs: bool,
+    to_accept: Vec<String>,
 }
 
 /// The launch directories of `--all-dirs`: the root and every directory
@@ -488,8 +501,35 @@ fn run_all_dirs(
     Checked {
         output,
         failing: gate.failing(matrix.findings.iter().map(|f| &f.finding)),
-        occurs: accept.is_some_and(|id| matrix.finding(id.trim()).is_some()),
+        to_accept: accept.map_or_else(Vec::new, |id| group_of(&matrix, id.trim())),
     }
+}
+
+/// The ids that accepting `id` under `--all-dirs` records: every finding
+/// of the group `id` belongs to, in the group's order with `id` first.
+///
+/// The report shows a group (the same difference in several launch
+/// directories, e.g. each package's own `AGENTS.md`) with one of its ids
+/// as the example; each directory's finding has an id of its own, so
+/// accepting only that one would leave the group open in the other
+/// directories. Accepting records each member's id, so every finding
+/// keeps its own stable id (a single `check --cwd DIR` and `diff` see the
+/// same acceptance), and a directory that later joins the group is a new
+/// finding to look at. Empty when `id` does not occur; `[id]` when it is
+/// in no group of several findings.
+fn group_of(matrix: &playbookdiff_compare::matrix::Matrix, id: &str) -> Vec<String> {
+    if matrix.finding(id).is_none() {
+        return Vec::new();
+    }
+    let mut out = vec![id.to_string()];
+    if let Some(g) = matrix
+        .groups
+        .iter()
+        .find(|g| g.findings.iter().any(|f| f == id))
+    {
+        out.extend(g.findings.iter().filter(|f| *f != id).cloned());
+    }
+    out
 }
 
 /// `playbookdiff explain`: status 0, or a usage error (status 2) when the

@@ -139,9 +139,10 @@ const NEW_FILE_HEADER: &str = "\
 # Accepted findings are differences the team intends; each needs a reason.
 ";
 
-/// Records `id` as accepted for `reason` in `loaded`'s file, or in a new
-/// `playbookdiff.toml` at `root` when there is none; returns the label of
-/// the file written.
+/// Records each of `ids` as accepted for `reason` in `loaded`'s file, or
+/// in a new `playbookdiff.toml` at `root` when there is none (one
+/// `[[accepted]]` entry per id, in order); returns the label of the file
+/// written.
 ///
 /// # Errors
 ///
@@ -150,7 +151,7 @@ pub fn write_accepted(
     loaded: Option<&Loaded>,
     root: &Path,
     current_dir: Option<&Path>,
-    id: &str,
+    ids: &[String],
     reason: &str,
 ) -> Result<String, UsageError> {
     let (path, label, text) = match loaded {
@@ -161,8 +162,11 @@ pub fn write_accepted(
             (path, label, NEW_FILE_HEADER.to_string())
         }
     };
-    let updated =
-        playbookdiff_config::accept(&text, id, reason).map_err(|e| UsageError(e.render(&label)))?;
+    let mut updated = text;
+    for id in ids {
+        updated = playbookdiff_config::accept(&updated, id, reason)
+            .map_err(|e| UsageError(e.render(&label)))?;
+    }
     std::fs::write(&path, updated).map_err(|e| {
         UsageError(format!(
             "'{label}' cannot be written ({e}); check the file's permissions"

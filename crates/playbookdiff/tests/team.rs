@@ -211,6 +211,129 @@ fn accepting_without_a_file_writes_its_header_first() {
 }
 
 #[test]
+fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
+    // Each package's own AGENTS.md: one finding per directory, grouped
+    // into one line with one example id.
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    std::fs::create_dir_all(r.join(".git")).unwrap();
+    write(r, "AGENTS.md", "# Root\n\nBe brief.\n");
+    write(r, "CLAUDE.md", "@AGENTS.md\n");
+    for p in ["a", "b", "c"] {
+        write(
+            r,
+            &format!("packages/{p}/AGENTS.md"),
+            &format!("# {p}\n\nUse pnpm in {p}.\n"),
+        );
+    }
+    let rs = s(r);
+    let (code, v) = json(&["check", rs, "--all-dirs", "--format", "json"]);
+    assert_eq!(code, 1);
+    let group = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["directories"].as_array().unwrap().len() == 3)
+        .unwrap_or_else(|| panic!("{v:#}"));
+    let members: Vec<String> = group["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(members.len(), 3, "{group}");
+    let before = ids(&v);
+    // The text shows the example id and how to accept the whole group.
+    let (_, text, _) = run(&["check", rs, "--all-dirs"]);
+    let example = &members[0];
+    assert!(
+        text.contains(&format!(
+            "e.g. playbookdiff explain {example} {rs} --cwd packages/a"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "accept all 3: playbookdiff check --all-dirs {rs} --accept {example} --reason TEXT"
+        )),
+        "{text}"
+    );
+
+    let (code, out, err) = run(&[
+        "check",
+        rs,
+        "--all-dirs",
+        "--accept",
+        example,
+        "--reason",
+        "per-package rules",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(&format!(
+            "Accepted {example} and the 2 other findings of its group"
+        )),
+        "{out}"
+    );
+    let file = std::fs::read_to_string(r.join("playbookdiff.toml")).unwrap();
+    for id in &members {
+        assert!(
+            file.contains(&format!("id = \"{id}\"\nreason = \"per-package rules\"")),
+            "{file}"
+        );
+    }
+
+    // The whole group is accepted, in --all-dirs and in each directory
+    // alone; every id is the one it was.
+    let (code, v) = json(&["check", rs, "--all-dirs", "--format", "json"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(ids(&v), before, "ids do not change");
+    assert_eq!(v["summary"]["accepted"], 3);
+    assert!(
+        v["staleAccepted"].as_array().is_none_or(|a| a.is_empty()),
+        "{v:#}"
+    );
+    for p in ["a", "b", "c"] {
+        let (code, v) = json(&[
+            "check",
+            rs,
+            "--cwd",
+            &format!("packages/{p}"),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "packages/{p}: {v:#}");
+    }
+
+    // Without --all-dirs only the one id is recorded.
+    let tmp2 = tempfile::tempdir().unwrap();
+    let r2 = tmp2.path();
+    std::fs::create_dir_all(r2.join(".git")).unwrap();
+    for entry in [
+        "AGENTS.md",
+        "CLAUDE.md",
+        "packages/a/AGENTS.md",
+        "packages/b/AGENTS.md",
+    ] {
+        write(r2, entry, &std::fs::read_to_string(r.join(entry)).unwrap());
+    }
+    let (code, out, err) = run(&[
+        "check",
+        s(r2),
+        "--cwd",
+        "packages/a",
+        "--accept",
+        example,
+        "--reason",
+        "one",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(&format!("Accepted {example} in ")), "{out}");
+    let file = std::fs::read_to_string(r2.join("playbookdiff.toml")).unwrap();
+    assert_eq!(file.matches("[[accepted]]").count(), 1, "{file}");
+}
+
+#[test]
 fn accept_refuses_an_id_that_does_not_occur_or_a_bad_one() {
     let tmp = repo();
     let r = s(tmp.path());
