@@ -200,21 +200,30 @@ fn x13_plugin_namespaces() {
             "noname:five",        // no name: the directory's name
             "outer:fifteen",      // a manifest that is not JSON is passed over
             "outer:ten",
-            "plain",              // no manifest above
-            "selfp:eight",        // a manifest in the skill's own folder
-            "six",                // the only manifest above is not JSON
-            "twelve",             // an Agent Plugins plugin.json is not read
+            "plain",       // no manifest above
+            "selfp:eight", // a manifest in the skill's own folder
+            "six",         // the only manifest above is not JSON
+            "twelve",      // an Agent Plugins plugin.json is not read
         ];
         // .cursor-plugin/plugin.json counts from 0.171.0 on.
-        want.push(if *v == "0.142.3" { "three" } else { "cup:three" });
+        want.push(if *v == "0.142.3" {
+            "three"
+        } else {
+            "cup:three"
+        });
         want.sort();
         assert_eq!(listed(&c), want, "{v}");
         // Over 128 characters once qualified: rejected.
         let long = by_dir(&c, "eleven");
         assert_eq!(long.applicability, Applicability::Excluded, "{v}");
-        assert!(c.diagnostics.iter().any(|d| d.code.as_str() == "invalid-value"
-            && d.message.contains("qualified name")
-            && d.source.as_ref().is_some_and(|s| s.path.as_str() == ".agents/skills/long/.codex-plugin/plugin.json")));
+        assert!(c
+            .diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "invalid-value"
+                && d.message.contains("qualified name")
+                && d.source.as_ref().is_some_and(
+                    |s| s.path.as_str() == ".agents/skills/long/.codex-plugin/plugin.json"
+                )));
         // A manifest above the skills root names every skill below it.
         let pkg = compile_at("x13_plugin_namespaces", "pkg", v);
         assert!(listed(&pkg).contains(&"pkgp:fourteen".to_string()), "{v}");

@@ -462,10 +462,14 @@ impl GitTree {
     /// The paths that differ between this commit and `other`, a walked
     /// tree (the working tree for `diff REV`), sorted: entries on one side
     /// only, a different kind, a link with another target, or a file whose
-    /// git blob id (SHA-1 of `blob <len>\0<bytes>`, computed here as git
-    /// does for an unfiltered file) differs. Files of the same size are
-    /// hashed; a size mismatch is a change without reading. Directories
-    /// are not listed; a file larger than 64 MiB counts as changed.
+    /// git blob id differs. A file git's index vouches for (`other` built
+    /// in git's view of a work tree, the file's `lstat` data as the index
+    /// recorded them: [`crate::GitView`]) has the index's blob id and is
+    /// not read, as `git status` does. Any other file of the same size is
+    /// read and hashed (SHA-1 of `blob <len>\0<bytes>`, as git does for an
+    /// unfiltered file); a size mismatch is a change without reading.
+    /// Directories are not listed; a file larger than 64 MiB that the
+    /// index does not vouch for counts as changed.
     pub fn changed_against(&self, other: &crate::Repo<'_>) -> Vec<RepoPath> {
         const HASH_LIMIT: u64 = 64 * 1024 * 1024;
         let tree = other.tree();
@@ -493,6 +497,14 @@ impl GitTree {
                         }
                     }
                     (EntryKind::File, EntryKind::File) => {
+                        // git's index vouches for the file: no read.
+                        if let Some(staged) = other.unchanged_blob(&path) {
+                            if staged == mine.oid {
+                                continue;
+                            }
+                            out.push(path);
+                            continue;
+                        }
                         let size = self.with_handle(|r| r.find_header(mine.oid).map(|h| h.size()));
                         match (size, tree.stat(&path)) {
                             (Ok(a), Ok(st)) if a == st.len && a <= HASH_LIMIT => {

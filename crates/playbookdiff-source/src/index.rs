@@ -430,6 +430,19 @@ impl<'t> Repo<'t> {
         self.tree
     }
 
+    /// The blob id the git index records for the file at `path`, when
+    /// this is a working tree seen in git's view (repo mode) and git's
+    /// stat rule says the file is unchanged since it was staged
+    /// ([`crate::GitView`]); `None` when its content must be read to know.
+    pub(crate) fn unchanged_blob(&self, path: &RepoPath) -> Option<gix::ObjectId> {
+        if self.tree.is_commit() {
+            return None;
+        }
+        let root = self.tree.absolute_root()?;
+        self.view
+            .unchanged_blob(path.as_str(), &root.join(path.as_str()))
+    }
+
     /// True when the repository root holds `.git`.
     pub fn has_git_marker(&self) -> bool {
         self.has_git

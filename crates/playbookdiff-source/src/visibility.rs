@@ -81,10 +81,15 @@ pub enum Visibility {
 /// whose visibility depends on it), and kept as its sorted paths alone:
 /// on a 610,000-file index (66 MB on disk) that is about 30 MB instead of
 /// the 80 MB of a decoded `gix` index held for the whole run
-/// (`docs/performance.md`).
+/// (`docs/performance.md`). Only comparing a commit with the working tree
+/// (`diff REV`) decodes the whole index, for its stat data
+/// ([`GitView::unchanged_blob`]).
 pub struct GitView {
     index_path: Option<PathBuf>,
     tracked: OnceLock<Result<TrackedPaths, String>>,
+    /// The whole decoded index, with each entry's stat data, read on the
+    /// first [`GitView::unchanged_blob`] (`diff REV` only).
+    entries: OnceLock<Option<gix::index::File>>,
     info_exclude: Option<Gitignore>,
     keep_visible: Vec<String>,
     index_problem: Option<String>,
@@ -181,6 +186,7 @@ impl GitView {
         let mut view = GitView {
             index_path: None,
             tracked: OnceLock::new(),
+            entries: OnceLock::new(),
             info_exclude: None,
             keep_visible: keep_visible.iter().map(|s| s.to_string()).collect(),
             index_problem: None,
@@ -239,6 +245,50 @@ impl GitView {
             .get_or_init(|| TrackedPaths::read(path))
             .as_ref()
             .ok()
+    }
+
+    /// The blob id the index records for the file at `path`
+    /// (repository-relative) when git's stat rule says the working tree's
+    /// file, at `abs`, is unchanged since it was staged, so its content
+    /// need not be read: an unconflicted entry of a regular file (not
+    /// assume-valid, skip-worktree or intent-to-add) whose recorded
+    /// `lstat` data (mtime, ctime, size, inode, uid, gid) match the file's
+    /// now, and that is not racily clean (modified in the same second as
+    /// the index was written). `None` otherwise: the caller then reads and
+    /// hashes the file. git's defaults (`core.trustctime` true,
+    /// `core.checkStat` default) as `gix::index::entry::stat::Options`
+    /// gives them; git's `ie_match_stat` and `is_racy_timestamp` in
+    /// `read-cache.c`.
+    pub(crate) fn unchanged_blob(&self, path: &str, abs: &Path) -> Option<gix::ObjectId> {
+        use gix::index::entry::{stat, Flags, Mode, Stage, Stat};
+        let index = self
+            .entries
+            .get_or_init(|| {
+                gix::index::File::at(
+                    self.index_path.as_ref()?,
+                    gix::hash::Kind::Sha1,
+                    true,
+                    gix::index::decode::Options::default(),
+                )
+                .ok()
+            })
+            .as_ref()?;
+        let e = index.entry_by_path(path.as_bytes().into())?;
+        if e.stage() != Stage::Unconflicted
+            || e.flags
+                .intersects(Flags::ASSUME_VALID | Flags::SKIP_WORKTREE | Flags::INTENT_TO_ADD)
+            || !matches!(e.mode, Mode::FILE | Mode::FILE_EXECUTABLE)
+        {
+            return None;
+        }
+        let md = gix::index::fs::Metadata::from_path_no_follow(abs).ok()?;
+        if !md.is_file() {
+            return None;
+        }
+        let now = Stat::from_fs(&md).ok()?;
+        let options = stat::Options::default();
+        (e.stat.matches(&now, options) && !e.stat.is_racy(index.timestamp(), options))
+            .then_some(e.id)
     }
 
     fn tracked_file(&self, path: &str) -> bool {
@@ -401,6 +451,11 @@ impl View {
             },
             options.scope,
         )
+    }
+
+    /// [`GitView::unchanged_blob`] when the view is git's.
+    pub(crate) fn unchanged_blob(&self, path: &str, abs: &Path) -> Option<gix::ObjectId> {
+        self.git.as_ref()?.unchanged_blob(path, abs)
     }
 
     pub(crate) fn rule(&self) -> FileRule {

@@ -302,3 +302,110 @@ fn changed_paths_agree_with_git_diff_tree() {
         .collect();
     assert_eq!(leaves, listed);
 }
+
+/// A working tree that counts the files read through it.
+struct Counting<'a> {
+    inner: &'a playbookdiff_source::WorkingTree,
+    reads: std::sync::Mutex<Vec<String>>,
+}
+
+impl SourceTree for Counting<'_> {
+    fn list_dir(&self, dir: &RepoPath) -> Result<Vec<playbookdiff_source::DirEntry>, SourceError> {
+        self.inner.list_dir(dir)
+    }
+    fn stat(&self, path: &RepoPath) -> Result<playbookdiff_source::Stat, SourceError> {
+        self.inner.stat(path)
+    }
+    fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError> {
+        self.reads.lock().unwrap().push(path.to_string());
+        self.inner.read_file(path, limit)
+    }
+    fn read_link(&self, path: &RepoPath) -> Result<String, SourceError> {
+        self.inner.read_link(path)
+    }
+    fn absolute_root(&self) -> Option<&Path> {
+        self.inner.absolute_root()
+    }
+    fn has_git_marker(&self) -> bool {
+        self.inner.has_git_marker()
+    }
+}
+
+#[test]
+fn against_the_working_tree_the_index_spares_reading_unchanged_files() {
+    use playbookdiff_source::{GitView, RepoOptions, Visibility, WorkingTree};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git(root, &["init", "-q"]);
+    let names: Vec<String> = (0..20).map(|i| format!("docs/f{i:02}.md")).collect();
+    // Files last modified long before the index is written, so that no
+    // entry is racily clean.
+    let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
+    let age = |rel: &str| {
+        std::fs::File::options()
+            .write(true)
+            .open(root.join(rel))
+            .unwrap()
+            .set_modified(past)
+            .unwrap();
+    };
+    for n in &names {
+        write(root, n, "same size text\n");
+        age(n);
+    }
+    write(root, "CLAUDE.md", "# Rules\n");
+    age("CLAUDE.md");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "base"]);
+    // Edited, same size: changed. Touched, same bytes: unchanged. Grown:
+    // changed without a read. Added and removed.
+    write(root, "docs/f00.md", "SAME SIZE TEXT\n");
+    std::fs::File::options()
+        .write(true)
+        .open(root.join("docs/f01.md"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now())
+        .unwrap();
+    write(root, "docs/f02.md", "a longer text than before\n");
+    write(root, "AGENTS.md", "# New\n");
+    std::fs::remove_file(root.join("docs/f03.md")).unwrap();
+
+    let repo = GitRepository::open(root).unwrap();
+    let head = repo.tree(&repo.commit("HEAD").unwrap()).unwrap();
+    let wt = WorkingTree::open(root).unwrap();
+    let expected = [
+        rp("AGENTS.md"),
+        rp("docs/f00.md"),
+        rp("docs/f02.md"),
+        rp("docs/f03.md"),
+    ];
+
+    // In git's view: only the files whose stat data moved are read.
+    let counting = Counting {
+        inner: &wt,
+        reads: Default::default(),
+    };
+    let walked = Repo::with_options(
+        &counting,
+        RepoOptions {
+            visibility: Visibility::Git(Box::new(GitView::open(root, &[]).unwrap())),
+            ..RepoOptions::default()
+        },
+    );
+    counting.reads.lock().unwrap().clear();
+    assert_eq!(head.changed_against(&walked), expected);
+    let mut reads = counting.reads.lock().unwrap().clone();
+    reads.sort();
+    assert_eq!(reads, ["docs/f00.md", "docs/f01.md"]);
+
+    // Without the index, every same-size file is read, with the same
+    // result.
+    let counting = Counting {
+        inner: &wt,
+        reads: Default::default(),
+    };
+    let walked = Repo::new(&counting);
+    counting.reads.lock().unwrap().clear();
+    assert_eq!(head.changed_against(&walked), expected);
+    assert_eq!(counting.reads.lock().unwrap().len(), names.len() - 2 + 1);
+}
