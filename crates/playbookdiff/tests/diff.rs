@@ -233,6 +233,19 @@ fn changing_an_mcp_server_url_redefines_it() {
         introduced.iter().any(|id| id.starts_with("mcp:")),
         "{introduced:?}"
     );
+    // The same in text.
+    let (_, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert!(
+        text.contains("redefined MCP server docs (.mcp.json): url"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Introduced findings ({})", introduced.len())),
+        "{text}"
+    );
+    for id in &introduced {
+        assert!(text.contains(id.as_str()), "{text}");
+    }
 }
 
 #[test]
@@ -269,6 +282,19 @@ fn renaming_a_skill_removes_one_and_adds_another() {
             .any(|i| i.starts_with("skill:") && i.contains("release")),
         "{resolved:?}"
     );
+    // The same in text.
+    let (_, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert!(
+        text.contains("removed   skill release (.claude/skills/release/SKILL.md)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("added     skill ship (.claude/skills/ship/SKILL.md)"),
+        "{text}"
+    );
+    for id in introduced.iter().chain(&resolved) {
+        assert!(text.contains(id.as_str()), "{text}");
+    }
 }
 
 #[test]
@@ -293,6 +319,18 @@ fn turning_a_file_into_a_symbolic_link() {
     assert!(!ids(&v, "resolved").is_empty(), "{v:#}");
     assert!(ids(&v, "introduced").is_empty(), "{v:#}");
     assert_eq!(code, 0);
+    // The same in text.
+    let (code, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert_eq!(code, 0);
+    assert!(text.contains("edited    instruction CLAUDE.md"), "{text}");
+    assert!(
+        text.contains("- Use yarn.") && text.contains("+ Use pnpm."),
+        "{text}"
+    );
+    assert!(text.contains("Introduced findings (0)"), "{text}");
+    for id in ids(&v, "resolved") {
+        assert!(text.contains(id.as_str()), "{text}");
+    }
 }
 
 #[test]
@@ -347,6 +385,20 @@ fn a_rename_is_seen_from_both_directories() {
     // Claude Code lacked the API text before and lacks the server text now.
     assert_eq!(ids(&v, "introduced").len(), 1, "{v:#}");
     assert_eq!(ids(&v, "resolved").len(), 1, "{v:#}");
+    // The same in text.
+    let (_, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert!(
+        text.contains("added     instruction apps/server/AGENTS.md"),
+        "{text}"
+    );
+    assert!(
+        text.contains("removed   instruction apps/api/AGENTS.md"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&ids(&v, "introduced")[0]) && text.contains(&ids(&v, "resolved")[0]),
+        "{text}"
+    );
 }
 
 #[test]
@@ -378,6 +430,16 @@ fn a_merge_base_range_compares_against_the_fork_point() {
         edited["paragraphs"],
         serde_json::json!([{ "removed": "Run the tests." }])
     );
+    // The same in text.
+    let (_, text, _) = h.diff("main...topic", &[]);
+    assert!(text.contains("base        merge base of main ("), "{text}");
+    assert!(
+        text.contains("added     instruction apps/web/AGENTS.md"),
+        "{text}"
+    );
+    assert!(!text.contains("Run the tests."), "{text}");
+    let (_, text, _) = h.diff("main..topic", &[]);
+    assert!(text.contains("- Run the tests."), "{text}");
 }
 
 #[test]
