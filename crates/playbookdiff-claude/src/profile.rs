@@ -28,6 +28,11 @@ pub enum Fact {
     /// The skill listing shows a front-matter `name` that differs from the
     /// directory name as a display label: `- dir (name): description`.
     SkillDisplayLabel,
+    /// The skill listing keeps one entry per name: a `.claude/skills` skill
+    /// beats a legacy command of the same name, and a command of the
+    /// launch directory beats an ancestor's (fidelity C23). Before, every
+    /// one is listed.
+    SkillListingOnePerName,
 }
 
 /// One row of the table: `fact` holds from release `since` (inclusive)
@@ -55,6 +60,14 @@ const TABLE: &[Row] = &[
         until: None,
         evidence: "observed: 2.1.332 lists `rev (y)` for `.claude/skills/rev` with `name: y`, 2.1.197 lists `rev`; \
                    the first release with the label is not pinned down, so the range starts where it was first seen",
+    },
+    Row {
+        fact: Fact::SkillListingOnePerName,
+        since: "2.1.332",
+        until: None,
+        evidence: "observed (fixture `c23_legacy_commands_as_skills`): 2.1.197 lists both `deploy` (skill and \
+                   command) and both `review` commands; 2.1.332 lists the skill's `deploy` and the launch directory's \
+                   `review` only; the first release that deduplicates is not pinned down",
     },
 ];
 
@@ -89,7 +102,11 @@ mod tests {
 
     #[test]
     fn every_fact_has_a_row() {
-        for f in [Fact::AgentsMdFallback, Fact::SkillDisplayLabel] {
+        for f in [
+            Fact::AgentsMdFallback,
+            Fact::SkillDisplayLabel,
+            Fact::SkillListingOnePerName,
+        ] {
             assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
         }
     }
@@ -103,5 +120,6 @@ mod tests {
         assert!(Profile::for_version("2.1.277").has(Fact::AgentsMdFallback));
         assert!(!Profile::for_version("2.1.276").has(Fact::AgentsMdFallback));
         assert!(!old.has(Fact::SkillDisplayLabel) && new.has(Fact::SkillDisplayLabel));
+        assert!(!old.has(Fact::SkillListingOnePerName) && new.has(Fact::SkillListingOnePerName));
     }
 }

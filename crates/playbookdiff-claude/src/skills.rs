@@ -1,4 +1,5 @@
-//! Skills: `.claude/skills/<name>/SKILL.md`.
+//! Skills: `.claude/skills/<name>/SKILL.md`, and legacy commands
+//! (`.claude/commands/**/*.md`) as skills (fidelity C23).
 //!
 //! Source: spec 000 "Skills" (discovery from cwd and ancestors, nested on
 //! demand, same-name skills kept apart, invocation flags, `paths`, the
@@ -146,10 +147,10 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         }
     }
 
+    legacy_commands(cx);
     overrides(cx, settings);
     collisions(cx);
     budget(cx);
-    legacy_commands(cx);
 }
 
 fn skill(
@@ -233,8 +234,9 @@ fn skill(
         );
     }
     let text_of = |k: &str| meta.get(k).and_then(crate::frontmatter::text_field);
-    // The command is the directory name (fidelity C17); a front-matter
-    // `name` is a display label.
+    // The command is the directory name (fidelity C17), or for a legacy
+    // command its path below `.claude/commands` (fidelity C23); a
+    // front-matter `name` is a display label.
     let name = dir_name.to_string();
     let label = text_of("name").filter(|l| !l.trim().is_empty() && l != dir_name);
     let description = text_of("description")
@@ -558,7 +560,10 @@ fn collisions(cx: &mut Compiler<'_, '_>) {
     }
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, s) in cx.out.skills.iter().enumerate() {
-        by_name.entry(s.name.clone()).or_default().push(i);
+        // A legacy command shadowed by a skill is reported on its own.
+        if s.applicability != Applicability::Shadowed {
+            by_name.entry(s.name.clone()).or_default().push(i);
+        }
     }
     for (name, idx) in by_name {
         if idx.len() < 2 {
@@ -634,41 +639,110 @@ fn budget(cx: &mut Compiler<'_, '_>) {
     }
 }
 
-/// `.claude/commands` in this launch directory's scope (on the path from
-/// the root to cwd, below cwd, on the way to the target): detected, not
-/// modelled. Source: spec 000 "Skills" (legacy commands).
+/// Legacy custom commands, `.claude/commands/**/*.md`, as Claude Code
+/// loads them: skills named after their path below `.claude/commands`
+/// (`review.md` is `/review`, `frontend/component.md` is
+/// `/frontend:component`), with the front matter of a skill
+/// (`description`, else the first line; `disable-model-invocation` keeps
+/// one off the model's list). They are read from the launch directory and
+/// its ancestors, the launch directory's first. Since 2.1.332 a name
+/// already taken by a `.claude/skills` skill is shadowed (the skill wins),
+/// and a name taken by a closer command directory too; 2.1.197 lists both
+/// ([`Fact::SkillListingOnePerName`]).
+///
+/// Source: fidelity C23 (older source; skills documentation: "custom
+/// commands have been merged into skills"); seen with 2.1.197 and 2.1.332,
+/// fixtures `legacy_commands` and `c23_legacy_commands_as_skills`.
+/// Command directories off the startup chain (below the launch directory,
+/// on the way to a target) are reported as `legacy-commands-unsupported`:
+/// whether a read there adds them is not observed.
 fn legacy_commands(cx: &mut Compiler<'_, '_>) {
-    let mut owners: Vec<RepoPath> = cx
-        .ctx
-        .cwd
+    let cwd = cx.ctx.cwd.clone();
+    let chain: Vec<RepoPath> = cwd
         .ancestors_root_first()
         .into_iter()
+        .rev()
         .filter(crate::outside_dot_claude)
         .collect();
-    owners.extend(cx.off_chain_owners(".claude/commands"));
-    let dirs: Vec<RepoPath> = owners
+    let taken: std::collections::HashMap<String, String> = cx
+        .out
+        .skills
+        .iter()
+        .filter(|s| s.load_phase == LoadPhase::Startup || s.paths.is_some())
+        .filter(|s| !crate::strictly_below(&owner_of(&s.source.path), &cwd))
+        .map(|s| (s.name.clone(), s.id.clone()))
+        .collect();
+    let mut commands: std::collections::HashMap<String, (String, RepoPath)> =
+        std::collections::HashMap::new();
+    for owner in &chain {
+        let Some(d) = owner.join(".claude/commands") else {
+            continue;
+        };
+        if !cx.repo.is_dir(&d) {
+            if cx.repo.kind(&d).is_some() {
+                cx.check_link(&d, SourceFormat::Markdown);
+            }
+            continue;
+        }
+        let reason = if owner == &cwd {
+            "legacy command discovered at startup in the launch directory".to_string()
+        } else {
+            format!("legacy command discovered at startup in `{owner}`, an ancestor of the launch directory")
+        };
+        for (file, name) in command_files(cx, &d) {
+            if !cx.expect_file(&file, SourceFormat::Markdown) {
+                continue;
+            }
+            let Some(mut s) = skill(
+                cx,
+                &file,
+                &name,
+                LoadPhase::Startup,
+                Applicability::Effective,
+                &reason,
+            ) else {
+                continue;
+            };
+            let winner = taken
+                .get(&name)
+                .map(|id| (id.clone(), "a skill of the same name".to_string()))
+                .or_else(|| {
+                    commands
+                        .get(&name)
+                        .map(|(id, p)| (id.clone(), format!("the command `{p}`")))
+                });
+            let winner = winner.filter(|_| cx.profile.has(Fact::SkillListingOnePerName));
+            if let Some((id, what)) = winner {
+                s.applicability = Applicability::Shadowed;
+                s.advertisement.state = AdvertisementState::Hidden;
+                s.reason = format!("{reason}; `/{name}` is taken by {what}, which wins");
+                s.cross_references = vec![id];
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillNameCollision,
+                        format!(
+                            "The legacy command `{file}` is `/{name}`, but {what} has that name and wins; the command \
+                             is not offered. Rename or remove one of them."
+                        ),
+                    )
+                    .at(SourceRef::project(file.clone(), SourceFormat::Markdown)),
+                );
+            } else {
+                commands.insert(name.clone(), (s.id.clone(), file.clone()));
+            }
+            cx.out.skills.push(s);
+        }
+    }
+
+    // Off the startup chain: detected, not modelled.
+    let dirs: Vec<RepoPath> = cx
+        .off_chain_owners(".claude/commands")
         .iter()
         .filter_map(|o| o.join(".claude/commands"))
         .filter(|d| cx.repo.kind(d).is_some())
         .collect();
     for d in dirs {
-        // Commands may be namespaced in subdirectories (`frontend/x.md`).
-        let mut count = 0usize;
-        let mut stack = vec![d.clone()];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(dir) = stack.pop() {
-            if !seen.insert(cx.repo_real(&dir)) {
-                continue;
-            }
-            for e in cx.repo.list_dir(&dir) {
-                let Some(p) = dir.join(&e.name) else { continue };
-                if cx.repo.is_dir(&p) {
-                    stack.push(p);
-                } else if e.name.ends_with(".md") {
-                    count += 1;
-                }
-            }
-        }
+        let count = command_files(cx, &d).len();
         if count == 0 {
             continue;
         }
@@ -676,11 +750,41 @@ fn legacy_commands(cx: &mut Compiler<'_, '_>) {
             Diagnostic::new(
                 DiagnosticCode::LegacyCommandsUnsupported,
                 format!(
-                    "`{d}` holds {count} legacy custom command file(s); Claude Code offers them as `/name`, but they are \
-                     outside the modelled surface and are not listed as skills. Move them to `.claude/skills/<name>/SKILL.md`."
+                    "`{d}` holds {count} legacy custom command file(s) off the launch directory's path; Claude Code \
+                     reads commands from the launch directory and its ancestors, and whether reading a file here adds \
+                     them is not modelled. Launch Claude Code there, or move them to `.claude/skills/<name>/SKILL.md`."
                 ),
             )
             .at(SourceRef::project(d.clone(), SourceFormat::Markdown)),
         );
     }
+}
+
+/// The `*.md` files below the commands directory `d`, recursively, sorted
+/// by path, with their command names: the path below `d` without `.md`,
+/// directories joined by `:`. Directories reached twice through links are
+/// walked once.
+fn command_files(cx: &mut Compiler<'_, '_>, d: &RepoPath) -> Vec<(RepoPath, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![d.clone()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(dir) = stack.pop() {
+        if !seen.insert(cx.repo_real(&dir)) {
+            continue;
+        }
+        for e in cx.repo.list_dir(&dir).to_vec() {
+            let Some(p) = dir.join(&e.name) else { continue };
+            if cx.repo.is_dir(&p) {
+                stack.push(p);
+            } else if e.name.ends_with(".md") {
+                let rel = crate::relative_to(&p, d).unwrap_or_default();
+                let name = rel.trim_end_matches(".md").replace('/', ":");
+                if !name.is_empty() {
+                    out.push((p, name));
+                }
+            }
+        }
+    }
+    out.sort();
+    out
 }

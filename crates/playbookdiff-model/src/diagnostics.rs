@@ -408,10 +408,15 @@ declare_codes! {
     SkillNotDiscovered = "skill-not-discovered", Warning, RepositoryProblem, any, "0.1.0", "a SKILL.md is not at a discoverable depth";
     /// A skill directory has no `SKILL.md`.
     SkillMissingFile = "skill-missing-file", Warning, RepositoryProblem, any, "0.1.0", "a skill directory has no SKILL.md";
-    /// Legacy `.claude/commands/*.md` custom commands are outside the
-    /// supported surface; they are not modelled as skills. Source: spec 000
-    /// "Skills".
-    LegacyCommandsUnsupported = "legacy-commands-unsupported", Info, Limit, "claude-code", "0.1.0", "legacy .claude/commands are not modelled";
+    /// A `.claude/commands` directory off the launch directory's path
+    /// (below it, or on the way to the target). Claude Code offers the
+    /// commands of the launch directory and its ancestors as skills
+    /// (`/name`, `/dir:name`; fidelity C23, modelled and checked against
+    /// 2.1.197 and 2.1.332); whether reading a file below a nested commands
+    /// directory adds its commands is not observed, so they are not
+    /// listed. Launch Claude Code in that directory, or move the commands
+    /// to `.claude/skills/<name>/SKILL.md`. Source: spec 000 "Skills".
+    LegacyCommandsUnsupported = "legacy-commands-unsupported", Info, Limit, "claude-code", "0.1.0", "legacy .claude/commands off the launch directory's path are not modelled";
     /// The harness loads something the model has no item for: a custom
     /// agent, a command, a plugin, or instructions fetched from a URL at
     /// run time. The diagnostic names it and the file (and lines) that

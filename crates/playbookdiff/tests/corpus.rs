@@ -453,9 +453,10 @@ const FACTS: &[Fact] = &[
     fact("CharlesWiltgen__Axiom", CX, ".", Expect::SkillNames(&[])),
     // --- anthropics__claude-code ---
     // .claude/commands holds commit-push-pr.md, dedupe.md, triage-issue.md.
-    fact("anthropics__claude-code", CC, ".", Expect::Diagnostic("legacy-commands-unsupported", "holds 3 legacy")),
-    // plugins/*/skills are plugin skills; no .claude/skills.
-    fact("anthropics__claude-code", CC, ".", Expect::SkillNames(&[])),
+    // Claude Code offers them as skills (fidelity C23; recorded with
+    // 2.1.197 and 2.1.332). plugins/*/skills are plugin skills; no
+    // .claude/skills.
+    fact("anthropics__claude-code", CC, ".", Expect::SkillNames(&["commit-push-pr", "dedupe", "triage-issue"])),
     // No AGENTS.md, no .agents, no .codex.
     fact("anthropics__claude-code", CX, ".", Expect::Chain(&[])),
     // --- avifenesh__agnix ---
@@ -536,7 +537,8 @@ const FACTS: &[Fact] = &[
     // CLAUDE.md at the root and in apps/daemon; none in apps/.
     fact("humanlayer__humanlayer", CC, "apps/daemon", Expect::Chain(&["CLAUDE.md", "apps/daemon/CLAUDE.md"])),
     // .claude/commands holds 27 files.
-    fact("humanlayer__humanlayer", CC, ".", Expect::Diagnostic("legacy-commands-unsupported", "holds 27 legacy")),
+    // Offered as 27 skills (fidelity C23).
+    fact("humanlayer__humanlayer", CC, ".", Expect::SkillCount("effective", 27)),
     fact("humanlayer__humanlayer", CC, ".", Expect::Instruction("hld/CLAUDE.md", "conditional")),
     // Nine CLAUDE.md files, no AGENTS.md: Codex gets nothing.
     fact("humanlayer__humanlayer", CX, "apps/daemon", Expect::Chain(&[])),

@@ -215,3 +215,95 @@ fn c14_nested_rules_on_demand() {
         );
     }
 }
+
+/// The names and descriptions listed to the model, sorted (what the
+/// recorded request shows).
+fn listed_skills(cfg: &playbookdiff_model::EffectiveAgentConfig) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = cfg
+        .skills
+        .iter()
+        .filter(|s| {
+            s.applicability == Effective
+                && s.load_phase == Startup
+                && s.invocation.implicit != playbookdiff_model::Permission::Blocked
+        })
+        .map(|s| (s.name.clone(), s.description.clone().unwrap_or_default()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// C23: legacy `.claude/commands/**/*.md` are skills named by their path
+/// (`/review`, `/frontend:component`), listed to the model unless
+/// `disable-model-invocation`; since 2.1.332 a skill of the same name
+/// wins, and the launch directory's command beats an ancestor's; 2.1.197
+/// lists both (as recorded for each version).
+#[test]
+fn c23_legacy_commands_as_skills() {
+    let pair = |n: &str, d: &str| (n.to_string(), d.to_string());
+    for v in VERSIONS {
+        let cfg = compile("c23_legacy_commands_as_skills", at_root().version(v));
+        let manual = skill(&cfg, ".claude/commands/manual.md");
+        assert_eq!(
+            (manual.name.as_str(), manual.applicability),
+            ("manual", Effective)
+        );
+        assert_eq!(
+            manual.invocation.implicit,
+            playbookdiff_model::Permission::Blocked
+        );
+        let mut want = vec![
+            pair("deploy", "Deploy the service."),
+            pair(
+                "frontend:component",
+                "Create a component from the design system.",
+            ),
+            pair("review", "Review the diff."),
+        ];
+        let command = skill(&cfg, ".claude/commands/deploy.md");
+        if v == "2.1.197" {
+            want.push(pair("deploy", "Deploy with the old script."));
+            want.sort();
+            assert_eq!(command.applicability, Effective);
+        } else {
+            assert_eq!(
+                command.applicability,
+                playbookdiff_model::Applicability::Shadowed
+            );
+            assert_eq!(
+                command.cross_references,
+                [skill(&cfg, ".claude/skills/deploy/SKILL.md").id.clone()]
+            );
+            assert_eq!(
+                diags_at(&cfg, D::SkillNameCollision, ".claude/commands/deploy.md").len(),
+                1
+            );
+        }
+        assert_eq!(listed_skills(&cfg), want, "{v}");
+
+        let cfg = compile(
+            "c23_legacy_commands_as_skills",
+            at_root().cwd("sub").version(v),
+        );
+        let mut want = vec![
+            pair("deploy", "Deploy the service."),
+            pair(
+                "frontend:component",
+                "Create a component from the design system.",
+            ),
+            pair("review", "Review the sub package."),
+            pair("sub-only", "Only in sub."),
+        ];
+        if v == "2.1.197" {
+            want.push(pair("deploy", "Deploy with the old script."));
+            want.push(pair("review", "Review the diff."));
+            want.sort();
+        } else {
+            assert_eq!(
+                skill(&cfg, ".claude/commands/review.md").applicability,
+                playbookdiff_model::Applicability::Shadowed
+            );
+        }
+        assert_eq!(listed_skills(&cfg), want, "{v}");
+    }
+}

@@ -103,13 +103,17 @@ fn a_launch_directory_lists_only_items_on_its_path_below_it_and_on_the_way_to_th
         Conditional,
         None,
     );
+    // The launch directory's commands are skills (fidelity C23).
+    assert_eq!(
+        skill(&cfg, "packages/p1/.claude/commands/c.md").applicability,
+        Effective
+    );
     for (code, p) in [
         (D::AgentsMdNotBridged, "packages/p2/AGENTS.md"),
         (D::AgentsMdNotBridged, "packages/p1/sub/AGENTS.md"),
         (D::AgentsMdNotBridged, "packages/p1/AGENTS.md"),
         (D::McpJsonNotAtRoot, "packages/p2/.mcp.json"),
         (D::LegacyCommandsUnsupported, "packages/p2/.claude/commands"),
-        (D::LegacyCommandsUnsupported, "packages/p1/.claude/commands"),
     ] {
         assert_eq!(diags_at(&cfg, code, p).len(), 1, "{code:?} {p}");
     }

@@ -263,26 +263,22 @@ fn skill_overrides_change_the_named_skills_and_report_each_entry() {
 }
 
 #[test]
-fn legacy_commands_get_a_scope_diagnostic_and_are_not_listed_as_skills() {
+fn legacy_commands_are_skills_named_by_path_and_off_chain_ones_are_reported() {
     let cfg = compile("legacy_commands", at_root());
-    assert!(cfg.skills.is_empty());
-    let d = diags_at(&cfg, D::LegacyCommandsUnsupported, ".claude/commands");
+    let names: Vec<&str> = cfg.skills.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["frontend:component", "review"]);
+    let s = skill(&cfg, ".claude/commands/review.md");
+    assert_eq!((s.load_phase, s.applicability), (Startup, Effective));
+    assert_eq!(s.description.as_deref(), Some("Review the diff."));
+    assert!(diags_at(&cfg, D::LegacyCommandsUnsupported, ".claude/commands").is_empty());
+    // Below cwd: detected, not modelled.
+    let d = diags_at(
+        &cfg,
+        D::LegacyCommandsUnsupported,
+        "apps/web/.claude/commands",
+    );
     assert_eq!(d.len(), 1);
-    assert!(
-        d[0].message.contains("2 legacy"),
-        "namespaced subdirectories count too: {}",
-        d[0].message
-    );
-    // Below cwd too.
-    assert_eq!(
-        diags_at(
-            &cfg,
-            D::LegacyCommandsUnsupported,
-            "apps/web/.claude/commands"
-        )
-        .len(),
-        1
-    );
+    assert!(d[0].message.contains("1 legacy"), "{}", d[0].message);
 }
 
 #[test]
