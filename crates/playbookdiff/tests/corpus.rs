@@ -507,8 +507,9 @@ const FACTS: &[Fact] = &[
     // the approvals do not apply.
     fact("getsentry__sentry-mcp", CC, "packages/mcp-core/src/internal/agents/tools/data", Expect::Mcp("sentry", "conditional", ".mcp.json")),
     fact("getsentry__sentry-mcp", CC, "packages/mcp-core/src/internal/agents/tools/data", Expect::Chain(&["CLAUDE.md", "packages/mcp-core/src/internal/agents/tools/data/CLAUDE.md"])),
-    // .claude/skills is a 17-byte file `../.agents/skills`, not a directory.
-    fact("getsentry__sentry-mcp", CC, ".", Expect::SkillNames(&[])),
+    // .claude/skills is a 17-byte file `../.agents/skills`, not a directory;
+    // the legacy commands in .claude/commands/opsx are skills (fidelity C23).
+    fact("getsentry__sentry-mcp", CC, ".", Expect::SkillNames(&["opsx:apply", "opsx:archive", "opsx:explore", "opsx:propose", "opsx:sync"])),
     // .agents/skills holds 11 skills; .codex/config.toml defines sentry
     // and sentry-dev under [mcp_servers]; .codex/skills exists.
     // The five openspec skills are copied into .codex/skills: 0.142.3 and
