@@ -168,6 +168,12 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
         let mistyped = ["command", "url", "type"]
             .iter()
             .any(|f| obj.get(*f).is_some_and(|v| !v.is_string()));
+        // An entry with a `url` but no `type` is skipped alone, before the
+        // files are merged: it neither starts nor replaces a farther
+        // definition (fidelity C24; seen with 2.1.197 and 2.1.332, fixture
+        // `c24_mcp_url_without_type`; 2.1.88 rejected the whole file, which
+        // predates every profile).
+        let mut skipped = false;
         server.transport = match declared.as_deref() {
             None if obj.contains_key("type") => Transport::Unknown,
             None if server.command.is_some() => Transport::Stdio,
@@ -177,11 +183,13 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
                         DiagnosticCode::McpInvalidEntry,
                         format!(
                             "MCP server `{name}` has a `url` but no `type`; Claude Code skips this entry (\"has a url \
-                             but no type\"; 2.1.88 rejected the whole file). Add `\"type\": \"http\"`."
+                             but no type\"; 2.1.88 rejected the whole file), so it is not listed. Add \
+                             `\"type\": \"http\"`."
                         ),
                     )
                     .at(src.clone()),
                 );
+                skipped = true;
                 Transport::Unknown
             }
             None if mistyped => Transport::Unknown,
@@ -234,7 +242,9 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
                 .at(src.clone()),
             );
         }
-        out.push(server);
+        if !skipped {
+            out.push(server);
+        }
     }
     out
 }

@@ -307,3 +307,31 @@ fn c23_legacy_commands_as_skills() {
         assert_eq!(listed_skills(&cfg), want, "{v}");
     }
 }
+
+/// C24: an `.mcp.json` entry with a `url` but no `type` is skipped alone
+/// (the rest of the file loads); `streamable-http` is `http`; `ws` and
+/// `sse` are valid and listed. Recorded the same for both versions.
+#[test]
+fn c24_mcp_url_without_type() {
+    use playbookdiff_model::Transport;
+    for v in VERSIONS {
+        let cfg = compile("c24_mcp_url_without_type", at_root().version(v));
+        let names: Vec<&str> = cfg.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["streamable", "plain-http", "socket", "events", "local"],
+            "{v}"
+        );
+        let d = diags_at(&cfg, D::McpInvalidEntry, ".mcp.json");
+        assert_eq!(d.len(), 1, "{v}");
+        assert!(d[0].message.contains("`no-type`"));
+        assert_eq!(lines_of(d[0]), (3, 5));
+        assert_eq!(server(&cfg, "streamable").transport, Transport::Http);
+        assert_eq!(server(&cfg, "plain-http").transport, Transport::Http);
+        assert_eq!(server(&cfg, "local").transport, Transport::Stdio);
+        for s in ["socket", "events"] {
+            assert_eq!(server(&cfg, s).transport, Transport::Unknown);
+        }
+        assert_eq!(diags(&cfg, D::McpTransportUnsupported).len(), 2);
+    }
+}
