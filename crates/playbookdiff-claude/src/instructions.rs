@@ -945,7 +945,14 @@ fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, a
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::ImportMissing,
-                format!("`@{meant}` names no file (resolved from `{dir}`); the text stays literal in the context."),
+                match dir.join(meant) {
+                    Some(target) => format!(
+                        "`@{meant}` names no file (resolved from `{dir}`): Claude Code receives the line as literal text, not the content of `{target}`. Create `{target}`, or correct or remove the line."
+                    ),
+                    None => format!(
+                        "`@{meant}` names no file (resolved from `{dir}`): Claude Code receives the line as literal text. Correct or remove the line."
+                    ),
+                },
             )
             .at(at.clone()),
         );
@@ -1363,11 +1370,19 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
                 .to_string(),
             None => "there is no CLAUDE.md beside it".to_string(),
         };
+        // A CLAUDE.md with text of its own keeps it beside the import: the
+        // advice says to reconcile the two first, or Claude Code receives
+        // both texts where they disagree.
+        let own = if beside.first().is_some_and(|m| !excluded.contains(m)) {
+            format!(" (first remove from `{claude}` what `{agents}` says differently, or Claude Code receives both texts)")
+        } else {
+            String::new()
+        };
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::AgentsMdNotBridged,
                 format!(
-                    "Claude Code does not read `{agents}`: {why}. Add a line `@AGENTS.md` to `{claude}`, or make \
+                    "Claude Code does not read `{agents}`: {why}. Add a line `@AGENTS.md` to `{claude}`{own}, or make \
                      `{claude}` a symbolic link to `AGENTS.md`."
                 ),
             )

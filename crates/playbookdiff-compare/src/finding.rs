@@ -1,7 +1,7 @@
 //! The finding model of a compatibility check (output contract,
 //! "Compatibility check").
 
-use playbookdiff_model::{Applicability, Harness, LoadPhase, RepoPath, SourceRef};
+use playbookdiff_model::{Applicability, DiagnosticCode, Harness, LoadPhase, RepoPath, SourceRef};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -215,6 +215,10 @@ pub enum Subject {
         files: Vec<RepoPath>,
         /// The path globs of a path-scoped piece, when there are.
         paths: Option<Vec<String>>,
+        /// For text that only bridges to files every harness already
+        /// receives (an import of them plus boilerplate): those files.
+        /// Empty otherwise. A fix must not propose that import again.
+        bridge: Vec<RepoPath>,
     },
     /// A skill.
     Skill {
@@ -228,6 +232,23 @@ pub enum Subject {
         /// Its name.
         name: String,
     },
+}
+
+/// A problem in the repository that one harness reports about a file of a
+/// finding's evidence (a diagnostic of kind repository-problem).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingProblem {
+    /// The harness that reports it.
+    pub harness: Harness,
+    /// The diagnostic code (`import-missing`, `symlink-dangling`, …;
+    /// `docs/diagnostics.md`).
+    pub code: DiagnosticCode,
+    /// The diagnostic's message: what is wrong and what to do.
+    pub message: String,
+    /// The file (and lines) it is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceRef>,
 }
 
 /// A suggestion that would make one harness agree with the others.
@@ -287,6 +308,12 @@ pub struct Finding {
     /// ([`crate::baseline`]); filled by the caller.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<crate::baseline::Acceptance>,
+    /// Problems in the repository (warning or error diagnostics of kind
+    /// repository-problem) that a harness reports about the files of this
+    /// finding's evidence: a broken import, a dangling link, a link stored
+    /// as text. Fixing them comes before any other remedy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<FindingProblem>,
     /// What the finding is about, for suggesting a fix.
     #[serde(skip)]
     #[schemars(skip)]

@@ -33,6 +33,10 @@ struct Piece<'a> {
     inst: &'a Instruction,
     file: RepoPath,
     reception: Reception,
+    /// The files this piece imports (pieces of the same harness whose
+    /// `importedFrom` is this piece) that every harness receives: when set,
+    /// the piece is a bridge to text already shared.
+    bridged: Vec<RepoPath>,
 }
 
 /// The scope of a one-sided class: where and when it is received.
@@ -120,6 +124,7 @@ pub(crate) fn compare(
                 inst,
                 file: file_of(inst),
                 reception: Reception::of(inst.load_phase, inst.applicability),
+                bridged: Vec::new(),
             });
             texts.push(text);
         }
@@ -158,6 +163,9 @@ pub(crate) fn compare(
         let kb = b.pieces.iter().map(|&i| pieces[i].reception).min();
         ka.cmp(&kb).then_with(|| a.files.cmp(&b.files))
     });
+    drop(by_file);
+    drop(by_text);
+    mark_bridges(&mut pieces, &classes, n);
 
     // Buckets of one-sided classes: bucket -> harness -> class indices.
     let mut buckets: BTreeMap<Bucket, BTreeMap<usize, Vec<usize>>> = BTreeMap::new();
@@ -278,6 +286,108 @@ pub(crate) fn compare(
             }
         }
     }
+}
+
+/// Sets [`Piece::bridged`]: for each piece imported by another piece of
+/// the same harness, when every harness receives the imported text (its
+/// class has a received piece of each), the importing piece bridges to it.
+fn mark_bridges(pieces: &mut [Piece<'_>], classes: &[Class], n: usize) {
+    let mut shared = vec![false; pieces.len()];
+    for class in classes {
+        let everyone = (0..n).all(|h| {
+            class
+                .pieces
+                .iter()
+                .any(|&i| pieces[i].h == h && pieces[i].reception.is_received())
+        });
+        for &i in &class.pieces {
+            shared[i] = everyone;
+        }
+    }
+    let by_id: HashMap<(usize, &str), usize> = pieces
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ((p.h, p.inst.id.as_str()), i))
+        .collect();
+    let mut found: Vec<(usize, RepoPath)> = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        let Some(parent) = &p.inst.imported_from else {
+            continue;
+        };
+        if let Some(&j) = by_id.get(&(p.h, parent.as_str())) {
+            if shared[i] {
+                found.push((j, p.file.clone()));
+            }
+        }
+    }
+    for (j, file) in found {
+        if !pieces[j].bridged.contains(&file) {
+            pieces[j].bridged.push(file);
+        }
+    }
+}
+
+/// True when `paragraph` only points at one of `files` with an `@path`
+/// import (`See @AGENTS.md`, `@./AGENTS.md`): the import spelled as the
+/// file name or as its path relative to `dir` (optionally with `./`), and
+/// nothing concrete besides.
+fn is_import_reference(paragraph: &str, dir: &RepoPath, files: &[RepoPath]) -> bool {
+    let mut rest = paragraph.to_string();
+    let mut hit = false;
+    for f in files {
+        let mut spellings: Vec<String> = Vec::new();
+        if let Some(rel) = f.strip_prefix(dir).filter(|r| !r.is_empty()) {
+            spellings.push(format!("@./{rel}"));
+            spellings.push(format!("@{rel}"));
+        }
+        spellings.push(format!("@{f}"));
+        if let Some(name) = f.file_name() {
+            spellings.push(format!("@./{name}"));
+            spellings.push(format!("@{name}"));
+        }
+        for s in spellings {
+            if rest.contains(&s) {
+                rest = rest.replace(&s, " ");
+                hit = true;
+            }
+        }
+    }
+    hit && rest.split_whitespace().count() <= 8 && crate::concrete::terms(&rest).is_empty()
+}
+
+/// When every piece of `class` on the `present` side bridges to text every
+/// harness receives, and the rest of its text is headings, the import
+/// lines and boilerplate ([`crate::concrete::is_boilerplate`]): the shared
+/// files it imports.
+fn boilerplate_bridge(
+    pieces: &[Piece<'_>],
+    class: &Class,
+    present: &[usize],
+) -> Option<Vec<RepoPath>> {
+    let mine: Vec<&Piece<'_>> = class
+        .pieces
+        .iter()
+        .map(|&i| &pieces[i])
+        .filter(|p| present.contains(&p.h))
+        .collect();
+    if mine.is_empty() || mine.iter().any(|p| p.bridged.is_empty()) {
+        return None;
+    }
+    let all_boilerplate = mine.iter().all(|p| {
+        let dir = p.file.parent().unwrap_or_else(RepoPath::root);
+        paragraphs::split(&p.inst.content).iter().all(|para| {
+            paragraphs::is_cosmetic(&para.text)
+                || is_import_reference(&para.text, &dir, &p.bridged)
+                || crate::concrete::is_boilerplate(&para.text)
+        })
+    });
+    if !all_boilerplate {
+        return None;
+    }
+    let mut files: Vec<RepoPath> = mine.iter().flat_map(|p| p.bridged.clone()).collect();
+    files.sort();
+    files.dedup();
+    Some(files)
 }
 
 fn class_label(files: &[RepoPath]) -> String {
@@ -417,10 +527,12 @@ fn scope_gap(
         differences: Vec::new(),
         remedies: Vec::new(),
         accepted: None,
+        problems: Vec::new(),
         subject: Some(Subject::Instruction {
             dir,
             files: class.files.clone(),
             paths: top_piece.inst.paths.clone(),
+            bridge: Vec::new(),
         }),
     })
 }
@@ -454,9 +566,14 @@ fn missing(
         .iter()
         .filter(|&&i| present.contains(&pieces[i].h))
         .all(|&i| pieces[i].reception == Reception::Conditional);
+    let bridge = if surplus.is_none() {
+        boilerplate_bridge(pieces, class, present)
+    } else {
+        None
+    };
     let severity = if all_conditional {
         FindingSeverity::Info
-    } else if cosmetic {
+    } else if cosmetic || bridge.is_some() {
         FindingSeverity::Low
     } else {
         FindingSeverity::Medium
@@ -481,7 +598,24 @@ fn missing(
         ),
         None => format!("the text of {}", files_phrase(&class.files)),
     };
-    let message = format!(
+    let message = match &bridge {
+        Some(shared) => format!(
+            "{} receive{} {} {}, which imports {} as {} {} it; the rest of its text is boilerplate (no command, tool, path or number), and {} {} nothing equivalent.",
+            names(&hs(present)),
+            if present.len() == 1 { "s" } else { "" },
+            files_phrase(&class.files),
+            bucket.describe(),
+            shared
+                .iter()
+                .map(|f| crate::code_span(f.as_str()))
+                .collect::<Vec<_>>()
+                .join(" and "),
+            names(&hs(&absent)),
+            if absent.len() == 1 { "receives" } else { "receive" },
+            names(&hs(&absent)),
+            if absent.len() == 1 { "receives" } else { "receive" },
+        ),
+        None => format!(
         "{} receive{} {what} {}; {} {} nothing equivalent{}.",
         names(&hs(present)),
         if present.len() == 1 { "s" } else { "" },
@@ -497,7 +631,8 @@ fn missing(
         } else {
             ""
         }
-    );
+    ),
+    };
     let items: Vec<FindingItem> = class
         .pieces
         .iter()
@@ -552,10 +687,12 @@ fn missing(
         differences: Vec::new(),
         remedies: Vec::new(),
         accepted: None,
+        problems: Vec::new(),
         subject: Some(Subject::Instruction {
             dir: bucket.dir.clone(),
             files: class.files.clone(),
             paths: bucket.paths.clone(),
+            bridge: bridge.unwrap_or_default(),
         }),
     })
 }
@@ -775,6 +912,7 @@ fn reworded(
             differences: Vec::new(),
             remedies: Vec::new(),
             accepted: None,
+            problems: Vec::new(),
             subject: None,
         }));
     }

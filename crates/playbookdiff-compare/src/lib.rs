@@ -30,6 +30,7 @@ pub mod baseline;
 pub mod concrete;
 pub mod delta;
 pub mod finding;
+pub mod group;
 pub mod id;
 mod instructions;
 pub mod matrix;
@@ -42,7 +43,9 @@ pub use baseline::{Acceptance, AcceptedFinding, Baseline, FailOn};
 pub use finding::*;
 pub use state::Reception;
 
-use playbookdiff_model::{EffectiveAgentConfig, Harness, RepoPath};
+use playbookdiff_model::{
+    Diagnostic, DiagnosticKind, EffectiveAgentConfig, Harness, RepoPath, Severity,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -55,7 +58,8 @@ pub struct Comparison {
     pub harnesses: Vec<Harness>,
     /// Every item aligned across harnesses, instructions first.
     pub rows: Vec<Row>,
-    /// The findings: by category, then severity, then id.
+    /// The findings: by severity, then startup before on demand, then
+    /// path ([`group::sort`]).
     pub findings: Vec<Finding>,
     /// The findings counted by severity.
     pub summary: Summary,
@@ -128,14 +132,57 @@ pub fn compare(configs: &[&EffectiveAgentConfig]) -> Comparison {
         skills::compare(configs, &diagnostics, &mut rows, &mut findings);
         mcp::compare(configs, &mut rows, &mut findings);
     }
-    findings.sort_by(|a, b| (a.category, a.severity, &a.id).cmp(&(b.category, b.severity, &b.id)));
+    findings.sort_by(|a, b| a.id.cmp(&b.id));
     findings.dedup_by(|a, b| a.id == b.id);
+    group::sort(&mut findings);
+    attach_problems(configs, &mut findings);
     let summary = Summary::of(&findings);
     Comparison {
         harnesses,
         rows,
         findings,
         summary,
+    }
+}
+
+/// The repository problems (warning or error diagnostics of kind
+/// repository-problem) each harness reports about the files its evidence
+/// comes from, attached to every finding as [`Finding::problems`].
+pub(crate) fn attach_problems(configs: &[&EffectiveAgentConfig], findings: &mut [Finding]) {
+    let mut by_file: HashMap<(Harness, &RepoPath), Vec<&Diagnostic>> = HashMap::new();
+    for c in configs {
+        for d in &c.diagnostics {
+            if d.code.kind() != DiagnosticKind::RepositoryProblem || d.severity == Severity::Info {
+                continue;
+            }
+            let Some(s) = &d.source else { continue };
+            by_file.entry((c.harness, &s.path)).or_default().push(d);
+        }
+    }
+    if by_file.is_empty() {
+        return;
+    }
+    for f in findings {
+        let mut out: Vec<FindingProblem> = Vec::new();
+        for i in &f.items {
+            for path in [Some(&i.source.path), i.source.resolved_path.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                for d in by_file.get(&(i.harness, path)).into_iter().flatten() {
+                    let p = FindingProblem {
+                        harness: i.harness,
+                        code: d.code,
+                        message: d.message.clone(),
+                        source: d.source.clone(),
+                    };
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        f.problems = out;
     }
 }
 
@@ -261,6 +308,7 @@ pub(crate) fn named_finding(
         differences: Vec::new(),
         remedies: Vec::new(),
         accepted: None,
+        problems: Vec::new(),
         subject,
     })
 }

@@ -575,6 +575,7 @@ mod tests {
             differences: vec![],
             remedies: vec![],
             accepted: None,
+            problems: Vec::new(),
             subject: None,
         }
     }

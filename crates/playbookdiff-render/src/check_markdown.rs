@@ -171,10 +171,21 @@ fn tables(
         } else {
             let _ = writeln!(out, "| Severity | Finding | Where |\n|---|---|---|");
         }
-        for f in fs {
+        for g in playbookdiff_compare::group::group(fs.iter().map(|f| **f)) {
+            let f = g.first();
+            let more = g.findings.len() - 1;
             let where_: Vec<String> = hs
                 .iter()
-                .filter_map(|h| evidence(f, *h, 2).map(|e| format!("{}: {}", h.as_str(), code(&e))))
+                .filter_map(|h| {
+                    evidence(f, *h, 2).map(|e| {
+                        let e = if more > 0 && f.items.iter().any(|i| i.harness == *h) {
+                            format!("{}, +{more} more", code(&e))
+                        } else {
+                            code(&e)
+                        };
+                        format!("{}: {e}", h.as_str())
+                    })
+                })
                 .collect();
             let _ = write!(
                 out,
@@ -185,7 +196,7 @@ fn tables(
                 } else {
                     ""
                 },
-                message(&f.message),
+                message(&g.summary(12)),
                 where_.join("<br>")
             );
             if let Some(d) = dirs {
@@ -613,7 +624,10 @@ mod tests {
         assert!(n <= COMMENT_LIMIT, "{n}");
         // Nearly full: the largest number of findings that fits.
         assert!(n > COMMENT_LIMIT - 2_000, "{n}");
-        let shown = md.matches("| medium |").count();
+        // The table holds one row for the servers (one cause); the details
+        // list each finding shown.
+        assert_eq!(md.matches("| medium |").count(), 1);
+        let shown = md.matches("\n#### ").count();
         assert!(shown > 10 && shown < 1500, "{shown}");
         assert!(
             md.contains(&format!(

@@ -6,11 +6,12 @@
 
 pub(crate) use crate::layout::{wrap, wrap_hanging, WIDTH};
 use crate::report::{
-    context_args, cwd_label, evidence, problems, profiles_label, repository_label, target_label,
-    unknowable, CheckReport, Gate, MatrixReport, Via,
+    context_args, cwd_label, evidence, problems, profiles_label, repository_label,
+    repository_problems, target_label, unknowable, CheckReport, Gate, MatrixReport, Via,
 };
 use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
+use playbookdiff_compare::group::{group, Group};
 use playbookdiff_compare::matrix::MatrixFinding;
 use playbookdiff_compare::{display_name, names, FailOn, Finding, FindingSeverity, Summary};
 use playbookdiff_model::{AnalysisContext, Harness};
@@ -104,6 +105,23 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
             WIDTH,
         ));
     }
+    for pr in &f.problems {
+        let at = pr
+            .source
+            .as_ref()
+            .map(|s| format!(" in {}", location(s)))
+            .unwrap_or_default();
+        out.push_str(&wrap_hanging(
+            &clean(&format!(
+                "{}{at} ({})",
+                pr.code.as_str(),
+                display_name(pr.harness)
+            )),
+            &format!("  {:<12} ", "problem"),
+            "                ",
+            WIDTH,
+        ));
+    }
     if let Some(a) = &f.accepted {
         out.push_str(&wrap_hanging(
             &clean(&a.reason),
@@ -113,6 +131,96 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
         ));
     }
     let _ = writeln!(out, "  {}", p.paint(&format!("id  {}", f.id), dim()));
+}
+
+/// Findings that share a cause: one [`finding_block`] for a group of one,
+/// else the count and the cause with every name, the evidence of the
+/// first per harness and how many more, the first id and how many more.
+pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesses: &[Harness]) {
+    let f = g.first();
+    let n = g.findings.len();
+    if n == 1 {
+        return finding_block(out, p, f, harnesses);
+    }
+    let sev = format!("{:<7}", f.severity.as_str().to_uppercase());
+    let _ = writeln!(
+        out,
+        "\n{}{} {} ({n} findings)",
+        p.paint(&sev, severity_style(f.severity)),
+        f.category.title(),
+        f.kind.label()
+    );
+    out.push_str(&wrap(&clean(&g.summary(usize::MAX)), "  ", WIDTH));
+    for h in harnesses {
+        let ev = match evidence(f, *h, 1) {
+            None => "(nothing)".to_string(),
+            Some(e) => {
+                let others = g.findings[1..]
+                    .iter()
+                    .filter(|x| x.items.iter().any(|i| i.harness == *h))
+                    .count();
+                if others > 0 {
+                    format!("{e}, +{others} more")
+                } else {
+                    e
+                }
+            }
+        };
+        out.push_str(&wrap_hanging(
+            &clean(&ev),
+            &format!("  {:<12} ", h.as_str()),
+            "                ",
+            WIDTH,
+        ));
+    }
+    if let Some(a) = &f.accepted {
+        out.push_str(&wrap_hanging(
+            &clean(&a.reason),
+            &format!("  {:<12} ", "accepted"),
+            "                ",
+            WIDTH,
+        ));
+    }
+    let _ = writeln!(
+        out,
+        "  {}",
+        p.paint(&format!("ids {}, +{} more", f.id, n - 1), dim())
+    );
+}
+
+/// The repository problems of `configs`, one block each: where, the code
+/// and the harnesses, then the diagnostic's message (what to do).
+pub(crate) fn problems_section(
+    out: &mut String,
+    p: &Painter,
+    configs: &[playbookdiff_model::EffectiveAgentConfig],
+) {
+    let probs = repository_problems(configs);
+    if probs.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.paint(
+            &format!(
+                "Problems in the repository ({}): fix these first",
+                probs.len()
+            ),
+            heading()
+        )
+    );
+    for pr in probs {
+        let at = pr.source.map(location).unwrap_or_else(|| "-".to_string());
+        let _ = writeln!(
+            out,
+            "  {}  {} ({})",
+            clean(&at),
+            pr.code.as_str(),
+            names(&pr.harnesses)
+        );
+        out.push_str(&wrap(&clean(pr.message), "    ", WIDTH));
+    }
 }
 
 /// `check --format text`.
@@ -130,13 +238,14 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
         false,
     );
     agents_row(&mut out, r.configs);
+    problems_section(&mut out, &p, r.configs);
     let s = &r.comparison.summary;
     let _ = writeln!(out, "\nFindings: {}", counts(s));
     if r.comparison.findings.is_empty() {
         let _ = writeln!(out, "  No compatibility findings.");
     }
-    for f in &r.comparison.findings {
-        finding_block(&mut out, &p, f, &hs);
+    for g in group(&r.comparison.findings) {
+        group_block(&mut out, &p, &g, &hs);
     }
     footer(
         &mut out,
@@ -460,6 +569,18 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
             );
             if let Some(res) = &i.source.resolved_path {
                 let _ = writeln!(out, "    links to {}", clean(res.as_str()));
+            }
+            for pr in f.problems.iter().filter(|pr| {
+                pr.harness == i.harness
+                    && pr.source.as_ref().is_some_and(|s| {
+                        s.path == i.source.path || Some(&s.path) == i.source.resolved_path.as_ref()
+                    })
+            }) {
+                out.push_str(&wrap(
+                    &clean(&format!("problem ({}): {}", pr.code.as_str(), pr.message)),
+                    "    ",
+                    WIDTH,
+                ));
             }
             out.push_str(&wrap(&clean(&format!("why: {}", i.reason)), "    ", WIDTH));
         }

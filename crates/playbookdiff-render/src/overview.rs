@@ -12,11 +12,16 @@ use crate::report::{
     CheckReport,
 };
 use crate::text::{clean, dim, heading, Painter};
+use playbookdiff_compare::group::{group, Group};
 use playbookdiff_compare::{display_name, names, Category, Cell, Reception, Row};
 use std::fmt::Write as _;
 
 /// At most this many rows per category; the rest are counted.
 const MAX_ROWS: usize = 12;
+
+/// At most this many groups of findings, besides those received at
+/// startup in the launch directory, which are always shown.
+const MAX_FINDINGS: usize = 10;
 
 /// The narrowest and widest a harness column may be.
 const CELL_MIN: usize = 18;
@@ -117,6 +122,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         .unwrap_or(0)
         .clamp(CELL_MIN, CELL_MAX);
     let label_w = WIDTH.saturating_sub(2 + (col + 1) * hs.len()).max(20);
+    crate::check_text::problems_section(&mut out, &p, r.configs);
     let mut head = format!("\n  {}", fit("What each agent receives", label_w));
     for h in &hs {
         head.push(' ');
@@ -226,19 +232,43 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
             "  None: both agents receive the same configuration from here."
         );
     }
-    for f in cmp.findings.iter().take(10) {
+    // Groups of findings that share a cause, the first ten, and always
+    // those received at startup in the launch directory itself.
+    let groups = group(&cmp.findings);
+    let pinned = |g: &Group<'_>| {
+        g.findings.iter().any(|f| {
+            f.scope.as_ref() == Some(&r.context.cwd)
+                && playbookdiff_compare::group::reception(f) == Reception::Startup
+        })
+    };
+    let shown: Vec<&Group<'_>> = groups
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| *i < MAX_FINDINGS || pinned(g))
+        .map(|(_, g)| g)
+        .collect();
+    for g in &shown {
+        let f = g.first();
         let sev = format!("  {:<7} ", f.severity.as_str());
-        let body = wrap(&clean(&f.message), "          ", WIDTH);
+        let body = wrap(&clean(&g.summary(8)), "          ", WIDTH);
         let _ = write!(out, "{}", p.paint(&sev, severity_style(f.severity)));
         out.push_str(body.trim_start());
-        let _ = writeln!(out, "          {}", p.paint(&clean(&f.id), dim()));
+        let id = if g.findings.len() == 1 {
+            clean(&f.id).into_owned()
+        } else {
+            format!("{}, +{} more", clean(&f.id), g.findings.len() - 1)
+        };
+        let _ = writeln!(out, "          {}", p.paint(&id, dim()));
     }
-    if cmp.findings.len() > 10 {
+    let hidden: usize = groups.len() - shown.len();
+    if hidden > 0 {
+        let n: usize = groups
+            .iter()
+            .filter(|g| !shown.iter().any(|s| std::ptr::eq(*s, *g)))
+            .map(|g| g.findings.len())
+            .sum();
         out.push_str(&wrap(
-            &format!(
-                "+{} more: see `playbookdiff check{args}`",
-                cmp.findings.len() - 10
-            ),
+            &format!("+{n} more: see `playbookdiff check{args}`"),
             "  ",
             WIDTH,
         ));

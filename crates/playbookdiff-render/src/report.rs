@@ -209,7 +209,8 @@ pub fn unknowable(configs: &[EffectiveAgentConfig]) -> Vec<(DiagnosticCode, Vec<
         .collect()
 }
 
-/// Warnings and errors per harness (the repository's own problems).
+/// Warnings and errors per harness other than the repository problems
+/// ([`repository_problems`] lists those one by one).
 pub fn problems(configs: &[EffectiveAgentConfig]) -> Vec<(Harness, usize)> {
     configs
         .iter()
@@ -218,11 +219,68 @@ pub fn problems(configs: &[EffectiveAgentConfig]) -> Vec<(Harness, usize)> {
                 c.harness,
                 c.diagnostics
                     .iter()
-                    .filter(|d| d.severity != playbookdiff_model::Severity::Info)
+                    .filter(|d| {
+                        d.severity != playbookdiff_model::Severity::Info
+                            && !is_repository_problem(d)
+                    })
                     .count(),
             )
         })
         .collect()
+}
+
+fn is_repository_problem(d: &playbookdiff_model::Diagnostic) -> bool {
+    d.severity != playbookdiff_model::Severity::Info
+        && d.code.kind() == playbookdiff_model::DiagnosticKind::RepositoryProblem
+}
+
+/// A problem in the repository (a warning or error diagnostic of kind
+/// repository-problem: a broken import, a dangling link, a link stored as
+/// text, a shadowed file), once per code and file, with every harness
+/// that reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RepositoryProblem<'a> {
+    /// The diagnostic code.
+    pub code: DiagnosticCode,
+    /// The file and lines, when the diagnostic names one.
+    pub source: Option<&'a playbookdiff_model::SourceRef>,
+    /// The harnesses that report it, in configuration order.
+    pub harnesses: Vec<Harness>,
+    /// The first harness's message: what is wrong and what to do.
+    pub message: &'a str,
+}
+
+/// The repository problems of `configs`, by path, then code.
+pub fn repository_problems(configs: &[EffectiveAgentConfig]) -> Vec<RepositoryProblem<'_>> {
+    let mut out: Vec<RepositoryProblem<'_>> = Vec::new();
+    for c in configs {
+        for d in c.diagnostics.iter().filter(|d| is_repository_problem(d)) {
+            let path = d.source.as_ref().map(|s| &s.path);
+            match out
+                .iter_mut()
+                .find(|p| p.code == d.code && p.source.map(|s| &s.path) == path)
+            {
+                Some(p) => {
+                    if !p.harnesses.contains(&c.harness) {
+                        p.harnesses.push(c.harness);
+                    }
+                }
+                None => out.push(RepositoryProblem {
+                    code: d.code,
+                    source: d.source.as_ref(),
+                    harnesses: vec![c.harness],
+                    message: &d.message,
+                }),
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        let pa = a.source.map(|s| s.path.as_str()).unwrap_or("");
+        let pb = b.source.map(|s| s.path.as_str()).unwrap_or("");
+        pa.cmp(pb)
+            .then_with(|| a.code.as_str().cmp(b.code.as_str()))
+    });
+    out
 }
 
 /// `path:lines` of each item of `harness` in `f`, at most `max`, then `+N`.

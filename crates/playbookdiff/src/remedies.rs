@@ -30,8 +30,44 @@ pub fn remedies(f: &Finding) -> Vec<Remedy> {
             .or(otherwise.map(str::to_string));
         out.extend(action.map(|action| Remedy { harness, action }));
     };
+    // A problem in the repository (a broken import, a dangling link, a link
+    // stored as text) is what to fix first: its diagnostic says how, and a
+    // remedy built on the broken text would copy the breakage.
+    if !f.problems.is_empty() {
+        for p in &f.problems {
+            let r = Remedy {
+                harness: p.harness,
+                action: format!("fix the repository first: {}", p.message),
+            };
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+        return out;
+    }
     match (&f.subject, f.kind) {
-        (Some(Subject::Instruction { dir, files, paths }), FindingType::Missing) => {
+        (Some(Subject::Instruction { files, bridge, .. }), FindingType::Missing)
+            if !bridge.is_empty() =>
+        {
+            // The import is already there: only the boilerplate beside it
+            // differs, and nothing needs adding.
+            let imported: Vec<String> = bridge.iter().map(|b| format!("`{b}`")).collect();
+            if let (Some(h), Some(file)) = (f.present_in.first(), files.first()) {
+                out.push(Remedy {
+                    harness: *h,
+                    action: format!(
+                        "nothing is missing: `{file}` already imports {}, which every agent receives; to silence this, delete the other lines of `{file}` so it holds the import only",
+                        imported.join(" and ")
+                    ),
+                });
+            }
+        }
+        (
+            Some(Subject::Instruction {
+                dir, files, paths, ..
+            }),
+            FindingType::Missing,
+        ) => {
             for h in &f.absent_from {
                 if let Some(file) = files.first() {
                     let paths = paths.as_deref();

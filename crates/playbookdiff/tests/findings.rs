@@ -156,3 +156,162 @@ fn a_missing_instruction_shows_its_paragraphs() {
     );
     assert!(text.contains("conda run -n py311 <command>"), "{text}");
 }
+
+/// The most common bridge, a `CLAUDE.md` with a heading, one boilerplate
+/// sentence and `See @AGENTS.md`: low (check does not fail on it), with a
+/// message that says the import is there, and no remedy that proposes the
+/// import again. Its id is the one it had as a medium finding.
+#[test]
+fn boilerplate_beside_an_existing_bridge_is_low() {
+    let (_tmp, repo) = fixture("cloudflare_like");
+    let v = json(&repo, &["check", "cloudflare_like", "--format", "json"]);
+    let id = "instruction:missing:claude-code-only:root:8ef75972f25f";
+    let f = findings(&v)
+        .iter()
+        .find(|f| f["id"] == id)
+        .unwrap_or_else(|| panic!("{v:#}"));
+    assert_eq!(f["severity"], "low");
+    assert_eq!(f["actionable"], false);
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("which imports `AGENTS.md`"),
+        "{f:#}"
+    );
+    let (_, text) = run(&repo, &["explain", id, "cloudflare_like"]);
+    let text = flat(&text);
+    assert!(text.contains("already imports `AGENTS.md`"), "{text}");
+    assert!(!text.contains("line `@AGENTS.md`"), "{text}");
+    assert!(
+        text.contains("| This file provides guidance to Claude Code"),
+        "{text}"
+    );
+}
+
+/// A broken import, a dangling link and a link stored as text are rows of
+/// the view and of `check`, each with its file and what to do, never a
+/// count; the finding about the broken file carries the problem and its
+/// fix instead of a remedy built on the broken text.
+#[test]
+fn repository_problems_come_first() {
+    let (_tmp, repo) = fixture("cloudflare_like");
+    for cmd in [&["cloudflare_like"][..], &["check", "cloudflare_like"][..]] {
+        let (_, text) = run(&repo, cmd);
+        let problems = text
+            .find("Problems in the repository (4)")
+            .unwrap_or_else(|| panic!("{text}"));
+        let findings = text.find("Findings:").unwrap();
+        assert!(problems < findings, "{text}");
+        let flat = flat(&text);
+        for row in [
+            "packages/create-cloudflare/CLAUDE.md symlink-dangling (Claude Code)",
+            "packages/miniflare/CLAUDE.md:1 import-missing (Claude Code)",
+            "packages/vite-plugin-cloudflare/CLAUDE.md:1 symlink-stored-as-text (Claude Code)",
+        ] {
+            assert!(flat.contains(row), "{row}: {text}");
+        }
+        assert!(
+            flat.contains("Create `packages/miniflare/AGENTS.md`, or correct or remove the line."),
+            "{text}"
+        );
+        assert!(
+            !flat.contains("warnings about the repository itself"),
+            "{text}"
+        );
+    }
+    let v = json(&repo, &["check", "cloudflare_like", "--format", "json"]);
+    let f = findings(&v)
+        .iter()
+        .find(|f| f["id"] == "instruction:missing:claude-code-only:packages/miniflare:e19b27f5c68f")
+        .unwrap_or_else(|| panic!("{v:#}"));
+    assert_eq!(f["problems"][0]["code"], "import-missing");
+    let (_, text) = run(
+        &repo,
+        &["explain", f["id"].as_str().unwrap(), "cloudflare_like"],
+    );
+    let text = flat(&text);
+    assert!(text.contains("problem (import-missing)"), "{text}");
+    assert!(
+        text.contains("Claude Code: fix the repository first: `@./AGENTS.md` names no file"),
+        "{text}"
+    );
+    assert!(!text.contains("move the text of"), "{text}");
+}
+
+/// 27 skills only Codex finds share a cause: one group in the view, in
+/// `check` and in Markdown, naming every skill in `check`; JSON keeps the
+/// 27 findings. The findings are ordered by severity, then startup before
+/// on demand, then path.
+#[test]
+fn one_sided_skills_are_one_group() {
+    let (_tmp, repo) = fixture("getsentry_skills_like");
+    let v = json(
+        &repo,
+        &["check", "getsentry_skills_like", "--format", "json"],
+    );
+    let skills: Vec<&Value> = findings(&v)
+        .iter()
+        .filter(|f| f["category"] == "skill")
+        .collect();
+    assert_eq!(skills.len(), 27, "{v:#}");
+    let (_, view) = run(&repo, &["getsentry_skills_like"]);
+    let flat_view = flat(&view);
+    assert!(
+        flat_view.contains("27 skills only Codex can use (at startup):"),
+        "{view}"
+    );
+    assert!(!flat_view.contains("+17 more"), "{view}");
+    let (_, text) = run(&repo, &["check", "getsentry_skills_like"]);
+    let flat_text = flat(&text);
+    assert!(
+        flat_text.contains("MEDIUM Skill capability gap (27 findings)"),
+        "{text}"
+    );
+    assert!(flat_text.contains("typing-exclusion-worker"), "{text}");
+    assert_eq!(text.matches("MEDIUM").count(), 1, "{text}");
+    let (_, md) = run(
+        &repo,
+        &["check", "getsentry_skills_like", "--format", "markdown"],
+    );
+    assert!(flat(&md).contains("27 skills only Codex can use"), "{md}");
+
+    let (_tmp2, repo) = fixture("cloudflare_like");
+    let v = json(&repo, &["check", "cloudflare_like", "--format", "json"]);
+    let order: Vec<(String, String)> = findings(&v)
+        .iter()
+        .map(|f| {
+            (
+                f["severity"].as_str().unwrap().to_string(),
+                f["scope"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            ("medium".into(), "packages/miniflare".into()),
+            ("medium".into(), "packages/vite-plugin-cloudflare".into()),
+            ("medium".into(), "packages/wrangler".into()),
+            ("low".into(), ".".into()),
+        ]
+    );
+}
+
+/// The finding received at startup in the launch directory comes first
+/// among findings of its severity, before 27 one-sided skills, so it never
+/// falls into "+N more".
+#[test]
+fn the_startup_finding_of_the_launch_directory_comes_first() {
+    let (_tmp, repo) = fixture("getsentry_skills_like");
+    std::fs::remove_file(repo.join("CLAUDE.md")).unwrap();
+    std::fs::write(repo.join("CLAUDE.md"), "Use `npm test` to run the tests.\n").unwrap();
+    let (_, view) = run(&repo, &["getsentry_skills_like"]);
+    let root = view
+        .find("instruction:missing:codex-only:root:")
+        .unwrap_or_else(|| panic!("{view}"));
+    let skills = view
+        .find("skills only Codex can use")
+        .unwrap_or_else(|| panic!("{view}"));
+    assert!(root < skills, "{view}");
+}
