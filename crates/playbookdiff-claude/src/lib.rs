@@ -16,6 +16,7 @@ mod instructions;
 mod json;
 pub mod matcher;
 mod mcp;
+mod plugins;
 pub mod profile;
 pub mod remedy;
 mod settings;
@@ -80,6 +81,7 @@ fn compile_profile(
     instructions::compile(&mut cx, &settings);
     skills::compile(&mut cx, &settings);
     mcp::compile(&mut cx, &settings);
+    plugins::compile(&mut cx);
     cx.finish()
 }
 

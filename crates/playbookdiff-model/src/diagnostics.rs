@@ -425,6 +425,16 @@ declare_codes! {
     /// repository. Source: each adapter's documentation of what its harness
     /// loads (OpenCode: `packages/opencode/src/config/config.ts`).
     ItemNotModelled = "item-not-modelled", Info, Limit, any, "0.1.0", "an agent, command, plugin or remote text the harness loads is not modelled";
+    /// The repository defines a Claude Code plugin (`.claude-plugin/plugin.json`,
+    /// or a local plugin named by `.claude-plugin/marketplace.json`). Once
+    /// installed it adds skills, commands, agents, hooks and MCP servers
+    /// under its name; the repository alone installs nothing, so none of
+    /// them are listed. The message names what it would add; each of its
+    /// skill files gets one too, so a comparison that finds the skill with
+    /// another agent says why Claude Code lacks it. Source: fidelity C25
+    /// (Claude Code plugin documentation; getsentry/skills recorded with
+    /// 2.1.197 and 2.1.332: no plugin, none of its skills listed).
+    PluginNotInstalled = "plugin-not-installed", Info, Unknowable, "claude-code", "0.1.0", "a Claude Code plugin in the repository is not installed";
     /// Whether a user disabled a skill is unknown in repo mode.
     SkillUserStateUnknown = "skill-user-state-unknown", Info, Unknowable, "codex", "0.1.0", "user-side skill settings are unknown";
 

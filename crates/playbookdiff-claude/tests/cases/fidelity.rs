@@ -335,3 +335,48 @@ fn c24_mcp_url_without_type() {
         assert_eq!(diags(&cfg, D::McpTransportUnsupported).len(), 2);
     }
 }
+
+/// C25: a Claude Code plugin in the repository (here a local plugin named
+/// by the root marketplace) is detected and reported with what it would
+/// add once installed; none of it is listed, and its skill file carries
+/// the reason, so a comparison says why Claude Code lacks the skill. A
+/// remote plugin of the marketplace is named too.
+#[test]
+fn c25_plugins_in_repository() {
+    for v in VERSIONS {
+        let cfg = compile("c25_plugins_in_repository", at_root().version(v));
+        assert!(cfg.skills.is_empty(), "{v}");
+        assert!(cfg.mcp_servers.is_empty(), "{v}");
+        let d = diags_at(
+            &cfg,
+            D::PluginNotInstalled,
+            "plugins/kit/.claude-plugin/plugin.json",
+        );
+        assert_eq!(d.len(), 1, "{v}");
+        for part in [
+            "`kit`",
+            "1 skill(s) (`kit:review`)",
+            "1 command(s) (`kit:fmt`)",
+            "1 agent(s) (`kit:critic`)",
+            "hooks",
+            "1 MCP server(s) (`kit-server`)",
+        ] {
+            assert!(d[0].message.contains(part), "{part}: {}", d[0].message);
+        }
+        let s = diags_at(
+            &cfg,
+            D::PluginNotInstalled,
+            "plugins/kit/skills/review/SKILL.md",
+        );
+        assert_eq!(s.len(), 1);
+        let remote = diags_at(
+            &cfg,
+            D::PluginNotInstalled,
+            ".claude-plugin/marketplace.json",
+        );
+        assert_eq!(remote.len(), 1);
+        assert!(remote[0].message.contains("`remote`"));
+        assert_eq!(lines_of(remote[0]).0, 6);
+        assert!(cfg.assumptions.iter().any(|a| a.contains("plugins")));
+    }
+}
