@@ -539,10 +539,18 @@ def codex_items(items):
                 yield it.get("role"), c["text"]
 
 
-def run_codex_once(exe, case, work, trusted, codex_home):
+def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
+    """One run; `entries` (directory -> trust level) replaces the single
+    trust entry of a trusted run with the case's own entries."""
     repo = work / "repo"
     codex_home.mkdir()
-    if trusted:
+    if entries is not None:
+        text = ""
+        for d, level in sorted(entries.items()):
+            path = repo if d == "." else repo / d
+            text += f'[projects."{path}"]\ntrust_level = "{level}"\n\n'
+        (codex_home / "config.toml").write_text(text)
+    elif trusted:
         (codex_home / "config.toml").write_text(
             f'[projects."{repo}"]\ntrust_level = "trusted"\n')
     norm = Normalizer(repo, codex_home, work)
@@ -638,7 +646,9 @@ def has_codex_folder(repo):
 
 def run_codex(exe, case, work):
     """Trusted always; untrusted too when a `.codex` folder exists (the
-    only input trust changes for a repository without user configuration)."""
+    only input trust changes for a repository without user configuration);
+    and with the case's own `trust` entries (directory -> level) when it
+    has them, recorded as `entries`."""
     obs = {}
     modes = (True, False) if has_codex_folder(work / "repo") else (True,)
     for trusted in modes:
@@ -647,6 +657,11 @@ def run_codex(exe, case, work):
         # The same repository path for both runs, so trust entries match.
         obs["trusted" if trusted else "untrusted"] = run_codex_once(
             exe, case, work, trusted, sub / "codex-home")
+    if case.get("trust"):
+        sub = work / "entries"
+        sub.mkdir()
+        obs["entries"] = run_codex_once(
+            exe, case, work, False, sub / "codex-home", entries=case["trust"])
     return obs
 
 

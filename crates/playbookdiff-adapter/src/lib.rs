@@ -144,6 +144,26 @@ pub enum ContextWindow {
     Unknown,
 }
 
+/// A trust decision the user's agent configuration records for one
+/// directory of the repository (Codex: `[projects."<path>"] trust_level`
+/// in `~/.codex/config.toml`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrustEntry {
+    /// The directory, repository-relative (the root is `"."`).
+    pub dir: RepoPath,
+    /// The recorded level.
+    pub level: TrustLevel,
+}
+
+/// A recorded trust level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrustLevel {
+    /// `trusted`.
+    Trusted,
+    /// `untrusted`.
+    Untrusted,
+}
+
 /// What a compilation takes besides the repository and the analysis
 /// context: the inputs only the user knows, given on the command line.
 /// `Inputs::default()` is the newest profiled release with every other
@@ -154,6 +174,11 @@ pub struct Inputs<'a> {
     pub version: Option<&'a str>,
     /// The model's context window.
     pub context_window: ContextWindow,
+    /// The trust entries the user's configuration holds for directories of
+    /// the repository; `None` when not given, for which an adapter whose
+    /// harness gates on trust assumes the project trusted and says so;
+    /// `Some(&[])` means the user's configuration holds no entry.
+    pub trust: Option<&'a [TrustEntry]>,
 }
 
 /// Compiles what one profiled release of a harness receives: `repo`,

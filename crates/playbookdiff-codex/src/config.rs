@@ -15,7 +15,8 @@
 //! only below cwd and in the directories on the way to targetPath.
 
 use crate::{
-    not_a_file, strictly_below, target_only_dirs, Cx, DEFAULT_PROJECT_DOC_MAX_BYTES, READ_LIMIT,
+    not_a_file, strictly_below, target_only_dirs, Cx, TrustLevel, DEFAULT_PROJECT_DOC_MAX_BYTES,
+    READ_LIMIT,
 };
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
@@ -220,6 +221,20 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
             continue;
         };
         let r = cx.resolve(&path);
+        if !matches!(r, Resolved::Missing) && cx.trust_for(dir) != Some(TrustLevel::Trusted) {
+            let why = match cx.trust_for(dir) {
+                Some(_) => "the trust entry given for it (or for the project root) is untrusted",
+                None => "no trust entry given names it or the project root",
+            };
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::ProjectUntrusted,
+                    format!("`{path}` is not loaded: {why}, and Codex loads a project .codex/config.toml layer only from a trusted directory (fidelity X28), so none of its settings or MCP servers apply; trust `{dir}` in ~/.codex/config.toml to use it."),
+                )
+                .at(SourceRef::project(path.clone(), SourceFormat::Toml)),
+            );
+            continue;
+        }
         match r {
             Resolved::Missing | Resolved::Inside { kind: EntryKind::Symlink, .. } => {}
             Resolved::Inside { kind: kind @ (EntryKind::Dir | EntryKind::Other), via_link, .. } => not_a_file(
@@ -516,7 +531,7 @@ pub(crate) fn report_off_chain_layers(cx: &mut Cx<'_, '_>) {
             ..
         } = cx.resolve(&p)
         {
-            let effect = format!("Codex started in {dir} or in a directory below it could not read it as its project configuration and would stop with an error");
+            let effect = format!("Codex started in {dir} or in a directory below it cannot read it as its project configuration and stops with an error");
             not_a_file(
                 cx,
                 &p,

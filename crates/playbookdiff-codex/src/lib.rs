@@ -56,7 +56,7 @@ mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
 use playbookdiff_adapter::{problems, Adapter, Declared};
-pub use playbookdiff_adapter::{ContextWindow, Inputs};
+pub use playbookdiff_adapter::{ContextWindow, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
     SourceFormat, SourceRef,
@@ -170,6 +170,8 @@ fn compile_inputs(
         context,
         diags: Vec::new(),
         refusals: Vec::new(),
+        trust: inputs.trust,
+        project_root: RepoPath::root(),
     };
     let chain = context.cwd.ancestors_root_first();
 
@@ -179,11 +181,14 @@ fn compile_inputs(
     if !repo.is_dir(&context.cwd) {
         cx.diag(Diagnostic::new(
             DiagnosticCode::Unreadable,
-            format!("cwd {} is not a directory in the repository, so Codex could not start there; pass an existing directory as --cwd.", context.cwd),
+            format!("cwd {} is not a directory in the repository, so Codex does not start there; pass an existing directory as --cwd.", context.cwd),
         ));
     }
     // A nested `.git` moves Codex's project root: nothing above it is read.
     let nested_root = check_project_root(&mut cx, &chain);
+    if let Some(r) = &nested_root {
+        cx.project_root = r.clone();
+    }
     let (above, chain): (Vec<RepoPath>, Vec<RepoPath>) = match &nested_root {
         Some(r) => chain.into_iter().partition(|d| !d.starts_with(r)),
         None => (Vec::new(), chain),
@@ -195,6 +200,10 @@ fn compile_inputs(
     config::report_off_chain_layers(&mut cx);
 
     out.instructions = instructions::compile(&mut cx, &chain, &settings);
+    if facts.untrusted_drops_agents_md && cx.trust_for(&context.cwd) == Some(TrustLevel::Untrusted)
+    {
+        untrusted_chain(&mut cx, &mut out, version);
+    }
     out.skills = skills::compile(&mut cx, &chain, &layers, &facts, inputs.context_window);
     out.mcp_servers = mcp::compile(&mut cx, &layers);
     if let Some(r) = &nested_root {
@@ -207,7 +216,7 @@ fn compile_inputs(
     refused(&mut cx, &mut out);
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
 
-    out.assumptions = assumptions(context, version, &facts, inputs.context_window);
+    out.assumptions = assumptions(context, version, &facts, inputs);
     out.diagnostics = problems::dedupe(cx.diags);
     out
 }
@@ -221,9 +230,27 @@ pub(crate) struct Cx<'r, 't> {
     /// Why Codex refuses the merged configuration (and so does not start),
     /// with where; empty when it loads.
     pub refusals: Vec<(String, Option<SourceRef>)>,
+    /// The trust entries given ([`Inputs::trust`]); `None`: assumed trusted.
+    pub trust: Option<&'r [TrustEntry]>,
+    /// Codex's project root: the repository root, or a nested directory
+    /// holding `.git` between it and cwd.
+    pub project_root: RepoPath,
 }
 
 impl Cx<'_, '_> {
+    /// Codex's trust decision for directory `dir` (fidelity X28; openai/codex
+    /// `ProjectTrustContext::decision_for_dir` in the config loader): the
+    /// entry of `dir` itself, else the project root's, else none. Every
+    /// directory is trusted when no entries were given (the assumption).
+    /// Seen with 0.142.3 and 0.171.0 on fixture `x28_per_directory_trust`.
+    pub fn trust_for(&self, dir: &RepoPath) -> Option<TrustLevel> {
+        let Some(entries) = self.trust else {
+            return Some(TrustLevel::Trusted);
+        };
+        let level = |d: &RepoPath| entries.iter().rev().find(|e| &e.dir == d).map(|e| e.level);
+        level(dir).or_else(|| level(&self.project_root))
+    }
+
     /// Records a diagnostic.
     pub fn diag(&mut self, d: Diagnostic) {
         self.diags.push(d);
@@ -326,6 +353,30 @@ fn check_project_root(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Option<RepoPat
     None
 }
 
+/// An explicitly untrusted launch directory (fidelity X27): releases with
+/// [`profile::Facts::untrusted_drops_agents_md`] send no project
+/// `AGENTS.md` (the 0.150.0 release notes; openai/codex#41499; seen with
+/// 0.171.0 on fixture `x27_untrusted_project`, not with 0.142.3), so every
+/// received chain file is shown `excluded`.
+fn untrusted_chain(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig, version: &str) {
+    let mut dropped = Vec::new();
+    for i in &mut out.instructions {
+        if i.applicability == playbookdiff_model::Applicability::Effective {
+            i.applicability = playbookdiff_model::Applicability::Excluded;
+            i.order = None;
+            i.reason = format!("The trust entry given for cwd `{}` (or the project root) is untrusted, and Codex {version} sends no project AGENTS.md for an untrusted project.", cx.context.cwd);
+            dropped.push(problems::quote(&i.source.path));
+        }
+    }
+    if dropped.is_empty() {
+        return;
+    }
+    cx.diag(Diagnostic::new(
+        DiagnosticCode::ProjectUntrusted,
+        format!("The project is untrusted for cwd `{}` (the trust entry given), so Codex {version} sends none of its AGENTS.md files: {}; trust the project in ~/.codex/config.toml to receive them.", cx.context.cwd, dropped.join(", ")),
+    ));
+}
+
 /// A configuration Codex refuses (X4, X6; openai/codex
 /// `codex-rs/config/src/mcp_types.rs`, the config loader; seen with `codex
 /// mcp list` of both profiled releases): one `config-refused` error saying
@@ -370,7 +421,7 @@ fn unavailable_layers(
     let mode = cx.context.mode.as_str();
     cx.diag(Diagnostic::new(
         DiagnosticCode::LocalConfigUnavailable,
-        format!("$CODEX_HOME/AGENTS.override.md and $CODEX_HOME/AGENTS.md (global instructions placed before the project chain) are not read in {mode} mode, so the received instructions may start with more text; check ~/.codex on the developer's machine."),
+        format!("$CODEX_HOME/AGENTS.override.md and $CODEX_HOME/AGENTS.md (global instructions placed before the project chain) are not read in {mode} mode: Codex puts their text before the project chain, so what precedes it is an input the analysis cannot see; check ~/.codex on the developer's machine."),
     ));
     cx.diag(Diagnostic::new(
         DiagnosticCode::UserConfigUnavailable,
@@ -384,7 +435,7 @@ fn unavailable_layers(
         DiagnosticCode::UserConfigUnavailable,
         "User, admin and bundled system skills ($HOME/.agents/skills, $CODEX_HOME/skills, /etc/codex/skills) are not visible to the analysis, and they share the skill listing budget and names with repository skills; list them with /skills in Codex.",
     ));
-    if let Some(first) = first_layer {
+    if let (Some(first), None) = (first_layer, cx.trust) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::ProjectTrustAssumed,
@@ -418,8 +469,20 @@ fn assumptions(
     context: &AnalysisContext,
     version: &str,
     facts: &profile::Facts,
-    window: ContextWindow,
+    inputs: &Inputs<'_>,
 ) -> Vec<String> {
+    let trust = match inputs.trust {
+        None => TRUST_ASSUMPTION.to_string(),
+        Some([]) => "The user's configuration holds no trust entry for the project (given), so Codex loads no .codex/config.toml layer (MCP servers included); AGENTS.md files and skills still load.".to_string(),
+        Some(entries) => {
+            let list: Vec<String> = entries
+                .iter()
+                .map(|e| format!("`{}` {}", e.dir, match e.level { TrustLevel::Trusted => "trusted", TrustLevel::Untrusted => "untrusted" }))
+                .collect();
+            format!("The user's configuration holds these trust entries (given): {}; Codex loads a .codex/config.toml layer only when its directory, else the project root, is trusted.", list.join(", "))
+        }
+    };
+    let window = inputs.context_window;
     let window = match (window, listing_window(window, facts)) {
         (ContextWindow::ReleaseDefault, Some(n)) => format!("The model is the default model of Codex {version}, whose context window of {n} tokens sets the skill listing budget (2% of it, {} tokens); pass --context-window for another model.", n * 2 / 100),
         (_, Some(n)) => format!("The model's context window is {n} tokens (given), which sets the skill listing budget (2% of it, {} tokens).", (n * 2 / 100).max(1)),
@@ -427,7 +490,7 @@ fn assumptions(
     };
     vec![
         "The supplied repositoryRoot is the project root Codex finds with its project_root_markers (default .git); user configuration can change the markers.".to_string(),
-        TRUST_ASSUMPTION.to_string(),
+        trust,
         format!("Codex starts in cwd {}; the instruction chain and skill scan depend on cwd only, never on targetPath.", context.cwd),
         "No CLI flag, -c override, profile, user, system or managed configuration changes the repository-defined values.".to_string(),
         window,

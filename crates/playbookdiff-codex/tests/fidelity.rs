@@ -4,10 +4,10 @@
 //! release's own `codex debug prompt-input` (or `codex mcp list`) output on
 //! the same fixture.
 
-use playbookdiff_codex::{compile_with, Inputs, PROFILED_VERSIONS};
+use playbookdiff_codex::{compile_with, Inputs, TrustEntry, TrustLevel, PROFILED_VERSIONS};
 use playbookdiff_model::{
-    AdvertisementState, AnalysisContext, Applicability, BudgetCause, EffectiveAgentConfig, Mode,
-    Permission, RepoPath, Skill,
+    AdvertisementState, AnalysisContext, Applicability, BudgetCause, DiagnosticCode,
+    EffectiveAgentConfig, Mode, Permission, RepoPath, Skill,
 };
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::{Path, PathBuf};
@@ -355,6 +355,111 @@ fn x26_codex_skills_root() {
     }
 }
 
+fn compile_trusting(
+    case: &str,
+    cwd: &str,
+    version: &str,
+    trust: &[(&str, TrustLevel)],
+) -> EffectiveAgentConfig {
+    let tree = WorkingTree::open(&fixture(case)).expect("fixture opens");
+    let repo = Repo::new(&tree);
+    let ctx = AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: RepoPath::new(cwd).expect("cwd"),
+        target_path: None,
+        mode: Mode::Repo,
+    };
+    let entries: Vec<TrustEntry> = trust
+        .iter()
+        .map(|(d, level)| TrustEntry {
+            dir: RepoPath::new(d).unwrap(),
+            level: *level,
+        })
+        .collect();
+    compile_with(
+        &repo,
+        &ctx,
+        &Inputs {
+            version: Some(version),
+            trust: Some(&entries),
+            ..Inputs::default()
+        },
+    )
+}
+
+#[test]
+fn x27_untrusted_project() {
+    let untrusted = [(".", TrustLevel::Untrusted)];
+    // 0.142.3 still sends the project AGENTS.md; 0.171.0 sends none.
+    let old = compile_trusting("x27_untrusted_project", ".", "0.142.3", &untrusted);
+    assert_eq!(chain_text(&old), "Root instructions.\n");
+    let new = compile_trusting("x27_untrusted_project", ".", "0.171.0", &untrusted);
+    assert_eq!(chain_text(&new), "");
+    assert_eq!(new.instructions[0].applicability, Applicability::Excluded);
+    assert!(has_code(&new, "project-untrusted"));
+    for c in [&old, &new] {
+        // The .codex layer is skipped (its MCP server with it); skills are
+        // not trust-gated.
+        assert!(c.mcp_servers.is_empty());
+        assert_eq!(listed(c), ["kept"]);
+    }
+    // A missing entry (no trust given for the project) keeps AGENTS.md.
+    let none = compile_trusting("x27_untrusted_project", ".", "0.171.0", &[]);
+    assert_eq!(chain_text(&none), "Root instructions.\n");
+    assert!(none.mcp_servers.is_empty());
+    // Without trust input: assumed trusted, and said so.
+    let assumed = compile_at("x27_untrusted_project", ".", "0.171.0");
+    assert_eq!(
+        server(&assumed, "docs").applicability,
+        Applicability::Effective
+    );
+    assert!(has_code(&assumed, "project-trust-assumed"));
+}
+
+#[test]
+fn x28_per_directory_trust() {
+    // The launch directory's own entry beats the project root's.
+    let trust = [(".", TrustLevel::Untrusted), ("a", TrustLevel::Trusted)];
+    for v in PROFILED_VERSIONS {
+        let c = compile_trusting("x28_per_directory_trust", "a", v, &trust);
+        let names: Vec<&str> = c.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["inner"], "{v}");
+        assert!(c
+            .diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "project-untrusted"
+                && d.source
+                    .as_ref()
+                    .is_some_and(|s| s.path.as_str() == ".codex/config.toml")));
+        // cwd is trusted, so AGENTS.md loads in both releases.
+        assert_eq!(
+            chain_text(&c),
+            "Root instructions.\n\n\nPackage instructions.\n",
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn x29_chain_rendering() {
+    // Files joined by one blank line, each exactly as written: leading
+    // newlines, trailing blank lines and a missing final newline kept.
+    for v in PROFILED_VERSIONS {
+        let c = compile_at("x29_chain_rendering", "a/b", v);
+        assert_eq!(
+            chain_text(&c),
+            "Root rules.\n\n\n\nPackage rules.\n\nSecond paragraph.\n\n\n\n\n  Override, indented, no final newline",
+            "{v}"
+        );
+        let shadowed = c
+            .instructions
+            .iter()
+            .find(|i| i.source.path.as_str() == "a/b/AGENTS.md")
+            .expect("listed");
+        assert_eq!(shadowed.applicability, Applicability::Shadowed);
+    }
+}
+
 #[test]
 fn x30_fallback_names_with_slash() {
     let old = compile_at("x30_fallback_names_with_slash", "a", "0.142.3");
@@ -543,4 +648,65 @@ fn nested_git_moves_the_project_root() {
     assert_eq!(top.applicability, Applicability::OutOfScope);
     assert_eq!(listed(&c), ["inner"]);
     assert_eq!(by_dir(&c, "top").applicability, Applicability::OutOfScope);
+}
+
+/// Words that hedge: a Codex diagnostic states what Codex's source decides,
+/// and names an input the analysis cannot see instead of guessing.
+const HEDGES: &[&str] = &[
+    "may", "might", "could", "possibly", "perhaps", "probably", "likely",
+];
+
+fn hedges(text: &str) -> Vec<&'static str> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    HEDGES
+        .iter()
+        .copied()
+        .filter(|h| words.iter().any(|w| w == h))
+        .collect()
+}
+
+#[test]
+fn the_hedge_check_catches_a_hedge() {
+    assert_eq!(hedges("Codex may reject it."), ["may"]);
+    assert!(hedges("Codex rejects it; mayhem aside.").is_empty());
+}
+
+#[test]
+fn no_codex_diagnostic_hedges() {
+    // Every message of every fixture, under every profiled release.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("fixtures").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        for v in PROFILED_VERSIONS {
+            let c = compile_at(&name, ".", v);
+            for d in &c.diagnostics {
+                seen += 1;
+                let h = hedges(&d.message);
+                assert!(
+                    h.is_empty(),
+                    "{name} {v} {}: {h:?} in {:?}",
+                    d.code.as_str(),
+                    d.message
+                );
+            }
+            for a in &c.assumptions {
+                let h = hedges(a);
+                assert!(h.is_empty(), "{name} {v}: {h:?} in assumption {a:?}");
+            }
+        }
+    }
+    assert!(seen > 100, "{seen} messages checked");
+    // And the table's summary and documentation of every code Codex owns.
+    for code in DiagnosticCode::ALL {
+        if code.owner() != Some("codex") {
+            continue;
+        }
+        let text = format!("{} {}", code.summary(), code.documentation());
+        let h = hedges(&text);
+        assert!(h.is_empty(), "{}: {h:?} in {text:?}", code.as_str());
+    }
 }

@@ -471,18 +471,22 @@ declare_codes! {
     /// the other's definition whole (fidelity C3; seen with Claude Code
     /// 2.1.197 and 2.1.332).
     McpServerOverridden = "mcp-server-overridden", Info, Behaviour, "claude-code", "0.1.0", "a closer .mcp.json replaces a server of the same name";
-    /// The same MCP server is defined in more than one layer, and how the
-    /// definitions combine is undocumented. Source: spec 004 "Duplicate
-    /// server names across layers".
+    /// The same MCP server is defined in more than one layer. No longer
+    /// reported: Codex deep-merges the layers' tables key by key (fidelity
+    /// X5, `merge_toml_values`), which the analysis models; kept so the
+    /// code is never reused. Source: spec 004 "Duplicate server names
+    /// across layers".
     McpDuplicateUnresolved = "mcp-duplicate-unresolved", Warning, Limit, "codex", "0.1.0", "an MCP server is defined in several layers";
 
     // ----- Codex -----
     /// Repo mode assumes that the project's `.codex/` layers are trusted
     /// (`projects.<path>.trust_level = "trusted"` in the user's
     /// configuration). An untrusted project skips every `.codex/` layer,
-    /// including its `[mcp_servers]` (openai/codex#9676); `AGENTS.md` and
-    /// `.agents/skills` are not documented as trust-gated. Source: spec 004
-    /// "Repo mode"; harness facts B2.
+    /// including its `[mcp_servers]` (openai/codex#9676), and from 0.150.0
+    /// an explicitly untrusted one also loses its `AGENTS.md` (fidelity
+    /// X27); `.agents/skills` are not trust-gated. Trust is an input the
+    /// analysis cannot see: `--trust` gives it. Source: spec 004 "Repo
+    /// mode"; harness facts B2.
     ProjectTrustAssumed = "project-trust-assumed", Info, Assumption, "codex", "0.1.0", "project .codex/ layers are assumed trusted";
     /// The supplied repositoryRoot is assumed to be the root the harness
     /// finds itself: for Codex the directory its `project_root_markers`
@@ -505,47 +509,49 @@ declare_codes! {
     /// A project `.codex/config.toml` sets a key that Codex ignores (with a
     /// warning) in project layers, e.g. `model_provider` or `profiles`.
     /// Source: harness facts B2.
-    ConfigKeyNotAllowed = "config-key-not-allowed", Warning, RepositoryProblem, "codex", "0.1.0", "a key project configuration may not set";
-    /// The `AGENTS.md` chain exceeds `project_doc_max_bytes` (32,768 by
-    /// default). The documentation disagrees on whether the limit applies
-    /// per file or to the whole chain root-first (openai/codex#13386, openai/codex#37956), so
-    /// nothing is truncated; the message lists each file's bytes, the
-    /// cumulative total and the files at risk under both readings.
-    /// Source: spec 004 "Project instruction byte budget".
-    InstructionBudgetRisk = "instruction-budget-risk", Warning, RepositoryProblem, "codex", "0.1.0", "the AGENTS.md chain may exceed project_doc_max_bytes";
+    ConfigKeyNotAllowed = "config-key-not-allowed", Warning, RepositoryProblem, "codex", "0.1.0", "a key Codex ignores in project configuration";
+    /// The `AGENTS.md` chain exceeds `project_doc_max_bytes`. No longer
+    /// reported: Codex spends one budget root-first over the chain
+    /// (fidelity X8, `read_agents_md`), which `instruction-budget-exceeded`
+    /// reports with the cut and dropped files; kept so the code is never
+    /// reused. Source: spec 004 "Project instruction byte budget".
+    InstructionBudgetRisk = "instruction-budget-risk", Warning, RepositoryProblem, "codex", "0.1.0", "the AGENTS.md chain exceeds project_doc_max_bytes (no longer reported)";
     /// An empty instruction file precedes a non-empty one in the same
-    /// directory. The documentation selects the first non-empty file, which
-    /// the analysis follows; the Codex source takes the first existing file
-    /// and then drops it when empty, so that directory may contribute
-    /// nothing. Delete the empty file. Source: spec 004 "Project instruction
-    /// chain"; openai/codex `agents_md.rs`.
-    EmptyInstructionPrecedence = "empty-instruction-precedence", Warning, RepositoryProblem, "codex", "0.1.0", "an empty instruction file may hide the next one";
+    /// directory. Codex takes the first candidate that is a file and drops
+    /// it when blank, so that directory contributes nothing: the non-empty
+    /// file after it is never read (fidelity X7). Delete the empty file.
+    /// Source: openai/codex `agents_md_paths`, `read_agents_md`; seen with
+    /// `codex debug prompt-input`.
+    EmptyInstructionPrecedence = "empty-instruction-precedence", Warning, RepositoryProblem, "codex", "0.1.0", "an empty instruction file hides the next one";
     /// A SKILL.md lacks the `name` or `description` Codex requires; the
     /// skill is not listed. Source: harness facts B5.
     SkillFieldMissing = "skill-field-missing", Warning, RepositoryProblem, any, "0.1.0", "a SKILL.md lacks name or description";
-    /// A `SKILL.md` file (not its folder) is a symbolic link. Codex
-    /// documents symlinked skill folders; a symlinked SKILL.md file was
-    /// reported skipped (openai/codex#22506, openai/codex#31592). The analysis follows the
-    /// link. Make the folder the link instead. Source: field report 15.
+    /// A `SKILL.md` file (not its folder) is a symbolic link. No longer
+    /// reported: Codex follows only directory links while it looks for
+    /// skills, so it does not load such a file (fidelity X12), which the
+    /// analysis models; kept so the code is never reused. Source: field
+    /// report 15; openai/codex#22506, openai/codex#31592.
     SkillSymlinkDisputed = "skill-symlink-disputed", Info, Limit, "codex", "0.1.0", "a symlinked SKILL.md file: documentation and reports disagree";
-    /// A `[[skills.config]]` entry disables a skill, but the reference prose
-    /// and examples disagree on whether `path` names the skill directory or
-    /// its `SKILL.md`. A `SKILL.md` path is applied (documented example); a
-    /// directory path leaves the skill conditional. Source: spec 004
-    /// "Unresolved semantics".
+    /// A `[[skills.config]]` entry disables a skill, and the documentation
+    /// disagreed on what its `path` names. No longer reported: Codex reads
+    /// `[[skills.config]]` only from user and session layers, never from the
+    /// repository (fidelity X2); kept so the code is never reused. Source:
+    /// spec 004 "Unresolved semantics".
     SkillConfigPathAmbiguous = "skill-config-path-ambiguous", Warning, Limit, "codex", "0.1.0", "skills.config path semantics are unresolved";
     /// A skill root the Codex source scans but the documentation does not
-    /// describe (`.codex/skills`) exists; it is not modelled. Source:
-    /// harness facts B5.
+    /// describe (`.codex/skills`). No longer reported: the root is modelled
+    /// (fidelity X26); kept so the code is never reused. Source: harness
+    /// facts B5.
     SkillRootUnmodelled = "skill-root-unmodelled", Info, Limit, "codex", "0.1.0", "an undocumented skill root is not modelled";
     /// A YAML metadata file (`agents/openai.yaml`) could not be parsed; the
     /// invocation policy it may set is unknown.
     InvalidYaml = "invalid-yaml", Warning, RepositoryProblem, any, "0.1.0", "a YAML metadata file is invalid";
-    /// An MCP value uses a `${VAR}` placeholder. Codex does not document
-    /// interpolation inside `config.toml`, so the server may receive the
-    /// text verbatim. Use `env_vars`, `bearer_token_env_var` or
-    /// `env_http_headers`. Source: harness facts B4.
-    McpInterpolationUndocumented = "mcp-interpolation-undocumented", Warning, RepositoryProblem, "codex", "0.1.0", "a ${VAR} placeholder Codex may not expand";
+    /// An MCP value uses a `${VAR}` placeholder. Codex never expands
+    /// placeholders in `config.toml`: the server receives the text verbatim
+    /// (fidelity X24; no expansion in the config loader). Use `env_vars`,
+    /// `bearer_token_env_var` or `env_http_headers`. Source: harness facts
+    /// B4.
+    McpInterpolationUndocumented = "mcp-interpolation-undocumented", Warning, RepositoryProblem, "codex", "0.1.0", "a ${VAR} placeholder Codex sends verbatim";
     /// A path that must be a regular file (a memory file, a rule,
     /// `AGENTS.md`, `SKILL.md`, `agents/openai.yaml`, `.mcp.json`, a settings
     /// file, `.codex/config.toml`, the target of an `@path` import) is a
@@ -591,6 +597,14 @@ declare_codes! {
     /// `codex-rs/config/src/mcp_types.rs`, `codex-rs/core/src/config_loader`;
     /// seen with `codex mcp list`.
     ConfigRefused = "config-refused", Error, RepositoryProblem, "codex", "0.1.0", "Codex refuses this configuration and does not start";
+    /// The trust entries given with `--trust` make Codex skip part of the
+    /// project: a `.codex/config.toml` layer whose directory (else the
+    /// project root) is not trusted applies nothing (fidelity X28,
+    /// `ProjectTrustContext::decision_for_dir`), and releases from 0.150.0
+    /// send no project `AGENTS.md` when cwd is explicitly untrusted
+    /// (fidelity X27; openai/codex#41499). Seen with `codex debug
+    /// prompt-input` and `codex mcp list` of 0.142.3 and 0.171.0.
+    ProjectUntrusted = "project-untrusted", Info, Behaviour, "codex", "0.1.0", "an untrusted directory's .codex layer or AGENTS.md is not loaded";
 }
 
 #[cfg(test)]

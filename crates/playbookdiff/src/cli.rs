@@ -7,8 +7,8 @@
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use playbookdiff_compare::FailOn;
-use playbookdiff_model::{Harness, Mode};
-use playbookdiff_registry::{ContextWindow, Inputs};
+use playbookdiff_model::{Harness, Mode, RepoPath};
+use playbookdiff_registry::{ContextWindow, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_render::{Format, Report};
 use std::num::NonZeroU64;
 use std::path::PathBuf;
@@ -234,6 +234,15 @@ pub struct DiffArgs {
     #[arg(long, value_name = "TOKENS", value_parser = parse_context_window)]
     pub context_window: Option<ContextWindow>,
 
+    /// The trust entries of the user's agent configuration for directories
+    /// of REPO (Codex: `[projects."<path>"] trust_level`): LEVEL for the
+    /// repository root, DIR=LEVEL[,DIR=LEVEL...] for directories relative
+    /// to REPO, or `none` for no entry; LEVEL is trusted or untrusted
+    /// [default: not known; the project is assumed trusted, as the
+    /// assumptions say]
+    #[arg(long, value_name = "[DIR=]LEVEL", value_parser = parse_trust)]
+    pub trust: Option<TrustArg>,
+
     /// Output format
     #[arg(long, value_name = "FORMAT", default_value = "text",
           value_parser = format_parser(Report::Diff))]
@@ -290,6 +299,7 @@ impl DiffArgs {
         Inputs {
             version: self.agent_version(harness),
             context_window: self.context_window.unwrap_or_default(),
+            trust: self.trust.as_ref().map(|t| t.0.as_slice()),
         }
     }
 }
@@ -482,6 +492,15 @@ pub struct ContextArgs {
     #[arg(long, value_name = "TOKENS", value_parser = parse_context_window)]
     pub context_window: Option<ContextWindow>,
 
+    /// The trust entries of the user's agent configuration for directories
+    /// of REPO (Codex: `[projects."<path>"] trust_level`): LEVEL for the
+    /// repository root, DIR=LEVEL[,DIR=LEVEL...] for directories relative
+    /// to REPO, or `none` for no entry; LEVEL is trusted or untrusted
+    /// [default: not known; the project is assumed trusted, as the
+    /// assumptions say]
+    #[arg(long, value_name = "[DIR=]LEVEL", value_parser = parse_trust)]
+    pub trust: Option<TrustArg>,
+
     /// Analyse this commit of REPO (HEAD, main~2, a tag or an id), read from
     /// its git objects, instead of the working tree; --cwd and --target are
     /// then paths in that commit
@@ -503,10 +522,11 @@ impl ContextArgs {
     /// The inputs of `harness`'s compilation at release `version` (the
     /// caller resolves it, see [`ContextArgs::agent_version`]) with
     /// `--context-window`.
-    pub fn inputs<'a>(&self, version: Option<&'a str>) -> Inputs<'a> {
+    pub fn inputs<'a>(&'a self, version: Option<&'a str>) -> Inputs<'a> {
         Inputs {
             version,
             context_window: self.context_window.unwrap_or_default(),
+            trust: self.trust.as_ref().map(|t| t.0.as_slice()),
         }
     }
 }
@@ -537,6 +557,42 @@ pub fn parse_context_window(s: &str) -> Result<ContextWindow, String> {
             u64::MAX
         )),
     }
+}
+
+/// `--trust`: the trust entries given, in order (empty for `none`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustArg(pub Vec<TrustEntry>);
+
+/// Parses `--trust`: `none`, a LEVEL for the repository root, or
+/// DIR=LEVEL entries separated by commas (DIR relative to REPO, inside
+/// it). Errors are one sentence saying what to pass.
+pub fn parse_trust(s: &str) -> Result<TrustArg, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(TrustArg(Vec::new()));
+    }
+    let level = |l: &str| match l.trim().to_ascii_lowercase().as_str() {
+        "trusted" => Ok(TrustLevel::Trusted),
+        "untrusted" => Ok(TrustLevel::Untrusted),
+        other => Err(format!(
+            "unknown trust level `{other}`; use trusted or untrusted, as [DIR=]LEVEL, or none"
+        )),
+    };
+    let mut out = Vec::new();
+    for part in t.split(',') {
+        let (dir, l) = part.split_once('=').unwrap_or((".", part));
+        let Some(dir) = RepoPath::new(dir.trim()).filter(|_| !dir.trim().is_empty()) else {
+            return Err(format!(
+                "`{}` is not a directory inside the repository; give DIR relative to REPO, e.g. apps/api=trusted",
+                dir.trim()
+            ));
+        };
+        out.push(TrustEntry {
+            dir,
+            level: level(l)?,
+        });
+    }
+    Ok(TrustArg(out))
 }
 
 /// Arguments of `playbookdiff compile`.

@@ -591,3 +591,37 @@ fn a_bad_context_window_is_refused_in_one_line() {
         assert!(line.contains("whole number of tokens"), "{line}");
     }
 }
+
+#[test]
+fn trust_entries_reach_codex() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../playbookdiff-codex/tests/fixtures/x27_untrusted_project");
+    let servers = |v: &serde_json::Value| v["mcpServers"].as_array().unwrap().len();
+    // Not given: assumed trusted, the .codex layer's server applies.
+    let v = json_of(compile_in(&dir).args(["--harness", "codex", "--json"]));
+    assert_eq!(servers(&v), 1, "{v}");
+    // Explicitly untrusted: no layer, and 0.171.0 sends no AGENTS.md.
+    let v =
+        json_of(compile_in(&dir).args(["--harness", "codex", "--json", "--trust", "untrusted"]));
+    assert_eq!(servers(&v), 0, "{v}");
+    assert!(v.to_string().contains("project-untrusted"), "{v}");
+    assert!(
+        v["assumptions"]
+            .to_string()
+            .contains("trust entries (given)"),
+        "{v}"
+    );
+    // No entry at all: no layer either.
+    let v = json_of(compile_in(&dir).args(["--harness", "codex", "--json", "--trust", "none"]));
+    assert_eq!(servers(&v), 0, "{v}");
+    let repo = repository();
+    for (value, says) in [
+        ("maybe", "unknown trust level"),
+        ("../x=trusted", "not a directory inside the repository"),
+        ("a=", "unknown trust level"),
+    ] {
+        let line = refused(compile_in(repo.path()).arg(format!("--trust={value}")));
+        assert!(line.contains("--trust"), "{line}");
+        assert!(line.contains(says), "{value}: {line}");
+    }
+}

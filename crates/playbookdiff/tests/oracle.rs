@@ -12,7 +12,7 @@
 //!   `InstructionsLoaded` hook), the skills listed to the model by command name
 //!   (`skills`), the MCP servers of the `init` line (`mcp-servers`), and for
 //!   a target the files the scripted `Read` attached (`on-demand-files`);
-//! - Codex (trusted project): whether it starts (`start`), the AGENTS.md
+//! - Codex (trusted project, or the case's own `trust` entries): whether it starts (`start`), the AGENTS.md
 //!   chain byte for byte (`agents-md`), the advertised skills by name and
 //!   path (`skills`), and `codex mcp list` (`mcp-servers`).
 //!
@@ -25,7 +25,7 @@ use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, LoadPhase, Mode, Permission, RepoPath,
     Severity,
 };
-use playbookdiff_registry::Adapter;
+use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Repo, WorkingTree};
 use serde::Deserialize;
 use serde_json::Value;
@@ -65,6 +65,10 @@ struct Case {
     #[serde(default = "dot")]
     cwd: String,
     target: Option<String>,
+    /// Codex trust entries (directory -> `trusted` / `untrusted`): the
+    /// observation's `entries` run is recorded with exactly these, and is
+    /// the one compared, with the adapter given the same entries.
+    trust: Option<BTreeMap<String, String>>,
 }
 
 fn dot() -> String {
@@ -169,7 +173,24 @@ fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAge
         // The agent reads the working tree as it is, personal files included.
         mode: Mode::Local,
     };
-    adapter(agent).compile(&repo, &context, Some(version))
+    let trust: Option<Vec<TrustEntry>> = case.trust.as_ref().map(|t| {
+        t.iter()
+            .map(|(dir, level)| TrustEntry {
+                dir: RepoPath::new(dir).expect("trust directory"),
+                level: match level.as_str() {
+                    "trusted" => TrustLevel::Trusted,
+                    "untrusted" => TrustLevel::Untrusted,
+                    other => panic!("trust level {other}"),
+                },
+            })
+            .collect()
+    });
+    let inputs = Inputs {
+        version: Some(version),
+        trust: trust.as_deref(),
+        ..Inputs::default()
+    };
+    adapter(agent).compile_with(&repo, &context, &inputs)
 }
 
 // ------------------------------------------------------------ comparison
@@ -408,7 +429,11 @@ fn codex_disagreements(
             });
         }
     };
-    let run = &obs["trusted"];
+    let run = if case.trust.is_some() {
+        &obs["entries"]
+    } else {
+        &obs["trusted"]
+    };
     let refuses = run["exit"] != 0;
     let errors: Vec<String> = cfg
         .diagnostics
@@ -652,7 +677,8 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("parents (`imports`), the skills listed to the model (`skills`), the MCP\n");
     s.push_str("servers of the `init` line (`mcp-servers`), and the files a scripted read of\n");
     s.push_str("the target attaches (`on-demand-files`). For Codex, with the project\n");
-    s.push_str("trusted: whether it starts (`start`), the AGENTS.md chain byte for byte\n");
+    s.push_str("trusted (or the case's own trust entries, given to the adapter with the same\n");
+    s.push_str("values): whether it starts (`start`), the AGENTS.md chain byte for byte\n");
     s.push_str("(`agents-md`), the skills listed (`skills`, name and path) and `codex mcp\n");
     s.push_str("list` (`mcp-servers`). What the oracle cannot see is in `oracle/README.md`.\n\n");
     s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
