@@ -572,8 +572,8 @@ fn skill_advertisement_budget_risk() {
     // An unknown window: 8,000 characters; the descriptions are shortened
     // evenly, by the repository's skills alone.
     let opts = Inputs {
-        version: None,
         context_window: ContextWindow::Unknown,
+        ..Inputs::default()
     };
     let c = compile_with(&repo, &AnalysisContext::at_root(), &opts);
     assert_eq!(c.skills.len(), 9);
