@@ -28,8 +28,8 @@ use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
 use crate::settings::Settings;
 use crate::{outside_dot_claude, Compiler};
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath, Resolution,
-    SourceFormat, SourceRef, SourceScope,
+    Applicability, ByteSpan, Diagnostic, DiagnosticCode, Instruction, LoadPhase, Mode, RepoPath,
+    Resolution, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{EntryKind, Resolved, TextFile};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -338,6 +338,7 @@ fn top_file(
             truncated_at_byte: None,
             paths: None,
             resolution: None,
+            import_spans: Vec::new(),
             content: String::new(),
         }));
         return;
@@ -345,8 +346,15 @@ fn top_file(
     let Some(text) = cx.read(path, format) else {
         return;
     };
+    // Front matter is stripped from memory files too; a `paths:` there
+    // means nothing (fidelity, settled assumptions).
+    let body_start = crate::front_matter(&text)
+        .as_ref()
+        .as_ref()
+        .map(|f| f.body_offset)
+        .unwrap_or(0);
     if excluded(
-        cx, settings, path, &text, 0, &mut place, &source, None, jobs,
+        cx, settings, path, &text, body_start, &mut place, &source, None, jobs,
     ) {
         return;
     }
@@ -354,7 +362,7 @@ fn top_file(
     jobs.push(Job::Expand {
         path: path.clone(),
         text,
-        body_start: 0,
+        body_start,
         place,
         source,
         paths: None,
@@ -442,6 +450,7 @@ fn excluded(
             strategy: "excluded".into(),
             sources: vec![layer],
         }),
+        import_spans: Vec::new(),
         content: body.to_string(),
     }));
     true
@@ -514,12 +523,15 @@ impl Repeats {
     }
 }
 
-/// Splits `text` (the file `path`, starting at byte `body_start`) at its
-/// imports and pushes the pieces, expanding each imported file in place the
-/// first time it enters the context (up to [`MAX_IMPORT_HOPS`]). An import
-/// of a file already in the context, a cycle or an import too deep stays
-/// literal text and is reported once per (importing file, imported file).
-/// Returns true when an import here or in an imported file was a repeat.
+/// Lists the file `path` (its text from byte `body_start`, HTML comments
+/// the agent removes taken out) as one entry, whole, `@path` text
+/// included, then each file it imports as its own entry after it,
+/// depth-first in order of first appearance, the first time that file
+/// enters the context (up to [`MAX_IMPORT_HOPS`]); fidelity C5. A file that
+/// is empty or only white space is dropped with its imports. An import of
+/// a file already in the context, a cycle or an import too deep is
+/// reported once per (importing file, imported file). Returns true when an
+/// import here or in an imported file was a repeat.
 #[allow(clippy::too_many_arguments)]
 fn expand(
     cx: &mut Compiler<'_, '_>,
@@ -536,9 +548,34 @@ fn expand(
     let depth = stack.len() - 1;
     let importer = stack.last().cloned().unwrap_or_else(|| path.clone());
     let dir = path.parent().unwrap_or_else(RepoPath::root);
+    let scanned = text.parsed_as(|t| {
+        ScanAt(
+            body_start,
+            crate::imports::scan(t.get(body_start..).unwrap_or("")),
+        )
+    });
+    // The cache holds the scan of one start; another start scans anew.
+    let owned;
+    let scanned: &crate::imports::Scan = if scanned.0 == body_start {
+        &scanned.1
+    } else {
+        owned = crate::imports::scan(body);
+        &owned
+    };
+    let (content, map) = crate::imports::strip(body, &scanned.removed);
+    if content.trim().is_empty() {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InstructionEmpty,
+                format!("`{path}` is empty or only white space; Claude Code drops it (and anything it would import)."),
+            )
+            .at(source.clone()),
+        );
+        return false;
+    }
 
     let id_base = format!("claude-code:{}:{}", place.kind, path);
-    // An imported file's pieces name the top-level file they were reached
+    // An imported file's entry names the top-level file it was reached
     // from: `claude-code:import:AGENTS.md<CLAUDE.md#1`.
     let id_base = match imported_from {
         Some(parent) => {
@@ -548,59 +585,40 @@ fn expand(
         }
         None => id_base,
     };
-    // Pieces are listed as the imports are met. `importedFrom` of the files
-    // this one imports names its first listed piece, known only at the end:
-    // they carry a placeholder until then.
-    let pending = format!("{id_base}#?");
-    let first_pushed = cx.out.instructions.len();
-    let mut first_listed: Option<String> = None;
-    let mut piece_index = 0usize;
-    let scanned = text.markdown(body_start);
-    let mut push_piece = |cx: &mut Compiler<'_, '_>, s: usize, e: usize, last: bool| {
-        piece_index += 1;
-        // Block-level HTML comments never reach the model (harness facts A1).
-        let stripped = strip_ranges(body, s, e, &scanned.comment_blocks);
-        // Whitespace-only pieces are dropped, except that every file keeps
-        // at least its last piece so it stays visible.
-        if body[s..e].trim().is_empty() && !(last && first_listed.is_none()) {
-            return;
-        }
-        let id = cx.unique_id(format!("{id_base}#{piece_index}"));
-        first_listed.get_or_insert_with(|| id.clone());
-        let (ls, le) = text.lines_of(body_start + s, body_start + e);
-        cx.out.instructions.push(Instruction {
-            id,
-            kind: place.kind.to_string(),
-            source: source.clone().with_lines(ls, le),
-            load_phase: place.load_phase,
-            applicability: place.applicability,
-            reason: place.reason.clone(),
-            order: None,
-            applies_to: place.applies_to.clone(),
-            imported_from: imported_from.map(str::to_string),
-            bytes: stripped.len() as u64,
-            truncated_at_byte: None,
-            paths: paths.clone(),
-            resolution: None,
-            content: stripped,
-        });
-    };
+    let id = cx.unique_id(format!("{id_base}#1"));
+    let (ls, le) = text.lines_of(body_start, text.text.len());
+    let at_entry = cx.out.instructions.len();
+    cx.out.instructions.push(Instruction {
+        id: id.clone(),
+        kind: place.kind.to_string(),
+        source: source.clone().with_lines(ls, le.max(ls)),
+        load_phase: place.load_phase,
+        applicability: place.applicability,
+        reason: place.reason.clone(),
+        order: None,
+        applies_to: place.applies_to.clone(),
+        imported_from: imported_from.map(str::to_string),
+        bytes: content.len() as u64,
+        truncated_at_byte: None,
+        paths: paths.clone(),
+        resolution: None,
+        import_spans: Vec::new(),
+        content,
+    });
 
-    // Import tokens and `@path`s glued to punctuation, in source order,
-    // from the file's one Markdown parse.
-    let mut tokens: Vec<(&playbookdiff_source::markdown::ImportToken, bool)> =
-        scanned.imports.iter().map(|t| (t, false)).collect();
-    tokens.extend(scanned.glued.iter().map(|t| (t, true)));
-    tokens.sort_by_key(|(t, _)| t.start);
-
-    let mut seen: HashMap<(&str, bool), Seen> = HashMap::new();
+    let mut spans: Vec<ByteSpan> = Vec::new();
+    let mut seen: HashMap<&str, Seen> = HashMap::new();
     let mut repeats = Repeats::default();
     let mut repeated_below = false;
-    let mut cursor = 0usize;
-    for (tok, glued) in tokens {
+    for tok in &scanned.imports {
         let line = text.line_of(body_start + tok.start);
-        match seen.get(&(tok.raw.as_str(), glued)).cloned() {
+        let span = ByteSpan {
+            start: map(tok.start) as u64,
+            end: map(tok.end) as u64,
+        };
+        match seen.get(tok.path.as_str()).cloned() {
             Some(Seen::Imported(real)) => {
+                spans.push(span);
                 let how = cx
                     .included
                     .get(&real)
@@ -612,22 +630,20 @@ fn expand(
             Some(Seen::Reported) => continue,
             None => {}
         }
-        seen.insert((tok.raw.as_str(), glued), Seen::Reported);
+        seen.insert(tok.path.as_str(), Seen::Reported);
         let at = source.clone().with_lines(line, line);
-        if glued {
-            let before = body[..tok.start].chars().next_back().unwrap_or(' ');
-            glued_lookalike(cx, &dir, &tok.raw, before, &at);
-            continue;
-        }
-        let target = match resolve_import(cx, &dir, &tok.raw, &at) {
+        let target = match resolve_import(cx, &dir, &tok.path, &tok.raw, &at) {
             Import::File(t) => t,
             Import::Reported => continue,
             Import::Unresolved => {
-                lookalike(cx, &dir, &tok.raw, &tok.rest_of_line, &at);
+                let rest = &body[tok.end..];
+                let rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
+                lookalike(cx, &dir, &tok.raw, rest, &at);
                 continue;
             }
         };
         let real = cx.repo_real(&target);
+        spans.push(span);
         if stack.contains(&real) {
             cx.diag_once(
                 &importer,
@@ -635,8 +651,8 @@ fn expand(
                 Diagnostic::new(
                     DiagnosticCode::ImportCycle,
                     format!(
-                        "`@{}` imports `{real}`, which is already being imported on this chain; the analysis stops \
-                         here (a safety behaviour: Claude Code's own handling of cycles is undocumented).",
+                        "`@{}` imports `{real}`, which is already being imported on this chain; Claude Code stops \
+                         there silently (each file is processed once).",
                         tok.raw
                     ),
                 )
@@ -645,7 +661,7 @@ fn expand(
             continue;
         }
         if let Some(how) = cx.included.get(&real).map(|i| i.describe(path)) {
-            seen.insert((tok.raw.as_str(), glued), Seen::Imported(real.clone()));
+            seen.insert(tok.path.as_str(), Seen::Imported(real.clone()));
             repeats.add(&real, &tok.raw, line, how);
             continue;
         }
@@ -663,6 +679,21 @@ fn expand(
                          (older versions 5), so it is not loaded.",
                         tok.raw,
                         depth + 1
+                    ),
+                )
+                .at(at),
+            );
+            continue;
+        }
+        let name = target.file_name().unwrap_or("");
+        if !crate::imports::text_file(name) {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::ImportNotText,
+                    format!(
+                        "`@{}` names `{target}`, whose extension is not one Claude Code imports (it skips \
+                         \"non-text\" files); nothing is loaded from it.",
+                        tok.raw
                     ),
                 )
                 .at(at),
@@ -693,9 +724,7 @@ fn expand(
         } else {
             child.reason = format!("imported by `@{}` in `{path}`", tok.raw);
         }
-        seen.insert((tok.raw.as_str(), glued), Seen::Imported(real.clone()));
-        push_piece(cx, cursor, tok.start, false);
-        cursor = tok.end;
+        seen.insert(tok.path.as_str(), Seen::Imported(real.clone()));
         cx.included.insert(
             real.clone(),
             crate::Inclusion {
@@ -704,28 +733,45 @@ fn expand(
             },
         );
         let child_source = cx.source_ref(&target, child.scope, format);
+        let child_body = crate::front_matter(&imported)
+            .as_ref()
+            .as_ref()
+            .map(|f| f.body_offset)
+            .unwrap_or(0);
         stack.push(real);
         repeated_below |= expand(
             cx,
             &target,
             &imported,
-            0,
+            child_body,
             &child,
-            Some(&pending),
+            Some(&id),
             child_source,
             stack,
             None,
         );
         stack.pop();
     }
-    push_piece(cx, cursor, body.len(), true);
-
-    let parent_id = first_listed.unwrap_or(id_base);
-    for i in &mut cx.out.instructions[first_pushed..] {
-        if i.imported_from.as_deref() == Some(pending.as_str()) {
-            i.imported_from = Some(parent_id.clone());
+    cx.out.instructions[at_entry].import_spans = spans;
+    // `@path` glued to an opening mark (`(@docs/a.md)`) reads as an import
+    // but is not one.
+    let glued = text.markdown(body_start);
+    let mut glued_seen: HashSet<&str> = HashSet::new();
+    for tok in &glued.glued {
+        if scanned.imports.iter().any(|i| i.start == tok.start) || !glued_seen.insert(&tok.raw) {
+            continue;
         }
+        let line = text.line_of(body_start + tok.start);
+        let before = body[..tok.start].chars().next_back().unwrap_or(' ');
+        glued_lookalike(
+            cx,
+            &dir,
+            &tok.raw,
+            before,
+            &source.clone().with_lines(line, line),
+        );
     }
+
     let any = repeated_below || !repeats.list.is_empty();
     for (real, r) in repeats.list {
         let others = match r.count {
@@ -750,11 +796,20 @@ fn expand(
     any
 }
 
+/// The import scan of a file's body starting at byte `.0`, cached per file.
+struct ScanAt(usize, crate::imports::Scan);
+
 /// Resolves an `@token` to a repository file, reporting what it names when
 /// that is not a file it can import: a place outside the repository, a
 /// directory, a broken link, or a directory the walk could not list. One
 /// diagnostic per token: a reported token is not also "missing".
-fn resolve_import(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, at: &SourceRef) -> Import {
+fn resolve_import(
+    cx: &mut Compiler<'_, '_>,
+    dir: &RepoPath,
+    path: &str,
+    raw: &str,
+    at: &SourceRef,
+) -> Import {
     let outside = |cx: &mut Compiler<'_, '_>, why: &str| {
         cx.diag(
             Diagnostic::new(
@@ -765,10 +820,10 @@ fn resolve_import(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, at: &Sou
         );
         Import::Reported
     };
-    if raw.starts_with("~/") || raw == "~" {
+    if path.starts_with("~/") || path == "~" {
         return outside(cx, "resolves in the user's home directory");
     }
-    let candidate = if let Some(abs) = raw.strip_prefix('/') {
+    let candidate = if let Some(abs) = path.strip_prefix('/') {
         let root = cx
             .repo
             .tree()
@@ -784,7 +839,7 @@ fn resolve_import(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, at: &Sou
             None => return outside(cx, "is an absolute path outside the repository"),
         }
     } else {
-        match dir.join(raw) {
+        match dir.join(path) {
             Some(p) => p,
             None => return outside(cx, "climbs above the repository root"),
         }
@@ -879,23 +934,6 @@ fn file_before_punctuation(
 /// the path or a space in it hides an existing file; a missing import when
 /// it reads like a path. Source: field reports 3 and 4.
 fn lookalike(cx: &mut Compiler<'_, '_>, dir: &RepoPath, raw: &str, rest: &str, at: &SourceRef) {
-    // `@docs/a.md#setup`: the documentation describes no `#section` form,
-    // so the whole token is read as a path, and no file has that name.
-    if let Some((before, _)) = raw.split_once('#').filter(|(b, _)| !b.is_empty()) {
-        if let Some(p) = dir.join(before).filter(|p| cx.repo.is_file(p)) {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::ImportLookalike,
-                    format!(
-                        "`@{raw}` is not imported: the whole token, `#` part included, is read as a path and names no \
-                         file (the documentation describes no `#section` form). Write `@{before}` to import `{p}`."
-                    ),
-                )
-                .at(at.clone()),
-            );
-            return;
-        }
-    }
     if let Some((i, p)) = file_before_punctuation(cx, dir, raw) {
         cx.diag(
             Diagnostic::new(
@@ -1389,25 +1427,6 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
             .at(SourceRef::project(agents.clone(), SourceFormat::Markdown)),
         );
     }
-}
-
-/// `body[start..end]` without the parts that fall in `ranges`.
-fn strip_ranges(body: &str, start: usize, end: usize, ranges: &[(usize, usize)]) -> String {
-    let mut out = String::with_capacity(end - start);
-    let mut cur = start;
-    for &(rs, re) in ranges {
-        if re <= cur || rs >= end {
-            continue;
-        }
-        if rs > cur {
-            out.push_str(&body[cur..rs]);
-        }
-        cur = cur.max(re.min(end));
-    }
-    if cur < end {
-        out.push_str(&body[cur..end]);
-    }
-    out
 }
 
 /// The text of `path` with line endings normalized and surrounding white

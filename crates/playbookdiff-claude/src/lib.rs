@@ -12,6 +12,7 @@
 //! contacts an MCP server and never reads the analyser's environment.
 
 pub mod frontmatter;
+pub mod imports;
 mod instructions;
 mod json;
 pub mod matcher;

@@ -81,6 +81,7 @@ impl Candidate {
             truncated_at_byte: None,
             paths: None,
             resolution: None,
+            import_spans: Vec::new(),
             content,
         }
     }

@@ -115,7 +115,7 @@ pub(crate) fn compare(
     let mut texts: Vec<String> = Vec::new();
     for (h, c) in configs.iter().enumerate() {
         for inst in &c.instructions {
-            let text = paragraphs::normalize(&inst.content);
+            let text = paragraphs::normalize(&without_import_spans(inst));
             if text.is_empty() {
                 continue;
             }
@@ -388,6 +388,31 @@ fn boilerplate_bridge(
     files.sort();
     files.dedup();
     Some(files)
+}
+
+/// The content of `i` without its import references (`importSpans`): the
+/// files they name are entries of their own, so a file that is nothing but
+/// `@AGENTS.md` adds no text of its own to compare.
+fn without_import_spans(i: &Instruction) -> std::borrow::Cow<'_, str> {
+    if i.import_spans.is_empty() {
+        return std::borrow::Cow::Borrowed(&i.content);
+    }
+    let mut out = String::with_capacity(i.content.len());
+    let mut cur = 0usize;
+    for s in &i.import_spans {
+        let (a, b) = (s.start as usize, s.end as usize);
+        if a < cur
+            || b > i.content.len()
+            || !i.content.is_char_boundary(a)
+            || !i.content.is_char_boundary(b)
+        {
+            continue;
+        }
+        out.push_str(&i.content[cur..a]);
+        cur = b;
+    }
+    out.push_str(&i.content[cur..]);
+    std::borrow::Cow::Owned(out)
 }
 
 fn class_label(files: &[RepoPath]) -> String {
@@ -759,7 +784,7 @@ fn paragraphs_of(
             if pieces[pi].h != h {
                 continue;
             }
-            for p in paragraphs::split(&pieces[pi].inst.content) {
+            for p in paragraphs::split(&without_import_spans(pieces[pi].inst)) {
                 out.push((ci, pi, p));
             }
         }

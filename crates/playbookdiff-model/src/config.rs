@@ -243,8 +243,28 @@ pub struct Instruction {
     /// How competing sources for the same slot were resolved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolution: Option<Resolution>,
-    /// The text of this piece, verbatim (front matter removed for rules).
+    /// Byte ranges of `content` that are references to files the harness
+    /// resolves into entries of their own (Claude Code's `@path` imports:
+    /// the imported file follows as its own entry, `importedFrom` naming
+    /// this one). The text stays in `content` as the agent receives it;
+    /// comparison leaves these ranges out, so a `CLAUDE.md` that is only
+    /// `@AGENTS.md` compares as the `AGENTS.md` it brings in. Empty (and
+    /// absent in JSON) when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub import_spans: Vec<ByteSpan>,
+    /// The text of this piece as the agent receives it (front matter and
+    /// HTML comments it removes taken out).
     pub content: String,
+}
+
+/// A range of bytes in a text: `start` inclusive, `end` exclusive, both
+/// byte offsets (not characters) from the start of the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub struct ByteSpan {
+    /// First byte, 0-based.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
 }
 
 /// Whether a skill can be invoked (output contract, "Skill").

@@ -304,6 +304,15 @@ declare_codes! {
     /// the first time in context order (startup before on demand). Reported
     /// once per importing file and imported file.
     ImportRepeated = "import-repeated", Info, Behaviour, "claude-code", "0.1.0", "a file already in the context is not included again";
+    /// An `@path` import names a file whose extension Claude Code does not
+    /// import (it skips "non-text" files such as images and PDFs; a file
+    /// without an extension is imported). Source: the shipped 2.1.197 and
+    /// 2.1.332 loader.
+    ImportNotText = "import-not-text", Warning, RepositoryProblem, "claude-code", "0.1.0", "an @path import names a file Claude Code does not import";
+    /// A memory file, rule or imported file is empty or only white space
+    /// (after front matter and HTML comments); Claude Code drops it, with
+    /// whatever it would import. Source: fidelity "Settled assumptions".
+    InstructionEmpty = "instruction-empty", Info, Behaviour, "claude-code", "0.1.0", "an empty instruction file is dropped";
     /// Text reads as an `@path` import but is not one: trailing punctuation
     /// (`@docs/a.md,`) or a space in the path (`@My Docs/a.md`) makes the
     /// agent keep it literal (anthropics/claude-code#86060, anthropics/claude-code#56927). Write the path

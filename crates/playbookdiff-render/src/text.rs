@@ -441,6 +441,7 @@ mod tests {
             truncated_at_byte: None,
             paths: None,
             resolution: None,
+            import_spans: Vec::new(),
             content: "secret content is never shown".into(),
         }
     }

@@ -555,8 +555,9 @@ const FACTS: &[Fact] = &[
     fact("openai__openai-agents-python", CX, ".", Expect::SkillImplicit("implementation-kickoff", "blocked")),
     fact("openai__openai-agents-python", CX, ".", Expect::SkillImplicit("docs-sync", "allowed")),
     // --- triggerdotdev__trigger.dev ---
-    // CLAUDE.md is `@AGENTS.md\n`: AGENTS.md is inlined, then the newline.
-    fact("triggerdotdev__trigger.dev", CC, ".", Expect::Chain(&["AGENTS.md", "CLAUDE.md"])),
+    // CLAUDE.md is `@AGENTS.md\n`: it is kept whole and AGENTS.md follows
+    // as its own entry (fidelity C5; #49124).
+    fact("triggerdotdev__trigger.dev", CC, ".", Expect::Chain(&["CLAUDE.md", "AGENTS.md"])),
     // An `@AGENTS.md` import is the portable bridge, not a link stored as text.
     fact("triggerdotdev__trigger.dev", CC, ".", Expect::NoDiagnostic("symlink-stored-as-text")),
     // From packages/cli-v3 the import leaves the launch directory: it needs
@@ -566,8 +567,8 @@ const FACTS: &[Fact] = &[
     fact("triggerdotdev__trigger.dev", CC, "packages/cli-v3", Expect::Diagnostic("import-outside-cwd", "`@AGENTS.md`")),
     // .claude/rules/database-safety.md has paths ["internal-packages/database/**"].
     fact_for("triggerdotdev__trigger.dev", CC, ".", "internal-packages/database/prisma/schema.prisma", Expect::Instruction(".claude/rules/database-safety.md", "effective")),
-    // drizzle's description holds an unquoted `: ` (invalid YAML); the
-    // skill still loads.
+    // drizzle's description holds an unquoted `: ` (invalid YAML); Claude
+    // Code's retry quotes it, so the skill loads with its description.
     fact("triggerdotdev__trigger.dev", CC, ".", Expect::Diagnostic("invalid-frontmatter", ".claude/skills/drizzle/SKILL.md")),
     fact("triggerdotdev__trigger.dev", CC, ".", Expect::SkillNames(&["drizzle", "errors-api-e2e", "span-timeline-events", "trigger-dev-tasks"])),
     // No AGENTS.md below the root: Codex at packages/cli-v3 gets the root one.

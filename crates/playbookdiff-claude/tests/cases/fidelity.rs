@@ -380,3 +380,78 @@ fn c25_plugins_in_repository() {
         assert!(cfg.assumptions.iter().any(|a| a.contains("plugins")));
     }
 }
+
+/// The received paths, in context order.
+fn chain(cfg: &playbookdiff_model::EffectiveAgentConfig) -> Vec<String> {
+    received_paths(cfg)
+}
+
+/// C5: the importing file is kept whole, `@path` text included; each
+/// imported file follows as its own entry, depth-first, in order of first
+/// appearance, each file once (seen with both versions).
+#[test]
+fn c05_import_blocks() {
+    for v in VERSIONS {
+        let cfg = compile("c05_import_blocks", at_root().version(v));
+        assert_eq!(
+            chain(&cfg),
+            ["CLAUDE.md", "docs/a.md", "docs/b.md", "docs/c.md"],
+            "{v}"
+        );
+        let top = one(&cfg, "CLAUDE.md");
+        assert_eq!(top.content, "Top\n@docs/a.md\nMiddle @docs/c.md\nEnd\n");
+        assert_eq!(top.import_spans.len(), 2);
+        assert_eq!(
+            one(&cfg, "docs/c.md").imported_from.as_deref(),
+            Some(one(&cfg, "docs/b.md").id.as_str())
+        );
+        assert_eq!(diags_at(&cfg, D::ImportRepeated, "CLAUDE.md").len(), 1);
+    }
+}
+
+/// C6: which `@` tokens import: text tokens of a Markdown lexer, `@` at a
+/// token's start or after white space; not code, fenced code or HTML
+/// comments; not after `(`; text after a closed comment counts; a file
+/// with an extension Claude Code does not read as text is skipped.
+#[test]
+fn c06_import_tokens() {
+    for v in VERSIONS {
+        let cfg = compile("c06_import_tokens", at_root().version(v));
+        assert_eq!(
+            chain(&cfg),
+            [
+                "CLAUDE.md",
+                "docs/bold.md",
+                "docs/em.md",
+                "docs/link.md",
+                "docs/html.md",
+                "docs/after-comment.md",
+                "docs/item.md",
+                "docs/quote.md"
+            ],
+            "{v}"
+        );
+        assert!(!one(&cfg, "CLAUDE.md").content.contains("hidden"));
+        assert_eq!(diags_at(&cfg, D::ImportNotText, "CLAUDE.md").len(), 1);
+        assert_eq!(diags_at(&cfg, D::ImportLookalike, "CLAUDE.md").len(), 1);
+    }
+}
+
+/// C7: `@file.md#section` imports the file.
+#[test]
+fn c07_import_anchor() {
+    for v in VERSIONS {
+        let cfg = compile("c07_import_anchor", at_root().version(v));
+        assert_eq!(chain(&cfg), ["CLAUDE.md", "docs/a.md"], "{v}");
+    }
+}
+
+/// C8: `@My\ Doc.md` imports `My Doc.md`.
+#[test]
+fn c08_escaped_space() {
+    for v in VERSIONS {
+        let cfg = compile("c08_escaped_space", at_root().version(v));
+        assert_eq!(chain(&cfg), ["CLAUDE.md", "My Doc.md"], "{v}");
+        assert_eq!(one(&cfg, "My Doc.md").content, "Spaced\n");
+    }
+}

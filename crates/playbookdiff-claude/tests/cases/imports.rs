@@ -5,41 +5,44 @@ use crate::common::*;
 use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*};
 
 #[test]
-fn agents_md_import_expands_in_place_and_applies_to_the_importing_directory() {
+fn agents_md_import_follows_the_importing_file_as_its_own_entry() {
+    // Fidelity C5: the importing file stays whole, `@AGENTS.md` included,
+    // and the imported file follows as its own entry (#49124).
     let cfg = compile("agents_md_import", at_root());
+    let c = one(&cfg, "CLAUDE.md");
+    assert_placed(c, Startup, Effective, Some(0));
+    assert_eq!(c.content, "@AGENTS.md\n");
+    assert_eq!(c.import_spans.len(), 1);
     let a = one(&cfg, "AGENTS.md");
     assert_eq!(a.kind, "import");
-    assert_placed(a, Startup, Effective, Some(0));
+    assert_placed(a, Startup, Effective, Some(1));
     assert_eq!(a.applies_to.as_str(), ".");
     assert_eq!(a.content, "# Conventions\n\n- Small pull requests.\n");
-    let parent = a.imported_from.as_deref().expect("importedFrom");
-    assert!(
-        pieces(&cfg, "CLAUDE.md").iter().any(|p| p.id == parent),
-        "importedFrom {parent} names a CLAUDE.md piece"
-    );
+    assert_eq!(a.imported_from.as_deref(), Some(c.id.as_str()));
     assert_imported_from_resolves(&cfg);
     assert!(diags(&cfg, D::AgentsMdNotBridged).is_empty());
 }
 
 #[test]
 fn recursive_imports_resolve_from_each_importing_file_and_spell_out_the_context() {
+    // Depth first, each file after the one importing it.
     let cfg = compile("recursive_import", at_root());
     assert_eq!(
         received(&cfg),
         [
-            ("CLAUDE.md".into(), "Top\n".into()),
-            ("docs/a.md".into(), "A1\n".into()),
+            ("CLAUDE.md".into(), "Top\n@docs/a.md\nEnd\n".into()),
+            ("docs/a.md".into(), "A1\n@b.md\nA2\n".into()),
             ("docs/b.md".into(), "B\n".into()),
-            ("docs/a.md".into(), "\nA2\n".into()),
-            ("CLAUDE.md".into(), "\nEnd\n".into()),
         ]
     );
     for i in &cfg.instructions {
         assert_eq!(i.applies_to.as_str(), ".", "{}", i.id);
     }
     let b = one(&cfg, "docs/b.md");
-    let parent = b.imported_from.as_deref().unwrap();
-    assert!(pieces(&cfg, "docs/a.md").iter().any(|p| p.id == parent));
+    assert_eq!(
+        b.imported_from.as_deref(),
+        Some(one(&cfg, "docs/a.md").id.as_str())
+    );
     assert_imported_from_resolves(&cfg);
     assert_unique_ids(&cfg);
 }
@@ -76,27 +79,28 @@ fn import_inside_fenced_or_indented_code_is_literal_text() {
 }
 
 #[test]
-fn mid_line_import_splits_the_file_and_the_next_piece_starts_with_the_rest_of_that_line() {
+fn a_mid_line_import_leaves_the_importing_file_whole() {
     let cfg = compile("mid_document_import", at_root());
     assert_eq!(
         received(&cfg),
         [
-            ("CLAUDE.md".into(), "# Title\n\nBefore ".into()),
-            ("docs/guide.md".into(), "Guide text.\n".into()),
             (
                 "CLAUDE.md".into(),
-                " after on the same line.\nLast line.\n".into()
+                "# Title\n\nBefore @docs/guide.md after on the same line.\nLast line.\n".into()
             ),
+            ("docs/guide.md".into(), "Guide text.\n".into()),
         ]
     );
-    let p = pieces(&cfg, "CLAUDE.md");
-    let l0 = p[0].source.lines.unwrap();
-    let l1 = p[1].source.lines.unwrap();
-    assert_eq!((l0.start, l0.end), (1, 3));
-    assert_eq!((l1.start, l1.end), (3, 4));
-    let total: u64 = p.iter().map(|i| i.bytes).sum::<u64>() + "@docs/guide.md".len() as u64;
+    let c = one(&cfg, "CLAUDE.md");
+    let l = c.source.lines.unwrap();
+    assert_eq!((l.start, l.end), (1, 4));
+    let span = c.import_spans[0];
     assert_eq!(
-        total,
+        &c.content[span.start as usize..span.end as usize],
+        "@docs/guide.md"
+    );
+    assert_eq!(
+        c.bytes,
         std::fs::metadata(fixture("mid_document_import").join("CLAUDE.md"))
             .unwrap()
             .len()
@@ -131,7 +135,7 @@ fn import_cycle_stops_at_the_repeated_file_with_a_safety_diagnostic() {
     assert!(d
         .iter()
         .all(|d| d.source.as_ref().unwrap().path.as_str() == "b.md"));
-    assert!(d[0].message.contains("safety"));
+    assert!(d[0].message.contains("stops"));
 }
 
 #[test]
@@ -139,14 +143,14 @@ fn import_inside_the_repository_but_outside_cwd_is_conditional_pending_approval(
     let cfg = compile("import_outside_cwd", at_root().cwd("apps/api"));
     assert_eq!(
         received(&cfg),
-        [
-            ("apps/api/CLAUDE.md".into(), "API\n".into()),
-            ("apps/api/CLAUDE.md".into(), "\nafter\n".into())
-        ]
+        [(
+            "apps/api/CLAUDE.md".into(),
+            "API\n@../../docs/shared.md\nafter\n".into()
+        )]
     );
     let shared = one(&cfg, "docs/shared.md");
     assert_placed(shared, Startup, Conditional, None);
-    assert_eq!(shared.content, "Shared\n", "parsed as evidence");
+    assert_eq!(shared.content, "Shared\n@more.md\n", "parsed as evidence");
     assert_eq!(shared.applies_to.as_str(), "apps/api");
     // What it imports in turn is conditional too.
     assert_placed(one(&cfg, "docs/more.md"), Startup, Conditional, None);
@@ -211,12 +215,12 @@ fn import_path_with_a_space_stays_literal_and_the_rest_of_the_line_is_not_a_path
 fn agents_md_import_in_a_subdirectory_resolves_next_to_the_importing_file() {
     // Field report 5.
     let cfg = compile("subdir_agents_md_import", at_root().cwd("apps/api"));
-    // The file is `@AGENTS.md\n`: the import, then the rest of its line.
+    // The file is `@AGENTS.md\n`: itself, then the file it imports.
     assert_eq!(
         received(&cfg),
         [
+            ("apps/api/CLAUDE.md".into(), "@AGENTS.md\n".into()),
             ("apps/api/AGENTS.md".into(), "# API agents\n".into()),
-            ("apps/api/CLAUDE.md".into(), "\n".into())
         ]
     );
     let a = one(&cfg, "apps/api/AGENTS.md");
@@ -229,7 +233,7 @@ fn agents_md_import_in_a_subdirectory_resolves_next_to_the_importing_file() {
         at_root().target("apps/api/src/x.ts"),
     );
     let a = one(&cfg, "apps/api/AGENTS.md");
-    assert_placed(a, OnDemand, Effective, Some(0));
+    assert_placed(a, OnDemand, Effective, Some(1));
     assert_eq!(a.applies_to.as_str(), "apps/api");
     // The root AGENTS.md has no bridge.
     assert_eq!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").len(), 1);
@@ -261,11 +265,11 @@ fn import_fan_out_expands_each_file_once_and_compiles_in_well_under_a_second() {
     let cfg = compile_dir(t.path(), &at_root());
     let took = start.elapsed();
     assert!(took < std::time::Duration::from_secs(1), "took {took:?}");
-    // One listing per file: f1..f4 are expanded once each, f5 is five hops
-    // away, and the 39 other imports in every file stay literal text.
+    // One listing per file, each after its importer: f1..f4 once each, f5
+    // is five hops away, and the 39 other imports in every file repeat.
     assert_eq!(
         received_paths(&cfg),
-        ["f4.md", "f3.md", "f2.md", "f1.md", "CLAUDE.md"]
+        ["CLAUDE.md", "f1.md", "f2.md", "f3.md", "f4.md"]
     );
     assert_eq!(cfg.instructions.len(), 5);
     let repeated = diags(&cfg, D::ImportRepeated);
@@ -303,11 +307,7 @@ fn five_thousand_imports_of_one_file_list_it_once_with_one_repeat_diagnostic() {
     );
     let cfg = compile_dir(t.path(), &at_root());
     assert_eq!(pieces(&cfg, "shared.md").len(), 1);
-    assert_eq!(
-        pieces(&cfg, "CLAUDE.md").len(),
-        2,
-        "split at the first import only"
-    );
+    assert_eq!(pieces(&cfg, "CLAUDE.md").len(), 1, "whole");
     let d = diags(&cfg, D::ImportRepeated);
     assert_eq!(d.len(), 1);
     assert!(
@@ -328,11 +328,9 @@ fn a_file_imported_twice_is_included_where_it_first_enters_the_context() {
     assert_eq!(
         received(&cfg),
         [
-            ("CLAUDE.md".into(), "Top ".into()),
-            ("b.md".into(), "B ".into()),
+            ("CLAUDE.md".into(), "Top @b.md then @c.md end\n".into()),
+            ("b.md".into(), "B @c.md\n".into()),
             ("c.md".into(), "C\n".into()),
-            // b.md's last piece is only a line end: dropped.
-            ("CLAUDE.md".into(), " then @c.md end\n".into()),
         ]
     );
     let d = diags_at(&cfg, D::ImportRepeated, "CLAUDE.md");
@@ -462,18 +460,13 @@ fn an_import_of_a_directory_says_it_is_a_directory_and_imports_nothing() {
 }
 
 #[test]
-fn an_import_with_an_anchor_is_a_lookalike_naming_the_file_that_would_import() {
+fn an_import_with_an_anchor_imports_the_file() {
+    // Fidelity C7: the `#…` part is dropped.
     let t = tempfile::tempdir().unwrap();
     write(t.path(), "docs/a.md", "A\n");
     write(t.path(), "CLAUDE.md", "See @docs/a.md#setup first.\n");
     let cfg = compile_dir(t.path(), &at_root());
-    assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
-    let d = diags_at(&cfg, D::ImportLookalike, "CLAUDE.md");
-    assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
-    assert!(
-        d[0].message.contains("Write `@docs/a.md`"),
-        "{}",
-        d[0].message
-    );
+    assert_eq!(received_paths(&cfg), ["CLAUDE.md", "docs/a.md"]);
+    assert!(diags(&cfg, D::ImportLookalike).is_empty());
     assert!(diags(&cfg, D::ImportMissing).is_empty());
 }
