@@ -524,7 +524,7 @@ impl Repeats {
 }
 
 /// Lists the file `path` (its text from byte `body_start`, HTML comments
-/// the agent removes taken out) as one entry, whole, `@path` text
+/// the agent removes taken out, trimmed) as one entry, whole, `@path` text
 /// included, then each file it imports as its own entry after it,
 /// depth-first in order of first appearance, the first time that file
 /// enters the context (up to [`MAX_IMPORT_HOPS`]); fidelity C5. A file that
@@ -563,7 +563,14 @@ fn expand(
         &owned
     };
     let (content, map) = crate::imports::strip(body, &scanned.removed);
-    if content.trim().is_empty() {
+    // The agent sends each memory file's text trimmed at both ends
+    // (`content.trim()` in the loader of 2.1.197 and 2.1.332; seen in the
+    // request body as `@AGENTS.md\n\nContents of …` for a CLAUDE.md that
+    // is `@AGENTS.md\n`).
+    let lead = content.len() - content.trim_start().len();
+    let content = content.trim().to_string();
+    let map = move |off: usize| map(off).saturating_sub(lead);
+    if content.is_empty() {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::InstructionEmpty,

@@ -253,7 +253,8 @@ pub struct Instruction {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub import_spans: Vec<ByteSpan>,
     /// The text of this piece as the agent receives it (front matter and
-    /// HTML comments it removes taken out).
+    /// HTML comments it removes taken out; for Claude Code, white space
+    /// at both ends trimmed, as its loader does).
     pub content: String,
 }
 

@@ -399,7 +399,7 @@ fn c05_import_blocks() {
             "{v}"
         );
         let top = one(&cfg, "CLAUDE.md");
-        assert_eq!(top.content, "Top\n@docs/a.md\nMiddle @docs/c.md\nEnd\n");
+        assert_eq!(top.content, "Top\n@docs/a.md\nMiddle @docs/c.md\nEnd");
         assert_eq!(top.import_spans.len(), 2);
         assert_eq!(
             one(&cfg, "docs/c.md").imported_from.as_deref(),
@@ -452,6 +452,6 @@ fn c08_escaped_space() {
     for v in VERSIONS {
         let cfg = compile("c08_escaped_space", at_root().version(v));
         assert_eq!(chain(&cfg), ["CLAUDE.md", "My Doc.md"], "{v}");
-        assert_eq!(one(&cfg, "My Doc.md").content, "Spaced\n");
+        assert_eq!(one(&cfg, "My Doc.md").content, "Spaced");
     }
 }

@@ -11,13 +11,13 @@ fn agents_md_import_follows_the_importing_file_as_its_own_entry() {
     let cfg = compile("agents_md_import", at_root());
     let c = one(&cfg, "CLAUDE.md");
     assert_placed(c, Startup, Effective, Some(0));
-    assert_eq!(c.content, "@AGENTS.md\n");
+    assert_eq!(c.content, "@AGENTS.md");
     assert_eq!(c.import_spans.len(), 1);
     let a = one(&cfg, "AGENTS.md");
     assert_eq!(a.kind, "import");
     assert_placed(a, Startup, Effective, Some(1));
     assert_eq!(a.applies_to.as_str(), ".");
-    assert_eq!(a.content, "# Conventions\n\n- Small pull requests.\n");
+    assert_eq!(a.content, "# Conventions\n\n- Small pull requests.");
     assert_eq!(a.imported_from.as_deref(), Some(c.id.as_str()));
     assert_imported_from_resolves(&cfg);
     assert!(diags(&cfg, D::AgentsMdNotBridged).is_empty());
@@ -30,9 +30,9 @@ fn recursive_imports_resolve_from_each_importing_file_and_spell_out_the_context(
     assert_eq!(
         received(&cfg),
         [
-            ("CLAUDE.md".into(), "Top\n@docs/a.md\nEnd\n".into()),
-            ("docs/a.md".into(), "A1\n@b.md\nA2\n".into()),
-            ("docs/b.md".into(), "B\n".into()),
+            ("CLAUDE.md".into(), "Top\n@docs/a.md\nEnd".into()),
+            ("docs/a.md".into(), "A1\n@b.md\nA2".into()),
+            ("docs/b.md".into(), "B".into()),
         ]
     );
     for i in &cfg.instructions {
@@ -64,7 +64,7 @@ fn import_inside_a_code_span_is_literal_text() {
     assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
     assert_eq!(
         one(&cfg, "CLAUDE.md").content,
-        "Write `@AGENTS.md` to import a file.\n"
+        "Write `@AGENTS.md` to import a file."
     );
     // So AGENTS.md has no bridge.
     assert_eq!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").len(), 1);
@@ -86,9 +86,9 @@ fn a_mid_line_import_leaves_the_importing_file_whole() {
         [
             (
                 "CLAUDE.md".into(),
-                "# Title\n\nBefore @docs/guide.md after on the same line.\nLast line.\n".into()
+                "# Title\n\nBefore @docs/guide.md after on the same line.\nLast line.".into()
             ),
-            ("docs/guide.md".into(), "Guide text.\n".into()),
+            ("docs/guide.md".into(), "Guide text.".into()),
         ]
     );
     let c = one(&cfg, "CLAUDE.md");
@@ -99,12 +99,9 @@ fn a_mid_line_import_leaves_the_importing_file_whole() {
         &c.content[span.start as usize..span.end as usize],
         "@docs/guide.md"
     );
-    assert_eq!(
-        c.bytes,
-        std::fs::metadata(fixture("mid_document_import").join("CLAUDE.md"))
-            .unwrap()
-            .len()
-    );
+    // The whole file, trimmed at the end as the agent sends it.
+    let file = std::fs::read_to_string(fixture("mid_document_import").join("CLAUDE.md")).unwrap();
+    assert_eq!(c.bytes, file.trim_end().len() as u64);
 }
 
 #[test]
@@ -145,12 +142,12 @@ fn import_inside_the_repository_but_outside_cwd_is_conditional_pending_approval(
         received(&cfg),
         [(
             "apps/api/CLAUDE.md".into(),
-            "API\n@../../docs/shared.md\nafter\n".into()
+            "API\n@../../docs/shared.md\nafter".into()
         )]
     );
     let shared = one(&cfg, "docs/shared.md");
     assert_placed(shared, Startup, Conditional, None);
-    assert_eq!(shared.content, "Shared\n@more.md\n", "parsed as evidence");
+    assert_eq!(shared.content, "Shared\n@more.md", "parsed as evidence");
     assert_eq!(shared.applies_to.as_str(), "apps/api");
     // What it imports in turn is conditional too.
     assert_placed(one(&cfg, "docs/more.md"), Startup, Conditional, None);
@@ -203,7 +200,7 @@ fn import_path_with_a_space_stays_literal_and_the_rest_of_the_line_is_not_a_path
     assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
     assert_eq!(
         one(&cfg, "CLAUDE.md").content,
-        "Read @My Docs/a.md for details.\n"
+        "Read @My Docs/a.md for details."
     );
     let d = diags_at(&cfg, D::ImportLookalike, "CLAUDE.md");
     assert_eq!(d.len(), 1);
@@ -219,8 +216,8 @@ fn agents_md_import_in_a_subdirectory_resolves_next_to_the_importing_file() {
     assert_eq!(
         received(&cfg),
         [
-            ("apps/api/CLAUDE.md".into(), "@AGENTS.md\n".into()),
-            ("apps/api/AGENTS.md".into(), "# API agents\n".into()),
+            ("apps/api/CLAUDE.md".into(), "@AGENTS.md".into()),
+            ("apps/api/AGENTS.md".into(), "# API agents".into()),
         ]
     );
     let a = one(&cfg, "apps/api/AGENTS.md");
@@ -328,9 +325,9 @@ fn a_file_imported_twice_is_included_where_it_first_enters_the_context() {
     assert_eq!(
         received(&cfg),
         [
-            ("CLAUDE.md".into(), "Top @b.md then @c.md end\n".into()),
-            ("b.md".into(), "B @c.md\n".into()),
-            ("c.md".into(), "C\n".into()),
+            ("CLAUDE.md".into(), "Top @b.md then @c.md end".into()),
+            ("b.md".into(), "B @c.md".into()),
+            ("c.md".into(), "C".into()),
         ]
     );
     let d = diags_at(&cfg, D::ImportRepeated, "CLAUDE.md");
@@ -365,7 +362,7 @@ fn a_second_path_to_the_same_memory_file_is_not_loaded_twice() {
     write(t.path(), ".claude/CLAUDE.md", "Once\n");
     link(t.path(), ".claude/CLAUDE.md", "CLAUDE.md");
     let cfg = compile_dir(t.path(), &at_root());
-    assert_eq!(received(&cfg), [("CLAUDE.md".into(), "Once\n".into())]);
+    assert_eq!(received(&cfg), [("CLAUDE.md".into(), "Once".into())]);
     let d = diags_at(&cfg, D::ImportRepeated, ".claude/CLAUDE.md");
     assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
     assert!(cfg.assumptions.iter().any(|a| a.contains("once")));

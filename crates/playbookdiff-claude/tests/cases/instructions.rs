@@ -14,8 +14,8 @@ fn root_claude_md_is_the_first_startup_entry_with_its_lines_and_bytes() {
     assert_eq!(i.source.scope, SourceScope::Project);
     let l = i.source.lines.unwrap();
     assert_eq!((l.start, l.end), (1, 3));
-    assert_eq!(i.bytes, 32);
-    assert_eq!(i.content, "# Project\n\nUse pnpm, never npm.\n");
+    assert_eq!(i.bytes, 31);
+    assert_eq!(i.content, "# Project\n\nUse pnpm, never npm.");
     assert_eq!(cfg.instructions.len(), 1);
 }
 
@@ -92,8 +92,8 @@ fn nested_claude_md_is_on_demand_effective_with_target_and_conditional_without()
     assert_eq!(
         received(&cfg),
         [
-            ("CLAUDE.md".into(), "AA\n".into()),
-            ("test/CLAUDE.md".into(), "BB\n".into())
+            ("CLAUDE.md".into(), "AA".into()),
+            ("test/CLAUDE.md".into(), "BB".into())
         ]
     );
     assert_placed(one(&cfg, "CLAUDE.md"), Startup, Effective, Some(0));

@@ -19,7 +19,7 @@ fn unconditional_rules_load_at_startup_after_the_memory_files_of_their_directory
     assert_placed(r, Startup, Effective, Some(1));
     assert_eq!(r.kind, "rule");
     assert_eq!(r.applies_to.as_str(), ".");
-    assert_eq!(r.content, "# Testing\n", "front matter is not content");
+    assert_eq!(r.content, "# Testing", "front matter is not content");
     let l = r.source.lines.unwrap();
     assert_eq!((l.start, l.end), (4, 4));
 }

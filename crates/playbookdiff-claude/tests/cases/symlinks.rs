@@ -22,7 +22,7 @@ fn symlinked_rules_are_followed_as_documented_and_each_link_names_the_conflict()
         sec.source.resolved_path.as_ref().map(|p| p.as_str()),
         Some("shared/rules/security.md")
     );
-    assert_eq!(sec.content, "# Security\n");
+    assert_eq!(sec.content, "# Security");
     let log = one(&cfg, ".claude/rules/extra/logging.md");
     assert_eq!(
         log.source.resolved_path.as_ref().map(|p| p.as_str()),
@@ -73,7 +73,7 @@ fn claude_md_symlinked_to_agents_md_is_a_bridge_with_the_resolved_path() {
         root.source.resolved_path.as_ref().map(|p| p.as_str()),
         Some("AGENTS.md")
     );
-    assert_eq!(root.content, "# Shared agents\n");
+    assert_eq!(root.content, "# Shared agents");
     assert!(
         pieces(&cfg, "AGENTS.md").is_empty(),
         "AGENTS.md is received once, through CLAUDE.md"
