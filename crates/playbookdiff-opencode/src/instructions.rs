@@ -110,6 +110,7 @@ fn entry(
         order: None,
         applies_to,
         imported_from: None,
+        import_spans: Vec::new(),
         bytes: text.map(|t| t.bytes).unwrap_or(0),
         paths: None,
         resolution: None,
