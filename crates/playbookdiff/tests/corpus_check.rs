@@ -166,21 +166,19 @@ fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
     // `.codex/config.toml`. The findings are a nested CLAUDE.md that Codex
     // has nothing for, and the five legacy commands of
     // `.claude/commands/opsx`, which Claude Code offers as skills (fidelity
-    // C23; recorded with 2.1.197 and 2.1.332). Findings come in severity
-    // order, then startup before on demand: the skills, offered at
-    // startup, before the nested CLAUDE.md, read on demand.
+    // C23; recorded with 2.1.197 and 2.1.332).
     if let Some(v) = get("getsentry__sentry-mcp") {
         assert_eq!(count(v, "mcp:"), 0, "{:?}", ids(v));
         // In any order: the report's order is its own business.
         assert_eq!(
             sorted_kinds(v),
             [
+                "instruction:missing:claude-code-only:packages/mcp-core/src/internal/agents/tools/data",
                 "skill:capability-gap:claude-code-only:opsx-apply",
                 "skill:capability-gap:claude-code-only:opsx-archive",
                 "skill:capability-gap:claude-code-only:opsx-explore",
                 "skill:capability-gap:claude-code-only:opsx-propose",
                 "skill:capability-gap:claude-code-only:opsx-sync",
-                "instruction:missing:claude-code-only:packages/mcp-core/src/internal/agents/tools/data",
             ]
         );
         let skills = v["configs"]["codex"]["skills"].as_array().unwrap().len();
