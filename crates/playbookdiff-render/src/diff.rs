@@ -441,3 +441,86 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
         out
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check_markdown::COMMENT_LIMIT;
+    use playbookdiff_compare::compare;
+    use playbookdiff_model::{
+        AnalysisContext, Applicability, EffectiveAgentConfig, McpServer, SourceFormat, SourceRef,
+    };
+
+    #[test]
+    fn markdown_too_long_for_a_comment_is_cut_with_a_count() {
+        let ctx = AnalysisContext::at_root();
+        let mut claude =
+            EffectiveAgentConfig::new(Harness::new("claude-code", "Claude Code"), ctx.clone());
+        claude.mcp_servers = (0..1500)
+            .map(|i| {
+                let name = format!("server-{i:04}");
+                McpServer::new(
+                    format!("mcp:{name}"),
+                    &name,
+                    SourceRef::project(RepoPath::new(".mcp.json").unwrap(), SourceFormat::Json)
+                        .with_lines(1, 1),
+                    Applicability::Effective,
+                )
+            })
+            .collect();
+        let codex = EffectiveAgentConfig::new(Harness::new("codex", "Codex"), ctx);
+        let cmp = compare(&[&claude, &codex]);
+        assert_eq!(cmp.findings.len(), 1500);
+        let introduced: Vec<DiffFinding> = cmp
+            .findings
+            .into_iter()
+            .map(|finding| DiffFinding {
+                finding,
+                directories: vec![RepoPath::root()],
+            })
+            .collect();
+        let side = |r: &str| DiffSide {
+            revision: Some(r.into()),
+            commit: Some("0".repeat(40)),
+            merge_base: false,
+        };
+        let doc = |introduced: Vec<DiffFinding>| DiffDocument {
+            schema_version: 1,
+            repository: ".".into(),
+            base: side("main"),
+            head: side("topic"),
+            harnesses: vec![claude.harness, codex.harness],
+            fail_on: FailOn::Medium,
+            changed_paths: vec![RepoPath::new(".mcp.json").unwrap()],
+            analysed: Vec::new(),
+            directories: Vec::new(),
+            summary: DiffSummary {
+                introduced: introduced.len(),
+                ..DiffSummary::default()
+            },
+            findings: FindingDelta {
+                introduced,
+                ..FindingDelta::default()
+            },
+        };
+        let md = diff_markdown(&doc(introduced.clone()));
+        let n = md.chars().count();
+        assert!(n <= COMMENT_LIMIT, "{n}");
+        assert!(n > COMMENT_LIMIT - 2_000, "nearly full: {n}");
+        let shown = md.lines().filter(|l| l.starts_with("- **")).count();
+        assert!(shown > 10 && shown < 1500, "{shown}");
+        assert!(
+            md.contains(&format!(
+                "**{} more changes and findings not shown, see the JSON**",
+                1500 - shown
+            )),
+            "{}",
+            &md[md.len() - 400..]
+        );
+        assert!(md.contains("**Introduced findings: 1500**"));
+        // A report that fits is whole, without the sentence.
+        let small = diff_markdown(&doc(introduced[..3].to_vec()));
+        assert_eq!(small.lines().filter(|l| l.starts_with("- **")).count(), 3);
+        assert!(!small.contains("not shown"), "{small}");
+    }
+}
