@@ -941,7 +941,7 @@ fn symlinked_agents_md_records_resolved_path() {
     one_diag(&c, "symlink-outside-repository");
 }
 
-// ----- further rules of the brief -----
+// ----- further rules of spec 004 -----
 
 #[test]
 fn invalid_toml_reports_the_line_and_applies_nothing() {
