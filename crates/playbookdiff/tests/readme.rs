@@ -79,8 +79,24 @@ fn every_readme_example_runs_as_written_from_the_repository_root() {
 #[test]
 fn the_readme_says_how_to_get_the_command() {
     let text = readme();
-    assert!(text.contains("cargo install --path crates/playbookdiff"));
+    assert!(text.contains("cargo install --locked --path crates/playbookdiff"));
     assert!(text.contains("cargo run -p playbookdiff --"));
+    assert!(text.contains("cargo run --release -p playbookdiff --"));
+}
+
+/// The minimum Rust the README states is the workspace's `rust-version`.
+#[test]
+fn the_readme_states_the_minimum_rust_version() {
+    let manifest = std::fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap();
+    let version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("rust-version in the workspace manifest");
+    assert!(
+        readme().contains(&format!("({version} or newer")),
+        "README does not state rust-version {version}"
+    );
 }
 
 #[test]
