@@ -26,6 +26,8 @@ const MAX_FINDINGS: usize = 10;
 /// The narrowest and widest a harness column may be.
 const CELL_MIN: usize = 18;
 const CELL_MAX: usize = 24;
+/// The narrowest the label column may be.
+const LABEL_MIN: usize = 20;
 
 /// Words for a cell's state: an MCP server that starts only under
 /// something the analysis cannot know (in practice, the user's approval)
@@ -120,10 +122,24 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         .chain(hs.iter().map(|h| width(display_name(*h))))
         .max()
         .unwrap_or(0)
-        .clamp(CELL_MIN, CELL_MAX);
-    let label_w = WIDTH.saturating_sub(2 + (col + 1) * hs.len()).max(20);
+        .clamp(CELL_MIN, CELL_MAX)
+        // The label keeps at least LABEL_MIN columns, so more harnesses
+        // make each column narrower (three leave 18).
+        .min(
+            ((WIDTH - 2 - LABEL_MIN) / hs.len().max(1))
+                .saturating_sub(1)
+                .max(CELL_MIN),
+        );
+    let label_w = WIDTH
+        .saturating_sub(2 + (col + 1) * hs.len())
+        .max(LABEL_MIN);
     crate::check_text::problems_section(&mut out, &p, r.configs);
-    let mut head = format!("\n  {}", fit("What each agent receives", label_w));
+    // The long heading when it fits beside the harness columns.
+    let heading_text = ["What each agent receives", "Each agent receives"]
+        .into_iter()
+        .find(|t| width(t) <= label_w)
+        .unwrap_or("Received");
+    let mut head = format!("\n  {}", fit(heading_text, label_w));
     for h in &hs {
         head.push(' ');
         head.push_str(&fit(display_name(*h), col));

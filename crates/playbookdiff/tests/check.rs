@@ -57,7 +57,16 @@ fn s(p: &Path) -> &str {
 #[test]
 fn parity_exits_zero_with_the_contract_document() {
     let dir = fixture("parity");
-    let (code, v) = json(&["check", s(&dir), "--format", "json"]);
+    let (code, v) = json(&[
+        "check",
+        s(&dir),
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0);
     assert_eq!(v["schemaVersion"], 1);
     assert_eq!(v["context"]["cwd"], ".");
@@ -70,7 +79,14 @@ fn parity_exits_zero_with_the_contract_document() {
         v["summary"],
         serde_json::json!({"high": 0, "medium": 0, "low": 0, "info": 0})
     );
-    let (code, text, _) = run(&["check", s(&dir)]);
+    let (code, text, _) = run(&[
+        "check",
+        s(&dir),
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+    ]);
     assert_eq!(code, 0);
     assert!(text.contains("No compatibility findings."), "{text}");
     assert!(
@@ -81,7 +97,10 @@ fn parity_exits_zero_with_the_contract_document() {
 
 #[test]
 fn informational_findings_exit_zero_actionable_ones_exit_one() {
-    let (code, v) = json(&["check", s(&fixture("different_wording")), "--json"]);
+    const TWO: [&str; 4] = ["--harness", "claude-code", "--harness", "codex"];
+    let wording = fixture("different_wording");
+    let args = [&["check", s(&wording), "--json"][..], &TWO].concat();
+    let (code, v) = json(&args);
     assert_eq!(code, 0);
     assert_eq!(v["summary"]["info"], 1);
     let f = &v["findings"][0];
@@ -90,15 +109,21 @@ fn informational_findings_exit_zero_actionable_ones_exit_one() {
     assert_eq!(f["severity"], "info");
     assert_eq!(f["actionable"], false);
 
-    let (code, v) = json(&[
-        "check",
-        s(&fixture("cwd_target")),
-        "--cwd",
-        ".",
-        "--path",
-        "apps/api/file.ts",
-        "--json",
-    ]);
+    let fx = fixture("cwd_target");
+    let args = [
+        &[
+            "check",
+            s(&fx),
+            "--cwd",
+            ".",
+            "--path",
+            "apps/api/file.ts",
+            "--json",
+        ][..],
+        &TWO,
+    ]
+    .concat();
+    let (code, v) = json(&args);
     assert_eq!(code, 1);
     assert_eq!(v["summary"]["medium"], 2);
     assert_eq!(v["context"]["targetPath"], "apps/api/file.ts");
@@ -109,15 +134,20 @@ fn informational_findings_exit_zero_actionable_ones_exit_one() {
     assert!(f["items"][0]["source"]["path"].is_string());
     assert!(f["message"].as_str().unwrap().ends_with('.'));
 
-    let (code, _) = json(&[
-        "check",
-        s(&fixture("cwd_target")),
-        "--cwd",
-        "apps/api",
-        "--path",
-        "apps/api/file.ts",
-        "--json",
-    ]);
+    let args = [
+        &[
+            "check",
+            s(&fx),
+            "--cwd",
+            "apps/api",
+            "--path",
+            "apps/api/file.ts",
+            "--json",
+        ][..],
+        &TWO,
+    ]
+    .concat();
+    let (code, _) = json(&args);
     assert_eq!(code, 0);
 }
 
@@ -169,8 +199,9 @@ fn explain_prints_evidence_reasons_and_a_fix() {
     let (code, v) = json(&["check", s(&dir), "--cwd", "packages/b", "--json"]);
     assert_eq!(code, 1);
     let id = v["findings"][0]["id"].as_str().unwrap().to_string();
+    // Codex's (with any other harness reading AGENTS.md), not Claude Code's.
     assert!(
-        id.starts_with("instruction:missing:codex-only:packages/b:"),
+        id.starts_with("instruction:missing:codex") && id.contains("-only:packages/b:"),
         "{id}"
     );
     let (code, text, _) = run(&["explain", &id, s(&dir), "--cwd", "packages/b"]);
@@ -231,10 +262,18 @@ fn the_view_fits_eighty_columns_and_points_further() {
         // Paths of this fixture are short: every line fits.
         assert!(line.chars().count() <= 80, "{line:?}");
     }
-    assert!(text.contains("What each agent receives"));
+    assert!(text.contains("agent receives"));
+    let two = playbookdiff()
+        .current_dir(&dir)
+        .args([".", "--root", "--target", "apps/api/file.ts"])
+        .args(["--harness", "claude-code", "--harness", "codex"])
+        .output()
+        .unwrap();
+    let two = String::from_utf8(two.stdout).unwrap();
+    assert!(two.contains("What each agent receives"), "{two}");
     assert!(
-        text.contains("! apps/api/AGENTS.md = apps/api/CLAUDE.md"),
-        "{text}"
+        two.contains("! apps/api/AGENTS.md = apps/api/CLAUDE.md"),
+        "{two}"
     );
     // The pointers analyse the same context again.
     assert!(
@@ -256,7 +295,9 @@ fn the_view_fits_eighty_columns_and_points_further() {
 #[test]
 fn all_dirs_checks_every_configured_directory_and_groups() {
     let dir = fixture("fr17_partial_bridges");
-    let (code, v) = json(&["check", s(&dir), "--all-dirs", "--json"]);
+    const TWO: [&str; 4] = ["--harness", "claude-code", "--harness", "codex"];
+    let args = [&["check", s(&dir), "--all-dirs", "--json"][..], &TWO].concat();
+    let (code, v) = json(&args);
     assert_eq!(code, 1);
     assert_eq!(v["allDirs"], true);
     let dirs: Vec<&str> = v["directories"]
@@ -268,11 +309,11 @@ fn all_dirs_checks_every_configured_directory_and_groups() {
     assert_eq!(dirs, [".", "packages/a", "packages/b"]);
     assert_eq!(v["directories"][1]["findings"], serde_json::json!([]));
     let f: Vec<&serde_json::Value> = v["findings"].as_array().unwrap().iter().collect();
-    assert_eq!(f.len(), 2);
+    assert_eq!(f.len(), 2, "{f:?}");
     let missing = f.iter().find(|f| f["type"] == "missing").unwrap();
     assert_eq!(missing["directories"], serde_json::json!(["packages/b"]));
     assert!(v["groups"].as_array().unwrap().len() >= 2);
-    let (code, text, err) = run(&["check", s(&dir), "--all-dirs"]);
+    let (code, text, err) = run(&[&["check", s(&dir), "--all-dirs"][..], &TWO].concat());
     assert_eq!(code, 1);
     // No progress bar when standard error is not a terminal.
     assert!(err.is_empty(), "{err}");
@@ -282,16 +323,12 @@ fn all_dirs_checks_every_configured_directory_and_groups() {
     let (code, _, _) = run(&["check", s(&fixture("cwd_target")), "--all-dirs"]);
     assert_eq!(code, 1);
     let (code, _, _) = run(&[
-        "check",
-        s(&fixture("nested_both")),
-        "--all-dirs",
-        "--harness",
-        "claude-code",
-        "--harness",
-        "codex",
-    ]);
+        &["check", s(&fixture("nested_both")), "--all-dirs"][..],
+        &TWO,
+    ]
+    .concat());
     assert_eq!(code, 1);
-    let (code, _, _) = run(&["check", s(&fixture("parity")), "--all-dirs"]);
+    let (code, _, _) = run(&[&["check", s(&fixture("parity")), "--all-dirs"][..], &TWO].concat());
     assert_eq!(code, 0);
     let (code, _, err) = run(&["check", s(&dir), "--all-dirs", "--cwd", "packages"]);
     assert_eq!(code, 2, "{err}");
@@ -332,11 +369,12 @@ fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/monorepo")
 }
 
-#[test]
-fn the_view_of_the_example_says_why_rows_differ_and_what_each_cell_means() {
+/// The default view of the example, with `extra` arguments.
+fn example_view(extra: &[&str]) -> String {
     let out = playbookdiff()
         .current_dir(example().join("../.."))
         .args(["examples/monorepo", "--root"])
+        .args(extra)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -345,6 +383,12 @@ fn the_view_of_the_example_says_why_rows_differ_and_what_each_cell_means() {
     for line in text.lines() {
         assert!(line.chars().count() <= 80, "{line:?}");
     }
+    text
+}
+
+#[test]
+fn the_view_of_the_example_says_why_rows_differ_and_what_each_cell_means() {
+    let text = example_view(&["--harness", "claude-code", "--harness", "codex"]);
     let lines: Vec<&str> = text.lines().collect();
     let db = lines.iter().position(|l| l.starts_with("! db ")).unwrap();
     assert!(lines[db].contains("needs approval (stdio)"), "{text}");
@@ -442,6 +486,10 @@ fn all_dirs_groups_by_path_and_each_example_id_is_about_the_files_named() {
 fn check_explain_and_compile_text_of_the_example_fit_eighty_columns() {
     let repo = example();
     let repo = s(&repo);
+    // The first finding in packages/ui, whichever harnesses it names.
+    let (_, v) = json(&["check", repo, "--cwd", "packages/ui", "--json"]);
+    let id = v["findings"][0]["id"].as_str().unwrap().to_string();
+    assert!(id.starts_with("instruction:missing:"), "{id}");
     for args in [
         vec!["check", repo],
         vec!["check", repo, "--cwd", "apps/api"],
@@ -453,13 +501,7 @@ fn check_explain_and_compile_text_of_the_example_fit_eighty_columns() {
             "--target",
             "packages/ui/src/button.tsx",
         ],
-        vec![
-            "explain",
-            "instruction:missing:codex-only:packages/ui:56006cc54f16",
-            repo,
-            "--cwd",
-            "packages/ui",
-        ],
+        vec!["explain", &id, repo, "--cwd", "packages/ui"],
         vec!["compile", repo],
         vec!["compile", repo, "--harness", "codex", "--cwd", "apps/web"],
     ] {

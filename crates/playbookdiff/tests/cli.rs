@@ -328,7 +328,7 @@ fn no_command_shows_the_side_by_side_view_of_the_current_repository() {
         .get_output()
         .clone();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("What each agent receives"), "{text}");
+    assert!(text.contains("agent receives"), "{text}");
     assert!(text.contains("launched in apps/api"), "{text}");
 }
 

@@ -48,8 +48,17 @@ impl History {
         self
     }
 
-    /// `playbookdiff diff RANGE REPO ARGS…`: status, stdout, stderr.
+    /// `playbookdiff diff RANGE REPO ARGS…` between Claude Code and Codex,
+    /// the pair these histories are written for (each registered harness
+    /// adds its own findings to a default run): status, stdout, stderr.
     fn diff(&self, range: &str, args: &[&str]) -> (i32, String, String) {
+        let pair = ["--harness", "claude-code", "--harness", "codex"];
+        self.diff_as_configured(range, &[&pair[..], args].concat())
+    }
+
+    /// `playbookdiff diff RANGE REPO ARGS…` with the harnesses of the
+    /// repository's `playbookdiff.toml` (every registered one without it).
+    fn diff_as_configured(&self, range: &str, args: &[&str]) -> (i32, String, String) {
         let out = Command::cargo_bin("playbookdiff")
             .unwrap()
             .arg("diff")
@@ -782,7 +791,7 @@ fn the_configuration_file_accepts_excludes_and_sets_the_threshold() {
         "playbookdiff.toml",
         "harnesses = [\"claude-code\", \"codx\"]\n",
     );
-    let (code, _, err) = h.diff("HEAD~1..HEAD", &[]);
+    let (code, _, err) = h.diff_as_configured("HEAD~1..HEAD", &[]);
     assert_eq!(code, 2);
     assert!(
         err.contains("playbookdiff.toml:1:29: unknown harness `codx`; did you mean `codex`?"),

@@ -46,13 +46,22 @@ fn copy_tree(src: &Path, dest: &Path) {
     }
 }
 
+/// `playbookdiff ARGS…` beside the fixture; `check` and `explain` between Claude Code and
+/// Codex, the pair these fixtures are written for (each registered harness
+/// adds its own findings to a default run).
 fn run(dir: &Path, args: &[&str]) -> (i32, String) {
+    let pair: &[&str] = if matches!(args.first(), Some(&"check" | &"explain")) {
+        &["--harness", "claude-code", "--harness", "codex"]
+    } else {
+        &[]
+    };
     let out = Command::cargo_bin("playbookdiff")
         .unwrap()
         .env_remove("CLICOLOR_FORCE")
         .env("NO_COLOR", "1")
         .current_dir(dir.parent().unwrap())
         .args(args)
+        .args(pair)
         .output()
         .unwrap();
     (

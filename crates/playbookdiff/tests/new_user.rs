@@ -69,8 +69,19 @@ fn run_from_web_src_the_launch_directory_is_web_src() {
         instruction_paths(&v),
         ["AGENTS.md", "web/AGENTS.md", "web/src/AGENTS.md"]
     );
-    // check from there finds what only Codex receives in web/src.
-    let (v, _) = json_in(&here, &["check", "--json"]);
+    // check from there finds what only Codex receives in web/src (of the
+    // Claude Code and Codex pair).
+    let (v, _) = json_in(
+        &here,
+        &[
+            "check",
+            "--json",
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+        ],
+    );
     assert_eq!(v["context"]["cwd"], "web/src");
     let ids: Vec<&str> = v["findings"]
         .as_array()
@@ -164,6 +175,15 @@ fn refused_in(dir: &Path, args: &[&str]) -> String {
 fn habits_get_one_line_saying_what_to_do() {
     let repo = monorepo();
     let dir = repo.path();
+    // The misspelt harness is answered with every registered one.
+    let harnesses: Vec<&str> = playbookdiff_registry::adapters()
+        .iter()
+        .map(|a| a.harness().as_str())
+        .collect();
+    let harness_answer = format!(
+        "error: invalid value 'claude' for '--harness <HARNESS>'; did you mean 'claude-code'? (one of: {}) (see 'playbookdiff compile --help')",
+        harnesses.join(", ")
+    );
     let cases: [(&[&str], &str); 7] = [
         (
             &["checks"],
@@ -187,7 +207,7 @@ fn habits_get_one_line_saying_what_to_do() {
         ),
         (
             &["compile", "--harness", "claude"],
-            "error: invalid value 'claude' for '--harness <HARNESS>'; did you mean 'claude-code'? (one of: claude-code, codex) (see 'playbookdiff compile --help')",
+            &harness_answer,
         ),
         (
             &["check", "--format", "jsn"],

@@ -217,6 +217,13 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let r = tmp.path();
     std::fs::create_dir_all(r.join(".git")).unwrap();
+    // Between Claude Code and Codex, the pair this repository is written
+    // for (each registered harness adds its own findings).
+    write(
+        r,
+        "playbookdiff.toml",
+        "harnesses = [\"claude-code\", \"codex\"]\n",
+    );
     write(r, "AGENTS.md", "# Root\n\nBe brief.\n");
     write(r, "CLAUDE.md", "@AGENTS.md\n");
     for p in ["a", "b", "c"] {
@@ -317,6 +324,11 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     ] {
         write(r2, entry, &std::fs::read_to_string(r.join(entry)).unwrap());
     }
+    write(
+        r2,
+        "playbookdiff.toml",
+        "harnesses = [\"claude-code\", \"codex\"]\n",
+    );
     let (code, out, err) = run(&[
         "check",
         s(r2),
