@@ -621,7 +621,11 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                     clean(&location(&side.source))
                 );
                 for line in side.text.lines().take(8) {
-                    let _ = writeln!(out, "     | {}", clean(line));
+                    if line.trim().is_empty() {
+                        out.push_str("     |\n");
+                    } else {
+                        out.push_str(&wrap(&clean(line), "     | ", WIDTH));
+                    }
                 }
             }
             if let Some(d) = &para.diff {

@@ -50,7 +50,9 @@ fn copy_tree(src: &Path, dest: &Path) {
 /// Codex, the pair these fixtures are written for (each registered harness
 /// adds its own findings to a default run).
 fn run(dir: &Path, args: &[&str]) -> (i32, String) {
-    let pair: &[&str] = if matches!(args.first(), Some(&"check" | &"explain")) {
+    // These fixtures are shaped after Claude Code and Codex repositories:
+    // every command but `compile` compares that pair.
+    let pair: &[&str] = if !matches!(args.first(), Some(&"compile")) {
         &["--harness", "claude-code", "--harness", "codex"]
     } else {
         &[]
