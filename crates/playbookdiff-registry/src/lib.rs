@@ -20,8 +20,9 @@ use playbookdiff_model::Harness;
 /// Every registered adapter, in contract order (by harness id). The first
 /// is the default harness of `compile`.
 pub static ADAPTERS: &[&dyn Adapter] = &[
-    &playbookdiff_claude::ADAPTER, // claude-code
-    &playbookdiff_codex::ADAPTER,  // codex
+    &playbookdiff_claude::ADAPTER,   // claude-code
+    &playbookdiff_codex::ADAPTER,    // codex
+    &playbookdiff_opencode::ADAPTER, // opencode
 ];
 
 /// Every registered adapter, in contract order (by harness id).
