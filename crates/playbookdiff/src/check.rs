@@ -145,7 +145,7 @@ impl Policy {
 
     /// The release to model for `h`: `--agent-version`, else the file's.
     fn agent_version<'a>(&'a self, args: &'a ContextArgs, h: Harness) -> Option<&'a str> {
-        self.version(args.agent_version(h), h)
+        self.version(args.agent.agent_version(h), h)
     }
 
     /// The release to model for `h`: `given` (the command line's), else
@@ -189,7 +189,7 @@ fn analyse(
     policy: &Policy,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
     analyse_at(repo, hs, ctx, policy, &|h| {
-        args.inputs(policy.agent_version(args, h))
+        args.agent.inputs(policy.agent_version(args, h))
     })
 }
 

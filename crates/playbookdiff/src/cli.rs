@@ -220,28 +220,9 @@ pub struct DiffArgs {
     #[arg(long, value_name = "HARNESS", value_parser = harness_parser())]
     pub harness: Vec<Harness>,
 
-    /// The release of a harness to model, e.g. codex=0.171.0; repeat the
-    /// option for several harnesses [default: the newest profiled release
-    /// of each]
-    #[arg(long, value_name = "HARNESS=VERSION", value_parser = parse_agent_version)]
-    pub agent_version: Vec<AgentVersion>,
-
-    /// The context window of the user's model in tokens, e.g. 400000, or
-    /// `unknown` for a model the agent knows no window for; it sets the
-    /// skill listing budget of harnesses that size it by the window (see
-    /// README) [default: the window of the modelled release's default
-    /// model, stated in the assumptions]
-    #[arg(long, value_name = "TOKENS", value_parser = parse_context_window)]
-    pub context_window: Option<ContextWindow>,
-
-    /// The trust entries of the user's agent configuration for directories
-    /// of REPO (Codex: `[projects."<path>"] trust_level`): LEVEL for the
-    /// repository root, DIR=LEVEL[,DIR=LEVEL...] for directories relative
-    /// to REPO, or `none` for no entry; LEVEL is trusted or untrusted
-    /// [default: not known; the project is assumed trusted, as the
-    /// assumptions say]
-    #[arg(long, value_name = "[DIR=]LEVEL", value_parser = parse_trust)]
-    pub trust: Option<TrustArg>,
+    /// The inputs only the user knows: releases, context window, trust.
+    #[command(flatten)]
+    pub agent: AgentInputArgs,
 
     /// Output format
     #[arg(long, value_name = "FORMAT", default_value = "text",
@@ -281,25 +262,6 @@ impl DiffArgs {
             Format::Json
         } else {
             self.format
-        }
-    }
-
-    /// The version asked for `harness` with `--agent-version`, if any.
-    pub fn agent_version(&self, harness: Harness) -> Option<&str> {
-        self.agent_version
-            .iter()
-            .rev()
-            .find(|v| v.harness == harness)
-            .map(|v| v.version.as_str())
-    }
-
-    /// The inputs of `harness`'s compilation: `--agent-version` and
-    /// `--context-window`.
-    pub fn inputs(&self, harness: Harness) -> Inputs<'_> {
-        Inputs {
-            version: self.agent_version(harness),
-            context_window: self.context_window.unwrap_or_default(),
-            trust: self.trust.as_ref().map(|t| t.0.as_slice()),
         }
     }
 }
@@ -478,6 +440,22 @@ pub struct ContextArgs {
     #[arg(long, value_enum, default_value_t = ModeArg::Repo, value_name = "MODE")]
     pub mode: ModeArg,
 
+    /// The inputs only the user knows: releases, context window, trust.
+    #[command(flatten)]
+    pub agent: AgentInputArgs,
+
+    /// Analyse this commit of REPO (HEAD, main~2, a tag or an id), read from
+    /// its git objects, instead of the working tree; --cwd and --target are
+    /// then paths in that commit
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
+}
+
+/// The compilation inputs a user gives and the repository cannot show:
+/// `--agent-version`, `--context-window` and `--trust`, shared by every
+/// command that compiles.
+#[derive(Debug, Clone, Default, Args)]
+pub struct AgentInputArgs {
     /// The release of a harness to model, e.g. codex=0.171.0; repeat the
     /// option for several harnesses [default: the newest profiled release
     /// of each]
@@ -500,15 +478,9 @@ pub struct ContextArgs {
     /// assumptions say]
     #[arg(long, value_name = "[DIR=]LEVEL", value_parser = parse_trust)]
     pub trust: Option<TrustArg>,
-
-    /// Analyse this commit of REPO (HEAD, main~2, a tag or an id), read from
-    /// its git objects, instead of the working tree; --cwd and --target are
-    /// then paths in that commit
-    #[arg(long, value_name = "REV")]
-    pub rev: Option<String>,
 }
 
-impl ContextArgs {
+impl AgentInputArgs {
     /// The version asked for `harness` with `--agent-version`, if any (the
     /// last one when given more than once).
     pub fn agent_version(&self, harness: Harness) -> Option<&str> {
@@ -520,7 +492,7 @@ impl ContextArgs {
     }
 
     /// The inputs of `harness`'s compilation at release `version` (the
-    /// caller resolves it, see [`ContextArgs::agent_version`]) with
+    /// caller resolves it, see [`AgentInputArgs::agent_version`]) with
     /// `--context-window`.
     pub fn inputs<'a>(&'a self, version: Option<&'a str>) -> Inputs<'a> {
         Inputs {

@@ -20,9 +20,8 @@ pub fn run(
 ) -> Result<String, UsageError> {
     let opened = open_context(&args.context, current_dir)?;
     let repo = opened.repo(&[args.harness], false, &[]);
-    let inputs = args
-        .context
-        .inputs(args.context.agent_version(args.harness));
+    let agent = &args.context.agent;
+    let inputs = agent.inputs(agent.agent_version(args.harness));
     let config = compile(args.harness, &repo, &opened.context, &inputs);
     let options = TextOptions {
         color,

@@ -487,9 +487,8 @@ fn first_match(repo: &Repo<'_>, pattern: &str, changed: &BTreeSet<&RepoPath>) ->
 /// What `h` is compiled with: the command line's release, else the
 /// configuration file's, and the command line's context window.
 fn inputs<'a>(args: &'a DiffArgs, policy: &'a Policy, h: Harness) -> Inputs<'a> {
-    let mut i = args.inputs(h);
-    i.version = policy.version(i.version, h);
-    i
+    args.agent
+        .inputs(policy.version(args.agent.agent_version(h), h))
 }
 
 fn context_at(cwd: &RepoPath, target: Option<RepoPath>) -> AnalysisContext {
