@@ -40,6 +40,7 @@ Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
 """
 
 import argparse
+import concurrent.futures
 import http.server
 import json
 import os
@@ -68,6 +69,10 @@ AGENTS = {
         "package": "@openai/codex",
         "binary": "node_modules/.bin/codex",
     },
+    "opencode": {
+        "package": "opencode-ai",
+        "binary": "node_modules/opencode-linux-x64/bin/opencode",
+    },
 }
 
 # Wall-clock limits, in seconds. Every agent process is killed (by its own
@@ -82,7 +87,8 @@ def log(msg):
 
 def profiled_versions(agent):
     """The adapter's PROFILED_VERSIONS constant, read from its source."""
-    crate = {"claude-code": "playbookdiff-claude", "codex": "playbookdiff-codex"}[agent]
+    crate = {"claude-code": "playbookdiff-claude", "codex": "playbookdiff-codex",
+             "opencode": "playbookdiff-opencode"}[agent]
     src = (ROOT / "crates" / crate / "src" / "lib.rs").read_text()
     m = re.search(r"PROFILED_VERSIONS: &\[&str\] = &\[([^\]]*)\]", src)
     return re.findall(r'"([^"]+)"', m.group(1))
@@ -665,6 +671,183 @@ def run_codex(exe, case, work):
     return obs
 
 
+# ------------------------------------------------------------- OpenCode
+
+
+class FakeChat:
+    """An OpenAI-compatible chat completions endpoint on 127.0.0.1 that
+    records each request body and answers HTTP 400, so OpenCode stops after
+    its first request."""
+
+    def __init__(self):
+        self.requests = []
+        self.lock = threading.Lock()
+        api = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def reply(self):
+                msg = json.dumps({"error": {"message": "oracle",
+                                            "type": "invalid_request_error"}}).encode()
+                self.send_response(400)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
+
+            def do_GET(self):
+                self.reply()
+
+            def do_POST(self):
+                n = int(self.headers.get("content-length", 0))
+                raw = self.rfile.read(n)
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = None
+                if isinstance(body, dict):
+                    with api.lock:
+                        api.requests.append(body)
+                self.reply()
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+OC_INSTRUCTIONS = re.compile(r"(?:^|\n)Instructions from: (/[^\n]*)\n")
+OC_SKILL = re.compile(r"<skill>\s*<name>([^<]*)</name>\s*<description>(.*?)</description>\s*"
+                      r"<location>([^<]*)</location>\s*</skill>", re.S)
+
+
+def opencode_env(work, home):
+    for d in (".config", ".local/share", ".cache", ".local/state"):
+        (home / d).mkdir(parents=True, exist_ok=True)
+    return {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_DATA_HOME": str(home / ".local/share"), "XDG_CACHE_HOME": str(home / ".cache"),
+            "XDG_STATE_HOME": str(home / ".local/state"), "PATH": str(restricted_path(work)),
+            "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1",
+            "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1"}
+
+
+def opencode_system(body):
+    """The system text of the main request (not the title generator's)."""
+    parts = []
+    for m in body.get("messages") or []:
+        if m.get("role") != "system":
+            continue
+        c = m.get("content")
+        parts.extend([c] if isinstance(c, str) else
+                     [x.get("text", "") for x in c or [] if isinstance(x, dict)])
+    return "\n".join(parts)
+
+
+def run_opencode(exe, case, work):
+    """`opencode debug config`, `debug skill`, a `run` whose first request a
+    fake chat endpoint records (instructions and listed skills), and with a
+    target `debug agent build --tool read` (the files a read attaches).
+    Each step runs on a fresh copy of the repository: OpenCode writes into
+    the project (`$schema` in opencode.json, `.opencode/.gitignore`)."""
+    obs = {}
+
+    def step(name, args, extra_env=None):
+        sub = work / name
+        sub.mkdir()
+        repo = sub / "repo"
+        shutil.copytree(work / "repo", repo, symlinks=True)
+        home = sub / "home"
+        env = opencode_env(work, home)
+        env.update(extra_env or {})
+        norm = Normalizer(repo, home, work)
+        with open(sub / "out", "wb") as out, open(sub / "err", "wb") as err:
+            proc = subprocess.Popen([str(exe)] + args, cwd=repo / case.get("cwd", "."), env=env,
+                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
+            try:
+                proc.wait(timeout=RUN_TIMEOUT)
+                rc = proc.returncode
+            except subprocess.TimeoutExpired:
+                rc = "timeout"
+            kill_group(proc)
+        return rc, (sub / "out").read_text(errors="replace"), \
+            clean_stderr(norm.text(strip_ansi((sub / "err").read_text(errors="replace")))), norm
+
+    rc, out, err, norm = step("config", ["debug", "config"])
+    if rc != 0:
+        obs["exit"] = rc
+        obs["stderr"] = err.splitlines()[0] if err else ""
+        return obs
+    obs["exit"] = 0
+    cfg = json.loads(out)
+    servers = []
+    for name, s in sorted((cfg.get("mcp") or {}).items()):
+        if not isinstance(s, dict):
+            continue
+        servers.append({"name": name, "type": s.get("type"),
+                        "enabled": s.get("enabled", True),
+                        "command": s.get("command"),
+                        "url": s.get("url"),
+                        # Values are never recorded: OpenCode prints literal ones.
+                        "environment": sorted((s.get("environment") or {}).keys()),
+                        "headers": sorted((s.get("headers") or {}).keys())})
+    obs["config"] = {"instructions": cfg.get("instructions") or [],
+                     "mcpServers": servers,
+                     "agents": sorted((cfg.get("agent") or {}).keys()),
+                     "commands": sorted((cfg.get("command") or {}).keys())}
+    rc, out, err, norm = step("skill", ["debug", "skill"])
+    skills = []
+    if rc == 0:
+        for s in json.loads(out):
+            if s.get("location") == "<built-in>":
+                continue
+            skills.append({"name": s.get("name"), "path": norm.path(s.get("location")),
+                           "description": s.get("description") is not None})
+    obs["skills"] = sorted(skills, key=lambda s: (s["name"], s["path"]))
+    api = FakeChat()
+    try:
+        content = json.dumps({"provider": {"oracle": {
+            "npm": "@ai-sdk/openai-compatible", "name": "oracle",
+            "options": {"baseURL": f"http://127.0.0.1:{api.port}/v1", "apiKey": "oracle"},
+            "models": {"m": {"name": "m"}}}}, "model": "oracle/m"})
+        rc, out, err, norm = step("run", ["run", "--model", "oracle/m", "hi"],
+                                  {"OPENCODE_CONFIG_CONTENT": content})
+    finally:
+        api.close()
+    main = [b for b in api.requests if "title generator" not in opencode_system(b)]
+    if main:
+        text = opencode_system(main[0])
+        obs["startup"] = {
+            "instructions": [norm.path(p) for p in OC_INSTRUCTIONS.findall(text)
+                             if p.startswith(str(work))],
+            "skillsListed": sorted(n for n, _, loc in OC_SKILL.findall(text)
+                                   if loc != "&lt;built-in&gt;"),
+        }
+    else:
+        obs["startup"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
+    if case.get("target"):
+        rc, out, err, norm = step("read", ["debug", "agent", "build", "--tool", "read", "--params",
+                                           json.dumps({"filePath": str(work / "read" / "repo" / case["target"])})])
+        try:
+            loaded = json.loads(out)["result"]["metadata"].get("loaded") or []
+            obs["onDemand"] = {"instructions": [norm.path(p) for p in loaded]}
+        except (ValueError, KeyError, TypeError):
+            obs["onDemand"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
+    return obs
+
+
+def strip_ansi(text):
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
 # ------------------------------------------------------------------ main
 
 
@@ -677,6 +860,8 @@ def observe(agent, version, exe, case, bundled):
             return None, f"skipped: {e} is absent"
         if agent == "claude-code":
             obs = strip_bundled(run_claude(exe, case, work), bundled)
+        elif agent == "opencode":
+            obs = run_opencode(exe, case, work)
         else:
             obs = run_codex(exe, case, work)
     head = {"agent": agent, "version": version, "case": case["id"],
@@ -694,6 +879,8 @@ def bundled_baseline(agent, version, exe):
         subprocess.run(["git", "-C", str(work / "repo"), "init", "-q"], check=True, timeout=60)
         if agent == "claude-code":
             obs = run_claude(exe, case, work)
+        elif agent == "opencode":
+            obs = run_opencode(exe, case, work)
         else:
             obs = run_codex(exe, case, work)
     return obs
@@ -717,26 +904,35 @@ def inner_main(args):
         for version in versions:
             exe = install_dir(agent, version) / AGENTS[agent]["binary"]
             started = time.monotonic()
-            base = bundled_baseline(agent, version, exe)
-            write_json(OBSERVATIONS / agent / version / "_bundled.json", base)
-            n = 0
-            for case in cases:
-                if agent not in case.get("agents", list(AGENTS)):
-                    continue
+            # OpenCode's own skills are marked `<built-in>` in what it
+            # prints, so it needs no baseline.
+            base = None
+            if agent != "opencode":
+                base = bundled_baseline(agent, version, exe)
+                write_json(OBSERVATIONS / agent / version / "_bundled.json", base)
+            todo = [c for c in cases if agent in c.get("agents", list(AGENTS))]
+
+            def one(case):
                 try:
-                    obs, skipped = observe(agent, version, exe, case, base)
+                    return case, observe(agent, version, exe, case, base), None
                 except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
-                    failures += 1
-                    log(f"{agent} {version} {case['id']}: failed: {e}")
-                    continue
-                if skipped:
-                    log(f"{agent} {version} {case['id']}: {skipped}")
-                    continue
-                if obs.get("exit") not in ("ok", None) and agent == "claude-code":
-                    failures += 1
-                    log(f"{agent} {version} {case['id']}: {obs.get('exit')}")
-                write_json(OBSERVATIONS / agent / version / f"{case['id']}.json", obs)
-                n += 1
+                    return case, (None, None), e
+
+            n = 0
+            with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+                for case, (obs, skipped), error in pool.map(one, todo):
+                    if error is not None:
+                        failures += 1
+                        log(f"{agent} {version} {case['id']}: failed: {error}")
+                        continue
+                    if skipped:
+                        log(f"{agent} {version} {case['id']}: {skipped}")
+                        continue
+                    if obs.get("exit") not in ("ok", None) and agent == "claude-code":
+                        failures += 1
+                        log(f"{agent} {version} {case['id']}: {obs.get('exit')}")
+                    write_json(OBSERVATIONS / agent / version / f"{case['id']}.json", obs)
+                    n += 1
             log(f"{agent} {version}: {n} cases in {time.monotonic() - started:.0f} s")
     return failures
 
@@ -746,6 +942,8 @@ def main():
     p.add_argument("--agent", choices=list(AGENTS))
     p.add_argument("--version")
     p.add_argument("--case", action="append", help="case id (repeatable)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="cases run at the same time (each in its own temporary directory)")
     p.add_argument("--no-regenerate", action="store_true",
                    help="do not regenerate docs/fidelity.md at the end")
     p.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
@@ -763,6 +961,7 @@ def main():
             cmd += [f"--{flag}", getattr(args, flag)]
     for c in args.case or []:
         cmd += ["--case", c]
+    cmd += ["--jobs", str(args.jobs)]
     rc = subprocess.run(cmd).returncode
     if not args.no_regenerate:
         subprocess.run(["cargo", "test", "-q", "-p", "playbookdiff", "--test", "oracle"],

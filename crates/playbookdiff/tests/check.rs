@@ -387,6 +387,25 @@ fn example_view(extra: &[&str]) -> String {
 }
 
 #[test]
+fn the_view_of_the_example_shows_three_columns_in_eighty() {
+    let text = example_view(&[]);
+    assert!(
+        text.starts_with("PlaybookDiff: Claude Code <-> Codex <-> OpenCode\n"),
+        "{text}"
+    );
+    let head = text.lines().find(|l| l.contains("agent receives")).unwrap();
+    for h in ["Claude Code", "Codex", "OpenCode"] {
+        assert!(head.contains(h), "{head}");
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    // OpenCode reads no `.mcp.json` or `.codex/config.toml`.
+    let github = lines.iter().find(|l| l.starts_with("! github")).unwrap();
+    assert!(github.ends_with(" -"), "{github}");
+    let deploy = lines.iter().find(|l| l.starts_with("! deploy")).unwrap();
+    assert!(deploy.ends_with(" startup"), "{deploy}");
+}
+
+#[test]
 fn the_view_of_the_example_says_why_rows_differ_and_what_each_cell_means() {
     let text = example_view(&["--harness", "claude-code", "--harness", "codex"]);
     let lines: Vec<&str> = text.lines().collect();

@@ -14,7 +14,13 @@
 //!   a target the files the scripted `Read` attached (`on-demand-files`);
 //! - Codex (trusted project, or the case's own `trust` entries): whether it starts (`start`), the AGENTS.md
 //!   chain byte for byte (`agents-md`), the advertised skills by name and
-//!   path (`skills`), and `codex mcp list` (`mcp-servers`).
+//!   path (`skills`), and `codex mcp list` (`mcp-servers`);
+//! - OpenCode: whether it starts (`start`, from `opencode debug config`),
+//!   the instruction files of the first request in order
+//!   (`startup-files`), the skills that request lists (`skills`), every
+//!   skill `opencode debug skill` finds by name and file (`skill-files`),
+//!   the enabled servers of the merged `mcp` object (`mcp-servers`), and for
+//!   a target the files a `read` of it attaches (`on-demand-files`).
 //!
 //! Every disagreement must be listed in `oracle/known-disagreements/
 //! <agent>.toml`, and every listed one must still occur. `docs/fidelity.md`
@@ -38,7 +44,7 @@ mod support;
 
 /// The agents the oracle records, by harness id (`scripts/oracle/record.py`
 /// knows how to run each; its observation format is compared below).
-const AGENTS: [&str; 2] = ["claude-code", "codex"];
+const AGENTS: [&str; 3] = ["claude-code", "codex", "opencode"];
 
 /// The registered adapter of `agent`.
 fn adapter(agent: &str) -> &'static dyn Adapter {
@@ -526,6 +532,153 @@ fn codex_disagreements(
     out
 }
 
+fn opencode_disagreements(
+    case: &Case,
+    version: &str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<Disagreement> {
+    let mut out = Vec::new();
+    let mut push = |aspect, agent: String, adapter: String| {
+        if agent != adapter {
+            out.push(Disagreement {
+                case: case.id.clone(),
+                version: version.to_string(),
+                aspect,
+                agent,
+                adapter,
+            });
+        }
+    };
+    let refuses = obs["exit"] != 0;
+    let errors: Vec<String> = cfg
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.code.as_str().to_string())
+        .collect();
+    let start = |refuses: bool| {
+        if refuses {
+            "refuses to start"
+        } else {
+            "starts"
+        }
+    };
+    push(
+        "start",
+        start(refuses).into(),
+        if errors.is_empty() || refuses {
+            start(!errors.is_empty()).into()
+        } else {
+            format!("refuses to start (error {})", errors.join(", "))
+        },
+    );
+    if refuses {
+        return out;
+    }
+    // The instruction files of the first request, in request order.
+    if let Some(seen) = obs["startup"]["instructions"].as_array() {
+        let seen: Vec<String> = seen
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect();
+        let modelled: Vec<String> = dedup_keep_first(
+            cfg.received_instructions()
+                .into_iter()
+                .filter(|i| i.load_phase == LoadPhase::Startup)
+                .map(|i| i.source.path.to_string())
+                .collect(),
+        );
+        push("startup-files", list(seen), list(modelled));
+        // The skills that request lists to the model.
+        let listed: BTreeSet<String> = obs["startup"]["skillsListed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        let advertised: BTreeSet<String> = cfg
+            .skills
+            .iter()
+            .filter(|s| {
+                s.applicability == Applicability::Effective
+                    && s.load_phase == LoadPhase::Startup
+                    && s.invocation.implicit != Permission::Blocked
+            })
+            .map(|s| s.name.clone())
+            .collect();
+        push("skills", list(listed), list(advertised));
+    } else {
+        push(
+            "observation",
+            format!("no request: {}", obs["startup"]),
+            "a request".into(),
+        );
+    }
+    // Every skill `debug skill` finds, by name and file.
+    let found: BTreeSet<String> = obs["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{} ({})",
+                s["name"].as_str().unwrap_or("?"),
+                s["path"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    let modelled: BTreeSet<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.applicability,
+                Applicability::Effective | Applicability::Conditional
+            )
+        })
+        .map(|s| format!("{} ({})", s.name, s.source.path))
+        .collect();
+    push("skill-files", list(found), list(modelled));
+    // The merged `mcp` object: the servers not disabled.
+    let listed: BTreeSet<String> = obs["config"]["mcpServers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["enabled"] != Value::Bool(false))
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect();
+    let configured: BTreeSet<String> = cfg
+        .mcp_servers
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.applicability,
+                Applicability::Effective | Applicability::Conditional
+            )
+        })
+        .map(|s| s.name.clone())
+        .collect();
+    push("mcp-servers", list(listed), list(configured));
+    // What reading the target attached.
+    if case.target.is_some() {
+        let attached: BTreeSet<String> = obs["onDemand"]["instructions"]
+            .as_array()
+            .map(|a| a.iter().map(|p| p.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default();
+        let on_demand: BTreeSet<String> = cfg
+            .instructions
+            .iter()
+            .filter(|i| {
+                i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective
+            })
+            .map(|i| i.source.path.to_string())
+            .collect();
+        push("on-demand-files", list(attached), list(on_demand));
+    }
+    out
+}
+
 /// Every disagreement over every recorded case; the ids of cases that
 /// could not be compiled here (corpus absent) per agent; and per agent and
 /// version the number of cases compared.
@@ -560,6 +713,7 @@ fn run_all() -> Outcome {
                 let cfg = compile(agent, version, &root, &case);
                 let found = match agent {
                     "claude-code" => claude_disagreements(&case, version, &obs, &cfg),
+                    "opencode" => opencode_disagreements(&case, version, &obs, &cfg),
                     _ => codex_disagreements(&case, version, &obs, &cfg),
                 };
                 *out.compared.entry((agent, version)).or_default() += 1;
@@ -680,7 +834,12 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("trusted (or the case's own trust entries, given to the adapter with the same\n");
     s.push_str("values): whether it starts (`start`), the AGENTS.md chain byte for byte\n");
     s.push_str("(`agents-md`), the skills listed (`skills`, name and path) and `codex mcp\n");
-    s.push_str("list` (`mcp-servers`). What the oracle cannot see is in `oracle/README.md`.\n\n");
+    s.push_str("list` (`mcp-servers`). For OpenCode: whether it starts (`start`), the\n");
+    s.push_str("instruction files of the first request in order (`startup-files`), the\n");
+    s.push_str("skills it lists (`skills`), every skill `opencode debug skill` finds by\n");
+    s.push_str("name and file (`skill-files`), the enabled MCP servers of `opencode debug\n");
+    s.push_str("config` (`mcp-servers`), and the files a read of the target attaches\n");
+    s.push_str("(`on-demand-files`). What the oracle cannot see is in `oracle/README.md`.\n\n");
     s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
     for agent in AGENTS {
         for &v in profiled(agent) {
@@ -743,6 +902,7 @@ fn every_fixture_directory_is_a_case() {
         "playbookdiff-claude",
         "playbookdiff-codex",
         "playbookdiff-compare",
+        "playbookdiff-opencode",
     ] {
         let rel = format!("crates/{crate_name}/tests/fixtures");
         for entry in std::fs::read_dir(workspace().join(&rel)).unwrap() {
