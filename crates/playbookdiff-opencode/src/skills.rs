@@ -28,6 +28,7 @@ use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
     LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
 };
+use playbookdiff_source::markdown::parse_yaml;
 use playbookdiff_source::{Resolved, SourceError};
 use serde_json::Value;
 
@@ -214,9 +215,15 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
     };
     p.lines = Some((fm.start_line, fm.end_line));
     let src = src.with_lines(fm.start_line, fm.end_line);
-    let data = match &fm.value {
-        Ok(v) => v.clone(),
-        Err((msg, line)) => {
+    let retried = fm
+        .value
+        .as_ref()
+        .err()
+        .and_then(|_| parse_yaml(&colons_as_block_scalars(&fm.yaml)).ok());
+    let data = match (&fm.value, retried) {
+        (Ok(v), _) => v.clone(),
+        (Err(_), Some(v)) => v,
+        (Err((msg, line)), None) => {
             let at = line.map(|l| format!(" on line {l}")).unwrap_or_default();
             p.invalid = Some("its front matter is not valid YAML".to_string());
             cx.diag(
@@ -281,6 +288,54 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
         }
     }
     p
+}
+
+/// OpenCode's second try at front matter that is not valid YAML
+/// (`sanitize` in `packages/opencode/src/config/markdown.ts`, used by
+/// `ConfigMarkdown.parse` for skills, agents and commands since other
+/// harnesses accept such files): every top-level `key: value` line whose
+/// unquoted value holds a `:` becomes the block scalar `key: |-` with the
+/// value on the next line, indented by two spaces. Comment, blank and
+/// indented lines, empty values, `>`, `|` and quoted values stay as they
+/// are. Keys are `[A-Za-z_][A-Za-z0-9_]*`. Input and output are the YAML
+/// between the fences.
+fn colons_as_block_scalars(yaml: &str) -> String {
+    let mut out = Vec::new();
+    for line in yaml.lines() {
+        let trimmed = line.trim();
+        let plain = !trimmed.is_empty()
+            && !trimmed.starts_with('#')
+            && !line.starts_with(char::is_whitespace);
+        let entry = plain
+            .then(|| line.split_once(':'))
+            .flatten()
+            .filter(|(k, _)| {
+                let k = k.trim_end();
+                let mut c = k.chars();
+                c.next()
+                    .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+                    && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            });
+        match entry {
+            Some((key, value)) => {
+                let value = value.trim();
+                let keep = value.is_empty()
+                    || value == ">"
+                    || value == "|"
+                    || value.starts_with('"')
+                    || value.starts_with('\'')
+                    || !value.contains(':');
+                if keep {
+                    out.push(line.to_string());
+                } else {
+                    out.push(format!("{}: |-", key.trim_end()));
+                    out.push(format!("  {value}"));
+                }
+            }
+            None => out.push(line.to_string()),
+        }
+    }
+    out.join("\n")
 }
 
 /// Loads one found skill.
@@ -532,4 +587,37 @@ fn split_root(file: &RepoPath) -> Option<(RepoPath, &'static str)> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unquoted_colons_become_block_scalars_as_in_opencode() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "name: a\ndescription: x: y",
+                "name: a\ndescription: |-\n  x: y",
+            ),
+            ("description: 'x: y'", "description: 'x: y'"),
+            ("description: \"x: y\"", "description: \"x: y\""),
+            ("description: |\n  x: y", "description: |\n  x: y"),
+            ("# c: d\n  e: f: g", "# c: d\n  e: f: g"),
+            ("my-key: x: y", "my-key: x: y"),
+            ("key : x: y", "key: |-\n  x: y"),
+            ("url: https://a.example", "url: |-\n  https://a.example"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(colons_as_block_scalars(input), *want, "{input:?}");
+        }
+        // The drizzle skill of the corpus: invalid YAML, loaded after the
+        // rewrite with its whole description.
+        let yaml =
+            "name: drizzle\ndescription: Covers the conventions: a schema.\nallowed-tools: Read\n";
+        assert!(parse_yaml(yaml).is_err());
+        let v = parse_yaml(&colons_as_block_scalars(yaml)).unwrap();
+        assert_eq!(v["description"], "Covers the conventions: a schema.");
+        assert_eq!(v["allowed-tools"], "Read");
+    }
 }

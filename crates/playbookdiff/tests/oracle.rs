@@ -29,7 +29,7 @@
 
 use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, LoadPhase, Mode, Permission, RepoPath,
-    Severity,
+    Severity, Skill,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Repo, WorkingTree};
@@ -576,6 +576,19 @@ fn opencode_disagreements(
     if refuses {
         return out;
     }
+    // Skills of a repeated name: OpenCode parses the files concurrently and
+    // keeps whichever finishes last. The adapter marks them all conditional,
+    // or, for copies holding one text, one effective and the rest shadowed.
+    let mut same_name: BTreeMap<&str, Vec<&Skill>> = BTreeMap::new();
+    for s in &cfg.skills {
+        if matches!(
+            s.applicability,
+            Applicability::Effective | Applicability::Conditional | Applicability::Shadowed
+        ) {
+            same_name.entry(s.name.as_str()).or_default().push(s);
+        }
+    }
+    same_name.retain(|_, group| group.len() > 1);
     // The instruction files of the first request, in request order.
     if let Some(seen) = obs["startup"]["instructions"].as_array() {
         let seen: Vec<String> = seen
@@ -597,7 +610,7 @@ fn opencode_disagreements(
             .iter()
             .map(|s| s.as_str().unwrap().to_string())
             .collect();
-        let advertised: BTreeSet<String> = cfg
+        let mut advertised: BTreeSet<String> = cfg
             .skills
             .iter()
             .filter(|s| {
@@ -607,6 +620,16 @@ fn opencode_disagreements(
             })
             .map(|s| s.name.clone())
             .collect();
+        // A name whose candidates are all conditional is listed whichever
+        // wins when every candidate has a description.
+        for (name, group) in &same_name {
+            if group
+                .iter()
+                .all(|s| s.applicability == Applicability::Conditional && s.description.is_some())
+            {
+                advertised.insert(name.to_string());
+            }
+        }
         push("skills", list(listed), list(advertised));
     } else {
         push(
@@ -616,29 +639,42 @@ fn opencode_disagreements(
         );
     }
     // Every skill `debug skill` finds, by name and file.
-    let found: BTreeSet<String> = obs["skills"]
+    let picked: BTreeMap<&str, &str> = obs["skills"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| {
-            format!(
-                "{} ({})",
+            (
                 s["name"].as_str().unwrap_or("?"),
-                s["path"].as_str().unwrap_or("?")
+                s["path"].as_str().unwrap_or("?"),
             )
         })
         .collect();
-    let modelled: BTreeSet<String> = cfg
+    let found: BTreeSet<String> = picked
+        .iter()
+        .map(|(name, path)| format!("{name} ({path})"))
+        .collect();
+    // One recording is one draw of OpenCode's same-name race: it agrees
+    // when the file OpenCode kept is one of the adapter's candidates.
+    let mut modelled: BTreeSet<String> = cfg
         .skills
         .iter()
         .filter(|s| {
-            matches!(
-                s.applicability,
-                Applicability::Effective | Applicability::Conditional
-            )
+            s.applicability == Applicability::Effective && !same_name.contains_key(s.name.as_str())
         })
         .map(|s| format!("{} ({})", s.name, s.source.path))
         .collect();
+    for (name, group) in &same_name {
+        let paths: Vec<String> = group.iter().map(|s| s.source.path.to_string()).collect();
+        match picked.get(name) {
+            Some(p) if paths.iter().any(|c| c == p) => {
+                modelled.insert(format!("{name} ({p})"));
+            }
+            _ => {
+                modelled.insert(format!("{name} (one of {})", paths.join(", ")));
+            }
+        }
+    }
     push("skill-files", list(found), list(modelled));
     // The merged `mcp` object: the servers not disabled.
     let listed: BTreeSet<String> = obs["config"]["mcpServers"]
