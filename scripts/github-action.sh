@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The shell logic of the PlaybookDiff GitHub Action (action.yml at the
-# repository root); crates/playbookdiff/tests/action.rs runs it with a stub
+# repository root); crates/playbookdiff/tests/cli/action.rs runs it with a stub
 # `playbookdiff` and a fake event.
 #
 # On a pull request it compares the base and the head commit

@@ -4,7 +4,7 @@
 //! (and its dependency line in this crate's `Cargo.toml`). The command
 //! line, the launch-directory search of `check --all-dirs` and the
 //! suggestions of `explain` iterate this list; no other crate names a
-//! harness (`tests/invariants.rs` keeps that true).
+//! harness (`tests/registry/invariants.rs` keeps that true).
 //!
 //! ```
 //! let ids: Vec<&str> = playbookdiff_registry::adapters()

@@ -600,13 +600,47 @@ fn skill_advertisement_budget_risk() {
     assert!(!d.message.contains("may"), "{}", d.message);
 }
 
+/// A variable set in this process's environment, with its value: cargo sets
+/// `CARGO_MANIFEST_DIR` for a test run; `PATH` is the fallback. Reading it
+/// (never setting one) keeps the test free of process-global writes.
+fn host_variable() -> (&'static str, String) {
+    ["CARGO_MANIFEST_DIR", "PATH"]
+        .into_iter()
+        .find_map(|n| {
+            std::env::var(n)
+                .ok()
+                .filter(|v| v.len() >= 8)
+                .map(|v| (n, v))
+        })
+        .expect("CARGO_MANIFEST_DIR or PATH is set")
+}
+
+#[test]
+fn a_variable_set_in_the_analysers_environment_is_not_resolved() {
+    // A value in the analyser's own environment must never leak in.
+    let (name, value) = host_variable();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".codex")).unwrap();
+    std::fs::write(
+        dir.path().join(".codex/config.toml"),
+        format!(
+            "[mcp_servers.api]\ncommand = \"api-mcp\"\nargs = [\"${{{name}}}\"]\nenv = {{ API_BASE = \"${{{name}}}\" }}\n"
+        ),
+    )
+    .unwrap();
+    let c = compile_dir(dir.path(), ".", None, Mode::Repo);
+    assert!(!format!("{c:?}").contains(&value), "{name} was resolved");
+    let api = server(&c, "api");
+    let reference = ConfiguredValue::Reference {
+        expression: format!("${{{name}}}"),
+    };
+    assert_eq!(api.env.len(), 1);
+    assert_eq!(api.env[0].value, reference);
+    assert_eq!(api.args.as_deref(), Some(&[format!("${{{name}}}")][..]));
+}
+
 #[test]
 fn symbolic_mcp_env_refs_are_not_resolved() {
-    // A value in the analyser's own environment must never leak in.
-    std::env::set_var(
-        "PBD_TEST_API_BASE_URL",
-        "https://resolved-from-host.invalid",
-    );
     let c = run("symbolic_mcp_env_refs", ".");
     let api = server(&c, "api");
     let env = |n: &str| {

@@ -3,12 +3,10 @@
 //! commit per step, and the expected agent-level changes, introduced,
 //! resolved and unchanged findings, in JSON and text, and exit statuses.
 
-mod support;
-
+use crate::support::git;
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
-use support::git;
 
 /// A scripted history: a repository and its commits.
 struct History {

@@ -14,34 +14,49 @@ const LITERALS: &[&str] = &[
     "default-secret-in-placeholder-XYZ123abc",
 ];
 
+/// A variable set in this process's environment, with its value: cargo sets
+/// `CARGO_MANIFEST_DIR` for a test run; `PATH` is the fallback. Reading it
+/// (never setting one) keeps the test free of process-global writes.
+fn host_variable() -> (&'static str, String) {
+    ["CARGO_MANIFEST_DIR", "PATH"]
+        .into_iter()
+        .find_map(|n| {
+            std::env::var(n)
+                .ok()
+                .filter(|v| v.len() >= 8)
+                .map(|v| (n, v))
+        })
+        .expect("CARGO_MANIFEST_DIR or PATH is set")
+}
+
 #[test]
 fn no_secret_value_appears_in_json_output() {
-    // A secret in the analyser's own environment must never be expanded.
-    std::env::set_var("PLAYBOOKDIFF_TEST_SECRET", "env-secret-must-not-leak-123");
+    // A value in the analyser's own environment must never be expanded:
+    // the file refers to a variable that is set in this process.
+    let (name, value) = host_variable();
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join(".mcp.json"),
         r#"{ "mcpServers": {
   "a": { "command": "node", "args": ["server.js", "--api-key", "sk-live-4f9a8b7c6d5e4f3a2b1c", "--token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"],
-         "env": { "PLAYBOOKDIFF_TEST_SECRET": "${PLAYBOOKDIFF_TEST_SECRET}", "DB_PASSWORD": "hunter2-literal-password",
+         "env": { "HOST_VALUE": "${HOST_VARIABLE}", "DB_PASSWORD": "hunter2-literal-password",
                   "WITH_DEFAULT": "${MISSING:-default-secret-in-placeholder-XYZ123abc}" } },
   "b": { "type": "http", "url": "https://user:s3cr3t-url-password@mcp.example.com/x?api_key=query-secret-value-987",
-         "headers": { "Authorization": "Bearer-literal-abcdef123456", "X-Token": "${PLAYBOOKDIFF_TEST_SECRET}" } }
-} }"#,
+         "headers": { "Authorization": "Bearer-literal-abcdef123456", "X-Token": "${HOST_VARIABLE}" } }
+} }"#
+            .replace("HOST_VARIABLE", name),
     )
     .unwrap();
     let tree = WorkingTree::open(dir.path()).unwrap();
     let repo = Repo::new(&tree);
     let cfg = playbookdiff_claude::compile(&repo, &AnalysisContext::at_root());
     let json = serde_json::to_string_pretty(&cfg).unwrap();
-    for secret in LITERALS
-        .iter()
-        .chain(["env-secret-must-not-leak-123"].iter())
-    {
+    for secret in LITERALS {
         assert!(!json.contains(secret), "{secret} leaked:\n{json}");
     }
+    assert!(!json.contains(&value), "{name} was expanded:\n{json}");
     // The placeholder itself is kept symbolically.
-    assert!(json.contains("${PLAYBOOKDIFF_TEST_SECRET}"));
+    assert!(json.contains(&format!("${{{name}}}")));
     assert!(cfg
         .diagnostics
         .iter()

@@ -4,7 +4,7 @@
 //!
 //! Each property runs a few hundred cases under `cargo test`; set
 //! `PROPTEST_CASES` for a longer run (`PROPTEST_CASES=20000 cargo test
-//! --release -p playbookdiff-source --test properties`).
+//! --release -p playbookdiff-source --test source properties::`).
 
 use playbookdiff_model::RepoPath;
 use playbookdiff_source::markdown::{front_matter, parse_yaml, scan};

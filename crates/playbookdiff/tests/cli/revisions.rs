@@ -5,13 +5,11 @@
 //! Repositories are built here with the `git` binary; the product reads
 //! them with gix.
 
-mod support;
-
+use crate::support::git;
 use assert_cmd::Command;
 use playbookdiff_model::RepoPath;
 use playbookdiff_source::{EntryKind, GitRepository, Repo};
 use std::path::{Path, PathBuf};
-use support::git;
 
 fn run(repo: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::cargo_bin("playbookdiff")

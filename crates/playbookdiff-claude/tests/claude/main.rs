@@ -1,0 +1,14 @@
+//! Integration tests of the Claude Code adapter, one binary for the crate.
+//!
+//! `cases` holds the fixture tests (spec 000 "Fixture checklist" and the
+//! Claude Code field reports): every directory under `tests/fixtures/` is a
+//! tiny repository; each test compiles one under a stated context and
+//! asserts the facts the case exists for. `common` holds their helpers.
+//! `hostile`, `properties` and `secrets` test hostile trees, the path
+//! matcher's properties and that no secret value reaches the output.
+
+mod cases;
+mod common;
+mod hostile;
+mod properties;
+mod secrets;

@@ -1,0 +1,7 @@
+//! Integration tests of the Codex adapter, one binary for the crate: one
+//! module per area (fixtures under `tests/fixtures/`, fidelity to the
+//! profiled Codex versions, scope and malformed input).
+
+mod fidelity;
+mod fixtures;
+mod scope_and_malformed_input;

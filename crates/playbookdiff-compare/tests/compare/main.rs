@@ -1,0 +1,3 @@
+//! Integration tests of the compare crate, one binary for the crate.
+
+mod behaviours;

@@ -1,0 +1,3 @@
+//! Integration tests of the adapter registry, one binary for the crate.
+
+mod invariants;

@@ -1,0 +1,6 @@
+//! Integration tests of the source crate, one binary for the crate: git
+//! trees and views, and property tests.
+
+mod git_tree;
+mod git_view;
+mod properties;
