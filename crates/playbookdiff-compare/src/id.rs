@@ -11,7 +11,9 @@
 //! * `slug`: readable part of the logical key: the scope directory for
 //!   instructions (`root` for the repository root), the name for skills and
 //!   MCP servers; characters other than `A-Za-z0-9._/-` become `-`, cut to
-//!   48 characters.
+//!   48 characters, then shortened so that the whole id takes at most
+//!   [`MAX_ID_CHARS`] characters: a path keeps its last components after
+//!   `...` (`.../tools/data`), a name its start.
 //! * `hash`: the first 12 hex digits of SHA-256 over
 //!   `playbookdiff-finding-v1`, category, type, the full logical key and the
 //!   direction, separated by NUL bytes.
@@ -77,7 +79,35 @@ pub fn slug(raw: &str) -> String {
     }
 }
 
-/// The id of a finding.
+/// The most characters (all ASCII, so terminal columns too) an id takes,
+/// so that it fits an 80-column line with its indentation and is never
+/// broken. With three harnesses the parts other than the slug take at most
+/// 62 (`instruction:scope-gap:claude-code+opencode-first:…:<hash>`),
+/// leaving the slug 10.
+pub const MAX_ID_CHARS: usize = 72;
+
+/// `slug` in at most `budget` characters (at least 8): unchanged when it
+/// fits; a path (with `/`) keeps its last components whole after `...`,
+/// or its last characters when even the last one is too long; a name
+/// keeps its first characters.
+fn fit_slug(slug: &str, budget: usize) -> String {
+    let budget = budget.max(8);
+    if slug.len() <= budget {
+        return slug.to_string();
+    }
+    if slug.contains('/') {
+        let room = budget - 3;
+        let tail = &slug[slug.len() - room..];
+        let tail = match tail.find('/') {
+            Some(i) if i + 1 < tail.len() => &tail[i..],
+            _ => tail,
+        };
+        return format!("...{tail}");
+    }
+    slug[..budget].to_string()
+}
+
+/// The id of a finding, at most [`MAX_ID_CHARS`] characters.
 pub fn finding_id(
     category: Category,
     kind: FindingType,
@@ -98,6 +128,8 @@ pub fn finding_id(
     }
     let digest = h.finalize();
     let hex: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    let fixed = category.as_str().len() + kind.as_str().len() + direction.len() + hex.len() + 4;
+    let slug = fit_slug(slug, MAX_ID_CHARS.saturating_sub(fixed));
     format!(
         "{}:{}:{direction}:{slug}:{hex}",
         category.as_str(),
@@ -145,6 +177,58 @@ mod tests {
                 "k"
             )
         );
+    }
+
+    #[test]
+    fn ids_fit_seventy_two_columns() {
+        let deep = RepoPath::new("packages/mcp-core/src/internal/agents/tools/data").unwrap();
+        let id = finding_id(
+            Category::Instruction,
+            FindingType::Missing,
+            "claude-code-only",
+            &dir_slug(&deep),
+            "k",
+        );
+        assert_eq!(id.len(), 71, "{id}");
+        assert!(
+            id.starts_with("instruction:missing:claude-code-only:.../agents/tools/data:"),
+            "{id}"
+        );
+        // The hash is over the full key: shortening keeps ids apart.
+        let other = finding_id(
+            Category::Instruction,
+            FindingType::Missing,
+            "claude-code-only",
+            &dir_slug(&deep),
+            "k2",
+        );
+        assert_ne!(id, other);
+        let name = finding_id(
+            Category::Skill,
+            FindingType::CapabilityGap,
+            "claude-code-only",
+            &slug("development-on-kanbus-console-and-more"),
+            "k",
+        );
+        assert!(name.len() <= MAX_ID_CHARS, "{name}");
+        assert!(
+            name.starts_with("skill:capability-gap:claude-code-only:development-on-kanbus:"),
+            "{name}"
+        );
+        // Short slugs are kept whole; a long single component keeps its end.
+        assert_eq!(fit_slug("apps/api", 20), "apps/api");
+        assert_eq!(fit_slug("a/bcdefghijklmnopqrstuvwxyz", 12), "...rstuvwxyz");
+        assert_eq!(fit_slug("abcdefghijklmnopqrstuvwxyz", 12), "abcdefghijkl");
+        assert_eq!(fit_slug("abcdefghijklmnopqrstuvwxyz", 2), "abcdefgh");
+        // Three harnesses, the longest parts: the slug keeps 8.
+        let three = finding_id(
+            Category::Instruction,
+            FindingType::ScopeGap,
+            "claude-code+opencode-first",
+            "a-very-long-scope-name",
+            "k",
+        );
+        assert!(three.len() <= MAX_ID_CHARS, "{three}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! repository's own paths allow; colour only emphasizes. Every string taken
 //! from the repository is printed with control characters escaped.
 
-pub(crate) use crate::layout::{wrap, wrap_hanging, WIDTH};
+pub(crate) use crate::layout::{columns, wrap, wrap_hanging};
 use crate::report::{
     context_args, cwd_label, evidence, problems, profiles_label, repository_label,
     repository_problems, target_label, unknowable, CheckReport, Gate, MatrixReport, Via,
@@ -72,7 +72,7 @@ fn header(
             &v,
             &format!("  {k:<11} "),
             HEADER_VALUE,
-            WIDTH,
+            columns(),
         ));
     }
 }
@@ -80,7 +80,7 @@ fn header(
 /// The header row naming the agent releases modelled, when recorded.
 fn agents_row(out: &mut String, configs: &[playbookdiff_model::EffectiveAgentConfig]) {
     if let Some(v) = profiles_label(configs) {
-        out.push_str(&wrap_hanging(&v, "  agents      ", HEADER_VALUE, WIDTH));
+        out.push_str(&wrap_hanging(&v, "  agents      ", HEADER_VALUE, columns()));
     }
 }
 
@@ -95,14 +95,14 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
         f.category.title(),
         f.kind.label()
     );
-    out.push_str(&wrap(&clean(&f.message), "  ", WIDTH));
+    out.push_str(&wrap(&clean(&f.message), "  ", columns()));
     for h in harnesses {
         let ev = evidence(f, *h, 4).unwrap_or_else(|| "(nothing)".to_string());
         out.push_str(&wrap_hanging(
             &clean(&ev),
             &format!("  {:<12} ", h.as_str()),
             "                ",
-            WIDTH,
+            columns(),
         ));
     }
     for pr in &f.problems {
@@ -119,7 +119,7 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
             )),
             &format!("  {:<12} ", "problem"),
             "                ",
-            WIDTH,
+            columns(),
         ));
     }
     if let Some(a) = &f.accepted {
@@ -127,7 +127,7 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
             &clean(&a.reason),
             &format!("  {:<12} ", "accepted"),
             "                ",
-            WIDTH,
+            columns(),
         ));
     }
     let _ = writeln!(out, "  {}", p.paint(&format!("id  {}", f.id), dim()));
@@ -150,7 +150,7 @@ pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesse
         f.category.title(),
         f.kind.label()
     );
-    out.push_str(&wrap(&clean(&g.summary(usize::MAX)), "  ", WIDTH));
+    out.push_str(&wrap(&clean(&g.summary(usize::MAX)), "  ", columns()));
     for h in harnesses {
         let ev = match evidence(f, *h, 1) {
             None => "(nothing)".to_string(),
@@ -170,7 +170,7 @@ pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesse
             &clean(&ev),
             &format!("  {:<12} ", h.as_str()),
             "                ",
-            WIDTH,
+            columns(),
         ));
     }
     if let Some(a) = &f.accepted {
@@ -178,7 +178,7 @@ pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesse
             &clean(&a.reason),
             &format!("  {:<12} ", "accepted"),
             "                ",
-            WIDTH,
+            columns(),
         ));
     }
     let _ = writeln!(
@@ -219,7 +219,7 @@ pub(crate) fn problems_section(
             pr.code.as_str(),
             names(&pr.harnesses)
         );
-        out.push_str(&wrap(&clean(pr.message), "    ", WIDTH));
+        out.push_str(&wrap(&clean(pr.message), "    ", columns()));
     }
 }
 
@@ -274,7 +274,7 @@ fn footer(
                 &clean(&format!("- {} ({})", a.id, a.reason)),
                 "  ",
                 "    ",
-                WIDTH,
+                columns(),
             ));
         }
     }
@@ -292,7 +292,7 @@ fn footer(
                 probs.join(", ")
             ),
             "",
-            WIDTH,
+            columns(),
         ));
     }
     let unk = unknowable(configs);
@@ -303,7 +303,7 @@ fn footer(
                 &format!("- {} ({})", code.summary(), names(&hs)),
                 "  ",
                 "    ",
-                WIDTH,
+                columns(),
             ));
         }
     }
@@ -341,14 +341,14 @@ fn footer(
         )
     };
     out.push('\n');
-    out.push_str(&wrap(&format!("Result: {result}{accepted}"), "", WIDTH));
+    out.push_str(&wrap(&format!("Result: {result}{accepted}"), "", columns()));
     out.push_str(&wrap(
         &format!(
             "More: `playbookdiff explain ID{args}{}` shows the evidence and a fix; `--format json` everything.",
             if all_dirs { " --cwd DIR" } else { "" }
         ),
         "",
-        WIDTH,
+        columns(),
     ));
 }
 
@@ -381,13 +381,17 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         ),
         &format!("  {:<11} ", "checked"),
         HEADER_VALUE,
-        WIDTH,
+        columns(),
     ));
-    let _ = writeln!(
-        out,
-        "\nFindings: {} (each counted once across directories)",
-        counts(&m.summary)
-    );
+    out.push('\n');
+    out.push_str(&wrap(
+        &format!(
+            "Findings: {} (each counted once across directories)",
+            counts(&m.summary)
+        ),
+        "",
+        columns(),
+    ));
     if m.groups.is_empty() {
         let _ = writeln!(out, "  No compatibility findings in any launch directory.");
     }
@@ -405,7 +409,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
             g.summary
         );
         let _ = write!(out, "\n{}", p.paint(&sev, severity_style(g.severity)));
-        let wrapped = wrap(&clean(&line), "       ", WIDTH);
+        let wrapped = wrap(&clean(&line), "       ", columns());
         out.push_str(wrapped.trim_start());
         let dirs: Vec<String> = g
             .directories
@@ -424,40 +428,41 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         if more > 0 {
             list.push_str(&format!(", +{more} more"));
         }
-        out.push_str(&wrap(&list, "  ", WIDTH));
+        out.push_str(&wrap(&list, "  ", columns()));
         if let Some(id) = g.findings.first() {
             let mut ctx = r.context.clone();
             if let Some(dir) = by_id.get(id.as_str()).and_then(|f| f.directories.first()) {
                 ctx.cwd = dir.clone();
             }
-            let _ = writeln!(
-                out,
-                "  {}",
-                p.paint(
-                    &format!(
-                        "e.g. playbookdiff explain {}{}",
-                        clean(id),
-                        context_args(r.repository, &ctx, r.via, true)
-                    ),
-                    dim()
-                )
+            let command = format!(
+                "playbookdiff explain {}{}",
+                clean(id),
+                context_args(r.repository, &ctx, r.via, true)
             );
+            for line in crate::layout::command_lines(&command, "  e.g. ", "    ", columns()).lines()
+            {
+                out.push_str(&p.paint(line, dim()));
+                out.push('\n');
+            }
             // Accepting the example id under --all-dirs records every
             // finding of the group (one per directory).
             if g.findings.len() > 1 {
                 let _ = writeln!(
                     out,
                     "  {}",
-                    p.paint(
-                        &format!(
-                            "accept all {}: playbookdiff check --all-dirs{} --accept {} --reason TEXT",
-                            g.findings.len(),
-                            context_args(r.repository, r.context, r.via, false),
-                            clean(id)
-                        ),
-                        dim()
-                    )
+                    p.paint(&format!("accept all {}:", g.findings.len()), dim())
                 );
+                let command = format!(
+                    "playbookdiff check --all-dirs{} --accept {} --reason TEXT",
+                    context_args(r.repository, r.context, r.via, false),
+                    clean(id)
+                );
+                for line in
+                    crate::layout::command_lines(&command, "    ", "      ", columns()).lines()
+                {
+                    out.push_str(&p.paint(line, dim()));
+                    out.push('\n');
+                }
             }
         }
     }
@@ -530,11 +535,11 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
             &v,
             &format!("  {k:<12} "),
             "               ",
-            WIDTH,
+            columns(),
         ));
     }
     let _ = writeln!(out);
-    out.push_str(&wrap(&clean(&f.message), "", WIDTH));
+    out.push_str(&wrap(&clean(&f.message), "", columns()));
     for h in &hs {
         let _ = writeln!(out, "\n{}", p.paint(display_name(*h), heading()));
         let items: Vec<_> = f.items.iter().filter(|i| i.harness == *h).collect();
@@ -550,7 +555,7 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                         display_name(*h)
                     )
                 });
-            out.push_str(&wrap(&clean(&format!("nothing: {why}")), "  ", WIDTH));
+            out.push_str(&wrap(&clean(&format!("nothing: {why}")), "  ", columns()));
             continue;
         }
         for i in items.iter().take(12) {
@@ -579,10 +584,10 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                 out.push_str(&wrap(
                     &clean(&format!("problem ({}): {}", pr.code.as_str(), pr.message)),
                     "    ",
-                    WIDTH,
+                    columns(),
                 ));
             }
-            out.push_str(&wrap(&clean(&format!("why: {}", i.reason)), "    ", WIDTH));
+            out.push_str(&wrap(&clean(&format!("why: {}", i.reason)), "    ", columns()));
         }
         if items.len() > 12 {
             let _ = writeln!(out, "  +{} more (see --format json)", items.len() - 12);
@@ -592,7 +597,7 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
             .iter()
             .find(|a| a.harness == *h && !items.iter().any(|i| i.reason == a.reason))
         {
-            out.push_str(&wrap(&clean(&format!("so: {}", a.reason)), "  ", WIDTH));
+            out.push_str(&wrap(&clean(&format!("so: {}", a.reason)), "  ", columns()));
         }
     }
     if !f.differences.is_empty() {
@@ -624,7 +629,7 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                     if line.trim().is_empty() {
                         out.push_str("     |\n");
                     } else {
-                        out.push_str(&wrap(&clean(line), "     | ", WIDTH));
+                        out.push_str(&wrap(&clean(line), "     | ", columns()));
                     }
                 }
             }
@@ -633,7 +638,11 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                     .similarity
                     .map(|s| format!(" ({s}% similar)"))
                     .unwrap_or_default();
-                out.push_str(&wrap(&clean(&format!("diff{sim}: {d}")), "     ", WIDTH));
+                out.push_str(&wrap(
+                    &clean(&format!("diff{sim}: {d}")),
+                    "     ",
+                    columns(),
+                ));
             }
         }
         if f.paragraphs.len() > 20 {
@@ -655,7 +664,7 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
         out.push_str(&wrap(
             &clean(&format!("{}: {}", display_name(rem.harness), rem.action)),
             "  ",
-            WIDTH,
+            columns(),
         ));
     }
     if f.kind == playbookdiff_compare::FindingType::Unknown {
@@ -663,7 +672,7 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
         out.push_str(&wrap(
             "PlaybookDiff compares text, not meaning: it cannot tell whether differently worded paragraphs say the same. It never guesses; a person decides.",
             "",
-            WIDTH,
+            columns(),
         ));
     }
     out

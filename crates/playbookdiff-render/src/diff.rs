@@ -4,7 +4,7 @@
 
 use crate::check_markdown::esc;
 use crate::check_text::severity_style;
-use crate::layout::{clean, wrap, WIDTH};
+use crate::layout::{clean, columns, wrap};
 use crate::text::{dim, heading, Painter};
 use playbookdiff_compare::delta::{
     AgentDelta, CapabilityChange, Change, DiffFinding, FindingDelta, InstructionChange,
@@ -231,18 +231,18 @@ fn finding_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffFinding
             f.finding.category.title(),
             f.finding.kind.label()
         );
-        out.push_str(&wrap(&clean(&f.finding.message), "    ", WIDTH));
+        out.push_str(&wrap(&clean(&f.finding.message), "    ", columns()));
         let dirs: Vec<String> = f
             .directories
             .iter()
             .map(|d| clean(d.as_str()).into_owned())
             .collect();
-        out.push_str(&wrap(&format!("in {}", dirs.join(", ")), "    ", WIDTH));
+        out.push_str(&wrap(&format!("in {}", dirs.join(", ")), "    ", columns()));
         if let Some(a) = &f.finding.accepted {
             out.push_str(&wrap(
                 &format!("accepted {}", clean(&a.reason)),
                 "    ",
-                WIDTH,
+                columns(),
             ));
         }
         let _ = writeln!(
@@ -272,7 +272,7 @@ pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
             doc.directories.len()
         ),
         "",
-        WIDTH,
+        columns(),
     ));
     for d in &doc.directories {
         let _ = writeln!(
@@ -310,7 +310,7 @@ pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
     finding_lines(&mut out, &p, "Resolved findings", &doc.findings.resolved);
     let _ = writeln!(out, "\nUnchanged findings: {}", doc.summary.unchanged);
     let _ = writeln!(out);
-    out.push_str(&wrap(&result_line(doc), "", WIDTH));
+    out.push_str(&wrap(&result_line(doc), "", columns()));
     out
 }
 

@@ -8,10 +8,43 @@
 //! what is printed.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// The width the text renderers aim for.
-pub(crate) const WIDTH: usize = 80;
+/// The width the text renderers aim for when not told otherwise: 80
+/// columns, the width of output that does not go to a terminal.
+pub const DEFAULT_WIDTH: usize = 80;
+
+/// The narrowest and widest widths [`with_width`] accepts; narrower
+/// terminals get 40 columns (and lines wider than them), wider ones 200.
+pub const WIDTH_RANGE: (usize, usize) = (40, 200);
+
+thread_local! {
+    static COLUMNS: Cell<usize> = const { Cell::new(DEFAULT_WIDTH) };
+}
+
+/// Runs `render` with the text renderers aiming for `columns` terminal
+/// columns (clamped to [`WIDTH_RANGE`]) instead of [`DEFAULT_WIDTH`], on
+/// this thread; the width in force before is restored afterwards, even
+/// when `render` panics. The command line passes the terminal's width
+/// here; the renderers stay functions of the model and this width.
+pub fn with_width<T>(columns: usize, render: impl FnOnce() -> T) -> T {
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            COLUMNS.with(|c| c.set(self.0));
+        }
+    }
+    let clamped = columns.clamp(WIDTH_RANGE.0, WIDTH_RANGE.1);
+    let _restore = Restore(COLUMNS.with(|c| c.replace(clamped)));
+    render()
+}
+
+/// The width the text renderers aim for: [`DEFAULT_WIDTH`], or the one of
+/// the enclosing [`with_width`].
+pub(crate) fn columns() -> usize {
+    COLUMNS.with(Cell::get)
+}
 
 /// True for characters that must not reach a terminal raw: control
 /// characters (ESC, CR, newlines…), format characters (Unicode category
@@ -123,23 +156,104 @@ pub(crate) fn fit(s: &str, columns: usize) -> String {
     pad(&out, columns)
 }
 
+/// A path (or `path:lines`) in at most `columns` columns: whole when it
+/// fits, else shortened from the left at a `/` where possible, behind `…`
+/// (`…/tools/data/CLAUDE.md:1-98`), so that its file name and lines stay.
+pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
+    if width(path) <= columns {
+        return path.to_string();
+    }
+    let room = columns.saturating_sub(1);
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in path.chars().rev() {
+        let w = char_width(c);
+        if used + w > room {
+            break;
+        }
+        tail.push(c);
+        used += w;
+    }
+    tail.reverse();
+    let tail: String = tail.into_iter().collect();
+    let tail = match tail.find('/') {
+        Some(i) if i + 1 < tail.len() => &tail[i..],
+        _ => tail.as_str(),
+    };
+    format!("…{tail}")
+}
+
+/// A shell command in lines of at most `columns` columns, never broken
+/// inside a word: the first line prefixed by `first`, continuations by
+/// `rest`, each line but the last ending in ` \` so that the lines paste
+/// as one command. A word wider than a line gets a line of its own (and
+/// overflows it).
+pub(crate) fn command_lines(command: &str, first: &str, rest: &str, columns: usize) -> String {
+    use std::fmt::Write as _;
+    let mut lines: Vec<(String, usize)> = Vec::new();
+    let mut line = String::new();
+    let mut line_width = width(first);
+    for word in command.split(' ').filter(|w| !w.is_empty()) {
+        let w = width(word);
+        // Room for " \" after the word unless it ends the command.
+        if !line.is_empty() && line_width + 1 + w + 2 > columns {
+            lines.push((std::mem::take(&mut line), 0));
+            line_width = width(rest);
+        }
+        if !line.is_empty() {
+            line.push(' ');
+            line_width += 1;
+        }
+        line.push_str(word);
+        line_width += w;
+    }
+    if !line.is_empty() {
+        lines.push((line, 0));
+    }
+    let mut out = String::new();
+    let last = lines.len().saturating_sub(1);
+    for (i, (l, _)) in lines.iter().enumerate() {
+        let prefix = if i == 0 { first } else { rest };
+        let end = if i < last { " \\" } else { "" };
+        let _ = writeln!(out, "{prefix}{l}{end}");
+    }
+    out
+}
+
 /// Wraps `text` to `columns` columns, every line prefixed by `indent`.
 pub(crate) fn wrap(text: &str, indent: &str, columns: usize) -> String {
     wrap_hanging(text, indent, indent, columns)
 }
 
 /// Wraps `text` to `columns` columns at spaces: the first line prefixed by
-/// `first`, the others by `rest`. A word longer than a line (a long path)
-/// gets a line of its own and overflows it.
+/// `first`, the others by `rest`. A command in backticks is never broken:
+/// it moves to the next line whole. A path (a word with `/`, not a URL)
+/// wider than a line is shortened from the left; any other word wider
+/// than a line gets a line of its own and overflows it.
 pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, columns: usize) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let mut line = String::new();
     let mut line_width = 0;
     let mut indent = first;
-    for word in text.split_whitespace() {
+    let room = columns
+        .saturating_sub(width(first).max(width(rest)))
+        .max(20);
+    for word in words(text, room) {
         let avail = columns.saturating_sub(width(indent)).max(20);
-        let w = width(word);
+        let word = if width(&word) > avail
+            && word.contains('/')
+            && !word.contains('`')
+            && !word.contains("://")
+        {
+            shorten_path_left(
+                &word,
+                avail.min(columns.saturating_sub(width(rest)).max(20)),
+            )
+        } else {
+            word
+        };
+        let w = width(&word);
         if !line.is_empty() && line_width + 1 + w > avail {
             let _ = writeln!(out, "{indent}{line}");
             line.clear();
@@ -150,12 +264,39 @@ pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, columns: usize) 
             line.push(' ');
             line_width += 1;
         }
-        line.push_str(word);
+        line.push_str(&word);
         line_width += w;
     }
     if !line.is_empty() {
         let _ = writeln!(out, "{indent}{line}");
     }
+    out
+}
+
+/// The words of `text` (split at whitespace), a span in backticks kept as
+/// one word with single spaces when it fits in `room` columns (a longer
+/// one cannot fit any line, and is wrapped at its spaces).
+fn words(text: &str, room: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut span: Vec<&str> = Vec::new();
+    for w in text.split_whitespace() {
+        let toggles = w.matches('`').count() % 2 == 1;
+        if span.is_empty() && !toggles {
+            out.push(w.to_string());
+            continue;
+        }
+        span.push(w);
+        if span.len() > 1 && toggles {
+            let joined = span.join(" ");
+            if width(&joined) <= room {
+                out.push(joined);
+            } else {
+                out.extend(span.iter().map(|s| s.to_string()));
+            }
+            span.clear();
+        }
+    }
+    out.extend(span.iter().map(|s| s.to_string()));
     out
 }
 
@@ -170,6 +311,69 @@ mod tests {
         assert_eq!(pad("日本", 6), "日本  ");
         assert_eq!(width(&fit("日本語のとても長いパッケージ名", 11)), 11);
         assert_eq!(width(&fit("abc", 5)), 5);
+    }
+
+    #[test]
+    fn commands_in_backticks_are_never_broken() {
+        let text = "warnings about the repository itself: Claude Code 4; see `playbookdiff compile AnthusAI__Kanbus/repo --harness NAME` for them";
+        let out = wrap(text, "    ", 80);
+        assert!(
+            out.lines()
+                .any(|l| l.contains("`playbookdiff compile AnthusAI__Kanbus/repo --harness NAME`")),
+            "{out}"
+        );
+        for l in out.lines() {
+            assert!(width(l) <= 80, "{l}");
+        }
+        // A long path in prose is shortened from the left; a URL is not.
+        let out = wrap(&format!("see {}CLAUDE.md", "deep/".repeat(30)), "  ", 40);
+        assert!(out.lines().all(|l| width(l) <= 40), "{out}");
+        assert!(
+            out.contains("…/deep/") && out.contains("/deep/CLAUDE.md"),
+            "{out}"
+        );
+        let url = format!("https://example.com/{}", "a/".repeat(40));
+        assert!(wrap(&url, "", 40).contains(&url));
+    }
+
+    #[test]
+    fn the_width_is_scoped_and_restored() {
+        assert_eq!(columns(), DEFAULT_WIDTH);
+        assert_eq!(with_width(120, columns), 120);
+        assert_eq!(with_width(10, columns), WIDTH_RANGE.0);
+        assert_eq!(with_width(1000, || with_width(60, columns)), 60);
+        assert_eq!(columns(), DEFAULT_WIDTH);
+    }
+
+    #[test]
+    fn paths_are_shortened_from_the_left_at_a_slash() {
+        let p = "packages/mcp-core/src/internal/agents/tools/data/CLAUDE.md:1-98";
+        assert_eq!(shorten_path_left(p, 80), p);
+        let short = shorten_path_left(p, 30);
+        assert_eq!(short, "…/tools/data/CLAUDE.md:1-98");
+        assert!(width(&short) <= 30, "{short}");
+        assert!(short.ends_with("/CLAUDE.md:1-98"), "{short}");
+        // No slash in reach: the last characters.
+        assert_eq!(shorten_path_left("abcdefghij", 5), "…ghij");
+    }
+
+    #[test]
+    fn commands_are_continued_never_broken() {
+        let cmd = "playbookdiff explain instruction:missing:claude-code-only:.../tools/data:ecb7065dcb0f repo --cwd packages/mcp-core/src/internal/agents/tools/data";
+        let out = command_lines(cmd, "  e.g. ", "      ", 80);
+        for l in out.lines() {
+            assert!(width(l) <= 80, "{l}");
+        }
+        let joined: String = out
+            .lines()
+            .map(|l| l.trim().trim_end_matches(" \\").trim_start_matches("e.g. "))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(joined, cmd);
+        assert_eq!(
+            command_lines("playbookdiff check", "  ", "    ", 80),
+            "  playbookdiff check\n"
+        );
     }
 
     #[test]

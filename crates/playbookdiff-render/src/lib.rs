@@ -18,7 +18,9 @@
 //!
 //! Architecture invariant: renderers are pure functions from the model to a
 //! `String`. They never print, never read the environment and never look at
-//! the terminal; whether to colour is a flag the caller passes in.
+//! the terminal; whether to colour is a flag the caller passes in, and the
+//! width of the text formats is 80 columns unless the caller runs them
+//! inside [`with_width`] (the terminal's width).
 //!
 //! ```
 //! use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness};
@@ -55,6 +57,7 @@ pub use format::{Format, Report};
 pub use github::github;
 pub use gitlab::gitlab;
 pub use json::to_json;
+pub use layout::{with_width, DEFAULT_WIDTH};
 pub use overview::overview_text;
 pub use report::{CheckReport, Gate, MatrixReport, Via};
 pub use sarif::sarif;

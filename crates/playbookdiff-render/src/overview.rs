@@ -6,7 +6,7 @@
 //! without colour: rows where the harnesses differ are marked `!`.
 
 use crate::check_text::{counts, severity_style, vs};
-use crate::layout::{fit, width, wrap, wrap_hanging, WIDTH};
+use crate::layout::{columns, fit, width, wrap, wrap_hanging};
 use crate::report::{
     context_args, cwd_label, problems, profiles_label, repository_label, target_label, unknowable,
     CheckReport,
@@ -83,7 +83,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
             r.context.mode.as_str()
         ),
         "",
-        WIDTH,
+        columns(),
     ));
 
     let sections: Vec<(Category, &str, Vec<&Row>, usize)> = [
@@ -126,11 +126,11 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         // The label keeps at least LABEL_MIN columns, so more harnesses
         // make each column narrower (three leave 18).
         .min(
-            ((WIDTH - 2 - LABEL_MIN) / hs.len().max(1))
+            ((columns() - 2 - LABEL_MIN) / hs.len().max(1))
                 .saturating_sub(1)
                 .max(CELL_MIN),
         );
-    let label_w = WIDTH
+    let label_w = columns()
         .saturating_sub(2 + (col + 1) * hs.len())
         .max(LABEL_MIN);
     crate::check_text::problems_section(&mut out, &p, r.configs);
@@ -175,7 +175,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
             let _ = writeln!(out, "{}", line.trim_end());
             if !row.differs.is_empty() {
                 let note = format!("differs: {}", clean(&row.differs.join(", ")));
-                out.push_str(&p.paint(&wrap(&note, "    ", WIDTH), dim()));
+                out.push_str(&p.paint(&wrap(&note, "    ", columns()), dim()));
             }
         }
         if ordered.len() > MAX_ROWS {
@@ -198,7 +198,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
                         "{hidden} more not loaded by any agent from here (pass --cwd to look there)"
                     ),
                     "  ",
-                    WIDTH,
+                    columns(),
                 ),
                 dim(),
             ));
@@ -232,7 +232,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         }
     }
     if !legend.is_empty() {
-        out.push_str(&p.paint(&wrap(&legend.join(" "), "", WIDTH), dim()));
+        out.push_str(&p.paint(&wrap(&legend.join(" "), "", columns()), dim()));
     }
 
     // Findings.
@@ -266,7 +266,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     for g in &shown {
         let f = g.first();
         let sev = format!("  {:<7} ", f.severity.as_str());
-        let body = wrap(&clean(&g.summary(8)), "          ", WIDTH);
+        let body = wrap(&clean(&g.summary(8)), "          ", columns());
         let _ = write!(out, "{}", p.paint(&sev, severity_style(f.severity)));
         out.push_str(body.trim_start());
         let id = if g.findings.len() == 1 {
@@ -274,7 +274,10 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         } else {
             format!("{}, +{} more", clean(&f.id), g.findings.len() - 1)
         };
-        let _ = writeln!(out, "          {}", p.paint(&id, dim()));
+        // Under the message, or further left when the id would pass the
+        // right edge there: an id is never broken.
+        let indent = 10.min(columns().saturating_sub(width(&id)).max(2));
+        let _ = writeln!(out, "{}{}", " ".repeat(indent), p.paint(&id, dim()));
     }
     let hidden: usize = groups.len() - shown.len();
     if hidden > 0 {
@@ -286,7 +289,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         out.push_str(&wrap(
             &format!("+{n} more: see `playbookdiff check{args}`"),
             "  ",
-            WIDTH,
+            columns(),
         ));
     }
 
@@ -308,7 +311,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
                 &format!("- {} ({})", code.summary(), names(&hs)),
                 "  ",
                 "    ",
-                WIDTH,
+                columns(),
             ));
         }
         if !probs.is_empty() {
@@ -319,7 +322,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
                 ),
                 "  ",
                 "    ",
-                WIDTH,
+                columns(),
             ));
         }
     }
@@ -348,7 +351,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     let cmd_w = next.iter().map(|(c, _)| width(c)).max().unwrap_or(0);
     let desc_w = next.iter().map(|(_, d)| width(d)).max().unwrap_or(0);
     for (cmd, desc) in &next {
-        if 2 + cmd_w + 3 + desc_w <= WIDTH {
+        if 2 + cmd_w + 3 + desc_w <= columns() {
             let _ = writeln!(out, "  {}   {}", crate::layout::pad(cmd, cmd_w), desc);
         } else {
             let _ = writeln!(out, "  {cmd}");

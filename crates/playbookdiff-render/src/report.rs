@@ -17,6 +17,10 @@ pub struct Via {
     /// The commit analysed instead of the working tree: `--rev` as given
     /// and the commit's short id (`("HEAD~1", "73931ee")`).
     pub revision: Option<(String, String)>,
+    /// `--root` was given: the repository is REPO (or the current
+    /// directory) even inside a larger git work tree, so the commands the
+    /// report suggests pass it too.
+    pub root: bool,
 }
 
 /// The repository for a header: REPO as given, with the commit when one
@@ -77,6 +81,9 @@ pub(crate) fn context_args(
     if repository != "." {
         out.push(' ');
         out.push_str(&shell_word(repository));
+    }
+    if via.root {
+        out.push_str(" --root");
     }
     if let Some((rev, _)) = &via.revision {
         out.push_str(" --rev ");

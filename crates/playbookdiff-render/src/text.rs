@@ -11,7 +11,7 @@
 //! drive the terminal. MCP environment variables are shown by name only.
 
 pub(crate) use crate::layout::clean;
-use crate::layout::{pad, width, wrap_hanging, WIDTH};
+use crate::layout::{columns, pad, shorten_path_left, width, wrap_hanging};
 use crate::report::{cwd_label, profiles_label, repository_label, target_label, Via};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_model::{
@@ -78,6 +78,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
     section(&mut out, &p, "Instructions", instructions.len());
     let mut table = Table {
         caps: vec![(3, PATH_COLUMN)],
+        paths: vec![3],
         ..Table::default()
     };
     for i in instructions {
@@ -96,6 +97,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
     let mut table = Table {
         caps: vec![(2, PATH_COLUMN), (3, NAME_COLUMN)],
         wrap_under: Some(2),
+        paths: vec![2],
         ..Table::default()
     };
     for s in &config.skills {
@@ -107,6 +109,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
     let mut table = Table {
         caps: vec![(2, PATH_COLUMN), (3, NAME_COLUMN)],
         wrap_under: Some(2),
+        paths: vec![2],
         ..Table::default()
     };
     for m in &config.mcp_servers {
@@ -122,7 +125,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
             let _ = write!(line, " {}", location(source));
         }
         let _ = write!(line, " {}", clean(&d.message));
-        let wrapped = wrap_hanging(&line, "  ", "    ", WIDTH);
+        let wrapped = wrap_hanging(&line, "  ", "    ", columns());
         // The label has no space: it is whole at the start of the first line.
         let rest = wrapped.strip_prefix(&format!("  {label}")).unwrap_or("");
         let _ = write!(
@@ -138,7 +141,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
             &format!("- {}", clean(a)),
             "  ",
             "    ",
-            WIDTH,
+            columns(),
         ));
     }
     out
@@ -287,6 +290,7 @@ impl Painter {
     }
 }
 
+#[derive(Clone)]
 struct Cell {
     text: String,
     style: Option<Style>,
@@ -313,15 +317,19 @@ impl Cell {
 ///
 /// Widths are display widths. A column may be capped (`cap`): a cell
 /// wider than its column (a long path) is written whole and the row goes
-/// on below it, aligned. A last cell that would pass [`WIDTH`] goes on a
-/// line of its own, indented under the column `wrap_under`.
+/// on below it, aligned. A cell that would pass the right edge
+/// ([`columns()`]) goes on a line of its own, indented under the column
+/// `wrap_under`; a path that would is shortened from the left.
 #[derive(Default)]
 struct Table {
     rows: Vec<Vec<Cell>>,
     /// The most columns a column may take, by column index.
     caps: Vec<(usize, usize)>,
-    /// Where a last cell that does not fit goes: under this column.
+    /// Where a cell that does not fit goes: under this column.
     wrap_under: Option<usize>,
+    /// The columns holding paths, shortened from the left when they would
+    /// pass the right edge.
+    paths: Vec<usize>,
 }
 
 impl Table {
@@ -349,19 +357,36 @@ impl Table {
         for i in 0..columns {
             starts[i + 1] = starts[i] + widths[i] + 2;
         }
+        let right = crate::layout::columns();
         for row in &self.rows {
             let mut line = String::from("  ");
             let mut at = 2;
             for (i, cell) in row.iter().enumerate() {
                 let last = i + 1 == row.len();
-                let w = width(&cell.text);
-                if last && i > 0 && at + w > WIDTH {
+                let mut cell = Cow::Borrowed(cell);
+                if i > 0 && at + width(&cell.text) > right {
                     if let Some(under) = self.wrap_under {
-                        out.push_str(line.trim_end());
-                        out.push('\n');
-                        line = " ".repeat(starts[under.min(i)]);
+                        // A cell pushed past the right edge (by a wide
+                        // cell before it) starts a line of its own.
+                        let under = starts[under.min(i)];
+                        if at > under {
+                            if !line.trim().is_empty() {
+                                out.push_str(line.trim_end());
+                                out.push('\n');
+                            }
+                            at = under;
+                            line = " ".repeat(at);
+                        }
                     }
                 }
+                if self.paths.contains(&i) && at + width(&cell.text) > right {
+                    // A path shortened from the left, only when it must.
+                    cell = Cow::Owned(Cell {
+                        text: shorten_path_left(&cell.text, right.saturating_sub(at).max(20)),
+                        style: cell.style,
+                    });
+                }
+                let w = width(&cell.text);
                 if !last && at + w > starts[i] + widths[i] {
                     // Wider than its column: the rest of the row goes on
                     // below, aligned.
@@ -372,18 +397,6 @@ impl Table {
                     at = starts[i + 1];
                     continue;
                 }
-                if !last && i > 0 && at + w > WIDTH {
-                    if let Some(under) = self.wrap_under {
-                        // A cell pushed past the right edge by a wide cell
-                        // before it starts a line of its own.
-                        if !line.trim().is_empty() {
-                            out.push_str(line.trim_end());
-                            out.push('\n');
-                        }
-                        at = starts[under.min(i)];
-                        line = " ".repeat(at);
-                    }
-                }
                 line.push_str(&cell.paint(p));
                 if !last {
                     let next = starts[i + 1].max(at + w + 2);
@@ -391,8 +404,10 @@ impl Table {
                     at = next;
                 }
             }
-            out.push_str(line.trim_end());
-            out.push('\n');
+            if !line.trim().is_empty() {
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
         }
     }
 }
@@ -618,14 +633,17 @@ Assumptions (1)
     }
 
     #[test]
-    fn a_long_path_overflows_on_its_own_line_instead_of_padding_every_row() {
+    fn a_long_path_is_shortened_from_the_left_instead_of_padding_every_row() {
         let mut c = sample();
         let long = format!("{}/CLAUDE.md", "deeply/nested".repeat(30));
         c.instructions
             .push(instruction(&long, None, Applicability::Conditional));
         let out = to_text(&c, &TextOptions::default());
         let lines: Vec<&str> = out.lines().collect();
-        let at = lines.iter().position(|l| l.contains(&long)).unwrap();
+        let at = lines
+            .iter()
+            .position(|l| l.contains("…/nested") && l.contains("/nested/CLAUDE.md"))
+            .unwrap_or_else(|| panic!("{out}"));
         // The kind goes on below the long path, in its column.
         let kind_column = lines
             .iter()
@@ -634,9 +652,13 @@ Assumptions (1)
             .unwrap();
         assert_eq!(lines[at + 1].find("memory"), Some(kind_column), "{out}");
         assert_eq!(lines[at + 1].trim(), "memory");
-        for l in lines.iter().filter(|l| !l.contains(&long)) {
+        for l in &lines {
             assert!(width(l) <= 80, "{l:?}");
         }
+        // On a wider terminal, the same path is shortened less.
+        let wide = crate::with_width(160, || to_text(&c, &TextOptions::default()));
+        let longest = wide.lines().map(width).max().unwrap();
+        assert!(longest > 80 && longest <= 160, "{wide}");
     }
 
     #[test]

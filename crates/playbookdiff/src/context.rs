@@ -153,7 +153,10 @@ pub fn open_context(
     // The launch directory: an existing directory inside the repository,
     // where it really is (an agent launched through a symbolic link runs
     // in the directory the link leads to).
-    let mut via = Via::default();
+    let mut via = Via {
+        root: args.root,
+        ..Via::default()
+    };
     let cwd = match launch.cwd(args) {
         None => RepoPath::root(),
         Some((raw, base)) => {
@@ -365,7 +368,10 @@ fn open_revision(
         std::fs::canonicalize(repo_path).unwrap_or_else(|_| repo_path.to_path_buf()),
         lexical_normalize(repo_path),
     ];
-    let mut via = Via::default();
+    let mut via = Via {
+        root: args.root,
+        ..Via::default()
+    };
     let cwd = match launch.cwd(args) {
         None => RepoPath::root(),
         Some((raw, base)) => {

@@ -46,7 +46,8 @@ fn main() -> ExitCode {
         ColorArg::Always => true,
         ColorArg::Never => false,
     };
-    let result = match &cli.command {
+    let columns = output_width();
+    let result = playbookdiff_render::with_width(columns, || match &cli.command {
         Some(Command::Compile(a)) => {
             let color = a.output_format().may_color() && wants_color;
             compile::run(a, here, color).map(|output| check::Outcome { output, status: 0 })
@@ -81,7 +82,7 @@ fn main() -> ExitCode {
             diff::run_diff(a, here, color)
         }
         None => check::run_view(&cli.view, here, wants_color),
-    };
+    });
     match result {
         Ok(outcome) => match write_stdout(&outcome.output) {
             ExitCode::SUCCESS => ExitCode::from(outcome.status),
@@ -165,6 +166,19 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// The width of the text output: the terminal's when standard output is
+/// one, else 80 columns (a pipe, a file, CI logs).
+fn output_width() -> usize {
+    use std::io::IsTerminal;
+    let stdout = std::io::stdout();
+    if !stdout.is_terminal() {
+        return playbookdiff_render::DEFAULT_WIDTH;
+    }
+    terminal_size::terminal_size_of(&stdout).map_or(playbookdiff_render::DEFAULT_WIDTH, |(w, _)| {
+        usize::from(w.0)
+    })
 }
 
 /// Colour only on a terminal, and never when `NO_COLOR` is set

@@ -183,7 +183,7 @@ fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
         assert_eq!(
             sorted_kinds(v),
             [
-                "instruction:missing:claude-code-only:packages/mcp-core/src/internal/agents/tools/data",
+                "instruction:missing:claude-code-only:.../agents/tools/data",
                 "skill:capability-gap:claude-code-only:opsx-apply",
                 "skill:capability-gap:claude-code-only:opsx-archive",
                 "skill:capability-gap:claude-code-only:opsx-explore",

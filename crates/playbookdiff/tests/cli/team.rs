@@ -19,7 +19,10 @@ fn playbookdiff() -> Command {
 /// would be a launch directory within the project).
 fn own_root<'a>(args: &[&'a str]) -> Vec<&'a str> {
     let mut v = args.to_vec();
-    if !args.iter().any(|a| *a == "--help" || *a == "diff") {
+    if !args
+        .iter()
+        .any(|a| *a == "--help" || *a == "diff" || *a == "--root")
+    {
         v.push("--root");
     }
     v

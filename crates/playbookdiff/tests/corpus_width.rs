@@ -1,0 +1,73 @@
+//! Real input, read by a person: the view, `check`, `check --all-dirs` and
+//! `compile` of every corpus repository (`../shared/corpus/`, in both its
+//! forms), run from the repository's root as a user would, into a pipe.
+//! Not on a terminal, text output takes 80 columns: every line must fit
+//! them (commands and ids are never broken, paths are shortened from the
+//! left). Skipped, with a visible note, when the corpus is absent.
+
+use assert_cmd::Command;
+use std::path::Path;
+use support::Form;
+use unicode_width::UnicodeWidthStr;
+
+mod support;
+
+/// The lines of `args` run in `dir` wider than 80 columns, each with its
+/// width.
+fn wide_lines(dir: &Path, args: &[&str]) -> Vec<(usize, String)> {
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(dir)
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("COLUMNS")
+        .args(args)
+        .output()
+        .unwrap();
+    let code = out.status.code();
+    assert!(
+        matches!(code, Some(0) | Some(1)),
+        "{} {args:?}: exit {code:?}: {}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| (UnicodeWidthStr::width(l), l.to_string()))
+        .filter(|(w, _)| *w > 80)
+        .collect()
+}
+
+#[test]
+fn every_corpus_repository_fits_eighty_columns_in_a_pipe() {
+    let Some(corpus) = support::corpus_root("every_corpus_repository_fits_eighty_columns") else {
+        return;
+    };
+    let names = support::repositories(&corpus);
+    assert!(!names.is_empty());
+    let commands: [&[&str]; 6] = [
+        &[],
+        &["check"],
+        &["check", "--all-dirs"],
+        &["compile"],
+        &["compile", "--harness", "codex"],
+        &["compile", "--harness", "opencode"],
+    ];
+    let mut failures = Vec::new();
+    for name in &names {
+        for form in Form::BOTH {
+            let repo = support::materialize(&corpus, name, form);
+            for args in commands {
+                for (w, line) in wide_lines(&repo.root, args) {
+                    failures.push(format!("{name} ({form:?}) {args:?}: {w} columns: {line}"));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} lines wider than 80 columns:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
