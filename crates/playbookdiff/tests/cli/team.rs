@@ -255,16 +255,22 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     let before = ids(&v);
     // The text shows the example id and how to accept the whole group.
     let (_, text, _) = run(&["check", rs, "--all-dirs"]);
+    // Long commands are continued on the next lines (` \\`): joined here.
+    let text = text
+        .replace(" \\\n", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let example = &members[0];
     assert!(
         text.contains(&format!(
-            "e.g. playbookdiff explain {example} {rs} --cwd packages/a"
+            "e.g. playbookdiff explain {example} {rs} --root --cwd packages/a"
         )),
         "{text}"
     );
     assert!(
         text.contains(&format!(
-            "accept all 3: playbookdiff check --all-dirs {rs} --accept {example} --reason TEXT"
+            "accept all 3: playbookdiff check --all-dirs {rs} --root --accept {example} --reason TEXT"
         )),
         "{text}"
     );
