@@ -181,11 +181,9 @@ pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesse
             columns(),
         ));
     }
-    let _ = writeln!(
-        out,
-        "  {}",
-        p.paint(&format!("ids {}, +{} more", f.id, n - 1), dim())
-    );
+    for line in crate::layout::id_lines(2, "ids ", &clean(&f.id), n - 1, columns()) {
+        let _ = writeln!(out, "{}", p.paint(&line, dim()));
+    }
 }
 
 /// The repository problems of `configs`, one block each: where, the code
@@ -212,13 +210,12 @@ pub(crate) fn problems_section(
     );
     for pr in probs {
         let at = pr.source.map(location).unwrap_or_else(|| "-".to_string());
-        let _ = writeln!(
-            out,
-            "  {}  {} ({})",
-            clean(&at),
-            pr.code.as_str(),
-            names(&pr.harnesses)
-        );
+        out.push_str(&crate::layout::pair_lines(
+            "  ",
+            &clean(&at),
+            &format!("{} ({})", pr.code.as_str(), names(&pr.harnesses)),
+            columns(),
+        ));
         out.push_str(&wrap(&clean(pr.message), "    ", columns()));
     }
 }
@@ -587,7 +584,11 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                     columns(),
                 ));
             }
-            out.push_str(&wrap(&clean(&format!("why: {}", i.reason)), "    ", columns()));
+            out.push_str(&wrap(
+                &clean(&format!("why: {}", i.reason)),
+                "    ",
+                columns(),
+            ));
         }
         if items.len() > 12 {
             let _ = writeln!(out, "  +{} more (see --format json)", items.len() - 12);

@@ -220,6 +220,55 @@ pub(crate) fn command_lines(command: &str, first: &str, rest: &str, columns: usi
     out
 }
 
+/// Two things on one line, `left` then `right` two spaces apart, after
+/// `indent`, when that fits `columns`; else `left` alone (a path shortened
+/// from the left when even it would pass the edge) and `right` on the next
+/// line two columns further in. Each line ends in a newline.
+pub(crate) fn pair_lines(indent: &str, left: &str, right: &str, columns: usize) -> String {
+    if width(indent) + width(left) + 2 + width(right) <= columns {
+        return format!("{indent}{left}  {right}\n");
+    }
+    let room = columns.saturating_sub(width(indent)).max(20);
+    format!(
+        "{indent}{}\n{indent}  {right}\n",
+        shorten_path_left(left, room)
+    )
+}
+
+/// An id (never broken) followed by `, +more more` when `more` is not 0,
+/// after `label`: on one line indented by `indent` columns when it fits
+/// `columns`; else the id line moves left as far as 2 columns, and the
+/// count goes on a line of its own at `indent`. Returns the lines without
+/// newlines, so that the caller can paint each.
+pub(crate) fn id_lines(
+    indent: usize,
+    label: &str,
+    id: &str,
+    more: usize,
+    columns: usize,
+) -> Vec<String> {
+    let tail = if more > 0 {
+        format!(", +{more} more")
+    } else {
+        String::new()
+    };
+    let whole = format!("{label}{id}{tail}");
+    if indent + width(&whole) <= columns {
+        return vec![format!("{}{whole}", " ".repeat(indent))];
+    }
+    let first = if more > 0 {
+        format!("{label}{id},")
+    } else {
+        format!("{label}{id}")
+    };
+    let at = indent.min(columns.saturating_sub(width(&first))).max(2);
+    let mut lines = vec![format!("{}{first}", " ".repeat(at))];
+    if more > 0 {
+        lines.push(format!("{}+{more} more", " ".repeat(indent)));
+    }
+    lines
+}
+
 /// Wraps `text` to `columns` columns, every line prefixed by `indent`.
 pub(crate) fn wrap(text: &str, indent: &str, columns: usize) -> String {
     wrap_hanging(text, indent, indent, columns)
@@ -241,15 +290,17 @@ pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, columns: usize) 
         .max(20);
     for word in words(text, room) {
         let avail = columns.saturating_sub(width(indent)).max(20);
-        let word = if width(&word) > avail
-            && word.contains('/')
-            && !word.contains('`')
-            && !word.contains("://")
-        {
-            shorten_path_left(
-                &word,
-                avail.min(columns.saturating_sub(width(rest)).max(20)),
-            )
+        let path_room = avail.min(columns.saturating_sub(width(rest)).max(20));
+        let word = if width(&word) > avail && word.contains('/') && !word.contains("://") {
+            match quoted_path(&word) {
+                // A path in backticks keeps them, and its punctuation after.
+                Some((inner, after)) => format!(
+                    "`{}`{after}",
+                    shorten_path_left(inner, path_room.saturating_sub(2 + width(after)))
+                ),
+                None if !word.contains('`') => shorten_path_left(&word, path_room),
+                None => word,
+            }
         } else {
             word
         };
@@ -271,6 +322,15 @@ pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, columns: usize) 
         let _ = writeln!(out, "{indent}{line}");
     }
     out
+}
+
+/// `word` as a path in backticks (`` `a/b`, ``): the path and what follows
+/// the closing backtick, or `None` when the word is anything else (a
+/// command in backticks has spaces, and is never shortened).
+fn quoted_path(word: &str) -> Option<(&str, &str)> {
+    let inner = word.strip_prefix('`')?;
+    let (path, after) = inner.split_once('`')?;
+    (!path.contains(' ') && !after.contains('`')).then_some((path, after))
 }
 
 /// The words of `text` (split at whitespace), a span in backticks kept as
@@ -334,6 +394,57 @@ mod tests {
         );
         let url = format!("https://example.com/{}", "a/".repeat(40));
         assert!(wrap(&url, "", 40).contains(&url));
+    }
+
+    #[test]
+    fn a_problem_row_and_a_grouped_id_fit_the_width() {
+        // Path and code on one line when they fit, else on two.
+        assert_eq!(
+            pair_lines(
+                "  ",
+                "a/AGENTS.md",
+                "agents-md-not-bridged (Claude Code)",
+                80
+            ),
+            "  a/AGENTS.md  agents-md-not-bridged (Claude Code)\n"
+        );
+        let long = "tests/fixtures/cross_platform/conflicting-commands/AGENTS.md";
+        let two = pair_lines("  ", long, "agents-md-not-bridged (Claude Code)", 80);
+        assert_eq!(
+            two,
+            format!("  {long}\n    agents-md-not-bridged (Claude Code)\n")
+        );
+        let narrow = pair_lines("  ", long, "x", 40);
+        assert!(narrow.lines().all(|l| width(l) <= 40), "{narrow}");
+        assert!(narrow.contains("/AGENTS.md"), "{narrow}");
+        // An id of 72 characters and a count: the count moves to its own line.
+        let id = format!(
+            "skill:capability-gap:codex+opencode-only:{}",
+            "x".repeat(31)
+        );
+        assert_eq!(id.len(), 72);
+        assert_eq!(id_lines(10, "", "a:b", 3, 80), ["          a:b, +3 more"]);
+        let lines = id_lines(10, "", &id, 13, 80);
+        assert_eq!(
+            lines,
+            [format!("       {id},"), "          +13 more".to_string()]
+        );
+        assert!(lines.iter().all(|l| width(l) <= 80));
+        assert_eq!(id_lines(2, "ids ", &id, 0, 80), [format!("  ids {id}")]);
+    }
+
+    #[test]
+    fn a_path_in_backticks_is_shortened_inside_them() {
+        let path = "plugins/claude-opus-4-5-migration/skills/claude-opus-4-5-migration/SKILL.md";
+        let out = wrap(&format!("`{path}`,"), "    ", 80);
+        assert_eq!(
+            out,
+            "    `…/claude-opus-4-5-migration/skills/claude-opus-4-5-migration/SKILL.md`,\n"
+        );
+        assert!(width(out.trim_end()) <= 80);
+        // A command in backticks is not a path: kept whole.
+        assert_eq!(quoted_path("`a b/c`"), None);
+        assert_eq!(quoted_path("`a/b`."), Some(("a/b", ".")));
     }
 
     #[test]

@@ -269,15 +269,12 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         let body = wrap(&clean(&g.summary(8)), "          ", columns());
         let _ = write!(out, "{}", p.paint(&sev, severity_style(f.severity)));
         out.push_str(body.trim_start());
-        let id = if g.findings.len() == 1 {
-            clean(&f.id).into_owned()
-        } else {
-            format!("{}, +{} more", clean(&f.id), g.findings.len() - 1)
-        };
         // Under the message, or further left when the id would pass the
         // right edge there: an id is never broken.
-        let indent = 10.min(columns().saturating_sub(width(&id)).max(2));
-        let _ = writeln!(out, "{}{}", " ".repeat(indent), p.paint(&id, dim()));
+        let more = g.findings.len() - 1;
+        for line in crate::layout::id_lines(10, "", &clean(&f.id), more, columns()) {
+            let _ = writeln!(out, "{}", p.paint(&line, dim()));
+        }
     }
     let hidden: usize = groups.len() - shown.len();
     if hidden > 0 {
