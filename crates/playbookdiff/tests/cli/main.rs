@@ -8,6 +8,7 @@ mod check;
 mod cli;
 mod corpus;
 mod corpus_check;
+mod corpus_width;
 mod diff;
 mod findings;
 mod new_user;

@@ -5,12 +5,10 @@
 //! them (commands and ids are never broken, paths are shortened from the
 //! left). Skipped, with a visible note, when the corpus is absent.
 
+use crate::support::{self, Form};
 use assert_cmd::Command;
 use std::path::Path;
-use support::Form;
 use unicode_width::UnicodeWidthStr;
-
-mod support;
 
 /// The lines of `args` run in `dir` wider than 80 columns, each with its
 /// width.
