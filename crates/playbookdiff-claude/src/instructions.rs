@@ -79,6 +79,19 @@ fn group_of(phase: LoadPhase, applicability: Applicability, on_chain: bool) -> u
     }
 }
 
+/// Which part of a file a job lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The file's entry, then the files it imports.
+    Whole,
+    /// The entry of a path-scoped rule alone: its imports were listed at
+    /// startup by a [`Part::Imports`] job.
+    Entry,
+    /// The files a path-scoped rule imports, without the rule: Claude Code
+    /// loads them at startup whatever the rule's `paths` (fidelity C12).
+    Imports,
+}
+
 /// A discovered top-level file, listed once discovery is complete.
 enum Job {
     /// A memory or rule file to split at its imports and expand.
@@ -89,6 +102,10 @@ enum Job {
         place: Placement,
         source: SourceRef,
         paths: Option<Vec<String>>,
+        part: Part,
+        /// The entry's id, when fixed at discovery (a path-scoped rule,
+        /// whose imports are listed before it).
+        id: Option<String>,
     },
     /// An entry listed as it is (excluded, unavailable).
     Push(Instruction),
@@ -107,6 +124,16 @@ impl Job {
     }
 }
 
+/// State of one instruction compilation beside the shared [`Compiler`].
+struct Loader<'s> {
+    settings: &'s Settings,
+    /// Import spans of path-scoped rules, found when their imports were
+    /// listed at startup, for the rule's own entry.
+    rule_spans: HashMap<RepoPath, Vec<ByteSpan>>,
+    /// Imported files already listed as excluded.
+    excluded_imports: HashSet<RepoPath>,
+}
+
 /// The memory files of directory `dir`, in load order, with their kind and
 /// whether the file is the `.claude/CLAUDE.md` variant.
 fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
@@ -121,6 +148,63 @@ fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
         }
     }
     v
+}
+
+/// The files the AGENTS.md fallback loads in directory `dir`, where
+/// `CLAUDE.md` and `.claude/CLAUDE.md` would load (fidelity C16).
+fn fallback_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
+    ["AGENTS.md", ".claude/AGENTS.md"]
+        .into_iter()
+        .filter_map(|name| dir.join(name).map(|p| (p, "memory", false)))
+        .collect()
+}
+
+/// True when memory file `p` is there for the AGENTS.md fallback's test: a
+/// file, or a link to one. A dangling link is not (2.1.332 loads the root
+/// AGENTS.md beside a `CLAUDE.md` linking to a missing file: corpus case
+/// `corpus.biomejs__biome`); a link leaving the repository is assumed to
+/// reach a file.
+fn memory_present(cx: &Compiler<'_, '_>, p: &RepoPath) -> bool {
+    match cx.repo.kind(p) {
+        None => false,
+        Some(EntryKind::Symlink) => matches!(
+            cx.repo.resolve(p),
+            Resolved::Inside {
+                kind: EntryKind::File,
+                ..
+            } | Resolved::Outside { .. }
+        ),
+        Some(kind) => kind == EntryKind::File,
+    }
+}
+
+/// True when the profile has the AGENTS.md fallback (2.1.277 and later)
+/// and no memory file exists from the repository root to the launch
+/// directory (`startup_dirs`). What lies above the repository root is
+/// unknown; the analysis assumes no memory file there and says so.
+fn agents_md_fallback(cx: &mut Compiler<'_, '_>, startup_dirs: &[RepoPath]) -> bool {
+    if !cx.profile.has(crate::profile::Fact::AgentsMdFallback) {
+        return false;
+    }
+    let memory_on_path = startup_dirs
+        .iter()
+        .flat_map(memory_files)
+        .any(|(p, _, _)| memory_present(cx, &p));
+    if memory_on_path {
+        return false;
+    }
+    let any_agents = startup_dirs
+        .iter()
+        .flat_map(fallback_files)
+        .any(|(p, _, _)| cx.repo.kind(&p).is_some());
+    if any_agents {
+        cx.out.assumptions.push(
+            "AGENTS.md fallback: no CLAUDE.md above the repository root, the first-party API (the fallback is off on \
+             Bedrock, Vertex and Foundry) and the default `instructionFiles` setting."
+                .to_string(),
+        );
+    }
+    true
 }
 
 /// The directories off the startup chain, in this launch directory's scope
@@ -142,16 +226,48 @@ fn memory_dirs(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
 }
 
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+    let mut loader = Loader {
+        settings,
+        rule_spans: HashMap::new(),
+        excluded_imports: HashSet::new(),
+    };
     let cwd = cx.ctx.cwd.clone();
     let startup_dirs = cwd.ancestors_root_first();
     let mut nested_generalized = false;
     let mut jobs: Vec<Job> = Vec::new();
+    let fallback = agents_md_fallback(cx, &startup_dirs);
 
     // Startup: root → cwd.
     for dir in &startup_dirs {
-        for (path, kind, dot_claude) in memory_files(dir) {
+        // Under the fallback the memory files here are absent, dangling or
+        // not files (still listed, to be reported); AGENTS.md takes
+        // CLAUDE.md's place, before the rules and CLAUDE.local.md.
+        let mut files = memory_files(dir);
+        if fallback {
+            let at = files
+                .iter()
+                .position(|(_, kind, _)| *kind == "local-memory")
+                .unwrap_or(files.len());
+            files.splice(at..at, fallback_files(dir));
+        }
+        for (path, kind, dot_claude) in files {
             if cx.repo.kind(&path).is_none() {
                 continue;
+            }
+            let by_fallback = fallback && path.file_name() == Some("AGENTS.md");
+            if by_fallback {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::AgentsMdFallback,
+                        format!(
+                            "`{path}` loads at startup because no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md \
+                             is on the path from the repository root to the launch directory: Claude Code {} reads \
+                             AGENTS.md there instead (2.1.277 and later).",
+                            cx.profile.version
+                        ),
+                    )
+                    .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+                );
             }
             if dot_claude && !dir.is_root() {
                 nested_generalized = true;
@@ -165,10 +281,12 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 },
                 load_phase: LoadPhase::Startup,
                 applicability: Applicability::Effective,
-                reason: if dir == &cwd {
-                    "loaded at startup from the launch directory".to_string()
-                } else {
-                    format!("loaded at startup from `{dir}`, an ancestor of the launch directory")
+                reason: match (by_fallback, dir == &cwd) {
+                    (false, true) => "loaded at startup from the launch directory".to_string(),
+                    (false, false) => format!("loaded at startup from `{dir}`, an ancestor of the launch directory"),
+                    (true, _) => "loaded at startup by the AGENTS.md fallback (2.1.277 and later): no CLAUDE.md \
+                                  from the repository root to the launch directory"
+                        .to_string(),
                 },
                 applies_to: dir.clone(),
             };
@@ -243,8 +361,32 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 place,
                 source,
                 paths,
+                part,
+                id,
             } => {
                 let real = cx.repo_real(&path);
+                if part == Part::Imports {
+                    // The rule itself is not in the context yet.
+                    let mut stack = vec![real];
+                    let job = ExpandJob {
+                        text: &text,
+                        body_start,
+                        part,
+                        id,
+                    };
+                    repeated_any |= expand(
+                        cx,
+                        &mut loader,
+                        &path,
+                        &job,
+                        &place,
+                        None,
+                        source,
+                        &mut stack,
+                        paths,
+                    );
+                    continue;
+                }
                 if let Some(first) = cx.included.get(&real).cloned() {
                     repeated_any = true;
                     let how = first.describe(&path);
@@ -274,8 +416,22 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                     },
                 );
                 let mut stack = vec![real];
+                let job = ExpandJob {
+                    text: &text,
+                    body_start,
+                    part,
+                    id,
+                };
                 repeated_any |= expand(
-                    cx, &path, &text, body_start, &place, None, source, &mut stack, paths,
+                    cx,
+                    &mut loader,
+                    &path,
+                    &job,
+                    &place,
+                    None,
+                    source,
+                    &mut stack,
+                    paths,
                 );
             }
         }
@@ -366,6 +522,8 @@ fn top_file(
         place,
         source,
         paths: None,
+        part: Part::Whole,
+        id: None,
     });
 }
 
@@ -430,10 +588,30 @@ fn excluded(
     );
     place.applicability = Applicability::Excluded;
     place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{layer}`");
+    let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
+    jobs.push(Job::Push(excluded_entry(
+        id, text, body_start, place, source, paths, None, layer,
+    )));
+    true
+}
+
+/// The entry of a file `claudeMdExcludes` removes: listed with its text
+/// (never expanded: the agent reads neither it nor what it imports), the
+/// settings file as resolution.
+#[allow(clippy::too_many_arguments)]
+fn excluded_entry(
+    id: String,
+    text: &TextFile,
+    body_start: usize,
+    place: &Placement,
+    source: &SourceRef,
+    paths: Option<Vec<String>>,
+    imported_from: Option<&str>,
+    layer: RepoPath,
+) -> Instruction {
     let body = &text.text[body_start..];
     let (ls, le) = text.lines_of(body_start, text.text.len());
-    let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
-    jobs.push(Job::Push(Instruction {
+    Instruction {
         id,
         kind: place.kind.to_string(),
         source: source.clone().with_lines(ls, le.max(ls)),
@@ -442,7 +620,7 @@ fn excluded(
         reason: place.reason.clone(),
         order: None,
         applies_to: place.applies_to.clone(),
-        imported_from: None,
+        imported_from: imported_from.map(str::to_string),
         bytes: body.len() as u64,
         truncated_at_byte: None,
         paths,
@@ -452,8 +630,7 @@ fn excluded(
         }),
         import_spans: Vec::new(),
         content: body.to_string(),
-    }));
-    true
+    }
 }
 
 impl Compiler<'_, '_> {
@@ -532,22 +709,34 @@ impl Repeats {
 /// a file already in the context, a cycle or an import too deep is
 /// reported once per (importing file, imported file). Returns true when an
 /// import here or in an imported file was a repeat.
+///
+/// Relative imports resolve from the directory of the file's real path: a
+/// memory file that is a symbolic link imports beside its target (fidelity
+/// C11; the shipped 2.1.197 loader resolves includes from the resolved
+/// path, and 2.1.197 and 2.1.332 were seen doing so). `claudeMdExcludes`
+/// applies to imported files as to the others (C10): an excluded import
+/// is listed as excluded and nothing of it is read further.
+///
+/// `job.part` says what to list: for [`Part::Entry`] only the entry (with
+/// the spans its [`Part::Imports`] job found), for [`Part::Imports`] only
+/// the imported files, with `place` their startup placement.
 #[allow(clippy::too_many_arguments)]
 fn expand(
     cx: &mut Compiler<'_, '_>,
+    loader: &mut Loader<'_>,
     path: &RepoPath,
-    text: &TextFile,
-    body_start: usize,
+    job: &ExpandJob<'_>,
     place: &Placement,
     imported_from: Option<&str>,
     source: SourceRef,
     stack: &mut Vec<RepoPath>,
     paths: Option<Vec<String>>,
 ) -> bool {
+    let (text, body_start, part) = (job.text, job.body_start, job.part);
     let body = &text.text[body_start..];
     let depth = stack.len() - 1;
     let importer = stack.last().cloned().unwrap_or_else(|| path.clone());
-    let dir = path.parent().unwrap_or_else(RepoPath::root);
+    let dir = cx.repo_real(path).parent().unwrap_or_else(RepoPath::root);
     let scanned = text.parsed_as(|t| {
         ScanAt(
             body_start,
@@ -571,6 +760,9 @@ fn expand(
     let content = content.trim().to_string();
     let map = move |off: usize| map(off).saturating_sub(lead);
     if content.is_empty() {
+        if part == Part::Imports {
+            return false;
+        }
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::InstructionEmpty,
@@ -585,14 +777,35 @@ fn expand(
     // An imported file's entry names the top-level file it was reached
     // from: `claude-code:import:AGENTS.md<CLAUDE.md#1`.
     let id_base = match imported_from {
-        Some(parent) => {
-            let from = parent.split(':').nth(2).unwrap_or(parent);
-            let from = from.split(['#', '<']).next().unwrap_or(from);
-            format!("{id_base}<{from}")
-        }
+        Some(parent) => format!("{id_base}<{}", file_of(parent)),
         None => id_base,
     };
-    let id = cx.unique_id(format!("{id_base}#1"));
+    let id = match &job.id {
+        Some(id) => id.clone(),
+        None => cx.unique_id(format!("{id_base}#1")),
+    };
+    if part == Part::Entry {
+        let (ls, le) = text.lines_of(body_start, text.text.len());
+        let import_spans = loader.rule_spans.remove(path).unwrap_or_default();
+        cx.out.instructions.push(Instruction {
+            id,
+            kind: place.kind.to_string(),
+            source: source.with_lines(ls, le.max(ls)),
+            load_phase: place.load_phase,
+            applicability: place.applicability,
+            reason: place.reason.clone(),
+            order: None,
+            applies_to: place.applies_to.clone(),
+            imported_from: imported_from.map(str::to_string),
+            bytes: content.len() as u64,
+            truncated_at_byte: None,
+            paths,
+            resolution: None,
+            import_spans,
+            content,
+        });
+        return false;
+    }
     let (ls, le) = text.lines_of(body_start, text.text.len());
     let at_entry = cx.out.instructions.len();
     cx.out.instructions.push(Instruction {
@@ -692,6 +905,48 @@ fn expand(
             );
             continue;
         }
+        if let Some(ex) = loader.settings.excluded_by(&target) {
+            let (raw, layer) = (ex.raw.clone(), ex.layer.path.clone());
+            if loader.excluded_imports.insert(real.clone()) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InstructionExcluded,
+                        format!(
+                            "`@{}` imports `{target}`, which the `claudeMdExcludes` pattern `{raw}` in `{layer}` \
+                             excludes: excludes apply to imported files too, so neither it nor what it imports is \
+                             loaded.",
+                            tok.raw
+                        ),
+                    )
+                    .at(at.clone()),
+                );
+                if let Some(imported) = cx.read(&target, SourceFormat::Markdown) {
+                    let mut child = place.clone();
+                    child.kind = "import";
+                    child.reason = format!("imported by `@{}` in `{path}`; excluded by claudeMdExcludes `{raw}` in `{layer}`", tok.raw);
+                    let child_body = crate::front_matter(&imported)
+                        .as_ref()
+                        .as_ref()
+                        .map(|f| f.body_offset)
+                        .unwrap_or(0);
+                    let child_source = cx.source_ref(&target, child.scope, SourceFormat::Markdown);
+                    let child_id =
+                        cx.unique_id(format!("claude-code:import:{target}<{}#1", file_of(&id)));
+                    let entry = excluded_entry(
+                        child_id,
+                        &imported,
+                        child_body,
+                        &child,
+                        &child_source,
+                        None,
+                        Some(&id),
+                        layer,
+                    );
+                    cx.out.instructions.push(entry);
+                }
+            }
+            continue;
+        }
         let name = target.file_name().unwrap_or("");
         if !crate::imports::text_file(name) {
             cx.diag(
@@ -728,6 +983,26 @@ fn expand(
             );
             child.applicability = Applicability::Conditional;
             child.reason = format!("imported from `{path}`; outside the launch directory, so it needs a one-time approval");
+        } else if part == Part::Imports {
+            child.reason = format!(
+                "imported by `@{}` in the path-scoped rule `{path}`; Claude Code loads a path-scoped rule's imports \
+                 with its root's unconditional rules, whether or not its paths match",
+                tok.raw
+            );
+            cx.diag_once(
+                path,
+                path,
+                Diagnostic::new(
+                    DiagnosticCode::RuleImportUnscoped,
+                    format!(
+                        "`{path}` is path-scoped, but `@{}` in it loads with the unconditional rules of its root (at \
+                         startup for the launch directory and its ancestors) whatever the rule's `paths`: Claude Code \
+                         scopes the rule, not what it imports. Move that text into the rule to scope it.",
+                        tok.raw
+                    ),
+                )
+                .at(at.clone()),
+            );
         } else {
             child.reason = format!("imported by `@{}` in `{path}`", tok.raw);
         }
@@ -746,11 +1021,17 @@ fn expand(
             .map(|f| f.body_offset)
             .unwrap_or(0);
         stack.push(real);
+        let child_job = ExpandJob {
+            text: &imported,
+            body_start: child_body,
+            part: Part::Whole,
+            id: None,
+        };
         repeated_below |= expand(
             cx,
+            loader,
             &target,
-            &imported,
-            child_body,
+            &child_job,
             &child,
             Some(&id),
             child_source,
@@ -759,7 +1040,13 @@ fn expand(
         );
         stack.pop();
     }
-    cx.out.instructions[at_entry].import_spans = spans;
+    if part == Part::Imports {
+        // The rule's entry comes later, in its own group, with these spans.
+        cx.out.instructions.remove(at_entry);
+        loader.rule_spans.insert(path.clone(), spans);
+    } else {
+        cx.out.instructions[at_entry].import_spans = spans;
+    }
     // `@path` glued to an opening mark (`(@docs/a.md)`) reads as an import
     // but is not one.
     let glued = text.markdown(body_start);
@@ -801,6 +1088,22 @@ fn expand(
         );
     }
     any
+}
+
+/// What one [`expand`] call lists: the file's text from `body_start`, the
+/// part of it, and the entry's id when fixed at discovery.
+struct ExpandJob<'t> {
+    text: &'t TextFile,
+    body_start: usize,
+    part: Part,
+    id: Option<String>,
+}
+
+/// The file named in an entry id (`claude-code:memory:CLAUDE.md#1` gives
+/// `CLAUDE.md`, `claude-code:import:a.md<CLAUDE.md#1` gives `a.md`).
+fn file_of(id: &str) -> &str {
+    let from = id.split(':').nth(2).unwrap_or(id);
+    from.split(['#', '<']).next().unwrap_or(from)
 }
 
 /// The import scan of a file's body starting at byte `.0`, cached per file.
@@ -1237,6 +1540,9 @@ fn rule_file(
             applies_to: owner.clone(),
         },
     };
+    // Where an unconditional rule of this root loads: a path-scoped rule's
+    // imports load there (fidelity C12).
+    let unconditional = place.clone();
     if patterns.is_some() {
         place.load_phase = LoadPhase::OnDemand;
     }
@@ -1267,6 +1573,30 @@ fn rule_file(
         let (applicability, reason) = path_scoped(cx, owner, &compiled, path, &source);
         place.applicability = applicability;
         place.reason = reason;
+        // Its imports load where an unconditional rule of its root would
+        // (at startup on the startup chain; fidelity C12), before the rule.
+        let id = cx.unique_id(format!("claude-code:rule:{path}#1"));
+        jobs.push(Job::Expand {
+            path: path.clone(),
+            text: text.clone(),
+            body_start,
+            place: unconditional,
+            source: source.clone(),
+            paths: None,
+            part: Part::Imports,
+            id: Some(id.clone()),
+        });
+        jobs.push(Job::Expand {
+            path: path.clone(),
+            text,
+            body_start,
+            place,
+            source,
+            paths: written,
+            part: Part::Entry,
+            id: Some(id),
+        });
+        return;
     }
     jobs.push(Job::Expand {
         path: path.clone(),
@@ -1275,6 +1605,8 @@ fn rule_file(
         place,
         source,
         paths: written,
+        part: Part::Whole,
+        id: None,
     });
 }
 
@@ -1362,13 +1694,14 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         .map(|i| i.source.path.clone())
         .collect();
     let cwd = cx.ctx.cwd.clone();
-    // The optional fallback mode (harness facts A5, unconfirmed) reads
-    // AGENTS.md on the root-to-cwd path only when no memory file is there.
+    // The AGENTS.md fallback (2.1.277 and later) reads AGENTS.md on the
+    // root-to-cwd path only when no memory file is there (fidelity C16).
+    let fallback = cx.profile.has(crate::profile::Fact::AgentsMdFallback);
     let memory_on_path = cwd
         .ancestors_root_first()
         .iter()
         .flat_map(memory_files)
-        .any(|(p, _, _)| cx.repo.kind(&p).is_some());
+        .any(|(p, _, _)| memory_present(cx, &p));
     // Only AGENTS.md files in this launch directory's scope: on the path
     // from the root to cwd, below cwd, or on the way to the target.
     let mut dirs: Vec<RepoPath> = cwd
@@ -1410,8 +1743,17 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         let why = match beside.first() {
             Some(m) if excluded.contains(m) => format!("`{m}` is excluded by claudeMdExcludes"),
             Some(m) => format!("`{m}` neither imports it nor links to it"),
-            None if cwd.starts_with(&dir) && !memory_on_path => "there is no CLAUDE.md beside it, and only an \
-                optional fallback mode of newer versions (unconfirmed) reads AGENTS.md when no CLAUDE.md is on the path"
+            None if cwd.starts_with(&dir) && !memory_on_path => format!(
+                "there is no CLAUDE.md beside it, and Claude Code {} predates the AGENTS.md fallback of 2.1.277 \
+                 (which reads AGENTS.md when no CLAUDE.md is on the path)",
+                cx.profile.version
+            ),
+            None if cwd.starts_with(&dir) => "there is no CLAUDE.md beside it, and the AGENTS.md fallback of \
+                2.1.277 and later applies only when no CLAUDE.md is on the path from the repository root to the \
+                launch directory, and one is"
+                .to_string(),
+            None if fallback => "there is no CLAUDE.md beside it, and the AGENTS.md fallback (2.1.277 and later) \
+                reads AGENTS.md only from the repository root to the launch directory, not below it on demand"
                 .to_string(),
             None => "there is no CLAUDE.md beside it".to_string(),
         };

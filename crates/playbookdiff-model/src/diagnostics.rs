@@ -313,6 +313,33 @@ declare_codes! {
     /// (after front matter and HTML comments); Claude Code drops it, with
     /// whatever it would import. Source: fidelity "Settled assumptions".
     InstructionEmpty = "instruction-empty", Info, Behaviour, "claude-code", "0.1.0", "an empty instruction file is dropped";
+    /// A path-scoped rule (`paths:` in `.claude/rules/*.md`) imports a file
+    /// with `@path`: Claude Code holds the rule back until a matching file
+    /// is read, but loads what it imports at startup, whatever the target
+    /// (fidelity C12). Seen in the first request of Claude Code 2.1.197
+    /// and 2.1.332, which holds the imported file at startup with the rule
+    /// as its parent; the shipped 2.1.197 rules walker keeps every file a
+    /// rule brings in that has no `paths` of its own. Spec 000 says
+    /// nothing of imports in rules. To scope that text, move it into the
+    /// rule.
+    RuleImportUnscoped = "rule-import-unscoped", Info, Behaviour, "claude-code", "0.1.0", "a path-scoped rule's import loads at startup";
+    /// Claude Code 2.1.277 and later load `AGENTS.md` (and
+    /// `.claude/AGENTS.md`) where `CLAUDE.md` would load when no
+    /// `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` exists from
+    /// the root down to the launch directory (option `instructionFiles`,
+    /// default `claude-md-or-agents-md`; not on Bedrock, Vertex or
+    /// Foundry). This deviates from spec 000, which predates it: the spec
+    /// has Claude Code read `CLAUDE.md` only. Evidence:
+    /// `mods/agents-md/README.md` at tag v2.1.277 of anthropics/claude-code
+    /// and the 2.1.277 changelog; observed: the first request of 2.1.332
+    /// holds the root `AGENTS.md`, its imports and `.claude/AGENTS.md`,
+    /// 2.1.197 holds none of them, and a `CLAUDE.md` below the launch
+    /// directory does not turn the fallback off. Unlike the
+    /// documentation's "nested ones on demand", 2.1.332 loaded no
+    /// `AGENTS.md` below the launch directory when a file there was read,
+    /// so those are not listed. Reported for the versions whose profile
+    /// has the fallback.
+    AgentsMdFallback = "agents-md-fallback", Info, Behaviour, "claude-code", "0.1.0", "AGENTS.md loads because no CLAUDE.md is on the path (2.1.277 and later)";
     /// Text reads as an `@path` import but is not one: trailing punctuation
     /// (`@docs/a.md,`) or a space in the path (`@My Docs/a.md`) makes the
     /// agent keep it literal (anthropics/claude-code#86060, anthropics/claude-code#56927). Write the path
@@ -328,9 +355,11 @@ declare_codes! {
     /// A repository has `AGENTS.md` where Claude Code has no bridge to it:
     /// Claude Code reads `CLAUDE.md`, not `AGENTS.md`. Add `@AGENTS.md` to a
     /// `CLAUDE.md` beside it, or make `CLAUDE.md` a symbolic link to it.
-    /// A later built-in fallback mode may read `AGENTS.md` when no
-    /// `CLAUDE.md` is on the path (unconfirmed). Source: spec 000
-    /// "Instructions"; harness facts A5; anthropics/claude-code#89825.
+    /// Claude Code 2.1.277 and later read `AGENTS.md` from the root to the
+    /// launch directory when no `CLAUDE.md` is on that path
+    /// (`agents-md-fallback`), but never one below it. Source: spec 000
+    /// "Instructions"; harness facts A5; anthropics/claude-code#89825;
+    /// fidelity C16.
     AgentsMdNotBridged = "agents-md-not-bridged", Warning, RepositoryProblem, "claude-code", "0.1.0", "an AGENTS.md has no CLAUDE.md bridge";
     /// A file holds nothing but the path of another entry beside it
     /// (`CLAUDE.md` reading `AGENTS.md`, a `.agents/skills` file reading

@@ -128,10 +128,18 @@ fn run(
     target: Option<&str>,
     format: &str,
 ) -> (i32, String, String) {
+    // `claude-code@2.1.197` models that release (`--agent-version`).
+    let (harness, version) = match harness.split_once('@') {
+        Some((h, v)) => (h, Some(v)),
+        None => (harness, None),
+    };
     let mut cmd = playbookdiff();
     cmd.arg("compile")
         .arg(repo)
         .args(["--harness", harness, "--cwd", cwd, "--format", format]);
+    if let Some(v) = version {
+        cmd.arg("--agent-version").arg(format!("{harness}={v}"));
+    }
     if let Some(t) = target {
         cmd.args(["--target", t]);
     }
@@ -156,7 +164,11 @@ fn compile_json(repo: &Path, harness: &str, cwd: &str, target: Option<&str>) -> 
     let v: Value =
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{what}: not JSON ({e})"));
     assert_eq!(v["schemaVersion"], 1, "{what}");
-    assert_eq!(v["harness"], harness, "{what}");
+    assert_eq!(
+        v["harness"],
+        harness.split('@').next().unwrap_or(harness),
+        "{what}"
+    );
     assert_eq!(v["context"]["cwd"], cwd, "{what}");
     v
 }
@@ -401,6 +413,8 @@ const fn fact_for(
 }
 
 const CC: &str = "claude-code";
+/// Claude Code 2.1.197, before the AGENTS.md fallback of 2.1.277.
+const CC_2_1_197: &str = "claude-code@2.1.197";
 const CX: &str = "codex";
 
 /// Facts checked by hand against the corpus files (listing the tree, reading
@@ -420,10 +434,17 @@ const FACTS: &[Fact] = &[
     fact("AnthusAI__Kanbus", CX, "project/issues", Expect::Chain(&["AGENTS.override.md", "project/AGENTS.md", "project/issues/AGENTS.md"])),
     // The root AGENTS.override.md shadows the root AGENTS.md.
     fact("AnthusAI__Kanbus", CX, ".", Expect::Instruction("AGENTS.md", "shadowed")),
-    // No CLAUDE.md anywhere in the tree: Claude Code gets no instruction.
-    fact("AnthusAI__Kanbus", CC, "apps/console", Expect::Chain(&[])),
-    // apps/console/AGENTS.md has no CLAUDE.md beside it.
-    fact("AnthusAI__Kanbus", CC, "apps/console", Expect::Diagnostic("agents-md-not-bridged", "`apps/console/AGENTS.md`")),
+    // No CLAUDE.md anywhere in the tree: Claude Code before 2.1.277 gets no
+    // instruction...
+    fact("AnthusAI__Kanbus", CC_2_1_197, "apps/console", Expect::Chain(&[])),
+    // ...and apps/console/AGENTS.md has no CLAUDE.md beside it.
+    fact("AnthusAI__Kanbus", CC_2_1_197, "apps/console", Expect::Diagnostic("agents-md-not-bridged", "`apps/console/AGENTS.md`")),
+    // From 2.1.277 the AGENTS.md fallback loads the root and apps/console
+    // AGENTS.md (fidelity C16; recorded with 2.1.332, which the old fact,
+    // "no instruction", contradicted).
+    fact("AnthusAI__Kanbus", CC, "apps/console", Expect::Chain(&["AGENTS.md", "apps/console/AGENTS.md"])),
+    fact("AnthusAI__Kanbus", CC, "apps/console", Expect::Diagnostic("agents-md-fallback", "`apps/console/AGENTS.md`")),
+    fact("AnthusAI__Kanbus", CC, "apps/console", Expect::NoDiagnostic("agents-md-not-bridged")),
     // .claude/skills/development-on-kanbus-console/SKILL.md at the root, an
     // ancestor of apps/console.
     fact("AnthusAI__Kanbus", CC, "apps/console", Expect::SkillNames(&["development-on-kanbus-console"])),
@@ -446,8 +467,11 @@ const FACTS: &[Fact] = &[
     // The only .mcp.json is axiom-codex/.mcp.json, a Codex plugin's.
     fact("CharlesWiltgen__Axiom", CC, ".", Expect::Diagnostic("mcp-json-not-at-root", "`axiom-codex/.mcp.json`")),
     fact("CharlesWiltgen__Axiom", CC, ".", Expect::NoMcp),
-    // Root AGENTS.md, no CLAUDE.md.
-    fact("CharlesWiltgen__Axiom", CC, ".", Expect::Chain(&[])),
+    // Root AGENTS.md, no CLAUDE.md: nothing before 2.1.277, the root
+    // AGENTS.md by the fallback since (fidelity C16; recorded with 2.1.332,
+    // which the old fact, "no instruction", contradicted).
+    fact("CharlesWiltgen__Axiom", CC_2_1_197, ".", Expect::Chain(&[])),
+    fact("CharlesWiltgen__Axiom", CC, ".", Expect::Chain(&["AGENTS.md"])),
     fact("CharlesWiltgen__Axiom", CX, ".", Expect::Chain(&["AGENTS.md"])),
     // axiom-codex/skills/* are plugin skills, not .agents/skills.
     fact("CharlesWiltgen__Axiom", CX, ".", Expect::SkillNames(&[])),

@@ -122,12 +122,14 @@ fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
             .iter()
             .any(|i| i.starts_with("skill:capability-gap:codex-only:implementation-kickoff:")));
     }
+    // Claude Code before the AGENTS.md fallback of 2.1.277.
+    const OLD: [&str; 2] = ["--agent-version", "claude-code=2.1.197"];
     // Nested AGENTS.md without a CLAUDE.md bridge: found from the package
-    // launch directories by --all-dirs.
+    // launch directories by --all-dirs, for Claude Code before 2.1.277.
     if let Some(dir) = names.iter().find(|n| *n == "AnthusAI__Kanbus") {
         let (code, v) = check(
             &tmp.path().join(dir).join("repo"),
-            &[&["--all-dirs"][..], &TWO].concat(),
+            &[&["--all-dirs"][..], &TWO, &OLD].concat(),
         );
         assert_eq!(code, 1);
         let missing: Vec<&Value> = v["findings"]
@@ -150,16 +152,39 @@ fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
             missing[0]["items"][0]["source"]["path"],
             "apps/console/AGENTS.md"
         );
-    }
-    // AGENTS.md and no CLAUDE.md at all: Codex-only at the root.
-    if let Some(v) = get("CharlesWiltgen__Axiom").as_ref() {
+        // From 2.1.277 no CLAUDE.md is on any path, so Claude Code loads
+        // the AGENTS.md files as Codex does (fidelity C16, recorded with
+        // 2.1.332): what differs is only the root, where Codex takes
+        // AGENTS.override.md instead of AGENTS.md.
+        let (code, v) = check(
+            &tmp.path().join(dir).join("repo"),
+            &[&["--all-dirs"][..], &TWO].concat(),
+        );
+        assert_eq!(code, 1);
+        let instructions: Vec<String> = ids(&v)
+            .into_iter()
+            .filter(|i| i.starts_with("instruction:"))
+            .collect();
+        assert_eq!(instructions.len(), 2, "{instructions:?}");
         assert!(
-            ids(v)
+            instructions.iter().all(|i| i.contains(":root:")),
+            "{instructions:?}"
+        );
+    }
+    // AGENTS.md and no CLAUDE.md at all: Codex-only at the root before
+    // 2.1.277; from 2.1.277 Claude Code loads it too (fidelity C16).
+    if let Some(dir) = names.iter().find(|n| *n == "CharlesWiltgen__Axiom") {
+        let repo = tmp.path().join(dir).join("repo");
+        let v = check(&repo, &[&TWO[..], &OLD].concat()).1;
+        assert!(
+            ids(&v)
                 .iter()
                 .any(|i| i.starts_with("instruction:missing:codex-only:root:")),
             "{:?}",
-            ids(v)
+            ids(&v)
         );
+        let v = check(&repo, &TWO).1;
+        assert_eq!(count(&v, "instruction:"), 0, "{:?}", ids(&v));
     }
     // Skills only under `.claude/skills`.
     if let Some(v) = get("biomejs__biome").as_ref() {

@@ -341,8 +341,20 @@ fn claude_disagreements(
         .iter()
         .map(|i| (i.id.as_str(), i.source.path.as_str()))
         .collect();
+    // Only files the hook reports at all have an observable parent: 2.1.332
+    // fires no `InstructionsLoaded` event for what the AGENTS.md fallback
+    // loads (case `claude.c16_agents_md_fallback`: the root AGENTS.md and its
+    // import are in the first request, the hook is silent), so those files'
+    // import relation is not compared; their presence and text are.
+    let hooked: BTreeSet<&str> = obs["hookEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["path"].as_str())
+        .collect();
     let modelled_imports: BTreeSet<String> = startup
         .iter()
+        .filter(|i| hooked.contains(i.source.path.as_str()))
         .filter_map(|i| {
             let parent = i.imported_from.as_deref()?;
             Some(format!(

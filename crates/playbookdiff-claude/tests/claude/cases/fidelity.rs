@@ -455,3 +455,165 @@ fn c08_escaped_space() {
         assert_eq!(one(&cfg, "My Doc.md").content, "Spaced");
     }
 }
+
+/// C10: `claudeMdExcludes` applies to imported files too: an excluded
+/// import is listed as excluded, and nothing it imports is read (seen with
+/// both versions: `docs/skip.md` and `vendor/notes.md` are not sent).
+#[test]
+fn c10_excludes_imports() {
+    for v in VERSIONS {
+        let cfg = compile("c10_excludes_imports", at_root().version(v));
+        assert_eq!(chain(&cfg), ["CLAUDE.md", "docs/keep.md"], "{v}");
+        let skip = one(&cfg, "docs/skip.md");
+        assert_eq!(skip.applicability, Excluded, "{v}");
+        assert_eq!(skip.kind, "import");
+        // First reached from docs/keep.md (depth-first), then skipped
+        // silently from CLAUDE.md.
+        assert_eq!(
+            skip.imported_from.as_deref(),
+            Some(one(&cfg, "docs/keep.md").id.as_str())
+        );
+        assert_eq!(one(&cfg, "vendor/notes.md").applicability, Excluded);
+        assert!(pieces(&cfg, "docs/keep-too.md").is_empty());
+        assert_eq!(diags(&cfg, D::InstructionExcluded).len(), 2, "{v}");
+        assert_eq!(one(&cfg, "CLAUDE.md").import_spans.len(), 3);
+        assert_imported_from_resolves(&cfg);
+        assert_unique_ids(&cfg);
+    }
+}
+
+/// C11: a memory file that is a symbolic link resolves its relative
+/// imports from the directory of the link's target (seen with both
+/// versions: `shared/guide/extra.md`, not the `extra.md` beside the link).
+#[test]
+fn c11_symlinked_import_base() {
+    for v in VERSIONS {
+        let cfg = compile("c11_symlinked_import_base", at_root().version(v));
+        assert_eq!(chain(&cfg), ["CLAUDE.md", "shared/guide/extra.md"], "{v}");
+        assert_eq!(
+            one(&cfg, "CLAUDE.md")
+                .source
+                .resolved_path
+                .as_ref()
+                .map(|p| p.as_str()),
+            Some("shared/guide/GUIDE.md")
+        );
+        assert!(pieces(&cfg, "extra.md").is_empty());
+    }
+}
+
+/// C12: a path-scoped rule waits for a matching file, but what it imports
+/// loads at startup whatever the target (seen in the first request of both
+/// versions, with the rule as the import's parent).
+#[test]
+fn c12_rule_imports() {
+    for v in VERSIONS {
+        for (target, rule_applies) in [
+            (None, Conditional),
+            (Some("docs/other.md"), Conditional),
+            (Some("src/api/a.ts"), Effective),
+        ] {
+            let ctx = match target {
+                Some(t) => at_root().target(t).version(v),
+                None => at_root().version(v),
+            };
+            let cfg = compile("c12_rule_imports", ctx);
+            let rule = one(&cfg, ".claude/rules/api.md");
+            assert_eq!(
+                (rule.load_phase, rule.applicability),
+                (OnDemand, rule_applies),
+                "{v} {target:?}"
+            );
+            assert_eq!(rule.import_spans.len(), 1);
+            let extra = one(&cfg, "docs/api-extra.md");
+            assert_placed(extra, Startup, Effective, Some(1));
+            assert_eq!(extra.imported_from.as_deref(), Some(rule.id.as_str()));
+            let mut want = vec!["CLAUDE.md", "docs/api-extra.md"];
+            if rule_applies == Effective {
+                want.push(".claude/rules/api.md");
+            }
+            assert_eq!(chain(&cfg), want, "{v} {target:?}");
+            assert_eq!(diags(&cfg, D::RuleImportUnscoped).len(), 1);
+            assert_imported_from_resolves(&cfg);
+        }
+    }
+}
+
+/// C16, before 2.1.277: AGENTS.md is never read without a CLAUDE.md bridge.
+#[test]
+fn c16_agents_md_fallback_2_1_197() {
+    let v = "2.1.197";
+    let cfg = compile("c16_agents_md_fallback", at_root().version(v));
+    assert!(chain(&cfg).is_empty(), "{:?}", chain(&cfg));
+    assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
+    let d = diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md");
+    assert!(d[0].message.contains("predates"), "{}", d[0].message);
+    let cfg = compile(
+        "c16_claude_md_below_cwd",
+        at_root().target("pkg/y.ts").version(v),
+    );
+    assert_eq!(chain(&cfg), ["pkg/CLAUDE.md"]);
+}
+
+/// C16, 2.1.277 and later: with no CLAUDE.md, .claude/CLAUDE.md or
+/// CLAUDE.local.md from the root to the launch directory, AGENTS.md and
+/// .claude/AGENTS.md load where CLAUDE.md would, imports included; a
+/// CLAUDE.md below the launch directory does not turn it off; AGENTS.md
+/// below the launch directory is not loaded on demand (seen with 2.1.332).
+#[test]
+fn c16_agents_md_fallback_2_1_332() {
+    let v = "2.1.332";
+    let cfg = compile("c16_agents_md_fallback", at_root().version(v));
+    assert_eq!(
+        chain(&cfg),
+        ["AGENTS.md", "docs/agents-extra.md", ".claude/AGENTS.md"]
+    );
+    assert_placed(one(&cfg, "AGENTS.md"), Startup, Effective, Some(0));
+    assert_eq!(one(&cfg, "AGENTS.md").kind, "memory");
+    assert_eq!(diags(&cfg, D::AgentsMdFallback).len(), 2);
+    assert!(cfg.assumptions.iter().any(|a| a.contains("Bedrock")));
+    let cfg = compile("c16_agents_md_fallback", at_root().cwd("pkg").version(v));
+    assert_eq!(
+        chain(&cfg),
+        ["AGENTS.md", ".claude/AGENTS.md", "pkg/AGENTS.md"]
+    );
+    assert_eq!(one(&cfg, "docs/agents-extra.md").applicability, Conditional);
+    let cfg = compile(
+        "c16_agents_md_fallback",
+        at_root().target("pkg/sub/x.ts").version(v),
+    );
+    assert!(!chain(&cfg).contains(&"pkg/AGENTS.md".to_string()));
+    let d = diags_at(&cfg, D::AgentsMdNotBridged, "pkg/AGENTS.md");
+    assert!(d[0].message.contains("on demand"), "{}", d[0].message);
+
+    let cfg = compile("c16_claude_md_below_cwd", at_root().version(v));
+    assert_eq!(chain(&cfg), ["AGENTS.md"]);
+    let cfg = compile(
+        "c16_claude_md_below_cwd",
+        at_root().target("pkg/y.ts").version(v),
+    );
+    assert_eq!(chain(&cfg), ["AGENTS.md", "pkg/CLAUDE.md"]);
+    let cfg = compile("c16_claude_md_below_cwd", at_root().cwd("pkg").version(v));
+    assert_eq!(chain(&cfg), ["pkg/CLAUDE.md"]);
+    assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
+}
+
+/// C16: a `CLAUDE.md` that is a dangling link does not turn the fallback
+/// off (corpus biomejs/biome, `CLAUDE.md -> CONTRIBUTING.md` absent:
+/// 2.1.332 loaded the root AGENTS.md); one linking to a file does.
+#[cfg(unix)]
+#[test]
+fn c16_agents_md_fallback_dangling_claude_md() {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::write(t.path().join("AGENTS.md"), "# Agents\n").unwrap();
+    std::os::unix::fs::symlink("CONTRIBUTING.md", t.path().join("CLAUDE.md")).unwrap();
+    let cfg = compile_dir(t.path(), &at_root().version("2.1.332"));
+    assert_eq!(chain(&cfg), ["AGENTS.md"]);
+    assert_eq!(diags_at(&cfg, D::AgentsMdFallback, "AGENTS.md").len(), 1);
+    let cfg = compile_dir(t.path(), &at_root().version("2.1.197"));
+    assert!(chain(&cfg).is_empty(), "{:?}", chain(&cfg));
+    std::fs::write(t.path().join("CONTRIBUTING.md"), "# Contributing\n").unwrap();
+    let cfg = compile_dir(t.path(), &at_root().version("2.1.332"));
+    assert_eq!(chain(&cfg), ["CLAUDE.md"]);
+    assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
+}

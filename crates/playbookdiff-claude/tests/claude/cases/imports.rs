@@ -227,7 +227,7 @@ fn agents_md_import_in_a_subdirectory_resolves_next_to_the_importing_file() {
 
     let cfg = compile(
         "subdir_agents_md_import",
-        at_root().target("apps/api/src/x.ts"),
+        at_root().target("apps/api/src/x.ts").version("2.1.197"),
     );
     let a = one(&cfg, "apps/api/AGENTS.md");
     assert_placed(a, OnDemand, Effective, Some(1));
@@ -235,6 +235,22 @@ fn agents_md_import_in_a_subdirectory_resolves_next_to_the_importing_file() {
     // The root AGENTS.md has no bridge.
     assert_eq!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").len(), 1);
     assert!(diags_at(&cfg, D::AgentsMdNotBridged, "apps/api/AGENTS.md").is_empty());
+
+    // From 2.1.277 (2.1.332 observed) no memory file is on the path from the
+    // root to the launch directory, so the root AGENTS.md loads at startup
+    // by the fallback, before the on-demand pair.
+    let cfg = compile(
+        "subdir_agents_md_import",
+        at_root().target("apps/api/src/x.ts").version("2.1.332"),
+    );
+    assert_placed(one(&cfg, "AGENTS.md"), Startup, Effective, Some(0));
+    assert_placed(
+        one(&cfg, "apps/api/AGENTS.md"),
+        OnDemand,
+        Effective,
+        Some(2),
+    );
+    assert!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").is_empty());
 }
 
 // ----- Each file is included once -----

@@ -217,12 +217,13 @@ fn claude_local_md_in_local_mode_follows_claude_md_and_rules_of_its_directory() 
 
 #[test]
 fn agents_md_without_a_bridge_gets_a_diagnostic_naming_both_bridges() {
-    // Field report 11.
-    let cfg = compile("agents_md_without_bridge", at_root());
+    // Field report 11; Claude Code before the AGENTS.md fallback of 2.1.277.
+    let cfg = compile("agents_md_without_bridge", at_root().version("2.1.197"));
     assert!(
         pieces(&cfg, "AGENTS.md").is_empty(),
         "AGENTS.md is never loaded because it exists"
     );
+    assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
     let d = diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md");
     assert_eq!(d.len(), 1);
     assert!(
@@ -230,8 +231,12 @@ fn agents_md_without_a_bridge_gets_a_diagnostic_naming_both_bridges() {
         "{}",
         d[0].message
     );
-    // No CLAUDE.md anywhere on the path: the unconfirmed fallback mode is named.
-    assert!(d[0].message.contains("fallback"), "{}", d[0].message);
+    // No CLAUDE.md anywhere on the path: the fallback this version lacks is named.
+    assert!(
+        d[0].message.contains("predates the AGENTS.md fallback"),
+        "{}",
+        d[0].message
+    );
     // Beside a CLAUDE.md that does not import it.
     let d = diags_at(&cfg, D::AgentsMdNotBridged, "apps/api/AGENTS.md");
     assert_eq!(d.len(), 1);
@@ -240,6 +245,21 @@ fn agents_md_without_a_bridge_gets_a_diagnostic_naming_both_bridges() {
             .contains("`apps/api/CLAUDE.md` neither imports it"),
         "{}",
         d[0].message
+    );
+}
+
+#[test]
+fn c16_agents_md_without_bridge_loads_by_the_fallback_from_2_1_277() {
+    // 2.1.332 (observed): no memory file on the path, so the root AGENTS.md
+    // loads at startup; the one beside apps/api/CLAUDE.md still has no bridge.
+    let cfg = compile("agents_md_without_bridge", at_root().version("2.1.332"));
+    assert_eq!(received_paths(&cfg), ["AGENTS.md"]);
+    assert_placed(one(&cfg, "AGENTS.md"), Startup, Effective, Some(0));
+    assert_eq!(diags_at(&cfg, D::AgentsMdFallback, "AGENTS.md").len(), 1);
+    assert!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").is_empty());
+    assert_eq!(
+        diags_at(&cfg, D::AgentsMdNotBridged, "apps/api/AGENTS.md").len(),
+        1
     );
 }
 
@@ -407,11 +427,20 @@ fn unbridged_agents_md_is_reported_only_on_the_path_to_cwd_and_below_it() {
         std::fs::write(t.path().join(d).join("AGENTS.md"), format!("# {d}\n")).unwrap();
     }
     std::fs::write(t.path().join("AGENTS.md"), "# root\n").unwrap();
-    let cfg = compile_dir(t.path(), &at_root().cwd("a"));
-    let mut paths: Vec<&str> = diags(&cfg, D::AgentsMdNotBridged)
-        .iter()
-        .map(|d| d.source.as_ref().unwrap().path.as_str())
-        .collect();
-    paths.sort();
-    assert_eq!(paths, ["AGENTS.md", "a/AGENTS.md", "a/deep/AGENTS.md"]);
+    let unbridged = |version| {
+        let cfg = compile_dir(t.path(), &at_root().cwd("a").version(version));
+        let mut paths: Vec<String> = diags(&cfg, D::AgentsMdNotBridged)
+            .iter()
+            .map(|d| d.source.as_ref().unwrap().path.to_string())
+            .collect();
+        paths.sort();
+        paths
+    };
+    assert_eq!(
+        unbridged("2.1.197"),
+        ["AGENTS.md", "a/AGENTS.md", "a/deep/AGENTS.md"]
+    );
+    // From 2.1.277 the two on the path load by the fallback; the one below
+    // the launch directory does not.
+    assert_eq!(unbridged("2.1.332"), ["a/deep/AGENTS.md"]);
 }
