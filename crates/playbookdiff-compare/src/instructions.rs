@@ -193,6 +193,10 @@ pub(crate) fn compare(
                     Some(i) => Cell {
                         reception: Some(pieces[*i].reception),
                         note: note_of(pieces[*i].inst),
+                        triggered: Cell::triggers(
+                            pieces[*i].inst.load_phase,
+                            pieces[*i].inst.applicability,
+                        ),
                     },
                 })
                 .collect(),

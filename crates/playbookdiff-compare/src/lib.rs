@@ -44,7 +44,8 @@ pub use finding::*;
 pub use state::Reception;
 
 use playbookdiff_model::{
-    Diagnostic, DiagnosticKind, EffectiveAgentConfig, Harness, RepoPath, Severity,
+    Applicability, Diagnostic, DiagnosticKind, EffectiveAgentConfig, Harness, LoadPhase, RepoPath,
+    Severity,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -107,6 +108,12 @@ pub struct Cell {
     /// A short note: the piece kind (`import`, `rule`), the transport, the
     /// invocation.
     pub note: String,
+    /// True when the context's targetPath triggers the item: it is
+    /// received on demand and the adapter made it `effective` for the
+    /// target (an on-demand item that no target reaches stays
+    /// `conditional`; see [`Cell::triggers`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub triggered: bool,
 }
 
 impl Cell {
@@ -114,7 +121,16 @@ impl Cell {
         Cell {
             reception: None,
             note: String::new(),
+            triggered: false,
         }
+    }
+
+    /// Whether an item with this phase and applicability is one the
+    /// target triggers: loadPhase `on-demand` and applicability
+    /// `effective` (output contract, "Common fields": an on-demand item is
+    /// `conditional` unless the target reaches it).
+    pub fn triggers(phase: LoadPhase, applicability: Applicability) -> bool {
+        phase == LoadPhase::OnDemand && applicability == Applicability::Effective
     }
 }
 

@@ -229,6 +229,7 @@ pub(crate) fn compare(
                     Some(s) => Cell {
                         reception: Some(cell_reception(s)),
                         note: transport_as_declared(s),
+                        triggered: Cell::triggers(s.load_phase, s.applicability),
                     },
                 })
                 .collect(),

@@ -150,6 +150,7 @@ pub(crate) fn compare(
                         } else {
                             String::new()
                         },
+                        triggered: Cell::triggers(s.load_phase, s.applicability),
                     },
                 })
                 .collect(),

@@ -157,8 +157,10 @@ pub(crate) fn fit(s: &str, columns: usize) -> String {
 }
 
 /// A path (or `path:lines`) in at most `columns` columns: whole when it
-/// fits, else shortened from the left at a `/` where possible, behind `…`
-/// (`…/tools/data/CLAUDE.md:1-98`), so that its file name and lines stay.
+/// fits, else shortened from the left behind `…`, so that its file name
+/// and lines stay: at a `/` when a directory's name stays whole after it
+/// (`…/tools/data/CLAUDE.md:1-98`), else inside the last directory's name
+/// (`…iniflare/CLAUDE.md`), which tells more than `…/CLAUDE.md`.
 pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
     if width(path) <= columns {
         return path.to_string();
@@ -176,8 +178,10 @@ pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
     }
     tail.reverse();
     let tail: String = tail.into_iter().collect();
+    let whole = path.len() > tail.len() && path[..path.len() - tail.len()].ends_with('/');
     let tail = match tail.find('/') {
-        Some(i) if i + 1 < tail.len() => &tail[i..],
+        _ if whole => tail.as_str(),
+        Some(i) if tail[i + 1..].contains('/') => &tail[i..],
         _ => tail.as_str(),
     };
     format!("…{tail}")
@@ -466,6 +470,21 @@ mod tests {
         assert!(short.ends_with("/CLAUDE.md:1-98"), "{short}");
         // No slash in reach: the last characters.
         assert_eq!(shorten_path_left("abcdefghij", 5), "…ghij");
+        // A cut at a slash that would keep no directory cuts inside the
+        // directory's name instead; a tail that starts a component is kept
+        // whole.
+        assert_eq!(
+            shorten_path_left("packages/miniflare/CLAUDE.md", 19),
+            "…iniflare/CLAUDE.md"
+        );
+        assert_eq!(
+            shorten_path_left("packages/miniflare/CLAUDE.md", 20),
+            "…miniflare/CLAUDE.md"
+        );
+        assert_eq!(
+            shorten_path_left("packages/miniflare/CLAUDE.md", 21),
+            "…/miniflare/CLAUDE.md"
+        );
     }
 
     #[test]

@@ -39,12 +39,22 @@ fn state_label(category: Category, r: Reception) -> &'static str {
     }
 }
 
+/// Words for a cell's state: [`state_label`], except that an on-demand
+/// item the `--target` triggers reads `by target`.
+fn cell_state(category: Category, c: &Cell) -> &'static str {
+    match c.reception {
+        None => "-",
+        Some(Reception::OnDemand) if c.triggered => "by target",
+        Some(r) => state_label(category, r),
+    }
+}
+
 /// The cell's state with its note (`startup (stdio)`), escaped.
 fn cell_full(category: Category, c: &Cell) -> String {
     match c.reception {
         None => "-".to_string(),
-        Some(r) if c.note.is_empty() => state_label(category, r).to_string(),
-        Some(r) => format!("{} ({})", state_label(category, r), clean(&c.note)),
+        Some(_) if c.note.is_empty() => cell_state(category, c).to_string(),
+        Some(_) => format!("{} ({})", cell_state(category, c), clean(&c.note)),
     }
 }
 
@@ -52,8 +62,19 @@ fn cell_full(category: Category, c: &Cell) -> String {
 fn cell_text(category: Category, c: &Cell, columns: usize) -> String {
     let full = cell_full(category, c);
     match c.reception {
-        Some(r) if width(&full) > columns => state_label(category, r).to_string(),
+        Some(_) if width(&full) > columns => cell_state(category, c).to_string(),
         _ => full,
+    }
+}
+
+/// A row's label in `columns`: an instruction file's path shortened from
+/// the left (`…/miniflare/CLAUDE.md`: its directory tells rows apart),
+/// anything else (names, files that are one text `a = b`) in the middle.
+fn row_label(category: Category, label: &str, columns: usize) -> String {
+    if category == Category::Instruction && !label.contains(" = ") {
+        crate::layout::pad(&crate::layout::shorten_path_left(label, columns), columns)
+    } else {
+        fit(label, columns)
     }
 }
 
@@ -159,15 +180,12 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
             let mut line = format!(
                 "{} {}",
                 if row.agree { " " } else { "!" },
-                fit(&clean(&row.label), label_w)
+                row_label(*cat, &clean(&row.label), label_w)
             );
             for c in &row.cells {
                 line.push(' ');
                 line.push_str(&fit(&cell_text(*cat, c, col), col));
-                let state = match c.reception {
-                    None => "-",
-                    Some(r) => state_label(*cat, r),
-                };
+                let state = cell_state(*cat, c);
                 if !seen.contains(&state) {
                     seen.push(state);
                 }
@@ -217,6 +235,10 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         (
             "on demand",
             "on demand = after a file there is read or edited.",
+        ),
+        (
+            "by target",
+            "by target = on demand, and reading or editing the target triggers it.",
         ),
         (
             "needs approval",

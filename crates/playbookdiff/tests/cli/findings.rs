@@ -327,3 +327,56 @@ fn the_startup_finding_of_the_launch_directory_comes_first() {
         .unwrap_or_else(|| panic!("{view}"));
     assert!(root < skills, "{view}");
 }
+
+/// `--target` in the default view: the on-demand files the target triggers
+/// read `by target` (explained in the legend); the other on-demand files
+/// stay `on demand`, and without a target nothing reads `by target`.
+#[test]
+fn the_target_marks_the_on_demand_items_it_triggers() {
+    let (_tmp, repo) = fixture("cloudflare_like");
+    // The row of `path` in the Instructions section of the view.
+    let row = |view: &str, path: &str| -> String {
+        view.lines()
+            .skip_while(|l| *l != "Instructions")
+            .take_while(|l| *l != "Skills")
+            .find(|l| l.contains(path))
+            .unwrap_or_else(|| panic!("{path}: {view}"))
+            .to_string()
+    };
+    let (_, view) = run(
+        &repo,
+        &[
+            "cloudflare_like",
+            "--target",
+            "packages/wrangler/src/index.ts",
+        ],
+    );
+    assert!(
+        row(&view, "/wrangler/CLAUDE.md").contains("by target"),
+        "{view}"
+    );
+    assert!(
+        row(&view, "/miniflare/CLAUDE.md").contains("on demand"),
+        "{view}"
+    );
+    assert!(
+        !row(&view, "/miniflare/CLAUDE.md").contains("by target"),
+        "{view}"
+    );
+    assert!(
+        flat(&view)
+            .contains("by target = on demand, and reading or editing the target triggers it."),
+        "{view}"
+    );
+    // Codex has nothing there: no mark in its column.
+    assert!(
+        row(&view, "/wrangler/CLAUDE.md").trim_end().ends_with('-'),
+        "{view}"
+    );
+    let (_, view) = run(&repo, &["cloudflare_like"]);
+    assert!(!view.contains("by target"), "{view}");
+    assert!(
+        row(&view, "/wrangler/CLAUDE.md").contains("on demand"),
+        "{view}"
+    );
+}
