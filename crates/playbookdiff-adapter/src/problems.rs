@@ -181,9 +181,9 @@ pub fn listing_problems(repo: &Repo<'_>, harness: &str) -> Vec<Diagnostic> {
     out
 }
 
-/// `path` is not valid `language` (`JSON`, `TOML`, `YAML`) at `line`
-/// (1-based; the parser's words in `why`): `invalid-json`, `invalid-toml`
-/// or, for YAML, `invalid-yaml`.
+/// `path` is not valid `language` (`JSON`, `JSONC`, `TOML`, `YAML`) at
+/// `line` (1-based; the parser's words in `why`): `invalid-json` (JSON and
+/// JSONC), `invalid-toml` or, for YAML, `invalid-yaml`.
 pub fn invalid_syntax(
     path: &RepoPath,
     language: &str,
@@ -193,7 +193,7 @@ pub fn invalid_syntax(
     format: SourceFormat,
 ) -> Diagnostic {
     let code = match language {
-        "JSON" => DiagnosticCode::InvalidJson,
+        "JSON" | "JSONC" => DiagnosticCode::InvalidJson,
         "TOML" => DiagnosticCode::InvalidToml,
         _ => DiagnosticCode::InvalidYaml,
     };
@@ -224,6 +224,37 @@ pub fn unclosed_front_matter(path: &RepoPath, effect: &str) -> Diagnostic {
         ),
     )
     .at(at(path, SourceFormat::Markdown).with_lines(1, 1))
+}
+
+/// cwd names no directory of the repository, so `harness` (the product
+/// name) cannot start there: an `unreadable` diagnostic.
+pub fn cwd_not_a_directory(cwd: &RepoPath, harness: &str) -> Diagnostic {
+    Diagnostic::new(
+        DiagnosticCode::Unreadable,
+        format!(
+            "cwd {} is not a directory in the repository, so {harness} cannot start there; pass an existing directory as --cwd.",
+            quote(cwd)
+        ),
+    )
+}
+
+/// A configuration layer outside the repository that the analysis never
+/// reads (user, managed or global files): `what` names it with its usual
+/// locations, `mode` is the analysis mode (`repo`, …), `effect` says what
+/// the layer can change, `todo` what to do. `code` is one of the
+/// `*-config-unavailable` codes. The message reads "{what} is not read in
+/// {mode} mode, yet {effect}; {todo}."
+pub fn unread_layer(
+    code: DiagnosticCode,
+    what: &str,
+    mode: &str,
+    effect: &str,
+    todo: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        code,
+        format!("{what} is not read in {mode} mode, yet {effect}; {todo}."),
+    )
 }
 
 /// `diagnostics` without repeats (same code, severity, message and source),
@@ -294,6 +325,8 @@ mod tests {
             invalid_utf8(&p, f),
             invalid_syntax(&p, "JSON", Some(3), "expected `}`", "nothing is loaded", f),
             unclosed_front_matter(&p, "the file has no metadata"),
+            invalid_syntax(&p, "JSONC", Some(2), "expected `,`", "nothing is loaded", f),
+            cwd_not_a_directory(&p, "Codex").at(at(&p, f)),
         ];
         for d in &ds {
             assert!(d.message.contains('`'), "{}", d.message);
@@ -307,6 +340,20 @@ mod tests {
         }
         assert_eq!(ds[6].code, DiagnosticCode::InvalidJson);
         assert!(ds[6].message.contains("on line 3"), "{}", ds[6].message);
+        assert_eq!(ds[8].code, DiagnosticCode::InvalidJson);
+        assert!(
+            ds[8].message.contains("not valid JSONC"),
+            "{}",
+            ds[8].message
+        );
+        let d = unread_layer(
+            DiagnosticCode::ManagedConfigUnavailable,
+            "Managed configuration (`/etc/x.json`)",
+            "repo",
+            "it can override any repository value",
+            "ask the administrator what it enforces",
+        );
+        assert_eq!(d.message, "Managed configuration (`/etc/x.json`) is not read in repo mode, yet it can override any repository value; ask the administrator what it enforces.");
         assert_eq!(quote("a`b"), "``a`b``");
         assert!(link_problem(&Resolved::Missing, &p, None, "x", f).is_none());
     }

@@ -2,6 +2,7 @@
 //! target: the scope questions every adapter asks the same way.
 
 use playbookdiff_model::{AnalysisContext, RepoPath};
+use playbookdiff_source::Repo;
 
 /// A directory for a message: its path, or "the repository root".
 pub fn place(dir: &RepoPath) -> String {
@@ -33,6 +34,24 @@ pub fn target_only_dirs(context: &AnalysisContext) -> Vec<RepoPath> {
         .into_iter()
         .filter(|d| !cwd.starts_with(d) && !d.starts_with(cwd))
         .collect()
+}
+
+/// The first directory of `dirs` (give them closest to cwd first) that is
+/// not the repository root and holds a `.git` entry of any kind (a
+/// directory, or the file of a worktree or submodule): where an agent that
+/// takes the nearest `.git` as its project root would stop walking up.
+/// `None` when only the root, or nothing, holds one.
+pub fn nearest_git_marker<'a>(
+    repo: &Repo<'_>,
+    dirs: impl IntoIterator<Item = &'a RepoPath>,
+) -> Option<RepoPath> {
+    dirs.into_iter()
+        .filter(|d| !d.is_root())
+        .find(|d| {
+            d.join(".git")
+                .is_some_and(|marker| repo.tree().stat(&marker).is_ok())
+        })
+        .cloned()
 }
 
 #[cfg(test)]

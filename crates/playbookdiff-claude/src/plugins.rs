@@ -26,6 +26,7 @@
 
 use crate::json::JsonDoc;
 use crate::Compiler;
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -180,13 +181,14 @@ fn read_json(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<JsonDoc> {
     match JsonDoc::parse(&text.text) {
         Ok(d) => Some(d),
         Err((msg, line)) => {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidJson,
-                    format!("`{path}` is not valid JSON ({msg}); Claude Code cannot read this plugin manifest."),
-                )
-                .at(SourceRef::project(path.clone(), SourceFormat::Json).with_lines(line, line)),
-            );
+            cx.diag(problems::invalid_syntax(
+                path,
+                "JSON",
+                Some(line),
+                &msg,
+                "Claude Code cannot read this plugin manifest",
+                SourceFormat::Json,
+            ));
             None
         }
     }

@@ -397,16 +397,12 @@ fn skill(
         description,
         invocation,
         advertisement: Advertisement {
-            state,
-            description_chars: desc_chars,
             description_limit_chars: Some(DESCRIPTION_LIMIT_CHARS),
             aggregate_budget: Some(AggregateBudget {
                 max_context_fraction: BUDGET_FRACTION,
                 fallback_chars: BUDGET_FALLBACK_CHARS,
             }),
-            name_only: false,
-            shown_description_chars: None,
-            budget_cause: None,
+            ..Advertisement::new(state, desc_chars)
         },
         paths,
         metadata_sources: Vec::new(),

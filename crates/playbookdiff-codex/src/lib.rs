@@ -55,7 +55,7 @@ mod skill_file;
 mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{problems, Adapter, Declared};
+use playbookdiff_adapter::{problems, scope, Adapter, Declared};
 pub use playbookdiff_adapter::{ContextWindow, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
@@ -179,9 +179,9 @@ fn compile_inputs(
         cx.diag(d);
     }
     if !repo.is_dir(&context.cwd) {
-        cx.diag(Diagnostic::new(
-            DiagnosticCode::Unreadable,
-            format!("cwd {} is not a directory in the repository, so Codex does not start there; pass an existing directory as --cwd.", context.cwd),
+        cx.diag(problems::cwd_not_a_directory(
+            &context.cwd,
+            HARNESS.display_name(),
         ));
     }
     // A nested `.git` moves Codex's project root: nothing above it is read.
@@ -329,25 +329,21 @@ pub(crate) fn not_a_file(
 /// `out-of-scope`.
 fn check_project_root(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Option<RepoPath> {
     // Closest to cwd first: Codex stops at the first marker walking up.
-    for dir in chain.iter().rev().filter(|d| !d.is_root()) {
-        let Some(marker) = dir.join(".git") else {
-            continue;
-        };
-        if cx.repo.tree().stat(&marker).is_ok() {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::ProjectRootAssumed,
-                    format!("{dir} holds a .git entry, so Codex with the default project_root_markers takes {dir} as the project root: instruction files, skills and .codex/config.toml layers above it are not read, and are listed out of scope; user configuration can change the markers."),
-                )
-                .with_severity(Severity::Warning),
-            );
-            return Some(dir.clone());
-        }
+    if let Some(dir) = scope::nearest_git_marker(cx.repo, chain.iter().rev()) {
+        let d = problems::quote(&dir);
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::ProjectRootAssumed,
+                format!("{d} holds a `.git` entry, so Codex with the default project_root_markers takes {d} as the project root: instruction files, skills and `.codex/config.toml` layers above it are not read, and are listed out of scope; pass {d} as the repository to see Codex's view (user configuration can change the markers)."),
+            )
+            .with_severity(Severity::Warning),
+        );
+        return Some(dir);
     }
     if !cx.repo.has_git_marker() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::ProjectRootAssumed,
-            "The repository root has no .git entry, so Codex with the default project_root_markers would look for a project root above it, or use cwd alone; the analysis assumes the supplied repositoryRoot is the project root.",
+            "The repository root has no `.git` entry, so Codex with the default project_root_markers would look for a project root above it, or use cwd alone; the analysis assumes the supplied repositoryRoot is the project root.",
         ));
     }
     None
@@ -419,22 +415,34 @@ fn unavailable_layers(
     out: &EffectiveAgentConfig,
 ) {
     let mode = cx.context.mode.as_str();
-    cx.diag(Diagnostic::new(
-        DiagnosticCode::LocalConfigUnavailable,
-        format!("$CODEX_HOME/AGENTS.override.md and $CODEX_HOME/AGENTS.md (global instructions placed before the project chain) are not read in {mode} mode: Codex puts their text before the project chain, so what precedes it is an input the analysis cannot see; check ~/.codex on the developer's machine."),
-    ));
-    cx.diag(Diagnostic::new(
-        DiagnosticCode::UserConfigUnavailable,
-        format!("User configuration (~/.codex/config.toml, a --profile file, CLI flags and -c overrides) is not read in {mode} mode, yet it can set project_doc_fallback_filenames, project_doc_max_bytes, project_root_markers, skills.config and mcp_servers; treat the result as the repository's contribution only."),
-    ));
-    cx.diag(Diagnostic::new(
-        DiagnosticCode::ManagedConfigUnavailable,
-        format!("System configuration (/etc/codex/config.toml) and managed requirements (requirements.toml, organization policy) are not read in {mode} mode, and they can add or forbid MCP servers and other settings; ask the administrator what they enforce."),
-    ));
-    cx.diag(Diagnostic::new(
-        DiagnosticCode::UserConfigUnavailable,
-        "User, admin and bundled system skills ($HOME/.agents/skills, $CODEX_HOME/skills, /etc/codex/skills) are not visible to the analysis, and they share the skill listing budget and names with repository skills; list them with /skills in Codex.",
-    ));
+    for (code, what, effect, todo) in [
+        (
+            DiagnosticCode::LocalConfigUnavailable,
+            "Global instructions (`$CODEX_HOME/AGENTS.override.md`, `$CODEX_HOME/AGENTS.md`)",
+            "Codex puts their text before the project chain, an input the analysis cannot see",
+            "check `~/.codex` on the developer's machine",
+        ),
+        (
+            DiagnosticCode::UserConfigUnavailable,
+            "User configuration (`~/.codex/config.toml`, a --profile file, CLI flags and -c overrides)",
+            "it can set project_doc_fallback_filenames, project_doc_max_bytes, project_root_markers, skills.config and mcp_servers",
+            "treat the result as the repository's contribution only",
+        ),
+        (
+            DiagnosticCode::ManagedConfigUnavailable,
+            "System configuration (`/etc/codex/config.toml`) with managed requirements (`requirements.toml`, organization policy)",
+            "it can add or forbid MCP servers and other settings",
+            "ask the administrator what it enforces",
+        ),
+        (
+            DiagnosticCode::UserConfigUnavailable,
+            "User, admin and bundled system skills (`$HOME/.agents/skills`, `$CODEX_HOME/skills`, `/etc/codex/skills`)",
+            "they share the skill listing budget and names with repository skills",
+            "list them with /skills in Codex",
+        ),
+    ] {
+        cx.diag(problems::unread_layer(code, what, mode, effect, todo));
+    }
     if let (Some(first), None) = (first_layer, cx.trust) {
         cx.diag(
             Diagnostic::new(

@@ -732,16 +732,14 @@ fn build(
         description: description.clone(),
         invocation,
         advertisement: Advertisement {
-            state,
-            description_chars: description
-                .as_deref()
-                .map(|d| d.chars().count() as u64)
-                .unwrap_or(0),
             description_limit_chars: Some(skill_file::DESCRIPTION_SHOWN_LIMIT as u64),
             aggregate_budget: Some(aggregate_budget()),
-            name_only: false,
-            shown_description_chars: None,
-            budget_cause: None,
+            ..Advertisement::new(
+                state,
+                description
+                    .as_deref()
+                    .map_or(0, |d| d.chars().count() as u64),
+            )
         },
         paths: None,
         metadata_sources: meta.into_iter().collect(),
@@ -824,13 +822,8 @@ fn unavailable(scan_dir: &RepoPath, skill_dir: &RepoPath, dir_name: &str, why: &
         description: None,
         invocation: Invocation { explicit: Permission::Unknown, implicit: Permission::Unknown },
         advertisement: Advertisement {
-            state: AdvertisementState::Unknown,
-            description_chars: 0,
-            description_limit_chars: None,
             aggregate_budget: Some(aggregate_budget()),
-            name_only: false,
-            shown_description_chars: None,
-            budget_cause: None,
+            ..Advertisement::new(AdvertisementState::Unknown, 0)
         },
         paths: None,
         metadata_sources: Vec::new(),

@@ -83,6 +83,25 @@ impl EffectiveAgentConfig {
         v.sort_by_key(|i| i.order);
         v
     }
+
+    /// The first instruction entry whose source is the repository path
+    /// `path` (e.g. `"a/AGENTS.md"`), in entry order.
+    pub fn instruction_at(&self, path: &str) -> Option<&Instruction> {
+        self.instructions
+            .iter()
+            .find(|i| i.source.path.as_str() == path)
+    }
+
+    /// The first skill whose source is the repository path `path` (its
+    /// `SKILL.md` or command file), in entry order.
+    pub fn skill_at(&self, path: &str) -> Option<&Skill> {
+        self.skills.iter().find(|s| s.source.path.as_str() == path)
+    }
+
+    /// The first MCP server named `name`, in entry order.
+    pub fn mcp_server(&self, name: &str) -> Option<&McpServer> {
+        self.mcp_servers.iter().find(|s| s.name == name)
+    }
 }
 
 /// Where a source sits among the configuration layers.
@@ -348,6 +367,24 @@ pub struct Advertisement {
     /// agent release's bundled skills of a fresh installation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_cause: Option<BudgetCause>,
+}
+
+impl Advertisement {
+    /// An advertisement in `state` of a description of `description_chars`
+    /// characters, with no per-skill cap, no aggregate budget, not name
+    /// only, and nothing shortened; set the other fields with struct update
+    /// syntax where a harness has them.
+    pub fn new(state: AdvertisementState, description_chars: u64) -> Advertisement {
+        Advertisement {
+            state,
+            description_chars,
+            description_limit_chars: None,
+            aggregate_budget: None,
+            name_only: false,
+            shown_description_chars: None,
+            budget_cause: None,
+        }
+    }
 }
 
 /// Why the listing budget shortens or omits a skill.

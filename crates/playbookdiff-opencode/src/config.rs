@@ -27,8 +27,9 @@ use crate::{place, Cx, READ_LIMIT};
 use jsonc_parser::ast::{ObjectPropName, Value as Ast};
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions};
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
-use playbookdiff_source::{Resolved, SourceError, TextFile};
+use playbookdiff_source::{Resolved, TextFile};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -271,26 +272,15 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
     };
     let text: Arc<TextFile> = match cx.repo.read_text(path, READ_LIMIT) {
         Ok(t) => t,
-        Err(SourceError::TooLarge { len, limit, .. }) => {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::FileTooLarge,
-                    format!("{path} is {len} bytes, over the {limit}-byte read limit, so its MCP servers, instructions and skills settings are unknown."),
-                )
-                .at(SourceRef::project(path.clone(), SourceFormat::Json)),
-            );
-            return Some(layer(None));
-        }
         Err(e) => {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::Unreadable,
-                    format!(
-                        "{path} could not be read as a file ({e}); OpenCode treats it as empty."
-                    ),
-                )
-                .at(SourceRef::project(path.clone(), SourceFormat::Json)),
-            );
+            // OpenCode itself reads any size; unreadable, it treats the
+            // file as empty.
+            cx.diag(problems::read_error(
+                path,
+                &e,
+                "its MCP servers, instructions and skills settings are unknown",
+                SourceFormat::Json,
+            ));
             return Some(layer(None));
         }
     };
@@ -310,13 +300,14 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
             Some(layer(Some(doc)))
         }
         Err((msg, line)) => {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidJson,
-                    format!("{path} is not valid JSONC ({msg} on line {line}), so OpenCode refuses to start (\"is not valid JSON(C)\"); fix the syntax."),
-                )
-                .at(SourceRef::project(path.clone(), SourceFormat::Json).with_lines(line, line)),
-            );
+            cx.diag(problems::invalid_syntax(
+                path,
+                "JSONC",
+                Some(line),
+                &msg,
+                "OpenCode refuses to start (\"is not valid JSON(C)\")",
+                SourceFormat::Json,
+            ));
             Some(layer(None))
         }
     }

@@ -49,7 +49,7 @@ mod skills;
 mod walk;
 
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{problems, Adapter, Declared};
+use playbookdiff_adapter::{problems, scope, Adapter, Declared};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
     SourceFormat,
@@ -123,16 +123,13 @@ fn compile_profile(
         context,
         diags: Vec::new(),
     };
-    for p in repo.walk_problems() {
-        cx.diag(Diagnostic::new(
-            DiagnosticCode::Unreadable,
-            format!("{} could not be read ({}), so anything OpenCode would find there is unknown; fix its permissions and run again.", p.path, p.message),
-        ));
+    for d in problems::listing_problems(repo, HARNESS.display_name()) {
+        cx.diag(d);
     }
     if !repo.is_dir(&context.cwd) {
-        cx.diag(Diagnostic::new(
-            DiagnosticCode::Unreadable,
-            format!("cwd {} is not a directory in the repository, so OpenCode could not start there; pass an existing directory as --cwd.", context.cwd),
+        cx.diag(problems::cwd_not_a_directory(
+            &context.cwd,
+            HARNESS.display_name(),
         ));
     }
     check_worktree(&mut cx);
@@ -147,7 +144,7 @@ fn compile_profile(
     unavailable(&mut cx, &out);
 
     out.assumptions = assumptions(context);
-    out.diagnostics = dedupe(cx.diags);
+    out.diagnostics = problems::dedupe(cx.diags);
     out
 }
 
@@ -210,25 +207,21 @@ impl Cx<'_, '_> {
 /// walk goes to the file system root. The analysis takes repositoryRoot as
 /// the worktree and says when the tree suggests otherwise.
 fn check_worktree(cx: &mut Cx<'_, '_>) {
-    for dir in cx.up_chain().iter().filter(|d| !d.is_root()) {
-        let Some(marker) = dir.join(".git") else {
-            continue;
-        };
-        if cx.repo.tree().stat(&marker).is_ok() {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::ProjectRootAssumed,
-                    format!("{dir} holds a .git entry, so OpenCode would take {dir} as its worktree and stop every upward search (AGENTS.md, opencode.json, .opencode, skills) there; the analysis keeps the supplied repositoryRoot, so pass {dir} as the repository to see that view."),
-                )
-                .with_severity(Severity::Warning),
-            );
-            return;
-        }
+    if let Some(dir) = scope::nearest_git_marker(cx.repo, &cx.up_chain()) {
+        let d = problems::quote(&dir);
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::ProjectRootAssumed,
+                format!("{d} holds a `.git` entry, so OpenCode would take {d} as its worktree and stop every upward search (`AGENTS.md`, `opencode.json`, `.opencode`, skills) there; the analysis keeps the supplied repositoryRoot, so pass {d} as the repository to see that view."),
+            )
+            .with_severity(Severity::Warning),
+        );
+        return;
     }
     if !cx.repo.has_git_marker() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::ProjectRootAssumed,
-            "The repository root has no .git entry, so OpenCode would treat the launch directory as a non-git project whose worktree is the file system root, and search for AGENTS.md, opencode.json, .opencode and skills above the repository too; the analysis assumes the supplied repositoryRoot is the worktree.",
+            "The repository root has no `.git` entry, so OpenCode would treat the launch directory as a non-git project whose worktree is the file system root, and search for AGENTS.md, opencode.json, .opencode and skills above the repository too; the analysis assumes the supplied repositoryRoot is the worktree.",
         ));
     }
 }
@@ -237,22 +230,34 @@ fn check_worktree(cx: &mut Cx<'_, '_>) {
 /// modelled surface (instructions, skills, MCP servers).
 fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
     let mode = cx.context.mode.as_str();
-    cx.diag(Diagnostic::new(
-        DiagnosticCode::UserConfigUnavailable,
-        format!("Global instructions (~/.config/opencode/AGENTS.md, else ~/.claude/CLAUDE.md) are not read in {mode} mode; OpenCode places the first that exists before the project's instruction files, so the received instructions may start with more text."),
-    ));
-    cx.diag(Diagnostic::new(
-        DiagnosticCode::UserConfigUnavailable,
-        format!("User configuration (~/.config/opencode/opencode.json(c), OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote .well-known/opencode) is not read in {mode} mode, yet it can add instructions, skills paths and MCP servers, or disable servers the repository configures; treat the result as the repository's contribution only."),
-    ));
-    cx.diag(Diagnostic::new(
-        DiagnosticCode::ManagedConfigUnavailable,
-        format!("Managed configuration (/etc/opencode/opencode.json(c) and managed preferences) is not read in {mode} mode and is merged after the project's, so it can override any repository value; ask the administrator what it enforces."),
-    ));
-    cx.diag(Diagnostic::new(
-        DiagnosticCode::UserConfigUnavailable,
-        "User skills (~/.claude/skills, ~/.agents/skills, ~/.config/opencode/skill(s)) and OpenCode's built-in customize-opencode skill are not part of the analysis; a user skill or the built-in one with the same name as a repository skill can take its place. List them with `opencode debug skill`.",
-    ));
+    for (code, what, effect, todo) in [
+        (
+            DiagnosticCode::UserConfigUnavailable,
+            "Global instructions (`~/.config/opencode/AGENTS.md`, else `~/.claude/CLAUDE.md`)",
+            "OpenCode places the first that exists before the project's instruction files, so the received instructions may start with more text",
+            "check those files on the developer's machine",
+        ),
+        (
+            DiagnosticCode::UserConfigUnavailable,
+            "User configuration (`~/.config/opencode/opencode.json(c)`, OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote `.well-known/opencode`)",
+            "it can add instructions, skills paths and MCP servers, or disable servers the repository configures",
+            "treat the result as the repository's contribution only",
+        ),
+        (
+            DiagnosticCode::ManagedConfigUnavailable,
+            "Managed configuration (`/etc/opencode/opencode.json(c)` and managed preferences)",
+            "it is merged after the project's and can override any repository value",
+            "ask the administrator what it enforces",
+        ),
+        (
+            DiagnosticCode::UserConfigUnavailable,
+            "User skills (`~/.claude/skills`, `~/.agents/skills`, `~/.config/opencode/skill(s)`) with OpenCode's built-in customize-opencode skill",
+            "a user skill or the built-in one with the same name as a repository skill can take its place",
+            "list them with `opencode debug skill`",
+        ),
+    ] {
+        cx.diag(problems::unread_layer(code, what, mode, effect, todo));
+    }
     if !out.mcp_servers.is_empty() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::McpRuntimeUnknown,
@@ -270,21 +275,4 @@ fn assumptions(context: &AnalysisContext) -> Vec<String> {
         "Files matched by one `instructions` glob are taken in path order; OpenCode takes them in the order the file system lists them.".to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ]
-}
-
-/// Drops exact repeats (same code, severity, message and source), keeping
-/// the first occurrence's position.
-fn dedupe(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut seen = std::collections::HashSet::new();
-    diags
-        .into_iter()
-        .filter(|d| {
-            seen.insert((
-                d.code,
-                d.severity,
-                d.message.clone(),
-                format!("{:?}", d.source),
-            ))
-        })
-        .collect()
 }

@@ -24,6 +24,7 @@
 use crate::config::Merged;
 use crate::walk::{self, Opts};
 use crate::{place, strictly_below, target_only_dirs, Cx, READ_LIMIT};
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
     LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
@@ -184,17 +185,16 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
     let src = SourceRef::project(file.clone(), SourceFormat::Markdown);
     let text = match cx.repo.read_text(file, READ_LIMIT) {
         Ok(t) => t,
-        Err(SourceError::TooLarge { len, .. }) => {
+        Err(e @ SourceError::TooLarge { len, .. }) => {
             p.invalid = Some(format!(
                 "it is {len} bytes, too large for the analysis to read"
             ));
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::FileTooLarge,
-                    format!("{file} is {len} bytes, over the {READ_LIMIT}-byte read limit, so its name and description are unknown."),
-                )
-                .at(src),
-            );
+            cx.diag(problems::read_error(
+                file,
+                &e,
+                "its name and description are unknown",
+                SourceFormat::Markdown,
+            ));
             return p;
         }
         Err(e) => {
@@ -406,19 +406,12 @@ fn load(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
         reason,
         description: p.description.clone(),
         invocation,
-        advertisement: Advertisement {
+        advertisement: Advertisement::new(
             state,
-            description_chars: p
-                .description
+            p.description
                 .as_deref()
-                .map(|d| d.chars().count() as u64)
-                .unwrap_or(0),
-            description_limit_chars: None,
-            aggregate_budget: None,
-            name_only: false,
-            shown_description_chars: None,
-            budget_cause: None,
-        },
+                .map_or(0, |d| d.chars().count() as u64),
+        ),
         paths: None,
         metadata_sources: Vec::new(),
         cross_references: Vec::new(),

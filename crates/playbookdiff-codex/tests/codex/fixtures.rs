@@ -3,11 +3,12 @@
 //! assertions of the facts the case exists for. Symlink cases are built in
 //! a temporary directory inside the test.
 
+use playbookdiff_adapter::testkit::{self, inst, rp, server, skill};
 use playbookdiff_codex::compile;
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, Diagnostic,
-    EffectiveAgentConfig, Instruction, McpServer, Mode, Permission, RepoPath, Severity, Skill,
-    SourceFormat, SourceScope, Transport,
+    EffectiveAgentConfig, Mode, Permission, RepoPath, Severity, SourceFormat, SourceScope,
+    Transport,
 };
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::{Path, PathBuf};
@@ -16,20 +17,8 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-fn rp(s: &str) -> RepoPath {
-    RepoPath::new(s).expect("valid test path")
-}
-
 fn compile_dir(root: &Path, cwd: &str, target: Option<&str>, mode: Mode) -> EffectiveAgentConfig {
-    let tree = WorkingTree::open(root).expect("fixture opens");
-    let repo = Repo::new(&tree);
-    let ctx = AnalysisContext {
-        repository_root: RepoPath::root(),
-        cwd: rp(cwd),
-        target_path: target.map(rp),
-        mode,
-    };
-    compile(&repo, &ctx)
+    testkit::compile_dir(compile, root, cwd, target, mode)
 }
 
 fn run(case: &str, cwd: &str) -> EffectiveAgentConfig {
@@ -46,27 +35,6 @@ fn chain(c: &EffectiveAgentConfig) -> Vec<(String, u32)> {
         .iter()
         .map(|i| (i.source.path.to_string(), i.order.unwrap_or(u32::MAX)))
         .collect()
-}
-
-fn inst<'a>(c: &'a EffectiveAgentConfig, path: &str) -> &'a Instruction {
-    c.instructions
-        .iter()
-        .find(|i| i.source.path.as_str() == path)
-        .unwrap_or_else(|| panic!("no instruction {path}"))
-}
-
-fn skill<'a>(c: &'a EffectiveAgentConfig, path: &str) -> &'a Skill {
-    c.skills
-        .iter()
-        .find(|s| s.source.path.as_str() == path)
-        .unwrap_or_else(|| panic!("no skill {path}"))
-}
-
-fn server<'a>(c: &'a EffectiveAgentConfig, name: &str) -> &'a McpServer {
-    c.mcp_servers
-        .iter()
-        .find(|s| s.name == name)
-        .unwrap_or_else(|| panic!("no server {name}"))
 }
 
 fn diags<'a>(c: &'a EffectiveAgentConfig, code: &str) -> Vec<&'a Diagnostic> {

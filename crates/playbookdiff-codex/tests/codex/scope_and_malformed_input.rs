@@ -10,16 +10,13 @@
 //!
 //! Every repository is built in a temporary directory by the test.
 
+use playbookdiff_adapter::testkit::{self, rp};
 use playbookdiff_codex::compile;
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, EffectiveAgentConfig, Mode, RepoPath, Severity,
 };
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::Path;
-
-fn rp(s: &str) -> RepoPath {
-    RepoPath::new(s).expect("valid test path")
-}
 
 fn write(root: &Path, rel: &str, bytes: impl AsRef<[u8]>) {
     let p = root.join(rel);
@@ -44,15 +41,7 @@ fn fifo(root: &Path, rel: &str) {
 }
 
 fn compile_at(root: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
-    let tree = WorkingTree::open(root).expect("opens");
-    let repo = Repo::new(&tree);
-    let ctx = AnalysisContext {
-        repository_root: RepoPath::root(),
-        cwd: rp(cwd),
-        target_path: target.map(rp),
-        mode: Mode::Repo,
-    };
-    compile(&repo, &ctx)
+    testkit::compile_dir(compile, root, cwd, target, Mode::Repo)
 }
 
 fn diags<'a>(c: &'a EffectiveAgentConfig, code: &str) -> Vec<&'a Diagnostic> {

@@ -3,11 +3,11 @@
 //! through OpenCode 1.18.33 (`oracle/observations/opencode/`); the
 //! expected values here are what OpenCode did.
 
+use playbookdiff_adapter::testkit::{self, inst, rp, server as mcp, skill};
 use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, DiagnosticCode,
-    EffectiveAgentConfig, Instruction, LoadPhase, McpServer, Mode, Permission, RepoPath, Severity,
-    Skill, Transport,
+    EffectiveAgentConfig, LoadPhase, Mode, Permission, Severity, Transport,
 };
 use playbookdiff_opencode::{compile, ADAPTER, HARNESS};
 use playbookdiff_source::{Repo, WorkingTree};
@@ -17,20 +17,8 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-fn rp(s: &str) -> RepoPath {
-    RepoPath::new(s).expect("valid test path")
-}
-
 fn compile_dir(root: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
-    let tree = WorkingTree::open(root).expect("fixture opens");
-    let repo = Repo::new(&tree);
-    let ctx = AnalysisContext {
-        repository_root: RepoPath::root(),
-        cwd: rp(cwd),
-        target_path: target.map(rp),
-        mode: Mode::Repo,
-    };
-    compile(&repo, &ctx)
+    testkit::compile_dir(compile, root, cwd, target, Mode::Repo)
 }
 
 fn run(case: &str, cwd: &str) -> EffectiveAgentConfig {
@@ -43,27 +31,6 @@ fn received(c: &EffectiveAgentConfig) -> Vec<String> {
         .iter()
         .map(|i| i.source.path.to_string())
         .collect()
-}
-
-fn inst<'a>(c: &'a EffectiveAgentConfig, path: &str) -> &'a Instruction {
-    c.instructions
-        .iter()
-        .find(|i| i.source.path.as_str() == path)
-        .unwrap_or_else(|| panic!("no instruction {path}"))
-}
-
-fn skill<'a>(c: &'a EffectiveAgentConfig, path: &str) -> &'a Skill {
-    c.skills
-        .iter()
-        .find(|s| s.source.path.as_str() == path)
-        .unwrap_or_else(|| panic!("no skill {path}"))
-}
-
-fn mcp<'a>(c: &'a EffectiveAgentConfig, name: &str) -> &'a McpServer {
-    c.mcp_servers
-        .iter()
-        .find(|s| s.name == name)
-        .unwrap_or_else(|| panic!("no server {name}"))
 }
 
 /// The names of the skills OpenCode lists to the model, sorted.
