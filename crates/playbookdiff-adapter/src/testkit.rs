@@ -9,7 +9,7 @@ use playbookdiff_model::{
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::Path;
 
-/// An adapter's compile function (`playbookdiff_codex::compile`, …).
+/// An adapter crate's `compile` function.
 pub type Compile = fn(&Repo<'_>, &AnalysisContext) -> EffectiveAgentConfig;
 
 /// `s` as a repository path. Panics on an invalid one (a test's typo).
