@@ -243,7 +243,7 @@ impl GitDir {
 /// Decoded tree objects by id, shared by every [`GitTree`] of one
 /// [`GitRepository`]: a subtree both commits of a diff hold is decoded
 /// once.
-type TreeCache = Arc<Mutex<HashMap<ObjectId, Arc<GitDir>>>>;
+type TreeCache = Arc<Mutex<gix::hashtable::HashMap<ObjectId, Arc<GitDir>>>>;
 
 /// One commit's tree as a [`SourceTree`].
 ///
@@ -259,6 +259,8 @@ pub struct GitTree {
     root: ObjectId,
     work_tree: Option<PathBuf>,
     trees: TreeCache,
+    /// The tree id of each directory looked up so far.
+    dir_ids: Mutex<HashMap<RepoPath, ObjectId>>,
     problems: Mutex<Vec<WalkProblem>>,
 }
 
@@ -306,6 +308,7 @@ impl GitTree {
             root,
             work_tree: git.work_tree.clone(),
             trees: git.trees.clone(),
+            dir_ids: Mutex::new(HashMap::new()),
             problems: Mutex::new(Vec::new()),
         };
         tree.decode(root).map_err(GitError::Read)?;
@@ -373,19 +376,47 @@ impl GitTree {
         Ok(dir)
     }
 
-    /// The tree id of directory `dir` (no link followed on the way).
+    /// The tree id of directory `dir` (no link followed on the way),
+    /// remembered per directory: a walk that lists a directory after its
+    /// parent looks up one name, not the whole path.
     fn dir_id(&self, dir: &RepoPath) -> Result<ObjectId, SourceError> {
-        let mut oid = self.root;
-        for c in dir.components() {
-            let d = self.decode(oid).map_err(|m| SourceError::Io {
+        if dir.is_root() {
+            return Ok(self.root);
+        }
+        let lock = || self.dir_ids.lock().unwrap_or_else(|e| e.into_inner());
+        // The directories from `dir` up to the nearest known one.
+        let mut missing = vec![dir.clone()];
+        let mut oid = {
+            let ids = lock();
+            if let Some(id) = ids.get(dir) {
+                return Ok(*id);
+            }
+            loop {
+                let Some(parent) = missing.last().and_then(RepoPath::parent) else {
+                    break self.root;
+                };
+                if parent.is_root() {
+                    break self.root;
+                }
+                if let Some(id) = ids.get(&parent) {
+                    break *id;
+                }
+                missing.push(parent);
+            }
+        };
+        let mut found = Vec::with_capacity(missing.len());
+        for d in missing.into_iter().rev() {
+            let tree = self.decode(oid).map_err(|m| SourceError::Io {
                 path: dir.clone(),
                 message: format!("cannot read its tree: {m}"),
             })?;
-            match d.find(c) {
+            match d.file_name().and_then(|n| tree.find(n)) {
                 Some(e) if e.kind == EntryKind::Dir => oid = e.oid,
                 _ => return Err(SourceError::NotFound(dir.clone())),
             }
+            found.push((d, oid));
         }
+        lock().extend(found);
         Ok(oid)
     }
 

@@ -333,6 +333,7 @@ pub fn run_check(
                 .unwrap_or_default(),
         }
     };
+    crate::context::release_at_exit(repo);
     if let (Some(id), Some(reason)) = (&args.accept, &args.reason) {
         let id = id.trim();
         if outcome.to_accept.is_empty() {

@@ -23,16 +23,15 @@ pub fn run(
     let agent = &args.context.agent;
     let inputs = agent.inputs(agent.agent_version(args.harness));
     let config = compile(args.harness, &repo, &opened.context, &inputs);
+    crate::context::release_at_exit(repo);
     let options = TextOptions {
         color,
-        repository: Some(opened.repository_label),
-        via: opened.via,
+        repository: Some(opened.repository_label.clone()),
+        via: opened.via.clone(),
     };
-    Ok(playbookdiff_render::format::config(
-        &config,
-        args.output_format(),
-        &options,
-    ))
+    let output = playbookdiff_render::format::config(&config, args.output_format(), &options);
+    crate::context::release_at_exit(opened);
+    Ok(output)
 }
 
 /// Compiles with the registered adapter of `harness`, with the `inputs`

@@ -201,6 +201,9 @@ pub fn run_diff(
     ));
     analysed.sort_by(|a, b| a.context.cmp(&b.context));
     let contexts: Vec<Ctx> = analysed.iter().map(|a| a.context.clone()).collect();
+    // Both walks and trees are done with.
+    crate::context::release_at_exit((base, head));
+    crate::context::release_at_exit((base_tree, head_git, worktree));
 
     let mut base_set = FindingSet::new();
     let mut head_set = FindingSet::new();
