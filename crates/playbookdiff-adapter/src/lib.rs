@@ -13,8 +13,6 @@
 
 pub mod problems;
 pub mod scope;
-#[cfg(feature = "testkit")]
-pub mod testkit;
 
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_source::Repo;

@@ -8,17 +8,7 @@ use playbookdiff_claude::matcher::{claude_paths, written_paths, PathPatterns};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-fn cases(default: u32) -> ProptestConfig {
-    let n = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig {
-        cases: n,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use playbookdiff_testkit::proptest_cases as cases;
 
 fn segment() -> impl Strategy<Value = String> {
     prop_oneof![

@@ -3,6 +3,7 @@
 
 use playbookdiff_model::{AnalysisContext, DiagnosticCode};
 use playbookdiff_source::{Repo, WorkingTree};
+use playbookdiff_testkit::host_variable;
 
 const LITERALS: &[&str] = &[
     "sk-live-4f9a8b7c6d5e4f3a2b1c",
@@ -13,21 +14,6 @@ const LITERALS: &[&str] = &[
     "Bearer-literal-abcdef123456",
     "default-secret-in-placeholder-XYZ123abc",
 ];
-
-/// A variable set in this process's environment, with its value: cargo sets
-/// `CARGO_MANIFEST_DIR` for a test run; `PATH` is the fallback. Reading it
-/// (never setting one) keeps the test free of process-global writes.
-fn host_variable() -> (&'static str, String) {
-    ["CARGO_MANIFEST_DIR", "PATH"]
-        .into_iter()
-        .find_map(|n| {
-            std::env::var(n)
-                .ok()
-                .filter(|v| v.len() >= 8)
-                .map(|v| (n, v))
-        })
-        .expect("CARGO_MANIFEST_DIR or PATH is set")
-}
 
 #[test]
 fn no_secret_value_appears_in_json_output() {

@@ -10,30 +10,16 @@ use playbookdiff_model::{
     EffectiveAgentConfig, Mode, Permission, RepoPath, Skill,
 };
 use playbookdiff_source::{Repo, WorkingTree};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
+use playbookdiff_testkit::has_code;
 
 fn compile_at(case: &str, cwd: &str, version: &str) -> EffectiveAgentConfig {
-    let tree = WorkingTree::open(&fixture(case)).expect("fixture opens");
-    let repo = Repo::new(&tree);
-    let ctx = AnalysisContext {
-        repository_root: RepoPath::root(),
-        cwd: RepoPath::new(cwd).expect("cwd"),
-        target_path: None,
-        mode: Mode::Repo,
-    };
-    compile_with(
-        &repo,
+    let ctx = playbookdiff_testkit::at_root().cwd(cwd).version(version);
+    playbookdiff_testkit::compile_dir(
+        &playbookdiff_codex::ADAPTER,
+        &playbookdiff_testkit::fixture!(case),
         &ctx,
-        &Inputs {
-            version: Some(version),
-            ..Inputs::default()
-        },
     )
 }
 
@@ -67,10 +53,6 @@ fn chain_text(c: &EffectiveAgentConfig) -> String {
         .map(|i| i.content.as_str())
         .collect::<Vec<_>>()
         .join("\n\n")
-}
-
-fn has_code(c: &EffectiveAgentConfig, code: &str) -> bool {
-    c.diagnostics.iter().any(|d| d.code.as_str() == code)
 }
 
 #[test]
@@ -361,18 +343,13 @@ fn compile_trusting(
     version: &str,
     trust: &[(&str, TrustLevel)],
 ) -> EffectiveAgentConfig {
-    let tree = WorkingTree::open(&fixture(case)).expect("fixture opens");
+    let tree = WorkingTree::open(&playbookdiff_testkit::fixture!(case)).expect("fixture opens");
     let repo = Repo::new(&tree);
-    let ctx = AnalysisContext {
-        repository_root: RepoPath::root(),
-        cwd: RepoPath::new(cwd).expect("cwd"),
-        target_path: None,
-        mode: Mode::Repo,
-    };
+    let ctx = playbookdiff_testkit::at_root().cwd(cwd).context();
     let entries: Vec<TrustEntry> = trust
         .iter()
         .map(|(d, level)| TrustEntry {
-            dir: RepoPath::new(d).unwrap(),
+            dir: playbookdiff_testkit::rp(d),
             level: *level,
         })
         .collect();

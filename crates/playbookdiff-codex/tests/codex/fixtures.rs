@@ -3,22 +3,30 @@
 //! assertions of the facts the case exists for. Symlink cases are built in
 //! a temporary directory inside the test.
 
-use playbookdiff_adapter::testkit::{self, inst, rp, server, skill};
 use playbookdiff_codex::compile;
 use playbookdiff_model::{
-    AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, Diagnostic,
-    EffectiveAgentConfig, Mode, Permission, RepoPath, Severity, SourceFormat, SourceScope,
-    Transport,
+    AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, EffectiveAgentConfig,
+    Mode, Permission, RepoPath, Severity, SourceFormat, SourceScope, Transport,
 };
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::{Path, PathBuf};
 
+use playbookdiff_testkit::{chain, diags, instruction as inst, one_diag, rp, server, skill};
+
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+    playbookdiff_testkit::fixtures_dir!()
 }
 
+/// Compiles the repository at `root` with the Codex adapter (newest profile).
 fn compile_dir(root: &Path, cwd: &str, target: Option<&str>, mode: Mode) -> EffectiveAgentConfig {
-    testkit::compile_dir(compile, root, cwd, target, mode)
+    let mut ctx = playbookdiff_testkit::Ctx {
+        mode,
+        ..playbookdiff_testkit::at_root().cwd(cwd)
+    };
+    if let Some(t) = target {
+        ctx = ctx.target(t);
+    }
+    playbookdiff_testkit::compile_dir(&playbookdiff_codex::ADAPTER, root, &ctx)
 }
 
 fn run(case: &str, cwd: &str) -> EffectiveAgentConfig {
@@ -27,27 +35,6 @@ fn run(case: &str, cwd: &str) -> EffectiveAgentConfig {
 
 fn run_target(case: &str, cwd: &str, target: &str) -> EffectiveAgentConfig {
     compile_dir(&fixtures().join(case), cwd, Some(target), Mode::Repo)
-}
-
-/// Effective startup chain as (path, order).
-fn chain(c: &EffectiveAgentConfig) -> Vec<(String, u32)> {
-    c.received_instructions()
-        .iter()
-        .map(|i| (i.source.path.to_string(), i.order.unwrap_or(u32::MAX)))
-        .collect()
-}
-
-fn diags<'a>(c: &'a EffectiveAgentConfig, code: &str) -> Vec<&'a Diagnostic> {
-    c.diagnostics
-        .iter()
-        .filter(|d| d.code.as_str() == code)
-        .collect()
-}
-
-fn one_diag<'a>(c: &'a EffectiveAgentConfig, code: &str) -> &'a Diagnostic {
-    let v = diags(c, code);
-    assert_eq!(v.len(), 1, "expected one {code}, got {:#?}", c.diagnostics);
-    v[0]
 }
 
 fn json(c: &EffectiveAgentConfig) -> String {
@@ -568,25 +555,10 @@ fn skill_advertisement_budget_risk() {
     assert!(!d.message.contains("may"), "{}", d.message);
 }
 
-/// A variable set in this process's environment, with its value: cargo sets
-/// `CARGO_MANIFEST_DIR` for a test run; `PATH` is the fallback. Reading it
-/// (never setting one) keeps the test free of process-global writes.
-fn host_variable() -> (&'static str, String) {
-    ["CARGO_MANIFEST_DIR", "PATH"]
-        .into_iter()
-        .find_map(|n| {
-            std::env::var(n)
-                .ok()
-                .filter(|v| v.len() >= 8)
-                .map(|v| (n, v))
-        })
-        .expect("CARGO_MANIFEST_DIR or PATH is set")
-}
-
 #[test]
 fn a_variable_set_in_the_analysers_environment_is_not_resolved() {
     // A value in the analyser's own environment must never leak in.
-    let (name, value) = host_variable();
+    let (name, value) = playbookdiff_testkit::host_variable();
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join(".codex")).unwrap();
     std::fs::write(

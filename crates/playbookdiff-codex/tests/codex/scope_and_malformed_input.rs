@@ -10,7 +10,6 @@
 //!
 //! Every repository is built in a temporary directory by the test.
 
-use playbookdiff_adapter::testkit::{self, rp};
 use playbookdiff_codex::compile;
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, EffectiveAgentConfig, Mode, RepoPath, Severity,
@@ -18,63 +17,17 @@ use playbookdiff_model::{
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::Path;
 
-fn write(root: &Path, rel: &str, bytes: impl AsRef<[u8]>) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    std::fs::write(p, bytes).expect("write");
-}
+use playbookdiff_testkit::fs::{fifo, mkdir, write};
+use playbookdiff_testkit::{diags, diags_at, lines, one_at, rp};
 
-fn mkdir(root: &Path, rel: &str) {
-    std::fs::create_dir_all(root.join(rel)).expect("mkdir");
-}
-
-/// A FIFO at `rel` (through `mkfifo`, which every Unix has).
-fn fifo(root: &Path, rel: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    let ok = std::process::Command::new("mkfifo")
-        .arg(&p)
-        .status()
-        .expect("mkfifo runs")
-        .success();
-    assert!(ok, "mkfifo {}", p.display());
-}
-
+/// Compiles the repository at `root` with the Codex adapter (newest
+/// profile, repo mode).
 fn compile_at(root: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
-    testkit::compile_dir(compile, root, cwd, target, Mode::Repo)
-}
-
-fn diags<'a>(c: &'a EffectiveAgentConfig, code: &str) -> Vec<&'a Diagnostic> {
-    c.diagnostics
-        .iter()
-        .filter(|d| d.code.as_str() == code)
-        .collect()
-}
-
-/// The diagnostics of `code` about `path`.
-fn diags_at<'a>(c: &'a EffectiveAgentConfig, code: &str, path: &str) -> Vec<&'a Diagnostic> {
-    diags(c, code)
-        .into_iter()
-        .filter(|d| d.source.as_ref().map(|s| s.path.as_str()) == Some(path))
-        .collect()
-}
-
-fn one_at<'a>(c: &'a EffectiveAgentConfig, code: &str, path: &str) -> &'a Diagnostic {
-    let v = diags_at(c, code, path);
-    assert_eq!(
-        v.len(),
-        1,
-        "expected one {code} at {path}, got {:#?}",
-        c.diagnostics
-    );
-    v[0]
-}
-
-fn lines(d: &Diagnostic) -> Option<(u32, u32)> {
-    d.source
-        .as_ref()
-        .and_then(|s| s.lines)
-        .map(|l| (l.start, l.end))
+    let mut ctx = playbookdiff_testkit::at_root().cwd(cwd);
+    if let Some(t) = target {
+        ctx = ctx.target(t);
+    }
+    playbookdiff_testkit::compile_dir(&playbookdiff_codex::ADAPTER, root, &ctx)
 }
 
 /// Every repository path named in the result: listed items and the

@@ -3,29 +3,24 @@
 //! Where our answer differs from the original's, the test says why.
 
 use playbookdiff_compare::{compare, Category, Comparison, Finding, FindingSeverity, FindingType};
-use playbookdiff_model::{AnalysisContext, Harness, RepoPath};
-use playbookdiff_source::{Repo, WorkingTree};
-use std::path::{Path, PathBuf};
+use playbookdiff_model::Harness;
+use playbookdiff_testkit::{copy_tree, fixture};
+use std::path::Path;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
+/// The Claude Code and Codex compilations of the repository at `root`
+/// (newest profiles, repo mode), compared.
 fn check_at(root: &Path, cwd: &str, target: Option<&str>) -> Comparison {
-    let tree = WorkingTree::open(root).unwrap();
-    let repo = Repo::new(&tree);
-    let mut ctx = AnalysisContext::at_root();
-    ctx.cwd = RepoPath::new(cwd).unwrap();
-    ctx.target_path = target.map(|t| RepoPath::new(t).unwrap());
-    let a = playbookdiff_claude::compile(&repo, &ctx);
-    let b = playbookdiff_codex::compile(&repo, &ctx);
+    let mut ctx = playbookdiff_testkit::at_root().cwd(cwd);
+    if let Some(t) = target {
+        ctx = ctx.target(t);
+    }
+    let a = playbookdiff_testkit::compile_dir(&playbookdiff_claude::ADAPTER, root, &ctx);
+    let b = playbookdiff_testkit::compile_dir(&playbookdiff_codex::ADAPTER, root, &ctx);
     compare(&[&a, &b])
 }
 
 fn check(name: &str, cwd: &str, target: Option<&str>) -> Comparison {
-    check_at(&fixture(name), cwd, target)
+    check_at(&fixture!(name), cwd, target)
 }
 
 /// (category, type, severity, direction) of every finding.
@@ -250,22 +245,6 @@ fn skills_by_name_and_resolved_file() {
     assert!(check("symlinked_skill", ".", None).findings.is_empty());
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let ft = e.file_type().unwrap();
-        let dest = to.join(e.file_name());
-        if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &dest).unwrap();
-        } else if ft.is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 fn ids(c: &Comparison) -> Vec<String> {
     c.findings.iter().map(|f| f.id.clone()).collect()
 }
@@ -281,8 +260,8 @@ fn ids_are_stable_across_copies_and_rewording() {
         ("pointer_stub", "."),
         ("fr17_partial_bridges", "packages/b"),
     ] {
-        copy_dir(&fixture(name), &one.path().join(name));
-        copy_dir(&fixture(name), &two.path().join(name));
+        copy_tree(&fixture!(name), &one.path().join(name));
+        copy_tree(&fixture!(name), &two.path().join(name));
         let a = check_at(&one.path().join(name), cwd, Some("apps/api/file.ts"));
         let b = check_at(&two.path().join(name), cwd, Some("apps/api/file.ts"));
         assert!(!a.findings.is_empty());

@@ -3,34 +3,35 @@
 //! through OpenCode 1.18.33 (`oracle/observations/opencode/`); the
 //! expected values here are what OpenCode did.
 
-use playbookdiff_adapter::testkit::{self, inst, rp, server as mcp, skill};
 use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, DiagnosticCode,
-    EffectiveAgentConfig, LoadPhase, Mode, Permission, Severity, Transport,
+    EffectiveAgentConfig, LoadPhase, Permission, Severity, Transport,
 };
-use playbookdiff_opencode::{compile, ADAPTER, HARNESS};
+use playbookdiff_opencode::{ADAPTER, HARNESS};
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::{Path, PathBuf};
 
+use playbookdiff_testkit::{
+    instruction as inst, received_paths as received, rp, server as mcp, skill,
+};
+
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+    playbookdiff_testkit::fixtures_dir!()
 }
 
+/// Compiles the repository at `root` with the OpenCode adapter (newest
+/// profile, repo mode).
 fn compile_dir(root: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
-    testkit::compile_dir(compile, root, cwd, target, Mode::Repo)
+    let mut ctx = playbookdiff_testkit::at_root().cwd(cwd);
+    if let Some(t) = target {
+        ctx = ctx.target(t);
+    }
+    playbookdiff_testkit::compile_dir(&ADAPTER, root, &ctx)
 }
 
 fn run(case: &str, cwd: &str) -> EffectiveAgentConfig {
     compile_dir(&fixtures().join(case), cwd, None)
-}
-
-/// The received instructions, in order.
-fn received(c: &EffectiveAgentConfig) -> Vec<String> {
-    c.received_instructions()
-        .iter()
-        .map(|i| i.source.path.to_string())
-        .collect()
 }
 
 /// The names of the skills OpenCode lists to the model, sorted.

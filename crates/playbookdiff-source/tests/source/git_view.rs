@@ -9,30 +9,10 @@ use playbookdiff_source::{
 };
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .expect("the git command runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use playbookdiff_testkit::corpus::git;
 
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
+use playbookdiff_testkit::fs::write;
 
 /// Every file (not directory) the repo shows, walking the listings.
 fn shown_files(repo: &Repo<'_>) -> BTreeSet<String> {

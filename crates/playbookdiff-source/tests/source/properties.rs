@@ -14,18 +14,7 @@ use playbookdiff_source::{
 use proptest::prelude::*;
 use std::path::Path;
 
-/// `PROPTEST_CASES` when set, else `default`.
-fn cases(default: u32) -> ProptestConfig {
-    let n = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig {
-        cases: n,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use playbookdiff_testkit::proptest_cases as cases;
 
 /// Text made of Markdown and YAML fragments, so that the interesting
 /// branches are reached more often than by uniform characters.

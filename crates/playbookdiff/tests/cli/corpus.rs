@@ -10,13 +10,13 @@
 //! absent (a clone elsewhere), every test here prints a visible `skipped`
 //! line and passes.
 
-use crate::support::Form;
 use assert_cmd::Command;
+use playbookdiff_testkit::corpus::Form;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::support;
+use playbookdiff_testkit::corpus as support;
 
 const HARNESSES: [&str; 2] = ["claude-code", "codex"];
 

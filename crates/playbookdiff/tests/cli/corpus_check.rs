@@ -5,12 +5,12 @@
 //! below hold) and `repo/` with links stored as text files. Skipped, with a
 //! visible note, when the corpus is absent.
 
-use crate::support::Form;
 use assert_cmd::Command;
+use playbookdiff_testkit::corpus::Form;
 use serde_json::Value;
 use std::path::Path;
 
-use crate::support;
+use playbookdiff_testkit::corpus as support;
 
 fn check(repo: &Path, extra: &[&str]) -> (i32, Value) {
     let out = Command::cargo_bin("playbookdiff")

@@ -3,8 +3,8 @@
 //! commit per step, and the expected agent-level changes, introduced,
 //! resolved and unchanged findings, in JSON and text, and exit statuses.
 
-use crate::support::git;
 use assert_cmd::Command;
+use playbookdiff_testkit::corpus::git;
 use serde_json::Value;
 use std::path::Path;
 

@@ -1,7 +1,6 @@
 //! Integration tests of the `playbookdiff` CLI crate, one binary for the
-//! crate: one module per area; `support` holds the helpers they share
-//! (git, the corpus). Run one area with
-//! `cargo test -p playbookdiff --test cli <module>::`.
+//! crate: one module per area (shared helpers are in `playbookdiff-testkit`).
+//! Run one area with `cargo test -p playbookdiff --test cli <module>::`.
 
 mod action;
 mod check;
@@ -21,6 +20,5 @@ mod readme;
 mod repo_mode;
 mod revisions;
 mod secrets;
-mod support;
 mod symlinks;
 mod team;

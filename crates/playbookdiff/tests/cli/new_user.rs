@@ -7,7 +7,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
 
-use crate::support;
+use playbookdiff_testkit::corpus as support;
 
 fn playbookdiff() -> Command {
     let mut cmd = Command::cargo_bin("playbookdiff").unwrap();

@@ -27,20 +27,20 @@
 //! is generated here (`UPDATE_GENERATED=1` rewrites it; otherwise a stale
 //! file fails the test).
 
-use crate::support::visible;
 use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, LoadPhase, Mode, Permission, RepoPath,
     Severity, Skill,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Repo, WorkingTree};
-use serde::Deserialize;
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::support;
+use playbookdiff_testkit::corpus::{visible, workspace};
+use playbookdiff_testkit::oracle::{cases, known, materialize, observation_path, Case, Known};
 
 /// The agents the oracle records, by harness id (`scripts/oracle/record.py`
 /// knows how to run each; its observation format is compared below).
@@ -52,82 +52,8 @@ fn adapter(agent: &str) -> &'static dyn Adapter {
         .unwrap_or_else(|| panic!("no registered adapter for oracle agent {agent}"))
 }
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-#[derive(Deserialize)]
-struct Manifest {
-    case: Vec<Case>,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
-struct Case {
-    id: String,
-    agents: Vec<String>,
-    fixture: Option<String>,
-    corpus: Option<String>,
-    #[serde(default = "dot")]
-    cwd: String,
-    target: Option<String>,
-    /// Codex trust entries (directory -> `trusted` / `untrusted`): the
-    /// observation's `entries` run is recorded with exactly these, and is
-    /// the one compared, with the adapter given the same entries.
-    trust: Option<BTreeMap<String, String>>,
-}
-
-fn dot() -> String {
-    ".".into()
-}
-
-fn manifest() -> Vec<Case> {
-    let text = std::fs::read_to_string(workspace().join("oracle/cases.toml")).unwrap();
-    let m: Manifest = toml::from_str(&text).expect("oracle/cases.toml parses");
-    m.case
-}
-
 fn profiled(agent: &str) -> &'static [&'static str] {
     adapter(agent).profiled_versions()
-}
-
-fn observation_path(agent: &str, version: &str, case: &str) -> PathBuf {
-    workspace()
-        .join("oracle/observations")
-        .join(agent)
-        .join(version)
-        .join(format!("{case}.json"))
-}
-
-/// A listed disagreement (`oracle/known-disagreements/<agent>.toml`).
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct Known {
-    case: String,
-    aspect: String,
-    versions: Vec<String>,
-    /// What the agent showed, exactly as the test prints it.
-    agent: String,
-    /// What the adapter says, exactly as the test prints it.
-    adapter: String,
-    reason: String,
-    fix: String,
-}
-
-#[derive(Deserialize)]
-struct KnownFile {
-    #[serde(default)]
-    disagreement: Vec<Known>,
-}
-
-fn known(agent: &str) -> Vec<Known> {
-    let path = workspace()
-        .join("oracle/known-disagreements")
-        .join(format!("{agent}.toml"));
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let f: KnownFile =
-        toml::from_str(&text).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
-    f.disagreement
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -140,31 +66,6 @@ struct Disagreement {
 }
 
 // ------------------------------------------------------------ the inputs
-
-/// The corpus folder, `../shared/corpus` from the workspace root.
-fn corpus_root() -> Option<PathBuf> {
-    let root = workspace().join("../shared/corpus");
-    root.is_dir().then_some(root)
-}
-
-/// The case's repository on disk: the fixture directory, or the corpus
-/// `repo.tar` extracted (symbolic links intact) into a temporary directory.
-/// `None` when the corpus is absent.
-fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<PathBuf> {
-    if let Some(f) = &case.fixture {
-        return Some(workspace().join(f));
-    }
-    let name = case
-        .corpus
-        .as_ref()
-        .expect("a case names a fixture or a corpus");
-    let tar = corpus_root()?.join(name).join("repo.tar");
-    let dir = tempfile::tempdir().unwrap();
-    support::extract(&tar, dir.path());
-    let repo = dir.path().join("repo");
-    temps.push(dir);
-    Some(repo)
-}
 
 fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAgentConfig {
     let tree = WorkingTree::open(root).expect("open case repository");
@@ -743,7 +644,7 @@ fn run_all() -> Outcome {
         compared: BTreeMap::new(),
     };
     let mut temps = Vec::new();
-    for case in manifest() {
+    for case in cases() {
         let Some(root) = materialize(&case, &mut temps) else {
             out.skipped.insert(case.id.clone());
             continue;
@@ -943,7 +844,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
 
 #[test]
 fn every_fixture_directory_is_a_case() {
-    let cases = manifest();
+    let cases = cases();
     let named: BTreeSet<&str> = cases.iter().filter_map(|c| c.fixture.as_deref()).collect();
     let mut missing = Vec::new();
     for crate_name in [
@@ -974,7 +875,7 @@ fn every_fixture_directory_is_a_case() {
 fn every_case_is_observed_for_every_profiled_version() {
     let mut missing = Vec::new();
     let mut ids = BTreeSet::new();
-    for case in manifest() {
+    for case in cases() {
         assert!(ids.insert(case.id.clone()), "duplicate case id {}", case.id);
         assert!(
             case.fixture.is_some() != case.corpus.is_some(),

@@ -12,17 +12,7 @@ use playbookdiff_source::{Repo, RepoOptions, WalkScope, WorkingTree};
 use proptest::prelude::*;
 use std::path::Path;
 
-fn cases(default: u32) -> ProptestConfig {
-    let n = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig {
-        cases: n,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
+use playbookdiff_testkit::proptest_cases as cases;
 
 const SECRET: &str = "OUTSIDE-THE-REPOSITORY";
 

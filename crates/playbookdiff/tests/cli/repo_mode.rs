@@ -3,28 +3,10 @@
 //! the working tree whole. Needs the `git` command.
 
 use assert_cmd::Command;
-use std::path::Path;
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("the git command runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use playbookdiff_testkit::corpus::git;
 
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
+use playbookdiff_testkit::fs::write;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = Command::cargo_bin("playbookdiff")

@@ -5,10 +5,10 @@
 //! Repositories are built here with the `git` binary; the product reads
 //! them with gix.
 
-use crate::support::git;
 use assert_cmd::Command;
 use playbookdiff_model::RepoPath;
 use playbookdiff_source::{EntryKind, GitRepository, Repo};
+use playbookdiff_testkit::corpus::git;
 use std::path::{Path, PathBuf};
 
 fn run(repo: &Path, args: &[&str]) -> (i32, String, String) {

@@ -51,20 +51,14 @@ fn compile_everywhere(root: &Path) {
     }
     for mode in [Mode::Repo, Mode::Local] {
         for cwd in &dirs {
-            let leak = |s: &String| -> &'static str { Box::leak(s.clone().into_boxed_str()) };
             let base = Ctx {
-                cwd: leak(cwd),
-                target: None,
                 mode,
-                version: None,
+                ..at_root().cwd(cwd)
             };
             let what = format!("{} {base:?}", root.display());
             check_invariants(&compile_dir(root, &base), &what);
             for f in files.iter().take(12) {
-                let ctx = Ctx {
-                    target: Some(leak(f)),
-                    ..base.clone()
-                };
+                let ctx = base.clone().target(f);
                 check_invariants(
                     &compile_dir(root, &ctx),
                     &format!("{} {ctx:?}", root.display()),

@@ -2,13 +2,16 @@
 //! beside the workspace, holding `repo.tar` (the exact tree, symbolic links
 //! included, some of them dangling) and `repo/` (the same files with links
 //! stored as small text files, as a checkout with `core.symlinks=false`
-//! gives). Tests use both forms. Also [`git`], which scripts throwaway
-//! repositories for the revision and `diff` tests.
-
-#![allow(dead_code)]
+//! gives). Tests use both forms, and skip with a visible line when the
+//! corpus is absent. Also [`git`], which scripts throwaway repositories.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+
+/// The workspace root (the directory of the top `Cargo.toml`).
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
 
 /// A line on standard error that `cargo test` shows without
 /// `--nocapture`: written to the stream itself, not through `eprintln!`,
@@ -20,7 +23,7 @@ pub fn visible(line: &str) {
 /// `../shared/corpus` from the workspace root, or `None` after printing a
 /// visible `skipped` line naming `test`.
 pub fn corpus_root(test: &str) -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let root = workspace().join("../shared/corpus");
     if root.is_dir() {
         Some(root)
     } else {
@@ -34,7 +37,7 @@ pub fn corpus_root(test: &str) -> Option<PathBuf> {
 /// Every `<owner>__<name>` folder with a `repo.tar` and a `repo/`, sorted.
 pub fn repositories(corpus: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(corpus)
-        .unwrap()
+        .expect("corpus directory")
         .filter_map(|e| e.ok())
         .filter(|e| e.path().join("repo").is_dir() && e.path().join("repo.tar").is_file())
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -53,12 +56,14 @@ pub enum Form {
 }
 
 impl Form {
+    /// Both forms, the tar first.
     pub const BOTH: [Form; 2] = [Form::Tar, Form::LinksAsText];
 }
 
 /// A repository on disk in one form; a temporary extraction is removed on
 /// drop.
 pub struct Materialized {
+    /// The repository's root directory.
     pub root: PathBuf,
     _temp: Option<tempfile::TempDir>,
 }
@@ -71,7 +76,7 @@ pub fn materialize(corpus: &Path, name: &str, form: Form) -> Materialized {
             _temp: None,
         },
         Form::Tar => {
-            let dir = tempfile::tempdir().unwrap();
+            let dir = tempfile::tempdir().expect("temporary directory");
             extract(&corpus.join(name).join("repo.tar"), dir.path());
             Materialized {
                 root: dir.path().join("repo"),
@@ -84,13 +89,15 @@ pub fn materialize(corpus: &Path, name: &str, form: Form) -> Materialized {
 /// Extracts `tar` into `dest` with the `tar` crate: symbolic links are
 /// created as stored, whether or not their target exists.
 pub fn extract(tar: &Path, dest: &Path) {
-    let file = std::fs::File::open(tar).unwrap();
+    let file = std::fs::File::open(tar).unwrap_or_else(|e| panic!("{}: {e}", tar.display()));
     tar::Archive::new(file)
         .unpack(dest)
         .unwrap_or_else(|e| panic!("{}: {e}", tar.display()));
 }
 
-/// Runs git in `dir` with no user, system or global configuration.
+/// Runs git in `dir` with no user, system or global configuration and a
+/// fixed author; returns its standard output, trimmed. Panics when git
+/// fails.
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let out = std::process::Command::new("git")
         .args(args)
@@ -109,5 +116,8 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         "git {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
+    String::from_utf8(out.stdout)
+        .expect("git prints UTF-8")
+        .trim()
+        .to_string()
 }

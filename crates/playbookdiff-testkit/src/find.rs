@@ -1,0 +1,209 @@
+//! Looking into an [`EffectiveAgentConfig`]: instructions by source path,
+//! skills by `SKILL.md` path, MCP servers by name, diagnostics by code and
+//! source. Lines are 1-based, as in the model.
+
+use playbookdiff_model::{
+    Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Instruction, LoadPhase,
+    McpServer, Skill,
+};
+
+/// A diagnostic code as a test names it: a [`DiagnosticCode`] or its
+/// kebab-case string (`"import-missing"`).
+pub trait Code: std::fmt::Debug {
+    /// The kebab-case code.
+    fn code(&self) -> &str;
+}
+
+impl Code for DiagnosticCode {
+    fn code(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Code for &str {
+    fn code(&self) -> &str {
+        self
+    }
+}
+
+/// The received instructions (effective, sorted by `order`) as
+/// `(source path, content)`.
+pub fn received(cfg: &EffectiveAgentConfig) -> Vec<(String, String)> {
+    cfg.received_instructions()
+        .iter()
+        .map(|i| (i.source.path.to_string(), i.content.clone()))
+        .collect()
+}
+
+/// The source paths of the received instructions, in order (one per piece).
+pub fn received_paths(cfg: &EffectiveAgentConfig) -> Vec<String> {
+    received(cfg).into_iter().map(|(p, _)| p).collect()
+}
+
+/// The received instructions as `(source path, order)`; an instruction
+/// without an order gets `u32::MAX`.
+pub fn chain(cfg: &EffectiveAgentConfig) -> Vec<(String, u32)> {
+    cfg.received_instructions()
+        .iter()
+        .map(|i| (i.source.path.to_string(), i.order.unwrap_or(u32::MAX)))
+        .collect()
+}
+
+/// Every instruction piece whose source is `path`.
+pub fn pieces<'c>(cfg: &'c EffectiveAgentConfig, path: &str) -> Vec<&'c Instruction> {
+    cfg.instructions
+        .iter()
+        .filter(|i| i.source.path.as_str() == path)
+        .collect()
+}
+
+/// The first instruction piece whose source is `path`; panics when none.
+pub fn instruction<'c>(cfg: &'c EffectiveAgentConfig, path: &str) -> &'c Instruction {
+    cfg.instruction_at(path)
+        .unwrap_or_else(|| panic!("no instruction {path}: {:#?}", cfg.instructions))
+}
+
+/// The only instruction piece whose source is `path`; panics unless there
+/// is exactly one.
+pub fn one<'c>(cfg: &'c EffectiveAgentConfig, path: &str) -> &'c Instruction {
+    let v = pieces(cfg, path);
+    assert_eq!(v.len(), 1, "expected one piece from {path}, got {v:#?}");
+    v[0]
+}
+
+/// The skill whose `SKILL.md` (or command file) is at `path`.
+pub fn skill<'c>(cfg: &'c EffectiveAgentConfig, path: &str) -> &'c Skill {
+    cfg.skill_at(path)
+        .unwrap_or_else(|| panic!("no skill {path}: {:#?}", cfg.skills))
+}
+
+/// The MCP server named `name`.
+pub fn server<'c>(cfg: &'c EffectiveAgentConfig, name: &str) -> &'c McpServer {
+    cfg.mcp_server(name)
+        .unwrap_or_else(|| panic!("no MCP server {name}: {:#?}", cfg.mcp_servers))
+}
+
+/// Every diagnostic with `code`, in the result's order.
+pub fn diags(cfg: &EffectiveAgentConfig, code: impl Code) -> Vec<&Diagnostic> {
+    cfg.diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == code.code())
+        .collect()
+}
+
+/// Whether any diagnostic has `code`.
+pub fn has_code(cfg: &EffectiveAgentConfig, code: impl Code) -> bool {
+    !diags(cfg, code).is_empty()
+}
+
+/// The only diagnostic with `code`; panics unless there is exactly one.
+pub fn one_diag(cfg: &EffectiveAgentConfig, code: impl Code) -> &Diagnostic {
+    let v = diags(cfg, code.code());
+    assert_eq!(
+        v.len(),
+        1,
+        "expected one {code:?}, got {:#?}",
+        cfg.diagnostics
+    );
+    v[0]
+}
+
+/// The diagnostics with `code` whose source is `path`.
+pub fn diags_at<'c>(
+    cfg: &'c EffectiveAgentConfig,
+    code: impl Code,
+    path: &str,
+) -> Vec<&'c Diagnostic> {
+    cfg.diagnostics
+        .iter()
+        .filter(|d| {
+            d.code.as_str() == code.code()
+                && d.source.as_ref().is_some_and(|s| s.path.as_str() == path)
+        })
+        .collect()
+}
+
+/// The only diagnostic with `code` whose source is `path`.
+pub fn one_at<'c>(cfg: &'c EffectiveAgentConfig, code: impl Code, path: &str) -> &'c Diagnostic {
+    let v = diags_at(cfg, code.code(), path);
+    assert_eq!(
+        v.len(),
+        1,
+        "expected one {code:?} at {path}, got {:#?}",
+        cfg.diagnostics
+    );
+    v[0]
+}
+
+/// The diagnostics whose source is `path` starting at 1-based `line`.
+pub fn diags_on_line<'c>(
+    cfg: &'c EffectiveAgentConfig,
+    path: &str,
+    line: u32,
+) -> Vec<&'c Diagnostic> {
+    cfg.diagnostics
+        .iter()
+        .filter(|d| {
+            d.source.as_ref().is_some_and(|s| {
+                s.path.as_str() == path && s.lines.is_some_and(|l| l.start == line)
+            })
+        })
+        .collect()
+}
+
+/// The 1-based `(start, end)` lines of a diagnostic's source, if it has
+/// lines.
+pub fn lines(d: &Diagnostic) -> Option<(u32, u32)> {
+    d.source
+        .as_ref()
+        .and_then(|s| s.lines)
+        .map(|l| (l.start, l.end))
+}
+
+/// [`lines`], panicking when the diagnostic has none.
+pub fn lines_of(d: &Diagnostic) -> (u32, u32) {
+    lines(d).unwrap_or_else(|| panic!("diagnostic has no lines: {d:#?}"))
+}
+
+/// Asserts an instruction's placement: loadPhase, applicability, order.
+pub fn assert_placed(
+    i: &Instruction,
+    phase: LoadPhase,
+    applicability: Applicability,
+    order: Option<u32>,
+) {
+    assert_eq!(
+        (i.load_phase, i.applicability, i.order),
+        (phase, applicability, order),
+        "{}",
+        i.id
+    );
+}
+
+/// Asserts that every id named by an `importedFrom` is an instruction of
+/// the result.
+pub fn assert_imported_from_resolves(cfg: &EffectiveAgentConfig) {
+    for i in &cfg.instructions {
+        if let Some(parent) = &i.imported_from {
+            assert!(
+                cfg.instructions.iter().any(|p| &p.id == parent),
+                "{} names a missing parent {parent}",
+                i.id
+            );
+        }
+    }
+}
+
+/// Asserts that instruction, skill and MCP server ids are unique.
+pub fn assert_unique_ids(cfg: &EffectiveAgentConfig) {
+    let mut seen = std::collections::BTreeSet::new();
+    for id in cfg
+        .instructions
+        .iter()
+        .map(|i| &i.id)
+        .chain(cfg.skills.iter().map(|s| &s.id))
+        .chain(cfg.mcp_servers.iter().map(|s| &s.id))
+    {
+        assert!(seen.insert(id.clone()), "duplicate id {id}");
+    }
+}

@@ -1,0 +1,276 @@
+//! The helpers every crate's integration tests share, so that a test reads
+//! as the facts it asserts: where a fixture repository is, under which
+//! analysis context (repositoryRoot, cwd, targetPath, mode, release) an
+//! adapter compiles it, and which instruction, skill, MCP server or
+//! diagnostic of the resulting [`EffectiveAgentConfig`] a test looks at.
+//!
+//! Dev-only (`publish = false`): a crate lists it under
+//! `[dev-dependencies]`. It depends on the model, the source and the adapter
+//! interface only; a test passes the adapter it compiles with (its crate's
+//! `ADAPTER`, or one from `playbookdiff_registry`), so no adapter depends on
+//! another through it. Every helper panics with a message naming what it
+//! looked for: a failed lookup is a failed test.
+//!
+//! - [`fixture!`] / [`fixtures_dir!`]: the calling crate's `tests/fixtures/`;
+//!   [`all_fixtures`], [`copy_to_temp`].
+//! - [`Ctx`] → [`AnalysisContext`]; [`compile_dir`], [`compile_tree`].
+//! - [`find`]: entries by path or name, diagnostics by code ([`Code`]).
+//! - [`fs`]: writing files, links and FIFOs into a temporary repository,
+//!   and [`fs::snapshot`] to prove a tree is left untouched.
+//! - [`trees`]: in-memory and failing [`SourceTree`]s.
+//! - [`corpus`]: the shared corpus of public repositories, `tar`
+//!   extraction, scripted `git`, lines `cargo test` shows.
+//! - [`oracle`]: the recorded observations of the real agents.
+//! - [`host_variable`]: a variable set in the test's own environment;
+//!   [`proptest_cases`]: the property tests' configuration.
+
+pub mod corpus;
+pub mod find;
+pub mod fs;
+pub mod oracle;
+pub mod trees;
+
+pub use find::*;
+
+use playbookdiff_adapter::Adapter;
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Mode, RepoPath};
+use playbookdiff_source::{Repo, SourceTree, WorkingTree};
+use std::path::{Path, PathBuf};
+
+/// The directory `tests/fixtures/<name>` of the crate whose test calls it
+/// (its `CARGO_MANIFEST_DIR`); panics when there is no such directory.
+#[macro_export]
+macro_rules! fixture {
+    ($name:expr) => {
+        $crate::fixture_in(env!("CARGO_MANIFEST_DIR"), $name)
+    };
+}
+
+/// The directory `tests/fixtures/` of the crate whose test calls it.
+#[macro_export]
+macro_rules! fixtures_dir {
+    () => {
+        ::std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+    };
+}
+
+/// `<manifest_dir>/tests/fixtures/<name>`; panics when it is not a
+/// directory. [`fixture!`] passes the caller's `CARGO_MANIFEST_DIR`.
+pub fn fixture_in(manifest_dir: &str, name: &str) -> PathBuf {
+    let p = Path::new(manifest_dir).join("tests/fixtures").join(name);
+    assert!(
+        p.is_dir(),
+        "no fixture {name} in {manifest_dir}/tests/fixtures"
+    );
+    p
+}
+
+/// Every directory directly under `dir` (a fixtures directory), sorted by
+/// path.
+pub fn all_fixtures(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A copy of the tree at `src` in a new temporary directory (removed on
+/// drop): files byte for byte, directories, and symbolic links as links
+/// with the same target text (not followed), so a test may change the copy
+/// and never the fixture.
+pub fn copy_to_temp(src: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    copy_tree(src, dir.path());
+    dir
+}
+
+/// Copies the tree at `src` into `dest` (created with its parents if
+/// missing), as [`copy_to_temp`] does.
+pub fn copy_tree(src: &Path, dest: &Path) {
+    std::fs::create_dir_all(dest).expect("mkdir");
+    for entry in std::fs::read_dir(src).unwrap_or_else(|e| panic!("{}: {e}", src.display())) {
+        let entry = entry.expect("directory entry");
+        let (from, to) = (entry.path(), dest.join(entry.file_name()));
+        let kind = entry.file_type().expect("file type");
+        if kind.is_symlink() {
+            let target = std::fs::read_link(&from).expect("link target");
+            std::os::unix::fs::symlink(target, &to).expect("link");
+        } else if kind.is_dir() {
+            copy_tree(&from, &to);
+        } else {
+            std::fs::copy(&from, &to).expect("copy");
+        }
+    }
+}
+
+/// An analysis context as a test states it: cwd and targetPath as
+/// repository-relative `/`-separated paths (`.` is the root), the mode, and
+/// the release to model (`None`: the adapter's newest profile). The
+/// repositoryRoot is always the root of the compiled tree.
+#[derive(Clone, Debug)]
+pub struct Ctx {
+    /// The launch directory (cwd).
+    pub cwd: String,
+    /// The targetPath, if any.
+    pub target: Option<String>,
+    /// Repo or local mode.
+    pub mode: Mode,
+    /// The harness release to model; `None` for the newest profile.
+    pub version: Option<String>,
+}
+
+/// cwd at the repository root, no targetPath, repo mode, newest profile.
+pub fn at_root() -> Ctx {
+    Ctx {
+        cwd: ".".into(),
+        target: None,
+        mode: Mode::Repo,
+        version: None,
+    }
+}
+
+impl Ctx {
+    /// With cwd `cwd`.
+    pub fn cwd(mut self, cwd: &str) -> Self {
+        self.cwd = cwd.into();
+        self
+    }
+    /// With targetPath `t`.
+    pub fn target(mut self, t: &str) -> Self {
+        self.target = Some(t.into());
+        self
+    }
+    /// Modelling release `v`.
+    pub fn version(mut self, v: &str) -> Self {
+        self.version = Some(v.into());
+        self
+    }
+    /// In local mode.
+    pub fn local(mut self) -> Self {
+        self.mode = Mode::Local;
+        self
+    }
+    /// The [`AnalysisContext`]; panics on an invalid path.
+    pub fn context(&self) -> AnalysisContext {
+        AnalysisContext {
+            repository_root: RepoPath::root(),
+            cwd: rp(&self.cwd),
+            target_path: self.target.as_deref().map(rp),
+            mode: self.mode,
+        }
+    }
+}
+
+/// `s` as a [`RepoPath`]; panics when it is not a valid repository path.
+pub fn rp(s: &str) -> RepoPath {
+    RepoPath::new(s).unwrap_or_else(|| panic!("invalid test path {s:?}"))
+}
+
+/// Compiles the repository on disk at `dir` with `adapter` under `ctx`.
+pub fn compile_dir(adapter: &dyn Adapter, dir: &Path, ctx: &Ctx) -> EffectiveAgentConfig {
+    let tree = WorkingTree::open(dir).unwrap_or_else(|e| panic!("open {}: {e:?}", dir.display()));
+    compile_tree(adapter, &tree, ctx)
+}
+
+/// Compiles the repository `tree` with `adapter` under `ctx`.
+pub fn compile_tree(
+    adapter: &dyn Adapter,
+    tree: &dyn SourceTree,
+    ctx: &Ctx,
+) -> EffectiveAgentConfig {
+    let repo = Repo::new(tree);
+    adapter.compile(&repo, &ctx.context(), ctx.version.as_deref())
+}
+
+/// The proptest configuration of a property test: `PROPTEST_CASES` cases
+/// when that variable is set (a longer run), else `default`; no failure
+/// persistence files are written into the source tree.
+pub fn proptest_cases(default: u32) -> proptest::test_runner::Config {
+    let n = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default);
+    proptest::test_runner::Config {
+        cases: n,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// A variable set in this process's environment, with its value: cargo sets
+/// `CARGO_MANIFEST_DIR` for a test run; `PATH` is the fallback. A test that
+/// proves a `${VAR}` reference is never expanded refers to it, and never
+/// sets a variable (tests of one binary share the process).
+pub fn host_variable() -> (&'static str, String) {
+    ["CARGO_MANIFEST_DIR", "PATH"]
+        .into_iter()
+        .find_map(|n| {
+            std::env::var(n)
+                .ok()
+                .filter(|v| v.len() >= 8)
+                .map(|v| (n, v))
+        })
+        .expect("CARGO_MANIFEST_DIR or PATH is set")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use playbookdiff_source::EntryKind;
+
+    #[test]
+    fn a_copy_keeps_bytes_directories_and_link_text() {
+        let src = tempfile::tempdir().unwrap();
+        fs::write(src.path(), "a/b.md", "text\n");
+        fs::link(src.path(), "missing.md", "a/dangling.md");
+        let copy = copy_to_temp(src.path());
+        assert_eq!(
+            std::fs::read(copy.path().join("a/b.md")).unwrap(),
+            b"text\n"
+        );
+        let link = std::fs::read_link(copy.path().join("a/dangling.md")).unwrap();
+        assert_eq!(link, Path::new("missing.md"));
+        assert_eq!(
+            fs::snapshot(src.path()).keys().collect::<Vec<_>>(),
+            fs::snapshot(copy.path()).keys().collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn a_memory_tree_implies_its_directories() {
+        let mut t = trees::MemTree::default();
+        t.file("a/b/c.md", "x");
+        t.file("a/d.md", "y");
+        let names: Vec<(String, EntryKind)> = t
+            .list_dir(&rp("a"))
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.name, e.kind))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("b".to_string(), EntryKind::Dir),
+                ("d.md".to_string(), EntryKind::File)
+            ]
+        );
+        assert_eq!(t.stat(&rp("a/b")).unwrap().kind, EntryKind::Dir);
+        assert!(t.read_file(&rp("a/x.md"), 10).is_err());
+    }
+
+    #[test]
+    fn a_context_states_cwd_target_and_mode() {
+        let ctx = at_root()
+            .cwd("apps/api")
+            .target("apps/api/x.ts")
+            .local()
+            .context();
+        assert_eq!(ctx.cwd, rp("apps/api"));
+        assert_eq!(ctx.target_path, Some(rp("apps/api/x.ts")));
+        assert_eq!(ctx.mode, Mode::Local);
+        assert!(ctx.repository_root.is_root());
+    }
+}

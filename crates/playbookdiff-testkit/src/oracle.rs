@@ -1,0 +1,119 @@
+//! The recorded observations of the real agents (`oracle/`, recorded by
+//! `scripts/oracle/record.py`; no agent runs in a test): the cases of
+//! `oracle/cases.toml`, where each observation is stored, and the listed
+//! known disagreements of `oracle/known-disagreements/<agent>.toml`.
+
+use crate::corpus::{extract, workspace};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(Deserialize)]
+struct Manifest {
+    case: Vec<Case>,
+}
+
+/// One case of `oracle/cases.toml`: a repository (a fixture directory or a
+/// corpus repository), a launch directory and an optional target, and the
+/// agents recorded on it.
+#[derive(Deserialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// The case id, also the observation's file name.
+    pub id: String,
+    /// The harness ids recorded on it (`claude-code`, `codex`, `opencode`).
+    pub agents: Vec<String>,
+    /// A fixture directory, workspace-relative.
+    pub fixture: Option<String>,
+    /// A corpus repository name (`<owner>__<name>`).
+    pub corpus: Option<String>,
+    /// The cwd, repository-relative (`.` by default).
+    #[serde(default = "dot")]
+    pub cwd: String,
+    /// The targetPath, if any.
+    pub target: Option<String>,
+    /// Codex trust entries (directory -> `trusted` / `untrusted`): the
+    /// observation's `entries` run is recorded with exactly these, and is
+    /// the one compared, with the adapter given the same entries.
+    pub trust: Option<BTreeMap<String, String>>,
+}
+
+fn dot() -> String {
+    ".".into()
+}
+
+/// Every case of `oracle/cases.toml`, in file order; panics when the file
+/// does not parse.
+pub fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(workspace().join("oracle/cases.toml"))
+        .expect("oracle/cases.toml is readable");
+    let m: Manifest = toml::from_str(&text).expect("oracle/cases.toml parses");
+    m.case
+}
+
+/// `oracle/observations/<agent>/<version>/<case>.json`.
+pub fn observation_path(agent: &str, version: &str, case: &str) -> PathBuf {
+    workspace()
+        .join("oracle/observations")
+        .join(agent)
+        .join(version)
+        .join(format!("{case}.json"))
+}
+
+/// A listed disagreement (`oracle/known-disagreements/<agent>.toml`).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Known {
+    /// The case id.
+    pub case: String,
+    /// The aspect compared (`startup-files`, `skills`, ...).
+    pub aspect: String,
+    /// The agent versions it occurs with.
+    pub versions: Vec<String>,
+    /// What the agent showed, exactly as the oracle test prints it.
+    pub agent: String,
+    /// What the adapter says, exactly as the oracle test prints it.
+    pub adapter: String,
+    /// Why they differ.
+    pub reason: String,
+    /// What would remove the disagreement.
+    pub fix: String,
+}
+
+#[derive(Deserialize)]
+struct KnownFile {
+    #[serde(default)]
+    disagreement: Vec<Known>,
+}
+
+/// The known disagreements listed for `agent` (none when the file is
+/// absent); panics when the file does not parse.
+pub fn known(agent: &str) -> Vec<Known> {
+    let path = workspace()
+        .join("oracle/known-disagreements")
+        .join(format!("{agent}.toml"));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let f: KnownFile =
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+    f.disagreement
+}
+
+/// The case's repository on disk: the fixture directory, or the corpus
+/// `repo.tar` extracted (symbolic links intact) into a temporary directory
+/// kept in `temps`. `None` when the corpus is absent.
+pub fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<PathBuf> {
+    if let Some(f) = &case.fixture {
+        return Some(workspace().join(f));
+    }
+    let name = case
+        .corpus
+        .as_ref()
+        .expect("a case names a fixture or a corpus");
+    let root = workspace().join("../shared/corpus");
+    let tar = root.is_dir().then_some(root)?.join(name).join("repo.tar");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    extract(&tar, dir.path());
+    let repo = dir.path().join("repo");
+    temps.push(dir);
+    Some(repo)
+}
