@@ -22,3 +22,6 @@ mod revisions;
 mod secrets;
 mod symlinks;
 mod team;
+
+/// The corpus, `tar` and `git` helpers under the name the modules use.
+use playbookdiff_testkit::corpus as support;
