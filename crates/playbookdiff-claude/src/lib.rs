@@ -156,6 +156,19 @@ impl<'a, 'r> Compiler<'a, 'r> {
             "Managed policy (managed CLAUDE.md, managed-settings.json, server-managed settings) is not read; it can add \
              instructions and cannot be excluded.",
         ));
+        // Fidelity C3, C4: the startup walk and `.mcp.json` go on above
+        // the repository root, which the analysis does not read.
+        out.diagnostics.push(Diagnostic::new(
+            DiagnosticCode::OutsideRootUnseen,
+            "CLAUDE.md, .claude/CLAUDE.md, .claude/rules, CLAUDE.local.md and .mcp.json in the directories above the \
+             repository root are not read; Claude Code reads them in every directory from the launch directory up to \
+             the filesystem root, so they can add to what it receives.",
+        ));
+        out.assumptions.push(
+            "No CLAUDE.md, .claude/CLAUDE.md, .claude/rules, CLAUDE.local.md or .mcp.json lies in a directory above the \
+             repository root."
+                .to_string(),
+        );
         Compiler {
             repo,
             ctx,

@@ -253,7 +253,8 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
 /// the launch directory and every ancestor up to the repository root, root
 /// first (fidelity C3; shipped and older source, anthropics/claude-code#42465; seen
 /// with 2.1.197 and 2.1.332). Files above the repository root are read too
-/// but cannot be seen (`outside-root-unseen`).
+/// but cannot be seen: the `outside-root-unseen` diagnostic and an
+/// assumption say so (see `Compiler::new`).
 fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
     cx.ctx
         .cwd

@@ -234,6 +234,18 @@ declare_codes! {
     /// configuration that no repository shows. Source: spec 000 and 004
     /// "Unsupported in the current release".
     ManagedConfigUnavailable = "managed-config-unavailable", Info, Unknowable, any, "0.1.0", "managed or system policy is outside the analysis";
+    /// Claude Code reads `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules`
+    /// and `CLAUDE.local.md` in every directory from the launch directory
+    /// up to the filesystem root (the root itself excluded), and
+    /// `.mcp.json` in every one of them, so files above the repository
+    /// root (a parent folder holding several checkouts, the home
+    /// directory) add to what it receives; skills and commands stop at the
+    /// git root. The analysis reads only the repository, so it cannot see
+    /// them. Source: fidelity C3 and C4 (maintainer answer in
+    /// anthropics/claude-code#722, "cwd to /"; anthropics/claude-code#49124;
+    /// anthropics/claude-code#93010; `.mcp.json`
+    /// seen from ancestors with 2.1.197 and 2.1.332).
+    OutsideRootUnseen = "outside-root-unseen", Info, Unknowable, "claude-code", "0.1.0", "files above the repository root are outside the analysis";
 
     // ----- Reading the tree -----
     /// A file or directory could not be read (permissions, a name too long

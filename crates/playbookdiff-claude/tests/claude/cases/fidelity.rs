@@ -617,3 +617,39 @@ fn c16_agents_md_fallback_dangling_claude_md() {
     assert_eq!(chain(&cfg), ["CLAUDE.md"]);
     assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
 }
+
+/// C4: Claude Code reads memory files, rules and `.mcp.json` above the
+/// repository root (up to the filesystem root); the analysis does not read
+/// them, and says so with `outside-root-unseen` and an assumption. The
+/// fixture's `repo/` is the repository; the fixture's own root holds a
+/// CLAUDE.md, a rule and a `.mcp.json` above it.
+#[test]
+fn c04_files_above_root() {
+    let repo = fixture("c04_files_above_root").join("repo");
+    for v in VERSIONS {
+        for ctx in [
+            at_root(),
+            at_root().cwd("pkg"),
+            at_root().target("pkg/x.ts"),
+        ] {
+            let cfg = compile_dir(&repo, &ctx.version(v));
+            assert_eq!(chain(&cfg), ["CLAUDE.md"], "{v}");
+            assert!(cfg.mcp_servers.is_empty(), "{v}");
+            let d = diags(&cfg, D::OutsideRootUnseen);
+            assert_eq!(d.len(), 1, "{v}");
+            assert_eq!(d[0].severity, Severity::Info);
+            assert!(d[0].source.is_none());
+            assert!(d[0].message.contains(".mcp.json"), "{}", d[0].message);
+            assert!(
+                cfg.assumptions
+                    .iter()
+                    .any(|a| a.contains("above the repository root")),
+                "{:?}",
+                cfg.assumptions
+            );
+            // Nothing of the files above is named.
+            let text = serde_json::to_string(&cfg).unwrap();
+            assert!(!text.contains("Above"), "{v}");
+        }
+    }
+}
