@@ -18,6 +18,7 @@ use crate::{
     not_a_file, strictly_below, target_only_dirs, Cx, TrustLevel, DEFAULT_PROJECT_DOC_MAX_BYTES,
     READ_LIMIT,
 };
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
 use std::ops::Range;
@@ -229,7 +230,7 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::ProjectUntrusted,
-                    format!("`{path}` is not loaded: {why}, and Codex loads a project .codex/config.toml layer only from a trusted directory (fidelity X28), so none of its settings or MCP servers apply; trust `{dir}` in ~/.codex/config.toml to use it."),
+                    format!("{q_path} is not loaded: {why}, and Codex loads a project `.codex/config.toml` layer only from a trusted directory (fidelity X28), so none of its settings or MCP servers apply; trust {q_dir} in `~/.codex/config.toml` to use it.", q_dir = problems::quote(&dir), q_path = problems::quote(&path)),
                 )
                 .at(SourceRef::project(path.clone(), SourceFormat::Toml)),
             );
@@ -263,7 +264,7 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
                     cx.diag(
                         Diagnostic::new(
                             DiagnosticCode::InvalidToml,
-                            format!("{path} is not valid TOML: it is not valid UTF-8{at}, which TOML requires, so Codex refuses to load it and does not start in this trusted project; save it as UTF-8."),
+                            format!("{q_path} is not valid TOML: it is not valid UTF-8{at}, which TOML requires, so Codex refuses to load it and does not start in this trusted project; save it as UTF-8.", q_path = problems::quote(&path)),
                         )
                         .at(src),
                     );
@@ -279,7 +280,7 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
             other => {
                 cx.link_problem(
                     &other,
-                    &format!("The config layer {path}"),
+                    &format!("The config layer {}", problems::quote(&path)),
                     "Codex cannot read this layer and nothing in it applies",
                     SourceFormat::Toml,
                 );
@@ -321,7 +322,7 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidToml,
-                        format!("{} is not valid TOML{at} ({}), so Codex refuses to load it and does not start in this trusted project; fix the syntax.", l.path, e.message().trim()),
+                        format!("{} is not valid TOML{at} ({}), so Codex refuses to load it and does not start in this trusted project; fix the syntax.", problems::quote(&l.path), e.message().trim()),
                     )
                     .at(src),
                 );
@@ -346,7 +347,7 @@ pub(crate) fn resolve_settings(
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::ConfigKeyNotAllowed,
-                        format!("{} sets `{key}`, which Codex ignores (with a warning) in a project .codex/config.toml; move it to ~/.codex/config.toml if it is meant.", layer.loaded.path),
+                        format!("{} sets `{key}`, which Codex ignores (with a warning) in a project `.codex/config.toml`; move it to `~/.codex/config.toml` if it is meant.", problems::quote(&layer.loaded.path)),
                     )
                     .at(layer.source(extent(k, v))),
                 );
@@ -358,7 +359,7 @@ pub(crate) fn resolve_settings(
                         cx.diag(
                             Diagnostic::new(
                                 DiagnosticCode::ConfigKeyNotAllowed,
-                                format!("{} sets `features.respect_system_proxy`, which Codex ignores (with a warning) in a project .codex/config.toml; move it to ~/.codex/config.toml if it is meant.", layer.loaded.path),
+                                format!("{} sets `features.respect_system_proxy`, which Codex ignores (with a warning) in a project `.codex/config.toml`; move it to `~/.codex/config.toml` if it is meant.", problems::quote(&layer.loaded.path)),
                             )
                             .at(layer.source(extent(fk, fv))),
                         );
@@ -373,7 +374,7 @@ pub(crate) fn resolve_settings(
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::ProjectRootMarkersIgnored,
-                        format!("{} sets project_root_markers {shown} which is recorded but not applied: Codex reads the markers only from user, system and CLI layers, so the analysis keeps the supplied repositoryRoot; set it in ~/.codex/config.toml if it is meant.", layer.loaded.path),
+                        format!("{} sets project_root_markers {shown} which is recorded but not applied: Codex reads the markers only from user, system and CLI layers, so the analysis keeps the supplied repositoryRoot; set it in `~/.codex/config.toml` if it is meant.", problems::quote(&layer.loaded.path)),
                     )
                     .at(layer.source(extent(k, v))),
                 );
@@ -402,7 +403,7 @@ pub(crate) fn resolve_settings(
                         cx.diag(
                             Diagnostic::new(
                                 DiagnosticCode::InvalidValue,
-                                format!("{} lists {n:?} in project_doc_fallback_filenames; this Codex release accepts only plain file names there and ignores it with a warning (older releases read it relative to each directory); use a plain file name.", layer.loaded.path),
+                                format!("{} lists {n:?} in project_doc_fallback_filenames; this Codex release accepts only plain file names there and ignores it with a warning (older releases read it relative to each directory); use a plain file name.", problems::quote(&layer.loaded.path)),
                             )
                             .at(layer.source(extent(k, v))),
                         );
@@ -412,7 +413,7 @@ pub(crate) fn resolve_settings(
                         cx.diag(
                             Diagnostic::new(
                                 DiagnosticCode::InvalidValue,
-                                format!("{} lists {n:?} in project_doc_fallback_filenames; an absolute name or one with `..` reads outside the directory being checked, so the analysis ignores it; use a plain file name.", layer.loaded.path),
+                                format!("{} lists {n:?} in project_doc_fallback_filenames; an absolute name or one with `..` reads outside the directory being checked, so the analysis ignores it; use a plain file name.", problems::quote(&layer.loaded.path)),
                             )
                             .at(layer.source(extent(k, v))),
                         );
@@ -483,7 +484,7 @@ pub(crate) fn invalid_value(
     cx.refuse(
         format!(
             "{key} in {} is {}, not {expected}",
-            layer.loaded.path,
+            problems::quote(&layer.loaded.path),
             describe(v.get_ref())
         ),
         Some(at.clone()),
@@ -491,7 +492,7 @@ pub(crate) fn invalid_value(
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::InvalidValue,
-            format!("{} sets {key} to {} where Codex expects {expected}, so Codex rejects this configuration and does not start; fix it.", layer.loaded.path, describe(v.get_ref())),
+            format!("{} sets {key} to {} where Codex expects {expected}, so Codex rejects this configuration and does not start; fix it.", problems::quote(&layer.loaded.path), describe(v.get_ref())),
         )
         .at(at),
     );
@@ -531,7 +532,7 @@ pub(crate) fn report_off_chain_layers(cx: &mut Cx<'_, '_>) {
             ..
         } = cx.resolve(&p)
         {
-            let effect = format!("Codex started in {dir} or in a directory below it cannot read it as its project configuration and stops with an error");
+            let effect = format!("Codex started in {} or in a directory below it cannot read it as its project configuration and stops with an error", problems::quote(&dir));
             not_a_file(
                 cx,
                 &p,

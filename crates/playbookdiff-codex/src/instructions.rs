@@ -12,6 +12,7 @@
 
 use crate::config::{read_error, Settings};
 use crate::{not_a_file, place, strictly_below, target_only_dirs, Cx, READ_LIMIT};
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,
     Severity, SourceFormat, SourceRef,
@@ -148,7 +149,7 @@ pub(crate) fn compile(
                     cx.diag(
                         Diagnostic::new(
                             DiagnosticCode::EmptyInstructionPrecedence,
-                            format!("{} is empty and comes before {} in {here}: Codex takes the first file present, drops it because it is blank, and so loads nothing from {here}; delete the empty file.", c.path, next.path),
+                            format!("{} is empty and comes before {} in {q_here}: Codex takes the first file present, drops it because it is blank, and so loads nothing from {q_here}; delete the empty file.", problems::quote(&c.path), problems::quote(&next.path), q_here = problems::quote(&here)),
                         )
                         .at(SourceRef::project(c.path.clone(), SourceFormat::Markdown)),
                     );
@@ -226,7 +227,7 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
                             cx.diag(
                                 Diagnostic::new(
                                     DiagnosticCode::InvalidUtf8,
-                                    format!("{path} is not valid UTF-8; Codex warns and reads it with replacement characters, as shown here; save it as UTF-8."),
+                                    format!("{q_path} is not valid UTF-8; Codex warns and reads it with replacement characters, as shown here; save it as UTF-8.", q_path = problems::quote(&path)),
                                 )
                                 .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
                             );
@@ -266,7 +267,7 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
             Resolved::Outside { .. } => {
                 cx.link_problem(
                     &r,
-                    &format!("The instruction file {path}"),
+                    &format!("The instruction file {}", problems::quote(&path)),
                     "",
                     SourceFormat::Markdown,
                 );
@@ -285,7 +286,7 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
                 };
                 cx.link_problem(
                     &other,
-                    &format!("The instruction file {path}"),
+                    &format!("The instruction file {}", problems::quote(&path)),
                     effect,
                     SourceFormat::Markdown,
                 );

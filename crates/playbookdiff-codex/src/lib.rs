@@ -369,7 +369,7 @@ fn untrusted_chain(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig, version:
     }
     cx.diag(Diagnostic::new(
         DiagnosticCode::ProjectUntrusted,
-        format!("The project is untrusted for cwd `{}` (the trust entry given), so Codex {version} sends none of its AGENTS.md files: {}; trust the project in ~/.codex/config.toml to receive them.", cx.context.cwd, dropped.join(", ")),
+        format!("The project is untrusted for cwd {} (the trust entry given), so Codex {version} sends none of its `AGENTS.md` files: {}; trust the project in `~/.codex/config.toml` to receive them.", problems::quote(&cx.context.cwd), dropped.join(", ")),
     ));
 }
 
@@ -388,7 +388,7 @@ fn refused(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig) {
         DiagnosticCode::ConfigRefused,
         format!(
             "Codex refuses to load this project's configuration and does not start from cwd {} (\"failed to load configuration\"): {}. Nothing it configures applies, so its MCP servers are shown unavailable; fix the named keys.",
-            cx.context.cwd,
+            problems::quote(&cx.context.cwd),
             reasons.join("; ")
         ),
     );

@@ -18,6 +18,7 @@
 
 use crate::config::{describe, extent, get, string_array, toml_key, Layer};
 use crate::Cx;
+use playbookdiff_adapter::problems;
 use playbookdiff_model::redact::{
     classify_value, has_placeholder, is_variable_name, looks_like_secret, redact_args,
     redact_command, redact_url, REDACTED,
@@ -142,7 +143,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Vec<McpServe
             other => cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::McpInvalidEntry,
-                    format!("{} sets mcp_servers to {} where Codex expects a table of servers ([mcp_servers.<name>] tables), so Codex rejects this configuration and no MCP server of this layer applies; write one [mcp_servers.<name>] table per server.", layer.loaded.path, describe(other)),
+                    format!("{} sets mcp_servers to {} where Codex expects a table of servers ([mcp_servers.<name>] tables), so Codex rejects this configuration and no MCP server of this layer applies; write one [mcp_servers.<name>] table per server.", problems::quote(&layer.loaded.path), describe(other)),
                 )
                 .at(layer.source(extent(k, v))),
             ),
@@ -405,7 +406,7 @@ fn single(
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("mcp_servers.{shown} in {path} is {} where Codex expects a table, so Codex rejects this configuration; write it as [mcp_servers.{shown}].", describe(def.get_ref())),
+                format!("mcp_servers.{shown} in {q_path} is {} where Codex expects a table, so Codex rejects this configuration; write it as [mcp_servers.{shown}].", describe(def.get_ref()), q_path = problems::quote(&path)),
             )
             .at(s.source.clone()),
         );
@@ -576,7 +577,7 @@ fn single(
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("The MCP server name {shown} in {path} has characters other than ASCII letters, digits, - and _, so Codex refuses to start it (invalid MCP server name); rename the table to such a name."),
+                format!("The MCP server name {shown} in {q_path} has characters other than ASCII letters, digits, - and _, so Codex refuses to start it (invalid MCP server name); rename the table to such a name.", q_path = problems::quote(&path)),
             )
             .at(s.source.clone()),
         );

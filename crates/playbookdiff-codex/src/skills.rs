@@ -139,8 +139,9 @@ fn roots(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Root> {
                         Diagnostic::new(
                             DiagnosticCode::SymlinkStoredAsText,
                             format!(
-                                "{path} is a file containing only {t}: a symbolic link checked out as text, so Codex \
-                                 finds no skills there. Restore the link, or copy the skills into {path}/."
+                                "{q} is a file containing only {t}: a symbolic link checked out as text, so Codex \
+                                 finds no skills there; restore the link, or copy the skills into {q}.",
+                                q = problems::quote(&path)
                             ),
                         )
                         .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
@@ -150,7 +151,7 @@ fn roots(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Root> {
             other => {
                 cx.link_problem(
                     &other,
-                    &format!("The skills root {path}"),
+                    &format!("The skills root {}", problems::quote(&path)),
                     "Codex finds no skills there",
                     SourceFormat::Markdown,
                 );
@@ -210,7 +211,7 @@ fn walk(
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::SkillMissingFile,
-                        format!("{shown_child} holds no SKILL.md at any depth Codex scans, so Codex lists no skill for it; add SKILL.md with a description, or move the folder out of {}.", root.path),
+                        format!("{q_shown_child} holds no `SKILL.md` at any depth Codex scans, so Codex lists no skill for it; add `SKILL.md` with a description, or move the folder out of {}.", problems::quote(&root.path), q_shown_child = problems::quote(&shown_child)),
                     )
                     .at(SourceRef::project(shown_child.clone(), SourceFormat::Markdown)),
                 );
@@ -233,7 +234,7 @@ fn walk(
                         cx.diag(
                             Diagnostic::new(
                                 DiagnosticCode::SkillNotDiscovered,
-                                format!("{shown_child} is a symbolic link to a file; Codex follows only links to directories while it looks for skills, so it does not load this SKILL.md; make the folder the link instead."),
+                                format!("{q_shown_child} is a symbolic link to a file; Codex follows only links to directories while it looks for skills, so it does not load this `SKILL.md`; make the folder the link instead.", q_shown_child = problems::quote(&shown_child)),
                             )
                             .at(SourceRef::project(shown_child.clone(), SourceFormat::Markdown)),
                         );
@@ -242,7 +243,7 @@ fn walk(
                     r @ Resolved::Outside { .. } => {
                         cx.link_problem(
                             &r,
-                            &format!("The skill folder {shown_child}"),
+                            &format!("The skill folder {}", problems::quote(&shown_child)),
                             "",
                             SourceFormat::Markdown,
                         );
@@ -258,7 +259,7 @@ fn walk(
                     other => {
                         cx.link_problem(
                             &other,
-                            &format!("The skill folder {shown_child}"),
+                            &format!("The skill folder {}", problems::quote(&shown_child)),
                             "Codex cannot load what is behind it",
                             SourceFormat::Markdown,
                         );
@@ -277,7 +278,7 @@ fn walk(
     if truncated {
         cx.diag(Diagnostic::new(
             DiagnosticCode::SkillNotDiscovered,
-            format!("{} holds more than {MAX_DIRS_PER_ROOT} directories; Codex stops scanning a skills root after that many, so skills in the directories it does not reach are not loaded; keep the skills root small.", root.path),
+            format!("{} holds more than {MAX_DIRS_PER_ROOT} directories; Codex stops scanning a skills root after that many, so skills in the directories it does not reach are not loaded; keep the skills root small.", problems::quote(&root.path)),
         )
         .at(SourceRef::project(root.path.clone(), SourceFormat::Markdown)));
     }
@@ -300,7 +301,7 @@ fn report_too_deep(cx: &mut Cx<'_, '_>, root: &Root, real_root: &RepoPath) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillNotDiscovered,
-                format!("{p} is more than {MAX_SCAN_DEPTH} directories below the skills root {}, deeper than Codex looks, so it does not load this skill; move it up.", root.path),
+                format!("{q_p} is more than {MAX_SCAN_DEPTH} directories below the skills root {}, deeper than Codex looks, so it does not load this skill; move it up.", problems::quote(&root.path), q_p = problems::quote(&p)),
             )
             .at(SourceRef::project(p.clone(), SourceFormat::Markdown)),
         );
@@ -347,7 +348,7 @@ pub(crate) fn parse_front_matter(
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidUtf8,
-                    format!("{file} is not valid UTF-8{at}; Codex reads SKILL.md as UTF-8 text, fails on it and does not list this skill; save it as UTF-8."),
+                    format!("{q_file} is not valid UTF-8{at}; Codex reads `SKILL.md` as UTF-8 text, fails on it and does not list this skill; save it as UTF-8.", q_file = problems::quote(&file)),
                 )
                 .at(s),
             );
@@ -357,9 +358,9 @@ pub(crate) fn parse_front_matter(
     }
     let Some(block) = skill_file::block(&text.text) else {
         let (why, msg, lines) = if skill_file::opens(&text.text) {
-            ("its front matter is never closed", format!("{file} opens its front matter with --- on line 1 but no later --- line closes it, so Codex finds no front matter and does not load the skill; close the front matter with a --- line."), Some((1, 1)))
+            ("its front matter is never closed", format!("{q_file} opens its front matter with --- on line 1 but no later --- line closes it, so Codex finds no front matter and does not load the skill; close the front matter with a --- line.", q_file = problems::quote(&file)), Some((1, 1)))
         } else if text.text.starts_with('\u{feff}') {
-            ("a byte-order mark precedes its front matter", format!("{file} starts with a byte-order mark before its --- line, so Codex finds no front matter and does not load the skill; save it as UTF-8 without a byte-order mark."), Some((1, 1)))
+            ("a byte-order mark precedes its front matter", format!("{q_file} starts with a byte-order mark before its --- line, so Codex finds no front matter and does not load the skill; save it as UTF-8 without a byte-order mark.", q_file = problems::quote(&file)), Some((1, 1)))
         } else {
             ("it has no YAML front matter", format!("{file} does not start with a --- line opening YAML front matter, so Codex does not load it as a skill; put front matter with a description at the very top."), None)
         };
@@ -411,7 +412,10 @@ pub(crate) fn parse_front_matter(
                 cx.diag(
                     Diagnostic::new(
                         code,
-                        format!("{file} is not loaded by Codex: {why}{at_line}; {fix}."),
+                        format!(
+                            "{q_file} is not loaded by Codex: {why}{at_line}; {fix}.",
+                            q_file = problems::quote(&file)
+                        ),
                     )
                     .at(at),
                 );
@@ -459,7 +463,7 @@ pub(crate) fn policy(
             if report {
                 cx.link_problem(
                     &other,
-                    &format!("The skill metadata {path}"),
+                    &format!("The skill metadata {}", problems::quote(&path)),
                     "Codex ignores it and the skill keeps the default policy",
                     SourceFormat::Yaml,
                 );
@@ -487,7 +491,7 @@ pub(crate) fn policy(
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::InvalidYaml,
-                format!("{path} does not match what Codex reads (invalid YAML, a value of the wrong type such as allow_implicit_invocation: no instead of false, or an unknown product), so Codex ignores the whole file: the skill keeps the defaults (implicit invocation allowed, listed for every product); write true or false and known product names."),
+                format!("{q_path} does not match what Codex reads (invalid YAML, a value of the wrong type such as allow_implicit_invocation: no instead of false, or an unknown product), so Codex ignores the whole file: the skill keeps the defaults (implicit invocation allowed, listed for every product); write true or false and known product names.", q_path = problems::quote(&path)),
             )
             .with_severity(Severity::Warning)
             .at(src.clone()),
@@ -655,7 +659,10 @@ fn skill_file_not_a_file(cx: &mut Cx<'_, '_>, file: &RepoPath, kind: EntryKind, 
         file,
         kind,
         via_link,
-        &format!("Codex does not read it as a skill file and lists no skill for {skill_dir}"),
+        &format!(
+            "Codex does not read it as a skill file and lists no skill for {}",
+            problems::quote(&skill_dir)
+        ),
         SourceFormat::Markdown,
         Severity::Warning,
     );
@@ -787,7 +794,7 @@ fn ignore_project_skills_config(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) {
                         cx.diag(
                             Diagnostic::new(
                                 DiagnosticCode::InvalidValue,
-                                format!("A skills.config entry in {} sets {field} to {} where Codex expects {expected}, so Codex rejects this configuration; fix it.", l.loaded.path, describe(fv.get_ref())),
+                                format!("A skills.config entry in {} sets {field} to {} where Codex expects {expected}, so Codex rejects this configuration; fix it.", problems::quote(&l.loaded.path), describe(fv.get_ref())),
                             )
                             .at(l.source(crate::config::extent(fk, fv))),
                         );
@@ -799,7 +806,7 @@ fn ignore_project_skills_config(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::ConfigKeyNotAllowed,
-                    format!("{} sets [[skills.config]], which Codex reads only from user and session configuration, never from a project layer, so it disables no skill; move it to ~/.codex/config.toml, or remove the skill from the repository.", l.loaded.path),
+                    format!("{} sets [[skills.config]], which Codex reads only from user and session configuration, never from a project layer, so it disables no skill; move it to `~/.codex/config.toml`, or remove the skill from the repository.", problems::quote(&l.loaded.path)),
                 )
                 .at(l.source(crate::config::extent(k, v))),
             );
@@ -1158,8 +1165,8 @@ fn budget(
     cx.diag(Diagnostic::new(
         DiagnosticCode::SkillListingBudget,
         format!(
-            "The skill list Codex shows the model from cwd {} does not fit its budget of {budget_words}: descriptions shortened: {}; skills omitted: {}. Certain from the repository's skills alone: {}; only together with the {} skills a fresh Codex installation bundles: {}. User and admin skills the analysis cannot see take more of the budget. Shorten the descriptions, or set policy.allow_implicit_invocation: false in agents/openai.yaml for skills the model need not pick on its own.",
-            cx.context.cwd,
+            "The skill list Codex shows the model from cwd {} does not fit its budget of {budget_words}: descriptions shortened: {}; skills omitted: {}. Certain from the repository's skills alone: {}; only together with the {} skills a fresh Codex installation bundles: {}. User and admin skills the analysis cannot see take more of the budget. Shorten the descriptions, or set policy.allow_implicit_invocation: false in `agents/openai.yaml` for skills the model need not pick on its own.",
+            problems::quote(&cx.context.cwd),
             list(&shortened),
             list(&omitted),
             list(&certain),

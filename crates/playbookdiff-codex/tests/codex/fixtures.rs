@@ -471,7 +471,7 @@ fn empty_instruction_file_is_skipped() {
     );
     let d = one_diag(&c, "empty-instruction-precedence");
     assert!(
-        d.message.contains("loads nothing from sub"),
+        d.message.contains("loads nothing from `sub`"),
         "{}",
         d.message
     );
