@@ -260,9 +260,9 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                     Diagnostic::new(
                         DiagnosticCode::AgentsMdFallback,
                         format!(
-                            "`{path}` loads at startup because no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md \
+                            "`{path}` loads at startup because no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` \
                              is on the path from the repository root to the launch directory: Claude Code {} reads \
-                             AGENTS.md there instead (2.1.277 and later).",
+                             `AGENTS.md` there instead (2.1.277 and later).",
                             cx.profile.version
                         ),
                     )

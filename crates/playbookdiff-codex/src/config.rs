@@ -316,7 +316,7 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
                 }
                 src.resolved_path = l.resolved.clone();
                 cx.refuse(
-                    format!("{} is not valid TOML{at}", l.path),
+                    format!("{} is not valid TOML{at}", problems::quote(&l.path)),
                     Some(src.clone()),
                 );
                 cx.diag(
@@ -545,7 +545,7 @@ pub(crate) fn report_off_chain_layers(cx: &mut Cx<'_, '_>) {
             continue;
         }
         let msg = if strictly_below(&dir, &cwd) {
-            format!("{p} is below cwd {cwd}; Codex applies .codex/config.toml layers only from the project root down to cwd, so nothing in it applies in this session; start Codex in {dir} to use it.")
+            format!("{} is below cwd {}; Codex applies `.codex/config.toml` layers only from the project root down to cwd, so nothing in it applies in this session; start Codex in {} to use it.", problems::quote(&p), problems::quote(&cwd), problems::quote(&dir))
         } else {
             let t = cx
                 .context
@@ -553,7 +553,7 @@ pub(crate) fn report_off_chain_layers(cx: &mut Cx<'_, '_>) {
                 .as_ref()
                 .map(ToString::to_string)
                 .unwrap_or_default();
-            format!("{p} is on the way to targetPath {t} but not on the path from the repository root to cwd {cwd}, so nothing in it applies in this session; start Codex in {dir} to use it.")
+            format!("{} is on the way to targetPath {} but not on the path from the repository root to cwd {}, so nothing in it applies in this session; start Codex in {} to use it.", problems::quote(&p), problems::quote(&t), problems::quote(&cwd), problems::quote(&dir))
         };
         cx.diag(
             Diagnostic::new(DiagnosticCode::ConfigLayerNotApplied, msg)

@@ -346,7 +346,7 @@ fn budget(
         return Vec::new();
     }
     let set_by = match &settings.max_bytes_source {
-        Some(s) => format!("set in {}", s.path),
+        Some(s) => format!("set in {}", problems::quote(&s.path)),
         None => "the default".to_string(),
     };
     let mut remaining = limit;
@@ -377,9 +377,12 @@ fn budget(
         kept.push(inst);
     }
     *effective = kept;
-    let names: Vec<String> = dropped.iter().map(|i| i.source.path.to_string()).collect();
+    let names: Vec<String> = dropped
+        .iter()
+        .map(|i| problems::quote(&i.source.path))
+        .collect();
     let cut_words = match &cut {
-        Some((p, at, of)) => format!("{p} is cut after byte {at} of {of}"),
+        Some((p, at, of)) => format!("{} is cut after byte {at} of {of}", problems::quote(p)),
         None => "no file is cut".to_string(),
     };
     let drop_words = if names.is_empty() {
@@ -393,8 +396,8 @@ fn budget(
         ""
     };
     let msg = format!(
-        "The AGENTS.md chain for cwd {} is {total} bytes, over project_doc_max_bytes = {limit} ({set_by}): Codex fills the budget root first, so {cut_words} and {drop_words}.{zero} Shorten the files or raise project_doc_max_bytes.",
-        cx.context.cwd,
+        "The `AGENTS.md` chain for cwd {} is {total} bytes, over project_doc_max_bytes = {limit} ({set_by}): Codex fills the budget root first, so {cut_words} and {drop_words}.{zero} Shorten the files or raise project_doc_max_bytes.",
+        problems::quote(&cx.context.cwd),
     );
     let source = settings.max_bytes_source.clone().or_else(|| {
         cut.as_ref()

@@ -447,7 +447,7 @@ fn unavailable_layers(
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::ProjectTrustAssumed,
-                "The project's .codex/config.toml layers are applied on the assumption that the project is trusted; an untrusted project skips them (MCP servers included), so confirm the trust level in ~/.codex/config.toml.",
+                "The project's `.codex/config.toml` layers are applied on the assumption that the project is trusted; an untrusted project skips them (MCP servers included), so confirm the trust level in `~/.codex/config.toml`.",
             )
             .at(SourceRef::project(first, SourceFormat::Toml)),
         );

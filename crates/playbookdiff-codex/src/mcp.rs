@@ -256,10 +256,10 @@ struct Field<'l, 'a> {
 impl Field<'_, '_> {
     fn at(&self) -> String {
         format!(
-            "mcp_servers.{}.{} in {}",
+            "`mcp_servers.{}.{}` in {}",
             toml_key(&self.server),
             self.key,
-            self.layer.loaded.path
+            problems::quote(&self.layer.loaded.path)
         )
     }
 

@@ -362,7 +362,7 @@ pub(crate) fn parse_front_matter(
         } else if text.text.starts_with('\u{feff}') {
             ("a byte-order mark precedes its front matter", format!("{q_file} starts with a byte-order mark before its --- line, so Codex finds no front matter and does not load the skill; save it as UTF-8 without a byte-order mark.", q_file = problems::quote(&file)), Some((1, 1)))
         } else {
-            ("it has no YAML front matter", format!("{file} does not start with a --- line opening YAML front matter, so Codex does not load it as a skill; put front matter with a description at the very top."), None)
+            ("it has no YAML front matter", format!("{} does not start with a `---` line opening YAML front matter, so Codex does not load it as a skill; put front matter with a description at the very top.", problems::quote(&file)), None)
         };
         if report {
             let mut s = src.clone();
@@ -1206,7 +1206,7 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
         let ids: Vec<String> = idx.iter().map(|&i| skills[i].id.clone()).collect();
         let paths: Vec<String> = idx
             .iter()
-            .map(|&i| skills[i].source.path.to_string())
+            .map(|&i| problems::quote(&skills[i].source.path))
             .collect();
         for &i in &idx {
             let own = skills[i].id.clone();

@@ -342,7 +342,7 @@ fn check_file_references(cx: &mut Cx<'_, '_>, path: &RepoPath, text: &str) {
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::UserConfigUnavailable,
-                        format!("{path} inlines {{file:{reference}}}, a file outside the repository; OpenCode refuses to start when it is missing on the developer's machine, and the analysis does not read it."),
+                        format!("{} inlines `{{file:{reference}}}`, a file outside the repository; OpenCode refuses to start when it is missing on the developer's machine, and the analysis does not read it.", problems::quote(path)),
                     )
                     .at(src),
                 );
@@ -354,7 +354,7 @@ fn check_file_references(cx: &mut Cx<'_, '_>, path: &RepoPath, text: &str) {
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidValue,
-                        format!("{path} inlines {{file:{reference}}}, but no such file exists in the repository (relative to {}), so OpenCode refuses to start (\"bad file reference\") unless the file is created locally; add it or remove the reference.", place(&dir)),
+                        format!("{} inlines `{{file:{reference}}}`, but no such file exists in the repository (relative to {}), so OpenCode refuses to start (\"bad file reference\") unless the file is created locally; add it or remove the reference.", problems::quote(path), place(&dir)),
                     )
                     .with_severity(Severity::Error)
                     .at(src),

@@ -14,6 +14,7 @@
 use crate::config::Layer;
 use crate::walk::{self, Opts};
 use crate::Cx;
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, SourceFormat, SourceRef};
 
 /// Reports every agent, command, mode and plugin of the applicable
@@ -39,7 +40,7 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, layers: &[Layer]) {
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::ItemNotModelled,
-                        format!("{} defines the OpenCode {what} `{shown}`; agents, commands and modes are not modelled, so it is not compared with other harnesses.", l.path),
+                        format!("{} defines the OpenCode {what} `{shown}`; agents, commands and modes are not modelled, so it is not compared with other harnesses.", problems::quote(&l.path)),
                     )
                     .at(l.source(&[key, name])),
                 );
@@ -98,7 +99,7 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, layers: &[Layer]) {
                         } else {
                             name.to_string()
                         };
-                        format!("{} defines the OpenCode {what} `{shown}`; agents, commands and modes are not modelled, so it is not compared with other harnesses.", f.path)
+                        format!("{} defines the OpenCode {what} `{shown}`; agents, commands and modes are not modelled, so it is not compared with other harnesses.", problems::quote(&f.path))
                     };
                     cx.diag(
                         Diagnostic::new(DiagnosticCode::ItemNotModelled, msg)

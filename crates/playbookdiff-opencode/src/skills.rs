@@ -176,6 +176,7 @@ struct Parsed {
 }
 
 fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
+    let q = problems::quote(file);
     let mut p = Parsed {
         name: None,
         description: None,
@@ -207,7 +208,7 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillFieldMissing,
-                format!("{file} has no front matter; OpenCode loads a skill only with a `name` in its front matter, so it skips this one. Add `---\\nname: …\\ndescription: …\\n---`."),
+                format!("{q} has no front matter; OpenCode loads a skill only with a `name` in its front matter, so it skips this one; add `---\\nname: …\\ndescription: …\\n---`."),
             )
             .at(src),
         );
@@ -229,7 +230,7 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidFrontmatter,
-                    format!("The front matter of {file} is not valid YAML ({msg}{at}); OpenCode reports \"Failed to parse skill\" and skips it."),
+                    format!("The front matter of {q} is not valid YAML ({msg}{at}); OpenCode reports \"Failed to parse skill\" and skips it."),
                 )
                 .at(src),
             );
@@ -245,7 +246,7 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::SkillFieldMissing,
-                    format!("{file} has no `name` in its front matter; OpenCode never uses the directory name instead, so it skips the skill. Add `name: {}`.", file.parent().and_then(|d| d.file_name().map(str::to_string)).unwrap_or_default()),
+                    format!("{q} has no `name` in its front matter; OpenCode never uses the directory name instead, so it skips the skill; add `name: {}`.", file.parent().and_then(|d| d.file_name().map(str::to_string)).unwrap_or_default()),
                 )
                 .at(src),
             );
@@ -256,7 +257,7 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::SkillFieldInvalid,
-                    format!("`name` in {file} is not text (quote it); OpenCode skips the skill."),
+                    format!("`name` in {q} is not text (quote it); OpenCode skips the skill."),
                 )
                 .at(src),
             );
@@ -269,7 +270,7 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::SkillFieldMissing,
-                    format!("{file} has no `description`; OpenCode loads the skill but never lists it to the model. Add a description."),
+                    format!("{q} has no `description`; OpenCode loads the skill but never lists it to the model; add a description."),
                 )
                 .at(src),
             );
@@ -280,7 +281,7 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
                 Diagnostic::new(
                     DiagnosticCode::SkillFieldInvalid,
                     format!(
-                        "`description` in {file} is not text (quote it); OpenCode skips the skill."
+                        "`description` in {q} is not text (quote it); OpenCode skips the skill."
                     ),
                 )
                 .at(src),
@@ -446,7 +447,7 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
         let paths: Vec<RepoPath> = idx.iter().map(|&i| skills[i].source.path.clone()).collect();
         let list = paths
             .iter()
-            .map(|p| p.to_string())
+            .map(problems::quote)
             .collect::<Vec<_>>()
             .join(", ");
         if same_text(cx, &paths) {
@@ -474,7 +475,7 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillNameCollision,
-                format!("Skills named {name:?} are defined at {list}; OpenCode keeps one of them, usually the last found ({}), but it reads them concurrently, so which one is not certain. Rename all but one.", paths[paths.len() - 1]),
+                format!("Skills named {name:?} are defined at {list}; OpenCode keeps one of them, usually the last found ({}), but it reads them concurrently, so which one is not certain. Rename all but one.", problems::quote(&paths[paths.len() - 1])),
             )
             .with_severity(Severity::Warning)
             .at(SourceRef::project(paths[paths.len() - 1].clone(), SourceFormat::Markdown)),

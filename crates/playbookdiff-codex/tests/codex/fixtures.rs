@@ -140,8 +140,8 @@ fn instruction_byte_limit() {
     let d = one_diag(&c, "instruction-budget-exceeded");
     assert_eq!(d.severity, Severity::Warning);
     for part in [
-        "project_doc_max_bytes = 100 (set in .codex/config.toml)",
-        "pkg/AGENTS.md is cut after byte 40 of 80",
+        "project_doc_max_bytes = 100 (set in `.codex/config.toml`)",
+        "`pkg/AGENTS.md` is cut after byte 40 of 80",
         "no file is dropped",
     ] {
         assert!(d.message.contains(part), "{part}: {}", d.message);
@@ -276,7 +276,7 @@ fn nested_codex_config() {
     let d = one_diag(&c, "instruction-budget-exceeded");
     assert!(
         d.message
-            .contains("project_doc_max_bytes = 10 (set in .codex/config.toml)"),
+            .contains("project_doc_max_bytes = 10 (set in `.codex/config.toml`)"),
         "{}",
         d.message
     );
@@ -685,8 +685,8 @@ fn fr12_budget_shared_across_chain() {
     let d = one_diag(&c, "instruction-budget-exceeded");
     for part in [
         "is 36000 bytes, over project_doc_max_bytes = 32768 (the default)",
-        "apps/AGENTS.md is cut after byte 12768 of 13000",
-        "dropped: apps/go/AGENTS.md",
+        "`apps/AGENTS.md` is cut after byte 12768 of 13000",
+        "dropped: `apps/go/AGENTS.md`",
     ] {
         assert!(
             d.message.contains(part),

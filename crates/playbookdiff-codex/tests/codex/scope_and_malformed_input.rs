@@ -427,8 +427,8 @@ fn other_wrong_types_in_codex_config_are_reported_with_their_lines() {
     );
     let mcp = diags_at(&c, "mcp-invalid-entry", ".codex/config.toml");
     for (part, line) in [
-        ("startup_timeout_sec in .codex/config.toml is a string where Codex expects a non-negative number of seconds", 4),
-        ("required in .codex/config.toml is an integer where Codex expects true or false", 5),
+        ("startup_timeout_sec` in `.codex/config.toml` is a string where Codex expects a non-negative number of seconds", 4),
+        ("required` in `.codex/config.toml` is an integer where Codex expects true or false", 5),
         ("a { name, source } table whose name is a variable name string", 6),
     ] {
         assert!(
@@ -467,7 +467,7 @@ fn wrong_type_messages_say_what_is_wrong_not_just_the_type() {
         has("project_doc_max_bytes to a negative number (-5) where"),
         "{msgs:#?}"
     );
-    assert!(has("args in .codex/config.toml is an array whose items are not all strings (item 2 is a boolean)"), "{msgs:#?}");
+    assert!(has("args` in `.codex/config.toml` is an array whose items are not all strings (item 2 is a boolean)"), "{msgs:#?}");
     assert!(!msgs.iter().any(|m| m.contains("of type ")), "{msgs:#?}");
 }
 
