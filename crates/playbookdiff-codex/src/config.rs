@@ -230,7 +230,7 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::ProjectUntrusted,
-                    format!("{q_path} is not loaded: {why}, and Codex loads a project `.codex/config.toml` layer only from a trusted directory (fidelity X28), so none of its settings or MCP servers apply; trust {q_dir} in `~/.codex/config.toml` to use it.", q_dir = problems::quote(&dir), q_path = problems::quote(&path)),
+                    format!("{q_path} is not loaded: {why}, and Codex loads a project `.codex/config.toml` layer only from a trusted directory (fidelity X28), so none of its settings or MCP servers apply; trust {q_dir} in `~/.codex/config.toml` to use it.", q_dir = problems::quote(dir), q_path = problems::quote(&path)),
                 )
                 .at(SourceRef::project(path.clone(), SourceFormat::Toml)),
             );

@@ -348,7 +348,7 @@ pub(crate) fn parse_front_matter(
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidUtf8,
-                    format!("{q_file} is not valid UTF-8{at}; Codex reads `SKILL.md` as UTF-8 text, fails on it and does not list this skill; save it as UTF-8.", q_file = problems::quote(&file)),
+                    format!("{q_file} is not valid UTF-8{at}; Codex reads `SKILL.md` as UTF-8 text, fails on it and does not list this skill; save it as UTF-8.", q_file = problems::quote(file)),
                 )
                 .at(s),
             );
@@ -358,11 +358,11 @@ pub(crate) fn parse_front_matter(
     }
     let Some(block) = skill_file::block(&text.text) else {
         let (why, msg, lines) = if skill_file::opens(&text.text) {
-            ("its front matter is never closed", format!("{q_file} opens its front matter with --- on line 1 but no later --- line closes it, so Codex finds no front matter and does not load the skill; close the front matter with a --- line.", q_file = problems::quote(&file)), Some((1, 1)))
+            ("its front matter is never closed", format!("{q_file} opens its front matter with --- on line 1 but no later --- line closes it, so Codex finds no front matter and does not load the skill; close the front matter with a --- line.", q_file = problems::quote(file)), Some((1, 1)))
         } else if text.text.starts_with('\u{feff}') {
-            ("a byte-order mark precedes its front matter", format!("{q_file} starts with a byte-order mark before its --- line, so Codex finds no front matter and does not load the skill; save it as UTF-8 without a byte-order mark.", q_file = problems::quote(&file)), Some((1, 1)))
+            ("a byte-order mark precedes its front matter", format!("{q_file} starts with a byte-order mark before its --- line, so Codex finds no front matter and does not load the skill; save it as UTF-8 without a byte-order mark.", q_file = problems::quote(file)), Some((1, 1)))
         } else {
-            ("it has no YAML front matter", format!("{} does not start with a `---` line opening YAML front matter, so Codex does not load it as a skill; put front matter with a description at the very top.", problems::quote(&file)), None)
+            ("it has no YAML front matter", format!("{} does not start with a `---` line opening YAML front matter, so Codex does not load it as a skill; put front matter with a description at the very top.", problems::quote(file)), None)
         };
         if report {
             let mut s = src.clone();
@@ -414,7 +414,7 @@ pub(crate) fn parse_front_matter(
                         code,
                         format!(
                             "{q_file} is not loaded by Codex: {why}{at_line}; {fix}.",
-                            q_file = problems::quote(&file)
+                            q_file = problems::quote(file)
                         ),
                     )
                     .at(at),

@@ -174,7 +174,7 @@ fn a_skill_needs_a_name_and_is_listed_only_with_a_description() {
     assert!(has(
         &c,
         DiagnosticCode::SkillFieldMissing,
-        "noname/SKILL.md has no `name`"
+        "noname/SKILL.md` has no `name`"
     ));
     let nodesc = skill(&c, ".claude/skills/nodesc/SKILL.md");
     assert_eq!(nodesc.applicability, Applicability::Effective);
