@@ -815,3 +815,47 @@ fn the_configuration_file_accepts_excludes_and_sets_the_threshold() {
     let (_, v) = h.json("HEAD~1..HEAD");
     assert_eq!(v["harnesses"], serde_json::json!(["claude-code", "codex"]));
 }
+
+/// `[agent-versions]` of `playbookdiff.toml` chooses the release `diff`
+/// models, and `--agent-version` replaces it: a skill below a
+/// `.cursor-plugin` manifest is namespaced by Codex 0.171.0 (`cup:three`)
+/// but not by 0.142.3 (`three`), so the same commit adds a differently
+/// named skill under each (fidelity row X13).
+#[test]
+fn agent_versions_choose_the_release_diff_models() {
+    let h = bridged();
+    h.write(
+        ".agents/skills/cu/.cursor-plugin/plugin.json",
+        "{\"name\": \"cup\"}\n",
+    )
+    .write(
+        ".agents/skills/cu/three/SKILL.md",
+        "---\ndescription: Below a .cursor-plugin manifest.\n---\n\nBody.\n",
+    )
+    .commit("plugin skill");
+    let added = |v: &Value| -> Vec<(String, String)> {
+        changes(agent(v, ".", "codex").expect("codex changes"), "skills")
+    };
+
+    h.write(
+        "playbookdiff.toml",
+        "[agent-versions]\ncodex = \"0.142.3\"\n",
+    );
+    let (_, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(added(&v), [pair("added", "three")]);
+
+    h.write(
+        "playbookdiff.toml",
+        "[agent-versions]\ncodex = \"0.171.0\"\n",
+    );
+    let (_, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(added(&v), [pair("added", "cup:three")]);
+
+    let (code, out, err) = h.diff(
+        "HEAD~1..HEAD",
+        &["--format", "json", "--agent-version", "codex=0.142.3"],
+    );
+    assert!(code == 0 || code == 1, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(added(&v), [pair("added", "three")]);
+}
