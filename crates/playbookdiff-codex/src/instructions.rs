@@ -126,6 +126,9 @@ pub(crate) fn compile(
                 } else {
                     format!("{first_path} wins the slot of {here}: Codex loads at most one file per directory, the first of {tried} present.")
                 };
+                if i == 1 && first.name == OVERRIDE && !first.is_empty() && !c.is_empty() {
+                    override_shadows(cx, first, c, &here);
+                }
                 let mut inst = c.instruction(dir, Applicability::Shadowed, why);
                 inst.resolution = Some(Resolution {
                     strategy: "shadowed".to_string(),
@@ -196,6 +199,49 @@ pub(crate) fn compile(
     effective.extend(others);
     effective.extend(out_of_scope);
     effective
+}
+
+/// Reports a non-empty file (`shadowed`, the first after the override)
+/// that an `AGENTS.override.md` of its directory hides: Codex reads one
+/// file per directory, the first of `AGENTS.override.md`, `AGENTS.md` and
+/// the fallback names present (openai/codex `agents_md_paths`; oracle case
+/// `codex.root_agents_override`, 0.142.3 and 0.171.0). The override is
+/// meant as a personal file; committed, it silently replaces the shared
+/// text for every Codex user. A warning in repo mode, which reads only
+/// what the repository holds; information in local mode, which also reads
+/// personal files, where an override is the user's own as Codex intends. The
+/// diagnostic points at the shadowed file and its lines, so that it is
+/// evidence of every finding about what Codex lacks from it.
+fn override_shadows(cx: &mut Cx<'_, '_>, winner: &Candidate, shadowed: &Candidate, here: &str) {
+    let lines = |c: &Candidate| match &c.state {
+        State::Read(t) => Some(t.line_count()),
+        _ => None,
+    };
+    let size = |c: &Candidate| match lines(c) {
+        Some(1) => " (1 line)".to_string(),
+        Some(n) => format!(" ({n} lines)"),
+        None => format!(" ({} bytes)", c.bytes()),
+    };
+    let (o, a) = (&winner.path, &shadowed.path);
+    let local = cx.context.mode == playbookdiff_model::Mode::Local;
+    let mut at = SourceRef::project(a.clone(), SourceFormat::Markdown);
+    if let Some(n) = lines(shadowed).filter(|n| *n > 0) {
+        at = at.with_lines(1, n);
+    }
+    let mut d = Diagnostic::new(
+        DiagnosticCode::InstructionShadowed,
+        format!(
+            "Codex never receives `{a}`{}: `{o}`{} in {here} hides it, because Codex reads one instruction file per directory, the first of {OVERRIDE} and {DEFAULT} present{}. If the override holds what everyone needs, move its text into `{a}` and delete `{o}`; if it is personal, remove it from the repository and add it to `.gitignore`.",
+            size(shadowed),
+            size(winner),
+            if local { " (local mode reads personal files too: a personal override is what Codex intends)" } else { "" },
+        ),
+    )
+    .at(at);
+    if local {
+        d = d.with_severity(Severity::Info);
+    }
+    cx.diag(d);
 }
 
 /// The existing candidate files of `dir`, in trial order. Missing names,

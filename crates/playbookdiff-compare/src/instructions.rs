@@ -197,6 +197,8 @@ pub(crate) fn compare(
                             pieces[*i].inst.load_phase,
                             pieces[*i].inst.applicability,
                         ),
+                        shadowed: pieces[*i].inst.applicability
+                            == playbookdiff_model::Applicability::Shadowed,
                     },
                 })
                 .collect(),
@@ -502,19 +504,12 @@ fn scope_gap(
             .collect::<Vec<_>>()
             .join(",")
     );
-    let sides: Vec<String> = (0..n)
-        .map(|h| {
-            format!(
-                "{} {}",
-                display_name(configs[h].harness),
-                match rec(h) {
-                    Reception::NotLoaded => "never from this launch directory".to_string(),
-                    r => format!("receives it {}", r.phrase()),
-                }
-            )
-        })
-        .collect();
-    let mut message = format!("{}: {}.", files_phrase(&class.files), sides.join(", but "));
+    let sides: Vec<(Harness, Reception)> = (0..n).map(|h| (configs[h].harness, rec(h))).collect();
+    let mut message = format!(
+        "{}: {}.",
+        files_phrase(&class.files),
+        crate::state::sides_phrase(&sides, "receives it", "receive it")
+    );
     if let Some(first) = message.get(..1) {
         message = first.to_uppercase() + &message[1..];
     }

@@ -114,6 +114,11 @@ pub struct Cell {
     /// `conditional`; see [`Cell::triggers`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub triggered: bool,
+    /// True when another source wins the item's slot (applicability
+    /// `shadowed`: an `AGENTS.override.md` beside an `AGENTS.md`, a skill
+    /// of the same name that takes precedence).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shadowed: bool,
 }
 
 impl Cell {
@@ -122,6 +127,7 @@ impl Cell {
             reception: None,
             note: String::new(),
             triggered: false,
+            shadowed: false,
         }
     }
 
@@ -163,8 +169,23 @@ pub fn compare(configs: &[&EffectiveAgentConfig]) -> Comparison {
 
 /// The repository problems (warning or error diagnostics of kind
 /// repository-problem) each harness reports about the files its evidence
-/// comes from, attached to every finding as [`Finding::problems`].
+/// comes from, attached to every finding as [`Finding::problems`]. An
+/// instruction that wins its slot over other files (resolution
+/// `override`, such as an `AGENTS.override.md` hiding the `AGENTS.md`
+/// beside it) also brings the problems reported at the files it hides:
+/// they explain what it replaces.
 pub(crate) fn attach_problems(configs: &[&EffectiveAgentConfig], findings: &mut [Finding]) {
+    let mut hides: HashMap<(Harness, &RepoPath), Vec<&RepoPath>> = HashMap::new();
+    for c in configs {
+        for i in &c.instructions {
+            if let Some(r) = i.resolution.as_ref().filter(|r| r.strategy == "override") {
+                hides
+                    .entry((c.harness, &i.source.path))
+                    .or_default()
+                    .extend(r.sources.iter());
+            }
+        }
+    }
     let mut by_file: HashMap<(Harness, &RepoPath), Vec<&Diagnostic>> = HashMap::new();
     for c in configs {
         for d in &c.diagnostics {
@@ -181,9 +202,15 @@ pub(crate) fn attach_problems(configs: &[&EffectiveAgentConfig], findings: &mut 
     for f in findings {
         let mut out: Vec<FindingProblem> = Vec::new();
         for i in &f.items {
+            let hidden = hides
+                .get(&(i.harness, &i.source.path))
+                .into_iter()
+                .flatten()
+                .copied();
             for path in [Some(&i.source.path), i.source.resolved_path.as_ref()]
                 .into_iter()
                 .flatten()
+                .chain(hidden)
             {
                 for d in by_file.get(&(i.harness, path)).into_iter().flatten() {
                     let p = FindingProblem {

@@ -230,6 +230,7 @@ pub(crate) fn compare(
                         reception: Some(cell_reception(s)),
                         note: transport_as_declared(s),
                         triggered: Cell::triggers(s.load_phase, s.applicability),
+                        shadowed: s.applicability == Applicability::Shadowed,
                     },
                 })
                 .collect(),

@@ -151,6 +151,7 @@ pub(crate) fn compare(
                             String::new()
                         },
                         triggered: Cell::triggers(s.load_phase, s.applicability),
+                        shadowed: s.applicability == playbookdiff_model::Applicability::Shadowed,
                     },
                 })
                 .collect(),
@@ -243,18 +244,8 @@ pub(crate) fn compare(
                 id::first(&cx.hs(&first))
             };
             let conditional = recs.contains(&Reception::Conditional);
-            let sides: Vec<String> = (0..n)
-                .map(|h| {
-                    format!(
-                        "{} {}",
-                        display_name(cx.h(h)),
-                        match recs[h] {
-                            Reception::NotLoaded => "never from this launch directory".to_string(),
-                            r => format!("has it {}", r.phrase()),
-                        }
-                    )
-                })
-                .collect();
+            let sides: Vec<(Harness, Reception)> = (0..n).map(|h| (cx.h(h), recs[h])).collect();
+            let sides = crate::state::sides_phrase(&sides, "has it", "have it");
             let mut f = cx.finding(
                 FindingType::ScopeGap,
                 if conditional {
@@ -268,7 +259,7 @@ pub(crate) fn compare(
                 &first,
                 &later,
                 items,
-                format!("Skill {cname}: {}.", sides.join(", but ")),
+                format!("Skill {cname}: {}.", sides),
             );
             f.absences = later
                 .iter()

@@ -61,3 +61,66 @@ impl Reception {
         }
     }
 }
+
+/// How several harnesses have one item, for a sentence: the harnesses
+/// grouped by reception, best first, each group with `singular` or
+/// `plural` and the reception's phrase, the last group after "but"
+/// ("Claude Code and OpenCode receive it at startup, but Codex never from
+/// this launch directory"). `sides` holds one reception per harness.
+pub fn sides_phrase(
+    sides: &[(playbookdiff_model::Harness, Reception)],
+    singular: &str,
+    plural: &str,
+) -> String {
+    let mut recs: Vec<Reception> = sides.iter().map(|(_, r)| *r).collect();
+    recs.sort();
+    recs.dedup();
+    let parts: Vec<String> = recs
+        .iter()
+        .map(|r| {
+            let hs: Vec<playbookdiff_model::Harness> = sides
+                .iter()
+                .filter(|(_, x)| x == r)
+                .map(|(h, _)| *h)
+                .collect();
+            let who = crate::names(&hs);
+            match r {
+                Reception::NotLoaded => format!("{who} never from this launch directory"),
+                r if hs.len() == 1 => format!("{who} {singular} {}", r.phrase()),
+                r => format!("{who} {plural} {}", r.phrase()),
+            }
+        })
+        .collect();
+    match parts.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{}, but {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use playbookdiff_model::Harness;
+
+    #[test]
+    fn sides_are_grouped_by_reception_best_first() {
+        let sides = [
+            (Harness::ClaudeCode, Reception::Startup),
+            (Harness::Codex, Reception::NotLoaded),
+            (Harness::OpenCode, Reception::Startup),
+        ];
+        assert_eq!(
+            sides_phrase(&sides, "receives it", "receive it"),
+            "Claude Code and OpenCode receive it at startup, but Codex never from this launch directory"
+        );
+        let sides = [
+            (Harness::ClaudeCode, Reception::OnDemand),
+            (Harness::Codex, Reception::Startup),
+        ];
+        assert_eq!(
+            sides_phrase(&sides, "has it", "have it"),
+            "Codex has it at startup, but Claude Code has it on demand"
+        );
+    }
+}

@@ -573,6 +573,19 @@ declare_codes! {
     /// Source: openai/codex `agents_md_paths`, `read_agents_md`; seen with
     /// `codex debug prompt-input`.
     EmptyInstructionPrecedence = "empty-instruction-precedence", Warning, RepositoryProblem, "codex", "0.1.0", "an empty instruction file hides the next one";
+    /// A non-empty `AGENTS.md` (or fallback file) that a committed
+    /// `AGENTS.override.md` of the same directory hides from Codex: Codex
+    /// reads one instruction file per directory, the first of
+    /// `AGENTS.override.md`, `AGENTS.md` and the fallback names present, so
+    /// the shadowed file is never read, however long it is. The override is
+    /// meant as a personal file: move what it holds into `AGENTS.md` and
+    /// delete it, or keep it out of the repository. Reported at the
+    /// shadowed file; information in local mode, which also reads personal
+    /// files, where an override is the user's own as Codex intends. Source: openai/codex `agents_md_paths` (candidate
+    /// order, one file per directory); oracle case
+    /// `codex.root_agents_override`, recorded with 0.142.3 and 0.171.0
+    /// (only the override's text is received).
+    InstructionShadowed = "instruction-shadowed", Warning, RepositoryProblem, "codex", "0.1.0", "a committed AGENTS.override.md hides the AGENTS.md beside it";
     /// A SKILL.md lacks the `name` or `description` Codex requires; the
     /// skill is not listed. Source: harness facts B5.
     SkillFieldMissing = "skill-field-missing", Warning, RepositoryProblem, any, "0.1.0", "a SKILL.md lacks name or description";

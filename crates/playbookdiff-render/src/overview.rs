@@ -40,11 +40,13 @@ fn state_label(category: Category, r: Reception) -> &'static str {
 }
 
 /// Words for a cell's state: [`state_label`], except that an on-demand
-/// item the `--target` triggers reads `by target`.
+/// item the `--target` triggers reads `by target`, and an item another
+/// source of the same slot hides reads `shadowed`.
 fn cell_state(category: Category, c: &Cell) -> &'static str {
     match c.reception {
         None => "-",
         Some(Reception::OnDemand) if c.triggered => "by target",
+        Some(Reception::NotLoaded) if c.shadowed => "shadowed",
         Some(r) => state_label(category, r),
     }
 }
@@ -76,6 +78,13 @@ fn row_label(category: Category, label: &str, columns: usize) -> String {
     } else {
         fit(label, columns)
     }
+}
+
+/// Whether the view lists a row: when some agent receives its item, or
+/// when another source hides it from some agent (a shadowed file is a
+/// repository problem, never one of the "more not loaded").
+fn shown_row(row: &Row) -> bool {
+    row.received_anywhere() || row.cells.iter().any(|c| c.shadowed)
 }
 
 /// Renders the default view.
@@ -117,7 +126,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         let rows: Vec<&Row> = cmp
             .rows
             .iter()
-            .filter(|x| x.category == cat && x.received_anywhere())
+            .filter(|x| x.category == cat && shown_row(x))
             .collect();
         // Differences first, so a long list still shows them.
         let mut ordered: Vec<&Row> = rows.iter().filter(|x| !x.agree).copied().collect();
@@ -125,7 +134,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         let hidden = cmp
             .rows
             .iter()
-            .filter(|x| x.category == cat && !x.received_anywhere())
+            .filter(|x| x.category == cat && !shown_row(x))
             .count();
         (cat, title, ordered, hidden)
     })
@@ -235,6 +244,10 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         (
             "on demand",
             "on demand = after a file there is read or edited.",
+        ),
+        (
+            "shadowed",
+            "shadowed = the agent has it, but another file or item wins its place.",
         ),
         (
             "by target",

@@ -5,8 +5,9 @@
 
 use playbookdiff_codex::compile;
 use playbookdiff_model::{
-    AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, EffectiveAgentConfig,
-    Mode, Permission, RepoPath, Severity, SourceFormat, SourceScope, Transport,
+    AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, DiagnosticCode,
+    EffectiveAgentConfig, Mode, Permission, RepoPath, Severity, SourceFormat, SourceScope,
+    Transport,
 };
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::{Path, PathBuf};
@@ -107,6 +108,43 @@ fn root_agents_override() {
         ]
     );
     assert_eq!(inst(&c, "AGENTS.md").applicability, Applicability::Shadowed);
+    // The shadowed file is a repository problem at its own path (repo
+    // mode), and information in local mode, where the override may be
+    // the user's own file.
+    for (mode, severity) in [
+        (Mode::Repo, Severity::Warning),
+        (Mode::Local, Severity::Info),
+    ] {
+        let c = compile_dir(&fixtures().join("root_agents_override"), "sub", None, mode);
+        let d: Vec<_> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::InstructionShadowed)
+            .collect();
+        assert_eq!(d.len(), 1, "{mode:?}: {:?}", c.diagnostics);
+        assert_eq!(d[0].severity, severity);
+        let at = d[0].source.as_ref().unwrap();
+        assert_eq!(at.path.as_str(), "AGENTS.md");
+        assert!(
+            d[0].message.contains("`AGENTS.override.md`"),
+            "{}",
+            d[0].message
+        );
+    }
+}
+
+/// X7: an empty override hides nothing that a shadowing warning should
+/// name: the directory contributes nothing, which its own code reports.
+#[test]
+fn an_empty_override_is_not_an_instruction_shadowed_warning() {
+    let c = run("empty_instruction_skipped", "sub");
+    assert!(
+        !c.diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::InstructionShadowed),
+        "{:?}",
+        c.diagnostics
+    );
 }
 
 #[test]

@@ -380,3 +380,101 @@ fn the_target_marks_the_on_demand_items_it_triggers() {
         "{view}"
     );
 }
+
+/// A long `AGENTS.md` that a committed `AGENTS.override.md` hides from
+/// Codex (the real repository: 458 lines behind a 29-line override): a
+/// repository problem in front of the view, with the row shown as
+/// `shadowed` and not counted among those no agent loads, even with a
+/// Claude Code release that reads no AGENTS.md; evidence of the Codex
+/// finding in `check`, and its remedy in `explain`. In local mode the
+/// override can be the user's own, and it is information only.
+#[test]
+fn a_committed_override_that_shadows_agents_md_is_a_warning_in_front() {
+    let (_tmp, repo) = fixture("kanbus_like");
+    let old = ["--agent-version", "claude-code=2.1.197"];
+    let (_, view) = run(&repo, &[&["kanbus_like"][..], &old].concat());
+    let problems = view
+        .find("Problems in the repository")
+        .unwrap_or_else(|| panic!("{view}"));
+    let row = view
+        .find("AGENTS.md:1-459  instruction-shadowed (Codex)")
+        .unwrap_or_else(|| panic!("{view}"));
+    assert!(
+        problems < row && row < view.find("Findings:").unwrap(),
+        "{view}"
+    );
+    assert!(
+        flat(&view).contains(
+            "Codex never receives `AGENTS.md` (459 lines): `AGENTS.override.md` (9 lines) in the repository root hides it"
+        ),
+        "{view}"
+    );
+    let line = view
+        .lines()
+        .skip_while(|l| *l != "Instructions")
+        .find(|l| l.starts_with("  AGENTS.md ") || l.starts_with("! AGENTS.md "))
+        .unwrap_or_else(|| panic!("{view}"));
+    assert!(line.trim_end().ends_with("shadowed"), "{line}");
+    // The three nested AGENTS.md files no agent loads from the root are
+    // counted; the shadowed one is not among them.
+    assert!(
+        view.contains("3 more not loaded by any agent from here"),
+        "{view}"
+    );
+
+    let (code, text) = run(&repo, &[&["check", "kanbus_like"][..], &old].concat());
+    assert_eq!(code, 1, "{text}");
+    let block = text
+        .split("\n\n")
+        .find(|b| b.contains("instruction:missing:codex-only:root:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        block.contains("problem      instruction-shadowed in AGENTS.md:1-459 (Codex)"),
+        "{block}"
+    );
+    let v = json(
+        &repo,
+        &[&["check", "kanbus_like", "--format", "json"][..], &old].concat(),
+    );
+    let f = findings(&v)
+        .iter()
+        .find(|f| {
+            f["id"]
+                .as_str()
+                .unwrap()
+                .starts_with("instruction:missing:codex-only:root:")
+        })
+        .unwrap_or_else(|| panic!("{v:#}"));
+    assert_eq!(f["problems"][0]["code"], "instruction-shadowed");
+    let (_, text) = run(
+        &repo,
+        &[
+            &["explain", f["id"].as_str().unwrap(), "kanbus_like"][..],
+            &old,
+        ]
+        .concat(),
+    );
+    assert!(
+        flat(&text).contains("Codex: fix the repository first: Codex never receives `AGENTS.md`"),
+        "{text}"
+    );
+    assert!(
+        flat(&text).contains("move its text into `AGENTS.md` and delete `AGENTS.override.md`"),
+        "{text}"
+    );
+
+    // With the newer Claude Code, which reads AGENTS.md, the scope gap on
+    // AGENTS.md carries the problem too.
+    let v = json(&repo, &["check", "kanbus_like", "--format", "json"]);
+    let gap = findings(&v)
+        .iter()
+        .find(|f| f["type"] == "scope-gap")
+        .unwrap_or_else(|| panic!("{v:#}"));
+    assert_eq!(
+        gap["problems"][0]["code"], "instruction-shadowed",
+        "{gap:#}"
+    );
+
+    let (_, view) = run(&repo, &["kanbus_like", "--mode", "local"]);
+    assert!(!view.contains("instruction-shadowed"), "{view}");
+}
