@@ -103,24 +103,25 @@ mod tests {
     use super::*;
     use playbookdiff_model::Harness;
 
+    const A: Harness = Harness::new("alpha", "Alpha");
+    const B: Harness = Harness::new("beta", "Beta");
+    const C: Harness = Harness::new("gamma", "Gamma");
+
     #[test]
     fn sides_are_grouped_by_reception_best_first() {
         let sides = [
-            (Harness::ClaudeCode, Reception::Startup),
-            (Harness::Codex, Reception::NotLoaded),
-            (Harness::OpenCode, Reception::Startup),
+            (A, Reception::Startup),
+            (B, Reception::NotLoaded),
+            (C, Reception::Startup),
         ];
         assert_eq!(
             sides_phrase(&sides, "receives it", "receive it"),
-            "Claude Code and OpenCode receive it at startup, but Codex never from this launch directory"
+            "Alpha and Gamma receive it at startup, but Beta never from this launch directory"
         );
-        let sides = [
-            (Harness::ClaudeCode, Reception::OnDemand),
-            (Harness::Codex, Reception::Startup),
-        ];
+        let sides = [(A, Reception::OnDemand), (B, Reception::Startup)];
         assert_eq!(
             sides_phrase(&sides, "has it", "have it"),
-            "Codex has it at startup, but Claude Code has it on demand"
+            "Beta has it at startup, but Alpha has it on demand"
         );
     }
 }
