@@ -1,13 +1,16 @@
-//! The glob dialect of OpenCode's `instructions` entries (`Bun.Glob`,
-//! scanned with `dot: true` and `include: "file"`): `*` and `?` stay within
-//! one path segment, `**` spans segments, `{a,b}` alternates, `[...]`
-//! classes; dot files match. Implemented with `globset` (`literal_separator`
-//! on), whose behaviour on these forms is the table in the tests.
+//! The glob dialect of OpenCode's `instructions` entries: each is scanned
+//! from cwd up to the worktree (`globUp` of `packages/opencode/src/
+//! filesystem`) with `Glob.scan` (`packages/opencode/src/util/glob.ts`: the
+//! npm `glob` package, minimatch dialect, `dot: true`, files only): `*`
+//! and `?` stay within one path segment, `**` spans segments, `{a,b}`
+//! alternates, `[...]` classes; dot files match. Implemented with
+//! `globset` (`literal_separator` on), whose behaviour on these forms is
+//! the table in the tests.
 //!
-//! OpenCode lists the matches of one pattern in its glob library's walk
-//! order (1.18.33: `docs/a.md` before `docs/.hidden.md`), which no
-//! contract fixes; the analysis lists them sorted by path (a known
-//! disagreement in `oracle/known-disagreements/opencode.toml`).
+//! The npm `glob` package returns the matches of one pattern unsorted, in
+//! its walk order (1.18.33: `docs/a.md` before `docs/.hidden.md`); the
+//! analysis lists them sorted by path (a known disagreement in
+//! `oracle/known-disagreements/opencode.toml`).
 
 use crate::walk::{self, Opts};
 use crate::Cx;

@@ -272,7 +272,7 @@ fn assumptions(context: &AnalysisContext) -> Vec<String> {
         "The supplied repositoryRoot is OpenCode's worktree (the top level of the git repository holding cwd), where every upward search stops.".to_string(),
         format!("OpenCode starts in cwd {}; startup instructions, configuration layers and skills depend on cwd, and files below cwd add instructions only when the agent reads a file there.", context.cwd),
         "No environment variable (OPENCODE_CONFIG*, OPENCODE_DISABLE_*), user, remote or managed configuration changes the repository-defined values.".to_string(),
-        "Files matched by one `instructions` glob are taken in path order; OpenCode takes them in the order the file system lists them.".to_string(),
+        "Files matched by one `instructions` glob are taken in path order; OpenCode takes them in the unsorted walk order of the npm `glob` package.".to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ]
 }
