@@ -653,3 +653,98 @@ fn c04_files_above_root() {
         }
     }
 }
+
+/// C15: `paths: ["**"]` counts as no paths, so the rule loads at startup
+/// (fixture `c02_frontmatter_retry`, whose `all.md` has it; recorded with
+/// both versions as `claude.c02_frontmatter_retry`).
+#[test]
+fn c15_paths_double_star_is_unconditional() {
+    for v in VERSIONS {
+        let cfg = compile("c02_frontmatter_retry", at_root().version(v));
+        let r = one(&cfg, ".claude/rules/all.md");
+        assert_eq!((r.load_phase, r.applicability), (Startup, Effective), "{v}");
+        assert!(chain(&cfg).contains(&".claude/rules/all.md".to_string()));
+    }
+}
+
+/// C17: a skill's command name is its directory name, whatever the front
+/// matter says; same-name skills of nested roots stay apart, each named,
+/// with a collision diagnostic (fixtures `root_skill`,
+/// `same_name_nested_skills`; recorded with both versions).
+#[test]
+fn c17_skill_identity() {
+    for v in VERSIONS {
+        let cfg = compile("root_skill", at_root().version(v));
+        let s = skill(&cfg, ".claude/skills/no-frontmatter/SKILL.md");
+        assert_eq!(s.name, "no-frontmatter", "{v}");
+        assert_eq!(
+            listed_skills(&cfg)
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect::<Vec<_>>(),
+            ["deploy", "no-frontmatter"],
+            "{v}"
+        );
+        let cfg = compile("same_name_nested_skills", at_root().version(v));
+        let api = skill(&cfg, "apps/api/.claude/skills/deploy/SKILL.md");
+        let web = skill(&cfg, "apps/web/.claude/skills/deploy/SKILL.md");
+        assert_ne!(api.id, web.id, "{v}");
+        assert_eq!(diags(&cfg, D::SkillNameCollision).len(), 1, "{v}");
+    }
+}
+
+/// C18: a skill with `paths` is held back, from the user and the model
+/// alike, until a file matching them is read (fixture `skill_paths`;
+/// recorded with both versions, for the root and two targets).
+#[test]
+fn c18_path_scoped_skills() {
+    let api = ".claude/skills/api-helper/SKILL.md";
+    for v in VERSIONS {
+        let cfg = compile("skill_paths", at_root().version(v));
+        let s = skill(&cfg, api);
+        assert_eq!(
+            (s.load_phase, s.applicability),
+            (OnDemand, Conditional),
+            "{v}"
+        );
+        assert!(listed_skills(&cfg).is_empty(), "{v}");
+        let cfg = compile(
+            "skill_paths",
+            at_root().target("lib/api/users.ts").version(v),
+        );
+        let s = skill(&cfg, api);
+        assert_eq!(
+            (s.load_phase, s.applicability),
+            (OnDemand, Effective),
+            "{v}"
+        );
+    }
+}
+
+/// C19: without a `description`, the first non-empty line, heading marker
+/// stripped, is the description (fixture `root_skill`: `# Changelog`;
+/// recorded with both versions).
+#[test]
+fn c19_description_fallback() {
+    for v in VERSIONS {
+        let cfg = compile("root_skill", at_root().version(v));
+        let s = skill(&cfg, ".claude/skills/no-frontmatter/SKILL.md");
+        assert_eq!(s.description.as_deref(), Some("Changelog"), "{v}");
+    }
+}
+
+/// C20: YAML scalar typing of SKILL.md front matter. 2.1.332 reads
+/// `disable-model-invocation: yes` as true (the skill is not offered to
+/// the model) and a quoted `"no"` as text; 2.1.197 (YAML 1.2: `yes` is a
+/// string) would list the skill: a known disagreement of the oracle
+/// (`claude.skill_invocation`, 2.1.197), so only 2.1.332 is asserted here.
+#[test]
+fn c20_yaml_scalar_typing() {
+    let cfg = compile("skill_invocation", at_root().version("2.1.332"));
+    let y = skill(&cfg, ".claude/skills/yesno/SKILL.md");
+    assert_eq!(
+        y.invocation.implicit,
+        playbookdiff_model::Permission::Blocked
+    );
+    assert!(!listed_skills(&cfg).iter().any(|(n, _)| n == "yesno"));
+}
