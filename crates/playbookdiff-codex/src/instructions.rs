@@ -231,7 +231,7 @@ fn override_shadows(cx: &mut Cx<'_, '_>, winner: &Candidate, shadowed: &Candidat
     let mut d = Diagnostic::new(
         DiagnosticCode::InstructionShadowed,
         format!(
-            "Codex never receives `{a}`{}: `{o}`{} in {here} hides it, because Codex reads one instruction file per directory, the first of {OVERRIDE} and {DEFAULT} present{}. If the override holds what everyone needs, move its text into `{a}` and delete `{o}`; if it is personal, remove it from the repository and add it to `.gitignore`.",
+            "Codex never receives `{a}`{}: `{o}`{} in {here} hides it, because Codex reads one instruction file per directory, the first of `{OVERRIDE}` and `{DEFAULT}` present{}. If the override holds what everyone needs, move its text into `{a}` and delete `{o}`; if it is personal, remove it from the repository and add it to `.gitignore`.",
             size(shadowed),
             size(winner),
             if local { " (local mode reads personal files too: a personal override is what Codex intends)" } else { "" },
