@@ -96,7 +96,8 @@ pub fn extract(tar: &Path, dest: &Path) {
 }
 
 /// Runs git in `dir` with no user, system or global configuration and a
-/// fixed author; returns its standard output, trimmed. Panics when git
+/// fixed author and date (the same history has the same commit ids on
+/// every run); returns its standard output, trimmed. Panics when git
 /// fails.
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let out = std::process::Command::new("git")
@@ -109,6 +110,8 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
         .env("GIT_COMMITTER_NAME", "t")
         .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
         .output()
         .expect("git runs");
     assert!(

@@ -21,6 +21,7 @@
 //! - [`corpus`]: the shared corpus of public repositories, `tar`
 //!   extraction, scripted `git`, lines `cargo test` shows.
 //! - [`oracle`]: the recorded observations of the real agents.
+//! - [`summary()`]: a compact text summary of a result, for snapshots.
 //! - [`host_variable`]: a variable set in the test's own environment;
 //!   [`proptest_cases`]: the property tests' configuration.
 
@@ -28,9 +29,11 @@ pub mod corpus;
 pub mod find;
 pub mod fs;
 pub mod oracle;
+pub mod summary;
 pub mod trees;
 
 pub use find::*;
+pub use summary::{stale_snapshots, summary};
 
 use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Mode, RepoPath};

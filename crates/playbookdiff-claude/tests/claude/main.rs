@@ -12,3 +12,4 @@ mod common;
 mod hostile;
 mod properties;
 mod secrets;
+mod summaries;

@@ -1,7 +1,9 @@
 //! Integration tests of the Codex adapter, one binary for the crate: one
 //! module per area (fixtures under `tests/fixtures/`, fidelity to the
-//! profiled Codex versions, scope and malformed input).
+//! profiled Codex versions, scope and malformed input, per-fixture
+//! summary snapshots).
 
 mod fidelity;
 mod fixtures;
 mod scope_and_malformed_input;
+mod summaries;

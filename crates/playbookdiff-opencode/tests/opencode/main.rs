@@ -2,3 +2,4 @@
 //! (fixtures under `tests/fixtures/`).
 
 mod fixtures;
+mod summaries;

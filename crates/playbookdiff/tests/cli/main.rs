@@ -20,6 +20,7 @@ mod readme;
 mod repo_mode;
 mod revisions;
 mod secrets;
+mod snapshots;
 mod symlinks;
 mod team;
 

@@ -1,0 +1,153 @@
+//! Snapshots of what the renderers print, as a reader sees it: the default
+//! view, `check` as text and Markdown, `explain`, `check --all-dirs` and
+//! `diff` as text and Markdown, on the example repository, two comparison
+//! fixtures and a scripted history. Each command runs from the directory
+//! holding the repository, with a relative repository argument, `NO_COLOR`
+//! and into a pipe (80 columns), so the output names no machine path.
+//!
+//! The snapshots are in `snapshots/` beside this file. A change to the
+//! output shows there as a diff to review: `INSTA_UPDATE=always cargo test
+//! -p playbookdiff --test cli snapshots::` rewrites them (or `cargo insta
+//! review`); with `CI=true` a mismatch fails and nothing is written. Tests
+//! of specific facts (order, exit statuses, ids) stay in their modules.
+
+use assert_cmd::Command;
+use playbookdiff_testkit::corpus::{git, workspace};
+use std::path::{Path, PathBuf};
+
+/// `playbookdiff ARGS…` run in `dir`: exit status and standard output;
+/// standard error must be empty.
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.is_empty(), "{args:?}: {err}");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+/// The output of a command that reports (exit 0, or 1 for findings at the
+/// failing threshold).
+fn output(dir: &Path, args: &[&str]) -> String {
+    let (code, text) = run_in(dir, args);
+    assert!(code == 0 || code == 1, "{args:?}: exit {code}");
+    text
+}
+
+fn compare_fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../playbookdiff-compare/tests/fixtures")
+}
+
+const EXAMPLE: &str = "examples/monorepo";
+
+#[test]
+fn the_example_rendered_by_every_text_command() {
+    let ws = workspace();
+    let at = |args: &[&str]| output(&ws, &[args, &["--root"]].concat());
+    insta::assert_snapshot!("example_view", at(&[EXAMPLE]));
+    insta::assert_snapshot!("example_check_text", at(&["check", EXAMPLE]));
+    insta::assert_snapshot!(
+        "example_check_markdown",
+        at(&["check", EXAMPLE, "--format", "markdown"])
+    );
+    insta::assert_snapshot!(
+        "example_check_cwd_and_target",
+        at(&[
+            "check",
+            EXAMPLE,
+            "--cwd",
+            "packages/ui",
+            "--target",
+            "packages/ui/src/button.tsx",
+        ])
+    );
+    insta::assert_snapshot!(
+        "example_check_all_dirs",
+        at(&["check", EXAMPLE, "--all-dirs"])
+    );
+    insta::assert_snapshot!(
+        "example_check_all_dirs_markdown",
+        at(&["check", EXAMPLE, "--all-dirs", "--format", "markdown"])
+    );
+}
+
+#[test]
+fn the_explanation_of_each_kind_of_finding_in_the_example() {
+    let ws = workspace();
+    let json = output(&ws, &["check", EXAMPLE, "--root", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let findings = v["findings"].as_array().expect("findings");
+    assert!(!findings.is_empty());
+    // The first finding of each category, in the report's order.
+    let mut seen = std::collections::BTreeSet::new();
+    for f in findings {
+        let category = f["category"].as_str().unwrap().to_string();
+        if !seen.insert(category.clone()) {
+            continue;
+        }
+        let id = f["id"].as_str().unwrap();
+        insta::assert_snapshot!(
+            format!("example_explain_{category}"),
+            output(&ws, &["explain", id, EXAMPLE, "--root"])
+        );
+    }
+}
+
+#[test]
+fn two_comparison_fixtures_in_the_view_and_check() {
+    let dir = compare_fixtures();
+    for (name, cwd) in [("cwd_target", "apps/api"), ("nested_both", "server")] {
+        insta::assert_snapshot!(
+            format!("{name}_view"),
+            output(&dir, &[name, "--root", "--cwd", cwd])
+        );
+        insta::assert_snapshot!(
+            format!("{name}_check_text"),
+            output(&dir, &["check", name, "--root"])
+        );
+    }
+}
+
+#[test]
+fn diff_of_a_scripted_history_as_text_and_markdown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    std::fs::create_dir(&root).unwrap();
+    let write = |rel: &str, text: &str| playbookdiff_testkit::fs::write(&root, rel, text);
+    git(&root, &["init", "-q", "-b", "main"]);
+    write("AGENTS.md", "# Rules\n\nUse pnpm.\n");
+    write("CLAUDE.md", "@AGENTS.md\n");
+    write("src/main.ts", "export {};\n");
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "base"]);
+    // Claude Code stops importing AGENTS.md; Codex gains a skill and an MCP
+    // server Claude Code has no counterpart of.
+    write("CLAUDE.md", "# Claude only\n\nUse npm.\n");
+    write(
+        ".agents/skills/release/SKILL.md",
+        "---\nname: release\ndescription: Cut a release.\n---\nSteps.\n",
+    );
+    write(
+        ".codex/config.toml",
+        "[mcp_servers.docs]\ncommand = \"docs-mcp\"\n",
+    );
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "drift"]);
+    for (name, format) in [("diff_text", "text"), ("diff_markdown", "markdown")] {
+        insta::assert_snapshot!(
+            name,
+            output(
+                tmp.path(),
+                &["diff", "HEAD~1..HEAD", "repo", "--format", format]
+            )
+        );
+    }
+}
