@@ -14,10 +14,10 @@
 //! diagnostic code.
 //!
 //! The structures below are the subset of the SARIF object model this
-//! renderer writes, named after the specification's properties; the tests in the CLI crate's `tests/cli/team.rs` and
-//! `tests/cli/diff.rs` validate the output of `check` and `diff` against
-//! the official
-//! schema (`schema/vendor/sarif-schema-2.1.0.json`).
+//! renderer writes, named after the specification's properties; the tests
+//! in the CLI crate's `tests/cli/team.rs` and `tests/cli/diff.rs` validate
+//! the output of `check` and `diff` against the official schema
+//! (`schema/vendor/sarif-schema-2.1.0.json`).
 
 use crate::forge::{
     diagnostic_rule_id, finding_description, finding_help, finding_rule_id, finding_title,
