@@ -1340,6 +1340,13 @@ fn glued_lookalike(
 /// ([`Compiler::off_chain`]): phase, applicability and why.
 type OffChain = (LoadPhase, Applicability, String);
 
+/// Claude Code takes the rules of a root in the order the file system lists
+/// them, unsorted (fidelity "Settled assumptions"; the oracle test compares
+/// runs of rules as sets for that reason), so the path order given here is
+/// an approximation, stated once per result that has two rules in a root.
+const RULE_ORDER: &str = "Rules of one `.claude/rules` root are listed in path order; Claude Code takes them in the \
+                          order the file system lists the directory, which is unsorted, so their order may differ.";
+
 /// The rules of `dir/.claude/rules`, recursively, ordered by path: the
 /// unconditional ones first, then the path-scoped ones.
 ///
@@ -1412,6 +1419,9 @@ fn rules_root(
         }
     }
     files.sort();
+    if files.len() > 1 && !cx.out.assumptions.iter().any(|a| a == RULE_ORDER) {
+        cx.out.assumptions.push(RULE_ORDER.to_string());
+    }
     if has_subdirs {
         cx.diag(
             Diagnostic::new(

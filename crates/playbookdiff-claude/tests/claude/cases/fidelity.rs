@@ -748,3 +748,23 @@ fn c20_yaml_scalar_typing() {
     );
     assert!(!listed_skills(&cfg).iter().any(|(n, _)| n == "yesno"));
 }
+
+/// Settled assumption: rules come in directory-listing order, unsorted, so
+/// the path order the adapter gives is an approximation and the result says
+/// so once there are two rules in a root (fixture `unconditional_rules`:
+/// `a-testing.md`, `b-style.md`), not with one (`path_scoped_rule`).
+#[test]
+fn settled_rule_order_is_an_assumption() {
+    let said = |cfg: &playbookdiff_model::EffectiveAgentConfig| {
+        cfg.assumptions
+            .iter()
+            .filter(|a| a.contains("order the file system lists"))
+            .count()
+    };
+    for v in VERSIONS {
+        let cfg = compile("unconditional_rules", at_root().version(v));
+        assert_eq!(said(&cfg), 1, "{v}");
+        let cfg = compile("path_scoped_rule", at_root().version(v));
+        assert_eq!(said(&cfg), 0, "{v}");
+    }
+}
