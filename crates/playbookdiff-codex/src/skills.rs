@@ -691,12 +691,14 @@ fn build(
     } else {
         format!("{scan_dir}, a parent of cwd")
     };
+    // The skills root's own name (`.agents/skills`, `.codex/skills`),
+    // whether it lies at the repository root or below a directory.
     let root_name = root
         .path
         .as_str()
         .rsplit_once("/.")
-        .map_or(root.path.as_str(), |(_, r)| r);
-    let found = format!("Found in the .{root_name} of {place}");
+        .map_or(root.path.as_str().to_string(), |(_, r)| format!(".{r}"));
+    let found = format!("Found in the {root_name} of {place}");
     let implicit = match pol.allow_implicit {
         Some(false) => Permission::Blocked,
         _ => Permission::Allowed,

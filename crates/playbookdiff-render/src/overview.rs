@@ -280,7 +280,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     if cmp.findings.is_empty() {
         let _ = writeln!(
             out,
-            "  None: both agents receive the same configuration from here."
+            "  None: the agents compared receive the same configuration from here."
         );
     }
     // Groups of findings that share a cause, the first ten, and always

@@ -47,6 +47,12 @@ pub(crate) fn harnesses(
     let mut v: Vec<Harness> = given.to_vec();
     v.sort();
     v.dedup();
+    if v.len() < 2 && given.len() >= 2 {
+        return Err(UsageError(format!(
+            "--harness names {} more than once; a comparison needs two different harnesses: name another or omit --harness to compare all",
+            v[0]
+        )));
+    }
     if v.len() < 2 {
         let ids: Vec<String> = playbookdiff_registry::harnesses()
             .iter()

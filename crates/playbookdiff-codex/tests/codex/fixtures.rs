@@ -236,6 +236,13 @@ fn root_agents_skills() {
     let b = s.advertisement.aggregate_budget.expect("budget");
     assert_eq!((b.max_context_fraction, b.fallback_chars), (0.02, 8000));
     assert_eq!(s.source.lines.map(|l| (l.start, l.end)), Some((1, 4)));
+    // The reason names the skills root as it is spelled, at the root too.
+    assert!(
+        s.reason
+            .starts_with("Found in the .agents/skills of cwd itself:"),
+        "{}",
+        s.reason
+    );
     assert_eq!(
         one_diag(&c, "skill-user-state-unknown").severity,
         Severity::Info

@@ -625,3 +625,24 @@ fn trust_entries_reach_codex() {
         assert!(line.contains(says), "{value}: {line}");
     }
 }
+
+/// One harness named twice is not "one harness": the error says it was
+/// repeated, and one harness named once says to repeat `--harness`.
+#[test]
+fn a_harness_named_twice_is_refused_as_repeated() {
+    let repo = repository();
+    let line = refused(playbookdiff().arg("check").arg(repo.path()).args([
+        "--harness",
+        "codex",
+        "--harness",
+        "codex",
+    ]));
+    assert!(line.contains("names codex more than once"), "{line}");
+    let line = refused(
+        playbookdiff()
+            .arg("check")
+            .arg(repo.path())
+            .args(["--harness", "codex"]),
+    );
+    assert!(line.contains("repeat --harness"), "{line}");
+}
