@@ -549,6 +549,75 @@ impl<'t> Repo<'t> {
         self.named.insert((name.to_string(), dir.clone()), found)
     }
 
+    /// Answers [`Repo::files_named`] for every name of `names` in one pass
+    /// over the tree instead of one pass per name; the answers are kept,
+    /// so later calls for these names (at the root or below) cost only
+    /// their answer. Names already answered are skipped. Walks the whole
+    /// tree if it has not been walked.
+    pub fn prefetch_named(&self, names: &[&str]) {
+        let root = RepoPath::root();
+        let mut todo: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| self.named.get(&(n.to_string(), root.clone())).is_none())
+            .collect();
+        todo.sort_unstable();
+        todo.dedup();
+        if todo.is_empty() {
+            return;
+        }
+        if !self.walked(&root) {
+            self.walk(std::slice::from_ref(&root));
+        }
+        let mut found: Vec<Vec<RepoPath>> = vec![Vec::new(); todo.len()];
+        let mut buf = String::new();
+        let mut stack: Vec<(&Node, usize, Option<&str>)> = vec![(&self.root, 0, None)];
+        while let Some((node, parent_len, own)) = stack.pop() {
+            buf.truncate(parent_len);
+            if let Some(n) = own {
+                if !buf.is_empty() {
+                    buf.push('/');
+                }
+                buf.push_str(n);
+            }
+            let here = buf.len();
+            let listing = self.listing(node, || RepoPath::new(&buf).unwrap_or_else(RepoPath::root));
+            // The smaller side searched in the larger, both sorted.
+            let mut hit = |k: usize| {
+                if let Some(p) = RepoPath::new(&buf)
+                    .unwrap_or_else(RepoPath::root)
+                    .child(todo[k])
+                {
+                    found[k].push(p);
+                }
+            };
+            if listing.entries.len() < todo.len() {
+                for e in listing.entries.iter() {
+                    if let Ok(k) = todo.binary_search(&e.name.as_str()) {
+                        hit(k);
+                    }
+                }
+            } else {
+                for k in 0..todo.len() {
+                    if listing.entry(todo[k]).is_some() {
+                        hit(k);
+                    }
+                }
+            }
+            for (i, child) in listing.dirs.iter() {
+                stack.push((
+                    child,
+                    here,
+                    Some(listing.entries[*i as usize].name.as_str()),
+                ));
+            }
+        }
+        for (name, mut paths) in todo.into_iter().zip(found) {
+            paths.sort();
+            self.named.insert((name.to_string(), root.clone()), paths);
+        }
+    }
+
     /// The shown entries of directory `dir` after resolving links on the
     /// way, sorted by name; empty when it is not a directory inside the
     /// repository.
@@ -834,6 +903,60 @@ mod tests {
             repo.read_text(&rp("a/real/f.md"), 0),
             Err(SourceError::TooLarge { .. })
         ));
+    }
+}
+
+#[cfg(test)]
+mod prefetch_tests {
+    use super::*;
+    use crate::WorkingTree;
+
+    /// One pass for several names answers as one pass per name does, at
+    /// the root and below it, in directories with fewer entries than
+    /// names and with more.
+    #[test]
+    fn prefetch_answers_as_files_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for p in [
+            "AGENTS.md",
+            "a/AGENTS.md",
+            "a/b/CLAUDE.md",
+            "a/b/c/d/AGENTS.md",
+            "a/b/c/d/x1",
+            "a/b/c/d/x2",
+            "a/b/c/d/x3",
+            "a/b/c/d/x4",
+            "a/b/c/d/x5",
+            "z/CLAUDE.md",
+            "z/.claude/rules/r.md",
+        ] {
+            std::fs::create_dir_all(root.join(p).parent().unwrap()).unwrap();
+            std::fs::write(root.join(p), "x").unwrap();
+        }
+        std::os::unix::fs::symlink("a", root.join("link")).unwrap();
+        let names = ["CLAUDE.md", "AGENTS.md", ".claude", "rules", "missing.md"];
+        let tree = WorkingTree::open(root).unwrap();
+        let one_by_one = Repo::new(&tree);
+        let batched = Repo::new(&tree);
+        batched.prefetch_named(&names);
+        for name in names {
+            for under in ["", "a", "a/b", "z"] {
+                let d = RepoPath::new(under).unwrap_or_else(RepoPath::root);
+                assert_eq!(
+                    batched.files_named_under(name, &d),
+                    one_by_one.files_named_under(name, &d),
+                    "{name} under {d}"
+                );
+            }
+        }
+        let rp = |s: &str| RepoPath::new(s).unwrap();
+        assert_eq!(
+            batched.files_named("AGENTS.md"),
+            [rp("AGENTS.md"), rp("a/AGENTS.md"), rp("a/b/c/d/AGENTS.md")]
+        );
+        assert_eq!(batched.files_named("rules"), [rp("z/.claude/rules")]);
+        assert!(batched.files_named("missing.md").is_empty());
     }
 }
 

@@ -401,6 +401,7 @@ pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion
         .filter(|n| n.starts_with('.') && !n.contains(".json"))
         .collect();
     let mut dirs: Vec<RepoPath> = vec![RepoPath::root()];
+    repo.prefetch_named(&names);
     for name in &names {
         for p in repo.files_named(name) {
             let Some(dir) = p.parent() else { continue };
