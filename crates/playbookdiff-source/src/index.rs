@@ -598,8 +598,8 @@ impl<'t> Repo<'t> {
                     }
                 }
             } else {
-                for k in 0..todo.len() {
-                    if listing.entry(todo[k]).is_some() {
+                for (k, name) in todo.iter().enumerate() {
+                    if listing.entry(name).is_some() {
                         hit(k);
                     }
                 }
