@@ -190,7 +190,11 @@ pub fn compile_tree(
 
 /// The proptest configuration of a property test: `PROPTEST_CASES` cases
 /// when that variable is set (a longer run), else `default`; no failure
-/// persistence files are written into the source tree.
+/// persistence files are written into the source tree. Rejected cases
+/// (`prop_assume!`) may number as many as the cases, at least proptest's
+/// default 1,024: with a fixed limit a long run aborts on "Too many global
+/// rejects" (Claude Code's case-folding property rejects every input
+/// holding a non-ASCII letter: a 100,000-case run reached the default).
 pub fn proptest_cases(default: u32) -> proptest::test_runner::Config {
     let n = std::env::var("PROPTEST_CASES")
         .ok()
@@ -198,6 +202,7 @@ pub fn proptest_cases(default: u32) -> proptest::test_runner::Config {
         .unwrap_or(default);
     proptest::test_runner::Config {
         cases: n,
+        max_global_rejects: n.max(1024),
         failure_persistence: None,
         ..proptest::test_runner::Config::default()
     }
