@@ -1750,6 +1750,12 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         }) {
             continue;
         }
+        // With the fallback, an AGENTS.md on the path with no memory file
+        // there is read by it: if it was not reached, the file could not be
+        // taken (too large, unreadable), and its own diagnostic says so.
+        if fallback && beside.is_empty() && cwd.starts_with(&dir) && !memory_on_path {
+            continue;
+        }
         let why = match beside.first() {
             Some(m) if excluded.contains(m) => format!("`{m}` is excluded by claudeMdExcludes"),
             Some(m) => format!("`{m}` neither imports it nor links to it"),

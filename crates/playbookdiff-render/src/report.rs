@@ -243,8 +243,9 @@ fn is_repository_problem(d: &playbookdiff_model::Diagnostic) -> bool {
 
 /// A problem in the repository (a warning or error diagnostic of kind
 /// repository-problem: a broken import, a dangling link, a link stored as
-/// text, a shadowed file), once per code and file, with every harness
-/// that reports it.
+/// text, a shadowed file), once per code, file and message, with every
+/// harness that reports it in those words (harnesses whose messages differ,
+/// such as their own size limits, get a problem each).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RepositoryProblem<'a> {
     /// The diagnostic code.
@@ -253,7 +254,7 @@ pub struct RepositoryProblem<'a> {
     pub source: Option<&'a playbookdiff_model::SourceRef>,
     /// The harnesses that report it, in configuration order.
     pub harnesses: Vec<Harness>,
-    /// The first harness's message: what is wrong and what to do.
+    /// The harnesses' message: what is wrong and what to do.
     pub message: &'a str,
 }
 
@@ -263,10 +264,9 @@ pub fn repository_problems(configs: &[EffectiveAgentConfig]) -> Vec<RepositoryPr
     for c in configs {
         for d in c.diagnostics.iter().filter(|d| is_repository_problem(d)) {
             let path = d.source.as_ref().map(|s| &s.path);
-            match out
-                .iter_mut()
-                .find(|p| p.code == d.code && p.source.map(|s| &s.path) == path)
-            {
+            match out.iter_mut().find(|p| {
+                p.code == d.code && p.source.map(|s| &s.path) == path && p.message == d.message
+            }) {
                 Some(p) => {
                     if !p.harnesses.contains(&c.harness) {
                         p.harnesses.push(c.harness);

@@ -646,3 +646,57 @@ fn a_harness_named_twice_is_refused_as_repeated() {
     );
     assert!(line.contains("repeat --harness"), "{line}");
 }
+
+/// An AGENTS.md over Claude Code's 4 MiB read limit with no CLAUDE.md:
+/// from 2.1.277 the fallback would read it, so the only problem is its
+/// size (no advice to bridge it, no claim that the release predates the
+/// fallback); 2.1.197 has no fallback and is told to bridge it. Each
+/// harness's size problem keeps its own words in the view.
+#[test]
+fn an_agents_md_too_large_for_the_fallback_is_reported_as_too_large() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let line = "Use pnpm for everything here.\n";
+    let text = format!("# Big\n\n{}", line.repeat(4 * 1024 * 1024 / line.len() + 1));
+    std::fs::write(dir.path().join("AGENTS.md"), text).unwrap();
+    let codes = |version: &str| -> Vec<String> {
+        let v = json_of(compile_in(dir.path()).args([
+            "--harness",
+            "claude-code",
+            "--agent-version",
+            &format!("claude-code={version}"),
+            "--format",
+            "json",
+        ]));
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["source"]["path"] == "AGENTS.md")
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let new = codes("2.1.332");
+    assert!(new.contains(&"file-too-large".to_string()), "{new:?}");
+    assert!(
+        !new.contains(&"agents-md-not-bridged".to_string()),
+        "{new:?}"
+    );
+    let old = codes("2.1.197");
+    assert!(
+        old.contains(&"agents-md-not-bridged".to_string()),
+        "{old:?}"
+    );
+
+    let out = playbookdiff()
+        .arg(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let view = String::from_utf8(out.stdout).unwrap();
+    assert!(!view.contains("predates the AGENTS.md fallback"), "{view}");
+    assert!(
+        !view.contains("file-too-large (Claude Code, Codex and OpenCode)"),
+        "{view}"
+    );
+}
