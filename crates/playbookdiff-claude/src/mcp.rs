@@ -210,7 +210,7 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
                     Diagnostic::new(
                         DiagnosticCode::McpTransportUnsupported,
                         format!(
-                            "MCP server `{name}` uses the `{t}` transport{}; the model has no kind for it, so its \
+                            "MCP server `{name}` uses the `{t}` transport{}; it is not modelled by PlaybookDiff, so its \
                              transport is `unknown`.",
                             if t == "sse" { " (deprecated by Claude Code in favour of http)" } else { "" }
                         ),
@@ -388,9 +388,10 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         cx.diag(Diagnostic::new(
             DiagnosticCode::McpApprovalUnknown,
             format!(
-                "{conditional} project MCP server(s) are conditional: approval is stored per user, and \
+                "{} conditional: approval is stored per user, and \
                  .claude/settings.local.json or ~/.claude.json may approve or disable them. Approve them for the team \
-                 with `enabledMcpjsonServers` in .claude/settings.json."
+                 with `enabledMcpjsonServers` in .claude/settings.json.",
+                if conditional == 1 { "1 project MCP server is".to_string() } else { format!("{conditional} project MCP servers are") }
             ),
         ));
     }

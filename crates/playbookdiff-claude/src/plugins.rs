@@ -27,6 +27,7 @@
 use crate::json::JsonDoc;
 use crate::Compiler;
 use playbookdiff_adapter::problems;
+use playbookdiff_model::remedy::count;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -326,25 +327,33 @@ fn report(cx: &mut Compiler<'_, '_>, p: &Plugin) {
     let mut parts: Vec<String> = Vec::new();
     if !skills.is_empty() {
         let names: Vec<String> = skills.iter().map(|(n, _)| n.clone()).collect();
-        parts.push(format!("{} skill(s) ({})", names.len(), some(&names)));
+        parts.push(format!(
+            "{} ({})",
+            count(names.len(), "skill", "skills"),
+            some(&names)
+        ));
     }
     if !commands.is_empty() {
         parts.push(format!(
-            "{} command(s) ({})",
-            commands.len(),
+            "{} ({})",
+            count(commands.len(), "command", "commands"),
             some(&commands)
         ));
     }
     if !agents.is_empty() {
-        parts.push(format!("{} agent(s) ({})", agents.len(), some(&agents)));
+        parts.push(format!(
+            "{} ({})",
+            count(agents.len(), "agent", "agents"),
+            some(&agents)
+        ));
     }
     if hooks {
         parts.push("hooks".to_string());
     }
     if !servers.is_empty() {
         parts.push(format!(
-            "{} MCP server(s) ({})",
-            servers.len(),
+            "{} ({})",
+            count(servers.len(), "MCP server", "MCP servers"),
             some(&servers)
         ));
     }

@@ -746,9 +746,10 @@ fn legacy_commands(cx: &mut Compiler<'_, '_>) {
             Diagnostic::new(
                 DiagnosticCode::LegacyCommandsUnsupported,
                 format!(
-                    "`{d}` holds {count} legacy custom command file(s) off the launch directory's path; Claude Code \
+                    "`{d}` holds {} off the launch directory's path; Claude Code \
                      reads commands from the launch directory and its ancestors, and whether reading a file here adds \
-                     them is not modelled. Launch Claude Code there, or move them to `.claude/skills/<name>/SKILL.md`."
+                     them is not modelled by PlaybookDiff. Launch Claude Code there, or move them to `.claude/skills/<name>/SKILL.md`.",
+                    playbookdiff_model::remedy::count(count, "legacy custom command file", "legacy custom command files")
                 ),
             )
             .at(SourceRef::project(d.clone(), SourceFormat::Markdown)),

@@ -103,7 +103,7 @@ fn transport(t: Transport) -> &'static str {
 }
 
 /// The transport as the file declares it: `stdio`, `http`, or the declared
-/// type the model has no kind for (`sse`, `ws`).
+/// type not modelled by PlaybookDiff (`sse`, `ws`).
 fn transport_as_declared(s: &McpServer) -> String {
     match (s.transport, &s.declared_type) {
         (Transport::Unknown, Some(t)) if !t.trim().is_empty() => t.trim().to_string(),

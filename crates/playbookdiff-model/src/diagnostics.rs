@@ -489,7 +489,7 @@ declare_codes! {
     SkillUserStateUnknown = "skill-user-state-unknown", Info, Unknowable, "codex", "0.1.0", "user-side skill settings are unknown";
 
     // ----- MCP -----
-    /// An MCP server uses a transport the model has no kind for (SSE,
+    /// An MCP server uses a transport not modelled by PlaybookDiff (SSE,
     /// WebSocket); its transport is `unknown`. Source: spec 000 "MCP".
     McpTransportUnsupported = "mcp-transport-unsupported", Warning, Limit, any, "0.1.0", "an MCP transport is not modelled";
     /// An MCP entry is malformed (no `command` or `url`, wrong types); the

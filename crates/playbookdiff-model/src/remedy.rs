@@ -3,6 +3,16 @@
 
 use crate::RepoPath;
 
+/// `n` and the noun in the form that agrees with it: `1 skill`,
+/// `3 skills`, `0 skills`; never `skill(s)`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 /// `name` inside directory `dir`, as a repository-relative path string
 /// (`name` alone at the root).
 pub fn in_dir(dir: &RepoPath, name: &str) -> String {

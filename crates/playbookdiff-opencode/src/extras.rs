@@ -51,7 +51,7 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, layers: &[Layer]) {
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::ItemNotModelled,
-                        format!("{} lists {} plugin(s) in `plugin`; OpenCode installs and runs them at startup, and they can change instructions, tools and MCP servers; review them by hand.", l.path, list.len()),
+                        format!("{} lists {} in `plugin`; OpenCode installs and runs them at startup, and they can change instructions, tools and MCP servers; review them by hand.", l.path, playbookdiff_model::remedy::count(list.len(), "plugin", "plugins")),
                     )
                     .at(l.source(&["plugin"])),
                 );

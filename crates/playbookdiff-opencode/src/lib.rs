@@ -251,7 +251,7 @@ fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
         ),
         (
             DiagnosticCode::UserConfigUnavailable,
-            "User skills (`~/.claude/skills`, `~/.agents/skills`, `~/.config/opencode/skill(s)`) with OpenCode's built-in customize-opencode skill",
+            "User skills (`~/.claude/skills`, `~/.agents/skills`, `~/.config/opencode/skill`, `~/.config/opencode/skills`) with OpenCode's built-in customize-opencode skill",
             "a user skill or the built-in one with the same name as a repository skill can take its place",
             "list them with `opencode debug skill`",
         ),

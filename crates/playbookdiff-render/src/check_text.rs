@@ -558,16 +558,14 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
         for i in items.iter().take(12) {
             let _ = writeln!(
                 out,
-                "  {}  ({}, {})",
+                "  {}  ({})",
                 clean(&location(&i.source)),
-                match i.load_phase {
-                    playbookdiff_model::LoadPhase::Startup => "startup",
-                    playbookdiff_model::LoadPhase::OnDemand => "on demand",
-                },
-                serde_json::to_value(i.applicability)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
+                crate::report::item_state(
+                    f.category,
+                    i.load_phase,
+                    i.applicability,
+                    r.context.target_path.is_some()
+                )
             );
             if let Some(res) = &i.source.resolved_path {
                 let _ = writeln!(out, "    links to {}", clean(res.as_str()));

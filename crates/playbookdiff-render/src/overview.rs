@@ -29,15 +29,7 @@ const CELL_MAX: usize = 24;
 /// The narrowest the label column may be.
 const LABEL_MIN: usize = 20;
 
-/// Words for a cell's state: an MCP server that starts only under
-/// something the analysis cannot know (in practice, the user's approval)
-/// `needs approval`.
-fn state_label(category: Category, r: Reception) -> &'static str {
-    match (category, r) {
-        (Category::Mcp, Reception::Conditional) => "needs approval",
-        (_, r) => r.label(),
-    }
-}
+use crate::report::state_label;
 
 /// Words for a cell's state: [`state_label`], except that an on-demand
 /// item the `--target` triggers reads `by target`, and an item another

@@ -312,3 +312,48 @@ pub fn evidence(f: &Finding, harness: Harness, max: usize) -> Option<String> {
     }
     Some(s)
 }
+
+/// Words for how a harness has an item, the same in the view, `check` and
+/// `explain`: the reception's label (`startup`, `on demand`,
+/// `conditional`, `not loaded`), except that an MCP server that starts
+/// only under something the analysis cannot know (in practice, the user's
+/// approval) `needs approval`.
+pub(crate) fn state_label(
+    category: playbookdiff_compare::Category,
+    r: playbookdiff_compare::Reception,
+) -> &'static str {
+    use playbookdiff_compare::{Category, Reception};
+    match (category, r) {
+        (Category::Mcp, Reception::Conditional) => "needs approval",
+        (_, r) => r.label(),
+    }
+}
+
+/// An evidence item's state in those words, with why it is not loaded
+/// (`not loaded: shadowed`) and `by target` for an on-demand item the
+/// target triggers.
+pub(crate) fn item_state(
+    category: playbookdiff_compare::Category,
+    phase: playbookdiff_model::LoadPhase,
+    applicability: playbookdiff_model::Applicability,
+    has_target: bool,
+) -> String {
+    use playbookdiff_compare::{Cell, Reception};
+    use playbookdiff_model::Applicability;
+    let r = Reception::of(phase, applicability);
+    match (r, applicability) {
+        (Reception::OnDemand, _) if has_target && Cell::triggers(phase, applicability) => {
+            "by target".to_string()
+        }
+        (Reception::NotLoaded, a) => {
+            let why = match a {
+                Applicability::Shadowed => "shadowed",
+                Applicability::Excluded => "excluded",
+                Applicability::Unavailable => "outside the mode",
+                _ => "out of scope",
+            };
+            format!("not loaded: {why}")
+        }
+        (r, _) => state_label(category, r).to_string(),
+    }
+}

@@ -185,8 +185,8 @@ fn mcp_row(m: &McpServer) -> Vec<Cell> {
     ]
 }
 
-/// The transport, or the type as the file declares it when the model has
-/// no kind for it (`sse`).
+/// The transport, or the type as the file declares it when that transport
+/// is not modelled by PlaybookDiff (`sse`).
 fn transport_as_declared(m: &McpServer) -> String {
     match (m.transport, &m.declared_type) {
         (Transport::Unknown, Some(t)) if !t.trim().is_empty() => {

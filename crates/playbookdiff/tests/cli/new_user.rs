@@ -281,3 +281,50 @@ fn color_always_and_never_override_the_terminal() {
     // JSON is never coloured.
     assert!(!run(&["--color", "always", "--json"], None).contains('\u{1b}'));
 }
+
+/// The words a user reads: no `(s)` plural and no "the model has no kind
+/// for it" in any message, label or help text of the workspace's sources
+/// (string literals of `crates/*/src`); what is left out is "not modelled
+/// by PlaybookDiff".
+#[test]
+fn messages_use_real_plurals_and_one_vocabulary() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut bad = Vec::new();
+    let mut sources = Vec::new();
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(&crates)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("src"))
+        .filter(|p| p.is_dir())
+        .collect();
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                sources.push(path);
+            }
+        }
+    }
+    let files = sources.len();
+    for path in &sources {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            // A letter followed by `(s)` inside a string literal.
+            let plural = line.match_indices("(s)").any(|(i, _)| {
+                i > 0
+                    && line.as_bytes()[i - 1].is_ascii_alphabetic()
+                    && line[..i].matches('"').count() % 2 == 1
+            });
+            if plural || line.contains("has no kind for") {
+                bad.push(format!("{}:{}: {}", path.display(), n + 1, code));
+            }
+        }
+    }
+    assert!(files > 50, "{files} source files read");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

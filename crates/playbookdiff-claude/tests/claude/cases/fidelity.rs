@@ -355,11 +355,11 @@ fn c25_plugins_in_repository() {
         assert_eq!(d.len(), 1, "{v}");
         for part in [
             "`kit`",
-            "1 skill(s) (`kit:review`)",
-            "1 command(s) (`kit:fmt`)",
-            "1 agent(s) (`kit:critic`)",
+            "1 skill (`kit:review`)",
+            "1 command (`kit:fmt`)",
+            "1 agent (`kit:critic`)",
             "hooks",
-            "1 MCP server(s) (`kit-server`)",
+            "1 MCP server (`kit-server`)",
         ] {
             assert!(d[0].message.contains(part), "{part}: {}", d[0].message);
         }
