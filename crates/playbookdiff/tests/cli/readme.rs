@@ -120,3 +120,26 @@ fn the_readme_explain_example_names_a_finding_of_the_example() {
         "{text}"
     );
 }
+
+/// The README's "Verified against the real agents" names every release
+/// each registered adapter is profiled for, so it cannot fall behind the
+/// registry.
+#[test]
+fn the_readme_names_every_profiled_agent_version() {
+    let text = readme();
+    let section = text
+        .split("## Verified against the real agents")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a 'Verified against the real agents' section");
+    let section = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    for adapter in playbookdiff_registry::adapters() {
+        for version in adapter.profiled_versions() {
+            assert!(
+                section.contains(version),
+                "README's verified section does not name {} {version}",
+                adapter.harness()
+            );
+        }
+    }
+}
