@@ -16,7 +16,6 @@ mod project;
 mod remedies;
 
 use clap::error::{ContextKind, ErrorKind};
-use clap::Parser;
 use cli::{Cli, ColorArg, Command};
 use std::io::Write;
 use std::process::ExitCode;
@@ -28,7 +27,13 @@ fn main() -> ExitCode {
     install_panic_hook();
     let current_dir = std::env::current_dir().ok();
     let args = help_word_as_flag(std::env::args_os().collect(), current_dir.as_deref());
-    let cli = match Cli::try_parse_from(&args) {
+    // Help text wraps at the output's width like every other text (clap's
+    // own default is 100 columns when standard output is no terminal).
+    let parsed = <Cli as clap::CommandFactory>::command()
+        .term_width(output_width())
+        .try_get_matches_from(&args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return clap_failure(&e, &args, current_dir.as_deref()),
     };
@@ -324,6 +329,7 @@ fn internal_error_line(payload: &str, location: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
     fn parse_error(args: &[&str]) -> clap::Error {
         Cli::try_parse_from(args).unwrap_err()

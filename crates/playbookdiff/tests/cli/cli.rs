@@ -700,3 +700,16 @@ fn an_agents_md_too_large_for_the_fallback_is_reported_as_too_large() {
         "{view}"
     );
 }
+
+/// Help text into a pipe wraps at 80 columns like every other output
+/// (clap alone wraps at 100 when standard output is no terminal).
+#[test]
+fn help_into_a_pipe_fits_eighty_columns() {
+    for command in [&[][..], &["check"], &["explain"], &["compile"], &["diff"]] {
+        let out = playbookdiff().args(command).arg("--help").output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let wide: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
+        assert!(wide.is_empty(), "{command:?} --help: {wide:#?}");
+    }
+}
