@@ -365,56 +365,39 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 id,
             } => {
                 let real = cx.repo_real(&path);
-                if part == Part::Imports {
-                    // The rule itself is not in the context yet.
-                    let mut stack = vec![real];
-                    let job = ExpandJob {
-                        text: &text,
-                        body_start,
-                        part,
-                        id,
-                    };
-                    repeated_any |= expand(
-                        cx,
-                        &mut loader,
-                        &path,
-                        &job,
-                        &place,
-                        None,
-                        source,
-                        &mut stack,
-                        paths,
+                // A rule's imports part expands without the rule itself,
+                // which is not in the context yet; a whole file is
+                // included once.
+                if part != Part::Imports {
+                    if let Some(first) = cx.included.get(&real).cloned() {
+                        repeated_any = true;
+                        let how = first.describe(&path);
+                        let what = if real == path {
+                            format!("`{path}` is already in the context ({how})")
+                        } else {
+                            format!("`{path}` is `{real}`, which is already in the context ({how})")
+                        };
+                        cx.diag_once(
+                            &path,
+                            &real,
+                            Diagnostic::new(
+                                DiagnosticCode::ImportRepeated,
+                                format!(
+                                    "{what}; Claude Code includes each file once, so it is not loaded again here."
+                                ),
+                            )
+                            .at(source.clone()),
+                        );
+                        continue;
+                    }
+                    cx.included.insert(
+                        real.clone(),
+                        crate::Inclusion {
+                            by: path.clone(),
+                            imported: false,
+                        },
                     );
-                    continue;
                 }
-                if let Some(first) = cx.included.get(&real).cloned() {
-                    repeated_any = true;
-                    let how = first.describe(&path);
-                    let what = if real == path {
-                        format!("`{path}` is already in the context ({how})")
-                    } else {
-                        format!("`{path}` is `{real}`, which is already in the context ({how})")
-                    };
-                    cx.diag_once(
-                        &path,
-                        &real,
-                        Diagnostic::new(
-                            DiagnosticCode::ImportRepeated,
-                            format!(
-                                "{what}; Claude Code includes each file once, so it is not loaded again here."
-                            ),
-                        )
-                        .at(source.clone()),
-                    );
-                    continue;
-                }
-                cx.included.insert(
-                    real.clone(),
-                    crate::Inclusion {
-                        by: path.clone(),
-                        imported: false,
-                    },
-                );
                 let mut stack = vec![real];
                 let job = ExpandJob {
                     text: &text,
