@@ -26,12 +26,15 @@ pub enum Change {
     Added,
     /// Received at base only.
     Removed,
-    /// Received at both, at another place in the order.
+    /// Received at both, at another place in the order, or with the same
+    /// paragraphs in another order (instructions; `paragraphs` then lists
+    /// the moved ones).
     Reordered,
     /// Received at both, with other text (instructions).
     Edited,
     /// Received at both, but differently: at startup, on demand, or only
-    /// under a condition (its load phase or applicability changed).
+    /// under a condition (its load phase or applicability changed), or for
+    /// other files (a path-scoped rule's front-matter `paths` changed).
     Rescoped,
     /// Received at both, with another definition (skills, MCP servers).
     Redefined,
@@ -68,10 +71,15 @@ pub struct PieceState {
     /// The file it is really read from, when a link leads elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolved_path: Option<RepoPath>,
+    /// The path globs that scope it (a rule's front-matter `paths`), as
+    /// written; absent when it is not path-scoped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<Vec<String>>,
 }
 
-/// One paragraph removed, added, or replaced by another (both set).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// One paragraph removed, added, replaced by another (both set), or
+/// moved (the same text at another place among the piece's paragraphs).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ParagraphChange {
     /// The paragraph at base (normalized text).
@@ -80,6 +88,18 @@ pub struct ParagraphChange {
     /// The paragraph at head (normalized text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub added: Option<String>,
+    /// A paragraph present at both revisions with the same normalized
+    /// text, at another place relative to the others (neither `removed`
+    /// nor `added` is then set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<String>,
+}
+
+impl ParagraphChange {
+    /// True for a paragraph that only moved.
+    pub fn is_move(&self) -> bool {
+        self.moved.is_some()
+    }
 }
 
 /// One instruction piece that changed.
@@ -99,7 +119,7 @@ pub struct InstructionChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head: Option<PieceState>,
     /// The paragraphs that differ (`edited`; every paragraph for `added`
-    /// and `removed`).
+    /// and `removed`; the moved ones for `reordered`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paragraphs: Vec<ParagraphChange>,
 }
@@ -182,26 +202,91 @@ fn state(i: &Instruction) -> PieceState {
         applicability: i.applicability,
         lines: i.source.lines,
         resolved_path: i.source.resolved_path.clone(),
+        paths: i.paths.clone(),
     }
 }
 
-/// The paragraphs of `base` and `head` that differ, in head order.
+/// The paragraphs of `base` and `head` that differ, in head order
+/// (removed ones where they stood). A paragraph whose normalized text is
+/// removed at one place and added at another is one `moved` change (at its
+/// head place), not a removal and an addition; repeated texts are paired
+/// one for one.
 pub fn paragraph_changes(base: &str, head: &str) -> Vec<ParagraphChange> {
     let a: Vec<String> = split(base).into_iter().map(|p| p.text).collect();
     let b: Vec<String> = split(head).into_iter().map(|p| p.text).collect();
-    let mut out = Vec::new();
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b) {
-        let (_, old, new) = op.as_tag_tuple();
-        let removed = &a[old];
-        let added = &b[new];
-        let n = removed.len().max(added.len());
-        if removed == added {
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b);
+    // Texts both removed somewhere and added somewhere: moves.
+    let mut removed_count: HashMap<&str, usize> = HashMap::new();
+    let mut added_count: HashMap<&str, usize> = HashMap::new();
+    for op in &ops {
+        let (tag, old, new) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
             continue;
         }
-        for k in 0..n {
+        for t in &a[old] {
+            *removed_count.entry(t.as_str()).or_default() += 1;
+        }
+        for t in &b[new] {
+            *added_count.entry(t.as_str()).or_default() += 1;
+        }
+    }
+    let mut moves: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (t, r) in &removed_count {
+        if let Some(n) = added_count.get(t) {
+            let m = (*r).min(*n);
+            moves.insert(t, (m, m));
+        }
+    }
+    let mut out = Vec::new();
+    for op in &ops {
+        let (tag, old, new) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
+            continue;
+        }
+        let mut removed: Vec<&String> = Vec::new();
+        for t in &a[old] {
+            match moves.get_mut(t.as_str()) {
+                Some((left, _)) if *left > 0 => *left -= 1,
+                _ => removed.push(t),
+            }
+        }
+        let mut added: Vec<Option<&String>> = Vec::new();
+        let mut moved_here: Vec<(usize, &String)> = Vec::new();
+        for t in &b[new] {
+            match moves.get_mut(t.as_str()) {
+                Some((_, left)) if *left > 0 => {
+                    *left -= 1;
+                    moved_here.push((added.len(), t));
+                    added.push(None);
+                }
+                _ => added.push(Some(t)),
+            }
+        }
+        // Pair what is left in place: a removal beside an addition is a
+        // replacement; moved paragraphs keep their head place.
+        let mut removed = removed.into_iter();
+        let mut moved_here = moved_here.into_iter().peekable();
+        for (k, t) in added.iter().enumerate() {
+            match t {
+                Some(t) => out.push(ParagraphChange {
+                    removed: removed.next().cloned(),
+                    added: Some((*t).clone()),
+                    moved: None,
+                }),
+                None => {
+                    if let Some((_, m)) = moved_here.next_if(|(at, _)| *at == k) {
+                        out.push(ParagraphChange {
+                            moved: Some(m.clone()),
+                            ..ParagraphChange::default()
+                        });
+                    }
+                }
+            }
+        }
+        for r in removed {
             out.push(ParagraphChange {
-                removed: removed.get(k).cloned(),
-                added: added.get(k).cloned(),
+                removed: Some(r.clone()),
+                ..ParagraphChange::default()
             });
         }
     }
@@ -261,16 +346,25 @@ pub fn agent_delta(base: &EffectiveAgentConfig, head: &EffectiveAgentConfig) -> 
                 paragraphs,
             })
         };
+        // Paragraphs that only moved make the piece `reordered` (with the
+        // moved ones listed), any other text change `edited`.
+        let mut reordered = Vec::new();
         if normalize(&old.content) != normalize(&h.content) {
-            push(Change::Edited, paragraph_changes(&old.content, &h.content));
+            let paragraphs = paragraph_changes(&old.content, &h.content);
+            if !paragraphs.is_empty() && paragraphs.iter().all(ParagraphChange::is_move) {
+                reordered = paragraphs;
+            } else {
+                push(Change::Edited, paragraphs);
+            }
         }
         if Reception::of(old.load_phase, old.applicability)
             != Reception::of(h.load_phase, h.applicability)
+            || old.paths != h.paths
         {
             push(Change::Rescoped, Vec::new());
         }
-        if moved.contains(k) {
-            push(Change::Reordered, Vec::new());
+        if moved.contains(k) || !reordered.is_empty() {
+            push(Change::Reordered, reordered);
         }
     }
     for (k, old) in &a {
@@ -517,15 +611,53 @@ mod tests {
             [
                 ParagraphChange {
                     removed: Some("old".into()),
-                    added: Some("new".into())
+                    added: Some("new".into()),
+                    moved: None,
                 },
                 ParagraphChange {
                     removed: None,
-                    added: Some("more".into())
+                    added: Some("more".into()),
+                    moved: None,
                 },
             ]
         );
         assert!(paragraph_changes("a\n\nb", "a\r\n\r\nb  ").is_empty());
+    }
+
+    #[test]
+    fn swapped_paragraphs_are_one_move_not_an_addition_and_a_removal() {
+        let moved = |t: &str| ParagraphChange {
+            moved: Some(t.into()),
+            ..ParagraphChange::default()
+        };
+        assert_eq!(
+            paragraph_changes("First.\n\nSecond.\n", "Second.\n\nFirst.\n"),
+            [moved("Second.")]
+        );
+        // Three paragraphs rotated, one edited: the moves stay moves, the
+        // edit stays a replacement.
+        let c = paragraph_changes("A.\n\nB.\n\nC.\n", "C.\n\nA.\n\nB, changed.\n");
+        assert_eq!(
+            c,
+            [
+                moved("C."),
+                ParagraphChange {
+                    removed: Some("B.".into()),
+                    added: Some("B, changed.".into()),
+                    moved: None,
+                },
+            ]
+        );
+        // A repeated paragraph moves once per copy that moved.
+        let c = paragraph_changes("X.\n\nY.\n\nX.\n", "Y.\n\nX.\n\nX.\n\nX.\n");
+        assert!(c.iter().filter(|p| p.is_move()).count() <= 1, "{c:?}");
+        assert_eq!(
+            c.iter()
+                .filter(|p| p.added.as_deref() == Some("X."))
+                .count(),
+            1,
+            "{c:?}"
+        );
     }
 
     #[test]

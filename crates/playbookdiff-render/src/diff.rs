@@ -4,7 +4,7 @@
 
 use crate::check_markdown::esc;
 use crate::check_text::severity_style;
-use crate::layout::{clean, columns, wrap};
+use crate::layout::{clean, columns, wrap, wrap_hanging};
 use crate::text::{dim, heading, Painter};
 use playbookdiff_compare::delta::{
     AgentDelta, CapabilityChange, Change, DiffFinding, FindingDelta, InstructionChange,
@@ -159,6 +159,13 @@ fn instruction_line(c: &InstructionChange) -> String {
         _ => at(&c.head),
     };
     let extra = match c.change {
+        Change::Reordered if !c.paragraphs.is_empty() => {
+            let n = c.paragraphs.iter().filter(|p| p.is_move()).count();
+            match n {
+                1 => " (a paragraph moved)".to_string(),
+                n => format!(" ({n} paragraphs moved)"),
+            }
+        }
         Change::Reordered => {
             let o = |s: &Option<playbookdiff_compare::delta::PieceState>| {
                 s.as_ref()
@@ -173,7 +180,24 @@ fn instruction_line(c: &InstructionChange) -> String {
                     format!("{} {}", kebab(&s.load_phase), kebab(&s.applicability))
                 })
             };
-            format!(" ({} -> {})", d(&c.base), d(&c.head))
+            let paths = |s: &Option<playbookdiff_compare::delta::PieceState>| {
+                s.as_ref().and_then(|s| s.paths.clone())
+            };
+            let (old_paths, new_paths) = (paths(&c.base), paths(&c.head));
+            let scope =
+                (d(&c.base) != d(&c.head)).then(|| format!("{} -> {}", d(&c.base), d(&c.head)));
+            let globs = (old_paths != new_paths).then(|| {
+                let show = |p: Option<Vec<String>>| match p {
+                    Some(v) => format!(
+                        "[{}]",
+                        v.iter().map(|g| clean(g)).collect::<Vec<_>>().join(", ")
+                    ),
+                    None => "none".to_string(),
+                };
+                format!("paths {} -> {}", show(old_paths), show(new_paths))
+            });
+            let parts: Vec<String> = [scope, globs].into_iter().flatten().collect();
+            format!(" ({})", parts.join("; "))
         }
         _ => String::new(),
     };
@@ -254,7 +278,8 @@ fn finding_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffFinding
 }
 
 /// `diff --format text`: the two sides, the changed contexts with what
-/// each agent receives differently (changed paragraphs marked `-`/`+`),
+/// each agent receives differently (changed paragraphs marked `-`/`+`,
+/// moved ones `~`),
 /// then the introduced and resolved findings, the unchanged ones counted,
 /// and the result.
 pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
@@ -282,22 +307,30 @@ pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
         );
         for a in &d.agents {
             let _ = writeln!(out, "  {}", clean(a.harness.display_name()));
+            let line = |out: &mut String, text: &str| {
+                out.push_str(&fitted(text, "    ", "              "));
+            };
             for c in &a.instructions {
-                let _ = writeln!(out, "    {}", instruction_line(c));
+                line(&mut out, &instruction_line(c));
                 for para in &c.paragraphs {
-                    if let Some(r) = &para.removed {
-                        let _ = writeln!(out, "      - {}", clean(&excerpt(r)));
-                    }
-                    if let Some(a) = &para.added {
-                        let _ = writeln!(out, "      + {}", clean(&excerpt(a)));
+                    for (mark, text) in
+                        [("~", &para.moved), ("-", &para.removed), ("+", &para.added)]
+                    {
+                        if let Some(t) = text {
+                            out.push_str(&fitted(
+                                &clean(&excerpt(t)),
+                                &format!("      {mark} "),
+                                "        ",
+                            ));
+                        }
                     }
                 }
             }
             for c in &a.skills {
-                let _ = writeln!(out, "    {}", capability_line("skill", c));
+                line(&mut out, &capability_line("skill", c));
             }
             for c in &a.mcp_servers {
-                let _ = writeln!(out, "    {}", capability_line("MCP server", c));
+                line(&mut out, &capability_line("MCP server", c));
             }
         }
     }
@@ -312,6 +345,16 @@ pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
     let _ = writeln!(out);
     out.push_str(&wrap(&result_line(doc), "", columns()));
     out
+}
+
+/// `text` after `first` on one line when it fits the width (its own
+/// spacing kept), else wrapped at spaces with continuations after `rest`.
+fn fitted(text: &str, first: &str, rest: &str) -> String {
+    if crate::layout::width(first) + crate::layout::width(text) <= columns() {
+        format!("{first}{text}\n")
+    } else {
+        wrap_hanging(text, first, rest, columns())
+    }
 }
 
 fn plural_s(n: usize) -> &'static str {

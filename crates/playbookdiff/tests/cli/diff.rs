@@ -859,3 +859,83 @@ fn agent_versions_choose_the_release_diff_models() {
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(added(&v), [pair("added", "three")]);
 }
+
+// ----- What a new user expects to read (issue 13) -----
+
+#[test]
+fn a_rule_whose_paths_change_is_rescoped_with_old_and_new_paths() {
+    let h = bridged();
+    h.write("src/api/handler.ts", "export {};\n")
+        .write("src/web/page.ts", "export {};\n")
+        .write(
+            ".claude/rules/api.md",
+            "---\npaths: [\"src/api/**\"]\n---\nValidate every request body.\n",
+        )
+        .commit("rule");
+    h.write(
+        ".claude/rules/api.md",
+        "---\npaths: [\"src/api/**\", \"src/web/**\"]\n---\nValidate every request body.\n",
+    )
+    .commit("widen the rule");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    let claude = agent(&v, ".", "claude-code").expect("claude changes at the root");
+    assert_eq!(
+        changes(claude, "instructions"),
+        [pair("rescoped", ".claude/rules/api.md")],
+        "{claude}"
+    );
+    let c = &claude["instructions"][0];
+    assert_eq!(c["base"]["paths"], serde_json::json!(["src/api/**"]));
+    assert_eq!(
+        c["head"]["paths"],
+        serde_json::json!(["src/api/**", "src/web/**"])
+    );
+    let (_, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        one_line.contains(
+            "rescoped instruction .claude/rules/api.md:4-4 [rule] (paths [src/api/**] -> [src/api/**, src/web/**])"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("edited"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+}
+
+#[test]
+fn swapped_paragraphs_are_reordered_not_added_and_removed() {
+    let h = History::new();
+    h.write("AGENTS.md", "# Rules\n\nFirst.\n\nSecond.\n")
+        .write("CLAUDE.md", "@AGENTS.md\n")
+        .commit("base");
+    h.write("AGENTS.md", "# Rules\n\nSecond.\n\nFirst.\n")
+        .commit("swap");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 0);
+    let codex = agent(&v, ".", "codex").expect("codex changes");
+    assert_eq!(
+        changes(codex, "instructions"),
+        [pair("reordered", "AGENTS.md")],
+        "{codex}"
+    );
+    let paragraphs = codex["instructions"][0]["paragraphs"].as_array().unwrap();
+    assert_eq!(paragraphs.len(), 1, "{paragraphs:?}");
+    assert!(paragraphs[0]["moved"].is_string(), "{paragraphs:?}");
+    assert!(paragraphs[0].get("added").is_none(), "{paragraphs:?}");
+    let (_, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert!(
+        text.contains("reordered instruction AGENTS.md:1-5 [agents-md] (a paragraph moved)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("+ Second.") && !text.contains("- Second."),
+        "{text}"
+    );
+    assert!(text.contains("~ Second."), "{text}");
+    // A moved paragraph beside an edited one: the edit is an edit.
+    h.write("AGENTS.md", "# Rules\n\nFirst, changed.\n\nSecond.\n")
+        .commit("edit");
+    let (_, text, _) = h.diff("HEAD~2..HEAD", &[]);
+    assert!(text.contains("edited    instruction AGENTS.md"), "{text}");
+    assert!(text.contains("+ First, changed."), "{text}");
+}
