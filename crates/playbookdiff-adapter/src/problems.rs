@@ -13,7 +13,7 @@
 
 use playbookdiff_model::remedy::code_span;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
-use playbookdiff_source::{EntryKind, Repo, Resolved, SourceError};
+use playbookdiff_source::{EntryKind, IoKind, Repo, Resolved, SourceError, WalkCause, WalkProblem};
 use std::collections::HashSet;
 use std::fmt::Display;
 
@@ -126,9 +126,12 @@ pub fn read_error(
                 "{p} is {len} bytes, over the {limit}-byte limit, so {effect}; split it or shrink it."
             ),
         ),
-        SourceError::Io { message, .. } => Diagnostic::new(
+        SourceError::Io { message, kind, .. } => Diagnostic::new(
             DiagnosticCode::Unreadable,
-            format!("{p} could not be read ({message}), so {effect}; fix its permissions."),
+            format!(
+                "{p} could not be read ({message}), so {effect}; {}.",
+                io_remedy(*kind, "it", "its")
+            ),
         ),
         SourceError::NotFound(_) => Diagnostic::new(
             DiagnosticCode::Unreadable,
@@ -136,6 +139,21 @@ pub fn read_error(
         ),
     };
     d.at(at(path, format))
+}
+
+/// What to do about an entry that could not be read for `kind`, with
+/// `it` / `its` naming the entry ("fix its permissions", "fetch it with
+/// `git lfs pull`").
+pub fn io_remedy(kind: IoKind, it: &str, its: &str) -> String {
+    match kind {
+        IoKind::Denied => format!("fix {its} permissions"),
+        IoKind::WrongKind => format!("replace {it} with a regular file"),
+        IoKind::LfsPointer => {
+            format!("fetch {its} content with `git lfs pull`, or commit {it} without LFS")
+        }
+        IoKind::GitObject => "check the repository with `git fsck`".to_string(),
+        IoKind::Other => format!("check that {it} can be read, for example with `cat`"),
+    }
 }
 
 /// `path` is not valid UTF-8: an `invalid-utf8` diagnostic.
@@ -158,27 +176,42 @@ pub fn listing_problems(repo: &Repo<'_>, harness: &str) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = problems
         .iter()
         .take(MAX_LISTING_PROBLEMS)
-        .map(|p| {
-            Diagnostic::new(
-                DiagnosticCode::Unreadable,
-                format!(
-                    "{} could not be listed ({}), so what {harness} would find below it is unknown; fix its permissions.",
-                    quote(&p.path),
-                    p.message
-                ),
-            )
-        })
+        .map(|p| Diagnostic::new(DiagnosticCode::Unreadable, walk_message(p, harness)))
         .collect();
     if problems.len() > MAX_LISTING_PROBLEMS {
         out.push(Diagnostic::new(
             DiagnosticCode::Unreadable,
             format!(
-                "{} more directories could not be listed, so what {harness} would find below them is unknown; fix their permissions.",
-                problems.len() - MAX_LISTING_PROBLEMS
+                "{} could not be shown, so what {harness} would find there is unknown; each of the first {MAX_LISTING_PROBLEMS} above says why and what to do.",
+                playbookdiff_model::remedy::count(problems.len() - MAX_LISTING_PROBLEMS, "more directory or entry", "more directories or entries")
             ),
         ));
     }
     out
+}
+
+/// The message of one [`WalkProblem`], its advice chosen by its cause.
+fn walk_message(p: &WalkProblem, harness: &str) -> String {
+    let q = quote(&p.path);
+    let why = &p.message;
+    match p.cause {
+        WalkCause::Unlisted(kind) => format!(
+            "{q} could not be listed ({why}), so what {harness} would find below it is unknown; {}.",
+            io_remedy(kind, "it", "its")
+        ),
+        WalkCause::NonUtf8Name => format!(
+            "In {q}, {why}, so that entry and what is below it are not analysed: what {harness} would find there is unknown, and a program that reads names as UTF-8 text cannot open it by that name either; rename it with a UTF-8 name."
+        ),
+        WalkCause::TooManyEntries => format!(
+            "{q} was not read whole ({why}), so what {harness} would find in the rest is unknown; analyse a smaller directory, or exclude generated trees in `playbookdiff.toml`."
+        ),
+        WalkCause::Submodule => format!(
+            "{q} is {why}, so what {harness} would find in it is unknown; analyse the submodule as a repository of its own."
+        ),
+        WalkCause::UnsafeName => format!(
+            "{q}: {why}, and what {harness} would find there is unknown; rename the entry in the repository."
+        ),
+    }
 }
 
 /// `path` is not valid `language` (`JSON`, `JSONC`, `TOML`, `YAML`) at
@@ -280,6 +313,77 @@ mod tests {
 
     fn rp(s: &str) -> RepoPath {
         RepoPath::new(s).unwrap()
+    }
+
+    /// Each cause of an unreadable entry gets its own advice: only a
+    /// refusal of the operating system says "permissions"; a name that is
+    /// not UTF-8 says to rename it.
+    #[test]
+    fn each_cause_of_an_unreadable_entry_has_its_own_advice() {
+        let walk = |cause: WalkCause, message: &str| {
+            walk_message(
+                &WalkProblem {
+                    path: rp("docs"),
+                    message: message.into(),
+                    cause,
+                },
+                "Codex",
+            )
+        };
+        let causes = [
+            walk(WalkCause::Unlisted(IoKind::Denied), "permission denied"),
+            walk(WalkCause::Unlisted(IoKind::Other), "file name too long"),
+            walk(
+                WalkCause::Unlisted(IoKind::GitObject),
+                "cannot read its tree",
+            ),
+            walk(
+                WalkCause::NonUtf8Name,
+                "the name `a\u{fffd}b` is not valid UTF-8",
+            ),
+            walk(WalkCause::TooManyEntries, "more than 10 entries"),
+            walk(WalkCause::Submodule, "a submodule (commit abc1234)"),
+            walk(WalkCause::UnsafeName, "an entry named `..`"),
+        ];
+        let reads = |kind: IoKind| {
+            read_error(
+                &rp("AGENTS.md"),
+                &SourceError::Io {
+                    path: rp("AGENTS.md"),
+                    message: "x".into(),
+                    kind,
+                },
+                "its text is unknown",
+                SourceFormat::Markdown,
+            )
+            .message
+        };
+        let reads = [
+            reads(IoKind::Denied),
+            reads(IoKind::WrongKind),
+            reads(IoKind::LfsPointer),
+            reads(IoKind::GitObject),
+            reads(IoKind::Other),
+        ];
+        let advice = |m: &String| m.rsplit_once("; ").expect(m).1.to_string();
+        for (i, m) in causes.iter().chain(reads.iter()).enumerate() {
+            let permissions = m.contains("permissions");
+            assert_eq!(permissions, i == 0 || i == causes.len(), "{m}");
+        }
+        assert!(
+            advice(&causes[3]).contains("rename it with a UTF-8 name"),
+            "{}",
+            causes[3]
+        );
+        assert!(causes[3].contains("not valid UTF-8"), "{}", causes[3]);
+        assert!(reads[2].contains("git lfs pull"), "{}", reads[2]);
+        let mut all: Vec<String> = causes.iter().chain(reads.iter()).map(advice).collect();
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        // A directory and a file share the words of a cause they share
+        // (permissions, a git object, another error of the system).
+        assert_eq!(all.len(), n - 3, "{all:#?}");
     }
 
     #[test]

@@ -216,6 +216,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         let unlisted = self.unlisted.get_or_insert_with(|| {
             let mut m = HashMap::new();
             for p in repo.walk_problems() {
+                if !p.cause.hides_subtree() {
+                    continue;
+                }
                 m.entry(p.path.clone()).or_insert_with(|| p.message.clone());
             }
             m

@@ -171,6 +171,7 @@ fn shape_error(key: &str, v: &Value, shape: Shape) -> Option<(Vec<String>, Strin
             let bad = items.iter().filter(|it| !it.is_string()).count();
             items.iter().position(|it| !it.is_string()).map(|i| {
                 let more = if bad > 1 {
+                    // count >= 2: `bad > 1`.
                     format!(" ({bad} entries are not strings)")
                 } else {
                     String::new()

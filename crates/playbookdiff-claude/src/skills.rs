@@ -579,6 +579,7 @@ fn collisions(cx: &mut Compiler<'_, '_>) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillNameCollision,
+                // count >= 2: a collision.
                 format!(
                     "{} skills are named `{name}` ({}); the first one found wins the name in Claude Code, and user \
                      or plugin skills the analysis cannot see may also claim it.",
@@ -626,10 +627,10 @@ fn budget(cx: &mut Compiler<'_, '_>) {
         cx.diag(Diagnostic::new(
             DiagnosticCode::SkillBudgetRisk,
             format!(
-                "The {} skills listed at startup need about {total} characters; Claude Code's listing budget is 1% of \
+                "The skills listed at startup ({}) need about {total} characters; Claude Code's listing budget is 1% of \
                  the context window ({BUDGET_FALLBACK_CHARS} characters when unknown), so descriptions of the least-used \
                  skills may be dropped. Which ones depends on usage history; names stay listed.",
-                listed.len()
+                playbookdiff_model::remedy::count(listed.len(), "skill", "skills")
             ),
         ));
     }

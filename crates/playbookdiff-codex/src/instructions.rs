@@ -219,8 +219,12 @@ fn override_shadows(cx: &mut Cx<'_, '_>, winner: &Candidate, shadowed: &Candidat
     };
     let size = |c: &Candidate| match lines(c) {
         Some(1) => " (1 line)".to_string(),
+        // count >= 2: one line is the arm above.
         Some(n) => format!(" ({n} lines)"),
-        None => format!(" ({} bytes)", c.bytes()),
+        None => format!(
+            " ({})",
+            playbookdiff_model::remedy::count(c.bytes() as usize, "byte", "bytes")
+        ),
     };
     let (o, a) = (&winner.path, &shadowed.path);
     let local = cx.context.mode == playbookdiff_model::Mode::Local;

@@ -1166,6 +1166,7 @@ fn budget(
     };
     cx.diag(Diagnostic::new(
         DiagnosticCode::SkillListingBudget,
+        // count >= 2: the skills a fresh installation bundles.
         format!(
             "The skill list Codex shows the model from cwd {} does not fit its budget of {budget_words}: descriptions shortened: {}; skills omitted: {}. Certain from the repository's skills alone: {}; only together with the {} skills a fresh Codex installation bundles: {}. User and admin skills the analysis cannot see take more of the budget. Shorten the descriptions, or set policy.allow_implicit_invocation: false in `agents/openai.yaml` for skills the model need not pick on its own.",
             problems::quote(&cx.context.cwd),
@@ -1217,6 +1218,7 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillNameCollision,
+                // count >= 2: a collision.
                 format!("{} skills are named {name:?} ({}); Codex does not merge them and lists both under that name, so `${name}` does not say which one is meant; rename one.", idx.len(), paths.join(", ")),
             )
             .at(skills[idx[0]].source.clone()),

@@ -137,6 +137,7 @@ impl Group<'_> {
         let present = names(&f.present_in);
         let absent = names(&f.absent_from);
         let when = reception(f).phrase();
+        // count >= 2: one finding returned above.
         match (f.category, f.kind) {
             (Category::Skill, FindingType::CapabilityGap) if !f.absent_from.is_empty() => {
                 format!("{n} skills only {present} can use ({when}): {names_list}.")
@@ -147,6 +148,7 @@ impl Group<'_> {
             (Category::Mcp, FindingType::CapabilityGap) if !f.absent_from.is_empty() => {
                 format!("{n} MCP servers configured for {present} only ({when}): {names_list}.")
             }
+            // count >= 2, as above.
             (c, k) => format!(
                 "{n} {} {} findings between {}: {names_list}.",
                 c.title(),

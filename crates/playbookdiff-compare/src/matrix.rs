@@ -295,9 +295,9 @@ fn subject(place: &Place, scopes: &[String]) -> String {
         Place::Fixed(files) => quoted(files),
         Place::Own(files) => format!("the launch directory's own {}", quoted(files)),
         Place::Below(_, files) => format!(
-            "the {} of {} directories below the launch directory ({})",
+            "the {} of {} below the launch directory ({})",
             quoted(files),
-            scopes.len(),
+            playbookdiff_model::remedy::count(scopes.len(), "directory", "directories"),
             some(scopes, 3)
         ),
     }
@@ -498,8 +498,8 @@ fn merge_siblings(groups: Vec<(Key, Group)>) -> Vec<Group> {
         g.severity = gs.iter().map(|(_, g)| g.severity).min().expect("non-empty");
         g.findings = gs.iter().flat_map(|(_, g)| g.findings.clone()).collect();
         let label = format!(
-            "{} files in {}{} ({names_list})",
-            files.len(),
+            "{} in {}{} ({names_list})",
+            playbookdiff_model::remedy::count(files.len(), "file", "files"),
             if key.4 {
                 "the launch directory's own "
             } else {

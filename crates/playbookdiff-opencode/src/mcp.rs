@@ -302,6 +302,7 @@ fn server(
         return Some(s);
     }
     if enabled {
+        // not a count: the server type (`local`, `remote`).
         s.reason = format!("Configured in the `mcp` object of {}; OpenCode starts {} servers at startup.{layers_note}", source.path, ty.unwrap_or("local"));
     } else {
         s.applicability = Applicability::Excluded;

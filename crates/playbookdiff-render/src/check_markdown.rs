@@ -404,7 +404,8 @@ fn matrix_markdown_first(r: &MatrixReport<'_>, shown: usize) -> String {
     );
     let _ = writeln!(
         out,
-        "{total} launch directories checked, {} mode: **{}** (each counted once).",
+        "{} checked, {} mode: **{}** (each counted once).",
+        playbookdiff_model::remedy::count(total, "launch directory", "launch directories"),
         r.context.mode.as_str(),
         counts(&m.summary)
     );

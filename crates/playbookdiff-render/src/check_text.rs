@@ -14,6 +14,7 @@ use anstyle::{AnsiColor, Style};
 use playbookdiff_compare::group::{group, Group};
 use playbookdiff_compare::matrix::MatrixFinding;
 use playbookdiff_compare::{display_name, names, FailOn, Finding, FindingSeverity, Summary};
+use playbookdiff_model::remedy::count;
 use playbookdiff_model::{AnalysisContext, Harness};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -145,6 +146,7 @@ pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesse
     let sev = format!("{:<7}", f.severity.as_str().to_uppercase());
     let _ = writeln!(
         out,
+        // count >= 2: one finding returned above.
         "\n{}{} {} ({n} findings)",
         p.paint(&sev, severity_style(f.severity)),
         f.category.title(),
@@ -293,8 +295,12 @@ fn footer(
         ));
     }
     let unk = unknowable(configs);
-    if !unk.is_empty() {
+    let shared = crate::report::shared_assumptions(configs);
+    if !unk.is_empty() || !shared.is_empty() {
         let _ = writeln!(out, "\nNot known to this analysis:");
+        for a in &shared {
+            out.push_str(&wrap_hanging(&format!("- {a}"), "  ", "    ", columns()));
+        }
         for (code, hs) in unk {
             out.push_str(&wrap_hanging(
                 &format!("- {} ({})", code.summary(), names(&hs)),
@@ -374,7 +380,8 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         .count();
     out.push_str(&wrap_hanging(
         &format!(
-            "{total} launch directories (the root and every directory holding agent configuration); {with} with findings"
+            "{} (the root and every directory holding agent configuration); {with} with findings",
+            count(total, "launch directory", "launch directories")
         ),
         &format!("  {:<11} ", "checked"),
         HEADER_VALUE,

@@ -10,6 +10,7 @@ use playbookdiff_compare::delta::{
     AgentDelta, CapabilityChange, Change, DiffFinding, FindingDelta, InstructionChange,
 };
 use playbookdiff_compare::FailOn;
+use playbookdiff_model::remedy::count;
 use playbookdiff_model::{Harness, RepoPath};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -291,9 +292,9 @@ pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
     let _ = writeln!(out, "  head        {}", side_label(&doc.head));
     out.push_str(&wrap(
         &format!(
-            "{} changed paths; {} contexts analysed; {} with changes for an agent.",
-            doc.summary.changed_paths,
-            doc.summary.affected_contexts,
+            "{}; {} analysed; {} with changes for an agent.",
+            count(doc.summary.changed_paths, "changed path", "changed paths"),
+            count(doc.summary.affected_contexts, "context", "contexts"),
             doc.directories.len()
         ),
         "",
@@ -447,11 +448,11 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
         let _ = writeln!(out, "### PlaybookDiff: agent configuration changes\n");
         let _ = writeln!(
             out,
-            "Base {}, head {}: {} changed paths, {} contexts analysed.\n",
+            "Base {}, head {}: {}, {} analysed.\n",
             esc(&side_label(&doc.base)),
             esc(&side_label(&doc.head)),
-            doc.summary.changed_paths,
-            doc.summary.affected_contexts
+            count(doc.summary.changed_paths, "changed path", "changed paths"),
+            count(doc.summary.affected_contexts, "context", "contexts")
         );
         if !rows_shown.is_empty() {
             let _ = writeln!(out, "| Context | Agent | Change |\n|---|---|---|");
@@ -464,6 +465,7 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
             ("Introduced", &introduced, &introduced_shown),
             ("Resolved", &resolved, &resolved_shown),
         ] {
+            // not a count: the title (`Introduced`, `Resolved`).
             let _ = writeln!(out, "**{title} findings: {}**\n", all.len());
             for l in list.iter() {
                 let _ = writeln!(out, "{l}");
@@ -476,8 +478,8 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
         if shown < total {
             let _ = writeln!(
                 out,
-                "**{} more changes and findings not shown, see the JSON**: <code>playbookdiff diff RANGE --format json</code> lists every one.\n",
-                total - shown
+                "**{} not shown, see the JSON**: <code>playbookdiff diff RANGE --format json</code> lists every one.\n",
+                count(total - shown, "more change or finding", "more changes and findings")
             );
         }
         let _ = writeln!(out, "{}", esc(&result_line(doc)));

@@ -8,8 +8,8 @@
 use crate::check_text::{counts, severity_style, vs};
 use crate::layout::{columns, fit, width, wrap, wrap_hanging};
 use crate::report::{
-    context_args, cwd_label, problems, profiles_label, repository_label, target_label, unknowable,
-    CheckReport,
+    context_args, cwd_label, problems, profiles_label, repository_label, shared_assumptions,
+    target_label, unknowable, CheckReport,
 };
 use crate::text::{clean, dim, heading, Painter};
 use playbookdiff_compare::group::{group, Group};
@@ -324,12 +324,16 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         .filter(|(_, n)| *n > 0)
         .map(|(h, n)| format!("{} {n}", display_name(h)))
         .collect();
-    if !unk.is_empty() || !probs.is_empty() {
+    let shared = shared_assumptions(r.configs);
+    if !unk.is_empty() || !probs.is_empty() || !shared.is_empty() {
         let _ = writeln!(
             out,
             "\n{}",
             p.paint("Not known to this analysis", heading())
         );
+        for a in &shared {
+            out.push_str(&wrap_hanging(&format!("- {a}"), "  ", "    ", columns()));
+        }
         for (code, hs) in unk {
             out.push_str(&wrap_hanging(
                 &format!("- {} ({})", code.summary(), names(&hs)),

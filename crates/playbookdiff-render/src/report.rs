@@ -216,6 +216,22 @@ pub fn unknowable(configs: &[EffectiveAgentConfig]) -> Vec<(DiagnosticCode, Vec<
         .collect()
 }
 
+/// The assumptions every configuration states in the same words: those
+/// about how the repository itself was read (in repo mode, a directory
+/// that is not a git work tree is read whole), not about one harness.
+/// In the order of the first configuration; empty when there is none.
+pub fn shared_assumptions(configs: &[EffectiveAgentConfig]) -> Vec<&str> {
+    match configs.split_first() {
+        None => Vec::new(),
+        Some((first, rest)) => first
+            .assumptions
+            .iter()
+            .filter(|a| rest.iter().all(|c| c.assumptions.contains(a)))
+            .map(String::as_str)
+            .collect(),
+    }
+}
+
 /// Warnings and errors per harness other than the repository problems
 /// ([`repository_problems`] lists those one by one).
 pub fn problems(configs: &[EffectiveAgentConfig]) -> Vec<(Harness, usize)> {

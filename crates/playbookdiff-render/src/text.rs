@@ -48,7 +48,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
         out,
         "{}",
         p.paint(
-            &format!("PlaybookDiff: {}", config.harness.as_str()),
+            &format!("PlaybookDiff: {}", config.harness.display_name()),
             heading()
         )
     );
@@ -560,7 +560,7 @@ mod tests {
             },
         );
         let expected = "\
-PlaybookDiff: claude-code
+PlaybookDiff: Claude Code
   repository  examples/monorepo
   cwd         apps/api
   target      apps/api/src/main.ts

@@ -14,7 +14,7 @@
 //!   specification `docs/spec.md`) is refused by `read_file` with a message
 //!   saying so: the content it stands for is not in the repository.
 
-use crate::{DirEntry, EntryKind, SourceError, SourceTree, Stat, WalkProblem};
+use crate::{DirEntry, EntryKind, IoKind, SourceError, SourceTree, Stat, WalkCause, WalkProblem};
 use gix::ObjectId;
 use playbookdiff_model::RepoPath;
 use std::collections::HashMap;
@@ -48,7 +48,7 @@ impl fmt::Display for GitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GitError::NotARepository => f.write_str(
-                "it is not a git repository (no .git found at its root); pass the root of a git repository, or drop the revision to analyse the directory as it is",
+                "it is not a git repository (no .git found at its root)",
             ),
             GitError::UnknownRevision { rev, reason } => write!(
                 f,
@@ -416,6 +416,7 @@ impl GitTree {
             let tree = self.decode(oid).map_err(|m| SourceError::Io {
                 path: dir.clone(),
                 message: format!("cannot read its tree: {m}"),
+                kind: IoKind::GitObject,
             })?;
             match tree.find(&s[start..next]) {
                 Some(e) if e.kind == EntryKind::Dir => oid = e.oid,
@@ -437,6 +438,7 @@ impl GitTree {
         self.decode(oid).map_err(|m| SourceError::Io {
             path: dir.clone(),
             message: format!("cannot read its tree: {m}"),
+            kind: IoKind::GitObject,
         })
     }
 
@@ -639,6 +641,7 @@ impl GitTree {
         let io = |message: String| SourceError::Io {
             path: path.clone(),
             message,
+            kind: IoKind::GitObject,
         };
         self.with_handle(|repo| {
             let size = repo
@@ -686,6 +689,7 @@ impl SourceTree for GitTree {
                                     "a submodule (commit {}): its files are in another repository and are not analysed",
                                     e.oid.to_hex_with_len(7)
                                 ),
+                                cause: WalkCause::Submodule,
                             });
                         }
                     }
@@ -709,6 +713,7 @@ impl SourceTree for GitTree {
                         "the tree holds an entry named `{}`, which no checkout writes, so it is not analysed",
                         e.name.escape_debug()
                     ),
+                    cause: WalkCause::UnsafeName,
                 }),
             }
         }
@@ -736,6 +741,7 @@ impl SourceTree for GitTree {
                     .map_err(|err| SourceError::Io {
                         path: path.clone(),
                         message: format!("cannot read its blob: {}", one_line(err)),
+                        kind: IoKind::GitObject,
                     })
             })?,
             _ => 0,
@@ -749,6 +755,7 @@ impl SourceTree for GitTree {
             return Err(SourceError::Io {
                 path: path.clone(),
                 message: "not a regular file".into(),
+                kind: IoKind::WrongKind,
             });
         }
         let data = self.blob(path, e.oid, limit)?;
@@ -756,6 +763,7 @@ impl SourceTree for GitTree {
             return Err(SourceError::Io {
                 path: path.clone(),
                 message: "a Git LFS pointer: the file's content is stored outside the repository and is not analysed".into(),
+                kind: IoKind::LfsPointer,
             });
         }
         Ok(data)
@@ -767,6 +775,7 @@ impl SourceTree for GitTree {
             return Err(SourceError::Io {
                 path: path.clone(),
                 message: "not a symbolic link".into(),
+                kind: IoKind::WrongKind,
             });
         }
         let data = self.blob(path, e.oid, 4096)?;

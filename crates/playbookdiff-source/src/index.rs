@@ -22,10 +22,44 @@ pub const MAX_ENTRIES: usize = 5_000_000;
 /// A directory or entry the walk could not read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WalkProblem {
-    /// Where.
+    /// Where: the directory that could not be listed or that holds the
+    /// entry (a name that is not UTF-8, a name no checkout writes), or the
+    /// submodule itself.
     pub path: RepoPath,
     /// What went wrong, without absolute paths.
     pub message: String,
+    /// Why, which decides the advice a diagnostic gives.
+    pub cause: WalkCause,
+}
+
+/// Why the walk could not show an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WalkCause {
+    /// The directory could not be listed (the operating system's error,
+    /// or an unreadable git tree object): nothing below it is known.
+    Unlisted(crate::IoKind),
+    /// An entry of the directory has a name that is not valid UTF-8: it
+    /// and everything below it are skipped.
+    NonUtf8Name,
+    /// The tree holds more entries than the walk reads: the rest of the
+    /// directory is unknown.
+    TooManyEntries,
+    /// A git submodule: its files are in another repository.
+    Submodule,
+    /// A git tree entry whose name no checkout writes (`..`, `.git`).
+    UnsafeName,
+}
+
+impl WalkCause {
+    /// True when nothing below [`WalkProblem::path`] is known (the
+    /// directory, or the submodule, was not listed), so whether a path
+    /// below it exists cannot be said.
+    pub fn hides_subtree(self) -> bool {
+        matches!(
+            self,
+            WalkCause::Unlisted(_) | WalkCause::TooManyEntries | WalkCause::Submodule
+        )
+    }
 }
 
 /// Where a repository path leads once symbolic links are followed.
@@ -240,13 +274,14 @@ impl<'t> Repo<'t> {
         node.listing.get_or_init(|| self.list(node, &path()))
     }
 
-    fn problem(&self, path: &RepoPath, message: String) {
+    fn problem(&self, path: &RepoPath, message: String, cause: WalkCause) {
         self.late_problems
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(WalkProblem {
                 path: path.clone(),
                 message,
+                cause,
             });
     }
 
@@ -260,13 +295,18 @@ impl<'t> Repo<'t> {
             self.problem(
                 dir,
                 format!("the tree has more than {MAX_ENTRIES} entries; the rest is not analysed"),
+                WalkCause::TooManyEntries,
             );
             return empty();
         }
         let raw = match self.tree.list_dir(dir) {
             Ok(l) => l,
             Err(e) => {
-                self.problem(dir, e.to_string());
+                let kind = match &e {
+                    SourceError::Io { kind, .. } => *kind,
+                    _ => crate::IoKind::Other,
+                };
+                self.problem(dir, e.to_string(), WalkCause::Unlisted(kind));
                 return empty();
             }
         };
@@ -299,10 +339,8 @@ impl<'t> Repo<'t> {
             if ent.non_utf8_name {
                 self.problem(
                     dir,
-                    format!(
-                        "the name `{}` is not valid UTF-8, so it is not analysed",
-                        ent.name.escape_debug()
-                    ),
+                    format!("the name `{}` is not valid UTF-8", ent.name.escape_debug()),
+                    WalkCause::NonUtf8Name,
                 );
                 continue;
             }
@@ -763,6 +801,7 @@ impl<'t> Repo<'t> {
                 return Err(SourceError::Io {
                     path: real,
                     message: "not a regular file".into(),
+                    kind: crate::IoKind::WrongKind,
                 })
             }
             _ => return Err(SourceError::NotFound(path.clone())),

@@ -28,7 +28,7 @@ mod tree;
 pub mod visibility;
 
 pub use git::{is_lfs_pointer, CommitId, GitError, GitRepository, GitTree};
-pub use index::{Repo, Resolved, WalkProblem};
+pub use index::{Repo, Resolved, WalkCause, WalkProblem};
 pub use text::TextFile;
-pub use tree::{DirEntry, EntryKind, SourceError, SourceTree, Stat, WorkingTree};
+pub use tree::{DirEntry, EntryKind, IoKind, SourceError, SourceTree, Stat, WorkingTree};
 pub use visibility::{FileRule, GitView, RepoOptions, Visibility, WalkScope};

@@ -61,7 +61,28 @@ pub enum SourceError {
         path: RepoPath,
         /// The operating system's words.
         message: String,
+        /// Why, which decides the advice a diagnostic gives.
+        kind: IoKind,
     },
+}
+
+/// Why an entry that exists could not be read: each cause has its own
+/// remedy (permissions, a regular file, `git lfs pull`, `git fsck`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IoKind {
+    /// The operating system refused access (`PermissionDenied`).
+    Denied,
+    /// A regular file was expected and the entry is something else (a
+    /// directory, a FIFO, a device, a submodule), or a link was expected
+    /// and the entry is not one.
+    WrongKind,
+    /// A Git LFS pointer: the content is stored outside the repository.
+    LfsPointer,
+    /// A git object (tree or blob) of the revision could not be read.
+    GitObject,
+    /// Any other error of the operating system (a name too long, a loop
+    /// of links, an I/O error of the device).
+    Other,
 }
 
 impl fmt::Display for SourceError {
@@ -71,7 +92,7 @@ impl fmt::Display for SourceError {
             SourceError::TooLarge { path, len, limit } => {
                 write!(f, "{path}: {len} bytes, over the {limit}-byte limit")
             }
-            SourceError::Io { path, message } => write!(f, "{path}: {message}"),
+            SourceError::Io { path, message, .. } => write!(f, "{path}: {message}"),
         }
     }
 }
@@ -197,6 +218,11 @@ fn io_err(path: &RepoPath, e: std::io::Error) -> SourceError {
             } else {
                 message
             },
+            kind: if e.kind() == std::io::ErrorKind::PermissionDenied {
+                IoKind::Denied
+            } else {
+                IoKind::Other
+            },
         }
     }
 }
@@ -261,6 +287,7 @@ impl SourceTree for WorkingTree {
             return Err(SourceError::Io {
                 path: path.clone(),
                 message: "not a regular file".into(),
+                kind: IoKind::WrongKind,
             });
         }
         if md.len() > limit {

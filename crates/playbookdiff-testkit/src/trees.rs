@@ -22,6 +22,7 @@ impl SourceTree for LockedDirs {
             return Err(SourceError::Io {
                 path: dir.clone(),
                 message: "permission denied".into(),
+                kind: playbookdiff_source::IoKind::Denied,
             });
         }
         self.inner.list_dir(dir)

@@ -9,8 +9,8 @@ use crate::cli::{ContextArgs, ModeArg};
 use playbookdiff_model::{AnalysisContext, Harness, Mode, RepoPath};
 use playbookdiff_render::Via;
 use playbookdiff_source::{
-    EntryKind, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility, WalkScope,
-    WorkingTree,
+    EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility,
+    WalkScope, WorkingTree,
 };
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
@@ -366,8 +366,12 @@ fn open_revision(
             "--mode local reads personal files of the working tree, which a commit does not hold; drop --mode local or --rev".into(),
         ));
     }
-    let git =
-        GitRepository::open(repo_path).map_err(|e| UsageError(format!("REPO '{label}': {e}")))?;
+    let git = GitRepository::open(repo_path).map_err(|e| match e {
+        GitError::NotARepository => UsageError(format!(
+            "REPO '{label}' is not a git repository (no .git at its root), so --rev has no commit to read; pass the root of a git repository, or drop --rev to analyse the directory as it is"
+        )),
+        e => UsageError(format!("REPO '{label}': {e}")),
+    })?;
     let commit = git
         .commit(rev)
         .map_err(|e| UsageError(format!("--rev: {e}")))?;

@@ -32,8 +32,8 @@ use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode, R
 use playbookdiff_registry::Inputs;
 use playbookdiff_render::diff::{DiffContext, DiffDocument, DiffSide, DiffSummary};
 use playbookdiff_source::{
-    EntryKind, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility, WalkScope,
-    WorkingTree,
+    EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility,
+    WalkScope, WorkingTree,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -106,7 +106,12 @@ pub fn run_diff(
             "REPO '{label}' is not a directory; pass the root of a git repository"
         )));
     }
-    let git = GitRepository::open(&root).map_err(|e| UsageError(format!("REPO '{label}': {e}")))?;
+    let git = GitRepository::open(&root).map_err(|e| match e {
+        GitError::NotARepository => UsageError(format!(
+            "REPO '{label}' is not a git repository (no .git at its root), and diff compares two of its commits; run diff in a git repository, or `playbookdiff check` to analyse this directory as it is"
+        )),
+        e => UsageError(format!("REPO '{label}': {e}")),
+    })?;
     let loaded = project::load(args.config.as_deref(), &root, current_dir)?;
     let hs = crate::check::harnesses(&args.harness, loaded.as_ref())?;
     let fail_on = if args.exit_zero {

@@ -55,7 +55,7 @@ fn compiles_with_status_zero_and_a_header() {
         .stdout
         .clone();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.starts_with("PlaybookDiff: claude-code\n"), "{text}");
+    assert!(text.starts_with("PlaybookDiff: Claude Code\n"), "{text}");
     for section in [
         "Instructions (",
         "Skills (",

@@ -10,6 +10,7 @@ mod corpus_check;
 mod corpus_width;
 mod diff;
 mod findings;
+mod first_run;
 mod new_user;
 mod oracle;
 mod pre_commit;

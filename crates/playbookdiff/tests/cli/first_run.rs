@@ -1,0 +1,217 @@
+//! Faults a new user met on a first run, each as the whole kind: counts
+//! with the right noun form in every message, the harness's product name
+//! in `compile`'s header, one-line advice for `diff` outside git, and the
+//! assumptions about how the repository was read in the view.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn playbookdiff() -> Command {
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    cmd.env("NO_COLOR", "1").env("COLUMNS", "80");
+    cmd
+}
+
+/// Every `.rs` file below `crates/*/src`.
+fn sources() -> Vec<PathBuf> {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&crates)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("src"))
+        .filter(|p| p.is_dir())
+        .collect();
+    let mut out = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A count formatted into a message (`{n}`, `{}`, `{total}`) and then a
+/// plural noun reads "1 launch directories" when the count is 1: every
+/// string literal of the sources that does so must use
+/// `remedy::count`, or say in a comment `count >= 2` (or `not a count`,
+/// within the ten lines above) why it cannot read "1 ...s". Units after a
+/// size (`bytes`, `characters`, `tokens`), a limit ("more than {}
+/// directories"), a fraction (`{pos}/{len}`) and debug-formatted names
+/// (`{p:?}`) are left out.
+#[test]
+fn counts_before_plural_nouns_agree_with_the_count() {
+    let plural = regex::Regex::new(
+        r"(^|[^/]|than )\{[a-z_.()0-9]*\}\+? (more )?(launch |changed |accepted |stale |MCP |instruction |repository |differing )?(directories|paths|contexts|findings|files|skills|servers|instructions|entries|lines|items|rows|problems|diagnostics|harnesses|agents|commits|revisions|changes|imports|links|rules|warnings|errors|groups|packages|paragraphs|sources)\b",
+    )
+    .unwrap();
+    let files = sources();
+    let mut bad = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // Test modules hold expected output, not messages.
+        let end = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with("#[cfg(test)]"))
+            .unwrap_or(lines.len());
+        for (n, line) in lines[..end].iter().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            let in_literal = plural.captures_iter(line).any(|c| {
+                let m = c.get(0).unwrap();
+                !c[1].starts_with("than") && line[..m.start()].matches('"').count() % 2 == 1
+            });
+            let excused = lines[n.saturating_sub(10)..=n]
+                .iter()
+                .any(|l| l.contains("count >= 2") || l.contains("not a count"));
+            if in_literal && !excused {
+                bad.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(files.len() > 50, "{} source files read", files.len());
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = playbookdiff().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A git repository with one committed `AGENTS.md` and one more commit
+/// that changes it: `diff HEAD~1..HEAD` has one changed path and one
+/// context.
+fn two_commits() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("AGENTS.md"), "# Rules\n\nUse pnpm.\n").unwrap();
+    crate::support::git(root, &["init", "-q", "."]);
+    crate::support::git(root, &["add", "-A"]);
+    crate::support::git(root, &["commit", "-q", "-m", "one"]);
+    std::fs::write(root.join("AGENTS.md"), "# Rules\n\nUse npm.\n").unwrap();
+    crate::support::git(root, &["commit", "-q", "-am", "two"]);
+    dir
+}
+
+#[test]
+fn one_changed_path_and_one_context_are_singular() {
+    let repo = two_commits();
+    for format in ["text", "markdown"] {
+        let (code, out, err) = run(repo.path(), &["diff", "HEAD~1..HEAD", "--format", format]);
+        assert!(code == 0 || code == 1, "{code}: {err}");
+        assert!(out.contains("1 changed path"), "{out}");
+        assert!(!out.contains("1 changed paths"), "{out}");
+        assert!(!out.contains("1 contexts"), "{out}");
+    }
+}
+
+#[test]
+fn one_launch_directory_is_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("AGENTS.md"), "# Rules\n").unwrap();
+    for format in ["text", "markdown"] {
+        let (_, out, err) = run(dir.path(), &["check", "--all-dirs", "--format", format]);
+        assert!(out.contains("1 launch directory "), "{out}{err}");
+        assert!(!out.contains("1 launch directories"), "{out}");
+    }
+}
+
+/// `compile`'s header names the harness as the view does (`OpenCode`),
+/// never by its contract id.
+#[test]
+fn compile_names_the_harness_by_its_product_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("AGENTS.md"), "# Rules\n").unwrap();
+    for (id, name) in [
+        ("opencode", "OpenCode"),
+        ("codex", "Codex"),
+        ("claude-code", "Claude Code"),
+    ] {
+        let (code, out, _) = run(dir.path(), &["compile", "--harness", id]);
+        assert_eq!(code, 0);
+        assert_eq!(out.lines().next(), Some(&*format!("PlaybookDiff: {name}")));
+    }
+}
+
+/// `diff` outside git: exit 2, one line, naming what to run instead; the
+/// `--rev` of other commands keeps its own advice (drop `--rev`).
+#[test]
+fn diff_outside_git_says_what_to_do_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("AGENTS.md"), "# Rules\n").unwrap();
+    let (code, out, err) = run(dir.path(), &["diff", "HEAD~1..HEAD"]);
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("is not a git repository"), "{err}");
+    assert!(err.contains("`playbookdiff check`"), "{err}");
+    assert!(!err.contains("drop the revision"), "{err}");
+    let (code, _, err) = run(dir.path(), &["check", "--rev", "HEAD"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("drop --rev"), "{err}");
+}
+
+/// A directory that is not a git work tree is read whole in repo mode
+/// (files git would ignore included): the assumption every adapter
+/// states is in the view's and `check`'s "Not known" section, and is
+/// absent in a git work tree.
+#[test]
+fn the_view_shows_that_a_directory_outside_git_is_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("AGENTS.md"), "# Rules\n").unwrap();
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for args in [&[][..], &["check"][..]] {
+        let (_, out, _) = run(dir.path(), args);
+        let out = flat(&out);
+        let known = out.find("Not known to this analysis").expect(&out);
+        let note = out
+            .find(
+                "Not a git work tree (no .git at the repository root): repo mode reads every file",
+            )
+            .expect(&out);
+        assert!(note > known, "{out}");
+    }
+    crate::support::git(dir.path(), &["init", "-q", "."]);
+    let (_, out, _) = run(dir.path(), &[]);
+    assert!(!flat(&out).contains("Not a git work tree"), "{out}");
+}
+
+/// A directory whose name is not valid UTF-8 is reported as such, with
+/// the advice to rename it, never "fix its permissions" (the directory
+/// holding it was listed).
+#[cfg(unix)]
+#[test]
+fn a_name_that_is_not_utf8_is_reported_with_its_own_advice() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("AGENTS.md"), "# Rules\n").unwrap();
+    let bad = dir.path().join(std::ffi::OsStr::from_bytes(b"bad\xffdir"));
+    std::fs::create_dir(&bad).unwrap();
+    std::fs::write(bad.join("AGENTS.md"), "# Below\n").unwrap();
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for args in [
+        &[][..],
+        &["check"][..],
+        &["compile", "--harness", "codex"][..],
+    ] {
+        let (code, out, err) = run(dir.path(), args);
+        assert!(code == 0 || code == 1, "{args:?}: {err}");
+        let out = flat(&out);
+        assert!(out.contains("is not valid UTF-8"), "{args:?}: {out}");
+        assert!(
+            out.contains("rename it with a UTF-8 name"),
+            "{args:?}: {out}"
+        );
+        assert!(!out.contains("permissions"), "{args:?}: {out}");
+    }
+}
