@@ -14,6 +14,7 @@ use crate::report::{
 use crate::text::{clean, dim, heading, Painter};
 use playbookdiff_compare::group::{group, Group};
 use playbookdiff_compare::{display_name, names, Category, Cell, Reception, Row};
+use playbookdiff_model::remedy::count;
 use std::fmt::Write as _;
 
 /// At most this many rows per category; the rest are counted.
@@ -72,6 +73,91 @@ fn row_label(category: Category, label: &str, columns: usize) -> String {
     }
 }
 
+/// At least this many skill or MCP server rows whose cells read the same
+/// are shown as one row, their names below it.
+const GROUP_MIN: usize = 3;
+
+/// At most this many lines of names under a group row; the rest are
+/// counted (`+N more`).
+const GROUP_NAME_LINES: usize = 3;
+
+/// One line of a section: a row, or skill or MCP server rows that share a
+/// cause (the same cells: the same harnesses have them, the same way).
+enum Entry<'a> {
+    One(&'a Row),
+    Many(Vec<&'a Row>),
+}
+
+impl<'a> Entry<'a> {
+    fn rows(&self) -> Vec<&'a Row> {
+        match self {
+            Entry::One(r) => vec![r],
+            Entry::Many(rs) => rs.clone(),
+        }
+    }
+    fn first(&self) -> &'a Row {
+        match self {
+            Entry::One(r) => r,
+            Entry::Many(rs) => rs[0],
+        }
+    }
+}
+
+/// The rows of a section as lines: in `category` Skill or Mcp, the rows
+/// whose cells read the same ([`cell_full`]) and that carry no field
+/// difference of their own, when there are [`GROUP_MIN`] or more, become
+/// one entry where the first of them stands, the way `check` groups the
+/// findings that share a cause; every other row is its own entry.
+fn entries<'a>(category: Category, rows: &[&'a Row]) -> Vec<Entry<'a>> {
+    let key = |r: &Row| -> Option<(bool, Vec<String>)> {
+        (category != Category::Instruction && r.differs.is_empty()).then(|| {
+            (
+                r.agree,
+                r.cells.iter().map(|c| cell_full(category, c)).collect(),
+            )
+        })
+    };
+    let mut out: Vec<Entry<'a>> = Vec::new();
+    let mut at: std::collections::HashMap<(bool, Vec<String>), usize> =
+        std::collections::HashMap::new();
+    let size = |k: &(bool, Vec<String>)| rows.iter().filter(|r| key(r).as_ref() == Some(k)).count();
+    for r in rows {
+        match key(r) {
+            Some(k) if size(&k) >= GROUP_MIN => match at.get(&k) {
+                Some(&i) => {
+                    if let Entry::Many(rs) = &mut out[i] {
+                        rs.push(r);
+                    }
+                }
+                None => {
+                    at.insert(k, out.len());
+                    out.push(Entry::Many(vec![r]));
+                }
+            },
+            _ => out.push(Entry::One(r)),
+        }
+    }
+    out
+}
+
+/// The names of a group's rows, wrapped under it (indented four columns)
+/// in at most [`GROUP_NAME_LINES`] lines, the rest counted.
+fn group_names(rows: &[&Row], columns: usize) -> String {
+    let names: Vec<String> = rows.iter().map(|r| clean(&r.label).into_owned()).collect();
+    for shown in (1..=names.len()).rev() {
+        let more = names.len() - shown;
+        let mut text = names[..shown].join(", ");
+        if more > 0 {
+            text.push_str(&format!(", +{more} more"));
+        }
+        let wrapped = wrap(&text, "    ", columns);
+        if wrapped.lines().count() <= GROUP_NAME_LINES || shown == 1 {
+            return wrapped;
+        }
+    }
+    String::new()
+}
+
 /// Whether the view lists a row: when some agent receives its item, or
 /// when another source hides it from some agent (a shadowed file is a
 /// repository problem, never one of the "more not loaded").
@@ -108,7 +194,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         columns(),
     ));
 
-    let sections: Vec<(Category, &str, Vec<&Row>, usize)> = [
+    let sections: Vec<(Category, &str, Vec<Entry<'_>>, usize)> = [
         (Category::Instruction, "Instructions"),
         (Category::Skill, "Skills"),
         (Category::Mcp, "MCP servers"),
@@ -123,6 +209,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         // Differences first, so a long list still shows them.
         let mut ordered: Vec<&Row> = rows.iter().filter(|x| !x.agree).copied().collect();
         ordered.extend(rows.iter().filter(|x| x.agree).copied());
+        let ordered = entries(cat, &ordered);
         let hidden = cmp
             .rows
             .iter()
@@ -137,9 +224,12 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     let col = sections
         .iter()
         .flat_map(|(cat, _, rows, _)| {
-            rows.iter()
-                .take(MAX_ROWS)
-                .flat_map(move |row| row.cells.iter().map(move |c| width(&cell_full(*cat, c))))
+            rows.iter().take(MAX_ROWS).flat_map(move |e| {
+                e.first()
+                    .cells
+                    .iter()
+                    .map(move |c| width(&cell_full(*cat, c)))
+            })
         })
         .chain(hs.iter().map(|h| width(display_name(*h))))
         .max()
@@ -174,15 +264,22 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         if ordered.is_empty() {
             let _ = writeln!(out, "  {}", p.paint("none", dim()));
         }
-        for row in ordered.iter().take(MAX_ROWS) {
+        for entry in ordered.iter().take(MAX_ROWS) {
+            let row = entry.first();
             if !row.agree {
-                differing += 1;
+                differing += entry.rows().len();
             }
-            let mut line = format!(
-                "{} {}",
-                if row.agree { " " } else { "!" },
-                row_label(*cat, &clean(&row.label), label_w)
-            );
+            let label = match entry {
+                Entry::One(_) => row_label(*cat, &clean(&row.label), label_w),
+                Entry::Many(rs) => fit(
+                    &match cat {
+                        Category::Mcp => count(rs.len(), "MCP server", "MCP servers"),
+                        _ => count(rs.len(), "skill", "skills"),
+                    },
+                    label_w,
+                ),
+            };
+            let mut line = format!("{} {label}", if row.agree { " " } else { "!" });
             for c in &row.cells {
                 line.push(' ');
                 line.push_str(&fit(&cell_text(*cat, c, col), col));
@@ -192,14 +289,18 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
                 }
             }
             let _ = writeln!(out, "{}", line.trim_end());
+            if let Entry::Many(rs) = entry {
+                out.push_str(&p.paint(&group_names(rs, columns()), dim()));
+            }
             if !row.differs.is_empty() {
                 let note = format!("differs: {}", clean(&row.differs.join(", ")));
                 out.push_str(&p.paint(&wrap(&note, "    ", columns()), dim()));
             }
         }
         if ordered.len() > MAX_ROWS {
-            let more = ordered.len() - MAX_ROWS;
-            let more_diff = ordered[MAX_ROWS..].iter().filter(|x| !x.agree).count();
+            let rest: Vec<&Row> = ordered[MAX_ROWS..].iter().flat_map(Entry::rows).collect();
+            let more = rest.len();
+            let more_diff = rest.iter().filter(|x| !x.agree).count();
             differing += more_diff;
             let _ = writeln!(
                 out,

@@ -273,6 +273,26 @@ fn one_sided_skills_are_one_group() {
         "{view}"
     );
     assert!(!flat_view.contains("+17 more"), "{view}");
+    // The rows too: one row for the 27 skills whose cells read the same,
+    // their names wrapped below it (at most three lines), within 80
+    // columns.
+    let section: Vec<&str> = view
+        .lines()
+        .skip_while(|l| *l != "Skills")
+        .skip(1)
+        .take_while(|l| *l != "MCP servers")
+        .collect();
+    assert!(section[0].starts_with("! 27 skills "), "{view}");
+    assert!(section[0].ends_with("-                  startup"), "{view}");
+    assert!(section.len() <= 4, "{view}");
+    let names = section[1..].join(" ");
+    assert!(names.starts_with("    sentry-skills:agents-md, "), "{view}");
+    let shown = names.matches(", ").count();
+    assert!(
+        names.ends_with(&format!(", +{} more", 27 - shown)),
+        "{view}"
+    );
+    assert!(view.lines().all(|l| l.chars().count() <= 80), "{view}");
     let (_, text) = run(&repo, &["check", "getsentry_skills_like"]);
     let flat_text = flat(&text);
     assert!(
