@@ -256,7 +256,10 @@ fn every_repository_compiles_for_both_harnesses_at_the_root_and_two_nested_direc
                     assert_eq!(status, 0, "{what}: text format, stderr {stderr}");
                     assert!(stderr.is_empty(), "{what}: {stderr}");
                     assert!(
-                        text.starts_with(&format!("PlaybookDiff: {harness}\n")),
+                        text.starts_with(&format!(
+                            "PlaybookDiff: {}\n",
+                            playbookdiff_registry::by_id(harness).unwrap().harness().display_name()
+                        )),
                         "{what}"
                     );
                 }
