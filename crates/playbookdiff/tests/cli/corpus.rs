@@ -258,7 +258,10 @@ fn every_repository_compiles_for_both_harnesses_at_the_root_and_two_nested_direc
                     assert!(
                         text.starts_with(&format!(
                             "PlaybookDiff: {}\n",
-                            playbookdiff_registry::by_id(harness).unwrap().harness().display_name()
+                            playbookdiff_registry::by_id(harness)
+                                .unwrap()
+                                .harness()
+                                .display_name()
                         )),
                         "{what}"
                     );
