@@ -164,6 +164,7 @@ fn instruction_line(c: &InstructionChange) -> String {
             let n = c.paragraphs.iter().filter(|p| p.is_move()).count();
             match n {
                 1 => " (a paragraph moved)".to_string(),
+                // count >= 2 (or 0): one is the arm above.
                 n => format!(" ({n} paragraphs moved)"),
             }
         }
