@@ -21,7 +21,8 @@
 //! - [`corpus`]: the shared corpus of public repositories, `tar`
 //!   extraction, scripted `git`, lines `cargo test` shows.
 //! - [`oracle`]: the recorded observations of the real agents.
-//! - [`summary()`]: a compact text summary of a result, for snapshots.
+//! - [`summary()`]: a compact text summary of a result, for snapshots;
+//!   [`assert_fixture_summaries`] snapshots it for every fixture of a crate.
 //! - [`host_variable`]: a variable set in the test's own environment;
 //!   [`proptest_cases`]: the property tests' configuration.
 
@@ -33,7 +34,7 @@ pub mod summary;
 pub mod trees;
 
 pub use find::*;
-pub use summary::{stale_snapshots, summary};
+pub use summary::{assert_fixture_summaries, stale_snapshots, summary};
 
 use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Mode, RepoPath};

@@ -6,9 +6,11 @@
 //! fact changes, not when wording does. Enum values are spelled as in the
 //! JSON output (kebab-case); lines are 1-based.
 
+use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{EffectiveAgentConfig, SourceRef};
 use serde::Serialize;
 use std::fmt::Write as _;
+use std::path::Path;
 
 /// `value` as the JSON output spells it (an enum's kebab-case name).
 fn word(value: impl Serialize) -> String {
@@ -90,10 +92,47 @@ pub fn summary(cfg: &EffectiveAgentConfig) -> String {
     s
 }
 
+/// Asserts the [`summary`] of every fixture of an adapter crate against its
+/// snapshot: each directory under `<manifest_dir>/tests/fixtures/` (more
+/// than five of them), compiled with `adapter` at its root in repo mode as
+/// the newest profiled release, against
+/// `<manifest_dir>/tests/<binary>/snapshots/<binary>__summaries__<fixture>.snap`
+/// (the file insta names for a snapshot asserted in module `summaries` of
+/// the integration-test binary `<binary>`, where each crate calls this).
+/// Then fails on a snapshot file of that form whose fixture no longer
+/// exists, which insta itself never removes.
+///
+/// A mismatch fails as any insta assertion does (`INSTA_UPDATE=always`
+/// rewrites the file; with `INSTA_UPDATE=no` or `CI=true` nothing is
+/// written). Panics, failing the test, when the fixtures directory cannot
+/// be read.
+pub fn assert_fixture_summaries(adapter: &dyn Adapter, manifest_dir: &str, binary: &str) {
+    let root = Path::new(manifest_dir);
+    let fixtures = crate::all_fixtures(&root.join("tests/fixtures"));
+    assert!(fixtures.len() > 5, "{} fixtures", fixtures.len());
+    let snapshots = root.join("tests").join(binary).join("snapshots");
+    let prefix = format!("{binary}__summaries__");
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(&snapshots);
+    settings.set_prepend_module_to_snapshot(false);
+    let mut names = Vec::new();
+    for dir in fixtures {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let cfg = crate::compile_dir(adapter, &dir, &crate::at_root());
+        settings.bind(|| insta::assert_snapshot!(format!("{prefix}{name}"), summary(&cfg)));
+        names.push(name);
+    }
+    let stale = stale_snapshots(&snapshots, &prefix, &names);
+    assert!(
+        stale.is_empty(),
+        "snapshots of no fixture (delete them): {stale:?}"
+    );
+}
+
 /// The snapshot files in `snapshots` named `<prefix><name>.snap` whose
 /// `name` is not in `names`: snapshots of fixtures that no longer exist,
 /// which insta itself never removes.
-pub fn stale_snapshots(snapshots: &std::path::Path, prefix: &str, names: &[String]) -> Vec<String> {
+pub fn stale_snapshots(snapshots: &Path, prefix: &str, names: &[String]) -> Vec<String> {
     let mut stale: Vec<String> = std::fs::read_dir(snapshots)
         .map(|entries| {
             entries

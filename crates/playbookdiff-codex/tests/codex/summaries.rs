@@ -5,25 +5,11 @@
 //! of any fixture shows there as a reviewed diff (`INSTA_UPDATE=always`
 //! rewrites them; with `CI=true` a mismatch fails and nothing is written).
 
-use playbookdiff_testkit::{
-    all_fixtures, at_root, compile_dir, fixtures_dir, stale_snapshots, summary,
-};
-
 #[test]
 fn every_fixture_summary_matches_its_snapshot() {
-    let fixtures = all_fixtures(&fixtures_dir!());
-    assert!(fixtures.len() > 5, "{} fixtures", fixtures.len());
-    let mut names = Vec::new();
-    for dir in fixtures {
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        names.push(name.clone());
-        let cfg = compile_dir(&playbookdiff_codex::ADAPTER, &dir, &at_root());
-        insta::assert_snapshot!(name, summary(&cfg));
-    }
-    let snapshots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/codex/snapshots");
-    let stale = stale_snapshots(&snapshots, "codex__summaries__", &names);
-    assert!(
-        stale.is_empty(),
-        "snapshots of no fixture (delete them): {stale:?}"
+    playbookdiff_testkit::assert_fixture_summaries(
+        &playbookdiff_codex::ADAPTER,
+        env!("CARGO_MANIFEST_DIR"),
+        "codex",
     );
 }
