@@ -49,6 +49,24 @@ pub fn chain(cfg: &EffectiveAgentConfig) -> Vec<(String, u32)> {
         .collect()
 }
 
+/// Every repository path the result names, sorted and without repeats:
+/// the sources of its instructions, skills and MCP servers and of its
+/// diagnostics. A scope test asserts what is never among them.
+pub fn named_paths(cfg: &EffectiveAgentConfig) -> Vec<String> {
+    let mut v: Vec<String> = cfg
+        .instructions
+        .iter()
+        .map(|i| &i.source)
+        .chain(cfg.skills.iter().map(|s| &s.source))
+        .chain(cfg.mcp_servers.iter().map(|m| &m.source))
+        .chain(cfg.diagnostics.iter().filter_map(|d| d.source.as_ref()))
+        .map(|s| s.path.to_string())
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
 /// Every instruction piece whose source is `path`.
 pub fn pieces<'c>(cfg: &'c EffectiveAgentConfig, path: &str) -> Vec<&'c Instruction> {
     cfg.instructions

@@ -13,7 +13,8 @@
 //!
 //! - [`fixture!`] / [`fixtures_dir!`]: the calling crate's `tests/fixtures/`;
 //!   [`all_fixtures`], [`copy_to_temp`].
-//! - [`Ctx`] → [`AnalysisContext`]; [`compile_dir`], [`compile_tree`].
+//! - [`Ctx`] → [`AnalysisContext`]; [`compile_dir`], [`compile_tree`];
+//!   [`Kit`]: one adapter crate's adapter and fixtures bound once.
 //! - [`find`]: entries by path or name, diagnostics by code ([`Code`]).
 //! - [`fs`]: writing files, links and FIFOs into a temporary repository,
 //!   and [`fs::snapshot`] to prove a tree is left untouched.
@@ -37,7 +38,7 @@ pub use find::*;
 pub use summary::{assert_fixture_summaries, stale_snapshots, summary};
 
 use playbookdiff_adapter::Adapter;
-use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Mode, RepoPath};
+use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, Mode, RepoPath};
 use playbookdiff_source::{Repo, SourceTree, WorkingTree};
 use std::path::{Path, PathBuf};
 
@@ -187,6 +188,108 @@ pub fn compile_tree(
 ) -> EffectiveAgentConfig {
     let repo = Repo::new(tree);
     adapter.compile(&repo, &ctx.context(), ctx.version.as_deref())
+}
+
+/// One adapter crate's tests: its adapter and its fixtures, so that a test
+/// says `KIT.run("case", "apps/api")`. A crate declares it once, with its
+/// own adapter:
+///
+/// ```
+/// use playbookdiff_adapter::Declared;
+/// use playbookdiff_model::{EffectiveAgentConfig, Harness};
+/// use playbookdiff_testkit::Kit;
+///
+/// const H: Harness = Harness::new("example", "Example");
+/// static EXAMPLE: Declared =
+///     Declared::new(H, |_, cx, _| EffectiveAgentConfig::new(H, cx.clone())).profiled(&["1.0"]);
+/// static KIT: Kit = Kit::new(&EXAMPLE, env!("CARGO_MANIFEST_DIR"));
+///
+/// let repo = tempfile::tempdir().unwrap();
+/// let cfg = KIT.compile_at(repo.path(), ".", None);
+/// assert_eq!(cfg.harness, H);
+/// assert_eq!(cfg.agent_profile.unwrap().version, "1.0");
+/// ```
+#[derive(Clone, Copy)]
+pub struct Kit {
+    /// The adapter every compilation uses.
+    pub adapter: &'static dyn Adapter,
+    /// The crate's `CARGO_MANIFEST_DIR`; its fixtures are in
+    /// `tests/fixtures/` below it.
+    pub manifest_dir: &'static str,
+}
+
+impl Kit {
+    /// The kit of the crate at `manifest_dir` (pass
+    /// `env!("CARGO_MANIFEST_DIR")`) compiling with `adapter`.
+    pub const fn new(adapter: &'static dyn Adapter, manifest_dir: &'static str) -> Kit {
+        Kit {
+            adapter,
+            manifest_dir,
+        }
+    }
+
+    /// The directory of fixture `name`; panics when there is none.
+    pub fn fixture(&self, name: &str) -> PathBuf {
+        fixture_in(self.manifest_dir, name)
+    }
+
+    /// The crate's `tests/fixtures/` directory.
+    pub fn fixtures_dir(&self) -> PathBuf {
+        Path::new(self.manifest_dir).join("tests/fixtures")
+    }
+
+    /// Every fixture directory of the crate, sorted by path.
+    pub fn all_fixtures(&self) -> Vec<PathBuf> {
+        all_fixtures(&self.fixtures_dir())
+    }
+
+    /// Compiles the repository on disk at `dir` under `ctx`.
+    pub fn compile_dir(&self, dir: &Path, ctx: &Ctx) -> EffectiveAgentConfig {
+        compile_dir(self.adapter, dir, ctx)
+    }
+
+    /// Compiles the repository `tree` under `ctx`.
+    pub fn compile_tree(&self, tree: &dyn SourceTree, ctx: &Ctx) -> EffectiveAgentConfig {
+        compile_tree(self.adapter, tree, ctx)
+    }
+
+    /// Compiles the repository on disk at `dir` launched in `cwd`
+    /// (repository-relative, `.` for the root) with targetPath `target`
+    /// if any, in repo mode as the newest profiled release.
+    pub fn compile_at(&self, dir: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
+        let ctx = at_root().cwd(cwd);
+        let ctx = match target {
+            Some(t) => ctx.target(t),
+            None => ctx,
+        };
+        self.compile_dir(dir, &ctx)
+    }
+
+    /// Compiles fixture `name` launched in `cwd`, as [`Kit::compile_at`]
+    /// without a targetPath.
+    pub fn run(&self, name: &str, cwd: &str) -> EffectiveAgentConfig {
+        self.compile_at(&self.fixture(name), cwd, None)
+    }
+
+    /// Proves the adapter reports a skills root stored as a text file
+    /// instead of finding no skills silently (corpus findings: a link
+    /// checked out as a regular file holding its target, as git does with
+    /// `core.symlinks=false`). Builds `skills/deploy/SKILL.md` holding
+    /// `skill_md` and the file `skills_root` (e.g. `.claude/skills`)
+    /// holding `../skills`, compiles at the root, and asserts that no skill
+    /// is listed and that exactly one `symlink-stored-as-text` diagnostic
+    /// is placed at `skills_root`.
+    pub fn assert_skills_root_stored_as_text_is_reported(&self, skills_root: &str, skill_md: &str) {
+        let t = tempfile::tempdir().expect("temporary directory");
+        fs::write(t.path(), "skills/deploy/SKILL.md", skill_md);
+        fs::write(t.path(), skills_root, "../skills");
+        let cfg = self.compile_at(t.path(), ".", None);
+        assert!(cfg.skills.is_empty(), "{:#?}", cfg.skills);
+        let d = diags(&cfg, DiagnosticCode::SymlinkStoredAsText);
+        assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
+        let at = d[0].source.as_ref().expect("placed");
+        assert_eq!(at.path.as_str(), skills_root);
+    }
 }
 
 /// The proptest configuration of a property test: `PROPTEST_CASES` cases

@@ -3,40 +3,19 @@
 //! assertions of the facts the case exists for. Symlink cases are built in
 //! a temporary directory inside the test.
 
-use playbookdiff_codex::compile;
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, DiagnosticCode,
     EffectiveAgentConfig, Mode, Permission, RepoPath, Severity, SourceFormat, SourceScope,
     Transport,
 };
 use playbookdiff_source::{Repo, WorkingTree};
-use std::path::{Path, PathBuf};
 
-use playbookdiff_testkit::{chain, diags, instruction as inst, one_diag, rp, server, skill};
+use playbookdiff_testkit::fs::{link, snapshot, write};
+use playbookdiff_testkit::{
+    at_root, chain, diags, instruction as inst, one_diag, rp, server, skill, Ctx, Kit,
+};
 
-fn fixtures() -> PathBuf {
-    playbookdiff_testkit::fixtures_dir!()
-}
-
-/// Compiles the repository at `root` with the Codex adapter (newest profile).
-fn compile_dir(root: &Path, cwd: &str, target: Option<&str>, mode: Mode) -> EffectiveAgentConfig {
-    let mut ctx = playbookdiff_testkit::Ctx {
-        mode,
-        ..playbookdiff_testkit::at_root().cwd(cwd)
-    };
-    if let Some(t) = target {
-        ctx = ctx.target(t);
-    }
-    playbookdiff_testkit::compile_dir(&playbookdiff_codex::ADAPTER, root, &ctx)
-}
-
-fn run(case: &str, cwd: &str) -> EffectiveAgentConfig {
-    compile_dir(&fixtures().join(case), cwd, None, Mode::Repo)
-}
-
-fn run_target(case: &str, cwd: &str, target: &str) -> EffectiveAgentConfig {
-    compile_dir(&fixtures().join(case), cwd, Some(target), Mode::Repo)
-}
+static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
 
 fn json(c: &EffectiveAgentConfig) -> String {
     serde_json::to_string(c).expect("serializes")
@@ -46,7 +25,7 @@ fn json(c: &EffectiveAgentConfig) -> String {
 
 #[test]
 fn root_agents_md() {
-    let c = run("root_agents_md", ".");
+    let c = KIT.run("root_agents_md", ".");
     assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
     let i = inst(&c, "AGENTS.md");
     assert_eq!(i.id, "codex:agents-md:AGENTS.md");
@@ -62,7 +41,7 @@ fn root_agents_md() {
 
 #[test]
 fn nested_agents_md() {
-    let c = run("nested_agents_md", "apps/api");
+    let c = KIT.run("nested_agents_md", "apps/api");
     assert_eq!(
         chain(&c),
         [
@@ -75,7 +54,7 @@ fn nested_agents_md() {
 
 #[test]
 fn nested_agents_override() {
-    let c = run("nested_agents_override", "apps/api");
+    let c = KIT.run("nested_agents_override", "apps/api");
     // The override replaces only its own level: the root file still loads.
     assert_eq!(
         chain(&c),
@@ -99,7 +78,7 @@ fn nested_agents_override() {
 
 #[test]
 fn root_agents_override() {
-    let c = run("root_agents_override", "sub");
+    let c = KIT.run("root_agents_override", "sub");
     assert_eq!(
         chain(&c),
         [
@@ -115,7 +94,13 @@ fn root_agents_override() {
         (Mode::Repo, Severity::Warning),
         (Mode::Local, Severity::Info),
     ] {
-        let c = compile_dir(&fixtures().join("root_agents_override"), "sub", None, mode);
+        let c = KIT.compile_dir(
+            &KIT.fixture("root_agents_override"),
+            &Ctx {
+                mode,
+                ..at_root().cwd("sub")
+            },
+        );
         let d: Vec<_> = c
             .diagnostics
             .iter()
@@ -137,7 +122,7 @@ fn root_agents_override() {
 /// name: the directory contributes nothing, which its own code reports.
 #[test]
 fn an_empty_override_is_not_an_instruction_shadowed_warning() {
-    let c = run("empty_instruction_skipped", "sub");
+    let c = KIT.run("empty_instruction_skipped", "sub");
     assert!(
         !c.diagnostics
             .iter()
@@ -149,7 +134,7 @@ fn an_empty_override_is_not_an_instruction_shadowed_warning() {
 
 #[test]
 fn fallback_filename() {
-    let c = run("fallback_filename", "docs");
+    let c = KIT.run("fallback_filename", "docs");
     assert_eq!(
         chain(&c),
         [
@@ -166,7 +151,7 @@ fn fallback_filename() {
 #[test]
 fn instruction_byte_limit() {
     // X8: one budget root first; the file crossing it is cut at that byte.
-    let c = run("instruction_byte_limit", "pkg");
+    let c = KIT.run("instruction_byte_limit", "pkg");
     assert_eq!(chain(&c).len(), 2);
     let root = inst(&c, "AGENTS.md");
     assert_eq!(root.truncated_at_byte, None);
@@ -194,7 +179,11 @@ fn instruction_byte_limit() {
 #[test]
 fn different_cwd_values() {
     // cwd = root: only the root file, even with a deeper targetPath.
-    let c = run_target("different_cwd_values", ".", "apps/api/file.ts");
+    let c = KIT.compile_at(
+        &KIT.fixture("different_cwd_values"),
+        ".",
+        Some("apps/api/file.ts"),
+    );
     assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
     let api = inst(&c, "apps/api/AGENTS.md");
     assert_eq!(api.applicability, Applicability::OutOfScope);
@@ -205,7 +194,7 @@ fn different_cwd_values() {
         api.reason
     );
     // cwd = apps/api: root then API file.
-    let c = run("different_cwd_values", "apps/api");
+    let c = KIT.run("different_cwd_values", "apps/api");
     assert_eq!(
         chain(&c),
         [
@@ -214,13 +203,13 @@ fn different_cwd_values() {
         ]
     );
     // A sibling directory as cwd: neither nested file is on its chain.
-    let c = run("different_cwd_values", "apps");
+    let c = KIT.run("different_cwd_values", "apps");
     assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
 }
 
 #[test]
 fn root_agents_skills() {
-    let c = run("root_agents_skills", ".");
+    let c = KIT.run("root_agents_skills", ".");
     let s = skill(&c, ".agents/skills/deploy/SKILL.md");
     assert_eq!(s.id, "codex:skill:.agents/skills/deploy/SKILL.md");
     assert_eq!(s.name, "deploy");
@@ -251,7 +240,7 @@ fn root_agents_skills() {
 
 #[test]
 fn nested_agents_skills() {
-    let c = run("nested_agents_skills", "apps/api");
+    let c = KIT.run("nested_agents_skills", "apps/api");
     let effective: Vec<&str> = c
         .skills
         .iter()
@@ -273,7 +262,11 @@ fn nested_agents_skills() {
     );
     // ...unless the agent is expected to work there: then its skill is
     // listed out-of-scope, on the way to targetPath.
-    let c = run_target("nested_agents_skills", "apps/api", "apps/web/src/x.ts");
+    let c = KIT.compile_at(
+        &KIT.fixture("nested_agents_skills"),
+        "apps/api",
+        Some("apps/web/src/x.ts"),
+    );
     let web = skill(&c, "apps/web/.agents/skills/web-tests/SKILL.md");
     assert_eq!(web.applicability, Applicability::OutOfScope);
     assert!(
@@ -282,7 +275,11 @@ fn nested_agents_skills() {
         web.reason
     );
     // From the root, the nested skill is below cwd: never scanned.
-    let c = run_target("nested_agents_skills", ".", "apps/api/src/x.ts");
+    let c = KIT.compile_at(
+        &KIT.fixture("nested_agents_skills"),
+        ".",
+        Some("apps/api/src/x.ts"),
+    );
     let api = skill(&c, "apps/api/.agents/skills/api-tests/SKILL.md");
     assert_eq!(api.applicability, Applicability::OutOfScope);
     assert!(api.reason.contains("below cwd"), "{}", api.reason);
@@ -291,7 +288,7 @@ fn nested_agents_skills() {
 
 #[test]
 fn duplicate_skill_names() {
-    let c = run("duplicate_skill_names", "apps/api");
+    let c = KIT.run("duplicate_skill_names", "apps/api");
     let a = skill(&c, "apps/api/.agents/skills/deploy/SKILL.md");
     let b = skill(&c, ".agents/skills/deploy/SKILL.md");
     assert_ne!(a.id, b.id);
@@ -305,7 +302,7 @@ fn duplicate_skill_names() {
 
 #[test]
 fn root_codex_config() {
-    let c = run("root_codex_config", ".");
+    let c = KIT.run("root_codex_config", ".");
     assert_eq!(chain(&c), [("GUIDE.md".to_string(), 0)]);
     assert!(diags(&c, "instruction-budget-risk").is_empty());
     assert!(!json(&c).contains("o3"), "unrelated keys are not read");
@@ -314,7 +311,7 @@ fn root_codex_config() {
 
 #[test]
 fn nested_codex_config() {
-    let c = run("nested_codex_config", "apps/api");
+    let c = KIT.run("nested_codex_config", "apps/api");
     // The closest layer's fallback list replaces the root's: ROOT.md is not tried.
     assert_eq!(chain(&c), [("apps/api/API.md".to_string(), 0)]);
     // project_doc_max_bytes comes from the root layer (the closer one does not set it).
@@ -332,14 +329,14 @@ fn nested_codex_config() {
         Some("apps/api/tools/.codex/config.toml")
     );
     // From the root, the apps/api layer is below cwd and not applied.
-    let c = run("nested_codex_config", ".");
+    let c = KIT.run("nested_codex_config", ".");
     assert_eq!(chain(&c), [("ROOT.md".to_string(), 0)]);
     assert_eq!(diags(&c, "config-layer-not-applied").len(), 2);
 }
 
 #[test]
 fn project_mcp_config() {
-    let c = run("project_mcp_config", ".");
+    let c = KIT.run("project_mcp_config", ".");
     let docs = server(&c, "docs");
     assert_eq!(docs.id, "codex:mcp:docs");
     assert_eq!(docs.transport, Transport::Stdio);
@@ -407,7 +404,7 @@ fn project_mcp_config() {
 fn duplicate_mcp_across_layers() {
     // X5: Codex deep-merges the two tables; the merged server has both
     // command and url, which Codex refuses (X4): it does not start.
-    let c = run("duplicate_mcp_across_layers", "apps/api");
+    let c = KIT.run("duplicate_mcp_across_layers", "apps/api");
     assert_eq!(c.mcp_servers.len(), 1);
     let db = server(&c, "db");
     assert_eq!(db.transport, Transport::Unknown);
@@ -425,7 +422,7 @@ fn duplicate_mcp_across_layers() {
     assert_eq!(d.severity, Severity::Error);
     assert!(d.message.contains("does not start"), "{}", d.message);
     // From the root only one layer applies: a working stdio server.
-    let c = run("duplicate_mcp_across_layers", ".");
+    let c = KIT.run("duplicate_mcp_across_layers", ".");
     assert_eq!(server(&c, "db").transport, Transport::Stdio);
     assert_eq!(server(&c, "db").applicability, Applicability::Effective);
     assert!(diags(&c, "config-refused").is_empty());
@@ -433,7 +430,7 @@ fn duplicate_mcp_across_layers() {
 
 #[test]
 fn trusted_project_assumption() {
-    let c = run("trusted_project_assumption", ".");
+    let c = KIT.run("trusted_project_assumption", ".");
     assert!(c
         .assumptions
         .iter()
@@ -446,11 +443,9 @@ fn trusted_project_assumption() {
 #[test]
 fn repo_mode_missing_user_config() {
     for mode in [Mode::Repo, Mode::Local] {
-        let c = compile_dir(
-            &fixtures().join("repo_mode_missing_user_config"),
-            ".",
-            None,
-            mode,
+        let c = KIT.compile_dir(
+            &KIT.fixture("repo_mode_missing_user_config"),
+            &Ctx { mode, ..at_root() },
         );
         let home = one_diag(&c, "local-config-unavailable");
         assert!(
@@ -472,7 +467,7 @@ fn repo_mode_missing_user_config() {
 
 #[test]
 fn configured_project_root_marker_is_recorded() {
-    let c = run("project_root_markers", "sub");
+    let c = KIT.run("project_root_markers", "sub");
     let d = one_diag(&c, "project-root-markers-ignored");
     assert!(d.message.contains("[\".hg\"]"), "{}", d.message);
     assert_eq!(
@@ -496,7 +491,7 @@ fn configured_project_root_marker_is_recorded() {
 fn empty_instruction_file_is_skipped() {
     // X7: the first file present is taken; blank, it is dropped and its
     // directory gives nothing, even with a non-empty AGENTS.md beside it.
-    let c = run("empty_instruction_skipped", "sub");
+    let c = KIT.run("empty_instruction_skipped", "sub");
     assert_eq!(chain(&c), []);
     let root = inst(&c, "AGENTS.md");
     assert_eq!(root.applicability, Applicability::Excluded);
@@ -528,7 +523,7 @@ fn empty_instruction_file_is_skipped() {
 
 #[test]
 fn configured_fallback_filename_order() {
-    let c = run("fallback_filename_order", "sub");
+    let c = KIT.run("fallback_filename_order", "sub");
     assert_eq!(
         chain(&c),
         [
@@ -546,7 +541,7 @@ fn configured_fallback_filename_order() {
 
 #[test]
 fn allow_implicit_invocation_false() {
-    let c = run("allow_implicit_invocation_false", ".");
+    let c = KIT.run("allow_implicit_invocation_false", ".");
     let s = skill(&c, ".agents/skills/release/SKILL.md");
     assert_eq!(s.invocation.explicit, Permission::Allowed);
     assert_eq!(s.invocation.implicit, Permission::Blocked);
@@ -560,10 +555,10 @@ fn allow_implicit_invocation_false() {
 #[test]
 fn skill_advertisement_budget_risk() {
     use playbookdiff_codex::{compile_with, ContextWindow, Inputs};
-    let tree = WorkingTree::open(&fixtures().join("skill_advertisement_budget")).unwrap();
+    let tree = WorkingTree::open(&KIT.fixture("skill_advertisement_budget")).unwrap();
     let repo = Repo::new(&tree);
     // With the default model's window (10,000 tokens for 0.171.0) all fit.
-    let c = run("skill_advertisement_budget", ".");
+    let c = KIT.run("skill_advertisement_budget", ".");
     assert!(c
         .skills
         .iter()
@@ -613,7 +608,7 @@ fn a_variable_set_in_the_analysers_environment_is_not_resolved() {
         ),
     )
     .unwrap();
-    let c = compile_dir(dir.path(), ".", None, Mode::Repo);
+    let c = KIT.compile_at(dir.path(), ".", None);
     assert!(!format!("{c:?}").contains(&value), "{name} was resolved");
     let api = server(&c, "api");
     let reference = ConfiguredValue::Reference {
@@ -626,7 +621,7 @@ fn a_variable_set_in_the_analysers_environment_is_not_resolved() {
 
 #[test]
 fn symbolic_mcp_env_refs_are_not_resolved() {
-    let c = run("symbolic_mcp_env_refs", ".");
+    let c = KIT.run("symbolic_mcp_env_refs", ".");
     let api = server(&c, "api");
     let env = |n: &str| {
         api.env
@@ -717,7 +712,7 @@ fn symbolic_mcp_env_refs_are_not_resolved() {
 
 #[test]
 fn fr12_budget_shared_across_chain() {
-    let c = run("fr12_budget_shared_across_chain", "apps/go");
+    let c = KIT.run("fr12_budget_shared_across_chain", "apps/go");
     assert_eq!(chain(&c).len(), 2, "the third file is dropped");
     assert_eq!(inst(&c, "AGENTS.md").truncated_at_byte, None);
     let apps = inst(&c, "apps/AGENTS.md");
@@ -744,12 +739,7 @@ fn fr12_budget_shared_across_chain() {
 #[test]
 fn fr13_nested_agents_below_cwd() {
     for target in [None, Some("go/main.go")] {
-        let c = compile_dir(
-            &fixtures().join("fr13_nested_below_cwd"),
-            ".",
-            target,
-            Mode::Repo,
-        );
+        let c = KIT.compile_at(&KIT.fixture("fr13_nested_below_cwd"), ".", target);
         assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
         let go = inst(&c, "go/AGENTS.md");
         assert_eq!(go.applicability, Applicability::OutOfScope);
@@ -765,7 +755,7 @@ fn fr13_nested_agents_below_cwd() {
 
 #[test]
 fn fr14_fallback_tried_per_directory() {
-    let c = run("fr14_fallback_per_directory", "a/b");
+    let c = KIT.run("fr14_fallback_per_directory", "a/b");
     // a/b/AGENTS.md is present and blank: it takes a/b's slot (X7).
     assert_eq!(
         chain(&c),
@@ -791,7 +781,7 @@ fn fr14_fallback_tried_per_directory() {
 
 #[test]
 fn fr16_project_config_needs_trust() {
-    let c = run("fr16_project_config_needs_trust", ".");
+    let c = KIT.run("fr16_project_config_needs_trust", ".");
     assert!(c
         .assumptions
         .iter()
@@ -805,18 +795,6 @@ fn fr16_project_config_needs_trust() {
 
 // ----- symlink cases (built in a temporary directory) -----
 
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    std::fs::write(p, text).expect("write");
-}
-
-fn link(root: &Path, target: &str, rel: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-    std::os::unix::fs::symlink(target, p).expect("symlink");
-}
-
 const SKILL: &str = "---\nname: NAME\ndescription: A linked skill.\n---\nBody.\n";
 
 #[test]
@@ -826,10 +804,10 @@ fn symlinked_repository_skill() {
     write(
         root,
         "shared/skills/deploy/SKILL.md",
-        &SKILL.replace("NAME", "deploy"),
+        SKILL.replace("NAME", "deploy"),
     );
     link(root, "../../shared/skills/deploy", ".agents/skills/deploy");
-    let c = compile_dir(root, ".", None, Mode::Repo);
+    let c = KIT.compile_at(root, ".", None);
     let s = skill(&c, ".agents/skills/deploy/SKILL.md");
     assert_eq!(s.applicability, Applicability::Effective);
     assert_eq!(
@@ -842,11 +820,7 @@ fn symlinked_repository_skill() {
 #[test]
 fn skill_symlink_outside_repository() {
     let outside = tempfile::tempdir().expect("tempdir");
-    write(
-        outside.path(),
-        "ext/SKILL.md",
-        &SKILL.replace("NAME", "ext"),
-    );
+    write(outside.path(), "ext/SKILL.md", SKILL.replace("NAME", "ext"));
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     let target = outside.path().join("ext");
@@ -855,7 +829,7 @@ fn skill_symlink_outside_repository() {
         target.to_str().expect("utf-8 path"),
         ".agents/skills/ext",
     );
-    let c = compile_dir(root, ".", None, Mode::Repo);
+    let c = KIT.compile_at(root, ".", None);
     let s = skill(&c, ".agents/skills/ext/SKILL.md");
     assert_eq!(s.applicability, Applicability::Unavailable);
     assert_eq!(s.description, None, "the outside file is not read");
@@ -871,12 +845,12 @@ fn fr15_symlinked_skills() {
     write(
         root,
         "library/linked/SKILL.md",
-        &SKILL.replace("NAME", "linked"),
+        SKILL.replace("NAME", "linked"),
     );
     write(
         root,
         "library/raw/SKILL.md",
-        &SKILL.replace("NAME", "filelink"),
+        SKILL.replace("NAME", "filelink"),
     );
     // A symlinked skill folder: followed.
     link(root, "../../library/linked", ".agents/skills/linked");
@@ -895,7 +869,7 @@ fn fr15_symlinked_skills() {
     link(root, "../../library", "ok/.agents/skills");
 
     let before = snapshot(root);
-    let c = compile_dir(root, "sub", None, Mode::Repo);
+    let c = KIT.compile_at(root, "sub", None);
     let linked = skill(&c, ".agents/skills/linked/SKILL.md");
     assert_eq!(linked.applicability, Applicability::Effective);
     assert_eq!(
@@ -920,7 +894,7 @@ fn fr15_symlinked_skills() {
         .iter()
         .any(|d| d.message.contains(".agents/skills/gone")));
 
-    let c = compile_dir(root, "ok", None, Mode::Repo);
+    let c = KIT.compile_at(root, "ok", None);
     // The same file reached through two roots is loaded once, from the
     // root scanned first (the repository root's .agents/skills).
     let via_root = skill(&c, ".agents/skills/linked/SKILL.md");
@@ -947,7 +921,7 @@ fn symlinked_agents_md_records_resolved_path() {
         "/nonexistent-playbookdiff-target/AGENTS.md",
         "sub/AGENTS.md",
     );
-    let c = compile_dir(root, "sub", None, Mode::Repo);
+    let c = KIT.compile_at(root, "sub", None);
     assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
     assert_eq!(
         inst(&c, "AGENTS.md").source.resolved_path,
@@ -964,7 +938,7 @@ fn symlinked_agents_md_records_resolved_path() {
 
 #[test]
 fn invalid_toml_reports_the_line_and_applies_nothing() {
-    let c = run("invalid_toml", ".");
+    let c = KIT.run("invalid_toml", ".");
     let d = one_diag(&c, "invalid-toml");
     assert!(d.message.contains("line 3"), "{}", d.message);
     assert_eq!(
@@ -977,7 +951,7 @@ fn invalid_toml_reports_the_line_and_applies_nothing() {
 
 #[test]
 fn keys_project_config_may_not_set() {
-    let c = run("config_keys_not_allowed", ".");
+    let c = KIT.run("config_keys_not_allowed", ".");
     let v = diags(&c, "config-key-not-allowed");
     assert_eq!(v.len(), 3, "{v:#?}");
     assert!(v.iter().any(|d| d.message.contains("`profiles`")));
@@ -986,7 +960,7 @@ fn keys_project_config_may_not_set() {
 #[test]
 fn skills_config_path_ambiguity() {
     // X2: [[skills.config]] in a project layer disables nothing.
-    let c = run("skills_config_path", ".");
+    let c = KIT.run("skills_config_path", ".");
     for name in ["alpha", "beta", "gamma"] {
         let s = skill(&c, &format!(".agents/skills/{name}/SKILL.md"));
         assert_eq!(s.applicability, Applicability::Effective, "{name}");
@@ -1000,7 +974,7 @@ fn skills_config_path_ambiguity() {
 
 #[test]
 fn skills_missing_fields_and_odd_layouts() {
-    let c = run("skill_missing_fields", ".");
+    let c = KIT.run("skill_missing_fields", ".");
     let nodesc = skill(&c, ".agents/skills/nodesc/SKILL.md");
     assert_eq!(nodesc.applicability, Applicability::Excluded);
     assert!(one_diag(&c, "skill-field-missing")
@@ -1028,11 +1002,12 @@ fn skills_missing_fields_and_odd_layouts() {
 
 #[test]
 fn every_result_is_deterministic_and_diagnostics_are_unique() {
-    for case in case_names() {
-        let a = json(&run(&case, "."));
-        let b = json(&run(&case, "."));
+    for dir in KIT.all_fixtures() {
+        let case = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let a = json(&KIT.run(&case, "."));
+        let b = json(&KIT.run(&case, "."));
         assert_eq!(a, b, "{case}");
-        let c = run(&case, ".");
+        let c = KIT.run(&case, ".");
         for (i, d) in c.diagnostics.iter().enumerate() {
             assert!(
                 !c.diagnostics[..i].contains(d),
@@ -1045,56 +1020,13 @@ fn every_result_is_deterministic_and_diagnostics_are_unique() {
 
 // ----- the analysis never writes -----
 
-fn case_names() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(fixtures())
-        .expect("fixtures dir")
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
-/// Every file and directory under `root` with its bytes (files) and
-/// modification time, sorted by path.
-fn snapshot(root: &Path) -> Vec<(PathBuf, Option<Vec<u8>>, std::time::SystemTime)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(p) = stack.pop() {
-        let md = std::fs::symlink_metadata(&p).expect("stat");
-        let mtime = md.modified().expect("mtime");
-        if md.file_type().is_symlink() {
-            let target = std::fs::read_link(&p).expect("read_link");
-            out.push((p, Some(target.to_string_lossy().as_bytes().to_vec()), mtime));
-        } else if md.is_dir() {
-            for e in std::fs::read_dir(&p).expect("read_dir") {
-                stack.push(e.expect("entry").path());
-            }
-            out.push((p, None, mtime));
-        } else {
-            out.push((p.clone(), Some(std::fs::read(&p).expect("read")), mtime));
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
-}
-
 #[test]
 fn compiling_leaves_every_fixture_byte_identical() {
-    let root = fixtures();
+    let root = KIT.fixtures_dir();
     let before = snapshot(&root);
-    for case in case_names() {
+    for dir in KIT.all_fixtures() {
         for cwd in [".", "sub", "apps/api", "a/b", "pkg"] {
-            let tree = WorkingTree::open(&root.join(&case)).expect("opens");
-            let repo = Repo::new(&tree);
-            let ctx = AnalysisContext {
-                repository_root: RepoPath::root(),
-                cwd: rp(cwd),
-                target_path: Some(rp("apps/api/file.ts")),
-                mode: Mode::Repo,
-            };
-            let _ = compile(&repo, &ctx);
+            let _ = KIT.compile_at(&dir, cwd, Some("apps/api/file.ts"));
         }
     }
     assert_eq!(before, snapshot(&root));
@@ -1113,7 +1045,7 @@ fn hostile_inputs_are_diagnostics_not_panics() {
     write(
         root,
         "a/.codex/config.toml",
-        &format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000)),
+        format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000)),
     );
     std::fs::write(root.join("AGENTS.md"), b"# Root \xff\n").expect("write");
     let mut deep = String::from("a");
@@ -1132,7 +1064,7 @@ fn hostile_inputs_are_diagnostics_not_panics() {
     bomb.push_str("---\n");
     write(root, &format!("{deep}/.agents/skills/bomb/SKILL.md"), &bomb);
 
-    let c = compile_dir(root, &deep, None, Mode::Repo);
+    let c = KIT.compile_at(root, &deep, None);
     assert!(!diags(&c, "invalid-utf8").is_empty());
     assert!(!diags(&c, "invalid-toml").is_empty());
     // serde_yaml, as in Codex, decides the alias bomb without expanding it.
@@ -1149,25 +1081,8 @@ fn hostile_inputs_are_diagnostics_not_panics() {
 fn a_skills_root_stored_as_a_text_file_is_reported_not_silently_empty() {
     // Corpus finding (getsentry/skills): `.agents/skills` is a link checked
     // out as a file holding `../skills`; Codex then finds no skills.
-    let t = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(t.path().join("skills/deploy")).unwrap();
-    std::fs::write(
-        t.path().join("skills/deploy/SKILL.md"),
+    KIT.assert_skills_root_stored_as_text_is_reported(
+        ".agents/skills",
         "---\nname: deploy\ndescription: d\n---\n",
-    )
-    .unwrap();
-    std::fs::create_dir(t.path().join(".agents")).unwrap();
-    std::fs::write(t.path().join(".agents/skills"), "../skills").unwrap();
-    let cfg = compile_dir(t.path(), ".", None, Mode::Repo);
-    assert!(cfg.skills.is_empty());
-    let d: Vec<_> = cfg
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == playbookdiff_model::DiagnosticCode::SymlinkStoredAsText)
-        .collect();
-    assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
-    assert_eq!(
-        d[0].source.as_ref().unwrap().path.as_str(),
-        ".agents/skills"
     );
 }

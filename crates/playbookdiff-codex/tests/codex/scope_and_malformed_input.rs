@@ -11,43 +11,14 @@
 //! Every repository is built in a temporary directory by the test.
 
 use playbookdiff_codex::compile;
-use playbookdiff_model::{
-    AnalysisContext, Applicability, Diagnostic, EffectiveAgentConfig, Mode, RepoPath, Severity,
-};
+use playbookdiff_model::{AnalysisContext, Applicability, Diagnostic, Mode, RepoPath, Severity};
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::Path;
 
 use playbookdiff_testkit::fs::{fifo, mkdir, write};
-use playbookdiff_testkit::{diags, diags_at, lines, one_at, rp};
+use playbookdiff_testkit::{diags, diags_at, lines, named_paths, one_at, rp, Kit};
 
-/// Compiles the repository at `root` with the Codex adapter (newest
-/// profile, repo mode).
-fn compile_at(root: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
-    let mut ctx = playbookdiff_testkit::at_root().cwd(cwd);
-    if let Some(t) = target {
-        ctx = ctx.target(t);
-    }
-    playbookdiff_testkit::compile_dir(&playbookdiff_codex::ADAPTER, root, &ctx)
-}
-
-/// Every repository path named in the result: listed items and the
-/// sources of diagnostics.
-fn paths_named(c: &EffectiveAgentConfig) -> Vec<String> {
-    let mut v: Vec<String> = c
-        .instructions
-        .iter()
-        .map(|i| i.source.path.to_string())
-        .chain(c.skills.iter().map(|s| s.source.path.to_string()))
-        .chain(
-            c.diagnostics
-                .iter()
-                .filter_map(|d| d.source.as_ref().map(|s| s.path.to_string())),
-        )
-        .collect();
-    v.sort();
-    v.dedup();
-    v
-}
+static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
 
 /// One package of a monorepo: an AGENTS.md, a skill and a config layer.
 fn package(root: &Path, dir: &str) {
@@ -78,8 +49,8 @@ fn sibling_packages_are_not_listed_only_the_subtree_below_cwd_and_the_target_pat
 
     // cwd packages/a: its own chain, and below it packages/a/nested; the
     // sibling packages/b is never named.
-    let c = compile_at(root, "packages/a", None);
-    let named = paths_named(&c);
+    let c = KIT.compile_at(root, "packages/a", None);
+    let named = named_paths(&c);
     assert!(
         named.iter().all(|p| !p.starts_with("packages/b")),
         "{named:#?}"
@@ -100,7 +71,7 @@ fn sibling_packages_are_not_listed_only_the_subtree_below_cwd_and_the_target_pat
 
     // With a targetPath in packages/b/sub: the directories on its way are
     // listed (out of scope), but not what lies below them.
-    let c = compile_at(root, "packages/a", Some("packages/b/sub/main.ts"));
+    let c = KIT.compile_at(root, "packages/a", Some("packages/b/sub/main.ts"));
     for p in ["packages/b/AGENTS.md", "packages/b/sub/AGENTS.md"] {
         let i = c
             .instructions
@@ -131,8 +102,8 @@ fn sibling_packages_are_not_listed_only_the_subtree_below_cwd_and_the_target_pat
     );
 
     // From the root every package is below cwd: all listed.
-    let c = compile_at(root, ".", None);
-    let named = paths_named(&c);
+    let c = KIT.compile_at(root, ".", None);
+    let named = named_paths(&c);
     for p in ["packages/b/sub/AGENTS.md", "packages/a/nested/AGENTS.md"] {
         assert!(named.iter().any(|n| n == p), "{p} missing");
     }
@@ -153,7 +124,7 @@ fn a_leaf_launch_directory_lists_the_same_few_items_however_many_packages_exist(
                 package(root, &dir);
             }
         }
-        let c = compile_at(root, "packages/p0000", None);
+        let c = KIT.compile_at(root, "packages/p0000", None);
         c.instructions.len() + c.skills.len() + c.diagnostics.len()
     };
     let small = count_for(3);
@@ -199,7 +170,7 @@ fn fifos_and_directories_named_like_codex_files_are_reported_not_loaded() {
     fifo(root, ".agents/skills/ok/agents/openai.yaml");
 
     // Reading a FIFO would block: compiling must not try.
-    let c = compile_at(root, "sub", None);
+    let c = KIT.compile_at(root, "sub", None);
     let received: Vec<&str> = c
         .received_instructions()
         .iter()
@@ -238,8 +209,8 @@ fn fifos_and_directories_named_like_codex_files_are_reported_not_loaded() {
     // Below cwd, the FIFO layer is reported too, with the same message
     // from every launch directory above it.
     let layer = "deep/below/.codex/config.toml";
-    let from_root = compile_at(root, ".", None);
-    let from_deep = compile_at(root, "deep", None);
+    let from_root = KIT.compile_at(root, ".", None);
+    let from_deep = KIT.compile_at(root, "deep", None);
     let d = one_at(&from_root, "not-a-regular-file", layer);
     assert_eq!(
         d.message,
@@ -275,7 +246,7 @@ fn skill_name_and_description_of_the_wrong_type_are_reported_at_their_lines() {
         ".agents/skills/num/SKILL.md",
         "---\nname: 2024\ndescription: Dated.\n---\n",
     );
-    let c = compile_at(root, ".", None);
+    let c = KIT.compile_at(root, ".", None);
     // serde_yaml stops at the first wrong field, as in Codex.
     let v = diags_at(&c, "skill-field-invalid", ".agents/skills/bad/SKILL.md");
     assert_eq!(v.len(), 1, "{:#?}", c.diagnostics);
@@ -317,7 +288,7 @@ fn unterminated_skill_front_matter_is_reported_as_never_closed() {
         ".agents/skills/open/SKILL.md",
         "---\nname: open\ndescription: Never closed.\n\nBody\n",
     );
-    let c = compile_at(root, ".", None);
+    let c = KIT.compile_at(root, ".", None);
     let d = one_at(&c, "invalid-frontmatter", ".agents/skills/open/SKILL.md");
     assert!(
         d.message.contains("no later --- line closes it"),
@@ -342,7 +313,7 @@ fn a_skill_md_that_is_not_utf8_is_reported_and_not_listed() {
         ".agents/skills/latin1/SKILL.md",
         b"---\nname: latin1\ndescription: caf\xe9\n---\n",
     );
-    let c = compile_at(root, ".", None);
+    let c = KIT.compile_at(root, ".", None);
     let d = one_at(&c, "invalid-utf8", ".agents/skills/latin1/SKILL.md");
     assert_eq!(lines(d), Some((3, 3)));
     assert_eq!(c.skills[0].applicability, Applicability::Excluded);
@@ -354,7 +325,7 @@ fn a_skill_md_that_is_not_utf8_is_reported_and_not_listed() {
 fn mcp_servers_that_is_not_a_table_is_an_invalid_mcp_entry() {
     let t = tempfile::tempdir().expect("tempdir");
     write(t.path(), ".codex/config.toml", "mcp_servers = 3\n");
-    let c = compile_at(t.path(), ".", None);
+    let c = KIT.compile_at(t.path(), ".", None);
     let d = one_at(&c, "mcp-invalid-entry", ".codex/config.toml");
     assert!(
         d.message.contains("mcp_servers to an integer"),
@@ -373,7 +344,7 @@ fn a_quoted_dotted_server_name_is_one_server_that_codex_refuses() {
         ".codex/config.toml",
         "[mcp_servers.\"a.b\"]\ncommand = \"x\"\n\n[mcp_servers.c.d]\ncommand = \"y\"\n",
     );
-    let c = compile_at(t.path(), ".", None);
+    let c = KIT.compile_at(t.path(), ".", None);
     let names: Vec<&str> = c.mcp_servers.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
@@ -416,7 +387,7 @@ fn other_wrong_types_in_codex_config_are_reported_with_their_lines() {
         "sub/.codex/config.toml",
         "[[skills.config]]\npath = 3\nenabled = false\n\n[[skills.config]]\npath = \"x/SKILL.md\"\nenabled = \"no\"\n",
     );
-    let c = compile_at(t.path(), "sub", None);
+    let c = KIT.compile_at(t.path(), "sub", None);
     let root_invalid = diags_at(&c, "invalid-value", ".codex/config.toml");
     assert!(
         root_invalid
@@ -459,7 +430,7 @@ fn wrong_type_messages_say_what_is_wrong_not_just_the_type() {
         ".codex/config.toml",
         "project_doc_fallback_filenames = [\"GUIDE.md\", 7]\nproject_doc_max_bytes = -5\n\n[mcp_servers.s]\ncommand = \"x\"\nargs = [\"--a\", true]\n",
     );
-    let c = compile_at(t.path(), ".", None);
+    let c = KIT.compile_at(t.path(), ".", None);
     let msgs: Vec<&str> = c.diagnostics.iter().map(|d| d.message.as_str()).collect();
     let has = |s: &str| msgs.iter().any(|m| m.contains(s));
     assert!(has("project_doc_fallback_filenames to an array whose items are not all strings (item 2 is an integer) where Codex expects an array of file names"), "{msgs:#?}");
@@ -476,7 +447,7 @@ fn a_config_that_is_not_utf8_is_invalid_toml_like_a_syntax_error() {
     let t = tempfile::tempdir().expect("tempdir");
     write(t.path(), ".codex/config.toml", b"x = 1\ny = \"caf\xe9\"\n");
     write(t.path(), "a/.codex/config.toml", "x = = 1\n");
-    let c = compile_at(t.path(), "a", None);
+    let c = KIT.compile_at(t.path(), "a", None);
     let encoding = one_at(&c, "invalid-toml", ".codex/config.toml");
     let syntax = one_at(&c, "invalid-toml", "a/.codex/config.toml");
     assert_eq!(encoding.severity, Severity::Error);
@@ -511,7 +482,7 @@ fn yaml_errors_are_in_words_and_give_only_the_file_line() {
         ".agents/skills/dup/agents/openai.yaml",
         "policy:\n  allow_implicit_invocation: false\n~: x\n",
     );
-    let c = compile_at(root, ".", None);
+    let c = KIT.compile_at(root, ".", None);
     let internals = [
         "Option<",
         "deserialize",

@@ -10,29 +10,12 @@ use playbookdiff_model::{
 };
 use playbookdiff_opencode::{ADAPTER, HARNESS};
 use playbookdiff_source::{Repo, WorkingTree};
-use std::path::{Path, PathBuf};
 
 use playbookdiff_testkit::{
-    instruction as inst, received_paths as received, rp, server as mcp, skill,
+    instruction as inst, received_paths as received, rp, server as mcp, skill, Kit,
 };
 
-fn fixtures() -> PathBuf {
-    playbookdiff_testkit::fixtures_dir!()
-}
-
-/// Compiles the repository at `root` with the OpenCode adapter (newest
-/// profile, repo mode).
-fn compile_dir(root: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
-    let mut ctx = playbookdiff_testkit::at_root().cwd(cwd);
-    if let Some(t) = target {
-        ctx = ctx.target(t);
-    }
-    playbookdiff_testkit::compile_dir(&ADAPTER, root, &ctx)
-}
-
-fn run(case: &str, cwd: &str) -> EffectiveAgentConfig {
-    compile_dir(&fixtures().join(case), cwd, None)
-}
+static KIT: Kit = Kit::new(&ADAPTER, env!("CARGO_MANIFEST_DIR"));
 
 /// The names of the skills OpenCode lists to the model, sorted.
 fn listed(c: &EffectiveAgentConfig) -> Vec<String> {
@@ -57,7 +40,7 @@ fn has(c: &EffectiveAgentConfig, code: DiagnosticCode, needle: &str) -> bool {
 
 #[test]
 fn agents_md_from_every_parent_closest_first_then_instruction_globs() {
-    let c = run("layered_config", "a/b");
+    let c = KIT.run("layered_config", "a/b");
     assert_eq!(c.harness, HARNESS);
     assert_eq!(
         received(&c),
@@ -77,7 +60,7 @@ fn agents_md_from_every_parent_closest_first_then_instruction_globs() {
 
 #[test]
 fn layers_deep_merge_and_values_stay_symbolic() {
-    let c = run("layered_config", "a/b");
+    let c = KIT.run("layered_config", "a/b");
     let loc = mcp(&c, "loc");
     assert_eq!(loc.transport, Transport::Stdio);
     // a/opencode.json replaces `command` and keeps the root's environment.
@@ -108,7 +91,7 @@ fn layers_deep_merge_and_values_stay_symbolic() {
 
 #[test]
 fn skills_from_claude_agents_and_opencode_roots_of_every_parent() {
-    let c = run("layered_config", "a/b");
+    let c = KIT.run("layered_config", "a/b");
     assert_eq!(listed(&c), ["acs", "as", "cs", "nested", "os", "os2"]);
     // skills.paths resolves from cwd, not from the configuration file.
     assert!(!c.skills.iter().any(|s| s.name == "e1"));
@@ -119,7 +102,7 @@ fn skills_from_claude_agents_and_opencode_roots_of_every_parent() {
     );
     // From the root, skills.paths finds skills-extra/e1 and the a/ roots
     // are below cwd.
-    let root = run("layered_config", ".");
+    let root = KIT.run("layered_config", ".");
     assert!(listed(&root).contains(&"e1".to_string()));
     assert_eq!(
         skill(&root, "a/.claude/skills/acs/SKILL.md").applicability,
@@ -129,7 +112,7 @@ fn skills_from_claude_agents_and_opencode_roots_of_every_parent() {
 
 #[test]
 fn agents_and_commands_are_reported_with_their_source() {
-    let c = run("layered_config", "a/b");
+    let c = KIT.run("layered_config", "a/b");
     for needle in ["`/test`", "`rev`", "`inline`", "`/cmdinline`"] {
         assert!(has(&c, DiagnosticCode::ItemNotModelled, needle), "{needle}");
     }
@@ -145,7 +128,7 @@ fn agents_and_commands_are_reported_with_their_source() {
 
 #[test]
 fn claude_md_is_the_fallback_and_context_md_is_not_read() {
-    let c = run("fallback_and_precedence", "a/b");
+    let c = KIT.run("fallback_and_precedence", "a/b");
     assert_eq!(received(&c), ["a/CLAUDE.md", "CLAUDE.md"]);
     assert_eq!(inst(&c, "CLAUDE.md").kind, "memory");
     assert_eq!(
@@ -156,7 +139,7 @@ fn claude_md_is_the_fallback_and_context_md_is_not_read() {
 
 #[test]
 fn jsonc_beats_json_and_the_roots_dot_opencode_beats_cwds() {
-    let c = run("fallback_and_precedence", "a/b");
+    let c = KIT.run("fallback_and_precedence", "a/b");
     assert_eq!(mcp(&c, "x").url.as_deref(), Some("https://jsonc.example"));
     assert_eq!(mcp(&c, "x").source.path, rp("opencode.jsonc"));
     assert_eq!(mcp(&c, "y").command.as_deref(), Some("y"));
@@ -168,7 +151,7 @@ fn jsonc_beats_json_and_the_roots_dot_opencode_beats_cwds() {
 
 #[test]
 fn a_skill_needs_a_name_and_is_listed_only_with_a_description() {
-    let c = run("fallback_and_precedence", "a/b");
+    let c = KIT.run("fallback_and_precedence", "a/b");
     let noname = skill(&c, ".claude/skills/noname/SKILL.md");
     assert_eq!(noname.applicability, Applicability::Excluded);
     assert!(has(
@@ -187,7 +170,7 @@ fn a_skill_needs_a_name_and_is_listed_only_with_a_description() {
 
 #[test]
 fn same_name_skills_are_conditional() {
-    let c = run("fallback_and_precedence", "a/b");
+    let c = KIT.run("fallback_and_precedence", "a/b");
     for p in [
         ".claude/skills/dup1/SKILL.md",
         ".agents/skills/dup2/SKILL.md",
@@ -203,7 +186,7 @@ fn same_name_skills_are_conditional() {
 
 #[test]
 fn a_directory_named_agents_md_wins_and_gives_nothing() {
-    let c = run("agents_md_directory", "a/b");
+    let c = KIT.run("agents_md_directory", "a/b");
     assert!(received(&c).is_empty());
     assert_eq!(
         inst(&c, "a/b/AGENTS.md").applicability,
@@ -215,7 +198,7 @@ fn a_directory_named_agents_md_wins_and_gives_nothing() {
 
 #[test]
 fn globs_match_dot_files_and_white_space_counts_as_text() {
-    let c = run("globs_and_on_demand", ".");
+    let c = KIT.run("globs_and_on_demand", ".");
     // Path order within a glob; OpenCode takes file-system order.
     assert_eq!(
         received(&c),
@@ -232,15 +215,15 @@ fn globs_match_dot_files_and_white_space_counts_as_text() {
         DiagnosticCode::ItemNotModelled,
         "https://example.com/rules.md"
     ));
-    let a = run("globs_and_on_demand", "a");
+    let a = KIT.run("globs_and_on_demand", "a");
     assert_eq!(received(&a)[..2], ["a/AGENTS.md", "AGENTS.md"]);
     assert_eq!(inst(&a, "a/AGENTS.md").content, "  \n");
 }
 
 #[test]
 fn files_below_cwd_attach_when_a_file_there_is_read() {
-    let root = fixtures().join("globs_and_on_demand");
-    let c = compile_dir(&root, "a", Some("a/b/c/file.ts"));
+    let root = KIT.fixture("globs_and_on_demand");
+    let c = KIT.compile_at(&root, "a", Some("a/b/c/file.ts"));
     let on_demand: Vec<(String, LoadPhase)> = c
         .received_instructions()
         .iter()
@@ -255,12 +238,12 @@ fn files_below_cwd_attach_when_a_file_there_is_read() {
             ("a/b/CLAUDE.md".to_string(), LoadPhase::OnDemand)
         ]
     );
-    let no_target = compile_dir(&root, "a", None);
+    let no_target = KIT.compile_at(&root, "a", None);
     assert_eq!(
         inst(&no_target, "a/b/CLAUDE.md").applicability,
         Applicability::Conditional
     );
-    let outside = compile_dir(&root, "a/b", Some("x/notes.md"));
+    let outside = KIT.compile_at(&root, "a/b", Some("x/notes.md"));
     assert!(has(
         &outside,
         DiagnosticCode::TargetOutsideCwd,
@@ -270,7 +253,7 @@ fn files_below_cwd_attach_when_a_file_there_is_read() {
 
 #[test]
 fn configuration_opencode_refuses_is_an_error() {
-    let c = run("invalid_jsonc", ".");
+    let c = KIT.run("invalid_jsonc", ".");
     let d = c
         .diagnostics
         .iter()
@@ -281,12 +264,12 @@ fn configuration_opencode_refuses_is_an_error() {
         d.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
         Some(3)
     );
-    let m = run("missing_file_reference", ".");
+    let m = KIT.run("missing_file_reference", ".");
     assert!(m
         .diagnostics
         .iter()
         .any(|d| d.severity == Severity::Error && d.message.contains("{file:./nope.txt}")));
-    let t = run("mcp_without_type", ".");
+    let t = KIT.run("mcp_without_type", ".");
     assert!(t
         .diagnostics
         .iter()
@@ -296,14 +279,14 @@ fn configuration_opencode_refuses_is_an_error() {
 
 #[test]
 fn unknown_top_level_keys_are_ignored() {
-    let c = run("unknown_top_level_key", ".");
+    let c = KIT.run("unknown_top_level_key", ".");
     assert_eq!(mcp(&c, "ok").applicability, Applicability::Effective);
     assert!(!c.diagnostics.iter().any(|d| d.severity == Severity::Error));
 }
 
 #[test]
 fn version_profiles() {
-    let tree = WorkingTree::open(&fixtures().join("unknown_top_level_key")).unwrap();
+    let tree = WorkingTree::open(&KIT.fixture("unknown_top_level_key")).unwrap();
     let repo = Repo::new(&tree);
     let ctx = AnalysisContext::at_root();
     let c = ADAPTER.compile(&repo, &ctx, Some("1.19.0"));
@@ -318,7 +301,7 @@ fn version_profiles() {
 
 #[test]
 fn identical_copies_of_a_skill_are_one_skill() {
-    let c = run("identical_skill_copies", ".");
+    let c = KIT.run("identical_skill_copies", ".");
     assert_eq!(listed(&c), ["review"]);
     assert_eq!(
         skill(&c, ".agents/skills/review/SKILL.md").applicability,

@@ -23,19 +23,10 @@ fn package(root: &Path, dir: &str) {
     write(root, &format!("{dir}/.claude/commands/c.md"), "Command\n");
 }
 
-/// Every path the result names: items, resolutions and diagnostics.
-fn named_paths(cfg: &EffectiveAgentConfig) -> Vec<String> {
-    let mut v: Vec<String> = cfg
-        .instructions
-        .iter()
-        .map(|i| i.source.path.to_string())
-        .chain(cfg.skills.iter().map(|s| s.source.path.to_string()))
-        .chain(
-            cfg.diagnostics
-                .iter()
-                .filter_map(|d| d.source.as_ref().map(|s| s.path.to_string())),
-        )
-        .collect();
+/// Every path the result names (the kit's [`named_paths`]) and every
+/// diagnostic message.
+fn named(cfg: &EffectiveAgentConfig) -> Vec<String> {
+    let mut v = named_paths(cfg);
     v.extend(cfg.diagnostics.iter().map(|d| d.message.clone()));
     v
 }
@@ -58,7 +49,7 @@ fn a_launch_directory_lists_only_items_on_its_path_below_it_and_on_the_way_to_th
         &at_root().cwd("packages/p1").target("packages/p2/src/x.ts"),
     );
     // Nothing from the sibling beside the path.
-    for p in named_paths(&cfg) {
+    for p in named(&cfg) {
         assert!(!p.contains("packages/p3"), "{p}");
     }
     assert!(cfg
@@ -120,7 +111,7 @@ fn a_launch_directory_lists_only_items_on_its_path_below_it_and_on_the_way_to_th
 
     // Without the target, p2 is beside the path too.
     let cfg = compile_dir(r, &at_root().cwd("packages/p1"));
-    for p in named_paths(&cfg) {
+    for p in named(&cfg) {
         assert!(
             !p.contains("packages/p2") && !p.contains("packages/p3"),
             "{p}"

@@ -285,21 +285,5 @@ fn legacy_commands_are_skills_named_by_path_and_off_chain_ones_are_reported() {
 fn a_skills_root_stored_as_a_text_file_is_reported_not_silently_empty() {
     // Corpus finding (sentry-mcp): `.claude/skills` is a link checked out as
     // a file holding its target; Claude Code then finds no skills.
-    let t = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(t.path().join("skills/deploy")).unwrap();
-    std::fs::write(
-        t.path().join("skills/deploy/SKILL.md"),
-        "---\nname: deploy\n---\n",
-    )
-    .unwrap();
-    std::fs::create_dir(t.path().join(".claude")).unwrap();
-    std::fs::write(t.path().join(".claude/skills"), "../skills").unwrap();
-    let cfg = compile_dir(t.path(), &at_root());
-    assert!(cfg.skills.is_empty());
-    let d = diags(&cfg, D::SymlinkStoredAsText);
-    assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
-    assert_eq!(
-        d[0].source.as_ref().unwrap().path.as_str(),
-        ".claude/skills"
-    );
+    KIT.assert_skills_root_stored_as_text_is_reported(".claude/skills", "---\nname: deploy\n---\n");
 }

@@ -12,24 +12,27 @@ pub use playbookdiff_testkit::*;
 use playbookdiff_model::EffectiveAgentConfig;
 use std::path::{Path, PathBuf};
 
+/// This crate's adapter and fixtures.
+pub static KIT: Kit = Kit::new(&playbookdiff_claude::ADAPTER, env!("CARGO_MANIFEST_DIR"));
+
 /// The directory of this crate's fixture `name`.
 pub fn fixture(name: &str) -> PathBuf {
-    playbookdiff_testkit::fixture!(name)
+    KIT.fixture(name)
 }
 
 /// Every fixture directory of this crate, sorted.
 pub fn all_fixtures() -> Vec<PathBuf> {
-    playbookdiff_testkit::all_fixtures(&playbookdiff_testkit::fixtures_dir!())
+    KIT.all_fixtures()
 }
 
 /// Compiles the repository at `dir` under `ctx` with the Claude Code adapter.
 pub fn compile_dir(dir: &Path, ctx: &Ctx) -> EffectiveAgentConfig {
-    playbookdiff_testkit::compile_dir(&playbookdiff_claude::ADAPTER, dir, ctx)
+    KIT.compile_dir(dir, ctx)
 }
 
 /// Compiles the repository `tree` under `ctx` with the Claude Code adapter.
 pub fn compile_tree(tree: &dyn playbookdiff_source::SourceTree, ctx: &Ctx) -> EffectiveAgentConfig {
-    playbookdiff_testkit::compile_tree(&playbookdiff_claude::ADAPTER, tree, ctx)
+    KIT.compile_tree(tree, ctx)
 }
 
 /// Writes `text` to `root/rel`, creating directories (the kit's
