@@ -1,7 +1,9 @@
 //! What changed between two revisions: for one agent under one context,
 //! the instructions, skills and MCP servers it receives differently
 //! ([`agent_delta`]); for a set of findings, which were introduced,
-//! resolved or kept ([`finding_delta`], by stable id).
+//! resolved or kept ([`finding_delta`], by stable id); for the problems
+//! in the repository the agents report, which the change introduced or
+//! resolved ([`problem_delta`]).
 //!
 //! Like the rest of this crate it reads only the model: items are matched
 //! by their source file (instructions) or name (skills, MCP servers), never
@@ -10,7 +12,8 @@
 use crate::paragraphs::{normalize, split};
 use crate::{Finding, FindingSeverity, Reception};
 use playbookdiff_model::{
-    Applicability, EffectiveAgentConfig, Harness, Instruction, LoadPhase, RepoPath,
+    Applicability, DiagnosticCode, DiagnosticKind, EffectiveAgentConfig, Harness, Instruction,
+    LoadPhase, RepoPath, Severity, SourceRef,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -599,6 +602,196 @@ pub fn finding_delta(base: FindingSet, head: FindingSet) -> FindingDelta {
     out
 }
 
+/// A problem in the repository (a diagnostic of kind
+/// `repository-problem` with severity `warning` or `error`: invalid JSON,
+/// a configuration Codex refuses, a broken import…) at one revision, with
+/// the harnesses that report it and the launch directories it is reported
+/// from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffProblem {
+    /// The diagnostic code (`docs/diagnostics.md`).
+    pub code: DiagnosticCode,
+    /// The diagnostic's severity (`warning` or `error`).
+    pub severity: Severity,
+    /// The harnesses that report it, in harness order.
+    pub harnesses: Vec<Harness>,
+    /// The first reporting harness's message: what is wrong, what the
+    /// harness does, what to do.
+    pub message: String,
+    /// The file (and lines) it is about, when it is about one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceRef>,
+    /// The launch directories it is reported from, sorted.
+    pub directories: Vec<RepoPath>,
+    /// The ids of the head's findings whose evidence is in the same file
+    /// (introduced or unchanged), sorted: such a finding already says what
+    /// the problem does to the agents, and accepting it accepts the
+    /// problem too ([`ProblemDelta::failing`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
+}
+
+impl DiffProblem {
+    /// How much it weighs against `fail-on`: an `error` (the harness loses
+    /// configuration or does not start) as a `high` finding, a `warning`
+    /// as a `medium` one; both are actionable.
+    pub fn weight(&self) -> FindingSeverity {
+        match self.severity {
+            Severity::Error => FindingSeverity::High,
+            _ => FindingSeverity::Medium,
+        }
+    }
+}
+
+/// Problems in the repository at two revisions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProblemDelta {
+    /// Reported at head only: the change introduced them.
+    pub introduced: Vec<DiffProblem>,
+    /// Reported at base only: the change resolved them.
+    pub resolved: Vec<DiffProblem>,
+    /// How many are reported at both revisions.
+    pub unchanged: usize,
+}
+
+impl ProblemDelta {
+    /// Links every introduced problem about a file to the head's findings
+    /// (introduced and unchanged) with evidence in that file
+    /// ([`DiffProblem::findings`]).
+    pub fn link(&mut self, findings: &FindingDelta) {
+        for p in &mut self.introduced {
+            let Some(path) = p.source.as_ref().map(|s| &s.path) else {
+                continue;
+            };
+            p.findings = findings
+                .introduced
+                .iter()
+                .chain(&findings.unchanged)
+                .filter(|f| {
+                    f.finding.items.iter().any(|i| {
+                        i.source.path == *path || i.source.resolved_path.as_ref() == Some(path)
+                    })
+                })
+                .map(|f| f.finding.id.clone())
+                .collect();
+            p.findings.sort();
+            p.findings.dedup();
+        }
+    }
+
+    /// How many introduced problems fail the run on their own under
+    /// `fail_on`: those whose weight ([`DiffProblem::weight`]) reaches
+    /// it, unless a linked finding is accepted (the difference is
+    /// intended) or already fails the run (counted once, as that finding).
+    pub fn failing(&self, findings: &FindingDelta, fail_on: crate::FailOn) -> usize {
+        let by_id: HashMap<&str, &Finding> = findings
+            .introduced
+            .iter()
+            .chain(&findings.unchanged)
+            .map(|f| (f.finding.id.as_str(), &f.finding))
+            .collect();
+        self.introduced
+            .iter()
+            .filter(|p| fail_on.reaches(p.weight()))
+            .filter(|p| {
+                !p.findings.iter().any(|id| {
+                    by_id
+                        .get(id.as_str())
+                        .is_some_and(|f| f.accepted.is_some() || fail_on.fails(f))
+                })
+            })
+            .count()
+    }
+}
+
+/// A problem's identity across revisions and launch directories: its code
+/// and the file it is about. Neither the lines nor the message count (a
+/// line moves when text above it changes; a message names the launch
+/// directory), so two problems of one code about one file are one.
+type ProblemKey = (DiagnosticCode, Option<RepoPath>);
+
+/// Collects the problems in the repository of each launch directory's
+/// configurations into one list by [`ProblemKey`].
+#[derive(Default)]
+pub struct ProblemSet {
+    by_key: BTreeMap<ProblemKey, DiffProblem>,
+}
+
+impl ProblemSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        ProblemSet::default()
+    }
+
+    /// Adds the problems in the repository (warning or error diagnostics
+    /// of kind `repository-problem`) that `configs` report from launch
+    /// directory `dir`.
+    pub fn add(&mut self, dir: &RepoPath, configs: &[EffectiveAgentConfig]) {
+        for c in configs {
+            for d in &c.diagnostics {
+                if d.code.kind() != DiagnosticKind::RepositoryProblem
+                    || d.severity == Severity::Info
+                {
+                    continue;
+                }
+                let key = (d.code, d.source.as_ref().map(|s| s.path.clone()));
+                let e = self.by_key.entry(key).or_insert_with(|| DiffProblem {
+                    code: d.code,
+                    severity: d.severity,
+                    harnesses: Vec::new(),
+                    message: d.message.clone(),
+                    source: d.source.clone(),
+                    directories: Vec::new(),
+                    findings: Vec::new(),
+                });
+                if d.severity < e.severity {
+                    e.severity = d.severity;
+                }
+                if !e.harnesses.contains(&c.harness) {
+                    e.harnesses.push(c.harness);
+                    e.harnesses.sort();
+                }
+                if !e.directories.contains(dir) {
+                    e.directories.push(dir.clone());
+                    e.directories.sort();
+                }
+            }
+        }
+    }
+}
+
+/// The problems in the repository reported at head only (introduced) and
+/// at base only (resolved), each list by severity, code, then file.
+pub fn problem_delta(base: ProblemSet, head: ProblemSet) -> ProblemDelta {
+    let mut base = base.by_key;
+    let mut out = ProblemDelta::default();
+    for (k, p) in head.by_key {
+        if base.remove(&k).is_some() {
+            out.unchanged += 1;
+        } else {
+            out.introduced.push(p);
+        }
+    }
+    out.resolved = base.into_values().collect();
+    for list in [&mut out.introduced, &mut out.resolved] {
+        list.sort_by(|a, b| {
+            (
+                a.severity,
+                a.code.as_str(),
+                a.source.as_ref().map(|s| &s.path),
+            )
+                .cmp(&(
+                    b.severity,
+                    b.code.as_str(),
+                    b.source.as_ref().map(|s| &s.path),
+                ))
+        });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -658,6 +851,53 @@ mod tests {
             1,
             "{c:?}"
         );
+    }
+
+    #[test]
+    fn problems_are_introduced_and_resolved_by_code_and_file() {
+        use playbookdiff_model::{AnalysisContext, Diagnostic, SourceFormat};
+        let h = Harness::new("alpha", "Alpha");
+        let config = |diags: Vec<Diagnostic>| {
+            let mut c = EffectiveAgentConfig::new(h, AnalysisContext::at_root());
+            c.diagnostics = diags;
+            c
+        };
+        let at = |code: DiagnosticCode, path: &str, line: u32| {
+            let mut d = Diagnostic::new(code, format!("{path} is wrong at line {line}"));
+            d.source = Some(
+                SourceRef::project(RepoPath::new(path).unwrap(), SourceFormat::Json)
+                    .with_lines(line, line),
+            );
+            d
+        };
+        let root = RepoPath::root();
+        let mut base = ProblemSet::new();
+        base.add(
+            &root,
+            &[config(vec![
+                at(DiagnosticCode::InvalidToml, "a.toml", 1),
+                at(DiagnosticCode::ImportMissing, "CLAUDE.md", 3),
+            ])],
+        );
+        let mut head = ProblemSet::new();
+        head.add(
+            &root,
+            &[config(vec![
+                // Moved down a line: the same problem.
+                at(DiagnosticCode::ImportMissing, "CLAUDE.md", 4),
+                at(DiagnosticCode::InvalidJson, ".mcp.json", 1),
+                // Info is no problem to act on.
+                at(DiagnosticCode::ExcludeMachineSpecific, "x.json", 1),
+            ])],
+        );
+        let d = problem_delta(base, head);
+        let codes = |l: &[DiffProblem]| l.iter().map(|p| p.code).collect::<Vec<_>>();
+        assert_eq!(codes(&d.introduced), [DiagnosticCode::InvalidJson]);
+        assert_eq!(codes(&d.resolved), [DiagnosticCode::InvalidToml]);
+        assert_eq!(d.unchanged, 1);
+        assert_eq!(d.introduced[0].weight(), FindingSeverity::High);
+        assert_eq!(d.introduced[0].harnesses, [h]);
+        assert_eq!(d.introduced[0].directories, [root]);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use crate::check_text::severity_style;
 use crate::layout::{clean, columns, wrap, wrap_hanging};
 use crate::text::{dim, heading, Painter};
 use playbookdiff_compare::delta::{
-    AgentDelta, CapabilityChange, Change, DiffFinding, FindingDelta, InstructionChange,
+    AgentDelta, CapabilityChange, Change, DiffFinding, DiffProblem, FindingDelta,
+    InstructionChange, ProblemDelta,
 };
 use playbookdiff_compare::FailOn;
 use playbookdiff_model::remedy::count;
@@ -69,13 +70,19 @@ pub struct DiffSummary {
     pub introduced_actionable: usize,
     /// Of those, accepted in `playbookdiff.toml`.
     pub introduced_accepted: usize,
-    /// Introduced findings that fail the run: not accepted, and at or
-    /// above `failOn`. The diff exits 1 when > 0.
+    /// Introduced findings that fail the run (not accepted, and at or
+    /// above `failOn`) plus introduced problems in the repository at or
+    /// above it (an error weighs as `high`, a warning as `medium`). The
+    /// diff exits 1 when > 0.
     pub failing: usize,
     /// Findings at base only.
     pub resolved: usize,
     /// Findings at both.
     pub unchanged: usize,
+    /// Problems in the repository at head only.
+    pub introduced_problems: usize,
+    /// Problems in the repository at base only.
+    pub resolved_problems: usize,
 }
 
 /// The document of `playbookdiff diff --format json`.
@@ -105,6 +112,9 @@ pub struct DiffDocument {
     pub directories: Vec<DiffContext>,
     /// Findings by stable id: introduced, resolved, unchanged.
     pub findings: FindingDelta,
+    /// Problems in the repository (warning and error diagnostics of kind
+    /// `repository-problem`) by code and file: introduced, resolved.
+    pub problems: ProblemDelta,
     /// Counts.
     pub summary: DiffSummary,
 }
@@ -279,9 +289,53 @@ fn finding_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffFinding
     }
 }
 
+/// One problem in the repository: the severity, the code and the file,
+/// the harnesses, the message, the launch directories.
+fn problem_text(p: &DiffProblem) -> (String, String) {
+    let at = p.source.as_ref().map_or(String::new(), |s| {
+        let lines = s.lines.map(|l| format!(":{}", l.start)).unwrap_or_default();
+        format!(" {}{lines}", clean(s.path.as_str()))
+    });
+    let head = format!(
+        "{} {} ({})",
+        p.code.as_str(),
+        at.trim_start(),
+        playbookdiff_compare::names(&p.harnesses)
+    );
+    (head, clean(&p.message).into_owned())
+}
+
+fn problem_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffProblem]) {
+    if list.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.paint(&format!("{title} ({})", list.len()), heading())
+    );
+    for pr in list {
+        let sev = format!("{:<7}", pr.severity.as_str().to_uppercase());
+        let (head, message) = problem_text(pr);
+        out.push_str(&fitted(
+            &format!("{} {head}", p.paint(&sev, severity_style(pr.weight()))),
+            "  ",
+            "          ",
+        ));
+        out.push_str(&wrap(&message, "    ", columns()));
+        let dirs: Vec<String> = pr
+            .directories
+            .iter()
+            .map(|d| clean(d.as_str()).into_owned())
+            .collect();
+        out.push_str(&wrap(&format!("in {}", dirs.join(", ")), "    ", columns()));
+    }
+}
+
 /// `diff --format text`: the two sides, the changed contexts with what
 /// each agent receives differently (changed paragraphs marked `-`/`+`,
-/// moved ones `~`),
+/// moved ones `~`), the problems in the repository the change introduces
+/// and resolves (when there are),
 /// then the introduced and resolved findings, the unchanged ones counted,
 /// and the result.
 pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
@@ -336,6 +390,18 @@ pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
             }
         }
     }
+    problem_lines(
+        &mut out,
+        &p,
+        "Problems in the repository the change introduces",
+        &doc.problems.introduced,
+    );
+    problem_lines(
+        &mut out,
+        &p,
+        "Problems in the repository the change resolves",
+        &doc.problems.resolved,
+    );
     finding_lines(
         &mut out,
         &p,
@@ -369,7 +435,7 @@ fn plural_s(n: usize) -> &'static str {
 
 fn result_line(doc: &DiffDocument) -> String {
     let s = &doc.summary;
-    if s.introduced == 0 {
+    if s.introduced == 0 && s.introduced_problems == 0 {
         return "Result: no introduced finding (exit status 0).".to_string();
     }
     let accepted = if s.introduced_accepted > 0 {
@@ -377,15 +443,24 @@ fn result_line(doc: &DiffDocument) -> String {
     } else {
         String::new()
     };
+    let mut what = match s.introduced {
+        0 => "no introduced finding".to_string(),
+        n => format!("{n} introduced finding{}{accepted}", plural_s(n)),
+    };
+    if s.introduced_problems > 0 {
+        what.push_str(&format!(
+            " and {} introduced problem{} in the repository",
+            s.introduced_problems,
+            plural_s(s.introduced_problems)
+        ));
+    }
     let failing = match s.failing {
         0 => "none fails the run".to_string(),
         1 => "1 fails the run".to_string(),
         n => format!("{n} fail the run"),
     };
     format!(
-        "Result: {} introduced finding{}{accepted}; {failing} (fail-on {}, exit status {}).",
-        s.introduced,
-        plural_s(s.introduced),
+        "Result: {what}; {failing} (fail-on {}, exit status {}).",
         doc.fail_on.as_str(),
         u8::from(s.failing > 0)
     )
@@ -432,9 +507,21 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
             f.finding.id.replace('`', "'")
         )
     };
+    let problem_line = |p: &DiffProblem| {
+        let (head, message) = problem_text(p);
+        format!(
+            "- **{}** {}: {}",
+            p.severity.as_str(),
+            esc(&head),
+            esc(&message)
+        )
+    };
+    let problems_in: Vec<String> = doc.problems.introduced.iter().map(problem_line).collect();
+    let problems_out: Vec<String> = doc.problems.resolved.iter().map(problem_line).collect();
     let introduced: Vec<String> = doc.findings.introduced.iter().map(finding_line).collect();
     let resolved: Vec<String> = doc.findings.resolved.iter().map(finding_line).collect();
-    let total = rows.len() + introduced.len() + resolved.len();
+    let total =
+        rows.len() + problems_in.len() + problems_out.len() + introduced.len() + resolved.len();
     crate::check_markdown::fit(total, |shown| {
         let mut budget = shown;
         let mut take = |list: &[String]| {
@@ -443,6 +530,8 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
             list[..n].to_vec()
         };
         let rows_shown = take(&rows);
+        let problems_in_shown = take(&problems_in);
+        let problems_out_shown = take(&problems_out);
         let introduced_shown = take(&introduced);
         let resolved_shown = take(&resolved);
         let mut out = String::new();
@@ -461,6 +550,25 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
                 let _ = writeln!(out, "{r}");
             }
             out.push('\n');
+        }
+        for (title, all, list) in [
+            ("Introduced", &problems_in, &problems_in_shown),
+            ("Resolved", &problems_out, &problems_out_shown),
+        ] {
+            if all.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "**{title} problems in the repository: {}**\n",
+                all.len()
+            );
+            for l in list.iter() {
+                let _ = writeln!(out, "{l}");
+            }
+            if !list.is_empty() {
+                out.push('\n');
+            }
         }
         for (title, all, list) in [
             ("Introduced", &introduced, &introduced_shown),
@@ -548,6 +656,7 @@ mod tests {
                 introduced,
                 ..FindingDelta::default()
             },
+            problems: ProblemDelta::default(),
         };
         let md = diff_markdown(&doc(introduced.clone()));
         let n = md.chars().count();

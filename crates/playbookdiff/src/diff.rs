@@ -20,13 +20,22 @@
 //! excluded files only out of the comparison; its accepted findings are
 //! marked (an accepted introduced finding does not fail the run); its
 //! `fail-on` (under `--fail-on` and `--exit-zero`) is the threshold.
+//!
+//! Problems in the repository (diagnostics of kind `repository-problem`,
+//! warning or error: invalid JSON, a configuration Codex refuses, a
+//! broken import) are compared by code and file like findings by id: one
+//! the change introduces fails the run like a `medium` finding (`high` for
+//! an error), unless a finding about the same file is accepted or already
+//! fails it; one it resolves is listed as resolved.
 
 use crate::check::{analyse_at, launch_directories, Outcome, Policy};
 use crate::cli::DiffArgs;
 use crate::compile::compile;
 use crate::context::{find_repository_root, UsageError};
 use crate::project;
-use playbookdiff_compare::delta::{agent_delta, finding_delta, FindingSet};
+use playbookdiff_compare::delta::{
+    agent_delta, finding_delta, problem_delta, FindingSet, ProblemSet,
+};
 use playbookdiff_compare::FailOn;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode, RepoPath};
 use playbookdiff_registry::Inputs;
@@ -212,10 +221,14 @@ pub fn run_diff(
 
     let mut base_set = FindingSet::new();
     let mut head_set = FindingSet::new();
+    let mut base_problems = ProblemSet::new();
+    let mut head_problems = ProblemSet::new();
     let mut directories = Vec::new();
     for a in analysed {
         base_set.add(&a.context.0, a.base_findings);
         head_set.add(&a.context.0, a.head_findings);
+        base_problems.add(&a.context.0, &a.base_configs);
+        head_problems.add(&a.context.0, &a.head_configs);
         if !a.agents.is_empty() {
             directories.push(DiffContext {
                 cwd: a.context.0.clone(),
@@ -225,6 +238,9 @@ pub fn run_diff(
         }
     }
     let findings = finding_delta(base_set, head_set);
+    let mut problems = problem_delta(base_problems, head_problems);
+    problems.link(&findings);
+    let failing_problems = problems.failing(&findings, policy.fail_on);
     let summary = DiffSummary {
         changed_paths: changed.len(),
         affected_contexts: contexts.len(),
@@ -237,9 +253,12 @@ pub fn run_diff(
             .count(),
         failing: policy
             .fail_on
-            .failing(findings.introduced.iter().map(|f| &f.finding)),
+            .failing(findings.introduced.iter().map(|f| &f.finding))
+            + failing_problems,
         resolved: findings.resolved.len(),
         unchanged: findings.unchanged.len(),
+        introduced_problems: problems.introduced.len(),
+        resolved_problems: problems.resolved.len(),
     };
     let status = u8::from(summary.failing > 0);
     let doc = DiffDocument {
@@ -267,6 +286,7 @@ pub fn run_diff(
             .collect(),
         directories,
         findings,
+        problems,
         summary,
     };
     let output = if args.quiet && status == 0 {
@@ -533,6 +553,10 @@ struct Analysed {
     agents: Vec<playbookdiff_compare::delta::AgentDelta>,
     base_findings: Vec<playbookdiff_compare::Finding>,
     head_findings: Vec<playbookdiff_compare::Finding>,
+    /// The configurations compiled at each revision, for their problems
+    /// in the repository.
+    base_configs: Vec<EffectiveAgentConfig>,
+    head_configs: Vec<EffectiveAgentConfig>,
 }
 
 /// Compiles and compares every context at both revisions, in context
@@ -555,8 +579,8 @@ fn analyse_contexts(
             let (configs, cmp) = analyse_at(repo, hs, &ctx, policy, &|h| inputs(args, policy, h));
             (configs, cmp.findings)
         };
-        let (bc, bf) = side(base);
-        let (hc, hf) = side(head);
+        let (mut bc, bf) = side(base);
+        let (mut hc, hf) = side(head);
         let mut patterns = changed_patterns(&bc, changed);
         patterns.extend(changed_patterns(&hc, changed));
         let agents = bc
@@ -565,6 +589,13 @@ fn analyse_contexts(
             .map(|(b, h)| agent_delta(b, h))
             .filter(|d| !d.is_empty())
             .collect();
+        // A launch directory that exists at one revision only has no
+        // problems at the other (only "cwd is not a directory").
+        for (repo, configs) in [(base, &mut bc), (head, &mut hc)] {
+            if !repo.is_dir(dir) {
+                configs.iter_mut().for_each(|c| c.diagnostics.clear());
+            }
+        }
         results.lock().unwrap_or_else(|e| e.into_inner()).insert(
             *i,
             Analysed {
@@ -573,6 +604,8 @@ fn analyse_contexts(
                 agents,
                 base_findings: bf,
                 head_findings: hf,
+                base_configs: bc,
+                head_configs: hc,
             },
         );
     });

@@ -712,6 +712,17 @@ fn the_configuration_file_accepts_excludes_and_sets_the_threshold() {
     let introduced = ids(&v, "introduced");
     assert_eq!(v["failOn"], "medium");
     assert_eq!(v["summary"]["failing"], 2);
+    // The nested AGENTS.md Claude Code does not read is also a problem in
+    // the repository; the finding about that file already fails the run
+    // (counted once) and accepting it accepts the problem.
+    let problem = &v["problems"]["introduced"][0];
+    assert_eq!(problem["code"], "agents-md-not-bridged");
+    assert_eq!(
+        problem["findings"].as_array().unwrap().len(),
+        1,
+        "{problem}"
+    );
+    assert!(v["problems"]["resolved"].as_array().unwrap().is_empty());
 
     // Accepting both introduced findings: reported, counted, not failing.
     let accepted: String = introduced
@@ -733,7 +744,7 @@ fn the_configuration_file_accepts_excludes_and_sets_the_threshold() {
     assert!(flat.contains("accepted intended, ADR 9"), "{text}");
     assert!(
         flat.contains(
-            "Result: 2 introduced findings, 2 accepted; none fails the run (fail-on medium, exit status 0)."
+            "Result: 2 introduced findings, 2 accepted and 1 introduced problem in the repository; none fails the run (fail-on medium, exit status 0)."
         ),
         "{text}"
     );
@@ -938,4 +949,106 @@ fn swapped_paragraphs_are_reordered_not_added_and_removed() {
     let (_, text, _) = h.diff("HEAD~2..HEAD", &[]);
     assert!(text.contains("edited    instruction AGENTS.md"), "{text}");
     assert!(text.contains("+ First, changed."), "{text}");
+}
+
+#[test]
+fn a_change_that_breaks_a_configuration_file_introduces_a_problem_and_fails() {
+    let h = bridged();
+    h.write(
+        ".mcp.json",
+        r#"{ "mcpServers": { "docs": { "type": "http", "url": "https://docs.example.com/mcp" } } }"#,
+    )
+    .write(
+        ".codex/config.toml",
+        "[mcp_servers.docs]\nurl = \"https://docs.example.com/mcp\"\n",
+    )
+    .commit("servers");
+    // Invalid JSON for Claude Code, and a key Codex refuses (an HTTP
+    // server with `command` and `url`).
+    h.write(".mcp.json", "{ \"mcpServers\": { \"docs\": \n")
+        .write(
+            ".codex/config.toml",
+            "[mcp_servers.docs]\nurl = \"https://docs.example.com/mcp\"\ncommand = \"docs-server\"\n",
+        )
+        .commit("break both");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 1, "{v:#}");
+    let codes = |list: &str| -> Vec<String> {
+        v["problems"][list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let introduced = codes("introduced");
+    assert!(
+        introduced.contains(&"invalid-json".to_string()),
+        "{introduced:?}"
+    );
+    assert!(
+        introduced.contains(&"config-refused".to_string()),
+        "{introduced:?}"
+    );
+    let json = v["problems"]["introduced"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "invalid-json")
+        .unwrap();
+    assert_eq!(json["source"]["path"], ".mcp.json");
+    assert_eq!(json["harnesses"], serde_json::json!(["claude-code"]));
+    assert_eq!(json["directories"], serde_json::json!(["."]));
+    assert!(
+        v["summary"]["failing"].as_u64().unwrap() >= 2,
+        "{}",
+        v["summary"]
+    );
+    assert_eq!(
+        v["summary"]["introducedProblems"].as_u64(),
+        Some(introduced.len() as u64)
+    );
+    let (code, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("Problems in the repository the change introduces"),
+        "{text}"
+    );
+    assert!(text.contains("invalid-json .mcp.json:"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    // `--fail-on high` still fails on an error; `never` does not.
+    assert_eq!(h.diff("HEAD~1..HEAD", &["--fail-on", "high"]).0, 1);
+    assert_eq!(h.diff("HEAD~1..HEAD", &["--exit-zero"]).0, 0);
+    let (_, md, _) = h.diff("HEAD~1..HEAD", &["--format", "markdown"]);
+    assert!(
+        md.contains("**Introduced problems in the repository: "),
+        "{md}"
+    );
+
+    // Fixing both resolves them: listed as resolved, exit 0.
+    h.write(
+        ".mcp.json",
+        r#"{ "mcpServers": { "docs": { "type": "http", "url": "https://docs.example.com/mcp" } } }"#,
+    )
+    .write(
+        ".codex/config.toml",
+        "[mcp_servers.docs]\nurl = \"https://docs.example.com/mcp\"\n",
+    )
+    .commit("fix");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 0, "{v:#}");
+    assert!(v["problems"]["introduced"].as_array().unwrap().is_empty());
+    let resolved: Vec<&str> = v["problems"]["resolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["code"].as_str().unwrap())
+        .collect();
+    assert!(resolved.contains(&"invalid-json"), "{resolved:?}");
+    assert!(resolved.contains(&"config-refused"), "{resolved:?}");
+    let (_, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert!(
+        text.contains("Problems in the repository the change resolves"),
+        "{text}"
+    );
 }
