@@ -625,9 +625,9 @@ pub struct DiffProblem {
     /// The launch directories it is reported from, sorted.
     pub directories: Vec<RepoPath>,
     /// The ids of the head's findings whose evidence is in the same file
-    /// (introduced or unchanged), sorted: such a finding already says what
-    /// the problem does to the agents, and accepting it accepts the
-    /// problem too ([`ProblemDelta::failing`]).
+    /// (introduced or unchanged), sorted: such a finding already weighs
+    /// what the problem does to the agents, and decides in its place
+    /// whether the run fails ([`ProblemDelta::failing`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<String>,
 }
@@ -682,26 +682,14 @@ impl ProblemDelta {
     }
 
     /// How many introduced problems fail the run on their own under
-    /// `fail_on`: those whose weight ([`DiffProblem::weight`]) reaches
-    /// it, unless a linked finding is accepted (the difference is
-    /// intended) or already fails the run (counted once, as that finding).
-    pub fn failing(&self, findings: &FindingDelta, fail_on: crate::FailOn) -> usize {
-        let by_id: HashMap<&str, &Finding> = findings
-            .introduced
-            .iter()
-            .chain(&findings.unchanged)
-            .map(|f| (f.finding.id.as_str(), &f.finding))
-            .collect();
+    /// `fail_on`: those whose weight ([`DiffProblem::weight`]) reaches it
+    /// and that no finding is linked to. A linked finding weighs what the
+    /// agents receive from that file (and may be accepted), so it decides
+    /// alone: a problem is never counted twice.
+    pub fn failing(&self, fail_on: crate::FailOn) -> usize {
         self.introduced
             .iter()
-            .filter(|p| fail_on.reaches(p.weight()))
-            .filter(|p| {
-                !p.findings.iter().any(|id| {
-                    by_id
-                        .get(id.as_str())
-                        .is_some_and(|f| f.accepted.is_some() || fail_on.fails(f))
-                })
-            })
+            .filter(|p| p.findings.is_empty() && fail_on.reaches(p.weight()))
             .count()
     }
 }

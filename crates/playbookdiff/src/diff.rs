@@ -25,8 +25,9 @@
 //! warning or error: invalid JSON, a configuration Codex refuses, a
 //! broken import) are compared by code and file like findings by id: one
 //! the change introduces fails the run like a `medium` finding (`high` for
-//! an error), unless a finding about the same file is accepted or already
-//! fails it; one it resolves is listed as resolved.
+//! an error), unless a finding has evidence in the same file (that finding
+//! then decides, as it weighs what the agents receive); one it resolves
+//! is listed as resolved.
 
 use crate::check::{analyse_at, launch_directories, Outcome, Policy};
 use crate::cli::DiffArgs;
@@ -240,7 +241,7 @@ pub fn run_diff(
     let findings = finding_delta(base_set, head_set);
     let mut problems = problem_delta(base_problems, head_problems);
     problems.link(&findings);
-    let failing_problems = problems.failing(&findings, policy.fail_on);
+    let failing_problems = problems.failing(policy.fail_on);
     let summary = DiffSummary {
         changed_paths: changed.len(),
         affected_contexts: contexts.len(),

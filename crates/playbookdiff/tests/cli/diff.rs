@@ -713,8 +713,8 @@ fn the_configuration_file_accepts_excludes_and_sets_the_threshold() {
     assert_eq!(v["failOn"], "medium");
     assert_eq!(v["summary"]["failing"], 2);
     // The nested AGENTS.md Claude Code does not read is also a problem in
-    // the repository; the finding about that file already fails the run
-    // (counted once) and accepting it accepts the problem.
+    // the repository; the finding about that file decides for it (counted
+    // once, and accepting the finding accepts the problem).
     let problem = &v["problems"]["introduced"][0];
     assert_eq!(problem["code"], "agents-md-not-bridged");
     assert_eq!(
