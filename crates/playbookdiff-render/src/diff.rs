@@ -558,6 +558,7 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
             if all.is_empty() {
                 continue;
             }
+            // not a count: `title` is "Introduced" or "Resolved".
             let _ = writeln!(
                 out,
                 "**{title} problems in the repository: {}**\n",
