@@ -181,14 +181,27 @@ pub struct Inputs<'a> {
     pub trust: Option<&'a [TrustEntry]>,
 }
 
-/// Compiles what one profiled release of a harness receives: `repo`,
-/// `context` and the profiled version string (an entry of the adapter's
-/// profiled versions).
-pub type CompileProfile = fn(&Repo<'_>, &AnalysisContext, &str) -> EffectiveAgentConfig;
+/// One compilation an adapter is asked for: the repository, the analysis
+/// context, the profiled release chosen for it and every other input.
+#[derive(Clone, Copy)]
+pub struct Request<'a, 'r> {
+    /// The repository, read only.
+    pub repo: &'a Repo<'r>,
+    /// The analysis context (repositoryRoot, cwd, targetPath, mode).
+    pub context: &'a AnalysisContext,
+    /// The profiled release whose behaviour is modelled: an entry of the
+    /// adapter's profiled versions, already chosen (see
+    /// [`playbookdiff_model::profile::select_profile`]).
+    pub version: &'a str,
+    /// The inputs only the user knows; their `version` is the release asked
+    /// for (`None`: the newest), which [`Request::version`] resolves. An
+    /// adapter that takes no input besides the release ignores them.
+    pub inputs: &'a Inputs<'a>,
+}
 
-/// [`CompileProfile`] for an adapter that also reads the other [`Inputs`]
-/// (its `version` is already resolved to the profiled release given).
-pub type CompileInputs = fn(&Repo<'_>, &AnalysisContext, &str, &Inputs<'_>) -> EffectiveAgentConfig;
+/// An adapter's compilation of one [`Request`]: what the harness release
+/// receives. Never fails: problems are diagnostics in the result.
+pub type Compile = fn(&Request<'_, '_>) -> EffectiveAgentConfig;
 
 /// An [`Adapter`] assembled from what a harness declares: the usual way to
 /// implement the interface, so that each adapter crate states only its own
@@ -200,7 +213,7 @@ pub type CompileInputs = fn(&Repo<'_>, &AnalysisContext, &str, &Inputs<'_>) -> E
 ///
 /// const H: Harness = Harness::new("example", "Example");
 /// static EXAMPLE: Declared =
-///     Declared::new(H, |_, cx, _| EffectiveAgentConfig::new(H, cx.clone()))
+///     Declared::new(H, |r| EffectiveAgentConfig::new(H, r.context.clone()))
 ///         .owning(&["EXAMPLE.md"])
 ///         .profiled(&["1.0.0", "1.2.0"]);
 /// assert!(EXAMPLE.owns_path(&RepoPath::new("docs/EXAMPLE.md").unwrap()));
@@ -216,27 +229,23 @@ pub struct Declared {
     pub personal_paths: &'static [&'static str],
     /// See [`Adapter::profiled_versions`]; not empty, oldest first.
     pub profiled_versions: &'static [&'static str],
-    /// The compilation under one profiled release.
-    pub compile_profile: CompileProfile,
-    /// The compilation under one profiled release with the other inputs,
-    /// for adapters that read them (see [`Declared::reading_inputs`]).
-    pub compile_inputs: Option<CompileInputs>,
+    /// The compilation under one profiled release with the other inputs.
+    pub compile: Compile,
     /// See [`Adapter::remedy`].
     pub remedy: fn(&Gap<'_>) -> Option<String>,
 }
 
 impl Declared {
-    /// The adapter of `harness`, compiled by `compile_profile`; it owns no
+    /// The adapter of `harness`, compiled by `compile`; it owns no
     /// entry names, profiles no release and suggests nothing until the
     /// builder methods below say otherwise.
-    pub const fn new(harness: Harness, compile_profile: CompileProfile) -> Declared {
+    pub const fn new(harness: Harness, compile: Compile) -> Declared {
         Declared {
             harness,
             config_entry_names: &[],
             personal_paths: &[],
             profiled_versions: &[],
-            compile_profile,
-            compile_inputs: None,
+            compile,
             remedy: |_| None,
         }
     }
@@ -257,14 +266,6 @@ impl Declared {
     /// ([`Adapter::profiled_versions`]).
     pub const fn profiled(mut self, versions: &'static [&'static str]) -> Declared {
         self.profiled_versions = versions;
-        self
-    }
-
-    /// Compiled by `compile` when [`Adapter::compile_with`] is given
-    /// [`Inputs`] (the context window): for adapters whose result depends
-    /// on more than the release.
-    pub const fn reading_inputs(mut self, compile: CompileInputs) -> Declared {
-        self.compile_inputs = Some(compile);
         self
     }
 
@@ -312,8 +313,7 @@ impl Adapter for Declared {
     /// Picks the profile with [`playbookdiff_model::profile::select_profile`]
     /// (the newest for `None`, else the exact or nearest older one, with an
     /// `unknown-agent-version` diagnostic when not exact), compiles under
-    /// it (with the other inputs when the adapter reads them, see
-    /// [`Declared::reading_inputs`]), and records it as `agentProfile`.
+    /// it with the other inputs, and records it as `agentProfile`.
     fn compile_with(
         &self,
         repo: &Repo<'_>,
@@ -325,10 +325,12 @@ impl Adapter for Declared {
             self.profiled_versions,
             inputs.version,
         );
-        let mut out = match self.compile_inputs {
-            Some(f) => f(repo, context, &profile.version, inputs),
-            None => (self.compile_profile)(repo, context, &profile.version),
-        };
+        let mut out = (self.compile)(&Request {
+            repo,
+            context,
+            version: &profile.version,
+            inputs,
+        });
         out.diagnostics.extend(diagnostic);
         out.agent_profile = Some(profile);
         out

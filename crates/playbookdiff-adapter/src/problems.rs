@@ -12,7 +12,9 @@
 //! "so".
 
 use playbookdiff_model::remedy::code_span;
-use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
+use playbookdiff_model::{
+    AnalysisContext, Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef,
+};
 use playbookdiff_source::{EntryKind, IoKind, Repo, Resolved, SourceError, WalkCause, WalkProblem};
 use std::collections::HashSet;
 use std::fmt::Display;
@@ -269,6 +271,18 @@ pub fn cwd_not_a_directory(cwd: &RepoPath, harness: &str) -> Diagnostic {
             quote(cwd)
         ),
     )
+}
+
+/// The problems every compilation starts with, in this order: the
+/// directories the walk could not list ([`listing_problems`]) and, when
+/// cwd names no directory of the repository,
+/// [`cwd_not_a_directory`]. `harness` is the product name.
+pub fn at_start(repo: &Repo<'_>, context: &AnalysisContext, harness: &str) -> Vec<Diagnostic> {
+    let mut out = listing_problems(repo, harness);
+    if !repo.is_dir(&context.cwd) {
+        out.push(cwd_not_a_directory(&context.cwd, harness));
+    }
+    out
 }
 
 /// A configuration layer outside the repository that the analysis never

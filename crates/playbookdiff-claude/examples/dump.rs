@@ -2,6 +2,7 @@
 //! `cargo run -p playbookdiff-claude --example dump -- REPO [CWD] [TARGET]`.
 #![allow(clippy::print_stdout, missing_docs)]
 
+use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{AnalysisContext, RepoPath};
 use playbookdiff_source::{Repo, WorkingTree};
 
@@ -14,6 +15,6 @@ fn main() {
         ctx.cwd = RepoPath::new(c).expect("cwd");
     }
     ctx.target_path = args.get(3).and_then(|t| RepoPath::new(t));
-    let cfg = playbookdiff_claude::compile(&repo, &ctx);
+    let cfg = playbookdiff_claude::ADAPTER.compile(&repo, &ctx, None);
     println!("{}", serde_json::to_string_pretty(&cfg).expect("json"));
 }

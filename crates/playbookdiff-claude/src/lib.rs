@@ -4,7 +4,7 @@
 //! read-only [`Repo`]: startup ancestor instructions, nested on-demand
 //! instructions, `@path` imports, `.claude/rules`, `claudeMdExcludes`,
 //! project settings from `<cwd>/.claude/`, skills, and the project
-//! `.mcp.json`. [`compile`] never fails: every problem becomes a
+//! `.mcp.json`. [`ADAPTER`] never fails: every problem becomes a
 //! diagnostic in the returned [`EffectiveAgentConfig`].
 //!
 //! Architecture invariant: this crate reads only through
@@ -24,7 +24,7 @@ mod settings;
 mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::strictly_below;
-use playbookdiff_adapter::{problems, Adapter, Declared};
+use playbookdiff_adapter::{problems, Declared, Request};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
@@ -54,29 +54,21 @@ pub const PROFILED_VERSIONS: &[&str] = &["2.1.197", "2.1.332"];
 /// Claude Code, contract id `claude-code`.
 pub const HARNESS: Harness = Harness::new("claude-code", "Claude Code");
 
-/// The Claude Code adapter (spec 000), as `playbookdiff-registry` lists it.
-pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
+/// The Claude Code adapter (spec 000), as `playbookdiff-registry` lists it:
+/// what Claude Code receives from a repository under an analysis context
+/// (`ADAPTER.compile(repo, context, version)`). Never fails and never
+/// panics on repository content: problems are diagnostics in the result.
+pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
     .personal(PERSONAL_PATHS)
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap);
 
-/// Compiles what Claude Code receives from `repo` under `context`.
-///
-/// Never fails and never panics on repository content: problems are
-/// diagnostics in the result. Source: spec 000.
-pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
-    ADAPTER.compile(repo, context, None)
-}
-
-/// What Claude Code `version` (one of [`PROFILED_VERSIONS`]) receives;
-/// `ADAPTER.compile(repo, context, Some(version))` picks the profile.
-fn compile_profile(
-    repo: &Repo<'_>,
-    context: &AnalysisContext,
-    version: &str,
-) -> EffectiveAgentConfig {
-    let mut cx = Compiler::new(repo, context, profile::Profile::for_version(version));
+/// What the Claude Code release `req.version` (one of
+/// [`PROFILED_VERSIONS`]) receives. Source: spec 000.
+fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
+    let profile = profile::Profile::for_version(req.version);
+    let mut cx = Compiler::new(req.repo, req.context, profile);
     cx.walk_problems();
     let settings = settings::load(&mut cx);
     instructions::compile(&mut cx, &settings);

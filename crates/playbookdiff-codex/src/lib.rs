@@ -1,6 +1,6 @@
 //! The Codex adapter: what OpenAI Codex CLI receives from a repository.
 //!
-//! [`compile`] turns a [`Repo`] and an [`AnalysisContext`] into one
+//! [`ADAPTER`] turns a [`Repo`] and an [`AnalysisContext`] into one
 //! [`EffectiveAgentConfig`] following spec 004 (`shared/seeds/004_*.txt`,
 //! "Codex harness specification") and harness facts section B:
 //!
@@ -55,7 +55,7 @@ mod skill_file;
 mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{problems, scope, Adapter, Declared};
+use playbookdiff_adapter::{problems, scope, Declared, Request};
 pub use playbookdiff_adapter::{ContextWindow, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
@@ -96,16 +96,11 @@ pub const PROFILED_VERSIONS: &[&str] = &["0.142.3", "0.171.0"];
 /// Codex, contract id `codex`.
 pub const HARNESS: Harness = Harness::new("codex", "Codex");
 
-/// The Codex adapter (spec 004) for `playbookdiff-registry`. It reads the
-/// context window of [`Inputs`] (the skill listing budget).
-pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
-    .owning(CONFIG_ENTRY_NAMES)
-    .profiled(PROFILED_VERSIONS)
-    .reading_inputs(compile_inputs)
-    .remedies(remedy::for_gap);
-
-/// Compiles what Codex receives from `repo` under `context`
-/// (spec 004, whole document).
+/// The Codex adapter (spec 004) for `playbookdiff-registry`: what Codex
+/// receives from a repository under an analysis context
+/// (`ADAPTER.compile(repo, context, version)`, or `compile_with` to give
+/// the [`Inputs`] it reads: the context window sets the skill listing
+/// budget, the trust entries which `.codex/` layers apply).
 ///
 /// Shape: an [`EffectiveAgentConfig`] with harness `codex`; instructions in
 /// context order first (effective entries by `order`, then shadowed,
@@ -114,31 +109,10 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
 /// first, then out-of-scope ones; MCP servers by name;
 /// diagnostics in discovery order without duplicates; assumptions one
 /// sentence each. Never fails and never panics: problems are diagnostics.
-pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
-    ADAPTER.compile(repo, context, None)
-}
-
-/// [`compile`] with every input ([`Inputs`]: the release, the model's
-/// context window); `agentProfile` names the release profile used. A
-/// release that is not profiled uses the nearest older profile, with an
-/// `unknown-agent-version` diagnostic. Never fails.
-pub fn compile_with(
-    repo: &Repo<'_>,
-    context: &AnalysisContext,
-    inputs: &Inputs<'_>,
-) -> EffectiveAgentConfig {
-    ADAPTER.compile_with(repo, context, inputs)
-}
-
-/// The compilation for one Codex release of [`PROFILED_VERSIONS`] with
-/// the default inputs.
-fn compile_profile(
-    repo: &Repo<'_>,
-    context: &AnalysisContext,
-    version: &str,
-) -> EffectiveAgentConfig {
-    compile_inputs(repo, context, version, &Inputs::default())
-}
+pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
+    .owning(CONFIG_ENTRY_NAMES)
+    .profiled(PROFILED_VERSIONS)
+    .remedies(remedy::for_gap);
 
 /// The context window in tokens the skill listing budget is computed for,
 /// and where it comes from: [`ContextWindow::ReleaseDefault`] is the
@@ -155,35 +129,26 @@ pub fn listing_window(window: ContextWindow, facts: &profile::Facts) -> Option<u
     }
 }
 
-/// The compilation for one profiled release `version` with the other
-/// `inputs` (its `version` is ignored: `version` is the resolved one).
-fn compile_inputs(
-    repo: &Repo<'_>,
-    context: &AnalysisContext,
-    version: &str,
-    inputs: &Inputs<'_>,
-) -> EffectiveAgentConfig {
+/// The compilation for one profiled release (spec 004, whole document).
+fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
+    let Request {
+        repo,
+        context,
+        version,
+        inputs,
+    } = *req;
     let facts = profile::facts_for(version);
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx {
         repo,
         context,
-        diags: Vec::new(),
+        diags: problems::at_start(repo, context, HARNESS.display_name()),
         refusals: Vec::new(),
         trust: inputs.trust,
         project_root: RepoPath::root(),
     };
     let chain = context.cwd.ancestors_root_first();
 
-    for d in problems::listing_problems(repo, HARNESS.display_name()) {
-        cx.diag(d);
-    }
-    if !repo.is_dir(&context.cwd) {
-        cx.diag(problems::cwd_not_a_directory(
-            &context.cwd,
-            HARNESS.display_name(),
-        ));
-    }
     // A nested `.git` moves Codex's project root: nothing above it is read.
     let nested_root = check_project_root(&mut cx, &chain);
     if let Some(r) = &nested_root {

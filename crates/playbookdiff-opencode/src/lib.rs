@@ -1,6 +1,6 @@
 //! The OpenCode adapter: what OpenCode receives from a repository.
 //!
-//! [`compile`] turns a [`Repo`] and an [`AnalysisContext`] into one
+//! [`ADAPTER`] turns a [`Repo`] and an [`AnalysisContext`] into one
 //! [`EffectiveAgentConfig`] following the behaviour of the OpenCode release
 //! named in [`PROFILED_VERSIONS`], read from its shipped code (the
 //! `opencode-ai` npm package; sources in the `sst/opencode` repository,
@@ -49,7 +49,7 @@ mod skills;
 mod walk;
 
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{problems, scope, Adapter, Declared};
+use playbookdiff_adapter::{problems, scope, Declared, Request};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
     SourceFormat,
@@ -88,14 +88,9 @@ pub const INSTRUCTION_FILES: &[&str] = &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"]
 /// under `oracle/observations/opencode/` (see `docs/fidelity.md`).
 pub const PROFILED_VERSIONS: &[&str] = &["1.18.33"];
 
-/// The OpenCode adapter for `playbookdiff-registry`.
-pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
-    .owning(CONFIG_ENTRY_NAMES)
-    .profiled(PROFILED_VERSIONS)
-    .remedies(remedy::for_gap);
-
-/// Compiles what OpenCode receives from `repo` under `context` (the newest
-/// profiled release).
+/// The OpenCode adapter for `playbookdiff-registry`: what OpenCode receives
+/// from a repository under an analysis context
+/// (`ADAPTER.compile(repo, context, version)`).
 ///
 /// Shape: an [`EffectiveAgentConfig`] with harness `opencode`; instructions
 /// in context order first (effective startup entries by `order`: the
@@ -104,34 +99,21 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile_profile)
 /// and out-of-scope entries; skills in discovery order, out-of-scope ones
 /// last; MCP servers by name; diagnostics in discovery order without
 /// duplicates; assumptions one sentence each. Never fails.
-pub fn compile(repo: &Repo<'_>, context: &AnalysisContext) -> EffectiveAgentConfig {
-    ADAPTER.compile(repo, context, None)
-}
+pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
+    .owning(CONFIG_ENTRY_NAMES)
+    .profiled(PROFILED_VERSIONS)
+    .remedies(remedy::for_gap);
 
-/// The compilation for one OpenCode release of [`PROFILED_VERSIONS`],
-/// chosen by [`ADAPTER`] (which also records it as `agentProfile`); there is
-/// one profile, so `version` changes nothing yet.
-fn compile_profile(
-    repo: &Repo<'_>,
-    context: &AnalysisContext,
-    version: &str,
-) -> EffectiveAgentConfig {
-    let _ = version;
+/// The compilation for one OpenCode release of [`PROFILED_VERSIONS`]; there
+/// is one profile, so the release changes nothing yet.
+fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
+    let Request { repo, context, .. } = *req;
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx {
         repo,
         context,
-        diags: Vec::new(),
+        diags: problems::at_start(repo, context, HARNESS.display_name()),
     };
-    for d in problems::listing_problems(repo, HARNESS.display_name()) {
-        cx.diag(d);
-    }
-    if !repo.is_dir(&context.cwd) {
-        cx.diag(problems::cwd_not_a_directory(
-            &context.cwd,
-            HARNESS.display_name(),
-        ));
-    }
     check_worktree(&mut cx);
 
     let layers = config::load(&mut cx);

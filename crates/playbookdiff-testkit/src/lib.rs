@@ -201,7 +201,7 @@ pub fn compile_tree(
 ///
 /// const H: Harness = Harness::new("example", "Example");
 /// static EXAMPLE: Declared =
-///     Declared::new(H, |_, cx, _| EffectiveAgentConfig::new(H, cx.clone())).profiled(&["1.0"]);
+///     Declared::new(H, |r| EffectiveAgentConfig::new(H, r.context.clone())).profiled(&["1.0"]);
 /// static KIT: Kit = Kit::new(&EXAMPLE, env!("CARGO_MANIFEST_DIR"));
 ///
 /// let repo = tempfile::tempdir().unwrap();

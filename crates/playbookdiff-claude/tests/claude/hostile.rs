@@ -2,6 +2,7 @@
 //! symlink loops, a link to `/`, a 50 MB CLAUDE.md, invalid UTF-8, a YAML
 //! alias bomb, a 2,000-deep directory chain, a 1,000-file import chain.
 
+use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, RepoPath};
 use playbookdiff_source::{Repo, WorkingTree};
 use std::os::unix::fs::symlink;
@@ -15,7 +16,7 @@ fn compile_at(root: &Path, cwd: &str, target: Option<&str>) -> (EffectiveAgentCo
     let mut ctx = AnalysisContext::at_root();
     ctx.cwd = RepoPath::new(cwd).unwrap();
     ctx.target_path = target.map(|t| RepoPath::new(t).unwrap());
-    let cfg = playbookdiff_claude::compile(&repo, &ctx);
+    let cfg = playbookdiff_claude::ADAPTER.compile(&repo, &ctx, None);
     // The result must always serialize.
     serde_json::to_string(&cfg).unwrap();
     (cfg, start.elapsed())

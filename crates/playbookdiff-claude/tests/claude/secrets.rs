@@ -1,6 +1,7 @@
 //! No secret value reaches the output: not from the analyser's environment,
 //! not from literal values committed in `.mcp.json`.
 
+use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{AnalysisContext, DiagnosticCode};
 use playbookdiff_source::{Repo, WorkingTree};
 use playbookdiff_testkit::host_variable;
@@ -35,7 +36,7 @@ fn no_secret_value_appears_in_json_output() {
     .unwrap();
     let tree = WorkingTree::open(dir.path()).unwrap();
     let repo = Repo::new(&tree);
-    let cfg = playbookdiff_claude::compile(&repo, &AnalysisContext::at_root());
+    let cfg = playbookdiff_claude::ADAPTER.compile(&repo, &AnalysisContext::at_root(), None);
     let json = serde_json::to_string_pretty(&cfg).unwrap();
     for secret in LITERALS {
         assert!(!json.contains(secret), "{secret} leaked:\n{json}");

@@ -4,7 +4,8 @@
 //! release's own `codex debug prompt-input` (or `codex mcp list`) output on
 //! the same fixture.
 
-use playbookdiff_codex::{compile_with, Inputs, TrustEntry, TrustLevel, PROFILED_VERSIONS};
+use playbookdiff_adapter::Adapter;
+use playbookdiff_codex::{Inputs, TrustEntry, TrustLevel, ADAPTER, PROFILED_VERSIONS};
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, BudgetCause, DiagnosticCode,
     EffectiveAgentConfig, Mode, Permission, RepoPath, Skill,
@@ -353,7 +354,7 @@ fn compile_trusting(
             level: *level,
         })
         .collect();
-    compile_with(
+    ADAPTER.compile_with(
         &repo,
         &ctx,
         &Inputs {
@@ -615,7 +616,7 @@ fn nested_git_moves_the_project_root() {
         target_path: None,
         mode: Mode::Local,
     };
-    let c = compile_with(&repo, &ctx, &Inputs::default());
+    let c = ADAPTER.compile_with(&repo, &ctx, &Inputs::default());
     assert_eq!(chain_text(&c), "Package text.\n");
     let top = c
         .instructions

@@ -554,7 +554,7 @@ fn allow_implicit_invocation_false() {
 
 #[test]
 fn skill_advertisement_budget_risk() {
-    use playbookdiff_codex::{compile_with, ContextWindow, Inputs};
+    use playbookdiff_codex::{ContextWindow, Inputs};
     let tree = WorkingTree::open(&KIT.fixture("skill_advertisement_budget")).unwrap();
     let repo = Repo::new(&tree);
     // With the default model's window (10,000 tokens for 0.171.0) all fit.
@@ -570,7 +570,9 @@ fn skill_advertisement_budget_risk() {
         context_window: ContextWindow::Unknown,
         ..Inputs::default()
     };
-    let c = compile_with(&repo, &AnalysisContext::at_root(), &opts);
+    let c = KIT
+        .adapter
+        .compile_with(&repo, &AnalysisContext::at_root(), &opts);
     assert_eq!(c.skills.len(), 9);
     for s in &c.skills {
         assert_eq!(s.applicability, Applicability::Effective);

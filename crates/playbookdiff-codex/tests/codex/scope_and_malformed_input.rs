@@ -10,7 +10,6 @@
 //!
 //! Every repository is built in a temporary directory by the test.
 
-use playbookdiff_codex::compile;
 use playbookdiff_model::{AnalysisContext, Applicability, Diagnostic, Mode, RepoPath, Severity};
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::Path;
@@ -141,7 +140,7 @@ fn a_leaf_launch_directory_lists_the_same_few_items_however_many_packages_exist(
             target_path: None,
             mode: Mode::Repo,
         };
-        let c = compile(&repo, &ctx);
+        let c = KIT.adapter.compile(&repo, &ctx, None);
         total += c.instructions.len() + c.skills.len();
     }
     // Each leaf lists its own AGENTS.md and skill and the root AGENTS.md.

@@ -135,7 +135,7 @@ fn one_compilation_costs_the_items_in_scope_not_the_repository() {
     for i in (0..3000).step_by(10) {
         let mut ctx = playbookdiff_model::AnalysisContext::at_root();
         ctx.cwd = playbookdiff_model::RepoPath::new(&format!("packages/p{i}")).unwrap();
-        let cfg = playbookdiff_claude::compile(&repo, &ctx);
+        let cfg = KIT.adapter.compile(&repo, &ctx, None);
         assert_eq!(cfg.instructions.len(), 2, "the root and the package");
         assert_eq!(cfg.skills.len(), 1);
         assert!(cfg.diagnostics.len() < 10, "{:#?}", cfg.diagnostics);
