@@ -104,6 +104,7 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
         if let Some(c) = obj.get("command").and_then(Value::as_str) {
             let (r, f) = redact_command(c);
             secret_found |= f;
+            server.note_redacted("command", c, &r);
             server.command = Some(r);
         }
         if let Some(a) = obj.get("args") {
@@ -115,6 +116,7 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
                 Some(Some(args)) => {
                     let (r, f) = redact_args(&args);
                     secret_found |= f;
+                    server.note_redacted("args", &args.join("\u{0}"), &r.join("\u{0}"));
                     server.args = Some(r);
                 }
                 _ => cx.diag(
@@ -129,6 +131,7 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
         if let Some(u) = obj.get("url").and_then(Value::as_str) {
             let (r, f) = redact_url(u);
             secret_found |= f;
+            server.note_redacted("url", u, &r);
             server.url = Some(r);
         }
         for (f, out) in [("env", &mut server.env), ("headers", &mut server.headers)] {

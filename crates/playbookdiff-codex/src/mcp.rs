@@ -388,7 +388,7 @@ fn host_variable(cx: &mut Cx<'_, '_>, f: &Field<'_, '_>, var: &str) -> Configure
         }
     } else {
         f.not_a_variable(cx, var);
-        ConfiguredValue::redacted()
+        ConfiguredValue::redacted_literal(var)
     }
 }
 
@@ -437,6 +437,7 @@ fn single(
                     } else if has_placeholder(c) {
                         f.placeholder(cx, "env_vars and a wrapper script");
                     }
+                    s.note_redacted("command", c, &red);
                     s.command = Some(red);
                 }
                 None => f.bad_type(cx, v, "a string"),
@@ -450,6 +451,7 @@ fn single(
                     if a.iter().any(|x| has_placeholder(x)) {
                         f.placeholder(cx, "env_vars");
                     }
+                    s.note_redacted("args", &a.join("\u{0}"), &red.join("\u{0}"));
                     s.args = Some(red);
                 }
                 None => f.bad_type(cx, v, "an array of strings"),
@@ -475,6 +477,7 @@ fn single(
                     if has_placeholder(u) {
                         f.placeholder(cx, "bearer_token_env_var or env_http_headers");
                     }
+                    s.note_redacted("url", u, &red);
                     s.url = Some(red);
                 }
                 None => f.bad_type(cx, v, "a URL string"),

@@ -138,7 +138,9 @@ pub struct CapabilityChange {
     /// The file that defines it (at head, else at base).
     pub path: RepoPath,
     /// The fields whose values differ (`redefined`), in the JSON spelling
-    /// of the configuration document (`url`, `env`, `description`…).
+    /// of the configuration document (`url`, `env`, `description`…); a
+    /// redacted value that changed is named down to its key
+    /// (`env.API_KEY`, `headers.Authorization`), never its value.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<String>,
 }
@@ -393,7 +395,7 @@ pub fn agent_delta(base: &EffectiveAgentConfig, head: &EffectiveAgentConfig) -> 
             .filter(|s| received(s.load_phase, s.applicability))
             .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
     );
-    let mcp_servers = capabilities(
+    let mut mcp_servers = capabilities(
         base.mcp_servers
             .iter()
             .filter(|s| received(s.load_phase, s.applicability))
@@ -403,12 +405,71 @@ pub fn agent_delta(base: &EffectiveAgentConfig, head: &EffectiveAgentConfig) -> 
             .filter(|s| received(s.load_phase, s.applicability))
             .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
     );
+    redacted_changes(base, head, &mut mcp_servers);
     AgentDelta {
         harness: head.harness,
         instructions,
         skills,
         mcp_servers,
     }
+}
+
+/// Adds to `changes` the MCP servers received at both revisions whose
+/// redacted values changed (a literal `env` or header value, a URL's
+/// credentials: shown the same, `<redacted>`), naming each such field
+/// (`env.API_KEY`, `headers.Authorization`, `url`), never a value: the
+/// values are compared by their fingerprints
+/// ([`McpServer::secret_fingerprints`](playbookdiff_model::McpServer::secret_fingerprints)).
+/// A fingerprint of 0 (unknown) is never taken for a change.
+fn redacted_changes(
+    base: &EffectiveAgentConfig,
+    head: &EffectiveAgentConfig,
+    changes: &mut Vec<CapabilityChange>,
+) {
+    fn first(c: &EffectiveAgentConfig) -> BTreeMap<String, &playbookdiff_model::McpServer> {
+        let mut m: BTreeMap<String, &playbookdiff_model::McpServer> = BTreeMap::new();
+        for s in c
+            .mcp_servers
+            .iter()
+            .filter(|s| received(s.load_phase, s.applicability))
+        {
+            m.entry(s.name.clone()).or_insert(s);
+        }
+        m
+    }
+    let (a, b) = (first(base), first(head));
+    for (name, new) in &b {
+        let Some(old) = a.get(name) else { continue };
+        let (fa, fb) = (old.secret_fingerprints(), new.secret_fingerprints());
+        let changed: Vec<String> = fb
+            .iter()
+            .filter(|(k, v)| fa.get(*k).is_some_and(|o| o != *v && *o != 0 && **v != 0))
+            .map(|(k, _)| k.clone())
+            .collect();
+        if changed.is_empty() {
+            continue;
+        }
+        match changes
+            .iter_mut()
+            .find(|c| c.name == *name && c.change == Change::Redefined)
+        {
+            Some(c) => {
+                for f in changed {
+                    if !c.fields.contains(&f) {
+                        c.fields.push(f);
+                    }
+                }
+                c.fields.sort();
+            }
+            None => changes.push(CapabilityChange {
+                change: Change::Redefined,
+                name: name.clone(),
+                path: new.source.path.clone(),
+                fields: changed,
+            }),
+        }
+    }
+    changes.sort_by(|x, y| x.name.cmp(&y.name).then(x.change.cmp(&y.change)));
 }
 
 /// An item as its JSON document, for a field-by-field comparison that

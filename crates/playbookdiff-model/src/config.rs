@@ -449,7 +449,7 @@ pub enum Transport {
 }
 
 /// The value of a configured environment variable or header.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ConfiguredValue {
     /// A placeholder such as `${VAR}` or `${VAR:-default}`, kept verbatim.
@@ -466,13 +466,61 @@ pub enum ConfiguredValue {
     Configured {
         /// Always `true`.
         redacted: bool,
+        /// A fingerprint of the literal ([`crate::redact::fingerprint`]),
+        /// so that `diff` can tell that it changed without ever holding or
+        /// printing it; 0 when unknown. Not serialized, and no part of the
+        /// value's equality.
+        #[serde(skip)]
+        #[schemars(skip)]
+        fingerprint: u64,
     },
 }
 
+impl PartialEq for ConfiguredValue {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (
+                ConfiguredValue::Reference { expression: a },
+                ConfiguredValue::Reference { expression: b },
+            ) => a == b,
+            (ConfiguredValue::Host { variable: a }, ConfiguredValue::Host { variable: b }) => {
+                a == b
+            }
+            (
+                ConfiguredValue::Configured { redacted: a, .. },
+                ConfiguredValue::Configured { redacted: b, .. },
+            ) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for ConfiguredValue {}
+
 impl ConfiguredValue {
-    /// A redacted literal.
+    /// A redacted literal whose value is not known (fingerprint 0).
     pub fn redacted() -> Self {
-        ConfiguredValue::Configured { redacted: true }
+        ConfiguredValue::Configured {
+            redacted: true,
+            fingerprint: 0,
+        }
+    }
+
+    /// The redacted literal `raw`: only its fingerprint is kept.
+    pub fn redacted_literal(raw: &str) -> Self {
+        ConfiguredValue::Configured {
+            redacted: true,
+            fingerprint: crate::redact::fingerprint(raw),
+        }
+    }
+
+    /// The fingerprint of a redacted literal (0 when unknown); `None` for
+    /// a value that is shown (a reference, a host variable).
+    pub fn fingerprint(&self) -> Option<u64> {
+        match self {
+            ConfiguredValue::Configured { fingerprint, .. } => Some(*fingerprint),
+            _ => None,
+        }
     }
 }
 
@@ -545,6 +593,13 @@ pub struct McpServer {
     pub runtime_verified: bool,
     /// What the server exposes.
     pub capabilities: Capabilities,
+    /// Fingerprints ([`crate::redact::fingerprint`]) of the values of
+    /// `command`, `args` and `url` as written, for those shown redacted,
+    /// by field: `diff` tells a changed secret from an unchanged one
+    /// without holding or printing it. Not serialized.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub fingerprints: std::collections::BTreeMap<String, u64>,
 }
 
 impl McpServer {
@@ -572,6 +627,32 @@ impl McpServer {
             unknown_fields: Vec::new(),
             runtime_verified: false,
             capabilities: Capabilities { known: false },
+            fingerprints: std::collections::BTreeMap::new(),
         }
+    }
+
+    /// Records that `field` (`command`, `args`, `url`) was written `raw`
+    /// and is shown as `shown`: when they differ (something was
+    /// redacted), its fingerprint is kept in [`McpServer::fingerprints`].
+    pub fn note_redacted(&mut self, field: &str, raw: &str, shown: &str) {
+        if raw != shown {
+            self.fingerprints
+                .insert(field.to_string(), crate::redact::fingerprint(raw));
+        }
+    }
+
+    /// Every fingerprint of a redacted value, by field: those of
+    /// [`McpServer::fingerprints`], and `env.NAME` and `headers.NAME` for
+    /// each redacted literal of `env` and `headers`.
+    pub fn secret_fingerprints(&self) -> std::collections::BTreeMap<String, u64> {
+        let mut out = self.fingerprints.clone();
+        for (what, list) in [("env", &self.env), ("headers", &self.headers)] {
+            for v in list {
+                if let Some(f) = v.value.fingerprint() {
+                    out.insert(format!("{what}.{}", v.name), f);
+                }
+            }
+        }
+        out
     }
 }

@@ -75,6 +75,19 @@ const SECRET_FRAGMENTS: &[&str] = &[
     "PRIVATEKEY",
 ];
 
+/// A fingerprint of a value that is never written out (a literal `env`
+/// or header value, a URL with credentials): a 64-bit hash of its bytes,
+/// the same for the same value within one run, so that two revisions'
+/// values are compared without keeping either. It is never serialized or
+/// printed.
+pub fn fingerprint(raw: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    raw.hash(&mut h);
+    // 0 means "unknown".
+    h.finish().max(1)
+}
+
 /// True when `s` contains a `${...}` placeholder.
 pub fn has_placeholder(s: &str) -> bool {
     match s.find("${") {
@@ -374,14 +387,14 @@ fn redact_defaults(expr: &str) -> String {
 pub fn classify_value(name: &str, value: &str) -> (ConfiguredValue, bool) {
     if has_placeholder(value) {
         if looks_like_secret(&without_placeholders(value), None) {
-            return (ConfiguredValue::redacted(), true);
+            return (ConfiguredValue::redacted_literal(value), true);
         }
         let expression = redact_defaults(value);
         let secret_default = expression != value;
         return (ConfiguredValue::Reference { expression }, secret_default);
     }
     (
-        ConfiguredValue::redacted(),
+        ConfiguredValue::redacted_literal(value),
         looks_like_secret(value, Some(name)),
     )
 }

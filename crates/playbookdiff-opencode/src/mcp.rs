@@ -106,7 +106,7 @@ pub(crate) fn classify(name: &str, value: &str) -> (ConfiguredValue, bool) {
     if has_reference(value) {
         let rest = without_references(value);
         if looks_like_secret(rest.trim(), None) {
-            return (ConfiguredValue::redacted(), true);
+            return (ConfiguredValue::redacted_literal(value), true);
         }
         return (
             ConfiguredValue::Reference {
@@ -116,7 +116,7 @@ pub(crate) fn classify(name: &str, value: &str) -> (ConfiguredValue, bool) {
         );
     }
     (
-        ConfiguredValue::redacted(),
+        ConfiguredValue::redacted_literal(value),
         looks_like_secret(value, Some(name)),
     )
 }
@@ -223,6 +223,8 @@ fn server(
                             .at(source.clone()),
                         );
                     }
+                    s.note_redacted("command", &words[0], &cmd);
+                    s.note_redacted("args", &words[1..].join("\u{0}"), &args.join("\u{0}"));
                     s.command = Some(cmd);
                     s.args = Some(args);
                 }
@@ -249,6 +251,7 @@ fn server(
                             .at(source.clone()),
                         );
                     }
+                    s.note_redacted("url", u, &url);
                     s.url = Some(url);
                 }
                 None => invalid.push("`url` must be a string".to_string()),

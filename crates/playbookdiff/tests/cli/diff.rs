@@ -1052,3 +1052,42 @@ fn a_change_that_breaks_a_configuration_file_introduces_a_problem_and_fails() {
         "{text}"
     );
 }
+
+#[test]
+fn a_changed_redacted_value_redefines_the_server_by_field_never_by_value() {
+    let h = bridged();
+    let mcp = |token: &str, key: &str| {
+        format!(
+            r#"{{ "mcpServers": {{ "docs": {{ "type": "http", "url": "https://u:{key}@docs.example.com/mcp", "headers": {{ "Authorization": "Bearer {token}" }}, "env": {{ "LOG_LEVEL": "debug" }} }} }} }}"#
+        )
+    };
+    h.write(".mcp.json", &mcp("tok-OLD-value-1", "pw-OLD-1"))
+        .commit("server");
+    h.write(".mcp.json", &mcp("tok-NEW-value-2", "pw-NEW-2"))
+        .commit("rotate the token and the URL's password");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    let claude = agent(&v, ".", "claude-code").expect("claude changes");
+    assert_eq!(changes(claude, "mcpServers"), [pair("redefined", "docs")]);
+    let fields: Vec<&str> = claude["mcpServers"][0]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["headers.Authorization", "url"], "{claude}");
+    let (_, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    assert!(
+        text.contains("redefined MCP server docs (.mcp.json): headers.Authorization, url"),
+        "{text}"
+    );
+    for secret in ["tok-OLD", "tok-NEW", "pw-OLD", "pw-NEW"] {
+        assert!(!text.contains(secret), "{text}");
+        assert!(!v.to_string().contains(secret), "{v}");
+    }
+    // The same values again: nothing redefined.
+    h.write(".mcp.json", &mcp("tok-NEW-value-2", "pw-NEW-2"))
+        .write("src/other.ts", "export {};\n")
+        .commit("unrelated");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    assert!(agent(&v, ".", "claude-code").is_none(), "{v:#}");
+}

@@ -143,16 +143,13 @@ fn literal_mcp_secrets_are_redacted_everywhere_and_reported_by_server_name() {
         .iter()
         .find(|e| e.name == "GITHUB_PERSONAL_ACCESS_TOKEN")
         .unwrap();
-    assert_eq!(token.value, ConfiguredValue::Configured { redacted: true });
+    assert_eq!(token.value, ConfiguredValue::redacted());
     let search = server(&cfg, "search");
     assert_eq!(
         search.url.as_deref(),
         Some("https://<redacted>@search.example.com/mcp?api_key=<redacted>")
     );
-    assert_eq!(
-        search.headers[0].value,
-        ConfiguredValue::Configured { redacted: true }
-    );
+    assert_eq!(search.headers[0].value, ConfiguredValue::redacted());
     let d = diags(&cfg, D::McpLiteralSecret);
     let names: Vec<bool> = ["github", "search"]
         .iter()
