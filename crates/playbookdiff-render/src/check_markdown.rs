@@ -564,6 +564,7 @@ mod tests {
             unknown_fields: vec![],
             runtime_verified: false,
             capabilities: Capabilities { known: false },
+            fingerprints: Default::default(),
         }
     }
 
