@@ -1,29 +1,28 @@
 //! The JSON documents of `check` and `explain` (output contract,
 //! "Compatibility check").
 
+use crate::json::{pretty, write_pretty};
 use crate::report::{CheckReport, MatrixReport};
 use playbookdiff_compare::matrix::{Group, MatrixFinding};
 use playbookdiff_compare::{AcceptedFinding, FailOn, Finding, Summary};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use std::io::{self, Write};
 
-fn configs_map(configs: &[EffectiveAgentConfig]) -> Map<String, Value> {
-    configs
-        .iter()
-        .map(|c| {
-            (
-                c.harness.as_str().to_string(),
-                serde_json::to_value(c).expect("the model serializes"),
-            )
-        })
-        .collect()
-}
+/// `configs`: one `EffectiveAgentConfig` per harness, keyed by the
+/// harness id, in the order given, serialized in place (no intermediate
+/// JSON value).
+struct Configs<'a>(&'a [EffectiveAgentConfig]);
 
-fn pretty(v: &impl Serialize) -> String {
-    let mut s = serde_json::to_string_pretty(v).expect("the report serializes");
-    s.push('\n');
-    s
+impl Serialize for Configs<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for c in self.0 {
+            map.serialize_entry(c.harness.as_str(), c)?;
+        }
+        map.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -32,7 +31,7 @@ struct CheckDoc<'a> {
     schema_version: u32,
     context: &'a AnalysisContext,
     harnesses: Vec<Harness>,
-    configs: Map<String, Value>,
+    configs: Configs<'a>,
     findings: &'a [Finding],
     summary: Summary,
     fail_on: FailOn,
@@ -47,25 +46,53 @@ struct CheckDoc<'a> {
 /// the run) and, when there are, `staleAccepted` (accepted ids that no
 /// longer occur).
 pub fn check_json(r: &CheckReport<'_>) -> String {
-    pretty(&CheckDoc {
+    pretty(&check_doc(r))
+}
+
+/// Writes [`check_json`]'s document into `out` as it is serialized.
+/// Errors: those of `out`.
+pub fn write_check_json<W: Write + ?Sized>(out: &mut W, r: &CheckReport<'_>) -> io::Result<()> {
+    write_pretty(out, &check_doc(r))
+}
+
+fn check_doc<'a>(r: &'a CheckReport<'_>) -> CheckDoc<'a> {
+    CheckDoc {
         schema_version: playbookdiff_model::SCHEMA_VERSION,
         context: r.context,
         harnesses: r.harnesses(),
-        configs: configs_map(r.configs),
+        configs: Configs(r.configs),
         findings: &r.comparison.findings,
         summary: r.comparison.summary,
         fail_on: r.gate.fail_on,
         failing: r.gate.failing(&r.comparison.findings),
         stale_accepted: &r.gate.stale,
-    })
+    }
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct DirEntry<'a> {
     cwd: &'a RepoPath,
-    findings: Vec<&'a str>,
+    findings: &'a [String],
     summary: Summary,
+}
+
+/// `directories`: one [`DirEntry`] per checked launch directory, made as
+/// it is serialized.
+struct Directories<'a>(&'a [playbookdiff_compare::matrix::DirectoryFindings]);
+
+impl Serialize for Directories<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for d in self.0 {
+            seq.serialize_element(&DirEntry {
+                cwd: &d.cwd,
+                findings: &d.findings,
+                summary: d.summary,
+            })?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -75,8 +102,8 @@ struct MatrixDoc<'a> {
     context: &'a AnalysisContext,
     harnesses: Vec<Harness>,
     all_dirs: bool,
-    configs: Map<String, Value>,
-    directories: Vec<DirEntry<'a>>,
+    configs: Configs<'a>,
+    directories: Directories<'a>,
     groups: &'a [Group],
     findings: &'a [MatrixFinding],
     summary: Summary,
@@ -92,29 +119,31 @@ struct MatrixDoc<'a> {
 /// and `groups`; `findings` lists each finding once with the `directories`
 /// where it occurs, and `summary` counts those unique findings.
 pub fn matrix_json(r: &MatrixReport<'_>) -> String {
-    pretty(&MatrixDoc {
+    pretty(&matrix_doc(r))
+}
+
+/// Writes [`matrix_json`]'s document into `out` as it is serialized (at
+/// 1,000,000 files the document is tens of megabytes; it is never held
+/// whole in memory). Errors: those of `out`.
+pub fn write_matrix_json<W: Write + ?Sized>(out: &mut W, r: &MatrixReport<'_>) -> io::Result<()> {
+    write_pretty(out, &matrix_doc(r))
+}
+
+fn matrix_doc<'a>(r: &'a MatrixReport<'_>) -> MatrixDoc<'a> {
+    MatrixDoc {
         schema_version: playbookdiff_model::SCHEMA_VERSION,
         context: r.context,
         harnesses: r.harnesses(),
         all_dirs: true,
-        configs: configs_map(r.root_configs),
-        directories: r
-            .matrix
-            .directories
-            .iter()
-            .map(|d| DirEntry {
-                cwd: &d.cwd,
-                findings: d.findings.iter().map(String::as_str).collect(),
-                summary: d.summary,
-            })
-            .collect(),
+        configs: Configs(r.root_configs),
+        directories: Directories(&r.matrix.directories),
         groups: &r.matrix.groups,
         findings: &r.matrix.findings,
         summary: r.matrix.summary,
         fail_on: r.gate.fail_on,
         failing: r.gate.failing(r.matrix.findings.iter().map(|f| &f.finding)),
         stale_accepted: &r.gate.stale,
-    })
+    }
 }
 
 #[derive(Serialize)]
@@ -129,10 +158,56 @@ struct ExplainDoc<'a> {
 /// `explain --format json`: `schemaVersion`, `context`, `harnesses` and the
 /// `finding`.
 pub fn explain_json(r: &CheckReport<'_>, finding: &Finding) -> String {
-    pretty(&ExplainDoc {
+    pretty(&explain_doc(r, finding))
+}
+
+/// Writes [`explain_json`]'s document into `out`. Errors: those of `out`.
+pub fn write_explain_json<W: Write + ?Sized>(
+    out: &mut W,
+    r: &CheckReport<'_>,
+    finding: &Finding,
+) -> io::Result<()> {
+    write_pretty(out, &explain_doc(r, finding))
+}
+
+fn explain_doc<'a>(r: &'a CheckReport<'_>, finding: &'a Finding) -> ExplainDoc<'a> {
+    ExplainDoc {
         schema_version: playbookdiff_model::SCHEMA_VERSION,
         context: r.context,
         harnesses: r.harnesses(),
         finding,
-    })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Map, Value};
+
+    /// `configs` was first built as a `serde_json::Value` map; serializing
+    /// the configurations in place writes the same bytes, in the given
+    /// order (the output contract is unchanged).
+    #[test]
+    fn configs_serialize_as_the_value_map_did() {
+        let a = crate::text::tests::sample();
+        let mut b = a.clone();
+        b.harness = Harness::new("codex", "Codex");
+        b.instructions.truncate(1);
+        let configs = vec![b, a];
+        let as_values: Map<String, Value> = configs
+            .iter()
+            .map(|c| {
+                (
+                    c.harness.as_str().to_string(),
+                    serde_json::to_value(c).unwrap(),
+                )
+            })
+            .collect();
+        let in_place = pretty(&Configs(&configs));
+        assert_eq!(in_place, pretty(&as_values));
+        assert!(in_place.find("\"codex\"").unwrap() < in_place.find("\"claude-code\"").unwrap());
+        let mut written = Vec::new();
+        write_pretty(&mut written, &Configs(&configs)).unwrap();
+        assert_eq!(String::from_utf8(written).unwrap(), in_place);
+    }
 }

@@ -122,9 +122,16 @@ pub struct DiffDocument {
 /// `diff --format json`: the document, pretty-printed, ending with a
 /// newline.
 pub fn diff_json(doc: &DiffDocument) -> String {
-    let mut out = serde_json::to_string_pretty(doc).expect("the document serializes to JSON");
-    out.push('\n');
-    out
+    crate::json::pretty(doc)
+}
+
+/// Writes [`diff_json`]'s document into `out` as it is serialized.
+/// Errors: those of `out`.
+pub fn write_diff_json<W: std::io::Write + ?Sized>(
+    out: &mut W,
+    doc: &DiffDocument,
+) -> std::io::Result<()> {
+    crate::json::write_pretty(out, doc)
 }
 
 /// The JSON Schema of [`DiffDocument`] (`schema/diff.schema.json`).

@@ -11,6 +11,7 @@ use crate::report::{CheckReport, MatrixReport};
 use crate::TextOptions;
 use playbookdiff_compare::Finding;
 use playbookdiff_model::EffectiveAgentConfig;
+use std::io::{self, Write};
 
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,62 +124,102 @@ impl Report {
     }
 }
 
-/// One configuration (`compile`) as `format`. Markdown, which this report
-/// does not offer, falls back to text.
-pub fn config(c: &EffectiveAgentConfig, format: Format, options: &TextOptions) -> String {
+/// One configuration (`compile`) as `format`, written into `out`.
+/// Markdown, which this report does not offer, falls back to text.
+///
+/// Every function below writes the JSON-based formats (JSON, SARIF,
+/// GitLab) into `out` as they are serialized, so the document is never
+/// held whole in memory (at 1,000,000 files a `check --all-dirs` JSON
+/// document is tens of megabytes); `out` should be buffered. The other
+/// formats are rendered to a `String` first (they are the size of a
+/// screen or of a pull-request comment, or one line per finding).
+/// Errors: those of `out` only.
+pub fn config<W: Write + ?Sized>(
+    out: &mut W,
+    c: &EffectiveAgentConfig,
+    format: Format,
+    options: &TextOptions,
+) -> io::Result<()> {
     match format {
-        Format::Json => crate::json::to_json(c),
-        _ => crate::text::to_text(c, options),
+        Format::Json => crate::json::write_json(out, c),
+        _ => out.write_all(crate::text::to_text(c, options).as_bytes()),
     }
 }
 
-/// A comparison under one context (`check`) as `format`; `color` applies
-/// to text only. The forge formats go through [`ForgeReport`], as every
-/// other report kind can.
-pub fn check(r: &CheckReport<'_>, format: Format, color: bool) -> String {
+/// A comparison under one context (`check`) as `format`, written into
+/// `out` (see [`config`]); `color` applies to text only. The forge formats
+/// go through [`ForgeReport`], as every other report kind can.
+pub fn check<W: Write + ?Sized>(
+    out: &mut W,
+    r: &CheckReport<'_>,
+    format: Format,
+    color: bool,
+) -> io::Result<()> {
     match format {
-        Format::Text => crate::check_text::check_text(r, color),
-        Format::Json => crate::check_json::check_json(r),
-        Format::Markdown => crate::check_markdown::check_markdown(r),
-        Format::Sarif => crate::sarif::sarif(&ForgeReport::from_check(r)),
-        Format::Github => crate::github::github(&ForgeReport::from_check(r)),
-        Format::Gitlab => crate::gitlab::gitlab(&ForgeReport::from_check(r)),
+        Format::Text => out.write_all(crate::check_text::check_text(r, color).as_bytes()),
+        Format::Json => crate::check_json::write_check_json(out, r),
+        Format::Markdown => out.write_all(crate::check_markdown::check_markdown(r).as_bytes()),
+        Format::Sarif => crate::sarif::write_sarif(out, &ForgeReport::from_check(r)),
+        Format::Github => {
+            out.write_all(crate::github::github(&ForgeReport::from_check(r)).as_bytes())
+        }
+        Format::Gitlab => crate::gitlab::write_gitlab(out, &ForgeReport::from_check(r)),
     }
 }
 
-/// Every launch directory (`check --all-dirs`) as `format`; `color`
-/// applies to text only.
-pub fn matrix(r: &MatrixReport<'_>, format: Format, color: bool) -> String {
+/// Every launch directory (`check --all-dirs`) as `format`, written into
+/// `out` (see [`config`]); `color` applies to text only.
+pub fn matrix<W: Write + ?Sized>(
+    out: &mut W,
+    r: &MatrixReport<'_>,
+    format: Format,
+    color: bool,
+) -> io::Result<()> {
     match format {
-        Format::Text => crate::check_text::matrix_text(r, color),
-        Format::Json => crate::check_json::matrix_json(r),
-        Format::Markdown => crate::check_markdown::matrix_markdown(r),
-        Format::Sarif => crate::sarif::sarif(&ForgeReport::from_matrix(r)),
-        Format::Github => crate::github::github(&ForgeReport::from_matrix(r)),
-        Format::Gitlab => crate::gitlab::gitlab(&ForgeReport::from_matrix(r)),
+        Format::Text => out.write_all(crate::check_text::matrix_text(r, color).as_bytes()),
+        Format::Json => crate::check_json::write_matrix_json(out, r),
+        Format::Markdown => out.write_all(crate::check_markdown::matrix_markdown(r).as_bytes()),
+        Format::Sarif => crate::sarif::write_sarif(out, &ForgeReport::from_matrix(r)),
+        Format::Github => {
+            out.write_all(crate::github::github(&ForgeReport::from_matrix(r)).as_bytes())
+        }
+        Format::Gitlab => crate::gitlab::write_gitlab(out, &ForgeReport::from_matrix(r)),
     }
 }
 
-/// One finding of a comparison (`explain`) as `format`. Markdown, which
-/// this report does not offer, falls back to text.
-pub fn explain(r: &CheckReport<'_>, f: &Finding, format: Format, color: bool) -> String {
+/// One finding of a comparison (`explain`) as `format`, written into
+/// `out`. Markdown, which this report does not offer, falls back to text.
+pub fn explain<W: Write + ?Sized>(
+    out: &mut W,
+    r: &CheckReport<'_>,
+    f: &Finding,
+    format: Format,
+    color: bool,
+) -> io::Result<()> {
     match format {
-        Format::Json => crate::check_json::explain_json(r, f),
-        _ => crate::check_text::explain_text(r, f, color),
+        Format::Json => crate::check_json::write_explain_json(out, r, f),
+        _ => out.write_all(crate::check_text::explain_text(r, f, color).as_bytes()),
     }
 }
 
-/// What changed between two revisions (`diff`) as `format`; `color`
-/// applies to text only. The forge formats show the head's findings
-/// ([`ForgeReport::from_diff`]).
-pub fn diff(d: &crate::diff::DiffDocument, format: Format, color: bool) -> String {
+/// What changed between two revisions (`diff`) as `format`, written into
+/// `out` (see [`config`]); `color` applies to text only. The forge formats
+/// show the head's findings ([`ForgeReport::from_diff`]).
+pub fn diff<W: Write + ?Sized>(
+    out: &mut W,
+    d: &crate::diff::DiffDocument,
+    format: Format,
+    color: bool,
+) -> io::Result<()> {
     match format {
-        Format::Text => crate::diff::diff_text(d, color),
-        Format::Json => crate::diff::diff_json(d),
-        Format::Markdown => crate::diff::diff_markdown(d),
-        Format::Sarif => crate::sarif::sarif(&ForgeReport::from_diff(d)),
-        Format::Github => crate::github::github(&ForgeReport::from_diff(d)),
-        Format::Gitlab => crate::gitlab::gitlab(&ForgeReport::from_diff(d)),
+        Format::Text => out.write_all(crate::diff::diff_text(d, color).as_bytes()),
+        Format::Json => crate::diff::write_diff_json(out, d),
+        Format::Markdown => out.write_all(crate::diff::diff_markdown(d).as_bytes()),
+        Format::Sarif => crate::sarif::write_sarif(out, &ForgeReport::from_diff(d)),
+        Format::Github => {
+            out.write_all(crate::github::github(&ForgeReport::from_diff(d)).as_bytes())
+        }
+        Format::Gitlab => crate::gitlab::write_gitlab(out, &ForgeReport::from_diff(d)),
     }
 }
 

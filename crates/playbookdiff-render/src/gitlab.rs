@@ -50,6 +50,19 @@ pub fn fingerprint(parts: &[&str]) -> String {
 /// newline. A finding without a file (none in practice) points at
 /// `playbookdiff.toml`'s directory, the repository root, line 1.
 pub fn gitlab(report: &ForgeReport<'_>) -> String {
+    crate::json::pretty(&issues(report))
+}
+
+/// Writes [`gitlab`]'s report into `out` as it is serialized. Errors:
+/// those of `out`.
+pub fn write_gitlab<W: std::io::Write + ?Sized>(
+    out: &mut W,
+    report: &ForgeReport<'_>,
+) -> std::io::Result<()> {
+    crate::json::write_pretty(out, &issues(report))
+}
+
+fn issues(report: &ForgeReport<'_>) -> Vec<Issue> {
     let mut issues = Vec::new();
     for ff in &report.findings {
         let f = ff.finding;
@@ -107,7 +120,5 @@ pub fn gitlab(report: &ForgeReport<'_>) -> String {
             },
         });
     }
-    let mut out = serde_json::to_string_pretty(&issues).expect("the report serializes");
-    out.push('\n');
-    out
+    issues
 }

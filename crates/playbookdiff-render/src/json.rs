@@ -1,16 +1,41 @@
-//! The JSON document of the output contract.
+//! The JSON document of the output contract, and the one way every JSON
+//! renderer writes: pretty-printed (two-space indent), ending with a
+//! newline, either into a `String` or straight into a caller's writer.
 
 use playbookdiff_model::EffectiveAgentConfig;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// Writes `v` pretty-printed and a final newline into `out`, as it is
+/// serialized: no copy of the document is held in memory, so `out` should
+/// be buffered (a `BufWriter`). Errors: those of `out`, or a `Serialize`
+/// implementation's (as `io::ErrorKind::InvalidData`; the model's types
+/// never fail).
+pub(crate) fn write_pretty<W: Write + ?Sized>(out: &mut W, v: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, v).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// `v` pretty-printed with a final newline, as a `String`: what
+/// [`write_pretty`] writes.
+pub(crate) fn pretty(v: &impl Serialize) -> String {
+    let mut buf = Vec::new();
+    // Writing into a `Vec` cannot fail; the report types only hold strings,
+    // numbers, booleans, sequences and string-keyed structs and maps.
+    write_pretty(&mut buf, v).expect("the document serializes to JSON");
+    String::from_utf8(buf).expect("serde_json writes UTF-8")
+}
 
 /// Serializes `config` as the contract's JSON document: pretty-printed,
 /// camelCase keys, ending with a newline.
 pub fn to_json(config: &EffectiveAgentConfig) -> String {
-    // The model holds only strings, numbers, booleans, sequences and structs
-    // with string keys, so serialization cannot fail.
-    let mut out = serde_json::to_string_pretty(config)
-        .expect("EffectiveAgentConfig always serializes to JSON");
-    out.push('\n');
-    out
+    pretty(config)
+}
+
+/// Writes [`to_json`]'s document into `out` as it is serialized
+/// (see [`crate::format`]). Errors: those of `out`.
+pub fn write_json<W: Write + ?Sized>(out: &mut W, config: &EffectiveAgentConfig) -> io::Result<()> {
+    write_pretty(out, config)
 }
 
 #[cfg(test)]

@@ -17,8 +17,9 @@
 //!   reference (`docs/diagnostics.md`), both generated from the model.
 //!
 //! Architecture invariant: renderers are pure functions from the model to a
-//! `String`. They never print, never read the environment and never look at
-//! the terminal; whether to colour is a flag the caller passes in, and the
+//! `String`, or to bytes written into a writer the caller gives (the
+//! [`format`] dispatch, which streams the JSON-based formats). They never
+//! print, never read the environment and never look at the terminal; whether to colour is a flag the caller passes in, and the
 //! width of the text formats is 80 columns unless the caller runs them
 //! inside [`with_width`] (the terminal's width).
 //!

@@ -203,6 +203,19 @@ impl Rules {
 /// newline. Paths are repository-relative URIs against the base id
 /// `%SRCROOT%` (the repository root); lines are 1-based.
 pub fn sarif(report: &ForgeReport<'_>) -> String {
+    crate::json::pretty(&log(report))
+}
+
+/// Writes [`sarif`]'s log into `out` as it is serialized. Errors: those
+/// of `out`.
+pub fn write_sarif<W: std::io::Write + ?Sized>(
+    out: &mut W,
+    report: &ForgeReport<'_>,
+) -> std::io::Result<()> {
+    crate::json::write_pretty(out, &log(report))
+}
+
+fn log<'a>(report: &'a ForgeReport<'_>) -> Log<'a> {
     let mut rules = Rules::default();
     let mut results = Vec::new();
     for ff in &report.findings {
@@ -381,7 +394,7 @@ pub fn sarif(report: &ForgeReport<'_>) -> String {
             properties,
         });
     }
-    let log = Log {
+    Log {
         schema: SARIF_SCHEMA_URI,
         version: "2.1.0",
         runs: vec![Run {
@@ -395,8 +408,5 @@ pub fn sarif(report: &ForgeReport<'_>) -> String {
             results,
             column_kind: "unicodeCodePoints",
         }],
-    };
-    let mut out = serde_json::to_string_pretty(&log).expect("the SARIF log serializes");
-    out.push('\n');
-    out
+    }
 }

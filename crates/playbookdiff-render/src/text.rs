@@ -422,7 +422,7 @@ impl Cell {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use playbookdiff_model::{
         AnalysisContext, Capabilities, ConfiguredValue, Diagnostic, DiagnosticCode, Invocation,
@@ -461,7 +461,7 @@ mod tests {
         }
     }
 
-    fn sample() -> EffectiveAgentConfig {
+    pub(crate) fn sample() -> EffectiveAgentConfig {
         let mut ctx = AnalysisContext::at_root();
         ctx.cwd = rp("apps/api");
         ctx.target_path = Some(rp("apps/api/src/main.ts"));

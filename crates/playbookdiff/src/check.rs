@@ -7,12 +7,13 @@ use crate::compile::compile;
 use crate::context::{open_context, OpenedContext, UsageError};
 use crate::project::{self, Loaded};
 use crate::remedies::remedies;
+use crate::sink::Sink;
 use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{compare, Baseline, Comparison, FailOn, Finding, Summary};
 use playbookdiff_config::Exclusion;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_registry::Inputs;
-use playbookdiff_render::{CheckReport, Format, Gate, MatrixReport};
+use playbookdiff_render::{CheckReport, Gate, MatrixReport};
 use playbookdiff_source::{EntryKind, Repo};
 use std::path::Path;
 
@@ -268,12 +269,15 @@ pub fn run_view(
 
 /// `playbookdiff check`: status 1 when a finding fails the run (not
 /// accepted, at or above the threshold); with `--accept`, records the
-/// finding as accepted instead.
+/// finding as accepted instead. The report is rendered into `out` as the
+/// last step, unless `--accept` replaces it or `--quiet` silences a
+/// passing run.
 pub fn run_check(
     args: &CheckArgs,
     current_dir: Option<&Path>,
     color: bool,
     progress: &mut dyn FnMut(usize, usize),
+    out: &mut Sink,
 ) -> Result<Outcome, UsageError> {
     if let (Some(id), Some(reason)) = (&args.accept, &args.reason) {
         if !playbookdiff_config::is_finding_id(id.trim()) {
@@ -299,6 +303,9 @@ pub fn run_check(
     let policy = Policy::new(loaded.as_ref(), fail_on)?;
     let repo = opened.repo(&hs, args.all_dirs, policy.exclusion.walker_patterns());
     let (repository, context) = report_parts(&opened);
+    // The report is shown unless `--accept` replaces it or `--quiet`
+    // silences a run that passes.
+    let shown = |failing: usize| args.accept.is_none() && !(args.quiet && failing == 0);
     let outcome = if args.all_dirs {
         run_all_dirs(
             &repo,
@@ -306,10 +313,15 @@ pub fn run_check(
             &opened,
             &args.context,
             &policy,
-            args.output_format(),
-            color,
             progress,
             args.accept.as_deref(),
+            |failing, r: &MatrixReport<'_>| {
+                if shown(failing) {
+                    out.render(|w| {
+                        playbookdiff_render::format::matrix(w, r, args.output_format(), color)
+                    });
+                }
+            },
         )
     } else {
         let (configs, cmp) = analyse(&repo, &hs, context, &args.context, &policy);
@@ -327,10 +339,12 @@ pub fn run_check(
             via: &opened.via,
             gate: &gate,
         };
-        let output = playbookdiff_render::format::check(&r, args.output_format(), color);
+        let failing = gate.failing(&cmp.findings);
+        if shown(failing) {
+            out.render(|w| playbookdiff_render::format::check(w, &r, args.output_format(), color));
+        }
         Checked {
-            output,
-            failing: gate.failing(&cmp.findings),
+            failing,
             to_accept: args
                 .accept
                 .as_deref()
@@ -365,21 +379,15 @@ pub fn run_check(
         };
         return Ok(Outcome { output, status: 0 });
     }
-    let status = u8::from(outcome.failing > 0);
     Ok(Outcome {
-        output: if args.quiet && status == 0 {
-            String::new()
-        } else {
-            outcome.output
-        },
-        status,
+        output: String::new(),
+        status: u8::from(outcome.failing > 0),
     })
 }
 
-/// A rendered check: the output, how many findings fail the run, and
-/// the ids `--accept` records (none when its id does not occur).
+/// A check, once rendered: how many findings fail the run, and the ids
+/// `--accept` records (none when its id does not occur).
 struct Checked {
-    output: String,
     failing: usize,
     to_accept: Vec<String>,
 }
@@ -418,7 +426,8 @@ pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion
     dirs
 }
 
-/// Checks every launch directory on the one `Repo`, spread over threads.
+/// Checks every launch directory on the one `Repo`, spread over threads,
+/// and passes the report and the number of failing findings to `render`.
 ///
 /// Each worker compiles and compares one directory and sends back only its
 /// findings; the aligned rows and the configurations are dropped there
@@ -432,10 +441,9 @@ fn run_all_dirs(
     opened: &OpenedContext,
     args: &ContextArgs,
     policy: &Policy,
-    format: Format,
-    color: bool,
     progress: &mut dyn FnMut(usize, usize),
     accept: Option<&str>,
+    render: impl FnOnce(usize, &MatrixReport<'_>),
 ) -> Checked {
     let root_context = &opened.context;
     let dirs = launch_directories(repo, hs, &policy.exclusion);
@@ -505,10 +513,10 @@ fn run_all_dirs(
         via: &opened.via,
         gate: &gate,
     };
-    let output = playbookdiff_render::format::matrix(&r, format, color);
+    let failing = gate.failing(matrix.findings.iter().map(|f| &f.finding));
+    render(failing, &r);
     Checked {
-        output,
-        failing: gate.failing(matrix.findings.iter().map(|f| &f.finding)),
+        failing,
         to_accept: accept.map_or_else(Vec::new, |id| group_of(&matrix, id.trim())),
     }
 }
@@ -546,6 +554,7 @@ pub fn run_explain(
     args: &ExplainArgs,
     current_dir: Option<&Path>,
     color: bool,
+    out: &mut Sink,
 ) -> Result<Outcome, UsageError> {
     let opened = open_context(&args.context, current_dir)?;
     let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
@@ -575,8 +584,11 @@ pub fn run_explain(
         via: &opened.via,
         gate: &gate,
     };
-    let output = playbookdiff_render::format::explain(&r, f, args.output_format(), color);
-    Ok(Outcome { output, status: 0 })
+    out.render(|w| playbookdiff_render::format::explain(w, &r, f, args.output_format(), color));
+    Ok(Outcome {
+        output: String::new(),
+        status: 0,
+    })
 }
 
 fn not_found(id: &str, repository: &str, ctx: &AnalysisContext, _args: &ContextArgs) -> String {

@@ -2,13 +2,15 @@
 
 use crate::cli::CompileArgs;
 use crate::context::{open_context, UsageError};
+use crate::sink::Sink;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode};
 use playbookdiff_registry::Inputs;
 use playbookdiff_render::TextOptions;
 use playbookdiff_source::{FileRule, Repo};
 use std::path::Path;
 
-/// Validates the arguments, compiles the configuration and renders it.
+/// Validates the arguments, compiles the configuration and renders it
+/// into `out`.
 ///
 /// `color` says whether text output may carry colour; the caller decides
 /// from the terminal and the environment. Diagnostics in the result never
@@ -17,7 +19,8 @@ pub fn run(
     args: &CompileArgs,
     current_dir: Option<&Path>,
     color: bool,
-) -> Result<String, UsageError> {
+    out: &mut Sink,
+) -> Result<(), UsageError> {
     let opened = open_context(&args.context, current_dir)?;
     let repo = opened.repo(&[args.harness], false, &[]);
     let agent = &args.context.agent;
@@ -29,9 +32,9 @@ pub fn run(
         repository: Some(opened.repository_label.clone()),
         via: opened.via.clone(),
     };
-    let output = playbookdiff_render::format::config(&config, args.output_format(), &options);
+    out.render(|w| playbookdiff_render::format::config(w, &config, args.output_format(), &options));
     crate::context::release_at_exit(opened);
-    Ok(output)
+    Ok(())
 }
 
 /// Compiles with the registered adapter of `harness`, with the `inputs`

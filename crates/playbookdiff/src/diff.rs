@@ -90,11 +90,14 @@ pub fn parse_range(raw: &str) -> Result<Range, UsageError> {
 /// changed path-scoped rule or skill, a target its `paths` match.
 type Ctx = (RepoPath, Option<RepoPath>);
 
-/// Runs `diff`. Status 1 when an introduced finding is actionable.
+/// Runs `diff` and renders the document into `out` (nothing with
+/// `--quiet` when the run passes). Status 1 when an introduced finding is
+/// actionable.
 pub fn run_diff(
     args: &DiffArgs,
     current_dir: Option<&Path>,
     color: bool,
+    out: &mut crate::sink::Sink,
 ) -> Result<Outcome, UsageError> {
     let range = parse_range(&args.range)?;
     let (root, label) = match (&args.repo, current_dir) {
@@ -290,12 +293,13 @@ pub fn run_diff(
         problems,
         summary,
     };
-    let output = if args.quiet && status == 0 {
-        String::new()
-    } else {
-        playbookdiff_render::format::diff(&doc, args.output_format(), color)
-    };
-    Ok(Outcome { output, status })
+    if !(args.quiet && status == 0) {
+        out.render(|w| playbookdiff_render::format::diff(w, &doc, args.output_format(), color));
+    }
+    Ok(Outcome {
+        output: String::new(),
+        status,
+    })
 }
 
 /// The governing directory of a configuration path: the directory that

@@ -14,6 +14,7 @@ mod diff;
 mod habits;
 mod project;
 mod remedies;
+mod sink;
 
 use clap::error::{ContextKind, ErrorKind};
 use cli::{Cli, ColorArg, Command};
@@ -52,10 +53,14 @@ fn main() -> ExitCode {
         ColorArg::Never => false,
     };
     let columns = output_width();
+    let mut out = sink::Sink::stdout();
     let result = playbookdiff_render::with_width(columns, || match &cli.command {
         Some(Command::Compile(a)) => {
             let color = a.output_format().may_color() && wants_color;
-            compile::run(a, here, color).map(|output| check::Outcome { output, status: 0 })
+            compile::run(a, here, color, &mut out).map(|()| check::Outcome {
+                output: String::new(),
+                status: 0,
+            })
         }
         Some(Command::Completions(a)) => {
             let mut out = Vec::new();
@@ -74,22 +79,28 @@ fn main() -> ExitCode {
         Some(Command::Check(a)) => {
             let color = a.output_format().may_color() && wants_color;
             let mut bar = Progress::new();
-            let r = check::run_check(a, here, color, &mut |done, total| bar.update(done, total));
+            let r = check::run_check(
+                a,
+                here,
+                color,
+                &mut |done, total| bar.update(done, total),
+                &mut out,
+            );
             bar.finish();
             r
         }
         Some(Command::Explain(a)) => {
             let color = a.output_format().may_color() && wants_color;
-            check::run_explain(a, here, color)
+            check::run_explain(a, here, color, &mut out)
         }
         Some(Command::Diff(a)) => {
             let color = a.output_format().may_color() && wants_color;
-            diff::run_diff(a, here, color)
+            diff::run_diff(a, here, color, &mut out)
         }
         None => check::run_view(&cli.view, here, wants_color),
     });
     match result {
-        Ok(outcome) => match write_stdout(&outcome.output) {
+        Ok(outcome) => match write_stdout(out, &outcome.output) {
             ExitCode::SUCCESS => ExitCode::from(outcome.status),
             failed => failed,
         },
@@ -192,9 +203,11 @@ fn stdout_wants_color() -> bool {
     anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
 }
 
-fn write_stdout(output: &str) -> ExitCode {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(output.as_bytes()).and_then(|()| out.flush()) {
+/// Writes what a command returned after what it rendered into `out`, and
+/// flushes.
+fn write_stdout(mut out: sink::Sink, output: &str) -> ExitCode {
+    out.write(output);
+    match out.finish() {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (e.g. `| head`): nothing left to do.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
