@@ -15,7 +15,9 @@ use playbookdiff_model::remedy::code_span;
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef,
 };
-use playbookdiff_source::{EntryKind, IoKind, Repo, Resolved, SourceError, WalkCause, WalkProblem};
+use playbookdiff_source::{
+    EntryKind, IoKind, Repo, Resolved, SourceError, TextFile, WalkCause, WalkProblem,
+};
 use std::collections::HashSet;
 use std::fmt::Display;
 
@@ -158,16 +160,23 @@ pub fn io_remedy(kind: IoKind, it: &str, its: &str) -> String {
     }
 }
 
-/// `path` is not valid UTF-8: an `invalid-utf8` diagnostic.
-pub fn invalid_utf8(path: &RepoPath, format: SourceFormat) -> Diagnostic {
+/// `path`, read as `text`, is not valid UTF-8: an `invalid-utf8`
+/// diagnostic at the line of the first invalid byte (1-based).
+pub fn invalid_utf8(path: &RepoPath, format: SourceFormat, text: &TextFile) -> Diagnostic {
+    let line = text.invalid_utf8_line();
+    let mut source = at(path, format);
+    if let Some(n) = line {
+        source = source.with_lines(n, n);
+    }
     Diagnostic::new(
         DiagnosticCode::InvalidUtf8,
         format!(
-            "{} is not valid UTF-8, so the analysis reads invalid bytes as U+FFFD and the agent may read them differently; save it as UTF-8.",
-            quote(path)
+            "{}{} is not valid UTF-8, so the analysis reads invalid bytes as U+FFFD and the agent may read them differently; save it as UTF-8.",
+            quote(path),
+            line.map(|n| format!(" (line {n})")).unwrap_or_default()
         ),
     )
-    .at(at(path, format))
+    .at(source)
 }
 
 /// The directories the walk of `repo` could not list, at most
@@ -440,7 +449,7 @@ mod tests {
                 "nothing is loaded",
                 f,
             ),
-            invalid_utf8(&p, f),
+            invalid_utf8(&p, f, &TextFile::from_bytes(b"a\n\xff\n")),
             invalid_syntax(&p, "JSON", Some(3), "expected `}`", "nothing is loaded", f),
             unclosed_front_matter(&p, "the file has no metadata"),
             invalid_syntax(&p, "JSONC", Some(2), "expected `,`", "nothing is loaded", f),

@@ -300,7 +300,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
         match self.repo.read_text(path, MAX_FILE_BYTES) {
             Ok(t) => {
                 if t.invalid_utf8 {
-                    self.diag(problems::invalid_utf8(path, format));
+                    self.diag(problems::invalid_utf8(path, format, &t));
                 }
                 Some(t)
             }

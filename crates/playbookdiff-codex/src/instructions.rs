@@ -274,12 +274,17 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
                 match cx.repo.read_text(&path, READ_LIMIT) {
                     Ok(t) => {
                         if t.invalid_utf8 {
+                            let line = t.invalid_utf8_line();
+                            let mut src = SourceRef::project(path.clone(), SourceFormat::Markdown);
+                            if let Some(n) = line {
+                                src = src.with_lines(n, n);
+                            }
                             cx.diag(
                                 Diagnostic::new(
                                     DiagnosticCode::InvalidUtf8,
-                                    format!("{q_path} is not valid UTF-8; Codex warns and reads it with replacement characters, as shown here; save it as UTF-8.", q_path = problems::quote(&path)),
+                                    format!("{q_path}{at} is not valid UTF-8; Codex warns and reads it with replacement characters, as shown here; save it as UTF-8.", q_path = problems::quote(&path), at = line.map(|n| format!(" (line {n})")).unwrap_or_default()),
                                 )
-                                .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+                                .at(src),
                             );
                         }
                         out.push(Candidate {

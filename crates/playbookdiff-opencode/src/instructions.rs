@@ -24,6 +24,7 @@
 //!   debug agent build --tool read`).
 
 use crate::{glob, place, strictly_below, target_only_dirs, Cx, INSTRUCTION_FILES, READ_LIMIT};
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,
     SourceFormat, SourceRef,
@@ -52,7 +53,11 @@ enum Read {
     Missing,
 }
 
-fn read(cx: &mut Cx<'_, '_>, path: &RepoPath) -> (Read, Option<RepoPath>) {
+/// Reads instruction file `path`. When `report` (OpenCode can reach the
+/// file from the launch directory, at startup or on demand), a file that
+/// is not valid UTF-8 is an `invalid-utf8` diagnostic at the line of its
+/// first invalid byte, and a read error an `unreadable` one.
+fn read(cx: &mut Cx<'_, '_>, path: &RepoPath, report: bool) -> (Read, Option<RepoPath>) {
     let r = cx.repo.resolve(path);
     let resolved = match &r {
         Resolved::Inside { real, via_link, .. } if *via_link => Some(real.clone()),
@@ -63,9 +68,24 @@ fn read(cx: &mut Cx<'_, '_>, path: &RepoPath) -> (Read, Option<RepoPath>) {
             kind: EntryKind::File,
             ..
         } => match cx.repo.read_text(path, READ_LIMIT) {
-            Ok(t) => Read::Text(t),
+            Ok(t) => {
+                if report && t.invalid_utf8 {
+                    cx.diag(problems::invalid_utf8(path, SourceFormat::Markdown, &t));
+                }
+                Read::Text(t)
+            }
             Err(SourceError::TooLarge { len, .. }) => Read::TooLarge(len),
-            Err(_) => Read::Missing,
+            Err(e) => {
+                if report {
+                    cx.diag(problems::read_error(
+                        path,
+                        &e,
+                        "what OpenCode reads from it is unknown",
+                        SourceFormat::Markdown,
+                    ));
+                }
+                Read::Missing
+            }
         },
         Resolved::Inside { kind, .. } => Read::NotAFile(*kind),
         Resolved::Outside { .. } => {
@@ -159,7 +179,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
         };
         for path in files {
             let dir = path.parent().unwrap_or_else(RepoPath::root);
-            let (state, resolved) = read(cx, path);
+            let (state, resolved) = read(cx, path, true);
             match state {
                 Read::Text(t) if t.text.is_empty() => others.push(entry(
                     path, kind, resolved, Some(&t), LoadPhase::Startup, Applicability::Excluded,
@@ -219,7 +239,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
                 if !cx.repo.is_file(&p) {
                     continue;
                 }
-                let (state, resolved) = read(cx, &p);
+                let (state, resolved) = read(cx, &p, false);
                 let t = match &state {
                     Read::Text(t) => Some(t.clone()),
                     _ => None,
@@ -320,7 +340,7 @@ fn config_instructions(
                         if !taken.insert(p.clone()) {
                             continue;
                         }
-                        let (state, resolved) = read(cx, &p);
+                        let (state, resolved) = read(cx, &p, true);
                         let applies = p.parent().unwrap_or_else(RepoPath::root);
                         let how = if dir == &cwd {
                             format!(
@@ -434,7 +454,7 @@ fn below_cwd(
         if taken.contains(&path) {
             continue;
         }
-        let (state, resolved) = read(cx, &path);
+        let (state, resolved) = read(cx, &path, dir.starts_with(&cwd));
         let text = match &state {
             Read::Text(t) => Some(t.clone()),
             _ => None,

@@ -18,6 +18,8 @@ pub struct TextFile {
     pub bytes: u64,
     /// True when the file was not valid UTF-8.
     pub invalid_utf8: bool,
+    /// The 1-based line of the first byte that is not valid UTF-8.
+    invalid_line: Option<u32>,
     line_starts: Vec<usize>,
     parsed: Arc<Parsed>,
 }
@@ -34,9 +36,19 @@ struct Parsed {
 impl TextFile {
     /// Decodes `bytes`.
     pub fn from_bytes(bytes: &[u8]) -> Self {
-        let (text, invalid_utf8) = match std::str::from_utf8(bytes) {
-            Ok(s) => (s.to_string(), false),
-            Err(_) => (String::from_utf8_lossy(bytes).into_owned(), true),
+        let (text, invalid_utf8, invalid_line) = match std::str::from_utf8(bytes) {
+            Ok(s) => (s.to_string(), false, None),
+            Err(e) => {
+                let newlines = bytes[..e.valid_up_to()]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count();
+                (
+                    String::from_utf8_lossy(bytes).into_owned(),
+                    true,
+                    Some(u32::try_from(newlines + 1).unwrap_or(u32::MAX)),
+                )
+            }
         };
         let mut line_starts = vec![0];
         for (i, b) in text.bytes().enumerate() {
@@ -48,9 +60,16 @@ impl TextFile {
             text,
             bytes: bytes.len() as u64,
             invalid_utf8,
+            invalid_line,
             line_starts,
             parsed: Arc::default(),
         }
+    }
+
+    /// The 1-based line of the first byte that is not valid UTF-8, `None`
+    /// for valid UTF-8.
+    pub fn invalid_utf8_line(&self) -> Option<u32> {
+        self.invalid_line
     }
 
     /// The YAML front matter ([`crate::markdown::front_matter`]), parsed

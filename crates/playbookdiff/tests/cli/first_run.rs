@@ -215,3 +215,61 @@ fn a_name_that_is_not_utf8_is_reported_with_its_own_advice() {
         assert!(!out.contains("permissions"), "{args:?}: {out}");
     }
 }
+
+/// The `invalid-utf8` diagnostics of `dir` compiled for `harness` from
+/// `cwd`: (path, first line).
+fn invalid_utf8(dir: &Path, harness: &str, cwd: &str) -> Vec<(String, u64)> {
+    let (code, out, err) = run(
+        dir,
+        &["compile", "--harness", harness, "--cwd", cwd, "--json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "invalid-utf8")
+        .map(|d| {
+            (
+                d["source"]["path"].as_str().unwrap().to_string(),
+                d["source"]["lines"]["start"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// A malformed file an agent reads on demand is reported from every
+/// launch directory that can reach it, at the line of its first invalid
+/// byte: from the root, OpenCode's `sub/AGENTS.md` and Claude Code's
+/// `sub/CLAUDE.md` (both on demand); Codex reads `sub/AGENTS.md` only when
+/// launched in `sub`, and reports it from there.
+#[test]
+fn a_malformed_on_demand_file_is_reported_from_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join("sub")).unwrap();
+    std::fs::write(root.join("AGENTS.md"), "# Root\n").unwrap();
+    std::fs::write(root.join("CLAUDE.md"), "@AGENTS.md\n").unwrap();
+    std::fs::write(root.join("sub/AGENTS.md"), b"# Sub\nbad \xff here\n").unwrap();
+    std::fs::write(root.join("sub/CLAUDE.md"), b"# Sub\n\nok\n\xfe\n").unwrap();
+    assert_eq!(
+        invalid_utf8(root, "opencode", "."),
+        [("sub/AGENTS.md".to_string(), 2)]
+    );
+    assert_eq!(
+        invalid_utf8(root, "claude-code", "."),
+        [("sub/CLAUDE.md".to_string(), 4)]
+    );
+    assert_eq!(invalid_utf8(root, "codex", "."), []);
+    assert_eq!(
+        invalid_utf8(root, "codex", "sub"),
+        [("sub/AGENTS.md".to_string(), 2)]
+    );
+    // The view shows it among the repository's problems, with its line.
+    let (_, view, _) = run(root, &[]);
+    assert!(
+        view.contains("sub/AGENTS.md:2  invalid-utf8 (OpenCode)"),
+        "{view}"
+    );
+}
