@@ -111,6 +111,7 @@ pub(crate) fn compare(
     findings: &mut Vec<Finding>,
 ) {
     let n = configs.len();
+    let first_row = rows.len();
     let mut pieces: Vec<Piece<'_>> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     for (h, c) in configs.iter().enumerate() {
@@ -289,6 +290,65 @@ pub(crate) fn compare(
                         None,
                     ));
                 }
+            }
+        }
+    }
+    bridge_cells(configs, &classes, rows, first_row);
+}
+
+/// The cells of files a harness loads only as bridges. An instruction
+/// whose whole text is `@path` imports (its `importSpans` cover it, as a
+/// `CLAUDE.md` that holds only `@AGENTS.md`) is left out of the text
+/// comparison, since what it imports is compared as pieces of its own; yet
+/// the harness loads the file itself. Its cell in the file's row (the row
+/// of the class holding that file, `rows[first_row + class index]`) reads
+/// the file's reception with the note `bridge`; when no harness has a
+/// piece of that file, the file gets a row of its own, which agrees (the
+/// bridge adds no text).
+fn bridge_cells(
+    configs: &[&EffectiveAgentConfig],
+    classes: &[Class],
+    rows: &mut Vec<Row>,
+    first_row: usize,
+) {
+    let n = configs.len();
+    let class_rows = first_row + classes.len();
+    for (h, c) in configs.iter().enumerate() {
+        for inst in &c.instructions {
+            if inst.import_spans.is_empty()
+                || !paragraphs::normalize(&without_import_spans(inst)).is_empty()
+            {
+                continue;
+            }
+            let file = file_of(inst);
+            let reception = Reception::of(inst.load_phase, inst.applicability);
+            let cell = Cell {
+                reception: Some(reception),
+                note: "bridge".to_string(),
+                triggered: Cell::triggers(inst.load_phase, inst.applicability),
+                shadowed: inst.applicability == playbookdiff_model::Applicability::Shadowed,
+            };
+            let at = classes
+                .iter()
+                .position(|cl| cl.files.contains(&file))
+                .map(|ci| first_row + ci)
+                .or_else(|| (class_rows..rows.len()).find(|&i| rows[i].label == file.as_str()));
+            match at {
+                Some(i) => {
+                    let slot = &mut rows[i].cells[h];
+                    if slot.reception.is_none_or(|r| reception < r) {
+                        *slot = cell;
+                    }
+                }
+                None => rows.push(Row {
+                    category: Category::Instruction,
+                    label: file.to_string(),
+                    cells: (0..n)
+                        .map(|k| if k == h { cell.clone() } else { Cell::absent() })
+                        .collect(),
+                    agree: true,
+                    differs: Vec::new(),
+                }),
             }
         }
     }

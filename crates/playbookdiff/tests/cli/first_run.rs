@@ -273,3 +273,56 @@ fn a_malformed_on_demand_file_is_reported_from_the_root() {
         "{view}"
     );
 }
+
+/// The row of `path` in the Instructions section of `view`.
+fn instruction_row<'a>(view: &'a str, path: &str) -> Option<&'a str> {
+    view.lines()
+        .skip_while(|l| *l != "Instructions")
+        .take_while(|l| *l != "Skills")
+        .find(|l| {
+            l.get(2..)
+                .is_some_and(|r| r.starts_with(&format!("{path} ")))
+        })
+}
+
+/// A `CLAUDE.md` that holds only `@AGENTS.md` is the bridge Claude Code
+/// loads at startup: its row says so (`startup (bridge)`), with or
+/// without OpenCode (which reads AGENTS.md instead, so its `CLAUDE.md` is
+/// shadowed), and it is never counted among files "not loaded by any
+/// agent"; the bridge adds no text, so no finding names it.
+#[test]
+fn a_claude_md_that_only_imports_agents_md_is_shown_as_the_bridge() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("CLAUDE.md"), "@AGENTS.md\n").unwrap();
+    std::fs::write(root.join("AGENTS.md"), "# Rules\n\nUse pnpm.\n").unwrap();
+    crate::support::git(root, &["init", "-q", "."]);
+    crate::support::git(root, &["add", "-A"]);
+    crate::support::git(root, &["commit", "-q", "-m", "init"]);
+    let pair = ["--harness", "claude-code", "--harness", "codex"];
+    let (_, view, _) = run(root, &pair);
+    let row = instruction_row(&view, "CLAUDE.md").unwrap_or_else(|| panic!("{view}"));
+    let cells: Vec<&str> = row
+        .split("   ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(cells, ["CLAUDE.md", "startup (bridge)", "-"], "{view}");
+    assert!(!view.contains("not loaded by any agent"), "{view}");
+    let (_, view, _) = run(root, &[]);
+    let row = instruction_row(&view, "CLAUDE.md").unwrap_or_else(|| panic!("{view}"));
+    assert!(row.starts_with("  CLAUDE.md "), "{view}");
+    let cells: Vec<&str> = row
+        .split("   ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        cells,
+        ["CLAUDE.md", "startup (bridge)", "-", "shadowed"],
+        "{view}"
+    );
+    let (code, out, _) = run(root, &["check", "--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("\"instruction:"), "{out}");
+}
