@@ -413,7 +413,7 @@ pub(crate) fn parse_front_matter(
                     Diagnostic::new(
                         code,
                         format!(
-                            "{q_file} is not loaded by Codex: {why}{at_line}; {fix}.",
+                            "Codex refuses {q_file}: {why}{at_line}; {fix}.",
                             q_file = problems::quote(file)
                         ),
                     )
@@ -631,7 +631,7 @@ fn qualify(
             Diagnostic::new(
                 DiagnosticCode::InvalidValue,
                 format!(
-                    "{} is not loaded by Codex: the plugin manifest {} puts the skill in namespace {}, and the qualified name {} is {n} characters, over Codex's limit of {MAX_QUALIFIED_NAME_CHARS}; shorten the skill name or the plugin name.",
+                    "Codex refuses {}: the plugin manifest {} puts the skill in namespace {}, and the qualified name {} is {n} characters, over Codex's limit of {MAX_QUALIFIED_NAME_CHARS}; shorten the skill name or the plugin name.",
                     problems::quote(file),
                     problems::quote(&manifest),
                     problems::quote(&ns),

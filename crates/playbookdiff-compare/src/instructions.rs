@@ -191,16 +191,12 @@ pub(crate) fn compare(
                 .iter()
                 .map(|b| match b {
                     None => Cell::absent(),
-                    Some(i) => Cell {
-                        reception: Some(pieces[*i].reception),
-                        note: note_of(pieces[*i].inst),
-                        triggered: Cell::triggers(
-                            pieces[*i].inst.load_phase,
-                            pieces[*i].inst.applicability,
-                        ),
-                        shadowed: pieces[*i].inst.applicability
-                            == playbookdiff_model::Applicability::Shadowed,
-                    },
+                    Some(i) => Cell::of(
+                        pieces[*i].reception,
+                        note_of(pieces[*i].inst),
+                        pieces[*i].inst.load_phase,
+                        pieces[*i].inst.applicability,
+                    ),
                 })
                 .collect(),
             agree: false,
@@ -322,12 +318,12 @@ fn bridge_cells(
             }
             let file = file_of(inst);
             let reception = Reception::of(inst.load_phase, inst.applicability);
-            let cell = Cell {
-                reception: Some(reception),
-                note: "bridge".to_string(),
-                triggered: Cell::triggers(inst.load_phase, inst.applicability),
-                shadowed: inst.applicability == playbookdiff_model::Applicability::Shadowed,
-            };
+            let cell = Cell::of(
+                reception,
+                "bridge".to_string(),
+                inst.load_phase,
+                inst.applicability,
+            );
             let at = classes
                 .iter()
                 .position(|cl| cl.files.contains(&file))

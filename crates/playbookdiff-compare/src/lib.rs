@@ -119,6 +119,13 @@ pub struct Cell {
     /// of the same name that takes precedence).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shadowed: bool,
+    /// Why the harness does not load the item from this launch directory,
+    /// when reception is `not-loaded`: the item's applicability
+    /// (`excluded`: refused or removed by a setting; `shadowed`;
+    /// `unavailable`: outside what the mode reads; `out-of-scope`: loaded
+    /// only from other launch directories). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_loaded: Option<Applicability>,
 }
 
 impl Cell {
@@ -128,6 +135,24 @@ impl Cell {
             note: String::new(),
             triggered: false,
             shadowed: false,
+            not_loaded: None,
+        }
+    }
+
+    /// The cell of an item with this reception, note, phase and
+    /// applicability.
+    pub(crate) fn of(
+        reception: Reception,
+        note: String,
+        phase: LoadPhase,
+        applicability: Applicability,
+    ) -> Cell {
+        Cell {
+            reception: Some(reception),
+            note,
+            triggered: Cell::triggers(phase, applicability),
+            shadowed: applicability == Applicability::Shadowed,
+            not_loaded: (reception == Reception::NotLoaded).then_some(applicability),
         }
     }
 

@@ -226,12 +226,12 @@ pub(crate) fn compare(
                 .iter()
                 .map(|r| match r {
                     None => Cell::absent(),
-                    Some(s) => Cell {
-                        reception: Some(cell_reception(s)),
-                        note: transport_as_declared(s),
-                        triggered: Cell::triggers(s.load_phase, s.applicability),
-                        shadowed: s.applicability == Applicability::Shadowed,
-                    },
+                    Some(s) => Cell::of(
+                        cell_reception(s),
+                        transport_as_declared(s),
+                        s.load_phase,
+                        s.applicability,
+                    ),
                 })
                 .collect(),
             agree: false,

@@ -143,16 +143,16 @@ pub(crate) fn compare(
                 .iter()
                 .map(|r| match r {
                     None => Cell::absent(),
-                    Some(s) => Cell {
-                        reception: Some(reception(s)),
-                        note: if s.invocation.implicit == Permission::Blocked {
+                    Some(s) => Cell::of(
+                        reception(s),
+                        if s.invocation.implicit == Permission::Blocked {
                             "explicit".to_string()
                         } else {
                             String::new()
                         },
-                        triggered: Cell::triggers(s.load_phase, s.applicability),
-                        shadowed: s.applicability == playbookdiff_model::Applicability::Shadowed,
-                    },
+                        s.load_phase,
+                        s.applicability,
+                    ),
                 })
                 .collect(),
             agree: false,

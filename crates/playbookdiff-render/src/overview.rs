@@ -30,16 +30,18 @@ const CELL_MAX: usize = 24;
 /// The narrowest the label column may be.
 const LABEL_MIN: usize = 20;
 
-use crate::report::state_label;
+use crate::report::{not_loaded_label, state_label, NOT_LOADED_LEGEND};
 
 /// Words for a cell's state: [`state_label`], except that an on-demand
-/// item the `--target` triggers reads `by target`, and an item another
-/// source of the same slot hides reads `shadowed`.
+/// item the `--target` triggers reads `by target`, and an item that is
+/// not loaded says why in the words of [`not_loaded_label`] (`shadowed`,
+/// `excluded`, `unavailable`, `not loaded`).
 fn cell_state(category: Category, c: &Cell) -> &'static str {
     match c.reception {
         None => "-",
         Some(Reception::OnDemand) if c.triggered => "by target",
         Some(Reception::NotLoaded) if c.shadowed => "shadowed",
+        Some(Reception::NotLoaded) => not_loaded_label(c.not_loaded),
         Some(r) => state_label(category, r),
     }
 }
@@ -158,6 +160,42 @@ fn group_names(rows: &[&Row], columns: usize) -> String {
     String::new()
 }
 
+/// The line that counts the rows the view leaves out (no agent loads
+/// their item from here, and none is shadowed), by why, in the words of
+/// [`not_loaded_label`]: a row any agent refuses is `excluded`, else one
+/// outside the mode `unavailable`, else it is loaded only from other
+/// launch directories.
+fn hidden_line(hidden: &[&Row]) -> String {
+    let why = |r: &Row| {
+        let says = |word: &str| {
+            r.cells
+                .iter()
+                .any(|c| c.reception.is_some() && not_loaded_label(c.not_loaded) == word)
+        };
+        ["excluded", "unavailable"]
+            .into_iter()
+            .find(|w| says(w))
+            .unwrap_or("elsewhere")
+    };
+    let n = |w: &str| hidden.iter().filter(|r| why(r) == w).count();
+    let elsewhere = n("elsewhere");
+    let mut parts: Vec<String> = ["excluded", "unavailable"]
+        .into_iter()
+        .filter(|w| n(w) > 0)
+        .map(|w| format!("{} {w}", n(w)))
+        .collect();
+    let head = format!("{} more no agent loads from here", hidden.len());
+    if parts.is_empty() {
+        return format!("{head} (pass --cwd to look there)");
+    }
+    if elsewhere > 0 {
+        parts.push(format!(
+            "{elsewhere} only from other launch directories (pass --cwd to look there)"
+        ));
+    }
+    format!("{head}: {}", parts.join(", "))
+}
+
 /// Whether the view lists a row: when some agent receives its item, or
 /// when another source hides it from some agent (a shadowed file is a
 /// repository problem, never one of the "more not loaded").
@@ -194,7 +232,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         columns(),
     ));
 
-    let sections: Vec<(Category, &str, Vec<Entry<'_>>, usize)> = [
+    let sections: Vec<(Category, &str, Vec<Entry<'_>>, Vec<&Row>)> = [
         (Category::Instruction, "Instructions"),
         (Category::Skill, "Skills"),
         (Category::Mcp, "MCP servers"),
@@ -210,11 +248,11 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         let mut ordered: Vec<&Row> = rows.iter().filter(|x| !x.agree).copied().collect();
         ordered.extend(rows.iter().filter(|x| x.agree).copied());
         let ordered = entries(cat, &ordered);
-        let hidden = cmp
+        let hidden: Vec<&Row> = cmp
             .rows
             .iter()
             .filter(|x| x.category == cat && !shown_row(x))
-            .count();
+            .collect();
         (cat, title, ordered, hidden)
     })
     .collect();
@@ -311,17 +349,8 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
                 )
             );
         }
-        if *hidden > 0 {
-            out.push_str(&p.paint(
-                &wrap(
-                    &format!(
-                        "{hidden} more not loaded by any agent from here (pass --cwd to look there)"
-                    ),
-                    "  ",
-                    columns(),
-                ),
-                dim(),
-            ));
+        if !hidden.is_empty() {
+            out.push_str(&p.paint(&wrap(&hidden_line(hidden), "  ", columns()), dim()));
         }
     }
     let mut legend: Vec<&str> = Vec::new();
@@ -330,18 +359,14 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     }
     for (state, meaning) in [
         ("-", "- = the agent has nothing of that name or file."),
-        (
-            "not loaded",
-            "not loaded = the agent has it, but not from this launch directory.",
-        ),
+        NOT_LOADED_LEGEND[0],
         (
             "on demand",
             "on demand = after a file there is read or edited.",
         ),
-        (
-            "shadowed",
-            "shadowed = the agent has it, but another file or item wins its place.",
-        ),
+        NOT_LOADED_LEGEND[1],
+        NOT_LOADED_LEGEND[2],
+        NOT_LOADED_LEGEND[3],
         (
             "by target",
             "by target = on demand, and reading or editing the target triggers it.",

@@ -346,8 +346,8 @@ pub(crate) fn state_label(
 }
 
 /// An evidence item's state in those words, with why it is not loaded
-/// (`not loaded: shadowed`) and `by target` for an on-demand item the
-/// target triggers.
+/// in the words of [`not_loaded_label`] (`shadowed`, `excluded`), and `by
+/// target` for an on-demand item the target triggers.
 pub(crate) fn item_state(
     category: playbookdiff_compare::Category,
     phase: playbookdiff_model::LoadPhase,
@@ -355,21 +355,51 @@ pub(crate) fn item_state(
     has_target: bool,
 ) -> String {
     use playbookdiff_compare::{Cell, Reception};
-    use playbookdiff_model::Applicability;
     let r = Reception::of(phase, applicability);
     match (r, applicability) {
         (Reception::OnDemand, _) if has_target && Cell::triggers(phase, applicability) => {
             "by target".to_string()
         }
-        (Reception::NotLoaded, a) => {
-            let why = match a {
-                Applicability::Shadowed => "shadowed",
-                Applicability::Excluded => "excluded",
-                Applicability::Unavailable => "outside the mode",
-                _ => "out of scope",
-            };
-            format!("not loaded: {why}")
-        }
+        (Reception::NotLoaded, a) => not_loaded_label(Some(a)).to_string(),
         (r, _) => state_label(category, r).to_string(),
     }
 }
+
+/// The one word for each reason an item is not loaded, the same in the
+/// view, `check` and `explain` (`applicability` of the item): `shadowed`
+/// (another source wins its slot), `excluded` (a setting removes it, or
+/// the harness refuses it: empty, invalid), `unavailable` (outside what
+/// the mode reads: a personal file in repo mode, a link out of the
+/// repository) and `not loaded` (loaded only from other launch
+/// directories). The legend of the view explains each ([`NOT_LOADED_LEGEND`]).
+pub(crate) fn not_loaded_label(
+    applicability: Option<playbookdiff_model::Applicability>,
+) -> &'static str {
+    use playbookdiff_model::Applicability;
+    match applicability {
+        Some(Applicability::Shadowed) => "shadowed",
+        Some(Applicability::Excluded) => "excluded",
+        Some(Applicability::Unavailable) => "unavailable",
+        _ => "not loaded",
+    }
+}
+
+/// The view's legend of the words of [`not_loaded_label`].
+pub(crate) const NOT_LOADED_LEGEND: [(&str, &str); 4] = [
+    (
+        "not loaded",
+        "not loaded = the agent has it, but not from this launch directory.",
+    ),
+    (
+        "shadowed",
+        "shadowed = the agent has it, but another file or item wins its place.",
+    ),
+    (
+        "excluded",
+        "excluded = the agent finds it, but refuses it or a setting removes it.",
+    ),
+    (
+        "unavailable",
+        "unavailable = it exists, but outside what this mode reads.",
+    ),
+];

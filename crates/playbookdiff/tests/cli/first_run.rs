@@ -326,3 +326,73 @@ fn a_claude_md_that_only_imports_agents_md_is_shown_as_the_bridge() {
     assert_eq!(code, 0, "{out}");
     assert!(!out.contains("\"instruction:"), "{out}");
 }
+
+/// Each reason an item is not loaded has its own word, the same in the
+/// view, `check` and `explain`: a skill Codex refuses (no description) is
+/// `excluded`, a CLAUDE.md OpenCode skips for AGENTS.md is `shadowed`,
+/// and "not loaded" is kept for items loaded only from other launch
+/// directories; the view's legend explains each word it uses.
+#[test]
+fn refused_and_shadowed_items_have_their_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".agents/skills/bad")).unwrap();
+    std::fs::write(
+        root.join(".agents/skills/bad/SKILL.md"),
+        "---\nname: bad\n---\nbody\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("AGENTS.md"), "# Rules\n\nUse pnpm.\n").unwrap();
+    std::fs::write(root.join("CLAUDE.md"), "# Rules\n\nUse npm.\n").unwrap();
+    std::fs::create_dir(root.join("pkg")).unwrap();
+    std::fs::write(root.join("pkg/AGENTS.md"), "# Package\n\nRun make.\n").unwrap();
+    crate::support::git(root, &["init", "-q", "."]);
+    crate::support::git(root, &["add", "-A"]);
+    let (_, view, _) = run(root, &[]);
+    let skills: Vec<&str> = view
+        .lines()
+        .skip_while(|l| *l != "Skills")
+        .take_while(|l| *l != "MCP servers")
+        .collect();
+    let bad = skills
+        .iter()
+        .find(|l| l.starts_with("! bad "))
+        .expect(&view);
+    assert!(bad.contains(" excluded "), "{view}");
+    assert!(!bad.contains("not loaded"), "{view}");
+    let claude = instruction_row(&view, "CLAUDE.md").expect(&view);
+    assert!(claude.trim_end().ends_with("shadowed"), "{view}");
+    let flat = view.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("excluded = the agent finds it, but refuses it"),
+        "{view}"
+    );
+    assert!(
+        flat.contains("shadowed = the agent has it, but another file"),
+        "{view}"
+    );
+    // pkg/AGENTS.md: Codex reads it only when launched in pkg.
+    let pkg = instruction_row(&view, "pkg/AGENTS.md").expect(&view);
+    assert!(pkg.contains(" not loaded "), "{view}");
+    assert!(flat.contains("not loaded = the agent has it, but not from this launch directory"));
+    let (_, json, _) = run(root, &["check", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let id = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .find(|id| id.starts_with("skill:") && id.contains(":bad:"))
+        .expect(&json)
+        .to_string();
+    let (_, out, _) = run(root, &["explain", &id]);
+    assert!(
+        out.contains(".agents/skills/bad/SKILL.md:1-3  (excluded)"),
+        "{out}"
+    );
+    for args in [vec!["explain", id.as_str()], vec!["check"]] {
+        let (_, out, _) = run(root, &args);
+        assert!(!out.contains("not loaded"), "{args:?}: {out}");
+        assert!(out.contains("Codex refuses"), "{args:?}: {out}");
+    }
+}
