@@ -14,6 +14,9 @@
 pub mod problems;
 pub mod scope;
 
+mod compilation;
+pub use compilation::Compilation;
+
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_source::Repo;
 

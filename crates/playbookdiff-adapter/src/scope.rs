@@ -1,7 +1,8 @@
 //! Where a directory stands relative to the launch directory and the
 //! target: the scope questions every adapter asks the same way.
 
-use playbookdiff_model::{AnalysisContext, RepoPath};
+use crate::problems::quote;
+use playbookdiff_model::{AnalysisContext, Diagnostic, DiagnosticCode, RepoPath, Severity};
 use playbookdiff_source::Repo;
 
 /// A directory for a message: its path, or "the repository root".
@@ -52,6 +53,33 @@ pub fn nearest_git_marker<'a>(
                 .is_some_and(|marker| repo.tree().stat(&marker).is_ok())
         })
         .cloned()
+}
+
+/// The project root an agent that takes the nearest `.git` as its root
+/// (Codex with its default `project_root_markers`, OpenCode's worktree)
+/// would use, against the supplied repositoryRoot, with the
+/// `project-root-assumed` diagnostic saying so: the directory of
+/// [`nearest_git_marker`] (`dirs` closest to cwd first) and a warning
+/// whose message is `nested` of that directory quoted
+/// ([`crate::problems::quote`]); else, when the root holds no `.git`
+/// either, `None` and a diagnostic with message `no_marker`; else `None`
+/// and no diagnostic. The messages say what the harness does.
+pub fn project_root<'a>(
+    repo: &Repo<'_>,
+    dirs: impl IntoIterator<Item = &'a RepoPath>,
+    nested: impl FnOnce(&str) -> String,
+    no_marker: &str,
+) -> (Option<RepoPath>, Option<Diagnostic>) {
+    if let Some(dir) = nearest_git_marker(repo, dirs) {
+        let d = Diagnostic::new(DiagnosticCode::ProjectRootAssumed, nested(&quote(&dir)))
+            .with_severity(Severity::Warning);
+        return (Some(dir), Some(d));
+    }
+    if repo.has_git_marker() {
+        return (None, None);
+    }
+    let d = Diagnostic::new(DiagnosticCode::ProjectRootAssumed, no_marker);
+    (None, Some(d))
 }
 
 #[cfg(test)]

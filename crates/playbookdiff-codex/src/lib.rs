@@ -1,6 +1,6 @@
 //! The Codex adapter: what OpenAI Codex CLI receives from a repository.
 //!
-//! [`ADAPTER`] turns a [`Repo`] and an [`AnalysisContext`] into one
+//! [`ADAPTER`] turns a [`Repo`](playbookdiff_source::Repo) and an [`AnalysisContext`] into one
 //! [`EffectiveAgentConfig`] following spec 004 (`shared/seeds/004_*.txt`,
 //! "Codex harness specification") and harness facts section B:
 //!
@@ -35,11 +35,11 @@
 //! directories on the way to targetPath are looked at. Items in any other
 //! directory (a sibling package) are not listed at all, so one
 //! compilation costs what is in scope, not the size of the repository:
-//! [`Repo::files_named_under`] answers from the sorted index.
+//! [`Repo::files_named_under`](playbookdiff_source::Repo::files_named_under) answers from the sorted index.
 //!
 //! Architecture invariant: the adapter never fails and never panics. A
 //! broken file is a diagnostic; every file is read through
-//! [`Repo::read_text`] with a limit ([`READ_LIMIT`]); nothing recurses over
+//! [`Repo::read_text`](playbookdiff_source::Repo::read_text) with a limit ([`READ_LIMIT`]); nothing recurses over
 //! the depth of the analysed tree; no literal secret from the repository
 //! is written anywhere in the result, messages included.
 //!
@@ -55,13 +55,13 @@ mod skill_file;
 mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{problems, scope, Declared, Request};
+use playbookdiff_adapter::{problems, scope, Compilation, Declared, Request};
 pub use playbookdiff_adapter::{ContextWindow, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
     SourceFormat, SourceRef,
 };
-use playbookdiff_source::{EntryKind, Repo, Resolved};
+use playbookdiff_source::{EntryKind, Resolved};
 
 /// Entry names whose presence makes a directory hold Codex configuration
 /// (a candidate launch directory for `check --all-dirs`).
@@ -140,9 +140,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let facts = profile::facts_for(version);
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx {
-        repo,
-        context,
-        diags: problems::at_start(repo, context, HARNESS.display_name()),
+        base: Compilation::new(repo, context, HARNESS),
         refusals: Vec::new(),
         trust: inputs.trust,
         project_root: RepoPath::root(),
@@ -182,16 +180,15 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
 
     out.assumptions = assumptions(context, version, &facts, inputs);
-    out.diagnostics = problems::dedupe(cx.diags);
+    out.diagnostics = cx.base.into_diagnostics();
     out
 }
 
-/// Shared state of one compilation: the repository, the context and the
-/// diagnostics collected so far.
+/// Shared state of one compilation: the toolkit's (the repository, the
+/// context and the diagnostics collected so far, reached through `Deref`)
+/// and Codex's own.
 pub(crate) struct Cx<'r, 't> {
-    pub repo: &'r Repo<'t>,
-    pub context: &'r AnalysisContext,
-    pub diags: Vec<Diagnostic>,
+    base: Compilation<'r, 't>,
     /// Why Codex refuses the merged configuration (and so does not start),
     /// with where; empty when it loads.
     pub refusals: Vec<(String, Option<SourceRef>)>,
@@ -200,6 +197,19 @@ pub(crate) struct Cx<'r, 't> {
     /// Codex's project root: the repository root, or a nested directory
     /// holding `.git` between it and cwd.
     pub project_root: RepoPath,
+}
+
+impl<'r, 't> std::ops::Deref for Cx<'r, 't> {
+    type Target = Compilation<'r, 't>;
+    fn deref(&self) -> &Self::Target {
+        &self.base
+    }
+}
+
+impl std::ops::DerefMut for Cx<'_, '_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.base
+    }
 }
 
 impl Cx<'_, '_> {
@@ -216,18 +226,13 @@ impl Cx<'_, '_> {
         level(dir).or_else(|| level(&self.project_root))
     }
 
-    /// Records a diagnostic.
-    pub fn diag(&mut self, d: Diagnostic) {
-        self.diags.push(d);
-    }
-
     /// Records that Codex refuses the configuration because of `why`
     /// (a clause naming the key), found at `at`.
     pub fn refuse(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
         self.refusals.push((why.into(), at));
     }
 
-    /// [`Repo::resolve`] for a path that may legitimately be absent:
+    /// [`Repo::resolve`](playbookdiff_source::Repo::resolve) for a path that may legitimately be absent:
     /// a name missing inside a directory reached through a working link is
     /// `Missing`, not `Dangling` (the link itself is fine).
     pub fn resolve(&self, path: &RepoPath) -> Resolved {
@@ -294,24 +299,14 @@ pub(crate) fn not_a_file(
 /// `out-of-scope`.
 fn check_project_root(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Option<RepoPath> {
     // Closest to cwd first: Codex stops at the first marker walking up.
-    if let Some(dir) = scope::nearest_git_marker(cx.repo, chain.iter().rev()) {
-        let d = problems::quote(&dir);
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::ProjectRootAssumed,
-                format!("{d} holds a `.git` entry, so Codex with the default project_root_markers takes {d} as the project root: instruction files, skills and `.codex/config.toml` layers above it are not read, and are listed out of scope; pass {d} as the repository to see Codex's view (user configuration can change the markers)."),
-            )
-            .with_severity(Severity::Warning),
-        );
-        return Some(dir);
-    }
-    if !cx.repo.has_git_marker() {
-        cx.diag(Diagnostic::new(
-            DiagnosticCode::ProjectRootAssumed,
-            "The repository root has no `.git` entry, so Codex with the default project_root_markers would look for a project root above it, or use cwd alone; the analysis assumes the supplied repositoryRoot is the project root.",
-        ));
-    }
-    None
+    let (root, d) = scope::project_root(
+        cx.repo,
+        chain.iter().rev(),
+        |d| format!("{d} holds a `.git` entry, so Codex with the default project_root_markers takes {d} as the project root: instruction files, skills and `.codex/config.toml` layers above it are not read, and are listed out of scope; pass {d} as the repository to see Codex's view (user configuration can change the markers)."),
+        "The repository root has no `.git` entry, so Codex with the default project_root_markers would look for a project root above it, or use cwd alone; the analysis assumes the supplied repositoryRoot is the project root.",
+    );
+    cx.diags.extend(d);
+    root
 }
 
 /// An explicitly untrusted launch directory (fidelity X27): releases with
@@ -332,10 +327,11 @@ fn untrusted_chain(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig, version:
     if dropped.is_empty() {
         return;
     }
-    cx.diag(Diagnostic::new(
+    let d = Diagnostic::new(
         DiagnosticCode::ProjectUntrusted,
         format!("The project is untrusted for cwd {} (the trust entry given), so Codex {version} sends none of its `AGENTS.md` files: {}; trust the project in `~/.codex/config.toml` to receive them.", problems::quote(&cx.context.cwd), dropped.join(", ")),
-    ));
+    );
+    cx.diag(d);
 }
 
 /// A configuration Codex refuses (X4, X6; openai/codex

@@ -1164,7 +1164,7 @@ fn budget(
         }
         Budget::Chars(n) => format!("{n} characters (the context window given as unknown)"),
     };
-    cx.diag(Diagnostic::new(
+    let d = Diagnostic::new(
         DiagnosticCode::SkillListingBudget,
         // count >= 2: the skills a fresh installation bundles.
         format!(
@@ -1176,7 +1176,8 @@ fn budget(
             nb,
             list(&with_bundled),
         ),
-    ));
+    );
+    cx.diag(d);
 }
 
 /// Splits `X/.agents/skills/<rest...>` into `X` and the components after

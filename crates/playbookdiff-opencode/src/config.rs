@@ -23,7 +23,7 @@
 //! Unknown top-level keys are dropped silently (seen with 1.18.33: `"bogus":
 //! 1` loads).
 
-use crate::{place, Cx, READ_LIMIT};
+use crate::{place, Cx, Walk, READ_LIMIT};
 use jsonc_parser::ast::{ObjectPropName, Value as Ast};
 use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions};

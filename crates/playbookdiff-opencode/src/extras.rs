@@ -13,7 +13,7 @@
 
 use crate::config::Layer;
 use crate::walk::{self, Opts};
-use crate::Cx;
+use crate::{Cx, Walk};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, SourceFormat, SourceRef};
 

@@ -23,7 +23,9 @@
 //!   including) cwd is attached, once per message (seen with `opencode
 //!   debug agent build --tool read`).
 
-use crate::{glob, place, strictly_below, target_only_dirs, Cx, INSTRUCTION_FILES, READ_LIMIT};
+use crate::{
+    glob, place, strictly_below, target_only_dirs, Cx, Walk, INSTRUCTION_FILES, READ_LIMIT,
+};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,

@@ -1,6 +1,6 @@
 //! The OpenCode adapter: what OpenCode receives from a repository.
 //!
-//! [`ADAPTER`] turns a [`Repo`] and an [`AnalysisContext`] into one
+//! [`ADAPTER`] turns a [`Repo`](playbookdiff_source::Repo) and an [`AnalysisContext`] into one
 //! [`EffectiveAgentConfig`] following the behaviour of the OpenCode release
 //! named in [`PROFILED_VERSIONS`], read from its shipped code (the
 //! `opencode-ai` npm package; sources in the `sst/opencode` repository,
@@ -36,7 +36,7 @@
 //!   their source, since the model has no item for them.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
-//! file is read through [`Repo::read_text`] with [`READ_LIMIT`]; no literal
+//! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text) with [`READ_LIMIT`]; no literal
 //! secret from the repository is written anywhere in the result.
 
 mod config;
@@ -49,12 +49,12 @@ mod skills;
 mod walk;
 
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{problems, scope, Declared, Request};
+use playbookdiff_adapter::{problems, scope, Compilation, Declared, Request};
 use playbookdiff_model::{
-    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
     SourceFormat,
 };
-use playbookdiff_source::{Repo, Resolved};
+use playbookdiff_source::Resolved;
 
 /// OpenCode, contract id `opencode`.
 pub const HARNESS: Harness = Harness::new("opencode", "OpenCode");
@@ -109,11 +109,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
 fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let Request { repo, context, .. } = *req;
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
-    let mut cx = Cx {
-        repo,
-        context,
-        diags: problems::at_start(repo, context, HARNESS.display_name()),
-    };
+    let mut cx = Cx::new(repo, context, HARNESS);
     check_worktree(&mut cx);
 
     let layers = config::load(&mut cx);
@@ -126,48 +122,47 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     unavailable(&mut cx, &out);
 
     out.assumptions = assumptions(context);
-    out.diagnostics = problems::dedupe(cx.diags);
+    out.diagnostics = cx.into_diagnostics();
     out
 }
 
-/// Shared state of one compilation: the repository, the context and the
-/// diagnostics collected so far.
-pub(crate) struct Cx<'r, 't> {
-    pub repo: &'r Repo<'t>,
-    pub context: &'r AnalysisContext,
-    pub diags: Vec<Diagnostic>,
-}
+/// Shared state of one compilation (the toolkit's).
+pub(crate) type Cx<'r, 't> = Compilation<'r, 't>;
 
-impl Cx<'_, '_> {
-    /// Records a diagnostic.
-    pub fn diag(&mut self, d: Diagnostic) {
-        self.diags.push(d);
-    }
-
+/// What OpenCode's compilation asks of the shared state.
+pub(crate) trait Walk {
     /// The directories OpenCode walks from cwd up to the worktree (the
     /// repository root), closest first.
-    pub fn up_chain(&self) -> Vec<RepoPath> {
-        let mut v = self.context.cwd.ancestors_root_first();
-        v.reverse();
-        v
-    }
+    fn up_chain(&self) -> Vec<RepoPath>;
 
     /// True when `path` exists for OpenCode's `exists` check (Node's
     /// `existsSync`, which follows links): any kind of entry, a link that
     /// resolves inside the repository, or a link out of it (whose target
     /// the analysis cannot see; it is assumed to exist).
-    pub fn exists(&self, path: &RepoPath) -> bool {
+    fn exists(&self, path: &RepoPath) -> bool;
+
+    /// Reports why `path` could not be followed, when `r` is a link
+    /// problem (the toolkit's [`problems::link_problem`] message); `what`
+    /// names the item, `effect` says what OpenCode does. Returns true when a
+    /// diagnostic was emitted.
+    fn link_problem(&mut self, r: &Resolved, what: &str, effect: &str) -> bool;
+}
+
+impl Walk for Cx<'_, '_> {
+    fn up_chain(&self) -> Vec<RepoPath> {
+        let mut v = self.context.cwd.ancestors_root_first();
+        v.reverse();
+        v
+    }
+
+    fn exists(&self, path: &RepoPath) -> bool {
         matches!(
             self.repo.resolve(path),
             Resolved::Inside { .. } | Resolved::Outside { .. }
         )
     }
 
-    /// Reports why `path` could not be followed, when `r` is a link
-    /// problem (the toolkit's [`problems::link_problem`] message); `what`
-    /// names the item, `effect` says what OpenCode does. Returns true when a
-    /// diagnostic was emitted.
-    pub fn link_problem(&mut self, r: &Resolved, what: &str, effect: &str) -> bool {
+    fn link_problem(&mut self, r: &Resolved, what: &str, effect: &str) -> bool {
         let (Resolved::Dangling { link, .. }
         | Resolved::Outside { link, .. }
         | Resolved::Loop { link }) = r
@@ -189,23 +184,13 @@ impl Cx<'_, '_> {
 /// walk goes to the file system root. The analysis takes repositoryRoot as
 /// the worktree and says when the tree suggests otherwise.
 fn check_worktree(cx: &mut Cx<'_, '_>) {
-    if let Some(dir) = scope::nearest_git_marker(cx.repo, &cx.up_chain()) {
-        let d = problems::quote(&dir);
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::ProjectRootAssumed,
-                format!("{d} holds a `.git` entry, so OpenCode would take {d} as its worktree and stop every upward search (`AGENTS.md`, `opencode.json`, `.opencode`, skills) there; the analysis keeps the supplied repositoryRoot, so pass {d} as the repository to see that view."),
-            )
-            .with_severity(Severity::Warning),
-        );
-        return;
-    }
-    if !cx.repo.has_git_marker() {
-        cx.diag(Diagnostic::new(
-            DiagnosticCode::ProjectRootAssumed,
-            "The repository root has no `.git` entry, so OpenCode would treat the launch directory as a non-git project whose worktree is the file system root, and search for AGENTS.md, opencode.json, .opencode and skills above the repository too; the analysis assumes the supplied repositoryRoot is the worktree.",
-        ));
-    }
+    let (_, d) = scope::project_root(
+        cx.repo,
+        &cx.up_chain(),
+        |d| format!("{d} holds a `.git` entry, so OpenCode would take {d} as its worktree and stop every upward search (`AGENTS.md`, `opencode.json`, `.opencode`, skills) there; the analysis keeps the supplied repositoryRoot, so pass {d} as the repository to see that view."),
+        "The repository root has no `.git` entry, so OpenCode would treat the launch directory as a non-git project whose worktree is the file system root, and search for AGENTS.md, opencode.json, .opencode and skills above the repository too; the analysis assumes the supplied repositoryRoot is the worktree.",
+    );
+    cx.diags.extend(d);
 }
 
 /// One diagnostic per layer outside the repository that can change a

@@ -23,7 +23,7 @@
 
 use crate::config::Merged;
 use crate::walk::{self, Opts};
-use crate::{place, strictly_below, target_only_dirs, Cx, READ_LIMIT};
+use crate::{place, strictly_below, target_only_dirs, Cx, Walk, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
