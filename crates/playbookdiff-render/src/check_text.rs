@@ -563,19 +563,27 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
             continue;
         }
         for i in items.iter().take(12) {
-            let _ = writeln!(
-                out,
-                "  {}  ({})",
-                clean(&location(&i.source)),
-                crate::report::item_state(
-                    f.category,
-                    i.load_phase,
-                    i.applicability,
-                    r.context.target_path.is_some()
-                )
+            let state = crate::report::item_state(
+                f.category,
+                i.load_phase,
+                i.applicability,
+                r.context.target_path.is_some(),
             );
+            out.push_str(&crate::layout::pair_lines(
+                "  ",
+                &clean(&location(&i.source)),
+                &format!("({state})"),
+                columns(),
+            ));
             if let Some(res) = &i.source.resolved_path {
-                let _ = writeln!(out, "    links to {}", clean(res.as_str()));
+                let _ = writeln!(
+                    out,
+                    "    links to {}",
+                    crate::layout::shorten_path_left(
+                        &clean(res.as_str()),
+                        columns().saturating_sub(13).max(20)
+                    )
+                );
             }
             for pr in f.problems.iter().filter(|pr| {
                 pr.harness == i.harness
@@ -609,14 +617,22 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
     if !f.differences.is_empty() {
         let _ = writeln!(out, "\n{}", p.paint("What differs", heading()));
         for d in &f.differences {
-            let _ = writeln!(out, "  {}", clean(&d.field));
+            out.push_str(&crate::layout::wrap_quoted(
+                &clean(&d.field),
+                "  ",
+                columns(),
+                3,
+            ));
             for v in &d.values {
-                let _ = writeln!(
-                    out,
-                    "    {:<12} {}",
-                    v.harness.as_str(),
-                    clean(v.value.as_deref().unwrap_or("(not set)"))
+                let first = format!("    {:<12} ", v.harness.as_str());
+                let value = crate::layout::wrap_quoted(
+                    &clean(v.value.as_deref().unwrap_or("(not set)")),
+                    &" ".repeat(crate::layout::width(&first)),
+                    columns(),
+                    4,
                 );
+                out.push_str(&first);
+                out.push_str(value.trim_start());
             }
         }
     }
@@ -624,18 +640,27 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
         let _ = writeln!(out, "\n{}", p.paint("Paragraphs", heading()));
         for (n, para) in f.paragraphs.iter().enumerate().take(20) {
             for side in &para.sides {
+                let head = format!("  {}. {} ", n + 1, side.harness.as_str());
                 let _ = writeln!(
                     out,
-                    "  {}. {} {}",
-                    n + 1,
-                    side.harness.as_str(),
-                    clean(&location(&side.source))
+                    "{head}{}",
+                    crate::layout::shorten_path_left(
+                        &clean(&location(&side.source)),
+                        columns()
+                            .saturating_sub(crate::layout::width(&head))
+                            .max(20)
+                    )
                 );
                 for line in side.text.lines().take(8) {
                     if line.trim().is_empty() {
                         out.push_str("     |\n");
                     } else {
-                        out.push_str(&wrap(&clean(line), "     | ", columns()));
+                        out.push_str(&crate::layout::wrap_quoted(
+                            &clean(line),
+                            "     | ",
+                            columns(),
+                            3,
+                        ));
                     }
                 }
             }
@@ -644,10 +669,11 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                     .similarity
                     .map(|s| format!(" ({s}% similar)"))
                     .unwrap_or_default();
-                out.push_str(&wrap(
+                out.push_str(&crate::layout::wrap_quoted(
                     &clean(&format!("diff{sim}: {d}")),
                     "     ",
                     columns(),
+                    12,
                 ));
             }
         }

@@ -328,6 +328,70 @@ pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, columns: usize) 
     out
 }
 
+/// Wraps quoted repository text (an excerpt people read, never a command
+/// they paste) to `columns` columns, every line prefixed by `indent`: as
+/// [`wrap`], except that a word wider than a line (a long URL, a run of
+/// CJK text without spaces, a line of one character repeated) is cut at
+/// character boundaries into pieces that fit, by display width. At most
+/// `max_lines` lines; a longer text ends in `…` on the last one.
+pub(crate) fn wrap_quoted(text: &str, indent: &str, columns: usize, max_lines: usize) -> String {
+    use std::fmt::Write as _;
+    let room = columns.saturating_sub(width(indent)).max(20);
+    let mut pieces: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        if width(word) <= room {
+            pieces.push(word.to_string());
+            continue;
+        }
+        let mut cur = String::new();
+        let mut used = 0;
+        for c in word.chars() {
+            let cw = char_width(c);
+            if used + cw > room && !cur.is_empty() {
+                pieces.push(std::mem::take(&mut cur));
+                used = 0;
+            }
+            cur.push(c);
+            used += cw;
+        }
+        if !cur.is_empty() {
+            pieces.push(cur);
+        }
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut used = 0;
+    for p in pieces {
+        let w = width(&p);
+        if !line.is_empty() && used + 1 + w > room {
+            lines.push(std::mem::take(&mut line));
+            used = 0;
+        }
+        if !line.is_empty() {
+            line.push(' ');
+            used += 1;
+        }
+        line.push_str(&p);
+        used += w;
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    if lines.len() > max_lines.max(1) {
+        lines.truncate(max_lines.max(1));
+        let last = lines.last_mut().expect("one line at least");
+        while width(last) + 2 > room {
+            last.pop();
+        }
+        last.push_str(" …");
+    }
+    let mut out = String::new();
+    for l in lines {
+        let _ = writeln!(out, "{indent}{l}");
+    }
+    out
+}
+
 /// `word` as a path in backticks (`` `a/b`, ``): the path and what follows
 /// the closing backtick, or `None` when the word is anything else (a
 /// command in backticks has spaces, and is never shortened).
@@ -367,6 +431,20 @@ fn words(text: &str, room: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_text_is_cut_to_the_width_even_without_spaces() {
+        let cjk = "新規スクリプトは".repeat(12);
+        let out = wrap_quoted(&cjk, "     | ", 80, 8);
+        assert!(out.lines().count() > 1, "{out}");
+        assert!(out.lines().all(|l| width(l) <= 80), "{out}");
+        assert_eq!(out.replace("     | ", "").replace('\n', ""), cjk);
+        let long = "x".repeat(13_000);
+        let out = wrap_quoted(&long, "     | ", 80, 3);
+        assert_eq!(out.lines().count(), 3, "{out}");
+        assert!(out.lines().all(|l| width(l) <= 80), "{out}");
+        assert!(out.trim_end().ends_with(" …"), "{out}");
+    }
 
     #[test]
     fn wide_characters_count_two_columns() {

@@ -88,6 +88,37 @@ pub fn put_command_first(command: &str, args: &[OsString]) -> String {
     line
 }
 
+/// The view (no command) prints text for people only: the line that says
+/// so and gives the command for tools, `check` with the same arguments
+/// and `--format json` (`--json`, `--format X` and `--format=X` left out).
+fn view_is_text(words: &[String]) -> String {
+    let mut rest: Vec<String> = Vec::new();
+    let mut skip = false;
+    for w in words {
+        if skip {
+            skip = false;
+            continue;
+        }
+        if w == "--format" {
+            skip = true;
+            continue;
+        }
+        if w == "--json" || w.starts_with("--format=") {
+            continue;
+        }
+        rest.push(shell_word(w));
+    }
+    let mut line = String::from(
+        "the view (no command) prints text for people only; for JSON run: playbookdiff check",
+    );
+    for r in rest {
+        line.push(' ');
+        line.push_str(&r);
+    }
+    line.push_str(" --format json");
+    line
+}
+
 /// `s` as one shell word: as is when it needs no quoting, else in single
 /// quotes.
 fn shell_word(s: &str) -> String {
@@ -122,6 +153,12 @@ pub fn misparsed(args: &[OsString], current_dir: Option<&Path>) -> Option<String
     };
     if let Some(command) = words[1..].iter().find(|w| names.contains(w) && !exists(w)) {
         return Some(put_command_first(command, args));
+    }
+    if words
+        .iter()
+        .any(|w| w == "--json" || w == "--format" || w.starts_with("--format="))
+    {
+        return Some(view_is_text(&words));
     }
     if !first.starts_with('-') && !exists(first) {
         if let Some(close) = closest(first, &names) {
@@ -172,7 +209,9 @@ mod tests {
     #[test]
     fn parse_errors_that_are_habits() {
         let here = tempfile::tempdir().unwrap();
-        let cases: [(&[&str], Option<&str>); 5] = [
+        let cases: [(&[&str], Option<&str>); 7] = [
+            (&["playbookdiff", "--json"], Some("the view (no command) prints text for people only; for JSON run: playbookdiff check --format json")),
+            (&["playbookdiff", "repo", "--format", "json", "--cwd", "a b"], Some("the view (no command) prints text for people only; for JSON run: playbookdiff check repo --cwd 'a b' --format json")),
             (&["playbookdiff", "--json", "check"], Some("put the command first: playbookdiff check --json")),
             (&["playbookdiff", "repo", "check"], Some("put the command first: playbookdiff check repo")),
             (&["playbookdiff", "explian", "x"], Some("unknown command 'explian'; did you mean 'explain'? (no directory 'explian' exists either; see 'playbookdiff --help')")),

@@ -1,5 +1,6 @@
-//! Real input, read by a person: the view, `check`, `check --all-dirs` and
-//! `compile` of every corpus repository (`../shared/corpus/`, in both its
+//! Real input, read by a person: the view, `check`, `check --all-dirs`,
+//! `compile` and `explain` (of the first finding of each category and
+//! type) of every corpus repository (`../shared/corpus/`, in both its
 //! forms), run from the repository's root as a user would, into a pipe.
 //! Not on a terminal, text output takes 80 columns: every line must fit
 //! them (commands and ids are never broken, paths are shortened from the
@@ -36,6 +37,29 @@ fn wide_lines(dir: &Path, args: &[&str]) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The ids of the first finding of each category and type (`instruction`
+/// `missing`, `skill` `capability-gap`, ...) of `check` at the root of
+/// `dir`, in the document's order.
+fn explain_ids(dir: &Path) -> Vec<String> {
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(dir)
+        .args(["check", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut seen = Vec::new();
+    let mut ids = Vec::new();
+    for f in v["findings"].as_array().into_iter().flatten() {
+        let key = (f["category"].to_string(), f["type"].to_string());
+        if !seen.contains(&key) {
+            seen.push(key);
+            ids.push(f["id"].as_str().unwrap_or_default().to_string());
+        }
+    }
+    ids
+}
+
 #[test]
 fn every_corpus_repository_fits_eighty_columns_in_a_pipe() {
     let Some(corpus) = support::corpus_root("every_corpus_repository_fits_eighty_columns") else {
@@ -57,6 +81,14 @@ fn every_corpus_repository_fits_eighty_columns_in_a_pipe() {
             let repo = support::materialize(&corpus, name, form);
             for args in commands {
                 for (w, line) in wide_lines(&repo.root, args) {
+                    failures.push(format!("{name} ({form:?}) {args:?}: {w} columns: {line}"));
+                }
+            }
+            // `explain` on the first finding of each category and kind,
+            // whose evidence quotes the repository's own text.
+            for id in explain_ids(&repo.root) {
+                let args = ["explain", id.as_str()];
+                for (w, line) in wide_lines(&repo.root, &args) {
                     failures.push(format!("{name} ({form:?}) {args:?}: {w} columns: {line}"));
                 }
             }

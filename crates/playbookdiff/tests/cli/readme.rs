@@ -143,3 +143,48 @@ fn the_readme_names_every_profiled_agent_version() {
         }
     }
 }
+
+/// The README's options table and the CLI agree on `--format`: every
+/// command its row names accepts `--format json` and prints JSON, and the
+/// view, which the row says is text only, refuses `--json` in one line
+/// that gives the `check --format json` the row names.
+#[test]
+fn the_readme_format_row_matches_the_cli() {
+    let readme = readme();
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| `--format`"))
+        .expect("the options table has a --format row");
+    let cell = row.split(" | ").nth(1).expect("a description cell");
+    let (named, rest) = cell
+        .split_once(':')
+        .expect("the row names its commands first");
+    let commands: Vec<&str> = named.split(", ").map(|c| c.trim_matches('`')).collect();
+    assert_eq!(commands, ["compile", "check", "explain", "diff"], "{row}");
+    assert!(rest.contains("The view (no command) is text only"), "{row}");
+    assert!(rest.contains("`check --format json`"), "{row}");
+    let root = workspace_root();
+    let example = root.join("examples/monorepo");
+    for command in ["compile", "check"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_playbookdiff"))
+            .current_dir(&example)
+            .args([command, "--root", "--format", "json"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{command}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        assert!(v.is_object(), "{command}");
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_playbookdiff"))
+        .current_dir(&example)
+        .args(["--root", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("playbookdiff check --root --format json"),
+        "{err}"
+    );
+}
