@@ -40,7 +40,11 @@ fn at(path: &RepoPath, format: SourceFormat) -> SourceRef {
 /// dangling link, a link out of the repository, a loop), pointing at
 /// `path`; `None` for any other resolution. `what`, when given, names the
 /// item first ("the skill folder `x`"); `effect` says what the harness
-/// does.
+/// does with a dangling link or a loop. A link out of the repository gets
+/// no `effect`: every harness follows it and reads its target where that
+/// exists on the machine (checked with Codex 0.171.0 and OpenCode 1.18.33,
+/// `loop/AGENTS.md -> /tmp/outside.md` loaded from `loop`), which the
+/// analysis never reads.
 pub fn link_problem(
     r: &Resolved,
     path: &RepoPath,
@@ -61,7 +65,7 @@ pub fn link_problem(
         Resolved::Outside { link, target } => Diagnostic::new(
             DiagnosticCode::SymlinkOutsideRepository,
             format!(
-                "{what}the symbolic link {} points outside the repository ({}), whose content is not reproducible repository state, so repo mode does not read it and {effect}; vendor the content into the repository.",
+                "{what}the symbolic link {} points outside the repository ({}): the agent follows it and receives that file wherever it exists, but its content is not repository state, so PlaybookDiff does not read it and cannot say what the agent receives there; vendor the content into the repository.",
                 quote(link),
                 quote(target)
             ),

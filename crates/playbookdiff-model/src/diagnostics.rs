@@ -259,8 +259,11 @@ declare_codes! {
     /// A file is not valid UTF-8. Invalid sequences are replaced by U+FFFD
     /// in the analysis; the agent may read it differently.
     InvalidUtf8 = "invalid-utf8", Warning, RepositoryProblem, any, "0.1.0", "a file is not valid UTF-8";
-    /// A symbolic link points outside the repository. Repo mode does not
-    /// follow it because its target is not reproducible repository content.
+    /// A symbolic link points outside the repository. The agents follow it
+    /// and receive its target wherever that exists on the machine (Codex
+    /// 0.171.0 and OpenCode 1.18.33 load `loop/AGENTS.md -> /tmp/outside.md`
+    /// from `loop`); PlaybookDiff never reads outside the repository, so
+    /// what the agent receives there is unknown to the analysis.
     SymlinkOutsideRepository = "symlink-outside-repository", Warning, RepositoryProblem, any, "0.1.0", "a symbolic link points outside the repository";
     /// A symbolic link points at nothing. The agent cannot load it either.
     SymlinkDangling = "symlink-dangling", Warning, RepositoryProblem, any, "0.1.0", "a symbolic link points at a path that does not exist";

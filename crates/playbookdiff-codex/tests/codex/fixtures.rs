@@ -933,7 +933,15 @@ fn symlinked_agents_md_records_resolved_path() {
         inst(&c, "sub/AGENTS.md").applicability,
         Applicability::Unavailable
     );
-    one_diag(&c, "symlink-outside-repository");
+    // Codex 0.171.0 follows such a link and loads its target: the message
+    // says so instead of claiming the agent loads nothing from it.
+    let d = one_diag(&c, "symlink-outside-repository");
+    assert!(
+        d.message.contains("the agent follows it") && d.message.contains("cannot say"),
+        "{}",
+        d.message
+    );
+    assert!(!d.message.contains("loads nothing"), "{}", d.message);
 }
 
 // ----- further rules of spec 004 -----
