@@ -809,4 +809,11 @@ impl SourceTree for GitTree {
     fn is_commit(&self) -> bool {
         true
     }
+
+    /// The tree object id of directory `dir` (no link followed on the
+    /// way); `None` when it is no directory of the commit or its tree
+    /// cannot be read.
+    fn subtree_id(&self, dir: &RepoPath) -> Option<gix::ObjectId> {
+        self.dir_id(dir).ok()
+    }
 }

@@ -8,7 +8,7 @@ use crate::{DirEntry, EntryKind, SourceError, SourceTree, TextFile};
 use elsa::sync::FrozenMap;
 use playbookdiff_model::RepoPath;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The most symbolic links followed while resolving one path (as Linux's
@@ -18,6 +18,19 @@ pub const MAX_SYMLINK_HOPS: u32 = 40;
 /// The most entries one walk records; a larger tree is reported, not
 /// indexed past it.
 pub const MAX_ENTRIES: usize = 5_000_000;
+
+/// The paths of `sorted` (sorted by text) strictly below directory `dir`
+/// (the repository-relative text, empty for the root).
+fn below<'a>(sorted: &'a [RepoPath], dir: &str) -> &'a [RepoPath] {
+    if dir.is_empty() {
+        return sorted;
+    }
+    // Paths sharing the prefix `dir/` are contiguous in text order.
+    let prefix = format!("{dir}/");
+    let start = sorted.partition_point(|p| p.as_str() < prefix.as_str());
+    let len = sorted[start..].partition_point(|p| p.as_str().starts_with(&prefix));
+    &sorted[start..start + len]
+}
 
 /// A directory or entry the walk could not read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,7 +129,12 @@ struct Node {
     ignored: bool,
     /// The ignore files in effect in the directory's parent.
     parent_level: Option<Arc<IgnoreLevel>>,
-    listing: OnceLock<Listing>,
+    /// Shared with the `Repo` this one shares with when the listing is
+    /// borrowed from it ([`Repo::sharing`]).
+    listing: OnceLock<Arc<Listing>>,
+    /// True when `listing` is borrowed from the shared `Repo`: the
+    /// subtree below is identical there, and walked.
+    borrowed: AtomicBool,
     /// Set once the whole subtree below has been listed.
     walked: OnceLock<()>,
 }
@@ -135,6 +153,7 @@ impl Node {
             ignored,
             parent_level,
             listing: OnceLock::new(),
+            borrowed: AtomicBool::new(false),
             walked: OnceLock::new(),
         }
     }
@@ -179,6 +198,8 @@ pub struct Repo<'t> {
     files: Mutex<HashMap<RepoPath, ReadResult>>,
     links: Mutex<HashMap<RepoPath, Result<String, SourceError>>>,
     has_git: bool,
+    /// The walk whose identical subtrees this one borrows, if any.
+    share: Option<&'t Repo<'t>>,
 }
 
 impl<'t> Repo<'t> {
@@ -194,7 +215,28 @@ impl<'t> Repo<'t> {
     /// entries `options.visibility` and `options.excludes` allow. Problems
     /// met while building it are [`Repo::walk_problems`], sorted by path.
     pub fn with_options(tree: &'t dyn SourceTree, options: RepoOptions) -> Self {
+        Repo::build(tree, options, None)
+    }
+
+    /// As [`Repo::with_options`], borrowing from `other` the listing of
+    /// every directory whose subtree is the same in both trees: same
+    /// [`SourceTree::subtree_id`] (a git tree id), already walked in
+    /// `other`, and both seen through the same view (a commit's, or every
+    /// entry, with the same `excludes`; git's view of a working tree never
+    /// shares). Such a subtree is neither listed nor decoded again, and its
+    /// walk problems are `other`'s, copied. Everything this `Repo` answers
+    /// is what [`Repo::with_options`] would answer; only the work differs:
+    /// for two commits of a diff, this walk lists only the directories
+    /// whose tree id changed and their children.
+    ///
+    /// `other` is typically built first with [`WalkScope::Whole`].
+    pub fn sharing(tree: &'t dyn SourceTree, options: RepoOptions, other: &'t Repo<'t>) -> Self {
+        Repo::build(tree, options, Some(other))
+    }
+
+    fn build(tree: &'t dyn SourceTree, options: RepoOptions, other: Option<&'t Repo<'t>>) -> Self {
         let (view, scope) = View::new(options);
+        let share = other.filter(|o| view.shares_with(&o.view));
         let mut repo = Repo {
             tree,
             view,
@@ -206,6 +248,7 @@ impl<'t> Repo<'t> {
             files: Mutex::new(HashMap::new()),
             links: Mutex::new(HashMap::new()),
             has_git: tree.has_git_marker(),
+            share,
         };
         match scope {
             WalkScope::Whole => repo.walk(&[RepoPath::root()]),
@@ -263,6 +306,10 @@ impl<'t> Repo<'t> {
             return;
         }
         let listing = self.listing(node, || path.clone());
+        if node.borrowed.load(Ordering::Acquire) {
+            // Walked in the shared `Repo` already.
+            return;
+        }
         for (i, child) in listing.dirs.iter() {
             if let Some(p) = path.child(&listing.entries[*i as usize].name) {
                 s.spawn(move |s| self.walk_node(s, child, p));
@@ -271,7 +318,46 @@ impl<'t> Repo<'t> {
     }
 
     fn listing<'a>(&'a self, node: &'a Node, path: impl FnOnce() -> RepoPath) -> &'a Listing {
-        node.listing.get_or_init(|| self.list(node, &path()))
+        node.listing.get_or_init(|| {
+            let path = path();
+            match self.borrow(node, &path) {
+                Some(l) => {
+                    node.borrowed.store(true, Ordering::Release);
+                    l
+                }
+                None => Arc::new(self.list(node, &path)),
+            }
+        })
+    }
+
+    /// The listing of `dir` from the shared `Repo`, when its subtree there
+    /// is the same and walked; its walk problems below `dir` are copied.
+    fn borrow(&self, node: &Node, dir: &RepoPath) -> Option<Arc<Listing>> {
+        let other = self.share?;
+        let id = self.tree.subtree_id(dir)?;
+        if other.tree.subtree_id(dir)? != id || !other.walked(dir) {
+            return None;
+        }
+        let theirs = other.dir_node(dir)?;
+        if std::ptr::eq(theirs, node) {
+            // Already the shared node (below a borrowed directory).
+            return None;
+        }
+        let listing = theirs.listing.get()?.clone();
+        let mut problems: Vec<WalkProblem> = other
+            .problems
+            .iter()
+            .chain(other.late_walk_problems().iter())
+            .filter(|p| p.path.starts_with(dir))
+            .cloned()
+            .collect();
+        if !problems.is_empty() {
+            self.late_problems
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .append(&mut problems);
+        }
+        Some(listing)
     }
 
     fn problem(&self, path: &RepoPath, message: String, cause: WalkCause) {
@@ -549,42 +635,21 @@ impl<'t> Repo<'t> {
         if !self.walked(dir) {
             self.walk(std::slice::from_ref(dir));
         }
-        // One depth-first pass over the listings with one path buffer:
-        // a path is built only for what is found.
-        let mut found = Vec::new();
-        if let Some(node) = self.dir_node(dir) {
-            let mut buf = if dir.is_root() {
-                String::new()
-            } else {
-                dir.as_str().to_string()
-            };
-            let mut stack: Vec<(&Node, usize, Option<&str>)> = vec![(node, buf.len(), None)];
-            while let Some((node, parent_len, own)) = stack.pop() {
-                buf.truncate(parent_len);
-                if let Some(n) = own {
-                    if !buf.is_empty() {
-                        buf.push('/');
-                    }
-                    buf.push_str(n);
-                }
-                let here = buf.len();
-                let listing =
-                    self.listing(node, || RepoPath::new(&buf).unwrap_or_else(RepoPath::root));
-                if listing.entry(name).is_some() {
-                    let at = RepoPath::new(&buf).unwrap_or_else(RepoPath::root);
-                    found.extend(at.child(name));
-                }
-                for (i, child) in listing.dirs.iter() {
-                    stack.push((
-                        child,
-                        here,
-                        Some(listing.entries[*i as usize].name.as_str()),
-                    ));
-                }
-            }
-        }
+        let mut found = self.named_pass(&[name], dir);
+        let mut found = found.pop().unwrap_or_default();
         found.sort();
         self.named.insert((name.to_string(), dir.clone()), found)
+    }
+
+    /// The names [`Repo::files_named_under`] (or
+    /// [`Repo::prefetch_named`]) has answered so far, sorted: what a
+    /// caller compiling many launch directories should prefetch.
+    pub fn names_looked_up(&self) -> std::collections::BTreeSet<String> {
+        self.named
+            .keys_cloned()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect()
     }
 
     /// Answers [`Repo::files_named`] for every name of `names` in one pass
@@ -607,9 +672,33 @@ impl<'t> Repo<'t> {
         if !self.walked(&root) {
             self.walk(std::slice::from_ref(&root));
         }
-        let mut found: Vec<Vec<RepoPath>> = vec![Vec::new(); todo.len()];
-        let mut buf = String::new();
-        let mut stack: Vec<(&Node, usize, Option<&str>)> = vec![(&self.root, 0, None)];
+        let found = self.named_pass(&todo, &root);
+        for (name, mut paths) in todo.into_iter().zip(found) {
+            paths.sort();
+            self.named.insert((name.to_string(), root.clone()), paths);
+        }
+    }
+
+    /// For each of `names` (sorted, no repeats), the shown paths with that
+    /// last component strictly below real directory `dir`, unsorted: one
+    /// depth-first pass over the listings with one path buffer, a path
+    /// built only for what is found. Below a directory borrowed from the
+    /// shared `Repo`, that `Repo`'s answers for `dir` are sliced instead of
+    /// passing over the identical subtree again.
+    fn named_pass(&self, names: &[&str], dir: &RepoPath) -> Vec<Vec<RepoPath>> {
+        let mut found: Vec<Vec<RepoPath>> = vec![Vec::new(); names.len()];
+        let Some(node) = self.dir_node(dir) else {
+            return found;
+        };
+        // The shared `Repo`'s answers below `dir`, fetched on the first
+        // borrowed directory met.
+        let mut theirs: Option<Vec<&[RepoPath]>> = None;
+        let mut buf = if dir.is_root() {
+            String::new()
+        } else {
+            dir.as_str().to_string()
+        };
+        let mut stack: Vec<(&Node, usize, Option<&str>)> = vec![(node, buf.len(), None)];
         while let Some((node, parent_len, own)) = stack.pop() {
             buf.truncate(parent_len);
             if let Some(n) = own {
@@ -620,23 +709,38 @@ impl<'t> Repo<'t> {
             }
             let here = buf.len();
             let listing = self.listing(node, || RepoPath::new(&buf).unwrap_or_else(RepoPath::root));
+            if let Some(other) = self.share.filter(|_| node.borrowed.load(Ordering::Acquire)) {
+                let theirs = theirs.get_or_insert_with(|| {
+                    if dir.is_root() {
+                        other.prefetch_named(names);
+                    }
+                    names
+                        .iter()
+                        .map(|n| other.files_named_under(n, dir))
+                        .collect()
+                });
+                for (k, all) in theirs.iter().enumerate() {
+                    found[k].extend_from_slice(below(all, &buf));
+                }
+                continue;
+            }
             // The smaller side searched in the larger, both sorted.
             let mut hit = |k: usize| {
                 if let Some(p) = RepoPath::new(&buf)
                     .unwrap_or_else(RepoPath::root)
-                    .child(todo[k])
+                    .child(names[k])
                 {
                     found[k].push(p);
                 }
             };
-            if listing.entries.len() < todo.len() {
+            if listing.entries.len() < names.len() {
                 for e in listing.entries.iter() {
-                    if let Ok(k) = todo.binary_search(&e.name.as_str()) {
+                    if let Ok(k) = names.binary_search(&e.name.as_str()) {
                         hit(k);
                     }
                 }
             } else {
-                for (k, name) in todo.iter().enumerate() {
+                for (k, name) in names.iter().enumerate() {
                     if listing.entry(name).is_some() {
                         hit(k);
                     }
@@ -650,10 +754,7 @@ impl<'t> Repo<'t> {
                 ));
             }
         }
-        for (name, mut paths) in todo.into_iter().zip(found) {
-            paths.sort();
-            self.named.insert((name.to_string(), root.clone()), paths);
-        }
+        found
     }
 
     /// The shown entries of directory `dir` after resolving links on the

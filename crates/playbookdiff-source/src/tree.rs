@@ -146,6 +146,18 @@ pub trait SourceTree: Sync {
     fn problems(&self) -> Vec<crate::WalkProblem> {
         Vec::new()
     }
+
+    /// An id of the whole content of directory `dir` (every entry below
+    /// it, names, kinds, modes and bytes), when the tree knows one without
+    /// reading the subtree: the git tree object id of a commit's
+    /// directory. Two trees of the same repository that give the same id
+    /// for the same directory hold identical subtrees there, so a walk may
+    /// share their listings ([`crate::Repo::sharing`]). `None` (the
+    /// default, and for a working tree) when unknown or unreadable.
+    fn subtree_id(&self, dir: &RepoPath) -> Option<gix::ObjectId> {
+        let _ = dir;
+        None
+    }
 }
 
 /// A boxed tree is a tree, so a caller can hold whichever one it opened.
@@ -173,6 +185,9 @@ impl<T: SourceTree + ?Sized> SourceTree for Box<T> {
     }
     fn is_commit(&self) -> bool {
         (**self).is_commit()
+    }
+    fn subtree_id(&self, dir: &RepoPath) -> Option<gix::ObjectId> {
+        (**self).subtree_id(dir)
     }
 }
 

@@ -417,6 +417,8 @@ pub(crate) struct View {
     git: Option<GitView>,
     committed: bool,
     excludes: Option<Gitignore>,
+    /// The `excludes` patterns as given, to tell whether two views agree.
+    patterns: Vec<String>,
 }
 
 /// What the view says of one entry.
@@ -438,6 +440,7 @@ impl View {
         } else {
             Some(matcher(Path::new(""), &options.excludes.join("\n")))
         };
+        let patterns = options.excludes;
         let committed = matches!(options.visibility, Visibility::Committed);
         let git = match options.visibility {
             Visibility::Git(g) => Some(*g),
@@ -448,9 +451,21 @@ impl View {
                 git,
                 committed,
                 excludes,
+                patterns,
             },
             options.scope,
         )
+    }
+
+    /// True when this view shows of any subtree what `other` shows of an
+    /// identical one at the same path: neither is git's view of a working
+    /// tree (which depends on the index and ignore files around it), and
+    /// both have the same rule and `excludes`.
+    pub(crate) fn shares_with(&self, other: &View) -> bool {
+        self.git.is_none()
+            && other.git.is_none()
+            && self.committed == other.committed
+            && self.patterns == other.patterns
     }
 
     /// [`GitView::unchanged_blob`] when the view is git's.

@@ -190,11 +190,22 @@ pub fn run_diff(
         excludes: policy.exclusion.walker_patterns().to_vec(),
         scope: WalkScope::Whole,
     };
-    let (base, head) = std::thread::scope(|s| {
-        let b = s.spawn(|| Repo::with_options(&base_tree, options(&base_tree)));
-        let h = Repo::with_options(head_tree, options(head_tree));
-        (b.join().expect("the walk does not panic"), h)
-    });
+    // Two commits: the base is walked whole, and the head's walk borrows
+    // every subtree whose tree id is the same at both (most of them), so
+    // it lists only the directories a change reaches. Against the working
+    // tree, the two walks run side by side.
+    let base;
+    let head;
+    if head_git.is_some() {
+        base = Repo::with_options(&base_tree, options(&base_tree));
+        head = Repo::sharing(head_tree, options(head_tree), &base);
+    } else {
+        (base, head) = std::thread::scope(|s| {
+            let b = s.spawn(|| Repo::with_options(&base_tree, options(&base_tree)));
+            let h = Repo::with_options(head_tree, options(head_tree));
+            (b.join().expect("the walk does not panic"), h)
+        });
+    }
     let mut changed = match &head_git {
         Some(h) => base_tree.changed_paths(h),
         None => base_tree.changed_against(&head),
@@ -220,7 +231,8 @@ pub fn run_diff(
     analysed.sort_by(|a, b| a.context.cmp(&b.context));
     let contexts: Vec<Ctx> = analysed.iter().map(|a| a.context.clone()).collect();
     // Both walks and trees are done with.
-    crate::context::release_at_exit((base, head));
+    crate::context::release_at_exit(head);
+    crate::context::release_at_exit(base);
     crate::context::release_at_exit((base_tree, head_git, worktree));
 
     let mut base_set = FindingSet::new();

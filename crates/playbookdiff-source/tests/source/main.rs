@@ -4,3 +4,4 @@
 mod git_tree;
 mod git_view;
 mod properties;
+mod shared_walk;
