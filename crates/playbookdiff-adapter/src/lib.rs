@@ -36,6 +36,18 @@ pub trait Adapter: Sync {
     /// directories are the harness's own configuration directories.
     fn config_entry_names(&self) -> &'static [&'static str];
 
+    /// The entry names this adapter looks up by name below a launch
+    /// directory ([`Repo::files_named_under`]: nested instruction files,
+    /// `skills`, `SKILL.md`, ...), besides its
+    /// [`Adapter::config_entry_names`]. A caller about to compile many
+    /// launch directories (`check --all-dirs`, `diff`) answers all of them
+    /// in one pass over the tree with [`Repo::prefetch_named`] instead of
+    /// one pass per name. A name left out costs a pass, never a wrong
+    /// answer. None by default.
+    fn indexed_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Personal files, relative to the directory that holds them (e.g.
     /// `CLAUDE.local.md`), that this adapter reports as unavailable in repo
     /// mode. They are usually git-ignored; repo mode's file rule keeps them
@@ -230,6 +242,8 @@ pub struct Declared {
     pub config_entry_names: &'static [&'static str],
     /// See [`Adapter::personal_paths`].
     pub personal_paths: &'static [&'static str],
+    /// See [`Adapter::indexed_names`].
+    pub indexed_names: &'static [&'static str],
     /// See [`Adapter::profiled_versions`]; not empty, oldest first.
     pub profiled_versions: &'static [&'static str],
     /// The compilation under one profiled release with the other inputs.
@@ -247,6 +261,7 @@ impl Declared {
             harness,
             config_entry_names: &[],
             personal_paths: &[],
+            indexed_names: &[],
             profiled_versions: &[],
             compile,
             remedy: |_| None,
@@ -256,6 +271,13 @@ impl Declared {
     /// With these owned entry names ([`Adapter::config_entry_names`]).
     pub const fn owning(mut self, names: &'static [&'static str]) -> Declared {
         self.config_entry_names = names;
+        self
+    }
+
+    /// Looking up these names below a launch directory
+    /// ([`Adapter::indexed_names`]).
+    pub const fn indexing(mut self, names: &'static [&'static str]) -> Declared {
+        self.indexed_names = names;
         self
     }
 
@@ -290,6 +312,10 @@ impl Adapter for Declared {
 
     fn personal_paths(&self) -> &'static [&'static str] {
         self.personal_paths
+    }
+
+    fn indexed_names(&self) -> &'static [&'static str] {
+        self.indexed_names
     }
 
     fn profiled_versions(&self) -> &'static [&'static str] {

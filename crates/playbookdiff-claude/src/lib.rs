@@ -51,6 +51,12 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// are recorded under `oracle/observations/` (see `docs/fidelity.md`).
 pub const PROFILED_VERSIONS: &[&str] = &["2.1.197", "2.1.332"];
 
+/// The names looked up below a launch directory besides
+/// [`CONFIG_ENTRY_NAMES`]: nested `AGENTS.md` (read through a bridge),
+/// the `rules`, `skills` and `commands` directories of nested `.claude`
+/// directories (`Compiler::off_chain_owners`) and each skill's `SKILL.md`.
+pub const INDEXED_NAMES: &[&str] = &["AGENTS.md", "SKILL.md", "commands", "rules", "skills"];
+
 /// Claude Code, contract id `claude-code`.
 pub const HARNESS: Harness = Harness::new("claude-code", "Claude Code");
 
@@ -60,6 +66,7 @@ pub const HARNESS: Harness = Harness::new("claude-code", "Claude Code");
 /// panics on repository content: problems are diagnostics in the result.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .indexing(INDEXED_NAMES)
     .personal(PERSONAL_PATHS)
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap);

@@ -93,6 +93,11 @@ pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (pro
 /// are recorded under `oracle/observations/` (see `docs/fidelity.md`).
 pub const PROFILED_VERSIONS: &[&str] = &["0.142.3", "0.171.0"];
 
+/// The names looked up below a launch directory besides
+/// [`CONFIG_ENTRY_NAMES`]: skills' `SKILL.md` and nested `.codex`
+/// directories' `config.toml`.
+pub const INDEXED_NAMES: &[&str] = &["SKILL.md", "config.toml"];
+
 /// Codex, contract id `codex`.
 pub const HARNESS: Harness = Harness::new("codex", "Codex");
 
@@ -111,6 +116,7 @@ pub const HARNESS: Harness = Harness::new("codex", "Codex");
 /// sentence each. Never fails and never panics: problems are diagnostics.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap);
 

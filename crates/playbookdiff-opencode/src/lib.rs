@@ -72,6 +72,10 @@ pub const CONFIG_ENTRY_NAMES: &[&str] = &[
     ".opencode",
 ];
 
+/// The names looked up below a launch directory besides
+/// [`CONFIG_ENTRY_NAMES`]: skills' `SKILL.md`.
+pub const INDEXED_NAMES: &[&str] = &["SKILL.md"];
+
 /// The most bytes read from any one file (4 MiB). A larger file is not
 /// read and gets a `file-too-large` diagnostic.
 pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
@@ -101,6 +105,7 @@ pub const PROFILED_VERSIONS: &[&str] = &["1.18.33"];
 /// duplicates; assumptions one sentence each. Never fails.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap);
 

@@ -400,8 +400,10 @@ struct Checked {
 /// its nearest configured ancestor receives, so it is represented by it.
 pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion) -> Vec<RepoPath> {
     let mut names: Vec<&str> = Vec::new();
+    let mut lookups: Vec<&str> = Vec::new();
     for a in hs.iter().filter_map(|h| playbookdiff_registry::adapter(*h)) {
         names.extend_from_slice(a.config_entry_names());
+        lookups.extend_from_slice(a.indexed_names());
     }
     let own: Vec<&str> = names
         .iter()
@@ -409,7 +411,10 @@ pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion
         .filter(|n| n.starts_with('.') && !n.contains(".json"))
         .collect();
     let mut dirs: Vec<RepoPath> = vec![RepoPath::root()];
-    repo.prefetch_named(&names);
+    // With the names the adapters look up below each launch directory:
+    // one pass over the tree answers them all.
+    lookups.extend_from_slice(&names);
+    repo.prefetch_named(&lookups);
     for name in &names {
         for p in repo.files_named(name) {
             let Some(dir) = p.parent() else { continue };

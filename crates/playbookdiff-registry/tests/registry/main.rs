@@ -1,4 +1,5 @@
 //! Integration tests of the adapter registry, one binary for the crate.
 
+mod indexed_names;
 mod invariants;
 mod message_style;
