@@ -723,6 +723,28 @@ impl SourceTree for GitTree {
                 .unwrap_or_else(|e| e.into_inner())
                 .extend(problems);
         }
+        // The subdirectories' tree ids, remembered now: a walk lists them
+        // next, and each is then one lookup of its path.
+        let prefix = if dir.is_root() { "" } else { dir.as_str() };
+        let children: Vec<(Box<str>, ObjectId)> = d
+            .usable()
+            .filter(|e| e.kind == EntryKind::Dir)
+            .map(|e| {
+                let mut key = String::with_capacity(prefix.len() + 1 + e.name.len());
+                if !prefix.is_empty() {
+                    key.push_str(prefix);
+                    key.push('/');
+                }
+                key.push_str(&e.name);
+                (key.into_boxed_str(), e.oid)
+            })
+            .collect();
+        if !children.is_empty() {
+            self.dir_ids
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(children);
+        }
         Ok(out)
     }
 

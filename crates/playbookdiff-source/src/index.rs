@@ -414,13 +414,15 @@ impl<'t> Repo<'t> {
         } else {
             node.parent_level.clone()
         };
-        let mut entries = Vec::with_capacity(raw.len());
+        // Filtered in place: the listing keeps the tree's vector.
+        let mut entries = raw;
         let mut dirs = Vec::new();
         let mut buf = String::new();
         let needs_paths = self.view.needs_paths();
-        for ent in raw {
+        let mut kept = 0u32;
+        entries.retain(|ent| {
             if ent.name == ".git" {
-                continue;
+                return false;
             }
             if ent.non_utf8_name {
                 self.problem(
@@ -428,11 +430,11 @@ impl<'t> Repo<'t> {
                     format!("the name `{}` is not valid UTF-8", ent.name.escape_debug()),
                     WalkCause::NonUtf8Name,
                 );
-                continue;
+                return false;
             }
             if ent.name.is_empty() || ent.name == "." || ent.name == ".." || ent.name.contains('/')
             {
-                continue;
+                return false;
             }
             let is_dir = ent.kind == EntryKind::Dir;
             let seen = if needs_paths {
@@ -448,16 +450,14 @@ impl<'t> Repo<'t> {
                 Seen::Visible
             };
             if seen == Seen::Hidden {
-                continue;
+                return false;
             }
             if is_dir {
-                dirs.push((
-                    entries.len() as u32,
-                    Node::new(seen == Seen::VisibleIgnored, level.clone()),
-                ));
+                dirs.push((kept, Node::new(seen == Seen::VisibleIgnored, level.clone())));
             }
-            entries.push(ent);
-        }
+            kept += 1;
+            true
+        });
         self.entry_count.fetch_add(entries.len(), Ordering::Relaxed);
         Listing {
             entries: entries.into_boxed_slice(),
