@@ -33,6 +33,11 @@ pub enum Fact {
     /// launch directory beats an ancestor's (fidelity C23). Before, every
     /// one is listed.
     SkillListingOnePerName,
+    /// Skill and command front-matter booleans (`disable-model-invocation`,
+    /// `user-invocable`) accept, case-insensitively, `yes`/`no`, `on`/`off`
+    /// and `1`/`0` besides `true`/`false`. Before, only a YAML boolean
+    /// counts: under YAML 1.2, `yes` is the text "yes" and is ignored.
+    LenientFrontMatterBooleans,
 }
 
 /// One row of the table: `fact` holds from release `since` (inclusive)
@@ -68,6 +73,14 @@ const TABLE: &[Row] = &[
         evidence: "observed (fixture `c23_legacy_commands_as_skills`): 2.1.197 lists both `deploy` (skill and \
                    command) and both `review` commands; 2.1.332 lists the skill's `deploy` and the launch directory's \
                    `review` only; the first release that deduplicates is not pinned down",
+    },
+    Row {
+        fact: Fact::LenientFrontMatterBooleans,
+        since: "2.1.218",
+        until: None,
+        evidence: "2.1.218 changelog as quoted in anthropics/claude-code#80398; observed (fixture \
+                   `skill_invocation`): with 2.1.332 `disable-model-invocation: yes` keeps the skill from the model, \
+                   2.1.197 lists it",
     },
 ];
 
@@ -106,6 +119,7 @@ mod tests {
             Fact::AgentsMdFallback,
             Fact::SkillDisplayLabel,
             Fact::SkillListingOnePerName,
+            Fact::LenientFrontMatterBooleans,
         ] {
             assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
         }
@@ -121,5 +135,9 @@ mod tests {
         assert!(!Profile::for_version("2.1.276").has(Fact::AgentsMdFallback));
         assert!(!old.has(Fact::SkillDisplayLabel) && new.has(Fact::SkillDisplayLabel));
         assert!(!old.has(Fact::SkillListingOnePerName) && new.has(Fact::SkillListingOnePerName));
+        assert!(!old.has(Fact::LenientFrontMatterBooleans));
+        assert!(new.has(Fact::LenientFrontMatterBooleans));
+        assert!(Profile::for_version("2.1.218").has(Fact::LenientFrontMatterBooleans));
+        assert!(!Profile::for_version("2.1.217").has(Fact::LenientFrontMatterBooleans));
     }
 }

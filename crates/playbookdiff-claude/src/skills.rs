@@ -27,11 +27,15 @@ pub const BUDGET_FRACTION: f64 = 0.01;
 /// Characters assumed for the listing when the context window is unknown.
 pub const BUDGET_FALLBACK_CHARS: u64 = 8000;
 
-/// Parses a front-matter boolean as Claude Code does (v2.1.218+:
-/// true/false, yes/no, on/off, 1/0). `None` for anything else.
-pub fn parse_bool(v: &Value) -> Option<bool> {
+/// Parses a front-matter boolean as Claude Code does. With `lenient`
+/// (2.1.218 and later, [`Fact::LenientFrontMatterBooleans`]): a YAML
+/// boolean, or case-insensitively `true`/`false`, `yes`/`no`, `on`/`off`,
+/// `1`/`0`; before, only a YAML boolean (YAML 1.2 reads `yes` as text).
+/// `None` for anything else: the field keeps its default.
+pub fn parse_bool(v: &Value, lenient: bool) -> Option<bool> {
     match v {
         Value::Bool(b) => Some(*b),
+        _ if !lenient => None,
         Value::Number(n) => n.as_i64().and_then(|i| match i {
             0 => Some(false),
             1 => Some(true),
@@ -264,12 +268,18 @@ fn skill(
     };
     let flag = |cx: &mut Compiler<'_, '_>, k: &str| -> Option<bool> {
         let v = meta.get(k)?;
-        let b = parse_bool(v);
+        let lenient = cx.profile.has(Fact::LenientFrontMatterBooleans);
+        let b = parse_bool(v, lenient);
         if b.is_none() {
+            let accepted = if lenient {
+                "true/false, yes/no, on/off, 1/0"
+            } else {
+                "true or false; this release reads `yes`, `no`, `on`, `off` as text"
+            };
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidValue,
-                    format!("`{k}` in `{path}` is not a boolean (true/false, yes/no, on/off, 1/0); it is ignored."),
+                    format!("`{k}` in `{path}` is not a boolean ({accepted}); it is ignored."),
                 )
                 .at(key_at(k)),
             );
@@ -411,14 +421,25 @@ fn skill(
 }
 
 /// The description Claude Code gives a skill without one: the first
-/// non-empty line of the body, heading markers stripped, cut to 100
-/// characters (fidelity C19; seen with 2.1.197 and 2.1.332: `# Heading
-/// here` gives "Heading here").
+/// non-empty line of the body, heading markers stripped; a line of more
+/// than 100 characters becomes its first 97 and `...` (fidelity C19; seen
+/// with 2.1.197 and 2.1.332, fixture `c19_description_fallback`: `#
+/// Heading here` gives "Heading here", a 126-character heading its first
+/// 97 characters and `...`).
 fn first_line_description(body: &str) -> Option<String> {
+    const MAX_CHARS: usize = 100;
     body.lines()
         .map(|l| l.trim_start_matches('#').trim())
         .find(|l| !l.is_empty())
-        .map(|l| l.chars().take(100).collect())
+        .map(|l| {
+            if l.chars().count() > MAX_CHARS {
+                let mut cut: String = l.chars().take(MAX_CHARS - 3).collect();
+                cut.push_str("...");
+                cut
+            } else {
+                l.to_string()
+            }
+        })
 }
 
 /// `skillOverrides` (map of skill name to `on`, `name-only`,

@@ -654,37 +654,81 @@ fn c04_files_above_root() {
     }
 }
 
-/// C15: `paths: ["**"]` counts as no paths, so the rule loads at startup
-/// (fixture `c02_frontmatter_retry`, whose `all.md` has it; recorded with
-/// both versions as `claude.c02_frontmatter_retry`).
+/// C15: a `paths` of only `**` (a list `["**"]` or the string `"**"`)
+/// counts as no paths, so the rule loads at startup; `**` next to another
+/// pattern matches everything but keeps the rule path-scoped (loaded on
+/// the first read of any file, here `docs/readme.txt`). Recorded with both
+/// versions (`claude.c15_paths_double_star`, for the root and two
+/// targets); `c02_frontmatter_retry`'s `all.md` is the same case.
 #[test]
-fn c15_paths_double_star_is_unconditional() {
+fn c15_paths_double_star() {
     for v in VERSIONS {
+        let cfg = compile("c15_paths_double_star", at_root().version(v));
+        for r in [".claude/rules/all.md", ".claude/rules/string.md"] {
+            let r = one(&cfg, r);
+            assert_eq!((r.load_phase, r.applicability), (Startup, Effective), "{v}");
+        }
+        for r in [".claude/rules/mixed.md", ".claude/rules/ts.md"] {
+            let r = one(&cfg, r);
+            assert_eq!(
+                (r.load_phase, r.applicability),
+                (OnDemand, Conditional),
+                "{v}"
+            );
+        }
         let cfg = compile("c02_frontmatter_retry", at_root().version(v));
         let r = one(&cfg, ".claude/rules/all.md");
         assert_eq!((r.load_phase, r.applicability), (Startup, Effective), "{v}");
-        assert!(chain(&cfg).contains(&".claude/rules/all.md".to_string()));
+
+        let on_demand = |target: &str| {
+            let cfg = compile("c15_paths_double_star", at_root().target(target).version(v));
+            let mut got: Vec<String> = cfg
+                .instructions
+                .iter()
+                .filter(|i| i.load_phase == OnDemand && i.applicability == Effective)
+                .map(|i| i.source.path.to_string())
+                .collect();
+            got.sort();
+            got
+        };
+        assert_eq!(
+            on_demand("src/a.ts"),
+            [".claude/rules/mixed.md", ".claude/rules/ts.md"],
+            "{v}"
+        );
+        assert_eq!(
+            on_demand("docs/readme.txt"),
+            [".claude/rules/mixed.md"],
+            "{v}"
+        );
     }
 }
 
 /// C17: a skill's command name is its directory name, whatever the front
-/// matter says; same-name skills of nested roots stay apart, each named,
-/// with a collision diagnostic (fixtures `root_skill`,
-/// `same_name_nested_skills`; recorded with both versions).
+/// matter says: `deploy-app` with `name: ship` is `/deploy-app`, and `lint`
+/// with `name: deploy-app` does not take `deploy-app`'s place. 2.1.332
+/// shows a differing `name` as a label (`deploy-app (ship)`), 2.1.197 does
+/// not. Same-name skills of nested roots stay apart, each named, with a
+/// collision diagnostic (`same_name_nested_skills`). All recorded with
+/// both versions (`claude.c17_skill_identity`).
 #[test]
 fn c17_skill_identity() {
     for v in VERSIONS {
-        let cfg = compile("root_skill", at_root().version(v));
-        let s = skill(&cfg, ".claude/skills/no-frontmatter/SKILL.md");
-        assert_eq!(s.name, "no-frontmatter", "{v}");
+        let cfg = compile("c17_skill_identity", at_root().version(v));
+        let names: Vec<String> = listed_skills(&cfg).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["deploy-app", "lint", "review"], "{v}");
+        let ship = skill(&cfg, ".claude/skills/deploy-app/SKILL.md");
+        assert_eq!(ship.name, "deploy-app", "{v}");
         assert_eq!(
-            listed_skills(&cfg)
-                .into_iter()
-                .map(|(n, _)| n)
-                .collect::<Vec<_>>(),
-            ["deploy", "no-frontmatter"],
-            "{v}"
+            ship.description.as_deref(),
+            Some("Ship the app to staging.")
         );
+        let labelled = ship.reason.contains("`deploy-app (ship)`");
+        assert_eq!(labelled, v == "2.1.332", "{v}: {}", ship.reason);
+        let lint = skill(&cfg, ".claude/skills/lint/SKILL.md");
+        assert_eq!(lint.name, "lint", "{v}");
+        assert!(diags(&cfg, D::SkillNameCollision).is_empty(), "{v}");
+
         let cfg = compile("same_name_nested_skills", at_root().version(v));
         let api = skill(&cfg, "apps/api/.claude/skills/deploy/SKILL.md");
         let web = skill(&cfg, "apps/web/.claude/skills/deploy/SKILL.md");
@@ -694,59 +738,129 @@ fn c17_skill_identity() {
 }
 
 /// C18: a skill with `paths` is held back, from the user and the model
-/// alike, until a file matching them is read (fixture `skill_paths`;
-/// recorded with both versions, for the root and two targets).
+/// alike, until a file matching them is read; a skill without `paths` is
+/// listed at startup. Recorded with both versions for the root and a
+/// matching target (`claude.c18_path_scoped_skills`: only `always` is
+/// listed in either request).
 #[test]
 fn c18_path_scoped_skills() {
     let api = ".claude/skills/api-helper/SKILL.md";
     for v in VERSIONS {
-        let cfg = compile("skill_paths", at_root().version(v));
+        let cfg = compile("c18_path_scoped_skills", at_root().version(v));
         let s = skill(&cfg, api);
         assert_eq!(
             (s.load_phase, s.applicability),
             (OnDemand, Conditional),
             "{v}"
         );
-        assert!(listed_skills(&cfg).is_empty(), "{v}");
-        let cfg = compile(
-            "skill_paths",
-            at_root().target("lib/api/users.ts").version(v),
-        );
-        let s = skill(&cfg, api);
         assert_eq!(
-            (s.load_phase, s.applicability),
-            (OnDemand, Effective),
+            listed_skills(&cfg),
+            [("always".to_string(), "Always offered.".to_string())],
             "{v}"
         );
+        for (target, activated) in [("lib/api/users.ts", true), ("lib/other.ts", false)] {
+            let cfg = compile(
+                "c18_path_scoped_skills",
+                at_root().target(target).version(v),
+            );
+            let s = skill(&cfg, api);
+            let want = if activated { Effective } else { Conditional };
+            assert_eq!(
+                (s.load_phase, s.applicability),
+                (OnDemand, want),
+                "{v} {target}"
+            );
+            assert_eq!(listed_skills(&cfg).len(), 1, "{v} {target}");
+        }
     }
 }
 
 /// C19: without a `description`, the first non-empty line, heading marker
-/// stripped, is the description (fixture `root_skill`: `# Changelog`;
-/// recorded with both versions).
+/// stripped, is the description, cut to 100 characters with `...` (here
+/// 97 characters and the dots), after front matter without one too.
+/// Recorded with both versions (`claude.c19_description_fallback`).
 #[test]
 fn c19_description_fallback() {
+    let long = "This heading is deliberately much longer than one hundred characters so that the listing has to c...";
     for v in VERSIONS {
+        let cfg = compile("c19_description_fallback", at_root().version(v));
+        assert_eq!(
+            listed_skills(&cfg),
+            [
+                ("heading".to_string(), "Release notes".to_string()),
+                ("long".to_string(), long.to_string()),
+                (
+                    "plain".to_string(),
+                    "Summarise the branch in three bullet points.".to_string()
+                ),
+            ],
+            "{v}"
+        );
         let cfg = compile("root_skill", at_root().version(v));
         let s = skill(&cfg, ".claude/skills/no-frontmatter/SKILL.md");
         assert_eq!(s.description.as_deref(), Some("Changelog"), "{v}");
     }
 }
 
-/// C20: YAML scalar typing of SKILL.md front matter. 2.1.332 reads
-/// `disable-model-invocation: yes` as true (the skill is not offered to
-/// the model) and a quoted `"no"` as text; 2.1.197 (YAML 1.2: `yes` is a
-/// string) would list the skill: a known disagreement of the oracle
-/// (`claude.skill_invocation`, 2.1.197), so only 2.1.332 is asserted here.
+/// C20: YAML 1.2 scalar typing of SKILL.md front matter, for both
+/// versions: `name: y` is the text "y" (2.1.332 lists `rev (y)`),
+/// `description: 456` the text "456", `description: no` the text "no"
+/// (`claude.c20_yaml_scalar_typing`). Booleans differ by version
+/// (`skill_invocation`): from 2.1.218, `disable-model-invocation: yes`
+/// is true, so the skill is not offered to the model; 2.1.197 reads `yes`
+/// as text, ignores it (a diagnostic says so) and lists the skill.
 #[test]
 fn c20_yaml_scalar_typing() {
-    let cfg = compile("skill_invocation", at_root().version("2.1.332"));
-    let y = skill(&cfg, ".claude/skills/yesno/SKILL.md");
-    assert_eq!(
-        y.invocation.implicit,
-        playbookdiff_model::Permission::Blocked
-    );
-    assert!(!listed_skills(&cfg).iter().any(|(n, _)| n == "yesno"));
+    for v in VERSIONS {
+        let cfg = compile("c20_yaml_scalar_typing", at_root().version(v));
+        assert_eq!(
+            listed_skills(&cfg),
+            [
+                ("answer".to_string(), "no".to_string()),
+                ("count".to_string(), "456".to_string()),
+                (
+                    "rev".to_string(),
+                    "Review with a one-letter name.".to_string()
+                ),
+            ],
+            "{v}"
+        );
+        let rev = skill(&cfg, ".claude/skills/rev/SKILL.md");
+        assert_eq!(rev.reason.contains("`rev (y)`"), v == "2.1.332", "{v}");
+
+        let cfg = compile("skill_invocation", at_root().version(v));
+        let y = skill(&cfg, ".claude/skills/yesno/SKILL.md");
+        let listed = listed_skills(&cfg).iter().any(|(n, _)| n == "yesno");
+        let invalid = diags(&cfg, D::InvalidValue);
+        if v == "2.1.332" {
+            assert_eq!(
+                y.invocation.implicit,
+                playbookdiff_model::Permission::Blocked
+            );
+            assert_eq!(
+                y.invocation.explicit,
+                playbookdiff_model::Permission::Blocked
+            );
+            assert!(!listed);
+            assert!(invalid.is_empty(), "{invalid:?}");
+        } else {
+            assert_eq!(
+                y.invocation.implicit,
+                playbookdiff_model::Permission::Allowed
+            );
+            assert_eq!(
+                y.invocation.explicit,
+                playbookdiff_model::Permission::Allowed
+            );
+            assert!(listed);
+            assert_eq!(invalid.len(), 2, "{invalid:?}");
+            assert!(
+                invalid[0].message.contains("reads `yes`"),
+                "{}",
+                invalid[0].message
+            );
+        }
+    }
 }
 
 /// Settled assumption: rules come in directory-listing order, unsorted, so
