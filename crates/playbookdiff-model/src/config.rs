@@ -159,6 +159,12 @@ pub struct SourceRef {
     /// file it resolves to. Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolved_path: Option<RepoPath>,
+    /// True when the file lies in a directory above the repository root,
+    /// read only on request (`--outside-root`, local mode): `path` then
+    /// starts with one `..` per level (`../CLAUDE.md`). Absent (false) for
+    /// every repository file.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub outside_root: bool,
 }
 
 impl SourceRef {
@@ -170,6 +176,20 @@ impl SourceRef {
             format,
             lines: None,
             resolved_path: None,
+            outside_root: false,
+        }
+    }
+
+    /// A reference to a file above the repository root, named `path` (a
+    /// [`RepoPath::above_root`] path), with `scope` and `format`.
+    pub fn outside_root(path: RepoPath, scope: SourceScope, format: SourceFormat) -> Self {
+        SourceRef {
+            path,
+            scope,
+            format,
+            lines: None,
+            resolved_path: None,
+            outside_root: true,
         }
     }
 

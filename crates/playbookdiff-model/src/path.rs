@@ -6,10 +6,12 @@ use std::fmt;
 
 /// A normalized repository-relative POSIX path.
 ///
-/// Shape: components joined by `/`, no leading `/`, no `.` or `..`
-/// components, no trailing `/`; the repository root itself is `"."`.
-/// Construction through [`RepoPath::new`] normalizes lexically and refuses a
-/// path that climbs above the root.
+/// Shape: components joined by `/`, no leading `/`, no `.` components, no
+/// trailing `/`; the repository root itself is `"."`. Construction through
+/// [`RepoPath::new`] normalizes lexically and refuses a path that climbs
+/// above the root. The one exception is [`RepoPath::above_root`]: a file
+/// read above the repository root (Claude Code with `--outside-root`) is
+/// named with one leading `..` per level (`../CLAUDE.md`), and only there.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
 pub struct RepoPath(String);
@@ -38,6 +40,24 @@ impl RepoPath {
             }
         }
         Some(Self::from_parts(&parts))
+    }
+
+    /// The path `rel` of the directory `levels_up` levels above the
+    /// repository root (1: its parent), as provenance names it: one `..`
+    /// per level, then `rel` (`above_root(2, ".mcp.json")` is
+    /// `../../.mcp.json`; `rel` = `"."` gives the directory itself). Such a
+    /// path lies outside the repository: [`RepoPath::is_above_root`] says
+    /// so, [`RepoPath::join`] on it returns `None`, and no repository
+    /// file has it. `levels_up` 0 gives `rel` itself.
+    pub fn above_root(levels_up: usize, rel: &RepoPath) -> Self {
+        let mut parts: Vec<&str> = vec![".."; levels_up];
+        parts.extend(rel.components());
+        Self::from_parts(&parts)
+    }
+
+    /// True for a path made by [`RepoPath::above_root`] (it starts with `..`).
+    pub fn is_above_root(&self) -> bool {
+        self.0 == ".." || self.0.starts_with("../")
     }
 
     fn from_parts(parts: &[&str]) -> Self {
@@ -91,6 +111,9 @@ impl RepoPath {
     /// Joins a relative POSIX path (which may contain `..`), normalizing
     /// lexically. Returns `None` when the result climbs above the root.
     pub fn join(&self, rel: &str) -> Option<RepoPath> {
+        if self.is_above_root() {
+            return None;
+        }
         if self.is_root() {
             RepoPath::new(rel)
         } else {
@@ -117,9 +140,10 @@ impl RepoPath {
         Some(RepoPath(s))
     }
 
-    /// True when `self` equals `other` or lies below it.
+    /// True when `self` equals `other` or lies below it. A path above the
+    /// root lies below no repository directory, the root included.
     pub fn starts_with(&self, other: &RepoPath) -> bool {
-        other.is_root()
+        (other.is_root() && !self.is_above_root())
             || self.0 == other.0
             || (self.0.starts_with(&other.0) && self.0.as_bytes().get(other.0.len()) == Some(&b'/'))
     }
@@ -183,6 +207,22 @@ mod tests {
         assert!(RepoPath::new("apps/api/x").unwrap().starts_with(&ab));
         assert!(!RepoPath::new("apps/apix").unwrap().starts_with(&ab));
         assert!(ab.starts_with(&RepoPath::root()));
+    }
+
+    #[test]
+    fn above_root_paths_are_named_with_dot_dot_and_lie_below_no_repository_directory() {
+        let rel = RepoPath::new(".claude/rules/a.md").unwrap();
+        let p = RepoPath::above_root(2, &rel);
+        assert_eq!(p.as_str(), "../../.claude/rules/a.md");
+        assert!(p.is_above_root());
+        assert!(!p.starts_with(&RepoPath::root()));
+        assert!(p.starts_with(&RepoPath::above_root(2, &RepoPath::root())));
+        assert_eq!(p.join("x"), None);
+        assert_eq!(RepoPath::above_root(1, &RepoPath::root()).as_str(), "..");
+        assert_eq!(RepoPath::above_root(0, &rel), rel);
+        assert!(!rel.is_above_root());
+        assert!(!RepoPath::new("..x/y").unwrap().is_above_root());
+        assert_eq!(RepoPath::new("../CLAUDE.md"), None);
     }
 
     #[test]

@@ -7,6 +7,9 @@
 //!   tree entries), and no adapter knows which.
 //! * [`Repo`] walks a tree once, keeps the index, resolves symbolic links
 //!   inside the repository and reads each file at most once.
+//! * [`Ancestors`] reads, only when asked, the directories above a working
+//!   tree's root, named by [`AncestorPath`] (Claude Code's startup walk
+//!   goes up to the filesystem root).
 //! * [`markdown`] finds front matter and `@path` imports by Markdown
 //!   structure, with byte offsets and 1-based lines.
 //!
@@ -23,12 +26,14 @@
 mod git;
 mod index;
 pub mod markdown;
+mod outside;
 mod text;
 mod tree;
 pub mod visibility;
 
 pub use git::{is_lfs_pointer, CommitId, GitError, GitRepository, GitTree};
 pub use index::{Repo, Resolved, WalkCause, WalkProblem};
+pub use outside::{AncestorPath, Ancestors};
 pub use text::TextFile;
 pub use tree::{DirEntry, EntryKind, IoKind, SourceError, SourceTree, Stat, WorkingTree};
 pub use visibility::{FileRule, GitView, RepoOptions, Visibility, WalkScope};

@@ -288,6 +288,33 @@ fn claude_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("skills", list(listed), list(advertised));
+    // The description each listed skill is shown with (fidelity C19, C20:
+    // the first line when there is none, typed values as text).
+    let described: BTreeSet<String> = obs["startup"]["skillsListed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let n = s["name"].as_str().unwrap();
+            let n = n.split(" (").next().unwrap_or(n);
+            format!("{n}: {}", s["description"].as_str().unwrap_or(""))
+        })
+        .collect();
+    let modelled_descriptions: BTreeSet<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| {
+            s.applicability == Applicability::Effective
+                && s.load_phase == LoadPhase::Startup
+                && s.invocation.implicit != Permission::Blocked
+        })
+        .map(|s| format!("{}: {}", s.name, s.description.as_deref().unwrap_or("")))
+        .collect();
+    push(
+        "skill-descriptions",
+        list(described),
+        list(modelled_descriptions),
+    );
     // MCP servers of the init line.
     let servers: BTreeSet<String> = obs["init"]["mcpServers"]
         .as_array()

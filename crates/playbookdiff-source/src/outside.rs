@@ -1,0 +1,268 @@
+//! Read-only access to the directories above a working tree's root.
+//!
+//! Claude Code's startup walk reads memory files, rules and `.mcp.json`
+//! in every directory from the launch directory up to the filesystem root
+//! (fidelity C3, C4: a maintainer's answer in anthropics/claude-code#722,
+//! "cwd to /"; anthropics/claude-code#49124). The repository's own tree ([`crate::SourceTree`],
+//! [`crate::Repo`]) never names a path above its root; this view does,
+//! only when the user asks for it (`--outside-root`, local mode), and only
+//! for the ancestors of a [`crate::WorkingTree`]: a commit has none.
+//!
+//! A place above the root is an [`AncestorPath`]: how many levels above the
+//! root (`1` is the root's parent) and a path relative to that ancestor.
+//! Its provenance form is a [`RepoPath`] with one leading `..` per level
+//! ([`AncestorPath::to_repo_path`]), so messages never name the machine's
+//! absolute paths.
+//!
+//! Bounded like the repository's own reads: files over the caller's limit
+//! are refused unread, entries that are not regular files are never
+//! opened, and a symbolic link is never followed (`read_file` and
+//! `list_dir` refuse it, `stat` reports it). Nothing here writes.
+
+use crate::tree::{DirEntry, EntryKind, SourceError, Stat};
+use playbookdiff_model::RepoPath;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A path in a directory above the repository root.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AncestorPath {
+    /// Levels above the repository root: 1 is its parent.
+    pub levels_up: usize,
+    /// The path relative to that ancestor (`"."` for the ancestor itself).
+    pub rel: RepoPath,
+}
+
+impl AncestorPath {
+    /// The path `rel` (POSIX, no `..`) of the ancestor `levels_up` levels
+    /// above the root. `None` when `levels_up` is 0 or `rel` climbs.
+    pub fn new(levels_up: usize, rel: &str) -> Option<Self> {
+        if levels_up == 0 {
+            return None;
+        }
+        Some(AncestorPath {
+            levels_up,
+            rel: RepoPath::new(rel)?,
+        })
+    }
+
+    /// The entry `name` of this directory (one plain component).
+    pub fn child(&self, name: &str) -> Option<Self> {
+        Some(AncestorPath {
+            levels_up: self.levels_up,
+            rel: self.rel.child(name)?,
+        })
+    }
+
+    /// The path as provenance names it, relative to the repository root:
+    /// `../CLAUDE.md` for the parent's `CLAUDE.md`, `../../.mcp.json` two
+    /// levels up (see [`RepoPath::above_root`]).
+    pub fn to_repo_path(&self) -> RepoPath {
+        RepoPath::above_root(self.levels_up, &self.rel)
+    }
+}
+
+/// The directories above one working tree's root, up to (not including)
+/// the filesystem root, nearest first.
+#[derive(Clone, Debug)]
+pub struct Ancestors {
+    /// `dirs[i]` is the directory `i + 1` levels above the root.
+    dirs: Vec<PathBuf>,
+    /// The names of the directories from each ancestor down to the root:
+    /// `names[i]` is the name of the directory `i` levels above the root
+    /// (`names[0]` is the root's own name).
+    names: Vec<String>,
+}
+
+impl Ancestors {
+    /// The ancestors of the absolute directory `root` (a
+    /// [`crate::WorkingTree`]'s `absolute_root`), excluding `/` (Claude Code
+    /// stops below it). Empty for `/` itself or a root whose names are not
+    /// valid UTF-8 (they could not be matched against `paths` patterns);
+    /// such an ancestor and everything above it is left out.
+    pub fn of(root: &Path) -> Self {
+        let mut dirs = Vec::new();
+        let mut names = Vec::new();
+        let mut here = root;
+        while let Some(parent) = here.parent() {
+            let Some(name) = here.file_name().and_then(|n| n.to_str()) else {
+                break;
+            };
+            if parent.parent().is_none() {
+                // `parent` is the filesystem root: not read.
+                names.push(name.to_string());
+                break;
+            }
+            names.push(name.to_string());
+            dirs.push(parent.to_path_buf());
+            here = parent;
+        }
+        Ancestors { dirs, names }
+    }
+
+    /// How many ancestors there are (the furthest is `len()` levels up).
+    pub fn len(&self) -> usize {
+        self.dirs.len()
+    }
+
+    /// True when there is none (the root is `/` or just below it).
+    pub fn is_empty(&self) -> bool {
+        self.dirs.is_empty()
+    }
+
+    /// The repository root's path relative to the ancestor `levels_up`
+    /// levels above it (`"repo"` for the parent, `"work/repo"` for the
+    /// grandparent). `None` when there is no such ancestor.
+    pub fn root_from(&self, levels_up: usize) -> Option<String> {
+        if levels_up == 0 || levels_up > self.dirs.len() {
+            return None;
+        }
+        let mut parts: Vec<&str> = self.names[..levels_up].iter().map(String::as_str).collect();
+        parts.reverse();
+        Some(parts.join("/"))
+    }
+
+    fn abs(&self, p: &AncestorPath) -> Result<PathBuf, SourceError> {
+        let dir = p
+            .levels_up
+            .checked_sub(1)
+            .and_then(|i| self.dirs.get(i))
+            .ok_or_else(|| SourceError::NotFound(p.to_repo_path()))?;
+        Ok(if p.rel.is_root() {
+            dir.clone()
+        } else {
+            dir.join(p.rel.as_str())
+        })
+    }
+
+    /// The kind and size of `p`, links not followed. Errors: `NotFound`.
+    pub fn stat(&self, p: &AncestorPath) -> Result<Stat, SourceError> {
+        let md = std::fs::symlink_metadata(self.abs(p)?).map_err(|e| err(p, e))?;
+        Ok(Stat {
+            kind: kind_of(md.file_type()),
+            len: md.len(),
+        })
+    }
+
+    /// The entries of directory `p`, sorted by name; entries whose names
+    /// are not valid UTF-8 are left out. Errors: `NotFound`, or `Io` when
+    /// `p` is a symbolic link or cannot be listed.
+    pub fn list_dir(&self, p: &AncestorPath) -> Result<Vec<DirEntry>, SourceError> {
+        let abs = self.abs(p)?;
+        let md = std::fs::symlink_metadata(&abs).map_err(|e| err(p, e))?;
+        if !md.is_dir() {
+            return Err(SourceError::Io {
+                path: p.to_repo_path(),
+                message: "not a directory (links above the repository root are not followed)"
+                    .into(),
+            });
+        }
+        let mut out = Vec::new();
+        for ent in std::fs::read_dir(&abs).map_err(|e| err(p, e))? {
+            let ent = ent.map_err(|e| err(p, e))?;
+            let Ok(name) = ent.file_name().into_string() else {
+                continue;
+            };
+            let kind = ent.file_type().map(kind_of).unwrap_or(EntryKind::Other);
+            out.push(DirEntry {
+                name,
+                kind,
+                non_utf8_name: false,
+            });
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    /// The bytes of regular file `p`, at most `limit` bytes. Errors:
+    /// `NotFound`; `TooLarge` over the limit (unread); `Io` for a link or
+    /// anything that is not a regular file (never opened).
+    pub fn read_file(&self, p: &AncestorPath, limit: u64) -> Result<Vec<u8>, SourceError> {
+        let abs = self.abs(p)?;
+        let md = std::fs::symlink_metadata(&abs).map_err(|e| err(p, e))?;
+        if !md.file_type().is_file() {
+            return Err(SourceError::Io {
+                path: p.to_repo_path(),
+                message: if md.file_type().is_symlink() {
+                    "a symbolic link; links above the repository root are not followed".into()
+                } else {
+                    "not a regular file".into()
+                },
+            });
+        }
+        if md.len() > limit {
+            return Err(SourceError::TooLarge {
+                path: p.to_repo_path(),
+                len: md.len(),
+                limit,
+            });
+        }
+        let f = std::fs::File::open(&abs).map_err(|e| err(p, e))?;
+        let mut buf = Vec::with_capacity(md.len() as usize);
+        f.take(limit + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| err(p, e))?;
+        if buf.len() as u64 > limit {
+            return Err(SourceError::TooLarge {
+                path: p.to_repo_path(),
+                len: buf.len() as u64,
+                limit,
+            });
+        }
+        Ok(buf)
+    }
+}
+
+fn err(p: &AncestorPath, e: std::io::Error) -> SourceError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        SourceError::NotFound(p.to_repo_path())
+    } else {
+        SourceError::Io {
+            path: p.to_repo_path(),
+            message: e.kind().to_string(),
+        }
+    }
+}
+
+fn kind_of(ft: std::fs::FileType) -> EntryKind {
+    if ft.is_symlink() {
+        EntryKind::Symlink
+    } else if ft.is_dir() {
+        EntryKind::Dir
+    } else if ft.is_file() {
+        EntryKind::File
+    } else {
+        EntryKind::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ancestors_stop_below_the_filesystem_root() {
+        let a = Ancestors::of(Path::new("/home/me/work/repo"));
+        assert_eq!(a.len(), 3);
+        assert_eq!(a.dirs[0], Path::new("/home/me/work"));
+        assert_eq!(a.dirs[2], Path::new("/home"));
+        assert_eq!(a.root_from(1).as_deref(), Some("repo"));
+        assert_eq!(a.root_from(3).as_deref(), Some("me/work/repo"));
+        assert_eq!(a.root_from(4), None);
+        assert_eq!(a.root_from(0), None);
+        assert!(Ancestors::of(Path::new("/repo")).is_empty());
+        assert!(Ancestors::of(Path::new("/")).is_empty());
+    }
+
+    #[test]
+    fn provenance_names_levels_with_dot_dot() {
+        let p = AncestorPath::new(2, ".claude/rules/a.md").unwrap();
+        assert_eq!(p.to_repo_path().as_str(), "../../.claude/rules/a.md");
+        assert_eq!(
+            AncestorPath::new(1, ".").unwrap().to_repo_path().as_str(),
+            ".."
+        );
+        assert!(AncestorPath::new(0, "CLAUDE.md").is_none());
+        assert!(AncestorPath::new(1, "../x").is_none());
+    }
+}
