@@ -194,6 +194,11 @@ pub struct Inputs<'a> {
     /// harness gates on trust assumes the project trusted and says so;
     /// `Some(&[])` means the user's configuration holds no entry.
     pub trust: Option<&'a [TrustEntry]>,
+    /// The directories above the repository root, when the user lets the
+    /// analysis read them (`--outside-root`, local mode only); `None` (the
+    /// default): an adapter whose harness reads above the root says that it
+    /// cannot see those files instead.
+    pub outside_root: Option<&'a playbookdiff_source::Ancestors>,
 }
 
 /// One compilation an adapter is asked for: the repository, the analysis

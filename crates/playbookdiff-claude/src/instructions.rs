@@ -134,6 +134,17 @@ struct Loader<'s> {
     excluded_imports: HashSet<RepoPath>,
 }
 
+/// The repository directory a piece from `dir` applies to: `dir` itself,
+/// or the root for a directory above the repository root (its files apply
+/// to the whole repository).
+fn applies_to_of(dir: &RepoPath) -> RepoPath {
+    if dir.is_above_root() {
+        RepoPath::root()
+    } else {
+        dir.clone()
+    }
+}
+
 /// The memory files of directory `dir`, in load order, with their kind and
 /// whether the file is the `.claude/CLAUDE.md` variant.
 fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
@@ -165,6 +176,9 @@ fn fallback_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
 /// `corpus.biomejs__biome`); a link leaving the repository is assumed to
 /// reach a file.
 fn memory_present(cx: &Compiler<'_, '_>, p: &RepoPath) -> bool {
+    if p.is_above_root() {
+        return matches!(cx.kind_at(p), Some(EntryKind::File | EntryKind::Symlink));
+    }
     match cx.repo.kind(p) {
         None => false,
         Some(EntryKind::Symlink) => matches!(
@@ -190,6 +204,22 @@ fn agents_md_fallback(cx: &mut Compiler<'_, '_>, startup_dirs: &[RepoPath]) -> b
         .iter()
         .flat_map(memory_files)
         .any(|(p, _, _)| memory_present(cx, &p));
+    // With --outside-root, `startup_dirs` starts above the root, where a
+    // link counts as present (it is not followed).
+    if memory_on_path || cx.outside.is_some() {
+        let any_agents = startup_dirs
+            .iter()
+            .flat_map(fallback_files)
+            .any(|(p, _, _)| cx.kind_at(&p).is_some());
+        if !memory_on_path && any_agents {
+            cx.out.assumptions.push(
+                "AGENTS.md fallback: the first-party API (the fallback is off on Bedrock, Vertex and Foundry) and \
+                 the default `instructionFiles` setting."
+                    .to_string(),
+            );
+        }
+        return !memory_on_path;
+    }
     if memory_on_path {
         return false;
     }
@@ -232,12 +262,15 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         excluded_imports: HashSet::new(),
     };
     let cwd = cx.ctx.cwd.clone();
-    let startup_dirs = cwd.ancestors_root_first();
+    // With --outside-root, the directories above the root come first,
+    // furthest first (fidelity C4: the walk goes up to `/`).
+    let mut startup_dirs = cx.above_root_dirs();
+    startup_dirs.extend(cwd.ancestors_root_first());
     let mut nested_generalized = false;
     let mut jobs: Vec<Job> = Vec::new();
     let fallback = agents_md_fallback(cx, &startup_dirs);
 
-    // Startup: root → cwd.
+    // Startup: (above the root →) root → cwd.
     for dir in &startup_dirs {
         // Under the fallback the memory files here are absent, dangling or
         // not files (still listed, to be reported); AGENTS.md takes
@@ -251,7 +284,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             files.splice(at..at, fallback_files(dir));
         }
         for (path, kind, dot_claude) in files {
-            if cx.repo.kind(&path).is_none() {
+            if cx.kind_at(&path).is_none() {
                 continue;
             }
             let by_fallback = fallback && path.file_name() == Some("AGENTS.md");
@@ -269,7 +302,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                     .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
                 );
             }
-            if dot_claude && !dir.is_root() {
+            if dot_claude && !dir.is_root() && !dir.is_above_root() {
                 nested_generalized = true;
             }
             let place = Placement {
@@ -282,13 +315,18 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 load_phase: LoadPhase::Startup,
                 applicability: Applicability::Effective,
                 reason: match (by_fallback, dir == &cwd) {
+                    _ if dir.is_above_root() => format!(
+                        "loaded at startup from `{dir}`, a directory above the repository root (read with \
+                         --outside-root){}",
+                        if by_fallback { ", by the AGENTS.md fallback (2.1.277 and later)" } else { "" }
+                    ),
                     (false, true) => "loaded at startup from the launch directory".to_string(),
                     (false, false) => format!("loaded at startup from `{dir}`, an ancestor of the launch directory"),
                     (true, _) => "loaded at startup by the AGENTS.md fallback (2.1.277 and later): no CLAUDE.md \
                                   from the repository root to the launch directory"
                         .to_string(),
                 },
-                applies_to: dir.clone(),
+                applies_to: applies_to_of(dir),
             };
             if kind == "local-memory" {
                 // Rules of this directory come before CLAUDE.local.md.
@@ -297,8 +335,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             top_file(cx, settings, &path, place, &mut jobs);
         }
         if cx
-            .repo
-            .kind(&dir.join("CLAUDE.local.md").unwrap_or_else(RepoPath::root))
+            .kind_at(&dir.join("CLAUDE.local.md").unwrap_or_else(RepoPath::root))
             .is_none()
         {
             rules_root(cx, settings, dir, None, &mut jobs);
@@ -515,6 +552,9 @@ fn top_file(
 /// as a text file (git with `core.symlinks=false`, an archive without
 /// links): the agent then receives that one word, not the file's content.
 fn link_stored_as_text(cx: &mut Compiler<'_, '_>, path: &RepoPath, source: &SourceRef) {
+    if path.is_above_root() {
+        return;
+    }
     // The target may be absent from this checkout; a lone `*.md` name still
     // reads as a link stored as text.
     let Some(t) = cx
@@ -619,6 +659,9 @@ fn excluded_entry(
 impl Compiler<'_, '_> {
     /// The real path of `p` (itself when not a link).
     pub(crate) fn repo_real(&self, p: &RepoPath) -> RepoPath {
+        if p.is_above_root() {
+            return p.clone();
+        }
         match self.repo.resolve(p) {
             Resolved::Inside { real, .. } => real,
             _ => p.clone(),
@@ -1137,6 +1180,28 @@ fn resolve_import(
             None => return outside(cx, "climbs above the repository root"),
         }
     };
+    if candidate.is_above_root() {
+        // Imported by a file above the root (--outside-root): read through
+        // the same view, links not followed.
+        return match cx.kind_at(&candidate) {
+            Some(EntryKind::File | EntryKind::Symlink) => Import::File(candidate),
+            Some(kind) => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::NotARegularFile,
+                        format!(
+                            "`@{raw}` names `{candidate}`, which is {}; an import includes a file, so nothing is \
+                             imported.",
+                            crate::kind_phrase(kind)
+                        ),
+                    )
+                    .at(at.clone()),
+                );
+                Import::Reported
+            }
+            None => Import::Unresolved,
+        };
+    }
     match cx.repo.resolve(&candidate) {
         Resolved::Inside {
             kind: EntryKind::File,
@@ -1351,6 +1416,10 @@ fn rules_root(
     let Some(root) = dir.join(".claude/rules") else {
         return;
     };
+    if root.is_above_root() {
+        rules_root_above(cx, settings, dir, &root, jobs);
+        return;
+    }
     if !cx.repo.is_dir(&root) {
         return;
     }
@@ -1423,6 +1492,68 @@ fn rules_root(
     }
     // Unconditional rules before path-scoped ones (a stable sort keeps
     // path order within each).
+    rules.sort_by_key(|j| match j {
+        Job::Expand { paths, .. } => paths.is_some(),
+        Job::Push(i) => i.paths.is_some(),
+    });
+    jobs.extend(rules);
+}
+
+/// [`rules_root`] of a directory above the repository root (read with
+/// `--outside-root`): its `.md` files, listed through the [`Ancestors`]
+/// view, recursively, in path order (an approximation, as in the
+/// repository); symbolic links there are reported and not followed.
+///
+/// [`Ancestors`]: playbookdiff_source::Ancestors
+fn rules_root_above(
+    cx: &mut Compiler<'_, '_>,
+    settings: &Settings,
+    dir: &RepoPath,
+    root: &RepoPath,
+    jobs: &mut Vec<Job>,
+) {
+    let Some(anc) = cx.outside else {
+        return;
+    };
+    if cx.kind_at(root) != Some(EntryKind::Dir) {
+        return;
+    }
+    let mut files: Vec<RepoPath> = Vec::new();
+    let mut stack = vec![root.clone()];
+    // Bounded like any listing: at most this many directories.
+    let mut budget = 10_000usize;
+    while let Some(d) = stack.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            break;
+        }
+        let Some(at) = playbookdiff_source::AncestorPath::from_repo_path(&d) else {
+            continue;
+        };
+        let Ok(entries) = anc.list_dir(&at) else {
+            continue;
+        };
+        for ent in entries {
+            let Some(p) = d.join(&ent.name) else { continue };
+            match ent.kind {
+                EntryKind::Dir => stack.push(p),
+                EntryKind::File if ent.name.ends_with(".md") => files.push(p),
+                EntryKind::Symlink | EntryKind::Other if ent.name.ends_with(".md") => {
+                    // `read` reports what cannot be read.
+                    cx.read(&p, SourceFormat::Markdown);
+                }
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    if files.len() > 1 && !cx.out.assumptions.iter().any(|a| a == RULE_ORDER) {
+        cx.out.assumptions.push(RULE_ORDER.to_string());
+    }
+    let mut rules = Vec::new();
+    for f in files {
+        rule_file(cx, settings, dir, &f, None, &mut rules);
+    }
     rules.sort_by_key(|j| match j {
         Job::Expand { paths, .. } => paths.is_some(),
         Job::Push(i) => i.paths.is_some(),
@@ -1522,7 +1653,7 @@ fn rule_file(
             load_phase: LoadPhase::Startup,
             applicability: Applicability::Effective,
             reason: format!("unconditional rule in `{owner}/.claude/rules`, loaded at startup"),
-            applies_to: owner.clone(),
+            applies_to: applies_to_of(owner),
         },
         Some((phase, applicability, why)) => Placement {
             kind: "rule",
@@ -1637,7 +1768,7 @@ fn path_scoped(
             "path-scoped rule; loads when a matching file is read, and no target was given".into(),
         );
     };
-    let rel = crate::relative_to(&t, owner);
+    let rel = cx.relative_to_owner(&t, owner);
     let hit = rel
         .as_deref()
         .and_then(|r| compiled.matched(r, cx.repo.is_dir(&t)));

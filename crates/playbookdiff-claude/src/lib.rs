@@ -29,7 +29,7 @@ use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::{EntryKind, Repo, Resolved};
+use playbookdiff_source::{AncestorPath, Ancestors, EntryKind, Repo, Resolved};
 use std::collections::{HashMap, HashSet};
 
 /// Entry names whose presence makes a directory hold Claude Code
@@ -72,10 +72,12 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .remedies(remedy::for_gap);
 
 /// What the Claude Code release `req.version` (one of
-/// [`PROFILED_VERSIONS`]) receives. Source: spec 000.
+/// [`PROFILED_VERSIONS`]) receives. Of the user's inputs it reads
+/// `outside_root`, the directories above the repository root it may read
+/// (fidelity C3, C4). Source: spec 000.
 fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let profile = profile::Profile::for_version(req.version);
-    let mut cx = Compiler::new(req.repo, req.context, profile);
+    let mut cx = Compiler::new(req.repo, req.context, profile, req.inputs.outside_root);
     cx.walk_problems();
     let settings = settings::load(&mut cx);
     instructions::compile(&mut cx, &settings);
@@ -111,6 +113,9 @@ pub(crate) struct Compiler<'a, 'r> {
     pub ctx: &'a AnalysisContext,
     /// The release whose behaviour is modelled.
     pub profile: profile::Profile,
+    /// The directories above the repository root, when the user lets the
+    /// analysis read them (`--outside-root`); `None`: they are unseen.
+    pub outside: Option<&'a Ancestors>,
     pub out: EffectiveAgentConfig,
     ids: HashMap<String, u32>,
     target_outside_reported: bool,
@@ -126,7 +131,12 @@ pub(crate) struct Compiler<'a, 'r> {
 }
 
 impl<'a, 'r> Compiler<'a, 'r> {
-    fn new(repo: &'a Repo<'r>, ctx: &'a AnalysisContext, profile: profile::Profile) -> Self {
+    fn new(
+        repo: &'a Repo<'r>,
+        ctx: &'a AnalysisContext,
+        profile: profile::Profile,
+        outside: Option<&'a Ancestors>,
+    ) -> Self {
         let mut out = EffectiveAgentConfig::new(HARNESS, ctx.clone());
         out.assumptions.push(match ctx.mode {
             Mode::Repo => "Repo mode: only repository-defined configuration is compiled; ~/.claude, managed policy, \
@@ -156,22 +166,34 @@ impl<'a, 'r> Compiler<'a, 'r> {
              instructions and cannot be excluded.",
         ));
         // Fidelity C3, C4: the startup walk and `.mcp.json` go on above
-        // the repository root, which the analysis does not read.
-        out.diagnostics.push(Diagnostic::new(
-            DiagnosticCode::OutsideRootUnseen,
-            "CLAUDE.md, .claude/CLAUDE.md, .claude/rules, CLAUDE.local.md and .mcp.json in the directories above the \
-             repository root are not read; Claude Code reads them in every directory from the launch directory up to \
-             the filesystem root, so they can add to what it receives.",
-        ));
-        out.assumptions.push(
-            "No CLAUDE.md, .claude/CLAUDE.md, .claude/rules, CLAUDE.local.md or .mcp.json lies in a directory above the \
-             repository root."
-                .to_string(),
-        );
+        // the repository root, which the analysis reads only when asked.
+        match outside {
+            None => {
+                out.diagnostics.push(Diagnostic::new(
+                    DiagnosticCode::OutsideRootUnseen,
+                    "CLAUDE.md, .claude/CLAUDE.md, .claude/rules, CLAUDE.local.md and .mcp.json in the directories \
+                     above the repository root are not read; Claude Code reads them in every directory from the launch \
+                     directory up to the filesystem root, so they can add to what it receives (--mode local \
+                     --outside-root reads them).",
+                ));
+                out.assumptions.push(
+                    "No CLAUDE.md, .claude/CLAUDE.md, .claude/rules, CLAUDE.local.md or .mcp.json lies in a directory \
+                     above the repository root."
+                        .to_string(),
+                );
+            }
+            Some(a) => out.assumptions.push(format!(
+                "The {} directories above the repository root, up to the filesystem root (excluded), were read for \
+                 CLAUDE.md, .claude/CLAUDE.md, .claude/rules, CLAUDE.local.md and .mcp.json (--outside-root); their \
+                 paths start with `..`. Symbolic links there are not followed.",
+                a.len()
+            )),
+        }
         Compiler {
             repo,
             ctx,
             profile,
+            outside,
             out,
             ids: HashMap::new(),
             target_outside_reported: false,
@@ -246,6 +268,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         scope: SourceScope,
         format: SourceFormat,
     ) -> SourceRef {
+        if path.is_above_root() {
+            return SourceRef::outside_root(path.clone(), scope, format);
+        }
         let mut s = SourceRef::project(path.clone(), format);
         s.scope = scope;
         if let Resolved::Inside {
@@ -283,6 +308,25 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// directory or a special file (FIFO, socket, device) there is reported,
     /// not skipped silently. Returns true when it resolves to a readable file.
     pub fn expect_file(&mut self, path: &RepoPath, format: SourceFormat) -> bool {
+        if path.is_above_root() {
+            // A link is reported by `read`, which does not follow it.
+            return match self.kind_at(path) {
+                Some(EntryKind::File | EntryKind::Symlink) => true,
+                Some(kind) => {
+                    let mut d = problems::not_a_file(
+                        path,
+                        kind,
+                        false,
+                        "Claude Code does not load it",
+                        format,
+                    );
+                    mark_outside(&mut d);
+                    self.diag(d);
+                    false
+                }
+                None => false,
+            };
+        }
         match self.repo.resolve(path) {
             Resolved::Inside {
                 kind: EntryKind::File,
@@ -304,6 +348,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         path: &RepoPath,
         format: SourceFormat,
     ) -> Option<std::sync::Arc<playbookdiff_source::TextFile>> {
+        if path.is_above_root() {
+            return self.read_above_root(path, format);
+        }
         match self.repo.read_text(path, MAX_FILE_BYTES) {
             Ok(t) => {
                 if t.invalid_utf8 {
@@ -325,6 +372,89 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 None
             }
         }
+    }
+
+    /// [`Compiler::read`] of a file above the repository root, through the
+    /// [`Ancestors`] view (never a link, never over the size limit).
+    fn read_above_root(
+        &mut self,
+        path: &RepoPath,
+        format: SourceFormat,
+    ) -> Option<std::sync::Arc<playbookdiff_source::TextFile>> {
+        let (anc, at) = (self.outside?, AncestorPath::from_repo_path(path)?);
+        match anc.read_file(&at, MAX_FILE_BYTES) {
+            Ok(bytes) => {
+                let t = playbookdiff_source::TextFile::from_bytes(&bytes);
+                if t.invalid_utf8 {
+                    let mut d = problems::invalid_utf8(path, format);
+                    mark_outside(&mut d);
+                    self.diag(d);
+                }
+                Some(std::sync::Arc::new(t))
+            }
+            Err(playbookdiff_source::SourceError::NotFound(_)) => None,
+            Err(_) if self.kind_at(path) == Some(EntryKind::Symlink) => {
+                let d = Diagnostic::new(
+                    DiagnosticCode::Unreadable,
+                    format!(
+                        "`{path}` is a symbolic link above the repository root; Claude Code follows it, the analysis \
+                         does not (it follows no link there), so what it adds is unknown."
+                    ),
+                )
+                .at(self.source_ref(path, SourceScope::Project, format))
+                .with_severity(playbookdiff_model::Severity::Info);
+                self.diag(d);
+                None
+            }
+            Err(e) => {
+                let effect =
+                    "Claude Code may read it; the analysis does not, so its content is unknown";
+                let mut d = problems::read_error(path, &e, effect, format);
+                mark_outside(&mut d);
+                self.diag(d);
+                None
+            }
+        }
+    }
+
+    /// The kind of entry `path` names (links not followed), inside the
+    /// repository or, with `--outside-root`, above it. `None` when absent.
+    pub fn kind_at(&self, path: &RepoPath) -> Option<EntryKind> {
+        if !path.is_above_root() {
+            return self.repo.kind(path);
+        }
+        let at = AncestorPath::from_repo_path(path)?;
+        self.outside?.stat(&at).ok().map(|s| s.kind)
+    }
+
+    /// `path` relative to the directory `owner` of a rules root, for
+    /// matching `paths`: for an ancestor above the repository root, the
+    /// repository's own place in it comes first (`repo/src/a.ts`).
+    pub fn relative_to_owner(&self, path: &RepoPath, owner: &RepoPath) -> Option<String> {
+        if !owner.is_above_root() {
+            return relative_to(path, owner);
+        }
+        let at = AncestorPath::from_repo_path(owner)?;
+        if !at.rel.is_root() {
+            return None;
+        }
+        let base = self.outside?.root_from(at.levels_up)?;
+        Some(if path.is_root() {
+            base
+        } else {
+            format!("{base}/{path}")
+        })
+    }
+
+    /// The directories above the repository root that the analysis reads,
+    /// furthest first (`../..`, `..`), each as [`RepoPath::above_root`]
+    /// names it. Empty without `--outside-root`.
+    pub fn above_root_dirs(&self) -> Vec<RepoPath> {
+        let n = self.outside.map_or(0, Ancestors::len);
+        (1..=n)
+            .rev()
+            .map(|l| RepoPath::above_root(l, &RepoPath::root()))
+            .collect()
     }
 
     /// The directory the target path lies in: the target itself when it is a
@@ -474,6 +604,14 @@ impl<'a, 'r> Compiler<'a, 'r> {
             .instructions
             .sort_by_key(|i| i.order.unwrap_or(u32::MAX));
         self.out
+    }
+}
+
+/// Marks the file a diagnostic points at as lying above the repository
+/// root (the toolkit builds repository references).
+fn mark_outside(d: &mut Diagnostic) {
+    if let Some(s) = d.source.as_mut() {
+        s.outside_root = s.path.is_above_root();
     }
 }
 

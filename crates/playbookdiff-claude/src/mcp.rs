@@ -255,17 +255,17 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
 /// The `.mcp.json` files Claude Code reads from this launch directory: in
 /// the launch directory and every ancestor up to the repository root, root
 /// first (fidelity C3; shipped and older source, anthropics/claude-code#42465; seen
-/// with 2.1.197 and 2.1.332). Files above the repository root are read too
-/// but cannot be seen: the `outside-root-unseen` diagnostic and an
-/// assumption say so (see `Compiler::new`).
+/// with 2.1.197 and 2.1.332). Files above the repository root are read too:
+/// with `--outside-root` they come first (`../.mcp.json`), furthest first;
+/// without, the `outside-root-unseen` diagnostic and an assumption say
+/// they cannot be seen (see `Compiler::new`).
 fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
-    cx.ctx
-        .cwd
-        .ancestors_root_first()
-        .into_iter()
+    let mut dirs = cx.above_root_dirs();
+    dirs.extend(cx.ctx.cwd.ancestors_root_first());
+    dirs.into_iter()
         .filter(crate::outside_dot_claude)
         .filter_map(|d| d.join(".mcp.json"))
-        .filter(|p| cx.repo.kind(p).is_some())
+        .filter(|p| cx.kind_at(p).is_some())
         .collect()
 }
 

@@ -79,6 +79,16 @@ impl Settings {
     pub fn excluded_by(&self, path: &RepoPath) -> Option<&ExcludePattern> {
         let abs = if path.is_root() {
             self.abs_root.clone()
+        } else if path.is_above_root() {
+            // `../CLAUDE.md` (read with --outside-root): the root's parent's
+            // `CLAUDE.md`, the absolute path Claude Code matches.
+            let up = path.components().take_while(|c| *c == "..").count();
+            let mut base = self.abs_root.as_str();
+            for _ in 0..up {
+                base = &base[..base.rfind('/').unwrap_or(0)];
+            }
+            let rest: Vec<&str> = path.components().skip(up).collect();
+            format!("{base}/{}", rest.join("/"))
         } else {
             format!("{}/{}", self.abs_root, path)
         };

@@ -241,7 +241,8 @@ declare_codes! {
     /// root (a parent folder holding several checkouts, the home
     /// directory) add to what it receives; skills and commands stop at the
     /// git root. The analysis reads only the repository, so it cannot see
-    /// them. Source: fidelity C3 and C4 (maintainer answer in
+    /// them, unless `--mode local --outside-root` lets it read them (then
+    /// this diagnostic is not given). Source: fidelity C3 and C4 (maintainer answer in
     /// anthropics/claude-code#722, "cwd to /"; anthropics/claude-code#49124;
     /// anthropics/claude-code#93010; `.mcp.json`
     /// seen from ancestors with 2.1.197 and 2.1.332).

@@ -110,9 +110,25 @@ impl RepoPath {
 
     /// Joins a relative POSIX path (which may contain `..`), normalizing
     /// lexically. Returns `None` when the result climbs above the root.
+    ///
+    /// On a path above the root ([`RepoPath::above_root`]) the result stays
+    /// in the same ancestor: `None` when `rel` would climb out of it.
     pub fn join(&self, rel: &str) -> Option<RepoPath> {
         if self.is_above_root() {
-            return None;
+            let mut parts: Vec<&str> = self.components().collect();
+            for part in rel.split('/') {
+                match part {
+                    "" | "." => {}
+                    ".." => {
+                        if parts.last().is_none_or(|l| *l == "..") {
+                            return None;
+                        }
+                        parts.pop();
+                    }
+                    other => parts.push(other),
+                }
+            }
+            return Some(Self::from_parts(&parts));
         }
         if self.is_root() {
             RepoPath::new(rel)
@@ -217,7 +233,18 @@ mod tests {
         assert!(p.is_above_root());
         assert!(!p.starts_with(&RepoPath::root()));
         assert!(p.starts_with(&RepoPath::above_root(2, &RepoPath::root())));
-        assert_eq!(p.join("x"), None);
+        let up = RepoPath::above_root(1, &RepoPath::root());
+        assert_eq!(up.join("CLAUDE.md").unwrap().as_str(), "../CLAUDE.md");
+        assert_eq!(
+            up.join(".claude/rules")
+                .unwrap()
+                .join("a/../b.md")
+                .unwrap()
+                .as_str(),
+            "../.claude/rules/b.md"
+        );
+        assert_eq!(up.join("../x"), None);
+        assert_eq!(p.join("../../../../x"), None);
         assert_eq!(RepoPath::above_root(1, &RepoPath::root()).as_str(), "..");
         assert_eq!(RepoPath::above_root(0, &rel), rel);
         assert!(!rel.is_above_root());

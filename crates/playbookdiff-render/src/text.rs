@@ -196,13 +196,20 @@ fn transport_as_declared(m: &McpServer) -> String {
     }
 }
 
-/// `path`, `path:N` or `path:N-M`.
+/// `path`, `path:N` or `path:N-M`; a file above the repository root
+/// (`../CLAUDE.md`, read with `--outside-root`) is followed by `(above
+/// root)`.
 pub(crate) fn location(source: &SourceRef) -> String {
     let path = clean(source.path.as_str());
-    match source.lines {
+    let at = match source.lines {
         None => path.into_owned(),
         Some(l) if l.start == l.end => format!("{path}:{}", l.start),
         Some(l) => format!("{path}:{}-{}", l.start, l.end),
+    };
+    if source.outside_root {
+        format!("{at} (above root)")
+    } else {
+        at
     }
 }
 

@@ -46,6 +46,18 @@ impl AncestorPath {
         })
     }
 
+    /// The place a [`RepoPath::above_root`] path names: its leading `..`
+    /// components counted, the rest relative to that ancestor. `None` for
+    /// a path inside the repository.
+    pub fn from_repo_path(p: &RepoPath) -> Option<Self> {
+        if !p.is_above_root() {
+            return None;
+        }
+        let levels_up = p.components().take_while(|c| *c == "..").count();
+        let rest: Vec<&str> = p.components().skip(levels_up).collect();
+        AncestorPath::new(levels_up, &rest.join("/"))
+    }
+
     /// The entry `name` of this directory (one plain component).
     pub fn child(&self, name: &str) -> Option<Self> {
         Some(AncestorPath {
@@ -64,7 +76,7 @@ impl AncestorPath {
 
 /// The directories above one working tree's root, up to (not including)
 /// the filesystem root, nearest first.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ancestors {
     /// `dirs[i]` is the directory `i + 1` levels above the root.
     dirs: Vec<PathBuf>,
@@ -264,5 +276,12 @@ mod tests {
         );
         assert!(AncestorPath::new(0, "CLAUDE.md").is_none());
         assert!(AncestorPath::new(1, "../x").is_none());
+        assert_eq!(AncestorPath::from_repo_path(&p.to_repo_path()), Some(p));
+        let dir = AncestorPath::new(3, ".").unwrap();
+        assert_eq!(AncestorPath::from_repo_path(&dir.to_repo_path()), Some(dir));
+        assert_eq!(
+            AncestorPath::from_repo_path(&RepoPath::new("CLAUDE.md").unwrap()),
+            None
+        );
     }
 }

@@ -14,7 +14,7 @@ use playbookdiff_config::Exclusion;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_registry::Inputs;
 use playbookdiff_render::{CheckReport, Gate, MatrixReport};
-use playbookdiff_source::{EntryKind, Repo};
+use playbookdiff_source::{Ancestors, EntryKind, Repo};
 use std::path::Path;
 
 /// What a command produced: the text for standard output and the exit
@@ -194,9 +194,11 @@ fn analyse(
     ctx: &AnalysisContext,
     args: &ContextArgs,
     policy: &Policy,
+    outside: Option<&Ancestors>,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
-    analyse_at(repo, hs, ctx, policy, &|h| {
-        args.agent.inputs(policy.agent_version(args, h))
+    analyse_at(repo, hs, ctx, policy, &|h| Inputs {
+        outside_root: outside,
+        ..args.agent.inputs(policy.agent_version(args, h))
     })
 }
 
@@ -247,7 +249,14 @@ pub fn run_view(
     let hs = harnesses(&args.harness, loaded.as_ref())?;
     let policy = Policy::new(loaded.as_ref(), None)?;
     let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
-    let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context, &policy);
+    let (configs, cmp) = analyse(
+        &repo,
+        &hs,
+        &opened.context,
+        &args.context,
+        &policy,
+        opened.outside.as_ref(),
+    );
     let (repository, context) = report_parts(&opened);
     let gate = Gate {
         fail_on: policy.fail_on,
@@ -324,7 +333,14 @@ pub fn run_check(
             },
         )
     } else {
-        let (configs, cmp) = analyse(&repo, &hs, context, &args.context, &policy);
+        let (configs, cmp) = analyse(
+            &repo,
+            &hs,
+            context,
+            &args.context,
+            &policy,
+            opened.outside.as_ref(),
+        );
         let gate = Gate {
             fail_on: policy.fail_on,
             stale: policy
@@ -473,7 +489,8 @@ fn run_all_dirs(
                 }
                 let mut ctx = root_context.clone();
                 ctx.cwd = dirs[i].clone();
-                let (configs, mut cmp) = analyse(repo, hs, &ctx, args, policy);
+                let (configs, mut cmp) =
+                    analyse(repo, hs, &ctx, args, policy, opened.outside.as_ref());
                 cmp.rows = Vec::new();
                 // Keep the configurations of the root only.
                 let keep = if dirs[i].is_root() {
@@ -566,7 +583,14 @@ pub fn run_explain(
     let hs = harnesses(&args.harness, loaded.as_ref())?;
     let policy = Policy::new(loaded.as_ref(), None)?;
     let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
-    let (configs, cmp) = analyse(&repo, &hs, &opened.context, &args.context, &policy);
+    let (configs, cmp) = analyse(
+        &repo,
+        &hs,
+        &opened.context,
+        &args.context,
+        &policy,
+        opened.outside.as_ref(),
+    );
     let (repository, context) = report_parts(&opened);
     let id = args.finding_id.trim();
     let Some(f) = cmp.finding(id) else {

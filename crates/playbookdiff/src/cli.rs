@@ -449,6 +449,14 @@ pub struct ContextArgs {
     /// then paths in that commit
     #[arg(long, value_name = "REV")]
     pub rev: Option<String>,
+
+    /// With --mode local, also read what Claude Code reads above the
+    /// repository root: CLAUDE.md, .claude/CLAUDE.md, .claude/rules,
+    /// CLAUDE.local.md and .mcp.json of every directory up to the
+    /// filesystem root (their paths start with `..`) [default: not read,
+    /// and said so]
+    #[arg(long)]
+    pub outside_root: bool,
 }
 
 /// The compilation inputs a user gives and the repository cannot show:
@@ -499,6 +507,7 @@ impl AgentInputArgs {
             version,
             context_window: self.context_window.unwrap_or_default(),
             trust: self.trust.as_ref().map(|t| t.0.as_slice()),
+            outside_root: None,
         }
     }
 }

@@ -9,7 +9,8 @@ use crate::cli::{ContextArgs, ModeArg};
 use playbookdiff_model::{AnalysisContext, Harness, Mode, RepoPath};
 use playbookdiff_render::Via;
 use playbookdiff_source::{
-    EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility,
+    Ancestors, EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree,
+    Visibility,
     WalkScope, WorkingTree,
 };
 use std::fmt;
@@ -43,6 +44,9 @@ pub struct OpenedContext {
     /// is looked for (with `--rev` too: the working tree's file applies to
     /// every revision analysed).
     pub root: PathBuf,
+    /// With `--outside-root` (local mode, a working tree): the directories
+    /// above the root, which an adapter may read (Claude Code does).
+    pub outside: Option<Ancestors>,
 }
 
 impl fmt::Debug for OpenedContext {
@@ -133,6 +137,16 @@ pub fn open_context(
             ));
         }
     }
+    if args.outside_root && args.rev.is_some() {
+        return Err(UsageError(
+            "--outside-root reads the directories above a working tree, and a commit (--rev) has none; drop --outside-root or --rev".into(),
+        ));
+    }
+    if args.outside_root && args.mode != ModeArg::Local {
+        return Err(UsageError(
+            "--outside-root reads personal files above the repository, which repo mode never reads; add --mode local or drop --outside-root".into(),
+        ));
+    }
     for (option, value) in [("--cwd", &args.cwd), ("--target", &args.target)] {
         if let Some(v) = value {
             if v.trim().is_empty() {
@@ -201,6 +215,7 @@ pub fn open_context(
     };
 
     Ok(OpenedContext {
+        outside: args.outside_root.then(|| Ancestors::of(&root)),
         root: root.clone(),
         tree: Box::new(tree),
         context: AnalysisContext {
@@ -428,6 +443,7 @@ fn open_revision(
     };
     via.revision = Some((rev.to_string(), commit.short()));
     Ok(OpenedContext {
+        outside: None,
         root: repo_path.to_path_buf(),
         repository_label: label,
         tree: Box::new(tree),

@@ -13,6 +13,7 @@ mod findings;
 mod first_run;
 mod new_user;
 mod oracle;
+mod outside_root;
 mod pre_commit;
 mod properties;
 mod read_once;

@@ -287,17 +287,31 @@ fn claude_disagreements(
         })
         .map(|s| s.name.clone())
         .collect();
-    push("skills", list(listed), list(advertised));
-    // The description each listed skill is shown with (fidelity C19, C20:
-    // the first line when there is none, typed values as text).
+    push("skills", list(listed.clone()), list(advertised.clone()));
+    // The description each skill both sides list is shown with (fidelity
+    // C19, C20: the first line when there is none, typed values as text),
+    // cut at the per-skill cap as the listing cuts it (the first cap - 1
+    // characters and `…`). The listing escapes `<`, `>` and `&` as XML
+    // does (2.1.332); the model holds the text, so the observation is
+    // unescaped. A description the listing budget shortens depends on the
+    // agent's bundled skills and is left out (`shownDescriptionChars`).
+    let unescape = |t: &str| {
+        t.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&apos;", "'")
+            .replace("&amp;", "&")
+    };
+    let both: BTreeSet<&String> = listed.intersection(&advertised).collect();
     let described: BTreeSet<String> = obs["startup"]["skillsListed"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| {
+        .filter_map(|s| {
             let n = s["name"].as_str().unwrap();
-            let n = n.split(" (").next().unwrap_or(n);
-            format!("{n}: {}", s["description"].as_str().unwrap_or(""))
+            let n = n.split(" (").next().unwrap_or(n).to_string();
+            let d = unescape(s["description"].as_str().unwrap_or(""));
+            both.contains(&n).then(|| format!("{n}: {d}"))
         })
         .collect();
     let modelled_descriptions: BTreeSet<String> = cfg
@@ -307,13 +321,38 @@ fn claude_disagreements(
             s.applicability == Applicability::Effective
                 && s.load_phase == LoadPhase::Startup
                 && s.invocation.implicit != Permission::Blocked
+                && both.contains(&s.name)
         })
-        .map(|s| format!("{}: {}", s.name, s.description.as_deref().unwrap_or("")))
+        .map(|s| {
+            let d = s.description.clone().unwrap_or_default();
+            let d = match s.advertisement.description_limit_chars {
+                Some(cap) if d.chars().count() as u64 > cap => {
+                    let mut cut: String = d.chars().take(cap as usize - 1).collect();
+                    cut.push('…');
+                    cut
+                }
+                _ => d,
+            };
+            format!("{}: {d}", s.name)
+        })
         .collect();
+    // Skills whose description the budget shortens: compared by name only.
+    let shortened: BTreeSet<&str> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.advertisement.shown_description_chars.is_some())
+        .map(|s| s.name.as_str())
+        .collect();
+    let keep = |e: &String| !shortened.contains(e.split(": ").next().unwrap_or(""));
     push(
         "skill-descriptions",
-        list(described),
-        list(modelled_descriptions),
+        list(described.into_iter().filter(keep).collect::<BTreeSet<_>>()),
+        list(
+            modelled_descriptions
+                .into_iter()
+                .filter(keep)
+                .collect::<BTreeSet<_>>(),
+        ),
     );
     // MCP servers of the init line.
     let servers: BTreeSet<String> = obs["init"]["mcpServers"]
@@ -804,7 +843,8 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("reason and the work that would fix it; the test fails on any other.\n\n");
     s.push_str("Compared for Claude Code: the memory files of the first request in order\n");
     s.push_str("(`startup-files`) and their text (`startup-text`), imports and their\n");
-    s.push_str("parents (`imports`), the skills listed to the model (`skills`), the MCP\n");
+    s.push_str("parents (`imports`), the skills listed to the model (`skills`) and the\n");
+    s.push_str("description each is listed with (`skill-descriptions`), the MCP\n");
     s.push_str("servers of the `init` line (`mcp-servers`), and the files a scripted read of\n");
     s.push_str("the target attaches (`on-demand-files`). For Codex, with the project\n");
     s.push_str("trusted (or the case's own trust entries, given to the adapter with the same\n");

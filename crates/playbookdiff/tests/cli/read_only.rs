@@ -211,3 +211,45 @@ fn compiling_a_tree_with_links_local_files_and_secrets_changes_nothing() {
         .success();
     assert_unchanged(&before, &snapshot(dir.path()));
 }
+
+#[test]
+fn compiling_with_outside_root_changes_nothing_above_the_root() {
+    // Claude Code's files in the directory above the repository, with a
+    // FIFO where a rule would be and a link where CLAUDE.local.md would be
+    // (neither is opened); the whole temporary directory is snapshotted.
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    let outside = dir.path().join("outside");
+    hostile_repository(&repo, &outside);
+    write(dir.path(), "CLAUDE.md", "Above.\n\n@outside/secret.md\n");
+    write(dir.path(), ".claude/rules/above.md", "Above rule.\n");
+    write(
+        dir.path(),
+        ".mcp.json",
+        r#"{"mcpServers": {"above": {"command": "above", "env": {"KEY": "sk-3"}}}}"#,
+    );
+    playbookdiff_testkit::fs::fifo(dir.path(), ".claude/rules/pipe.md");
+    symlink(
+        outside.join("secret.md"),
+        dir.path().join("CLAUDE.local.md"),
+    )
+    .unwrap();
+    let before = snapshot(dir.path());
+    for extra in [
+        vec!["compile", "--harness", "claude-code"],
+        vec!["compile", "--harness", "claude-code", "--format", "json"],
+        vec!["check"],
+        vec![],
+    ] {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(&extra)
+            .arg(&repo)
+            .args(["--mode", "local", "--outside-root", "--cwd", "apps/api"])
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{extra:?}");
+    }
+    assert_unchanged(&before, &snapshot(dir.path()));
+}

@@ -882,3 +882,147 @@ fn settled_rule_order_is_an_assumption() {
         assert_eq!(said(&cfg), 0, "{v}");
     }
 }
+
+/// C4 with `--outside-root` (local mode): the files above the repository
+/// root are read as Claude Code reads them, the furthest directory first:
+/// the parent's `CLAUDE.md`, its unconditional rule, then the repository's
+/// own `CLAUDE.md` (the order recorded with both versions in
+/// `claude.c04_files_above_root.in-repo`, where the same files are inside
+/// the repository), the parent's `CLAUDE.local.md` after its rules, its
+/// path-scoped rule matched against the repository's place in it
+/// (`repo/pkg/**`), and its `.mcp.json` server. Each names its file with
+/// `..` and says it lies outside the repository; `outside-root-unseen` and
+/// its assumption are gone. Built in a temporary directory: what lies above
+/// that directory is left out of the comparison.
+#[test]
+fn c04_outside_root_reads_files_above_root() {
+    use playbookdiff_adapter::{Adapter, Inputs};
+    let t = copy_to_temp(&fixture("c04_files_above_root"));
+    write(t.path(), "CLAUDE.local.md", "Personal, above\n");
+    write(
+        t.path(),
+        ".claude/rules/scoped.md",
+        "---\npaths: [\"repo/pkg/**\"]\n---\nAbove: scoped\n",
+    );
+    let repo_dir = t.path().join("repo");
+    let tree = playbookdiff_source::WorkingTree::open(&repo_dir).unwrap();
+    let above = playbookdiff_source::Ancestors::of(
+        playbookdiff_source::SourceTree::absolute_root(&tree).unwrap(),
+    );
+    let repo = playbookdiff_source::Repo::new(&tree);
+    let ours = |cfg: &playbookdiff_model::EffectiveAgentConfig| -> Vec<String> {
+        chain(cfg)
+            .into_iter()
+            .filter(|p| !p.starts_with("../../"))
+            .collect()
+    };
+    for v in VERSIONS {
+        let compile = |ctx: Ctx| {
+            playbookdiff_claude::ADAPTER.compile_with(
+                &repo,
+                &ctx.version(v).context(),
+                &Inputs {
+                    version: Some(v),
+                    outside_root: Some(&above),
+                    ..Inputs::default()
+                },
+            )
+        };
+        let cfg = compile(at_root().local());
+        assert_eq!(
+            ours(&cfg),
+            [
+                "../CLAUDE.md",
+                "../.claude/rules/above.md",
+                "../CLAUDE.local.md",
+                "CLAUDE.md"
+            ],
+            "{v}"
+        );
+        let first = one(&cfg, "../CLAUDE.md");
+        assert!(first.source.outside_root, "{v}");
+        assert_eq!(
+            (first.load_phase, first.applicability),
+            (Startup, Effective)
+        );
+        assert_eq!(first.applies_to.as_str(), ".");
+        assert!(
+            first.reason.contains("above the repository root"),
+            "{}",
+            first.reason
+        );
+        assert!(!one(&cfg, "CLAUDE.md").source.outside_root);
+        let scoped = one(&cfg, "../.claude/rules/scoped.md");
+        assert_eq!(
+            (scoped.load_phase, scoped.applicability),
+            (OnDemand, Conditional),
+            "{v}"
+        );
+        assert_eq!(cfg.mcp_servers.len(), 1, "{v}");
+        assert_eq!(cfg.mcp_servers[0].name, "above");
+        assert_eq!(cfg.mcp_servers[0].source.path.as_str(), "../.mcp.json");
+        assert!(cfg.mcp_servers[0].source.outside_root);
+        assert!(diags(&cfg, D::OutsideRootUnseen).is_empty(), "{v}");
+        assert!(
+            !cfg.assumptions
+                .iter()
+                .any(|a| a.starts_with("No CLAUDE.md")),
+            "{:?}",
+            cfg.assumptions
+        );
+        assert!(cfg.assumptions.iter().any(|a| a.contains("--outside-root")));
+        let json = serde_json::to_string(&cfg).unwrap();
+        assert!(json.contains(r#""path":"../CLAUDE.md""#), "{v}");
+        assert!(json.contains(r#""outsideRoot":true"#), "{v}");
+        // Nothing names the machine's directories.
+        assert!(!json.contains(&*t.path().to_string_lossy()), "{v}");
+
+        // The path-scoped rule above loads for a matching target inside the
+        // launch directory, relative to the directory holding its `.claude`.
+        let cfg = compile(at_root().local().target("pkg/x.ts"));
+        let scoped = one(&cfg, "../.claude/rules/scoped.md");
+        assert_eq!(
+            (scoped.load_phase, scoped.applicability),
+            (OnDemand, Effective),
+            "{v}"
+        );
+        let cfg = compile(at_root().local().cwd("pkg"));
+        assert_eq!(ours(&cfg)[0], "../CLAUDE.md", "{v}");
+
+        // Without the flag: nothing above is read, and the result says so.
+        let cfg =
+            playbookdiff_claude::ADAPTER.compile(&repo, &at_root().local().context(), Some(v));
+        assert_eq!(chain(&cfg), ["CLAUDE.md"], "{v}");
+        assert_eq!(diags(&cfg, D::OutsideRootUnseen).len(), 1, "{v}");
+    }
+}
+
+/// With `--outside-root`, a CLAUDE.md above the root is a memory file on
+/// the path, so 2.1.332's AGENTS.md fallback stays off (fidelity C16).
+#[test]
+fn c16_fallback_off_with_memory_above_root() {
+    use playbookdiff_adapter::{Adapter, Inputs};
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "CLAUDE.md", "Above\n");
+    write(t.path(), "repo/AGENTS.md", "Agents\n");
+    let tree = playbookdiff_source::WorkingTree::open(&t.path().join("repo")).unwrap();
+    let above = playbookdiff_source::Ancestors::of(
+        playbookdiff_source::SourceTree::absolute_root(&tree).unwrap(),
+    );
+    let repo = playbookdiff_source::Repo::new(&tree);
+    let cfg = playbookdiff_claude::ADAPTER.compile_with(
+        &repo,
+        &at_root().local().context(),
+        &Inputs {
+            version: Some("2.1.332"),
+            outside_root: Some(&above),
+            ..Inputs::default()
+        },
+    );
+    let ours: Vec<String> = chain(&cfg)
+        .into_iter()
+        .filter(|p| !p.starts_with("../../"))
+        .collect();
+    assert_eq!(ours, ["../CLAUDE.md"]);
+    assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
+}
