@@ -183,10 +183,10 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 );
             }
             Some(a) => out.assumptions.push(format!(
-                "The {} directories above the repository root, up to the filesystem root (excluded), were read for \
-                 CLAUDE.md, .claude/CLAUDE.md, .claude/rules, CLAUDE.local.md and .mcp.json (--outside-root); their \
-                 paths start with `..`. Symbolic links there are not followed.",
-                a.len()
+                "Read above the repository root (--outside-root): CLAUDE.md, .claude/CLAUDE.md, .claude/rules, \
+                 CLAUDE.local.md and .mcp.json of {} up to the filesystem root (excluded); their paths start with \
+                 `..`. Symbolic links there are not followed.",
+                playbookdiff_model::remedy::count(a.len(), "directory", "directories")
             )),
         }
         Compiler {

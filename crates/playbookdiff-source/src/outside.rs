@@ -19,7 +19,7 @@
 //! opened, and a symbolic link is never followed (`read_file` and
 //! `list_dir` refuse it, `stat` reports it). Nothing here writes.
 
-use crate::tree::{DirEntry, EntryKind, SourceError, Stat};
+use crate::tree::{DirEntry, EntryKind, IoKind, SourceError, Stat};
 use playbookdiff_model::RepoPath;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -167,6 +167,7 @@ impl Ancestors {
                 path: p.to_repo_path(),
                 message: "not a directory (links above the repository root are not followed)"
                     .into(),
+                kind: IoKind::WrongKind,
             });
         }
         let mut out = Vec::new();
@@ -200,6 +201,7 @@ impl Ancestors {
                 } else {
                     "not a regular file".into()
                 },
+                kind: IoKind::WrongKind,
             });
         }
         if md.len() > limit {
@@ -232,6 +234,11 @@ fn err(p: &AncestorPath, e: std::io::Error) -> SourceError {
         SourceError::Io {
             path: p.to_repo_path(),
             message: e.kind().to_string(),
+            kind: if e.kind() == std::io::ErrorKind::PermissionDenied {
+                IoKind::Denied
+            } else {
+                IoKind::Other
+            },
         }
     }
 }

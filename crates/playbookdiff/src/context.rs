@@ -10,8 +10,7 @@ use playbookdiff_model::{AnalysisContext, Harness, Mode, RepoPath};
 use playbookdiff_render::Via;
 use playbookdiff_source::{
     Ancestors, EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree,
-    Visibility,
-    WalkScope, WorkingTree,
+    Visibility, WalkScope, WorkingTree,
 };
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
