@@ -386,7 +386,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
             Ok(bytes) => {
                 let t = playbookdiff_source::TextFile::from_bytes(&bytes);
                 if t.invalid_utf8 {
-                    let mut d = problems::invalid_utf8(path, format);
+                    let mut d = problems::invalid_utf8(path, format, &t);
                     mark_outside(&mut d);
                     self.diag(d);
                 }

@@ -1026,3 +1026,56 @@ fn c16_fallback_off_with_memory_above_root() {
     assert_eq!(ours, ["../CLAUDE.md"]);
     assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
 }
+
+/// Settled assumption: front matter is stripped from memory files and a
+/// `paths:` there means nothing: `CLAUDE.md` with `paths: ["src/**"]` and
+/// `.claude/CLAUDE.md` with a `title` load at startup, whole, without
+/// their front matter, and nothing more loads on a read of `src/a.ts`
+/// (recorded with both versions: `claude.settled_memory_front_matter`,
+/// whose request text the differential test compares).
+#[test]
+fn settled_memory_front_matter_is_stripped() {
+    for v in VERSIONS {
+        for ctx in [at_root(), at_root().target("src/a.ts")] {
+            let cfg = compile("settled_memory_front_matter", ctx.version(v));
+            assert_eq!(chain(&cfg), ["CLAUDE.md", ".claude/CLAUDE.md"], "{v}");
+            let root = one(&cfg, "CLAUDE.md");
+            assert_eq!((root.load_phase, root.applicability), (Startup, Effective));
+            assert_eq!(root.content, "# Root\n\nUse pnpm.", "{v}");
+            assert_eq!(root.paths, None, "{v}");
+            let dot = one(&cfg, ".claude/CLAUDE.md");
+            assert_eq!(dot.content, "Run the linter before committing.", "{v}");
+            assert!(
+                !cfg.instructions.iter().any(|i| i.load_phase == OnDemand),
+                "{v}"
+            );
+        }
+    }
+}
+
+/// Settled assumption: a reject in `disabledMcpjsonServers` beats enabling,
+/// by name (`enabledMcpjsonServers`) or all at once
+/// (`enableAllProjectMcpServers`), in the same settings file
+/// (`claude.settled_mcp_reject_beats_enabling`: only `beta` is started,
+/// with both versions) and from the personal file against the shared one
+/// (`claude.mcp_disabled_locally`: `github` is not started).
+#[test]
+fn settled_a_reject_beats_enabling() {
+    for v in VERSIONS {
+        let cfg = compile("settled_mcp_reject_beats_enabling", at_root().version(v));
+        let state = |cfg: &playbookdiff_model::EffectiveAgentConfig, n: &str| {
+            cfg.mcp_servers
+                .iter()
+                .find(|s| s.name == n)
+                .unwrap()
+                .applicability
+        };
+        assert_eq!(state(&cfg, "alpha"), Excluded, "{v}");
+        assert_eq!(state(&cfg, "beta"), Effective, "{v}");
+        assert_eq!(state(&cfg, "gamma"), Excluded, "{v}");
+        assert_eq!(diags(&cfg, D::McpServerDisabled).len(), 2, "{v}");
+        let cfg = compile("mcp_disabled_locally", at_root().local().version(v));
+        assert_eq!(state(&cfg, "github"), Excluded, "{v}");
+        assert_eq!(state(&cfg, "docs"), Effective, "{v}");
+    }
+}
