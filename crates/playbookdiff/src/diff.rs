@@ -46,7 +46,7 @@ use playbookdiff_source::{
     WalkScope, WorkingTree,
 };
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Which two revisions a RANGE names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +90,46 @@ pub fn parse_range(raw: &str) -> Result<Range, UsageError> {
 /// changed path-scoped rule or skill, a target its `paths` match.
 type Ctx = (RepoPath, Option<RepoPath>);
 
+/// Refuses `diff PATH` (REPO omitted) when PATH is an existing directory
+/// and not a commit of the repository around the current directory: the
+/// first positional argument is the revision, so the user meant
+/// `diff REV PATH`. Errors: one [`UsageError`] line showing the corrected
+/// command.
+fn mistaken_directory(first: &str, current_dir: Option<&Path>) -> Result<(), UsageError> {
+    let candidate = match current_dir {
+        Some(here) => here.join(first),
+        None => PathBuf::from(first),
+    };
+    if first.trim().is_empty() || !candidate.is_dir() {
+        return Ok(());
+    }
+    let names_a_commit = current_dir
+        .map(find_repository_root)
+        .and_then(|root| GitRepository::open(&root).ok())
+        .is_some_and(|git| git.commit(first).is_ok());
+    if names_a_commit {
+        return Ok(());
+    }
+    Err(UsageError(format!(
+        "'{}' is a directory, but the first argument of diff is the revision (A..B, A...B or REV); run `playbookdiff diff REV {}`",
+        first.escape_debug(),
+        shell_word(first)
+    )))
+}
+
+/// `word` quoted for a POSIX shell when it holds anything but plain path
+/// characters.
+fn shell_word(word: &str) -> String {
+    let plain = word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c));
+    if plain && !word.is_empty() {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 /// Runs `diff` and renders the document into `out` (nothing with
 /// `--quiet` when the run passes). Status 1 when an introduced finding is
 /// actionable.
@@ -99,6 +139,9 @@ pub fn run_diff(
     color: bool,
     out: &mut crate::sink::Sink,
 ) -> Result<Outcome, UsageError> {
+    if args.repo.is_none() {
+        mistaken_directory(&args.range, current_dir)?;
+    }
     let range = parse_range(&args.range)?;
     let (root, label) = match (&args.repo, current_dir) {
         (Some(r), Some(here)) => (here.join(r), r.display().to_string()),

@@ -1091,3 +1091,42 @@ fn a_changed_redacted_value_redefines_the_server_by_field_never_by_value() {
     let (_, v) = h.json("HEAD~1..HEAD");
     assert!(agent(&v, ".", "claude-code").is_none(), "{v:#}");
 }
+
+/// `cd /tmp && playbookdiff diff /some/repo` took the path as the revision
+/// and blamed the current directory; the answer now names the mistake and
+/// the corrected command, in one line, exit 2.
+#[test]
+fn a_directory_given_as_the_revision_gets_the_corrected_command() {
+    let h = bridged();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let repo = h.root().display().to_string();
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(elsewhere.path())
+        .args(["diff", &repo])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("the first argument of diff is the revision"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("playbookdiff diff REV {repo}")),
+        "{err}"
+    );
+    assert!(!err.contains("is not a git repository"), "{err}");
+    // A revision that is also the name of a directory stays a revision.
+    h.write("HEAD/readme.md", "x\n");
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(h.root())
+        .args(["diff", "HEAD"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("first argument of diff"), "{err}");
+}
