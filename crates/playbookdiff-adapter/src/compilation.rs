@@ -1,7 +1,7 @@
 //! The state every adapter's compilation holds.
 
 use crate::problems;
-use playbookdiff_model::{AnalysisContext, Diagnostic, Harness};
+use playbookdiff_model::{AnalysisContext, Diagnostic, Harness, SourceRef};
 use playbookdiff_source::Repo;
 
 /// Shared state of one compilation: the repository, the analysis context
@@ -14,6 +14,10 @@ pub struct Compilation<'r, 't> {
     pub context: &'r AnalysisContext,
     /// The diagnostics reported so far, in the order reported.
     pub diags: Vec<Diagnostic>,
+    /// Why the agent refuses the configuration and does not start, in the
+    /// order reported, each with the offending file and lines when known
+    /// (empty when it starts).
+    pub refusals: Vec<(String, Option<SourceRef>)>,
 }
 
 impl<'r, 't> Compilation<'r, 't> {
@@ -24,11 +28,20 @@ impl<'r, 't> Compilation<'r, 't> {
             repo,
             context,
             diags: problems::at_start(repo, context, harness.display_name()),
+            refusals: Vec::new(),
         }
     }
 
     /// Records a diagnostic.
     pub fn diag(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Records the diagnostic of a problem that makes the agent refuse the
+    /// configuration and exit before loading anything; `why` is the short
+    /// reason the adapter's summary of the refusal repeats.
+    pub fn refuse(&mut self, d: Diagnostic, why: impl Into<String>) {
+        self.refusals.push((why.into(), d.source.clone()));
         self.diags.push(d);
     }
 

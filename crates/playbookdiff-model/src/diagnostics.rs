@@ -656,14 +656,19 @@ declare_codes! {
     /// dropped files. Source: openai/codex `codex-rs/core/src/project_doc.rs`
     /// (`read_agents_md`); seen with `codex debug prompt-input`.
     InstructionBudgetExceeded = "instruction-budget-exceeded", Warning, RepositoryProblem, "codex", "0.1.0", "project_doc_max_bytes cuts or drops AGENTS.md files";
-    /// Codex refuses to load the merged configuration (an MCP field of the
-    /// other transport, a literal `bearer_token`, both `command` and `url`,
-    /// invalid TOML or a wrong-typed value in a trusted project layer), so
-    /// it does not start in this project: nothing it would configure
-    /// applies. Fix the named key. Source: openai/codex
-    /// `codex-rs/config/src/mcp_types.rs`, `codex-rs/core/src/config_loader`;
-    /// seen with `codex mcp list`.
-    ConfigRefused = "config-refused", Error, RepositoryProblem, "codex", "0.1.0", "Codex refuses this configuration and does not start";
+    /// The agent refuses to load the merged configuration, so it does not
+    /// start in this project: nothing it would receive or configure
+    /// applies. Fix the named key. Codex: an MCP field of the other
+    /// transport, a literal `bearer_token`, both `command` and `url`,
+    /// invalid TOML or a wrong-typed value in a trusted project layer
+    /// (openai/codex `codex-rs/config/src/mcp_types.rs`,
+    /// `codex-rs/core/src/config_loader`; seen with `codex mcp list`).
+    /// OpenCode: invalid JSONC, a value its configuration schema rejects
+    /// (an MCP entry of the wrong shape, a wrong-typed `instructions` or
+    /// `skills`), a missing `{file:…}` (sst/opencode
+    /// `packages/opencode/src/config/config.ts`, `InvalidError`; seen with
+    /// 1.18.33 exiting with "Configuration is invalid at opencode.json").
+    ConfigRefused = "config-refused", Error, RepositoryProblem, any, "0.1.0", "the agent refuses this configuration and does not start";
     /// The trust entries given with `--trust` make Codex skip part of the
     /// project: a `.codex/config.toml` layer whose directory (else the
     /// project root) is not trusted applies nothing (fidelity X28,

@@ -287,12 +287,13 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
     match parse(&text.text) {
         Ok(doc) => {
             if !doc.value.is_object() {
-                cx.diag(
+                cx.refuse(
                     Diagnostic::new(
                         DiagnosticCode::InvalidJson,
                         format!("{path} does not hold a JSON object, so OpenCode refuses to start (\"Configuration is invalid\"); make the top level an object."),
                     )
                     .at(SourceRef::project(path.clone(), SourceFormat::Json)),
+                    format!("{path} does not hold a JSON object"),
                 );
                 return Some(layer(None));
             }
@@ -300,14 +301,17 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
             Some(layer(Some(doc)))
         }
         Err((msg, line)) => {
-            cx.diag(problems::invalid_syntax(
-                path,
-                "JSONC",
-                Some(line),
-                &msg,
-                "OpenCode refuses to start (\"is not valid JSON(C)\")",
-                SourceFormat::Json,
-            ));
+            cx.refuse(
+                problems::invalid_syntax(
+                    path,
+                    "JSONC",
+                    Some(line),
+                    &msg,
+                    "OpenCode refuses to start (\"is not valid JSON(C)\")",
+                    SourceFormat::Json,
+                ),
+                format!("{path} is not valid JSONC (line {line})"),
+            );
             Some(layer(None))
         }
     }
@@ -351,13 +355,14 @@ fn check_file_references(cx: &mut Cx<'_, '_>, path: &RepoPath, text: &str) {
             let target = dir.join(reference);
             let found = target.as_ref().is_some_and(|t| cx.repo.is_file(t));
             if !found {
-                cx.diag(
+                cx.refuse(
                     Diagnostic::new(
                         DiagnosticCode::InvalidValue,
                         format!("{} inlines `{{file:{reference}}}`, but no such file exists in the repository (relative to {}), so OpenCode refuses to start (\"bad file reference\") unless the file is created locally; add it or remove the reference.", problems::quote(path), place(&dir)),
                     )
                     .with_severity(Severity::Error)
                     .at(src),
+                    format!("{path} inlines the missing file {reference:?}"),
                 );
             }
         }
@@ -427,13 +432,14 @@ pub(crate) fn strings(v: &Value) -> Option<Vec<String>> {
 
 /// A setting OpenCode's schema rejects: it refuses to start.
 fn wrong_shape(cx: &mut Cx<'_, '_>, l: &Layer, key: &[&str], want: &str) {
-    cx.diag(
+    cx.refuse(
         Diagnostic::new(
             DiagnosticCode::InvalidValue,
             format!("`{}` in {} must be {want}; OpenCode validates its configuration and refuses to start (\"Configuration is invalid\").", key.join("."), l.path),
         )
         .with_severity(Severity::Error)
         .at(l.source(key)),
+        format!("`{}` in {} must be {want}", key.join("."), l.path),
     );
 }
 

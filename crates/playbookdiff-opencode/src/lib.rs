@@ -51,8 +51,8 @@ mod walk;
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
 use playbookdiff_adapter::{problems, scope, Compilation, Declared, Request};
 use playbookdiff_model::{
-    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
-    SourceFormat,
+    AdvertisementState, AnalysisContext, Applicability, Diagnostic, DiagnosticCode,
+    EffectiveAgentConfig, Harness, Invocation, Permission, RepoPath, SourceFormat,
 };
 use playbookdiff_source::Resolved;
 
@@ -124,6 +124,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.skills = skills::compile(&mut cx, &merged);
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
     extras::report(&mut cx, &layers);
+    refused(&mut cx, &mut out);
     unavailable(&mut cx, &out);
 
     out.assumptions = assumptions(context);
@@ -196,6 +197,60 @@ fn check_worktree(cx: &mut Cx<'_, '_>) {
         "The repository root has no `.git` entry, so OpenCode would treat the launch directory as a non-git project whose worktree is the file system root, and search for AGENTS.md, opencode.json, .opencode and skills above the repository too; the analysis assumes the supplied repositoryRoot is the worktree.",
     );
     cx.diags.extend(d);
+}
+
+/// A configuration OpenCode refuses: it validates the merged project
+/// configuration against its schema and exits 1 with "Configuration is
+/// invalid at <file>" (or "is not valid JSON(C)") before reading any
+/// instruction, skill or MCP server (sst/opencode
+/// `packages/opencode/src/config/config.ts`, `InvalidError` and
+/// `JsonError`; seen with 1.18.33, from the root and from a subdirectory).
+/// Adds one `config-refused` error at the first offending file and line,
+/// and marks every item it would have received `excluded`.
+fn refused(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig) {
+    if cx.refusals.is_empty() {
+        return;
+    }
+    let reasons: Vec<String> = cx.refusals.iter().map(|(w, _)| w.clone()).collect();
+    let at = cx.refusals.iter().find_map(|(_, s)| s.clone());
+    let mut d = Diagnostic::new(
+        DiagnosticCode::ConfigRefused,
+        format!(
+            "OpenCode refuses this project's configuration and does not start from cwd {} (\"Configuration is invalid\"): {}. It loads no instruction, skill or MCP server, so all are shown excluded; fix the named keys.",
+            problems::quote(&cx.context.cwd),
+            reasons.join("; ")
+        ),
+    );
+    d.source = at;
+    cx.diag(d);
+    let live =
+        |a: Applicability| matches!(a, Applicability::Effective | Applicability::Conditional);
+    const WHY: &str =
+        " OpenCode refuses the configuration and does not start, so it never receives this.";
+    for i in &mut out.instructions {
+        if live(i.applicability) || i.order.is_some() {
+            i.applicability = Applicability::Excluded;
+            i.order = None;
+            i.reason.push_str(WHY);
+        }
+    }
+    for s in &mut out.skills {
+        if live(s.applicability) {
+            s.applicability = Applicability::Excluded;
+            s.advertisement.state = AdvertisementState::Hidden;
+            s.invocation = Invocation {
+                explicit: Permission::Blocked,
+                implicit: Permission::Blocked,
+            };
+            s.reason.push_str(WHY);
+        }
+    }
+    for m in &mut out.mcp_servers {
+        if live(m.applicability) {
+            m.applicability = Applicability::Excluded;
+            m.reason.push_str(WHY);
+        }
+    }
 }
 
 /// One diagnostic per layer outside the repository that can change a

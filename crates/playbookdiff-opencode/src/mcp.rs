@@ -292,13 +292,14 @@ fn server(
         invalid.push("`timeout` must be a number of milliseconds".to_string());
     }
     if !invalid.is_empty() {
-        cx.diag(
+        cx.refuse(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
                 format!("MCP server {name:?} is invalid after merging ({}), so OpenCode refuses to start (\"Configuration is invalid\"); fix the entry.", invalid.join("; ")),
             )
             .with_severity(Severity::Error)
             .at(source.clone()),
+            format!("MCP server {name:?} in {}: {}", source.path, invalid.join("; ")),
         );
         s.applicability = Applicability::Excluded;
         s.reason = format!("Configured in {}, but the entry is invalid, so OpenCode does not start at all.{layers_note}", source.path);

@@ -17,7 +17,10 @@
 //! directory match is checked); `description`, when present, must be a
 //! string. A skill without a description is loaded but not listed to the
 //! model. Of two skills with one name only one is kept, whichever OpenCode
-//! finishes reading last (it logs "duplicate skill name"). The model is shown every
+//! finishes reading last (it logs "duplicate skill name"). Found files are
+//! kept in a set of the paths as found, not of real paths, so a skill
+//! folder reached twice through a link is read twice and the name keeps
+//! one of the two (the adapter shows the other shadowed). The model is shown every
 //! listed skill, sorted by name, as `<name>`, `<description>` and
 //! `<location>`, with no budget.
 
@@ -419,10 +422,13 @@ fn load(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
     }
 }
 
-/// Same-name skills. OpenCode parses the found files concurrently and
-/// stores each under its name as its parse finishes, so the last to finish
-/// wins: usually the one found last, but seen both ways with 1.18.33
-/// (`.claude/skills` and `.agents/skills` of one directory). Every skill of
+/// Same-name skills. OpenCode parses the found files concurrently
+/// (`Skill.state` in sst/opencode `packages/opencode/src/skill/`: every
+/// match goes through `forEach` with unbounded concurrency, each parse
+/// assigning `skills[name]`) and so the last parse to finish wins: usually
+/// the one found last, but seen both ways with 1.18.33 (fixture
+/// `duplicate_skill_names`, `.claude/skills` and `.agents/skills` of one
+/// directory: six runs kept `.agents` five times, `.claude` once). Every skill of
 /// a repeated name is therefore `conditional`, unless all hold the same text
 /// (a copy or a link, as repositories shared with other harnesses often
 /// have): then the last found is effective and the others shadowed.

@@ -312,3 +312,59 @@ fn identical_copies_of_a_skill_are_one_skill() {
         Applicability::Shadowed
     );
 }
+
+/// OpenCode 1.18.33 exits 1 with "Configuration is invalid at opencode.json"
+/// when an MCP entry has the wrong shape (`command` a string, not a list),
+/// from the root and from a subdirectory: it receives nothing, so the
+/// valid AGENTS.md is not received either.
+#[test]
+fn a_schema_invalid_configuration_stops_opencode_before_anything_loads() {
+    for cwd in [".", "sub"] {
+        let c = KIT.run("mcp_schema_invalid", cwd);
+        let refused: Vec<_> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::ConfigRefused)
+            .collect();
+        assert_eq!(refused.len(), 1, "{cwd}: {:?}", c.diagnostics);
+        let d = refused[0];
+        assert_eq!(d.severity, Severity::Error);
+        let at = d.source.as_ref().expect("a source");
+        assert_eq!(at.path, rp("opencode.json"));
+        // The lines of the `a` entry, which holds the offending `command`.
+        assert_eq!(at.lines.map(|l| (l.start, l.end)), Some((3, 6)), "{cwd}");
+        assert!(d.message.contains("`command` must be a list of strings"));
+        assert!(received(&c).is_empty(), "{cwd}: {:?}", received(&c));
+        assert_eq!(inst(&c, "AGENTS.md").applicability, Applicability::Excluded);
+        assert_eq!(mcp(&c, "a").applicability, Applicability::Excluded);
+    }
+    // A valid configuration gets no refusal.
+    let ok = KIT.run("unknown_top_level_key", ".");
+    assert!(!ok
+        .diagnostics
+        .iter()
+        .any(|d| d.code == DiagnosticCode::ConfigRefused));
+}
+
+/// Two skills named `dup` with different text (`.claude/skills` and
+/// `.agents/skills` of the root): OpenCode 1.18.33 parses every found file
+/// concurrently and keeps the one whose parse finishes last, so one run
+/// listed `.agents/skills/dup/SKILL.md` and the next
+/// `.claude/skills/dup/SKILL.md`. Neither copy is certain: both are
+/// conditional, with one collision warning.
+#[test]
+fn same_name_skills_with_different_text_are_a_race() {
+    let c = KIT.run("duplicate_skill_names", ".");
+    for p in [".claude/skills/dup/SKILL.md", ".agents/skills/dup/SKILL.md"] {
+        let s = skill(&c, p);
+        assert_eq!(s.applicability, Applicability::Conditional, "{p}");
+        assert_eq!(s.advertisement.state, AdvertisementState::Unknown, "{p}");
+    }
+    let collisions: Vec<_> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == DiagnosticCode::SkillNameCollision)
+        .collect();
+    assert_eq!(collisions.len(), 1);
+    assert_eq!(collisions[0].severity, Severity::Warning);
+}
