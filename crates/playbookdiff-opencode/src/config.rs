@@ -293,7 +293,7 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
                         format!("{path} does not hold a JSON object, so OpenCode refuses to start (\"Configuration is invalid\"); make the top level an object."),
                     )
                     .at(SourceRef::project(path.clone(), SourceFormat::Json)),
-                    format!("{path} does not hold a JSON object"),
+                    format!("{} does not hold a JSON object", problems::quote(path)),
                 );
                 return Some(layer(None));
             }
@@ -310,7 +310,7 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
                     "OpenCode refuses to start (\"is not valid JSON(C)\")",
                     SourceFormat::Json,
                 ),
-                format!("{path} is not valid JSONC (line {line})"),
+                format!("{} is not valid JSONC (line {line})", problems::quote(path)),
             );
             Some(layer(None))
         }
@@ -362,7 +362,7 @@ fn check_file_references(cx: &mut Cx<'_, '_>, path: &RepoPath, text: &str) {
                     )
                     .with_severity(Severity::Error)
                     .at(src),
-                    format!("{path} inlines the missing file {reference:?}"),
+                    format!("{} inlines the missing file {reference:?}", problems::quote(path)),
                 );
             }
         }
@@ -439,7 +439,7 @@ fn wrong_shape(cx: &mut Cx<'_, '_>, l: &Layer, key: &[&str], want: &str) {
         )
         .with_severity(Severity::Error)
         .at(l.source(key)),
-        format!("`{}` in {} must be {want}", key.join("."), l.path),
+        format!("`{}` in {} must be {want}", key.join("."), problems::quote(&l.path)),
     );
 }
 

@@ -299,7 +299,7 @@ fn server(
             )
             .with_severity(Severity::Error)
             .at(source.clone()),
-            format!("MCP server {name:?} in {}: {}", source.path, invalid.join("; ")),
+            format!("MCP server {name:?} in {}: {}", playbookdiff_adapter::problems::quote(&source.path), invalid.join("; ")),
         );
         s.applicability = Applicability::Excluded;
         s.reason = format!("Configured in {}, but the entry is invalid, so OpenCode does not start at all.{layers_note}", source.path);
