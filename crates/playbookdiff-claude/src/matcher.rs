@@ -250,9 +250,7 @@ mod tests {
             ("src/*.{ts,tsx}", "src/a.tsx", true),
             ("a{}b", "a{}b", true),
         ];
-        for (pat, path, want) in table {
-            assert_eq!(m(&[pat], path), *want, "{pat} vs {path}");
-        }
+        playbookdiff_testkit::assert_table(table, |pat, path| m(&[pat], path));
     }
 
     #[test]

@@ -103,9 +103,7 @@ mod tests {
             ("docs/[!a].md", "docs/a.md", false),
             ("docs/?.md", "docs/ab.md", false),
         ];
-        for (p, path, want) in cases {
-            assert_eq!(matcher(p).unwrap().is_match(path), *want, "{p} vs {path}");
-        }
+        playbookdiff_testkit::assert_table(cases, |p, path| matcher(p).unwrap().is_match(path));
         assert!(matcher("docs/[ab.md").is_err());
     }
 }

@@ -67,6 +67,30 @@ pub fn named_paths(cfg: &EffectiveAgentConfig) -> Vec<String> {
     v
 }
 
+/// Asserts that diagnostic `d` says `needle` (its message contains it),
+/// showing the message when it does not.
+pub fn assert_says(d: impl std::borrow::Borrow<Diagnostic>, needle: &str) {
+    let d = d.borrow();
+    assert!(
+        d.message.contains(needle),
+        "{needle:?} not in: {}",
+        d.message
+    );
+}
+
+/// Asserts a dialect table: `matches(pattern, path)` is `want` for every
+/// row `(pattern, path, want)`. Fails naming every row that differs, not
+/// only the first. Each adapter keeps its own dialect (the function) and
+/// its own table; this is the shared mechanics.
+pub fn assert_table(table: &[(&str, &str, bool)], matches: impl Fn(&str, &str) -> bool) {
+    let wrong: Vec<String> = table
+        .iter()
+        .filter(|(pattern, path, want)| matches(pattern, path) != *want)
+        .map(|(pattern, path, want)| format!("{pattern} vs {path}: want {want}"))
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
 /// Every instruction piece whose source is `path`.
 pub fn pieces<'c>(cfg: &'c EffectiveAgentConfig, path: &str) -> Vec<&'c Instruction> {
     cfg.instructions

@@ -13,7 +13,7 @@ use playbookdiff_model::{
 use playbookdiff_source::{Repo, WorkingTree};
 use std::path::Path;
 
-use playbookdiff_testkit::has_code;
+use playbookdiff_testkit::{assert_says, has_code};
 
 fn compile_at(case: &str, cwd: &str, version: &str) -> EffectiveAgentConfig {
     let ctx = playbookdiff_testkit::at_root().cwd(cwd).version(version);
@@ -273,7 +273,7 @@ fn x17_listing_budget() {
         .iter()
         .find(|d| d.code.as_str() == "skill-listing-budget")
         .expect("named");
-    assert!(d.message.contains("5440 tokens"), "{}", d.message);
+    assert_says(d, "5440 tokens");
     // 0.171.0: 10,000 tokens and short aliased paths: everything fits.
     let c = compile_at("x17_listing_budget", ".", "0.171.0");
     assert!(c
@@ -571,7 +571,7 @@ fn x24_no_env_expansion() {
         .iter()
         .find(|d| d.code.as_str() == "mcp-interpolation-undocumented")
         .expect("reported");
-    assert!(d.message.contains("never expands"), "{}", d.message);
+    assert_says(d, "never expands");
 }
 
 #[test]

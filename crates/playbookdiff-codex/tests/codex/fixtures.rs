@@ -12,7 +12,7 @@ use playbookdiff_source::{Repo, WorkingTree};
 
 use playbookdiff_testkit::fs::{link, snapshot, write};
 use playbookdiff_testkit::{
-    at_root, chain, diags, instruction as inst, one_diag, rp, server, skill, Ctx, Kit,
+    assert_says, at_root, chain, diags, instruction as inst, one_diag, rp, server, skill, Ctx, Kit,
 };
 
 static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
@@ -110,11 +110,7 @@ fn root_agents_override() {
         assert_eq!(d[0].severity, severity);
         let at = d[0].source.as_ref().unwrap();
         assert_eq!(at.path.as_str(), "AGENTS.md");
-        assert!(
-            d[0].message.contains("`AGENTS.override.md`"),
-            "{}",
-            d[0].message
-        );
+        assert_says(d[0], "`AGENTS.override.md`");
     }
 }
 
@@ -420,7 +416,7 @@ fn duplicate_mcp_across_layers() {
     assert_eq!(db.applicability, Applicability::Unavailable);
     let d = one_diag(&c, "config-refused");
     assert_eq!(d.severity, Severity::Error);
-    assert!(d.message.contains("does not start"), "{}", d.message);
+    assert_says(d, "does not start");
     // From the root only one layer applies: a working stdio server.
     let c = KIT.run("duplicate_mcp_across_layers", ".");
     assert_eq!(server(&c, "db").transport, Transport::Stdio);
@@ -448,11 +444,7 @@ fn repo_mode_missing_user_config() {
             &Ctx { mode, ..at_root() },
         );
         let home = one_diag(&c, "local-config-unavailable");
-        assert!(
-            home.message.contains("$CODEX_HOME/AGENTS.md"),
-            "{}",
-            home.message
-        );
+        assert_says(home, "$CODEX_HOME/AGENTS.md");
         let user = diags(&c, "user-config-unavailable");
         assert!(user
             .iter()
@@ -469,7 +461,7 @@ fn repo_mode_missing_user_config() {
 fn configured_project_root_marker_is_recorded() {
     let c = KIT.run("project_root_markers", "sub");
     let d = one_diag(&c, "project-root-markers-ignored");
-    assert!(d.message.contains("[\".hg\"]"), "{}", d.message);
+    assert_says(d, "[\".hg\"]");
     assert_eq!(
         d.source
             .as_ref()
@@ -510,11 +502,7 @@ fn empty_instruction_file_is_skipped() {
         Some(vec![rp("sub/AGENTS.override.md")])
     );
     let d = one_diag(&c, "empty-instruction-precedence");
-    assert!(
-        d.message.contains("loads nothing from `sub`"),
-        "{}",
-        d.message
-    );
+    assert_says(d, "loads nothing from `sub`");
     assert_eq!(
         d.source.as_ref().map(|s| s.path.as_str()),
         Some("sub/AGENTS.override.md")
@@ -593,7 +581,7 @@ fn skill_advertisement_budget_risk() {
         );
     }
     let d = one_diag(&c, "skill-listing-budget");
-    assert!(d.message.contains("8000 characters"), "{}", d.message);
+    assert_says(d, "8000 characters");
     assert!(!d.message.contains("may"), "{}", d.message);
 }
 
@@ -950,7 +938,7 @@ fn symlinked_agents_md_records_resolved_path() {
 fn invalid_toml_reports_the_line_and_applies_nothing() {
     let c = KIT.run("invalid_toml", ".");
     let d = one_diag(&c, "invalid-toml");
-    assert!(d.message.contains("line 3"), "{}", d.message);
+    assert_says(d, "line 3");
     assert_eq!(
         d.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
         Some(3)

@@ -15,7 +15,7 @@ use playbookdiff_source::{Repo, WorkingTree};
 use std::path::Path;
 
 use playbookdiff_testkit::fs::{fifo, mkdir, write};
-use playbookdiff_testkit::{diags, diags_at, lines, named_paths, one_at, rp, Kit};
+use playbookdiff_testkit::{assert_says, diags, diags_at, lines, named_paths, one_at, rp, Kit};
 
 static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
 
@@ -178,10 +178,10 @@ fn fifos_and_directories_named_like_codex_files_are_reported_not_loaded() {
     assert_eq!(received, ["AGENTS.md"]);
 
     let d = one_at(&c, "not-a-regular-file", "AGENTS.override.md");
-    assert!(d.message.contains("is a directory"), "{}", d.message);
-    assert!(d.message.contains("tries the next name"), "{}", d.message);
+    assert_says(d, "is a directory");
+    assert_says(d, "tries the next name");
     let d = one_at(&c, "not-a-regular-file", "sub/AGENTS.md");
-    assert!(d.message.contains("FIFO"), "{}", d.message);
+    assert_says(d, "FIFO");
     for p in [
         ".agents/skills/dir-skill/SKILL.md",
         ".agents/skills/fifo-skill/SKILL.md",
@@ -222,7 +222,7 @@ fn fifos_and_directories_named_like_codex_files_are_reported_not_loaded() {
     );
     assert!(diags_at(&from_root, "config-layer-not-applied", layer).is_empty());
     let d = one_at(&from_root, "not-a-regular-file", "sub/AGENTS.md");
-    assert!(d.message.contains("FIFO"), "{}", d.message);
+    assert_says(d, "FIFO");
     assert!(from_root
         .instructions
         .iter()
@@ -249,11 +249,7 @@ fn skill_name_and_description_of_the_wrong_type_are_reported_at_their_lines() {
     // serde_yaml stops at the first wrong field, as in Codex.
     let v = diags_at(&c, "skill-field-invalid", ".agents/skills/bad/SKILL.md");
     assert_eq!(v.len(), 1, "{:#?}", c.diagnostics);
-    assert!(
-        v[0].message.contains("`name` as a list"),
-        "{}",
-        v[0].message
-    );
+    assert_says(v[0], "`name` as a list");
     assert_eq!(lines(v[0]), Some((2, 2)));
     assert!(
         diags(&c, "skill-field-missing").is_empty(),
@@ -289,11 +285,7 @@ fn unterminated_skill_front_matter_is_reported_as_never_closed() {
     );
     let c = KIT.compile_at(root, ".", None);
     let d = one_at(&c, "invalid-frontmatter", ".agents/skills/open/SKILL.md");
-    assert!(
-        d.message.contains("no later --- line closes it"),
-        "{}",
-        d.message
-    );
+    assert_says(d, "no later --- line closes it");
     assert_eq!(lines(d), Some((1, 1)));
     assert_eq!(c.skills[0].applicability, Applicability::Excluded);
     assert!(
@@ -326,11 +318,7 @@ fn mcp_servers_that_is_not_a_table_is_an_invalid_mcp_entry() {
     write(t.path(), ".codex/config.toml", "mcp_servers = 3\n");
     let c = KIT.compile_at(t.path(), ".", None);
     let d = one_at(&c, "mcp-invalid-entry", ".codex/config.toml");
-    assert!(
-        d.message.contains("mcp_servers to an integer"),
-        "{}",
-        d.message
-    );
+    assert_says(d, "mcp_servers to an integer");
     assert_eq!(lines(d), Some((1, 1)));
     assert!(c.mcp_servers.is_empty());
 }
@@ -452,7 +440,7 @@ fn a_config_that_is_not_utf8_is_invalid_toml_like_a_syntax_error() {
     assert_eq!(encoding.severity, Severity::Error);
     assert_eq!(encoding.severity, syntax.severity);
     assert_eq!(lines(encoding), Some((2, 2)));
-    assert!(encoding.message.contains("UTF-8"), "{}", encoding.message);
+    assert_says(encoding, "UTF-8");
     assert!(diags_at(&c, "invalid-utf8", ".codex/config.toml").is_empty());
 }
 
@@ -495,7 +483,7 @@ fn yaml_errors_are_in_words_and_give_only_the_file_line() {
         for i in internals {
             assert!(!d.message.contains(i), "{i:?} leaks in {}", d.message);
         }
-        assert!(d.message.contains(words), "{}", d.message);
+        assert_says(d, words);
         assert_eq!(lines(d), Some((line, line)), "{}", d.message);
         assert_eq!(
             d.message.matches("line ").count(),
@@ -503,7 +491,7 @@ fn yaml_errors_are_in_words_and_give_only_the_file_line() {
             "one line number, the file's: {}",
             d.message
         );
-        assert!(d.message.contains(&format!("line {line}")), "{}", d.message);
+        assert_says(d, &format!("line {line}"));
     };
     check(
         one_at(&c, "invalid-frontmatter", ".agents/skills/dup/SKILL.md"),

@@ -547,7 +547,7 @@ fn c16_agents_md_fallback_2_1_197() {
     assert!(chain(&cfg).is_empty(), "{:?}", chain(&cfg));
     assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
     let d = diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md");
-    assert!(d[0].message.contains("predates"), "{}", d[0].message);
+    assert_says(d[0], "predates");
     let cfg = compile(
         "c16_claude_md_below_cwd",
         at_root().target("pkg/y.ts").version(v),
@@ -584,7 +584,7 @@ fn c16_agents_md_fallback_2_1_332() {
     );
     assert!(!chain(&cfg).contains(&"pkg/AGENTS.md".to_string()));
     let d = diags_at(&cfg, D::AgentsMdNotBridged, "pkg/AGENTS.md");
-    assert!(d[0].message.contains("on demand"), "{}", d[0].message);
+    assert_says(d[0], "on demand");
 
     let cfg = compile("c16_claude_md_below_cwd", at_root().version(v));
     assert_eq!(chain(&cfg), ["AGENTS.md"]);
@@ -639,7 +639,7 @@ fn c04_files_above_root() {
             assert_eq!(d.len(), 1, "{v}");
             assert_eq!(d[0].severity, Severity::Info);
             assert!(d[0].source.is_none());
-            assert!(d[0].message.contains(".mcp.json"), "{}", d[0].message);
+            assert_says(d[0], ".mcp.json");
             assert!(
                 cfg.assumptions
                     .iter()

@@ -226,17 +226,10 @@ fn agents_md_without_a_bridge_gets_a_diagnostic_naming_both_bridges() {
     assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
     let d = diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md");
     assert_eq!(d.len(), 1);
-    assert!(
-        d[0].message.contains("`@AGENTS.md`") && d[0].message.contains("symbolic link"),
-        "{}",
-        d[0].message
-    );
+    assert_says(d[0], "`@AGENTS.md`");
+    assert_says(d[0], "symbolic link");
     // No CLAUDE.md anywhere on the path: the fallback this version lacks is named.
-    assert!(
-        d[0].message.contains("predates the AGENTS.md fallback"),
-        "{}",
-        d[0].message
-    );
+    assert_says(d[0], "predates the AGENTS.md fallback");
     // Beside a CLAUDE.md that does not import it.
     let d = diags_at(&cfg, D::AgentsMdNotBridged, "apps/api/AGENTS.md");
     assert_eq!(d.len(), 1);

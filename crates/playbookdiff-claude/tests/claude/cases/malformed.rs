@@ -67,11 +67,8 @@ fn repeated_keys_in_mcp_json_and_settings_are_reported_with_their_lines_and_the_
     let d = diags_at(&cfg, D::JsonDuplicateKey, ".mcp.json");
     assert_eq!(d.len(), 2, "{d:#?}");
     assert_eq!(lines_of(d[0]), (3, 4));
-    assert!(
-        d[0].message.contains("`mcpServers.db`") && d[0].message.contains("last"),
-        "{}",
-        d[0].message
-    );
+    assert_says(d[0], "`mcpServers.db`");
+    assert_says(d[0], "last");
     assert_eq!(lines_of(d[1]), (5, 6));
     let d = diags_at(&cfg, D::JsonDuplicateKey, ".claude/settings.json");
     assert_eq!(d.len(), 1);
@@ -100,7 +97,7 @@ fn mcp_approval_settings_of_the_wrong_type_are_invalid_values_and_the_file_is_no
         let cfg = compile_dir(t.path(), &at_root());
         let d = diags_at(&cfg, D::InvalidValue, ".claude/settings.json");
         assert_eq!(d.len(), 1, "{key}: {:#?}", cfg.diagnostics);
-        assert!(d[0].message.contains(key), "{}", d[0].message);
+        assert_says(d[0], key);
         assert_eq!(d[0].severity, Severity::Error);
         assert_eq!(lines_of(d[0]), (line, line), "{key}");
         // The file fails Claude Code's schema, so nothing in it applies: not
@@ -126,11 +123,8 @@ fn non_string_claude_md_excludes_entries_are_invalid_values_at_their_line() {
     let d = diags_at(&cfg, D::InvalidValue, ".claude/settings.json");
     assert_eq!(d.len(), 1, "{:#?}", cfg.diagnostics);
     assert_eq!(lines_of(d[0]), (4, 4));
-    assert!(
-        d[0].message.contains("entry 2") && d[0].message.contains("2 entries"),
-        "{}",
-        d[0].message
-    );
+    assert_says(d[0], "entry 2");
+    assert_says(d[0], "2 entries");
     // The file is not applied, so its valid pattern excludes nothing.
     assert_eq!(received_paths(&cfg), ["CLAUDE.md"]);
 }
@@ -150,16 +144,10 @@ fn skill_name_and_description_of_the_wrong_type_are_reported_and_fall_back() {
     let d = diags_at(&cfg, D::InvalidValue, ".claude/skills/deploy/SKILL.md");
     let got: Vec<(u32, u32)> = d.iter().map(|d| lines_of(d)).collect();
     assert_eq!(got, [(2, 2), (3, 3)]);
-    assert!(
-        d[0].message.contains("`name`") && d[0].message.contains("a list"),
-        "{}",
-        d[0].message
-    );
-    assert!(
-        d[1].message.contains("`description`") && d[1].message.contains("a mapping"),
-        "{}",
-        d[1].message
-    );
+    assert_says(d[0], "`name`");
+    assert_says(d[0], "a list");
+    assert_says(d[1], "`description`");
+    assert_says(d[1], "a mapping");
 }
 
 #[test]
@@ -172,7 +160,7 @@ fn unterminated_front_matter_is_reported_and_the_file_is_read_as_plain_markdown(
     for p in [".claude/skills/s/SKILL.md", ".claude/rules/r.md"] {
         let d = diags_at(&cfg, D::InvalidFrontmatter, p);
         assert_eq!(d.len(), 1, "{p}: {:#?}", cfg.diagnostics);
-        assert!(d[0].message.contains("no later `---`"), "{}", d[0].message);
+        assert_says(d[0], "no later `---`");
         assert_eq!(lines_of(d[0]), (1, 1));
     }
     // Plain Markdown: no metadata, so the rule is unconditional and the

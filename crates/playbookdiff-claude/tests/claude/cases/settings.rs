@@ -36,11 +36,7 @@ fn agents_md_bridged_only_by_an_excluded_claude_md_is_reported_as_excluded() {
     );
     let d = diags_at(&cfg, D::AgentsMdNotBridged, "packages/legacy/AGENTS.md");
     assert_eq!(d.len(), 1);
-    assert!(
-        d[0].message.contains("excluded by claudeMdExcludes"),
-        "{}",
-        d[0].message
-    );
+    assert_says(d[0], "excluded by claudeMdExcludes");
 }
 
 #[test]
@@ -70,11 +66,7 @@ fn project_settings_are_read_only_from_cwd_and_an_ancestor_settings_file_is_igno
     );
     let d = diags_at(&cfg, D::SettingsNotInCwd, ".claude/settings.json");
     assert_eq!(d.len(), 1);
-    assert!(
-        d[0].message.contains("apps/api/.claude/"),
-        "{}",
-        d[0].message
-    );
+    assert_says(d[0], "apps/api/.claude/");
     let res = one(&cfg, "apps/api/legacy/CLAUDE.md")
         .resolution
         .clone()

@@ -278,7 +278,7 @@ fn legacy_commands_are_skills_named_by_path_and_off_chain_ones_are_reported() {
         "apps/web/.claude/commands",
     );
     assert_eq!(d.len(), 1);
-    assert!(d[0].message.contains("1 legacy"), "{}", d[0].message);
+    assert_says(d[0], "1 legacy");
 }
 
 #[test]

@@ -41,11 +41,8 @@ fn symlinked_rules_are_followed_as_documented_and_each_link_names_the_conflict()
     ] {
         let d = diags_at(&cfg, D::RuleSymlinkConflict, link);
         assert_eq!(d.len(), 1, "{link}");
-        assert!(
-            d[0].message.contains("follow") && d[0].message.contains("skipped"),
-            "{}",
-            d[0].message
-        );
+        assert_says(d[0], "follow");
+        assert_says(d[0], "skipped");
     }
     assert_eq!(
         diags_at(&cfg, D::SymlinkDangling, ".claude/rules/dangling.md").len(),
