@@ -96,7 +96,11 @@ fn yaml_value(yaml: &str) -> Result<Value, (String, Option<u32>)> {
         return Ok(Value::Null);
     }
     // YAML 1.2 core-schema booleans only: `y`, `yes`, `on` stay text.
-    let options = serde_saphyr::options! { strict_booleans: true };
+    // The node budget of every front matter (an alias bomb is refused early).
+    let options = serde_saphyr::options! {
+        strict_booleans: true,
+        budget: serde_saphyr::budget! { max_nodes: playbookdiff_source::markdown::YAML_MAX_NODES },
+    };
     serde_saphyr::from_str_with_options::<Value>(yaml, options).map_err(|e| {
         let msg = e.to_string();
         let line = line_in_message(&msg);

@@ -715,7 +715,7 @@ pub(crate) fn yaml_message(raw: &str) -> String {
         return match kind {
             "Depth" => "nesting deeper than 64 levels".to_string(),
             "Aliases" | "AliasAnchorRatio" | "Nodes" | "Events" | "MergeKeys" => {
-                "an alias expands too much (more than 250,000 values)".to_string()
+                "an alias expands too much (more than 25,000 values)".to_string()
             }
             "Anchors" => "too many anchors".to_string(),
             "Documents" => "too many YAML documents".to_string(),
@@ -762,8 +762,8 @@ mod tests {
             "nesting deeper than 64 levels"
         );
         assert_eq!(
-            yaml_message("error: line 6 column 14: budget breached: Nodes { nodes: 250001 }"),
-            "an alias expands too much (more than 250,000 values)"
+            yaml_message("error: line 6 column 14: budget breached: Nodes { nodes: 25001 }"),
+            "an alias expands too much (more than 25,000 values)"
         );
         assert_eq!(
             yaml_message(

@@ -68,13 +68,23 @@ pub fn front_matter(text: &str) -> Option<FrontMatter> {
     None
 }
 
+/// The most YAML nodes (sequences, maps and scalars, aliases counted each
+/// time they are replayed) one front-matter document may produce: 25,000,
+/// a tenth of serde-saphyr's default. Real front matter holds tens of
+/// nodes; an alias bomb is refused after about a tenth of the work, which
+/// keeps a hostile file cheap to reject.
+pub const YAML_MAX_NODES: usize = 25_000;
+
 /// Parses a YAML document into a JSON value. An empty document is `null`.
 /// Errors carry the message and, when known, the 1-based line within `yaml`.
 pub fn parse_yaml(yaml: &str) -> Result<serde_json::Value, (String, Option<u32>)> {
     if yaml.trim().is_empty() {
         return Ok(serde_json::Value::Null);
     }
-    serde_saphyr::from_str::<serde_json::Value>(yaml).map_err(|e| {
+    let options = serde_saphyr::options! {
+        budget: serde_saphyr::budget! { max_nodes: YAML_MAX_NODES },
+    };
+    serde_saphyr::from_str_with_options::<serde_json::Value>(yaml, options).map_err(|e| {
         let msg = e.to_string();
         let line = line_in_message(&msg);
         let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
