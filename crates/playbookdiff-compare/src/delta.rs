@@ -755,59 +755,102 @@ impl ProblemDelta {
     }
 }
 
-/// A problem's identity across revisions and launch directories: its code
-/// and the file it is about. Neither the lines nor the message count (a
-/// line moves when text above it changes; a message names the launch
-/// directory), so two problems of one code about one file are one.
-type ProblemKey = (DiagnosticCode, Option<RepoPath>);
+/// A problem's identity across launch directories (and revisions): its
+/// code, the file it is about, and, within one revision, its first line.
+/// The message does not count (it names the launch directory). Across
+/// revisions ([`ProblemSet::new`]) the line does not count either (it
+/// moves when text above it changes), so two problems of one code about
+/// one file are one there.
+type ProblemKey = (DiagnosticCode, Option<RepoPath>, Option<u32>);
+
+/// True for a problem in the repository: a warning or error diagnostic of
+/// kind `repository-problem`.
+pub fn is_problem(d: &playbookdiff_model::Diagnostic) -> bool {
+    d.code.kind() == DiagnosticKind::RepositoryProblem && d.severity != Severity::Info
+}
 
 /// Collects the problems in the repository of each launch directory's
 /// configurations into one list by [`ProblemKey`].
 #[derive(Default)]
 pub struct ProblemSet {
     by_key: BTreeMap<ProblemKey, DiffProblem>,
+    with_lines: bool,
 }
 
 impl ProblemSet {
-    /// An empty set.
+    /// An empty set for comparing two revisions (lines ignored).
     pub fn new() -> Self {
         ProblemSet::default()
     }
 
-    /// Adds the problems in the repository (warning or error diagnostics
-    /// of kind `repository-problem`) that `configs` report from launch
-    /// directory `dir`.
+    /// An empty set for the launch directories of one revision (`check
+    /// --all-dirs`): problems at other lines of one file stay apart.
+    pub fn at_one_revision() -> Self {
+        ProblemSet {
+            with_lines: true,
+            ..ProblemSet::default()
+        }
+    }
+
+    /// Adds the problems in the repository ([`is_problem`]) that `configs`
+    /// report from launch directory `dir`.
     pub fn add(&mut self, dir: &RepoPath, configs: &[EffectiveAgentConfig]) {
         for c in configs {
-            for d in &c.diagnostics {
-                if d.code.kind() != DiagnosticKind::RepositoryProblem
-                    || d.severity == Severity::Info
-                {
-                    continue;
-                }
-                let key = (d.code, d.source.as_ref().map(|s| s.path.clone()));
-                let e = self.by_key.entry(key).or_insert_with(|| DiffProblem {
-                    code: d.code,
-                    severity: d.severity,
-                    harnesses: Vec::new(),
-                    message: d.message.clone(),
-                    source: d.source.clone(),
-                    directories: Vec::new(),
-                    findings: Vec::new(),
-                });
-                if d.severity < e.severity {
-                    e.severity = d.severity;
-                }
-                if !e.harnesses.contains(&c.harness) {
-                    e.harnesses.push(c.harness);
-                    e.harnesses.sort();
-                }
-                if !e.directories.contains(dir) {
-                    e.directories.push(dir.clone());
-                    e.directories.sort();
-                }
+            for d in c.diagnostics.iter().filter(|d| is_problem(d)) {
+                self.add_one(dir, c.harness, d);
             }
         }
+    }
+
+    /// Adds one problem `harness` reports from `dir`.
+    pub fn add_one(
+        &mut self,
+        dir: &RepoPath,
+        harness: Harness,
+        d: &playbookdiff_model::Diagnostic,
+    ) {
+        let line = if self.with_lines {
+            d.source.as_ref().and_then(|s| s.lines).map(|l| l.start)
+        } else {
+            None
+        };
+        let key = (d.code, d.source.as_ref().map(|s| s.path.clone()), line);
+        let e = self.by_key.entry(key).or_insert_with(|| DiffProblem {
+            code: d.code,
+            severity: d.severity,
+            harnesses: Vec::new(),
+            message: d.message.clone(),
+            source: d.source.clone(),
+            directories: Vec::new(),
+            findings: Vec::new(),
+        });
+        if d.severity < e.severity {
+            e.severity = d.severity;
+        }
+        if !e.harnesses.contains(&harness) {
+            e.harnesses.push(harness);
+            e.harnesses.sort();
+        }
+        if !e.directories.contains(dir) {
+            e.directories.push(dir.clone());
+            e.directories.sort();
+        }
+    }
+
+    /// Every problem once, by file (those about no file first), then code.
+    pub fn finish(self) -> Vec<DiffProblem> {
+        let mut out: Vec<DiffProblem> = self.by_key.into_values().collect();
+        out.sort_by(|a, b| {
+            let key = |p: &DiffProblem| {
+                (
+                    p.source.as_ref().map(|s| s.path.clone()),
+                    p.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
+                    p.code.as_str(),
+                )
+            };
+            key(a).cmp(&key(b))
+        });
+        out
     }
 }
 

@@ -222,6 +222,68 @@ pub(crate) fn problems_section(
     }
 }
 
+/// The problems in the repository of every launch directory, each once
+/// (the section `check` shows for one directory): where, the code and the
+/// harnesses, the message, and the launch directories it is reported from
+/// when that is not every one.
+fn matrix_problems(
+    out: &mut String,
+    p: &Painter,
+    problems: &[playbookdiff_compare::delta::DiffProblem],
+    total: usize,
+) {
+    if problems.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.paint(
+            &format!(
+                "Problems in the repository ({}): fix these first",
+                problems.len()
+            ),
+            heading()
+        )
+    );
+    for pr in problems {
+        let at = pr
+            .source
+            .as_ref()
+            .map(location)
+            .unwrap_or_else(|| "-".to_string());
+        out.push_str(&crate::layout::pair_lines(
+            "  ",
+            &clean(&at),
+            &format!("{} ({})", pr.code.as_str(), names(&pr.harnesses)),
+            columns(),
+        ));
+        out.push_str(&wrap(&clean(&pr.message), "    ", columns()));
+        let n = pr.directories.len();
+        if n < total || total > 1 {
+            let dirs: Vec<String> = pr
+                .directories
+                .iter()
+                .take(8)
+                .map(|d| clean(d.as_str()).into_owned())
+                .collect();
+            let more = n.saturating_sub(8);
+            let mut list = dirs.join(", ");
+            if more > 0 {
+                list.push_str(&format!(", +{more} more"));
+            }
+            out.push_str(&wrap(
+                &format!(
+                    "reported from {}: {list}",
+                    count(n, "launch directory", "launch directories")
+                ),
+                "    ",
+                columns(),
+            ));
+        }
+    }
+}
+
 /// `check --format text`.
 pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
     let p = Painter { color };
@@ -371,6 +433,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         true,
     );
     agents_row(&mut out, r.root_configs);
+    matrix_problems(&mut out, &p, r.problems, r.matrix.directories.len());
     let m = r.matrix;
     let total = m.directories.len();
     let with = m
@@ -433,6 +496,33 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
             list.push_str(&format!(", +{more} more"));
         }
         out.push_str(&wrap(&list, "  ", columns()));
+        // Accepted findings are marked as `check` marks them: the reason
+        // after `accepted`, with how many of the group when not all.
+        let accepted: Vec<&MatrixFinding> = g
+            .findings
+            .iter()
+            .filter_map(|id| by_id.get(id.as_str()).copied())
+            .filter(|f| f.finding.accepted.is_some())
+            .collect();
+        if let Some(a) = accepted.first().and_then(|f| f.finding.accepted.as_ref()) {
+            let reason = if accepted.len() == g.findings.len() {
+                clean(&a.reason).into_owned()
+            } else {
+                // count >= 2: some but not all of a group's findings.
+                format!(
+                    "in {} of {} directories (not failing there): {}",
+                    accepted.len(),
+                    g.findings.len(),
+                    clean(&a.reason)
+                )
+            };
+            out.push_str(&wrap_hanging(
+                &reason,
+                &format!("  {:<12} ", "accepted"),
+                "                ",
+                columns(),
+            ));
+        }
         if let Some(id) = g.findings.first() {
             let mut ctx = r.context.clone();
             if let Some(dir) = by_id.get(id.as_str()).and_then(|f| f.directories.first()) {
@@ -450,11 +540,18 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
             }
             // Accepting the example id under --all-dirs records every
             // finding of the group (one per directory).
-            if g.findings.len() > 1 {
+            if g.findings.len() > 1 && accepted.len() < g.findings.len() {
                 let _ = writeln!(
                     out,
                     "  {}",
-                    p.paint(&format!("accept all {}:", g.findings.len()), dim())
+                    p.paint(
+                        // count >= 2: the group has more than one finding.
+                        &format!(
+                            "to accept it in all {} directories (one entry each):",
+                            g.findings.len()
+                        ),
+                        dim()
+                    )
                 );
                 let command = format!(
                     "playbookdiff check --all-dirs{} --accept {} --reason TEXT",

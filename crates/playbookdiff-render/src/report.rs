@@ -189,6 +189,10 @@ pub struct MatrixReport<'a> {
     pub via: &'a Via,
     /// The threshold and the stale accepted findings.
     pub gate: &'a Gate,
+    /// The problems in the repository every launch directory's
+    /// configurations report, each once with the directories it is
+    /// reported from (`ProblemSet::at_one_revision`).
+    pub problems: &'a [playbookdiff_compare::delta::DiffProblem],
 }
 
 impl MatrixReport<'_> {

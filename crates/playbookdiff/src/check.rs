@@ -8,10 +8,11 @@ use crate::context::{open_context, OpenedContext, UsageError};
 use crate::project::{self, Loaded};
 use crate::remedies::remedies;
 use crate::sink::Sink;
+use playbookdiff_compare::delta::{is_problem, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{compare, Baseline, Comparison, FailOn, Finding, Summary};
 use playbookdiff_config::Exclusion;
-use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
+use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_registry::Inputs;
 use playbookdiff_render::{CheckReport, Gate, MatrixReport};
 use playbookdiff_source::{Ancestors, EntryKind, Repo};
@@ -387,8 +388,9 @@ pub fn run_check(
         )?;
         let output = match outcome.to_accept.len() {
             1 => format!("Accepted {id} in {file}: {}\n", reason.trim()),
+            // count >= 2: one is the arm above.
             n => format!(
-                "Accepted {id} and the {} other findings of its group (the same difference in other launch directories) in {file}: {}\n",
+                "Accepted the same difference in {n} launch directories ({id} and {} more, one entry each) in {file}: {}\n",
                 n - 1,
                 reason.trim()
             ),
@@ -475,8 +477,15 @@ fn run_all_dirs(
         .clamp(1, 8);
     let mut root_configs = Vec::new();
     let mut matrix = MatrixBuilder::new();
+    let mut problems = ProblemSet::at_one_revision();
     let mut done = 0;
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<EffectiveAgentConfig>, Comparison)>();
+    type Sent = (
+        usize,
+        Vec<EffectiveAgentConfig>,
+        Comparison,
+        Vec<(Harness, Diagnostic)>,
+    );
+    let (tx, rx) = std::sync::mpsc::channel::<Sent>();
     std::thread::scope(|s| {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -492,13 +501,22 @@ fn run_all_dirs(
                 let (configs, mut cmp) =
                     analyse(repo, hs, &ctx, args, policy, opened.outside.as_ref());
                 cmp.rows = Vec::new();
+                let found: Vec<(Harness, Diagnostic)> = configs
+                    .iter()
+                    .flat_map(|c| {
+                        c.diagnostics
+                            .iter()
+                            .filter(|d| is_problem(d))
+                            .map(|d| (c.harness, d.clone()))
+                    })
+                    .collect();
                 // Keep the configurations of the root only.
                 let keep = if dirs[i].is_root() {
                     configs
                 } else {
                     Vec::new()
                 };
-                if tx.send((i, keep, cmp)).is_err() {
+                if tx.send((i, keep, cmp, found)).is_err() {
                     break;
                 }
             });
@@ -506,9 +524,12 @@ fn run_all_dirs(
         drop(tx);
         loop {
             match rx.recv_timeout(std::time::Duration::from_millis(100)) {
-                Ok((i, configs, cmp)) => {
+                Ok((i, configs, cmp, found)) => {
                     if dirs[i].is_root() {
                         root_configs = configs;
+                    }
+                    for (h, d) in &found {
+                        problems.add_one(&dirs[i], *h, d);
                     }
                     matrix.add(dirs[i].clone(), cmp);
                     done += 1;
@@ -527,6 +548,7 @@ fn run_all_dirs(
             .baseline
             .stale(matrix.findings.iter().map(|f| f.finding.id.as_str())),
     };
+    let problems = problems.finish();
     let r = MatrixReport {
         repository: &opened.repository_label,
         context: root_context,
@@ -534,6 +556,7 @@ fn run_all_dirs(
         matrix: &matrix,
         via: &opened.via,
         gate: &gate,
+        problems: &problems,
     };
     let failing = gate.failing(matrix.findings.iter().map(|f| &f.finding));
     render(failing, &r);

@@ -544,3 +544,63 @@ fn check_explain_and_compile_text_of_the_example_fit_eighty_columns() {
         }
     }
 }
+
+/// `check --all-dirs` shows the problems in the repository as `check`
+/// does, each once however many launch directories report it.
+#[test]
+fn all_dirs_shows_each_problem_in_the_repository_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    std::fs::create_dir_all(r.join(".git")).unwrap();
+    let write = |p: &str, t: &str| {
+        let p = r.join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, t).unwrap();
+    };
+    write("AGENTS.md", "# Rules\n\nUse pnpm.\n");
+    write(
+        "CLAUDE.md",
+        "@AGENTS.md\n\nSee @docs/missing.md for more.\n",
+    );
+    write("packages/a/AGENTS.md", "# A\n\nUse vitest.\n");
+    write("packages/a/CLAUDE.md", "@AGENTS.md\n");
+    write("packages/b/AGENTS.md", "# B\n\nUse jest.\n");
+    write("packages/b/CLAUDE.md", "@AGENTS.md\n");
+    let rs = s(r);
+    let (_, single, _) = run(&[
+        "check",
+        rs,
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+    ]);
+    assert!(
+        single.contains("Problems in the repository (1)"),
+        "{single}"
+    );
+    let (_, text, _) = run(&[
+        "check",
+        rs,
+        "--all-dirs",
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+    ]);
+    assert!(
+        text.contains("Problems in the repository (1): fix these first"),
+        "{text}"
+    );
+    assert_eq!(text.matches("import-missing").count(), 1, "{text}");
+    assert!(
+        flat(&text).contains("reported from 3 launch directories: ., packages/a, packages/b"),
+        "{text}"
+    );
+    // Before the findings, like `check`.
+    assert!(
+        text.find("Problems in the repository").unwrap() < text.find("Findings:").unwrap(),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+}

@@ -270,7 +270,7 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     );
     assert!(
         text.contains(&format!(
-            "accept all 3: playbookdiff check --all-dirs {rs} --root --accept {example} --reason TEXT"
+            "to accept it in all 3 directories (one entry each): playbookdiff check --all-dirs {rs} --root --accept {example} --reason TEXT"
         )),
         "{text}"
     );
@@ -287,7 +287,7 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     assert_eq!(code, 0, "{err}");
     assert!(
         out.starts_with(&format!(
-            "Accepted {example} and the 2 other findings of its group"
+            "Accepted the same difference in 3 launch directories ({example} and 2 more, one entry each)"
         )),
         "{out}"
     );
@@ -305,6 +305,23 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     assert_eq!(code, 0, "{v:#}");
     assert_eq!(ids(&v), before, "ids do not change");
     assert_eq!(v["summary"]["accepted"], 3);
+    // The text marks the group accepted as `check` marks a finding, and
+    // no longer offers to accept it.
+    let (code, text, _) = run(&["check", rs, "--all-dirs"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("accepted") && l.contains("per-package rules")),
+        "{text}"
+    );
+    assert!(!text.contains("to accept it in all 3"), "{text}");
+    let (_, single, _) = run(&["check", rs, "--cwd", "packages/a"]);
+    assert!(
+        single
+            .lines()
+            .any(|l| l.trim_start().starts_with("accepted") && l.contains("per-package rules")),
+        "{single}"
+    );
     assert!(
         v["staleAccepted"].as_array().is_none_or(|a| a.is_empty()),
         "{v:#}"
