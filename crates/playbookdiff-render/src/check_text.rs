@@ -547,7 +547,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
                     p.paint(
                         // count >= 2: the group has more than one finding.
                         &format!(
-                            "to accept it in all {} directories (one entry each):",
+                            "to accept it in these {} directories (one entry each):",
                             g.findings.len()
                         ),
                         dim()

@@ -270,7 +270,7 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     );
     assert!(
         text.contains(&format!(
-            "to accept it in all 3 directories (one entry each): playbookdiff check --all-dirs {rs} --root --accept {example} --reason TEXT"
+            "to accept it in these 3 directories (one entry each): playbookdiff check --all-dirs {rs} --root --accept {example} --reason TEXT"
         )),
         "{text}"
     );
@@ -314,7 +314,7 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
             .any(|l| l.trim_start().starts_with("accepted") && l.contains("per-package rules")),
         "{text}"
     );
-    assert!(!text.contains("to accept it in all 3"), "{text}");
+    assert!(!text.contains("to accept it in these 3"), "{text}");
     let (_, single, _) = run(&["check", rs, "--cwd", "packages/a"]);
     assert!(
         single
