@@ -19,9 +19,8 @@
 //! opened, and a symbolic link is never followed (`read_file` and
 //! `list_dir` refuse it, `stat` reports it). Nothing here writes.
 
-use crate::tree::{DirEntry, EntryKind, IoKind, SourceError, Stat};
+use crate::tree::{io_err, kind_of, read_regular, DirEntry, EntryKind, IoKind, SourceError, Stat};
 use playbookdiff_model::RepoPath;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// A path in a directory above the repository root.
@@ -191,68 +190,17 @@ impl Ancestors {
     /// `NotFound`; `TooLarge` over the limit (unread); `Io` for a link or
     /// anything that is not a regular file (never opened).
     pub fn read_file(&self, p: &AncestorPath, limit: u64) -> Result<Vec<u8>, SourceError> {
-        let abs = self.abs(p)?;
-        let md = std::fs::symlink_metadata(&abs).map_err(|e| err(p, e))?;
-        if !md.file_type().is_file() {
-            return Err(SourceError::Io {
-                path: p.to_repo_path(),
-                message: if md.file_type().is_symlink() {
-                    "a symbolic link; links above the repository root are not followed".into()
-                } else {
-                    "not a regular file".into()
-                },
-                kind: IoKind::WrongKind,
-            });
-        }
-        if md.len() > limit {
-            return Err(SourceError::TooLarge {
-                path: p.to_repo_path(),
-                len: md.len(),
-                limit,
-            });
-        }
-        let f = std::fs::File::open(&abs).map_err(|e| err(p, e))?;
-        let mut buf = Vec::with_capacity(md.len() as usize);
-        f.take(limit + 1)
-            .read_to_end(&mut buf)
-            .map_err(|e| err(p, e))?;
-        if buf.len() as u64 > limit {
-            return Err(SourceError::TooLarge {
-                path: p.to_repo_path(),
-                len: buf.len() as u64,
-                limit,
-            });
-        }
-        Ok(buf)
+        read_regular(
+            &self.abs(p)?,
+            &p.to_repo_path(),
+            limit,
+            "a symbolic link; links above the repository root are not followed",
+        )
     }
 }
 
 fn err(p: &AncestorPath, e: std::io::Error) -> SourceError {
-    if e.kind() == std::io::ErrorKind::NotFound {
-        SourceError::NotFound(p.to_repo_path())
-    } else {
-        SourceError::Io {
-            path: p.to_repo_path(),
-            message: e.kind().to_string(),
-            kind: if e.kind() == std::io::ErrorKind::PermissionDenied {
-                IoKind::Denied
-            } else {
-                IoKind::Other
-            },
-        }
-    }
-}
-
-fn kind_of(ft: std::fs::FileType) -> EntryKind {
-    if ft.is_symlink() {
-        EntryKind::Symlink
-    } else if ft.is_dir() {
-        EntryKind::Dir
-    } else if ft.is_file() {
-        EntryKind::File
-    } else {
-        EntryKind::Other
-    }
+    io_err(&p.to_repo_path(), e)
 }
 
 #[cfg(test)]

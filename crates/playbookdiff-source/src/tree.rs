@@ -220,7 +220,7 @@ impl WorkingTree {
     }
 }
 
-fn io_err(path: &RepoPath, e: std::io::Error) -> SourceError {
+pub(crate) fn io_err(path: &RepoPath, e: std::io::Error) -> SourceError {
     if e.kind() == std::io::ErrorKind::NotFound {
         SourceError::NotFound(path.clone())
     } else {
@@ -242,7 +242,54 @@ fn io_err(path: &RepoPath, e: std::io::Error) -> SourceError {
     }
 }
 
-fn kind_of(ft: std::fs::FileType) -> EntryKind {
+/// The bytes of the regular file at `abs` (named `path` in errors), at
+/// most `limit` bytes. Errors: `NotFound`; `TooLarge` over the limit (the
+/// file is not read, or is read no further than `limit + 1` bytes when it
+/// grew meanwhile); `Io` of kind `WrongKind` with `link_message` for a
+/// symbolic link and "not a regular file" for anything else that is not a
+/// regular file (never opened).
+pub(crate) fn read_regular(
+    abs: &Path,
+    path: &RepoPath,
+    limit: u64,
+    link_message: &str,
+) -> Result<Vec<u8>, SourceError> {
+    let md = std::fs::symlink_metadata(abs).map_err(|e| io_err(path, e))?;
+    if !md.file_type().is_file() {
+        return Err(SourceError::Io {
+            path: path.clone(),
+            message: if md.file_type().is_symlink() {
+                link_message.into()
+            } else {
+                "not a regular file".into()
+            },
+            kind: IoKind::WrongKind,
+        });
+    }
+    if md.len() > limit {
+        return Err(SourceError::TooLarge {
+            path: path.clone(),
+            len: md.len(),
+            limit,
+        });
+    }
+    let f = std::fs::File::open(abs).map_err(|e| io_err(path, e))?;
+    let mut buf = Vec::with_capacity(md.len() as usize);
+    // Read at most limit+1 bytes even if the file grew meanwhile.
+    f.take(limit + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| io_err(path, e))?;
+    if buf.len() as u64 > limit {
+        return Err(SourceError::TooLarge {
+            path: path.clone(),
+            len: buf.len() as u64,
+            limit,
+        });
+    }
+    Ok(buf)
+}
+
+pub(crate) fn kind_of(ft: std::fs::FileType) -> EntryKind {
     if ft.is_symlink() {
         EntryKind::Symlink
     } else if ft.is_dir() {
@@ -296,36 +343,7 @@ impl SourceTree for WorkingTree {
     }
 
     fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError> {
-        let abs = self.abs(path);
-        let md = std::fs::symlink_metadata(&abs).map_err(|e| io_err(path, e))?;
-        if !md.file_type().is_file() {
-            return Err(SourceError::Io {
-                path: path.clone(),
-                message: "not a regular file".into(),
-                kind: IoKind::WrongKind,
-            });
-        }
-        if md.len() > limit {
-            return Err(SourceError::TooLarge {
-                path: path.clone(),
-                len: md.len(),
-                limit,
-            });
-        }
-        let f = std::fs::File::open(&abs).map_err(|e| io_err(path, e))?;
-        let mut buf = Vec::with_capacity(md.len() as usize);
-        // Read at most limit+1 bytes even if the file grew meanwhile.
-        f.take(limit + 1)
-            .read_to_end(&mut buf)
-            .map_err(|e| io_err(path, e))?;
-        if buf.len() as u64 > limit {
-            return Err(SourceError::TooLarge {
-                path: path.clone(),
-                len: buf.len() as u64,
-                limit,
-            });
-        }
-        Ok(buf)
+        read_regular(&self.abs(path), path, limit, "not a regular file")
     }
 
     fn read_link(&self, path: &RepoPath) -> Result<String, SourceError> {
