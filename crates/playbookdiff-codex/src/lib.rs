@@ -346,20 +346,15 @@ fn untrusted_chain(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig, version:
 /// Codex does not start, and every MCP server it would have started shown
 /// `unavailable`.
 fn refused(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig) {
-    if cx.refusals.is_empty() {
-        return;
-    }
-    let reasons: Vec<String> = cx.refusals.iter().map(|(w, _)| w.clone()).collect();
-    let at = cx.refusals.iter().find_map(|(_, s)| s.clone());
-    let mut d = Diagnostic::new(
-        DiagnosticCode::ConfigRefused,
+    let cwd = problems::quote(&cx.context.cwd);
+    let Some(d) = problems::config_refused(&cx.refusals, |reasons| {
         format!(
             "Codex refuses to load this project's configuration and does not start from cwd {} (\"failed to load configuration\"): {}. Nothing it configures applies, so its MCP servers are shown unavailable; fix the named keys.",
-            problems::quote(&cx.context.cwd),
-            reasons.join("; ")
-        ),
-    );
-    d.source = at;
+            cwd, reasons
+        )
+    }) else {
+        return;
+    };
     cx.diag(d);
     for s in &mut out.mcp_servers {
         if matches!(

@@ -208,20 +208,15 @@ fn check_worktree(cx: &mut Cx<'_, '_>) {
 /// Adds one `config-refused` error at the first offending file and line,
 /// and marks every item it would have received `excluded`.
 fn refused(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig) {
-    if cx.refusals.is_empty() {
-        return;
-    }
-    let reasons: Vec<String> = cx.refusals.iter().map(|(w, _)| w.clone()).collect();
-    let at = cx.refusals.iter().find_map(|(_, s)| s.clone());
-    let mut d = Diagnostic::new(
-        DiagnosticCode::ConfigRefused,
+    let cwd = problems::quote(&cx.context.cwd);
+    let Some(d) = problems::config_refused(&cx.refusals, |reasons| {
         format!(
             "OpenCode refuses this project's configuration and does not start from cwd {} (\"Configuration is invalid\"): {}. It loads no instruction, skill or MCP server, so all are shown excluded; fix the named keys.",
-            problems::quote(&cx.context.cwd),
-            reasons.join("; ")
-        ),
-    );
-    d.source = at;
+            cwd, reasons
+        )
+    }) else {
+        return;
+    };
     cx.diag(d);
     let live =
         |a: Applicability| matches!(a, Applicability::Effective | Applicability::Conditional);
