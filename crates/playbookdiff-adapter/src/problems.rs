@@ -334,6 +334,24 @@ pub fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The one `config-refused` error for the refusals a compilation collected
+/// (each a short reason and, when known, where it stands), or `None` when
+/// there are none. `message` receives the reasons joined with "; " and
+/// gives the harness's own words (what the agent prints, what it then
+/// does); the diagnostic points at the first refusal that has a source.
+pub fn config_refused(
+    refusals: &[(String, Option<SourceRef>)],
+    message: impl FnOnce(&str) -> String,
+) -> Option<Diagnostic> {
+    if refusals.is_empty() {
+        return None;
+    }
+    let reasons: Vec<&str> = refusals.iter().map(|(w, _)| w.as_str()).collect();
+    let mut d = Diagnostic::new(DiagnosticCode::ConfigRefused, message(&reasons.join("; ")));
+    d.source = refusals.iter().find_map(|(_, s)| s.clone());
+    Some(d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,22 +514,4 @@ mod tests {
         let out = dedupe(vec![a.clone(), b.clone(), a.clone()]);
         assert_eq!(out, vec![a, b]);
     }
-}
-
-/// The one `config-refused` error for the refusals a compilation collected
-/// (each a short reason and, when known, where it stands), or `None` when
-/// there are none. `message` receives the reasons joined with "; " and
-/// gives the harness's own words (what the agent prints, what it then
-/// does); the diagnostic points at the first refusal that has a source.
-pub fn config_refused(
-    refusals: &[(String, Option<SourceRef>)],
-    message: impl FnOnce(&str) -> String,
-) -> Option<Diagnostic> {
-    if refusals.is_empty() {
-        return None;
-    }
-    let reasons: Vec<&str> = refusals.iter().map(|(w, _)| w.as_str()).collect();
-    let mut d = Diagnostic::new(DiagnosticCode::ConfigRefused, message(&reasons.join("; ")));
-    d.source = refusals.iter().find_map(|(_, s)| s.clone());
-    Some(d)
 }
