@@ -119,6 +119,22 @@ pub fn skill<'c>(cfg: &'c EffectiveAgentConfig, path: &str) -> &'c Skill {
         .unwrap_or_else(|| panic!("no skill {path}: {:#?}", cfg.skills))
 }
 
+/// Asserts the applicability of skills: for every row `(path, want)` the
+/// skill whose `SKILL.md` (or command file) is at `path` has applicability
+/// `want`. Fails naming every row that differs (or has no skill), not only
+/// the first.
+pub fn assert_skills(cfg: &EffectiveAgentConfig, table: &[(&str, Applicability)]) {
+    let wrong: Vec<String> = table
+        .iter()
+        .filter_map(|(path, want)| match cfg.skill_at(path) {
+            Some(s) if s.applicability == *want => None,
+            Some(s) => Some(format!("{path}: {:?}, want {want:?}", s.applicability)),
+            None => Some(format!("{path}: no skill, want {want:?}")),
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}\nskills: {:#?}", cfg.skills);
+}
+
 /// The MCP server named `name`.
 pub fn server<'c>(cfg: &'c EffectiveAgentConfig, name: &str) -> &'c McpServer {
     cfg.mcp_server(name)

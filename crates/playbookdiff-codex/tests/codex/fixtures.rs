@@ -12,7 +12,8 @@ use playbookdiff_source::{Repo, WorkingTree};
 
 use playbookdiff_testkit::fs::{link, snapshot, write};
 use playbookdiff_testkit::{
-    assert_says, at_root, chain, diags, instruction as inst, one_diag, rp, server, skill, Ctx, Kit,
+    assert_says, assert_skills, at_root, chain, diags, instruction as inst, one_diag, rp, server,
+    skill, Ctx, Kit,
 };
 
 static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
@@ -101,11 +102,7 @@ fn root_agents_override() {
                 ..at_root().cwd("sub")
             },
         );
-        let d: Vec<_> = c
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == DiagnosticCode::InstructionShadowed)
-            .collect();
+        let d = diags(&c, DiagnosticCode::InstructionShadowed);
         assert_eq!(d.len(), 1, "{mode:?}: {:?}", c.diagnostics);
         assert_eq!(d[0].severity, severity);
         let at = d[0].source.as_ref().unwrap();
@@ -973,29 +970,27 @@ fn skills_config_path_ambiguity() {
 #[test]
 fn skills_missing_fields_and_odd_layouts() {
     let c = KIT.run("skill_missing_fields", ".");
-    let nodesc = skill(&c, ".agents/skills/nodesc/SKILL.md");
-    assert_eq!(nodesc.applicability, Applicability::Excluded);
+    assert_skills(
+        &c,
+        &[
+            (".agents/skills/nodesc/SKILL.md", Applicability::Excluded),
+            (".agents/skills/nofm/SKILL.md", Applicability::Excluded),
+            // X11: the walk goes six levels deep, so a nested skill loads.
+            (
+                ".agents/skills/group/inner/SKILL.md",
+                Applicability::Effective,
+            ),
+            // X26: .codex/skills is a skill root.
+            (".codex/skills/legacy/SKILL.md", Applicability::Effective),
+        ],
+    );
     assert!(one_diag(&c, "skill-field-missing")
         .message
         .contains("description"));
-    assert_eq!(
-        skill(&c, ".agents/skills/nofm/SKILL.md").applicability,
-        Applicability::Excluded
-    );
     one_diag(&c, "invalid-frontmatter");
     assert!(one_diag(&c, "skill-missing-file")
         .message
         .contains("empty-dir"));
-    // X11: the walk goes six levels deep, so a nested skill loads.
-    assert_eq!(
-        skill(&c, ".agents/skills/group/inner/SKILL.md").applicability,
-        Applicability::Effective
-    );
-    // X26: .codex/skills is a skill root.
-    assert_eq!(
-        skill(&c, ".codex/skills/legacy/SKILL.md").applicability,
-        Applicability::Effective
-    );
 }
 
 #[test]

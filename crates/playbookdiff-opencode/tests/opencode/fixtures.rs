@@ -12,7 +12,8 @@ use playbookdiff_opencode::{ADAPTER, HARNESS};
 use playbookdiff_source::{Repo, WorkingTree};
 
 use playbookdiff_testkit::{
-    instruction as inst, received_paths as received, rp, server as mcp, skill, Kit,
+    assert_skills, diags, instruction as inst, received_paths as received, rp, server as mcp,
+    skill, Kit,
 };
 
 static KIT: Kit = Kit::new(&ADAPTER, env!("CARGO_MANIFEST_DIR"));
@@ -96,17 +97,20 @@ fn skills_from_claude_agents_and_opencode_roots_of_every_parent() {
     // skills.paths resolves from cwd, not from the configuration file.
     assert!(!c.skills.iter().any(|s| s.name == "e1"));
     assert!(has(&c, DiagnosticCode::InvalidValue, "\"skills-extra\""));
-    assert_eq!(
-        skill(&c, "a/.opencode/skills/nested/SKILL.md").applicability,
-        Applicability::Effective
+    assert_skills(
+        &c,
+        &[(
+            "a/.opencode/skills/nested/SKILL.md",
+            Applicability::Effective,
+        )],
     );
     // From the root, skills.paths finds skills-extra/e1 and the a/ roots
     // are below cwd.
     let root = KIT.run("layered_config", ".");
     assert!(listed(&root).contains(&"e1".to_string()));
-    assert_eq!(
-        skill(&root, "a/.claude/skills/acs/SKILL.md").applicability,
-        Applicability::OutOfScope
+    assert_skills(
+        &root,
+        &[("a/.claude/skills/acs/SKILL.md", Applicability::OutOfScope)],
     );
 }
 
@@ -171,16 +175,13 @@ fn a_skill_needs_a_name_and_is_listed_only_with_a_description() {
 #[test]
 fn same_name_skills_are_conditional() {
     let c = KIT.run("fallback_and_precedence", "a/b");
-    for p in [
-        ".claude/skills/dup1/SKILL.md",
-        ".agents/skills/dup2/SKILL.md",
-    ] {
-        assert_eq!(
-            skill(&c, p).applicability,
-            Applicability::Conditional,
-            "{p}"
-        );
-    }
+    assert_skills(
+        &c,
+        &[
+            (".claude/skills/dup1/SKILL.md", Applicability::Conditional),
+            (".agents/skills/dup2/SKILL.md", Applicability::Conditional),
+        ],
+    );
     assert!(has(&c, DiagnosticCode::SkillNameCollision, "\"dup\""));
 }
 
@@ -303,13 +304,12 @@ fn version_profiles() {
 fn identical_copies_of_a_skill_are_one_skill() {
     let c = KIT.run("identical_skill_copies", ".");
     assert_eq!(listed(&c), ["review"]);
-    assert_eq!(
-        skill(&c, ".agents/skills/review/SKILL.md").applicability,
-        Applicability::Effective
-    );
-    assert_eq!(
-        skill(&c, ".claude/skills/review/SKILL.md").applicability,
-        Applicability::Shadowed
+    assert_skills(
+        &c,
+        &[
+            (".agents/skills/review/SKILL.md", Applicability::Effective),
+            (".claude/skills/review/SKILL.md", Applicability::Shadowed),
+        ],
     );
 }
 
@@ -321,11 +321,7 @@ fn identical_copies_of_a_skill_are_one_skill() {
 fn a_schema_invalid_configuration_stops_opencode_before_anything_loads() {
     for cwd in [".", "sub"] {
         let c = KIT.run("mcp_schema_invalid", cwd);
-        let refused: Vec<_> = c
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == DiagnosticCode::ConfigRefused)
-            .collect();
+        let refused = diags(&c, DiagnosticCode::ConfigRefused);
         assert_eq!(refused.len(), 1, "{cwd}: {:?}", c.diagnostics);
         let d = refused[0];
         assert_eq!(d.severity, Severity::Error);
@@ -360,11 +356,7 @@ fn same_name_skills_with_different_text_are_a_race() {
         assert_eq!(s.applicability, Applicability::Conditional, "{p}");
         assert_eq!(s.advertisement.state, AdvertisementState::Unknown, "{p}");
     }
-    let collisions: Vec<_> = c
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == DiagnosticCode::SkillNameCollision)
-        .collect();
+    let collisions = diags(&c, DiagnosticCode::SkillNameCollision);
     assert_eq!(collisions.len(), 1);
     assert_eq!(collisions[0].severity, Severity::Warning);
 }
