@@ -84,25 +84,3 @@ pub fn receive_mcp(name: &str) -> String {
         code_span(&format!("[mcp_servers.{}]", crate::config::toml_key(name)))
     )
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn remedies_name_codex_files() {
-        let f = RepoPath::new("apps/api/CLAUDE.md").unwrap();
-        let d = RepoPath::new("apps/api").unwrap();
-        assert!(receive_instruction(&f, &d, None).contains("`apps/api/AGENTS.md`"));
-        let s = RepoPath::new(".claude/skills/x/SKILL.md").unwrap();
-        assert!(receive_skill(&s, "x")
-            .starts_with("make `.agents/skills/x` a symbolic link to `../../.claude/skills/x`"));
-    }
-
-    #[test]
-    fn a_server_name_with_a_backtick_stays_inside_one_code_span() {
-        let r = receive_mcp("a`b");
-        assert!(r.starts_with("add a ``[mcp_servers."), "{r}");
-        assert!(r.contains("]`` table"), "{r}");
-    }
-}

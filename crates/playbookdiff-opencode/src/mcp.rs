@@ -121,16 +121,21 @@ pub(crate) fn classify(name: &str, value: &str) -> (ConfiguredValue, bool) {
     )
 }
 
-/// A string map (`environment`, `headers`) as named values; diagnostics
-/// for literal secrets (by name only) and `${VAR}` placeholders.
+/// The string map `field` (`environment`, `headers`) of `server`'s
+/// `entry` as named values (none when the entry has no such field);
+/// diagnostics for literal secrets (by name only) and `${VAR}`
+/// placeholders, at the server's source.
 fn named_values(
     cx: &mut Cx<'_, '_>,
-    server: &str,
+    server: &McpServer,
+    entry: &Map<String, Value>,
     field: &str,
-    v: &Value,
-    source: &SourceRef,
     invalid: &mut Vec<String>,
 ) -> Vec<NamedValue> {
+    let (name, source) = (&server.name, &server.source);
+    let Some(v) = entry.get(field) else {
+        return Vec::new();
+    };
     let Some(map) = v.as_object() else {
         invalid.push(format!("`{field}` is not an object of strings"));
         return Vec::new();
@@ -146,7 +151,7 @@ fn named_values(
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::McpLiteralSecret,
-                    format!("MCP server {server:?} sets {field} {k} to a literal value that looks like a secret (redacted here); it is committed to the repository. Use {{env:{}}} instead and rotate the secret.", if secret_name(k) { k.to_string() } else { "VAR".to_string() }),
+                    format!("MCP server {name:?} sets {field} {k} to a literal value that looks like a secret (redacted here); it is committed to the repository. Use {{env:{}}} instead and rotate the secret.", if secret_name(k) { k.to_string() } else { "VAR".to_string() }),
                 )
                 .at(source.clone()),
             );
@@ -155,7 +160,7 @@ fn named_values(
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidValue,
-                    format!("MCP server {server:?} sets {field} {k} with a ${{…}} placeholder, which OpenCode does not expand: the text is sent as written. Write {{env:VAR}} instead."),
+                    format!("MCP server {name:?} sets {field} {k} with a ${{…}} placeholder, which OpenCode does not expand: the text is sent as written. Write {{env:VAR}} instead."),
                 )
                 .at(source.clone()),
             );
@@ -231,9 +236,7 @@ fn server(
                 Some(_) => invalid.push("`command` is empty".to_string()),
                 None => invalid.push("`command` must be a list of strings".to_string()),
             }
-            if let Some(env) = obj.get("environment") {
-                s.env = named_values(cx, name, "environment", env, &source, &mut invalid);
-            }
+            s.env = named_values(cx, &s, obj, "environment", &mut invalid);
             s.unknown_fields = unknown(obj, LOCAL_KEYS);
         }
         Some("remote") => {
@@ -256,9 +259,7 @@ fn server(
                 }
                 None => invalid.push("`url` must be a string".to_string()),
             }
-            if let Some(h) = obj.get("headers") {
-                s.headers = named_values(cx, name, "headers", h, &source, &mut invalid);
-            }
+            s.headers = named_values(cx, &s, obj, "headers", &mut invalid);
             if let Some(o) = obj.get("oauth") {
                 if !(o.is_object() || o == &Value::Bool(false)) {
                     invalid.push("`oauth` must be an object or false".to_string());

@@ -81,23 +81,3 @@ pub fn receive_mcp(name: &str) -> String {
         code_span(&format!("\"mcp\": {{\"{name}\": {{\"type\": \"local\", \"command\": [...]}}}}"))
     )
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn remedies_name_opencode_files() {
-        let f = RepoPath::new("apps/api/CLAUDE.md").unwrap();
-        let d = RepoPath::new("apps/api").unwrap();
-        assert!(
-            receive_instruction(&f, None).contains("\"instructions\": [\"apps/api/CLAUDE.md\"]")
-        );
-        let s = RepoPath::new(".claude/skills/x/SKILL.md").unwrap();
-        assert!(receive_skill(&s, "x").contains("`name: x`"));
-        let s = RepoPath::new("skills/x/SKILL.md").unwrap();
-        assert!(receive_skill(&s, "x").contains(".opencode/skills/x"));
-        assert!(receive_mcp("gh").contains("\"gh\""));
-        assert!(load_sooner(&[d.join("AGENTS.md").unwrap()]).contains("\"apps/api/AGENTS.md\""));
-    }
-}

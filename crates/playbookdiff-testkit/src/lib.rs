@@ -37,7 +37,7 @@ pub mod trees;
 pub use find::*;
 pub use summary::{assert_fixture_summaries, stale_snapshots, summary};
 
-use playbookdiff_adapter::Adapter;
+use playbookdiff_adapter::{Adapter, Gap};
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, Mode, RepoPath};
 use playbookdiff_source::{Repo, SourceTree, WorkingTree};
 use std::path::{Path, PathBuf};
@@ -269,6 +269,22 @@ impl Kit {
     /// without a targetPath.
     pub fn run(&self, name: &str, cwd: &str) -> EffectiveAgentConfig {
         self.compile_at(&self.fixture(name), cwd, None)
+    }
+
+    /// Asserts the adapter's remedies ([`Adapter::remedy`]): for every row
+    /// `(gap, phrase)` the sentence for `gap` contains `phrase` (the files
+    /// of this harness it names, the way it says them). Fails naming every
+    /// row that differs or has no remedy, not only the first.
+    pub fn assert_remedies(&self, table: &[(Gap<'_>, &str)]) {
+        let wrong: Vec<String> = table
+            .iter()
+            .filter_map(|(gap, phrase)| match self.adapter.remedy(gap) {
+                Some(r) if r.contains(phrase) => None,
+                Some(r) => Some(format!("{gap:?}: {phrase:?} not in {r:?}")),
+                None => Some(format!("{gap:?}: no remedy, want {phrase:?}")),
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:#?}");
     }
 
     /// Proves the adapter reports a skills root stored as a text file
