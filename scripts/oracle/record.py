@@ -132,9 +132,38 @@ def load_cases():
     return cases
 
 
-def materialize(case, dest):
-    """Copies the case's repository to `dest` and commits it."""
-    if "fixture" in case:
+def repo_dir(case, work):
+    """Where the case's repository lies in the run's directory `work`.
+
+    Usually `work/repo`. A case with `repository = "SUB"` declares a layout
+    above its repository: the whole fixture is copied to `work/above` and
+    its subdirectory `SUB` is the repository, so the fixture's own root and
+    the directories between are the repository's ancestors (the files the
+    agent may read above the repository root).
+    """
+    if case.get("repository"):
+        return work / "above" / case["repository"]
+    return work / "repo"
+
+
+def above_levels(case):
+    """How many directories of the fixture lie above a `repository` case's
+    repository (0 without one)."""
+    sub = case.get("repository")
+    return len(Path(sub).parts) if sub else 0
+
+
+def materialize(case, work):
+    """Copies the case's repository to `repo_dir(case, work)` and commits it
+    (only the repository is a git repository, not what lies above it)."""
+    dest = repo_dir(case, work)
+    if case.get("repository"):
+        if "fixture" not in case or case["repository"].startswith(("/", "..")):
+            raise ValueError(f"{case['id']}: `repository` needs a fixture and a relative path below it")
+        shutil.copytree(ROOT / case["fixture"], work / "above", symlinks=True)
+        if not dest.is_dir():
+            raise ValueError(f"{case['id']}: no directory {case['repository']} in the fixture")
+    elif "fixture" in case:
         shutil.copytree(ROOT / case["fixture"], dest, symlinks=True)
     else:
         tar = ROOT / ".." / "shared" / "corpus" / case["corpus"] / "repo.tar"
@@ -157,11 +186,21 @@ def materialize(case, dest):
 
 
 class Normalizer:
-    """Turns machine paths into repository-relative POSIX paths."""
+    """Turns machine paths into repository-relative POSIX paths.
 
-    def __init__(self, repo, home, tmp):
+    With `levels` > 0 (a case with a layout above its repository), the
+    repository's first `levels` ancestors are named `..`, `../..`, ... as
+    the adapters name paths above the repository root.
+    """
+
+    def __init__(self, repo, home, tmp, levels=0):
         self.pairs = []
-        for p, name in ((repo, ""), (home, "$HOME"), (tmp, "$TMP")):
+        named = [(repo, ""), (home, "$HOME"), (tmp, "$TMP")]
+        up = Path(repo)
+        for i in range(1, levels + 1):
+            up = up.parent
+            named.append((up, "/".join([".."] * i)))
+        for p, name in named:
             for v in {str(p), os.path.realpath(p)}:
                 self.pairs.append((v, name))
         self.pairs.sort(key=lambda x: -len(x[0]))
@@ -423,7 +462,7 @@ def restricted_path(work):
 
 def run_claude(exe, case, work, read_target=True):
     """Runs Claude Code once on the materialized case under `work`."""
-    repo, home = work / "repo", work / "home"
+    repo, home = repo_dir(case, work), work / "home"
     (home / ".claude").mkdir(parents=True)
     hook_file = work / "hooks.jsonl"
     settings = {"hooks": {"InstructionsLoaded": [{"hooks": [{
@@ -431,7 +470,7 @@ def run_claude(exe, case, work, read_target=True):
         "command": f"/usr/bin/cat >> '{hook_file}'; /usr/bin/printf '\\n' >> '{hook_file}'"}]}]}}
     (home / ".claude" / "settings.json").write_text(json.dumps(settings))
     bindir = restricted_path(work)
-    norm = Normalizer(repo, home, work)
+    norm = Normalizer(repo, home, work, above_levels(case))
     target = case.get("target") if read_target else None
     target_abs = None
     target_created = False
@@ -548,7 +587,7 @@ def codex_items(items):
 def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
     """One run; `entries` (directory -> trust level) replaces the single
     trust entry of a trusted run with the case's own entries."""
-    repo = work / "repo"
+    repo = repo_dir(case, work)
     codex_home.mkdir()
     if entries is not None:
         text = ""
@@ -559,7 +598,7 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
     elif trusted:
         (codex_home / "config.toml").write_text(
             f'[projects."{repo}"]\ntrust_level = "trusted"\n')
-    norm = Normalizer(repo, codex_home, work)
+    norm = Normalizer(repo, codex_home, work, above_levels(case))
     env = {"CODEX_HOME": str(codex_home), "HOME": str(codex_home),
            "PATH": str(restricted_path(work)), "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1"}
     cwd = repo / case.get("cwd", ".")
@@ -656,7 +695,7 @@ def run_codex(exe, case, work):
     and with the case's own `trust` entries (directory -> level) when it
     has them, recorded as `entries`."""
     obs = {}
-    modes = (True, False) if has_codex_folder(work / "repo") else (True,)
+    modes = (True, False) if has_codex_folder(repo_dir(case, work)) else (True,)
     for trusted in modes:
         sub = work / ("trusted" if trusted else "untrusted")
         sub.mkdir()
@@ -855,7 +894,9 @@ def observe(agent, version, exe, case, bundled):
     with tempfile.TemporaryDirectory(prefix="pbd-oracle-") as tmp:
         work = Path(tmp)
         try:
-            materialize(case, work / "repo")
+            if agent == "opencode" and case.get("repository"):
+                raise ValueError(f"{case['id']}: `repository` is not supported for OpenCode")
+            materialize(case, work)
         except FileNotFoundError as e:
             return None, f"skipped: {e} is absent"
         if agent == "claude-code":

@@ -111,6 +111,15 @@ impl Ancestors {
         Ancestors { dirs, names }
     }
 
+    /// Only the nearest `levels` of these ancestors (all of them when there
+    /// are fewer): a view bounded below some directory, such as a test
+    /// fixture that lays out what lies above its repository.
+    pub fn nearest(mut self, levels: usize) -> Self {
+        self.dirs.truncate(levels);
+        self.names.truncate(levels + 1);
+        self
+    }
+
     /// How many ancestors there are (the furthest is `len()` levels up).
     pub fn len(&self) -> usize {
         self.dirs.len()
@@ -219,6 +228,11 @@ mod tests {
         assert_eq!(a.root_from(0), None);
         assert!(Ancestors::of(Path::new("/repo")).is_empty());
         assert!(Ancestors::of(Path::new("/")).is_empty());
+        let two = Ancestors::of(Path::new("/home/me/work/repo")).nearest(2);
+        assert_eq!(two.len(), 2);
+        assert_eq!(two.root_from(2).as_deref(), Some("work/repo"));
+        assert_eq!(two.root_from(3), None);
+        assert_eq!(Ancestors::of(Path::new("/a/b")).nearest(5).len(), 1);
     }
 
     #[test]

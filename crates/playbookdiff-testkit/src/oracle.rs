@@ -27,6 +27,12 @@ pub struct Case {
     pub fixture: Option<String>,
     /// A corpus repository name (`<owner>__<name>`).
     pub corpus: Option<String>,
+    /// A subdirectory of the fixture that is the repository: the fixture's
+    /// own root and the directories between lie above the repository root
+    /// (the recorder copies the whole fixture and runs the agent there; the
+    /// adapter compiles with those directories as its `--outside-root`
+    /// view, bounded at the fixture's root).
+    pub repository: Option<String>,
     /// The cwd, repository-relative (`.` by default).
     #[serde(default = "dot")]
     pub cwd: String,
@@ -98,12 +104,17 @@ pub fn known(agent: &str) -> Vec<Known> {
     f.disagreement
 }
 
-/// The case's repository on disk: the fixture directory, or the corpus
+/// The case's repository on disk: the fixture directory (its `repository`
+/// subdirectory when the case names one), or the corpus
 /// `repo.tar` extracted (symbolic links intact) into a temporary directory
 /// kept in `temps`. `None` when the corpus is absent.
 pub fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<PathBuf> {
     if let Some(f) = &case.fixture {
-        return Some(workspace().join(f));
+        let dir = workspace().join(f);
+        return Some(match &case.repository {
+            Some(sub) => dir.join(sub),
+            None => dir,
+        });
     }
     let name = case
         .corpus

@@ -32,7 +32,7 @@ use playbookdiff_model::{
     Severity, Skill,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
-use playbookdiff_source::{Repo, WorkingTree};
+use playbookdiff_source::{Ancestors, Repo, WorkingTree};
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -92,9 +92,18 @@ fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAge
             })
             .collect()
     });
+    // A case with a layout above its repository: the adapter reads the
+    // fixture's directories above it (`--outside-root`), and nothing further
+    // up, which the recorded agent had in a fresh temporary directory.
+    let outside = case.repository.as_deref().map(|sub| {
+        let abs = std::fs::canonicalize(root).expect("case repository");
+        let levels = Path::new(sub).components().count();
+        Ancestors::of(&abs).nearest(levels)
+    });
     let inputs = Inputs {
         version: Some(version),
         trust: trust.as_deref(),
+        outside_root: outside.as_ref(),
         ..Inputs::default()
     };
     adapter(agent).compile_with(&repo, &context, &inputs)
@@ -177,6 +186,22 @@ fn claude_disagreements(
         push("observation", format!("exit {exit}"), "exit ok".into());
         return out;
     }
+    // Claude Code names a rule reached through a symbolic link by the
+    // link's target (case `claude.c04_above_root_links`: 2.1.197 shows
+    // `../../shared/rule.md` for `../.claude/rules/linked.md`), the adapter
+    // by the link, with the target as `resolvedPath`: where both name the
+    // same file, the agent's name is mapped to the adapter's, so rules keep
+    // their rules root and its listing-order tolerance.
+    let via_link: BTreeMap<String, String> = cfg
+        .instructions
+        .iter()
+        .filter(|i| rules_root(i.source.path.as_str()).is_some())
+        .filter_map(|i| {
+            let real = i.source.resolved_path.as_ref()?;
+            Some((real.to_string(), i.source.path.to_string()))
+        })
+        .collect();
+    let named = |p: &str| via_link.get(p).cloned().unwrap_or_else(|| p.to_string());
     // Startup memory files, in request order.
     let observed = &obs["startup"]["instructions"];
     let seen: Vec<String> = sort_rule_runs(dedup_keep_first(
@@ -184,7 +209,7 @@ fn claude_disagreements(
             .as_array()
             .unwrap()
             .iter()
-            .map(|b| b["path"].as_str().unwrap().to_string())
+            .map(|b| named(b["path"].as_str().unwrap()))
             .collect(),
     ));
     let startup: Vec<_> = cfg
@@ -200,7 +225,8 @@ fn claude_disagreements(
     let mut texts_agent = Vec::new();
     let mut texts_adapter = Vec::new();
     for block in observed.as_array().unwrap() {
-        let path = block["path"].as_str().unwrap();
+        let path = named(block["path"].as_str().unwrap());
+        let path = path.as_str();
         if !modelled.iter().any(|p| p == path) {
             continue;
         }
@@ -381,7 +407,7 @@ fn claude_disagreements(
             .as_array()
             .unwrap()
             .iter()
-            .map(|b| b["path"].as_str().unwrap().to_string())
+            .map(|b| named(b["path"].as_str().unwrap()))
             .collect();
         let on_demand: BTreeSet<String> = cfg
             .instructions
