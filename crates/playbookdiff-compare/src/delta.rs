@@ -677,8 +677,9 @@ pub struct DiffProblem {
     pub severity: Severity,
     /// The harnesses that report it, in harness order.
     pub harnesses: Vec<Harness>,
-    /// The first reporting harness's message: what is wrong, what the
-    /// harness does, what to do.
+    /// The message of the first harness reporting it from the first
+    /// launch directory in path order (whatever order directories are
+    /// checked in): what is wrong, what the harness does, what to do.
     pub message: String,
     /// The file (and lines) it is about, when it is about one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -826,6 +827,13 @@ impl ProblemSet {
         });
         if d.severity < e.severity {
             e.severity = d.severity;
+        }
+        // The words of the first launch directory in path order, whatever
+        // order the directories arrive in (a message may name its launch
+        // directory), so the report is the same on every run.
+        if e.directories.first().is_some_and(|first| dir < first) {
+            e.message = d.message.clone();
+            e.source = d.source.clone();
         }
         if !e.harnesses.contains(&harness) {
             e.harnesses.push(harness);

@@ -17,6 +17,9 @@ pub enum Category {
     Skill,
     /// An MCP server.
     Mcp,
+    /// An agent as a whole: it refuses the configuration and would not
+    /// start ([`FindingType::Refused`]).
+    Agent,
 }
 
 impl Category {
@@ -26,6 +29,7 @@ impl Category {
             Category::Instruction => "instruction",
             Category::Skill => "skill",
             Category::Mcp => "mcp",
+            Category::Agent => "agent",
         }
     }
 
@@ -35,6 +39,7 @@ impl Category {
             Category::Instruction => "Instruction",
             Category::Skill => "Skill",
             Category::Mcp => "MCP",
+            Category::Agent => "Agent",
         }
     }
 }
@@ -57,6 +62,9 @@ pub enum FindingType {
     Different,
     /// Equivalence cannot be decided deterministically.
     Unknown,
+    /// The agent refuses the configuration and would not start from the
+    /// launch directory, so it receives nothing (category `agent`).
+    Refused,
 }
 
 impl FindingType {
@@ -68,6 +76,7 @@ impl FindingType {
             FindingType::ScopeGap => "scope-gap",
             FindingType::Different => "different",
             FindingType::Unknown => "unknown",
+            FindingType::Refused => "refused",
         }
     }
 
@@ -79,16 +88,16 @@ impl FindingType {
             FindingType::ScopeGap => "scope gap",
             FindingType::Different => "different",
             FindingType::Unknown => "unknown",
+            FindingType::Refused => "would not start",
         }
     }
 }
 
 /// How much a finding matters.
 ///
+/// `high`: certain to break a workflow (an agent that would not start);
 /// `medium`: what the model receives differs; `low`: a cosmetic
-/// difference; `info`: equivalence cannot be decided. `high` is reserved
-/// for differences that are certain to break a workflow; no rule emits it
-/// yet.
+/// difference; `info`: equivalence cannot be decided.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
 )]
@@ -251,6 +260,24 @@ pub struct FindingProblem {
     pub source: Option<SourceRef>,
 }
 
+/// A harness that would not start from the launch directory: it refuses
+/// the configuration (a diagnostic whose code
+/// [`stops_the_agent`](DiagnosticCode::stops_the_agent)), so the comparison
+/// leaves it out and reports one `agent` `refused` finding for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Refusal {
+    /// The harness.
+    pub harness: Harness,
+    /// The diagnostic code (`config-refused`; `docs/diagnostics.md`).
+    pub code: DiagnosticCode,
+    /// The diagnostic's message: what the agent refuses and what to do.
+    pub message: String,
+    /// The file and lines it refuses, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceRef>,
+}
+
 /// A suggestion that would make one harness agree with the others.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Remedy {
@@ -318,6 +345,18 @@ pub struct Finding {
     #[serde(skip)]
     #[schemars(skip)]
     pub subject: Option<Subject>,
+}
+
+impl Finding {
+    /// The file (and lines) a finding points at first: its first item's
+    /// source, else (an `agent` finding, which has no items) the first
+    /// source among its problems.
+    pub fn first_source(&self) -> Option<&SourceRef> {
+        self.items
+            .first()
+            .map(|i| &i.source)
+            .or_else(|| self.problems.iter().find_map(|p| p.source.as_ref()))
+    }
 }
 
 /// Findings counted by severity.

@@ -55,9 +55,17 @@ use std::collections::HashMap;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Comparison {
-    /// The harnesses compared, in the order given.
+    /// The harnesses compared, in the order given: those that start (a
+    /// harness in [`Comparison::refused`] is left out). Each row has one
+    /// cell per harness listed here.
     pub harnesses: Vec<Harness>,
-    /// Every item aligned across harnesses, instructions first.
+    /// The harnesses that would not start from the launch directory (they
+    /// refuse the configuration), in the order given: left out of the
+    /// rows and of every instruction, skill and MCP finding; each has one
+    /// `agent` `refused` finding of severity `high` instead.
+    pub refused: Vec<Refusal>,
+    /// Every item aligned across the harnesses that start, instructions
+    /// first.
     pub rows: Vec<Row>,
     /// The findings: by severity, then startup before on demand, then
     /// path ([`group::sort`]).
@@ -168,28 +176,112 @@ impl Cell {
 /// Compares what `configs` receive. Two or more configurations of
 /// different harnesses compiled for the same context; with fewer than two,
 /// there is nothing to compare and the result is empty.
+///
+/// A harness that would not start ([`EffectiveAgentConfig::starts`] is
+/// false: the agent refuses the configuration) receives nothing, so
+/// comparing its items would report noise ("Codex lacks `review`"): it is
+/// left out of the rows and the pairwise findings, listed in
+/// [`Comparison::refused`], and has one `high` finding of its own
+/// ([`refusal_finding`]). The rows still align the items of a single
+/// harness that starts; findings between items need two.
 pub fn compare(configs: &[&EffectiveAgentConfig]) -> Comparison {
-    let harnesses: Vec<Harness> = configs.iter().map(|c| c.harness).collect();
+    let starting: Vec<&EffectiveAgentConfig> =
+        configs.iter().copied().filter(|c| c.starts()).collect();
+    let harnesses: Vec<Harness> = starting.iter().map(|c| c.harness).collect();
+    let mut refused = Vec::new();
     let mut rows = Vec::new();
     let mut findings = Vec::new();
     if configs.len() >= 2 {
-        let diagnostics: Vec<DiagnosticIndex<'_>> =
-            configs.iter().map(|c| DiagnosticIndex::new(c)).collect();
-        instructions::compare(configs, &diagnostics, &mut rows, &mut findings);
-        skills::compare(configs, &diagnostics, &mut rows, &mut findings);
-        mcp::compare(configs, &mut rows, &mut findings);
+        if !starting.is_empty() {
+            let diagnostics: Vec<DiagnosticIndex<'_>> =
+                starting.iter().map(|c| DiagnosticIndex::new(c)).collect();
+            instructions::compare(&starting, &diagnostics, &mut rows, &mut findings);
+            skills::compare(&starting, &diagnostics, &mut rows, &mut findings);
+            mcp::compare(&starting, &mut rows, &mut findings);
+            if starting.len() < 2 {
+                findings.clear();
+            }
+        }
+        for c in configs {
+            if let Some(d) = c.refusal() {
+                let r = Refusal {
+                    harness: c.harness,
+                    code: d.code,
+                    message: d.message.clone(),
+                    source: d.source.clone(),
+                };
+                findings.push(refusal_finding(&r));
+                refused.push(r);
+            }
+        }
     }
     findings.sort_by(|a, b| a.id.cmp(&b.id));
     findings.dedup_by(|a, b| a.id == b.id);
     group::sort(&mut findings);
-    attach_problems(configs, &mut findings);
+    attach_problems(&starting, &mut findings);
     let summary = Summary::of(&findings);
     Comparison {
         harnesses,
+        refused,
         rows,
         findings,
         summary,
     }
+}
+
+/// The one finding of a harness that would not start: category `agent`,
+/// type `refused`, severity `high`, absent from that harness, no items;
+/// its evidence is the refusal itself, as its only
+/// [`Finding::problems`] entry (so the remedy is to fix that file). The
+/// logical key is the refused file (`<path>|refused`, `-` when the
+/// diagnostic names none), so the id is the same from every launch
+/// directory the same file stops the agent in, and `check --all-dirs`
+/// lists it once.
+pub fn refusal_finding(r: &Refusal) -> Finding {
+    let file = r.source.as_ref().map(|s| s.path.as_str()).unwrap_or("-");
+    let key = format!("{file}|refused");
+    let direction = id::only(&[r.harness]);
+    let at = match &r.source {
+        Some(s) => match s.lines {
+            Some(l) => format!(" in {} (line {})", code_span(s.path.as_str()), l.start),
+            None => format!(" in {}", code_span(s.path.as_str())),
+        },
+        None => String::new(),
+    };
+    let name = display_name(r.harness);
+    finish(Finding {
+        id: id::finding_id(
+            Category::Agent,
+            FindingType::Refused,
+            &direction,
+            &id::slug(file),
+            &key,
+        ),
+        category: Category::Agent,
+        kind: FindingType::Refused,
+        severity: FindingSeverity::High,
+        actionable: false,
+        present_in: Vec::new(),
+        absent_from: vec![r.harness],
+        items: Vec::new(),
+        message: format!(
+            "{name} would not start from this launch directory: it refuses its configuration{at}, so it receives none of the instructions, skills and MCP servers compared here and is left out of the comparison."
+        ),
+        key,
+        scope: None,
+        absences: Vec::new(),
+        paragraphs: Vec::new(),
+        differences: Vec::new(),
+        remedies: Vec::new(),
+        accepted: None,
+        problems: vec![FindingProblem {
+            harness: r.harness,
+            code: r.code,
+            message: r.message.clone(),
+            source: r.source.clone(),
+        }],
+        subject: None,
+    })
 }
 
 /// The repository problems (warning or error diagnostics of kind
@@ -224,7 +316,10 @@ pub(crate) fn attach_problems(configs: &[&EffectiveAgentConfig], findings: &mut 
     if by_file.is_empty() {
         return;
     }
-    for f in findings {
+    for f in findings
+        .iter_mut()
+        .filter(|f| f.category != Category::Agent)
+    {
         let mut out: Vec<FindingProblem> = Vec::new();
         for i in &f.items {
             let hidden = hides

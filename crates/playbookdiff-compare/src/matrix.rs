@@ -339,6 +339,11 @@ fn group_summary(key: &Key, first: &Finding, item_names: &[String], scopes: &[St
             "MCP servers configured for {present} only: {}",
             some(item_names, 6)
         ),
+        (Category::Agent, _) => format!(
+            "{absent} would not start: {} the configuration in {}",
+            plural(absent_from, "it refuses", "they refuse"),
+            some(item_names, 6)
+        ),
         (c, k) => format!(
             "{} {} between {}: {}",
             c.title(),
@@ -583,6 +588,7 @@ mod tests {
     fn comparison(findings: Vec<Finding>) -> Comparison {
         Comparison {
             harnesses: vec![CLAUDE, CODEX],
+            refused: vec![],
             rows: vec![],
             summary: Summary::of(&findings),
             findings,

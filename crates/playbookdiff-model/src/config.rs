@@ -72,6 +72,22 @@ impl EffectiveAgentConfig {
         }
     }
 
+    /// The diagnostic saying the agent refuses this configuration and does
+    /// not start (a code whose [`DiagnosticCode::stops_the_agent`] is true),
+    /// the first one, or `None` when it starts.
+    ///
+    /// [`DiagnosticCode::stops_the_agent`]: crate::DiagnosticCode::stops_the_agent
+    pub fn refusal(&self) -> Option<&Diagnostic> {
+        self.diagnostics.iter().find(|d| d.code.stops_the_agent())
+    }
+
+    /// False when the agent would not start from the launch directory
+    /// ([`EffectiveAgentConfig::refusal`] is some): it then receives none of
+    /// the instructions, skills and MCP servers listed.
+    pub fn starts(&self) -> bool {
+        self.refusal().is_none()
+    }
+
     /// The effective instruction entries sorted by `order`: the received
     /// context spelled out, startup first.
     pub fn received_instructions(&self) -> Vec<&Instruction> {

@@ -679,6 +679,19 @@ declare_codes! {
     ProjectUntrusted = "project-untrusted", Info, Behaviour, "codex", "0.1.0", "an untrusted directory's .codex layer or AGENTS.md is not loaded";
 }
 
+impl DiagnosticCode {
+    /// True for the codes that say the agent refuses the configuration and
+    /// does not start at all (`config-refused`): it receives nothing, so a
+    /// comparison leaves it out and reports that it would not start
+    /// instead. The one place this is decided: renderers and the
+    /// comparison ask the code, never a harness name. Source: Codex 0.142.3
+    /// and 0.171.0 ("failed to load configuration"), OpenCode 1.18.33
+    /// ("Configuration is invalid"), both exiting before any prompt.
+    pub fn stops_the_agent(self) -> bool {
+        matches!(self, DiagnosticCode::ConfigRefused)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -699,6 +712,21 @@ mod tests {
                 "{s} has no documentation"
             );
         }
+    }
+
+    #[test]
+    fn only_a_refused_configuration_stops_the_agent() {
+        let stopping: Vec<&str> = DiagnosticCode::ALL
+            .iter()
+            .filter(|c| c.stops_the_agent())
+            .map(|c| c.as_str())
+            .collect();
+        assert_eq!(stopping, ["config-refused"]);
+        // It stays a repository problem: fixing the file removes it.
+        assert_eq!(
+            DiagnosticCode::ConfigRefused.kind(),
+            DiagnosticKind::RepositoryProblem
+        );
     }
 
     #[test]

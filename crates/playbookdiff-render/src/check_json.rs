@@ -4,7 +4,7 @@
 use crate::json::{pretty, write_pretty};
 use crate::report::{CheckReport, MatrixReport};
 use playbookdiff_compare::matrix::{Group, MatrixFinding};
-use playbookdiff_compare::{AcceptedFinding, FailOn, Finding, Summary};
+use playbookdiff_compare::{AcceptedFinding, FailOn, Finding, Refusal, Summary};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -32,6 +32,8 @@ struct CheckDoc<'a> {
     context: &'a AnalysisContext,
     harnesses: Vec<Harness>,
     configs: Configs<'a>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    refused: &'a [Refusal],
     findings: &'a [Finding],
     summary: Summary,
     fail_on: FailOn,
@@ -41,10 +43,11 @@ struct CheckDoc<'a> {
 }
 
 /// `check --format json`: `schemaVersion`, `context`, `harnesses`,
-/// `configs` (one `EffectiveAgentConfig` per harness), `findings`,
-/// `summary`, `failOn` (the threshold), `failing` (how many findings fail
-/// the run) and, when there are, `staleAccepted` (accepted ids that no
-/// longer occur).
+/// `configs` (one `EffectiveAgentConfig` per harness), when some harness
+/// would not start `refused` (each with its `config-refused` diagnostic:
+/// left out of the comparison), `findings`, `summary`, `failOn` (the
+/// threshold), `failing` (how many findings fail the run) and, when there
+/// are, `staleAccepted` (accepted ids that no longer occur).
 pub fn check_json(r: &CheckReport<'_>) -> String {
     pretty(&check_doc(r))
 }
@@ -61,6 +64,7 @@ fn check_doc<'a>(r: &'a CheckReport<'_>) -> CheckDoc<'a> {
         context: r.context,
         harnesses: r.harnesses(),
         configs: Configs(r.configs),
+        refused: &r.comparison.refused,
         findings: &r.comparison.findings,
         summary: r.comparison.summary,
         fail_on: r.gate.fail_on,

@@ -152,12 +152,18 @@ fn tables(
     hs: &[Harness],
     dirs: Option<&dyn Fn(&str) -> String>,
 ) {
-    for cat in [Category::Instruction, Category::Skill, Category::Mcp] {
+    for cat in [
+        Category::Agent,
+        Category::Instruction,
+        Category::Skill,
+        Category::Mcp,
+    ] {
         let fs: Vec<&&Finding> = findings.iter().filter(|f| f.category == cat).collect();
         if fs.is_empty() {
             continue;
         }
         let title = match cat {
+            Category::Agent => "Agents that would not start",
             Category::Instruction => "Instructions",
             Category::Skill => "Skills",
             Category::Mcp => "MCP servers",

@@ -13,7 +13,9 @@ use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_compare::group::{group, Group};
 use playbookdiff_compare::matrix::MatrixFinding;
-use playbookdiff_compare::{display_name, names, FailOn, Finding, FindingSeverity, Summary};
+use playbookdiff_compare::{
+    display_name, names, Category, FailOn, Finding, FindingSeverity, Summary,
+};
 use playbookdiff_model::remedy::count;
 use playbookdiff_model::{AnalysisContext, Harness};
 use std::collections::HashMap;
@@ -87,17 +89,26 @@ fn agents_row(out: &mut String, configs: &[playbookdiff_model::EffectiveAgentCon
 
 /// One finding: severity and kind, the message, the evidence per harness,
 /// the id.
+///
+/// An `agent` finding (a harness that would not start) reads "Codex
+/// would not start", with the refused file as that harness's evidence and
+/// the fix under it; the other harnesses have no row.
 pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesses: &[Harness]) {
     let sev = format!("{:<7}", f.severity.as_str().to_uppercase());
+    let agent = f.category == Category::Agent;
+    let title = if agent {
+        format!("{} would not start", names(&f.absent_from))
+    } else {
+        format!("{} {}", f.category.title(), f.kind.label())
+    };
     let _ = writeln!(
         out,
-        "\n{}{} {}",
+        "\n{}{title}",
         p.paint(&sev, severity_style(f.severity)),
-        f.category.title(),
-        f.kind.label()
     );
     out.push_str(&wrap(&clean(&f.message), "  ", columns()));
-    for h in harnesses {
+    let rows = if agent { &f.absent_from[..] } else { harnesses };
+    for h in rows {
         let ev = evidence(f, *h, 4).unwrap_or_else(|| "(nothing)".to_string());
         out.push_str(&wrap_hanging(
             &clean(&ev),
@@ -122,6 +133,16 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
             "                ",
             columns(),
         ));
+    }
+    if agent {
+        for rem in &f.remedies {
+            out.push_str(&wrap_hanging(
+                &clean(&rem.action),
+                &format!("  {:<12} ", "fix"),
+                "               ",
+                columns(),
+            ));
+        }
     }
     if let Some(a) = &f.accepted {
         out.push_str(&wrap_hanging(
@@ -306,7 +327,7 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
         let _ = writeln!(out, "  No compatibility findings.");
     }
     for g in group(&r.comparison.findings) {
-        group_block(&mut out, &p, &g, &hs);
+        group_block(&mut out, &p, &g, &r.comparison.harnesses);
     }
     footer(
         &mut out,
@@ -586,7 +607,14 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
 /// agree.
 pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
     let p = Painter { color };
-    let hs = r.harnesses();
+    // The sides: the harnesses compared, or for an agent that would not
+    // start, that agent alone.
+    let agent = f.category == Category::Agent;
+    let hs = if agent {
+        f.absent_from.clone()
+    } else {
+        r.comparison.harnesses.clone()
+    };
     let mut out = String::new();
     let _ = writeln!(out, "{}", p.paint(&format!("Finding {}", f.id), heading()));
     for (k, v) in [
@@ -608,7 +636,14 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
             "kind",
             format!("{} {}", f.category.as_str(), f.kind.as_str()),
         ),
-        ("present in", names(&f.present_in)),
+        (
+            "present in",
+            if f.present_in.is_empty() {
+                "-".into()
+            } else {
+                names(&f.present_in)
+            },
+        ),
         (
             "absent from",
             if f.absent_from.is_empty() {
@@ -644,6 +679,19 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
     for h in &hs {
         let _ = writeln!(out, "\n{}", p.paint(display_name(*h), heading()));
         let items: Vec<_> = f.items.iter().filter(|i| i.harness == *h).collect();
+        if agent {
+            for pr in f.problems.iter().filter(|pr| pr.harness == *h) {
+                let at = pr.source.as_ref().map_or_else(|| "-".to_string(), location);
+                out.push_str(&crate::layout::pair_lines(
+                    "  ",
+                    &clean(&at),
+                    &format!("({})", pr.code.as_str()),
+                    columns(),
+                ));
+                out.push_str(&wrap(&clean(&pr.message), "    ", columns()));
+            }
+            continue;
+        }
         if items.is_empty() {
             let why = f
                 .absences
@@ -782,7 +830,12 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
             );
         }
     }
-    let _ = writeln!(out, "\n{}", p.paint("To make them agree", heading()));
+    let to = if agent {
+        "To make it start"
+    } else {
+        "To make them agree"
+    };
+    let _ = writeln!(out, "\n{}", p.paint(to, heading()));
     if f.remedies.is_empty() {
         let _ = writeln!(
             out,

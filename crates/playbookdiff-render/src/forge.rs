@@ -211,6 +211,9 @@ pub fn finding_description(category: Category, kind: FindingType) -> &'static st
         (Category::Mcp, FindingType::Different) => {
             "An MCP server of the same name is configured differently (command, arguments, URL, environment variable names)."
         }
+        (Category::Agent, _) | (_, FindingType::Refused) => {
+            "An agent refuses the repository's configuration and would not start, so it receives none of the instructions, skills and MCP servers the other agents receive; fix the file the finding names."
+        }
         (_, FindingType::Unknown) => {
             "Equivalence cannot be decided deterministically (for example two redacted values)."
         }
@@ -269,13 +272,19 @@ mod tests {
 
     #[test]
     fn every_kind_has_help() {
-        for c in [Category::Instruction, Category::Skill, Category::Mcp] {
+        for c in [
+            Category::Instruction,
+            Category::Skill,
+            Category::Mcp,
+            Category::Agent,
+        ] {
             for k in [
                 FindingType::Missing,
                 FindingType::CapabilityGap,
                 FindingType::ScopeGap,
                 FindingType::Different,
                 FindingType::Unknown,
+                FindingType::Refused,
             ] {
                 let h = finding_help(c, k);
                 assert!(h.contains("--accept"), "{h}");

@@ -83,7 +83,7 @@ pub fn github(report: &ForgeReport<'_>) -> String {
         command(
             &mut out,
             level,
-            f.items.first().map(|i| &i.source),
+            f.first_source(),
             &format!(
                 "PlaybookDiff: {} ({})",
                 finding_title(f.category, f.kind),

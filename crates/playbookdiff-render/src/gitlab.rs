@@ -66,7 +66,7 @@ fn issues(report: &ForgeReport<'_>) -> Vec<Issue> {
     let mut issues = Vec::new();
     for ff in &report.findings {
         let f = ff.finding;
-        let source = f.items.first().map(|i| &i.source);
+        let source = f.first_source();
         let severity = match (&f.accepted, f.severity) {
             (Some(_), _) => "info",
             (None, FindingSeverity::High) => "critical",

@@ -11,9 +11,11 @@ use crate::report::{
     context_args, cwd_label, problems, profiles_label, repository_label, shared_assumptions,
     target_label, unknowable, CheckReport,
 };
-use crate::text::{clean, dim, heading, Painter};
+use crate::text::{clean, dim, heading, location, Painter};
 use playbookdiff_compare::group::{group, Group};
-use playbookdiff_compare::{display_name, names, Category, Cell, Reception, Row};
+use playbookdiff_compare::{
+    display_name, names, Category, Cell, FindingSeverity, Reception, Refusal, Row,
+};
 use playbookdiff_model::remedy::count;
 use std::fmt::Write as _;
 
@@ -203,17 +205,39 @@ fn shown_row(row: &Row) -> bool {
     row.received_anywhere() || row.cells.iter().any(|c| c.shadowed)
 }
 
+/// The line of a harness that would not start, in place of its column:
+/// `Codex would not start: .codex/config.toml:1 (config-refused, above)`,
+/// wrapped to the width in force.
+fn refused_line(r: &Refusal) -> String {
+    let at = r
+        .source
+        .as_ref()
+        .map_or_else(|| "its configuration".to_string(), location);
+    wrap_hanging(
+        &clean(&format!(
+            "{} would not start: it refuses {at} ({}, above), so it has no column.",
+            display_name(r.harness),
+            r.code.as_str()
+        )),
+        "  ",
+        "    ",
+        columns(),
+    )
+}
+
 /// Renders the default view.
 pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     let p = Painter { color };
-    let hs = r.harnesses();
     let cmp = r.comparison;
+    // One column per harness that starts; one that would not start has a
+    // line of its own under the heading instead.
+    let hs = &cmp.harnesses;
     let args = context_args(r.repository, r.context, r.via, true);
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{}",
-        p.paint(&format!("PlaybookDiff: {}", vs(&hs)), heading())
+        p.paint(&format!("PlaybookDiff: {}", vs(&r.harnesses())), heading())
     );
     let target = if r.context.target_path.is_some() {
         format!(", target {}", target_label(r.context, r.via))
@@ -290,13 +314,21 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         .find(|t| width(t) <= label_w)
         .unwrap_or("Received");
     let mut head = format!("\n  {}", fit(heading_text, label_w));
-    for h in &hs {
+    for h in hs {
         head.push(' ');
         head.push_str(&fit(display_name(*h), col));
     }
     let _ = writeln!(out, "{}", p.paint(head.trim_end(), heading()));
+    for refusal in &cmp.refused {
+        out.push_str(&p.paint(
+            &refused_line(refusal),
+            severity_style(FindingSeverity::High),
+        ));
+    }
     let mut differing = 0;
     let mut seen: Vec<&str> = Vec::new();
+    // No section when no agent starts: there is nothing to show.
+    let sections = if hs.is_empty() { Vec::new() } else { sections };
     for (cat, title, ordered, hidden) in &sections {
         let _ = writeln!(out, "{}", p.paint(title, heading()));
         if ordered.is_empty() {

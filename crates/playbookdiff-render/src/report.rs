@@ -310,14 +310,24 @@ pub fn repository_problems(configs: &[EffectiveAgentConfig]) -> Vec<RepositoryPr
     out
 }
 
-/// `path:lines` of each item of `harness` in `f`, at most `max`, then `+N`.
+/// `path:lines` of each item of `harness` in `f`, at most `max`, then `+N`;
+/// for a finding without items (an agent that would not start), the
+/// files its problems name for `harness`.
 pub fn evidence(f: &Finding, harness: Harness, max: usize) -> Option<String> {
-    let locs: Vec<String> = f
-        .items
-        .iter()
-        .filter(|i| i.harness == harness)
-        .map(|i| crate::text::location(&i.source))
-        .collect();
+    let locs: Vec<String> = if f.items.is_empty() {
+        f.problems
+            .iter()
+            .filter(|p| p.harness == harness)
+            .filter_map(|p| p.source.as_ref())
+            .map(crate::text::location)
+            .collect()
+    } else {
+        f.items
+            .iter()
+            .filter(|i| i.harness == harness)
+            .map(|i| crate::text::location(&i.source))
+            .collect()
+    };
     if locs.is_empty() {
         return None;
     }

@@ -268,7 +268,13 @@ fn log<'a>(report: &'a ForgeReport<'_>) -> Log<'a> {
             });
         }
         if locations.is_empty() {
-            if let Some(dir) = &f.scope {
+            if let Some(source) = f.first_source() {
+                locations.push(Location {
+                    id: None,
+                    physical_location: physical(source),
+                    message: None,
+                });
+            } else if let Some(dir) = &f.scope {
                 locations.push(Location {
                     id: None,
                     physical_location: PhysicalLocation {

@@ -46,6 +46,14 @@ struct CheckDocument {
     /// One configuration per harness, keyed by harness name (for
     /// `--all-dirs`: at the repository root).
     configs: std::collections::BTreeMap<String, EffectiveAgentConfig>,
+    /// The harnesses that would not start from the launch directory (they
+    /// refuse the configuration: a `config-refused` diagnostic), each with
+    /// that diagnostic; absent when every harness starts, and with
+    /// `--all-dirs` (each has an `agent` `refused` finding there). Such a
+    /// harness is left out of every instruction, skill and MCP finding and
+    /// has one `agent` `refused` finding of severity `high` instead.
+    #[serde(default)]
+    refused: Option<Vec<playbookdiff_compare::Refusal>>,
     /// The findings (for `--all-dirs`: each once, with `directories`).
     findings: Vec<playbookdiff_compare::Finding>,
     /// Findings counted by severity.

@@ -30,6 +30,28 @@ pub fn remedies(f: &Finding) -> Vec<Remedy> {
             .or(otherwise.map(str::to_string));
         out.extend(action.map(|action| Remedy { harness, action }));
     };
+    // An agent that would not start: the refused file is the one fix; its
+    // problem (shown with the finding) says what to change there.
+    if f.category == Category::Agent {
+        for p in &f.problems {
+            let at = p.source.as_ref().map_or_else(
+                || "its configuration".to_string(),
+                |s| match s.lines {
+                    Some(l) => format!("`{}` line {}", s.path, l.start),
+                    None => format!("`{}`", s.path),
+                },
+            );
+            out.push(Remedy {
+                harness: p.harness,
+                action: format!(
+                    "fix {at} as its `{}` problem says; until then {} does not start and is left out of the comparison",
+                    p.code.as_str(),
+                    display_name(p.harness)
+                ),
+            });
+        }
+        return out;
+    }
     // A problem in the repository (a broken import, a dangling link, a link
     // stored as text) is what to fix first: its diagnostic says how, and a
     // remedy built on the broken text would copy the breakage.

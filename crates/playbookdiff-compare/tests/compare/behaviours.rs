@@ -298,3 +298,71 @@ fn ids_are_stable_across_copies_and_rewording() {
     let b = check_at(&root, ".", None);
     assert_eq!(ids(&a), ids(&b));
 }
+
+/// A harness that would not start (a diagnostic whose code stops the
+/// agent, here `config-refused` added to Codex's compilation of
+/// `mcp_one_sided`) is left out of every pairwise finding and row; it has
+/// one `high` `agent` `refused` finding instead, whose id depends on the
+/// refused file only. The comparison asks the diagnostic's code, not the
+/// harness.
+#[test]
+fn a_harness_that_would_not_start_is_left_out_of_the_comparison() {
+    use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
+    let root = fixture!("mcp_one_sided");
+    let ctx = playbookdiff_testkit::at_root();
+    let a = playbookdiff_testkit::compile_dir(&playbookdiff_claude::ADAPTER, &root, &ctx);
+    let b = playbookdiff_testkit::compile_dir(&playbookdiff_codex::ADAPTER, &root, &ctx);
+    let before = compare(&[&a, &b]);
+    assert!(
+        before.findings.iter().any(|f| f.category == Category::Mcp),
+        "{:?}",
+        facts(&before)
+    );
+    let refused = |mut c: playbookdiff_model::EffectiveAgentConfig, line: u32| {
+        c.diagnostics.push(
+            Diagnostic::new(DiagnosticCode::ConfigRefused, "refused").at(SourceRef::project(
+                RepoPath::new(".codex/config.toml").unwrap(),
+                SourceFormat::Toml,
+            )
+            .with_lines(line, line)),
+        );
+        c
+    };
+    let b1 = refused(b.clone(), 1);
+    assert!(!b1.starts());
+    let c = compare(&[&a, &b1]);
+    assert_eq!(c.harnesses, [a.harness]);
+    assert_eq!(c.refused.len(), 1);
+    assert_eq!(c.refused[0].harness, b.harness);
+    assert!(c.rows.iter().all(|r| r.cells.len() == 1));
+    assert_eq!(
+        facts(&c),
+        [(
+            Category::Agent,
+            FindingType::Refused,
+            FindingSeverity::High,
+            "codex-only".to_string()
+        )]
+    );
+    let f = &c.findings[0];
+    assert!(f.actionable);
+    assert_eq!(f.absent_from, [b.harness]);
+    assert!(f.present_in.is_empty() && f.items.is_empty());
+    assert_eq!(f.problems.len(), 1);
+    assert_eq!(f.problems[0].code, DiagnosticCode::ConfigRefused);
+    assert_eq!(c.summary.high, 1);
+    // The id names the file, not the line or the message.
+    let moved = compare(&[&a, &refused(b.clone(), 7)]);
+    assert_eq!(moved.findings[0].id, f.id);
+    assert!(
+        f.id.starts_with("agent:refused:codex-only:.codex/config.toml:"),
+        "{}",
+        f.id
+    );
+    // Both refusing: no rows, two findings, nothing pairwise.
+    let both = compare(&[&refused(a.clone(), 1), &b1]);
+    assert!(both.harnesses.is_empty() && both.rows.is_empty());
+    assert_eq!(both.refused.len(), 2);
+    assert!(both.findings.iter().all(|f| f.category == Category::Agent));
+    assert_eq!(both.findings.len(), 2);
+}

@@ -19,6 +19,7 @@ mod properties;
 mod read_once;
 mod read_only;
 mod readme;
+mod refused;
 mod repo_mode;
 mod revisions;
 mod secrets;
