@@ -213,6 +213,24 @@ fn tables(
     }
 }
 
+/// `; present in a, b, absent from c`, each part only when it names a
+/// harness (an agent that would not start is present nowhere).
+fn sides(f: &Finding) -> String {
+    let ids = |hs: &[Harness]| hs.iter().map(|h| h.as_str()).collect::<Vec<_>>().join(", ");
+    let mut parts = Vec::new();
+    if !f.present_in.is_empty() {
+        parts.push(format!("present in {}", ids(&f.present_in)));
+    }
+    if !f.absent_from.is_empty() {
+        parts.push(format!("absent from {}", ids(&f.absent_from)));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", parts.join(", "))
+    }
+}
+
 fn details(out: &mut String, findings: &[&Finding]) {
     if findings.is_empty() {
         return;
@@ -225,27 +243,11 @@ fn details(out: &mut String, findings: &[&Finding]) {
         let _ = writeln!(out, "#### {}\n", code(&f.id));
         let _ = writeln!(
             out,
-            "- {} {} {}; present in {}{}",
+            "- {} {} {}{}",
             f.severity.as_str(),
             f.category.as_str(),
             f.kind.as_str(),
-            f.present_in
-                .iter()
-                .map(|h| h.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-            if f.absent_from.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", absent from {}",
-                    f.absent_from
-                        .iter()
-                        .map(|h| h.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }
+            sides(f)
         );
         if let Some(a) = &f.accepted {
             let _ = writeln!(out, "- accepted in playbookdiff.toml: {}", esc(&a.reason));

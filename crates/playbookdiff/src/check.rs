@@ -235,6 +235,66 @@ pub(crate) fn analyse_at<'v>(
     (configs, cmp)
 }
 
+/// One context analysed for the view or `explain`: the opened repository,
+/// each harness's configuration, their comparison and the threshold of the
+/// configuration file (no stale accepted ids: only `check` reports those).
+struct Analysed {
+    opened: OpenedContext,
+    configs: Vec<EffectiveAgentConfig>,
+    cmp: Comparison,
+    gate: Gate,
+}
+
+impl Analysed {
+    /// The report the renderers are fed.
+    fn report(&self) -> CheckReport<'_> {
+        let (repository, context) = report_parts(&self.opened);
+        CheckReport {
+            repository,
+            context,
+            configs: &self.configs,
+            comparison: &self.cmp,
+            via: &self.opened.via,
+            gate: &self.gate,
+        }
+    }
+}
+
+/// Opens the repository of `args`, reads its configuration file (`config`
+/// when given), picks the harnesses (`given`, else the file's, else all)
+/// and analyses the one context. Errors: a bad argument or configuration
+/// file (exit status 2).
+fn analyse_context(
+    args: &ContextArgs,
+    given: &[Harness],
+    config: Option<&Path>,
+    current_dir: Option<&Path>,
+) -> Result<Analysed, UsageError> {
+    let opened = open_context(args, current_dir)?;
+    let loaded = project::load(config, &opened.root, current_dir)?;
+    let hs = harnesses(given, loaded.as_ref())?;
+    let policy = Policy::new(loaded.as_ref(), None)?;
+    let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
+    let (configs, cmp) = analyse(
+        &repo,
+        &hs,
+        &opened.context,
+        args,
+        &policy,
+        opened.outside.as_ref(),
+    );
+    drop(repo);
+    Ok(Analysed {
+        opened,
+        configs,
+        cmp,
+        gate: Gate {
+            fail_on: policy.fail_on,
+            stale: Vec::new(),
+        },
+    })
+}
+
 fn report_parts(opened: &OpenedContext) -> (&str, &AnalysisContext) {
     (&opened.repository_label, &opened.context)
 }
@@ -245,32 +305,8 @@ pub fn run_view(
     current_dir: Option<&Path>,
     color: bool,
 ) -> Result<Outcome, UsageError> {
-    let opened = open_context(&args.context, current_dir)?;
-    let loaded = project::load(None, &opened.root, current_dir)?;
-    let hs = harnesses(&args.harness, loaded.as_ref())?;
-    let policy = Policy::new(loaded.as_ref(), None)?;
-    let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
-    let (configs, cmp) = analyse(
-        &repo,
-        &hs,
-        &opened.context,
-        &args.context,
-        &policy,
-        opened.outside.as_ref(),
-    );
-    let (repository, context) = report_parts(&opened);
-    let gate = Gate {
-        fail_on: policy.fail_on,
-        stale: Vec::new(),
-    };
-    let r = CheckReport {
-        repository,
-        context,
-        configs: &configs,
-        comparison: &cmp,
-        via: &opened.via,
-        gate: &gate,
-    };
+    let a = analyse_context(&args.context, &args.harness, None, current_dir)?;
+    let r = a.report();
     Ok(Outcome {
         output: playbookdiff_render::overview_text(&r, color),
         status: 0,
@@ -601,40 +637,16 @@ pub fn run_explain(
     color: bool,
     out: &mut Sink,
 ) -> Result<Outcome, UsageError> {
-    let opened = open_context(&args.context, current_dir)?;
-    let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
-    let hs = harnesses(&args.harness, loaded.as_ref())?;
-    let policy = Policy::new(loaded.as_ref(), None)?;
-    let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
-    let (configs, cmp) = analyse(
-        &repo,
-        &hs,
-        &opened.context,
+    let a = analyse_context(
         &args.context,
-        &policy,
-        opened.outside.as_ref(),
-    );
-    let (repository, context) = report_parts(&opened);
+        &args.harness,
+        args.config.as_deref(),
+        current_dir,
+    )?;
+    let r = a.report();
     let id = args.finding_id.trim();
-    let Some(f) = cmp.finding(id) else {
-        return Err(UsageError(not_found(
-            id,
-            repository,
-            context,
-            &args.context,
-        )));
-    };
-    let gate = Gate {
-        fail_on: policy.fail_on,
-        stale: Vec::new(),
-    };
-    let r = CheckReport {
-        repository,
-        context,
-        configs: &configs,
-        comparison: &cmp,
-        via: &opened.via,
-        gate: &gate,
+    let Some(f) = a.cmp.finding(id) else {
+        return Err(UsageError(not_found(id, r.repository, r.context)));
     };
     out.render(|w| playbookdiff_render::format::explain(w, &r, f, args.output_format(), color));
     Ok(Outcome {
@@ -643,7 +655,7 @@ pub fn run_explain(
     })
 }
 
-fn not_found(id: &str, repository: &str, ctx: &AnalysisContext, _args: &ContextArgs) -> String {
+fn not_found(id: &str, repository: &str, ctx: &AnalysisContext) -> String {
     let id: String = id
         .chars()
         .map(|c| if c.is_control() { '?' } else { c })

@@ -268,3 +268,22 @@ fn the_view_and_check_of_a_refusing_agent() {
         insta::assert_snapshot!(format!("{name}_check"), check);
     }
 }
+
+/// The Markdown report gives the refusing agents a table of their own,
+/// first, and its details name the agent as absent, not an empty side.
+#[test]
+fn markdown_lists_the_agents_that_would_not_start_first() {
+    let tmp = fixture("refused_codex");
+    let (code, md) = run(
+        tmp.path(),
+        &["check", "refused_codex", "--format", "markdown"],
+    );
+    assert_eq!(code, 1);
+    let agents = md.find("### Agents that would not start").expect(&md);
+    assert!(agents < md.find("### Instructions").expect(&md), "{md}");
+    assert!(
+        md.contains("- high agent refused; absent from codex\n"),
+        "{md}"
+    );
+    assert!(!md.contains("present in ,"), "{md}");
+}
