@@ -85,7 +85,8 @@ fn assert_fits(text: &str) {
     }
 }
 
-/// (harness, refused file, first line, id) of each refusing agent of `name`.
+/// (fixture, harness, refused file, its first line, finding id) of each
+/// refusing agent.
 const REFUSALS: [(&str, &str, &str, u64, &str); 4] = [
     (
         "refused_codex",
@@ -165,10 +166,9 @@ fn a_refusing_agent_has_one_high_finding_and_no_pairwise_ones() {
     }
 }
 
-/// Before the refusal is counted out, the same repository with the file
-/// fixed gives the refusing agent findings of its own: the fixture's
-/// skill and server are one-sided for it, so the facts above are not
-/// true of every repository.
+/// With the file fixed, the same repository gives Codex findings of its
+/// own (the fixture's skill is one-sided for it): the absence of pairwise
+/// findings above comes from the refusal, not from the fixture.
 #[test]
 fn once_the_file_is_fixed_the_agent_is_compared_again() {
     let tmp = fixture("refused_codex");
