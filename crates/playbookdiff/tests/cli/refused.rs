@@ -5,7 +5,14 @@
 //! (`tests/fixtures/refused_*`). Each refusing agent has one `high`
 //! finding "would not start" at the refused file and no finding about its
 //! instructions, skills or MCP servers; the view gives it one line
-//! instead of a column. Each fixture is copied into a temporary directory
+//! instead of a column. Both refusals were seen with the real agents on
+//! `refused_both`, from `.` and from `apps/api`: Codex 0.142.3 and 0.171.0
+//! (`codex mcp list`, the project trusted) exit 1 with "failed to load
+//! configuration" ("failed to load bootstrap configuration" in 0.171.0),
+//! `invalid type: string "x", expected usize in project_doc_max_bytes`;
+//! OpenCode 1.18.33 (`opencode debug config`) exits 1 with "Configuration
+//! is invalid at opencode.json", `Expected array ... mcp.db.command`.
+//! Each fixture is copied into a temporary directory
 //! and analysed from there with a relative REPO, so the output names no
 //! machine path.
 
