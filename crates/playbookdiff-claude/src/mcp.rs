@@ -9,7 +9,7 @@
 use crate::json::JsonDoc;
 use crate::settings::{report_duplicates, Settings};
 use crate::Compiler;
-use playbookdiff_model::redact::{classify_value, redact_args, redact_command, redact_url};
+use playbookdiff_model::redact::classify_value;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, McpServer, NamedValue, RepoPath, SourceFormat,
     SourceRef, SourceScope, Transport,
@@ -102,10 +102,7 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
             }
         }
         if let Some(c) = obj.get("command").and_then(Value::as_str) {
-            let (r, f) = redact_command(c);
-            secret_found |= f;
-            server.note_redacted("command", c, &r);
-            server.command = Some(r);
+            secret_found |= server.set_command(c);
         }
         if let Some(a) = obj.get("args") {
             match a.as_array().map(|v| {
@@ -113,12 +110,7 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
                     .map(|x| x.as_str().map(str::to_string))
                     .collect::<Option<Vec<_>>>()
             }) {
-                Some(Some(args)) => {
-                    let (r, f) = redact_args(&args);
-                    secret_found |= f;
-                    server.note_redacted("args", &args.join("\u{0}"), &r.join("\u{0}"));
-                    server.args = Some(r);
-                }
+                Some(Some(args)) => secret_found |= server.set_args(&args),
                 _ => cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::McpInvalidEntry,
@@ -129,10 +121,7 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
             }
         }
         if let Some(u) = obj.get("url").and_then(Value::as_str) {
-            let (r, f) = redact_url(u);
-            secret_found |= f;
-            server.note_redacted("url", u, &r);
-            server.url = Some(r);
+            secret_found |= server.set_url(u);
         }
         for (f, out) in [("env", &mut server.env), ("headers", &mut server.headers)] {
             match obj.get(f) {

@@ -20,8 +20,7 @@ use crate::config::{describe, extent, get, string_array, toml_key, Layer};
 use crate::Cx;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::redact::{
-    classify_value, has_placeholder, is_variable_name, looks_like_secret, redact_args,
-    redact_command, redact_url, REDACTED,
+    classify_value, has_placeholder, is_variable_name, looks_like_secret, REDACTED,
 };
 use playbookdiff_model::{
     Applicability, ConfiguredValue, Diagnostic, DiagnosticCode, McpServer, NamedValue, RepoPath,
@@ -31,28 +30,30 @@ use std::collections::BTreeMap;
 use toml::de::{DeString, DeTable, DeValue};
 use toml::Spanned;
 
-/// Documented fields the normalized model has no place for; they are
-/// accepted without being listed in `unknownFields` (harness facts B4),
-/// their type checked when it is documented.
-const DOCUMENTED_UNMODELLED: &[&str] = &[
-    "startup_timeout_sec",
-    "startup_timeout_ms",
-    "tool_timeout_sec",
-    "required",
-    "default_tools_approval_mode",
-    "tools",
-    "scopes",
-    "oauth_resource",
-    "experimental_environment",
+/// Documented fields the normalized model has no place for, each with the
+/// shape the documentation gives it: accepted without being listed in
+/// `unknownFields` (harness facts B4), their type checked.
+const DOCUMENTED_UNMODELLED: &[(&str, Shape)] = &[
+    ("startup_timeout_sec", Shape::Seconds),
+    ("startup_timeout_ms", Shape::Millis),
+    ("tool_timeout_sec", Shape::Seconds),
+    ("required", Shape::Bool),
+    ("default_tools_approval_mode", Shape::Str),
+    ("tools", Shape::Table),
+    ("scopes", Shape::Strings),
+    ("oauth_resource", Shape::Str),
+    ("experimental_environment", Shape::Any),
     // Accepted by `mcp_types.rs` (X22).
-    "supports_parallel_tool_calls",
-    "oauth",
-    "name",
+    ("supports_parallel_tool_calls", Shape::Any),
+    ("oauth", Shape::Any),
+    ("name", Shape::Any),
 ];
 
-/// The shape a documented, unmodelled field must have, when known.
+/// The shape a documented, unmodelled field must have.
 #[derive(Clone, Copy)]
 enum Shape {
+    /// Any value: the documentation gives no type.
+    Any,
     /// A non-negative integer or decimal number (seconds).
     Seconds,
     /// A non-negative integer (milliseconds).
@@ -63,46 +64,37 @@ enum Shape {
     Strings,
 }
 
+/// The shape of `key` when it is a documented, unmodelled field.
 fn unmodelled_shape(key: &str) -> Option<Shape> {
-    Some(match key {
-        "startup_timeout_sec" | "tool_timeout_sec" => Shape::Seconds,
-        "startup_timeout_ms" => Shape::Millis,
-        "required" => Shape::Bool,
-        "default_tools_approval_mode" | "oauth_resource" => Shape::Str,
-        "tools" => Shape::Table,
-        "scopes" => Shape::Strings,
-        _ => return None,
-    })
+    DOCUMENTED_UNMODELLED
+        .iter()
+        .find(|(field, _)| *field == key)
+        .map(|&(_, shape)| shape)
 }
 
 /// The expected description when `v` does not have `shape`.
 fn shape_mismatch(shape: Shape, v: &Spanned<DeValue<'_>>) -> Option<&'static str> {
     let r = v.get_ref();
-    let ok = match shape {
-        Shape::Seconds => match r {
-            DeValue::Integer(i) => !i.as_str().starts_with('-'),
-            DeValue::Float(f) => !f.as_str().starts_with('-'),
-            _ => false,
-        },
-        Shape::Millis => {
-            matches!(r, DeValue::Integer(i) if u64::from_str_radix(i.as_str(), i.radix()).is_ok())
-        }
-        Shape::Bool => r.is_bool(),
-        Shape::Str => r.is_str(),
-        Shape::Table => r.is_table(),
-        Shape::Strings => string_array(v).is_some(),
+    let (ok, expected) = match shape {
+        Shape::Any => (true, "any value"),
+        Shape::Seconds => (
+            match r {
+                DeValue::Integer(i) => !i.as_str().starts_with('-'),
+                DeValue::Float(f) => !f.as_str().starts_with('-'),
+                _ => false,
+            },
+            "a non-negative number of seconds",
+        ),
+        Shape::Millis => (
+            matches!(r, DeValue::Integer(i) if u64::from_str_radix(i.as_str(), i.radix()).is_ok()),
+            "a non-negative number of milliseconds",
+        ),
+        Shape::Bool => (r.is_bool(), "true or false"),
+        Shape::Str => (r.is_str(), "a string"),
+        Shape::Table => (r.is_table(), "a table"),
+        Shape::Strings => (string_array(v).is_some(), "an array of strings"),
     };
-    if ok {
-        return None;
-    }
-    Some(match shape {
-        Shape::Seconds => "a non-negative number of seconds",
-        Shape::Millis => "a non-negative number of milliseconds",
-        Shape::Bool => "true or false",
-        Shape::Str => "a string",
-        Shape::Table => "a table",
-        Shape::Strings => "an array of strings",
-    })
+    (!ok).then_some(expected)
 }
 
 /// True when Codex accepts `name` as an MCP server name: one or more ASCII
@@ -431,28 +423,22 @@ fn single(
         match f.key.as_str() {
             "command" => match v.as_str() {
                 Some(c) => {
-                    let (red, secret) = redact_command(c);
-                    if secret {
+                    if s.set_command(c) {
                         f.literal_secret(cx, "command word", "env_vars");
                     } else if has_placeholder(c) {
                         f.placeholder(cx, "env_vars and a wrapper script");
                     }
-                    s.note_redacted("command", c, &red);
-                    s.command = Some(red);
                 }
                 None => f.bad_type(cx, v, "a string"),
             },
             "args" => match string_array(fv) {
                 Some(a) => {
-                    let (red, secret) = redact_args(&a);
-                    if secret {
+                    if s.set_args(&a) {
                         f.literal_secret(cx, "argument", "env_vars");
                     }
                     if a.iter().any(|x| has_placeholder(x)) {
                         f.placeholder(cx, "env_vars");
                     }
-                    s.note_redacted("args", &a.join("\u{0}"), &red.join("\u{0}"));
-                    s.args = Some(red);
                 }
                 None => f.bad_type(cx, v, "an array of strings"),
             },
@@ -466,8 +452,7 @@ fn single(
             },
             "url" => match v.as_str() {
                 Some(u) => {
-                    let (red, secret) = redact_url(u);
-                    if secret {
+                    if s.set_url(u) {
                         f.literal_secret(
                             cx,
                             "credential or query value in the URL",
@@ -477,8 +462,6 @@ fn single(
                     if has_placeholder(u) {
                         f.placeholder(cx, "bearer_token_env_var or env_http_headers");
                     }
-                    s.note_redacted("url", u, &red);
-                    s.url = Some(red);
                 }
                 None => f.bad_type(cx, v, "a URL string"),
             },
@@ -509,7 +492,7 @@ fn single(
                 Some(tools) => s.disabled_tools = Some(tools),
                 None => f.bad_type(cx, v, "an array of tool names"),
             },
-            k if DOCUMENTED_UNMODELLED.contains(&k) => {
+            k if unmodelled_shape(k).is_some() => {
                 if let Some(expected) = unmodelled_shape(k).and_then(|sh| shape_mismatch(sh, fv)) {
                     f.bad_type(cx, v, expected);
                 }

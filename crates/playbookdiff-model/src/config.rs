@@ -667,10 +667,44 @@ impl McpServer {
         }
     }
 
+    /// Sets `command` from the command line `raw` as written, with
+    /// secret-looking words redacted ([`crate::redact::redact_command`]),
+    /// keeping the fingerprint of what was written when something was
+    /// redacted. Returns whether something that looks like a secret was
+    /// found (the adapter then says so in its harness's words).
+    pub fn set_command(&mut self, raw: &str) -> bool {
+        let (shown, secret) = crate::redact::redact_command(raw);
+        self.note_redacted("command", raw, &shown);
+        self.command = Some(shown);
+        secret
+    }
+
+    /// Sets `args` from the arguments `raw` as written, redacted as by
+    /// [`crate::redact::redact_args`] (fingerprinted as by
+    /// [`McpServer::set_command`]). Returns whether something that looks
+    /// like a secret was found.
+    pub fn set_args(&mut self, raw: &[String]) -> bool {
+        let (shown, secret) = crate::redact::redact_args(raw);
+        self.note_redacted("args", &raw.join("\u{0}"), &shown.join("\u{0}"));
+        self.args = Some(shown);
+        secret
+    }
+
+    /// Sets `url` from `raw` as written, redacted as by
+    /// [`crate::redact::redact_url`] (fingerprinted as by
+    /// [`McpServer::set_command`]). Returns whether something that looks
+    /// like a secret was found.
+    pub fn set_url(&mut self, raw: &str) -> bool {
+        let (shown, secret) = crate::redact::redact_url(raw);
+        self.note_redacted("url", raw, &shown);
+        self.url = Some(shown);
+        secret
+    }
+
     /// Records that `field` (`command`, `args`, `url`) was written `raw`
     /// and is shown as `shown`: when they differ (something was
     /// redacted), its fingerprint is kept in [`McpServer::fingerprints`].
-    pub fn note_redacted(&mut self, field: &str, raw: &str, shown: &str) {
+    fn note_redacted(&mut self, field: &str, raw: &str, shown: &str) {
         if raw != shown {
             self.fingerprints
                 .insert(field.to_string(), crate::redact::fingerprint(raw));
@@ -690,5 +724,35 @@ impl McpServer {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server() -> McpServer {
+        let path = crate::RepoPath::new(".mcp.json").unwrap();
+        let source = SourceRef::project(path, SourceFormat::Json);
+        McpServer::new("s".into(), "s", source, Applicability::Effective)
+    }
+
+    /// A secret-looking value is shown redacted, said to be a secret and
+    /// fingerprinted by field; a plain one is kept as written, with no
+    /// fingerprint.
+    #[test]
+    fn setters_redact_and_fingerprint_only_what_they_redact() {
+        let mut s = server();
+        assert!(!s.set_command("npx"));
+        assert!(s.set_args(&[
+            "--token".into(),
+            "ghp_0123456789abcdefABCDEF0123456789abcd".into()
+        ]));
+        assert!(s.set_url("https://user:pw@example.com/mcp"));
+        assert_eq!(s.command.as_deref(), Some("npx"));
+        assert_eq!(s.args.as_ref().unwrap()[1], crate::redact::REDACTED);
+        assert!(!s.url.as_deref().unwrap().contains("pw"));
+        let fields: Vec<&str> = s.fingerprints.keys().map(String::as_str).collect();
+        assert_eq!(fields, ["args", "url"]);
     }
 }

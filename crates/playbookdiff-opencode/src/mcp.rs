@@ -15,9 +15,7 @@
 
 use crate::config::{Layer, Merged};
 use crate::Cx;
-use playbookdiff_model::redact::{
-    looks_like_secret, redact_args, redact_command, redact_url, secret_name,
-};
+use playbookdiff_model::redact::{looks_like_secret, secret_name};
 use playbookdiff_model::{
     Applicability, ConfiguredValue, Diagnostic, DiagnosticCode, McpServer, NamedValue, Severity,
     SourceRef, Transport,
@@ -217,8 +215,8 @@ fn server(
             s.declared_type = Some("local".to_string());
             match obj.get("command").and_then(crate::config::strings) {
                 Some(words) if !words.is_empty() => {
-                    let (cmd, secret_cmd) = redact_command(&words[0]);
-                    let (args, secret_args) = redact_args(&words[1..]);
+                    let secret_cmd = s.set_command(&words[0]);
+                    let secret_args = s.set_args(&words[1..]);
                     if secret_cmd || secret_args {
                         cx.diag(
                             Diagnostic::new(
@@ -228,10 +226,6 @@ fn server(
                             .at(source.clone()),
                         );
                     }
-                    s.note_redacted("command", &words[0], &cmd);
-                    s.note_redacted("args", &words[1..].join("\u{0}"), &args.join("\u{0}"));
-                    s.command = Some(cmd);
-                    s.args = Some(args);
                 }
                 Some(_) => invalid.push("`command` is empty".to_string()),
                 None => invalid.push("`command` must be a list of strings".to_string()),
@@ -244,8 +238,7 @@ fn server(
             s.declared_type = Some("remote".to_string());
             match obj.get("url").and_then(Value::as_str) {
                 Some(u) => {
-                    let (url, secret) = redact_url(u);
-                    if secret {
+                    if s.set_url(u) {
                         cx.diag(
                             Diagnostic::new(
                                 DiagnosticCode::McpLiteralSecret,
@@ -254,8 +247,6 @@ fn server(
                             .at(source.clone()),
                         );
                     }
-                    s.note_redacted("url", u, &url);
-                    s.url = Some(url);
                 }
                 None => invalid.push("`url` must be a string".to_string()),
             }
