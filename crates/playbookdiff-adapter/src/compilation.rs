@@ -45,6 +45,19 @@ impl<'r, 't> Compilation<'r, 't> {
         self.diags.push(d);
     }
 
+    /// Reports the one `config-refused` error of the refusals collected
+    /// ([`problems::config_refused`], in the harness's `words`); returns
+    /// whether there was one, that is whether the agent does not start.
+    pub fn report_refusals(&mut self, words: &problems::Refusal) -> bool {
+        match problems::config_refused(&self.refusals, &self.context.cwd, words) {
+            Some(d) => {
+                self.diags.push(d);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The diagnostics in the order reported, each once
     /// ([`problems::dedupe`]).
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {

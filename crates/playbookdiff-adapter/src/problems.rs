@@ -334,20 +334,47 @@ pub fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// How a harness refuses a configuration and what follows, in its own
+/// words, for [`config_refused`], whose message reads "`refuses` and does
+/// not start from cwd `cwd` ("`prints`"): `reasons`. `then`; fix the named
+/// keys.".
+#[derive(Clone, Copy, Debug)]
+pub struct Refusal {
+    /// What the agent does, naming it ("Codex refuses to load this
+    /// project's configuration").
+    pub refuses: &'static str,
+    /// What the agent prints when it refuses, quoted in the message.
+    pub prints: &'static str,
+    /// What the analysis shows in consequence, a sentence without its
+    /// full stop.
+    pub then: &'static str,
+}
+
 /// The one `config-refused` error for the refusals a compilation collected
-/// (each a short reason and, when known, where it stands), or `None` when
-/// there are none. `message` receives the reasons joined with "; " and
-/// gives the harness's own words (what the agent prints, what it then
-/// does); the diagnostic points at the first refusal that has a source.
+/// (each a short reason and, when known, where it stands) from launch
+/// directory `cwd`, or `None` when there are none: the reasons joined with
+/// "; " in the harness's `words`, pointing at the first refusal that has a
+/// source.
 pub fn config_refused(
     refusals: &[(String, Option<SourceRef>)],
-    message: impl FnOnce(&str) -> String,
+    cwd: &RepoPath,
+    words: &Refusal,
 ) -> Option<Diagnostic> {
     if refusals.is_empty() {
         return None;
     }
     let reasons: Vec<&str> = refusals.iter().map(|(w, _)| w.as_str()).collect();
-    let mut d = Diagnostic::new(DiagnosticCode::ConfigRefused, message(&reasons.join("; ")));
+    let Refusal {
+        refuses,
+        prints,
+        then,
+    } = words;
+    let message = format!(
+        "{refuses} and does not start from cwd {} (\"{prints}\"): {}. {then}; fix the named keys.",
+        quote(cwd),
+        reasons.join("; ")
+    );
+    let mut d = Diagnostic::new(DiagnosticCode::ConfigRefused, message);
     d.source = refusals.iter().find_map(|(_, s)| s.clone());
     Some(d)
 }

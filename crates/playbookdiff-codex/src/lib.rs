@@ -88,6 +88,17 @@ pub const SKILL_BUDGET_FALLBACK_CHARS: u64 = 8_000;
 /// (spec 004 "Repo mode"; field report 16).
 pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (projects.<path>.trust_level = \"trusted\"), so its .codex/config.toml layers from the repository root to cwd apply; an untrusted project skips them, MCP servers included.";
 
+/// How Codex refuses a configuration (X4, X6; openai/codex
+/// `codex-rs/config/src/mcp_types.rs`, the config loader; seen with `codex
+/// mcp list` of both profiled releases): one `config-refused` error saying
+/// Codex does not start, and every MCP server it would have started shown
+/// `unavailable`.
+const REFUSAL: problems::Refusal = problems::Refusal {
+    refuses: "Codex refuses to load this project's configuration",
+    prints: "failed to load configuration",
+    then: "Nothing it configures applies, so its MCP servers are shown unavailable",
+};
+
 /// Codex releases this adapter's behaviour tables are checked against,
 /// oldest first; the newest is the default profile. Observations of each
 /// are recorded under `oracle/observations/` (see `docs/fidelity.md`).
@@ -147,7 +158,6 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx {
         base: Compilation::new(repo, context, HARNESS),
-        refusals: Vec::new(),
         trust: inputs.trust,
         project_root: RepoPath::root(),
     };
@@ -182,7 +192,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
             .extend(skills::above_project_root(&mut cx, &above, r, &facts));
     }
 
-    refused(&mut cx, &mut out);
+    if cx.report_refusals(&REFUSAL) {
+        servers_unavailable(&mut out);
+    }
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
 
     out.assumptions = assumptions(context, version, &facts, inputs);
@@ -195,9 +207,6 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
 /// and Codex's own.
 pub(crate) struct Cx<'r, 't> {
     base: Compilation<'r, 't>,
-    /// Why Codex refuses the merged configuration (and so does not start),
-    /// with where; empty when it loads.
-    pub refusals: Vec<(String, Option<SourceRef>)>,
     /// The trust entries given ([`Inputs::trust`]); `None`: assumed trusted.
     pub trust: Option<&'r [TrustEntry]>,
     /// Codex's project root: the repository root, or a nested directory
@@ -235,7 +244,7 @@ impl Cx<'_, '_> {
     /// Records that Codex refuses the configuration because of `why`
     /// (a clause naming the key), found at `at`.
     pub fn refuse(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
-        self.refusals.push((why.into(), at));
+        self.base.refusals.push((why.into(), at));
     }
 
     /// [`Repo::resolve`](playbookdiff_source::Repo::resolve) for a path that may legitimately be absent:
@@ -340,22 +349,9 @@ fn untrusted_chain(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig, version:
     cx.diag(d);
 }
 
-/// A configuration Codex refuses (X4, X6; openai/codex
-/// `codex-rs/config/src/mcp_types.rs`, the config loader; seen with `codex
-/// mcp list` of both profiled releases): one `config-refused` error saying
-/// Codex does not start, and every MCP server it would have started shown
-/// `unavailable`.
-fn refused(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig) {
-    let cwd = problems::quote(&cx.context.cwd);
-    let Some(d) = problems::config_refused(&cx.refusals, |reasons| {
-        format!(
-            "Codex refuses to load this project's configuration and does not start from cwd {} (\"failed to load configuration\"): {}. Nothing it configures applies, so its MCP servers are shown unavailable; fix the named keys.",
-            cwd, reasons
-        )
-    }) else {
-        return;
-    };
-    cx.diag(d);
+/// Every MCP server Codex would have started, shown `unavailable`: it
+/// does not start when it refuses the configuration ([`REFUSAL`]).
+fn servers_unavailable(out: &mut EffectiveAgentConfig) {
     for s in &mut out.mcp_servers {
         if matches!(
             s.applicability,

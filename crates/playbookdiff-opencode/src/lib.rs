@@ -87,6 +87,20 @@ pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
 /// when `OPENCODE_DISABLE_CLAUDE_CODE_PROMPT` is set).
 pub const INSTRUCTION_FILES: &[&str] = &["AGENTS.md", "CLAUDE.md", "CONTEXT.md"];
 
+/// How OpenCode refuses a configuration: it validates the merged project
+/// configuration against its schema and exits 1 with "Configuration is
+/// invalid at <file>" (or "is not valid JSON(C)") before reading any
+/// instruction, skill or MCP server (sst/opencode
+/// `packages/opencode/src/config/config.ts`, `InvalidError` and
+/// `JsonError`; seen with 1.18.33, from the root and from a subdirectory):
+/// one `config-refused` error at the first offending file and line, and
+/// every item it would have received `excluded`.
+const REFUSAL: problems::Refusal = problems::Refusal {
+    refuses: "OpenCode refuses this project's configuration",
+    prints: "Configuration is invalid",
+    then: "It loads no instruction, skill or MCP server, so all are shown excluded",
+};
+
 /// OpenCode releases this adapter's behaviour is checked against, oldest
 /// first; the newest is the default profile. Observations are recorded
 /// under `oracle/observations/opencode/` (see `docs/fidelity.md`).
@@ -124,7 +138,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.skills = skills::compile(&mut cx, &merged);
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
     extras::report(&mut cx, &layers);
-    refused(&mut cx, &mut out);
+    if cx.report_refusals(&REFUSAL) {
+        excluded_by_refusal(&mut out);
+    }
     unavailable(&mut cx, &out);
 
     out.assumptions = assumptions(context);
@@ -199,25 +215,10 @@ fn check_worktree(cx: &mut Cx<'_, '_>) {
     cx.diags.extend(d);
 }
 
-/// A configuration OpenCode refuses: it validates the merged project
-/// configuration against its schema and exits 1 with "Configuration is
-/// invalid at <file>" (or "is not valid JSON(C)") before reading any
-/// instruction, skill or MCP server (sst/opencode
-/// `packages/opencode/src/config/config.ts`, `InvalidError` and
-/// `JsonError`; seen with 1.18.33, from the root and from a subdirectory).
-/// Adds one `config-refused` error at the first offending file and line,
-/// and marks every item it would have received `excluded`.
-fn refused(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig) {
-    let cwd = problems::quote(&cx.context.cwd);
-    let Some(d) = problems::config_refused(&cx.refusals, |reasons| {
-        format!(
-            "OpenCode refuses this project's configuration and does not start from cwd {} (\"Configuration is invalid\"): {}. It loads no instruction, skill or MCP server, so all are shown excluded; fix the named keys.",
-            cwd, reasons
-        )
-    }) else {
-        return;
-    };
-    cx.diag(d);
+/// Every instruction, skill and MCP server OpenCode would have received,
+/// marked `excluded`: it does not start when it refuses the configuration
+/// ([`REFUSAL`]).
+fn excluded_by_refusal(out: &mut EffectiveAgentConfig) {
     let live =
         |a: Applicability| matches!(a, Applicability::Effective | Applicability::Conditional);
     const WHY: &str =
