@@ -1156,6 +1156,20 @@ fn resolve_import(
         );
         Import::Reported
     };
+    let not_a_file = |cx: &mut Compiler<'_, '_>, candidate: &RepoPath, kind: EntryKind| {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::NotARegularFile,
+                format!(
+                    "`@{raw}` names `{candidate}`, which is {}; an import includes a file, so nothing is \
+                     imported.",
+                    crate::kind_phrase(kind)
+                ),
+            )
+            .at(at.clone()),
+        );
+        Import::Reported
+    };
     if path.starts_with("~/") || path == "~" {
         return outside(cx, "resolves in the user's home directory");
     }
@@ -1185,20 +1199,7 @@ fn resolve_import(
         // the same view, links not followed.
         return match cx.kind_at(&candidate) {
             Some(EntryKind::File | EntryKind::Symlink) => Import::File(candidate),
-            Some(kind) => {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::NotARegularFile,
-                        format!(
-                            "`@{raw}` names `{candidate}`, which is {}; an import includes a file, so nothing is \
-                             imported.",
-                            crate::kind_phrase(kind)
-                        ),
-                    )
-                    .at(at.clone()),
-                );
-                Import::Reported
-            }
+            Some(kind) => not_a_file(cx, &candidate, kind),
             None => Import::Unresolved,
         };
     }
@@ -1207,20 +1208,7 @@ fn resolve_import(
             kind: EntryKind::File,
             ..
         } => Import::File(candidate),
-        Resolved::Inside { kind, .. } => {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::NotARegularFile,
-                    format!(
-                        "`@{raw}` names `{candidate}`, which is {}; an import includes a file, so nothing is \
-                         imported.",
-                        crate::kind_phrase(kind)
-                    ),
-                )
-                .at(at.clone()),
-            );
-            Import::Reported
-        }
+        Resolved::Inside { kind, .. } => not_a_file(cx, &candidate, kind),
         Resolved::Outside { .. } => outside(
             cx,
             "goes through a symbolic link that leaves the repository",
@@ -1685,15 +1673,9 @@ fn rule_file(
     }
     if let Some(pats) = &patterns {
         let compiled = PathPatterns::new(pats);
-        for (p, err) in &compiled.errors {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidGlob,
-                    format!("The pattern `{p}` in `{path}` is invalid ({err}) and matches nothing; escape `[` as `\\[`."),
-                )
-                .at(source.clone()),
-            );
-        }
+        cx.invalid_patterns(&compiled, &source, |p, err| {
+            format!("The pattern `{p}` in `{path}` is invalid ({err}) and matches nothing; escape `[` as `\\[`.")
+        });
         let (applicability, reason) = path_scoped(cx, owner, &compiled, path, &source);
         place.applicability = applicability;
         place.reason = reason;

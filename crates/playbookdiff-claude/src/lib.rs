@@ -219,6 +219,21 @@ impl<'a, 'r> Compiler<'a, 'r> {
         self.out.diagnostics.push(d);
     }
 
+    /// Reports each pattern of `compiled` that Claude Code's matcher
+    /// rejects (it matches nothing): an `invalid-glob` diagnostic at
+    /// `source`, worded by `message(pattern, reason)`.
+    pub fn invalid_patterns(
+        &mut self,
+        compiled: &matcher::PathPatterns,
+        source: &SourceRef,
+        message: impl Fn(&str, &str) -> String,
+    ) {
+        for (pattern, reason) in &compiled.errors {
+            let d = Diagnostic::new(DiagnosticCode::InvalidGlob, message(pattern, reason));
+            self.diag(d.at(source.clone()));
+        }
+    }
+
     /// Reports `d` unless a diagnostic with its code was already reported
     /// for the pair (`file`, `target`).
     pub fn diag_once(&mut self, file: &RepoPath, target: &RepoPath, d: Diagnostic) {

@@ -332,15 +332,9 @@ fn skill(
     // read; then it stays for the session (fidelity C18).
     if let (Some(pats), Some(written)) = (&patterns, &paths) {
         let compiled = PathPatterns::new(pats);
-        for (p, _) in &compiled.errors {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidGlob,
-                    format!("The pattern `{p}` in `{path}` is invalid and matches nothing."),
-                )
-                .at(source.clone()),
-            );
-        }
+        cx.invalid_patterns(&compiled, &source, |p, _| {
+            format!("The pattern `{p}` in `{path}` is invalid and matches nothing.")
+        });
         if applicability == Applicability::Effective {
             load_phase = LoadPhase::OnDemand;
             let cwd = cx.ctx.cwd.clone();

@@ -30,23 +30,25 @@ use std::collections::BTreeMap;
 use toml::de::{DeString, DeTable, DeValue};
 use toml::Spanned;
 
-/// Documented fields the normalized model has no place for, each with the
-/// shape the documentation gives it: accepted without being listed in
+/// Documented fields the normalized model has no place for, by the shape
+/// the documentation gives them: accepted without being listed in
 /// `unknownFields` (harness facts B4), their type checked.
-const DOCUMENTED_UNMODELLED: &[(&str, Shape)] = &[
-    ("startup_timeout_sec", Shape::Seconds),
-    ("startup_timeout_ms", Shape::Millis),
-    ("tool_timeout_sec", Shape::Seconds),
-    ("required", Shape::Bool),
-    ("default_tools_approval_mode", Shape::Str),
-    ("tools", Shape::Table),
-    ("scopes", Shape::Strings),
-    ("oauth_resource", Shape::Str),
-    ("experimental_environment", Shape::Any),
+const DOCUMENTED_UNMODELLED: &[(Shape, &[&str])] = &[
+    (Shape::Seconds, &["startup_timeout_sec", "tool_timeout_sec"]),
+    (Shape::Millis, &["startup_timeout_ms"]),
+    (Shape::Bool, &["required"]),
+    (
+        Shape::Str,
+        &["default_tools_approval_mode", "oauth_resource"],
+    ),
+    (Shape::Table, &["tools"]),
+    (Shape::Strings, &["scopes"]),
+    (Shape::Any, &["experimental_environment"]),
     // Accepted by `mcp_types.rs` (X22).
-    ("supports_parallel_tool_calls", Shape::Any),
-    ("oauth", Shape::Any),
-    ("name", Shape::Any),
+    (
+        Shape::Any,
+        &["supports_parallel_tool_calls", "oauth", "name"],
+    ),
 ];
 
 /// The shape a documented, unmodelled field must have.
@@ -68,8 +70,8 @@ enum Shape {
 fn unmodelled_shape(key: &str) -> Option<Shape> {
     DOCUMENTED_UNMODELLED
         .iter()
-        .find(|(field, _)| *field == key)
-        .map(|&(_, shape)| shape)
+        .find(|(_, fields)| fields.contains(&key))
+        .map(|&(shape, _)| shape)
 }
 
 /// The expected description when `v` does not have `shape`.
