@@ -167,6 +167,15 @@ impl Policy {
         })
     }
 
+    /// What decides the exit status of a check whose findings have the
+    /// ids `found`: the threshold, and the accepted ids none of them has.
+    fn gate<'a>(&self, found: impl IntoIterator<Item = &'a str>) -> Gate {
+        Gate {
+            fail_on: self.fail_on,
+            stale: self.baseline.stale(found),
+        }
+    }
+
     /// True when `path` is left out (`exclude`).
     pub(crate) fn excludes(&self, path: &RepoPath) -> bool {
         self.exclusion.is_excluded(path, false)
@@ -378,12 +387,7 @@ pub fn run_check(
             &policy,
             opened.outside.as_ref(),
         );
-        let gate = Gate {
-            fail_on: policy.fail_on,
-            stale: policy
-                .baseline
-                .stale(cmp.findings.iter().map(|f| f.id.as_str())),
-        };
+        let gate = policy.gate(cmp.findings.iter().map(|f| f.id.as_str()));
         let r = CheckReport {
             repository,
             context,
@@ -578,12 +582,7 @@ fn run_all_dirs(
     });
     progress(total, total);
     let matrix = matrix.finish();
-    let gate = Gate {
-        fail_on: policy.fail_on,
-        stale: policy
-            .baseline
-            .stale(matrix.findings.iter().map(|f| f.finding.id.as_str())),
-    };
+    let gate = policy.gate(matrix.findings.iter().map(|f| f.finding.id.as_str()));
     let problems = problems.finish();
     let r = MatrixReport {
         repository: &opened.repository_label,
