@@ -91,31 +91,10 @@ pub fn parse_yaml(yaml: &str) -> (Result<Value, (String, Option<u32>)>, bool) {
     }
 }
 
+/// YAML 1.2 core-schema booleans only: `y`, `yes`, `on` stay text. The
+/// node budget of every front matter (an alias bomb is refused early).
 fn yaml_value(yaml: &str) -> Result<Value, (String, Option<u32>)> {
-    if yaml.trim().is_empty() {
-        return Ok(Value::Null);
-    }
-    // YAML 1.2 core-schema booleans only: `y`, `yes`, `on` stay text.
-    // The node budget of every front matter (an alias bomb is refused early).
-    let options = serde_saphyr::options! {
-        strict_booleans: true,
-        budget: serde_saphyr::budget! { max_nodes: playbookdiff_source::markdown::YAML_MAX_NODES },
-    };
-    serde_saphyr::from_str_with_options::<Value>(yaml, options).map_err(|e| {
-        let msg = e.to_string();
-        let line = line_in_message(&msg);
-        let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
-        (first, line)
-    })
-}
-
-fn line_in_message(msg: &str) -> Option<u32> {
-    let i = msg.find("line ")?;
-    let digits: String = msg[i + 5..]
-        .chars()
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    digits.parse().ok()
+    playbookdiff_source::markdown::parse_yaml_with(yaml, true)
 }
 
 /// True when `v` holds a character that makes a plain YAML scalar

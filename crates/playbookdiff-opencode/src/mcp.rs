@@ -322,33 +322,39 @@ fn unknown(obj: &Map<String, Value>, known: &[&str]) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// Each value, what it becomes and whether it is a literal secret.
     #[test]
     fn values_stay_symbolic_or_redacted() {
-        assert_eq!(
-            classify("TOKEN", "{env:MY_TOKEN}").0,
-            ConfiguredValue::Host {
-                variable: "MY_TOKEN".into()
-            }
-        );
-        assert_eq!(
-            classify("Authorization", "Bearer {env:GH}").0,
-            ConfiguredValue::Reference {
-                expression: "Bearer {env:GH}".into()
-            }
-        );
-        assert_eq!(
-            classify("K", "{file:./key.txt}").0,
-            ConfiguredValue::Reference {
-                expression: "{file:./key.txt}".into()
-            }
-        );
-        let (v, secret) = classify("LIT", "sk-literal-secret-123");
-        assert_eq!(v, ConfiguredValue::redacted());
-        assert!(secret);
-        let (v, secret) = classify("Authorization", "Bearer ghp_0123456789abcdefghij{env:X}");
-        assert_eq!(v, ConfiguredValue::redacted());
-        assert!(secret);
-        // `${VAR}` is not OpenCode's syntax: a literal.
-        assert_eq!(classify("A", "${A}").0, ConfiguredValue::redacted());
+        let host = |v: &str| ConfiguredValue::Host { variable: v.into() };
+        let reference = |e: &str| ConfiguredValue::Reference {
+            expression: e.into(),
+        };
+        let redacted = ConfiguredValue::redacted;
+        for (name, value, want, secret) in [
+            ("TOKEN", "{env:MY_TOKEN}", host("MY_TOKEN"), false),
+            (
+                "Authorization",
+                "Bearer {env:GH}",
+                reference("Bearer {env:GH}"),
+                false,
+            ),
+            (
+                "K",
+                "{file:./key.txt}",
+                reference("{file:./key.txt}"),
+                false,
+            ),
+            ("LIT", "sk-literal-secret-123", redacted(), true),
+            (
+                "Authorization",
+                "Bearer ghp_0123456789abcdefghij{env:X}",
+                redacted(),
+                true,
+            ),
+            // `${VAR}` is not OpenCode's syntax: a literal.
+            ("A", "${A}", redacted(), false),
+        ] {
+            assert_eq!(classify(name, value), (want, secret), "{name} = {value}");
+        }
     }
 }

@@ -78,10 +78,23 @@ pub const YAML_MAX_NODES: usize = 25_000;
 /// Parses a YAML document into a JSON value. An empty document is `null`.
 /// Errors carry the message and, when known, the 1-based line within `yaml`.
 pub fn parse_yaml(yaml: &str) -> Result<serde_json::Value, (String, Option<u32>)> {
+    parse_yaml_with(yaml, false)
+}
+
+/// [`parse_yaml`], with `strict_booleans` choosing which plain scalars are
+/// booleans: `true`: YAML 1.2 core-schema `true`/`false` only (`y`, `yes`,
+/// `on` stay text; serde-saphyr's `strict_booleans`), `false`:
+/// serde-saphyr's default, which also reads `yes`/`no`/`on`/`off` as
+/// booleans. Same node budget ([`YAML_MAX_NODES`]) and errors.
+pub fn parse_yaml_with(
+    yaml: &str,
+    strict_booleans: bool,
+) -> Result<serde_json::Value, (String, Option<u32>)> {
     if yaml.trim().is_empty() {
         return Ok(serde_json::Value::Null);
     }
     let options = serde_saphyr::options! {
+        strict_booleans: strict_booleans,
         budget: serde_saphyr::budget! { max_nodes: YAML_MAX_NODES },
     };
     serde_saphyr::from_str_with_options::<serde_json::Value>(yaml, options).map_err(|e| {

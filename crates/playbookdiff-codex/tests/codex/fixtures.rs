@@ -829,31 +829,29 @@ fn skill_symlink_outside_repository() {
 fn fr15_symlinked_skills() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    write(
-        root,
-        "library/linked/SKILL.md",
-        SKILL.replace("NAME", "linked"),
-    );
-    write(
-        root,
-        "library/raw/SKILL.md",
-        SKILL.replace("NAME", "filelink"),
-    );
-    // A symlinked skill folder: followed.
-    link(root, "../../library/linked", ".agents/skills/linked");
-    // A symlinked SKILL.md file: listed, with the reported conflict.
-    link(
-        root,
-        "../../../library/raw/SKILL.md",
-        ".agents/skills/filelink/SKILL.md",
-    );
-    // A loop and a dangling folder link: diagnosed, never a crash.
-    link(root, "loop", ".agents/skills/loop");
-    link(root, "../../library/missing", ".agents/skills/gone");
-    // A symlinked .agents/skills root with a wrong relative target.
-    link(root, "../wrong/skills", "sub/.agents/skills");
-    // A symlinked .agents/skills root with a right one.
-    link(root, "../../library", "ok/.agents/skills");
+    for (folder, name) in [("linked", "linked"), ("raw", "filelink")] {
+        let skill_md = format!("library/{folder}/SKILL.md");
+        write(root, &skill_md, SKILL.replace("NAME", name));
+    }
+    // Each link: (target, where).
+    for (target, at) in [
+        // A symlinked skill folder: followed.
+        ("../../library/linked", ".agents/skills/linked"),
+        // A symlinked SKILL.md file: listed, with the reported conflict.
+        (
+            "../../../library/raw/SKILL.md",
+            ".agents/skills/filelink/SKILL.md",
+        ),
+        // A loop and a dangling folder link: diagnosed, never a crash.
+        ("loop", ".agents/skills/loop"),
+        ("../../library/missing", ".agents/skills/gone"),
+        // A symlinked .agents/skills root with a wrong relative target.
+        ("../wrong/skills", "sub/.agents/skills"),
+        // A symlinked .agents/skills root with a right one.
+        ("../../library", "ok/.agents/skills"),
+    ] {
+        link(root, target, at);
+    }
 
     let before = snapshot(root);
     let c = KIT.compile_at(root, "sub", None);
