@@ -57,10 +57,7 @@ pub fn receive_mcp(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rp(s: &str) -> RepoPath {
-        RepoPath::new(s).unwrap()
-    }
+    use playbookdiff_testkit::rp;
 
     #[test]
     fn remedies_name_claude_files() {

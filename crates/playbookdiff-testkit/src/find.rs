@@ -67,15 +67,18 @@ pub fn named_paths(cfg: &EffectiveAgentConfig) -> Vec<String> {
     v
 }
 
+/// Asserts that `text` (a reason, a message, a rendering) contains
+/// `needle`, showing the text when it does not.
+#[track_caller]
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} not in: {text}");
+}
+
 /// Asserts that diagnostic `d` says `needle` (its message contains it),
 /// showing the message when it does not.
+#[track_caller]
 pub fn assert_says(d: impl std::borrow::Borrow<Diagnostic>, needle: &str) {
-    let d = d.borrow();
-    assert!(
-        d.message.contains(needle),
-        "{needle:?} not in: {}",
-        d.message
-    );
+    assert_contains(&d.borrow().message, needle);
 }
 
 /// Asserts a dialect table: `matches(pattern, path)` is `want` for every

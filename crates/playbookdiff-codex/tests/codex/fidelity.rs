@@ -472,12 +472,7 @@ fn x04_mcp_other_transport_refused() {
             .find(|d| d.code.as_str() == "config-refused")
             .expect("refused");
         assert_eq!(d.severity, playbookdiff_model::Severity::Error);
-        assert!(
-            d.message
-                .contains("env is not supported for streamable_http"),
-            "{}",
-            d.message
-        );
+        assert_says(d, "env is not supported for streamable_http");
         assert!(d.message.contains("does not start"));
         // Codex does not start, so even the valid server is not started.
         assert_eq!(

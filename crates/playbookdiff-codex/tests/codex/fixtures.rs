@@ -12,8 +12,8 @@ use playbookdiff_source::{Repo, WorkingTree};
 
 use playbookdiff_testkit::fs::{link, snapshot, write};
 use playbookdiff_testkit::{
-    assert_says, assert_skills, at_root, chain, diags, instruction as inst, one_diag, rp, server,
-    skill, Ctx, Kit,
+    assert_contains, assert_says, assert_skills, at_root, chain, diags, instruction as inst,
+    one_diag, rp, server, skill, Ctx, Kit,
 };
 
 static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
@@ -181,11 +181,7 @@ fn different_cwd_values() {
     let api = inst(&c, "apps/api/AGENTS.md");
     assert_eq!(api.applicability, Applicability::OutOfScope);
     assert_eq!(api.order, None);
-    assert!(
-        api.reason.contains("targetPath apps/api/file.ts"),
-        "{}",
-        api.reason
-    );
+    assert_contains(&api.reason, "targetPath apps/api/file.ts");
     // cwd = apps/api: root then API file.
     let c = KIT.run("different_cwd_values", "apps/api");
     assert_eq!(
@@ -262,11 +258,7 @@ fn nested_agents_skills() {
     );
     let web = skill(&c, "apps/web/.agents/skills/web-tests/SKILL.md");
     assert_eq!(web.applicability, Applicability::OutOfScope);
-    assert!(
-        web.reason.contains("on the way to targetPath"),
-        "{}",
-        web.reason
-    );
+    assert_contains(&web.reason, "on the way to targetPath");
     // From the root, the nested skill is below cwd: never scanned.
     let c = KIT.compile_at(
         &KIT.fixture("nested_agents_skills"),
@@ -309,11 +301,9 @@ fn nested_codex_config() {
     assert_eq!(chain(&c), [("apps/api/API.md".to_string(), 0)]);
     // project_doc_max_bytes comes from the root layer (the closer one does not set it).
     let d = one_diag(&c, "instruction-budget-exceeded");
-    assert!(
-        d.message
-            .contains("project_doc_max_bytes = 10 (set in `.codex/config.toml`)"),
-        "{}",
-        d.message
+    assert_says(
+        d,
+        "project_doc_max_bytes = 10 (set in `.codex/config.toml`)",
     );
     assert_eq!(inst(&c, "apps/api/API.md").truncated_at_byte, Some(10));
     let not_applied = one_diag(&c, "config-layer-not-applied");
@@ -355,17 +345,11 @@ fn project_mcp_config() {
     assert_eq!(docs.source.format, SourceFormat::Toml);
     // X21: Codex passes cwd through unchanged, so "../tools" is taken
     // relative to the launch directory, not to .codex/.
-    assert!(
-        docs.reason
-            .contains("relative to the directory Codex is started in"),
-        "{}",
-        docs.reason
+    assert_contains(
+        &docs.reason,
+        "relative to the directory Codex is started in",
     );
-    assert!(
-        docs.reason.contains("runtime-unverified"),
-        "{}",
-        docs.reason
-    );
+    assert_contains(&docs.reason, "runtime-unverified");
     assert!(!docs.runtime_verified);
     assert!(!docs.capabilities.known);
     assert_eq!(docs.applicability, Applicability::Effective);

@@ -15,7 +15,9 @@ use playbookdiff_source::{Repo, WorkingTree};
 use std::path::Path;
 
 use playbookdiff_testkit::fs::{fifo, mkdir, write};
-use playbookdiff_testkit::{assert_says, diags, diags_at, lines, named_paths, one_at, rp, Kit};
+use playbookdiff_testkit::{
+    assert_contains, assert_says, diags, diags_at, lines, named_paths, one_at, rp, Kit,
+};
 
 static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
 
@@ -288,11 +290,7 @@ fn unterminated_skill_front_matter_is_reported_as_never_closed() {
     assert_says(d, "no later --- line closes it");
     assert_eq!(lines(d), Some((1, 1)));
     assert_eq!(c.skills[0].applicability, Applicability::Excluded);
-    assert!(
-        c.skills[0].reason.contains("never closed"),
-        "{}",
-        c.skills[0].reason
-    );
+    assert_contains(&c.skills[0].reason, "never closed");
 }
 
 #[test]
