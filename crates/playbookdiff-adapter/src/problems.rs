@@ -42,9 +42,13 @@ fn at(path: &RepoPath, format: SourceFormat) -> SourceRef {
 /// item first ("the skill folder `x`"); `effect` says what the harness
 /// does with a dangling link or a loop. A link out of the repository gets
 /// no `effect`: every harness follows it and reads its target where that
-/// exists on the machine (checked with Codex 0.171.0 and OpenCode 1.18.33,
-/// `loop/AGENTS.md -> /tmp/outside.md` loaded from `loop`), which the
-/// analysis never reads.
+/// exists on the machine, which the analysis never reads (oracle case
+/// `claude.c04_above_root_links`: Claude Code 2.1.197 and 2.1.332 load a
+/// `.claude/CLAUDE.md`, Codex 0.142.3 and 0.171.0 an `AGENTS.md`, linking
+/// outside; OpenCode 1.18.33 and Codex 0.171.0 load `loop/AGENTS.md ->
+/// /tmp/outside.md` from `loop`). A caller whose harness skips the link
+/// (Claude Code 2.1.332 for a rule link leaving the launch directory)
+/// does not call this for it.
 pub fn link_problem(
     r: &Resolved,
     path: &RepoPath,

@@ -660,10 +660,17 @@ impl Compiler<'_, '_> {
     /// The real path of `p` (itself when not a link).
     pub(crate) fn repo_real(&self, p: &RepoPath) -> RepoPath {
         if p.is_above_root() {
-            return p.clone();
+            return match self.above_reach(p) {
+                Some(playbookdiff_source::Reach::Above { real, .. }) => real.to_repo_path(),
+                Some(playbookdiff_source::Reach::Repository { real, .. }) => real,
+                _ => p.clone(),
+            };
         }
         match self.repo.resolve(p) {
             Resolved::Inside { real, .. } => real,
+            Resolved::Outside { .. } => self
+                .outside_target(p)
+                .map_or_else(|| p.clone(), |(real, _)| real),
             _ => p.clone(),
         }
     }
@@ -1191,7 +1198,13 @@ fn resolve_import(
     } else {
         match dir.join(path) {
             Some(p) => p,
-            None => return outside(cx, "climbs above the repository root"),
+            // With `--outside-root`, a path climbing above the root is read
+            // through the view of the directories there, as Claude Code
+            // reads it (then as an external import, see `expand`).
+            None => match cx.outside.and_then(|a| join_climbing(dir, path, a.len())) {
+                Some(p) => p,
+                None => return outside(cx, "climbs above the repository root"),
+            },
         }
     };
     if candidate.is_above_root() {
@@ -1236,6 +1249,35 @@ fn resolve_import(
             None => Import::Unresolved,
         },
     }
+}
+
+/// `dir` joined with the relative POSIX path `rel`, normalized lexically,
+/// where `..` may climb above the repository root: the result is then a
+/// [`RepoPath::above_root`] path (`.` joined with `../../a.md` gives
+/// `../../a.md`). `None` when it climbs more than `levels` directories
+/// above the root (the directories the `--outside-root` view covers).
+fn join_climbing(dir: &RepoPath, rel: &str, levels: usize) -> Option<RepoPath> {
+    let mut parts: Vec<&str> = dir.components().collect();
+    for part in rel.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_none_or(|l| *l == "..") {
+                    parts.push("..");
+                } else {
+                    parts.pop();
+                }
+            }
+            other => parts.push(other),
+        }
+    }
+    let up = parts.iter().take_while(|p| **p == "..").count();
+    if up > levels {
+        return None;
+    }
+    let rest = parts[up..].join("/");
+    let rest = RepoPath::new(if rest.is_empty() { "." } else { &rest })?;
+    Some(RepoPath::above_root(up, &rest))
 }
 
 /// True when an unresolved token reads like a file path rather than a
@@ -1425,18 +1467,29 @@ fn rules_root(
             let Some(p) = d.join(&ent.name) else { continue };
             let kind = match ent.kind {
                 EntryKind::Symlink => {
-                    cx.diag(
-                        Diagnostic::new(
-                            DiagnosticCode::RuleSymlinkConflict,
-                            format!(
-                                "`{p}` is a symbolic link: the documentation says rule links are followed, users report \
-                                 them skipped (anthropics/claude-code#90523); the analysis follows the documentation."
-                            ),
-                        )
-                        .at(SourceRef::project(p.clone(), SourceFormat::Markdown)),
-                    );
-                    match cx.repo.resolve(&p) {
+                    let resolved = cx.repo.resolve(&p);
+                    let inside_cwd = matches!(&resolved, Resolved::Inside { real, .. } if real.starts_with(&cx.ctx.cwd));
+                    let follows =
+                        inside_cwd || !cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly);
+                    let d = rule_link_note(cx, &p, follows);
+                    cx.diag(d.at(SourceRef::project(p.clone(), SourceFormat::Markdown)));
+                    if !follows {
+                        // Still say when the link is broken; a link leaving
+                        // the repository is covered by the note (the agent
+                        // does not follow it).
+                        if matches!(resolved, Resolved::Dangling { .. } | Resolved::Loop { .. }) {
+                            cx.check_link(&p, SourceFormat::Markdown);
+                        }
+                        continue;
+                    }
+                    match resolved {
                         Resolved::Inside { kind, .. } => kind,
+                        // Read above the root with --outside-root.
+                        Resolved::Outside { .. }
+                            if matches!(cx.outside_target(&p), Some((_, EntryKind::File))) =>
+                        {
+                            EntryKind::File
+                        }
                         _ => {
                             cx.check_link(&p, SourceFormat::Markdown);
                             continue;
@@ -1487,12 +1540,44 @@ fn rules_root(
     jobs.extend(rules);
 }
 
+/// The `rule-symlink-conflict` note for the link `p` in a rules root:
+/// whether the profiled release follows it (`follows`), and what the
+/// other releases do (fidelity: case `claude.c04_above_root_links`).
+fn rule_link_note(cx: &Compiler<'_, '_>, p: &RepoPath, follows: bool) -> Diagnostic {
+    let v = &cx.profile.version;
+    let message = if !cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly) {
+        format!(
+            "`{p}` is a symbolic link: Claude Code {v} follows every rule link, wherever it leads; 2.1.332 follows \
+             only links whose target lies inside the launch directory and skipped the others when observed."
+        )
+    } else if follows {
+        format!(
+            "`{p}` is a symbolic link whose target lies inside the launch directory `{}`: Claude Code {v} follows it \
+             (links leading anywhere else are skipped).",
+            cx.ctx.cwd
+        )
+    } else {
+        format!(
+            "`{p}` is a symbolic link whose target lies outside the launch directory `{}`: Claude Code {v} skipped such \
+             links when observed, so it is not loaded (2.1.197 follows it).",
+            cx.ctx.cwd
+        )
+    };
+    Diagnostic::new(DiagnosticCode::RuleSymlinkConflict, message)
+}
+
 /// [`rules_root`] of a directory above the repository root (read with
 /// `--outside-root`): its `.md` files, listed through the [`Ancestors`]
 /// view, recursively, in path order (an approximation, as in the
-/// repository); symbolic links there are reported and not followed.
+/// repository). Symbolic links (a linked file or directory, or
+/// `.claude/rules` itself) are followed as the profiled release does
+/// ([`Fact::RuleLinksInsideCwdOnly`]): 2.1.197 follows every one to a place
+/// the view covers; 2.1.332 only one leading into the launch directory.
+/// Directories are listed once by their real place (a loop ends there),
+/// at most 10,000 of them.
 ///
 /// [`Ancestors`]: playbookdiff_source::Ancestors
+/// [`Fact::RuleLinksInsideCwdOnly`]: crate::profile::Fact::RuleLinksInsideCwdOnly
 fn rules_root_above(
     cx: &mut Compiler<'_, '_>,
     settings: &Settings,
@@ -1500,14 +1585,48 @@ fn rules_root_above(
     root: &RepoPath,
     jobs: &mut Vec<Job>,
 ) {
+    use playbookdiff_source::Reach;
     let Some(anc) = cx.outside else {
         return;
     };
-    if cx.kind_at(root) != Some(EntryKind::Dir) {
-        return;
+    let inside_only = cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly);
+    // Where a link leads, when the release follows it: `Some(kind)`.
+    let follow = |cx: &mut Compiler<'_, '_>, p: &RepoPath| -> Option<EntryKind> {
+        let (kind, into_cwd) = match cx.above_reach(p)? {
+            Reach::Above { kind, .. } => (kind, false),
+            Reach::Repository { real, kind } => (kind, real.starts_with(&cx.ctx.cwd)),
+            // 2.1.332 skips a link leading out of the launch directory
+            // before reading it; `read` reports a broken link, or one
+            // leading elsewhere that 2.1.197 follows.
+            Reach::Elsewhere if inside_only => {
+                let d = rule_link_note(cx, p, false);
+                let at = cx.source_ref(p, SourceScope::Project, SourceFormat::Markdown);
+                cx.diag(d.at(at));
+                return None;
+            }
+            _ => {
+                cx.read(p, SourceFormat::Markdown);
+                return None;
+            }
+        };
+        let follows = into_cwd || !inside_only;
+        let d = rule_link_note(cx, p, follows);
+        let at = cx.source_ref(p, SourceScope::Project, SourceFormat::Markdown);
+        cx.diag(d.at(at));
+        follows.then_some(kind)
+    };
+    match cx.kind_at(root) {
+        Some(EntryKind::Dir) => {}
+        Some(EntryKind::Symlink) => {
+            if follow(cx, root) != Some(EntryKind::Dir) {
+                return;
+            }
+        }
+        _ => return,
     }
     let mut files: Vec<RepoPath> = Vec::new();
     let mut stack = vec![root.clone()];
+    let mut listed: HashSet<RepoPath> = HashSet::new();
     // Bounded like any listing: at most this many directories.
     let mut budget = 10_000usize;
     while let Some(d) = stack.pop() {
@@ -1515,18 +1634,34 @@ fn rules_root_above(
         if budget == 0 {
             break;
         }
-        let Some(at) = playbookdiff_source::AncestorPath::from_repo_path(&d) else {
-            continue;
+        // List the directory at its real place (links on the way resolved).
+        let real = match cx.above_reach(&d) {
+            Some(Reach::Above {
+                real,
+                kind: EntryKind::Dir,
+                ..
+            }) => real,
+            _ => continue,
         };
-        let Ok(entries) = anc.list_dir(&at) else {
+        if !listed.insert(real.to_repo_path()) {
+            continue;
+        }
+        let Ok(entries) = anc.list_dir(&real) else {
             continue;
         };
         for ent in entries {
             let Some(p) = d.join(&ent.name) else { continue };
-            match ent.kind {
+            let kind = match ent.kind {
+                EntryKind::Symlink => match follow(cx, &p) {
+                    Some(k) => k,
+                    None => continue,
+                },
+                k => k,
+            };
+            match kind {
                 EntryKind::Dir => stack.push(p),
                 EntryKind::File if ent.name.ends_with(".md") => files.push(p),
-                EntryKind::Symlink | EntryKind::Other if ent.name.ends_with(".md") => {
+                EntryKind::Other if ent.name.ends_with(".md") => {
                     // `read` reports what cannot be read.
                     cx.read(&p, SourceFormat::Markdown);
                 }
@@ -1897,4 +2032,30 @@ fn normalized(cx: &Compiler<'_, '_>, path: &RepoPath) -> Option<String> {
         .read_text(path, crate::MAX_FILE_BYTES)
         .ok()
         .map(|t| t.text.replace("\r\n", "\n").trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::join_climbing;
+    use playbookdiff_model::RepoPath;
+
+    #[test]
+    fn join_climbing_names_places_above_the_root_with_dot_dot() {
+        let p = |s: &str| RepoPath::new(s).unwrap();
+        let j = |d: &RepoPath, r: &str, l| join_climbing(d, r, l).map(|p| p.to_string());
+        assert_eq!(
+            j(&RepoPath::root(), "../../a.md", 2).as_deref(),
+            Some("../../a.md")
+        );
+        assert_eq!(j(&RepoPath::root(), "../../a.md", 1), None);
+        assert_eq!(
+            j(&p("pkg"), "../../x/./a.md", 1).as_deref(),
+            Some("../x/a.md")
+        );
+        assert_eq!(j(&p("pkg"), "../a.md", 0).as_deref(), Some("a.md"));
+        let above = RepoPath::above_root(1, &p("sub"));
+        assert_eq!(j(&above, "../../b.md", 2).as_deref(), Some("../../b.md"));
+        assert_eq!(j(&above, "c.md", 1).as_deref(), Some("../sub/c.md"));
+        assert_eq!(j(&RepoPath::root(), "..", 1).as_deref(), Some(".."));
+    }
 }

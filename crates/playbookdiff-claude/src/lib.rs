@@ -29,7 +29,7 @@ use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::{AncestorPath, Ancestors, EntryKind, Repo, Resolved};
+use playbookdiff_source::{AncestorPath, Ancestors, EntryKind, Reach, Repo, Resolved};
 use std::collections::{HashMap, HashSet};
 
 /// Entry names whose presence makes a directory hold Claude Code
@@ -185,7 +185,8 @@ impl<'a, 'r> Compiler<'a, 'r> {
             Some(a) => out.assumptions.push(format!(
                 "Read above the repository root (--outside-root): CLAUDE.md, .claude/CLAUDE.md, .claude/rules, \
                  CLAUDE.local.md and .mcp.json of {} up to the filesystem root (excluded); their paths start with \
-                 `..`. Symbolic links there are not followed.",
+                 `..`. Symbolic links there are followed as Claude Code follows them, to the repository or a directory \
+                 above its root, never further.",
                 playbookdiff_model::remedy::count(a.len(), "directory", "directories")
             )),
         }
@@ -284,19 +285,57 @@ impl<'a, 'r> Compiler<'a, 'r> {
         format: SourceFormat,
     ) -> SourceRef {
         if path.is_above_root() {
-            return SourceRef::outside_root(path.clone(), scope, format);
+            let mut s = SourceRef::outside_root(path.clone(), scope, format);
+            s.resolved_path = match self.above_reach(path) {
+                Some(Reach::Above {
+                    real,
+                    via_link: true,
+                    ..
+                }) => Some(real.to_repo_path()),
+                Some(Reach::Repository { real, .. }) => Some(real),
+                _ => None,
+            };
+            return s;
         }
         let mut s = SourceRef::project(path.clone(), format);
         s.scope = scope;
-        if let Resolved::Inside {
-            real,
-            via_link: true,
-            ..
-        } = self.repo.resolve(path)
-        {
-            s.resolved_path = Some(real);
+        match self.repo.resolve(path) {
+            Resolved::Inside {
+                real,
+                via_link: true,
+                ..
+            } => s.resolved_path = Some(real),
+            Resolved::Outside { .. } => {
+                s.resolved_path = self.outside_target(path).map(|(real, _)| real);
+            }
+            _ => {}
         }
         s
+    }
+
+    /// Where the path `path` above the repository root leads once links are
+    /// followed, through the `--outside-root` view; `None` without it or
+    /// for a path inside the repository.
+    pub fn above_reach(&self, path: &RepoPath) -> Option<Reach> {
+        if !path.is_above_root() {
+            return None;
+        }
+        Some(self.outside?.resolve(&AncestorPath::from_repo_path(path)?))
+    }
+
+    /// With `--outside-root`, where a symbolic link inside the repository
+    /// that leaves it leads, when that is a place above the root the view
+    /// covers: its path there (`../../shared/a.md`) and kind. Claude Code
+    /// follows such a link (case `claude.c04_above_root_links`: a
+    /// `.claude/CLAUDE.md` linking outside loads with 2.1.197 and 2.1.332).
+    /// `None` without the flag, or when the link leads elsewhere.
+    pub fn outside_target(&self, path: &RepoPath) -> Option<(RepoPath, EntryKind)> {
+        let anc = self.outside?;
+        let abs = self.repo.tree().absolute_root()?.join(path.as_str());
+        match anc.resolve_abs(&abs, None) {
+            Reach::Above { real, kind, .. } => Some((real.to_repo_path(), kind)),
+            _ => None,
+        }
     }
 
     /// Reports why `path` (which exists as an index entry) cannot be read
@@ -308,6 +347,22 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 kind: playbookdiff_source::EntryKind::File,
                 ..
             } => true,
+            Resolved::Outside { .. } if self.outside_target(path).is_some() => {
+                match self.outside_target(path) {
+                    Some((_, EntryKind::File)) => true,
+                    Some((real, kind)) => {
+                        let effect = "Claude Code does not load it";
+                        let mut d = problems::not_a_file(path, kind, true, effect, format);
+                        d.message = format!(
+                            "{} (It leads to `{real}`, above the repository root.)",
+                            d.message
+                        );
+                        self.diag(d);
+                        false
+                    }
+                    None => false,
+                }
+            }
             r => {
                 let effect = format!("Claude Code loads nothing from {}", problems::quote(path));
                 if let Some(d) = problems::link_problem(&r, path, None, &effect, format) {
@@ -366,6 +421,13 @@ impl<'a, 'r> Compiler<'a, 'r> {
         if path.is_above_root() {
             return self.read_above_root(path, format);
         }
+        if self.outside.is_some() && matches!(self.repo.resolve(path), Resolved::Outside { .. }) {
+            // A link leaving the repository for a place above the root:
+            // read there, as Claude Code does.
+            if let Some((real, EntryKind::File)) = self.outside_target(path) {
+                return self.read_above_root(&real, format);
+            }
+        }
         match self.repo.read_text(path, MAX_FILE_BYTES) {
             Ok(t) => {
                 if t.invalid_utf8 {
@@ -390,14 +452,65 @@ impl<'a, 'r> Compiler<'a, 'r> {
     }
 
     /// [`Compiler::read`] of a file above the repository root, through the
-    /// [`Ancestors`] view (never a link, never over the size limit).
+    /// [`Ancestors`] view: symbolic links are followed as Claude Code
+    /// follows them (case `claude.c04_above_root_links`: a linked
+    /// `CLAUDE.md` and `.mcp.json` above the root load with 2.1.197 and
+    /// 2.1.332), to a place the view covers or into the repository, never
+    /// elsewhere; never over the size limit, never a file that is not
+    /// regular. A link's target is in the entry's `resolvedPath`.
     fn read_above_root(
         &mut self,
         path: &RepoPath,
         format: SourceFormat,
     ) -> Option<std::sync::Arc<playbookdiff_source::TextFile>> {
-        let (anc, at) = (self.outside?, AncestorPath::from_repo_path(path)?);
-        match anc.read_file(&at, MAX_FILE_BYTES) {
+        let anc = self.outside?;
+        let at = AncestorPath::from_repo_path(path)?;
+        let real = match anc.resolve(&at) {
+            Reach::Missing => return None,
+            Reach::Repository { real, .. } => return self.read(&real, format),
+            Reach::Above {
+                real,
+                kind: EntryKind::File,
+                ..
+            } => real,
+            Reach::Above { kind, via_link, .. } => {
+                let mut d = problems::not_a_file(
+                    path,
+                    kind,
+                    via_link,
+                    "Claude Code does not load it",
+                    format,
+                );
+                mark_outside(&mut d);
+                self.diag(d);
+                return None;
+            }
+            r => {
+                let why = match r {
+                    Reach::Dangling => (
+                        DiagnosticCode::SymlinkDangling,
+                        "is a symbolic link to nothing, so Claude Code loads nothing from it",
+                    ),
+                    Reach::Loop => (
+                        DiagnosticCode::SymlinkLoop,
+                        "is a symbolic link that loops (or chains too many links), so Claude Code loads nothing from it",
+                    ),
+                    _ => (
+                        DiagnosticCode::SymlinkOutsideRepository,
+                        "is a symbolic link that leads out of the directories the analysis reads (the repository and \
+                         those above its root): Claude Code follows it, the analysis does not, so what it adds is unknown",
+                    ),
+                };
+                let d = Diagnostic::new(why.0, format!("`{path}` {}.", why.1)).at(self.source_ref(
+                    path,
+                    SourceScope::Project,
+                    format,
+                ));
+                self.diag(d);
+                return None;
+            }
+        };
+        match anc.read_file(&real, MAX_FILE_BYTES) {
             Ok(bytes) => {
                 let t = playbookdiff_source::TextFile::from_bytes(&bytes);
                 if t.invalid_utf8 {
@@ -408,19 +521,6 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 Some(std::sync::Arc::new(t))
             }
             Err(playbookdiff_source::SourceError::NotFound(_)) => None,
-            Err(_) if self.kind_at(path) == Some(EntryKind::Symlink) => {
-                let d = Diagnostic::new(
-                    DiagnosticCode::Unreadable,
-                    format!(
-                        "`{path}` is a symbolic link above the repository root; Claude Code follows it, the analysis \
-                         does not (it follows no link there), so what it adds is unknown."
-                    ),
-                )
-                .at(self.source_ref(path, SourceScope::Project, format))
-                .with_severity(playbookdiff_model::Severity::Info);
-                self.diag(d);
-                None
-            }
             Err(e) => {
                 let effect =
                     "Claude Code may read it; the analysis does not, so its content is unknown";

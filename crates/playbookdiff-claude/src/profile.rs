@@ -38,6 +38,12 @@ pub enum Fact {
     /// and `1`/`0` besides `true`/`false`. Before, only a YAML boolean
     /// counts: under YAML 1.2, `yes` is the text "yes" and is ignored.
     LenientFrontMatterBooleans,
+    /// A rule reached through a symbolic link (a linked `.md` file, a
+    /// linked directory in a rules root, or a linked `.claude/rules`)
+    /// loads only when the link's target lies inside the launch directory;
+    /// other links are skipped. Before, every link is followed, wherever it
+    /// leads.
+    RuleLinksInsideCwdOnly,
 }
 
 /// One row of the table: `fact` holds from release `since` (inclusive)
@@ -82,6 +88,15 @@ const TABLE: &[Row] = &[
                    `skill_invocation`): with 2.1.332 `disable-model-invocation: yes` keeps the skill from the model, \
                    2.1.197 lists it",
     },
+    Row {
+        fact: Fact::RuleLinksInsideCwdOnly,
+        since: "2.1.332",
+        until: None,
+        evidence: "observed (case `claude.c04_above_root_links`, also `.in-pkg`): 2.1.197 loads every linked rule, \
+                   above the root, inside the repository and leaving it, named by the link's target; 2.1.332 loads \
+                   the linked rules whose target is inside the launch directory and skips the others (launched in \
+                   `pkg`, even those inside the repository); the first release that skips is not pinned down",
+    },
 ];
 
 /// The behaviour of one profiled Claude Code release, read from [`TABLE`].
@@ -120,6 +135,7 @@ mod tests {
             Fact::SkillDisplayLabel,
             Fact::SkillListingOnePerName,
             Fact::LenientFrontMatterBooleans,
+            Fact::RuleLinksInsideCwdOnly,
         ] {
             assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
         }

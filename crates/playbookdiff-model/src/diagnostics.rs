@@ -260,11 +260,20 @@ declare_codes! {
     /// A file is not valid UTF-8. Invalid sequences are replaced by U+FFFD
     /// in the analysis; the agent may read it differently.
     InvalidUtf8 = "invalid-utf8", Warning, RepositoryProblem, any, "0.1.0", "a file is not valid UTF-8";
-    /// A symbolic link points outside the repository. The agents follow it
-    /// and receive its target wherever that exists on the machine (Codex
-    /// 0.171.0 and OpenCode 1.18.33 load `loop/AGENTS.md -> /tmp/outside.md`
-    /// from `loop`); PlaybookDiff never reads outside the repository, so
-    /// what the agent receives there is unknown to the analysis.
+    /// A symbolic link points outside the repository. The agent follows it
+    /// and receives its target wherever that exists on the machine;
+    /// PlaybookDiff does not read outside the repository (with `--mode
+    /// local --outside-root` the Claude Code adapter reads a target in a
+    /// directory above the root instead of reporting it), so what the agent
+    /// receives there is unknown to the analysis. Evidence, per harness and
+    /// release: oracle case `claude.c04_above_root_links`, where
+    /// `.claude/CLAUDE.md` links outside the repository (Claude Code 2.1.197
+    /// and 2.1.332 load its target) and `AGENTS.md` does too (Codex 0.142.3
+    /// and 0.171.0 load its target); OpenCode 1.18.33 and Codex 0.171.0
+    /// load `loop/AGENTS.md -> /tmp/outside.md` from `loop`. Not reported
+    /// for a `.claude/rules` link that the release skips (Claude Code
+    /// 2.1.332 skips a rule link leading out of the launch directory): that
+    /// link gets `rule-symlink-conflict` instead.
     SymlinkOutsideRepository = "symlink-outside-repository", Warning, RepositoryProblem, any, "0.1.0", "a symbolic link points outside the repository";
     /// A symbolic link points at nothing. The agent cannot load it either.
     SymlinkDangling = "symlink-dangling", Warning, RepositoryProblem, any, "0.1.0", "a symbolic link points at a path that does not exist";
@@ -420,10 +429,18 @@ declare_codes! {
     /// A path pattern is invalid (e.g. an unclosed bracket). It matches
     /// nothing, as documented. Escape `[` as `\[`. Source: harness facts A3.
     InvalidGlob = "invalid-glob", Warning, RepositoryProblem, any, "0.1.0", "a path pattern is invalid and matches nothing";
-    /// A `.claude/rules` entry is a symbolic link. The documentation says
-    /// links are followed with cycle detection; users report them skipped
-    /// (anthropics/claude-code#90523, anthropics/claude-code#88405). The analysis follows the documentation.
-    RuleSymlinkConflict = "rule-symlink-conflict", Info, Limit, "claude-code", "0.1.0", "a symlinked rule: documentation and reports disagree";
+    /// A `.claude/rules` entry (or a `.claude/rules` directory above the
+    /// repository root) is a symbolic link. The documentation says links
+    /// are followed with cycle detection; users report them skipped
+    /// (anthropics/claude-code#90523, anthropics/claude-code#88405). Both
+    /// are right, depending on the release: observed with the oracle (case
+    /// `claude.c04_above_root_links` and its `.in-pkg` launch), 2.1.197
+    /// follows every link, wherever it leads, and names the rule by the
+    /// link's target; 2.1.332 follows a link only when its target lies
+    /// inside the launch directory and skips the others, even targets
+    /// elsewhere in the repository. The analysis does what the profiled
+    /// release does and says which.
+    RuleSymlinkConflict = "rule-symlink-conflict", Info, Limit, "claude-code", "0.1.0", "a symlinked rule: followed or skipped, by release and by where it leads";
     /// A rules root has subdirectories; the order of rules across them is
     /// undocumented. The analysis orders by path. Source: spec 000 fixture
     /// checklist ("recursive rule ordering").

@@ -33,7 +33,7 @@ pub mod visibility;
 
 pub use git::{is_lfs_pointer, CommitId, GitError, GitRepository, GitTree};
 pub use index::{Repo, Resolved, WalkCause, WalkProblem};
-pub use outside::{AncestorPath, Ancestors};
+pub use outside::{AncestorPath, Ancestors, Reach};
 pub use text::TextFile;
 pub use tree::{DirEntry, EntryKind, IoKind, SourceError, SourceTree, Stat, WorkingTree};
 pub use visibility::{FileRule, GitView, RepoOptions, Visibility, WalkScope};

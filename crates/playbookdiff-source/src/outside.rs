@@ -16,8 +16,12 @@
 //!
 //! Bounded like the repository's own reads: files over the caller's limit
 //! are refused unread, entries that are not regular files are never
-//! opened, and a symbolic link is never followed (`read_file` and
-//! `list_dir` refuse it, `stat` reports it). Nothing here writes.
+//! opened. `read_file` and `list_dir` refuse a symbolic link and `stat`
+//! reports it; [`Ancestors::resolve`] follows links the way Claude Code does
+//! (case `claude.c04_above_root_links`), with the system's bound on chained
+//! links, and says where they lead: a place the view covers (read then by
+//! its real path), the repository, or elsewhere (never read). Nothing here
+//! writes.
 
 use crate::tree::{io_err, kind_of, read_regular, DirEntry, EntryKind, IoKind, SourceError, Stat};
 use playbookdiff_model::RepoPath;
@@ -77,6 +81,9 @@ impl AncestorPath {
 /// the filesystem root, nearest first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ancestors {
+    /// The repository root the view is above (`None`: a view built without
+    /// one, which never reaches into a repository).
+    root: Option<PathBuf>,
     /// `dirs[i]` is the directory `i + 1` levels above the root.
     dirs: Vec<PathBuf>,
     /// The names of the directories from each ancestor down to the root:
@@ -108,7 +115,11 @@ impl Ancestors {
             dirs.push(parent.to_path_buf());
             here = parent;
         }
-        Ancestors { dirs, names }
+        Ancestors {
+            root: Some(root.to_path_buf()),
+            dirs,
+            names,
+        }
     }
 
     /// Only the nearest `levels` of these ancestors (all of them when there
@@ -208,6 +219,115 @@ impl Ancestors {
     }
 }
 
+/// Where a path above the repository root leads once symbolic links are
+/// followed ([`Ancestors::resolve`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// A place the view covers, above the root.
+    Above {
+        /// The real place, every link resolved (the nearest ancestor that
+        /// holds it names it).
+        real: AncestorPath,
+        /// Its kind (never `Symlink`).
+        kind: EntryKind,
+        /// True when a link was followed on the way.
+        via_link: bool,
+    },
+    /// A link on the way leads into the repository itself.
+    Repository {
+        /// The real path in the repository.
+        real: RepoPath,
+        /// Its kind (never `Symlink`).
+        kind: EntryKind,
+    },
+    /// A link on the way leads out of every directory the view covers
+    /// (nor into the repository): not followed, and its target is not named
+    /// (it is a machine path).
+    Elsewhere,
+    /// Nothing is there.
+    Missing,
+    /// The path is a symbolic link that points at nothing.
+    Dangling,
+    /// Links loop, or cannot be followed (the system's own bound of chained
+    /// links, 40 on Linux, applies).
+    Loop,
+}
+
+impl Ancestors {
+    /// Follows the symbolic links of `p` with the system's `realpath` (links
+    /// are read, no file is opened) and says where they lead: a place above
+    /// the root that the view covers, the repository, or elsewhere. This is
+    /// how Claude Code reads a linked `CLAUDE.md`, `.mcp.json` or rules
+    /// directory above the root (case `claude.c04_above_root_links`,
+    /// 2.1.197 and 2.1.332). Nothing is written.
+    pub fn resolve(&self, p: &AncestorPath) -> Reach {
+        let Ok(abs) = self.abs(p) else {
+            return Reach::Missing;
+        };
+        self.resolve_abs(&abs, Some(p))
+    }
+
+    /// [`Ancestors::resolve`] of an absolute path, such as the target of a
+    /// link inside the repository that leaves it. `lexical`, when given, is
+    /// the place `abs` names before links are followed (for `via_link`).
+    pub fn resolve_abs(&self, abs: &Path, lexical: Option<&AncestorPath>) -> Reach {
+        let real = match std::fs::canonicalize(abs) {
+            Ok(r) => r,
+            Err(e) => {
+                let link = std::fs::symlink_metadata(abs).is_ok_and(|m| m.file_type().is_symlink());
+                return match (link, e.kind()) {
+                    (true, std::io::ErrorKind::NotFound) => Reach::Dangling,
+                    (true, _) => Reach::Loop,
+                    _ => Reach::Missing,
+                };
+            }
+        };
+        let kind = match std::fs::symlink_metadata(&real) {
+            Ok(m) => kind_of(m.file_type()),
+            Err(_) => return Reach::Missing,
+        };
+        let canon = |d: &Path| std::fs::canonicalize(d).unwrap_or_else(|_| d.to_path_buf());
+        if let Some(root) = &self.root {
+            if let Ok(rest) = real.strip_prefix(canon(root)) {
+                return match rest
+                    .to_str()
+                    .and_then(|r| RepoPath::new(if r.is_empty() { "." } else { r }))
+                {
+                    Some(real) => Reach::Repository { real, kind },
+                    None => Reach::Elsewhere,
+                };
+            }
+        }
+        for (i, d) in self.dirs.iter().enumerate() {
+            let Ok(rest) = real.strip_prefix(canon(d)) else {
+                continue;
+            };
+            let rel = rest.to_str().map(|r| if r.is_empty() { "." } else { r });
+            let Some(place) = rel.and_then(|r| AncestorPath::new(i + 1, r)) else {
+                return Reach::Elsewhere;
+            };
+            let via_link = lexical.is_none_or(|l| {
+                let base = l.levels_up.checked_sub(1).and_then(|j| self.dirs.get(j));
+                let lex = base.map(|b| {
+                    let b = canon(b);
+                    if l.rel.is_root() {
+                        b
+                    } else {
+                        b.join(l.rel.as_str())
+                    }
+                });
+                lex.as_ref() != Some(&real)
+            });
+            return Reach::Above {
+                real: place,
+                kind,
+                via_link,
+            };
+        }
+        Reach::Elsewhere
+    }
+}
+
 fn err(p: &AncestorPath, e: std::io::Error) -> SourceError {
     io_err(&p.to_repo_path(), e)
 }
@@ -252,5 +372,69 @@ mod tests {
             AncestorPath::from_repo_path(&RepoPath::new("CLAUDE.md").unwrap()),
             None
         );
+    }
+    #[cfg(unix)]
+    #[test]
+    fn resolve_follows_links_above_the_root_and_says_where_they_lead() {
+        use std::os::unix::fs::symlink;
+        let t = tempfile::tempdir().unwrap();
+        let outer = std::fs::canonicalize(t.path()).unwrap().join("outer");
+        let mid = outer.join("mid");
+        let repo = mid.join("repo");
+        std::fs::create_dir_all(repo.join("docs")).unwrap();
+        std::fs::create_dir_all(outer.join("shared/rules")).unwrap();
+        std::fs::write(outer.join("shared/notes.md"), "notes").unwrap();
+        std::fs::write(mid.join("plain.md"), "plain").unwrap();
+        std::fs::write(repo.join("docs/in.md"), "in").unwrap();
+        symlink("../shared/notes.md", mid.join("CLAUDE.md")).unwrap();
+        symlink("shared/rules", outer.join("rules")).unwrap();
+        symlink("repo/docs/in.md", mid.join("into-repo.md")).unwrap();
+        symlink("missing.md", mid.join("dangling.md")).unwrap();
+        symlink("loop-b", mid.join("loop-a")).unwrap();
+        symlink("loop-a", mid.join("loop-b")).unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::write(elsewhere.path().join("x.md"), "x").unwrap();
+        symlink(elsewhere.path().join("x.md"), mid.join("far.md")).unwrap();
+        let a = Ancestors::of(&repo).nearest(2);
+        let at = |l: usize, r: &str| AncestorPath::new(l, r).unwrap();
+        assert_eq!(
+            a.resolve(&at(1, "CLAUDE.md")),
+            Reach::Above {
+                real: at(2, "shared/notes.md"),
+                kind: EntryKind::File,
+                via_link: true
+            }
+        );
+        assert_eq!(
+            a.resolve(&at(1, "plain.md")),
+            Reach::Above {
+                real: at(1, "plain.md"),
+                kind: EntryKind::File,
+                via_link: false
+            }
+        );
+        assert_eq!(
+            a.resolve(&at(2, "rules")),
+            Reach::Above {
+                real: at(2, "shared/rules"),
+                kind: EntryKind::Dir,
+                via_link: true
+            }
+        );
+        assert_eq!(
+            a.resolve(&at(1, "into-repo.md")),
+            Reach::Repository {
+                real: RepoPath::new("docs/in.md").unwrap(),
+                kind: EntryKind::File
+            }
+        );
+        assert_eq!(a.resolve(&at(1, "dangling.md")), Reach::Dangling);
+        assert_eq!(a.resolve(&at(1, "loop-a")), Reach::Loop);
+        assert_eq!(a.resolve(&at(1, "far.md")), Reach::Elsewhere);
+        assert_eq!(a.resolve(&at(1, "absent.md")), Reach::Missing);
+        // Beyond the view's bound (`nearest(2)`), a place is elsewhere.
+        symlink(t.path().join("outer/../top.md"), mid.join("up.md")).unwrap();
+        std::fs::write(t.path().join("top.md"), "top").unwrap();
+        assert_eq!(a.resolve(&at(1, "up.md")), Reach::Elsewhere);
     }
 }

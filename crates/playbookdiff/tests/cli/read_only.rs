@@ -234,22 +234,57 @@ fn compiling_with_outside_root_changes_nothing_above_the_root() {
         dir.path().join("CLAUDE.local.md"),
     )
     .unwrap();
+    // Links the view follows (as Claude Code does), bounded: one to a FIFO
+    // (opening it would block until the timeout), a loop of two links, a
+    // rules subdirectory linking back to its own `.claude` (listed once),
+    // and the repository's own `.claude/CLAUDE.md` leaving it for the FIFO.
+    playbookdiff_testkit::fs::fifo(dir.path(), "pipe");
+    symlink(
+        dir.path().join("pipe"),
+        dir.path().join(".claude/CLAUDE.md"),
+    )
+    .unwrap();
+    symlink("loop-b.md", dir.path().join(".claude/rules/loop-a.md")).unwrap();
+    symlink("loop-a.md", dir.path().join(".claude/rules/loop-b.md")).unwrap();
+    symlink("..", dir.path().join(".claude/rules/back")).unwrap();
+    std::fs::create_dir_all(repo.join(".claude")).unwrap();
+    symlink("../../pipe", repo.join(".claude/CLAUDE.md")).unwrap();
     let before = snapshot(dir.path());
-    for extra in [
-        vec!["compile", "--harness", "claude-code"],
-        vec!["compile", "--harness", "claude-code", "--format", "json"],
-        vec!["check"],
-        vec![],
-    ] {
-        let out = Command::cargo_bin("playbookdiff")
-            .unwrap()
-            .args(&extra)
-            .arg(&repo)
-            .args(["--mode", "local", "--outside-root", "--cwd", "apps/api"])
-            .timeout(std::time::Duration::from_secs(120))
-            .output()
-            .unwrap();
-        assert!(matches!(out.status.code(), Some(0 | 1)), "{extra:?}");
+    for outside_root in [true, false] {
+        for extra in [
+            vec!["compile", "--harness", "claude-code"],
+            vec!["compile", "--harness", "claude-code", "--format", "json"],
+            vec![
+                "compile",
+                "--harness",
+                "claude-code",
+                "--agent-version",
+                "claude-code=2.1.197",
+            ],
+            vec!["check"],
+            vec![],
+        ] {
+            let out = Command::cargo_bin("playbookdiff")
+                .unwrap()
+                .args(&extra)
+                .arg(&repo)
+                .args(["--mode", "local", "--cwd", "apps/api"])
+                .args(outside_root.then_some("--outside-root"))
+                .timeout(std::time::Duration::from_secs(120))
+                .output()
+                .unwrap();
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{extra:?} {outside_root}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let text = String::from_utf8_lossy(&out.stdout);
+            // Without the flag, nothing above the root is named.
+            if !outside_root {
+                assert!(!text.contains("../CLAUDE.md"), "{extra:?}");
+                assert!(!text.contains("Above rule."), "{extra:?}");
+            }
+        }
     }
     assert_unchanged(&before, &snapshot(dir.path()));
 }

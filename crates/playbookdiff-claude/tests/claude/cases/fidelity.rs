@@ -1079,3 +1079,162 @@ fn settled_a_reject_beats_enabling() {
         assert_eq!(state(&cfg, "docs"), Effective, "{v}");
     }
 }
+
+/// C4 with links (case `claude.c04_above_root_links`, recorded with both
+/// versions, launched at the root, in `pkg` and reading `pkg/x.ts`): with
+/// `--outside-root` the view above the root follows links as Claude Code
+/// does. A linked `../CLAUDE.md` and a linked `../../.mcp.json` load with
+/// both releases, named by the link, the target in `resolvedPath`;
+/// `.claude/CLAUDE.md`, a link leaving the repository, is read where it
+/// leads. Linked rules (`../.claude/rules/linked.md`, the linked
+/// `../../.claude/rules`, `.claude/rules/out.md` leaving the repository)
+/// load with 2.1.197 only; 2.1.332 loads just the rule links whose target
+/// lies inside the launch directory. `@../../shared/imported.md` climbs
+/// above the root: read through the view as an external import (it needs
+/// an approval, so it is conditional); without the flag it is reported as
+/// climbing above the root and nothing above is opened.
+#[test]
+fn c04_outside_root_follows_links_as_the_release_does() {
+    use playbookdiff_adapter::{Adapter, Inputs};
+    let dir = std::fs::canonicalize(fixture("c04_above_root_links").join("mid/repo")).unwrap();
+    let tree = playbookdiff_source::WorkingTree::open(&dir).unwrap();
+    let above = playbookdiff_source::Ancestors::of(&dir).nearest(2);
+    let repo = playbookdiff_source::Repo::new(&tree);
+    for v in VERSIONS {
+        let compile = |ctx: Ctx| {
+            playbookdiff_claude::ADAPTER.compile_with(
+                &repo,
+                &ctx.version(v).context(),
+                &Inputs {
+                    version: Some(v),
+                    outside_root: Some(&above),
+                    ..Inputs::default()
+                },
+            )
+        };
+        let cfg = compile(at_root().local());
+        let want: &[&str] = if v == "2.1.197" {
+            &[
+                "../../.claude/rules/linked-dir-rule.md",
+                "../CLAUDE.md",
+                "../.claude/rules/above.md",
+                "../.claude/rules/linked.md",
+                "CLAUDE.md",
+                ".claude/CLAUDE.md",
+                ".claude/rules/inner-dir/dir-rule.md",
+                ".claude/rules/inner.md",
+                ".claude/rules/out.md",
+            ]
+        } else {
+            &[
+                "../CLAUDE.md",
+                "../.claude/rules/above.md",
+                "CLAUDE.md",
+                ".claude/CLAUDE.md",
+                ".claude/rules/inner-dir/dir-rule.md",
+                ".claude/rules/inner.md",
+            ]
+        };
+        assert_eq!(chain(&cfg), want, "{v}");
+        let resolved = |p: &str| {
+            one(&cfg, p)
+                .source
+                .resolved_path
+                .as_ref()
+                .map(|r| r.to_string())
+        };
+        assert_eq!(
+            resolved("../CLAUDE.md").as_deref(),
+            Some("../../shared/notes.md")
+        );
+        assert!(one(&cfg, "../CLAUDE.md")
+            .content
+            .starts_with("# Linked parent notes"));
+        assert_eq!(
+            resolved(".claude/CLAUDE.md").as_deref(),
+            Some("../../shared/dot-claude.md")
+        );
+        assert!(diags_at(&cfg, D::SymlinkOutsideRepository, ".claude/CLAUDE.md").is_empty());
+        if v == "2.1.197" {
+            assert_eq!(
+                resolved("../../.claude/rules/linked-dir-rule.md").as_deref(),
+                Some("../../shared/rules/linked-dir-rule.md")
+            );
+            assert_eq!(
+                resolved(".claude/rules/out.md").as_deref(),
+                Some("../../shared/out-rule.md")
+            );
+        } else {
+            for link in [
+                "../.claude/rules/linked.md",
+                "../../.claude/rules",
+                ".claude/rules/out.md",
+            ] {
+                let d = diags_at(&cfg, D::RuleSymlinkConflict, link);
+                assert_eq!(d.len(), 1, "{link}");
+                assert_says(d[0], "not loaded");
+            }
+        }
+        let mut servers: Vec<(String, String, Option<String>)> = cfg
+            .mcp_servers
+            .iter()
+            .map(|s| {
+                (
+                    s.name.clone(),
+                    s.source.path.to_string(),
+                    s.source.resolved_path.as_ref().map(|r| r.to_string()),
+                )
+            })
+            .collect();
+        servers.sort();
+        assert_eq!(
+            servers,
+            [
+                (
+                    "outer-linked".to_string(),
+                    "../../.mcp.json".to_string(),
+                    Some("../../shared/mcp.json".to_string())
+                ),
+                ("parent-srv".to_string(), "../.mcp.json".to_string(), None)
+            ],
+            "{v}"
+        );
+        // Imports that climb above the root, and one in the linked parent
+        // file (resolved from the link's target, fidelity C11): external,
+        // so conditional, as `-p` does not load them.
+        for p in ["../../shared/imported.md", "../../shared/parent-import.md"] {
+            let i = one(&cfg, p);
+            assert_eq!(i.applicability, Conditional, "{v} {p}");
+        }
+        assert_eq!(diags(&cfg, D::ImportOutsideCwd).len(), 2, "{v}");
+        assert!(diags(&cfg, D::ImportOutsideRepository).is_empty(), "{v}");
+
+        // The parent's path-scoped rule loads for `pkg/x.ts`.
+        let cfg = compile(at_root().local().target("pkg/x.ts"));
+        let scoped = one(&cfg, "../.claude/rules/scoped.md");
+        assert_eq!(
+            (scoped.load_phase, scoped.applicability),
+            (OnDemand, Effective),
+            "{v}"
+        );
+
+        // Without the flag: nothing above is read, the climbing import and
+        // the link leaving the repository are reported.
+        let cfg =
+            playbookdiff_claude::ADAPTER.compile(&repo, &at_root().local().context(), Some(v));
+        assert!(chain(&cfg).iter().all(|p| !p.starts_with("..")), "{v}");
+        assert!(
+            !chain(&cfg).contains(&".claude/CLAUDE.md".to_string()),
+            "{v}"
+        );
+        assert_eq!(
+            diags_at(&cfg, D::SymlinkOutsideRepository, ".claude/CLAUDE.md").len(),
+            1,
+            "{v}"
+        );
+        let climbing = diags(&cfg, D::ImportOutsideRepository);
+        assert_eq!(climbing.len(), 1, "{v}");
+        assert_says(climbing[0], "climbs above the repository root");
+        assert!(cfg.mcp_servers.is_empty(), "{v}");
+    }
+}

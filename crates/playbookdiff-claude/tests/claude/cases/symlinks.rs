@@ -4,59 +4,92 @@
 use crate::common::*;
 use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*};
 
+const VERSIONS: [&str; 2] = ["2.1.197", "2.1.332"];
+
+/// Rule links by release (case `claude.c04_above_root_links`, recorded
+/// with both): 2.1.197 follows every link; 2.1.332 follows those whose
+/// target lies inside the launch directory and skips the others, so
+/// launched in `sub` it loads no linked rule. Each link gets a note saying
+/// which; a broken link is still reported, a link leaving the repository
+/// gets `symlink-outside-repository` only where the release follows it.
 #[test]
-fn symlinked_rules_are_followed_as_documented_and_each_link_names_the_conflict() {
+fn symlinked_rules_are_followed_or_skipped_by_release_and_each_link_names_it() {
     // Field report 8: the docs say links are followed, users report them skipped.
     let t = rule_symlinks();
-    let cfg = compile_dir(t.path(), &at_root());
-    assert_eq!(
-        received_paths(&cfg),
-        [
-            ".claude/rules/extra/logging.md",
-            ".claude/rules/local.md",
-            ".claude/rules/security.md"
-        ]
-    );
-    let sec = one(&cfg, ".claude/rules/security.md");
-    assert_eq!(
-        sec.source.resolved_path.as_ref().map(|p| p.as_str()),
-        Some("shared/rules/security.md")
-    );
-    assert_eq!(sec.content, "# Security");
-    let log = one(&cfg, ".claude/rules/extra/logging.md");
-    assert_eq!(
-        log.source.resolved_path.as_ref().map(|p| p.as_str()),
-        Some("shared/rules/extra/logging.md")
-    );
-    assert!(one(&cfg, ".claude/rules/local.md")
-        .source
-        .resolved_path
-        .is_none());
-
-    for link in [
-        ".claude/rules/security.md",
-        ".claude/rules/extra",
-        ".claude/rules/dangling.md",
-        ".claude/rules/outside.md",
-    ] {
-        let d = diags_at(&cfg, D::RuleSymlinkConflict, link);
-        assert_eq!(d.len(), 1, "{link}");
-        assert_says(d[0], "follow");
-        assert_says(d[0], "skipped");
+    std::fs::create_dir_all(t.path().join("sub")).unwrap();
+    for v in VERSIONS {
+        let cfg = compile_dir(t.path(), &at_root().version(v));
+        assert_eq!(
+            received_paths(&cfg),
+            [
+                ".claude/rules/extra/logging.md",
+                ".claude/rules/local.md",
+                ".claude/rules/security.md"
+            ],
+            "{v}"
+        );
+        let sec = one(&cfg, ".claude/rules/security.md");
+        assert_eq!(
+            sec.source.resolved_path.as_ref().map(|p| p.as_str()),
+            Some("shared/rules/security.md")
+        );
+        assert_eq!(sec.content, "# Security");
+        let log = one(&cfg, ".claude/rules/extra/logging.md");
+        assert_eq!(
+            log.source.resolved_path.as_ref().map(|p| p.as_str()),
+            Some("shared/rules/extra/logging.md")
+        );
+        assert!(one(&cfg, ".claude/rules/local.md")
+            .source
+            .resolved_path
+            .is_none());
+        let skips = v != "2.1.197";
+        for link in [
+            ".claude/rules/security.md",
+            ".claude/rules/extra",
+            ".claude/rules/dangling.md",
+            ".claude/rules/outside.md",
+        ] {
+            let d = diags_at(&cfg, D::RuleSymlinkConflict, link);
+            assert_eq!(d.len(), 1, "{link}");
+            assert_says(d[0], "follow");
+            assert_says(d[0], v);
+        }
+        assert_says(
+            diags_at(&cfg, D::RuleSymlinkConflict, ".claude/rules/outside.md")[0],
+            if skips {
+                "not loaded"
+            } else {
+                "every rule link"
+            },
+        );
+        assert_eq!(
+            diags_at(&cfg, D::SymlinkDangling, ".claude/rules/dangling.md").len(),
+            1
+        );
+        assert_eq!(
+            diags_at(
+                &cfg,
+                D::SymlinkOutsideRepository,
+                ".claude/rules/outside.md"
+            )
+            .len(),
+            usize::from(!skips),
+            "{v}"
+        );
+        // Launched in `sub`: the targets lie outside the launch directory.
+        let cfg = compile_dir(t.path(), &at_root().cwd("sub").version(v));
+        let want: &[&str] = if skips {
+            &[".claude/rules/local.md"]
+        } else {
+            &[
+                ".claude/rules/extra/logging.md",
+                ".claude/rules/local.md",
+                ".claude/rules/security.md",
+            ]
+        };
+        assert_eq!(received_paths(&cfg), want, "{v}");
     }
-    assert_eq!(
-        diags_at(&cfg, D::SymlinkDangling, ".claude/rules/dangling.md").len(),
-        1
-    );
-    assert_eq!(
-        diags_at(
-            &cfg,
-            D::SymlinkOutsideRepository,
-            ".claude/rules/outside.md"
-        )
-        .len(),
-        1
-    );
 }
 
 #[test]
