@@ -231,7 +231,8 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
                          here); use a `${{VAR}}` placeholder and keep the value in the environment."
                     ),
                 )
-                .at(src.clone()),
+                .at(src.clone())
+                .about(name.as_str()),
             );
         }
         if !skipped {

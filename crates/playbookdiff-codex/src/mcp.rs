@@ -248,6 +248,12 @@ struct Field<'l, 'a> {
 }
 
 impl Field<'_, '_> {
+    /// The key path this field is, below `mcp_servers` (`t.env.TOKEN`):
+    /// the diagnostics' subject.
+    fn subject(&self) -> String {
+        format!("{}.{}", self.server, self.key)
+    }
+
     fn at(&self) -> String {
         format!(
             "`mcp_servers.{}.{}` in {}",
@@ -277,7 +283,8 @@ impl Field<'_, '_> {
                 DiagnosticCode::McpLiteralSecret,
                 format!("{} holds a literal {what} that looks like a secret; it is redacted here but committed in the repository, so rotate it and pass it through {remedy} instead.", self.at()),
             )
-            .at(self.source.clone()),
+            .at(self.source.clone())
+            .about(self.subject()),
         );
     }
 
@@ -303,7 +310,11 @@ impl Field<'_, '_> {
                 format!("{} must name an environment variable, but holds a value that is not a variable name; it is redacted here; write the variable's name and keep the value in the environment.", self.at()),
             )
         };
-        cx.diag(Diagnostic::new(code, msg).at(self.source.clone()));
+        cx.diag(
+            Diagnostic::new(code, msg)
+                .at(self.source.clone())
+                .about(self.subject()),
+        );
     }
 }
 

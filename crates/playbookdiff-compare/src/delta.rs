@@ -684,6 +684,10 @@ pub struct DiffProblem {
     /// The file (and lines) it is about, when it is about one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceRef>,
+    /// What in that file it is about (an MCP server, a key), when the
+    /// diagnostic says (`Diagnostic::subject`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
     /// The launch directories it is reported from, sorted.
     pub directories: Vec<RepoPath>,
     /// The ids of the head's findings whose evidence is in the same file
@@ -695,6 +699,17 @@ pub struct DiffProblem {
 }
 
 impl DiffProblem {
+    /// The first reporting harness's diagnostic it stands for (code,
+    /// severity, message, file and subject), for reports that show
+    /// diagnostics.
+    pub fn diagnostic(&self) -> playbookdiff_model::Diagnostic {
+        let mut d = playbookdiff_model::Diagnostic::new(self.code, self.message.clone())
+            .with_severity(self.severity);
+        d.source = self.source.clone();
+        d.subject = self.subject.clone();
+        d
+    }
+
     /// How much it weighs against `fail-on`: an `error` (the harness loses
     /// configuration or does not start) as a `high` finding, a `warning`
     /// as a `medium` one; both are actionable.
@@ -757,12 +772,18 @@ impl ProblemDelta {
 }
 
 /// A problem's identity across launch directories (and revisions): its
-/// code, the file it is about, and, within one revision, its first line.
-/// The message does not count (it names the launch directory). Across
-/// revisions ([`ProblemSet::new`]) the line does not count either (it
-/// moves when text above it changes), so two problems of one code about
-/// one file are one there.
-type ProblemKey = (DiagnosticCode, Option<RepoPath>, Option<u32>);
+/// code, the file it is about, what in that file it is about (the
+/// diagnostic's `subject`: an MCP server, a key), and, within one
+/// revision, its first line. The message does not count (it names the
+/// launch directory). Across revisions ([`ProblemSet::new`]) the line
+/// does not count either (it moves when text above it changes), so two
+/// problems of one code about one file and one subject are one there.
+type ProblemKey = (
+    DiagnosticCode,
+    Option<RepoPath>,
+    Option<String>,
+    Option<u32>,
+);
 
 /// True for a problem in the repository: a warning or error diagnostic of
 /// kind `repository-problem`.
@@ -815,13 +836,19 @@ impl ProblemSet {
         } else {
             None
         };
-        let key = (d.code, d.source.as_ref().map(|s| s.path.clone()), line);
+        let key = (
+            d.code,
+            d.source.as_ref().map(|s| s.path.clone()),
+            d.subject.clone(),
+            line,
+        );
         let e = self.by_key.entry(key).or_insert_with(|| DiffProblem {
             code: d.code,
             severity: d.severity,
             harnesses: Vec::new(),
             message: d.message.clone(),
             source: d.source.clone(),
+            subject: d.subject.clone(),
             directories: Vec::new(),
             findings: Vec::new(),
         });
@@ -854,6 +881,7 @@ impl ProblemSet {
                     p.source.as_ref().map(|s| s.path.clone()),
                     p.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
                     p.code.as_str(),
+                    p.subject.clone(),
                 )
             };
             key(a).cmp(&key(b))
@@ -881,11 +909,13 @@ pub fn problem_delta(base: ProblemSet, head: ProblemSet) -> ProblemDelta {
                 a.severity,
                 a.code.as_str(),
                 a.source.as_ref().map(|s| &s.path),
+                &a.subject,
             )
                 .cmp(&(
                     b.severity,
                     b.code.as_str(),
                     b.source.as_ref().map(|s| &s.path),
+                    &b.subject,
                 ))
         });
     }

@@ -48,6 +48,14 @@ pub struct Diagnostic {
     /// The file (and lines) the finding is about, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceRef>,
+    /// What in that file it is about, when one file can hold several
+    /// problems of one code: an MCP server's name (`github`), or a key
+    /// path below it (`github.env.TOKEN`). With `code` and `source.path` it
+    /// is the problem's identity across launch directories and revisions
+    /// (`diff`'s problems introduced and resolved). Absent when the file
+    /// holds at most one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
 }
 
 impl Diagnostic {
@@ -58,7 +66,15 @@ impl Diagnostic {
             severity: code.severity(),
             message: message.into(),
             source: None,
+            subject: None,
         }
+    }
+
+    /// The same diagnostic about `subject` within its file (see
+    /// [`Diagnostic::subject`]).
+    pub fn about(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
+        self
     }
 
     /// The same diagnostic pointing at `source`.

@@ -36,6 +36,35 @@ pub fn compare_versions(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// What a version given by the user must look like, for error messages:
+/// the accepted forms of [`is_version`].
+pub const VERSION_FORMS: &str =
+    "digits separated by dots as the agent prints them (2.1.332, 0.171.0, 1.18), optionally with a -pre-release or +build suffix";
+
+/// True when `s` is a release version as agents print theirs: one to four
+/// dot-separated decimal numbers (`2.1.332`, `0.171.0`, `1.18`), then
+/// optionally `-` or `+` and a suffix of ASCII letters, digits, `.` and
+/// `-` (`0.172.0-alpha.1`). A leading `v` is not accepted, nor an empty
+/// component. Claude Code, Codex and OpenCode all print semantic versions
+/// (`claude --version`, `codex --version`, `opencode --version`).
+pub fn is_version(s: &str) -> bool {
+    let (core, suffix) = match s.find(['-', '+']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let parts: Vec<&str> = core.split('.').collect();
+    let core_ok = (1..=4).contains(&parts.len())
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit()));
+    let suffix_ok = suffix.is_none_or(|x| {
+        !x.is_empty()
+            && x.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'))
+    });
+    core_ok && suffix_ok
+}
+
 /// True when `version` is at least `floor` ([`compare_versions`]).
 pub fn at_least(version: &str, floor: &str) -> bool {
     compare_versions(version, floor) != Ordering::Less
@@ -104,6 +133,34 @@ pub fn select_profile(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn version_forms() {
+        for ok in [
+            "2.1.332",
+            "0.171.0",
+            "1.18",
+            "1",
+            "0.172.0-alpha.1",
+            "1.2.3+build.5",
+        ] {
+            assert!(is_version(ok), "{ok}");
+        }
+        for bad in [
+            "abc",
+            "",
+            "v1.2.3",
+            "1..2",
+            "1.2.",
+            ".1",
+            "1.2.3-",
+            "latest",
+            "1.2.3.4.5",
+            "1.x",
+        ] {
+            assert!(!is_version(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn numeric_order() {

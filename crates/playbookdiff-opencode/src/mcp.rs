@@ -151,7 +151,8 @@ fn named_values(
                     DiagnosticCode::McpLiteralSecret,
                     format!("MCP server {name:?} sets {field} {k} to a literal value that looks like a secret (redacted here); it is committed to the repository. Use {{env:{}}} instead and rotate the secret.", if secret_name(k) { k.to_string() } else { "VAR".to_string() }),
                 )
-                .at(source.clone()),
+                .at(source.clone())
+                .about(format!("{name}.{field}.{k}")),
             );
         }
         if playbookdiff_model::redact::has_placeholder(s) {
@@ -223,7 +224,8 @@ fn server(
                                 DiagnosticCode::McpLiteralSecret,
                                 format!("MCP server {name:?} has a command word that looks like a secret (redacted here); pass it through environment with {{env:VAR}}."),
                             )
-                            .at(source.clone()),
+                            .at(source.clone())
+                            .about(format!("{name}.command")),
                         );
                     }
                 }
@@ -244,7 +246,8 @@ fn server(
                                 DiagnosticCode::McpLiteralSecret,
                                 format!("MCP server {name:?} has credentials or key-like values in its url (redacted here); use {{env:VAR}} in a header instead."),
                             )
-                            .at(source.clone()),
+                            .at(source.clone())
+                            .about(format!("{name}.url")),
                         );
                     }
                 }

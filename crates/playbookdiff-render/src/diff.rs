@@ -296,15 +296,21 @@ fn finding_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffFinding
     }
 }
 
-/// One problem in the repository: the severity, the code and the file,
-/// the harnesses, the message, the launch directories.
+/// One problem in the repository: the severity, the code, the file and
+/// what in it (the subject), the harnesses, the message, the launch
+/// directories.
 fn problem_text(p: &DiffProblem) -> (String, String) {
     let at = p.source.as_ref().map_or(String::new(), |s| {
         let lines = s.lines.map(|l| format!(":{}", l.start)).unwrap_or_default();
         format!(" {}{lines}", clean(s.path.as_str()))
     });
+    let about = p
+        .subject
+        .as_ref()
+        .map(|s| format!(" `{}`", clean(s)))
+        .unwrap_or_default();
     let head = format!(
-        "{} {} ({})",
+        "{} {}{about} ({})",
         p.code.as_str(),
         at.trim_start(),
         playbookdiff_compare::names(&p.harnesses)

@@ -14,6 +14,7 @@ use crate::report::{CheckReport, MatrixReport};
 use playbookdiff_compare::delta::DiffFinding;
 use playbookdiff_compare::{AcceptedFinding, Category, FailOn, Finding, FindingType};
 use playbookdiff_model::{Diagnostic, EffectiveAgentConfig, Harness, RepoPath, Severity};
+use std::borrow::Cow;
 
 /// Where a finding stands between a base and a head revision (SARIF
 /// `baselineState`).
@@ -56,8 +57,9 @@ pub struct ForgeFinding<'a> {
 pub struct ForgeDiagnostic<'a> {
     /// The harness whose analysis reported it.
     pub harness: Harness,
-    /// The diagnostic.
-    pub diagnostic: &'a Diagnostic,
+    /// The diagnostic: borrowed from a configuration, or built from one
+    /// of `diff`'s problems in the repository ([`playbookdiff_compare::delta::DiffProblem::diagnostic`]).
+    pub diagnostic: Cow<'a, Diagnostic>,
 }
 
 /// Everything a forge format shows.
@@ -91,7 +93,7 @@ pub fn repository_diagnostics(configs: &[EffectiveAgentConfig]) -> Vec<ForgeDiag
             if !dup {
                 out.push(ForgeDiagnostic {
                     harness: c.harness,
-                    diagnostic: d,
+                    diagnostic: Cow::Borrowed(d),
                 });
             }
         }
@@ -127,7 +129,9 @@ impl<'a> ForgeReport<'a> {
     /// widget) closes what a report of the head no longer holds. No
     /// diagnostics and no stale accepted ids: a diff analyses the affected
     /// launch directories only, so an accepted id it does not meet may
-    /// still occur elsewhere.
+    /// still occur elsewhere. The diagnostics are the problems in the
+    /// repository the change introduces, each once (as the text report
+    /// lists them).
     pub fn from_diff(d: &'a DiffDocument) -> Self {
         let with = |list: &'a [DiffFinding], state| {
             list.iter().map(move |f| ForgeFinding {
@@ -140,7 +144,17 @@ impl<'a> ForgeReport<'a> {
             findings: with(&d.findings.introduced, BaselineState::New)
                 .chain(with(&d.findings.unchanged, BaselineState::Unchanged))
                 .collect(),
-            diagnostics: Vec::new(),
+            diagnostics: d
+                .problems
+                .introduced
+                .iter()
+                .filter_map(|p| {
+                    Some(ForgeDiagnostic {
+                        harness: *p.harnesses.first()?,
+                        diagnostic: Cow::Owned(p.diagnostic()),
+                    })
+                })
+                .collect(),
             stale: &[],
             fail_on: d.fail_on,
         }

@@ -93,7 +93,7 @@ pub fn github(report: &ForgeReport<'_>) -> String {
         );
     }
     for fd in &report.diagnostics {
-        let d = fd.diagnostic;
+        let d = &*fd.diagnostic;
         let level = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",

@@ -95,7 +95,7 @@ fn issues(report: &ForgeReport<'_>) -> Vec<Issue> {
         });
     }
     for fd in &report.diagnostics {
-        let d = fd.diagnostic;
+        let d = &*fd.diagnostic;
         let Some(source) = &d.source else { continue };
         issues.push(Issue {
             description: format!("{}: {}", fd.harness.as_str(), d.message),

@@ -350,7 +350,7 @@ fn log<'a>(report: &'a ForgeReport<'_>) -> Log<'a> {
         });
     }
     for fd in &report.diagnostics {
-        let d = fd.diagnostic;
+        let d = &*fd.diagnostic;
         let rule_id = diagnostic_rule_id(d);
         let rule_index = rules.index(rule_id, || Rule {
             id: rule_id.to_string(),

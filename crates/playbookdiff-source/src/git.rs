@@ -32,7 +32,8 @@ pub enum GitError {
     UnknownRevision {
         /// The revision as given.
         rev: String,
-        /// gix's words, shortened to one line.
+        /// Why, and what to pass instead, in the project's words (never
+        /// gix's): e.g. "the history has only 2 commits before HEAD".
         reason: String,
     },
     /// The two commits share no history (no merge base for `A...B`).
@@ -50,17 +51,18 @@ impl fmt::Display for GitError {
             GitError::NotARepository => f.write_str(
                 "it is not a git repository (no .git found at its root)",
             ),
-            GitError::UnknownRevision { rev, reason } => write!(
-                f,
-                "unknown revision '{}' ({reason}); pass a commit, branch or tag of the repository (e.g. HEAD~1, main); remote refs must be fetched first",
-                rev.escape_debug()
-            ),
+            GitError::UnknownRevision { rev, reason } => {
+                write!(f, "revision '{}' names no commit: {reason}", rev.escape_debug())
+            }
             GitError::NoMergeBase { range } => write!(
                 f,
                 "'{}' has no merge base: the two commits share no history; use A..B to compare them directly",
                 range.escape_debug()
             ),
-            GitError::Read(m) => write!(f, "cannot read the repository's objects ({m})"),
+            GitError::Read(m) => write!(
+                f,
+                "cannot read the repository's objects ({m}); the clone may be shallow or damaged (`git fsck` checks it)"
+            ),
         }
     }
 }
@@ -146,17 +148,23 @@ impl GitRepository {
             reason,
         };
         if rev.trim().is_empty() || rev.starts_with('-') {
-            return Err(unknown("an empty revision or one starting with '-'".into()));
+            return Err(unknown(format!(
+                "it is empty or starts with '-'; {PASS_A_REVISION}"
+            )));
         }
         let repo = self.repo.to_thread_local();
-        let id = repo
-            .rev_parse_single(rev)
-            .map_err(|e| unknown(one_line(e)))?;
+        let Ok(id) = repo.rev_parse_single(rev) else {
+            return Err(unknown(why_unresolved(&repo, rev)));
+        };
         let commit = id
             .object()
-            .map_err(|e| unknown(one_line(e)))?
+            .map_err(|e| GitError::Read(one_line(e)))?
             .peel_to_commit()
-            .map_err(|_| unknown("it does not name a commit".into()))?;
+            .map_err(|_| {
+                unknown(format!(
+                    "it names a file or tree, not a commit; {PASS_A_REVISION}"
+                ))
+            })?;
         Ok(CommitId(commit.id))
     }
 
@@ -190,6 +198,119 @@ impl GitRepository {
     /// that reaches it).
     pub fn tree(&self, commit: &CommitId) -> Result<GitTree, GitError> {
         GitTree::new(self, commit)
+    }
+}
+
+/// The advice of an [`GitError::UnknownRevision`]: the forms accepted.
+const PASS_A_REVISION: &str =
+    "pass a commit id, branch or tag (e.g. main, v1.2, HEAD), optionally followed by ~N or ^N; remote refs must be fetched first";
+
+/// One step of ancestry after a revision's name: `~N` (the N-th first
+/// parent) or `^N` (the N-th parent; `^0` the commit itself).
+enum Step<'a> {
+    Tilde(usize, &'a str),
+    Caret(usize, &'a str),
+}
+
+/// Splits `rev` into its name and its `~N` / `^N` steps, as
+/// gitrevisions(7) writes them (`HEAD~2^2`, `main^`, `v1~`). `None` when
+/// the rest is not only such steps (`^{tree}`, `@{1}`, `:/text`).
+fn split_ancestry(rev: &str) -> Option<(&str, Vec<Step<'_>>)> {
+    let at = rev.find(['~', '^'])?;
+    let (name, mut rest) = rev.split_at(at);
+    let mut steps = Vec::new();
+    while let Some(op) = rest.chars().next() {
+        rest = &rest[1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let n = if digits == 0 {
+            1
+        } else {
+            rest[..digits].parse().ok()?
+        };
+        let text = &rest[..digits];
+        rest = &rest[digits..];
+        steps.push(match op {
+            '~' => Step::Tilde(n, text),
+            '^' => Step::Caret(n, text),
+            _ => return None,
+        });
+    }
+    Some((name, steps))
+}
+
+/// Why `rev` resolves to no commit, in words a user acts on: the name
+/// that exists nowhere, or the first `~N` / `^N` step that leaves the
+/// history (walked here with the parents git records, so the count is
+/// git's: `git rev-list --first-parent --count`). gix's own error names
+/// its internals (`delegate.traverse(NthAncestor(99))`), so it is never
+/// shown.
+fn why_unresolved(repo: &gix::Repository, rev: &str) -> String {
+    let Some((name, steps)) = split_ancestry(rev) else {
+        return unresolved_name(rev);
+    };
+    let Ok(mut id) = repo.rev_parse_single(name).map(|id| id.detach()) else {
+        return unresolved_name(name);
+    };
+    let mut here = name.to_string();
+    for step in steps {
+        let parents = |id: ObjectId| -> Option<Vec<ObjectId>> {
+            let commit = repo.find_object(id).ok()?.peel_to_commit().ok()?;
+            Some(commit.parent_ids().map(|p| p.detach()).collect())
+        };
+        match step {
+            Step::Tilde(n, text) => {
+                for walked in 0..n {
+                    let Some(ps) = parents(id) else {
+                        return format!("the history before {here}~{walked} is not in this clone (a shallow clone? `git fetch --unshallow` fetches it)");
+                    };
+                    let Some(first) = ps.first() else {
+                        let count = match walked {
+                            0 => "no commit".to_string(),
+                            1 => "only 1 commit".to_string(),
+                            k => format!("only {k} commits"),
+                        };
+                        return format!(
+                            "the history has {count} before {here}; pick a smaller N (`git log --oneline --first-parent {here}` lists them)"
+                        );
+                    };
+                    id = *first;
+                }
+                here = format!("{here}~{text}");
+            }
+            Step::Caret(0, _) => here = format!("{here}^0"),
+            Step::Caret(n, text) => {
+                let Some(ps) = parents(id) else {
+                    return format!("the parents of {here} are not in this clone (a shallow clone? `git fetch --unshallow` fetches them)");
+                };
+                let Some(p) = ps.get(n - 1) else {
+                    let has = match ps.len() {
+                        0 => "no parent (it is the first commit)".to_string(),
+                        1 => "only 1 parent".to_string(),
+                        k => format!("only {k} parents"),
+                    };
+                    return format!("{here} has {has}, so {here}^{text} names nothing");
+                };
+                id = *p;
+                here = format!("{here}^{text}");
+            }
+        }
+    }
+    format!("it names nothing the analysis can read as a commit; {PASS_A_REVISION}")
+}
+
+/// The reason for a name that resolves to nothing.
+fn unresolved_name(name: &str) -> String {
+    let hex = name.len() >= 4 && name.bytes().all(|b| b.is_ascii_hexdigit());
+    if hex {
+        format!(
+            "no commit id starts with '{}' and no branch or tag has that name; {PASS_A_REVISION}",
+            name.escape_debug()
+        )
+    } else {
+        format!(
+            "no branch, tag or commit is named '{}'; {PASS_A_REVISION}",
+            name.escape_debug()
+        )
     }
 }
 

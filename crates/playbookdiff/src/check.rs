@@ -127,16 +127,16 @@ impl Policy {
         for (key, version) in &l.config.agent_versions {
             let h = registered(l, key)?;
             let v = version.get_ref().trim();
-            if v.is_empty()
-                || !v
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '_'))
-            {
+            if !playbookdiff_model::profile::is_version(v) {
                 return Err(UsageError(
                     l.config
                         .error_at(
                             version.span(),
-                            format!("`{v}` is not a version; give the agent's version as it prints it, e.g. \"2.1.197\""),
+                            format!(
+                                "`{}` is not a version; give {}, e.g. \"2.1.197\"",
+                                v.escape_debug(),
+                                playbookdiff_model::profile::VERSION_FORMS
+                            ),
                         )
                         .render(&l.label),
                 ));

@@ -633,7 +633,8 @@ pub struct AgentVersion {
 }
 
 /// Parses `HARNESS=VERSION` against the registry. Errors are one sentence:
-/// a missing `=`, an empty or malformed version, or an unknown harness
+/// a missing `=`, a version that is not one
+/// ([`playbookdiff_model::profile::is_version`]), or an unknown harness
 /// (with the closest registered id, or the list of ids).
 pub fn parse_agent_version(s: &str) -> Result<AgentVersion, String> {
     let ids: Vec<&str> = playbookdiff_registry::adapters()
@@ -658,13 +659,11 @@ pub fn parse_agent_version(s: &str) -> Result<AgentVersion, String> {
         return Err(format!("unknown harness `{}`; {hint}", id.trim()));
     };
     let version = version.trim();
-    if version.is_empty()
-        || !version
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '_'))
-    {
+    if !playbookdiff_model::profile::is_version(version) {
         return Err(format!(
-            "`{version}` is not a version; give the agent's version as it prints it, e.g. {example}"
+            "`{}` is not a version; give {}, e.g. {example}",
+            version.escape_debug(),
+            playbookdiff_model::profile::VERSION_FORMS
         ));
     }
     Ok(AgentVersion {

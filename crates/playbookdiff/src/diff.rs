@@ -59,7 +59,8 @@ pub enum Range {
     AgainstWorkingTree(String),
 }
 
-/// Parses RANGE. Errors: an empty side, more than one range operator.
+/// Parses RANGE. Errors: an empty side, more than one range operator, a
+/// run of more than three dots.
 pub fn parse_range(raw: &str) -> Result<Range, UsageError> {
     let bad = || {
         UsageError(format!(
@@ -71,14 +72,17 @@ pub fn parse_range(raw: &str) -> Result<Range, UsageError> {
     if raw_t.is_empty() {
         return Err(bad());
     }
+    // A side that begins or ends with '.' is a run of more than three dots
+    // (`A....B`): git names no ref that way (git-check-ref-format).
+    let side_ok = |x: &str| !x.is_empty() && !x.starts_with('.') && !x.ends_with('.');
     if let Some((a, b)) = raw_t.split_once("...") {
-        if a.is_empty() || b.is_empty() || b.contains("..") || a.contains("..") {
+        if !side_ok(a) || !side_ok(b) || b.contains("..") || a.contains("..") {
             return Err(bad());
         }
         return Ok(Range::ThreeDot(a.to_string(), b.to_string()));
     }
     if let Some((a, b)) = raw_t.split_once("..") {
-        if a.is_empty() || b.is_empty() || b.contains("..") {
+        if !side_ok(a) || !side_ok(b) || b.contains("..") {
             return Err(bad());
         }
         return Ok(Range::TwoDot(a.to_string(), b.to_string()));
@@ -694,7 +698,17 @@ mod tests {
             parse_range("HEAD~1").unwrap(),
             Range::AgainstWorkingTree("HEAD~1".into())
         );
-        for bad in ["", "..b", "a..", "a..b..c", "...b", "a...", "a...b..c"] {
+        for bad in [
+            "",
+            "..b",
+            "a..",
+            "a..b..c",
+            "...b",
+            "a...",
+            "a...b..c",
+            "HEAD....HEAD",
+            "a.....b",
+        ] {
             let e = parse_range(bad).unwrap_err();
             assert!(e.0.starts_with("invalid range"), "{bad}: {e}");
         }

@@ -499,6 +499,32 @@ fn agent_version_of_an_unknown_harness_is_refused_with_a_suggestion() {
     assert!(line.contains("HARNESS=VERSION"), "{line}");
 }
 
+/// A value that is not a release number is refused (status 2, one line
+/// naming the accepted form), in every spelling a user mistypes; a
+/// release number the profiles lack is accepted and modelled by the
+/// nearest profile.
+#[test]
+fn agent_version_that_is_not_a_version_is_refused() {
+    let repo = repository();
+    for bad in [
+        "codex=abc",
+        "codex=latest",
+        "codex=v0.171.0",
+        "codex=0..1",
+        "codex=",
+    ] {
+        let line = refused(compile_in(repo.path()).args(["--agent-version", bad]));
+        assert!(line.contains("is not a version"), "{bad}: {line}");
+        assert!(line.contains("digits separated by dots"), "{bad}: {line}");
+    }
+    for good in ["codex=0.171.0", "codex=0.172.0-alpha.1", "codex=1.0"] {
+        compile_in(repo.path())
+            .args(["--agent-version", good])
+            .assert()
+            .success();
+    }
+}
+
 /// A Codex fixture whose nine skills fit the default model's listing
 /// budget but not 8,000 characters.
 fn budget_fixture() -> std::path::PathBuf {

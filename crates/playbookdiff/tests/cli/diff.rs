@@ -486,10 +486,25 @@ fn errors_are_one_line_with_status_2() {
     let h = bridged();
     let plain = tempfile::tempdir().unwrap();
     let cases: Vec<(&Path, &str, &str)> = vec![
-        (h.root(), "nope..HEAD", "unknown revision 'nope'"),
+        (h.root(), "nope..HEAD", "revision 'nope' names no commit"),
         (h.root(), "HEAD..", "invalid range"),
         (h.root(), "a..b..c", "invalid range"),
-        (h.root(), "HEAD~7", "unknown revision 'HEAD~7'"),
+        (h.root(), "HEAD....HEAD", "invalid range 'HEAD....HEAD'"),
+        (
+            h.root(),
+            "HEAD~7",
+            "revision 'HEAD~7' names no commit: the history has no commit before HEAD",
+        ),
+        (
+            h.root(),
+            "HEAD~99..HEAD",
+            "the history has no commit before HEAD",
+        ),
+        (
+            h.root(),
+            "HEAD^2..HEAD",
+            "HEAD has no parent (it is the first commit), so HEAD^2 names nothing",
+        ),
         (plain.path(), "HEAD~1..HEAD", "is not a git repository"),
     ];
     for (repo, range, expected) in cases {
@@ -507,6 +522,83 @@ fn errors_are_one_line_with_status_2() {
             "{range}: {err}"
         );
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        for internal in ["delegate", "NthAncestor", "input=", "traverse"] {
+            assert!(!err.contains(internal), "{range}: {err}");
+        }
+    }
+    // Past the end of a longer history: the count of commits there is.
+    h.write("AGENTS.md", "# Rules\n\nUse npm.\n").commit("two");
+    h.write("AGENTS.md", "# Rules\n\nUse yarn.\n")
+        .commit("three");
+    let (code, _, err) = h.diff("HEAD~99..HEAD", &[]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "error: revision 'HEAD~99' names no commit: the history has only 2 commits before HEAD; pick a smaller N (`git log --oneline --first-parent HEAD` lists them)"
+    );
+    let (code, _, err) = h.diff("HEAD~1~9..HEAD", &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the history has only 1 commit before HEAD~1;"),
+        "{err}"
+    );
+}
+
+/// Two literal secrets added to one `.mcp.json` in one commit (a header of
+/// an existing server, an environment value of a new one) are two problems
+/// introduced, told apart by the server they are about, and every format
+/// names both.
+#[test]
+fn two_secrets_in_one_file_are_two_problems_in_every_format() {
+    let h = bridged();
+    h.write(
+        ".mcp.json",
+        r#"{ "mcpServers": { "docs": { "type": "http", "url": "https://docs.example.com/mcp" } } }"#,
+    )
+    .commit("server");
+    h.write(
+        ".mcp.json",
+        concat!(
+            "{ \"mcpServers\": {\n",
+            "  \"docs\": { \"type\": \"http\", \"url\": \"https://docs.example.com/mcp\",\n",
+            "    \"headers\": { \"Authorization\": \"Bearer sk_live_abcdefghijklmnopqrstuvwx\" } },\n",
+            "  \"newsrv\": { \"command\": \"srv\",\n",
+            "    \"env\": { \"TOKEN\": \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\" } }\n",
+            "} }\n"
+        ),
+    )
+    .commit("secrets");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    let subjects: Vec<&str> = v["problems"]["introduced"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["code"] == "mcp-literal-secret")
+        .map(|p| p["subject"].as_str().unwrap())
+        .collect();
+    assert_eq!(subjects, ["docs", "newsrv"], "{v:#}");
+    let (_, text, _) = h.diff("HEAD~1..HEAD", &[]);
+    for server in ["`docs`", "`newsrv`"] {
+        assert!(
+            text.lines()
+                .any(|l| l.contains("mcp-literal-secret .mcp.json") && l.contains(server)),
+            "{server}: {text}"
+        );
+    }
+    for format in ["markdown", "github", "gitlab", "sarif"] {
+        let (_, out, err) = h.diff("HEAD~1..HEAD", &["--format", format]);
+        assert!(!out.is_empty(), "{format}: {err}");
+        let out = out.replace('\\', "");
+        for server in [
+            "MCP server `docs` has a literal",
+            "MCP server `newsrv` has a literal",
+        ] {
+            assert!(out.contains(server), "{format} lacks {server}: {out}");
+        }
+        assert!(
+            !out.contains("sk_live_") && !out.contains("ghp_"),
+            "{format}"
+        );
     }
 }
 
@@ -630,7 +722,11 @@ fn forge_formats_show_the_head_s_findings_with_their_baseline_state() {
     for id in &resolved {
         assert_eq!(state(id), None, "{id} is resolved: not a result");
     }
-    assert_eq!(results.len(), introduced.len() + unchanged.len());
+    let finding_results = results
+        .iter()
+        .filter(|r| r["partialFingerprints"]["playbookdiffFindingId/v1"].is_string())
+        .count();
+    assert_eq!(finding_results, introduced.len() + unchanged.len());
     let mcp = results
         .iter()
         .find(|r| r["ruleId"] == "mcp-different")
@@ -659,7 +755,9 @@ fn forge_formats_show_the_head_s_findings_with_their_baseline_state() {
     let (code, out, _) = h.diff("HEAD~1..HEAD", &["--format", "github"]);
     assert_eq!(code, 1);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), introduced.len() + unchanged.len(), "{out}");
+    // Besides the problems in the repository the change introduces.
+    let finding_lines = lines.iter().filter(|l| l.contains("%0AId: ")).count();
+    assert_eq!(finding_lines, introduced.len() + unchanged.len(), "{out}");
     assert!(
         lines
             .iter()
@@ -685,9 +783,21 @@ fn forge_formats_show_the_head_s_findings_with_their_baseline_state() {
     let (code, out, _) = h.diff("HEAD~1..HEAD", &["--format", "gitlab"]);
     assert_eq!(code, 1);
     let issues: Value = serde_json::from_str(&out).unwrap();
-    let issues = issues.as_array().unwrap();
+    // The findings' issues; the problem introduced (Claude Code's invalid
+    // JSON) is an issue of its own, "claude-code: " and its message.
+    let issues: Vec<&Value> = issues
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| {
+            !i["description"]
+                .as_str()
+                .unwrap()
+                .starts_with("claude-code: ")
+        })
+        .collect();
     assert_eq!(issues.len(), introduced.len() + unchanged.len());
-    for i in issues {
+    for i in &issues {
         let d = i["description"].as_str().unwrap();
         assert!(
             introduced

@@ -195,12 +195,12 @@ fn refusals_are_one_line_with_status_2() {
         (
             dir.path(),
             vec!["compile", "--rev", "nope"],
-            "--rev: unknown revision 'nope'",
+            "--rev: revision 'nope' names no commit",
         ),
         (
             dir.path(),
             vec!["check", "--rev", "HEAD~5"],
-            "unknown revision 'HEAD~5'",
+            "revision 'HEAD~5' names no commit: the history has no commit before HEAD",
         ),
         (
             plain.path(),
