@@ -264,6 +264,7 @@ fn why_unresolved(repo: &gix::Repository, rev: &str) -> String {
                         return format!("the history before {here}~{walked} is not in this clone (a shallow clone? `git fetch --unshallow` fetches it)");
                     };
                     let Some(first) = ps.first() else {
+                        // count >= 2 in the last arm.
                         let count = match walked {
                             0 => "no commit".to_string(),
                             1 => "only 1 commit".to_string(),
