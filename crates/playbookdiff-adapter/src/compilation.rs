@@ -58,6 +58,17 @@ impl<'r, 't> Compilation<'r, 't> {
         }
     }
 
+    /// Reports each configuration layer of `layers` that the analysis
+    /// never reads, in the analysis mode ([`problems::unread_layer`]), in
+    /// the order given.
+    pub fn report_unread_layers(&mut self, layers: &[problems::UnreadLayer]) {
+        let mode = self.context.mode.as_str();
+        for l in layers {
+            let d = problems::unread_layer(l.code, l.what, mode, l.effect, l.todo);
+            self.diags.push(d);
+        }
+    }
+
     /// The diagnostics in the order reported, each once
     /// ([`problems::dedupe`]).
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {

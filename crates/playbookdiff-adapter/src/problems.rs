@@ -321,6 +321,22 @@ pub fn unread_layer(
     )
 }
 
+/// A configuration layer outside the repository that the analysis never
+/// reads, in a harness's words: the fields of [`unread_layer`] but the
+/// mode, which the analysis context gives
+/// ([`crate::Compilation::report_unread_layers`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UnreadLayer {
+    /// One of the `*-config-unavailable` codes.
+    pub code: DiagnosticCode,
+    /// The layer, with its usual locations.
+    pub what: &'static str,
+    /// What the layer can change.
+    pub effect: &'static str,
+    /// What to do.
+    pub todo: &'static str,
+}
+
 /// `diagnostics` without repeats (same code, severity, message and source),
 /// first occurrence kept, order otherwise unchanged.
 pub fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {

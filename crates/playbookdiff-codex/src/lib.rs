@@ -54,8 +54,9 @@ pub mod remedy;
 mod skill_file;
 mod skills;
 
+use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{problems, scope, Compilation, Declared, Request};
+use playbookdiff_adapter::{scope, Compilation, Declared, Request};
 pub use playbookdiff_adapter::{ContextWindow, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
@@ -372,35 +373,32 @@ fn unavailable_layers(
     first_layer: Option<RepoPath>,
     out: &EffectiveAgentConfig,
 ) {
-    let mode = cx.context.mode.as_str();
-    for (code, what, effect, todo) in [
-        (
-            DiagnosticCode::LocalConfigUnavailable,
-            "Global instructions (`$CODEX_HOME/AGENTS.override.md`, `$CODEX_HOME/AGENTS.md`)",
-            "Codex puts their text before the project chain, an input the analysis cannot see",
-            "check `~/.codex` on the developer's machine",
-        ),
-        (
-            DiagnosticCode::UserConfigUnavailable,
-            "User configuration (`~/.codex/config.toml`, a --profile file, CLI flags and -c overrides)",
-            "it can set project_doc_fallback_filenames, project_doc_max_bytes, project_root_markers, skills.config and mcp_servers",
-            "treat the result as the repository's contribution only",
-        ),
-        (
-            DiagnosticCode::ManagedConfigUnavailable,
-            "System configuration (`/etc/codex/config.toml`) with managed requirements (`requirements.toml`, organization policy)",
-            "it can add or forbid MCP servers and other settings",
-            "ask the administrator what it enforces",
-        ),
-        (
-            DiagnosticCode::UserConfigUnavailable,
-            "User, admin and bundled system skills (`$HOME/.agents/skills`, `$CODEX_HOME/skills`, `/etc/codex/skills`)",
-            "they share the skill listing budget and names with repository skills",
-            "list them with /skills in Codex",
-        ),
-    ] {
-        cx.diag(problems::unread_layer(code, what, mode, effect, todo));
-    }
+    cx.report_unread_layers(&[
+        UnreadLayer {
+            code: DiagnosticCode::LocalConfigUnavailable,
+            what: "Global instructions (`$CODEX_HOME/AGENTS.override.md`, `$CODEX_HOME/AGENTS.md`)",
+            effect: "Codex puts their text before the project chain, an input the analysis cannot see",
+            todo: "check `~/.codex` on the developer's machine",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "User configuration (`~/.codex/config.toml`, a --profile file, CLI flags and -c overrides)",
+            effect: "it can set project_doc_fallback_filenames, project_doc_max_bytes, project_root_markers, skills.config and mcp_servers",
+            todo: "treat the result as the repository's contribution only",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::ManagedConfigUnavailable,
+            what: "System configuration (`/etc/codex/config.toml`) with managed requirements (`requirements.toml`, organization policy)",
+            effect: "it can add or forbid MCP servers and other settings",
+            todo: "ask the administrator what it enforces",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "User, admin and bundled system skills (`$HOME/.agents/skills`, `$CODEX_HOME/skills`, `/etc/codex/skills`)",
+            effect: "they share the skill listing budget and names with repository skills",
+            todo: "list them with /skills in Codex",
+        },
+    ]);
     if let (Some(first), None) = (first_layer, cx.trust) {
         cx.diag(
             Diagnostic::new(

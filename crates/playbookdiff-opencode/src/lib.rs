@@ -48,8 +48,9 @@ pub mod remedy;
 mod skills;
 mod walk;
 
+use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{problems, scope, Compilation, Declared, Request};
+use playbookdiff_adapter::{scope, Compilation, Declared, Request};
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, Diagnostic, DiagnosticCode,
     EffectiveAgentConfig, Harness, Invocation, Permission, RepoPath, SourceFormat,
@@ -252,35 +253,32 @@ fn excluded_by_refusal(out: &mut EffectiveAgentConfig) {
 /// One diagnostic per layer outside the repository that can change a
 /// modelled surface (instructions, skills, MCP servers).
 fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
-    let mode = cx.context.mode.as_str();
-    for (code, what, effect, todo) in [
-        (
-            DiagnosticCode::UserConfigUnavailable,
-            "Global instructions (`~/.config/opencode/AGENTS.md`, else `~/.claude/CLAUDE.md`)",
-            "OpenCode places the first that exists before the project's instruction files, so the received instructions may start with more text",
-            "check those files on the developer's machine",
-        ),
-        (
-            DiagnosticCode::UserConfigUnavailable,
-            "User configuration (`~/.config/opencode/opencode.json(c)`, OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote `.well-known/opencode`)",
-            "it can add instructions, skills paths and MCP servers, or disable servers the repository configures",
-            "treat the result as the repository's contribution only",
-        ),
-        (
-            DiagnosticCode::ManagedConfigUnavailable,
-            "Managed configuration (`/etc/opencode/opencode.json(c)` and managed preferences)",
-            "it is merged after the project's and can override any repository value",
-            "ask the administrator what it enforces",
-        ),
-        (
-            DiagnosticCode::UserConfigUnavailable,
-            "User skills (`~/.claude/skills`, `~/.agents/skills`, `~/.config/opencode/skill`, `~/.config/opencode/skills`) with OpenCode's built-in customize-opencode skill",
-            "a user skill or the built-in one with the same name as a repository skill can take its place",
-            "list them with `opencode debug skill`",
-        ),
-    ] {
-        cx.diag(problems::unread_layer(code, what, mode, effect, todo));
-    }
+    cx.report_unread_layers(&[
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "Global instructions (`~/.config/opencode/AGENTS.md`, else `~/.claude/CLAUDE.md`)",
+            effect: "OpenCode places the first that exists before the project's instruction files, so the received instructions may start with more text",
+            todo: "check those files on the developer's machine",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "User configuration (`~/.config/opencode/opencode.json(c)`, OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote `.well-known/opencode`)",
+            effect: "it can add instructions, skills paths and MCP servers, or disable servers the repository configures",
+            todo: "treat the result as the repository's contribution only",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::ManagedConfigUnavailable,
+            what: "Managed configuration (`/etc/opencode/opencode.json(c)` and managed preferences)",
+            effect: "it is merged after the project's and can override any repository value",
+            todo: "ask the administrator what it enforces",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "User skills (`~/.claude/skills`, `~/.agents/skills`, `~/.config/opencode/skill`, `~/.config/opencode/skills`) with OpenCode's built-in customize-opencode skill",
+            effect: "a user skill or the built-in one with the same name as a repository skill can take its place",
+            todo: "list them with `opencode debug skill`",
+        },
+    ]);
     if !out.mcp_servers.is_empty() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::McpRuntimeUnknown,
