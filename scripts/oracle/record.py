@@ -33,7 +33,7 @@ temporary repository in `$CODEX_HOME/config.toml`.
 Every path is made repository-relative; temporary paths, dates and session
 ids are removed, so two runs give byte-identical files. At the end, unless
 `--no-regenerate`, `UPDATE_GENERATED=1 cargo test -p playbookdiff --test
-oracle` regenerates `docs/fidelity.md`.
+cli oracle::` regenerates `docs/fidelity.md`.
 
 Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
 (run as root, or with user namespaces allowed).
@@ -1005,7 +1005,7 @@ def main():
     cmd += ["--jobs", str(args.jobs)]
     rc = subprocess.run(cmd).returncode
     if not args.no_regenerate:
-        subprocess.run(["cargo", "test", "-q", "-p", "playbookdiff", "--test", "oracle"],
+        subprocess.run(["cargo", "test", "-q", "-p", "playbookdiff", "--test", "cli", "oracle::"],
                        cwd=ROOT, env=dict(os.environ, UPDATE_GENERATED="1"))
     sys.exit(rc)
 
