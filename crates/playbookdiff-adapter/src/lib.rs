@@ -95,9 +95,47 @@ pub trait Adapter: Sync {
     }
 
     /// One sentence saying what would make this harness receive what
-    /// another receives (`gap`), naming only this harness's files; `None`
-    /// when the harness has no such convention.
-    fn remedy(&self, gap: &Gap<'_>) -> Option<String>;
+    /// another receives (`gap`) in `scene` (the repository, read only, and
+    /// the launch directory), naming only this harness's files; `None`
+    /// when the harness has no such convention. It never proposes an edit
+    /// that is already in the repository, nor moving a file into itself,
+    /// and says so when nothing in the repository can close the gap from
+    /// this launch directory.
+    fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String>;
+}
+
+/// Where a remedy is asked ([`Adapter::remedy`]): the repository, which a
+/// remedy may read (through [`Repo`], as a compilation does) to see what
+/// is really there (a file that shadows another, an import already
+/// present), and the launch directory of the analysis.
+#[derive(Clone, Copy)]
+pub struct Scene<'a, 't> {
+    /// The analysed repository.
+    pub repo: &'a Repo<'t>,
+    /// The launch directory (repository-relative, the root is `"."`).
+    pub cwd: &'a RepoPath,
+}
+
+impl Scene<'_, '_> {
+    /// Whether the agent launched in [`Scene::cwd`] walks through `dir`:
+    /// `dir` is the root, the launch directory or a directory between.
+    pub fn on_launch_chain(&self, dir: &RepoPath) -> bool {
+        self.cwd.starts_with(dir)
+    }
+
+    /// Whether the Markdown file `file` holds an import line of `name`
+    /// (`@name` or `@./name`, outside code and comments), the name of a
+    /// file beside it. False when it cannot be read (at most 4 MiB).
+    pub fn imports(&self, file: &RepoPath, name: &str) -> bool {
+        const LIMIT: u64 = 4 * 1024 * 1024;
+        let Ok(text) = self.repo.read_text(file, LIMIT) else {
+            return false;
+        };
+        let scan = text.markdown(0);
+        scan.imports
+            .iter()
+            .any(|t| t.raw.strip_prefix("./").unwrap_or(&t.raw) == name)
+    }
 }
 
 /// What one harness lacks that another receives: the question an
@@ -254,7 +292,7 @@ pub struct Declared {
     /// The compilation under one profiled release with the other inputs.
     pub compile: Compile,
     /// See [`Adapter::remedy`].
-    pub remedy: fn(&Gap<'_>) -> Option<String>,
+    pub remedy: fn(&Gap<'_>, &Scene<'_, '_>) -> Option<String>,
 }
 
 impl Declared {
@@ -269,7 +307,7 @@ impl Declared {
             indexed_names: &[],
             profiled_versions: &[],
             compile,
-            remedy: |_| None,
+            remedy: |_, _| None,
         }
     }
 
@@ -300,7 +338,10 @@ impl Declared {
     }
 
     /// With these suggestions ([`Adapter::remedy`]).
-    pub const fn remedies(mut self, remedy: fn(&Gap<'_>) -> Option<String>) -> Declared {
+    pub const fn remedies(
+        mut self,
+        remedy: fn(&Gap<'_>, &Scene<'_, '_>) -> Option<String>,
+    ) -> Declared {
         self.remedy = remedy;
         self
     }
@@ -370,7 +411,7 @@ impl Adapter for Declared {
         out
     }
 
-    fn remedy(&self, gap: &Gap<'_>) -> Option<String> {
-        (self.remedy)(gap)
+    fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
+        (self.remedy)(gap, scene)
     }
 }

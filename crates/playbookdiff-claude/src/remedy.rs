@@ -2,7 +2,7 @@
 //! sentence per case, for `playbookdiff explain`. Kept apart from the
 //! discovery rules; it only names files Claude Code reads (spec 000).
 
-use playbookdiff_adapter::Gap;
+use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, in_dir, skill_link};
 use playbookdiff_model::RepoPath;
 
@@ -10,33 +10,45 @@ use playbookdiff_model::RepoPath;
 /// for a late skill (Claude Code reads every skill directory at startup)
 /// and for late instructions (the finding's reason already says what keeps
 /// the file from loading sooner).
-pub fn for_gap(gap: &Gap<'_>) -> Option<String> {
+pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
     match *gap {
-        Gap::Instruction { file, dir, .. } => Some(receive_instruction(file, dir)),
+        Gap::Instruction { file, dir, .. } => Some(receive_instruction(file, dir, scene)),
         Gap::Skill { name, file } => Some(receive_skill(file, name)),
         Gap::Mcp { name } => Some(receive_mcp(name)),
         Gap::LateInstruction { .. } | Gap::LateSkill { .. } => None,
     }
 }
 
-/// Claude Code should receive the text of `file`, which applies to `dir`.
-pub fn receive_instruction(file: &RepoPath, dir: &RepoPath) -> String {
+/// Claude Code should receive the text of `file`, which applies to `dir`:
+/// an `@` import in the `CLAUDE.md` beside it, or for other files in the
+/// `CLAUDE.md` of `dir`; when that import is already there, the sentence
+/// says so instead of proposing it again (the reason of the item says why
+/// it is not received).
+pub fn receive_instruction(file: &RepoPath, dir: &RepoPath, scene: &Scene<'_, '_>) -> String {
     let parent = file.parent().unwrap_or_else(RepoPath::root);
     let claude = in_dir(&parent, "CLAUDE.md");
-    match file.file_name() {
-        Some("AGENTS.md") | Some("AGENTS.override.md") => format!(
-            "add a line `@{}` to `{claude}`, or make `{claude}` a symbolic link to `{}`",
-            file.file_name().unwrap_or("AGENTS.md"),
-            file.file_name().unwrap_or("AGENTS.md")
-        ),
+    let (into, import, beside) = match file.file_name() {
+        Some(name @ ("AGENTS.md" | "AGENTS.override.md")) => {
+            (claude.clone(), name.to_string(), true)
+        }
         _ => {
             let rel = file.strip_prefix(dir).filter(|r| !r.is_empty());
             let import = rel.map_or_else(|| file.to_string(), str::to_string);
-            format!(
-                "import it from `{}` with a line `@{import}`",
-                in_dir(dir, "CLAUDE.md")
-            )
+            (in_dir(dir, "CLAUDE.md"), import, false)
         }
+    };
+    let already = RepoPath::new(&into).is_some_and(|c| scene.imports(&c, &import));
+    if already {
+        return format!(
+            "`{into}` already has the line `@{import}`; the reason above says why Claude Code does not receive it"
+        );
+    }
+    if beside {
+        format!(
+            "add a line `@{import}` to `{claude}`, or make `{claude}` a symbolic link to `{import}`"
+        )
+    } else {
+        format!("import it from `{into}` with a line `@{import}`")
     }
 }
 
@@ -52,20 +64,4 @@ pub fn receive_mcp(name: &str) -> String {
         "add {} under `mcpServers` in `.mcp.json` with the same command, args and environment (secrets as `${{VAR}}` placeholders)",
         code_span(name)
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use playbookdiff_testkit::rp;
-
-    #[test]
-    fn remedies_name_claude_files() {
-        assert_eq!(
-            receive_instruction(&rp("apps/api/AGENTS.md"), &rp("apps/api")),
-            "add a line `@AGENTS.md` to `apps/api/CLAUDE.md`, or make `apps/api/CLAUDE.md` a symbolic link to `AGENTS.md`"
-        );
-        assert!(receive_skill(&rp(".agents/skills/x/SKILL.md"), "x")
-            .starts_with("make `.claude/skills/x` a symbolic link to `../../.agents/skills/x`"));
-    }
 }

@@ -2,15 +2,15 @@
 //! per case, for `playbookdiff explain`. Kept apart from the discovery
 //! rules; it only names files Codex reads (spec 004).
 
-use playbookdiff_adapter::Gap;
-use playbookdiff_model::remedy::{code_span, in_dir, skill_link};
+use playbookdiff_adapter::{Gap, Scene};
+use playbookdiff_model::remedy::{code_span, skill_link};
 use playbookdiff_model::RepoPath;
 
 /// What would make Codex receive what `gap` says it lacks, or receive it
-/// sooner. Always an answer.
-pub fn for_gap(gap: &Gap<'_>) -> Option<String> {
+/// sooner, in `scene`. Always an answer.
+pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
     match *gap {
-        Gap::Instruction { file, dir, paths } => Some(receive_instruction(file, dir, paths)),
+        Gap::Instruction { file, dir, paths } => Some(receive_instruction(file, dir, paths, scene)),
         Gap::LateInstruction { files } => {
             // The `AGENTS.md` among the files is the one Codex reads.
             let file = files
@@ -38,20 +38,69 @@ pub fn for_gap(gap: &Gap<'_>) -> Option<String> {
 
 /// Codex should receive the text of `file`, which applies to `dir`.
 /// `paths`: the globs of a path-scoped piece.
-pub fn receive_instruction(file: &RepoPath, dir: &RepoPath, paths: Option<&[String]>) -> String {
-    let agents = in_dir(dir, "AGENTS.md");
+///
+/// Codex reads, in each directory from the project root down to the
+/// launch directory, `AGENTS.override.md` or else `AGENTS.md`, and no
+/// instruction file below the launch directory, not even on demand
+/// (`codex-rs/core/src/project_doc.rs`, `discover_project_doc_paths`). So
+/// the file to edit is the one Codex reads in `dir` (the override when
+/// there is one), never `file` itself; and when `dir` lies off the way
+/// from the root to the launch directory, the sentence says that no edit
+/// in `dir` reaches Codex from this launch directory.
+pub fn receive_instruction(
+    file: &RepoPath,
+    dir: &RepoPath,
+    paths: Option<&[String]>,
+    scene: &Scene<'_, '_>,
+) -> String {
+    let agents = dir.child("AGENTS.md").unwrap_or_else(|| file.clone());
+    let over = dir
+        .child("AGENTS.override.md")
+        .filter(|o| scene.repo.is_file(o));
+    // The file Codex reads in `dir`.
+    let read = over.clone().unwrap_or_else(|| agents.clone());
     if paths.is_some() {
         return format!(
-            "Codex has no path-scoped instructions; copy the text of `{file}` into `{agents}` if it should always apply"
+            "Codex has no path-scoped instructions; copy the text of `{file}` into `{read}` if it should always apply"
         );
     }
-    match file.file_name() {
-        Some("CLAUDE.md") => format!(
-            "move the text of `{file}` into `{agents}` and replace it with a line `@AGENTS.md`, so both read one file"
-        ),
-        _ => format!(
-            "Codex does not follow `@` imports or read rules files; put the text of `{file}` into `{agents}`"
-        ),
+    let edit = if *file == read {
+        // Codex reads this very file in `dir`: no edit of it helps.
+        None
+    } else if over.is_some() && *file == agents {
+        Some(format!(
+            "in `{dir}`, `{read}` shadows `{agents}` for Codex, which reads the override instead: merge the text of `{agents}` into `{read}`, or delete the override"
+        ))
+    } else if file.file_name() == Some("CLAUDE.md") && over.is_none() {
+        Some(if scene.imports(file, "AGENTS.md") {
+            format!(
+                "`{file}` already imports `AGENTS.md`, which Codex reads; move its other lines into `{agents}` so both receive one text"
+            )
+        } else {
+            format!(
+                "move the text of `{file}` into `{agents}` and replace it with a line `@AGENTS.md`, so both read one file"
+            )
+        })
+    } else {
+        Some(format!(
+            "Codex does not follow `@` imports or read rules files; put the text of `{file}` into `{read}`"
+        ))
+    };
+    if scene.on_launch_chain(dir) {
+        return edit.unwrap_or_else(|| {
+            format!("Codex reads `{read}` from this launch directory; the reason above says why it holds nothing of it")
+        });
+    }
+    let cwd = scene.cwd;
+    let reach = format!(
+        "Codex reads no instruction file below its launch directory, not even on demand, so from `{cwd}` nothing in `{dir}` reaches it; launched in `{dir}` (`--cwd {dir}`) it reads `{read}`"
+    );
+    let rest = format!(
+        "from `{cwd}`, only an `AGENTS.md` from the root to `{cwd}` would reach it, for every directory"
+    );
+    match edit {
+        Some(edit) => format!("{reach}, and for that launch {edit}; {rest}"),
+        None => format!("{reach}; {rest}"),
     }
 }
 

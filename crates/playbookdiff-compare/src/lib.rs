@@ -45,7 +45,7 @@ pub use state::Reception;
 
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticKind, EffectiveAgentConfig, Harness, LoadPhase, RepoPath,
-    Severity,
+    Severity, SourceRef,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -290,7 +290,10 @@ pub fn refusal_finding(r: &Refusal) -> Finding {
 /// instruction that wins its slot over other files (resolution
 /// `override`, such as an `AGENTS.override.md` hiding the `AGENTS.md`
 /// beside it) also brings the problems reported at the files it hides:
-/// they explain what it replaces.
+/// they explain what it replaces. An MCP server is one entry of a
+/// configuration file that holds others: only the problems placed within
+/// its entry's lines (or placed at no line) are its own, so one server's
+/// literal secret is not another's.
 pub(crate) fn attach_problems(configs: &[&EffectiveAgentConfig], findings: &mut [Finding]) {
     let mut hides: HashMap<(Harness, &RepoPath), Vec<&RepoPath>> = HashMap::new();
     for c in configs {
@@ -333,6 +336,9 @@ pub(crate) fn attach_problems(configs: &[&EffectiveAgentConfig], findings: &mut 
                 .chain(hidden)
             {
                 for d in by_file.get(&(i.harness, path)).into_iter().flatten() {
+                    if f.category == Category::Mcp && !within(d, &i.source) {
+                        continue;
+                    }
                     let p = FindingProblem {
                         harness: i.harness,
                         code: d.code,
@@ -346,6 +352,18 @@ pub(crate) fn attach_problems(configs: &[&EffectiveAgentConfig], findings: &mut 
             }
         }
         f.problems = out;
+    }
+}
+
+/// Whether diagnostic `d` lies within the lines of `item` (true when either
+/// has no lines, or `d` is about another file than `item`'s own).
+fn within(d: &Diagnostic, item: &SourceRef) -> bool {
+    let Some(at) = d.source.as_ref() else {
+        return true;
+    };
+    match (at.lines, item.lines) {
+        (Some(a), Some(b)) if at.path == item.path => a.start >= b.start && a.end <= b.end,
+        _ => true,
     }
 }
 

@@ -29,7 +29,16 @@ pub fn in_dir(dir: &RepoPath, name: &str) -> String {
 /// under `<base>/<skills_root>/<dir>` (e.g. `.claude/skills`,
 /// `.agents/skills`). `name` stands in for the directory name when the
 /// path has none.
+///
+/// A skill that is a legacy command file (`<base>/.claude/commands/<ns>/<x>.md`,
+/// no `SKILL.md`) cannot be linked: the folder holds no `SKILL.md`, so the
+/// other harness would find no skill in it. The suggestion is then to
+/// create `<base>/<skills_root>/<name>/SKILL.md` with the command's text
+/// and front matter ([`skill_from_command`]).
 pub fn skill_link(file: &RepoPath, name: &str, skills_root: &str, harness: &str) -> String {
+    if file.file_name() != Some("SKILL.md") {
+        return skill_from_command(file, name, skills_root, harness);
+    }
     let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
     let dir_name = skill_dir.file_name().unwrap_or(name).to_string();
     // `<base>/<root>/skills/<dir>`: the base is three levels up.
@@ -45,6 +54,33 @@ pub fn skill_link(file: &RepoPath, name: &str, skills_root: &str, harness: &str)
     format!(
         "make `{}` a symbolic link to `../../{target}` ({harness} reads skills from `{skills_root}`)",
         in_dir(&base, &format!("{skills_root}/{dir_name}"))
+    )
+}
+
+/// The suggestion for a skill another harness makes of a command file
+/// (`file`, such as Claude Code's `.claude/commands/opsx/apply.md`, whose
+/// skill is `opsx:apply`): create `<base>/<skills_root>/<dir>/SKILL.md`
+/// holding the command's text under front matter with a `name` and a
+/// `description`, where `<base>` is the directory holding the commands
+/// folder's parent (`.claude`) and `<dir>` is `name` with `:` as `-`
+/// (a skill's name is one directory name). Skills are directories with a
+/// `SKILL.md` (Agent Skills; Codex `core/src/skills/loader.rs`, OpenCode
+/// `packages/opencode/src/skill/skill.ts`), so a link to a commands
+/// folder gives the other harness nothing.
+pub fn skill_from_command(file: &RepoPath, name: &str, skills_root: &str, harness: &str) -> String {
+    let dir_name = name.replace(':', "-");
+    let commands = file
+        .ancestors_root_first()
+        .into_iter()
+        .rev()
+        .find(|d| d.file_name() == Some("commands"));
+    let base = commands
+        .and_then(|c| c.parent())
+        .and_then(|p| p.parent())
+        .unwrap_or_else(RepoPath::root);
+    format!(
+        "`{file}` is a command, not a skill folder, so a link would give {harness} no skill: create `{}` holding its text under front matter with `name: {name}` and a `description` ({harness} reads skills from `{skills_root}`)",
+        in_dir(&base, &format!("{skills_root}/{dir_name}/SKILL.md"))
     )
 }
 
@@ -84,5 +120,19 @@ mod tests {
             "make `apps/web/.claude/skills/deploy` a symbolic link to `../../.agents/skills/deploy` \
              (Claude Code reads skills from `.claude/skills`)"
         );
+    }
+
+    #[test]
+    fn a_command_becomes_a_skill_file_never_a_link_to_its_folder() {
+        let f = RepoPath::new("web/.claude/commands/opsx/apply.md").unwrap();
+        let r = skill_link(&f, "opsx:apply", ".agents/skills", "Codex");
+        assert_eq!(
+            r,
+            "`web/.claude/commands/opsx/apply.md` is a command, not a skill folder, so a link would \
+             give Codex no skill: create `web/.agents/skills/opsx-apply/SKILL.md` holding its text \
+             under front matter with `name: opsx:apply` and a `description` (Codex reads skills \
+             from `.agents/skills`)"
+        );
+        assert!(!r.contains("symbolic link"), "{r}");
     }
 }

@@ -2,14 +2,14 @@
 //! sentence per case, for `playbookdiff explain`. It names only files
 //! OpenCode reads (see the crate documentation for the rules).
 
-use playbookdiff_adapter::Gap;
+use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, skill_link};
 use playbookdiff_model::RepoPath;
 
 /// The suggestion for `gap`: what would make OpenCode receive it.
-pub fn for_gap(gap: &Gap<'_>) -> Option<String> {
+pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
     match *gap {
-        Gap::Instruction { file, paths, .. } => Some(receive_instruction(file, paths)),
+        Gap::Instruction { file, paths, .. } => Some(receive_instruction(file, paths, scene)),
         Gap::LateInstruction { files } => Some(load_sooner(files)),
         Gap::Skill { name, file } => Some(receive_skill(file, name)),
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files)),
@@ -21,7 +21,27 @@ pub fn for_gap(gap: &Gap<'_>) -> Option<String> {
 /// path-scoped piece. Relative `instructions`
 /// entries are tried from the launch directory and each parent up to the
 /// root, so a root-relative path works from every launch directory.
-pub fn receive_instruction(file: &RepoPath, paths: Option<&[String]>) -> String {
+///
+/// A `CLAUDE.md` that already imports the `AGENTS.md` beside it (which
+/// OpenCode reads instead of it) needs no `instructions` entry, whose
+/// `@AGENTS.md` line OpenCode would send as text beside `AGENTS.md`: its
+/// other lines belong in that `AGENTS.md`.
+pub fn receive_instruction(
+    file: &RepoPath,
+    paths: Option<&[String]>,
+    scene: &Scene<'_, '_>,
+) -> String {
+    let agents = file
+        .parent()
+        .and_then(|d| d.child("AGENTS.md"))
+        .filter(|a| scene.repo.is_file(a));
+    if let Some(agents) = agents.filter(|_| {
+        paths.is_none() && file.file_name() == Some("CLAUDE.md") && scene.imports(file, "AGENTS.md")
+    }) {
+        return format!(
+            "`{file}` already imports `AGENTS.md`, which OpenCode reads instead of it; move its other lines into `{agents}` so both receive one text"
+        );
+    }
     let entry = code_span(&format!("\"instructions\": [\"{file}\"]"));
     if paths.is_some() {
         return format!(

@@ -14,7 +14,9 @@
 //! assert!(ids.windows(2).all(|w| w[0] < w[1]), "contract order: by id");
 //! ```
 
-pub use playbookdiff_adapter::{Adapter, ContextWindow, Gap, Inputs, TrustEntry, TrustLevel};
+pub use playbookdiff_adapter::{
+    Adapter, ContextWindow, Gap, Inputs, Scene, TrustEntry, TrustLevel,
+};
 use playbookdiff_model::Harness;
 
 /// Every registered adapter, in contract order (by harness id). The first

@@ -37,7 +37,7 @@ pub mod trees;
 pub use find::*;
 pub use summary::{assert_fixture_summaries, stale_snapshots, summary};
 
-use playbookdiff_adapter::{Adapter, Gap};
+use playbookdiff_adapter::{Adapter, Gap, Scene};
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, Mode, RepoPath};
 use playbookdiff_source::{Repo, SourceTree, WorkingTree};
 use std::path::{Path, PathBuf};
@@ -271,17 +271,40 @@ impl Kit {
         self.compile_at(&self.fixture(name), cwd, None)
     }
 
-    /// Asserts the adapter's remedies ([`Adapter::remedy`]): for every row
-    /// `(gap, phrase)` the sentence for `gap` contains `phrase` (the files
-    /// of this harness it names, the way it says them). Fails naming every
-    /// row that differs or has no remedy, not only the first.
+    /// Asserts the adapter's remedies ([`Adapter::remedy`]) in an empty
+    /// repository launched at the root: for every row `(gap, phrase)` the
+    /// sentence for `gap` contains `phrase` (the files of this harness it
+    /// names, the way it says them). Fails naming every row that differs
+    /// or has no remedy, not only the first.
     pub fn assert_remedies(&self, table: &[(Gap<'_>, &str)]) {
+        self.assert_remedies_in(&[], ".", table);
+    }
+
+    /// [`Kit::assert_remedies`] in a repository holding `files` (pairs of
+    /// a repository-relative path and its text, held in memory) launched
+    /// in `cwd`. A phrase starting with `!` must NOT occur in the sentence
+    /// (e.g. an edit that is already there).
+    pub fn assert_remedies_in(&self, files: &[(&str, &str)], cwd: &str, table: &[(Gap<'_>, &str)]) {
+        let mut tree = trees::MemTree::default();
+        for (path, text) in files {
+            tree.file(path, text);
+        }
+        let repo = Repo::new(&tree);
+        let cwd = rp(cwd);
+        let scene = Scene {
+            repo: &repo,
+            cwd: &cwd,
+        };
         let wrong: Vec<String> = table
             .iter()
-            .filter_map(|(gap, phrase)| match self.adapter.remedy(gap) {
-                Some(r) if r.contains(phrase) => None,
-                Some(r) => Some(format!("{gap:?}: {phrase:?} not in {r:?}")),
-                None => Some(format!("{gap:?}: no remedy, want {phrase:?}")),
+            .filter_map(|(gap, phrase)| {
+                let r = self.adapter.remedy(gap, &scene);
+                match (r, phrase.strip_prefix('!')) {
+                    (Some(r), None) if r.contains(phrase) => None,
+                    (Some(r), Some(not)) if !r.contains(not) => None,
+                    (Some(r), _) => Some(format!("{gap:?}: {phrase:?} against {r:?}")),
+                    (None, _) => Some(format!("{gap:?}: no remedy, want {phrase:?}")),
+                }
             })
             .collect();
         assert!(wrong.is_empty(), "{wrong:#?}");

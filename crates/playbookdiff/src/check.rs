@@ -13,7 +13,7 @@ use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{compare, Baseline, Comparison, FailOn, Finding, Summary};
 use playbookdiff_config::Exclusion;
 use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harness, RepoPath};
-use playbookdiff_registry::Inputs;
+use playbookdiff_registry::{Inputs, Scene};
 use playbookdiff_render::{CheckReport, Gate, MatrixReport};
 use playbookdiff_source::{Ancestors, EntryKind, Repo};
 use std::path::Path;
@@ -236,8 +236,12 @@ pub(crate) fn analyse_at<'v>(
     if !policy.exclusion.is_empty() {
         cmp.findings.retain(|f| !policy.excludes_finding(f));
     }
+    let scene = Scene {
+        repo,
+        cwd: &ctx.cwd,
+    };
     for f in &mut cmp.findings {
-        f.remedies = remedies(f);
+        f.remedies = remedies(f, &scene);
     }
     policy.baseline.apply(&mut cmp.findings);
     cmp.summary = Summary::of(&cmp.findings);

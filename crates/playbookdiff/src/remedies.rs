@@ -5,7 +5,7 @@
 use playbookdiff_compare::{display_name, Category, Finding, FindingType, Remedy, Subject};
 use playbookdiff_model::Harness;
 use playbookdiff_model::SourceRef;
-use playbookdiff_registry::{adapter, Gap};
+use playbookdiff_registry::{adapter, Gap, Scene};
 
 /// The suggestion for a harness that receives an instruction later and has
 /// no convention to offer: its item's reason says what holds it back.
@@ -21,14 +21,15 @@ fn location(source: &SourceRef) -> String {
     }
 }
 
-/// What would make the harnesses agree, from each harness's conventions.
-pub fn remedies(f: &Finding) -> Vec<Remedy> {
+/// What would make the harnesses agree, from each harness's conventions,
+/// asked in `scene` (the repository and the launch directory).
+pub fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
     let mut out = Vec::new();
-    let mut ask = |harness: Harness, gap: Gap<'_>, otherwise: Option<&str>| {
+    let ask = |harness: Harness, gap: Gap<'_>, otherwise: Option<&str>| {
         let action = adapter(harness)
-            .and_then(|a| a.remedy(&gap))
+            .and_then(|a| a.remedy(&gap, scene))
             .or(otherwise.map(str::to_string));
-        out.extend(action.map(|action| Remedy { harness, action }));
+        action.map(|action| Remedy { harness, action })
     };
     // An agent that would not start: the refused file is the one fix; its
     // problem (shown with the finding) says what to change there.
@@ -54,7 +55,11 @@ pub fn remedies(f: &Finding) -> Vec<Remedy> {
     }
     // A problem in the repository (a broken import, a dangling link, a link
     // stored as text) is what to fix first: its diagnostic says how, and a
-    // remedy built on the broken text would copy the breakage.
+    // remedy built on the broken text would copy the breakage. An MCP
+    // server's own problems (such as a literal secret in its entry) break
+    // nothing a copy would carry: they come first, then the server is
+    // added where it is missing.
+    let then_gap = matches!(f.subject, Some(Subject::Mcp { .. }));
     if !f.problems.is_empty() {
         for p in &f.problems {
             let r = Remedy {
@@ -65,7 +70,9 @@ pub fn remedies(f: &Finding) -> Vec<Remedy> {
                 out.push(r);
             }
         }
-        return out;
+        if !then_gap {
+            return out;
+        }
     }
     match (&f.subject, f.kind) {
         (Some(Subject::Instruction { files, bridge, .. }), FindingType::Missing)
@@ -93,13 +100,13 @@ pub fn remedies(f: &Finding) -> Vec<Remedy> {
             for h in &f.absent_from {
                 if let Some(file) = files.first() {
                     let paths = paths.as_deref();
-                    ask(*h, Gap::Instruction { file, dir, paths }, None);
+                    out.extend(ask(*h, Gap::Instruction { file, dir, paths }, None));
                 }
             }
         }
         (Some(Subject::Instruction { files, .. }), FindingType::ScopeGap) => {
             for h in &f.absent_from {
-                ask(*h, Gap::LateInstruction { files }, Some(SEE_WHY));
+                out.extend(ask(*h, Gap::LateInstruction { files }, Some(SEE_WHY)));
             }
         }
         (Some(Subject::Skill { name, files }), FindingType::CapabilityGap)
@@ -107,18 +114,18 @@ pub fn remedies(f: &Finding) -> Vec<Remedy> {
         {
             for h in &f.absent_from {
                 if let Some(file) = files.first() {
-                    ask(*h, Gap::Skill { name, file }, None);
+                    out.extend(ask(*h, Gap::Skill { name, file }, None));
                 }
             }
         }
         (Some(Subject::Skill { name, files }), FindingType::ScopeGap) => {
             for h in &f.absent_from {
-                ask(*h, Gap::LateSkill { name, files }, None);
+                out.extend(ask(*h, Gap::LateSkill { name, files }, None));
             }
         }
         (Some(Subject::Mcp { name }), FindingType::CapabilityGap) => {
             for h in &f.absent_from {
-                ask(*h, Gap::Mcp { name }, None);
+                out.extend(ask(*h, Gap::Mcp { name }, None));
             }
         }
         (Some(_), FindingType::Different | FindingType::CapabilityGap) => {
@@ -177,7 +184,7 @@ pub fn remedies(f: &Finding) -> Vec<Remedy> {
                 dir,
                 paths: None,
             };
-            if let Some(action) = adapter(first.harness).and_then(|a| a.remedy(&gap)) {
+            if let Some(action) = adapter(first.harness).and_then(|a| a.remedy(&gap, scene)) {
                 out.push(Remedy {
                     harness: first.harness,
                     action: format!(

@@ -11,5 +11,6 @@ mod cases;
 mod common;
 mod hostile;
 mod properties;
+mod remedies;
 mod secrets;
 mod summaries;

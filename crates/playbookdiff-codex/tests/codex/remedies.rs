@@ -35,3 +35,130 @@ fn a_server_name_with_a_backtick_stays_inside_one_code_span() {
     let gap = Gap::Mcp { name: "a`b" };
     KIT.assert_remedies(&[(gap, "add a ``[mcp_servers."), (gap, "]`` table")]);
 }
+
+/// The files of the new-user trial's first fixture: a root `CLAUDE.md`
+/// that imports `AGENTS.md` and `docs/style.md`, a package whose
+/// committed `AGENTS.override.md` shadows its `AGENTS.md` for Codex, and a
+/// package below it with an `AGENTS.md` only.
+const SHADOWED: &[(&str, &str)] = &[
+    ("CLAUDE.md", "# Root\n\n@AGENTS.md\n@docs/style.md\n"),
+    ("AGENTS.md", "Use cargo test.\n"),
+    ("docs/style.md", "Wrap at 80.\n"),
+    ("pkg/AGENTS.md", "Run make pkg.\n"),
+    ("pkg/AGENTS.override.md", "Run make fast.\n"),
+    ("pkg/CLAUDE.md", "Use pnpm.\n"),
+    ("pkg/api/AGENTS.md", "Run make api.\n"),
+];
+
+/// Never "put the text of `pkg/AGENTS.md` into `pkg/AGENTS.md`": in `pkg`
+/// the override is what Codex reads, and from the root Codex reads nothing
+/// in `pkg` at all; both are said, and the edit names the override.
+#[test]
+fn an_agents_md_that_an_override_shadows_names_the_override_never_itself() {
+    let (file, dir) = (rp("pkg/AGENTS.md"), rp("pkg"));
+    let gap = Gap::Instruction {
+        file: &file,
+        dir: &dir,
+        paths: None,
+    };
+    KIT.assert_remedies_in(
+        SHADOWED,
+        ".",
+        &[
+            (gap, "from `.` nothing in `pkg` reaches it"),
+            (gap, "launched in `pkg` (`--cwd pkg`) it reads `pkg/AGENTS.override.md`"),
+            (gap, "`pkg/AGENTS.override.md` shadows `pkg/AGENTS.md`"),
+            (gap, "merge the text of `pkg/AGENTS.md` into `pkg/AGENTS.override.md`, or delete the override"),
+            (gap, "!into `pkg/AGENTS.md`"),
+        ],
+    );
+    // Launched in `pkg`, the override is the whole story.
+    KIT.assert_remedies_in(
+        SHADOWED,
+        "pkg",
+        &[
+            (
+                gap,
+                "in `pkg`, `pkg/AGENTS.override.md` shadows `pkg/AGENTS.md` for Codex",
+            ),
+            (gap, "!nothing in"),
+        ],
+    );
+}
+
+/// An `AGENTS.md` below the launch directory is what Codex would read
+/// there itself: the remedy says it never reads it from here and where to
+/// launch, and proposes no edit of the file into itself.
+#[test]
+fn an_agents_md_below_the_launch_directory_says_where_to_launch() {
+    let (file, dir) = (rp("pkg/api/AGENTS.md"), rp("pkg/api"));
+    let gap = Gap::Instruction {
+        file: &file,
+        dir: &dir,
+        paths: None,
+    };
+    KIT.assert_remedies_in(
+        SHADOWED,
+        ".",
+        &[
+            (gap, "from `.` nothing in `pkg/api` reaches it; launched in `pkg/api` (`--cwd pkg/api`) it reads `pkg/api/AGENTS.md`"),
+            (gap, "only an `AGENTS.md` from the root to `.` would reach it"),
+            (gap, "!into `pkg/api/AGENTS.md`"),
+        ],
+    );
+    // A `CLAUDE.md` below the launch directory: the move is right for a
+    // launch there, and the sentence says it does nothing from here.
+    let (claude, data) = (rp("data/CLAUDE.md"), rp("data"));
+    let gap = Gap::Instruction {
+        file: &claude,
+        dir: &data,
+        paths: None,
+    };
+    KIT.assert_remedies_in(
+        &[("data/CLAUDE.md", "Data rules.\n")],
+        ".",
+        &[
+            (gap, "from `.` nothing in `data` reaches it"),
+            (
+                gap,
+                "for that launch move the text of `data/CLAUDE.md` into `data/AGENTS.md`",
+            ),
+        ],
+    );
+}
+
+/// A `CLAUDE.md` that already imports `AGENTS.md` is not told to add the
+/// import again: only its other lines move.
+#[test]
+fn a_claude_md_that_already_imports_agents_md_moves_its_other_lines_only() {
+    let (file, dir) = (rp("CLAUDE.md"), rp("."));
+    let gap = Gap::Instruction {
+        file: &file,
+        dir: &dir,
+        paths: None,
+    };
+    KIT.assert_remedies_in(
+        SHADOWED,
+        ".",
+        &[
+            (gap, "`CLAUDE.md` already imports `AGENTS.md`, which Codex reads; move its other lines into `AGENTS.md`"),
+            (gap, "!replace it with a line"),
+        ],
+    );
+}
+
+/// A Claude Code command (`.claude/commands/opsx/apply.md`, skill
+/// `opsx:apply`) becomes a `SKILL.md` of its own; a link to the commands
+/// folder would give Codex no skill.
+#[test]
+fn a_command_is_made_a_skill_never_linked() {
+    let cmd = rp(".claude/commands/opsx/apply.md");
+    let gap = Gap::Skill {
+        name: "opsx:apply",
+        file: &cmd,
+    };
+    KIT.assert_remedies(&[
+        (gap, "create `.agents/skills/opsx-apply/SKILL.md` holding its text under front matter with `name: opsx:apply`"),
+        (gap, "!symbolic link"),
+    ]);
+}

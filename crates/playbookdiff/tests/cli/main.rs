@@ -20,6 +20,7 @@ mod read_once;
 mod read_only;
 mod readme;
 mod refused;
+mod remedies;
 mod repo_mode;
 mod revisions;
 mod secrets;

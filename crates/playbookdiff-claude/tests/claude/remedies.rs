@@ -1,0 +1,63 @@
+//! The remedies Claude Code's adapter gives (`Adapter::remedy`): each
+//! names the files Claude Code reads (`CLAUDE.md` and its `@` imports,
+//! `.claude/skills`, `.mcp.json`) and never proposes an import that is
+//! already there.
+
+use crate::common::KIT;
+use playbookdiff_adapter::Gap;
+use playbookdiff_testkit::rp;
+
+#[test]
+fn remedies_name_claude_files() {
+    let (file, dir) = (rp("apps/api/AGENTS.md"), rp("apps/api"));
+    let skill = rp(".agents/skills/x/SKILL.md");
+    let style = rp("apps/api/docs/style.md");
+    KIT.assert_remedies(&[
+        (
+            Gap::Instruction {
+                file: &file,
+                dir: &dir,
+                paths: None,
+            },
+            "add a line `@AGENTS.md` to `apps/api/CLAUDE.md`, or make `apps/api/CLAUDE.md` a symbolic link to `AGENTS.md`",
+        ),
+        (
+            Gap::Instruction {
+                file: &style,
+                dir: &dir,
+                paths: None,
+            },
+            "import it from `apps/api/CLAUDE.md` with a line `@docs/style.md`",
+        ),
+        (
+            Gap::Skill {
+                name: "x",
+                file: &skill,
+            },
+            "make `.claude/skills/x` a symbolic link to `../../.agents/skills/x`",
+        ),
+    ]);
+}
+
+/// The import is already in the `CLAUDE.md` beside the file: the remedy
+/// says so instead of proposing it again.
+#[test]
+fn an_import_that_is_already_there_is_not_proposed_again() {
+    let (file, dir) = (rp("pkg/AGENTS.md"), rp("pkg"));
+    let gap = Gap::Instruction {
+        file: &file,
+        dir: &dir,
+        paths: None,
+    };
+    KIT.assert_remedies_in(
+        &[
+            ("pkg/CLAUDE.md", "# Pkg\n\n@./AGENTS.md\n"),
+            ("pkg/AGENTS.md", "Run make pkg.\n"),
+        ],
+        ".",
+        &[
+            (gap, "`pkg/CLAUDE.md` already has the line `@AGENTS.md`"),
+            (gap, "!add a line"),
+        ],
+    );
+}

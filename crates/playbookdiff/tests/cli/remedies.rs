@@ -1,0 +1,326 @@
+//! Remedies ("To make them agree") on repositories shaped like the ones a
+//! new user tried: a remedy never moves a file into itself nor proposes
+//! an edit already there, points at the real cause (a committed
+//! `AGENTS.override.md` shadowing `AGENTS.md` for Codex, a directory below
+//! the launch directory), concerns only its own MCP server, turns a
+//! command into a skill instead of linking a commands folder, and, for
+//! the kinds that can be applied mechanically, resolves its finding when
+//! applied. Each repository is written into a temporary directory and
+//! committed with git first.
+
+use crate::support::git;
+use assert_cmd::Command;
+use playbookdiff_testkit::fs::{link, write};
+use regex::Regex;
+use serde_json::Value;
+use std::path::Path;
+
+/// `playbookdiff ARGS…` run in `dir`; the JSON document it prints.
+fn check_json(dir: &Path, args: &[&str]) -> Value {
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{e}: {text}{}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// A repository of `files` (path, text) in a fresh temporary directory,
+/// committed.
+fn repo(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        write(t.path(), path, text);
+    }
+    git(t.path(), &["init", "-q"]);
+    git(t.path(), &["add", "-A"]);
+    git(t.path(), &["commit", "-qm", "fixture"]);
+    t
+}
+
+/// Every finding of `v` (a `check` or `check --all-dirs` document).
+fn findings(v: &Value) -> Vec<&Value> {
+    v["findings"].as_array().unwrap().iter().collect()
+}
+
+/// The one finding whose id starts with `prefix`.
+fn finding<'a>(v: &'a Value, prefix: &str) -> &'a Value {
+    let found: Vec<&Value> = findings(v)
+        .into_iter()
+        .filter(|f| f["id"].as_str().unwrap().starts_with(prefix))
+        .collect();
+    assert_eq!(found.len(), 1, "{prefix}: {:#?}", ids(v));
+    found[0]
+}
+
+fn ids(v: &Value) -> Vec<&str> {
+    findings(v)
+        .into_iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect()
+}
+
+/// The remedies of finding `f` for `harness`.
+fn remedies_for<'a>(f: &'a Value, harness: &str) -> Vec<&'a str> {
+    f["remedies"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|r| r["harness"] == harness)
+                .map(|r| r["action"].as_str().unwrap())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every remedy's sentence anywhere in the document `v`.
+fn all_actions(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::Array(rs)) = m.get("remedies") {
+                out.extend(
+                    rs.iter()
+                        .filter_map(|r| r["action"].as_str())
+                        .map(String::from),
+                );
+            }
+            m.values().for_each(|x| all_actions(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| all_actions(x, out)),
+        _ => {}
+    }
+}
+
+/// The ways a remedy can name one file as both the source and the
+/// destination of an edit: "`A` into `A`", "a line `@N` to `D/N`" (a file
+/// importing itself), "make `L` a symbolic link to `T`" with `T` resolving
+/// to `L`.
+fn self_edits(action: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let into = Regex::new(r"`([^`]+)`\s+into\s+`([^`]+)`").unwrap();
+    for c in into.captures_iter(action) {
+        if c[1] == c[2] {
+            out.push(c[0].to_string());
+        }
+    }
+    let import = Regex::new(r"a line `@([^`]+)` to `([^`]+)`").unwrap();
+    for c in import.captures_iter(action) {
+        let into = Path::new(&c[2]);
+        let imported = into.parent().unwrap().join(c[1].trim_start_matches("./"));
+        if imported == into {
+            out.push(c[0].to_string());
+        }
+    }
+    let symlink = Regex::new(r"make `([^`]+)` a symbolic link to `([^`]+)`").unwrap();
+    for c in symlink.captures_iter(action) {
+        let from = Path::new(&c[1]);
+        let mut target = from.parent().unwrap().to_path_buf();
+        for part in c[2].split('/') {
+            match part {
+                ".." => {
+                    target.pop();
+                }
+                "." => {}
+                p => target.push(p),
+            }
+        }
+        if target == from {
+            out.push(c[0].to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_self_edit_detector_finds_what_it_is_for() {
+    assert_eq!(
+        self_edits("put the text of `pkg/AGENTS.md` into `pkg/AGENTS.md`").len(),
+        1
+    );
+    assert_eq!(
+        self_edits("add a line `@CLAUDE.md` to `a/CLAUDE.md`").len(),
+        1
+    );
+    assert_eq!(
+        self_edits("make `a/.claude/skills/x` a symbolic link to `../skills/x`").len(),
+        1
+    );
+    assert!(self_edits("put the text of `a/CLAUDE.md` into `a/AGENTS.md`").is_empty());
+    assert!(self_edits("add a line `@AGENTS.md` to `a/CLAUDE.md`").is_empty());
+}
+
+/// The new-user trial's first repository: a root `CLAUDE.md` importing
+/// `AGENTS.md` and `docs/style.md`; `pkg` with `AGENTS.md`, a committed
+/// `AGENTS.override.md` and `CLAUDE.md`; `pkg/api` with `AGENTS.md`; two
+/// Codex MCP servers with literal secrets (`docs` in `env`, `remote` in its
+/// URL) and two OpenCode ones (`oc` with a literal header, `oclocal`).
+const F1: &[(&str, &str)] = &[
+    ("CLAUDE.md", "# Root\n\n@AGENTS.md\n@docs/style.md\n"),
+    ("AGENTS.md", "# Agents\n\nUse cargo test.\n"),
+    ("docs/style.md", "# Style\n\nWrap at 80.\n"),
+    ("pkg/AGENTS.md", "# Pkg\n\nPkg rules: run make pkg.\n"),
+    ("pkg/AGENTS.override.md", "# Pkg override\n\nOverride: run make fast.\n"),
+    ("pkg/CLAUDE.md", "# Pkg claude\n\nClaude pkg: use pnpm.\n"),
+    ("pkg/api/AGENTS.md", "# API\n\nAPI rules: run make api.\n"),
+    (
+        ".codex/config.toml",
+        "[mcp_servers.docs]\ncommand = \"docs-server\"\nenv = { TOKEN = \"FAKESECRET_1\" }\n\n\
+         [mcp_servers.remote]\nurl = \"https://u:FAKESECRET_2@h/x\"\n",
+    ),
+    (
+        "opencode.json",
+        "{\n  \"mcp\": {\n    \"oc\": {\n      \"type\": \"remote\",\n      \"url\": \"https://oc.example/mcp\",\n      \
+         \"headers\": { \"X-Key\": \"FAKESECRET_3\" }\n    },\n    \"oclocal\": {\n      \
+         \"type\": \"local\",\n      \"command\": [\"oc-local\"]\n    }\n  }\n}\n",
+    ),
+];
+
+/// In `pkg` the override shadows `AGENTS.md` for Codex, and `pkg/api` is
+/// below the launch directory: the Codex remedies say so, and none moves
+/// a file into itself.
+#[test]
+fn codex_remedies_name_the_shadowing_override_and_the_launch_directory() {
+    let t = repo(F1);
+    let v = check_json(t.path(), &[]);
+    let pkg = remedies_for(
+        finding(&v, "instruction:missing:opencode-only:pkg:"),
+        "codex",
+    );
+    assert_eq!(pkg.len(), 1, "{pkg:#?}");
+    for phrase in [
+        "from `.` nothing in `pkg` reaches it",
+        "(`--cwd pkg`)",
+        "`pkg/AGENTS.override.md` shadows `pkg/AGENTS.md`",
+        "merge the text of `pkg/AGENTS.md` into `pkg/AGENTS.override.md`, or delete the override",
+    ] {
+        assert!(pkg[0].contains(phrase), "{phrase:?} not in {:?}", pkg[0]);
+    }
+    let api = remedies_for(
+        finding(&v, "instruction:missing:opencode-only:pkg/api:"),
+        "codex",
+    );
+    assert_eq!(api.len(), 1, "{api:#?}");
+    assert!(
+        api[0].contains("from `.` nothing in `pkg/api` reaches it; launched in `pkg/api` (`--cwd pkg/api`) it reads `pkg/api/AGENTS.md`"),
+        "{api:?}"
+    );
+    // The root `CLAUDE.md` already imports `AGENTS.md`: no agent is told
+    // to add that import again.
+    let root = finding(&v, "instruction:missing:claude-code-only:root:8ef75972f25f");
+    for h in ["codex", "opencode"] {
+        let r = remedies_for(root, h);
+        assert_eq!(r.len(), 1, "{h}: {r:#?}");
+        assert!(
+            r[0].contains("`CLAUDE.md` already imports `AGENTS.md`"),
+            "{r:?}"
+        );
+        assert!(!r[0].contains("replace it with a line"), "{r:?}");
+    }
+    let mut actions = Vec::new();
+    all_actions(&v, &mut actions);
+    let bad: Vec<String> = actions.iter().flat_map(|a| self_edits(a)).collect();
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// A server's finding carries its own secret warning only, then the
+/// remedy that adds it to the agents that lack it; no secret is printed.
+#[test]
+fn mcp_remedies_concern_their_own_server() {
+    let t = repo(F1);
+    let v = check_json(t.path(), &[]);
+    let cases = [
+        (
+            "mcp:capability-gap:codex-only:docs:",
+            "codex",
+            "mcp_servers.docs.env.TOKEN",
+            "mcp_servers.remote",
+        ),
+        (
+            "mcp:capability-gap:codex-only:remote:",
+            "codex",
+            "mcp_servers.remote.url",
+            "mcp_servers.docs",
+        ),
+        (
+            "mcp:capability-gap:opencode-only:oc:",
+            "opencode",
+            "MCP server \"oc\"",
+            "oclocal",
+        ),
+    ];
+    for (id, owner, own, other) in cases {
+        let f = finding(&v, id);
+        let own_side = remedies_for(f, owner);
+        assert_eq!(own_side.len(), 1, "{id}: {own_side:#?}");
+        assert!(own_side[0].contains(own), "{id}: {own_side:?}");
+        let text = f.to_string();
+        assert!(!text.contains(other), "{id} mentions {other}: {text}");
+    }
+    // `oclocal` has no secret: nothing about `oc`'s header, and the
+    // remedies that add it are there.
+    let f = finding(&v, "mcp:capability-gap:opencode-only:oclocal:");
+    assert!(f.get("problems").is_none(), "{f:#}");
+    assert!(remedies_for(f, "opencode").is_empty(), "{f:#}");
+    assert!(remedies_for(f, "codex")[0].contains("[mcp_servers.oclocal]"));
+    assert!(remedies_for(f, "claude-code")[0].contains("`oclocal` under `mcpServers`"));
+    // A server with a secret warning still gets the remedies that add it.
+    for id in [
+        "mcp:capability-gap:codex-only:docs:",
+        "mcp:capability-gap:codex-only:remote:",
+    ] {
+        let f = finding(&v, id);
+        assert!(
+            remedies_for(f, "claude-code")[0].contains("under `mcpServers` in `.mcp.json`"),
+            "{f:#}"
+        );
+        assert!(
+            remedies_for(f, "opencode")[0].contains("to `opencode.json`"),
+            "{f:#}"
+        );
+    }
+    let f = finding(&v, "mcp:capability-gap:opencode-only:oc:");
+    assert!(
+        remedies_for(f, "codex")[0].contains("[mcp_servers.oc]"),
+        "{f:#}"
+    );
+    assert!(
+        !v.to_string().contains("FAKESECRET"),
+        "a secret value is printed"
+    );
+}
+
+/// No remedy on the trial's repository or on any fixture of this crate or
+/// the comparison crate, at any launch directory, names one file as the
+/// source and the destination of an edit.
+#[test]
+fn no_remedy_on_any_fixture_edits_a_file_into_itself() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = playbookdiff_testkit::all_fixtures(&manifest.join("tests/fixtures"));
+    dirs.extend(playbookdiff_testkit::all_fixtures(
+        &manifest.join("../playbookdiff-compare/tests/fixtures"),
+    ));
+    assert!(dirs.len() >= 20, "{dirs:?}");
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    let trial = repo(F1);
+    for dir in dirs.into_iter().chain([trial.path().to_path_buf()]) {
+        let t = playbookdiff_testkit::copy_to_temp(&dir);
+        let v = check_json(t.path(), &["--all-dirs"]);
+        let mut actions = Vec::new();
+        all_actions(&v, &mut actions);
+        seen += actions.len();
+        for a in actions {
+            for e in self_edits(&a) {
+                bad.push(format!("{}: {e} in {a:?}", dir.display()));
+            }
+        }
+    }
+    assert!(seen > 50, "only {seen} remedies seen");
+    assert!(bad.is_empty(), "{bad:#?}");
+}
