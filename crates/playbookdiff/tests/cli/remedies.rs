@@ -324,3 +324,160 @@ fn no_remedy_on_any_fixture_edits_a_file_into_itself() {
     assert!(seen > 50, "only {seen} remedies seen");
     assert!(bad.is_empty(), "{bad:#?}");
 }
+
+/// Applies `action` to the repository at `root` when it is of a kind that
+/// can be applied mechanically; false otherwise.
+/// - "add a line `@N` to `F`": appends the line to `F`;
+/// - "make `L` a symbolic link to `T`": replaces `L` with that link;
+/// - "move the text of `A` into `B` and replace it with a line `@N`";
+/// - "`A` already imports `N` …; move its other lines into `B`";
+/// - "`C` is a command …: create `S` holding its text under front matter
+///   with `name: N`".
+fn apply(root: &Path, action: &str) -> bool {
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    let append = |p: &str, text: &str| {
+        let old = std::fs::read_to_string(root.join(p)).unwrap_or_default();
+        write(root, p, format!("{old}\n{text}"));
+    };
+    let caps = |re: &str| Regex::new(re).unwrap().captures(action);
+    if let Some(c) =
+        caps(r"^move the text of `([^`]+)` into `([^`]+)` and replace it with a line `@([^`]+)`")
+    {
+        let text = read(&c[1]);
+        append(&c[2], &text);
+        write(root, &c[1], format!("@{}\n", &c[3]));
+        return true;
+    }
+    if let Some(c) =
+        caps(r"^`([^`]+)` already imports `[^`]+`.*move its other lines into `([^`]+)`")
+    {
+        let text = read(&c[1]);
+        let (imports, other): (Vec<&str>, Vec<&str>) =
+            text.lines().partition(|l| l.starts_with('@'));
+        append(&c[2], &other.join("\n"));
+        write(root, &c[1], imports.join("\n") + "\n");
+        return true;
+    }
+    if let Some(c) = caps(r"^add a line `@([^`]+)` to `([^`]+)`") {
+        append(&c[2], &format!("@{}\n", &c[1]));
+        return true;
+    }
+    if let Some(c) = caps(r"^make `([^`]+)` a symbolic link to `([^`]+)`") {
+        let _ = std::fs::remove_file(root.join(&c[1]));
+        link(root, &c[2], &c[1]);
+        return true;
+    }
+    if let Some(c) = caps(
+        r"^`([^`]+)` is a command.*create `([^`]+)` holding its text under front matter with `name: ([^`]+)`",
+    ) {
+        let text = read(&c[1]);
+        let body = match text
+            .strip_prefix("---\n")
+            .and_then(|t| t.split_once("\n---\n"))
+        {
+            Some((_, body)) => body.to_string(),
+            None => text,
+        };
+        write(
+            root,
+            &c[2],
+            format!(
+                "---\nname: {}\ndescription: Applies a change.\n---\n{body}",
+                &c[3]
+            ),
+        );
+        return true;
+    }
+    false
+}
+
+/// A launch directory, the repository's files, the id prefix of a finding
+/// and the harness whose remedy is applied.
+type Case = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+    &'static str,
+);
+
+/// For every remedy of a kind that can be applied mechanically (an import
+/// line, a symbolic link, moving a `CLAUDE.md`'s text into `AGENTS.md`,
+/// a command made a skill), applying it to a copy of the repository
+/// makes its finding disappear on the next `check`, launched in the same
+/// directory.
+#[test]
+fn applied_remedies_resolve_their_findings() {
+    let cases: &[Case] = &[
+        // Launched in `pkg`: Codex reads `pkg/AGENTS.md`, which Claude
+        // Code 2.1.197 (no `AGENTS.md` fallback) does not.
+        (
+            "pkg",
+            &[("pkg/AGENTS.md", "# Pkg\n\nRun make pkg.\n")],
+            "instruction:missing:codex-only:pkg:",
+            "claude-code",
+        ),
+        // Launched in `pkg`: Claude Code reads `pkg/CLAUDE.md`, Codex
+        // nothing.
+        (
+            "pkg",
+            &[("pkg/CLAUDE.md", "# Pkg\n\nUse pnpm in pkg.\n")],
+            "instruction:missing:claude-code-only:pkg:",
+            "codex",
+        ),
+        // A `CLAUDE.md` that imports `AGENTS.md` and says more.
+        (
+            ".",
+            &[
+                ("AGENTS.md", "# Agents\n\nUse cargo test.\n"),
+                ("CLAUDE.md", "# Root\n\nAlso run cargo fmt.\n\n@AGENTS.md\n"),
+            ],
+            "instruction:missing:claude-code-only:root:",
+            "codex",
+        ),
+        // A skill only Claude Code has.
+        (
+            ".",
+            &[(
+                ".claude/skills/deploy/SKILL.md",
+                "---\nname: deploy\ndescription: Deploys the app.\n---\nRun make deploy.\n",
+            )],
+            "skill:capability-gap:claude-code-only:deploy:",
+            "codex",
+        ),
+        // A Claude Code command (skill `opsx:apply`).
+        (
+            ".",
+            &[(
+                ".claude/commands/opsx/apply.md",
+                "---\ndescription: Applies a change.\n---\nApply the change.\n",
+            )],
+            "skill:capability-gap:claude-code-only:opsx-apply:",
+            "codex",
+        ),
+    ];
+    for (cwd, files, id, harness) in cases {
+        let t = repo(files);
+        let args = [
+            "--cwd",
+            cwd,
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--agent-version",
+            "claude-code=2.1.197",
+        ];
+        let before = check_json(t.path(), &args);
+        let f = finding(&before, id);
+        let rs = remedies_for(f, harness);
+        assert_eq!(rs.len(), 1, "{id}: {f:#}");
+        assert!(apply(t.path(), rs[0]), "{id}: not applicable: {:?}", rs[0]);
+        let after = check_json(t.path(), &args);
+        assert!(
+            !ids(&after).iter().any(|i| i.starts_with(id)),
+            "{id} remains after {:?}: {:#?}",
+            rs[0],
+            ids(&after)
+        );
+    }
+}
