@@ -1807,7 +1807,7 @@ fn rule_file(
         return;
     }
     if let Some(pats) = &patterns {
-        let compiled = PathPatterns::new(pats);
+        let compiled = PathPatterns::shared(pats);
         cx.invalid_patterns(&compiled, &source, |p, err| {
             format!("The pattern `{p}` in `{path}` is invalid ({err}) and matches nothing; escape `[` as `\\[`.")
         });

@@ -158,6 +158,9 @@ fn first_group(h: &str) -> Option<(&str, &str, &str)> {
     Some((&h[..open], &rest[..close], &rest[close + 1..]))
 }
 
+/// How many distinct pattern lists [`PathPatterns::shared`] keeps.
+pub const SHARED_LISTS: usize = 4096;
+
 /// Compiled `paths` patterns, matched gitignore-style and case-insensitively
 /// against a path relative to their base directory.
 #[derive(Debug, Clone)]
@@ -190,6 +193,31 @@ impl PathPatterns {
             errors,
             matcher,
         }
+    }
+
+    /// [`PathPatterns::new`], compiled once per process for each distinct
+    /// list: a rule or skill file on the ancestor chain of many launch
+    /// directories (`check --all-dirs`) is compiled at each of them, and its
+    /// patterns do not depend on the launch directory. At most
+    /// [`SHARED_LISTS`] lists are kept; past that, each call compiles anew.
+    pub fn shared(patterns: &[String]) -> std::sync::Arc<PathPatterns> {
+        use std::collections::HashMap;
+        use std::sync::{Arc, Mutex, OnceLock};
+        type Memo = Mutex<HashMap<Vec<String>, Arc<PathPatterns>>>;
+        static MEMO: OnceLock<Memo> = OnceLock::new();
+        let memo = MEMO.get_or_init(Memo::default);
+        if let Some(p) = memo.lock().ok().and_then(|m| m.get(patterns).cloned()) {
+            return p;
+        }
+        // Compiled outside the lock: another thread may compile the same
+        // list meanwhile; both answers are equal.
+        let compiled = Arc::new(PathPatterns::new(patterns));
+        if let Ok(mut m) = memo.lock() {
+            if m.len() < SHARED_LISTS {
+                m.insert(patterns.to_vec(), compiled.clone());
+            }
+        }
+        compiled
     }
 
     /// The pattern (as written after expansion) that makes `rel` (a POSIX

@@ -331,7 +331,7 @@ fn skill(
     // until a file matching `paths` (relative to the launch directory) is
     // read; then it stays for the session (fidelity C18).
     if let (Some(pats), Some(written)) = (&patterns, &paths) {
-        let compiled = PathPatterns::new(pats);
+        let compiled = PathPatterns::shared(pats);
         cx.invalid_patterns(&compiled, &source, |p, _| {
             format!("The pattern `{p}` in `{path}` is invalid and matches nothing.")
         });

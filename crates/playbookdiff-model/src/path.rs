@@ -29,6 +29,11 @@ impl RepoPath {
         if raw.starts_with('/') {
             return None;
         }
+        // Already normalized (the common case: a name from a listing or a
+        // path built from one): one copy, no split and re-join.
+        if is_plain(raw) {
+            return Some(RepoPath(raw.to_string()));
+        }
         let mut parts: Vec<&str> = Vec::new();
         for part in raw.split('/') {
             match part {
@@ -132,6 +137,14 @@ impl RepoPath {
         }
         if self.is_root() {
             RepoPath::new(rel)
+        } else if is_plain(rel) && is_plain(&self.0) {
+            // Nothing to normalize on either side: append, as
+            // [`RepoPath::child`] does, without re-reading the path.
+            let mut s = String::with_capacity(self.0.len() + 1 + rel.len());
+            s.push_str(&self.0);
+            s.push('/');
+            s.push_str(rel);
+            Some(RepoPath(s))
         } else {
             RepoPath::new(&format!("{}/{}", self.0, rel))
         }
@@ -192,6 +205,14 @@ impl RepoPath {
     }
 }
 
+/// True when `s` is already a normalized relative path of at least one
+/// component: not empty, and no component empty, `.` or `..` (so no
+/// leading, trailing or doubled `/`). [`RepoPath::new`] of such a string is
+/// the string itself.
+fn is_plain(s: &str) -> bool {
+    !s.is_empty() && s.split('/').all(|c| !c.is_empty() && c != "." && c != "..")
+}
+
 impl fmt::Display for RepoPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -215,6 +236,74 @@ mod tests {
         assert_eq!(RepoPath::new("").unwrap().as_str(), ".");
         assert!(RepoPath::new("../x").is_none());
         assert!(RepoPath::new("/abs").is_none());
+    }
+
+    /// The lexical normalization, written out without any shortcut: what
+    /// `new` and `join` must answer, fast path or not.
+    fn normalized(raw: &str) -> Option<String> {
+        if raw.starts_with('/') {
+            return None;
+        }
+        let mut parts: Vec<&str> = Vec::new();
+        for part in raw.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                other => parts.push(other),
+            }
+        }
+        Some(if parts.is_empty() {
+            ".".to_string()
+        } else {
+            parts.join("/")
+        })
+    }
+
+    /// Every string of up to `max` characters over `a`, `.` and `/`.
+    fn strings(max: usize) -> Vec<String> {
+        let mut out = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..max {
+            last = last
+                .iter()
+                .flat_map(|s| ['a', '.', '/'].map(|c| format!("{s}{c}")))
+                .collect();
+            out.extend(last.iter().cloned());
+        }
+        out
+    }
+
+    #[test]
+    fn the_fast_paths_of_new_and_join_normalize_like_the_slow_one() {
+        let all = strings(5);
+        for raw in &all {
+            assert_eq!(
+                RepoPath::new(raw).map(|p| p.0),
+                normalized(raw),
+                "new({raw:?})"
+            );
+        }
+        let bases: Vec<RepoPath> = strings(4)
+            .iter()
+            .filter_map(|s| RepoPath::new(s))
+            .chain(["x/y", "a/..b", "a.b/c"].map(|s| RepoPath::new(s).unwrap()))
+            .collect();
+        for base in &bases {
+            for rel in strings(4).iter().chain(["b/c", "..", "../..", "c/../d"].map(String::from).iter()) {
+                let want = if base.is_root() {
+                    normalized(rel)
+                } else {
+                    normalized(&format!("{base}/{rel}"))
+                };
+                assert_eq!(base.join(rel).map(|p| p.0), want, "{base:?}.join({rel:?})");
+            }
+        }
+        // A path not built by `new` (deserialized as is) is still
+        // normalized by `join`.
+        let raw: RepoPath = serde_json::from_str("\"a//b/./c\"").unwrap();
+        assert_eq!(raw.join("d").unwrap().as_str(), "a/b/c/d");
     }
 
     #[test]

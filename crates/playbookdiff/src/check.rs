@@ -16,6 +16,7 @@ use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harn
 use playbookdiff_registry::{Inputs, Scene};
 use playbookdiff_render::{CheckReport, Gate, MatrixReport};
 use playbookdiff_source::{Ancestors, EntryKind, Repo};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What a command produced: the text for standard output and the exit
@@ -566,17 +567,25 @@ fn run_all_dirs(
             });
         }
         drop(tx);
+        // Merged in directory order whatever order the workers finish in:
+        // where directories report the same problem in different words,
+        // the first one added (the directory first in path order) is kept,
+        // so the report is the same on every run.
+        let mut pending: BTreeMap<usize, Sent> = BTreeMap::new();
         loop {
             match rx.recv_timeout(std::time::Duration::from_millis(100)) {
-                Ok((i, configs, cmp, found)) => {
-                    if dirs[i].is_root() {
-                        root_configs = configs;
+                Ok(sent) => {
+                    pending.insert(sent.0, sent);
+                    while let Some((i, configs, cmp, found)) = pending.remove(&done) {
+                        if dirs[i].is_root() {
+                            root_configs = configs;
+                        }
+                        for (h, d) in &found {
+                            problems.add_one(&dirs[i], *h, d);
+                        }
+                        matrix.add(dirs[i].clone(), cmp);
+                        done += 1;
                     }
-                    for (h, d) in &found {
-                        problems.add_one(&dirs[i], *h, d);
-                    }
-                    matrix.add(dirs[i].clone(), cmp);
-                    done += 1;
                     progress(done, total);
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => progress(done, total),

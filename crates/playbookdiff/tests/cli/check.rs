@@ -604,3 +604,59 @@ fn all_dirs_shows_each_problem_in_the_repository_once() {
     );
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
 }
+
+/// Where launch directories word the same problem differently (here
+/// `agents-md-not-bridged`: at the root the nested `AGENTS.md` lies below
+/// the launch directory, at its own directory a `CLAUDE.md` is on the
+/// path), `--all-dirs` shows the wording of the first directory in path
+/// order, the root, whichever worker finishes first: the report is the
+/// same on every run.
+#[test]
+fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    std::fs::create_dir_all(r.join(".git")).unwrap();
+    std::fs::write(r.join("CLAUDE.md"), "# Root\n\nUse pnpm.\n").unwrap();
+    let n = 24;
+    for i in 0..n {
+        let d = r.join(format!("packages/p{i:02}"));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("AGENTS.md"), format!("# P{i}\n\nUse vitest.\n")).unwrap();
+    }
+    let args = [
+        "check",
+        s(r),
+        "--all-dirs",
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+    ];
+    let first = run(&args).1;
+    let root = flat(&run(&["check", s(r), "--harness", "claude-code", "--harness", "codex"]).1);
+    let own = flat(
+        &run(&[
+            "check",
+            s(r),
+            "--cwd",
+            "packages/p00",
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+        ])
+        .1,
+    );
+    // The wording that differs: the sentence after the file's name.
+    let said = |text: &str| -> String {
+        let at = text
+            .find("does not read `packages/p00/AGENTS.md`")
+            .unwrap_or_else(|| panic!("{text}"));
+        text[at..].split(" Add ").next().unwrap().to_string()
+    };
+    assert_ne!(said(&root), said(&own), "the fixture words the problem differently per directory");
+    assert!(flat(&first).contains(&said(&root)), "{first}");
+    for _ in 0..3 {
+        assert_eq!(run(&args).1, first);
+    }
+}
