@@ -291,7 +291,10 @@ mod tests {
             .chain(["x/y", "a/..b", "a.b/c"].map(|s| RepoPath::new(s).unwrap()))
             .collect();
         for base in &bases {
-            for rel in strings(4).iter().chain(["b/c", "..", "../..", "c/../d"].map(String::from).iter()) {
+            for rel in strings(4)
+                .iter()
+                .chain(["b/c", "..", "../..", "c/../d"].map(String::from).iter())
+            {
                 let want = if base.is_root() {
                     normalized(rel)
                 } else {

@@ -633,7 +633,17 @@ fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
         "codex",
     ];
     let first = run(&args).1;
-    let root = flat(&run(&["check", s(r), "--harness", "claude-code", "--harness", "codex"]).1);
+    let root = flat(
+        &run(&[
+            "check",
+            s(r),
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+        ])
+        .1,
+    );
     let own = flat(
         &run(&[
             "check",
@@ -654,7 +664,11 @@ fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
             .unwrap_or_else(|| panic!("{text}"));
         text[at..].split(" Add ").next().unwrap().to_string()
     };
-    assert_ne!(said(&root), said(&own), "the fixture words the problem differently per directory");
+    assert_ne!(
+        said(&root),
+        said(&own),
+        "the fixture words the problem differently per directory"
+    );
     assert!(flat(&first).contains(&said(&root)), "{first}");
     for _ in 0..3 {
         assert_eq!(run(&args).1, first);
