@@ -93,7 +93,8 @@ pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (pro
 /// `codex-rs/config/src/mcp_types.rs`, the config loader; seen with `codex
 /// mcp list` of both profiled releases): one `config-refused` error saying
 /// Codex does not start, and every MCP server it would have started shown
-/// `unavailable`.
+/// `unavailable`. What it prints is the release's
+/// ([`profile::Facts::refusal_prints`]).
 const REFUSAL: problems::Refusal = problems::Refusal {
     refuses: "Codex refuses to load this project's configuration",
     prints: "failed to load configuration",
@@ -193,7 +194,11 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
             .extend(skills::above_project_root(&mut cx, &above, r, &facts));
     }
 
-    if cx.report_refusals(&REFUSAL) {
+    let refusal = problems::Refusal {
+        prints: facts.refusal_prints,
+        ..REFUSAL
+    };
+    if cx.report_refusals(&refusal) {
         servers_unavailable(&mut out);
     }
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);

@@ -66,6 +66,12 @@ pub struct Facts {
     /// `plugin.json` in the directory itself (seen on fixture
     /// `x13_plugin_namespaces`).
     pub plugin_manifests: &'static [&'static str],
+    /// The error Codex prints when it refuses the project configuration
+    /// and does not start (`codex mcp list` on a trusted project whose
+    /// `.codex/config.toml` sets `project_doc_max_bytes = "x"`, or an MCP
+    /// server with both `command` and `url`): 0.142.3 "failed to load
+    /// configuration", 0.171.0 "failed to load bootstrap configuration".
+    pub refusal_prints: &'static str,
 }
 
 /// One row of the table: the facts from release `from` on.
@@ -135,6 +141,7 @@ pub const TABLE: &[Row] = &[
             untrusted_drops_agents_md: false,
             fallback_names_must_be_plain: false,
             plugin_manifests: &[".codex-plugin/plugin.json", ".claude-plugin/plugin.json"],
+            refusal_prints: "failed to load configuration",
         },
     },
     Row {
@@ -150,6 +157,7 @@ pub const TABLE: &[Row] = &[
                 ".claude-plugin/plugin.json",
                 ".cursor-plugin/plugin.json",
             ],
+            refusal_prints: "failed to load bootstrap configuration",
         },
     },
 ];

@@ -718,7 +718,8 @@ impl DiagnosticCode {
     /// comparison leaves it out and reports that it would not start
     /// instead. The one place this is decided: renderers and the
     /// comparison ask the code, never a harness name. Source: Codex 0.142.3
-    /// and 0.171.0 ("failed to load configuration"), OpenCode 1.18.33
+    /// and 0.171.0 ("failed to load configuration", "failed to load bootstrap
+    /// configuration"), OpenCode 1.18.33
     /// ("Configuration is invalid"), both exiting before any prompt.
     pub fn stops_the_agent(self) -> bool {
         matches!(self, DiagnosticCode::ConfigRefused)

@@ -502,11 +502,23 @@ fn x05_mcp_deep_merge() {
     }
 }
 
+/// Codex refuses the bad layer of `a` and says so in the release's words
+/// (seen with `codex mcp list` on a trusted copy: 0.142.3 "failed to load
+/// configuration", 0.171.0 "failed to load bootstrap configuration").
 #[test]
 fn x06_invalid_project_config_refused() {
-    for v in PROFILED_VERSIONS {
+    for (v, words) in PROFILED_VERSIONS.iter().zip([
+        "(\"failed to load configuration\")",
+        "(\"failed to load bootstrap configuration\")",
+    ]) {
         let c = compile_at("x06_invalid_project_config_refused", "a", v);
         assert!(has_code(&c, "config-refused"), "{v}");
+        let d = c
+            .diagnostics
+            .iter()
+            .find(|d| d.code.as_str() == "config-refused")
+            .unwrap();
+        assert!(d.message.contains(words), "{v}: {}", d.message);
         assert_eq!(server(&c, "s").applicability, Applicability::Unavailable);
         // From the root the bad layer does not apply.
         let c = compile_at("x06_invalid_project_config_refused", ".", v);

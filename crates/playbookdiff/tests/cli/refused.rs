@@ -227,7 +227,11 @@ fn explain_shows_the_refusal() {
         out.contains("  .codex/config.toml:1  (config-refused)"),
         "{out}"
     );
-    assert!(out.contains("failed to load configuration"), "{out}");
+    // Codex 0.171.0's words.
+    assert!(
+        out.contains("failed to load bootstrap configuration"),
+        "{out}"
+    );
     assert!(out.contains("To make it start"), "{out}");
     // Only the refusing agent has a section.
     assert!(
