@@ -1,7 +1,10 @@
 //! The state every adapter's compilation holds.
 
 use crate::problems;
-use playbookdiff_model::{AnalysisContext, Diagnostic, Harness, SourceRef};
+use playbookdiff_model::{
+    AdvertisementState, AnalysisContext, Applicability, Diagnostic, DiagnosticCode,
+    EffectiveAgentConfig, Harness, Invocation, Permission,
+};
 use playbookdiff_source::Repo;
 
 /// Shared state of one compilation: the repository, the analysis context
@@ -17,7 +20,7 @@ pub struct Compilation<'r, 't> {
     /// Why the agent refuses the configuration and does not start, in the
     /// order reported, each with the offending file and lines when known
     /// (empty when it starts).
-    pub refusals: Vec<(String, Option<SourceRef>)>,
+    pub refusals: Vec<problems::Refused>,
 }
 
 impl<'r, 't> Compilation<'r, 't> {
@@ -40,8 +43,21 @@ impl<'r, 't> Compilation<'r, 't> {
     /// Records the diagnostic of a problem that makes the agent refuse the
     /// configuration and exit before loading anything; `why` is the short
     /// reason the adapter's summary of the refusal repeats.
+    /// A diagnostic of a file that does not parse (`invalid-json`,
+    /// `invalid-toml`, `invalid-yaml`, `invalid-utf8`) makes it a syntax
+    /// refusal ([`problems::Refused::syntax`]).
     pub fn refuse(&mut self, d: Diagnostic, why: impl Into<String>) {
-        self.refusals.push((why.into(), d.source.clone()));
+        self.refusals.push(problems::Refused {
+            why: why.into(),
+            at: d.source.clone(),
+            syntax: matches!(
+                d.code,
+                DiagnosticCode::InvalidJson
+                    | DiagnosticCode::InvalidToml
+                    | DiagnosticCode::InvalidYaml
+                    | DiagnosticCode::InvalidUtf8
+            ),
+        });
         self.diags.push(d);
     }
 
@@ -73,5 +89,43 @@ impl<'r, 't> Compilation<'r, 't> {
     /// ([`problems::dedupe`]).
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         problems::dedupe(self.diags)
+    }
+}
+
+/// Marks every instruction, skill and MCP server of `out` that `agent`
+/// (its product name) would have received `excluded`, the refusal as
+/// reason: an agent that refuses its configuration does not start, so it
+/// receives none of them (Codex 0.142.3 and 0.171.0 exit 1 "Error parsing
+/// project config file"; OpenCode 1.18.33 "Configuration is invalid").
+/// Call it when [`Compilation::report_refusals`] returns true.
+pub fn exclude_refused(out: &mut EffectiveAgentConfig, agent: &str) {
+    let live =
+        |a: Applicability| matches!(a, Applicability::Effective | Applicability::Conditional);
+    let why = format!(
+        " {agent} refuses the configuration and does not start, so it never receives this."
+    );
+    for i in &mut out.instructions {
+        if live(i.applicability) || i.order.is_some() {
+            i.applicability = Applicability::Excluded;
+            i.order = None;
+            i.reason.push_str(&why);
+        }
+    }
+    for s in &mut out.skills {
+        if live(s.applicability) {
+            s.applicability = Applicability::Excluded;
+            s.advertisement.state = AdvertisementState::Hidden;
+            s.invocation = Invocation {
+                explicit: Permission::Blocked,
+                implicit: Permission::Blocked,
+            };
+            s.reason.push_str(&why);
+        }
+    }
+    for m in &mut out.mcp_servers {
+        if live(m.applicability) {
+            m.applicability = Applicability::Excluded;
+            m.reason.push_str(&why);
+        }
     }
 }

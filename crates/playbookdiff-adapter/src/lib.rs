@@ -15,7 +15,7 @@ pub mod problems;
 pub mod scope;
 
 mod compilation;
-pub use compilation::Compilation;
+pub use compilation::{exclude_refused, Compilation};
 
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_source::Repo;

@@ -357,7 +357,7 @@ pub fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 /// How a harness refuses a configuration and what follows, in its own
 /// words, for [`config_refused`], whose message reads "`refuses` and does
 /// not start from cwd `cwd` ("`prints`"): `reasons`. `then`; fix the named
-/// keys.".
+/// keys." (or "fix the syntax at `file`:line" when a file does not parse).
 #[derive(Clone, Copy, Debug)]
 pub struct Refusal {
     /// What the agent does, naming it ("Codex refuses to load this
@@ -370,32 +370,59 @@ pub struct Refusal {
     pub then: &'static str,
 }
 
+/// One reason a harness refuses its configuration: a short clause (naming
+/// the key, or the file that does not parse), where it stands when known,
+/// and whether it is a file that does not parse (a syntax error or bytes
+/// that are not UTF-8), which no key can fix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refused {
+    /// The short reason ("`mcp_servers.t.args` is 1, not a string").
+    pub why: String,
+    /// The offending file and lines.
+    pub at: Option<SourceRef>,
+    /// True when the file does not parse.
+    pub syntax: bool,
+}
+
 /// The one `config-refused` error for the refusals a compilation collected
-/// (each a short reason and, when known, where it stands) from launch
-/// directory `cwd`, or `None` when there are none: the reasons joined with
-/// "; " in the harness's `words`, pointing at the first refusal that has a
-/// source.
-pub fn config_refused(
-    refusals: &[(String, Option<SourceRef>)],
-    cwd: &RepoPath,
-    words: &Refusal,
-) -> Option<Diagnostic> {
+/// from launch directory `cwd`, or `None` when there are none: the reasons
+/// joined with "; " in the harness's `words`, pointing at the first
+/// refusal that has a source. It ends with what to do: "fix the syntax at
+/// `file`:line" for a file that does not parse (the first such refusal
+/// with a source), "fix the named keys" for the others, both when there
+/// are both.
+pub fn config_refused(refusals: &[Refused], cwd: &RepoPath, words: &Refusal) -> Option<Diagnostic> {
     if refusals.is_empty() {
         return None;
     }
-    let reasons: Vec<&str> = refusals.iter().map(|(w, _)| w.as_str()).collect();
+    let reasons: Vec<&str> = refusals.iter().map(|r| r.why.as_str()).collect();
     let Refusal {
         refuses,
         prints,
         then,
     } = words;
+    let syntax_at = refusals.iter().filter(|r| r.syntax).find_map(|r| {
+        r.at.as_ref().map(|s| {
+            let line = s.lines.map(|l| format!(":{}", l.start)).unwrap_or_default();
+            quote(format!("{}{line}", s.path))
+        })
+    });
+    let keys = refusals.iter().any(|r| !r.syntax);
+    let syntax = refusals.iter().any(|r| r.syntax);
+    let todo = match (syntax, syntax_at, keys) {
+        (true, Some(at), false) => format!("fix the syntax at {at}"),
+        (true, Some(at), true) => format!("fix the syntax at {at} and the named keys"),
+        (true, None, false) => "fix the syntax of the named file".to_string(),
+        (true, None, true) => "fix the syntax of the named file and the named keys".to_string(),
+        (false, _, _) => "fix the named keys".to_string(),
+    };
     let message = format!(
-        "{refuses} and does not start from cwd {} (\"{prints}\"): {}. {then}; fix the named keys.",
+        "{refuses} and does not start from cwd {} (\"{prints}\"): {}. {then}; {todo}.",
         quote(cwd),
         reasons.join("; ")
     );
     let mut d = Diagnostic::new(DiagnosticCode::ConfigRefused, message);
-    d.source = refusals.iter().find_map(|(_, s)| s.clone());
+    d.source = refusals.iter().find_map(|r| r.at.clone());
     Some(d)
 }
 

@@ -257,7 +257,7 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
                         src = src.with_lines(n, n);
                     }
                     src.resolved_path = via_link.then_some(real);
-                    cx.refuse(
+                    cx.refuse_syntax(
                         format!("{path} is not valid UTF-8{at}"),
                         Some(src.clone()),
                     );
@@ -315,7 +315,7 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
                     src = src.with_lines(n, n);
                 }
                 src.resolved_path = l.resolved.clone();
-                cx.refuse(
+                cx.refuse_syntax(
                     format!("{} is not valid TOML{at}", problems::quote(&l.path)),
                     Some(src.clone()),
                 );

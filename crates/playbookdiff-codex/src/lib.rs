@@ -98,7 +98,7 @@ pub const TRUST_ASSUMPTION: &str = "The project is assumed trusted by Codex (pro
 const REFUSAL: problems::Refusal = problems::Refusal {
     refuses: "Codex refuses to load this project's configuration",
     prints: "failed to load configuration",
-    then: "Nothing it configures applies, so its MCP servers are shown unavailable",
+    then: "It loads no instruction, skill or MCP server, so all are shown excluded",
 };
 
 /// Codex releases this adapter's behaviour tables are checked against,
@@ -199,7 +199,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         ..REFUSAL
     };
     if cx.report_refusals(&refusal) {
-        servers_unavailable(&mut out);
+        playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
     unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
 
@@ -250,7 +250,21 @@ impl Cx<'_, '_> {
     /// Records that Codex refuses the configuration because of `why`
     /// (a clause naming the key), found at `at`.
     pub fn refuse(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
-        self.base.refusals.push((why.into(), at));
+        self.base.refusals.push(problems::Refused {
+            why: why.into(),
+            at,
+            syntax: false,
+        });
+    }
+
+    /// Records that Codex refuses the configuration because a file does
+    /// not parse (`why` names it), at `at` (the line when known).
+    pub fn refuse_syntax(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
+        self.base.refusals.push(problems::Refused {
+            why: why.into(),
+            at,
+            syntax: true,
+        });
     }
 
     /// [`Repo::resolve`](playbookdiff_source::Repo::resolve) for a path that may legitimately be absent:
@@ -353,21 +367,6 @@ fn untrusted_chain(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig, version:
         format!("The project is untrusted for cwd {} (the trust entry given), so Codex {version} sends none of its `AGENTS.md` files: {}; trust the project in `~/.codex/config.toml` to receive them.", problems::quote(&cx.context.cwd), dropped.join(", ")),
     );
     cx.diag(d);
-}
-
-/// Every MCP server Codex would have started, shown `unavailable`: it
-/// does not start when it refuses the configuration ([`REFUSAL`]).
-fn servers_unavailable(out: &mut EffectiveAgentConfig) {
-    for s in &mut out.mcp_servers {
-        if matches!(
-            s.applicability,
-            playbookdiff_model::Applicability::Effective
-                | playbookdiff_model::Applicability::Conditional
-        ) {
-            s.applicability = playbookdiff_model::Applicability::Unavailable;
-            s.reason.push_str(" Codex refuses the configuration and does not start, so this server is never started.");
-        }
-    }
 }
 
 /// Spec 004 "Repo mode" and "Unsupported in the current release": one

@@ -52,8 +52,8 @@ use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
 use playbookdiff_adapter::{scope, Compilation, Declared, Request};
 use playbookdiff_model::{
-    AdvertisementState, AnalysisContext, Applicability, Diagnostic, DiagnosticCode,
-    EffectiveAgentConfig, Harness, Invocation, Permission, RepoPath, SourceFormat,
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
+    SourceFormat,
 };
 use playbookdiff_source::Resolved;
 
@@ -140,7 +140,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
     extras::report(&mut cx, &layers);
     if cx.report_refusals(&REFUSAL) {
-        excluded_by_refusal(&mut out);
+        playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
     unavailable(&mut cx, &out);
 
@@ -214,40 +214,6 @@ fn check_worktree(cx: &mut Cx<'_, '_>) {
         "The repository root has no `.git` entry, so OpenCode would treat the launch directory as a non-git project whose worktree is the file system root, and search for AGENTS.md, opencode.json, .opencode and skills above the repository too; the analysis assumes the supplied repositoryRoot is the worktree.",
     );
     cx.diags.extend(d);
-}
-
-/// Every instruction, skill and MCP server OpenCode would have received,
-/// marked `excluded`: it does not start when it refuses the configuration
-/// ([`REFUSAL`]).
-fn excluded_by_refusal(out: &mut EffectiveAgentConfig) {
-    let live =
-        |a: Applicability| matches!(a, Applicability::Effective | Applicability::Conditional);
-    const WHY: &str =
-        " OpenCode refuses the configuration and does not start, so it never receives this.";
-    for i in &mut out.instructions {
-        if live(i.applicability) || i.order.is_some() {
-            i.applicability = Applicability::Excluded;
-            i.order = None;
-            i.reason.push_str(WHY);
-        }
-    }
-    for s in &mut out.skills {
-        if live(s.applicability) {
-            s.applicability = Applicability::Excluded;
-            s.advertisement.state = AdvertisementState::Hidden;
-            s.invocation = Invocation {
-                explicit: Permission::Blocked,
-                implicit: Permission::Blocked,
-            };
-            s.reason.push_str(WHY);
-        }
-    }
-    for m in &mut out.mcp_servers {
-        if live(m.applicability) {
-            m.applicability = Applicability::Excluded;
-            m.reason.push_str(WHY);
-        }
-    }
 }
 
 /// One diagnostic per layer outside the repository that can change a

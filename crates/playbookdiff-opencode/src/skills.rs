@@ -428,10 +428,13 @@ fn load(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
 /// assigning `skills[name]`) and so the last parse to finish wins: usually
 /// the one found last, but seen both ways with 1.18.33 (fixture
 /// `duplicate_skill_names`, `.claude/skills` and `.agents/skills` of one
-/// directory: six runs kept `.agents` five times, `.claude` once). Every skill of
-/// a repeated name is therefore `conditional`, unless all hold the same text
-/// (a copy or a link, as repositories shared with other harnesses often
-/// have): then the last found is effective and the others shadowed.
+/// directory: six runs kept `.agents` five times, `.claude` once; case
+/// `cli.dup_skills_refusing_codex.in-pkg` was once seen keeping `.claude`).
+/// The name is listed at startup either way, so the last found is
+/// effective and the others shadowed; when their texts differ, each
+/// reason and a `skill-name-collision` warning say that the model may
+/// receive another definition (which one is not decided by the
+/// repository). Copies or links of one text need no warning.
 fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
     let mut names: Vec<String> = skills
         .iter()
@@ -468,23 +471,27 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
             }
             continue;
         }
-        for &i in &idx {
+        // Different texts: OpenCode lists the name at startup whichever
+        // definition wins, so the last found stands for it (effective, as
+        // OpenCode usually keeps it) and the others are shadowed; which
+        // description and text the model receives is the race's, said on
+        // each and in one warning.
+        let winner = paths[paths.len() - 1].clone();
+        for &i in &idx[..idx.len() - 1] {
             let s = &mut skills[i];
-            s.applicability = Applicability::Conditional;
-            s.advertisement.state = AdvertisementState::Unknown;
-            s.invocation = Invocation {
-                explicit: Permission::Unknown,
-                implicit: Permission::Unknown,
-            };
-            s.reason = format!("{} Other skills share the name {name:?} ({list}); OpenCode keeps only one of them, whichever it finishes reading last.", s.reason);
+            s.applicability = Applicability::Shadowed;
+            s.advertisement.state = AdvertisementState::Hidden;
+            s.reason = format!("{} Other skills share the name {name:?} ({list}); OpenCode lists the name once and keeps the definition it finishes reading last, which is not decided by the repository: the analysis shows {} and this one shadowed, but the model may receive this one instead.", s.reason, problems::quote(&winner));
         }
+        let w = &mut skills[idx[idx.len() - 1]];
+        w.reason = format!("{} Other skills share the name {name:?} ({list}); OpenCode lists the name at startup and keeps the definition it finishes reading last, usually this one, but not always: the model may receive another one's description and text.", w.reason);
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillNameCollision,
-                format!("Skills named {name:?} are defined at {list}; OpenCode keeps one of them, usually the last found ({}), but it reads them concurrently, so which one is not certain. Rename all but one.", problems::quote(&paths[paths.len() - 1])),
+                format!("Skills named {name:?} are defined at {list}; OpenCode lists {name:?} at startup, but reads these files concurrently and keeps the one it finishes reading last, so which description and text the model receives is not decided by the repository (seen both ways with OpenCode 1.18.33). The analysis shows {}. Rename all but one, or give them the same text.", problems::quote(&winner)),
             )
             .with_severity(Severity::Warning)
-            .at(SourceRef::project(paths[paths.len() - 1].clone(), SourceFormat::Markdown)),
+            .at(SourceRef::project(winner, SourceFormat::Markdown)),
         );
     }
 }

@@ -117,17 +117,27 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
             columns(),
         ));
     }
+    // One row per problem (code and place), naming every harness that
+    // reports it: each harness words it its own way.
+    let mut rows: Vec<(String, String, Vec<Harness>)> = Vec::new();
     for pr in &f.problems {
         let at = pr
             .source
             .as_ref()
             .map(|s| format!(" in {}", location(s)))
             .unwrap_or_default();
+        let code = pr.code.as_str().to_string();
+        match rows.iter_mut().find(|(c, a, _)| *c == code && *a == at) {
+            Some((_, _, hs)) if !hs.contains(&pr.harness) => hs.push(pr.harness),
+            Some(_) => {}
+            None => rows.push((code, at, vec![pr.harness])),
+        }
+    }
+    for (code, at, hs) in rows {
         out.push_str(&wrap_hanging(
             &clean(&format!(
-                "{}{at} ({})",
-                pr.code.as_str(),
-                display_name(pr.harness)
+                "{code}{at} ({})",
+                playbookdiff_compare::names(&hs)
             )),
             &format!("  {:<12} ", "problem"),
             "                ",

@@ -477,10 +477,10 @@ fn x04_mcp_other_transport_refused() {
         // Codex does not start, so even the valid server is not started.
         assert_eq!(
             server(&c, "good").applicability,
-            Applicability::Unavailable,
+            Applicability::Excluded,
             "{v}"
         );
-        assert_eq!(server(&c, "bad").applicability, Applicability::Unavailable);
+        assert_eq!(server(&c, "bad").applicability, Applicability::Excluded);
     }
 }
 
@@ -519,7 +519,7 @@ fn x06_invalid_project_config_refused() {
             .find(|d| d.code.as_str() == "config-refused")
             .unwrap();
         assert!(d.message.contains(words), "{v}: {}", d.message);
-        assert_eq!(server(&c, "s").applicability, Applicability::Unavailable);
+        assert_eq!(server(&c, "s").applicability, Applicability::Excluded);
         // From the root the bad layer does not apply.
         let c = compile_at("x06_invalid_project_config_refused", ".", v);
         assert!(!has_code(&c, "config-refused"));

@@ -394,7 +394,7 @@ fn duplicate_mcp_across_layers() {
         db.other_sources[0].lines.map(|l| (l.start, l.end)),
         Some((1, 3))
     );
-    assert_eq!(db.applicability, Applicability::Unavailable);
+    assert_eq!(db.applicability, Applicability::Excluded);
     let d = one_diag(&c, "config-refused");
     assert_eq!(d.severity, Severity::Error);
     assert_says(d, "does not start");
@@ -923,7 +923,27 @@ fn invalid_toml_reports_the_line_and_applies_nothing() {
         Some(3)
     );
     assert!(c.mcp_servers.is_empty());
-    assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
+    // Codex 0.142.3 and 0.171.0 exit 1 ("Error parsing project config
+    // file"): the AGENTS.md chain is never sent, so it is excluded, with
+    // the refusal as its reason, and the refusal names the line to fix.
+    assert!(chain(&c).is_empty(), "{:?}", chain(&c));
+    let agents = inst(&c, "AGENTS.md");
+    assert_eq!(agents.applicability, Applicability::Excluded);
+    assert!(
+        agents
+            .reason
+            .contains("refuses the configuration and does not start"),
+        "{}",
+        agents.reason
+    );
+    let refused = one_diag(&c, "config-refused");
+    assert!(
+        refused
+            .message
+            .ends_with("fix the syntax at `.codex/config.toml:3`."),
+        "{}",
+        refused.message
+    );
 }
 
 #[test]
@@ -1045,7 +1065,9 @@ fn hostile_inputs_are_diagnostics_not_panics() {
     // serde_yaml, as in Codex, decides the alias bomb without expanding it.
     assert!(c.skills.iter().any(|s| s.name == "bomb"));
     assert!(!diags(&c, "mcp-invalid-entry").is_empty());
-    assert_eq!(c.received_instructions().len(), 2);
+    // The invalid TOML makes Codex refuse to start: nothing is received.
+    assert!(!diags(&c, "config-refused").is_empty());
+    assert!(c.received_instructions().is_empty());
     assert!(
         !json(&c).contains("ghp_0123456789abcdefghijkl"),
         "a pasted token in env_vars is never echoed"

@@ -176,14 +176,17 @@ fn a_skill_needs_a_name_and_is_listed_only_with_a_description() {
     assert!(listed(&c).contains(&"other-name".to_string()));
 }
 
+/// Same-name skills with different texts: the name is listed at startup
+/// whichever OpenCode keeps, so the last found stands for it and the
+/// other is shadowed, with the collision warning.
 #[test]
-fn same_name_skills_are_conditional() {
+fn same_name_skills_are_listed_once() {
     let c = KIT.run("fallback_and_precedence", "a/b");
     assert_skills(
         &c,
         &[
-            (".claude/skills/dup1/SKILL.md", Applicability::Conditional),
-            (".agents/skills/dup2/SKILL.md", Applicability::Conditional),
+            (".claude/skills/dup1/SKILL.md", Applicability::Shadowed),
+            (".agents/skills/dup2/SKILL.md", Applicability::Effective),
         ],
     );
     assert!(has(&c, DiagnosticCode::SkillNameCollision, "\"dup\""));
@@ -350,16 +353,25 @@ fn a_schema_invalid_configuration_stops_opencode_before_anything_loads() {
 /// `.agents/skills` of the root): OpenCode 1.18.33 parses every found file
 /// concurrently and keeps the one whose parse finishes last, so one run
 /// listed `.agents/skills/dup/SKILL.md` and the next
-/// `.claude/skills/dup/SKILL.md`. Neither copy is certain: both are
-/// conditional, with one collision warning.
+/// `.claude/skills/dup/SKILL.md`. Either way it lists `dup` at startup:
+/// the last found is effective and advertised, the other shadowed, and
+/// one collision warning says the definition the model receives is not
+/// decided.
 #[test]
 fn same_name_skills_with_different_text_are_a_race() {
     let c = KIT.run("duplicate_skill_names", ".");
-    for p in [".claude/skills/dup/SKILL.md", ".agents/skills/dup/SKILL.md"] {
-        let s = skill(&c, p);
-        assert_eq!(s.applicability, Applicability::Conditional, "{p}");
-        assert_eq!(s.advertisement.state, AdvertisementState::Unknown, "{p}");
-    }
+    let shown = skill(&c, ".agents/skills/dup/SKILL.md");
+    assert_eq!(shown.applicability, Applicability::Effective);
+    assert_eq!(shown.load_phase, LoadPhase::Startup);
+    assert_eq!(shown.advertisement.state, AdvertisementState::Advertised);
+    assert!(shown.reason.contains("not always"), "{}", shown.reason);
+    let other = skill(&c, ".claude/skills/dup/SKILL.md");
+    assert_eq!(other.applicability, Applicability::Shadowed);
+    assert!(
+        other.reason.contains("may receive this one instead"),
+        "{}",
+        other.reason
+    );
     let collisions = diags(&c, DiagnosticCode::SkillNameCollision);
     assert_eq!(collisions.len(), 1);
     assert_eq!(collisions[0].severity, Severity::Warning);

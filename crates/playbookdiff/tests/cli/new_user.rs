@@ -328,3 +328,181 @@ fn messages_use_real_plurals_and_one_vocabulary() {
     assert!(files > 50, "{files} source files read");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// The fixture of the trial's duplicate skill: `dup` in `.claude/skills`
+/// and in `.agents/skills` with different descriptions, `pkg/AGENTS.md`,
+/// and a `.codex/config.toml` that does not parse. Recorded as oracle cases
+/// `cli.dup_skills_refusing_codex` (from `.` and `pkg`).
+fn dup_skills_fixture() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dup_skills_refusing_codex")
+}
+
+/// OpenCode 1.18.33 lists `dup` at startup from both launch directories
+/// (the recorded cases), whichever definition it keeps: the view has one
+/// effective, advertised `dup` and a warning that the definition is not
+/// decided, and `check` against Claude Code reports the differing
+/// description, never a scope gap.
+#[test]
+fn a_skill_name_opencode_finds_twice_is_received_at_startup() {
+    let dir = dup_skills_fixture();
+    for cwd in [".", "pkg"] {
+        let (cfg, err) = json_in(
+            &dir,
+            &[
+                "compile",
+                "--root",
+                "--harness",
+                "opencode",
+                "--cwd",
+                cwd,
+                "--json",
+                ".",
+            ],
+        );
+        let dups: Vec<&Value> = cfg["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["name"] == "dup")
+            .collect();
+        let effective: Vec<&&Value> = dups
+            .iter()
+            .filter(|s| s["applicability"] == "effective")
+            .collect();
+        assert_eq!(effective.len(), 1, "{cwd}: {dups:#?} {err}");
+        assert_eq!(effective[0]["loadPhase"], "startup");
+        assert_eq!(effective[0]["advertisement"]["state"], "advertised");
+        assert_eq!(dups.len(), 2);
+        let warning = cfg["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "skill-name-collision")
+            .expect("collision warning");
+        assert_eq!(warning["severity"], "warning");
+        assert!(
+            warning["message"]
+                .as_str()
+                .unwrap()
+                .contains("not decided by the repository"),
+            "{warning}"
+        );
+        let (check, _) = json_in(
+            &dir,
+            &[
+                "check",
+                "--root",
+                "--harness",
+                "claude-code",
+                "--harness",
+                "opencode",
+                "--cwd",
+                cwd,
+                "--format",
+                "json",
+                ".",
+            ],
+        );
+        let ids: Vec<&str> = check["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["id"].as_str().unwrap())
+            .collect();
+        assert!(
+            ids.iter()
+                .any(|id| id.starts_with("skill:different:both:dup:")),
+            "{cwd}: {ids:?}"
+        );
+        assert!(
+            !ids.iter().any(|id| id.starts_with("skill:scope-gap:")),
+            "{cwd}: {ids:?}"
+        );
+    }
+}
+
+/// Codex 0.142.3 and 0.171.0 exit 1 on the fixture ("Error parsing project
+/// config file .codex/config.toml", recorded): every item of its view is
+/// excluded with the refusal as reason, and the refusal says to fix the
+/// syntax at the file and line, not "the named keys".
+#[test]
+fn an_agent_that_refuses_to_start_receives_nothing() {
+    let dir = dup_skills_fixture();
+    for cwd in [".", "pkg"] {
+        let (cfg, _) = json_in(
+            &dir,
+            &[
+                "compile",
+                "--root",
+                "--harness",
+                "codex",
+                "--cwd",
+                cwd,
+                "--json",
+                ".",
+            ],
+        );
+        let mut items = 0;
+        for list in ["instructions", "skills", "mcpServers"] {
+            for item in cfg[list].as_array().unwrap() {
+                items += 1;
+                let applicability = item["applicability"].as_str().unwrap();
+                assert!(
+                    !matches!(applicability, "effective" | "conditional"),
+                    "{cwd} {list}: {item:#}"
+                );
+                if applicability == "excluded" {
+                    assert!(
+                        item["reason"]
+                            .as_str()
+                            .unwrap()
+                            .contains("Codex refuses the configuration and does not start"),
+                        "{item:#}"
+                    );
+                }
+            }
+        }
+        assert!(items >= 1, "{cwd}: {cfg:#}");
+        let refused = cfg["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "config-refused")
+            .expect("config-refused");
+        let message = refused["message"].as_str().unwrap();
+        assert!(
+            message.ends_with("fix the syntax at `.codex/config.toml:3`."),
+            "{message}"
+        );
+        assert!(!message.contains("named keys"), "{message}");
+    }
+}
+
+/// An `AGENTS.md` that is not valid UTF-8, read by Codex and OpenCode: the
+/// finding about it lists the problem once, naming both harnesses.
+#[test]
+fn a_problem_several_harnesses_report_is_one_evidence_row() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("AGENTS.md"),
+        b"# Rules\n\nUse pnpm \xff here.\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("CLAUDE.md"), "# Claude\n\nUse npm.\n").unwrap();
+    let out = playbookdiff()
+        .current_dir(dir.path())
+        .args(["check", "--root", "."])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("problem ") && l.contains("invalid-utf8"))
+        .collect();
+    assert_eq!(
+        rows,
+        ["  problem      invalid-utf8 in AGENTS.md:3 (Codex and OpenCode)"],
+        "{text}"
+    );
+}

@@ -582,8 +582,8 @@ fn opencode_disagreements(
         return out;
     }
     // Skills of a repeated name: OpenCode parses the files concurrently and
-    // keeps whichever finishes last. The adapter marks them all conditional,
-    // or, for copies holding one text, one effective and the rest shadowed.
+    // keeps whichever finishes last. The adapter shows the last found
+    // effective and the rest shadowed (the name is listed either way).
     let mut same_name: BTreeMap<&str, Vec<&Skill>> = BTreeMap::new();
     for s in &cfg.skills {
         if matches!(
