@@ -195,7 +195,16 @@ pub fn listing_problems(repo: &Repo<'_>, harness: &str) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = problems
         .iter()
         .take(MAX_LISTING_PROBLEMS)
-        .map(|p| Diagnostic::new(DiagnosticCode::Unreadable, walk_message(p, harness)))
+        .map(|p| {
+            let d = Diagnostic::new(DiagnosticCode::Unreadable, walk_message(p, harness));
+            // An entry without a path of its own (a name that is not
+            // UTF-8) is named by its lossy name, marked as such.
+            match &p.entry {
+                Some(name) if p.path.is_root() => d.about(format!("{name} (name not UTF-8)")),
+                Some(name) => d.about(format!("{}/{name} (name not UTF-8)", p.path)),
+                None => d,
+            }
+        })
         .collect();
     if problems.len() > MAX_LISTING_PROBLEMS {
         out.push(Diagnostic::new(
@@ -445,6 +454,7 @@ mod tests {
                     path: rp("docs"),
                     message: message.into(),
                     cause,
+                    entry: None,
                 },
                 "Codex",
             )

@@ -106,12 +106,17 @@ impl Group<'_> {
         self.findings[0]
     }
 
-    /// The names of the skills or MCP servers of the group, in order.
+    /// The names of the skills or MCP servers of the group, sorted by
+    /// name (`sentry`, `sentry-dev`), each once.
     pub fn names(&self) -> Vec<String> {
-        self.findings
+        let mut names: Vec<String> = self
+            .findings
             .iter()
             .map(|f| f.key.split('|').next().unwrap_or_default().to_string())
-            .collect()
+            .collect();
+        names.sort();
+        names.dedup();
+        names
     }
 
     /// One sentence for the group: the first finding's message when it

@@ -242,7 +242,11 @@ pub(crate) fn problems_section(
         )
     );
     for pr in probs {
-        let at = pr.source.map(location).unwrap_or_else(|| "-".to_string());
+        let at = pr
+            .source
+            .map(location)
+            .or_else(|| pr.subject.map(str::to_string))
+            .unwrap_or_else(|| "-".to_string());
         out.push_str(&crate::layout::pair_lines(
             "  ",
             &clean(&at),
@@ -282,6 +286,7 @@ fn matrix_problems(
             .source
             .as_ref()
             .map(location)
+            .or_else(|| pr.subject.clone())
             .unwrap_or_else(|| "-".to_string());
         out.push_str(&crate::layout::pair_lines(
             "  ",
@@ -438,14 +443,17 @@ fn footer(
     };
     out.push('\n');
     out.push_str(&wrap(&format!("Result: {result}{accepted}"), "", columns()));
-    out.push_str(&wrap(
-        &format!(
-            "More: `playbookdiff explain ID{args}{}` shows the evidence and a fix; `--format json` everything.",
-            if all_dirs { " --cwd DIR" } else { "" }
-        ),
-        "",
-        columns(),
-    ));
+    // Nothing to explain without a finding.
+    if s.total() > 0 {
+        out.push_str(&wrap(
+            &format!(
+                "More: `playbookdiff explain ID{args}{}` shows the evidence and a fix; `--format json` everything.",
+                if all_dirs { " --cwd DIR" } else { "" }
+            ),
+            "",
+            columns(),
+        ));
+    }
 }
 
 /// `check --all-dirs --format text`: groups first, with how many launch
@@ -810,9 +818,13 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                     if line.trim().is_empty() {
                         out.push_str("     |\n");
                     } else {
+                        // Indentation is kept (code blocks, nested lists):
+                        // it goes into the prefix, so wrapped lines keep it.
+                        let body = line.trim_start();
+                        let indent = &line[..line.len() - body.len()];
                         out.push_str(&crate::layout::wrap_quoted(
-                            &clean(line),
-                            "     | ",
+                            &clean(body),
+                            &format!("     | {}", clean(indent)),
                             columns(),
                             3,
                         ));

@@ -430,11 +430,18 @@ pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
 
 /// `text` after `first` on one line when it fits the width (its own
 /// spacing kept), else wrapped at spaces with continuations after `rest`.
+/// `text` after `first`, wrapped with `rest` before the lines that follow
+/// when it is too wide. The first word and the spaces after it stay as
+/// they are (a change word padded to one column, `edited    instruction`),
+/// so the lines of one list stay aligned whether they wrap or not.
 fn fitted(text: &str, first: &str, rest: &str) -> String {
     if crate::layout::width(first) + crate::layout::width(text) <= columns() {
         format!("{first}{text}\n")
     } else {
-        wrap_hanging(text, first, rest, columns())
+        let word = text.find(' ').unwrap_or(text.len());
+        let body = text[word..].trim_start();
+        let head = format!("{first}{}", &text[..text.len() - body.len()]);
+        wrap_hanging(body, &head, rest, columns())
     }
 }
 
@@ -614,6 +621,28 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
 mod tests {
     use super::*;
     use crate::check_markdown::COMMENT_LIMIT;
+
+    /// A change line too wide for the terminal wraps after its change
+    /// word's column: `rescoped` lines up with `edited` above it.
+    #[test]
+    fn change_words_stay_aligned_when_a_line_wraps() {
+        let short = format!("{:<9} instruction AGENTS.md [agents-md]", "edited");
+        let long = format!(
+            "{:<9} instruction {}rule.md [rule] (paths a/** -> b/**)",
+            "rescoped",
+            "docs/very/long/".repeat(4)
+        );
+        let (a, b) = crate::layout::with_width(80, || {
+            (
+                fitted(&short, "    ", "      "),
+                fitted(&long, "    ", "      "),
+            )
+        });
+        let column = |line: &str| line.find("instruction").unwrap();
+        assert_eq!(column(&a), column(b.lines().next().unwrap()), "{a}{b}");
+        assert!(b.lines().count() > 1, "{b}");
+        assert!(b.lines().all(|l| l.chars().count() <= 80), "{b}");
+    }
     use playbookdiff_compare::compare;
     use playbookdiff_model::{
         AnalysisContext, Applicability, EffectiveAgentConfig, McpServer, SourceFormat, SourceRef,

@@ -276,6 +276,9 @@ pub struct RepositoryProblem<'a> {
     pub harnesses: Vec<Harness>,
     /// The harnesses' message: what is wrong and what to do.
     pub message: &'a str,
+    /// What it is about when it names no file (the diagnostic's
+    /// `subject`, such as an entry whose name is not UTF-8).
+    pub subject: Option<&'a str>,
 }
 
 /// The repository problems of `configs`, by path, then code.
@@ -297,6 +300,7 @@ pub fn repository_problems(configs: &[EffectiveAgentConfig]) -> Vec<RepositoryPr
                     source: d.source.as_ref(),
                     harnesses: vec![c.harness],
                     message: &d.message,
+                    subject: d.subject.as_deref(),
                 }),
             }
         }

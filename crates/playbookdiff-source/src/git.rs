@@ -812,6 +812,7 @@ impl SourceTree for GitTree {
                                     e.oid.to_hex_with_len(7)
                                 ),
                                 cause: WalkCause::Submodule,
+                                entry: None,
                             });
                         }
                     }
@@ -836,6 +837,7 @@ impl SourceTree for GitTree {
                         e.name.escape_debug()
                     ),
                     cause: WalkCause::UnsafeName,
+                    entry: None,
                 }),
             }
         }

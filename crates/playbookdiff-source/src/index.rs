@@ -43,6 +43,10 @@ pub struct WalkProblem {
     pub message: String,
     /// Why, which decides the advice a diagnostic gives.
     pub cause: WalkCause,
+    /// The entry's name, decoded lossily (U+FFFD for bytes that are not
+    /// UTF-8), when the problem is about one entry of `path` that has no
+    /// path of its own (a name that is not UTF-8).
+    pub entry: Option<String>,
 }
 
 /// Why the walk could not show an entry.
@@ -360,7 +364,7 @@ impl<'t> Repo<'t> {
         Some(listing)
     }
 
-    fn problem(&self, path: &RepoPath, message: String, cause: WalkCause) {
+    fn problem(&self, path: &RepoPath, message: String, cause: WalkCause, entry: Option<&str>) {
         self.late_problems
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -368,6 +372,7 @@ impl<'t> Repo<'t> {
                 path: path.clone(),
                 message,
                 cause,
+                entry: entry.map(str::to_string),
             });
     }
 
@@ -382,6 +387,7 @@ impl<'t> Repo<'t> {
                 dir,
                 format!("the tree has more than {MAX_ENTRIES} entries; the rest is not analysed"),
                 WalkCause::TooManyEntries,
+                None,
             );
             return empty();
         }
@@ -392,7 +398,7 @@ impl<'t> Repo<'t> {
                     SourceError::Io { kind, .. } => *kind,
                     _ => crate::IoKind::Other,
                 };
-                self.problem(dir, e.to_string(), WalkCause::Unlisted(kind));
+                self.problem(dir, e.to_string(), WalkCause::Unlisted(kind), None);
                 return empty();
             }
         };
@@ -429,6 +435,7 @@ impl<'t> Repo<'t> {
                     dir,
                     format!("the name `{}` is not valid UTF-8", ent.name.escape_debug()),
                     WalkCause::NonUtf8Name,
+                    Some(&ent.name),
                 );
                 return false;
             }

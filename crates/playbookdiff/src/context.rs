@@ -313,7 +313,8 @@ fn locate(
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_default();
     crate::note(&format!(
-        "note: REPO '{label}' is inside the git work tree '{work_tree_label}': analysed as --cwd {inside} there (--root: REPO as the root)"
+        "note: REPO '{label}' is inside the git work tree '{work_tree_label}': analysed as --cwd {} there (--root: REPO as the root)",
+        crate::habits::shell_word(&inside)
     ));
     let launch = Launch {
         base: Some(real.clone()),

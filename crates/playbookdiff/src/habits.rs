@@ -121,7 +121,7 @@ fn view_is_text(words: &[String]) -> String {
 
 /// `s` as one shell word: as is when it needs no quoting, else in single
 /// quotes.
-fn shell_word(s: &str) -> String {
+pub(crate) fn shell_word(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./:=@+,%".contains(c));

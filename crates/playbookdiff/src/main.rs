@@ -218,10 +218,59 @@ fn write_stdout(mut out: sink::Sink, output: &str) -> ExitCode {
     }
 }
 
-/// Writes one note (a line that does not change the exit status) to
-/// standard error.
+/// Writes one note (a sentence that does not change the exit status) to
+/// standard error, wrapped at its width (the terminal's, else 80 columns).
 pub(crate) fn note(line: &str) {
-    report(line);
+    use std::io::IsTerminal;
+    let stderr = std::io::stderr();
+    let width = if stderr.is_terminal() {
+        terminal_size::terminal_size_of(&stderr)
+            .map_or(playbookdiff_render::DEFAULT_WIDTH, |(w, _)| {
+                usize::from(w.0)
+            })
+    } else {
+        playbookdiff_render::DEFAULT_WIDTH
+    };
+    report(&wrap_note(line, width));
+}
+
+/// `line` wrapped at `width` columns (characters), the lines after the
+/// first indented under the text after `note: `. A word in single quotes
+/// or backticks (`'with space'`) is never broken, nor is a word wider
+/// than `width`.
+fn wrap_note(line: &str, width: usize) -> String {
+    let indent = " ".repeat(if line.starts_with("note: ") { 6 } else { 2 });
+    let mut words: Vec<String> = Vec::new();
+    let mut open = false;
+    for w in line.split(' ') {
+        match words.last_mut() {
+            Some(last) if open => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => words.push(w.to_string()),
+        }
+        if (w.matches('\'').count() + w.matches('`').count()) % 2 == 1 {
+            open = !open;
+        }
+    }
+    let mut out = String::new();
+    let mut current = String::new();
+    for w in words {
+        let len = current.chars().count();
+        if len > indent.len() && len + 1 + w.chars().count() > width {
+            out.push_str(current.trim_end());
+            out.push('\n');
+            current = format!("{indent}{w}");
+        } else {
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(&w);
+        }
+    }
+    out.push_str(&current);
+    out
 }
 
 /// Writes one line to standard error.
@@ -342,6 +391,21 @@ fn internal_error_line(payload: &str, location: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn notes_wrap_at_the_width_without_breaking_a_quoted_word() {
+        let line = "note: REPO 'with space' is inside the git work tree '.': analysed as --cwd 'with space' there (--root: REPO as the root)";
+        let wrapped = wrap_note(line, 80);
+        assert!(
+            wrapped.lines().all(|l| l.chars().count() <= 80),
+            "{wrapped}"
+        );
+        assert_eq!(
+            wrapped,
+            "note: REPO 'with space' is inside the git work tree '.': analysed as --cwd\n      'with space' there (--root: REPO as the root)"
+        );
+        assert_eq!(wrap_note("note: short", 80), "note: short");
+    }
     use clap::Parser;
 
     fn parse_error(args: &[&str]) -> clap::Error {

@@ -366,3 +366,34 @@ fn a_harness_that_would_not_start_is_left_out_of_the_comparison() {
     assert!(both.findings.iter().all(|f| f.category == Category::Agent));
     assert_eq!(both.findings.len(), 2);
 }
+
+/// Skills only Codex has, found in an order where `sentry-dev` sorts
+/// before `sentry` by path (`-` before `/`): the group names them by name.
+#[test]
+fn a_group_names_its_skills_sorted_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["sentry-dev", "sentry", "alpha"] {
+        let d = dir.path().join(".agents/skills").join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Use {name}.\n---\nBody.\n"),
+        )
+        .unwrap();
+    }
+    let mut c = check_at(dir.path(), ".", None);
+    playbookdiff_compare::group::sort(&mut c.findings);
+    let groups = playbookdiff_compare::group::group(&c.findings);
+    let skills = groups
+        .iter()
+        .find(|g| g.first().category == Skill && g.findings.len() == 3)
+        .expect("one group of three skills");
+    assert_eq!(skills.names(), ["alpha", "sentry", "sentry-dev"]);
+    assert!(
+        skills
+            .summary(5)
+            .contains("`alpha`, `sentry`, `sentry-dev`"),
+        "{}",
+        skills.summary(5)
+    );
+}

@@ -125,10 +125,29 @@ fn a_package_given_as_repo_is_a_launch_directory_of_the_work_tree() {
     assert_eq!(v["context"]["cwd"], "web");
     // The root CLAUDE.md is received too, as `claude` started in web sees it.
     assert_eq!(instruction_paths(&v), ["CLAUDE.md", "web/CLAUDE.md"]);
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // One note, wrapped at 80 columns (standard error is not a terminal).
+    assert!(stderr.lines().all(|l| l.chars().count() <= 80), "{stderr}");
     assert_eq!(
-        stderr.trim_end(),
+        stderr.split_whitespace().collect::<Vec<_>>().join(" "),
         "note: REPO 'web' is inside the git work tree '.': analysed as --cwd web there (--root: REPO as the root)"
+    );
+    // With --rev too, and a directory name that needs quoting is quoted.
+    std::fs::create_dir_all(repo.path().join("with space")).unwrap();
+    std::fs::write(repo.path().join("with space/AGENTS.md"), "# Spaced\n").unwrap();
+    support::git(repo.path(), &["add", "-A"]);
+    support::git(repo.path(), &["commit", "-q", "-m", "spaced"]);
+    let (v, stderr) = json_in(
+        repo.path(),
+        &["compile", "--rev", "HEAD", "with space", "--json"],
+    );
+    assert_eq!(v["context"]["cwd"], "with space");
+    assert!(
+        stderr
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("analysed as --cwd 'with space' there"),
+        "{stderr}"
     );
     // --cwd is relative to REPO.
     let (v, _) = json_in(repo.path(), &["compile", "web", "--cwd", "src", "--json"]);
@@ -505,4 +524,48 @@ fn a_problem_several_harnesses_report_is_one_evidence_row() {
         ["  problem      invalid-utf8 in AGENTS.md:3 (Codex and OpenCode)"],
         "{text}"
     );
+}
+
+/// `check` with no finding ends with its result, without the hint to
+/// explain a finding id.
+#[test]
+fn check_without_findings_does_not_offer_explain() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = playbookdiff()
+        .current_dir(dir.path())
+        .args(["check", "--root", "."])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Result: no compatibility divergence"),
+        "{text}"
+    );
+    assert!(!text.contains("explain ID"), "{text}");
+}
+
+/// A directory whose name is not UTF-8 is a problem row named by its lossy
+/// name and a marker, never an empty path column.
+#[test]
+fn a_name_that_is_not_utf8_is_shown_with_a_marker() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join(std::ffi::OsStr::from_bytes(b"bad\xffdir"));
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("AGENTS.md"), "# x\n").unwrap();
+    std::fs::write(dir.path().join("AGENTS.md"), "# a\n").unwrap();
+    let out = playbookdiff()
+        .current_dir(dir.path())
+        .args(["check", "--all-dirs", "--root", "."])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  bad\u{fffd}dir (name not UTF-8)  unreadable")),
+        "{text}"
+    );
+    assert!(!text.contains("  -  unreadable"), "{text}");
 }
