@@ -569,3 +569,41 @@ fn a_name_that_is_not_utf8_is_shown_with_a_marker() {
     );
     assert!(!text.contains("  -  unreadable"), "{text}");
 }
+
+/// `explain` shows the differing paragraphs of an indented code block with
+/// their indentation, as the agents receive them.
+#[test]
+fn explain_keeps_code_blocks_verbatim() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("CLAUDE.md"),
+        "# Build\n\nRun this:\n\n    npm ci\n    npm run build\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("AGENTS.md"),
+        "# Build\n\nRun this:\n\n    pnpm install\n    pnpm build\n",
+    )
+    .unwrap();
+    let pair = ["--root", "--harness", "claude-code", "--harness", "codex"];
+    let (v, _) = json_in(
+        root,
+        &[&["check"][..], &pair, &["--format", "json", "."]].concat(),
+    );
+    let id = v["findings"][0]["id"].as_str().unwrap().to_string();
+    let out = playbookdiff()
+        .current_dir(root)
+        .args([&["explain", id.as_str()][..], &pair, &["."]].concat())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "     |     npm ci",
+        "     |     npm run build",
+        "     |     pnpm install",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line:?}: {text}");
+    }
+}
