@@ -17,7 +17,7 @@ pub mod scope;
 mod compilation;
 pub use compilation::{exclude_refused, Compilation};
 
-use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath, Transport};
 use playbookdiff_source::Repo;
 
 /// One harness adapter: its identity, the files it owns, the releases it
@@ -180,6 +180,9 @@ pub enum Gap<'a> {
     Mcp {
         /// The server's name.
         name: &'a str,
+        /// Its transport where another harness starts it, so the remedy
+        /// shows a local (command) or a remote (url) entry.
+        transport: Transport,
     },
 }
 

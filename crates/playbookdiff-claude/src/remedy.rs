@@ -4,7 +4,7 @@
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, in_dir, skill_link};
-use playbookdiff_model::RepoPath;
+use playbookdiff_model::{RepoPath, Transport};
 
 /// What would make Claude Code receive what `gap` says it lacks; `None`
 /// for a late skill (Claude Code reads every skill directory at startup)
@@ -14,7 +14,7 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
     match *gap {
         Gap::Instruction { file, dir, .. } => Some(receive_instruction(file, dir, scene)),
         Gap::Skill { name, file } => Some(receive_skill(file, name)),
-        Gap::Mcp { name } => Some(receive_mcp(name)),
+        Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
         Gap::LateInstruction { .. } | Gap::LateSkill { .. } => None,
     }
 }
@@ -58,10 +58,19 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
     skill_link(file, name, ".claude/skills", "Claude Code")
 }
 
-/// Claude Code should start MCP server `name`.
-pub fn receive_mcp(name: &str) -> String {
+/// Claude Code should start MCP server `name`, reached over `transport`
+/// where another harness starts it: a local server is an entry with
+/// `command`, `args` and `env`, a remote one an entry with `"type": "http"`
+/// and `url` (Claude Code's `.mcp.json` format, documentation page
+/// "Connect Claude Code to tools via MCP").
+pub fn receive_mcp(name: &str, transport: Transport) -> String {
+    let fields = match transport {
+        Transport::Http => "`\"type\": \"http\"` and the same url and headers",
+        Transport::Stdio => "the same command, args and environment",
+        Transport::Unknown => "the same command, args and environment, or url",
+    };
     format!(
-        "add {} under `mcpServers` in `.mcp.json` with the same command, args and environment (secrets as `${{VAR}}` placeholders)",
+        "add {} under `mcpServers` in `.mcp.json` with {fields} (secrets as `${{VAR}}` placeholders)",
         code_span(name)
     )
 }

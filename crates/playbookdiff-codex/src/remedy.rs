@@ -4,7 +4,7 @@
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, skill_link};
-use playbookdiff_model::RepoPath;
+use playbookdiff_model::{RepoPath, Transport};
 
 /// What would make Codex receive what `gap` says it lacks, or receive it
 /// sooner, in `scene`. Always an answer.
@@ -32,7 +32,7 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
                 .unwrap_or_else(RepoPath::root);
             Some(skill_sooner(&base))
         }
-        Gap::Mcp { name } => Some(receive_mcp(name)),
+        Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
     }
 }
 
@@ -126,10 +126,24 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
     skill_link(file, name, ".agents/skills", "Codex")
 }
 
-/// Codex should start MCP server `name`.
-pub fn receive_mcp(name: &str) -> String {
+/// Codex should start MCP server `name`, reached over `transport` where
+/// another harness starts it: a local server is a table with `command`
+/// and `args`, a remote one a table with `url` (Codex's
+/// `[mcp_servers.NAME]` tables, codex-rs/core/src/config/types.rs).
+pub fn receive_mcp(name: &str, transport: Transport) -> String {
+    let (fields, secrets) = match transport {
+        Transport::Http => (
+            "the same url",
+            "`bearer_token_env_var` or `env_http_headers`",
+        ),
+        Transport::Stdio => ("the same command and args", "`env_vars`"),
+        Transport::Unknown => (
+            "the same command and args, or url",
+            "`env_vars` or `bearer_token_env_var`",
+        ),
+    };
     format!(
-        "add a {} table to `.codex/config.toml` with the same command, args and url; forward secrets with `env_vars` or `bearer_token_env_var`",
+        "add a {} table to `.codex/config.toml` with {fields}; forward secrets with {secrets}",
         code_span(&format!("[mcp_servers.{}]", crate::config::toml_key(name)))
     )
 }

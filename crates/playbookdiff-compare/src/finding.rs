@@ -1,7 +1,9 @@
 //! The finding model of a compatibility check (output contract,
 //! "Compatibility check").
 
-use playbookdiff_model::{Applicability, DiagnosticCode, Harness, LoadPhase, RepoPath, SourceRef};
+use playbookdiff_model::{
+    Applicability, DiagnosticCode, Harness, LoadPhase, RepoPath, SourceRef, Transport,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -240,6 +242,9 @@ pub enum Subject {
     Mcp {
         /// Its name.
         name: String,
+        /// Its transport on the side that has it: the one every present
+        /// harness agrees on, [`Transport::Unknown`] when they differ.
+        transport: Transport,
     },
 }
 

@@ -174,8 +174,27 @@ fn finding(
         message,
         Some(Subject::Mcp {
             name: name.to_string(),
+            transport: present_transport(configs, name, present),
         }),
     )
+}
+
+/// The transport of server `name` on the `present` side: the one every
+/// received definition there agrees on, else [`Transport::Unknown`].
+fn present_transport(
+    configs: &[&EffectiveAgentConfig],
+    name: &str,
+    present: &[usize],
+) -> Transport {
+    let mut seen = present
+        .iter()
+        .flat_map(|&h| configs[h].mcp_servers.iter())
+        .filter(|s| s.name == name && received(s))
+        .map(|s| s.transport);
+    match seen.next() {
+        Some(t) if seen.all(|u| u == t) => t,
+        _ => Transport::Unknown,
+    }
 }
 
 fn field(

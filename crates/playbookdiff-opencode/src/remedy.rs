@@ -4,7 +4,7 @@
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, skill_link};
-use playbookdiff_model::RepoPath;
+use playbookdiff_model::{RepoPath, Transport};
 
 /// The suggestion for `gap`: what would make OpenCode receive it.
 pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
@@ -13,7 +13,7 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         Gap::LateInstruction { files } => Some(load_sooner(files)),
         Gap::Skill { name, file } => Some(receive_skill(file, name)),
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files)),
-        Gap::Mcp { name } => Some(receive_mcp(name)),
+        Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
     }
 }
 
@@ -94,10 +94,24 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
     skill_link(file, name, ".opencode/skills", "OpenCode")
 }
 
-/// OpenCode should start MCP server `name`.
-pub fn receive_mcp(name: &str) -> String {
+/// OpenCode should start MCP server `name`, reached over `transport`
+/// where another harness starts it: `"type": "local"` with the command as
+/// one list, or `"type": "remote"` with a `url` (packages/opencode/src/
+/// config/config.ts, `McpLocal` and `McpRemote`).
+pub fn receive_mcp(name: &str, transport: Transport) -> String {
+    let (entry, fields) = match transport {
+        Transport::Http => (
+            "{\"type\": \"remote\", \"url\": ...}",
+            "the same url and headers",
+        ),
+        Transport::Stdio => (
+            "{\"type\": \"local\", \"command\": [...]}",
+            "the same command (as one list)",
+        ),
+        Transport::Unknown => ("{\"type\": ...}", "the same command (as one list) or url"),
+    };
     format!(
-        "add {} to `opencode.json` with the same command (as one list) or url; pass secrets as `{{env:VAR}}`",
-        code_span(&format!("\"mcp\": {{\"{name}\": {{\"type\": \"local\", \"command\": [...]}}}}"))
+        "add {} to `opencode.json` with {fields}; pass secrets as `{{env:VAR}}`",
+        code_span(&format!("\"mcp\": {{\"{name}\": {entry}}}"))
     )
 }

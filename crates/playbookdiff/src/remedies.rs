@@ -123,9 +123,10 @@ pub fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
                 out.extend(ask(*h, Gap::LateSkill { name, files }, None));
             }
         }
-        (Some(Subject::Mcp { name }), FindingType::CapabilityGap) => {
+        (Some(Subject::Mcp { name, transport }), FindingType::CapabilityGap) => {
             for h in &f.absent_from {
-                out.extend(ask(*h, Gap::Mcp { name }, None));
+                let transport = *transport;
+                out.extend(ask(*h, Gap::Mcp { name, transport }, None));
             }
         }
         (Some(_), FindingType::Different | FindingType::CapabilityGap) => {

@@ -5,6 +5,7 @@
 
 use crate::common::KIT;
 use playbookdiff_adapter::Gap;
+use playbookdiff_model::Transport;
 use playbookdiff_testkit::rp;
 
 #[test]
@@ -60,4 +61,24 @@ fn an_import_that_is_already_there_is_not_proposed_again() {
             (gap, "!add a line"),
         ],
     );
+}
+
+/// A server another harness reaches over HTTP is an `http` entry with a
+/// url in `.mcp.json`; a local one keeps command, args and environment.
+#[test]
+fn a_server_gets_the_entry_of_its_transport() {
+    let remote = Gap::Mcp {
+        name: "docs",
+        transport: Transport::Http,
+    };
+    let local = Gap::Mcp {
+        name: "fs",
+        transport: Transport::Stdio,
+    };
+    KIT.assert_remedies(&[
+        (remote, "`\"type\": \"http\"` and the same url"),
+        (remote, "!command"),
+        (local, "the same command, args and environment"),
+        (local, "!url"),
+    ]);
 }

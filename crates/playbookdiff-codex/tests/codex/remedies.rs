@@ -3,6 +3,7 @@
 //! `.codex/config.toml`).
 
 use playbookdiff_adapter::Gap;
+use playbookdiff_model::Transport;
 use playbookdiff_testkit::{rp, Kit};
 
 static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
@@ -32,8 +33,32 @@ fn remedies_name_codex_files() {
 
 #[test]
 fn a_server_name_with_a_backtick_stays_inside_one_code_span() {
-    let gap = Gap::Mcp { name: "a`b" };
+    let gap = Gap::Mcp {
+        name: "a`b",
+        transport: Transport::Stdio,
+    };
     KIT.assert_remedies(&[(gap, "add a ``[mcp_servers."), (gap, "]`` table")]);
+}
+
+/// A server another harness reaches over HTTP is a `url` table for Codex,
+/// never a command; a local one keeps its command and args.
+#[test]
+fn a_server_gets_the_table_of_its_transport() {
+    let remote = Gap::Mcp {
+        name: "docs",
+        transport: Transport::Http,
+    };
+    let local = Gap::Mcp {
+        name: "fs",
+        transport: Transport::Stdio,
+    };
+    KIT.assert_remedies(&[
+        (remote, "with the same url;"),
+        (remote, "!command"),
+        (remote, "`bearer_token_env_var`"),
+        (local, "with the same command and args;"),
+        (local, "!url"),
+    ]);
 }
 
 /// The files of the new-user trial's first fixture: a root `CLAUDE.md`

@@ -3,6 +3,7 @@
 //! `opencode.json`, `.opencode/skills`, a skill's `name`).
 
 use playbookdiff_adapter::Gap;
+use playbookdiff_model::Transport;
 use playbookdiff_opencode::ADAPTER;
 use playbookdiff_testkit::{rp, Kit};
 
@@ -37,7 +38,28 @@ fn remedies_name_opencode_files() {
             },
             ".opencode/skills/x",
         ),
-        (Gap::Mcp { name: "gh" }, "\"gh\""),
+        (
+            Gap::Mcp {
+                name: "gh",
+                transport: Transport::Stdio,
+            },
+            "\"gh\": {\"type\": \"local\", \"command\": [...]}",
+        ),
+        // A remote server is a `remote` entry with a url, never a command.
+        (
+            Gap::Mcp {
+                name: "docs",
+                transport: Transport::Http,
+            },
+            "\"docs\": {\"type\": \"remote\", \"url\": ...}",
+        ),
+        (
+            Gap::Mcp {
+                name: "docs",
+                transport: Transport::Http,
+            },
+            "!command",
+        ),
         (
             Gap::LateInstruction { files: &late },
             "\"apps/api/AGENTS.md\"",
