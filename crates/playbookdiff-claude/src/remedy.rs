@@ -3,7 +3,7 @@
 //! discovery rules; it only names files Claude Code reads (spec 000).
 
 use playbookdiff_adapter::{Gap, Scene};
-use playbookdiff_model::remedy::{code_span, in_dir, skill_link};
+use playbookdiff_model::remedy::{code_span, in_dir, skill_link, ByTransport};
 use playbookdiff_model::{RepoPath, Transport};
 
 /// What would make Claude Code receive what `gap` says it lacks; `None`
@@ -58,17 +58,20 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
     skill_link(file, name, ".claude/skills", "Claude Code")
 }
 
+/// The fields of a `.mcp.json` entry, by the server's transport.
+const MCP_FIELDS: ByTransport<&str> = ByTransport {
+    stdio: "the same command, args and environment",
+    http: "`\"type\": \"http\"` and the same url and headers",
+    unknown: "the same command, args and environment, or url",
+};
+
 /// Claude Code should start MCP server `name`, reached over `transport`
 /// where another harness starts it: a local server is an entry with
 /// `command`, `args` and `env`, a remote one an entry with `"type": "http"`
 /// and `url` (Claude Code's `.mcp.json` format, documentation page
 /// "Connect Claude Code to tools via MCP").
 pub fn receive_mcp(name: &str, transport: Transport) -> String {
-    let fields = match transport {
-        Transport::Http => "`\"type\": \"http\"` and the same url and headers",
-        Transport::Stdio => "the same command, args and environment",
-        Transport::Unknown => "the same command, args and environment, or url",
-    };
+    let fields = MCP_FIELDS.of(transport);
     format!(
         "add {} under `mcpServers` in `.mcp.json` with {fields} (secrets as `${{VAR}}` placeholders)",
         code_span(name)

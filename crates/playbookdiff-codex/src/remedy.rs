@@ -3,7 +3,7 @@
 //! rules; it only names files Codex reads (spec 004).
 
 use playbookdiff_adapter::{Gap, Scene};
-use playbookdiff_model::remedy::{code_span, skill_link};
+use playbookdiff_model::remedy::{code_span, skill_link, ByTransport};
 use playbookdiff_model::{RepoPath, Transport};
 
 /// What would make Codex receive what `gap` says it lacks, or receive it
@@ -126,22 +126,26 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
     skill_link(file, name, ".agents/skills", "Codex")
 }
 
+/// The fields of an `[mcp_servers.NAME]` table and the keys that forward
+/// secrets, by the server's transport.
+const MCP_FIELDS: ByTransport<(&str, &str)> = ByTransport {
+    stdio: ("the same command and args", "`env_vars`"),
+    http: (
+        "the same url",
+        "`bearer_token_env_var` or `env_http_headers`",
+    ),
+    unknown: (
+        "the same command and args, or url",
+        "`env_vars` or `bearer_token_env_var`",
+    ),
+};
+
 /// Codex should start MCP server `name`, reached over `transport` where
 /// another harness starts it: a local server is a table with `command`
 /// and `args`, a remote one a table with `url` (Codex's
 /// `[mcp_servers.NAME]` tables, codex-rs/core/src/config/types.rs).
 pub fn receive_mcp(name: &str, transport: Transport) -> String {
-    let (fields, secrets) = match transport {
-        Transport::Http => (
-            "the same url",
-            "`bearer_token_env_var` or `env_http_headers`",
-        ),
-        Transport::Stdio => ("the same command and args", "`env_vars`"),
-        Transport::Unknown => (
-            "the same command and args, or url",
-            "`env_vars` or `bearer_token_env_var`",
-        ),
-    };
+    let (fields, secrets) = MCP_FIELDS.of(transport);
     format!(
         "add a {} table to `.codex/config.toml` with {fields}; forward secrets with {secrets}",
         code_span(&format!("[mcp_servers.{}]", crate::config::toml_key(name)))

@@ -1,7 +1,7 @@
 //! Text shared by the adapters' suggestions ("what would make the harnesses
 //! agree"). Pure functions over repository paths.
 
-use crate::RepoPath;
+use crate::{RepoPath, Transport};
 
 /// `n` and the noun in the form that agrees with it: `1 skill`,
 /// `3 skills`, `0 skills`; never `skill(s)`.
@@ -134,5 +134,31 @@ mod tests {
              from `.agents/skills`)"
         );
         assert!(!r.contains("symbolic link"), "{r}");
+    }
+}
+
+/// A harness's words for one remedy about an MCP server, one per transport
+/// of the server where another harness starts it: a local server is added
+/// with its command, a remote one with its url, and an undecidable one
+/// with either.
+#[derive(Clone, Copy, Debug)]
+pub struct ByTransport<T> {
+    /// For a local server ([`Transport::Stdio`]).
+    pub stdio: T,
+    /// For a remote server ([`Transport::Http`]).
+    pub http: T,
+    /// For a server whose transport the harnesses disagree on or that is
+    /// neither ([`Transport::Unknown`]).
+    pub unknown: T,
+}
+
+impl<T: Copy> ByTransport<T> {
+    /// The words for `transport`.
+    pub fn of(&self, transport: Transport) -> T {
+        match transport {
+            Transport::Stdio => self.stdio,
+            Transport::Http => self.http,
+            Transport::Unknown => self.unknown,
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! OpenCode reads (see the crate documentation for the rules).
 
 use playbookdiff_adapter::{Gap, Scene};
-use playbookdiff_model::remedy::{code_span, skill_link};
+use playbookdiff_model::remedy::{code_span, skill_link, ByTransport};
 use playbookdiff_model::{RepoPath, Transport};
 
 /// The suggestion for `gap`: what would make OpenCode receive it.
@@ -94,22 +94,26 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
     skill_link(file, name, ".opencode/skills", "OpenCode")
 }
 
+/// The shape of an `mcp` entry and the fields to copy, by the server's
+/// transport.
+const MCP_ENTRY: ByTransport<(&str, &str)> = ByTransport {
+    stdio: (
+        "{\"type\": \"local\", \"command\": [...]}",
+        "the same command (as one list)",
+    ),
+    http: (
+        "{\"type\": \"remote\", \"url\": ...}",
+        "the same url and headers",
+    ),
+    unknown: ("{\"type\": ...}", "the same command (as one list) or url"),
+};
+
 /// OpenCode should start MCP server `name`, reached over `transport`
 /// where another harness starts it: `"type": "local"` with the command as
 /// one list, or `"type": "remote"` with a `url` (packages/opencode/src/
 /// config/config.ts, `McpLocal` and `McpRemote`).
 pub fn receive_mcp(name: &str, transport: Transport) -> String {
-    let (entry, fields) = match transport {
-        Transport::Http => (
-            "{\"type\": \"remote\", \"url\": ...}",
-            "the same url and headers",
-        ),
-        Transport::Stdio => (
-            "{\"type\": \"local\", \"command\": [...]}",
-            "the same command (as one list)",
-        ),
-        Transport::Unknown => ("{\"type\": ...}", "the same command (as one list) or url"),
-    };
+    let (entry, fields) = MCP_ENTRY.of(transport);
     format!(
         "add {} to `opencode.json` with {fields}; pass secrets as `{{env:VAR}}`",
         code_span(&format!("\"mcp\": {{\"{name}\": {entry}}}"))

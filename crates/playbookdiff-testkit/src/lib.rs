@@ -38,7 +38,9 @@ pub use find::*;
 pub use summary::{assert_fixture_summaries, stale_snapshots, summary};
 
 use playbookdiff_adapter::{Adapter, Gap, Scene};
-use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, Mode, RepoPath};
+use playbookdiff_model::{
+    AnalysisContext, Applicability, DiagnosticCode, EffectiveAgentConfig, Mode, RepoPath,
+};
 use playbookdiff_source::{Repo, SourceTree, WorkingTree};
 use std::path::{Path, PathBuf};
 
@@ -269,6 +271,52 @@ impl Kit {
     /// without a targetPath.
     pub fn run(&self, name: &str, cwd: &str) -> EffectiveAgentConfig {
         self.compile_at(&self.fixture(name), cwd, None)
+    }
+
+    /// Compiles fixture `name` at `cwd` ([`Kit::run`]) and asserts the
+    /// applicability of its skills ([`assert_skills`]); returns the result
+    /// for the test's other facts.
+    pub fn run_skills(
+        &self,
+        name: &str,
+        cwd: &str,
+        table: &[(&str, Applicability)],
+    ) -> EffectiveAgentConfig {
+        let cfg = self.run(name, cwd);
+        assert_skills(&cfg, table);
+        cfg
+    }
+
+    /// Asserts the remedy for instruction file `file` received in `dir`
+    /// (not path-scoped) in a repository holding `files` launched in
+    /// `cwd`: the sentence contains every phrase, and none starting with
+    /// `!` ([`Kit::assert_remedies_in`]).
+    pub fn assert_instruction_remedy(
+        &self,
+        files: &[(&str, &str)],
+        cwd: &str,
+        file: &str,
+        dir: &str,
+        phrases: &[&str],
+    ) {
+        let (file, dir) = (rp(file), rp(dir));
+        let gap = Gap::Instruction {
+            file: &file,
+            dir: &dir,
+            paths: None,
+        };
+        let table: Vec<(Gap<'_>, &str)> = phrases.iter().map(|p| (gap, *p)).collect();
+        self.assert_remedies_in(files, cwd, &table);
+    }
+
+    /// Asserts the remedy for skill `name` another harness reads at `file`
+    /// (a `SKILL.md` or a command file) in an empty repository: the
+    /// sentence contains every phrase, and none starting with `!`.
+    pub fn assert_skill_remedy(&self, name: &str, file: &str, phrases: &[&str]) {
+        let file = rp(file);
+        let gap = Gap::Skill { name, file: &file };
+        let table: Vec<(Gap<'_>, &str)> = phrases.iter().map(|p| (gap, *p)).collect();
+        self.assert_remedies(&table);
     }
 
     /// Asserts the adapter's remedies ([`Adapter::remedy`]) in an empty

@@ -44,21 +44,17 @@ fn remedies_name_claude_files() {
 /// says so instead of proposing it again.
 #[test]
 fn an_import_that_is_already_there_is_not_proposed_again() {
-    let (file, dir) = (rp("pkg/AGENTS.md"), rp("pkg"));
-    let gap = Gap::Instruction {
-        file: &file,
-        dir: &dir,
-        paths: None,
-    };
-    KIT.assert_remedies_in(
+    KIT.assert_instruction_remedy(
         &[
             ("pkg/CLAUDE.md", "# Pkg\n\n@./AGENTS.md\n"),
             ("pkg/AGENTS.md", "Run make pkg.\n"),
         ],
         ".",
+        "pkg/AGENTS.md",
+        "pkg",
         &[
-            (gap, "`pkg/CLAUDE.md` already has the line `@AGENTS.md`"),
-            (gap, "!add a line"),
+            "`pkg/CLAUDE.md` already has the line `@AGENTS.md`",
+            "!add a line",
         ],
     );
 }

@@ -12,8 +12,8 @@ use playbookdiff_source::{Repo, WorkingTree};
 
 use playbookdiff_testkit::fs::{link, snapshot, write};
 use playbookdiff_testkit::{
-    assert_contains, assert_says, assert_skills, at_root, chain, diags, instruction as inst,
-    one_diag, rp, server, skill, Ctx, Kit,
+    assert_contains, assert_says, at_root, chain, diags, instruction as inst, one_diag, rp, server,
+    skill, Ctx, Kit,
 };
 
 static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
@@ -971,9 +971,9 @@ fn skills_config_path_ambiguity() {
 
 #[test]
 fn skills_missing_fields_and_odd_layouts() {
-    let c = KIT.run("skill_missing_fields", ".");
-    assert_skills(
-        &c,
+    let c = KIT.run_skills(
+        "skill_missing_fields",
+        ".",
         &[
             (".agents/skills/nodesc/SKILL.md", Applicability::Excluded),
             (".agents/skills/nofm/SKILL.md", Applicability::Excluded),

@@ -80,33 +80,28 @@ const SHADOWED: &[(&str, &str)] = &[
 /// in `pkg` at all; both are said, and the edit names the override.
 #[test]
 fn an_agents_md_that_an_override_shadows_names_the_override_never_itself() {
-    let (file, dir) = (rp("pkg/AGENTS.md"), rp("pkg"));
-    let gap = Gap::Instruction {
-        file: &file,
-        dir: &dir,
-        paths: None,
-    };
-    KIT.assert_remedies_in(
+    KIT.assert_instruction_remedy(
         SHADOWED,
         ".",
+        "pkg/AGENTS.md",
+        "pkg",
         &[
-            (gap, "from `.` nothing in `pkg` reaches it"),
-            (gap, "launched in `pkg` (`--cwd pkg`) it reads `pkg/AGENTS.override.md`"),
-            (gap, "`pkg/AGENTS.override.md` shadows `pkg/AGENTS.md`"),
-            (gap, "merge the text of `pkg/AGENTS.md` into `pkg/AGENTS.override.md`, or delete the override"),
-            (gap, "!into `pkg/AGENTS.md`"),
+            "from `.` nothing in `pkg` reaches it",
+            "launched in `pkg` (`--cwd pkg`) it reads `pkg/AGENTS.override.md`",
+            "`pkg/AGENTS.override.md` shadows `pkg/AGENTS.md`",
+            "merge the text of `pkg/AGENTS.md` into `pkg/AGENTS.override.md`, or delete the override",
+            "!into `pkg/AGENTS.md`",
         ],
     );
     // Launched in `pkg`, the override is the whole story.
-    KIT.assert_remedies_in(
+    KIT.assert_instruction_remedy(
         SHADOWED,
         "pkg",
+        "pkg/AGENTS.md",
+        "pkg",
         &[
-            (
-                gap,
-                "in `pkg`, `pkg/AGENTS.override.md` shadows `pkg/AGENTS.md` for Codex",
-            ),
-            (gap, "!nothing in"),
+            "in `pkg`, `pkg/AGENTS.override.md` shadows `pkg/AGENTS.md` for Codex",
+            "!nothing in",
         ],
     );
 }
@@ -116,38 +111,27 @@ fn an_agents_md_that_an_override_shadows_names_the_override_never_itself() {
 /// launch, and proposes no edit of the file into itself.
 #[test]
 fn an_agents_md_below_the_launch_directory_says_where_to_launch() {
-    let (file, dir) = (rp("pkg/api/AGENTS.md"), rp("pkg/api"));
-    let gap = Gap::Instruction {
-        file: &file,
-        dir: &dir,
-        paths: None,
-    };
-    KIT.assert_remedies_in(
+    KIT.assert_instruction_remedy(
         SHADOWED,
         ".",
+        "pkg/api/AGENTS.md",
+        "pkg/api",
         &[
-            (gap, "from `.` nothing in `pkg/api` reaches it; launched in `pkg/api` (`--cwd pkg/api`) it reads `pkg/api/AGENTS.md`"),
-            (gap, "only an `AGENTS.md` from the root to `.` would reach it"),
-            (gap, "!into `pkg/api/AGENTS.md`"),
+            "from `.` nothing in `pkg/api` reaches it; launched in `pkg/api` (`--cwd pkg/api`) it reads `pkg/api/AGENTS.md`",
+            "only an `AGENTS.md` from the root to `.` would reach it",
+            "!into `pkg/api/AGENTS.md`",
         ],
     );
     // A `CLAUDE.md` below the launch directory: the move is right for a
     // launch there, and the sentence says it does nothing from here.
-    let (claude, data) = (rp("data/CLAUDE.md"), rp("data"));
-    let gap = Gap::Instruction {
-        file: &claude,
-        dir: &data,
-        paths: None,
-    };
-    KIT.assert_remedies_in(
+    KIT.assert_instruction_remedy(
         &[("data/CLAUDE.md", "Data rules.\n")],
         ".",
+        "data/CLAUDE.md",
+        "data",
         &[
-            (gap, "from `.` nothing in `data` reaches it"),
-            (
-                gap,
-                "for that launch move the text of `data/CLAUDE.md` into `data/AGENTS.md`",
-            ),
+            "from `.` nothing in `data` reaches it",
+            "for that launch move the text of `data/CLAUDE.md` into `data/AGENTS.md`",
         ],
     );
 }
@@ -156,18 +140,14 @@ fn an_agents_md_below_the_launch_directory_says_where_to_launch() {
 /// import again: only its other lines move.
 #[test]
 fn a_claude_md_that_already_imports_agents_md_moves_its_other_lines_only() {
-    let (file, dir) = (rp("CLAUDE.md"), rp("."));
-    let gap = Gap::Instruction {
-        file: &file,
-        dir: &dir,
-        paths: None,
-    };
-    KIT.assert_remedies_in(
+    KIT.assert_instruction_remedy(
         SHADOWED,
         ".",
+        "CLAUDE.md",
+        ".",
         &[
-            (gap, "`CLAUDE.md` already imports `AGENTS.md`, which Codex reads; move its other lines into `AGENTS.md`"),
-            (gap, "!replace it with a line"),
+            "`CLAUDE.md` already imports `AGENTS.md`, which Codex reads; move its other lines into `AGENTS.md`",
+            "!replace it with a line",
         ],
     );
 }
@@ -177,13 +157,12 @@ fn a_claude_md_that_already_imports_agents_md_moves_its_other_lines_only() {
 /// folder would give Codex no skill.
 #[test]
 fn a_command_is_made_a_skill_never_linked() {
-    let cmd = rp(".claude/commands/opsx/apply.md");
-    let gap = Gap::Skill {
-        name: "opsx:apply",
-        file: &cmd,
-    };
-    KIT.assert_remedies(&[
-        (gap, "create `.agents/skills/opsx-apply/SKILL.md` holding its text under front matter with `name: opsx:apply`"),
-        (gap, "!symbolic link"),
-    ]);
+    KIT.assert_skill_remedy(
+        "opsx:apply",
+        ".claude/commands/opsx/apply.md",
+        &[
+            "create `.agents/skills/opsx-apply/SKILL.md` holding its text under front matter with `name: opsx:apply`",
+            "!symbolic link",
+        ],
+    );
 }

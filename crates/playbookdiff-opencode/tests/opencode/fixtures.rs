@@ -181,9 +181,9 @@ fn a_skill_needs_a_name_and_is_listed_only_with_a_description() {
 /// other is shadowed, with the collision warning.
 #[test]
 fn same_name_skills_are_listed_once() {
-    let c = KIT.run("fallback_and_precedence", "a/b");
-    assert_skills(
-        &c,
+    let c = KIT.run_skills(
+        "fallback_and_precedence",
+        "a/b",
         &[
             (".claude/skills/dup1/SKILL.md", Applicability::Shadowed),
             (".agents/skills/dup2/SKILL.md", Applicability::Effective),

@@ -72,21 +72,17 @@ fn remedies_name_opencode_files() {
 /// line as text): its other lines move into that `AGENTS.md`.
 #[test]
 fn a_claude_md_that_already_imports_agents_md_moves_its_other_lines_only() {
-    let (file, dir) = (rp("CLAUDE.md"), rp("."));
-    let gap = Gap::Instruction {
-        file: &file,
-        dir: &dir,
-        paths: None,
-    };
-    KIT.assert_remedies_in(
+    KIT.assert_instruction_remedy(
         &[
             ("CLAUDE.md", "# Root\n\n@AGENTS.md\n@docs/style.md\n"),
             ("AGENTS.md", "Use cargo test.\n"),
         ],
         ".",
+        "CLAUDE.md",
+        ".",
         &[
-            (gap, "`CLAUDE.md` already imports `AGENTS.md`, which OpenCode reads instead of it; move its other lines into `AGENTS.md`"),
-            (gap, "!\"instructions\""),
+            "`CLAUDE.md` already imports `AGENTS.md`, which OpenCode reads instead of it; move its other lines into `AGENTS.md`",
+            "!\"instructions\"",
         ],
     );
 }
@@ -95,13 +91,12 @@ fn a_claude_md_that_already_imports_agents_md_moves_its_other_lines_only() {
 /// never a link to the commands folder.
 #[test]
 fn a_command_is_made_a_skill_never_linked() {
-    let cmd = rp("web/.claude/commands/opsx/apply.md");
-    let gap = Gap::Skill {
-        name: "opsx:apply",
-        file: &cmd,
-    };
-    KIT.assert_remedies(&[
-        (gap, "create `web/.opencode/skills/opsx-apply/SKILL.md`"),
-        (gap, "!symbolic link"),
-    ]);
+    KIT.assert_skill_remedy(
+        "opsx:apply",
+        "web/.claude/commands/opsx/apply.md",
+        &[
+            "create `web/.opencode/skills/opsx-apply/SKILL.md`",
+            "!symbolic link",
+        ],
+    );
 }
