@@ -39,7 +39,7 @@ pub use summary::{assert_fixture_summaries, stale_snapshots, summary};
 
 use playbookdiff_adapter::{Adapter, Gap, Scene};
 use playbookdiff_model::{
-    AnalysisContext, Applicability, DiagnosticCode, EffectiveAgentConfig, Mode, RepoPath,
+    AnalysisContext, Applicability, DiagnosticCode, EffectiveAgentConfig, Mode, RepoPath, Transport,
 };
 use playbookdiff_source::{Repo, SourceTree, WorkingTree};
 use std::path::{Path, PathBuf};
@@ -315,6 +315,15 @@ impl Kit {
     pub fn assert_skill_remedy(&self, name: &str, file: &str, phrases: &[&str]) {
         let file = rp(file);
         let gap = Gap::Skill { name, file: &file };
+        let table: Vec<(Gap<'_>, &str)> = phrases.iter().map(|p| (gap, *p)).collect();
+        self.assert_remedies(&table);
+    }
+
+    /// Asserts the remedy for MCP server `name`, reached over `transport`
+    /// where another harness starts it, in an empty repository: the
+    /// sentence contains every phrase, and none starting with `!`.
+    pub fn assert_mcp_remedy(&self, name: &str, transport: Transport, phrases: &[&str]) {
+        let gap = Gap::Mcp { name, transport };
         let table: Vec<(Gap<'_>, &str)> = phrases.iter().map(|p| (gap, *p)).collect();
         self.assert_remedies(&table);
     }

@@ -63,18 +63,14 @@ fn an_import_that_is_already_there_is_not_proposed_again() {
 /// url in `.mcp.json`; a local one keeps command, args and environment.
 #[test]
 fn a_server_gets_the_entry_of_its_transport() {
-    let remote = Gap::Mcp {
-        name: "docs",
-        transport: Transport::Http,
-    };
-    let local = Gap::Mcp {
-        name: "fs",
-        transport: Transport::Stdio,
-    };
-    KIT.assert_remedies(&[
-        (remote, "`\"type\": \"http\"` and the same url"),
-        (remote, "!command"),
-        (local, "the same command, args and environment"),
-        (local, "!url"),
-    ]);
+    KIT.assert_mcp_remedy(
+        "docs",
+        Transport::Http,
+        &["`\"type\": \"http\"` and the same url", "!command"],
+    );
+    KIT.assert_mcp_remedy(
+        "fs",
+        Transport::Stdio,
+        &["the same command, args and environment", "!url"],
+    );
 }

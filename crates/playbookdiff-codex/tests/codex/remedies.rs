@@ -44,21 +44,16 @@ fn a_server_name_with_a_backtick_stays_inside_one_code_span() {
 /// never a command; a local one keeps its command and args.
 #[test]
 fn a_server_gets_the_table_of_its_transport() {
-    let remote = Gap::Mcp {
-        name: "docs",
-        transport: Transport::Http,
-    };
-    let local = Gap::Mcp {
-        name: "fs",
-        transport: Transport::Stdio,
-    };
-    KIT.assert_remedies(&[
-        (remote, "with the same url;"),
-        (remote, "!command"),
-        (remote, "`bearer_token_env_var`"),
-        (local, "with the same command and args;"),
-        (local, "!url"),
-    ]);
+    KIT.assert_mcp_remedy(
+        "docs",
+        Transport::Http,
+        &["with the same url;", "!command", "`bearer_token_env_var`"],
+    );
+    KIT.assert_mcp_remedy(
+        "fs",
+        Transport::Stdio,
+        &["with the same command and args;", "!url"],
+    );
 }
 
 /// The files of the new-user trial's first fixture: a root `CLAUDE.md`
