@@ -2012,13 +2012,17 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         } else {
             String::new()
         };
+        // With no CLAUDE.md beside it, the advice creates one: "add a line
+        // to" a file that does not exist would send the user looking.
+        let fix = if beside.is_empty() {
+            format!("Create `{claude}` holding the line `@AGENTS.md`, or make it a symbolic link to `AGENTS.md`.")
+        } else {
+            format!("Add a line `@AGENTS.md` to `{claude}`{own}, or make `{claude}` a symbolic link to `AGENTS.md`.")
+        };
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::AgentsMdNotBridged,
-                format!(
-                    "Claude Code does not read `{agents}`: {why}. Add a line `@AGENTS.md` to `{claude}`{own}, or make \
-                     `{claude}` a symbolic link to `AGENTS.md`."
-                ),
+                format!("Claude Code does not read `{agents}`: {why}. {fix}"),
             )
             .at(SourceRef::project(agents.clone(), SourceFormat::Markdown)),
         );

@@ -657,12 +657,19 @@ fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
         ])
         .1,
     );
-    // The wording that differs: the sentence after the file's name.
+    // The wording that differs: the sentence after the file's name, up
+    // to the fix (which adds to a CLAUDE.md or creates one).
     let said = |text: &str| -> String {
         let at = text
             .find("does not read `packages/p00/AGENTS.md`")
             .unwrap_or_else(|| panic!("{text}"));
-        text[at..].split(" Add ").next().unwrap().to_string()
+        let rest = &text[at..];
+        let fix = [" Add ", " Create "]
+            .iter()
+            .filter_map(|w| rest.find(w))
+            .min()
+            .unwrap_or(rest.len());
+        rest[..fix].to_string()
     };
     assert_ne!(
         said(&root),

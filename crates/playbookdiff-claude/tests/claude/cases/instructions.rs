@@ -228,8 +228,10 @@ fn agents_md_without_a_bridge_gets_a_diagnostic_naming_both_bridges() {
     assert_eq!(d.len(), 1);
     assert_says(d[0], "`@AGENTS.md`");
     assert_says(d[0], "symbolic link");
-    // No CLAUDE.md anywhere on the path: the fallback this version lacks is named.
+    // No CLAUDE.md anywhere on the path: the fallback this version lacks is
+    // named, and the advice creates the file instead of editing it.
     assert_says(d[0], "predates the AGENTS.md fallback");
+    assert_says(d[0], "Create `CLAUDE.md` holding the line `@AGENTS.md`");
     // Beside a CLAUDE.md that does not import it.
     let d = diags_at(&cfg, D::AgentsMdNotBridged, "apps/api/AGENTS.md");
     assert_eq!(d.len(), 1);
@@ -239,6 +241,7 @@ fn agents_md_without_a_bridge_gets_a_diagnostic_naming_both_bridges() {
         "{}",
         d[0].message
     );
+    assert_says(d[0], "Add a line `@AGENTS.md` to `apps/api/CLAUDE.md`");
 }
 
 #[test]
