@@ -230,31 +230,52 @@ pub(crate) fn problems_section(
     if probs.is_empty() {
         return;
     }
+    problems_heading(out, p, probs.len());
+    for pr in probs {
+        problem_row(
+            out,
+            pr.source,
+            pr.subject,
+            pr.code,
+            &pr.harnesses,
+            pr.message,
+        );
+    }
+}
+
+/// The heading of a "Problems in the repository" section holding `n`.
+fn problems_heading(out: &mut String, p: &Painter, n: usize) {
     let _ = writeln!(
         out,
         "\n{}",
         p.paint(
-            &format!(
-                "Problems in the repository ({}): fix these first",
-                probs.len()
-            ),
+            &format!("Problems in the repository ({n}): fix these first"),
             heading()
         )
     );
-    for pr in probs {
-        let at = pr
-            .source
-            .map(location)
-            .or_else(|| pr.subject.map(str::to_string))
-            .unwrap_or_else(|| "-".to_string());
-        out.push_str(&crate::layout::pair_lines(
-            "  ",
-            &clean(&at),
-            &format!("{} ({})", pr.code.as_str(), names(&pr.harnesses)),
-            columns(),
-        ));
-        out.push_str(&wrap(&clean(pr.message), "    ", columns()));
-    }
+}
+
+/// One problem in the repository: where (its file and lines, else its
+/// subject, else `-`) beside its code and harnesses, then its message.
+fn problem_row(
+    out: &mut String,
+    source: Option<&playbookdiff_model::SourceRef>,
+    subject: Option<&str>,
+    code: playbookdiff_model::DiagnosticCode,
+    harnesses: &[Harness],
+    message: &str,
+) {
+    let at = source
+        .map(location)
+        .or_else(|| subject.map(str::to_string))
+        .unwrap_or_else(|| "-".to_string());
+    out.push_str(&crate::layout::pair_lines(
+        "  ",
+        &clean(&at),
+        &format!("{} ({})", code.as_str(), names(harnesses)),
+        columns(),
+    ));
+    out.push_str(&wrap(&clean(message), "    ", columns()));
 }
 
 /// The problems in the repository of every launch directory, each once
@@ -270,31 +291,16 @@ fn matrix_problems(
     if problems.is_empty() {
         return;
     }
-    let _ = writeln!(
-        out,
-        "\n{}",
-        p.paint(
-            &format!(
-                "Problems in the repository ({}): fix these first",
-                problems.len()
-            ),
-            heading()
-        )
-    );
+    problems_heading(out, p, problems.len());
     for pr in problems {
-        let at = pr
-            .source
-            .as_ref()
-            .map(location)
-            .or_else(|| pr.subject.clone())
-            .unwrap_or_else(|| "-".to_string());
-        out.push_str(&crate::layout::pair_lines(
-            "  ",
-            &clean(&at),
-            &format!("{} ({})", pr.code.as_str(), names(&pr.harnesses)),
-            columns(),
-        ));
-        out.push_str(&wrap(&clean(&pr.message), "    ", columns()));
+        problem_row(
+            out,
+            pr.source.as_ref(),
+            pr.subject.as_deref(),
+            pr.code,
+            &pr.harnesses,
+            &pr.message,
+        );
         let n = pr.directories.len();
         if n < total || total > 1 {
             let dirs: Vec<String> = pr

@@ -3,6 +3,7 @@
 //! monorepo's work tree, a misspelt command, a command after its options,
 //! a misspelt harness; completions, the manual page and `--color`.
 
+use crate::snapshots::run_in;
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
@@ -508,13 +509,7 @@ fn a_problem_several_harnesses_report_is_one_evidence_row() {
     )
     .unwrap();
     std::fs::write(dir.path().join("CLAUDE.md"), "# Claude\n\nUse npm.\n").unwrap();
-    let out = playbookdiff()
-        .current_dir(dir.path())
-        .args(["check", "--root", "."])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (_, text) = run_in(dir.path(), &["check", "--root", "."]);
     let rows: Vec<&str> = text
         .lines()
         .filter(|l| l.trim_start().starts_with("problem ") && l.contains("invalid-utf8"))
@@ -531,13 +526,7 @@ fn a_problem_several_harnesses_report_is_one_evidence_row() {
 #[test]
 fn check_without_findings_does_not_offer_explain() {
     let dir = tempfile::tempdir().unwrap();
-    let out = playbookdiff()
-        .current_dir(dir.path())
-        .args(["check", "--root", "."])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (_, text) = run_in(dir.path(), &["check", "--root", "."]);
     assert!(
         text.contains("Result: no compatibility divergence"),
         "{text}"
@@ -555,13 +544,7 @@ fn a_name_that_is_not_utf8_is_shown_with_a_marker() {
     std::fs::create_dir_all(&bad).unwrap();
     std::fs::write(bad.join("AGENTS.md"), "# x\n").unwrap();
     std::fs::write(dir.path().join("AGENTS.md"), "# a\n").unwrap();
-    let out = playbookdiff()
-        .current_dir(dir.path())
-        .args(["check", "--all-dirs", "--root", "."])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (_, text) = run_in(dir.path(), &["check", "--all-dirs", "--root", "."]);
     assert!(
         text.lines()
             .any(|l| l.starts_with("  bad\u{fffd}dir (name not UTF-8)  unreadable")),
@@ -592,13 +575,10 @@ fn explain_keeps_code_blocks_verbatim() {
         &[&["check"][..], &pair, &["--format", "json", "."]].concat(),
     );
     let id = v["findings"][0]["id"].as_str().unwrap().to_string();
-    let out = playbookdiff()
-        .current_dir(root)
-        .args([&["explain", id.as_str()][..], &pair, &["."]].concat())
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (_, text) = run_in(
+        root,
+        &[&["explain", id.as_str()][..], &pair, &["."]].concat(),
+    );
     for line in [
         "     |     npm ci",
         "     |     npm run build",

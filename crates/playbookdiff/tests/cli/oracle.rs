@@ -303,14 +303,16 @@ fn claude_disagreements(
             n.split(" (").next().unwrap_or(n).to_string()
         })
         .collect();
+    // A skill the model is told of at startup.
+    let told = |s: &&playbookdiff_model::Skill| {
+        s.applicability == Applicability::Effective
+            && s.load_phase == LoadPhase::Startup
+            && s.invocation.implicit != Permission::Blocked
+    };
     let advertised: BTreeSet<String> = cfg
         .skills
         .iter()
-        .filter(|s| {
-            s.applicability == Applicability::Effective
-                && s.load_phase == LoadPhase::Startup
-                && s.invocation.implicit != Permission::Blocked
-        })
+        .filter(told)
         .map(|s| s.name.clone())
         .collect();
     push("skills", list(listed.clone()), list(advertised.clone()));
@@ -343,12 +345,7 @@ fn claude_disagreements(
     let modelled_descriptions: BTreeSet<String> = cfg
         .skills
         .iter()
-        .filter(|s| {
-            s.applicability == Applicability::Effective
-                && s.load_phase == LoadPhase::Startup
-                && s.invocation.implicit != Permission::Blocked
-                && both.contains(&s.name)
-        })
+        .filter(|s| told(s) && both.contains(&s.name))
         .map(|s| {
             let d = s.description.clone().unwrap_or_default();
             let d = match s.advertisement.description_limit_chars {

@@ -16,7 +16,7 @@
 //! and analysed from there with a relative REPO, so the output names no
 //! machine path.
 
-use assert_cmd::Command;
+use crate::snapshots::run_in as run;
 use serde_json::Value;
 use std::path::Path;
 
@@ -28,25 +28,6 @@ fn fixture(name: &str) -> tempfile::TempDir {
         &tmp.path().join(name),
     );
     tmp
-}
-
-/// `playbookdiff ARGS…` in `dir`, into a pipe (80 columns), without
-/// colour: exit status and standard output; standard error must be empty.
-fn run(dir: &Path, args: &[&str]) -> (i32, String) {
-    let out = Command::cargo_bin("playbookdiff")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .env_remove("CLICOLOR_FORCE")
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.is_empty(), "{args:?}: {err}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-    )
 }
 
 fn json(dir: &Path, args: &[&str]) -> Value {

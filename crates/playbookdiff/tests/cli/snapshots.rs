@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// `playbookdiff ARGS…` run in `dir`: exit status and standard output;
 /// standard error must be empty.
-fn run_in(dir: &Path, args: &[&str]) -> (i32, String) {
+pub(crate) fn run_in(dir: &Path, args: &[&str]) -> (i32, String) {
     let out = Command::cargo_bin("playbookdiff")
         .unwrap()
         .current_dir(dir)

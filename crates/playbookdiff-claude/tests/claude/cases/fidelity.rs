@@ -894,9 +894,29 @@ fn settled_rule_order_is_an_assumption() {
 /// `..` and says it lies outside the repository; `outside-root-unseen` and
 /// its assumption are gone. Built in a temporary directory: what lies above
 /// that directory is left out of the comparison.
+/// Compiles `ctx` as release `v` does with `--outside-root`: the
+/// directories above the root read through `above`.
+fn compile_outside(
+    repo: &playbookdiff_source::Repo<'_>,
+    above: &playbookdiff_source::Ancestors,
+    v: &str,
+    ctx: Ctx,
+) -> playbookdiff_model::EffectiveAgentConfig {
+    use playbookdiff_adapter::{Adapter, Inputs};
+    playbookdiff_claude::ADAPTER.compile_with(
+        repo,
+        &ctx.version(v).context(),
+        &Inputs {
+            version: Some(v),
+            outside_root: Some(above),
+            ..Inputs::default()
+        },
+    )
+}
+
 #[test]
 fn c04_outside_root_reads_files_above_root() {
-    use playbookdiff_adapter::{Adapter, Inputs};
+    use playbookdiff_adapter::Adapter;
     let t = copy_to_temp(&fixture("c04_files_above_root"));
     write(t.path(), "CLAUDE.local.md", "Personal, above\n");
     write(
@@ -917,17 +937,7 @@ fn c04_outside_root_reads_files_above_root() {
             .collect()
     };
     for v in VERSIONS {
-        let compile = |ctx: Ctx| {
-            playbookdiff_claude::ADAPTER.compile_with(
-                &repo,
-                &ctx.version(v).context(),
-                &Inputs {
-                    version: Some(v),
-                    outside_root: Some(&above),
-                    ..Inputs::default()
-                },
-            )
-        };
+        let compile = |ctx: Ctx| compile_outside(&repo, &above, v, ctx);
         let cfg = compile(at_root().local());
         assert_eq!(
             ours(&cfg),
@@ -1001,7 +1011,6 @@ fn c04_outside_root_reads_files_above_root() {
 /// the path, so 2.1.332's AGENTS.md fallback stays off (fidelity C16).
 #[test]
 fn c16_fallback_off_with_memory_above_root() {
-    use playbookdiff_adapter::{Adapter, Inputs};
     let t = tempfile::tempdir().unwrap();
     write(t.path(), "CLAUDE.md", "Above\n");
     write(t.path(), "repo/AGENTS.md", "Agents\n");
@@ -1010,15 +1019,7 @@ fn c16_fallback_off_with_memory_above_root() {
         playbookdiff_source::SourceTree::absolute_root(&tree).unwrap(),
     );
     let repo = playbookdiff_source::Repo::new(&tree);
-    let cfg = playbookdiff_claude::ADAPTER.compile_with(
-        &repo,
-        &at_root().local().context(),
-        &Inputs {
-            version: Some("2.1.332"),
-            outside_root: Some(&above),
-            ..Inputs::default()
-        },
-    );
+    let cfg = compile_outside(&repo, &above, "2.1.332", at_root().local());
     let ours: Vec<String> = chain(&cfg)
         .into_iter()
         .filter(|p| !p.starts_with("../../"))
@@ -1095,23 +1096,13 @@ fn settled_a_reject_beats_enabling() {
 /// climbing above the root and nothing above is opened.
 #[test]
 fn c04_outside_root_follows_links_as_the_release_does() {
-    use playbookdiff_adapter::{Adapter, Inputs};
+    use playbookdiff_adapter::Adapter;
     let dir = std::fs::canonicalize(fixture("c04_above_root_links").join("mid/repo")).unwrap();
     let tree = playbookdiff_source::WorkingTree::open(&dir).unwrap();
     let above = playbookdiff_source::Ancestors::of(&dir).nearest(2);
     let repo = playbookdiff_source::Repo::new(&tree);
     for v in VERSIONS {
-        let compile = |ctx: Ctx| {
-            playbookdiff_claude::ADAPTER.compile_with(
-                &repo,
-                &ctx.version(v).context(),
-                &Inputs {
-                    version: Some(v),
-                    outside_root: Some(&above),
-                    ..Inputs::default()
-                },
-            )
-        };
+        let compile = |ctx: Ctx| compile_outside(&repo, &above, v, ctx);
         let cfg = compile(at_root().local());
         let want: &[&str] = if v == "2.1.197" {
             &[
