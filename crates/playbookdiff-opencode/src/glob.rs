@@ -18,7 +18,7 @@ use globset::{GlobBuilder, GlobMatcher};
 use playbookdiff_model::RepoPath;
 
 /// True when a path segment holds a glob metacharacter.
-fn is_magic(segment: &str) -> bool {
+pub(crate) fn is_magic(segment: &str) -> bool {
     segment.contains(['*', '?', '[', '{', '\\'])
 }
 

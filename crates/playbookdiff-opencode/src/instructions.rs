@@ -15,7 +15,10 @@
 //! * Then each relative `instructions` entry, globbed from cwd and from
 //!   every parent up to the worktree (`globUp`), every match taken; `~/`
 //!   and absolute entries are outside the repository; URLs are fetched at
-//!   run time. A file already taken is not taken again.
+//!   run time. A file already taken is not taken again. A leading `..`
+//!   climbs from each directory tried: `../x.md` from cwd `a` takes `x.md`
+//!   (seen with 1.18.33), and from the root names a file above the
+//!   repository.
 //! * A file whose text is empty is left out; white space alone counts as
 //!   text.
 //! * On demand: when the agent reads a file below cwd, the first of the
@@ -304,18 +307,34 @@ fn config_instructions(
             );
             continue;
         }
-        if pattern.split('/').any(|s| s == "..") {
+        // `..` in the literal part climbs from each directory it is tried
+        // from: `../x.md` from `a` is `x.md` (seen with 1.18.33). After a
+        // wildcard the glob library resolves it within the walk, which the
+        // analysis does not model.
+        let segments: Vec<&str> = pattern.split('/').collect();
+        let literal = segments
+            .iter()
+            .take_while(|s| !glob::is_magic(s))
+            .count();
+        if segments[literal..].contains(&"..") {
             cx.diag(
                 Diagnostic::new(
-                    DiagnosticCode::InvalidGlob,
-                    format!("The instructions entry {pattern:?} climbs with `..`; OpenCode's glob scan does not leave the directory it starts from, so the entry is taken to match nothing; name the file from the directory that holds it."),
+                    DiagnosticCode::ItemNotModelled,
+                    format!("The instructions entry {pattern:?} has `..` after a wildcard; OpenCode's glob library resolves it while walking, which the analysis does not model, so the entry is taken to match nothing; name the files without `..` after the wildcard."),
                 )
                 .at(src),
             );
             continue;
         }
+        let climbs = segments[..literal].contains(&"..");
+        let prefix = segments[..literal].join("/");
+        let mut above_root = false;
         let mut matched = 0usize;
         for dir in chain {
+            if climbs && dir.join(&prefix).is_none() {
+                above_root = true;
+                continue;
+            }
             match glob::scan(cx, dir, pattern) {
                 Err(why) => {
                     cx.diag(
@@ -394,7 +413,15 @@ fn config_instructions(
                 }
             }
         }
-        if matched == 0 {
+        if above_root {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::UserConfigUnavailable,
+                    format!("The instructions entry {pattern:?} climbs above the repository root from some of the directories OpenCode tries it from (cwd and every parent up to the root); what it names there OpenCode reads on the developer's machine, the analysis does not."),
+                )
+                .at(src),
+            );
+        } else if matched == 0 {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidValue,

@@ -1,4 +1,4 @@
-//! One fixture per row of the fidelity audit (`x01_…` to `x31_…` under
+//! One fixture per row of the fidelity audit (`x01_…` to `x31_…`, and `x32_…` for budget edges, under
 //! `tests/fixtures/`), each compiled under every profiled Codex release,
 //! asserting the facts the row is about. Every fact here was seen in the
 //! release's own `codex debug prompt-input` (or `codex mcp list`) output on
@@ -693,5 +693,29 @@ fn no_codex_diagnostic_hedges() {
         let text = format!("{} {}", code.summary(), code.documentation());
         let h = hedges(&text);
         assert!(h.is_empty(), "{}: {h:?} in {text:?}", code.as_str());
+    }
+}
+
+/// `project_doc_max_bytes = 12` over a chain whose root file starts with a
+/// byte order mark and ends with CRLF (7 bytes, kept verbatim), a
+/// whitespace-only `a/AGENTS.md` (skipped, and it costs nothing: seen with
+/// 0.142.3 and 0.171.0), and two 4-byte emoji in `a/b/AGENTS.md`, cut
+/// after 5 bytes: one whole emoji, then the 1-byte rest of the second as
+/// one U+FFFD.
+#[test]
+fn x32_budget_edges() {
+    for v in PROFILED_VERSIONS {
+        let root = compile_at("x32_budget_edges", ".", v);
+        assert_eq!(chain_text(&root), "\u{feff}ab\r\n", "{v}");
+        let c = compile_at("x32_budget_edges", "a/b", v);
+        assert_eq!(
+            chain_text(&c),
+            "\u{feff}ab\r\n\n\n\u{1F600}\u{fffd}",
+            "{v}"
+        );
+        let received = c.received_instructions();
+        assert_eq!(received.len(), 2, "{v}");
+        assert_eq!(received[1].source.path.as_str(), "a/b/AGENTS.md");
+        assert_eq!(received[1].truncated_at_byte, Some(5), "{v}");
     }
 }

@@ -376,3 +376,48 @@ fn same_name_skills_with_different_text_are_a_race() {
     assert_eq!(collisions.len(), 1);
     assert_eq!(collisions[0].severity, Severity::Warning);
 }
+
+/// OpenCode 1.18.33 (`oracle/observations/opencode/1.18.33/
+/// opencode.instruction_sources.in-a-b.json`): a leading `..` in an
+/// `instructions` entry climbs from each directory the entry is tried
+/// from, so `../escape.md` from `a` takes the root's `escape.md`; an empty
+/// AGENTS.md still wins over CLAUDE.md, whose files come only through the
+/// `"CLAUDE.md"` entry, matched from cwd and every parent.
+#[test]
+fn dot_dot_entries_climb_from_each_directory_tried() {
+    let c = KIT.run("instruction_sources", "a/b");
+    assert_eq!(
+        received(&c),
+        [
+            "rules/one.md",
+            "rules/two.md",
+            "a/b/CLAUDE.md",
+            "CLAUDE.md",
+            "a/b/deep.md",
+            "escape.md",
+            "a/local.md",
+            "a/dot-a.md",
+            "dot-root.md"
+        ]
+    );
+    assert_eq!(inst(&c, "AGENTS.md").applicability, Applicability::Excluded);
+    // From the root, `../escape.md` names a file above the repository.
+    assert!(has(
+        &c,
+        DiagnosticCode::UserConfigUnavailable,
+        "\"../escape.md\" climbs above the repository root"
+    ));
+    // `../rules/two.md` from a is a file already taken: not taken twice.
+    assert_eq!(
+        received(&c).iter().filter(|p| *p == "rules/two.md").count(),
+        1
+    );
+    let root = KIT.run("instruction_sources", ".");
+    assert!(!received(&root).contains(&"escape.md".to_string()));
+    assert!(has(
+        &root,
+        DiagnosticCode::UserConfigUnavailable,
+        "\"../escape.md\""
+    ));
+    assert!(!has(&root, DiagnosticCode::InvalidValue, "\"../escape.md\""));
+}
