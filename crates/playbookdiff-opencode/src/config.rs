@@ -17,9 +17,12 @@
 //! OpenCode with "is not valid JSON(C)". `{env:VAR}` is replaced in the raw
 //! text before parsing and `{file:path}` by the trimmed content of a file
 //! relative to the config file's directory (a missing file stops OpenCode);
-//! the analysis expands neither. Layers are deep-merged (`mergeDeep`:
+//! the analysis expands neither inside strings (values stay symbolic), but
+//! inlines a `{file:path}` written outside a string, where it is JSON
+//! syntax (`"enabled": {file:flag.txt}`). Layers are deep-merged (`mergeDeep`:
 //! objects key by key, arrays and scalars replaced), except `instructions`,
-//! whose lists are joined without repeats. An empty file counts as `{}`.
+//! whose lists are joined without repeats. An empty file (0 bytes) counts as
+//! `{}`; one of only white space or comments is refused.
 //! Unknown top-level keys are dropped silently (seen with 1.18.33: `"bogus":
 //! 1` loads).
 
@@ -117,25 +120,28 @@ fn parse_options() -> ParseOptions {
 }
 
 /// Parses JSONC text as OpenCode does. Errors give the parser's message
-/// and the 1-based line. Empty (or white-space) text is `{}`.
+/// and the 1-based line. An empty file (0 bytes) is `{}`; a file of only
+/// white space or comments holds no value, which OpenCode refuses as not
+/// valid JSON(C) (seen with 1.18.33: `opencode.jsonc_edges.in-whitespace`
+/// and `.in-comment_only` in `oracle/observations/opencode/1.18.33/`).
 pub(crate) fn parse(text: &str) -> Result<Doc, (String, u32)> {
-    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if t.trim().is_empty() {
+    if text.is_empty() {
         return Ok(Doc {
             value: Value::Object(Map::new()),
             spans: HashMap::new(),
         });
     }
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines = LineIndex::new(t);
     let r = jsonc_parser::parse_to_ast(t, &CollectOptions::default(), &parse_options())
         // The end of the error range: OpenCode names the line after the
         // last one for a file that ends too early.
         .map_err(|e| (e.kind().to_string(), lines.line(e.range().end)))?;
     let Some(ast) = r.value else {
-        return Ok(Doc {
-            value: Value::Object(Map::new()),
-            spans: HashMap::new(),
-        });
+        return Err((
+            "no value, only white space or comments".to_string(),
+            lines.line(t.len()),
+        ));
     };
     let mut spans = HashMap::new();
     let value = convert(&ast, &mut Vec::new(), &mut spans, &lines);
@@ -284,7 +290,8 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
             return Some(layer(None));
         }
     };
-    match parse(&text.text) {
+    let inlined = inline_bare_file_refs(cx, path, &text.text);
+    match parse(&inlined) {
         Ok(doc) => {
             if !doc.value.is_object() {
                 cx.refuse(
@@ -315,6 +322,89 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
             Some(layer(None))
         }
     }
+}
+
+/// `text` with every `{file:path}` token that stands outside a JSON string
+/// and outside a comment replaced as OpenCode replaces it before parsing:
+/// by the trimmed content of the repository file it names (relative to the
+/// config file's directory), escaped as inside a JSON string. So
+/// `"enabled": {file:flag.txt}` with `flag.txt` holding `false` reads as
+/// `"enabled": false` (`substitute` in `packages/opencode/src/config/
+/// variable.ts`; seen with 1.18.33, `oracle/observations/opencode/1.18.33/
+/// opencode.jsonc_edges.in-file_unquoted.json`). Tokens inside strings are
+/// left as written, so their values stay symbolic; a token naming a file
+/// outside the repository, a missing file or a file the analysis cannot
+/// read is left as written too (the text then fails to parse, as OpenCode
+/// fails on the missing file).
+fn inline_bare_file_refs<'t>(
+    cx: &mut Cx<'_, '_>,
+    path: &RepoPath,
+    text: &'t str,
+) -> std::borrow::Cow<'t, str> {
+    if !text.contains("{file:") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let dir = path.parent().unwrap_or_else(RepoPath::root);
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut copied) = (0usize, 0usize);
+    let mut string = false;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' => string = true,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |n| i + 2 + n + 2);
+                continue;
+            }
+            b'{' if text[i..].starts_with("{file:") => {
+                if let Some(end) = text[i..].find('}').map(|n| i + n) {
+                    let reference = &text[i + 6..end];
+                    let content = if reference.is_empty()
+                        || reference.starts_with("~/")
+                        || reference.starts_with('/')
+                    {
+                        None
+                    } else {
+                        dir.join(reference)
+                            .filter(|t| cx.repo.is_file(t))
+                            .and_then(|t| cx.repo.read_text(&t, READ_LIMIT).ok())
+                    };
+                    if let Some(content) = content {
+                        let escaped = serde_json::to_string(content.text.trim())
+                            .unwrap_or_else(|_| "\"\"".to_string());
+                        out.push_str(&text[copied..i]);
+                        out.push_str(&escaped[1..escaped.len() - 1]);
+                        copied = end + 1;
+                        i = end + 1;
+                        continue;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// `{file:path}` references outside `//` comment lines: OpenCode replaces

@@ -312,10 +312,7 @@ fn config_instructions(
         // wildcard the glob library resolves it within the walk, which the
         // analysis does not model.
         let segments: Vec<&str> = pattern.split('/').collect();
-        let literal = segments
-            .iter()
-            .take_while(|s| !glob::is_magic(s))
-            .count();
+        let literal = segments.iter().take_while(|s| !glob::is_magic(s)).count();
         if segments[literal..].contains(&"..") {
             cx.diag(
                 Diagnostic::new(

@@ -708,11 +708,7 @@ fn x32_budget_edges() {
         let root = compile_at("x32_budget_edges", ".", v);
         assert_eq!(chain_text(&root), "\u{feff}ab\r\n", "{v}");
         let c = compile_at("x32_budget_edges", "a/b", v);
-        assert_eq!(
-            chain_text(&c),
-            "\u{feff}ab\r\n\n\n\u{1F600}\u{fffd}",
-            "{v}"
-        );
+        assert_eq!(chain_text(&c), "\u{feff}ab\r\n\n\n\u{1F600}\u{fffd}", "{v}");
         let received = c.received_instructions();
         assert_eq!(received.len(), 2, "{v}");
         assert_eq!(received[1].source.path.as_str(), "a/b/AGENTS.md");

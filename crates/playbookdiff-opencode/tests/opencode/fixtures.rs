@@ -419,5 +419,57 @@ fn dot_dot_entries_climb_from_each_directory_tried() {
         DiagnosticCode::UserConfigUnavailable,
         "\"../escape.md\""
     ));
-    assert!(!has(&root, DiagnosticCode::InvalidValue, "\"../escape.md\""));
+    assert!(!has(
+        &root,
+        DiagnosticCode::InvalidValue,
+        "\"../escape.md\""
+    ));
+}
+
+/// OpenCode 1.18.33 on `jsonc_edges`, one configuration per launch
+/// directory (`oracle/observations/opencode/1.18.33/
+/// opencode.jsonc_edges.in-*.json`): an empty file is `{}`, but one of
+/// only white space or only a comment is refused as not valid JSON(C); a
+/// byte order mark, trailing commas in a `.json` file and repeated keys
+/// (the last wins) are accepted; single quotes are refused.
+#[test]
+fn jsonc_edges_opencode_accepts_and_refuses() {
+    let refused = |c: &EffectiveAgentConfig| {
+        c.diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::InvalidJson && d.severity == Severity::Error)
+    };
+    for cwd in [
+        "whitespace",
+        "comment_only",
+        "single_quotes",
+        "env_unquoted",
+    ] {
+        let c = KIT.run("jsonc_edges", cwd);
+        assert!(refused(&c), "{cwd} should be refused");
+        assert!(received(&c).is_empty(), "{cwd}");
+    }
+    for cwd in ["empty", "bom", "trailing", "dup_keys"] {
+        let c = KIT.run("jsonc_edges", cwd);
+        assert!(!refused(&c), "{cwd} should load");
+        assert_eq!(received(&c), ["AGENTS.md"], "{cwd}");
+    }
+    let dup = KIT.run("jsonc_edges", "dup_keys");
+    let d = mcp(&dup, "d");
+    assert_eq!(d.command.as_deref(), Some("two"));
+    assert_eq!(d.applicability, Applicability::Effective);
+}
+
+/// OpenCode 1.18.33 replaces a `{file:path}` token before parsing, also
+/// outside a string, where the file's trimmed content becomes JSON syntax:
+/// `"enabled": {file:flag.txt}` with `flag.txt` holding `false` disables
+/// server `f` and the configuration loads
+/// (`opencode.jsonc_edges.in-file_unquoted.json`).
+#[test]
+fn a_file_reference_outside_a_string_is_inlined() {
+    let c = KIT.run("jsonc_edges", "file_unquoted");
+    assert!(c.diagnostics.iter().all(|d| d.severity != Severity::Error));
+    assert_eq!(received(&c), ["AGENTS.md"]);
+    assert_eq!(mcp(&c, "f").applicability, Applicability::Excluded);
+    assert_eq!(mcp(&c, "g").applicability, Applicability::Effective);
 }
