@@ -127,15 +127,24 @@ pub fn skill<'c>(cfg: &'c EffectiveAgentConfig, path: &str) -> &'c Skill {
 /// `want`. Fails naming every row that differs (or has no skill), not only
 /// the first.
 pub fn assert_skills(cfg: &EffectiveAgentConfig, table: &[(&str, Applicability)]) {
-    let wrong: Vec<String> = table
+    let wrong = skill_mismatches(cfg, table);
+    assert!(wrong.is_empty(), "{wrong:#?}\nskills: {:#?}", cfg.skills);
+}
+
+/// The rows of `table` that `cfg` does not satisfy ([`assert_skills`]),
+/// each as `path: found, want expected`; empty when all hold.
+pub fn skill_mismatches(
+    cfg: &EffectiveAgentConfig,
+    table: &[(&str, Applicability)],
+) -> Vec<String> {
+    table
         .iter()
         .filter_map(|(path, want)| match cfg.skill_at(path) {
             Some(s) if s.applicability == *want => None,
             Some(s) => Some(format!("{path}: {:?}, want {want:?}", s.applicability)),
             None => Some(format!("{path}: no skill, want {want:?}")),
         })
-        .collect();
-    assert!(wrong.is_empty(), "{wrong:#?}\nskills: {:#?}", cfg.skills);
+        .collect()
 }
 
 /// The MCP server named `name`.

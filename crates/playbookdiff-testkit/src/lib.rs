@@ -273,18 +273,28 @@ impl Kit {
         self.compile_at(&self.fixture(name), cwd, None)
     }
 
-    /// Compiles fixture `name` at `cwd` ([`Kit::run`]) and asserts the
-    /// applicability of its skills ([`assert_skills`]); returns the result
-    /// for the test's other facts.
-    pub fn run_skills(
-        &self,
-        name: &str,
-        cwd: &str,
-        table: &[(&str, Applicability)],
-    ) -> EffectiveAgentConfig {
-        let cfg = self.run(name, cwd);
-        assert_skills(&cfg, table);
+    /// Compiles fixture `fixture` at `cwd` ([`Kit::run`]) and asserts the
+    /// skill applicability its entry in `table` gives ([`SkillTable`]);
+    /// returns the result for the test's other facts. Panics when `table`
+    /// does not parse or has no entry for `fixture` at `cwd`.
+    pub fn run_skill_table(&self, table: &str, fixture: &str, cwd: &str) -> EffectiveAgentConfig {
+        let t = SkillTable::parse(table);
+        let e = t.entry(fixture, cwd);
+        let cfg = self.run(fixture, cwd);
+        e.assert_holds(&cfg);
         cfg
+    }
+
+    /// Asserts every entry of `table` ([`SkillTable`]): each fixture
+    /// compiled at its `cwd` gives its skills the applicability listed.
+    /// Fails naming every row of every entry that does not hold.
+    pub fn assert_skill_table(&self, table: &str) {
+        let wrong: Vec<String> = SkillTable::parse(table)
+            .expect
+            .iter()
+            .flat_map(|e| e.mismatches(&self.run(&e.fixture, &e.cwd)))
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:#?}");
     }
 
     /// Asserts the remedy for instruction file `file` received in `dir`
@@ -480,5 +490,81 @@ mod tests {
         assert_eq!(ctx.target_path, Some(rp("apps/api/x.ts")));
         assert_eq!(ctx.mode, Mode::Local);
         assert!(ctx.repository_root.is_root());
+    }
+}
+
+/// A table of expected skill applicability, kept as data beside a crate's
+/// fixture tests (`tests/<crate>/skills.toml`) so that the facts read and
+/// change as rows, not as code. The TOML shape:
+///
+/// ```toml
+/// [[expect]]
+/// fixture = "skill_missing_fields"   # a directory of tests/fixtures/
+/// cwd = "."                          # the launch directory (default ".")
+/// [expect.skills]
+/// ".agents/skills/nodesc/SKILL.md" = "excluded"   # path of the SKILL.md = applicability
+/// ```
+///
+/// Applicability values are the JSON contract's kebab-case names
+/// (`effective`, `shadowed`, `excluded`, `out-of-scope`, ...).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillTable {
+    /// The entries, in file order.
+    pub expect: Vec<SkillTableEntry>,
+}
+
+/// One entry of a [`SkillTable`]: a fixture, a launch directory and the
+/// applicability of each listed skill there.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillTableEntry {
+    /// The fixture directory's name.
+    pub fixture: String,
+    /// The launch directory, repository-relative; `.` when absent.
+    #[serde(default = "root_cwd")]
+    pub cwd: String,
+    /// Path of each skill's `SKILL.md` (or command file) → applicability.
+    pub skills: std::collections::BTreeMap<String, Applicability>,
+}
+
+fn root_cwd() -> String {
+    ".".to_string()
+}
+
+impl SkillTable {
+    /// Parses `text` (the TOML above). Panics with the parser's message,
+    /// which names the line, when it does not parse.
+    pub fn parse(text: &str) -> SkillTable {
+        toml::from_str(text).unwrap_or_else(|e| panic!("skill table: {e}"))
+    }
+
+    /// The entry for `fixture` at `cwd`. Panics when there is none.
+    pub fn entry(&self, fixture: &str, cwd: &str) -> &SkillTableEntry {
+        self.expect
+            .iter()
+            .find(|e| e.fixture == fixture && e.cwd == cwd)
+            .unwrap_or_else(|| panic!("skill table: no entry for {fixture} at {cwd}"))
+    }
+}
+
+impl SkillTableEntry {
+    /// Asserts the entry on `cfg`, the fixture compiled at the entry's
+    /// `cwd`; fails naming every row that does not hold and the skills
+    /// found.
+    pub fn assert_holds(&self, cfg: &EffectiveAgentConfig) {
+        let wrong = self.mismatches(cfg);
+        assert!(wrong.is_empty(), "{wrong:#?}\nskills: {:#?}", cfg.skills);
+    }
+
+    /// The rows that `cfg` does not satisfy ([`skill_mismatches`]), each
+    /// prefixed with the entry's fixture and launch directory.
+    pub fn mismatches(&self, cfg: &EffectiveAgentConfig) -> Vec<String> {
+        let rows: Vec<(&str, Applicability)> =
+            self.skills.iter().map(|(p, a)| (p.as_str(), *a)).collect();
+        skill_mismatches(cfg, &rows)
+            .into_iter()
+            .map(|m| format!("{} at {}: {m}", self.fixture, self.cwd))
+            .collect()
     }
 }

@@ -18,6 +18,14 @@ use playbookdiff_testkit::{
 
 static KIT: Kit = Kit::new(&playbookdiff_codex::ADAPTER, env!("CARGO_MANIFEST_DIR"));
 
+/// The skill applicability table of these fixtures ([`Kit::run_skill_table`]).
+const SKILLS: &str = include_str!("skills.toml");
+
+#[test]
+fn skill_tables_hold() {
+    KIT.assert_skill_table(SKILLS);
+}
+
 fn json(c: &EffectiveAgentConfig) -> String {
     serde_json::to_string(c).expect("serializes")
 }
@@ -971,21 +979,7 @@ fn skills_config_path_ambiguity() {
 
 #[test]
 fn skills_missing_fields_and_odd_layouts() {
-    let c = KIT.run_skills(
-        "skill_missing_fields",
-        ".",
-        &[
-            (".agents/skills/nodesc/SKILL.md", Applicability::Excluded),
-            (".agents/skills/nofm/SKILL.md", Applicability::Excluded),
-            // X11: the walk goes six levels deep, so a nested skill loads.
-            (
-                ".agents/skills/group/inner/SKILL.md",
-                Applicability::Effective,
-            ),
-            // X26: .codex/skills is a skill root.
-            (".codex/skills/legacy/SKILL.md", Applicability::Effective),
-        ],
-    );
+    let c = KIT.run_skill_table(SKILLS, "skill_missing_fields", ".");
     assert!(one_diag(&c, "skill-field-missing")
         .message
         .contains("description"));

@@ -12,11 +12,19 @@ use playbookdiff_opencode::{ADAPTER, HARNESS};
 use playbookdiff_source::{Repo, WorkingTree};
 
 use playbookdiff_testkit::{
-    assert_placed, assert_skills, diags, instruction as inst, received_paths as received, rp,
-    server as mcp, skill, Kit,
+    assert_placed, diags, instruction as inst, received_paths as received, rp, server as mcp,
+    skill, Kit,
 };
 
 static KIT: Kit = Kit::new(&ADAPTER, env!("CARGO_MANIFEST_DIR"));
+
+/// The skill applicability table of these fixtures ([`Kit::run_skill_table`]).
+const SKILLS: &str = include_str!("skills.toml");
+
+#[test]
+fn skill_tables_hold() {
+    KIT.assert_skill_table(SKILLS);
+}
 
 /// The names of the skills OpenCode lists to the model, sorted.
 fn listed(c: &EffectiveAgentConfig) -> Vec<String> {
@@ -92,26 +100,15 @@ fn layers_deep_merge_and_values_stay_symbolic() {
 
 #[test]
 fn skills_from_claude_agents_and_opencode_roots_of_every_parent() {
-    let c = KIT.run("layered_config", "a/b");
+    let c = KIT.run_skill_table(SKILLS, "layered_config", "a/b");
     assert_eq!(listed(&c), ["acs", "as", "cs", "nested", "os", "os2"]);
     // skills.paths resolves from cwd, not from the configuration file.
     assert!(!c.skills.iter().any(|s| s.name == "e1"));
     assert!(has(&c, DiagnosticCode::InvalidValue, "\"skills-extra\""));
-    assert_skills(
-        &c,
-        &[(
-            "a/.opencode/skills/nested/SKILL.md",
-            Applicability::Effective,
-        )],
-    );
     // From the root, skills.paths finds skills-extra/e1 and the a/ roots
     // are below cwd.
-    let root = KIT.run("layered_config", ".");
+    let root = KIT.run_skill_table(SKILLS, "layered_config", ".");
     assert!(listed(&root).contains(&"e1".to_string()));
-    assert_skills(
-        &root,
-        &[("a/.claude/skills/acs/SKILL.md", Applicability::OutOfScope)],
-    );
 }
 
 #[test]
@@ -181,14 +178,7 @@ fn a_skill_needs_a_name_and_is_listed_only_with_a_description() {
 /// other is shadowed, with the collision warning.
 #[test]
 fn same_name_skills_are_listed_once() {
-    let c = KIT.run_skills(
-        "fallback_and_precedence",
-        "a/b",
-        &[
-            (".claude/skills/dup1/SKILL.md", Applicability::Shadowed),
-            (".agents/skills/dup2/SKILL.md", Applicability::Effective),
-        ],
-    );
+    let c = KIT.run_skill_table(SKILLS, "fallback_and_precedence", "a/b");
     assert!(has(&c, DiagnosticCode::SkillNameCollision, "\"dup\""));
 }
 
@@ -309,15 +299,8 @@ fn version_profiles() {
 
 #[test]
 fn identical_copies_of_a_skill_are_one_skill() {
-    let c = KIT.run("identical_skill_copies", ".");
+    let c = KIT.run_skill_table(SKILLS, "identical_skill_copies", ".");
     assert_eq!(listed(&c), ["review"]);
-    assert_skills(
-        &c,
-        &[
-            (".agents/skills/review/SKILL.md", Applicability::Effective),
-            (".claude/skills/review/SKILL.md", Applicability::Shadowed),
-        ],
-    );
 }
 
 /// OpenCode 1.18.33 exits 1 with "Configuration is invalid at opencode.json"
