@@ -34,16 +34,64 @@ pub struct Loaded {
 
 /// The file to use for the repository at `root`: `explicit` (from
 /// `--config`, relative to `current_dir`), else `playbookdiff.toml` in
-/// `root` when it is a file.
-pub fn find(explicit: Option<&Path>, root: &Path, current_dir: Option<&Path>) -> Option<PathBuf> {
+/// `root` when there is one.
+///
+/// The repository's own file is part of the repository and is read like
+/// its other files: a symbolic link is followed only to a regular file
+/// inside the repository, so neither reading it nor `check --accept`
+/// writing it reaches a file elsewhere. A file named with `--config` is the
+/// user's choice and is taken as given.
+///
+/// # Errors
+///
+/// A [`UsageError`] when `playbookdiff.toml` at the root is a symbolic link
+/// that leads out of the repository or nowhere (a loop, a missing target),
+/// or is not a regular file (a directory, a FIFO); the message says to fix
+/// it or to name a file with `--config`.
+pub fn find(
+    explicit: Option<&Path>,
+    root: &Path,
+    current_dir: Option<&Path>,
+) -> Result<Option<PathBuf>, UsageError> {
     if let Some(p) = explicit {
-        return Some(match current_dir {
+        return Ok(Some(match current_dir {
             Some(here) if p.is_relative() => here.join(p),
             _ => p.to_path_buf(),
-        });
+        }));
     }
     let candidate = root.join(FILE_NAME);
-    candidate.is_file().then_some(candidate)
+    let Ok(meta) = std::fs::symlink_metadata(&candidate) else {
+        return Ok(None);
+    };
+    let refuse = |what: &str| -> Result<Option<PathBuf>, UsageError> {
+        Err(UsageError(format!(
+            "{FILE_NAME} at the repository root {what}; fix or remove it, or name the configuration file with --config PATH"
+        )))
+    };
+    if meta.file_type().is_symlink() {
+        let Ok(real) = std::fs::canonicalize(&candidate) else {
+            return refuse("is a symbolic link that leads nowhere (a loop or a missing target)");
+        };
+        let real_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        if !real.starts_with(&real_root) {
+            return refuse(
+                "is a symbolic link that leads out of the repository, which PlaybookDiff does not read or write",
+            );
+        }
+        if !real.is_file() {
+            return refuse("is a symbolic link to something that is not a regular file");
+        }
+        return Ok(Some(candidate));
+    }
+    if !meta.is_file() {
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            "a special file (a FIFO, a socket or a device)"
+        };
+        return refuse(&format!("is {kind}, not a regular file"));
+    }
+    Ok(Some(candidate))
 }
 
 fn label(path: &Path, current_dir: Option<&Path>) -> String {
@@ -61,14 +109,15 @@ fn label(path: &Path, current_dir: Option<&Path>) -> String {
 /// # Errors
 ///
 /// A [`UsageError`] naming the file (and line and column) when `--config`
-/// names a file that cannot be read, or when the file is not a valid
-/// configuration.
+/// names a file that cannot be read, when the file is not a valid
+/// configuration, or when the repository's own file is a link out of the
+/// repository or not a regular file (see [`find`]).
 pub fn load(
     explicit: Option<&Path>,
     root: &Path,
     current_dir: Option<&Path>,
 ) -> Result<Option<Loaded>, UsageError> {
-    let Some(path) = find(explicit, root, current_dir) else {
+    let Some(path) = find(explicit, root, current_dir)? else {
         return Ok(None);
     };
     let label = match explicit {
@@ -184,16 +233,16 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let top = tmp.path();
         std::fs::create_dir_all(top.join("fixtures/a")).unwrap();
-        assert_eq!(find(None, top, None), None);
+        assert_eq!(find(None, top, None).unwrap(), None);
         std::fs::write(top.join(FILE_NAME), "").unwrap();
-        assert_eq!(find(None, top, None), Some(top.join(FILE_NAME)));
+        assert_eq!(find(None, top, None).unwrap(), Some(top.join(FILE_NAME)));
         // A repository inside another is not governed by its file.
-        assert_eq!(find(None, &top.join("fixtures/a"), None), None);
+        assert_eq!(find(None, &top.join("fixtures/a"), None).unwrap(), None);
         // --config names any file; its directory above REPO anchors the
         // exclude patterns.
         let named = Path::new("playbookdiff.toml");
         assert_eq!(
-            find(Some(named), &top.join("fixtures/a"), Some(top)),
+            find(Some(named), &top.join("fixtures/a"), Some(top)).unwrap(),
             Some(top.join(FILE_NAME))
         );
         let l = load(Some(named), &top.join("fixtures/a"), Some(top))

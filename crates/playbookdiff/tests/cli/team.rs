@@ -371,6 +371,69 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     assert_eq!(file.matches("[[accepted]]").count(), 1, "{file}");
 }
 
+/// The repository's `playbookdiff.toml` is one of its files: a link out of
+/// the repository is neither read (its values are not echoed in an error)
+/// nor written by `--accept`; a link inside it is followed; a directory or
+/// a looping link is refused rather than silently ignored. `--config`
+/// still names any file.
+#[cfg(unix)]
+#[test]
+fn the_repository_file_never_leads_out_of_the_repository() {
+    let tmp = repo();
+    let r = s(tmp.path());
+    let (_, v) = json(&["check", r, "--format", "json"]);
+    let id = ids(&v).remove(0);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let outside = elsewhere.path().join("team.toml");
+    std::fs::write(&outside, "fail-on = \"sk-outside-value\"\n").unwrap();
+    let link = tmp.path().join("playbookdiff.toml");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    for args in [
+        vec!["check", r],
+        vec!["check", r, "--accept", &id, "--reason", "intended"],
+        vec!["check", r, "--all-dirs"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("playbookdiff.toml at the repository root is a symbolic link that leads out of the repository")
+                && err.contains("--config PATH"),
+            "{err}"
+        );
+        assert!(!err.contains("sk-outside-value"), "{err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&outside).unwrap(),
+        "fail-on = \"sk-outside-value\"\n",
+        "--accept wrote outside the repository"
+    );
+    // Named with --config, the same file is the user's choice.
+    let (code, _, err) = run(&["check", r, "--config", s(&outside)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("sk-outside-value"), "{err}");
+    // A link to a file inside the repository is followed, and written.
+    std::fs::remove_file(&link).unwrap();
+    write(tmp.path(), "ci/playbookdiff.toml", "fail-on = \"high\"\n");
+    std::os::unix::fs::symlink("ci/playbookdiff.toml", &link).unwrap();
+    assert_eq!(run(&["check", r]).0, 0);
+    let (code, _, err) = run(&["check", r, "--accept", &id, "--reason", "intended"]);
+    assert_eq!(code, 0, "{err}");
+    let inside = std::fs::read_to_string(tmp.path().join("ci/playbookdiff.toml")).unwrap();
+    assert!(inside.contains(&id), "{inside}");
+    // A looping link and a directory are refused, not skipped.
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink("playbookdiff.toml", &link).unwrap();
+    let (code, _, err) = run(&["check", r]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("leads nowhere"), "{err}");
+    std::fs::remove_file(&link).unwrap();
+    std::fs::create_dir(&link).unwrap();
+    let (code, _, err) = run(&["check", r]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is a directory, not a regular file"), "{err}");
+}
+
 #[test]
 fn accept_refuses_an_id_that_does_not_occur_or_a_bad_one() {
     let tmp = repo();
