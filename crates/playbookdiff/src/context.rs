@@ -150,7 +150,7 @@ pub fn open_context(
         if let Some(v) = value {
             if v.trim().is_empty() {
                 return Err(UsageError(format!(
-                    "{option} is empty; pass a path relative to REPO (or absolute inside it), or omit {option}"
+                    "{option} is empty; pass a path inside the repository (relative, or absolute), or omit {option}"
                 )));
             }
         }
@@ -161,6 +161,11 @@ pub fn open_context(
     check_repository(&repo_path, &repository_label)?;
     if let Some(rev) = &args.rev {
         return open_revision(args, rev, &repo_path, repository_label, &launch);
+    }
+    if is_bare_repository(&repo_path) {
+        return Err(UsageError(format!(
+            "REPO '{repository_label}' is a bare git repository: it has commits but no working tree to analyse; add --rev HEAD (or another revision) to analyse a commit"
+        )));
     }
     let tree = WorkingTree::open(&repo_path).map_err(|e| {
         UsageError(format!(
@@ -198,12 +203,14 @@ pub fn open_context(
         }
     };
 
-    // The target: inside the repository; it need not exist yet. Its
+    // The target: inside the repository; it need not exist yet. A relative
+    // one starts where a relative `--cwd` does (the current directory
+    // without REPO, else REPO), as the output contract says; its
     // directories are resolved like the launch directory.
     let target_path = match &args.target {
         None => None,
         Some(raw) => {
-            let rel = inside_repository("--target", raw, None, &roots)?;
+            let rel = inside_repository("--target", raw, launch.base.as_deref(), &roots)?;
             let abs = root.join(rel.as_str());
             let real = real_path("--target", raw, &root, &rel, abs.is_dir())?;
             if real != rel {
@@ -229,11 +236,11 @@ pub fn open_context(
 }
 
 /// Where the launch directory is when `--cwd` is absent, and where a
-/// relative `--cwd` starts (absolute, resolved directories; `None`: the
-/// repository root).
+/// relative `--cwd` or `--target` starts (absolute, resolved directories;
+/// `None`: the repository root).
 #[derive(Debug, Default)]
 struct Launch {
-    /// The directory a relative `--cwd` starts from.
+    /// The directory a relative `--cwd` or `--target` starts from.
     base: Option<PathBuf>,
     /// The launch directory without `--cwd`.
     default: Option<PathBuf>,
@@ -427,7 +434,7 @@ fn open_revision(
     let target_path = match &args.target {
         None => None,
         Some(raw) => {
-            let rel = lexically_inside("--target", raw, None, &roots)?;
+            let rel = lexically_inside("--target", raw, launch.base.as_deref(), &roots)?;
             let is_dir = matches!(resolve_in_tree(&tree, &rel, true), Some(p) if matches!(tree.stat(&p), Ok(s) if s.kind == EntryKind::Dir));
             let real = resolve_in_tree(&tree, &rel, is_dir).ok_or_else(|| {
                 UsageError(format!(
@@ -592,6 +599,16 @@ fn check_repository(path: &Path, label: &str) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// True when `path` is the directory of a bare git repository (its
+/// `HEAD`, `objects` and `refs` at the top, no `.git`): there are no
+/// working-tree files to read, only commits (`--rev`).
+fn is_bare_repository(path: &Path) -> bool {
+    std::fs::symlink_metadata(path.join(".git")).is_err()
+        && path.join("HEAD").is_file()
+        && path.join("objects").is_dir()
+        && path.join("refs").is_dir()
+}
+
 /// The operating system's words without the error number.
 fn io_reason(e: &std::io::Error) -> String {
     let s = e.to_string();
@@ -636,7 +653,7 @@ fn lexically_inside(
 ) -> Result<RepoPath, UsageError> {
     let outside = || {
         UsageError(format!(
-            "{option} '{raw}' is outside REPO; pass a path inside the repository, relative to REPO or absolute inside it"
+            "{option} '{raw}' is outside REPO; pass a path inside the repository (relative, or absolute inside it)"
         ))
     };
     let joined = base.map(|b| b.join(raw));

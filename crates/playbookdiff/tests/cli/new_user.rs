@@ -153,6 +153,26 @@ fn a_package_given_as_repo_is_a_launch_directory_of_the_work_tree() {
     // --cwd is relative to REPO.
     let (v, _) = json_in(repo.path(), &["compile", "web", "--cwd", "src", "--json"]);
     assert_eq!(v["context"]["cwd"], "web/src");
+    // --target starts where --cwd does (output contract, "Command line"):
+    // at REPO when it is given, else at the current directory, with or
+    // without --rev.
+    let (v, _) = json_in(
+        repo.path(),
+        &["compile", "web", "--target", "a.ts", "--json"],
+    );
+    assert_eq!(v["context"]["targetPath"], "web/a.ts");
+    let web = repo.path().join("web");
+    for rev in [&[][..], &["--rev", "HEAD"][..]] {
+        let mut args = vec!["compile", "--target", "src/a.ts", "--json"];
+        args.extend_from_slice(rev);
+        let (v, _) = json_in(&web, &args);
+        assert_eq!(v["context"]["cwd"], "web", "{rev:?}");
+        assert_eq!(v["context"]["targetPath"], "web/src/a.ts", "{rev:?}");
+        let mut args = vec!["compile", "--target", "../CLAUDE.md", "--json"];
+        args.extend_from_slice(rev);
+        let (v, _) = json_in(&web, &args);
+        assert_eq!(v["context"]["targetPath"], "CLAUDE.md", "{rev:?}");
+    }
     // From outside the work tree, the work tree is named from REPO.
     let parent = repo.path().parent().unwrap();
     let name = repo.path().file_name().unwrap().to_str().unwrap();

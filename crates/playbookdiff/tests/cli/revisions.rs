@@ -249,3 +249,46 @@ fn a_revision_is_not_filtered_by_the_working_tree_index_or_ignore_files() {
     let (_, out, _) = run(dir.path(), &["compile", "--harness", "codex", "--json"]);
     assert!(!out.contains("Use spaces."), "{out}");
 }
+
+/// A bare repository holds commits and no working tree: without `--rev`
+/// it is refused with the option to add (it was read as a plain directory
+/// of git internals and reported "no findings"); with `--rev` it is
+/// analysed.
+#[test]
+fn a_bare_repository_is_refused_without_a_revision() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    git(&work, &["init", "-q"]);
+    std::fs::write(work.join("AGENTS.md"), "# Rules\n\nUse tabs.\n").unwrap();
+    git(&work, &["add", "-A"]);
+    git(&work, &["commit", "-q", "-m", "init"]);
+    let bare = tmp.path().join("bare.git");
+    git(
+        tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            work.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+    for cmd in [&["check"][..], &["compile"][..], &[][..]] {
+        let (code, out, err) = run(&bare, cmd);
+        assert_eq!(code, 2, "{cmd:?}: {out}{err}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("is a bare git repository") && err.contains("--rev HEAD"),
+            "{err}"
+        );
+    }
+    let (code, out, err) = run(
+        &bare,
+        &["compile", "--harness", "codex", "--rev", "HEAD", "--json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["instructions"][0]["source"]["path"], "AGENTS.md", "{v}");
+}
