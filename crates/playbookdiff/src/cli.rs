@@ -27,12 +27,23 @@ Without a command, shows what each harness receives from REPO side by side,
 the findings, and what the analysis cannot know (exit status 0).
 
 Examples:
-  playbookdiff                                  # the current repository, launched at its root
-  playbookdiff path/to/repo --cwd apps/api      # launched in apps/api
-  playbookdiff check --format json              # findings for tools; exit 1 when actionable
-  playbookdiff explain ID                       # one finding: evidence and a fix
-  playbookdiff check --all-dirs                 # every package of a monorepo
-  playbookdiff compile --harness codex          # everything one harness receives";
+  # The current repository, launched in the current directory
+  playbookdiff
+
+  # Another repository, launched in its apps/api
+  playbookdiff path/to/repo --cwd apps/api
+
+  # Findings for tools; exit status 1 when one is actionable
+  playbookdiff check --format json
+
+  # One finding: the evidence on each side and a fix
+  playbookdiff explain ID
+
+  # Every package of a monorepo
+  playbookdiff check --all-dirs
+
+  # Everything one harness receives
+  playbookdiff compile --harness codex";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
@@ -42,7 +53,7 @@ Examples:
   # Launched in apps/api, about to edit a file, as JSON
   playbookdiff check --cwd apps/api --path apps/api/src/main.ts --json
 
-  # Every directory that holds agent configuration, as a pull-request comment
+  # Every directory holding agent configuration, as a pull-request comment
   playbookdiff check --all-dirs --format markdown
 
   # Annotations for GitHub, a Code Quality report for GitLab, SARIF
@@ -63,7 +74,9 @@ not accepted (--fail-on, --exit-zero); 2 when the analysis could not run
 
 const EXPLAIN_EXAMPLES: &str = "\
 Examples:
-  playbookdiff explain instruction:missing:codex-only:apps/api:0123456789ab --cwd apps/api
+  # A finding that `playbookdiff check --cwd apps/api` printed
+  playbookdiff explain instruction:missing:codex-only:apps/api:0123456789ab \\
+    --cwd apps/api
 
 Pass the same REPO, --cwd, --target and --mode as the check that reported the
 id. Exit status: 0 when the finding was explained; 2 when no finding has this
@@ -71,20 +84,21 @@ id in that context, or the analysis could not run.";
 
 const COMPILE_EXAMPLES: &str = "\
 Examples:
-  # What Claude Code receives when launched at the root of the current repository
+  # What Claude Code receives, launched in the current directory
   playbookdiff compile
 
   # What Codex receives when launched in apps/api, as JSON
-  playbookdiff compile path/to/repo --harness codex --cwd apps/api --format json
+  playbookdiff compile path/to/repo --harness codex --cwd apps/api --json
 
   # Also what loads once the agent touches a given file
   playbookdiff compile --cwd apps/api --target apps/api/src/main.ts
 
-  # Include personal files present in the working tree (e.g. CLAUDE.local.md)
+  # Include personal files present in the working tree (CLAUDE.local.md)
   playbookdiff compile --mode local
 
-Exit status: 0 when the configuration was compiled (diagnostics never change it);
-2 when the command could not be carried out (bad arguments, unreadable REPO, internal error).";
+Exit status: 0 when the configuration was compiled (diagnostics never change
+it); 2 when the command could not be carried out (bad arguments, unreadable
+REPO, internal error).";
 
 /// The `playbookdiff` command line.
 #[derive(Debug, Parser)]
@@ -179,8 +193,12 @@ pub enum Command {
 
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
-  playbookdiff completions bash > ~/.local/share/bash-completion/completions/playbookdiff
-  playbookdiff completions zsh > ~/.zfunc/_playbookdiff      # with fpath+=~/.zfunc
+  playbookdiff completions bash \\
+    > ~/.local/share/bash-completion/completions/playbookdiff
+
+  # zsh, with fpath+=~/.zfunc in ~/.zshrc
+  playbookdiff completions zsh > ~/.zfunc/_playbookdiff
+
   playbookdiff completions fish > ~/.config/fish/completions/playbookdiff.fish";
 
 /// Arguments of `playbookdiff completions`.
@@ -193,10 +211,14 @@ pub struct CompletionsArgs {
 
 const DIFF_EXAMPLES: &str = "\
 Examples:
-  playbookdiff diff main..HEAD               # two commits
-  playbookdiff diff main...topic             # topic against its merge base with main
-  playbookdiff diff HEAD                     # the last commit against the working tree
-  playbookdiff diff HEAD~3..HEAD --format json
+  # Two commits
+  playbookdiff diff main..HEAD
+
+  # A topic branch against its merge base with main
+  playbookdiff diff main...topic
+
+  # The last commit against the working tree, as JSON
+  playbookdiff diff HEAD --format json
 
 Exit status: 0 when no introduced finding fails the run; 1 when one does (not
 accepted in playbookdiff.toml, and of severity medium or high, or the
@@ -418,10 +440,10 @@ pub struct ContextArgs {
     #[arg(value_name = "REPO")]
     pub repo: Option<PathBuf>,
 
-    /// The directory the agent is launched from: relative to the current
-    /// directory when that lies inside the repository, else relative to
-    /// REPO; or absolute inside it [default: the current directory when it
-    /// lies inside the repository, else REPO]
+    /// The directory the agent is launched from: relative to REPO when
+    /// REPO is given, else to the current directory; or absolute inside
+    /// the repository [default: the current directory when REPO is not
+    /// given and it lies inside the repository, else REPO]
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
 
@@ -431,8 +453,9 @@ pub struct ContextArgs {
     #[arg(long)]
     pub root: bool,
 
-    /// A path the agent will read or edit later, relative to REPO (or
-    /// absolute inside it); it need not exist
+    /// A path the agent will read or edit later, relative like --cwd (to
+    /// REPO when given, else to the current directory) or absolute inside
+    /// the repository; it need not exist
     #[arg(long, visible_alias = "path", value_name = "PATH")]
     pub target: Option<String>,
 
@@ -475,7 +498,8 @@ pub struct AgentInputArgs {
     /// skill listing budget of harnesses that size it by the window (see
     /// README) [default: the window of the modelled release's default
     /// model, stated in the assumptions]
-    #[arg(long, value_name = "TOKENS", value_parser = parse_context_window)]
+    #[arg(long, value_name = "TOKENS", value_parser = parse_context_window,
+          allow_negative_numbers = true)]
     pub context_window: Option<ContextWindow>,
 
     /// The trust entries of the user's agent configuration for directories
@@ -521,6 +545,14 @@ pub fn parse_context_window(s: &str) -> Result<ContextWindow, String> {
         return Ok(ContextWindow::Unknown);
     }
     let digits: String = t.chars().filter(|c| *c != '_').collect();
+    if let Some(negative) = digits.strip_prefix('-') {
+        if !negative.is_empty() && negative.chars().all(|c| c.is_ascii_digit()) {
+            return Err(
+                "a context window holds at least 1 token, not a negative number; pass `unknown` for a model without a known window"
+                    .to_string(),
+            );
+        }
+    }
     if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
         return Err(
             "expected a whole number of tokens, e.g. 400000, or `unknown` for a model without a known window"
@@ -706,6 +738,33 @@ fn format_parser(report: Report) -> impl TypedValueParser<Value = Format> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    /// At 80 columns (a pipe, a file, a terminal of that width) the help
+    /// of every command shows each line of its examples and exit-status
+    /// text as written: clap re-wraps a longer line, which breaks a
+    /// command in two (`completions bash >` / its path) and leaves comment
+    /// fragments that read like commands.
+    #[test]
+    fn help_examples_are_never_broken_at_80_columns() {
+        let mut top = Cli::command().term_width(80);
+        top.build();
+        let mut commands = vec![top.clone()];
+        commands.extend(top.get_subcommands().cloned());
+        for cmd in commands {
+            let mut cmd = cmd.term_width(80);
+            let name = cmd.get_name().to_string();
+            let written = cmd.get_after_help().map(ToString::to_string);
+            let help = cmd.render_help().to_string();
+            let shown: Vec<&str> = help.lines().map(str::trim_end).collect();
+            let written = written.unwrap_or_else(|| panic!("{name} has no examples"));
+            for line in written.lines() {
+                assert!(
+                    shown.contains(&line.trim_end()),
+                    "{name}: `{line}` is re-wrapped in --help at 80 columns:\n{help}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn check_takes_repeated_harnesses_and_aliases() {

@@ -160,6 +160,16 @@ pub fn misparsed(args: &[OsString], current_dir: Option<&Path>) -> Option<String
     {
         return Some(view_is_text(&words));
     }
+    if let Some(option) = words.iter().find_map(|w| check_only_option(w)) {
+        let mut line = format!(
+            "{option} is an option of `check`, not of the view (no command); run: playbookdiff check"
+        );
+        for w in &words {
+            line.push(' ');
+            line.push_str(&shell_word(w));
+        }
+        return Some(line);
+    }
     if !first.starts_with('-') && !exists(first) {
         if let Some(close) = closest(first, &names) {
             return Some(format!(
@@ -168,6 +178,55 @@ pub fn misparsed(args: &[OsString], current_dir: Option<&Path>) -> Option<String
         }
     }
     None
+}
+
+/// `compile` given `--harness` more than once: it compiles for one
+/// harness, and `check` compares several; the line that says so with the
+/// `check` command to run (`None` for any other command line).
+pub fn compile_compares(args: &[OsString]) -> Option<String> {
+    let words: Vec<String> = args
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let harnesses = words
+        .iter()
+        .filter(|w| *w == "--harness" || w.starts_with("--harness="))
+        .count();
+    if words.first().map(String::as_str) != Some("compile") || harnesses < 2 {
+        return None;
+    }
+    let mut line = String::from(
+        "compile shows what one harness receives (one --harness); to compare several run: playbookdiff check",
+    );
+    for w in &words[1..] {
+        line.push(' ');
+        line.push_str(&shell_word(w));
+    }
+    Some(line)
+}
+
+/// `word` (`--all-dirs`, `--fail-on=high`, `-q`) when it names an option
+/// that `check` has and the view (no command) has not: the option as
+/// typed, without a value.
+fn check_only_option(word: &str) -> Option<String> {
+    let name = word.split('=').next().unwrap_or(word);
+    let top = Cli::command();
+    let check = top.find_subcommand("check")?;
+    let names = |cmd: &clap::Command, name: &str| {
+        cmd.get_arguments().any(|a| {
+            if let Some(long) = name.strip_prefix("--") {
+                a.get_long() == Some(long)
+                    || a.get_all_aliases().is_some_and(|all| all.contains(&long))
+            } else if let Some(short) = name.strip_prefix('-') {
+                let mut chars = short.chars();
+                matches!((chars.next(), chars.next()), (Some(c), None) if a.get_short() == Some(c))
+            } else {
+                false
+            }
+        })
+    };
+    (name.starts_with('-') && names(check, name) && !names(&top, name)).then(|| name.to_string())
 }
 
 #[cfg(test)]
@@ -209,7 +268,11 @@ mod tests {
     #[test]
     fn parse_errors_that_are_habits() {
         let here = tempfile::tempdir().unwrap();
-        let cases: [(&[&str], Option<&str>); 7] = [
+        let cases: [(&[&str], Option<&str>); 11] = [
+            (&["playbookdiff", "repo", "--all-dirs"], Some("--all-dirs is an option of `check`, not of the view (no command); run: playbookdiff check repo --all-dirs")),
+            (&["playbookdiff", "--fail-on=high"], Some("--fail-on is an option of `check`, not of the view (no command); run: playbookdiff check --fail-on=high")),
+            (&["playbookdiff", "-q", "--cwd", "a b"], Some("-q is an option of `check`, not of the view (no command); run: playbookdiff check -q --cwd 'a b'")),
+            (&["playbookdiff", "--config", "pd.toml"], Some("--config is an option of `check`, not of the view (no command); run: playbookdiff check --config pd.toml")),
             (&["playbookdiff", "--json"], Some("the view (no command) prints text for people only; for JSON run: playbookdiff check --format json")),
             (&["playbookdiff", "repo", "--format", "json", "--cwd", "a b"], Some("the view (no command) prints text for people only; for JSON run: playbookdiff check repo --cwd 'a b' --format json")),
             (&["playbookdiff", "--json", "check"], Some("put the command first: playbookdiff check --json")),
@@ -225,6 +288,37 @@ mod tests {
                 "{args:?}"
             );
         }
+    }
+
+    #[test]
+    fn compile_with_several_harnesses_points_to_check() {
+        let args = os(&[
+            "playbookdiff",
+            "compile",
+            "repo",
+            "--harness",
+            "codex",
+            "--harness=opencode",
+        ]);
+        assert_eq!(
+            compile_compares(&args).as_deref(),
+            Some("compile shows what one harness receives (one --harness); to compare several run: playbookdiff check repo --harness codex --harness=opencode")
+        );
+        assert_eq!(
+            compile_compares(&os(&["playbookdiff", "compile", "--harness", "codex"])),
+            None
+        );
+        assert_eq!(
+            compile_compares(&os(&[
+                "playbookdiff",
+                "check",
+                "--harness",
+                "a",
+                "--harness",
+                "b"
+            ])),
+            None
+        );
     }
 
     #[test]

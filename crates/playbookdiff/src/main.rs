@@ -289,15 +289,23 @@ fn clap_failure(
 ) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = e.print();
-            ExitCode::SUCCESS
+            // Written like every command's output, so that a failed write
+            // (a full disk) is an error, and a closed pipe is not.
+            let text = if stdout_wants_color() {
+                e.render().ansi().to_string()
+            } else {
+                e.render().to_string()
+            };
+            write_stdout(sink::Sink::stdout(), &text)
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();
             ExitCode::from(EXIT_USAGE)
         }
         _ => {
-            if let Some(line) = habits::misparsed(args, current_dir) {
+            if let Some(line) =
+                habits::compile_compares(args).or_else(|| habits::misparsed(args, current_dir))
+            {
                 report(&format!("error: {line}"));
                 return ExitCode::from(EXIT_USAGE);
             }

@@ -318,6 +318,46 @@ fn help_and_version_exit_zero() {
     playbookdiff().arg("--version").assert().success();
 }
 
+/// Help and the version are output like any other: a write that fails (a
+/// full disk) exits 2 with one line, not 0 with nothing said; the view's
+/// options that belong to `check`, and `compile` given several harnesses,
+/// are answered with the command to run.
+#[test]
+fn help_that_cannot_be_written_and_misplaced_options_exit_two() {
+    let full = Path::new("/dev/full");
+    if full.exists() {
+        for args in [
+            &["--help"][..],
+            &["check", "--help"][..],
+            &["--version"][..],
+        ] {
+            let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("playbookdiff"))
+                .args(args)
+                .stdout(std::fs::File::create(full).unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.starts_with("error: cannot write the output"), "{err}");
+        }
+    }
+    let repo = repository();
+    let line = refused(playbookdiff().arg(repo.path()).arg("--all-dirs"));
+    assert!(
+        line.contains("--all-dirs is an option of `check`")
+            && line.contains("run: playbookdiff check "),
+        "{line}"
+    );
+    let line =
+        refused(compile_in(repo.path()).args(["--harness", "codex", "--harness", "opencode"]));
+    assert!(
+        line.contains("compile shows what one harness receives")
+            && line.contains("playbookdiff check "),
+        "{line}"
+    );
+}
+
 #[test]
 fn no_command_shows_the_side_by_side_view_of_the_current_repository() {
     let dir = repository();
@@ -598,7 +638,7 @@ fn a_bad_context_window_is_refused_in_one_line() {
     let repo = repository();
     for (value, says) in [
         ("0", "at least 1 token"),
-        ("-5", "whole number of tokens"),
+        ("-5", "at least 1 token, not a negative number"),
         ("400k", "whole number of tokens"),
         ("", "whole number of tokens"),
         ("99999999999999999999999", "too many tokens"),
@@ -607,6 +647,13 @@ fn a_bad_context_window_is_refused_in_one_line() {
         assert!(line.contains("--context-window"), "{line}");
         assert!(line.contains(says), "{value}: {line}");
     }
+    // A negative number as its own word is the option's value, answered
+    // by the option, not taken for an unknown option `-5`.
+    let line = refused(compile_in(repo.path()).args(["--context-window", "-5"]));
+    assert!(
+        line.contains("--context-window") && line.contains("not a negative number"),
+        "{line}"
+    );
     for cmd in [&["check"][..], &["diff", "HEAD"][..], &[][..]] {
         let line = refused(
             playbookdiff()
