@@ -156,15 +156,21 @@ impl GitRepository {
         let Ok(id) = repo.rev_parse_single(rev) else {
             return Err(unknown(why_unresolved(&repo, rev)));
         };
-        let commit = id
-            .object()
-            .map_err(|e| GitError::Read(one_line(e)))?
-            .peel_to_commit()
-            .map_err(|_| {
-                unknown(format!(
-                    "it names a file or tree, not a commit; {PASS_A_REVISION}"
-                ))
-            })?;
+        let object = match id.object() {
+            Ok(object) => object,
+            // A parent a shallow clone records but does not hold.
+            Err(_) if repo.is_shallow().unwrap_or(false) => {
+                return Err(unknown(format!(
+                    "{rev} is not in this clone, whose history is cut short {SHALLOW_FIX}"
+                )))
+            }
+            Err(e) => return Err(GitError::Read(one_line(e))),
+        };
+        let commit = object.peel_to_commit().map_err(|_| {
+            unknown(format!(
+                "it names a file or tree, not a commit; {PASS_A_REVISION}"
+            ))
+        })?;
         Ok(CommitId(commit.id))
     }
 
@@ -200,6 +206,11 @@ impl GitRepository {
         GitTree::new(self, commit)
     }
 }
+
+/// How to get history a shallow clone lacks (CI checkouts are shallow by
+/// default).
+const SHALLOW_FIX: &str =
+    "(a shallow clone? `git fetch --unshallow` fetches it; with actions/checkout, `fetch-depth: 0`)";
 
 /// The advice of an [`GitError::UnknownRevision`]: the forms accepted.
 const PASS_A_REVISION: &str =
@@ -246,10 +257,10 @@ fn split_ancestry(rev: &str) -> Option<(&str, Vec<Step<'_>>)> {
 /// shown.
 fn why_unresolved(repo: &gix::Repository, rev: &str) -> String {
     let Some((name, steps)) = split_ancestry(rev) else {
-        return unresolved_name(rev);
+        return unresolved_name(repo, rev);
     };
     let Ok(mut id) = repo.rev_parse_single(name).map(|id| id.detach()) else {
-        return unresolved_name(name);
+        return unresolved_name(repo, name);
     };
     let mut here = name.to_string();
     for step in steps {
@@ -261,7 +272,7 @@ fn why_unresolved(repo: &gix::Repository, rev: &str) -> String {
             Step::Tilde(n, text) => {
                 for walked in 0..n {
                     let Some(ps) = parents(id) else {
-                        return format!("the history before {here}~{walked} is not in this clone (a shallow clone? `git fetch --unshallow` fetches it)");
+                        return format!("{here}~{walked} is not in this clone, whose history is cut short {SHALLOW_FIX}");
                     };
                     let Some(first) = ps.first() else {
                         // count >= 2 in the last arm.
@@ -296,11 +307,21 @@ fn why_unresolved(repo: &gix::Repository, rev: &str) -> String {
             }
         }
     }
+    if repo.find_object(id).is_err() {
+        // The last parent named is recorded, but its object is not here:
+        // the history was cut (a shallow clone, as CI checkouts make).
+        return format!("{here} is not in this clone, whose history is cut short {SHALLOW_FIX}");
+    }
     format!("it names nothing the analysis can read as a commit; {PASS_A_REVISION}")
 }
 
-/// The reason for a name that resolves to nothing.
-fn unresolved_name(name: &str) -> String {
+/// The reason for a name that resolves to nothing: a repository without
+/// a commit yet (HEAD on an unborn branch), else a name no ref, tag or
+/// commit id has.
+fn unresolved_name(repo: &gix::Repository, name: &str) -> String {
+    if matches!(name, "HEAD" | "@") && repo.head().is_ok_and(|h| h.is_unborn()) {
+        return "the repository has no commit yet; commit first, or run `playbookdiff check` to analyse the working tree".to_string();
+    }
     let hex = name.len() >= 4 && name.bytes().all(|b| b.is_ascii_hexdigit());
     if hex {
         format!(

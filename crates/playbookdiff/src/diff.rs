@@ -75,6 +75,22 @@ pub fn parse_range(raw: &str) -> Result<Range, UsageError> {
     // A side that begins or ends with '.' is a run of more than three dots
     // (`A....B`): git names no ref that way (git-check-ref-format).
     let side_ok = |x: &str| !x.is_empty() && !x.starts_with('.') && !x.ends_with('.');
+    // git reads a side left out (`v1..`, `...topic`) as HEAD; here each
+    // side is written, so say how.
+    for op in ["...", ".."] {
+        if let Some((a, b)) = raw_t.split_once(op) {
+            let full = match (a.is_empty(), b.is_empty()) {
+                (false, true) if side_ok(a) => format!("{a}{op}HEAD"),
+                (true, false) if side_ok(b) => format!("HEAD{op}{b}"),
+                _ => break,
+            };
+            return Err(UsageError(format!(
+                "invalid range '{}': a side is left out, which git reads as HEAD; write both sides, e.g. {}",
+                raw.escape_debug(),
+                full.escape_debug()
+            )));
+        }
+    }
     if let Some((a, b)) = raw_t.split_once("...") {
         if !side_ok(a) || !side_ok(b) || b.contains("..") || a.contains("..") {
             return Err(bad());
@@ -711,6 +727,23 @@ mod tests {
         ] {
             let e = parse_range(bad).unwrap_err();
             assert!(e.0.starts_with("invalid range"), "{bad}: {e}");
+        }
+        // A side left out is answered with the range written in full.
+        for (bad, full) in [
+            ("v1..", "e.g. v1..HEAD"),
+            ("..v2", "e.g. HEAD..v2"),
+            ("main...", "e.g. main...HEAD"),
+            ("...topic", "e.g. HEAD...topic"),
+        ] {
+            let e = parse_range(bad).unwrap_err();
+            assert!(
+                e.0.contains("a side is left out") && e.0.ends_with(full),
+                "{bad}: {e}"
+            );
+        }
+        for bad in ["..", "...", "a....", "....b"] {
+            let e = parse_range(bad).unwrap_err();
+            assert!(!e.0.contains("a side is left out"), "{bad}: {e}");
         }
     }
 

@@ -544,6 +544,63 @@ fn errors_are_one_line_with_status_2() {
     );
 }
 
+/// A shallow clone (what CI checks out by default) has commits whose
+/// parents it does not hold: the revision past the cut is reported as
+/// missing history with the fetch to run, not as a name that means
+/// nothing. A repository without a commit says so.
+#[test]
+fn a_shallow_clone_and_an_empty_repository_are_named_as_such() {
+    let h = bridged();
+    h.write("AGENTS.md", "# Rules\n\nUse npm.\n").commit("two");
+    h.write("AGENTS.md", "# Rules\n\nUse yarn.\n")
+        .commit("three");
+    let clones = tempfile::tempdir().unwrap();
+    let shallow = clones.path().join("shallow");
+    let url = format!("file://{}", h.root().display());
+    git(
+        clones.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            &url,
+            shallow.to_str().unwrap(),
+        ],
+    );
+    for range in ["HEAD~1..HEAD", "HEAD~2", "HEAD^..HEAD"] {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(["diff", range])
+            .arg(&shallow)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{range}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("is not in this clone") && err.contains("git fetch --unshallow"),
+            "{range}: {err}"
+        );
+    }
+    let empty = clones.path().join("empty");
+    git(clones.path(), &["init", "-q", empty.to_str().unwrap()]);
+    for args in [&["diff", "HEAD"][..], &["check", "--rev", "HEAD"][..]] {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(args)
+            .arg(&empty)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("the repository has no commit yet"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// Two literal secrets added to one `.mcp.json` in one commit (a header of
 /// an existing server, an environment value of a new one) are two problems
 /// introduced, told apart by the server they are about, and every format
