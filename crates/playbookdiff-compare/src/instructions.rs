@@ -514,13 +514,33 @@ fn item(h: Harness, i: &Instruction) -> FindingItem {
     }
 }
 
+/// The files of one text, for a sentence: "`a`", "`a` and `b` (the same
+/// text)", or, past [`FILES_NAMED`] files, the first ones and a count
+/// ("`a`, `b`, `c` and 4997 more files (the same text)"), so that a text
+/// repeated in thousands of files stays one readable line. Every file is
+/// still listed in the finding's items.
 fn files_phrase(files: &[RepoPath]) -> String {
-    let quoted: Vec<String> = files.iter().map(|f| crate::code_span(f.as_str())).collect();
-    match quoted.len() {
-        1 => quoted[0].clone(),
-        _ => format!("the same text in {}", quoted.join(" and ")),
+    let quoted: Vec<String> = files
+        .iter()
+        .take(FILES_NAMED)
+        .map(|f| crate::code_span(f.as_str()))
+        .collect();
+    match (files.len(), quoted.as_slice()) {
+        (_, []) => String::new(),
+        (1, [one]) => one.clone(),
+        (n, [head @ .., last]) if n <= FILES_NAMED => {
+            format!("{} and {last} (the same text)", head.join(", "))
+        }
+        (n, named) => format!(
+            "{} and {} (the same text)",
+            named.join(", "),
+            playbookdiff_model::remedy::count(n - named.len(), "more file", "more files")
+        ),
     }
 }
+
+/// How many files of one text [`files_phrase`] names.
+const FILES_NAMED: usize = 3;
 
 fn scope_gap(
     configs: &[&EffectiveAgentConfig],

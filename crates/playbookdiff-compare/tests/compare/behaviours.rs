@@ -397,3 +397,47 @@ fn a_group_names_its_skills_sorted_by_name() {
         skills.summary(5)
     );
 }
+
+/// One text imported from many files is one finding whose sentence names
+/// the first three files and counts the rest (every file stays an item):
+/// a repository importing thousands of copies got a sentence of thousands
+/// of names ("the text of the same text in `a` and `b` and …").
+#[test]
+fn a_text_in_many_files_is_named_by_its_first_files_and_a_count() {
+    for (copies, names) in [
+        (
+            6,
+            "`d/x1.md`, `d/x2.md`, `d/x3.md` and 3 more files (the same text)",
+        ),
+        (2, "`d/x1.md` and `d/x2.md` (the same text)"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("d")).unwrap();
+        let mut claude = String::new();
+        for i in 1..=copies {
+            claude.push_str(&format!("@d/x{i}.md\n"));
+            std::fs::write(
+                dir.path().join(format!("d/x{i}.md")),
+                "Run the linter before every commit.\n",
+            )
+            .unwrap();
+        }
+        std::fs::write(dir.path().join("CLAUDE.md"), claude).unwrap();
+        std::fs::write(dir.path().join("AGENTS.md"), "# Codex\n\nUse tabs.\n").unwrap();
+        let c = check_at(dir.path(), ".", None);
+        let f = c
+            .findings
+            .iter()
+            .find(|f| f.message.contains("`d/x1.md`"))
+            .unwrap_or_else(|| panic!("{:#?}", c.findings));
+        assert_eq!(f.kind, Missing, "{}", f.message);
+        assert!(
+            f.message.starts_with("Claude Code receives ")
+                && f.message.contains(&format!(" of {names} at startup")),
+            "{}",
+            f.message
+        );
+        assert!(!f.message.contains("the same text in"), "{}", f.message);
+        assert_eq!(f.items.len(), copies, "{:#?}", f.items);
+    }
+}
