@@ -16,11 +16,23 @@ use playbookdiff_compare::FindingSeverity;
 use playbookdiff_model::{Severity, SourceRef};
 use std::fmt::Write as _;
 
-/// Escapes a command's message.
+/// Escapes a command's message: `%`, CR and LF as the runner unescapes
+/// them; every other character that must not reach a log raw (an ANSI
+/// escape, a bidirectional override, another control or format character,
+/// as the text output treats them) as Rust writes it (`\u{1b}`), since the
+/// log viewer interprets ANSI sequences taken from a hostile file name.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c if crate::layout::is_hidden(c) => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Escapes a property value (`file`, `title`).
@@ -134,6 +146,17 @@ mod tests {
     fn escaping_follows_the_runner() {
         assert_eq!(escape_data("a%b\r\nc::d"), "a%25b%0D%0Ac::d");
         assert_eq!(escape_property("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
+        // ANSI sequences and bidirectional overrides from a file name are
+        // written out, never passed to the log raw.
+        let hostile = "s\u{1b}[2Jk\u{7}/\u{202e}x.md";
+        for escaped in [escape_data(hostile), escape_property(hostile)] {
+            assert!(
+                !escaped.chars().any(crate::layout::is_hidden),
+                "{escaped:?}"
+            );
+            assert!(escaped.contains("\\u{1b}[2Jk\\u{7}"), "{escaped}");
+            assert!(escaped.contains("\\u{202e}x.md"), "{escaped}");
+        }
     }
 
     #[test]
