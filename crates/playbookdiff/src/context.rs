@@ -123,11 +123,28 @@ pub fn release_at_exit<T>(value: T) {
 ///
 /// `current_dir` is the directory the command was run from (`None` when it
 /// cannot be determined); it is where a relative REPO starts and where the
-/// default REPO is searched for.
+/// default REPO is searched for. A `--trust DIR=LEVEL` entry must name a
+/// directory of the analysed tree (the working tree, or the commit of
+/// `--rev`): a misspelt one would change nothing and say nothing.
 pub fn open_context(
     args: &ContextArgs,
     current_dir: Option<&Path>,
 ) -> Result<OpenedContext, UsageError> {
+    let opened = open_tree(args, current_dir)?;
+    for entry in args.agent.trust.iter().flat_map(|t| t.0.iter()) {
+        let kind = opened.tree.stat(&entry.dir).map(|s| s.kind);
+        if !entry.dir.is_root() && !matches!(kind, Ok(EntryKind::Dir | EntryKind::Symlink)) {
+            return Err(UsageError(format!(
+                "--trust: `{}` is not a directory of the repository; give DIR relative to REPO, e.g. apps/api=trusted",
+                entry.dir
+            )));
+        }
+    }
+    Ok(opened)
+}
+
+/// [`open_context`] but the check of the trust entries.
+fn open_tree(args: &ContextArgs, current_dir: Option<&Path>) -> Result<OpenedContext, UsageError> {
     // Checks that need no file system come first.
     if let Some(repo) = &args.repo {
         if repo.as_os_str().to_string_lossy().trim().is_empty() {
@@ -580,8 +597,14 @@ pub fn find_repository_root(start: &Path) -> PathBuf {
 /// listed.
 fn check_repository(path: &Path, label: &str) -> Result<(), UsageError> {
     let metadata = std::fs::metadata(path).map_err(|e| {
+        // `playbookdiff check help`: the word is read as REPO.
+        let help = if label == "help" {
+            " (for help, add --help to the command)"
+        } else {
+            ""
+        };
         UsageError(format!(
-            "REPO '{label}' cannot be opened ({}); pass an existing repository directory",
+            "REPO '{label}' cannot be opened ({}); pass an existing repository directory{help}",
             io_reason(&e)
         ))
     })?;

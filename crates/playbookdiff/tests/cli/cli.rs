@@ -349,6 +349,15 @@ fn help_that_cannot_be_written_and_misplaced_options_exit_two() {
             && line.contains("run: playbookdiff check "),
         "{line}"
     );
+    let line = refused(
+        playbookdiff()
+            .current_dir(repo.path())
+            .args(["check", "help"]),
+    );
+    assert!(
+        line.contains("for help, add --help to the command"),
+        "{line}"
+    );
     let line =
         refused(compile_in(repo.path()).args(["--harness", "codex", "--harness", "opencode"]));
     assert!(
@@ -663,6 +672,30 @@ fn a_bad_context_window_is_refused_in_one_line() {
         );
         assert!(line.contains("whole number of tokens"), "{line}");
     }
+}
+
+/// A trust entry for a directory the repository does not have (a typo)
+/// is refused: it would change nothing and say nothing.
+#[test]
+fn a_trust_entry_for_a_missing_directory_is_refused() {
+    let repo = repository();
+    std::fs::create_dir_all(repo.path().join("apps/api")).unwrap();
+    for cmd in [&["check"][..], &["compile"][..], &["explain", "x"][..]] {
+        let line = refused(
+            playbookdiff()
+                .args(cmd)
+                .arg(repo.path())
+                .args(["--trust", "apps/api=trusted,apps/apu=untrusted"]),
+        );
+        assert!(
+            line.contains("--trust: `apps/apu` is not a directory of the repository"),
+            "{cmd:?}: {line}"
+        );
+    }
+    compile_in(repo.path())
+        .args(["--trust", "apps/api=trusted", "--json"])
+        .assert()
+        .success();
 }
 
 #[test]
