@@ -1471,7 +1471,13 @@ fn rules_root(
                     let inside_cwd = matches!(&resolved, Resolved::Inside { real, .. } if real.starts_with(&cx.ctx.cwd));
                     let follows =
                         inside_cwd || !cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly);
-                    let d = rule_link_note(cx, &p, follows);
+                    let broken =
+                        matches!(resolved, Resolved::Dangling { .. } | Resolved::Loop { .. });
+                    let d = if broken && !follows {
+                        broken_rule_link_note(cx, &p)
+                    } else {
+                        rule_link_note(cx, &p, follows)
+                    };
                     cx.diag(d.at(SourceRef::project(p.clone(), SourceFormat::Markdown)));
                     if !follows {
                         // Still say when the link is broken; a link leaving
@@ -1564,6 +1570,24 @@ fn rule_link_note(cx: &Compiler<'_, '_>, p: &RepoPath, follows: bool) -> Diagnos
         )
     };
     Diagnostic::new(DiagnosticCode::RuleSymlinkConflict, message)
+}
+
+/// The `rule-symlink-conflict` note for a broken link `p` (a missing
+/// target or a loop) that the profiled release does not follow: its
+/// target is nowhere, so the note must not say it lies outside the launch
+/// directory (which contradicted the `symlink-loop` or broken-link
+/// diagnostic of the same link).
+fn broken_rule_link_note(cx: &Compiler<'_, '_>, p: &RepoPath) -> Diagnostic {
+    let v = &cx.profile.version;
+    Diagnostic::new(
+        DiagnosticCode::RuleSymlinkConflict,
+        format!(
+            "`{p}` is a symbolic link that leads to no file (a missing target or a loop): Claude Code {v} \
+             follows only links whose target lies inside the launch directory `{}`, so it is not loaded \
+             (2.1.197 tries to follow it).",
+            cx.ctx.cwd
+        ),
+    )
 }
 
 /// [`rules_root`] of a directory above the repository root (read with

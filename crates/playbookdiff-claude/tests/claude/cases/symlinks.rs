@@ -92,6 +92,34 @@ fn symlinked_rules_are_followed_or_skipped_by_release_and_each_link_names_it() {
     }
 }
 
+/// A rule link that leads to no file (a loop, a missing target) is
+/// reported as broken, and its note does not claim a target outside the
+/// launch directory, which contradicted the `symlink-loop` diagnostic of
+/// the same link.
+#[test]
+fn a_broken_rule_link_is_not_said_to_lead_outside_the_launch_directory() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "CLAUDE.md", "# Project\n");
+    mkdir(t.path(), ".claude/rules");
+    link(t.path(), "loop.md", ".claude/rules/loop.md");
+    link(t.path(), "missing.md", ".claude/rules/dangling.md");
+    let cfg = compile_dir(t.path(), &at_root().version("2.1.332"));
+    assert_eq!(
+        diags_at(&cfg, D::SymlinkLoop, ".claude/rules/loop.md").len(),
+        1
+    );
+    assert_eq!(
+        diags_at(&cfg, D::SymlinkDangling, ".claude/rules/dangling.md").len(),
+        1
+    );
+    for p in [".claude/rules/loop.md", ".claude/rules/dangling.md"] {
+        let d = diags_at(&cfg, D::RuleSymlinkConflict, p);
+        assert_eq!(d.len(), 1, "{p}");
+        assert_says(d[0], "leads to no file");
+        assert!(!d[0].message.contains("lies outside"), "{}", d[0].message);
+    }
+}
+
 #[test]
 fn claude_md_symlinked_to_agents_md_is_a_bridge_with_the_resolved_path() {
     // Field report 11 (with a bridge) and 17.
