@@ -378,15 +378,22 @@ def memory_blocks(text, norm):
 
 
 def listed_skills(text):
+    """The `- name: description` entries after the skills header. A
+    description may span lines (2.1.197 keeps the line breaks of a YAML
+    block scalar): a non-empty line that does not start an entry continues
+    the one before. The list ends at an empty line or the end of the text."""
     i = text.find(SKILLS_HEADER)
     if i < 0:
         return None
     out = []
     for line in text[i + len(SKILLS_HEADER):].split("\n"):
-        if not line.startswith("- "):
+        if line.startswith("- "):
+            name, _, desc = line[2:].partition(": ")
+            out.append({"name": name, "description": desc})
+        elif line and out:
+            out[-1]["description"] += "\n" + line
+        else:
             break
-        name, _, desc = line[2:].partition(": ")
-        out.append({"name": name, "description": desc})
     return out
 
 
@@ -559,11 +566,29 @@ def run_claude(exe, case, work, read_target=True):
     return obs
 
 
+def minus_listed(items, bundled):
+    """Listed skills without the bundled ones. An entry is bundled when its
+    name is a bundled skill's and its description that skill's, or the
+    start of it: a listing over its budget shortens descriptions (down to
+    none), so a bundled entry can come with less of its text."""
+    left = list(bundled)
+    out = []
+    for it in items:
+        desc = it.get("description", "").removesuffix("…")
+        hit = next((b for b in left if b["name"] == it["name"]
+                    and b.get("description", "").startswith(desc)), None)
+        if hit is not None:
+            left.remove(hit)
+        else:
+            out.append(it)
+    return out
+
+
 def strip_bundled(obs, bundled):
     if not bundled:
         return obs
-    obs["startup"]["skillsListed"] = minus(obs["startup"]["skillsListed"],
-                                           bundled["startup"]["skillsListed"])
+    obs["startup"]["skillsListed"] = minus_listed(obs["startup"]["skillsListed"],
+                                                  bundled["startup"]["skillsListed"])
     if "init" in obs and "init" in bundled:
         for k in ("skills", "slashCommands", "agents", "plugins"):
             obs["init"][k] = minus(obs["init"][k], bundled["init"][k])

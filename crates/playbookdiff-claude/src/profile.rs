@@ -44,6 +44,10 @@ pub enum Fact {
     /// other links are skipped. Before, every link is followed, wherever it
     /// leads.
     RuleLinksInsideCwdOnly,
+    /// The skill listing shows a description on one line: the line breaks
+    /// of a multi-line `description` (a YAML block scalar) become spaces.
+    /// Before, the description is listed with its line breaks.
+    SkillDescriptionOneLine,
 }
 
 /// One row of the table: `fact` holds from release `since` (inclusive)
@@ -97,6 +101,14 @@ const TABLE: &[Row] = &[
                    the linked rules whose target is inside the launch directory and skips the others (launched in \
                    `pkg`, even those inside the repository); the first release that skips is not pinned down",
     },
+    Row {
+        fact: Fact::SkillDescriptionOneLine,
+        since: "2.1.332",
+        until: None,
+        evidence: "observed (case `claude.c27_skill_fields`): `description: |` with two lines is listed as \
+                   `First line. Second line.` by 2.1.332 and with its line break by 2.1.197; the first release that \
+                   joins the lines is not pinned down",
+    },
 ];
 
 /// The behaviour of one profiled Claude Code release, read from [`TABLE`].
@@ -136,6 +148,7 @@ mod tests {
             Fact::SkillListingOnePerName,
             Fact::LenientFrontMatterBooleans,
             Fact::RuleLinksInsideCwdOnly,
+            Fact::SkillDescriptionOneLine,
         ] {
             assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
         }

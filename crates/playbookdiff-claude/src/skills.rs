@@ -247,16 +247,14 @@ fn skill(
         .map(|d| d.trim().to_string())
         .filter(|d| !d.is_empty())
         .or_else(|| first_line_description(&text.text[body_start..]));
-    let when = text_of("when_to_use").unwrap_or_default();
+    let when = text_of("when_to_use")
+        .map(|w| w.trim().to_string())
+        .unwrap_or_default();
+    let description = listed_description(description, &when, &cx.profile);
     let desc_chars = description
         .as_deref()
         .map(|d| d.chars().count())
-        .unwrap_or(0) as u64
-        + if when.is_empty() {
-            0
-        } else {
-            when.chars().count() as u64 + 1
-        };
+        .unwrap_or(0) as u64;
 
     // The source of a front-matter key: its line.
     let key_at = |k: &str| match fm.as_ref() {
@@ -412,6 +410,35 @@ fn skill(
         metadata_sources: Vec::new(),
         cross_references: Vec::new(),
     })
+}
+
+/// The description as the skill listing shows it: `when_to_use`, when
+/// given, follows the description after ` - ` (seen with 2.1.197 and
+/// 2.1.332, case `claude.c27_skill_fields`: `Deploys the app. - When asked
+/// to ship a release.`); with [`Fact::SkillDescriptionOneLine`] each line
+/// break, with the white space around it, becomes one space. `None` when
+/// there is neither a description nor `when_to_use`.
+fn listed_description(
+    description: Option<String>,
+    when: &str,
+    profile: &crate::profile::Profile,
+) -> Option<String> {
+    let joined = match (description, when.is_empty()) {
+        (Some(d), false) => Some(format!("{d} - {when}")),
+        (None, false) => Some(when.to_string()),
+        (d, true) => d,
+    }?;
+    if profile.has(Fact::SkillDescriptionOneLine) && joined.contains('\n') {
+        return Some(
+            joined
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+    }
+    Some(joined)
 }
 
 /// The description Claude Code gives a skill without one: the first

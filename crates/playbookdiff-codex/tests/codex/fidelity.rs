@@ -1,4 +1,4 @@
-//! One fixture per row of the fidelity audit (`x01_…` to `x31_…`, and `x32_…` for budget edges, under
+//! One fixture per row of the fidelity audit (`x01_…` to `x31_…`, and `x32_…`, `x33_…` for budget edges, under
 //! `tests/fixtures/`), each compiled under every profiled Codex release,
 //! asserting the facts the row is about. Every fact here was seen in the
 //! release's own `codex debug prompt-input` (or `codex mcp list`) output on
@@ -713,5 +713,25 @@ fn x32_budget_edges() {
         assert_eq!(received.len(), 2, "{v}");
         assert_eq!(received[1].source.path.as_str(), "a/b/AGENTS.md");
         assert_eq!(received[1].truncated_at_byte, Some(5), "{v}");
+    }
+}
+
+/// `project_doc_max_bytes = 0` in the root's `.codex/config.toml` loads no
+/// project file; `a/.codex/config.toml` sets 6, exactly the size of the
+/// root `AGENTS.md`, so launched in `a` the root file is whole and
+/// `a/AGENTS.md` is dropped (seen with 0.142.3 and 0.171.0).
+#[test]
+fn x33_budget_zero_and_exact() {
+    for v in PROFILED_VERSIONS {
+        let root = compile_at("x33_budget_zero_and_exact", ".", v);
+        assert!(root.received_instructions().is_empty(), "{v}");
+        let a = compile_at("x33_budget_zero_and_exact", "a", v);
+        assert_eq!(chain_text(&a), "12345\n", "{v}");
+        let dropped = a
+            .instructions
+            .iter()
+            .find(|i| i.source.path.as_str() == "a/AGENTS.md")
+            .expect("listed");
+        assert_eq!(dropped.applicability, Applicability::Excluded, "{v}");
     }
 }

@@ -456,3 +456,28 @@ fn a_file_reference_outside_a_string_is_inlined() {
     assert_eq!(mcp(&c, "f").applicability, Applicability::Excluded);
     assert_eq!(mcp(&c, "g").applicability, Applicability::Effective);
 }
+
+/// OpenCode 1.18.33 reading one file (`opencode.on_demand_edges.*` in
+/// `oracle/observations/opencode/1.18.33/`): an empty `AGENTS.md` is found
+/// first in its directory, so that directory attaches nothing (its
+/// `CLAUDE.md` is not tried), while one of white space attaches; a file
+/// already sent at startup (here through `instructions`) is not attached
+/// again; a target outside cwd attaches nothing.
+#[test]
+fn on_demand_edges() {
+    let root = KIT.fixture("on_demand_edges");
+    let on_demand = |cwd: &str, target: &str| -> Vec<String> {
+        KIT.compile_at(&root, cwd, Some(target))
+            .received_instructions()
+            .iter()
+            .filter(|i| i.load_phase == LoadPhase::OnDemand)
+            .map(|i| i.source.path.to_string())
+            .collect()
+    };
+    assert!(on_demand(".", "empty/y.ts").is_empty());
+    assert_eq!(on_demand(".", "ws/z.ts"), ["ws/AGENTS.md"]);
+    assert!(on_demand(".", "pkg/x.ts").is_empty());
+    assert!(on_demand("deep", "sib/w.ts").is_empty());
+    assert_eq!(on_demand("deep", "deep/a/b/c/v.ts"), ["deep/a/b/AGENTS.md"]);
+    assert!(on_demand("deep/a/b/c", "deep/a/b/c/v.ts").is_empty());
+}

@@ -1,4 +1,4 @@
-//! One fixture per row of the fidelity table (`c01_…` to `c25_…`), each
+//! One fixture per row of the fidelity table (`c01_…` to `c25_…`, then `c26_…` and `c27_…` for odd rule paths and skill fields),
 //! checked under both profiled Claude Code versions; the recorded
 //! observations of the real agent for the same fixtures are compared by
 //! the workspace's differential test.
@@ -1227,5 +1227,74 @@ fn c04_outside_root_follows_links_as_the_release_does() {
         assert_eq!(climbing.len(), 1, "{v}");
         assert_says(climbing[0], "climbs above the repository root");
         assert!(cfg.mcp_servers.is_empty(), "{v}");
+    }
+}
+
+/// Odd `paths` values of rules, recorded with both versions
+/// (`claude.c26_rule_paths_odd` and its three targets): `""`, `[]`,
+/// `null` and a number mean no paths, so those rules load at startup;
+/// `/src/*.ts` is anchored at the directory holding `.claude` and loads
+/// for `src/a.ts`; `src/` matches the directory at any depth, so it loads
+/// for `src/a.ts` and `lib/src/a.ts`; `./src/*.ts` and `!src/**` match
+/// nothing; an empty entry in a list matches nothing and leaves the other
+/// entries working.
+#[test]
+fn c26_rule_paths_odd() {
+    for v in VERSIONS {
+        let cfg = compile("c26_rule_paths_odd", at_root().version(v));
+        for r in ["empty-string", "empty-list", "null-paths", "number-paths"] {
+            let r = one(&cfg, &format!(".claude/rules/{r}.md"));
+            assert_eq!((r.load_phase, r.applicability), (Startup, Effective), "{v}");
+        }
+        let on_demand = |target: &str| {
+            let cfg = compile("c26_rule_paths_odd", at_root().target(target).version(v));
+            let mut got: Vec<String> = cfg
+                .instructions
+                .iter()
+                .filter(|i| i.load_phase == OnDemand && i.applicability == Effective)
+                .map(|i| i.source.path.to_string())
+                .collect();
+            got.sort();
+            got
+        };
+        assert_eq!(
+            on_demand("src/a.ts"),
+            [".claude/rules/anchored.md", ".claude/rules/dir-slash.md"],
+            "{v}"
+        );
+        assert_eq!(
+            on_demand("lib/src/a.ts"),
+            [".claude/rules/blank-entry.md", ".claude/rules/dir-slash.md"],
+            "{v}"
+        );
+        assert!(on_demand("docs/x.md").is_empty(), "{v}");
+    }
+}
+
+/// What the skill listing shows for odd front-matter fields
+/// (`claude.c27_skill_fields`): `when_to_use` follows the description
+/// after ` - ` in both versions; a two-line `description: |` keeps its
+/// line break with 2.1.197 and is one line with 2.1.332; a numeric
+/// description is text; a list is not text, so the body's first line is
+/// used.
+#[test]
+fn c27_skill_fields() {
+    for v in VERSIONS {
+        let cfg = compile("c27_skill_fields", at_root().version(v));
+        let listed: std::collections::BTreeMap<String, String> =
+            listed_skills(&cfg).into_iter().collect();
+        assert_eq!(
+            listed["when"], "Deploys the app. - When asked to ship a release.",
+            "{v}"
+        );
+        let multiline = if v == "2.1.197" {
+            "First line.\nSecond line."
+        } else {
+            "First line. Second line."
+        };
+        assert_eq!(listed["multiline"], multiline, "{v}");
+        assert_eq!(listed["numdesc"], "42", "{v}");
+        assert_eq!(listed["listdesc"], "Body.", "{v}");
+        assert_eq!(listed["spaced"], "Leading and trailing spaces.", "{v}");
     }
 }
