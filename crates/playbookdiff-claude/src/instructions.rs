@@ -789,8 +789,8 @@ fn expand(
     // (`content.trim()` in the loader of 2.1.197 and 2.1.332; seen in the
     // request body as `@AGENTS.md\n\nContents of …` for a CLAUDE.md that
     // is `@AGENTS.md\n`).
-    let lead = content.len() - content.trim_start().len();
-    let content = content.trim().to_string();
+    let lead = content.len() - crate::js_trim_start(&content).len();
+    let content = crate::js_trim(&content).to_string();
     let map = move |off: usize| map(off).saturating_sub(lead);
     if content.is_empty() {
         if part == Part::Imports {

@@ -48,6 +48,9 @@ pub enum Fact {
     /// of a multi-line `description` (a YAML block scalar) become spaces.
     /// Before, the description is listed with its line breaks.
     SkillDescriptionOneLine,
+    /// A `SKILL.md` that starts with a byte order mark has its front matter
+    /// read. Before, the mark hides it: the skill has no metadata.
+    FrontMatterAfterBom,
 }
 
 /// One row of the table: `fact` holds from release `since` (inclusive)
@@ -109,6 +112,15 @@ const TABLE: &[Row] = &[
                    `First line. Second line.` by 2.1.332 and with its line break by 2.1.197; the first release that \
                    joins the lines is not pinned down",
     },
+    Row {
+        fact: Fact::FrontMatterAfterBom,
+        since: "2.1.332",
+        until: None,
+        evidence: "observed (case `compare.bom_crlf_skills`): `.claude/skills/bom-c/SKILL.md` starting with a byte \
+                   order mark is listed with its front-matter description by 2.1.332 and with `---` (its first line) \
+                   by 2.1.197, which also leaves it out of `init.skills` as a skill without front matter; the first \
+                   release that reads it is not pinned down",
+    },
 ];
 
 /// The behaviour of one profiled Claude Code release, read from [`TABLE`].
@@ -149,6 +161,7 @@ mod tests {
             Fact::LenientFrontMatterBooleans,
             Fact::RuleLinksInsideCwdOnly,
             Fact::SkillDescriptionOneLine,
+            Fact::FrontMatterAfterBom,
         ] {
             assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
         }

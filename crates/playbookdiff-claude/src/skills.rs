@@ -169,8 +169,31 @@ fn skill(
     let mut source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
     let mut meta = serde_json::Map::new();
     let mut body_start = 0;
-    let fm = crate::front_matter(&text);
-    if let Some(fm) = fm.as_ref() {
+    let parsed = crate::front_matter(&text);
+    // Before [`Fact::FrontMatterAfterBom`], a byte order mark before the
+    // opening `---` hides the front matter.
+    let bom_hides = text.text.starts_with('\u{feff}')
+        && parsed.is_some()
+        && !cx.profile.has(Fact::FrontMatterAfterBom);
+    let fm = if bom_hides {
+        None
+    } else {
+        parsed.as_ref().as_ref()
+    };
+    if bom_hides {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidFrontmatter,
+                format!(
+                    "`{path}` starts with a byte order mark before its `---`; this Claude Code release then does not \
+                     read the front matter, so the skill has no metadata and the `---` line is its description. \
+                     Save the file without the mark."
+                ),
+            )
+            .at(source.clone().with_lines(1, 1)),
+        );
+    }
+    if let Some(fm) = fm {
         body_start = fm.body_offset;
         source = source.with_lines(fm.start_line, fm.end_line);
         match &fm.value {
@@ -257,7 +280,7 @@ fn skill(
         .unwrap_or(0) as u64;
 
     // The source of a front-matter key: its line.
-    let key_at = |k: &str| match fm.as_ref() {
+    let key_at = |k: &str| match fm {
         Some(fm) => {
             let l = crate::key_line(fm, k);
             source.clone().with_lines(l, l)
@@ -450,7 +473,7 @@ fn listed_description(
 fn first_line_description(body: &str) -> Option<String> {
     const MAX_CHARS: usize = 100;
     body.lines()
-        .map(|l| l.trim_start_matches('#').trim())
+        .map(|l| crate::js_trim(crate::js_trim(l).trim_start_matches('#')))
         .find(|l| !l.is_empty())
         .map(|l| {
             if l.chars().count() > MAX_CHARS {

@@ -229,7 +229,18 @@ fn server(
                         );
                     }
                 }
-                Some(_) => invalid.push("`command` is empty".to_string()),
+                // The schema takes an empty list (seen with 1.18.33:
+                // `opencode.schema_edges.in-local_empty_cmd` starts and
+                // lists the server); there is nothing to run.
+                Some(_) => cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::McpInvalidEntry,
+                        format!("MCP server {name:?} has an empty `command`: OpenCode accepts the configuration and lists the server, but has no program to start, so the server fails when OpenCode starts it; name the program and its arguments."),
+                    )
+                    .with_severity(Severity::Warning)
+                    .at(source.clone())
+                    .about(format!("{name}.command")),
+                ),
                 None => invalid.push("`command` must be a list of strings".to_string()),
             }
             s.env = named_values(cx, &s, obj, "environment", &mut invalid);

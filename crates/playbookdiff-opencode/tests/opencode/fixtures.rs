@@ -481,3 +481,49 @@ fn on_demand_edges() {
     assert_eq!(on_demand("deep", "deep/a/b/c/v.ts"), ["deep/a/b/AGENTS.md"]);
     assert!(on_demand("deep/a/b/c", "deep/a/b/c/v.ts").is_empty());
 }
+
+/// What OpenCode 1.18.33's schema refuses and accepts, one configuration
+/// per launch directory (`opencode.schema_edges.in-*`): refused are a
+/// `type` other than local or remote, a remote without `url`, a text
+/// `timeout` or `enabled`, `environment` as a list, a number as a header,
+/// a `null` server, `instructions` or `skills.paths` as one string;
+/// accepted are an unknown key in a server, a name with a space, and an
+/// empty `command` (listed, with a warning that nothing can start).
+#[test]
+fn schema_edges_refused_and_accepted() {
+    let refused =
+        |c: &EffectiveAgentConfig| c.diagnostics.iter().any(|d| d.severity == Severity::Error);
+    for cwd in [
+        "sse",
+        "remote_no_url",
+        "timeout_str",
+        "enabled_str",
+        "env_list",
+        "remote_headers_num",
+        "null_server",
+        "instructions_string",
+        "skill_paths_string",
+    ] {
+        let c = KIT.run("schema_edges", cwd);
+        assert!(refused(&c), "{cwd} should be refused");
+    }
+    for (cwd, server) in [
+        ("extra_key", "x"),
+        ("spaced_name", "my server"),
+        ("local_empty_cmd", "l"),
+    ] {
+        let c = KIT.run("schema_edges", cwd);
+        assert!(!refused(&c), "{cwd} should load");
+        assert_eq!(
+            mcp(&c, server).applicability,
+            Applicability::Effective,
+            "{cwd}"
+        );
+    }
+    let empty = KIT.run("schema_edges", "local_empty_cmd");
+    assert!(has(
+        &empty,
+        DiagnosticCode::McpInvalidEntry,
+        "empty `command`"
+    ));
+}

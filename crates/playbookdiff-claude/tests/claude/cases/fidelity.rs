@@ -1298,3 +1298,37 @@ fn c27_skill_fields() {
         assert_eq!(listed["spaced"], "Leading and trailing spaces.", "{v}");
     }
 }
+
+/// A byte order mark and CRLF line ends (`compare.bom_crlf_skills`, a
+/// fixture of the compare crate, recorded with both versions): the mark
+/// is trimmed from a `CLAUDE.md` as JavaScript's `trim` trims it, CRLF
+/// stays; before a SKILL.md's `---` the mark hides the front matter with
+/// 2.1.197 (its first line, `---`, is the description, and a diagnostic
+/// says why) but not with 2.1.332; CRLF front matter reads in both.
+#[test]
+fn bom_and_crlf() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../playbookdiff-compare/tests/fixtures/bom_crlf_skills");
+    for v in VERSIONS {
+        let cfg = compile_dir(&dir, &at_root().version(v));
+        let memory = one(&cfg, "CLAUDE.md");
+        assert_eq!(
+            memory.content, "# Memory with a byte order mark\r\n\r\nCRLF lines.",
+            "{v}"
+        );
+        let listed: std::collections::BTreeMap<String, String> =
+            listed_skills(&cfg).into_iter().collect();
+        assert_eq!(listed["crlf-c"], "CRLF in the claude folder.", "{v}");
+        let bom = if v == "2.1.197" {
+            "---"
+        } else {
+            "BOM in the claude folder."
+        };
+        assert_eq!(listed["bom-c"], bom, "{v}");
+        let hidden = cfg
+            .diagnostics
+            .iter()
+            .any(|d| d.code == D::InvalidFrontmatter && d.message.contains("byte order mark"));
+        assert_eq!(hidden, v == "2.1.197", "{v}");
+    }
+}
