@@ -109,6 +109,7 @@ pub(crate) fn compare(
     diagnostics: &[DiagnosticIndex<'_>],
     rows: &mut Vec<Row>,
     findings: &mut Vec<Finding>,
+    settled: &dyn Fn(&str) -> bool,
 ) {
     let n = configs.len();
     let first_row = rows.len();
@@ -255,6 +256,7 @@ pub(crate) fn compare(
             &received,
             &bucket,
             None,
+            settled,
         ));
     }
 
@@ -271,6 +273,7 @@ pub(crate) fn compare(
                 (a, &sides[&a]),
                 (b, &sides[&b]),
                 findings,
+                settled,
             );
         } else {
             for (&h, cis) in sides {
@@ -284,6 +287,7 @@ pub(crate) fn compare(
                         &[h],
                         bucket,
                         None,
+                        settled,
                     ));
                 }
             }
@@ -650,6 +654,7 @@ fn missing(
     present: &[usize],
     bucket: &Bucket,
     surplus: Option<&[(usize, &Paragraph)]>,
+    settled: &dyn Fn(&str) -> bool,
 ) -> Finding {
     let n = configs.len();
     let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
@@ -689,6 +694,31 @@ fn missing(
             .join(",")
     );
     let direction = id::only(&hs(present));
+    let id = id::finding_id(
+        Category::Instruction,
+        FindingType::Missing,
+        &direction,
+        &id::dir_slug(&bucket.dir),
+        &key,
+    );
+    let items: Vec<FindingItem> = class
+        .pieces
+        .iter()
+        .filter(|&&i| present.contains(&pieces[i].h))
+        .map(|&i| item(configs[pieces[i].h].harness, pieces[i].inst))
+        .collect();
+    if settled(&id) {
+        return outline(
+            id,
+            FindingType::Missing,
+            severity,
+            hs(present),
+            hs(&absent),
+            items,
+            key,
+            bucket.dir.clone(),
+        );
+    }
     let what = match surplus {
         Some(s) => format!(
             "{} paragraph{} of {}",
@@ -733,12 +763,6 @@ fn missing(
         }
     ),
     };
-    let items: Vec<FindingItem> = class
-        .pieces
-        .iter()
-        .filter(|&&i| present.contains(&pieces[i].h))
-        .map(|&i| item(configs[pieces[i].h].harness, pieces[i].inst))
-        .collect();
     let absences = absent
         .iter()
         .map(|&h| {
@@ -765,13 +789,7 @@ fn missing(
         })
         .unwrap_or_else(|| whole_paragraphs(configs, pieces, class, present));
     finish(Finding {
-        id: id::finding_id(
-            Category::Instruction,
-            FindingType::Missing,
-            &direction,
-            &id::dir_slug(&bucket.dir),
-            &key,
-        ),
+        id,
         category: Category::Instruction,
         kind: FindingType::Missing,
         severity,
@@ -794,6 +812,43 @@ fn missing(
             paths: bucket.paths.clone(),
             bridge: bridge.unwrap_or_default(),
         }),
+    })
+}
+
+/// An instruction finding in outline (see [`crate::compare_settled`]):
+/// what orders, counts, accepts and excludes it (id, type, severity,
+/// sides, items, key, scope), without the message, absences, paragraphs
+/// and subject that only the kept copy shows.
+#[allow(clippy::too_many_arguments)]
+fn outline(
+    id: String,
+    kind: FindingType,
+    severity: FindingSeverity,
+    present_in: Vec<Harness>,
+    absent_from: Vec<Harness>,
+    items: Vec<FindingItem>,
+    key: String,
+    scope: RepoPath,
+) -> Finding {
+    finish(Finding {
+        id,
+        category: Category::Instruction,
+        kind,
+        severity,
+        actionable: false,
+        present_in,
+        absent_from,
+        items,
+        message: String::new(),
+        key,
+        scope: Some(scope),
+        absences: Vec::new(),
+        paragraphs: Vec::new(),
+        differences: Vec::new(),
+        remedies: Vec::new(),
+        accepted: None,
+        problems: Vec::new(),
+        subject: None,
     })
 }
 
@@ -886,6 +941,7 @@ fn reworded(
     (a, acls): (usize, &Vec<usize>),
     (b, bcls): (usize, &Vec<usize>),
     findings: &mut Vec<Finding>,
+    settled: &dyn Fn(&str) -> bool,
 ) {
     let pa = paragraphs_of(pieces, classes, a, acls);
     let pb = paragraphs_of(pieces, classes, b, bcls);
@@ -1036,6 +1092,7 @@ fn reworded(
                 &[h],
                 bucket,
                 Some(left),
+                settled,
             ));
         }
     }

@@ -185,6 +185,26 @@ impl Cell {
 /// ([`refusal_finding`]). The rows still align the items of a single
 /// harness that starts; findings between items need two.
 pub fn compare(configs: &[&EffectiveAgentConfig]) -> Comparison {
+    compare_settled(configs, &|_| false)
+}
+
+/// [`compare`] for a caller that already holds a finding of some ids from
+/// elsewhere and keeps that copy: `check --all-dirs` keeps each finding as
+/// the first launch directory in path order sees it (see
+/// [`matrix::MatrixBuilder`]), and the other directories' copies only
+/// list and count it. A finding whose id `settled` answers true for may
+/// be built in outline: its id, category, type, severity, sides, items,
+/// key and scope as [`compare`] builds them (what orders, counts,
+/// accepts and excludes it), with an empty message and no absences,
+/// paragraphs, problems or subject. Today the instruction `missing`
+/// findings are, the ones every launch directory repeats (the root's
+/// files). `settled` must keep answering true for an id once it has.
+/// Everything else (rows, order, summary, ids) is what [`compare`]
+/// returns.
+pub fn compare_settled(
+    configs: &[&EffectiveAgentConfig],
+    settled: &dyn Fn(&str) -> bool,
+) -> Comparison {
     let starting: Vec<&EffectiveAgentConfig> =
         configs.iter().copied().filter(|c| c.starts()).collect();
     let harnesses: Vec<Harness> = starting.iter().map(|c| c.harness).collect();
@@ -195,7 +215,7 @@ pub fn compare(configs: &[&EffectiveAgentConfig]) -> Comparison {
         if !starting.is_empty() {
             let diagnostics: Vec<DiagnosticIndex<'_>> =
                 starting.iter().map(|c| DiagnosticIndex::new(c)).collect();
-            instructions::compare(&starting, &diagnostics, &mut rows, &mut findings);
+            instructions::compare(&starting, &diagnostics, &mut rows, &mut findings, settled);
             skills::compare(&starting, &diagnostics, &mut rows, &mut findings);
             mcp::compare(&starting, &mut rows, &mut findings);
             if starting.len() < 2 {
@@ -218,7 +238,7 @@ pub fn compare(configs: &[&EffectiveAgentConfig]) -> Comparison {
     findings.sort_by(|a, b| a.id.cmp(&b.id));
     findings.dedup_by(|a, b| a.id == b.id);
     group::sort(&mut findings);
-    attach_problems(&starting, &mut findings);
+    attach_problems(&starting, &mut findings, settled);
     let summary = Summary::of(&findings);
     Comparison {
         harnesses,
@@ -294,7 +314,13 @@ pub fn refusal_finding(r: &Refusal) -> Finding {
 /// configuration file that holds others: only the problems placed within
 /// its entry's lines (or placed at no line) are its own, so one server's
 /// literal secret is not another's.
-pub(crate) fn attach_problems(configs: &[&EffectiveAgentConfig], findings: &mut [Finding]) {
+/// A finding `settled` answers true for (built in outline, see
+/// [`compare_settled`]) gets none.
+pub(crate) fn attach_problems(
+    configs: &[&EffectiveAgentConfig],
+    findings: &mut [Finding],
+    settled: &dyn Fn(&str) -> bool,
+) {
     let mut hides: HashMap<(Harness, &RepoPath), Vec<&RepoPath>> = HashMap::new();
     for c in configs {
         for i in &c.instructions {
@@ -321,7 +347,7 @@ pub(crate) fn attach_problems(configs: &[&EffectiveAgentConfig], findings: &mut 
     }
     for f in findings
         .iter_mut()
-        .filter(|f| f.category != Category::Agent)
+        .filter(|f| f.category != Category::Agent && !settled(&f.id))
     {
         let mut out: Vec<FindingProblem> = Vec::new();
         for i in &f.items {

@@ -18,6 +18,11 @@ fn file_of(s: &Skill) -> RepoPath {
         .unwrap_or_else(|| s.source.path.clone())
 }
 
+/// The file of `s` that [`file_of`] names, borrowed.
+fn file_ref(s: &Skill) -> &RepoPath {
+    s.source.resolved_path.as_ref().unwrap_or(&s.source.path)
+}
+
 fn reception(s: &Skill) -> Reception {
     Reception::of(s.load_phase, s.applicability)
 }
@@ -124,14 +129,16 @@ pub(crate) fn compare(
     }
     for (name, sides) in &by_name {
         let cname = crate::code_span(name);
-        let all_files: Vec<RepoPath> = sides.iter().flatten().map(|s| file_of(s)).collect();
+        let all_files: Vec<&RepoPath> = sides.iter().flatten().map(|s| file_ref(s)).collect();
         let rep: Vec<Option<&Skill>> = sides
             .iter()
             .map(|v| {
                 v.iter()
                     .min_by_key(|s| {
-                        let shared = all_files.iter().filter(|f| **f == file_of(s)).count() > 1;
-                        (reception(s), !shared, s.source.path.clone())
+                        let s: &Skill = s;
+                        let file = file_ref(s);
+                        let shared = all_files.iter().filter(|f| **f == file).count() > 1;
+                        (reception(s), !shared, &s.source.path)
                     })
                     .copied()
             })

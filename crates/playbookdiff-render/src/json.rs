@@ -11,9 +11,24 @@ use std::io::{self, Write};
 /// be buffered (a `BufWriter`). Errors: those of `out`, or a `Serialize`
 /// implementation's (as `io::ErrorKind::InvalidData`; the model's types
 /// never fail).
+///
+/// The serializer's many small writes (a quote, an indent, a key) go into
+/// a 64 KB buffer of this function's own, so they are copies rather than
+/// calls through `out` (a `dyn Write` behind the command's output); the
+/// buffer is handed to `out` as it fills. After an error the rest of the
+/// buffer is dropped, not written.
 pub(crate) fn write_pretty<W: Write + ?Sized>(out: &mut W, v: &impl Serialize) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, v).map_err(io::Error::from)?;
-    out.write_all(b"\n")
+    let mut buf = io::BufWriter::with_capacity(64 * 1024, &mut *out);
+    let written = serde_json::to_writer_pretty(&mut buf, v)
+        .map_err(io::Error::from)
+        .and_then(|()| buf.write_all(b"\n"));
+    match written {
+        Ok(()) => buf.into_inner().map(drop).map_err(|e| e.into_error()),
+        Err(e) => {
+            drop(buf.into_parts());
+            Err(e)
+        }
+    }
 }
 
 /// `v` pretty-printed with a final newline, as a `String`: what

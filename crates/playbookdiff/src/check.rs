@@ -10,7 +10,7 @@ use crate::remedies::remedies;
 use crate::sink::Sink;
 use playbookdiff_compare::delta::{is_problem, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
-use playbookdiff_compare::{compare, Baseline, Comparison, FailOn, Finding, Summary};
+use playbookdiff_compare::{compare_settled, Baseline, Comparison, FailOn, Finding, Summary};
 use playbookdiff_config::Exclusion;
 use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_registry::{Inputs, Scene};
@@ -206,11 +206,19 @@ fn analyse(
     args: &ContextArgs,
     policy: &Policy,
     outside: Option<&Ancestors>,
+    settled: &dyn Fn(&str) -> bool,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
-    analyse_at(repo, hs, ctx, policy, &|h| Inputs {
-        outside_root: outside,
-        ..args.agent.inputs(policy.agent_version(args, h))
-    })
+    analyse_settled(
+        repo,
+        hs,
+        ctx,
+        policy,
+        &|h| Inputs {
+            outside_root: outside,
+            ..args.agent.inputs(policy.agent_version(args, h))
+        },
+        settled,
+    )
 }
 
 /// [`analyse`] with each harness compiled with the [`Inputs`] `inputs`
@@ -221,6 +229,20 @@ pub(crate) fn analyse_at<'v>(
     ctx: &AnalysisContext,
     policy: &Policy,
     inputs: &dyn Fn(Harness) -> Inputs<'v>,
+) -> (Vec<EffectiveAgentConfig>, Comparison) {
+    analyse_settled(repo, hs, ctx, policy, inputs, &|_| false)
+}
+
+/// [`analyse_at`] where the findings whose id `settled` answers true for
+/// are kept from elsewhere: they may come in outline
+/// ([`playbookdiff_compare::compare_settled`]) and get no fixes.
+fn analyse_settled<'v>(
+    repo: &Repo<'_>,
+    hs: &[Harness],
+    ctx: &AnalysisContext,
+    policy: &Policy,
+    inputs: &dyn Fn(Harness) -> Inputs<'v>,
+    settled: &dyn Fn(&str) -> bool,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
     let mut configs: Vec<EffectiveAgentConfig> = hs
         .iter()
@@ -233,7 +255,7 @@ pub(crate) fn analyse_at<'v>(
         }
     }
     let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
-    let mut cmp = compare(&refs);
+    let mut cmp = compare_settled(&refs, settled);
     if !policy.exclusion.is_empty() {
         cmp.findings.retain(|f| !policy.excludes_finding(f));
     }
@@ -241,7 +263,7 @@ pub(crate) fn analyse_at<'v>(
         repo,
         cwd: &ctx.cwd,
     };
-    for f in &mut cmp.findings {
+    for f in cmp.findings.iter_mut().filter(|f| !settled(&f.id)) {
         f.remedies = remedies(f, &scene);
     }
     policy.baseline.apply(&mut cmp.findings);
@@ -296,6 +318,7 @@ fn analyse_context(
         args,
         &policy,
         opened.outside.as_ref(),
+        &|_| false,
     );
     drop(repo);
     Ok(Analysed {
@@ -391,6 +414,7 @@ pub fn run_check(
             &args.context,
             &policy,
             opened.outside.as_ref(),
+            &|_| false,
         );
         let gate = policy.gate(cmp.findings.iter().map(|f| f.id.as_str()));
         let r = CheckReport {
@@ -531,11 +555,16 @@ fn run_all_dirs(
         Vec<(Harness, Diagnostic)>,
     );
     let (tx, rx) = std::sync::mpsc::channel::<Sent>();
+    // Each finding id and the first launch directory (index into `dirs`)
+    // known to have it.
+    let first: std::sync::Mutex<std::collections::HashMap<String, usize>> =
+        std::sync::Mutex::default();
     std::thread::scope(|s| {
         for _ in 0..threads {
             let tx = tx.clone();
             let next = &next;
             let dirs = &dirs;
+            let first = &first;
             s.spawn(move || loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 if i >= total {
@@ -543,23 +572,64 @@ fn run_all_dirs(
                 }
                 let mut ctx = root_context.clone();
                 ctx.cwd = dirs[i].clone();
-                let (configs, mut cmp) =
-                    analyse(repo, hs, &ctx, args, policy, opened.outside.as_ref());
+                // A finding a directory before this one (in path order)
+                // has is kept as that directory sees it: this one's copy
+                // only lists and counts it, so it may come in outline.
+                let settled = |id: &str| {
+                    first
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .get(id)
+                        .is_some_and(|&j| j < i)
+                };
+                let (configs, mut cmp) = analyse(
+                    repo,
+                    hs,
+                    &ctx,
+                    args,
+                    policy,
+                    opened.outside.as_ref(),
+                    &settled,
+                );
+                {
+                    let mut first = first
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    for f in &cmp.findings {
+                        match first.get_mut(&f.id) {
+                            Some(j) => *j = (*j).min(i),
+                            None => {
+                                first.insert(f.id.clone(), i);
+                            }
+                        }
+                    }
+                }
                 cmp.rows = Vec::new();
-                let found: Vec<(Harness, Diagnostic)> = configs
-                    .iter()
-                    .flat_map(|c| {
-                        c.diagnostics
-                            .iter()
-                            .filter(|d| is_problem(d))
-                            .map(|d| (c.harness, d.clone()))
-                    })
-                    .collect();
-                // Keep the configurations of the root only.
-                let keep = if dirs[i].is_root() {
-                    configs
+                // Keep the configurations of the root only; the others'
+                // problems are moved out, not copied.
+                let (keep, found) = if dirs[i].is_root() {
+                    let found: Vec<(Harness, Diagnostic)> = configs
+                        .iter()
+                        .flat_map(|c| {
+                            c.diagnostics
+                                .iter()
+                                .filter(|d| is_problem(d))
+                                .map(|d| (c.harness, d.clone()))
+                        })
+                        .collect();
+                    (configs, found)
                 } else {
-                    Vec::new()
+                    let found: Vec<(Harness, Diagnostic)> = configs
+                        .into_iter()
+                        .flat_map(|c| {
+                            let h = c.harness;
+                            c.diagnostics
+                                .into_iter()
+                                .filter(is_problem)
+                                .map(move |d| (h, d))
+                        })
+                        .collect();
+                    (Vec::new(), found)
                 };
                 if tx.send((i, keep, cmp, found)).is_err() {
                     break;

@@ -1,3 +1,4 @@
 //! Integration tests of the compare crate, one binary for the crate.
 
 mod behaviours;
+mod settled;
