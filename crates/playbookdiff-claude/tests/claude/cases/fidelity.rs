@@ -1,4 +1,4 @@
-//! One fixture per row of the fidelity table (`c01_…` to `c25_…`, then `c26_…` and `c27_…` for odd rule paths and skill fields),
+//! One fixture per row of the fidelity table (`c01_…` to `c25_…`, then `c26_…` to `c28_…` for odd rule paths, skill fields and the description cap),
 //! checked under both profiled Claude Code versions; the recorded
 //! observations of the real agent for the same fixtures are compared by
 //! the workspace's differential test.
@@ -1330,5 +1330,33 @@ fn bom_and_crlf() {
             .iter()
             .any(|d| d.code == D::InvalidFrontmatter && d.message.contains("byte order mark"));
         assert_eq!(hidden, v == "2.1.197", "{v}");
+    }
+}
+
+/// The per-skill cap of 1,536 characters applies to the text the listing
+/// shows, `when_to_use` included (`claude.c28_description_cap`, both
+/// versions: 1,500 characters of description and 100 of `when_to_use`
+/// are listed as their first 1,535 characters and `…`; a description of
+/// exactly 1,536 characters is whole, one of 1,537 is cut).
+#[test]
+fn c28_description_cap() {
+    use playbookdiff_model::AdvertisementState;
+    for v in VERSIONS {
+        let cfg = compile("c28_description_cap", at_root().version(v));
+        let state = |dir: &str| {
+            let s = skill(&cfg, &format!(".claude/skills/{dir}/SKILL.md"));
+            (s.advertisement.description_chars, s.advertisement.state)
+        };
+        assert_eq!(
+            state("combined"),
+            (1500 + 3 + 100, AdvertisementState::BudgetRisk),
+            "{v}"
+        );
+        assert_eq!(
+            state("exact"),
+            (1536, AdvertisementState::Advertised),
+            "{v}"
+        );
+        assert_eq!(state("over"), (1537, AdvertisementState::BudgetRisk), "{v}");
     }
 }
