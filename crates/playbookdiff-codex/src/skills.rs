@@ -46,7 +46,7 @@ use playbookdiff_model::{
     DiagnosticCode, Invocation, LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat,
     SourceRef,
 };
-use playbookdiff_source::{EntryKind, Resolved, TextFile};
+use playbookdiff_source::{EntryKind, Repo, Resolved, TextFile};
 use std::collections::{BTreeMap, HashSet, VecDeque};
 
 /// Directories below a skills root Codex descends into (`MAX_SCAN_DEPTH`).
@@ -309,6 +309,7 @@ fn report_too_deep(cx: &mut Cx<'_, '_>, root: &Root, real_root: &RepoPath) {
 }
 
 /// What the analysis makes of one `SKILL.md`.
+#[derive(Clone)]
 pub(crate) struct Parsed {
     name: Option<String>,
     /// The plugin namespace the name was qualified with, and its manifest.
@@ -518,29 +519,66 @@ fn load_skill(
         .parent()
         .and_then(|d| d.file_name().map(str::to_string))
         .unwrap_or_else(|| skill_dir.file_name().unwrap_or("skill").to_string());
-    let text = match cx.repo.read_text(file, READ_LIMIT) {
-        Ok(t) => t,
-        Err(e) => {
-            crate::config::read_error(cx, file, e, SourceFormat::Markdown);
-            out.push(unavailable(
-                &root.scan_dir,
-                &skill_dir,
-                &dir_name,
-                "its SKILL.md could not be read",
-            ));
-            return;
-        }
+    // What Codex makes of the file does not depend on the launch
+    // directory: read once per repository, with its diagnostics, and
+    // placed (`build`) here.
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(RepoPath, RepoPath, String, &'static [&'static str]);
+    let repo = cx.repo;
+    let key = Key(
+        file.clone(),
+        real.clone(),
+        dir_name.clone(),
+        facts.plugin_manifests,
+    );
+    let (read, diags) = repo.memo(key, || {
+        let before = cx.diags.len();
+        let read = read_skill(cx, file, real, &skill_dir, &dir_name, facts);
+        (read, cx.diags.split_off(before))
+    });
+    cx.diags.extend(diags);
+    let Some((parsed, pol, meta)) = read else {
+        out.push(unavailable(
+            &root.scan_dir,
+            &skill_dir,
+            &dir_name,
+            "its SKILL.md could not be read",
+        ));
+        return;
     };
-    let mut parsed = parse_front_matter(cx, file, &dir_name, &text, true);
-    if parsed.invalid.is_none() {
-        qualify(cx, file, real, facts, &mut parsed, true);
-    }
-    let (pol, meta) = policy(cx, &skill_dir, true);
     let mut skill = build(cx, root, &dir_name, file, parsed, pol, meta);
     if real != file {
         skill.source.resolved_path = Some(real.clone());
     }
     out.push(skill);
+}
+
+/// Reads the `SKILL.md` at `file` (`real`: its real path; `skill_dir`: its
+/// folder, named `dir_name` for Codex) as Codex does, whatever the launch
+/// directory: its front matter qualified in its plugin namespace, and the
+/// policy of its `agents/openai.yaml`. `None` when it cannot be read
+/// (reported).
+fn read_skill(
+    cx: &mut Cx<'_, '_>,
+    file: &RepoPath,
+    real: &RepoPath,
+    skill_dir: &RepoPath,
+    dir_name: &str,
+    facts: &Facts,
+) -> Option<(Parsed, skill_file::Policy, Option<SourceRef>)> {
+    let text = match cx.repo.read_text(file, READ_LIMIT) {
+        Ok(t) => t,
+        Err(e) => {
+            crate::config::read_error(cx, file, e, SourceFormat::Markdown);
+            return None;
+        }
+    };
+    let mut parsed = parse_front_matter(cx, file, dir_name, &text, true);
+    if parsed.invalid.is_none() {
+        qualify(cx, file, real, facts, &mut parsed, true);
+    }
+    let (pol, meta) = policy(cx, skill_dir, true);
+    Some((parsed, pol, meta))
 }
 
 /// The longest qualified skill name Codex accepts, in characters
@@ -566,19 +604,40 @@ pub(crate) fn plugin_namespace(
     real: &RepoPath,
     facts: &Facts,
 ) -> Option<(String, RepoPath)> {
+    let starts = [real.parent(), file.parent()];
+    for start in starts.into_iter().flatten() {
+        if let Some(found) = namespace_from(cx.repo, start, facts.plugin_manifests) {
+            return found;
+        }
+    }
+    None
+}
+
+/// The answer of [`plugin_namespace`] from directory `start` up to the
+/// repository root: `None` when no directory there holds a manifest that
+/// parses, else what the nearest one says (`Some(None)`: a blank name at
+/// the root, no namespace). Computed once per repository and `start`
+/// ([`Repo::memo`]): it depends on the repository and `manifests` only,
+/// and every launch directory asks it for the same skills.
+fn namespace_from(
+    repo: &Repo<'_>,
+    start: RepoPath,
+    manifests: &'static [&'static str],
+) -> Option<Option<(String, RepoPath)>> {
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(RepoPath, &'static [&'static str]);
     #[derive(serde::Deserialize)]
     struct Manifest {
         #[serde(default)]
         name: String,
     }
-    let starts = [real.parent(), file.parent()];
-    for start in starts.into_iter().flatten() {
+    repo.memo(Key(start.clone(), manifests), || {
         let mut dir = Some(start);
         while let Some(d) = dir {
-            for m in facts.plugin_manifests {
+            for m in manifests {
                 let Some(path) = d.join(m) else { continue };
                 if !matches!(
-                    cx.repo.resolve(&path),
+                    repo.resolve(&path),
                     Resolved::Inside {
                         kind: EntryKind::File,
                         ..
@@ -586,7 +645,7 @@ pub(crate) fn plugin_namespace(
                 ) {
                     continue;
                 }
-                let Ok(text) = cx.repo.read_text(&path, READ_LIMIT) else {
+                let Ok(text) = repo.read_text(&path, READ_LIMIT) else {
                     continue;
                 };
                 let Ok(manifest) = serde_json::from_str::<Manifest>(&text.text) else {
@@ -594,18 +653,18 @@ pub(crate) fn plugin_namespace(
                 };
                 let name = if manifest.name.trim().is_empty() {
                     if d.is_root() {
-                        return None;
+                        return Some(None);
                     }
                     d.file_name().unwrap_or_default().to_string()
                 } else {
                     manifest.name
                 };
-                return Some((name, path));
+                return Some(Some((name, path)));
             }
             dir = d.parent();
         }
-    }
-    None
+        None
+    })
 }
 
 /// Puts a loaded skill's name in its plugin namespace

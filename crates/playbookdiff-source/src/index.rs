@@ -204,7 +204,12 @@ pub struct Repo<'t> {
     has_git: bool,
     /// The walk whose identical subtrees this one borrows, if any.
     share: Option<&'t Repo<'t>>,
+    /// [`Repo::memo`]'s tables, one per key and value type.
+    memos: Mutex<HashMap<std::any::TypeId, Arc<dyn std::any::Any + Send + Sync>>>,
 }
+
+/// One table of [`Repo::memo`].
+type MemoTable<K, V> = Mutex<HashMap<K, V, foldhash::fast::RandomState>>;
 
 impl<'t> Repo<'t> {
     /// Walks the whole of `tree` once, every entry visible. The walk is
@@ -253,6 +258,7 @@ impl<'t> Repo<'t> {
             links: Mutex::new(HashMap::new()),
             has_git: tree.has_git_marker(),
             share,
+            memos: Mutex::new(HashMap::new()),
         };
         match scope {
             WalkScope::Whole => repo.walk(&[RepoPath::root()]),
@@ -934,6 +940,45 @@ impl<'t> Repo<'t> {
             .map(|b| Arc::new(TextFile::from_bytes(&b)));
         files.insert(real, r.clone());
         r
+    }
+
+    /// The value `compute` derives from this repository for `key`, computed
+    /// once per distinct key and shared by every later call (from any
+    /// thread) with the same key and value types.
+    ///
+    /// For work that depends only on what the repository holds and on
+    /// `key` (an adapter's reading of one directory's files, say), done
+    /// again at every launch directory of `check --all-dirs` otherwise.
+    /// `compute` must read the repository only through this `Repo` and
+    /// depend on nothing but `key` and what it reads, so that the shared
+    /// answer is the one each caller would compute; the key type should be
+    /// private to the caller, so that two callers never share a table.
+    /// `compute` runs outside every lock (it may call `memo` itself); two
+    /// threads asking for a new key at once may both compute it, and the
+    /// first answer stored is kept.
+    pub fn memo<K, V>(&self, key: K, compute: impl FnOnce() -> V) -> V
+    where
+        K: std::hash::Hash + Eq + Send + Sync + 'static,
+        V: Clone + Send + Sync + 'static,
+    {
+        let table: Arc<MemoTable<K, V>> = {
+            let mut memos = self.memos.lock().unwrap_or_else(|e| e.into_inner());
+            let any = memos
+                .entry(std::any::TypeId::of::<MemoTable<K, V>>())
+                .or_insert_with(|| Arc::new(MemoTable::<K, V>::default()))
+                .clone();
+            match any.downcast::<MemoTable<K, V>>() {
+                Ok(t) => t,
+                // The table of a type id is of that type.
+                Err(_) => return compute(),
+            }
+        };
+        if let Some(v) = table.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return v.clone();
+        }
+        let v = compute();
+        let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+        t.entry(key).or_insert(v).clone()
     }
 
     /// When `path` is a small regular file whose whole content is one
