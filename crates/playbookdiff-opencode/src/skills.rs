@@ -170,6 +170,7 @@ fn scan(
 }
 
 /// What the front matter gives.
+#[derive(Clone)]
 struct Parsed {
     name: Option<String>,
     description: Option<String>,
@@ -178,7 +179,25 @@ struct Parsed {
     invalid: Option<String>,
 }
 
+/// [`read_front_matter`] of `file`, computed once per repository (it
+/// does not depend on the launch directory) with its diagnostics, which
+/// are added to `cx` at every call.
 fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(RepoPath);
+    let repo = cx.repo;
+    let (p, diags) = repo.memo(Key(file.clone()), || {
+        let before = cx.diags.len();
+        let p = read_front_matter(cx, file);
+        (p, cx.diags.split_off(before))
+    });
+    cx.diags.extend(diags);
+    p
+}
+
+/// What OpenCode makes of the front matter of the `SKILL.md` at `file`,
+/// reporting what keeps it from loading the skill.
+fn read_front_matter(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
     let q = problems::quote(file);
     let mut p = Parsed {
         name: None,

@@ -1096,6 +1096,43 @@ mod tests {
             Err(SourceError::TooLarge { .. })
         ));
     }
+
+    /// `memo` computes once per key, keeps the first answer, and keeps
+    /// tables of different key types apart, from several threads at once.
+    #[test]
+    fn memo_computes_each_key_once() {
+        use std::sync::atomic::AtomicUsize;
+        #[derive(Hash, PartialEq, Eq)]
+        struct A(u32);
+        #[derive(Hash, PartialEq, Eq)]
+        struct B(u32);
+        let dir = tempfile::tempdir().unwrap();
+        let tree = WorkingTree::open(dir.path()).unwrap();
+        let repo = Repo::new(&tree);
+        let runs = AtomicUsize::new(0);
+        let count = || runs.fetch_add(1, Ordering::SeqCst);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for k in 0..50u32 {
+                        let got = repo.memo(A(k), || {
+                            count();
+                            k * 2
+                        });
+                        assert_eq!(got, k * 2);
+                    }
+                });
+            }
+        });
+        let first = runs.load(Ordering::SeqCst);
+        // Two threads may both compute a key they ask for at once.
+        assert!((50..=200).contains(&first), "{first}");
+        assert_eq!(repo.memo(A(7), || 0u32), 14);
+        assert_eq!(runs.load(Ordering::SeqCst), first);
+        // Another key type has its own table: the same number is new.
+        assert_eq!(repo.memo(B(7), || 1), 1);
+        assert_eq!(repo.memo(B(7), || 2), 1);
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@ use playbookdiff_source::{Repo, WorkingTree};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-fn fixture_roots() -> Vec<PathBuf> {
+/// The example monorepo and every adapter fixture directory, sorted.
+pub(crate) fn fixture_roots() -> Vec<PathBuf> {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("crates/")

@@ -3,3 +3,4 @@
 mod indexed_names;
 mod invariants;
 mod message_style;
+mod shared_repo;
