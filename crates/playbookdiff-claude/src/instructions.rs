@@ -524,11 +524,7 @@ fn top_file(
     };
     // Front matter is stripped from memory files too; a `paths:` there
     // means nothing (fidelity, settled assumptions).
-    let body_start = crate::front_matter(&text)
-        .as_ref()
-        .as_ref()
-        .map(|f| f.body_offset)
-        .unwrap_or(0);
+    let body_start = crate::body_start(&cx.profile, &text);
     if excluded(
         cx, settings, path, &text, body_start, &mut place, &source, None, jobs,
     ) {
@@ -957,11 +953,7 @@ fn expand(
                     let mut child = place.clone();
                     child.kind = "import";
                     child.reason = format!("imported by `@{}` in `{path}`; excluded by claudeMdExcludes `{raw}` in `{layer}`", tok.raw);
-                    let child_body = crate::front_matter(&imported)
-                        .as_ref()
-                        .as_ref()
-                        .map(|f| f.body_offset)
-                        .unwrap_or(0);
+                    let child_body = crate::body_start(&cx.profile, &imported);
                     let child_source = cx.source_ref(&target, child.scope, SourceFormat::Markdown);
                     let child_id =
                         cx.unique_id(format!("claude-code:import:{target}<{}#1", file_of(&id)));
@@ -1048,11 +1040,7 @@ fn expand(
             },
         );
         let child_source = cx.source_ref(&target, child.scope, format);
-        let child_body = crate::front_matter(&imported)
-            .as_ref()
-            .as_ref()
-            .map(|f| f.body_offset)
-            .unwrap_or(0);
+        let child_body = crate::body_start(&cx.profile, &imported);
         stack.push(real);
         let child_job = ExpandJob {
             text: &imported,
@@ -1721,11 +1709,29 @@ fn rule_file(
         return;
     };
     let source = cx.source_ref(path, SourceScope::Project, format);
-    let fm = crate::front_matter(&text);
-    let mut body_start = 0usize;
+    let (parsed, hidden) = crate::read_front_matter(&cx.profile, &text);
+    let fm = if hidden {
+        None
+    } else {
+        parsed.as_ref().as_ref()
+    };
+    let mut body_start = crate::body_start(&cx.profile, &text);
     let mut patterns: Option<Vec<String>> = None;
     let mut written: Option<Vec<String>> = None;
-    if let Some(fm) = fm.as_ref() {
+    if hidden {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidFrontmatter,
+                format!(
+                    "`{path}` starts with a byte order mark before its `---`; this Claude Code release then does not \
+                     read the front matter, so the rule has no `paths`, loads unconditionally and sends its `---` \
+                     block as text. Save the file without the mark."
+                ),
+            )
+            .at(source.clone().with_lines(1, 1)),
+        );
+    }
+    if let Some(fm) = fm {
         body_start = fm.body_offset;
         match &fm.value {
             Ok(v) => {

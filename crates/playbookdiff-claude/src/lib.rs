@@ -764,6 +764,38 @@ pub(crate) fn front_matter(
     text.parsed_as(frontmatter::parse)
 }
 
+/// The front matter this release reads in `text`, and whether a byte
+/// order mark hides it: before [`profile::Fact::FrontMatterAfterBom`] a
+/// mark before the opening `---` leaves the file without front matter
+/// (seen with 2.1.197: a rule with `paths` loads at startup with its
+/// `---` block as text, a skill lists `---` as its description).
+pub(crate) fn read_front_matter(
+    profile: &profile::Profile,
+    text: &playbookdiff_source::TextFile,
+) -> (std::sync::Arc<Option<frontmatter::FrontMatter>>, bool) {
+    let parsed = front_matter(text);
+    let hidden = parsed.is_some()
+        && text.text.starts_with('\u{feff}')
+        && !profile.has(profile::Fact::FrontMatterAfterBom);
+    (parsed, hidden)
+}
+
+/// Where the text Claude Code reads of a memory file or rule starts: after
+/// the front matter this release reads ([`read_front_matter`]), else after
+/// a byte order mark (an `@` import right after the mark counts; seen with
+/// 2.1.197 and 2.1.332, case `claude.c29_bom_import_and_rule`).
+pub(crate) fn body_start(
+    profile: &profile::Profile,
+    text: &playbookdiff_source::TextFile,
+) -> usize {
+    let (parsed, hidden) = read_front_matter(profile, text);
+    match parsed.as_ref() {
+        Some(f) if !hidden => f.body_offset,
+        _ if text.text.starts_with('\u{feff}') => '\u{feff}'.len_utf8(),
+        _ => 0,
+    }
+}
+
 /// True when `text` opens front matter (its first line is `---`) that no
 /// later `---` closes: the file is then plain Markdown.
 pub(crate) fn unclosed_front_matter(text: &playbookdiff_source::TextFile) -> bool {

@@ -169,12 +169,7 @@ fn skill(
     let mut source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
     let mut meta = serde_json::Map::new();
     let mut body_start = 0;
-    let parsed = crate::front_matter(&text);
-    // Before [`Fact::FrontMatterAfterBom`], a byte order mark before the
-    // opening `---` hides the front matter.
-    let bom_hides = text.text.starts_with('\u{feff}')
-        && parsed.is_some()
-        && !cx.profile.has(Fact::FrontMatterAfterBom);
+    let (parsed, bom_hides) = crate::read_front_matter(&cx.profile, &text);
     let fm = if bom_hides {
         None
     } else {

@@ -1,4 +1,4 @@
-//! One fixture per row of the fidelity table (`c01_…` to `c25_…`, then `c26_…` to `c28_…` for odd rule paths, skill fields and the description cap),
+//! One fixture per row of the fidelity table (`c01_…` to `c25_…`, then `c26_…` to `c29_…` for odd rule paths, skill fields, the description cap and byte order marks),
 //! checked under both profiled Claude Code versions; the recorded
 //! observations of the real agent for the same fixtures are compared by
 //! the workspace's differential test.
@@ -1358,5 +1358,34 @@ fn c28_description_cap() {
             "{v}"
         );
         assert_eq!(state("over"), (1537, AdvertisementState::BudgetRisk), "{v}");
+    }
+}
+
+/// A byte order mark at the start of a memory file or rule
+/// (`claude.c29_bom_import_and_rule`, startup and a read of `src/a.ts`,
+/// both versions): `@docs/x.md` right after the mark imports in both; a
+/// rule whose `---` follows the mark loads at startup with 2.1.197, its
+/// front matter sent as text, and waits for `src/**` with 2.1.332.
+#[test]
+fn c29_bom_import_and_rule() {
+    for v in VERSIONS {
+        let cfg = compile("c29_bom_import_and_rule", at_root().version(v));
+        let imported = one(&cfg, "docs/x.md");
+        assert_eq!(
+            imported.imported_from.as_deref(),
+            Some("claude-code:memory:CLAUDE.md#1"),
+            "{v}"
+        );
+        let rule = one(&cfg, ".claude/rules/bom-rule.md");
+        if v == "2.1.197" {
+            assert_eq!((rule.load_phase, rule.applicability), (Startup, Effective));
+            assert!(rule.content.starts_with("---\npaths: src/**\n---"));
+        } else {
+            assert_eq!(
+                (rule.load_phase, rule.applicability),
+                (OnDemand, Conditional)
+            );
+            assert_eq!(rule.content, "BOM rule.");
+        }
     }
 }
