@@ -43,6 +43,10 @@ pub enum GitError {
     },
     /// An object could not be read.
     Read(String),
+    /// The root holds a `.git` entry that git cannot open (a worktree or
+    /// submodule whose repository moved, a damaged `.git`): why, in one
+    /// line.
+    Unopenable(String),
 }
 
 impl fmt::Display for GitError {
@@ -58,6 +62,10 @@ impl fmt::Display for GitError {
                 f,
                 "'{}' has no merge base: the two commits share no history; use A..B to compare them directly",
                 range.escape_debug()
+            ),
+            GitError::Unopenable(m) => write!(
+                f,
+                "it holds a .git that git cannot open ({m}); `git status` there says what is wrong"
             ),
             GitError::Read(m) => write!(
                 f,
@@ -112,13 +120,19 @@ impl GitRepository {
     /// Opens the repository whose root (work tree or bare directory) is
     /// `root`. No parent directory is searched.
     ///
-    /// Errors: [`GitError::NotARepository`] when `root` holds no repository.
+    /// Errors: [`GitError::NotARepository`] when `root` holds no repository;
+    /// [`GitError::Unopenable`] when it holds a `.git` that cannot be opened.
     pub fn open(root: &Path) -> Result<Self, GitError> {
         let options = gix::open::Options::isolated()
             .with(gix::sec::Trust::Reduced)
             .open_path_as_is(false);
-        let repo = gix::ThreadSafeRepository::open_opts(root, options)
-            .map_err(|_| GitError::NotARepository)?;
+        let repo = gix::ThreadSafeRepository::open_opts(root, options).map_err(|e| {
+            if std::fs::symlink_metadata(root.join(".git")).is_ok() {
+                GitError::Unopenable(one_line(e))
+            } else {
+                GitError::NotARepository
+            }
+        })?;
         let work_tree = repo.work_tree.clone();
         // `root` must be the repository's root, not a directory inside it.
         if let Some(wt) = &work_tree {

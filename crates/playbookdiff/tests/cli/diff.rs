@@ -601,6 +601,34 @@ fn a_shallow_clone_and_an_empty_repository_are_named_as_such() {
     }
 }
 
+/// A `.git` that git cannot open (a worktree whose repository moved) is
+/// named as such, not as a directory without `.git`.
+#[test]
+fn a_git_entry_that_cannot_be_opened_is_not_called_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".git"),
+        "gitdir: /nonexistent/worktrees/x\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("AGENTS.md"), "# Rules\n").unwrap();
+    for args in [&["diff", "HEAD"][..], &["check", "--rev", "HEAD"][..]] {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(args)
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("holds a .git that git cannot open") && !err.contains("no .git"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// Two literal secrets added to one `.mcp.json` in one commit (a header of
 /// an existing server, an environment value of a new one) are two problems
 /// introduced, told apart by the server they are about, and every format
