@@ -456,7 +456,17 @@ pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError>
     if moved {
         doc.set_trailing("");
     }
-    Ok(doc.to_string())
+    // `toml_edit` writes LF and drops a byte order mark: a file written
+    // with CRLF (or a BOM) keeps them, so only the new entry shows in a
+    // diff of the file.
+    let mut out = doc.to_string();
+    if text.contains("\r\n") {
+        out = out.replace("\r\n", "\n").replace('\n', "\r\n");
+    }
+    if text.starts_with('\u{feff}') && !out.starts_with('\u{feff}') {
+        out.insert(0, '\u{feff}');
+    }
+    Ok(out)
 }
 
 /// The JSON Schema (draft 2020-12) of `playbookdiff.toml`, generated from
@@ -591,6 +601,25 @@ reason = "intended"
             .exclusion("pkg");
         assert!(below.is_excluded(&rp("tests/x"), true));
         assert!(!below.is_excluded(&rp("other/tests"), true));
+    }
+
+    #[test]
+    fn accepting_keeps_crlf_line_ends_and_a_byte_order_mark() {
+        let before = "\u{feff}# Team policy\r\nfail-on = \"medium\"\r\n";
+        let after = accept(before, ID, "intended").unwrap();
+        assert!(after.starts_with(before), "{after:?}");
+        assert!(!after.replace("\r\n", "").contains('\n'), "{after:?}");
+        assert!(
+            after.ends_with(&format!("id = \"{ID}\"\r\nreason = \"intended\"\r\n")),
+            "{after:?}"
+        );
+        assert_eq!(
+            parse(&after).unwrap().baseline().reason(ID),
+            Some("intended")
+        );
+        // A file written with LF stays LF.
+        let lf = accept("fail-on = \"medium\"\n", ID, "intended").unwrap();
+        assert!(!lf.contains('\r') && !lf.starts_with('\u{feff}'), "{lf:?}");
     }
 
     #[test]
