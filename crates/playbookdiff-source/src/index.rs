@@ -204,8 +204,23 @@ pub struct Repo<'t> {
     has_git: bool,
     /// The walk whose identical subtrees this one borrows, if any.
     share: Option<&'t Repo<'t>>,
+    /// [`Repo::resolve`]'s answers, in [`RESOLVED_SHARDS`] tables by path.
+    resolved: [Mutex<HashMap<RepoPath, Resolved, foldhash::fast::FixedState>>; RESOLVED_SHARDS],
     /// [`Repo::memo`]'s tables, one per key and value type.
     memos: Mutex<HashMap<std::any::TypeId, Arc<dyn std::any::Any + Send + Sync>>>,
+}
+
+/// How many tables hold [`Repo::resolve`]'s answers: the workers of
+/// `check --all-dirs` seldom wait for one another's lookups.
+const RESOLVED_SHARDS: usize = 16;
+
+/// The table of [`Repo::resolve`]'s answers that holds `path`.
+fn resolved_shard(path: &RepoPath) -> usize {
+    use std::hash::BuildHasher;
+    // Bits the tables' own lookups (the low bits and the top seven, for
+    // the same hash) do not use.
+    let h = foldhash::fast::FixedState::default().hash_one(path);
+    ((h >> 32) as usize) % RESOLVED_SHARDS
 }
 
 /// One table of [`Repo::memo`].
@@ -258,6 +273,7 @@ impl<'t> Repo<'t> {
             links: Mutex::new(HashMap::new()),
             has_git: tree.has_git_marker(),
             share,
+            resolved: std::array::from_fn(|_| Mutex::new(HashMap::default())),
             memos: Mutex::new(HashMap::new()),
         };
         match scope {
@@ -797,7 +813,25 @@ impl<'t> Repo<'t> {
     /// repository. Relative targets resolve from the link's directory;
     /// absolute targets count as inside only when they fall under the
     /// tree's absolute root.
+    ///
+    /// Each answer is kept: the adapters resolve the same configuration
+    /// paths at every launch directory of `check --all-dirs`, and a
+    /// resolution walks the listings from the root.
     pub fn resolve(&self, path: &RepoPath) -> Resolved {
+        let shard = &self.resolved[resolved_shard(path)];
+        if let Some(r) = shard.lock().unwrap_or_else(|e| e.into_inner()).get(path) {
+            return r.clone();
+        }
+        let r = self.resolve_uncached(path);
+        shard
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path.clone(), r.clone());
+        r
+    }
+
+    /// [`Repo::resolve`] without the kept answers.
+    fn resolve_uncached(&self, path: &RepoPath) -> Resolved {
         // Fast path: one walk down the listings. Without a link on the
         // way, the answer is there; only a link needs the slow path.
         match self.locate(path) {
@@ -1095,6 +1129,20 @@ mod tests {
             repo.read_text(&rp("a/real/f.md"), 0),
             Err(SourceError::TooLarge { .. })
         ));
+        // A kept answer is the one a repository that never resolved
+        // anything gives, asked in another order.
+        let paths = [
+            "a/link/f.md",
+            "slash/etc",
+            "loop",
+            "dangling",
+            "nope",
+            "a/link",
+        ];
+        let fresh = Repo::new(&tree);
+        for p in paths.iter().rev() {
+            assert_eq!(repo.resolve(&rp(p)), fresh.resolve(&rp(p)), "{p}");
+        }
     }
 
     /// `memo` computes once per key, keeps the first answer, and keeps
