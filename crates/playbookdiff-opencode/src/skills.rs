@@ -17,7 +17,9 @@
 //! directory match is checked); `description`, when present, must be a
 //! string. A skill without a description is loaded but not listed to the
 //! model. Of two skills with one name only one is kept, whichever OpenCode
-//! finishes reading last (it logs "duplicate skill name"). Found files are
+//! finishes reading last (it logs "duplicate skill name"), also when they
+//! lie in different skill roots: the roots' order decides only which file
+//! is usually last, not which one wins. Found files are
 //! kept in a set of the paths as found, not of real paths, so a skill
 //! folder reached twice through a link is read twice and the name keeps
 //! one of the two (the adapter shows the other shadowed). The model is shown every
@@ -449,6 +451,15 @@ fn load(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
 /// `duplicate_skill_names`, `.claude/skills` and `.agents/skills` of one
 /// directory: six runs kept `.agents` five times, `.claude` once; case
 /// `cli.dup_skills_refusing_codex.in-pkg` was once seen keeping `.claude`).
+/// This holds across skill roots, not only within one: in 1.18.33 the
+/// discovery step first gathers the matches of every root (`.claude`,
+/// `.agents`, `.opencode`, `skills.paths`) into one set, and only then
+/// are all of them parsed in that one concurrent `forEach`. With a 1 MB
+/// `.claude/skills/dup/SKILL.md` beside a short `.agents/skills/dup` or
+/// `.opencode/skills/dup` one, `.claude` was kept in 4 of 9 and 5 of 8
+/// runs. (Earlier OpenCode lines parsed each root's matches before
+/// scanning the next root, so there the later root did win; 1.18.33 no
+/// longer does.)
 /// The name is listed at startup either way, so the last found is
 /// effective and the others shadowed; when their texts differ, each
 /// reason and a `skill-name-collision` warning say that the model may
