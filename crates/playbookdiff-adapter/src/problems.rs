@@ -315,8 +315,8 @@ pub fn at_start(repo: &Repo<'_>, context: &AnalysisContext, harness: &str) -> Ve
 /// reads (user, managed or global files): `what` names it with its usual
 /// locations, `mode` is the analysis mode (`repo`, …), `effect` says what
 /// the layer can change, `todo` what to do. `code` is one of the
-/// `*-config-unavailable` codes. The message reads "{what} is not read in
-/// {mode} mode, yet {effect}; {todo}."
+/// `*-config-unavailable` codes. The message reads "{what}: not read in
+/// {mode} mode, yet {effect}; {todo}." (`what` may be singular or plural).
 pub fn unread_layer(
     code: DiagnosticCode,
     what: &str,
@@ -326,7 +326,7 @@ pub fn unread_layer(
 ) -> Diagnostic {
     Diagnostic::new(
         code,
-        format!("{what} is not read in {mode} mode, yet {effect}; {todo}."),
+        format!("{what}: not read in {mode} mode, yet {effect}; {todo}."),
     )
 }
 
@@ -586,7 +586,7 @@ mod tests {
             "it can override any repository value",
             "ask the administrator what it enforces",
         );
-        assert_eq!(d.message, "Managed configuration (`/etc/x.json`) is not read in repo mode, yet it can override any repository value; ask the administrator what it enforces.");
+        assert_eq!(d.message, "Managed configuration (`/etc/x.json`): not read in repo mode, yet it can override any repository value; ask the administrator what it enforces.");
         assert_eq!(quote("a`b"), "``a`b``");
         assert!(link_problem(&Resolved::Missing, &p, None, "x", f).is_none());
     }

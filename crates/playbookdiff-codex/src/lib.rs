@@ -379,7 +379,7 @@ fn unavailable_layers(
 ) {
     cx.report_unread_layers(&[
         UnreadLayer {
-            code: DiagnosticCode::LocalConfigUnavailable,
+            code: DiagnosticCode::UserConfigUnavailable,
             what: "Global instructions (`$CODEX_HOME/AGENTS.override.md`, `$CODEX_HOME/AGENTS.md`)",
             effect: "Codex puts their text before the project chain, an input the analysis cannot see",
             todo: "check `~/.codex` on the developer's machine",

@@ -432,9 +432,13 @@ fn repo_mode_missing_user_config() {
             &KIT.fixture("repo_mode_missing_user_config"),
             &Ctx { mode, ..at_root() },
         );
-        let home = one_diag(&c, "local-config-unavailable");
-        assert_says(home, "$CODEX_HOME/AGENTS.md");
+        // Global instructions live in the user's home, in either mode:
+        // user-level, not a local file of the working tree.
+        assert!(diags(&c, "local-config-unavailable").is_empty());
         let user = diags(&c, "user-config-unavailable");
+        assert!(user
+            .iter()
+            .any(|d| d.message.contains("$CODEX_HOME/AGENTS.md")));
         assert!(user
             .iter()
             .any(|d| d.message.contains("~/.codex/config.toml")));
