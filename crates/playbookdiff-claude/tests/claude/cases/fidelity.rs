@@ -8,6 +8,21 @@ use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*, Se
 
 const VERSIONS: [&str; 2] = ["2.1.197", "2.1.332"];
 
+/// The paths of the instructions fixture `name` receives on demand and
+/// effective when release `v`, launched at the root, reads `target`;
+/// sorted.
+fn on_demand_effective(name: &str, target: &str, v: &str) -> Vec<String> {
+    let cfg = compile(name, at_root().target(target).version(v));
+    let mut got: Vec<String> = cfg
+        .instructions
+        .iter()
+        .filter(|i| i.load_phase == OnDemand && i.applicability == Effective)
+        .map(|i| i.source.path.to_string())
+        .collect();
+    got.sort();
+    got
+}
+
 /// C1: `paths` match gitignore-style, ignoring case, based at the
 /// directory holding `.claude`; seen for each target with both versions.
 #[test]
@@ -680,17 +695,7 @@ fn c15_paths_double_star() {
         let r = one(&cfg, ".claude/rules/all.md");
         assert_eq!((r.load_phase, r.applicability), (Startup, Effective), "{v}");
 
-        let on_demand = |target: &str| {
-            let cfg = compile("c15_paths_double_star", at_root().target(target).version(v));
-            let mut got: Vec<String> = cfg
-                .instructions
-                .iter()
-                .filter(|i| i.load_phase == OnDemand && i.applicability == Effective)
-                .map(|i| i.source.path.to_string())
-                .collect();
-            got.sort();
-            got
-        };
+        let on_demand = |target: &str| on_demand_effective("c15_paths_double_star", target, v);
         assert_eq!(
             on_demand("src/a.ts"),
             [".claude/rules/mixed.md", ".claude/rules/ts.md"],
@@ -1246,17 +1251,7 @@ fn c26_rule_paths_odd() {
             let r = one(&cfg, &format!(".claude/rules/{r}.md"));
             assert_eq!((r.load_phase, r.applicability), (Startup, Effective), "{v}");
         }
-        let on_demand = |target: &str| {
-            let cfg = compile("c26_rule_paths_odd", at_root().target(target).version(v));
-            let mut got: Vec<String> = cfg
-                .instructions
-                .iter()
-                .filter(|i| i.load_phase == OnDemand && i.applicability == Effective)
-                .map(|i| i.source.path.to_string())
-                .collect();
-            got.sort();
-            got
-        };
+        let on_demand = |target: &str| on_demand_effective("c26_rule_paths_odd", target, v);
         assert_eq!(
             on_demand("src/a.ts"),
             [".claude/rules/anchored.md", ".claude/rules/dir-slash.md"],
