@@ -1709,27 +1709,17 @@ fn rule_file(
         return;
     };
     let source = cx.source_ref(path, SourceScope::Project, format);
-    let (parsed, hidden) = crate::read_front_matter(&cx.profile, &text);
-    let fm = if hidden {
-        None
-    } else {
-        parsed.as_ref().as_ref()
-    };
+    let front = crate::read_front_matter(&cx.profile, &text);
+    let fm = front.read();
     let mut body_start = crate::body_start(&cx.profile, &text);
     let mut patterns: Option<Vec<String>> = None;
     let mut written: Option<Vec<String>> = None;
-    if hidden {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InvalidFrontmatter,
-                format!(
-                    "`{path}` starts with a byte order mark before its `---`; this Claude Code release then does not \
-                     read the front matter, so the rule has no `paths`, loads unconditionally and sends its `---` \
-                     block as text. Save the file without the mark."
-                ),
-            )
-            .at(source.clone().with_lines(1, 1)),
-        );
+    if front.hidden {
+        cx.diag(crate::front_matter_hidden_by_bom(
+            path,
+            &source,
+            "the rule has no `paths`, loads unconditionally and sends its `---` block as text",
+        ));
     }
     if let Some(fm) = fm {
         body_start = fm.body_offset;

@@ -764,20 +764,59 @@ pub(crate) fn front_matter(
     text.parsed_as(frontmatter::parse)
 }
 
-/// The front matter this release reads in `text`, and whether a byte
-/// order mark hides it: before [`profile::Fact::FrontMatterAfterBom`] a
-/// mark before the opening `---` leaves the file without front matter
-/// (seen with 2.1.197: a rule with `paths` loads at startup with its
-/// `---` block as text, a skill lists `---` as its description).
+/// The front matter of a file as this release reads it: the parsed front
+/// matter ([`front_matter`]) and whether a byte order mark hides it.
+pub(crate) struct ReadFrontMatter {
+    parsed: std::sync::Arc<Option<frontmatter::FrontMatter>>,
+    /// Before [`profile::Fact::FrontMatterAfterBom`] a mark before the
+    /// opening `---` leaves the file without front matter.
+    pub(crate) hidden: bool,
+}
+
+impl ReadFrontMatter {
+    /// The front matter Claude Code reads: `None` when there is none or a
+    /// byte order mark hides it.
+    pub(crate) fn read(&self) -> Option<&frontmatter::FrontMatter> {
+        if self.hidden {
+            None
+        } else {
+            self.parsed.as_ref().as_ref()
+        }
+    }
+}
+
+/// The front matter this release reads in `text` ([`ReadFrontMatter`]):
+/// before [`profile::Fact::FrontMatterAfterBom`] a mark before the opening
+/// `---` hides it (seen with 2.1.197: a rule with `paths` loads at startup
+/// with its `---` block as text, a skill lists `---` as its description).
 pub(crate) fn read_front_matter(
     profile: &profile::Profile,
     text: &playbookdiff_source::TextFile,
-) -> (std::sync::Arc<Option<frontmatter::FrontMatter>>, bool) {
+) -> ReadFrontMatter {
     let parsed = front_matter(text);
     let hidden = parsed.is_some()
         && text.text.starts_with('\u{feff}')
         && !profile.has(profile::Fact::FrontMatterAfterBom);
-    (parsed, hidden)
+    ReadFrontMatter { parsed, hidden }
+}
+
+/// The `invalid-frontmatter` diagnostic for a file whose front matter a
+/// byte order mark hides ([`ReadFrontMatter::hidden`]), placed at line 1 of
+/// `source`; `consequence` says what the file then is ("the rule has no
+/// `paths`, ...").
+pub(crate) fn front_matter_hidden_by_bom(
+    path: &RepoPath,
+    source: &SourceRef,
+    consequence: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        DiagnosticCode::InvalidFrontmatter,
+        format!(
+            "`{path}` starts with a byte order mark before its `---`; this Claude Code release then does not \
+             read the front matter, so {consequence}. Save the file without the mark."
+        ),
+    )
+    .at(source.clone().with_lines(1, 1))
 }
 
 /// Where the text Claude Code reads of a memory file or rule starts: after
@@ -788,9 +827,8 @@ pub(crate) fn body_start(
     profile: &profile::Profile,
     text: &playbookdiff_source::TextFile,
 ) -> usize {
-    let (parsed, hidden) = read_front_matter(profile, text);
-    match parsed.as_ref() {
-        Some(f) if !hidden => f.body_offset,
+    match read_front_matter(profile, text).read() {
+        Some(f) => f.body_offset,
         _ if text.text.starts_with('\u{feff}') => '\u{feff}'.len_utf8(),
         _ => 0,
     }

@@ -169,24 +169,14 @@ fn skill(
     let mut source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
     let mut meta = serde_json::Map::new();
     let mut body_start = 0;
-    let (parsed, bom_hides) = crate::read_front_matter(&cx.profile, &text);
-    let fm = if bom_hides {
-        None
-    } else {
-        parsed.as_ref().as_ref()
-    };
-    if bom_hides {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InvalidFrontmatter,
-                format!(
-                    "`{path}` starts with a byte order mark before its `---`; this Claude Code release then does not \
-                     read the front matter, so the skill has no metadata and the `---` line is its description. \
-                     Save the file without the mark."
-                ),
-            )
-            .at(source.clone().with_lines(1, 1)),
-        );
+    let front = crate::read_front_matter(&cx.profile, &text);
+    let fm = front.read();
+    if front.hidden {
+        cx.diag(crate::front_matter_hidden_by_bom(
+            path,
+            &source,
+            "the skill has no metadata and the `---` line is its description",
+        ));
     }
     if let Some(fm) = fm {
         body_start = fm.body_offset;
