@@ -35,8 +35,9 @@ fn json_of(cmd: &mut Command) -> serde_json::Value {
 }
 
 /// Runs `cmd`, expects status 2, nothing on stdout and exactly one line on
-/// stderr; returns that line.
-fn refused(cmd: &mut Command) -> String {
+/// stderr, starting `error: `; returns that line. Every test of a refused
+/// argument or repository in this binary goes through it.
+pub(crate) fn refused(cmd: &mut Command) -> String {
     let output = cmd.assert().code(2).get_output().clone();
     assert!(output.stdout.is_empty(), "stdout: {:?}", output.stdout);
     let stderr = String::from_utf8(output.stderr).unwrap();

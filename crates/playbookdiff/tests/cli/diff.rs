@@ -569,15 +569,12 @@ fn a_shallow_clone_and_an_empty_repository_are_named_as_such() {
         ],
     );
     for range in ["HEAD~1..HEAD", "HEAD~2", "HEAD^..HEAD"] {
-        let out = Command::cargo_bin("playbookdiff")
-            .unwrap()
-            .args(["diff", range])
-            .arg(&shallow)
-            .output()
-            .unwrap();
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(2), "{range}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        let err = crate::cli::refused(
+            Command::cargo_bin("playbookdiff")
+                .unwrap()
+                .args(["diff", range])
+                .arg(&shallow),
+        );
         assert!(
             err.contains("is not in this clone") && err.contains("git fetch --unshallow"),
             "{range}: {err}"
@@ -613,15 +610,12 @@ fn a_git_entry_that_cannot_be_opened_is_not_called_missing() {
     .unwrap();
     std::fs::write(dir.path().join("AGENTS.md"), "# Rules\n").unwrap();
     for args in [&["diff", "HEAD"][..], &["check", "--rev", "HEAD"][..]] {
-        let out = Command::cargo_bin("playbookdiff")
-            .unwrap()
-            .args(args)
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        let err = crate::cli::refused(
+            Command::cargo_bin("playbookdiff")
+                .unwrap()
+                .args(args)
+                .arg(dir.path()),
+        );
         assert!(
             err.contains("holds a .git that git cannot open") && !err.contains("no .git"),
             "{args:?}: {err}"

@@ -201,14 +201,9 @@ fn a_package_given_as_repo_is_a_launch_directory_of_the_work_tree() {
 }
 
 /// Runs `args` in `dir`; expects exit status 2, nothing on standard output
-/// and one line on standard error; returns it.
+/// and one line on standard error ([`crate::cli::refused`]); returns it.
 fn refused_in(dir: &Path, args: &[&str]) -> String {
-    let out = playbookdiff().current_dir(dir).args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(out.stdout.is_empty(), "{args:?}");
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    stderr.trim_end().to_string()
+    crate::cli::refused(playbookdiff().current_dir(dir).args(args))
 }
 
 #[test]
