@@ -1958,11 +1958,13 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
     // The AGENTS.md fallback (2.1.277 and later) reads AGENTS.md on the
     // root-to-cwd path only when no memory file is there (fidelity C16).
     let fallback = cx.profile.has(crate::profile::Fact::AgentsMdFallback);
-    let memory_on_path = cwd
+    // The first memory file on that path, named by the reasons below.
+    let memory_on_path: Option<RepoPath> = cwd
         .ancestors_root_first()
         .iter()
         .flat_map(memory_files)
-        .any(|(p, _, _)| memory_present(cx, &p));
+        .map(|(p, _, _)| p)
+        .find(|p| memory_present(cx, p));
     // Only AGENTS.md files in this launch directory's scope: on the path
     // from the root to cwd, below cwd, or on the way to the target.
     let mut dirs: Vec<RepoPath> = cwd
@@ -2004,25 +2006,42 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         // With the fallback, an AGENTS.md on the path with no memory file
         // there is read by it: if it was not reached, the file could not be
         // taken (too large, unreadable), and its own diagnostic says so.
-        if fallback && beside.is_empty() && cwd.starts_with(&dir) && !memory_on_path {
+        let on_path = cwd.starts_with(&dir);
+        if fallback && beside.is_empty() && on_path && memory_on_path.is_none() {
             continue;
         }
-        let why = match beside.first() {
-            Some(m) if excluded.contains(m) => format!("`{m}` is excluded by claudeMdExcludes"),
-            Some(m) => format!("`{m}` neither imports it nor links to it"),
-            None if cwd.starts_with(&dir) && !memory_on_path => format!(
-                "there is no CLAUDE.md beside it, and Claude Code {} predates the AGENTS.md fallback of 2.1.277 \
-                 (which reads AGENTS.md when no CLAUDE.md is on the path)",
-                cx.profile.version
+        // No memory file beside it: the reason names the one on the path
+        // from the root to the launch directory when there is one, since
+        // that file, not the absence of any, is what keeps the AGENTS.md
+        // fallback (2.1.277 and later) off.
+        let version = &cx.profile.version;
+        let why = match (beside.first(), &memory_on_path) {
+            (Some(m), _) if excluded.contains(m) => {
+                format!("`{m}` is excluded by claudeMdExcludes")
+            }
+            (Some(m), _) => format!("`{m}` neither imports it nor links to it"),
+            (None, None) if on_path => format!(
+                "there is no CLAUDE.md beside it, and Claude Code {version} predates the AGENTS.md fallback of \
+                 2.1.277 (which reads AGENTS.md when no CLAUDE.md is on the path)"
             ),
-            None if cwd.starts_with(&dir) => "there is no CLAUDE.md beside it, and the AGENTS.md fallback of \
-                2.1.277 and later applies only when no CLAUDE.md is on the path from the repository root to the \
-                launch directory, and one is"
+            (None, Some(m)) if on_path && fallback => format!(
+                "there is no CLAUDE.md beside it, and the AGENTS.md fallback of 2.1.277 and later applies only \
+                 when no CLAUDE.md is on the path from the repository root to the launch directory, and `{m}` is"
+            ),
+            (None, Some(m)) if on_path => format!(
+                "there is no CLAUDE.md beside it, and Claude Code {version} predates the AGENTS.md fallback of \
+                 2.1.277 (which, besides, reads AGENTS.md only when no CLAUDE.md is on the path, and `{m}` is)"
+            ),
+            (None, None) if fallback => "there is no CLAUDE.md beside it, and the AGENTS.md fallback (2.1.277 and \
+                later) reads AGENTS.md only from the repository root to the launch directory, not below it on \
+                demand"
                 .to_string(),
-            None if fallback => "there is no CLAUDE.md beside it, and the AGENTS.md fallback (2.1.277 and later) \
-                reads AGENTS.md only from the repository root to the launch directory, not below it on demand"
-                .to_string(),
-            None => "there is no CLAUDE.md beside it".to_string(),
+            (None, Some(m)) if fallback => format!(
+                "there is no CLAUDE.md beside it, and the AGENTS.md fallback (2.1.277 and later) is off, since \
+                 `{m}` is on the path from the repository root to the launch directory (and the fallback never \
+                 reads AGENTS.md below the launch directory)"
+            ),
+            (None, _) => "there is no CLAUDE.md beside it".to_string(),
         };
         // A CLAUDE.md with text of its own keeps it beside the import: the
         // advice says to reconcile the two first, or Claude Code receives

@@ -23,7 +23,8 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
 /// an `@` import in the `CLAUDE.md` beside it, or for other files in the
 /// `CLAUDE.md` of `dir`; when that import is already there, the sentence
 /// says so instead of proposing it again (the reason of the item says why
-/// it is not received).
+/// it is not received); when no `CLAUDE.md` is beside the file, it says to
+/// create one.
 pub fn receive_instruction(file: &RepoPath, dir: &RepoPath, scene: &Scene<'_, '_>) -> String {
     let parent = file.parent().unwrap_or_else(RepoPath::root);
     let claude = in_dir(&parent, "CLAUDE.md");
@@ -43,7 +44,13 @@ pub fn receive_instruction(file: &RepoPath, dir: &RepoPath, scene: &Scene<'_, '_
             "`{into}` already has the line `@{import}`; the reason above says why Claude Code does not receive it"
         );
     }
-    if beside {
+    // No `CLAUDE.md` beside the file: the advice creates one, as the
+    // `agents-md-not-bridged` diagnostic does ("add a line to" a file that
+    // does not exist would send the user looking for it).
+    let claude_exists = RepoPath::new(&claude).is_some_and(|c| scene.repo.kind(&c).is_some());
+    if beside && !claude_exists {
+        format!("create `{claude}` holding the line `@{import}`, or make it a symbolic link to `{import}`")
+    } else if beside {
         format!(
             "add a line `@{import}` to `{claude}`, or make `{claude}` a symbolic link to `{import}`"
         )

@@ -20,7 +20,7 @@ fn remedies_name_claude_files() {
                 dir: &dir,
                 paths: None,
             },
-            "add a line `@AGENTS.md` to `apps/api/CLAUDE.md`, or make `apps/api/CLAUDE.md` a symbolic link to `AGENTS.md`",
+            "create `apps/api/CLAUDE.md` holding the line `@AGENTS.md`, or make it a symbolic link to `AGENTS.md`",
         ),
         (
             Gap::Instruction {
@@ -38,6 +38,41 @@ fn remedies_name_claude_files() {
             "make `.claude/skills/x` a symbolic link to `../../.agents/skills/x`",
         ),
     ]);
+}
+
+/// A `CLAUDE.md` beside the file that does not import it: the remedy adds
+/// the line to it; with none beside the file (the empty repository of
+/// `remedies_name_claude_files`) it creates one, as the
+/// `agents-md-not-bridged` diagnostic says, never "add a line to" a file
+/// that is not there.
+#[test]
+fn the_bridge_is_added_to_an_existing_claude_md_and_created_otherwise() {
+    KIT.assert_instruction_remedy(
+        &[
+            ("pkg/CLAUDE.md", "# Pkg\n\nUse make.\n"),
+            ("pkg/AGENTS.md", "Run make pkg.\n"),
+        ],
+        "pkg",
+        "pkg/AGENTS.md",
+        "pkg",
+        &[
+            "add a line `@AGENTS.md` to `pkg/CLAUDE.md`, or make `pkg/CLAUDE.md` a symbolic link to `AGENTS.md`",
+            "!create",
+        ],
+    );
+    KIT.assert_instruction_remedy(
+        &[
+            ("CLAUDE.md", "# Root\n\nUse make.\n"),
+            ("pkg/AGENTS.md", "Run make pkg.\n"),
+        ],
+        "pkg",
+        "pkg/AGENTS.md",
+        "pkg",
+        &[
+            "create `pkg/CLAUDE.md` holding the line `@AGENTS.md`, or make it a symbolic link to `AGENTS.md`",
+            "!add a line",
+        ],
+    );
 }
 
 /// The import is already in the `CLAUDE.md` beside the file: the remedy

@@ -217,8 +217,9 @@ fn explain_prints_evidence_reasons_and_a_fix() {
     assert!(text.contains("packages/b/AGENTS.md:1"), "{text}");
     assert!(text.contains("why: Loaded at startup"), "{text}");
     assert!(text.contains("no CLAUDE.md beside it"), "{text}");
+    // No `packages/b/CLAUDE.md`: the fix creates it, as the reason says.
     assert!(
-        text.contains("add a line `@AGENTS.md` to `packages/b/CLAUDE.md`"),
+        text.contains("create `packages/b/CLAUDE.md` holding the line `@AGENTS.md`"),
         "{text}"
     );
     let (code, v) = json(&["explain", &id, s(&dir), "--cwd", "packages/b", "--json"]);
@@ -606,23 +607,25 @@ fn all_dirs_shows_each_problem_in_the_repository_once() {
 }
 
 /// Where launch directories word the same problem differently (here
-/// `agents-md-not-bridged`: at the root the nested `AGENTS.md` lies below
-/// the launch directory, at its own directory a `CLAUDE.md` is on the
-/// path), `--all-dirs` shows the wording of the first directory in path
-/// order, the root, whichever worker finishes first: the report is the
-/// same on every run.
+/// `agents-md-not-bridged` of Claude Code 2.1.197, which has no AGENTS.md
+/// fallback, with no `CLAUDE.md` anywhere: at the root the nested
+/// `AGENTS.md` lies below the launch directory and the reason is only that
+/// no `CLAUDE.md` is beside it; at its own directory the reason adds that
+/// this release predates the fallback), `--all-dirs` shows the wording of
+/// the first directory in path order, the root, whichever worker finishes
+/// first: the report is the same on every run.
 #[test]
 fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
     let tmp = tempfile::tempdir().unwrap();
     let r = tmp.path();
     std::fs::create_dir_all(r.join(".git")).unwrap();
-    std::fs::write(r.join("CLAUDE.md"), "# Root\n\nUse pnpm.\n").unwrap();
     let n = 24;
     for i in 0..n {
         let d = r.join(format!("packages/p{i:02}"));
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join("AGENTS.md"), format!("# P{i}\n\nUse vitest.\n")).unwrap();
     }
+    let version = "claude-code=2.1.197";
     let args = [
         "check",
         s(r),
@@ -631,6 +634,8 @@ fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
         "claude-code",
         "--harness",
         "codex",
+        "--agent-version",
+        version,
     ];
     let first = run(&args).1;
     let root = flat(
@@ -641,6 +646,8 @@ fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
             "claude-code",
             "--harness",
             "codex",
+            "--agent-version",
+            version,
         ])
         .1,
     );
@@ -654,6 +661,8 @@ fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
             "claude-code",
             "--harness",
             "codex",
+            "--agent-version",
+            version,
         ])
         .1,
     );

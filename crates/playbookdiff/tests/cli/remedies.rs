@@ -362,6 +362,11 @@ fn apply(root: &Path, action: &str) -> bool {
         append(&c[2], &format!("@{}\n", &c[1]));
         return true;
     }
+    if let Some(c) = caps(r"^create `([^`]+)` holding the line `@([^`]+)`") {
+        assert!(!root.join(&c[1]).exists(), "{action}: `{}` exists", &c[1]);
+        write(root, &c[1], format!("@{}\n", &c[2]));
+        return true;
+    }
     if let Some(c) = caps(r"^make `([^`]+)` a symbolic link to `([^`]+)`") {
         let _ = std::fs::remove_file(root.join(&c[1]));
         link(root, &c[2], &c[1]);

@@ -244,6 +244,51 @@ fn agents_md_without_a_bridge_gets_a_diagnostic_naming_both_bridges() {
     assert_says(d[0], "Add a line `@AGENTS.md` to `apps/api/CLAUDE.md`");
 }
 
+/// A `CLAUDE.md` on the path from the root to the launch directory (not
+/// beside the `AGENTS.md`, which it does not import) is what keeps the
+/// AGENTS.md fallback off: the reason names it, for a nested `AGENTS.md` on
+/// the path and for one below the launch directory, and never speaks as if
+/// the fallback were on (reads "from the repository root to the launch
+/// directory") or as if no CLAUDE.md were on the path.
+#[test]
+fn agents_md_not_bridged_names_the_claude_md_on_the_path() {
+    let mut tree = MemTree::default();
+    tree.file("CLAUDE.md", "# Root\n\nUse pnpm.\n");
+    tree.file("pkg/AGENTS.md", "# Pkg\n\nUse vitest.\n");
+    let reason = |cwd: &str, version: &str| {
+        let cfg = compile_tree(&tree, &at_root().cwd(cwd).version(version));
+        let d = diags_at(&cfg, D::AgentsMdNotBridged, "pkg/AGENTS.md");
+        assert_eq!(d.len(), 1, "{cwd} {version}: {:#?}", cfg.diagnostics);
+        d[0].message.clone()
+    };
+    // Below the launch directory, with the fallback: off because of the
+    // root CLAUDE.md, and below the launch directory besides.
+    let below = reason(".", "2.1.332");
+    assert!(
+        below.contains("fallback (2.1.277 and later) is off, since `CLAUDE.md` is on the path"),
+        "{below}"
+    );
+    // On the path, with the fallback: the CLAUDE.md is named.
+    let on_path = reason("pkg", "2.1.332");
+    assert!(on_path.contains("and `CLAUDE.md` is."), "{on_path}");
+    // On the path, before the fallback existed: the release predates it,
+    // and the CLAUDE.md on the path is named.
+    let old = reason("pkg", "2.1.197");
+    assert!(
+        old.contains("2.1.197 predates the AGENTS.md fallback"),
+        "{old}"
+    );
+    assert!(old.contains("and `CLAUDE.md` is)"), "{old}");
+    for m in [&below, &on_path, &old] {
+        assert!(!m.contains("and one is"), "{m}");
+        assert!(
+            !m.contains("reads AGENTS.md only from the repository root"),
+            "{m}"
+        );
+        assert!(m.contains("Create `pkg/CLAUDE.md`"), "{m}");
+    }
+}
+
 #[test]
 fn c16_agents_md_without_bridge_loads_by_the_fallback_from_2_1_277() {
     // 2.1.332 (observed): no memory file on the path, so the root AGENTS.md
