@@ -107,7 +107,8 @@ impl RepoPath {
         if self.is_root() {
             return None;
         }
-        match self.0.rfind('/') {
+        // A byte search: `/` is ASCII and never part of another character.
+        match self.0.as_bytes().iter().rposition(|&b| b == b'/') {
             Some(i) => Some(RepoPath(self.0[..i].to_string())),
             None => Some(Self::root()),
         }
@@ -209,8 +210,21 @@ impl RepoPath {
 /// component: not empty, and no component empty, `.` or `..` (so no
 /// leading, trailing or doubled `/`). [`RepoPath::new`] of such a string is
 /// the string itself.
+///
+/// One pass over the bytes (`/` and `.` are ASCII, never part of another
+/// character): every path built or joined is checked here.
 fn is_plain(s: &str) -> bool {
-    !s.is_empty() && s.split('/').all(|c| !c.is_empty() && c != "." && c != "..")
+    let b = s.as_bytes();
+    let mut start = 0;
+    for i in 0..=b.len() {
+        if i == b.len() || b[i] == b'/' {
+            match &b[start..i] {
+                b"" | b"." | b".." => return false,
+                _ => start = i + 1,
+            }
+        }
+    }
+    true
 }
 
 impl fmt::Display for RepoPath {
@@ -307,6 +321,14 @@ mod tests {
         // normalized by `join`.
         let raw: RepoPath = serde_json::from_str("\"a//b/./c\"").unwrap();
         assert_eq!(raw.join("d").unwrap().as_str(), "a/b/c/d");
+    }
+
+    #[test]
+    fn parent_drops_the_last_component() {
+        let p = |s: &str| RepoPath::new(s).unwrap();
+        assert_eq!(p("a/é/ü.md").parent(), Some(p("a/é")));
+        assert_eq!(p("ü.md").parent(), Some(RepoPath::root()));
+        assert_eq!(RepoPath::root().parent(), None);
     }
 
     #[test]

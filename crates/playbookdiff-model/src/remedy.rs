@@ -89,6 +89,14 @@ pub fn skill_from_command(file: &RepoPath, name: &str, skills_root: &str, harnes
 /// and a space pads content that starts or ends with a backtick, so a name
 /// such as ``a`b`` cannot end the span early (CommonMark, "Code spans").
 pub fn code_span(s: &str) -> String {
+    if !s.as_bytes().contains(&b'`') {
+        // The common case: one backtick on each side, no padding.
+        let mut out = String::with_capacity(s.len() + 2);
+        out.push('`');
+        out.push_str(s);
+        out.push('`');
+        return out;
+    }
     let mut longest = 0;
     let mut run = 0;
     for c in s.chars() {
@@ -111,6 +119,16 @@ pub fn code_span(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_spans_fence_past_the_longest_backtick_run() {
+        assert_eq!(code_span("a.md"), "`a.md`");
+        assert_eq!(code_span(""), "``");
+        assert_eq!(code_span("é/ü"), "`é/ü`");
+        assert_eq!(code_span("a`b"), "``a`b``");
+        assert_eq!(code_span("`a``"), "``` `a`` ```");
+        assert_eq!(code_span("a b"), "`a b`");
+    }
 
     #[test]
     fn a_codex_skill_is_linked_into_the_claude_skills_root_beside_it() {
