@@ -85,6 +85,9 @@ const GROUP_MIN: usize = 3;
 /// counted (`+N more`).
 const GROUP_NAME_LINES: usize = 3;
 
+/// The indent of the names under a group row.
+const NAME_INDENT: &str = "    ";
+
 /// One line of a section: a row, or skill or MCP server rows that share a
 /// cause (the same cells: the same harnesses have them, the same way).
 enum Entry<'a> {
@@ -121,13 +124,21 @@ fn entries<'a>(category: Category, rows: &[&'a Row]) -> Vec<Entry<'a>> {
             )
         })
     };
-    let mut out: Vec<Entry<'a>> = Vec::new();
-    let mut at: std::collections::HashMap<(bool, Vec<String>), usize> =
+    // Each row's key once, and how many rows share it: linear in the
+    // rows (counting by scanning every row per row took seconds from a
+    // few thousand servers on).
+    let keys: Vec<Option<(bool, Vec<String>)>> = rows.iter().map(|r| key(r)).collect();
+    let mut size: std::collections::HashMap<&(bool, Vec<String>), usize> =
         std::collections::HashMap::new();
-    let size = |k: &(bool, Vec<String>)| rows.iter().filter(|r| key(r).as_ref() == Some(k)).count();
-    for r in rows {
-        match key(r) {
-            Some(k) if size(&k) >= GROUP_MIN => match at.get(&k) {
+    for k in keys.iter().flatten() {
+        *size.entry(k).or_default() += 1;
+    }
+    let mut out: Vec<Entry<'a>> = Vec::new();
+    let mut at: std::collections::HashMap<&(bool, Vec<String>), usize> =
+        std::collections::HashMap::new();
+    for (r, k) in rows.iter().zip(&keys) {
+        match k {
+            Some(k) if size[k] >= GROUP_MIN => match at.get(k) {
                 Some(&i) => {
                     if let Entry::Many(rs) = &mut out[i] {
                         rs.push(r);
@@ -148,13 +159,20 @@ fn entries<'a>(category: Category, rows: &[&'a Row]) -> Vec<Entry<'a>> {
 /// in at most [`GROUP_NAME_LINES`] lines, the rest counted.
 fn group_names(rows: &[&Row], columns: usize) -> String {
     let names: Vec<String> = rows.iter().map(|r| clean(&r.label).into_owned()).collect();
-    for shown in (1..=names.len()).rev() {
+    // A line of `avail` columns holding several names holds at most
+    // avail / 2 + 1 of them (each is followed by `, `), and a wider line
+    // holds one: more names than GROUP_NAME_LINES such lines take never
+    // fit, so the search starts there instead of at every name (which
+    // wrapped the whole list once per name).
+    let avail = columns.saturating_sub(width(NAME_INDENT)).max(20);
+    let most = (GROUP_NAME_LINES * (avail / 2 + 1) + 1).min(names.len());
+    for shown in (1..=most).rev() {
         let more = names.len() - shown;
         let mut text = names[..shown].join(", ");
         if more > 0 {
             text.push_str(&format!(", +{more} more"));
         }
-        let wrapped = wrap(&text, "    ", columns);
+        let wrapped = wrap(&text, NAME_INDENT, columns);
         if wrapped.lines().count() <= GROUP_NAME_LINES || shown == 1 {
             return wrapped;
         }
@@ -734,6 +752,47 @@ mod tests {
         assert!(
             text.contains("launched in . (the repository root)"),
             "{text}"
+        );
+    }
+
+    /// 20,000 MCP servers that two harnesses have the same way, as a
+    /// `.mcp.json` of about 500 KB gives them: grouped into one row whose
+    /// names fill three lines, in well under a second. Grouping counted
+    /// each row's group by scanning every row, and the names were wrapped
+    /// once per name: the view of such a file did not finish in minutes.
+    #[test]
+    fn thousands_of_servers_group_in_linear_time() {
+        let cell = Cell {
+            reception: Some(Reception::Startup),
+            note: "stdio".into(),
+            triggered: false,
+            shadowed: false,
+            not_loaded: None,
+        };
+        let rows: Vec<Row> = (0..20_000)
+            .map(|i| Row {
+                category: Category::Mcp,
+                label: format!("s{i}"),
+                cells: vec![cell.clone(), cell.clone()],
+                agree: true,
+                differs: vec![],
+            })
+            .collect();
+        let refs: Vec<&Row> = rows.iter().collect();
+        let start = std::time::Instant::now();
+        let grouped = entries(Category::Mcp, &refs);
+        assert!(
+            matches!(grouped.as_slice(), [Entry::Many(rs)] if rs.len() == 20_000),
+            "not one group"
+        );
+        let names = group_names(&refs, 80);
+        let elapsed = start.elapsed();
+        assert_eq!(names.lines().count(), GROUP_NAME_LINES, "{names}");
+        assert!(names.trim_end().ends_with(" more"), "{names}");
+        assert!(names.starts_with("    s0, s1, s2, "), "{names}");
+        assert!(
+            elapsed < std::time::Duration::from_secs(5),
+            "grouping 20,000 rows took {elapsed:?}"
         );
     }
 }
