@@ -288,7 +288,15 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 continue;
             }
             let by_fallback = fallback && path.file_name() == Some("AGENTS.md");
-            if by_fallback {
+            // An AGENTS.md over the size limit is skipped like any memory
+            // file (its `file-too-large` diagnostic says so): the fallback
+            // loads nothing from it, so no diagnostic says it loads.
+            let too_large = !path.is_above_root()
+                && matches!(
+                    cx.repo.read_text(&path, crate::MAX_FILE_BYTES),
+                    Err(playbookdiff_source::SourceError::TooLarge { .. })
+                );
+            if by_fallback && !too_large {
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::AgentsMdFallback,

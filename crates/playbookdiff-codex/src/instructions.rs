@@ -8,7 +8,10 @@
 //! whatever targetPath is: `AGENTS.md` and `AGENTS.override.md` files below
 //! cwd, or in a directory on the way to targetPath, are listed
 //! `out-of-scope`; those of other directories (siblings) are not listed.
-//! The byte budget is reported, never applied.
+//! The byte budget (`project_doc_max_bytes`) is applied as Codex applies
+//! it: a file that crosses it is cut, later files dropped. A file over the
+//! read limit ([`READ_LIMIT`]) is read only as far as the budget reaches
+//! (Codex reads no further either), so what Codex sends of it is known.
 
 use crate::config::{read_error, Settings};
 use crate::{not_a_file, place, strictly_below, target_only_dirs, Cx, READ_LIMIT};
@@ -34,7 +37,12 @@ struct Candidate {
 enum State {
     /// Read; empty when only white space.
     Read(Arc<TextFile>),
-    /// Larger than the read limit: content unknown, size known.
+    /// The first bytes of a file larger than the read limit, as far as
+    /// `project_doc_max_bytes` reaches (Codex reads no further), and the
+    /// file's size in bytes.
+    Start { text: Arc<TextFile>, len: u64 },
+    /// Larger than the read limit and not read: content unknown, size
+    /// known.
     TooLarge(u64),
     /// A link out of the repository: Codex reads it, repo mode does not.
     Outside,
@@ -42,13 +50,13 @@ enum State {
 
 impl Candidate {
     fn is_empty(&self) -> bool {
-        matches!(&self.state, State::Read(t) if t.text.trim().is_empty())
+        matches!(&self.state, State::Read(t) | State::Start { text: t, .. } if t.text.trim().is_empty())
     }
 
     fn bytes(&self) -> u64 {
         match &self.state {
             State::Read(t) => t.bytes,
-            State::TooLarge(n) => *n,
+            State::Start { len, .. } | State::TooLarge(len) => *len,
             State::Outside => 0,
         }
     }
@@ -60,7 +68,9 @@ impl Candidate {
         reason: String,
     ) -> Instruction {
         let (content, lines) = match &self.state {
-            State::Read(t) => (t.text.clone(), (t.line_count() > 0).then(|| t.line_count())),
+            State::Read(t) | State::Start { text: t, .. } => {
+                (t.text.clone(), (t.line_count() > 0).then(|| t.line_count()))
+            }
             _ => (String::new(), None),
         };
         let mut source = SourceRef::project(self.path.clone(), SourceFormat::Markdown);
@@ -110,7 +120,7 @@ pub(crate) fn compile(
     let mut effective: Vec<Instruction> = Vec::new();
     let mut others: Vec<Instruction> = Vec::new();
     for dir in chain {
-        let cands = candidates(cx, dir, &names);
+        let cands = candidates(cx, dir, &names, Some(settings.max_bytes));
         // `agents_md_paths`: the first name present as a file is this
         // directory's; `read_agents_md` then drops it when blank, so a blank
         // first file leaves the directory with nothing (X7).
@@ -215,6 +225,7 @@ pub(crate) fn compile(
 fn override_shadows(cx: &mut Cx<'_, '_>, winner: &Candidate, shadowed: &Candidate, here: &str) {
     let lines = |c: &Candidate| match &c.state {
         State::Read(t) => Some(t.line_count()),
+        State::Start { .. } => None,
         _ => None,
     };
     let size = |c: &Candidate| match lines(c) {
@@ -253,7 +264,21 @@ fn override_shadows(cx: &mut Cx<'_, '_>, winner: &Candidate, shadowed: &Candidat
 /// (Codex checks that each name is a file or a link); links out of the
 /// repository are, unread. A directory or special file is reported
 /// (`not-a-regular-file`).
-fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Candidate> {
+///
+/// `budget` is `project_doc_max_bytes` for a directory of the chain Codex
+/// reads, `None` for one it never reads. A file over the read limit is
+/// read only as far as the budget (Codex's `read_agents_md` reads each file
+/// through `take(remaining)`, so it never reads more either), so that what
+/// Codex sends of it is known; when the budget is beyond the read limit
+/// (or the file cannot be read in part), the file is a `file-too-large`
+/// diagnostic saying what Codex sends is unknown; nothing is said when
+/// Codex sends none of it (a budget of 0, a directory it never reads).
+fn candidates(
+    cx: &mut Cx<'_, '_>,
+    dir: &RepoPath,
+    names: &[String],
+    budget: Option<u64>,
+) -> Vec<Candidate> {
     let mut out = Vec::new();
     for name in names {
         let Some(path) = dir.join(name) else { continue };
@@ -274,18 +299,7 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
                 match cx.repo.read_text(&path, READ_LIMIT) {
                     Ok(t) => {
                         if t.invalid_utf8 {
-                            let line = t.invalid_utf8_line();
-                            let mut src = SourceRef::project(path.clone(), SourceFormat::Markdown);
-                            if let Some(n) = line {
-                                src = src.with_lines(n, n);
-                            }
-                            cx.diag(
-                                Diagnostic::new(
-                                    DiagnosticCode::InvalidUtf8,
-                                    format!("{q_path}{at} is not valid UTF-8; Codex warns and reads it with replacement characters, as shown here; save it as UTF-8.", q_path = problems::quote(&path), at = line.map(|n| format!(" (line {n})")).unwrap_or_default()),
-                                )
-                                .at(src),
-                            );
+                            invalid_utf8(cx, &path, &t);
                         }
                         out.push(Candidate {
                             name: name.clone(),
@@ -294,26 +308,13 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
                             state: State::Read(t),
                         });
                     }
-                    Err(SourceError::TooLarge {
-                        len,
-                        limit,
-                        path: p,
-                    }) => {
-                        read_error(
-                            cx,
-                            &path,
-                            SourceError::TooLarge {
-                                len,
-                                limit,
-                                path: p,
-                            },
-                            SourceFormat::Markdown,
-                        );
+                    Err(SourceError::TooLarge { len, limit, .. }) => {
+                        let state = too_large(cx, &path, len, limit, budget);
                         out.push(Candidate {
                             name: name.clone(),
                             path,
                             resolved,
-                            state: State::TooLarge(len),
+                            state,
                         });
                     }
                     Err(e) => read_error(cx, &path, e, SourceFormat::Markdown),
@@ -349,6 +350,63 @@ fn candidates(cx: &mut Cx<'_, '_>, dir: &RepoPath, names: &[String]) -> Vec<Cand
         }
     }
     out
+}
+
+/// Reports instruction file `path`, read as `t`, as not valid UTF-8, at
+/// the line of its first invalid byte.
+fn invalid_utf8(cx: &mut Cx<'_, '_>, path: &RepoPath, t: &TextFile) {
+    let line = t.invalid_utf8_line();
+    let mut src = SourceRef::project(path.clone(), SourceFormat::Markdown);
+    if let Some(n) = line {
+        src = src.with_lines(n, n);
+    }
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::InvalidUtf8,
+            format!("{q_path}{at} is not valid UTF-8; Codex warns and reads it with replacement characters, as shown here; save it as UTF-8.", q_path = problems::quote(path), at = line.map(|n| format!(" (line {n})")).unwrap_or_default()),
+        )
+        .at(src),
+    );
+}
+
+/// The state of candidate `path`, `len` bytes, over the read limit `limit`
+/// (see [`candidates`] for `budget`): its first `budget` bytes when the
+/// budget is within the read limit and they can be read, else unread (and
+/// reported when Codex sends some of it).
+fn too_large(
+    cx: &mut Cx<'_, '_>,
+    path: &RepoPath,
+    len: u64,
+    limit: u64,
+    budget: Option<u64>,
+) -> State {
+    let Some(budget) = budget.filter(|b| *b > 0) else {
+        return State::TooLarge(len);
+    };
+    if budget <= limit {
+        if let Ok((bytes, len)) = cx.repo.read_prefix(path, budget) {
+            let text = Arc::new(TextFile::from_bytes(&bytes));
+            // The cut may split a UTF-8 character (Codex sends it as
+            // U+FFFD); only an invalid byte before the end is the file's.
+            if std::str::from_utf8(&bytes).is_err_and(|e| e.error_len().is_some()) {
+                invalid_utf8(cx, path, &text);
+            }
+            return State::Start { text, len };
+        }
+    }
+    cx.diag(problems::read_error(
+        path,
+        &SourceError::TooLarge {
+            path: path.clone(),
+            len,
+            limit,
+        },
+        &format!(
+            "the analysis does not read what Codex sends of it (up to project_doc_max_bytes = {budget} bytes), which is unknown"
+        ),
+        SourceFormat::Markdown,
+    ));
+    State::TooLarge(len)
 }
 
 /// Reports an instruction file name held by a directory or a special file
@@ -544,7 +602,7 @@ pub(crate) fn above_project_root(
     let names = [OVERRIDE.to_string(), DEFAULT.to_string()];
     let mut out = Vec::new();
     for dir in dirs {
-        for c in candidates(cx, dir, &names) {
+        for c in candidates(cx, dir, &names, None) {
             out.push(c.instruction(
                 dir,
                 Applicability::OutOfScope,

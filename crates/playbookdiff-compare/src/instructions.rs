@@ -37,6 +37,11 @@ struct Piece<'a> {
     /// `importedFrom` is this piece) that every harness receives: when set,
     /// the piece is a bridge to text already shared.
     bridged: Vec<RepoPath>,
+    /// True when the harness receives the file but the analysis did not
+    /// read its text (a file over the adapter's read limit: empty
+    /// `content`, its size in `bytes`): the piece joins the class of its
+    /// file only, never one by text, and its text is never compared.
+    unknown: bool,
 }
 
 /// The scope of a one-sided class: where and when it is received.
@@ -118,15 +123,18 @@ pub(crate) fn compare(
     for (h, c) in configs.iter().enumerate() {
         for inst in &c.instructions {
             let text = paragraphs::normalize(&without_import_spans(inst));
-            if text.is_empty() {
+            let reception = Reception::of(inst.load_phase, inst.applicability);
+            let unknown = inst.content.is_empty() && inst.bytes > 0 && reception.is_received();
+            if text.is_empty() && !unknown {
                 continue;
             }
             pieces.push(Piece {
                 h,
                 inst,
                 file: file_of(inst),
-                reception: Reception::of(inst.load_phase, inst.applicability),
+                reception,
                 bridged: Vec::new(),
+                unknown,
             });
             texts.push(text);
         }
@@ -139,6 +147,9 @@ pub(crate) fn compare(
             union(&mut parent, i, j);
         } else {
             by_file.insert(&p.file, i);
+        }
+        if p.unknown {
+            continue;
         }
         if let Some(&j) = by_text.get(texts[i].as_str()) {
             union(&mut parent, i, j);
@@ -261,7 +272,13 @@ pub(crate) fn compare(
     }
 
     for (bucket, sides) in &buckets {
-        if sides.len() == 2 {
+        // A class whose text is unknown has no paragraphs to compare:
+        // each class of such a bucket is compared whole.
+        let unread = sides
+            .values()
+            .flatten()
+            .any(|&ci| classes[ci].pieces.iter().all(|&i| pieces[i].unknown));
+        if sides.len() == 2 && !unread {
             let hs: Vec<usize> = sides.keys().copied().collect();
             let (a, b) = (hs[0], hs[1]);
             reworded(
@@ -664,7 +681,7 @@ fn missing(
         None => class
             .pieces
             .iter()
-            .all(|&i| paragraphs::is_cosmetic(&texts[i])),
+            .all(|&i| !pieces[i].unknown && paragraphs::is_cosmetic(&texts[i])),
     };
     let all_conditional = class
         .pieces

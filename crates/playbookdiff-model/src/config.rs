@@ -309,7 +309,10 @@ pub struct Instruction {
     pub import_spans: Vec<ByteSpan>,
     /// The text of this piece as the agent receives it (front matter and
     /// HTML comments it removes taken out; for Claude Code, white space
-    /// at both ends trimmed, as its loader does).
+    /// at both ends trimmed, as its loader does). Empty with a non-zero
+    /// `bytes` when the analysis did not read the text (a file over the
+    /// read limit that the agent still receives: its `file-too-large`
+    /// diagnostic says so); such a piece is compared by file only.
     pub content: String,
 }
 

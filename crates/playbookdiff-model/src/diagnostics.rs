@@ -269,9 +269,21 @@ declare_codes! {
     /// for the operating system, an I/O error). What it would have
     /// contributed is unknown.
     Unreadable = "unreadable", Warning, RepositoryProblem, any, "0.1.0", "a file or directory could not be read";
-    /// A file is larger than the harness loads (Claude Code skips memory
-    /// files over 4 MiB) or than the analysis reads; it is not read.
-    /// Source: harness facts A1 ("A file over 4 MiB is skipped").
+    /// A file is larger than the harness loads or than the analysis reads
+    /// (the read limit, 4 MiB for every file of every adapter); the message
+    /// says what the harness does with it, one account per file and
+    /// harness. Claude Code skips a memory file over 4 MiB, `AGENTS.md`
+    /// read by its fallback included, and loads nothing from it (harness
+    /// facts A1, "A file over 4 MiB is skipped"). Codex has no size limit
+    /// but reads an `AGENTS.md` only as far as `project_doc_max_bytes`
+    /// reaches (openai/codex `codex-rs/core/src/project_doc.rs` reads each
+    /// file through `take(remaining)`): the analysis reads that much of a
+    /// larger file, so what Codex sends is known and the cut is reported as
+    /// `instruction-budget-exceeded`; this code is given only when the
+    /// budget reaches beyond the read limit. OpenCode reads instruction
+    /// files whole: one over the read limit is received, and its text,
+    /// unread, is compared by file only. A file over the read limit is
+    /// never read whole (at most the start a harness receives of it).
     FileTooLarge = "file-too-large", Warning, RepositoryProblem, any, "0.1.0", "a file is too large to be loaded";
     /// A file is not valid UTF-8. Invalid sequences are replaced by U+FFFD
     /// in the analysis; the agent may read it differently.

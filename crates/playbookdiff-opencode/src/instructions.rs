@@ -226,13 +226,17 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
                         )
                         .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
                     );
+                    // OpenCode reads it whole (it has no size limit): it
+                    // is received at startup, only its text is unknown
+                    // here (empty `content`, `bytes` its size).
+                    taken.insert(path.clone());
                     let mut e = entry(
-                        path, kind, resolved, None, LoadPhase::Startup, Applicability::Unavailable,
-                        format!("{why_name}; this file is too large to analyse."),
+                        path, kind, resolved, None, LoadPhase::Startup, Applicability::Effective,
+                        format!("Found in {}: {why_name}. Its text is not analysed: the file is over the {READ_LIMIT}-byte read limit.", place(&dir)),
                         dir,
                     );
                     e.bytes = len;
-                    others.push(e);
+                    effective.push(e);
                 }
                 Read::Missing => {}
             }

@@ -976,6 +976,40 @@ impl<'t> Repo<'t> {
         r
     }
 
+    /// The first `n` bytes of `path` (all of it when shorter) and the
+    /// file's size in bytes, following links inside the repository, read
+    /// no further than `n` bytes in a working tree
+    /// ([`SourceTree::read_prefix`]): for a file too large for
+    /// [`Repo::read_text`] of which a harness receives only the start.
+    /// Each real file and length is read once and shared.
+    ///
+    /// Errors as [`Repo::read_text`].
+    pub fn read_prefix(&self, path: &RepoPath, n: u64) -> Result<(Arc<Vec<u8>>, u64), SourceError> {
+        /// The memo key of a prefix: the real file and the length.
+        #[derive(Hash, PartialEq, Eq)]
+        struct PrefixKey(RepoPath, u64);
+        let real = match self.resolve(path) {
+            Resolved::Inside {
+                real,
+                kind: EntryKind::File,
+                ..
+            } => real,
+            Resolved::Inside { real, .. } => {
+                return Err(SourceError::Io {
+                    path: real,
+                    message: "not a regular file".into(),
+                    kind: crate::IoKind::WrongKind,
+                })
+            }
+            _ => return Err(SourceError::NotFound(path.clone())),
+        };
+        self.memo(PrefixKey(real.clone(), n), || {
+            self.tree
+                .read_prefix(&real, n)
+                .map(|(bytes, len)| (Arc::new(bytes), len))
+        })
+    }
+
     /// The value `compute` derives from this repository for `key`, computed
     /// once per distinct key and shared by every later call (from any
     /// thread) with the same key and value types.

@@ -35,5 +35,7 @@ pub use git::{is_lfs_pointer, CommitId, GitError, GitRepository, GitTree};
 pub use index::{Repo, Resolved, WalkCause, WalkProblem};
 pub use outside::{AncestorPath, Ancestors, Reach};
 pub use text::TextFile;
-pub use tree::{DirEntry, EntryKind, IoKind, SourceError, SourceTree, Stat, WorkingTree};
+pub use tree::{
+    DirEntry, EntryKind, IoKind, SourceError, SourceTree, Stat, WorkingTree, PREFIX_WHOLE_LIMIT,
+};
 pub use visibility::{FileRule, GitView, RepoOptions, Visibility, WalkScope};

@@ -99,6 +99,11 @@ impl fmt::Display for SourceError {
 
 impl std::error::Error for SourceError {}
 
+/// The largest file the default [`SourceTree::read_prefix`] reads whole to
+/// keep its start, in bytes (64 MiB): what a tree that cannot read part of
+/// a file holds in memory at most for one prefix.
+pub const PREFIX_WHOLE_LIMIT: u64 = 64 * 1024 * 1024;
+
 /// Read-only access to a repository's files.
 ///
 /// Paths are repository-relative ([`RepoPath`]); no method follows a
@@ -117,6 +122,23 @@ pub trait SourceTree: Sync {
     /// The bytes of regular file `path`. Refuses files over `limit` bytes
     /// with `TooLarge` without reading them.
     fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError>;
+
+    /// The first `n` bytes of regular file `path` (all of it when it is
+    /// shorter) and the file's size in bytes: for a caller that needs only
+    /// the start of a file, whatever its size (Codex sends the first
+    /// `project_doc_max_bytes` of an `AGENTS.md` however large it is).
+    ///
+    /// Errors as [`SourceTree::read_file`]. A working tree reads no more
+    /// than `n` bytes. The default, for a tree that can only read a file
+    /// whole (a git blob is decoded whole), reads it within
+    /// [`PREFIX_WHOLE_LIMIT`] bytes (`TooLarge` over it, unread) and keeps
+    /// the first `n`.
+    fn read_prefix(&self, path: &RepoPath, n: u64) -> Result<(Vec<u8>, u64), SourceError> {
+        let mut bytes = self.read_file(path, PREFIX_WHOLE_LIMIT.max(n))?;
+        let len = bytes.len() as u64;
+        bytes.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+        Ok((bytes, len))
+    }
 
     /// The target of symbolic link `path`, as stored (POSIX separators).
     fn read_link(&self, path: &RepoPath) -> Result<String, SourceError>;
@@ -170,6 +192,9 @@ impl<T: SourceTree + ?Sized> SourceTree for Box<T> {
     }
     fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError> {
         (**self).read_file(path, limit)
+    }
+    fn read_prefix(&self, path: &RepoPath, n: u64) -> Result<(Vec<u8>, u64), SourceError> {
+        (**self).read_prefix(path, n)
     }
     fn read_link(&self, path: &RepoPath) -> Result<String, SourceError> {
         (**self).read_link(path)
@@ -289,6 +314,37 @@ pub(crate) fn read_regular(
     Ok(buf)
 }
 
+/// The first `n` bytes of the regular file at `abs` (named `path` in
+/// errors) and its size in bytes, reading no more than `n` bytes. Errors
+/// as [`read_regular`], without `TooLarge`.
+pub(crate) fn read_regular_prefix(
+    abs: &Path,
+    path: &RepoPath,
+    n: u64,
+    link_message: &str,
+) -> Result<(Vec<u8>, u64), SourceError> {
+    let md = std::fs::symlink_metadata(abs).map_err(|e| io_err(path, e))?;
+    if !md.file_type().is_file() {
+        return Err(SourceError::Io {
+            path: path.clone(),
+            message: if md.file_type().is_symlink() {
+                link_message.into()
+            } else {
+                "not a regular file".into()
+            },
+            kind: IoKind::WrongKind,
+        });
+    }
+    let f = std::fs::File::open(abs).map_err(|e| io_err(path, e))?;
+    let mut buf = Vec::with_capacity(md.len().min(n) as usize);
+    f.take(n)
+        .read_to_end(&mut buf)
+        .map_err(|e| io_err(path, e))?;
+    // A file that shrank meanwhile is as long as what was read.
+    let len = md.len().max(buf.len() as u64);
+    Ok((buf, len))
+}
+
 pub(crate) fn kind_of(ft: std::fs::FileType) -> EntryKind {
     if ft.is_symlink() {
         EntryKind::Symlink
@@ -344,6 +400,10 @@ impl SourceTree for WorkingTree {
 
     fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError> {
         read_regular(&self.abs(path), path, limit, "not a regular file")
+    }
+
+    fn read_prefix(&self, path: &RepoPath, n: u64) -> Result<(Vec<u8>, u64), SourceError> {
+        read_regular_prefix(&self.abs(path), path, n, "not a regular file")
     }
 
     fn read_link(&self, path: &RepoPath) -> Result<String, SourceError> {

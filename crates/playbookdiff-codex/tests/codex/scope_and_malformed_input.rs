@@ -504,3 +504,71 @@ fn yaml_errors_are_in_words_and_give_only_the_file_line() {
         assert_eq!(s.applicability, Applicability::Effective, "{name}");
     }
 }
+
+// ----- a file over the read limit -----
+
+/// An `AGENTS.md` over the 4 MiB read limit: Codex reads each file through
+/// `take(remaining)` (openai/codex `codex-rs/core/src/project_doc.rs`), so
+/// it sends the first `project_doc_max_bytes` whatever the size. The
+/// instruction holds exactly those bytes, cut there (a split UTF-8
+/// character as U+FFFD, which is no `invalid-utf8` of the file), and one
+/// story is told: the budget cut, never "unknown" or "over the limit".
+/// With a budget beyond the read limit the text Codex sends is not read,
+/// and the one diagnostic says so.
+#[test]
+fn an_agents_md_over_the_read_limit_sends_its_first_budget_bytes() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    mkdir(root, ".git");
+    // "é" is two bytes: byte 32768 falls inside one.
+    let text = format!("# Big\n\n{}", "é".repeat(3 * 1024 * 1024));
+    assert!(text.len() > 4 * 1024 * 1024);
+    write(root, "AGENTS.md", &text);
+    let c = KIT.compile_at(root, ".", None);
+    let i = &c.instructions[0];
+    assert_eq!(i.applicability, Applicability::Effective);
+    assert_eq!(i.bytes, text.len() as u64);
+    assert_eq!(i.truncated_at_byte, Some(32768));
+    let sent = String::from_utf8_lossy(&text.as_bytes()[..32768]);
+    assert_eq!(i.content, sent);
+    assert!(
+        i.content.ends_with('\u{FFFD}'),
+        "{:?}",
+        &i.content[i.content.len() - 8..]
+    );
+    let at = |c: &playbookdiff_model::EffectiveAgentConfig| -> Vec<Diagnostic> {
+        c.diagnostics
+            .iter()
+            .filter(|d| {
+                d.source
+                    .as_ref()
+                    .is_some_and(|s| s.path.as_str() == "AGENTS.md")
+            })
+            .cloned()
+            .collect()
+    };
+    let codes: Vec<&str> = at(&c).iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        ["instruction-budget-exceeded"],
+        "{:#?}",
+        c.diagnostics
+    );
+
+    write(
+        root,
+        ".codex/config.toml",
+        "project_doc_max_bytes = 8388608\n",
+    );
+    let c = KIT.compile_at(root, ".", None);
+    let i = &c.instructions[0];
+    assert_eq!(i.applicability, Applicability::Effective);
+    assert!(i.content.is_empty());
+    let d = at(&c);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].code.as_str(), "file-too-large");
+    assert_says(
+        &d[0],
+        "what Codex sends of it (up to project_doc_max_bytes = 8388608 bytes)",
+    );
+}

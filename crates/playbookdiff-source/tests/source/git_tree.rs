@@ -389,3 +389,39 @@ fn against_the_working_tree_the_index_spares_reading_unchanged_files() {
     assert_eq!(head.changed_against(&walked), expected);
     assert_eq!(counting.reads.lock().unwrap().len(), names.len() - 2 + 1);
 }
+
+/// `read_prefix` gives the start of a file and its size, in a working tree
+/// (read no further than the prefix) and in a commit (the blob decoded
+/// whole, within the 64 MiB bound, then cut), through a link inside the
+/// repository too; it refuses what is not a regular file.
+#[test]
+fn read_prefix_gives_the_start_of_a_file_and_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    let text = "0123456789".repeat(1000);
+    write(root, "AGENTS.md", &text);
+    write(root, "sub/x.md", "x");
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "one"]);
+    let work = playbookdiff_source::WorkingTree::open(root).unwrap();
+    let repo = GitRepository::open(root).unwrap();
+    let head = repo.tree(&repo.commit("HEAD").unwrap()).unwrap();
+    for tree in [&work as &dyn SourceTree, &head] {
+        let (start, len) = tree.read_prefix(&rp("AGENTS.md"), 25).unwrap();
+        assert_eq!((start.as_slice(), len), (&text.as_bytes()[..25], 10_000));
+        let (all, len) = tree.read_prefix(&rp("sub/x.md"), 25).unwrap();
+        assert_eq!((all.as_slice(), len), (&b"x"[..], 1));
+        assert!(tree.read_prefix(&rp("sub"), 25).is_err());
+        // The same through `Repo`, shared between callers.
+        let r = Repo::new(tree);
+        let (a, _) = r.read_prefix(&rp("AGENTS.md"), 10).unwrap();
+        let (b, _) = r.read_prefix(&rp("AGENTS.md"), 10).unwrap();
+        assert_eq!(a.as_slice(), b"0123456789");
+        assert!(std::sync::Arc::ptr_eq(&a, &b));
+        assert!(matches!(
+            r.read_prefix(&rp("missing.md"), 10),
+            Err(SourceError::NotFound(_))
+        ));
+    }
+}

@@ -757,15 +757,18 @@ fn a_harness_named_twice_is_refused_as_repeated() {
 /// An AGENTS.md over Claude Code's 4 MiB read limit with no CLAUDE.md:
 /// from 2.1.277 the fallback would read it, so the only problem is its
 /// size (no advice to bridge it, no claim that the release predates the
-/// fallback); 2.1.197 has no fallback and is told to bridge it. Each
-/// harness's size problem keeps its own words in the view.
+/// fallback, no `agents-md-fallback` saying it loads); 2.1.197 has no
+/// fallback and is told to bridge it. Each harness tells one story of the
+/// file: Codex sends its first `project_doc_max_bytes` (the budget cut, no
+/// "unknown"), OpenCode sends it whole (text not analysed), Claude Code
+/// skips it; so the comparison finds that Claude Code lacks it.
 #[test]
 fn an_agents_md_too_large_for_the_fallback_is_reported_as_too_large() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join(".git")).unwrap();
     let line = "Use pnpm for everything here.\n";
     let text = format!("# Big\n\n{}", line.repeat(4 * 1024 * 1024 / line.len() + 1));
-    std::fs::write(dir.path().join("AGENTS.md"), text).unwrap();
+    std::fs::write(dir.path().join("AGENTS.md"), &text).unwrap();
     let codes = |version: &str| -> Vec<String> {
         let v = json_of(compile_in(dir.path()).args([
             "--harness",
@@ -785,6 +788,7 @@ fn an_agents_md_too_large_for_the_fallback_is_reported_as_too_large() {
     };
     let new = codes("2.1.332");
     assert!(new.contains(&"file-too-large".to_string()), "{new:?}");
+    assert!(!new.contains(&"agents-md-fallback".to_string()), "{new:?}");
     assert!(
         !new.contains(&"agents-md-not-bridged".to_string()),
         "{new:?}"
@@ -802,6 +806,48 @@ fn an_agents_md_too_large_for_the_fallback_is_reported_as_too_large() {
         .unwrap();
     let view = String::from_utf8(out.stdout).unwrap();
     assert!(!view.contains("predates the AGENTS.md fallback"), "{view}");
+
+    let codex = json_of(compile_in(dir.path()).args(["--harness", "codex", "--format", "json"]));
+    let at_agents: Vec<&str> = codex["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["source"]["path"] == "AGENTS.md")
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(at_agents, ["instruction-budget-exceeded"], "{codex:#}");
+    let sent = &codex["instructions"][0];
+    assert_eq!(sent["truncatedAtByte"], 32768, "{sent:#}");
+    assert_eq!(sent["content"].as_str().unwrap(), &text[..32768]);
+
+    let out = playbookdiff()
+        .arg("check")
+        .arg(dir.path())
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let check: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let missing: Vec<&serde_json::Value> = check["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["type"] == "missing")
+        .collect();
+    assert_eq!(missing.len(), 1, "{check:#}");
+    assert_eq!(
+        missing[0]["presentIn"],
+        serde_json::json!(["codex", "opencode"])
+    );
+    assert_eq!(missing[0]["absentFrom"], serde_json::json!(["claude-code"]));
+    assert!(
+        missing[0]["absences"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Claude Code skips it"),
+        "{:#}",
+        missing[0]
+    );
     assert!(
         !view.contains("file-too-large (Claude Code, Codex and OpenCode)"),
         "{view}"
