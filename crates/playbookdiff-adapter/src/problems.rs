@@ -348,19 +348,48 @@ pub struct UnreadLayer {
 
 /// `diagnostics` without repeats (same code, severity, message and source),
 /// first occurrence kept, order otherwise unchanged.
+///
+/// The diagnostics are compared in place (no key is copied or formatted):
+/// every compilation of `check --all-dirs` runs this over all its
+/// diagnostics.
 pub fn dedupe(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut seen = HashSet::new();
+    let keep: Vec<bool> = {
+        let mut seen: HashSet<DedupeKey<'_>> = HashSet::with_capacity(diagnostics.len());
+        diagnostics
+            .iter()
+            .map(|d| seen.insert(DedupeKey(d)))
+            .collect()
+    };
     diagnostics
         .into_iter()
-        .filter(|d| {
-            seen.insert((
-                d.code,
-                d.severity,
-                d.message.clone(),
-                format!("{:?}", d.source),
-            ))
-        })
+        .zip(keep)
+        .filter_map(|(d, k)| k.then_some(d))
         .collect()
+}
+
+/// What makes two diagnostics repeats for [`dedupe`]: the same code,
+/// severity, message and source (the subject is not compared).
+struct DedupeKey<'a>(&'a Diagnostic);
+
+impl PartialEq for DedupeKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.0, other.0);
+        a.code == b.code
+            && a.severity == b.severity
+            && a.message == b.message
+            && a.source == b.source
+    }
+}
+
+impl Eq for DedupeKey<'_> {}
+
+impl std::hash::Hash for DedupeKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // A subset of the compared fields: equal keys hash alike.
+        self.0.code.hash(state);
+        self.0.message.hash(state);
+        self.0.source.as_ref().map(|s| &s.path).hash(state);
+    }
 }
 
 /// How a harness refuses a configuration and what follows, in its own
@@ -597,5 +626,32 @@ mod tests {
         let b = Diagnostic::new(DiagnosticCode::ImportCycle, "y");
         let out = dedupe(vec![a.clone(), b.clone(), a.clone()]);
         assert_eq!(out, vec![a, b]);
+    }
+
+    #[test]
+    fn dedupe_keeps_diagnostics_that_differ_in_severity_or_source_only() {
+        let path = RepoPath::new("a/SKILL.md").unwrap();
+        let bare = Diagnostic::new(DiagnosticCode::ImportCycle, "x");
+        let warning = bare
+            .clone()
+            .with_severity(playbookdiff_model::Severity::Error);
+        let at = bare
+            .clone()
+            .at(SourceRef::project(path.clone(), SourceFormat::Markdown));
+        let at_lines = bare
+            .clone()
+            .at(SourceRef::project(path, SourceFormat::Markdown).with_lines(1, 2));
+        let mut subject = at.clone();
+        subject.subject = Some("s".to_string());
+        let all = vec![
+            bare.clone(),
+            warning.clone(),
+            at.clone(),
+            at_lines.clone(),
+            subject,
+            at_lines.clone(),
+            bare.clone(),
+        ];
+        assert_eq!(dedupe(all), vec![bare, warning, at, at_lines]);
     }
 }
