@@ -43,6 +43,129 @@ const KEYS_NOT_ALLOWED_IN_PROJECT: &[&str] = &[
     "experimental_realtime_webrtc_call_base_url",
 ];
 
+/// The kinds of TOML value a typed setting accepts.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    String,
+    Integer,
+    Boolean,
+    Table,
+}
+
+impl Kind {
+    fn holds(self, v: &DeValue<'_>) -> bool {
+        matches!(
+            (self, v),
+            (Kind::String, DeValue::String(_))
+                | (Kind::Integer, DeValue::Integer(_))
+                | (Kind::Boolean, DeValue::Boolean(_))
+                | (Kind::Table, DeValue::Table(_))
+        )
+    }
+}
+
+/// Top-level settings that Codex deserializes into typed fields of its
+/// configuration (`ConfigToml` in openai/codex `codex-rs/core/src/config`)
+/// whatever they do, with the kinds of value each accepts and how a
+/// message names them. A value of any other kind stops Codex before it
+/// loads anything ("invalid type: integer `5`, expected a string",
+/// "wanted string or table", "expected struct ToolsToml"): seen with
+/// `codex debug prompt-input` of 0.142.3 and 0.171.0 on a trusted project
+/// for every key here, each set to a value of another kind. Keys Codex
+/// strips from a project layer ([`KEYS_NOT_ALLOWED_IN_PROJECT`]) are never
+/// read, so never refused; `project_doc_*`, `project_root_markers` and the
+/// tables of `skills` are checked where they are read.
+const TYPED_SETTINGS: &[(&str, &[Kind], &str)] = &[
+    ("model", &[Kind::String], "a string"),
+    ("review_model", &[Kind::String], "a string"),
+    ("model_reasoning_effort", &[Kind::String], "a string"),
+    ("instructions", &[Kind::String], "a string"),
+    ("developer_instructions", &[Kind::String], "a string"),
+    (
+        "approval_policy",
+        &[Kind::String, Kind::Table],
+        "a string or a table",
+    ),
+    (
+        "sandbox_mode",
+        &[Kind::String, Kind::Table],
+        "a string or a table",
+    ),
+    (
+        "model_reasoning_summary",
+        &[Kind::String, Kind::Table],
+        "a string or a table",
+    ),
+    (
+        "model_verbosity",
+        &[Kind::String, Kind::Table],
+        "a string or a table",
+    ),
+    (
+        "file_opener",
+        &[Kind::String, Kind::Table],
+        "a string or a table",
+    ),
+    (
+        "web_search",
+        &[Kind::String, Kind::Table],
+        "a string or a table",
+    ),
+    ("model_context_window", &[Kind::Integer], "an integer"),
+    (
+        "model_auto_compact_token_limit",
+        &[Kind::Integer],
+        "an integer",
+    ),
+    ("hide_agent_reasoning", &[Kind::Boolean], "true or false"),
+    (
+        "show_raw_agent_reasoning",
+        &[Kind::Boolean],
+        "true or false",
+    ),
+    ("tools", &[Kind::Table], "a table"),
+    ("history", &[Kind::Table], "a table"),
+    ("tui", &[Kind::Table], "a table"),
+    ("features", &[Kind::Table], "a table"),
+    ("shell_environment_policy", &[Kind::Table], "a table"),
+    ("sandbox_workspace_write", &[Kind::Table], "a table"),
+    ("projects", &[Kind::Table], "a table"),
+    ("mcp_servers", &[Kind::Table], "a table of servers"),
+];
+
+/// Refuses the configuration when the value of a [`TYPED_SETTINGS`] key
+/// that wins (the closest layer to cwd that sets it: Codex merges the
+/// layers before it reads them, so a closer layer's value replaces a
+/// wrong one) is of a kind Codex does not accept. `mcp_servers` of the
+/// wrong kind already has its own diagnostic (`mcp-invalid-entry`), so it
+/// only refuses.
+fn check_typed_settings(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) {
+    for &(key, kinds, expected) in TYPED_SETTINGS {
+        let Some((layer, k, v)) = layers
+            .iter()
+            .rev()
+            .find_map(|l| get(&l.table, key).map(|(k, v)| (l, k, v)))
+        else {
+            continue;
+        };
+        if kinds.iter().any(|kind| kind.holds(v.get_ref())) {
+            continue;
+        }
+        if key == "mcp_servers" {
+            cx.refuse(
+                format!(
+                    "{key} in {} is {}, not {expected}",
+                    problems::quote(&layer.loaded.path),
+                    describe(v.get_ref())
+                ),
+                Some(layer.source(extent(k, v))),
+            );
+        } else {
+            invalid_value(cx, layer, k, v, key, expected);
+        }
+    }
+}
+
 /// A `.codex/config.toml` read from the tree, not yet parsed.
 pub(crate) struct LoadedLayer {
     /// The directory holding `.codex/`.
@@ -381,6 +504,8 @@ pub(crate) fn resolve_settings(
             }
         }
     }
+
+    check_typed_settings(cx, layers);
 
     let mut settings = Settings {
         fallback_filenames: Vec::new(),

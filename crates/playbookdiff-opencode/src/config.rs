@@ -459,6 +459,84 @@ fn check_file_references(cx: &mut Cx<'_, '_>, path: &RepoPath, text: &str) {
     }
 }
 
+/// The kinds of JSON value a typed setting accepts.
+#[derive(Clone, Copy)]
+enum Kind {
+    String,
+    Boolean,
+    Array,
+    Object,
+}
+
+impl Kind {
+    fn holds(self, v: &Value) -> bool {
+        match self {
+            Kind::String => v.is_string(),
+            Kind::Boolean => v.is_boolean(),
+            Kind::Array => v.is_array(),
+            Kind::Object => v.is_object(),
+        }
+    }
+}
+
+/// Top-level settings that OpenCode 1.18.33's configuration schema types
+/// (`Config.Info` in `packages/opencode/src/config/config.ts`), besides
+/// the ones [`merge`] reads, with the kinds of value each accepts and how
+/// a message names them. Any other value, `null` included, makes OpenCode
+/// refuse the file ("Configuration is invalid ... Expected string |
+/// undefined, got 5 model"): seen with `opencode debug config` for every
+/// key here. Each file is validated on its own, before the merge.
+const TYPED_SETTINGS: &[(&str, &[Kind], &str)] = &[
+    ("$schema", &[Kind::String], "a string"),
+    ("model", &[Kind::String], "a string"),
+    ("small_model", &[Kind::String], "a string"),
+    ("default_agent", &[Kind::String], "a string"),
+    ("username", &[Kind::String], "a string"),
+    (
+        "share",
+        &[Kind::String],
+        "\"manual\", \"auto\" or \"disabled\"",
+    ),
+    ("logLevel", &[Kind::String], "a log level (a string)"),
+    ("layout", &[Kind::String], "a layout name (a string)"),
+    ("snapshot", &[Kind::Boolean], "true or false"),
+    ("autoshare", &[Kind::Boolean], "true or false"),
+    (
+        "autoupdate",
+        &[Kind::Boolean, Kind::String],
+        "true, false or \"notify\"",
+    ),
+    ("plugin", &[Kind::Array], "a list"),
+    ("disabled_providers", &[Kind::Array], "a list"),
+    ("enabled_providers", &[Kind::Array], "a list"),
+    ("agent", &[Kind::Object], "an object"),
+    ("mode", &[Kind::Object], "an object"),
+    ("command", &[Kind::Object], "an object"),
+    ("provider", &[Kind::Object], "an object"),
+    ("tools", &[Kind::Object], "an object"),
+    ("experimental", &[Kind::Object], "an object"),
+    ("compaction", &[Kind::Object], "an object"),
+    ("watcher", &[Kind::Object], "an object"),
+    ("server", &[Kind::Object], "an object"),
+    ("enterprise", &[Kind::Object], "an object"),
+    ("references", &[Kind::Object], "an object"),
+    (
+        "permission",
+        &[Kind::String, Kind::Object],
+        "a permission (a string) or an object",
+    ),
+    (
+        "formatter",
+        &[Kind::Boolean, Kind::Object],
+        "true, false or an object",
+    ),
+    (
+        "lsp",
+        &[Kind::Boolean, Kind::Object],
+        "true, false or an object",
+    ),
+];
+
 /// Merges the layers in order: the values the adapter reads, and
 /// diagnostics for settings of the wrong shape.
 pub(crate) fn merge(cx: &mut Cx<'_, '_>, layers: &[Layer]) -> Merged {
@@ -470,6 +548,13 @@ pub(crate) fn merge(cx: &mut Cx<'_, '_>, layers: &[Layer]) -> Merged {
     };
     let mut mcp = Value::Object(Map::new());
     for l in layers {
+        for &(key, kinds, want) in TYPED_SETTINGS {
+            if let Some(v) = l.get(&[key]) {
+                if !kinds.iter().any(|k| k.holds(v)) {
+                    wrong_shape(cx, l, &[key], want);
+                }
+            }
+        }
         if let Some(v) = l.get(&["instructions"]) {
             match strings(v) {
                 Some(list) => {

@@ -572,3 +572,67 @@ fn an_agents_md_over_the_read_limit_sends_its_first_budget_bytes() {
         "what Codex sends of it (up to project_doc_max_bytes = 8388608 bytes)",
     );
 }
+
+/// Codex 0.142.3 and 0.171.0 refuse a trusted project whose
+/// `.codex/config.toml` gives a typed setting a value of another kind,
+/// whatever the setting does (`model = 5`: "invalid type: integer `5`,
+/// expected a string"; `approval_policy = 5`: "wanted string or table"),
+/// and start when a closer layer replaces the wrong value, or when the key
+/// is one Codex strips from project layers (`profile`).
+#[test]
+fn a_typed_setting_of_the_wrong_kind_stops_codex() {
+    let refused = |c: &playbookdiff_model::EffectiveAgentConfig| {
+        c.diagnostics
+            .iter()
+            .filter(|d| d.code.as_str() == "config-refused")
+            .count()
+    };
+    for (setting, says) in [
+        ("model = 5", "model"),
+        ("approval_policy = 5", "approval_policy"),
+        ("model_context_window = \"big\"", "model_context_window"),
+        ("hide_agent_reasoning = \"yes\"", "hide_agent_reasoning"),
+        ("tools = 5", "tools"),
+        ("mcp_servers = 5", "mcp_servers"),
+    ] {
+        let t = tempfile::tempdir().expect("tempdir");
+        let root = t.path();
+        write(root, "AGENTS.md", "# Root\n");
+        write(root, ".codex/config.toml", format!("# c\n{setting}\n"));
+        let c = KIT.compile_at(root, ".", None);
+        assert_eq!(refused(&c), 1, "{setting}: {:?}", c.diagnostics);
+        let d = one_at(&c, "config-refused", ".codex/config.toml");
+        assert_contains(&d.message, says);
+        assert_eq!(lines(d), Some((2, 2)), "{setting}");
+        assert!(
+            c.instructions
+                .iter()
+                .all(|i| i.applicability != Applicability::Effective),
+            "{setting}: an instruction is still received"
+        );
+
+        // A closer layer's value of the right kind replaces it.
+        write(root, "a/AGENTS.md", "# A\n");
+        let fixed = match setting.split_once(" = ").unwrap().0 {
+            "model" | "approval_policy" => "\"x\"",
+            "model_context_window" => "1000",
+            "hide_agent_reasoning" => "true",
+            _ => "{}",
+        };
+        let key = setting.split_once(" = ").unwrap().0;
+        write(root, "a/.codex/config.toml", format!("{key} = {fixed}\n"));
+        let c = KIT.compile_at(root, "a", None);
+        assert_eq!(refused(&c), 0, "{setting} replaced: {:?}", c.diagnostics);
+    }
+    // Right kinds, and a key Codex strips from project layers: it starts.
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(root, "AGENTS.md", "# Root\n");
+    write(
+        root,
+        ".codex/config.toml",
+        "model = \"gpt\"\napproval_policy = \"never\"\nprofile = 5\n[tools]\nweb_search = true\n",
+    );
+    let c = KIT.compile_at(root, ".", None);
+    assert_eq!(refused(&c), 0, "{:?}", c.diagnostics);
+}

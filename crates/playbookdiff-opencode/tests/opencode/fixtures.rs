@@ -527,3 +527,60 @@ fn schema_edges_refused_and_accepted() {
         "empty `command`"
     ));
 }
+
+/// OpenCode 1.18.33 validates every configuration file against its schema,
+/// so a typed setting of another kind (`"model": 5`: "Expected string |
+/// undefined, got 5 model"; `null`; an array for an object) stops it like a
+/// malformed MCP entry, whatever the setting does; an unknown key does not.
+#[test]
+fn a_typed_setting_of_the_wrong_kind_stops_opencode() {
+    use playbookdiff_testkit::fs::write;
+    for (setting, key) in [
+        (r#""model": 5"#, "model"),
+        (r#""small_model": null"#, "small_model"),
+        (r#""share": true"#, "share"),
+        (r#""autoupdate": 1"#, "autoupdate"),
+        (r#""plugin": {}"#, "plugin"),
+        (r#""agent": []"#, "agent"),
+        (r#""permission": 5"#, "permission"),
+        (r#""lsp": "off""#, "lsp"),
+    ] {
+        let t = tempfile::tempdir().expect("tempdir");
+        let root = t.path();
+        write(root, "AGENTS.md", "# Root\n");
+        write(root, "opencode.json", format!("{{\n  {setting}\n}}\n"));
+        let c = KIT.compile_at(root, ".", None);
+        let refused = diags(&c, DiagnosticCode::ConfigRefused);
+        assert_eq!(refused.len(), 1, "{setting}: {:?}", c.diagnostics);
+        let at = refused[0].source.as_ref().expect("a source");
+        assert_eq!(at.path, rp("opencode.json"));
+        assert_eq!(
+            at.lines.map(|l| (l.start, l.end)),
+            Some((2, 2)),
+            "{setting}"
+        );
+        assert!(
+            refused[0].message.contains(&format!("`{key}`")),
+            "{}",
+            refused[0].message
+        );
+        assert!(received(&c).is_empty(), "{setting}: {:?}", received(&c));
+    }
+    // The right kinds, and a key the schema does not know: it starts.
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(root, "AGENTS.md", "# Root\n");
+    write(
+        root,
+        "opencode.json",
+        r#"{"model": "a/b", "share": "manual", "autoupdate": "notify", "lsp": false,
+            "permission": "ask", "agent": {}, "plugin": [], "bogus": 1}"#,
+    );
+    let c = KIT.compile_at(root, ".", None);
+    assert!(
+        diags(&c, DiagnosticCode::ConfigRefused).is_empty(),
+        "{:?}",
+        c.diagnostics
+    );
+    assert_eq!(received(&c), ["AGENTS.md"]);
+}
