@@ -26,15 +26,20 @@
 use crate::finding::{Category, FindingType};
 use playbookdiff_model::{Harness, RepoPath};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 
 /// The direction token for a one-sided finding: `codex-only`.
 pub fn only(present: &[Harness]) -> String {
-    format!("{}-only", join(present))
+    let mut s = join(present);
+    s.push_str("-only");
+    s
 }
 
 /// The direction token for a finding where `present` have the item sooner.
 pub fn first(present: &[Harness]) -> String {
-    format!("{}-first", join(present))
+    let mut s = join(present);
+    s.push_str("-first");
+    s
 }
 
 /// The direction token for a symmetric finding among `n` harnesses.
@@ -42,11 +47,24 @@ pub fn symmetric(n: usize) -> String {
     if n <= 2 { "both" } else { "all" }.to_string()
 }
 
+/// The harness ids of `hs`, sorted, each once, joined with `+`. Callers
+/// pass harnesses in their fixed order already, so the common case
+/// copies no list.
 fn join(hs: &[Harness]) -> String {
-    let mut v: Vec<Harness> = hs.to_vec();
-    v.sort();
-    v.dedup();
-    v.iter().map(|h| h.as_str()).collect::<Vec<_>>().join("+")
+    if !hs.windows(2).all(|w| w[0] < w[1]) {
+        let mut v: Vec<Harness> = hs.to_vec();
+        v.sort();
+        v.dedup();
+        return join(&v);
+    }
+    let mut s = String::with_capacity(hs.iter().map(|h| h.as_str().len() + 1).sum::<usize>() + 6);
+    for (i, h) in hs.iter().enumerate() {
+        if i > 0 {
+            s.push('+');
+        }
+        s.push_str(h.as_str());
+    }
+    s
 }
 
 /// The readable slug for a directory.
@@ -61,17 +79,31 @@ pub fn dir_slug(dir: &RepoPath) -> String {
 /// `raw` with characters outside `A-Za-z0-9._/-` replaced by `-`, at most
 /// 48 characters, `entity` when empty.
 pub fn slug(raw: &str) -> String {
-    let s: String = raw
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/' | '-') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .take(48)
-        .collect();
+    let s: String = if raw.is_ascii() {
+        // One byte per character: the same as the general case below,
+        // without decoding.
+        raw.bytes()
+            .take(48)
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-') {
+                    b as char
+                } else {
+                    '-'
+                }
+            })
+            .collect()
+    } else {
+        raw.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '/' | '-') {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .take(48)
+            .collect()
+    };
     if s.is_empty() {
         "entity".to_string()
     } else {
@@ -90,10 +122,10 @@ pub const MAX_ID_CHARS: usize = 72;
 /// fits; a path (with `/`) keeps its last components whole after `...`,
 /// or its last characters when even the last one is too long; a name
 /// keeps its first characters.
-fn fit_slug(slug: &str, budget: usize) -> String {
+fn fit_slug(slug: &str, budget: usize) -> Cow<'_, str> {
     let budget = budget.max(8);
     if slug.len() <= budget {
-        return slug.to_string();
+        return Cow::Borrowed(slug);
     }
     if slug.contains('/') {
         let room = budget - 3;
@@ -102,12 +134,18 @@ fn fit_slug(slug: &str, budget: usize) -> String {
             Some(i) if i + 1 < tail.len() => &tail[i..],
             _ => tail,
         };
-        return format!("...{tail}");
+        return Cow::Owned(format!("...{tail}"));
     }
-    slug[..budget].to_string()
+    Cow::Borrowed(&slug[..budget])
 }
 
+/// Lower-case hexadecimal digits.
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
 /// The id of a finding, at most [`MAX_ID_CHARS`] characters.
+///
+/// Built with one allocation of the id's size (no formatting machinery):
+/// `check --all-dirs` makes one per finding per launch directory.
 pub fn finding_id(
     category: Category,
     kind: FindingType,
@@ -127,14 +165,21 @@ pub fn finding_id(
         h.update([0u8]);
     }
     let digest = h.finalize();
-    let hex: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    let mut hex = [0u8; 12];
+    for (i, b) in digest.iter().take(6).enumerate() {
+        hex[2 * i] = HEX[usize::from(b >> 4)];
+        hex[2 * i + 1] = HEX[usize::from(b & 0xf)];
+    }
     let fixed = category.as_str().len() + kind.as_str().len() + direction.len() + hex.len() + 4;
     let slug = fit_slug(slug, MAX_ID_CHARS.saturating_sub(fixed));
-    format!(
-        "{}:{}:{direction}:{slug}:{hex}",
-        category.as_str(),
-        kind.as_str()
-    )
+    let mut id = String::with_capacity(fixed + slug.len());
+    for part in [category.as_str(), kind.as_str(), direction, &slug] {
+        id.push_str(part);
+        id.push(':');
+    }
+    // `hex` holds ASCII digits only.
+    id.extend(hex.iter().map(|&b| char::from(b)));
+    id
 }
 
 #[cfg(test)]

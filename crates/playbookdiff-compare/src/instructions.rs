@@ -54,11 +54,26 @@ struct Bucket {
 
 impl Bucket {
     fn key(&self) -> String {
-        let mut k = format!("{}@{}", self.reception.label(), self.dir);
-        if let Some(p) = &self.paths {
-            k.push_str(&format!("[{}]", p.join(",")));
-        }
+        let mut k = String::with_capacity(64);
+        self.push_key(&mut k);
         k
+    }
+
+    /// Appends [`Bucket::key`] (`<reception>@<dir>[<glob>,…]`) to `k`.
+    fn push_key(&self, k: &mut String) {
+        k.push_str(self.reception.label());
+        k.push('@');
+        k.push_str(self.dir.as_str());
+        if let Some(p) = &self.paths {
+            k.push('[');
+            for (i, g) in p.iter().enumerate() {
+                if i > 0 {
+                    k.push(',');
+                }
+                k.push_str(g);
+            }
+            k.push(']');
+        }
     }
 
     fn describe(&self) -> String {
@@ -676,7 +691,27 @@ fn missing(
     let n = configs.len();
     let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
     let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
-    let cosmetic = match surplus {
+    // The id first: a finding `settled` answers true for is built in
+    // outline, which needs only its severity of what follows.
+    let mut key = String::with_capacity(128);
+    bucket.push_key(&mut key);
+    key.push_str("|files=");
+    for (i, f) in class.files.iter().enumerate() {
+        if i > 0 {
+            key.push(',');
+        }
+        key.push_str(f.as_str());
+    }
+    let direction = id::only(&hs(present));
+    let id = id::finding_id(
+        Category::Instruction,
+        FindingType::Missing,
+        &direction,
+        &id::dir_slug(&bucket.dir),
+        &key,
+    );
+    let in_outline = settled(&id);
+    let cosmetic = || match surplus {
         Some(s) => s.iter().all(|(_, p)| paragraphs::is_cosmetic(&p.text)),
         None => class
             .pieces
@@ -688,43 +723,27 @@ fn missing(
         .iter()
         .filter(|&&i| present.contains(&pieces[i].h))
         .all(|&i| pieces[i].reception == Reception::Conditional);
-    let bridge = if surplus.is_none() {
-        boilerplate_bridge(pieces, class, present)
-    } else {
-        None
+    let bridge = || {
+        if surplus.is_none() {
+            boilerplate_bridge(pieces, class, present)
+        } else {
+            None
+        }
     };
-    let severity = if all_conditional {
-        FindingSeverity::Info
-    } else if cosmetic || bridge.is_some() {
-        FindingSeverity::Low
-    } else {
-        FindingSeverity::Medium
-    };
-    let key = format!(
-        "{}|files={}",
-        bucket.key(),
-        class
-            .files
-            .iter()
-            .map(RepoPath::as_str)
-            .collect::<Vec<_>>()
-            .join(",")
-    );
-    let direction = id::only(&hs(present));
-    let id = id::finding_id(
-        Category::Instruction,
-        FindingType::Missing,
-        &direction,
-        &id::dir_slug(&bucket.dir),
-        &key,
-    );
     let items: Vec<FindingItem> = class
         .pieces
         .iter()
         .filter(|&&i| present.contains(&pieces[i].h))
         .map(|&i| item(configs[pieces[i].h].harness, pieces[i].inst))
         .collect();
-    if settled(&id) {
+    if in_outline {
+        let severity = if all_conditional {
+            FindingSeverity::Info
+        } else if cosmetic() || bridge().is_some() {
+            FindingSeverity::Low
+        } else {
+            FindingSeverity::Medium
+        };
         return outline(
             id,
             FindingType::Missing,
@@ -736,6 +755,15 @@ fn missing(
             bucket.dir.clone(),
         );
     }
+    let cosmetic = cosmetic();
+    let bridge = bridge();
+    let severity = if all_conditional {
+        FindingSeverity::Info
+    } else if cosmetic || bridge.is_some() {
+        FindingSeverity::Low
+    } else {
+        FindingSeverity::Medium
+    };
     let what = match surplus {
         Some(s) => format!(
             "{} paragraph{} of {}",

@@ -106,12 +106,22 @@ pub fn is_cosmetic(text: &str) -> bool {
     true
 }
 
+/// True when `t` is a horizontal rule: at least three of one of `-`, `*`
+/// and `_`, and nothing else but whitespace. Allocates nothing: it is
+/// asked of nearly every line of every one-sided instruction.
 fn is_rule(t: &str) -> bool {
-    let c: String = t.chars().filter(|c| !c.is_whitespace()).collect();
-    c.len() >= 3
-        && (c.chars().all(|x| x == '-')
-            || c.chars().all(|x| x == '*')
-            || c.chars().all(|x| x == '_'))
+    let mut marks = t.chars().filter(|c| !c.is_whitespace());
+    let Some(mark) = marks.next().filter(|c| matches!(c, '-' | '*' | '_')) else {
+        return false;
+    };
+    let mut count = 1usize;
+    for c in marks {
+        if c != mark {
+            return false;
+        }
+        count += 1;
+    }
+    count >= 3
 }
 
 /// Similarity of two texts by words, 0.0 to 1.0.

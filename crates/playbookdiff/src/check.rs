@@ -556,9 +556,11 @@ fn run_all_dirs(
     );
     let (tx, rx) = std::sync::mpsc::channel::<Sent>();
     // Each finding id and the first launch directory (index into `dirs`)
-    // known to have it.
-    let first: std::sync::Mutex<std::collections::HashMap<String, usize>> =
-        std::sync::Mutex::default();
+    // known to have it. Read for every finding a directory builds, written
+    // once per directory: a reader-writer lock lets the workers' lookups
+    // proceed side by side.
+    let first: std::sync::RwLock<std::collections::HashMap<String, usize>> =
+        std::sync::RwLock::default();
     std::thread::scope(|s| {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -577,7 +579,7 @@ fn run_all_dirs(
                 // only lists and counts it, so it may come in outline.
                 let settled = |id: &str| {
                     first
-                        .lock()
+                        .read()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .get(id)
                         .is_some_and(|&j| j < i)
@@ -593,7 +595,7 @@ fn run_all_dirs(
                 );
                 {
                     let mut first = first
-                        .lock()
+                        .write()
                         .unwrap_or_else(std::sync::PoisonError::into_inner);
                     for f in &cmp.findings {
                         match first.get_mut(&f.id) {
@@ -678,10 +680,12 @@ fn run_all_dirs(
     };
     let failing = gate.failing(matrix.findings.iter().map(|f| &f.finding));
     render(failing, &r);
-    Checked {
-        failing,
-        to_accept: accept.map_or_else(Vec::new, |id| group_of(&matrix, id.trim())),
-    }
+    let to_accept = accept.map_or_else(Vec::new, |id| group_of(&matrix, id.trim()));
+    // Built once for the command, which exits next: freeing every finding
+    // and path one allocation at a time would be serial work after the
+    // report, for nothing.
+    crate::context::release_at_exit((matrix, root_configs, problems));
+    Checked { failing, to_accept }
 }
 
 /// The ids that accepting `id` under `--all-dirs` records: every finding
