@@ -128,7 +128,6 @@ pub(crate) fn compare(
         }
     }
     for (name, sides) in &by_name {
-        let cname = crate::code_span(name);
         let all_files: Vec<&RepoPath> = sides.iter().flatten().map(|s| file_ref(s)).collect();
         let rep: Vec<Option<&Skill>> = sides
             .iter()
@@ -173,10 +172,14 @@ pub(crate) fn compare(
             row.agree = true;
             continue;
         }
-        let items: Vec<FindingItem> = (0..n)
-            .filter_map(|h| rep[h].map(|s| item(cx.h(h), s)))
-            .collect();
-        let files: Vec<RepoPath> = {
+        // What a finding about the skill shows; most names agree and need
+        // none of it, so it is built only for a finding.
+        let items = || -> Vec<FindingItem> {
+            (0..n)
+                .filter_map(|h| rep[h].map(|s| item(cx.h(h), s)))
+                .collect()
+        };
+        let files = || -> Vec<RepoPath> {
             let mut v: Vec<RepoPath> = received
                 .iter()
                 .filter_map(|&h| rep[h].map(file_of))
@@ -185,10 +188,11 @@ pub(crate) fn compare(
             v.dedup();
             v
         };
-        let subject = Subject::Skill {
+        let subject = || Subject::Skill {
             name: name.to_string(),
-            files: files.clone(),
+            files: files(),
         };
+        let cname = || crate::code_span(name);
         let present: Vec<usize> = (0..n).filter(|&h| rep[h].is_some()).collect();
         if present.len() < n {
             let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
@@ -212,15 +216,18 @@ pub(crate) fn compare(
                 id::only(&cx.hs(&received)),
                 &received,
                 &absent,
-                items,
+                items(),
                 format!(
-                    "Skill {cname} is available to {} {}; {} {} no skill of that name.",
+                    "Skill {} is available to {} {}; {} {} no skill of that name.",
+                    cname(),
                     names(&cx.hs(&received)),
                     top.phrase(),
                     names(&cx.hs(&absent)),
                     if absent.len() == 1 { "has" } else { "have" },
                 ),
             );
+            let files = files();
+            let cname = cname();
             f.absences = absent
                 .iter()
                 .map(|&h| {
@@ -234,7 +241,10 @@ pub(crate) fn compare(
                     )
                 })
                 .collect();
-            f.subject = Some(subject);
+            f.subject = Some(Subject::Skill {
+                name: name.to_string(),
+                files,
+            });
             findings.push(f);
             continue;
         }
@@ -265,8 +275,8 @@ pub(crate) fn compare(
                 direction,
                 &first,
                 &later,
-                items,
-                format!("Skill {cname}: {}.", sides),
+                items(),
+                format!("Skill {}: {}.", cname(), sides),
             );
             f.absences = later
                 .iter()
@@ -275,7 +285,7 @@ pub(crate) fn compare(
                     reason: rep[h].expect("present").reason.clone(),
                 })
                 .collect();
-            f.subject = Some(subject);
+            f.subject = Some(subject());
             findings.push(f);
             continue;
         }
@@ -337,9 +347,10 @@ pub(crate) fn compare(
                     sym.clone(),
                     &all,
                     &[],
-                    items.clone(),
+                    items(),
                     format!(
-                        "Skill {cname} is invoked differently and one side cannot be decided ({}).",
+                        "Skill {} is invoked differently and one side cannot be decided ({}).",
+                        cname(),
                         detail.join("; ")
                     ),
                 )
@@ -352,22 +363,29 @@ pub(crate) fn compare(
                     sym.clone(),
                     &all,
                     &[],
-                    items.clone(),
+                    items(),
                     format!(
-                        "Skill {cname} is invoked differently: {}.",
+                        "Skill {} is invoked differently: {}.",
+                        cname(),
                         detail.join("; ")
                     ),
                 )
             };
             f.differences = differences;
-            f.subject = Some(subject.clone());
+            f.subject = Some(subject());
             findings.push(f);
         }
         // Description.
-        let same_file = (0..n).all(|h| file_of(rep[h].expect("p")) == file_of(rep[0].expect("p")));
-        let descs: Vec<Option<String>> = (0..n)
-            .map(|h| rep[h].expect("p").description.as_deref().map(words))
-            .collect();
+        let same_file =
+            (0..n).all(|h| file_ref(rep[h].expect("p")) == file_ref(rep[0].expect("p")));
+        // The descriptions are compared only between different files.
+        let descs: Vec<Option<String>> = if same_file {
+            Vec::new()
+        } else {
+            (0..n)
+                .map(|h| rep[h].expect("p").description.as_deref().map(words))
+                .collect()
+        };
         if !same_file && descs.iter().any(|d| *d != descs[0]) {
             agree = false;
             differs.push("description".to_string());
@@ -383,9 +401,10 @@ pub(crate) fn compare(
                 sym.clone(),
                 &all,
                 &[],
-                items.clone(),
+                items(),
                 format!(
-                    "Skill {cname} has a different description for {}; the model decides when to use a skill from it.",
+                    "Skill {} has a different description for {}; the model decides when to use a skill from it.",
+                    cname(),
                     names(&cx.hs(&all))
                 ),
             );
@@ -398,7 +417,7 @@ pub(crate) fn compare(
                     })
                     .collect(),
             }];
-            f.subject = Some(subject.clone());
+            f.subject = Some(subject());
             findings.push(f);
         }
         // Advertisement, unless the invocation difference explains it.
@@ -425,16 +444,17 @@ pub(crate) fn compare(
                 sym.clone(),
                 &all,
                 &[],
-                items.clone(),
+                items(),
                 format!(
-                    "Skill {cname} is listed to the model differently: {}.",
+                    "Skill {} is listed to the model differently: {}.",
+                    cname(),
                     (0..n)
                         .map(|h| format!("{} {}", display_name(cx.h(h)), ads[h]))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
             );
-            f.subject = Some(subject.clone());
+            f.subject = Some(subject());
             findings.push(f);
         }
         row.agree = agree;
