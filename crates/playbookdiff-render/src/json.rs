@@ -19,15 +19,111 @@ use std::io::{self, Write};
 /// buffer is dropped, not written.
 pub(crate) fn write_pretty<W: Write + ?Sized>(out: &mut W, v: &impl Serialize) -> io::Result<()> {
     let mut buf = io::BufWriter::with_capacity(64 * 1024, &mut *out);
-    let written = serde_json::to_writer_pretty(&mut buf, v)
-        .map_err(io::Error::from)
-        .and_then(|()| buf.write_all(b"\n"));
+    let written = write_at(&mut buf, v, 0).and_then(|()| buf.write_all(b"\n"));
     match written {
         Ok(()) => buf.into_inner().map(drop).map_err(|e| e.into_error()),
         Err(e) => {
             drop(buf.into_parts());
             Err(e)
         }
+    }
+}
+
+/// Writes `v` pretty-printed as it would stand `level` levels deep in a
+/// pretty-printed document (its inner lines indented by `level` more
+/// steps), without a final newline. Errors: those of `out`, or a
+/// `Serialize` implementation's (as in [`write_pretty`]).
+pub(crate) fn write_at<W: Write + ?Sized>(
+    out: &mut W,
+    v: &impl Serialize,
+    level: usize,
+) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, Pretty::at(level));
+    v.serialize(&mut ser).map_err(io::Error::from)
+}
+
+/// Spaces for indentation, written as one slice per line.
+const SPACES: &[u8; 64] = b"                                                                ";
+
+/// `serde_json`'s `PrettyFormatter` with its two-space indent (the same
+/// bytes), starting at a given depth, and writing a line's indentation as
+/// one slice instead of one write per level.
+struct Pretty {
+    current_indent: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    fn at(level: usize) -> Pretty {
+        Pretty {
+            current_indent: level,
+            has_value: false,
+        }
+    }
+
+    fn indent<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        let mut n = self.current_indent * 2;
+        while n > SPACES.len() {
+            w.write_all(SPACES)?;
+            n -= SPACES.len();
+        }
+        w.write_all(&SPACES[..n])
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: Write + ?Sized>(&mut self, w: &mut W) -> io::Result<()> {
+        self.current_indent += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: Write + ?Sized>(&mut self, w: &mut W) -> io::Result<()> {
+        self.current_indent -= 1;
+        if self.has_value {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: Write + ?Sized>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        w.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(w)
+    }
+
+    fn end_array_value<W: Write + ?Sized>(&mut self, _w: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: Write + ?Sized>(&mut self, w: &mut W) -> io::Result<()> {
+        self.current_indent += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: Write + ?Sized>(&mut self, w: &mut W) -> io::Result<()> {
+        self.current_indent -= 1;
+        if self.has_value {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: Write + ?Sized>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        w.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(w)
+    }
+
+    fn begin_object_value<W: Write + ?Sized>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: Write + ?Sized>(&mut self, _w: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
@@ -71,6 +167,26 @@ mod tests {
         assert_eq!(v["harness"], "claude-code");
         assert_eq!(v["context"]["repositoryRoot"], ".");
         assert_eq!(v["context"]["targetPath"], serde_json::Value::Null);
+        // The formatter writes what serde_json's pretty printer writes,
+        // at any depth.
+        assert_eq!(out, serde_json::to_string_pretty(&config).unwrap() + "\n");
+        let deep = vec![vec![vec![vec![vec![&config]]]]];
+        let mut at = Vec::new();
+        write_at(&mut at, &deep, 0).unwrap();
+        assert_eq!(
+            String::from_utf8(at).unwrap(),
+            serde_json::to_string_pretty(&deep).unwrap()
+        );
+        let mut nested = serde_json::json!({"k": [1, "a\nb", {}, []]});
+        for _ in 0..40 {
+            nested = serde_json::json!([{ "v": nested }]);
+        }
+        let mut at = Vec::new();
+        write_at(&mut at, &nested, 0).unwrap();
+        assert_eq!(
+            String::from_utf8(at).unwrap(),
+            serde_json::to_string_pretty(&nested).unwrap()
+        );
         for key in [
             "instructions",
             "skills",
