@@ -690,3 +690,40 @@ fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
         assert_eq!(run(&args).1, first);
     }
 }
+
+/// `check --all-dirs` on a chain of nested directories, each with an
+/// `AGENTS.md` and a `CLAUDE.md` (`scripts/gen-deep-chain.py`): every
+/// launch directory compiles its whole chain, so the work is quadratic in
+/// the depth in file references and, paths being as long as the depth,
+/// cubic in bytes (docs/performance.md, "Deep nesting": about 2.5 s of CPU
+/// at depth 100 and 50 s at depth 300 in a debug build). The bound is
+/// generous (over ten times the time measured on a loaded machine) so that
+/// only a change of shape trips it: one more factor of the depth would
+/// take minutes here.
+#[test]
+fn all_dirs_on_a_deep_chain_finishes_within_a_generous_bound() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    std::fs::create_dir_all(r.join(".git")).unwrap();
+    let depth = 100;
+    let mut d = r.to_path_buf();
+    for level in 0..depth {
+        let text = format!("# Level {level}\n\nUse pnpm at level {level}.\n");
+        std::fs::write(d.join("AGENTS.md"), &text).unwrap();
+        std::fs::write(d.join("CLAUDE.md"), &text).unwrap();
+        d.push("d");
+        std::fs::create_dir(&d).unwrap();
+    }
+    let start = std::time::Instant::now();
+    let (code, out, err) = run(&["check", s(r), "--all-dirs"]);
+    let took = start.elapsed();
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains(&format!("checked     {depth} launch directories")),
+        "{out}"
+    );
+    assert!(
+        took < std::time::Duration::from_secs(90),
+        "check --all-dirs at depth {depth} took {took:?}"
+    );
+}
