@@ -306,18 +306,17 @@ pub fn agent_delta(base: &EffectiveAgentConfig, head: &EffectiveAgentConfig) -> 
     let in_a: HashMap<&PieceKey, &Instruction> = a.iter().map(|(k, i)| (k, *i)).collect();
     let in_b: HashMap<&PieceKey, &Instruction> = b.iter().map(|(k, i)| (k, *i)).collect();
 
-    // Order: the common pieces in base order and in head order; those
-    // outside a longest common subsequence moved.
-    let common_a: Vec<&PieceKey> = a
-        .iter()
-        .map(|(k, _)| k)
-        .filter(|k| in_b.contains_key(k))
-        .collect();
-    let common_b: Vec<&PieceKey> = b
-        .iter()
-        .map(|(k, _)| k)
-        .filter(|k| in_a.contains_key(k))
-        .collect();
+    // Order: the common pieces that hold a place in the context on both
+    // sides (an `order`), in base order and in head order; those outside a
+    // longest common subsequence moved. A piece without a place on one
+    // side (conditional, on demand without a target) only follows the
+    // listing, so it never moved: its change of place is a rescope.
+    let placed = |k: &PieceKey| {
+        in_a.get(k).is_some_and(|i| i.order.is_some())
+            && in_b.get(k).is_some_and(|i| i.order.is_some())
+    };
+    let common_a: Vec<&PieceKey> = a.iter().map(|(k, _)| k).filter(|k| placed(k)).collect();
+    let common_b: Vec<&PieceKey> = b.iter().map(|(k, _)| k).filter(|k| placed(k)).collect();
     let mut moved: std::collections::HashSet<&PieceKey> = std::collections::HashSet::new();
     for op in similar::capture_diff_slices(similar::Algorithm::Myers, &common_a, &common_b) {
         if !matches!(op, similar::DiffOp::Equal { .. }) {
@@ -1035,5 +1034,53 @@ mod tests {
         let a = serde_json::json!({"id": "x1", "url": "https://a", "source": {"path": "p", "lines": {"start": 1, "end": 2}}});
         let b = serde_json::json!({"id": "x2", "url": "https://b", "source": {"path": "p", "lines": {"start": 3, "end": 4}}});
         assert_eq!(definition_fields(&a, &b), ["url"]);
+    }
+
+    /// Root `CLAUDE.md` imports `AGENTS.md`; launched in `services/pay`
+    /// the import is conditional (outside the launch directory, so it
+    /// waits for an approval) and has no place in the context. When a rule
+    /// that the target matched stops matching it, the rule is rescoped,
+    /// and the import, which has no place on either side, did not move:
+    /// the diff said `reordered (position - -> -)` for it.
+    #[test]
+    fn a_piece_without_a_place_on_either_side_is_never_reordered() {
+        use playbookdiff_testkit::fs::write;
+        let dir = |go_paths: &str| {
+            let t = tempfile::tempdir().expect("tempdir");
+            let r = t.path();
+            write(r, "CLAUDE.md", "@AGENTS.md\n");
+            write(r, "AGENTS.md", "# Team rules\n\nUse pnpm.\n");
+            write(
+                r,
+                ".claude/rules/go.md",
+                format!("---\npaths:\n  - \"{go_paths}\"\n---\nGo rules\n"),
+            );
+            write(r, "services/pay/src/main.go", "");
+            let ctx = playbookdiff_testkit::at_root()
+                .cwd("services/pay")
+                .target("services/pay/src/main.go");
+            playbookdiff_testkit::compile_dir(&playbookdiff_claude::ADAPTER, r, &ctx)
+        };
+        let base = dir("services/**/*.go");
+        let head = dir("services/**/*.ts");
+        let agents = |c: &EffectiveAgentConfig| {
+            c.instructions
+                .iter()
+                .find(|i| i.source.path.as_str() == "AGENTS.md")
+                .map(|i| (i.order, i.applicability))
+        };
+        assert_eq!(agents(&base), Some((None, Applicability::Conditional)));
+        assert_eq!(agents(&head), Some((None, Applicability::Conditional)));
+        let d = agent_delta(&base, &head);
+        let changes: Vec<(String, Change)> = d
+            .instructions
+            .iter()
+            .map(|c| (c.path.to_string(), c.change))
+            .collect();
+        assert_eq!(
+            changes,
+            [(".claude/rules/go.md".to_string(), Change::Rescoped)],
+            "{changes:?}"
+        );
     }
 }
