@@ -92,29 +92,34 @@ enum Part {
     Imports,
 }
 
-/// A discovered top-level file, listed once discovery is complete.
+/// A discovered top-level file, listed once discovery is complete. Each
+/// kind is boxed: the list is grown and sorted, and a job inline is
+/// hundreds of bytes.
 enum Job {
     /// A memory or rule file to split at its imports and expand.
-    Expand {
-        path: RepoPath,
-        text: Arc<TextFile>,
-        body_start: usize,
-        place: Placement,
-        source: SourceRef,
-        paths: Option<Vec<String>>,
-        part: Part,
-        /// The entry's id, when fixed at discovery (a path-scoped rule,
-        /// whose imports are listed before it).
-        id: Option<String>,
-    },
+    Expand(Box<Expansion>),
     /// An entry listed as it is (excluded, unavailable).
-    Push(Instruction),
+    Push(Box<Instruction>),
+}
+
+/// A memory or rule file to split at its imports and expand ([`Job::Expand`]).
+struct Expansion {
+    path: RepoPath,
+    text: Arc<TextFile>,
+    body_start: usize,
+    place: Placement,
+    source: SourceRef,
+    paths: Option<Vec<String>>,
+    part: Part,
+    /// The entry's id, when fixed at discovery (a path-scoped rule, whose
+    /// imports are listed before it).
+    id: Option<String>,
 }
 
 impl Job {
     fn group(&self, cwd: &RepoPath) -> u8 {
         match self {
-            Job::Expand { place, .. } => place.group(cwd),
+            Job::Expand(e) => e.place.group(cwd),
             Job::Push(i) => group_of(
                 i.load_phase,
                 i.applicability,
@@ -398,17 +403,18 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let mut repeated_any = false;
     for job in jobs {
         match job {
-            Job::Push(i) => cx.out.instructions.push(i),
-            Job::Expand {
-                path,
-                text,
-                body_start,
-                place,
-                source,
-                paths,
-                part,
-                id,
-            } => {
+            Job::Push(i) => cx.out.instructions.push(*i),
+            Job::Expand(e) => {
+                let Expansion {
+                    path,
+                    text,
+                    body_start,
+                    place,
+                    source,
+                    paths,
+                    part,
+                    id,
+                } = *e;
                 let real = cx.repo_real(&path);
                 // A rule's imports part expands without the rule itself,
                 // which is not in the context yet; a whole file is
@@ -508,7 +514,7 @@ fn top_file(
             .map(|s| s.len)
             .unwrap_or(0);
         let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
-        jobs.push(Job::Push(Instruction {
+        jobs.push(Job::Push(Box::new(Instruction {
             id,
             kind: place.kind.to_string(),
             source,
@@ -524,7 +530,7 @@ fn top_file(
             resolution: None,
             import_spans: Vec::new(),
             content: String::new(),
-        }));
+        })));
         return;
     }
     let Some(text) = cx.read(path, format) else {
@@ -539,7 +545,7 @@ fn top_file(
         return;
     }
     link_stored_as_text(cx, path, &source);
-    jobs.push(Job::Expand {
+    jobs.push(Job::Expand(Box::new(Expansion {
         path: path.clone(),
         text,
         body_start,
@@ -548,7 +554,7 @@ fn top_file(
         paths: None,
         part: Part::Whole,
         id: None,
-    });
+    })));
 }
 
 /// A memory file whose whole content is the name of another file beside it
@@ -616,9 +622,9 @@ fn excluded(
     place.applicability = Applicability::Excluded;
     place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{layer}`");
     let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
-    jobs.push(Job::Push(excluded_entry(
+    jobs.push(Job::Push(Box::new(excluded_entry(
         id, text, body_start, place, source, paths, None, layer,
-    )));
+    ))));
     true
 }
 
@@ -1536,7 +1542,7 @@ fn rules_root(
     // Unconditional rules before path-scoped ones (a stable sort keeps
     // path order within each).
     rules.sort_by_key(|j| match j {
-        Job::Expand { paths, .. } => paths.is_some(),
+        Job::Expand(e) => e.paths.is_some(),
         Job::Push(i) => i.paths.is_some(),
     });
     jobs.extend(rules);
@@ -1698,24 +1704,52 @@ fn rules_root_above(
         rule_file(cx, settings, dir, &f, None, &mut rules);
     }
     rules.sort_by_key(|j| match j {
-        Job::Expand { paths, .. } => paths.is_some(),
+        Job::Expand(e) => e.paths.is_some(),
         Job::Push(i) => i.paths.is_some(),
     });
     jobs.extend(rules);
 }
 
-fn rule_file(
-    cx: &mut Compiler<'_, '_>,
-    settings: &Settings,
-    owner: &RepoPath,
-    path: &RepoPath,
-    nested: Option<&OffChain>,
-    jobs: &mut Vec<Job>,
-) {
+/// What a rule file says whatever the launch directory: its text, source,
+/// where its body starts, and its `paths` (the patterns Claude Code uses,
+/// and as written), as [`read_rule`] reads them.
+struct RuleRead {
+    text: Arc<TextFile>,
+    source: SourceRef,
+    body_start: usize,
+    /// The compiled `paths` patterns of a path-scoped rule.
+    patterns: Option<Arc<PathPatterns>>,
+    written: Option<Vec<String>>,
+}
+
+/// [`read_rule`] of the rule file `path`, read once per run and release
+/// ([`playbookdiff_source::Repo::memo`]) and shared by every launch
+/// directory of `check --all-dirs`: the diagnostics of the reading are kept
+/// with it and reported again, in the same order, by every caller. `None`
+/// when the file cannot be read.
+fn shared_rule(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Arc<RuleRead>> {
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(RepoPath, String);
+    type Read = Arc<(Option<Arc<RuleRead>>, Vec<Diagnostic>)>;
+    let repo = cx.repo;
+    let key = Key(path.clone(), cx.profile.version.clone());
+    let read: Read = repo.memo(key, || {
+        let before = cx.out.diagnostics.len();
+        let rule = read_rule(cx, path).map(Arc::new);
+        let diags = cx.out.diagnostics.split_off(before);
+        Arc::new((rule, diags))
+    });
+    cx.out.diagnostics.extend(read.1.iter().cloned());
+    read.0.clone()
+}
+
+/// Reads the rule file `path` and its front matter as this release reads
+/// them, reporting what is wrong in them (a hidden, unclosed or invalid
+/// front matter, `paths` that are not text, `globs` instead of `paths`).
+/// Depends only on the file and the release.
+fn read_rule(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<RuleRead> {
     let format = SourceFormat::Markdown;
-    let Some(text) = cx.read(path, format) else {
-        return;
-    };
+    let text = cx.read(path, format)?;
     let source = cx.source_ref(path, SourceScope::Project, format);
     let front = crate::read_front_matter(&cx.profile, &text);
     let fm = front.read();
@@ -1797,6 +1831,31 @@ fn rule_file(
             .at(source.clone().with_lines(1, 1)),
         );
     }
+    Some(RuleRead {
+        text,
+        source,
+        body_start,
+        patterns: patterns.as_deref().map(PathPatterns::shared),
+        written,
+    })
+}
+
+fn rule_file(
+    cx: &mut Compiler<'_, '_>,
+    settings: &Settings,
+    owner: &RepoPath,
+    path: &RepoPath,
+    nested: Option<&OffChain>,
+    jobs: &mut Vec<Job>,
+) {
+    let Some(rule) = shared_rule(cx, path) else {
+        return;
+    };
+    let text = rule.text.clone();
+    let source = rule.source.clone();
+    let body_start = rule.body_start;
+    let patterns = &rule.patterns;
+    let written = rule.written.clone();
     let mut place = match nested {
         None => Placement {
             kind: "rule",
@@ -1834,18 +1893,17 @@ fn rule_file(
     ) {
         return;
     }
-    if let Some(pats) = &patterns {
-        let compiled = PathPatterns::shared(pats);
-        cx.invalid_patterns(&compiled, &source, |p, err| {
+    if let Some(compiled) = patterns {
+        cx.invalid_patterns(compiled, &source, |p, err| {
             format!("The pattern `{p}` in `{path}` is invalid ({err}) and matches nothing; escape `[` as `\\[`.")
         });
-        let (applicability, reason) = path_scoped(cx, owner, &compiled, path, &source);
+        let (applicability, reason) = path_scoped(cx, owner, compiled, path, &source);
         place.applicability = applicability;
         place.reason = reason;
         // Its imports load where an unconditional rule of its root would
         // (at startup on the startup chain; fidelity C12), before the rule.
         let id = cx.unique_id(format!("claude-code:rule:{path}#1"));
-        jobs.push(Job::Expand {
+        jobs.push(Job::Expand(Box::new(Expansion {
             path: path.clone(),
             text: text.clone(),
             body_start,
@@ -1854,8 +1912,8 @@ fn rule_file(
             paths: None,
             part: Part::Imports,
             id: Some(id.clone()),
-        });
-        jobs.push(Job::Expand {
+        })));
+        jobs.push(Job::Expand(Box::new(Expansion {
             path: path.clone(),
             text,
             body_start,
@@ -1864,10 +1922,10 @@ fn rule_file(
             paths: written,
             part: Part::Entry,
             id: Some(id),
-        });
+        })));
         return;
     }
-    jobs.push(Job::Expand {
+    jobs.push(Job::Expand(Box::new(Expansion {
         path: path.clone(),
         text,
         body_start,
@@ -1876,7 +1934,7 @@ fn rule_file(
         paths: written,
         part: Part::Whole,
         id: None,
-    });
+    })));
 }
 
 /// Whether a path-scoped rule of the rules root in `owner` loads for the

@@ -15,6 +15,7 @@ use playbookdiff_model::{
     SourceRef, SourceScope, Transport,
 };
 use serde_json::Value;
+use std::sync::Arc;
 
 const KNOWN_FIELDS: &[&str] = &[
     "type",
@@ -31,8 +32,31 @@ const KNOWN_FIELDS: &[&str] = &[
 ];
 
 /// The servers of one `.mcp.json`, each with its own diagnostics (not yet
-/// merged, approved or given an id).
+/// merged, approved or given an id), as [`read_servers`] finds them.
+///
+/// They depend only on the file, not on the launch directory, so they are
+/// read once per run ([`playbookdiff_source::Repo::memo`], keyed by the
+/// path) and shared by every launch directory of `check --all-dirs`; the
+/// diagnostics of the reading are kept with them and reported again, in
+/// the same order, by every caller.
 fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(RepoPath);
+    let repo = cx.repo;
+    let read: Arc<(Vec<McpServer>, Vec<Diagnostic>)> = repo.memo(Key(path.clone()), || {
+        let before = cx.out.diagnostics.len();
+        let servers = read_servers(cx, path);
+        let diags = cx.out.diagnostics.split_off(before);
+        Arc::new((servers, diags))
+    });
+    cx.out.diagnostics.extend(read.1.iter().cloned());
+    read.0.clone()
+}
+
+/// Reads the servers of the `.mcp.json` at `path`, reporting what is wrong
+/// in it. Depends only on the file (through the repository, and the
+/// directories above its root for a path there).
+fn read_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
     let mut out = Vec::new();
     if !cx.expect_file(path, SourceFormat::Json) {
         return out;

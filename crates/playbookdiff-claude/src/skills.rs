@@ -157,6 +157,58 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     budget(cx);
 }
 
+/// What a `SKILL.md` (or legacy command) says whatever the launch
+/// directory, as [`read_skill`] reads it.
+struct SkillRead {
+    /// The file, with the lines of its front matter.
+    source: SourceRef,
+    /// The front-matter `name` when it differs from the directory name.
+    label: Option<String>,
+    description: Option<String>,
+    desc_chars: u64,
+    disable_model: bool,
+    user_invocable: bool,
+    /// The compiled `paths` of a path-scoped skill, and as written.
+    patterns: Option<std::sync::Arc<PathPatterns>>,
+    paths: Option<Vec<String>>,
+    /// The `skill-budget-risk` diagnostic of a description over the cap.
+    budget_risk: Option<Diagnostic>,
+}
+
+/// [`read_skill`] of `path`, read once per run and release
+/// ([`playbookdiff_source::Repo::memo`]) and shared by every launch
+/// directory of `check --all-dirs`: the diagnostics of the reading are kept
+/// with it and reported again, in the same order, by every caller. `None`
+/// when the file cannot be read.
+fn shared_skill(
+    cx: &mut Compiler<'_, '_>,
+    path: &RepoPath,
+    dir_name: &str,
+) -> Option<std::sync::Arc<SkillRead>> {
+    use std::sync::Arc;
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(RepoPath, String, String);
+    type Read = Arc<(Option<Arc<SkillRead>>, Vec<Diagnostic>)>;
+    let repo = cx.repo;
+    let key = Key(
+        path.clone(),
+        dir_name.to_string(),
+        cx.profile.version.clone(),
+    );
+    let read: Read = repo.memo(key, || {
+        let before = cx.out.diagnostics.len();
+        let skill = read_skill(cx, path, dir_name).map(Arc::new);
+        let diags = cx.out.diagnostics.split_off(before);
+        Arc::new((skill, diags))
+    });
+    cx.out.diagnostics.extend(read.1.iter().cloned());
+    read.0.clone()
+}
+
+/// The skill at `path` (the command `dir_name`) as the launch directory
+/// `load_phase`, `applicability` and `reason` place it: its file is read
+/// once per run ([`shared_skill`]); what depends on the launch directory
+/// (a path-scoped skill against the target, the id) is decided here.
 fn skill(
     cx: &mut Compiler<'_, '_>,
     path: &RepoPath,
@@ -165,6 +217,116 @@ fn skill(
     applicability: Applicability,
     reason: &str,
 ) -> Option<Skill> {
+    let read = shared_skill(cx, path, dir_name)?;
+    let source = read.source.clone();
+    // The command is the directory name (fidelity C17), or for a legacy
+    // command its path below `.claude/commands` (fidelity C23); a
+    // front-matter `name` is a display label.
+    let name = dir_name.to_string();
+    let invocation = Invocation {
+        explicit: if read.user_invocable {
+            Permission::Allowed
+        } else {
+            Permission::Blocked
+        },
+        implicit: if read.disable_model {
+            Permission::Blocked
+        } else {
+            Permission::Allowed
+        },
+    };
+    let mut state = if read.disable_model {
+        AdvertisementState::Hidden
+    } else {
+        AdvertisementState::Advertised
+    };
+    let mut reason = reason.to_string();
+    if let Some(l) = &read.label {
+        if cx.profile.has(Fact::SkillDisplayLabel) {
+            reason.push_str(&format!("; listed to the model as `{name} ({l})`"));
+        }
+    }
+    let mut load_phase = load_phase;
+    let mut applicability = applicability;
+    // A path-scoped skill is held back, for the user and the model alike,
+    // until a file matching `paths` (relative to the launch directory) is
+    // read; then it stays for the session (fidelity C18).
+    if let (Some(compiled), Some(written)) = (&read.patterns, &read.paths) {
+        if applicability == Applicability::Effective {
+            load_phase = LoadPhase::OnDemand;
+            let cwd = cx.ctx.cwd.clone();
+            match cx.ctx.target_path.clone() {
+                Some(t) => {
+                    let hit = crate::relative_to(&t, &cwd)
+                        .and_then(|r| compiled.matched(&r, cx.repo.is_dir(&t)));
+                    match hit {
+                        Some(m) => reason.push_str(&format!(
+                            "; held back until a matching file is read: the target `{t}` matches `{m}`"
+                        )),
+                        None => {
+                            applicability = Applicability::Conditional;
+                            if !t.starts_with(&cwd) {
+                                cx.target_outside_cwd();
+                            }
+                            reason.push_str(&format!(
+                                "; held back until a file matching its paths is read, and the target `{t}` does not \
+                                 activate it"
+                            ));
+                        }
+                    }
+                }
+                None => {
+                    applicability = Applicability::Conditional;
+                    reason.push_str("; held back until a file matching its paths is read, and no target was given");
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::PathScopedConditional,
+                            format!(
+                                "The skill `{name}` is offered only after a file matching {} (relative to the launch \
+                                 directory) is read; give --target to decide it.",
+                                written.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+                            ),
+                        )
+                        .at(source.clone()),
+                    );
+                }
+            }
+        }
+    }
+    // Only an advertised skill carries it.
+    if let Some(d) = &read.budget_risk {
+        state = AdvertisementState::BudgetRisk;
+        cx.diag(d.clone());
+    }
+    let id = cx.unique_id(format!("claude-code:skill:{path}"));
+    Some(Skill {
+        id,
+        name,
+        directory_name: dir_name.to_string(),
+        source,
+        load_phase,
+        applicability,
+        reason,
+        description: read.description.clone(),
+        invocation,
+        advertisement: Advertisement {
+            description_limit_chars: Some(DESCRIPTION_LIMIT_CHARS),
+            aggregate_budget: Some(AggregateBudget {
+                max_context_fraction: BUDGET_FRACTION,
+                fallback_chars: BUDGET_FALLBACK_CHARS,
+            }),
+            ..Advertisement::new(state, read.desc_chars)
+        },
+        paths: read.paths.clone(),
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    })
+}
+
+/// Reads the skill file `path` (the command `dir_name`) and its front
+/// matter as this release reads them, reporting what is wrong in them.
+/// Depends only on the file, `dir_name` and the release.
+fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Option<SkillRead> {
     let text = cx.read(path, SourceFormat::Markdown)?;
     let mut source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
     let mut meta = serde_json::Map::new();
@@ -246,10 +408,8 @@ fn skill(
         );
     }
     let text_of = |k: &str| meta.get(k).and_then(crate::frontmatter::text_field);
-    // The command is the directory name (fidelity C17), or for a legacy
-    // command its path below `.claude/commands` (fidelity C23); a
-    // front-matter `name` is a display label.
-    let name = dir_name.to_string();
+    // A front-matter `name` is a display label (the command is the
+    // directory name, see `skill`).
     let label = text_of("name").filter(|l| !l.trim().is_empty() && l != dir_name);
     let description = text_of("description")
         .map(|d| d.trim().to_string())
@@ -295,32 +455,6 @@ fn skill(
     let disable_model = flag(cx, "disable-model-invocation").unwrap_or(false);
     let user_invocable = flag(cx, "user-invocable").unwrap_or(true);
 
-    let invocation = Invocation {
-        explicit: if user_invocable {
-            Permission::Allowed
-        } else {
-            Permission::Blocked
-        },
-        implicit: if disable_model {
-            Permission::Blocked
-        } else {
-            Permission::Allowed
-        },
-    };
-    let mut state = if disable_model {
-        AdvertisementState::Hidden
-    } else {
-        AdvertisementState::Advertised
-    };
-    let mut reason = reason.to_string();
-    if let Some(l) = &label {
-        if cx.profile.has(Fact::SkillDisplayLabel) {
-            reason.push_str(&format!("; listed to the model as `{name} ({l})`"));
-        }
-    }
-    let mut load_phase = load_phase;
-    let mut applicability = applicability;
-
     let raw_paths = meta.get("paths").filter(|v| !v.is_null());
     let patterns = raw_paths.and_then(claude_paths);
     let paths = patterns.as_ref().and(raw_paths).map(written_paths);
@@ -333,90 +467,35 @@ fn skill(
             .at(key_at("paths")),
         );
     }
-    // A path-scoped skill is held back, for the user and the model alike,
-    // until a file matching `paths` (relative to the launch directory) is
-    // read; then it stays for the session (fidelity C18).
-    if let (Some(pats), Some(written)) = (&patterns, &paths) {
-        let compiled = PathPatterns::shared(pats);
-        cx.invalid_patterns(&compiled, &source, |p, _| {
+    let mut compiled = None;
+    if let (Some(pats), Some(_)) = (&patterns, &paths) {
+        let c = PathPatterns::shared(pats);
+        cx.invalid_patterns(&c, &source, |p, _| {
             format!("The pattern `{p}` in `{path}` is invalid and matches nothing.")
         });
-        if applicability == Applicability::Effective {
-            load_phase = LoadPhase::OnDemand;
-            let cwd = cx.ctx.cwd.clone();
-            match cx.ctx.target_path.clone() {
-                Some(t) => {
-                    let hit = crate::relative_to(&t, &cwd)
-                        .and_then(|r| compiled.matched(&r, cx.repo.is_dir(&t)));
-                    match hit {
-                        Some(m) => reason.push_str(&format!(
-                            "; held back until a matching file is read: the target `{t}` matches `{m}`"
-                        )),
-                        None => {
-                            applicability = Applicability::Conditional;
-                            if !t.starts_with(&cwd) {
-                                cx.target_outside_cwd();
-                            }
-                            reason.push_str(&format!(
-                                "; held back until a file matching its paths is read, and the target `{t}` does not \
-                                 activate it"
-                            ));
-                        }
-                    }
-                }
-                None => {
-                    applicability = Applicability::Conditional;
-                    reason.push_str("; held back until a file matching its paths is read, and no target was given");
-                    cx.diag(
-                        Diagnostic::new(
-                            DiagnosticCode::PathScopedConditional,
-                            format!(
-                                "The skill `{name}` is offered only after a file matching {} (relative to the launch \
-                                 directory) is read; give --target to decide it.",
-                                written.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
-                            ),
-                        )
-                        .at(source.clone()),
-                    );
-                }
-            }
-        }
+        compiled = Some(c);
     }
-    if state == AdvertisementState::Advertised && desc_chars > DESCRIPTION_LIMIT_CHARS {
-        state = AdvertisementState::BudgetRisk;
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::SkillBudgetRisk,
-                format!(
-                    "The description of skill `{name}` is {desc_chars} characters; Claude Code caps each at \
-                     {DESCRIPTION_LIMIT_CHARS} by default, so its end is cut. Shorten it."
-                ),
-            )
-            .at(source.clone()),
-        );
-    }
-    let id = cx.unique_id(format!("claude-code:skill:{path}"));
-    Some(Skill {
-        id,
-        name,
-        directory_name: dir_name.to_string(),
+    let name = dir_name;
+    let budget_risk = (!disable_model && desc_chars > DESCRIPTION_LIMIT_CHARS).then(|| {
+        Diagnostic::new(
+            DiagnosticCode::SkillBudgetRisk,
+            format!(
+                "The description of skill `{name}` is {desc_chars} characters; Claude Code caps each at \
+                 {DESCRIPTION_LIMIT_CHARS} by default, so its end is cut. Shorten it."
+            ),
+        )
+        .at(source.clone())
+    });
+    Some(SkillRead {
         source,
-        load_phase,
-        applicability,
-        reason,
+        label,
         description,
-        invocation,
-        advertisement: Advertisement {
-            description_limit_chars: Some(DESCRIPTION_LIMIT_CHARS),
-            aggregate_budget: Some(AggregateBudget {
-                max_context_fraction: BUDGET_FRACTION,
-                fallback_chars: BUDGET_FALLBACK_CHARS,
-            }),
-            ..Advertisement::new(state, desc_chars)
-        },
+        desc_chars,
+        disable_model,
+        user_invocable,
+        patterns: compiled,
         paths,
-        metadata_sources: Vec::new(),
-        cross_references: Vec::new(),
+        budget_risk,
     })
 }
 

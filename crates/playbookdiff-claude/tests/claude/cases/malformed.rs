@@ -237,3 +237,65 @@ fn settings_and_mcp_json_diagnostics_point_at_the_line_of_their_key() {
         (10, 10)
     );
 }
+
+/// A rule, a skill and a `.mcp.json` read for one launch directory are
+/// shared with the next one on the same repository (`check --all-dirs`):
+/// their problems are reported at each, as on a repository of its own.
+#[test]
+fn problems_of_files_shared_by_launch_directories_are_reported_at_each() {
+    use playbookdiff_adapter::Adapter;
+    use playbookdiff_source::{Repo, WorkingTree};
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    write(r, "CLAUDE.md", "# Root\n");
+    write(r, "sub/CLAUDE.md", "# Sub\n");
+    write(
+        r,
+        ".claude/rules/typed.md",
+        "---\npaths: [\"src/**\", 3]\n---\n# Typed\n",
+    );
+    write(r, ".claude/rules/open.md", "---\n# Never closed\n");
+    write(
+        r,
+        ".claude/skills/x/SKILL.md",
+        "---\nname: [a]\nuser-invocable: maybe\n---\n# X\n",
+    );
+    write(
+        r,
+        ".mcp.json",
+        "{\"mcpServers\": {\"a\": {\"command\": \"x\"}, \"a\": {}}}\n",
+    );
+    let tree = WorkingTree::open(r).unwrap();
+    // Each file with the code of its problem.
+    let problems = [
+        (".claude/rules/typed.md", D::InvalidValue),
+        (".claude/rules/open.md", D::InvalidFrontmatter),
+        (".claude/skills/x/SKILL.md", D::InvalidValue),
+        (".mcp.json", D::JsonDuplicateKey),
+    ];
+    for version in playbookdiff_claude::PROFILED_VERSIONS {
+        let (sub, root) = (at_root().cwd("sub"), at_root());
+        let shared = Repo::new(&tree);
+        let sub_first = ADAPTER_UNDER_TEST.compile(&shared, &sub.context(), Some(version));
+        let root_after = ADAPTER_UNDER_TEST.compile(&shared, &root.context(), Some(version));
+        let alone = |ctx: &Ctx| {
+            ADAPTER_UNDER_TEST.compile(&Repo::new(&tree), &ctx.context(), Some(version))
+        };
+        assert_eq!(root_after, alone(&root), "{version} at the root");
+        assert_eq!(sub_first, alone(&sub), "{version} in sub");
+        for cfg in [&sub_first, &root_after] {
+            for (file, code) in problems {
+                assert!(
+                    cfg.diagnostics
+                        .iter()
+                        .any(|d| d.code == code
+                            && d.source.as_ref().is_some_and(|s| s.path == rp(file))),
+                    "{version} {}: no {code:?} at {file}",
+                    cfg.context.cwd
+                );
+            }
+        }
+    }
+}
+
+static ADAPTER_UNDER_TEST: &playbookdiff_adapter::Declared = &playbookdiff_claude::ADAPTER;
