@@ -161,9 +161,35 @@ fn roots(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Root> {
     out
 }
 
+/// What a walk of one skills root meets, in walk order
+/// ([`found_under`]).
+enum Found {
+    /// A diagnostic of the walk.
+    Diag(Diagnostic),
+    /// A `SKILL.md` regular file at `file` (`real`: its real path), named
+    /// `dir_name` for Codex, as [`read_skill`] reads it, with the
+    /// diagnostics of that reading.
+    Skill {
+        file: RepoPath,
+        real: RepoPath,
+        dir_name: String,
+        read: Option<(Parsed, skill_file::Policy, Option<SourceRef>)>,
+        diags: Vec<Diagnostic>,
+    },
+    /// A skill Codex would read that the analysis cannot (a folder linked
+    /// out of the repository).
+    Unavailable(Skill),
+}
+
 /// Walks one root breadth first as Codex does and loads every `SKILL.md`
 /// it finds, each named in its plugin namespace under the release
-/// `facts`; `seen` holds the real paths already loaded.
+/// `facts`; `seen` holds the real paths already loaded (a skill reached
+/// again is skipped, its diagnostics with it).
+///
+/// The walk and the reading of each skill do not depend on the launch
+/// directory: they are done once per repository, root and release
+/// ([`found_under`]); here they are replayed and each skill is placed
+/// for this launch directory ([`build`]).
 fn walk(
     cx: &mut Cx<'_, '_>,
     root: &Root,
@@ -171,6 +197,75 @@ fn walk(
     out: &mut Vec<Skill>,
     seen: &mut HashSet<RepoPath>,
 ) {
+    for found in found_under(cx, root, facts).iter() {
+        match found {
+            Found::Diag(d) => cx.diag(d.clone()),
+            Found::Skill {
+                file,
+                real,
+                dir_name,
+                read,
+                diags,
+            } => {
+                if !seen.insert(real.clone()) {
+                    continue;
+                }
+                cx.diags.extend(diags.iter().cloned());
+                let Some(skill_dir) = file.parent() else {
+                    continue;
+                };
+                let Some((parsed, pol, meta)) = read else {
+                    out.push(unavailable(
+                        &root.scan_dir,
+                        &skill_dir,
+                        dir_name,
+                        "its SKILL.md could not be read",
+                    ));
+                    continue;
+                };
+                let mut skill = build(cx, root, dir_name, file, parsed, *pol, meta.clone());
+                if real != file {
+                    skill.source.resolved_path = Some(real.clone());
+                }
+                out.push(skill);
+            }
+            Found::Unavailable(s) => out.push(s.clone()),
+        }
+    }
+}
+
+/// What a breadth-first walk of `root` meets ([`Found`], in order),
+/// computed once per repository, root and plugin manifest names
+/// ([`Repo::memo`]): every launch directory below the root walks it.
+fn found_under(cx: &mut Cx<'_, '_>, root: &Root, facts: &Facts) -> std::sync::Arc<Vec<Found>> {
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(RepoPath, RepoPath, &'static [&'static str]);
+    let repo = cx.repo;
+    let key = Key(
+        root.path.clone(),
+        root.scan_dir.clone(),
+        facts.plugin_manifests,
+    );
+    repo.memo(key, || {
+        let before = cx.diags.len();
+        let mut found = Vec::new();
+        walk_root(cx, root, facts, &mut found);
+        let tail = cx.diags.split_off(before);
+        found.extend(tail.into_iter().map(Found::Diag));
+        std::sync::Arc::new(found)
+    })
+}
+
+/// Moves the diagnostics reported since `before` to `found`.
+fn flush(cx: &mut Cx<'_, '_>, before: usize, found: &mut Vec<Found>) {
+    let d = cx.diags.split_off(before);
+    found.extend(d.into_iter().map(Found::Diag));
+}
+
+/// The walk of [`found_under`]: diagnostics are reported to `cx` and
+/// moved to `found` before each skill, in order.
+fn walk_root(cx: &mut Cx<'_, '_>, root: &Root, facts: &Facts, found: &mut Vec<Found>) {
+    let before = cx.diags.len();
     let real_root = match cx.resolve(&root.path) {
         Resolved::Inside { real, .. } => real,
         _ => return,
@@ -248,12 +343,13 @@ fn walk(
                             SourceFormat::Markdown,
                         );
                         if e.name != "SKILL.md" {
-                            out.push(unavailable(
+                            flush(cx, before, found);
+                            found.push(Found::Unavailable(unavailable(
                                 &root.scan_dir,
                                 &shown_child,
                                 &e.name,
                                 "its folder is a symbolic link out of the repository",
-                            ));
+                            )));
                         }
                     }
                     other => {
@@ -265,8 +361,9 @@ fn walk(
                         );
                     }
                 },
-                EntryKind::File if e.name == "SKILL.md" && seen.insert(real_child.clone()) => {
-                    load_skill(cx, root, &shown_child, &real_child, facts, out);
+                EntryKind::File if e.name == "SKILL.md" => {
+                    flush(cx, before, found);
+                    found.push(read_found(cx, &shown_child, &real_child, facts));
                 }
                 EntryKind::Other if e.name == "SKILL.md" => {
                     skill_file_not_a_file(cx, &shown_child, EntryKind::Other, false);
@@ -501,56 +598,28 @@ pub(crate) fn policy(
     (p, Some(src))
 }
 
-/// Loads the `SKILL.md` at `file` (`real`: its real path) found under
-/// `root`.
-fn load_skill(
-    cx: &mut Cx<'_, '_>,
-    root: &Root,
-    file: &RepoPath,
-    real: &RepoPath,
-    facts: &Facts,
-    out: &mut Vec<Skill>,
-) {
-    let Some(skill_dir) = file.parent() else {
-        return;
-    };
+/// The `SKILL.md` at `file` (`real`: its real path) as [`read_skill`]
+/// reads it, with the diagnostics of that reading.
+fn read_found(cx: &mut Cx<'_, '_>, file: &RepoPath, real: &RepoPath, facts: &Facts) -> Found {
     // Codex names a skill without `name` after the real folder holding it.
+    let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
     let dir_name = real
         .parent()
         .and_then(|d| d.file_name().map(str::to_string))
         .unwrap_or_else(|| skill_dir.file_name().unwrap_or("skill").to_string());
-    // What Codex makes of the file does not depend on the launch
-    // directory: read once per repository, with its diagnostics, and
-    // placed (`build`) here.
-    #[derive(Hash, PartialEq, Eq)]
-    struct Key(RepoPath, RepoPath, String, &'static [&'static str]);
-    let repo = cx.repo;
-    let key = Key(
-        file.clone(),
-        real.clone(),
-        dir_name.clone(),
-        facts.plugin_manifests,
-    );
-    let (read, diags) = repo.memo(key, || {
-        let before = cx.diags.len();
-        let read = read_skill(cx, file, real, &skill_dir, &dir_name, facts);
-        (read, cx.diags.split_off(before))
-    });
-    cx.diags.extend(diags);
-    let Some((parsed, pol, meta)) = read else {
-        out.push(unavailable(
-            &root.scan_dir,
-            &skill_dir,
-            &dir_name,
-            "its SKILL.md could not be read",
-        ));
-        return;
+    let before = cx.diags.len();
+    let read = match file.parent() {
+        Some(skill_dir) => read_skill(cx, file, real, &skill_dir, &dir_name, facts),
+        None => None,
     };
-    let mut skill = build(cx, root, &dir_name, file, parsed, pol, meta);
-    if real != file {
-        skill.source.resolved_path = Some(real.clone());
+    let diags = cx.diags.split_off(before);
+    Found::Skill {
+        file: file.clone(),
+        real: real.clone(),
+        dir_name,
+        read,
+        diags,
     }
-    out.push(skill);
 }
 
 /// Reads the `SKILL.md` at `file` (`real`: its real path; `skill_dir`: its
@@ -733,7 +802,7 @@ fn build(
     root: &Root,
     dir_name: &str,
     file: &RepoPath,
-    parsed: Parsed,
+    parsed: &Parsed,
     pol: skill_file::Policy,
     meta: Option<SourceRef>,
 ) -> Skill {
@@ -934,9 +1003,11 @@ impl Budget {
         }
     }
 
-    /// The cost of `line` followed by a newline.
-    fn line_cost(self, line: &str) -> usize {
-        self.cost_counts(line.chars().count() + 1, line.len() + 1)
+    /// The cost of `line` rendered with at most `description_chars` of its
+    /// description ([`Line::size`]), followed by a newline.
+    fn line_cost(self, line: &Line, description_chars: usize) -> usize {
+        let (chars, bytes) = line.size(description_chars);
+        self.cost_counts(chars + 1, bytes + 1)
     }
 }
 
@@ -949,6 +1020,31 @@ pub(crate) struct Line {
 }
 
 impl Line {
+    /// The characters and bytes of the line rendered with at most
+    /// `description_chars` characters of its description: the length of
+    /// `- name: description (file: path)` (`- name: (file: path)` with no
+    /// description), counted without building it, since the budget costs
+    /// every line of every launch directory.
+    fn size(&self, description_chars: usize) -> (usize, usize) {
+        // "- " + ": " + "(file: " + ")"
+        const FIXED: usize = 2 + 2 + 7 + 1;
+        let chars = FIXED + self.name.chars().count() + self.path.chars().count();
+        let bytes = FIXED + self.name.len() + self.path.len();
+        if description_chars == 0 || self.description.is_empty() {
+            return (chars, bytes);
+        }
+        let (dc, db) = self
+            .description
+            .chars()
+            .take(description_chars)
+            .fold((0, 0), |(c, b), ch| (c + 1, b + ch.len_utf8()));
+        // The description and the space after it.
+        (chars + dc + 1, bytes + db + 1)
+    }
+
+    /// The line as Codex renders it, with at most `description_chars`
+    /// characters of its description.
+    #[cfg(test)]
     fn render(&self, description_chars: usize) -> String {
         if description_chars == 0 || self.description.is_empty() {
             format!("- {}: (file: {})", self.name, self.path)
@@ -979,17 +1075,11 @@ pub(crate) enum Fate {
 /// in order while they fit and the rest are omitted.
 pub(crate) fn fates(lines: &[Line], budget: Budget) -> Vec<Fate> {
     let limit = budget.limit();
-    let full: usize = lines
-        .iter()
-        .map(|l| budget.line_cost(&l.render(usize::MAX)))
-        .sum();
+    let full: usize = lines.iter().map(|l| budget.line_cost(l, usize::MAX)).sum();
     if full <= limit {
         return vec![Fate::Full; lines.len()];
     }
-    let minimum: Vec<usize> = lines
-        .iter()
-        .map(|l| budget.line_cost(&l.render(0)))
-        .collect();
+    let minimum: Vec<usize> = lines.iter().map(|l| budget.line_cost(l, 0)).collect();
     let min_total: usize = minimum.iter().sum();
     if min_total <= limit {
         let mut remaining = limit - min_total;
@@ -997,8 +1087,8 @@ pub(crate) fn fates(lines: &[Line], budget: Budget) -> Vec<Fate> {
         let extra: Vec<Vec<usize>> = lines
             .iter()
             .map(|l| {
-                let bare = l.render(0);
-                let (c0, b0) = (bare.chars().count() + 1, bare.len() + 1);
+                let (c0, b0) = l.size(0);
+                let (c0, b0) = (c0 + 1, b0 + 1);
                 let base = budget.cost_counts(c0, b0);
                 let mut v = vec![0];
                 let (mut pc, mut pb) = (0, 0);
@@ -1351,7 +1441,7 @@ fn out_of_scope(cx: &mut Cx<'_, '_>, facts: &Facts) -> Vec<Skill> {
             scan_dir: dir.clone(),
             path: dir.join(".agents/skills").unwrap_or_else(|| dir.clone()),
         };
-        let mut s = build(cx, &root, &dir_name, &file, parsed, pol, meta);
+        let mut s = build(cx, &root, &dir_name, &file, &parsed, pol, meta);
         s.applicability = Applicability::OutOfScope;
         s.advertisement.state = AdvertisementState::Hidden;
         s.reason = if strictly_below(&dir, &cwd) {
@@ -1400,4 +1490,36 @@ pub(crate) fn above_project_root(
         s.reason = format!("Above the project root {root}: {root} holds a .git entry, so Codex takes it as the project root and scans no skill root above it.");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Line::size`] counts what [`Line::render`] writes, for every
+    /// description length, in characters and bytes (multi-byte text
+    /// included).
+    #[test]
+    fn line_size_is_the_length_of_the_rendered_line() {
+        let lines = [
+            ("a", "", "r0/a/SKILL.md"),
+            ("deploy", "Ships it.", "r1/deploy/SKILL.md"),
+            (
+                "événement",
+                "Déploie «vite» 🚀 ok",
+                "/repo/.agents/skills/é/SKILL.md",
+            ),
+        ];
+        for (name, description, path) in lines {
+            let l = Line {
+                name: name.to_string(),
+                description: description.to_string(),
+                path: path.to_string(),
+            };
+            for n in [0, 1, 2, 5, 19, 20, 21, usize::MAX] {
+                let r = l.render(n);
+                assert_eq!(l.size(n), (r.chars().count(), r.len()), "{r:?}");
+            }
+        }
+    }
 }
