@@ -37,6 +37,7 @@ use playbookdiff_model::{
 use playbookdiff_source::markdown::parse_yaml;
 use playbookdiff_source::{Resolved, SourceError};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// Where a `SKILL.md` was found.
 #[derive(Clone)]
@@ -146,29 +147,43 @@ fn scan(
     ) {
         return;
     }
-    let w = walk::files(
-        cx,
-        root,
-        Opts {
-            dot,
-            follow: true,
-            max_depth: None,
-        },
-        &|rel| rel == "SKILL.md" || rel.ends_with("/SKILL.md"),
-    );
-    if w.truncated {
+    let (files, truncated) = &*skill_files(cx, root, dot);
+    if *truncated {
         cx.diag(Diagnostic::new(
             DiagnosticCode::Unreadable,
             format!("The skill root {root} holds more than {} directories; the analysis stopped there, so more skills may exist.", walk::MAX_DIRS),
         ));
     }
-    for f in w.files {
+    for file in files {
         found.push(Origin {
-            file: f.path,
+            file: file.clone(),
             owner: owner.clone(),
             root: label.to_string(),
         });
     }
+}
+
+/// The `SKILL.md` files below `root` (links followed, dot entries entered
+/// when `dot`), sorted by path, and whether the walk was cut at
+/// [`walk::MAX_DIRS`]. Computed once per repository, root and `dot`
+/// ([`playbookdiff_source::Repo::memo`]): every launch directory below a
+/// skill root scans it.
+fn skill_files(cx: &Cx<'_, '_>, root: &RepoPath, dot: bool) -> Arc<(Vec<RepoPath>, bool)> {
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(RepoPath, bool);
+    cx.repo.memo(Key(root.clone(), dot), || {
+        let w = walk::files(
+            cx,
+            root,
+            Opts {
+                dot,
+                follow: true,
+                max_depth: None,
+            },
+            &|rel| rel == "SKILL.md" || rel.ends_with("/SKILL.md"),
+        );
+        Arc::new((w.files.into_iter().map(|f| f.path).collect(), w.truncated))
+    })
 }
 
 /// What the front matter gives.
@@ -363,8 +378,27 @@ fn colons_as_block_scalars(yaml: &str) -> String {
     out.join("\n")
 }
 
-/// Loads one found skill.
+/// Loads one found skill. What it gives depends on the launch directory
+/// only through whether cwd owns the skill root: it is computed once per
+/// repository, origin and that answer ([`playbookdiff_source::Repo::memo`]),
+/// with its diagnostics, which are added to `cx` at every call.
 fn load(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(RepoPath, RepoPath, String, bool);
+    let at_cwd = o.owner == cx.context.cwd;
+    let key = Key(o.file.clone(), o.owner.clone(), o.root.clone(), at_cwd);
+    let repo = cx.repo;
+    let (skill, diags) = repo.memo(key, || {
+        let before = cx.diags.len();
+        let skill = load_at(cx, o);
+        (skill, cx.diags.split_off(before))
+    });
+    cx.diags.extend(diags);
+    skill
+}
+
+/// [`load`], computed.
+fn load_at(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
     let cwd = cx.context.cwd.clone();
     let p = parse(cx, &o.file);
     let dir_name = o
