@@ -584,7 +584,9 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
                 out.push('\n');
             }
             // Accepting the example id under --all-dirs records every
-            // finding of the group (one per directory).
+            // finding of the group: one per directory for a file of each
+            // directory, one per name for skills and MCP servers (the same
+            // id in every directory), so they are counted as findings.
             if g.findings.len() > 1 && accepted.len() < g.findings.len() {
                 let _ = writeln!(
                     out,
@@ -592,7 +594,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
                     p.paint(
                         // count >= 2: the group has more than one finding.
                         &format!(
-                            "to accept it in these {} directories (one entry each):",
+                            "to accept its {} findings (one entry each):",
                             g.findings.len()
                         ),
                         dim()

@@ -459,7 +459,7 @@ pub fn run_check(
             1 => format!("Accepted {id} in {file}: {}\n", reason.trim()),
             // count >= 2: one is the arm above.
             n => format!(
-                "Accepted the same difference in {n} launch directories ({id} and {} more, one entry each) in {file}: {}\n",
+                "Accepted the {n} findings of this difference ({id} and {} more, one entry each) in {file}: {}\n",
                 n - 1,
                 reason.trim()
             ),

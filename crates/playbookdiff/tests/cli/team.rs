@@ -270,7 +270,7 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     );
     assert!(
         text.contains(&format!(
-            "to accept it in these 3 directories (one entry each): playbookdiff check --all-dirs {rs} --root --accept {example} --reason TEXT"
+            "to accept its 3 findings (one entry each): playbookdiff check --all-dirs {rs} --root --accept {example} --reason TEXT"
         )),
         "{text}"
     );
@@ -287,7 +287,7 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     assert_eq!(code, 0, "{err}");
     assert!(
         out.starts_with(&format!(
-            "Accepted the same difference in 3 launch directories ({example} and 2 more, one entry each)"
+            "Accepted the 3 findings of this difference ({example} and 2 more, one entry each)"
         )),
         "{out}"
     );
@@ -314,7 +314,7 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
             .any(|l| l.trim_start().starts_with("accepted") && l.contains("per-package rules")),
         "{text}"
     );
-    assert!(!text.contains("to accept it in these 3"), "{text}");
+    assert!(!text.contains("to accept its 3"), "{text}");
     let (_, single, _) = run(&["check", rs, "--cwd", "packages/a"]);
     assert!(
         single
@@ -369,6 +369,74 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
     assert!(out.starts_with(&format!("Accepted {example} in ")), "{out}");
     let file = std::fs::read_to_string(r2.join("playbookdiff.toml")).unwrap();
     assert_eq!(file.matches("[[accepted]]").count(), 1, "{file}");
+}
+
+/// A group of skills only one harness has, in every launch directory: the
+/// group holds one finding per skill (a skill's id is the same in every
+/// directory), so the command under it and `--accept` count findings,
+/// not directories (they said "these 2 directories" for 2 skills in 3).
+#[test]
+fn a_group_of_names_is_counted_in_findings_not_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    std::fs::create_dir_all(r.join(".git")).unwrap();
+    write(
+        r,
+        "playbookdiff.toml",
+        "harnesses = [\"claude-code\", \"codex\"]\n",
+    );
+    write(r, "AGENTS.md", "# Root\n");
+    write(r, "CLAUDE.md", "@AGENTS.md\n");
+    for p in ["a", "b"] {
+        write(r, &format!("packages/{p}/AGENTS.md"), &format!("# {p}\n"));
+        write(r, &format!("packages/{p}/CLAUDE.md"), "@AGENTS.md\n");
+    }
+    for n in ["lint", "ship"] {
+        write(
+            r,
+            &format!(".claude/skills/{n}/SKILL.md"),
+            &format!("---\nname: {n}\ndescription: {n} it.\n---\n"),
+        );
+    }
+    let rs = s(r);
+    let (_, v) = json(&["check", rs, "--all-dirs", "--format", "json"]);
+    let group = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["findings"][0].as_str().unwrap().starts_with("skill:"))
+        .unwrap_or_else(|| panic!("{v:#}"));
+    assert_eq!(group["findings"].as_array().unwrap().len(), 2, "{group}");
+    assert_eq!(group["directories"].as_array().unwrap().len(), 3, "{group}");
+    let example = group["findings"][0].as_str().unwrap();
+    let (_, text, _) = run(&["check", rs, "--all-dirs"]);
+    let text = text
+        .replace(" \\\n", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("In 3 of 3 directories"), "{text}");
+    assert!(
+        text.contains("to accept its 2 findings (one entry each)"),
+        "{text}"
+    );
+    assert!(!text.contains("these 2 directories"), "{text}");
+    let (code, out, err) = run(&[
+        "check",
+        rs,
+        "--all-dirs",
+        "--accept",
+        example,
+        "--reason",
+        "Claude only",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(&format!(
+            "Accepted the 2 findings of this difference ({example} and 1 more, one entry each)"
+        )),
+        "{out}"
+    );
 }
 
 /// The repository's `playbookdiff.toml` is one of its files: a link out of
