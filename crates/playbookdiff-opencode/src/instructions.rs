@@ -106,6 +106,20 @@ fn read(cx: &mut Cx<'_, '_>, path: &RepoPath, report: bool) -> (Read, Option<Rep
     (state, resolved)
 }
 
+/// Reports instruction file `path`, `len` bytes, over the read limit:
+/// OpenCode reads instruction files whole, with no size limit, so it sends
+/// it; the analysis does not read it (its entry is effective with an empty
+/// `content` and `bytes` its size, compared by file only).
+fn too_large(cx: &mut Cx<'_, '_>, path: &RepoPath, len: u64) {
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::FileTooLarge,
+            format!("{path} is {len} bytes, over the {READ_LIMIT}-byte read limit; OpenCode would send it whole, but its text is not analysed."),
+        )
+        .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+    );
+}
+
 /// Builds one entry.
 #[allow(clippy::too_many_arguments)]
 fn entry(
@@ -219,13 +233,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
                     dir,
                 )),
                 Read::TooLarge(len) => {
-                    cx.diag(
-                        Diagnostic::new(
-                            DiagnosticCode::FileTooLarge,
-                            format!("{path} is {len} bytes, over the {READ_LIMIT}-byte read limit; OpenCode would send it whole, but its text is not analysed."),
-                        )
-                        .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
-                    );
+                    too_large(cx, path, len);
                     // OpenCode reads it whole (it has no size limit): it
                     // is received at startup, only its text is unknown
                     // here (empty `content`, `bytes` its size).
@@ -397,6 +405,23 @@ fn config_instructions(
                                 ),
                                 applies,
                             )),
+                            Read::TooLarge(len) => {
+                                too_large(cx, &p, len);
+                                let mut e = entry(
+                                    &p,
+                                    "instructions",
+                                    resolved,
+                                    None,
+                                    LoadPhase::Startup,
+                                    Applicability::Effective,
+                                    format!(
+                                        "This file {how}; OpenCode sends it after the AGENTS.md files. Its text is not analysed: the file is over the {READ_LIMIT}-byte read limit."
+                                    ),
+                                    applies,
+                                );
+                                e.bytes = len;
+                                effective.push(e);
+                            }
                             _ => others.push(entry(
                                 &p,
                                 "instructions",

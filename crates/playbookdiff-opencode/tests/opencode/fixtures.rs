@@ -584,3 +584,48 @@ fn a_typed_setting_of_the_wrong_kind_stops_opencode() {
     );
     assert_eq!(received(&c), ["AGENTS.md"]);
 }
+
+/// An instruction file over the 4 MiB read limit, on the AGENTS.md chain or
+/// matched by an `instructions` entry: OpenCode reads instruction files
+/// whole, so it receives the file at startup; the analysis does not read
+/// it. One account: effective, its size in `bytes`, no text, and one
+/// `file-too-large` saying OpenCode sends it whole (before, the chain file
+/// was `unavailable` and the matched one had no diagnostic at all).
+#[test]
+fn an_instruction_file_over_the_read_limit_is_received_with_its_text_unread() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    let big = "Use pnpm.\n".repeat(500_000);
+    std::fs::write(root.join("AGENTS.md"), &big).unwrap();
+    std::fs::write(root.join("big.md"), &big).unwrap();
+    std::fs::write(
+        root.join("opencode.json"),
+        r#"{"instructions": ["big.md"]}"#,
+    )
+    .unwrap();
+    let c = KIT.compile_at(root, ".", None);
+    for path in ["AGENTS.md", "big.md"] {
+        let i = inst(&c, path);
+        assert_eq!(
+            (i.load_phase, i.applicability),
+            (LoadPhase::Startup, Applicability::Effective),
+            "{path}"
+        );
+        assert_eq!(i.bytes, big.len() as u64, "{path}");
+        assert!(i.content.is_empty(), "{path}");
+        let d: Vec<_> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.source.as_ref().is_some_and(|s| s.path.as_str() == path))
+            .collect();
+        assert_eq!(d.len(), 1, "{path}: {d:#?}");
+        assert_eq!(d[0].code, DiagnosticCode::FileTooLarge);
+        assert!(
+            d[0].message.contains("OpenCode would send it whole"),
+            "{}",
+            d[0].message
+        );
+    }
+    assert_eq!(received(&c), ["AGENTS.md", "big.md"]);
+}
