@@ -1999,7 +1999,9 @@ fn path_scoped(
 
 /// AGENTS.md files Claude Code never receives: not imported by any listed
 /// instruction and not the target of a CLAUDE.md link. Source: field
-/// report 11; harness facts A5.
+/// report 11; harness facts A5. An AGENTS.md that an import names but
+/// that cannot be read is bridged: its `unreadable` diagnostic says why
+/// its text is unknown, and advice to add the import it has is wrong.
 fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
     let reached: HashSet<RepoPath> = cx
         .out
@@ -2012,6 +2014,7 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
                 .unwrap_or_else(|| i.source.path.clone())
         })
         .chain(cx.included.keys().cloned())
+        .chain(cx.unreadable_imports.iter().cloned())
         .collect();
     let excluded: HashSet<RepoPath> = cx
         .out

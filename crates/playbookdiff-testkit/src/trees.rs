@@ -41,6 +41,41 @@ impl SourceTree for LockedDirs {
     }
 }
 
+/// A working tree in which reading the files in `denied` fails, as for a
+/// file without read permission (which a test running as root cannot
+/// produce with `chmod`).
+pub struct DeniedFiles {
+    /// The tree on disk.
+    pub inner: WorkingTree,
+    /// Repository-relative files whose reading fails.
+    pub denied: Vec<&'static str>,
+}
+
+impl SourceTree for DeniedFiles {
+    fn list_dir(&self, dir: &RepoPath) -> Result<Vec<DirEntry>, SourceError> {
+        self.inner.list_dir(dir)
+    }
+    fn stat(&self, path: &RepoPath) -> Result<Stat, SourceError> {
+        self.inner.stat(path)
+    }
+    fn read_file(&self, path: &RepoPath, limit: u64) -> Result<Vec<u8>, SourceError> {
+        if self.denied.contains(&path.as_str()) {
+            return Err(SourceError::Io {
+                path: path.clone(),
+                message: "permission denied".into(),
+                kind: playbookdiff_source::IoKind::Denied,
+            });
+        }
+        self.inner.read_file(path, limit)
+    }
+    fn read_link(&self, path: &RepoPath) -> Result<String, SourceError> {
+        self.inner.read_link(path)
+    }
+    fn absolute_root(&self) -> Option<&Path> {
+        self.inner.absolute_root()
+    }
+}
+
 /// A repository held in memory (files only; directories are implied by the
 /// files' paths), for tests that need thousands of files without writing
 /// them to disk. Reads ignore the size limit.

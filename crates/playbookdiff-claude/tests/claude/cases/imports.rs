@@ -471,3 +471,46 @@ fn an_import_with_an_anchor_imports_the_file() {
     assert!(diags(&cfg, D::ImportLookalike).is_empty());
     assert!(diags(&cfg, D::ImportMissing).is_empty());
 }
+
+/// `CLAUDE.md` holds `@AGENTS.md` and `AGENTS.md` cannot be read (no read
+/// permission): its content is unknown (`unreadable`), but it is bridged,
+/// so no `agents-md-not-bridged` tells the user to add the line
+/// `@AGENTS.md` that `CLAUDE.md` already holds. Without the import it is
+/// still reported.
+#[test]
+fn an_unreadable_agents_md_that_claude_md_imports_is_not_reported_unbridged() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "CLAUDE.md", "# Project\n\n@AGENTS.md\n");
+    write(t.path(), "AGENTS.md", "shared\n");
+    let tree = DeniedFiles {
+        inner: playbookdiff_source::WorkingTree::open(t.path()).unwrap(),
+        denied: vec!["AGENTS.md"],
+    };
+    let cfg = compile_tree(&tree, &at_root());
+    assert!(
+        diags(&cfg, D::Unreadable).iter().any(|d| d
+            .source
+            .as_ref()
+            .is_some_and(|s| s.path.as_str() == "AGENTS.md")),
+        "{:#?}",
+        cfg.diagnostics
+    );
+    assert!(
+        diags(&cfg, D::AgentsMdNotBridged).is_empty(),
+        "{:#?}",
+        cfg.diagnostics
+    );
+
+    write(t.path(), "CLAUDE.md", "# Project\n");
+    let tree = DeniedFiles {
+        inner: playbookdiff_source::WorkingTree::open(t.path()).unwrap(),
+        denied: vec!["AGENTS.md"],
+    };
+    let cfg = compile_tree(&tree, &at_root());
+    assert_eq!(
+        diags(&cfg, D::AgentsMdNotBridged).len(),
+        1,
+        "{:#?}",
+        cfg.diagnostics
+    );
+}

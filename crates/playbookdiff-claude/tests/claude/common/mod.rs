@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 pub use playbookdiff_testkit::fs::*;
-pub use playbookdiff_testkit::trees::{LockedDirs, MemTree};
+pub use playbookdiff_testkit::trees::{DeniedFiles, LockedDirs, MemTree};
 pub use playbookdiff_testkit::*;
 
 use playbookdiff_model::EffectiveAgentConfig;
