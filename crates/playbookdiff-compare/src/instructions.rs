@@ -764,21 +764,23 @@ fn missing(
     } else {
         FindingSeverity::Medium
     };
+    // The files named once for the message and every absence.
+    let files = files_phrase(&class.files);
     let what = match surplus {
         Some(s) => format!(
             "{} paragraph{} of {}",
             s.len(),
             if s.len() == 1 { "" } else { "s" },
-            files_phrase(&class.files)
+            files
         ),
-        None => format!("the text of {}", files_phrase(&class.files)),
+        None => format!("the text of {}", files),
     };
     let message = match &bridge {
         Some(shared) => format!(
             "{} receive{} {} {}, which imports {} as {} {} it; the rest of its text is boilerplate (no command, tool, path or number), and {} {} nothing equivalent.",
             names(&hs(present)),
             if present.len() == 1 { "s" } else { "" },
-            files_phrase(&class.files),
+            files,
             bucket.describe(),
             shared
                 .iter()
@@ -817,7 +819,7 @@ fn missing(
                 format!(
                     "{} has no instruction from {} and none with the same text under this context.",
                     display_name(configs[h].harness),
-                    files_phrase(&class.files)
+                    files
                 ),
             )
         })

@@ -132,13 +132,14 @@ impl MatrixBuilder {
                     m.directories.push(cwd.clone());
                 }
                 None => {
+                    let directories = vec![cwd.clone()];
                     self.by_id.insert(
                         f.id.clone(),
                         (
                             cwd.clone(),
                             MatrixFinding {
                                 finding: f,
-                                directories: vec![cwd.clone()],
+                                directories,
                             },
                         ),
                     );
@@ -156,7 +157,9 @@ impl MatrixBuilder {
             f.directories.sort();
             f.directories.dedup();
         }
-        findings.sort_by(|a, b| {
+        // Ids are unique, so no two findings compare equal and an unstable
+        // sort gives the one order.
+        findings.sort_unstable_by(|a, b| {
             (a.finding.category, a.finding.severity, &a.finding.id).cmp(&(
                 b.finding.category,
                 b.finding.severity,
@@ -357,31 +360,37 @@ fn group_summary(key: &Key, first: &Finding, item_names: &[String], scopes: &[St
 /// Groups `findings` by logical key.
 fn group(findings: &[MatrixFinding]) -> Vec<Group> {
     // A place shared by a single finding reads best as its full path.
-    let mut places: Vec<Place> = findings.iter().map(place).collect();
-    let mut count: HashMap<Key, usize> = HashMap::new();
-    for (f, p) in findings.iter().zip(&places) {
-        *count.entry(group_key(&f.finding, p.clone())).or_default() += 1;
-    }
-    for (f, p) in findings.iter().zip(places.iter_mut()) {
-        if matches!(p, Place::Own(_) | Place::Below(..))
-            && count[&group_key(&f.finding, p.clone())] == 1
-        {
-            *p = fixed(&f.finding);
+    let mut keys: Vec<Key> = findings
+        .iter()
+        .map(|f| group_key(&f.finding, place(f)))
+        .collect();
+    let single: Vec<usize> = {
+        let mut count: HashMap<&Key, usize> = HashMap::new();
+        for k in &keys {
+            *count.entry(k).or_default() += 1;
         }
+        keys.iter()
+            .enumerate()
+            .filter(|(_, k)| matches!(k.4, Place::Own(_) | Place::Below(..)) && count[k] == 1)
+            .map(|(i, _)| i)
+            .collect()
+    };
+    for i in single {
+        keys[i].4 = fixed(&findings[i].finding);
     }
     let mut groups: BTreeMap<Key, Vec<&MatrixFinding>> = BTreeMap::new();
-    for (f, p) in findings.iter().zip(places) {
-        groups.entry(group_key(&f.finding, p)).or_default().push(f);
+    for (f, k) in findings.iter().zip(keys) {
+        groups.entry(k).or_default().push(f);
     }
     let built: Vec<(Key, Group)> = groups
         .into_iter()
         .map(|(key, fs)| {
-            let mut directories: Vec<RepoPath> = fs
-                .iter()
-                .flat_map(|f| f.directories.iter().cloned())
-                .collect();
-            directories.sort();
+            // Each directory copied once, after sorting the borrowed ones.
+            let mut directories: Vec<&RepoPath> =
+                fs.iter().flat_map(|f| f.directories.iter()).collect();
+            directories.sort_unstable();
             directories.dedup();
+            let directories: Vec<RepoPath> = directories.into_iter().cloned().collect();
             let mut item_names: Vec<String> = fs
                 .iter()
                 .map(|f| {
