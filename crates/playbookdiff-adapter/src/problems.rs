@@ -198,11 +198,13 @@ pub fn listing_problems(repo: &Repo<'_>, harness: &str) -> Vec<Diagnostic> {
         .map(|p| {
             let d = Diagnostic::new(DiagnosticCode::Unreadable, walk_message(p, harness));
             // An entry without a path of its own (a name that is not
-            // UTF-8) is named by its lossy name, marked as such.
+            // UTF-8) is named by its lossy name, marked as such; a
+            // directory (no file, so no source) by its path, so that the
+            // report shows where and two directories stay two problems.
             match &p.entry {
                 Some(name) if p.path.is_root() => d.about(format!("{name} (name not UTF-8)")),
                 Some(name) => d.about(format!("{}/{name} (name not UTF-8)", p.path)),
-                None => d,
+                None => d.about(p.path.to_string()),
             }
         })
         .collect();

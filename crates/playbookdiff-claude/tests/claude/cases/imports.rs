@@ -514,3 +514,27 @@ fn an_unreadable_agents_md_that_claude_md_imports_is_not_reported_unbridged() {
         cfg.diagnostics
     );
 }
+
+/// Two directories that cannot be listed: each `unreadable` diagnostic
+/// names its directory as its subject (a directory has no file to be the
+/// source), so the report shows where (it printed `-`) and they stay two
+/// problems.
+#[test]
+fn a_directory_that_cannot_be_listed_is_named_by_its_diagnostic() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "CLAUDE.md", "root\n");
+    write(t.path(), "a/CLAUDE.md", "a\n");
+    write(t.path(), "b/c/CLAUDE.md", "c\n");
+    let tree = LockedDirs {
+        inner: playbookdiff_source::WorkingTree::open(t.path()).unwrap(),
+        locked: vec!["a", "b/c"],
+    };
+    let cfg = compile_tree(&tree, &at_root());
+    let mut subjects: Vec<Option<&str>> = diags(&cfg, D::Unreadable)
+        .iter()
+        .filter(|d| d.message.contains("could not be listed"))
+        .map(|d| d.subject.as_deref())
+        .collect();
+    subjects.sort();
+    assert_eq!(subjects, [Some("a"), Some("b/c")], "{:#?}", cfg.diagnostics);
+}
