@@ -501,7 +501,10 @@ fn budget(
     let drop_words = if names.is_empty() {
         "no file is dropped".to_string()
     } else {
-        format!("dropped: {}", names.join(", "))
+        // "no file is cut and dropped: `x`" read as if nothing were
+        // dropped: the dropped files are the subject of their clause.
+        let verb = if names.len() == 1 { "is" } else { "are" };
+        format!("{} {verb} dropped", names.join(", "))
     };
     let zero = if limit == 0 {
         " With 0, Codex loads no project instruction file."

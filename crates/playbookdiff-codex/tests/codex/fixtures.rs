@@ -709,7 +709,7 @@ fn fr12_budget_shared_across_chain() {
     for part in [
         "is 36000 bytes, over project_doc_max_bytes = 32768 (the default)",
         "`apps/AGENTS.md` is cut after byte 12768 of 13000",
-        "dropped: `apps/go/AGENTS.md`",
+        "and `apps/go/AGENTS.md` is dropped.",
     ] {
         assert!(
             d.message.contains(part),
@@ -1079,5 +1079,27 @@ fn a_skills_root_stored_as_a_text_file_is_reported_not_silently_empty() {
     KIT.assert_skills_root_stored_as_text_is_reported(
         ".agents/skills",
         "---\nname: deploy\ndescription: d\n---\n",
+    );
+}
+
+/// A budget that the root file fills exactly: nothing is cut and the next
+/// file is dropped whole. The message said "no file is cut and dropped:
+/// `a/AGENTS.md`", which reads as if nothing were dropped. Codex 0.171.0
+/// sends the root file alone (`codex debug prompt-input`, trusted).
+#[test]
+fn a_file_dropped_whole_is_the_subject_of_its_clause() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    playbookdiff_testkit::fs::write(root, "AGENTS.md", "Root line\n".repeat(10));
+    playbookdiff_testkit::fs::write(root, "a/AGENTS.md", "A text\n");
+    playbookdiff_testkit::fs::write(root, ".codex/config.toml", "project_doc_max_bytes = 100\n");
+    let c = KIT.compile_at(root, "a", None);
+    assert_eq!(chain(&c).len(), 1, "only the root file is sent");
+    let d = one_diag(&c, "instruction-budget-exceeded");
+    assert!(
+        d.message
+            .contains("so no file is cut and `a/AGENTS.md` is dropped."),
+        "{}",
+        d.message
     );
 }
