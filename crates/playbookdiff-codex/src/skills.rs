@@ -1033,11 +1033,16 @@ impl Line {
         if description_chars == 0 || self.description.is_empty() {
             return (chars, bytes);
         }
-        let (dc, db) = self
-            .description
-            .chars()
-            .take(description_chars)
-            .fold((0, 0), |(c, b), ch| (c + 1, b + ch.len_utf8()));
+        let (dc, db) = if description_chars >= self.description.len() {
+            // At least as many characters as the description has bytes:
+            // all of it.
+            (self.description.chars().count(), self.description.len())
+        } else {
+            self.description
+                .chars()
+                .take(description_chars)
+                .fold((0, 0), |(c, b), ch| (c + 1, b + ch.len_utf8()))
+        };
         // The description and the space after it.
         (chars + dc + 1, bytes + db + 1)
     }
