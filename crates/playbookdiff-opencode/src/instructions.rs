@@ -473,7 +473,7 @@ fn below_cwd(
     for name in INSTRUCTION_FILES {
         for p in cx.repo.files_named_under(name, &cwd) {
             if let Some(d) = p.parent() {
-                if strictly_below(&d, &cwd) && !dirs.contains(&d) {
+                if strictly_below(&d, &cwd) {
                     dirs.push(d);
                 }
             }
@@ -481,13 +481,17 @@ fn below_cwd(
     }
     let target_dirs = target_only_dirs(cx.context);
     for d in &target_dirs {
-        for name in INSTRUCTION_FILES {
-            if d.join(name).is_some_and(|p| cx.exists(&p)) && !dirs.contains(d) {
-                dirs.push(d.clone());
-            }
+        if INSTRUCTION_FILES
+            .iter()
+            .any(|name| d.join(name).is_some_and(|p| cx.exists(&p)))
+        {
+            dirs.push(d.clone());
         }
     }
+    // Each directory once, by path (a sort and a dedup: the subtree of the
+    // root can hold thousands).
     dirs.sort();
+    dirs.dedup();
     let target_inside = target.as_ref().is_some_and(|t| t.starts_with(&cwd));
     if let Some(t) = &target {
         if !target_inside {

@@ -37,6 +37,7 @@ use playbookdiff_model::{
 use playbookdiff_source::markdown::parse_yaml;
 use playbookdiff_source::{Resolved, SourceError};
 use serde_json::Value;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Where a `SKILL.md` was found.
@@ -122,11 +123,17 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Skill> {
         );
     }
 
-    let mut seen = std::collections::HashSet::new();
-    found.retain(|o| seen.insert(o.file.clone()));
+    // Each file once, where it was first found.
+    let keep: Vec<bool> = {
+        let mut seen = HashSet::with_capacity(found.len());
+        found.iter().map(|o| seen.insert(&o.file)).collect()
+    };
+    let mut keep = keep.into_iter();
+    found.retain(|_| keep.next().unwrap_or(false));
+    let taken: HashSet<&RepoPath> = found.iter().map(|o| &o.file).collect();
     let mut skills: Vec<Skill> = found.iter().map(|o| load(cx, o)).collect();
     collisions(cx, &mut skills);
-    skills.extend(out_of_scope(cx, &seen));
+    skills.extend(out_of_scope(cx, &taken));
     skills
 }
 
@@ -561,23 +568,27 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
 }
 
 /// True when every file of `paths` reads as the same text (copies, or
-/// links to one file).
+/// links to one file). Answered once per repository and list of paths
+/// ([`playbookdiff_source::Repo::memo`]): every launch directory below
+/// two same-name skills asks it again.
 fn same_text(cx: &Cx<'_, '_>, paths: &[RepoPath]) -> bool {
-    let texts: Vec<Option<String>> = paths
-        .iter()
-        .map(|p| {
-            cx.repo
-                .read_text(p, READ_LIMIT)
-                .ok()
-                .map(|t| t.text.clone())
+    #[derive(Hash, PartialEq, Eq)]
+    struct Key(Vec<RepoPath>);
+    cx.repo.memo(Key(paths.to_vec()), || {
+        let texts: Vec<Option<_>> = paths
+            .iter()
+            .map(|p| cx.repo.read_text(p, READ_LIMIT).ok())
+            .collect();
+        texts.iter().all(|t| match (t, &texts[0]) {
+            (Some(t), Some(first)) => t.text == first.text,
+            _ => false,
         })
-        .collect();
-    texts.iter().all(|t| t.is_some() && *t == texts[0])
+    })
 }
 
 /// Skills in skill roots below cwd or on the way to targetPath: OpenCode
 /// never searches there from this launch directory.
-fn out_of_scope(cx: &mut Cx<'_, '_>, taken: &std::collections::HashSet<RepoPath>) -> Vec<Skill> {
+fn out_of_scope(cx: &mut Cx<'_, '_>, taken: &HashSet<&RepoPath>) -> Vec<Skill> {
     let cwd = cx.context.cwd.clone();
     let mut owners: Vec<RepoPath> = Vec::new();
     for f in cx.repo.files_named_under("SKILL.md", &cwd) {
