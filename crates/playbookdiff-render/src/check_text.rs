@@ -478,7 +478,6 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         true,
     );
     agents_row(&mut out, r.root_configs);
-    matrix_problems(&mut out, &p, r.problems, r.matrix.directories.len());
     let m = r.matrix;
     let total = m.directories.len();
     let with = m
@@ -486,6 +485,8 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         .iter()
         .filter(|d| !d.findings.is_empty())
         .count();
+    // The last line of the header, before the problems (printed after
+    // them, it hung under the problem list as if it were one).
     out.push_str(&wrap_hanging(
         &format!(
             "{} (the root and every directory holding agent configuration); {with} with findings",
@@ -495,6 +496,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
         HEADER_VALUE,
         columns(),
     ));
+    matrix_problems(&mut out, &p, r.problems, r.matrix.directories.len());
     out.push('\n');
     out.push_str(&wrap(
         &format!(
