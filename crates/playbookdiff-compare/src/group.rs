@@ -153,6 +153,52 @@ impl Group<'_> {
             (Category::Mcp, FindingType::CapabilityGap) if !f.absent_from.is_empty() => {
                 format!("{n} MCP servers configured for {present} only ({when}): {names_list}.")
             }
+            // Several differences of one server (its args, its env) are
+            // several findings: say which server and which fields, not
+            // a count of findings.
+            (c @ (Category::Mcp | Category::Skill), FindingType::Different) => {
+                let all = names(&[f.present_in.clone(), f.absent_from.clone()].concat());
+                let fields = {
+                    let mut v: Vec<&str> = self
+                        .findings
+                        .iter()
+                        .flat_map(|g| g.differences.iter().map(|d| d.field.as_str()))
+                        .collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    let more = v.len().saturating_sub(max);
+                    let mut text = v[..v.len().min(max)].join(", ");
+                    if more > 0 {
+                        text.push_str(&format!(", +{more} more"));
+                    }
+                    text
+                };
+                let what = if c == Category::Mcp {
+                    "MCP server"
+                } else {
+                    "Skill"
+                };
+                let differ = if fields.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({fields})")
+                };
+                match self.names().as_slice() {
+                    [one] => format!(
+                        "{what} {} is defined differently between {all}{differ}.",
+                        code_span(one)
+                    ),
+                    many => format!(
+                        "{} {}s are defined differently between {all}{differ}: {names_list}.",
+                        many.len(),
+                        if c == Category::Mcp {
+                            "MCP server"
+                        } else {
+                            "skill"
+                        }
+                    ),
+                }
+            }
             // count >= 2, as above.
             (c, k) => format!(
                 "{n} {} {} findings between {}: {names_list}.",

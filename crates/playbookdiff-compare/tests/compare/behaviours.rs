@@ -441,3 +441,35 @@ fn a_text_in_many_files_is_named_by_its_first_files_and_a_count() {
         assert_eq!(f.items.len(), copies, "{:#?}", f.items);
     }
 }
+
+/// One MCP server defined differently in two ways (its args, its env) is
+/// two findings, grouped: the group's sentence names the server and the
+/// fields ("MCP server `gh` is defined differently between Claude Code and
+/// Codex (args, env.MODE)."), not "2 MCP different findings between
+/// Claude Code and Codex: `gh`.".
+#[test]
+fn a_server_that_differs_in_two_ways_is_named_with_its_fields() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    playbookdiff_testkit::fs::write(
+        r,
+        ".mcp.json",
+        r#"{"mcpServers": {"gh": {"command": "npx", "args": ["a"], "env": {"MODE": "${MODE}"}}}}"#,
+    );
+    playbookdiff_testkit::fs::write(
+        r,
+        ".codex/config.toml",
+        "[mcp_servers.gh]\ncommand = \"npx\"\nargs = [\"b\"]\n",
+    );
+    let c = check_at(r, ".", None);
+    let groups = playbookdiff_compare::group::group(&c.findings);
+    let g = groups
+        .iter()
+        .find(|g| g.first().kind == Different)
+        .unwrap_or_else(|| panic!("{:#?}", c.findings));
+    assert_eq!(g.findings.len(), 2, "{:#?}", g.findings);
+    assert_eq!(
+        g.summary(6),
+        "MCP server `gh` is defined differently between Claude Code and Codex (args, env.MODE)."
+    );
+}
