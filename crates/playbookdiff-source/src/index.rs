@@ -647,6 +647,22 @@ impl<'t> Repo<'t> {
     /// known, this one is a binary search in it (paths sharing the prefix
     /// `dir/` are contiguous), so the cost is that of the answer.
     pub fn files_named_under(&self, name: &str, dir: &RepoPath) -> &[RepoPath] {
+        // `all`, the answer for a directory strictly above `dir`, cut to
+        // the paths below `dir` (contiguous: they share the prefix `dir/`).
+        let below = |all: &'_ [RepoPath]| -> std::ops::Range<usize> {
+            let prefix = format!("{dir}/");
+            let start = all.partition_point(|p| p.as_str() < prefix.as_str());
+            let len = all[start..].partition_point(|p| p.as_str().starts_with(&prefix));
+            start..start + len
+        };
+        // The root's answer, once known (check --all-dirs prefetches the
+        // names there), covers every directory: one lookup instead of one
+        // per level between `dir` and the root.
+        if !dir.is_root() {
+            if let Some(all) = self.named.get(&(name.to_string(), RepoPath::root())) {
+                return &all[below(all)];
+            }
+        }
         let mut up = Some(dir.clone());
         while let Some(d) = up {
             if let Some(all) = self.named.get(&(name.to_string(), d.clone())) {
@@ -654,10 +670,7 @@ impl<'t> Repo<'t> {
                     return all;
                 }
                 // `d` lies strictly above `dir`, so `dir` is not the root.
-                let prefix = format!("{dir}/");
-                let start = all.partition_point(|p| p.as_str() < prefix.as_str());
-                let len = all[start..].partition_point(|p| p.as_str().starts_with(&prefix));
-                return &all[start..start + len];
+                return &all[below(all)];
             }
             up = d.parent();
         }
@@ -1252,12 +1265,20 @@ mod prefetch_tests {
         let batched = Repo::new(&tree);
         batched.prefetch_named(&names);
         for name in names {
-            for under in ["", "a", "a/b", "z"] {
+            for under in ["", "a", "a/b", "z", "a/b/c/d"] {
                 let d = RepoPath::new(under).unwrap_or_else(RepoPath::root);
                 assert_eq!(
                     batched.files_named_under(name, &d),
                     one_by_one.files_named_under(name, &d),
                     "{name} under {d}"
+                );
+                // Cut from the root's answer, as a repository that walks
+                // only that directory answers.
+                let alone = Repo::new(&tree);
+                assert_eq!(
+                    batched.files_named_under(name, &d),
+                    alone.files_named_under(name, &d),
+                    "{name} under {d}, alone"
                 );
             }
         }
