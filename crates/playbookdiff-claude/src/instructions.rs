@@ -816,16 +816,14 @@ fn expand(
         return false;
     }
 
-    let id_base = format!("claude-code:{}:{}", place.kind, path);
-    // An imported file's entry names the top-level file it was reached
-    // from: `claude-code:import:AGENTS.md<CLAUDE.md#1`.
-    let id_base = match imported_from {
-        Some(parent) => format!("{id_base}<{}", file_of(parent)),
-        None => id_base,
-    };
     let id = match &job.id {
         Some(id) => id.clone(),
-        None => cx.unique_id(format!("{id_base}#1")),
+        // An imported file's entry names the top-level file it was reached
+        // from: `claude-code:import:AGENTS.md<CLAUDE.md#1`.
+        None => cx.unique_id(match imported_from {
+            Some(parent) => format!("claude-code:{}:{path}<{}#1", place.kind, file_of(parent)),
+            None => format!("claude-code:{}:{path}#1", place.kind),
+        }),
     };
     if part == Part::Entry {
         let (ls, le) = text.lines_of(body_start, text.text.len());
@@ -849,25 +847,30 @@ fn expand(
         });
         return false;
     }
-    let (ls, le) = text.lines_of(body_start, text.text.len());
+    // The entry comes first, the files it imports after it; a rule's
+    // imports part lists only those (its entry comes later, in its own
+    // group).
     let at_entry = cx.out.instructions.len();
-    cx.out.instructions.push(Instruction {
-        id: id.clone(),
-        kind: place.kind.to_string(),
-        source: source.clone().with_lines(ls, le.max(ls)),
-        load_phase: place.load_phase,
-        applicability: place.applicability,
-        reason: place.reason.clone(),
-        order: None,
-        applies_to: place.applies_to.clone(),
-        imported_from: imported_from.map(str::to_string),
-        bytes: content.len() as u64,
-        truncated_at_byte: None,
-        paths: paths.clone(),
-        resolution: None,
-        import_spans: Vec::new(),
-        content,
-    });
+    if part != Part::Imports {
+        let (ls, le) = text.lines_of(body_start, text.text.len());
+        cx.out.instructions.push(Instruction {
+            id: id.clone(),
+            kind: place.kind.to_string(),
+            source: source.clone().with_lines(ls, le.max(ls)),
+            load_phase: place.load_phase,
+            applicability: place.applicability,
+            reason: place.reason.clone(),
+            order: None,
+            applies_to: place.applies_to.clone(),
+            imported_from: imported_from.map(str::to_string),
+            bytes: content.len() as u64,
+            truncated_at_byte: None,
+            paths: paths.clone(),
+            resolution: None,
+            import_spans: Vec::new(),
+            content,
+        });
+    }
 
     let mut spans: Vec<ByteSpan> = Vec::new();
     let mut seen: HashMap<&str, Seen> = HashMap::new();
@@ -1077,7 +1080,6 @@ fn expand(
     }
     if part == Part::Imports {
         // The rule's entry comes later, in its own group, with these spans.
-        cx.out.instructions.remove(at_entry);
         loader.rule_spans.insert(path.clone(), spans);
     } else {
         cx.out.instructions[at_entry].import_spans = spans;

@@ -138,6 +138,11 @@ impl<'a, 'r> Compiler<'a, 'r> {
         outside: Option<&'a Ancestors>,
     ) -> Self {
         let mut out = EffectiveAgentConfig::new(HARNESS, ctx.clone());
+        // Room for what a launch directory typically gets, so that the
+        // lists (of entries hundreds of bytes long) are rarely moved while
+        // they grow.
+        out.diagnostics.reserve(32);
+        out.instructions.reserve(16);
         out.assumptions.push(match ctx.mode {
             Mode::Repo => "Repo mode: only repository-defined configuration is compiled; ~/.claude, managed policy, \
                            CLAUDE.local.md and .claude/settings.local.json are not read."
@@ -207,13 +212,12 @@ impl<'a, 'r> Compiler<'a, 'r> {
 
     /// A unique id from `base`: the first use is `base`, later ones `base~2`…
     pub fn unique_id(&mut self, base: String) -> String {
-        let n = self.ids.entry(base.clone()).or_insert(0);
-        *n += 1;
-        if *n == 1 {
-            base
-        } else {
-            format!("{base}~{n}")
+        if let Some(n) = self.ids.get_mut(&base) {
+            *n += 1;
+            return format!("{base}~{n}");
         }
+        self.ids.insert(base.clone(), 1);
+        base
     }
 
     pub fn diag(&mut self, d: Diagnostic) {

@@ -77,6 +77,9 @@ const MAX_SHAPE_ERRORS: usize = 10;
 impl Settings {
     /// The first exclude pattern matching the file at `path`, if any.
     pub fn excluded_by(&self, path: &RepoPath) -> Option<&ExcludePattern> {
+        if self.excludes.is_empty() {
+            return None;
+        }
         let abs = if path.is_root() {
             self.abs_root.clone()
         } else if path.is_above_root() {
