@@ -204,7 +204,7 @@ fn hidden_line(hidden: &[&Row]) -> String {
         .filter(|w| n(w) > 0)
         .map(|w| format!("{} {w}", n(w)))
         .collect();
-    let head = format!("{} more no agent loads from here", hidden.len());
+    let head = format!("{} more that no agent loads from here", hidden.len());
     if parts.is_empty() {
         return format!("{head} (pass --cwd to look there)");
     }

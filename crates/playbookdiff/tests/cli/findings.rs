@@ -438,7 +438,7 @@ fn a_committed_override_that_shadows_agents_md_is_a_warning_in_front() {
     // The three nested AGENTS.md files no agent loads from the root are
     // counted; the shadowed one is not among them.
     assert!(
-        view.contains("3 more no agent loads from here (pass --cwd to look there)"),
+        view.contains("3 more that no agent loads from here (pass --cwd to look there)"),
         "{view}"
     );
 
