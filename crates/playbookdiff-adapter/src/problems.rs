@@ -326,9 +326,20 @@ pub fn unread_layer(
     effect: &str,
     todo: &str,
 ) -> Diagnostic {
+    // Joined rather than formatted: every compilation reports several.
     Diagnostic::new(
         code,
-        format!("{what}: not read in {mode} mode, yet {effect}; {todo}."),
+        [
+            what,
+            ": not read in ",
+            mode,
+            " mode, yet ",
+            effect,
+            "; ",
+            todo,
+            ".",
+        ]
+        .concat(),
     )
 }
 
