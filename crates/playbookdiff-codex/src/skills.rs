@@ -813,20 +813,33 @@ fn build(
         source = source.with_lines(s, e);
     }
     let place = if scan_dir == cwd {
-        "cwd itself".to_string()
+        "cwd itself"
     } else if scan_dir.is_root() {
-        "the repository root".to_string()
+        "the repository root"
     } else {
-        format!("{scan_dir}, a parent of cwd")
+        ""
     };
     // The skills root's own name (`.agents/skills`, `.codex/skills`),
     // whether it lies at the repository root or below a directory.
-    let root_name = root
-        .path
-        .as_str()
-        .rsplit_once("/.")
-        .map_or(root.path.as_str().to_string(), |(_, r)| format!(".{r}"));
-    let found = format!("Found in the {root_name} of {place}");
+    let (dot, root_name) = match root.path.as_str().rsplit_once("/.") {
+        Some((_, r)) => (".", r),
+        None => ("", root.path.as_str()),
+    };
+    // Joined rather than formatted: every launch directory builds every
+    // skill of its roots.
+    let found = if place.is_empty() {
+        [
+            "Found in the ",
+            dot,
+            root_name,
+            " of ",
+            scan_dir.as_str(),
+            ", a parent of cwd",
+        ]
+        .concat()
+    } else {
+        ["Found in the ", dot, root_name, " of ", place].concat()
+    };
     let implicit = match pol.allow_implicit {
         Some(false) => Permission::Blocked,
         _ => Permission::Allowed,
@@ -852,14 +865,20 @@ fn build(
         ),
         None => (
             Applicability::Effective,
-            format!("{found}: Codex scans the project's skill roots from cwd {cwd} up to the repository root and lists each skill's name, description and path at startup."),
+            [
+                found.as_str(),
+                ": Codex scans the project's skill roots from cwd ",
+                cwd.as_str(),
+                " up to the repository root and lists each skill's name, description and path at startup.",
+            ]
+            .concat(),
             Invocation { explicit: Permission::Allowed, implicit },
             AdvertisementState::Advertised,
         ),
     };
     let description = parsed.description.clone();
     Skill {
-        id: format!("codex:skill:{file}"),
+        id: ["codex:skill:", file.as_str()].concat(),
         name: parsed.name.clone().unwrap_or_else(|| dir_name.to_string()),
         directory_name: dir_name.to_string(),
         source,
