@@ -130,6 +130,7 @@ pub(crate) fn compare(
     rows: &mut Vec<Row>,
     findings: &mut Vec<Finding>,
     settled: &dyn Fn(&str) -> bool,
+    keep_rows: bool,
 ) {
     let n = configs.len();
     let first_row = rows.len();
@@ -211,7 +212,7 @@ pub(crate) fn compare(
                 best[p.h] = Some(i);
             }
         }
-        rows.push(Row {
+        let row = crate::push_row(rows, keep_rows, || Row {
             category: Category::Instruction,
             label: class_label(&class.files),
             cells: best
@@ -229,7 +230,6 @@ pub(crate) fn compare(
             agree: false,
             differs: Vec::new(),
         });
-        let row = rows.last_mut().expect("just pushed");
         let received: Vec<usize> = (0..n)
             .filter(|&h| best[h].is_some_and(|i| pieces[i].reception.is_received()))
             .collect();
@@ -325,7 +325,9 @@ pub(crate) fn compare(
             }
         }
     }
-    bridge_cells(configs, &classes, rows, first_row);
+    if keep_rows {
+        bridge_cells(configs, &classes, rows, first_row);
+    }
 }
 
 /// The cells of files a harness loads only as bridges. An instruction

@@ -205,6 +205,27 @@ pub fn compare_settled(
     configs: &[&EffectiveAgentConfig],
     settled: &dyn Fn(&str) -> bool,
 ) -> Comparison {
+    compare_with(configs, settled, true)
+}
+
+/// [`compare_settled`] without the aligned rows: [`Comparison::rows`] is
+/// empty, and everything else (findings, order, summary, ids) is what
+/// [`compare_settled`] returns. For a caller that keeps only the findings
+/// (`check --all-dirs`): the rows, one per file, skill and MCP server of
+/// every launch directory, are then not built at all.
+pub fn compare_settled_findings(
+    configs: &[&EffectiveAgentConfig],
+    settled: &dyn Fn(&str) -> bool,
+) -> Comparison {
+    compare_with(configs, settled, false)
+}
+
+/// [`compare_settled`], with the rows when `keep_rows`.
+fn compare_with(
+    configs: &[&EffectiveAgentConfig],
+    settled: &dyn Fn(&str) -> bool,
+    keep_rows: bool,
+) -> Comparison {
     let starting: Vec<&EffectiveAgentConfig> =
         configs.iter().copied().filter(|c| c.starts()).collect();
     let harnesses: Vec<Harness> = starting.iter().map(|c| c.harness).collect();
@@ -215,9 +236,19 @@ pub fn compare_settled(
         if !starting.is_empty() {
             let diagnostics: Vec<DiagnosticIndex<'_>> =
                 starting.iter().map(|c| DiagnosticIndex::new(c)).collect();
-            instructions::compare(&starting, &diagnostics, &mut rows, &mut findings, settled);
-            skills::compare(&starting, &diagnostics, &mut rows, &mut findings);
-            mcp::compare(&starting, &mut rows, &mut findings);
+            instructions::compare(
+                &starting,
+                &diagnostics,
+                &mut rows,
+                &mut findings,
+                settled,
+                keep_rows,
+            );
+            skills::compare(&starting, &diagnostics, &mut rows, &mut findings, keep_rows);
+            mcp::compare(&starting, &mut rows, &mut findings, keep_rows);
+            if !keep_rows {
+                rows.clear();
+            }
             if starting.len() < 2 {
                 findings.clear();
             }
@@ -470,6 +501,26 @@ pub(crate) fn absence(
             msgs.join(" ")
         },
     }
+}
+
+/// Pushes the row `make` builds onto `rows` and returns it for the caller
+/// to mark (`agree`, `differs`). When rows are not kept (`keep` false),
+/// nothing is built: a blank row, the only one `rows` then holds, takes
+/// the marks instead, and the caller's [`compare_with`] empties `rows`.
+pub(crate) fn push_row(rows: &mut Vec<Row>, keep: bool, make: impl FnOnce() -> Row) -> &mut Row {
+    if keep {
+        rows.push(make());
+    } else {
+        rows.clear();
+        rows.push(Row {
+            category: Category::Instruction,
+            label: String::new(),
+            cells: Vec::new(),
+            agree: false,
+            differs: Vec::new(),
+        });
+    }
+    rows.last_mut().expect("just pushed")
 }
 
 /// Sets `actionable` from the severity and returns the finding.

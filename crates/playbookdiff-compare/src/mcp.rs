@@ -219,6 +219,7 @@ pub(crate) fn compare(
     configs: &[&EffectiveAgentConfig],
     rows: &mut Vec<Row>,
     findings: &mut Vec<Finding>,
+    keep_rows: bool,
 ) {
     let n = configs.len();
     let mut by_name: BTreeMap<&str, Vec<Vec<&McpServer>>> = BTreeMap::new();
@@ -238,7 +239,7 @@ pub(crate) fn compare(
             .iter()
             .map(|v| v.iter().find(|s| received(s)).or(v.first()).copied())
             .collect();
-        rows.push(Row {
+        let row = crate::push_row(rows, keep_rows, || Row {
             category: Category::Mcp,
             label: name.to_string(),
             cells: rep
@@ -256,7 +257,6 @@ pub(crate) fn compare(
             agree: false,
             differs: Vec::new(),
         });
-        let row = rows.last_mut().expect("just pushed");
         let items: Vec<FindingItem> = (0..n)
             .flat_map(|h| sides[h].iter().map(move |s| item(configs[h].harness, s)))
             .collect();

@@ -115,6 +115,7 @@ pub(crate) fn compare(
     diagnostics: &[crate::DiagnosticIndex<'_>],
     rows: &mut Vec<Row>,
     findings: &mut Vec<Finding>,
+    keep_rows: bool,
 ) {
     let n = configs.len();
     let cx = Ctx { configs };
@@ -142,7 +143,7 @@ pub(crate) fn compare(
                     .copied()
             })
             .collect();
-        rows.push(Row {
+        let row = crate::push_row(rows, keep_rows, || Row {
             category: Category::Skill,
             label: name.to_string(),
             cells: rep
@@ -164,7 +165,6 @@ pub(crate) fn compare(
             agree: false,
             differs: Vec::new(),
         });
-        let row = rows.last_mut().expect("just pushed");
         let received: Vec<usize> = (0..n)
             .filter(|&h| rep[h].is_some_and(|s| reception(s).is_received()))
             .collect();

@@ -10,7 +10,9 @@ use crate::remedies::remedies;
 use crate::sink::Sink;
 use playbookdiff_compare::delta::{is_problem, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
-use playbookdiff_compare::{compare_settled, Baseline, Comparison, FailOn, Finding, Summary};
+use playbookdiff_compare::{
+    compare_settled, compare_settled_findings, Baseline, Comparison, FailOn, Finding, Summary,
+};
 use playbookdiff_config::Exclusion;
 use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_registry::{Inputs, Scene};
@@ -218,6 +220,7 @@ fn analyse(
             ..args.agent.inputs(policy.agent_version(args, h))
         },
         settled,
+        true,
     )
 }
 
@@ -230,12 +233,13 @@ pub(crate) fn analyse_at<'v>(
     policy: &Policy,
     inputs: &dyn Fn(Harness) -> Inputs<'v>,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
-    analyse_settled(repo, hs, ctx, policy, inputs, &|_| false)
+    analyse_settled(repo, hs, ctx, policy, inputs, &|_| false, true)
 }
 
 /// [`analyse_at`] where the findings whose id `settled` answers true for
 /// are kept from elsewhere: they may come in outline
-/// ([`playbookdiff_compare::compare_settled`]) and get no fixes.
+/// ([`playbookdiff_compare::compare_settled`]) and get no fixes. Without
+/// `rows`, the comparison's aligned rows are not built (left empty).
 fn analyse_settled<'v>(
     repo: &Repo<'_>,
     hs: &[Harness],
@@ -243,6 +247,7 @@ fn analyse_settled<'v>(
     policy: &Policy,
     inputs: &dyn Fn(Harness) -> Inputs<'v>,
     settled: &dyn Fn(&str) -> bool,
+    rows: bool,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
     let mut configs: Vec<EffectiveAgentConfig> = hs
         .iter()
@@ -255,7 +260,11 @@ fn analyse_settled<'v>(
         }
     }
     let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
-    let mut cmp = compare_settled(&refs, settled);
+    let mut cmp = if rows {
+        compare_settled(&refs, settled)
+    } else {
+        compare_settled_findings(&refs, settled)
+    };
     if !policy.exclusion.is_empty() {
         cmp.findings.retain(|f| !policy.excludes_finding(f));
     }
@@ -522,8 +531,8 @@ pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion
 /// and passes the report and the number of failing findings to `render`.
 ///
 /// Each worker compiles and compares one directory and sends back only its
-/// findings; the aligned rows and the configurations are dropped there
-/// (but the root's configurations, which the report shows). The merge
+/// findings: the aligned rows are not built, and the configurations are
+/// dropped there (but the root's, which the report shows). The merge
 /// keeps each finding once, so memory follows the number of distinct
 /// findings, not directories times configuration size.
 #[allow(clippy::too_many_arguments)]
@@ -584,14 +593,19 @@ fn run_all_dirs(
                         .get(id)
                         .is_some_and(|&j| j < i)
                 };
-                let (configs, mut cmp) = analyse(
+                // Only the findings are kept: the aligned rows are not
+                // built.
+                let (configs, cmp) = analyse_settled(
                     repo,
                     hs,
                     &ctx,
-                    args,
                     policy,
-                    opened.outside.as_ref(),
+                    &|h| Inputs {
+                        outside_root: opened.outside.as_ref(),
+                        ..args.agent.inputs(policy.agent_version(args, h))
+                    },
                     &settled,
+                    false,
                 );
                 {
                     let mut first = first
@@ -606,7 +620,6 @@ fn run_all_dirs(
                         }
                     }
                 }
-                cmp.rows = Vec::new();
                 // Keep the configurations of the root only; the others'
                 // problems are moved out, not copied.
                 let (keep, found) = if dirs[i].is_root() {

@@ -2,7 +2,9 @@
 //! in outline, and everything that orders, counts, accepts and excludes
 //! them is what `compare` gives.
 
-use playbookdiff_compare::{compare, compare_settled, Comparison, FindingType};
+use playbookdiff_compare::{
+    compare, compare_settled, compare_settled_findings, Comparison, FindingType,
+};
 use playbookdiff_testkit::fixture;
 
 /// The Claude Code and Codex compilations of fixture `name` launched at
@@ -88,5 +90,35 @@ fn nothing_settled_is_the_full_comparison() {
             compare(&[&a, &b]),
             "{name}"
         );
+    }
+}
+
+#[test]
+fn without_rows_is_the_comparison_less_its_rows() {
+    for (name, cwd) in [
+        ("nested_claude_only", "."),
+        ("nested_claude_only", "server"),
+        ("different_wording", "."),
+        ("fr17_partial_bridges", "."),
+        ("agents_skills_only", "."),
+        ("mcp_one_sided", "."),
+    ] {
+        let root = fixture!(name);
+        let ctx = playbookdiff_testkit::at_root().cwd(cwd);
+        let a = playbookdiff_testkit::compile_dir(&playbookdiff_claude::ADAPTER, &root, &ctx);
+        let b = playbookdiff_testkit::compile_dir(&playbookdiff_codex::ADAPTER, &root, &ctx);
+        let none = |_: &str| false;
+        let all = |_: &str| true;
+        let choices: [&dyn Fn(&str) -> bool; 2] = [&none, &all];
+        for settled in choices {
+            let mut full = compare_settled(&[&a, &b], settled);
+            assert!(!full.rows.is_empty(), "{name} at {cwd}");
+            full.rows.clear();
+            assert_eq!(
+                compare_settled_findings(&[&a, &b], settled),
+                full,
+                "{name} at {cwd}"
+            );
+        }
     }
 }
