@@ -37,6 +37,20 @@ fn ends_www(s: &str, i: usize) -> bool {
     i >= 3 && s[..i].to_ascii_lowercase().ends_with("www")
 }
 
+/// The most characters of one paragraph a comment quotes; `explain`
+/// shows the whole evidence.
+const PARAGRAPH_CHARS: usize = 400;
+
+/// `text` cut to [`PARAGRAPH_CHARS`] characters, ending in ` …` when cut:
+/// a paragraph of thousands of characters (a whole file without blank
+/// lines, a binary file read as text) would fill the comment.
+fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(PARAGRAPH_CHARS) {
+        Some((at, _)) => format!("{} …", text[..at].trim_end()).into(),
+        None => text.into(),
+    }
+}
+
 /// Escapes text taken from the repository (or a sentence quoting it) for
 /// GitHub-flavoured Markdown prose or a table cell: every character of
 /// [`is_markup`] is backslash-escaped (`<`, `>` and `&` written as
@@ -285,9 +299,14 @@ fn details(out: &mut String, findings: &[&Finding]) {
         }
         for p in f.paragraphs.iter().take(5) {
             if let Some(d) = &p.diff {
-                let _ = writeln!(out, "- reworded: {}", esc(d));
+                let _ = writeln!(out, "- reworded: {}", esc(&excerpt(d)));
             } else if let Some(s) = p.sides.first() {
-                let _ = writeln!(out, "- only {}: {}", s.harness.as_str(), esc(&s.text));
+                let _ = writeln!(
+                    out,
+                    "- only {}: {}",
+                    s.harness.as_str(),
+                    esc(&excerpt(&s.text))
+                );
             }
         }
         for r in &f.remedies {

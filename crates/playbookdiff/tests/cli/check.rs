@@ -727,3 +727,29 @@ fn all_dirs_on_a_deep_chain_finishes_within_a_generous_bound() {
         "check --all-dirs at depth {depth} took {took:?}"
     );
 }
+
+/// A paragraph of thousands of characters (here a CLAUDE.md of one line,
+/// as a binary file read as text also is) is quoted in a pull-request
+/// comment as an excerpt of 400 characters ending in ` …`; it was quoted
+/// whole.
+#[test]
+fn markdown_quotes_a_long_paragraph_as_an_excerpt() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    std::fs::create_dir(r.join(".git")).unwrap();
+    let long = "word ".repeat(1000);
+    std::fs::write(r.join("CLAUDE.md"), format!("{long}\n")).unwrap();
+    let rs = r.to_str().unwrap();
+    let (code, out, err) = run(&["check", rs, "--format", "markdown"]);
+    assert_eq!(code, 1, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("- only claude-code: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.chars().count() < 450,
+        "{} chars: {line}",
+        line.chars().count()
+    );
+    assert!(line.ends_with(" …"), "{line}");
+}
