@@ -2005,25 +2005,29 @@ fn path_scoped(
 /// that cannot be read is bridged: its `unreadable` diagnostic says why
 /// its text is unknown, and advice to add the import it has is wrong.
 fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
-    let reached: HashSet<RepoPath> = cx
+    for d in unbridged(cx) {
+        cx.diag(d);
+    }
+}
+
+/// The `agents-md-not-bridged` diagnostics of [`agents_md_bridges`], from
+/// what the compilation holds so far (borrowed, not copied).
+fn unbridged(cx: &Compiler<'_, '_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let reached: HashSet<&RepoPath> = cx
         .out
         .instructions
         .iter()
-        .map(|i| {
-            i.source
-                .resolved_path
-                .clone()
-                .unwrap_or_else(|| i.source.path.clone())
-        })
-        .chain(cx.included.keys().cloned())
-        .chain(cx.unreadable_imports.iter().cloned())
+        .map(|i| i.source.resolved_path.as_ref().unwrap_or(&i.source.path))
+        .chain(cx.included.keys())
+        .chain(cx.unreadable_imports.iter())
         .collect();
-    let excluded: HashSet<RepoPath> = cx
+    let excluded: HashSet<&RepoPath> = cx
         .out
         .instructions
         .iter()
         .filter(|i| i.applicability == Applicability::Excluded)
-        .map(|i| i.source.path.clone())
+        .map(|i| &i.source.path)
         .collect();
     let cwd = cx.ctx.cwd.clone();
     // The AGENTS.md fallback (2.1.277 and later) reads AGENTS.md on the
@@ -2069,8 +2073,8 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         // second report.
         let agents_text = normalized(cx, &agents);
         if beside.iter().any(|m| {
-            let t = normalized(cx, m);
-            t.is_some() && (t == agents_text || t.as_deref() == Some("AGENTS.md"))
+            normalized(cx, m)
+                .is_some_and(|t| Some(&t) == agents_text.as_ref() || t.0 == "AGENTS.md")
         }) {
             continue;
         }
@@ -2129,7 +2133,7 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
         } else {
             format!("Add a line `@AGENTS.md` to `{claude}`{own}, or make `{claude}` a symbolic link to `AGENTS.md`.")
         };
-        cx.diag(
+        out.push(
             Diagnostic::new(
                 DiagnosticCode::AgentsMdNotBridged,
                 format!("Claude Code does not read `{agents}`: {why}. {fix}"),
@@ -2137,16 +2141,22 @@ fn agents_md_bridges(cx: &mut Compiler<'_, '_>) {
             .at(SourceRef::project(agents.clone(), SourceFormat::Markdown)),
         );
     }
+    out
 }
 
 /// The text of `path` with line endings normalized and surrounding white
 /// space trimmed (read through the shared cache), `None` when unreadable.
-fn normalized(cx: &Compiler<'_, '_>, path: &RepoPath) -> Option<String> {
+fn normalized(cx: &Compiler<'_, '_>, path: &RepoPath) -> Option<Arc<Normalized>> {
     cx.repo
         .read_text(path, crate::MAX_FILE_BYTES)
         .ok()
-        .map(|t| t.text.replace("\r\n", "\n").trim().to_string())
+        .map(|t| t.parsed_as(|text| Normalized(text.replace("\r\n", "\n").trim().to_string())))
 }
+
+/// A file's text with CRLF line ends made LF and trimmed ([`normalized`]),
+/// computed once per file and shared.
+#[derive(PartialEq, Eq)]
+struct Normalized(String);
 
 #[cfg(test)]
 mod tests {

@@ -138,11 +138,6 @@ impl<'a, 'r> Compiler<'a, 'r> {
         outside: Option<&'a Ancestors>,
     ) -> Self {
         let mut out = EffectiveAgentConfig::new(HARNESS, ctx.clone());
-        // Room for what a launch directory typically gets, so that the
-        // lists (of entries hundreds of bytes long) are rarely moved while
-        // they grow.
-        out.diagnostics.reserve(32);
-        out.instructions.reserve(16);
         out.assumptions.push(match ctx.mode {
             Mode::Repo => "Repo mode: only repository-defined configuration is compiled; ~/.claude, managed policy, \
                            CLAUDE.local.md and .claude/settings.local.json are not read."
