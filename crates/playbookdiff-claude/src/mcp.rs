@@ -15,6 +15,7 @@ use playbookdiff_model::{
     SourceRef, SourceScope, Transport,
 };
 use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 const KNOWN_FIELDS: &[&str] = &[
@@ -305,10 +306,13 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     // Root first; a closer file replaces a same-named server whole, and the
     // merged map keeps the position of a name's first appearance (the
     // order of a JavaScript object spread).
+    // `slot_of` maps a name to its place in `merged`, so each server costs
+    // one look-up rather than a scan of every server merged so far.
     let mut merged: Vec<McpServer> = Vec::new();
+    let mut slot_of: HashMap<String, usize> = HashMap::new();
     for path in chain(cx) {
         for server in servers_of(cx, &path) {
-            match merged.iter_mut().find(|s| s.name == server.name) {
+            match slot_of.get(&server.name).map(|&i| &mut merged[i]) {
                 Some(slot) => {
                     let mut server = server;
                     let replaced = std::mem::take(&mut slot.other_sources);
@@ -327,13 +331,24 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                     );
                     *slot = server;
                 }
-                None => merged.push(server),
+                None => {
+                    slot_of.insert(server.name.clone(), merged.len());
+                    merged.push(server);
+                }
             }
         }
     }
 
-    let enabled = settings.string_list("enabledMcpjsonServers");
-    let disabled = settings.string_list("disabledMcpjsonServers");
+    // Each name's first entry in the list (the one a scan would find).
+    let first = |list: Vec<(String, SourceRef)>| {
+        let mut m: HashMap<String, SourceRef> = HashMap::new();
+        for (n, s) in list {
+            m.entry(n).or_insert(s);
+        }
+        m
+    };
+    let enabled = first(settings.string_list("enabledMcpjsonServers"));
+    let disabled = first(settings.string_list("disabledMcpjsonServers"));
     let enable_all: Option<SourceRef> = settings
         .values("enableAllProjectMcpServers")
         .into_iter()
@@ -349,7 +364,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         let name = server.name.clone();
         let name = name.as_str();
         let file = server.source.path.clone();
-        if let Some((_, s)) = disabled.iter().find(|(n, _)| n == name) {
+        if let Some(s) = disabled.get(name) {
             server.applicability = Applicability::Excluded;
             server.reason = format!(
                 "configured in `{file}` and disabled by disabledMcpjsonServers in `{}`",
@@ -366,7 +381,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 )
                 .at(s.clone()),
             );
-        } else if let Some((_, s)) = enabled.iter().find(|(n, _)| n == name) {
+        } else if let Some(s) = enabled.get(name) {
             server.applicability = Applicability::Effective;
             server.reason = format!(
                 "configured in `{file}` and approved by enabledMcpjsonServers in `{}`{}",

@@ -150,6 +150,7 @@ fn item(h: Harness, s: &McpServer) -> FindingItem {
 #[allow(clippy::too_many_arguments)]
 fn finding(
     configs: &[&EffectiveAgentConfig],
+    sides: &[Vec<&McpServer>],
     kind: FindingType,
     severity: FindingSeverity,
     name: &str,
@@ -174,22 +175,20 @@ fn finding(
         message,
         Some(Subject::Mcp {
             name: name.to_string(),
-            transport: present_transport(configs, name, present),
+            transport: present_transport(sides, present),
         }),
     )
 }
 
-/// The transport of server `name` on the `present` side: the one every
+/// The transport of one server name on the `present` side: the one every
 /// received definition there agrees on, else [`Transport::Unknown`].
-fn present_transport(
-    configs: &[&EffectiveAgentConfig],
-    name: &str,
-    present: &[usize],
-) -> Transport {
+/// `sides[h]` holds the definitions of that name in config `h`, in order,
+/// so the cost is that of the name's own definitions, not of all servers.
+fn present_transport(sides: &[Vec<&McpServer>], present: &[usize]) -> Transport {
     let mut seen = present
         .iter()
-        .flat_map(|&h| configs[h].mcp_servers.iter())
-        .filter(|s| s.name == name && received(s))
+        .flat_map(|&h| sides[h].iter().copied())
+        .filter(|s| received(s))
         .map(|s| s.transport);
     match seen.next() {
         Some(t) if seen.all(|u| u == t) => t,
@@ -284,6 +283,7 @@ pub(crate) fn compare(
                 .collect();
             let mut f = finding(
                 configs,
+                sides,
                 FindingType::CapabilityGap,
                 FindingSeverity::Medium,
                 name,
@@ -322,6 +322,7 @@ pub(crate) fn compare(
             row_differs.push("defined twice".to_string());
             findings.push(finding(
                 configs,
+                sides,
                 FindingType::Unknown,
                 FindingSeverity::Info,
                 name,
@@ -405,6 +406,7 @@ pub(crate) fn compare(
             let undecidable = unknown_transport || redacted_only;
             let mut f = finding(
                 configs,
+                sides,
                 if undecidable {
                     FindingType::Unknown
                 } else {
@@ -470,6 +472,7 @@ pub(crate) fn compare(
                 row_differs.extend(differ.iter().map(|d| d.field.clone()));
                 let mut f = finding(
                     configs,
+                    sides,
                     FindingType::Different,
                     FindingSeverity::Medium,
                     name,
@@ -500,6 +503,7 @@ pub(crate) fn compare(
                 row_differs.extend(redacted.iter().map(|d| format!("{} (redacted)", d.field)));
                 let mut f = finding(
                     configs,
+                    sides,
                     FindingType::Unknown,
                     FindingSeverity::Info,
                     name,

@@ -37,7 +37,7 @@ use playbookdiff_model::{
 use playbookdiff_source::markdown::parse_yaml;
 use playbookdiff_source::{Resolved, SourceError};
 use serde_json::Value;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 /// Where a `SKILL.md` was found.
@@ -507,20 +507,15 @@ fn load_at(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
 /// receive another definition (which one is not decided by the
 /// repository). Copies or links of one text need no warning.
 fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
-    let mut names: Vec<String> = skills
-        .iter()
-        .filter(|s| s.applicability == Applicability::Effective)
-        .map(|s| s.name.clone())
-        .collect();
-    names.sort();
-    names.dedup();
-    for name in names {
-        let idx: Vec<usize> = skills
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.applicability == Applicability::Effective && s.name == name)
-            .map(|(i, _)| i)
-            .collect();
+    // The effective skills of each name, in the order found; one pass, so
+    // the cost grows with the number of skills, not with its square.
+    let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, s) in skills.iter().enumerate() {
+        if s.applicability == Applicability::Effective {
+            by_name.entry(s.name.clone()).or_default().push(i);
+        }
+    }
+    for (name, idx) in by_name {
         if idx.len() < 2 {
             continue;
         }
@@ -590,20 +585,16 @@ fn same_text(cx: &Cx<'_, '_>, paths: &[RepoPath]) -> bool {
 /// never searches there from this launch directory.
 fn out_of_scope(cx: &mut Cx<'_, '_>, taken: &HashSet<&RepoPath>) -> Vec<Skill> {
     let cwd = cx.context.cwd.clone();
-    let mut owners: Vec<RepoPath> = Vec::new();
+    // Sorted and without repeats, in one pass over the files.
+    let mut owners: BTreeSet<RepoPath> = BTreeSet::new();
     for f in cx.repo.files_named_under("SKILL.md", &cwd) {
         if let Some((owner, _)) = split_root(f) {
-            if strictly_below(&owner, &cwd) && !owners.contains(&owner) {
-                owners.push(owner);
+            if strictly_below(&owner, &cwd) {
+                owners.insert(owner);
             }
         }
     }
-    for d in target_only_dirs(cx.context) {
-        if !owners.contains(&d) {
-            owners.push(d);
-        }
-    }
-    owners.sort();
+    owners.extend(target_only_dirs(cx.context));
     let mut out = Vec::new();
     for owner in owners {
         for (root, dot) in [

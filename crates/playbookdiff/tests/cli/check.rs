@@ -728,6 +728,77 @@ fn all_dirs_on_a_deep_chain_finishes_within_a_generous_bound() {
     );
 }
 
+/// `check` on a repository with thousands of MCP servers (each named in
+/// `.mcp.json`, `.codex/config.toml` and `opencode.json`, a third and a
+/// fifth of them with another command, so findings exist) and thousands of
+/// skills in `.claude/skills` (read by Claude Code and OpenCode). Merging
+/// the servers of Claude Code's `.mcp.json` chain, the transport of each
+/// MCP finding and OpenCode's skill-name collisions each looked at every
+/// other server or skill, so the run was quadratic (docs/performance.md,
+/// "Many MCP servers and skills": tens of seconds in a debug build here);
+/// it now takes about a second. The bound only trips on a change of shape.
+#[test]
+fn check_on_thousands_of_mcp_servers_and_skills_is_not_quadratic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    std::fs::create_dir_all(r.join(".git")).unwrap();
+    std::fs::create_dir_all(r.join(".codex")).unwrap();
+    let n = 4000;
+    let mut mcp = serde_json::Map::new();
+    let mut open = serde_json::Map::new();
+    let mut codex = String::new();
+    for k in 0..n {
+        mcp.insert(format!("s{k}"), serde_json::json!({"command": "x"}));
+        let c = if k % 5 == 0 { "z" } else { "x" };
+        open.insert(
+            format!("s{k}"),
+            serde_json::json!({"type": "local", "command": [c]}),
+        );
+        let c = if k % 3 == 0 { "y" } else { "x" };
+        codex.push_str(&format!("[mcp_servers.s{k}]\ncommand = \"{c}\"\n\n"));
+        let d = r.join(format!(".claude/skills/sk{k}"));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: sk{k}\ndescription: skill {k}\n---\nbody\n"),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        r.join(".mcp.json"),
+        serde_json::json!({ "mcpServers": mcp }).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        r.join("opencode.json"),
+        serde_json::json!({ "mcp": open }).to_string(),
+    )
+    .unwrap();
+    std::fs::write(r.join(".codex/config.toml"), codex).unwrap();
+    let start = std::time::Instant::now();
+    let (_, v) = json(&["check", s(r), "--format", "json"]);
+    let took = start.elapsed();
+    for h in ["claude-code", "codex", "opencode"] {
+        let servers = v["configs"][h]["mcpServers"].as_array().unwrap();
+        assert_eq!(servers.len(), n, "{h}");
+    }
+    for h in ["claude-code", "opencode"] {
+        let skills = v["configs"][h]["skills"].as_array().unwrap();
+        assert_eq!(skills.len(), n, "{h}");
+    }
+    let mcp_findings = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["category"] == "mcp")
+        .count();
+    assert!(mcp_findings >= n / 3, "{mcp_findings} MCP findings");
+    assert!(
+        took < std::time::Duration::from_secs(15),
+        "check on {n} MCP servers and {n} skills took {took:?}"
+    );
+}
+
 /// A paragraph of thousands of characters (here a CLAUDE.md of one line,
 /// as a binary file read as text also is) is quoted in a pull-request
 /// comment as an excerpt of 400 characters ending in ` …`; it was quoted
