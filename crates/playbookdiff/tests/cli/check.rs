@@ -728,26 +728,26 @@ fn all_dirs_on_a_deep_chain_finishes_within_a_generous_bound() {
     );
 }
 
-/// `check` on a repository with thousands of MCP servers (each named in
+/// `check` on a repository with many MCP servers (each named in
 /// `.mcp.json`, `.codex/config.toml` and `opencode.json`, a third and a
-/// fifth of them with another command, so findings exist) and thousands of
+/// fifth of them with another command, so findings exist) and a thousand
 /// skills in `.claude/skills` (read by Claude Code and OpenCode). Merging
-/// the servers of Claude Code's `.mcp.json` chain, the transport of each
-/// MCP finding and OpenCode's skill-name collisions each looked at every
-/// other server or skill, so the run was quadratic (docs/performance.md,
-/// "Many MCP servers and skills": tens of seconds in a debug build here);
-/// it now takes about a second. The bound only trips on a change of shape.
+/// Claude Code's `.mcp.json` chain, the transport of each MCP finding and
+/// OpenCode's skill-name collisions each looked at every other server or
+/// skill, so the run was quadratic (docs/performance.md, "Many MCP servers
+/// and skills": in a debug build, 41 s for this repository before, 5 s
+/// after, on a loaded machine). The bound only trips on a change of shape.
 #[test]
-fn check_on_thousands_of_mcp_servers_and_skills_is_not_quadratic() {
+fn check_on_many_mcp_servers_and_skills_is_not_quadratic() {
     let tmp = tempfile::tempdir().unwrap();
     let r = tmp.path();
     std::fs::create_dir_all(r.join(".git")).unwrap();
     std::fs::create_dir_all(r.join(".codex")).unwrap();
-    let n = 4000;
+    let (servers, skills) = (24_000, 1000);
     let mut mcp = serde_json::Map::new();
     let mut open = serde_json::Map::new();
     let mut codex = String::new();
-    for k in 0..n {
+    for k in 0..servers {
         mcp.insert(format!("s{k}"), serde_json::json!({"command": "x"}));
         let c = if k % 5 == 0 { "z" } else { "x" };
         open.insert(
@@ -756,6 +756,8 @@ fn check_on_thousands_of_mcp_servers_and_skills_is_not_quadratic() {
         );
         let c = if k % 3 == 0 { "y" } else { "x" };
         codex.push_str(&format!("[mcp_servers.s{k}]\ncommand = \"{c}\"\n\n"));
+    }
+    for k in 0..skills {
         let d = r.join(format!(".claude/skills/sk{k}"));
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(
@@ -776,26 +778,27 @@ fn check_on_thousands_of_mcp_servers_and_skills_is_not_quadratic() {
     .unwrap();
     std::fs::write(r.join(".codex/config.toml"), codex).unwrap();
     let start = std::time::Instant::now();
-    let (_, v) = json(&["check", s(r), "--format", "json"]);
+    let (code, out, err) = run(&["check", s(r)]);
     let took = start.elapsed();
-    for h in ["claude-code", "codex", "opencode"] {
-        let servers = v["configs"][h]["mcpServers"].as_array().unwrap();
-        assert_eq!(servers.len(), n, "{h}");
-    }
-    for h in ["claude-code", "opencode"] {
-        let skills = v["configs"][h]["skills"].as_array().unwrap();
-        assert_eq!(skills.len(), n, "{h}");
-    }
-    let mcp_findings = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["category"] == "mcp")
-        .count();
-    assert!(mcp_findings >= n / 3, "{mcp_findings} MCP findings");
+    assert_eq!(code, 1, "{err}");
+    // Every third server differs in Codex, every fifth in OpenCode.
+    let differing = (0..servers).filter(|k| k % 3 == 0 || k % 5 == 0).count();
     assert!(
-        took < std::time::Duration::from_secs(15),
-        "check on {n} MCP servers and {n} skills took {took:?}"
+        out.contains(&format!(
+            "{skills} skills only Claude Code and OpenCode can use"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "ids mcp:different:all:s0:3594ab5a99b6, +{} more",
+            differing - 1
+        )),
+        "{out}"
+    );
+    assert!(
+        took < std::time::Duration::from_secs(12),
+        "check on {servers} MCP servers and {skills} skills took {took:?}"
     );
 }
 
