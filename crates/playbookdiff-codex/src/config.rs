@@ -133,6 +133,37 @@ const TYPED_SETTINGS: &[(&str, &[Kind], &str)] = &[
     ("mcp_servers", &[Kind::Table], "a table of servers"),
 ];
 
+/// Typed settings whose string value must be one of a fixed set of
+/// variants (Rust enums in Codex's `ConfigToml`), with the variants Codex
+/// accepts. Any other string stops Codex before it loads anything
+/// ("unknown variant `bogus`, expected one of `untrusted`, `on-failure`,
+/// `on-request`, `granular`, `never`"): seen with `codex debug
+/// prompt-input` of 0.142.3 and 0.171.0 on a trusted project, each key set
+/// to `"bogus"`; both releases list the same variants. A table, where
+/// [`TYPED_SETTINGS`] allows one, is not checked further.
+/// `model_reasoning_effort` is not here: both releases start with any
+/// string there.
+const STRING_VARIANTS: &[(&str, &[&str])] = &[
+    (
+        "approval_policy",
+        &["untrusted", "on-failure", "on-request", "granular", "never"],
+    ),
+    (
+        "sandbox_mode",
+        &["read-only", "workspace-write", "danger-full-access"],
+    ),
+    (
+        "model_reasoning_summary",
+        &["auto", "concise", "detailed", "none"],
+    ),
+    ("model_verbosity", &["low", "medium", "high"]),
+    (
+        "file_opener",
+        &["vscode", "vscode-insiders", "windsurf", "cursor", "none"],
+    ),
+    ("web_search", &["disabled", "cached", "indexed", "live"]),
+];
+
 /// Refuses the configuration when the value of a [`TYPED_SETTINGS`] key
 /// that wins (the closest layer to cwd that sets it: Codex merges the
 /// layers before it reads them, so a closer layer's value replaces a
@@ -149,6 +180,28 @@ fn check_typed_settings(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) {
             continue;
         };
         if kinds.iter().any(|kind| kind.holds(v.get_ref())) {
+            if let DeValue::String(text) = v.get_ref() {
+                let known = STRING_VARIANTS
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, known)| *known);
+                if let Some(known) = known.filter(|known| !known.contains(&text.as_ref())) {
+                    let one_of = known
+                        .iter()
+                        .map(|x| format!("`{x}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    refuse_value(
+                        cx,
+                        layer,
+                        k,
+                        v,
+                        key,
+                        "a string that is none of its values",
+                        &format!("one of {one_of}"),
+                    );
+                }
+            }
             continue;
         }
         if key == "mcp_servers" {
@@ -596,7 +649,9 @@ pub(crate) fn string_array(v: &Spanned<DeValue<'_>>) -> Option<Vec<String>> {
         .collect()
 }
 
-/// Reports a value of the wrong shape; the analysis ignores it.
+/// Refuses the configuration for a value of the wrong shape
+/// (`config-refused`) and reports the value (`invalid-value`), at the key's
+/// line; the message describes the value, never quotes it.
 pub(crate) fn invalid_value(
     cx: &mut Cx<'_, '_>,
     layer: &Layer<'_>,
@@ -605,19 +660,32 @@ pub(crate) fn invalid_value(
     key: &str,
     expected: &str,
 ) {
+    refuse_value(cx, layer, k, v, key, &describe(v.get_ref()), expected);
+}
+
+/// [`invalid_value`] with the value described as `what` ("a string that
+/// is none of its values"), never quoting the value itself.
+fn refuse_value(
+    cx: &mut Cx<'_, '_>,
+    layer: &Layer<'_>,
+    k: &Spanned<DeString<'_>>,
+    v: &Spanned<DeValue<'_>>,
+    key: &str,
+    what: &str,
+    expected: &str,
+) {
     let at = layer.source(extent(k, v));
     cx.refuse(
         format!(
-            "{key} in {} is {}, not {expected}",
+            "{key} in {} is {what}, not {expected}",
             problems::quote(&layer.loaded.path),
-            describe(v.get_ref())
         ),
         Some(at.clone()),
     );
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::InvalidValue,
-            format!("{} sets {key} to {} where Codex expects {expected}, so Codex rejects this configuration and does not start; fix it.", problems::quote(&layer.loaded.path), describe(v.get_ref())),
+            format!("{} sets {key} to {what} where Codex expects {expected}, so Codex rejects this configuration and does not start; fix it.", problems::quote(&layer.loaded.path)),
         )
         .at(at),
     );

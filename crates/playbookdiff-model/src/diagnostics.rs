@@ -705,8 +705,9 @@ declare_codes! {
     /// start in this project: nothing it would receive or configure
     /// applies. Fix the named key. Codex: an MCP field of the other
     /// transport, a literal `bearer_token`, both `command` and `url`,
-    /// invalid TOML or a wrong-typed value in a trusted project layer
-    /// (openai/codex `codex-rs/config/src/mcp_types.rs`,
+    /// invalid TOML, a wrong-typed value or a string that is none of an
+    /// enum setting's values (`approval_policy = "bogus"`) in a trusted
+    /// project layer (openai/codex `codex-rs/config/src/mcp_types.rs`,
     /// `codex-rs/core/src/config_loader`; seen with `codex mcp list`).
     /// OpenCode: invalid JSONC, a value its configuration schema rejects
     /// (an MCP entry of the wrong shape, a wrong-typed `instructions` or

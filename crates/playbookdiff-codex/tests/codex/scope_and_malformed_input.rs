@@ -614,7 +614,8 @@ fn a_typed_setting_of_the_wrong_kind_stops_codex() {
         // A closer layer's value of the right kind replaces it.
         write(root, "a/AGENTS.md", "# A\n");
         let fixed = match setting.split_once(" = ").unwrap().0 {
-            "model" | "approval_policy" => "\"x\"",
+            "model" => "\"x\"",
+            "approval_policy" => "\"never\"",
             "model_context_window" => "1000",
             "hide_agent_reasoning" => "true",
             _ => "{}",
@@ -632,6 +633,70 @@ fn a_typed_setting_of_the_wrong_kind_stops_codex() {
         root,
         ".codex/config.toml",
         "model = \"gpt\"\napproval_policy = \"never\"\nprofile = 5\n[tools]\nweb_search = true\n",
+    );
+    let c = KIT.compile_at(root, ".", None);
+    assert_eq!(refused(&c), 0, "{:?}", c.diagnostics);
+}
+
+/// Codex 0.142.3 and 0.171.0 refuse a trusted project whose
+/// `.codex/config.toml` gives an enum setting a string that is none of its
+/// variants (`approval_policy = "bogus"`: "unknown variant `bogus`,
+/// expected one of `untrusted`, `on-failure`, `on-request`, `granular`,
+/// `never`"; seen with `codex debug prompt-input` of both releases for
+/// each key below), start with each listed variant, and start with any
+/// string in `model_reasoning_effort`.
+#[test]
+fn an_enum_setting_outside_its_variants_stops_codex() {
+    let refused = |c: &playbookdiff_model::EffectiveAgentConfig| {
+        c.diagnostics
+            .iter()
+            .filter(|d| d.code.as_str() == "config-refused")
+            .count()
+    };
+    for (key, good) in [
+        ("approval_policy", "on-request"),
+        ("sandbox_mode", "workspace-write"),
+        ("model_reasoning_summary", "concise"),
+        ("model_verbosity", "high"),
+        ("file_opener", "vscode-insiders"),
+        ("web_search", "cached"),
+    ] {
+        let t = tempfile::tempdir().expect("tempdir");
+        let root = t.path();
+        write(root, "AGENTS.md", "# Root\n");
+        write(
+            root,
+            ".codex/config.toml",
+            format!("# c\n{key} = \"bogus\"\n"),
+        );
+        let c = KIT.compile_at(root, ".", None);
+        assert_eq!(refused(&c), 1, "{key}: {:?}", c.diagnostics);
+        let d = one_at(&c, "config-refused", ".codex/config.toml");
+        assert_contains(&d.message, key);
+        assert_contains(&d.message, &format!("`{good}`"));
+        assert!(
+            !d.message.contains("bogus"),
+            "the value is quoted: {}",
+            d.message
+        );
+        assert_eq!(lines(d), Some((2, 2)), "{key}");
+        assert!(
+            c.instructions
+                .iter()
+                .all(|i| i.applicability != Applicability::Effective),
+            "{key}: an instruction is still received"
+        );
+        write(root, ".codex/config.toml", format!("{key} = \"{good}\"\n"));
+        let c = KIT.compile_at(root, ".", None);
+        assert_eq!(refused(&c), 0, "{key} = {good}: {:?}", c.diagnostics);
+    }
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(root, "AGENTS.md", "# Root\n");
+    write(
+        root,
+        ".codex/config.toml",
+        "model_reasoning_effort = \"bogus\"\n",
     );
     let c = KIT.compile_at(root, ".", None);
     assert_eq!(refused(&c), 0, "{:?}", c.diagnostics);
