@@ -714,6 +714,10 @@ declare_codes! {
     /// `skills`), a missing `{file:…}` (sst/opencode
     /// `packages/opencode/src/config/config.ts`, `InvalidError`; seen with
     /// 1.18.33 exiting with "Configuration is invalid at opencode.json").
+    /// Not modelled: an OpenCode string setting outside its values
+    /// (`"share": "bogus"`, refused by 1.18.33 with `Expected "manual" |
+    /// "auto" | "disabled"`) is not reported, so the analysis shows
+    /// OpenCode starting where it would not.
     ConfigRefused = "config-refused", Error, RepositoryProblem, any, "0.1.0", "the agent refuses this configuration and does not start";
     /// The trust entries given with `--trust` make Codex skip part of the
     /// project: a `.codex/config.toml` layer whose directory (else the
