@@ -130,13 +130,15 @@ pub fn matrix_json(r: &MatrixReport<'_>) -> String {
 /// 1,000,000 files the document is tens of megabytes; it is never held
 /// whole in memory). Errors: those of `out`.
 ///
-/// With many findings and a second core, the later findings (all but the
-/// first eighth: the members before `findings`, the root's
-/// configurations above all, and that eighth take the writing thread
-/// about as long on the 100,000-file benchmark tree) are serialized on a
-/// second thread into memory while this one writes the rest, then copied
-/// out: the same bytes in about half the time, holding that part of the
-/// findings in memory meanwhile.
+/// With many findings and a second core, the findings are serialized on
+/// two threads in alternate runs of [`FINDINGS_PER_RUN`]: this thread
+/// writes the members before `findings` (the root's configurations above
+/// all) and every even run straight to `out`, a second thread serializes
+/// every odd run into memory, and this one copies each such run out in
+/// its place. The same bytes in about half the time; at most
+/// [`RUNS_AHEAD`] serialized runs wait in memory at once, so memory stays
+/// bounded however many findings there are (at 1,000,000 files the
+/// findings are tens of megabytes of JSON).
 pub fn write_matrix_json<W: Write + ?Sized>(out: &mut W, r: &MatrixReport<'_>) -> io::Result<()> {
     let doc = matrix_doc(r);
     let n = doc.findings.len();
@@ -145,22 +147,37 @@ pub fn write_matrix_json<W: Write + ?Sized>(out: &mut W, r: &MatrixReport<'_>) -
     if !parallel {
         return write_pretty(out, &doc);
     }
-    let split = n / 8;
-    let (head, tail) = doc.findings.split_at(split);
+    let runs: Vec<&[MatrixFinding]> = doc.findings.chunks(FINDINGS_PER_RUN).collect();
     std::thread::scope(|s| {
-        let later = s.spawn(|| {
-            let mut buf = Vec::new();
-            findings_members(&mut buf, tail, split == 0).map(|()| buf)
+        let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<Vec<u8>>>(RUNS_AHEAD);
+        let runs = &runs;
+        s.spawn(move || {
+            for run in runs.iter().skip(1).step_by(2) {
+                let mut buf = Vec::new();
+                let r = findings_members(&mut buf, run, false).map(|()| buf);
+                let failed = r.is_err();
+                if tx.send(r).is_err() || failed {
+                    break;
+                }
+            }
         });
         let mut w = io::BufWriter::with_capacity(64 * 1024, &mut *out);
         let written = write_matrix_doc(&mut w, &doc, |w| {
-            findings_members(w, head, true)?;
-            let buf = later
-                .join()
-                .map_err(|_| io::Error::other("the findings could not be serialized"))??;
-            w.write_all(&buf)
+            for (k, run) in runs.iter().enumerate() {
+                if k % 2 == 0 {
+                    findings_members(w, run, k == 0)?;
+                } else {
+                    let buf = rx
+                        .recv()
+                        .map_err(|_| io::Error::other("the findings could not be serialized"))??;
+                    w.write_all(&buf)?;
+                }
+            }
+            Ok(())
         })
         .and_then(|()| w.write_all(b"\n"));
+        // The second thread stops at its next send once `rx` is dropped.
+        drop(rx);
         match written {
             Ok(()) => w.into_inner().map(drop).map_err(|e| e.into_error()),
             Err(e) => {
@@ -173,6 +190,16 @@ pub fn write_matrix_json<W: Write + ?Sized>(out: &mut W, r: &MatrixReport<'_>) -
 
 /// From how many findings [`write_matrix_json`] serializes on two threads.
 const PARALLEL_FINDINGS: usize = 64;
+
+/// How many findings [`write_matrix_json`] serializes in one run on one
+/// thread.
+const FINDINGS_PER_RUN: usize = 16;
+
+/// How many runs the second thread of [`write_matrix_json`] may hold
+/// serialized ahead of the writing thread: 1,024 findings, enough to keep
+/// it busy while the writing thread writes the configurations of the
+/// 100,000-file benchmark tree.
+const RUNS_AHEAD: usize = 64;
 
 /// The elements of the `findings` array (two levels deep in the
 /// document), each preceded by its separator: a newline when it is the
