@@ -573,6 +573,37 @@ fn an_agents_md_over_the_read_limit_sends_its_first_budget_bytes() {
     );
 }
 
+/// How many `config-refused` diagnostics `c` holds.
+fn refusals(c: &playbookdiff_model::EffectiveAgentConfig) -> usize {
+    c.diagnostics
+        .iter()
+        .filter(|d| d.code.as_str() == "config-refused")
+        .count()
+}
+
+/// Compiles, at the root, a repository whose `.codex/config.toml` holds a
+/// comment and then `setting` (line 2), and checks that Codex refuses it:
+/// one `config-refused` at line 2 and no instruction received. Returns the
+/// repository (kept alive for further writes) and the refusal's message.
+fn refused_at_line_two(setting: &str) -> (tempfile::TempDir, String) {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(root, "AGENTS.md", "# Root\n");
+    write(root, ".codex/config.toml", format!("# c\n{setting}\n"));
+    let c = KIT.compile_at(root, ".", None);
+    assert_eq!(refusals(&c), 1, "{setting}: {:?}", c.diagnostics);
+    let d = one_at(&c, "config-refused", ".codex/config.toml");
+    assert_eq!(lines(d), Some((2, 2)), "{setting}");
+    assert!(
+        c.instructions
+            .iter()
+            .all(|i| i.applicability != Applicability::Effective),
+        "{setting}: an instruction is still received"
+    );
+    let message = d.message.clone();
+    (t, message)
+}
+
 /// Codex 0.142.3 and 0.171.0 refuse a trusted project whose
 /// `.codex/config.toml` gives a typed setting a value of another kind,
 /// whatever the setting does (`model = 5`: "invalid type: integer `5`,
@@ -581,12 +612,6 @@ fn an_agents_md_over_the_read_limit_sends_its_first_budget_bytes() {
 /// is one Codex strips from project layers (`profile`).
 #[test]
 fn a_typed_setting_of_the_wrong_kind_stops_codex() {
-    let refused = |c: &playbookdiff_model::EffectiveAgentConfig| {
-        c.diagnostics
-            .iter()
-            .filter(|d| d.code.as_str() == "config-refused")
-            .count()
-    };
     for (setting, says) in [
         ("model = 5", "model"),
         ("approval_policy = 5", "approval_policy"),
@@ -595,35 +620,23 @@ fn a_typed_setting_of_the_wrong_kind_stops_codex() {
         ("tools = 5", "tools"),
         ("mcp_servers = 5", "mcp_servers"),
     ] {
-        let t = tempfile::tempdir().expect("tempdir");
-        let root = t.path();
-        write(root, "AGENTS.md", "# Root\n");
-        write(root, ".codex/config.toml", format!("# c\n{setting}\n"));
-        let c = KIT.compile_at(root, ".", None);
-        assert_eq!(refused(&c), 1, "{setting}: {:?}", c.diagnostics);
-        let d = one_at(&c, "config-refused", ".codex/config.toml");
-        assert_contains(&d.message, says);
-        assert_eq!(lines(d), Some((2, 2)), "{setting}");
-        assert!(
-            c.instructions
-                .iter()
-                .all(|i| i.applicability != Applicability::Effective),
-            "{setting}: an instruction is still received"
-        );
+        let (t, message) = refused_at_line_two(setting);
+        assert_contains(&message, says);
 
         // A closer layer's value of the right kind replaces it.
+        let root = t.path();
         write(root, "a/AGENTS.md", "# A\n");
-        let fixed = match setting.split_once(" = ").unwrap().0 {
+        let key = setting.split_once(" = ").unwrap().0;
+        let fixed = match key {
             "model" => "\"x\"",
             "approval_policy" => "\"never\"",
             "model_context_window" => "1000",
             "hide_agent_reasoning" => "true",
             _ => "{}",
         };
-        let key = setting.split_once(" = ").unwrap().0;
         write(root, "a/.codex/config.toml", format!("{key} = {fixed}\n"));
         let c = KIT.compile_at(root, "a", None);
-        assert_eq!(refused(&c), 0, "{setting} replaced: {:?}", c.diagnostics);
+        assert_eq!(refusals(&c), 0, "{setting} replaced: {:?}", c.diagnostics);
     }
     // Right kinds, and a key Codex strips from project layers: it starts.
     let t = tempfile::tempdir().expect("tempdir");
@@ -635,7 +648,7 @@ fn a_typed_setting_of_the_wrong_kind_stops_codex() {
         "model = \"gpt\"\napproval_policy = \"never\"\nprofile = 5\n[tools]\nweb_search = true\n",
     );
     let c = KIT.compile_at(root, ".", None);
-    assert_eq!(refused(&c), 0, "{:?}", c.diagnostics);
+    assert_eq!(refusals(&c), 0, "{:?}", c.diagnostics);
 }
 
 /// Codex 0.142.3 and 0.171.0 refuse a trusted project whose
@@ -647,12 +660,6 @@ fn a_typed_setting_of_the_wrong_kind_stops_codex() {
 /// string in `model_reasoning_effort`.
 #[test]
 fn an_enum_setting_outside_its_variants_stops_codex() {
-    let refused = |c: &playbookdiff_model::EffectiveAgentConfig| {
-        c.diagnostics
-            .iter()
-            .filter(|d| d.code.as_str() == "config-refused")
-            .count()
-    };
     for (key, good) in [
         ("approval_policy", "on-request"),
         ("sandbox_mode", "workspace-write"),
@@ -661,34 +668,14 @@ fn an_enum_setting_outside_its_variants_stops_codex() {
         ("file_opener", "vscode-insiders"),
         ("web_search", "cached"),
     ] {
-        let t = tempfile::tempdir().expect("tempdir");
+        let (t, message) = refused_at_line_two(&format!("{key} = \"bogus\""));
+        assert_contains(&message, key);
+        assert_contains(&message, &format!("`{good}`"));
+        assert!(!message.contains("bogus"), "the value is quoted: {message}");
         let root = t.path();
-        write(root, "AGENTS.md", "# Root\n");
-        write(
-            root,
-            ".codex/config.toml",
-            format!("# c\n{key} = \"bogus\"\n"),
-        );
-        let c = KIT.compile_at(root, ".", None);
-        assert_eq!(refused(&c), 1, "{key}: {:?}", c.diagnostics);
-        let d = one_at(&c, "config-refused", ".codex/config.toml");
-        assert_contains(&d.message, key);
-        assert_contains(&d.message, &format!("`{good}`"));
-        assert!(
-            !d.message.contains("bogus"),
-            "the value is quoted: {}",
-            d.message
-        );
-        assert_eq!(lines(d), Some((2, 2)), "{key}");
-        assert!(
-            c.instructions
-                .iter()
-                .all(|i| i.applicability != Applicability::Effective),
-            "{key}: an instruction is still received"
-        );
         write(root, ".codex/config.toml", format!("{key} = \"{good}\"\n"));
         let c = KIT.compile_at(root, ".", None);
-        assert_eq!(refused(&c), 0, "{key} = {good}: {:?}", c.diagnostics);
+        assert_eq!(refusals(&c), 0, "{key} = {good}: {:?}", c.diagnostics);
     }
     let t = tempfile::tempdir().expect("tempdir");
     let root = t.path();
@@ -699,5 +686,5 @@ fn an_enum_setting_outside_its_variants_stops_codex() {
         "model_reasoning_effort = \"bogus\"\n",
     );
     let c = KIT.compile_at(root, ".", None);
-    assert_eq!(refused(&c), 0, "{:?}", c.diagnostics);
+    assert_eq!(refusals(&c), 0, "{:?}", c.diagnostics);
 }
