@@ -945,6 +945,26 @@ impl<'t> Repo<'t> {
         }
     }
 
+    /// The real path of the regular file at `path`, links inside the
+    /// repository followed. Errors: `Io` (`WrongKind`) when it is not a
+    /// regular file, `NotFound` when nothing readable is there (a missing
+    /// file, a dangling link, a link out of the repository or a loop).
+    fn real_file(&self, path: &RepoPath) -> Result<RepoPath, SourceError> {
+        match self.resolve(path) {
+            Resolved::Inside {
+                real,
+                kind: EntryKind::File,
+                ..
+            } => Ok(real),
+            Resolved::Inside { real, .. } => Err(SourceError::Io {
+                path: real,
+                message: "not a regular file".into(),
+                kind: crate::IoKind::WrongKind,
+            }),
+            _ => Err(SourceError::NotFound(path.clone())),
+        }
+    }
+
     /// Reads `path` as text, following links inside the repository, at most
     /// `limit` bytes; each real file is read once and shared.
     ///
@@ -952,21 +972,7 @@ impl<'t> Repo<'t> {
     /// dangling link, a link out of the repository or a loop: call
     /// [`Repo::resolve`] to tell them apart), `TooLarge`, `Io`.
     pub fn read_text(&self, path: &RepoPath, limit: u64) -> Result<Arc<TextFile>, SourceError> {
-        let real = match self.resolve(path) {
-            Resolved::Inside {
-                real,
-                kind: EntryKind::File,
-                ..
-            } => real,
-            Resolved::Inside { real, .. } => {
-                return Err(SourceError::Io {
-                    path: real,
-                    message: "not a regular file".into(),
-                    kind: crate::IoKind::WrongKind,
-                })
-            }
-            _ => return Err(SourceError::NotFound(path.clone())),
-        };
+        let real = self.real_file(path)?;
         let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(r) = files.get(&real) {
             match r {
@@ -1001,21 +1007,7 @@ impl<'t> Repo<'t> {
         /// The memo key of a prefix: the real file and the length.
         #[derive(Hash, PartialEq, Eq)]
         struct PrefixKey(RepoPath, u64);
-        let real = match self.resolve(path) {
-            Resolved::Inside {
-                real,
-                kind: EntryKind::File,
-                ..
-            } => real,
-            Resolved::Inside { real, .. } => {
-                return Err(SourceError::Io {
-                    path: real,
-                    message: "not a regular file".into(),
-                    kind: crate::IoKind::WrongKind,
-                })
-            }
-            _ => return Err(SourceError::NotFound(path.clone())),
-        };
+        let real = self.real_file(path)?;
         self.memo(PrefixKey(real.clone(), n), || {
             self.tree
                 .read_prefix(&real, n)
