@@ -714,10 +714,12 @@ declare_codes! {
     /// `skills`), a missing `{file:…}` (sst/opencode
     /// `packages/opencode/src/config/config.ts`, `InvalidError`; seen with
     /// 1.18.33 exiting with "Configuration is invalid at opencode.json").
-    /// Not modelled: an OpenCode string setting outside its values
-    /// (`"share": "bogus"`, refused by 1.18.33 with `Expected "manual" |
-    /// "auto" | "disabled"`) is not reported, so the analysis shows
-    /// OpenCode starting where it would not.
+    /// An OpenCode top-level string setting outside its values is refused
+    /// too (`"share": "bogus"`: 1.18.33 says `Expected "manual" | "auto" |
+    /// "disabled"`; likewise `autoupdate`, `layout`, `logLevel`,
+    /// `permission`). Not modelled: a nested string outside its values
+    /// (`"permission": {"edit": "bogus"}`, refused by 1.18.33) is not
+    /// reported.
     ConfigRefused = "config-refused", Error, RepositoryProblem, any, "0.1.0", "the agent refuses this configuration and does not start";
     /// The trust entries given with `--trust` make Codex skip part of the
     /// project: a `.codex/config.toml` layer whose directory (else the

@@ -497,8 +497,12 @@ const TYPED_SETTINGS: &[(&str, &[Kind], &str)] = &[
         &[Kind::String],
         "\"manual\", \"auto\" or \"disabled\"",
     ),
-    ("logLevel", &[Kind::String], "a log level (a string)"),
-    ("layout", &[Kind::String], "a layout name (a string)"),
+    (
+        "logLevel",
+        &[Kind::String],
+        "\"DEBUG\", \"INFO\", \"WARN\" or \"ERROR\"",
+    ),
+    ("layout", &[Kind::String], "\"auto\" or \"stretch\""),
     ("snapshot", &[Kind::Boolean], "true or false"),
     ("autoshare", &[Kind::Boolean], "true or false"),
     (
@@ -523,7 +527,7 @@ const TYPED_SETTINGS: &[(&str, &[Kind], &str)] = &[
     (
         "permission",
         &[Kind::String, Kind::Object],
-        "a permission (a string) or an object",
+        "\"ask\", \"allow\", \"deny\" or an object",
     ),
     (
         "formatter",
@@ -536,6 +540,35 @@ const TYPED_SETTINGS: &[(&str, &[Kind], &str)] = &[
         "true, false or an object",
     ),
 ];
+
+/// Settings of [`TYPED_SETTINGS`] whose string value must be one of a
+/// fixed set (literals in OpenCode 1.18.33's schema: `share`,
+/// `autoupdate`, `LayoutConfig`, `LogLevel`, `PermissionActionConfig`),
+/// with the strings accepted, case included. Any other string makes
+/// OpenCode refuse the file ("Configuration is invalid ... Expected
+/// \"manual\" | \"auto\" | \"disabled\", got \"bogus\" share"): seen with
+/// `opencode debug config` for each key set to `"bogus"`, and each listed
+/// string seen accepted. Free strings (`model`, `default_agent`,
+/// `username`...) take any value.
+const STRING_VARIANTS: &[(&str, &[&str])] = &[
+    ("share", &["manual", "auto", "disabled"]),
+    ("autoupdate", &["notify"]),
+    ("layout", &["auto", "stretch"]),
+    ("logLevel", &["DEBUG", "INFO", "WARN", "ERROR"]),
+    ("permission", &["ask", "allow", "deny"]),
+];
+
+/// Whether `v`, a value of a kind `key` accepts, is also one of the
+/// strings [`STRING_VARIANTS`] allows it (true for other keys and kinds).
+fn a_known_variant(key: &str, v: &Value) -> bool {
+    let Some(text) = v.as_str() else {
+        return true;
+    };
+    STRING_VARIANTS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .is_none_or(|(_, known)| known.contains(&text))
+}
 
 /// Merges the layers in order: the values the adapter reads, and
 /// diagnostics for settings of the wrong shape.
@@ -550,7 +583,7 @@ pub(crate) fn merge(cx: &mut Cx<'_, '_>, layers: &[Layer]) -> Merged {
     for l in layers {
         for &(key, kinds, want) in TYPED_SETTINGS {
             if let Some(v) = l.get(&[key]) {
-                if !kinds.iter().any(|k| k.holds(v)) {
+                if !kinds.iter().any(|k| k.holds(v)) || !a_known_variant(key, v) {
                     wrong_shape(cx, l, &[key], want);
                 }
             }

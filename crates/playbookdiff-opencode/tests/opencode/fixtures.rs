@@ -629,3 +629,88 @@ fn an_instruction_file_over_the_read_limit_is_received_with_its_text_unread() {
     }
     assert_eq!(received(&c), ["AGENTS.md", "big.md"]);
 }
+
+/// OpenCode 1.18.33 refuses a string that is none of an enum setting's
+/// values (`"share": "bogus"`: "Expected \"manual\" | \"auto\" |
+/// \"disabled\", got \"bogus\" share"; the same for `autoupdate`, `layout`,
+/// `logLevel` and `permission`, case included), and accepts each listed
+/// value; a free string setting (`model`) takes any string.
+#[test]
+fn an_enum_setting_outside_its_values_stops_opencode() {
+    use playbookdiff_testkit::fs::write;
+    for (setting, key, values) in [
+        (
+            r#""share": "bogus""#,
+            "share",
+            &["manual", "auto", "disabled"][..],
+        ),
+        (
+            r#""share": "Manual""#,
+            "share",
+            &["manual", "auto", "disabled"],
+        ),
+        (r#""autoupdate": "bogus""#, "autoupdate", &["notify"]),
+        (r#""layout": "bogus""#, "layout", &["auto", "stretch"]),
+        (
+            r#""logLevel": "debug""#,
+            "logLevel",
+            &["DEBUG", "INFO", "WARN", "ERROR"],
+        ),
+        (
+            r#""permission": "bogus""#,
+            "permission",
+            &["ask", "allow", "deny"],
+        ),
+    ] {
+        let t = tempfile::tempdir().expect("tempdir");
+        let root = t.path();
+        write(root, "AGENTS.md", "# Root\n");
+        write(root, "opencode.json", format!("{{\n  {setting}\n}}\n"));
+        let c = KIT.compile_at(root, ".", None);
+        let refused = diags(&c, DiagnosticCode::ConfigRefused);
+        assert_eq!(refused.len(), 1, "{setting}: {:?}", c.diagnostics);
+        let invalid = diags(&c, DiagnosticCode::InvalidValue);
+        assert_eq!(invalid.len(), 1, "{setting}: {:?}", c.diagnostics);
+        for d in [refused[0], invalid[0]] {
+            let at = d.source.as_ref().expect("a source");
+            assert_eq!(at.path, rp("opencode.json"));
+            assert_eq!(
+                at.lines.map(|l| (l.start, l.end)),
+                Some((2, 2)),
+                "{setting}"
+            );
+            assert!(d.message.contains(&format!("`{key}`")), "{}", d.message);
+            for v in values {
+                assert!(d.message.contains(&format!("\"{v}\"")), "{}", d.message);
+            }
+            assert!(
+                !d.message.contains("bogus")
+                    && !d.message.contains("\"debug\"")
+                    && !d.message.contains("Manual"),
+                "the value is never quoted: {}",
+                d.message
+            );
+        }
+        assert!(received(&c).is_empty(), "{setting}: {:?}", received(&c));
+    }
+    // Every listed value, the other kinds an enum setting allows, and a
+    // free string: it starts.
+    for settings in [
+        r#"{"share": "manual", "autoupdate": "notify", "layout": "auto", "logLevel": "DEBUG", "permission": "ask", "model": "bogus"}"#,
+        r#"{"share": "auto", "autoupdate": true, "layout": "stretch", "logLevel": "INFO", "permission": "allow"}"#,
+        r#"{"share": "disabled", "autoupdate": false, "logLevel": "WARN", "permission": "deny"}"#,
+        r#"{"logLevel": "ERROR", "permission": {"edit": "ask"}}"#,
+    ] {
+        let t = tempfile::tempdir().expect("tempdir");
+        let root = t.path();
+        write(root, "AGENTS.md", "# Root\n");
+        write(root, "opencode.json", settings);
+        let c = KIT.compile_at(root, ".", None);
+        assert!(
+            diags(&c, DiagnosticCode::ConfigRefused).is_empty(),
+            "{settings}: {:?}",
+            c.diagnostics
+        );
+        assert_eq!(received(&c), ["AGENTS.md"], "{settings}");
+    }
+}
