@@ -267,6 +267,30 @@ pub(crate) fn io_err(path: &RepoPath, e: std::io::Error) -> SourceError {
     }
 }
 
+/// The metadata of `abs` (repository path `path`) when it is a regular
+/// file, not following a link. Errors: `Io` (`WrongKind`) with
+/// `link_message` for a symbolic link, "not a regular file" for anything
+/// else; `Io` when it cannot be read.
+fn regular_metadata(
+    abs: &Path,
+    path: &RepoPath,
+    link_message: &str,
+) -> Result<std::fs::Metadata, SourceError> {
+    let md = std::fs::symlink_metadata(abs).map_err(|e| io_err(path, e))?;
+    if md.file_type().is_file() {
+        return Ok(md);
+    }
+    Err(SourceError::Io {
+        path: path.clone(),
+        message: if md.file_type().is_symlink() {
+            link_message.into()
+        } else {
+            "not a regular file".into()
+        },
+        kind: IoKind::WrongKind,
+    })
+}
+
 /// The bytes of the regular file at `abs` (named `path` in errors), at
 /// most `limit` bytes. Errors: `NotFound`; `TooLarge` over the limit (the
 /// file is not read, or is read no further than `limit + 1` bytes when it
@@ -279,18 +303,7 @@ pub(crate) fn read_regular(
     limit: u64,
     link_message: &str,
 ) -> Result<Vec<u8>, SourceError> {
-    let md = std::fs::symlink_metadata(abs).map_err(|e| io_err(path, e))?;
-    if !md.file_type().is_file() {
-        return Err(SourceError::Io {
-            path: path.clone(),
-            message: if md.file_type().is_symlink() {
-                link_message.into()
-            } else {
-                "not a regular file".into()
-            },
-            kind: IoKind::WrongKind,
-        });
-    }
+    let md = regular_metadata(abs, path, link_message)?;
     if md.len() > limit {
         return Err(SourceError::TooLarge {
             path: path.clone(),
@@ -323,18 +336,7 @@ pub(crate) fn read_regular_prefix(
     n: u64,
     link_message: &str,
 ) -> Result<(Vec<u8>, u64), SourceError> {
-    let md = std::fs::symlink_metadata(abs).map_err(|e| io_err(path, e))?;
-    if !md.file_type().is_file() {
-        return Err(SourceError::Io {
-            path: path.clone(),
-            message: if md.file_type().is_symlink() {
-                link_message.into()
-            } else {
-                "not a regular file".into()
-            },
-            kind: IoKind::WrongKind,
-        });
-    }
+    let md = regular_metadata(abs, path, link_message)?;
     let f = std::fs::File::open(abs).map_err(|e| io_err(path, e))?;
     let mut buf = Vec::with_capacity(md.len().min(n) as usize);
     f.take(n)

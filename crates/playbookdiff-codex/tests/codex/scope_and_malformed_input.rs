@@ -604,6 +604,17 @@ fn refused_at_line_two(setting: &str) -> (tempfile::TempDir, String) {
     (t, message)
 }
 
+/// Checks that Codex starts, at the root, in a repository whose
+/// `.codex/config.toml` is `config`: no `config-refused`.
+fn starts_with(config: &str) {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    write(root, "AGENTS.md", "# Root\n");
+    write(root, ".codex/config.toml", config);
+    let c = KIT.compile_at(root, ".", None);
+    assert_eq!(refusals(&c), 0, "{config}: {:?}", c.diagnostics);
+}
+
 /// Codex 0.142.3 and 0.171.0 refuse a trusted project whose
 /// `.codex/config.toml` gives a typed setting a value of another kind,
 /// whatever the setting does (`model = 5`: "invalid type: integer `5`,
@@ -639,16 +650,9 @@ fn a_typed_setting_of_the_wrong_kind_stops_codex() {
         assert_eq!(refusals(&c), 0, "{setting} replaced: {:?}", c.diagnostics);
     }
     // Right kinds, and a key Codex strips from project layers: it starts.
-    let t = tempfile::tempdir().expect("tempdir");
-    let root = t.path();
-    write(root, "AGENTS.md", "# Root\n");
-    write(
-        root,
-        ".codex/config.toml",
+    starts_with(
         "model = \"gpt\"\napproval_policy = \"never\"\nprofile = 5\n[tools]\nweb_search = true\n",
     );
-    let c = KIT.compile_at(root, ".", None);
-    assert_eq!(refusals(&c), 0, "{:?}", c.diagnostics);
 }
 
 /// Codex 0.142.3 and 0.171.0 refuse a trusted project whose
@@ -677,14 +681,5 @@ fn an_enum_setting_outside_its_variants_stops_codex() {
         let c = KIT.compile_at(root, ".", None);
         assert_eq!(refusals(&c), 0, "{key} = {good}: {:?}", c.diagnostics);
     }
-    let t = tempfile::tempdir().expect("tempdir");
-    let root = t.path();
-    write(root, "AGENTS.md", "# Root\n");
-    write(
-        root,
-        ".codex/config.toml",
-        "model_reasoning_effort = \"bogus\"\n",
-    );
-    let c = KIT.compile_at(root, ".", None);
-    assert_eq!(refusals(&c), 0, "{:?}", c.diagnostics);
+    starts_with("model_reasoning_effort = \"bogus\"\n");
 }

@@ -528,13 +528,34 @@ fn schema_edges_refused_and_accepted() {
     ));
 }
 
+/// Compiles, at the root, a repository holding `# Root` in `AGENTS.md`
+/// and `json` as `opencode.json`.
+fn with_opencode_json(json: &str) -> playbookdiff_model::EffectiveAgentConfig {
+    let t = tempfile::tempdir().expect("tempdir");
+    let root = t.path();
+    playbookdiff_testkit::fs::write(root, "AGENTS.md", "# Root\n");
+    playbookdiff_testkit::fs::write(root, "opencode.json", json);
+    KIT.compile_at(root, ".", None)
+}
+
+/// Checks that OpenCode starts with `json` as `opencode.json`: no
+/// `config-refused`, and the root `AGENTS.md` received.
+fn starts_with(json: &str) {
+    let c = with_opencode_json(json);
+    assert!(
+        diags(&c, DiagnosticCode::ConfigRefused).is_empty(),
+        "{json}: {:?}",
+        c.diagnostics
+    );
+    assert_eq!(received(&c), ["AGENTS.md"], "{json}");
+}
+
 /// OpenCode 1.18.33 validates every configuration file against its schema,
 /// so a typed setting of another kind (`"model": 5`: "Expected string |
 /// undefined, got 5 model"; `null`; an array for an object) stops it like a
 /// malformed MCP entry, whatever the setting does; an unknown key does not.
 #[test]
 fn a_typed_setting_of_the_wrong_kind_stops_opencode() {
-    use playbookdiff_testkit::fs::write;
     for (setting, key) in [
         (r#""model": 5"#, "model"),
         (r#""small_model": null"#, "small_model"),
@@ -545,11 +566,7 @@ fn a_typed_setting_of_the_wrong_kind_stops_opencode() {
         (r#""permission": 5"#, "permission"),
         (r#""lsp": "off""#, "lsp"),
     ] {
-        let t = tempfile::tempdir().expect("tempdir");
-        let root = t.path();
-        write(root, "AGENTS.md", "# Root\n");
-        write(root, "opencode.json", format!("{{\n  {setting}\n}}\n"));
-        let c = KIT.compile_at(root, ".", None);
+        let c = with_opencode_json(&format!("{{\n  {setting}\n}}\n"));
         let refused = diags(&c, DiagnosticCode::ConfigRefused);
         assert_eq!(refused.len(), 1, "{setting}: {:?}", c.diagnostics);
         let at = refused[0].source.as_ref().expect("a source");
@@ -567,22 +584,10 @@ fn a_typed_setting_of_the_wrong_kind_stops_opencode() {
         assert!(received(&c).is_empty(), "{setting}: {:?}", received(&c));
     }
     // The right kinds, and a key the schema does not know: it starts.
-    let t = tempfile::tempdir().expect("tempdir");
-    let root = t.path();
-    write(root, "AGENTS.md", "# Root\n");
-    write(
-        root,
-        "opencode.json",
+    starts_with(
         r#"{"model": "a/b", "share": "manual", "autoupdate": "notify", "lsp": false,
             "permission": "ask", "agent": {}, "plugin": [], "bogus": 1}"#,
     );
-    let c = KIT.compile_at(root, ".", None);
-    assert!(
-        diags(&c, DiagnosticCode::ConfigRefused).is_empty(),
-        "{:?}",
-        c.diagnostics
-    );
-    assert_eq!(received(&c), ["AGENTS.md"]);
 }
 
 /// An instruction file over the 4 MiB read limit, on the AGENTS.md chain or
@@ -637,7 +642,6 @@ fn an_instruction_file_over_the_read_limit_is_received_with_its_text_unread() {
 /// value; a free string setting (`model`) takes any string.
 #[test]
 fn an_enum_setting_outside_its_values_stops_opencode() {
-    use playbookdiff_testkit::fs::write;
     for (setting, key, values) in [
         (
             r#""share": "bogus""#,
@@ -662,11 +666,7 @@ fn an_enum_setting_outside_its_values_stops_opencode() {
             &["ask", "allow", "deny"],
         ),
     ] {
-        let t = tempfile::tempdir().expect("tempdir");
-        let root = t.path();
-        write(root, "AGENTS.md", "# Root\n");
-        write(root, "opencode.json", format!("{{\n  {setting}\n}}\n"));
-        let c = KIT.compile_at(root, ".", None);
+        let c = with_opencode_json(&format!("{{\n  {setting}\n}}\n"));
         let refused = diags(&c, DiagnosticCode::ConfigRefused);
         assert_eq!(refused.len(), 1, "{setting}: {:?}", c.diagnostics);
         let invalid = diags(&c, DiagnosticCode::InvalidValue);
@@ -701,16 +701,6 @@ fn an_enum_setting_outside_its_values_stops_opencode() {
         r#"{"share": "disabled", "autoupdate": false, "logLevel": "WARN", "permission": "deny"}"#,
         r#"{"logLevel": "ERROR", "permission": {"edit": "ask"}}"#,
     ] {
-        let t = tempfile::tempdir().expect("tempdir");
-        let root = t.path();
-        write(root, "AGENTS.md", "# Root\n");
-        write(root, "opencode.json", settings);
-        let c = KIT.compile_at(root, ".", None);
-        assert!(
-            diags(&c, DiagnosticCode::ConfigRefused).is_empty(),
-            "{settings}: {:?}",
-            c.diagnostics
-        );
-        assert_eq!(received(&c), ["AGENTS.md"], "{settings}");
+        starts_with(settings);
     }
 }
