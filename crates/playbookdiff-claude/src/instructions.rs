@@ -825,13 +825,13 @@ fn expand(
             None => format!("claude-code:{}:{path}#1", place.kind),
         }),
     };
-    if part == Part::Entry {
+    // The file's own entry: its body's lines, its text without imports.
+    let entry = |id: String, paths, import_spans: Vec<ByteSpan>, content: String| {
         let (ls, le) = text.lines_of(body_start, text.text.len());
-        let import_spans = loader.rule_spans.remove(path).unwrap_or_default();
-        cx.out.instructions.push(Instruction {
+        Instruction {
             id,
             kind: place.kind.to_string(),
-            source: source.with_lines(ls, le.max(ls)),
+            source: source.clone().with_lines(ls, le.max(ls)),
             load_phase: place.load_phase,
             applicability: place.applicability,
             reason: place.reason.clone(),
@@ -844,7 +844,13 @@ fn expand(
             resolution: None,
             import_spans,
             content,
-        });
+        }
+    };
+    if part == Part::Entry {
+        let import_spans = loader.rule_spans.remove(path).unwrap_or_default();
+        cx.out
+            .instructions
+            .push(entry(id, paths, import_spans, content));
         return false;
     }
     // The entry comes first, the files it imports after it; a rule's
@@ -852,24 +858,9 @@ fn expand(
     // group).
     let at_entry = cx.out.instructions.len();
     if part != Part::Imports {
-        let (ls, le) = text.lines_of(body_start, text.text.len());
-        cx.out.instructions.push(Instruction {
-            id: id.clone(),
-            kind: place.kind.to_string(),
-            source: source.clone().with_lines(ls, le.max(ls)),
-            load_phase: place.load_phase,
-            applicability: place.applicability,
-            reason: place.reason.clone(),
-            order: None,
-            applies_to: place.applies_to.clone(),
-            imported_from: imported_from.map(str::to_string),
-            bytes: content.len() as u64,
-            truncated_at_byte: None,
-            paths: paths.clone(),
-            resolution: None,
-            import_spans: Vec::new(),
-            content,
-        });
+        cx.out
+            .instructions
+            .push(entry(id.clone(), paths.clone(), Vec::new(), content));
     }
 
     let mut spans: Vec<ByteSpan> = Vec::new();
