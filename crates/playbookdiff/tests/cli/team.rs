@@ -37,6 +37,22 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `check --all-dirs REPO --accept ID --reason REASON`, which must exit 0;
+/// its standard output.
+fn accept_all_dirs(repo: &str, id: &str, reason: &str) -> String {
+    let (code, out, err) = run(&[
+        "check",
+        repo,
+        "--all-dirs",
+        "--accept",
+        id,
+        "--reason",
+        reason,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
 fn json(args: &[&str]) -> (i32, Value) {
     let (code, out, err) = run(args);
     (
@@ -275,16 +291,7 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
         "{text}"
     );
 
-    let (code, out, err) = run(&[
-        "check",
-        rs,
-        "--all-dirs",
-        "--accept",
-        example,
-        "--reason",
-        "per-package rules",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let out = accept_all_dirs(rs, example, "per-package rules");
     assert!(
         out.starts_with(&format!(
             "Accepted the 3 findings of this difference ({example} and 2 more, one entry each)"
@@ -421,16 +428,7 @@ fn a_group_of_names_is_counted_in_findings_not_directories() {
         "{text}"
     );
     assert!(!text.contains("these 2 directories"), "{text}");
-    let (code, out, err) = run(&[
-        "check",
-        rs,
-        "--all-dirs",
-        "--accept",
-        example,
-        "--reason",
-        "Claude only",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let out = accept_all_dirs(rs, example, "Claude only");
     assert!(
         out.starts_with(&format!(
             "Accepted the 2 findings of this difference ({example} and 1 more, one entry each)"
