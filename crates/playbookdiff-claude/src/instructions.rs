@@ -298,7 +298,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             // loads nothing from it, so no diagnostic says it loads.
             let too_large = !path.is_above_root()
                 && matches!(
-                    cx.repo.read_text(&path, crate::MAX_FILE_BYTES),
+                    cx.repo.read_text(&path, crate::READ_LIMIT),
                     Err(playbookdiff_source::SourceError::TooLarge { .. })
                 );
             if by_fallback && !too_large {
@@ -2139,7 +2139,7 @@ fn unbridged(cx: &Compiler<'_, '_>) -> Vec<Diagnostic> {
 /// space trimmed (read through the shared cache), `None` when unreadable.
 fn normalized(cx: &Compiler<'_, '_>, path: &RepoPath) -> Option<Arc<Normalized>> {
     cx.repo
-        .read_text(path, crate::MAX_FILE_BYTES)
+        .read_text(path, crate::READ_LIMIT)
         .ok()
         .map(|t| t.parsed_as(|text| Normalized(text.replace("\r\n", "\n").trim().to_string())))
 }

@@ -42,9 +42,7 @@ pub const CONFIG_ENTRY_NAMES: &[&str] = &["CLAUDE.md", "CLAUDE.local.md", ".clau
 /// rather than hiding them.
 pub const PERSONAL_PATHS: &[&str] = &["CLAUDE.local.md", ".claude/settings.local.json"];
 
-/// Claude Code skips memory files over 4 MiB (harness facts A1); the same
-/// limit bounds every file this adapter reads.
-pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+use playbookdiff_adapter::READ_LIMIT;
 
 /// Claude Code releases this adapter's behaviour tables are checked against,
 /// oldest first; the newest is the default profile. Observations of each
@@ -427,7 +425,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 return self.read_above_root(&real, format);
             }
         }
-        match self.repo.read_text(path, MAX_FILE_BYTES) {
+        match self.repo.read_text(path, READ_LIMIT) {
             Ok(t) => {
                 if t.invalid_utf8 {
                     self.diag(problems::invalid_utf8(path, format, &t));
@@ -509,7 +507,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 return None;
             }
         };
-        match anc.read_file(&real, MAX_FILE_BYTES) {
+        match anc.read_file(&real, READ_LIMIT) {
             Ok(bytes) => {
                 let t = playbookdiff_source::TextFile::from_bytes(&bytes);
                 if t.invalid_utf8 {

@@ -315,7 +315,7 @@ fn report(cx: &mut Compiler<'_, '_>, p: &Plugin) {
     if let Some(Value::Object(m)) = inline {
         servers.extend(m.keys().cloned());
     } else if let Some(f) = file.filter(|f| cx.repo.is_file(f)) {
-        if let Ok(t) = cx.repo.read_text(&f, crate::MAX_FILE_BYTES) {
+        if let Ok(t) = cx.repo.read_text(&f, crate::READ_LIMIT) {
             if let Ok(d) = JsonDoc::parse(&t.text) {
                 if let Some(m) = d.value.get("mcpServers").and_then(Value::as_object) {
                     servers.extend(m.keys().cloned());

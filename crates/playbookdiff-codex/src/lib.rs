@@ -68,9 +68,7 @@ use playbookdiff_source::{EntryKind, Resolved};
 /// (a candidate launch directory for `check --all-dirs`).
 pub const CONFIG_ENTRY_NAMES: &[&str] = &["AGENTS.md", "AGENTS.override.md", ".agents", ".codex"];
 
-/// The most bytes read from any one file (4 MiB). A larger file is not
-/// read and gets a `file-too-large` diagnostic.
-pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
+use playbookdiff_adapter::READ_LIMIT;
 
 /// The documented default of `project_doc_max_bytes`, in bytes (32 KiB).
 /// Source: spec 004 "Project instruction byte budget".
