@@ -1796,9 +1796,9 @@ fn read_rule(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<RuleRead> {
                     );
                 }
             }
-            Err((msg, line)) => {
-                let l = line.unwrap_or(fm.start_line);
-                let msg = crate::yaml_message(msg);
+            Err(e) => {
+                let l = e.line.unwrap_or(fm.start_line);
+                let msg = crate::yaml_message(&e.message);
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidFrontmatter,

@@ -68,13 +68,14 @@ fn read_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
     let source = cx.source_ref(path, SourceScope::Project, SourceFormat::Json);
     let doc = match JsonDoc::parse(&text.text) {
         Ok(v) => v,
-        Err((msg, line)) => {
+        Err(e) => {
+            let msg = &e.message;
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidJson,
                     format!("`{path}` is not valid JSON ({msg}); Claude Code loads none of its servers."),
                 )
-                .at(source.with_lines(line, line)),
+                .at(e.at_line(source)),
             );
             return out;
         }

@@ -181,12 +181,11 @@ fn read_json(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<JsonDoc> {
     let text = cx.read(path, SourceFormat::Json)?;
     match JsonDoc::parse(&text.text) {
         Ok(d) => Some(d),
-        Err((msg, line)) => {
+        Err(e) => {
             cx.diag(problems::invalid_syntax(
                 path,
                 "JSON",
-                Some(line),
-                &msg,
+                &e,
                 "Claude Code cannot read this plugin manifest",
                 SourceFormat::Json,
             ));

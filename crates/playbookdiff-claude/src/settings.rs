@@ -297,13 +297,14 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
         };
         let doc = match JsonDoc::parse(&text.text) {
             Ok(doc) => doc,
-            Err((msg, line)) => {
+            Err(e) => {
+                let msg = &e.message;
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidJson,
                         format!("`{path}` is not valid JSON ({msg}); Claude Code rejects it, so none of its settings apply."),
                     )
-                    .at(source.with_lines(line, line)),
+                    .at(e.at_line(source)),
                 );
                 continue;
             }

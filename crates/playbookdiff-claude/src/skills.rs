@@ -358,9 +358,9 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
                 )
                 .at(source.clone()),
             ),
-            Err((msg, line)) => {
-                let l = line.unwrap_or(1);
-                let msg = crate::yaml_message(msg);
+            Err(e) => {
+                let l = e.line.unwrap_or(1);
+                let msg = crate::yaml_message(&e.message);
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidFrontmatter,
