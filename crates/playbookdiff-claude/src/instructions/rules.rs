@@ -14,7 +14,7 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, LoadPhase, RepoPath, SourceFormat, SourceRef,
     SourceScope,
 };
-use playbookdiff_source::{EntryKind, Resolved, TextFile};
+use playbookdiff_source::{Ancestors, DirEntry, EntryKind, Reach, Resolved, TextFile};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -36,6 +36,11 @@ pub(super) const RULE_ORDER: &str = "Rules of one `.claude/rules` root are liste
 /// first; the `paths` of its rules are relative to `dir` (fidelity C14;
 /// anthropics/claude-code#95104; seen with 2.1.197 and 2.1.332 through a
 /// scripted model).
+///
+/// A root above the repository root is read only with `--outside-root`,
+/// through the [`Ancestors`] view ([`RulesTree::Above`]).
+///
+/// [`Ancestors`]: playbookdiff_source::Ancestors
 pub(super) fn rules_root(
     cx: &mut Compiler<'_, '_>,
     settings: &Settings,
@@ -46,82 +51,23 @@ pub(super) fn rules_root(
     let Some(root) = dir.join(".claude/rules") else {
         return;
     };
-    if root.is_above_root() {
-        rules_root_above(cx, settings, dir, &root, jobs);
+    let tree = match cx.outside {
+        _ if !root.is_above_root() => RulesTree::Repository,
+        Some(anc) => RulesTree::Above(anc),
+        None => return,
+    };
+    if !tree.is_dir(cx, &root) {
         return;
     }
-    if !cx.repo.is_dir(&root) {
-        return;
-    }
-    // Iterative walk through links, with cycle detection on real paths.
-    let mut files: Vec<RepoPath> = Vec::new();
-    let mut seen: HashSet<RepoPath> = HashSet::new();
-    let mut stack = vec![root.clone()];
-    let mut has_subdirs = false;
-    while let Some(d) = stack.pop() {
-        let real = cx.repo_real(&d);
-        if !seen.insert(real) {
-            continue;
-        }
-        for ent in cx.repo.list_dir(&d).to_vec() {
-            let Some(p) = d.join(&ent.name) else { continue };
-            let kind = match ent.kind {
-                EntryKind::Symlink => {
-                    let resolved = cx.repo.resolve(&p);
-                    let inside_cwd = matches!(&resolved, Resolved::Inside { real, .. } if real.starts_with(&cx.ctx.cwd));
-                    let follows =
-                        inside_cwd || !cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly);
-                    let broken =
-                        matches!(resolved, Resolved::Dangling { .. } | Resolved::Loop { .. });
-                    let d = if broken && !follows {
-                        broken_rule_link_note(cx, &p)
-                    } else {
-                        rule_link_note(cx, &p, follows)
-                    };
-                    cx.diag(d.at(SourceRef::project(p.clone(), SourceFormat::Markdown)));
-                    if !follows {
-                        // Still say when the link is broken; a link leaving
-                        // the repository is covered by the note (the agent
-                        // does not follow it).
-                        if matches!(resolved, Resolved::Dangling { .. } | Resolved::Loop { .. }) {
-                            cx.check_link(&p, SourceFormat::Markdown);
-                        }
-                        continue;
-                    }
-                    match resolved {
-                        Resolved::Inside { kind, .. } => kind,
-                        // Read above the root with --outside-root.
-                        Resolved::Outside { .. }
-                            if matches!(cx.outside_target(&p), Some((_, EntryKind::File))) =>
-                        {
-                            EntryKind::File
-                        }
-                        _ => {
-                            cx.check_link(&p, SourceFormat::Markdown);
-                            continue;
-                        }
-                    }
-                }
-                k => k,
-            };
-            match kind {
-                EntryKind::Dir => {
-                    has_subdirs = true;
-                    stack.push(p);
-                }
-                EntryKind::File if ent.name.ends_with(".md") => files.push(p),
-                EntryKind::Other if ent.name.ends_with(".md") => {
-                    cx.expect_file(&p, SourceFormat::Markdown);
-                }
-                _ => {}
-            }
-        }
-    }
+    let Found {
+        mut files,
+        has_subdirs,
+    } = walk(cx, &tree, &root);
     files.sort();
     if files.len() > 1 && !cx.out.assumptions.iter().any(|a| a == RULE_ORDER) {
         cx.out.assumptions.push(RULE_ORDER.to_string());
     }
-    if has_subdirs {
+    if has_subdirs && matches!(tree, RulesTree::Repository) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::RuleOrderAssumed,
@@ -144,6 +90,191 @@ pub(super) fn rules_root(
         Job::Push(i) => i.paths.is_some(),
     });
     jobs.extend(rules);
+}
+
+/// The most directories one rules root is walked through (9,999): a bound
+/// like any listing's.
+const MAX_RULE_DIRS: usize = 10_000;
+
+/// Where a rules root is listed: in the repository, through its index, or
+/// above the repository root through the `--outside-root` view (an
+/// approximation in path order, as in the repository). Symbolic links
+/// (a linked file or directory, or `.claude/rules` itself) are followed as
+/// the profiled release does ([`Fact::RuleLinksInsideCwdOnly`]): 2.1.197
+/// follows every one to a place the analysis sees; 2.1.332 only one
+/// leading into the launch directory.
+///
+/// [`Fact::RuleLinksInsideCwdOnly`]: crate::profile::Fact::RuleLinksInsideCwdOnly
+enum RulesTree<'v> {
+    Repository,
+    Above(&'v Ancestors),
+}
+
+/// The `.md` files of a rules root ([`walk`]), and whether it has
+/// subdirectories.
+#[derive(Default)]
+struct Found {
+    files: Vec<RepoPath>,
+    has_subdirs: bool,
+}
+
+/// The `.md` files below `root`, recursively, links followed as
+/// [`RulesTree::follow`] says. Each directory is listed once by its real
+/// place (a loop ends there), at most [`MAX_RULE_DIRS`] of them.
+fn walk(cx: &mut Compiler<'_, '_>, tree: &RulesTree<'_>, root: &RepoPath) -> Found {
+    let mut found = Found::default();
+    let mut listed: HashSet<RepoPath> = HashSet::new();
+    let mut stack = vec![root.clone()];
+    let mut budget = MAX_RULE_DIRS;
+    while let Some(d) = stack.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            break;
+        }
+        let Some((real, entries)) = tree.list(cx, &d) else {
+            continue;
+        };
+        if !listed.insert(real) {
+            continue;
+        }
+        for ent in entries {
+            let Some(p) = d.join(&ent.name) else { continue };
+            let kind = match ent.kind {
+                EntryKind::Symlink => match tree.follow(cx, &p) {
+                    Some(k) => k,
+                    None => continue,
+                },
+                k => k,
+            };
+            let markdown = ent.name.ends_with(".md");
+            match kind {
+                EntryKind::Dir => {
+                    found.has_subdirs = true;
+                    stack.push(p);
+                }
+                EntryKind::File if markdown => found.files.push(p),
+                EntryKind::Other if markdown => tree.not_a_file(cx, &p),
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+impl RulesTree<'_> {
+    /// Whether the rules root `root` is a directory, a link the release
+    /// follows to one included.
+    fn is_dir(&self, cx: &mut Compiler<'_, '_>, root: &RepoPath) -> bool {
+        match self {
+            RulesTree::Repository => cx.repo.is_dir(root),
+            RulesTree::Above(_) => match cx.kind_at(root) {
+                Some(EntryKind::Dir) => true,
+                Some(EntryKind::Symlink) => self.follow(cx, root) == Some(EntryKind::Dir),
+                _ => false,
+            },
+        }
+    }
+
+    /// The real place of directory `d` (links on the way resolved) and its
+    /// entries; `None` when it is no directory the analysis can list.
+    fn list(&self, cx: &Compiler<'_, '_>, d: &RepoPath) -> Option<(RepoPath, Vec<DirEntry>)> {
+        match self {
+            RulesTree::Repository => Some((cx.repo_real(d), cx.repo.list_dir(d).to_vec())),
+            RulesTree::Above(anc) => match cx.above_reach(d) {
+                Some(Reach::Above {
+                    real,
+                    kind: EntryKind::Dir,
+                    ..
+                }) => Some((real.to_repo_path(), anc.list_dir(&real).ok()?)),
+                _ => None,
+            },
+        }
+    }
+
+    /// What the link `p` leads to when the profiled release follows it,
+    /// after reporting the link (`rule-symlink-conflict`, or why it leads
+    /// nowhere); `None` when the release does not follow it or it leads
+    /// to nothing the analysis sees.
+    fn follow(&self, cx: &mut Compiler<'_, '_>, p: &RepoPath) -> Option<EntryKind> {
+        match self {
+            RulesTree::Repository => follow_in_repository(cx, p),
+            RulesTree::Above(_) => follow_above(cx, p),
+        }
+    }
+
+    /// Reports the `.md` entry `p` that is neither a file nor a directory.
+    fn not_a_file(&self, cx: &mut Compiler<'_, '_>, p: &RepoPath) {
+        match self {
+            RulesTree::Repository => {
+                cx.expect_file(p, SourceFormat::Markdown);
+            }
+            // `read` reports what cannot be read.
+            RulesTree::Above(_) => {
+                cx.read(p, SourceFormat::Markdown);
+            }
+        }
+    }
+}
+
+/// [`RulesTree::follow`] for a link inside the repository.
+fn follow_in_repository(cx: &mut Compiler<'_, '_>, p: &RepoPath) -> Option<EntryKind> {
+    let resolved = cx.repo.resolve(p);
+    let inside_cwd =
+        matches!(&resolved, Resolved::Inside { real, .. } if real.starts_with(&cx.ctx.cwd));
+    let follows = inside_cwd || !cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly);
+    let broken = matches!(resolved, Resolved::Dangling { .. } | Resolved::Loop { .. });
+    let d = if broken && !follows {
+        broken_rule_link_note(cx, p)
+    } else {
+        rule_link_note(cx, p, follows)
+    };
+    cx.diag(d.at(SourceRef::project(p.clone(), SourceFormat::Markdown)));
+    if !follows {
+        // Still say when the link is broken; a link leaving the
+        // repository is covered by the note (the agent does not follow it).
+        if broken {
+            cx.check_link(p, SourceFormat::Markdown);
+        }
+        return None;
+    }
+    match resolved {
+        Resolved::Inside { kind, .. } => Some(kind),
+        // Read above the root with --outside-root.
+        Resolved::Outside { .. } if matches!(cx.outside_target(p), Some((_, EntryKind::File))) => {
+            Some(EntryKind::File)
+        }
+        _ => {
+            cx.check_link(p, SourceFormat::Markdown);
+            None
+        }
+    }
+}
+
+/// [`RulesTree::follow`] for a link above the repository root.
+fn follow_above(cx: &mut Compiler<'_, '_>, p: &RepoPath) -> Option<EntryKind> {
+    let inside_only = cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly);
+    let (kind, into_cwd) = match cx.above_reach(p)? {
+        Reach::Above { kind, .. } => (kind, false),
+        Reach::Repository { real, kind } => (kind, real.starts_with(&cx.ctx.cwd)),
+        // 2.1.332 skips a link leading out of the launch directory before
+        // reading it; `read` reports a broken link, or one leading
+        // elsewhere that 2.1.197 follows.
+        Reach::Elsewhere if inside_only => {
+            let d = rule_link_note(cx, p, false);
+            let at = cx.source_ref(p, SourceScope::Project, SourceFormat::Markdown);
+            cx.diag(d.at(at));
+            return None;
+        }
+        _ => {
+            cx.read(p, SourceFormat::Markdown);
+            return None;
+        }
+    };
+    let follows = into_cwd || !inside_only;
+    let d = rule_link_note(cx, p, follows);
+    let at = cx.source_ref(p, SourceScope::Project, SourceFormat::Markdown);
+    cx.diag(d.at(at));
+    follows.then_some(kind)
 }
 
 /// The `rule-symlink-conflict` note for the link `p` in a rules root:
@@ -188,124 +319,6 @@ pub(super) fn broken_rule_link_note(cx: &Compiler<'_, '_>, p: &RepoPath) -> Diag
             cx.ctx.cwd
         ),
     )
-}
-
-/// [`rules_root`] of a directory above the repository root (read with
-/// `--outside-root`): its `.md` files, listed through the [`Ancestors`]
-/// view, recursively, in path order (an approximation, as in the
-/// repository). Symbolic links (a linked file or directory, or
-/// `.claude/rules` itself) are followed as the profiled release does
-/// ([`Fact::RuleLinksInsideCwdOnly`]): 2.1.197 follows every one to a place
-/// the view covers; 2.1.332 only one leading into the launch directory.
-/// Directories are listed once by their real place (a loop ends there),
-/// at most 10,000 of them.
-///
-/// [`Ancestors`]: playbookdiff_source::Ancestors
-/// [`Fact::RuleLinksInsideCwdOnly`]: crate::profile::Fact::RuleLinksInsideCwdOnly
-pub(super) fn rules_root_above(
-    cx: &mut Compiler<'_, '_>,
-    settings: &Settings,
-    dir: &RepoPath,
-    root: &RepoPath,
-    jobs: &mut Vec<Job>,
-) {
-    use playbookdiff_source::Reach;
-    let Some(anc) = cx.outside else {
-        return;
-    };
-    let inside_only = cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly);
-    // Where a link leads, when the release follows it: `Some(kind)`.
-    let follow = |cx: &mut Compiler<'_, '_>, p: &RepoPath| -> Option<EntryKind> {
-        let (kind, into_cwd) = match cx.above_reach(p)? {
-            Reach::Above { kind, .. } => (kind, false),
-            Reach::Repository { real, kind } => (kind, real.starts_with(&cx.ctx.cwd)),
-            // 2.1.332 skips a link leading out of the launch directory
-            // before reading it; `read` reports a broken link, or one
-            // leading elsewhere that 2.1.197 follows.
-            Reach::Elsewhere if inside_only => {
-                let d = rule_link_note(cx, p, false);
-                let at = cx.source_ref(p, SourceScope::Project, SourceFormat::Markdown);
-                cx.diag(d.at(at));
-                return None;
-            }
-            _ => {
-                cx.read(p, SourceFormat::Markdown);
-                return None;
-            }
-        };
-        let follows = into_cwd || !inside_only;
-        let d = rule_link_note(cx, p, follows);
-        let at = cx.source_ref(p, SourceScope::Project, SourceFormat::Markdown);
-        cx.diag(d.at(at));
-        follows.then_some(kind)
-    };
-    match cx.kind_at(root) {
-        Some(EntryKind::Dir) => {}
-        Some(EntryKind::Symlink) => {
-            if follow(cx, root) != Some(EntryKind::Dir) {
-                return;
-            }
-        }
-        _ => return,
-    }
-    let mut files: Vec<RepoPath> = Vec::new();
-    let mut stack = vec![root.clone()];
-    let mut listed: HashSet<RepoPath> = HashSet::new();
-    // Bounded like any listing: at most this many directories.
-    let mut budget = 10_000usize;
-    while let Some(d) = stack.pop() {
-        budget = budget.saturating_sub(1);
-        if budget == 0 {
-            break;
-        }
-        // List the directory at its real place (links on the way resolved).
-        let real = match cx.above_reach(&d) {
-            Some(Reach::Above {
-                real,
-                kind: EntryKind::Dir,
-                ..
-            }) => real,
-            _ => continue,
-        };
-        if !listed.insert(real.to_repo_path()) {
-            continue;
-        }
-        let Ok(entries) = anc.list_dir(&real) else {
-            continue;
-        };
-        for ent in entries {
-            let Some(p) = d.join(&ent.name) else { continue };
-            let kind = match ent.kind {
-                EntryKind::Symlink => match follow(cx, &p) {
-                    Some(k) => k,
-                    None => continue,
-                },
-                k => k,
-            };
-            match kind {
-                EntryKind::Dir => stack.push(p),
-                EntryKind::File if ent.name.ends_with(".md") => files.push(p),
-                EntryKind::Other if ent.name.ends_with(".md") => {
-                    // `read` reports what cannot be read.
-                    cx.read(&p, SourceFormat::Markdown);
-                }
-                _ => {}
-            }
-        }
-    }
-    files.sort();
-    if files.len() > 1 && !cx.out.assumptions.iter().any(|a| a == RULE_ORDER) {
-        cx.out.assumptions.push(RULE_ORDER.to_string());
-    }
-    let mut rules = Vec::new();
-    for f in files {
-        rule_file(cx, settings, dir, &f, None, &mut rules);
-    }
-    rules.sort_by_key(|j| match j {
-        Job::Expand(e) => e.paths.is_some(),
-        Job::Push(i) => i.paths.is_some(),
-    });
-    jobs.extend(rules);
 }
 
 /// What a rule file says whatever the launch directory: its text, source,
