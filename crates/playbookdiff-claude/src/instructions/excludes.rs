@@ -9,19 +9,25 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::TextFile;
 
+/// A file as it would be listed: its text from byte `body_start`, its
+/// placement and source.
+pub(super) struct Listed<'a> {
+    pub(super) text: &'a TextFile,
+    pub(super) body_start: usize,
+    pub(super) place: &'a Placement,
+    pub(super) source: &'a SourceRef,
+}
+
 /// When a `claudeMdExcludes` pattern matches `path`: reports it and lists
 /// the file as one excluded entry (its imports are never read, so they are
-/// not listed) with the settings file as resolution. Returns true when
-/// excluded. One mechanism for memory files and rules (harness facts A4).
-#[allow(clippy::too_many_arguments)]
+/// not listed) with the settings file as resolution; `paths` are a rule's
+/// as written. Returns true when excluded. One mechanism for memory files
+/// and rules (harness facts A4).
 pub(super) fn excluded(
     cx: &mut Compiler<'_, '_>,
     settings: &Settings,
     path: &RepoPath,
-    text: &TextFile,
-    body_start: usize,
-    place: &mut Placement,
-    source: &SourceRef,
+    file: &Listed<'_>,
     paths: Option<Vec<String>>,
     jobs: &mut Vec<Job>,
 ) -> bool {
@@ -34,31 +40,38 @@ pub(super) fn excluded(
             DiagnosticCode::InstructionExcluded,
             format!("`{path}` is excluded by the `claudeMdExcludes` pattern `{raw}` in `{layer}`."),
         )
-        .at(source.clone()),
+        .at(file.source.clone()),
     );
+    let mut place = file.place.clone();
     place.applicability = Applicability::Excluded;
     place.reason = format!("excluded by claudeMdExcludes `{raw}` in `{layer}`");
     let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
-    jobs.push(Job::Push(Box::new(excluded_entry(
-        id, text, body_start, place, source, paths, None, layer,
-    ))));
+    let file = Listed {
+        place: &place,
+        ..*file
+    };
+    let entry = excluded_entry(id, &file, paths, None, layer);
+    jobs.push(Job::Push(Box::new(entry)));
     true
 }
 
 /// The entry of a file `claudeMdExcludes` removes: listed with its text
 /// (never expanded: the agent reads neither it nor what it imports), the
-/// settings file as resolution.
-#[allow(clippy::too_many_arguments)]
+/// settings file as resolution; `imported_from` is the entry id of the
+/// file that imports it.
 pub(super) fn excluded_entry(
     id: String,
-    text: &TextFile,
-    body_start: usize,
-    place: &Placement,
-    source: &SourceRef,
+    file: &Listed<'_>,
     paths: Option<Vec<String>>,
     imported_from: Option<&str>,
     layer: RepoPath,
 ) -> Instruction {
+    let Listed {
+        text,
+        body_start,
+        place,
+        source,
+    } = *file;
     let body = &text.text[body_start..];
     let (ls, le) = text.lines_of(body_start, text.text.len());
     Instruction {

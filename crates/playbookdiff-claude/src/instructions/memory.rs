@@ -5,7 +5,7 @@
 //! Source: spec 000 "Startup discovery", "Nested on-demand discovery";
 //! harness facts A1.
 
-use super::excludes::excluded;
+use super::excludes::{excluded, Listed};
 use super::{Expansion, Job, Part, Placement};
 use crate::settings::Settings;
 use crate::Compiler;
@@ -130,7 +130,7 @@ pub(super) fn top_file(
     cx: &mut Compiler<'_, '_>,
     settings: &Settings,
     path: &RepoPath,
-    mut place: Placement,
+    place: Placement,
     jobs: &mut Vec<Job>,
 ) {
     let format = SourceFormat::Markdown;
@@ -183,9 +183,13 @@ pub(super) fn top_file(
     // Front matter is stripped from memory files too; a `paths:` there
     // means nothing (fidelity, settled assumptions).
     let body_start = crate::body_start(&cx.profile, &text);
-    if excluded(
-        cx, settings, path, &text, body_start, &mut place, &source, None, jobs,
-    ) {
+    let listed = Listed {
+        text: &text,
+        body_start,
+        place: &place,
+        source: &source,
+    };
+    if excluded(cx, settings, path, &listed, None, jobs) {
         return;
     }
     link_stored_as_text(cx, path, &source);

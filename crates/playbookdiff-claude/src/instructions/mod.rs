@@ -357,22 +357,17 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 }
                 let mut stack = vec![real];
                 let job = ExpandJob {
+                    path: &path,
                     text: &text,
                     body_start,
                     part,
                     id,
-                };
-                repeated_any |= expand(
-                    cx,
-                    &mut loader,
-                    &path,
-                    &job,
-                    &place,
-                    None,
+                    place: &place,
+                    imported_from: None,
                     source,
-                    &mut stack,
                     paths,
-                );
+                };
+                repeated_any |= expand(cx, &mut loader, job, &mut stack);
             }
         }
     }

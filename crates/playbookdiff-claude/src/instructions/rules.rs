@@ -5,7 +5,7 @@
 //!
 //! Source: spec 000 "Rules"; harness facts A3.
 
-use super::excludes::excluded;
+use super::excludes::{excluded, Listed};
 use super::{applies_to_of, Expansion, Job, OffChain, Part, Placement};
 use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
 use crate::settings::Settings;
@@ -491,17 +491,13 @@ pub(super) fn rule_file(
     if patterns.is_some() {
         place.load_phase = LoadPhase::OnDemand;
     }
-    if excluded(
-        cx,
-        settings,
-        path,
-        &text,
+    let listed = Listed {
+        text: &text,
         body_start,
-        &mut place,
-        &source,
-        written.clone(),
-        jobs,
-    ) {
+        place: &place,
+        source: &source,
+    };
+    if excluded(cx, settings, path, &listed, written.clone(), jobs) {
         return;
     }
     if let Some(compiled) = patterns {
