@@ -40,6 +40,50 @@ pub(super) fn fallback_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, boo
         .collect()
 }
 
+/// The memory files of the startup directory `dir`, in load order: under
+/// the AGENTS.md fallback, its `AGENTS.md` files take the place of
+/// `CLAUDE.md`, before the rules and `CLAUDE.local.md` (the memory files
+/// are then absent, dangling or not files, and still listed to be
+/// reported).
+pub(super) fn startup_files(dir: &RepoPath, fallback: bool) -> Vec<(RepoPath, &'static str, bool)> {
+    let mut files = memory_files(dir);
+    if fallback {
+        let at = files
+            .iter()
+            .position(|(_, kind, _)| *kind == "local-memory")
+            .unwrap_or(files.len());
+        files.splice(at..at, fallback_files(dir));
+    }
+    files
+}
+
+/// Reports that `path` loads at startup by the AGENTS.md fallback. An
+/// AGENTS.md over the size limit is skipped like any memory file (its
+/// `file-too-large` diagnostic says so): the fallback loads nothing from
+/// it, so no diagnostic says it loads.
+pub(super) fn report_fallback(cx: &mut Compiler<'_, '_>, path: &RepoPath) {
+    let too_large = !path.is_above_root()
+        && matches!(
+            cx.repo.read_text(path, crate::READ_LIMIT),
+            Err(playbookdiff_source::SourceError::TooLarge { .. })
+        );
+    if too_large {
+        return;
+    }
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::AgentsMdFallback,
+            format!(
+                "`{path}` loads at startup because no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` is on the \
+                 path from the repository root to the launch directory: Claude Code {} reads `AGENTS.md` there \
+                 instead (2.1.277 and later).",
+                cx.profile.version
+            ),
+        )
+        .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+    );
+}
+
 /// True when memory file `p` is there for the AGENTS.md fallback's test: a
 /// file, or a link to one. A dangling link is not (2.1.332 loads the root
 /// AGENTS.md beside a `CLAUDE.md` linking to a missing file: corpus case

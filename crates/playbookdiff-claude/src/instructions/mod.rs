@@ -39,13 +39,15 @@ mod rules;
 
 use self::bridge::agents_md_bridges;
 use self::imports::{expand, ExpandJob};
-use self::memory::{agents_md_fallback, fallback_files, memory_dirs, memory_files, top_file};
+use self::memory::{
+    agents_md_fallback, memory_dirs, memory_files, report_fallback, startup_files, top_file,
+};
 use self::rules::rules_root;
 use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_model::{
     Applicability, ByteSpan, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath,
-    SourceFormat, SourceRef, SourceScope,
+    SourceRef, SourceScope,
 };
 use playbookdiff_source::{Resolved, TextFile};
 use std::collections::{HashMap, HashSet};
@@ -166,135 +168,14 @@ fn applies_to_of(dir: &RepoPath) -> RepoPath {
     }
 }
 
+/// Compiles the instructions of the launch directory into `cx.out`: the
+/// files found at startup and on demand, listed in context order, then
+/// the AGENTS.md files no instruction bridges.
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
-    let mut loader = Loader {
-        settings,
-        rule_spans: HashMap::new(),
-        excluded_imports: HashSet::new(),
-    };
-    let cwd = cx.ctx.cwd.clone();
-    // With --outside-root, the directories above the root come first,
-    // furthest first (fidelity C4: the walk goes up to `/`).
-    let mut startup_dirs = cx.above_root_dirs();
-    startup_dirs.extend(cwd.ancestors_root_first());
-    let mut nested_generalized = false;
     let mut jobs: Vec<Job> = Vec::new();
-    let fallback = agents_md_fallback(cx, &startup_dirs);
-
-    // Startup: (above the root →) root → cwd.
-    for dir in &startup_dirs {
-        // Under the fallback the memory files here are absent, dangling or
-        // not files (still listed, to be reported); AGENTS.md takes
-        // CLAUDE.md's place, before the rules and CLAUDE.local.md.
-        let mut files = memory_files(dir);
-        if fallback {
-            let at = files
-                .iter()
-                .position(|(_, kind, _)| *kind == "local-memory")
-                .unwrap_or(files.len());
-            files.splice(at..at, fallback_files(dir));
-        }
-        for (path, kind, dot_claude) in files {
-            if cx.kind_at(&path).is_none() {
-                continue;
-            }
-            let by_fallback = fallback && path.file_name() == Some("AGENTS.md");
-            // An AGENTS.md over the size limit is skipped like any memory
-            // file (its `file-too-large` diagnostic says so): the fallback
-            // loads nothing from it, so no diagnostic says it loads.
-            let too_large = !path.is_above_root()
-                && matches!(
-                    cx.repo.read_text(&path, crate::READ_LIMIT),
-                    Err(playbookdiff_source::SourceError::TooLarge { .. })
-                );
-            if by_fallback && !too_large {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::AgentsMdFallback,
-                        format!(
-                            "`{path}` loads at startup because no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` \
-                             is on the path from the repository root to the launch directory: Claude Code {} reads \
-                             `AGENTS.md` there instead (2.1.277 and later).",
-                            cx.profile.version
-                        ),
-                    )
-                    .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
-                );
-            }
-            if dot_claude && !dir.is_root() && !dir.is_above_root() {
-                nested_generalized = true;
-            }
-            let place = Placement {
-                kind,
-                scope: if kind == "local-memory" {
-                    SourceScope::Local
-                } else {
-                    SourceScope::Project
-                },
-                load_phase: LoadPhase::Startup,
-                applicability: Applicability::Effective,
-                reason: match (by_fallback, dir == &cwd) {
-                    _ if dir.is_above_root() => format!(
-                        "loaded at startup from `{dir}`, a directory above the repository root (read with \
-                         --outside-root){}",
-                        if by_fallback { ", by the AGENTS.md fallback (2.1.277 and later)" } else { "" }
-                    ),
-                    (false, true) => "loaded at startup from the launch directory".to_string(),
-                    (false, false) => format!("loaded at startup from `{dir}`, an ancestor of the launch directory"),
-                    (true, _) => "loaded at startup by the AGENTS.md fallback (2.1.277 and later): no CLAUDE.md \
-                                  from the repository root to the launch directory"
-                        .to_string(),
-                },
-                applies_to: applies_to_of(dir),
-            };
-            if kind == "local-memory" {
-                // Rules of this directory come before CLAUDE.local.md.
-                rules_root(cx, settings, dir, None, &mut jobs);
-            }
-            top_file(cx, settings, &path, place, &mut jobs);
-        }
-        if cx
-            .kind_at(&dir.join("CLAUDE.local.md").unwrap_or_else(RepoPath::root))
-            .is_none()
-        {
-            rules_root(cx, settings, dir, None, &mut jobs);
-        }
-    }
-
-    // Below cwd (on demand) and on the way to a target outside cwd
-    // (conditional). Directories beside the path are not in scope.
-    for dir in memory_dirs(cx) {
-        let (load_phase, applicability, reason) = cx.off_chain(&dir);
-        if applicability == Applicability::OutOfScope {
-            continue;
-        }
-        for (path, kind, dot_claude) in memory_files(&dir) {
-            if cx.repo.kind(&path).is_none() {
-                continue;
-            }
-            if dot_claude {
-                nested_generalized = true;
-            }
-            let place = Placement {
-                kind,
-                scope: if kind == "local-memory" {
-                    SourceScope::Local
-                } else {
-                    SourceScope::Project
-                },
-                load_phase,
-                applicability,
-                reason: reason.clone(),
-                applies_to: dir.clone(),
-            };
-            top_file(cx, settings, &path, place, &mut jobs);
-        }
-        // The directory's own rules root follows its memory files
-        // (fidelity C14).
-        let base = (load_phase, applicability, reason);
-        rules_root(cx, settings, &dir, Some(&base), &mut jobs);
-    }
-    if nested_generalized {
+    let mut generalized = startup(cx, settings, &mut jobs);
+    generalized |= on_demand(cx, settings, &mut jobs);
+    if generalized {
         cx.diag(Diagnostic::new(
             DiagnosticCode::DotClaudeMemoryGeneralized,
             "A `.claude/CLAUDE.md` below the repository root is treated like the root one (loaded after `CLAUDE.md` in \
@@ -305,70 +186,18 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     // List and expand in context order (a stable sort keeps discovery order
     // within each group), so that a file's first inclusion is the one the
     // agent receives first.
+    let cwd = cx.ctx.cwd.clone();
     jobs.sort_by_key(|j| j.group(&cwd));
+    let mut loader = Loader {
+        settings,
+        rule_spans: HashMap::new(),
+        excluded_imports: HashSet::new(),
+    };
     let mut repeated_any = false;
     for job in jobs {
         match job {
             Job::Push(i) => cx.out.instructions.push(*i),
-            Job::Expand(e) => {
-                let Expansion {
-                    path,
-                    text,
-                    body_start,
-                    place,
-                    source,
-                    paths,
-                    part,
-                    id,
-                } = *e;
-                let real = cx.repo_real(&path);
-                // A rule's imports part expands without the rule itself,
-                // which is not in the context yet; a whole file is
-                // included once.
-                if part != Part::Imports {
-                    if let Some(first) = cx.included.get(&real).cloned() {
-                        repeated_any = true;
-                        let how = first.describe(&path);
-                        let what = if real == path {
-                            format!("`{path}` is already in the context ({how})")
-                        } else {
-                            format!("`{path}` is `{real}`, which is already in the context ({how})")
-                        };
-                        cx.diag_once(
-                            &path,
-                            &real,
-                            Diagnostic::new(
-                                DiagnosticCode::ImportRepeated,
-                                format!(
-                                    "{what}; Claude Code includes each file once, so it is not loaded again here."
-                                ),
-                            )
-                            .at(source.clone()),
-                        );
-                        continue;
-                    }
-                    cx.included.insert(
-                        real.clone(),
-                        crate::Inclusion {
-                            by: path.clone(),
-                            imported: false,
-                        },
-                    );
-                }
-                let mut stack = vec![real];
-                let job = ExpandJob {
-                    path: &path,
-                    text: &text,
-                    body_start,
-                    part,
-                    id,
-                    place: &place,
-                    imported_from: None,
-                    source,
-                    paths,
-                };
-                repeated_any |= expand(cx, &mut loader, job, &mut stack);
-            }
+            Job::Expand(e) => repeated_any |= expand_top(cx, &mut loader, *e),
         }
     }
     if repeated_any {
@@ -380,6 +209,180 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     }
 
     agents_md_bridges(cx);
+}
+
+/// Lists the files that load at startup: in each directory from (above
+/// the root →) the root to cwd, its memory files (or the AGENTS.md
+/// fallback's), then its rules, `CLAUDE.local.md` last. Returns true when
+/// a `.claude/CLAUDE.md` below the root was found.
+fn startup(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) -> bool {
+    // With --outside-root, the directories above the root come first,
+    // furthest first (fidelity C4: the walk goes up to `/`).
+    let mut startup_dirs = cx.above_root_dirs();
+    startup_dirs.extend(cx.ctx.cwd.ancestors_root_first());
+    let fallback = agents_md_fallback(cx, &startup_dirs);
+    let mut generalized = false;
+    for dir in &startup_dirs {
+        for (path, kind, dot_claude) in startup_files(dir, fallback) {
+            if cx.kind_at(&path).is_none() {
+                continue;
+            }
+            let by_fallback = fallback && path.file_name() == Some("AGENTS.md");
+            if by_fallback {
+                report_fallback(cx, &path);
+            }
+            generalized |= dot_claude && !dir.is_root() && !dir.is_above_root();
+            let place = startup_place(cx, dir, kind, by_fallback);
+            if kind == "local-memory" {
+                // Rules of this directory come before CLAUDE.local.md.
+                rules_root(cx, settings, dir, None, jobs);
+            }
+            top_file(cx, settings, &path, place, jobs);
+        }
+        if cx
+            .kind_at(&dir.join("CLAUDE.local.md").unwrap_or_else(RepoPath::root))
+            .is_none()
+        {
+            rules_root(cx, settings, dir, None, jobs);
+        }
+    }
+    generalized
+}
+
+/// Lists the files below cwd (on demand) and on the way to a target
+/// outside cwd (conditional): each directory's memory files, then its
+/// rules root (fidelity C14). Directories beside the path are not in
+/// scope. Returns true when a `.claude/CLAUDE.md` was found.
+fn on_demand(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) -> bool {
+    let mut generalized = false;
+    for dir in memory_dirs(cx) {
+        let (load_phase, applicability, reason) = cx.off_chain(&dir);
+        if applicability == Applicability::OutOfScope {
+            continue;
+        }
+        for (path, kind, dot_claude) in memory_files(&dir) {
+            if cx.repo.kind(&path).is_none() {
+                continue;
+            }
+            generalized |= dot_claude;
+            let place = Placement {
+                kind,
+                scope: scope_of(kind),
+                load_phase,
+                applicability,
+                reason: reason.clone(),
+                applies_to: dir.clone(),
+            };
+            top_file(cx, settings, &path, place, jobs);
+        }
+        let base = (load_phase, applicability, reason);
+        rules_root(cx, settings, &dir, Some(&base), jobs);
+    }
+    generalized
+}
+
+/// The scope of a memory file of `kind`: `CLAUDE.local.md` is personal.
+fn scope_of(kind: &str) -> SourceScope {
+    if kind == "local-memory" {
+        SourceScope::Local
+    } else {
+        SourceScope::Project
+    }
+}
+
+/// Where a memory file of `kind` in the startup directory `dir` enters
+/// the context, and why (`by_fallback`: loaded by the AGENTS.md fallback).
+fn startup_place(
+    cx: &Compiler<'_, '_>,
+    dir: &RepoPath,
+    kind: &'static str,
+    by_fallback: bool,
+) -> Placement {
+    let reason = match (by_fallback, dir == &cx.ctx.cwd) {
+        _ if dir.is_above_root() => format!(
+            "loaded at startup from `{dir}`, a directory above the repository root (read with --outside-root){}",
+            if by_fallback { ", by the AGENTS.md fallback (2.1.277 and later)" } else { "" }
+        ),
+        (false, true) => "loaded at startup from the launch directory".to_string(),
+        (false, false) => format!("loaded at startup from `{dir}`, an ancestor of the launch directory"),
+        (true, _) => "loaded at startup by the AGENTS.md fallback (2.1.277 and later): no CLAUDE.md from the \
+                      repository root to the launch directory"
+            .to_string(),
+    };
+    Placement {
+        kind,
+        scope: scope_of(kind),
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Effective,
+        reason,
+        applies_to: applies_to_of(dir),
+    }
+}
+
+/// Lists the top-level file of `e` and what it imports, unless the file is
+/// already in the context (reported); returns true when something was
+/// repeated.
+fn expand_top(cx: &mut Compiler<'_, '_>, loader: &mut Loader<'_>, e: Expansion) -> bool {
+    let Expansion {
+        path,
+        text,
+        body_start,
+        place,
+        source,
+        paths,
+        part,
+        id,
+    } = e;
+    let real = cx.repo_real(&path);
+    // A rule's imports part expands without the rule itself, which is not
+    // in the context yet; a whole file is included once.
+    if part != Part::Imports {
+        if let Some(first) = cx.included.get(&real).cloned() {
+            report_included(cx, &path, &real, &first, &source);
+            return true;
+        }
+        let by = path.clone();
+        let inclusion = crate::Inclusion {
+            by,
+            imported: false,
+        };
+        cx.included.insert(real.clone(), inclusion);
+    }
+    let mut stack = vec![real];
+    let job = ExpandJob {
+        path: &path,
+        text: &text,
+        body_start,
+        part,
+        id,
+        place: &place,
+        imported_from: None,
+        source,
+        paths,
+    };
+    expand(cx, loader, job, &mut stack)
+}
+
+/// Reports the top-level file `path` (real path `real`), already in the
+/// context as `first` says: it is not loaded again.
+fn report_included(
+    cx: &mut Compiler<'_, '_>,
+    path: &RepoPath,
+    real: &RepoPath,
+    first: &crate::Inclusion,
+    source: &SourceRef,
+) {
+    let how = first.describe(path);
+    let what = if real == path {
+        format!("`{path}` is already in the context ({how})")
+    } else {
+        format!("`{path}` is `{real}`, which is already in the context ({how})")
+    };
+    let d = Diagnostic::new(
+        DiagnosticCode::ImportRepeated,
+        format!("{what}; Claude Code includes each file once, so it is not loaded again here."),
+    );
+    cx.diag_once(path, real, d.at(source.clone()));
 }
 
 impl Compiler<'_, '_> {
