@@ -1,0 +1,418 @@
+//! The listing budget (fidelity X17; `codex-rs/core-skills/src/render.rs`):
+//! the lines of the skills the model may invoke, costed against 2 % of the
+//! context window, descriptions shortened and skills omitted as Codex does.
+
+use super::Root;
+use crate::profile::{Facts, SkillPathStyle};
+use crate::skill_file;
+use crate::{ContextWindow, Cx, SKILL_BUDGET_FALLBACK_CHARS};
+use playbookdiff_adapter::problems;
+use playbookdiff_model::{
+    AdvertisementState, Applicability, BudgetCause, Diagnostic, DiagnosticCode, Skill,
+};
+
+/// `CODEX_HOME` assumed when a release lists absolute paths: the bundled
+/// skills' lines cost as if Codex's home were this directory.
+pub const ASSUMED_CODEX_HOME: &str = "/home/user/.codex";
+
+/// The repository's absolute path assumed when a release lists absolute
+/// paths and the tree has none (a tree that is not on disk).
+pub(super) const ASSUMED_REPOSITORY_PATH: &str = "/repo";
+
+/// How the budget is counted (`SkillMetadataBudget`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Budget {
+    /// Tokens, each line costed at ceil(bytes / 4).
+    Tokens(usize),
+    /// Characters, when the context window is unknown.
+    Chars(usize),
+}
+
+impl Budget {
+    /// 2 % of `window` tokens (at least 1), or 8,000 characters for an
+    /// unknown (`None` or `0`) window (`default_skill_metadata_budget`).
+    pub(crate) fn for_window(window: Option<u64>) -> Budget {
+        match window {
+            Some(w) if w > 0 => {
+                let w = usize::try_from(w).unwrap_or(usize::MAX);
+                Budget::Tokens((w.saturating_mul(2) / 100).max(1))
+            }
+            _ => Budget::Chars(SKILL_BUDGET_FALLBACK_CHARS as usize),
+        }
+    }
+
+    fn limit(self) -> usize {
+        match self {
+            Budget::Tokens(n) | Budget::Chars(n) => n,
+        }
+    }
+
+    fn cost_counts(self, chars: usize, bytes: usize) -> usize {
+        match self {
+            Budget::Tokens(_) => bytes.div_ceil(4),
+            Budget::Chars(_) => chars,
+        }
+    }
+
+    /// The cost of `line` rendered with at most `description_chars` of its
+    /// description ([`Line::size`]), followed by a newline.
+    fn line_cost(self, line: &Line, description_chars: usize) -> usize {
+        let (chars, bytes) = line.size(description_chars);
+        self.cost_counts(chars + 1, bytes + 1)
+    }
+}
+
+/// One line of the listing: `- name: description (file: path)`.
+pub(crate) struct Line {
+    pub name: String,
+    /// The description as listed (at most 1,024 characters).
+    pub description: String,
+    pub path: String,
+}
+
+impl Line {
+    /// The characters and bytes of the line rendered with at most
+    /// `description_chars` characters of its description: the length of
+    /// `- name: description (file: path)` (`- name: (file: path)` with no
+    /// description), counted without building it, since the budget costs
+    /// every line of every launch directory.
+    fn size(&self, description_chars: usize) -> (usize, usize) {
+        // "- " + ": " + "(file: " + ")"
+        const FIXED: usize = 2 + 2 + 7 + 1;
+        let chars = FIXED + self.name.chars().count() + self.path.chars().count();
+        let bytes = FIXED + self.name.len() + self.path.len();
+        if description_chars == 0 || self.description.is_empty() {
+            return (chars, bytes);
+        }
+        let (dc, db) = if description_chars >= self.description.len() {
+            // At least as many characters as the description has bytes:
+            // all of it.
+            (self.description.chars().count(), self.description.len())
+        } else {
+            self.description
+                .chars()
+                .take(description_chars)
+                .fold((0, 0), |(c, b), ch| (c + 1, b + ch.len_utf8()))
+        };
+        // The description and the space after it.
+        (chars + dc + 1, bytes + db + 1)
+    }
+
+    /// The line as Codex renders it, with at most `description_chars`
+    /// characters of its description.
+    #[cfg(test)]
+    fn render(&self, description_chars: usize) -> String {
+        if description_chars == 0 || self.description.is_empty() {
+            format!("- {}: (file: {})", self.name, self.path)
+        } else {
+            let d: String = self.description.chars().take(description_chars).collect();
+            format!("- {}: {} (file: {})", self.name, d, self.path)
+        }
+    }
+}
+
+/// What the budget does to one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fate {
+    /// Listed whole.
+    Full,
+    /// Listed with the first n characters of its description (0: name and
+    /// path only).
+    Cut(usize),
+    /// Not listed.
+    Omitted,
+}
+
+/// The fate of each line, in order, as `render_skill_lines_from_lines`
+/// decides it: everything whole when it fits; otherwise, when every line
+/// fits without its description, description characters are handed out
+/// one at a time round-robin while they fit (so unused shares go to
+/// longer descriptions); otherwise lines without descriptions are taken
+/// in order while they fit and the rest are omitted.
+pub(crate) fn fates(lines: &[Line], budget: Budget) -> Vec<Fate> {
+    let limit = budget.limit();
+    let full: usize = lines.iter().map(|l| budget.line_cost(l, usize::MAX)).sum();
+    if full <= limit {
+        return vec![Fate::Full; lines.len()];
+    }
+    let minimum: Vec<usize> = lines.iter().map(|l| budget.line_cost(l, 0)).collect();
+    let min_total: usize = minimum.iter().sum();
+    if min_total <= limit {
+        let mut remaining = limit - min_total;
+        // extra[i][k]: the cost of k description characters beyond the bare line.
+        let extra: Vec<Vec<usize>> = lines
+            .iter()
+            .map(|l| {
+                let (c0, b0) = l.size(0);
+                let (c0, b0) = (c0 + 1, b0 + 1);
+                let base = budget.cost_counts(c0, b0);
+                let mut v = vec![0];
+                let (mut pc, mut pb) = (0, 0);
+                for ch in l.description.chars() {
+                    pc += 1;
+                    pb += ch.len_utf8();
+                    v.push(
+                        budget
+                            .cost_counts(c0 + pc + 1, b0 + pb + 1)
+                            .saturating_sub(base),
+                    );
+                }
+                v
+            })
+            .collect();
+        let mut alloc = vec![0usize; lines.len()];
+        loop {
+            let mut changed = false;
+            for i in 0..lines.len() {
+                if alloc[i] + 1 >= extra[i].len() {
+                    continue;
+                }
+                let delta = extra[i][alloc[i] + 1].saturating_sub(extra[i][alloc[i]]);
+                if delta <= remaining {
+                    alloc[i] += 1;
+                    remaining -= delta;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        return alloc
+            .iter()
+            .zip(lines)
+            .map(|(&a, l)| {
+                if a >= l.description.chars().count() {
+                    Fate::Full
+                } else {
+                    Fate::Cut(a)
+                }
+            })
+            .collect();
+    }
+    let mut used = 0;
+    minimum
+        .iter()
+        .zip(lines)
+        .map(|(&c, l)| {
+            if used + c <= limit {
+                used += c;
+                if l.description.is_empty() {
+                    Fate::Full
+                } else {
+                    Fate::Cut(0)
+                }
+            } else {
+                Fate::Omitted
+            }
+        })
+        .collect()
+}
+
+/// The listing budget (X17; openai/codex `codex-rs/core-skills/src/render.rs`):
+/// the lines of the skills the model may invoke (effective, implicit
+/// invocation allowed), the release's bundled skills first, then by name
+/// and path, costed against 2 % of the context window. Run twice: with
+/// the bundled skills of a fresh installation (the prediction) and with
+/// the repository's skills alone (what is certain). Shortened and omitted
+/// skills get that state, the kept characters and the cause, and one
+/// diagnostic names them.
+pub(super) fn budget(
+    cx: &mut Cx<'_, '_>,
+    skills: &mut [Skill],
+    roots: &[Root],
+    facts: &Facts,
+    context_window: ContextWindow,
+) {
+    let window = crate::listing_window(context_window, facts);
+    let b = Budget::for_window(window);
+    let listed: Vec<usize> = (0..skills.len())
+        .filter(|&i| {
+            skills[i].applicability == Applicability::Effective
+                && skills[i].advertisement.state == AdvertisementState::Advertised
+        })
+        .collect();
+    if listed.is_empty() {
+        return;
+    }
+    let abs_root = cx
+        .repo
+        .tree()
+        .absolute_root()
+        .map(|p| p.to_string_lossy().trim_end_matches('/').to_string())
+        .unwrap_or_else(|| ASSUMED_REPOSITORY_PATH.to_string());
+    // Roots holding a loaded skill, in scan order, for the aliases.
+    let root_of = |s: &Skill| {
+        roots
+            .iter()
+            .position(|r| s.source.path.starts_with(&r.path))
+    };
+    let mut used_roots: Vec<usize> = skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .filter_map(root_of)
+        .collect();
+    used_roots.sort_unstable();
+    used_roots.dedup();
+    let project_codex_roots = used_roots
+        .iter()
+        .filter(|&&r| roots[r].path.as_str().contains(".codex/skills"))
+        .count();
+    let repo_line = |s: &Skill, with_bundled: bool| -> Line {
+        let path = match facts.skill_paths {
+            SkillPathStyle::Absolute => {
+                let real = s.source.resolved_path.as_ref().unwrap_or(&s.source.path);
+                format!("{abs_root}/{real}")
+            }
+            SkillPathStyle::Aliased => {
+                let r = root_of(s).unwrap_or(0);
+                let mut n = used_roots.iter().position(|&u| u == r).unwrap_or(0);
+                if with_bundled && n >= project_codex_roots {
+                    n += 1;
+                }
+                let rel = s
+                    .source
+                    .path
+                    .as_str()
+                    .strip_prefix(roots.get(r).map_or("", |r| r.path.as_str()))
+                    .unwrap_or(s.source.path.as_str())
+                    .trim_start_matches('/');
+                format!("r{n}/{rel}")
+            }
+        };
+        Line {
+            name: s.name.clone(),
+            description: skill_file::shown_description(s.description.as_deref().unwrap_or("")),
+            path,
+        }
+    };
+    let bundled: Vec<Line> = facts
+        .bundled_skills
+        .iter()
+        .map(|k| Line {
+            name: k.name.to_string(),
+            description: "x".repeat(k.description_chars),
+            path: match facts.skill_paths {
+                SkillPathStyle::Absolute => {
+                    format!("{ASSUMED_CODEX_HOME}/skills/.system/{}/SKILL.md", k.name)
+                }
+                SkillPathStyle::Aliased => format!("r{project_codex_roots}/{}/SKILL.md", k.name),
+            },
+        })
+        .collect();
+    let alone: Vec<Line> = listed
+        .iter()
+        .map(|&i| repo_line(&skills[i], false))
+        .collect();
+    let mut with: Vec<Line> = bundled;
+    let nb = with.len();
+    with.extend(listed.iter().map(|&i| repo_line(&skills[i], true)));
+    let fate_alone = fates(&alone, b);
+    let fate_with = fates(&with, b);
+    let mut shortened = Vec::new();
+    let mut omitted = Vec::new();
+    let (mut certain, mut with_bundled) = (Vec::new(), Vec::new());
+    for (k, &i) in listed.iter().enumerate() {
+        let fate = fate_with[nb + k];
+        if fate == Fate::Full {
+            continue;
+        }
+        let cause = if fate_alone[k] == Fate::Full {
+            BudgetCause::WithBundled
+        } else {
+            BudgetCause::Certain
+        };
+        let s = &mut skills[i];
+        let total = with[nb + k].description.chars().count();
+        let name = s.name.clone();
+        match fate {
+            Fate::Cut(n) => {
+                s.advertisement.state = AdvertisementState::Shortened;
+                s.advertisement.shown_description_chars = Some(n as u64);
+                s.reason.push_str(&format!(
+                    " The listing budget keeps {n} of the {total} characters of its description."
+                ));
+                shortened.push(format!("{name} ({n} of {total} characters)"));
+            }
+            _ => {
+                s.advertisement.state = AdvertisementState::Omitted;
+                s.reason.push_str(" The listing budget leaves it out of the skill list the model sees; the user can still invoke it by name.");
+                omitted.push(name.clone());
+            }
+        }
+        s.advertisement.budget_cause = Some(cause);
+        match cause {
+            BudgetCause::Certain => certain.push(name),
+            BudgetCause::WithBundled => with_bundled.push(name),
+        }
+    }
+    if shortened.is_empty() && omitted.is_empty() {
+        return;
+    }
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    let budget_words = match b {
+        Budget::Tokens(n) => {
+            let source = match context_window {
+                ContextWindow::ReleaseDefault => "the context window of this Codex release's default model; the user's model is an input the analysis cannot know, so pass --context-window for another model",
+                _ => "the context window given with --context-window",
+            };
+            format!(
+                "{n} tokens (2% of {} tokens, {source})",
+                window.unwrap_or(0)
+            )
+        }
+        Budget::Chars(n) => format!("{n} characters (the context window given as unknown)"),
+    };
+    let d = Diagnostic::new(
+        DiagnosticCode::SkillListingBudget,
+        // count >= 2: the skills a fresh installation bundles.
+        format!(
+            "The skill list Codex shows the model from cwd {} does not fit its budget of {budget_words}: descriptions shortened: {}; skills omitted: {}. Certain from the repository's skills alone: {}; only together with the {} skills a fresh Codex installation bundles: {}. User and admin skills the analysis cannot see take more of the budget. Shorten the descriptions, or set policy.allow_implicit_invocation: false in `agents/openai.yaml` for skills the model need not pick on its own.",
+            problems::quote(&cx.context.cwd),
+            list(&shortened),
+            list(&omitted),
+            list(&certain),
+            nb,
+            list(&with_bundled),
+        ),
+    );
+    cx.diag(d);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Line::size`] counts what [`Line::render`] writes, for every
+    /// description length, in characters and bytes (multi-byte text
+    /// included).
+    #[test]
+    fn line_size_is_the_length_of_the_rendered_line() {
+        let lines = [
+            ("a", "", "r0/a/SKILL.md"),
+            ("deploy", "Ships it.", "r1/deploy/SKILL.md"),
+            (
+                "événement",
+                "Déploie «vite» 🚀 ok",
+                "/repo/.agents/skills/é/SKILL.md",
+            ),
+        ];
+        for (name, description, path) in lines {
+            let l = Line {
+                name: name.to_string(),
+                description: description.to_string(),
+                path: path.to_string(),
+            };
+            for n in [0, 1, 2, 5, 19, 20, 21, usize::MAX] {
+                let r = l.render(n);
+                assert_eq!(l.size(n), (r.chars().count(), r.len()), "{r:?}");
+            }
+        }
+    }
+}
