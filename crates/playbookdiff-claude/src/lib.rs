@@ -839,6 +839,33 @@ pub(crate) fn unclosed_front_matter(text: &playbookdiff_source::TextFile) -> boo
     first.trim_end() == "---" && front_matter(text).is_none()
 }
 
+/// When `text`, the file `path` at `source`, opens front matter that no
+/// later `---` closes ([`unclosed_front_matter`]): reports an
+/// `invalid-frontmatter` diagnostic at line 1 saying that the whole file
+/// is read as plain Markdown, so `effect` (what the file then lacks).
+/// One wording for rules and skills.
+pub(crate) fn report_unclosed_front_matter(
+    cx: &mut Compiler<'_, '_>,
+    text: &playbookdiff_source::TextFile,
+    path: &RepoPath,
+    source: &SourceRef,
+    effect: &str,
+) {
+    if !unclosed_front_matter(text) {
+        return;
+    }
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::InvalidFrontmatter,
+            format!(
+                "`{path}` opens front matter with `---` but no later `---` closes it; the whole file is read as \
+                 plain Markdown, so {effect}."
+            ),
+        )
+        .at(source.clone().with_lines(1, 1)),
+    );
+}
+
 /// The file line of the top-level key `key` ([`frontmatter::key_line`]).
 pub(crate) fn key_line(fm: &frontmatter::FrontMatter, key: &str) -> u32 {
     frontmatter::key_line(fm, key)

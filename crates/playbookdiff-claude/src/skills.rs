@@ -395,17 +395,9 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
                 );
             }
         }
-    } else if crate::unclosed_front_matter(&text) {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InvalidFrontmatter,
-                format!(
-                    "`{path}` opens front matter with `---` but no later `---` closes it; the whole file is read \
-                     as plain Markdown, so the skill has no metadata (description, flags)."
-                ),
-            )
-            .at(source.clone().with_lines(1, 1)),
-        );
+    } else {
+        let effect = "the skill has no metadata (description, flags)";
+        crate::report_unclosed_front_matter(cx, &text, path, &source, effect);
     }
     let text_of = |k: &str| meta.get(k).and_then(crate::frontmatter::text_field);
     // A front-matter `name` is a display label (the command is the

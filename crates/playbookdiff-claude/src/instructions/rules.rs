@@ -430,17 +430,9 @@ pub(super) fn read_rule(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Ru
                 );
             }
         }
-    } else if crate::unclosed_front_matter(&text) {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InvalidFrontmatter,
-                format!(
-                    "`{path}` opens front matter with `---` but no later `---` closes it; the whole file is read \
-                     as plain Markdown, so the rule has no `paths` and loads unconditionally."
-                ),
-            )
-            .at(source.clone().with_lines(1, 1)),
-        );
+    } else {
+        let effect = "the rule has no `paths` and loads unconditionally";
+        crate::report_unclosed_front_matter(cx, &text, path, &source, effect);
     }
     Some(RuleRead {
         text,
@@ -500,6 +492,19 @@ pub(super) fn rule_file(
     if excluded(cx, settings, path, &listed, written.clone(), jobs) {
         return;
     }
+    // A job listing `part` of this rule.
+    let job = |place, paths, part, id| {
+        Job::Expand(Box::new(Expansion {
+            path: path.clone(),
+            text: text.clone(),
+            body_start,
+            place,
+            source: source.clone(),
+            paths,
+            part,
+            id,
+        }))
+    };
     if let Some(compiled) = patterns {
         cx.invalid_patterns(compiled, &source, |p, err| {
             format!("The pattern `{p}` in `{path}` is invalid ({err}) and matches nothing; escape `[` as `\\[`.")
@@ -510,38 +515,11 @@ pub(super) fn rule_file(
         // Its imports load where an unconditional rule of its root would
         // (at startup on the startup chain; fidelity C12), before the rule.
         let id = cx.unique_id(format!("claude-code:rule:{path}#1"));
-        jobs.push(Job::Expand(Box::new(Expansion {
-            path: path.clone(),
-            text: text.clone(),
-            body_start,
-            place: unconditional,
-            source: source.clone(),
-            paths: None,
-            part: Part::Imports,
-            id: Some(id.clone()),
-        })));
-        jobs.push(Job::Expand(Box::new(Expansion {
-            path: path.clone(),
-            text,
-            body_start,
-            place,
-            source,
-            paths: written,
-            part: Part::Entry,
-            id: Some(id),
-        })));
+        jobs.push(job(unconditional, None, Part::Imports, Some(id.clone())));
+        jobs.push(job(place, written, Part::Entry, Some(id)));
         return;
     }
-    jobs.push(Job::Expand(Box::new(Expansion {
-        path: path.clone(),
-        text,
-        body_start,
-        place,
-        source,
-        paths: written,
-        part: Part::Whole,
-        id: None,
-    })));
+    jobs.push(job(place, written, Part::Whole, None));
 }
 
 /// Whether a path-scoped rule of the rules root in `owner` loads for the
