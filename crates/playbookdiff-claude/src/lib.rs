@@ -24,7 +24,7 @@ mod settings;
 mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::strictly_below;
-use playbookdiff_adapter::{problems, Declared, Request};
+use playbookdiff_adapter::{problems, Compilation, Declared, Request};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
@@ -105,10 +105,11 @@ impl Inclusion {
     }
 }
 
-/// Shared state of one compilation.
+/// Shared state of one compilation: the toolkit's (the repository, the
+/// context and the diagnostics collected so far, reached through `Deref`)
+/// and Claude Code's own.
 pub(crate) struct Compiler<'a, 'r> {
-    pub repo: &'a Repo<'r>,
-    pub ctx: &'a AnalysisContext,
+    base: Compilation<'a, 'r>,
     /// The release whose behaviour is modelled.
     pub profile: profile::Profile,
     /// The directories above the repository root, when the user lets the
@@ -126,6 +127,19 @@ pub(crate) struct Compiler<'a, 'r> {
     reported: HashSet<(DiagnosticCode, RepoPath, RepoPath)>,
     /// Directories the walk could not list, with why (built on first use).
     unlisted: Option<HashMap<RepoPath, String>>,
+}
+
+impl<'a, 'r> std::ops::Deref for Compiler<'a, 'r> {
+    type Target = Compilation<'a, 'r>;
+    fn deref(&self) -> &Self::Target {
+        &self.base
+    }
+}
+
+impl std::ops::DerefMut for Compiler<'_, '_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.base
+    }
 }
 
 impl<'a, 'r> Compiler<'a, 'r> {
@@ -188,9 +202,16 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 playbookdiff_model::remedy::count(a.len(), "directory", "directories")
             )),
         }
-        Compiler {
+        // Claude Code's own notes come before the listing problems
+        // (`walk_problems`), so the toolkit's start problems are not used.
+        let base = Compilation {
             repo,
-            ctx,
+            context: ctx,
+            diags: std::mem::take(&mut out.diagnostics),
+            refusals: Vec::new(),
+        };
+        Compiler {
+            base,
             profile,
             outside,
             out,
@@ -211,10 +232,6 @@ impl<'a, 'r> Compiler<'a, 'r> {
         }
         self.ids.insert(base.clone(), 1);
         base
-    }
-
-    pub fn diag(&mut self, d: Diagnostic) {
-        self.out.diagnostics.push(d);
     }
 
     /// Reports each pattern of `compiled` that Claude Code's matcher
@@ -572,7 +589,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// The directory the target path lies in: the target itself when it is a
     /// directory, else its parent.
     pub fn target_dir(&self) -> Option<RepoPath> {
-        let t = self.ctx.target_path.as_ref()?;
+        let t = self.context.target_path.as_ref()?;
         if self.repo.is_dir(t) {
             Some(t.clone())
         } else {
@@ -589,7 +606,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// below it, nor on the target's path) are never listed. Owners inside
     /// a `.claude` directory are left out. Sorted by depth, then path.
     pub fn off_chain_owners(&self, rel: &str) -> Vec<RepoPath> {
-        let cwd = &self.ctx.cwd;
+        let cwd = &self.context.cwd;
         let Some(name) = rel.rsplit('/').next() else {
             return Vec::new();
         };
@@ -633,7 +650,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// [`Compiler::off_chain_owners`]; any other directory is out of scope
     /// (Claude Code never discovers it from this launch directory).
     pub fn off_chain(&mut self, dir: &RepoPath) -> (LoadPhase, Applicability, String) {
-        let cwd = self.ctx.cwd.clone();
+        let cwd = self.context.cwd.clone();
         if strictly_below(dir, &cwd) {
             let (a, r) = self.on_demand(dir);
             return (LoadPhase::OnDemand, a, r);
@@ -666,7 +683,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
             return;
         }
         self.target_outside_reported = true;
-        let cwd = self.ctx.cwd.clone();
+        let cwd = self.context.cwd.clone();
         self.diag(Diagnostic::new(
             DiagnosticCode::TargetOutsideCwd,
             format!(
@@ -686,7 +703,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 Applicability::Effective,
                 format!(
                     "loads on demand after a file in `{dir}` is read or edited; the target `{}` is there",
-                    self.ctx.target_path.as_ref().map(|p| p.as_str()).unwrap_or("")
+                    self.context.target_path.as_ref().map(|p| p.as_str()).unwrap_or("")
                 ),
             ),
             Some(_) => (
@@ -715,7 +732,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         self.out
             .instructions
             .sort_by_key(|i| i.order.unwrap_or(u32::MAX));
-        self.out
+        let mut out = self.out;
+        out.diagnostics = self.base.diags;
+        out
     }
 }
 

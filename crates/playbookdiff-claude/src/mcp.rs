@@ -45,12 +45,12 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
     struct Key(RepoPath);
     let repo = cx.repo;
     let read: Arc<(Vec<McpServer>, Vec<Diagnostic>)> = repo.memo(Key(path.clone()), || {
-        let before = cx.out.diagnostics.len();
+        let before = cx.diags.len();
         let servers = read_servers(cx, path);
-        let diags = cx.out.diagnostics.split_off(before);
+        let diags = cx.diags.split_off(before);
         Arc::new((servers, diags))
     });
-    cx.out.diagnostics.extend(read.1.iter().cloned());
+    cx.diags.extend(read.1.iter().cloned());
     read.0.clone()
 }
 
@@ -277,7 +277,7 @@ fn read_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
 /// they cannot be seen (see `Compiler::new`).
 fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
     let mut dirs = cx.above_root_dirs();
-    dirs.extend(cx.ctx.cwd.ancestors_root_first());
+    dirs.extend(cx.context.cwd.ancestors_root_first());
     dirs.into_iter()
         .filter(crate::outside_dot_claude)
         .filter_map(|d| d.join(".mcp.json"))

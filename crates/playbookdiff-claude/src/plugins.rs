@@ -49,7 +49,7 @@ struct Plugin {
 pub fn compile(cx: &mut Compiler<'_, '_>) {
     let mut plugins: Vec<Plugin> = Vec::new();
     let mut remote: Vec<(String, SourceRef)> = Vec::new();
-    let mut dirs: Vec<RepoPath> = cx.ctx.cwd.ancestors_root_first();
+    let mut dirs: Vec<RepoPath> = cx.context.cwd.ancestors_root_first();
     dirs.retain(crate::outside_dot_claude);
     let mut seen: BTreeSet<RepoPath> = BTreeSet::new();
     for dir in dirs {

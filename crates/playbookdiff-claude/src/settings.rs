@@ -217,7 +217,7 @@ fn shape_error(key: &str, v: &Value, shape: Shape) -> Option<(Vec<String>, Strin
 
 /// Reads the settings layers that apply to `cwd`.
 pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     let mut settings = Settings {
         abs_root: cx
             .repo
@@ -266,7 +266,7 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
         if cx.repo.kind(&p).is_none() {
             continue;
         }
-        match cx.ctx.mode {
+        match cx.context.mode {
             Mode::Local => candidates.push((p, SourceScope::Local)),
             Mode::Repo => {
                 settings.unread_local.push(p.clone());

@@ -51,7 +51,7 @@ pub fn parse_bool(v: &Value, lenient: bool) -> Option<bool> {
 }
 
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     let mut roots: Vec<(RepoPath, RepoPath, LoadPhase, Applicability, String)> = Vec::new();
     for dir in cwd.ancestors_root_first().into_iter().rev() {
         if let Some(r) = dir.join(".claude/skills") {
@@ -196,12 +196,12 @@ fn shared_skill(
         cx.profile.version.clone(),
     );
     let read: Read = repo.memo(key, || {
-        let before = cx.out.diagnostics.len();
+        let before = cx.diags.len();
         let skill = read_skill(cx, path, dir_name).map(Arc::new);
-        let diags = cx.out.diagnostics.split_off(before);
+        let diags = cx.diags.split_off(before);
         Arc::new((skill, diags))
     });
-    cx.out.diagnostics.extend(read.1.iter().cloned());
+    cx.diags.extend(read.1.iter().cloned());
     read.0.clone()
 }
 
@@ -254,8 +254,8 @@ fn skill(
     if let (Some(compiled), Some(written)) = (&read.patterns, &read.paths) {
         if applicability == Applicability::Effective {
             load_phase = LoadPhase::OnDemand;
-            let cwd = cx.ctx.cwd.clone();
-            match cx.ctx.target_path.clone() {
+            let cwd = cx.context.cwd.clone();
+            match cx.context.target_path.clone() {
                 Some(t) => {
                     let hit = crate::relative_to(&t, &cwd)
                         .and_then(|r| compiled.matched(&r, cx.repo.is_dir(&t)));
@@ -656,7 +656,7 @@ fn owner_of(path: &RepoPath) -> RepoPath {
 /// `alpha` is `apps/web:alpha`). Skills still sharing a name are kept apart
 /// and cross-referenced.
 fn collisions(cx: &mut Compiler<'_, '_>) {
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     let startup: std::collections::HashSet<String> = cx
         .out
         .skills
@@ -775,7 +775,7 @@ fn budget(cx: &mut Compiler<'_, '_>) {
 /// on the way to a target) are reported as `legacy-commands-unsupported`:
 /// whether a read there adds them is not observed.
 fn legacy_commands(cx: &mut Compiler<'_, '_>) {
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     let chain: Vec<RepoPath> = cwd
         .ancestors_root_first()
         .into_iter()

@@ -40,7 +40,7 @@ pub(super) fn unbridged(cx: &Compiler<'_, '_>) -> Vec<Diagnostic> {
         .filter(|i| i.applicability == Applicability::Excluded)
         .map(|i| &i.source.path)
         .collect();
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     // The AGENTS.md fallback (2.1.277 and later) reads AGENTS.md on the
     // root-to-cwd path only when no memory file is there (fidelity C16).
     let fallback = cx.profile.has(crate::profile::Fact::AgentsMdFallback);

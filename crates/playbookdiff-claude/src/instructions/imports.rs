@@ -515,18 +515,16 @@ fn child_place(cx: &mut Compiler<'_, '_>, job: &ExpandJob<'_>, hit: &Hit<'_>) ->
     let (path, raw, target) = (job.path, &hit.tok.raw, &hit.target);
     let mut child = job.place.clone();
     child.kind = "import";
-    if job.place.applicability == Applicability::Effective && !target.starts_with(&cx.ctx.cwd) {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::ImportOutsideCwd,
-                format!(
-                    "`@{raw}` resolves to `{target}`, outside the launch directory `{}`: an interactive session asks \
-                     once for approval before loading it, so it is conditional.",
-                    cx.ctx.cwd
-                ),
-            )
-            .at(hit.at.clone()),
+    let cwd = &cx.context.cwd;
+    if job.place.applicability == Applicability::Effective && !target.starts_with(cwd) {
+        let d = Diagnostic::new(
+            DiagnosticCode::ImportOutsideCwd,
+            format!(
+                "`@{raw}` resolves to `{target}`, outside the launch directory `{cwd}`: an interactive session asks \
+                 once for approval before loading it, so it is conditional."
+            ),
         );
+        cx.diag(d.at(hit.at.clone()));
         child.applicability = Applicability::Conditional;
         child.reason = format!(
             "imported from `{path}`; outside the launch directory, so it needs a one-time approval"

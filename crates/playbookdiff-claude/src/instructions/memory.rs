@@ -70,18 +70,16 @@ pub(super) fn report_fallback(cx: &mut Compiler<'_, '_>, path: &RepoPath) {
     if too_large {
         return;
     }
-    cx.diag(
-        Diagnostic::new(
-            DiagnosticCode::AgentsMdFallback,
-            format!(
-                "`{path}` loads at startup because no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` is on the \
-                 path from the repository root to the launch directory: Claude Code {} reads `AGENTS.md` there \
-                 instead (2.1.277 and later).",
-                cx.profile.version
-            ),
-        )
-        .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+    let d = Diagnostic::new(
+        DiagnosticCode::AgentsMdFallback,
+        format!(
+            "`{path}` loads at startup because no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` is on the \
+             path from the repository root to the launch directory: Claude Code {} reads `AGENTS.md` there \
+             instead (2.1.277 and later).",
+            cx.profile.version
+        ),
     );
+    cx.diag(d.at(SourceRef::project(path.clone(), SourceFormat::Markdown)));
 }
 
 /// True when memory file `p` is there for the AGENTS.md fallback's test: a
@@ -182,7 +180,7 @@ pub(super) fn top_file(
         return;
     }
     let source = cx.source_ref(path, place.scope, format);
-    if place.kind == "local-memory" && cx.ctx.mode == Mode::Repo {
+    if place.kind == "local-memory" && cx.context.mode == Mode::Repo {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::LocalConfigUnavailable,

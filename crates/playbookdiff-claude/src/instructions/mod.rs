@@ -186,7 +186,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     // List and expand in context order (a stable sort keeps discovery order
     // within each group), so that a file's first inclusion is the one the
     // agent receives first.
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     jobs.sort_by_key(|j| j.group(&cwd));
     let mut loader = Loader {
         settings,
@@ -219,7 +219,7 @@ fn startup(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) 
     // With --outside-root, the directories above the root come first,
     // furthest first (fidelity C4: the walk goes up to `/`).
     let mut startup_dirs = cx.above_root_dirs();
-    startup_dirs.extend(cx.ctx.cwd.ancestors_root_first());
+    startup_dirs.extend(cx.context.cwd.ancestors_root_first());
     let fallback = agents_md_fallback(cx, &startup_dirs);
     let mut generalized = false;
     for dir in &startup_dirs {
@@ -298,7 +298,7 @@ fn startup_place(
     kind: &'static str,
     by_fallback: bool,
 ) -> Placement {
-    let reason = match (by_fallback, dir == &cx.ctx.cwd) {
+    let reason = match (by_fallback, dir == &cx.context.cwd) {
         _ if dir.is_above_root() => format!(
             "loaded at startup from `{dir}`, a directory above the repository root (read with --outside-root){}",
             if by_fallback { ", by the AGENTS.md fallback (2.1.277 and later)" } else { "" }

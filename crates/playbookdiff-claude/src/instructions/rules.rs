@@ -220,7 +220,7 @@ impl RulesTree<'_> {
 fn follow_in_repository(cx: &mut Compiler<'_, '_>, p: &RepoPath) -> Option<EntryKind> {
     let resolved = cx.repo.resolve(p);
     let inside_cwd =
-        matches!(&resolved, Resolved::Inside { real, .. } if real.starts_with(&cx.ctx.cwd));
+        matches!(&resolved, Resolved::Inside { real, .. } if real.starts_with(&cx.context.cwd));
     let follows = inside_cwd || !cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly);
     let broken = matches!(resolved, Resolved::Dangling { .. } | Resolved::Loop { .. });
     let d = if broken && !follows {
@@ -255,7 +255,7 @@ fn follow_above(cx: &mut Compiler<'_, '_>, p: &RepoPath) -> Option<EntryKind> {
     let inside_only = cx.profile.has(crate::profile::Fact::RuleLinksInsideCwdOnly);
     let (kind, into_cwd) = match cx.above_reach(p)? {
         Reach::Above { kind, .. } => (kind, false),
-        Reach::Repository { real, kind } => (kind, real.starts_with(&cx.ctx.cwd)),
+        Reach::Repository { real, kind } => (kind, real.starts_with(&cx.context.cwd)),
         // 2.1.332 skips a link leading out of the launch directory before
         // reading it; `read` reports a broken link, or one leading
         // elsewhere that 2.1.197 follows.
@@ -291,13 +291,13 @@ pub(super) fn rule_link_note(cx: &Compiler<'_, '_>, p: &RepoPath, follows: bool)
         format!(
             "`{p}` is a symbolic link whose target lies inside the launch directory `{}`: Claude Code {v} follows it \
              (links leading anywhere else are skipped).",
-            cx.ctx.cwd
+            cx.context.cwd
         )
     } else {
         format!(
             "`{p}` is a symbolic link whose target lies outside the launch directory `{}`: Claude Code {v} skipped such \
              links when observed, so it is not loaded (2.1.197 follows it).",
-            cx.ctx.cwd
+            cx.context.cwd
         )
     };
     Diagnostic::new(DiagnosticCode::RuleSymlinkConflict, message)
@@ -316,7 +316,7 @@ pub(super) fn broken_rule_link_note(cx: &Compiler<'_, '_>, p: &RepoPath) -> Diag
             "`{p}` is a symbolic link that leads to no file (a missing target or a loop): Claude Code {v} \
              follows only links whose target lies inside the launch directory `{}`, so it is not loaded \
              (2.1.197 tries to follow it).",
-            cx.ctx.cwd
+            cx.context.cwd
         ),
     )
 }
@@ -345,12 +345,12 @@ pub(super) fn shared_rule(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<
     let repo = cx.repo;
     let key = Key(path.clone(), cx.profile.version.clone());
     let read: Read = repo.memo(key, || {
-        let before = cx.out.diagnostics.len();
+        let before = cx.diags.len();
         let rule = read_rule(cx, path).map(Arc::new);
-        let diags = cx.out.diagnostics.split_off(before);
+        let diags = cx.diags.split_off(before);
         Arc::new((rule, diags))
     });
-    cx.out.diagnostics.extend(read.1.iter().cloned());
+    cx.diags.extend(read.1.iter().cloned());
     read.0.clone()
 }
 
@@ -534,7 +534,7 @@ pub(super) fn path_scoped(
     path: &RepoPath,
     source: &SourceRef,
 ) -> (Applicability, String) {
-    let Some(t) = cx.ctx.target_path.clone() else {
+    let Some(t) = cx.context.target_path.clone() else {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::PathScopedConditional,
@@ -561,7 +561,7 @@ pub(super) fn path_scoped(
         .as_deref()
         .and_then(|r| compiled.matched(r, cx.repo.is_dir(&t)));
     match hit {
-        Some(m) if !t.starts_with(&cx.ctx.cwd) => {
+        Some(m) if !t.starts_with(&cx.context.cwd) => {
             cx.target_outside_cwd();
             (
                 Applicability::Conditional,
