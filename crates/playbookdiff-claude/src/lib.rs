@@ -224,6 +224,28 @@ impl<'a, 'r> Compiler<'a, 'r> {
         }
     }
 
+    /// `read(self)` computed once per run for `key`
+    /// ([`playbookdiff_source::Repo::memo`]) and shared by every launch
+    /// directory of `check --all-dirs`: the diagnostics `read` reports are
+    /// kept with its answer and reported again, in the same order, by every
+    /// caller. For reading that depends only on the repository and `key`
+    /// (a file and the release); the key type is private to the caller.
+    pub fn memo_read<K, T>(&mut self, key: K, read: impl FnOnce(&mut Self) -> T) -> T
+    where
+        K: std::hash::Hash + Eq + Send + Sync + 'static,
+        T: Clone + Send + Sync + 'static,
+    {
+        let repo = self.repo;
+        let memo: std::sync::Arc<(T, Vec<Diagnostic>)> = repo.memo(key, || {
+            let before = self.diags.len();
+            let value = read(self);
+            let diags = self.diags.split_off(before);
+            std::sync::Arc::new((value, diags))
+        });
+        self.diags.extend(memo.1.iter().cloned());
+        memo.0.clone()
+    }
+
     /// A unique id from `base`: the first use is `base`, later ones `base~2`…
     pub fn unique_id(&mut self, base: String) -> String {
         if let Some(n) = self.ids.get_mut(&base) {

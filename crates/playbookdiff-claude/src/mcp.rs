@@ -16,7 +16,6 @@ use playbookdiff_model::{
 };
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 const KNOWN_FIELDS: &[&str] = &[
     "type",
@@ -43,15 +42,7 @@ const KNOWN_FIELDS: &[&str] = &[
 fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
     #[derive(Hash, PartialEq, Eq)]
     struct Key(RepoPath);
-    let repo = cx.repo;
-    let read: Arc<(Vec<McpServer>, Vec<Diagnostic>)> = repo.memo(Key(path.clone()), || {
-        let before = cx.diags.len();
-        let servers = read_servers(cx, path);
-        let diags = cx.diags.split_off(before);
-        Arc::new((servers, diags))
-    });
-    cx.diags.extend(read.1.iter().cloned());
-    read.0.clone()
+    cx.memo_read(Key(path.clone()), |cx| read_servers(cx, path))
 }
 
 /// Reads the servers of the `.mcp.json` at `path`, reporting what is wrong

@@ -188,21 +188,12 @@ fn shared_skill(
     use std::sync::Arc;
     #[derive(Hash, PartialEq, Eq)]
     struct Key(RepoPath, String, String);
-    type Read = Arc<(Option<Arc<SkillRead>>, Vec<Diagnostic>)>;
-    let repo = cx.repo;
     let key = Key(
         path.clone(),
         dir_name.to_string(),
         cx.profile.version.clone(),
     );
-    let read: Read = repo.memo(key, || {
-        let before = cx.diags.len();
-        let skill = read_skill(cx, path, dir_name).map(Arc::new);
-        let diags = cx.diags.split_off(before);
-        Arc::new((skill, diags))
-    });
-    cx.diags.extend(read.1.iter().cloned());
-    read.0.clone()
+    cx.memo_read(key, |cx| read_skill(cx, path, dir_name).map(Arc::new))
 }
 
 /// The skill at `path` (the command `dir_name`) as the launch directory

@@ -341,17 +341,8 @@ pub(super) struct RuleRead {
 pub(super) fn shared_rule(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Arc<RuleRead>> {
     #[derive(Hash, PartialEq, Eq)]
     struct Key(RepoPath, String);
-    type Read = Arc<(Option<Arc<RuleRead>>, Vec<Diagnostic>)>;
-    let repo = cx.repo;
     let key = Key(path.clone(), cx.profile.version.clone());
-    let read: Read = repo.memo(key, || {
-        let before = cx.diags.len();
-        let rule = read_rule(cx, path).map(Arc::new);
-        let diags = cx.diags.split_off(before);
-        Arc::new((rule, diags))
-    });
-    cx.diags.extend(read.1.iter().cloned());
-    read.0.clone()
+    cx.memo_read(key, |cx| read_rule(cx, path).map(Arc::new))
 }
 
 /// Reads the rule file `path` and its front matter as this release reads
