@@ -8,7 +8,7 @@ use crate::skill_file;
 use crate::{ContextWindow, Cx, SKILL_BUDGET_FALLBACK_CHARS};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    AdvertisementState, Applicability, BudgetCause, Diagnostic, DiagnosticCode, Skill,
+    AdvertisementState, Applicability, BudgetCause, Diagnostic, DiagnosticCode, RepoPath, Skill,
 };
 
 /// `CODEX_HOME` assumed when a release lists absolute paths: the bundled
@@ -349,14 +349,21 @@ pub(super) fn budget(
     if shortened.is_empty() && omitted.is_empty() {
         return;
     }
-    let list = |v: &[String]| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.join(", ")
-        }
+    let words = budget_words(b, window, context_window);
+    let named = Named {
+        shortened,
+        omitted,
+        certain,
+        with_bundled,
     };
-    let budget_words = match b {
+    let d = named.diagnostic(&cx.context.cwd, &words, nb);
+    cx.diag(d);
+}
+
+/// The budget in words: tokens and the window they come from, or
+/// characters for a window given as unknown.
+fn budget_words(b: Budget, window: Option<u64>, context_window: ContextWindow) -> String {
+    match b {
         Budget::Tokens(n) => {
             let source = match context_window {
                 ContextWindow::ReleaseDefault => "the context window of this Codex release's default model; the user's model is an input the analysis cannot know, so pass --context-window for another model",
@@ -368,21 +375,70 @@ pub(super) fn budget(
             )
         }
         Budget::Chars(n) => format!("{n} characters (the context window given as unknown)"),
-    };
-    let d = Diagnostic::new(
-        DiagnosticCode::SkillListingBudget,
-        // count >= 2: the skills a fresh installation bundles.
-        format!(
-            "The skill list Codex shows the model from cwd {} does not fit its budget of {budget_words}: descriptions shortened: {}; skills omitted: {}. Certain from the repository's skills alone: {}; only together with the {} skills a fresh Codex installation bundles: {}. User and admin skills the analysis cannot see take more of the budget. Shorten the descriptions, or set policy.allow_implicit_invocation: false in `agents/openai.yaml` for skills the model need not pick on its own.",
-            problems::quote(&cx.context.cwd),
-            list(&shortened),
-            list(&omitted),
-            list(&certain),
-            nb,
-            list(&with_bundled),
-        ),
-    );
-    cx.diag(d);
+    }
+}
+
+/// The most skills one list of the `skill-listing-budget` diagnostic
+/// names: a longer list is given as its count and its first
+/// [`NAMED_FIRST`] names, so that the diagnostic keeps a few lines however
+/// many skills a repository has. Each skill's own entry still says what
+/// the budget does to it (its advertisement state, the characters kept and
+/// the cause).
+const NAMED_AT_MOST: usize = 5;
+
+/// How many names a list longer than [`NAMED_AT_MOST`] shows.
+const NAMED_FIRST: usize = 3;
+
+/// The skills the listing budget touches, by name: shortened (with the
+/// characters kept) and omitted; and the same skills by cause, certain from
+/// the repository's skills alone or only with the bundled skills.
+struct Named {
+    shortened: Vec<String>,
+    omitted: Vec<String>,
+    certain: Vec<String>,
+    with_bundled: Vec<String>,
+}
+
+impl Named {
+    /// The `skill-listing-budget` diagnostic for the launch directory
+    /// `cwd`, a budget of `budget` (in words) and `bundled` skills a fresh
+    /// installation bundles (two or more).
+    fn diagnostic(&self, cwd: &RepoPath, budget: &str, bundled: usize) -> Diagnostic {
+        let cut = [
+            &self.shortened,
+            &self.omitted,
+            &self.certain,
+            &self.with_bundled,
+        ]
+        .iter()
+        .any(|v| v.len() > NAMED_AT_MOST);
+        let rest = if cut {
+            " Each skill's own entry says whether the budget shortens or omits it, and why."
+        } else {
+            ""
+        };
+        Diagnostic::new(
+            DiagnosticCode::SkillListingBudget,
+            format!(
+                "The skill list Codex shows the model from cwd {} does not fit its budget of {budget}: descriptions shortened: {}; skills omitted: {}. Certain from the repository's skills alone: {}; only together with the {bundled} skills a fresh Codex installation bundles: {}.{rest} User and admin skills the analysis cannot see take more of the budget. Shorten the descriptions, or set policy.allow_implicit_invocation: false in `agents/openai.yaml` for skills the model need not pick on its own.",
+                problems::quote(cwd),
+                named(&self.shortened),
+                named(&self.omitted),
+                named(&self.certain),
+                named(&self.with_bundled),
+            ),
+        )
+    }
+}
+
+/// The names of `v`, or `none`; a list longer than [`NAMED_AT_MOST`] as
+/// its count and its first [`NAMED_FIRST`] names.
+fn named(v: &[String]) -> String {
+    match v.len() {
+        0 => "none".to_string(),
+        n if n <= NAMED_AT_MOST => v.join(", "),
+        n => format!("{n} skills, among them {}", v[..NAMED_FIRST].join(", ")),
+    }
 }
 
 #[cfg(test)]
