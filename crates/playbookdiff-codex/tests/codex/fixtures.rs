@@ -552,7 +552,7 @@ fn the_listing_budget_diagnostic_stays_short_with_ten_thousand_skills() {
         write(
             dir.path(),
             &format!("{}.agents/skills/{name}/SKILL.md", dirs[i % dirs.len()]),
-            &format!("---\nname: {name}\ndescription: Does task number {i} of the project when asked.\n---\nBody.\n"),
+            format!("---\nname: {name}\ndescription: Does task number {i} of the project when asked.\n---\nBody.\n"),
         );
     }
     let tree = WorkingTree::open(dir.path()).unwrap();
