@@ -731,6 +731,101 @@ fn a_changed_path_scoped_rule_is_analysed_with_a_target_it_matches() {
     assert_eq!(claude["instructions"][0]["path"], ".claude/rules/api.md");
 }
 
+/// The contexts `diff` analysed: (launch directory, target).
+fn analysed(v: &Value) -> Vec<(String, Option<String>)> {
+    v["analysed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["cwd"].as_str().unwrap().to_string(),
+                c.get("targetPath").map(|t| t.as_str().unwrap().to_string()),
+            )
+        })
+        .collect()
+}
+
+/// A path-scoped item's file, its text before and after, and the targets
+/// expected by launch directory.
+type ScopeCase = (
+    &'static str,
+    String,
+    String,
+    Vec<(&'static str, &'static str)>,
+);
+
+/// The targets derived for a path-scoped item are the ones its harness
+/// would load it for: a rule's `paths` are anchored at the directory that
+/// holds its `.claude` (so `src/**` of `apps/api/.claude/rules` is
+/// `apps/api/src/...`, never the root's `src/`), a skill's at the launch
+/// directory, both with Claude Code's matcher (a pattern without `/`
+/// matches at any depth). Claude Code is the only registered harness with
+/// path-scoped items; Codex and OpenCode derive nothing.
+#[test]
+fn a_path_scoped_item_gets_the_target_its_harness_anchors_it_at() {
+    let rule = |paths: &str| format!("---\npaths: [{paths}]\n---\nValidate every request body.\n");
+    let skill = |paths: &str| {
+        format!("---\nname: api\ndescription: API work.\npaths: [{paths}]\n---\nUse zod.\n")
+    };
+    let cases: Vec<ScopeCase> = vec![
+        (
+            "apps/api/.claude/rules/r.md",
+            "Validate every request body.\n".into(),
+            rule("\"src/**\""),
+            vec![
+                (".", "apps/api/src/x.ts"),
+                ("apps/api", "apps/api/src/x.ts"),
+            ],
+        ),
+        (
+            "apps/api/.claude/rules/r.md",
+            rule("\"lib/*.ts\""),
+            rule("\"src/*.ts\""),
+            vec![
+                (".", "apps/api/src/x.ts"),
+                ("apps/api", "apps/api/src/x.ts"),
+            ],
+        ),
+        (
+            ".claude/rules/r.md",
+            "Validate every request body.\n".into(),
+            rule("\"src/*.ts\""),
+            vec![(".", "src/main.ts"), ("apps/api", "src/main.ts")],
+        ),
+        (
+            "apps/api/.claude/rules/r.md",
+            rule("\"lib/**\""),
+            rule("\"*.ts\""),
+            vec![
+                (".", "apps/api/src/x.ts"),
+                ("apps/api", "apps/api/src/x.ts"),
+            ],
+        ),
+        (
+            "apps/api/.claude/skills/api/SKILL.md",
+            skill("\"lib/*.ts\""),
+            skill("\"src/*.ts\""),
+            vec![(".", "src/main.ts"), ("apps/api", "apps/api/src/x.ts")],
+        ),
+    ];
+    for (file, before, after, expected) in cases {
+        let h = bridged();
+        h.write("apps/api/CLAUDE.md", "# API\n")
+            .write("apps/api/src/x.ts", "export {};\n")
+            .write(file, &before)
+            .commit("base with the item");
+        h.write(file, &after).commit("scope the item");
+        let (_, v) = h.json("HEAD~1..HEAD");
+        let targets: Vec<(String, String)> = analysed(&v)
+            .into_iter()
+            .filter_map(|(cwd, t)| t.map(|t| (cwd, t)))
+            .collect();
+        let expected: Vec<(String, String)> = expected.iter().map(|(c, t)| pair(c, t)).collect();
+        assert_eq!(targets, expected, "{file}: {after}");
+    }
+}
+
 // ----- Forge formats and the project configuration -----
 
 /// Base: a root bridged to AGENTS.md and an MCP server for Claude Code
