@@ -331,7 +331,7 @@ fn turning_a_file_into_a_symbolic_link() {
     assert_eq!(code, 0);
     assert!(text.contains("edited    instruction CLAUDE.md"), "{text}");
     assert!(
-        text.contains("- Use yarn.") && text.contains("+ Use pnpm."),
+        text.contains("- Use [-yarn.-]") && text.contains("+ Use {+pnpm.+}"),
         "{text}"
     );
     assert!(text.contains("Introduced findings (0)"), "{text}");
@@ -824,6 +824,96 @@ fn a_path_scoped_item_gets_the_target_its_harness_anchors_it_at() {
         let expected: Vec<(String, String)> = expected.iter().map(|(c, t)| pair(c, t)).collect();
         assert_eq!(targets, expected, "{file}: {after}");
     }
+}
+
+/// An edit anywhere in a long paragraph shows the words that changed, in
+/// text (`[-removed-]`, `{+added+}`) and in Markdown (`<del>`, `<ins>`):
+/// at its start, middle and end, a one-word change, and a paragraph
+/// wholly replaced (shown from its start), on the longest paragraph of a
+/// real `CLAUDE.md` (over 500 characters, where the excerpts of both
+/// sides used to read the same).
+#[test]
+fn an_edit_in_a_long_paragraph_shows_the_changed_words() {
+    let Some(corpus) = playbookdiff_testkit::corpus::corpus_root(
+        "an_edit_in_a_long_paragraph_shows_the_changed_words",
+    ) else {
+        return;
+    };
+    let file = "apps/webapp/CLAUDE.md";
+    let tree = playbookdiff_testkit::corpus::materialize(
+        &corpus,
+        "triggerdotdev__trigger.dev",
+        playbookdiff_testkit::corpus::Form::Tar,
+    );
+    let text = std::fs::read_to_string(tree.root.join(file)).unwrap();
+    let long = text.lines().max_by_key(|l| l.len()).unwrap().to_string();
+    assert!(
+        long.len() > 500 && long.contains("can name any org/project"),
+        "{long}"
+    );
+    // (old words, new words, expected text marks, expected Markdown marks)
+    let cases = [
+        (
+            "route must resolve",
+            "route should resolve",
+            "[-must-]",
+            "{+should+}",
+        ),
+        (
+            "can name any org",
+            "can name every org",
+            "[-any-]",
+            "{+every+}",
+        ),
+        (
+            "access on OSS.",
+            "access on OSS and Cloud.",
+            "[-OSS.-]",
+            "{+OSS and Cloud.+}",
+        ),
+        (
+            "is permissive",
+            "is lenient",
+            "[-permissive-]",
+            "{+lenient+}",
+        ),
+    ];
+    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let run = |edited: &str| {
+        let h = History::new();
+        std::fs::create_dir_all(h.root().join("apps/webapp")).unwrap();
+        h.write(file, &text).commit("base");
+        h.write(file, &text.replacen(&long, edited, 1))
+            .commit("edit");
+        let (_, out, err) = h.diff("HEAD~1..HEAD", &[]);
+        let (_, md, _) = h.diff("HEAD~1..HEAD", &["--format", "markdown"]);
+        assert!(err.is_empty(), "{err}");
+        (one_line(&out), md)
+    };
+    for (old, new, removed, added) in cases {
+        let (out, md) = run(&long.replacen(old, new, 1));
+        assert!(out.contains(removed), "{old}: {out}");
+        assert!(out.contains(added), "{new}: {out}");
+        let strip = |m: &str| m[2..m.len() - 2].to_string();
+        assert!(
+            md.contains(&format!("<del>{}</del>", strip(removed))),
+            "{old}: {md}"
+        );
+        assert!(
+            md.contains(&format!("<ins>{}</ins>", strip(added))),
+            "{new}: {md}"
+        );
+    }
+    let (out, md) = run("- Deploy only after the canary is healthy and the rollback is rehearsed.");
+    assert!(
+        out.contains("+ - Deploy only after the canary is healthy"),
+        "{out}"
+    );
+    assert!(out.contains("- - **A PAT route must resolve"), "{out}");
+    assert!(
+        md.contains("Deploy only after the canary is healthy"),
+        "{md}"
+    );
 }
 
 // ----- Forge formats and the project configuration -----
