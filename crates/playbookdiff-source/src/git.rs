@@ -151,6 +151,12 @@ impl GitRepository {
         })
     }
 
+    /// True when the repository has a working tree; false for a bare
+    /// repository (`git clone --bare`), which holds only commits.
+    pub fn has_work_tree(&self) -> bool {
+        self.work_tree.is_some()
+    }
+
     /// The commit `rev` names (`HEAD`, `main~2`, a tag, a full or
     /// abbreviated id), peeled through tags.
     ///

@@ -137,6 +137,22 @@ fn mistaken_directory(first: &str, current_dir: Option<&Path>) -> Result<(), Usa
     )))
 }
 
+/// `diff REV` in a bare repository: there is no working tree to compare
+/// REV with (a bare repository's directory holds git's own files, which
+/// are no agent's configuration); two revisions can be compared.
+fn bare_against_working_tree(label: &str, rev: &str) -> UsageError {
+    let range = if rev == "HEAD" {
+        "HEAD~1..HEAD".to_string()
+    } else {
+        format!("{rev}..HEAD")
+    };
+    UsageError(format!(
+        "REPO '{label}' is a bare git repository: it has no working tree to compare {rev} with; compare two commits instead, e.g. `playbookdiff diff {} {}`",
+        shell_word(&range),
+        shell_word(label)
+    ))
+}
+
 /// `word` quoted for a POSIX shell when it holds anything but plain path
 /// characters.
 fn shell_word(word: &str) -> String {
@@ -188,6 +204,11 @@ pub fn run_diff(
         )),
         e => UsageError(format!("REPO '{label}': {e}")),
     })?;
+    if let Range::AgainstWorkingTree(rev) = &range {
+        if !git.has_work_tree() {
+            return Err(bare_against_working_tree(&label, rev));
+        }
+    }
     let loaded = project::load(args.config.as_deref(), &root, current_dir)?;
     let hs = crate::check::harnesses(&args.harness, loaded.as_ref())?;
     let fail_on = if args.exit_zero {

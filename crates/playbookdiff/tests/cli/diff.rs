@@ -916,6 +916,86 @@ fn an_edit_in_a_long_paragraph_shows_the_changed_words() {
     );
 }
 
+/// A bare repository (`git clone --bare`) has commits and no working
+/// tree: `diff REV` is refused in one line that names the two-commit form
+/// (it read git's own directory as the working tree and reported its files
+/// as removed instructions), while `A..B` and `A...B` give what they give
+/// in a clone with a working tree. The commands that read the working
+/// tree refuse it too; `--rev` reads the commit.
+#[test]
+fn a_bare_repository_compares_commits_and_has_no_working_tree() {
+    let h = bridged();
+    h.write("apps/api/AGENTS.md", "# API\n\nUse tokio.\n")
+        .commit("nested");
+    let tmp = tempfile::tempdir().unwrap();
+    let bare = tmp.path().join("bare.git");
+    git(
+        tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            h.root().to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+    let run = |dir: &Path, args: &[&str]| {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(args)
+            .env("NO_COLOR", "1")
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    for rev in ["HEAD", "HEAD~1", "main"] {
+        for args in [&["diff", rev][..], &["diff", rev, "."][..]] {
+            let (code, out, err) = run(&bare, args);
+            assert_eq!(code, 2, "{args:?}: {out}{err}");
+            assert!(out.is_empty(), "{out}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.contains("is a bare git repository") && err.contains("..HEAD"),
+                "{err}"
+            );
+        }
+    }
+    let json = |dir: &Path, range: &str| {
+        let (code, out, err) = run(dir, &["diff", range, ".", "--format", "json"]);
+        assert!(code == 0 || code == 1, "{range}: {err}");
+        let mut v: Value = serde_json::from_str(&out).unwrap();
+        v["repository"] = Value::Null;
+        (code, v)
+    };
+    for range in ["HEAD~1..HEAD", "HEAD~1...HEAD"] {
+        let (code, v) = json(&bare, range);
+        assert_eq!(
+            (code, &v),
+            (json(h.root(), range).0, &json(h.root(), range).1),
+            "{range}"
+        );
+        assert_eq!(v["changedPaths"], serde_json::json!(["apps/api/AGENTS.md"]));
+    }
+    for args in [&["check", "."][..], &["compile", "."][..], &["."][..]] {
+        let (code, _, err) = run(&bare, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("--rev HEAD"), "{err}");
+    }
+    let (code, out, err) = run(&bare, &["check", ".", "--rev", "HEAD", "--format", "json"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["findings"].as_array().is_some(), "{v}");
+    assert!(
+        !out.contains("objects/") && !out.contains("refs/heads"),
+        "{out}"
+    );
+}
+
 // ----- Forge formats and the project configuration -----
 
 /// Base: a root bridged to AGENTS.md and an MCP server for Claude Code
