@@ -996,6 +996,93 @@ fn a_bare_repository_compares_commits_and_has_no_working_tree() {
     );
 }
 
+/// A submodule is another repository: a commit records only its commit
+/// (a gitlink), and repo mode reads a working tree as git would commit it,
+/// so neither side enters it; both name it in one diagnostic. On a clean
+/// tree `diff HEAD` reports nothing (it listed the submodule's files as
+/// added), an edit inside the submodule's checkout is not this
+/// repository's change, and an edit in the superproject still is. Local
+/// mode reads the submodule's files, as an agent launched in the
+/// superproject sees them.
+#[test]
+fn a_submodule_is_read_alike_from_a_commit_and_from_the_working_tree() {
+    let lib = History::new();
+    let skill = "---\nname: lint\ndescription: Lint it.\n---\nRun lint.\n";
+    lib.write("AGENTS.md", "# Lib\n\nUse tabs.\n")
+        .write("CLAUDE.md", "@AGENTS.md\n")
+        .write(".claude/skills/lint/SKILL.md", skill)
+        .write(".agents/skills/lint/SKILL.md", skill)
+        .commit("lib");
+    let h = bridged();
+    git(
+        h.root(),
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            lib.root().to_str().unwrap(),
+            "vendor/lib",
+        ],
+    );
+    h.commit("add the submodule");
+    let (code, v) = h.json("HEAD");
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["changedPaths"], serde_json::json!([]), "{v:#}");
+    assert_eq!(v["analysed"], serde_json::json!([]), "{v:#}");
+    // Both sides of one compilation agree, and name the submodule.
+    let compile = |args: &[&str]| {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .arg("compile")
+            .arg(h.root())
+            .args(["--format", "json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let sources = |list: &str| -> Vec<String> {
+            v[list]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["source"]["path"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let named = v["diagnostics"].as_array().unwrap().iter().any(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`vendor/lib` is a submodule"))
+        });
+        (sources("instructions"), sources("skills"), named)
+    };
+    let working = compile(&[]);
+    assert_eq!(working, compile(&["--rev", "HEAD"]));
+    assert!(working.2, "the submodule is named as not analysed");
+    assert!(
+        !working
+            .0
+            .iter()
+            .chain(&working.1)
+            .any(|p| p.starts_with("vendor/")),
+        "{working:?}"
+    );
+    let local = compile(&["--mode", "local"]);
+    assert!(
+        local.1.iter().any(|p| p.starts_with("vendor/lib/")),
+        "{local:?}"
+    );
+    // An edit inside the checkout is the submodule's, one beside it ours.
+    h.write("vendor/lib/AGENTS.md", "# Lib\n\nUse spaces.\n");
+    let (_, v) = h.json("HEAD");
+    assert_eq!(v["changedPaths"], serde_json::json!([]), "{v:#}");
+    h.write("AGENTS.md", "# Rules\n\nUse yarn.\n");
+    let (_, v) = h.json("HEAD");
+    assert_eq!(v["changedPaths"], serde_json::json!(["AGENTS.md"]), "{v:#}");
+}
+
 // ----- Forge formats and the project configuration -----
 
 /// Base: a root bridged to AGENTS.md and an MCP server for Claude Code
