@@ -9,7 +9,7 @@
 //! with the one matcher of [`crate::matcher`] (gitignore-style, ignoring
 //! case, braces expanded).
 
-use crate::matcher::{claude_paths, PathPatterns};
+use crate::matcher::{claude_paths, expanded_paths, PathPatterns};
 use playbookdiff_adapter::{Scoped, TargetTest};
 use playbookdiff_model::RepoPath;
 use serde_json::Value;
@@ -32,7 +32,8 @@ pub fn target_tests(item: Scoped<'_>, cwd: &RepoPath) -> Vec<TargetTest> {
     };
     written
         .iter()
-        .filter_map(|w| claude_paths(&Value::String(w.clone())))
+        .map(|w| expanded_paths(&Value::String(w.clone())))
+        .filter(|patterns| !patterns.is_empty())
         .map(|patterns| {
             let compiled = PathPatterns::shared(&patterns);
             let base = base.clone();
