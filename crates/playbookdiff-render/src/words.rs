@@ -14,10 +14,9 @@ const CONTEXT_CHARS: usize = 40;
 const SIDE_CHARS: usize = 320;
 
 /// The least share of words (`similar`'s ratio over the words, spaces
-/// not counted, 0 to 1) two paragraphs
-/// have in common for a word diff: below it the new paragraph replaces
-/// the old one, and marking the few words they share (`the`, `is`) would
-/// only scatter both.
+/// not counted, 0 to 1) two paragraphs have in common for a word diff:
+/// below it the new paragraph replaces the old one, and marking the few
+/// words they share (`the`, `is`) would only scatter both.
 const MIN_SHARED: f32 = 0.5;
 
 /// One run of a side of a word diff.
@@ -122,7 +121,9 @@ fn runs(a: &str, b: &str) -> Vec<Run> {
 }
 
 /// Unchanged `text` cut to [`CONTEXT_CHARS`] next to each change around
-/// it: `before`, a change precedes it; `after`, one follows it.
+/// it: `before`, a change precedes it; `after`, one follows it. Text only
+/// a few characters longer than what would be kept stays whole: the
+/// ` … ` would save nothing.
 fn context(text: &str, before: bool, after: bool) -> String {
     let n = text.chars().count();
     match (before, after) {
