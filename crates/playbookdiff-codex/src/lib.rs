@@ -70,6 +70,13 @@ pub const CONFIG_ENTRY_NAMES: &[&str] = &["AGENTS.md", "AGENTS.override.md", ".a
 
 use playbookdiff_adapter::READ_LIMIT;
 
+/// Codex's own configuration directories: `.codex` (the project
+/// `config.toml` layer) and `.agents` (the `.agents/skills` root); spec
+/// 004 "Configuration layers" and "Skills". Codex has no path-scoped
+/// item (no `paths` on instructions or skills), so it keeps the default
+/// [`playbookdiff_adapter::Adapter::target_tests`] (none).
+pub const OWN_DIRECTORIES: &[&str] = &[".agents", ".codex"];
+
 /// The documented default of `project_doc_max_bytes`, in bytes (32 KiB).
 /// Source: spec 004 "Project instruction byte budget".
 pub const DEFAULT_PROJECT_DOC_MAX_BYTES: u64 = 32_768;
@@ -127,6 +134,7 @@ pub const HARNESS: Harness = Harness::new("codex", "Codex");
 /// sentence each. Never fails and never panics: problems are diagnostics.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap);
