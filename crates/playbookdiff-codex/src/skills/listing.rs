@@ -235,83 +235,17 @@ pub(super) fn budget(
     if listed.is_empty() {
         return;
     }
-    let abs_root = cx
-        .repo
-        .tree()
-        .absolute_root()
-        .map(|p| p.to_string_lossy().trim_end_matches('/').to_string())
-        .unwrap_or_else(|| ASSUMED_REPOSITORY_PATH.to_string());
-    // Roots holding a loaded skill, in scan order, for the aliases.
-    let root_of = |s: &Skill| {
-        roots
-            .iter()
-            .position(|r| s.source.path.starts_with(&r.path))
-    };
-    let mut used_roots: Vec<usize> = skills
-        .iter()
-        .filter(|s| s.applicability == Applicability::Effective)
-        .filter_map(root_of)
-        .collect();
-    used_roots.sort_unstable();
-    used_roots.dedup();
-    let project_codex_roots = used_roots
-        .iter()
-        .filter(|&&r| roots[r].path.as_str().contains(".codex/skills"))
-        .count();
-    let repo_line = |s: &Skill, with_bundled: bool| -> Line {
-        let path = match facts.skill_paths {
-            SkillPathStyle::Absolute => {
-                let real = s.source.resolved_path.as_ref().unwrap_or(&s.source.path);
-                format!("{abs_root}/{real}")
-            }
-            SkillPathStyle::Aliased => {
-                let r = root_of(s).unwrap_or(0);
-                let mut n = used_roots.iter().position(|&u| u == r).unwrap_or(0);
-                if with_bundled && n >= project_codex_roots {
-                    n += 1;
-                }
-                let rel = s
-                    .source
-                    .path
-                    .as_str()
-                    .strip_prefix(roots.get(r).map_or("", |r| r.path.as_str()))
-                    .unwrap_or(s.source.path.as_str())
-                    .trim_start_matches('/');
-                format!("r{n}/{rel}")
-            }
-        };
-        Line {
-            name: s.name.clone(),
-            description: skill_file::shown_description(s.description.as_deref().unwrap_or("")),
-            path,
-        }
-    };
-    let bundled: Vec<Line> = facts
-        .bundled_skills
-        .iter()
-        .map(|k| Line {
-            name: k.name.to_string(),
-            description: "x".repeat(k.description_chars),
-            path: match facts.skill_paths {
-                SkillPathStyle::Absolute => {
-                    format!("{ASSUMED_CODEX_HOME}/skills/.system/{}/SKILL.md", k.name)
-                }
-                SkillPathStyle::Aliased => format!("r{project_codex_roots}/{}/SKILL.md", k.name),
-            },
-        })
-        .collect();
+    let paths = ListedPaths::of(cx, skills, roots, facts);
     let alone: Vec<Line> = listed
         .iter()
-        .map(|&i| repo_line(&skills[i], false))
+        .map(|&i| paths.line(&skills[i], false))
         .collect();
-    let mut with: Vec<Line> = bundled;
+    let mut with: Vec<Line> = paths.bundled(facts);
     let nb = with.len();
-    with.extend(listed.iter().map(|&i| repo_line(&skills[i], true)));
+    with.extend(listed.iter().map(|&i| paths.line(&skills[i], true)));
     let fate_alone = fates(&alone, b);
     let fate_with = fates(&with, b);
-    let mut shortened = Vec::new();
-    let mut omitted = Vec::new();
-    let (mut certain, mut with_bundled) = (Vec::new(), Vec::new());
+    let mut named = Named::default();
     for (k, &i) in listed.iter().enumerate() {
         let fate = fate_with[nb + k];
         if fate == Fate::Full {
@@ -322,42 +256,120 @@ pub(super) fn budget(
         } else {
             BudgetCause::Certain
         };
-        let s = &mut skills[i];
         let total = with[nb + k].description.chars().count();
-        let name = s.name.clone();
-        match fate {
-            Fate::Cut(n) => {
-                s.advertisement.state = AdvertisementState::Shortened;
-                s.advertisement.shown_description_chars = Some(n as u64);
-                s.reason.push_str(&format!(
-                    " The listing budget keeps {n} of the {total} characters of its description."
-                ));
-                shortened.push(format!("{name} ({n} of {total} characters)"));
-            }
-            _ => {
-                s.advertisement.state = AdvertisementState::Omitted;
-                s.reason.push_str(" The listing budget leaves it out of the skill list the model sees; the user can still invoke it by name.");
-                omitted.push(name.clone());
-            }
-        }
-        s.advertisement.budget_cause = Some(cause);
-        match cause {
-            BudgetCause::Certain => certain.push(name),
-            BudgetCause::WithBundled => with_bundled.push(name),
-        }
+        named.apply(&mut skills[i], fate, cause, total);
     }
-    if shortened.is_empty() && omitted.is_empty() {
+    if named.shortened.is_empty() && named.omitted.is_empty() {
         return;
     }
     let words = budget_words(b, window, context_window);
-    let named = Named {
-        shortened,
-        omitted,
-        certain,
-        with_bundled,
-    };
     let d = named.diagnostic(&cx.context.cwd, &words, nb);
     cx.diag(d);
+}
+
+/// How the skill list names each skill's file: an absolute path (the
+/// repository's, or [`ASSUMED_REPOSITORY_PATH`]), or an alias `rN/` for
+/// the N-th skills root holding a loaded skill, in scan order, the bundled
+/// skills' root counted after the project `.codex/skills` roots.
+struct ListedPaths<'r> {
+    style: SkillPathStyle,
+    abs_root: String,
+    roots: &'r [Root],
+    /// The roots holding a loaded skill, by index in `roots`, in scan
+    /// order.
+    used_roots: Vec<usize>,
+    /// How many of them are project `.codex/skills` roots.
+    project_codex_roots: usize,
+}
+
+impl<'r> ListedPaths<'r> {
+    fn of(cx: &Cx<'_, '_>, skills: &[Skill], roots: &'r [Root], facts: &Facts) -> Self {
+        let abs_root = cx
+            .repo
+            .tree()
+            .absolute_root()
+            .map(|p| p.to_string_lossy().trim_end_matches('/').to_string())
+            .unwrap_or_else(|| ASSUMED_REPOSITORY_PATH.to_string());
+        let mut paths = ListedPaths {
+            style: facts.skill_paths,
+            abs_root,
+            roots,
+            used_roots: Vec::new(),
+            project_codex_roots: 0,
+        };
+        let mut used: Vec<usize> = skills
+            .iter()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .filter_map(|s| paths.root_of(s))
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        paths.project_codex_roots = used
+            .iter()
+            .filter(|&&r| roots[r].path.as_str().contains(".codex/skills"))
+            .count();
+        paths.used_roots = used;
+        paths
+    }
+
+    /// The index in `roots` of the root holding `s`.
+    fn root_of(&self, s: &Skill) -> Option<usize> {
+        self.roots
+            .iter()
+            .position(|r| s.source.path.starts_with(&r.path))
+    }
+
+    /// The line of the repository skill `s`, in a listing with the bundled
+    /// skills (`with_bundled`) or without.
+    fn line(&self, s: &Skill, with_bundled: bool) -> Line {
+        let path = match self.style {
+            SkillPathStyle::Absolute => {
+                let real = s.source.resolved_path.as_ref().unwrap_or(&s.source.path);
+                format!("{}/{real}", self.abs_root)
+            }
+            SkillPathStyle::Aliased => {
+                let r = self.root_of(s).unwrap_or(0);
+                let mut n = self.used_roots.iter().position(|&u| u == r).unwrap_or(0);
+                if with_bundled && n >= self.project_codex_roots {
+                    n += 1;
+                }
+                let rel = s
+                    .source
+                    .path
+                    .as_str()
+                    .strip_prefix(self.roots.get(r).map_or("", |r| r.path.as_str()))
+                    .unwrap_or(s.source.path.as_str())
+                    .trim_start_matches('/');
+                format!("r{n}/{rel}")
+            }
+        };
+        Line {
+            name: s.name.clone(),
+            description: skill_file::shown_description(s.description.as_deref().unwrap_or("")),
+            path,
+        }
+    }
+
+    /// The lines of the skills a fresh installation of the release
+    /// bundles, first in the listing.
+    fn bundled(&self, facts: &Facts) -> Vec<Line> {
+        facts
+            .bundled_skills
+            .iter()
+            .map(|k| Line {
+                name: k.name.to_string(),
+                description: "x".repeat(k.description_chars),
+                path: match self.style {
+                    SkillPathStyle::Absolute => {
+                        format!("{ASSUMED_CODEX_HOME}/skills/.system/{}/SKILL.md", k.name)
+                    }
+                    SkillPathStyle::Aliased => {
+                        format!("r{}/{}/SKILL.md", self.project_codex_roots, k.name)
+                    }
+                },
+            })
+            .collect()
+    }
 }
 
 /// The budget in words: tokens and the window they come from, or
@@ -392,6 +404,7 @@ const NAMED_FIRST: usize = 3;
 /// The skills the listing budget touches, by name: shortened (with the
 /// characters kept) and omitted; and the same skills by cause, certain from
 /// the repository's skills alone or only with the bundled skills.
+#[derive(Default)]
 struct Named {
     shortened: Vec<String>,
     omitted: Vec<String>,
@@ -400,6 +413,34 @@ struct Named {
 }
 
 impl Named {
+    /// Gives the skill `s` its `fate` in the listing (shortened or
+    /// omitted), with its `cause`, and names it; `total` is the length of
+    /// its description in characters.
+    fn apply(&mut self, s: &mut Skill, fate: Fate, cause: BudgetCause, total: usize) {
+        let name = s.name.clone();
+        match fate {
+            Fate::Cut(n) => {
+                s.advertisement.state = AdvertisementState::Shortened;
+                s.advertisement.shown_description_chars = Some(n as u64);
+                s.reason.push_str(&format!(
+                    " The listing budget keeps {n} of the {total} characters of its description."
+                ));
+                self.shortened
+                    .push(format!("{name} ({n} of {total} characters)"));
+            }
+            _ => {
+                s.advertisement.state = AdvertisementState::Omitted;
+                s.reason.push_str(" The listing budget leaves it out of the skill list the model sees; the user can still invoke it by name.");
+                self.omitted.push(name.clone());
+            }
+        }
+        s.advertisement.budget_cause = Some(cause);
+        match cause {
+            BudgetCause::Certain => self.certain.push(name),
+            BudgetCause::WithBundled => self.with_bundled.push(name),
+        }
+    }
+
     /// The `skill-listing-budget` diagnostic for the launch directory
     /// `cwd`, a budget of `budget` (in words) and `bundled` skills a fresh
     /// installation bundles (two or more).
