@@ -127,114 +127,39 @@ pub(super) fn flush(cx: &mut Cx<'_, '_>, before: usize, found: &mut Vec<Found>) 
 /// The walk of [`found_under`]: diagnostics are reported to `cx` and
 /// moved to `found` before each skill, in order.
 pub(super) fn walk_root(cx: &mut Cx<'_, '_>, root: &Root, facts: &Facts, found: &mut Vec<Found>) {
-    let before = cx.diags.len();
-    let real_root = match cx.resolve(&root.path) {
-        Resolved::Inside { real, .. } => real,
-        _ => return,
+    let Resolved::Inside {
+        real: real_root, ..
+    } = cx.resolve(&root.path)
+    else {
+        return;
     };
-    let mut visited: HashSet<RepoPath> = HashSet::from([real_root.clone()]);
-    let mut queue: VecDeque<(RepoPath, RepoPath, usize)> =
-        VecDeque::from([(root.path.clone(), real_root.clone(), 0)]);
-    let mut truncated = false;
-    while let Some((shown, real, depth)) = queue.pop_front() {
-        let entries = cx.repo.list_dir(&real).to_vec();
-        for e in entries {
+    let mut walk = RootWalk {
+        root,
+        facts,
+        before: cx.diags.len(),
+        visited: HashSet::from([real_root.clone()]),
+        queue: VecDeque::from([(root.path.clone(), real_root.clone(), 0)]),
+        truncated: false,
+    };
+    while let Some((shown, real, depth)) = walk.queue.pop_front() {
+        for e in cx.repo.list_dir(&real).to_vec() {
             if e.name.starts_with('.') {
                 continue;
             }
-            let (Some(shown_child), Some(real_child)) = (shown.join(&e.name), real.join(&e.name))
-            else {
+            let (Some(shown), Some(real)) = (shown.join(&e.name), real.join(&e.name)) else {
                 continue;
             };
-            let mut enqueue = |cx_target: RepoPath, queue: &mut VecDeque<_>| {
-                if depth + 1 > MAX_SCAN_DEPTH {
-                    return;
-                }
-                if visited.len() >= MAX_DIRS_PER_ROOT {
-                    truncated = true;
-                    return;
-                }
-                if visited.insert(cx_target.clone()) {
-                    queue.push_back((shown_child.clone(), cx_target, depth + 1));
-                }
+            let entry = Entry {
+                name: &e.name,
+                kind: e.kind,
+                shown,
+                real,
+                depth,
             };
-            if depth == 0
-                && e.kind == EntryKind::Dir
-                && cx
-                    .repo
-                    .files_named_under("SKILL.md", &real_child)
-                    .is_empty()
-            {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SkillMissingFile,
-                        format!("{q_shown_child} holds no `SKILL.md` at any depth Codex scans, so Codex lists no skill for it; add `SKILL.md` with a description, or move the folder out of {}.", problems::quote(&root.path), q_shown_child = problems::quote(&shown_child)),
-                    )
-                    .at(SourceRef::project(shown_child.clone(), SourceFormat::Markdown)),
-                );
-            }
-            if e.name == "SKILL.md" && e.kind == EntryKind::Dir {
-                skill_file_not_a_file(cx, &shown_child, EntryKind::Dir, false);
-            }
-            match e.kind {
-                EntryKind::Dir => enqueue(real_child, &mut queue),
-                EntryKind::Symlink => match cx.resolve(&real_child) {
-                    Resolved::Inside {
-                        kind: EntryKind::Dir,
-                        real: target,
-                        ..
-                    } => enqueue(target, &mut queue),
-                    Resolved::Inside {
-                        kind: EntryKind::File,
-                        ..
-                    } if e.name == "SKILL.md" => {
-                        cx.diag(
-                            Diagnostic::new(
-                                DiagnosticCode::SkillNotDiscovered,
-                                format!("{q_shown_child} is a symbolic link to a file; Codex follows only links to directories while it looks for skills, so it does not load this `SKILL.md`; make the folder the link instead.", q_shown_child = problems::quote(&shown_child)),
-                            )
-                            .at(SourceRef::project(shown_child.clone(), SourceFormat::Markdown)),
-                        );
-                    }
-                    Resolved::Inside { .. } | Resolved::Missing => {}
-                    r @ Resolved::Outside { .. } => {
-                        cx.link_problem(
-                            &r,
-                            &format!("The skill folder {}", problems::quote(&shown_child)),
-                            "",
-                            SourceFormat::Markdown,
-                        );
-                        if e.name != "SKILL.md" {
-                            flush(cx, before, found);
-                            found.push(Found::Unavailable(unavailable(
-                                &root.scan_dir,
-                                &shown_child,
-                                &e.name,
-                                "its folder is a symbolic link out of the repository",
-                            )));
-                        }
-                    }
-                    other => {
-                        cx.link_problem(
-                            &other,
-                            &format!("The skill folder {}", problems::quote(&shown_child)),
-                            "Codex cannot load what is behind it",
-                            SourceFormat::Markdown,
-                        );
-                    }
-                },
-                EntryKind::File if e.name == "SKILL.md" => {
-                    flush(cx, before, found);
-                    found.push(read_found(cx, &shown_child, &real_child, facts));
-                }
-                EntryKind::Other if e.name == "SKILL.md" => {
-                    skill_file_not_a_file(cx, &shown_child, EntryKind::Other, false);
-                }
-                _ => {}
-            }
+            walk.visit(cx, &entry, found);
         }
     }
-    if truncated {
+    if walk.truncated {
         cx.diag(Diagnostic::new(
             DiagnosticCode::SkillNotDiscovered,
             format!("{} holds more than {MAX_DIRS_PER_ROOT} directories; Codex stops scanning a skills root after that many, so skills in the directories it does not reach are not loaded; keep the skills root small.", problems::quote(&root.path)),
@@ -242,6 +167,130 @@ pub(super) fn walk_root(cx: &mut Cx<'_, '_>, root: &Root, facts: &Facts, found: 
         .at(SourceRef::project(root.path.clone(), SourceFormat::Markdown)));
     }
     report_too_deep(cx, root, &real_root);
+}
+
+/// The state of one [`walk_root`]: breadth first, each directory once by
+/// its real path.
+struct RootWalk<'w> {
+    root: &'w Root,
+    facts: &'w Facts,
+    /// How many diagnostics `cx` held when the walk began.
+    before: usize,
+    visited: HashSet<RepoPath>,
+    /// Directories to list: as shown (below the root), real, and depth.
+    queue: VecDeque<(RepoPath, RepoPath, usize)>,
+    /// True when the walk stopped at [`MAX_DIRS_PER_ROOT`].
+    truncated: bool,
+}
+
+/// One entry of a listed directory, `depth` levels below the root: its
+/// path as shown (below the root) and real.
+struct Entry<'e> {
+    name: &'e str,
+    kind: EntryKind,
+    shown: RepoPath,
+    real: RepoPath,
+    depth: usize,
+}
+
+impl RootWalk<'_> {
+    /// Reports, queues or reads the entry `e`.
+    fn visit(&mut self, cx: &mut Cx<'_, '_>, e: &Entry<'_>, found: &mut Vec<Found>) {
+        let skill_md = e.name == "SKILL.md";
+        if e.depth == 0 && e.kind == EntryKind::Dir {
+            self.report_without_skill(cx, e);
+        }
+        if skill_md && e.kind == EntryKind::Dir {
+            skill_file_not_a_file(cx, &e.shown, EntryKind::Dir, false);
+        }
+        match e.kind {
+            EntryKind::Dir => self.enqueue(e, e.real.clone()),
+            EntryKind::Symlink => self.visit_link(cx, e, found),
+            EntryKind::File if skill_md => {
+                flush(cx, self.before, found);
+                found.push(read_found(cx, &e.shown, &e.real, self.facts));
+            }
+            EntryKind::Other if skill_md => {
+                skill_file_not_a_file(cx, &e.shown, EntryKind::Other, false);
+            }
+            _ => {}
+        }
+    }
+
+    /// Queues the directory of `e`, whose real path is `target`, unless it
+    /// is too deep, the walk is full or it was listed already.
+    fn enqueue(&mut self, e: &Entry<'_>, target: RepoPath) {
+        if e.depth + 1 > MAX_SCAN_DEPTH {
+            return;
+        }
+        if self.visited.len() >= MAX_DIRS_PER_ROOT {
+            self.truncated = true;
+            return;
+        }
+        if self.visited.insert(target.clone()) {
+            self.queue.push_back((e.shown.clone(), target, e.depth + 1));
+        }
+    }
+
+    /// Reports a folder right below the root that holds no `SKILL.md` at
+    /// any depth.
+    fn report_without_skill(&self, cx: &mut Cx<'_, '_>, e: &Entry<'_>) {
+        if !cx.repo.files_named_under("SKILL.md", &e.real).is_empty() {
+            return;
+        }
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillMissingFile,
+                format!("{q_shown_child} holds no `SKILL.md` at any depth Codex scans, so Codex lists no skill for it; add `SKILL.md` with a description, or move the folder out of {}.", problems::quote(&self.root.path), q_shown_child = problems::quote(&e.shown)),
+            )
+            .at(SourceRef::project(e.shown.clone(), SourceFormat::Markdown)),
+        );
+    }
+
+    /// Follows the link `e` as Codex does: only to a directory; a
+    /// `SKILL.md` that links to a file is not loaded, and a folder linking
+    /// out of the repository is listed unavailable.
+    fn visit_link(&mut self, cx: &mut Cx<'_, '_>, e: &Entry<'_>, found: &mut Vec<Found>) {
+        let shown = &e.shown;
+        match cx.resolve(&e.real) {
+            Resolved::Inside {
+                kind: EntryKind::Dir,
+                real: target,
+                ..
+            } => self.enqueue(e, target),
+            Resolved::Inside {
+                kind: EntryKind::File,
+                ..
+            } if e.name == "SKILL.md" => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillNotDiscovered,
+                        format!("{q_shown_child} is a symbolic link to a file; Codex follows only links to directories while it looks for skills, so it does not load this `SKILL.md`; make the folder the link instead.", q_shown_child = problems::quote(shown)),
+                    )
+                    .at(SourceRef::project(shown.clone(), SourceFormat::Markdown)),
+                );
+            }
+            Resolved::Inside { .. } | Resolved::Missing => {}
+            r @ Resolved::Outside { .. } => {
+                let what = format!("The skill folder {}", problems::quote(shown));
+                cx.link_problem(&r, &what, "", SourceFormat::Markdown);
+                if e.name != "SKILL.md" {
+                    flush(cx, self.before, found);
+                    found.push(Found::Unavailable(unavailable(
+                        &self.root.scan_dir,
+                        shown,
+                        e.name,
+                        "its folder is a symbolic link out of the repository",
+                    )));
+                }
+            }
+            other => {
+                let what = format!("The skill folder {}", problems::quote(shown));
+                let effect = "Codex cannot load what is behind it";
+                cx.link_problem(&other, &what, effect, SourceFormat::Markdown);
+            }
+        }
+    }
 }
 
 /// `SKILL.md` files more than six directories below a root: Codex never
