@@ -22,7 +22,8 @@ pub(super) enum Import {
 /// Resolves an `@token` to a repository file, reporting what it names when
 /// that is not a file it can import: a place outside the repository, a
 /// directory, a broken link, or a directory the walk could not list. One
-/// diagnostic per token: a reported token is not also "missing".
+/// diagnostic per token: a reported token is not also "missing". `path` is
+/// the path the token names, `raw` the token as written, `at` its line.
 pub(super) fn resolve_import(
     cx: &mut Compiler<'_, '_>,
     dir: &RepoPath,
@@ -30,34 +31,28 @@ pub(super) fn resolve_import(
     raw: &str,
     at: &SourceRef,
 ) -> Import {
-    let outside = |cx: &mut Compiler<'_, '_>, why: &str| {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::ImportOutsideRepository,
-                format!("`@{raw}` {why}; repo mode does not follow it, so its content is unknown."),
-            )
-            .at(at.clone()),
-        );
-        Import::Reported
-    };
-    let not_a_file = |cx: &mut Compiler<'_, '_>, candidate: &RepoPath, kind: EntryKind| {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::NotARegularFile,
-                format!(
-                    "`@{raw}` names `{candidate}`, which is {}; an import includes a file, so nothing is \
-                     imported.",
-                    crate::kind_phrase(kind)
-                ),
-            )
-            .at(at.clone()),
-        );
-        Import::Reported
-    };
-    if path.starts_with("~/") || path == "~" {
-        return outside(cx, "resolves in the user's home directory");
+    let token = Token { raw, at };
+    match candidate_of(cx, dir, path) {
+        Ok(candidate) if candidate.is_above_root() => token.above_root(cx, candidate),
+        Ok(candidate) => token.in_repository(cx, candidate),
+        Err(why) => token.outside(cx, why),
     }
-    let candidate = if let Some(abs) = path.strip_prefix('/') {
+}
+
+/// The repository path an import of `path` from `dir` names, or why it
+/// names a place outside the repository: the home directory, an absolute
+/// path elsewhere, or a climb above the root (which `--outside-root`
+/// reads through the view of the directories there, as Claude Code reads
+/// it; then as an external import, see `expand`).
+fn candidate_of(
+    cx: &Compiler<'_, '_>,
+    dir: &RepoPath,
+    path: &str,
+) -> Result<RepoPath, &'static str> {
+    if path.starts_with("~/") || path == "~" {
+        return Err("resolves in the user's home directory");
+    }
+    if let Some(abs) = path.strip_prefix('/') {
         let root = cx
             .repo
             .tree()
@@ -68,63 +63,109 @@ pub(super) fn resolve_import(
                 .filter(|rest| rest.is_empty() || rest.starts_with('/'))
                 .map(|s| s.trim_start_matches('/').to_string())
         });
-        match rel.and_then(|rel| RepoPath::new(&rel)) {
-            Some(p) => p,
-            None => return outside(cx, "is an absolute path outside the repository"),
-        }
-    } else {
-        match dir.join(path) {
-            Some(p) => p,
-            // With `--outside-root`, a path climbing above the root is read
-            // through the view of the directories there, as Claude Code
-            // reads it (then as an external import, see `expand`).
-            None => match cx.outside.and_then(|a| join_climbing(dir, path, a.len())) {
-                Some(p) => p,
-                None => return outside(cx, "climbs above the repository root"),
-            },
-        }
-    };
-    if candidate.is_above_root() {
-        // Imported by a file above the root (--outside-root): read through
-        // the same view, links not followed.
-        return match cx.kind_at(&candidate) {
-            Some(EntryKind::File | EntryKind::Symlink) => Import::File(candidate),
-            Some(kind) => not_a_file(cx, &candidate, kind),
-            None => Import::Unresolved,
-        };
+        return rel
+            .and_then(|rel| RepoPath::new(&rel))
+            .ok_or("is an absolute path outside the repository");
     }
-    match cx.repo.resolve(&candidate) {
-        Resolved::Inside {
-            kind: EntryKind::File,
-            ..
-        } => Import::File(candidate),
-        Resolved::Inside { kind, .. } => not_a_file(cx, &candidate, kind),
-        Resolved::Outside { .. } => outside(
-            cx,
-            "goes through a symbolic link that leaves the repository",
-        ),
-        // A link loop or a dangling link is reported as such, not as a
-        // missing file.
-        Resolved::Loop { .. } | Resolved::Dangling { .. } => {
-            cx.check_link(&candidate, SourceFormat::Markdown);
-            Import::Reported
-        }
-        Resolved::Missing => match cx.unlisted_ancestor(&candidate) {
-            Some((d, why)) => {
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::Unreadable,
-                        format!(
-                            "`@{raw}` names `{candidate}`, but `{d}` could not be listed ({why}); whether the file \
-                             exists, and what it would add, is unknown."
-                        ),
-                    )
-                    .at(at.clone()),
-                );
+    dir.join(path)
+        .or_else(|| cx.outside.and_then(|a| join_climbing(dir, path, a.len())))
+        .ok_or("climbs above the repository root")
+}
+
+/// One `@token` as written (`raw`) at its line `at`, for the diagnostics of
+/// [`resolve_import`].
+struct Token<'t> {
+    raw: &'t str,
+    at: &'t SourceRef,
+}
+
+impl Token<'_> {
+    /// What `candidate`, inside the repository, is to an import.
+    fn in_repository(&self, cx: &mut Compiler<'_, '_>, candidate: RepoPath) -> Import {
+        match cx.repo.resolve(&candidate) {
+            Resolved::Inside {
+                kind: EntryKind::File,
+                ..
+            } => Import::File(candidate),
+            Resolved::Inside { kind, .. } => self.not_a_file(cx, &candidate, kind),
+            Resolved::Outside { .. } => self.outside(
+                cx,
+                "goes through a symbolic link that leaves the repository",
+            ),
+            // A link loop or a dangling link is reported as such, not as a
+            // missing file.
+            Resolved::Loop { .. } | Resolved::Dangling { .. } => {
+                cx.check_link(&candidate, SourceFormat::Markdown);
                 Import::Reported
             }
+            Resolved::Missing => self.unlisted(cx, &candidate),
+        }
+    }
+
+    /// What `candidate`, above the root and imported by a file there
+    /// (`--outside-root`), is to an import: read through the same view,
+    /// links not followed.
+    fn above_root(&self, cx: &mut Compiler<'_, '_>, candidate: RepoPath) -> Import {
+        match cx.kind_at(&candidate) {
+            Some(EntryKind::File | EntryKind::Symlink) => Import::File(candidate),
+            Some(kind) => self.not_a_file(cx, &candidate, kind),
             None => Import::Unresolved,
-        },
+        }
+    }
+
+    /// Reports an import of a place outside the repository (`why`).
+    fn outside(&self, cx: &mut Compiler<'_, '_>, why: &str) -> Import {
+        let raw = self.raw;
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::ImportOutsideRepository,
+                format!("`@{raw}` {why}; repo mode does not follow it, so its content is unknown."),
+            )
+            .at(self.at.clone()),
+        );
+        Import::Reported
+    }
+
+    /// Reports an import of `candidate`, which is no regular file.
+    fn not_a_file(
+        &self,
+        cx: &mut Compiler<'_, '_>,
+        candidate: &RepoPath,
+        kind: EntryKind,
+    ) -> Import {
+        let raw = self.raw;
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::NotARegularFile,
+                format!(
+                    "`@{raw}` names `{candidate}`, which is {}; an import includes a file, so nothing is \
+                     imported.",
+                    crate::kind_phrase(kind)
+                ),
+            )
+            .at(self.at.clone()),
+        );
+        Import::Reported
+    }
+
+    /// A missing `candidate`: reported when it lies below a directory the
+    /// walk could not list (whether it exists is unknown), else unresolved.
+    fn unlisted(&self, cx: &mut Compiler<'_, '_>, candidate: &RepoPath) -> Import {
+        let Some((d, why)) = cx.unlisted_ancestor(candidate) else {
+            return Import::Unresolved;
+        };
+        let raw = self.raw;
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::Unreadable,
+                format!(
+                    "`@{raw}` names `{candidate}`, but `{d}` could not be listed ({why}); whether the file \
+                     exists, and what it would add, is unknown."
+                ),
+            )
+            .at(self.at.clone()),
+        );
+        Import::Reported
     }
 }
 
