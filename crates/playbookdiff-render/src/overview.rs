@@ -67,14 +67,26 @@ fn cell_text(category: Category, c: &Cell, columns: usize) -> String {
 }
 
 /// A row's label in `columns`: an instruction file's path shortened from
-/// the left (`…/miniflare/CLAUDE.md`: its directory tells rows apart),
-/// anything else (names, files that are one text `a = b`) in the middle.
+/// the left (`…/miniflare/CLAUDE.md`: its directory tells rows apart);
+/// files that are one text (`a/CLAUDE.md = b/CLAUDE.md`, the comparison's
+/// label) whole when they fit, else the first path shortened from the
+/// left and the others counted (`…/daemon/CLAUDE.md +4`), never cut inside
+/// a path's middle; anything else (skill and server names) in the middle.
 fn row_label(category: Category, label: &str, columns: usize) -> String {
-    if category == Category::Instruction && !label.contains(" = ") {
-        crate::layout::pad(&crate::layout::shorten_path_left(label, columns), columns)
-    } else {
-        fit(label, columns)
-    }
+    let shown = match category {
+        Category::Instruction if width(label) <= columns => label.to_string(),
+        Category::Instruction => match label.split(" = ").collect::<Vec<_>>().as_slice() {
+            [one] => crate::layout::shorten_path_left(one, columns),
+            [first, rest @ ..] => {
+                let more = format!(" +{}", rest.len());
+                let room = columns.saturating_sub(width(&more));
+                format!("{}{more}", crate::layout::shorten_path_left(first, room))
+            }
+            [] => String::new(),
+        },
+        _ => return fit(label, columns),
+    };
+    crate::layout::pad(&shown, columns)
 }
 
 /// At least this many skill or MCP server rows whose cells read the same
