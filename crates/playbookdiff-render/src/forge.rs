@@ -282,6 +282,24 @@ mod tests {
         assert_eq!(uri_path("apps/api/CLAUDE.md"), "apps/api/CLAUDE.md");
         assert_eq!(uri_path("a b/#c%.md"), "a%20b/%23c%25.md");
         assert_eq!(uri_path("é"), "%C3%A9");
+        // Every name decodes back to the real path.
+        for path in ["tab\tdir/CLAUDE.md", "a b/é.md", "100%/x", "a:b,c/d", "cr\r\nlf", "#?[]@!$&'()*+;="] {
+            let uri = uri_path(path);
+            assert!(uri.bytes().all(|b| b.is_ascii_graphic()), "{uri}");
+            let mut bytes = Vec::new();
+            let mut rest = uri.as_bytes();
+            while let Some((&b, tail)) = rest.split_first() {
+                if b == b'%' {
+                    let hex = std::str::from_utf8(&tail[..2]).unwrap();
+                    bytes.push(u8::from_str_radix(hex, 16).unwrap());
+                    rest = &tail[2..];
+                } else {
+                    bytes.push(b);
+                    rest = tail;
+                }
+            }
+            assert_eq!(String::from_utf8(bytes).unwrap(), path, "{uri}");
+        }
     }
 
     #[test]
