@@ -63,7 +63,7 @@ fn header(
     via: &Via,
     all_dirs: bool,
 ) {
-    let _ = writeln!(out, "{}", p.paint(title, heading()));
+    out.push_str(&p.title(title, heading()));
     let mut rows = vec![("repository", repository_label(repository, via))];
     if !all_dirs {
         rows.push(("cwd", cwd_label(ctx, via)));
@@ -245,14 +245,11 @@ pub(crate) fn problems_section(
 
 /// The heading of a "Problems in the repository" section holding `n`.
 fn problems_heading(out: &mut String, p: &Painter, n: usize) {
-    let _ = writeln!(
-        out,
-        "\n{}",
-        p.paint(
-            &format!("Problems in the repository ({n}): fix these first"),
-            heading()
-        )
-    );
+    out.push('\n');
+    out.push_str(&p.title(
+        &format!("Problems in the repository ({n}): fix these first"),
+        heading(),
+    ));
 }
 
 /// One problem in the repository: where (its file and lines, else its

@@ -16,6 +16,7 @@ use playbookdiff_compare::group::{group, Group};
 use playbookdiff_compare::{
     display_name, names, Category, Cell, FindingSeverity, Reception, Refusal, Row,
 };
+use playbookdiff_model::Harness;
 use playbookdiff_model::remedy::count;
 use std::fmt::Write as _;
 
@@ -255,6 +256,214 @@ fn refused_line(r: &Refusal) -> String {
     )
 }
 
+/// A section of the view: its category, title, entries shown and rows
+/// left out.
+type Section<'a> = (Category, &'static str, Vec<Entry<'a>>, Vec<&'a Row>);
+
+/// How the view lays out what each harness receives.
+///
+/// * `Columns`: one column per harness, as wide as the widest cell shown
+///   (from [`CELL_MIN`] to [`CELL_MAX`]), when they fit beside a label of
+///   [`LABEL_MIN`] columns: three harnesses at 80 columns.
+/// * `Shared`: otherwise (five harnesses at 80 columns, three at 40), one
+///   cell per row in which the harnesses that receive the item the same
+///   way share one entry, `Cod Ope: startup; Cla: -`, named by the keys of
+///   a legend under the heading (`Cla = Claude Code, …`); a row that every
+///   harness receives the same way reads `all: startup`. The cell wraps
+///   under itself, never past the width.
+enum Table {
+    Columns { label: usize, cell: usize },
+    Shared { label: usize, keys: Vec<String> },
+}
+
+impl Table {
+    fn choose(sections: &[Section<'_>], hs: &[Harness]) -> Table {
+        let n = hs.len().max(1);
+        if 2 + LABEL_MIN + (CELL_MIN + 1) * n <= columns() {
+            return Table::columns(sections, hs);
+        }
+        // The label takes what its rows need, up to two fifths of the
+        // line; the shared cell the rest.
+        let widest = sections
+            .iter()
+            .flat_map(|(_, _, entries, _)| entries.iter().take(MAX_ROWS))
+            .map(|e| width(&clean(&e.first().label)))
+            .max()
+            .unwrap_or(0);
+        let label = widest.clamp(12, (columns() - 3) * 2 / 5);
+        Table::Shared {
+            label,
+            keys: keys(hs),
+        }
+    }
+
+    fn columns(sections: &[Section<'_>], hs: &[Harness]) -> Table {
+        let cell = sections
+            .iter()
+            .flat_map(|(cat, _, rows, _)| {
+                rows.iter().take(MAX_ROWS).flat_map(move |e| {
+                    e.first()
+                        .cells
+                        .iter()
+                        .map(move |c| width(&cell_full(*cat, c)))
+                })
+            })
+            .chain(hs.iter().map(|h| width(display_name(*h))))
+            .max()
+            .unwrap_or(0)
+            .clamp(CELL_MIN, CELL_MAX)
+            // The label keeps at least LABEL_MIN columns, so more harnesses
+            // make each column narrower (three leave 18).
+            .min(
+                ((columns() - 2 - LABEL_MIN) / hs.len().max(1))
+                    .saturating_sub(1)
+                    .max(CELL_MIN),
+            );
+        let label = columns()
+            .saturating_sub(2 + (cell + 1) * hs.len())
+            .max(LABEL_MIN);
+        Table::Columns { label, cell }
+    }
+
+    fn label_width(&self) -> usize {
+        match self {
+            Table::Columns { label, .. } | Table::Shared { label, .. } => *label,
+        }
+    }
+
+    /// The heading line and, for `Shared`, the legend of the keys.
+    fn head(&self, hs: &[Harness]) -> String {
+        let label = self.label_width();
+        // The long heading when it fits beside the harness columns.
+        let heading_text = ["What each agent receives", "Each agent receives"]
+            .into_iter()
+            .find(|t| width(t) <= label)
+            .unwrap_or("Received");
+        match self {
+            Table::Columns { cell, .. } => {
+                let mut head = format!("  {}", fit(heading_text, label));
+                for h in hs {
+                    head.push(' ');
+                    head.push_str(&fit(display_name(*h), *cell));
+                }
+                format!("{}\n", head.trim_end())
+            }
+            Table::Shared { keys, .. } => {
+                let legend: Vec<String> = hs
+                    .iter()
+                    .zip(keys)
+                    .map(|(h, k)| format!("{k} = {}", display_name(*h)))
+                    .collect();
+                format!(
+                    "  What each agent receives\n{}",
+                    wrap(&format!("{}.", legend.join(", ")), "  ", columns())
+                )
+            }
+        }
+    }
+
+    /// One entry's line (or lines): marker, label, cells.
+    fn row(&self, category: Category, entry: &Entry<'_>) -> String {
+        let row = entry.first();
+        let label = match entry {
+            Entry::One(_) => row_label(category, &clean(&row.label), self.label_width()),
+            Entry::Many(rs) => fit(
+                &match category {
+                    Category::Mcp => count(rs.len(), "MCP server", "MCP servers"),
+                    _ => count(rs.len(), "skill", "skills"),
+                },
+                self.label_width(),
+            ),
+        };
+        let marker = if row.agree { " " } else { "!" };
+        match self {
+            Table::Columns { cell, .. } => {
+                let mut line = format!("{marker} {label}");
+                for c in &row.cells {
+                    line.push(' ');
+                    line.push_str(&fit(&cell_text(category, c, *cell), *cell));
+                }
+                format!("{}\n", line.trim_end())
+            }
+            Table::Shared { keys, label: w } => {
+                let indent = " ".repeat(3 + w);
+                let room = columns().saturating_sub(indent.len());
+                let parts = shared_parts(category, &row.cells, keys, room);
+                let first = format!("{marker} {label} ");
+                let mut out = String::new();
+                let mut line = first.clone();
+                let mut used = 0;
+                for part in parts {
+                    let sep = if used == 0 { 0 } else { 2 };
+                    if used > 0 && used + sep + width(&part) > room {
+                        out.push_str(line.trim_end());
+                        out.push('\n');
+                        line = indent.clone();
+                        used = 0;
+                    } else if used > 0 {
+                        line.push_str("; ");
+                        used += 2;
+                    }
+                    used += width(&part);
+                    line.push_str(&part);
+                }
+                out.push_str(line.trim_end());
+                out.push('\n');
+                out
+            }
+        }
+    }
+}
+
+/// The parts of a shared cell: for each way the harnesses receive the
+/// item, in the order of the harnesses, the keys of the harnesses that
+/// receive it that way and the way (`Cod Ope: startup (stdio)`), without
+/// the note when the part would not fit `room`, shortened to it when it
+/// still would not; `all: …` when every harness receives it the same way.
+fn shared_parts(category: Category, cells: &[Cell], keys: &[String], room: usize) -> Vec<String> {
+    let mut ways: Vec<(String, &'static str, Vec<&str>)> = Vec::new();
+    for (c, k) in cells.iter().zip(keys) {
+        let full = cell_full(category, c);
+        match ways.iter_mut().find(|(w, _, _)| *w == full) {
+            Some((_, _, ks)) => ks.push(k),
+            None => ways.push((full, cell_state(category, c), vec![k])),
+        }
+    }
+    let all = ways.len() == 1 && cells.len() > 1;
+    ways.into_iter()
+        .map(|(full, state, ks)| {
+            let who = if all { "all".to_string() } else { ks.join(" ") };
+            let part = format!("{who}: {full}");
+            if width(&part) <= room {
+                part
+            } else {
+                crate::layout::fit(&format!("{who}: {state}"), room)
+                    .trim_end()
+                    .to_string()
+            }
+        })
+        .collect()
+}
+
+/// The keys of the harnesses in a shared cell: the first letters of each
+/// product name (spaces left out), as few as make every key distinct and
+/// at least three (`Cla`, `Cod`, `Ope`).
+fn keys(hs: &[Harness]) -> Vec<String> {
+    let letters: Vec<Vec<char>> = hs
+        .iter()
+        .map(|h| display_name(*h).chars().filter(|c| !c.is_whitespace()).collect())
+        .collect();
+    let longest = letters.iter().map(Vec::len).max().unwrap_or(0);
+    let key = |l: &[char], n: usize| l.iter().take(n).collect::<String>();
+    let n = (3..=longest.max(3))
+        .find(|&n| {
+            let ks: Vec<String> = letters.iter().map(|l| key(l, n)).collect();
+            ks.iter().enumerate().all(|(i, k)| !ks[..i].contains(k))
+        })
+        .unwrap_or(longest.max(3));
+    letters.iter().map(|l| key(l, n)).collect()
+}
+
 /// Renders the default view.
 pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     let p = Painter { color };
@@ -264,11 +473,10 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     let hs = &cmp.harnesses;
     let args = context_args(r.repository, r.context, r.via, true);
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}",
-        p.paint(&format!("PlaybookDiff: {}", vs(&r.harnesses())), heading())
-    );
+    out.push_str(&p.title(
+        &format!("PlaybookDiff: {}", vs(&r.harnesses())),
+        heading(),
+    ));
     let target = if r.context.target_path.is_some() {
         format!(", target {}", target_label(r.context, r.via))
     } else {
@@ -286,7 +494,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         columns(),
     ));
 
-    let sections: Vec<(Category, &str, Vec<Entry<'_>>, Vec<&Row>)> = [
+    let sections: Vec<Section<'_>> = [
         (Category::Instruction, "Instructions"),
         (Category::Skill, "Skills"),
         (Category::Mcp, "MCP servers"),
@@ -311,44 +519,12 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     })
     .collect();
 
-    // Columns: marker (2), label, then one column per harness, as wide as
-    // the widest cell shown (within limits).
-    let col = sections
-        .iter()
-        .flat_map(|(cat, _, rows, _)| {
-            rows.iter().take(MAX_ROWS).flat_map(move |e| {
-                e.first()
-                    .cells
-                    .iter()
-                    .map(move |c| width(&cell_full(*cat, c)))
-            })
-        })
-        .chain(hs.iter().map(|h| width(display_name(*h))))
-        .max()
-        .unwrap_or(0)
-        .clamp(CELL_MIN, CELL_MAX)
-        // The label keeps at least LABEL_MIN columns, so more harnesses
-        // make each column narrower (three leave 18).
-        .min(
-            ((columns() - 2 - LABEL_MIN) / hs.len().max(1))
-                .saturating_sub(1)
-                .max(CELL_MIN),
-        );
-    let label_w = columns()
-        .saturating_sub(2 + (col + 1) * hs.len())
-        .max(LABEL_MIN);
+    let table = Table::choose(&sections, hs);
     crate::check_text::problems_section(&mut out, &p, r.configs);
-    // The long heading when it fits beside the harness columns.
-    let heading_text = ["What each agent receives", "Each agent receives"]
-        .into_iter()
-        .find(|t| width(t) <= label_w)
-        .unwrap_or("Received");
-    let mut head = format!("\n  {}", fit(heading_text, label_w));
-    for h in hs {
-        head.push(' ');
-        head.push_str(&fit(display_name(*h), col));
+    out.push('\n');
+    for line in table.head(hs).lines() {
+        let _ = writeln!(out, "{}", p.paint(line, heading()));
     }
-    let _ = writeln!(out, "{}", p.paint(head.trim_end(), heading()));
     for refusal in &cmp.refused {
         out.push_str(&p.paint(
             &refused_line(refusal),
@@ -369,26 +545,13 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
             if !row.agree {
                 differing += entry.rows().len();
             }
-            let label = match entry {
-                Entry::One(_) => row_label(*cat, &clean(&row.label), label_w),
-                Entry::Many(rs) => fit(
-                    &match cat {
-                        Category::Mcp => count(rs.len(), "MCP server", "MCP servers"),
-                        _ => count(rs.len(), "skill", "skills"),
-                    },
-                    label_w,
-                ),
-            };
-            let mut line = format!("{} {label}", if row.agree { " " } else { "!" });
             for c in &row.cells {
-                line.push(' ');
-                line.push_str(&fit(&cell_text(*cat, c, col), col));
                 let state = cell_state(*cat, c);
                 if !seen.contains(&state) {
                     seen.push(state);
                 }
             }
-            let _ = writeln!(out, "{}", line.trim_end());
+            out.push_str(&table.row(*cat, entry));
             if let Entry::Many(rs) = entry {
                 out.push_str(&p.paint(&group_names(rs, columns()), dim()));
             }
@@ -402,14 +565,14 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
             let more = rest.len();
             let more_diff = rest.iter().filter(|x| !x.agree).count();
             differing += more_diff;
-            let _ = writeln!(
-                out,
-                "  {}",
-                p.paint(
+            out.push_str(&p.paint(
+                &wrap(
                     &format!("+{more} more ({more_diff} differing): see `check --format json`"),
-                    dim()
-                )
-            );
+                    "  ",
+                    columns(),
+                ),
+                dim(),
+            ));
         }
         if !hidden.is_empty() {
             out.push_str(&p.paint(&wrap(&hidden_line(hidden), "  ", columns()), dim()));
@@ -452,11 +615,8 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
 
     // Findings.
     let s = &cmp.summary;
-    let _ = writeln!(
-        out,
-        "\n{}",
-        p.paint(&format!("Findings: {}", counts(s)), heading())
-    );
+    out.push('\n');
+    out.push_str(&p.title(&format!("Findings: {}", counts(s)), heading()));
     if cmp.findings.is_empty() {
         let _ = writeln!(
             out,
@@ -570,8 +730,9 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
         if 2 + cmd_w + 3 + desc_w <= columns() {
             let _ = writeln!(out, "  {}   {}", crate::layout::pad(cmd, cmd_w), desc);
         } else {
-            let _ = writeln!(out, "  {cmd}");
-            let _ = writeln!(out, "      {}", p.paint(desc, dim()));
+            // A command is continued with ` \`, never broken in a word.
+            out.push_str(&crate::layout::command_lines(cmd, "  ", "      ", columns()));
+            out.push_str(&p.paint(&wrap(desc, "      ", columns()), dim()));
         }
     }
     out

@@ -185,12 +185,13 @@ fn mcp_row(m: &McpServer) -> Vec<Cell> {
     ]
 }
 
-/// The transport, or the type as the file declares it when that transport
-/// is not modelled by PlaybookDiff (`sse`).
+/// The transport, or the type as the file declares it when PlaybookDiff
+/// does not model that transport (`sse (transport not modelled)`): the
+/// agent may well use it; the analysis only does not tell its details.
 fn transport_as_declared(m: &McpServer) -> String {
     match (m.transport, &m.declared_type) {
         (Transport::Unknown, Some(t)) if !t.trim().is_empty() => {
-            format!("{} (unsupported)", clean(t.trim()))
+            format!("{} (transport not modelled)", clean(t.trim()))
         }
         (t, _) => transport(t).to_string(),
     }
@@ -288,6 +289,16 @@ pub(crate) struct Painter {
 }
 
 impl Painter {
+    /// A heading wrapped to the width in force (continuation lines
+    /// indented two columns), each line painted in `style`, each ending in
+    /// a newline: a title that names five harnesses fits 40 columns.
+    pub(crate) fn title(&self, text: &str, style: Style) -> String {
+        crate::layout::wrap_hanging(text, "", "  ", crate::layout::columns())
+            .lines()
+            .map(|l| format!("{}\n", self.paint(l, style)))
+            .collect()
+    }
+
     pub(crate) fn paint<'a>(&self, text: &'a str, style: Style) -> Cow<'a, str> {
         if self.color {
             Cow::Owned(format!("{style}{text}{style:#}"))
