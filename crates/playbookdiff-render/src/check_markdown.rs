@@ -739,7 +739,10 @@ mod tests {
         let mut sorted = all.clone();
         sorted.sort();
         for name in sorted.iter().take(12) {
-            assert!(listed.contains(&shown_as(name)), "{name:?} not in {listed:?}");
+            assert!(
+                listed.contains(&shown_as(name)),
+                "{name:?} not in {listed:?}"
+            );
         }
         assert!(!md.contains("<script>") && !md.contains("<b>"), "{md}");
     }

@@ -324,7 +324,7 @@ fn matrix_problems(
 }
 
 /// `check --format text`.
-pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
+pub fn check_text(r: &CheckReport<'_>, color: crate::Color) -> String {
     let p = Painter { color };
     let hs = r.harnesses();
     let mut out = String::new();
@@ -340,7 +340,8 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
     agents_row(&mut out, r.configs);
     problems_section(&mut out, &p, r.configs);
     let s = &r.comparison.summary;
-    let _ = writeln!(out, "\nFindings: {}", counts(s));
+    out.push('\n');
+    out.push_str(&wrap(&format!("Findings: {}", counts(s)), "", columns()));
     if r.comparison.findings.is_empty() {
         let _ = writeln!(out, "  No compatibility findings.");
     }
@@ -461,7 +462,7 @@ fn footer(
 
 /// `check --all-dirs --format text`: groups first, with how many launch
 /// directories each concerns.
-pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
+pub fn matrix_text(r: &MatrixReport<'_>, color: crate::Color) -> String {
     let p = Painter { color };
     let hs = r.harnesses();
     let mut out = String::new();
@@ -630,7 +631,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
 /// `explain --format text`: the finding, the evidence on each side with
 /// the reason, why a side lacks it, and what would make the harnesses
 /// agree.
-pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
+pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> String {
     let p = Painter { color };
     // The sides: the harnesses compared, or for an agent that would not
     // start, that agent alone.

@@ -283,7 +283,14 @@ mod tests {
         assert_eq!(uri_path("a b/#c%.md"), "a%20b/%23c%25.md");
         assert_eq!(uri_path("é"), "%C3%A9");
         // Every name decodes back to the real path.
-        for path in ["tab\tdir/CLAUDE.md", "a b/é.md", "100%/x", "a:b,c/d", "cr\r\nlf", "#?[]@!$&'()*+;="] {
+        for path in [
+            "tab\tdir/CLAUDE.md",
+            "a b/é.md",
+            "100%/x",
+            "a:b,c/d",
+            "cr\r\nlf",
+            "#?[]@!$&'()*+;=",
+        ] {
             let uri = uri_path(path);
             assert!(uri.bytes().all(|b| b.is_ascii_graphic()), "{uri}");
             let mut bytes = Vec::new();

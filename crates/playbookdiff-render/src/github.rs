@@ -24,7 +24,9 @@ use std::fmt::Write as _;
 /// Escapes a command's data (its message) as the runner unescapes it:
 /// `%` as `%25`, CR as `%0D`, LF as `%0A`; every other character as is.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escapes a property value (`file`, `title`): [`escape_data`], then `:`
@@ -151,7 +153,11 @@ mod tests {
     #[test]
     fn escaping_follows_the_runner_and_nothing_else() {
         let table = [
-            ("tab\tdir/CLAUDE.md", "tab\tdir/CLAUDE.md", "tab\tdir/CLAUDE.md"),
+            (
+                "tab\tdir/CLAUDE.md",
+                "tab\tdir/CLAUDE.md",
+                "tab\tdir/CLAUDE.md",
+            ),
             ("a b/é.md", "a b/é.md", "a b/é.md"),
             ("100%/x", "100%25/x", "100%25/x"),
             ("a:b,c", "a:b,c", "a%3Ab%2Cc"),
@@ -180,15 +186,32 @@ mod tests {
     #[test]
     fn the_file_is_the_real_path_and_the_message_is_readable() {
         let path = "tab\tdir/s\u{1b}[2J/CLAUDE.md";
-        let source =
-            SourceRef::project(playbookdiff_model::RepoPath::new(path).unwrap(), playbookdiff_model::SourceFormat::Markdown);
+        let source = SourceRef::project(
+            playbookdiff_model::RepoPath::new(path).unwrap(),
+            playbookdiff_model::SourceFormat::Markdown,
+        );
         let mut out = String::new();
-        command(&mut out, "warning", Some(&source), "t", &format!("see {path}\u{202e}"));
-        assert!(out.starts_with("::warning file=tab\tdir/s\u{1b}[2J/CLAUDE.md,title=t::"), "{out:?}");
+        command(
+            &mut out,
+            "warning",
+            Some(&source),
+            "t",
+            &format!("see {path}\u{202e}"),
+        );
+        assert!(
+            out.starts_with("::warning file=tab\tdir/s\u{1b}[2J/CLAUDE.md,title=t::"),
+            "{out:?}"
+        );
         let message = out.split_once("::").unwrap().1.split_once("::").unwrap().1;
         let message = message.trim_end_matches('\n');
-        assert!(!message.chars().any(crate::layout::is_hidden), "{message:?}");
-        assert!(message.contains("tab\\tdir/s\\u{1b}[2J/CLAUDE.md\\u{202e}"), "{message:?}");
+        assert!(
+            !message.chars().any(crate::layout::is_hidden),
+            "{message:?}"
+        );
+        assert!(
+            message.contains("tab\\tdir/s\\u{1b}[2J/CLAUDE.md\\u{202e}"),
+            "{message:?}"
+        );
     }
 
     #[test]

@@ -227,15 +227,17 @@ pub(crate) fn command_lines(command: &str, first: &str, rest: &str, columns: usi
 /// Two things on one line, `left` then `right` two spaces apart, after
 /// `indent`, when that fits `columns`; else `left` alone (a path shortened
 /// from the left when even it would pass the edge) and `right` on the next
-/// line two columns further in. Each line ends in a newline.
+/// lines two columns further in, wrapped to `columns`. Each line ends in a
+/// newline.
 pub(crate) fn pair_lines(indent: &str, left: &str, right: &str, columns: usize) -> String {
     if width(indent) + width(left) + 2 + width(right) <= columns {
         return format!("{indent}{left}  {right}\n");
     }
     let room = columns.saturating_sub(width(indent)).max(20);
     format!(
-        "{indent}{}\n{indent}  {right}\n",
-        shorten_path_left(left, room)
+        "{indent}{}\n{}",
+        shorten_path_left(left, room),
+        wrap(right, &format!("{indent}  "), columns)
     )
 }
 

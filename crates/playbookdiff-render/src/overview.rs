@@ -2,8 +2,10 @@
 //! side by side, then the findings, then what no analysis of the
 //! repository can know, with pointers to `check` and `explain`.
 //!
-//! Fits 80 columns (long paths are shortened in the middle) and reads well
-//! without colour: rows where the harnesses differ are marked `!`.
+//! Fits the width in force (long paths are shortened from the left, never
+//! in the middle) with any number of harnesses ([`Table`]: a column each
+//! when they fit, else shared cells) and reads well without colour: rows
+//! where the harnesses differ are marked `!`.
 
 use crate::check_text::{counts, severity_style, vs};
 use crate::layout::{columns, fit, width, wrap, wrap_hanging};
@@ -16,8 +18,8 @@ use playbookdiff_compare::group::{group, Group};
 use playbookdiff_compare::{
     display_name, names, Category, Cell, FindingSeverity, Reception, Refusal, Row,
 };
-use playbookdiff_model::Harness;
 use playbookdiff_model::remedy::count;
+use playbookdiff_model::Harness;
 use std::fmt::Write as _;
 
 /// At most this many rows per category; the rest are counted.
@@ -367,13 +369,7 @@ impl Table {
         let row = entry.first();
         let label = match entry {
             Entry::One(_) => row_label(category, &clean(&row.label), self.label_width()),
-            Entry::Many(rs) => fit(
-                &match category {
-                    Category::Mcp => count(rs.len(), "MCP server", "MCP servers"),
-                    _ => count(rs.len(), "skill", "skills"),
-                },
-                self.label_width(),
-            ),
+            Entry::Many(_) => fit(&label_text_of(category, entry), self.label_width()),
         };
         let marker = if row.agree { " " } else { "!" };
         match self {
@@ -385,34 +381,90 @@ impl Table {
                 }
                 format!("{}\n", line.trim_end())
             }
-            Table::Shared { keys, label: w } => {
-                let indent = " ".repeat(3 + w);
-                let room = columns().saturating_sub(indent.len());
-                let parts = shared_parts(category, &row.cells, keys, room);
-                let first = format!("{marker} {label} ");
-                let mut out = String::new();
-                let mut line = first.clone();
-                let mut used = 0;
-                for part in parts {
-                    let sep = if used == 0 { 0 } else { 2 };
-                    if used > 0 && used + sep + width(&part) > room {
-                        out.push_str(line.trim_end());
-                        out.push('\n');
-                        line = indent.clone();
-                        used = 0;
-                    } else if used > 0 {
-                        line.push_str("; ");
-                        used += 2;
-                    }
-                    used += width(&part);
-                    line.push_str(&part);
-                }
-                out.push_str(line.trim_end());
-                out.push('\n');
+            Table::Shared { keys, .. } if columns() < STACK_BELOW => {
+                // Narrow: the label on its own line, the cell under it.
+                let label = match entry {
+                    Entry::One(_) => row_label(category, &clean(&row.label), columns() - 2),
+                    Entry::Many(_) => label_text_of(category, entry),
+                };
+                let room = columns() - 4;
+                let mut out = format!("{marker} {}\n", label.trim_end());
+                out.push_str(&flow(
+                    &shared_parts(category, &row.cells, keys, room),
+                    "    ",
+                    "    ",
+                    room,
+                ));
                 out
+            }
+            Table::Shared { keys, label: w } => {
+                let room = columns().saturating_sub(3 + w);
+                let parts = shared_parts(category, &row.cells, keys, room);
+                flow(
+                    &parts,
+                    &format!("{marker} {label} "),
+                    &" ".repeat(3 + w),
+                    room,
+                )
             }
         }
     }
+}
+
+/// Below this width the shared layout writes a row's label on a line of
+/// its own and its cell under it, so neither is cut to a few columns.
+const STACK_BELOW: usize = 60;
+
+/// The label of a group row (`27 skills`), or of one row (its label).
+fn label_text_of(category: Category, entry: &Entry<'_>) -> String {
+    match (category, entry) {
+        (Category::Mcp, Entry::Many(rs)) => count(rs.len(), "MCP server", "MCP servers"),
+        (_, Entry::Many(rs)) => count(rs.len(), "skill", "skills"),
+        (_, Entry::One(r)) => clean(&r.label).into_owned(),
+    }
+}
+
+/// `parts` in lines of `room` columns after `first` (the first line) or
+/// `rest`, separated by `; `, a part that does not fit the rest of a line
+/// starting the next one; a part wider than `room` is wrapped at its
+/// spaces.
+fn flow(parts: &[String], first: &str, rest: &str, room: usize) -> String {
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut used = 0;
+    let mut end_line = |line: &mut String, used: &mut usize| {
+        out.push_str(line.trim_end());
+        out.push('\n');
+        *line = rest.to_string();
+        *used = 0;
+    };
+    for part in parts {
+        let w = width(part);
+        if used > 0 && used + 2 + w > room {
+            end_line(&mut line, &mut used);
+        } else if used > 0 {
+            line.push_str("; ");
+            used += 2;
+        }
+        if w <= room {
+            line.push_str(part);
+            used += w;
+            continue;
+        }
+        // Wider than a line: its words over several lines.
+        let wrapped = wrap(part, "", room);
+        let lines: Vec<&str> = wrapped.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            line.push_str(l);
+            used = width(l);
+            if i + 1 < lines.len() {
+                end_line(&mut line, &mut used);
+            }
+        }
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
 }
 
 /// The parts of a shared cell: for each way the harnesses receive the
@@ -437,9 +489,9 @@ fn shared_parts(category: Category, cells: &[Cell], keys: &[String], room: usize
             if width(&part) <= room {
                 part
             } else {
-                crate::layout::fit(&format!("{who}: {state}"), room)
-                    .trim_end()
-                    .to_string()
+                // Without the note; wrapped at its spaces when still too
+                // wide (see `flow`), never cut.
+                format!("{who}: {state}")
             }
         })
         .collect()
@@ -451,7 +503,12 @@ fn shared_parts(category: Category, cells: &[Cell], keys: &[String], room: usize
 fn keys(hs: &[Harness]) -> Vec<String> {
     let letters: Vec<Vec<char>> = hs
         .iter()
-        .map(|h| display_name(*h).chars().filter(|c| !c.is_whitespace()).collect())
+        .map(|h| {
+            display_name(*h)
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect()
+        })
         .collect();
     let longest = letters.iter().map(Vec::len).max().unwrap_or(0);
     let key = |l: &[char], n: usize| l.iter().take(n).collect::<String>();
@@ -465,7 +522,7 @@ fn keys(hs: &[Harness]) -> Vec<String> {
 }
 
 /// Renders the default view.
-pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
+pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
     let p = Painter { color };
     let cmp = r.comparison;
     // One column per harness that starts; one that would not start has a
@@ -473,10 +530,7 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
     let hs = &cmp.harnesses;
     let args = context_args(r.repository, r.context, r.via, true);
     let mut out = String::new();
-    out.push_str(&p.title(
-        &format!("PlaybookDiff: {}", vs(&r.harnesses())),
-        heading(),
-    ));
+    out.push_str(&p.title(&format!("PlaybookDiff: {}", vs(&r.harnesses())), heading()));
     let target = if r.context.target_path.is_some() {
         format!(", target {}", target_label(r.context, r.via))
     } else {
@@ -731,7 +785,12 @@ pub fn overview_text(r: &CheckReport<'_>, color: bool) -> String {
             let _ = writeln!(out, "  {}   {}", crate::layout::pad(cmd, cmd_w), desc);
         } else {
             // A command is continued with ` \`, never broken in a word.
-            out.push_str(&crate::layout::command_lines(cmd, "  ", "      ", columns()));
+            out.push_str(&crate::layout::command_lines(
+                cmd,
+                "  ",
+                "      ",
+                columns(),
+            ));
             out.push_str(&p.paint(&wrap(desc, "      ", columns()), dim()));
         }
     }
@@ -841,7 +900,7 @@ mod tests {
                 via: &via,
                 gate: &crate::report::Gate::default(),
             },
-            false,
+            crate::Color::Plain,
         )
     }
 

@@ -21,12 +21,24 @@ use playbookdiff_model::{
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+/// Whether text output carries ANSI colour and emphasis. The caller
+/// decides (a terminal, `--color`, `NO_COLOR`); the renderers never
+/// inspect the terminal or the environment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Color {
+    /// Plain text: no escape sequence at all (a pipe, a file, CI logs).
+    #[default]
+    Plain,
+    /// ANSI SGR sequences for headings, severities and dimmed notes.
+    Ansi,
+}
+
 /// How to render text. The caller decides; the renderer never inspects the
 /// terminal or the environment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TextOptions {
-    /// Emit ANSI colour and emphasis escapes.
-    pub color: bool,
+    /// Colour or plain text.
+    pub color: Color,
     /// How the header names the repository (e.g. the REPO argument as the
     /// user gave it); `.` when absent.
     pub repository: Option<String>,
@@ -285,7 +297,7 @@ pub(crate) fn dim() -> Style {
 }
 
 pub(crate) struct Painter {
-    pub(crate) color: bool,
+    pub(crate) color: Color,
 }
 
 impl Painter {
@@ -300,7 +312,7 @@ impl Painter {
     }
 
     pub(crate) fn paint<'a>(&self, text: &'a str, style: Style) -> Cow<'a, str> {
-        if self.color {
+        if self.color == Color::Ansi {
             Cow::Owned(format!("{style}{text}{style:#}"))
         } else {
             Cow::Borrowed(text)
@@ -573,7 +585,7 @@ pub(crate) mod tests {
         let out = to_text(
             &sample(),
             &TextOptions {
-                color: false,
+                color: Color::Plain,
                 repository: Some("examples/monorepo".into()),
                 ..TextOptions::default()
             },
@@ -623,7 +635,7 @@ Assumptions (1)
         let coloured = to_text(
             &sample(),
             &TextOptions {
-                color: true,
+                color: Color::Ansi,
                 ..TextOptions::default()
             },
         );

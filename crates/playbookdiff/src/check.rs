@@ -349,7 +349,7 @@ fn report_parts(opened: &OpenedContext) -> (&str, &AnalysisContext) {
 pub fn run_view(
     args: &ViewArgs,
     current_dir: Option<&Path>,
-    color: bool,
+    color: playbookdiff_render::Color,
 ) -> Result<Outcome, UsageError> {
     let a = analyse_context(&args.context, &args.harness, None, current_dir)?;
     let r = a.report();
@@ -367,7 +367,7 @@ pub fn run_view(
 pub fn run_check(
     args: &CheckArgs,
     current_dir: Option<&Path>,
-    color: bool,
+    color: playbookdiff_render::Color,
     progress: &mut dyn FnMut(usize, usize),
     out: &mut Sink,
 ) -> Result<Outcome, UsageError> {
@@ -733,7 +733,7 @@ fn group_of(matrix: &playbookdiff_compare::matrix::Matrix, id: &str) -> Vec<Stri
 pub fn run_explain(
     args: &ExplainArgs,
     current_dir: Option<&Path>,
-    color: bool,
+    color: playbookdiff_render::Color,
     out: &mut Sink,
 ) -> Result<Outcome, UsageError> {
     let a = analyse_context(

@@ -156,7 +156,7 @@ fn shell_word(word: &str) -> String {
 pub fn run_diff(
     args: &DiffArgs,
     current_dir: Option<&Path>,
-    color: bool,
+    color: playbookdiff_render::Color,
     out: &mut crate::sink::Sink,
 ) -> Result<Outcome, UsageError> {
     if args.repo.is_none() {

@@ -47,16 +47,17 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     }
+    use playbookdiff_render::Color;
     let wants_color = match cli.color {
-        ColorArg::Auto => stdout_wants_color(),
-        ColorArg::Always => true,
-        ColorArg::Never => false,
+        ColorArg::Auto if stdout_wants_color() => Color::Ansi,
+        ColorArg::Auto | ColorArg::Never => Color::Plain,
+        ColorArg::Always => Color::Ansi,
     };
     let columns = output_width();
     let mut out = sink::Sink::stdout();
     let result = playbookdiff_render::with_width(columns, || match &cli.command {
         Some(Command::Compile(a)) => {
-            let color = a.output_format().may_color() && wants_color;
+            let color = a.output_format().color(wants_color);
             compile::run(a, here, color, &mut out).map(|()| check::Outcome {
                 output: String::new(),
                 status: 0,
@@ -77,7 +78,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Man) => man_page().map(|output| check::Outcome { output, status: 0 }),
         Some(Command::Check(a)) => {
-            let color = a.output_format().may_color() && wants_color;
+            let color = a.output_format().color(wants_color);
             let mut bar = Progress::new();
             let r = check::run_check(
                 a,
@@ -90,11 +91,11 @@ fn main() -> ExitCode {
             r
         }
         Some(Command::Explain(a)) => {
-            let color = a.output_format().may_color() && wants_color;
+            let color = a.output_format().color(wants_color);
             check::run_explain(a, here, color, &mut out)
         }
         Some(Command::Diff(a)) => {
-            let color = a.output_format().may_color() && wants_color;
+            let color = a.output_format().color(wants_color);
             diff::run_diff(a, here, color, &mut out)
         }
         None => check::run_view(&cli.view, here, wants_color),

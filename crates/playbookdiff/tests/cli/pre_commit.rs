@@ -106,11 +106,13 @@ fn the_docs_trigger_list_is_the_pattern() {
             .map(|d| format!(".{d}/")),
     );
     from_pattern.sort();
-    let doc = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ci.md"),
-    )
-    .unwrap();
-    let section = doc.split("## pre-commit").nth(1).expect("a pre-commit section");
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ci.md"))
+            .unwrap();
+    let section = doc
+        .split("## pre-commit")
+        .nth(1)
+        .expect("a pre-commit section");
     let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
     let list = flat
         .split("touches agent configuration (")
