@@ -175,13 +175,17 @@ pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesse
         return finding_block(out, p, f, harnesses);
     }
     let sev = format!("{:<7}", f.severity.as_str().to_uppercase());
-    let _ = writeln!(
+    // count >= 2: one finding returned above.
+    let title = wrap(
+        &format!("{} {} ({n} findings)", f.category.title(), f.kind.label()),
+        "       ",
+        columns(),
+    );
+    let _ = write!(
         out,
-        // count >= 2: one finding returned above.
-        "\n{}{} {} ({n} findings)",
+        "\n{}{}",
         p.paint(&sev, severity_style(f.severity)),
-        f.category.title(),
-        f.kind.label()
+        &title[sev.len()..]
     );
     out.push_str(&wrap(&clean(&g.summary(usize::MAX)), "  ", columns()));
     for h in harnesses {
@@ -588,18 +592,18 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: crate::Color) -> String {
             // directory, one per name for skills and MCP servers (the same
             // id in every directory), so they are counted as findings.
             if g.findings.len() > 1 && accepted.len() < g.findings.len() {
-                let _ = writeln!(
-                    out,
-                    "  {}",
-                    p.paint(
+                out.push_str(&p.paint(
+                    &wrap(
                         // count >= 2: the group has more than one finding.
                         &format!(
                             "to accept its {} findings (one entry each):",
                             g.findings.len()
                         ),
-                        dim()
-                    )
-                );
+                        "  ",
+                        columns(),
+                    ),
+                    dim(),
+                ));
                 let command = format!(
                     "playbookdiff check --all-dirs{} --accept {} --reason TEXT",
                     context_args(r.repository, r.context, r.via, false),

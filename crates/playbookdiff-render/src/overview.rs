@@ -987,6 +987,45 @@ mod tests {
         );
     }
 
+    /// An instruction row's label is shortened from the left only: what
+    /// it shows after `…` is the end of one real path (a file name and
+    /// whole directories where they fit), and files that are one text
+    /// show the first path and a count, never a cut in the middle.
+    #[test]
+    fn row_labels_are_shortened_from_the_left_only() {
+        let table = [
+            "apps/daemon/CLAUDE.md = apps/react/CLAUDE.md = packages/contracts/CLAUDE.md = packages/database/CLAUDE.md = scripts/CLAUDE.md",
+            "a/CLAUDE.md = b/CLAUDE.md",
+            "humanlayer-wui/CLAUDE.md",
+            ".github/workflows/CLAUDE.md",
+            "packages/mcp-core/src/internal/agents/tools/data/CLAUDE.md",
+            "x/数据库服务器/CLAUDE.md",
+        ];
+        for label in table {
+            let paths: Vec<&str> = label.split(" = ").collect();
+            for columns in [20, 24, 30, 60] {
+                let shown = row_label(Category::Instruction, label, columns);
+                assert_eq!(width(&shown), columns, "{label} in {columns}: {shown:?}");
+                let shown = shown.trim_end();
+                let (first, count) = match shown.rsplit_once(" +") {
+                    Some((first, n)) if n.parse::<usize>().is_ok() => (first, Some(n)),
+                    _ => (shown, None),
+                };
+                if shown == label {
+                    continue;
+                }
+                let tail = first.strip_prefix('…').unwrap_or(first);
+                assert!(!tail.contains('…'), "{label} in {columns}: {shown:?}");
+                assert!(paths[0].ends_with(tail), "{label} in {columns}: {shown:?}");
+                assert_eq!(
+                    count.map(|n| n.parse::<usize>().unwrap()),
+                    (paths.len() > 1).then(|| paths.len() - 1),
+                    "{label} in {columns}: {shown:?}"
+                );
+            }
+        }
+    }
+
     /// 20,000 MCP servers that two harnesses have the same way, as a
     /// `.mcp.json` of about 500 KB gives them: grouped into one row whose
     /// names fill three lines, in well under a second. Grouping counted

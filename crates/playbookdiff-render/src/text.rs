@@ -367,7 +367,84 @@ impl Table {
         self.rows.push(cells);
     }
 
+    /// Writes the table aligned in columns; when even that passes the
+    /// right edge (a narrow terminal), each row flows instead
+    /// ([`Table::write_flowing`]).
     fn write(&self, out: &mut String, p: &Painter) {
+        let mut plain = String::new();
+        self.write_aligned(
+            &mut plain,
+            &Painter {
+                color: Color::Plain,
+            },
+        );
+        let right = crate::layout::columns();
+        if plain.lines().all(|l| width(l) <= right) {
+            self.write_aligned(out, p);
+        } else {
+            self.write_flowing(out, p);
+        }
+    }
+
+    /// Each row's cells one after the other, two spaces apart, a cell that
+    /// does not fit the rest of the line starting the next one (indented
+    /// four columns); a path shortened from the left and any other cell
+    /// wrapped at its spaces when it is wider than a line.
+    fn write_flowing(&self, out: &mut String, p: &Painter) {
+        let right = crate::layout::columns();
+        for row in &self.rows {
+            let mut line = String::from("  ");
+            let mut at = 2;
+            let mut fresh = true;
+            for (i, cell) in row.iter().enumerate() {
+                let mut text = cell.text.clone();
+                let sep = if fresh { 0 } else { 2 };
+                if !fresh && at + sep + width(&text) > right {
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                    line = " ".repeat(4);
+                    at = 4;
+                    fresh = true;
+                }
+                let room = right.saturating_sub(at + if fresh { 0 } else { 2 });
+                if width(&text) > room && self.paths.contains(&i) {
+                    text = shorten_path_left(&text, room.max(20));
+                } else if width(&text) > room {
+                    // Its words over lines of their own.
+                    let wrapped = crate::layout::wrap(&text, "    ", right);
+                    if !fresh {
+                        out.push_str(line.trim_end());
+                        out.push('\n');
+                    } else if !line.trim().is_empty() {
+                        out.push_str(line.trim_end());
+                        out.push('\n');
+                    }
+                    out.push_str(&wrapped);
+                    line = " ".repeat(4);
+                    at = 4;
+                    fresh = true;
+                    continue;
+                }
+                if !fresh {
+                    line.push_str("  ");
+                    at += 2;
+                }
+                let painted = Cell {
+                    text,
+                    style: cell.style,
+                };
+                at += width(&painted.text);
+                line.push_str(&painted.paint(p));
+                fresh = false;
+            }
+            if !line.trim().is_empty() {
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+        }
+    }
+
+    fn write_aligned(&self, out: &mut String, p: &Painter) {
         let columns = self.rows.iter().map(Vec::len).max().unwrap_or(0);
         let mut widths = vec![0; columns];
         for row in &self.rows {
