@@ -50,6 +50,12 @@ pub mod sarif;
 pub mod schema;
 pub mod text;
 
+/// Counts allocations, the measure of work of the unit tests that prove a
+/// step linear (`playbookdiff_testkit::work`).
+#[cfg(test)]
+#[global_allocator]
+static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::work::ALLOCATOR;
+
 pub use check_json::{check_json, explain_json, matrix_json};
 pub use check_markdown::{check_markdown, matrix_markdown};
 pub use check_text::{check_text, explain_text, matrix_text};

@@ -29,6 +29,11 @@ mod secrets;
 mod snapshots;
 mod symlinks;
 mod team;
+mod work;
+
+/// Counts allocations, the measure of work of the `work` tests.
+#[global_allocator]
+static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::work::ALLOCATOR;
 
 /// The corpus, `tar` and `git` helpers under the name the modules use.
 use playbookdiff_testkit::corpus as support;
