@@ -763,3 +763,67 @@ fn markdown_quotes_a_long_paragraph_as_an_excerpt() {
     );
     assert!(line.ends_with(" …"), "{line}");
 }
+
+/// A directory whose name holds a tab, a space, `%`, `,` and `:`: every
+/// forge format points at the real path of its `CLAUDE.md`. GitHub's
+/// `file=` property is escaped exactly as GitHub documents it (`%`, CR,
+/// LF, `:`, `,`) and holds the tab itself (it once read `tab\tdir`, a
+/// path that does not exist); GitLab's `location.path` is the path; a
+/// SARIF `uri` is the path percent-encoded.
+#[test]
+fn forge_formats_point_at_the_real_path_of_a_hostile_directory_name() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    std::fs::create_dir(r.join(".git")).unwrap();
+    let dir = "tab\tdir 100%,a:b";
+    std::fs::create_dir(r.join(dir)).unwrap();
+    std::fs::write(r.join(dir).join("CLAUDE.md"), "Use pnpm.\n").unwrap();
+    std::fs::write(r.join("CLAUDE.md"), "Root.\n").unwrap();
+    let path = format!("{dir}/CLAUDE.md");
+    let rs = r.to_str().unwrap();
+    let args = |format: &'static str| {
+        vec![
+            "check",
+            rs,
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--format",
+            format,
+        ]
+    };
+    let (code, github, err) = run(&args("github"));
+    assert_eq!(code, 1, "{err}");
+    let escaped = path
+        .replace('%', "%25")
+        .replace(':', "%3A")
+        .replace(',', "%2C");
+    assert!(github.contains(&format!("file={escaped},")), "{github}");
+    let (_, gitlab, _) = run(&args("gitlab"));
+    let v: serde_json::Value = serde_json::from_str(&gitlab).unwrap();
+    let paths: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["location"]["path"].as_str().unwrap())
+        .collect();
+    assert!(paths.contains(&path.as_str()), "{paths:?}");
+    let (_, sarif, _) = run(&args("sarif"));
+    let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    let uris: Vec<String> = v["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(
+        uris.contains(&"tab%09dir%20100%25%2Ca%3Ab/CLAUDE.md".to_string()),
+        "{uris:?}"
+    );
+}
