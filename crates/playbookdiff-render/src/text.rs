@@ -412,10 +412,7 @@ impl Table {
                 } else if width(&text) > room {
                     // Its words over lines of their own.
                     let wrapped = crate::layout::wrap(&text, "    ", right);
-                    if !fresh {
-                        out.push_str(line.trim_end());
-                        out.push('\n');
-                    } else if !line.trim().is_empty() {
+                    if !line.trim().is_empty() {
                         out.push_str(line.trim_end());
                         out.push('\n');
                     }

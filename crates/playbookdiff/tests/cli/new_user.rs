@@ -309,6 +309,7 @@ fn the_manual_page_holds_every_command_and_its_options() {
     assert!(refs.find(&man).is_none(), "{:?}", refs.find(&man));
     // roff writes `-` as `\-`.
     let plain = man.replace("\\-", "-");
+    let options = regex::Regex::new(r"(?m)^\s+(?:-[a-zA-Z], )?(--[a-z][a-z-]*)").unwrap();
     for command in ["check", "explain", "compile", "diff", "completions", "man"] {
         let heading = format!(".SH \"PLAYBOOKDIFF {}\"", command.to_uppercase());
         let at = plain
@@ -318,7 +319,6 @@ fn the_manual_page_holds_every_command_and_its_options() {
         let section = &section[..section.find("\n.SH ").unwrap_or(section.len())];
         let help = playbookdiff().args([command, "--help"]).output().unwrap();
         let help = String::from_utf8(help.stdout).unwrap();
-        let options = regex::Regex::new(r"(?m)^\s+(?:-[a-zA-Z], )?(--[a-z][a-z-]*)").unwrap();
         let mut n = 0;
         for c in options.captures_iter(&help) {
             let option = &c[1];
