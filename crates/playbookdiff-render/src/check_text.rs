@@ -832,11 +832,16 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> St
                     } else {
                         // Indentation is kept (code blocks, nested lists):
                         // it goes into the prefix, so wrapped lines keep it.
+                        // At most what leaves 20 columns for the text
+                        // (a diagram indented by 40 spaces, at 40 columns).
                         let body = line.trim_start();
-                        let indent = &line[..line.len() - body.len()];
+                        let indent: String = clean(&line[..line.len() - body.len()])
+                            .chars()
+                            .take(columns().saturating_sub(7 + 20))
+                            .collect();
                         out.push_str(&crate::layout::wrap_quoted(
                             &clean(body),
-                            &format!("     | {}", clean(indent)),
+                            &format!("     | {indent}"),
                             columns(),
                             3,
                         ));
