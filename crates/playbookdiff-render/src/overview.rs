@@ -351,15 +351,25 @@ impl Table {
                 format!("{}\n", head.trim_end())
             }
             Table::Shared { keys, .. } => {
-                let legend: Vec<String> = hs
-                    .iter()
-                    .zip(keys)
-                    .map(|(h, k)| format!("{k} = {}", display_name(*h)))
-                    .collect();
-                format!(
-                    "  What each agent receives\n{}",
-                    wrap(&format!("{}.", legend.join(", ")), "  ", columns())
-                )
+                // The legend, broken between its entries (`Cop = Copilot
+                // CLI` stays on one line).
+                let mut legend = String::from("  What each agent receives\n");
+                let mut line = String::from(" ");
+                let last = hs.len().saturating_sub(1);
+                for (i, (h, k)) in hs.iter().zip(keys).enumerate() {
+                    let entry = format!(
+                        " {k} = {}{}",
+                        display_name(*h),
+                        if i == last { "." } else { "," }
+                    );
+                    if width(&line) > 1 && width(&line) + width(&entry) > columns() {
+                        legend.push_str(&format!("{line}\n"));
+                        line = String::from(" ");
+                    }
+                    line.push_str(&entry);
+                }
+                legend.push_str(&line);
+                legend
             }
         }
     }
