@@ -49,6 +49,7 @@ pub mod report;
 pub mod sarif;
 pub mod schema;
 pub mod text;
+pub mod words;
 
 /// Counts allocations, the measure of work of the unit tests that prove a
 /// step linear (`playbookdiff_testkit::work`).
