@@ -360,6 +360,64 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
     out
 }
 
+/// The sentence after "Result: ": what fails the run (the findings, the
+/// problems in the repository of `gate`, or both), else why nothing does,
+/// with the exit status.
+fn result(gate: &Gate, failing: usize, s: &Summary) -> String {
+    let problems = gate.problems.len();
+    let findings = failing - problems;
+    let finding_part = match (findings, gate.fail_on) {
+        (0, _) => None,
+        (n, FailOn::Medium) if problems == 0 => Some(format!(
+            "{n} actionable finding{}: the harnesses receive different configuration",
+            if n == 1 { "" } else { "s" }
+        )),
+        (n, FailOn::Medium) => Some(format!(
+            "{n} actionable finding{}",
+            if n == 1 { "" } else { "s" }
+        )),
+        (n, t) => Some(format!(
+            "{n} finding{} at or above {} and not accepted",
+            if n == 1 { "" } else { "s" },
+            t.as_str()
+        )),
+    };
+    let problem_part = (problems > 0).then(|| {
+        format!(
+            "{} in the repository make{} an agent drop or refuse configuration ({})",
+            count(problems, "problem", "problems"),
+            if problems == 1 { "s" } else { "" },
+            gate.problems
+                .iter()
+                .map(|p| match &p.source {
+                    Some(src) => format!("{} in {}", p.code.as_str(), clean(src.path.as_str())),
+                    None => p.code.as_str().to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
+    match (finding_part, problem_part) {
+        (Some(f), Some(p)) => format!("{f}; {p} (exit status 1)."),
+        (Some(x), None) | (None, Some(x)) => format!("{x} (exit status 1)."),
+        (None, None) if s.total() == 0 => {
+            "no compatibility divergence detected (exit status 0).".to_string()
+        }
+        (None, None) if gate.fail_on == FailOn::Medium && s.accepted == 0 => {
+            let below = match (s.low > 0, s.info > 0) {
+                (true, false) => "the low ones above are cosmetic",
+                (false, true) => "the informational ones above need a person's judgement",
+                _ => "the low ones above are cosmetic, the informational ones need a person's judgement",
+            };
+            format!("no actionable finding; {below} (exit status 0).")
+        }
+        (None, None) => format!(
+            "no finding fails the run (fail-on {}) (exit status 0).",
+            gate.fail_on.as_str()
+        ),
+    }
+}
+
 fn footer(
     out: &mut String,
     configs: &[playbookdiff_model::EffectiveAgentConfig],
@@ -424,29 +482,7 @@ fn footer(
     } else {
         String::new()
     };
-    let result = if failing > 0 {
-        if gate.fail_on == FailOn::Medium {
-            format!(
-                "{failing} actionable finding{}: the harnesses receive different configuration (exit status 1).",
-                if failing == 1 { "" } else { "s" }
-            )
-        } else {
-            format!(
-                "{failing} finding{} at or above {} and not accepted (exit status 1).",
-                if failing == 1 { "" } else { "s" },
-                gate.fail_on.as_str()
-            )
-        }
-    } else if s.total() == 0 {
-        "no compatibility divergence detected (exit status 0).".to_string()
-    } else if gate.fail_on == FailOn::Medium && s.accepted == 0 {
-        "no actionable finding; the informational ones above need a person's judgement (exit status 0).".to_string()
-    } else {
-        format!(
-            "no finding fails the run (fail-on {}) (exit status 0).",
-            gate.fail_on.as_str()
-        )
-    };
+    let result = result(gate, failing, s);
     out.push('\n');
     out.push_str(&wrap(&format!("Result: {result}{accepted}"), "", columns()));
     // Nothing to explain without a finding.

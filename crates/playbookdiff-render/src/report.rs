@@ -1,6 +1,7 @@
 //! What the check renderers are fed: one context, or every launch directory.
 
 use crate::layout::clean;
+use playbookdiff_compare::delta::DiffProblem;
 use playbookdiff_compare::matrix::Matrix;
 use playbookdiff_compare::{AcceptedFinding, Comparison, FailOn, Finding};
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, Harness, Mode};
@@ -131,21 +132,30 @@ pub(crate) fn profiles_label(configs: &[EffectiveAgentConfig]) -> Option<String>
 }
 
 /// What decides the exit status of a check, for the renderers to say it:
-/// the threshold and the accepted findings that no longer occur. The
+/// the threshold, the problems in the repository that fail the run on
+/// their own, and the accepted findings that no longer occur. The
 /// findings themselves carry whether they are accepted
 /// ([`Finding::accepted`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Gate {
     /// The least severity of a not-accepted finding that fails the run.
     pub fail_on: FailOn,
     /// Accepted ids (from `playbookdiff.toml`) that no finding has.
     pub stale: Vec<AcceptedFinding>,
+    /// The problems in the repository (an agent drops or refuses
+    /// configuration: invalid JSON or TOML, an unreadable file…) that fail
+    /// the run on their own under `fail_on`
+    /// ([`DiffProblem::fails`]: an error weighs as `high`, a warning as
+    /// `medium`, and a finding with evidence in the same file decides in
+    /// its place), in report order.
+    pub problems: Vec<DiffProblem>,
 }
 
 impl Gate {
-    /// How many of `findings` fail the run.
+    /// How many of `findings` and of the problems in the repository fail
+    /// the run: the exit status is 1 when this is not 0.
     pub fn failing<'a>(&self, findings: impl IntoIterator<Item = &'a Finding>) -> usize {
-        self.fail_on.failing(findings)
+        self.fail_on.failing(findings) + self.problems.len()
     }
 }
 

@@ -8,10 +8,11 @@ use crate::context::{open_context, OpenedContext, UsageError};
 use crate::project::{self, Loaded};
 use crate::remedies::remedies;
 use crate::sink::Sink;
-use playbookdiff_compare::delta::{is_problem, ProblemSet};
+use playbookdiff_compare::delta::{is_problem, DiffProblem, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{
-    compare_settled, compare_settled_findings, Baseline, Comparison, FailOn, Finding, Summary,
+    compare_settled, compare_settled_findings, AcceptedFinding, Baseline, Comparison, FailOn,
+    Finding, Summary,
 };
 use playbookdiff_config::Exclusion;
 use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harness, RepoPath};
@@ -170,12 +171,30 @@ impl Policy {
         })
     }
 
-    /// What decides the exit status of a check whose findings have the
-    /// ids `found`: the threshold, and the accepted ids none of them has.
-    fn gate<'a>(&self, found: impl IntoIterator<Item = &'a str>) -> Gate {
+    /// What decides the exit status of a check of `findings` and of the
+    /// problems in the repository `problems`: the threshold, the problems
+    /// that fail the run on their own ([`DiffProblem::fails`], the rule
+    /// `diff` applies to an introduced problem: each is linked to the
+    /// findings with evidence in its file first), and the accepted entries
+    /// `stale`.
+    fn gate<'f>(
+        &self,
+        findings: impl Iterator<Item = &'f Finding> + Clone,
+        problems: &[DiffProblem],
+        stale: Vec<AcceptedFinding>,
+    ) -> Gate {
+        let problems = problems
+            .iter()
+            .filter_map(|p| {
+                let mut p = p.clone();
+                p.link(findings.clone());
+                p.fails(self.fail_on).then_some(p)
+            })
+            .collect();
         Gate {
             fail_on: self.fail_on,
-            stale: self.baseline.stale(found),
+            stale,
+            problems,
         }
     }
 
@@ -336,7 +355,7 @@ fn analyse_context(
         cmp,
         gate: Gate {
             fail_on: policy.fail_on,
-            stale: Vec::new(),
+            ..Gate::default()
         },
     })
 }
@@ -425,7 +444,15 @@ pub fn run_check(
             opened.outside.as_ref(),
             &|_| false,
         );
-        let gate = policy.gate(cmp.findings.iter().map(|f| f.id.as_str()));
+        let mut problems = ProblemSet::at_one_revision();
+        problems.add(&context.cwd, &configs);
+        let gate = policy.gate(
+            cmp.findings.iter(),
+            &problems.finish(),
+            policy
+                .baseline
+                .stale(cmp.findings.iter().map(|f| f.id.as_str())),
+        );
         let r = CheckReport {
             repository,
             context,
@@ -680,8 +707,14 @@ fn run_all_dirs(
     });
     progress(total, total);
     let matrix = matrix.finish();
-    let gate = policy.gate(matrix.findings.iter().map(|f| f.finding.id.as_str()));
     let problems = problems.finish();
+    let gate = policy.gate(
+        matrix.findings.iter().map(|f| &f.finding),
+        &problems,
+        policy
+            .baseline
+            .stale(matrix.findings.iter().map(|f| f.finding.id.as_str())),
+    );
     let r = MatrixReport {
         repository: &opened.repository_label,
         context: root_context,

@@ -11,6 +11,7 @@ mod corpus_width;
 mod diff;
 mod findings;
 mod first_run;
+mod gate;
 mod new_user;
 mod oracle;
 mod outside_root;
