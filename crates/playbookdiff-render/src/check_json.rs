@@ -354,6 +354,7 @@ mod tests {
             vec![AcceptedFinding {
                 id: "instruction:missing:codex-only:root:0123456789ab".into(),
                 reason: "r".into(),
+                directories: Vec::new(),
             }],
         ] {
             let gate = crate::Gate {

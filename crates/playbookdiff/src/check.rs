@@ -11,7 +11,8 @@ use crate::sink::Sink;
 use playbookdiff_compare::delta::{is_problem, DiffProblem, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{
-    compare_settled, compare_settled_findings, AcceptedFinding, Baseline, Comparison, FailOn,
+    compare_settled, compare_settled_findings, AcceptedFinding, Baseline, Comparison, Coverage,
+    FailOn,
     Finding, Summary,
 };
 use playbookdiff_config::Exclusion;
@@ -449,9 +450,10 @@ pub fn run_check(
         let gate = policy.gate(
             cmp.findings.iter(),
             &problems.finish(),
-            policy
-                .baseline
-                .stale(cmp.findings.iter().map(|f| f.id.as_str())),
+            policy.baseline.stale(
+                cmp.findings.iter().map(|f| f.id.as_str()),
+                Coverage::One(&context.cwd),
+            ),
         );
         let r = CheckReport {
             repository,
@@ -471,7 +473,7 @@ pub fn run_check(
                 .accept
                 .as_deref()
                 .filter(|id| cmp.finding(id.trim()).is_some())
-                .map(|id| vec![id.trim().to_string()])
+                .map(|id| vec![(id.trim().to_string(), vec![context.cwd.clone()])])
                 .unwrap_or_default(),
         }
     };
@@ -484,21 +486,21 @@ pub fn run_check(
                 id.chars().take(200).collect::<String>()
             )));
         }
-        let file = project::write_accepted(
-            loaded.as_ref(),
-            &opened.root,
-            current_dir,
-            &outcome.to_accept,
-            reason,
-        )?;
-        let output = match outcome.to_accept.len() {
-            1 => format!("Accepted {id} in {file}: {}\n", reason.trim()),
-            // count >= 2: one is the arm above.
-            n => format!(
-                "Accepted the {n} findings of this difference ({id} and {} more, one entry each) in {file}: {}\n",
-                n - 1,
-                reason.trim()
-            ),
+        let entries: Vec<AcceptedFinding> = outcome
+            .to_accept
+            .into_iter()
+            .map(|(id, directories)| AcceptedFinding {
+                id,
+                reason: reason.trim().to_string(),
+                directories,
+            })
+            .collect();
+        let (file, replaced) =
+            project::write_accepted(loaded.as_ref(), &opened.root, current_dir, &entries)?;
+        let output = if args.output_format() == playbookdiff_render::format::Format::Json {
+            accepted_json(&file, &entries, &replaced)
+        } else {
+            accepted_text(&file, &entries, &replaced)
         };
         return Ok(Outcome { output, status: 0 });
     }
@@ -509,10 +511,76 @@ pub fn run_check(
 }
 
 /// A check, once rendered: how many findings fail the run, and the ids
-/// `--accept` records (none when its id does not occur).
+/// `--accept` records, each with the launch directories it occurs in
+/// (none when its id does not occur).
 struct Checked {
     failing: usize,
-    to_accept: Vec<String>,
+    to_accept: Vec<(String, Vec<RepoPath>)>,
+}
+
+/// What `check --accept` says it recorded in `file`: the id (or the
+/// group's first id and how many more) and the reason, and, for the ids
+/// that were accepted before, the reason each had, which the new one
+/// replaced (`replaced`, one per entry), so no reason is lost without a
+/// word. One line, two when reasons were replaced.
+fn accepted_text(file: &str, entries: &[AcceptedFinding], replaced: &[Option<String>]) -> String {
+    let Some(first) = entries.first() else {
+        return String::new();
+    };
+    let (id, reason) = (&first.id, &first.reason);
+    let mut out = match entries.len() {
+        1 => format!("Accepted {id} in {file}: {reason}\n"),
+        // count >= 2: one is the arm above.
+        n => format!(
+            "Accepted the {n} findings of this difference ({id} and {} more, one entry each) in {file}: {reason}\n",
+            n - 1
+        ),
+    };
+    let mut earlier: Vec<&str> = replaced
+        .iter()
+        .flatten()
+        .map(String::as_str)
+        .filter(|r| r != reason)
+        .collect();
+    let again = replaced.iter().flatten().count();
+    earlier.sort_unstable();
+    earlier.dedup();
+    if !earlier.is_empty() {
+        let whose = if entries.len() == 1 {
+            "It was accepted before; the earlier reason, now replaced".to_string()
+        } else {
+            format!("{again} of them were accepted before; the earlier reasons, now replaced")
+        };
+        out.push_str(&format!("{whose}: {}\n", earlier.join("; ")));
+    } else if again > 0 {
+        out.push_str("(already accepted for this reason: the reason is unchanged)\n");
+    }
+    out
+}
+
+/// [`accepted_text`] as a JSON document for `--format json`: `file`,
+/// `reason`, and `accepted`, one object per id with `id`, `directories`
+/// and, for an id accepted before, `replacedReason`.
+fn accepted_json(file: &str, entries: &[AcceptedFinding], replaced: &[Option<String>]) -> String {
+    let accepted: Vec<serde_json::Value> = entries
+        .iter()
+        .zip(replaced)
+        .map(|(e, old)| {
+            let mut v = serde_json::json!({ "id": e.id, "directories": e.directories });
+            if let Some(old) = old {
+                v["replacedReason"] = old.as_str().into();
+            }
+            v
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "file": file,
+        "reason": entries.first().map(|e| e.reason.as_str()),
+        "accepted": accepted,
+    });
+    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    out.push('\n');
+    out
 }
 
 /// The launch directories of `--all-dirs`: the root and every directory
@@ -711,9 +779,10 @@ fn run_all_dirs(
     let gate = policy.gate(
         matrix.findings.iter().map(|f| &f.finding),
         &problems,
-        policy
-            .baseline
-            .stale(matrix.findings.iter().map(|f| f.finding.id.as_str())),
+        policy.baseline.stale(
+            matrix.findings.iter().map(|f| f.finding.id.as_str()),
+            Coverage::Every,
+        ),
     );
     let r = MatrixReport {
         repository: &opened.repository_label,
@@ -745,20 +814,27 @@ fn run_all_dirs(
 /// keeps its own stable id (a single `check --cwd DIR` and `diff` see the
 /// same acceptance), and a directory that later joins the group is a new
 /// finding to look at. Empty when `id` does not occur; `[id]` when it is
-/// in no group of several findings.
-fn group_of(matrix: &playbookdiff_compare::matrix::Matrix, id: &str) -> Vec<String> {
+/// in no group of several findings. Each id comes with the launch
+/// directories it occurs in, which the entry records.
+fn group_of(
+    matrix: &playbookdiff_compare::matrix::Matrix,
+    id: &str,
+) -> Vec<(String, Vec<RepoPath>)> {
     if matrix.finding(id).is_none() {
         return Vec::new();
     }
-    let mut out = vec![id.to_string()];
+    let mut ids = vec![id];
     if let Some(g) = matrix
         .groups
         .iter()
         .find(|g| g.findings.iter().any(|f| f == id))
     {
-        out.extend(g.findings.iter().filter(|f| *f != id).cloned());
+        ids.extend(g.findings.iter().map(String::as_str).filter(|f| *f != id));
     }
-    out
+    ids.into_iter()
+        .filter_map(|i| matrix.finding(i))
+        .map(|f| (f.finding.id.clone(), f.directories.clone()))
+        .collect()
 }
 
 /// `playbookdiff explain`: status 0, or a usage error (status 2) when the

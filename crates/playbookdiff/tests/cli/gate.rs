@@ -184,3 +184,129 @@ fn a_finding_at_the_problems_file_decides_for_it() {
         assert_eq!(code, 0, "{all:?}: {out}");
     }
 }
+
+/// A repository with two launch directories below the root, `apps/a` and
+/// `apps/b`, each with a `CLAUDE.md` of its own that Codex does not
+/// receive: one difference, a finding of its own in each directory (and
+/// others at the root, where Claude Code loads both on demand). Claude
+/// Code and Codex compared, as `playbookdiff.toml` says below its comment.
+fn two_launch_directories() -> tempfile::TempDir {
+    let tmp = agreeing_repo();
+    let r = tmp.path();
+    write(
+        r,
+        "playbookdiff.toml",
+        "# Team policy: keep this comment\nharnesses = [\"claude-code\", \"codex\"]\n",
+    );
+    for d in ["apps/a", "apps/b"] {
+        write(r, &format!("{d}/CLAUDE.md"), &format!("# {d}\n\nRun make in {d}.\n"));
+        write(r, &format!("{d}/main.txt"), "x\n");
+    }
+    tmp
+}
+
+/// The stale entries each format reports: the JSON's `staleAccepted` ids,
+/// whether the text says to remove entries, the GitHub notices.
+fn stale_everywhere(r: &Path, args: &[&str]) -> (Vec<String>, bool, usize) {
+    let (_, v) = json(r, &[&["check"][..], args].concat());
+    let ids = v["staleAccepted"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|e| e["id"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let (_, text, _) = run(r, &[&["check"][..], args].concat());
+    let (_, github, _) = run(r, &[&["check", "--format", "github"][..], args].concat());
+    (
+        ids,
+        text.contains("no longer found"),
+        github.matches("stale accepted finding").count(),
+    )
+}
+
+/// An entry is stale only when no launch directory it was accepted for
+/// still produces it: a check of one directory never calls stale an
+/// entry of another directory, in text, JSON and GitHub formats alike;
+/// `--all-dirs`, which checks them all, calls stale what none produces.
+#[test]
+fn a_check_of_one_directory_calls_stale_only_its_own_entries() {
+    let tmp = two_launch_directories();
+    let r = tmp.path();
+    let (_, v) = json(r, &["check", "--cwd", "apps/a"]);
+    let id = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .find(|id| id.starts_with("instruction:missing:claude-code-only:apps/a:"))
+        .unwrap_or_else(|| panic!("{v}"));
+    let (code, out, err) = run(
+        r,
+        &["check", "--all-dirs", "--accept", id, "--reason", "per-app notes"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Accepted the 2 findings"), "{out}");
+    let toml = std::fs::read_to_string(r.join("playbookdiff.toml")).unwrap();
+    assert!(toml.contains("directories = [\"apps/a\"]"), "{toml}");
+    assert!(toml.contains("directories = [\"apps/b\"]"), "{toml}");
+    let none = (Vec::<String>::new(), false, 0);
+    for args in [&[][..], &["--cwd", "apps/a"], &["--cwd", "apps/b"], &["--all-dirs"]] {
+        assert_eq!(stale_everywhere(r, args), none, "{args:?}");
+    }
+    for dir in ["apps/a", "apps/b"] {
+        let (code, out, _) = run(r, &["check", "--cwd", dir]);
+        assert_eq!(code, 0, "{dir}: accepted: {out}");
+    }
+    // The difference is fixed in apps/a only: its entry is stale from
+    // apps/a and for --all-dirs, never from the root or apps/b.
+    std::fs::remove_file(r.join("apps/a/CLAUDE.md")).unwrap();
+    for args in [&[][..], &["--cwd", "apps/b"]] {
+        assert_eq!(stale_everywhere(r, args), none, "{args:?}");
+    }
+    for args in [&["--cwd", "apps/a"][..], &["--all-dirs"]] {
+        let (ids, text, github) = stale_everywhere(r, args);
+        assert_eq!(ids.len(), 1, "{args:?}: {ids:?}");
+        assert!(ids[0].contains("apps/a"), "{ids:?}");
+        assert!(text && github == 1, "{args:?}");
+    }
+}
+
+/// Accepting an accepted id again replaces its reason and says so, with
+/// the old and the new reason; `--format json` answers in JSON; the
+/// file keeps its comments and one entry.
+#[test]
+fn accepting_again_says_which_reason_it_replaced() {
+    let tmp = two_launch_directories();
+    let r = tmp.path();
+    let (_, v) = json(r, &["check", "--cwd", "apps/a"]);
+    let id = v["findings"][0]["id"].as_str().unwrap().to_string();
+    let accept = |reason: &str, more: &[&str]| {
+        let (code, out, err) = run(
+            r,
+            &[&["check", "--cwd", "apps/a", "--accept", &id, "--reason", reason][..], more].concat(),
+        );
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let first = accept("old reason", &[]);
+    assert!(!first.contains("replaced"), "{first}");
+    let second = accept("new reason", &[]);
+    assert!(
+        second.contains("new reason") && second.contains("now replaced: old reason"),
+        "{second}"
+    );
+    let same = accept("new reason", &[]);
+    assert!(same.contains("unchanged"), "{same}");
+    let out = accept("newest reason", &["--format", "json"]);
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(v["reason"], "newest reason");
+    assert_eq!(v["accepted"][0]["id"], id.as_str());
+    assert_eq!(v["accepted"][0]["replacedReason"], "new reason");
+    assert_eq!(v["accepted"][0]["directories"][0], "apps/a");
+    let toml = std::fs::read_to_string(r.join("playbookdiff.toml")).unwrap();
+    assert!(toml.starts_with("# Team policy: keep this comment\n"), "{toml}");
+    assert_eq!(toml.matches("[[accepted]]").count(), 1, "{toml}");
+    assert!(toml.contains("reason = \"newest reason\""), "{toml}");
+}
