@@ -173,9 +173,11 @@ fn position(starts: &[usize], text: &str, offset: usize) -> (usize, usize) {
 /// syntax, an unknown key, a value of the wrong type or out of its set
 /// (`fail-on`), an `exclude` entry that is not a valid `.gitignore`
 /// pattern, an accepted id that is not a finding id, an empty reason, an
-/// id accepted twice, fewer than two harnesses or one named twice.
-/// Whether a harness id or an agent version is known is the caller's to
-/// check ([`ProjectConfig::error_at`] gives the position).
+/// id accepted twice, a harness named twice. Whether a harness id or an
+/// agent version is known is the caller's to check
+/// ([`ProjectConfig::error_at`] gives the position), and so is whether
+/// `harnesses` names at least two ([`ProjectConfig::too_few_harnesses`]),
+/// after the names: `harnesses = ["claude"]` is first an unknown name.
 pub fn parse(text: &str) -> Result<ProjectConfig, ConfigError> {
     let starts = line_starts(text);
     let mut config: ProjectConfig = toml::from_str(text).map_err(|e| ConfigError {
@@ -193,13 +195,6 @@ pub fn parse(text: &str) -> Result<ProjectConfig, ConfigError> {
         message,
     };
     if let Some(hs) = &config.harnesses {
-        if hs.len() < 2 {
-            let span = hs.first().map_or(0..0, |h| h.span());
-            return Err(at(
-                span,
-                "`harnesses` names fewer than two harnesses; a comparison needs two (e.g. harnesses = [\"claude-code\", \"codex\"]), or remove the key to compare all".into(),
-            ));
-        }
         for (i, h) in hs.iter().enumerate() {
             if hs[..i].iter().any(|o| o.get_ref() == h.get_ref()) {
                 return Err(at(
@@ -302,6 +297,19 @@ impl ProjectConfig {
             position: Some((line, column)),
             message: message.into(),
         }
+    }
+
+    /// The error for a `harnesses` key that names fewer than two harnesses
+    /// (a comparison needs two), at its first entry; `None` when it names
+    /// two or more, or is absent. Checked by the caller after each name is
+    /// known to be a harness, so a misspelt name is answered first.
+    pub fn too_few_harnesses(&self) -> Option<ConfigError> {
+        let hs = self.harnesses.as_ref().filter(|hs| hs.len() < 2)?;
+        let span = hs.first().map_or(0..0, |h| h.span());
+        Some(self.error_at(
+            span,
+            "`harnesses` names fewer than two harnesses; a comparison needs two (e.g. harnesses = [\"claude-code\", \"codex\"]), or remove the key to compare all",
+        ))
     }
 
     /// The harness ids of `harnesses`, when the key is present.
@@ -662,6 +670,19 @@ reason = "intended"
         assert!(c.exclusion("").is_empty());
     }
 
+    /// Fewer than two harnesses is an error the caller asks for, at the
+    /// first entry, after checking the names.
+    #[test]
+    fn too_few_harnesses_is_answered_after_the_names() {
+        let c = parse("harnesses = [\"codex\"]\n").unwrap();
+        let e = c.too_few_harnesses().unwrap();
+        assert_eq!(e.position, Some((1, 14)));
+        assert!(e.message.contains("fewer than two"), "{e}");
+        for ok in ["", "harnesses = [\"codex\", \"opencode\"]\n"] {
+            assert!(parse(ok).unwrap().too_few_harnesses().is_none(), "{ok}");
+        }
+    }
+
     /// Each bad file gives its line and column and a sentence naming the
     /// problem.
     #[test]
@@ -669,7 +690,6 @@ reason = "intended"
         let table: &[(&str, (usize, usize), &str)] = &[
             ("fail-on = \"sometimes\"\n", (1, 11), "sometimes"),
             ("\n\nfailon = \"low\"\n", (3, 1), "failon"),
-            ("harnesses = [\"codex\"]\n", (1, 14), "fewer than two"),
             (
                 "harnesses = [\"codex\", \"codex\"]\n",
                 (1, 23),

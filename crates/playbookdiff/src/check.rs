@@ -46,6 +46,9 @@ pub(crate) fn harnesses(
             for h in hs {
                 v.push(registered(l, h)?);
             }
+            if let Some(e) = l.config.too_few_harnesses() {
+                return Err(UsageError(e.render(&l.label)));
+            }
             v.sort();
             return Ok(v);
         }
@@ -75,29 +78,16 @@ pub(crate) fn harnesses(
 }
 
 /// The registered harness a configuration file names at `h`, or an error
-/// at its line and column.
+/// at its line and column ([`playbookdiff_registry::unknown_harness`]).
 fn registered(l: &Loaded, h: &toml::Spanned<String>) -> Result<Harness, UsageError> {
-    if let Some(a) = playbookdiff_registry::by_id(h.get_ref()) {
-        return Ok(a.harness());
+    match playbookdiff_registry::by_id(h.get_ref()) {
+        Some(a) => Ok(a.harness()),
+        None => Err(UsageError(
+            l.config
+                .error_at(h.span(), playbookdiff_registry::unknown_harness(h.get_ref()))
+                .render(&l.label),
+        )),
     }
-    let hint = match playbookdiff_registry::closest_id(h.get_ref()) {
-        Some(close) => format!("did you mean `{close}`?"),
-        None => {
-            let ids: Vec<String> = playbookdiff_registry::harnesses()
-                .iter()
-                .map(|h| h.to_string())
-                .collect();
-            format!("use one of: {}", ids.join(", "))
-        }
-    };
-    Err(UsageError(
-        l.config
-            .error_at(
-                h.span(),
-                format!("unknown harness `{}`; {hint}", h.get_ref()),
-            )
-            .render(&l.label),
-    ))
 }
 
 /// What the configuration file (and the options that replace it) decide

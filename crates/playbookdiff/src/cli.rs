@@ -669,10 +669,6 @@ pub struct AgentVersion {
 /// ([`playbookdiff_model::profile::is_version`]), or an unknown harness
 /// (with the closest registered id, or the list of ids).
 pub fn parse_agent_version(s: &str) -> Result<AgentVersion, String> {
-    let ids: Vec<&str> = playbookdiff_registry::adapters()
-        .iter()
-        .map(|a| a.harness().as_str())
-        .collect();
     let example = playbookdiff_registry::adapters()
         .last()
         .map(|a| {
@@ -684,11 +680,7 @@ pub fn parse_agent_version(s: &str) -> Result<AgentVersion, String> {
         return Err(format!("expected HARNESS=VERSION, e.g. {example}"));
     };
     let Some(adapter) = playbookdiff_registry::by_id(id.trim()) else {
-        let hint = match playbookdiff_registry::closest_id(id.trim()) {
-            Some(close) => format!("did you mean `{close}`?"),
-            None => format!("use one of: {}", ids.join(", ")),
-        };
-        return Err(format!("unknown harness `{}`; {hint}", id.trim()));
+        return Err(playbookdiff_registry::unknown_harness(id.trim()));
     };
     let version = version.trim();
     if !playbookdiff_model::profile::is_version(version) {

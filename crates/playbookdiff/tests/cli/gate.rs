@@ -310,3 +310,31 @@ fn accepting_again_says_which_reason_it_replaced() {
     assert_eq!(toml.matches("[[accepted]]").count(), 1, "{toml}");
     assert!(toml.contains("reason = \"newest reason\""), "{toml}");
 }
+
+/// Every harness name `playbookdiff.toml` holds is answered like
+/// `--harness`: an unknown one gets the closest id (one line, exit status
+/// 2, at its line and column) before any count of the harnesses.
+#[test]
+fn a_misspelt_harness_in_the_file_gets_the_closest_id() {
+    let tmp = agreeing_repo();
+    let r = tmp.path();
+    let table = [
+        ("harnesses = [\"claude\"]\n", "1:14: unknown harness `claude`; did you mean `claude-code`?"),
+        ("harnesses = [\"codex\", \"opencod\"]\n", "1:23: unknown harness `opencod`; did you mean `opencode`?"),
+        ("[agent-versions]\nclaude = \"2.1.197\"\n", "2:1: unknown harness `claude`; did you mean `claude-code`?"),
+        ("harnesses = [\"zzzzzzzz\"]\n", "1:14: unknown harness `zzzzzzzz`; use one of: claude-code, codex, opencode"),
+        ("harnesses = [\"codex\"]\n", "1:14: `harnesses` names fewer than two harnesses"),
+    ];
+    for (toml, expected) in table {
+        write(r, "playbookdiff.toml", toml);
+        for args in [&["check"][..], &["check", "--all-dirs"], &["explain", "x:y:z:w:0123456789ab"]] {
+            let (code, out, err) = run(r, args);
+            assert_eq!((code, out.as_str()), (2, ""), "{toml} {args:?}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.starts_with(&format!("error: playbookdiff.toml:{expected}")),
+                "{toml} {args:?}: {err}"
+            );
+        }
+    }
+}
