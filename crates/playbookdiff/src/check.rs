@@ -403,6 +403,12 @@ pub fn run_check(
         args.fail_on.map(FailOn::from)
     };
     let policy = Policy::new(loaded.as_ref(), fail_on)?;
+    if args.all_dirs {
+        if let Some(w) = crate::context::large_walk_warning(&opened) {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr().lock(), "{w}");
+        }
+    }
     let repo = opened.repo(&hs, args.all_dirs, policy.exclusion.walker_patterns());
     let (repository, context) = report_parts(&opened);
     // The report is shown unless `--accept` replaces it or `--quiet`

@@ -338,3 +338,39 @@ fn a_misspelt_harness_in_the_file_gets_the_closest_id() {
         }
     }
 }
+
+/// `check --all-dirs` of a directory that holds no `.git` and a large
+/// tree (`cd / && playbookdiff check --all-dirs`) says so in one line on
+/// standard error before it walks, and goes on; a git work tree of the
+/// same size, or a small directory outside git, gets no such line.
+#[test]
+fn a_large_walk_outside_git_is_announced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    write(r, "AGENTS.md", "# Rules\n");
+    write(r, "CLAUDE.md", "@AGENTS.md\n");
+    let (code, _, err) = run(r, &["check", "--all-dirs"]);
+    assert_eq!((code, err.as_str()), (0, ""), "a small tree");
+    // 10,001 entries besides the two files: past the limit.
+    for i in 0..100 {
+        let d = r.join(format!("d{i:03}"));
+        std::fs::create_dir(&d).unwrap();
+        for j in 0..100 {
+            std::fs::write(d.join(format!("f{j:03}")), "").unwrap();
+        }
+    }
+    let (code, out, err) = run(r, &["check", "--all-dirs"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("warning: '") && err.contains("holds no .git and more than 10000 entries"),
+        "{err}"
+    );
+    assert!(out.contains("Result: "), "it goes on: {out}");
+    // Only --all-dirs walks it all.
+    let (_, _, err) = run(r, &["check"]);
+    assert_eq!(err, "");
+    std::fs::create_dir(r.join(".git")).unwrap();
+    let (_, _, err) = run(r, &["check", "--all-dirs"]);
+    assert_eq!(err, "", "a git work tree");
+}
