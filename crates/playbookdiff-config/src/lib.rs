@@ -573,6 +573,117 @@ pub fn schema() -> String {
     out
 }
 
+/// Directory names that hold test fixtures: a repository's copies of
+/// other repositories' configuration, which no agent reads from the
+/// project itself.
+const FIXTURE_DIRS: &[&str] = &[
+    "fixtures",
+    "fixture",
+    "__fixtures__",
+    "testdata",
+    "test-fixtures",
+    "test_fixtures",
+];
+
+/// Directory names of test trees: a file below one (not the directory's
+/// own file) is taken for a fixture when no [`FIXTURE_DIRS`] name is on
+/// its path.
+const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec"];
+
+/// The `exclude` pattern of the fixture directory `path` lies in, when it
+/// looks like a test fixture: the path up to its first [`FIXTURE_DIRS`]
+/// component (`tests/fixtures/` for `tests/fixtures/a/CLAUDE.md`), else up
+/// to its first [`TEST_DIRS`] component that holds a deeper directory
+/// (`tests/` for `tests/case/AGENTS.md`); a single component is anchored
+/// at the root (`/testdata/`). `None` for any other path.
+pub fn fixture_pattern(path: &RepoPath) -> Option<String> {
+    let parts: Vec<&str> = path.components().collect();
+    let dirs = parts.len().saturating_sub(1);
+    let at = parts[..dirs]
+        .iter()
+        .position(|c| FIXTURE_DIRS.contains(c))
+        .or_else(|| {
+            parts[..dirs.saturating_sub(1)]
+                .iter()
+                .position(|c| TEST_DIRS.contains(c))
+        })?;
+    let prefix = parts[..=at].join("/");
+    Some(if at == 0 {
+        format!("/{prefix}/")
+    } else {
+        format!("{prefix}/")
+    })
+}
+
+/// A suggestion to leave test fixtures out of the analysis with
+/// `exclude` ([`suggest_fixture_exclusion`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixtureExclusion {
+    /// How many findings and problems come from fixtures.
+    pub from_fixtures: usize,
+    /// How many findings and problems there are.
+    pub total: usize,
+    /// The patterns that cover them, most findings first (at most three).
+    pub patterns: Vec<String>,
+}
+
+impl FixtureExclusion {
+    /// The line to add to `playbookdiff.toml`: `exclude = ["tests/fixtures/"]`.
+    pub fn toml(&self) -> String {
+        let quoted: Vec<String> = self
+            .patterns
+            .iter()
+            .map(|p| toml_edit::Value::from(p.as_str()).to_string().trim().to_string())
+            .collect();
+        format!("exclude = [{}]", quoted.join(", "))
+    }
+
+    /// The one-line suggestion: how many come from fixtures and the
+    /// exact line to add.
+    pub fn sentence(&self) -> String {
+        format!(
+            "note: {} of the {} findings and problems come from paths that look like test fixtures; to leave them out, add to playbookdiff.toml: {}",
+            self.from_fixtures,
+            self.total,
+            self.toml()
+        )
+    }
+}
+
+/// When most findings and problems come from test fixtures (more than
+/// half, and at least three), the `exclude` patterns that would leave
+/// them out. `sources` has one entry per finding or problem: the files it
+/// is about; it comes from fixtures when each of them does
+/// ([`fixture_pattern`]). The one place this heuristic lives.
+pub fn suggest_fixture_exclusion<'a>(
+    sources: impl IntoIterator<Item = Vec<&'a RepoPath>>,
+) -> Option<FixtureExclusion> {
+    let mut total = 0;
+    let mut by_pattern: BTreeMap<String, usize> = BTreeMap::new();
+    for paths in sources {
+        total += 1;
+        let patterns: Option<Vec<String>> = paths.iter().map(|p| fixture_pattern(p)).collect();
+        match patterns {
+            Some(ps) if !ps.is_empty() => {
+                // The first file's pattern stands for the entry.
+                *by_pattern.entry(ps[0].clone()).or_default() += 1;
+            }
+            _ => {}
+        }
+    }
+    let from_fixtures: usize = by_pattern.values().sum();
+    if from_fixtures < 3 || from_fixtures * 2 <= total {
+        return None;
+    }
+    let mut ranked: Vec<(String, usize)> = by_pattern.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Some(FixtureExclusion {
+        from_fixtures,
+        total,
+        patterns: ranked.into_iter().take(3).map(|(p, _)| p).collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -863,5 +974,47 @@ reason = "intended"
         ] {
             assert!(s.contains(&format!("\"{key}\"")), "{key}");
         }
+    }
+
+    /// Paths that look like fixtures give the directory to exclude; a
+    /// suggestion needs most findings and problems (and three) from them,
+    /// and its line parses as a configuration that excludes them.
+    #[test]
+    fn fixtures_are_suggested_for_exclude_when_most_come_from_them() {
+        let rp = |s: &str| RepoPath::new(s).unwrap();
+        let table = [
+            ("tests/fixtures/a/CLAUDE.md", Some("tests/fixtures/")),
+            ("crates/x/tests/fixtures/y/AGENTS.md", Some("crates/x/tests/fixtures/")),
+            ("testdata/repo/.mcp.json", Some("/testdata/")),
+            ("src/__fixtures__/AGENTS.md", Some("src/__fixtures__/")),
+            ("tests/case/AGENTS.md", Some("/tests/")),
+            ("tests/AGENTS.md", None),
+            ("AGENTS.md", None),
+            ("apps/web/CLAUDE.md", None),
+            ("docs/fixtures.md", None),
+        ];
+        for (path, expected) in table {
+            assert_eq!(fixture_pattern(&rp(path)).as_deref(), expected, "{path}");
+        }
+        let f = [rp("tests/fixtures/a/CLAUDE.md"), rp("tests/fixtures/b/AGENTS.md")];
+        let other = rp("AGENTS.md");
+        let s = suggest_fixture_exclusion([
+            vec![&f[0]],
+            vec![&f[1]],
+            vec![&f[0], &f[1]],
+            vec![&other],
+        ])
+        .unwrap();
+        assert_eq!((s.from_fixtures, s.total), (3, 4));
+        assert_eq!(s.toml(), "exclude = [\"tests/fixtures/\"]");
+        assert!(s.sentence().ends_with(&s.toml()), "{}", s.sentence());
+        let c = parse(&s.toml()).unwrap();
+        assert!(c.exclusion("").is_excluded(&f[0], false));
+        assert!(!c.exclusion("").is_excluded(&other, false));
+        // Half, or fewer than three, is no suggestion; nor is a finding
+        // with one file outside fixtures.
+        assert!(suggest_fixture_exclusion([vec![&f[0]], vec![&f[1]], vec![&f[0]], vec![&other], vec![&other], vec![&other]]).is_none());
+        assert!(suggest_fixture_exclusion([vec![&f[0]], vec![&f[1]]]).is_none());
+        assert!(suggest_fixture_exclusion([vec![&f[0], &other], vec![&f[1], &other], vec![&f[0], &other]]).is_none());
     }
 }

@@ -15,7 +15,7 @@ use playbookdiff_compare::{
     FailOn,
     Finding, Summary,
 };
-use playbookdiff_config::Exclusion;
+use playbookdiff_config::{Exclusion, FixtureExclusion};
 use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_registry::{Inputs, Scene};
 use playbookdiff_render::{CheckReport, Gate, MatrixReport};
@@ -443,9 +443,10 @@ pub fn run_check(
         );
         let mut problems = ProblemSet::at_one_revision();
         problems.add(&context.cwd, &configs);
+        let problems = problems.finish();
         let gate = policy.gate(
             cmp.findings.iter(),
-            &problems.finish(),
+            &problems,
             policy.baseline.stale(
                 cmp.findings.iter().map(|f| f.id.as_str()),
                 Coverage::One(&context.cwd),
@@ -465,6 +466,7 @@ pub fn run_check(
         }
         Checked {
             failing,
+            fixtures: fixtures(cmp.findings.iter(), &problems),
             to_accept: args
                 .accept
                 .as_deref()
@@ -474,6 +476,12 @@ pub fn run_check(
         }
     };
     crate::context::release_at_exit(repo);
+    if let Some(f) = outcome.fixtures.as_ref().filter(|_| {
+        shown(outcome.failing) && args.output_format() == playbookdiff_render::format::Format::Text
+    }) {
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), "{}", f.sentence());
+    }
     if let (Some(id), Some(reason)) = (&args.accept, &args.reason) {
         let id = id.trim();
         if outcome.to_accept.is_empty() {
@@ -511,7 +519,29 @@ pub fn run_check(
 /// (none when its id does not occur).
 struct Checked {
     failing: usize,
+    /// The `exclude` to suggest when most findings and problems come from
+    /// test fixtures.
+    fixtures: Option<FixtureExclusion>,
     to_accept: Vec<(String, Vec<RepoPath>)>,
+}
+
+/// The `exclude` suggestion for `findings` and `problems`
+/// ([`playbookdiff_config::suggest_fixture_exclusion`]): each finding is
+/// about the files of its items, each problem about its file.
+fn fixtures<'f>(
+    findings: impl Iterator<Item = &'f Finding>,
+    problems: &'f [DiffProblem],
+) -> Option<FixtureExclusion> {
+    let of_findings = findings.map(|f| {
+        f.items
+            .iter()
+            .map(|i| &i.source.path)
+            .collect::<Vec<&RepoPath>>()
+    });
+    let of_problems = problems
+        .iter()
+        .map(|p| p.source.iter().map(|s| &s.path).collect::<Vec<&RepoPath>>());
+    playbookdiff_config::suggest_fixture_exclusion(of_findings.chain(of_problems))
 }
 
 /// What `check --accept` says it recorded in `file`: the id (or the
@@ -795,8 +825,13 @@ fn run_all_dirs(
     // Built once for the command, which exits next: freeing every finding
     // and path one allocation at a time would be serial work after the
     // report, for nothing.
+    let fixtures = fixtures(matrix.findings.iter().map(|f| &f.finding), &problems);
     crate::context::release_at_exit((matrix, root_configs, problems));
-    Checked { failing, to_accept }
+    Checked {
+        failing,
+        fixtures,
+        to_accept,
+    }
 }
 
 /// The ids that accepting `id` under `--all-dirs` records: every finding

@@ -374,3 +374,45 @@ fn a_large_walk_outside_git_is_announced() {
     let (_, _, err) = run(r, &["check", "--all-dirs"]);
     assert_eq!(err, "", "a git work tree");
 }
+
+/// When most findings and problems come from test fixtures, the text
+/// report is followed by one line on standard error with the exact
+/// `exclude` line to add; once added, the fixtures are left out and the
+/// line is gone. Other formats and a repository whose findings are its
+/// own get no such line.
+#[test]
+fn fixtures_suggest_the_exclude_line() {
+    let tmp = agreeing_repo();
+    let r = tmp.path();
+    for case in ["a", "b", "c"] {
+        write(
+            r,
+            &format!("tests/fixtures/{case}/CLAUDE.md"),
+            &format!("# Fixture {case}\n\nClaude only.\n"),
+        );
+    }
+    for all in [&[][..], &["--all-dirs"]] {
+        let (code, _, err) = run(r, &[&["check"][..], all].concat());
+        assert_eq!(code, 1, "{all:?}");
+        assert_eq!(err.lines().count(), 1, "{all:?}: {err}");
+        assert!(
+            err.starts_with("note: ")
+                && err.trim_end().ends_with(
+                    "add to playbookdiff.toml: exclude = [\"tests/fixtures/\"]"
+                ),
+            "{all:?}: {err}"
+        );
+        let (_, _, err) = run(r, &[&["check", "--format", "json"][..], all].concat());
+        assert_eq!(err, "", "{all:?}");
+    }
+    write(r, "playbookdiff.toml", "exclude = [\"tests/fixtures/\"]\n");
+    let (code, out, err) = run(r, &["check", "--all-dirs"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    // The repository's own differences: no suggestion.
+    std::fs::remove_file(r.join("playbookdiff.toml")).unwrap();
+    for d in ["apps/a", "apps/b", "apps/c", "apps/d"] {
+        write(r, &format!("{d}/CLAUDE.md"), &format!("# {d}\n\nClaude only in {d}.\n"));
+    }
+    let (code, _, err) = run(r, &["check"]);
+    assert_eq!((code, err.as_str()), (1, ""));
+}
