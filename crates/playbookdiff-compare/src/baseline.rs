@@ -217,7 +217,10 @@ mod tests {
         assert_eq!(ids(b.stale(["a"], Coverage::One(&dir(".")))), ["b"]);
         // Another launch directory: never an entry of the root's.
         assert_eq!(ids(b.stale([], Coverage::One(&dir("apps/web")))), ["c"]);
-        assert_eq!(ids(b.stale(["c"], Coverage::One(&dir("apps/web")))), [] as [&str; 0]);
+        assert_eq!(
+            ids(b.stale(["c"], Coverage::One(&dir("apps/web")))),
+            [] as [&str; 0]
+        );
         assert_eq!(b.reason("a"), Some("r-a"));
         assert_eq!(b.reason("z"), None);
     }

@@ -416,7 +416,12 @@ pub struct Accepted {
 fn merged_directories(existing: Option<&toml_edit::Value>, more: &[RepoPath]) -> Vec<String> {
     let mut dirs: Vec<String> = existing
         .and_then(|v| v.as_array())
-        .map(|a| a.iter().filter_map(|v| v.as_str()).map(str::to_string).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str())
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default();
     dirs.extend(more.iter().map(|d| d.as_str().to_string()));
     dirs.sort();
@@ -633,7 +638,12 @@ impl FixtureExclusion {
         let quoted: Vec<String> = self
             .patterns
             .iter()
-            .map(|p| toml_edit::Value::from(p.as_str()).to_string().trim().to_string())
+            .map(|p| {
+                toml_edit::Value::from(p.as_str())
+                    .to_string()
+                    .trim()
+                    .to_string()
+            })
             .collect();
         format!("exclude = [{}]", quoted.join(", "))
     }
@@ -984,7 +994,10 @@ reason = "intended"
         let rp = |s: &str| RepoPath::new(s).unwrap();
         let table = [
             ("tests/fixtures/a/CLAUDE.md", Some("tests/fixtures/")),
-            ("crates/x/tests/fixtures/y/AGENTS.md", Some("crates/x/tests/fixtures/")),
+            (
+                "crates/x/tests/fixtures/y/AGENTS.md",
+                Some("crates/x/tests/fixtures/"),
+            ),
             ("testdata/repo/.mcp.json", Some("/testdata/")),
             ("src/__fixtures__/AGENTS.md", Some("src/__fixtures__/")),
             ("tests/case/AGENTS.md", Some("/tests/")),
@@ -996,15 +1009,14 @@ reason = "intended"
         for (path, expected) in table {
             assert_eq!(fixture_pattern(&rp(path)).as_deref(), expected, "{path}");
         }
-        let f = [rp("tests/fixtures/a/CLAUDE.md"), rp("tests/fixtures/b/AGENTS.md")];
+        let f = [
+            rp("tests/fixtures/a/CLAUDE.md"),
+            rp("tests/fixtures/b/AGENTS.md"),
+        ];
         let other = rp("AGENTS.md");
-        let s = suggest_fixture_exclusion([
-            vec![&f[0]],
-            vec![&f[1]],
-            vec![&f[0], &f[1]],
-            vec![&other],
-        ])
-        .unwrap();
+        let s =
+            suggest_fixture_exclusion([vec![&f[0]], vec![&f[1]], vec![&f[0], &f[1]], vec![&other]])
+                .unwrap();
         assert_eq!((s.from_fixtures, s.total), (3, 4));
         assert_eq!(s.toml(), "exclude = [\"tests/fixtures/\"]");
         assert!(s.sentence().ends_with(&s.toml()), "{}", s.sentence());
@@ -1013,8 +1025,21 @@ reason = "intended"
         assert!(!c.exclusion("").is_excluded(&other, false));
         // Half, or fewer than three, is no suggestion; nor is a finding
         // with one file outside fixtures.
-        assert!(suggest_fixture_exclusion([vec![&f[0]], vec![&f[1]], vec![&f[0]], vec![&other], vec![&other], vec![&other]]).is_none());
+        assert!(suggest_fixture_exclusion([
+            vec![&f[0]],
+            vec![&f[1]],
+            vec![&f[0]],
+            vec![&other],
+            vec![&other],
+            vec![&other]
+        ])
+        .is_none());
         assert!(suggest_fixture_exclusion([vec![&f[0]], vec![&f[1]]]).is_none());
-        assert!(suggest_fixture_exclusion([vec![&f[0], &other], vec![&f[1], &other], vec![&f[0], &other]]).is_none());
+        assert!(suggest_fixture_exclusion([
+            vec![&f[0], &other],
+            vec![&f[1], &other],
+            vec![&f[0], &other]
+        ])
+        .is_none());
     }
 }

@@ -12,8 +12,7 @@ use playbookdiff_compare::delta::{is_problem, DiffProblem, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{
     compare_settled, compare_settled_findings, AcceptedFinding, Baseline, Comparison, Coverage,
-    FailOn,
-    Finding, Summary,
+    FailOn, Finding, Summary,
 };
 use playbookdiff_config::{Exclusion, FixtureExclusion};
 use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harness, RepoPath};
@@ -84,7 +83,10 @@ fn registered(l: &Loaded, h: &toml::Spanned<String>) -> Result<Harness, UsageErr
         Some(a) => Ok(a.harness()),
         None => Err(UsageError(
             l.config
-                .error_at(h.span(), playbookdiff_registry::unknown_harness(h.get_ref()))
+                .error_at(
+                    h.span(),
+                    playbookdiff_registry::unknown_harness(h.get_ref()),
+                )
                 .render(&l.label),
         )),
     }

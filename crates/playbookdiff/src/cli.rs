@@ -67,10 +67,12 @@ Examples:
 playbookdiff.toml in REPO (or --config PATH) sets the harnesses, exclude
 patterns, fail-on and accepted findings; see docs/ci.md.
 
-Exit status: 0 when no finding fails the run; 1 when one does (in any
+Exit status: 0 when nothing fails the run; 1 when something does (in any
 checked directory): by default a finding of severity medium or high that is
-not accepted (--fail-on, --exit-zero); 2 when the analysis could not run
-(bad arguments, bad playbookdiff.toml, unreadable REPO, internal error).";
+not accepted, or a problem in the repository that makes an agent drop or
+refuse configuration (an error weighs as high, a warning as medium)
+(--fail-on, --exit-zero); 2 when the analysis could not run (bad
+arguments, bad playbookdiff.toml, unreadable REPO, internal error).";
 
 const EXPLAIN_EXAMPLES: &str = "\
 Examples:
@@ -154,9 +156,9 @@ pub enum Command {
     /// Compare what several harnesses receive and report the differences.
     ///
     /// Each finding has a stable id, a type (missing, capability-gap,
-    /// scope-gap, different, unknown), a severity (medium: what the model
-    /// receives differs; low: cosmetic; info: undecidable) and the evidence
-    /// on each side.
+    /// scope-gap, different, unknown, refused), a severity (high: an agent
+    /// would not start; medium: what the model receives differs; low:
+    /// cosmetic; info: undecidable) and the evidence on each side.
     #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
 

@@ -338,7 +338,7 @@ fn locate(
         .unwrap_or_default();
     crate::note(&format!(
         "note: REPO '{label}' is inside the git work tree '{work_tree_label}': analysed as --cwd {} there (--root: REPO as the root)",
-        crate::habits::shell_word(&inside)
+        playbookdiff_render::report::shell_path(&inside)
     ));
     let launch = Launch {
         base: Some(real.clone()),
@@ -982,4 +982,3 @@ mod tests {
         assert!(!holds_more_entries_than(&tmp.path().join("missing"), 0));
     }
 }
-

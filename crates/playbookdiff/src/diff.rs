@@ -133,21 +133,8 @@ fn mistaken_directory(first: &str, current_dir: Option<&Path>) -> Result<(), Usa
     Err(UsageError(format!(
         "'{}' is a directory, but the first argument of diff is the revision (A..B, A...B or REV); run `playbookdiff diff REV {}`",
         first.escape_debug(),
-        shell_word(first)
+        playbookdiff_render::report::shell_path(first)
     )))
-}
-
-/// `word` quoted for a POSIX shell when it holds anything but plain path
-/// characters.
-fn shell_word(word: &str) -> String {
-    let plain = word
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c));
-    if plain && !word.is_empty() {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
 }
 
 /// Runs `diff` and renders the document into `out` (nothing with

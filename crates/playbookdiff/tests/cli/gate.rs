@@ -68,7 +68,13 @@ fn kinds() -> Vec<Kind> {
     let mut v = vec![
         Kind {
             name: "invalid JSON .mcp.json",
-            make: |r| write(r, ".mcp.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"},}}\n"),
+            make: |r| {
+                write(
+                    r,
+                    ".mcp.json",
+                    "{\"mcpServers\": {\"a\": {\"command\": \"x\"},}}\n",
+                )
+            },
             code: "invalid-json",
             file: ".mcp.json",
             error: true,
@@ -199,7 +205,11 @@ fn two_launch_directories() -> tempfile::TempDir {
         "# Team policy: keep this comment\nharnesses = [\"claude-code\", \"codex\"]\n",
     );
     for d in ["apps/a", "apps/b"] {
-        write(r, &format!("{d}/CLAUDE.md"), &format!("# {d}\n\nRun make in {d}.\n"));
+        write(
+            r,
+            &format!("{d}/CLAUDE.md"),
+            &format!("# {d}\n\nRun make in {d}.\n"),
+        );
         write(r, &format!("{d}/main.txt"), "x\n");
     }
     tmp
@@ -244,7 +254,14 @@ fn a_check_of_one_directory_calls_stale_only_its_own_entries() {
         .unwrap_or_else(|| panic!("{v}"));
     let (code, out, err) = run(
         r,
-        &["check", "--all-dirs", "--accept", id, "--reason", "per-app notes"],
+        &[
+            "check",
+            "--all-dirs",
+            "--accept",
+            id,
+            "--reason",
+            "per-app notes",
+        ],
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("Accepted the 2 findings"), "{out}");
@@ -252,7 +269,12 @@ fn a_check_of_one_directory_calls_stale_only_its_own_entries() {
     assert!(toml.contains("directories = [\"apps/a\"]"), "{toml}");
     assert!(toml.contains("directories = [\"apps/b\"]"), "{toml}");
     let none = (Vec::<String>::new(), false, 0);
-    for args in [&[][..], &["--cwd", "apps/a"], &["--cwd", "apps/b"], &["--all-dirs"]] {
+    for args in [
+        &[][..],
+        &["--cwd", "apps/a"],
+        &["--cwd", "apps/b"],
+        &["--all-dirs"],
+    ] {
         assert_eq!(stale_everywhere(r, args), none, "{args:?}");
     }
     for dir in ["apps/a", "apps/b"] {
@@ -285,7 +307,13 @@ fn accepting_again_says_which_reason_it_replaced() {
     let accept = |reason: &str, more: &[&str]| {
         let (code, out, err) = run(
             r,
-            &[&["check", "--cwd", "apps/a", "--accept", &id, "--reason", reason][..], more].concat(),
+            &[
+                &[
+                    "check", "--cwd", "apps/a", "--accept", &id, "--reason", reason,
+                ][..],
+                more,
+            ]
+            .concat(),
         );
         assert_eq!(code, 0, "{err}");
         out
@@ -306,7 +334,10 @@ fn accepting_again_says_which_reason_it_replaced() {
     assert_eq!(v["accepted"][0]["replacedReason"], "new reason");
     assert_eq!(v["accepted"][0]["directories"][0], "apps/a");
     let toml = std::fs::read_to_string(r.join("playbookdiff.toml")).unwrap();
-    assert!(toml.starts_with("# Team policy: keep this comment\n"), "{toml}");
+    assert!(
+        toml.starts_with("# Team policy: keep this comment\n"),
+        "{toml}"
+    );
     assert_eq!(toml.matches("[[accepted]]").count(), 1, "{toml}");
     assert!(toml.contains("reason = \"newest reason\""), "{toml}");
 }
@@ -319,15 +350,34 @@ fn a_misspelt_harness_in_the_file_gets_the_closest_id() {
     let tmp = agreeing_repo();
     let r = tmp.path();
     let table = [
-        ("harnesses = [\"claude\"]\n", "1:14: unknown harness `claude`; did you mean `claude-code`?"),
-        ("harnesses = [\"codex\", \"opencod\"]\n", "1:23: unknown harness `opencod`; did you mean `opencode`?"),
-        ("[agent-versions]\nclaude = \"2.1.197\"\n", "2:1: unknown harness `claude`; did you mean `claude-code`?"),
-        ("harnesses = [\"zzzzzzzz\"]\n", "1:14: unknown harness `zzzzzzzz`; use one of: claude-code, codex, opencode"),
-        ("harnesses = [\"codex\"]\n", "1:14: `harnesses` names fewer than two harnesses"),
+        (
+            "harnesses = [\"claude\"]\n",
+            "1:14: unknown harness `claude`; did you mean `claude-code`?",
+        ),
+        (
+            "harnesses = [\"codex\", \"opencod\"]\n",
+            "1:23: unknown harness `opencod`; did you mean `opencode`?",
+        ),
+        (
+            "[agent-versions]\nclaude = \"2.1.197\"\n",
+            "2:1: unknown harness `claude`; did you mean `claude-code`?",
+        ),
+        (
+            "harnesses = [\"zzzzzzzz\"]\n",
+            "1:14: unknown harness `zzzzzzzz`; use one of: claude-code, codex, opencode",
+        ),
+        (
+            "harnesses = [\"codex\"]\n",
+            "1:14: `harnesses` names fewer than two harnesses",
+        ),
     ];
     for (toml, expected) in table {
         write(r, "playbookdiff.toml", toml);
-        for args in [&["check"][..], &["check", "--all-dirs"], &["explain", "x:y:z:w:0123456789ab"]] {
+        for args in [
+            &["check"][..],
+            &["check", "--all-dirs"],
+            &["explain", "x:y:z:w:0123456789ab"],
+        ] {
             let (code, out, err) = run(r, args);
             assert_eq!((code, out.as_str()), (2, ""), "{toml} {args:?}");
             assert_eq!(err.lines().count(), 1, "{err}");
@@ -397,9 +447,9 @@ fn fixtures_suggest_the_exclude_line() {
         assert_eq!(err.lines().count(), 1, "{all:?}: {err}");
         assert!(
             err.starts_with("note: ")
-                && err.trim_end().ends_with(
-                    "add to playbookdiff.toml: exclude = [\"tests/fixtures/\"]"
-                ),
+                && err
+                    .trim_end()
+                    .ends_with("add to playbookdiff.toml: exclude = [\"tests/fixtures/\"]"),
             "{all:?}: {err}"
         );
         let (_, _, err) = run(r, &[&["check", "--format", "json"][..], all].concat());
@@ -411,8 +461,50 @@ fn fixtures_suggest_the_exclude_line() {
     // The repository's own differences: no suggestion.
     std::fs::remove_file(r.join("playbookdiff.toml")).unwrap();
     for d in ["apps/a", "apps/b", "apps/c", "apps/d"] {
-        write(r, &format!("{d}/CLAUDE.md"), &format!("# {d}\n\nClaude only in {d}.\n"));
+        write(
+            r,
+            &format!("{d}/CLAUDE.md"),
+            &format!("# {d}\n\nClaude only in {d}.\n"),
+        );
     }
     let (code, _, err) = run(r, &["check"]);
     assert_eq!((code, err.as_str()), (1, ""));
+}
+
+/// `check --help` names every severity, `high` included, and says a
+/// problem in the repository fails the run too.
+#[test]
+fn check_help_names_every_severity() {
+    let (code, out, _) = run(Path::new("."), &["check", "--help"]);
+    assert_eq!(code, 0);
+    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    for s in [
+        "high:",
+        "medium:",
+        "low:",
+        "info:",
+        "a problem in the repository",
+    ] {
+        assert!(flat.contains(s), "{s}: {out}");
+    }
+}
+
+/// The commands a report suggests quote each path so that a shell reads
+/// it back: a newline or a tab in `--target` is written `$'a\nb'` (one
+/// line, no raw control character), a quote or `$` quoted as `shlex`
+/// quotes them.
+#[test]
+fn suggested_commands_reproduce_hostile_paths() {
+    let tmp = two_launch_directories();
+    let r = tmp.path();
+    for (target, word) in [
+        ("a\nb", "--target $'a\\nb'"),
+        ("a\tb", "--target $'a\\tb'"),
+        ("it's $HOME", "--target \"it's \"'$HOME'"),
+        ("`id`", "--target '`id`'"),
+    ] {
+        let (_, out, err) = run(r, &["check", "--cwd", "apps/a", "--target", target]);
+        let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(word), "{target:?}: {err} {out}");
+    }
 }
