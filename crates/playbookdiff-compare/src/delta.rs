@@ -746,12 +746,25 @@ impl DiffProblem {
 
     /// True when the problem fails the run on its own under `fail_on`:
     /// its [`DiffProblem::weight`] reaches the threshold and no finding is
-    /// linked to it ([`DiffProblem::link`]). A linked finding weighs what
+    /// linked to it ([`DiffProblem::link`]), and it is not one the findings
+    /// measure alone (`agents-md-not-bridged`). A linked finding weighs what
     /// the agents receive from that file (and may be accepted), so it
     /// decides alone: a problem is never counted twice. The one rule of
     /// `check`, `check --all-dirs` and `diff` (for an introduced problem).
     pub fn fails(&self, fail_on: crate::FailOn) -> bool {
-        self.findings.is_empty() && fail_on.reaches(self.weight())
+        self.findings.is_empty() && !self.measured_by_findings() && fail_on.reaches(self.weight())
+    }
+
+    /// True for a problem whose whole effect the comparison measures as
+    /// findings in the launch directories it matters to, and nowhere
+    /// else: an `AGENTS.md` that no `CLAUDE.md` bridges
+    /// (`agents-md-not-bridged`) is a `missing` finding where Codex reads
+    /// it and Claude Code does not; from another launch directory (the
+    /// root, for `apps/api/AGENTS.md`) neither agent reads it, so counted
+    /// alone it would fail a directory where the agents agree. Such a
+    /// problem is still reported; it never fails the run on its own.
+    fn measured_by_findings(&self) -> bool {
+        self.code == DiagnosticCode::AgentsMdNotBridged
     }
 }
 
@@ -1089,6 +1102,18 @@ mod tests {
             p.findings = vec!["mcp:different:both:a:0123456789ab".into()];
             assert!(FailOn::ALL.iter().all(|t| !p.fails(*t)), "{code:?}");
         }
+        // An unbridged AGENTS.md is measured by its findings only.
+        let mut d = Diagnostic::new(DiagnosticCode::AgentsMdNotBridged, "x");
+        d.source = Some(SourceRef::project(
+            RepoPath::new("apps/api/AGENTS.md").unwrap(),
+            SourceFormat::Markdown,
+        ));
+        let mut c = EffectiveAgentConfig::new(h, AnalysisContext::at_root());
+        c.diagnostics = vec![d];
+        let mut set = ProblemSet::at_one_revision();
+        set.add(&RepoPath::root(), &[c]);
+        let p = set.finish().remove(0);
+        assert!(FailOn::ALL.iter().all(|t| !p.fails(*t)));
     }
 
     #[test]

@@ -652,7 +652,7 @@ impl FixtureExclusion {
     /// exact line to add.
     pub fn sentence(&self) -> String {
         format!(
-            "note: {} of the {} findings and problems come from paths that look like test fixtures; to leave them out, add to playbookdiff.toml: {}",
+            "note: most findings and problems ({} of {}) come from paths that look like test fixtures; to leave them out, add to playbookdiff.toml: {}",
             self.from_fixtures,
             self.total,
             self.toml()

@@ -66,6 +66,17 @@ pub fn shell_word(s: &str) -> String {
     if s.chars().any(|c| c.is_control()) {
         return ansi_c_quoted(s);
     }
+    // Words of these characters need no quotes in any position but a
+    // command's name (`--fail-on=high`, `apps/web`), where `shlex`
+    // quotes an `=` anyway.
+    let plain = !s.is_empty()
+        && s.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '_' | '.' | '/' | ':' | '=' | '@' | '%' | '+' | ',' | '-')
+        });
+    if plain {
+        return s.to_string();
+    }
     match shlex::try_quote(s) {
         Ok(q) => clean(&q).into_owned(),
         // Only a NUL is refused, and it is a control character.

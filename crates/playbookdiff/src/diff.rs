@@ -26,8 +26,9 @@
 //! broken import) are compared by code and file like findings by id: one
 //! the change introduces fails the run like a `medium` finding (`high` for
 //! an error), unless a finding has evidence in the same file (that finding
-//! then decides, as it weighs what the agents receive); one it resolves
-//! is listed as resolved.
+//! then decides, as it weighs what the agents receive; the rule of
+//! `DiffProblem::fails`, which `check` shares); one it resolves is listed
+//! as resolved.
 
 use crate::check::{analyse_at, launch_directories, Outcome, Policy};
 use crate::cli::DiffArgs;
