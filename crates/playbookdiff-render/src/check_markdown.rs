@@ -368,6 +368,36 @@ fn more(out: &mut String, hidden: usize, all_dirs: bool) {
     }
 }
 
+/// The problems in the repository that fail the run on their own
+/// ([`crate::report::Gate::problems`]): what and where, so a comment says
+/// why the check failed when no finding does.
+fn failing_problems(out: &mut String, gate: &crate::report::Gate) {
+    if gate.problems.is_empty() {
+        return;
+    }
+    let n = gate.problems.len();
+    let _ = writeln!(
+        out,
+        "\n**{n} problem{} in the repository fail{} the run** (an agent drops or refuses configuration):\n",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "s" } else { "" }
+    );
+    for p in &gate.problems {
+        let at = p
+            .source
+            .as_ref()
+            .map(|s| format!(" in {}", code(s.path.as_str())))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "- {} ({}){at}: {}",
+            code(p.code.as_str()),
+            p.severity.as_str(),
+            message(&p.message)
+        );
+    }
+}
+
 /// The accepted ids that no longer occur.
 fn stale(out: &mut String, gate: &crate::report::Gate) {
     if gate.stale.is_empty() {
@@ -406,6 +436,7 @@ fn check_markdown_first(r: &CheckReport<'_>, shown: usize) -> String {
         r.context.mode.as_str(),
         counts(s)
     );
+    failing_problems(&mut out, r.gate);
     stale(&mut out, r.gate);
     if r.comparison.findings.is_empty() {
         let _ = writeln!(
@@ -448,6 +479,7 @@ fn matrix_markdown_first(r: &MatrixReport<'_>, shown: usize) -> String {
         r.context.mode.as_str(),
         counts(&m.summary)
     );
+    failing_problems(&mut out, r.gate);
     stale(&mut out, r.gate);
     if m.groups.is_empty() {
         let _ = writeln!(out, "\nNo compatibility findings in any launch directory.");

@@ -256,8 +256,13 @@ fn problems_heading(out: &mut String, p: &Painter, n: usize) {
     ));
 }
 
+/// Where a problem about no file (nor a subject) is: said in words, not
+/// with a sign a reader could take for a path.
+const NO_FILE: &str = "(no file)";
+
 /// One problem in the repository: where (its file and lines, else its
-/// subject, else `-`) beside its code and harnesses, then its message.
+/// subject, else [`NO_FILE`]) beside its code and harnesses, then its
+/// message.
 fn problem_row(
     out: &mut String,
     source: Option<&playbookdiff_model::SourceRef>,
@@ -269,7 +274,7 @@ fn problem_row(
     let at = source
         .map(location)
         .or_else(|| subject.map(str::to_string))
-        .unwrap_or_else(|| "-".to_string());
+        .unwrap_or_else(|| NO_FILE.to_string());
     out.push_str(&crate::layout::pair_lines(
         "  ",
         &clean(&at),
@@ -362,6 +367,64 @@ pub fn check_text(r: &CheckReport<'_>, color: crate::Color) -> String {
     out
 }
 
+/// The sentence after "Result: ": what fails the run (the findings, the
+/// problems in the repository of `gate`, or both), else why nothing does,
+/// with the exit status.
+fn result(gate: &Gate, failing: usize, s: &Summary) -> String {
+    let problems = gate.problems.len();
+    let findings = failing - problems;
+    let finding_part = match (findings, gate.fail_on) {
+        (0, _) => None,
+        (n, FailOn::Medium) if problems == 0 => Some(format!(
+            "{n} actionable finding{}: the harnesses receive different configuration",
+            if n == 1 { "" } else { "s" }
+        )),
+        (n, FailOn::Medium) => Some(format!(
+            "{n} actionable finding{}",
+            if n == 1 { "" } else { "s" }
+        )),
+        (n, t) => Some(format!(
+            "{n} finding{} at or above {} and not accepted",
+            if n == 1 { "" } else { "s" },
+            t.as_str()
+        )),
+    };
+    let problem_part = (problems > 0).then(|| {
+        format!(
+            "{} in the repository make{} an agent drop or refuse configuration ({})",
+            count(problems, "problem", "problems"),
+            if problems == 1 { "s" } else { "" },
+            gate.problems
+                .iter()
+                .map(|p| match &p.source {
+                    Some(src) => format!("{} in {}", p.code.as_str(), clean(src.path.as_str())),
+                    None => p.code.as_str().to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
+    match (finding_part, problem_part) {
+        (Some(f), Some(p)) => format!("{f}; {p} (exit status 1)."),
+        (Some(x), None) | (None, Some(x)) => format!("{x} (exit status 1)."),
+        (None, None) if s.total() == 0 => {
+            "no compatibility divergence detected (exit status 0).".to_string()
+        }
+        (None, None) if gate.fail_on == FailOn::Medium && s.accepted == 0 => {
+            let below = match (s.low > 0, s.info > 0) {
+                (true, false) => "the low ones above are cosmetic",
+                (false, true) => "the informational ones above need a person's judgement",
+                _ => "the low ones above are cosmetic, the informational ones need a person's judgement",
+            };
+            format!("no actionable finding; {below} (exit status 0).")
+        }
+        (None, None) => format!(
+            "no finding fails the run (fail-on {}) (exit status 0).",
+            gate.fail_on.as_str()
+        ),
+    }
+}
+
 fn footer(
     out: &mut String,
     configs: &[playbookdiff_model::EffectiveAgentConfig],
@@ -426,29 +489,7 @@ fn footer(
     } else {
         String::new()
     };
-    let result = if failing > 0 {
-        if gate.fail_on == FailOn::Medium {
-            format!(
-                "{failing} actionable finding{}: the harnesses receive different configuration (exit status 1).",
-                if failing == 1 { "" } else { "s" }
-            )
-        } else {
-            format!(
-                "{failing} finding{} at or above {} and not accepted (exit status 1).",
-                if failing == 1 { "" } else { "s" },
-                gate.fail_on.as_str()
-            )
-        }
-    } else if s.total() == 0 {
-        "no compatibility divergence detected (exit status 0).".to_string()
-    } else if gate.fail_on == FailOn::Medium && s.accepted == 0 {
-        "no actionable finding; the informational ones above need a person's judgement (exit status 0).".to_string()
-    } else {
-        format!(
-            "no finding fails the run (fail-on {}) (exit status 0).",
-            gate.fail_on.as_str()
-        )
-    };
+    let result = result(gate, failing, s);
     out.push('\n');
     out.push_str(&wrap(&format!("Result: {result}{accepted}"), "", columns()));
     // Nothing to explain without a finding.
@@ -711,7 +752,10 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> St
         let items: Vec<_> = f.items.iter().filter(|i| i.harness == *h).collect();
         if agent {
             for pr in f.problems.iter().filter(|pr| pr.harness == *h) {
-                let at = pr.source.as_ref().map_or_else(|| "-".to_string(), location);
+                let at = pr
+                    .source
+                    .as_ref()
+                    .map_or_else(|| NO_FILE.to_string(), location);
                 out.push_str(&crate::layout::pair_lines(
                     "  ",
                     &clean(&at),
@@ -897,4 +941,91 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> St
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The result line names what the run has: a low finding is never
+    /// called informational, nor an informational one cosmetic; failing
+    /// problems are named with their code and file.
+    #[test]
+    fn the_result_line_names_what_there_is() {
+        let gate = Gate::default();
+        let of = |low, info| Summary {
+            low,
+            info,
+            ..Summary::default()
+        };
+        let table = [
+            (of(1, 0), "the low ones above are cosmetic (exit status 0)."),
+            (
+                of(0, 2),
+                "the informational ones above need a person's judgement (exit status 0).",
+            ),
+            (
+                of(1, 1),
+                "the low ones above are cosmetic, the informational ones need a person's judgement (exit status 0).",
+            ),
+            (of(0, 0), "no compatibility divergence detected (exit status 0)."),
+        ];
+        for (s, end) in table {
+            let line = result(&gate, 0, &s);
+            assert!(line.ends_with(end), "{s:?}: {line}");
+        }
+        let mut problem = playbookdiff_compare::delta::ProblemSet::at_one_revision();
+        let mut d = playbookdiff_model::Diagnostic::new(
+            playbookdiff_model::DiagnosticCode::InvalidJson,
+            "bad",
+        );
+        d.source = Some(playbookdiff_model::SourceRef::project(
+            playbookdiff_model::RepoPath::new(".mcp.json").unwrap(),
+            playbookdiff_model::SourceFormat::Json,
+        ));
+        problem.add_one(
+            &playbookdiff_model::RepoPath::root(),
+            Harness::new("alpha", "Alpha"),
+            &d,
+        );
+        let gate = Gate {
+            problems: problem.finish(),
+            ..Gate::default()
+        };
+        let line = result(&gate, 1, &of(0, 0));
+        assert_eq!(
+            line,
+            "1 problem in the repository makes an agent drop or refuse configuration (invalid-json in .mcp.json) (exit status 1)."
+        );
+        let line = result(
+            &gate,
+            3,
+            &Summary {
+                medium: 2,
+                ..Summary::default()
+            },
+        );
+        assert!(
+            line.starts_with("2 actionable findings; 1 problem"),
+            "{line}"
+        );
+    }
+
+    /// A problem about no file (nor a subject) says so in words.
+    #[test]
+    fn a_problem_without_a_file_shows_no_dash() {
+        let mut out = String::new();
+        problem_row(
+            &mut out,
+            None,
+            None,
+            playbookdiff_model::DiagnosticCode::Unreadable,
+            &[Harness::new("alpha", "Alpha")],
+            "the directory cannot be read",
+        );
+        assert!(
+            out.starts_with("  (no file)  unreadable (Alpha)\n"),
+            "{out:?}"
+        );
+    }
 }

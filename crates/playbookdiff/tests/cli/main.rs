@@ -13,6 +13,7 @@ mod docs;
 mod findings;
 mod first_run;
 mod five_harnesses;
+mod gate;
 mod new_user;
 mod oracle;
 mod outside_root;
