@@ -179,10 +179,37 @@ def materialize(case, work):
                GIT_AUTHOR_DATE="2000-01-01T00:00:00Z", GIT_COMMITTER_DATE="2000-01-01T00:00:00Z")
     git = ["git", "-C", str(dest), "-c", "init.defaultBranch=main", "-c", "core.hooksPath=/dev/null"]
     subprocess.run(git + ["init", "-q"], check=True, env=env, timeout=60)
+    for sub in case.get("submodules", []):
+        make_submodule(dest, sub, env)
+    commit_all(dest, env)
+
+
+def commit_all(repo, env):
+    """`git add -A -f` and one commit in `repo`."""
+    git = ["git", "-C", str(repo), "-c", "core.hooksPath=/dev/null"]
     subprocess.run(git + ["add", "-A", "-f"], check=True, env=env, timeout=60,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "case"], check=True, env=env,
                    timeout=60, stdout=subprocess.DEVNULL)
+
+
+def make_submodule(repo, sub, env):
+    """Makes the directory `sub` of `repo` a checked-out submodule, as
+    `git submodule add` and a later clone with `--recurse-submodules` leave
+    it: its own repository with one commit, registered in `.gitmodules`,
+    recorded in the index as a gitlink, its `.git` a file pointing into
+    `repo/.git/modules/` (`git submodule absorbgitdirs`)."""
+    if sub.startswith(("/", "..")) or not (repo / sub).is_dir():
+        raise ValueError(f"submodule {sub}: no directory of that name in the case")
+    init = ["git", "-C", str(repo / sub), "-c", "init.defaultBranch=main"]
+    subprocess.run(init + ["init", "-q"], check=True, env=env, timeout=60)
+    commit_all(repo / sub, env)
+    git = ["git", "-C", str(repo), "-c", "protocol.file.allow=always",
+           "-c", "core.hooksPath=/dev/null"]
+    subprocess.run(git + ["submodule", "add", "-q", f"./{sub}", sub], check=True, env=env,
+                   timeout=60, stdout=subprocess.DEVNULL)
+    subprocess.run(git + ["submodule", "absorbgitdirs"], check=True, env=env, timeout=60,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 class Normalizer:
