@@ -13,7 +13,8 @@ profiled version of every agent the case names (or only `--agent` /
    `${XDG_CACHE_HOME:-$HOME/.cache}/playbookdiff-oracle/<scope>_<name>_<V>/`;
 2. copies the case's repository (a fixture directory, or a corpus
    `repo.tar` extracted with its symbolic links) to a temporary directory,
-   makes it a git repository with one commit, and runs the agent from the
+   makes it a git repository with one commit (its `submodules`
+   checked-out submodules), and runs the agent from the
    case's launch directory, inside a network namespace with no network
    (`unshare -n`), with a fresh empty home;
 3. writes `oracle/observations/<agent>/<version>/<case-id>.json`.
@@ -155,7 +156,8 @@ def above_levels(case):
 
 def materialize(case, work):
     """Copies the case's repository to `repo_dir(case, work)` and commits it
-    (only the repository is a git repository, not what lies above it)."""
+    (only the repository is a git repository, not what lies above it); the
+    case's `submodules` become checked-out submodules first."""
     dest = repo_dir(case, work)
     if case.get("repository"):
         if "fixture" not in case or case["repository"].startswith(("/", "..")):
@@ -853,12 +855,13 @@ def run_opencode(exe, case, work):
     def step(name, args, extra_env=None):
         sub = work / name
         sub.mkdir()
-        repo = sub / "repo"
-        shutil.copytree(work / "repo", repo, symlinks=True)
+        top = "above" if case.get("repository") else "repo"
+        shutil.copytree(work / top, sub / top, symlinks=True)
+        repo = repo_dir(case, sub)
         home = sub / "home"
         env = opencode_env(work, home)
         env.update(extra_env or {})
-        norm = Normalizer(repo, home, work)
+        norm = Normalizer(repo, home, work, above_levels(case))
         with open(sub / "out", "wb") as out, open(sub / "err", "wb") as err:
             proc = subprocess.Popen([str(exe)] + args, cwd=repo / case.get("cwd", "."), env=env,
                                     stdout=out, stderr=err, stdin=subprocess.DEVNULL,
@@ -926,7 +929,7 @@ def run_opencode(exe, case, work):
         obs["startup"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     if case.get("target"):
         rc, out, err, norm = step("read", ["debug", "agent", "build", "--tool", "read", "--params",
-                                           json.dumps({"filePath": str(work / "read" / "repo" / case["target"])})])
+                                           json.dumps({"filePath": str(repo_dir(case, work / "read") / case["target"])})])
         try:
             loaded = json.loads(out)["result"]["metadata"].get("loaded") or []
             obs["onDemand"] = {"instructions": [norm.path(p) for p in loaded]}
@@ -946,8 +949,6 @@ def observe(agent, version, exe, case, bundled):
     with tempfile.TemporaryDirectory(prefix="pbd-oracle-") as tmp:
         work = Path(tmp)
         try:
-            if agent == "opencode" and case.get("repository"):
-                raise ValueError(f"{case['id']}: `repository` is not supported for OpenCode")
             materialize(case, work)
         except FileNotFoundError as e:
             return None, f"skipped: {e} is absent"

@@ -92,6 +92,35 @@ pub struct Known {
     pub fix: String,
 }
 
+/// One entry of `oracle/observed.toml`: what the agents were seen to do on
+/// a question a group of cases asks, written for `docs/fidelity.md`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Observed {
+    /// The question, as a heading.
+    pub topic: String,
+    /// The ids of the cases whose observations show it.
+    pub cases: Vec<String>,
+    /// What the agents did and what the analysis says, Markdown.
+    pub text: String,
+}
+
+#[derive(Deserialize)]
+struct ObservedFile {
+    #[serde(default)]
+    observed: Vec<Observed>,
+}
+
+/// The entries of `oracle/observed.toml` in file order (none when the file
+/// is absent); panics when the file does not parse.
+pub fn observed() -> Vec<Observed> {
+    let path = workspace().join("oracle/observed.toml");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let f: ObservedFile =
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+    f.observed
+}
+
 #[derive(Deserialize)]
 struct KnownFile {
     #[serde(default)]
@@ -145,8 +174,15 @@ pub fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<Pa
 /// `scripts/oracle/record.py` makes it for the agent (`make_submodule`).
 /// Panics when a submodule directory is missing or git fails.
 fn with_submodules(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> PathBuf {
-    let fixture = case.fixture.as_ref().expect("a case with submodules names a fixture");
-    assert!(case.repository.is_none(), "{}: submodules and repository", case.id);
+    let fixture = case
+        .fixture
+        .as_ref()
+        .expect("a case with submodules names a fixture");
+    assert!(
+        case.repository.is_none(),
+        "{}: submodules and repository",
+        case.id
+    );
     let dir = crate::copy_to_temp(&workspace().join(fixture));
     let root = dir.path().to_path_buf();
     git(&root, &["init", "-q", "-b", "main"]);
@@ -158,7 +194,15 @@ fn with_submodules(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> PathBuf {
         let url = format!("./{sub}");
         git(
             &root,
-            &["-c", "protocol.file.allow=always", "submodule", "add", "-q", &url, sub],
+            &[
+                "-c",
+                "protocol.file.allow=always",
+                "submodule",
+                "add",
+                "-q",
+                &url,
+                sub,
+            ],
         );
         git(&root, &["submodule", "absorbgitdirs"]);
     }
