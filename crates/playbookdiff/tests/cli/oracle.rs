@@ -74,7 +74,7 @@ fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAge
     let repo = Repo::new(&tree);
     let context = AnalysisContext {
         repository_root: RepoPath::root(),
-        cwd: RepoPath::new(&case.cwd).expect("cwd"),
+        cwd: RepoPath::new(&resolved_cwd(root, &case.cwd)).expect("cwd"),
         target_path: case
             .target
             .as_deref()
@@ -109,6 +109,23 @@ fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAge
         ..Inputs::default()
     };
     adapter(agent).compile_with(&repo, &context, &inputs)
+}
+
+/// The launch directory `cwd` (relative to `root`) with its symbolic links
+/// followed, as the CLI gives it to the adapters (`--cwd apilink` is
+/// `apps/api`) and as the agent started there sees it: the working
+/// directory of a process is the real directory.
+fn resolved_cwd(root: &Path, cwd: &str) -> String {
+    let real_root = std::fs::canonicalize(root).expect("case repository");
+    let real = std::fs::canonicalize(root.join(cwd)).expect("launch directory");
+    let rel = real
+        .strip_prefix(&real_root)
+        .expect("launch directory inside the case repository");
+    if rel.as_os_str().is_empty() {
+        ".".into()
+    } else {
+        rel.to_string_lossy().into_owned()
+    }
 }
 
 // ------------------------------------------------------------ comparison
