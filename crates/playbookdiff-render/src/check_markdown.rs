@@ -441,7 +441,7 @@ fn check_markdown_first(r: &CheckReport<'_>, shown: usize) -> String {
     if r.comparison.findings.is_empty() {
         let _ = writeln!(
             out,
-            "\nNo compatibility findings: both harnesses receive the same configuration."
+            "\nNo compatibility findings: the harnesses compared receive the same configuration."
         );
         return out;
     }

@@ -550,7 +550,11 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: crate::Color) -> String {
         columns(),
     ));
     if m.groups.is_empty() {
-        let _ = writeln!(out, "  No compatibility findings in any launch directory.");
+        out.push_str(&wrap(
+            "No compatibility findings in any launch directory.",
+            "  ",
+            columns(),
+        ));
     }
     let by_id: HashMap<&str, &MatrixFinding> = m
         .findings

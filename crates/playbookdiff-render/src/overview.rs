@@ -682,10 +682,11 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
     out.push('\n');
     out.push_str(&p.title(&format!("Findings: {}", counts(s)), heading()));
     if cmp.findings.is_empty() {
-        let _ = writeln!(
-            out,
-            "  None: the agents compared receive the same configuration from here."
-        );
+        out.push_str(&wrap(
+            "None: the agents compared receive the same configuration from here.",
+            "  ",
+            columns(),
+        ));
     }
     // Groups of findings that share a cause, the first ten, and always
     // those received at startup in the launch directory itself.

@@ -164,3 +164,59 @@ fn the_example_and_a_corpus_repository_fit_forty_and_eighty_columns() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A repository where the agents agree gets the sentences that say so
+/// (the view's "None: …", `check`'s "No compatibility findings.", the
+/// `--all-dirs` "… in any launch directory."), and they too fit 40
+/// columns; the Markdown says so of every harness compared, not of
+/// "both" when three are.
+#[test]
+fn a_repository_where_the_agents_agree_fits_forty_columns() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("AGENTS.md"), "# Rules\n\nUse tabs.\n").unwrap();
+    std::fs::write(tmp.path().join("CLAUDE.md"), "@AGENTS.md\n").unwrap();
+    let commands: [&[&str]; 3] = [
+        &["--root"],
+        &["check", "--root"],
+        &["check", "--root", "--all-dirs"],
+    ];
+    let mut failures = Vec::new();
+    for args in commands {
+        for columns in [40, 80] {
+            for (w, line) in lines_wider_than(tmp.path(), args, columns) {
+                failures.push(format!("{args:?} at {columns}: {w}: {line}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The sentences measured are there (words joined across line breaks).
+    for (args, sentence) in commands.iter().zip([
+        "None: the agents compared receive the same configuration from here.",
+        "No compatibility findings.",
+        "No compatibility findings in any launch directory.",
+    ]) {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .current_dir(tmp.path())
+            .env("COLUMNS", "40")
+            .args(*args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains(sentence), "{args:?}: {text}");
+    }
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args(["check", "--root", "--format", "markdown"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.contains("No compatibility findings: the harnesses compared receive the same"),
+        "{md}"
+    );
+    assert!(!md.contains("both harnesses"), "{md}");
+}
