@@ -777,13 +777,15 @@ fn missing(
         ),
         None => format!("the text of {}", files),
     };
+    // Where and when the present sides receive it: the bucket's words when
+    // they share it, else each side's own.
+    let scope = own_scopes(configs, pieces, class, present, bucket);
     let message = match &bridge {
         Some(shared) => format!(
-            "{} receive{} {} {}, which imports {} as {} {} it; the rest of its text is boilerplate (no command, tool, path or number), and {} {} nothing equivalent.",
+            "{} receive{} {}{scope}, which imports {} as {} {} it; the rest of its text is boilerplate (no command, tool, path or number), and {} {} nothing equivalent.",
             names(&hs(present)),
             if present.len() == 1 { "s" } else { "" },
             files,
-            bucket.describe(),
             shared
                 .iter()
                 .map(|f| crate::code_span(f.as_str()))
@@ -795,10 +797,9 @@ fn missing(
             if absent.len() == 1 { "receives" } else { "receive" },
         ),
         None => format!(
-        "{} receive{} {what} {}; {} {} nothing equivalent{}.",
+        "{} receive{} {what}{scope}; {} {} nothing equivalent{}.",
         names(&hs(present)),
         if present.len() == 1 { "s" } else { "" },
-        bucket.describe(),
         names(&hs(&absent)),
         if absent.len() == 1 {
             "receives"
@@ -862,6 +863,166 @@ fn missing(
             bridge: bridge.unwrap_or_default(),
         }),
     })
+}
+
+/// Where and when the `present` harnesses receive `class`, to follow the
+/// files in a sentence: `" " + bucket.describe()` when every piece they
+/// receive is in `bucket`'s scope; else the scopes of the pieces each
+/// receives
+/// ([`pieces_scope`]), once when every side has the same ("on demand,
+/// each file in its own directory") and otherwise side by side (": Claude
+/// Code on demand for paths matching `**/*.ts` (the repository root),
+/// OpenCode at startup in the repository root"), so that one sentence
+/// never gives every side, or every file, the loadPhase or scope of one.
+fn own_scopes(
+    configs: &[&EffectiveAgentConfig],
+    pieces: &[Piece<'_>],
+    class: &Class,
+    present: &[usize],
+    bucket: &Bucket,
+) -> String {
+    let sides: Vec<(usize, String)> = present
+        .iter()
+        .map(|&h| {
+            let mine: Vec<&Piece<'_>> = class
+                .pieces
+                .iter()
+                .map(|&i| &pieces[i])
+                .filter(|p| p.h == h && p.reception.is_received())
+                .collect();
+            (h, pieces_scope(&mine))
+        })
+        .collect();
+    let shared = bucket.describe();
+    if sides.iter().all(|(_, d)| *d == shared) {
+        return format!(" {shared}");
+    }
+    if sides.iter().all(|(_, d)| *d == sides[0].1) {
+        return format!(" {}", sides[0].1);
+    }
+    let each: Vec<String> = sides
+        .iter()
+        .map(|(h, d)| format!("{} {d}", display_name(configs[*h].harness)))
+        .collect();
+    format!(": {}", each.join(", "))
+}
+
+/// Where and when the paragraphs of a `reworded` finding are received,
+/// from the pieces they come from (`involved`, indices into `pieces`):
+/// `bucket`'s words when every piece is in its scope; else each side's
+/// own ("by Claude Code on demand in `a` and by Codex at startup in the
+/// repository root").
+fn paired_scope(
+    configs: &[&EffectiveAgentConfig],
+    pieces: &[Piece<'_>],
+    involved: &[usize],
+    bucket: &Bucket,
+) -> String {
+    let shared = bucket.describe();
+    let mut sides: Vec<(usize, Vec<&Piece<'_>>)> = Vec::new();
+    for p in involved.iter().map(|&i| &pieces[i]) {
+        match sides.iter_mut().find(|(h, _)| *h == p.h) {
+            Some((_, v)) => v.push(p),
+            None => sides.push((p.h, vec![p])),
+        }
+    }
+    let each: Vec<(usize, String)> = sides.iter().map(|(h, v)| (*h, pieces_scope(v))).collect();
+    if each.iter().all(|(_, d)| *d == shared) {
+        return shared;
+    }
+    if each.iter().all(|(_, d)| *d == each[0].1) {
+        return each[0].1.clone();
+    }
+    let by: Vec<String> = each
+        .iter()
+        .map(|(h, d)| format!("by {} {d}", display_name(configs[*h].harness)))
+        .collect();
+    by.join(" and ")
+}
+
+/// Where and when one harness receives `mine` (its pieces of one class):
+/// the scope they share ([`Bucket::describe`]); for pieces of one
+/// reception and globs in several directories, each in the directory of
+/// its own file ("on demand, each file in its own directory") or the
+/// directories named; else each scope, joined.
+fn pieces_scope(mine: &[&Piece<'_>]) -> String {
+    let mut scopes: Vec<Bucket> = mine.iter().map(|p| bucket_of(p)).collect();
+    scopes.sort();
+    scopes.dedup();
+    let Some(first) = scopes.first() else {
+        return String::new();
+    };
+    if scopes.len() == 1 {
+        return first.describe();
+    }
+    let one_kind = scopes
+        .iter()
+        .all(|b| b.reception == first.reception && b.paths == first.paths);
+    if !one_kind {
+        let each: Vec<String> = scopes.iter().map(Bucket::describe).collect();
+        return each.join(", ");
+    }
+    let own = mine
+        .iter()
+        .all(|p| p.file.parent().as_ref() == Some(&p.inst.applies_to));
+    let place = if own {
+        "each file in its own directory".to_string()
+    } else {
+        let dirs: Vec<RepoPath> = scopes.iter().map(|b| b.dir.clone()).collect();
+        format!("in {}", places_phrase(&dirs))
+    };
+    match &first.paths {
+        Some(p) => format!(
+            "{} for paths matching {}, {place}",
+            first.reception.phrase(),
+            p.iter()
+                .map(|g| crate::code_span(g))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => format!("{}, {place}", first.reception.phrase()),
+    }
+}
+
+/// Directories for a sentence, the first [`FILES_NAMED`] named: "`a`,
+/// `b` and `c`", "`a`, `b`, `c` and 4 more directories".
+fn places_phrase(dirs: &[RepoPath]) -> String {
+    let quoted: Vec<String> = dirs
+        .iter()
+        .take(FILES_NAMED)
+        .map(|d| {
+            if d.is_root() {
+                "the repository root".to_string()
+            } else {
+                crate::code_span(d.as_str())
+            }
+        })
+        .collect();
+    match quoted.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, head)) if dirs.len() <= FILES_NAMED => {
+            format!("{} and {last}", head.join(", "))
+        }
+        Some(_) => format!(
+            "{} and {}",
+            quoted.join(", "),
+            playbookdiff_model::remedy::count(
+                dirs.len() - quoted.len(),
+                "more directory",
+                "more directories"
+            )
+        ),
+    }
+}
+
+/// The scope a piece is received in.
+fn bucket_of(p: &Piece<'_>) -> Bucket {
+    Bucket {
+        reception: p.reception,
+        dir: p.inst.applies_to.clone(),
+        paths: p.inst.paths.clone(),
+    }
 }
 
 /// An instruction finding in outline (see [`crate::compare_settled`]):
@@ -1038,11 +1199,13 @@ fn reworded(
         let mut items: Vec<FindingItem> = Vec::new();
         let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
         let mut first_change = None;
+        let mut involved: Vec<usize> = Vec::new();
         for &&(i, j, s) in &pairs {
             let (x, y) = (ua[ca[i]], ub[cb[j]]);
             for pi in [x.1, y.1] {
                 if seen.insert(pi) {
                     items.push(item(configs[pieces[pi].h].harness, pieces[pi].inst));
+                    involved.push(pi);
                 }
             }
             if first_change.is_none() {
@@ -1057,6 +1220,7 @@ fn reworded(
                 similarity: Some((s * 100.0).round() as u8),
             });
         }
+        let scope = paired_scope(configs, pieces, &involved, bucket);
         let key = format!("{}|pair={},{}", bucket.key(), ha.as_str(), hb.as_str());
         let direction = id::symmetric(configs.len());
         let n = pairs.len();
@@ -1070,9 +1234,8 @@ fn reworded(
                 (
                     FindingSeverity::Medium,
                     format!(
-                        "{n} paragraph{} received {} {} a different command, tool, path or number for {} and {}: {}, {}.",
+                        "{n} paragraph{} received {scope} {} a different command, tool, path or number for {} and {}: {}, {}.",
                         if n == 1 { "" } else { "s" },
-                        bucket.describe(),
                         if n == 1 { "gives" } else { "give" },
                         display_name(ha),
                         display_name(hb),
@@ -1084,9 +1247,8 @@ fn reworded(
             _ => (
                 FindingSeverity::Info,
                 format!(
-                    "{n} paragraph{} received {} {} worded differently for {} and {}; whether {} the same cannot be decided without reading them.",
+                    "{n} paragraph{} received {scope} {} worded differently for {} and {}; whether {} the same cannot be decided without reading them.",
                     if n == 1 { "" } else { "s" },
-                    bucket.describe(),
                     if n == 1 { "is" } else { "are" },
                     display_name(ha),
                     display_name(hb),

@@ -9,7 +9,7 @@ use crate::{absence, display_name, names, Cell, Row};
 use playbookdiff_model::{
     AdvertisementState, EffectiveAgentConfig, Harness, Permission, RepoPath, Skill,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 fn file_of(s: &Skill) -> RepoPath {
     s.source
@@ -67,6 +67,164 @@ fn loose(s: &str) -> String {
         .collect()
 }
 
+/// One skill across the harnesses: the names it goes by and the skills
+/// each harness has under them (one list per harness, in `configs`
+/// order).
+///
+/// Skills are matched by name; and two names whose skills read the same
+/// resolved `SKILL.md`, received under each name, are one skill with two
+/// names when no harness has both (Codex names a plugin's skill `plugin:name` where OpenCode reads
+/// the same file as `name`): the same file received under two names is
+/// not two gaps.
+struct Entry<'c> {
+    /// The names; most entries have one. Of several, the first is the one
+    /// most harnesses use (else the shortest non-empty one), the others
+    /// follow sorted.
+    names: Vec<&'c str>,
+    sides: Vec<Vec<&'c Skill>>,
+}
+
+impl<'c> Entry<'c> {
+    /// The entry's name in rows and finding keys: its names joined with
+    /// ` = ` (the one name of most entries, so their ids stay those of a
+    /// match by name).
+    fn label(&self) -> String {
+        self.names.join(" = ")
+    }
+
+    /// The names for a sentence about a skill lacking: "`a`", "`a` or `b`".
+    fn either(&self) -> String {
+        let spans: Vec<String> = self.names.iter().map(|n| crate::code_span(n)).collect();
+        match spans.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => spans.concat(),
+        }
+    }
+
+    /// The skill for a sentence: its first name, then each other name with
+    /// the harnesses that use it ("`a` (Codex names it `p:a`)").
+    fn phrase(&self, configs: &[&EffectiveAgentConfig], rep: &[Option<&Skill>]) -> String {
+        let first = crate::code_span(self.names[0]);
+        let others: Vec<String> = self.names[1..]
+            .iter()
+            .filter_map(|other| {
+                let hs: Vec<Harness> = (0..configs.len())
+                    .filter(|&h| rep[h].is_some_and(|s| s.name == *other))
+                    .map(|h| configs[h].harness)
+                    .collect();
+                let verb = if hs.len() == 1 { "names" } else { "name" };
+                (!hs.is_empty())
+                    .then(|| format!("{} {verb} it {}", names(&hs), crate::code_span(other)))
+            })
+            .collect();
+        if others.is_empty() {
+            first
+        } else {
+            format!("{first} ({})", others.join("; "))
+        }
+    }
+}
+
+/// The skills of `configs` as [`Entry`] values, in the order of their
+/// first name.
+fn entries<'c>(configs: &[&'c EffectiveAgentConfig]) -> Vec<Entry<'c>> {
+    let n = configs.len();
+    let mut by_name: BTreeMap<&str, Vec<Vec<&Skill>>> = BTreeMap::new();
+    for (h, c) in configs.iter().enumerate() {
+        for s in &c.skills {
+            by_name
+                .entry(s.name.as_str())
+                .or_insert_with(|| vec![Vec::new(); n])[h]
+                .push(s);
+        }
+    }
+    let groups: Vec<(&str, Vec<Vec<&Skill>>)> = by_name.into_iter().collect();
+    // Union-find over the names: a name joins the first name seen with the
+    // same received file when their harnesses are disjoint.
+    let mut parent: Vec<usize> = (0..groups.len()).collect();
+    let mut has: Vec<Vec<bool>> = groups
+        .iter()
+        .map(|(_, sides)| sides.iter().map(|v| !v.is_empty()).collect())
+        .collect();
+    let mut by_file: HashMap<&RepoPath, usize> = HashMap::new();
+    for (i, (_, sides)) in groups.iter().enumerate() {
+        for s in sides
+            .iter()
+            .flatten()
+            .filter(|s| reception(s).is_received())
+        {
+            let Some(&j) = by_file.get(file_ref(s)) else {
+                by_file.insert(file_ref(s), i);
+                continue;
+            };
+            let (a, b) = (root(&mut parent, j), root(&mut parent, i));
+            if a != b && (0..n).all(|h| !(has[a][h] && has[b][h])) {
+                parent[b] = a;
+                has[a] = (0..n).map(|h| has[a][h] || has[b][h]).collect();
+            }
+        }
+    }
+    let mut merged: BTreeMap<usize, Entry<'c>> = BTreeMap::new();
+    for (i, (name, sides)) in groups.into_iter().enumerate() {
+        let r = root(&mut parent, i);
+        let e = merged.entry(r).or_insert_with(|| Entry {
+            names: Vec::new(),
+            sides: vec![Vec::new(); n],
+        });
+        e.names.push(name);
+        for (h, v) in sides.into_iter().enumerate() {
+            e.sides[h].extend(v);
+        }
+    }
+    let mut out: Vec<Entry<'c>> = merged.into_values().collect();
+    for e in out.iter_mut().filter(|e| e.names.len() > 1) {
+        let first = e
+            .names
+            .iter()
+            .copied()
+            .min_by_key(|name| {
+                let users = e
+                    .sides
+                    .iter()
+                    .filter(|v| v.iter().any(|s| s.name == *name))
+                    .count();
+                (std::cmp::Reverse(users), name.is_empty(), name.len(), *name)
+            })
+            .expect("two names");
+        e.names.retain(|n| *n != first);
+        e.names.insert(0, first);
+    }
+    out
+}
+
+fn root(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
+/// How the `received` harnesses have a skill, to follow its name in a
+/// sentence: " is available to Codex and OpenCode at startup" when they
+/// all have it as `top`, else each with its own reception (": Codex has it
+/// at startup, but OpenCode has it on demand"), so that no side is given
+/// another's loadPhase.
+fn available(received: &[usize], rep: &[Option<&Skill>], cx: &Ctx<'_>, top: Reception) -> String {
+    let sides: Vec<(Harness, Reception)> = received
+        .iter()
+        .filter_map(|&h| rep[h].map(|s| (cx.h(h), reception(s))))
+        .collect();
+    if sides.iter().all(|(_, r)| *r == top) {
+        let hs: Vec<Harness> = sides.iter().map(|(h, _)| *h).collect();
+        return format!(" is available to {} {}", names(&hs), top.phrase());
+    }
+    format!(
+        ": {}",
+        crate::state::sides_phrase(&sides, "has it", "have it")
+    )
+}
+
 struct Ctx<'c> {
     configs: &'c [&'c EffectiveAgentConfig],
 }
@@ -119,16 +277,10 @@ pub(crate) fn compare(
 ) {
     let n = configs.len();
     let cx = Ctx { configs };
-    let mut by_name: BTreeMap<&str, Vec<Vec<&Skill>>> = BTreeMap::new();
-    for (h, c) in configs.iter().enumerate() {
-        for s in &c.skills {
-            by_name
-                .entry(s.name.as_str())
-                .or_insert_with(|| vec![Vec::new(); n])[h]
-                .push(s);
-        }
-    }
-    for (name, sides) in &by_name {
+    for entry in entries(configs) {
+        let sides = &entry.sides;
+        let label = entry.label();
+        let name = &label.as_str();
         let all_files: Vec<&RepoPath> = sides.iter().flatten().map(|s| file_ref(s)).collect();
         let rep: Vec<Option<&Skill>> = sides
             .iter()
@@ -189,10 +341,10 @@ pub(crate) fn compare(
             v
         };
         let subject = || Subject::Skill {
-            name: name.to_string(),
+            name: entry.names[0].to_string(),
             files: files(),
         };
-        let cname = || crate::code_span(name);
+        let cname = || entry.phrase(configs, &rep);
         let present: Vec<usize> = (0..n).filter(|&h| rep[h].is_some()).collect();
         if present.len() < n {
             let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
@@ -218,16 +370,20 @@ pub(crate) fn compare(
                 &absent,
                 items(),
                 format!(
-                    "Skill {} is available to {} {}; {} {} no skill of that name.",
+                    "Skill {}{}; {} {} no skill of {}.",
                     cname(),
-                    names(&cx.hs(&received)),
-                    top.phrase(),
+                    available(&received, &rep, &cx, top),
                     names(&cx.hs(&absent)),
                     if absent.len() == 1 { "has" } else { "have" },
+                    if entry.names.len() == 1 {
+                        "that name"
+                    } else {
+                        "these names"
+                    },
                 ),
             );
             let files = files();
-            let cname = cname();
+            let cname = entry.either();
             f.absences = absent
                 .iter()
                 .map(|&h| {
@@ -242,7 +398,7 @@ pub(crate) fn compare(
                 })
                 .collect();
             f.subject = Some(Subject::Skill {
-                name: name.to_string(),
+                name: entry.names[0].to_string(),
                 files,
             });
             findings.push(f);
