@@ -20,11 +20,12 @@
 //!    comments are left), with the paragraphs the other side lacks.
 //!    Otherwise each one-sided class is `missing`.
 
+use crate::draft::FindingDraft;
 use crate::finding::*;
 use crate::id;
 use crate::paragraphs::{self, Paragraph};
 use crate::state::Reception;
-use crate::{absence, display_name, finish, names, Cell, DiagnosticIndex, Row};
+use crate::{absence, display_name, names, Cell, DiagnosticIndex, Row, Rows};
 use playbookdiff_model::{EffectiveAgentConfig, Harness, Instruction, RepoPath, SourceRef};
 use std::collections::{BTreeMap, HashMap};
 
@@ -127,13 +128,12 @@ fn file_of(i: &Instruction) -> RepoPath {
 pub(crate) fn compare(
     configs: &[&EffectiveAgentConfig],
     diagnostics: &[DiagnosticIndex<'_>],
-    rows: &mut Vec<Row>,
+    rows: &mut Rows,
     findings: &mut Vec<Finding>,
     settled: &dyn Fn(&str) -> bool,
-    keep_rows: bool,
 ) {
     let n = configs.len();
-    let first_row = rows.len();
+    let first_row = rows.kept().map_or(0, |r| r.len());
     let mut pieces: Vec<Piece<'_>> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     for (h, c) in configs.iter().enumerate() {
@@ -212,7 +212,7 @@ pub(crate) fn compare(
                 best[p.h] = Some(i);
             }
         }
-        let row = crate::push_row(rows, keep_rows, || Row {
+        let row = rows.push(|| Row {
             category: Category::Instruction,
             label: class_label(&class.files),
             cells: best
@@ -325,7 +325,7 @@ pub(crate) fn compare(
             }
         }
     }
-    if keep_rows {
+    if let Some(rows) = rows.kept() {
         bridge_cells(configs, &classes, rows, first_row);
     }
 }
@@ -642,37 +642,28 @@ fn scope_gap(
             }
         })
         .collect();
-    finish(Finding {
-        id: id::finding_id(
-            Category::Instruction,
-            FindingType::ScopeGap,
-            &direction,
-            &id::dir_slug(&dir),
-            &key,
-        ),
+    let mut f = FindingDraft {
         category: Category::Instruction,
         kind: FindingType::ScopeGap,
         severity,
-        actionable: false,
+        direction,
+        slug: id::dir_slug(&dir),
+        key,
         present_in: hs(&present),
         absent_from: hs(&absent),
         items,
         message,
-        key,
         scope: Some(dir.clone()),
-        absences,
-        paragraphs: Vec::new(),
-        differences: Vec::new(),
-        remedies: Vec::new(),
-        accepted: None,
-        problems: Vec::new(),
         subject: Some(Subject::Instruction {
             dir,
             files: class.files.clone(),
             paths: top_piece.inst.paths.clone(),
             bridge: Vec::new(),
         }),
-    })
+    }
+    .build();
+    f.absences = absences;
+    f
 }
 
 /// A `missing` finding for `class`, received by `present` and absent from
@@ -704,14 +695,27 @@ fn missing(
         }
         key.push_str(f.as_str());
     }
-    let direction = id::only(&hs(present));
-    let id = id::finding_id(
-        Category::Instruction,
-        FindingType::Missing,
-        &direction,
-        &id::dir_slug(&bucket.dir),
-        &key,
-    );
+    let items: Vec<FindingItem> = class
+        .pieces
+        .iter()
+        .filter(|&&i| present.contains(&pieces[i].h))
+        .map(|&i| item(configs[pieces[i].h].harness, pieces[i].inst))
+        .collect();
+    let mut draft = FindingDraft {
+        category: Category::Instruction,
+        kind: FindingType::Missing,
+        severity: FindingSeverity::Medium,
+        direction: id::only(&hs(present)),
+        slug: id::dir_slug(&bucket.dir),
+        key,
+        present_in: hs(present),
+        absent_from: hs(&absent),
+        items,
+        message: String::new(),
+        scope: Some(bucket.dir.clone()),
+        subject: None,
+    };
+    let id = draft.id();
     let in_outline = settled(&id);
     let cosmetic = || match surplus {
         Some(s) => s.iter().all(|(_, p)| paragraphs::is_cosmetic(&p.text)),
@@ -732,30 +736,18 @@ fn missing(
             None
         }
     };
-    let items: Vec<FindingItem> = class
-        .pieces
-        .iter()
-        .filter(|&&i| present.contains(&pieces[i].h))
-        .map(|&i| item(configs[pieces[i].h].harness, pieces[i].inst))
-        .collect();
     if in_outline {
-        let severity = if all_conditional {
+        // In outline (see [`crate::compare_settled`]): what orders, counts,
+        // accepts and excludes it, without the message, absences,
+        // paragraphs and subject that only the kept copy shows.
+        draft.severity = if all_conditional {
             FindingSeverity::Info
         } else if cosmetic() || bridge().is_some() {
             FindingSeverity::Low
         } else {
             FindingSeverity::Medium
         };
-        return outline(
-            id,
-            FindingType::Missing,
-            severity,
-            hs(present),
-            hs(&absent),
-            items,
-            key,
-            bucket.dir.clone(),
-        );
+        return draft.build_as(id);
     }
     let cosmetic = cosmetic();
     let bridge = bridge();
@@ -838,31 +830,18 @@ fn missing(
                 .collect()
         })
         .unwrap_or_else(|| whole_paragraphs(configs, pieces, class, present));
-    finish(Finding {
-        id,
-        category: Category::Instruction,
-        kind: FindingType::Missing,
-        severity,
-        actionable: false,
-        present_in: hs(present),
-        absent_from: hs(&absent),
-        items,
-        message,
-        key,
-        scope: Some(bucket.dir.clone()),
-        absences,
-        paragraphs,
-        differences: Vec::new(),
-        remedies: Vec::new(),
-        accepted: None,
-        problems: Vec::new(),
-        subject: Some(Subject::Instruction {
-            dir: bucket.dir.clone(),
-            files: class.files.clone(),
-            paths: bucket.paths.clone(),
-            bridge: bridge.unwrap_or_default(),
-        }),
-    })
+    draft.severity = severity;
+    draft.message = message;
+    draft.subject = Some(Subject::Instruction {
+        dir: bucket.dir.clone(),
+        files: class.files.clone(),
+        paths: bucket.paths.clone(),
+        bridge: bridge.unwrap_or_default(),
+    });
+    let mut f = draft.build_as(id);
+    f.absences = absences;
+    f.paragraphs = paragraphs;
+    f
 }
 
 /// Where and when the `present` harnesses receive `class`, to follow the
@@ -1023,43 +1002,6 @@ fn bucket_of(p: &Piece<'_>) -> Bucket {
         dir: p.inst.applies_to.clone(),
         paths: p.inst.paths.clone(),
     }
-}
-
-/// An instruction finding in outline (see [`crate::compare_settled`]):
-/// what orders, counts, accepts and excludes it (id, type, severity,
-/// sides, items, key, scope), without the message, absences, paragraphs
-/// and subject that only the kept copy shows.
-#[allow(clippy::too_many_arguments)]
-fn outline(
-    id: String,
-    kind: FindingType,
-    severity: FindingSeverity,
-    present_in: Vec<Harness>,
-    absent_from: Vec<Harness>,
-    items: Vec<FindingItem>,
-    key: String,
-    scope: RepoPath,
-) -> Finding {
-    finish(Finding {
-        id,
-        category: Category::Instruction,
-        kind,
-        severity,
-        actionable: false,
-        present_in,
-        absent_from,
-        items,
-        message: String::new(),
-        key,
-        scope: Some(scope),
-        absences: Vec::new(),
-        paragraphs: Vec::new(),
-        differences: Vec::new(),
-        remedies: Vec::new(),
-        accepted: None,
-        problems: Vec::new(),
-        subject: None,
-    })
 }
 
 /// Every paragraph the present side receives from `class` (one piece per
@@ -1256,32 +1198,23 @@ fn reworded(
                 ),
             ),
         };
-        findings.push(finish(Finding {
-            id: id::finding_id(
-                Category::Instruction,
-                kind,
-                &direction,
-                &id::dir_slug(&bucket.dir),
-                &key,
-            ),
+        let mut f = FindingDraft {
             category: Category::Instruction,
             kind,
             severity,
-            actionable: false,
+            direction,
+            slug: id::dir_slug(&bucket.dir),
+            key,
             present_in: vec![ha, hb],
             absent_from: Vec::new(),
             items,
             message,
-            key,
             scope: Some(bucket.dir.clone()),
-            absences: Vec::new(),
-            paragraphs: diffs,
-            differences: Vec::new(),
-            remedies: Vec::new(),
-            accepted: None,
-            problems: Vec::new(),
             subject: None,
-        }));
+        }
+        .build();
+        f.paragraphs = diffs;
+        findings.push(f);
     }
     // Surplus per side, per class (one pass over the paragraphs, not one
     // per class).

@@ -6,10 +6,11 @@
 //! of KEY in the developer's environment". Two redacted literals cannot be
 //! compared: that is `unknown`, never `different`.
 
+use crate::draft::FindingDraft;
 use crate::finding::*;
 use crate::id;
 use crate::state::Reception;
-use crate::{display_name, names, Cell, Row};
+use crate::{display_name, names, Cell, Row, Rows};
 use playbookdiff_model::{
     Applicability, ConfiguredValue, EffectiveAgentConfig, Harness, McpServer, NamedValue, Transport,
 };
@@ -161,23 +162,20 @@ fn finding(
     items: Vec<FindingItem>,
     message: String,
 ) -> Finding {
-    crate::named_finding(
-        configs,
-        Category::Mcp,
-        kind,
-        severity,
-        name,
-        aspect,
+    let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
+    FindingDraft {
         direction,
-        present,
-        absent,
+        present_in: hs(present),
+        absent_from: hs(absent),
         items,
         message,
-        Some(Subject::Mcp {
+        subject: Some(Subject::Mcp {
             name: name.to_string(),
             transport: present_transport(sides, present),
         }),
-    )
+        ..FindingDraft::named(Category::Mcp, (kind, severity), name, aspect)
+    }
+    .build()
 }
 
 /// The transport of one server name on the `present` side: the one every
@@ -216,9 +214,8 @@ fn field(
 
 pub(crate) fn compare(
     configs: &[&EffectiveAgentConfig],
-    rows: &mut Vec<Row>,
+    rows: &mut Rows,
     findings: &mut Vec<Finding>,
-    keep_rows: bool,
 ) {
     let n = configs.len();
     let mut by_name: BTreeMap<&str, Vec<Vec<&McpServer>>> = BTreeMap::new();
@@ -238,7 +235,7 @@ pub(crate) fn compare(
             .iter()
             .map(|v| v.iter().find(|s| received(s)).or(v.first()).copied())
             .collect();
-        let row = crate::push_row(rows, keep_rows, || Row {
+        let row = rows.push(|| Row {
             category: Category::Mcp,
             label: name.to_string(),
             cells: rep

@@ -2,10 +2,11 @@
 //! the best received one represents it, preferring one whose resolved
 //! `SKILL.md` another side has too.
 
+use crate::draft::FindingDraft;
 use crate::finding::*;
 use crate::id;
 use crate::state::Reception;
-use crate::{absence, display_name, names, Cell, Row};
+use crate::{absence, display_name, names, Cell, Row, Rows};
 use playbookdiff_model::{
     AdvertisementState, EffectiveAgentConfig, Harness, Permission, RepoPath, Skill,
 };
@@ -251,29 +252,23 @@ impl Ctx<'_> {
         items: Vec<FindingItem>,
         message: String,
     ) -> Finding {
-        crate::named_finding(
-            self.configs,
-            Category::Skill,
-            kind,
-            severity,
-            name,
-            aspect,
+        FindingDraft {
             direction,
-            present,
-            absent,
+            present_in: self.hs(present),
+            absent_from: self.hs(absent),
             items,
             message,
-            None,
-        )
+            ..FindingDraft::named(Category::Skill, (kind, severity), name, aspect)
+        }
+        .build()
     }
 }
 
 pub(crate) fn compare(
     configs: &[&EffectiveAgentConfig],
     diagnostics: &[crate::DiagnosticIndex<'_>],
-    rows: &mut Vec<Row>,
+    rows: &mut Rows,
     findings: &mut Vec<Finding>,
-    keep_rows: bool,
 ) {
     let n = configs.len();
     let cx = Ctx { configs };
@@ -295,7 +290,7 @@ pub(crate) fn compare(
                     .copied()
             })
             .collect();
-        let row = crate::push_row(rows, keep_rows, || Row {
+        let row = rows.push(|| Row {
             category: Category::Skill,
             label: name.to_string(),
             cells: rep
