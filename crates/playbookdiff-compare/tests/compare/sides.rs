@@ -284,3 +284,66 @@ fn each_side_is_described_with_its_own_scope() {
         "Skill `review`: Alpha has it at startup, but Beta has it on demand; Gamma has no skill of that name."
     );
 }
+
+/// Four and five harnesses: the same text in other scopes on several
+/// sides is one finding whose sentence gives each side its own scope; a
+/// skill every side has at different receptions is one `scope-gap`
+/// naming each side's; nothing is said of one side that is another's.
+#[test]
+fn many_sides_keep_their_own_scopes() {
+    let text = "Run pnpm test before a commit.\n";
+    let mut configs: Vec<EffectiveAgentConfig> = (0..5).map(config).collect();
+    configs[0].instructions = vec![instruction("AGENTS.md", text, ".", STARTUP, None)];
+    configs[1].instructions = vec![instruction(
+        ".beta/rules/test.md",
+        text,
+        ".",
+        ON_DEMAND,
+        Some(&["**/*.ts"]),
+    )];
+    configs[3].instructions = vec![instruction("AGENTS.md", text, ".", STARTUP, None)];
+    let c = compare_all(&configs);
+    let [f] = &of_kind(&c, FindingType::Missing)[..] else {
+        panic!("{:#?}", c.findings)
+    };
+    assert_eq!(
+        f.message,
+        "Alpha, Beta and Delta receive the text of `.beta/rules/test.md` and `AGENTS.md` (the same text): Alpha at startup in the repository root, Beta on demand for paths matching `**/*.ts` (the repository root), Delta at startup in the repository root; Gamma and Epsilon receive nothing equivalent."
+    );
+    assert!(
+        f.id.starts_with("instruction:missing:alpha+beta+delta-only:root:"),
+        "{}",
+        f.id
+    );
+
+    // Every one of four sides has the text: a scope-gap, each side with
+    // its own reception.
+    let mut four: Vec<EffectiveAgentConfig> = configs[..4].to_vec();
+    four[2].instructions = vec![instruction("AGENTS.md", text, ".", ON_DEMAND, None)];
+    let c = compare_all(&four);
+    let [f] = &of_kind(&c, FindingType::ScopeGap)[..] else {
+        panic!("{:#?}", c.findings)
+    };
+    assert_eq!(
+        f.message,
+        "`.beta/rules/test.md` and `AGENTS.md` (the same text): Alpha and Delta receive it at startup, but Beta and Gamma receive it on demand."
+    );
+
+    // A skill at three receptions among five sides.
+    let mut five: Vec<EffectiveAgentConfig> = (0..5).map(config).collect();
+    for (i, c) in five.iter_mut().enumerate() {
+        let mut s = skill("review", "skills/review/SKILL.md", "skills/review/SKILL.md");
+        if i % 2 == 1 {
+            s.load_phase = LoadPhase::OnDemand;
+        }
+        c.skills = vec![s];
+    }
+    let c = compare_all(&five);
+    let [f] = &of_kind(&c, FindingType::ScopeGap)[..] else {
+        panic!("{:#?}", c.findings)
+    };
+    assert_eq!(
+        f.message,
+        "Skill `review`: Alpha, Gamma and Epsilon have it at startup, but Beta and Delta have it on demand."
+    );
+}
