@@ -4,3 +4,4 @@ mod indexed_names;
 mod invariants;
 mod message_style;
 mod shared_repo;
+mod target_tests;
