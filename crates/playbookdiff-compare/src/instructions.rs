@@ -934,6 +934,25 @@ fn own_scopes(
     present: &[usize],
     bucket: &Bucket,
 ) -> String {
+    // The common case, without building a scope per piece: every side
+    // receives pieces of the class, all in `bucket`'s scope.
+    let in_bucket = |p: &Piece<'_>| {
+        p.reception == bucket.reception
+            && p.inst.applies_to == bucket.dir
+            && p.inst.paths == bucket.paths
+    };
+    let shared_by_all = present.iter().all(|&h| {
+        let mut mine = class
+            .pieces
+            .iter()
+            .map(|&i| &pieces[i])
+            .filter(|p| p.h == h && p.reception.is_received())
+            .peekable();
+        mine.peek().is_some() && mine.all(in_bucket)
+    });
+    if shared_by_all {
+        return format!(" {}", bucket.describe());
+    }
     let sides: Vec<(usize, String)> = present
         .iter()
         .map(|&h| {
