@@ -1086,13 +1086,16 @@ impl<'t> Repo<'t> {
     /// relative path (`AGENTS.md`, `../skills`), the way git writes a
     /// symbolic link on a checkout with `core.symlinks=false`: that path,
     /// and whether it names an existing entry beside the file. `None`
-    /// otherwise. Reads at most 256 bytes.
+    /// otherwise. Reads at most 256 bytes. A leading byte order mark is
+    /// not part of the path (git never writes one in a link's text), so
+    /// `\u{feff}@AGENTS.md`, saved by an editor that adds one, is an
+    /// import, not a link.
     pub fn link_stored_as_text(&self, path: &RepoPath) -> Option<(String, bool)> {
         if self.kind(path) != Some(EntryKind::File) {
             return None;
         }
         let t = self.read_text(path, 256).ok()?;
-        let target = t.text.trim();
+        let target = t.text.trim_start_matches('\u{feff}').trim();
         if target.is_empty()
             || target.contains(char::is_whitespace)
             || target.starts_with(['@', '/', '#'])

@@ -183,3 +183,33 @@ fn a_claude_md_holding_only_a_file_name_is_reported_as_a_link_stored_as_text() {
     let t2 = claude_md_symlink_bridge();
     assert!(diags(&compile_dir(t2.path(), &at_root()), D::SymlinkStoredAsText).is_empty());
 }
+
+/// An editor that saves with a byte order mark (common on Windows) writes
+/// `\u{feff}@AGENTS.md`: an import, as without the mark, never a link
+/// stored as text (whose advice would be to write `@\u{feff}@AGENTS.md`);
+/// and a mark before a bare file name is still reported, named without it.
+#[test]
+fn a_byte_order_mark_does_not_make_an_import_a_link_stored_as_text() {
+    for (bridge, reported) in [
+        ("\u{feff}@AGENTS.md\r\n", false),
+        ("\u{feff}@AGENTS.md", false),
+        ("\u{feff}AGENTS.md", true),
+    ] {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::write(t.path().join("AGENTS.md"), "# Rules\n\nUse tabs.\n").unwrap();
+        std::fs::write(t.path().join("CLAUDE.md"), bridge).unwrap();
+        let cfg = compile_dir(t.path(), &at_root());
+        let d = diags(&cfg, D::SymlinkStoredAsText);
+        assert_eq!(
+            d.len(),
+            usize::from(reported),
+            "{bridge:?}: {:#?}",
+            cfg.diagnostics
+        );
+        for d in d {
+            assert!(d.message.contains("`AGENTS.md`"), "{}", d.message);
+            assert!(!d.message.contains('\u{feff}'), "{}", d.message);
+            assert!(!d.message.contains("u{feff}"), "{}", d.message);
+        }
+    }
+}
