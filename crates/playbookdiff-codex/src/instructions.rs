@@ -17,8 +17,8 @@ use crate::config::{read_error, Settings};
 use crate::{not_a_file, place, strictly_below, target_only_dirs, Cx, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,
-    Severity, SourceFormat, SourceRef,
+    Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
+    Resolution, Severity, SourceFormat, SourceRef,
 };
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
 use std::sync::Arc;
@@ -80,7 +80,7 @@ impl Candidate {
         source.resolved_path = self.resolved.clone();
         Instruction {
             id: format!("codex:agents-md:{}", self.path),
-            kind: "agents-md".to_string(),
+            kind: InstructionKind::AgentsMd,
             source,
             load_phase: LoadPhase::Startup,
             applicability,

@@ -13,7 +13,7 @@ use crate::paragraphs::{normalize, split};
 use crate::{Finding, FindingSeverity, Reception};
 use playbookdiff_model::{
     Applicability, DiagnosticCode, DiagnosticKind, EffectiveAgentConfig, Harness, Instruction,
-    LoadPhase, RepoPath, Severity, SourceRef,
+    InstructionKind, LoadPhase, RepoPath, Severity, SourceRef,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -113,8 +113,8 @@ pub struct InstructionChange {
     pub change: Change,
     /// The file the piece comes from (`source.path`).
     pub path: RepoPath,
-    /// The piece kind (`memory`, `import`, `rule`…), as the adapter names it.
-    pub kind: String,
+    /// What kind of file the piece comes from.
+    pub kind: InstructionKind,
     /// The piece at base; absent when added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<PieceState>,
@@ -173,7 +173,7 @@ impl AgentDelta {
 /// An instruction's identity across revisions: its file, its kind, and
 /// which occurrence of that pair it is (a file split around its imports
 /// gives several pieces).
-type PieceKey = (RepoPath, String, usize);
+type PieceKey = (RepoPath, InstructionKind, usize);
 
 /// True when the agent receives (or may receive) the item from this
 /// launch directory: items listed as out of scope, excluded, shadowed or
@@ -188,11 +188,11 @@ fn keyed(list: &[Instruction]) -> Vec<(PieceKey, &Instruction)> {
         .filter(|i| received(i.load_phase, i.applicability))
         .collect();
     sorted.sort_by_key(|i| (i.order.is_none(), i.order));
-    let mut seen: HashMap<(RepoPath, String), usize> = HashMap::new();
+    let mut seen: HashMap<(RepoPath, InstructionKind), usize> = HashMap::new();
     sorted
         .into_iter()
         .map(|i| {
-            let k = (i.source.path.clone(), i.kind.clone());
+            let k = (i.source.path.clone(), i.kind);
             let n = seen.entry(k.clone()).or_default();
             *n += 1;
             ((k.0, k.1, *n), i)
@@ -347,7 +347,7 @@ fn instruction_changes(base: &[Instruction], head: &[Instruction]) -> Vec<Instru
             instructions.push(InstructionChange {
                 change: Change::Added,
                 path: k.0.clone(),
-                kind: k.1.clone(),
+                kind: k.1,
                 base: None,
                 head: Some(state(h)),
                 paragraphs: paragraph_changes("", &h.content),
@@ -358,7 +358,7 @@ fn instruction_changes(base: &[Instruction], head: &[Instruction]) -> Vec<Instru
             instructions.push(InstructionChange {
                 change,
                 path: k.0.clone(),
-                kind: k.1.clone(),
+                kind: k.1,
                 base: Some(state(old)),
                 head: Some(state(h)),
                 paragraphs,
@@ -390,7 +390,7 @@ fn instruction_changes(base: &[Instruction], head: &[Instruction]) -> Vec<Instru
             instructions.push(InstructionChange {
                 change: Change::Removed,
                 path: k.0.clone(),
-                kind: k.1.clone(),
+                kind: k.1,
                 base: Some(state(old)),
                 head: None,
                 paragraphs: paragraph_changes(&old.content, ""),

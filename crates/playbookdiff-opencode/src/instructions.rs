@@ -31,8 +31,8 @@ use crate::{
 };
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,
-    SourceFormat, SourceRef,
+    Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
+    Resolution, SourceFormat, SourceRef,
 };
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
 use std::collections::HashSet;
@@ -41,11 +41,11 @@ use std::sync::Arc;
 use crate::config::Merged;
 
 /// The instruction kind of a file name.
-fn kind_of(name: &str) -> &'static str {
+fn kind_of(name: &str) -> InstructionKind {
     match name {
-        "AGENTS.md" => "agents-md",
-        "CLAUDE.md" => "memory",
-        _ => "context-md",
+        "AGENTS.md" => InstructionKind::AgentsMd,
+        "CLAUDE.md" => InstructionKind::Memory,
+        _ => InstructionKind::ContextMd,
     }
 }
 
@@ -129,7 +129,7 @@ struct Standing(LoadPhase, Applicability);
 /// standing where `standing` says for `reason`, applying to `applies_to`.
 fn entry(
     path: &RepoPath,
-    kind: &str,
+    kind: InstructionKind,
     resolved: Option<RepoPath>,
     text: Option<&TextFile>,
     standing: Standing,
@@ -146,7 +146,7 @@ fn entry(
     source.resolved_path = resolved;
     Instruction {
         id: format!("opencode:{kind}:{path}"),
-        kind: kind.to_string(),
+        kind,
         source,
         load_phase: phase,
         applicability,
@@ -388,7 +388,7 @@ fn config_instructions(
                         match state {
                             Read::Text(t) if !t.text.is_empty() => effective.push(entry(
                                 &p,
-                                "instructions",
+                                InstructionKind::Instructions,
                                 resolved,
                                 Some(&t),
                                 Standing(LoadPhase::Startup, Applicability::Effective),
@@ -399,7 +399,7 @@ fn config_instructions(
                             )),
                             Read::Text(t) => others.push(entry(
                                 &p,
-                                "instructions",
+                                InstructionKind::Instructions,
                                 resolved,
                                 Some(&t),
                                 Standing(LoadPhase::Startup, Applicability::Excluded),
@@ -412,7 +412,7 @@ fn config_instructions(
                                 too_large(cx, &p, len);
                                 let mut e = entry(
                                     &p,
-                                    "instructions",
+                                    InstructionKind::Instructions,
                                     resolved,
                                     None,
                                     Standing(LoadPhase::Startup, Applicability::Effective),
@@ -426,7 +426,7 @@ fn config_instructions(
                             }
                             _ => others.push(entry(
                                 &p,
-                                "instructions",
+                                InstructionKind::Instructions,
                                 resolved,
                                 None,
                                 Standing(LoadPhase::Startup, Applicability::Unavailable),

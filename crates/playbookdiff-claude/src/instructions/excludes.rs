@@ -76,7 +76,7 @@ pub(super) fn excluded_entry(
     let (ls, le) = text.lines_of(body_start, text.text.len());
     Instruction {
         id,
-        kind: place.kind.to_string(),
+        kind: place.kind,
         source: source.clone().with_lines(ls, le.max(ls)),
         load_phase: place.load_phase,
         applicability: Applicability::Excluded,

@@ -2,7 +2,7 @@
 //! ordering within one root, nested roots, broken front matter.
 
 use crate::common::*;
-use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*};
+use playbookdiff_model::{Applicability::*, DiagnosticCode as D, InstructionKind, LoadPhase::*};
 
 #[test]
 fn unconditional_rules_load_at_startup_after_the_memory_files_of_their_directory() {
@@ -17,7 +17,7 @@ fn unconditional_rules_load_at_startup_after_the_memory_files_of_their_directory
     );
     let r = one(&cfg, ".claude/rules/a-testing.md");
     assert_placed(r, Startup, Effective, Some(1));
-    assert_eq!(r.kind, "rule");
+    assert_eq!(r.kind, InstructionKind::Rule);
     assert_eq!(r.applies_to.as_str(), ".");
     assert_eq!(r.content, "# Testing", "front matter is not content");
     let l = r.source.lines.unwrap();
