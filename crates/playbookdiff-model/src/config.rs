@@ -247,12 +247,30 @@ pub enum Applicability {
     OutOfScope,
 }
 
+/// How an item's slot was resolved, from the item's side. Serialized in
+/// kebab case: `"override"`, `"shadowed"`, `"excluded"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResolutionStrategy {
+    /// The item wins its slot over the `sources` (Codex: the first of the
+    /// file names present in a directory).
+    Override,
+    /// The item loses its slot to the `sources` (Codex: a later file name
+    /// of the same directory; OpenCode: a later name of `AGENTS.md`,
+    /// `CLAUDE.md`, `CONTEXT.md`).
+    Shadowed,
+    /// The item takes its slot but is dropped: a blank Codex file (the
+    /// `sources` are the names it hides), or a Claude Code file removed by
+    /// `claudeMdExcludes` (the `sources` are the settings layer).
+    Excluded,
+}
+
 /// How an item's slot was resolved among competing sources.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Resolution {
-    /// `"override"`, `"shadowed"`, `"merged"`, `"excluded"`, `"unresolved"`.
-    pub strategy: String,
+    /// How the slot was resolved for this item.
+    pub strategy: ResolutionStrategy,
     /// The other sources involved (the winner for a shadowed item, the
     /// losers for a winner).
     pub sources: Vec<RepoPath>,
@@ -805,6 +823,24 @@ mod tests {
         }
         let spellings: std::collections::HashSet<_> = all.iter().map(|k| k.as_str()).collect();
         assert_eq!(spellings.len(), all.len(), "two kinds share a spelling");
+    }
+
+    /// Each resolution strategy is written in kebab case, and reads back.
+    #[test]
+    fn resolution_strategy_json_spelling_is_kebab_case() {
+        use ResolutionStrategy::*;
+        for (strategy, spelling) in [
+            (Override, "override"),
+            (Shadowed, "shadowed"),
+            (Excluded, "excluded"),
+        ] {
+            let json = serde_json::to_value(strategy).unwrap();
+            assert_eq!(json, serde_json::Value::from(spelling));
+            assert_eq!(
+                serde_json::from_value::<ResolutionStrategy>(json).unwrap(),
+                strategy
+            );
+        }
     }
 
     fn server() -> McpServer {

@@ -32,7 +32,7 @@ use crate::{
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
-    Resolution, SourceFormat, SourceRef,
+    Resolution, ResolutionStrategy, SourceFormat, SourceRef,
 };
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
 use std::collections::HashSet;
@@ -272,7 +272,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
                     d.clone(),
                 );
                 e.resolution = Some(Resolution {
-                    strategy: "shadowed".to_string(),
+                    strategy: ResolutionStrategy::Shadowed,
                     sources: files.clone(),
                 });
                 others.push(e);

@@ -5,8 +5,8 @@
 
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, DiagnosticCode,
-    EffectiveAgentConfig, InstructionKind, Mode, Permission, RepoPath, Severity, SourceFormat,
-    SourceScope, Transport,
+    EffectiveAgentConfig, InstructionKind, Mode, Permission, RepoPath, ResolutionStrategy,
+    Severity, SourceFormat, SourceScope, Transport,
 };
 use playbookdiff_source::{Repo, WorkingTree};
 
@@ -76,7 +76,7 @@ fn nested_agents_override() {
     assert_eq!(shadowed.applicability, Applicability::Shadowed);
     assert_eq!(shadowed.order, None);
     let res = shadowed.resolution.as_ref().expect("resolution");
-    assert_eq!(res.strategy, "shadowed");
+    assert_eq!(res.strategy, ResolutionStrategy::Shadowed);
     assert_eq!(res.sources, [rp("apps/api/AGENTS.override.md")]);
     let winner = inst(&c, "apps/api/AGENTS.override.md");
     assert_eq!(

@@ -2,7 +2,9 @@
 //! ordering within one root, nested roots, broken front matter.
 
 use crate::common::*;
-use playbookdiff_model::{Applicability::*, DiagnosticCode as D, InstructionKind, LoadPhase::*};
+use playbookdiff_model::{
+    Applicability::*, DiagnosticCode as D, InstructionKind, LoadPhase::*, ResolutionStrategy,
+};
 
 #[test]
 fn unconditional_rules_load_at_startup_after_the_memory_files_of_their_directory() {
@@ -219,7 +221,7 @@ fn excluded_rule_is_listed_as_excluded_with_the_settings_file_that_excludes_it()
         assert_eq!(r.applicability, Excluded, "{p}");
         assert_eq!(r.order, None);
         let res = r.resolution.as_ref().expect("resolution");
-        assert_eq!(res.strategy, "excluded");
+        assert_eq!(res.strategy, ResolutionStrategy::Excluded);
         assert_eq!(
             res.sources.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
             [".claude/settings.json"]
