@@ -5,6 +5,7 @@
 use crate::cli::{CheckArgs, ContextArgs, ExplainArgs, ViewArgs};
 use crate::compile::compile;
 use crate::context::{open_context, OpenedContext, UsageError};
+use crate::exit::ExitStatus;
 use crate::project::{self, Loaded};
 use crate::remedies::remedies;
 use crate::sink::Sink;
@@ -27,8 +28,9 @@ use std::path::Path;
 pub struct Outcome {
     /// Standard output.
     pub output: String,
-    /// Exit status (0 or 1).
-    pub status: u8,
+    /// Exit status: [`ExitStatus::Success`] or [`ExitStatus::Failing`]
+    /// (a command that cannot be carried out returns an error instead).
+    pub status: ExitStatus,
 }
 
 /// The harnesses to compare: the given ones in contract order without
@@ -367,7 +369,7 @@ pub fn run_view(
     let r = a.report();
     Ok(Outcome {
         output: playbookdiff_render::overview_text(&r, color),
-        status: 0,
+        status: ExitStatus::Success,
     })
 }
 
@@ -508,11 +510,14 @@ pub fn run_check(
         } else {
             accepted_text(&file, &entries, &replaced)
         };
-        return Ok(Outcome { output, status: 0 });
+        return Ok(Outcome {
+            output,
+            status: ExitStatus::Success,
+        });
     }
     Ok(Outcome {
         output: String::new(),
-        status: u8::from(outcome.failing > 0),
+        status: ExitStatus::failing_if(outcome.failing > 0),
     })
 }
 
@@ -889,7 +894,7 @@ pub fn run_explain(
     out.render(|w| playbookdiff_render::format::explain(w, &r, f, args.output_format(), color));
     Ok(Outcome {
         output: String::new(),
-        status: 0,
+        status: ExitStatus::Success,
     })
 }
 

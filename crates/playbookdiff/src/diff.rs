@@ -34,6 +34,7 @@ use crate::check::{analyse_at, launch_directories, Outcome, Policy};
 use crate::cli::DiffArgs;
 use crate::compile::compile;
 use crate::context::{find_repository_root, UsageError};
+use crate::exit::ExitStatus;
 use crate::project;
 use playbookdiff_compare::delta::{
     agent_delta, finding_delta, problem_delta, FindingSet, ProblemSet,
@@ -349,7 +350,7 @@ pub fn run_diff(
         introduced_problems: problems.introduced.len(),
         resolved_problems: problems.resolved.len(),
     };
-    let status = u8::from(summary.failing > 0);
+    let status = ExitStatus::failing_if(summary.failing > 0);
     let doc = DiffDocument {
         schema_version: 1,
         repository: label,
@@ -378,7 +379,7 @@ pub fn run_diff(
         problems,
         summary,
     };
-    if !(args.quiet && status == 0) {
+    if !(args.quiet && status == ExitStatus::Success) {
         out.render(|w| playbookdiff_render::format::diff(w, &doc, args.output_format(), color));
     }
     Ok(Outcome {
