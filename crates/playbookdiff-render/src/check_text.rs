@@ -12,7 +12,7 @@ use crate::report::{
 use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_compare::group::{group, Group};
-use playbookdiff_compare::matrix::MatrixFinding;
+use playbookdiff_compare::matrix::{Group as MatrixGroup, MatrixFinding};
 use playbookdiff_compare::{
     display_name, names, Category, FailOn, Finding, FindingItem, FindingSeverity, Summary,
 };
@@ -558,106 +558,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: crate::Color) -> String {
         .map(|f| (f.finding.id.as_str(), f))
         .collect();
     for g in &m.groups {
-        let sev = format!("{:<7}", g.severity.as_str().to_uppercase());
-        let line = format!(
-            "In {} of {total} director{}: {}.",
-            g.directories.len(),
-            if total == 1 { "y" } else { "ies" },
-            g.summary
-        );
-        let _ = write!(out, "\n{}", p.paint(&sev, severity_style(g.severity)));
-        let wrapped = wrap(&clean(&line), "       ", columns());
-        out.push_str(wrapped.trim_start());
-        let dirs: Vec<String> = g
-            .directories
-            .iter()
-            .take(8)
-            .map(|d| {
-                if d.is_root() {
-                    ". (the root)".to_string()
-                } else {
-                    clean(d.as_str()).into_owned()
-                }
-            })
-            .collect();
-        let more = g.directories.len().saturating_sub(8);
-        let mut list = dirs.join(", ");
-        if more > 0 {
-            list.push_str(&format!(", +{more} more"));
-        }
-        out.push_str(&wrap(&list, "  ", columns()));
-        // Accepted findings are marked as `check` marks them: the reason
-        // after `accepted`, with how many of the group when not all.
-        let accepted: Vec<&MatrixFinding> = g
-            .findings
-            .iter()
-            .filter_map(|id| by_id.get(id.as_str()).copied())
-            .filter(|f| f.finding.accepted.is_some())
-            .collect();
-        if let Some(a) = accepted.first().and_then(|f| f.finding.accepted.as_ref()) {
-            let reason = if accepted.len() == g.findings.len() {
-                clean(&a.reason).into_owned()
-            } else {
-                // count >= 2: some but not all of a group's findings.
-                format!(
-                    "in {} of {} directories (not failing there): {}",
-                    accepted.len(),
-                    g.findings.len(),
-                    clean(&a.reason)
-                )
-            };
-            out.push_str(&wrap_hanging(
-                &reason,
-                &format!("  {:<12} ", "accepted"),
-                "                ",
-                columns(),
-            ));
-        }
-        if let Some(id) = g.findings.first() {
-            let mut ctx = r.context.clone();
-            if let Some(dir) = by_id.get(id.as_str()).and_then(|f| f.directories.first()) {
-                ctx.cwd = dir.clone();
-            }
-            let command = format!(
-                "playbookdiff explain {}{}",
-                clean(id),
-                context_args(r.repository, &ctx, r.via, true)
-            );
-            for line in crate::layout::command_lines(&command, "  e.g. ", "    ", columns()).lines()
-            {
-                out.push_str(&p.paint(line, dim()));
-                out.push('\n');
-            }
-            // Accepting the example id under --all-dirs records every
-            // finding of the group: one per directory for a file of each
-            // directory, one per name for skills and MCP servers (the same
-            // id in every directory), so they are counted as findings.
-            if g.findings.len() > 1 && accepted.len() < g.findings.len() {
-                out.push_str(&p.paint(
-                    &wrap(
-                        // count >= 2: the group has more than one finding.
-                        &format!(
-                            "to accept its {} findings (one entry each):",
-                            g.findings.len()
-                        ),
-                        "  ",
-                        columns(),
-                    ),
-                    dim(),
-                ));
-                let command = format!(
-                    "playbookdiff check --all-dirs{} --accept {} --reason TEXT",
-                    context_args(r.repository, r.context, r.via, false),
-                    clean(id)
-                );
-                for line in
-                    crate::layout::command_lines(&command, "    ", "      ", columns()).lines()
-                {
-                    out.push_str(&p.paint(line, dim()));
-                    out.push('\n');
-                }
-            }
-        }
+        group_lines(&mut out, &p, r, g, &by_id);
     }
     footer(
         &mut out,
@@ -671,6 +572,137 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: crate::Color) -> String {
         &context_args(r.repository, r.context, r.via, false),
     );
     out
+}
+
+/// One group of `check --all-dirs`: its severity and summary with how
+/// many launch directories it concerns, the first 8 of them, whether it
+/// is accepted, and the commands to explain and to accept it.
+fn group_lines(
+    out: &mut String,
+    p: &Painter,
+    r: &MatrixReport<'_>,
+    g: &MatrixGroup,
+    by_id: &HashMap<&str, &MatrixFinding>,
+) {
+    let total = r.matrix.directories.len();
+    let sev = format!("{:<7}", g.severity.as_str().to_uppercase());
+    let line = format!(
+        "In {} of {total} director{}: {}.",
+        g.directories.len(),
+        if total == 1 { "y" } else { "ies" },
+        g.summary
+    );
+    let _ = write!(out, "\n{}", p.paint(&sev, severity_style(g.severity)));
+    let wrapped = wrap(&clean(&line), "       ", columns());
+    out.push_str(wrapped.trim_start());
+    out.push_str(&wrap(&group_directories(g), "  ", columns()));
+    // Accepted findings are marked as `check` marks them: the reason
+    // after `accepted`, with how many of the group when not all.
+    let accepted: Vec<&MatrixFinding> = g
+        .findings
+        .iter()
+        .filter_map(|id| by_id.get(id.as_str()).copied())
+        .filter(|f| f.finding.accepted.is_some())
+        .collect();
+    if let Some(a) = accepted.first().and_then(|f| f.finding.accepted.as_ref()) {
+        let reason = if accepted.len() == g.findings.len() {
+            clean(&a.reason).into_owned()
+        } else {
+            // count >= 2: some but not all of a group's findings.
+            format!(
+                "in {} of {} directories (not failing there): {}",
+                accepted.len(),
+                g.findings.len(),
+                clean(&a.reason)
+            )
+        };
+        out.push_str(&wrap_hanging(
+            &reason,
+            &format!("  {:<12} ", "accepted"),
+            "                ",
+            columns(),
+        ));
+    }
+    if let Some(id) = g.findings.first() {
+        group_commands(out, p, r, g, id, by_id, accepted.len());
+    }
+}
+
+/// The first 8 launch directories of group `g` (the root as `. (the
+/// root)`), then how many more.
+fn group_directories(g: &MatrixGroup) -> String {
+    let dirs: Vec<String> = g
+        .directories
+        .iter()
+        .take(8)
+        .map(|d| {
+            if d.is_root() {
+                ". (the root)".to_string()
+            } else {
+                clean(d.as_str()).into_owned()
+            }
+        })
+        .collect();
+    let more = g.directories.len().saturating_sub(8);
+    let mut list = dirs.join(", ");
+    if more > 0 {
+        list.push_str(&format!(", +{more} more"));
+    }
+    list
+}
+
+/// The `explain` command for the group's example finding `id` (from its
+/// first launch directory), and, when the group has findings not yet
+/// accepted (`accepted` of them are), the command that accepts them all.
+fn group_commands(
+    out: &mut String,
+    p: &Painter,
+    r: &MatrixReport<'_>,
+    g: &MatrixGroup,
+    id: &str,
+    by_id: &HashMap<&str, &MatrixFinding>,
+    accepted: usize,
+) {
+    let mut ctx = r.context.clone();
+    if let Some(dir) = by_id.get(id).and_then(|f| f.directories.first()) {
+        ctx.cwd = dir.clone();
+    }
+    let command = format!(
+        "playbookdiff explain {}{}",
+        clean(id),
+        context_args(r.repository, &ctx, r.via, true)
+    );
+    for line in crate::layout::command_lines(&command, "  e.g. ", "    ", columns()).lines() {
+        out.push_str(&p.paint(line, dim()));
+        out.push('\n');
+    }
+    // Accepting the example id under --all-dirs records every
+    // finding of the group: one per directory for a file of each
+    // directory, one per name for skills and MCP servers (the same
+    // id in every directory), so they are counted as findings.
+    if g.findings.len() > 1 && accepted < g.findings.len() {
+        out.push_str(&p.paint(
+            &wrap(
+                // count >= 2: the group has more than one finding.
+                &format!(
+                    "to accept its {} findings (one entry each):",
+                    g.findings.len()
+                ),
+                "  ",
+                columns(),
+            ),
+            dim(),
+        ));
+        let command = format!(
+            "playbookdiff check --all-dirs{} --accept {} --reason TEXT",
+            context_args(r.repository, r.context, r.via, false),
+            clean(id)
+        );
+        for line in crate::layout::command_lines(&command, "    ", "      ", columns()).lines() {
+            out.push_str(&p.paint(line, dim()));
+            out.push('\n');
+        }
+    }
 }
 
 /// `explain --format text`: the finding, the evidence on each side with
