@@ -259,7 +259,7 @@ impl Cx<'_, '_> {
         self.base.refusals.push(problems::Refused {
             why: why.into(),
             at,
-            syntax: false,
+            cause: problems::RefusedCause::Key,
         });
     }
 
@@ -269,7 +269,18 @@ impl Cx<'_, '_> {
         self.base.refusals.push(problems::Refused {
             why: why.into(),
             at,
-            syntax: true,
+            cause: problems::RefusedCause::Syntax,
+        });
+    }
+
+    /// Records that Codex refuses the configuration because it cannot
+    /// read a file at all (`why` names it: a directory or a special file
+    /// where the file belongs), at `at`.
+    pub fn refuse_unreadable(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
+        self.base.refusals.push(problems::Refused {
+            why: why.into(),
+            at,
+            cause: problems::RefusedCause::NotAFile,
         });
     }
 
