@@ -53,7 +53,12 @@ pub fn parse_bool(v: &Value, lenient: bool) -> Option<bool> {
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let cwd = cx.context.cwd.clone();
     let mut roots: Vec<(RepoPath, RepoPath, LoadPhase, Applicability, String)> = Vec::new();
-    for dir in cwd.ancestors_root_first().into_iter().rev() {
+    // The walk stops at the top of the git work tree holding cwd (a
+    // checked-out submodule's root), unlike the memory walk (C4).
+    for dir in playbookdiff_adapter::scope::work_tree_chain(cx.repo, &cwd)
+        .into_iter()
+        .rev()
+    {
         if let Some(r) = dir.join(".claude/skills") {
             let reason = if dir == cwd {
                 "discovered at startup in the launch directory".to_string()
@@ -767,8 +772,7 @@ fn budget(cx: &mut Compiler<'_, '_>) {
 /// whether a read there adds them is not observed.
 fn legacy_commands(cx: &mut Compiler<'_, '_>) {
     let cwd = cx.context.cwd.clone();
-    let chain: Vec<RepoPath> = cwd
-        .ancestors_root_first()
+    let chain: Vec<RepoPath> = playbookdiff_adapter::scope::work_tree_chain(cx.repo, &cwd)
         .into_iter()
         .rev()
         .filter(crate::outside_dot_claude)
