@@ -123,8 +123,16 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 .kind(&real_dir.join("SKILL.md").unwrap_or_else(RepoPath::root))
                 .is_none()
             {
-                let deeper: Vec<RepoPath> =
-                    cx.repo.files_named_under("SKILL.md", &real_dir).to_vec();
+                // A link back up to the skills directory or above it
+                // (`up` -> `..`) reaches only files reported directly.
+                let loops_back = cx.repo_real(&root).starts_with(&real_dir);
+                let deeper: Vec<RepoPath> = cx
+                    .repo
+                    .files_named_under("SKILL.md", &real_dir)
+                    .iter()
+                    .filter(|f| !loops_back && !at_skill_place(f))
+                    .cloned()
+                    .collect();
                 if let Some(d) = deeper.first() {
                     cx.diag(
                         Diagnostic::new(
@@ -160,6 +168,17 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     overrides(cx, settings);
     collisions(cx);
     budget(cx);
+}
+
+/// True when `file` already lies where Claude Code looks for a skill,
+/// `<dir>/.claude/skills/<name>/SKILL.md`: a `skill-not-discovered` hint
+/// to move it there would advise what is already so. A folder link in a
+/// skills directory (`.claude/skills/up` -> `..`) reaches such a file again
+/// below the link; it is a skill where it lies, or out of this launch
+/// directory's reach for reasons a move would not change.
+fn at_skill_place(file: &RepoPath) -> bool {
+    let c: Vec<&str> = file.components().collect();
+    matches!(c.as_slice(), [.., ".claude", "skills", _, "SKILL.md"])
 }
 
 /// What a `SKILL.md` (or legacy command) says whatever the launch
