@@ -10,6 +10,7 @@ use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
 use crate::profile::Fact;
 use crate::settings::Settings;
 use crate::Compiler;
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
     Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
@@ -109,6 +110,10 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                     ..
                 } => {}
                 Resolved::Inside { .. } => continue,
+                r @ Resolved::Outside { .. } => {
+                    outside_skill_folder(cx, &r, &dir);
+                    continue;
+                }
                 _ => {
                     cx.check_link(&dir, SourceFormat::Markdown);
                     continue;
@@ -168,6 +173,19 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     overrides(cx, settings);
     collisions(cx);
     budget(cx);
+}
+
+/// A skill folder that is a link out of the repository: Claude Code
+/// follows it and loads the skill there (seen with 2.1.197 and 2.1.332 on
+/// case `oracle.skill_link_outside`), which the analysis does not read, in
+/// any mode: `symlink-outside-repository` says so, never that the agent
+/// does not load it (with `--outside-root` the target can lie in the
+/// directories above the root, which are read only for memory files).
+fn outside_skill_folder(cx: &mut Compiler<'_, '_>, r: &Resolved, dir: &RepoPath) {
+    let what = format!("The skill folder {}", problems::quote(dir));
+    if let Some(d) = problems::link_problem(r, dir, Some(&what), "", SourceFormat::Markdown) {
+        cx.diag(d);
+    }
 }
 
 /// True when `file` already lies where Claude Code looks for a skill,
