@@ -163,19 +163,19 @@ fn with_submodule() -> tempfile::TempDir {
     write(
         root,
         ".claude/skills/super-skill/SKILL.md",
-        &skill("super-skill"),
+        skill("super-skill"),
     );
     write(
         root,
         ".agents/skills/super-agents-skill/SKILL.md",
-        &skill("super-agents-skill"),
+        skill("super-agents-skill"),
     );
     let sub = root.join("libs/sub");
     write(&sub, "AGENTS.md", "Sub rules.\n");
     write(
         &sub,
         ".claude/skills/sub-skill/SKILL.md",
-        &skill("sub-skill"),
+        skill("sub-skill"),
     );
     write(&sub, "src/x.ts", "export {};\n");
     git(&sub, &["init", "-q", "-b", "main"]);
