@@ -629,6 +629,34 @@ impl<'t> Repo<'t> {
         self.has_git
     }
 
+    /// True when directory `dir` holds a `.git` entry of any kind: a
+    /// directory, or the file a checked-out submodule or a linked worktree
+    /// has (`gitdir: PATH`). The entry is stat'ed, never followed or read.
+    /// The one answer to "is `dir` the top of a git work tree", which is
+    /// where git (`git rev-parse --show-toplevel`), Codex's default
+    /// `project_root_markers`, OpenCode's worktree and Claude Code's
+    /// project skills walk stop going up.
+    pub fn holds_git_marker(&self, dir: &RepoPath) -> bool {
+        if dir.is_root() {
+            return self.has_git;
+        }
+        dir.join(".git")
+            .is_some_and(|marker| self.tree.stat(&marker).is_ok())
+    }
+
+    /// The top of the git work tree holding `dir` as far as the analysis
+    /// sees: the closest of `dir` and its ancestors below the repository
+    /// root that [holds a `.git`](Repo::holds_git_marker) (a checked-out
+    /// submodule or a nested repository), else the repository root (also
+    /// when the root holds no `.git`: the supplied root is assumed).
+    pub fn nearest_git_root(&self, dir: &RepoPath) -> RepoPath {
+        dir.ancestors_root_first()
+            .into_iter()
+            .rev()
+            .find(|d| !d.is_root() && self.holds_git_marker(d))
+            .unwrap_or_else(RepoPath::root)
+    }
+
     /// Directories the walk could not read while the `Repo` was built,
     /// sorted by path. (A directory listed later, on an adapter's first
     /// question, that cannot be read shows as empty; see
