@@ -2,5 +2,6 @@
 
 mod indexed_names;
 mod invariants;
+mod literals;
 mod message_style;
 mod shared_repo;
