@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::literals;
+use crate::rust_lexer::{literals, paths};
 
 const CRATE: &str = env!("CARGO_PKG_NAME");
 
@@ -172,7 +172,7 @@ fn no_other_crate_spells_a_harness() {
         for (path, text) in &files {
             let rel = path.strip_prefix(crates_dir()).unwrap().to_string_lossy();
             let rel = rel.replace('\\', "/");
-            for lit in literals::literals(text) {
+            for lit in literals(text) {
                 let allowed = ALLOWED
                     .iter()
                     .any(|(file, mark, _)| rel == *file && lit.text.contains(mark));
@@ -200,7 +200,7 @@ fn every_allowed_place_names_a_harness() {
     let terms = harness_terms();
     for (file, mark, why) in ALLOWED {
         let text = std::fs::read_to_string(crates_dir().join(file)).unwrap();
-        let named = literals::literals(&text)
+        let named = literals(&text)
             .iter()
             .any(|l| l.text.contains(mark) && terms.iter().any(|t| holds_word(&l.text, t)));
         assert!(
@@ -227,6 +227,96 @@ fn a_harness_is_found_as_a_word_in_any_spelling() {
         let hit = ["codex", "Claude Code"].iter().any(|t| holds_word(text, t));
         assert_eq!(hit, found, "{text}");
     }
+}
+
+/// Paths (or their first segments) that do input or output outside the
+/// repository reader: the environment, processes, the network, the
+/// terminal. Only the command line may use them.
+const CLI_ONLY: &[&str] = &[
+    "std::env",
+    "std::process",
+    "std::net",
+    "std::io::IsTerminal",
+    "terminal_size",
+];
+
+/// Crates exempt from the input and output rules: the command line, which
+/// owns them, and the dev-only test kit.
+const DOES_IO: &[&str] = &["playbookdiff", "playbookdiff-testkit"];
+
+/// The one crate that reads the analysed repository's file system.
+const READS_FILES: &str = "playbookdiff-source";
+
+/// Why `path`, in non-test code of `krate`, breaks the input and output
+/// rules, if it does.
+fn io_offence(krate: &str, path: &str) -> Option<&'static str> {
+    let starts = |p: &str| path == p || path.starts_with(&format!("{p}::"));
+    if CLI_ONLY.iter().any(|p| starts(p)) {
+        return Some(
+            "only the command line reads the environment, runs a process, \
+                     uses the network or looks at the terminal",
+        );
+    }
+    if path
+        .split("::")
+        .any(|s| matches!(s, "stdout" | "stderr" | "stdin"))
+    {
+        return Some("only the command line prints");
+    }
+    if starts("std::fs") && krate != READS_FILES {
+        return Some(
+            "only playbookdiff-source reads files (through Repo and SourceTree); \
+                     the CLI reads and writes playbookdiff.toml",
+        );
+    }
+    None
+}
+
+/// Input and output stay where the architecture puts them: the model, the
+/// comparison, the renderers, the configuration, the adapters and the
+/// registry touch no file, environment variable, process, network or
+/// terminal; the source crate only files.
+#[test]
+fn input_and_output_stay_in_the_source_crate_and_the_cli() {
+    let mut offences = Vec::new();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(crates_dir()).unwrap().flatten() {
+        let krate = entry.file_name().to_string_lossy().into_owned();
+        if DOES_IO.contains(&krate.as_str()) || !entry.path().is_dir() {
+            continue;
+        }
+        checked += 1;
+        let mut files = Vec::new();
+        sources(&entry.path().join("src"), &mut files);
+        for (path, text) in &files {
+            for (line, p) in paths(text) {
+                if let Some(why) = io_offence(&krate, &p) {
+                    let rel = path.strip_prefix(crates_dir()).unwrap_or(path);
+                    offences.push(format!("{}:{line}: {p}: {why}", rel.display()));
+                }
+            }
+        }
+    }
+    assert!(checked >= 8, "the library crates were found ({checked})");
+    assert!(offences.is_empty(), "{}", offences.join("\n"));
+}
+
+#[test]
+fn the_io_rules_catch_each_kind() {
+    let model = "playbookdiff-model";
+    for path in [
+        "std::env::var",
+        "std::process::Command",
+        "std::io::stdout",
+        "io::stderr",
+        "std::fs::read",
+        "std::io::IsTerminal",
+    ] {
+        assert!(io_offence(model, path).is_some(), "{path}");
+    }
+    assert_eq!(io_offence(READS_FILES, "std::fs::read_dir"), None);
+    assert_eq!(io_offence(model, "std::io::Write"), None);
+    assert_eq!(io_offence(model, "std::fsx"), None);
 }
 
 #[test]

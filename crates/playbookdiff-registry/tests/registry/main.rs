@@ -2,6 +2,6 @@
 
 mod indexed_names;
 mod invariants;
-mod literals;
 mod message_style;
+mod rust_lexer;
 mod shared_repo;

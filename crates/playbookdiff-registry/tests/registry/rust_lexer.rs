@@ -1,6 +1,7 @@
-//! The string literals of a Rust source file, outside comments and outside
-//! test code, for the invariant that no crate but an adapter and the
-//! registry spells a harness (`invariants.rs`).
+//! The string literals and the paths of a Rust source file, outside
+//! comments and outside test code, for the invariants of `invariants.rs`:
+//! no crate but an adapter and the registry spells a harness, and input
+//! and output stay in the crates that own them.
 //!
 //! A lexer, not a parser: it knows what can hide a quote or a brace (line
 //! and nested block comments, string literals with escapes, raw strings,
@@ -18,32 +19,126 @@ pub struct Literal {
 #[derive(Debug)]
 enum Token {
     Literal(Literal),
-    Word(String),
+    /// An identifier or keyword and its 1-based line.
+    Word(String, usize),
     Punct(char),
 }
 
 /// The string literals of `src` outside comments and test items.
 pub fn literals(src: &str) -> Vec<Literal> {
-    let tokens = lex(src);
+    code(src)
+        .into_iter()
+        .filter_map(|t| match t {
+            Token::Literal(l) => Some(l),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The paths of `src` outside comments, literals and test items, each
+/// with its 1-based line: `std::fs::read` in code, and `std::fs`,
+/// `std::env::var` for `use std::{fs, env::var}` (a group gives its prefix
+/// joined to each member's path).
+pub fn paths(src: &str) -> Vec<(usize, String)> {
+    let tokens = code(src);
+    let word = |i: usize| match tokens.get(i) {
+        Some(Token::Word(w, _)) => Some(w.as_str()),
+        _ => None,
+    };
+    let colons = |i: usize| {
+        matches!(tokens.get(i), Some(Token::Punct(':')))
+            && matches!(tokens.get(i + 1), Some(Token::Punct(':')))
+    };
     let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let (Some(first), Token::Word(_, line)) = (word(i), &tokens[i]) else {
+            i += 1;
+            continue;
+        };
+        let mut path = first.to_string();
+        i += 1;
+        while colons(i) {
+            if let Some(next) = word(i + 2) {
+                path = format!("{path}::{next}");
+                i += 3;
+            } else if matches!(tokens.get(i + 2), Some(Token::Punct('{'))) {
+                let (members, end) = group(&tokens, i + 3);
+                out.extend(members.iter().map(|m| (*line, format!("{path}::{m}"))));
+                i = end;
+                break;
+            } else {
+                break;
+            }
+        }
+        if path.contains("::") {
+            out.push((*line, path));
+        }
+    }
+    out
+}
+
+/// The path of each member of the `use` group whose members start at `k`
+/// (after its `{`), up to a nested group or `as`, and the index after the
+/// group's `}`.
+fn group(tokens: &[Token], k: usize) -> (Vec<String>, usize) {
+    let (mut members, mut depth, mut member, mut open) = (Vec::new(), 0usize, String::new(), true);
+    let mut flush = |member: &mut String| {
+        if !member.is_empty() {
+            members.push(std::mem::take(member));
+        }
+    };
+    for (i, t) in tokens.iter().enumerate().skip(k) {
+        match t {
+            Token::Word(w, _) if depth == 0 && open => {
+                if !member.is_empty() {
+                    member.push_str("::");
+                }
+                member.push_str(w);
+                open = false;
+            }
+            Token::Punct(':') if depth == 0 => open = !member.is_empty(),
+            Token::Punct(',') if depth == 0 => {
+                flush(&mut member);
+                open = true;
+            }
+            Token::Punct('{') => depth += 1,
+            Token::Punct('}') if depth == 0 => {
+                flush(&mut member);
+                return (members, i + 1);
+            }
+            Token::Punct('}') => depth -= 1,
+            _ if depth == 0 => open = false,
+            _ => {}
+        }
+    }
+    flush(&mut member);
+    (members, tokens.len())
+}
+
+/// The tokens of `src` outside comments and test items.
+fn code(src: &str) -> Vec<Token> {
+    let mut tokens = lex(src);
+    let mut keep = vec![true; tokens.len()];
     let mut k = 0;
     while k < tokens.len() {
         if let Some(end) = test_attribute(&tokens, k) {
-            k = item_end(&tokens, end);
-            continue;
+            let end = item_end(&tokens, end);
+            keep[k..end].iter_mut().for_each(|x| *x = false);
+            k = end;
+        } else {
+            k += 1;
         }
-        if let Token::Literal(l) = &tokens[k] {
-            out.push(l.clone());
-        }
-        k += 1;
     }
-    out
+    let mut keep = keep.into_iter();
+    tokens.retain(|_| keep.next().unwrap_or(false));
+    tokens
 }
 
 /// When `tokens[k..]` starts with `#[cfg(test)]` or `#[test]`, the index
 /// after its `]`.
 fn test_attribute(tokens: &[Token], k: usize) -> Option<usize> {
-    let word = |i: usize, w: &str| matches!(tokens.get(i), Some(Token::Word(x)) if x == w);
+    let word = |i: usize, w: &str| matches!(tokens.get(i), Some(Token::Word(x, _)) if x == w);
     let punct = |i: usize, c: char| matches!(tokens.get(i), Some(Token::Punct(x)) if *x == c);
     if !(punct(k, '#') && punct(k + 1, '[')) {
         return None;
@@ -166,7 +261,7 @@ fn lex(src: &str) -> Vec<Token> {
             while i < s.len() && is_word(s[i]) {
                 i += 1;
             }
-            out.push(Token::Word(s[begin..i].iter().collect()));
+            out.push(Token::Word(s[begin..i].iter().collect(), line));
         } else {
             out.push(Token::Punct(c));
             i += 1;
@@ -237,6 +332,37 @@ const LAST: &str = "after the test items";
             (12, "two\nlines"),
             (17, "after a label"),
             (31, "after the test items"),
+        ]
+    );
+}
+
+#[test]
+fn paths_outside_comments_literals_and_tests() {
+    let src = r#"
+use std::{fs as f, io::{self, Write}, env::var, io::stdout as o};
+use crate::model::Harness;
+/// std::process::exit in a comment
+fn f() {
+    let _ = std::fs::read("std::env::var in a literal");
+    ::std::process::exit(0);
+}
+#[cfg(test)]
+mod tests {
+    use std::env;
+}
+"#;
+    let found = paths(src);
+    let got: Vec<(usize, &str)> = found.iter().map(|(l, p)| (*l, p.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            (2, "std::fs"),
+            (2, "std::io"),
+            (2, "std::env::var"),
+            (2, "std::io::stdout"),
+            (3, "crate::model::Harness"),
+            (6, "std::fs::read"),
+            (7, "std::process::exit"),
         ]
     );
 }
