@@ -17,7 +17,9 @@ pub mod scope;
 mod compilation;
 pub use compilation::{exclude_refused, Compilation};
 
-use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath, Transport};
+use playbookdiff_model::{
+    AnalysisContext, EffectiveAgentConfig, Harness, Instruction, RepoPath, Skill, Transport,
+};
 use playbookdiff_source::Repo;
 
 /// One harness adapter: its identity, the files it owns, the releases it
@@ -32,8 +34,8 @@ pub trait Adapter: Sync {
 
     /// Entry names whose presence makes a directory hold this harness's
     /// configuration (e.g. `CLAUDE.md`, `.claude`): the candidate launch
-    /// directories of `check --all-dirs`. Names that start with `.` and are
-    /// directories are the harness's own configuration directories.
+    /// directories of `check --all-dirs`. The harness's own configuration
+    /// directories among them are [`Adapter::own_directories`].
     fn config_entry_names(&self) -> &'static [&'static str];
 
     /// The entry names this adapter looks up by name below a launch
@@ -46,6 +48,28 @@ pub trait Adapter: Sync {
     /// answer. None by default.
     fn indexed_names(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// The harness's own configuration directories among
+    /// [`Adapter::config_entry_names`] (`.claude`, `.codex`): a file inside
+    /// one is configuration of the directory that holds it, so no directory
+    /// inside one is a launch directory of `check --all-dirs`. None by
+    /// default.
+    fn own_directories(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// For an item of this harness's compilation from launch directory
+    /// `cwd` whose loading depends on the target path (a path-scoped rule
+    /// or skill: front-matter `paths`), one test per pattern as written:
+    /// a target passes it when that pattern matches it the way the harness
+    /// matches (anchored where the harness anchors it, in its glob
+    /// dialect). `diff` asks it to find, for each pattern of a changed
+    /// item, a target that makes the item load. Empty when the item is not
+    /// path-scoped, or the harness has no path-scoped items (the default).
+    fn target_tests(&self, item: Scoped<'_>, cwd: &RepoPath) -> Vec<TargetTest> {
+        let _ = (item, cwd);
+        Vec::new()
     }
 
     /// Personal files, relative to the directory that holds them (e.g.
@@ -103,6 +127,39 @@ pub trait Adapter: Sync {
     /// this launch directory.
     fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String>;
 }
+
+/// An item of a compilation whose loading may depend on the target path:
+/// the question of [`Adapter::target_tests`].
+#[derive(Clone, Copy, Debug)]
+pub enum Scoped<'a> {
+    /// An instruction piece (its `paths` and `applies_to` are read).
+    Instruction(&'a Instruction),
+    /// A skill (its `paths` are read).
+    Skill(&'a Skill),
+}
+
+impl Scoped<'_> {
+    /// The item's path globs as written (front-matter `paths`), if any.
+    pub fn paths(&self) -> Option<&[String]> {
+        match self {
+            Scoped::Instruction(i) => i.paths.as_deref(),
+            Scoped::Skill(s) => s.paths.as_deref(),
+        }
+    }
+
+    /// The file the item comes from.
+    pub fn file(&self) -> &RepoPath {
+        match self {
+            Scoped::Instruction(i) => &i.source.path,
+            Scoped::Skill(s) => &s.source.path,
+        }
+    }
+}
+
+/// Whether a target (a repository-relative path, and whether it is a
+/// directory) matches one pattern of a path-scoped item, so the item loads
+/// for it: an answer of [`Adapter::target_tests`].
+pub type TargetTest = Box<dyn Fn(&RepoPath, bool) -> bool + Send + Sync>;
 
 /// Where a remedy is asked ([`Adapter::remedy`]): the repository, which a
 /// remedy may read (through [`Repo`], as a compilation does) to see what
@@ -290,6 +347,10 @@ pub struct Declared {
     pub personal_paths: &'static [&'static str],
     /// See [`Adapter::indexed_names`].
     pub indexed_names: &'static [&'static str],
+    /// See [`Adapter::own_directories`].
+    pub own_directories: &'static [&'static str],
+    /// See [`Adapter::target_tests`].
+    pub target_tests: fn(Scoped<'_>, &RepoPath) -> Vec<TargetTest>,
     /// See [`Adapter::profiled_versions`]; not empty, oldest first.
     pub profiled_versions: &'static [&'static str],
     /// The compilation under one profiled release with the other inputs.
@@ -308,6 +369,8 @@ impl Declared {
             config_entry_names: &[],
             personal_paths: &[],
             indexed_names: &[],
+            own_directories: &[],
+            target_tests: |_, _| Vec::new(),
             profiled_versions: &[],
             compile,
             remedy: |_, _| None,
@@ -324,6 +387,22 @@ impl Declared {
     /// ([`Adapter::indexed_names`]).
     pub const fn indexing(mut self, names: &'static [&'static str]) -> Declared {
         self.indexed_names = names;
+        self
+    }
+
+    /// With these own configuration directories
+    /// ([`Adapter::own_directories`]).
+    pub const fn directories(mut self, names: &'static [&'static str]) -> Declared {
+        self.own_directories = names;
+        self
+    }
+
+    /// With this answer to [`Adapter::target_tests`].
+    pub const fn scoping(
+        mut self,
+        tests: fn(Scoped<'_>, &RepoPath) -> Vec<TargetTest>,
+    ) -> Declared {
+        self.target_tests = tests;
         self
     }
 
@@ -369,6 +448,14 @@ impl Adapter for Declared {
 
     fn profiled_versions(&self) -> &'static [&'static str] {
         self.profiled_versions
+    }
+
+    fn own_directories(&self) -> &'static [&'static str] {
+        self.own_directories
+    }
+
+    fn target_tests(&self, item: Scoped<'_>, cwd: &RepoPath) -> Vec<TargetTest> {
+        (self.target_tests)(item, cwd)
     }
 
     /// [`Adapter::compile_with`] with the other inputs at their defaults.

@@ -20,6 +20,7 @@ mod mcp;
 mod plugins;
 pub mod profile;
 pub mod remedy;
+mod scoping;
 mod settings;
 mod skills;
 
@@ -35,6 +36,11 @@ use std::collections::{HashMap, HashSet};
 /// Entry names whose presence makes a directory hold Claude Code
 /// configuration (a candidate launch directory for `check --all-dirs`).
 pub const CONFIG_ENTRY_NAMES: &[&str] = &["CLAUDE.md", "CLAUDE.local.md", ".claude", ".mcp.json"];
+
+/// Claude Code's own configuration directory: the project settings,
+/// rules, skills, commands and agents of the directory that holds it
+/// (harness facts: "Claude Code memory", "Settings").
+pub const OWN_DIRECTORIES: &[&str] = &[".claude"];
 
 /// Personal files, relative to the directory that holds them, that this
 /// adapter reports as unavailable in repo mode. They are usually
@@ -66,6 +72,8 @@ pub const HARNESS: Harness = Harness::new("claude-code", "Claude Code");
 /// panics on repository content: problems are diagnostics in the result.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .directories(OWN_DIRECTORIES)
+    .scoping(scoping::target_tests)
     .indexing(INDEXED_NAMES)
     .personal(PERSONAL_PATHS)
     .profiled(PROFILED_VERSIONS)

@@ -33,19 +33,27 @@ const MAX_EXPANSION_BYTES: i64 = 4 * 1024 * 1024;
 /// empty, not text, or every pattern is `**` (fidelity C15). Values that
 /// are not text inside a list are skipped, as Claude Code skips them.
 pub fn claude_paths(value: &Value) -> Option<Vec<String>> {
-    let mut budget = (MAX_EXPANSIONS, MAX_EXPANSION_BYTES);
-    let mut out = Vec::new();
-    collect(value, &mut out, &mut budget);
-    let out: Vec<String> = out
-        .into_iter()
-        .map(|p| p.strip_suffix("/**").map(str::to_string).unwrap_or(p))
-        .filter(|p| !p.is_empty())
-        .collect();
+    let out = expanded_paths(value);
     if out.iter().all(|p| p == "**") {
         None
     } else {
         Some(out)
     }
+}
+
+/// The patterns of a `paths` value as matched, without
+/// [`claude_paths`]' rule for a list of nothing but `**`: split, braces
+/// expanded, a trailing `/**` dropped, empty ones removed. For the
+/// patterns of one entry of a list that scopes (`**` beside `src/**`
+/// matches everything).
+pub fn expanded_paths(value: &Value) -> Vec<String> {
+    let mut budget = (MAX_EXPANSIONS, MAX_EXPANSION_BYTES);
+    let mut out = Vec::new();
+    collect(value, &mut out, &mut budget);
+    out.into_iter()
+        .map(|p| p.strip_suffix("/**").map(str::to_string).unwrap_or(p))
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 /// The patterns of a `paths` value as written: the strings of a (possibly

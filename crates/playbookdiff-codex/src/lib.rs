@@ -68,6 +68,13 @@ use playbookdiff_source::{EntryKind, Resolved};
 /// (a candidate launch directory for `check --all-dirs`).
 pub const CONFIG_ENTRY_NAMES: &[&str] = &["AGENTS.md", "AGENTS.override.md", ".agents", ".codex"];
 
+/// Codex's own configuration directories: `.codex` (the project
+/// `config.toml` layer) and `.agents` (the `.agents/skills` root); spec
+/// 004 "Configuration layers" and "Skills". Codex has no path-scoped
+/// item (no `paths` on instructions or skills), so it keeps the default
+/// [`playbookdiff_adapter::Adapter::target_tests`] (none).
+pub const OWN_DIRECTORIES: &[&str] = &[".agents", ".codex"];
+
 /// The most bytes read from any one file (4 MiB). A larger file is not
 /// read and gets a `file-too-large` diagnostic.
 pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
@@ -129,6 +136,7 @@ pub const HARNESS: Harness = Harness::new("codex", "Codex");
 /// sentence each. Never fails and never panics: problems are diagnostics.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap);

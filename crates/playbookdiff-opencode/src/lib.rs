@@ -73,6 +73,14 @@ pub const CONFIG_ENTRY_NAMES: &[&str] = &[
     ".opencode",
 ];
 
+/// OpenCode's own configuration directory: `.opencode` (its
+/// `opencode.json` layer, skills, agents and commands; opencode.ai/docs
+/// "Config" and "Agent Skills"). OpenCode has no path-scoped item (its
+/// `instructions` globs load at startup, its skills carry no `paths`), so
+/// it keeps the default [`playbookdiff_adapter::Adapter::target_tests`]
+/// (none).
+pub const OWN_DIRECTORIES: &[&str] = &[".opencode"];
+
 /// The names looked up below a launch directory besides
 /// [`CONFIG_ENTRY_NAMES`]: skills' `SKILL.md`.
 pub const INDEXED_NAMES: &[&str] = &["SKILL.md"];
@@ -120,6 +128,7 @@ pub const PROFILED_VERSIONS: &[&str] = &["1.18.33"];
 /// duplicates; assumptions one sentence each. Never fails.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap);

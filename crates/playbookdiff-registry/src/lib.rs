@@ -15,7 +15,7 @@
 //! ```
 
 pub use playbookdiff_adapter::{
-    Adapter, ContextWindow, Gap, Inputs, Scene, TrustEntry, TrustLevel,
+    Adapter, ContextWindow, Gap, Inputs, Scene, Scoped, TargetTest, TrustEntry, TrustLevel,
 };
 use playbookdiff_model::Harness;
 
@@ -102,6 +102,13 @@ mod tests {
     fn every_adapter_profiles_a_version_and_owns_its_entry_names() {
         for a in ADAPTERS {
             assert!(!a.profiled_versions().is_empty(), "{}", a.harness());
+            for name in a.own_directories() {
+                assert!(
+                    a.config_entry_names().contains(name),
+                    "{}: {name}",
+                    a.harness()
+                );
+            }
             for name in a.config_entry_names() {
                 let p = playbookdiff_model::RepoPath::new(&format!("pkg/{name}")).unwrap();
                 assert!(a.owns_path(&p), "{} owns {p}", a.harness());

@@ -250,6 +250,44 @@ fn kebab<T: Serialize>(v: &T) -> String {
         .unwrap_or_default()
 }
 
+/// How changed words are marked: `(open, close)` for the base side, then
+/// for the head side.
+type Marks = [(&'static str, &'static str); 2];
+
+/// Changed words in text: `[-removed-]`, `{+added+}` (as `git diff
+/// --word-diff=plain` marks them).
+const TEXT_MARKS: Marks = [("[-", "-]"), ("{+", "+}")];
+
+/// Changed words in Markdown: struck out and underlined (HTML `del` and
+/// `ins`, which GitHub and GitLab render).
+const MARKDOWN_MARKS: Marks = [("<del>", "</del>"), ("<ins>", "</ins>")];
+
+/// The lines of one changed paragraph, each with its mark (`~` moved, `-`
+/// base, `+` head), its text through `escape`. A paragraph edited in
+/// place shows the words that changed (marked with `marks`) and the
+/// unchanged text around them ([`crate::words::changed_words`]); one
+/// added, removed, moved or wholly replaced shows its start
+/// ([`excerpt`]).
+fn paragraph_lines(
+    para: &playbookdiff_compare::delta::ParagraphChange,
+    escape: &dyn Fn(&str) -> String,
+    marks: Marks,
+) -> Vec<(&'static str, String)> {
+    if let (Some(a), Some(b)) = (&para.removed, &para.added) {
+        if let Some((old, new)) = crate::words::changed_words(a, b) {
+            let [(o1, c1), (o2, c2)] = marks;
+            return vec![
+                ("-", crate::words::render(&old, o1, c1, escape)),
+                ("+", crate::words::render(&new, o2, c2, escape)),
+            ];
+        }
+    }
+    [("~", &para.moved), ("-", &para.removed), ("+", &para.added)]
+        .into_iter()
+        .filter_map(|(mark, text)| text.as_ref().map(|t| (mark, escape(&excerpt(t)))))
+        .collect()
+}
+
 fn excerpt(s: &str) -> String {
     let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut cut: String = one.chars().take(100).collect();
@@ -347,7 +385,7 @@ fn problem_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffProblem
 
 /// `diff --format text`: the two sides, the changed contexts with what
 /// each agent receives differently (changed paragraphs marked `-`/`+`,
-/// moved ones `~`), the problems in the repository the change introduces
+/// the words changed in place `[-…-]`/`{+…+}`, moved ones `~`), the problems in the repository the change introduces
 /// and resolves (when there are),
 /// then the introduced and resolved findings, the unchanged ones counted,
 /// and the result.
@@ -383,15 +421,9 @@ pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
                 line(&mut out, &instruction_line(c));
                 for para in &c.paragraphs {
                     for (mark, text) in
-                        [("~", &para.moved), ("-", &para.removed), ("+", &para.added)]
+                        paragraph_lines(para, &|t| clean(t).into_owned(), TEXT_MARKS)
                     {
-                        if let Some(t) = text {
-                            out.push_str(&fitted(
-                                &clean(&excerpt(t)),
-                                &format!("      {mark} "),
-                                "        ",
-                            ));
-                        }
+                        out.push_str(&fitted(&text, &format!("      {mark} "), "        "));
                     }
                 }
             }
@@ -486,6 +518,30 @@ fn result_line(doc: &DiffDocument) -> String {
     )
 }
 
+/// Most paragraphs one Markdown row shows; the rest are counted.
+const MARKDOWN_PARAGRAPHS: usize = 3;
+
+/// The changed paragraphs of `c` for its Markdown table cell: each on a
+/// line of its own (`<br>`), marked `-`, `+` or `~`, changed words struck
+/// out or underlined; at most [`MARKDOWN_PARAGRAPHS`], then how many more.
+fn paragraph_cell(c: &InstructionChange) -> String {
+    let mut out = String::new();
+    for p in c.paragraphs.iter().take(MARKDOWN_PARAGRAPHS) {
+        for (mark, text) in paragraph_lines(p, &|t| esc(t), MARKDOWN_MARKS) {
+            let _ = write!(out, "<br>{} {text}", esc(mark));
+        }
+    }
+    if c.paragraphs.len() > MARKDOWN_PARAGRAPHS {
+        let more = c.paragraphs.len() - MARKDOWN_PARAGRAPHS;
+        let _ = write!(
+            out,
+            "<br>({})",
+            count(more, "more paragraph", "more paragraphs")
+        );
+    }
+    out
+}
+
 /// `diff --format markdown`: a compact pull-request comment of at most
 /// [`crate::check_markdown::COMMENT_LIMIT`] characters (when everything
 /// does not fit: the first change rows and findings, and how many more
@@ -495,15 +551,20 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
     for d in &doc.directories {
         for a in &d.agents {
             let mut lines: Vec<String> = a.instructions.iter().map(instruction_line).collect();
+            let mut paragraphs: Vec<String> = a.instructions.iter().map(paragraph_cell).collect();
+            paragraphs.resize(
+                lines.len() + a.skills.len() + a.mcp_servers.len(),
+                String::new(),
+            );
             lines.extend(a.skills.iter().map(|c| capability_line("skill", c)));
             lines.extend(
                 a.mcp_servers
                     .iter()
                     .map(|c| capability_line("MCP server", c)),
             );
-            for l in lines {
+            for (l, paras) in lines.iter().zip(&paragraphs) {
                 rows.push(format!(
-                    "| {} | {} | {} |",
+                    "| {} | {} | {}{paras} |",
                     esc(&context_label(&d.cwd, d.target_path.as_ref())),
                     esc(a.harness.display_name()),
                     esc(l.split_whitespace().collect::<Vec<_>>().join(" ").as_str())
@@ -642,6 +703,35 @@ mod tests {
         assert_eq!(column(&a), column(b.lines().next().unwrap()), "{a}{b}");
         assert!(b.lines().count() > 1, "{b}");
         assert!(b.lines().all(|l| l.chars().count() <= 80), "{b}");
+    }
+    /// Paragraph text in a Markdown cell is escaped around the marks:
+    /// nothing in it opens an element or ends the cell.
+    #[test]
+    fn markdown_paragraphs_escape_the_text_between_their_marks() {
+        let change = |removed: &str, added: &str| InstructionChange {
+            change: Change::Edited,
+            path: RepoPath::new("CLAUDE.md").unwrap(),
+            kind: "memory".into(),
+            base: None,
+            head: None,
+            paragraphs: vec![playbookdiff_compare::delta::ParagraphChange {
+                removed: Some(removed.into()),
+                added: Some(added.into()),
+                moved: None,
+            }],
+        };
+        let cell = paragraph_cell(&change(
+            "Run <b>make</b> | then deploy the app to staging.",
+            "Run <b>make</b> | then deploy the <script> to staging.",
+        ));
+        assert!(cell.contains("<del>app</del>"), "{cell}");
+        assert!(cell.contains("<ins>&lt;script&gt;</ins>"), "{cell}");
+        assert!(!cell.contains("<b>") && !cell.contains(" | "), "{cell}");
+        let many = InstructionChange {
+            paragraphs: vec![change("a", "b").paragraphs[0].clone(); 5],
+            ..change("a", "b")
+        };
+        assert!(paragraph_cell(&many).ends_with("<br>(2 more paragraphs)"));
     }
     use playbookdiff_compare::compare;
     use playbookdiff_model::{

@@ -51,6 +51,7 @@ pub mod report;
 pub mod sarif;
 pub mod schema;
 pub mod text;
+pub mod words;
 
 pub use check_json::{check_json, explain_json, matrix_json};
 pub use check_markdown::{check_markdown, matrix_markdown};

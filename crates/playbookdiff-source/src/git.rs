@@ -151,6 +151,12 @@ impl GitRepository {
         })
     }
 
+    /// True when the repository has a working tree; false for a bare
+    /// repository (`git clone --bare`), which holds only commits.
+    pub fn has_work_tree(&self) -> bool {
+        self.work_tree.is_some()
+    }
+
     /// The commit `rev` names (`HEAD`, `main~2`, a tag, a full or
     /// abbreviated id), peeled through tags.
     ///
@@ -730,9 +736,16 @@ impl GitTree {
             }
         }
         for p in self.leaf_paths() {
-            if !seen.contains(&p) {
-                out.push(p);
+            if seen.contains(&p) {
+                continue;
             }
+            // A submodule that repo mode's walk does not enter either:
+            // unchanged when the index records the same commit.
+            let recorded = other.recorded_submodule(&p);
+            if recorded.is_some() && self.entry(&p).is_ok_and(|e| Some(e.oid) == recorded) {
+                continue;
+            }
+            out.push(p);
         }
         out.sort();
         out.dedup();
@@ -820,6 +833,16 @@ impl GitTree {
     }
 }
 
+/// The walk problem of a submodule that records `commit`: its files are
+/// another repository's, so they are not analysed (a commit's walk and
+/// repo mode's walk of a work tree say the same).
+pub(crate) fn submodule_message(commit: ObjectId) -> String {
+    format!(
+        "a submodule (commit {}): its files are in another repository and are not analysed",
+        commit.to_hex_with_len(7)
+    )
+}
+
 /// True when `bytes` is a Git LFS pointer rather than the file it stands
 /// for.
 pub fn is_lfs_pointer(bytes: &[u8]) -> bool {
@@ -842,10 +865,7 @@ impl SourceTree for GitTree {
                         if let Some(path) = dir.child(&e.name) {
                             problems.push(WalkProblem {
                                 path,
-                                message: format!(
-                                    "a submodule (commit {}): its files are in another repository and are not analysed",
-                                    e.oid.to_hex_with_len(7)
-                                ),
+                                message: submodule_message(e.oid),
                                 cause: WalkCause::Submodule,
                                 entry: None,
                             });

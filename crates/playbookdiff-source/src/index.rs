@@ -1,6 +1,7 @@
 //! One walk of a tree, link resolution inside the repository, and a
 //! read-once file cache.
 
+use crate::git::submodule_message;
 use crate::visibility::{
     FileRule, IgnoreLevel, RepoOptions, Seen, View, WalkScope, MAX_IGNORE_FILE_BYTES,
 };
@@ -424,6 +425,10 @@ impl<'t> Repo<'t> {
                 return empty();
             }
         };
+        if let Some(commit) = self.submodule(dir, &raw) {
+            self.problem(dir, submodule_message(commit), WalkCause::Submodule, None);
+            return empty();
+        }
         let level = if self.view.reads_gitignore() && !node.ignored {
             let own = raw
                 .iter()
@@ -492,6 +497,29 @@ impl<'t> Repo<'t> {
             entries: entries.into_boxed_slice(),
             dirs: dirs.into_boxed_slice(),
         }
+    }
+
+    /// The commit of the submodule at `dir`, when git's view applies (repo
+    /// mode in a work tree), `dir` (listed as `raw`) holds a `.git` and the
+    /// index records `dir` as a gitlink: its files are another
+    /// repository's, so the walk does not enter it, as a commit's walk
+    /// does not ([`crate::GitTree`]). The index is read only for a
+    /// directory that holds a `.git`.
+    fn submodule(&self, dir: &RepoPath, raw: &[DirEntry]) -> Option<gix::ObjectId> {
+        if dir.is_root() || !raw.iter().any(|e| e.name == ".git") {
+            return None;
+        }
+        self.view.gitlink(dir.as_str())
+    }
+
+    /// The commit the index records for the submodule at `path`, when this
+    /// is a working tree seen in git's view (repo mode), which does not
+    /// walk into it ([`Repo::walk_problems`] names it); `None` otherwise.
+    pub(crate) fn recorded_submodule(&self, path: &RepoPath) -> Option<gix::ObjectId> {
+        if self.tree.is_commit() {
+            return None;
+        }
+        self.view.gitlink(path.as_str())
     }
 
     /// The node of real directory `path` (no link on the way), listing the

@@ -102,6 +102,9 @@ struct TrackedPaths {
     /// Where each path starts in `bytes`; a path ends where the next
     /// starts.
     starts: Vec<usize>,
+    /// The submodules (gitlink entries, mode `160000`) and the commit each
+    /// records, sorted by path.
+    gitlinks: Vec<(String, gix::ObjectId)>,
 }
 
 impl TrackedPaths {
@@ -121,8 +124,12 @@ impl TrackedPaths {
         let mut bytes = Vec::with_capacity(backing.len());
         let mut starts = Vec::with_capacity(file.entries().len());
         let mut last: Option<(usize, usize)> = None;
+        let mut gitlinks = Vec::new();
         for e in file.entries() {
             let p: &[u8] = e.path_in(backing);
+            if e.mode == gix::index::entry::Mode::COMMIT {
+                gitlinks.push((String::from_utf8_lossy(p).into_owned(), e.id));
+            }
             // Conflict stages repeat a path.
             if last.is_some_and(|(s, l)| &bytes[s..s + l] == p) {
                 continue;
@@ -132,7 +139,11 @@ impl TrackedPaths {
             bytes.extend_from_slice(p);
         }
         bytes.shrink_to_fit();
-        Ok(TrackedPaths { bytes, starts })
+        Ok(TrackedPaths {
+            bytes,
+            starts,
+            gitlinks,
+        })
     }
 
     fn get(&self, i: usize) -> &[u8] {
@@ -289,6 +300,16 @@ impl GitView {
         let options = stat::Options::default();
         (e.stat.matches(&now, options) && !e.stat.is_racy(index.timestamp(), options))
             .then_some(e.id)
+    }
+
+    /// The commit the index records for a submodule at `path` (a gitlink
+    /// entry), else `None`. Reads the index on first need.
+    pub(crate) fn gitlink(&self, path: &str) -> Option<gix::ObjectId> {
+        let links = &self.tracked()?.gitlinks;
+        links
+            .binary_search_by(|(p, _)| p.as_str().cmp(path))
+            .ok()
+            .map(|i| links[i].1)
     }
 
     fn tracked_file(&self, path: &str) -> bool {
@@ -471,6 +492,12 @@ impl View {
     /// [`GitView::unchanged_blob`] when the view is git's.
     pub(crate) fn unchanged_blob(&self, path: &str, abs: &Path) -> Option<gix::ObjectId> {
         self.git.as_ref()?.unchanged_blob(path, abs)
+    }
+
+    /// [`GitView::gitlink`] when the view is git's: the commit of the
+    /// submodule the index records at `path`.
+    pub(crate) fn gitlink(&self, path: &str) -> Option<gix::ObjectId> {
+        self.git.as_ref()?.gitlink(path)
     }
 
     pub(crate) fn rule(&self) -> FileRule {

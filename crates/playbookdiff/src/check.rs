@@ -497,15 +497,12 @@ struct Checked {
 pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion) -> Vec<RepoPath> {
     let mut names: Vec<&str> = Vec::new();
     let mut lookups: Vec<&str> = Vec::new();
+    let mut own: Vec<&str> = Vec::new();
     for a in hs.iter().filter_map(|h| playbookdiff_registry::adapter(*h)) {
         names.extend_from_slice(a.config_entry_names());
         lookups.extend_from_slice(a.indexed_names());
+        own.extend_from_slice(a.own_directories());
     }
-    let own: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| n.starts_with('.') && !n.contains(".json"))
-        .collect();
     let mut dirs: Vec<RepoPath> = vec![RepoPath::root()];
     // With the names the adapters look up below each launch directory:
     // one pass over the tree answers them all.

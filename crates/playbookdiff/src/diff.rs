@@ -39,7 +39,7 @@ use playbookdiff_compare::delta::{
 };
 use playbookdiff_compare::FailOn;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode, RepoPath};
-use playbookdiff_registry::Inputs;
+use playbookdiff_registry::{Inputs, Scoped, TargetTest};
 use playbookdiff_render::diff::{DiffContext, DiffDocument, DiffSide, DiffSummary};
 use playbookdiff_source::{
     EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility,
@@ -137,6 +137,22 @@ fn mistaken_directory(first: &str, current_dir: Option<&Path>) -> Result<(), Usa
     )))
 }
 
+/// `diff REV` in a bare repository: there is no working tree to compare
+/// REV with (a bare repository's directory holds git's own files, which
+/// are no agent's configuration); two revisions can be compared.
+fn bare_against_working_tree(label: &str, rev: &str) -> UsageError {
+    let range = if rev == "HEAD" {
+        "HEAD~1..HEAD".to_string()
+    } else {
+        format!("{rev}..HEAD")
+    };
+    UsageError(format!(
+        "REPO '{label}' is a bare git repository: it has no working tree to compare {rev} with; compare two commits instead, e.g. `playbookdiff diff {} {}`",
+        shell_word(&range),
+        shell_word(label)
+    ))
+}
+
 /// `word` quoted for a POSIX shell when it holds anything but plain path
 /// characters.
 fn shell_word(word: &str) -> String {
@@ -188,6 +204,11 @@ pub fn run_diff(
         )),
         e => UsageError(format!("REPO '{label}': {e}")),
     })?;
+    if let Range::AgainstWorkingTree(rev) = &range {
+        if !git.has_work_tree() {
+            return Err(bare_against_working_tree(&label, rev));
+        }
+    }
     let loaded = project::load(args.config.as_deref(), &root, current_dir)?;
     let hs = crate::check::harnesses(&args.harness, loaded.as_ref())?;
     let fail_on = if args.exit_zero {
@@ -506,31 +527,37 @@ pub fn affected(
     dirs.into_iter().collect()
 }
 
-/// The patterns (`paths`) of the path-scoped instructions and skills of
-/// `configs` whose file changed.
-fn changed_patterns(
+/// What each changed path-scoped instruction or skill of `configs` (its
+/// file is in `changed`) needs of a target to load from `cwd`, as its
+/// harness's adapter answers, one test per pattern
+/// ([`playbookdiff_registry::Adapter::target_tests`]).
+fn changed_scopes(
     configs: &[EffectiveAgentConfig],
+    cwd: &RepoPath,
     changed: &BTreeSet<&RepoPath>,
-) -> BTreeSet<String> {
-    let mut patterns = BTreeSet::new();
+) -> Vec<TargetTest> {
+    let mut tests = Vec::new();
     for c in configs {
-        for i in &c.instructions {
-            if changed.contains(&i.source.path) {
-                patterns.extend(i.paths.iter().flatten().cloned());
-            }
-        }
-        for sk in &c.skills {
-            if changed.contains(&sk.source.path) {
-                patterns.extend(sk.paths.iter().flatten().cloned());
+        let Some(adapter) = playbookdiff_registry::adapter(c.harness) else {
+            continue;
+        };
+        let items = c
+            .instructions
+            .iter()
+            .map(Scoped::Instruction)
+            .chain(c.skills.iter().map(Scoped::Skill));
+        for item in items {
+            if item.paths().is_some() && changed.contains(item.file()) {
+                tests.extend(adapter.target_tests(item, cwd));
             }
         }
     }
-    patterns
+    tests
 }
 
 /// For each analysed launch directory with changed path-scoped items, a
-/// target their patterns match at either revision (a changed file first,
-/// else the first in path order), once per file.
+/// target for each of their patterns at either revision (a changed file
+/// first, else the first in path order), once per file.
 fn derived_targets(
     base: &Repo<'_>,
     head: &Repo<'_>,
@@ -540,9 +567,9 @@ fn derived_targets(
     let mut out = Vec::new();
     for a in analysed {
         let mut targets: BTreeSet<RepoPath> = BTreeSet::new();
-        for pattern in &a.patterns {
+        for test in &a.scopes {
             for repo in [base, head] {
-                if let Some(t) = first_match(repo, pattern, changed) {
+                if let Some(t) = first_target(repo, test, changed) {
                     targets.insert(t);
                 }
             }
@@ -553,25 +580,15 @@ fn derived_targets(
 }
 
 /// The first file of `repo` (a changed one first, else in path order)
-/// that `pattern` matches, anchored at the repository root (`*` does not
-/// cross `/`, `X/**` also matches `X`).
-fn first_match(repo: &Repo<'_>, pattern: &str, changed: &BTreeSet<&RepoPath>) -> Option<RepoPath> {
-    let p = pattern.trim();
-    let p = p.strip_prefix("./").unwrap_or(p);
-    let mut globs = globset::GlobSetBuilder::new();
-    for v in [Some(p), p.strip_suffix("/**")].into_iter().flatten() {
-        if let Ok(g) = globset::GlobBuilder::new(v)
-            .literal_separator(true)
-            .backslash_escape(true)
-            .build()
-        {
-            globs.add(g);
-        }
-    }
-    let set = globs.build().ok()?;
+/// that passes `test`.
+fn first_target(
+    repo: &Repo<'_>,
+    test: &TargetTest,
+    changed: &BTreeSet<&RepoPath>,
+) -> Option<RepoPath> {
     if let Some(c) = changed
         .iter()
-        .find(|c| repo.kind(c) == Some(EntryKind::File) && set.is_match(c.as_str()))
+        .find(|c| repo.kind(c) == Some(EntryKind::File) && test(c, false))
     {
         return Some((*c).clone());
     }
@@ -584,7 +601,7 @@ fn first_match(repo: &Repo<'_>, pattern: &str, changed: &BTreeSet<&RepoPath>) ->
             let Some(path) = d.join(&e.name) else {
                 continue;
             };
-            if set.is_match(path.as_str()) && best.as_ref().is_none_or(|b| path < *b) {
+            if best.as_ref().is_none_or(|b| path < *b) && test(&path, false) {
                 best = Some(path);
             }
         }
@@ -628,8 +645,8 @@ fn parallel<T: Sync>(items: &[T], work: impl Fn(&T) + Sync) {
 
 struct Analysed {
     context: Ctx,
-    /// The `paths` patterns of its changed path-scoped items.
-    patterns: BTreeSet<String>,
+    /// What a target needs to load each of its changed path-scoped items.
+    scopes: Vec<TargetTest>,
     agents: Vec<playbookdiff_compare::delta::AgentDelta>,
     base_findings: Vec<playbookdiff_compare::Finding>,
     head_findings: Vec<playbookdiff_compare::Finding>,
@@ -661,8 +678,8 @@ fn analyse_contexts(
         };
         let (mut bc, bf) = side(base);
         let (mut hc, hf) = side(head);
-        let mut patterns = changed_patterns(&bc, changed);
-        patterns.extend(changed_patterns(&hc, changed));
+        let mut scopes = changed_scopes(&bc, dir, changed);
+        scopes.extend(changed_scopes(&hc, dir, changed));
         let agents = bc
             .iter()
             .zip(&hc)
@@ -680,7 +697,7 @@ fn analyse_contexts(
             *i,
             Analysed {
                 context: (dir.clone(), target.clone()),
-                patterns,
+                scopes,
                 agents,
                 base_findings: bf,
                 head_findings: hf,

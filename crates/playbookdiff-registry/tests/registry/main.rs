@@ -5,3 +5,4 @@ mod invariants;
 mod message_style;
 mod rust_lexer;
 mod shared_repo;
+mod target_tests;

@@ -331,7 +331,7 @@ fn turning_a_file_into_a_symbolic_link() {
     assert_eq!(code, 0);
     assert!(text.contains("edited    instruction CLAUDE.md"), "{text}");
     assert!(
-        text.contains("- Use yarn.") && text.contains("+ Use pnpm."),
+        text.contains("- Use [-yarn.-]") && text.contains("+ Use {+pnpm.+}"),
         "{text}"
     );
     assert!(text.contains("Introduced findings (0)"), "{text}");
@@ -729,6 +729,358 @@ fn a_changed_path_scoped_rule_is_analysed_with_a_target_it_matches() {
         .unwrap();
     assert_eq!(claude["instructions"][0]["change"], "edited");
     assert_eq!(claude["instructions"][0]["path"], ".claude/rules/api.md");
+}
+
+/// The contexts `diff` analysed: (launch directory, target).
+fn analysed(v: &Value) -> Vec<(String, Option<String>)> {
+    v["analysed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["cwd"].as_str().unwrap().to_string(),
+                c.get("targetPath").map(|t| t.as_str().unwrap().to_string()),
+            )
+        })
+        .collect()
+}
+
+/// A path-scoped item's file, its text before and after, and the targets
+/// expected by launch directory.
+type ScopeCase = (
+    &'static str,
+    String,
+    String,
+    Vec<(&'static str, &'static str)>,
+);
+
+/// The targets derived for a path-scoped item are the ones its harness
+/// would load it for: a rule's `paths` are anchored at the directory that
+/// holds its `.claude` (so `src/**` of `apps/api/.claude/rules` is
+/// `apps/api/src/...`, never the root's `src/`), a skill's at the launch
+/// directory, both with Claude Code's matcher (a pattern without `/`
+/// matches at any depth). Claude Code is the only registered harness with
+/// path-scoped items; Codex and OpenCode derive nothing.
+#[test]
+fn a_path_scoped_item_gets_the_target_its_harness_anchors_it_at() {
+    let rule = |paths: &str| format!("---\npaths: [{paths}]\n---\nValidate every request body.\n");
+    let skill = |paths: &str| {
+        format!("---\nname: api\ndescription: API work.\npaths: [{paths}]\n---\nUse zod.\n")
+    };
+    let cases: Vec<ScopeCase> = vec![
+        (
+            "apps/api/.claude/rules/r.md",
+            "Validate every request body.\n".into(),
+            rule("\"src/**\""),
+            vec![
+                (".", "apps/api/src/x.ts"),
+                ("apps/api", "apps/api/src/x.ts"),
+            ],
+        ),
+        (
+            "apps/api/.claude/rules/r.md",
+            rule("\"lib/*.ts\""),
+            rule("\"src/*.ts\""),
+            vec![
+                (".", "apps/api/src/x.ts"),
+                ("apps/api", "apps/api/src/x.ts"),
+            ],
+        ),
+        (
+            ".claude/rules/r.md",
+            "Validate every request body.\n".into(),
+            rule("\"src/*.ts\""),
+            vec![(".", "src/main.ts"), ("apps/api", "src/main.ts")],
+        ),
+        (
+            "apps/api/.claude/rules/r.md",
+            rule("\"lib/**\""),
+            rule("\"*.ts\""),
+            vec![
+                (".", "apps/api/src/x.ts"),
+                ("apps/api", "apps/api/src/x.ts"),
+            ],
+        ),
+        (
+            "apps/api/.claude/skills/api/SKILL.md",
+            skill("\"lib/*.ts\""),
+            skill("\"src/*.ts\""),
+            vec![(".", "src/main.ts"), ("apps/api", "apps/api/src/x.ts")],
+        ),
+    ];
+    for (file, before, after, expected) in cases {
+        let h = bridged();
+        h.write("apps/api/CLAUDE.md", "# API\n")
+            .write("apps/api/src/x.ts", "export {};\n")
+            .write(file, &before)
+            .commit("base with the item");
+        h.write(file, &after).commit("scope the item");
+        let (_, v) = h.json("HEAD~1..HEAD");
+        let targets: Vec<(String, String)> = analysed(&v)
+            .into_iter()
+            .filter_map(|(cwd, t)| t.map(|t| (cwd, t)))
+            .collect();
+        let expected: Vec<(String, String)> = expected.iter().map(|(c, t)| pair(c, t)).collect();
+        assert_eq!(targets, expected, "{file}: {after}");
+    }
+}
+
+/// An edit anywhere in a long paragraph shows the words that changed, in
+/// text (`[-removed-]`, `{+added+}`) and in Markdown (`<del>`, `<ins>`):
+/// at its start, middle and end, a one-word change, and a paragraph
+/// wholly replaced (shown from its start), on the longest paragraph of a
+/// real `CLAUDE.md` (over 500 characters, where the excerpts of both
+/// sides used to read the same).
+#[test]
+fn an_edit_in_a_long_paragraph_shows_the_changed_words() {
+    let Some(corpus) = playbookdiff_testkit::corpus::corpus_root(
+        "an_edit_in_a_long_paragraph_shows_the_changed_words",
+    ) else {
+        return;
+    };
+    let file = "apps/webapp/CLAUDE.md";
+    let tree = playbookdiff_testkit::corpus::materialize(
+        &corpus,
+        "triggerdotdev__trigger.dev",
+        playbookdiff_testkit::corpus::Form::Tar,
+    );
+    let text = std::fs::read_to_string(tree.root.join(file)).unwrap();
+    let long = text.lines().max_by_key(|l| l.len()).unwrap().to_string();
+    assert!(
+        long.len() > 500 && long.contains("can name any org/project"),
+        "{long}"
+    );
+    // (old words, new words, expected text marks, expected Markdown marks)
+    let cases = [
+        (
+            "route must resolve",
+            "route should resolve",
+            "[-must-]",
+            "{+should+}",
+        ),
+        (
+            "can name any org",
+            "can name every org",
+            "[-any-]",
+            "{+every+}",
+        ),
+        (
+            "access on OSS.",
+            "access on OSS and Cloud.",
+            "[-OSS.-]",
+            "{+OSS and Cloud.+}",
+        ),
+        (
+            "is permissive",
+            "is lenient",
+            "[-permissive-]",
+            "{+lenient+}",
+        ),
+    ];
+    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let run = |edited: &str| {
+        let h = History::new();
+        std::fs::create_dir_all(h.root().join("apps/webapp")).unwrap();
+        h.write(file, &text).commit("base");
+        h.write(file, &text.replacen(&long, edited, 1))
+            .commit("edit");
+        let (_, out, err) = h.diff("HEAD~1..HEAD", &[]);
+        let (_, md, _) = h.diff("HEAD~1..HEAD", &["--format", "markdown"]);
+        assert!(err.is_empty(), "{err}");
+        (one_line(&out), md)
+    };
+    for (old, new, removed, added) in cases {
+        let (out, md) = run(&long.replacen(old, new, 1));
+        assert!(out.contains(removed), "{old}: {out}");
+        assert!(out.contains(added), "{new}: {out}");
+        let strip = |m: &str| m[2..m.len() - 2].to_string();
+        assert!(
+            md.contains(&format!("<del>{}</del>", strip(removed))),
+            "{old}: {md}"
+        );
+        assert!(
+            md.contains(&format!("<ins>{}</ins>", strip(added))),
+            "{new}: {md}"
+        );
+    }
+    let (out, md) = run("- Deploy only after the canary is healthy and the rollback is rehearsed.");
+    assert!(
+        out.contains("+ - Deploy only after the canary is healthy"),
+        "{out}"
+    );
+    assert!(out.contains("- - **A PAT route must resolve"), "{out}");
+    assert!(
+        md.contains("Deploy only after the canary is healthy"),
+        "{md}"
+    );
+}
+
+/// A bare repository (`git clone --bare`) has commits and no working
+/// tree: `diff REV` is refused in one line that names the two-commit form
+/// (it read git's own directory as the working tree and reported its files
+/// as removed instructions), while `A..B` and `A...B` give what they give
+/// in a clone with a working tree. The commands that read the working
+/// tree refuse it too; `--rev` reads the commit.
+#[test]
+fn a_bare_repository_compares_commits_and_has_no_working_tree() {
+    let h = bridged();
+    h.write("apps/api/AGENTS.md", "# API\n\nUse tokio.\n")
+        .commit("nested");
+    let tmp = tempfile::tempdir().unwrap();
+    let bare = tmp.path().join("bare.git");
+    git(
+        tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            h.root().to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+    let run = |dir: &Path, args: &[&str]| {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(args)
+            .env("NO_COLOR", "1")
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    for rev in ["HEAD", "HEAD~1", "main"] {
+        for args in [&["diff", rev][..], &["diff", rev, "."][..]] {
+            let (code, out, err) = run(&bare, args);
+            assert_eq!(code, 2, "{args:?}: {out}{err}");
+            assert!(out.is_empty(), "{out}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.contains("is a bare git repository") && err.contains("..HEAD"),
+                "{err}"
+            );
+        }
+    }
+    let json = |dir: &Path, range: &str| {
+        let (code, out, err) = run(dir, &["diff", range, ".", "--format", "json"]);
+        assert!(code == 0 || code == 1, "{range}: {err}");
+        let mut v: Value = serde_json::from_str(&out).unwrap();
+        v["repository"] = Value::Null;
+        (code, v)
+    };
+    for range in ["HEAD~1..HEAD", "HEAD~1...HEAD"] {
+        let (code, v) = json(&bare, range);
+        assert_eq!(
+            (code, &v),
+            (json(h.root(), range).0, &json(h.root(), range).1),
+            "{range}"
+        );
+        assert_eq!(v["changedPaths"], serde_json::json!(["apps/api/AGENTS.md"]));
+    }
+    for args in [&["check", "."][..], &["compile", "."][..], &["."][..]] {
+        let (code, _, err) = run(&bare, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("--rev HEAD"), "{err}");
+    }
+    let (code, out, err) = run(&bare, &["check", ".", "--rev", "HEAD", "--format", "json"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["findings"].as_array().is_some(), "{v}");
+    assert!(
+        !out.contains("objects/") && !out.contains("refs/heads"),
+        "{out}"
+    );
+}
+
+/// A submodule is another repository: a commit records only its commit
+/// (a gitlink), and repo mode reads a working tree as git would commit it,
+/// so neither side enters it; both name it in one diagnostic. On a clean
+/// tree `diff HEAD` reports nothing (it listed the submodule's files as
+/// added), an edit inside the submodule's checkout is not this
+/// repository's change, and an edit in the superproject still is. Local
+/// mode reads the submodule's files, as an agent launched in the
+/// superproject sees them.
+#[test]
+fn a_submodule_is_read_alike_from_a_commit_and_from_the_working_tree() {
+    let lib = History::new();
+    let skill = "---\nname: lint\ndescription: Lint it.\n---\nRun lint.\n";
+    lib.write("AGENTS.md", "# Lib\n\nUse tabs.\n")
+        .write("CLAUDE.md", "@AGENTS.md\n")
+        .write(".claude/skills/lint/SKILL.md", skill)
+        .write(".agents/skills/lint/SKILL.md", skill)
+        .commit("lib");
+    let h = bridged();
+    git(
+        h.root(),
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            lib.root().to_str().unwrap(),
+            "vendor/lib",
+        ],
+    );
+    h.commit("add the submodule");
+    let (code, v) = h.json("HEAD");
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["changedPaths"], serde_json::json!([]), "{v:#}");
+    assert_eq!(v["analysed"], serde_json::json!([]), "{v:#}");
+    // Both sides of one compilation agree, and name the submodule.
+    let compile = |args: &[&str]| {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .arg("compile")
+            .arg(h.root())
+            .args(["--format", "json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let sources = |list: &str| -> Vec<String> {
+            v[list]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i["source"]["path"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let named = v["diagnostics"].as_array().unwrap().iter().any(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`vendor/lib` is a submodule"))
+        });
+        (sources("instructions"), sources("skills"), named)
+    };
+    let working = compile(&[]);
+    assert_eq!(working, compile(&["--rev", "HEAD"]));
+    assert!(working.2, "the submodule is named as not analysed");
+    assert!(
+        !working
+            .0
+            .iter()
+            .chain(&working.1)
+            .any(|p| p.starts_with("vendor/")),
+        "{working:?}"
+    );
+    let local = compile(&["--mode", "local"]);
+    assert!(
+        local.1.iter().any(|p| p.starts_with("vendor/lib/")),
+        "{local:?}"
+    );
+    // An edit inside the checkout is the submodule's, one beside it ours.
+    h.write("vendor/lib/AGENTS.md", "# Lib\n\nUse spaces.\n");
+    let (_, v) = h.json("HEAD");
+    assert_eq!(v["changedPaths"], serde_json::json!([]), "{v:#}");
+    h.write("AGENTS.md", "# Rules\n\nUse yarn.\n");
+    let (_, v) = h.json("HEAD");
+    assert_eq!(v["changedPaths"], serde_json::json!(["AGENTS.md"]), "{v:#}");
 }
 
 // ----- Forge formats and the project configuration -----
