@@ -3,8 +3,9 @@
 
     scripts/fn-lengths.py                 # functions over 150 lines, non-test code
     scripts/fn-lengths.py --over 80       # another threshold
-    scripts/fn-lengths.py --all           # every function
+    scripts/fn-lengths.py --all --top 15  # the 15 longest functions
     scripts/fn-lengths.py --tests         # include tests (tests/, #[cfg(test)], #[test])
+    scripts/fn-lengths.py crates/playbookdiff-compare   # only these paths
     scripts/fn-lengths.py --self-test     # check the scanner on a tricky sample
 
 A function's length is the number of lines from the line of its `fn` keyword
@@ -168,12 +169,21 @@ def match_close(toks, k, open_, close):
     return len(toks) - 1
 
 
-def workspace_files(root):
-    for path in sorted(root.glob("crates/*/**/*.rs")):
-        rel = path.relative_to(root)
+def workspace_files(root, paths):
+    """The `.rs` files under `paths` (files or directories, relative to
+    `root`; default: `crates/`), each with whether it is a test file (under
+    a crate's `tests/`)."""
+    found = set()
+    for given in paths or ["crates"]:
+        p = root / given
+        found.update([p] if p.is_file() else p.rglob("*.rs"))
+    for path in sorted(found):
+        rel = path.resolve().relative_to(root.resolve())
         if "target" in rel.parts:
             continue
-        yield rel, "tests" in rel.parts[2:3]
+        parts = rel.parts
+        test_file = "tests" in parts[2:3] if parts[0] == "crates" else "tests" in parts
+        yield rel, test_file
 
 
 SAMPLE = r'''
@@ -249,12 +259,14 @@ def main():
     ap.add_argument("--all", action="store_true", help="list every function")
     ap.add_argument("--tests", action="store_true", help="include test code")
     ap.add_argument("--self-test", action="store_true", help="check the scanner")
+    ap.add_argument("--top", type=int, help="list at most this many")
     ap.add_argument("--root", default=Path(__file__).resolve().parent.parent, type=Path)
+    ap.add_argument("paths", nargs="*", help="files or directories (default: crates/)")
     args = ap.parse_args()
     if args.self_test:
         return self_test()
     rows = []
-    for rel, test_file in workspace_files(args.root):
+    for rel, test_file in workspace_files(args.root, args.paths):
         src = (args.root / rel).read_text(encoding="utf-8")
         for name, first, last, is_test in functions(src):
             if (is_test or test_file) and not args.tests:
@@ -262,10 +274,11 @@ def main():
             rows.append((last - first + 1, f"{rel}:{first}", name))
     rows.sort(key=lambda r: (-r[0], r[1]))
     over = 0 if args.all else args.over
-    shown = [r for r in rows if r[0] > over]
+    shown = [r for r in rows if r[0] > over][: args.top]
     for length, where, name in shown:
         print(f"{length:5}  {where}  {name}")
-    print(f"{len(shown)} of {len(rows)} functions over {over} lines")
+    count = sum(1 for r in rows if r[0] > over)
+    print(f"{count} of {len(rows)} functions over {over} lines")
     return 0
 
 
