@@ -15,6 +15,7 @@
 //! changed difference deserves a new look.
 
 use crate::finding::{Finding, FindingSeverity};
+use playbookdiff_model::RepoPath;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -33,19 +34,38 @@ pub struct AcceptedFinding {
     pub id: String,
     /// Why the difference is intended.
     pub reason: String,
+    /// The launch directories the finding was accepted from (`check
+    /// --accept` records them), sorted, each once; empty for an entry that
+    /// names none (written by hand, or before directories were recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub directories: Vec<RepoPath>,
+}
+
+/// The launch directories a check covered, which decide the accepted
+/// entries it can call stale ([`Baseline::stale`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage<'a> {
+    /// Every launch directory (`check --all-dirs`): an accepted id none of
+    /// them produces is stale.
+    Every,
+    /// One launch directory (`check`, `check --cwd DIR`): an accepted id it
+    /// does not produce is stale only when the entry was accepted from
+    /// that directory alone; another launch directory may still produce
+    /// it, and an entry that names no directory may belong to any.
+    One(&'a RepoPath),
 }
 
 /// The accepted findings of a configuration file, by id.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Baseline {
-    by_id: BTreeMap<String, String>,
+    by_id: BTreeMap<String, AcceptedFinding>,
 }
 
 impl Baseline {
-    /// A baseline of `entries`; a repeated id keeps its last reason.
+    /// A baseline of `entries`; a repeated id keeps its last entry.
     pub fn new(entries: impl IntoIterator<Item = AcceptedFinding>) -> Self {
         Baseline {
-            by_id: entries.into_iter().map(|e| (e.id, e.reason)).collect(),
+            by_id: entries.into_iter().map(|e| (e.id.clone(), e)).collect(),
         }
     }
 
@@ -56,7 +76,7 @@ impl Baseline {
 
     /// The reason `id` is accepted, if it is.
     pub fn reason(&self, id: &str) -> Option<&str> {
-        self.by_id.get(id).map(String::as_str)
+        self.by_id.get(id).map(|e| e.reason.as_str())
     }
 
     /// Marks each finding of `findings` whose id is accepted
@@ -69,16 +89,23 @@ impl Baseline {
         }
     }
 
-    /// The accepted entries whose id is not among `occurring`, in id order.
-    pub fn stale<'a>(&self, occurring: impl IntoIterator<Item = &'a str>) -> Vec<AcceptedFinding> {
+    /// The accepted entries whose id is not among `occurring` and that a
+    /// check of `covered` can tell are no longer produced ([`Coverage`]),
+    /// in id order.
+    pub fn stale<'a>(
+        &self,
+        occurring: impl IntoIterator<Item = &'a str>,
+        covered: Coverage<'_>,
+    ) -> Vec<AcceptedFinding> {
         let seen: std::collections::HashSet<&str> = occurring.into_iter().collect();
         self.by_id
-            .iter()
-            .filter(|(id, _)| !seen.contains(id.as_str()))
-            .map(|(id, reason)| AcceptedFinding {
-                id: id.clone(),
-                reason: reason.clone(),
+            .values()
+            .filter(|e| !seen.contains(e.id.as_str()))
+            .filter(|e| match covered {
+                Coverage::Every => true,
+                Coverage::One(cwd) => e.directories.len() == 1 && e.directories[0] == *cwd,
             })
+            .cloned()
             .collect()
     }
 }
@@ -169,21 +196,32 @@ mod tests {
     }
 
     #[test]
-    fn stale_entries_are_those_that_no_longer_occur() {
+    fn stale_entries_are_those_that_no_longer_occur_where_they_were_accepted() {
+        let dir = |s: &str| RepoPath::new(s).unwrap();
+        let entry = |id: &str, dirs: &[&str]| AcceptedFinding {
+            id: id.into(),
+            reason: format!("r-{id}"),
+            directories: dirs.iter().map(|d| dir(d)).collect(),
+        };
         let b = Baseline::new([
-            AcceptedFinding {
-                id: "a".into(),
-                reason: "r1".into(),
-            },
-            AcceptedFinding {
-                id: "b".into(),
-                reason: "r2".into(),
-            },
+            entry("a", &["."]),
+            entry("b", &["."]),
+            entry("c", &["apps/web"]),
+            entry("d", &[".", "apps/web"]),
+            entry("e", &[]),
         ]);
-        let stale = b.stale(["a", "c"]);
-        assert_eq!(stale.len(), 1);
-        assert_eq!(stale[0].id, "b");
-        assert_eq!(b.reason("a"), Some("r1"));
-        assert_eq!(b.reason("c"), None);
+        let ids = |v: Vec<AcceptedFinding>| v.into_iter().map(|e| e.id).collect::<Vec<_>>();
+        // Every launch directory checked: whatever none produces.
+        assert_eq!(ids(b.stale(["a"], Coverage::Every)), ["b", "c", "d", "e"]);
+        // The root alone: only what was accepted from the root alone.
+        assert_eq!(ids(b.stale(["a"], Coverage::One(&dir(".")))), ["b"]);
+        // Another launch directory: never an entry of the root's.
+        assert_eq!(ids(b.stale([], Coverage::One(&dir("apps/web")))), ["c"]);
+        assert_eq!(
+            ids(b.stale(["c"], Coverage::One(&dir("apps/web")))),
+            [] as [&str; 0]
+        );
+        assert_eq!(b.reason("a"), Some("r-a"));
+        assert_eq!(b.reason("z"), None);
     }
 }

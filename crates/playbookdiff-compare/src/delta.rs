@@ -718,6 +718,54 @@ impl DiffProblem {
             _ => FindingSeverity::Medium,
         }
     }
+
+    /// Sets [`DiffProblem::findings`]: the ids of `findings` with evidence
+    /// in the problem's file (an item from it, or a problem of the finding's
+    /// own about it, as a "would not start" finding has), sorted, each
+    /// once; none when the problem is about no file.
+    pub fn link<'f>(&mut self, findings: impl IntoIterator<Item = &'f Finding>) {
+        let Some(path) = self.source.as_ref().map(|s| &s.path) else {
+            self.findings.clear();
+            return;
+        };
+        let in_file = |s: &SourceRef| s.path == *path || s.resolved_path.as_ref() == Some(path);
+        self.findings = findings
+            .into_iter()
+            .filter(|f| {
+                f.items.iter().any(|i| in_file(&i.source))
+                    || f.problems
+                        .iter()
+                        .filter_map(|p| p.source.as_ref())
+                        .any(in_file)
+            })
+            .map(|f| f.id.clone())
+            .collect();
+        self.findings.sort();
+        self.findings.dedup();
+    }
+
+    /// True when the problem fails the run on its own under `fail_on`:
+    /// its [`DiffProblem::weight`] reaches the threshold and no finding is
+    /// linked to it ([`DiffProblem::link`]), and it is not one the findings
+    /// measure alone (`agents-md-not-bridged`). A linked finding weighs what
+    /// the agents receive from that file (and may be accepted), so it
+    /// decides alone: a problem is never counted twice. The one rule of
+    /// `check`, `check --all-dirs` and `diff` (for an introduced problem).
+    pub fn fails(&self, fail_on: crate::FailOn) -> bool {
+        self.findings.is_empty() && !self.measured_by_findings() && fail_on.reaches(self.weight())
+    }
+
+    /// True for a problem whose whole effect the comparison measures as
+    /// findings in the launch directories it matters to, and nowhere
+    /// else: an `AGENTS.md` that no `CLAUDE.md` bridges
+    /// (`agents-md-not-bridged`) is a `missing` finding where Codex reads
+    /// it and Claude Code does not; from another launch directory (the
+    /// root, for `apps/api/AGENTS.md`) neither agent reads it, so counted
+    /// alone it would fail a directory where the agents agree. Such a
+    /// problem is still reported; it never fails the run on its own.
+    fn measured_by_findings(&self) -> bool {
+        self.code == DiagnosticCode::AgentsMdNotBridged
+    }
 }
 
 /// Problems in the repository at two revisions.
@@ -735,38 +783,23 @@ pub struct ProblemDelta {
 impl ProblemDelta {
     /// Links every introduced problem about a file to the head's findings
     /// (introduced and unchanged) with evidence in that file
-    /// ([`DiffProblem::findings`]).
+    /// ([`DiffProblem::link`]).
     pub fn link(&mut self, findings: &FindingDelta) {
         for p in &mut self.introduced {
-            let Some(path) = p.source.as_ref().map(|s| &s.path) else {
-                continue;
-            };
-            p.findings = findings
-                .introduced
-                .iter()
-                .chain(&findings.unchanged)
-                .filter(|f| {
-                    f.finding.items.iter().any(|i| {
-                        i.source.path == *path || i.source.resolved_path.as_ref() == Some(path)
-                    })
-                })
-                .map(|f| f.finding.id.clone())
-                .collect();
-            p.findings.sort();
-            p.findings.dedup();
+            p.link(
+                findings
+                    .introduced
+                    .iter()
+                    .chain(&findings.unchanged)
+                    .map(|f| &f.finding),
+            );
         }
     }
 
     /// How many introduced problems fail the run on their own under
-    /// `fail_on`: those whose weight ([`DiffProblem::weight`]) reaches it
-    /// and that no finding is linked to. A linked finding weighs what the
-    /// agents receive from that file (and may be accepted), so it decides
-    /// alone: a problem is never counted twice.
+    /// `fail_on` ([`DiffProblem::fails`]).
     pub fn failing(&self, fail_on: crate::FailOn) -> usize {
-        self.introduced
-            .iter()
-            .filter(|p| p.findings.is_empty() && fail_on.reaches(p.weight()))
-            .count()
+        self.introduced.iter().filter(|p| p.fails(fail_on)).count()
     }
 }
 
@@ -1027,6 +1060,60 @@ mod tests {
         assert_eq!(d.introduced[0].weight(), FindingSeverity::High);
         assert_eq!(d.introduced[0].harnesses, [h]);
         assert_eq!(d.introduced[0].directories, [root]);
+    }
+
+    /// The one rule of `check`, `check --all-dirs` and `diff`: an error
+    /// fails from `high`, a warning from `medium` (an unreadable file, a
+    /// FIFO where a file is read, invalid JSON…), nothing under `never`,
+    /// and a problem a finding is linked to never fails on its own.
+    #[test]
+    fn a_problem_fails_by_its_weight_unless_a_finding_decides() {
+        use crate::FailOn;
+        use playbookdiff_model::{AnalysisContext, Diagnostic, SourceFormat};
+        let h = Harness::new("alpha", "Alpha");
+        for (code, severity) in [
+            (DiagnosticCode::Unreadable, Severity::Warning),
+            (DiagnosticCode::NotARegularFile, Severity::Warning),
+            (DiagnosticCode::NotARegularFile, Severity::Error),
+            (DiagnosticCode::InvalidJson, Severity::Error),
+            (DiagnosticCode::InvalidToml, Severity::Error),
+        ] {
+            let mut d = Diagnostic::new(code, "x").with_severity(severity);
+            d.source = Some(SourceRef::project(
+                RepoPath::new(".mcp.json").unwrap(),
+                SourceFormat::Json,
+            ));
+            let mut c = EffectiveAgentConfig::new(h, AnalysisContext::at_root());
+            c.diagnostics = vec![d];
+            let mut set = ProblemSet::at_one_revision();
+            set.add(&RepoPath::root(), &[c]);
+            let mut p = set.finish().remove(0);
+            p.link(std::iter::empty());
+            let error = severity == Severity::Error;
+            for (t, fails) in [
+                (FailOn::High, error),
+                (FailOn::Medium, true),
+                (FailOn::Low, true),
+                (FailOn::Info, true),
+                (FailOn::Never, false),
+            ] {
+                assert_eq!(p.fails(t), fails, "{code:?} {severity:?} {}", t.as_str());
+            }
+            p.findings = vec!["mcp:different:both:a:0123456789ab".into()];
+            assert!(FailOn::ALL.iter().all(|t| !p.fails(*t)), "{code:?}");
+        }
+        // An unbridged AGENTS.md is measured by its findings only.
+        let mut d = Diagnostic::new(DiagnosticCode::AgentsMdNotBridged, "x");
+        d.source = Some(SourceRef::project(
+            RepoPath::new("apps/api/AGENTS.md").unwrap(),
+            SourceFormat::Markdown,
+        ));
+        let mut c = EffectiveAgentConfig::new(h, AnalysisContext::at_root());
+        c.diagnostics = vec![d];
+        let mut set = ProblemSet::at_one_revision();
+        set.add(&RepoPath::root(), &[c]);
+        let p = set.finish().remove(0);
+        assert!(FailOn::ALL.iter().all(|t| !p.fails(*t)));
     }
 
     #[test]

@@ -353,6 +353,20 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// What a group of findings names this one by: for a skill or an MCP
+    /// server, its name (the key is `name|aspect`, and a name may itself
+    /// hold `|`: `|pipe|` is a valid server name), else the key's first
+    /// part (an instruction's scope directory).
+    pub fn item_name(&self) -> &str {
+        match self.category {
+            Category::Skill | Category::Mcp => self
+                .key
+                .rsplit_once('|')
+                .map_or(self.key.as_str(), |(name, _aspect)| name),
+            _ => self.key.split('|').next().unwrap_or_default(),
+        }
+    }
+
     /// The file (and lines) a finding points at first: its first item's
     /// source, else (an `agent` finding, which has no items) the first
     /// source among its problems.

@@ -112,7 +112,7 @@ impl Group<'_> {
         let mut names: Vec<String> = self
             .findings
             .iter()
-            .map(|f| f.key.split('|').next().unwrap_or_default().to_string())
+            .map(|f| f.item_name().to_string())
             .collect();
         names.sort();
         names.dedup();

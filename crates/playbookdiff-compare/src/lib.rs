@@ -39,7 +39,7 @@ pub mod paragraphs;
 mod skills;
 pub mod state;
 
-pub use baseline::{Acceptance, AcceptedFinding, Baseline, FailOn};
+pub use baseline::{Acceptance, AcceptedFinding, Baseline, Coverage, FailOn};
 pub use finding::*;
 pub use state::Reception;
 

@@ -393,14 +393,7 @@ fn group(findings: &[MatrixFinding]) -> Vec<Group> {
             let directories: Vec<RepoPath> = directories.into_iter().cloned().collect();
             let mut item_names: Vec<String> = fs
                 .iter()
-                .map(|f| {
-                    f.finding
-                        .key
-                        .split('|')
-                        .next()
-                        .unwrap_or_default()
-                        .to_string()
-                })
+                .map(|f| f.finding.item_name().to_string())
                 .collect();
             item_names.sort();
             item_names.dedup();

@@ -18,6 +18,7 @@
 //! [[accepted]]
 //! id = "instruction:missing:codex-only:root:0123456789ab"
 //! reason = "Codex-only release notes, intended"
+//! directories = ["."]
 //! ```
 //!
 //! [`parse`] reads it (TOML 1.1 through the `toml` crate) into a
@@ -111,6 +112,15 @@ pub struct AcceptedEntry {
     /// Why the difference is intended (not empty).
     #[schemars(with = "String")]
     pub reason: Spanned<String>,
+    /// The launch directories the finding was accepted from, as repository
+    /// paths (`.` for the root); `check --accept` records them. A check of
+    /// one launch directory reports the entry as stale (no longer found)
+    /// only when it names that directory alone, so it never advises
+    /// removing an entry another launch directory still produces; an
+    /// entry that names none is reported stale by `check --all-dirs` only.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub directories: Vec<Spanned<String>>,
 }
 
 /// A configuration file that cannot be used: what is wrong and where.
@@ -163,9 +173,11 @@ fn position(starts: &[usize], text: &str, offset: usize) -> (usize, usize) {
 /// syntax, an unknown key, a value of the wrong type or out of its set
 /// (`fail-on`), an `exclude` entry that is not a valid `.gitignore`
 /// pattern, an accepted id that is not a finding id, an empty reason, an
-/// id accepted twice, fewer than two harnesses or one named twice.
-/// Whether a harness id or an agent version is known is the caller's to
-/// check ([`ProjectConfig::error_at`] gives the position).
+/// id accepted twice, a harness named twice. Whether a harness id or an
+/// agent version is known is the caller's to check
+/// ([`ProjectConfig::error_at`] gives the position), and so is whether
+/// `harnesses` names at least two ([`ProjectConfig::too_few_harnesses`]),
+/// after the names: `harnesses = ["claude"]` is first an unknown name.
 pub fn parse(text: &str) -> Result<ProjectConfig, ConfigError> {
     let starts = line_starts(text);
     let mut config: ProjectConfig = toml::from_str(text).map_err(|e| ConfigError {
@@ -183,13 +195,6 @@ pub fn parse(text: &str) -> Result<ProjectConfig, ConfigError> {
         message,
     };
     if let Some(hs) = &config.harnesses {
-        if hs.len() < 2 {
-            let span = hs.first().map_or(0..0, |h| h.span());
-            return Err(at(
-                span,
-                "`harnesses` names fewer than two harnesses; a comparison needs two (e.g. harnesses = [\"claude-code\", \"codex\"]), or remove the key to compare all".into(),
-            ));
-        }
         for (i, h) in hs.iter().enumerate() {
             if hs[..i].iter().any(|o| o.get_ref() == h.get_ref()) {
                 return Err(at(
@@ -240,6 +245,19 @@ pub fn parse(text: &str) -> Result<ProjectConfig, ConfigError> {
                 ),
             ));
         }
+        if let Some(d) = a
+            .directories
+            .iter()
+            .find(|d| RepoPath::new(d.get_ref()).is_none())
+        {
+            return Err(at(
+                d.span(),
+                format!(
+                    "`{}` is not a launch directory of the repository; write a path relative to the repository root, `.` for the root",
+                    d.get_ref()
+                ),
+            ));
+        }
         if config.accepted[..i]
             .iter()
             .any(|o| o.id.get_ref() == a.id.get_ref())
@@ -281,6 +299,19 @@ impl ProjectConfig {
         }
     }
 
+    /// The error for a `harnesses` key that names fewer than two harnesses
+    /// (a comparison needs two), at its first entry; `None` when it names
+    /// two or more, or is absent. Checked by the caller after each name is
+    /// known to be a harness, so a misspelt name is answered first.
+    pub fn too_few_harnesses(&self) -> Option<ConfigError> {
+        let hs = self.harnesses.as_ref().filter(|hs| hs.len() < 2)?;
+        let span = hs.first().map_or(0..0, |h| h.span());
+        Some(self.error_at(
+            span,
+            "`harnesses` names fewer than two harnesses; a comparison needs two (e.g. harnesses = [\"claude-code\", \"codex\"]), or remove the key to compare all",
+        ))
+    }
+
     /// The harness ids of `harnesses`, when the key is present.
     pub fn harness_ids(&self) -> Option<Vec<&str>> {
         self.harnesses
@@ -290,9 +321,19 @@ impl ProjectConfig {
 
     /// The accepted findings.
     pub fn baseline(&self) -> Baseline {
-        Baseline::new(self.accepted.iter().map(|a| AcceptedFinding {
-            id: a.id.get_ref().clone(),
-            reason: a.reason.get_ref().trim().to_string(),
+        Baseline::new(self.accepted.iter().map(|a| {
+            let mut directories: Vec<RepoPath> = a
+                .directories
+                .iter()
+                .filter_map(|d| RepoPath::new(d.get_ref()))
+                .collect();
+            directories.sort();
+            directories.dedup();
+            AcceptedFinding {
+                id: a.id.get_ref().clone(),
+                reason: a.reason.get_ref().trim().to_string(),
+                directories,
+            }
         }))
     }
 
@@ -359,18 +400,51 @@ impl Exclusion {
     }
 }
 
-/// The text of a configuration file (`text`, possibly empty) with `id`
-/// accepted for `reason`: a new `[[accepted]]` entry appended after the
-/// whole text (comments at the end of the file, a new file's header
-/// included, stay before it), or the reason of an existing entry replaced.
-/// Everything else in the file, its comments and formatting included, is
-/// kept as it was (`toml_edit`).
+/// What [`accept`] made of a configuration file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted {
+    /// The file's new text.
+    pub text: String,
+    /// The reason the id was accepted for before, when it already was (the
+    /// new reason replaced it): the caller says so, so no reason is lost
+    /// without a word.
+    pub previous_reason: Option<String>,
+}
+
+/// The launch directories of an `[[accepted]]` entry (a table or an
+/// inline table) together with `more`, sorted, each once.
+fn merged_directories(existing: Option<&toml_edit::Value>, more: &[RepoPath]) -> Vec<String> {
+    let mut dirs: Vec<String> = existing
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.extend(more.iter().map(|d| d.as_str().to_string()));
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// The text of a configuration file (`text`, possibly empty) with
+/// `entry` accepted: a new `[[accepted]]` entry (`id`, `reason` and, when
+/// it names some, `directories`) appended after the whole text (comments
+/// at the end of the file, a new file's header included, stay before it),
+/// or, when the id is already accepted, that entry's reason replaced
+/// ([`Accepted::previous_reason`] holds the old one) and its
+/// `directories` extended. Everything else in the file, its comments and
+/// formatting included, is kept as it was (`toml_edit`).
 ///
 /// # Errors
 ///
 /// A [`ConfigError`] when `text` is not valid TOML, when `accepted` is not
-/// an array of tables, when `id` is not a finding id or `reason` is empty.
-pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError> {
+/// an array of tables, when the id is not a finding id or the reason is
+/// empty.
+pub fn accept(text: &str, entry: &AcceptedFinding) -> Result<Accepted, ConfigError> {
+    let id = entry.id.as_str();
     let plain = |message: String| ConfigError {
         position: None,
         message,
@@ -380,7 +454,7 @@ pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError>
             "`{id}` is not a finding id; copy the id that `playbookdiff check` prints"
         )));
     }
-    let reason = reason.trim();
+    let reason = entry.reason.trim();
     if reason.is_empty() {
         return Err(plain(
             "--reason is empty; say why the difference is intended".into(),
@@ -399,20 +473,27 @@ pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError>
     // they stay where they were, before it.
     let trailing = doc.trailing().as_str().unwrap_or_default().to_string();
     let mut moved = false;
-    let mut entry = || {
+    let directories = |existing: Option<&toml_edit::Value>| {
+        toml_edit::Array::from_iter(merged_directories(existing, &entry.directories))
+    };
+    let mut new_table = || {
         let mut t = toml_edit::Table::new();
         t.insert("id", toml_edit::value(id));
         t.insert("reason", toml_edit::value(reason));
+        if !entry.directories.is_empty() {
+            t.insert("directories", toml_edit::value(directories(None)));
+        }
         if !moved && !trailing.trim().is_empty() {
             t.decor_mut().set_prefix(trailing.clone());
             moved = true;
         }
         t
     };
+    let mut previous_reason = None;
     match doc.get_mut("accepted") {
         None => {
             let mut list = toml_edit::ArrayOfTables::new();
-            list.push(entry());
+            list.push(new_table());
             doc.insert("accepted", toml_edit::Item::ArrayOfTables(list));
         }
         Some(toml_edit::Item::ArrayOfTables(list)) => {
@@ -421,9 +502,14 @@ pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError>
                 .find(|t| t.get("id").and_then(|v| v.as_str()) == Some(id));
             match existing {
                 Some(t) => {
+                    previous_reason = t.get("reason").and_then(|v| v.as_str()).map(str::to_string);
                     t.insert("reason", toml_edit::value(reason));
+                    let dirs = directories(t.get("directories").and_then(|v| v.as_value()));
+                    if !dirs.is_empty() {
+                        t.insert("directories", toml_edit::value(dirs));
+                    }
                 }
-                None => list.push(entry()),
+                None => list.push(new_table()),
             }
         }
         Some(toml_edit::Item::Value(toml_edit::Value::Array(list))) => {
@@ -437,12 +523,20 @@ pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError>
             });
             match existing {
                 Some(t) => {
+                    previous_reason = t.get("reason").and_then(|v| v.as_str()).map(str::to_string);
                     t.insert("reason", reason.into());
+                    let dirs = directories(t.get("directories"));
+                    if !dirs.is_empty() {
+                        t.insert("directories", dirs.into());
+                    }
                 }
                 None => {
                     let mut t = toml_edit::InlineTable::new();
                     t.insert("id", id.into());
                     t.insert("reason", reason.into());
+                    if !entry.directories.is_empty() {
+                        t.insert("directories", directories(None).into());
+                    }
                     list.push(t);
                 }
             }
@@ -466,7 +560,10 @@ pub fn accept(text: &str, id: &str, reason: &str) -> Result<String, ConfigError>
     if text.starts_with('\u{feff}') && !out.starts_with('\u{feff}') {
         out.insert(0, '\u{feff}');
     }
-    Ok(out)
+    Ok(Accepted {
+        text: out,
+        previous_reason: previous_reason.map(|r| r.trim().to_string()),
+    })
 }
 
 /// The JSON Schema (draft 2020-12) of `playbookdiff.toml`, generated from
@@ -481,11 +578,179 @@ pub fn schema() -> String {
     out
 }
 
+/// Directory names that hold test fixtures: a repository's copies of
+/// other repositories' configuration, which no agent reads from the
+/// project itself.
+const FIXTURE_DIRS: &[&str] = &[
+    "fixtures",
+    "fixture",
+    "__fixtures__",
+    "testdata",
+    "test-fixtures",
+    "test_fixtures",
+];
+
+/// Directory names of test trees: a file below one (not the directory's
+/// own file) is taken for a fixture when no [`FIXTURE_DIRS`] name is on
+/// its path.
+const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec"];
+
+/// The `exclude` pattern of the fixture directory `path` lies in, when it
+/// looks like a test fixture: the path up to its first `FIXTURE_DIRS`
+/// component (`tests/fixtures/` for `tests/fixtures/a/CLAUDE.md`), else up
+/// to its first `TEST_DIRS` component that holds a deeper directory
+/// (`tests/` for `tests/case/AGENTS.md`); a single component is anchored
+/// at the root (`/testdata/`). `None` for any other path.
+pub fn fixture_pattern(path: &RepoPath) -> Option<String> {
+    let parts: Vec<&str> = path.components().collect();
+    let dirs = parts.len().saturating_sub(1);
+    let at = parts[..dirs]
+        .iter()
+        .position(|c| FIXTURE_DIRS.contains(c))
+        .or_else(|| {
+            parts[..dirs.saturating_sub(1)]
+                .iter()
+                .position(|c| TEST_DIRS.contains(c))
+        })?;
+    let prefix = parts[..=at].join("/");
+    Some(if at == 0 {
+        format!("/{prefix}/")
+    } else {
+        format!("{prefix}/")
+    })
+}
+
+/// A suggestion to leave test fixtures out of the analysis with
+/// `exclude` ([`suggest_fixture_exclusion`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixtureExclusion {
+    /// How many findings and problems come from fixtures.
+    pub from_fixtures: usize,
+    /// How many findings and problems there are.
+    pub total: usize,
+    /// The patterns that cover them, most findings first (at most three).
+    pub patterns: Vec<String>,
+}
+
+impl FixtureExclusion {
+    /// The line to add to `playbookdiff.toml`: `exclude = ["tests/fixtures/"]`.
+    pub fn toml(&self) -> String {
+        let quoted: Vec<String> = self
+            .patterns
+            .iter()
+            .map(|p| {
+                toml_edit::Value::from(p.as_str())
+                    .to_string()
+                    .trim()
+                    .to_string()
+            })
+            .collect();
+        format!("exclude = [{}]", quoted.join(", "))
+    }
+
+    /// The one-line suggestion: how many come from fixtures and the
+    /// exact line to add.
+    pub fn sentence(&self) -> String {
+        format!(
+            "note: most findings and problems ({} of {}) come from paths that look like test fixtures; to leave them out, add to playbookdiff.toml: {}",
+            self.from_fixtures,
+            self.total,
+            self.toml()
+        )
+    }
+}
+
+/// When most findings and problems come from test fixtures (more than
+/// half, and at least three), the `exclude` patterns that would leave
+/// them out. `sources` has one entry per finding or problem: the files it
+/// is about; it comes from fixtures when each of them does
+/// ([`fixture_pattern`]). The one place this heuristic lives.
+pub fn suggest_fixture_exclusion<'a>(
+    sources: impl IntoIterator<Item = Vec<&'a RepoPath>>,
+) -> Option<FixtureExclusion> {
+    let mut total = 0;
+    let mut by_pattern: BTreeMap<String, usize> = BTreeMap::new();
+    for paths in sources {
+        total += 1;
+        let patterns: Option<Vec<String>> = paths.iter().map(|p| fixture_pattern(p)).collect();
+        match patterns {
+            Some(ps) if !ps.is_empty() => {
+                // The first file's pattern stands for the entry.
+                *by_pattern.entry(ps[0].clone()).or_default() += 1;
+            }
+            _ => {}
+        }
+    }
+    let from_fixtures: usize = by_pattern.values().sum();
+    if from_fixtures < 3 || from_fixtures * 2 <= total {
+        return None;
+    }
+    let mut ranked: Vec<(String, usize)> = by_pattern.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Some(FixtureExclusion {
+        from_fixtures,
+        total,
+        patterns: ranked.into_iter().take(3).map(|(p, _)| p).collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const ID: &str = "instruction:missing:codex-only:root:0123456789ab";
+
+    /// [`accept`] of `id` for `reason` from no launch directory in
+    /// particular: the new text.
+    fn acc(text: &str, id: &str, reason: &str) -> Result<String, ConfigError> {
+        let entry = AcceptedFinding {
+            id: id.into(),
+            reason: reason.into(),
+            directories: Vec::new(),
+        };
+        accept(text, &entry).map(|a| a.text)
+    }
+
+    /// Accepting an id again replaces its reason and says which it was;
+    /// the launch directories accumulate, sorted, each once; comments stay.
+    #[test]
+    fn accepting_again_returns_the_replaced_reason_and_merges_directories() {
+        let dir = |d: &str| RepoPath::new(d).unwrap();
+        let entry = |reason: &str, dirs: &[&str]| AcceptedFinding {
+            id: ID.into(),
+            reason: reason.into(),
+            directories: dirs.iter().map(|d| dir(d)).collect(),
+        };
+        let before = "# Policy\n";
+        let first = accept(before, &entry("old", &["apps/web"])).unwrap();
+        assert_eq!(first.previous_reason, None);
+        assert!(first.text.starts_with(before), "{}", first.text);
+        assert!(
+            first.text.contains("directories = [\"apps/web\"]"),
+            "{}",
+            first.text
+        );
+        let second = accept(&first.text, &entry("new", &[".", "apps/web"])).unwrap();
+        assert_eq!(second.previous_reason.as_deref(), Some("old"));
+        let parsed = parse(&second.text).unwrap();
+        assert_eq!(parsed.accepted.len(), 1);
+        let b = parsed.baseline();
+        assert_eq!(b.reason(ID), Some("new"));
+        let stale = b.stale([], playbookdiff_compare::Coverage::Every);
+        assert_eq!(stale[0].directories, [dir("."), dir("apps/web")]);
+        // The same in an inline array of tables.
+        let inline = format!("accepted = [{{ id = \"{ID}\", reason = \"a\" }}]\n");
+        let again = accept(&inline, &entry("b", &["x"])).unwrap();
+        assert_eq!(again.previous_reason.as_deref(), Some("a"));
+        let parsed = parse(&again.text).unwrap();
+        assert_eq!(parsed.accepted[0].directories.len(), 1, "{}", again.text);
+        // A directory that is no repository path is refused with its line.
+        let e = parse(&format!(
+            "[[accepted]]\nid = \"{ID}\"\nreason = \"r\"\ndirectories = [\"/abs\"]\n"
+        ))
+        .unwrap_err();
+        assert_eq!(e.position.map(|p| p.0), Some(4), "{e}");
+    }
 
     #[test]
     fn a_full_file_parses() {
@@ -526,6 +791,19 @@ reason = "intended"
         assert!(c.exclusion("").is_empty());
     }
 
+    /// Fewer than two harnesses is an error the caller asks for, at the
+    /// first entry, after checking the names.
+    #[test]
+    fn too_few_harnesses_is_answered_after_the_names() {
+        let c = parse("harnesses = [\"codex\"]\n").unwrap();
+        let e = c.too_few_harnesses().unwrap();
+        assert_eq!(e.position, Some((1, 14)));
+        assert!(e.message.contains("fewer than two"), "{e}");
+        for ok in ["", "harnesses = [\"codex\", \"opencode\"]\n"] {
+            assert!(parse(ok).unwrap().too_few_harnesses().is_none(), "{ok}");
+        }
+    }
+
     /// Each bad file gives its line and column and a sentence naming the
     /// problem.
     #[test]
@@ -533,7 +811,6 @@ reason = "intended"
         let table: &[(&str, (usize, usize), &str)] = &[
             ("fail-on = \"sometimes\"\n", (1, 11), "sometimes"),
             ("\n\nfailon = \"low\"\n", (3, 1), "failon"),
-            ("harnesses = [\"codex\"]\n", (1, 14), "fewer than two"),
             (
                 "harnesses = [\"codex\", \"codex\"]\n",
                 (1, 23),
@@ -606,7 +883,7 @@ reason = "intended"
     #[test]
     fn accepting_keeps_crlf_line_ends_and_a_byte_order_mark() {
         let before = "\u{feff}# Team policy\r\nfail-on = \"medium\"\r\n";
-        let after = accept(before, ID, "intended").unwrap();
+        let after = acc(before, ID, "intended").unwrap();
         assert!(after.starts_with(before), "{after:?}");
         assert!(!after.replace("\r\n", "").contains('\n'), "{after:?}");
         assert!(
@@ -618,14 +895,14 @@ reason = "intended"
             Some("intended")
         );
         // A file written with LF stays LF.
-        let lf = accept("fail-on = \"medium\"\n", ID, "intended").unwrap();
+        let lf = acc("fail-on = \"medium\"\n", ID, "intended").unwrap();
         assert!(!lf.contains('\r') && !lf.starts_with('\u{feff}'), "{lf:?}");
     }
 
     #[test]
     fn accepting_keeps_comments_and_formatting() {
         let before = "# Team policy\nfail-on = \"medium\"   # strict\n\nexclude = [\n  \"tests/\", # fixtures\n]\n";
-        let after = accept(before, ID, "intended difference").unwrap();
+        let after = acc(before, ID, "intended difference").unwrap();
         assert!(after.starts_with(before), "{after}");
         assert!(
             after.contains(&format!(
@@ -636,18 +913,18 @@ reason = "intended"
         let parsed = parse(&after).unwrap();
         assert_eq!(parsed.baseline().reason(ID), Some("intended difference"));
         // Accepting again replaces the reason, keeps one entry.
-        let again = accept(&after, ID, "new reason").unwrap();
+        let again = acc(&after, ID, "new reason").unwrap();
         let parsed = parse(&again).unwrap();
         assert_eq!(parsed.accepted.len(), 1);
         assert_eq!(parsed.baseline().reason(ID), Some("new reason"));
         assert!(again.starts_with(before));
         // An empty file gets one entry.
-        let fresh = accept("", ID, "r").unwrap();
+        let fresh = acc("", ID, "r").unwrap();
         assert_eq!(parse(&fresh).unwrap().accepted.len(), 1);
         // An inline array of tables is extended in its own style.
         let inline = format!("accepted = [{{ id = \"{ID}\", reason = \"a\" }}]\n");
         let other = ID.replace("0123456789ab", "ba9876543210");
-        let out = accept(&inline, &other, "b").unwrap();
+        let out = acc(&inline, &other, "b").unwrap();
         assert_eq!(parse(&out).unwrap().accepted.len(), 2, "{out}");
     }
 
@@ -655,7 +932,7 @@ reason = "intended"
     fn accepting_writes_the_entry_after_the_comments_at_the_end() {
         // A new file is a header comment only.
         let header = "# Project configuration.\n# Accepted findings need a reason.\n";
-        let out = accept(header, ID, "r").unwrap();
+        let out = acc(header, ID, "r").unwrap();
         assert_eq!(
             out,
             format!("{header}[[accepted]]\nid = \"{ID}\"\nreason = \"r\"\n")
@@ -663,7 +940,7 @@ reason = "intended"
         // Comments after the last entry stay before the new one.
         let other = ID.replace("0123456789ab", "ba9876543210");
         let before = format!("[[accepted]]\nid = \"{ID}\"\nreason = \"a\"\n\n# More below.\n");
-        let out = accept(&before, &other, "b").unwrap();
+        let out = acc(&before, &other, "b").unwrap();
         assert!(out.starts_with(&before), "{out}");
         assert!(
             out.ends_with(&format!("[[accepted]]\nid = \"{other}\"\nreason = \"b\"\n")),
@@ -674,10 +951,10 @@ reason = "intended"
 
     #[test]
     fn accepting_refuses_bad_input() {
-        assert!(accept("", "nope", "r").is_err());
-        assert!(accept("", ID, "  ").is_err());
-        assert!(accept("accepted = 3\n", ID, "r").is_err());
-        let e = accept("a = \n", ID, "r").unwrap_err();
+        assert!(acc("", "nope", "r").is_err());
+        assert!(acc("", ID, "  ").is_err());
+        assert!(acc("accepted = 3\n", ID, "r").is_err());
+        let e = acc("a = \n", ID, "r").unwrap_err();
         assert_eq!(e.position.map(|p| p.0), Some(1));
     }
 
@@ -707,5 +984,62 @@ reason = "intended"
         ] {
             assert!(s.contains(&format!("\"{key}\"")), "{key}");
         }
+    }
+
+    /// Paths that look like fixtures give the directory to exclude; a
+    /// suggestion needs most findings and problems (and three) from them,
+    /// and its line parses as a configuration that excludes them.
+    #[test]
+    fn fixtures_are_suggested_for_exclude_when_most_come_from_them() {
+        let rp = |s: &str| RepoPath::new(s).unwrap();
+        let table = [
+            ("tests/fixtures/a/CLAUDE.md", Some("tests/fixtures/")),
+            (
+                "crates/x/tests/fixtures/y/AGENTS.md",
+                Some("crates/x/tests/fixtures/"),
+            ),
+            ("testdata/repo/.mcp.json", Some("/testdata/")),
+            ("src/__fixtures__/AGENTS.md", Some("src/__fixtures__/")),
+            ("tests/case/AGENTS.md", Some("/tests/")),
+            ("tests/AGENTS.md", None),
+            ("AGENTS.md", None),
+            ("apps/web/CLAUDE.md", None),
+            ("docs/fixtures.md", None),
+        ];
+        for (path, expected) in table {
+            assert_eq!(fixture_pattern(&rp(path)).as_deref(), expected, "{path}");
+        }
+        let f = [
+            rp("tests/fixtures/a/CLAUDE.md"),
+            rp("tests/fixtures/b/AGENTS.md"),
+        ];
+        let other = rp("AGENTS.md");
+        let s =
+            suggest_fixture_exclusion([vec![&f[0]], vec![&f[1]], vec![&f[0], &f[1]], vec![&other]])
+                .unwrap();
+        assert_eq!((s.from_fixtures, s.total), (3, 4));
+        assert_eq!(s.toml(), "exclude = [\"tests/fixtures/\"]");
+        assert!(s.sentence().ends_with(&s.toml()), "{}", s.sentence());
+        let c = parse(&s.toml()).unwrap();
+        assert!(c.exclusion("").is_excluded(&f[0], false));
+        assert!(!c.exclusion("").is_excluded(&other, false));
+        // Half, or fewer than three, is no suggestion; nor is a finding
+        // with one file outside fixtures.
+        assert!(suggest_fixture_exclusion([
+            vec![&f[0]],
+            vec![&f[1]],
+            vec![&f[0]],
+            vec![&other],
+            vec![&other],
+            vec![&other]
+        ])
+        .is_none());
+        assert!(suggest_fixture_exclusion([vec![&f[0]], vec![&f[1]]]).is_none());
+        assert!(suggest_fixture_exclusion([
+            vec![&f[0], &other],
+            vec![&f[1], &other],
+            vec![&f[0], &other]
+        ])
+        .is_none());
     }
 }

@@ -68,6 +68,22 @@ pub fn closest_id(given: &str) -> Option<&'static str> {
         .map(|(_, id)| id)
 }
 
+/// The one line answering a harness id `given` that no adapter has:
+/// "unknown harness `claude`; did you mean `claude-code`?" when one is
+/// close ([`closest_id`]), else the list of ids. For `--agent-version`,
+/// and every harness name `playbookdiff.toml` holds (`harnesses`, the keys
+/// of `[agent-versions]`).
+pub fn unknown_harness(given: &str) -> String {
+    let hint = match closest_id(given) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None => {
+            let ids: Vec<&str> = ADAPTERS.iter().map(|a| a.harness().as_str()).collect();
+            format!("use one of: {}", ids.join(", "))
+        }
+    };
+    format!("unknown harness `{}`; {hint}", given.escape_debug())
+}
+
 /// Levenshtein distance in chars.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -125,6 +141,11 @@ mod tests {
             assert_eq!(closest_id(&typo), Some(id), "{typo}");
         }
         assert_eq!(closest_id("zzzzzzzzzz"), None);
+        assert_eq!(
+            unknown_harness("claude"),
+            "unknown harness `claude`; did you mean `claude-code`?"
+        );
+        assert!(unknown_harness("zzzzzzzzzz").contains("use one of: claude-code, codex"));
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

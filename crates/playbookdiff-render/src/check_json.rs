@@ -3,6 +3,7 @@
 
 use crate::json::{pretty, write_at, write_pretty};
 use crate::report::{CheckReport, MatrixReport};
+use playbookdiff_compare::delta::DiffProblem;
 use playbookdiff_compare::matrix::{Group, MatrixFinding};
 use playbookdiff_compare::{AcceptedFinding, FailOn, Finding, Refusal, Summary};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
@@ -39,6 +40,8 @@ struct CheckDoc<'a> {
     fail_on: FailOn,
     failing: usize,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    failing_problems: &'a [DiffProblem],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
     stale_accepted: &'a [AcceptedFinding],
 }
 
@@ -46,8 +49,10 @@ struct CheckDoc<'a> {
 /// `configs` (one `EffectiveAgentConfig` per harness), when some harness
 /// would not start `refused` (each with its `config-refused` diagnostic:
 /// left out of the comparison), `findings`, `summary`, `failOn` (the
-/// threshold), `failing` (how many findings fail the run) and, when there
-/// are, `staleAccepted` (accepted ids that no longer occur).
+/// threshold), `failing` (how many findings and problems in the
+/// repository fail the run), when some do `failingProblems` (the problems
+/// that fail it on their own) and, when there are, `staleAccepted`
+/// (accepted ids that no longer occur).
 pub fn check_json(r: &CheckReport<'_>) -> String {
     pretty(&check_doc(r))
 }
@@ -69,6 +74,7 @@ fn check_doc<'a>(r: &'a CheckReport<'_>) -> CheckDoc<'a> {
         summary: r.comparison.summary,
         fail_on: r.gate.fail_on,
         failing: r.gate.failing(&r.comparison.findings),
+        failing_problems: &r.gate.problems,
         stale_accepted: &r.gate.stale,
     }
 }
@@ -113,6 +119,8 @@ struct MatrixDoc<'a> {
     summary: Summary,
     fail_on: FailOn,
     failing: usize,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    failing_problems: &'a [DiffProblem],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     stale_accepted: &'a [AcceptedFinding],
 }
@@ -250,6 +258,9 @@ fn write_matrix_doc<W: Write + ?Sized>(
     member(w, "summary", &doc.summary)?;
     member(w, "failOn", &doc.fail_on)?;
     member(w, "failing", &doc.failing)?;
+    if !doc.failing_problems.is_empty() {
+        member(w, "failingProblems", &doc.failing_problems)?;
+    }
     if !doc.stale_accepted.is_empty() {
         member(w, "staleAccepted", &doc.stale_accepted)?;
     }
@@ -269,6 +280,7 @@ fn matrix_doc<'a>(r: &'a MatrixReport<'_>) -> MatrixDoc<'a> {
         summary: r.matrix.summary,
         fail_on: r.gate.fail_on,
         failing: r.gate.failing(r.matrix.findings.iter().map(|f| &f.finding)),
+        failing_problems: &r.gate.problems,
         stale_accepted: &r.gate.stale,
     }
 }
@@ -342,11 +354,13 @@ mod tests {
             vec![AcceptedFinding {
                 id: "instruction:missing:codex-only:root:0123456789ab".into(),
                 reason: "r".into(),
+                directories: Vec::new(),
             }],
         ] {
             let gate = crate::Gate {
                 fail_on: FailOn::default(),
                 stale,
+                ..crate::Gate::default()
             };
             let r = MatrixReport {
                 repository: ".",

@@ -51,52 +51,64 @@ fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Escapes text taken from the repository (or a sentence quoting it) for
-/// GitHub-flavoured Markdown prose or a table cell: every character of
-/// [`is_markup`] is backslash-escaped (`<`, `>` and `&` written as
-/// references), and so is the `.` of `www.`, so no emphasis, link, image,
-/// autolink, HTML or table cell can form. Line breaks become spaces;
-/// control and format characters (bidirectional overrides) are shown
-/// escaped.
-pub(crate) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
+/// Where a string from the repository is written in Markdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inline {
+    /// Prose or a table cell: every character of [`is_markup`] is
+    /// backslash-escaped (`<`, `>` and `&` written as references), and so
+    /// is the `.` of `www.`.
+    Prose,
+    /// An HTML `<code>` element (Markdown still applies inside it): the
+    /// characters of [`is_markup`], and the `.` of `www.`, are character
+    /// references (`&#42;` for `*`), which Markdown shows as literal text.
+    Code,
+}
+
+/// The one escaping of text taken from the repository (names, paths,
+/// reasons, quoted paragraphs) for GitHub-flavoured Markdown, as `inline`
+/// says: no emphasis, link, image, autolink, HTML, code span or table
+/// cell can form, whatever the text holds (backticks, `|`, `<`, `**`,
+/// `[x](y)`, URLs). Line breaks become spaces, so a table row stays one
+/// line; control and format characters (bidirectional overrides) are
+/// shown escaped (`\u{202e}`).
+pub(crate) fn escape(s: &str, inline: Inline) -> String {
+    let mut out = String::with_capacity(s.len() + 13);
+    if inline == Inline::Code {
+        out.push_str("<code>");
+    }
     for (i, c) in s.char_indices() {
         match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
             '\n' | '\r' => out.push(' '),
-            c if is_markup(c) || (c == '.' && ends_www(s, i)) => {
-                out.push('\\');
-                out.push(c);
-            }
             c if is_hidden(c) => out.push_str(&c.escape_default().to_string()),
+            c if is_markup(c) || (c == '.' && ends_www(s, i)) => match (inline, c) {
+                (Inline::Code, c) => {
+                    let _ = write!(out, "&#{};", u32::from(c));
+                }
+                (Inline::Prose, '<') => out.push_str("&lt;"),
+                (Inline::Prose, '>') => out.push_str("&gt;"),
+                (Inline::Prose, '&') => out.push_str("&amp;"),
+                (Inline::Prose, c) => {
+                    out.push('\\');
+                    out.push(c);
+                }
+            },
             c => out.push(c),
         }
+    }
+    if inline == Inline::Code {
+        out.push_str("</code>");
     }
     out
 }
 
-/// Inline code that nothing inside can end or turn into markup: an HTML
-/// `<code>` element (Markdown still applies inside it) whose characters of
-/// [`is_markup`], and the `.` of `www.`, are written as character
-/// references (`&#42;` for `*`), which Markdown shows as literal text.
-/// Backticks, `|`, `<`, `**`, `[x](y)` and URLs inside stay text, and the
-/// element cannot break a table row.
+/// [`escape`] as prose or a table cell.
+pub(crate) fn esc(s: &str) -> String {
+    escape(s, Inline::Prose)
+}
+
+/// [`escape`] as inline code.
 fn code(s: &str) -> String {
-    let mut out = String::from("<code>");
-    for (i, c) in s.char_indices() {
-        match c {
-            '\n' | '\r' => out.push(' '),
-            c if is_hidden(c) => out.push_str(&c.escape_default().to_string()),
-            c if is_markup(c) || (c == '.' && ends_www(s, i)) => {
-                let _ = write!(out, "&#{};", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push_str("</code>");
-    out
+    escape(s, Inline::Code)
 }
 
 /// A message whose Markdown code spans (names and paths, quoted with as
@@ -356,6 +368,36 @@ fn more(out: &mut String, hidden: usize, all_dirs: bool) {
     }
 }
 
+/// The problems in the repository that fail the run on their own
+/// ([`crate::report::Gate::problems`]): what and where, so a comment says
+/// why the check failed when no finding does.
+fn failing_problems(out: &mut String, gate: &crate::report::Gate) {
+    if gate.problems.is_empty() {
+        return;
+    }
+    let n = gate.problems.len();
+    let _ = writeln!(
+        out,
+        "\n**{n} problem{} in the repository fail{} the run** (an agent drops or refuses configuration):\n",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "s" } else { "" }
+    );
+    for p in &gate.problems {
+        let at = p
+            .source
+            .as_ref()
+            .map(|s| format!(" in {}", code(s.path.as_str())))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "- {} ({}){at}: {}",
+            code(p.code.as_str()),
+            p.severity.as_str(),
+            message(&p.message)
+        );
+    }
+}
+
 /// The accepted ids that no longer occur.
 fn stale(out: &mut String, gate: &crate::report::Gate) {
     if gate.stale.is_empty() {
@@ -394,6 +436,7 @@ fn check_markdown_first(r: &CheckReport<'_>, shown: usize) -> String {
         r.context.mode.as_str(),
         counts(s)
     );
+    failing_problems(&mut out, r.gate);
     stale(&mut out, r.gate);
     if r.comparison.findings.is_empty() {
         let _ = writeln!(
@@ -436,6 +479,7 @@ fn matrix_markdown_first(r: &MatrixReport<'_>, shown: usize) -> String {
         r.context.mode.as_str(),
         counts(&m.summary)
     );
+    failing_problems(&mut out, r.gate);
     stale(&mut out, r.gate);
     if m.groups.is_empty() {
         let _ = writeln!(out, "\nNo compatibility findings in any launch directory.");
@@ -620,6 +664,119 @@ mod tests {
         let row = md.lines().find(|l| l.starts_with("| medium |")).unwrap();
         // Three cells: the name's `|` does not add one.
         assert_eq!(row.matches(" | ").count() + 2, 4, "{row}");
+    }
+
+    /// Hostile names of skills and MCP servers: table cells, code spans,
+    /// HTML, line breaks, a bidirectional override, a very long name.
+    const HOSTILE: &[&str] = &[
+        "|pipe|",
+        "a|b|c",
+        "`tick`",
+        "a``b`c",
+        "```",
+        "<b>bold</b>",
+        "</code><script>x</script>",
+        "line\nbreak",
+        "cr\r\nlf",
+        "**em** _u_ [l](http://e) ![i](x)",
+        "www.evil.com",
+        "tab\there",
+        "evil\u{202E}gnp.exe",
+        "&amp; &#124;",
+    ];
+
+    /// The texts of the `<code>` elements of `md`, character references
+    /// decoded.
+    fn code_texts(md: &str) -> Vec<String> {
+        md.split("<code>")
+            .skip(1)
+            .filter_map(|part| part.split_once("</code>").map(|(inner, _)| inner))
+            .map(|inner| {
+                let mut out = String::new();
+                let mut rest = inner;
+                while let Some(at) = rest.find("&#") {
+                    out.push_str(&rest[..at]);
+                    let (num, after) = rest[at + 2..].split_once(';').unwrap();
+                    out.push(char::from_u32(num.parse().unwrap()).unwrap());
+                    rest = after;
+                }
+                out.push_str(rest);
+                out
+            })
+            .collect()
+    }
+
+    /// What a name reads as in the report: line breaks as spaces, hidden
+    /// characters escaped, nothing else changed.
+    fn shown_as(name: &str) -> String {
+        name.chars()
+            .map(|c| match c {
+                '\n' | '\r' => " ".to_string(),
+                c if is_hidden(c) => c.escape_default().to_string(),
+                c => c.to_string(),
+            })
+            .collect()
+    }
+
+    fn markdown_of(names: &[String]) -> String {
+        let ctx = AnalysisContext::at_root();
+        let mut claude = EffectiveAgentConfig::new(CLAUDE, ctx.clone());
+        claude.mcp_servers = names.iter().map(|n| server(n)).collect();
+        let codex = EffectiveAgentConfig::new(CODEX, ctx.clone());
+        let configs = vec![claude, codex];
+        let cmp = compare(&configs.iter().collect::<Vec<_>>());
+        assert_eq!(cmp.findings.len(), names.len());
+        let via = Via::default();
+        check_markdown(&CheckReport {
+            repository: ".",
+            context: &ctx,
+            configs: &configs,
+            comparison: &cmp,
+            via: &via,
+            gate: &crate::report::Gate::default(),
+        })
+    }
+
+    /// Every hostile name, alone (its finding's message) and in a group
+    /// (the list of names of one table row), reads back whole from a
+    /// `<code>` element, and every table row keeps its three cells on one
+    /// line: `|pipe|` once showed as empty backticks in the group list.
+    #[test]
+    fn hostile_names_read_back_whole_and_keep_the_table() {
+        let long = "x".repeat(5000);
+        let mut all: Vec<String> = HOSTILE.iter().map(|n| n.to_string()).collect();
+        all.push(long);
+        let check_rows = |md: &str| {
+            let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| medium")).collect();
+            assert!(!rows.is_empty(), "{md}");
+            for row in rows {
+                let bars = row
+                    .char_indices()
+                    .filter(|(i, c)| *c == '|' && !row[..*i].ends_with('\\'))
+                    .count();
+                assert_eq!(bars, 4, "{row}");
+            }
+        };
+        for name in &all {
+            let md = markdown_of(std::slice::from_ref(name));
+            check_rows(&md);
+            assert!(code_texts(&md).contains(&shown_as(name)), "{name:?}:\n{md}");
+            assert!(!md.contains("<script>") && !md.contains("<b>"), "{md}");
+        }
+        let md = markdown_of(&all);
+        check_rows(&md);
+        let row = md.lines().find(|l| l.starts_with("| medium")).unwrap();
+        let listed = code_texts(row);
+        // The group lists the first 12 names in sorted order.
+        let mut sorted = all.clone();
+        sorted.sort();
+        for name in sorted.iter().take(12) {
+            assert!(
+                listed.contains(&shown_as(name)),
+                "{name:?} not in {listed:?}"
+            );
+        }
+        assert!(!md.contains("<script>") && !md.contains("<b>"), "{md}");
     }
 
     #[test]

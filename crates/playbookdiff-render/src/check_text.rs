@@ -63,7 +63,7 @@ fn header(
     via: &Via,
     all_dirs: bool,
 ) {
-    let _ = writeln!(out, "{}", p.paint(title, heading()));
+    out.push_str(&p.title(title, heading()));
     let mut rows = vec![("repository", repository_label(repository, via))];
     if !all_dirs {
         rows.push(("cwd", cwd_label(ctx, via)));
@@ -175,13 +175,17 @@ pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesse
         return finding_block(out, p, f, harnesses);
     }
     let sev = format!("{:<7}", f.severity.as_str().to_uppercase());
-    let _ = writeln!(
+    // count >= 2: one finding returned above.
+    let title = wrap(
+        &format!("{} {} ({n} findings)", f.category.title(), f.kind.label()),
+        "       ",
+        columns(),
+    );
+    let _ = write!(
         out,
-        // count >= 2: one finding returned above.
-        "\n{}{} {} ({n} findings)",
+        "\n{}{}",
         p.paint(&sev, severity_style(f.severity)),
-        f.category.title(),
-        f.kind.label()
+        &title[sev.len()..]
     );
     out.push_str(&wrap(&clean(&g.summary(usize::MAX)), "  ", columns()));
     for h in harnesses {
@@ -245,18 +249,20 @@ pub(crate) fn problems_section(
 
 /// The heading of a "Problems in the repository" section holding `n`.
 fn problems_heading(out: &mut String, p: &Painter, n: usize) {
-    let _ = writeln!(
-        out,
-        "\n{}",
-        p.paint(
-            &format!("Problems in the repository ({n}): fix these first"),
-            heading()
-        )
-    );
+    out.push('\n');
+    out.push_str(&p.title(
+        &format!("Problems in the repository ({n}): fix these first"),
+        heading(),
+    ));
 }
 
+/// Where a problem about no file (nor a subject) is: said in words, not
+/// with a sign a reader could take for a path.
+const NO_FILE: &str = "(no file)";
+
 /// One problem in the repository: where (its file and lines, else its
-/// subject, else `-`) beside its code and harnesses, then its message.
+/// subject, else [`NO_FILE`]) beside its code and harnesses, then its
+/// message.
 fn problem_row(
     out: &mut String,
     source: Option<&playbookdiff_model::SourceRef>,
@@ -268,7 +274,7 @@ fn problem_row(
     let at = source
         .map(location)
         .or_else(|| subject.map(str::to_string))
-        .unwrap_or_else(|| "-".to_string());
+        .unwrap_or_else(|| NO_FILE.to_string());
     out.push_str(&crate::layout::pair_lines(
         "  ",
         &clean(&at),
@@ -327,7 +333,7 @@ fn matrix_problems(
 }
 
 /// `check --format text`.
-pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
+pub fn check_text(r: &CheckReport<'_>, color: crate::Color) -> String {
     let p = Painter { color };
     let hs = r.harnesses();
     let mut out = String::new();
@@ -343,7 +349,8 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
     agents_row(&mut out, r.configs);
     problems_section(&mut out, &p, r.configs);
     let s = &r.comparison.summary;
-    let _ = writeln!(out, "\nFindings: {}", counts(s));
+    out.push('\n');
+    out.push_str(&wrap(&format!("Findings: {}", counts(s)), "", columns()));
     if r.comparison.findings.is_empty() {
         let _ = writeln!(out, "  No compatibility findings.");
     }
@@ -358,6 +365,64 @@ pub fn check_text(r: &CheckReport<'_>, color: bool) -> String {
         &context_args(r.repository, r.context, r.via, true),
     );
     out
+}
+
+/// The sentence after "Result: ": what fails the run (the findings, the
+/// problems in the repository of `gate`, or both), else why nothing does,
+/// with the exit status.
+fn result(gate: &Gate, failing: usize, s: &Summary) -> String {
+    let problems = gate.problems.len();
+    let findings = failing - problems;
+    let finding_part = match (findings, gate.fail_on) {
+        (0, _) => None,
+        (n, FailOn::Medium) if problems == 0 => Some(format!(
+            "{n} actionable finding{}: the harnesses receive different configuration",
+            if n == 1 { "" } else { "s" }
+        )),
+        (n, FailOn::Medium) => Some(format!(
+            "{n} actionable finding{}",
+            if n == 1 { "" } else { "s" }
+        )),
+        (n, t) => Some(format!(
+            "{n} finding{} at or above {} and not accepted",
+            if n == 1 { "" } else { "s" },
+            t.as_str()
+        )),
+    };
+    let problem_part = (problems > 0).then(|| {
+        format!(
+            "{} in the repository make{} an agent drop or refuse configuration ({})",
+            count(problems, "problem", "problems"),
+            if problems == 1 { "s" } else { "" },
+            gate.problems
+                .iter()
+                .map(|p| match &p.source {
+                    Some(src) => format!("{} in {}", p.code.as_str(), clean(src.path.as_str())),
+                    None => p.code.as_str().to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
+    match (finding_part, problem_part) {
+        (Some(f), Some(p)) => format!("{f}; {p} (exit status 1)."),
+        (Some(x), None) | (None, Some(x)) => format!("{x} (exit status 1)."),
+        (None, None) if s.total() == 0 => {
+            "no compatibility divergence detected (exit status 0).".to_string()
+        }
+        (None, None) if gate.fail_on == FailOn::Medium && s.accepted == 0 => {
+            let below = match (s.low > 0, s.info > 0) {
+                (true, false) => "the low ones above are cosmetic",
+                (false, true) => "the informational ones above need a person's judgement",
+                _ => "the low ones above are cosmetic, the informational ones need a person's judgement",
+            };
+            format!("no actionable finding; {below} (exit status 0).")
+        }
+        (None, None) => format!(
+            "no finding fails the run (fail-on {}) (exit status 0).",
+            gate.fail_on.as_str()
+        ),
+    }
 }
 
 fn footer(
@@ -424,29 +489,7 @@ fn footer(
     } else {
         String::new()
     };
-    let result = if failing > 0 {
-        if gate.fail_on == FailOn::Medium {
-            format!(
-                "{failing} actionable finding{}: the harnesses receive different configuration (exit status 1).",
-                if failing == 1 { "" } else { "s" }
-            )
-        } else {
-            format!(
-                "{failing} finding{} at or above {} and not accepted (exit status 1).",
-                if failing == 1 { "" } else { "s" },
-                gate.fail_on.as_str()
-            )
-        }
-    } else if s.total() == 0 {
-        "no compatibility divergence detected (exit status 0).".to_string()
-    } else if gate.fail_on == FailOn::Medium && s.accepted == 0 {
-        "no actionable finding; the informational ones above need a person's judgement (exit status 0).".to_string()
-    } else {
-        format!(
-            "no finding fails the run (fail-on {}) (exit status 0).",
-            gate.fail_on.as_str()
-        )
-    };
+    let result = result(gate, failing, s);
     out.push('\n');
     out.push_str(&wrap(&format!("Result: {result}{accepted}"), "", columns()));
     // Nothing to explain without a finding.
@@ -464,7 +507,7 @@ fn footer(
 
 /// `check --all-dirs --format text`: groups first, with how many launch
 /// directories each concerns.
-pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
+pub fn matrix_text(r: &MatrixReport<'_>, color: crate::Color) -> String {
     let p = Painter { color };
     let hs = r.harnesses();
     let mut out = String::new();
@@ -590,18 +633,18 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
             // directory, one per name for skills and MCP servers (the same
             // id in every directory), so they are counted as findings.
             if g.findings.len() > 1 && accepted.len() < g.findings.len() {
-                let _ = writeln!(
-                    out,
-                    "  {}",
-                    p.paint(
+                out.push_str(&p.paint(
+                    &wrap(
                         // count >= 2: the group has more than one finding.
                         &format!(
                             "to accept its {} findings (one entry each):",
                             g.findings.len()
                         ),
-                        dim()
-                    )
-                );
+                        "  ",
+                        columns(),
+                    ),
+                    dim(),
+                ));
                 let command = format!(
                     "playbookdiff check --all-dirs{} --accept {} --reason TEXT",
                     context_args(r.repository, r.context, r.via, false),
@@ -633,7 +676,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: bool) -> String {
 /// `explain --format text`: the finding, the evidence on each side with
 /// the reason, why a side lacks it, and what would make the harnesses
 /// agree.
-pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
+pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> String {
     let p = Painter { color };
     // The sides: the harnesses compared, or for an agent that would not
     // start, that agent alone.
@@ -709,7 +752,10 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
         let items: Vec<_> = f.items.iter().filter(|i| i.harness == *h).collect();
         if agent {
             for pr in f.problems.iter().filter(|pr| pr.harness == *h) {
-                let at = pr.source.as_ref().map_or_else(|| "-".to_string(), location);
+                let at = pr
+                    .source
+                    .as_ref()
+                    .map_or_else(|| NO_FILE.to_string(), location);
                 out.push_str(&crate::layout::pair_lines(
                     "  ",
                     &clean(&at),
@@ -830,11 +876,16 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
                     } else {
                         // Indentation is kept (code blocks, nested lists):
                         // it goes into the prefix, so wrapped lines keep it.
+                        // At most what leaves 20 columns for the text
+                        // (a diagram indented by 40 spaces, at 40 columns).
                         let body = line.trim_start();
-                        let indent = &line[..line.len() - body.len()];
+                        let indent: String = clean(&line[..line.len() - body.len()])
+                            .chars()
+                            .take(columns().saturating_sub(7 + 20))
+                            .collect();
                         out.push_str(&crate::layout::wrap_quoted(
                             &clean(body),
-                            &format!("     | {}", clean(indent)),
+                            &format!("     | {indent}"),
                             columns(),
                             3,
                         ));
@@ -890,4 +941,91 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: bool) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The result line names what the run has: a low finding is never
+    /// called informational, nor an informational one cosmetic; failing
+    /// problems are named with their code and file.
+    #[test]
+    fn the_result_line_names_what_there_is() {
+        let gate = Gate::default();
+        let of = |low, info| Summary {
+            low,
+            info,
+            ..Summary::default()
+        };
+        let table = [
+            (of(1, 0), "the low ones above are cosmetic (exit status 0)."),
+            (
+                of(0, 2),
+                "the informational ones above need a person's judgement (exit status 0).",
+            ),
+            (
+                of(1, 1),
+                "the low ones above are cosmetic, the informational ones need a person's judgement (exit status 0).",
+            ),
+            (of(0, 0), "no compatibility divergence detected (exit status 0)."),
+        ];
+        for (s, end) in table {
+            let line = result(&gate, 0, &s);
+            assert!(line.ends_with(end), "{s:?}: {line}");
+        }
+        let mut problem = playbookdiff_compare::delta::ProblemSet::at_one_revision();
+        let mut d = playbookdiff_model::Diagnostic::new(
+            playbookdiff_model::DiagnosticCode::InvalidJson,
+            "bad",
+        );
+        d.source = Some(playbookdiff_model::SourceRef::project(
+            playbookdiff_model::RepoPath::new(".mcp.json").unwrap(),
+            playbookdiff_model::SourceFormat::Json,
+        ));
+        problem.add_one(
+            &playbookdiff_model::RepoPath::root(),
+            Harness::new("alpha", "Alpha"),
+            &d,
+        );
+        let gate = Gate {
+            problems: problem.finish(),
+            ..Gate::default()
+        };
+        let line = result(&gate, 1, &of(0, 0));
+        assert_eq!(
+            line,
+            "1 problem in the repository makes an agent drop or refuse configuration (invalid-json in .mcp.json) (exit status 1)."
+        );
+        let line = result(
+            &gate,
+            3,
+            &Summary {
+                medium: 2,
+                ..Summary::default()
+            },
+        );
+        assert!(
+            line.starts_with("2 actionable findings; 1 problem"),
+            "{line}"
+        );
+    }
+
+    /// A problem about no file (nor a subject) says so in words.
+    #[test]
+    fn a_problem_without_a_file_shows_no_dash() {
+        let mut out = String::new();
+        problem_row(
+            &mut out,
+            None,
+            None,
+            playbookdiff_model::DiagnosticCode::Unreadable,
+            &[Harness::new("alpha", "Alpha")],
+            "the directory cannot be read",
+        );
+        assert!(
+            out.starts_with("  (no file)  unreadable (Alpha)\n"),
+            "{out:?}"
+        );
+    }
 }

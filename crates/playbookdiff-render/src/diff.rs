@@ -389,7 +389,7 @@ fn problem_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffProblem
 /// and resolves (when there are),
 /// then the introduced and resolved findings, the unchanged ones counted,
 /// and the result.
-pub fn diff_text(doc: &DiffDocument, color: bool) -> String {
+pub fn diff_text(doc: &DiffDocument, color: crate::Color) -> String {
     let p = Painter { color };
     let mut out = String::new();
     let _ = writeln!(out, "{}", p.paint("PlaybookDiff: diff", heading()));

@@ -10,7 +10,7 @@
 //! serves every command through the same three functions.
 
 use crate::diff::DiffDocument;
-use crate::report::{CheckReport, MatrixReport};
+use crate::report::{CheckReport, Gate, MatrixReport};
 use playbookdiff_compare::delta::DiffFinding;
 use playbookdiff_compare::{AcceptedFinding, Category, FailOn, Finding, FindingType};
 use playbookdiff_model::{Diagnostic, EffectiveAgentConfig, Harness, RepoPath, Severity};
@@ -101,6 +101,26 @@ pub fn repository_diagnostics(configs: &[EffectiveAgentConfig]) -> Vec<ForgeDiag
     out
 }
 
+/// `shown` and then each problem in the repository that fails the run
+/// ([`Gate::problems`]) and no diagnostic of `shown` is (same code and
+/// file): a problem reported from a launch directory other than the root
+/// fails `check --all-dirs` too, and a forge must show why.
+fn with_failing<'a>(mut shown: Vec<ForgeDiagnostic<'a>>, gate: &Gate) -> Vec<ForgeDiagnostic<'a>> {
+    for p in &gate.problems {
+        let path = p.source.as_ref().map(|s| &s.path);
+        let covered = shown.iter().any(|d| {
+            d.diagnostic.code == p.code && d.diagnostic.source.as_ref().map(|s| &s.path) == path
+        });
+        if let (false, Some(h)) = (covered, p.harnesses.first()) {
+            shown.push(ForgeDiagnostic {
+                harness: *h,
+                diagnostic: Cow::Owned(p.diagnostic()),
+            });
+        }
+    }
+    shown
+}
+
 impl<'a> ForgeReport<'a> {
     /// The findings and diagnostics of `check` under one context.
     pub fn from_check(r: &CheckReport<'a>) -> Self {
@@ -115,7 +135,7 @@ impl<'a> ForgeReport<'a> {
                     baseline: None,
                 })
                 .collect(),
-            diagnostics: repository_diagnostics(r.configs),
+            diagnostics: with_failing(repository_diagnostics(r.configs), r.gate),
             stale: &r.gate.stale,
             fail_on: r.gate.fail_on,
         }
@@ -174,7 +194,7 @@ impl<'a> ForgeReport<'a> {
                     baseline: None,
                 })
                 .collect(),
-            diagnostics: repository_diagnostics(r.root_configs),
+            diagnostics: with_failing(repository_diagnostics(r.root_configs), r.gate),
             stale: &r.gate.stale,
             fail_on: r.gate.fail_on,
         }
@@ -282,6 +302,31 @@ mod tests {
         assert_eq!(uri_path("apps/api/CLAUDE.md"), "apps/api/CLAUDE.md");
         assert_eq!(uri_path("a b/#c%.md"), "a%20b/%23c%25.md");
         assert_eq!(uri_path("é"), "%C3%A9");
+        // Every name decodes back to the real path.
+        for path in [
+            "tab\tdir/CLAUDE.md",
+            "a b/é.md",
+            "100%/x",
+            "a:b,c/d",
+            "cr\r\nlf",
+            "#?[]@!$&'()*+;=",
+        ] {
+            let uri = uri_path(path);
+            assert!(uri.bytes().all(|b| b.is_ascii_graphic()), "{uri}");
+            let mut bytes = Vec::new();
+            let mut rest = uri.as_bytes();
+            while let Some((&b, tail)) = rest.split_first() {
+                if b == b'%' {
+                    let hex = std::str::from_utf8(&tail[..2]).unwrap();
+                    bytes.push(u8::from_str_radix(hex, 16).unwrap());
+                    rest = &tail[2..];
+                } else {
+                    bytes.push(b);
+                    rest = tail;
+                }
+            }
+            assert_eq!(String::from_utf8(bytes).unwrap(), path, "{uri}");
+        }
     }
 
     #[test]

@@ -65,6 +65,16 @@ impl Format {
     pub fn may_color(self) -> bool {
         self == Format::Text
     }
+
+    /// The colour of this format's output when the user wants `wanted`:
+    /// `wanted` for text, [`crate::Color::Plain`] for every other format.
+    pub fn color(self, wanted: crate::Color) -> crate::Color {
+        if self.may_color() {
+            wanted
+        } else {
+            crate::Color::Plain
+        }
+    }
 }
 
 /// The kinds of report a command renders.
@@ -153,7 +163,7 @@ pub fn check<W: Write + ?Sized>(
     out: &mut W,
     r: &CheckReport<'_>,
     format: Format,
-    color: bool,
+    color: crate::Color,
 ) -> io::Result<()> {
     match format {
         Format::Text => out.write_all(crate::check_text::check_text(r, color).as_bytes()),
@@ -173,7 +183,7 @@ pub fn matrix<W: Write + ?Sized>(
     out: &mut W,
     r: &MatrixReport<'_>,
     format: Format,
-    color: bool,
+    color: crate::Color,
 ) -> io::Result<()> {
     match format {
         Format::Text => out.write_all(crate::check_text::matrix_text(r, color).as_bytes()),
@@ -194,7 +204,7 @@ pub fn explain<W: Write + ?Sized>(
     r: &CheckReport<'_>,
     f: &Finding,
     format: Format,
-    color: bool,
+    color: crate::Color,
 ) -> io::Result<()> {
     match format {
         Format::Json => crate::check_json::write_explain_json(out, r, f),
@@ -209,7 +219,7 @@ pub fn diff<W: Write + ?Sized>(
     out: &mut W,
     d: &crate::diff::DiffDocument,
     format: Format,
-    color: bool,
+    color: crate::Color,
 ) -> io::Result<()> {
     match format {
         Format::Text => out.write_all(crate::diff::diff_text(d, color).as_bytes()),

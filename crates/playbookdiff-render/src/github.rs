@@ -5,39 +5,45 @@
 //! for high findings and error diagnostics, `warning` for medium findings
 //! and warning diagnostics, `notice` for low and info findings, accepted
 //! findings (with their reason), findings a compared change leaves
-//! unchanged, and stale accepted ids. Values are
-//! escaped as the runner expects (`%`, CR and LF everywhere; `:` and `,`
-//! in properties too; GitHub's `toolkit/core` `command.ts`), so a path or
-//! message taken from the repository cannot end a property or start a
-//! command of its own.
+//! unchanged, and stale accepted ids. Values are escaped exactly as GitHub
+//! documents it (toolkit `core` `command.ts`: `%`, CR and LF in the data;
+//! those and `:` and `,` in a property) and nothing else, so the `file`
+//! property is the real path (a tab in a directory's name stays a tab and
+//! the annotation finds its file), and a path or message taken from the
+//! repository cannot end a property or start a command of its own. The
+//! message is prose for people: its control and format characters (an
+//! ANSI escape, a bidirectional override) are shown as the text output
+//! shows them (`\u{1b}`) before it is escaped, since the log viewer
+//! interprets ANSI sequences.
 
 use crate::forge::{finding_title, start_line, BaselineState, ForgeReport};
 use playbookdiff_compare::FindingSeverity;
 use playbookdiff_model::{Severity, SourceRef};
 use std::fmt::Write as _;
 
-/// Escapes a command's message: `%`, CR and LF as the runner unescapes
-/// them; every other character that must not reach a log raw (an ANSI
-/// escape, a bidirectional override, another control or format character,
-/// as the text output treats them) as Rust writes it (`\u{1b}`), since the
-/// log viewer interprets ANSI sequences taken from a hostile file name.
+/// Escapes a command's data (its message) as the runner unescapes it:
+/// `%` as `%25`, CR as `%0D`, LF as `%0A`; every other character as is.
 pub fn escape_data(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            c if crate::layout::is_hidden(c) => out.extend(c.escape_default()),
-            c => out.push(c),
-        }
-    }
-    out
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
-/// Escapes a property value (`file`, `title`).
+/// Escapes a property value (`file`, `title`): [`escape_data`], then `:`
+/// as `%3A` and `,` as `%2C`; every other character as is.
 pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// A message for people: each line's control and format characters
+/// written out (`\u{1b}`, `\t`) as the text output shows them, the line
+/// breaks kept (they are escaped as data).
+fn readable(message: &str) -> String {
+    message
+        .split('\n')
+        .map(|line| crate::layout::clean(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn command(out: &mut String, level: &str, source: Option<&SourceRef>, title: &str, message: &str) {
@@ -54,7 +60,7 @@ fn command(out: &mut String, level: &str, source: Option<&SourceRef>, title: &st
         out,
         "::{level} {}::{}",
         props.join(","),
-        escape_data(message)
+        escape_data(&readable(message))
     );
 }
 
@@ -142,21 +148,70 @@ pub fn github(report: &ForgeReport<'_>) -> String {
 mod tests {
     use super::*;
 
+    /// GitHub's escaping and nothing else, on a table of names: a tab, a
+    /// space, `%`, `:`, `,`, CR, LF, non-ASCII, an ANSI escape.
     #[test]
-    fn escaping_follows_the_runner() {
-        assert_eq!(escape_data("a%b\r\nc::d"), "a%25b%0D%0Ac::d");
-        assert_eq!(escape_property("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
-        // ANSI sequences and bidirectional overrides from a file name are
-        // written out, never passed to the log raw.
-        let hostile = "s\u{1b}[2Jk\u{7}/\u{202e}x.md";
-        for escaped in [escape_data(hostile), escape_property(hostile)] {
-            assert!(
-                !escaped.chars().any(crate::layout::is_hidden),
-                "{escaped:?}"
-            );
-            assert!(escaped.contains("\\u{1b}[2Jk\\u{7}"), "{escaped}");
-            assert!(escaped.contains("\\u{202e}x.md"), "{escaped}");
+    fn escaping_follows_the_runner_and_nothing_else() {
+        let table = [
+            (
+                "tab\tdir/CLAUDE.md",
+                "tab\tdir/CLAUDE.md",
+                "tab\tdir/CLAUDE.md",
+            ),
+            ("a b/é.md", "a b/é.md", "a b/é.md"),
+            ("100%/x", "100%25/x", "100%25/x"),
+            ("a:b,c", "a:b,c", "a%3Ab%2Cc"),
+            ("cr\r\nlf", "cr%0D%0Alf", "cr%0D%0Alf"),
+            ("%0A", "%250A", "%250A"),
+            ("back\\slash", "back\\slash", "back\\slash"),
+            ("esc\u{1b}[2J", "esc\u{1b}[2J", "esc\u{1b}[2J"),
+        ];
+        for (raw, data, property) in table {
+            assert_eq!(escape_data(raw), data, "{raw:?}");
+            assert_eq!(escape_property(raw), property, "{raw:?}");
+            // The runner's unescaping gives the raw value back.
+            let unescape = |s: &str| {
+                s.replace("%0D", "\r")
+                    .replace("%0A", "\n")
+                    .replace("%3A", ":")
+                    .replace("%2C", ",")
+                    .replace("%25", "%")
+            };
+            assert_eq!(unescape(&escape_property(raw)), raw, "{raw:?}");
         }
+    }
+
+    /// The `file` property is the real path, a tab and all; the message
+    /// shows an ANSI escape or a bidirectional override written out.
+    #[test]
+    fn the_file_is_the_real_path_and_the_message_is_readable() {
+        let path = "tab\tdir/s\u{1b}[2J/CLAUDE.md";
+        let source = SourceRef::project(
+            playbookdiff_model::RepoPath::new(path).unwrap(),
+            playbookdiff_model::SourceFormat::Markdown,
+        );
+        let mut out = String::new();
+        command(
+            &mut out,
+            "warning",
+            Some(&source),
+            "t",
+            &format!("see {path}\u{202e}"),
+        );
+        assert!(
+            out.starts_with("::warning file=tab\tdir/s\u{1b}[2J/CLAUDE.md,title=t::"),
+            "{out:?}"
+        );
+        let message = out.split_once("::").unwrap().1.split_once("::").unwrap().1;
+        let message = message.trim_end_matches('\n');
+        assert!(
+            !message.chars().any(crate::layout::is_hidden),
+            "{message:?}"
+        );
+        assert!(
+            message.contains("tab\\tdir/s\\u{1b}[2J/CLAUDE.md\\u{202e}"),
+            "{message:?}"
+        );
     }
 
     #[test]

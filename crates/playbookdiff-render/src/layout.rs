@@ -227,15 +227,17 @@ pub(crate) fn command_lines(command: &str, first: &str, rest: &str, columns: usi
 /// Two things on one line, `left` then `right` two spaces apart, after
 /// `indent`, when that fits `columns`; else `left` alone (a path shortened
 /// from the left when even it would pass the edge) and `right` on the next
-/// line two columns further in. Each line ends in a newline.
+/// lines two columns further in, wrapped to `columns`. Each line ends in a
+/// newline.
 pub(crate) fn pair_lines(indent: &str, left: &str, right: &str, columns: usize) -> String {
     if width(indent) + width(left) + 2 + width(right) <= columns {
         return format!("{indent}{left}  {right}\n");
     }
     let room = columns.saturating_sub(width(indent)).max(20);
     format!(
-        "{indent}{}\n{indent}  {right}\n",
-        shorten_path_left(left, room)
+        "{indent}{}\n{}",
+        shorten_path_left(left, room),
+        wrap(right, &format!("{indent}  "), columns)
     )
 }
 
@@ -292,15 +294,33 @@ pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, columns: usize) 
     let room = columns
         .saturating_sub(width(first).max(width(rest)))
         .max(20);
-    for word in words(text, room) {
+    for word in words(text, room)
+        .into_iter()
+        .flat_map(|w| pieces(w, columns, rest))
+    {
         let avail = columns.saturating_sub(width(indent)).max(20);
         let path_room = avail.min(columns.saturating_sub(width(rest)).max(20));
-        let word = if width(&word) > avail && word.contains('/') && !word.contains("://") {
+        // Shortened only when it fits neither the rest of this line nor
+        // a line of its own.
+        let fits_here = if line.is_empty() {
+            width(&word) <= avail
+        } else {
+            line_width + 1 + width(&word) <= avail
+        };
+        let word = if !fits_here
+            && width(&word) > path_room
+            && word.contains('/')
+            && !word.contains("://")
+        {
             match quoted_path(&word) {
-                // A path in backticks keeps them, and its punctuation after.
-                Some((inner, after)) => format!(
-                    "`{}`{after}",
-                    shorten_path_left(inner, path_room.saturating_sub(2 + width(after)))
+                // A path in backticks keeps them, and its punctuation
+                // before and after.
+                Some((before, inner, after)) => format!(
+                    "{before}`{}`{after}",
+                    shorten_path_left(
+                        inner,
+                        path_room.saturating_sub(2 + width(before) + width(after))
+                    )
                 ),
                 None if !word.contains('`') => shorten_path_left(&word, path_room),
                 None => word,
@@ -325,6 +345,38 @@ pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, columns: usize) 
     if !line.is_empty() {
         let _ = writeln!(out, "{indent}{line}");
     }
+    out
+}
+
+/// True for a finding id (`skill:capability-gap:codex-only:x:0123456789ab`),
+/// quoted or followed by punctuation: never broken.
+fn is_finding_id(word: &str) -> bool {
+    let id = word.trim_matches(|c: char| c == '`' || c == ',' || c == '.' || c == '(' || c == ')');
+    let parts: Vec<&str> = id.split(':').collect();
+    parts.len() >= 5
+        && parts
+            .last()
+            .is_some_and(|h| h.len() == 12 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// `word` as it is wrapped: whole, or, when it is wider than a line
+/// after `rest` and is no path, URL, finding id or command (a span with
+/// spaces), cut at character boundaries into pieces that fit (a skill
+/// name of 40 characters on a terminal of 40 columns).
+fn pieces(word: String, columns: usize, rest: &str) -> Vec<String> {
+    let room = columns.saturating_sub(width(rest)).max(20);
+    if width(&word) <= room || word.contains('/') || word.contains(' ') || is_finding_id(&word) {
+        return vec![word];
+    }
+    let mut out = Vec::new();
+    let mut piece = String::new();
+    for c in word.chars() {
+        if width(&piece) + char_width(c) > room {
+            out.push(std::mem::take(&mut piece));
+        }
+        piece.push(c);
+    }
+    out.push(piece);
     out
 }
 
@@ -392,13 +444,18 @@ pub(crate) fn wrap_quoted(text: &str, indent: &str, columns: usize, max_lines: u
     out
 }
 
-/// `word` as a path in backticks (`` `a/b`, ``): the path and what follows
-/// the closing backtick, or `None` when the word is anything else (a
-/// command in backticks has spaces, and is never shortened).
-fn quoted_path(word: &str) -> Option<(&str, &str)> {
-    let inner = word.strip_prefix('`')?;
-    let (path, after) = inner.split_once('`')?;
-    (!path.contains(' ') && !after.contains('`')).then_some((path, after))
+/// `word` as a path in backticks (`` `a/b`, ``, `` (`a/b`) ``): the
+/// punctuation before the opening backtick, the path and what follows the
+/// closing one, or `None` when the word is anything else (a command in
+/// backticks has spaces, and is never shortened).
+fn quoted_path(word: &str) -> Option<(&str, &str, &str)> {
+    let open = word.find('`')?;
+    let before = &word[..open];
+    let (path, after) = word[open + 1..].split_once('`')?;
+    (before.chars().all(|c| c.is_ascii_punctuation())
+        && !path.contains(' ')
+        && !after.contains('`'))
+    .then_some((before, path, after))
 }
 
 /// The words of `text` (split at whitespace), a span in backticks kept as
@@ -526,7 +583,27 @@ mod tests {
         assert!(width(out.trim_end()) <= 80);
         // A command in backticks is not a path: kept whole.
         assert_eq!(quoted_path("`a b/c`"), None);
-        assert_eq!(quoted_path("`a/b`."), Some(("a/b", ".")));
+        assert_eq!(quoted_path("`a/b`."), Some(("", "a/b", ".")));
+        assert_eq!(quoted_path("(`a/b`),"), Some(("(", "a/b", "),")));
+        assert_eq!(quoted_path("x`a/b`"), None);
+    }
+
+    /// A word wider than a line is cut into pieces that fit, unless it is
+    /// a path (shortened from the left), a finding id or a command (never
+    /// broken); a path that fits a line of its own is moved there whole.
+    #[test]
+    fn long_words_fit_the_line_but_ids_and_commands_stay_whole() {
+        let name = format!("`{}`,", "sentry-skills:claude-settings-audit-x");
+        let out = wrap_hanging(&format!("skills {name} and more"), "  ", "          ", 40);
+        for line in out.lines() {
+            assert!(width(line) <= 40, "{line:?}");
+        }
+        assert_eq!(out.replace(['\n', ' '], ""), format!("skills{name}andmore"));
+        let id = "skill:capability-gap:claude-code+codex+opencode-only:some-long-name:0123456789ab";
+        assert!(wrap(id, "  ", 40).contains(id));
+        let path = "skills/claude-settings-audit/SKILL.md";
+        let out = wrap_hanging(&format!("info[code] {path}"), "  ", "    ", 41);
+        assert!(out.contains(&format!("\n    {path}")), "{out}");
     }
 
     #[test]

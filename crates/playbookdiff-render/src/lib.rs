@@ -21,7 +21,7 @@
 //! Architecture invariant: renderers are pure functions from the model to a
 //! `String`, or to bytes written into a writer the caller gives (the
 //! [`format`](mod@format) dispatch, which streams the JSON-based formats). They never
-//! print, never read the environment and never look at the terminal; whether to colour is a flag the caller passes in, and the
+//! print, never read the environment and never look at the terminal; whether to colour is a [`Color`] the caller passes in, and the
 //! width of the text formats is 80 columns unless the caller runs them
 //! inside [`with_width`] (the terminal's width).
 //!
@@ -53,6 +53,12 @@ pub mod schema;
 pub mod text;
 pub mod words;
 
+/// Counts allocations, the measure of work of the unit tests that prove a
+/// step linear (`playbookdiff_testkit::work`).
+#[cfg(test)]
+#[global_allocator]
+static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::work::ALLOCATOR;
+
 pub use check_json::{check_json, explain_json, matrix_json};
 pub use check_markdown::{check_markdown, matrix_markdown};
 pub use check_text::{check_text, explain_text, matrix_text};
@@ -66,4 +72,4 @@ pub use overview::overview_text;
 pub use report::{CheckReport, Gate, MatrixReport, Via};
 pub use sarif::sarif;
 pub use schema::{check_schema, diagnostics_doc, json_schema};
-pub use text::{to_text, TextOptions};
+pub use text::{to_text, Color, TextOptions};

@@ -1,6 +1,7 @@
 //! What the check renderers are fed: one context, or every launch directory.
 
 use crate::layout::clean;
+use playbookdiff_compare::delta::DiffProblem;
 use playbookdiff_compare::matrix::Matrix;
 use playbookdiff_compare::{AcceptedFinding, Comparison, FailOn, Finding};
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, Harness, Mode};
@@ -53,18 +54,62 @@ pub(crate) fn target_label(ctx: &AnalysisContext, via: &Via) -> String {
     }
 }
 
-/// `s` as one shell word: as is when it holds only characters no shell
-/// treats specially, else in single quotes.
-pub(crate) fn shell_word(s: &str) -> String {
+/// `s` as one word of a suggested command, which a POSIX shell (bash,
+/// zsh) reads back as exactly `s`, on one line: as is when no character
+/// needs quoting, else in single quotes (`shlex`), and, when `s` holds a
+/// control character (a newline, a tab), in ANSI-C quotes with escapes
+/// (`$'a\nb'`, `shell_quote::Bash`: bash, zsh and ksh read them), so the
+/// printed command holds no raw control character and still reproduces
+/// `s`. Format characters such as bidirectional overrides are shown
+/// escaped (`clean`): the command is then not pasted blind.
+pub fn shell_word(s: &str) -> String {
+    if s.chars().any(|c| c.is_control()) {
+        return ansi_c_quoted(s);
+    }
+    // Words of these characters need no quotes in any position but a
+    // command's name (`--fail-on=high`, `apps/web`), where `shlex`
+    // quotes an `=` anyway.
     let plain = !s.is_empty()
         && s.chars().all(|c| {
             c.is_ascii_alphanumeric()
                 || matches!(c, '_' | '.' | '/' | ':' | '=' | '@' | '%' | '+' | ',' | '-')
         });
     if plain {
-        s.to_string()
+        return s.to_string();
+    }
+    match shlex::try_quote(s) {
+        Ok(q) => clean(&q).into_owned(),
+        // Only a NUL is refused, and it is a control character.
+        Err(_) => ansi_c_quoted(s),
+    }
+}
+
+/// `s` in ANSI-C quotes (`shell_quote::Bash`), with the control characters
+/// beyond ASCII (U+0080 to U+009F), which that crate leaves as they are,
+/// written as `\uHHHH` escapes, which bash reads in a UTF-8 locale.
+fn ansi_c_quoted(s: &str) -> String {
+    use shell_quote::Quote as _;
+    let quoted: String = shell_quote::Bash::quote(s);
+    quoted
+        .chars()
+        .map(|c| {
+            if c.is_control() && !c.is_ascii() {
+                format!("\\u{:04X}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A repository path (REPO, `--cwd`, `--target`) as one word of a
+/// suggested command ([`shell_word`]), with `./` before a path that begins
+/// with `-`, which a command would otherwise take for an option.
+pub fn shell_path(s: &str) -> String {
+    if s.starts_with('-') {
+        shell_word(&format!("./{s}"))
     } else {
-        clean(&format!("'{}'", s.replace('\'', "'\\''"))).into_owned()
+        shell_word(s)
     }
 }
 
@@ -80,7 +125,7 @@ pub(crate) fn context_args(
     let mut out = String::new();
     if repository != "." {
         out.push(' ');
-        out.push_str(&shell_word(repository));
+        out.push_str(&shell_path(repository));
     }
     if via.root {
         out.push_str(" --root");
@@ -91,11 +136,11 @@ pub(crate) fn context_args(
     }
     if with_cwd && !ctx.cwd.is_root() {
         out.push_str(" --cwd ");
-        out.push_str(&shell_word(ctx.cwd.as_str()));
+        out.push_str(&shell_path(ctx.cwd.as_str()));
     }
     if let Some(t) = &ctx.target_path {
         out.push_str(" --target ");
-        out.push_str(&shell_word(t.as_str()));
+        out.push_str(&shell_path(t.as_str()));
     }
     if ctx.mode == Mode::Local {
         out.push_str(" --mode local");
@@ -131,21 +176,30 @@ pub(crate) fn profiles_label(configs: &[EffectiveAgentConfig]) -> Option<String>
 }
 
 /// What decides the exit status of a check, for the renderers to say it:
-/// the threshold and the accepted findings that no longer occur. The
+/// the threshold, the problems in the repository that fail the run on
+/// their own, and the accepted findings that no longer occur. The
 /// findings themselves carry whether they are accepted
 /// ([`Finding::accepted`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Gate {
     /// The least severity of a not-accepted finding that fails the run.
     pub fail_on: FailOn,
     /// Accepted ids (from `playbookdiff.toml`) that no finding has.
     pub stale: Vec<AcceptedFinding>,
+    /// The problems in the repository (an agent drops or refuses
+    /// configuration: invalid JSON or TOML, an unreadable file…) that fail
+    /// the run on their own under `fail_on`
+    /// ([`DiffProblem::fails`]: an error weighs as `high`, a warning as
+    /// `medium`, and a finding with evidence in the same file decides in
+    /// its place), in report order.
+    pub problems: Vec<DiffProblem>,
 }
 
 impl Gate {
-    /// How many of `findings` fail the run.
+    /// How many of `findings` and of the problems in the repository fail
+    /// the run: the exit status is 1 when this is not 0.
     pub fn failing<'a>(&self, findings: impl IntoIterator<Item = &'a Finding>) -> usize {
-        self.fail_on.failing(findings)
+        self.fail_on.failing(findings) + self.problems.len()
     }
 }
 
@@ -421,3 +475,70 @@ pub(crate) const NOT_LOADED_LEGEND: [(&str, &str); 4] = [
         "unavailable = it exists, but outside what this mode reads.",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::{shell_path, shell_word};
+
+    /// What `bash` makes of `word` as the argument of `printf %s`: the
+    /// string a user pasting the suggested command passes.
+    fn through_bash(word: &str) -> String {
+        let out = std::process::Command::new("bash")
+            .env("LC_ALL", "C.UTF-8")
+            .arg("-c")
+            .arg(format!("printf %s {word}"))
+            .output()
+            .expect("bash runs");
+        assert!(out.status.success(), "{word}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Hostile names: each comes back from bash as it was, and the quoted
+    /// word is one line with no raw control character.
+    #[test]
+    fn suggested_words_round_trip_through_the_shell() {
+        for name in [
+            "apps/web",
+            "a b",
+            "a\nb",
+            "a\tb",
+            "it's",
+            "say \"hi\"",
+            "$HOME",
+            "`id`",
+            "$(id)",
+            "a\\b",
+            "*",
+            "~user",
+            "#x",
+            "a;b|c&d",
+            "\u{1b}[31mred",
+            "caf\u{e9}",
+            "\u{85}next line",
+            "",
+        ] {
+            let q = shell_word(name);
+            assert!(!q.chars().any(char::is_control), "{name:?}: {q:?}");
+            assert_eq!(through_bash(&q), name, "{name:?}: {q}");
+        }
+        // A path that begins with `-` is not taken for an option.
+        assert_eq!(shell_path("-x"), "./-x");
+        assert_eq!(through_bash(&shell_path("-x y")), "./-x y");
+        assert_eq!(shell_word("apps/web"), "apps/web");
+        assert_eq!(shell_word("a b"), "'a b'");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Any text without NUL (which no argument can hold) round-trips.
+        #[test]
+        fn any_word_round_trips(name in "[^\u{0}]{0,12}") {
+            let q = shell_word(&name);
+            proptest::prop_assert!(!q.chars().any(char::is_control), "{:?}", q);
+            // Format characters are shown escaped, on purpose.
+            if !name.chars().any(crate::layout::is_hidden) {
+                proptest::prop_assert_eq!(through_bash(&q), name);
+            }
+        }
+    }
+}

@@ -62,9 +62,18 @@ struct CheckDocument {
     /// (`--fail-on`, `fail-on` in `playbookdiff.toml`; `never` with
     /// `--exit-zero`).
     fail_on: playbookdiff_compare::FailOn,
-    /// How many findings fail the run (not accepted, at or above `failOn`):
-    /// the exit status is 1 when this is not 0.
+    /// How many findings (not accepted, at or above `failOn`) and problems
+    /// in the repository (`failingProblems`) fail the run: the exit status
+    /// is 1 when this is not 0.
     failing: usize,
+    /// The problems in the repository (an agent drops or refuses
+    /// configuration: invalid JSON or TOML, a file it cannot read…) that
+    /// fail the run on their own: an `error` weighs as a `high` finding, a
+    /// `warning` as a `medium` one, against `failOn`, unless a finding has
+    /// evidence in the same file (that finding decides). The rule `diff`
+    /// applies to an introduced problem. Absent when none.
+    #[serde(default)]
+    failing_problems: Option<Vec<playbookdiff_compare::delta::DiffProblem>>,
     /// Accepted ids in `playbookdiff.toml` that no finding has any more
     /// (absent when none).
     #[serde(default)]

@@ -21,12 +21,24 @@ use playbookdiff_model::{
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+/// Whether text output carries ANSI colour and emphasis. The caller
+/// decides (a terminal, `--color`, `NO_COLOR`); the renderers never
+/// inspect the terminal or the environment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Color {
+    /// Plain text: no escape sequence at all (a pipe, a file, CI logs).
+    #[default]
+    Plain,
+    /// ANSI SGR sequences for headings, severities and dimmed notes.
+    Ansi,
+}
+
 /// How to render text. The caller decides; the renderer never inspects the
 /// terminal or the environment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TextOptions {
-    /// Emit ANSI colour and emphasis escapes.
-    pub color: bool,
+    /// Colour or plain text.
+    pub color: Color,
     /// How the header names the repository (e.g. the REPO argument as the
     /// user gave it); `.` when absent.
     pub repository: Option<String>,
@@ -185,12 +197,13 @@ fn mcp_row(m: &McpServer) -> Vec<Cell> {
     ]
 }
 
-/// The transport, or the type as the file declares it when that transport
-/// is not modelled by PlaybookDiff (`sse`).
+/// The transport, or the type as the file declares it when PlaybookDiff
+/// does not model that transport (`sse (transport not modelled)`): the
+/// agent may well use it; the analysis only does not tell its details.
 fn transport_as_declared(m: &McpServer) -> String {
     match (m.transport, &m.declared_type) {
         (Transport::Unknown, Some(t)) if !t.trim().is_empty() => {
-            format!("{} (unsupported)", clean(t.trim()))
+            format!("{} (transport not modelled)", clean(t.trim()))
         }
         (t, _) => transport(t).to_string(),
     }
@@ -284,12 +297,22 @@ pub(crate) fn dim() -> Style {
 }
 
 pub(crate) struct Painter {
-    pub(crate) color: bool,
+    pub(crate) color: Color,
 }
 
 impl Painter {
+    /// A heading wrapped to the width in force (continuation lines
+    /// indented two columns), each line painted in `style`, each ending in
+    /// a newline: a title that names five harnesses fits 40 columns.
+    pub(crate) fn title(&self, text: &str, style: Style) -> String {
+        crate::layout::wrap_hanging(text, "", "  ", crate::layout::columns())
+            .lines()
+            .map(|l| format!("{}\n", self.paint(l, style)))
+            .collect()
+    }
+
     pub(crate) fn paint<'a>(&self, text: &'a str, style: Style) -> Cow<'a, str> {
-        if self.color {
+        if self.color == Color::Ansi {
             Cow::Owned(format!("{style}{text}{style:#}"))
         } else {
             Cow::Borrowed(text)
@@ -344,7 +367,81 @@ impl Table {
         self.rows.push(cells);
     }
 
+    /// Writes the table aligned in columns; when even that passes the
+    /// right edge (a narrow terminal), each row flows instead
+    /// ([`Table::write_flowing`]).
     fn write(&self, out: &mut String, p: &Painter) {
+        let mut plain = String::new();
+        self.write_aligned(
+            &mut plain,
+            &Painter {
+                color: Color::Plain,
+            },
+        );
+        let right = crate::layout::columns();
+        if plain.lines().all(|l| width(l) <= right) {
+            self.write_aligned(out, p);
+        } else {
+            self.write_flowing(out, p);
+        }
+    }
+
+    /// Each row's cells one after the other, two spaces apart, a cell that
+    /// does not fit the rest of the line starting the next one (indented
+    /// four columns); a path shortened from the left and any other cell
+    /// wrapped at its spaces when it is wider than a line.
+    fn write_flowing(&self, out: &mut String, p: &Painter) {
+        let right = crate::layout::columns();
+        for row in &self.rows {
+            let mut line = String::from("  ");
+            let mut at = 2;
+            let mut fresh = true;
+            for (i, cell) in row.iter().enumerate() {
+                let mut text = cell.text.clone();
+                let sep = if fresh { 0 } else { 2 };
+                if !fresh && at + sep + width(&text) > right {
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                    line = " ".repeat(4);
+                    at = 4;
+                    fresh = true;
+                }
+                let room = right.saturating_sub(at + if fresh { 0 } else { 2 });
+                if width(&text) > room && self.paths.contains(&i) {
+                    text = shorten_path_left(&text, room.max(20));
+                } else if width(&text) > room {
+                    // Its words over lines of their own.
+                    let wrapped = crate::layout::wrap(&text, "    ", right);
+                    if !line.trim().is_empty() {
+                        out.push_str(line.trim_end());
+                        out.push('\n');
+                    }
+                    out.push_str(&wrapped);
+                    line = " ".repeat(4);
+                    at = 4;
+                    fresh = true;
+                    continue;
+                }
+                if !fresh {
+                    line.push_str("  ");
+                    at += 2;
+                }
+                let painted = Cell {
+                    text,
+                    style: cell.style,
+                };
+                at += width(&painted.text);
+                line.push_str(&painted.paint(p));
+                fresh = false;
+            }
+            if !line.trim().is_empty() {
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+        }
+    }
+
+    fn write_aligned(&self, out: &mut String, p: &Painter) {
         let columns = self.rows.iter().map(Vec::len).max().unwrap_or(0);
         let mut widths = vec![0; columns];
         for row in &self.rows {
@@ -562,7 +659,7 @@ pub(crate) mod tests {
         let out = to_text(
             &sample(),
             &TextOptions {
-                color: false,
+                color: Color::Plain,
                 repository: Some("examples/monorepo".into()),
                 ..TextOptions::default()
             },
@@ -612,7 +709,7 @@ Assumptions (1)
         let coloured = to_text(
             &sample(),
             &TextOptions {
-                color: true,
+                color: Color::Ansi,
                 ..TextOptions::default()
             },
         );

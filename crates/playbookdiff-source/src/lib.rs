@@ -23,6 +23,12 @@
 //! for p in repo.files_named("CLAUDE.md") { println!("{p}"); }
 //! ```
 
+/// Counts allocations, the measure of work of the unit tests that prove a
+/// step linear (`playbookdiff_testkit::work`).
+#[cfg(test)]
+#[global_allocator]
+static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::work::ALLOCATOR;
+
 mod git;
 mod index;
 pub mod markdown;

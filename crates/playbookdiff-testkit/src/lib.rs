@@ -22,6 +22,9 @@
 //! - [`corpus`]: the shared corpus of public repositories, `tar`
 //!   extraction, scripted `git`, lines `cargo test` shows.
 //! - [`oracle`]: the recorded observations of the real agents.
+//! - [`work`]: work, not time: allocations counted by the test binary's
+//!   allocator, measured alone in a child process, and the ratio of the
+//!   work of a run of size `2n` to one of size `n`.
 //! - [`summary()`]: a compact text summary of a result, for snapshots;
 //!   [`assert_fixture_summaries`] snapshots it for every fixture of a crate.
 //! - [`host_variable`]: a variable set in the test's own environment;
@@ -33,6 +36,7 @@ pub mod fs;
 pub mod oracle;
 pub mod summary;
 pub mod trees;
+pub mod work;
 
 pub use find::*;
 pub use summary::{assert_fixture_summaries, stale_snapshots, summary};

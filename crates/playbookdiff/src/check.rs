@@ -8,12 +8,13 @@ use crate::context::{open_context, OpenedContext, UsageError};
 use crate::project::{self, Loaded};
 use crate::remedies::remedies;
 use crate::sink::Sink;
-use playbookdiff_compare::delta::{is_problem, ProblemSet};
+use playbookdiff_compare::delta::{is_problem, DiffProblem, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{
-    compare_settled, compare_settled_findings, Baseline, Comparison, FailOn, Finding, Summary,
+    compare_settled, compare_settled_findings, AcceptedFinding, Baseline, Comparison, Coverage,
+    FailOn, Finding, Summary,
 };
-use playbookdiff_config::Exclusion;
+use playbookdiff_config::{Exclusion, FixtureExclusion};
 use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_registry::{Inputs, Scene};
 use playbookdiff_render::{CheckReport, Gate, MatrixReport};
@@ -44,6 +45,9 @@ pub(crate) fn harnesses(
             for h in hs {
                 v.push(registered(l, h)?);
             }
+            if let Some(e) = l.config.too_few_harnesses() {
+                return Err(UsageError(e.render(&l.label)));
+            }
             v.sort();
             return Ok(v);
         }
@@ -73,29 +77,19 @@ pub(crate) fn harnesses(
 }
 
 /// The registered harness a configuration file names at `h`, or an error
-/// at its line and column.
+/// at its line and column ([`playbookdiff_registry::unknown_harness`]).
 fn registered(l: &Loaded, h: &toml::Spanned<String>) -> Result<Harness, UsageError> {
-    if let Some(a) = playbookdiff_registry::by_id(h.get_ref()) {
-        return Ok(a.harness());
+    match playbookdiff_registry::by_id(h.get_ref()) {
+        Some(a) => Ok(a.harness()),
+        None => Err(UsageError(
+            l.config
+                .error_at(
+                    h.span(),
+                    playbookdiff_registry::unknown_harness(h.get_ref()),
+                )
+                .render(&l.label),
+        )),
     }
-    let hint = match playbookdiff_registry::closest_id(h.get_ref()) {
-        Some(close) => format!("did you mean `{close}`?"),
-        None => {
-            let ids: Vec<String> = playbookdiff_registry::harnesses()
-                .iter()
-                .map(|h| h.to_string())
-                .collect();
-            format!("use one of: {}", ids.join(", "))
-        }
-    };
-    Err(UsageError(
-        l.config
-            .error_at(
-                h.span(),
-                format!("unknown harness `{}`; {hint}", h.get_ref()),
-            )
-            .render(&l.label),
-    ))
 }
 
 /// What the configuration file (and the options that replace it) decide
@@ -170,12 +164,30 @@ impl Policy {
         })
     }
 
-    /// What decides the exit status of a check whose findings have the
-    /// ids `found`: the threshold, and the accepted ids none of them has.
-    fn gate<'a>(&self, found: impl IntoIterator<Item = &'a str>) -> Gate {
+    /// What decides the exit status of a check of `findings` and of the
+    /// problems in the repository `problems`: the threshold, the problems
+    /// that fail the run on their own ([`DiffProblem::fails`], the rule
+    /// `diff` applies to an introduced problem: each is linked to the
+    /// findings with evidence in its file first), and the accepted entries
+    /// `stale`.
+    fn gate<'f>(
+        &self,
+        findings: impl Iterator<Item = &'f Finding> + Clone,
+        problems: &[DiffProblem],
+        stale: Vec<AcceptedFinding>,
+    ) -> Gate {
+        let problems = problems
+            .iter()
+            .filter_map(|p| {
+                let mut p = p.clone();
+                p.link(findings.clone());
+                p.fails(self.fail_on).then_some(p)
+            })
+            .collect();
         Gate {
             fail_on: self.fail_on,
-            stale: self.baseline.stale(found),
+            stale,
+            problems,
         }
     }
 
@@ -336,7 +348,7 @@ fn analyse_context(
         cmp,
         gate: Gate {
             fail_on: policy.fail_on,
-            stale: Vec::new(),
+            ..Gate::default()
         },
     })
 }
@@ -349,7 +361,7 @@ fn report_parts(opened: &OpenedContext) -> (&str, &AnalysisContext) {
 pub fn run_view(
     args: &ViewArgs,
     current_dir: Option<&Path>,
-    color: bool,
+    color: playbookdiff_render::Color,
 ) -> Result<Outcome, UsageError> {
     let a = analyse_context(&args.context, &args.harness, None, current_dir)?;
     let r = a.report();
@@ -367,7 +379,7 @@ pub fn run_view(
 pub fn run_check(
     args: &CheckArgs,
     current_dir: Option<&Path>,
-    color: bool,
+    color: playbookdiff_render::Color,
     progress: &mut dyn FnMut(usize, usize),
     out: &mut Sink,
 ) -> Result<Outcome, UsageError> {
@@ -393,6 +405,12 @@ pub fn run_check(
         args.fail_on.map(FailOn::from)
     };
     let policy = Policy::new(loaded.as_ref(), fail_on)?;
+    if args.all_dirs {
+        if let Some(w) = crate::context::large_walk_warning(&opened) {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr().lock(), "{w}");
+        }
+    }
     let repo = opened.repo(&hs, args.all_dirs, policy.exclusion.walker_patterns());
     let (repository, context) = report_parts(&opened);
     // The report is shown unless `--accept` replaces it or `--quiet`
@@ -425,7 +443,17 @@ pub fn run_check(
             opened.outside.as_ref(),
             &|_| false,
         );
-        let gate = policy.gate(cmp.findings.iter().map(|f| f.id.as_str()));
+        let mut problems = ProblemSet::at_one_revision();
+        problems.add(&context.cwd, &configs);
+        let problems = problems.finish();
+        let gate = policy.gate(
+            cmp.findings.iter(),
+            &problems,
+            policy.baseline.stale(
+                cmp.findings.iter().map(|f| f.id.as_str()),
+                Coverage::One(&context.cwd),
+            ),
+        );
         let r = CheckReport {
             repository,
             context,
@@ -440,15 +468,22 @@ pub fn run_check(
         }
         Checked {
             failing,
+            fixtures: fixtures(cmp.findings.iter(), &problems),
             to_accept: args
                 .accept
                 .as_deref()
                 .filter(|id| cmp.finding(id.trim()).is_some())
-                .map(|id| vec![id.trim().to_string()])
+                .map(|id| vec![(id.trim().to_string(), vec![context.cwd.clone()])])
                 .unwrap_or_default(),
         }
     };
     crate::context::release_at_exit(repo);
+    if let Some(f) = outcome.fixtures.as_ref().filter(|_| {
+        shown(outcome.failing) && args.output_format() == playbookdiff_render::format::Format::Text
+    }) {
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), "{}", f.sentence());
+    }
     if let (Some(id), Some(reason)) = (&args.accept, &args.reason) {
         let id = id.trim();
         if outcome.to_accept.is_empty() {
@@ -457,21 +492,21 @@ pub fn run_check(
                 id.chars().take(200).collect::<String>()
             )));
         }
-        let file = project::write_accepted(
-            loaded.as_ref(),
-            &opened.root,
-            current_dir,
-            &outcome.to_accept,
-            reason,
-        )?;
-        let output = match outcome.to_accept.len() {
-            1 => format!("Accepted {id} in {file}: {}\n", reason.trim()),
-            // count >= 2: one is the arm above.
-            n => format!(
-                "Accepted the {n} findings of this difference ({id} and {} more, one entry each) in {file}: {}\n",
-                n - 1,
-                reason.trim()
-            ),
+        let entries: Vec<AcceptedFinding> = outcome
+            .to_accept
+            .into_iter()
+            .map(|(id, directories)| AcceptedFinding {
+                id,
+                reason: reason.trim().to_string(),
+                directories,
+            })
+            .collect();
+        let (file, replaced) =
+            project::write_accepted(loaded.as_ref(), &opened.root, current_dir, &entries)?;
+        let output = if args.output_format() == playbookdiff_render::format::Format::Json {
+            accepted_json(&file, &entries, &replaced)
+        } else {
+            accepted_text(&file, &entries, &replaced)
         };
         return Ok(Outcome { output, status: 0 });
     }
@@ -482,10 +517,98 @@ pub fn run_check(
 }
 
 /// A check, once rendered: how many findings fail the run, and the ids
-/// `--accept` records (none when its id does not occur).
+/// `--accept` records, each with the launch directories it occurs in
+/// (none when its id does not occur).
 struct Checked {
     failing: usize,
-    to_accept: Vec<String>,
+    /// The `exclude` to suggest when most findings and problems come from
+    /// test fixtures.
+    fixtures: Option<FixtureExclusion>,
+    to_accept: Vec<(String, Vec<RepoPath>)>,
+}
+
+/// The `exclude` suggestion for `findings` and `problems`
+/// ([`playbookdiff_config::suggest_fixture_exclusion`]): each finding is
+/// about the files of its items, each problem about its file.
+fn fixtures<'f>(
+    findings: impl Iterator<Item = &'f Finding>,
+    problems: &'f [DiffProblem],
+) -> Option<FixtureExclusion> {
+    let of_findings = findings.map(|f| {
+        f.items
+            .iter()
+            .map(|i| &i.source.path)
+            .collect::<Vec<&RepoPath>>()
+    });
+    let of_problems = problems
+        .iter()
+        .map(|p| p.source.iter().map(|s| &s.path).collect::<Vec<&RepoPath>>());
+    playbookdiff_config::suggest_fixture_exclusion(of_findings.chain(of_problems))
+}
+
+/// What `check --accept` says it recorded in `file`: the id (or the
+/// group's first id and how many more) and the reason, and, for the ids
+/// that were accepted before, the reason each had, which the new one
+/// replaced (`replaced`, one per entry), so no reason is lost without a
+/// word. One line, two when reasons were replaced.
+fn accepted_text(file: &str, entries: &[AcceptedFinding], replaced: &[Option<String>]) -> String {
+    let Some(first) = entries.first() else {
+        return String::new();
+    };
+    let (id, reason) = (&first.id, &first.reason);
+    let mut out = match entries.len() {
+        1 => format!("Accepted {id} in {file}: {reason}\n"),
+        // count >= 2: one is the arm above.
+        n => format!(
+            "Accepted the {n} findings of this difference ({id} and {} more, one entry each) in {file}: {reason}\n",
+            n - 1
+        ),
+    };
+    let mut earlier: Vec<&str> = replaced
+        .iter()
+        .flatten()
+        .map(String::as_str)
+        .filter(|r| r != reason)
+        .collect();
+    let again = replaced.iter().flatten().count();
+    earlier.sort_unstable();
+    earlier.dedup();
+    if !earlier.is_empty() {
+        let whose = if entries.len() == 1 {
+            "It was accepted before; the earlier reason, now replaced".to_string()
+        } else {
+            format!("{again} of them were accepted before; the earlier reasons, now replaced")
+        };
+        out.push_str(&format!("{whose}: {}\n", earlier.join("; ")));
+    } else if again > 0 {
+        out.push_str("(already accepted for this reason: the reason is unchanged)\n");
+    }
+    out
+}
+
+/// [`accepted_text`] as a JSON document for `--format json`: `file`,
+/// `reason`, and `accepted`, one object per id with `id`, `directories`
+/// and, for an id accepted before, `replacedReason`.
+fn accepted_json(file: &str, entries: &[AcceptedFinding], replaced: &[Option<String>]) -> String {
+    let accepted: Vec<serde_json::Value> = entries
+        .iter()
+        .zip(replaced)
+        .map(|(e, old)| {
+            let mut v = serde_json::json!({ "id": e.id, "directories": e.directories });
+            if let Some(old) = old {
+                v["replacedReason"] = old.as_str().into();
+            }
+            v
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "file": file,
+        "reason": entries.first().map(|e| e.reason.as_str()),
+        "accepted": accepted,
+    });
+    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    out.push('\n');
+    out
 }
 
 /// The launch directories of `--all-dirs`: the root and every directory
@@ -677,8 +800,15 @@ fn run_all_dirs(
     });
     progress(total, total);
     let matrix = matrix.finish();
-    let gate = policy.gate(matrix.findings.iter().map(|f| f.finding.id.as_str()));
     let problems = problems.finish();
+    let gate = policy.gate(
+        matrix.findings.iter().map(|f| &f.finding),
+        &problems,
+        policy.baseline.stale(
+            matrix.findings.iter().map(|f| f.finding.id.as_str()),
+            Coverage::Every,
+        ),
+    );
     let r = MatrixReport {
         repository: &opened.repository_label,
         context: root_context,
@@ -694,8 +824,13 @@ fn run_all_dirs(
     // Built once for the command, which exits next: freeing every finding
     // and path one allocation at a time would be serial work after the
     // report, for nothing.
+    let fixtures = fixtures(matrix.findings.iter().map(|f| &f.finding), &problems);
     crate::context::release_at_exit((matrix, root_configs, problems));
-    Checked { failing, to_accept }
+    Checked {
+        failing,
+        fixtures,
+        to_accept,
+    }
 }
 
 /// The ids that accepting `id` under `--all-dirs` records: every finding
@@ -709,20 +844,27 @@ fn run_all_dirs(
 /// keeps its own stable id (a single `check --cwd DIR` and `diff` see the
 /// same acceptance), and a directory that later joins the group is a new
 /// finding to look at. Empty when `id` does not occur; `[id]` when it is
-/// in no group of several findings.
-fn group_of(matrix: &playbookdiff_compare::matrix::Matrix, id: &str) -> Vec<String> {
+/// in no group of several findings. Each id comes with the launch
+/// directories it occurs in, which the entry records.
+fn group_of(
+    matrix: &playbookdiff_compare::matrix::Matrix,
+    id: &str,
+) -> Vec<(String, Vec<RepoPath>)> {
     if matrix.finding(id).is_none() {
         return Vec::new();
     }
-    let mut out = vec![id.to_string()];
+    let mut ids = vec![id];
     if let Some(g) = matrix
         .groups
         .iter()
         .find(|g| g.findings.iter().any(|f| f == id))
     {
-        out.extend(g.findings.iter().filter(|f| *f != id).cloned());
+        ids.extend(g.findings.iter().map(String::as_str).filter(|f| *f != id));
     }
-    out
+    ids.into_iter()
+        .filter_map(|i| matrix.finding(i))
+        .map(|f| (f.finding.id.clone(), f.directories.clone()))
+        .collect()
 }
 
 /// `playbookdiff explain`: status 0, or a usage error (status 2) when the
@@ -730,7 +872,7 @@ fn group_of(matrix: &playbookdiff_compare::matrix::Matrix, id: &str) -> Vec<Stri
 pub fn run_explain(
     args: &ExplainArgs,
     current_dir: Option<&Path>,
-    color: bool,
+    color: playbookdiff_render::Color,
     out: &mut Sink,
 ) -> Result<Outcome, UsageError> {
     let a = analyse_context(

@@ -67,10 +67,12 @@ Examples:
 playbookdiff.toml in REPO (or --config PATH) sets the harnesses, exclude
 patterns, fail-on and accepted findings; see docs/ci.md.
 
-Exit status: 0 when no finding fails the run; 1 when one does (in any
+Exit status: 0 when nothing fails the run; 1 when something does (in any
 checked directory): by default a finding of severity medium or high that is
-not accepted (--fail-on, --exit-zero); 2 when the analysis could not run
-(bad arguments, bad playbookdiff.toml, unreadable REPO, internal error).";
+not accepted, or a problem in the repository that makes an agent drop or
+refuse configuration (an error weighs as high, a warning as medium)
+(--fail-on, --exit-zero); 2 when the analysis could not run (bad
+arguments, bad playbookdiff.toml, unreadable REPO, internal error).";
 
 const EXPLAIN_EXAMPLES: &str = "\
 Examples:
@@ -154,9 +156,9 @@ pub enum Command {
     /// Compare what several harnesses receive and report the differences.
     ///
     /// Each finding has a stable id, a type (missing, capability-gap,
-    /// scope-gap, different, unknown), a severity (medium: what the model
-    /// receives differs; low: cosmetic; info: undecidable) and the evidence
-    /// on each side.
+    /// scope-gap, different, unknown, refused), a severity (high: an agent
+    /// would not start; medium: what the model receives differs; low:
+    /// cosmetic; info: undecidable) and the evidence on each side.
     #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
 
@@ -669,10 +671,6 @@ pub struct AgentVersion {
 /// ([`playbookdiff_model::profile::is_version`]), or an unknown harness
 /// (with the closest registered id, or the list of ids).
 pub fn parse_agent_version(s: &str) -> Result<AgentVersion, String> {
-    let ids: Vec<&str> = playbookdiff_registry::adapters()
-        .iter()
-        .map(|a| a.harness().as_str())
-        .collect();
     let example = playbookdiff_registry::adapters()
         .last()
         .map(|a| {
@@ -684,11 +682,7 @@ pub fn parse_agent_version(s: &str) -> Result<AgentVersion, String> {
         return Err(format!("expected HARNESS=VERSION, e.g. {example}"));
     };
     let Some(adapter) = playbookdiff_registry::by_id(id.trim()) else {
-        let hint = match playbookdiff_registry::closest_id(id.trim()) {
-            Some(close) => format!("did you mean `{close}`?"),
-            None => format!("use one of: {}", ids.join(", ")),
-        };
-        return Err(format!("unknown harness `{}`; {hint}", id.trim()));
+        return Err(playbookdiff_registry::unknown_harness(id.trim()));
     };
     let version = version.trim();
     if !playbookdiff_model::profile::is_version(version) {

@@ -18,7 +18,7 @@ use std::path::Path;
 pub fn run(
     args: &CompileArgs,
     current_dir: Option<&Path>,
-    color: bool,
+    color: playbookdiff_render::Color,
     out: &mut Sink,
 ) -> Result<(), UsageError> {
     let opened = open_context(&args.context, current_dir)?;

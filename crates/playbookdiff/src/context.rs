@@ -338,7 +338,7 @@ fn locate(
         .unwrap_or_default();
     crate::note(&format!(
         "note: REPO '{label}' is inside the git work tree '{work_tree_label}': analysed as --cwd {} there (--root: REPO as the root)",
-        crate::habits::shell_word(&inside)
+        playbookdiff_render::report::shell_path(&inside)
     ));
     let launch = Launch {
         base: Some(real.clone()),
@@ -737,6 +737,59 @@ pub(crate) fn relative_label(here: &Path, root: &Path) -> String {
     }
 }
 
+/// How many entries (files, directories, links) a directory that holds no
+/// `.git` may hold below it before `check --all-dirs` warns that it walks
+/// them all: well above a project's configuration tree, far below a home
+/// directory or `/` (about two thousand launch directories and 1.5 GB of
+/// memory from `/` on a developer machine).
+pub(crate) const LARGE_WALK_ENTRIES: usize = 10_000;
+
+/// True when the tree below `root` holds more than `limit` entries,
+/// counted breadth first without following links; stops reading as soon
+/// as it knows (at most `limit + 1` entries are read). An unreadable
+/// directory counts as empty.
+pub(crate) fn holds_more_entries_than(root: &Path, limit: usize) -> bool {
+    let mut seen = 0usize;
+    let mut queue = std::collections::VecDeque::from([root.to_path_buf()]);
+    while let Some(dir) = queue.pop_front() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            seen += 1;
+            if seen > limit {
+                return true;
+            }
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                queue.push_back(e.path());
+            }
+        }
+    }
+    false
+}
+
+/// The warning `check --all-dirs` writes (one line, on standard error)
+/// before it walks a working tree whose root holds no `.git` and more than
+/// [`LARGE_WALK_ENTRIES`] entries (`cd / && playbookdiff check
+/// --all-dirs`): such a root is read whole, ignored files included, as one
+/// repository, which takes long; the user most likely meant a repository
+/// below it. `None` for a git work tree, a commit (`--rev`) or a small
+/// tree. It warns and goes on: a directory outside git is a valid input.
+pub(crate) fn large_walk_warning(opened: &OpenedContext) -> Option<String> {
+    let root = opened.tree.absolute_root()?;
+    if opened.tree.is_commit()
+        || opened.tree.has_git_marker()
+        || !holds_more_entries_than(root, LARGE_WALK_ENTRIES)
+    {
+        return None;
+    }
+    Some(format!(
+        "warning: '{}' holds no .git and more than {} entries: check --all-dirs reads every directory below it, ignored ones included, which can take long; pass a repository's root as REPO, or leave directories out with `exclude` in playbookdiff.toml",
+        root.display().to_string().escape_debug(),
+        LARGE_WALK_ENTRIES
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -912,5 +965,20 @@ mod tests {
             lexical_normalize(Path::new("/a/./b/../c")),
             Path::new("/a/c")
         );
+    }
+
+    /// The count reads at most one entry past the limit and counts every
+    /// level, directories included.
+    #[test]
+    fn a_large_tree_is_known_from_a_bounded_count() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("a/b")).unwrap();
+        for f in ["x", "a/y", "a/b/z"] {
+            std::fs::write(tmp.path().join(f), "").unwrap();
+        }
+        // 5 entries: a, x, a/b, a/y, a/b/z.
+        assert!(holds_more_entries_than(tmp.path(), 4));
+        assert!(!holds_more_entries_than(tmp.path(), 5));
+        assert!(!holds_more_entries_than(&tmp.path().join("missing"), 0));
     }
 }

@@ -26,8 +26,9 @@
 //! broken import) are compared by code and file like findings by id: one
 //! the change introduces fails the run like a `medium` finding (`high` for
 //! an error), unless a finding has evidence in the same file (that finding
-//! then decides, as it weighs what the agents receive); one it resolves
-//! is listed as resolved.
+//! then decides, as it weighs what the agents receive; the rule of
+//! `DiffProblem::fails`, which `check` shares); one it resolves is listed
+//! as resolved.
 
 use crate::check::{analyse_at, launch_directories, Outcome, Policy};
 use crate::cli::DiffArgs;
@@ -41,6 +42,7 @@ use playbookdiff_compare::FailOn;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, Mode, RepoPath};
 use playbookdiff_registry::{Inputs, Scoped, TargetTest};
 use playbookdiff_render::diff::{DiffContext, DiffDocument, DiffSide, DiffSummary};
+use playbookdiff_render::report::shell_word;
 use playbookdiff_source::{
     EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility,
     WalkScope, WorkingTree,
@@ -133,7 +135,7 @@ fn mistaken_directory(first: &str, current_dir: Option<&Path>) -> Result<(), Usa
     Err(UsageError(format!(
         "'{}' is a directory, but the first argument of diff is the revision (A..B, A...B or REV); run `playbookdiff diff REV {}`",
         first.escape_debug(),
-        shell_word(first)
+        playbookdiff_render::report::shell_path(first)
     )))
 }
 
@@ -149,21 +151,8 @@ fn bare_against_working_tree(label: &str, rev: &str) -> UsageError {
     UsageError(format!(
         "REPO '{label}' is a bare git repository: it has no working tree to compare {rev} with; compare two commits instead, e.g. `playbookdiff diff {} {}`",
         shell_word(&range),
-        shell_word(label)
+        playbookdiff_render::report::shell_path(label)
     ))
-}
-
-/// `word` quoted for a POSIX shell when it holds anything but plain path
-/// characters.
-fn shell_word(word: &str) -> String {
-    let plain = word
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c));
-    if plain && !word.is_empty() {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
 }
 
 /// Runs `diff` and renders the document into `out` (nothing with
@@ -172,7 +161,7 @@ fn shell_word(word: &str) -> String {
 pub fn run_diff(
     args: &DiffArgs,
     current_dir: Option<&Path>,
-    color: bool,
+    color: playbookdiff_render::Color,
     out: &mut crate::sink::Sink,
 ) -> Result<Outcome, UsageError> {
     if args.repo.is_none() {

@@ -119,18 +119,7 @@ fn view_is_text(words: &[String]) -> String {
     line
 }
 
-/// `s` as one shell word: as is when it needs no quoting, else in single
-/// quotes.
-pub(crate) fn shell_word(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@+,%".contains(c));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
+pub(crate) use playbookdiff_render::report::shell_word;
 
 /// When the command line failed to parse and reads as a habit: a
 /// misspelt command first (`playbookdiff explian ID`), or a command after

@@ -47,16 +47,17 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     }
+    use playbookdiff_render::Color;
     let wants_color = match cli.color {
-        ColorArg::Auto => stdout_wants_color(),
-        ColorArg::Always => true,
-        ColorArg::Never => false,
+        ColorArg::Auto if stdout_wants_color() => Color::Ansi,
+        ColorArg::Auto | ColorArg::Never => Color::Plain,
+        ColorArg::Always => Color::Ansi,
     };
     let columns = output_width();
     let mut out = sink::Sink::stdout();
     let result = playbookdiff_render::with_width(columns, || match &cli.command {
         Some(Command::Compile(a)) => {
-            let color = a.output_format().may_color() && wants_color;
+            let color = a.output_format().color(wants_color);
             compile::run(a, here, color, &mut out).map(|()| check::Outcome {
                 output: String::new(),
                 status: 0,
@@ -77,7 +78,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Man) => man_page().map(|output| check::Outcome { output, status: 0 }),
         Some(Command::Check(a)) => {
-            let color = a.output_format().may_color() && wants_color;
+            let color = a.output_format().color(wants_color);
             let mut bar = Progress::new();
             let r = check::run_check(
                 a,
@@ -90,11 +91,11 @@ fn main() -> ExitCode {
             r
         }
         Some(Command::Explain(a)) => {
-            let color = a.output_format().may_color() && wants_color;
+            let color = a.output_format().color(wants_color);
             check::run_explain(a, here, color, &mut out)
         }
         Some(Command::Diff(a)) => {
-            let color = a.output_format().may_color() && wants_color;
+            let color = a.output_format().color(wants_color);
             diff::run_diff(a, here, color, &mut out)
         }
         None => check::run_view(&cli.view, here, wants_color),
@@ -111,13 +112,62 @@ fn main() -> ExitCode {
     }
 }
 
-/// The manual page (roff), generated from the command line's definition.
+/// The manual page (roff), generated from the command line's definition
+/// (clap_mangen): one page holding the command's synopsis, description
+/// and options, then a section per command (`PLAYBOOKDIFF CHECK`, …) with
+/// its synopsis, description, options and examples. It refers to no other
+/// page: clap_mangen's list of subcommands names pages such as
+/// `playbookdiff-check(1)`, which are not generated, so it is left out.
 fn man_page() -> Result<String, context::UsageError> {
-    let mut out = Vec::new();
-    clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
-        .render(&mut out)
-        .map_err(|e| context::UsageError(format!("the manual page cannot be rendered: {e}")))?;
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    cmd.build();
+    let failed =
+        |e: std::io::Error| context::UsageError(format!("the manual page cannot be rendered: {e}"));
+    let top = clap_mangen::Man::new(cmd.clone());
+    let mut title = Vec::new();
+    top.render_title(&mut title).map_err(failed)?;
+    let title = String::from_utf8_lossy(&title).into_owned();
+    // Every rendered part starts with the same roff preamble; the page
+    // keeps the first.
+    let preamble = &title[..title.find(".TH").unwrap_or(0)];
+    let part = |render: &dyn Fn(&mut Vec<u8>) -> std::io::Result<()>| {
+        let mut bytes = Vec::new();
+        render(&mut bytes).map_err(failed)?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        Ok::<String, context::UsageError>(text.strip_prefix(preamble).unwrap_or(&text).to_string())
+    };
+    let mut page = title.clone();
+    page.push_str(&part(&|w| top.render_name_section(w))?);
+    page.push_str(&part(&|w| top.render_synopsis_section(w))?);
+    page.push_str(&part(&|w| top.render_description_section(w))?);
+    page.push_str(&part(&|w| top.render_options_section(w))?);
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = sub.get_bin_name().unwrap_or_else(|| sub.get_name());
+        page.push_str(&format!(".SH \"{}\"\n", name.to_uppercase()));
+        let man = clap_mangen::Man::new(sub.clone());
+        let mut text = part(&|w| man.render_synopsis_section(w))?;
+        text.push_str(&part(&|w| man.render_description_section(w))?);
+        if sub.get_arguments().any(|a| !a.is_hide_set()) {
+            text.push_str(&part(&|w| man.render_options_section(w))?);
+        }
+        if sub.get_after_help().is_some() || sub.get_after_long_help().is_some() {
+            text.push_str(&part(&|w| man.render_extra_section(w))?);
+        }
+        // The command's own sections are subsections of its section;
+        // its after-help (examples) reads as "EXAMPLES AND NOTES".
+        for line in text.lines() {
+            match line.strip_prefix(".SH ") {
+                Some("EXTRA") => page.push_str(".SS \"EXAMPLES AND NOTES\"\n"),
+                Some(heading) => page.push_str(&format!(".SS {heading}\n")),
+                None => page.push_str(&format!("{line}\n")),
+            }
+        }
+    }
+    if cmd.get_after_help().is_some() || cmd.get_after_long_help().is_some() {
+        let extra = part(&|w| top.render_extra_section(w))?;
+        page.push_str(&extra.replacen(".SH EXTRA", ".SH \"EXAMPLES AND NOTES\"", 1));
+    }
+    Ok(page)
 }
 
 /// `playbookdiff help [COMMAND]` is read as `playbookdiff [COMMAND] --help`,
@@ -184,10 +234,18 @@ impl Progress {
     }
 }
 
-/// The width of the text output: the terminal's when standard output is
-/// one, else 80 columns (a pipe, a file, CI logs).
+/// The width of the text output: `COLUMNS` when it is set to a number
+/// (POSIX: it overrides the terminal's width), else the terminal's when
+/// standard output is one, else 80 columns (a pipe, a file, CI logs).
 fn output_width() -> usize {
     use std::io::IsTerminal;
+    if let Some(n) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|n| *n > 0)
+    {
+        return n;
+    }
     let stdout = std::io::stdout();
     if !stdout.is_terminal() {
         return playbookdiff_render::DEFAULT_WIDTH;

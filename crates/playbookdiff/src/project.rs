@@ -11,6 +11,7 @@
 //! (exit status 2) that name the file, line and column.
 
 use crate::context::UsageError;
+use playbookdiff_compare::AcceptedFinding;
 use playbookdiff_config::{ProjectConfig, FILE_NAME};
 use std::path::{Path, PathBuf};
 
@@ -188,10 +189,10 @@ const NEW_FILE_HEADER: &str = "\
 # Accepted findings are differences the team intends; each needs a reason.
 ";
 
-/// Records each of `ids` as accepted for `reason` in `loaded`'s file, or
-/// in a new `playbookdiff.toml` at `root` when there is none (one
-/// `[[accepted]]` entry per id, in order); returns the label of the file
-/// written.
+/// Records each of `entries` as accepted in `loaded`'s file, or in a new
+/// `playbookdiff.toml` at `root` when there is none (one `[[accepted]]`
+/// entry per id, in order); returns the label of the file written and,
+/// per entry, the reason it replaced (an id accepted before).
 ///
 /// # Errors
 ///
@@ -200,9 +201,8 @@ pub fn write_accepted(
     loaded: Option<&Loaded>,
     root: &Path,
     current_dir: Option<&Path>,
-    ids: &[String],
-    reason: &str,
-) -> Result<String, UsageError> {
+    entries: &[AcceptedFinding],
+) -> Result<(String, Vec<Option<String>>), UsageError> {
     let (path, label, text) = match loaded {
         Some(l) => (l.path.clone(), l.label.clone(), l.text.clone()),
         None => {
@@ -212,16 +212,19 @@ pub fn write_accepted(
         }
     };
     let mut updated = text;
-    for id in ids {
-        updated = playbookdiff_config::accept(&updated, id, reason)
+    let mut replaced = Vec::new();
+    for entry in entries {
+        let a = playbookdiff_config::accept(&updated, entry)
             .map_err(|e| UsageError(e.render(&label)))?;
+        updated = a.text;
+        replaced.push(a.previous_reason);
     }
     std::fs::write(&path, updated).map_err(|e| {
         UsageError(format!(
             "'{label}' cannot be written ({e}); check the file's permissions"
         ))
     })?;
-    Ok(label)
+    Ok((label, replaced))
 }
 
 #[cfg(test)]

@@ -1,16 +1,16 @@
 //! Hostile input terminates with diagnostics, never a panic or a hang:
 //! symlink loops, a link to `/`, a 50 MB CLAUDE.md, invalid UTF-8, a YAML
 //! alias bomb, a 2,000-deep directory chain, a 1,000-file import chain.
+//! How the work of each grows with its size (allocations, not time) is
+//! `hostile_input_costs_work_linear_in_its_size`.
 
 use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, RepoPath};
 use playbookdiff_source::{Repo, WorkingTree};
 use std::os::unix::fs::symlink;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
-fn compile_at(root: &Path, cwd: &str, target: Option<&str>) -> (EffectiveAgentConfig, Duration) {
-    let start = Instant::now();
+fn compile_at(root: &Path, cwd: &str, target: Option<&str>) -> EffectiveAgentConfig {
     let tree = WorkingTree::open(root).unwrap();
     let repo = Repo::new(&tree);
     let mut ctx = AnalysisContext::at_root();
@@ -19,7 +19,7 @@ fn compile_at(root: &Path, cwd: &str, target: Option<&str>) -> (EffectiveAgentCo
     let cfg = playbookdiff_claude::ADAPTER.compile(&repo, &ctx, None);
     // The result must always serialize.
     serde_json::to_string(&cfg).unwrap();
-    (cfg, start.elapsed())
+    cfg
 }
 
 fn has(cfg: &EffectiveAgentConfig, code: DiagnosticCode) -> bool {
@@ -43,8 +43,7 @@ fn symlink_loops_and_a_link_to_slash_are_diagnosed_not_followed() {
     std::fs::write(r.join("AGENTS.md"), "see @slash/etc/passwd and @LOOP.md\n").unwrap();
     std::fs::create_dir_all(r.join("sub")).unwrap();
     std::fs::write(r.join("sub/CLAUDE.md"), "@../AGENTS.md\n").unwrap();
-    let (cfg, took) = compile_at(r, ".", Some("sub/x"));
-    assert!(took < Duration::from_secs(20));
+    let cfg = compile_at(r, ".", Some("sub/x"));
     assert!(
         has(&cfg, DiagnosticCode::SymlinkLoop),
         "{:#?}",
@@ -65,8 +64,7 @@ fn a_50_mb_claude_md_is_skipped_with_a_diagnostic() {
     let dir = tempfile::tempdir().unwrap();
     let big = vec![b'x'; 50 * 1024 * 1024];
     std::fs::write(dir.path().join("CLAUDE.md"), &big).unwrap();
-    let (cfg, took) = compile_at(dir.path(), ".", None);
-    assert!(took < Duration::from_secs(20));
+    let cfg = compile_at(dir.path(), ".", None);
     assert!(has(&cfg, DiagnosticCode::FileTooLarge));
     assert!(cfg.instructions.is_empty());
 }
@@ -75,7 +73,7 @@ fn a_50_mb_claude_md_is_skipped_with_a_diagnostic() {
 fn invalid_utf8_is_read_lossily_with_a_diagnostic() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("CLAUDE.md"), b"ok \xff\xfe @\xc3(.md\n").unwrap();
-    let (cfg, _) = compile_at(dir.path(), ".", None);
+    let cfg = compile_at(dir.path(), ".", None);
     assert!(has(&cfg, DiagnosticCode::InvalidUtf8));
     assert_eq!(cfg.instructions.len(), 1);
     assert!(cfg.instructions[0].content.contains('\u{FFFD}'));
@@ -98,8 +96,7 @@ fn a_yaml_alias_bomb_in_front_matter_is_a_diagnostic() {
     std::fs::create_dir_all(r.join(".claude/skills/bomb")).unwrap();
     std::fs::write(r.join(".claude/rules/bomb.md"), &y).unwrap();
     std::fs::write(r.join(".claude/skills/bomb/SKILL.md"), &y).unwrap();
-    let (cfg, took) = compile_at(r, ".", None);
-    assert!(took < Duration::from_secs(20));
+    let cfg = compile_at(r, ".", None);
     let n = cfg
         .diagnostics
         .iter()
@@ -135,10 +132,9 @@ fn a_2000_deep_directory_chain_terminates() {
     let _ = std::fs::write(r.join(&made).join("CLAUDE.md"), "deep\n");
     let deep_cwd = made.trim_end_matches('/').to_string();
     let half = "a/".repeat(made.len() / 4);
-    let (cfg, took) = compile_at(r, ".", Some(&format!("{deep_cwd}/f.ts")));
-    assert!(took < Duration::from_secs(60), "took {took:?}");
+    let cfg = compile_at(r, ".", Some(&format!("{deep_cwd}/f.ts")));
     assert_eq!(cfg.instructions[0].source.path.as_str(), "CLAUDE.md");
-    let (cfg, _) = compile_at(r, half.trim_end_matches('/'), None);
+    let cfg = compile_at(r, half.trim_end_matches('/'), None);
     assert_eq!(cfg.instructions[0].order, Some(0));
     let _ = rel;
 }
@@ -155,8 +151,7 @@ fn an_import_chain_of_1000_files_stops_at_four_hops() {
         )
         .unwrap();
     }
-    let (cfg, took) = compile_at(r, ".", None);
-    assert!(took < Duration::from_secs(20));
+    let cfg = compile_at(r, ".", None);
     assert!(has(&cfg, DiagnosticCode::ImportDepthExceeded));
     let imported: Vec<&str> = cfg
         .instructions
@@ -165,4 +160,115 @@ fn an_import_chain_of_1000_files_stops_at_four_hops() {
         .map(|i| i.source.path.as_str())
         .collect();
     assert_eq!(imported, ["f0.md", "f1.md", "f2.md", "f3.md"]);
+}
+
+/// `n` pairs of links that lead to each other and `n` links to `/` under
+/// `.claude/skills` and `.claude/rules`.
+fn link_loops(n: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    std::fs::create_dir_all(r.join(".claude/skills")).unwrap();
+    std::fs::create_dir_all(r.join(".claude/rules")).unwrap();
+    for i in 0..n {
+        symlink(format!("b{i}"), r.join(format!("a{i}"))).unwrap();
+        symlink(format!("a{i}"), r.join(format!("b{i}"))).unwrap();
+        symlink("/", r.join(format!(".claude/skills/all{i}"))).unwrap();
+        symlink("..", r.join(format!(".claude/rules/up{i}"))).unwrap();
+    }
+    std::fs::write(r.join("CLAUDE.md"), "see @a0 and @b0\n").unwrap();
+    dir
+}
+
+/// A rule and a skill whose front matter is a YAML alias bomb of `levels`
+/// levels (each nine references to the one before).
+fn alias_bomb(levels: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    let mut y = String::from(
+        "---\nl0: &l0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
+    for l in 1..levels {
+        let refs = vec![format!("*l{}", l - 1); 9].join(",");
+        y.push_str(&format!("l{l}: &l{l} [{refs}]\n"));
+    }
+    y.push_str("paths: [\"src/**\"]\n---\nbody\n");
+    std::fs::create_dir_all(r.join(".claude/rules")).unwrap();
+    std::fs::create_dir_all(r.join(".claude/skills/bomb")).unwrap();
+    std::fs::write(r.join(".claude/rules/bomb.md"), &y).unwrap();
+    std::fs::write(r.join(".claude/skills/bomb/SKILL.md"), &y).unwrap();
+    dir
+}
+
+/// A chain of `depth` directories `a/a/…` with a `CLAUDE.md` at the root
+/// and at the bottom, and the bottom's path.
+fn deep(depth: usize) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let rel = vec!["a"; depth].join("/");
+    std::fs::create_dir_all(dir.path().join(&rel)).unwrap();
+    std::fs::write(dir.path().join("CLAUDE.md"), "root\n").unwrap();
+    std::fs::write(dir.path().join(&rel).join("CLAUDE.md"), "deep\n").unwrap();
+    (dir, rel)
+}
+
+/// A chain of `n` files, each importing the next, from `CLAUDE.md`.
+fn import_chain(n: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    std::fs::write(r.join("CLAUDE.md"), "start @f0.md\n").unwrap();
+    for i in 0..n {
+        std::fs::write(
+            r.join(format!("f{i}.md")),
+            format!("file {i} @f{}.md\n", i + 1),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+/// A CLAUDE.md of `mib` MiB, over the size limit.
+fn big_file(mib: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("CLAUDE.md"), vec![b'x'; mib * 1024 * 1024]).unwrap();
+    dir
+}
+
+/// Hostile input costs work (allocations, alone in a child process) at
+/// most linear in its size, so none of it can make a compilation blow up:
+/// twice the link loops, twice the alias levels (each level nine times the
+/// text an expansion would give), twice the depth, twice the import chain
+/// (of which four hops are read) and twice the size of a file over the
+/// limit cost at most about twice the work.
+#[test]
+fn hostile_input_costs_work_linear_in_its_size() {
+    if !playbookdiff_testkit::alone!("hostile_input_costs_work_linear_in_its_size") {
+        return;
+    }
+    let grows =
+        |what: &str, ratio: f64| assert!(ratio < 2.6, "{what}: x{ratio:.2} for twice the size");
+    let compile = |t: &tempfile::TempDir| {
+        compile_at(t.path(), ".", None);
+    };
+    let a = crate::ALLOCATOR;
+    grows(
+        "link loops",
+        playbookdiff_testkit::work::growth(a, 20, link_loops, compile),
+    );
+    grows(
+        "alias bomb",
+        playbookdiff_testkit::work::growth(a, 5, alias_bomb, compile),
+    );
+    grows(
+        "import chain",
+        playbookdiff_testkit::work::growth(a, 500, import_chain, compile),
+    );
+    grows(
+        "file over the limit",
+        playbookdiff_testkit::work::growth(a, 8, big_file, compile),
+    );
+    grows(
+        "deep chain",
+        playbookdiff_testkit::work::growth(a, 400, deep, |(t, rel)| {
+            compile_at(t.path(), ".", Some(&format!("{rel}/f.ts")));
+        }),
+    );
 }

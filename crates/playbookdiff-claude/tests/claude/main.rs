@@ -7,6 +7,11 @@
 //! `hostile`, `properties` and `secrets` test hostile trees, the path
 //! matcher's properties and that no secret value reaches the output.
 
+/// Counts allocations, the measure of work of the tests that bound the
+/// cost of a compilation (`playbookdiff_testkit::work`).
+#[global_allocator]
+static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::work::ALLOCATOR;
+
 mod cases;
 mod common;
 mod hostile;

@@ -693,93 +693,33 @@ fn all_dirs_words_each_problem_as_the_first_directory_does_on_every_run() {
 
 /// `check --all-dirs` on a chain of nested directories, each with an
 /// `AGENTS.md` and a `CLAUDE.md` (`scripts/gen-deep-chain.py`): every
-/// launch directory compiles its whole chain, so the work is quadratic in
-/// the depth in file references and, paths being as long as the depth,
-/// cubic in bytes (docs/performance.md, "Deep nesting": about 2.5 s of CPU
-/// at depth 100 and 50 s at depth 300 in a debug build). The bound is
-/// generous (over ten times the time measured on a loaded machine) so that
-/// only a change of shape trips it: one more factor of the depth would
-/// take minutes here.
+/// launch directory is checked. How its work grows with the depth is
+/// `work::the_work_of_a_deep_chain_grows_with_the_square_of_its_depth`.
 #[test]
-fn all_dirs_on_a_deep_chain_finishes_within_a_generous_bound() {
+fn all_dirs_on_a_deep_chain_checks_every_level() {
     let tmp = tempfile::tempdir().unwrap();
-    let r = tmp.path();
-    std::fs::create_dir_all(r.join(".git")).unwrap();
     let depth = 100;
-    let mut d = r.to_path_buf();
-    for level in 0..depth {
-        let text = format!("# Level {level}\n\nUse pnpm at level {level}.\n");
-        std::fs::write(d.join("AGENTS.md"), &text).unwrap();
-        std::fs::write(d.join("CLAUDE.md"), &text).unwrap();
-        d.push("d");
-        std::fs::create_dir(&d).unwrap();
-    }
-    let start = std::time::Instant::now();
-    let (code, out, err) = run(&["check", s(r), "--all-dirs"]);
-    let took = start.elapsed();
+    crate::work::deep_chain(tmp.path(), depth);
+    let (code, out, err) = run(&["check", s(tmp.path()), "--all-dirs"]);
     assert_eq!(code, 1, "{err}");
     assert!(
         out.contains(&format!("checked     {depth} launch directories")),
         "{out}"
     );
-    assert!(
-        took < std::time::Duration::from_secs(90),
-        "check --all-dirs at depth {depth} took {took:?}"
-    );
 }
 
 /// `check` on a repository with many MCP servers (each named in
 /// `.mcp.json`, `.codex/config.toml` and `opencode.json`, a third and a
-/// fifth of them with another command, so findings exist) and a thousand
-/// skills in `.claude/skills` (read by Claude Code and OpenCode). Merging
-/// Claude Code's `.mcp.json` chain, the transport of each MCP finding and
-/// OpenCode's skill-name collisions each looked at every other server or
-/// skill, so the run was quadratic (docs/performance.md, "Many MCP servers
-/// and skills": in a debug build, 41 s for this repository before, 5 s
-/// after, on a loaded machine). The bound only trips on a change of shape.
+/// fifth of them with another command, so findings exist) and many skills
+/// in `.claude/skills` (read by Claude Code and OpenCode): the findings
+/// are grouped and counted. How its work grows with the number of servers
+/// is `work::the_work_of_check_on_many_servers_and_skills_grows_linearly`.
 #[test]
-fn check_on_many_mcp_servers_and_skills_is_not_quadratic() {
+fn check_on_many_mcp_servers_and_skills_groups_them() {
     let tmp = tempfile::tempdir().unwrap();
-    let r = tmp.path();
-    std::fs::create_dir_all(r.join(".git")).unwrap();
-    std::fs::create_dir_all(r.join(".codex")).unwrap();
-    let (servers, skills) = (24_000, 1000);
-    let mut mcp = serde_json::Map::new();
-    let mut open = serde_json::Map::new();
-    let mut codex = String::new();
-    for k in 0..servers {
-        mcp.insert(format!("s{k}"), serde_json::json!({"command": "x"}));
-        let c = if k % 5 == 0 { "z" } else { "x" };
-        open.insert(
-            format!("s{k}"),
-            serde_json::json!({"type": "local", "command": [c]}),
-        );
-        let c = if k % 3 == 0 { "y" } else { "x" };
-        codex.push_str(&format!("[mcp_servers.s{k}]\ncommand = \"{c}\"\n\n"));
-    }
-    for k in 0..skills {
-        let d = r.join(format!(".claude/skills/sk{k}"));
-        std::fs::create_dir_all(&d).unwrap();
-        std::fs::write(
-            d.join("SKILL.md"),
-            format!("---\nname: sk{k}\ndescription: skill {k}\n---\nbody\n"),
-        )
-        .unwrap();
-    }
-    std::fs::write(
-        r.join(".mcp.json"),
-        serde_json::json!({ "mcpServers": mcp }).to_string(),
-    )
-    .unwrap();
-    std::fs::write(
-        r.join("opencode.json"),
-        serde_json::json!({ "mcp": open }).to_string(),
-    )
-    .unwrap();
-    std::fs::write(r.join(".codex/config.toml"), codex).unwrap();
-    let start = std::time::Instant::now();
-    let (code, out, err) = run(&["check", s(r)]);
-    let took = start.elapsed();
+    let (servers, skills) = (3000, 200);
+    crate::work::many_servers_and_skills(tmp.path(), servers, skills);
+    let (code, out, err) = run(&["check", s(tmp.path())]);
     assert_eq!(code, 1, "{err}");
     // Every third server differs in Codex, every fifth in OpenCode.
     let differing = (0..servers).filter(|k| k % 3 == 0 || k % 5 == 0).count();
@@ -795,10 +735,6 @@ fn check_on_many_mcp_servers_and_skills_is_not_quadratic() {
             differing - 1
         )),
         "{out}"
-    );
-    assert!(
-        took < std::time::Duration::from_secs(12),
-        "check on {servers} MCP servers and {skills} skills took {took:?}"
     );
 }
 
@@ -826,4 +762,68 @@ fn markdown_quotes_a_long_paragraph_as_an_excerpt() {
         line.chars().count()
     );
     assert!(line.ends_with(" …"), "{line}");
+}
+
+/// A directory whose name holds a tab, a space, `%`, `,` and `:`: every
+/// forge format points at the real path of its `CLAUDE.md`. GitHub's
+/// `file=` property is escaped exactly as GitHub documents it (`%`, CR,
+/// LF, `:`, `,`) and holds the tab itself (it once read `tab\tdir`, a
+/// path that does not exist); GitLab's `location.path` is the path; a
+/// SARIF `uri` is the path percent-encoded.
+#[test]
+fn forge_formats_point_at_the_real_path_of_a_hostile_directory_name() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    std::fs::create_dir(r.join(".git")).unwrap();
+    let dir = "tab\tdir 100%,a:b";
+    std::fs::create_dir(r.join(dir)).unwrap();
+    std::fs::write(r.join(dir).join("CLAUDE.md"), "Use pnpm.\n").unwrap();
+    std::fs::write(r.join("CLAUDE.md"), "Root.\n").unwrap();
+    let path = format!("{dir}/CLAUDE.md");
+    let rs = r.to_str().unwrap();
+    let args = |format: &'static str| {
+        vec![
+            "check",
+            rs,
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--format",
+            format,
+        ]
+    };
+    let (code, github, err) = run(&args("github"));
+    assert_eq!(code, 1, "{err}");
+    let escaped = path
+        .replace('%', "%25")
+        .replace(':', "%3A")
+        .replace(',', "%2C");
+    assert!(github.contains(&format!("file={escaped},")), "{github}");
+    let (_, gitlab, _) = run(&args("gitlab"));
+    let v: serde_json::Value = serde_json::from_str(&gitlab).unwrap();
+    let paths: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["location"]["path"].as_str().unwrap())
+        .collect();
+    assert!(paths.contains(&path.as_str()), "{paths:?}");
+    let (_, sarif, _) = run(&args("sarif"));
+    let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    let uris: Vec<String> = v["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(
+        uris.contains(&"tab%09dir%20100%25%2Ca%3Ab/CLAUDE.md".to_string()),
+        "{uris:?}"
+    );
 }

@@ -14,14 +14,23 @@ use unicode_width::UnicodeWidthStr;
 /// The lines of `args` run in `dir` wider than 80 columns, each with its
 /// width.
 fn wide_lines(dir: &Path, args: &[&str]) -> Vec<(usize, String)> {
-    let out = Command::cargo_bin("playbookdiff")
-        .unwrap()
-        .current_dir(dir)
+    lines_wider_than(dir, args, 80)
+}
+
+/// The lines of `args` run in `dir` with `COLUMNS=columns` that are wider
+/// than `columns`, each with its width, but for what is never broken: a
+/// line holding a finding id (at most 72 columns, so only below 80) and
+/// the continuation of a command (after a line ending in ` \`).
+fn lines_wider_than(dir: &Path, args: &[&str], columns: usize) -> Vec<(usize, String)> {
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    cmd.current_dir(dir)
         .env_remove("CLICOLOR_FORCE")
         .env_remove("COLUMNS")
-        .args(args)
-        .output()
-        .unwrap();
+        .args(args);
+    if columns != 80 {
+        cmd.env("COLUMNS", columns.to_string());
+    }
+    let out = cmd.output().unwrap();
     let code = out.status.code();
     assert!(
         matches!(code, Some(0) | Some(1)),
@@ -29,12 +38,19 @@ fn wide_lines(dir: &Path, args: &[&str]) -> Vec<(usize, String)> {
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| (UnicodeWidthStr::width(l), l.to_string()))
-        .filter(|(w, _)| *w > 80)
-        .collect()
+    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z+-]+:\S*:[0-9a-f]{12}").unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut wide = Vec::new();
+    let mut continued = false;
+    for line in text.lines() {
+        let w = UnicodeWidthStr::width(line);
+        let unbreakable = columns < 80 && (continued || id.is_match(line));
+        if w > columns && !unbreakable {
+            wide.push((w, line.to_string()));
+        }
+        continued = line.ends_with(" \\");
+    }
+    wide
 }
 
 /// The ids of the first finding of each category and type (`instruction`
@@ -44,7 +60,7 @@ fn explain_ids(dir: &Path) -> Vec<String> {
     let out = Command::cargo_bin("playbookdiff")
         .unwrap()
         .current_dir(dir)
-        .args(["check", "--format", "json"])
+        .args(["check", "--root", "--format", "json"])
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -100,4 +116,51 @@ fn every_corpus_repository_fits_eighty_columns_in_a_pipe() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Every text output (the view, `check`, `check --all-dirs`, `compile` of
+/// each harness, `explain` of the first finding of each kind) of the
+/// example, and of a corpus repository when the corpus is present, fits
+/// 40 and 80 columns: headings, group titles, sentences, tables (which
+/// flow when their columns do not fit) and names (cut when wider than a
+/// line); only finding ids and commands are never broken.
+#[test]
+fn the_example_and_a_corpus_repository_fit_forty_and_eighty_columns() {
+    let example = support::workspace().join("examples/monorepo");
+    let mut repos: Vec<(String, support::Materialized)> = Vec::new();
+    if let Some(corpus) = support::corpus_root("corpus repository at 40 columns") {
+        repos.push((
+            "humanlayer__humanlayer".into(),
+            support::materialize(&corpus, "humanlayer__humanlayer", Form::Tar),
+        ));
+    }
+    let mut dirs: Vec<(String, &Path)> = vec![("example".into(), example.as_path())];
+    dirs.extend(repos.iter().map(|(n, m)| (n.clone(), m.root.as_path())));
+    let commands: [&[&str]; 6] = [
+        &["--root"],
+        &["check", "--root"],
+        &["check", "--root", "--all-dirs"],
+        &["compile", "--root"],
+        &["compile", "--root", "--harness", "codex"],
+        &["compile", "--root", "--harness", "opencode"],
+    ];
+    let mut failures = Vec::new();
+    for (name, dir) in &dirs {
+        for columns in [40, 80] {
+            let mut runs: Vec<Vec<String>> = commands
+                .iter()
+                .map(|a| a.iter().map(|s| s.to_string()).collect())
+                .collect();
+            for id in explain_ids(dir) {
+                runs.push(vec!["explain".into(), id, "--root".into()]);
+            }
+            for args in &runs {
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                for (w, line) in lines_wider_than(dir, &args, columns) {
+                    failures.push(format!("{name} {args:?} at {columns}: {w}: {line}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

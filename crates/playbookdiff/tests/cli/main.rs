@@ -9,8 +9,11 @@ mod corpus;
 mod corpus_check;
 mod corpus_width;
 mod diff;
+mod docs;
 mod findings;
 mod first_run;
+mod five_harnesses;
+mod gate;
 mod new_user;
 mod oracle;
 mod outside_root;
@@ -27,6 +30,11 @@ mod secrets;
 mod snapshots;
 mod symlinks;
 mod team;
+mod work;
+
+/// Counts allocations, the measure of work of the `work` tests.
+#[global_allocator]
+static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::work::ALLOCATOR;
 
 /// The corpus, `tar` and `git` helpers under the name the modules use.
 use playbookdiff_testkit::corpus as support;

@@ -296,6 +296,47 @@ fn completions_and_the_manual_page_come_from_the_command_line() {
     assert!(man.contains("check"), "the commands are listed");
 }
 
+/// The manual page is one page: it names no page that is not generated
+/// (`playbookdiff-check(1)`), and each command has its own section with
+/// every option its `--help` lists.
+#[test]
+fn the_manual_page_holds_every_command_and_its_options() {
+    let man = playbookdiff().arg("man").output().unwrap();
+    assert!(man.status.success());
+    let man = String::from_utf8(man.stdout).unwrap();
+    assert_eq!(man.matches(".TH ").count(), 1, "one page");
+    let refs = regex::Regex::new(r"playbookdiff[-\\]+[a-z]+\(1\)").unwrap();
+    assert!(refs.find(&man).is_none(), "{:?}", refs.find(&man));
+    // roff writes `-` as `\-`.
+    let plain = man.replace("\\-", "-");
+    let options = regex::Regex::new(r"(?m)^\s+(?:-[a-zA-Z], )?(--[a-z][a-z-]*)").unwrap();
+    for command in ["check", "explain", "compile", "diff", "completions", "man"] {
+        let heading = format!(".SH \"PLAYBOOKDIFF {}\"", command.to_uppercase());
+        let at = plain
+            .find(&heading)
+            .unwrap_or_else(|| panic!("no section {heading}"));
+        let section = &plain[at + heading.len()..];
+        let section = &section[..section.find("\n.SH ").unwrap_or(section.len())];
+        let help = playbookdiff().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8(help.stdout).unwrap();
+        let mut n = 0;
+        for c in options.captures_iter(&help) {
+            let option = &c[1];
+            if option == "--help" || option == "--version" {
+                continue;
+            }
+            n += 1;
+            assert!(
+                section.contains(option),
+                "{command}: {option} is not in its section of the page"
+            );
+        }
+        if command == "check" {
+            assert!(n >= 10, "{command}: {n} options read from --help");
+        }
+    }
+}
+
 #[test]
 fn color_always_and_never_override_the_terminal() {
     let repo = monorepo();

@@ -1,5 +1,5 @@
 //! The pre-commit hook (`.pre-commit-hooks.yaml`): it runs `check` on the
-//! staged configuration, and its `files` pattern (a Python regular
+//! configuration to be committed, and its `files` pattern (a Python regular
 //! expression, searched in each staged path) selects every entry a
 //! harness reads configuration from, and nothing else.
 
@@ -75,4 +75,66 @@ fn the_files_pattern_selects_agent_configuration() {
     ] {
         assert!(!re.is_match(other), "{other}");
     }
+}
+
+/// The names of the alternation `(A|B|…)` that follows `prefix` in a
+/// pattern, `\.` unescaped and a trailing `c?` giving both spellings.
+fn alternatives(pattern: &str, prefix: &str) -> Vec<String> {
+    let rest = &pattern[pattern.find(prefix).expect(prefix) + prefix.len()..];
+    let group = &rest[..rest.find(')').unwrap()];
+    group
+        .split('|')
+        .flat_map(|alt| {
+            let name = alt.replace("\\.", ".");
+            match name.strip_suffix("c?") {
+                Some(base) => vec![base.to_string(), format!("{base}c")],
+                None => vec![name],
+            }
+        })
+        .collect()
+}
+
+/// docs/ci.md's list of what triggers the hook is exactly what the
+/// pattern matches: its file names and its directories.
+#[test]
+fn the_docs_trigger_list_is_the_pattern() {
+    let h = &hooks()[0];
+    let mut from_pattern: Vec<String> = alternatives(&h.files, "(^|/)(");
+    from_pattern.extend(
+        alternatives(&h.files, "(^|/)\\.(")
+            .into_iter()
+            .map(|d| format!(".{d}/")),
+    );
+    from_pattern.sort();
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ci.md"))
+            .unwrap();
+    let section = doc
+        .split("## pre-commit")
+        .nth(1)
+        .expect("a pre-commit section");
+    let flat = section.split_whitespace().collect::<Vec<_>>().join(" ");
+    let list = flat
+        .split("touches agent configuration (")
+        .nth(1)
+        .and_then(|s| s.split(')').next())
+        .expect("the trigger list");
+    let mut from_doc: Vec<String> = list
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    from_doc.sort();
+    assert_eq!(from_doc, from_pattern, "{list}");
+    let re = regex::Regex::new(&h.files).unwrap();
+    for name in &from_doc {
+        let path = match name.strip_suffix('/') {
+            Some(dir) => format!("pkg/{dir}/x"),
+            None => format!("pkg/{name}"),
+        };
+        assert!(re.is_match(&path), "{path}");
+    }
+    // The doc does not claim that only the staged snapshot is read.
+    assert!(flat.contains("untracked files that no ignore rule matches are still read"));
 }

@@ -270,6 +270,9 @@ fn compiling_with_outside_root_changes_nothing_above_the_root() {
                 .arg(&repo)
                 .args(["--mode", "local", "--cwd", "apps/api"])
                 .args(outside_root.then_some("--outside-root"))
+                // Not a measure of speed: a run blocked on the FIFO would
+                // otherwise hang the suite instead of failing it (a run
+                // takes well under a second).
                 .timeout(std::time::Duration::from_secs(120))
                 .output()
                 .unwrap();

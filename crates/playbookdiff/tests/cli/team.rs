@@ -224,7 +224,7 @@ fn accepting_without_a_file_writes_its_header_first() {
         format!(
             "# PlaybookDiff project configuration (see docs/ci.md).\n\
              # Accepted findings are differences the team intends; each needs a reason.\n\
-             [[accepted]]\nid = \"{id}\"\nreason = \"intended\"\n"
+             [[accepted]]\nid = \"{id}\"\nreason = \"intended\"\ndirectories = [\".\"]\n"
         )
     );
 }

@@ -1,0 +1,146 @@
+//! Five registered harnesses: the three real adapters and two test-only
+//! fakes (`Gemini CLI`: what Claude Code receives without its skills;
+//! `Copilot CLI`: what Codex receives without its MCP servers), compiled
+//! on the example repository and rendered as the side-by-side view and
+//! `check` would render them. At 80 columns the view's harness columns
+//! do not fit, so the harnesses that receive an item the same way share
+//! one cell, named by the keys of a legend; every line fits the width
+//! (finding ids, never broken, excepted), at 80 and at 40 columns.
+
+use playbookdiff_adapter::{Adapter, Declared, Request};
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
+use playbookdiff_render::{check_text, overview_text, with_width, CheckReport, Color, Gate, Via};
+use playbookdiff_source::{Repo, WorkingTree};
+use unicode_width::UnicodeWidthStr;
+
+const GEMINI: Harness = Harness::new("gemini-cli", "Gemini CLI");
+const COPILOT: Harness = Harness::new("copilot", "Copilot CLI");
+
+/// What the real adapter `id` receives, as `harness`.
+fn like(id: &str, harness: Harness, req: &Request<'_, '_>) -> EffectiveAgentConfig {
+    let real = playbookdiff_registry::by_id(id).expect("a registered adapter");
+    let mut config = real.compile(req.repo, req.context, None);
+    config.harness = harness;
+    config
+}
+
+static FAKE_GEMINI: Declared = Declared::new(GEMINI, |req| {
+    let mut c = like("claude-code", GEMINI, req);
+    c.skills.clear();
+    c
+})
+.profiled(&["0.1.0"]);
+
+static FAKE_COPILOT: Declared = Declared::new(COPILOT, |req| {
+    let mut c = like("codex", COPILOT, req);
+    c.mcp_servers.clear();
+    c
+})
+.profiled(&["0.1.0"]);
+
+/// The five adapters, the registered ones first.
+fn adapters() -> Vec<&'static dyn Adapter> {
+    let mut all: Vec<&'static dyn Adapter> = playbookdiff_registry::adapters().to_vec();
+    all.push(&FAKE_GEMINI);
+    all.push(&FAKE_COPILOT);
+    all
+}
+
+/// The view and `check` of the example at the root, at `columns`.
+fn render(columns: usize) -> (String, String) {
+    let root = playbookdiff_testkit::corpus::workspace().join("examples/monorepo");
+    let tree = WorkingTree::open(&root).unwrap();
+    let repo = Repo::new(&tree);
+    let context = AnalysisContext {
+        repository_root: RepoPath::root(),
+        cwd: RepoPath::root(),
+        target_path: None,
+        mode: playbookdiff_model::Mode::Repo,
+    };
+    let configs: Vec<EffectiveAgentConfig> = adapters()
+        .iter()
+        .map(|a| a.compile(&repo, &context, None))
+        .collect();
+    assert_eq!(configs.len(), 5);
+    let comparison = playbookdiff_compare::compare(&configs.iter().collect::<Vec<_>>());
+    let (via, gate) = (Via::default(), Gate::default());
+    let report = CheckReport {
+        repository: "examples/monorepo",
+        context: &context,
+        configs: &configs,
+        comparison: &comparison,
+        via: &via,
+        gate: &gate,
+    };
+    with_width(columns, || {
+        (
+            overview_text(&report, Color::Plain),
+            check_text(&report, Color::Plain),
+        )
+    })
+}
+
+/// The lines of `text` wider than `columns`, but for a line that holds a
+/// finding id (never broken: `instruction:missing:…:hash`).
+fn too_wide(text: &str, columns: usize) -> Vec<String> {
+    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z+-]+:\S*:[0-9a-f]{12}").unwrap();
+    text.lines()
+        .filter(|l| UnicodeWidthStr::width(*l) > columns && !id.is_match(l))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn five_harnesses_fit_eighty_and_forty_columns() {
+    for columns in [80, 40] {
+        let (view, check) = render(columns);
+        for (what, text) in [("view", &view), ("check", &check)] {
+            let wide = too_wide(text, columns);
+            assert!(wide.is_empty(), "{what} at {columns}: {wide:#?}\n{text}");
+        }
+        // Every harness is named, in the legend of the shared cells.
+        for name in [
+            "Claude Code",
+            "Codex",
+            "OpenCode",
+            "Gemini CLI",
+            "Copilot CLI",
+        ] {
+            let flat = view.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(flat.contains(&format!("= {name}")), "{name}:\n{view}");
+        }
+    }
+}
+
+/// The shared cells say who receives each item how: the skill `deploy`
+/// that Claude Code and OpenCode have and the fakes, Codex and Copilot do
+/// not; the MCP server `db` that Copilot lacks.
+#[test]
+fn shared_cells_group_the_harnesses_that_receive_an_item_alike() {
+    let (view, _) = render(80);
+    let legend = view
+        .lines()
+        .skip_while(|l| !l.contains("What each agent receives"))
+        .nth(1)
+        .unwrap();
+    assert!(
+        legend.starts_with("  Cla = Claude Code, Cod = Codex"),
+        "{legend}"
+    );
+    // The row of `db` and its continuation lines.
+    let db: Vec<&str> = view
+        .lines()
+        .skip_while(|l| !l.starts_with("! db "))
+        .take_while(|l| l.starts_with("! db ") || l.starts_with("     "))
+        .collect();
+    let db = db.join("\n");
+    assert!(
+        db.contains("Cla Gem: needs approval (stdio)"),
+        "{db}\n{view}"
+    );
+    assert!(db.contains("Cod: startup (stdio)"), "{db}");
+    assert!(db.contains("Ope Cop: -"), "{db}");
+    insta::assert_snapshot!("five_harnesses_view_80", view);
+    let (_, check) = render(80);
+    insta::assert_snapshot!("five_harnesses_check_80", check);
+}
