@@ -13,7 +13,8 @@ profiled version of every agent the case names (or only `--agent` /
    `${XDG_CACHE_HOME:-$HOME/.cache}/playbookdiff-oracle/<scope>_<name>_<V>/`;
 2. copies the case's repository (a fixture directory, or a corpus
    `repo.tar` extracted with its symbolic links) to a temporary directory,
-   makes it a git repository with one commit, and runs the agent from the
+   makes it a git repository with one commit (its `submodules`
+   checked-out submodules), and runs the agent from the
    case's launch directory, inside a network namespace with no network
    (`unshare -n`), with a fresh empty home;
 3. writes `oracle/observations/<agent>/<version>/<case-id>.json`.
@@ -155,7 +156,8 @@ def above_levels(case):
 
 def materialize(case, work):
     """Copies the case's repository to `repo_dir(case, work)` and commits it
-    (only the repository is a git repository, not what lies above it)."""
+    (only the repository is a git repository, not what lies above it); the
+    case's `submodules` become checked-out submodules first."""
     dest = repo_dir(case, work)
     if case.get("repository"):
         if "fixture" not in case or case["repository"].startswith(("/", "..")):
@@ -179,10 +181,37 @@ def materialize(case, work):
                GIT_AUTHOR_DATE="2000-01-01T00:00:00Z", GIT_COMMITTER_DATE="2000-01-01T00:00:00Z")
     git = ["git", "-C", str(dest), "-c", "init.defaultBranch=main", "-c", "core.hooksPath=/dev/null"]
     subprocess.run(git + ["init", "-q"], check=True, env=env, timeout=60)
+    for sub in case.get("submodules", []):
+        make_submodule(dest, sub, env)
+    commit_all(dest, env)
+
+
+def commit_all(repo, env):
+    """`git add -A -f` and one commit in `repo`."""
+    git = ["git", "-C", str(repo), "-c", "core.hooksPath=/dev/null"]
     subprocess.run(git + ["add", "-A", "-f"], check=True, env=env, timeout=60,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "case"], check=True, env=env,
                    timeout=60, stdout=subprocess.DEVNULL)
+
+
+def make_submodule(repo, sub, env):
+    """Makes the directory `sub` of `repo` a checked-out submodule, as
+    `git submodule add` and a later clone with `--recurse-submodules` leave
+    it: its own repository with one commit, registered in `.gitmodules`,
+    recorded in the index as a gitlink, its `.git` a file pointing into
+    `repo/.git/modules/` (`git submodule absorbgitdirs`)."""
+    if sub.startswith(("/", "..")) or not (repo / sub).is_dir():
+        raise ValueError(f"submodule {sub}: no directory of that name in the case")
+    init = ["git", "-C", str(repo / sub), "-c", "init.defaultBranch=main"]
+    subprocess.run(init + ["init", "-q"], check=True, env=env, timeout=60)
+    commit_all(repo / sub, env)
+    git = ["git", "-C", str(repo), "-c", "protocol.file.allow=always",
+           "-c", "core.hooksPath=/dev/null"]
+    subprocess.run(git + ["submodule", "add", "-q", f"./{sub}", sub], check=True, env=env,
+                   timeout=60, stdout=subprocess.DEVNULL)
+    subprocess.run(git + ["submodule", "absorbgitdirs"], check=True, env=env, timeout=60,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 class Normalizer:
@@ -826,12 +855,13 @@ def run_opencode(exe, case, work):
     def step(name, args, extra_env=None):
         sub = work / name
         sub.mkdir()
-        repo = sub / "repo"
-        shutil.copytree(work / "repo", repo, symlinks=True)
+        top = "above" if case.get("repository") else "repo"
+        shutil.copytree(work / top, sub / top, symlinks=True)
+        repo = repo_dir(case, sub)
         home = sub / "home"
         env = opencode_env(work, home)
         env.update(extra_env or {})
-        norm = Normalizer(repo, home, work)
+        norm = Normalizer(repo, home, work, above_levels(case))
         with open(sub / "out", "wb") as out, open(sub / "err", "wb") as err:
             proc = subprocess.Popen([str(exe)] + args, cwd=repo / case.get("cwd", "."), env=env,
                                     stdout=out, stderr=err, stdin=subprocess.DEVNULL,
@@ -899,7 +929,7 @@ def run_opencode(exe, case, work):
         obs["startup"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     if case.get("target"):
         rc, out, err, norm = step("read", ["debug", "agent", "build", "--tool", "read", "--params",
-                                           json.dumps({"filePath": str(work / "read" / "repo" / case["target"])})])
+                                           json.dumps({"filePath": str(repo_dir(case, work / "read") / case["target"])})])
         try:
             loaded = json.loads(out)["result"]["metadata"].get("loaded") or []
             obs["onDemand"] = {"instructions": [norm.path(p) for p in loaded]}
@@ -919,8 +949,6 @@ def observe(agent, version, exe, case, bundled):
     with tempfile.TemporaryDirectory(prefix="pbd-oracle-") as tmp:
         work = Path(tmp)
         try:
-            if agent == "opencode" and case.get("repository"):
-                raise ValueError(f"{case['id']}: `repository` is not supported for OpenCode")
             materialize(case, work)
         except FileNotFoundError as e:
             return None, f"skipped: {e} is absent"

@@ -11,6 +11,16 @@
 //! [`Repo`], never writes, never executes and never fails: problems are
 //! diagnostics.
 
+/// The most bytes any adapter reads from one file: 4 MiB (4,194,304
+/// bytes). A larger file is not read and gets a `file-too-large`
+/// diagnostic ([`problems::read_error`]).
+///
+/// Source: Claude Code skips a memory file over 4 MiB (harness facts A1,
+/// the Claude Code memory documentation); every adapter applies the same
+/// bound to every file, so that one huge file cannot exhaust the memory of
+/// a run.
+pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
+
 pub mod problems;
 pub mod scope;
 
@@ -182,10 +192,10 @@ impl Scene<'_, '_> {
 
     /// Whether the Markdown file `file` holds an import line of `name`
     /// (`@name` or `@./name`, outside code and comments), the name of a
-    /// file beside it. False when it cannot be read (at most 4 MiB).
+    /// file beside it. False when it cannot be read (at most
+    /// [`READ_LIMIT`] bytes).
     pub fn imports(&self, file: &RepoPath, name: &str) -> bool {
-        const LIMIT: u64 = 4 * 1024 * 1024;
-        let Ok(text) = self.repo.read_text(file, LIMIT) else {
+        let Ok(text) = self.repo.read_text(file, READ_LIMIT) else {
             return false;
         };
         let scan = text.markdown(0);

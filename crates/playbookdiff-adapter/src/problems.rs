@@ -16,7 +16,7 @@ use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef,
 };
 use playbookdiff_source::{
-    EntryKind, IoKind, Repo, Resolved, SourceError, TextFile, WalkCause, WalkProblem,
+    EntryKind, IoKind, ParseError, Repo, Resolved, SourceError, TextFile, WalkCause, WalkProblem,
 };
 use std::collections::HashSet;
 use std::fmt::Display;
@@ -244,14 +244,14 @@ fn walk_message(p: &WalkProblem, harness: &str) -> String {
     }
 }
 
-/// `path` is not valid `language` (`JSON`, `JSONC`, `TOML`, `YAML`) at
-/// `line` (1-based; the parser's words in `why`): `invalid-json` (JSON and
-/// JSONC), `invalid-toml` or, for YAML, `invalid-yaml`.
+/// `path` is not valid `language` (`JSON`, `JSONC`, `TOML`, `YAML`), as
+/// `error` says (the parser's words, on its 1-based line when known):
+/// `invalid-json` (JSON and JSONC), `invalid-toml` or, for YAML,
+/// `invalid-yaml`.
 pub fn invalid_syntax(
     path: &RepoPath,
     language: &str,
-    line: Option<u32>,
-    why: &str,
+    error: &ParseError,
     effect: &str,
     format: SourceFormat,
 ) -> Diagnostic {
@@ -260,12 +260,10 @@ pub fn invalid_syntax(
         "TOML" => DiagnosticCode::InvalidToml,
         _ => DiagnosticCode::InvalidYaml,
     };
-    let on = line.map_or_else(String::new, |l| format!(" on line {l}"));
-    let source = at(path, format);
-    let source = match line {
-        Some(l) => source.with_lines(l, l),
-        None => source,
-    };
+    let on = error
+        .line
+        .map_or_else(String::new, |l| format!(" on line {l}"));
+    let why = &error.message;
     Diagnostic::new(
         code,
         format!(
@@ -273,7 +271,7 @@ pub fn invalid_syntax(
             quote(path)
         ),
     )
-    .at(source)
+    .at(error.at_line(at(path, format)))
 }
 
 /// `path` opens front matter with `---` on line 1 but no later `---` line
@@ -598,9 +596,21 @@ mod tests {
                 f,
             ),
             invalid_utf8(&p, f, &TextFile::from_bytes(b"a\n\xff\n")),
-            invalid_syntax(&p, "JSON", Some(3), "expected `}`", "nothing is loaded", f),
+            invalid_syntax(
+                &p,
+                "JSON",
+                &ParseError::on_line("expected `}`", 3),
+                "nothing is loaded",
+                f,
+            ),
             unclosed_front_matter(&p, "the file has no metadata"),
-            invalid_syntax(&p, "JSONC", Some(2), "expected `,`", "nothing is loaded", f),
+            invalid_syntax(
+                &p,
+                "JSONC",
+                &ParseError::on_line("expected `,`", 2),
+                "nothing is loaded",
+                f,
+            ),
             cwd_not_a_directory(&p, "Codex").at(at(&p, f)),
         ];
         for d in &ds {

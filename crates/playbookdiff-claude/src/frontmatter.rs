@@ -22,6 +22,7 @@
 //! The YAML parser is serde-saphyr (YAML 1.2), whose typing matches the
 //! agent's on the table in the tests.
 
+use playbookdiff_source::ParseError;
 use serde_json::Value;
 
 /// Front matter of a Markdown file as Claude Code reads it.
@@ -39,7 +40,7 @@ pub struct FrontMatter {
     pub body_offset: usize,
     /// The parsed value (`null` for an empty block), or the first parse's
     /// message with its 1-based file line when known (the retry failed too).
-    pub value: Result<Value, (String, Option<u32>)>,
+    pub value: Result<Value, ParseError>,
     /// True when the first parse failed and the repaired copy parsed.
     pub repaired: bool,
 }
@@ -66,7 +67,7 @@ pub fn parse(text: &str) -> Option<FrontMatter> {
     let line_of = |off: usize| t[..off].matches('\n').count() as u32 + 1;
     let (value, repaired) = parse_yaml(&yaml);
     let first_line = line_of(yaml_start);
-    let value = value.map_err(|(m, l)| (m, l.map(|l| l + first_line - 1)));
+    let value = value.map_err(|e| e.shifted(first_line - 1));
     Some(FrontMatter {
         start_line: 1,
         end_line: line_of(close),
@@ -81,7 +82,7 @@ pub fn parse(text: &str) -> Option<FrontMatter> {
 /// Parses a front-matter block, retrying once on the repaired copy. The
 /// error, when both fail, is the first parse's, with its 1-based line in
 /// `yaml`. Returns whether the repaired copy was used.
-pub fn parse_yaml(yaml: &str) -> (Result<Value, (String, Option<u32>)>, bool) {
+pub fn parse_yaml(yaml: &str) -> (Result<Value, ParseError>, bool) {
     match yaml_value(yaml) {
         Ok(v) => (Ok(v), false),
         Err(first) => match yaml_value(&repair(yaml)) {
@@ -93,7 +94,7 @@ pub fn parse_yaml(yaml: &str) -> (Result<Value, (String, Option<u32>)>, bool) {
 
 /// YAML 1.2 core-schema booleans only: `y`, `yes`, `on` stay text. The
 /// node budget of every front matter (an alias bomb is refused early).
-fn yaml_value(yaml: &str) -> Result<Value, (String, Option<u32>)> {
+fn yaml_value(yaml: &str) -> Result<Value, ParseError> {
     playbookdiff_source::markdown::parse_yaml_with(yaml, true)
 }
 

@@ -7,6 +7,7 @@
 //! diagnostic about a key can name its line and a repeated key is reported
 //! instead of silently dropped.
 
+use playbookdiff_source::ParseError;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -43,7 +44,7 @@ pub struct JsonDoc {
 impl JsonDoc {
     /// Parses strict JSON (a leading byte-order mark is allowed). Errors
     /// give the parser's message without its position, and the 1-based line.
-    pub fn parse(text: &str) -> Result<JsonDoc, (String, u32)> {
+    pub fn parse(text: &str) -> Result<JsonDoc, ParseError> {
         let t = text.strip_prefix('\u{feff}').unwrap_or(text);
         let value = serde_json::from_str::<Value>(t).map_err(|e| {
             let msg = e.to_string();
@@ -51,7 +52,7 @@ impl JsonDoc {
                 Some(i) => msg[..i].to_string(),
                 None => msg,
             };
-            (msg, e.line().max(1) as u32)
+            ParseError::on_line(msg, e.line().max(1) as u32)
         })?;
         let (spans, duplicates) = scan(t);
         Ok(JsonDoc {
@@ -286,8 +287,8 @@ mod tests {
 
     #[test]
     fn errors_name_the_line_without_the_position_text() {
-        let (msg, line) = JsonDoc::parse("{\n\"a\": 1,\n}").unwrap_err();
-        assert_eq!(line, 3);
-        assert!(!msg.contains("line"), "{msg}");
+        let e = JsonDoc::parse("{\n\"a\": 1,\n}").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert!(!e.message.contains("line"), "{}", e.message);
     }
 }

@@ -25,7 +25,7 @@ mod settings;
 mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::strictly_below;
-use playbookdiff_adapter::{problems, Declared, Request};
+use playbookdiff_adapter::{problems, Compilation, Declared, Request};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
@@ -48,9 +48,7 @@ pub const OWN_DIRECTORIES: &[&str] = &[".claude"];
 /// rather than hiding them.
 pub const PERSONAL_PATHS: &[&str] = &["CLAUDE.local.md", ".claude/settings.local.json"];
 
-/// Claude Code skips memory files over 4 MiB (harness facts A1); the same
-/// limit bounds every file this adapter reads.
-pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+use playbookdiff_adapter::READ_LIMIT;
 
 /// Claude Code releases this adapter's behaviour tables are checked against,
 /// oldest first; the newest is the default profile. Observations of each
@@ -115,10 +113,11 @@ impl Inclusion {
     }
 }
 
-/// Shared state of one compilation.
+/// Shared state of one compilation: the toolkit's (the repository, the
+/// context and the diagnostics collected so far, reached through `Deref`)
+/// and Claude Code's own.
 pub(crate) struct Compiler<'a, 'r> {
-    pub repo: &'a Repo<'r>,
-    pub ctx: &'a AnalysisContext,
+    base: Compilation<'a, 'r>,
     /// The release whose behaviour is modelled.
     pub profile: profile::Profile,
     /// The directories above the repository root, when the user lets the
@@ -136,6 +135,19 @@ pub(crate) struct Compiler<'a, 'r> {
     reported: HashSet<(DiagnosticCode, RepoPath, RepoPath)>,
     /// Directories the walk could not list, with why (built on first use).
     unlisted: Option<HashMap<RepoPath, String>>,
+}
+
+impl<'a, 'r> std::ops::Deref for Compiler<'a, 'r> {
+    type Target = Compilation<'a, 'r>;
+    fn deref(&self) -> &Self::Target {
+        &self.base
+    }
+}
+
+impl std::ops::DerefMut for Compiler<'_, '_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.base
+    }
 }
 
 impl<'a, 'r> Compiler<'a, 'r> {
@@ -198,9 +210,16 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 playbookdiff_model::remedy::count(a.len(), "directory", "directories")
             )),
         }
-        Compiler {
+        // Claude Code's own notes come before the listing problems
+        // (`walk_problems`), so the toolkit's start problems are not used.
+        let base = Compilation {
             repo,
-            ctx,
+            context: ctx,
+            diags: std::mem::take(&mut out.diagnostics),
+            refusals: Vec::new(),
+        };
+        Compiler {
+            base,
             profile,
             outside,
             out,
@@ -213,6 +232,28 @@ impl<'a, 'r> Compiler<'a, 'r> {
         }
     }
 
+    /// `read(self)` computed once per run for `key`
+    /// ([`playbookdiff_source::Repo::memo`]) and shared by every launch
+    /// directory of `check --all-dirs`: the diagnostics `read` reports are
+    /// kept with its answer and reported again, in the same order, by every
+    /// caller. For reading that depends only on the repository and `key`
+    /// (a file and the release); the key type is private to the caller.
+    pub fn memo_read<K, T>(&mut self, key: K, read: impl FnOnce(&mut Self) -> T) -> T
+    where
+        K: std::hash::Hash + Eq + Send + Sync + 'static,
+        T: Clone + Send + Sync + 'static,
+    {
+        let repo = self.repo;
+        let memo: std::sync::Arc<(T, Vec<Diagnostic>)> = repo.memo(key, || {
+            let before = self.diags.len();
+            let value = read(self);
+            let diags = self.diags.split_off(before);
+            std::sync::Arc::new((value, diags))
+        });
+        self.diags.extend(memo.1.iter().cloned());
+        memo.0.clone()
+    }
+
     /// A unique id from `base`: the first use is `base`, later ones `base~2`…
     pub fn unique_id(&mut self, base: String) -> String {
         if let Some(n) = self.ids.get_mut(&base) {
@@ -221,10 +262,6 @@ impl<'a, 'r> Compiler<'a, 'r> {
         }
         self.ids.insert(base.clone(), 1);
         base
-    }
-
-    pub fn diag(&mut self, d: Diagnostic) {
-        self.out.diagnostics.push(d);
     }
 
     /// Reports each pattern of `compiled` that Claude Code's matcher
@@ -435,7 +472,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 return self.read_above_root(&real, format);
             }
         }
-        match self.repo.read_text(path, MAX_FILE_BYTES) {
+        match self.repo.read_text(path, READ_LIMIT) {
             Ok(t) => {
                 if t.invalid_utf8 {
                     self.diag(problems::invalid_utf8(path, format, &t));
@@ -517,7 +554,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 return None;
             }
         };
-        match anc.read_file(&real, MAX_FILE_BYTES) {
+        match anc.read_file(&real, READ_LIMIT) {
             Ok(bytes) => {
                 let t = playbookdiff_source::TextFile::from_bytes(&bytes);
                 if t.invalid_utf8 {
@@ -582,7 +619,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// The directory the target path lies in: the target itself when it is a
     /// directory, else its parent.
     pub fn target_dir(&self) -> Option<RepoPath> {
-        let t = self.ctx.target_path.as_ref()?;
+        let t = self.context.target_path.as_ref()?;
         if self.repo.is_dir(t) {
             Some(t.clone())
         } else {
@@ -599,7 +636,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// below it, nor on the target's path) are never listed. Owners inside
     /// a `.claude` directory are left out. Sorted by depth, then path.
     pub fn off_chain_owners(&self, rel: &str) -> Vec<RepoPath> {
-        let cwd = &self.ctx.cwd;
+        let cwd = &self.context.cwd;
         let Some(name) = rel.rsplit('/').next() else {
             return Vec::new();
         };
@@ -643,7 +680,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// [`Compiler::off_chain_owners`]; any other directory is out of scope
     /// (Claude Code never discovers it from this launch directory).
     pub fn off_chain(&mut self, dir: &RepoPath) -> (LoadPhase, Applicability, String) {
-        let cwd = self.ctx.cwd.clone();
+        let cwd = self.context.cwd.clone();
         if strictly_below(dir, &cwd) {
             let (a, r) = self.on_demand(dir);
             return (LoadPhase::OnDemand, a, r);
@@ -676,7 +713,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
             return;
         }
         self.target_outside_reported = true;
-        let cwd = self.ctx.cwd.clone();
+        let cwd = self.context.cwd.clone();
         self.diag(Diagnostic::new(
             DiagnosticCode::TargetOutsideCwd,
             format!(
@@ -696,7 +733,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
                 Applicability::Effective,
                 format!(
                     "loads on demand after a file in `{dir}` is read or edited; the target `{}` is there",
-                    self.ctx.target_path.as_ref().map(|p| p.as_str()).unwrap_or("")
+                    self.context.target_path.as_ref().map(|p| p.as_str()).unwrap_or("")
                 ),
             ),
             Some(_) => (
@@ -725,7 +762,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         self.out
             .instructions
             .sort_by_key(|i| i.order.unwrap_or(u32::MAX));
-        self.out
+        let mut out = self.out;
+        out.diagnostics = self.base.diags;
+        out
     }
 }
 
@@ -847,6 +886,33 @@ pub(crate) fn unclosed_front_matter(text: &playbookdiff_source::TextFile) -> boo
     let t = text.text.strip_prefix('\u{feff}').unwrap_or(&text.text);
     let first = t.split('\n').next().unwrap_or("");
     first.trim_end() == "---" && front_matter(text).is_none()
+}
+
+/// When `text`, the file `path` at `source`, opens front matter that no
+/// later `---` closes ([`unclosed_front_matter`]): reports an
+/// `invalid-frontmatter` diagnostic at line 1 saying that the whole file
+/// is read as plain Markdown, so `effect` (what the file then lacks).
+/// One wording for rules and skills.
+pub(crate) fn report_unclosed_front_matter(
+    cx: &mut Compiler<'_, '_>,
+    text: &playbookdiff_source::TextFile,
+    path: &RepoPath,
+    source: &SourceRef,
+    effect: &str,
+) {
+    if !unclosed_front_matter(text) {
+        return;
+    }
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::InvalidFrontmatter,
+            format!(
+                "`{path}` opens front matter with `---` but no later `---` closes it; the whole file is read as \
+                 plain Markdown, so {effect}."
+            ),
+        )
+        .at(source.clone().with_lines(1, 1)),
+    );
 }
 
 /// The file line of the top-level key `key` ([`frontmatter::key_line`]).

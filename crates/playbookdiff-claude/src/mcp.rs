@@ -16,7 +16,6 @@ use playbookdiff_model::{
 };
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 const KNOWN_FIELDS: &[&str] = &[
     "type",
@@ -43,15 +42,7 @@ const KNOWN_FIELDS: &[&str] = &[
 fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
     #[derive(Hash, PartialEq, Eq)]
     struct Key(RepoPath);
-    let repo = cx.repo;
-    let read: Arc<(Vec<McpServer>, Vec<Diagnostic>)> = repo.memo(Key(path.clone()), || {
-        let before = cx.out.diagnostics.len();
-        let servers = read_servers(cx, path);
-        let diags = cx.out.diagnostics.split_off(before);
-        Arc::new((servers, diags))
-    });
-    cx.out.diagnostics.extend(read.1.iter().cloned());
-    read.0.clone()
+    cx.memo_read(Key(path.clone()), |cx| read_servers(cx, path))
 }
 
 /// Reads the servers of the `.mcp.json` at `path`, reporting what is wrong
@@ -68,13 +59,14 @@ fn read_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
     let source = cx.source_ref(path, SourceScope::Project, SourceFormat::Json);
     let doc = match JsonDoc::parse(&text.text) {
         Ok(v) => v,
-        Err((msg, line)) => {
+        Err(e) => {
+            let msg = &e.message;
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidJson,
                     format!("`{path}` is not valid JSON ({msg}); Claude Code loads none of its servers."),
                 )
-                .at(source.with_lines(line, line)),
+                .at(e.at_line(source)),
             );
             return out;
         }
@@ -276,7 +268,7 @@ fn read_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
 /// they cannot be seen (see `Compiler::new`).
 fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
     let mut dirs = cx.above_root_dirs();
-    dirs.extend(cx.ctx.cwd.ancestors_root_first());
+    dirs.extend(cx.context.cwd.ancestors_root_first());
     dirs.into_iter()
         .filter(crate::outside_dot_claude)
         .filter_map(|d| d.join(".mcp.json"))

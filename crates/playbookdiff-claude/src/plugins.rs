@@ -49,7 +49,7 @@ struct Plugin {
 pub fn compile(cx: &mut Compiler<'_, '_>) {
     let mut plugins: Vec<Plugin> = Vec::new();
     let mut remote: Vec<(String, SourceRef)> = Vec::new();
-    let mut dirs: Vec<RepoPath> = cx.ctx.cwd.ancestors_root_first();
+    let mut dirs: Vec<RepoPath> = cx.context.cwd.ancestors_root_first();
     dirs.retain(crate::outside_dot_claude);
     let mut seen: BTreeSet<RepoPath> = BTreeSet::new();
     for dir in dirs {
@@ -181,12 +181,11 @@ fn read_json(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<JsonDoc> {
     let text = cx.read(path, SourceFormat::Json)?;
     match JsonDoc::parse(&text.text) {
         Ok(d) => Some(d),
-        Err((msg, line)) => {
+        Err(e) => {
             cx.diag(problems::invalid_syntax(
                 path,
                 "JSON",
-                Some(line),
-                &msg,
+                &e,
                 "Claude Code cannot read this plugin manifest",
                 SourceFormat::Json,
             ));
@@ -315,7 +314,7 @@ fn report(cx: &mut Compiler<'_, '_>, p: &Plugin) {
     if let Some(Value::Object(m)) = inline {
         servers.extend(m.keys().cloned());
     } else if let Some(f) = file.filter(|f| cx.repo.is_file(f)) {
-        if let Ok(t) = cx.repo.read_text(&f, crate::MAX_FILE_BYTES) {
+        if let Ok(t) = cx.repo.read_text(&f, crate::READ_LIMIT) {
             if let Ok(d) = JsonDoc::parse(&t.text) {
                 if let Some(m) = d.value.get("mcpServers").and_then(Value::as_object) {
                     servers.extend(m.keys().cloned());

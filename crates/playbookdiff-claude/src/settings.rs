@@ -217,7 +217,7 @@ fn shape_error(key: &str, v: &Value, shape: Shape) -> Option<(Vec<String>, Strin
 
 /// Reads the settings layers that apply to `cwd`.
 pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     let mut settings = Settings {
         abs_root: cx
             .repo
@@ -266,7 +266,7 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
         if cx.repo.kind(&p).is_none() {
             continue;
         }
-        match cx.ctx.mode {
+        match cx.context.mode {
             Mode::Local => candidates.push((p, SourceScope::Local)),
             Mode::Repo => {
                 settings.unread_local.push(p.clone());
@@ -297,13 +297,14 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
         };
         let doc = match JsonDoc::parse(&text.text) {
             Ok(doc) => doc,
-            Err((msg, line)) => {
+            Err(e) => {
+                let msg = &e.message;
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidJson,
                         format!("`{path}` is not valid JSON ({msg}); Claude Code rejects it, so none of its settings apply."),
                     )
-                    .at(source.with_lines(line, line)),
+                    .at(e.at_line(source)),
                 );
                 continue;
             }

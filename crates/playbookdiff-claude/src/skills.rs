@@ -51,7 +51,7 @@ pub fn parse_bool(v: &Value, lenient: bool) -> Option<bool> {
 }
 
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     let mut roots: Vec<(RepoPath, RepoPath, LoadPhase, Applicability, String)> = Vec::new();
     for dir in cwd.ancestors_root_first().into_iter().rev() {
         if let Some(r) = dir.join(".claude/skills") {
@@ -188,21 +188,12 @@ fn shared_skill(
     use std::sync::Arc;
     #[derive(Hash, PartialEq, Eq)]
     struct Key(RepoPath, String, String);
-    type Read = Arc<(Option<Arc<SkillRead>>, Vec<Diagnostic>)>;
-    let repo = cx.repo;
     let key = Key(
         path.clone(),
         dir_name.to_string(),
         cx.profile.version.clone(),
     );
-    let read: Read = repo.memo(key, || {
-        let before = cx.out.diagnostics.len();
-        let skill = read_skill(cx, path, dir_name).map(Arc::new);
-        let diags = cx.out.diagnostics.split_off(before);
-        Arc::new((skill, diags))
-    });
-    cx.out.diagnostics.extend(read.1.iter().cloned());
-    read.0.clone()
+    cx.memo_read(key, |cx| read_skill(cx, path, dir_name).map(Arc::new))
 }
 
 /// The skill at `path` (the command `dir_name`) as the launch directory
@@ -254,8 +245,8 @@ fn skill(
     if let (Some(compiled), Some(written)) = (&read.patterns, &read.paths) {
         if applicability == Applicability::Effective {
             load_phase = LoadPhase::OnDemand;
-            let cwd = cx.ctx.cwd.clone();
-            match cx.ctx.target_path.clone() {
+            let cwd = cx.context.cwd.clone();
+            match cx.context.target_path.clone() {
                 Some(t) => {
                     let hit = crate::relative_to(&t, &cwd)
                         .and_then(|r| compiled.matched(&r, cx.repo.is_dir(&t)));
@@ -358,9 +349,9 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
                 )
                 .at(source.clone()),
             ),
-            Err((msg, line)) => {
-                let l = line.unwrap_or(1);
-                let msg = crate::yaml_message(msg);
+            Err(e) => {
+                let l = e.line.unwrap_or(1);
+                let msg = crate::yaml_message(&e.message);
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidFrontmatter,
@@ -395,17 +386,9 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
                 );
             }
         }
-    } else if crate::unclosed_front_matter(&text) {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InvalidFrontmatter,
-                format!(
-                    "`{path}` opens front matter with `---` but no later `---` closes it; the whole file is read \
-                     as plain Markdown, so the skill has no metadata (description, flags)."
-                ),
-            )
-            .at(source.clone().with_lines(1, 1)),
-        );
+    } else {
+        let effect = "the skill has no metadata (description, flags)";
+        crate::report_unclosed_front_matter(cx, &text, path, &source, effect);
     }
     let text_of = |k: &str| meta.get(k).and_then(crate::frontmatter::text_field);
     // A front-matter `name` is a display label (the command is the
@@ -664,7 +647,7 @@ fn owner_of(path: &RepoPath) -> RepoPath {
 /// `alpha` is `apps/web:alpha`). Skills still sharing a name are kept apart
 /// and cross-referenced.
 fn collisions(cx: &mut Compiler<'_, '_>) {
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     let startup: std::collections::HashSet<String> = cx
         .out
         .skills
@@ -783,7 +766,7 @@ fn budget(cx: &mut Compiler<'_, '_>) {
 /// on the way to a target) are reported as `legacy-commands-unsupported`:
 /// whether a read there adds them is not observed.
 fn legacy_commands(cx: &mut Compiler<'_, '_>) {
-    let cwd = cx.ctx.cwd.clone();
+    let cwd = cx.context.cwd.clone();
     let chain: Vec<RepoPath> = cwd
         .ancestors_root_first()
         .into_iter()

@@ -68,16 +68,14 @@ use playbookdiff_source::{EntryKind, Resolved};
 /// (a candidate launch directory for `check --all-dirs`).
 pub const CONFIG_ENTRY_NAMES: &[&str] = &["AGENTS.md", "AGENTS.override.md", ".agents", ".codex"];
 
+use playbookdiff_adapter::READ_LIMIT;
+
 /// Codex's own configuration directories: `.codex` (the project
 /// `config.toml` layer) and `.agents` (the `.agents/skills` root); spec
 /// 004 "Configuration layers" and "Skills". Codex has no path-scoped
 /// item (no `paths` on instructions or skills), so it keeps the default
 /// [`playbookdiff_adapter::Adapter::target_tests`] (none).
 pub const OWN_DIRECTORIES: &[&str] = &[".agents", ".codex"];
-
-/// The most bytes read from any one file (4 MiB). A larger file is not
-/// read and gets a `file-too-large` diagnostic.
-pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
 
 /// The documented default of `project_doc_max_bytes`, in bytes (32 KiB).
 /// Source: spec 004 "Project instruction byte budget".

@@ -689,8 +689,10 @@ declare_codes! {
     /// first shortens every description evenly, then lists names only, then
     /// omits skills. The message names the shortened and omitted skills and
     /// says which are certain from the repository alone and which depend on
-    /// the bundled skills of a fresh installation; user and admin skills can
-    /// only shorten more. Source: openai/codex
+    /// the bundled skills of a fresh installation (a list of more than five
+    /// skills as its count and three names; each skill's own entry says what
+    /// the budget does to it); user and admin skills can only shorten more.
+    /// Source: openai/codex
     /// `codex-rs/core-skills/src/render.rs` (`default_skill_metadata_budget`,
     /// `build_available_skills`).
     SkillListingBudget = "skill-listing-budget", Warning, RepositoryProblem, "codex", "0.1.0", "the skill listing exceeds Codex's budget: descriptions shortened or skills omitted";

@@ -32,7 +32,7 @@ use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
-use playbookdiff_source::{Resolved, TextFile};
+use playbookdiff_source::{ParseError, Resolved, TextFile};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -124,7 +124,7 @@ fn parse_options() -> ParseOptions {
 /// white space or comments holds no value, which OpenCode refuses as not
 /// valid JSON(C) (seen with 1.18.33: `opencode.jsonc_edges.in-whitespace`
 /// and `.in-comment_only` in `oracle/observations/opencode/1.18.33/`).
-pub(crate) fn parse(text: &str) -> Result<Doc, (String, u32)> {
+pub(crate) fn parse(text: &str) -> Result<Doc, ParseError> {
     if text.is_empty() {
         return Ok(Doc {
             value: Value::Object(Map::new()),
@@ -136,10 +136,10 @@ pub(crate) fn parse(text: &str) -> Result<Doc, (String, u32)> {
     let r = jsonc_parser::parse_to_ast(t, &CollectOptions::default(), &parse_options())
         // The end of the error range: OpenCode names the line after the
         // last one for a file that ends too early.
-        .map_err(|e| (e.kind().to_string(), lines.line(e.range().end)))?;
+        .map_err(|e| ParseError::on_line(e.kind().to_string(), lines.line(e.range().end)))?;
     let Some(ast) = r.value else {
-        return Err((
-            "no value, only white space or comments".to_string(),
+        return Err(ParseError::on_line(
+            "no value, only white space or comments",
             lines.line(t.len()),
         ));
     };
@@ -307,17 +307,17 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
             check_file_references(cx, path, &text.text);
             Some(layer(Some(doc)))
         }
-        Err((msg, line)) => {
+        Err(e) => {
+            let on = e.line.map(|l| format!(" (line {l})")).unwrap_or_default();
             cx.refuse(
                 problems::invalid_syntax(
                     path,
                     "JSONC",
-                    Some(line),
-                    &msg,
+                    &e,
                     "OpenCode refuses to start (\"is not valid JSON(C)\")",
                     SourceFormat::Json,
                 ),
-                format!("{} is not valid JSONC (line {line})", problems::quote(path)),
+                format!("{} is not valid JSONC{on}", problems::quote(path)),
             );
             Some(layer(None))
         }
@@ -672,7 +672,7 @@ mod tests {
         }
         assert_eq!(parse("").unwrap().value, serde_json::json!({}));
         let e = parse("{\n\"a\": ,\n}").unwrap_err();
-        assert_eq!(e.1, 2);
+        assert_eq!(e.line, Some(2));
     }
 
     #[test]

@@ -120,18 +120,23 @@ fn too_large(cx: &mut Cx<'_, '_>, path: &RepoPath, len: u64) {
     );
 }
 
-/// Builds one entry.
-#[allow(clippy::too_many_arguments)]
+/// Where an entry stands in the context: its load phase and applicability.
+#[derive(Clone, Copy)]
+struct Standing(LoadPhase, Applicability);
+
+/// Builds one entry: the instruction file `path` (its real path `resolved`
+/// when reached through a link) of `kind`, with its `text` when read,
+/// standing where `standing` says for `reason`, applying to `applies_to`.
 fn entry(
     path: &RepoPath,
     kind: &str,
     resolved: Option<RepoPath>,
     text: Option<&TextFile>,
-    phase: LoadPhase,
-    applicability: Applicability,
+    standing: Standing,
     reason: String,
     applies_to: RepoPath,
 ) -> Instruction {
+    let Standing(phase, applicability) = standing;
     let mut source = SourceRef::project(path.clone(), SourceFormat::Markdown);
     if let Some(t) = text {
         if t.line_count() > 0 {
@@ -201,14 +206,14 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
             let (state, resolved) = read(cx, path, true);
             match state {
                 Read::Text(t) if t.text.is_empty() => others.push(entry(
-                    path, kind, resolved, Some(&t), LoadPhase::Startup, Applicability::Excluded,
+                    path, kind, resolved, Some(&t), Standing(LoadPhase::Startup, Applicability::Excluded),
                     format!("{why_name}; this file is empty, so OpenCode leaves it out (and still does not read the other names)."),
                     dir,
                 )),
                 Read::Text(t) => {
                     taken.insert(path.clone());
                     effective.push(entry(
-                        path, kind, resolved, Some(&t), LoadPhase::Startup, Applicability::Effective,
+                        path, kind, resolved, Some(&t), Standing(LoadPhase::Startup, Applicability::Effective),
                         format!("Found in {}: {why_name}.", place(&dir)),
                         dir,
                     ));
@@ -222,13 +227,13 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
                         .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
                     );
                     others.push(entry(
-                        path, kind, resolved, None, LoadPhase::Startup, Applicability::Excluded,
+                        path, kind, resolved, None, Standing(LoadPhase::Startup, Applicability::Excluded),
                         format!("{why_name}; this entry is not a regular file, so nothing is read from it."),
                         dir,
                     ));
                 }
                 Read::Outside => others.push(entry(
-                    path, kind, resolved, None, LoadPhase::Startup, Applicability::Unavailable,
+                    path, kind, resolved, None, Standing(LoadPhase::Startup, Applicability::Unavailable),
                     format!("{why_name}; this file is a symbolic link out of the repository, which the analysis does not read."),
                     dir,
                 )),
@@ -239,7 +244,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
                     // here (empty `content`, `bytes` its size).
                     taken.insert(path.clone());
                     let mut e = entry(
-                        path, kind, resolved, None, LoadPhase::Startup, Applicability::Effective,
+                        path, kind, resolved, None, Standing(LoadPhase::Startup, Applicability::Effective),
                         format!("Found in {}: {why_name}. Its text is not analysed: the file is over the {READ_LIMIT}-byte read limit.", place(&dir)),
                         dir,
                     );
@@ -262,7 +267,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
                     _ => None,
                 };
                 let mut e = entry(
-                    &p, kind_of(other), resolved, t.as_deref(), LoadPhase::Startup, Applicability::Shadowed,
+                    &p, kind_of(other), resolved, t.as_deref(), Standing(LoadPhase::Startup, Applicability::Shadowed),
                     format!("OpenCode reads only the first of AGENTS.md, CLAUDE.md, CONTEXT.md that exists from cwd {cwd} up to the repository root, and {name} exists there ({}), so {other} is not read in any directory.", files.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", ")),
                     d.clone(),
                 );
@@ -386,8 +391,7 @@ fn config_instructions(
                                 "instructions",
                                 resolved,
                                 Some(&t),
-                                LoadPhase::Startup,
-                                Applicability::Effective,
+                                Standing(LoadPhase::Startup, Applicability::Effective),
                                 format!(
                                     "This file {how}; OpenCode sends it after the AGENTS.md files."
                                 ),
@@ -398,8 +402,7 @@ fn config_instructions(
                                 "instructions",
                                 resolved,
                                 Some(&t),
-                                LoadPhase::Startup,
-                                Applicability::Excluded,
+                                Standing(LoadPhase::Startup, Applicability::Excluded),
                                 format!(
                                     "This file {how}, but it is empty, so OpenCode leaves it out."
                                 ),
@@ -412,8 +415,7 @@ fn config_instructions(
                                     "instructions",
                                     resolved,
                                     None,
-                                    LoadPhase::Startup,
-                                    Applicability::Effective,
+                                    Standing(LoadPhase::Startup, Applicability::Effective),
                                     format!(
                                         "This file {how}; OpenCode sends it after the AGENTS.md files. Its text is not analysed: the file is over the {READ_LIMIT}-byte read limit."
                                     ),
@@ -427,8 +429,7 @@ fn config_instructions(
                                 "instructions",
                                 resolved,
                                 None,
-                                LoadPhase::Startup,
-                                Applicability::Unavailable,
+                                Standing(LoadPhase::Startup, Applicability::Unavailable),
                                 format!(
                                     "This file {how}, but its text cannot be read by the analysis."
                                 ),
@@ -521,7 +522,7 @@ fn below_cwd(
         let kind = kind_of(name);
         if !dir.starts_with(&cwd) {
             others.push(entry(
-                &path, kind, resolved, text.as_deref(), LoadPhase::OnDemand, Applicability::OutOfScope,
+                &path, kind, resolved, text.as_deref(), Standing(LoadPhase::OnDemand, Applicability::OutOfScope),
                 format!("{dir} is on the way to targetPath but not below cwd {cwd}; OpenCode attaches instruction files on demand only below the launch directory."),
                 dir,
             ));
@@ -534,7 +535,7 @@ fn below_cwd(
             effective.push((
                 depth,
                 entry(
-                    &path, kind, resolved, text.as_deref(), LoadPhase::OnDemand, Applicability::Effective,
+                    &path, kind, resolved, text.as_deref(), Standing(LoadPhase::OnDemand, Applicability::Effective),
                     format!("{dir} is below cwd {cwd} and holds targetPath; when the agent reads a file there, OpenCode attaches the first of AGENTS.md, CLAUDE.md, CONTEXT.md of each directory from the file's up to cwd, once."),
                     dir,
                 ),
@@ -551,8 +552,7 @@ fn below_cwd(
                 kind,
                 resolved,
                 text.as_deref(),
-                LoadPhase::OnDemand,
-                Applicability::Conditional,
+                Standing(LoadPhase::OnDemand, Applicability::Conditional),
                 format!("{name} in {dir}, below cwd {cwd}: {why}."),
                 dir,
             ));

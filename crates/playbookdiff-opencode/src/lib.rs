@@ -85,9 +85,7 @@ pub const OWN_DIRECTORIES: &[&str] = &[".opencode"];
 /// [`CONFIG_ENTRY_NAMES`]: skills' `SKILL.md`.
 pub const INDEXED_NAMES: &[&str] = &["SKILL.md"];
 
-/// The most bytes read from any one file (4 MiB). A larger file is not
-/// read and gets a `file-too-large` diagnostic.
-pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
+use playbookdiff_adapter::READ_LIMIT;
 
 /// The project instruction file names, in the order OpenCode tries them:
 /// the first name found anywhere from cwd up to the root wins, in every

@@ -270,8 +270,9 @@ fn read_front_matter(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
     let data = match (&fm.value, retried) {
         (Ok(v), _) => v.clone(),
         (Err(_), Some(v)) => v,
-        (Err((msg, line)), None) => {
-            let at = line.map(|l| format!(" on line {l}")).unwrap_or_default();
+        (Err(e), None) => {
+            let msg = &e.message;
+            let at = e.line.map(|l| format!(" on line {l}")).unwrap_or_default();
             p.invalid = Some("its front matter is not valid YAML".to_string());
             cx.diag(
                 Diagnostic::new(

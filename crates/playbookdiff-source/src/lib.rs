@@ -33,6 +33,7 @@ mod git;
 mod index;
 pub mod markdown;
 mod outside;
+mod parse_error;
 mod text;
 mod tree;
 pub mod visibility;
@@ -40,6 +41,7 @@ pub mod visibility;
 pub use git::{is_lfs_pointer, CommitId, GitError, GitRepository, GitTree};
 pub use index::{Repo, Resolved, WalkCause, WalkProblem};
 pub use outside::{AncestorPath, Ancestors, Reach};
+pub use parse_error::ParseError;
 pub use text::TextFile;
 pub use tree::{
     DirEntry, EntryKind, IoKind, SourceError, SourceTree, Stat, WorkingTree, PREFIX_WHOLE_LIMIT,

@@ -8,6 +8,7 @@
 //! Source: spec 000 "Imports" ("Import parsing must use Markdown syntax and
 //! source positions").
 
+use crate::ParseError;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// YAML front matter at the top of a Markdown file.
@@ -21,9 +22,9 @@ pub struct FrontMatter {
     pub end_line: u32,
     /// Byte offset where the body after the closing fence starts.
     pub body_offset: usize,
-    /// The parsed value, or the parser's message with the 1-based file line
-    /// of the error when the parser gives one.
-    pub value: Result<serde_json::Value, (String, Option<u32>)>,
+    /// The parsed value, or the parse error with its 1-based file line
+    /// when the parser gives one.
+    pub value: Result<serde_json::Value, ParseError>,
 }
 
 /// Splits off YAML front matter when the file starts with a `---` line and
@@ -49,8 +50,7 @@ pub fn front_matter(text: &str) -> Option<FrontMatter> {
         let l = t[offset..end].trim_end();
         if l == "---" || l == "..." {
             let yaml = t[first_end + 1..offset].to_string();
-            let value = parse_yaml(&yaml);
-            let value = value.map_err(|(m, l)| (m, l.map(|l| l + 1)));
+            let value = parse_yaml(&yaml).map_err(|e| e.shifted(1));
             return Some(FrontMatter {
                 yaml,
                 start_line: 1,
@@ -77,7 +77,7 @@ pub const YAML_MAX_NODES: usize = 25_000;
 
 /// Parses a YAML document into a JSON value. An empty document is `null`.
 /// Errors carry the message and, when known, the 1-based line within `yaml`.
-pub fn parse_yaml(yaml: &str) -> Result<serde_json::Value, (String, Option<u32>)> {
+pub fn parse_yaml(yaml: &str) -> Result<serde_json::Value, ParseError> {
     parse_yaml_with(yaml, false)
 }
 
@@ -86,10 +86,7 @@ pub fn parse_yaml(yaml: &str) -> Result<serde_json::Value, (String, Option<u32>)
 /// `on` stay text; serde-saphyr's `strict_booleans`), `false`:
 /// serde-saphyr's default, which also reads `yes`/`no`/`on`/`off` as
 /// booleans. Same node budget ([`YAML_MAX_NODES`]) and errors.
-pub fn parse_yaml_with(
-    yaml: &str,
-    strict_booleans: bool,
-) -> Result<serde_json::Value, (String, Option<u32>)> {
+pub fn parse_yaml_with(yaml: &str, strict_booleans: bool) -> Result<serde_json::Value, ParseError> {
     if yaml.trim().is_empty() {
         return Ok(serde_json::Value::Null);
     }
@@ -101,7 +98,10 @@ pub fn parse_yaml_with(
         let msg = e.to_string();
         let line = line_in_message(&msg);
         let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
-        (first, line)
+        ParseError {
+            message: first,
+            line,
+        }
     })
 }
 
@@ -336,7 +336,7 @@ mod tests {
     #[test]
     fn front_matter_with_error_line() {
         let fm = front_matter("---\npaths:\n\t- a\n---\nbody").unwrap();
-        let (_, line) = fm.value.unwrap_err();
+        let line = fm.value.unwrap_err().line;
         assert_eq!(line, Some(3));
         let fm = front_matter("---\npaths: [a, b]\n---\nbody").unwrap();
         assert_eq!(fm.value.unwrap()["paths"][1], "b");

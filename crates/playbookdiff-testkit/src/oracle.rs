@@ -3,7 +3,7 @@
 //! `oracle/cases.toml`, where each observation is stored, and the listed
 //! known disagreements of `oracle/known-disagreements/<agent>.toml`.
 
-use crate::corpus::{extract, workspace};
+use crate::corpus::{extract, git, workspace};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -42,6 +42,12 @@ pub struct Case {
     /// observation's `entries` run is recorded with exactly these, and is
     /// the one compared, with the adapter given the same entries.
     pub trust: Option<BTreeMap<String, String>>,
+    /// Directories of the fixture made checked-out submodules (their own
+    /// repository, registered in `.gitmodules`, a gitlink in the index,
+    /// `.git` a file into the superproject's `.git/modules/`), as the
+    /// recorder makes them; repository-relative.
+    #[serde(default)]
+    pub submodules: Vec<String>,
 }
 
 fn dot() -> String {
@@ -86,6 +92,35 @@ pub struct Known {
     pub fix: String,
 }
 
+/// One entry of `oracle/observed.toml`: what the agents were seen to do on
+/// a question a group of cases asks, written for `docs/fidelity.md`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Observed {
+    /// The question, as a heading.
+    pub topic: String,
+    /// The ids of the cases whose observations show it.
+    pub cases: Vec<String>,
+    /// What the agents did and what the analysis says, Markdown.
+    pub text: String,
+}
+
+#[derive(Deserialize)]
+struct ObservedFile {
+    #[serde(default)]
+    observed: Vec<Observed>,
+}
+
+/// The entries of `oracle/observed.toml` in file order (none when the file
+/// is absent); panics when the file does not parse.
+pub fn observed() -> Vec<Observed> {
+    let path = workspace().join("oracle/observed.toml");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let f: ObservedFile =
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+    f.observed
+}
+
 #[derive(Deserialize)]
 struct KnownFile {
     #[serde(default)]
@@ -105,10 +140,15 @@ pub fn known(agent: &str) -> Vec<Known> {
 }
 
 /// The case's repository on disk: the fixture directory (its `repository`
-/// subdirectory when the case names one), or the corpus
+/// subdirectory when the case names one), a copy of the fixture made a git
+/// repository with its `submodules` (in a temporary directory kept in
+/// `temps`), or the corpus
 /// `repo.tar` extracted (symbolic links intact) into a temporary directory
 /// kept in `temps`. `None` when the corpus is absent.
 pub fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<PathBuf> {
+    if !case.submodules.is_empty() {
+        return Some(with_submodules(case, temps));
+    }
     if let Some(f) = &case.fixture {
         let dir = workspace().join(f);
         return Some(match &case.repository {
@@ -127,4 +167,51 @@ pub fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<Pa
     let repo = dir.path().join("repo");
     temps.push(dir);
     Some(repo)
+}
+
+/// A copy of the case's fixture in a temporary directory kept in `temps`,
+/// made a git repository whose `submodules` are checked-out submodules, as
+/// `scripts/oracle/record.py` makes it for the agent (`make_submodule`).
+/// Panics when a submodule directory is missing or git fails.
+fn with_submodules(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> PathBuf {
+    let fixture = case
+        .fixture
+        .as_ref()
+        .expect("a case with submodules names a fixture");
+    assert!(
+        case.repository.is_none(),
+        "{}: submodules and repository",
+        case.id
+    );
+    let dir = crate::copy_to_temp(&workspace().join(fixture));
+    let root = dir.path().to_path_buf();
+    git(&root, &["init", "-q", "-b", "main"]);
+    for sub in &case.submodules {
+        let path = root.join(sub);
+        assert!(path.is_dir(), "{}: no submodule directory {sub}", case.id);
+        git(&path, &["init", "-q", "-b", "main"]);
+        commit_all(&path);
+        let url = format!("./{sub}");
+        git(
+            &root,
+            &[
+                "-c",
+                "protocol.file.allow=always",
+                "submodule",
+                "add",
+                "-q",
+                &url,
+                sub,
+            ],
+        );
+        git(&root, &["submodule", "absorbgitdirs"]);
+    }
+    commit_all(&root);
+    temps.push(dir);
+    root
+}
+
+fn commit_all(repo: &std::path::Path) {
+    git(repo, &["add", "-A", "-f"]);
+    git(repo, &["commit", "-q", "--allow-empty", "-m", "case"]);
 }

@@ -533,6 +533,75 @@ fn allow_implicit_invocation_false() {
     assert_eq!(m.lines.map(|l| (l.start, l.end)), Some((4, 4)));
 }
 
+/// Many skills over the listing budget: the `skill-listing-budget`
+/// diagnostic stays a few hundred characters however many skills the
+/// budget shortens or omits (it once named all 10,000, 742 of the 816
+/// lines of the view), gives each long list as its count with a few
+/// names, and each skill's own entry still says what the budget does to
+/// it. Both a character budget (window unknown) and a token budget.
+#[test]
+fn the_listing_budget_diagnostic_stays_short_with_ten_thousand_skills() {
+    use playbookdiff_codex::{ContextWindow, Inputs};
+    const SKILLS: usize = 10_000;
+    let dir = tempfile::tempdir().unwrap();
+    // Codex scans at most 2,000 directories per skills root: the skills
+    // are spread over the `.agents/skills` roots from the root to cwd.
+    let dirs = ["", "a/", "a/b/", "a/b/c/", "a/b/c/d/", "a/b/c/d/e/"];
+    for i in 0..SKILLS {
+        let name = format!("skill-{i:05}");
+        write(
+            dir.path(),
+            &format!("{}.agents/skills/{name}/SKILL.md", dirs[i % dirs.len()]),
+            format!("---\nname: {name}\ndescription: Does task number {i} of the project when asked.\n---\nBody.\n"),
+        );
+    }
+    let tree = WorkingTree::open(dir.path()).unwrap();
+    let repo = Repo::new(&tree);
+    let context = AnalysisContext {
+        cwd: rp("a/b/c/d/e"),
+        ..AnalysisContext::at_root()
+    };
+    let windows = [
+        ContextWindow::Unknown,
+        ContextWindow::Tokens(std::num::NonZeroU64::new(20_000).unwrap()),
+    ];
+    for context_window in windows {
+        let opts = Inputs {
+            context_window,
+            ..Inputs::default()
+        };
+        let c = KIT.adapter.compile_with(&repo, &context, &opts);
+        assert_eq!(c.skills.len(), SKILLS, "{context_window:?}");
+        let count = |state| {
+            c.skills
+                .iter()
+                .filter(|s| s.advertisement.state == state)
+                .count()
+        };
+        let (shortened, omitted) = (
+            count(AdvertisementState::Shortened),
+            count(AdvertisementState::Omitted),
+        );
+        assert!(omitted > 5_000, "{context_window:?}: {omitted} omitted");
+        for s in &c.skills {
+            let touched = s.advertisement.state != AdvertisementState::Advertised;
+            assert_eq!(s.advertisement.budget_cause.is_some(), touched, "{}", s.id);
+        }
+        let d = one_diag(&c, "skill-listing-budget");
+        assert!(
+            d.message.chars().count() < 1_500,
+            "{context_window:?}: {} characters: {}",
+            d.message.chars().count(),
+            d.message
+        );
+        assert_says(d, &format!("skills omitted: {omitted} skills, among them "));
+        if shortened > 5 {
+            assert_says(d, &format!("shortened: {shortened} skills, among them "));
+        }
+        assert_says(d, "Each skill's own entry says");
+    }
+}
+
 #[test]
 fn skill_advertisement_budget_risk() {
     use playbookdiff_codex::{ContextWindow, Inputs};

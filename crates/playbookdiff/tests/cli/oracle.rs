@@ -40,7 +40,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use playbookdiff_testkit::corpus::{visible, workspace};
-use playbookdiff_testkit::oracle::{cases, known, materialize, observation_path, Case, Known};
+use playbookdiff_testkit::oracle::{
+    cases, known, materialize, observation_path, observed, Case, Known,
+};
 
 /// The agents the oracle records, by harness id (`scripts/oracle/record.py`
 /// knows how to run each; its observation format is compared below).
@@ -72,7 +74,7 @@ fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAge
     let repo = Repo::new(&tree);
     let context = AnalysisContext {
         repository_root: RepoPath::root(),
-        cwd: RepoPath::new(&case.cwd).expect("cwd"),
+        cwd: RepoPath::new(&resolved_cwd(root, &case.cwd)).expect("cwd"),
         target_path: case
             .target
             .as_deref()
@@ -107,6 +109,23 @@ fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAge
         ..Inputs::default()
     };
     adapter(agent).compile_with(&repo, &context, &inputs)
+}
+
+/// The launch directory `cwd` (relative to `root`) with its symbolic links
+/// followed, as the CLI gives it to the adapters (`--cwd apilink` is
+/// `apps/api`) and as the agent started there sees it: the working
+/// directory of a process is the real directory.
+fn resolved_cwd(root: &Path, cwd: &str) -> String {
+    let real_root = std::fs::canonicalize(root).expect("case repository");
+    let real = std::fs::canonicalize(root.join(cwd)).expect("launch directory");
+    let rel = real
+        .strip_prefix(&real_root)
+        .expect("launch directory inside the case repository");
+    if rel.as_os_str().is_empty() {
+        ".".into()
+    } else {
+        rel.to_string_lossy().into_owned()
+    }
 }
 
 // ------------------------------------------------------------ comparison
@@ -903,6 +922,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         }
     }
     s.push('\n');
+    observed_sections(&mut s);
     for agent in AGENTS {
         let _ = writeln!(s, "## Known disagreements: {agent}\n");
         let entries = &listed[agent];
@@ -945,6 +965,36 @@ fn the_oracle_covers_every_registered_harness() {
     assert_eq!(AGENTS.as_slice(), registered.as_slice());
 }
 
+/// The entries of `oracle/observed.toml`, one section each, naming the
+/// cases that show it.
+fn observed_sections(s: &mut String) {
+    for o in observed() {
+        let _ = writeln!(s, "## Observed: {}\n", o.topic.trim());
+        let _ = writeln!(s, "{}\n", o.text.trim());
+        let names: Vec<String> = o.cases.iter().map(|c| format!("`{c}`")).collect();
+        let _ = writeln!(s, "Cases: {}.\n", names.join(", "));
+    }
+}
+
+#[test]
+fn every_observed_entry_names_recorded_cases() {
+    let ids: BTreeSet<String> = cases().into_iter().map(|c| c.id).collect();
+    for o in observed() {
+        assert!(
+            !o.cases.is_empty(),
+            "oracle/observed.toml: `{}` names no case",
+            o.topic
+        );
+        for c in &o.cases {
+            assert!(
+                ids.contains(c),
+                "oracle/observed.toml: `{}` names {c}, which is not a case of oracle/cases.toml",
+                o.topic
+            );
+        }
+    }
+}
+
 #[test]
 fn every_fixture_directory_is_a_case() {
     let cases = cases();
@@ -968,8 +1018,11 @@ fn every_fixture_directory_is_a_case() {
         .collect();
     crates.sort();
     assert!(crates.len() >= 3, "{crates:?}");
-    for crate_name in crates {
-        let rel = format!("crates/{crate_name}/tests/fixtures");
+    let dirs = crates
+        .iter()
+        .map(|c| format!("crates/{c}/tests/fixtures"))
+        .chain(["oracle/fixtures".to_string()]);
+    for rel in dirs {
         for entry in std::fs::read_dir(workspace().join(&rel)).unwrap() {
             let entry = entry.unwrap();
             if entry.file_type().unwrap().is_dir() {

@@ -837,7 +837,7 @@ fn github_commands_and_gitlab_code_quality() {
 }
 
 /// On this repository, the committed `playbookdiff.toml` leaves the test
-/// fixtures and the example out: `check --all-dirs` reports only the
+/// fixtures, the oracle's fixtures and the example out: `check --all-dirs` reports only the
 /// repository's own configuration (none today), where without the file
 /// it checks every fixture as a launch directory.
 #[test]
@@ -846,7 +846,12 @@ fn this_repository_checks_only_its_own_configuration() {
     let root = root.canonicalize().unwrap();
     let (code, v) = json(&["check", s(&root), "--all-dirs", "--format", "json"]);
     let text = v["findings"].to_string() + &v["directories"].to_string();
-    for excluded in ["tests/fixtures/", "tests/cases/", "examples/"] {
+    for excluded in [
+        "tests/fixtures/",
+        "tests/cases/",
+        "oracle/fixtures/",
+        "examples/",
+    ] {
         assert!(!text.contains(excluded), "{excluded} in {text}");
     }
     assert_eq!(code, 0, "{text}");

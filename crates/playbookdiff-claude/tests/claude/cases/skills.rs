@@ -216,6 +216,34 @@ fn a_listing_over_the_aggregate_budget_puts_every_listed_skill_at_risk_without_d
     assert!(d[0].source.is_none());
 }
 
+/// Many skills over the listing budget: Claude Code's one aggregate
+/// `skill-budget-risk` diagnostic counts the skills instead of naming
+/// them, so it stays one short message whatever their number (the Codex
+/// listing budget once named all 10,000); every skill says it is at risk.
+#[test]
+fn the_aggregate_budget_diagnostic_stays_short_with_thousands_of_skills() {
+    const SKILLS: usize = 1_000;
+    let t = tempfile::tempdir().unwrap();
+    for i in 0..SKILLS {
+        let name = format!("skill-{i:05}");
+        write(
+            t.path(),
+            &format!(".claude/skills/{name}/SKILL.md"),
+            &format!("---\nname: {name}\ndescription: Does task number {i} of the project when asked.\n---\nBody.\n"),
+        );
+    }
+    let cfg = compile_dir(t.path(), &at_root());
+    assert_eq!(cfg.skills.len(), SKILLS);
+    assert!(cfg
+        .skills
+        .iter()
+        .all(|s| s.advertisement.state == Ad::BudgetRisk));
+    let d = diags(&cfg, D::SkillBudgetRisk);
+    assert_eq!(d.len(), 1);
+    assert!(d[0].message.contains("1000 skills"), "{}", d[0].message);
+    assert!(d[0].message.chars().count() < 500, "{}", d[0].message);
+}
+
 #[test]
 fn skill_overrides_change_the_named_skills_and_report_each_entry() {
     let cfg = compile("skill_overrides", at_root());
