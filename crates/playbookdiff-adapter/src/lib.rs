@@ -190,6 +190,41 @@ impl Scene<'_, '_> {
         self.cwd.starts_with(dir)
     }
 
+    /// Whether anything is at `path`: an entry (a dangling link too) or a
+    /// path that resolves through links to one.
+    pub fn exists(&self, path: &RepoPath) -> bool {
+        self.repo.kind(path).is_some()
+            || !matches!(
+                self.repo.resolve(path),
+                playbookdiff_source::Resolved::Missing
+            )
+    }
+
+    /// What would give `harness` the skill `name` whose `SKILL.md` (or
+    /// command file) another harness reads at `file`, where `harness`
+    /// reads skills from `skills_root`: the link or file of
+    /// [`skill_link`](playbookdiff_model::remedy::skill_link), unless
+    /// something is already at that place ([`skill_place`](playbookdiff_model::remedy::skill_place)):
+    /// then the sentence says so and points at the reasons, since no
+    /// remedy proposes what already exists.
+    pub fn skill_remedy(
+        &self,
+        file: &RepoPath,
+        name: &str,
+        skills_root: &str,
+        harness: &str,
+    ) -> String {
+        use playbookdiff_model::remedy::{code_span, skill_link, skill_place};
+        let place = skill_place(file, name, skills_root);
+        if RepoPath::new(&place).is_some_and(|p| self.exists(&p)) {
+            return format!(
+                "`{place}` already exists, so nothing is to be linked or created there; the reasons above say why {harness} has no skill {} from it",
+                code_span(name)
+            );
+        }
+        skill_link(file, name, skills_root, harness)
+    }
+
     /// Whether the Markdown file `file` holds an import line of `name`
     /// (`@name` or `@./name`, outside code and comments), the name of a
     /// file beside it. False when it cannot be read (at most

@@ -3,7 +3,7 @@
 //! discovery rules; it only names files Claude Code reads (spec 000).
 
 use playbookdiff_adapter::{Gap, Scene};
-use playbookdiff_model::remedy::{code_span, in_dir, skill_link, ByTransport};
+use playbookdiff_model::remedy::{code_span, in_dir, ByTransport};
 use playbookdiff_model::{RepoPath, Transport};
 
 /// What would make Claude Code receive what `gap` says it lacks; `None`
@@ -13,7 +13,7 @@ use playbookdiff_model::{RepoPath, Transport};
 pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
     match *gap {
         Gap::Instruction { file, dir, .. } => Some(receive_instruction(file, dir, scene)),
-        Gap::Skill { name, file } => Some(receive_skill(file, name)),
+        Gap::Skill { name, file } => Some(receive_skill(file, name, scene)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
         Gap::LateInstruction { .. } | Gap::LateSkill { .. } => None,
     }
@@ -60,9 +60,10 @@ pub fn receive_instruction(file: &RepoPath, dir: &RepoPath, scene: &Scene<'_, '_
 }
 
 /// Claude Code should have skill `name`, whose `SKILL.md` another harness
-/// reads at `file`.
-pub fn receive_skill(file: &RepoPath, name: &str) -> String {
-    skill_link(file, name, ".claude/skills", "Claude Code")
+/// reads at `file`; nothing is proposed where something already is
+/// ([`Scene::skill_remedy`]).
+pub fn receive_skill(file: &RepoPath, name: &str, scene: &Scene<'_, '_>) -> String {
+    scene.skill_remedy(file, name, ".claude/skills", "Claude Code")
 }
 
 /// The fields of a `.mcp.json` entry, by the server's transport.

@@ -3,7 +3,7 @@
 //! rules; it only names files Codex reads (spec 004).
 
 use playbookdiff_adapter::{Gap, Scene};
-use playbookdiff_model::remedy::{code_span, skill_link, ByTransport};
+use playbookdiff_model::remedy::{code_span, ByTransport};
 use playbookdiff_model::{RepoPath, Transport};
 
 /// What would make Codex receive what `gap` says it lacks, or receive it
@@ -20,7 +20,7 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
             let dir = file.parent().unwrap_or_else(RepoPath::root);
             Some(load_sooner(file, &dir))
         }
-        Gap::Skill { name, file } => Some(receive_skill(file, name)),
+        Gap::Skill { name, file } => Some(receive_skill(file, name, scene)),
         Gap::LateSkill { files, .. } => {
             // `<base>/<dir>/skills/<x>/SKILL.md` (e.g. `.claude`): the base directory.
             let base = files
@@ -121,9 +121,10 @@ pub fn skill_sooner(dir: &RepoPath) -> String {
 }
 
 /// Codex should have skill `name`, whose `SKILL.md` another harness reads
-/// at `file`.
-pub fn receive_skill(file: &RepoPath, name: &str) -> String {
-    skill_link(file, name, ".agents/skills", "Codex")
+/// at `file`; nothing is proposed where something already is
+/// ([`Scene::skill_remedy`]).
+pub fn receive_skill(file: &RepoPath, name: &str, scene: &Scene<'_, '_>) -> String {
+    scene.skill_remedy(file, name, ".agents/skills", "Codex")
 }
 
 /// The fields of an `[mcp_servers.NAME]` table and the keys that forward

@@ -301,31 +301,45 @@ pub fn paragraph_changes(base: &str, head: &str) -> Vec<ParagraphChange> {
 /// What `head` receives differently from `base`: the same harness under
 /// the same context at two revisions.
 pub fn agent_delta(base: &EffectiveAgentConfig, head: &EffectiveAgentConfig) -> AgentDelta {
-    let a = keyed(&base.instructions);
-    let b = keyed(&head.instructions);
+    let instructions = instruction_changes(&base.instructions, &head.instructions);
+    let skills = capabilities(
+        base.skills
+            .iter()
+            .filter(|s| received(s.load_phase, s.applicability))
+            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
+        head.skills
+            .iter()
+            .filter(|s| received(s.load_phase, s.applicability))
+            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
+    );
+    let mut mcp_servers = capabilities(
+        base.mcp_servers
+            .iter()
+            .filter(|s| received(s.load_phase, s.applicability))
+            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
+        head.mcp_servers
+            .iter()
+            .filter(|s| received(s.load_phase, s.applicability))
+            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
+    );
+    redacted_changes(base, head, &mut mcp_servers);
+    AgentDelta {
+        harness: head.harness,
+        instructions,
+        skills,
+        mcp_servers,
+    }
+}
+
+/// The changes of the instructions received at two revisions (`base`,
+/// `head`): pieces added, removed, edited, rescoped or reordered.
+fn instruction_changes(base: &[Instruction], head: &[Instruction]) -> Vec<InstructionChange> {
+    let a = keyed(base);
+    let b = keyed(head);
     let in_a: HashMap<&PieceKey, &Instruction> = a.iter().map(|(k, i)| (k, *i)).collect();
     let in_b: HashMap<&PieceKey, &Instruction> = b.iter().map(|(k, i)| (k, *i)).collect();
 
-    // Order: the common pieces that hold a place in the context on both
-    // sides (an `order`), in base order and in head order; those outside a
-    // longest common subsequence moved. A piece without a place on one
-    // side (conditional, on demand without a target) only follows the
-    // listing, so it never moved: its change of place is a rescope.
-    let placed = |k: &PieceKey| {
-        in_a.get(k).is_some_and(|i| i.order.is_some())
-            && in_b.get(k).is_some_and(|i| i.order.is_some())
-    };
-    let common_a: Vec<&PieceKey> = a.iter().map(|(k, _)| k).filter(|k| placed(k)).collect();
-    let common_b: Vec<&PieceKey> = b.iter().map(|(k, _)| k).filter(|k| placed(k)).collect();
-    let mut moved: std::collections::HashSet<&PieceKey> = std::collections::HashSet::new();
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &common_a, &common_b) {
-        if !matches!(op, similar::DiffOp::Equal { .. }) {
-            let (_, _, new) = op.as_tag_tuple();
-            for k in &common_b[new] {
-                moved.insert(*k);
-            }
-        }
-    }
+    let moved = moved(&a, &b, &in_a, &in_b);
 
     let mut instructions = Vec::new();
     for (k, h) in &b {
@@ -383,34 +397,38 @@ pub fn agent_delta(base: &EffectiveAgentConfig, head: &EffectiveAgentConfig) -> 
             });
         }
     }
+    instructions
+}
 
-    let skills = capabilities(
-        base.skills
-            .iter()
-            .filter(|s| received(s.load_phase, s.applicability))
-            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
-        head.skills
-            .iter()
-            .filter(|s| received(s.load_phase, s.applicability))
-            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
-    );
-    let mut mcp_servers = capabilities(
-        base.mcp_servers
-            .iter()
-            .filter(|s| received(s.load_phase, s.applicability))
-            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
-        head.mcp_servers
-            .iter()
-            .filter(|s| received(s.load_phase, s.applicability))
-            .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
-    );
-    redacted_changes(base, head, &mut mcp_servers);
-    AgentDelta {
-        harness: head.harness,
-        instructions,
-        skills,
-        mcp_servers,
+/// The common pieces (of `a` and `b`, looked up in `in_a` and `in_b`)
+/// whose place in the context changed.
+fn moved<'k>(
+    a: &'k [(PieceKey, &Instruction)],
+    b: &'k [(PieceKey, &Instruction)],
+    in_a: &HashMap<&PieceKey, &Instruction>,
+    in_b: &HashMap<&PieceKey, &Instruction>,
+) -> std::collections::HashSet<&'k PieceKey> {
+    // Order: the common pieces that hold a place in the context on both
+    // sides (an `order`), in base order and in head order; those outside a
+    // longest common subsequence moved. A piece without a place on one
+    // side (conditional, on demand without a target) only follows the
+    // listing, so it never moved: its change of place is a rescope.
+    let placed = |k: &PieceKey| {
+        in_a.get(k).is_some_and(|i| i.order.is_some())
+            && in_b.get(k).is_some_and(|i| i.order.is_some())
+    };
+    let common_a: Vec<&PieceKey> = a.iter().map(|(k, _)| k).filter(|k| placed(k)).collect();
+    let common_b: Vec<&PieceKey> = b.iter().map(|(k, _)| k).filter(|k| placed(k)).collect();
+    let mut moved: std::collections::HashSet<&PieceKey> = std::collections::HashSet::new();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &common_a, &common_b) {
+        if !matches!(op, similar::DiffOp::Equal { .. }) {
+            let (_, _, new) = op.as_tag_tuple();
+            for k in &common_b[new] {
+                moved.insert(*k);
+            }
+        }
     }
+    moved
 }
 
 /// Adds to `changes` the MCP servers received at both revisions whose

@@ -20,11 +20,12 @@
 //!    comments are left), with the paragraphs the other side lacks.
 //!    Otherwise each one-sided class is `missing`.
 
+use crate::draft::FindingDraft;
 use crate::finding::*;
 use crate::id;
 use crate::paragraphs::{self, Paragraph};
 use crate::state::Reception;
-use crate::{absence, display_name, finish, names, Cell, DiagnosticIndex, Row};
+use crate::{absence, display_name, names, Cell, DiagnosticIndex, Row, Rows};
 use playbookdiff_model::{EffectiveAgentConfig, Harness, Instruction, RepoPath, SourceRef};
 use std::collections::{BTreeMap, HashMap};
 
@@ -124,16 +125,67 @@ fn file_of(i: &Instruction) -> RepoPath {
         .unwrap_or_else(|| i.source.path.clone())
 }
 
+/// What every step of one comparison of instructions reads: the
+/// configurations (indexed by harness position `h`), their diagnostics,
+/// the pieces with their normalized texts, the classes, and which ids are
+/// settled (see [`crate::compare_settled`]).
+#[derive(Clone, Copy)]
+struct Cx<'a> {
+    configs: &'a [&'a EffectiveAgentConfig],
+    diagnostics: &'a [DiagnosticIndex<'a>],
+    pieces: &'a [Piece<'a>],
+    texts: &'a [String],
+    classes: &'a [Class],
+    settled: &'a dyn Fn(&str) -> bool,
+}
+
+impl Cx<'_> {
+    fn harnesses(&self, v: &[usize]) -> Vec<Harness> {
+        v.iter().map(|&h| self.configs[h].harness).collect()
+    }
+}
+
+/// The one-sided classes by scope: bucket -> harness -> class indices.
+type Buckets = BTreeMap<Bucket, BTreeMap<usize, Vec<usize>>>;
+
+/// Compares the instructions of `configs`: one row per class, then the
+/// findings of each class and of each bucket of one-sided classes.
 pub(crate) fn compare(
     configs: &[&EffectiveAgentConfig],
     diagnostics: &[DiagnosticIndex<'_>],
-    rows: &mut Vec<Row>,
+    rows: &mut Rows,
     findings: &mut Vec<Finding>,
     settled: &dyn Fn(&str) -> bool,
-    keep_rows: bool,
 ) {
-    let n = configs.len();
-    let first_row = rows.len();
+    let first_row = rows.kept().map_or(0, |r| r.len());
+    let (mut pieces, texts) = collect_pieces(configs);
+    let classes = classes_of(&pieces, &texts);
+    mark_bridges(&mut pieces, &classes, configs.len());
+    let cx = Cx {
+        configs,
+        diagnostics,
+        pieces: &pieces,
+        texts: &texts,
+        classes: &classes,
+        settled,
+    };
+    let mut buckets = Buckets::new();
+    for (ci, class) in classes.iter().enumerate() {
+        let best = best_pieces(&pieces, class, configs.len());
+        let row = rows.push(|| class_row(&pieces, class, &best));
+        row.agree = judge_class(&cx, ci, &best, &mut buckets, findings);
+    }
+    for (bucket, sides) in &buckets {
+        compare_bucket(&cx, bucket, sides, findings);
+    }
+    if let Some(rows) = rows.kept() {
+        bridge_cells(configs, &classes, rows, first_row);
+    }
+}
+
+/// Every non-blank piece of every harness (and every received piece whose
+/// text was not read), with its normalized text.
+fn collect_pieces<'a>(configs: &[&'a EffectiveAgentConfig]) -> (Vec<Piece<'a>>, Vec<String>) {
     let mut pieces: Vec<Piece<'_>> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     for (h, c) in configs.iter().enumerate() {
@@ -155,6 +207,12 @@ pub(crate) fn compare(
             texts.push(text);
         }
     }
+    (pieces, texts)
+}
+
+/// The classes of `pieces`: pieces of one file or one text (`texts`, one
+/// per piece) join one class; sorted by best reception, then files.
+fn classes_of(pieces: &[Piece<'_>], texts: &[String]) -> Vec<Class> {
     let mut parent: Vec<usize> = (0..pieces.len()).collect();
     let mut by_file: HashMap<&RepoPath, usize> = HashMap::new();
     let mut by_text: HashMap<&str, usize> = HashMap::new();
@@ -192,141 +250,118 @@ pub(crate) fn compare(
         let kb = b.pieces.iter().map(|&i| pieces[i].reception).min();
         ka.cmp(&kb).then_with(|| a.files.cmp(&b.files))
     });
-    drop(by_file);
-    drop(by_text);
-    mark_bridges(&mut pieces, &classes, n);
+    classes
+}
 
-    // Buckets of one-sided classes: bucket -> harness -> class indices.
-    let mut buckets: BTreeMap<Bucket, BTreeMap<usize, Vec<usize>>> = BTreeMap::new();
-
-    for (ci, class) in classes.iter().enumerate() {
-        // Best piece per harness.
-        let mut best: Vec<Option<usize>> = vec![None; n];
-        for &i in &class.pieces {
-            let p = &pieces[i];
-            let better = match best[p.h] {
-                None => true,
-                Some(j) => p.reception < pieces[j].reception,
-            };
-            if better {
-                best[p.h] = Some(i);
-            }
-        }
-        let row = crate::push_row(rows, keep_rows, || Row {
-            category: Category::Instruction,
-            label: class_label(&class.files),
-            cells: best
-                .iter()
-                .map(|b| match b {
-                    None => Cell::absent(),
-                    Some(i) => Cell::of(
-                        pieces[*i].reception,
-                        note_of(pieces[*i].inst),
-                        pieces[*i].inst.load_phase,
-                        pieces[*i].inst.applicability,
-                    ),
-                })
-                .collect(),
-            agree: false,
-            differs: Vec::new(),
-        });
-        let received: Vec<usize> = (0..n)
-            .filter(|&h| best[h].is_some_and(|i| pieces[i].reception.is_received()))
-            .collect();
-        if received.is_empty() {
-            row.agree = true;
-            continue;
-        }
-        let present: Vec<usize> = (0..n).filter(|&h| best[h].is_some()).collect();
-        if present.len() == n {
-            let trig = |h: usize| {
-                let p = &pieces[best[h].expect("present")];
-                trigger(p)
-            };
-            let first = trig(0);
-            if (1..n).all(|h| trig(h) == first) {
-                row.agree = true;
-                continue;
-            }
-            findings.push(scope_gap(configs, &pieces, class, &best));
-            continue;
-        }
-        if present.len() == 1 {
-            let h = present[0];
-            let p = &pieces[best[h].expect("present")];
-            buckets
-                .entry(Bucket {
-                    reception: p.reception,
-                    dir: p.inst.applies_to.clone(),
-                    paths: p.inst.paths.clone(),
-                })
-                .or_default()
-                .entry(h)
-                .or_default()
-                .push(ci);
-            continue;
-        }
-        // More than two harnesses, some lacking it.
-        let p = &pieces[best[received[0]].expect("received")];
-        let bucket = Bucket {
-            reception: p.reception,
-            dir: p.inst.applies_to.clone(),
-            paths: p.inst.paths.clone(),
+/// The best received piece of `class` per harness (`n` harnesses).
+fn best_pieces(pieces: &[Piece<'_>], class: &Class, n: usize) -> Vec<Option<usize>> {
+    let mut best: Vec<Option<usize>> = vec![None; n];
+    for &i in &class.pieces {
+        let p = &pieces[i];
+        let better = match best[p.h] {
+            None => true,
+            Some(j) => p.reception < pieces[j].reception,
         };
-        findings.push(missing(
-            configs,
-            diagnostics,
-            &pieces,
-            &texts,
-            class,
-            &received,
-            &bucket,
-            None,
-            settled,
-        ));
-    }
-
-    for (bucket, sides) in &buckets {
-        // A class whose text is unknown has no paragraphs to compare:
-        // each class of such a bucket is compared whole.
-        let unread = sides
-            .values()
-            .flatten()
-            .any(|&ci| classes[ci].pieces.iter().all(|&i| pieces[i].unknown));
-        if sides.len() == 2 && !unread {
-            let hs: Vec<usize> = sides.keys().copied().collect();
-            let (a, b) = (hs[0], hs[1]);
-            reworded(
-                configs,
-                diagnostics,
-                &pieces,
-                &classes,
-                bucket,
-                (a, &sides[&a]),
-                (b, &sides[&b]),
-                findings,
-                settled,
-            );
-        } else {
-            for (&h, cis) in sides {
-                for &ci in cis {
-                    findings.push(missing(
-                        configs,
-                        diagnostics,
-                        &pieces,
-                        &texts,
-                        &classes[ci],
-                        &[h],
-                        bucket,
-                        None,
-                        settled,
-                    ));
-                }
-            }
+        if better {
+            best[p.h] = Some(i);
         }
     }
-    if keep_rows {
-        bridge_cells(configs, &classes, rows, first_row);
+    best
+}
+
+/// The row of `class`: one cell per harness, from its `best` piece.
+fn class_row(pieces: &[Piece<'_>], class: &Class, best: &[Option<usize>]) -> Row {
+    Row {
+        category: Category::Instruction,
+        label: class_label(&class.files),
+        cells: best
+            .iter()
+            .map(|b| match b {
+                None => Cell::absent(),
+                Some(i) => Cell::of(
+                    pieces[*i].reception,
+                    note_of(pieces[*i].inst),
+                    pieces[*i].inst.load_phase,
+                    pieces[*i].inst.applicability,
+                ),
+            })
+            .collect(),
+        agree: false,
+        differs: Vec::new(),
+    }
+}
+
+/// Decides class `ci` (its `best` piece per harness): true when its row
+/// agrees. A class every harness has at different states is a
+/// `scope-gap`; a class one harness has goes to the bucket of its scope;
+/// a class some of several harnesses lack is `missing`.
+fn judge_class(
+    cx: &Cx<'_>,
+    ci: usize,
+    best: &[Option<usize>],
+    buckets: &mut Buckets,
+    findings: &mut Vec<Finding>,
+) -> bool {
+    let (pieces, class) = (cx.pieces, &cx.classes[ci]);
+    let n = best.len();
+    let received: Vec<usize> = (0..n)
+        .filter(|&h| best[h].is_some_and(|i| pieces[i].reception.is_received()))
+        .collect();
+    if received.is_empty() {
+        return true;
+    }
+    let present: Vec<usize> = (0..n).filter(|&h| best[h].is_some()).collect();
+    if present.len() == n {
+        let trig = |h: usize| trigger(&pieces[best[h].expect("present")]);
+        let first = trig(0);
+        if (1..n).all(|h| trig(h) == first) {
+            return true;
+        }
+        findings.push(scope_gap(cx.configs, pieces, class, best));
+        return false;
+    }
+    if let [h] = present[..] {
+        let p = &pieces[best[h].expect("present")];
+        buckets
+            .entry(bucket_of(p))
+            .or_default()
+            .entry(h)
+            .or_default()
+            .push(ci);
+        return false;
+    }
+    // More than two harnesses, some lacking it.
+    let bucket = bucket_of(&pieces[best[received[0]].expect("received")]);
+    findings.push(missing(cx, class, &received, &bucket, None));
+    false
+}
+
+/// The one-sided classes of one bucket (`sides`: harness -> classes): when
+/// exactly two harnesses have such text there (all of it read), their
+/// paragraphs are compared ([`reworded`]); otherwise each class is
+/// `missing`.
+fn compare_bucket(
+    cx: &Cx<'_>,
+    bucket: &Bucket,
+    sides: &BTreeMap<usize, Vec<usize>>,
+    findings: &mut Vec<Finding>,
+) {
+    // A class whose text is unknown has no paragraphs to compare: each
+    // class of such a bucket is compared whole.
+    let unread = sides
+        .values()
+        .flatten()
+        .any(|&ci| cx.classes[ci].pieces.iter().all(|&i| cx.pieces[i].unknown));
+    if sides.len() == 2 && !unread {
+        let hs: Vec<usize> = sides.keys().copied().collect();
+        let (a, b) = (hs[0], hs[1]);
+        reworded(cx, bucket, (a, &sides[&a]), (b, &sides[&b]), findings);
+        return;
+    }
+    for (&h, cis) in sides {
+        for &ci in cis {
+            findings.push(missing(cx, &cx.classes[ci], &[h], bucket, None));
+        }
     }
 }
 
@@ -642,263 +677,424 @@ fn scope_gap(
             }
         })
         .collect();
-    finish(Finding {
-        id: id::finding_id(
-            Category::Instruction,
-            FindingType::ScopeGap,
-            &direction,
-            &id::dir_slug(&dir),
-            &key,
-        ),
+    let mut f = FindingDraft {
         category: Category::Instruction,
         kind: FindingType::ScopeGap,
         severity,
-        actionable: false,
+        direction,
+        slug: id::dir_slug(&dir),
+        key,
         present_in: hs(&present),
         absent_from: hs(&absent),
         items,
         message,
-        key,
         scope: Some(dir.clone()),
-        absences,
-        paragraphs: Vec::new(),
-        differences: Vec::new(),
-        remedies: Vec::new(),
-        accepted: None,
-        problems: Vec::new(),
         subject: Some(Subject::Instruction {
             dir,
             files: class.files.clone(),
             paths: top_piece.inst.paths.clone(),
             bridge: Vec::new(),
         }),
-    })
+    }
+    .build();
+    f.absences = absences;
+    f
 }
 
 /// A `missing` finding for `class`, received by `present` and absent from
 /// every other harness. `surplus`: the paragraphs left over after a
 /// comparison with differently worded text, when there was one.
-#[allow(clippy::too_many_arguments)]
 fn missing(
-    configs: &[&EffectiveAgentConfig],
-    diagnostics: &[DiagnosticIndex<'_>],
-    pieces: &[Piece<'_>],
-    texts: &[String],
+    cx: &Cx<'_>,
     class: &Class,
     present: &[usize],
     bucket: &Bucket,
     surplus: Option<&[(usize, &Paragraph)]>,
-    settled: &dyn Fn(&str) -> bool,
 ) -> Finding {
-    let n = configs.len();
-    let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
-    let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
-    // The id first: a finding `settled` answers true for is built in
-    // outline, which needs only its severity of what follows.
-    let mut key = String::with_capacity(128);
-    bucket.push_key(&mut key);
-    key.push_str("|files=");
-    for (i, f) in class.files.iter().enumerate() {
-        if i > 0 {
-            key.push(',');
-        }
-        key.push_str(f.as_str());
+    let absent: Vec<usize> = (0..cx.configs.len())
+        .filter(|h| !present.contains(h))
+        .collect();
+    Missing {
+        cx,
+        class,
+        present,
+        absent: &absent,
+        bucket,
+        surplus,
     }
-    let direction = id::only(&hs(present));
-    let id = id::finding_id(
-        Category::Instruction,
-        FindingType::Missing,
-        &direction,
-        &id::dir_slug(&bucket.dir),
-        &key,
-    );
-    let in_outline = settled(&id);
-    let cosmetic = || match surplus {
-        Some(s) => s.iter().all(|(_, p)| paragraphs::is_cosmetic(&p.text)),
-        None => class
+    .finding()
+}
+
+/// One `missing` finding being built (see [`missing`]).
+struct Missing<'m, 'a> {
+    cx: &'m Cx<'a>,
+    class: &'m Class,
+    present: &'m [usize],
+    absent: &'m [usize],
+    bucket: &'m Bucket,
+    surplus: Option<&'m [(usize, &'m Paragraph)]>,
+}
+
+impl Missing<'_, '_> {
+    /// The finding; in outline when its id is settled (what orders,
+    /// counts, accepts and excludes it, without the message, absences,
+    /// paragraphs and subject that only the kept copy shows).
+    fn finding(&self) -> Finding {
+        let mut draft = self.draft();
+        // The id first: a settled finding needs only its severity of what
+        // follows.
+        let id = draft.id();
+        if (self.cx.settled)(&id) {
+            draft.severity = self.severity(self.cosmetic() || self.bridge().is_some());
+            return draft.build_as(id);
+        }
+        let cosmetic = self.cosmetic();
+        let bridge = self.bridge();
+        draft.severity = self.severity(cosmetic || bridge.is_some());
+        // The files named once for the message and every absence.
+        let files = files_phrase(&self.class.files);
+        draft.message = self.message(&files, cosmetic, bridge.as_deref());
+        draft.subject = Some(Subject::Instruction {
+            dir: self.bucket.dir.clone(),
+            files: self.class.files.clone(),
+            paths: self.bucket.paths.clone(),
+            bridge: bridge.unwrap_or_default(),
+        });
+        let mut f = draft.build_as(id);
+        f.absences = self.absences(&files);
+        f.paragraphs = self.paragraphs();
+        f
+    }
+
+    /// The id's parts, the sides and the evidence.
+    fn draft(&self) -> FindingDraft {
+        let (cx, class) = (self.cx, self.class);
+        let mut key = String::with_capacity(128);
+        self.bucket.push_key(&mut key);
+        key.push_str("|files=");
+        for (i, f) in class.files.iter().enumerate() {
+            if i > 0 {
+                key.push(',');
+            }
+            key.push_str(f.as_str());
+        }
+        let items: Vec<FindingItem> = class
             .pieces
             .iter()
-            .all(|&i| !pieces[i].unknown && paragraphs::is_cosmetic(&texts[i])),
-    };
-    let all_conditional = class
-        .pieces
-        .iter()
-        .filter(|&&i| present.contains(&pieces[i].h))
-        .all(|&i| pieces[i].reception == Reception::Conditional);
-    let bridge = || {
-        if surplus.is_none() {
-            boilerplate_bridge(pieces, class, present)
-        } else {
-            None
+            .filter(|&&i| self.present.contains(&cx.pieces[i].h))
+            .map(|&i| item(cx.configs[cx.pieces[i].h].harness, cx.pieces[i].inst))
+            .collect();
+        FindingDraft {
+            category: Category::Instruction,
+            kind: FindingType::Missing,
+            severity: FindingSeverity::Medium,
+            direction: id::only(&cx.harnesses(self.present)),
+            slug: id::dir_slug(&self.bucket.dir),
+            key,
+            present_in: cx.harnesses(self.present),
+            absent_from: cx.harnesses(self.absent),
+            items,
+            message: String::new(),
+            scope: Some(self.bucket.dir.clone()),
+            subject: None,
         }
-    };
-    let items: Vec<FindingItem> = class
-        .pieces
-        .iter()
-        .filter(|&&i| present.contains(&pieces[i].h))
-        .map(|&i| item(configs[pieces[i].h].harness, pieces[i].inst))
-        .collect();
-    if in_outline {
-        let severity = if all_conditional {
+    }
+
+    /// Info when every present piece is conditional; low when only
+    /// headings or comments, or a bridge among boilerplate, are left.
+    fn severity(&self, slight: bool) -> FindingSeverity {
+        let (pieces, present) = (self.cx.pieces, self.present);
+        let all_conditional = self
+            .class
+            .pieces
+            .iter()
+            .filter(|&&i| present.contains(&pieces[i].h))
+            .all(|&i| pieces[i].reception == Reception::Conditional);
+        if all_conditional {
             FindingSeverity::Info
-        } else if cosmetic() || bridge().is_some() {
+        } else if slight {
             FindingSeverity::Low
         } else {
             FindingSeverity::Medium
-        };
-        return outline(
-            id,
-            FindingType::Missing,
-            severity,
-            hs(present),
-            hs(&absent),
-            items,
-            key,
-            bucket.dir.clone(),
-        );
+        }
     }
-    let cosmetic = cosmetic();
-    let bridge = bridge();
-    let severity = if all_conditional {
-        FindingSeverity::Info
-    } else if cosmetic || bridge.is_some() {
-        FindingSeverity::Low
-    } else {
-        FindingSeverity::Medium
-    };
-    // The files named once for the message and every absence.
-    let files = files_phrase(&class.files);
-    let what = match surplus {
-        Some(s) => format!(
-            "{} paragraph{} of {}",
-            s.len(),
-            if s.len() == 1 { "" } else { "s" },
-            files
-        ),
-        None => format!("the text of {}", files),
-    };
-    let message = match &bridge {
-        Some(shared) => format!(
-            "{} receive{} {} {}, which imports {} as {} {} it; the rest of its text is boilerplate (no command, tool, path or number), and {} {} nothing equivalent.",
-            names(&hs(present)),
-            if present.len() == 1 { "s" } else { "" },
-            files,
-            bucket.describe(),
-            shared
+
+    /// True when only headings or comments are left.
+    fn cosmetic(&self) -> bool {
+        let (pieces, texts) = (self.cx.pieces, self.cx.texts);
+        match self.surplus {
+            Some(s) => s.iter().all(|(_, p)| paragraphs::is_cosmetic(&p.text)),
+            None => self
+                .class
+                .pieces
                 .iter()
-                .map(|f| crate::code_span(f.as_str()))
-                .collect::<Vec<_>>()
-                .join(" and "),
-            names(&hs(&absent)),
-            if absent.len() == 1 { "receives" } else { "receive" },
-            names(&hs(&absent)),
-            if absent.len() == 1 { "receives" } else { "receive" },
-        ),
-        None => format!(
-        "{} receive{} {what} {}; {} {} nothing equivalent{}.",
-        names(&hs(present)),
-        if present.len() == 1 { "s" } else { "" },
-        bucket.describe(),
-        names(&hs(&absent)),
-        if absent.len() == 1 {
+                .all(|&i| !pieces[i].unknown && paragraphs::is_cosmetic(&texts[i])),
+        }
+    }
+
+    /// The shared files the class only bridges to ([`boilerplate_bridge`]).
+    fn bridge(&self) -> Option<Vec<RepoPath>> {
+        match self.surplus {
+            None => boilerplate_bridge(self.cx.pieces, self.class, self.present),
+            Some(_) => None,
+        }
+    }
+
+    /// The sentence, naming `files` ([`files_phrase`]).
+    fn message(&self, files: &str, cosmetic: bool, bridge: Option<&[RepoPath]>) -> String {
+        let cx = self.cx;
+        let (present, absent) = (self.present, self.absent);
+        let who = names(&cx.harnesses(present));
+        let s = if present.len() == 1 { "s" } else { "" };
+        let others = names(&cx.harnesses(absent));
+        let receive = if absent.len() == 1 {
             "receives"
         } else {
             "receive"
-        },
-        if cosmetic {
+        };
+        // Where and when the present sides receive it: the bucket's words
+        // when they share it, else each side's own.
+        let scope = own_scopes(cx.configs, cx.pieces, self.class, present, self.bucket);
+        if let Some(shared) = bridge {
+            let imported: Vec<String> = shared
+                .iter()
+                .map(|f| crate::code_span(f.as_str()))
+                .collect();
+            return format!(
+                "{who} receive{s} {files}{scope}, which imports {} as {others} {receive} it; the rest of its text is boilerplate (no command, tool, path or number), and {others} {receive} nothing equivalent.",
+                imported.join(" and "),
+            );
+        }
+        let what = match self.surplus {
+            Some(p) => format!(
+                "{} paragraph{} of {files}",
+                p.len(),
+                if p.len() == 1 { "" } else { "s" },
+            ),
+            None => format!("the text of {files}"),
+        };
+        let only = if cosmetic {
             " (headings or comments only)"
         } else {
             ""
-        }
-    ),
-    };
-    let absences = absent
-        .iter()
-        .map(|&h| {
-            absence(
-                &diagnostics[h],
-                &class.files,
-                format!(
-                    "{} has no instruction from {} and none with the same text under this context.",
-                    display_name(configs[h].harness),
-                    files
-                ),
-            )
-        })
-        .collect();
-    let paragraphs = surplus
-        .map(|s| {
-            s.iter()
+        };
+        format!("{who} receive{s} {what}{scope}; {others} {receive} nothing equivalent{only}.")
+    }
+
+    /// Why each absent harness lacks it: its diagnostics about the files,
+    /// else a sentence naming `files`.
+    fn absences(&self, files: &str) -> Vec<crate::Absence> {
+        let cx = self.cx;
+        self.absent
+            .iter()
+            .map(|&h| {
+                absence(
+                    &cx.diagnostics[h],
+                    &self.class.files,
+                    format!(
+                        "{} has no instruction from {files} and none with the same text under this context.",
+                        display_name(cx.configs[h].harness),
+                    ),
+                )
+            })
+            .collect()
+    }
+
+    /// The paragraphs the absent side lacks: the surplus, else every
+    /// paragraph of the class on the present side.
+    fn paragraphs(&self) -> Vec<ParagraphDiff> {
+        let cx = self.cx;
+        match self.surplus {
+            Some(s) => s
+                .iter()
                 .map(|(pi, p)| ParagraphDiff {
-                    sides: vec![paragraph_side(configs, pieces, *pi, p)],
+                    sides: vec![paragraph_side(cx.configs, cx.pieces, *pi, p)],
                     diff: None,
                     similarity: None,
                 })
-                .collect()
-        })
-        .unwrap_or_else(|| whole_paragraphs(configs, pieces, class, present));
-    finish(Finding {
-        id,
-        category: Category::Instruction,
-        kind: FindingType::Missing,
-        severity,
-        actionable: false,
-        present_in: hs(present),
-        absent_from: hs(&absent),
-        items,
-        message,
-        key,
-        scope: Some(bucket.dir.clone()),
-        absences,
-        paragraphs,
-        differences: Vec::new(),
-        remedies: Vec::new(),
-        accepted: None,
-        problems: Vec::new(),
-        subject: Some(Subject::Instruction {
-            dir: bucket.dir.clone(),
-            files: class.files.clone(),
-            paths: bucket.paths.clone(),
-            bridge: bridge.unwrap_or_default(),
-        }),
-    })
+                .collect(),
+            None => whole_paragraphs(cx.configs, cx.pieces, self.class, self.present),
+        }
+    }
 }
 
-/// An instruction finding in outline (see [`crate::compare_settled`]):
-/// what orders, counts, accepts and excludes it (id, type, severity,
-/// sides, items, key, scope), without the message, absences, paragraphs
-/// and subject that only the kept copy shows.
-#[allow(clippy::too_many_arguments)]
-fn outline(
-    id: String,
-    kind: FindingType,
-    severity: FindingSeverity,
-    present_in: Vec<Harness>,
-    absent_from: Vec<Harness>,
-    items: Vec<FindingItem>,
-    key: String,
-    scope: RepoPath,
-) -> Finding {
-    finish(Finding {
-        id,
-        category: Category::Instruction,
-        kind,
-        severity,
-        actionable: false,
-        present_in,
-        absent_from,
-        items,
-        message: String::new(),
-        key,
-        scope: Some(scope),
-        absences: Vec::new(),
-        paragraphs: Vec::new(),
-        differences: Vec::new(),
-        remedies: Vec::new(),
-        accepted: None,
-        problems: Vec::new(),
-        subject: None,
-    })
+/// Where and when the `present` harnesses receive `class`, to follow the
+/// files in a sentence: `" " + bucket.describe()` when every piece they
+/// receive is in `bucket`'s scope; else the scopes of the pieces each
+/// receives
+/// ([`pieces_scope`]), once when every side has the same ("on demand,
+/// each file in its own directory") and otherwise side by side (": Claude
+/// Code on demand for paths matching `**/*.ts` (the repository root),
+/// OpenCode at startup in the repository root"), so that one sentence
+/// never gives every side, or every file, the loadPhase or scope of one.
+fn own_scopes(
+    configs: &[&EffectiveAgentConfig],
+    pieces: &[Piece<'_>],
+    class: &Class,
+    present: &[usize],
+    bucket: &Bucket,
+) -> String {
+    // The common case, without building a scope per piece: every side
+    // receives pieces of the class, all in `bucket`'s scope.
+    let in_bucket = |p: &Piece<'_>| {
+        p.reception == bucket.reception
+            && p.inst.applies_to == bucket.dir
+            && p.inst.paths == bucket.paths
+    };
+    let shared_by_all = present.iter().all(|&h| {
+        let mut mine = class
+            .pieces
+            .iter()
+            .map(|&i| &pieces[i])
+            .filter(|p| p.h == h && p.reception.is_received())
+            .peekable();
+        mine.peek().is_some() && mine.all(in_bucket)
+    });
+    if shared_by_all {
+        return format!(" {}", bucket.describe());
+    }
+    let sides: Vec<(usize, String)> = present
+        .iter()
+        .map(|&h| {
+            let mine: Vec<&Piece<'_>> = class
+                .pieces
+                .iter()
+                .map(|&i| &pieces[i])
+                .filter(|p| p.h == h && p.reception.is_received())
+                .collect();
+            (h, pieces_scope(&mine))
+        })
+        .collect();
+    let shared = bucket.describe();
+    if sides.iter().all(|(_, d)| *d == shared) {
+        return format!(" {shared}");
+    }
+    if sides.iter().all(|(_, d)| *d == sides[0].1) {
+        return format!(" {}", sides[0].1);
+    }
+    let each: Vec<String> = sides
+        .iter()
+        .map(|(h, d)| format!("{} {d}", display_name(configs[*h].harness)))
+        .collect();
+    format!(": {}", each.join(", "))
+}
+
+/// Where and when the paragraphs of a `reworded` finding are received,
+/// from the pieces they come from (`involved`, indices into `pieces`):
+/// `bucket`'s words when every piece is in its scope; else each side's
+/// own ("by Claude Code on demand in `a` and by Codex at startup in the
+/// repository root").
+fn paired_scope(
+    configs: &[&EffectiveAgentConfig],
+    pieces: &[Piece<'_>],
+    involved: &[usize],
+    bucket: &Bucket,
+) -> String {
+    let shared = bucket.describe();
+    let mut sides: Vec<(usize, Vec<&Piece<'_>>)> = Vec::new();
+    for p in involved.iter().map(|&i| &pieces[i]) {
+        match sides.iter_mut().find(|(h, _)| *h == p.h) {
+            Some((_, v)) => v.push(p),
+            None => sides.push((p.h, vec![p])),
+        }
+    }
+    let each: Vec<(usize, String)> = sides.iter().map(|(h, v)| (*h, pieces_scope(v))).collect();
+    if each.iter().all(|(_, d)| *d == shared) {
+        return shared;
+    }
+    if each.iter().all(|(_, d)| *d == each[0].1) {
+        return each[0].1.clone();
+    }
+    let by: Vec<String> = each
+        .iter()
+        .map(|(h, d)| format!("by {} {d}", display_name(configs[*h].harness)))
+        .collect();
+    by.join(" and ")
+}
+
+/// Where and when one harness receives `mine` (its pieces of one class):
+/// the scope they share ([`Bucket::describe`]); for pieces of one
+/// reception and globs in several directories, each in the directory of
+/// its own file ("on demand, each file in its own directory") or the
+/// directories named; else each scope, joined.
+fn pieces_scope(mine: &[&Piece<'_>]) -> String {
+    let mut scopes: Vec<Bucket> = mine.iter().map(|p| bucket_of(p)).collect();
+    scopes.sort();
+    scopes.dedup();
+    let Some(first) = scopes.first() else {
+        return String::new();
+    };
+    if scopes.len() == 1 {
+        return first.describe();
+    }
+    let one_kind = scopes
+        .iter()
+        .all(|b| b.reception == first.reception && b.paths == first.paths);
+    if !one_kind {
+        let each: Vec<String> = scopes.iter().map(Bucket::describe).collect();
+        return each.join(", ");
+    }
+    let own = mine
+        .iter()
+        .all(|p| p.file.parent().as_ref() == Some(&p.inst.applies_to));
+    let place = if own {
+        "each file in its own directory".to_string()
+    } else {
+        let dirs: Vec<RepoPath> = scopes.iter().map(|b| b.dir.clone()).collect();
+        format!("in {}", places_phrase(&dirs))
+    };
+    match &first.paths {
+        Some(p) => format!(
+            "{} for paths matching {}, {place}",
+            first.reception.phrase(),
+            p.iter()
+                .map(|g| crate::code_span(g))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => format!("{}, {place}", first.reception.phrase()),
+    }
+}
+
+/// Directories for a sentence, the first [`FILES_NAMED`] named: "`a`,
+/// `b` and `c`", "`a`, `b`, `c` and 4 more directories".
+fn places_phrase(dirs: &[RepoPath]) -> String {
+    let quoted: Vec<String> = dirs
+        .iter()
+        .take(FILES_NAMED)
+        .map(|d| {
+            if d.is_root() {
+                "the repository root".to_string()
+            } else {
+                crate::code_span(d.as_str())
+            }
+        })
+        .collect();
+    match quoted.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, head)) if dirs.len() <= FILES_NAMED => {
+            format!("{} and {last}", head.join(", "))
+        }
+        Some(_) => format!(
+            "{} and {}",
+            quoted.join(", "),
+            playbookdiff_model::remedy::count(
+                dirs.len() - quoted.len(),
+                "more directory",
+                "more directories"
+            )
+        ),
+    }
+}
+
+/// The scope a piece is received in.
+fn bucket_of(p: &Piece<'_>) -> Bucket {
+    Bucket {
+        reception: p.reception,
+        dir: p.inst.applies_to.clone(),
+        paths: p.inst.paths.clone(),
+    }
 }
 
 /// Every paragraph the present side receives from `class` (one piece per
@@ -977,149 +1173,68 @@ fn paragraphs_of(
 /// paragraphs paired for lack of better.
 const REWORDED: f32 = 0.5;
 
+/// A paragraph of one side of a bucket: the class and the piece it comes
+/// from, and the paragraph.
+type Para = (usize, usize, Paragraph);
+
+/// Two paragraphs paired as one reworded, and their word similarity.
+type Pair<'p> = (&'p Para, &'p Para, f32);
+
+/// The paragraphs of `mine` whose text `theirs` does not hold.
+fn unmatched<'p>(mine: &'p [Para], theirs: &[Para]) -> Vec<&'p Para> {
+    let set: std::collections::HashSet<&str> = theirs.iter().map(|x| x.2.text.as_str()).collect();
+    mine.iter()
+        .filter(|x| !set.contains(x.2.text.as_str()))
+        .collect()
+}
+
 /// Two harnesses each receive text the other lacks in the same scope:
 /// identical paragraphs agree, differently worded ones become one
-/// `unknown`, the rest `missing` per file.
-#[allow(clippy::too_many_arguments)]
+/// `different` (their concrete terms differ) and one `unknown` (the
+/// others), the rest `missing` per file.
 fn reworded(
-    configs: &[&EffectiveAgentConfig],
-    diagnostics: &[DiagnosticIndex<'_>],
-    pieces: &[Piece<'_>],
-    classes: &[Class],
+    cx: &Cx<'_>,
     bucket: &Bucket,
     (a, acls): (usize, &Vec<usize>),
     (b, bcls): (usize, &Vec<usize>),
     findings: &mut Vec<Finding>,
-    settled: &dyn Fn(&str) -> bool,
 ) {
-    let pa = paragraphs_of(pieces, classes, a, acls);
-    let pb = paragraphs_of(pieces, classes, b, bcls);
-    let set_a: std::collections::HashSet<&str> = pa.iter().map(|x| x.2.text.as_str()).collect();
-    let set_b: std::collections::HashSet<&str> = pb.iter().map(|x| x.2.text.as_str()).collect();
-    let ua: Vec<&(usize, usize, Paragraph)> = pa
-        .iter()
-        .filter(|x| !set_b.contains(x.2.text.as_str()))
-        .collect();
-    let ub: Vec<&(usize, usize, Paragraph)> = pb
-        .iter()
-        .filter(|x| !set_a.contains(x.2.text.as_str()))
-        .collect();
-    let ca: Vec<usize> = (0..ua.len())
-        .filter(|&i| !paragraphs::is_cosmetic(&ua[i].2.text))
-        .collect();
-    let cb: Vec<usize> = (0..ub.len())
-        .filter(|&i| !paragraphs::is_cosmetic(&ub[i].2.text))
-        .collect();
+    let pa = paragraphs_of(cx.pieces, cx.classes, a, acls);
+    let pb = paragraphs_of(cx.pieces, cx.classes, b, bcls);
+    let (ua, ub) = (unmatched(&pa, &pb), unmatched(&pb, &pa));
+    let substantive = |u: &[&Para]| -> Vec<usize> {
+        (0..u.len())
+            .filter(|&i| !paragraphs::is_cosmetic(&u[i].2.text))
+            .collect()
+    };
+    let (ca, cb) = (substantive(&ua), substantive(&ub));
     let ta: Vec<&str> = ca.iter().map(|&i| ua[i].2.text.as_str()).collect();
     let tb: Vec<&str> = cb.iter().map(|&i| ub[i].2.text.as_str()).collect();
     let pairs = paragraphs::pair(&ta, &tb);
     let mut paired_a = vec![false; ua.len()];
     let mut paired_b = vec![false; ub.len()];
-    let ha = configs[a].harness;
-    let hb = configs[b].harness;
     for &(i, j, _) in &pairs {
         paired_a[ca[i]] = true;
         paired_b[cb[j]] = true;
     }
+    let matched: Vec<Pair<'_>> = pairs
+        .iter()
+        .map(|&(i, j, s)| (ua[ca[i]], ub[cb[j]], s))
+        .collect();
     // Pairs that read as one paragraph reworded (at least half the words
     // shared) and whose concrete terms differ (a command, a tool, a path, a
     // number) are a `different`; the others an `unknown`.
-    let (concrete, worded): (Vec<_>, Vec<_>) = pairs.iter().partition(|&&(i, j, s)| {
-        s >= REWORDED && crate::concrete::change(&ua[ca[i]].2.text, &ub[cb[j]].2.text).is_some()
-    });
-    for (kind, pairs) in [
+    let (concrete, worded): (Vec<&Pair<'_>>, Vec<&Pair<'_>>) =
+        matched.iter().partition(|(x, y, s)| {
+            *s >= REWORDED && crate::concrete::change(&x.2.text, &y.2.text).is_some()
+        });
+    for (kind, group) in [
         (FindingType::Different, concrete),
         (FindingType::Unknown, worded),
     ] {
-        if pairs.is_empty() {
-            continue;
+        if !group.is_empty() {
+            findings.push(pair_finding(cx, bucket, kind, &group, (a, b)));
         }
-        let mut diffs = Vec::new();
-        let mut items: Vec<FindingItem> = Vec::new();
-        let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
-        let mut first_change = None;
-        for &&(i, j, s) in &pairs {
-            let (x, y) = (ua[ca[i]], ub[cb[j]]);
-            for pi in [x.1, y.1] {
-                if seen.insert(pi) {
-                    items.push(item(configs[pieces[pi].h].harness, pieces[pi].inst));
-                }
-            }
-            if first_change.is_none() {
-                first_change = crate::concrete::change(&x.2.text, &y.2.text);
-            }
-            diffs.push(ParagraphDiff {
-                sides: vec![
-                    paragraph_side(configs, pieces, x.1, &x.2),
-                    paragraph_side(configs, pieces, y.1, &y.2),
-                ],
-                diff: Some(paragraphs::word_diff(&x.2.text, &y.2.text)),
-                similarity: Some((s * 100.0).round() as u8),
-            });
-        }
-        let key = format!("{}|pair={},{}", bucket.key(), ha.as_str(), hb.as_str());
-        let direction = id::symmetric(configs.len());
-        let n = pairs.len();
-        let (severity, message) = match kind {
-            FindingType::Different => {
-                let side = |h: Harness, t: &Option<String>| match t {
-                    Some(t) => format!("{} reads {}", display_name(h), crate::code_span(t)),
-                    None => format!("{} has no such term", display_name(h)),
-                };
-                let (ta, tb) = first_change.unwrap_or_default();
-                (
-                    FindingSeverity::Medium,
-                    format!(
-                        "{n} paragraph{} received {} {} a different command, tool, path or number for {} and {}: {}, {}.",
-                        if n == 1 { "" } else { "s" },
-                        bucket.describe(),
-                        if n == 1 { "gives" } else { "give" },
-                        display_name(ha),
-                        display_name(hb),
-                        side(ha, &ta),
-                        side(hb, &tb),
-                    ),
-                )
-            }
-            _ => (
-                FindingSeverity::Info,
-                format!(
-                    "{n} paragraph{} received {} {} worded differently for {} and {}; whether {} the same cannot be decided without reading them.",
-                    if n == 1 { "" } else { "s" },
-                    bucket.describe(),
-                    if n == 1 { "is" } else { "are" },
-                    display_name(ha),
-                    display_name(hb),
-                    if n == 1 { "it means" } else { "they mean" },
-                ),
-            ),
-        };
-        findings.push(finish(Finding {
-            id: id::finding_id(
-                Category::Instruction,
-                kind,
-                &direction,
-                &id::dir_slug(&bucket.dir),
-                &key,
-            ),
-            category: Category::Instruction,
-            kind,
-            severity,
-            actionable: false,
-            present_in: vec![ha, hb],
-            absent_from: Vec::new(),
-            items,
-            message,
-            key,
-            scope: Some(bucket.dir.clone()),
-            absences: Vec::new(),
-            paragraphs: diffs,
-            differences: Vec::new(),
-            remedies: Vec::new(),
-            accepted: None,
-            problems: Vec::new(),
-            subject: None,
-        }));
     }
     // Surplus per side, per class (one pass over the paragraphs, not one
     // per class).
@@ -1132,17 +1247,98 @@ fn reworded(
         }
         for &ci in cls {
             let Some(left) = left.get(&ci) else { continue };
-            findings.push(missing(
-                configs,
-                diagnostics,
-                pieces,
-                &[],
-                &classes[ci],
-                &[h],
-                bucket,
-                Some(left),
-                settled,
-            ));
+            findings.push(missing(cx, &cx.classes[ci], &[h], bucket, Some(left)));
         }
     }
+}
+
+/// The one `different` or `unknown` (`kind`) finding of the `pairs` of a
+/// bucket between harnesses `a` and `b`, with each pair side by side.
+fn pair_finding(
+    cx: &Cx<'_>,
+    bucket: &Bucket,
+    kind: FindingType,
+    pairs: &[&Pair<'_>],
+    (a, b): (usize, usize),
+) -> Finding {
+    let (configs, pieces) = (cx.configs, cx.pieces);
+    let (ha, hb) = (configs[a].harness, configs[b].harness);
+    let mut diffs = Vec::new();
+    let mut items: Vec<FindingItem> = Vec::new();
+    let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut first_change = None;
+    let mut involved: Vec<usize> = Vec::new();
+    for &&(x, y, s) in pairs {
+        for pi in [x.1, y.1] {
+            if seen.insert(pi) {
+                items.push(item(configs[pieces[pi].h].harness, pieces[pi].inst));
+                involved.push(pi);
+            }
+        }
+        if first_change.is_none() {
+            first_change = crate::concrete::change(&x.2.text, &y.2.text);
+        }
+        diffs.push(ParagraphDiff {
+            sides: vec![
+                paragraph_side(configs, pieces, x.1, &x.2),
+                paragraph_side(configs, pieces, y.1, &y.2),
+            ],
+            diff: Some(paragraphs::word_diff(&x.2.text, &y.2.text)),
+            similarity: Some((s * 100.0).round() as u8),
+        });
+    }
+    let scope = paired_scope(configs, pieces, &involved, bucket);
+    let n = pairs.len();
+    let (pl, (an, bn)) = (
+        if n == 1 { "" } else { "s" },
+        (display_name(ha), display_name(hb)),
+    );
+    let (severity, message) = match kind {
+        FindingType::Different => {
+            let side = |h: Harness, t: &Option<String>| match t {
+                Some(t) => format!("{} reads {}", display_name(h), crate::code_span(t)),
+                None => format!("{} has no such term", display_name(h)),
+            };
+            let (ta, tb) = first_change.unwrap_or_default();
+            let give = if n == 1 { "gives" } else { "give" };
+            (
+                FindingSeverity::Medium,
+                format!(
+                    "{n} paragraph{pl} received {scope} {give} a different command, tool, path or number for {an} and {bn}: {}, {}.",
+                    side(ha, &ta),
+                    side(hb, &tb),
+                ),
+            )
+        }
+        _ => {
+            let (is, mean) = if n == 1 {
+                ("is", "it means")
+            } else {
+                ("are", "they mean")
+            };
+            (
+                FindingSeverity::Info,
+                format!(
+                    "{n} paragraph{pl} received {scope} {is} worded differently for {an} and {bn}; whether {mean} the same cannot be decided without reading them."
+                ),
+            )
+        }
+    };
+    let mut f = FindingDraft {
+        category: Category::Instruction,
+        kind,
+        severity,
+        direction: id::symmetric(configs.len()),
+        slug: id::dir_slug(&bucket.dir),
+        key: format!("{}|pair={},{}", bucket.key(), ha.as_str(), hb.as_str()),
+        present_in: vec![ha, hb],
+        absent_from: Vec::new(),
+        items,
+        message,
+        scope: Some(bucket.dir.clone()),
+        subject: None,
+    }
+    .build();
+    f.paragraphs = diffs;
+    f
 }

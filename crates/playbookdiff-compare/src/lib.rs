@@ -29,6 +29,7 @@
 pub mod baseline;
 pub mod concrete;
 pub mod delta;
+mod draft;
 pub mod finding;
 pub mod group;
 pub mod id;
@@ -42,6 +43,8 @@ pub mod state;
 pub use baseline::{Acceptance, AcceptedFinding, Baseline, Coverage, FailOn};
 pub use finding::*;
 pub use state::Reception;
+
+use draft::FindingDraft;
 
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticKind, EffectiveAgentConfig, Harness, LoadPhase, RepoPath,
@@ -205,7 +208,7 @@ pub fn compare_settled(
     configs: &[&EffectiveAgentConfig],
     settled: &dyn Fn(&str) -> bool,
 ) -> Comparison {
-    compare_with(configs, settled, true)
+    compare_with(configs, settled, Rows::Keep(Vec::new()))
 }
 
 /// [`compare_settled`] without the aligned rows: [`Comparison::rows`] is
@@ -217,38 +220,27 @@ pub fn compare_settled_findings(
     configs: &[&EffectiveAgentConfig],
     settled: &dyn Fn(&str) -> bool,
 ) -> Comparison {
-    compare_with(configs, settled, false)
+    compare_with(configs, settled, Rows::Skip(Row::blank()))
 }
 
-/// [`compare_settled`], with the rows when `keep_rows`.
+/// [`compare_settled`], with the rows `rows` keeps.
 fn compare_with(
     configs: &[&EffectiveAgentConfig],
     settled: &dyn Fn(&str) -> bool,
-    keep_rows: bool,
+    mut rows: Rows,
 ) -> Comparison {
     let starting: Vec<&EffectiveAgentConfig> =
         configs.iter().copied().filter(|c| c.starts()).collect();
     let harnesses: Vec<Harness> = starting.iter().map(|c| c.harness).collect();
     let mut refused = Vec::new();
-    let mut rows = Vec::new();
     let mut findings = Vec::new();
     if configs.len() >= 2 {
         if !starting.is_empty() {
             let diagnostics: Vec<DiagnosticIndex<'_>> =
                 starting.iter().map(|c| DiagnosticIndex::new(c)).collect();
-            instructions::compare(
-                &starting,
-                &diagnostics,
-                &mut rows,
-                &mut findings,
-                settled,
-                keep_rows,
-            );
-            skills::compare(&starting, &diagnostics, &mut rows, &mut findings, keep_rows);
-            mcp::compare(&starting, &mut rows, &mut findings, keep_rows);
-            if !keep_rows {
-                rows.clear();
-            }
+            instructions::compare(&starting, &diagnostics, &mut rows, &mut findings, settled);
+            skills::compare(&starting, &diagnostics, &mut rows, &mut findings);
+            mcp::compare(&starting, &mut rows, &mut findings);
             if starting.len() < 2 {
                 findings.clear();
             }
@@ -274,7 +266,7 @@ fn compare_with(
     Comparison {
         harnesses,
         refused,
-        rows,
+        rows: rows.into_rows(),
         findings,
         summary,
     }
@@ -300,39 +292,30 @@ pub fn refusal_finding(r: &Refusal) -> Finding {
         None => String::new(),
     };
     let name = display_name(r.harness);
-    finish(Finding {
-        id: id::finding_id(
-            Category::Agent,
-            FindingType::Refused,
-            &direction,
-            &id::slug(file),
-            &key,
-        ),
+    let mut f = FindingDraft {
         category: Category::Agent,
         kind: FindingType::Refused,
         severity: FindingSeverity::High,
-        actionable: false,
+        direction,
+        slug: id::slug(file),
+        key,
         present_in: Vec::new(),
         absent_from: vec![r.harness],
         items: Vec::new(),
         message: format!(
             "{name} would not start from this launch directory: it refuses its configuration{at}, so it receives none of the instructions, skills and MCP servers compared here and is left out of the comparison."
         ),
-        key,
         scope: None,
-        absences: Vec::new(),
-        paragraphs: Vec::new(),
-        differences: Vec::new(),
-        remedies: Vec::new(),
-        accepted: None,
-        problems: vec![FindingProblem {
-            harness: r.harness,
-            code: r.code,
-            message: r.message.clone(),
-            source: r.source.clone(),
-        }],
         subject: None,
-    })
+    }
+    .build();
+    f.problems = vec![FindingProblem {
+        harness: r.harness,
+        code: r.code,
+        message: r.message.clone(),
+        source: r.source.clone(),
+    }];
+    f
 }
 
 /// The repository problems (warning or error diagnostics of kind
@@ -503,72 +486,61 @@ pub(crate) fn absence(
     }
 }
 
-/// Pushes the row `make` builds onto `rows` and returns it for the caller
-/// to mark (`agree`, `differs`). When rows are not kept (`keep` false),
-/// nothing is built: a blank row, the only one `rows` then holds, takes
-/// the marks instead, and the caller's [`compare_with`] empties `rows`.
-pub(crate) fn push_row(rows: &mut Vec<Row>, keep: bool, make: impl FnOnce() -> Row) -> &mut Row {
-    if keep {
-        rows.push(make());
-    } else {
-        rows.clear();
-        rows.push(Row {
+/// Where a comparison puts its aligned rows: built and kept, or not built
+/// at all (`check --all-dirs` keeps only the findings).
+pub(crate) enum Rows {
+    /// Every row, built.
+    Keep(Vec<Row>),
+    /// No row: this blank one takes the marks (`agree`, `differs`) of each
+    /// item in turn, and is dropped.
+    Skip(Row),
+}
+
+impl Rows {
+    /// Pushes the row `make` builds and returns it for the caller to mark
+    /// (`agree`, `differs`); when rows are skipped, nothing is built and
+    /// the blank row is returned, cleared.
+    pub(crate) fn push(&mut self, make: impl FnOnce() -> Row) -> &mut Row {
+        match self {
+            Rows::Keep(rows) => {
+                rows.push(make());
+                rows.last_mut().expect("just pushed")
+            }
+            Rows::Skip(blank) => {
+                *blank = Row::blank();
+                blank
+            }
+        }
+    }
+
+    /// The rows built so far, when they are kept.
+    pub(crate) fn kept(&mut self) -> Option<&mut Vec<Row>> {
+        match self {
+            Rows::Keep(rows) => Some(rows),
+            Rows::Skip(_) => None,
+        }
+    }
+
+    /// The rows for [`Comparison::rows`]: none when skipped.
+    fn into_rows(self) -> Vec<Row> {
+        match self {
+            Rows::Keep(rows) => rows,
+            Rows::Skip(_) => Vec::new(),
+        }
+    }
+}
+
+impl Row {
+    /// An instruction row with no label and no cells.
+    fn blank() -> Row {
+        Row {
             category: Category::Instruction,
             label: String::new(),
             cells: Vec::new(),
             agree: false,
             differs: Vec::new(),
-        });
+        }
     }
-    rows.last_mut().expect("just pushed")
-}
-
-/// Sets `actionable` from the severity and returns the finding.
-pub(crate) fn finish(mut f: Finding) -> Finding {
-    f.actionable = f.severity.is_actionable();
-    f
-}
-
-/// A finding about a named item (a skill or an MCP server): its id from
-/// the category, type, direction and `name|aspect`, the harnesses on each
-/// side from their indices in `configs`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn named_finding(
-    configs: &[&EffectiveAgentConfig],
-    category: finding::Category,
-    kind: finding::FindingType,
-    severity: finding::FindingSeverity,
-    name: &str,
-    aspect: &str,
-    direction: String,
-    present: &[usize],
-    absent: &[usize],
-    items: Vec<finding::FindingItem>,
-    message: String,
-    subject: Option<finding::Subject>,
-) -> Finding {
-    let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
-    let key = format!("{name}|{aspect}");
-    finish(Finding {
-        id: id::finding_id(category, kind, &direction, &id::slug(name), &key),
-        category,
-        kind,
-        severity,
-        actionable: false,
-        present_in: hs(present),
-        absent_from: hs(absent),
-        items,
-        message,
-        key,
-        scope: None,
-        absences: Vec::new(),
-        paragraphs: Vec::new(),
-        differences: Vec::new(),
-        remedies: Vec::new(),
-        accepted: None,
-        problems: Vec::new(),
-        subject,
-    })
 }
 
 #[cfg(test)]

@@ -6,10 +6,11 @@
 //! of KEY in the developer's environment". Two redacted literals cannot be
 //! compared: that is `unknown`, never `different`.
 
+use crate::draft::FindingDraft;
 use crate::finding::*;
 use crate::id;
 use crate::state::Reception;
-use crate::{display_name, names, Cell, Row};
+use crate::{display_name, names, Cell, Row, Rows};
 use playbookdiff_model::{
     Applicability, ConfiguredValue, EffectiveAgentConfig, Harness, McpServer, NamedValue, Transport,
 };
@@ -147,47 +148,111 @@ fn item(h: Harness, s: &McpServer) -> FindingItem {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn finding(
-    configs: &[&EffectiveAgentConfig],
-    sides: &[Vec<&McpServer>],
-    kind: FindingType,
-    severity: FindingSeverity,
-    name: &str,
-    aspect: &str,
-    direction: String,
-    present: &[usize],
-    absent: &[usize],
-    items: Vec<FindingItem>,
-    message: String,
-) -> Finding {
-    crate::named_finding(
-        configs,
-        Category::Mcp,
-        kind,
-        severity,
-        name,
-        aspect,
-        direction,
-        present,
-        absent,
-        items,
-        message,
-        Some(Subject::Mcp {
-            name: name.to_string(),
-            transport: present_transport(sides, present),
-        }),
-    )
+/// One harness's side of a server name: the harness, its definitions of
+/// the name (in order) and the one that represents it (the first it
+/// starts, else the first).
+struct Side<'a> {
+    harness: Harness,
+    servers: &'a [&'a McpServer],
+    rep: Option<&'a McpServer>,
 }
 
-/// The transport of one server name on the `present` side: the one every
-/// received definition there agrees on, else [`Transport::Unknown`].
-/// `sides[h]` holds the definitions of that name in config `h`, in order,
-/// so the cost is that of the name's own definitions, not of all servers.
-fn present_transport(sides: &[Vec<&McpServer>], present: &[usize]) -> Transport {
-    let mut seen = present
-        .iter()
-        .flat_map(|&h| sides[h].iter().copied())
+impl Side<'_> {
+    fn on(&self) -> bool {
+        self.rep.is_some_and(received)
+    }
+}
+
+/// One server name as its row and findings see it.
+struct Case<'a> {
+    name: &'a str,
+    /// The name as a code span, for sentences.
+    cname: String,
+    sides: Vec<Side<'a>>,
+}
+
+impl<'a> Case<'a> {
+    fn harnesses(&self, pick: impl Fn(&Side<'a>) -> bool) -> Vec<Harness> {
+        self.sides
+            .iter()
+            .filter(|s| pick(s))
+            .map(|s| s.harness)
+            .collect()
+    }
+
+    /// A draft about this server and one `aspect`: the evidence of every
+    /// definition on every side; present on the sides `present` picks
+    /// (the subject's transport is theirs), symmetric until the caller
+    /// says otherwise.
+    fn draft(
+        &self,
+        kind: (FindingType, FindingSeverity),
+        aspect: &str,
+        present: impl Fn(&Side<'a>) -> bool,
+    ) -> FindingDraft {
+        let transport = present_transport(self.sides.iter().filter(|s| present(s)));
+        FindingDraft {
+            direction: id::symmetric(self.sides.len()),
+            present_in: self.harnesses(&present),
+            items: self
+                .sides
+                .iter()
+                .flat_map(|side| side.servers.iter().map(|s| item(side.harness, s)))
+                .collect(),
+            subject: Some(Subject::Mcp {
+                name: self.name.to_string(),
+                transport,
+            }),
+            ..FindingDraft::named(Category::Mcp, kind, self.name, aspect)
+        }
+    }
+
+    /// A difference of `field` with one value per side.
+    fn field(&self, field: &str, values: Vec<Option<String>>) -> FieldDifference {
+        FieldDifference {
+            field: field.to_string(),
+            values: self
+                .sides
+                .iter()
+                .zip(values)
+                .map(|(side, value)| FieldValue {
+                    harness: side.harness,
+                    value,
+                })
+                .collect(),
+        }
+    }
+
+    fn row(&self) -> Row {
+        Row {
+            category: Category::Mcp,
+            label: self.name.to_string(),
+            cells: self.sides.iter().map(|side| cell(side.rep)).collect(),
+            agree: false,
+            differs: Vec::new(),
+        }
+    }
+}
+
+/// The cell of a side whose server is `rep`.
+fn cell(rep: Option<&McpServer>) -> Cell {
+    match rep {
+        None => Cell::absent(),
+        Some(s) => Cell::of(
+            cell_reception(s),
+            transport_as_declared(s),
+            s.load_phase,
+            s.applicability,
+        ),
+    }
+}
+
+/// The transport of one server name on the present sides: the one every
+/// received definition there agrees on, else [`Transport::Unknown`]. The
+/// cost is that of the name's own definitions, not of all servers.
+fn present_transport<'s, 'a: 's>(sides: impl Iterator<Item = &'s Side<'a>>) -> Transport {
+    let mut seen = sides
+        .flat_map(|side| side.servers.iter().copied())
         .filter(|s| received(s))
         .map(|s| s.transport);
     match seen.next() {
@@ -196,29 +261,12 @@ fn present_transport(sides: &[Vec<&McpServer>], present: &[usize]) -> Transport 
     }
 }
 
-fn field(
-    configs: &[&EffectiveAgentConfig],
-    name: &str,
-    values: Vec<Option<String>>,
-) -> FieldDifference {
-    FieldDifference {
-        field: name.to_string(),
-        values: values
-            .into_iter()
-            .enumerate()
-            .map(|(h, value)| FieldValue {
-                harness: configs[h].harness,
-                value,
-            })
-            .collect(),
-    }
-}
-
+/// Compares the MCP servers of `configs`: one row per name, and its
+/// findings.
 pub(crate) fn compare(
     configs: &[&EffectiveAgentConfig],
-    rows: &mut Vec<Row>,
+    rows: &mut Rows,
     findings: &mut Vec<Finding>,
-    keep_rows: bool,
 ) {
     let n = configs.len();
     let mut by_name: BTreeMap<&str, Vec<Vec<&McpServer>>> = BTreeMap::new();
@@ -230,300 +278,329 @@ pub(crate) fn compare(
                 .push(s);
         }
     }
-    let all: Vec<usize> = (0..n).collect();
-    let sym = id::symmetric(n);
-    for (name, sides) in &by_name {
-        let cname = crate::code_span(name);
-        let rep: Vec<Option<&McpServer>> = sides
-            .iter()
-            .map(|v| v.iter().find(|s| received(s)).or(v.first()).copied())
-            .collect();
-        let row = crate::push_row(rows, keep_rows, || Row {
-            category: Category::Mcp,
-            label: name.to_string(),
-            cells: rep
+    for (name, defs) in &by_name {
+        let case = Case {
+            name,
+            cname: crate::code_span(name),
+            sides: configs
                 .iter()
-                .map(|r| match r {
-                    None => Cell::absent(),
-                    Some(s) => Cell::of(
-                        cell_reception(s),
-                        transport_as_declared(s),
-                        s.load_phase,
-                        s.applicability,
-                    ),
+                .zip(defs)
+                .map(|(c, v)| Side {
+                    harness: c.harness,
+                    servers: v,
+                    rep: v.iter().find(|s| received(s)).or(v.first()).copied(),
                 })
                 .collect(),
-            agree: false,
-            differs: Vec::new(),
-        });
-        let items: Vec<FindingItem> = (0..n)
-            .flat_map(|h| sides[h].iter().map(move |s| item(configs[h].harness, s)))
-            .collect();
-        let on: Vec<usize> = (0..n).filter(|&h| rep[h].is_some_and(received)).collect();
-        if on.is_empty() {
-            row.agree = true;
-            continue;
-        }
-        if on.len() < n {
-            let off: Vec<usize> = (0..n).filter(|h| !on.contains(h)).collect();
-            let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
-            let why: Vec<String> = off
-                .iter()
-                .map(|&h| match rep[h] {
-                    None => format!(
-                        "{} has no server of that name",
-                        display_name(configs[h].harness)
-                    ),
-                    Some(s) => format!(
-                        "{} does not start it ({})",
-                        display_name(configs[h].harness),
-                        s.reason.trim_end_matches('.')
-                    ),
-                })
-                .collect();
-            let mut f = finding(
-                configs,
-                sides,
-                FindingType::CapabilityGap,
-                FindingSeverity::Medium,
-                name,
-                "presence",
-                id::only(&hs(&on)),
-                &on,
-                &off,
-                items,
-                format!(
-                    "MCP server {cname} is configured for {} only; {}.",
-                    names(&hs(&on)),
-                    why.join("; ")
-                ),
-            );
-            f.absences = off
-                .iter()
-                .map(|&h| crate::Absence {
-                    harness: configs[h].harness,
-                    reason: match rep[h] {
-                        None => format!(
-                            "{} configures no MCP server named {cname} under this context.",
-                            display_name(configs[h].harness)
-                        ),
-                        Some(s) => s.reason.clone(),
-                    },
-                })
-                .collect();
-            findings.push(f);
-            continue;
-        }
-        let s: Vec<&McpServer> = rep.iter().map(|r| r.expect("all on")).collect();
-        let mut agree = true;
-        let mut row_differs: Vec<String> = Vec::new();
-        if sides.iter().any(|v| v.len() > 1) {
-            agree = false;
-            row_differs.push("defined twice".to_string());
-            findings.push(finding(
-                configs,
-                sides,
-                FindingType::Unknown,
-                FindingSeverity::Info,
-                name,
-                "duplicate",
-                sym.clone(),
-                &all,
-                &[],
-                items.clone(),
-                format!("MCP server {cname} is defined more than once on one side, so which definition to compare cannot be decided."),
-            ));
-        }
-        // Configuration.
-        let mut diffs = Vec::new();
-        let differs = |v: &[Option<String>]| v.iter().any(|x| *x != v[0]);
-        let tr: Vec<Option<String>> = s
-            .iter()
-            .map(|x| Some(transport(x.transport).to_string()))
-            .collect();
-        let unknown_transport = s.iter().any(|x| x.transport == Transport::Unknown);
-        let cmd: Vec<Option<String>> = s.iter().map(|x| x.command.clone()).collect();
-        let args: Vec<Option<String>> = s
-            .iter()
-            .map(|x| {
-                x.args
-                    .as_ref()
-                    .filter(|a| !a.is_empty())
-                    .map(|a| a.join(" "))
-            })
-            .collect();
-        let url: Vec<Option<String>> = s.iter().map(|x| x.url.clone()).collect();
-        let tools: Vec<Option<String>> = s
-            .iter()
-            .map(|x| {
-                let e = x
-                    .enabled_tools
-                    .as_ref()
-                    .map(|t| format!("enabled: {}", t.join(", ")));
-                let d = x
-                    .disabled_tools
-                    .as_ref()
-                    .map(|t| format!("disabled: {}", t.join(", ")));
-                match (e, d) {
-                    (None, None) => None,
-                    (a, b) => Some([a, b].into_iter().flatten().collect::<Vec<_>>().join("; ")),
-                }
-            })
-            .collect();
-        for (fname, v) in [
-            ("transport", &tr),
-            ("command", &cmd),
-            ("args", &args),
-            ("url", &url),
-            ("tools", &tools),
-        ] {
-            if differs(v) {
-                diffs.push(field(configs, fname, v.clone()));
-            }
-        }
-        if !diffs.is_empty() {
-            agree = false;
-            row_differs.extend(diffs.iter().map(|d| d.field.clone()));
-            let redacted_only = diffs.iter().all(|d| d.field == "args" || d.field == "url")
-                && diffs.iter().all(|d| {
-                    d.values
-                        .iter()
-                        .all(|v| v.value.as_deref().is_some_and(|x| x.contains("<redacted>")))
-                        && {
-                            let strip: Vec<String> = d
-                                .values
-                                .iter()
-                                .map(|v| {
-                                    v.value
-                                        .clone()
-                                        .unwrap_or_default()
-                                        .replace("<redacted>", "")
-                                })
-                                .collect();
-                            strip.iter().all(|x| *x == strip[0])
-                        }
-                });
-            let undecidable = unknown_transport || redacted_only;
-            let mut f = finding(
-                configs,
-                sides,
-                if undecidable {
-                    FindingType::Unknown
-                } else {
-                    FindingType::Different
-                },
-                if undecidable {
-                    FindingSeverity::Info
-                } else {
-                    FindingSeverity::Medium
-                },
-                name,
-                "configuration",
-                sym.clone(),
-                &all,
-                &[],
-                items.clone(),
-                format!(
-                    "MCP server {cname} is defined differently ({}){}.",
-                    diffs
-                        .iter()
-                        .map(|d| d.field.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    if unknown_transport {
-                        "; one transport is unknown to the analysis, so whether they reach the same server cannot be decided"
-                    } else if redacted_only {
-                        "; only redacted values differ in position, so equivalence cannot be decided"
-                    } else {
-                        ""
-                    }
-                ),
-            );
-            f.differences = diffs;
-            findings.push(f);
-        }
-        // Environment and headers, by variable name.
-        for (aspect, what, fold) in [("environment", "env", false), ("headers", "header", true)] {
-            let maps: Vec<BTreeMap<String, Val>> = s
-                .iter()
-                .map(|x| map(if what == "env" { &x.env } else { &x.headers }, fold))
-                .collect();
-            let keys: BTreeSet<&String> = maps.iter().flat_map(|m| m.keys()).collect();
-            let mut differ = Vec::new();
-            let mut redacted = Vec::new();
-            for k in keys {
-                let vals: Vec<Option<&Val>> = maps.iter().map(|m| m.get(k)).collect();
-                if vals.iter().all(|v| *v == vals[0]) && vals[0] != Some(&Val::Redacted) {
-                    continue;
-                }
-                let fd = field(
-                    configs,
-                    &format!("{what}.{k}"),
-                    vals.iter().map(|v| v.map(Val::show)).collect(),
-                );
-                if vals.iter().all(|v| *v == Some(&Val::Redacted)) {
-                    redacted.push(fd);
-                } else {
-                    differ.push(fd);
-                }
-            }
-            if !differ.is_empty() {
-                agree = false;
-                row_differs.extend(differ.iter().map(|d| d.field.clone()));
-                let mut f = finding(
-                    configs,
-                    sides,
-                    FindingType::Different,
-                    FindingSeverity::Medium,
-                    name,
-                    aspect,
-                    sym.clone(),
-                    &all,
-                    &[],
-                    items.clone(),
-                    format!(
-                        "MCP server {cname} receives different {} ({}).",
-                        if what == "env" {
-                            "environment variables"
-                        } else {
-                            "headers"
-                        },
-                        differ
-                            .iter()
-                            .map(|d| d.field.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                );
-                f.differences = differ;
-                findings.push(f);
-            }
-            if !redacted.is_empty() {
-                agree = false;
-                row_differs.extend(redacted.iter().map(|d| format!("{} (redacted)", d.field)));
-                let mut f = finding(
-                    configs,
-                    sides,
-                    FindingType::Unknown,
-                    FindingSeverity::Info,
-                    name,
-                    &format!("{aspect}-redacted"),
-                    sym.clone(),
-                    &all,
-                    &[],
-                    items.clone(),
-                    format!(
-                        "MCP server {cname} has literal values on every side for {}; they are redacted, so whether they are equal cannot be decided.",
-                        redacted.iter().map(|d| d.field.as_str()).collect::<Vec<_>>().join(", ")
-                    ),
-                );
-                f.differences = redacted;
-                findings.push(f);
-            }
-        }
+        };
+        let row = rows.push(|| case.row());
+        let (agree, differs) = judge(&case, findings);
         row.agree = agree;
-        row.differs = row_differs;
+        row.differs = differs;
     }
+}
+
+/// The findings about one server name, pushed onto `findings`: whether its
+/// row agrees and the fields that differ.
+fn judge(case: &Case<'_>, findings: &mut Vec<Finding>) -> (bool, Vec<String>) {
+    if !case.sides.iter().any(Side::on) {
+        return (true, Vec::new());
+    }
+    if !case.sides.iter().all(Side::on) {
+        findings.push(presence(case));
+        return (false, Vec::new());
+    }
+    let s: Vec<&McpServer> = case.sides.iter().filter_map(|side| side.rep).collect();
+    let mut differs: Vec<String> = Vec::new();
+    if case.sides.iter().any(|side| side.servers.len() > 1) {
+        differs.push("defined twice".to_string());
+        findings.push(duplicate(case));
+    }
+    if let Some(f) = configuration(case, &s) {
+        differs.extend(f.differences.iter().map(|d| d.field.clone()));
+        findings.push(f);
+    }
+    for aspect in [Values::Env, Values::Headers] {
+        let (differ, redacted) = values(case, &s, aspect);
+        if let Some(f) = differ {
+            differs.extend(f.differences.iter().map(|d| d.field.clone()));
+            findings.push(f);
+        }
+        if let Some(f) = redacted {
+            differs.extend(
+                f.differences
+                    .iter()
+                    .map(|d| format!("{} (redacted)", d.field)),
+            );
+            findings.push(f);
+        }
+    }
+    (differs.is_empty(), differs)
+}
+
+/// Some sides do not start the server: a `capability-gap` for those that do.
+fn presence(case: &Case<'_>) -> Finding {
+    let on = case.harnesses(Side::on);
+    let why: Vec<String> = case
+        .sides
+        .iter()
+        .filter(|side| !side.on())
+        .map(|side| match side.rep {
+            None => format!("{} has no server of that name", display_name(side.harness)),
+            Some(s) => format!(
+                "{} does not start it ({})",
+                display_name(side.harness),
+                s.reason.trim_end_matches('.')
+            ),
+        })
+        .collect();
+    let mut f = FindingDraft {
+        direction: id::only(&on),
+        absent_from: case.harnesses(|side| !side.on()),
+        message: format!(
+            "MCP server {} is configured for {} only; {}.",
+            case.cname,
+            names(&on),
+            why.join("; ")
+        ),
+        ..case.draft(
+            (FindingType::CapabilityGap, FindingSeverity::Medium),
+            "presence",
+            Side::on,
+        )
+    }
+    .build();
+    f.absences = case
+        .sides
+        .iter()
+        .filter(|side| !side.on())
+        .map(|side| crate::Absence {
+            harness: side.harness,
+            reason: match side.rep {
+                None => format!(
+                    "{} configures no MCP server named {} under this context.",
+                    display_name(side.harness),
+                    case.cname
+                ),
+                Some(s) => s.reason.clone(),
+            },
+        })
+        .collect();
+    f
+}
+
+/// A side defines the server more than once: which definition to compare
+/// cannot be decided (`unknown`).
+fn duplicate(case: &Case<'_>) -> Finding {
+    FindingDraft {
+        message: format!(
+            "MCP server {} is defined more than once on one side, so which definition to compare cannot be decided.",
+            case.cname
+        ),
+        ..case.draft(
+            (FindingType::Unknown, FindingSeverity::Info),
+            "duplicate",
+            |_| true,
+        )
+    }
+    .build()
+}
+
+/// The fields of a definition compared as text, one value per server.
+fn configured_fields(s: &[&McpServer]) -> [(&'static str, Vec<Option<String>>); 5] {
+    [
+        (
+            "transport",
+            s.iter()
+                .map(|x| Some(transport(x.transport).to_string()))
+                .collect(),
+        ),
+        ("command", s.iter().map(|x| x.command.clone()).collect()),
+        (
+            "args",
+            s.iter()
+                .map(|x| {
+                    x.args
+                        .as_ref()
+                        .filter(|a| !a.is_empty())
+                        .map(|a| a.join(" "))
+                })
+                .collect(),
+        ),
+        ("url", s.iter().map(|x| x.url.clone()).collect()),
+        ("tools", s.iter().map(|x| tools(x)).collect()),
+    ]
+}
+
+/// The enabled and disabled tools of a definition, for a field value.
+fn tools(x: &McpServer) -> Option<String> {
+    let e = x
+        .enabled_tools
+        .as_ref()
+        .map(|t| format!("enabled: {}", t.join(", ")));
+    let d = x
+        .disabled_tools
+        .as_ref()
+        .map(|t| format!("disabled: {}", t.join(", ")));
+    match (e, d) {
+        (None, None) => None,
+        (a, b) => Some([a, b].into_iter().flatten().collect::<Vec<_>>().join("; ")),
+    }
+}
+
+/// True when every difference is of `args` or `url` and they differ only
+/// in where a redacted value stands.
+fn redacted_only(diffs: &[FieldDifference]) -> bool {
+    diffs.iter().all(|d| d.field == "args" || d.field == "url")
+        && diffs.iter().all(|d| {
+            let all_redacted = d
+                .values
+                .iter()
+                .all(|v| v.value.as_deref().is_some_and(|x| x.contains("<redacted>")));
+            let strip: Vec<String> = d
+                .values
+                .iter()
+                .map(|v| {
+                    v.value
+                        .clone()
+                        .unwrap_or_default()
+                        .replace("<redacted>", "")
+                })
+                .collect();
+            all_redacted && strip.iter().all(|x| *x == strip[0])
+        })
+}
+
+/// The definitions (`s`, one per side) differ in transport, command, args,
+/// url or tools: a `different`, or an `unknown` when a transport is
+/// unknown or only redacted values differ.
+fn configuration(case: &Case<'_>, s: &[&McpServer]) -> Option<Finding> {
+    let diffs: Vec<FieldDifference> = configured_fields(s)
+        .into_iter()
+        .filter(|(_, v)| v.iter().any(|x| *x != v[0]))
+        .map(|(name, v)| case.field(name, v))
+        .collect();
+    if diffs.is_empty() {
+        return None;
+    }
+    let unknown_transport = s.iter().any(|x| x.transport == Transport::Unknown);
+    let redacted_only = redacted_only(&diffs);
+    let kind = if unknown_transport || redacted_only {
+        (FindingType::Unknown, FindingSeverity::Info)
+    } else {
+        (FindingType::Different, FindingSeverity::Medium)
+    };
+    let why = if unknown_transport {
+        "; one transport is unknown to the analysis, so whether they reach the same server cannot be decided"
+    } else if redacted_only {
+        "; only redacted values differ in position, so equivalence cannot be decided"
+    } else {
+        ""
+    };
+    let fields: Vec<&str> = diffs.iter().map(|d| d.field.as_str()).collect();
+    let mut f = FindingDraft {
+        message: format!(
+            "MCP server {} is defined differently ({}){why}.",
+            case.cname,
+            fields.join(", ")
+        ),
+        ..case.draft(kind, "configuration", |_| true)
+    }
+    .build();
+    f.differences = diffs;
+    Some(f)
+}
+
+/// The named values compared by the variables they name.
+#[derive(Clone, Copy)]
+enum Values {
+    /// `env`: names as written.
+    Env,
+    /// `headers`: names folded to lower case.
+    Headers,
+}
+
+impl Values {
+    /// The finding's aspect, the field prefix, and the words for a sentence.
+    fn words(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Values::Env => ("environment", "env", "environment variables"),
+            Values::Headers => ("headers", "header", "headers"),
+        }
+    }
+
+    fn of(self, x: &McpServer) -> BTreeMap<String, Val> {
+        match self {
+            Values::Env => map(&x.env, false),
+            Values::Headers => map(&x.headers, true),
+        }
+    }
+}
+
+/// The environment or the headers (`which`) of the definitions `s` (one
+/// per side): a `different` for the names whose variables differ, and an
+/// `unknown` for the names every side sets to a redacted literal.
+fn values(case: &Case<'_>, s: &[&McpServer], which: Values) -> (Option<Finding>, Option<Finding>) {
+    let (aspect, what, words) = which.words();
+    let maps: Vec<BTreeMap<String, Val>> = s.iter().map(|x| which.of(x)).collect();
+    let keys: BTreeSet<&String> = maps.iter().flat_map(|m| m.keys()).collect();
+    let mut differ = Vec::new();
+    let mut redacted = Vec::new();
+    for k in keys {
+        let vals: Vec<Option<&Val>> = maps.iter().map(|m| m.get(k)).collect();
+        if vals.iter().all(|v| *v == vals[0]) && vals[0] != Some(&Val::Redacted) {
+            continue;
+        }
+        let fd = case.field(
+            &format!("{what}.{k}"),
+            vals.iter().map(|v| v.map(Val::show)).collect(),
+        );
+        if vals.iter().all(|v| *v == Some(&Val::Redacted)) {
+            redacted.push(fd);
+        } else {
+            differ.push(fd);
+        }
+    }
+    let list = |v: &[FieldDifference]| {
+        v.iter()
+            .map(|d| d.field.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let differ = (!differ.is_empty()).then(|| {
+        let mut f = FindingDraft {
+            message: format!(
+                "MCP server {} receives different {words} ({}).",
+                case.cname,
+                list(&differ)
+            ),
+            ..case.draft(
+                (FindingType::Different, FindingSeverity::Medium),
+                aspect,
+                |_| true,
+            )
+        }
+        .build();
+        f.differences = differ;
+        f
+    });
+    let redacted = (!redacted.is_empty()).then(|| {
+        let mut f = FindingDraft {
+            message: format!(
+                "MCP server {} has literal values on every side for {}; they are redacted, so whether they are equal cannot be decided.",
+                case.cname,
+                list(&redacted)
+            ),
+            ..case.draft(
+                (FindingType::Unknown, FindingSeverity::Info),
+                &format!("{aspect}-redacted"),
+                |_| true,
+            )
+        }
+        .build();
+        f.differences = redacted;
+        f
+    });
+    (differ, redacted)
 }
 
 #[cfg(test)]

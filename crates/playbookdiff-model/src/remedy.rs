@@ -39,6 +39,28 @@ pub fn skill_link(file: &RepoPath, name: &str, skills_root: &str, harness: &str)
     if file.file_name() != Some("SKILL.md") {
         return skill_from_command(file, name, skills_root, harness);
     }
+    let (link, target) = link_of(file, name, skills_root);
+    format!(
+        "make `{link}` a symbolic link to `../../{target}` ({harness} reads skills from `{skills_root}`)"
+    )
+}
+
+/// The repository path [`skill_link`] proposes to create for the same
+/// arguments: the link `<base>/<skills_root>/<dir>` for a `SKILL.md`, the
+/// file `<base>/<skills_root>/<dir>/SKILL.md` for a command file. A caller
+/// that can see the repository checks that nothing is there yet, since no
+/// remedy may propose what already exists.
+pub fn skill_place(file: &RepoPath, name: &str, skills_root: &str) -> String {
+    if file.file_name() == Some("SKILL.md") {
+        link_of(file, name, skills_root).0
+    } else {
+        command_skill_file(file, name, skills_root)
+    }
+}
+
+/// The link [`skill_link`] proposes for the `SKILL.md` at `file` and the
+/// path it points at, relative to the link's base directory.
+fn link_of(file: &RepoPath, name: &str, skills_root: &str) -> (String, String) {
     let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
     let dir_name = skill_dir.file_name().unwrap_or(name).to_string();
     // `<base>/<root>/skills/<dir>`: the base is three levels up.
@@ -51,10 +73,22 @@ pub fn skill_link(file: &RepoPath, name: &str, skills_root: &str, harness: &str)
         .strip_prefix(&base)
         .unwrap_or(skill_dir.as_str())
         .to_string();
-    format!(
-        "make `{}` a symbolic link to `../../{target}` ({harness} reads skills from `{skills_root}`)",
-        in_dir(&base, &format!("{skills_root}/{dir_name}"))
-    )
+    (in_dir(&base, &format!("{skills_root}/{dir_name}")), target)
+}
+
+/// The `SKILL.md` [`skill_from_command`] proposes to create.
+fn command_skill_file(file: &RepoPath, name: &str, skills_root: &str) -> String {
+    let dir_name = name.replace(':', "-");
+    let commands = file
+        .ancestors_root_first()
+        .into_iter()
+        .rev()
+        .find(|d| d.file_name() == Some("commands"));
+    let base = commands
+        .and_then(|c| c.parent())
+        .and_then(|p| p.parent())
+        .unwrap_or_else(RepoPath::root);
+    in_dir(&base, &format!("{skills_root}/{dir_name}/SKILL.md"))
 }
 
 /// The suggestion for a skill another harness makes of a command file
@@ -68,19 +102,9 @@ pub fn skill_link(file: &RepoPath, name: &str, skills_root: &str, harness: &str)
 /// `packages/opencode/src/skill/skill.ts`), so a link to a commands
 /// folder gives the other harness nothing.
 pub fn skill_from_command(file: &RepoPath, name: &str, skills_root: &str, harness: &str) -> String {
-    let dir_name = name.replace(':', "-");
-    let commands = file
-        .ancestors_root_first()
-        .into_iter()
-        .rev()
-        .find(|d| d.file_name() == Some("commands"));
-    let base = commands
-        .and_then(|c| c.parent())
-        .and_then(|p| p.parent())
-        .unwrap_or_else(RepoPath::root);
     format!(
         "`{file}` is a command, not a skill folder, so a link would give {harness} no skill: create `{}` holding its text under front matter with `name: {name}` and a `description` ({harness} reads skills from `{skills_root}`)",
-        in_dir(&base, &format!("{skills_root}/{dir_name}/SKILL.md"))
+        command_skill_file(file, name, skills_root)
     )
 }
 

@@ -3,7 +3,7 @@
 //! OpenCode reads (see the crate documentation for the rules).
 
 use playbookdiff_adapter::{Gap, Scene};
-use playbookdiff_model::remedy::{code_span, skill_link, ByTransport};
+use playbookdiff_model::remedy::{code_span, ByTransport};
 use playbookdiff_model::{RepoPath, Transport};
 
 /// The suggestion for `gap`: what would make OpenCode receive it.
@@ -11,7 +11,7 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
     match *gap {
         Gap::Instruction { file, paths, .. } => Some(receive_instruction(file, paths, scene)),
         Gap::LateInstruction { files } => Some(load_sooner(files)),
-        Gap::Skill { name, file } => Some(receive_skill(file, name)),
+        Gap::Skill { name, file } => Some(receive_skill(file, name, scene)),
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
     }
@@ -78,8 +78,9 @@ pub fn skill_sooner(name: &str, files: &[RepoPath]) -> String {
 }
 
 /// OpenCode should have skill `name`, whose `SKILL.md` another harness
-/// reads at `file`.
-pub fn receive_skill(file: &RepoPath, name: &str) -> String {
+/// reads at `file`; nothing is proposed where something already is
+/// ([`Scene::skill_remedy`]).
+pub fn receive_skill(file: &RepoPath, name: &str, scene: &Scene<'_, '_>) -> String {
     let s = file.as_str();
     let in_shared_root = s.starts_with(".claude/skills/")
         || s.starts_with(".agents/skills/")
@@ -91,7 +92,7 @@ pub fn receive_skill(file: &RepoPath, name: &str) -> String {
             code_span(&format!("name: {name}"))
         );
     }
-    skill_link(file, name, ".opencode/skills", "OpenCode")
+    scene.skill_remedy(file, name, ".opencode/skills", "OpenCode")
 }
 
 /// The shape of an `mcp` entry and the fields to copy, by the server's

@@ -2,3 +2,4 @@
 
 mod behaviours;
 mod settled;
+mod sides;

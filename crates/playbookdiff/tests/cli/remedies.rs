@@ -486,3 +486,156 @@ fn applied_remedies_resolve_their_findings() {
         );
     }
 }
+
+/// What `action` proposes to create or add that could already be there:
+/// the link of "make `L` a symbolic link to `T`" (there when `L` already
+/// leads where `T` does), the file of "create `F` holding" (there when
+/// anything is at `F`), the import of "add a line `@N` to `F`" (a line
+/// `@N` outside fenced and indented code), the entry of "add `"instructions": ["X"]`
+/// to `opencode.json`". Each as (what, whether it is already in the
+/// repository at `root`).
+fn proposed(root: &Path, action: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let text = |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_default();
+    for c in Regex::new(r"make `([^`]+)` a symbolic link to `([^`]+)`")
+        .unwrap()
+        .captures_iter(action)
+    {
+        let link = root.join(&c[1]);
+        let target = link.parent().unwrap().join(&c[2]);
+        let same = match (link.canonicalize(), target.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        out.push((c[0].to_string(), same));
+    }
+    for c in Regex::new(r"create `([^`]+)` holding")
+        .unwrap()
+        .captures_iter(action)
+    {
+        let there = std::fs::symlink_metadata(root.join(&c[1])).is_ok();
+        out.push((c[0].to_string(), there));
+    }
+    for c in Regex::new(r"add a line `@([^`]+)` to `([^`]+)`")
+        .unwrap()
+        .captures_iter(action)
+    {
+        let mut fenced = false;
+        let has = text(&c[2]).lines().any(|l| {
+            let t = l.trim_start();
+            if t.starts_with("```") || t.starts_with("~~~") {
+                fenced = !fenced;
+            }
+            let indented = l.starts_with("    ") || l.starts_with('\t');
+            !fenced && !indented && t.trim_end() == format!("@{}", &c[1])
+        });
+        out.push((c[0].to_string(), has));
+    }
+    for c in Regex::new(r#"add `"instructions": \["([^"]+)"\]` to `opencode\.json`"#)
+        .unwrap()
+        .captures_iter(action)
+    {
+        let listed = text("opencode.json").contains(&format!("\"{}\"", &c[1]));
+        out.push((c[0].to_string(), listed));
+    }
+    out
+}
+
+/// Every remedy of `check --all-dirs` on the repository at `root` that
+/// proposes what is already there; the number of remedies seen.
+fn already_there(root: &Path) -> (Vec<String>, usize) {
+    let v = check_json(root, &["--all-dirs"]);
+    let mut actions = Vec::new();
+    all_actions(&v, &mut actions);
+    let bad = actions
+        .iter()
+        .flat_map(|a| {
+            proposed(root, a)
+                .into_iter()
+                .filter(|(_, there)| *there)
+                .map(move |(what, _)| format!("{what} in {a:?}"))
+        })
+        .collect();
+    (bad, actions.len())
+}
+
+/// No remedy proposes a link, a file, an import line or an `instructions`
+/// entry that is already there, on any fixture of any crate, the trial's
+/// repository, and every corpus repository (extracted with its links),
+/// at every launch directory. (The skills of a Claude Code plugin that
+/// Codex names `plugin:name` and OpenCode `name` once gave OpenCode a
+/// link to make at the very path Codex reads them from.)
+#[test]
+fn no_remedy_proposes_what_is_already_there() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = Vec::new();
+    for e in std::fs::read_dir(manifest.join("..")).unwrap() {
+        let fixtures = e.unwrap().path().join("tests/fixtures");
+        if fixtures.is_dir() {
+            dirs.extend(playbookdiff_testkit::all_fixtures(&fixtures));
+        }
+    }
+    dirs.sort();
+    assert!(dirs.len() >= 100, "{}", dirs.len());
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    let trial = repo(F1);
+    for dir in dirs.into_iter().chain([trial.path().to_path_buf()]) {
+        let t = playbookdiff_testkit::copy_to_temp(&dir);
+        let (b, n) = already_there(t.path());
+        seen += n;
+        bad.extend(b.into_iter().map(|b| format!("{}: {b}", dir.display())));
+    }
+    assert!(seen > 50, "only {seen} remedies seen");
+    if let Some(corpus) = crate::support::corpus_root("no_remedy_proposes_what_is_already_there") {
+        for name in crate::support::repositories(&corpus) {
+            let m = crate::support::materialize(&corpus, &name, crate::support::Form::Tar);
+            let (b, _) = already_there(&m.root);
+            bad.extend(b.into_iter().map(|b| format!("{name}: {b}")));
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// A repository shaped like a skills plugin (getsentry/skills): the
+/// skills under `skills/`, `.agents/skills` a link to them, a Claude Code
+/// plugin manifest. Codex names each skill in the plugin's namespace
+/// (`sentry-skills:commit`), OpenCode by its plain name, both reading the
+/// same `SKILL.md`: one skill each, not one gap per name and side, and no
+/// remedy to link `.agents/skills/<name>`, which is already there.
+#[test]
+fn one_skill_file_under_two_names_is_one_skill_with_no_link_to_make() {
+    let names = ["commit", "code-review", "find-bugs"];
+    let mut files: Vec<(String, String)> = vec![(
+        ".claude-plugin/plugin.json".to_string(),
+        "{\"name\": \"sentry-skills\", \"description\": \"Skills.\"}\n".to_string(),
+    )];
+    for n in names {
+        files.push((
+            format!("skills/{n}/SKILL.md"),
+            format!("---\nname: {n}\ndescription: Does {n}.\n---\n\nSteps for {n}.\n"),
+        ));
+    }
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let t = repo(&borrowed);
+    link(t.path(), "../skills", ".agents/skills");
+    let v = check_json(t.path(), &[]);
+    let skill_ids: Vec<&str> = ids(&v)
+        .into_iter()
+        .filter(|i| i.starts_with("skill:"))
+        .collect();
+    for id in &skill_ids {
+        assert!(
+            !id.contains(":codex-only:") && !id.contains(":opencode-only:"),
+            "{skill_ids:#?}"
+        );
+    }
+    // Each skill is one finding at most: Claude Code lacks it until the
+    // plugin is installed.
+    assert!(skill_ids.len() <= names.len(), "{skill_ids:#?}");
+    let (bad, _) = already_there(t.path());
+    assert!(bad.is_empty(), "{bad:#?}");
+}
