@@ -17,7 +17,7 @@
 //!   from the root to cwd, closest layer winning; only keys that affect
 //!   instructions, skills and MCP are read. Layers below cwd or on the way
 //!   to targetPath are reported as not applied.
-//! * **Skills** (spec 004 "Skills"; [`skills`] module): every `SKILL.md`
+//! * **Skills** (spec 004 "Skills"; `skills` module): every `SKILL.md`
 //!   up to six levels below `.agents/skills` of every directory from the
 //!   root to cwd and below each project `.codex/skills`, symlinked
 //!   directories followed inside the repository only; the listing budget

@@ -1,6 +1,6 @@
 //! The one table of diagnostic codes.
 //!
-//! Every code is declared once in [`declare_codes!`] below with its default
+//! Every code is declared once in `declare_codes!` below with its default
 //! severity, its kind, the harness that owns it (if one does), the version
 //! that added it, a one-line summary and its documentation; `docs/diagnostics.md`
 //! is generated from this table and a test fails when it is stale. Codes are

@@ -10,7 +10,7 @@
 //! itself (`opencode debug config`, `debug skill`, `debug agent`, and the
 //! request it sends to a model; `docs/fidelity.md`):
 //!
-//! * **Instructions** ([`instructions`]): the first of `AGENTS.md`,
+//! * **Instructions** (`instructions`): the first of `AGENTS.md`,
 //!   `CLAUDE.md`, `CONTEXT.md` that exists in any directory from cwd up to
 //!   the repository root (the git worktree), taken from *every* such
 //!   directory, closest first; then the files matched by the
@@ -18,21 +18,21 @@
 //!   from cwd and every parent up to the root. Below cwd, the first of the
 //!   three names per directory is attached on demand when the agent reads a
 //!   file there.
-//! * **Configuration** ([`config`]): `opencode.json` and `opencode.jsonc`
+//! * **Configuration** (`config`): `opencode.json` and `opencode.jsonc`
 //!   from the root down to cwd (the `.jsonc` after the `.json` of the same
 //!   directory), then `.opencode/opencode.json(c)` from cwd *up* to the root,
 //!   deep-merged in that order; `instructions` lists are joined.
-//! * **Skills** ([`skills`]): `SKILL.md` files under `.claude/skills` and
+//! * **Skills** (`skills`): `SKILL.md` files under `.claude/skills` and
 //!   `.agents/skills` of every directory from cwd up to the root, under
 //!   `.opencode/skill` and `.opencode/skills` of the same directories, and
 //!   under each `skills.paths` entry (relative to cwd); a skill needs a
 //!   `name` in its front matter and is listed to the model only with a
 //!   `description`; of two skills with one name only one is kept, which one
 //!   is not certain.
-//! * **MCP servers** ([`mcp`]): the merged `mcp` object, `local` servers as
+//! * **MCP servers** (`mcp`): the merged `mcp` object, `local` servers as
 //!   stdio, `remote` ones as HTTP; `{env:VAR}` and `{file:path}` kept
 //!   symbolic, literal values redacted.
-//! * **Agents, commands, plugins** ([`extras`]): listed as diagnostics with
+//! * **Agents, commands, plugins** (`extras`): listed as diagnostics with
 //!   their source, since the model has no item for them.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every

@@ -3,7 +3,7 @@
 //! repository can know, with pointers to `check` and `explain`.
 //!
 //! Fits the width in force (long paths are shortened from the left, never
-//! in the middle) with any number of harnesses ([`Table`]: a column each
+//! in the middle) with any number of harnesses (`Table`: a column each
 //! when they fit, else shared cells) and reads well without colour: rows
 //! where the harnesses differ are marked `!`.
 

@@ -108,7 +108,7 @@ pub enum Resolved {
         /// Its target as stored.
         target: String,
     },
-    /// Links loop, or more than [`MAX_SYMLINK_HOPS`] are chained.
+    /// Links loop, or more than `MAX_SYMLINK_HOPS` are chained.
     Loop {
         /// The link where the limit was reached.
         link: RepoPath,
@@ -189,7 +189,7 @@ impl Listing {
 /// What is walked when it is built is its [`WalkScope`]: the whole tree
 /// (spread over threads), or what one launch directory needs; any other
 /// directory is listed the first time an adapter asks for it. Which
-/// entries are shown is its [`Visibility`]: every entry, or git's view in
+/// entries are shown is its [`Visibility`](crate::Visibility): every entry, or git's view in
 /// repo mode ([`crate::visibility`]). `.git` is never shown. Links are
 /// never followed by the walk.
 pub struct Repo<'t> {

@@ -84,7 +84,7 @@ pub enum Visibility {
 /// the 80 MB of a decoded `gix` index held for the whole run
 /// (`docs/performance.md`). Only comparing a commit with the working tree
 /// (`diff REV`) decodes the whole index, for its stat data
-/// ([`GitView::unchanged_blob`]).
+/// (`GitView::unchanged_blob`).
 pub struct GitView {
     index_path: Option<PathBuf>,
     tracked: OnceLock<Result<TrackedPaths, String>>,

@@ -2,7 +2,7 @@
 //! differently at two revisions, and which findings that introduces or
 //! resolves.
 //!
-//! 1. Both sides are opened as trees: a commit through [`GitTree`] (read
+//! 1. Both sides are opened as trees: a commit through [`GitTree`](playbookdiff_source::GitTree) (read
 //!    from git objects, nothing checked out), the working tree for the head
 //!    of a single `REV`. Each is walked once into a [`Repo`].
 //! 2. The changed paths come from the trees' blob ids (commit against

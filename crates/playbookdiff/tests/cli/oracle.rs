@@ -773,8 +773,9 @@ fn run_all() -> Outcome {
                 let cfg = compile(agent, version, &root, &case);
                 let found = match agent {
                     "claude-code" => claude_disagreements(&case, version, &obs, &cfg),
+                    "codex" => codex_disagreements(&case, version, &obs, &cfg),
                     "opencode" => opencode_disagreements(&case, &root, version, &obs, &cfg),
-                    _ => codex_disagreements(&case, version, &obs, &cfg),
+                    other => panic!("no comparison of {other}'s observations"),
                 };
                 *out.compared.entry((agent, version)).or_default() += 1;
                 out.disagreements.entry(agent).or_default().extend(found);
@@ -988,6 +989,18 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s
 }
 
+/// Every registered harness is checked against its agent: adding a
+/// harness adds its recording (`scripts/oracle/record.py`), its cases and
+/// the comparison of its observations here.
+#[test]
+fn the_oracle_covers_every_registered_harness() {
+    let registered: Vec<&str> = playbookdiff_registry::adapters()
+        .iter()
+        .map(|a| a.harness().as_str())
+        .collect();
+    assert_eq!(AGENTS.as_slice(), registered.as_slice());
+}
+
 /// The entries of `oracle/observed.toml`, one section each, naming the
 /// cases that show it.
 fn observed_sections(s: &mut String) {
@@ -1023,12 +1036,24 @@ fn every_fixture_directory_is_a_case() {
     let cases = cases();
     let named: BTreeSet<&str> = cases.iter().filter_map(|c| c.fixture.as_deref()).collect();
     let mut missing = Vec::new();
-    let crates = [
-        "playbookdiff-claude",
-        "playbookdiff-codex",
-        "playbookdiff-compare",
-        "playbookdiff-opencode",
-    ];
+    // Every crate's fixtures (each adapter's, the comparison's), but the
+    // command line's: those are shaped like public repositories and only
+    // some are cases.
+    let mut crates: Vec<String> = std::fs::read_dir(workspace().join("crates"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name != "playbookdiff")
+        .filter(|name| {
+            workspace()
+                .join("crates")
+                .join(name)
+                .join("tests/fixtures")
+                .is_dir()
+        })
+        .collect();
+    crates.sort();
+    assert!(crates.len() >= 3, "{crates:?}");
     let dirs = crates
         .iter()
         .map(|c| format!("crates/{c}/tests/fixtures"))
