@@ -859,7 +859,7 @@ pub fn is_problem(d: &playbookdiff_model::Diagnostic) -> bool {
 }
 
 /// Collects the problems in the repository of each launch directory's
-/// configurations into one list by [`ProblemKey`].
+/// configurations into one list by `ProblemKey`.
 #[derive(Default)]
 pub struct ProblemSet {
     by_key: BTreeMap<ProblemKey, DiffProblem>,
