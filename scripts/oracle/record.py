@@ -2,8 +2,8 @@
 """Records what the real agents load, case by case, as normalized JSON.
 
 Usage:
-    scripts/oracle/record.py [--agent claude-code|codex] [--version V]
-                             [--case ID] [--no-regenerate]
+    scripts/oracle/record.py [--agent claude-code|codex|opencode] [--version V]
+                                      [--case ID] [--no-regenerate]
 
 For every case of `oracle/cases.toml` (or only `--case ID`), for every
 profiled version of every agent the case names (or only `--agent` /

@@ -45,18 +45,20 @@ impl<'r, 't> Compilation<'r, 't> {
     /// reason the adapter's summary of the refusal repeats.
     /// A diagnostic of a file that does not parse (`invalid-json`,
     /// `invalid-toml`, `invalid-yaml`, `invalid-utf8`) makes it a syntax
-    /// refusal ([`problems::Refused::syntax`]).
+    /// refusal ([`problems::RefusedCause::Syntax`]), a `not-a-regular-file`
+    /// one a refusal of the file itself ([`problems::RefusedCause::NotAFile`]).
     pub fn refuse(&mut self, d: Diagnostic, why: impl Into<String>) {
         self.refusals.push(problems::Refused {
             why: why.into(),
             at: d.source.clone(),
-            syntax: matches!(
-                d.code,
+            cause: match d.code {
                 DiagnosticCode::InvalidJson
-                    | DiagnosticCode::InvalidToml
-                    | DiagnosticCode::InvalidYaml
-                    | DiagnosticCode::InvalidUtf8
-            ),
+                | DiagnosticCode::InvalidToml
+                | DiagnosticCode::InvalidYaml
+                | DiagnosticCode::InvalidUtf8 => problems::RefusedCause::Syntax,
+                DiagnosticCode::NotARegularFile => problems::RefusedCause::NotAFile,
+                _ => problems::RefusedCause::Key,
+            },
         });
         self.diags.push(d);
     }

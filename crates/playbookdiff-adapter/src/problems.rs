@@ -420,17 +420,30 @@ pub struct Refusal {
 }
 
 /// One reason a harness refuses its configuration: a short clause (naming
-/// the key, or the file that does not parse), where it stands when known,
-/// and whether it is a file that does not parse (a syntax error or bytes
-/// that are not UTF-8), which no key can fix.
+/// the key, or the file that does not parse or cannot be read), where it
+/// stands when known, and what kind of cause it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refused {
     /// The short reason ("`mcp_servers.t.args` is 1, not a string").
     pub why: String,
     /// The offending file and lines.
     pub at: Option<SourceRef>,
-    /// True when the file does not parse.
-    pub syntax: bool,
+    /// What is wrong: a key, the file's syntax, or the file itself.
+    pub cause: RefusedCause,
+}
+
+/// What a refusal is about, which decides what the message says to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusedCause {
+    /// A key or value ("fix the named keys").
+    Key,
+    /// A file that does not parse: a syntax error or bytes that are not
+    /// UTF-8, which no key can fix ("fix the syntax at `file`:line").
+    Syntax,
+    /// A file the agent cannot read at all: a directory or a special file
+    /// (a FIFO, a socket, a device) where a file belongs ("replace `file`
+    /// with a regular file").
+    NotAFile,
 }
 
 /// The one `config-refused` error for the refusals a compilation collected
@@ -450,21 +463,7 @@ pub fn config_refused(refusals: &[Refused], cwd: &RepoPath, words: &Refusal) -> 
         prints,
         then,
     } = words;
-    let syntax_at = refusals.iter().filter(|r| r.syntax).find_map(|r| {
-        r.at.as_ref().map(|s| {
-            let line = s.lines.map(|l| format!(":{}", l.start)).unwrap_or_default();
-            quote(format!("{}{line}", s.path))
-        })
-    });
-    let keys = refusals.iter().any(|r| !r.syntax);
-    let syntax = refusals.iter().any(|r| r.syntax);
-    let todo = match (syntax, syntax_at, keys) {
-        (true, Some(at), false) => format!("fix the syntax at {at}"),
-        (true, Some(at), true) => format!("fix the syntax at {at} and the named keys"),
-        (true, None, false) => "fix the syntax of the named file".to_string(),
-        (true, None, true) => "fix the syntax of the named file and the named keys".to_string(),
-        (false, _, _) => "fix the named keys".to_string(),
-    };
+    let todo = refusal_todo(refusals);
     let message = format!(
         "{refuses} and does not start from cwd {} (\"{prints}\"): {}. {then}; {todo}.",
         quote(cwd),
@@ -475,12 +474,90 @@ pub fn config_refused(refusals: &[Refused], cwd: &RepoPath, words: &Refusal) -> 
     Some(d)
 }
 
+/// What a `config-refused` message says to do: "fix the syntax at
+/// `file`:line" for a file that does not parse (the first such refusal
+/// with a source), "fix the named keys" for the others, both when there
+/// are both; "replace `file` with a regular file" first for a file that
+/// cannot be read.
+fn refusal_todo(refusals: &[Refused]) -> String {
+    let first_at = |cause: RefusedCause, lines: bool| {
+        refusals.iter().filter(|r| r.cause == cause).find_map(|r| {
+            r.at.as_ref().map(|s| {
+                let line = match s.lines {
+                    Some(l) if lines => format!(":{}", l.start),
+                    _ => String::new(),
+                };
+                quote(format!("{}{line}", s.path))
+            })
+        })
+    };
+    let syntax_at = first_at(RefusedCause::Syntax, true);
+    let keys = refusals.iter().any(|r| r.cause == RefusedCause::Key);
+    let syntax = refusals.iter().any(|r| r.cause == RefusedCause::Syntax);
+    let fix = match (syntax, syntax_at, keys) {
+        (false, _, false) => None,
+        (true, Some(at), false) => Some(format!("fix the syntax at {at}")),
+        (true, Some(at), true) => Some(format!("fix the syntax at {at} and the named keys")),
+        (true, None, false) => Some("fix the syntax of the named file".to_string()),
+        (true, None, true) => {
+            Some("fix the syntax of the named file and the named keys".to_string())
+        }
+        (false, _, true) => Some("fix the named keys".to_string()),
+    };
+    if !refusals.iter().any(|r| r.cause == RefusedCause::NotAFile) {
+        return fix.unwrap_or_default();
+    }
+    let replace = match first_at(RefusedCause::NotAFile, false) {
+        Some(at) => format!("replace {at} with a regular file"),
+        None => "replace the named file with a regular file".to_string(),
+    };
+    match fix {
+        Some(fix) => format!("{replace}, and {fix}"),
+        None => replace,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn rp(s: &str) -> RepoPath {
         RepoPath::new(s).unwrap()
+    }
+
+    /// Each cause of a refusal says what to do, first for a file that
+    /// cannot be read; keys and syntax keep their words.
+    #[test]
+    fn a_refusal_says_what_to_do_for_each_cause() {
+        let refused = |cause, path: &str| Refused {
+            why: "w".into(),
+            at: Some(SourceRef::project(rp(path), SourceFormat::Toml).with_lines(2, 2)),
+            cause,
+        };
+        let words = Refusal {
+            refuses: "X refuses",
+            prints: "p",
+            then: "t",
+        };
+        let todo = |rs: &[Refused]| {
+            config_refused(rs, &rp("a"), &words)
+                .expect("a refusal")
+                .message
+        };
+        let file = refused(RefusedCause::NotAFile, ".codex/config.toml");
+        let key = refused(RefusedCause::Key, "b.toml");
+        let syntax = refused(RefusedCause::Syntax, "c.toml");
+        assert!(todo(std::slice::from_ref(&file))
+            .ends_with("; replace `.codex/config.toml` with a regular file."));
+        assert!(todo(&[file.clone(), key.clone()]).ends_with(
+            "; replace `.codex/config.toml` with a regular file, and fix the named keys."
+        ));
+        assert!(todo(std::slice::from_ref(&key)).ends_with("; fix the named keys."));
+        assert!(todo(&[syntax.clone(), key])
+            .ends_with("; fix the syntax at `c.toml:2` and the named keys."));
+        assert!(todo(&[syntax, file]).ends_with(
+            "; replace `.codex/config.toml` with a regular file, and fix the syntax at `c.toml:2`."
+        ));
     }
 
     /// Each cause of an unreadable entry gets its own advice: only a

@@ -48,11 +48,23 @@ pub fn nearest_git_marker<'a>(
 ) -> Option<RepoPath> {
     dirs.into_iter()
         .filter(|d| !d.is_root())
-        .find(|d| {
-            d.join(".git")
-                .is_some_and(|marker| repo.tree().stat(&marker).is_ok())
-        })
+        .find(|d| repo.holds_git_marker(d))
         .cloned()
+}
+
+/// The directories an agent walks up from `cwd` when it stops at the top
+/// of the git work tree holding `cwd`, root first: from
+/// [`Repo::nearest_git_root`] (a checked-out submodule's root when `cwd`
+/// lies in one, else the repository root) down to `cwd`. OpenCode's
+/// worktree (`git rev-parse --show-toplevel`) and Claude Code's project
+/// skills walk stop there; seen with OpenCode 1.18.33 and Claude Code
+/// 2.1.197 and 2.1.332 on fixture `submodule_checked_out`.
+pub fn work_tree_chain(repo: &Repo<'_>, cwd: &RepoPath) -> Vec<RepoPath> {
+    let top = repo.nearest_git_root(cwd);
+    cwd.ancestors_root_first()
+        .into_iter()
+        .filter(|d| d.starts_with(&top))
+        .collect()
 }
 
 /// The project root an agent that takes the nearest `.git` as its root

@@ -276,8 +276,33 @@ fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
         .collect()
 }
 
+/// Compiles the project `.mcp.json` servers of the launch directory and
+/// its ancestors, merged, each approved, disabled or conditional as the
+/// project settings say.
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
-    // `.mcp.json` files below cwd or on the way to the target: not read.
+    report_off_chain(cx);
+    let merged = merge_chain(cx);
+    let approvals = Approvals::of(settings);
+    let mut conditional = 0usize;
+    let mut trust_assumed = false;
+    for mut server in merged {
+        server.id = cx.unique_id(format!("claude-code:mcp:{}", server.name));
+        if !approve(cx, &mut server, &approvals, &mut trust_assumed) {
+            conditional += 1;
+        }
+        if let Some(local) = settings.unread_local.first() {
+            server.reason.push_str(&format!(
+                "; `{local}` is not read in repo mode and may approve or disable it"
+            ));
+        }
+        cx.out.mcp_servers.push(server);
+    }
+    closing_notes(cx, trust_assumed, conditional);
+}
+
+/// Reports the `.mcp.json` files below cwd or on the way to the target:
+/// Claude Code does not read them.
+fn report_off_chain(cx: &mut Compiler<'_, '_>) {
     for dir in cx.off_chain_owners(".mcp.json") {
         let Some(other) = dir.join(".mcp.json") else {
             continue;
@@ -295,9 +320,13 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             );
         }
     }
-    // Root first; a closer file replaces a same-named server whole, and the
-    // merged map keeps the position of a name's first appearance (the
-    // order of a JavaScript object spread).
+}
+
+/// The servers of every `.mcp.json` from the root to cwd, merged: root
+/// first; a closer file replaces a same-named server whole (reported),
+/// and the merged map keeps the position of a name's first appearance
+/// (the order of a JavaScript object spread).
+fn merge_chain(cx: &mut Compiler<'_, '_>) -> Vec<McpServer> {
     // `slot_of` maps a name to its place in `merged`, so each server costs
     // one look-up rather than a scan of every server merged so far.
     let mut merged: Vec<McpServer> = Vec::new();
@@ -330,77 +359,99 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             }
         }
     }
+    merged
+}
 
-    // Each name's first entry in the list (the one a scan would find).
-    let first = |list: Vec<(String, SourceRef)>| {
-        let mut m: HashMap<String, SourceRef> = HashMap::new();
-        for (n, s) in list {
-            m.entry(n).or_insert(s);
-        }
-        m
-    };
-    let enabled = first(settings.string_list("enabledMcpjsonServers"));
-    let disabled = first(settings.string_list("disabledMcpjsonServers"));
-    let enable_all: Option<SourceRef> = settings
-        .values("enableAllProjectMcpServers")
-        .into_iter()
-        .rev()
-        .find_map(|(v, l)| {
-            (v.as_bool() == Some(true)).then(|| l.at(&["enableAllProjectMcpServers"]))
-        });
-    let mut conditional = 0usize;
-    let mut trust_assumed = false;
+/// The approvals of `.mcp.json` servers in the project settings: each
+/// name's first entry in `enabledMcpjsonServers` and
+/// `disabledMcpjsonServers`, and the last `enableAllProjectMcpServers =
+/// true`.
+struct Approvals {
+    enabled: HashMap<String, SourceRef>,
+    disabled: HashMap<String, SourceRef>,
+    enable_all: Option<SourceRef>,
+}
 
-    for mut server in merged {
-        server.id = cx.unique_id(format!("claude-code:mcp:{}", server.name));
-        let name = server.name.clone();
-        let name = name.as_str();
-        let file = server.source.path.clone();
-        if let Some(s) = disabled.get(name) {
-            server.applicability = Applicability::Excluded;
-            server.reason = format!(
-                "configured in `{file}` and disabled by disabledMcpjsonServers in `{}`",
-                s.path
-            );
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::McpServerDisabled,
-                    format!(
-                        "`{}` disables the `.mcp.json` server `{name}` (disabledMcpjsonServers beats any approval), so \
-                         Claude Code does not start it.",
-                        s.path
-                    ),
-                )
-                .at(s.clone()),
-            );
-        } else if let Some(s) = enabled.get(name) {
-            server.applicability = Applicability::Effective;
-            server.reason = format!(
-                "configured in `{file}` and approved by enabledMcpjsonServers in `{}`{}",
-                s.path,
-                trust_note(s, &mut trust_assumed)
-            );
-        } else if let Some(s) = &enable_all {
-            server.applicability = Applicability::Effective;
-            server.reason = format!(
-                "configured in `{file}` and approved by enableAllProjectMcpServers in `{}`{}",
-                s.path,
-                trust_note(s, &mut trust_assumed)
-            );
-        } else {
-            conditional += 1;
-            server.reason = format!(
-                "configured in `{file}`; an interactive session asks for approval first (-p and SDK sessions load it \
-                 without asking)"
-            );
+impl Approvals {
+    fn of(settings: &Settings) -> Self {
+        // Each name's first entry in the list (the one a scan would find).
+        let first = |list: Vec<(String, SourceRef)>| {
+            let mut m: HashMap<String, SourceRef> = HashMap::new();
+            for (n, s) in list {
+                m.entry(n).or_insert(s);
+            }
+            m
+        };
+        Approvals {
+            enabled: first(settings.string_list("enabledMcpjsonServers")),
+            disabled: first(settings.string_list("disabledMcpjsonServers")),
+            enable_all: settings
+                .values("enableAllProjectMcpServers")
+                .into_iter()
+                .rev()
+                .find_map(|(v, l)| {
+                    (v.as_bool() == Some(true)).then(|| l.at(&["enableAllProjectMcpServers"]))
+                }),
         }
-        if let Some(local) = settings.unread_local.first() {
-            server.reason.push_str(&format!(
-                "; `{local}` is not read in repo mode and may approve or disable it"
-            ));
-        }
-        cx.out.mcp_servers.push(server);
     }
+}
+
+/// Sets `server`'s applicability and reason from the approvals: disabled
+/// (reported), approved by name or by `enableAllProjectMcpServers`, else
+/// conditional on an interactive approval. Returns false for the last.
+fn approve(
+    cx: &mut Compiler<'_, '_>,
+    server: &mut McpServer,
+    approvals: &Approvals,
+    trust_assumed: &mut bool,
+) -> bool {
+    let name = server.name.clone();
+    let name = name.as_str();
+    let file = server.source.path.clone();
+    if let Some(s) = approvals.disabled.get(name) {
+        server.applicability = Applicability::Excluded;
+        server.reason = format!(
+            "configured in `{file}` and disabled by disabledMcpjsonServers in `{}`",
+            s.path
+        );
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpServerDisabled,
+                format!(
+                    "`{}` disables the `.mcp.json` server `{name}` (disabledMcpjsonServers beats any approval), so \
+                     Claude Code does not start it.",
+                    s.path
+                ),
+            )
+            .at(s.clone()),
+        );
+    } else if let Some(s) = approvals.enabled.get(name) {
+        server.applicability = Applicability::Effective;
+        server.reason = format!(
+            "configured in `{file}` and approved by enabledMcpjsonServers in `{}`{}",
+            s.path,
+            trust_note(s, trust_assumed)
+        );
+    } else if let Some(s) = &approvals.enable_all {
+        server.applicability = Applicability::Effective;
+        server.reason = format!(
+            "configured in `{file}` and approved by enableAllProjectMcpServers in `{}`{}",
+            s.path,
+            trust_note(s, trust_assumed)
+        );
+    } else {
+        server.reason = format!(
+            "configured in `{file}`; an interactive session asks for approval first (-p and SDK sessions load it \
+             without asking)"
+        );
+        return false;
+    }
+    true
+}
+
+/// The notes after the servers: the trust an approval assumes, how many
+/// servers wait for an approval, and what is never known of a server.
+fn closing_notes(cx: &mut Compiler<'_, '_>, trust_assumed: bool, conditional: usize) {
     if trust_assumed {
         cx.out.assumptions.push(
             "The workspace is trusted: Claude Code honours MCP approvals in the shared .claude/settings.json only in \

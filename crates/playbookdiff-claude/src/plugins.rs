@@ -232,135 +232,21 @@ fn some(names: &[String]) -> String {
     s
 }
 
+/// Reports plugin `p`, which the repository alone does not install:
+/// what it would add once installed, and each of its skills at its file.
 fn report(cx: &mut Compiler<'_, '_>, p: &Plugin) {
     let ns = &p.name;
-    // Skills: `<dir>/<name>/SKILL.md`.
-    let mut skills: Vec<(String, RepoPath)> = Vec::new();
-    for d in component_dirs(p, "skills", "skills") {
-        let Some(dir) = under(&p.root, &d) else {
-            continue;
-        };
-        if !cx.repo.is_dir(&dir) {
-            continue;
-        }
-        for e in cx.repo.list_dir(&dir).to_vec() {
-            let Some(f) = dir.join(&e.name).and_then(|s| s.join("SKILL.md")) else {
-                continue;
-            };
-            if cx.repo.is_file(&f) {
-                skills.push((format!("{ns}:{}", e.name), f));
-            }
-        }
-    }
-    skills.sort();
-    // Commands: `**/*.md`, named by path.
-    let mut commands: Vec<String> = Vec::new();
-    for d in component_dirs(p, "commands", "commands") {
-        let Some(dir) = under(&p.root, &d) else {
-            continue;
-        };
-        let mut stack = vec![dir.clone()];
-        let mut visited = BTreeSet::new();
-        while let Some(cur) = stack.pop() {
-            if !cx.repo.is_dir(&cur) || !visited.insert(cx.repo_real(&cur)) {
-                continue;
-            }
-            for e in cx.repo.list_dir(&cur).to_vec() {
-                let Some(f) = cur.join(&e.name) else { continue };
-                if cx.repo.is_dir(&f) {
-                    stack.push(f);
-                } else if e.name.ends_with(".md") {
-                    let rel = crate::relative_to(&f, &dir).unwrap_or_default();
-                    commands.push(format!(
-                        "{ns}:{}",
-                        rel.trim_end_matches(".md").replace('/', ":")
-                    ));
-                }
-            }
-        }
-    }
-    commands.sort();
-    // Agents: `*.md`.
-    let mut agents: Vec<String> = Vec::new();
-    for d in component_dirs(p, "agents", "agents") {
-        let Some(dir) = under(&p.root, &d) else {
-            continue;
-        };
-        if !cx.repo.is_dir(&dir) {
-            continue;
-        }
-        for e in cx.repo.list_dir(&dir).to_vec() {
-            if e.name.ends_with(".md") && dir.join(&e.name).is_some_and(|f| cx.repo.is_file(&f)) {
-                agents.push(format!("{ns}:{}", e.name.trim_end_matches(".md")));
-            }
-        }
-    }
-    agents.sort();
-    let hooks = p
-        .manifest
-        .as_ref()
-        .is_some_and(|m| m.get("hooks").is_some())
-        || p.root
-            .join("hooks/hooks.json")
-            .is_some_and(|f| cx.repo.is_file(&f));
-    // MCP servers: the manifest's `mcpServers` object, or its `.mcp.json`.
-    let mut servers: Vec<String> = Vec::new();
-    let inline = p.manifest.as_ref().and_then(|m| m.get("mcpServers"));
-    let file = match inline {
-        Some(Value::String(s)) => under(&p.root, s),
-        Some(_) => None,
-        None => p.root.join(".mcp.json"),
-    };
-    if let Some(Value::Object(m)) = inline {
-        servers.extend(m.keys().cloned());
-    } else if let Some(f) = file.filter(|f| cx.repo.is_file(f)) {
-        if let Ok(t) = cx.repo.read_text(&f, crate::READ_LIMIT) {
-            if let Ok(d) = JsonDoc::parse(&t.text) {
-                if let Some(m) = d.value.get("mcpServers").and_then(Value::as_object) {
-                    servers.extend(m.keys().cloned());
-                }
-            }
-        }
-    }
-
-    let mut parts: Vec<String> = Vec::new();
-    if !skills.is_empty() {
-        let names: Vec<String> = skills.iter().map(|(n, _)| n.clone()).collect();
-        parts.push(format!(
-            "{} ({})",
-            count(names.len(), "skill", "skills"),
-            some(&names)
-        ));
-    }
-    if !commands.is_empty() {
-        parts.push(format!(
-            "{} ({})",
-            count(commands.len(), "command", "commands"),
-            some(&commands)
-        ));
-    }
-    if !agents.is_empty() {
-        parts.push(format!(
-            "{} ({})",
-            count(agents.len(), "agent", "agents"),
-            some(&agents)
-        ));
-    }
-    if hooks {
-        parts.push("hooks".to_string());
-    }
-    if !servers.is_empty() {
-        parts.push(format!(
-            "{} ({})",
-            count(servers.len(), "MCP server", "MCP servers"),
-            some(&servers)
-        ));
-    }
-    let adds = if parts.is_empty() {
-        "nothing the analysis can find".to_string()
-    } else {
-        parts.join(", ")
-    };
+    let skills = plugin_skills(cx, p);
+    let names: Vec<String> = skills.iter().map(|(n, _)| n.clone()).collect();
+    let adds = adds_phrase(
+        &[
+            (&names, "skill", "skills"),
+            (&plugin_commands(cx, p), "command", "commands"),
+            (&plugin_agents(cx, p), "agent", "agents"),
+        ],
+        plugin_hooks(cx, p),
+        &plugin_servers(cx, p),
+    );
     let root = if p.root.is_root() {
         "the repository root".to_string()
     } else {
@@ -394,4 +280,148 @@ fn report(cx: &mut Compiler<'_, '_>, p: &Plugin) {
             .at(source),
         );
     }
+}
+
+/// What a plugin adds, for its report: each kind of component with its
+/// count and first names, then hooks, then MCP servers; "nothing the
+/// analysis can find" when there is none.
+fn adds_phrase(named: &[(&Vec<String>, &str, &str)], hooks: bool, servers: &[String]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for (names, one, many) in named {
+        if !names.is_empty() {
+            parts.push(format!(
+                "{} ({})",
+                count(names.len(), one, many),
+                some(names)
+            ));
+        }
+    }
+    if hooks {
+        parts.push("hooks".to_string());
+    }
+    if !servers.is_empty() {
+        parts.push(format!(
+            "{} ({})",
+            count(servers.len(), "MCP server", "MCP servers"),
+            some(servers)
+        ));
+    }
+    if parts.is_empty() {
+        "nothing the analysis can find".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The plugin's skills, `<dir>/<name>/SKILL.md`, each as `plugin:name`
+/// with its file, sorted.
+fn plugin_skills(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> {
+    let ns = &p.name;
+    let mut skills: Vec<(String, RepoPath)> = Vec::new();
+    for d in component_dirs(p, "skills", "skills") {
+        let Some(dir) = under(&p.root, &d) else {
+            continue;
+        };
+        if !cx.repo.is_dir(&dir) {
+            continue;
+        }
+        for e in cx.repo.list_dir(&dir).to_vec() {
+            let Some(f) = dir.join(&e.name).and_then(|s| s.join("SKILL.md")) else {
+                continue;
+            };
+            if cx.repo.is_file(&f) {
+                skills.push((format!("{ns}:{}", e.name), f));
+            }
+        }
+    }
+    skills.sort();
+    skills
+}
+
+/// The plugin's commands, `**/*.md` below each commands directory, named
+/// by path (`plugin:dir:name`), sorted.
+fn plugin_commands(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
+    let ns = &p.name;
+    let mut commands: Vec<String> = Vec::new();
+    for d in component_dirs(p, "commands", "commands") {
+        let Some(dir) = under(&p.root, &d) else {
+            continue;
+        };
+        let mut stack = vec![dir.clone()];
+        let mut visited = BTreeSet::new();
+        while let Some(cur) = stack.pop() {
+            if !cx.repo.is_dir(&cur) || !visited.insert(cx.repo_real(&cur)) {
+                continue;
+            }
+            for e in cx.repo.list_dir(&cur).to_vec() {
+                let Some(f) = cur.join(&e.name) else { continue };
+                if cx.repo.is_dir(&f) {
+                    stack.push(f);
+                } else if e.name.ends_with(".md") {
+                    let rel = crate::relative_to(&f, &dir).unwrap_or_default();
+                    commands.push(format!(
+                        "{ns}:{}",
+                        rel.trim_end_matches(".md").replace('/', ":")
+                    ));
+                }
+            }
+        }
+    }
+    commands.sort();
+    commands
+}
+
+/// The plugin's agents, `*.md` in each agents directory, sorted.
+fn plugin_agents(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
+    let ns = &p.name;
+    let mut agents: Vec<String> = Vec::new();
+    for d in component_dirs(p, "agents", "agents") {
+        let Some(dir) = under(&p.root, &d) else {
+            continue;
+        };
+        if !cx.repo.is_dir(&dir) {
+            continue;
+        }
+        for e in cx.repo.list_dir(&dir).to_vec() {
+            if e.name.ends_with(".md") && dir.join(&e.name).is_some_and(|f| cx.repo.is_file(&f)) {
+                agents.push(format!("{ns}:{}", e.name.trim_end_matches(".md")));
+            }
+        }
+    }
+    agents.sort();
+    agents
+}
+
+/// Whether the plugin has hooks: in its manifest or `hooks/hooks.json`.
+fn plugin_hooks(cx: &Compiler<'_, '_>, p: &Plugin) -> bool {
+    p.manifest
+        .as_ref()
+        .is_some_and(|m| m.get("hooks").is_some())
+        || p.root
+            .join("hooks/hooks.json")
+            .is_some_and(|f| cx.repo.is_file(&f))
+}
+
+/// The names of the plugin's MCP servers: the manifest's `mcpServers`
+/// object, or the servers of the file it names (else its `.mcp.json`).
+fn plugin_servers(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
+    let mut servers: Vec<String> = Vec::new();
+    let inline = p.manifest.as_ref().and_then(|m| m.get("mcpServers"));
+    let file = match inline {
+        Some(Value::String(s)) => under(&p.root, s),
+        Some(_) => None,
+        None => p.root.join(".mcp.json"),
+    };
+    if let Some(Value::Object(m)) = inline {
+        servers.extend(m.keys().cloned());
+    } else if let Some(f) = file.filter(|f| cx.repo.is_file(f)) {
+        if let Ok(t) = cx.repo.read_text(&f, crate::READ_LIMIT) {
+            if let Ok(d) = JsonDoc::parse(&t.text) {
+                if let Some(m) = d.value.get("mcpServers").and_then(Value::as_object) {
+                    servers.extend(m.keys().cloned());
+                }
+            }
+        }
+    }
+    servers
 }

@@ -123,7 +123,7 @@ const TABLE: &[Row] = &[
     },
 ];
 
-/// The behaviour of one profiled Claude Code release, read from [`TABLE`].
+/// The behaviour of one profiled Claude Code release, read from `TABLE`.
 #[derive(Clone, Debug)]
 pub struct Profile {
     /// The profiled version, e.g. `2.1.332`.

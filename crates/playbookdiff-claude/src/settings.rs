@@ -227,10 +227,22 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
             .unwrap_or_else(|| "/repository".to_string()),
         ..Settings::default()
     };
+    report_ancestor_settings(cx, &cwd);
+    for (path, scope) in candidates(cx, &cwd, &mut settings) {
+        if let Some(layer) = read_layer(cx, &path, scope) {
+            if shape_errors(cx, &path, &layer) == 0 {
+                settings.layers.push(layer);
+            }
+        }
+    }
+    read_excludes(cx, &mut settings);
+    settings
+}
 
-    // Ancestors' project settings are not read: say so where they exist.
+/// Ancestors' project settings are not read: says so where they exist.
+fn report_ancestor_settings(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
     for dir in cwd.ancestors_root_first() {
-        if dir == cwd {
+        if &dir == cwd {
             continue;
         }
         if let Some(p) = dir.join(".claude/settings.json") {
@@ -248,7 +260,16 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
             }
         }
     }
+}
 
+/// The settings files to read, in order: cwd's `.claude/settings.json`,
+/// then in local mode the `settings.local.json` files of the root and
+/// cwd; in repo mode those are recorded as unread and reported.
+fn candidates(
+    cx: &mut Compiler<'_, '_>,
+    cwd: &RepoPath,
+    settings: &mut Settings,
+) -> Vec<(RepoPath, SourceScope)> {
     let mut candidates: Vec<(RepoPath, SourceScope)> = Vec::new();
     if let Some(p) = cwd.join(".claude/settings.json") {
         candidates.push((p, SourceScope::Project));
@@ -283,84 +304,94 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
             }
         }
     }
+    candidates
+}
 
-    for (path, scope) in candidates {
-        if cx.repo.kind(&path).is_none() || !cx.expect_file(&path, SourceFormat::Json) {
-            continue;
-        }
-        let Some(text) = cx.read(&path, SourceFormat::Json) else {
-            continue;
-        };
-        let source = SourceRef {
-            scope,
-            ..cx.source_ref(&path, scope, SourceFormat::Json)
-        };
-        let doc = match JsonDoc::parse(&text.text) {
-            Ok(doc) => doc,
-            Err(e) => {
-                let msg = &e.message;
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::InvalidJson,
-                        format!("`{path}` is not valid JSON ({msg}); Claude Code rejects it, so none of its settings apply."),
-                    )
-                    .at(e.at_line(source)),
-                );
-                continue;
-            }
-        };
-        report_duplicates(cx, &path, &source, &doc);
-        let Value::Object(map) = doc.value.clone() else {
+/// Reads and parses settings file `path`; `None` when it is absent, not
+/// a file, unreadable, not valid JSON or not an object (each reported).
+fn read_layer(
+    cx: &mut Compiler<'_, '_>,
+    path: &RepoPath,
+    scope: SourceScope,
+) -> Option<SettingsLayer> {
+    if cx.repo.kind(path).is_none() || !cx.expect_file(path, SourceFormat::Json) {
+        return None;
+    }
+    let text = cx.read(path, SourceFormat::Json)?;
+    let source = SourceRef {
+        scope,
+        ..cx.source_ref(path, scope, SourceFormat::Json)
+    };
+    let doc = match JsonDoc::parse(&text.text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let msg = &e.message;
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidJson,
-                    format!("`{path}` is not a JSON object; it is ignored."),
+                    format!("`{path}` is not valid JSON ({msg}); Claude Code rejects it, so none of its settings apply."),
                 )
-                .at(source),
+                .at(e.at_line(source)),
             );
+            return None;
+        }
+    };
+    report_duplicates(cx, path, &source, &doc);
+    let Value::Object(map) = doc.value.clone() else {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidJson,
+                format!("`{path}` is not a JSON object; it is ignored."),
+            )
+            .at(source),
+        );
+        return None;
+    };
+    Some(SettingsLayer {
+        source,
+        value: map,
+        doc,
+    })
+}
+
+/// Reports each typed key of `layer` (file `path`) whose value has the
+/// wrong type (the first [`MAX_SHAPE_ERRORS`]); returns how many there
+/// are. A value of the wrong type fails Claude Code's settings schema,
+/// and a file with a schema error is skipped whole
+/// (anthropics/claude-code#75081: "Files with errors are skipped
+/// entirely, not just the invalid settings").
+fn shape_errors(cx: &mut Compiler<'_, '_>, path: &RepoPath, layer: &SettingsLayer) -> usize {
+    let mut errors = 0usize;
+    for (key, shape) in TYPED_KEYS {
+        let Some(v) = layer.value.get(*key) else {
             continue;
         };
-        let layer = SettingsLayer {
-            source,
-            value: map,
-            doc,
+        let Some((at, what)) = shape_error(key, v, *shape) else {
+            continue;
         };
-        // A value of the wrong type fails Claude Code's settings schema, and
-        // a file with a schema error is skipped whole (anthropics/claude-code#75081:
-        // "Files with errors are skipped entirely, not just the invalid
-        // settings").
-        let mut errors = 0usize;
-        for (key, shape) in TYPED_KEYS {
-            let Some(v) = layer.value.get(*key) else {
-                continue;
-            };
-            let Some((at, what)) = shape_error(key, v, *shape) else {
-                continue;
-            };
-            errors += 1;
-            if errors > MAX_SHAPE_ERRORS {
-                continue;
-            }
-            let at: Vec<&str> = at.iter().map(String::as_str).collect();
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidValue,
-                    format!(
-                        "In `{path}`, {what}. Claude Code skips a settings file that fails its schema entirely \
-                         (anthropics/claude-code#75081), so none of the settings in `{path}` apply."
-                    ),
-                )
-                .at(layer.at(&at))
-                .with_severity(Severity::Error),
-            );
+        errors += 1;
+        if errors > MAX_SHAPE_ERRORS {
+            continue;
         }
-        if errors == 0 {
-            settings.layers.push(layer);
-        }
+        let at: Vec<&str> = at.iter().map(String::as_str).collect();
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidValue,
+                format!(
+                    "In `{path}`, {what}. Claude Code skips a settings file that fails its schema entirely \
+                     (anthropics/claude-code#75081), so none of the settings in `{path}` apply."
+                ),
+            )
+            .at(layer.at(&at))
+            .with_severity(Severity::Error),
+        );
     }
+    errors
+}
 
-    // claudeMdExcludes: arrays merge across layers (every layer here holds
-    // an array of strings).
+/// `claudeMdExcludes`: arrays merge across layers (every layer here holds
+/// an array of strings); an invalid or absolute pattern is reported.
+fn read_excludes(cx: &mut Compiler<'_, '_>, settings: &mut Settings) {
     let mut patterns: Vec<(String, SourceRef)> = settings.string_list("claudeMdExcludes");
     for (raw, src) in patterns.drain(..) {
         let matcher = GlobBuilder::new(&raw)
@@ -394,5 +425,4 @@ pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
             matcher,
         });
     }
-    settings
 }

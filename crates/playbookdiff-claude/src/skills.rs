@@ -10,6 +10,7 @@ use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
 use crate::profile::Fact;
 use crate::settings::Settings;
 use crate::Compiler;
+use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode,
     Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
@@ -53,7 +54,12 @@ pub fn parse_bool(v: &Value, lenient: bool) -> Option<bool> {
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let cwd = cx.context.cwd.clone();
     let mut roots: Vec<(RepoPath, RepoPath, LoadPhase, Applicability, String)> = Vec::new();
-    for dir in cwd.ancestors_root_first().into_iter().rev() {
+    // The walk stops at the top of the git work tree holding cwd (a
+    // checked-out submodule's root), unlike the memory walk (C4).
+    for dir in playbookdiff_adapter::scope::work_tree_chain(cx.repo, &cwd)
+        .into_iter()
+        .rev()
+    {
         if let Some(r) = dir.join(".claude/skills") {
             let reason = if dir == cwd {
                 "discovered at startup in the launch directory".to_string()
@@ -104,6 +110,10 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                     ..
                 } => {}
                 Resolved::Inside { .. } => continue,
+                r @ Resolved::Outside { .. } => {
+                    outside_skill_folder(cx, &r, &dir);
+                    continue;
+                }
                 _ => {
                     cx.check_link(&dir, SourceFormat::Markdown);
                     continue;
@@ -118,8 +128,16 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 .kind(&real_dir.join("SKILL.md").unwrap_or_else(RepoPath::root))
                 .is_none()
             {
-                let deeper: Vec<RepoPath> =
-                    cx.repo.files_named_under("SKILL.md", &real_dir).to_vec();
+                // A link back up to the skills directory or above it
+                // (`up` -> `..`) reaches only files reported directly.
+                let loops_back = cx.repo_real(&root).starts_with(&real_dir);
+                let deeper: Vec<RepoPath> = cx
+                    .repo
+                    .files_named_under("SKILL.md", &real_dir)
+                    .iter()
+                    .filter(|f| !loops_back && !at_skill_place(f))
+                    .cloned()
+                    .collect();
                 if let Some(d) = deeper.first() {
                     cx.diag(
                         Diagnostic::new(
@@ -155,6 +173,30 @@ pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     overrides(cx, settings);
     collisions(cx);
     budget(cx);
+}
+
+/// A skill folder that is a link out of the repository: Claude Code
+/// follows it and loads the skill there (seen with 2.1.197 and 2.1.332 on
+/// case `oracle.skill_link_outside`), which the analysis does not read, in
+/// any mode: `symlink-outside-repository` says so, never that the agent
+/// does not load it (with `--outside-root` the target can lie in the
+/// directories above the root, which are read only for memory files).
+fn outside_skill_folder(cx: &mut Compiler<'_, '_>, r: &Resolved, dir: &RepoPath) {
+    let what = format!("The skill folder {}", problems::quote(dir));
+    if let Some(d) = problems::link_problem(r, dir, Some(&what), "", SourceFormat::Markdown) {
+        cx.diag(d);
+    }
+}
+
+/// True when `file` already lies where Claude Code looks for a skill,
+/// `<dir>/.claude/skills/<name>/SKILL.md`: a `skill-not-discovered` hint
+/// to move it there would advise what is already so. A folder link in a
+/// skills directory (`.claude/skills/up` -> `..`) reaches such a file again
+/// below the link; it is a skill where it lies, or out of this launch
+/// directory's reach for reasons a move would not change.
+fn at_skill_place(file: &RepoPath) -> bool {
+    let c: Vec<&str> = file.components().collect();
+    matches!(c.as_slice(), [.., ".claude", "skills", _, "SKILL.md"])
 }
 
 /// What a `SKILL.md` (or legacy command) says whatever the launch
@@ -767,8 +809,7 @@ fn budget(cx: &mut Compiler<'_, '_>) {
 /// whether a read there adds them is not observed.
 fn legacy_commands(cx: &mut Compiler<'_, '_>) {
     let cwd = cx.context.cwd.clone();
-    let chain: Vec<RepoPath> = cwd
-        .ancestors_root_first()
+    let chain: Vec<RepoPath> = playbookdiff_adapter::scope::work_tree_chain(cx.repo, &cwd)
         .into_iter()
         .rev()
         .filter(crate::outside_dot_claude)

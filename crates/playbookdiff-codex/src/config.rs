@@ -398,6 +398,15 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
             continue;
         };
         let r = cx.resolve(&path);
+        if let Resolved::Inside {
+            kind: kind @ (EntryKind::Dir | EntryKind::Other),
+            via_link,
+            ..
+        } = r
+        {
+            unreadable_layer(cx, &path, kind, via_link);
+            continue;
+        }
         if !matches!(r, Resolved::Missing) && cx.trust_for(dir) != Some(TrustLevel::Trusted) {
             let why = match cx.trust_for(dir) {
                 Some(_) => "the trust entry given for it (or for the project root) is untrusted",
@@ -413,16 +422,11 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
             continue;
         }
         match r {
-            Resolved::Missing | Resolved::Inside { kind: EntryKind::Symlink, .. } => {}
-            Resolved::Inside { kind: kind @ (EntryKind::Dir | EntryKind::Other), via_link, .. } => not_a_file(
-                cx,
-                &path,
-                kind,
-                via_link,
-                "Codex cannot read it as its project configuration and stops with an error instead of loading it, so none of its settings or MCP servers apply",
-                SourceFormat::Toml,
-                Severity::Error,
-            ),
+            Resolved::Missing
+            | Resolved::Inside {
+                kind: EntryKind::Symlink,
+                ..
+            } => {}
             Resolved::Inside { real, via_link, .. } => match cx.repo.read_text(&path, READ_LIMIT) {
                 Ok(text) if text.invalid_utf8 => {
                     // Lossy decoding put U+FFFD where the first bad byte was.
@@ -433,10 +437,7 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
                         src = src.with_lines(n, n);
                     }
                     src.resolved_path = via_link.then_some(real);
-                    cx.refuse_syntax(
-                        format!("{path} is not valid UTF-8{at}"),
-                        Some(src.clone()),
-                    );
+                    cx.refuse_syntax(format!("{path} is not valid UTF-8{at}"), Some(src.clone()));
                     cx.diag(
                         Diagnostic::new(
                             DiagnosticCode::InvalidToml,
@@ -464,6 +465,38 @@ pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Loaded
         }
     }
     out
+}
+
+/// Reports a project `.codex/config.toml` (`path`) that is a directory or
+/// a special file (`kind`; reached through a link when `via_link`), and
+/// refuses the configuration, trusted project or not. Codex reads each
+/// project layer with `tokio::fs::read_to_string` before it looks at
+/// trust, and any failure but "not found" ends the load with "Failed to
+/// read project config file"; a FIFO blocks that read until something
+/// writes to it. Either way Codex does not start (openai/codex
+/// `codex-rs/core/src/config_loader/mod.rs`, `load_project_layers`).
+fn unreadable_layer(cx: &mut Cx<'_, '_>, path: &RepoPath, kind: EntryKind, via_link: bool) {
+    let effect = match kind {
+        EntryKind::Other => "Codex's read of it as its project configuration blocks (a FIFO) or fails, and Codex does not start, so none of its settings or MCP servers apply",
+        _ => "Codex cannot read it as its project configuration and stops with an error instead of loading it, so none of its settings or MCP servers apply",
+    };
+    not_a_file(
+        cx,
+        path,
+        kind,
+        via_link,
+        effect,
+        SourceFormat::Toml,
+        Severity::Error,
+    );
+    cx.refuse_unreadable(
+        format!(
+            "{} is {}, not a regular file",
+            problems::quote(path),
+            problems::kind_phrase(kind)
+        ),
+        Some(SourceRef::project(path.clone(), SourceFormat::Toml)),
+    );
 }
 
 /// Parses each loaded layer; a layer that does not parse is reported with

@@ -17,8 +17,8 @@ use crate::config::{read_error, Settings};
 use crate::{not_a_file, place, strictly_below, target_only_dirs, Cx, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,
-    Severity, SourceFormat, SourceRef,
+    Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
+    Resolution, ResolutionStrategy, Severity, SourceFormat, SourceRef,
 };
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
 use std::sync::Arc;
@@ -80,7 +80,7 @@ impl Candidate {
         source.resolved_path = self.resolved.clone();
         Instruction {
             id: format!("codex:agents-md:{}", self.path),
-            kind: "agents-md".to_string(),
+            kind: InstructionKind::AgentsMd,
             source,
             load_phase: LoadPhase::Startup,
             applicability,
@@ -141,7 +141,7 @@ pub(crate) fn compile(
                 }
                 let mut inst = c.instruction(dir, Applicability::Shadowed, why);
                 inst.resolution = Some(Resolution {
-                    strategy: "shadowed".to_string(),
+                    strategy: ResolutionStrategy::Shadowed,
                     sources: vec![first_path.clone()],
                 });
                 others.push(inst);
@@ -155,7 +155,7 @@ pub(crate) fn compile(
                     format!("Empty (white space only): Codex takes this file for {here}, the first of {tried} present there, and drops it because it is blank, so {here} contributes nothing."),
                 );
                 inst.resolution = Some(Resolution {
-                    strategy: "excluded".to_string(),
+                    strategy: ResolutionStrategy::Excluded,
                     sources: losers.clone(),
                 });
                 if let Some(next) = cands[1..].iter().find(|c| !c.is_empty()) {
@@ -188,7 +188,7 @@ pub(crate) fn compile(
             let mut inst = c.instruction(dir, applicability, reason);
             if !losers.is_empty() {
                 inst.resolution = Some(Resolution {
-                    strategy: "override".to_string(),
+                    strategy: ResolutionStrategy::Override,
                     sources: losers,
                 });
             }

@@ -17,7 +17,7 @@
 //!   from the root to cwd, closest layer winning; only keys that affect
 //!   instructions, skills and MCP are read. Layers below cwd or on the way
 //!   to targetPath are reported as not applied.
-//! * **Skills** (spec 004 "Skills"; [`skills`] module): every `SKILL.md`
+//! * **Skills** (spec 004 "Skills"; `skills` module): every `SKILL.md`
 //!   up to six levels below `.agents/skills` of every directory from the
 //!   root to cwd and below each project `.codex/skills`, symlinked
 //!   directories followed inside the repository only; the listing budget
@@ -259,7 +259,7 @@ impl Cx<'_, '_> {
         self.base.refusals.push(problems::Refused {
             why: why.into(),
             at,
-            syntax: false,
+            cause: problems::RefusedCause::Key,
         });
     }
 
@@ -269,7 +269,18 @@ impl Cx<'_, '_> {
         self.base.refusals.push(problems::Refused {
             why: why.into(),
             at,
-            syntax: true,
+            cause: problems::RefusedCause::Syntax,
+        });
+    }
+
+    /// Records that Codex refuses the configuration because it cannot
+    /// read a file at all (`why` names it: a directory or a special file
+    /// where the file belongs), at `at`.
+    pub fn refuse_unreadable(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
+        self.base.refusals.push(problems::Refused {
+            why: why.into(),
+            at,
+            cause: problems::RefusedCause::NotAFile,
         });
     }
 

@@ -418,109 +418,191 @@ fn single(
         s.reason = format!("Declared in {path}, but not as a table, so Codex cannot start it.");
         return s;
     };
-    let mut enabled = true;
-    let mut cwd_note = String::new();
-    let mut nested_tables: Vec<String> = Vec::new();
     let own: Vec<_> = t.iter().map(|(k, v)| (layer, k, v)).collect();
     let fields = if fields.is_empty() { &own[..] } else { fields };
-    let mut present: Vec<String> = Vec::new();
+    let mut read = FieldsRead::default();
     for &(layer, fk, fv) in fields {
-        present.push(fk.get_ref().to_string());
+        read.present.push(fk.get_ref().to_string());
         let f = Field {
             layer,
             server: name.to_string(),
             key: toml_key(fk.get_ref()),
             source: layer.source(extent(fk, fv)),
         };
-        let v = fv.get_ref();
-        match f.key.as_str() {
-            "command" => match v.as_str() {
-                Some(c) => {
-                    if s.set_command(c) {
-                        f.literal_secret(cx, "command word", "env_vars");
-                    } else if has_placeholder(c) {
-                        f.placeholder(cx, "env_vars and a wrapper script");
-                    }
-                }
-                None => f.bad_type(cx, v, "a string"),
-            },
-            "args" => match string_array(fv) {
-                Some(a) => {
-                    if s.set_args(&a) {
-                        f.literal_secret(cx, "argument", "env_vars");
-                    }
-                    if a.iter().any(|x| has_placeholder(x)) {
-                        f.placeholder(cx, "env_vars");
-                    }
-                }
-                None => f.bad_type(cx, v, "an array of strings"),
-            },
-            "env" => s
-                .env
-                .extend(literal_map(cx, &f, v, "environment value", "env_vars")),
-            "env_vars" => env_vars(cx, &f, v, &mut s.env),
-            "cwd" => match v.as_str() {
-                Some(c) => cwd_note = cwd_description(&cx.context.cwd, c),
-                None => f.bad_type(cx, v, "a path string"),
-            },
-            "url" => match v.as_str() {
-                Some(u) => {
-                    if s.set_url(u) {
-                        f.literal_secret(
-                            cx,
-                            "credential or query value in the URL",
-                            "bearer_token_env_var or env_http_headers",
-                        );
-                    }
-                    if has_placeholder(u) {
-                        f.placeholder(cx, "bearer_token_env_var or env_http_headers");
-                    }
-                }
-                None => f.bad_type(cx, v, "a URL string"),
-            },
-            "bearer_token_env_var" => match v.as_str() {
-                Some(var) => {
-                    let value = host_variable(cx, &f, var);
-                    s.headers.push(NamedValue {
-                        name: "Authorization".to_string(),
-                        value,
-                    });
-                }
-                None => f.bad_type(cx, v, "a variable name"),
-            },
-            "http_headers" => s.headers.extend(literal_map(
-                cx,
-                &f,
-                v,
-                "header value",
-                "env_http_headers or bearer_token_env_var",
-            )),
-            "env_http_headers" => s.headers.extend(variable_map(cx, &f, v)),
-            "enabled" => match v.as_bool() {
-                Some(b) => enabled = b,
-                None => f.bad_type(cx, v, "true or false"),
-            },
-            "enabled_tools" | "disabled_tools" => match string_array(fv) {
-                Some(tools) if f.key == "enabled_tools" => s.enabled_tools = Some(tools),
-                Some(tools) => s.disabled_tools = Some(tools),
-                None => f.bad_type(cx, v, "an array of tool names"),
-            },
-            k if unmodelled_shape(k).is_some() => {
-                if let Some(expected) = unmodelled_shape(k).and_then(|sh| shape_mismatch(sh, fv)) {
-                    f.bad_type(cx, v, expected);
-                }
-            }
-            _ => {
-                if v.is_table() {
-                    nested_tables.push(f.key.clone());
-                }
-                s.unknown_fields.push(fk.get_ref().to_string());
-            }
+        if !stdio_field(cx, &mut s, &f, fv, &mut read) && !http_field(cx, &mut s, &f, fv) {
+            other_field(cx, &mut s, &f, (fk, fv), &mut read);
         }
     }
     closest_wins(&mut s.env);
     closest_wins(&mut s.headers);
-    s.transport = match (s.command.is_some(), s.url.is_some()) {
+    s.transport = transport(cx, &s, name, &path, &read.nested_tables);
+    refuse_foreign_fields(cx, &s, &shown, &read.present);
+    set_reason(cx, &mut s, name, layer, &read);
+    s
+}
+
+/// What reading a server's fields found besides the server itself:
+/// whether it is enabled, the note on its `cwd`, the keys holding a
+/// table, and every key present.
+struct FieldsRead {
+    enabled: bool,
+    cwd_note: String,
+    nested_tables: Vec<String>,
+    present: Vec<String>,
+}
+
+impl Default for FieldsRead {
+    fn default() -> Self {
+        FieldsRead {
+            enabled: true,
+            cwd_note: String::new(),
+            nested_tables: Vec::new(),
+            present: Vec::new(),
+        }
+    }
+}
+
+/// Reads field `f` (value `fv`) when it is one of a stdio server's
+/// (`command`, `args`, `env`, `env_vars`, `cwd`); returns whether it was.
+fn stdio_field(
+    cx: &mut Cx<'_, '_>,
+    s: &mut McpServer,
+    f: &Field<'_, '_>,
+    fv: &Spanned<DeValue<'_>>,
+    read: &mut FieldsRead,
+) -> bool {
+    let v = fv.get_ref();
+    match f.key.as_str() {
+        "command" => match v.as_str() {
+            Some(c) => {
+                if s.set_command(c) {
+                    f.literal_secret(cx, "command word", "env_vars");
+                } else if has_placeholder(c) {
+                    f.placeholder(cx, "env_vars and a wrapper script");
+                }
+            }
+            None => f.bad_type(cx, v, "a string"),
+        },
+        "args" => match string_array(fv) {
+            Some(a) => {
+                if s.set_args(&a) {
+                    f.literal_secret(cx, "argument", "env_vars");
+                }
+                if a.iter().any(|x| has_placeholder(x)) {
+                    f.placeholder(cx, "env_vars");
+                }
+            }
+            None => f.bad_type(cx, v, "an array of strings"),
+        },
+        "env" => s
+            .env
+            .extend(literal_map(cx, f, v, "environment value", "env_vars")),
+        "env_vars" => env_vars(cx, f, v, &mut s.env),
+        "cwd" => match v.as_str() {
+            Some(c) => read.cwd_note = cwd_description(&cx.context.cwd, c),
+            None => f.bad_type(cx, v, "a path string"),
+        },
+        _ => return false,
+    }
+    true
+}
+
+/// Reads field `f` (value `fv`) when it is one of a streamable HTTP
+/// server's (`url`, `bearer_token_env_var`, `http_headers`,
+/// `env_http_headers`); returns whether it was.
+fn http_field(
+    cx: &mut Cx<'_, '_>,
+    s: &mut McpServer,
+    f: &Field<'_, '_>,
+    fv: &Spanned<DeValue<'_>>,
+) -> bool {
+    let v = fv.get_ref();
+    match f.key.as_str() {
+        "url" => match v.as_str() {
+            Some(u) => {
+                if s.set_url(u) {
+                    f.literal_secret(
+                        cx,
+                        "credential or query value in the URL",
+                        "bearer_token_env_var or env_http_headers",
+                    );
+                }
+                if has_placeholder(u) {
+                    f.placeholder(cx, "bearer_token_env_var or env_http_headers");
+                }
+            }
+            None => f.bad_type(cx, v, "a URL string"),
+        },
+        "bearer_token_env_var" => match v.as_str() {
+            Some(var) => {
+                let value = host_variable(cx, f, var);
+                s.headers.push(NamedValue {
+                    name: "Authorization".to_string(),
+                    value,
+                });
+            }
+            None => f.bad_type(cx, v, "a variable name"),
+        },
+        "http_headers" => s.headers.extend(literal_map(
+            cx,
+            f,
+            v,
+            "header value",
+            "env_http_headers or bearer_token_env_var",
+        )),
+        "env_http_headers" => s.headers.extend(variable_map(cx, f, v)),
+        _ => return false,
+    }
+    true
+}
+
+/// Reads any other field `f` (key `fk`, value `fv`): `enabled`, the tool
+/// lists, the fields Codex knows but the analysis does not model (their
+/// shape checked), and unknown fields, which are listed.
+fn other_field(
+    cx: &mut Cx<'_, '_>,
+    s: &mut McpServer,
+    f: &Field<'_, '_>,
+    (fk, fv): (&Spanned<DeString<'_>>, &Spanned<DeValue<'_>>),
+    read: &mut FieldsRead,
+) {
+    let v = fv.get_ref();
+    match f.key.as_str() {
+        "enabled" => match v.as_bool() {
+            Some(b) => read.enabled = b,
+            None => f.bad_type(cx, v, "true or false"),
+        },
+        "enabled_tools" | "disabled_tools" => match string_array(fv) {
+            Some(tools) if f.key == "enabled_tools" => s.enabled_tools = Some(tools),
+            Some(tools) => s.disabled_tools = Some(tools),
+            None => f.bad_type(cx, v, "an array of tool names"),
+        },
+        k if unmodelled_shape(k).is_some() => {
+            if let Some(expected) = unmodelled_shape(k).and_then(|sh| shape_mismatch(sh, fv)) {
+                f.bad_type(cx, v, expected);
+            }
+        }
+        _ => {
+            if v.is_table() {
+                read.nested_tables.push(f.key.clone());
+            }
+            s.unknown_fields.push(fk.get_ref().to_string());
+        }
+    }
+}
+
+/// The server's transport: stdio with a `command`, streamable HTTP with
+/// a `url`; with both or neither, Codex refuses the configuration
+/// (reported, with what a nested table header meant when there is one).
+fn transport(
+    cx: &mut Cx<'_, '_>,
+    s: &McpServer,
+    name: &str,
+    path: &RepoPath,
+    nested_tables: &[String],
+) -> Transport {
+    let shown = toml_key(name);
+    match (s.command.is_some(), s.url.is_some()) {
         (true, false) => Transport::Stdio,
         (false, true) => Transport::Http,
         (both, _) => {
@@ -542,10 +624,14 @@ fn single(
             cx.diag(Diagnostic::new(DiagnosticCode::McpInvalidEntry, msg).at(s.source.clone()));
             Transport::Unknown
         }
-    };
-    // X4: a field of the other transport, or a literal bearer_token, makes
-    // Codex refuse the whole configuration ("env is not supported for
-    // streamable_http", "bearer_token is not supported for stdio").
+    }
+}
+
+/// X4: a field of the other transport, or a literal bearer_token, makes
+/// Codex refuse the whole configuration ("env is not supported for
+/// streamable_http", "bearer_token is not supported for stdio"); each
+/// such field of `present` is reported.
+fn refuse_foreign_fields(cx: &mut Cx<'_, '_>, s: &McpServer, shown: &str, present: &[String]) {
     let foreign: &[&str] = match s.transport {
         Transport::Stdio => &[
             "http_headers",
@@ -572,20 +658,35 @@ fn single(
         );
         cx.refuse(msg, Some(s.source.clone()));
     }
+}
+
+/// The server's applicability and reason: excluded for a name Codex
+/// refuses (reported) or `enabled = false`, else configured in the
+/// project layer of `layer`.
+fn set_reason(
+    cx: &mut Cx<'_, '_>,
+    s: &mut McpServer,
+    name: &str,
+    layer: &Layer<'_>,
+    read: &FieldsRead,
+) {
+    let path = &layer.loaded.path;
+    let shown = toml_key(name);
+    let cwd_note = &read.cwd_note;
     if !valid_server_name(name) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("The MCP server name {shown} in {q_path} has characters other than ASCII letters, digits, - and _, so Codex refuses to start it (invalid MCP server name); rename the table to such a name.", q_path = problems::quote(&path)),
+                format!("The MCP server name {shown} in {q_path} has characters other than ASCII letters, digits, - and _, so Codex refuses to start it (invalid MCP server name); rename the table to such a name.", q_path = problems::quote(path)),
             )
             .at(s.source.clone()),
         );
         s.applicability = Applicability::Excluded;
         s.reason = format!("Configured in {path}, but Codex accepts only ASCII letters, digits, - and _ in a server name, so it does not start {shown}; repository-configured and runtime-unverified{cwd_note}.");
-        return s;
+        return;
     }
     let cwd = &cx.context.cwd;
-    if enabled {
+    if read.enabled {
         let dir = crate::place(&layer.loaded.dir);
         s.reason = format!("Configured in {path}, the project layer of {dir} on the path from the repository root to cwd {cwd} (project assumed trusted); repository-configured and runtime-unverified{cwd_note}.");
     } else {
@@ -594,7 +695,6 @@ fn single(
             "Configured in {path} with `enabled = false`, so Codex does not start it; repository-configured and runtime-unverified{cwd_note}."
         );
     }
-    s
 }
 
 /// `env_vars`: names forwarded from the developer's environment, as

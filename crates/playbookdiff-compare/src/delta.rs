@@ -13,7 +13,7 @@ use crate::paragraphs::{normalize, split};
 use crate::{Finding, FindingSeverity, Reception};
 use playbookdiff_model::{
     Applicability, DiagnosticCode, DiagnosticKind, EffectiveAgentConfig, Harness, Instruction,
-    LoadPhase, RepoPath, Severity, SourceRef,
+    InstructionKind, LoadPhase, RepoPath, Severity, SourceRef,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -113,8 +113,8 @@ pub struct InstructionChange {
     pub change: Change,
     /// The file the piece comes from (`source.path`).
     pub path: RepoPath,
-    /// The piece kind (`memory`, `import`, `rule`…), as the adapter names it.
-    pub kind: String,
+    /// What kind of file the piece comes from.
+    pub kind: InstructionKind,
     /// The piece at base; absent when added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<PieceState>,
@@ -173,7 +173,7 @@ impl AgentDelta {
 /// An instruction's identity across revisions: its file, its kind, and
 /// which occurrence of that pair it is (a file split around its imports
 /// gives several pieces).
-type PieceKey = (RepoPath, String, usize);
+type PieceKey = (RepoPath, InstructionKind, usize);
 
 /// True when the agent receives (or may receive) the item from this
 /// launch directory: items listed as out of scope, excluded, shadowed or
@@ -188,11 +188,11 @@ fn keyed(list: &[Instruction]) -> Vec<(PieceKey, &Instruction)> {
         .filter(|i| received(i.load_phase, i.applicability))
         .collect();
     sorted.sort_by_key(|i| (i.order.is_none(), i.order));
-    let mut seen: HashMap<(RepoPath, String), usize> = HashMap::new();
+    let mut seen: HashMap<(RepoPath, InstructionKind), usize> = HashMap::new();
     sorted
         .into_iter()
         .map(|i| {
-            let k = (i.source.path.clone(), i.kind.clone());
+            let k = (i.source.path.clone(), i.kind);
             let n = seen.entry(k.clone()).or_default();
             *n += 1;
             ((k.0, k.1, *n), i)
@@ -347,7 +347,7 @@ fn instruction_changes(base: &[Instruction], head: &[Instruction]) -> Vec<Instru
             instructions.push(InstructionChange {
                 change: Change::Added,
                 path: k.0.clone(),
-                kind: k.1.clone(),
+                kind: k.1,
                 base: None,
                 head: Some(state(h)),
                 paragraphs: paragraph_changes("", &h.content),
@@ -358,7 +358,7 @@ fn instruction_changes(base: &[Instruction], head: &[Instruction]) -> Vec<Instru
             instructions.push(InstructionChange {
                 change,
                 path: k.0.clone(),
-                kind: k.1.clone(),
+                kind: k.1,
                 base: Some(state(old)),
                 head: Some(state(h)),
                 paragraphs,
@@ -390,7 +390,7 @@ fn instruction_changes(base: &[Instruction], head: &[Instruction]) -> Vec<Instru
             instructions.push(InstructionChange {
                 change: Change::Removed,
                 path: k.0.clone(),
-                kind: k.1.clone(),
+                kind: k.1,
                 base: Some(state(old)),
                 head: None,
                 paragraphs: paragraph_changes(&old.content, ""),
@@ -495,10 +495,30 @@ fn to_value<T: Serialize>(item: &T) -> serde_json::Value {
     serde_json::to_value(item).unwrap_or(serde_json::Value::Null)
 }
 
-/// Fields that say where an item is or how it was found, not what it is:
-/// left out of `redefined`. The source is compared by its path only (lines
-/// move when text above them changes).
-const NOT_DEFINITION: [&str; 3] = ["id", "reason", "otherSources"];
+/// What a field of an item's JSON document (an MCP server, a skill…)
+/// counts for in `redefined`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum FieldRole {
+    /// Says how the item was found, not what it is (`id`, `reason`,
+    /// `otherSources`): left out.
+    Finding,
+    /// Says where the item is written (`source`, `metadataSources`):
+    /// compared without `lines`, which move when text above them changes.
+    Location,
+    /// Part of the definition: compared as written.
+    Definition,
+}
+
+impl FieldRole {
+    /// The role of the field named `key` (its JSON spelling).
+    fn of(key: &str) -> FieldRole {
+        match key {
+            "id" | "reason" | "otherSources" => FieldRole::Finding,
+            "source" | "metadataSources" => FieldRole::Location,
+            _ => FieldRole::Definition,
+        }
+    }
+}
 
 fn definition_fields(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
     let empty = serde_json::Map::new();
@@ -509,14 +529,11 @@ fn definition_fields(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String
     keys.dedup();
     let mut out = Vec::new();
     for k in keys {
-        if NOT_DEFINITION.contains(&k.as_str()) {
-            continue;
-        }
         let (va, vb) = (ma.get(k), mb.get(k));
-        let differs = if k == "source" || k == "metadataSources" {
-            strip_lines(va) != strip_lines(vb)
-        } else {
-            va != vb
+        let differs = match FieldRole::of(k) {
+            FieldRole::Finding => false,
+            FieldRole::Location => strip_lines(va) != strip_lines(vb),
+            FieldRole::Definition => va != vb,
         };
         if differs {
             out.push(k.clone());
@@ -842,7 +859,7 @@ pub fn is_problem(d: &playbookdiff_model::Diagnostic) -> bool {
 }
 
 /// Collects the problems in the repository of each launch directory's
-/// configurations into one list by [`ProblemKey`].
+/// configurations into one list by `ProblemKey`.
 #[derive(Default)]
 pub struct ProblemSet {
     by_key: BTreeMap<ProblemKey, DiffProblem>,
@@ -1139,6 +1156,22 @@ mod tests {
         let a = serde_json::json!({"id": "x1", "url": "https://a", "source": {"path": "p", "lines": {"start": 1, "end": 2}}});
         let b = serde_json::json!({"id": "x2", "url": "https://b", "source": {"path": "p", "lines": {"start": 3, "end": 4}}});
         assert_eq!(definition_fields(&a, &b), ["url"]);
+    }
+
+    /// Every field that says how an item was found is left out, every
+    /// location is compared by its path (not its lines), and any other
+    /// field counts.
+    #[test]
+    fn each_field_counts_by_its_role() {
+        let at = |path: &str, start: u32| serde_json::json!([{"path": path, "lines": {"start": start, "end": start}}]);
+        let a = serde_json::json!({"id": "a", "reason": "r1", "otherSources": ["x"], "metadataSources": at("s/SKILL.md", 1), "description": "d"});
+        let b = serde_json::json!({"id": "b", "reason": "r2", "otherSources": ["y"], "metadataSources": at("s/SKILL.md", 9), "description": "d"});
+        assert!(definition_fields(&a, &b).is_empty());
+        let c = serde_json::json!({"id": "a", "reason": "r1", "otherSources": ["x"], "metadataSources": at("t/SKILL.md", 1), "description": "e"});
+        assert_eq!(
+            definition_fields(&a, &c),
+            ["description", "metadataSources"]
+        );
     }
 
     /// Root `CLAUDE.md` imports `AGENTS.md`; launched in `services/pay`

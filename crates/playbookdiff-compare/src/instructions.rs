@@ -26,7 +26,9 @@ use crate::id;
 use crate::paragraphs::{self, Paragraph};
 use crate::state::Reception;
 use crate::{absence, display_name, names, Cell, DiagnosticIndex, Row, Rows};
-use playbookdiff_model::{EffectiveAgentConfig, Harness, Instruction, RepoPath, SourceRef};
+use playbookdiff_model::{
+    EffectiveAgentConfig, Harness, Instruction, InstructionKind, RepoPath, SourceRef,
+};
 use std::collections::{BTreeMap, HashMap};
 
 struct Piece<'a> {
@@ -559,8 +561,8 @@ fn class_label(files: &[RepoPath]) -> String {
 }
 
 fn note_of(i: &Instruction) -> String {
-    match i.kind.as_str() {
-        "import" | "rule" => i.kind.clone(),
+    match i.kind {
+        InstructionKind::Import | InstructionKind::Rule => i.kind.to_string(),
         _ => String::new(),
     }
 }

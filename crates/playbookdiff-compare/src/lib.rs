@@ -48,7 +48,7 @@ use draft::FindingDraft;
 
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticKind, EffectiveAgentConfig, Harness, LoadPhase, RepoPath,
-    Severity, SourceRef,
+    ResolutionStrategy, Severity, SourceRef,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -338,7 +338,11 @@ pub(crate) fn attach_problems(
     let mut hides: HashMap<(Harness, &RepoPath), Vec<&RepoPath>> = HashMap::new();
     for c in configs {
         for i in &c.instructions {
-            if let Some(r) = i.resolution.as_ref().filter(|r| r.strategy == "override") {
+            if let Some(r) = i
+                .resolution
+                .as_ref()
+                .filter(|r| r.strategy == ResolutionStrategy::Override)
+            {
                 hides
                     .entry((c.harness, &i.source.path))
                     .or_default()

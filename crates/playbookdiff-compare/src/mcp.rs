@@ -405,18 +405,50 @@ fn duplicate(case: &Case<'_>) -> Finding {
     .build()
 }
 
+/// A field of a server definition compared as text. Its spelling is the
+/// `field` of a `different` finding's differences.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ConfiguredField {
+    Transport,
+    Command,
+    Args,
+    Url,
+    Tools,
+}
+
+impl ConfiguredField {
+    fn as_str(self) -> &'static str {
+        match self {
+            ConfiguredField::Transport => "transport",
+            ConfiguredField::Command => "command",
+            ConfiguredField::Args => "args",
+            ConfiguredField::Url => "url",
+            ConfiguredField::Tools => "tools",
+        }
+    }
+
+    /// True for the fields whose text may hold a redacted value, so two
+    /// definitions may differ only in where it stands.
+    fn may_hold_redacted(self) -> bool {
+        matches!(self, ConfiguredField::Args | ConfiguredField::Url)
+    }
+}
+
 /// The fields of a definition compared as text, one value per server.
-fn configured_fields(s: &[&McpServer]) -> [(&'static str, Vec<Option<String>>); 5] {
+fn configured_fields(s: &[&McpServer]) -> [(ConfiguredField, Vec<Option<String>>); 5] {
     [
         (
-            "transport",
+            ConfiguredField::Transport,
             s.iter()
                 .map(|x| Some(transport(x.transport).to_string()))
                 .collect(),
         ),
-        ("command", s.iter().map(|x| x.command.clone()).collect()),
         (
-            "args",
+            ConfiguredField::Command,
+            s.iter().map(|x| x.command.clone()).collect(),
+        ),
+        (
+            ConfiguredField::Args,
             s.iter()
                 .map(|x| {
                     x.args
@@ -426,8 +458,11 @@ fn configured_fields(s: &[&McpServer]) -> [(&'static str, Vec<Option<String>>); 
                 })
                 .collect(),
         ),
-        ("url", s.iter().map(|x| x.url.clone()).collect()),
-        ("tools", s.iter().map(|x| tools(x)).collect()),
+        (
+            ConfiguredField::Url,
+            s.iter().map(|x| x.url.clone()).collect(),
+        ),
+        (ConfiguredField::Tools, s.iter().map(|x| tools(x)).collect()),
     ]
 }
 
@@ -447,11 +482,12 @@ fn tools(x: &McpServer) -> Option<String> {
     }
 }
 
-/// True when every difference is of `args` or `url` and they differ only
-/// in where a redacted value stands.
-fn redacted_only(diffs: &[FieldDifference]) -> bool {
-    diffs.iter().all(|d| d.field == "args" || d.field == "url")
-        && diffs.iter().all(|d| {
+/// True when every difference (`diffs`, each with the field it is of) is
+/// of `args` or `url` and they differ only in where a redacted value
+/// stands.
+fn redacted_only(diffs: &[(ConfiguredField, FieldDifference)]) -> bool {
+    diffs.iter().all(|(field, _)| field.may_hold_redacted())
+        && diffs.iter().all(|(_, d)| {
             let all_redacted = d
                 .values
                 .iter()
@@ -474,10 +510,10 @@ fn redacted_only(diffs: &[FieldDifference]) -> bool {
 /// url or tools: a `different`, or an `unknown` when a transport is
 /// unknown or only redacted values differ.
 fn configuration(case: &Case<'_>, s: &[&McpServer]) -> Option<Finding> {
-    let diffs: Vec<FieldDifference> = configured_fields(s)
+    let diffs: Vec<(ConfiguredField, FieldDifference)> = configured_fields(s)
         .into_iter()
         .filter(|(_, v)| v.iter().any(|x| *x != v[0]))
-        .map(|(name, v)| case.field(name, v))
+        .map(|(field, v)| (field, case.field(field.as_str(), v)))
         .collect();
     if diffs.is_empty() {
         return None;
@@ -496,7 +532,7 @@ fn configuration(case: &Case<'_>, s: &[&McpServer]) -> Option<Finding> {
     } else {
         ""
     };
-    let fields: Vec<&str> = diffs.iter().map(|d| d.field.as_str()).collect();
+    let fields: Vec<&str> = diffs.iter().map(|(field, _)| field.as_str()).collect();
     let mut f = FindingDraft {
         message: format!(
             "MCP server {} is defined differently ({}){why}.",
@@ -506,7 +542,7 @@ fn configuration(case: &Case<'_>, s: &[&McpServer]) -> Option<Finding> {
         ..case.draft(kind, "configuration", |_| true)
     }
     .build();
-    f.differences = diffs;
+    f.differences = diffs.into_iter().map(|(_, d)| d).collect();
     Some(f)
 }
 
@@ -606,6 +642,31 @@ fn values(case: &Case<'_>, s: &[&McpServer], which: Values) -> (Option<Finding>,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two definitions whose values differ only in where a redacted value
+    /// stands are redacted-only in `args` and `url`, the fields that may
+    /// hold one, and in no other field.
+    #[test]
+    fn only_args_and_url_differ_by_redaction_alone() {
+        use ConfiguredField::*;
+        let value = |harness, text: &str| FieldValue {
+            harness,
+            value: Some(text.to_string()),
+        };
+        let (a, b) = (Harness::new("alpha", "Alpha"), Harness::new("beta", "Beta"));
+        for field in [Transport, Command, Args, Url, Tools] {
+            let diff = FieldDifference {
+                field: field.as_str().to_string(),
+                values: vec![value(a, "--key=<redacted>x"), value(b, "--key=x<redacted>")],
+            };
+            assert_eq!(
+                redacted_only(&[(field, diff)]),
+                matches!(field, Args | Url),
+                "{}",
+                field.as_str()
+            );
+        }
+    }
 
     #[test]
     fn variables_by_name() {

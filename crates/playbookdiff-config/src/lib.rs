@@ -596,9 +596,9 @@ const FIXTURE_DIRS: &[&str] = &[
 const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec"];
 
 /// The `exclude` pattern of the fixture directory `path` lies in, when it
-/// looks like a test fixture: the path up to its first [`FIXTURE_DIRS`]
+/// looks like a test fixture: the path up to its first `FIXTURE_DIRS`
 /// component (`tests/fixtures/` for `tests/fixtures/a/CLAUDE.md`), else up
-/// to its first [`TEST_DIRS`] component that holds a deeper directory
+/// to its first `TEST_DIRS` component that holds a deeper directory
 /// (`tests/` for `tests/case/AGENTS.md`); a single component is anchored
 /// at the root (`/testdata/`). `None` for any other path.
 pub fn fixture_pattern(path: &RepoPath) -> Option<String> {

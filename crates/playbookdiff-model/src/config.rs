@@ -3,6 +3,7 @@
 use crate::{AnalysisContext, Diagnostic, Harness, RepoPath};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// Everything one harness receives from a repository under one
 /// [`AnalysisContext`], with provenance on every item.
@@ -246,15 +247,79 @@ pub enum Applicability {
     OutOfScope,
 }
 
+/// How an item's slot was resolved, from the item's side. Serialized in
+/// kebab case: `"override"`, `"shadowed"`, `"excluded"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResolutionStrategy {
+    /// The item wins its slot over the `sources` (Codex: the first of the
+    /// file names present in a directory).
+    Override,
+    /// The item loses its slot to the `sources` (Codex: a later file name
+    /// of the same directory; OpenCode: a later name of `AGENTS.md`,
+    /// `CLAUDE.md`, `CONTEXT.md`).
+    Shadowed,
+    /// The item takes its slot but is dropped: a blank Codex file (the
+    /// `sources` are the names it hides), or a Claude Code file removed by
+    /// `claudeMdExcludes` (the `sources` are the settings layer).
+    Excluded,
+}
+
 /// How an item's slot was resolved among competing sources.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Resolution {
-    /// `"override"`, `"shadowed"`, `"merged"`, `"excluded"`, `"unresolved"`.
-    pub strategy: String,
+    /// How the slot was resolved for this item.
+    pub strategy: ResolutionStrategy,
     /// The other sources involved (the winner for a shadowed item, the
     /// losers for a winner).
     pub sources: Vec<RepoPath>,
+}
+
+/// What kind of file an instruction piece comes from. Serialized in
+/// kebab case (`"memory"`, `"local-memory"`, `"rule"`, `"import"`,
+/// `"agents-md"`, `"context-md"`, `"instructions"`); the spelling is part of instruction ids
+/// (`claude-code:memory:CLAUDE.md`), hence of finding ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum InstructionKind {
+    /// A project memory file: `CLAUDE.md` or `.claude/CLAUDE.md` (Claude
+    /// Code memory docs); OpenCode's `CLAUDE.md` fallback.
+    Memory,
+    /// A personal memory file, `CLAUDE.local.md` (Claude Code memory docs).
+    LocalMemory,
+    /// A rule file under `.claude/rules/` (Claude Code memory docs).
+    Rule,
+    /// Content brought in by an `@path` import (Claude Code memory docs).
+    Import,
+    /// An `AGENTS.md` (or override/fallback name) of the Codex chain, or
+    /// OpenCode's `AGENTS.md`.
+    AgentsMd,
+    /// OpenCode's `CONTEXT.md`, the last name it looks for.
+    ContextMd,
+    /// A file named by OpenCode's `instructions` setting (a path or glob).
+    Instructions,
+}
+
+impl InstructionKind {
+    /// The contract spelling, e.g. `"local-memory"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InstructionKind::Memory => "memory",
+            InstructionKind::LocalMemory => "local-memory",
+            InstructionKind::Rule => "rule",
+            InstructionKind::Import => "import",
+            InstructionKind::AgentsMd => "agents-md",
+            InstructionKind::ContextMd => "context-md",
+            InstructionKind::Instructions => "instructions",
+        }
+    }
+}
+
+impl fmt::Display for InstructionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One contiguous piece of instruction content as the agent receives it.
@@ -263,9 +328,8 @@ pub struct Resolution {
 pub struct Instruction {
     /// Stable identifier, e.g. `claude-code:memory:apps/api/CLAUDE.md#1`.
     pub id: String,
-    /// `"memory"` (CLAUDE.md family), `"local-memory"`, `"rule"`,
-    /// `"import"`, `"agents-md"` (Codex chain file).
-    pub kind: String,
+    /// What kind of file the piece comes from.
+    pub kind: InstructionKind,
     /// The file the piece came from.
     pub source: SourceRef,
     /// When the agent receives it.
@@ -733,6 +797,51 @@ impl McpServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The contract spelling of each instruction kind (it is part of
+    /// instruction and finding ids) is its JSON spelling, and reads back.
+    #[test]
+    fn instruction_kind_spelling_is_its_json_spelling() {
+        use InstructionKind::*;
+        let all = [
+            Memory,
+            LocalMemory,
+            Rule,
+            Import,
+            AgentsMd,
+            ContextMd,
+            Instructions,
+        ];
+        for kind in all {
+            let json = serde_json::to_value(kind).unwrap();
+            assert_eq!(json, serde_json::Value::from(kind.as_str()), "{kind:?}");
+            assert_eq!(kind.to_string(), kind.as_str());
+            assert_eq!(
+                serde_json::from_value::<InstructionKind>(json).unwrap(),
+                kind
+            );
+        }
+        let spellings: std::collections::HashSet<_> = all.iter().map(|k| k.as_str()).collect();
+        assert_eq!(spellings.len(), all.len(), "two kinds share a spelling");
+    }
+
+    /// Each resolution strategy is written in kebab case, and reads back.
+    #[test]
+    fn resolution_strategy_json_spelling_is_kebab_case() {
+        use ResolutionStrategy::*;
+        for (strategy, spelling) in [
+            (Override, "override"),
+            (Shadowed, "shadowed"),
+            (Excluded, "excluded"),
+        ] {
+            let json = serde_json::to_value(strategy).unwrap();
+            assert_eq!(json, serde_json::Value::from(spelling));
+            assert_eq!(
+                serde_json::from_value::<ResolutionStrategy>(json).unwrap(),
+                strategy
+            );
+        }
+    }
 
     fn server() -> McpServer {
         let path = crate::RepoPath::new(".mcp.json").unwrap();

@@ -1,6 +1,6 @@
 //! The one table of diagnostic codes.
 //!
-//! Every code is declared once in [`declare_codes!`] below with its default
+//! Every code is declared once in `declare_codes!` below with its default
 //! severity, its kind, the harness that owns it (if one does), the version
 //! that added it, a one-line summary and its documentation; `docs/diagnostics.md`
 //! is generated from this table and a test fails when it is stale. Codes are
@@ -710,7 +710,11 @@ declare_codes! {
     /// invalid TOML, a wrong-typed value or a string that is none of an
     /// enum setting's values (`approval_policy = "bogus"`) in a trusted
     /// project layer (openai/codex `codex-rs/config/src/mcp_types.rs`,
-    /// `codex-rs/core/src/config_loader`; seen with `codex mcp list`).
+    /// `codex-rs/core/src/config_loader`; seen with `codex mcp list`); a
+    /// project `.codex/config.toml` that is a directory or a FIFO, trusted
+    /// or not (Codex reads every project layer before it looks at trust,
+    /// and fails on any error but "not found", or blocks on a FIFO:
+    /// `load_project_layers` in `codex-rs/core/src/config_loader/mod.rs`).
     /// OpenCode: invalid JSONC, a value its configuration schema rejects
     /// (an MCP entry of the wrong shape, a wrong-typed `instructions` or
     /// `skills`), a missing `{file:…}` (sst/opencode

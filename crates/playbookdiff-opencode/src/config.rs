@@ -229,7 +229,7 @@ pub(crate) fn merge_deep(base: &mut Value, later: &Value) {
 /// Finds, reads and parses the project layers in OpenCode's merge order.
 pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Vec<Layer> {
     let mut out = Vec::new();
-    for dir in cx.context.cwd.ancestors_root_first() {
+    for dir in cx.up_chain().into_iter().rev() {
         for name in ["opencode.json", "opencode.jsonc"] {
             if let Some(path) = dir.join(name) {
                 if let Some(l) = read_layer(cx, &path) {

@@ -31,8 +31,8 @@ use crate::{
 };
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath, Resolution,
-    SourceFormat, SourceRef,
+    Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
+    Resolution, ResolutionStrategy, SourceFormat, SourceRef,
 };
 use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
 use std::collections::HashSet;
@@ -41,11 +41,11 @@ use std::sync::Arc;
 use crate::config::Merged;
 
 /// The instruction kind of a file name.
-fn kind_of(name: &str) -> &'static str {
+fn kind_of(name: &str) -> InstructionKind {
     match name {
-        "AGENTS.md" => "agents-md",
-        "CLAUDE.md" => "memory",
-        _ => "context-md",
+        "AGENTS.md" => InstructionKind::AgentsMd,
+        "CLAUDE.md" => InstructionKind::Memory,
+        _ => InstructionKind::ContextMd,
     }
 }
 
@@ -120,46 +120,52 @@ fn too_large(cx: &mut Cx<'_, '_>, path: &RepoPath, len: u64) {
     );
 }
 
-/// Where an entry stands in the context: its load phase and applicability.
-#[derive(Clone, Copy)]
-struct Standing(LoadPhase, Applicability);
-
-/// Builds one entry: the instruction file `path` (its real path `resolved`
-/// when reached through a link) of `kind`, with its `text` when read,
-/// standing where `standing` says for `reason`, applying to `applies_to`.
-fn entry(
-    path: &RepoPath,
-    kind: &str,
+/// An instruction file as found: its path, its kind (`AGENTS.md`,
+/// `instructions`, …), the file a link led to (when one did), its text
+/// when read, and the directory it applies to.
+struct Found<'a> {
+    path: &'a RepoPath,
+    kind: InstructionKind,
     resolved: Option<RepoPath>,
-    text: Option<&TextFile>,
-    standing: Standing,
-    reason: String,
+    text: Option<&'a TextFile>,
     applies_to: RepoPath,
-) -> Instruction {
-    let Standing(phase, applicability) = standing;
-    let mut source = SourceRef::project(path.clone(), SourceFormat::Markdown);
-    if let Some(t) = text {
-        if t.line_count() > 0 {
-            source = source.with_lines(1, t.line_count());
+}
+
+impl Found<'_> {
+    /// The entry for this file, loaded at `phase` with `applicability`;
+    /// `reason` says why.
+    fn entry(self, phase: LoadPhase, applicability: Applicability, reason: String) -> Instruction {
+        let Found {
+            path,
+            kind,
+            resolved,
+            text,
+            applies_to,
+        } = self;
+        let mut source = SourceRef::project(path.clone(), SourceFormat::Markdown);
+        if let Some(t) = text {
+            if t.line_count() > 0 {
+                source = source.with_lines(1, t.line_count());
+            }
         }
-    }
-    source.resolved_path = resolved;
-    Instruction {
-        id: format!("opencode:{kind}:{path}"),
-        kind: kind.to_string(),
-        source,
-        load_phase: phase,
-        applicability,
-        reason,
-        order: None,
-        applies_to,
-        imported_from: None,
-        import_spans: Vec::new(),
-        bytes: text.map(|t| t.bytes).unwrap_or(0),
-        paths: None,
-        resolution: None,
-        truncated_at_byte: None,
-        content: text.map(|t| t.text.clone()).unwrap_or_default(),
+        source.resolved_path = resolved;
+        Instruction {
+            id: format!("opencode:{kind}:{path}"),
+            kind,
+            source,
+            load_phase: phase,
+            applicability,
+            reason,
+            order: None,
+            applies_to,
+            imported_from: None,
+            import_spans: Vec::new(),
+            bytes: text.map(|t| t.bytes).unwrap_or(0),
+            paths: None,
+            resolution: None,
+            truncated_at_byte: None,
+            content: text.map(|t| t.text.clone()).unwrap_or_default(),
+        }
     }
 }
 
@@ -205,18 +211,10 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
             let dir = path.parent().unwrap_or_else(RepoPath::root);
             let (state, resolved) = read(cx, path, true);
             match state {
-                Read::Text(t) if t.text.is_empty() => others.push(entry(
-                    path, kind, resolved, Some(&t), Standing(LoadPhase::Startup, Applicability::Excluded),
-                    format!("{why_name}; this file is empty, so OpenCode leaves it out (and still does not read the other names)."),
-                    dir,
-                )),
+                Read::Text(t) if t.text.is_empty() => others.push(Found { path, kind, resolved, text: Some(&t), applies_to: dir }.entry(LoadPhase::Startup, Applicability::Excluded, format!("{why_name}; this file is empty, so OpenCode leaves it out (and still does not read the other names)."))),
                 Read::Text(t) => {
                     taken.insert(path.clone());
-                    effective.push(entry(
-                        path, kind, resolved, Some(&t), Standing(LoadPhase::Startup, Applicability::Effective),
-                        format!("Found in {}: {why_name}.", place(&dir)),
-                        dir,
-                    ));
+                    effective.push(Found { path, kind, resolved, text: Some(&t), applies_to: dir.clone() }.entry(LoadPhase::Startup, Applicability::Effective, format!("Found in {}: {why_name}.", place(&dir))));
                 }
                 Read::NotAFile(k) => {
                     cx.diag(
@@ -226,28 +224,16 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
                         )
                         .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
                     );
-                    others.push(entry(
-                        path, kind, resolved, None, Standing(LoadPhase::Startup, Applicability::Excluded),
-                        format!("{why_name}; this entry is not a regular file, so nothing is read from it."),
-                        dir,
-                    ));
+                    others.push(Found { path, kind, resolved, text: None, applies_to: dir }.entry(LoadPhase::Startup, Applicability::Excluded, format!("{why_name}; this entry is not a regular file, so nothing is read from it.")));
                 }
-                Read::Outside => others.push(entry(
-                    path, kind, resolved, None, Standing(LoadPhase::Startup, Applicability::Unavailable),
-                    format!("{why_name}; this file is a symbolic link out of the repository, which the analysis does not read."),
-                    dir,
-                )),
+                Read::Outside => others.push(Found { path, kind, resolved, text: None, applies_to: dir }.entry(LoadPhase::Startup, Applicability::Unavailable, format!("{why_name}; this file is a symbolic link out of the repository, which the analysis does not read."))),
                 Read::TooLarge(len) => {
                     too_large(cx, path, len);
                     // OpenCode reads it whole (it has no size limit): it
                     // is received at startup, only its text is unknown
                     // here (empty `content`, `bytes` its size).
                     taken.insert(path.clone());
-                    let mut e = entry(
-                        path, kind, resolved, None, Standing(LoadPhase::Startup, Applicability::Effective),
-                        format!("Found in {}: {why_name}. Its text is not analysed: the file is over the {READ_LIMIT}-byte read limit.", place(&dir)),
-                        dir,
-                    );
+                    let mut e = Found { path, kind, resolved, text: None, applies_to: dir.clone() }.entry(LoadPhase::Startup, Applicability::Effective, format!("Found in {}: {why_name}. Its text is not analysed: the file is over the {READ_LIMIT}-byte read limit.", place(&dir)));
                     e.bytes = len;
                     effective.push(e);
                 }
@@ -266,13 +252,9 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
                     Read::Text(t) => Some(t.clone()),
                     _ => None,
                 };
-                let mut e = entry(
-                    &p, kind_of(other), resolved, t.as_deref(), Standing(LoadPhase::Startup, Applicability::Shadowed),
-                    format!("OpenCode reads only the first of AGENTS.md, CLAUDE.md, CONTEXT.md that exists from cwd {cwd} up to the repository root, and {name} exists there ({}), so {other} is not read in any directory.", files.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", ")),
-                    d.clone(),
-                );
+                let mut e = Found { path: &p, kind: kind_of(other), resolved, text: t.as_deref(), applies_to: d.clone() }.entry(LoadPhase::Startup, Applicability::Shadowed, format!("OpenCode reads only the first of AGENTS.md, CLAUDE.md, CONTEXT.md that exists from cwd {cwd} up to the repository root, and {name} exists there ({}), so {other} is not read in any directory.", files.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", ")));
                 e.resolution = Some(Resolution {
-                    strategy: "shadowed".to_string(),
+                    strategy: ResolutionStrategy::Shadowed,
                     sources: files.clone(),
                 });
                 others.push(e);
@@ -280,7 +262,16 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
         }
     }
 
-    config_instructions(cx, merged, &chain, &mut taken, &mut effective, &mut others);
+    config_instructions(
+        cx,
+        merged,
+        &chain,
+        Collected {
+            taken: &mut taken,
+            effective: &mut effective,
+            others: &mut others,
+        },
+    );
     let mut on_demand = below_cwd(cx, &taken, &mut others);
 
     let mut out = Vec::new();
@@ -292,172 +283,214 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
     out
 }
 
+/// Where the entries of `instructions` go: the files already taken (a
+/// file is taken once), the entries OpenCode sends at startup, in order,
+/// and the others.
+struct Collected<'a> {
+    taken: &'a mut HashSet<RepoPath>,
+    effective: &'a mut Vec<Instruction>,
+    others: &'a mut Vec<Instruction>,
+}
+
 /// The files matched by the merged `instructions` entries.
 fn config_instructions(
     cx: &mut Cx<'_, '_>,
     merged: &Merged,
     chain: &[RepoPath],
-    taken: &mut HashSet<RepoPath>,
-    effective: &mut Vec<Instruction>,
-    others: &mut Vec<Instruction>,
+    mut into: Collected<'_>,
 ) {
-    let cwd = cx.context.cwd.clone();
     for (pattern, src) in &merged.instructions {
-        let src = src.clone();
-        if pattern.starts_with("https://") || pattern.starts_with("http://") {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::ItemNotModelled,
-                    format!("The instructions entry {pattern:?} is a URL: OpenCode fetches it at every start (5 s timeout) and sends its text after the files, or nothing when the fetch fails; the analysis never fetches it, so that text is unknown."),
-                )
-                .at(src),
-            );
+        if !followed_entry(cx, pattern, src) {
             continue;
         }
-        if pattern.starts_with("~/") || pattern.starts_with('/') {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::UserConfigUnavailable,
-                    format!("The instructions entry {pattern:?} names files outside the repository; OpenCode reads them on the developer's machine, the analysis does not."),
-                )
-                .at(src),
-            );
+        let scan = match_entry(cx, pattern, src, chain, &mut into);
+        report_unmatched(cx, pattern, src, &scan);
+    }
+}
+
+/// Whether the analysis follows the `instructions` entry `pattern`: not
+/// for a URL, a path outside the repository, or `..` after a wildcard,
+/// each reported at `src`.
+fn followed_entry(cx: &mut Cx<'_, '_>, pattern: &str, src: &SourceRef) -> bool {
+    if pattern.starts_with("https://") || pattern.starts_with("http://") {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::ItemNotModelled,
+                format!("The instructions entry {pattern:?} is a URL: OpenCode fetches it at every start (5 s timeout) and sends its text after the files, or nothing when the fetch fails; the analysis never fetches it, so that text is unknown."),
+            )
+            .at(src.clone()),
+        );
+        return false;
+    }
+    if pattern.starts_with("~/") || pattern.starts_with('/') {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::UserConfigUnavailable,
+                format!("The instructions entry {pattern:?} names files outside the repository; OpenCode reads them on the developer's machine, the analysis does not."),
+            )
+            .at(src.clone()),
+        );
+        return false;
+    }
+    // `..` in the literal part climbs from each directory it is tried
+    // from: `../x.md` from `a` is `x.md` (seen with 1.18.33). After a
+    // wildcard the glob library resolves it within the walk, which the
+    // analysis does not model.
+    let segments: Vec<&str> = pattern.split('/').collect();
+    let literal = segments.iter().take_while(|s| !glob::is_magic(s)).count();
+    if segments[literal..].contains(&"..") {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::ItemNotModelled,
+                format!("The instructions entry {pattern:?} has `..` after a wildcard; OpenCode's glob library resolves it while walking, which the analysis does not model, so the entry is taken to match nothing; name the files without `..` after the wildcard."),
+            )
+            .at(src.clone()),
+        );
+        return false;
+    }
+    true
+}
+
+/// What globbing one `instructions` entry from every directory found.
+struct EntryScan {
+    /// From some directory, the entry climbs above the repository root.
+    above_root: bool,
+    /// How many files it matched, counting those already taken.
+    matched: usize,
+}
+
+/// Globs `pattern` from every directory of `chain` (cwd first, up to the
+/// root) and takes each file it matches that is not taken yet.
+fn match_entry(
+    cx: &mut Cx<'_, '_>,
+    pattern: &str,
+    src: &SourceRef,
+    chain: &[RepoPath],
+    into: &mut Collected<'_>,
+) -> EntryScan {
+    let segments: Vec<&str> = pattern.split('/').collect();
+    let literal = segments.iter().take_while(|s| !glob::is_magic(s)).count();
+    let climbs = segments[..literal].contains(&"..");
+    let prefix = segments[..literal].join("/");
+    let mut scan = EntryScan {
+        above_root: false,
+        matched: 0,
+    };
+    for dir in chain {
+        if climbs && dir.join(&prefix).is_none() {
+            scan.above_root = true;
             continue;
         }
-        // `..` in the literal part climbs from each directory it is tried
-        // from: `../x.md` from `a` is `x.md` (seen with 1.18.33). After a
-        // wildcard the glob library resolves it within the walk, which the
-        // analysis does not model.
-        let segments: Vec<&str> = pattern.split('/').collect();
-        let literal = segments.iter().take_while(|s| !glob::is_magic(s)).count();
-        if segments[literal..].contains(&"..") {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::ItemNotModelled,
-                    format!("The instructions entry {pattern:?} has `..` after a wildcard; OpenCode's glob library resolves it while walking, which the analysis does not model, so the entry is taken to match nothing; name the files without `..` after the wildcard."),
-                )
-                .at(src),
-            );
-            continue;
-        }
-        let climbs = segments[..literal].contains(&"..");
-        let prefix = segments[..literal].join("/");
-        let mut above_root = false;
-        let mut matched = 0usize;
-        for dir in chain {
-            if climbs && dir.join(&prefix).is_none() {
-                above_root = true;
-                continue;
+        match glob::scan(cx, dir, pattern) {
+            Err(why) => {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidGlob,
+                        format!("The instructions entry {pattern:?} is not a valid glob ({why}), so it matches nothing."),
+                    )
+                    .at(src.clone()),
+                );
+                break;
             }
-            match glob::scan(cx, dir, pattern) {
-                Err(why) => {
+            Ok((paths, truncated)) => {
+                if truncated {
                     cx.diag(
                         Diagnostic::new(
-                            DiagnosticCode::InvalidGlob,
-                            format!("The instructions entry {pattern:?} is not a valid glob ({why}), so it matches nothing."),
+                            DiagnosticCode::Unreadable,
+                            format!("The instructions entry {pattern:?} reaches more than {} directories below {}; the analysis stopped there, so more files may match.", crate::walk::MAX_DIRS, place(dir)),
                         )
                         .at(src.clone()),
                     );
-                    break;
                 }
-                Ok((paths, truncated)) => {
-                    if truncated {
-                        cx.diag(
-                            Diagnostic::new(
-                                DiagnosticCode::Unreadable,
-                                format!("The instructions entry {pattern:?} reaches more than {} directories below {}; the analysis stopped there, so more files may match.", crate::walk::MAX_DIRS, place(dir)),
-                            )
-                            .at(src.clone()),
-                        );
+                for p in paths {
+                    scan.matched += 1;
+                    if !into.taken.insert(p.clone()) {
+                        continue;
                     }
-                    for p in paths {
-                        matched += 1;
-                        if !taken.insert(p.clone()) {
-                            continue;
-                        }
-                        let (state, resolved) = read(cx, &p, true);
-                        let applies = p.parent().unwrap_or_else(RepoPath::root);
-                        let how = if dir == &cwd {
-                            format!(
-                                "matches the instructions entry {pattern:?} of {} from cwd",
-                                src.path
-                            )
-                        } else {
-                            format!("matches the instructions entry {pattern:?} of {} from {}, a parent of cwd {cwd} (OpenCode tries each entry from cwd and every parent up to the repository root)", src.path, place(dir))
-                        };
-                        match state {
-                            Read::Text(t) if !t.text.is_empty() => effective.push(entry(
-                                &p,
-                                "instructions",
-                                resolved,
-                                Some(&t),
-                                Standing(LoadPhase::Startup, Applicability::Effective),
-                                format!(
-                                    "This file {how}; OpenCode sends it after the AGENTS.md files."
-                                ),
-                                applies,
-                            )),
-                            Read::Text(t) => others.push(entry(
-                                &p,
-                                "instructions",
-                                resolved,
-                                Some(&t),
-                                Standing(LoadPhase::Startup, Applicability::Excluded),
-                                format!(
-                                    "This file {how}, but it is empty, so OpenCode leaves it out."
-                                ),
-                                applies,
-                            )),
-                            Read::TooLarge(len) => {
-                                too_large(cx, &p, len);
-                                let mut e = entry(
-                                    &p,
-                                    "instructions",
-                                    resolved,
-                                    None,
-                                    Standing(LoadPhase::Startup, Applicability::Effective),
-                                    format!(
-                                        "This file {how}; OpenCode sends it after the AGENTS.md files. Its text is not analysed: the file is over the {READ_LIMIT}-byte read limit."
-                                    ),
-                                    applies,
-                                );
-                                e.bytes = len;
-                                effective.push(e);
-                            }
-                            _ => others.push(entry(
-                                &p,
-                                "instructions",
-                                resolved,
-                                None,
-                                Standing(LoadPhase::Startup, Applicability::Unavailable),
-                                format!(
-                                    "This file {how}, but its text cannot be read by the analysis."
-                                ),
-                                applies,
-                            )),
-                        }
-                    }
+                    let how = match_reason(cx, pattern, src, dir);
+                    take_match(cx, &p, &how, into);
                 }
             }
         }
-        if above_root {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::UserConfigUnavailable,
-                    format!("The instructions entry {pattern:?} climbs above the repository root from some of the directories OpenCode tries it from (cwd and every parent up to the root); what it names there OpenCode reads on the developer's machine, the analysis does not."),
-                )
-                .at(src),
-            );
-        } else if matched == 0 {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::InvalidValue,
-                    format!("The instructions entry {pattern:?} matches no file from cwd {cwd} up to the repository root, so OpenCode loads nothing for it (silently); relative entries are resolved from the launch directory and its parents, not from the configuration file."),
-                )
-                .at(src),
-            );
-        }
     }
+    scan
+}
+
+/// How a file matches the entry `pattern` of `src` globbed from `dir`,
+/// for the entry's reason ("matches the instructions entry … from cwd").
+fn match_reason(cx: &Cx<'_, '_>, pattern: &str, src: &SourceRef, dir: &RepoPath) -> String {
+    let cwd = &cx.context.cwd;
+    if dir == cwd {
+        format!(
+            "matches the instructions entry {pattern:?} of {} from cwd",
+            src.path
+        )
+    } else {
+        format!("matches the instructions entry {pattern:?} of {} from {}, a parent of cwd {cwd} (OpenCode tries each entry from cwd and every parent up to the repository root)", src.path, place(dir))
+    }
+}
+
+/// Reads the matched file `p` and adds its entry: effective when it has
+/// text (or is too large to read), excluded when empty, unavailable when
+/// unreadable. `how` says how it matched.
+fn take_match(cx: &mut Cx<'_, '_>, p: &RepoPath, how: &str, into: &mut Collected<'_>) {
+    let (state, resolved) = read(cx, p, true);
+    let found = |text| Found {
+        path: p,
+        kind: InstructionKind::Instructions,
+        resolved,
+        text,
+        applies_to: p.parent().unwrap_or_else(RepoPath::root),
+    };
+    match state {
+        Read::Text(t) if !t.text.is_empty() => into.effective.push(found(Some(&t)).entry(
+            LoadPhase::Startup,
+            Applicability::Effective,
+            format!("This file {how}; OpenCode sends it after the AGENTS.md files."),
+        )),
+        Read::Text(t) => into.others.push(found(Some(&t)).entry(
+            LoadPhase::Startup,
+            Applicability::Excluded,
+            format!("This file {how}, but it is empty, so OpenCode leaves it out."),
+        )),
+        Read::TooLarge(len) => {
+            too_large(cx, p, len);
+            let mut e = found(None).entry(
+                LoadPhase::Startup,
+                Applicability::Effective,
+                format!(
+                    "This file {how}; OpenCode sends it after the AGENTS.md files. Its text is not analysed: the file is over the {READ_LIMIT}-byte read limit."
+                ),
+            );
+            e.bytes = len;
+            into.effective.push(e);
+        }
+        _ => into.others.push(found(None).entry(
+            LoadPhase::Startup,
+            Applicability::Unavailable,
+            format!("This file {how}, but its text cannot be read by the analysis."),
+        )),
+    }
+}
+
+/// Reports an `instructions` entry that climbs above the repository root
+/// from some directory, or else one that matches no file.
+fn report_unmatched(cx: &mut Cx<'_, '_>, pattern: &str, src: &SourceRef, scan: &EntryScan) {
+    let cwd = &cx.context.cwd;
+    let d = if scan.above_root {
+        Diagnostic::new(
+            DiagnosticCode::UserConfigUnavailable,
+            format!("The instructions entry {pattern:?} climbs above the repository root from some of the directories OpenCode tries it from (cwd and every parent up to the root); what it names there OpenCode reads on the developer's machine, the analysis does not."),
+        )
+    } else if scan.matched == 0 {
+        Diagnostic::new(
+            DiagnosticCode::InvalidValue,
+            format!("The instructions entry {pattern:?} matches no file from cwd {cwd} up to the repository root, so OpenCode loads nothing for it (silently); relative entries are resolved from the launch directory and its parents, not from the configuration file."),
+        )
+    } else {
+        return;
+    };
+    cx.diag(d.at(src.clone()));
 }
 
 /// Instruction files below cwd: attached on demand when the agent reads a
@@ -521,11 +554,7 @@ fn below_cwd(
         };
         let kind = kind_of(name);
         if !dir.starts_with(&cwd) {
-            others.push(entry(
-                &path, kind, resolved, text.as_deref(), Standing(LoadPhase::OnDemand, Applicability::OutOfScope),
-                format!("{dir} is on the way to targetPath but not below cwd {cwd}; OpenCode attaches instruction files on demand only below the launch directory."),
-                dir,
-            ));
+            others.push(Found { path: &path, kind, resolved, text: text.as_deref(), applies_to: dir.clone() }.entry(LoadPhase::OnDemand, Applicability::OutOfScope, format!("{dir} is on the way to targetPath but not below cwd {cwd}; OpenCode attaches instruction files on demand only below the launch directory.")));
             continue;
         }
         let hit = target.as_ref().is_some_and(|t| strictly_below(t, &dir));
@@ -534,11 +563,7 @@ fn below_cwd(
             let depth = dir.depth();
             effective.push((
                 depth,
-                entry(
-                    &path, kind, resolved, text.as_deref(), Standing(LoadPhase::OnDemand, Applicability::Effective),
-                    format!("{dir} is below cwd {cwd} and holds targetPath; when the agent reads a file there, OpenCode attaches the first of AGENTS.md, CLAUDE.md, CONTEXT.md of each directory from the file's up to cwd, once."),
-                    dir,
-                ),
+                Found { path: &path, kind, resolved, text: text.as_deref(), applies_to: dir.clone() }.entry(LoadPhase::OnDemand, Applicability::Effective, format!("{dir} is below cwd {cwd} and holds targetPath; when the agent reads a file there, OpenCode attaches the first of AGENTS.md, CLAUDE.md, CONTEXT.md of each directory from the file's up to cwd, once.")),
             ));
         } else {
             let why = if blank {
@@ -547,15 +572,20 @@ fn below_cwd(
                 "OpenCode attaches it only when the agent reads a file in or below that directory"
                     .to_string()
             };
-            others.push(entry(
-                &path,
-                kind,
-                resolved,
-                text.as_deref(),
-                Standing(LoadPhase::OnDemand, Applicability::Conditional),
-                format!("{name} in {dir}, below cwd {cwd}: {why}."),
-                dir,
-            ));
+            others.push(
+                Found {
+                    path: &path,
+                    kind,
+                    resolved,
+                    text: text.as_deref(),
+                    applies_to: dir.clone(),
+                }
+                .entry(
+                    LoadPhase::OnDemand,
+                    Applicability::Conditional,
+                    format!("{name} in {dir}, below cwd {cwd}: {why}."),
+                ),
+            );
         }
     }
     // Closest to the target first, as OpenCode walks up from the file.

@@ -10,7 +10,7 @@
 //! itself (`opencode debug config`, `debug skill`, `debug agent`, and the
 //! request it sends to a model; `docs/fidelity.md`):
 //!
-//! * **Instructions** ([`instructions`]): the first of `AGENTS.md`,
+//! * **Instructions** (`instructions`): the first of `AGENTS.md`,
 //!   `CLAUDE.md`, `CONTEXT.md` that exists in any directory from cwd up to
 //!   the repository root (the git worktree), taken from *every* such
 //!   directory, closest first; then the files matched by the
@@ -18,21 +18,21 @@
 //!   from cwd and every parent up to the root. Below cwd, the first of the
 //!   three names per directory is attached on demand when the agent reads a
 //!   file there.
-//! * **Configuration** ([`config`]): `opencode.json` and `opencode.jsonc`
+//! * **Configuration** (`config`): `opencode.json` and `opencode.jsonc`
 //!   from the root down to cwd (the `.jsonc` after the `.json` of the same
 //!   directory), then `.opencode/opencode.json(c)` from cwd *up* to the root,
 //!   deep-merged in that order; `instructions` lists are joined.
-//! * **Skills** ([`skills`]): `SKILL.md` files under `.claude/skills` and
+//! * **Skills** (`skills`): `SKILL.md` files under `.claude/skills` and
 //!   `.agents/skills` of every directory from cwd up to the root, under
 //!   `.opencode/skill` and `.opencode/skills` of the same directories, and
 //!   under each `skills.paths` entry (relative to cwd); a skill needs a
 //!   `name` in its front matter and is listed to the model only with a
 //!   `description`; of two skills with one name only one is kept, which one
 //!   is not certain.
-//! * **MCP servers** ([`mcp`]): the merged `mcp` object, `local` servers as
+//! * **MCP servers** (`mcp`): the merged `mcp` object, `local` servers as
 //!   stdio, `remote` ones as HTTP; `{env:VAR}` and `{file:path}` kept
 //!   symbolic, literal values redacted.
-//! * **Agents, commands, plugins** ([`extras`]): listed as diagnostics with
+//! * **Agents, commands, plugins** (`extras`): listed as diagnostics with
 //!   their source, since the model has no item for them.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
@@ -161,8 +161,10 @@ pub(crate) type Cx<'r, 't> = Compilation<'r, 't>;
 
 /// What OpenCode's compilation asks of the shared state.
 pub(crate) trait Walk {
-    /// The directories OpenCode walks from cwd up to the worktree (the
-    /// repository root), closest first.
+    /// The directories OpenCode walks from cwd up to its worktree, closest
+    /// first: the repository root, or the root of the checked-out
+    /// submodule (a directory holding `.git`) that holds cwd
+    /// ([`scope::work_tree_chain`]).
     fn up_chain(&self) -> Vec<RepoPath>;
 
     /// True when `path` exists for OpenCode's `exists` check (Node's
@@ -180,7 +182,7 @@ pub(crate) trait Walk {
 
 impl Walk for Cx<'_, '_> {
     fn up_chain(&self) -> Vec<RepoPath> {
-        let mut v = self.context.cwd.ancestors_root_first();
+        let mut v = scope::work_tree_chain(self.repo, &self.context.cwd);
         v.reverse();
         v
     }
@@ -211,13 +213,15 @@ impl Walk for Cx<'_, '_> {
 /// OpenCode's worktree is the top level of the git repository that holds
 /// cwd (`Project.fromDirectory`: the nearest `.git` above cwd, then `git
 /// rev-parse --show-toplevel`); without one it is `/`, and every upward
-/// walk goes to the file system root. The analysis takes repositoryRoot as
-/// the worktree and says when the tree suggests otherwise.
+/// walk goes to the file system root. The analysis takes the nearest
+/// directory holding `.git` between cwd and repositoryRoot as the worktree
+/// (a checked-out submodule: [`Walk::up_chain`] stops there), else
+/// repositoryRoot, and says so.
 fn check_worktree(cx: &mut Cx<'_, '_>) {
     let (_, d) = scope::project_root(
         cx.repo,
         &cx.up_chain(),
-        |d| format!("{d} holds a `.git` entry, so OpenCode would take {d} as its worktree and stop every upward search (`AGENTS.md`, `opencode.json`, `.opencode`, skills) there; the analysis keeps the supplied repositoryRoot, so pass {d} as the repository to see that view."),
+        |d| format!("{d} holds a `.git` entry, so OpenCode takes {d} as its worktree and stops every upward search (`AGENTS.md`, `opencode.json`, `.opencode`, skills) there: nothing above it is read; pass {d} as the repository to analyse it on its own."),
         "The repository root has no `.git` entry, so OpenCode would treat the launch directory as a non-git project whose worktree is the file system root, and search for AGENTS.md, opencode.json, .opencode and skills above the repository too; the analysis assumes the supplied repositoryRoot is the worktree.",
     );
     cx.diags.extend(d);
@@ -263,7 +267,7 @@ fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
 /// The premises every OpenCode result depends on.
 fn assumptions(context: &AnalysisContext) -> Vec<String> {
     vec![
-        "The supplied repositoryRoot is OpenCode's worktree (the top level of the git repository holding cwd), where every upward search stops.".to_string(),
+        "The supplied repositoryRoot, or the checked-out submodule holding cwd, is OpenCode's worktree (the top level of the git repository holding cwd), where every upward search stops.".to_string(),
         format!("OpenCode starts in cwd {}; startup instructions, configuration layers and skills depend on cwd, and files below cwd add instructions only when the agent reads a file there.", context.cwd),
         "No environment variable (OPENCODE_CONFIG*, OPENCODE_DISABLE_*), user, remote or managed configuration changes the repository-defined values.".to_string(),
         "Files matched by one `instructions` glob are taken in path order; OpenCode takes them in the unsorted walk order of the npm `glob` package.".to_string(),

@@ -154,7 +154,15 @@ fn scan(
     ) {
         return;
     }
-    let (files, truncated) = &*skill_files(cx, root, dot);
+    let (files, truncated, outside) = &*skill_files(cx, root, dot);
+    for link in outside {
+        let r = cx.repo.resolve(link);
+        cx.link_problem(
+            &r,
+            &format!("In the skill root {}", problems::quote(root)),
+            "",
+        );
+    }
     if *truncated {
         cx.diag(Diagnostic::new(
             DiagnosticCode::Unreadable,
@@ -171,11 +179,17 @@ fn scan(
 }
 
 /// The `SKILL.md` files below `root` (links followed, dot entries entered
-/// when `dot`), sorted by path, and whether the walk was cut at
-/// [`walk::MAX_DIRS`]. Computed once per repository, root and `dot`
+/// when `dot`), sorted by path, whether the walk was cut at
+/// [`walk::MAX_DIRS`], and the links out of the repository it did not
+/// follow (OpenCode does: a skill folder there is loaded, seen with
+/// 1.18.33 on case `oracle.skill_link_outside`). Computed once per repository, root and `dot`
 /// ([`playbookdiff_source::Repo::memo`]): every launch directory below a
 /// skill root scans it.
-fn skill_files(cx: &Cx<'_, '_>, root: &RepoPath, dot: bool) -> Arc<(Vec<RepoPath>, bool)> {
+fn skill_files(
+    cx: &Cx<'_, '_>,
+    root: &RepoPath,
+    dot: bool,
+) -> Arc<(Vec<RepoPath>, bool, Vec<RepoPath>)> {
     #[derive(Hash, PartialEq, Eq)]
     struct Key(RepoPath, bool);
     cx.repo.memo(Key(root.clone(), dot), || {
@@ -189,7 +203,8 @@ fn skill_files(cx: &Cx<'_, '_>, root: &RepoPath, dot: bool) -> Arc<(Vec<RepoPath
             },
             &|rel| rel == "SKILL.md" || rel.ends_with("/SKILL.md"),
         );
-        Arc::new((w.files.into_iter().map(|f| f.path).collect(), w.truncated))
+        let files = w.files.into_iter().map(|f| f.path).collect();
+        Arc::new((files, w.truncated, w.outside))
     })
 }
 

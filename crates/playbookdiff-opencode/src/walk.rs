@@ -20,11 +20,14 @@ pub(crate) struct Found {
     pub rel: String,
 }
 
-/// What a walk returns: the files, sorted by path, and whether it was cut
-/// at [`MAX_DIRS`].
+/// What a walk returns: the files, sorted by path, whether it was cut at
+/// [`MAX_DIRS`], and the symbolic links it met that lead out of the
+/// repository (as reached, sorted): OpenCode follows them, the analysis
+/// does not read what lies behind them.
 pub(crate) struct Walk {
     pub files: Vec<Found>,
     pub truncated: bool,
+    pub outside: Vec<RepoPath>,
 }
 
 /// Options of one walk.
@@ -51,6 +54,7 @@ pub(crate) fn files(
     let mut out = Walk {
         files: Vec::new(),
         truncated: false,
+        outside: Vec::new(),
     };
     let mut seen: HashSet<RepoPath> = HashSet::new();
     let mut stack: Vec<(RepoPath, String, usize)> = Vec::new();
@@ -95,6 +99,10 @@ pub(crate) fn files(
                         }
                         kind
                     }
+                    Resolved::Outside { .. } => {
+                        out.outside.push(path);
+                        continue;
+                    }
                     _ => continue,
                 },
                 EntryKind::Dir => {
@@ -122,5 +130,6 @@ pub(crate) fn files(
         }
     }
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    out.outside.sort();
     out
 }

@@ -139,12 +139,12 @@ pub fn matrix_json(r: &MatrixReport<'_>) -> String {
 /// whole in memory). Errors: those of `out`.
 ///
 /// With many findings and a second core, the findings are serialized on
-/// two threads in alternate runs of [`FINDINGS_PER_RUN`]: this thread
+/// two threads in alternate runs of `FINDINGS_PER_RUN`: this thread
 /// writes the members before `findings` (the root's configurations above
 /// all) and every even run straight to `out`, a second thread serializes
 /// every odd run into memory, and this one copies each such run out in
 /// its place. The same bytes in about half the time; at most
-/// [`RUNS_AHEAD`] serialized runs wait in memory at once, so memory stays
+/// `RUNS_AHEAD` serialized runs wait in memory at once, so memory stays
 /// bounded however many findings there are (at 1,000,000 files the
 /// findings are tens of megabytes of JSON).
 pub fn write_matrix_json<W: Write + ?Sized>(out: &mut W, r: &MatrixReport<'_>) -> io::Result<()> {

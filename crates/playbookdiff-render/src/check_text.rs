@@ -12,9 +12,9 @@ use crate::report::{
 use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_compare::group::{group, Group};
-use playbookdiff_compare::matrix::MatrixFinding;
+use playbookdiff_compare::matrix::{Group as MatrixGroup, MatrixFinding};
 use playbookdiff_compare::{
-    display_name, names, Category, FailOn, Finding, FindingSeverity, Summary,
+    display_name, names, Category, FailOn, Finding, FindingItem, FindingSeverity, Summary,
 };
 use playbookdiff_model::remedy::count;
 use playbookdiff_model::{AnalysisContext, Harness};
@@ -562,106 +562,7 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: crate::Color) -> String {
         .map(|f| (f.finding.id.as_str(), f))
         .collect();
     for g in &m.groups {
-        let sev = format!("{:<7}", g.severity.as_str().to_uppercase());
-        let line = format!(
-            "In {} of {total} director{}: {}.",
-            g.directories.len(),
-            if total == 1 { "y" } else { "ies" },
-            g.summary
-        );
-        let _ = write!(out, "\n{}", p.paint(&sev, severity_style(g.severity)));
-        let wrapped = wrap(&clean(&line), "       ", columns());
-        out.push_str(wrapped.trim_start());
-        let dirs: Vec<String> = g
-            .directories
-            .iter()
-            .take(8)
-            .map(|d| {
-                if d.is_root() {
-                    ". (the root)".to_string()
-                } else {
-                    clean(d.as_str()).into_owned()
-                }
-            })
-            .collect();
-        let more = g.directories.len().saturating_sub(8);
-        let mut list = dirs.join(", ");
-        if more > 0 {
-            list.push_str(&format!(", +{more} more"));
-        }
-        out.push_str(&wrap(&list, "  ", columns()));
-        // Accepted findings are marked as `check` marks them: the reason
-        // after `accepted`, with how many of the group when not all.
-        let accepted: Vec<&MatrixFinding> = g
-            .findings
-            .iter()
-            .filter_map(|id| by_id.get(id.as_str()).copied())
-            .filter(|f| f.finding.accepted.is_some())
-            .collect();
-        if let Some(a) = accepted.first().and_then(|f| f.finding.accepted.as_ref()) {
-            let reason = if accepted.len() == g.findings.len() {
-                clean(&a.reason).into_owned()
-            } else {
-                // count >= 2: some but not all of a group's findings.
-                format!(
-                    "in {} of {} directories (not failing there): {}",
-                    accepted.len(),
-                    g.findings.len(),
-                    clean(&a.reason)
-                )
-            };
-            out.push_str(&wrap_hanging(
-                &reason,
-                &format!("  {:<12} ", "accepted"),
-                "                ",
-                columns(),
-            ));
-        }
-        if let Some(id) = g.findings.first() {
-            let mut ctx = r.context.clone();
-            if let Some(dir) = by_id.get(id.as_str()).and_then(|f| f.directories.first()) {
-                ctx.cwd = dir.clone();
-            }
-            let command = format!(
-                "playbookdiff explain {}{}",
-                clean(id),
-                context_args(r.repository, &ctx, r.via, true)
-            );
-            for line in crate::layout::command_lines(&command, "  e.g. ", "    ", columns()).lines()
-            {
-                out.push_str(&p.paint(line, dim()));
-                out.push('\n');
-            }
-            // Accepting the example id under --all-dirs records every
-            // finding of the group: one per directory for a file of each
-            // directory, one per name for skills and MCP servers (the same
-            // id in every directory), so they are counted as findings.
-            if g.findings.len() > 1 && accepted.len() < g.findings.len() {
-                out.push_str(&p.paint(
-                    &wrap(
-                        // count >= 2: the group has more than one finding.
-                        &format!(
-                            "to accept its {} findings (one entry each):",
-                            g.findings.len()
-                        ),
-                        "  ",
-                        columns(),
-                    ),
-                    dim(),
-                ));
-                let command = format!(
-                    "playbookdiff check --all-dirs{} --accept {} --reason TEXT",
-                    context_args(r.repository, r.context, r.via, false),
-                    clean(id)
-                );
-                for line in
-                    crate::layout::command_lines(&command, "    ", "      ", columns()).lines()
-                {
-                    out.push_str(&p.paint(line, dim()));
-                    out.push('\n');
-                }
-            }
-        }
+        group_lines(&mut out, &p, r, g, &by_id);
     }
     footer(
         &mut out,
@@ -675,6 +576,137 @@ pub fn matrix_text(r: &MatrixReport<'_>, color: crate::Color) -> String {
         &context_args(r.repository, r.context, r.via, false),
     );
     out
+}
+
+/// One group of `check --all-dirs`: its severity and summary with how
+/// many launch directories it concerns, the first 8 of them, whether it
+/// is accepted, and the commands to explain and to accept it.
+fn group_lines(
+    out: &mut String,
+    p: &Painter,
+    r: &MatrixReport<'_>,
+    g: &MatrixGroup,
+    by_id: &HashMap<&str, &MatrixFinding>,
+) {
+    let total = r.matrix.directories.len();
+    let sev = format!("{:<7}", g.severity.as_str().to_uppercase());
+    let line = format!(
+        "In {} of {total} director{}: {}.",
+        g.directories.len(),
+        if total == 1 { "y" } else { "ies" },
+        g.summary
+    );
+    let _ = write!(out, "\n{}", p.paint(&sev, severity_style(g.severity)));
+    let wrapped = wrap(&clean(&line), "       ", columns());
+    out.push_str(wrapped.trim_start());
+    out.push_str(&wrap(&group_directories(g), "  ", columns()));
+    // Accepted findings are marked as `check` marks them: the reason
+    // after `accepted`, with how many of the group when not all.
+    let accepted: Vec<&MatrixFinding> = g
+        .findings
+        .iter()
+        .filter_map(|id| by_id.get(id.as_str()).copied())
+        .filter(|f| f.finding.accepted.is_some())
+        .collect();
+    if let Some(a) = accepted.first().and_then(|f| f.finding.accepted.as_ref()) {
+        let reason = if accepted.len() == g.findings.len() {
+            clean(&a.reason).into_owned()
+        } else {
+            // count >= 2: some but not all of a group's findings.
+            format!(
+                "in {} of {} directories (not failing there): {}",
+                accepted.len(),
+                g.findings.len(),
+                clean(&a.reason)
+            )
+        };
+        out.push_str(&wrap_hanging(
+            &reason,
+            &format!("  {:<12} ", "accepted"),
+            "                ",
+            columns(),
+        ));
+    }
+    if let Some(id) = g.findings.first() {
+        group_commands(out, p, r, g, id, by_id, accepted.len());
+    }
+}
+
+/// The first 8 launch directories of group `g` (the root as `. (the
+/// root)`), then how many more.
+fn group_directories(g: &MatrixGroup) -> String {
+    let dirs: Vec<String> = g
+        .directories
+        .iter()
+        .take(8)
+        .map(|d| {
+            if d.is_root() {
+                ". (the root)".to_string()
+            } else {
+                clean(d.as_str()).into_owned()
+            }
+        })
+        .collect();
+    let more = g.directories.len().saturating_sub(8);
+    let mut list = dirs.join(", ");
+    if more > 0 {
+        list.push_str(&format!(", +{more} more"));
+    }
+    list
+}
+
+/// The `explain` command for the group's example finding `id` (from its
+/// first launch directory), and, when the group has findings not yet
+/// accepted (`accepted` of them are), the command that accepts them all.
+fn group_commands(
+    out: &mut String,
+    p: &Painter,
+    r: &MatrixReport<'_>,
+    g: &MatrixGroup,
+    id: &str,
+    by_id: &HashMap<&str, &MatrixFinding>,
+    accepted: usize,
+) {
+    let mut ctx = r.context.clone();
+    if let Some(dir) = by_id.get(id).and_then(|f| f.directories.first()) {
+        ctx.cwd = dir.clone();
+    }
+    let command = format!(
+        "playbookdiff explain {}{}",
+        clean(id),
+        context_args(r.repository, &ctx, r.via, true)
+    );
+    for line in crate::layout::command_lines(&command, "  e.g. ", "    ", columns()).lines() {
+        out.push_str(&p.paint(line, dim()));
+        out.push('\n');
+    }
+    // Accepting the example id under --all-dirs records every
+    // finding of the group: one per directory for a file of each
+    // directory, one per name for skills and MCP servers (the same
+    // id in every directory), so they are counted as findings.
+    if g.findings.len() > 1 && accepted < g.findings.len() {
+        out.push_str(&p.paint(
+            &wrap(
+                // count >= 2: the group has more than one finding.
+                &format!(
+                    "to accept its {} findings (one entry each):",
+                    g.findings.len()
+                ),
+                "  ",
+                columns(),
+            ),
+            dim(),
+        ));
+        let command = format!(
+            "playbookdiff check --all-dirs{} --accept {} --reason TEXT",
+            context_args(r.repository, r.context, r.via, false),
+            clean(id)
+        );
+        for line in crate::layout::command_lines(&command, "    ", "      ", columns()).lines() {
+            out.push_str(&p.paint(line, dim()));
+            out.push('\n');
+        }
+    }
 }
 
 /// `explain --format text`: the finding, the evidence on each side with
@@ -691,6 +723,24 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> St
         r.comparison.harnesses.clone()
     };
     let mut out = String::new();
+    explain_head(&mut out, &p, r, f);
+    for h in &hs {
+        let _ = writeln!(out, "\n{}", p.paint(display_name(*h), heading()));
+        if agent {
+            refusal_lines(&mut out, f, *h);
+        } else {
+            side_lines(&mut out, r, f, *h);
+        }
+    }
+    differences_section(&mut out, &p, f);
+    paragraphs_section(&mut out, &p, f);
+    remedies_section(&mut out, &p, f, agent);
+    out
+}
+
+/// The finding's id, its facts one per line (severity and whether it
+/// fails the run, kind, sides, context, acceptance), then its message.
+fn explain_head(out: &mut String, p: &Painter, r: &CheckReport<'_>, f: &Finding) {
     let _ = writeln!(out, "{}", p.paint(&format!("Finding {}", f.id), heading()));
     for (k, v) in [
         (
@@ -751,172 +801,202 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> St
     }
     let _ = writeln!(out);
     out.push_str(&wrap(&clean(&f.message), "", columns()));
-    for h in &hs {
-        let _ = writeln!(out, "\n{}", p.paint(display_name(*h), heading()));
-        let items: Vec<_> = f.items.iter().filter(|i| i.harness == *h).collect();
-        if agent {
-            for pr in f.problems.iter().filter(|pr| pr.harness == *h) {
-                let at = pr
-                    .source
-                    .as_ref()
-                    .map_or_else(|| NO_FILE.to_string(), location);
-                out.push_str(&crate::layout::pair_lines(
-                    "  ",
-                    &clean(&at),
-                    &format!("({})", pr.code.as_str()),
-                    columns(),
-                ));
-                out.push_str(&wrap(&clean(&pr.message), "    ", columns()));
-            }
-            continue;
-        }
-        if items.is_empty() {
-            let why = f
-                .absences
-                .iter()
-                .find(|a| a.harness == *h)
-                .map(|a| a.reason.clone())
-                .unwrap_or_else(|| {
-                    format!(
-                        "{} has nothing for it under this context.",
-                        display_name(*h)
-                    )
-                });
-            out.push_str(&wrap(&clean(&format!("nothing: {why}")), "  ", columns()));
-            continue;
-        }
-        for i in items.iter().take(12) {
-            let state = crate::report::item_state(
-                f.category,
-                i.load_phase,
-                i.applicability,
-                r.context.target_path.is_some(),
-            );
-            out.push_str(&crate::layout::pair_lines(
-                "  ",
-                &clean(&location(&i.source)),
-                &format!("({state})"),
-                columns(),
-            ));
-            if let Some(res) = &i.source.resolved_path {
-                let _ = writeln!(
-                    out,
-                    "    links to {}",
-                    crate::layout::shorten_path_left(
-                        &clean(res.as_str()),
-                        columns().saturating_sub(13).max(20)
-                    )
-                );
-            }
-            for pr in f.problems.iter().filter(|pr| {
-                pr.harness == i.harness
-                    && pr.source.as_ref().is_some_and(|s| {
-                        s.path == i.source.path || Some(&s.path) == i.source.resolved_path.as_ref()
-                    })
-            }) {
-                out.push_str(&wrap(
-                    &clean(&format!("problem ({}): {}", pr.code.as_str(), pr.message)),
-                    "    ",
-                    columns(),
-                ));
-            }
-            out.push_str(&wrap(
-                &clean(&format!("why: {}", i.reason)),
-                "    ",
-                columns(),
-            ));
-        }
-        if items.len() > 12 {
-            let _ = writeln!(out, "  +{} more (see --format json)", items.len() - 12);
-        }
-        if let Some(a) = f
+}
+
+/// For an agent that would not start: each refusal of harness `h`, at its
+/// file, with the agent's message.
+fn refusal_lines(out: &mut String, f: &Finding, h: Harness) {
+    for pr in f.problems.iter().filter(|pr| pr.harness == h) {
+        let at = pr
+            .source
+            .as_ref()
+            .map_or_else(|| NO_FILE.to_string(), location);
+        out.push_str(&crate::layout::pair_lines(
+            "  ",
+            &clean(&at),
+            &format!("({})", pr.code.as_str()),
+            columns(),
+        ));
+        out.push_str(&wrap(&clean(&pr.message), "    ", columns()));
+    }
+}
+
+/// Harness `h`'s side of the finding: its items (the first 12) with their
+/// state, link target, problems and reason, or why it has nothing; then
+/// what its absence means.
+fn side_lines(out: &mut String, r: &CheckReport<'_>, f: &Finding, h: Harness) {
+    let items: Vec<_> = f.items.iter().filter(|i| i.harness == h).collect();
+    if items.is_empty() {
+        let why = f
             .absences
             .iter()
-            .find(|a| a.harness == *h && !items.iter().any(|i| i.reason == a.reason))
-        {
-            out.push_str(&wrap(&clean(&format!("so: {}", a.reason)), "  ", columns()));
-        }
+            .find(|a| a.harness == h)
+            .map(|a| a.reason.clone())
+            .unwrap_or_else(|| {
+                format!("{} has nothing for it under this context.", display_name(h))
+            });
+        out.push_str(&wrap(&clean(&format!("nothing: {why}")), "  ", columns()));
+        return;
     }
-    if !f.differences.is_empty() {
-        let _ = writeln!(out, "\n{}", p.paint("What differs", heading()));
-        for d in &f.differences {
-            out.push_str(&crate::layout::wrap_quoted(
-                &clean(&d.field),
-                "  ",
+    for i in items.iter().take(12) {
+        item_lines(out, r, f, i);
+    }
+    if items.len() > 12 {
+        let _ = writeln!(out, "  +{} more (see --format json)", items.len() - 12);
+    }
+    if let Some(a) = f
+        .absences
+        .iter()
+        .find(|a| a.harness == h && !items.iter().any(|i| i.reason == a.reason))
+    {
+        out.push_str(&wrap(&clean(&format!("so: {}", a.reason)), "  ", columns()));
+    }
+}
+
+/// One item of a side: where it is and its state, the file a link leads
+/// to, the problems reported at its file, and why it is there.
+fn item_lines(out: &mut String, r: &CheckReport<'_>, f: &Finding, i: &FindingItem) {
+    let state = crate::report::item_state(
+        f.category,
+        i.load_phase,
+        i.applicability,
+        r.context.target_path.is_some(),
+    );
+    out.push_str(&crate::layout::pair_lines(
+        "  ",
+        &clean(&location(&i.source)),
+        &format!("({state})"),
+        columns(),
+    ));
+    if let Some(res) = &i.source.resolved_path {
+        let _ = writeln!(
+            out,
+            "    links to {}",
+            crate::layout::shorten_path_left(
+                &clean(res.as_str()),
+                columns().saturating_sub(13).max(20)
+            )
+        );
+    }
+    for pr in f.problems.iter().filter(|pr| {
+        pr.harness == i.harness
+            && pr.source.as_ref().is_some_and(|s| {
+                s.path == i.source.path || Some(&s.path) == i.source.resolved_path.as_ref()
+            })
+    }) {
+        out.push_str(&wrap(
+            &clean(&format!("problem ({}): {}", pr.code.as_str(), pr.message)),
+            "    ",
+            columns(),
+        ));
+    }
+    out.push_str(&wrap(
+        &clean(&format!("why: {}", i.reason)),
+        "    ",
+        columns(),
+    ));
+}
+
+/// "What differs": each differing field with each harness's value.
+fn differences_section(out: &mut String, p: &Painter, f: &Finding) {
+    if f.differences.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{}", p.paint("What differs", heading()));
+    for d in &f.differences {
+        out.push_str(&crate::layout::wrap_quoted(
+            &clean(&d.field),
+            "  ",
+            columns(),
+            3,
+        ));
+        for v in &d.values {
+            let first = format!("    {:<12} ", v.harness.as_str());
+            let value = crate::layout::wrap_quoted(
+                &clean(v.value.as_deref().unwrap_or("(not set)")),
+                &" ".repeat(crate::layout::width(&first)),
                 columns(),
-                3,
-            ));
-            for v in &d.values {
-                let first = format!("    {:<12} ", v.harness.as_str());
-                let value = crate::layout::wrap_quoted(
-                    &clean(v.value.as_deref().unwrap_or("(not set)")),
-                    &" ".repeat(crate::layout::width(&first)),
-                    columns(),
-                    4,
-                );
-                out.push_str(&first);
-                out.push_str(value.trim_start());
-            }
+                4,
+            );
+            out.push_str(&first);
+            out.push_str(value.trim_start());
         }
     }
-    if !f.paragraphs.is_empty() {
-        let _ = writeln!(out, "\n{}", p.paint("Paragraphs", heading()));
-        for (n, para) in f.paragraphs.iter().enumerate().take(20) {
-            for side in &para.sides {
-                let head = format!("  {}. {} ", n + 1, side.harness.as_str());
-                let _ = writeln!(
-                    out,
-                    "{head}{}",
-                    crate::layout::shorten_path_left(
-                        &clean(&location(&side.source)),
-                        columns()
-                            .saturating_sub(crate::layout::width(&head))
-                            .max(20)
-                    )
-                );
-                for line in side.text.lines().take(8) {
-                    if line.trim().is_empty() {
-                        out.push_str("     |\n");
-                    } else {
-                        // Indentation is kept (code blocks, nested lists):
-                        // it goes into the prefix, so wrapped lines keep it.
-                        // At most what leaves 20 columns for the text
-                        // (a diagram indented by 40 spaces, at 40 columns).
-                        let body = line.trim_start();
-                        let indent: String = clean(&line[..line.len() - body.len()])
-                            .chars()
-                            .take(columns().saturating_sub(7 + 20))
-                            .collect();
-                        out.push_str(&crate::layout::wrap_quoted(
-                            &clean(body),
-                            &format!("     | {indent}"),
-                            columns(),
-                            3,
-                        ));
-                    }
-                }
-            }
-            if let Some(d) = &para.diff {
-                let sim = para
-                    .similarity
-                    .map(|s| format!(" ({s}% similar)"))
-                    .unwrap_or_default();
-                out.push_str(&crate::layout::wrap_quoted(
-                    &clean(&format!("diff{sim}: {d}")),
-                    "     ",
-                    columns(),
-                    12,
-                ));
-            }
-        }
-        if f.paragraphs.len() > 20 {
+}
+
+/// "Paragraphs": the first 20 differing paragraphs, each side's text (8
+/// lines at most) and the word diff.
+fn paragraphs_section(out: &mut String, p: &Painter, f: &Finding) {
+    if f.paragraphs.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{}", p.paint("Paragraphs", heading()));
+    for (n, para) in f.paragraphs.iter().enumerate().take(20) {
+        for side in &para.sides {
+            let head = format!("  {}. {} ", n + 1, side.harness.as_str());
             let _ = writeln!(
                 out,
-                "  +{} more (see --format json)",
-                f.paragraphs.len() - 20
+                "{head}{}",
+                crate::layout::shorten_path_left(
+                    &clean(&location(&side.source)),
+                    columns()
+                        .saturating_sub(crate::layout::width(&head))
+                        .max(20)
+                )
             );
+            for line in side.text.lines().take(8) {
+                paragraph_line(out, line);
+            }
+        }
+        if let Some(d) = &para.diff {
+            let sim = para
+                .similarity
+                .map(|s| format!(" ({s}% similar)"))
+                .unwrap_or_default();
+            out.push_str(&crate::layout::wrap_quoted(
+                &clean(&format!("diff{sim}: {d}")),
+                "     ",
+                columns(),
+                12,
+            ));
         }
     }
+    if f.paragraphs.len() > 20 {
+        let _ = writeln!(
+            out,
+            "  +{} more (see --format json)",
+            f.paragraphs.len() - 20
+        );
+    }
+}
+
+/// One line of a paragraph's text, after `     | `.
+fn paragraph_line(out: &mut String, line: &str) {
+    if line.trim().is_empty() {
+        out.push_str("     |\n");
+        return;
+    }
+    // Indentation is kept (code blocks, nested lists):
+    // it goes into the prefix, so wrapped lines keep it.
+    // At most what leaves 20 columns for the text
+    // (a diagram indented by 40 spaces, at 40 columns).
+    let body = line.trim_start();
+    let indent: String = clean(&line[..line.len() - body.len()])
+        .chars()
+        .take(columns().saturating_sub(7 + 20))
+        .collect();
+    out.push_str(&crate::layout::wrap_quoted(
+        &clean(body),
+        &format!("     | {indent}"),
+        columns(),
+        3,
+    ));
+}
+
+/// "To make them agree" ("To make it start" for an agent that would not
+/// start): each remedy, and for an `unknown` finding, that a person
+/// decides.
+fn remedies_section(out: &mut String, p: &Painter, f: &Finding, agent: bool) {
     let to = if agent {
         "To make it start"
     } else {
@@ -944,7 +1024,6 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> St
             columns(),
         ));
     }
-    out
 }
 
 #[cfg(test)]

@@ -224,7 +224,7 @@ fn instruction_line(c: &InstructionChange) -> String {
         "{:<9} instruction {}{place} [{}]{extra}",
         c.change.as_str(),
         clean(c.path.as_str()),
-        clean(&c.kind)
+        clean(c.kind.as_str())
     )
 }
 
@@ -682,6 +682,7 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
 mod tests {
     use super::*;
     use crate::check_markdown::COMMENT_LIMIT;
+    use playbookdiff_model::InstructionKind;
 
     /// A change line too wide for the terminal wraps after its change
     /// word's column: `rescoped` lines up with `edited` above it.
@@ -711,7 +712,7 @@ mod tests {
         let change = |removed: &str, added: &str| InstructionChange {
             change: Change::Edited,
             path: RepoPath::new("CLAUDE.md").unwrap(),
-            kind: "memory".into(),
+            kind: InstructionKind::Memory,
             base: None,
             head: None,
             paragraphs: vec![playbookdiff_compare::delta::ParagraphChange {

@@ -24,7 +24,7 @@ thread_local! {
 }
 
 /// Runs `render` with the text renderers aiming for `columns` terminal
-/// columns (clamped to [`WIDTH_RANGE`]) instead of [`DEFAULT_WIDTH`], on
+/// columns (clamped to `WIDTH_RANGE`) instead of [`DEFAULT_WIDTH`], on
 /// this thread; the width in force before is restored afterwards, even
 /// when `render` panics. The command line passes the terminal's width
 /// here; the renderers stay functions of the model and this width.

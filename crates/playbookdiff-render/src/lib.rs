@@ -4,21 +4,23 @@
 //!
 //! * [`json`]: the stable JSON document of the output contract;
 //! * [`text`]: a person-readable listing for a terminal;
-//! * [`check_text`], [`check_json`], [`check_markdown`], [`overview`]: the
+//! * [`check_text`](mod@check_text), [`check_json`](mod@check_json),
+//!   [`check_markdown`](mod@check_markdown), [`overview`]: the
 //!   compatibility check of several harnesses ([`report`] holds what they
 //!   are fed), as text, the contract's JSON, a pull-request comment and the
 //!   default side-by-side view;
-//! * [`format`]: the one dispatch: a [`Format`] and one call per report
-//!   kind, so the command line picks a format and never branches on it;
-//! * [`sarif`], [`github`], [`gitlab`]: the forge formats (SARIF 2.1.0,
-//!   GitHub workflow commands, GitLab Code Quality), fed a
-//!   [`ForgeReport`] that any report kind turns into ([`forge`]);
+//! * [`format`](mod@format): the one dispatch: a [`Format`] and one call
+//!   per report kind, so the command line picks a format and never
+//!   branches on it;
+//! * [`sarif`](mod@sarif), [`github`](mod@github), [`gitlab`](mod@gitlab):
+//!   the forge formats (SARIF 2.1.0, GitHub workflow commands, GitLab Code
+//!   Quality), fed a [`ForgeReport`] that any report kind turns into ([`forge`]);
 //! * [`schema`]: the JSON Schema of the JSON document and the diagnostics
 //!   reference (`docs/diagnostics.md`), both generated from the model.
 //!
 //! Architecture invariant: renderers are pure functions from the model to a
 //! `String`, or to bytes written into a writer the caller gives (the
-//! [`format`] dispatch, which streams the JSON-based formats). They never
+//! [`format`](mod@format) dispatch, which streams the JSON-based formats). They never
 //! print, never read the environment and never look at the terminal; whether to colour is a [`Color`] the caller passes in, and the
 //! width of the text formats is 80 columns unless the caller runs them
 //! inside [`with_width`] (the terminal's width).

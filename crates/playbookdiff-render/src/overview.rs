@@ -3,7 +3,7 @@
 //! repository can know, with pointers to `check` and `explain`.
 //!
 //! Fits the width in force (long paths are shortened from the left, never
-//! in the middle) with any number of harnesses ([`Table`]: a column each
+//! in the middle) with any number of harnesses (`Table`: a column each
 //! when they fit, else shared cells) and reads well without colour: rows
 //! where the harnesses differ are marked `!`.
 
@@ -16,7 +16,7 @@ use crate::report::{
 use crate::text::{clean, dim, heading, location, Painter};
 use playbookdiff_compare::group::{group, Group};
 use playbookdiff_compare::{
-    display_name, names, Category, Cell, FindingSeverity, Reception, Refusal, Row,
+    display_name, names, Category, Cell, Comparison, FindingSeverity, Reception, Refusal, Row,
 };
 use playbookdiff_model::remedy::count;
 use playbookdiff_model::Harness;
@@ -535,11 +535,23 @@ fn keys(hs: &[Harness]) -> Vec<String> {
 pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
     let p = Painter { color };
     let cmp = r.comparison;
-    // One column per harness that starts; one that would not start has a
-    // line of its own under the heading instead.
-    let hs = &cmp.harnesses;
     let args = context_args(r.repository, r.context, r.via, true);
     let mut out = String::new();
+    overview_head(&mut out, &p, r);
+    let sections = overview_sections(cmp);
+    let table = Table::choose(&sections, &cmp.harnesses);
+    crate::check_text::problems_section(&mut out, &p, r.configs);
+    out.push('\n');
+    table_lines(&mut out, &p, cmp, &table, sections);
+    findings_lines(&mut out, &p, r, &args);
+    unknown_lines(&mut out, &p, r, &args);
+    next_lines(&mut out, &p, r, &args);
+    out
+}
+
+/// The title (the harnesses compared) and the context line: repository,
+/// launch directory, target, mode and agent profiles.
+fn overview_head(out: &mut String, p: &Painter, r: &CheckReport<'_>) {
     out.push_str(&p.title(&format!("PlaybookDiff: {}", vs(&r.harnesses())), heading()));
     let target = if r.context.target_path.is_some() {
         format!(", target {}", target_label(r.context, r.via))
@@ -557,8 +569,12 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
         "",
         columns(),
     ));
+}
 
-    let sections: Vec<Section<'_>> = [
+/// The table's sections (instructions, skills, MCP servers): each with
+/// its rows shown, differences first, and the rows it hides.
+fn overview_sections(cmp: &Comparison) -> Vec<Section<'_>> {
+    [
         (Category::Instruction, "Instructions"),
         (Category::Skill, "Skills"),
         (Category::Mcp, "MCP servers"),
@@ -581,11 +597,22 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
             .collect();
         (cat, title, ordered, hidden)
     })
-    .collect();
+    .collect()
+}
 
-    let table = Table::choose(&sections, hs);
-    crate::check_text::problems_section(&mut out, &p, r.configs);
-    out.push('\n');
+/// The side-by-side table: its head, a line per agent that would not
+/// start, each section's rows (at most [`MAX_ROWS`]), then the legend of
+/// the states shown.
+fn table_lines(
+    out: &mut String,
+    p: &Painter,
+    cmp: &Comparison,
+    table: &Table,
+    sections: Vec<Section<'_>>,
+) {
+    // One column per harness that starts; one that would not start has a
+    // line of its own under the heading instead.
+    let hs = &cmp.harnesses;
     for line in table.head(hs).lines() {
         let _ = writeln!(out, "{}", p.paint(line, heading()));
     }
@@ -599,49 +626,70 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
     let mut seen: Vec<&str> = Vec::new();
     // No section when no agent starts: there is nothing to show.
     let sections = if hs.is_empty() { Vec::new() } else { sections };
-    for (cat, title, ordered, hidden) in &sections {
-        let _ = writeln!(out, "{}", p.paint(title, heading()));
-        if ordered.is_empty() {
-            let _ = writeln!(out, "  {}", p.paint("none", dim()));
+    for section in &sections {
+        differing += section_lines(out, p, table, section, &mut seen);
+    }
+    legend_lines(out, p, differing, &seen);
+}
+
+/// One section of the table: its title, its rows (at most [`MAX_ROWS`],
+/// then how many more), and the rows it hides. Adds each cell state shown
+/// to `seen`; returns how many of its rows differ.
+fn section_lines(
+    out: &mut String,
+    p: &Painter,
+    table: &Table,
+    (cat, title, ordered, hidden): &Section<'_>,
+    seen: &mut Vec<&'static str>,
+) -> usize {
+    let mut differing = 0;
+    let _ = writeln!(out, "{}", p.paint(title, heading()));
+    if ordered.is_empty() {
+        let _ = writeln!(out, "  {}", p.paint("none", dim()));
+    }
+    for entry in ordered.iter().take(MAX_ROWS) {
+        let row = entry.first();
+        if !row.agree {
+            differing += entry.rows().len();
         }
-        for entry in ordered.iter().take(MAX_ROWS) {
-            let row = entry.first();
-            if !row.agree {
-                differing += entry.rows().len();
-            }
-            for c in &row.cells {
-                let state = cell_state(*cat, c);
-                if !seen.contains(&state) {
-                    seen.push(state);
-                }
-            }
-            out.push_str(&table.row(*cat, entry));
-            if let Entry::Many(rs) = entry {
-                out.push_str(&p.paint(&group_names(rs, columns()), dim()));
-            }
-            if !row.differs.is_empty() {
-                let note = format!("differs: {}", clean(&row.differs.join(", ")));
-                out.push_str(&p.paint(&wrap(&note, "    ", columns()), dim()));
+        for c in &row.cells {
+            let state = cell_state(*cat, c);
+            if !seen.contains(&state) {
+                seen.push(state);
             }
         }
-        if ordered.len() > MAX_ROWS {
-            let rest: Vec<&Row> = ordered[MAX_ROWS..].iter().flat_map(Entry::rows).collect();
-            let more = rest.len();
-            let more_diff = rest.iter().filter(|x| !x.agree).count();
-            differing += more_diff;
-            out.push_str(&p.paint(
-                &wrap(
-                    &format!("+{more} more ({more_diff} differing): see `check --format json`"),
-                    "  ",
-                    columns(),
-                ),
-                dim(),
-            ));
+        out.push_str(&table.row(*cat, entry));
+        if let Entry::Many(rs) = entry {
+            out.push_str(&p.paint(&group_names(rs, columns()), dim()));
         }
-        if !hidden.is_empty() {
-            out.push_str(&p.paint(&wrap(&hidden_line(hidden), "  ", columns()), dim()));
+        if !row.differs.is_empty() {
+            let note = format!("differs: {}", clean(&row.differs.join(", ")));
+            out.push_str(&p.paint(&wrap(&note, "    ", columns()), dim()));
         }
     }
+    if ordered.len() > MAX_ROWS {
+        let rest: Vec<&Row> = ordered[MAX_ROWS..].iter().flat_map(Entry::rows).collect();
+        let more = rest.len();
+        let more_diff = rest.iter().filter(|x| !x.agree).count();
+        differing += more_diff;
+        out.push_str(&p.paint(
+            &wrap(
+                &format!("+{more} more ({more_diff} differing): see `check --format json`"),
+                "  ",
+                columns(),
+            ),
+            dim(),
+        ));
+    }
+    if !hidden.is_empty() {
+        out.push_str(&p.paint(&wrap(&hidden_line(hidden), "  ", columns()), dim()));
+    }
+    differing
+}
+
+/// The legend: `!` when rows differ, and the meaning of each cell state
+/// in `seen`.
+fn legend_lines(out: &mut String, p: &Painter, differing: usize, seen: &[&str]) {
     let mut legend: Vec<&str> = Vec::new();
     if differing > 0 {
         legend.push("! = the agents differ.");
@@ -676,8 +724,14 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
     if !legend.is_empty() {
         out.push_str(&p.paint(&wrap(&legend.join(" "), "", columns()), dim()));
     }
+}
 
-    // Findings.
+/// "Findings": the counts, then the groups of findings that share a
+/// cause, the first ten and always those received at startup in the
+/// launch directory itself, then how many more. `args` are the context's
+/// arguments for the commands shown.
+fn findings_lines(out: &mut String, p: &Painter, r: &CheckReport<'_>, args: &str) {
+    let cmp = r.comparison;
     let s = &cmp.summary;
     out.push('\n');
     out.push_str(&p.title(&format!("Findings: {}", counts(s)), heading()));
@@ -688,8 +742,6 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
             columns(),
         ));
     }
-    // Groups of findings that share a cause, the first ten, and always
-    // those received at startup in the launch directory itself.
     let groups = group(&cmp.findings);
     let pinned = |g: &Group<'_>| {
         g.findings.iter().any(|f| {
@@ -729,8 +781,12 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
             columns(),
         ));
     }
+}
 
-    // What no analysis can know, once.
+/// "Not known to this analysis", once: the assumptions every harness
+/// shares, what no analysis can know, and the count of warnings about
+/// the repository itself.
+fn unknown_lines(out: &mut String, p: &Painter, r: &CheckReport<'_>, args: &str) {
     let unk = unknowable(r.configs);
     let probs: Vec<String> = problems(r.configs)
         .into_iter()
@@ -738,37 +794,41 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
         .map(|(h, n)| format!("{} {n}", display_name(h)))
         .collect();
     let shared = shared_assumptions(r.configs);
-    if !unk.is_empty() || !probs.is_empty() || !shared.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n{}",
-            p.paint("Not known to this analysis", heading())
-        );
-        for a in &shared {
-            out.push_str(&wrap_hanging(&format!("- {a}"), "  ", "    ", columns()));
-        }
-        for (code, hs) in unk {
-            out.push_str(&wrap_hanging(
-                &format!("- {} ({})", code.summary(), names(&hs)),
-                "  ",
-                "    ",
-                columns(),
-            ));
-        }
-        if !probs.is_empty() {
-            out.push_str(&wrap_hanging(
-                &format!(
-                    "- warnings about the repository itself: {}; see `playbookdiff compile{args} --harness NAME`",
-                    probs.join(", ")
-                ),
-                "  ",
-                "    ",
-                columns(),
-            ));
-        }
+    if unk.is_empty() && probs.is_empty() && shared.is_empty() {
+        return;
     }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        p.paint("Not known to this analysis", heading())
+    );
+    for a in &shared {
+        out.push_str(&wrap_hanging(&format!("- {a}"), "  ", "    ", columns()));
+    }
+    for (code, hs) in unk {
+        out.push_str(&wrap_hanging(
+            &format!("- {} ({})", code.summary(), names(&hs)),
+            "  ",
+            "    ",
+            columns(),
+        ));
+    }
+    if !probs.is_empty() {
+        out.push_str(&wrap_hanging(
+            &format!(
+                "- warnings about the repository itself: {}; see `playbookdiff compile{args} --harness NAME`",
+                probs.join(", ")
+            ),
+            "  ",
+            "    ",
+            columns(),
+        ));
+    }
+}
 
-    // Next: commands that analyse the same repository and context.
+/// "Next": commands that analyse the same repository and context, each
+/// with what it shows.
+fn next_lines(out: &mut String, p: &Painter, r: &CheckReport<'_>, args: &str) {
     let _ = writeln!(out, "\n{}", p.paint("Next", heading()));
     let all_dirs_args = context_args(r.repository, r.context, r.via, false);
     let next = [
@@ -805,7 +865,6 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
             out.push_str(&p.paint(&wrap(desc, "      ", columns()), dim()));
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -61,7 +61,7 @@ pub(crate) fn target_label(ctx: &AnalysisContext, via: &Via) -> String {
 /// (`$'a\nb'`, `shell_quote::Bash`: bash, zsh and ksh read them), so the
 /// printed command holds no raw control character and still reproduces
 /// `s`. Format characters such as bidirectional overrides are shown
-/// escaped ([`clean`]): the command is then not pasted blind.
+/// escaped (`clean`): the command is then not pasted blind.
 pub fn shell_word(s: &str) -> String {
     if s.chars().any(|c| c.is_control()) {
         return ansi_c_quoted(s);

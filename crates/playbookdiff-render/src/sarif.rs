@@ -21,10 +21,10 @@
 
 use crate::forge::{
     diagnostic_rule_id, finding_description, finding_help, finding_rule_id, finding_title,
-    start_line, uri_path, ForgeReport,
+    start_line, uri_path, ForgeDiagnostic, ForgeFinding, ForgeReport,
 };
-use playbookdiff_compare::FindingSeverity;
-use playbookdiff_model::{Severity, SourceRef};
+use playbookdiff_compare::{Finding, FindingSeverity};
+use playbookdiff_model::{Diagnostic, Severity, SourceRef};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -221,184 +221,16 @@ fn log<'a>(report: &'a ForgeReport<'_>) -> Log<'a> {
     for ff in &report.findings {
         let f = ff.finding;
         let rule_id = finding_rule_id(f.category, f.kind);
-        let rule_index = rules.index(&rule_id, || {
-            let title = finding_title(f.category, f.kind);
-            Rule {
-                id: rule_id.clone(),
-                name: title
-                    .split([' ', '-'])
-                    .map(|w| {
-                        let mut c = w.chars();
-                        c.next()
-                            .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                            .unwrap_or_default()
-                    })
-                    .collect(),
-                short_description: Text { text: title },
-                full_description: Text {
-                    text: finding_description(f.category, f.kind).to_string(),
-                },
-                help: Text {
-                    text: finding_help(f.category, f.kind),
-                },
-                default_configuration: Configuration {
-                    level: finding_level(f.severity),
-                },
-                properties: RuleProperties {
-                    tags: vec!["agent-configuration", f.category.as_str()],
-                },
-            }
-        });
-        let mut locations = Vec::new();
-        let mut related = Vec::new();
-        for (i, item) in f.items.iter().enumerate() {
-            if i == 0 {
-                locations.push(Location {
-                    id: None,
-                    physical_location: physical(&item.source),
-                    message: None,
-                });
-            }
-            related.push(Location {
-                id: Some(i),
-                physical_location: physical(&item.source),
-                message: Some(Text {
-                    text: format!("{}: {}", item.harness.as_str(), item.reason),
-                }),
-            });
-        }
-        if locations.is_empty() {
-            if let Some(source) = f.first_source() {
-                locations.push(Location {
-                    id: None,
-                    physical_location: physical(source),
-                    message: None,
-                });
-            } else if let Some(dir) = &f.scope {
-                locations.push(Location {
-                    id: None,
-                    physical_location: PhysicalLocation {
-                        artifact_location: ArtifactLocation {
-                            uri: if dir.is_root() {
-                                String::new()
-                            } else {
-                                format!("{}/", uri_path(dir.as_str()))
-                            },
-                            uri_base_id: Some(SRCROOT),
-                        },
-                        region: None,
-                    },
-                    message: None,
-                });
-            }
-        }
-        let mut properties = BTreeMap::new();
-        properties.insert("findingId", f.id.clone().into());
-        properties.insert("severity", f.severity.as_str().into());
-        properties.insert(
-            "presentIn",
-            f.present_in
-                .iter()
-                .map(|h| h.as_str())
-                .collect::<Vec<_>>()
-                .into(),
-        );
-        properties.insert(
-            "absentFrom",
-            f.absent_from
-                .iter()
-                .map(|h| h.as_str())
-                .collect::<Vec<_>>()
-                .into(),
-        );
-        if !ff.directories.is_empty() {
-            properties.insert(
-                "directories",
-                ff.directories
-                    .iter()
-                    .map(|d| d.as_str())
-                    .collect::<Vec<_>>()
-                    .into(),
-            );
-        }
-        let mut text = f.message.clone();
-        if !f.remedies.is_empty() {
-            for r in &f.remedies {
-                text.push_str(&format!(" Fix for {}: {}", r.harness.as_str(), r.action));
-            }
-        }
-        results.push(SarifResult {
-            rule_id,
-            rule_index,
-            level: finding_level(f.severity),
-            message: Text { text },
-            locations,
-            related_locations: related,
-            partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, f.id.clone())]),
-            suppressions: f
-                .accepted
-                .as_ref()
-                .map(|a| Suppression {
-                    kind: "external",
-                    status: "accepted",
-                    justification: &a.reason,
-                })
-                .into_iter()
-                .collect(),
-            baseline_state: ff.baseline.map(|b| b.as_str()),
-            properties,
-        });
+        let rule_index = rules.index(&rule_id, || finding_rule(f, &rule_id));
+        results.push(finding_result(ff, rule_id, rule_index));
     }
     for fd in &report.diagnostics {
         let d = &*fd.diagnostic;
         let rule_id = diagnostic_rule_id(d);
-        let rule_index = rules.index(rule_id, || Rule {
-            id: rule_id.to_string(),
-            name: rule_id.to_string(),
-            short_description: Text {
-                text: d.code.summary().to_string(),
-            },
-            full_description: Text {
-                text: d.code.documentation().replace('\n', " ").trim().to_string(),
-            },
-            help: Text {
-                text: d.code.documentation().replace('\n', " ").trim().to_string(),
-            },
-            default_configuration: Configuration {
-                level: diagnostic_level(d.code.severity()),
-            },
-            properties: RuleProperties {
-                tags: vec!["agent-configuration", "diagnostic"],
-            },
-        });
-        let Some(source) = &d.source else { continue };
-        let fingerprint = crate::gitlab::fingerprint(&[
-            "diagnostic",
-            fd.harness.as_str(),
-            rule_id,
-            source.path.as_str(),
-            &d.message,
-        ]);
-        let mut properties = BTreeMap::new();
-        properties.insert("harness", fd.harness.as_str().into());
-        results.push(SarifResult {
-            rule_id: rule_id.to_string(),
-            rule_index,
-            level: diagnostic_level(d.severity),
-            message: Text {
-                text: format!("{}: {}", fd.harness.as_str(), d.message),
-            },
-            locations: vec![Location {
-                id: None,
-                physical_location: physical(source),
-                message: None,
-            }],
-            related_locations: Vec::new(),
-            partial_fingerprints: BTreeMap::from([("playbookdiffDiagnostic/v1", fingerprint)]),
-            suppressions: Vec::new(),
-            baseline_state: None,
-            properties,
-        });
+        let rule_index = rules.index(rule_id, || diagnostic_rule(d, rule_id));
+        if let Some(result) = diagnostic_result(fd, rule_id, rule_index) {
+            results.push(result);
+        }
     }
     Log {
         schema: SARIF_SCHEMA_URI,
@@ -415,4 +247,221 @@ fn log<'a>(report: &'a ForgeReport<'_>) -> Log<'a> {
             column_kind: "unicodeCodePoints",
         }],
     }
+}
+
+/// The rule `rule_id` of finding `f`'s kind: its title as the short
+/// description and, in upper camel case, as the name.
+fn finding_rule(f: &Finding, rule_id: &str) -> Rule {
+    let title = finding_title(f.category, f.kind);
+    Rule {
+        id: rule_id.to_string(),
+        name: title
+            .split([' ', '-'])
+            .map(|w| {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                    .unwrap_or_default()
+            })
+            .collect(),
+        short_description: Text { text: title },
+        full_description: Text {
+            text: finding_description(f.category, f.kind).to_string(),
+        },
+        help: Text {
+            text: finding_help(f.category, f.kind),
+        },
+        default_configuration: Configuration {
+            level: finding_level(f.severity),
+        },
+        properties: RuleProperties {
+            tags: vec!["agent-configuration", f.category.as_str()],
+        },
+    }
+}
+
+/// The result of one finding: its message with the remedies, where it is,
+/// its stable id as the fingerprint, its acceptance as a suppression.
+fn finding_result<'a>(
+    ff: &'a ForgeFinding<'_>,
+    rule_id: String,
+    rule_index: usize,
+) -> SarifResult<'a> {
+    let f = ff.finding;
+    let (locations, related) = finding_locations(f);
+    let mut text = f.message.clone();
+    if !f.remedies.is_empty() {
+        for r in &f.remedies {
+            text.push_str(&format!(" Fix for {}: {}", r.harness.as_str(), r.action));
+        }
+    }
+    SarifResult {
+        rule_id,
+        rule_index,
+        level: finding_level(f.severity),
+        message: Text { text },
+        locations,
+        related_locations: related,
+        partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, f.id.clone())]),
+        suppressions: f
+            .accepted
+            .as_ref()
+            .map(|a| Suppression {
+                kind: "external",
+                status: "accepted",
+                justification: &a.reason,
+            })
+            .into_iter()
+            .collect(),
+        baseline_state: ff.baseline.map(|b| b.as_str()),
+        properties: finding_properties(ff),
+    }
+}
+
+/// Where finding `f` is: the file of its first item (else its first
+/// source, else its launch directory), and every item's file as a related
+/// location with the harness's reason.
+fn finding_locations(f: &Finding) -> (Vec<Location>, Vec<Location>) {
+    let mut locations = Vec::new();
+    let mut related = Vec::new();
+    for (i, item) in f.items.iter().enumerate() {
+        if i == 0 {
+            locations.push(Location {
+                id: None,
+                physical_location: physical(&item.source),
+                message: None,
+            });
+        }
+        related.push(Location {
+            id: Some(i),
+            physical_location: physical(&item.source),
+            message: Some(Text {
+                text: format!("{}: {}", item.harness.as_str(), item.reason),
+            }),
+        });
+    }
+    if locations.is_empty() {
+        if let Some(source) = f.first_source() {
+            locations.push(Location {
+                id: None,
+                physical_location: physical(source),
+                message: None,
+            });
+        } else if let Some(dir) = &f.scope {
+            locations.push(Location {
+                id: None,
+                physical_location: PhysicalLocation {
+                    artifact_location: ArtifactLocation {
+                        uri: if dir.is_root() {
+                            String::new()
+                        } else {
+                            format!("{}/", uri_path(dir.as_str()))
+                        },
+                        uri_base_id: Some(SRCROOT),
+                    },
+                    region: None,
+                },
+                message: None,
+            });
+        }
+    }
+    (locations, related)
+}
+
+/// A finding's properties: its id, severity, the harnesses on each side
+/// and, under `check --all-dirs`, its launch directories.
+fn finding_properties(ff: &ForgeFinding<'_>) -> BTreeMap<&'static str, serde_json::Value> {
+    let f = ff.finding;
+    let mut properties = BTreeMap::new();
+    properties.insert("findingId", f.id.clone().into());
+    properties.insert("severity", f.severity.as_str().into());
+    properties.insert(
+        "presentIn",
+        f.present_in
+            .iter()
+            .map(|h| h.as_str())
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    properties.insert(
+        "absentFrom",
+        f.absent_from
+            .iter()
+            .map(|h| h.as_str())
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    if !ff.directories.is_empty() {
+        properties.insert(
+            "directories",
+            ff.directories
+                .iter()
+                .map(|d| d.as_str())
+                .collect::<Vec<_>>()
+                .into(),
+        );
+    }
+    properties
+}
+
+/// The rule `rule_id` of diagnostic `d`'s code, described by the code's
+/// documentation.
+fn diagnostic_rule(d: &Diagnostic, rule_id: &str) -> Rule {
+    Rule {
+        id: rule_id.to_string(),
+        name: rule_id.to_string(),
+        short_description: Text {
+            text: d.code.summary().to_string(),
+        },
+        full_description: Text {
+            text: d.code.documentation().replace('\n', " ").trim().to_string(),
+        },
+        help: Text {
+            text: d.code.documentation().replace('\n', " ").trim().to_string(),
+        },
+        default_configuration: Configuration {
+            level: diagnostic_level(d.code.severity()),
+        },
+        properties: RuleProperties {
+            tags: vec!["agent-configuration", "diagnostic"],
+        },
+    }
+}
+
+/// The result of a diagnostic about a repository file, at that file;
+/// `None` for a diagnostic with no file.
+fn diagnostic_result<'a>(
+    fd: &ForgeDiagnostic<'_>,
+    rule_id: &str,
+    rule_index: usize,
+) -> Option<SarifResult<'a>> {
+    let d = &*fd.diagnostic;
+    let source = d.source.as_ref()?;
+    let fingerprint = crate::gitlab::fingerprint(&[
+        "diagnostic",
+        fd.harness.as_str(),
+        rule_id,
+        source.path.as_str(),
+        &d.message,
+    ]);
+    let mut properties = BTreeMap::new();
+    properties.insert("harness", fd.harness.as_str().into());
+    Some(SarifResult {
+        rule_id: rule_id.to_string(),
+        rule_index,
+        level: diagnostic_level(d.severity),
+        message: Text {
+            text: format!("{}: {}", fd.harness.as_str(), d.message),
+        },
+        locations: vec![Location {
+            id: None,
+            physical_location: physical(source),
+            message: None,
+        }],
+        related_locations: Vec::new(),
+        partial_fingerprints: BTreeMap::from([("playbookdiffDiagnostic/v1", fingerprint)]),
+        suppressions: Vec::new(),
+        baseline_state: None,
+        properties,
+    })
 }

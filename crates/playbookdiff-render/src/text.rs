@@ -100,7 +100,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
             applicability_cell(i.applicability),
             Cell::plain(load_phase(i.load_phase)),
             Cell::plain(location(&i.source)),
-            Cell::plain(clean(&i.kind)),
+            Cell::plain(clean(i.kind.as_str())),
         ]);
     }
     table.write(&mut out, &p);
@@ -529,8 +529,8 @@ impl Cell {
 pub(crate) mod tests {
     use super::*;
     use playbookdiff_model::{
-        AnalysisContext, Capabilities, ConfiguredValue, Diagnostic, DiagnosticCode, Invocation,
-        Mode, NamedValue, RepoPath, SourceFormat,
+        AnalysisContext, Capabilities, ConfiguredValue, Diagnostic, DiagnosticCode,
+        InstructionKind, Invocation, Mode, NamedValue, RepoPath, SourceFormat,
     };
     /// Test harnesses with the contract ids and product names.
     const CLAUDE: playbookdiff_model::Harness =
@@ -544,7 +544,7 @@ pub(crate) mod tests {
     fn instruction(path: &str, order: Option<u32>, applicability: Applicability) -> Instruction {
         Instruction {
             id: format!("claude-code:memory:{path}#1"),
-            kind: "memory".into(),
+            kind: InstructionKind::Memory,
             source: SourceRef::project(rp(path), SourceFormat::Markdown).with_lines(1, 12),
             load_phase: if order.is_some() {
                 LoadPhase::Startup

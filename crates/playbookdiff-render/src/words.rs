@@ -31,7 +31,7 @@ pub enum Piece {
 
 /// Both sides of an edited paragraph as [`Piece`]s, whitespace runs read
 /// as one space: `(base, head)`. `None` when the two share less than
-/// [`MIN_SHARED`] of their words (a paragraph wholly replaced is shown as
+/// `MIN_SHARED` of their words (a paragraph wholly replaced is shown as
 /// it is) or differ only in whitespace.
 pub fn changed_words(base: &str, head: &str) -> Option<(Vec<Piece>, Vec<Piece>)> {
     let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -166,7 +166,7 @@ fn tail(text: &str) -> &str {
 
 /// One side written out: unchanged text through `escape`, each change as
 /// `open`, the escaped words, `close` (its outer spaces outside the
-/// marks), at most [`SIDE_CHARS`] characters of text, then `…`.
+/// marks), at most `SIDE_CHARS` characters of text, then `…`.
 pub fn render(
     pieces: &[Piece],
     open: &str,

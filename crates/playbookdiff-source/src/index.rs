@@ -108,7 +108,7 @@ pub enum Resolved {
         /// Its target as stored.
         target: String,
     },
-    /// Links loop, or more than [`MAX_SYMLINK_HOPS`] are chained.
+    /// Links loop, or more than `MAX_SYMLINK_HOPS` are chained.
     Loop {
         /// The link where the limit was reached.
         link: RepoPath,
@@ -189,7 +189,7 @@ impl Listing {
 /// What is walked when it is built is its [`WalkScope`]: the whole tree
 /// (spread over threads), or what one launch directory needs; any other
 /// directory is listed the first time an adapter asks for it. Which
-/// entries are shown is its [`Visibility`]: every entry, or git's view in
+/// entries are shown is its [`Visibility`](crate::Visibility): every entry, or git's view in
 /// repo mode ([`crate::visibility`]). `.git` is never shown. Links are
 /// never followed by the walk.
 pub struct Repo<'t> {
@@ -627,6 +627,34 @@ impl<'t> Repo<'t> {
     /// True when the repository root holds `.git`.
     pub fn has_git_marker(&self) -> bool {
         self.has_git
+    }
+
+    /// True when directory `dir` holds a `.git` entry of any kind: a
+    /// directory, or the file a checked-out submodule or a linked worktree
+    /// has (`gitdir: PATH`). The entry is stat'ed, never followed or read.
+    /// The one answer to "is `dir` the top of a git work tree", which is
+    /// where git (`git rev-parse --show-toplevel`), Codex's default
+    /// `project_root_markers`, OpenCode's worktree and Claude Code's
+    /// project skills walk stop going up.
+    pub fn holds_git_marker(&self, dir: &RepoPath) -> bool {
+        if dir.is_root() {
+            return self.has_git;
+        }
+        dir.join(".git")
+            .is_some_and(|marker| self.tree.stat(&marker).is_ok())
+    }
+
+    /// The top of the git work tree holding `dir` as far as the analysis
+    /// sees: the closest of `dir` and its ancestors below the repository
+    /// root that [holds a `.git`](Repo::holds_git_marker) (a checked-out
+    /// submodule or a nested repository), else the repository root (also
+    /// when the root holds no `.git`: the supplied root is assumed).
+    pub fn nearest_git_root(&self, dir: &RepoPath) -> RepoPath {
+        dir.ancestors_root_first()
+            .into_iter()
+            .rev()
+            .find(|d| !d.is_root() && self.holds_git_marker(d))
+            .unwrap_or_else(RepoPath::root)
     }
 
     /// Directories the walk could not read while the `Repo` was built,

@@ -18,6 +18,7 @@
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
+use playbookdiff_model::RepoPath;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -83,7 +84,7 @@ pub enum Visibility {
 /// the 80 MB of a decoded `gix` index held for the whole run
 /// (`docs/performance.md`). Only comparing a commit with the working tree
 /// (`diff REV`) decodes the whole index, for its stat data
-/// ([`GitView::unchanged_blob`]).
+/// (`GitView::unchanged_blob`).
 pub struct GitView {
     index_path: Option<PathBuf>,
     tracked: OnceLock<Result<TrackedPaths, String>>,
@@ -300,6 +301,18 @@ impl GitView {
         let options = stat::Options::default();
         (e.stat.matches(&now, options) && !e.stat.is_racy(index.timestamp(), options))
             .then_some(e.id)
+    }
+
+    /// The submodule holding `path` (a path of the work tree): `path` itself
+    /// or the closest of its ancestors that the index records as a gitlink,
+    /// else `None`. Its files are another repository's, which this view
+    /// does not walk. Reads the index on first need.
+    pub fn submodule_holding(&self, path: &RepoPath) -> Option<RepoPath> {
+        path.ancestors_root_first()
+            .into_iter()
+            .rev()
+            .filter(|d| !d.is_root())
+            .find(|d| self.gitlink(d.as_str()).is_some())
     }
 
     /// The commit the index records for a submodule at `path` (a gitlink

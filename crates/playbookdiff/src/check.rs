@@ -5,6 +5,7 @@
 use crate::cli::{CheckArgs, ContextArgs, ExplainArgs, ViewArgs};
 use crate::compile::compile;
 use crate::context::{open_context, OpenedContext, UsageError};
+use crate::exit::ExitStatus;
 use crate::project::{self, Loaded};
 use crate::remedies::remedies;
 use crate::sink::Sink;
@@ -27,8 +28,9 @@ use std::path::Path;
 pub struct Outcome {
     /// Standard output.
     pub output: String,
-    /// Exit status (0 or 1).
-    pub status: u8,
+    /// Exit status: [`ExitStatus::Success`] or [`ExitStatus::Failing`]
+    /// (a command that cannot be carried out returns an error instead).
+    pub status: ExitStatus,
 }
 
 /// The harnesses to compare: the given ones in contract order without
@@ -367,7 +369,7 @@ pub fn run_view(
     let r = a.report();
     Ok(Outcome {
         output: playbookdiff_render::overview_text(&r, color),
-        status: 0,
+        status: ExitStatus::Success,
     })
 }
 
@@ -417,12 +419,15 @@ pub fn run_check(
     // silences a run that passes.
     let shown = |failing: usize| args.accept.is_none() && !(args.quiet && failing == 0);
     let outcome = if args.all_dirs {
+        let all = AllDirs {
+            repo: &repo,
+            hs: &hs,
+            opened: &opened,
+            args: &args.context,
+            policy: &policy,
+        };
         run_all_dirs(
-            &repo,
-            &hs,
-            &opened,
-            &args.context,
-            &policy,
+            &all,
             progress,
             args.accept.as_deref(),
             |failing, r: &MatrixReport<'_>| {
@@ -508,11 +513,14 @@ pub fn run_check(
         } else {
             accepted_text(&file, &entries, &replaced)
         };
-        return Ok(Outcome { output, status: 0 });
+        return Ok(Outcome {
+            output,
+            status: ExitStatus::Success,
+        });
     }
     Ok(Outcome {
         output: String::new(),
-        status: u8::from(outcome.failing > 0),
+        status: ExitStatus::failing_if(outcome.failing > 0),
     })
 }
 
@@ -647,6 +655,40 @@ pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion
     dirs
 }
 
+/// What a check of every launch directory works on: the repository,
+/// opened and walked once, the harnesses compared, the command's context
+/// arguments and its policy.
+struct AllDirs<'a, 'r> {
+    repo: &'a Repo<'r>,
+    hs: &'a [Harness],
+    opened: &'a OpenedContext,
+    args: &'a ContextArgs,
+    policy: &'a Policy,
+}
+
+/// What a worker sends back for one launch directory: its index into the
+/// directories, the configurations (the root's only, else none), the
+/// comparison (findings only) and the problems with their harness.
+struct DirChecked {
+    index: usize,
+    configs: Vec<EffectiveAgentConfig>,
+    cmp: Comparison,
+    problems: Vec<(Harness, Diagnostic)>,
+}
+
+/// Each finding id and the first launch directory (index into the
+/// directories) known to have it. Read for every finding a directory
+/// builds, written once per directory: a reader-writer lock lets the
+/// workers' lookups proceed side by side.
+type FirstSeen = std::sync::RwLock<std::collections::HashMap<String, usize>>;
+
+/// The merged results of every launch directory, in directory order.
+struct Merged {
+    root_configs: Vec<EffectiveAgentConfig>,
+    matrix: MatrixBuilder,
+    problems: ProblemSet,
+}
+
 /// Checks every launch directory on the one `Repo`, spread over threads,
 /// and passes the report and the number of failing findings to `render`.
 ///
@@ -655,182 +697,223 @@ pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion
 /// dropped there (but the root's, which the report shows). The merge
 /// keeps each finding once, so memory follows the number of distinct
 /// findings, not directories times configuration size.
-#[allow(clippy::too_many_arguments)]
 fn run_all_dirs(
-    repo: &Repo<'_>,
-    hs: &[Harness],
-    opened: &OpenedContext,
-    args: &ContextArgs,
-    policy: &Policy,
+    all: &AllDirs<'_, '_>,
     progress: &mut dyn FnMut(usize, usize),
     accept: Option<&str>,
     render: impl FnOnce(usize, &MatrixReport<'_>),
 ) -> Checked {
-    let root_context = &opened.context;
-    let dirs = launch_directories(repo, hs, &policy.exclusion);
+    let dirs = launch_directories(all.repo, all.hs, &all.policy.exclusion);
     let total = dirs.len();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    let mut root_configs = Vec::new();
-    let mut matrix = MatrixBuilder::new();
-    let mut problems = ProblemSet::at_one_revision();
-    let mut done = 0;
-    type Sent = (
-        usize,
-        Vec<EffectiveAgentConfig>,
-        Comparison,
-        Vec<(Harness, Diagnostic)>,
-    );
-    let (tx, rx) = std::sync::mpsc::channel::<Sent>();
-    // Each finding id and the first launch directory (index into `dirs`)
-    // known to have it. Read for every finding a directory builds, written
-    // once per directory: a reader-writer lock lets the workers' lookups
-    // proceed side by side.
-    let first: std::sync::RwLock<std::collections::HashMap<String, usize>> =
-        std::sync::RwLock::default();
-    std::thread::scope(|s| {
+    let (tx, rx) = std::sync::mpsc::channel::<DirChecked>();
+    let first = FirstSeen::default();
+    let merged = std::thread::scope(|s| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let next = &next;
-            let dirs = &dirs;
-            let first = &first;
+            let (next, dirs, first) = (&next, &dirs, &first);
             s.spawn(move || loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 if i >= total {
                     break;
                 }
-                let mut ctx = root_context.clone();
-                ctx.cwd = dirs[i].clone();
-                // A finding a directory before this one (in path order)
-                // has is kept as that directory sees it: this one's copy
-                // only lists and counts it, so it may come in outline.
-                let settled = |id: &str| {
-                    first
-                        .read()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .get(id)
-                        .is_some_and(|&j| j < i)
-                };
-                // Only the findings are kept: the aligned rows are not
-                // built.
-                let (configs, cmp) = analyse_settled(
-                    repo,
-                    hs,
-                    &ctx,
-                    policy,
-                    &|h| Inputs {
-                        outside_root: opened.outside.as_ref(),
-                        ..args.agent.inputs(policy.agent_version(args, h))
-                    },
-                    &settled,
-                    false,
-                );
-                {
-                    let mut first = first
-                        .write()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    for f in &cmp.findings {
-                        match first.get_mut(&f.id) {
-                            Some(j) => *j = (*j).min(i),
-                            None => {
-                                first.insert(f.id.clone(), i);
-                            }
-                        }
-                    }
-                }
-                // Keep the configurations of the root only; the others'
-                // problems are moved out, not copied.
-                let (keep, found) = if dirs[i].is_root() {
-                    let found: Vec<(Harness, Diagnostic)> = configs
-                        .iter()
-                        .flat_map(|c| {
-                            c.diagnostics
-                                .iter()
-                                .filter(|d| is_problem(d))
-                                .map(|d| (c.harness, d.clone()))
-                        })
-                        .collect();
-                    (configs, found)
-                } else {
-                    let found: Vec<(Harness, Diagnostic)> = configs
-                        .into_iter()
-                        .flat_map(|c| {
-                            let h = c.harness;
-                            c.diagnostics
-                                .into_iter()
-                                .filter(is_problem)
-                                .map(move |d| (h, d))
-                        })
-                        .collect();
-                    (Vec::new(), found)
-                };
-                if tx.send((i, keep, cmp, found)).is_err() {
+                if tx.send(all.check_directory(dirs, i, first)).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
-        // Merged in directory order whatever order the workers finish in:
-        // where directories report the same problem in different words,
-        // the first one added (the directory first in path order) is kept,
-        // so the report is the same on every run.
-        let mut pending: BTreeMap<usize, Sent> = BTreeMap::new();
-        loop {
-            match rx.recv_timeout(std::time::Duration::from_millis(100)) {
-                Ok(sent) => {
-                    pending.insert(sent.0, sent);
-                    while let Some((i, configs, cmp, found)) = pending.remove(&done) {
-                        if dirs[i].is_root() {
-                            root_configs = configs;
-                        }
-                        for (h, d) in &found {
-                            problems.add_one(&dirs[i], *h, d);
-                        }
-                        matrix.add(dirs[i].clone(), cmp);
-                        done += 1;
-                    }
-                    progress(done, total);
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => progress(done, total),
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-        }
+        merge_in_order(&rx, &dirs, progress)
     });
     progress(total, total);
-    let matrix = matrix.finish();
-    let problems = problems.finish();
-    let gate = policy.gate(
-        matrix.findings.iter().map(|f| &f.finding),
-        &problems,
-        policy.baseline.stale(
-            matrix.findings.iter().map(|f| f.finding.id.as_str()),
-            Coverage::Every,
-        ),
-    );
-    let r = MatrixReport {
-        repository: &opened.repository_label,
-        context: root_context,
-        root_configs: &root_configs,
-        matrix: &matrix,
-        via: &opened.via,
-        gate: &gate,
-        problems: &problems,
-    };
-    let failing = gate.failing(matrix.findings.iter().map(|f| &f.finding));
-    render(failing, &r);
-    let to_accept = accept.map_or_else(Vec::new, |id| group_of(&matrix, id.trim()));
-    // Built once for the command, which exits next: freeing every finding
-    // and path one allocation at a time would be serial work after the
-    // report, for nothing.
-    let fixtures = fixtures(matrix.findings.iter().map(|f| &f.finding), &problems);
-    crate::context::release_at_exit((matrix, root_configs, problems));
-    Checked {
-        failing,
-        fixtures,
-        to_accept,
+    all.finish(merged, accept, render)
+}
+
+impl AllDirs<'_, '_> {
+    /// Compiles and compares launch directory `dirs[i]`, records the
+    /// findings it is the first to have, and keeps the configurations of
+    /// the root only.
+    fn check_directory(&self, dirs: &[RepoPath], i: usize, first: &FirstSeen) -> DirChecked {
+        let mut ctx = self.opened.context.clone();
+        ctx.cwd = dirs[i].clone();
+        // A finding a directory before this one (in path order)
+        // has is kept as that directory sees it: this one's copy
+        // only lists and counts it, so it may come in outline.
+        let settled = |id: &str| {
+            first
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get(id)
+                .is_some_and(|&j| j < i)
+        };
+        // Only the findings are kept: the aligned rows are not
+        // built.
+        let (configs, cmp) = analyse_settled(
+            self.repo,
+            self.hs,
+            &ctx,
+            self.policy,
+            &|h| Inputs {
+                outside_root: self.opened.outside.as_ref(),
+                ..self
+                    .args
+                    .agent
+                    .inputs(self.policy.agent_version(self.args, h))
+            },
+            &settled,
+            false,
+        );
+        record_first(first, &cmp, i);
+        let (configs, problems) = split_problems(configs, dirs[i].is_root());
+        DirChecked {
+            index: i,
+            configs,
+            cmp,
+            problems,
+        }
     }
+
+    /// Builds the report from the merged results, passes it to `render`,
+    /// and says what fails and what `--accept` records.
+    fn finish(
+        &self,
+        merged: Merged,
+        accept: Option<&str>,
+        render: impl FnOnce(usize, &MatrixReport<'_>),
+    ) -> Checked {
+        let Merged {
+            root_configs,
+            matrix,
+            problems,
+        } = merged;
+        let policy = self.policy;
+        let matrix = matrix.finish();
+        let problems = problems.finish();
+        let gate = policy.gate(
+            matrix.findings.iter().map(|f| &f.finding),
+            &problems,
+            policy.baseline.stale(
+                matrix.findings.iter().map(|f| f.finding.id.as_str()),
+                Coverage::Every,
+            ),
+        );
+        let r = MatrixReport {
+            repository: &self.opened.repository_label,
+            context: &self.opened.context,
+            root_configs: &root_configs,
+            matrix: &matrix,
+            via: &self.opened.via,
+            gate: &gate,
+            problems: &problems,
+        };
+        let failing = gate.failing(matrix.findings.iter().map(|f| &f.finding));
+        render(failing, &r);
+        let to_accept = accept.map_or_else(Vec::new, |id| group_of(&matrix, id.trim()));
+        // Built once for the command, which exits next: freeing every finding
+        // and path one allocation at a time would be serial work after the
+        // report, for nothing.
+        let fixtures = fixtures(matrix.findings.iter().map(|f| &f.finding), &problems);
+        crate::context::release_at_exit((matrix, root_configs, problems));
+        Checked {
+            failing,
+            fixtures,
+            to_accept,
+        }
+    }
+}
+
+/// Records directory `i` as the first known to have each finding of
+/// `cmp` that no directory before it has.
+fn record_first(first: &FirstSeen, cmp: &Comparison, i: usize) {
+    let mut first = first
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for f in &cmp.findings {
+        match first.get_mut(&f.id) {
+            Some(j) => *j = (*j).min(i),
+            None => {
+                first.insert(f.id.clone(), i);
+            }
+        }
+    }
+}
+
+/// The configurations to keep (the root's only) and every problem of
+/// `configs` with its harness; the others' problems are moved out, not
+/// copied.
+fn split_problems(
+    configs: Vec<EffectiveAgentConfig>,
+    is_root: bool,
+) -> (Vec<EffectiveAgentConfig>, Vec<(Harness, Diagnostic)>) {
+    if is_root {
+        let found: Vec<(Harness, Diagnostic)> = configs
+            .iter()
+            .flat_map(|c| {
+                c.diagnostics
+                    .iter()
+                    .filter(|d| is_problem(d))
+                    .map(|d| (c.harness, d.clone()))
+            })
+            .collect();
+        (configs, found)
+    } else {
+        let found: Vec<(Harness, Diagnostic)> = configs
+            .into_iter()
+            .flat_map(|c| {
+                let h = c.harness;
+                c.diagnostics
+                    .into_iter()
+                    .filter(is_problem)
+                    .map(move |d| (h, d))
+            })
+            .collect();
+        (Vec::new(), found)
+    }
+}
+
+/// Receives every directory's results and merges them in directory order
+/// whatever order the workers finish in: where directories report the
+/// same problem in different words, the first one added (the directory
+/// first in path order) is kept, so the report is the same on every run.
+/// Reports progress as directories are merged, and at least every 100 ms.
+fn merge_in_order(
+    rx: &std::sync::mpsc::Receiver<DirChecked>,
+    dirs: &[RepoPath],
+    progress: &mut dyn FnMut(usize, usize),
+) -> Merged {
+    let total = dirs.len();
+    let mut merged = Merged {
+        root_configs: Vec::new(),
+        matrix: MatrixBuilder::new(),
+        problems: ProblemSet::at_one_revision(),
+    };
+    let mut done = 0;
+    let mut pending: BTreeMap<usize, DirChecked> = BTreeMap::new();
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+            Ok(sent) => {
+                pending.insert(sent.index, sent);
+                while let Some(d) = pending.remove(&done) {
+                    let dir = &dirs[d.index];
+                    if dir.is_root() {
+                        merged.root_configs = d.configs;
+                    }
+                    for (h, p) in &d.problems {
+                        merged.problems.add_one(dir, *h, p);
+                    }
+                    merged.matrix.add(dir.clone(), d.cmp);
+                    done += 1;
+                }
+                progress(done, total);
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => progress(done, total),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    merged
 }
 
 /// The ids that accepting `id` under `--all-dirs` records: every finding
@@ -889,7 +972,7 @@ pub fn run_explain(
     out.render(|w| playbookdiff_render::format::explain(w, &r, f, args.output_format(), color));
     Ok(Outcome {
         output: String::new(),
-        status: 0,
+        status: ExitStatus::Success,
     })
 }
 

@@ -220,6 +220,10 @@ fn open_tree(args: &ContextArgs, current_dir: Option<&Path>) -> Result<OpenedCon
         }
     };
 
+    if args.mode == ModeArg::Repo {
+        refuse_submodule_cwd(&root, &cwd, &repository_label)?;
+    }
+
     // The target: inside the repository; it need not exist yet. A relative
     // one starts where a relative `--cwd` does (the current directory
     // without REPO, else REPO), as the output contract says; its
@@ -250,6 +254,40 @@ fn open_tree(args: &ContextArgs, current_dir: Option<&Path>) -> Result<OpenedCon
         repository_label,
         via,
     })
+}
+
+/// Refuses, in repo mode, a launch directory inside a checked-out
+/// submodule of the work tree at `root` (a directory the index records as
+/// a gitlink): repo mode does not read the submodule's files, and launched
+/// there Codex and OpenCode take the submodule as the project root and
+/// Claude Code lists only its skills (`docs/fidelity.md`, "a checked-out
+/// submodule"), so the answer is to analyse the submodule as a repository
+/// of its own, which the error's one line suggests.
+fn refuse_submodule_cwd(root: &Path, cwd: &RepoPath, label: &str) -> Result<(), UsageError> {
+    if cwd.is_root() {
+        return Ok(());
+    }
+    let Some(sub) = GitView::open(root, &[]).and_then(|g| g.submodule_holding(cwd)) else {
+        return Ok(());
+    };
+    let repo = if label == "." {
+        sub.to_string()
+    } else {
+        format!("{}/{sub}", label.trim_end_matches('/'))
+    };
+    let mut suggestion = format!(
+        "playbookdiff {} --root",
+        playbookdiff_render::report::shell_path(&repo)
+    );
+    if let Some(rest) = cwd.strip_prefix(&sub).filter(|r| !r.is_empty()) {
+        suggestion.push_str(&format!(
+            " --cwd {}",
+            playbookdiff_render::report::shell_path(rest)
+        ));
+    }
+    Err(UsageError(format!(
+        "--cwd '{cwd}' lies in the submodule '{sub}', another repository whose files repo mode does not read (the agents launched there take it as the project root); analyse it on its own: {suggestion}"
+    )))
 }
 
 /// Where the launch directory is when `--cwd` is absent, and where a

@@ -2,7 +2,7 @@
 //! differently at two revisions, and which findings that introduces or
 //! resolves.
 //!
-//! 1. Both sides are opened as trees: a commit through [`GitTree`] (read
+//! 1. Both sides are opened as trees: a commit through [`GitTree`](playbookdiff_source::GitTree) (read
 //!    from git objects, nothing checked out), the working tree for the head
 //!    of a single `REV`. Each is walked once into a [`Repo`].
 //! 2. The changed paths come from the trees' blob ids (commit against
@@ -34,6 +34,7 @@ use crate::check::{analyse_at, launch_directories, Outcome, Policy};
 use crate::cli::DiffArgs;
 use crate::compile::compile;
 use crate::context::{find_repository_root, UsageError};
+use crate::exit::ExitStatus;
 use crate::project;
 use playbookdiff_compare::delta::{
     agent_delta, finding_delta, problem_delta, FindingSet, ProblemSet,
@@ -44,8 +45,8 @@ use playbookdiff_registry::{Inputs, Scoped, TargetTest};
 use playbookdiff_render::diff::{DiffContext, DiffDocument, DiffSide, DiffSummary};
 use playbookdiff_render::report::shell_word;
 use playbookdiff_source::{
-    EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree, Visibility,
-    WalkScope, WorkingTree,
+    CommitId, EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree,
+    Visibility, WalkScope, WorkingTree,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -164,6 +165,95 @@ pub fn run_diff(
     color: playbookdiff_render::Color,
     out: &mut crate::sink::Sink,
 ) -> Result<Outcome, UsageError> {
+    let opened = open_repository(args, current_dir)?;
+    let (root, label, git) = (&opened.root, &opened.label, &opened.git);
+    let loaded = project::load(args.config.as_deref(), root, current_dir)?;
+    let hs = crate::check::harnesses(&args.harness, loaded.as_ref())?;
+    let fail_on = if args.exit_zero {
+        Some(FailOn::Never)
+    } else {
+        args.fail_on.map(FailOn::from)
+    };
+    let policy = Policy::new(loaded.as_ref(), fail_on)?;
+    let revisions = revisions(git, &opened.range, &args.range)?;
+    let base_tree = git
+        .tree(&revisions.base_commit)
+        .map_err(|e| UsageError(e.to_string()))?;
+    let head_git = match &revisions.head_commit {
+        Some(c) => Some(git.tree(c).map_err(|e| UsageError(e.to_string()))?),
+        None => None,
+    };
+    let worktree = match &revisions.head_commit {
+        Some(_) => None,
+        None => Some(WorkingTree::open(root).map_err(|e| {
+            UsageError(format!(
+                "REPO '{label}' cannot be read ({e}); pass a readable repository directory"
+            ))
+        })?),
+    };
+    let head_tree: &dyn SourceTree = match (&head_git, &worktree) {
+        (Some(t), _) => t,
+        (None, Some(w)) => w,
+        (None, None) => unreachable!("one head is always opened"),
+    };
+    // One walk of each side. Two commits: the base is walked whole, and
+    // the head's walk borrows every subtree whose tree id is the same at
+    // both (most of them), so it lists only the directories a change
+    // reaches. Against the working tree, the two walks run side by side.
+    let options = walk_options(root, &hs, &policy);
+    let base;
+    let head;
+    if head_git.is_some() {
+        base = Repo::with_options(&base_tree, options(&base_tree));
+        head = Repo::sharing(head_tree, options(head_tree), &base);
+    } else {
+        (base, head) = std::thread::scope(|s| {
+            let b = s.spawn(|| Repo::with_options(&base_tree, options(&base_tree)));
+            let h = Repo::with_options(head_tree, options(head_tree));
+            (b.join().expect("the walk does not panic"), h)
+        });
+    }
+    let mut changed = match &head_git {
+        Some(h) => base_tree.changed_paths(h),
+        None => base_tree.changed_against(&head),
+    };
+    changed.retain(|p| !policy.excludes(p));
+    let analysed = analyse_changes(&base, &head, &changed, &hs, args, &policy);
+    // Both walks and trees are done with.
+    crate::context::release_at_exit(head);
+    crate::context::release_at_exit(base);
+    crate::context::release_at_exit((base_tree, head_git, worktree));
+
+    let doc = diff_document(opened.label, revisions, hs, &policy, changed, analysed);
+    let status = ExitStatus::failing_if(doc.summary.failing > 0);
+    if !(args.quiet && status == ExitStatus::Success) {
+        out.render(|w| playbookdiff_render::format::diff(w, &doc, args.output_format(), color));
+    }
+    Ok(Outcome {
+        output: String::new(),
+        status,
+    })
+}
+
+/// The repository `diff` compares, opened: its root, its label for the
+/// output (as given, or relative to the current directory), and the
+/// range, parsed.
+struct OpenedRepository {
+    root: PathBuf,
+    label: String,
+    git: GitRepository,
+    range: Range,
+}
+
+/// Parses the range and opens REPO (else the repository around the
+/// current directory) as a git repository. Errors: a usage error that
+/// says what to pass instead (a directory given as the range, no such
+/// directory, no git repository, a bare repository compared with its
+/// working tree).
+fn open_repository(
+    args: &DiffArgs,
+    current_dir: Option<&Path>,
+) -> Result<OpenedRepository, UsageError> {
     if args.repo.is_none() {
         mistaken_directory(&args.range, current_dir)?;
     }
@@ -198,116 +288,129 @@ pub fn run_diff(
             return Err(bare_against_working_tree(&label, rev));
         }
     }
-    let loaded = project::load(args.config.as_deref(), &root, current_dir)?;
-    let hs = crate::check::harnesses(&args.harness, loaded.as_ref())?;
-    let fail_on = if args.exit_zero {
-        Some(FailOn::Never)
-    } else {
-        args.fail_on.map(FailOn::from)
-    };
-    let policy = Policy::new(loaded.as_ref(), fail_on)?;
+    Ok(OpenedRepository {
+        root,
+        label,
+        git,
+        range,
+    })
+}
+
+/// The two sides of a range: the base revision as given and its commit
+/// (the merge base for `A...B`), and the head revision and commit (none
+/// for the working tree).
+struct Revisions {
+    base_rev: String,
+    base_commit: CommitId,
+    head_rev: Option<String>,
+    head_commit: Option<CommitId>,
+    merge_base: bool,
+}
+
+/// Resolves `range` (`given`, as typed) to its commits in `git`. Errors:
+/// a revision that names no commit, or no merge base.
+fn revisions(git: &GitRepository, range: &Range, given: &str) -> Result<Revisions, UsageError> {
     let commit = |rev: &str| git.commit(rev).map_err(|e| UsageError(e.to_string()));
-    let (base_rev, base_commit, head_rev, head_commit, merge_base) = match &range {
-        Range::TwoDot(a, b) => (
-            a.clone(),
-            commit(a)?,
-            Some(b.clone()),
-            Some(commit(b)?),
-            false,
-        ),
+    Ok(match range {
+        Range::TwoDot(a, b) => Revisions {
+            base_rev: a.clone(),
+            base_commit: commit(a)?,
+            head_rev: Some(b.clone()),
+            head_commit: Some(commit(b)?),
+            merge_base: false,
+        },
         Range::ThreeDot(a, b) => {
             let (ca, cb) = (commit(a)?, commit(b)?);
             let mb = git
-                .merge_base(&ca, &cb, &args.range)
+                .merge_base(&ca, &cb, given)
                 .map_err(|e| UsageError(e.to_string()))?;
-            (a.clone(), mb, Some(b.clone()), Some(cb), true)
+            Revisions {
+                base_rev: a.clone(),
+                base_commit: mb,
+                head_rev: Some(b.clone()),
+                head_commit: Some(cb),
+                merge_base: true,
+            }
         }
-        Range::AgainstWorkingTree(r) => (r.clone(), commit(r)?, None, None, false),
-    };
-    let base_tree = git
-        .tree(&base_commit)
-        .map_err(|e| UsageError(e.to_string()))?;
-    let head_git = match &head_commit {
-        Some(c) => Some(git.tree(c).map_err(|e| UsageError(e.to_string()))?),
-        None => None,
-    };
-    let worktree = match &head_commit {
-        Some(_) => None,
-        None => Some(WorkingTree::open(&root).map_err(|e| {
-            UsageError(format!(
-                "REPO '{label}' cannot be read ({e}); pass a readable repository directory"
-            ))
-        })?),
-    };
-    let head_tree: &dyn SourceTree = match (&head_git, &worktree) {
-        (Some(t), _) => t,
-        (None, Some(w)) => w,
-        (None, None) => unreachable!("one head is always opened"),
-    };
+        Range::AgainstWorkingTree(r) => Revisions {
+            base_rev: r.clone(),
+            base_commit: commit(r)?,
+            head_rev: None,
+            head_commit: None,
+            merge_base: false,
+        },
+    })
+}
 
-    // One walk of each side, in parallel. A commit holds only committed
-    // files; the working tree is seen as repo mode sees it (tracked files
-    // and untracked ones no ignore rule matches).
+/// The walk options of a side of `diff`. A commit holds only committed
+/// files; the working tree is seen as repo mode sees it (tracked files
+/// and untracked ones no ignore rule matches, the harnesses' personal
+/// files included).
+fn walk_options<'a>(
+    root: &'a Path,
+    hs: &[Harness],
+    policy: &'a Policy,
+) -> impl Fn(&dyn SourceTree) -> RepoOptions + 'a {
     let personal: Vec<&str> = hs
         .iter()
         .filter_map(|h| playbookdiff_registry::adapter(*h))
         .flat_map(|a| a.personal_paths().iter().copied())
         .collect();
-    let options = |tree: &dyn SourceTree| RepoOptions {
+    move |tree: &dyn SourceTree| RepoOptions {
         visibility: if tree.is_commit() {
             Visibility::Committed
         } else {
-            GitView::open(&root, &personal)
+            GitView::open(root, &personal)
                 .map_or(Visibility::WorkingTree, |g| Visibility::Git(Box::new(g)))
         },
         excludes: policy.exclusion.walker_patterns().to_vec(),
         scope: WalkScope::Whole,
-    };
-    // Two commits: the base is walked whole, and the head's walk borrows
-    // every subtree whose tree id is the same at both (most of them), so
-    // it lists only the directories a change reaches. Against the working
-    // tree, the two walks run side by side.
-    let base;
-    let head;
-    if head_git.is_some() {
-        base = Repo::with_options(&base_tree, options(&base_tree));
-        head = Repo::sharing(head_tree, options(head_tree), &base);
-    } else {
-        (base, head) = std::thread::scope(|s| {
-            let b = s.spawn(|| Repo::with_options(&base_tree, options(&base_tree)));
-            let h = Repo::with_options(head_tree, options(head_tree));
-            (b.join().expect("the walk does not panic"), h)
-        });
     }
-    let mut changed = match &head_git {
-        Some(h) => base_tree.changed_paths(h),
-        None => base_tree.changed_against(&head),
-    };
-    changed.retain(|p| !policy.excludes(p));
+}
 
+/// Every context the `changed` paths affect, analysed at both
+/// revisions: the launch directories, then the targets derived from the
+/// changed path-scoped items; in context order.
+fn analyse_changes(
+    base: &Repo<'_>,
+    head: &Repo<'_>,
+    changed: &[RepoPath],
+    hs: &[Harness],
+    args: &DiffArgs,
+    policy: &Policy,
+) -> Vec<Analysed> {
     let changed_set: BTreeSet<&RepoPath> = changed.iter().collect();
-    let dirs: Vec<Ctx> = affected(&base, &head, &changed, &hs, args, &policy)
+    let dirs: Vec<Ctx> = affected(base, head, changed, hs, args, policy)
         .into_iter()
         .map(|d| (d, None))
         .collect();
-    let mut analysed = analyse_contexts(&base, &head, &dirs, &hs, args, &policy, &changed_set);
-    let targets = derived_targets(&base, &head, &analysed, &changed_set);
+    let mut analysed = analyse_contexts(base, head, &dirs, hs, args, policy, &changed_set);
+    let targets = derived_targets(base, head, &analysed, &changed_set);
     analysed.extend(analyse_contexts(
-        &base,
-        &head,
+        base,
+        head,
         &targets,
-        &hs,
+        hs,
         args,
-        &policy,
+        policy,
         &changed_set,
     ));
     analysed.sort_by(|a, b| a.context.cmp(&b.context));
-    let contexts: Vec<Ctx> = analysed.iter().map(|a| a.context.clone()).collect();
-    // Both walks and trees are done with.
-    crate::context::release_at_exit(head);
-    crate::context::release_at_exit(base);
-    crate::context::release_at_exit((base_tree, head_git, worktree));
+    analysed
+}
 
+/// The `diff` document: the revisions, what changed, each analysed
+/// context, the findings and problems introduced, resolved and
+/// unchanged, and the summary that decides the exit status.
+fn diff_document(
+    label: String,
+    revisions: Revisions,
+    hs: Vec<Harness>,
+    policy: &Policy,
+    changed: Vec<RepoPath>,
+    analysed: Vec<Analysed>,
+) -> DiffDocument {
+    let contexts: Vec<Ctx> = analysed.iter().map(|a| a.context.clone()).collect();
     let mut base_set = FindingSet::new();
     let mut head_set = FindingSet::new();
     let mut base_problems = ProblemSet::new();
@@ -349,21 +452,20 @@ pub fn run_diff(
         introduced_problems: problems.introduced.len(),
         resolved_problems: problems.resolved.len(),
     };
-    let status = u8::from(summary.failing > 0);
-    let doc = DiffDocument {
+    DiffDocument {
         schema_version: 1,
         repository: label,
         base: DiffSide {
-            revision: Some(base_rev),
-            commit: Some(base_commit.hex()),
-            merge_base,
+            revision: Some(revisions.base_rev),
+            commit: Some(revisions.base_commit.hex()),
+            merge_base: revisions.merge_base,
         },
         head: DiffSide {
-            revision: head_rev,
-            commit: head_commit.as_ref().map(|c| c.hex()),
+            revision: revisions.head_rev,
+            commit: revisions.head_commit.as_ref().map(|c| c.hex()),
             merge_base: false,
         },
-        harnesses: hs.clone(),
+        harnesses: hs,
         fail_on: policy.fail_on,
         changed_paths: changed,
         analysed: contexts
@@ -377,14 +479,7 @@ pub fn run_diff(
         findings,
         problems,
         summary,
-    };
-    if !(args.quiet && status == 0) {
-        out.render(|w| playbookdiff_render::format::diff(w, &doc, args.output_format(), color));
     }
-    Ok(Outcome {
-        output: String::new(),
-        status,
-    })
 }
 
 /// The governing directory of a configuration path: the directory that

@@ -2,15 +2,14 @@
 //!
 //! Architecture invariant: this crate is the only one that prints, reads the
 //! environment (current directory, `NO_COLOR`, the terminal) or chooses an
-//! exit status. Exit status: 0 when the command was carried out, whatever
-//! the diagnostics; 2 when it could not be (bad arguments, unreadable
-//! repository, internal error).
+//! exit status ([`ExitStatus`]).
 
 mod check;
 mod cli;
 mod compile;
 mod context;
 mod diff;
+mod exit;
 mod habits;
 mod project;
 mod remedies;
@@ -18,13 +17,16 @@ mod sink;
 
 use clap::error::{ContextKind, ErrorKind};
 use cli::{Cli, ColorArg, Command};
+use exit::ExitStatus;
 use std::io::Write;
 use std::process::ExitCode;
 
-/// Exit status of a command that could not be carried out.
-const EXIT_USAGE: u8 = 2;
-
 fn main() -> ExitCode {
+    ExitCode::from(run())
+}
+
+/// Carries out the command line and says how it ended.
+fn run() -> ExitStatus {
     install_panic_hook();
     let current_dir = std::env::current_dir().ok();
     let args = help_word_as_flag(std::env::args_os().collect(), current_dir.as_deref());
@@ -44,7 +46,7 @@ fn main() -> ExitCode {
             habits::misread_repository(cli.view.context.repo.as_deref(), &args, here)
         {
             report(&format!("error: {line}"));
-            return ExitCode::from(EXIT_USAGE);
+            return ExitStatus::CouldNotRun;
         }
     }
     use playbookdiff_render::Color;
@@ -60,7 +62,7 @@ fn main() -> ExitCode {
             let color = a.output_format().color(wants_color);
             compile::run(a, here, color, &mut out).map(|()| check::Outcome {
                 output: String::new(),
-                status: 0,
+                status: ExitStatus::Success,
             })
         }
         Some(Command::Completions(a)) => {
@@ -73,10 +75,13 @@ fn main() -> ExitCode {
             );
             Ok(check::Outcome {
                 output: String::from_utf8_lossy(&out).into_owned(),
-                status: 0,
+                status: ExitStatus::Success,
             })
         }
-        Some(Command::Man) => man_page().map(|output| check::Outcome { output, status: 0 }),
+        Some(Command::Man) => man_page().map(|output| check::Outcome {
+            output,
+            status: ExitStatus::Success,
+        }),
         Some(Command::Check(a)) => {
             let color = a.output_format().color(wants_color);
             let mut bar = Progress::new();
@@ -102,12 +107,12 @@ fn main() -> ExitCode {
     });
     match result {
         Ok(outcome) => match write_stdout(out, &outcome.output) {
-            ExitCode::SUCCESS => ExitCode::from(outcome.status),
+            ExitStatus::Success => outcome.status,
             failed => failed,
         },
         Err(e) => {
             report(&format!("error: {e}"));
-            ExitCode::from(EXIT_USAGE)
+            ExitStatus::CouldNotRun
         }
     }
 }
@@ -263,15 +268,15 @@ fn stdout_wants_color() -> bool {
 
 /// Writes what a command returned after what it rendered into `out`, and
 /// flushes.
-fn write_stdout(mut out: sink::Sink, output: &str) -> ExitCode {
+fn write_stdout(mut out: sink::Sink, output: &str) -> ExitStatus {
     out.write(output);
     match out.finish() {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => ExitStatus::Success,
         // The reader went away (e.g. `| head`): nothing left to do.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitStatus::Success,
         Err(e) => {
             report(&format!("error: cannot write the output: {e}"));
-            ExitCode::from(EXIT_USAGE)
+            ExitStatus::CouldNotRun
         }
     }
 }
@@ -344,7 +349,7 @@ fn clap_failure(
     e: &clap::Error,
     args: &[std::ffi::OsString],
     current_dir: Option<&std::path::Path>,
-) -> ExitCode {
+) -> ExitStatus {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             // Written like every command's output, so that a failed write
@@ -358,14 +363,14 @@ fn clap_failure(
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();
-            ExitCode::from(EXIT_USAGE)
+            ExitStatus::CouldNotRun
         }
         _ => {
             if let Some(line) =
                 habits::compile_compares(args).or_else(|| habits::misparsed(args, current_dir))
             {
                 report(&format!("error: {line}"));
-                return ExitCode::from(EXIT_USAGE);
+                return ExitStatus::CouldNotRun;
             }
             let command = match args.get(1).and_then(|a| a.to_str()) {
                 Some(c) if habits::command_names().iter().any(|n| n == c) => {
@@ -374,7 +379,7 @@ fn clap_failure(
                 _ => "playbookdiff --help".to_string(),
             };
             report(&one_line_clap_error(e, &command));
-            ExitCode::from(EXIT_USAGE)
+            ExitStatus::CouldNotRun
         }
     }
 }
@@ -443,7 +448,7 @@ fn install_panic_hook() {
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
             .unwrap_or_default();
         report(&internal_error_line(&payload, &location));
-        std::process::exit(i32::from(EXIT_USAGE));
+        ExitStatus::CouldNotRun.exit_now();
     }));
 }
 

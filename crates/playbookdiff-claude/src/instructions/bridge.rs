@@ -5,7 +5,7 @@
 use super::memory::{memory_files, memory_present};
 use crate::{outside_dot_claude, Compiler};
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef,
+    Applicability, Diagnostic, DiagnosticCode, InstructionKind, RepoPath, SourceFormat, SourceRef,
 };
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -105,7 +105,7 @@ fn unbridged_in(cx: &Compiler<'_, '_>, seen: &Seen<'_>, dir: &RepoPath) -> Optio
     }
     let beside: Vec<RepoPath> = memory_files(dir)
         .into_iter()
-        .filter(|(p, kind, _)| *kind == "memory" && cx.repo.kind(p).is_some())
+        .filter(|(p, kind, _)| *kind == InstructionKind::Memory && cx.repo.kind(p).is_some())
         .map(|(p, _, _)| p)
         .collect();
     // A memory file beside it that is a copy of it, or a link to it stored

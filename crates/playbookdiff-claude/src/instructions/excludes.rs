@@ -5,7 +5,8 @@ use super::{Job, Placement};
 use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Instruction, RepoPath, Resolution, SourceRef,
+    Applicability, Diagnostic, DiagnosticCode, Instruction, RepoPath, Resolution,
+    ResolutionStrategy, SourceRef,
 };
 use playbookdiff_source::TextFile;
 
@@ -76,7 +77,7 @@ pub(super) fn excluded_entry(
     let (ls, le) = text.lines_of(body_start, text.text.len());
     Instruction {
         id,
-        kind: place.kind.to_string(),
+        kind: place.kind,
         source: source.clone().with_lines(ls, le.max(ls)),
         load_phase: place.load_phase,
         applicability: Applicability::Excluded,
@@ -88,7 +89,7 @@ pub(super) fn excluded_entry(
         truncated_at_byte: None,
         paths,
         resolution: Some(Resolution {
-            strategy: "excluded".into(),
+            strategy: ResolutionStrategy::Excluded,
             sources: vec![layer],
         }),
         import_spans: Vec::new(),

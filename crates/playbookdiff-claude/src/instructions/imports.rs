@@ -9,8 +9,8 @@ use super::{Loader, Part, Placement, MAX_IMPORT_HOPS};
 use crate::imports::ImportRef;
 use crate::Compiler;
 use playbookdiff_model::{
-    Applicability, ByteSpan, Diagnostic, DiagnosticCode, Instruction, RepoPath, SourceFormat,
-    SourceRef,
+    Applicability, ByteSpan, Diagnostic, DiagnosticCode, Instruction, InstructionKind, RepoPath,
+    SourceFormat, SourceRef,
 };
 use playbookdiff_source::TextFile;
 use std::collections::{HashMap, HashSet};
@@ -227,7 +227,7 @@ fn entry(
     let place = job.place;
     Instruction {
         id,
-        kind: place.kind.to_string(),
+        kind: place.kind,
         source: job.source.clone().with_lines(ls, le.max(ls)),
         load_phase: place.load_phase,
         applicability: place.applicability,
@@ -427,7 +427,7 @@ fn excluded_import(
         return true;
     };
     let mut child = file.job.place.clone();
-    child.kind = "import";
+    child.kind = InstructionKind::Import;
     child.reason = format!(
         "imported by `@{tok}` in `{path}`; excluded by claudeMdExcludes `{raw}` in `{layer}`"
     );
@@ -514,7 +514,7 @@ fn load<'b>(
 fn child_place(cx: &mut Compiler<'_, '_>, job: &ExpandJob<'_>, hit: &Hit<'_>) -> Placement {
     let (path, raw, target) = (job.path, &hit.tok.raw, &hit.target);
     let mut child = job.place.clone();
-    child.kind = "import";
+    child.kind = InstructionKind::Import;
     let cwd = &cx.context.cwd;
     if job.place.applicability == Applicability::Effective && !target.starts_with(cwd) {
         let d = Diagnostic::new(

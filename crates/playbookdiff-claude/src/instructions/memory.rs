@@ -10,19 +10,20 @@ use super::{Expansion, Job, Part, Placement};
 use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Instruction, Mode, RepoPath, SourceFormat, SourceRef,
+    Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, Mode, RepoPath,
+    SourceFormat, SourceRef,
 };
 use playbookdiff_source::{EntryKind, Resolved};
 use std::collections::BTreeSet;
 
 /// The memory files of directory `dir`, in load order, with their kind and
 /// whether the file is the `.claude/CLAUDE.md` variant.
-pub(super) fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
+pub(super) fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, InstructionKind, bool)> {
     let mut v = Vec::new();
     for (name, kind) in [
-        ("CLAUDE.md", "memory"),
-        (".claude/CLAUDE.md", "memory"),
-        ("CLAUDE.local.md", "local-memory"),
+        ("CLAUDE.md", InstructionKind::Memory),
+        (".claude/CLAUDE.md", InstructionKind::Memory),
+        ("CLAUDE.local.md", InstructionKind::LocalMemory),
     ] {
         if let Some(p) = dir.join(name) {
             v.push((p, kind, name == ".claude/CLAUDE.md"));
@@ -33,10 +34,10 @@ pub(super) fn memory_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)
 
 /// The files the AGENTS.md fallback loads in directory `dir`, where
 /// `CLAUDE.md` and `.claude/CLAUDE.md` would load (fidelity C16).
-pub(super) fn fallback_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, bool)> {
+pub(super) fn fallback_files(dir: &RepoPath) -> Vec<(RepoPath, InstructionKind, bool)> {
     ["AGENTS.md", ".claude/AGENTS.md"]
         .into_iter()
-        .filter_map(|name| dir.join(name).map(|p| (p, "memory", false)))
+        .filter_map(|name| dir.join(name).map(|p| (p, InstructionKind::Memory, false)))
         .collect()
 }
 
@@ -45,12 +46,15 @@ pub(super) fn fallback_files(dir: &RepoPath) -> Vec<(RepoPath, &'static str, boo
 /// `CLAUDE.md`, before the rules and `CLAUDE.local.md` (the memory files
 /// are then absent, dangling or not files, and still listed to be
 /// reported).
-pub(super) fn startup_files(dir: &RepoPath, fallback: bool) -> Vec<(RepoPath, &'static str, bool)> {
+pub(super) fn startup_files(
+    dir: &RepoPath,
+    fallback: bool,
+) -> Vec<(RepoPath, InstructionKind, bool)> {
     let mut files = memory_files(dir);
     if fallback {
         let at = files
             .iter()
-            .position(|(_, kind, _)| *kind == "local-memory")
+            .position(|(_, kind, _)| *kind == InstructionKind::LocalMemory)
             .unwrap_or(files.len());
         files.splice(at..at, fallback_files(dir));
     }
@@ -180,7 +184,7 @@ pub(super) fn top_file(
         return;
     }
     let source = cx.source_ref(path, place.scope, format);
-    if place.kind == "local-memory" && cx.context.mode == Mode::Repo {
+    if place.kind == InstructionKind::LocalMemory && cx.context.mode == Mode::Repo {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::LocalConfigUnavailable,
@@ -202,7 +206,7 @@ pub(super) fn top_file(
         let id = cx.unique_id(format!("claude-code:{}:{}", place.kind, path));
         jobs.push(Job::Push(Box::new(Instruction {
             id,
-            kind: place.kind.to_string(),
+            kind: place.kind,
             source,
             load_phase: place.load_phase,
             applicability: Applicability::Unavailable,

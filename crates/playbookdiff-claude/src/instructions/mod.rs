@@ -46,8 +46,8 @@ use self::rules::rules_root;
 use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_model::{
-    Applicability, ByteSpan, Diagnostic, DiagnosticCode, Instruction, LoadPhase, RepoPath,
-    SourceRef, SourceScope,
+    Applicability, ByteSpan, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase,
+    RepoPath, SourceRef, SourceScope,
 };
 use playbookdiff_source::{Resolved, TextFile};
 use std::collections::{HashMap, HashSet};
@@ -60,7 +60,7 @@ pub const MAX_IMPORT_HOPS: usize = 4;
 /// How a file enters the context.
 #[derive(Clone)]
 struct Placement {
-    kind: &'static str,
+    kind: InstructionKind,
     scope: SourceScope,
     load_phase: LoadPhase,
     applicability: Applicability,
@@ -233,7 +233,7 @@ fn startup(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) 
             }
             generalized |= dot_claude && !dir.is_root() && !dir.is_above_root();
             let place = startup_place(cx, dir, kind, by_fallback);
-            if kind == "local-memory" {
+            if kind == InstructionKind::LocalMemory {
                 // Rules of this directory come before CLAUDE.local.md.
                 rules_root(cx, settings, dir, None, jobs);
             }
@@ -282,8 +282,8 @@ fn on_demand(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>
 }
 
 /// The scope of a memory file of `kind`: `CLAUDE.local.md` is personal.
-fn scope_of(kind: &str) -> SourceScope {
-    if kind == "local-memory" {
+fn scope_of(kind: InstructionKind) -> SourceScope {
+    if kind == InstructionKind::LocalMemory {
         SourceScope::Local
     } else {
         SourceScope::Project
@@ -295,7 +295,7 @@ fn scope_of(kind: &str) -> SourceScope {
 fn startup_place(
     cx: &Compiler<'_, '_>,
     dir: &RepoPath,
-    kind: &'static str,
+    kind: InstructionKind,
     by_fallback: bool,
 ) -> Placement {
     let reason = match (by_fallback, dir == &cx.context.cwd) {

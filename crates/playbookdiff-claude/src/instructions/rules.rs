@@ -11,8 +11,8 @@ use crate::matcher::{claude_paths, has_non_text, written_paths, PathPatterns};
 use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, LoadPhase, RepoPath, SourceFormat, SourceRef,
-    SourceScope,
+    Applicability, Diagnostic, DiagnosticCode, InstructionKind, LoadPhase, RepoPath, SourceFormat,
+    SourceRef, SourceScope,
 };
 use playbookdiff_source::{Ancestors, DirEntry, EntryKind, Reach, Resolved, TextFile};
 use std::collections::HashSet;
@@ -452,7 +452,7 @@ pub(super) fn rule_file(
     let written = rule.written.clone();
     let mut place = match nested {
         None => Placement {
-            kind: "rule",
+            kind: InstructionKind::Rule,
             scope: SourceScope::Project,
             load_phase: LoadPhase::Startup,
             applicability: Applicability::Effective,
@@ -460,7 +460,7 @@ pub(super) fn rule_file(
             applies_to: applies_to_of(owner),
         },
         Some((phase, applicability, why)) => Placement {
-            kind: "rule",
+            kind: InstructionKind::Rule,
             scope: SourceScope::Project,
             load_phase: *phase,
             applicability: *applicability,

@@ -5,7 +5,9 @@
 //! `hostile_input_costs_work_linear_in_its_size`.
 
 use playbookdiff_adapter::Adapter;
-use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, RepoPath};
+use playbookdiff_model::{
+    AnalysisContext, DiagnosticCode, EffectiveAgentConfig, InstructionKind, RepoPath,
+};
 use playbookdiff_source::{Repo, WorkingTree};
 use std::os::unix::fs::symlink;
 use std::path::Path;
@@ -156,7 +158,7 @@ fn an_import_chain_of_1000_files_stops_at_four_hops() {
     let imported: Vec<&str> = cfg
         .instructions
         .iter()
-        .filter(|i| i.kind == "import")
+        .filter(|i| i.kind == InstructionKind::Import)
         .map(|i| i.source.path.as_str())
         .collect();
     assert_eq!(imported, ["f0.md", "f1.md", "f2.md", "f3.md"]);

@@ -5,8 +5,8 @@
 
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, DiagnosticCode,
-    EffectiveAgentConfig, Mode, Permission, RepoPath, Severity, SourceFormat, SourceScope,
-    Transport,
+    EffectiveAgentConfig, InstructionKind, Mode, Permission, RepoPath, ResolutionStrategy,
+    Severity, SourceFormat, SourceScope, Transport,
 };
 use playbookdiff_source::{Repo, WorkingTree};
 
@@ -38,7 +38,7 @@ fn root_agents_md() {
     assert_eq!(chain(&c), [("AGENTS.md".to_string(), 0)]);
     let i = inst(&c, "AGENTS.md");
     assert_eq!(i.id, "codex:agents-md:AGENTS.md");
-    assert_eq!(i.kind, "agents-md");
+    assert_eq!(i.kind, InstructionKind::AgentsMd);
     assert_eq!(i.applies_to, RepoPath::root());
     assert_eq!(i.source.scope, SourceScope::Project);
     assert_eq!(i.source.format, SourceFormat::Markdown);
@@ -76,7 +76,7 @@ fn nested_agents_override() {
     assert_eq!(shadowed.applicability, Applicability::Shadowed);
     assert_eq!(shadowed.order, None);
     let res = shadowed.resolution.as_ref().expect("resolution");
-    assert_eq!(res.strategy, "shadowed");
+    assert_eq!(res.strategy, ResolutionStrategy::Shadowed);
     assert_eq!(res.sources, [rp("apps/api/AGENTS.override.md")]);
     let winner = inst(&c, "apps/api/AGENTS.override.md");
     assert_eq!(

@@ -161,7 +161,6 @@ fn fifos_and_directories_named_like_codex_files_are_reported_not_loaded() {
     fifo(root, "sub/AGENTS.md");
     mkdir(root, ".agents/skills/dir-skill/SKILL.md");
     fifo(root, ".agents/skills/fifo-skill/SKILL.md");
-    mkdir(root, ".codex/config.toml");
     fifo(root, "deep/below/.codex/config.toml");
     write(
         root,
@@ -204,8 +203,6 @@ fn fifos_and_directories_named_like_codex_files_are_reported_not_loaded() {
         "not-a-regular-file",
         ".agents/skills/ok/agents/openai.yaml",
     );
-    let d = one_at(&c, "not-a-regular-file", ".codex/config.toml");
-    assert_eq!(d.severity, Severity::Error, "Codex stops on this layer");
 
     // Below cwd, the FIFO layer is reported too, with the same message
     // from every launch directory above it.
@@ -229,6 +226,40 @@ fn fifos_and_directories_named_like_codex_files_are_reported_not_loaded() {
         .instructions
         .iter()
         .all(|i| i.source.path.as_str() != "sub/AGENTS.md"));
+}
+
+/// A project `.codex/config.toml` that is a directory or a FIFO stops
+/// Codex, as an invalid one does: Codex reads every project layer before
+/// it looks at trust, and any failure but "not found" ends the load (a
+/// FIFO blocks the read). Each kind, at the root and in a directory on
+/// the way to cwd: a `not-a-regular-file` error, and the `config-refused`
+/// error at that file that says to replace it; nothing is received.
+#[test]
+fn a_project_config_toml_that_is_not_a_regular_file_stops_codex() {
+    type Make = fn(&Path, &str);
+    let kinds: [(&str, Make); 2] = [("a directory", mkdir), ("a special file", fifo)];
+    for (kind, make) in kinds {
+        for layer in [".codex/config.toml", "pkg/.codex/config.toml"] {
+            let t = tempfile::tempdir().expect("tempdir");
+            let root = t.path();
+            write(root, "AGENTS.md", "# Root\n");
+            write(root, "pkg/AGENTS.md", "# Pkg\n");
+            make(root, layer);
+            // Reading a FIFO would block: compiling must not try.
+            let c = KIT.compile_at(root, "pkg", None);
+            let what = format!("{kind} at {layer}");
+            let d = one_at(&c, "not-a-regular-file", layer);
+            assert_eq!(d.severity, Severity::Error, "{what}");
+            assert_says(d, kind);
+            let refused = one_at(&c, "config-refused", layer);
+            assert_says(refused, &format!("replace `{layer}` with a regular file"));
+            assert!(
+                c.received_instructions().is_empty(),
+                "{what}: {:#?}",
+                c.received_instructions()
+            );
+        }
+    }
 }
 
 // ----- skill front matter -----

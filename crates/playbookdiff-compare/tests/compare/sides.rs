@@ -5,8 +5,8 @@
 use playbookdiff_compare::{compare, Comparison, Finding, FindingType};
 use playbookdiff_model::{
     Advertisement, AdvertisementState, AnalysisContext, Applicability, EffectiveAgentConfig,
-    Harness, Instruction, Invocation, LoadPhase, Permission, RepoPath, Skill, SourceFormat,
-    SourceRef,
+    Harness, Instruction, InstructionKind, Invocation, LoadPhase, Permission, RepoPath, Skill,
+    SourceFormat, SourceRef,
 };
 
 pub const HARNESSES: [Harness; 5] = [
@@ -64,7 +64,11 @@ pub fn instruction(
 ) -> Instruction {
     Instruction {
         id: format!("instruction:{path}"),
-        kind: if globs.is_some() { "rule" } else { "memory" }.to_string(),
+        kind: if globs.is_some() {
+            InstructionKind::Rule
+        } else {
+            InstructionKind::Memory
+        },
         source: SourceRef::project(rp(path), SourceFormat::Markdown),
         load_phase: phase,
         applicability,

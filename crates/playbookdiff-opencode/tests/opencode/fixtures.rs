@@ -6,7 +6,7 @@
 use playbookdiff_adapter::Adapter;
 use playbookdiff_model::{
     AdvertisementState, AnalysisContext, Applicability, ConfiguredValue, DiagnosticCode,
-    EffectiveAgentConfig, LoadPhase, Permission, Severity, Transport,
+    EffectiveAgentConfig, InstructionKind, LoadPhase, Permission, Severity, Transport,
 };
 use playbookdiff_opencode::{ADAPTER, HARNESS};
 use playbookdiff_source::{Repo, WorkingTree};
@@ -61,7 +61,7 @@ fn agents_md_from_every_parent_closest_first_then_instruction_globs() {
         claude.resolution.as_ref().map(|r| r.sources.clone()),
         Some(vec![rp("a/AGENTS.md"), rp("AGENTS.md")])
     );
-    assert_eq!(inst(&c, "docs/one.md").kind, "instructions");
+    assert_eq!(inst(&c, "docs/one.md").kind, InstructionKind::Instructions);
     // Relative entries that match nothing from a/b, a or the root.
     assert!(has(&c, DiagnosticCode::InvalidValue, "\"missing.md\""));
     assert!(has(&c, DiagnosticCode::InvalidValue, "\"a-only.md\""));
@@ -131,7 +131,7 @@ fn agents_and_commands_are_reported_with_their_source() {
 fn claude_md_is_the_fallback_and_context_md_is_not_read() {
     let c = KIT.run("fallback_and_precedence", "a/b");
     assert_eq!(received(&c), ["a/CLAUDE.md", "CLAUDE.md"]);
-    assert_eq!(inst(&c, "CLAUDE.md").kind, "memory");
+    assert_eq!(inst(&c, "CLAUDE.md").kind, InstructionKind::Memory);
     // CONTEXT.md is found but loses to CLAUDE.md: shadowed, in no order.
     let context_md = inst(&c, "CONTEXT.md");
     assert_placed(

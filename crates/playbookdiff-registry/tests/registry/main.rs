@@ -3,5 +3,6 @@
 mod indexed_names;
 mod invariants;
 mod message_style;
+mod rust_lexer;
 mod shared_repo;
 mod target_tests;

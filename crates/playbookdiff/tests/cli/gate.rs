@@ -65,7 +65,7 @@ struct Kind {
 }
 
 fn kinds() -> Vec<Kind> {
-    let mut v = vec![
+    vec![
         Kind {
             name: "invalid JSON .mcp.json",
             make: |r| {
@@ -93,17 +93,7 @@ fn kinds() -> Vec<Kind> {
             file: ".mcp.json",
             error: false,
         },
-    ];
-    if cfg!(unix) {
-        v.push(Kind {
-            name: "FIFO .codex/config.toml",
-            make: |r| playbookdiff_testkit::fs::fifo(r, ".codex/config.toml"),
-            code: "not-a-regular-file",
-            file: ".codex/config.toml",
-            error: true,
-        });
-    }
-    v
+    ]
 }
 
 /// Every kind fails `check` and `check --all-dirs`, says why under
@@ -188,6 +178,52 @@ fn a_finding_at_the_problems_file_decides_for_it() {
     for all in [&[][..], &["--all-dirs"][..]] {
         let (code, out, _) = run(r, &[&["check"][..], all].concat());
         assert_eq!(code, 0, "{all:?}: {out}");
+    }
+}
+
+/// A project `.codex/config.toml` that Codex cannot read, a directory or
+/// (on Unix) a FIFO, stops Codex as an invalid one does: `check` gives
+/// the one `high` `agent` `refused` finding at that file ("Codex would
+/// not start"), which decides the run for the file's problem, in the text
+/// and JSON outputs and under `--all-dirs`.
+#[test]
+fn a_config_toml_that_is_not_a_regular_file_is_a_would_not_start_finding() {
+    type Make = fn(&Path);
+    let mut makes: Vec<(&str, Make)> = vec![("directory", |r| {
+        std::fs::create_dir_all(r.join(".codex/config.toml")).unwrap()
+    })];
+    if cfg!(unix) {
+        makes.push(("FIFO", |r| {
+            playbookdiff_testkit::fs::fifo(r, ".codex/config.toml")
+        }));
+    }
+    for (what, make) in makes {
+        let tmp = agreeing_repo();
+        let r = tmp.path();
+        make(r);
+        for all in [&[][..], &["--all-dirs"][..]] {
+            let args = [&["check"][..], all].concat();
+            let (code, v) = json(r, &args);
+            assert_eq!(code, 1, "{what} {all:?}: {v}");
+            let refused: Vec<&Value> = v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["category"] == "agent")
+                .collect();
+            assert_eq!(refused.len(), 1, "{what} {all:?}: {v}");
+            assert_eq!(refused[0]["type"], "refused", "{what}: {v}");
+            assert_eq!(refused[0]["severity"], "high", "{what}: {v}");
+            assert_eq!(refused[0]["absentFrom"][0], "codex", "{what}: {v}");
+            assert!(v.to_string().contains(".codex/config.toml"), "{what}: {v}");
+            assert!(v.get("failingProblems").is_none(), "{what}: {v}");
+            let (code, out, _) = run(r, &args);
+            assert_eq!(code, 1, "{what} {all:?}");
+            assert!(
+                out.contains("Codex would not start"),
+                "{what} {all:?}: {out}"
+            );
+        }
     }
 }
 

@@ -37,7 +37,7 @@ use playbookdiff_source::{Ancestors, Repo, WorkingTree};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use playbookdiff_testkit::corpus::{visible, workspace};
 use playbookdiff_testkit::oracle::{
@@ -555,6 +555,7 @@ fn codex_disagreements(
 
 fn opencode_disagreements(
     case: &Case,
+    root: &Path,
     version: &str,
     obs: &Value,
     cfg: &EffectiveAgentConfig,
@@ -676,7 +677,9 @@ fn opencode_disagreements(
         .map(|(name, path)| format!("{name} ({path})"))
         .collect();
     // One recording is one draw of OpenCode's same-name race: it agrees
-    // when the file OpenCode kept is one of the adapter's candidates.
+    // when the file OpenCode kept is one of the adapter's candidates, by
+    // whatever path it reached it (through a folder link looping back,
+    // OpenCode names it by a path through the loop).
     let mut modelled: BTreeSet<String> = cfg
         .skills
         .iter()
@@ -688,7 +691,7 @@ fn opencode_disagreements(
     for (name, group) in &same_name {
         let paths: Vec<String> = group.iter().map(|s| s.source.path.to_string()).collect();
         match picked.get(name) {
-            Some(p) if paths.iter().any(|c| c == p) => {
+            Some(p) if paths.iter().any(|c| c == p || same_file(root, c, p)) => {
                 modelled.insert(format!("{name} ({p})"));
             }
             _ => {
@@ -770,8 +773,9 @@ fn run_all() -> Outcome {
                 let cfg = compile(agent, version, &root, &case);
                 let found = match agent {
                     "claude-code" => claude_disagreements(&case, version, &obs, &cfg),
-                    "opencode" => opencode_disagreements(&case, version, &obs, &cfg),
-                    _ => codex_disagreements(&case, version, &obs, &cfg),
+                    "codex" => codex_disagreements(&case, version, &obs, &cfg),
+                    "opencode" => opencode_disagreements(&case, &root, version, &obs, &cfg),
+                    other => panic!("no comparison of {other}'s observations"),
                 };
                 *out.compared.entry((agent, version)).or_default() += 1;
                 out.disagreements.entry(agent).or_default().extend(found);
@@ -780,6 +784,39 @@ fn run_all() -> Outcome {
         temps.clear();
     }
     out
+}
+
+/// True when repository paths `a` and `b` lead to one file of the case's
+/// copy at `root`, every symbolic link on the way followed (by hand: a
+/// path through a folder link looping back, as OpenCode names a skill
+/// there, can hold more links than `realpath` follows).
+fn same_file(root: &Path, a: &str, b: &str) -> bool {
+    let real = |rel: &str| -> Option<PathBuf> {
+        let mut at = root.to_path_buf();
+        let mut todo: Vec<String> = rel.split('/').rev().map(str::to_string).collect();
+        let mut links = 0;
+        while let Some(c) = todo.pop() {
+            match c.as_str() {
+                "" | "." => continue,
+                ".." => {
+                    at.pop();
+                    continue;
+                }
+                _ => at.push(&c),
+            }
+            if let Ok(target) = std::fs::read_link(&at) {
+                links += 1;
+                if links > 10_000 || target.is_absolute() {
+                    return None;
+                }
+                at.pop();
+                let t = target.to_string_lossy().into_owned();
+                todo.extend(t.split('/').rev().map(str::to_string));
+            }
+        }
+        Some(at)
+    };
+    real(a).is_some_and(|x| Some(x) == real(b))
 }
 
 fn toml_str(s: &str) -> String {
@@ -952,6 +989,18 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s
 }
 
+/// Every registered harness is checked against its agent: adding a
+/// harness adds its recording (`scripts/oracle/record.py`), its cases and
+/// the comparison of its observations here.
+#[test]
+fn the_oracle_covers_every_registered_harness() {
+    let registered: Vec<&str> = playbookdiff_registry::adapters()
+        .iter()
+        .map(|a| a.harness().as_str())
+        .collect();
+    assert_eq!(AGENTS.as_slice(), registered.as_slice());
+}
+
 /// The entries of `oracle/observed.toml`, one section each, naming the
 /// cases that show it.
 fn observed_sections(s: &mut String) {
@@ -987,12 +1036,24 @@ fn every_fixture_directory_is_a_case() {
     let cases = cases();
     let named: BTreeSet<&str> = cases.iter().filter_map(|c| c.fixture.as_deref()).collect();
     let mut missing = Vec::new();
-    let crates = [
-        "playbookdiff-claude",
-        "playbookdiff-codex",
-        "playbookdiff-compare",
-        "playbookdiff-opencode",
-    ];
+    // Every crate's fixtures (each adapter's, the comparison's), but the
+    // command line's: those are shaped like public repositories and only
+    // some are cases.
+    let mut crates: Vec<String> = std::fs::read_dir(workspace().join("crates"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name != "playbookdiff")
+        .filter(|name| {
+            workspace()
+                .join("crates")
+                .join(name)
+                .join("tests/fixtures")
+                .is_dir()
+        })
+        .collect();
+    crates.sort();
+    assert!(crates.len() >= 3, "{crates:?}");
     let dirs = crates
         .iter()
         .map(|c| format!("crates/{c}/tests/fixtures"))

@@ -192,3 +192,82 @@ fn outside_root_needs_local_mode_and_a_working_tree() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// A skill folder linked out of the repository (case
+/// `oracle.skill_link_outside`): Claude Code, Codex and OpenCode all
+/// follow the link and load the skill. Each adapter, in repo mode and with
+/// `--mode local --outside-root` (where the link's target lies in the
+/// directories above the root), says so in one `symlink-outside-repository`
+/// warning per link naming the link, and none says the agent does not load
+/// it (`not-a-regular-file`), or says nothing.
+#[test]
+fn a_skill_folder_linked_outside_is_said_to_be_loaded_by_every_adapter_in_every_mode() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    write(
+        p,
+        "outside/ext/SKILL.md",
+        "---\nname: ext\ndescription: Outside.\n---\nBody.\n",
+    );
+    write(p, "repo/AGENTS.md", "Rules.\n");
+    let repo = p.join("repo");
+    for root in [".claude/skills", ".agents/skills"] {
+        std::fs::create_dir_all(repo.join(root)).unwrap();
+        std::os::unix::fs::symlink("../../../outside/ext", repo.join(root).join("ext")).unwrap();
+    }
+    let repo = repo.to_str().unwrap();
+    let cases = [
+        ("claude-code", vec![".claude/skills/ext"]),
+        ("codex", vec![".agents/skills/ext"]),
+        ("opencode", vec![".agents/skills/ext", ".claude/skills/ext"]),
+    ];
+    for (harness, links) in cases {
+        for mode in [
+            &["--mode", "repo"][..],
+            &["--mode", "local", "--outside-root"],
+        ] {
+            let out = Command::cargo_bin("playbookdiff")
+                .unwrap()
+                .args([
+                    "compile",
+                    repo,
+                    "--root",
+                    "--harness",
+                    harness,
+                    "--format",
+                    "json",
+                ])
+                .args(mode)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{harness} {mode:?}");
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let about_ext: Vec<(&str, &str)> = v["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| (d["code"].as_str().unwrap(), d["message"].as_str().unwrap()))
+                .filter(|(_, m)| m.contains("/ext`"))
+                .collect();
+            let mut warned: Vec<&str> = links
+                .iter()
+                .copied()
+                .filter(|l| {
+                    about_ext.iter().any(|(c, m)| {
+                        *c == "symlink-outside-repository"
+                            && m.contains(&format!("`{l}` points outside"))
+                            && m.contains("the agent follows it")
+                    })
+                })
+                .collect();
+            warned.sort();
+            assert_eq!(warned, links, "{harness} {mode:?}: {about_ext:#?}");
+            assert!(
+                about_ext.iter().all(
+                    |(c, m)| *c == "symlink-outside-repository" && !m.contains("does not load")
+                ),
+                "{harness} {mode:?}: {about_ext:#?}"
+            );
+        }
+    }
+}

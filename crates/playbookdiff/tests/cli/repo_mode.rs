@@ -149,3 +149,139 @@ fn a_directory_that_is_not_a_git_work_tree_reads_everything_and_says_so() {
     ]);
     assert!(!v["assumptions"].to_string().contains("Not a git work tree"));
 }
+
+/// A superproject with AGENTS.md, CLAUDE.md and a skill, and a checked-out
+/// submodule `libs/sub` (its `.git` a file into `.git/modules/`, as `git
+/// submodule add` and `absorbgitdirs` leave it) with its own AGENTS.md,
+/// skill and `src/`.
+fn with_submodule() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let skill = |name: &str| format!("---\nname: {name}\ndescription: Use {name}.\n---\nBody.\n");
+    write(root, "AGENTS.md", "Super rules.\n");
+    write(root, "CLAUDE.md", "Super memory.\n");
+    write(
+        root,
+        ".claude/skills/super-skill/SKILL.md",
+        skill("super-skill"),
+    );
+    write(
+        root,
+        ".agents/skills/super-agents-skill/SKILL.md",
+        skill("super-agents-skill"),
+    );
+    let sub = root.join("libs/sub");
+    write(&sub, "AGENTS.md", "Sub rules.\n");
+    write(
+        &sub,
+        ".claude/skills/sub-skill/SKILL.md",
+        skill("sub-skill"),
+    );
+    write(&sub, "src/x.ts", "export {};\n");
+    git(&sub, &["init", "-q", "-b", "main"]);
+    git(&sub, &["add", "-A"]);
+    git(&sub, &["commit", "-q", "-m", "sub"]);
+    git(root, &["init", "-q", "-b", "main"]);
+    git(
+        root,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            "./libs/sub",
+            "libs/sub",
+        ],
+    );
+    git(root, &["submodule", "absorbgitdirs"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "super"]);
+    dir
+}
+
+/// Repo mode does not read a submodule's files, and launched inside one
+/// the agents take it as the project root, so a launch directory in a
+/// submodule (its root or deeper) is refused with exit 2 and one line
+/// naming the command that analyses it; that command works, as does local
+/// mode, where OpenCode and Claude Code see only the submodule's skills.
+/// A directory beside the submodule is still analysed.
+#[test]
+fn a_launch_directory_inside_a_submodule_is_refused_in_repo_mode_with_the_command_to_run() {
+    let dir = with_submodule();
+    let root = dir.path().to_str().unwrap();
+    let run = |args: &[&str]| {
+        Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .env("NO_COLOR", "1")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for (cwd, suggestion) in [
+        ("libs/sub", format!("playbookdiff {root}/libs/sub --root")),
+        (
+            "libs/sub/src",
+            format!("playbookdiff {root}/libs/sub --root --cwd src"),
+        ),
+    ] {
+        let out = run(&["check", root, "--cwd", cwd]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cwd}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{cwd}: {err}");
+        assert!(err.contains("submodule 'libs/sub'"), "{cwd}: {err}");
+        assert!(err.trim_end().ends_with(&suggestion), "{cwd}: {err}");
+        assert!(out.stdout.is_empty(), "{cwd}");
+    }
+    let sub = format!("{root}/libs/sub");
+    let v = json(&["check", &sub, "--root", "--format", "json"]);
+    assert!(v["findings"].is_array(), "{v:#}");
+    json(&["check", root, "--cwd", "libs", "--format", "json"]);
+
+    for harness in ["opencode", "claude-code"] {
+        let v = json(&[
+            "compile",
+            root,
+            "--cwd",
+            "libs/sub",
+            "--mode",
+            "local",
+            "--harness",
+            harness,
+            "--format",
+            "json",
+        ]);
+        let skills: Vec<&str> = v["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["source"]["path"].as_str().unwrap())
+            .collect();
+        assert!(
+            skills.contains(&"libs/sub/.claude/skills/sub-skill/SKILL.md"),
+            "{harness}: {skills:?}"
+        );
+        assert!(
+            skills.iter().all(|p| p.starts_with("libs/sub/")),
+            "{harness}: {skills:?}"
+        );
+        let startup: Vec<&str> = v["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["loadPhase"] == "startup")
+            .map(|i| i["source"]["path"].as_str().unwrap())
+            .collect();
+        // Claude Code's memory walk goes on up (C4); OpenCode's stops.
+        let super_file = if harness == "opencode" {
+            "AGENTS.md"
+        } else {
+            "CLAUDE.md"
+        };
+        assert_eq!(
+            startup.contains(&super_file),
+            harness == "claude-code",
+            "{harness}: {startup:?}"
+        );
+    }
+}

@@ -4,7 +4,9 @@
 //! the workspace's differential test.
 
 use crate::common::*;
-use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*, Severity};
+use playbookdiff_model::{
+    Applicability::*, DiagnosticCode as D, InstructionKind, LoadPhase::*, Severity,
+};
 
 const VERSIONS: [&str; 2] = ["2.1.197", "2.1.332"];
 
@@ -37,7 +39,7 @@ fn c01_glob_dialect() {
             let rules: Vec<&str> = cfg
                 .received_instructions()
                 .iter()
-                .filter(|i| i.kind == "rule")
+                .filter(|i| i.kind == InstructionKind::Rule)
                 .map(|i| i.source.path.as_str())
                 .collect();
             assert_eq!(rules, [rule], "{v} {target}");
@@ -481,7 +483,7 @@ fn c10_excludes_imports() {
         assert_eq!(chain(&cfg), ["CLAUDE.md", "docs/keep.md"], "{v}");
         let skip = one(&cfg, "docs/skip.md");
         assert_eq!(skip.applicability, Excluded, "{v}");
-        assert_eq!(skip.kind, "import");
+        assert_eq!(skip.kind, InstructionKind::Import);
         // First reached from docs/keep.md (depth-first), then skipped
         // silently from CLAUDE.md.
         assert_eq!(
@@ -584,7 +586,7 @@ fn c16_agents_md_fallback_2_1_332() {
         ["AGENTS.md", "docs/agents-extra.md", ".claude/AGENTS.md"]
     );
     assert_placed(one(&cfg, "AGENTS.md"), Startup, Effective, Some(0));
-    assert_eq!(one(&cfg, "AGENTS.md").kind, "memory");
+    assert_eq!(one(&cfg, "AGENTS.md").kind, InstructionKind::Memory);
     assert_eq!(diags(&cfg, D::AgentsMdFallback).len(), 2);
     assert!(cfg.assumptions.iter().any(|a| a.contains("Bedrock")));
     let cfg = compile("c16_agents_md_fallback", at_root().cwd("pkg").version(v));

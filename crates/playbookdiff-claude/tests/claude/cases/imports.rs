@@ -2,7 +2,7 @@
 //! look-alikes, cycles, depth, approval outside cwd.
 
 use crate::common::*;
-use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*};
+use playbookdiff_model::{Applicability::*, DiagnosticCode as D, InstructionKind, LoadPhase::*};
 
 #[test]
 fn agents_md_import_follows_the_importing_file_as_its_own_entry() {
@@ -14,7 +14,7 @@ fn agents_md_import_follows_the_importing_file_as_its_own_entry() {
     assert_eq!(c.content, "@AGENTS.md");
     assert_eq!(c.import_spans.len(), 1);
     let a = one(&cfg, "AGENTS.md");
-    assert_eq!(a.kind, "import");
+    assert_eq!(a.kind, InstructionKind::Import);
     assert_placed(a, Startup, Effective, Some(1));
     assert_eq!(a.applies_to.as_str(), ".");
     assert_eq!(a.content, "# Conventions\n\n- Small pull requests.");

@@ -2,14 +2,16 @@
 //! discovery, order, appliesTo.
 
 use crate::common::*;
-use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*, SourceScope};
+use playbookdiff_model::{
+    Applicability::*, DiagnosticCode as D, InstructionKind, LoadPhase::*, SourceScope,
+};
 
 #[test]
 fn root_claude_md_is_the_first_startup_entry_with_its_lines_and_bytes() {
     let cfg = compile("root_claude_md", at_root());
     let i = one(&cfg, "CLAUDE.md");
     assert_placed(i, Startup, Effective, Some(0));
-    assert_eq!(i.kind, "memory");
+    assert_eq!(i.kind, InstructionKind::Memory);
     assert_eq!(i.applies_to.as_str(), ".");
     assert_eq!(i.source.scope, SourceScope::Project);
     let l = i.source.lines.unwrap();
@@ -24,7 +26,7 @@ fn dot_claude_claude_md_at_the_root_loads_at_startup_and_applies_to_the_root() {
     let cfg = compile("dot_claude_claude_md", at_root());
     let i = one(&cfg, ".claude/CLAUDE.md");
     assert_placed(i, Startup, Effective, Some(0));
-    assert_eq!(i.kind, "memory");
+    assert_eq!(i.kind, InstructionKind::Memory);
     assert_eq!(i.applies_to.as_str(), ".");
     // Verified at the root: no generalization note.
     assert!(diags(&cfg, D::DotClaudeMemoryGeneralized).is_empty());
@@ -211,7 +213,7 @@ fn claude_local_md_in_local_mode_follows_claude_md_and_rules_of_its_directory() 
     );
     let l = one(&cfg, "CLAUDE.local.md");
     assert_eq!(l.source.scope, SourceScope::Local);
-    assert_eq!(l.kind, "local-memory");
+    assert_eq!(l.kind, InstructionKind::LocalMemory);
     assert!(diags(&cfg, D::LocalConfigUnavailable).is_empty());
 }
 

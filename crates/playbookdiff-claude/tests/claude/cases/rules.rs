@@ -2,7 +2,9 @@
 //! ordering within one root, nested roots, broken front matter.
 
 use crate::common::*;
-use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*};
+use playbookdiff_model::{
+    Applicability::*, DiagnosticCode as D, InstructionKind, LoadPhase::*, ResolutionStrategy,
+};
 
 #[test]
 fn unconditional_rules_load_at_startup_after_the_memory_files_of_their_directory() {
@@ -17,7 +19,7 @@ fn unconditional_rules_load_at_startup_after_the_memory_files_of_their_directory
     );
     let r = one(&cfg, ".claude/rules/a-testing.md");
     assert_placed(r, Startup, Effective, Some(1));
-    assert_eq!(r.kind, "rule");
+    assert_eq!(r.kind, InstructionKind::Rule);
     assert_eq!(r.applies_to.as_str(), ".");
     assert_eq!(r.content, "# Testing", "front matter is not content");
     let l = r.source.lines.unwrap();
@@ -219,7 +221,7 @@ fn excluded_rule_is_listed_as_excluded_with_the_settings_file_that_excludes_it()
         assert_eq!(r.applicability, Excluded, "{p}");
         assert_eq!(r.order, None);
         let res = r.resolution.as_ref().expect("resolution");
-        assert_eq!(res.strategy, "excluded");
+        assert_eq!(res.strategy, ResolutionStrategy::Excluded);
         assert_eq!(
             res.sources.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
             [".claude/settings.json"]

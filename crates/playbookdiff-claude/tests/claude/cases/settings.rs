@@ -1,7 +1,7 @@
 //! Project settings: read from `<cwd>/.claude/` only; `claudeMdExcludes`.
 
 use crate::common::*;
-use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*};
+use playbookdiff_model::{Applicability::*, DiagnosticCode as D, LoadPhase::*, ResolutionStrategy};
 
 #[test]
 fn excluded_claude_md_is_listed_as_excluded_with_its_pattern_and_settings_file() {
@@ -15,8 +15,8 @@ fn excluded_claude_md_is_listed_as_excluded_with_its_pattern_and_settings_file()
     assert!(l.reason.contains("**/packages/legacy/**"), "{}", l.reason);
     let res = l.resolution.as_ref().unwrap();
     assert_eq!(
-        (res.strategy.as_str(), res.sources[0].as_str()),
-        ("excluded", ".claude/settings.json")
+        (res.strategy, res.sources[0].as_str()),
+        (ResolutionStrategy::Excluded, ".claude/settings.json")
     );
     let d = diags_at(&cfg, D::InstructionExcluded, "packages/legacy/CLAUDE.md");
     assert_eq!(d.len(), 1);

@@ -213,3 +213,41 @@ fn a_byte_order_mark_does_not_make_an_import_a_link_stored_as_text() {
         }
     }
 }
+
+/// `skill-not-discovered` advises moving a `SKILL.md` to
+/// `.claude/skills/<name>/SKILL.md`; it must never name a file that is
+/// already there (case `oracle.link_loops`: `.claude/skills/up` -> `..`
+/// reaches `.claude/skills/real/SKILL.md` again, which Claude Code lists).
+/// Folder links in a skills directory that reach a skill of this launch
+/// directory, or one of a nested directory, give no such hint, from the
+/// root or from the nested directory; a `SKILL.md` really too deep still
+/// gets it.
+#[test]
+fn skill_not_discovered_never_names_a_file_already_where_skills_are_read() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    let skill = |n: &str| format!("---\nname: {n}\ndescription: Use {n}.\n---\nBody.\n");
+    write(r, ".claude/skills/real/SKILL.md", &skill("real"));
+    write(r, ".claude/skills/group/deep/SKILL.md", &skill("deep"));
+    write(r, "apps/web/.claude/skills/web/SKILL.md", &skill("web"));
+    link(r, "..", ".claude/skills/up");
+    link(r, "../../apps/web", ".claude/skills/web-app");
+    for cwd in [".", "apps/web"] {
+        for v in VERSIONS {
+            let cfg = compile_dir(r, &at_root().cwd(cwd).version(v));
+            let hints: Vec<&str> = cfg
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == D::SkillNotDiscovered)
+                .filter_map(|d| d.source.as_ref().map(|s| s.path.as_str()))
+                .collect();
+            assert_eq!(
+                hints,
+                [".claude/skills/group/deep/SKILL.md"],
+                "{cwd} {v}: {:#?}",
+                cfg.diagnostics
+            );
+            assert!(cfg.skills.iter().any(|s| s.name == "real"), "{cwd} {v}");
+        }
+    }
+}
