@@ -189,14 +189,18 @@ pub fn invalid_utf8(path: &RepoPath, format: SourceFormat, text: &TextFile) -> D
 
 /// The directories the walk of `repo` could not list, at most
 /// [`MAX_LISTING_PROBLEMS`] one by one and the rest counted, as
-/// `unreadable` diagnostics. `harness` is the product name.
+/// `unreadable` diagnostics (a submodule as `submodule-not-analysed`). `harness` is the product name.
 pub fn listing_problems(repo: &Repo<'_>, harness: &str) -> Vec<Diagnostic> {
     let problems = repo.walk_problems();
     let mut out: Vec<Diagnostic> = problems
         .iter()
         .take(MAX_LISTING_PROBLEMS)
         .map(|p| {
-            let d = Diagnostic::new(DiagnosticCode::Unreadable, walk_message(p, harness));
+            let code = match p.cause {
+                WalkCause::Submodule => DiagnosticCode::SubmoduleNotAnalysed,
+                _ => DiagnosticCode::Unreadable,
+            };
+            let d = Diagnostic::new(code, walk_message(p, harness));
             // An entry without a path of its own (a name that is not
             // UTF-8) is named by its lossy name, marked as such; a
             // directory (no file, so no source) by its path, so that the

@@ -269,6 +269,14 @@ declare_codes! {
     /// for the operating system, an I/O error). What it would have
     /// contributed is unknown.
     Unreadable = "unreadable", Warning, RepositoryProblem, any, "0.1.0", "a file or directory could not be read";
+    /// A git submodule (a directory the index or the commit records as a
+    /// gitlink) is another repository: repo mode and a commit read none of
+    /// its files, so what an agent launched in the superproject would
+    /// attach from it on demand is unknown. Not a fault of the repository,
+    /// so it never fails `check` or `diff`; `--mode local` reads a
+    /// checked-out submodule as the agents do, and the submodule can be
+    /// analysed on its own (`playbookdiff SUBMODULE --root`).
+    SubmoduleNotAnalysed = "submodule-not-analysed", Info, Limit, any, "0.1.0", "a git submodule is another repository, and its files are not analysed";
     /// A file is larger than the harness loads or than the analysis reads
     /// (the read limit, 4 MiB for every file of every adapter); the message
     /// says what the harness does with it, one account per file and

@@ -285,3 +285,34 @@ fn a_launch_directory_inside_a_submodule_is_refused_in_repo_mode_with_the_comman
         );
     }
 }
+
+/// A submodule that repo mode does not read is reported once per harness
+/// as `submodule-not-analysed`, an `info` limit of the analysis, never as
+/// a problem of the repository: it fails neither `check` nor `check
+/// --all-dirs` (which once failed every repository holding a submodule,
+/// its "not analysed" note weighed as an unreadable file).
+#[test]
+fn a_submodule_not_analysed_is_a_limit_that_fails_no_check() {
+    let dir = with_submodule();
+    let root = dir.path().to_str().unwrap();
+    for args in [
+        vec!["check", root, "--format", "json"],
+        vec!["check", root, "--all-dirs", "--format", "json"],
+    ] {
+        let v = json(&args);
+        let text = v.to_string();
+        assert!(text.contains("submodule-not-analysed"), "{args:?}: {v:#}");
+        let failing = v["failingProblems"].to_string();
+        assert!(!failing.contains("submodule"), "{args:?}: {failing}");
+        assert!(!failing.contains("unreadable"), "{args:?}: {failing}");
+    }
+    let v = json(&["compile", root, "--harness", "codex", "--format", "json"]);
+    let codes: Vec<(&str, &str)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["message"].as_str().unwrap().contains("libs/sub"))
+        .map(|d| (d["code"].as_str().unwrap(), d["severity"].as_str().unwrap()))
+        .collect();
+    assert_eq!(codes, [("submodule-not-analysed", "info")], "{v:#}");
+}
