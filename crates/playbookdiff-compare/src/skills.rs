@@ -299,8 +299,12 @@ impl<'a> Case<'a> {
     /// A draft about this skill and one `aspect`, with the evidence of
     /// every side that has it and the subject the remedies are asked
     /// about; symmetric over every side until the caller says otherwise.
+    /// The id's readable part is the skill's first name alone (a skill
+    /// with two names would otherwise show a cut of `a = p:a`, such as
+    /// `a---p`); the hash still covers every name.
     fn draft(&self, kind: (FindingType, FindingSeverity), aspect: &str) -> FindingDraft {
         FindingDraft {
+            slug: id::slug(self.entry.names[0]),
             direction: id::symmetric(self.sides.len()),
             present_in: self.harnesses(|_| true),
             items: self

@@ -153,6 +153,12 @@ fn one_file_under_two_names_is_one_skill() {
                 f.message
             );
             assert!(!f.present_in.is_empty() && f.absent_from.iter().all(|h| h.as_str() != "beta"));
+            // The id's readable part is the first name alone, never a cut
+            // of the joined label (`commit---plugin`).
+            let slug = f.id.rsplit(':').nth(1).unwrap();
+            assert!(names.contains(&slug), "{}", f.id);
+            // Its hash covers both names: not the id of the plain match.
+            assert!(a.findings.iter().all(|p| p.id != f.id), "{}", f.id);
         }
         let labels: Vec<&str> = b.rows.iter().map(|r| r.label.as_str()).collect();
         assert_eq!(
