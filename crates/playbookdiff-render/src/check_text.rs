@@ -467,17 +467,7 @@ fn footer(
     let shared = crate::report::shared_assumptions(configs);
     if !unk.is_empty() || !shared.is_empty() {
         let _ = writeln!(out, "\nNot known to this analysis:");
-        for a in &shared {
-            out.push_str(&wrap_hanging(&format!("- {a}"), "  ", "    ", columns()));
-        }
-        for (code, hs) in unk {
-            out.push_str(&wrap_hanging(
-                &format!("- {} ({})", code.summary(), names(&hs)),
-                "  ",
-                "    ",
-                columns(),
-            ));
-        }
+        out.push_str(&crate::report::unknown_items(&shared, &unk, columns()));
     }
     let accepted = if s.accepted > 0 {
         format!(

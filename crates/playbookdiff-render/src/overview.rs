@@ -16,7 +16,7 @@ use crate::report::{
 use crate::text::{clean, dim, heading, location, Painter};
 use playbookdiff_compare::group::{group, Group};
 use playbookdiff_compare::{
-    display_name, names, Category, Cell, Comparison, FindingSeverity, Reception, Refusal, Row,
+    display_name, Category, Cell, Comparison, FindingSeverity, Reception, Refusal, Row,
 };
 use playbookdiff_model::remedy::count;
 use playbookdiff_model::Harness;
@@ -802,17 +802,7 @@ fn unknown_lines(out: &mut String, p: &Painter, r: &CheckReport<'_>, args: &str)
         "\n{}",
         p.paint("Not known to this analysis", heading())
     );
-    for a in &shared {
-        out.push_str(&wrap_hanging(&format!("- {a}"), "  ", "    ", columns()));
-    }
-    for (code, hs) in unk {
-        out.push_str(&wrap_hanging(
-            &format!("- {} ({})", code.summary(), names(&hs)),
-            "  ",
-            "    ",
-            columns(),
-        ));
-    }
+    out.push_str(&crate::report::unknown_items(&shared, &unk, columns()));
     if !probs.is_empty() {
         out.push_str(&wrap_hanging(
             &format!(

@@ -274,6 +274,34 @@ pub fn unknowable(configs: &[EffectiveAgentConfig]) -> Vec<(DiagnosticCode, Vec<
         .collect()
 }
 
+/// The items of "Not known to this analysis", one wrapped `- ` line each
+/// (`columns` wide): the `shared` assumptions, then each code of `unk`
+/// with the harnesses it concerns. Empty when both are.
+pub(crate) fn unknown_items(
+    shared: &[&str],
+    unk: &[(DiagnosticCode, Vec<Harness>)],
+    columns: usize,
+) -> String {
+    let mut out = String::new();
+    for a in shared {
+        out.push_str(&crate::layout::wrap_hanging(
+            &format!("- {a}"),
+            "  ",
+            "    ",
+            columns,
+        ));
+    }
+    for (code, hs) in unk {
+        out.push_str(&crate::layout::wrap_hanging(
+            &format!("- {} ({})", code.summary(), playbookdiff_compare::names(hs)),
+            "  ",
+            "    ",
+            columns,
+        ));
+    }
+    out
+}
+
 /// The assumptions every configuration states in the same words: those
 /// about how the repository itself was read (in repo mode, a directory
 /// that is not a git work tree is read whole), not about one harness.
