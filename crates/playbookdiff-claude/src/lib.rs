@@ -11,6 +11,7 @@
 //! `playbookdiff_source::Repo`, never writes, never executes, never
 //! contacts an MCP server and never reads the analyser's environment.
 
+mod agents;
 pub mod frontmatter;
 pub mod imports;
 mod instructions;
@@ -89,7 +90,8 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     instructions::compile(&mut cx, &settings);
     skills::compile(&mut cx, &settings);
     mcp::compile(&mut cx, &settings);
-    plugins::compile(&mut cx);
+    agents::compile(&mut cx, &settings);
+    plugins::compile(&mut cx, &settings);
     cx.finish()
 }
 

@@ -429,6 +429,7 @@ const STACK_BELOW: usize = 60;
 fn label_text_of(category: Category, entry: &Entry<'_>) -> String {
     match (category, entry) {
         (Category::Mcp, Entry::Many(rs)) => count(rs.len(), "MCP server", "MCP servers"),
+        (Category::Subagent, Entry::Many(rs)) => count(rs.len(), "subagent", "subagents"),
         (_, Entry::Many(rs)) => count(rs.len(), "skill", "skills"),
         (_, Entry::One(r)) => clean(&r.label).into_owned(),
     }
@@ -578,6 +579,7 @@ fn overview_sections(cmp: &Comparison) -> Vec<Section<'_>> {
         (Category::Instruction, "Instructions"),
         (Category::Skill, "Skills"),
         (Category::Mcp, "MCP servers"),
+        (Category::Subagent, "Subagents"),
     ]
     .into_iter()
     .map(|(cat, title)| {
