@@ -111,20 +111,31 @@ fn skills_from_claude_agents_and_opencode_roots_of_every_parent() {
     assert!(listed(&root).contains(&"e1".to_string()));
 }
 
+/// Agents and commands of `.opencode` folders and of the `agent` and
+/// `command` keys are items with their source and lines, as `opencode
+/// debug config` lists them (case `opencode.layered_config.in-a-b`:
+/// agents `inline`, `rev`; commands `cmdinline`, `test`); none is left as
+/// an `item-not-modelled` diagnostic.
 #[test]
-fn agents_and_commands_are_reported_with_their_source() {
+fn agents_and_commands_are_items_with_their_source() {
     let c = KIT.run("layered_config", "a/b");
+    let mut agents: Vec<&str> = c.subagents.iter().map(|a| a.name.as_str()).collect();
+    agents.sort();
+    assert_eq!(agents, ["inline", "rev"]);
+    let mut commands: Vec<&str> = c.commands.iter().map(|a| a.name.as_str()).collect();
+    commands.sort();
+    assert_eq!(commands, ["cmdinline", "test"]);
+    let inline = c.commands.iter().find(|x| x.name == "cmdinline").unwrap();
+    assert_eq!(inline.source.path, rp("opencode.json"));
+    assert_eq!(inline.source.lines.map(|l| l.start), Some(18));
+    assert!(!inline.listed_to_model, "commands are not in the request");
     for needle in ["`/test`", "`rev`", "`inline`", "`/cmdinline`"] {
-        assert!(has(&c, DiagnosticCode::ItemNotModelled, needle), "{needle}");
+        assert!(!has(&c, DiagnosticCode::ItemNotModelled, needle), "{needle}");
     }
-    let d = c
-        .diagnostics
-        .iter()
-        .find(|d| d.message.contains("`/cmdinline`"))
-        .unwrap();
-    let src = d.source.as_ref().unwrap();
-    assert_eq!(src.path, rp("opencode.json"));
-    assert_eq!(src.lines.map(|l| l.start), Some(18));
+    for a in &c.subagents {
+        assert_eq!(a.applicability, Applicability::Effective, "{}", a.name);
+        assert!(a.source.lines.is_some(), "{}", a.name);
+    }
 }
 
 #[test]
