@@ -130,7 +130,10 @@ fn agents_and_commands_are_items_with_their_source() {
     assert_eq!(inline.source.lines.map(|l| l.start), Some(18));
     assert!(!inline.listed_to_model, "commands are not in the request");
     for needle in ["`/test`", "`rev`", "`inline`", "`/cmdinline`"] {
-        assert!(!has(&c, DiagnosticCode::ItemNotModelled, needle), "{needle}");
+        assert!(
+            !has(&c, DiagnosticCode::ItemNotModelled, needle),
+            "{needle}"
+        );
     }
     for a in &c.subagents {
         assert_eq!(a.applicability, Applicability::Effective, "{}", a.name);
