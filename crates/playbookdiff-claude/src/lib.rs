@@ -51,6 +51,8 @@ pub const PERSONAL_PATHS: &[&str] = &["CLAUDE.local.md", ".claude/settings.local
 
 use playbookdiff_adapter::READ_LIMIT;
 
+pub use agents::is_tool as is_subagent_tool;
+
 /// Claude Code releases this adapter's behaviour tables are checked against,
 /// oldest first; the newest is the default profile. Observations of each
 /// are recorded under `oracle/observations/` (see `docs/fidelity.md`).

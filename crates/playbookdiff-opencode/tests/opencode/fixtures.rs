@@ -718,3 +718,64 @@ fn an_enum_setting_outside_its_values_stops_opencode() {
         starts_with(settings);
     }
 }
+
+/// Agents of `.opencode/agent`, `.opencode/agents` (subfolders named by
+/// path), `.opencode/mode` and the `agent` key, as `opencode debug config`
+/// lists them (case `opencode.agents_and_commands`): `mode` decides who
+/// may call one (a mode, and `mode: primary`, are primary agents the
+/// `task` tool does not list; no `mode` is `all`), `disable: true` turns
+/// one off, and `tools: {write: false}` takes a tool away. The `task` tool
+/// lists `inline`, `review` and `team/helper`, as recorded.
+#[test]
+fn agents_modes_and_commands_are_modelled_as_opencode_lists_them() {
+    use playbookdiff_model::AgentMode;
+    let c = KIT.run("agents_and_commands", ".");
+    let mut all: Vec<&str> = c.subagents.iter().map(|a| a.name.as_str()).collect();
+    all.sort();
+    assert_eq!(
+        all,
+        ["focus", "inline", "lead", "off", "review", "team/helper"]
+    );
+    let by = |n: &str| c.subagents.iter().find(|a| a.name == n).unwrap();
+    assert_eq!(by("focus").mode, AgentMode::Primary);
+    assert_eq!(by("lead").mode, AgentMode::Primary);
+    assert_eq!(by("team/helper").mode, AgentMode::All);
+    assert_eq!(by("off").applicability, Applicability::Excluded);
+    assert_eq!(by("review").disallowed_tools, ["write"]);
+    let mut listed: Vec<&str> = c
+        .subagents
+        .iter()
+        .filter(|a| a.listed_by.is_some() && a.applicability == Applicability::Effective)
+        .map(|a| a.name.as_str())
+        .collect();
+    listed.sort();
+    assert_eq!(listed, ["inline", "review", "team/helper"]);
+    let mut commands: Vec<&str> = c.commands.iter().map(|x| x.name.as_str()).collect();
+    commands.sort();
+    assert_eq!(commands, ["git/commit", "hello", "test"]);
+    let test = c.commands.iter().find(|x| x.name == "test").unwrap();
+    assert_eq!(test.agent.as_deref(), Some("review"));
+}
+
+/// From `a`, both `.opencode` folders define `review`: the root's is read
+/// last and wins (seen with `opencode debug config`, case
+/// `opencode.agents_and_commands.in-a`), the closer one is shadowed with a
+/// duplicate note at its file.
+#[test]
+fn the_root_definition_of_an_agent_wins_over_a_closer_one() {
+    let c = KIT.run("agents_and_commands", "a");
+    let reviews: Vec<(&str, Applicability)> = c
+        .subagents
+        .iter()
+        .filter(|a| a.name == "review")
+        .map(|a| (a.source.path.as_str(), a.applicability))
+        .collect();
+    assert_eq!(
+        reviews,
+        [
+            ("a/.opencode/agent/review.md", Applicability::Shadowed),
+            (".opencode/agent/review.md", Applicability::Effective)
+        ]
+    );
+    assert!(has(&c, DiagnosticCode::SubagentDuplicate, "`review`"));
+}
