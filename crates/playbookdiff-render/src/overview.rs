@@ -572,8 +572,9 @@ fn overview_head(out: &mut String, p: &Painter, r: &CheckReport<'_>) {
     ));
 }
 
-/// The table's sections (instructions, skills, MCP servers): each with
-/// its rows shown, differences first, and the rows it hides.
+/// The table's sections (instructions, skills, MCP servers, and
+/// subagents when a harness has one): each with its rows shown,
+/// differences first, and the rows it hides.
 fn overview_sections(cmp: &Comparison) -> Vec<Section<'_>> {
     [
         (Category::Instruction, "Instructions"),
@@ -582,6 +583,7 @@ fn overview_sections(cmp: &Comparison) -> Vec<Section<'_>> {
         (Category::Subagent, "Subagents"),
     ]
     .into_iter()
+    .filter(|(cat, _)| *cat != Category::Subagent || cmp.rows.iter().any(|r| r.category == *cat))
     .map(|(cat, title)| {
         let rows: Vec<&Row> = cmp
             .rows
