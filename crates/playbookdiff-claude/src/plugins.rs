@@ -39,6 +39,10 @@ use std::collections::BTreeSet;
 /// Names listed in a message before "and N more".
 const LISTED: usize = 8;
 
+/// A marketplace: its `name` and the directory that holds its
+/// `.claude-plugin`.
+type Market = (String, RepoPath);
+
 /// One plugin directory and where it was declared.
 struct Plugin {
     root: RepoPath,
@@ -47,15 +51,14 @@ struct Plugin {
     /// names the directory.
     declared_at: SourceRef,
     manifest: Option<Value>,
-    /// The marketplace that lists it: its `name` and the directory that
-    /// holds its `.claude-plugin`.
-    market: Option<(String, RepoPath)>,
+    /// The marketplace that lists it.
+    market: Option<Market>,
 }
 
 /// Reports the plugins of the repository ([module documentation](self)).
 pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let mut plugins: Vec<Plugin> = Vec::new();
-    let mut remote: Vec<(String, SourceRef, Option<(String, RepoPath)>)> = Vec::new();
+    let mut remote: Vec<(String, SourceRef, Option<Market>)> = Vec::new();
     let mut dirs: Vec<RepoPath> = cx.context.cwd.ancestors_root_first();
     dirs.retain(crate::outside_dot_claude);
     let mut seen: BTreeSet<RepoPath> = BTreeSet::new();
@@ -569,7 +572,7 @@ fn plugin_styles(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> {
 fn enabled_by(
     settings: &Settings,
     name: &str,
-    market: Option<&(String, RepoPath)>,
+    market: Option<&Market>,
 ) -> Option<SourceRef> {
     let key = format!("{name}@{}", market.map(|m| m.0.as_str()).unwrap_or(""));
     let mut found = None;
