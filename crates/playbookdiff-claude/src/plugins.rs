@@ -569,11 +569,7 @@ fn plugin_styles(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> {
 
 /// The `enabledPlugins` entry of the settings read that turns on the
 /// plugin `name` (`"name@marketplace": true`), the last layer's.
-fn enabled_by(
-    settings: &Settings,
-    name: &str,
-    market: Option<&Market>,
-) -> Option<SourceRef> {
+fn enabled_by(settings: &Settings, name: &str, market: Option<&Market>) -> Option<SourceRef> {
     let key = format!("{name}@{}", market.map(|m| m.0.as_str()).unwrap_or(""));
     let mut found = None;
     for (v, layer) in settings.values("enabledPlugins") {

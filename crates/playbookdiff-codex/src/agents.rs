@@ -49,7 +49,25 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Subagent> 
             found.extend(read(cx, &f));
         }
     }
-    settle(found)
+    let settled = settle(found);
+    for a in settled
+        .iter()
+        .filter(|a| a.applicability == Applicability::Shadowed)
+    {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SubagentDuplicate,
+                format!(
+                    "{} defines the custom agent `{}` again; {}.",
+                    problems::quote(&a.source.path),
+                    a.name,
+                    a.reason
+                ),
+            )
+            .at(a.source.clone()),
+        );
+    }
+    settled
 }
 
 /// The last definition of each name (the closest to the launch

@@ -756,3 +756,34 @@ fn custom_agents_of_a_trusted_project() {
     let u = compile_trusting("custom_agents", ".", "0.171.0", &untrusted);
     assert!(u.subagents.is_empty());
 }
+
+/// Two `.codex/agents` on the way to the launch directory define one name:
+/// the closer file wins and the other is shadowed, with a duplicate note
+/// at its file.
+#[test]
+fn the_closer_custom_agent_wins_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = |d: &str| {
+        format!("name = \"reviewer\"\ndescription = \"From {d}.\"\ndeveloper_instructions = \"Review.\"\n")
+    };
+    playbookdiff_testkit::fs::write(dir.path(), ".codex/agents/r.toml", &agent("root"));
+    playbookdiff_testkit::fs::write(dir.path(), "a/.codex/agents/r.toml", &agent("a"));
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let tree = WorkingTree::open(dir.path()).unwrap();
+    let repo = Repo::new(&tree);
+    let ctx = playbookdiff_testkit::at_root().cwd("a").context();
+    let c = ADAPTER.compile_with(&repo, &ctx, &Inputs::default());
+    let states: Vec<(&str, Applicability)> = c
+        .subagents
+        .iter()
+        .map(|a| (a.source.path.as_str(), a.applicability))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            (".codex/agents/r.toml", Applicability::Shadowed),
+            ("a/.codex/agents/r.toml", Applicability::Effective)
+        ]
+    );
+    assert!(has_code(&c, "subagent-duplicate"));
+}
