@@ -10,9 +10,15 @@
 //! `hooks/hooks.json` and the MCP servers of its `.mcp.json` (or the
 //! manifest's `skills`, `commands`, `agents`, `hooks`, `mcpServers`
 //! fields). The repository alone installs nothing, so none of it is
-//! listed; each plugin is reported as `plugin-not-installed`, and so is
-//! each of its skill files, so that a comparison that finds the skill with
-//! another agent says why Claude Code lacks it.
+//! received: each plugin is an item of `plugins` whose load waits for a
+//! user step (registering the marketplace, installing the plugin; seen with
+//! 2.1.197 and 2.1.332, surfaces reference), with what it brings named as
+//! Claude Code names it (`plugin:skill`, `plugin:agent`, `plugin:P:S`).
+//! Each plugin is also reported as `plugin-not-installed`, and so is each
+//! of its skill files, so that a comparison that finds the skill with
+//! another agent says why Claude Code lacks it; a plugin that
+//! `enabledPlugins` turns on gets `plugin-needs-user-step` at that setting,
+//! and so does an enabled plugin the repository does not define.
 //!
 //! Only the manifests at the repository root and in the launch directory's
 //! ancestors are looked for (plus the local plugins their marketplaces

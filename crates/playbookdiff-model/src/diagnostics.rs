@@ -524,19 +524,22 @@ declare_codes! {
     /// listed. Launch Claude Code in that directory, or move the commands
     /// to `.claude/skills/<name>/SKILL.md`. Source: spec 000 "Skills".
     LegacyCommandsUnsupported = "legacy-commands-unsupported", Info, Limit, "claude-code", "0.1.0", "legacy .claude/commands off the launch directory's path are not modelled";
-    /// The harness loads something the model has no item for: a custom
-    /// agent, a command, a plugin, or instructions fetched from a URL at
-    /// run time. The diagnostic names it and the file (and lines) that
-    /// define it, so it stays visible, but it is not compared across
-    /// harnesses. Review it by hand; a plugin runs code from the
-    /// repository. Source: each adapter's documentation of what its harness
-    /// loads (OpenCode: `packages/opencode/src/config/config.ts`).
+    /// The harness loads something the model has no item for: an OpenCode
+    /// plugin module, or instructions fetched from a URL at run time
+    /// (custom agents and commands are items: `subagents`, `commands`).
+    /// The diagnostic names it and the file (and lines) that define it, so
+    /// it stays visible, but it is not compared across harnesses. Review it
+    /// by hand; a plugin runs code from the repository. Source: each
+    /// adapter's documentation of what its harness loads (OpenCode:
+    /// `packages/opencode/src/config/config.ts`).
     ItemNotModelled = "item-not-modelled", Info, Limit, any, "0.1.0", "an agent, command, plugin or remote text the harness loads is not modelled";
     /// The repository defines a Claude Code plugin (`.claude-plugin/plugin.json`,
     /// or a local plugin named by `.claude-plugin/marketplace.json`). Once
     /// installed it adds skills, commands, agents, hooks and MCP servers
     /// under its name; the repository alone installs nothing, so none of
-    /// them are listed. The message names what it would add; each of its
+    /// them are received: the plugin is listed under `plugins` with what it
+    /// brings, not loaded until that step. The message names what it would
+    /// add; each of its
     /// skill files gets one too, so a comparison that finds the skill with
     /// another agent says why Claude Code lacks it. Source: fidelity C25
     /// (Claude Code plugin documentation; getsentry/skills recorded with
