@@ -130,13 +130,24 @@ fn markdown_files(cx: &Compiler<'_, '_>, dir: &RepoPath, deep: bool) -> Vec<Repo
     out
 }
 
-/// A Markdown file's front matter as a mapping and the file's source
-/// (lines: the front matter); `None` when it has none or it is not a
-/// mapping (`what` names the file's role in the diagnostic).
+/// What a file is, for the diagnostic of front matter that is not YAML.
+#[derive(Clone, Copy)]
+enum Role {
+    /// A subagent: Claude Code skips it (`subagent-invalid`).
+    Subagent,
+    /// An output style: its name and description are unknown
+    /// (`invalid-frontmatter`).
+    OutputStyle,
+}
+
+/// A Markdown file's front matter as a mapping, the file's source (lines:
+/// the front matter) and its body; empty fields when it has none or it
+/// is not a mapping; front matter that is not YAML is reported as `role`
+/// says, and a subagent is then skipped (`None`).
 fn read_meta(
     cx: &mut Compiler<'_, '_>,
     path: &RepoPath,
-    what: &str,
+    role: Role,
 ) -> Option<(serde_json::Map<String, Value>, SourceRef, String)> {
     let text = cx.read(path, SourceFormat::Markdown)?;
     let source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
@@ -151,17 +162,30 @@ fn read_meta(
         Ok(_) => Some((serde_json::Map::new(), source, body)),
         Err(e) => {
             let l = e.line.unwrap_or(fm.start_line);
+            let (code, effect) = match role {
+                Role::Subagent => (
+                    DiagnosticCode::SubagentInvalid,
+                    "Claude Code skips this subagent",
+                ),
+                Role::OutputStyle => (
+                    DiagnosticCode::InvalidFrontmatter,
+                    "the output style's name and description are unknown to the analysis",
+                ),
+            };
             cx.diag(
                 Diagnostic::new(
-                    DiagnosticCode::SubagentInvalid,
+                    code,
                     format!(
-                        "The front matter of `{path}` is not valid YAML ({}); Claude Code skips this {what}.",
+                        "The front matter of `{path}` is not valid YAML ({}); {effect}.",
                         crate::yaml_message(&e.message)
                     ),
                 )
-                .at(source.with_lines(l, l)),
+                .at(source.clone().with_lines(l, l)),
             );
-            None
+            match role {
+                Role::Subagent => None,
+                Role::OutputStyle => Some((serde_json::Map::new(), source, body)),
+            }
         }
     }
 }
@@ -190,7 +214,7 @@ fn tool_list(v: Option<&Value>) -> Option<Vec<String>> {
 /// One subagent file as read: its name and the item, or `None` when
 /// Claude Code skips it (reported).
 fn read_subagent(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Subagent> {
-    let (meta, source, _) = read_meta(cx, path, "subagent")?;
+    let (meta, source, _) = read_meta(cx, path, Role::Subagent)?;
     let field = |k: &str| meta.get(k).and_then(crate::frontmatter::text_field);
     let (Some(name), Some(description)) = (field("name"), field("description")) else {
         let missing = if field("name").is_none() {
@@ -313,7 +337,7 @@ fn output_styles(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             continue;
         };
         for file in markdown_files(cx, &root, false) {
-            let Some((meta, source, _)) = read_meta(cx, &file, "output style") else {
+            let Some((meta, source, _)) = read_meta(cx, &file, Role::OutputStyle) else {
                 continue;
             };
             let stem = file.file_name().unwrap_or("").trim_end_matches(".md");

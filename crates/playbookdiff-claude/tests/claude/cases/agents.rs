@@ -157,3 +157,25 @@ fn an_enabled_project_plugin_waits_for_a_user_step_with_its_contributions() {
         ".claude/settings.json"
     );
 }
+
+/// Front matter that is not YAML, even after Claude Code's retry: the
+/// subagent is skipped (`subagent-invalid` at the bad line); an output
+/// style keeps its file name (`invalid-frontmatter`).
+#[test]
+fn front_matter_that_is_not_yaml_skips_a_subagent() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = "---\nname: x\ndescription: [unclosed\n  - a: b: c\n---\nBody.\n";
+    write(dir.path(), ".claude/agents/x.md", bad);
+    write(dir.path(), ".claude/output-styles/y.md", bad);
+    let cfg = compile_dir(dir.path(), &at_root());
+    assert!(cfg.subagents.is_empty());
+    assert_eq!(diags(&cfg, D::SubagentInvalid).len(), 1);
+    let at = diags(&cfg, D::InvalidFrontmatter);
+    assert_eq!(at.len(), 1, "{at:?}");
+    assert_eq!(
+        at[0].source.as_ref().unwrap().path.as_str(),
+        ".claude/output-styles/y.md"
+    );
+    let names: Vec<&str> = cfg.output_styles.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["y"]);
+}
