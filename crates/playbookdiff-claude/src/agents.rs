@@ -84,7 +84,8 @@ pub const BUILTIN_STYLES: &[&str] = &["default", "Explanatory", "Learning"];
 const LISTED_BY: &str = "Agent";
 
 /// Whether `tool`, as a subagent's `tools` entry names it, is a tool of
-/// Claude Code: a name of [`TOOLS`], an MCP tool (`mcp__server__tool`,
+/// Claude Code: a tool name of 2.1.197 and 2.1.332 (`Read`, `Bash`,
+/// `Agent`, `Task`, ...), an MCP tool (`mcp__server__tool`,
 /// `mcp__server`), or a rule on one (`Bash(git:*)`, `Agent(review)`).
 pub fn is_tool(tool: &str) -> bool {
     let name = tool.split('(').next().unwrap_or(tool).trim();
