@@ -766,8 +766,8 @@ fn the_closer_custom_agent_wins_its_name() {
     let agent = |d: &str| {
         format!("name = \"reviewer\"\ndescription = \"From {d}.\"\ndeveloper_instructions = \"Review.\"\n")
     };
-    playbookdiff_testkit::fs::write(dir.path(), ".codex/agents/r.toml", &agent("root"));
-    playbookdiff_testkit::fs::write(dir.path(), "a/.codex/agents/r.toml", &agent("a"));
+    playbookdiff_testkit::fs::write(dir.path(), ".codex/agents/r.toml", agent("root"));
+    playbookdiff_testkit::fs::write(dir.path(), "a/.codex/agents/r.toml", agent("a"));
     std::fs::create_dir(dir.path().join(".git")).unwrap();
     let tree = WorkingTree::open(dir.path()).unwrap();
     let repo = Repo::new(&tree);
