@@ -880,6 +880,57 @@ Assumptions (1)
     }
 
     #[test]
+    fn subagents_and_plugins_wrap_at_eighty_columns_and_are_escaped() {
+        use playbookdiff_model::{
+            AgentMode, ContributionKind, Plugin, PluginContribution, PluginLoad, Subagent,
+        };
+        let mut c = sample();
+        let src = |p: &str| SourceRef::project(rp(p), playbookdiff_model::SourceFormat::Markdown);
+        c.subagents.push(Subagent {
+            id: "s".into(),
+            name: "evil\u{1b}[2J-and-a-rather-long-subagent-name".into(),
+            source: src(".claude/agents/a/very/deep/folder/of/agents/evil-subagent.md"),
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Effective,
+            reason: String::new(),
+            mode: AgentMode::Subagent,
+            description: None,
+            tools: Some(vec!["Read".into(); 30]),
+            disallowed_tools: Vec::new(),
+            model: None,
+            listed_by: Some("Agent".into()),
+            plugin: None,
+        });
+        c.plugins.push(Plugin {
+            id: "p".into(),
+            name: "kit".into(),
+            source: src("plugins/kit/.claude-plugin/plugin.json"),
+            marketplace: Some("local".into()),
+            enabled_by: None,
+            load: PluginLoad::AfterUserStep {
+                step: "the marketplace `local` is registered and `kit@local` installed ".repeat(3),
+            },
+            contributions: vec![PluginContribution {
+                kind: ContributionKind::McpServer,
+                name: "plugin:kit:a-server-with-a-long-name\u{202E}".into(),
+                source: src("plugins/kit/.mcp.json"),
+            }],
+        });
+        let out = to_text(&c, &TextOptions::default());
+        for l in out.lines() {
+            assert!(width(l) <= 80, "{l:?}");
+        }
+        assert!(
+            !out.contains('\u{1b}') && !out.contains('\u{202E}'),
+            "{out}"
+        );
+        assert!(
+            out.contains("Subagents (1)") && out.contains("Plugins (1)"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn long_diagnostics_and_skill_rows_wrap_at_eighty_columns() {
         let mut c = sample();
         c.diagnostics[0].message = "word ".repeat(60);
