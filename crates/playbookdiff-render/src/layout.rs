@@ -158,10 +158,13 @@ pub(crate) fn fit(s: &str, columns: usize) -> String {
 
 /// A path (or `path:lines`) in at most `columns` columns: whole when it
 /// fits, else shortened from the left behind `…/` at a `/`, keeping the
-/// most whole components that fit (`…/tools/data/CLAUDE.md:1-98`, or
-/// `…/CLAUDE.md`), never cut inside a directory's name; only when the last
-/// component alone is too wide, its last characters behind `…`
-/// (`…installation.md`).
+/// most whole components that fit as long as one directory stays
+/// (`…/tools/data/CLAUDE.md:1-98`); when not even one directory fits
+/// whole, the last characters, which keep the end of the last directory's
+/// name (`…iniflare/CLAUDE.md`) and so tell two such rows apart, where
+/// `…/CLAUDE.md` would not (unless fewer than four characters of the
+/// name would stay: then `…/CLAUDE.md`); when the file name alone is too
+/// wide, its last characters (`…lation.md`). Never a cut in the middle.
 pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
     if width(path) <= columns {
         return path.to_string();
@@ -170,7 +173,7 @@ pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
     let whole = path
         .match_indices('/')
         .map(|(i, _)| &path[i + 1..])
-        .find(|tail| !tail.is_empty() && width(tail) <= room);
+        .find(|tail| tail.contains('/') && width(tail) <= room);
     if let Some(tail) = whole {
         return format!("…/{tail}");
     }
@@ -184,7 +187,13 @@ pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
         tail.push(c);
         used += w;
     }
-    format!("…{}", tail.into_iter().rev().collect::<String>())
+    let tail: String = tail.into_iter().rev().collect();
+    let file = path.rsplit('/').next().unwrap_or(path);
+    match tail.split_once('/') {
+        // Too little of the directory's name to tell anything.
+        Some((dir, _)) if width(dir) < 4 && width(file) <= room => format!("…/{file}"),
+        _ => format!("…{tail}"),
+    }
 }
 
 /// A shell command in lines of at most `columns` columns, never broken
@@ -670,14 +679,24 @@ mod tests {
         assert!(short.ends_with("/CLAUDE.md:1-98"), "{short}");
         // No slash in reach: the last characters.
         assert_eq!(shorten_path_left("abcdefghij", 5), "…ghij");
-        // Never inside a directory's name: fewer components instead; the
-        // last component alone is cut only when it cannot fit.
-        for columns in 12..21 {
-            assert_eq!(
-                shorten_path_left("packages/miniflare/CLAUDE.md", columns),
-                "…/CLAUDE.md"
-            );
+        // Whole components while one directory stays whole; else the end
+        // of the last directory's name, never `…/CLAUDE.md` alone, which
+        // would not tell two rows apart.
+        for columns in 15..21 {
+            let short = shorten_path_left("packages/miniflare/CLAUDE.md", columns);
+            assert!(short.ends_with("/CLAUDE.md"), "{short}");
+            assert!(!short.starts_with("…/"), "{short}");
+            assert_eq!(width(&short), columns, "{short}");
         }
+        assert_eq!(
+            shorten_path_left("packages/miniflare/CLAUDE.md", 19),
+            "…iniflare/CLAUDE.md"
+        );
+        // Fewer than four characters of the name tell nothing.
+        assert_eq!(
+            shorten_path_left("packages/miniflare/CLAUDE.md", 14),
+            "…/CLAUDE.md"
+        );
         assert_eq!(
             shorten_path_left("packages/miniflare/CLAUDE.md", 21),
             "…/miniflare/CLAUDE.md"

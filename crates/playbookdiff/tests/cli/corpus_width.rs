@@ -92,11 +92,14 @@ enum Sample {
     FirstOfEachKind,
 }
 
-/// The words of `text` that shorten a path with `…` inside a directory's
-/// name (`…nlayer-wui/CLAUDE.md`, `apps/d…ipts/CLAUDE.md`) instead of at a
-/// `/` (`…/humanlayer-wui/CLAUDE.md`, `apps/…/CLAUDE.md`); a cut inside
-/// the last component alone (`…installation.md`) is allowed. Quoted
-/// repository text (lines starting with `|`) is the repository's own.
+/// The words of `text` that shorten a path with `…` in its middle
+/// (`apps/d…ipts/CLAUDE.md`) or inside a directory's name while a whole
+/// directory would have stayed (`…ages/tools/data/CLAUDE.md` instead of
+/// `…/tools/data/CLAUDE.md`). Allowed: a cut at a `/`, the end of the
+/// last directory's name when no directory fits whole
+/// (`…nlayer-wui/CLAUDE.md`), and the end of the file name alone
+/// (`…installation.md`). Quoted repository text (lines starting with `|`)
+/// is the repository's own.
 fn cuts_inside_a_name(text: &str) -> Vec<String> {
     text.lines()
         .filter(|l| !l.trim_start().starts_with('|'))
@@ -107,7 +110,7 @@ fn cuts_inside_a_name(text: &str) -> Vec<String> {
             };
             let before = before.trim_start_matches(|c| "`([\"'".contains(c));
             (before.contains('/') && !before.ends_with('/'))
-                || (after.contains('/') && !after.starts_with('/'))
+                || (!after.starts_with('/') && after.matches('/').count() > 1)
         })
         .map(str::to_string)
         .collect()
