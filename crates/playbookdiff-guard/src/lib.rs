@@ -33,6 +33,7 @@ pub mod patch;
 pub mod policy;
 pub mod rules;
 pub mod shell;
+pub mod sources;
 
 pub use decide::{decide, Decision, Situation};
 pub use fs::{Entry, Fs};

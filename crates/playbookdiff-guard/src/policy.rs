@@ -204,6 +204,10 @@ pub struct Policy {
     pub config: Result<GuardConfig, String>,
     /// The agents' surfaces, as the adapters declare them.
     pub surfaces: Vec<Surface>,
+    /// The files the adapters' compilations read besides the surfaces
+    /// (imports, configured instruction globs: [`crate::sources`]),
+    /// repository-relative, sorted.
+    pub sources: Vec<String>,
     agent: GlobSet,
     guard: GlobSet,
     secrets: GlobSet,
@@ -238,6 +242,7 @@ impl Policy {
             branch: None,
             agent: set(surfaces.iter().map(|s| s.pattern)),
             surfaces,
+            sources: Vec::new(),
             guard: set(rules::GUARD_CONFIG.matchers.iter().copied()),
             secrets: set(secret_rule.iter().copied()),
             secret_exceptions: set(exceptions),
@@ -253,6 +258,15 @@ impl Policy {
             branches: set(branches.iter().map(String::as_str)),
             config,
         }
+    }
+
+    /// With `sources` protected as agent configuration (see
+    /// [`crate::sources`]).
+    pub fn with_sources(mut self, mut sources: Vec<String>) -> Policy {
+        sources.sort();
+        sources.dedup();
+        self.sources = sources;
+        self
     }
 
     /// The `[guard]` table in force (the defaults when it is unreadable).
@@ -273,7 +287,12 @@ impl Policy {
             Some(&rules::SECRET_WRITE)
         } else if self.startup.is_match(rel) {
             Some(&rules::SHELL_STARTUP)
-        } else if self.agent.is_match(rel) {
+        } else if self.agent.is_match(rel)
+            || self
+                .sources
+                .binary_search_by(|s| s.as_str().cmp(rel))
+                .is_ok()
+        {
             Some(&rules::AGENT_CONFIG)
         } else if self.protect.is_match(rel) {
             Some(&rules::PROTECTED)

@@ -256,6 +256,8 @@ impl State {
             .collect();
         let mut policy = Policy::new(self.root.clone(), surfaces, config);
         policy.home = self.home.clone();
+        let listed = self.protected_files(&policy);
+        policy = policy.with_sources(listed.into_iter().map(|(_, rel)| rel).collect());
         if let Some(g) = &self.git {
             policy.git_dirs = vec![g.dir.clone(), g.common.clone()];
             policy.branch = g.branch();
@@ -319,20 +321,46 @@ impl State {
         }
     }
 
-    /// The protected files of the work tree, from the cached list
-    /// (`protected-files`), built by one walk when missing.
-    fn protected_files(&self, policy: &Policy) -> Vec<String> {
+    /// The protected files of the work tree with their fingerprints: the
+    /// files the adapters' compilations read (imports and configured
+    /// globs included) and every file a protecting rule matches, from the
+    /// cache `protected-files`, rebuilt (one compilation per adapter and
+    /// one walk) when missing or when a listed file changed since.
+    fn protected_files(&self, policy: &Policy) -> Vec<(String, String)> {
         let Some(dir) = self.state_dir() else {
             return Vec::new();
         };
         let cache = dir.join("protected-files");
         if let Ok(text) = std::fs::read_to_string(&cache) {
-            return text.lines().map(str::to_string).collect();
+            let listed: Vec<(String, String)> = text
+                .lines()
+                .filter_map(|l| l.split_once('\t'))
+                .map(|(p, r)| (p.to_string(), r.to_string()))
+                .collect();
+            if listed
+                .iter()
+                .all(|(print, rel)| fingerprint(&self.root.join(rel)) == *print)
+            {
+                return listed;
+            }
         }
-        let files = walk_protected(&self.root, policy);
+        let mut files = walk_protected(&self.root, policy);
+        if let Ok(tree) = playbookdiff_source::WorkingTree::open(&self.root) {
+            files.extend(playbookdiff_guard::sources::compiled(
+                playbookdiff_registry::adapters(),
+                &tree,
+            ));
+        }
+        files.sort();
+        files.dedup();
+        let listed: Vec<(String, String)> = files
+            .into_iter()
+            .map(|rel| (fingerprint(&self.root.join(&rel)), rel))
+            .collect();
+        let text: Vec<String> = listed.iter().map(|(p, r)| format!("{p}\t{r}")).collect();
         let _ = std::fs::create_dir_all(&dir);
-        let _ = std::fs::write(&cache, files.join("\n"));
-        files
+        let _ = std::fs::write(&cache, text.join("\n"));
+        listed
     }
 
     fn snapshot_file(&self, session: Option<&str>) -> Option<PathBuf> {
@@ -356,8 +384,8 @@ impl State {
         let Some(file) = self.snapshot_file(session) else {
             return;
         };
-        let lines: Vec<String> = self
-            .protected_files(policy)
+        let lines: Vec<String> = policy
+            .sources
             .iter()
             .map(|rel| format!("{}\t{rel}", fingerprint(&self.root.join(rel))))
             .collect();
