@@ -235,7 +235,7 @@ impl Decider<'_, '_> {
         if let Some(rule) = rule {
             let subject = format!("a write to `{shown}`{via}");
             if let (true, Place::Inside(rel)) = (
-                std::ptr::eq(rule, &rules::AGENT_CONFIG) || std::ptr::eq(rule, &rules::PROTECTED),
+                rule.id == rules::AGENT_CONFIG.id || rule.id == rules::PROTECTED.id,
                 place,
             ) {
                 if let Some(reason) = self.policy().ask_reason(rel) {

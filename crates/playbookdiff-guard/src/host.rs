@@ -176,8 +176,15 @@ fn hook_action(tool: &str, input: &Map<String, Value>) -> Result<Action, BadPayl
 fn unknown_tool(tool: &str) -> BadPayload {
     bad(format!(
         "the guard does not know the tool `{}`, so it cannot tell what the call would change",
-        tool.escape_debug()
+        short(tool)
     ))
+}
+
+/// `text` for a message: at most 80 characters, escaped.
+fn short(text: &str) -> String {
+    let cut: String = text.chars().take(80).collect();
+    let more = if cut.len() < text.len() { "…" } else { "" };
+    format!("{}{more}", cut.escape_debug())
 }
 
 /// The patch of Codex's `apply_patch` (`command`, or `input`/`patch`).

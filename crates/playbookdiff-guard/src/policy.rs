@@ -113,7 +113,9 @@ impl GuardConfig {
         }
         for h in &self.allow_hosts {
             let h = h.trim();
-            if h.is_empty() || h == "*" || h == "*.*" || h.trim_start_matches("*.").contains('*') {
+            let domain = h.strip_prefix("*.");
+            let wild = domain.is_some_and(|d| !d.contains('.'));
+            if h.is_empty() || wild || domain.unwrap_or(h).contains('*') || h == "*" {
                 return Err(format!(
                     "[guard] allow-hosts: `{h}` allows every host; name each host"
                 ));
@@ -171,10 +173,14 @@ fn glob(pattern: &str) -> Result<Glob, globset::Error> {
 }
 
 /// Globs into one set; patterns starting with `!` are left out (they are
-/// exceptions, see [`Policy::is_secret`]).
+/// exceptions, see [`Policy::is_secret`]). A directory's pattern
+/// (`**/.claude/**`) also matches the directory itself, so that removing
+/// or moving `.claude` is a change to what is under it.
 fn set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> GlobSet {
     let mut b = GlobSetBuilder::new();
-    for p in patterns {
+    let patterns: Vec<&str> = patterns.into_iter().collect();
+    let dirs = patterns.iter().filter_map(|p| p.strip_suffix("/**"));
+    for p in patterns.iter().copied().chain(dirs) {
         if let Some(g) = p
             .strip_prefix('!')
             .is_none()
@@ -411,7 +417,7 @@ mod tests {
             };
             assert!(c.validate().is_err(), "{bad:?}");
         }
-        for bad in ["", "*", "*.*", "*.*.com"] {
+        for bad in ["", "*", "*.*", "*.*.com", "*.com", "exa*.com"] {
             let c = GuardConfig {
                 allow_hosts: vec![bad.into()],
                 ..GuardConfig::default()

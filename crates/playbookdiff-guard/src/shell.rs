@@ -376,7 +376,11 @@ impl Walk {
                 ast::CommandPrefixOrSuffixItem::IoRedirect(io) => redirects.push(io),
                 ast::CommandPrefixOrSuffixItem::Word(w) => words.push(w.value.clone()),
                 ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => self.list(&sub.list),
-                ast::CommandPrefixOrSuffixItem::AssignmentWord(..) => {}
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                    if s.word_or_name.is_some() {
+                        words.push(w.value.clone());
+                    }
+                }
             }
         }
         let mut argv: Vec<Option<Lit>> = Vec::new();
@@ -595,6 +599,11 @@ impl Walk {
 
     /// A command that is not a wrapper or a shell.
     fn tool(&mut self, name: &str, args: &[Option<Lit>]) {
+        if name == "git" {
+            // Its own effects first: `git add .env` is staging a secret
+            // before it is a mention of one.
+            self.git(args);
+        }
         self.mentions(args);
         match name {
             "tee" => {
@@ -682,7 +691,6 @@ impl Walk {
                     self.opaque("an awk program that runs commands or writes files");
                 }
             }
-            "git" => self.git(args),
             "curl" | "wget" | "http" | "https" | "xh" | "aria2c" => self.fetch(name, args),
             "nc" | "ncat" | "netcat" | "telnet" | "socat" => {
                 let host = self
