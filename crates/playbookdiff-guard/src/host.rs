@@ -136,7 +136,8 @@ fn parse_hook_json(host: Host, map: &Map<String, Value>) -> Result<Call, BadPayl
         Some("PostToolUse") => Event::PostToolUse,
         Some(other) => {
             return Err(bad(format!(
-                "the guard does not answer the event `{other}`"
+                "the guard does not answer the event `{}`",
+                short(other)
             )))
         }
     };
@@ -245,7 +246,8 @@ fn parse_opencode(map: &Map<String, Value>) -> Result<Call, BadPayload> {
         Some("PostToolUse") | Some("after") => Event::PostToolUse,
         Some(other) => {
             return Err(bad(format!(
-                "the guard does not answer the event `{other}`"
+                "the guard does not answer the event `{}`",
+                short(other)
             )))
         }
     };
