@@ -5,6 +5,7 @@
 //! merging into its own output changes nothing.
 
 use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
 
 /// Where a registration goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +162,237 @@ export const PlaybookdiffGuard = async ({{ directory }}) => ({{
 }});
 "#
     )
+}
+
+/// The directories a registration's file is found from: the work tree
+/// and the user's configuration homes (each `None` when unknown).
+#[derive(Clone, Debug, Default)]
+pub struct Places {
+    /// The work tree's root.
+    pub root: PathBuf,
+    /// `$HOME`.
+    pub home: Option<PathBuf>,
+    /// `$CODEX_HOME` (default `~/.codex`).
+    pub codex_home: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME` (default `~/.config`).
+    pub xdg_config: Option<PathBuf>,
+}
+
+impl Places {
+    /// The places for the work tree at `root`, with the environment's
+    /// variables from `var` (the caller's; `None`: unset or empty):
+    /// `HOME`, `CODEX_HOME` (default `~/.codex`), `XDG_CONFIG_HOME`
+    /// (default `~/.config`).
+    pub fn new(root: PathBuf, var: impl Fn(&str) -> Option<PathBuf>) -> Places {
+        let home = var("HOME");
+        Places {
+            root,
+            codex_home: var("CODEX_HOME").or_else(|| home.as_ref().map(|h| h.join(".codex"))),
+            xdg_config: var("XDG_CONFIG_HOME").or_else(|| home.as_ref().map(|h| h.join(".config"))),
+            home,
+        }
+    }
+}
+
+/// The file `host`'s registration goes to in `scope`: Claude Code's
+/// settings (`.claude/settings.json`, `~/.claude/settings.json`,
+/// `/etc/claude-code/managed-settings.json`), Codex's `hooks.json`
+/// (`.codex/`, `$CODEX_HOME/`, `/etc/codex/`), OpenCode's plugin module
+/// (`.opencode/plugin/`, `~/.config/opencode/plugin/`). Sources:
+/// surfaces-and-guard, "A guard through each agent's own hook".
+///
+/// # Errors
+/// A sentence when the scope has no file for the host (OpenCode has no
+/// managed layer) or a home directory is unknown.
+pub fn target(host: crate::Host, scope: Scope, places: &Places) -> Result<PathBuf, String> {
+    use crate::Host::{ClaudeCode, Codex, OpenCode};
+    let need = |p: &Option<PathBuf>, what: &str| {
+        p.clone().ok_or_else(|| {
+            format!("{what} is not known (HOME is not set); give --scope project or managed")
+        })
+    };
+    Ok(match (host, scope) {
+        (ClaudeCode, Scope::Project) => places.root.join(".claude/settings.json"),
+        (ClaudeCode, Scope::User) => {
+            need(&places.home, "the home directory")?.join(".claude/settings.json")
+        }
+        (ClaudeCode, Scope::Managed) => PathBuf::from("/etc/claude-code/managed-settings.json"),
+        (Codex, Scope::Project) => places.root.join(".codex/hooks.json"),
+        (Codex, Scope::User) => need(&places.codex_home, "CODEX_HOME")?.join("hooks.json"),
+        (Codex, Scope::Managed) => PathBuf::from("/etc/codex/hooks.json"),
+        (OpenCode, Scope::Project) => places.root.join(".opencode/plugin/playbookdiff-guard.js"),
+        (OpenCode, Scope::User) => need(&places.xdg_config, "the configuration home")?
+            .join("opencode/plugin/playbookdiff-guard.js"),
+        (OpenCode, Scope::Managed) => {
+            return Err(
+                "OpenCode has no managed configuration layer; use --scope user or --scope project"
+                    .into(),
+            )
+        }
+    })
+}
+
+/// The new text of a registration file for `host` (`existing`: its
+/// current text), or `None` when it already registers the guard.
+///
+/// # Errors
+/// A sentence when the existing file cannot be merged into.
+pub fn merged(
+    host: crate::Host,
+    existing: Option<&str>,
+    program: &str,
+) -> Result<Option<String>, String> {
+    let command = command_line(program, host);
+    match host {
+        crate::Host::ClaudeCode => {
+            merge_hooks_json(existing, &command, host, CLAUDE_MATCHER, "Bash")
+        }
+        crate::Host::Codex => merge_hooks_json(existing, &command, host, "*", "*"),
+        crate::Host::OpenCode => {
+            let text = opencode_plugin(program);
+            Ok((existing != Some(text.as_str())).then_some(text))
+        }
+    }
+}
+
+/// What a registration adds, for the plan.
+pub fn what_changes(host: crate::Host) -> String {
+    match host {
+        crate::Host::ClaudeCode => format!(
+            "adds a PreToolUse hook (matcher `{CLAUDE_MATCHER}`) and a PostToolUse hook (matcher `Bash`) running `playbookdiff {}`, so every write, shell command and read is checked before it runs; the rest of the file is kept",
+            marker(host)
+        ),
+        crate::Host::Codex => format!(
+            "adds a PreToolUse and a PostToolUse hook (matcher `*`) running `playbookdiff {}`, so every shell command and apply_patch is checked before it runs; the rest of the file is kept",
+            marker(host)
+        ),
+        crate::Host::OpenCode => format!(
+            "writes the plugin module that runs `playbookdiff {}` before each tool and throws when the call is refused",
+            marker(host)
+        ),
+    }
+}
+
+/// What could keep a registration in `scope` from running, for the plan.
+pub fn notes(host: crate::Host, scope: Scope, target: &Path) -> Vec<String> {
+    use crate::Host::{ClaudeCode, Codex, OpenCode};
+    match (host, scope) {
+        (ClaudeCode, Scope::Project | Scope::User) => vec![
+            "a project's `disableAllHooks: true` in .claude/settings.json switches this hook off; the managed scope (/etc/claude-code/managed-settings.json) is the one it cannot".into(),
+        ],
+        (Codex, Scope::Project | Scope::User) => vec![
+            format!(
+                "Codex runs a user or project hook only once its hash is trusted: trust it in Codex (its hooks list) so that `[hooks.state.\"{}:pre_tool_use:…\"] trusted_hash` is in $CODEX_HOME/config.toml; the managed scope (/etc/codex/hooks.json) needs no trust",
+                target.display()
+            ),
+            "a trusted project's `.codex/config.toml` `[features] hooks = false` switches it off unless /etc/codex/requirements.toml pins `[features] hooks = true`".into(),
+        ],
+        (Codex, Scope::Managed) => vec![
+            "a trusted project's `[features] hooks = false` still switches managed hooks off unless /etc/codex/requirements.toml pins `[features] hooks = true`".into(),
+        ],
+        (OpenCode, _) => vec!["`opencode --pure` starts without plugins, and so without the guard".into()],
+        (ClaudeCode, Scope::Managed) => Vec::new(),
+    }
+}
+
+/// The files `guard status` reads for the switches, as text (empty when
+/// missing).
+#[derive(Clone, Debug, Default)]
+pub struct SwitchFiles {
+    /// `.claude/settings.json` and `.claude/settings.local.json`.
+    pub claude_settings: Vec<(String, String)>,
+    /// The project's `.codex/config.toml`.
+    pub codex_config: String,
+    /// `$CODEX_HOME/config.toml` (the trusted hashes).
+    pub codex_user_config: String,
+    /// `/etc/codex/requirements.toml`, when present.
+    pub codex_requirements: Option<String>,
+}
+
+impl SwitchFiles {
+    /// The switch files of the work tree and user of `places`, read with
+    /// `read` (the caller's I/O; `None`: missing or unreadable).
+    pub fn read(places: &Places, read: impl Fn(&Path) -> Option<String>) -> SwitchFiles {
+        let root = &places.root;
+        SwitchFiles {
+            claude_settings: [".claude/settings.json", ".claude/settings.local.json"]
+                .iter()
+                .map(|f| (f.to_string(), read(&root.join(f)).unwrap_or_default()))
+                .collect(),
+            codex_config: read(&root.join(".codex/config.toml")).unwrap_or_default(),
+            codex_user_config: places
+                .codex_home
+                .as_ref()
+                .and_then(|h| read(&h.join("config.toml")))
+                .unwrap_or_default(),
+            codex_requirements: read(Path::new("/etc/codex/requirements.toml")),
+        }
+    }
+}
+
+/// One thing that switches a guard off or could: whether it does now,
+/// and the sentence with its remedy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Switch {
+    /// Whether it switches the guard off now.
+    pub active: bool,
+    /// What it is and what to do.
+    pub line: String,
+}
+
+/// What switches `host`'s guard off (`layers`: the scopes and files that
+/// register it). Sources: surfaces-and-guard's table "switched off by".
+pub fn switches(
+    host: crate::Host,
+    files: &SwitchFiles,
+    layers: &[(Scope, PathBuf)],
+) -> Vec<Switch> {
+    let managed = layers.iter().any(|(s, _)| *s == Scope::Managed);
+    let sw = |active: bool, line: String| Switch { active, line };
+    let mut out = Vec::new();
+    match host {
+        crate::Host::ClaudeCode => {
+            for (name, text) in &files.claude_settings {
+                let v: Option<serde_json::Value> = serde_json::from_str(text).ok();
+                if v.and_then(|v| v["disableAllHooks"].as_bool()) == Some(true) {
+                    out.push(sw(!managed, format!("`disableAllHooks: true` in {name} turns off user and project hooks; remove it, or install with --scope managed")));
+                }
+            }
+            if !managed {
+                out.push(sw(false, "`disableAllHooks: true` in a project's .claude/settings.json, or `--settings` with it; only the managed layer survives".into()));
+            }
+        }
+        crate::Host::Codex => {
+            let pinned = files
+                .codex_requirements
+                .as_deref()
+                .is_some_and(|t| !codex_hooks_disabled(t) && t.contains("hooks"));
+            if codex_hooks_disabled(&files.codex_config) && !pinned {
+                out.push(sw(true, "`[features] hooks = false` in .codex/config.toml (a trusted project) turns every hook off; remove it, or pin `[features] hooks = true` in /etc/codex/requirements.toml".into()));
+            } else if !pinned {
+                out.push(sw(false, "`[features] hooks = false` in a trusted project's .codex/config.toml; pin `[features] hooks = true` in /etc/codex/requirements.toml".into()));
+            }
+            for (scope, target) in layers.iter().filter(|(s, _)| *s != Scope::Managed) {
+                if !codex_hook_trusted(&files.codex_user_config, &target.to_string_lossy()) {
+                    out.push(sw(!managed, format!("the {} hook {} has no trusted hash in $CODEX_HOME/config.toml, so Codex does not run it; trust it in Codex, or install with --scope managed", scope.as_str(), target.display())));
+                }
+            }
+        }
+        crate::Host::OpenCode => out.push(sw(
+            false,
+            "`opencode --pure` starts without plugins, and so without the guard".into(),
+        )),
+    }
+    out
+}
+
+/// The scope `guard status` proposes for an unguarded `host`: managed
+/// where the host has it.
+pub fn best_scope(host: crate::Host) -> Scope {
+    match host {
+        crate::Host::OpenCode => Scope::Project,
+        _ => Scope::Managed,
+    }
 }
 
 /// Whether a Codex `config.toml` text turns hooks off (`[features]

@@ -72,6 +72,30 @@ pub enum Effect {
 /// How deep `bash -c` bodies and substitutions are followed.
 const MAX_DEPTH: usize = 8;
 
+/// The deepest bracket nesting (`(`, `{`, `[` and their closers, quotes
+/// not considered) parsed: deeper text is refused before the parser sees
+/// it, so that no command can exhaust the parser's stack.
+const MAX_NESTING: usize = 64;
+
+/// Whether `text` nests brackets deeper than [`MAX_NESTING`] (an
+/// overestimate: brackets inside quotes count too).
+fn too_deep(text: &str) -> bool {
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' | '{' | '[' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return true;
+                }
+            }
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The effects of `command`.
 ///
 /// # Errors
@@ -91,6 +115,9 @@ fn options() -> ParserOptions {
 }
 
 fn parse(text: &str) -> Result<ast::Program, String> {
+    if too_deep(text) {
+        return Err(format!("brackets nest deeper than {MAX_NESTING} levels"));
+    }
     let mut parser = brush_parser::Parser::new(std::io::Cursor::new(text), &options());
     parser.parse_program().map_err(|e| e.to_string())
 }

@@ -243,36 +243,25 @@ pub enum GuardCommand {
     Audit(GuardAuditArgs),
 }
 
-/// The agent a guard command is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HostArg {
-    /// Claude Code (PreToolUse hook in settings).
-    #[value(name = "claude-code")]
-    ClaudeCode,
-    /// Codex (PreToolUse hook in hooks.json).
-    Codex,
-    /// OpenCode (plugin module).
-    #[value(name = "opencode")]
-    OpenCode,
-}
-
-impl HostArg {
-    /// The guard's host.
-    pub fn host(self) -> playbookdiff_guard::Host {
-        match self {
-            HostArg::ClaudeCode => playbookdiff_guard::Host::ClaudeCode,
-            HostArg::Codex => playbookdiff_guard::Host::Codex,
-            HostArg::OpenCode => playbookdiff_guard::Host::OpenCode,
-        }
-    }
+/// The values of `--host`: the guard's hosts, each a registered
+/// harness (its id and product name from the registry).
+fn host_parser() -> impl TypedValueParser<Value = playbookdiff_guard::Host> {
+    let values = playbookdiff_guard::Host::ALL.into_iter().map(|h| {
+        let name =
+            playbookdiff_registry::by_id(h.id()).map_or(h.id(), |a| a.harness().display_name());
+        PossibleValue::new(h.id()).help(name)
+    });
+    PossibleValuesParser::new(values).try_map(|id| {
+        playbookdiff_guard::Host::from_id(&id).ok_or_else(|| format!("unknown host `{id}`"))
+    })
 }
 
 /// Arguments of `playbookdiff guard hook`.
 #[derive(Debug, Clone, Args)]
 pub struct GuardHookArgs {
     /// The agent whose hook payload arrives on standard input
-    #[arg(long, value_enum)]
-    pub host: HostArg,
+    #[arg(long, value_parser = host_parser())]
+    pub host: playbookdiff_guard::Host,
 }
 
 /// Where `guard install` registers the hook.
@@ -290,8 +279,8 @@ pub enum ScopeArg {
 #[derive(Debug, Clone, Args)]
 pub struct GuardInstallArgs {
     /// The agent to guard
-    #[arg(long, value_enum)]
-    pub host: HostArg,
+    #[arg(long, value_parser = host_parser())]
+    pub host: playbookdiff_guard::Host,
     /// Which of the agent's configuration layers gets the hook
     #[arg(long, value_enum, default_value = "project")]
     pub scope: ScopeArg,

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 /// Runs a `guard` subcommand; `guard hook` writes its own answer.
 pub fn run(command: &GuardCommand, here: Option<&Path>) -> Result<crate::check::Outcome, String> {
     match command {
-        GuardCommand::Hook(a) => Ok(outcome_of(hook(a.host.host()))),
+        GuardCommand::Hook(a) => Ok(outcome_of(hook(a.host))),
         GuardCommand::Install(a) => install(a, here),
         GuardCommand::Status(a) => status(a, here),
         GuardCommand::Log(a) => log(a, here),
@@ -63,9 +63,16 @@ fn hook(host: Host) -> Answer {
     if let Err(e) = std::io::stdin().lock().take(limit).read_to_end(&mut bytes) {
         return cannot_decide(&format!("the hook payload cannot be read ({e})"));
     }
-    match std::panic::catch_unwind(|| answer(host, &bytes)) {
-        Ok(a) => a,
-        Err(_) => cannot_decide("the guard met an internal error"),
+    // The decision runs on a thread with a large stack (64 MiB, reserved,
+    // not committed): a stack overflow aborts the process, which a host
+    // may read as "run it", where a panic is caught.
+    let decided = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || std::panic::catch_unwind(|| answer(host, &bytes)))
+        .map(|t| t.join());
+    match decided {
+        Ok(Ok(Ok(a))) => a,
+        _ => cannot_decide("the guard met an internal error"),
     }
 }
 
@@ -84,7 +91,14 @@ fn answer(host: Host, bytes: &[u8]) -> Answer {
         }
     };
     let state = State::of(&call.cwd);
-    let policy = state.policy();
+    let shell = matches!(call.action, playbookdiff_guard::Action::Shell(_));
+    // A shell call stats every protected file anyway (the fingerprint),
+    // so it also checks the cache; a file tool's call trusts it.
+    let policy = state.policy(if shell {
+        Freshness::Checked
+    } else {
+        Freshness::Trusted
+    });
     let situation = Situation {
         policy: &policy,
         fs: &DiskFs,
@@ -92,12 +106,11 @@ fn answer(host: Host, bytes: &[u8]) -> Answer {
         tampered: state.tampered(),
     };
     let mut decision = playbookdiff_guard::decide(&situation, &call);
-    let shell = matches!(call.action, playbookdiff_guard::Action::Shell(_));
     match call.event {
         playbookdiff_guard::Event::PreToolUse
             if shell && decision.verdict <= playbookdiff_guard::Verdict::Warn =>
         {
-            state.snapshot(&policy, call.session.as_deref());
+            state.snapshot(call.session.as_deref());
         }
         playbookdiff_guard::Event::PostToolUse if shell && situation.tampered.is_none() => {
             if let Some(changed) = state.changed_since_snapshot(call.session.as_deref()) {
@@ -116,6 +129,16 @@ fn answer(host: Host, bytes: &[u8]) -> Answer {
     }
     state.record(host, &call, &decision);
     host::answer(host, call.event, &decision)
+}
+
+/// Whether the cached list of protected files is checked against the
+/// files' fingerprints before use.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Freshness {
+    /// Each listed file is stat'ed; a change rebuilds the list.
+    Checked,
+    /// The list is used as cached (rebuilt only when missing).
+    Trusted,
 }
 
 /// The file system, read only.
@@ -244,7 +267,7 @@ impl State {
         self.git.as_ref().map(|g| g.common.join("playbookdiff"))
     }
 
-    fn policy(&self) -> Policy {
+    fn policy(&self, check: Freshness) -> Policy {
         let config = match std::fs::read_to_string(self.root.join("playbookdiff.toml")) {
             Ok(text) => GuardConfig::from_toml(&text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(GuardConfig::default()),
@@ -256,7 +279,7 @@ impl State {
             .collect();
         let mut policy = Policy::new(self.root.clone(), surfaces, config);
         policy.home = self.home.clone();
-        let listed = self.protected_files(&policy);
+        let listed = self.protected_files(&policy, check);
         policy = policy.with_sources(listed.into_iter().map(|(_, rel)| rel).collect());
         if let Some(g) = &self.git {
             policy.git_dirs = vec![g.dir.clone(), g.common.clone()];
@@ -326,7 +349,7 @@ impl State {
     /// globs included) and every file a protecting rule matches, from the
     /// cache `protected-files`, rebuilt (one compilation per adapter and
     /// one walk) when missing or when a listed file changed since.
-    fn protected_files(&self, policy: &Policy) -> Vec<(String, String)> {
+    fn protected_files(&self, policy: &Policy, check: Freshness) -> Vec<(String, String)> {
         let Some(dir) = self.state_dir() else {
             return Vec::new();
         };
@@ -337,10 +360,12 @@ impl State {
                 .filter_map(|l| l.split_once('\t'))
                 .map(|(p, r)| (p.to_string(), r.to_string()))
                 .collect();
-            if listed
-                .iter()
-                .all(|(print, rel)| fingerprint(&self.root.join(rel)) == *print)
-            {
+            let fresh = || {
+                listed
+                    .iter()
+                    .all(|(print, rel)| fingerprint(&self.root.join(rel)) == *print)
+            };
+            if check == Freshness::Trusted || fresh() {
                 return listed;
             }
         }
@@ -379,17 +404,14 @@ impl State {
         Some(self.state_dir()?.join(format!("snapshot-{name}")))
     }
 
-    /// Records the protected files' fingerprint before a shell call.
-    fn snapshot(&self, policy: &Policy, session: Option<&str>) {
-        let Some(file) = self.snapshot_file(session) else {
+    /// Records the protected files' fingerprints before a shell call: the
+    /// cached list, which the call's policy has just checked against the
+    /// files (or rebuilt), so nothing is read twice.
+    fn snapshot(&self, session: Option<&str>) {
+        let (Some(file), Some(dir)) = (self.snapshot_file(session), self.state_dir()) else {
             return;
         };
-        let lines: Vec<String> = policy
-            .sources
-            .iter()
-            .map(|rel| format!("{}\t{rel}", fingerprint(&self.root.join(rel))))
-            .collect();
-        let _ = std::fs::write(file, lines.join("\n"));
+        let _ = std::fs::copy(dir.join("protected-files"), file);
     }
 
     /// The protected files whose fingerprint changed since the snapshot
@@ -465,53 +487,14 @@ fn repo_root(
     Ok((root, git))
 }
 
-fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-}
-
-/// The file `host`'s registration goes to in `scope`.
-fn install_target(host: Host, scope: Scope, root: &Path) -> Result<PathBuf, String> {
-    let home = || home().ok_or("HOME is not set; give --scope project or managed".to_string());
-    Ok(match (host, scope) {
-        (Host::ClaudeCode, Scope::Project) => root.join(".claude/settings.json"),
-        (Host::ClaudeCode, Scope::User) => home()?.join(".claude/settings.json"),
-        (Host::ClaudeCode, Scope::Managed) => {
-            PathBuf::from("/etc/claude-code/managed-settings.json")
-        }
-        (Host::Codex, Scope::Project) => root.join(".codex/hooks.json"),
-        (Host::Codex, Scope::User) => codex_home()?.join("hooks.json"),
-        (Host::Codex, Scope::Managed) => PathBuf::from("/etc/codex/hooks.json"),
-        (Host::OpenCode, Scope::Project) => root.join(".opencode/plugin/playbookdiff-guard.js"),
-        (Host::OpenCode, Scope::User) => {
-            xdg_config()?.join("opencode/plugin/playbookdiff-guard.js")
-        }
-        (Host::OpenCode, Scope::Managed) => {
-            return Err(
-                "OpenCode has no managed configuration layer; use --scope user or --scope project"
-                    .into(),
-            )
-        }
+/// The places registration files are found from, for the work tree at
+/// `root`, from the environment.
+fn places(root: &Path) -> install::Places {
+    install::Places::new(root.to_path_buf(), |name| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
     })
-}
-
-fn codex_home() -> Result<PathBuf, String> {
-    match std::env::var_os("CODEX_HOME").filter(|h| !h.is_empty()) {
-        Some(h) => Ok(PathBuf::from(h)),
-        None => home()
-            .map(|h| h.join(".codex"))
-            .ok_or("neither CODEX_HOME nor HOME is set".into()),
-    }
-}
-
-fn xdg_config() -> Result<PathBuf, String> {
-    match std::env::var_os("XDG_CONFIG_HOME").filter(|h| !h.is_empty()) {
-        Some(h) => Ok(PathBuf::from(h)),
-        None => home()
-            .map(|h| h.join(".config"))
-            .ok_or("neither XDG_CONFIG_HOME nor HOME is set".into()),
-    }
 }
 
 /// The new content of `target` for `host`, or `None` when it already
@@ -522,26 +505,12 @@ fn planned(host: Host, target: &Path, program: &str) -> Result<Option<String>, S
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("`{}` cannot be read ({e})", target.display())),
     };
-    let command = install::command_line(program, host);
-    let merged = match host {
-        Host::ClaudeCode => install::merge_hooks_json(
-            existing.as_deref(),
-            &command,
-            host,
-            install::CLAUDE_MATCHER,
-            "Bash",
-        ),
-        Host::Codex => install::merge_hooks_json(existing.as_deref(), &command, host, "*", "*"),
-        Host::OpenCode => {
-            let text = install::opencode_plugin(program);
-            Ok((existing.as_deref() != Some(text.as_str())).then_some(text))
-        }
-    };
-    merged.map_err(|e| format!("`{}`: {e}", target.display()))
+    install::merged(host, existing.as_deref(), program)
+        .map_err(|e| format!("`{}`: {e}", target.display()))
 }
 
 fn install(a: &GuardInstallArgs, here: Option<&Path>) -> Result<crate::check::Outcome, String> {
-    let host = a.host.host();
+    let host = a.host;
     let scope = match a.scope {
         ScopeArg::Project => Scope::Project,
         ScopeArg::User => Scope::User,
@@ -554,7 +523,7 @@ fn install(a: &GuardInstallArgs, here: Option<&Path>) -> Result<crate::check::Ou
             .map_err(|e| format!("this executable's path cannot be found ({e}); give --program"))?,
     };
     let program = program.to_string_lossy().into_owned();
-    let target = install_target(host, scope, &root)?;
+    let target = install::target(host, scope, &places(&root))?;
     let change = planned(host, &target, &program)?;
     let mut out = String::new();
     let shown = target.display();
@@ -562,9 +531,10 @@ fn install(a: &GuardInstallArgs, here: Option<&Path>) -> Result<crate::check::Ou
         (None, _) => out.push_str(&format!(
             "unchanged {shown}: the guard is already registered there\n"
         )),
-        (Some(_), false) => {
-            out.push_str(&format!("would change {shown}: {}\n", what_changes(host)))
-        }
+        (Some(_), false) => out.push_str(&format!(
+            "would change {shown}: {}\n",
+            install::what_changes(host)
+        )),
         (Some(text), true) => {
             if let Some(dir) = target.parent() {
                 std::fs::create_dir_all(dir)
@@ -572,10 +542,13 @@ fn install(a: &GuardInstallArgs, here: Option<&Path>) -> Result<crate::check::Ou
             }
             std::fs::write(&target, text)
                 .map_err(|e| format!("`{shown}` cannot be written ({e})"))?;
-            out.push_str(&format!("changed {shown}: {}\n", what_changes(host)));
+            out.push_str(&format!(
+                "changed {shown}: {}\n",
+                install::what_changes(host)
+            ));
         }
     }
-    for note in install_notes(host, scope, &target) {
+    for note in install::notes(host, scope, &target) {
         out.push_str(&format!("note: {note}\n"));
     }
     if change.is_some() && !a.write {
@@ -587,60 +560,25 @@ fn install(a: &GuardInstallArgs, here: Option<&Path>) -> Result<crate::check::Ou
     })
 }
 
-fn what_changes(host: Host) -> String {
-    match host {
-        Host::ClaudeCode => format!(
-            "adds a PreToolUse hook (matcher `{}`) and a PostToolUse hook (matcher `Bash`) running `playbookdiff guard hook --host claude-code`, so every write, shell command and read is checked before it runs; the rest of the file is kept",
-            install::CLAUDE_MATCHER
-        ),
-        Host::Codex => "adds a PreToolUse and a PostToolUse hook (matcher `*`) running `playbookdiff guard hook --host codex`, so every shell command and apply_patch is checked before it runs; the rest of the file is kept".into(),
-        Host::OpenCode => "writes the plugin module that runs `playbookdiff guard hook --host opencode` before each tool and throws when the call is refused".into(),
-    }
-}
-
-fn install_notes(host: Host, scope: Scope, target: &Path) -> Vec<String> {
-    let mut notes = Vec::new();
-    match (host, scope) {
-        (Host::ClaudeCode, Scope::Project | Scope::User) => notes.push(
-            "a project's `disableAllHooks: true` in .claude/settings.json switches this hook off; the managed scope (/etc/claude-code/managed-settings.json) is the one it cannot".into(),
-        ),
-        (Host::Codex, Scope::Project | Scope::User) => {
-            notes.push(format!(
-                "Codex runs a user or project hook only once its hash is trusted: trust it in Codex (its hooks list) so that `[hooks.state.\"{}:pre_tool_use:…\"] trusted_hash` is in $CODEX_HOME/config.toml; the managed scope (/etc/codex/hooks.json) needs no trust",
-                target.display()
-            ));
-            notes.push("a trusted project's `.codex/config.toml` `[features] hooks = false` switches it off unless /etc/codex/requirements.toml pins `[features] hooks = true`".into());
-        }
-        (Host::Codex, Scope::Managed) => notes.push(
-            "a trusted project's `[features] hooks = false` still switches managed hooks off unless /etc/codex/requirements.toml pins `[features] hooks = true`".into(),
-        ),
-        (Host::OpenCode, _) => notes.push("`opencode --pure` starts without plugins, and so without the guard".into()),
-        (Host::ClaudeCode, Scope::Managed) => {}
-    }
-    notes
-}
-
 /// One agent's guard layers and switches, for `guard status`.
 fn status(a: &GuardRepoArgs, here: Option<&Path>) -> Result<crate::check::Outcome, String> {
     let (root, _) = repo_root(a.repo.as_deref(), here)?;
+    let places = places(&root);
+    let files = install::SwitchFiles::read(&places, |p| std::fs::read_to_string(p).ok());
     let mut out = String::new();
     for host in Host::ALL {
-        let mut layers = Vec::new();
-        for scope in [Scope::Managed, Scope::User, Scope::Project] {
-            let Ok(target) = install_target(host, scope, &root) else {
-                continue;
-            };
-            let text = std::fs::read_to_string(&target).unwrap_or_default();
-            if text.contains(&install::marker(host)) {
-                layers.push((scope, target));
-            }
-        }
-        let switches = switches(host, &root, &layers);
-        let guarded = !layers.is_empty() && switches.iter().all(|(off, _)| !off);
-        let verdict = match (layers.is_empty(), guarded) {
-            (true, _) => "not guarded".to_string(),
-            (false, true) => "guarded".to_string(),
-            (false, false) => "guarded, but switched off".to_string(),
+        let layers: Vec<(Scope, PathBuf)> = [Scope::Managed, Scope::User, Scope::Project]
+            .into_iter()
+            .filter_map(|scope| Some((scope, install::target(host, scope, &places).ok()?)))
+            .filter(|(_, target)| {
+                std::fs::read_to_string(target).is_ok_and(|t| t.contains(&install::marker(host)))
+            })
+            .collect();
+        let switches = install::switches(host, &files, &layers);
+        let verdict = match (layers.is_empty(), switches.iter().any(|s| s.active)) {
+            (true, _) => "not guarded",
+            (false, false) => "guarded",
+            (false, true) => "guarded, but switched off",
         };
         out.push_str(&format!("{}: {verdict}\n", host.id()));
         for (scope, target) in &layers {
@@ -651,80 +589,25 @@ fn status(a: &GuardRepoArgs, here: Option<&Path>) -> Result<crate::check::Outcom
             ));
         }
         if layers.is_empty() {
+            let scope = install::best_scope(host).as_str();
             out.push_str(&format!(
-                "  remedy: playbookdiff guard install --host {} --scope {} --write\n",
-                host.id(),
-                if host == Host::OpenCode {
-                    "project"
-                } else {
-                    "managed"
-                }
+                "  remedy: playbookdiff guard install --host {} --scope {scope} --write\n",
+                host.id()
             ));
         }
-        for (off, line) in switches {
-            out.push_str(&format!(
-                "  {}: {line}\n",
-                if off {
-                    "switched off"
-                } else {
-                    "could switch it off"
-                }
-            ));
+        for s in switches {
+            let word = if s.active {
+                "switched off"
+            } else {
+                "could switch it off"
+            };
+            out.push_str(&format!("  {word}: {}\n", s.line));
         }
     }
     Ok(crate::check::Outcome {
         output: out,
         status: ExitStatus::Success,
     })
-}
-
-/// What can switch `host`'s guard off: (whether it does now, the line
-/// with its remedy).
-fn switches(host: Host, root: &Path, layers: &[(Scope, PathBuf)]) -> Vec<(bool, String)> {
-    let managed = layers.iter().any(|(s, _)| *s == Scope::Managed);
-    let mut out = Vec::new();
-    match host {
-        Host::ClaudeCode => {
-            for f in [".claude/settings.json", ".claude/settings.local.json"] {
-                let text = std::fs::read_to_string(root.join(f)).unwrap_or_default();
-                let off = serde_json::from_str::<serde_json::Value>(&text)
-                    .ok()
-                    .and_then(|v| v["disableAllHooks"].as_bool())
-                    == Some(true);
-                if off {
-                    out.push((!managed, format!("`disableAllHooks: true` in {f} turns off user and project hooks; remove it, or install with --scope managed")));
-                }
-            }
-            if !managed {
-                out.push((false, "`disableAllHooks: true` in a project's .claude/settings.json, or `--settings` with it; only the managed layer survives".into()));
-            }
-        }
-        Host::Codex => {
-            let config =
-                std::fs::read_to_string(root.join(".codex/config.toml")).unwrap_or_default();
-            let pinned = std::fs::read_to_string("/etc/codex/requirements.toml")
-                .is_ok_and(|t| !install::codex_hooks_disabled(&t) && t.contains("hooks"));
-            if install::codex_hooks_disabled(&config) && !pinned {
-                out.push((true, "`[features] hooks = false` in .codex/config.toml (a trusted project) turns every hook off; remove it, or pin `[features] hooks = true` in /etc/codex/requirements.toml".into()));
-            } else if !pinned {
-                out.push((false, "`[features] hooks = false` in a trusted project's .codex/config.toml; pin `[features] hooks = true` in /etc/codex/requirements.toml".into()));
-            }
-            let trust = codex_home()
-                .ok()
-                .and_then(|h| std::fs::read_to_string(h.join("config.toml")).ok())
-                .unwrap_or_default();
-            for (scope, target) in layers.iter().filter(|(s, _)| *s != Scope::Managed) {
-                if !install::codex_hook_trusted(&trust, &target.to_string_lossy()) {
-                    out.push((!managed, format!("the {} hook {} has no trusted hash in $CODEX_HOME/config.toml, so Codex does not run it; trust it in Codex, or install with --scope managed", scope.as_str(), target.display())));
-                }
-            }
-        }
-        Host::OpenCode => out.push((
-            false,
-            "`opencode --pure` starts without plugins, and so without the guard".into(),
-        )),
-    }
-    out
 }
 
 fn log(a: &GuardLogArgs, here: Option<&Path>) -> Result<crate::check::Outcome, String> {
@@ -778,7 +661,7 @@ fn audit_cmd(a: &GuardAuditArgs, here: Option<&Path>) -> Result<crate::check::Ou
         git: GitDirs::find(&root),
         home: None,
     };
-    let policy = state.policy();
+    let policy = state.policy(Freshness::Checked);
     if let Err(e) = &policy.config {
         return Err(format!(
             "`[guard]` cannot be used ({e}); fix playbookdiff.toml"

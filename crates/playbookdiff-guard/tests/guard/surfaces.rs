@@ -121,3 +121,15 @@ fn the_surfaces_alone_cover_every_file_read_by_its_own_name() {
         }
     }
 }
+
+/// Every host the guard answers is a registered harness, by the same id.
+#[test]
+fn every_host_is_a_registered_harness() {
+    for host in playbookdiff_guard::Host::ALL {
+        assert!(
+            playbookdiff_registry::by_id(host.id()).is_some(),
+            "{}",
+            host.id()
+        );
+    }
+}
