@@ -26,6 +26,9 @@ impl Op {
     }
 }
 
+/// A header's operation, made from its path.
+type MakeOp = fn(String) -> Op;
+
 /// The files `text` touches, in order.
 ///
 /// # Errors
@@ -35,7 +38,7 @@ pub fn parse(text: &str) -> Result<Vec<Op>, String> {
     let mut ops = Vec::new();
     for line in text.lines() {
         let line = line.trim_end_matches('\r');
-        let headers: [(&str, fn(String) -> Op); 4] = [
+        let headers: [(&str, MakeOp); 4] = [
             ("*** Add File:", Op::Add),
             ("*** Update File:", Op::Update),
             ("*** Delete File:", Op::Delete),

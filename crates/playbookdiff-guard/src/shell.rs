@@ -69,6 +69,37 @@ pub enum Effect {
     Opaque(String),
 }
 
+/// Options of `touch`, `truncate`, `chmod` and friends that take a value.
+const ATTR_VALUED: &[&str] = &["-s", "--size", "-r", "--reference", "-d", "-t"];
+
+/// Options of `nc` and friends that take a value.
+const NC_VALUED: &[&str] = &["-p", "-s", "-w", "-i", "-q"];
+
+/// Options of `ssh` and friends that take a value.
+const SSH_VALUED: &[&str] = &[
+    "-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-P", "-b", "-c", "-e", "-E", "-m", "-O",
+    "-Q", "-S", "-W", "-w",
+];
+
+/// Interpreters whose inline code (`-c`, `-e`) the guard cannot read.
+const INTERPRETERS: &[&str] = &[
+    "python",
+    "python3",
+    "python2",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "php",
+    "lua",
+    "osascript",
+    "pwsh",
+    "powershell",
+    "Rscript",
+    "irb",
+    "jshell",
+];
+
 /// How deep `bash -c` bodies and substitutions are followed.
 const MAX_DEPTH: usize = 8;
 
@@ -579,7 +610,7 @@ impl Walk {
 
     /// The operands (non-option words, after `--` everything) of a
     /// command whose options in `valued` take a value.
-    fn operands(&mut self, args: &[Option<Lit>], valued: &[&str]) -> Vec<Option<String>> {
+    fn operands(&self, args: &[Option<Lit>], valued: &[&str]) -> Vec<Option<String>> {
         let mut out = Vec::new();
         let mut i = 0;
         let mut dashdash = false;
@@ -624,7 +655,8 @@ impl Walk {
         }
     }
 
-    /// A command that is not a wrapper or a shell.
+    /// A command that is not a wrapper or a shell: its mentions, then
+    /// the effects of the commands the guard knows.
     fn tool(&mut self, name: &str, args: &[Option<Lit>]) {
         if name == "git" {
             // Its own effects first: `git add .env` is staging a secret
@@ -633,140 +665,143 @@ impl Walk {
         }
         self.mentions(args);
         match name {
-            "tee" => {
-                for p in self.operands(args, &[]) {
-                    self.push_path(p, Effect::Write);
-                }
-            }
+            "tee" => self.writes(self.operands(args, &[])),
             "cp" | "mv" | "install" | "ln" => self.copy_like(name, args),
-            "rm" | "rmdir" | "unlink" | "shred" => {
-                let recursive = args.iter().flatten().any(|a| {
-                    a.text == "--recursive"
-                        || (a.text.starts_with('-')
-                            && !a.text.starts_with("--")
-                            && a.text.contains(['r', 'R']))
-                });
-                for p in self.operands(args, &[]) {
-                    match p {
-                        Some(p) => {
-                            if let Some(path) = self.at(&p) {
-                                self.out.push(Effect::Remove { path, recursive });
-                            }
-                        }
-                        None => self.opaque("a path to remove built when the command runs"),
-                    }
-                }
-            }
-            "touch" | "truncate" | "chmod" | "chown" | "chgrp" | "setfacl" | "chattr" => {
-                let ops = self.operands(args, &["-s", "--size", "-r", "--reference", "-d", "-t"]);
-                let skip = usize::from(matches!(
-                    name,
-                    "chmod" | "chown" | "chgrp" | "setfacl" | "chattr"
-                ));
-                for p in ops.into_iter().skip(skip) {
-                    self.push_path(p, Effect::Write);
-                }
-            }
+            "rm" | "rmdir" | "unlink" | "shred" => self.rm(args),
+            "touch" | "truncate" => self.writes(self.operands(args, ATTR_VALUED)),
+            "chmod" | "chown" | "chgrp" | "setfacl" | "chattr" => self.writes(
+                self.operands(args, ATTR_VALUED)
+                    .into_iter()
+                    .skip(1)
+                    .collect(),
+            ),
             "sed" => self.sed(args),
             "perl" | "ruby" => self.perl(name, args),
-            "dd" => {
-                for a in args.iter().flatten() {
-                    if let Some(of) = a.text.strip_prefix("of=") {
-                        self.push_path(Some(of.to_string()), Effect::Write);
-                    }
-                }
-            }
-            "find" => {
-                if args.iter().flatten().any(|a| {
-                    matches!(
-                        a.text.as_str(),
-                        "-exec"
-                            | "-execdir"
-                            | "-delete"
-                            | "-ok"
-                            | "-okdir"
-                            | "-fprint"
-                            | "-fprintf"
-                            | "-fls"
-                    )
-                }) {
-                    self.opaque(
-                        "`find` with -exec, -delete or -fprint acts on files found when it runs",
-                    );
-                }
-            }
-            "python" | "python3" | "python2" | "node" | "nodejs" | "deno" | "bun" | "php"
-            | "lua" | "osascript" | "pwsh" | "powershell" | "Rscript" | "irb" | "jshell" => {
-                let inline = args.iter().flatten().any(|a| {
-                    matches!(
-                        a.text.as_str(),
-                        "-c" | "-e" | "-p" | "--eval" | "--print" | "-r" | "eval" | "-"
-                    )
-                });
-                if inline || args.is_empty() {
-                    self.opaque(&format!(
-                        "`{name}` runs code given inline, which the guard cannot read"
-                    ));
-                }
-            }
-            "awk" | "gawk" | "mawk" => {
-                if args.iter().flatten().any(|a| {
-                    a.text.contains("system(")
-                        || a.text.contains("print >")
-                        || a.text.contains("| \"")
-                }) {
-                    self.opaque("an awk program that runs commands or writes files");
-                }
-            }
+            "dd" => self.dd(args),
+            "find" => self.find(args),
+            "awk" | "gawk" | "mawk" => self.awk(args),
             "curl" | "wget" | "http" | "https" | "xh" | "aria2c" => self.fetch(name, args),
             "nc" | "ncat" | "netcat" | "telnet" | "socat" => {
-                let host = self
-                    .operands(args, &["-p", "-s", "-w", "-i", "-q"])
-                    .into_iter()
-                    .flatten()
-                    .next();
-                self.out.push(Effect::Egress {
-                    tool: name.into(),
-                    host,
-                });
+                self.connect(name, args, NC_VALUED, false)
             }
-            "ssh" | "sftp" | "ftp" | "mosh" => {
-                let host = self
-                    .operands(
-                        args,
-                        &[
-                            "-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-P", "-b", "-c",
-                            "-e", "-E", "-m", "-O", "-Q", "-S", "-W", "-w",
-                        ],
-                    )
-                    .into_iter()
-                    .flatten()
-                    .next()
-                    .map(|h| host_of_target(&h));
-                self.out.push(Effect::Egress {
-                    tool: name.into(),
-                    host,
-                });
-            }
-            "scp" | "rsync" => {
-                let ops = self.operands(
-                    args,
-                    &["-P", "-i", "-o", "-F", "-e", "-J", "-c", "-l", "-S"],
-                );
-                let remote = ops.iter().flatten().find(|o| is_remote_spec(o)).cloned();
-                if let Some(r) = remote {
-                    self.out.push(Effect::Egress {
-                        tool: name.into(),
-                        host: Some(host_of_target(&r)),
-                    });
-                }
-                if let Some(Some(dst)) = ops.last() {
-                    if !is_remote_spec(dst) {
-                        self.push_path(Some(dst.clone()), Effect::Write);
+            "ssh" | "sftp" | "ftp" | "mosh" => self.connect(name, args, SSH_VALUED, true),
+            "scp" | "rsync" => self.copy_remote(name, args),
+            _ if INTERPRETERS.contains(&name) => self.interpreter(name, args),
+            _ => {}
+        }
+    }
+
+    fn writes(&mut self, paths: Vec<Option<String>>) {
+        for p in paths {
+            self.push_path(p, Effect::Write);
+        }
+    }
+
+    /// `rm`, `rmdir`, `unlink`, `shred`.
+    fn rm(&mut self, args: &[Option<Lit>]) {
+        let recursive = args.iter().flatten().any(|a| {
+            a.text == "--recursive"
+                || is_short_flag_with(&a.text, 'r')
+                || is_short_flag_with(&a.text, 'R')
+        });
+        for p in self.operands(args, &[]) {
+            match p {
+                Some(p) => {
+                    if let Some(path) = self.at(&p) {
+                        self.out.push(Effect::Remove { path, recursive });
                     }
                 }
+                None => self.opaque("a path to remove built when the command runs"),
             }
-            _ => {}
+        }
+    }
+
+    /// `dd of=FILE`.
+    fn dd(&mut self, args: &[Option<Lit>]) {
+        let outputs: Vec<Option<String>> = args
+            .iter()
+            .flatten()
+            .filter_map(|a| a.text.strip_prefix("of=").map(|f| Some(f.to_string())))
+            .collect();
+        self.writes(outputs);
+    }
+
+    /// `find` acting on what it finds.
+    fn find(&mut self, args: &[Option<Lit>]) {
+        let acting = [
+            "-exec", "-execdir", "-delete", "-ok", "-okdir", "-fprint", "-fprintf", "-fls",
+        ];
+        if args
+            .iter()
+            .flatten()
+            .any(|a| acting.contains(&a.text.as_str()))
+        {
+            self.opaque("`find` with -exec, -delete or -fprint acts on files found when it runs");
+        }
+    }
+
+    /// An interpreter given code inline (`python -c`, `node -e`) or on
+    /// standard input.
+    fn interpreter(&mut self, name: &str, args: &[Option<Lit>]) {
+        let inline = ["-c", "-e", "-p", "--eval", "--print", "-r", "eval", "-"];
+        if args.is_empty()
+            || args
+                .iter()
+                .flatten()
+                .any(|a| inline.contains(&a.text.as_str()))
+        {
+            self.opaque(&format!(
+                "`{name}` runs code given inline, which the guard cannot read"
+            ));
+        }
+    }
+
+    /// An awk program that runs commands or writes files.
+    fn awk(&mut self, args: &[Option<Lit>]) {
+        let acting = ["system(", "print >", "printf >", "| \"", "|&"];
+        if args
+            .iter()
+            .flatten()
+            .any(|a| acting.iter().any(|m| a.text.contains(m)))
+        {
+            self.opaque("an awk program that runs commands or writes files");
+        }
+    }
+
+    /// `nc HOST PORT`, `ssh [user@]HOST`: the first operand is the host.
+    fn connect(&mut self, name: &str, args: &[Option<Lit>], valued: &[&str], user_at: bool) {
+        let first = self.operands(args, valued).into_iter().flatten().next();
+        let host = first.map(|h| {
+            if user_at {
+                host_of_target(&h)
+            } else {
+                h.to_ascii_lowercase()
+            }
+        });
+        self.out.push(Effect::Egress {
+            tool: name.into(),
+            host,
+        });
+    }
+
+    /// `scp`, `rsync`: a `host:path` operand reaches the host; a local
+    /// destination is written.
+    fn copy_remote(&mut self, name: &str, args: &[Option<Lit>]) {
+        let ops = self.operands(
+            args,
+            &["-P", "-i", "-o", "-F", "-e", "-J", "-c", "-l", "-S"],
+        );
+        if let Some(r) = ops.iter().flatten().find(|o| is_remote_spec(o)) {
+            let host = Some(host_of_target(r));
+            self.out.push(Effect::Egress {
+                tool: name.into(),
+                host,
+            });
+        }
+        if let Some(Some(dst)) = ops.last() {
+            if !is_remote_spec(dst) {
+                self.push_path(Some(dst.clone()), Effect::Write);
+            }
         }
     }
 
@@ -985,7 +1020,7 @@ impl Walk {
             }
             "checkout" | "restore" => {
                 if let Some(dd) = words.iter().position(|w| w == "--") {
-                    for p in words[dd + 1..].to_vec() {
+                    for p in words[dd + 1..].iter().cloned() {
                         self.push_path(Some(p), Effect::Write);
                     }
                 } else if sub == "restore" {

@@ -248,6 +248,7 @@ proptest! {
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // says that the corpus is absent
 fn install_twice_on_the_corpus_changes_nothing_the_second_time() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     let Ok(entries) = std::fs::read_dir(&corpus) else {
