@@ -32,6 +32,17 @@ impl Scope {
     }
 }
 
+/// The project's files that register command hooks in the hooks JSON
+/// shape (`{"hooks": {EVENT: [...]}}`), repository-relative: Claude
+/// Code's project settings and Codex's project `hooks.json`. The scripts
+/// their commands run are agent configuration
+/// ([`crate::sources::hook_scripts`]).
+pub const PROJECT_HOOK_FILES: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+];
+
 /// The tools Claude Code's PreToolUse registration matches (a regular
 /// expression over `tool_name`): the ones the guard reads.
 pub const CLAUDE_MATCHER: &str = "Write|Edit|MultiEdit|NotebookEdit|Bash|Read|Grep|Glob|WebFetch";

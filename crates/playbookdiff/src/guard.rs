@@ -370,6 +370,7 @@ impl State {
             }
         }
         let mut files = walk_protected(&self.root, policy);
+        files.extend(self.hook_scripts());
         if let Ok(tree) = playbookdiff_source::WorkingTree::open(&self.root) {
             files.extend(playbookdiff_guard::sources::compiled(
                 playbookdiff_registry::adapters(),
@@ -386,6 +387,20 @@ impl State {
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(&cache, text.join("\n"));
         listed
+    }
+
+    /// The scripts the project's hook registrations run.
+    fn hook_scripts(&self) -> Vec<String> {
+        let prefix = format!("{}/", self.root.display());
+        install::PROJECT_HOOK_FILES
+            .iter()
+            .filter_map(|f| std::fs::read_to_string(self.root.join(f)).ok())
+            .flat_map(|text| {
+                playbookdiff_guard::sources::hook_scripts(&text, &prefix, |rel| {
+                    self.root.join(rel).is_file()
+                })
+            })
+            .collect()
     }
 
     fn snapshot_file(&self, session: Option<&str>) -> Option<PathBuf> {

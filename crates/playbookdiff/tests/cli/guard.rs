@@ -17,6 +17,11 @@ fn work_tree() -> tempfile::TempDir {
     std::fs::write(root.join("CLAUDE.md"), "# Rules\n\n@docs/guide.md\n").unwrap();
     std::fs::write(root.join("docs/guide.md"), "Be brief.\n").unwrap();
     std::fs::write(root.join("main.txt"), "x\n").unwrap();
+    std::fs::create_dir_all(root.join("scripts")).unwrap();
+    std::fs::write(root.join("scripts/check.sh"), "#!/bin/sh\n").unwrap();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    let hooks = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/scripts/check.sh"}]}]}}"#;
+    std::fs::write(root.join(".claude/settings.json"), hooks).unwrap();
     dir
 }
 
@@ -85,6 +90,13 @@ fn the_hook_answers_in_each_hosts_protocol_and_never_exits_1() {
         Some("deny"),
         "{}",
         imported.stdout
+    );
+    let script = hook("claude-code", write("scripts/check.sh"));
+    assert_eq!(
+        decision(&script).as_deref(),
+        Some("deny"),
+        "a hook's script: {}",
+        script.stdout
     );
     let allowed = hook("claude-code", write("main.txt"));
     assert_eq!((allowed.status, allowed.stdout.as_str()), (0, ""));
