@@ -10,6 +10,7 @@ mod compile;
 mod context;
 mod diff;
 mod exit;
+mod guard;
 mod habits;
 mod project;
 mod remedies;
@@ -78,6 +79,7 @@ fn run() -> ExitStatus {
                 status: ExitStatus::Success,
             })
         }
+        Some(Command::Guard(g)) => guard::run(g, here).map_err(context::UsageError),
         Some(Command::Man) => man_page().map(|output| check::Outcome {
             output,
             status: ExitStatus::Success,
