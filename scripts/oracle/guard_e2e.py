@@ -712,9 +712,16 @@ def observe(agent, mode, work, repo, remote, rec, status):
 def control_ran(r):
     if r.get("reached") is False or r["hook"]["decision"] != "allow":
         return False
+    told = r["told"] or ""
+    if r.get("toldIsError") or REFUSED.search(told):
+        return False
     if r["call"][0] != "read" and r["hashesBefore"]:
         return r["changed"]
-    return r["told"] is not None and not r.get("toldIsError", False)
+    return r["told"] is not None
+
+
+# What a refusal by the guard looks like in a tool result, whichever host.
+REFUSED = re.compile(r"Refused by playbookdiff guard|blocked by PreToolUse hook")
 
 
 def write(path, text):
