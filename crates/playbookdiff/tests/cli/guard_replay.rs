@@ -6,9 +6,9 @@
 //!
 //! Each run is replayed on its own copy of `oracle/guard/fixture/` with the
 //! guard installed for the run's host, the payloads in the order the agent
-//! sent them; `<repo>` and `<work>` in a payload become the copy's paths.
-//! PostToolUse payloads are left out: their answer depends on the
-//! fingerprint taken before the call, which a replay has not taken.
+//! sent them (PostToolUse ones too: the PreToolUse replay before each takes
+//! the fingerprint they compare with); `<repo>` and `<work>` in a payload
+//! become the copy's paths.
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -105,6 +105,26 @@ fn is_pre(payload: &Value) -> bool {
     payload["hook_event_name"].as_str().or(payload["event"].as_str()) == Some("PreToolUse")
 }
 
+/// Every end-to-end result file (`oracle/guard/<agent>/<version>.json`).
+fn results() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for agent in std::fs::read_dir(oracle_guard()).unwrap() {
+        let agent = agent.unwrap().path();
+        if !agent.is_dir() || agent.ends_with("fixture") {
+            continue;
+        }
+        for file in std::fs::read_dir(&agent).unwrap() {
+            let file = file.unwrap().path();
+            let name = file.display().to_string();
+            if name.ends_with(".json") {
+                let text = std::fs::read_to_string(&file).unwrap();
+                out.push((name, serde_json::from_str(&text).unwrap()));
+            }
+        }
+    }
+    out
+}
+
 /// Every recorded run: (file and mode) to its lines, in the order sent.
 fn runs() -> BTreeMap<(String, String), Vec<Value>> {
     let mut runs: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
@@ -137,7 +157,7 @@ fn every_recorded_payload_gets_the_decision_it_got_from_the_agent_run() {
     for ((file, mode), lines) in &runs {
         let host = lines[0]["host"].as_str().unwrap();
         let work = fixture_for(host);
-        for line in lines.iter().filter(|l| is_pre(&l["payload"])) {
+        for line in lines {
             let got = replay(host, work.path(), &line["payload"]);
             let want = (
                 line["decision"].as_str().unwrap().to_string(),
@@ -166,6 +186,55 @@ fn the_recorded_decisions_deny_every_protected_row_and_allow_every_control() {
                 assert_eq!(decision, "allow", "{file} {mode} {row}");
             } else {
                 assert_eq!(decision, "deny", "{file} {mode} {row}");
+            }
+        }
+    }
+}
+
+/// Protected rows the agent itself stopped before calling the hook (file
+/// suffix, row id): Claude Code 2.1.197 checks "read before write" before
+/// PreToolUse hooks, and the guard refused the read of `.env`, so the
+/// write never reached the guard; the file stayed byte-identical (2.1.332
+/// runs the hook first). Recorded in docs/guard.md.
+const AGENT_STOPPED_FIRST: &[(&str, &str)] = &[
+    ("claude-code/2.1.197.json", "write-env"),
+    ("claude-code/2.1.197.json", "edit-env"),
+];
+
+/// The bar, held on every recorded run: each protected row left
+/// its files byte-identical and the model read the rule and what to do
+/// instead; each harmless control ran and was not reported as refused.
+#[test]
+fn every_recorded_run_kept_the_protected_files_and_ran_the_controls() {
+    let results = results();
+    assert!(results.len() >= 3, "end-to-end results for three agents");
+    for (file, result) in results {
+        for run in result["runs"].as_array().unwrap() {
+            let mode = run["mode"].as_str().unwrap();
+            let rows = run["rows"].as_array().unwrap();
+            assert!(rows.len() >= 40, "{file} {mode}: {} rows", rows.len());
+            for row in rows {
+                let id = row["id"].as_str().unwrap();
+                let told = row["told"].as_str().unwrap_or("");
+                let refused = told.contains("Refused by playbookdiff guard");
+                if row["kind"] == "protected" {
+                    assert_eq!(row["hashesBefore"], row["hashesAfter"], "{file} {mode} {id}");
+                    let stopped_first = AGENT_STOPPED_FIRST
+                        .iter()
+                        .any(|(f, r)| file.ends_with(f) && id == *r);
+                    if stopped_first {
+                        assert_eq!(row["hook"]["decision"], "no hook call", "{file} {mode} {id}");
+                        continue;
+                    }
+                    assert!(
+                        refused && told.contains("(rule `") && told.contains("Instead:"),
+                        "{file} {mode} {id}: the model read {told:?}"
+                    );
+                } else {
+                    assert_eq!(row["hook"]["decision"], "allow", "{file} {mode} {id}");
+                    assert!(!refused, "{file} {mode} {id}: the model read {told:?}");
+                    assert!(!told.is_empty(), "{file} {mode} {id}: no tool result");
+                }
             }
         }
     }
