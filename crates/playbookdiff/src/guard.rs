@@ -27,6 +27,24 @@ pub fn run(command: &GuardCommand, here: Option<&Path>) -> Result<crate::check::
     }
 }
 
+/// `playbookdiff guard hook --host HOST`, exactly as `guard install`
+/// registers it, answered without building the whole command line's
+/// parser (a hook runs before every tool call, so its start-up counts);
+/// `None` for any other command line, which clap reads as usual (with the
+/// same answer for this one).
+pub fn fast_hook(args: &[std::ffi::OsString]) -> Option<ExitStatus> {
+    let words: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .map(|a| a.to_str())
+        .collect::<Option<_>>()?;
+    let ["guard", "hook", "--host", id] = words.as_slice() else {
+        return None;
+    };
+    let host = Host::from_id(id)?;
+    Some(outcome_of(hook(host)).status)
+}
+
 fn outcome_of(answer: Answer) -> crate::check::Outcome {
     let mut stdout = std::io::stdout().lock();
     let written = stdout

@@ -23,6 +23,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    if let Some(status) = guard::fast_hook(&std::env::args_os().collect::<Vec<_>>()) {
+        return status.into();
+    }
     ExitCode::from(run())
 }
 
