@@ -408,7 +408,11 @@ def materialize(work, host):
     return repo, remote
 
 
-def digest(repo, remote, name):
+def digest(work, repo, remote, name):
+    """A file's hash (its content with the run's directory written as
+    `<work>`, so the guard's registration, which names the wrapper by its
+    path, hashes the same in every run), a remote branch's commit, or
+    `absent`."""
     if name.startswith("remote:"):
         r = subprocess.run(["git", "-C", str(remote), "rev-parse", "-q", "--verify",
                             f"refs/heads/{name[7:]}"], capture_output=True, text=True)
@@ -416,7 +420,8 @@ def digest(repo, remote, name):
     p = repo / name
     if not p.exists():
         return "absent"
-    return "sha256:" + hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+    data = p.read_bytes().replace(str(work).encode(), b"<work>")
+    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
 
 
 def lines(path):
@@ -438,7 +443,7 @@ class Recorder:
     def on_turn(self, k, body):
         time.sleep(0.3)  # OpenCode's tool.execute.after runs beside the next request
         self.snaps.append({
-            "hashes": {n: digest(self.repo, self.remote, n) for n in self.names},
+            "hashes": {n: digest(self.work, self.repo, self.remote, n) for n in self.names},
             "hooks": len(lines(self.work / "hooks.jsonl")),
             "ledger": len(lines(self.repo / ".git" / "playbookdiff" / "guard.jsonl")),
             "body": body,
@@ -600,7 +605,7 @@ class Norm:
 
 
 IDS = {"session_id", "transcript_path", "tool_use_id", "turn_id", "prompt_id", "sessionID",
-       "callID", "agent_id", "effort"}
+       "callID", "agent_id", "effort", "duration_ms"}
 
 
 def content_text(c):

@@ -424,13 +424,48 @@ fn the_opencode_plugin_reads_the_arguments_where_opencode_passes_them() {
         .assert()
         .success();
     let cases = [
-        ("tool.execute.before", "bash", "{command: 'ls'}", Some("allowed")),
-        ("tool.execute.before", "bash", "{command: 'echo x > CLAUDE.md'}", None),
-        ("tool.execute.before", "write", "{filePath: 'main.txt', content: 'y'}", Some("allowed")),
-        ("tool.execute.before", "write", "{filePath: '.mcp.json', content: '{}'}", None),
-        ("tool.execute.after", "bash", "{command: 'ls'}", Some("allowed")),
-        ("tool.execute.after", "bash", "{command: 'echo hi > main.txt'}", Some("allowed")),
-        ("tool.execute.after", "write", "{filePath: 'main.txt', content: 'y'}", Some("allowed")),
+        (
+            "tool.execute.before",
+            "bash",
+            "{command: 'ls'}",
+            Some("allowed"),
+        ),
+        (
+            "tool.execute.before",
+            "bash",
+            "{command: 'echo x > CLAUDE.md'}",
+            None,
+        ),
+        (
+            "tool.execute.before",
+            "write",
+            "{filePath: 'main.txt', content: 'y'}",
+            Some("allowed"),
+        ),
+        (
+            "tool.execute.before",
+            "write",
+            "{filePath: '.mcp.json', content: '{}'}",
+            None,
+        ),
+        (
+            "tool.execute.after",
+            "bash",
+            "{command: 'ls'}",
+            Some("allowed"),
+        ),
+        (
+            "tool.execute.after",
+            "bash",
+            "{command: 'echo hi > main.txt'}",
+            Some("allowed"),
+        ),
+        (
+            "tool.execute.after",
+            "write",
+            "{filePath: 'main.txt', content: 'y'}",
+            Some("allowed"),
+        ),
     ];
     for (hook, tool, args, want) in cases {
         let Some(got) = opencode_plugin_call(root, hook, tool, args) else {

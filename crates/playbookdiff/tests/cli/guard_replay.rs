@@ -60,7 +60,15 @@ fn answer(status: i32, stdout: &str) -> (String, Option<String>) {
         return ("deny".into(), None);
     }
     let Ok(v) = serde_json::from_str::<Value>(stdout.trim()) else {
-        return (if stdout.trim().is_empty() { "allow" } else { "unreadable" }.into(), None);
+        return (
+            if stdout.trim().is_empty() {
+                "allow"
+            } else {
+                "unreadable"
+            }
+            .into(),
+            None,
+        );
     };
     if let Some(d) = v["decision"].as_str() {
         return (d.into(), v["rule"].as_str().map(str::to_string));
@@ -102,7 +110,10 @@ fn replay(host: &str, work: &Path, payload: &Value) -> (String, Option<String>) 
 }
 
 fn is_pre(payload: &Value) -> bool {
-    payload["hook_event_name"].as_str().or(payload["event"].as_str()) == Some("PreToolUse")
+    payload["hook_event_name"]
+        .as_str()
+        .or(payload["event"].as_str())
+        == Some("PreToolUse")
 }
 
 /// Every end-to-end result file (`oracle/guard/<agent>/<version>.json`).
@@ -172,8 +183,15 @@ fn every_recorded_payload_gets_the_decision_it_got_from_the_agent_run() {
             }
         }
     }
-    assert!(replayed >= 40 * runs.len(), "only {replayed} payloads replayed");
-    assert!(changed.is_empty(), "decisions changed:\n{}", changed.join("\n"));
+    assert!(
+        replayed >= 40 * runs.len(),
+        "only {replayed} payloads replayed"
+    );
+    assert!(
+        changed.is_empty(),
+        "decisions changed:\n{}",
+        changed.join("\n")
+    );
 }
 
 #[test]
@@ -218,12 +236,18 @@ fn every_recorded_run_kept_the_protected_files_and_ran_the_controls() {
                 let told = row["told"].as_str().unwrap_or("");
                 let refused = told.contains("Refused by playbookdiff guard");
                 if row["kind"] == "protected" {
-                    assert_eq!(row["hashesBefore"], row["hashesAfter"], "{file} {mode} {id}");
+                    assert_eq!(
+                        row["hashesBefore"], row["hashesAfter"],
+                        "{file} {mode} {id}"
+                    );
                     let stopped_first = AGENT_STOPPED_FIRST
                         .iter()
                         .any(|(f, r)| file.ends_with(f) && id == *r);
                     if stopped_first {
-                        assert_eq!(row["hook"]["decision"], "no hook call", "{file} {mode} {id}");
+                        assert_eq!(
+                            row["hook"]["decision"], "no hook call",
+                            "{file} {mode} {id}"
+                        );
                         continue;
                     }
                     assert!(
