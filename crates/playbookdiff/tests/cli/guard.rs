@@ -469,7 +469,9 @@ fn the_opencode_plugin_reads_the_arguments_where_opencode_passes_them() {
     ];
     for (hook, tool, args, want) in cases {
         let Some(got) = opencode_plugin_call(root, hook, tool, args) else {
-            eprintln!("guard: skipped the OpenCode plugin test: node is not installed");
+            playbookdiff_testkit::corpus::visible(
+                "guard: skipped the OpenCode plugin test: node is not installed",
+            );
             return;
         };
         match want {
