@@ -17,6 +17,7 @@ mod gate;
 mod guard;
 mod new_user;
 mod oracle;
+mod oracle_surfaces;
 mod outside_root;
 mod pre_commit;
 mod properties;
