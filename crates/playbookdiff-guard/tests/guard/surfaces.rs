@@ -60,13 +60,8 @@ fn every_source_of_every_adapter_is_protected() {
         let policy = policy(&repo);
         for adapter in playbookdiff_registry::adapters() {
             let config = compile_dir(*adapter, &repo, &at_root().local());
-            let sources = config
-                .instructions
-                .iter()
-                .map(|i| &i.source.path)
-                .chain(config.skills.iter().map(|s| &s.source.path))
-                .chain(config.mcp_servers.iter().map(|m| &m.source.path));
-            for path in sources {
+            let sources = playbookdiff_guard::sources::paths(&config);
+            for path in &sources {
                 let rel = path.as_str();
                 checked += 1;
                 let rule = policy.write_rule(rel);
