@@ -70,6 +70,10 @@ AGENTS = {
         "package": "@openai/codex",
         "binary": "node_modules/.bin/codex",
     },
+    "gemini": {
+        "package": "@google/gemini-cli",
+        "binary": "node_modules/.bin/gemini",
+    },
     "opencode": {
         "package": "opencode-ai",
         "binary": "node_modules/opencode-linux-x64/bin/opencode",
@@ -89,7 +93,7 @@ def log(msg):
 def profiled_versions(agent):
     """The adapter's PROFILED_VERSIONS constant, read from its source."""
     crate = {"claude-code": "playbookdiff-claude", "codex": "playbookdiff-codex",
-             "opencode": "playbookdiff-opencode"}[agent]
+             "gemini": "playbookdiff-gemini", "opencode": "playbookdiff-opencode"}[agent]
     src = (ROOT / "crates" / crate / "src" / "lib.rs").read_text()
     m = re.search(r"PROFILED_VERSIONS: &\[&str\] = &\[([^\]]*)\]", src)
     return re.findall(r'"([^"]+)"', m.group(1))
@@ -938,6 +942,157 @@ def run_opencode(exe, case, work):
     return obs
 
 
+# ----------------------------------------------------------- Gemini CLI
+
+
+class FakeGemini:
+    """A Gemini API on 127.0.0.1 that records each request body and
+    answers HTTP 400: Gemini CLI sends a routing request, then the main
+    `streamGenerateContent` request, whose context is recorded."""
+
+    def __init__(self):
+        self.requests = []
+        api = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def answer(self):
+                n = int(self.headers.get("content-length", 0))
+                raw = self.rfile.read(n) if n else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = None
+                api.requests.append({"path": self.path, "body": body})
+                msg = json.dumps({"error": {"code": 400, "message": "oracle",
+                                            "status": "INVALID_ARGUMENT"}}).encode()
+                self.send_response(400)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
+
+            do_GET = do_POST = answer
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+GEMINI_BLOCK = re.compile(r"^--- (Context from|End of Context from): (.*) ---$")
+GEMINI_IMPORT = re.compile(r"<!-- (Imported from|End of import from): (.*?) -->")
+GEMINI_SKILL = re.compile(r"<skill>\s*<name>([^<]*)</name>", re.S)
+
+
+def gemini_texts(body):
+    """The texts of the request: the system instruction, then every part."""
+    out = []
+    si = (body or {}).get("systemInstruction") or {}
+    out.extend(p.get("text", "") for p in si.get("parts") or [] if isinstance(p, dict))
+    for c in (body or {}).get("contents") or []:
+        out.extend(p.get("text", "") for p in c.get("parts") or [] if isinstance(p, dict))
+    return out
+
+
+def gemini_context(texts, cwd, norm):
+    """The context files in request order, and which file imported which.
+
+    0.61 names each file by its absolute path, 0.34 relative to the
+    working directory; an import is named relative to the importing file.
+    """
+    files, imports = [], []
+    for text in texts:
+        stack = []
+        for line in text.split("\n"):
+            m = GEMINI_BLOCK.match(line)
+            if m and m.group(1) == "Context from":
+                p = os.path.normpath(os.path.join(cwd, m.group(2)))
+                files.append(norm.path(p))
+                stack = [p]
+                continue
+            if m:
+                stack = []
+                continue
+            for kind, target in GEMINI_IMPORT.findall(line):
+                if not stack:
+                    continue
+                if kind == "Imported from":
+                    p = os.path.normpath(os.path.join(os.path.dirname(stack[-1]), target))
+                    imports.append([norm.path(stack[-1]), norm.path(p)])
+                    stack.append(p)
+                elif len(stack) > 1:
+                    stack.pop()
+    return files, imports
+
+
+def run_gemini(exe, case, work):
+    """`gemini -p hi` from the launch directory with a fresh home that
+    selects API-key auth, the workspace trusted by
+    `GEMINI_CLI_TRUST_WORKSPACE`, and a fake Gemini API; the main request's
+    context files (in order), the imports inlined in them and the skills it
+    lists. A refusal to start is its exit status and first line of standard
+    error."""
+    repo = repo_dir(case, work)
+    home = work / "home"
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text(
+        json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    tmp = work / "tmp"
+    tmp.mkdir()
+    norm = Normalizer(repo, home, work, above_levels(case))
+    api = FakeGemini()
+    cwd = repo / case.get("cwd", ".")
+    env = {"HOME": str(home), "TMPDIR": str(tmp), "PATH": str(restricted_path(work)),
+           "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "TERM": "dumb",
+           "GEMINI_API_KEY": "oracle", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{api.port}",
+           "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    try:
+        with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
+            proc = subprocess.Popen([NODE, str(exe), "-p", "hi"], cwd=cwd, env=env,
+                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
+            try:
+                proc.wait(timeout=RUN_TIMEOUT)
+                rc = proc.returncode
+            except subprocess.TimeoutExpired:
+                rc = "timeout"
+            kill_group(proc)
+    finally:
+        api.close()
+    main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]
+    if not main:
+        err = clean_stderr(norm.text(strip_ansi((work / "err").read_text(errors="replace"))))
+        lines = [l for l in err.splitlines() if not l.startswith(("Warning:", "Ripgrep"))]
+        return {"exit": rc, "stderr": lines[0] if lines else ""}
+    texts = gemini_texts(main[0]["body"])
+    files, imports = gemini_context(texts, os.path.realpath(cwd), norm)
+    skills = []
+    for t in texts:
+        if "<available_skills>" in t:
+            block = t.split("<available_skills>", 1)[1].split("</available_skills>", 1)[0]
+            skills.extend(GEMINI_SKILL.findall(block))
+    return {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
+                                    "skillsListed": sorted(skills)}}
+
+
+
+def strip_bundled_gemini(obs, bundled):
+    """The listed skills without Gemini CLI's built-in ones (`_bundled.json`)."""
+    listed = (obs.get("startup") or {}).get("skillsListed")
+    if listed is not None and bundled:
+        obs["startup"]["skillsListed"] = minus(listed, bundled.get("startup", {}).get("skillsListed", []))
+    return obs
+
+
 def strip_ansi(text):
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
@@ -956,6 +1111,8 @@ def observe(agent, version, exe, case, bundled):
             obs = strip_bundled(run_claude(exe, case, work), bundled)
         elif agent == "opencode":
             obs = run_opencode(exe, case, work)
+        elif agent == "gemini":
+            obs = strip_bundled_gemini(run_gemini(exe, case, work), bundled)
         else:
             obs = run_codex(exe, case, work)
     head = {"agent": agent, "version": version, "case": case["id"],
@@ -975,6 +1132,8 @@ def bundled_baseline(agent, version, exe):
             obs = run_claude(exe, case, work)
         elif agent == "opencode":
             obs = run_opencode(exe, case, work)
+        elif agent == "gemini":
+            obs = run_gemini(exe, case, work)
         else:
             obs = run_codex(exe, case, work)
     return obs

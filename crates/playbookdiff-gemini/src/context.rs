@@ -91,6 +91,13 @@ fn search(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -> Search {
             let found = chain.iter().rev().find(|d| holds_marker(cx, d, &markers));
             match found {
                 Some(d) => d.clone(),
+                None if markers.iter().any(|m| m == ".git") && !cx.repo.has_git_marker() => {
+                    cx.diag(Diagnostic::new(
+                        DiagnosticCode::ProjectRootAssumed,
+                        "The repository root has no `.git` entry; Gemini CLI would take the nearest directory holding `.git` above cwd as the project root, or cwd alone when there is none. The analysis assumes the supplied repositoryRoot is the project root.",
+                    ));
+                    RepoPath::root()
+                }
                 None => {
                     if !markers.is_empty() {
                         cx.diag(Diagnostic::new(

@@ -287,6 +287,6 @@ mod tests {
     fn comments_yes_trailing_commas_no() {
         assert!(parse("{\n// c\n\"a\": 1 /* x */\n}").is_ok());
         let e = parse("{\n\"a\": 1,\n}").unwrap_err();
-        assert_eq!(e.line, Some(3));
+        assert_eq!(e.line, Some(2), "the line of the trailing comma");
     }
 }
