@@ -5,7 +5,8 @@
 //! ([`Profile`]):
 //!
 //! * the names are `context.fileName` of the workspace settings (a string
-//!   or a list), else `GEMINI.md` (`getAllGeminiMdFilenames`);
+//!   or a list), else `GEMINI.md` (`getAllGeminiMdFilenames`); 0.61 keeps
+//!   `GEMINI.md` after the configured names;
 //! * at startup, every directory from the project root down to cwd is
 //!   searched for each name (`fs.access`: any entry; a directory is then
 //!   skipped when read, `EISDIR`); 0.61 sorts the result as absolute-path
@@ -28,6 +29,7 @@ use crate::settings::Workspace;
 use crate::{Cx, Profile, DEFAULT_CONTEXT_FILE, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
+use playbookdiff_model::remedy::count;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
     SourceFormat, SourceRef,
@@ -66,7 +68,13 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) ->
     }
     let why = startup_reason(profile, &search);
     for (path, dir) in &startup {
-        b.add(cx, path, dir, (LoadPhase::Startup, Applicability::Effective), &why);
+        b.add(
+            cx,
+            path,
+            dir,
+            (LoadPhase::Startup, Applicability::Effective),
+            &why,
+        );
     }
     let loaded: HashSet<RepoPath> = startup.iter().map(|(p, _)| p.clone()).collect();
     above_top(cx, &search, &mut b);
@@ -76,11 +84,19 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) ->
 
 /// The names, the project root and the startup directories.
 fn search(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -> Search {
-    let names: Vec<String> = ws
+    let mut names: Vec<String> = ws
         .file_names(cx)
-        .map(|v| v.into_iter().filter(|n| !n.trim().is_empty()).collect::<Vec<_>>())
+        .map(|v| {
+            v.into_iter()
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty())
+                .collect::<Vec<_>>()
+        })
         .filter(|v| !v.is_empty())
         .unwrap_or_else(|| vec![DEFAULT_CONTEXT_FILE.to_string()]);
+    if profile.file_name_keeps_default && !names.iter().any(|n| n == DEFAULT_CONTEXT_FILE) {
+        names.push(DEFAULT_CONTEXT_FILE.to_string());
+    }
     let cwd = cx.context.cwd.clone();
     let chain = cwd.ancestors_root_first();
     let top = match profile.boundary {
@@ -155,15 +171,16 @@ fn git_directory(cx: &Cx<'_, '_>, dir: &RepoPath) -> bool {
 fn startup_files(cx: &mut Cx<'_, '_>, profile: &Profile, s: &Search) -> Vec<(RepoPath, RepoPath)> {
     let mut out: Vec<(RepoPath, RepoPath)> = Vec::new();
     let mut seen: HashSet<RepoPath> = HashSet::new();
-    let mut push = |cx: &Cx<'_, '_>, path: RepoPath, dir: RepoPath, out: &mut Vec<(RepoPath, RepoPath)>| {
-        let identity = match cx.repo.resolve(&path) {
-            Resolved::Inside { real, .. } => real,
-            _ => path.clone(),
+    let mut push =
+        |cx: &Cx<'_, '_>, path: RepoPath, dir: RepoPath, out: &mut Vec<(RepoPath, RepoPath)>| {
+            let identity = match cx.repo.resolve(&path) {
+                Resolved::Inside { real, .. } => real,
+                _ => path.clone(),
+            };
+            if seen.insert(identity) {
+                out.push((path, dir));
+            }
         };
-        if seen.insert(identity) {
-            out.push((path, dir));
-        }
-    };
     match profile.order {
         Order::AbsolutePath => {
             for dir in &s.up {
@@ -220,7 +237,9 @@ fn downward(cx: &Cx<'_, '_>, names: &[String], max: usize) -> Vec<RepoPath> {
         let Some(dir) = queue.pop_front() else { break };
         scanned += 1;
         for e in cx.repo.list_dir(&dir) {
-            let Some(p) = dir.child(&e.name) else { continue };
+            let Some(p) = dir.child(&e.name) else {
+                continue;
+            };
             if e.kind == EntryKind::Dir {
                 if e.name != ".git" {
                     queue.push_back(p);
@@ -239,8 +258,17 @@ fn startup_reason(profile: &Profile, s: &Search) -> String {
     let top = place(&s.top);
     match profile.order {
         Order::AbsolutePath => format!("Gemini CLI looks for {names} in every directory from the project root ({top}) down to cwd at startup and sends them sorted as absolute paths"),
-        Order::ByName => format!("Gemini CLI looks for {names} from cwd up to the project root ({top}) and, at most {} directories deep, below cwd at startup; it sends them grouped by name, each name's files from the top down", profile.downward_max_dirs.unwrap_or(0)),
+        Order::ByName => format!("Gemini CLI looks for {names} from cwd up to the project root ({top}) and, in a search of at most {}, below cwd at startup; it sends them grouped by name, each name's files from the top down", scanned(profile)),
     }
+}
+
+/// "200 directories": the most the downward search scans.
+fn scanned(profile: &Profile) -> String {
+    count(
+        profile.downward_max_dirs.unwrap_or(0),
+        "directory",
+        "directories",
+    )
 }
 
 /// The files named like context files in directories between the
@@ -256,14 +284,26 @@ fn above_top(cx: &mut Cx<'_, '_>, s: &Search, b: &mut Builder) {
                 continue;
             };
             let why = format!("{} holds the project's boundary marker, and Gemini CLI reads no context file above the project root", place(&s.top));
-            b.add(cx, &p, &dir, (LoadPhase::Startup, Applicability::Excluded), &why);
+            b.add(
+                cx,
+                &p,
+                &dir,
+                (LoadPhase::Startup, Applicability::Excluded),
+                &why,
+            );
         }
     }
 }
 
 /// The files below cwd: 0.61 adds them on demand, 0.34 found the ones it
 /// reads with its downward search (already taken), and leaves out the rest.
-fn below_cwd(cx: &mut Cx<'_, '_>, profile: &Profile, s: &Search, loaded: &HashSet<RepoPath>, b: &mut Builder) {
+fn below_cwd(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    s: &Search,
+    loaded: &HashSet<RepoPath>,
+    b: &mut Builder,
+) {
     let cwd = cx.context.cwd.clone();
     let target = cx.context.target_path.clone();
     let mut files: Vec<RepoPath> = Vec::new();
@@ -288,11 +328,19 @@ fn below_cwd(cx: &mut Cx<'_, '_>, profile: &Profile, s: &Search, loaded: &HashSe
     for p in files {
         let dir = p.parent().unwrap_or_else(RepoPath::root);
         if !profile.on_demand {
-            let why = format!("{} lies below cwd {cwd} beyond the directories Gemini CLI 0.34's downward search scans (at most {}), or in a directory it skips; it adds no context file on demand", place(&dir), profile.downward_max_dirs.unwrap_or(0));
-            b.add(cx, &p, &dir, (LoadPhase::Startup, Applicability::Excluded), &why);
+            let why = format!("{} lies below cwd {cwd} beyond the directories Gemini CLI 0.34's downward search scans (at most {}), or in a directory it skips; it adds no context file on demand", place(&dir), scanned(profile));
+            b.add(
+                cx,
+                &p,
+                &dir,
+                (LoadPhase::Startup, Applicability::Excluded),
+                &why,
+            );
             continue;
         }
-        let hit = target.as_ref().is_some_and(|t| t.starts_with(&dir) && t != &p);
+        let hit = target
+            .as_ref()
+            .is_some_and(|t| t.starts_with(&dir) && t != &p);
         let (applicability, why) = if hit {
             (Applicability::Effective, format!("{} lies below cwd {cwd} on the way to targetPath; when the agent reads or lists a path there, Gemini CLI appends the context files of the directories between it and the project root that are not yet loaded to the tool's output", place(&dir)))
         } else {
@@ -306,7 +354,13 @@ fn below_cwd(cx: &mut Cx<'_, '_>, profile: &Profile, s: &Search, loaded: &HashSe
                 continue;
             };
             let why = format!("{} is on the way to targetPath but outside cwd {cwd}; Gemini CLI reads context files only from the project root down to cwd and, on demand, below cwd", place(&d));
-            b.add(cx, &p, &d, (LoadPhase::OnDemand, Applicability::OutOfScope), &why);
+            b.add(
+                cx,
+                &p,
+                &d,
+                (LoadPhase::OnDemand, Applicability::OutOfScope),
+                &why,
+            );
         }
     }
 }
@@ -324,7 +378,10 @@ enum Read {
 fn read(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Read {
     let r = cx.repo.resolve(path);
     match &r {
-        Resolved::Inside { kind: EntryKind::File, .. } => match cx.repo.read_text(path, READ_LIMIT) {
+        Resolved::Inside {
+            kind: EntryKind::File,
+            ..
+        } => match cx.repo.read_text(path, READ_LIMIT) {
             Ok(t) => {
                 if t.invalid_utf8 {
                     cx.diag(problems::invalid_utf8(path, SourceFormat::Markdown, &t));
@@ -332,13 +389,28 @@ fn read(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Read {
                 Read::Text(t)
             }
             Err(e) => {
-                cx.diag(problems::read_error(path, &e, "what Gemini CLI reads from it is unknown", SourceFormat::Markdown));
+                cx.diag(problems::read_error(
+                    path,
+                    &e,
+                    "what Gemini CLI reads from it is unknown",
+                    SourceFormat::Markdown,
+                ));
                 Read::Skipped("the analysis cannot read it")
             }
         },
-        Resolved::Inside { .. } => Read::Skipped("it is not a regular file, which Gemini CLI skips (`EISDIR`)"),
-        Resolved::Dangling { link, .. } | Resolved::Outside { link, .. } | Resolved::Loop { link } => {
-            if let Some(d) = problems::link_problem(&r, link, Some(&format!("The context file {path}")), "what Gemini CLI reads from it is unknown", SourceFormat::Markdown) {
+        Resolved::Inside { .. } => {
+            Read::Skipped("it is not a regular file, which Gemini CLI skips (`EISDIR`)")
+        }
+        Resolved::Dangling { link, .. }
+        | Resolved::Outside { link, .. }
+        | Resolved::Loop { link } => {
+            if let Some(d) = problems::link_problem(
+                &r,
+                link,
+                Some(&format!("The context file {path}")),
+                "what Gemini CLI reads from it is unknown",
+                SourceFormat::Markdown,
+            ) {
                 cx.diag(d);
             }
             Read::Skipped("it is a symbolic link the analysis cannot follow")
@@ -371,8 +443,19 @@ impl Builder {
         let text = match read(cx, path) {
             Read::Text(t) => t,
             Read::Skipped(reason) => {
-                let a = if loads { Applicability::Excluded } else { applicability };
-                let e = entry(path, dir, None, phase, a, format!("{why}; this one is not sent: {reason}."));
+                let a = if loads {
+                    Applicability::Excluded
+                } else {
+                    applicability
+                };
+                let e = entry(
+                    path,
+                    dir,
+                    None,
+                    phase,
+                    a,
+                    format!("{why}; this one is not sent: {reason}."),
+                );
                 self.others.push(e);
                 return;
             }
@@ -380,16 +463,39 @@ impl Builder {
         let expansion = if loads || applicability == Applicability::Conditional {
             imports::expand(cx, path, &text, &self.top)
         } else {
-            Expansion { spans: Vec::new(), imports: Vec::new() }
+            Expansion {
+                spans: Vec::new(),
+                imports: Vec::new(),
+            }
         };
         if loads && text.text.trim().is_empty() && expansion.imports.is_empty() {
-            let e = entry(path, dir, Some(&text), phase, Applicability::Excluded, format!("{why}; this one is empty (white space only), so Gemini CLI leaves it out."));
+            let e = entry(
+                path,
+                dir,
+                Some(&text),
+                phase,
+                Applicability::Excluded,
+                format!(
+                    "{why}; this one is empty (white space only), so Gemini CLI leaves it out."
+                ),
+            );
             self.others.push(e);
             return;
         }
-        let mut e = entry(path, dir, Some(&text), phase, applicability, format!("Found in {}: {why}.", place(dir)));
+        let mut e = entry(
+            path,
+            dir,
+            Some(&text),
+            phase,
+            applicability,
+            format!("Found in {}: {why}.", place(dir)),
+        );
         e.import_spans = expansion.spans;
-        let into = if loads { &mut self.effective } else { &mut self.others };
+        let into = if loads {
+            &mut self.effective
+        } else {
+            &mut self.others
+        };
         let mut ids: Vec<(RepoPath, String)> = vec![(path.clone(), e.id.clone())];
         into.push(e);
         for imp in expansion.imports {

@@ -28,7 +28,9 @@ const MAX_COMMAND_DEPTH: usize = 8;
 /// Reports the commands, subagents, hooks and extensions of cwd.
 pub(crate) fn report(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) {
     let cwd = cx.context.cwd.clone();
-    let Some(base) = cwd.join(".gemini") else { return };
+    let Some(base) = cwd.join(".gemini") else {
+        return;
+    };
     if let Some(dir) = base.child("commands") {
         let mut found = Vec::new();
         commands(cx, &dir, "", 0, &mut found);
@@ -65,7 +67,13 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) {
 
 /// The `.toml` files below `dir` with their command names (`prefix` holds
 /// the folders above, joined by `:`), in name order.
-fn commands(cx: &Cx<'_, '_>, dir: &RepoPath, prefix: &str, depth: usize, out: &mut Vec<(RepoPath, String)>) {
+fn commands(
+    cx: &Cx<'_, '_>,
+    dir: &RepoPath,
+    prefix: &str,
+    depth: usize,
+    out: &mut Vec<(RepoPath, String)>,
+) {
     if depth > MAX_COMMAND_DEPTH {
         return;
     }
@@ -78,7 +86,13 @@ fn commands(cx: &Cx<'_, '_>, dir: &RepoPath, prefix: &str, depth: usize, out: &m
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, kind) in entries {
         let Some(p) = dir.child(&name) else { continue };
-        let full = |n: &str| if prefix.is_empty() { n.to_string() } else { format!("{prefix}:{n}") };
+        let full = |n: &str| {
+            if prefix.is_empty() {
+                n.to_string()
+            } else {
+                format!("{prefix}:{n}")
+            }
+        };
         if kind == EntryKind::Dir {
             commands(cx, &p, &full(&name), depth + 1, out);
         } else if let Some(stem) = name.strip_suffix(".toml") {
@@ -101,7 +115,10 @@ fn subagents(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace, base: &Repo
         .map(|e| e.name.clone())
         .collect();
     files.sort();
-    let flag = ws.get(&["experimental", "enableAgents"]).and_then(|v| v.as_bool()) == Some(true);
+    let flag = ws
+        .get(&["experimental", "enableAgents"])
+        .and_then(|v| v.as_bool())
+        == Some(true);
     for name in files {
         let Some(p) = dir.child(&name) else { continue };
         let state = if profile.agents_need_flag && !flag {

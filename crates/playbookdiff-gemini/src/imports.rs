@@ -67,10 +67,18 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
             i = at + 1;
             continue;
         }
-        let end = (at + 1..b.len()).find(|&j| is_space(b[j])).unwrap_or(b.len());
+        let end = (at + 1..b.len())
+            .find(|&j| is_space(b[j]))
+            .unwrap_or(b.len());
         let path = &text[at + 1..end];
-        if path.starts_with(['.', '/']) || path.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
-            out.push(Token { start: at, end, path });
+        if path.starts_with(['.', '/'])
+            || path.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+        {
+            out.push(Token {
+                start: at,
+                end,
+                path,
+            });
         }
         i = end + 1;
         if i >= b.len() {
@@ -109,7 +117,12 @@ fn code_regions(text: &str) -> Vec<(usize, usize)> {
 /// Inlines the imports of context file `file` (text `text`), whose project
 /// root is `root` (imports must stay inside it). Failures are
 /// `context-import-failed` diagnostics at the token's line.
-pub(crate) fn expand(cx: &mut Cx<'_, '_>, file: &RepoPath, text: &TextFile, root: &RepoPath) -> Expansion {
+pub(crate) fn expand(
+    cx: &mut Cx<'_, '_>,
+    file: &RepoPath,
+    text: &TextFile,
+    root: &RepoPath,
+) -> Expansion {
     let mut imports = Vec::new();
     let mut chain = Vec::new();
     let spans = visit(cx, file, text, 0, root, &mut chain, &mut imports);
@@ -213,7 +226,14 @@ fn resolve(
         return None;
     }
     if !cx.repo.is_file(&real) {
-        fail(cx, file, text, t.start, p, "it is not a regular file, so Gemini CLI sends `<!-- Import failed -->` in its place");
+        fail(
+            cx,
+            file,
+            text,
+            t.start,
+            p,
+            "it is not a regular file, so Gemini CLI sends `<!-- Import failed -->` in its place",
+        );
         return None;
     }
     Some(real)

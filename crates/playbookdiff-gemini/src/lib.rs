@@ -40,7 +40,9 @@ mod skills;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 use playbookdiff_adapter::{Compilation, Declared, Request, READ_LIMIT};
-use playbookdiff_model::{AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness};
+use playbookdiff_model::{
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
+};
 
 pub(crate) use profile::Profile;
 
@@ -77,7 +79,7 @@ pub const PROFILED_VERSIONS: &[&str] = &["0.34.0", "0.61.0"];
 /// `packages/cli/src/config/settings.ts`).
 const REFUSAL: problems::Refusal = problems::Refusal {
     refuses: "Gemini CLI refuses this workspace's settings",
-    prints: "Please fix the configuration file(s) and try again.",
+    prints: "Please fix the configuration",
     then: "It does not start, so every context file, skill and MCP server is shown excluded",
 };
 

@@ -21,9 +21,25 @@ use serde_json::{Map, Value};
 
 /// The keys of an entry Gemini CLI knows.
 const KNOWN: &[&str] = &[
-    "command", "args", "env", "cwd", "url", "httpUrl", "headers", "tcp", "type", "timeout",
-    "trust", "description", "includeTools", "excludeTools", "extension", "oauth",
-    "authProviderType", "targetAudience", "targetServiceAccount",
+    "command",
+    "args",
+    "env",
+    "cwd",
+    "url",
+    "httpUrl",
+    "headers",
+    "tcp",
+    "type",
+    "timeout",
+    "trust",
+    "description",
+    "includeTools",
+    "excludeTools",
+    "extension",
+    "oauth",
+    "authProviderType",
+    "targetAudience",
+    "targetServiceAccount",
 ];
 
 /// Compiles the servers of the workspace settings, by name.
@@ -32,11 +48,20 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, ws: &Workspace) -> Vec<McpServer> {
     let mut names: Vec<&String> = servers.keys().collect();
     names.sort();
     let excluded = list(ws, &["mcp", "excluded"]);
-    let allowed = ws.get(&["mcp", "allowed"]).map(|_| list(ws, &["mcp", "allowed"]));
+    let allowed = ws
+        .get(&["mcp", "allowed"])
+        .map(|_| list(ws, &["mcp", "allowed"]));
     let mut out = Vec::new();
     for name in names {
-        let Some(source) = ws.source(&["mcpServers", name]) else { continue };
-        let mut s = McpServer::new(format!("gemini:mcp:{name}"), name, source, Applicability::Effective);
+        let Some(source) = ws.source(&["mcpServers", name]) else {
+            continue;
+        };
+        let mut s = McpServer::new(
+            format!("gemini:mcp:{name}"),
+            name,
+            source,
+            Applicability::Effective,
+        );
         let Some(entry) = servers[name.as_str()].as_object() else {
             invalid(cx, &mut s, "the entry is not an object");
             out.push(s);
@@ -45,7 +70,10 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, ws: &Workspace) -> Vec<McpServer> {
         fill(cx, &mut s, entry);
         if excluded.contains(name) {
             s.applicability = Applicability::Excluded;
-            s.reason = format!("Configured in {}, but `mcp.excluded` names it, so Gemini CLI does not start it.", s.source.path);
+            s.reason = format!(
+                "Configured in {}, but `mcp.excluded` names it, so Gemini CLI does not start it.",
+                s.source.path
+            );
         } else if allowed.as_ref().is_some_and(|a| !a.contains(name)) {
             s.applicability = Applicability::Excluded;
             s.reason = format!("Configured in {}, but `mcp.allowed` does not name it, so Gemini CLI does not start it.", s.source.path);
@@ -59,7 +87,11 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, ws: &Workspace) -> Vec<McpServer> {
 fn list(ws: &Workspace, key: &[&str]) -> Vec<String> {
     ws.get(key)
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -74,7 +106,11 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
         let args: Vec<String> = entry
             .get("args")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         secret |= s.set_args(&args);
         s.reason = format!("Configured in `mcpServers` of {path}; Gemini CLI starts the command at startup and offers its tools.");
@@ -85,10 +121,21 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
         s.reason = format!("Configured in `mcpServers` of {path} with `httpUrl`; Gemini CLI connects over streamable HTTP at startup.");
     } else if let Some(u) = str_of("url") {
         let ty = str_of("type");
-        s.transport = if ty == Some("http") { Transport::Http } else { Transport::Unknown };
+        s.transport = if ty == Some("http") {
+            Transport::Http
+        } else {
+            Transport::Unknown
+        };
         s.declared_type = Some(ty.unwrap_or("url").to_string());
         secret |= s.set_url(u);
-        s.reason = format!("Configured in `mcpServers` of {path} with `url`; Gemini CLI connects at startup ({}).", if ty == Some("http") { "streamable HTTP" } else { "SSE unless `type` says otherwise" });
+        s.reason = format!(
+            "Configured in `mcpServers` of {path} with `url`; Gemini CLI connects at startup ({}).",
+            if ty == Some("http") {
+                "streamable HTTP"
+            } else {
+                "SSE unless `type` says otherwise"
+            }
+        );
     } else {
         invalid(cx, s, "it has no `command`, `httpUrl` or `url`");
         return;
@@ -96,10 +143,11 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
     s.env = values(cx, s, entry, "env");
     s.headers = values(cx, s, entry, "headers");
     let tools = |k: &str| {
-        entry
-            .get(k)
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        entry.get(k).and_then(Value::as_array).map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
     };
     s.enabled_tools = tools("includeTools");
     s.disabled_tools = tools("excludeTools");
@@ -123,7 +171,12 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
 
 /// The string map `field` (`env`, `headers`) of `entry` as named values,
 /// literal secrets reported by name only.
-fn values(cx: &mut Cx<'_, '_>, s: &McpServer, entry: &Map<String, Value>, field: &str) -> Vec<NamedValue> {
+fn values(
+    cx: &mut Cx<'_, '_>,
+    s: &McpServer,
+    entry: &Map<String, Value>,
+    field: &str,
+) -> Vec<NamedValue> {
     let Some(map) = entry.get(field).and_then(Value::as_object) else {
         return Vec::new();
     };
@@ -141,7 +194,10 @@ fn values(cx: &mut Cx<'_, '_>, s: &McpServer, entry: &Map<String, Value>, field:
                 .about(format!("{}.{field}.{k}", s.name)),
             );
         }
-        out.push(NamedValue { name: k.clone(), value });
+        out.push(NamedValue {
+            name: k.clone(),
+            value,
+        });
     }
     out
 }
@@ -149,11 +205,17 @@ fn values(cx: &mut Cx<'_, '_>, s: &McpServer, entry: &Map<String, Value>, field:
 /// Marks `s` as an entry Gemini CLI cannot start, `why` saying why.
 fn invalid(cx: &mut Cx<'_, '_>, s: &mut McpServer, why: &str) {
     s.applicability = Applicability::Excluded;
-    s.reason = format!("Configured in {}, but {why}, so Gemini CLI cannot start it.", s.source.path);
+    s.reason = format!(
+        "Configured in {}, but {why}, so Gemini CLI cannot start it.",
+        s.source.path
+    );
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::McpInvalidEntry,
-            format!("MCP server {:?} in {}: {why}; give it a `command`, an `httpUrl` or a `url`.", s.name, s.source.path),
+            format!(
+                "MCP server {:?} in {}: {why}; give it a `command`, an `httpUrl` or a `url`.",
+                s.name, s.source.path
+            ),
         )
         .at(s.source.clone()),
     );

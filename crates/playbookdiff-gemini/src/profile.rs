@@ -50,6 +50,11 @@ pub(crate) struct Profile {
     /// added to the tool's output (`loadJitSubdirectoryMemory`, on by
     /// default in 0.61; behind `experimental.jitContext`, off, in 0.34).
     pub on_demand: bool,
+    /// Whether `context.fileName` adds to `GEMINI.md` (0.61:
+    /// `setGeminiMdFilename` keeps the current names after the configured
+    /// ones; seen with 0.61.0, `"fileName": "AGENTS.md"` still sent
+    /// `GEMINI.md`) rather than replacing it (0.34; seen with 0.34.0).
+    pub file_name_keeps_default: bool,
     /// Whether subagents (`.gemini/agents/*.md`) also need
     /// `experimental.enableAgents: true`.
     pub agents_need_flag: bool,
@@ -67,6 +72,7 @@ const PROFILES: &[(&str, Profile)] = &[
             boundary: Boundary::GitDirectoryAndParent,
             downward_max_dirs: Some(200),
             on_demand: false,
+            file_name_keeps_default: false,
             agents_need_flag: true,
             trust_assumption: "Folder trust is off by default in Gemini CLI 0.34, so the workspace's settings, skills and MCP servers apply (an administrator or the user can turn folder trust on).",
         },
@@ -78,6 +84,7 @@ const PROFILES: &[(&str, Profile)] = &[
             boundary: Boundary::Markers,
             downward_max_dirs: None,
             on_demand: true,
+            file_name_keeps_default: true,
             agents_need_flag: false,
             trust_assumption: "The folder is trusted: Gemini CLI 0.61 checks folder trust, an untrusted folder loses its workspace settings, skills, MCP servers and subagents, and a headless run in an untrusted folder exits with code 55.",
         },

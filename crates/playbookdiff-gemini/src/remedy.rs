@@ -29,7 +29,11 @@ fn settings_file(scene: &Scene<'_, '_>) -> String {
 /// path-scoped piece). A file in a directory from the root down to the
 /// launch directory is read once its name is in `context.fileName`;
 /// any other file is imported from a `GEMINI.md` with `@path`.
-pub fn receive_instruction(file: &RepoPath, paths: Option<&[String]>, scene: &Scene<'_, '_>) -> String {
+pub fn receive_instruction(
+    file: &RepoPath,
+    paths: Option<&[String]>,
+    scene: &Scene<'_, '_>,
+) -> String {
     let dir = file.parent().unwrap_or_else(RepoPath::root);
     let name = file.file_name().unwrap_or("AGENTS.md");
     let settings = settings_file(scene);
@@ -71,7 +75,8 @@ pub fn load_sooner(files: &[RepoPath], scene: &Scene<'_, '_>) -> String {
 pub fn receive_skill(file: &RepoPath, name: &str, scene: &Scene<'_, '_>) -> String {
     let skill_dir = file.parent().unwrap_or_else(RepoPath::root);
     let in_cwd_root = [".gemini/skills", ".agents/skills"].iter().any(|r| {
-        RepoPath::new(&in_dir(scene.cwd, r)).is_some_and(|root| skill_dir.parent().as_ref() == Some(&root))
+        RepoPath::new(&in_dir(scene.cwd, r))
+            .is_some_and(|root| skill_dir.parent().as_ref() == Some(&root))
     });
     if in_cwd_root {
         return format!(
@@ -105,7 +110,10 @@ pub fn skill_sooner(name: &str, files: &[RepoPath], scene: &Scene<'_, '_>) -> St
 
 /// The shape of an `mcpServers` entry and the fields to copy, by transport.
 const MCP_ENTRY: ByTransport<(&str, &str)> = ByTransport {
-    stdio: ("{\"command\": ..., \"args\": [...]}", "the same command and arguments"),
+    stdio: (
+        "{\"command\": ..., \"args\": [...]}",
+        "the same command and arguments",
+    ),
     http: ("{\"httpUrl\": ...}", "the same url and headers"),
     unknown: ("{\"url\": ...}", "the same url and headers"),
 };

@@ -196,8 +196,16 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Workspace {
     match &r {
         Resolved::Missing => return Workspace::default(),
         Resolved::Inside { .. } => {}
-        Resolved::Dangling { link, .. } | Resolved::Outside { link, .. } | Resolved::Loop { link } => {
-            if let Some(d) = problems::link_problem(&r, link, Some(&format!("The workspace settings {path}")), "what Gemini CLI reads from it is unknown", SourceFormat::Json) {
+        Resolved::Dangling { link, .. }
+        | Resolved::Outside { link, .. }
+        | Resolved::Loop { link } => {
+            if let Some(d) = problems::link_problem(
+                &r,
+                link,
+                Some(&format!("The workspace settings {path}")),
+                "what Gemini CLI reads from it is unknown",
+                SourceFormat::Json,
+            ) {
                 cx.diag(d);
             }
             return Workspace::default();

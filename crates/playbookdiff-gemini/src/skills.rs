@@ -13,13 +13,14 @@
 //! the model in `<available_skills>` (name, description, location).
 
 use crate::{Cx, READ_LIMIT};
+use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::place;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
-    LoadPhase, Permission, RepoPath, Skill, SourceFormat,
-    SourceRef,
+    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef,
 };
 use playbookdiff_source::markdown::parse_yaml;
+use playbookdiff_source::{EntryKind, Resolved};
 use serde_json::Value;
 
 /// The skill roots of a launch directory, in the order Gemini CLI adds
@@ -35,7 +36,10 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
         for file in files(cx, &cwd, root) {
             let s = load(cx, &file, root);
             if s.applicability == Applicability::Effective {
-                if let Some(prev) = out.iter_mut().find(|p| p.name == s.name && p.applicability == Applicability::Effective) {
+                if let Some(prev) = out
+                    .iter_mut()
+                    .find(|p| p.name == s.name && p.applicability == Applicability::Effective)
+                {
                     prev.applicability = Applicability::Shadowed;
                     prev.reason = format!("{} Skill {} of {} has the same name and is added later, so Gemini CLI keeps that one.", prev.reason, s.name, s.source.path);
                     cx.diag(
@@ -67,9 +71,13 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
 }
 
 /// The `SKILL.md` files of `dir`'s root `root`: `SKILL.md` and
-/// `*/SKILL.md`, in name order.
-fn files(cx: &Cx<'_, '_>, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
-    let Some(base) = dir.join(root) else { return Vec::new() };
+/// `*/SKILL.md` (the glob's `*` skips names starting with `.`), in name
+/// order; links are followed, and one leading out of the repository is
+/// reported and left out (the analysis does not read there).
+fn files(cx: &mut Cx<'_, '_>, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
+    let Some(base) = dir.join(root) else {
+        return Vec::new();
+    };
     if !cx.repo.is_dir(&base) {
         return Vec::new();
     }
@@ -81,15 +89,27 @@ fn files(cx: &Cx<'_, '_>, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
         .repo
         .list_dir(&base)
         .iter()
-        .filter(|e| e.name != "node_modules" && e.name != ".git")
+        .filter(|e| !e.name.starts_with('.') && e.name != "node_modules")
         .map(|e| e.name.clone())
         .collect();
     subs.sort();
     for name in subs {
-        if let Some(f) = base.child(&name).and_then(|d| d.child("SKILL.md")) {
-            if cx.repo.is_file(&f) {
-                out.push(f);
+        let Some(f) = base.child(&name).and_then(|d| d.child("SKILL.md")) else {
+            continue;
+        };
+        match cx.repo.resolve(&f) {
+            Resolved::Inside {
+                kind: EntryKind::File,
+                ..
+            } => out.push(f),
+            r @ Resolved::Outside { .. } => {
+                if let Resolved::Outside { link, .. } = &r {
+                    if let Some(d) = problems::link_problem(&r, link, Some(&format!("The skill file {f}")), "Gemini CLI follows the link and may load a skill from there, which the analysis cannot see", SourceFormat::Markdown) {
+                        cx.diag(d);
+                    }
+                }
             }
+            _ => {}
         }
     }
     out
@@ -170,7 +190,12 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, root: &str) -> Skill {
         load_phase: LoadPhase::Startup,
         applicability,
         reason,
-        advertisement: Advertisement::new(state, description.as_deref().map_or(0, |d| d.chars().count() as u64)),
+        advertisement: Advertisement::new(
+            state,
+            description
+                .as_deref()
+                .map_or(0, |d| d.chars().count() as u64),
+        ),
         description,
         invocation: Invocation {
             explicit: allowed,
@@ -189,7 +214,10 @@ mod tests {
     /// Front matter must open the file; the closing fence's line is given.
     #[test]
     fn front_matter_rules() {
-        assert_eq!(front_matter("---\nname: a\n---\nbody"), Some(("name: a", 3)));
+        assert_eq!(
+            front_matter("---\nname: a\n---\nbody"),
+            Some(("name: a", 3))
+        );
         assert_eq!(front_matter("\n---\nname: a\n---\n"), None);
         let (n, d) = fields("name: a\ndescription: b");
         assert_eq!((n.as_deref(), d.as_deref()), (Some("a"), Some("b")));

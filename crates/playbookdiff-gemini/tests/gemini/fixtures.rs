@@ -34,21 +34,26 @@ fn order_by_release() {
         startup(&run("abs_path_order", "Alpha", "0.34.0")),
         ["GEMINI.md", "Alpha/GEMINI.md", "AGENTS.md"]
     );
-    // A string fileName replaces GEMINI.md.
+    // A string fileName replaces GEMINI.md in 0.34 and adds to it in 0.61.
+    assert_eq!(
+        startup(&run("abs_path_order", "Beta", "0.34.0")),
+        ["AGENTS.md", "Beta/AGENTS.md"]
+    );
     assert_eq!(
         startup(&run("abs_path_order", "Beta", "0.61.0")),
-        ["AGENTS.md", "Beta/AGENTS.md"]
+        ["AGENTS.md", "Beta/AGENTS.md", "GEMINI.md"]
     );
 }
 
 /// Only the launch directory's `.gemini/settings.json` applies: from
 /// `sub/` the root's fileName and MCP server do nothing. (From the root,
-/// 0.34's downward search also finds `sub/AGENTS.md`.)
+/// 0.34's downward search also finds `sub/AGENTS.md`, and 0.61 keeps
+/// `GEMINI.md` beside the configured `AGENTS.md`.)
 #[test]
 fn settings_only_from_cwd() {
     for (v, at_root) in [
         ("0.34.0", &["AGENTS.md", "sub/AGENTS.md"][..]),
-        ("0.61.0", &["AGENTS.md"][..]),
+        ("0.61.0", &["AGENTS.md", "GEMINI.md"][..]),
     ] {
         let root = run("settings_only_cwd", ".", v);
         assert_eq!(startup(&root), at_root, "{v}");
@@ -77,7 +82,13 @@ fn imports_five_deep() {
             .collect();
         assert_eq!(
             imported,
-            ["docs/a.md", "docs/b.md", "docs/c.md", "docs/d.md", "docs/e.md"],
+            [
+                "docs/a.md",
+                "docs/b.md",
+                "docs/c.md",
+                "docs/d.md",
+                "docs/e.md"
+            ],
             "{v}"
         );
         let failed: Vec<&str> = cfg
@@ -98,7 +109,12 @@ fn imports_five_deep() {
 fn below_cwd_by_release() {
     assert_eq!(
         startup(&run("below_cwd", ".", "0.34.0")),
-        ["GEMINI.md", "other/GEMINI.md", "pkg/GEMINI.md", "pkg/deep/GEMINI.md"]
+        [
+            "GEMINI.md",
+            "other/GEMINI.md",
+            "pkg/GEMINI.md",
+            "pkg/deep/GEMINI.md"
+        ]
     );
     assert_eq!(startup(&run("below_cwd", ".", "0.61.0")), ["GEMINI.md"]);
     let cfg = KIT.compile_dir(
@@ -108,7 +124,9 @@ fn below_cwd_by_release() {
     let on_demand: Vec<String> = cfg
         .instructions
         .iter()
-        .filter(|i| i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective)
+        .filter(|i| {
+            i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective
+        })
         .map(|i| i.source.path.to_string())
         .collect();
     assert_eq!(on_demand, ["pkg/GEMINI.md", "pkg/deep/GEMINI.md"]);
@@ -118,7 +136,10 @@ fn below_cwd_by_release() {
 /// looks for `.git` only.
 #[test]
 fn boundary_markers() {
-    assert_eq!(startup(&run("boundary_markers", "pkg", "0.61.0")), ["pkg/GEMINI.md"]);
+    assert_eq!(
+        startup(&run("boundary_markers", "pkg", "0.61.0")),
+        ["pkg/GEMINI.md"]
+    );
     assert_eq!(
         startup(&run("boundary_markers", "pkg", "0.34.0")),
         ["GEMINI.md", "pkg/GEMINI.md"]
@@ -140,8 +161,14 @@ fn skills_of_cwd_only() {
     assert_eq!(
         effective,
         [
-            ("alpha".to_string(), ".agents/skills/alpha/SKILL.md".to_string()),
-            ("beta".to_string(), ".agents/skills/beta/SKILL.md".to_string()),
+            (
+                "alpha".to_string(),
+                ".agents/skills/alpha/SKILL.md".to_string()
+            ),
+            (
+                "beta".to_string(),
+                ".agents/skills/beta/SKILL.md".to_string()
+            ),
         ]
     );
     let sub = run("skills_cwd_only", "sub", "0.61.0");
@@ -164,6 +191,9 @@ fn malformed_settings_refuse() {
         .iter()
         .find(|d| d.code == DiagnosticCode::InvalidJson)
         .expect("invalid-json");
-    assert_eq!(err.source.as_ref().and_then(|s| s.lines).map(|l| l.start), Some(2));
+    assert_eq!(
+        err.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
+        Some(2)
+    );
     assert!(cfg.received_instructions().is_empty());
 }

@@ -19,22 +19,45 @@ fn remedies_name_gemini_files() {
     KIT.assert_remedies(&[
         // A file on the launch chain: its name goes into context.fileName.
         (
-            Gap::Instruction { file: &agents, dir: &root, paths: None },
+            Gap::Instruction {
+                file: &agents,
+                dir: &root,
+                paths: None,
+            },
             "\"context\": {\"fileName\": [\"GEMINI.md\", \"AGENTS.md\"]}",
         ),
         // Any other file: an @path import from GEMINI.md.
         (
-            Gap::Instruction { file: &rule, dir: &rules, paths: None },
+            Gap::Instruction {
+                file: &rule,
+                dir: &rules,
+                paths: None,
+            },
             "`@./.claude/rules/style.md`",
         ),
-        (Gap::LateInstruction { files: &late }, "`@./apps/api/GEMINI.md`"),
-        (Gap::Skill { name: "x", file: &skill }, "`.gemini/skills/x` a symbolic link to `../../.claude/skills/x`"),
         (
-            Gap::Mcp { name: "gh", transport: Transport::Stdio },
+            Gap::LateInstruction { files: &late },
+            "`@./apps/api/GEMINI.md`",
+        ),
+        (
+            Gap::Skill {
+                name: "x",
+                file: &skill,
+            },
+            "`.gemini/skills/x` a symbolic link to `../../.claude/skills/x`",
+        ),
+        (
+            Gap::Mcp {
+                name: "gh",
+                transport: Transport::Stdio,
+            },
             "\"mcpServers\": {\"gh\": {\"command\": ..., \"args\": [...]}}",
         ),
         (
-            Gap::Mcp { name: "docs", transport: Transport::Http },
+            Gap::Mcp {
+                name: "docs",
+                transport: Transport::Http,
+            },
             "\"docs\": {\"httpUrl\": ...}",
         ),
     ]);

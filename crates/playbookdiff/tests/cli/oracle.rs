@@ -762,7 +762,10 @@ fn gemini_disagreements(
         }
     };
     let refuses = obs["exit"] != 0;
-    let errors = cfg.diagnostics.iter().any(|d| d.severity == Severity::Error);
+    let errors = cfg
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
     let start = |no: bool| if no { "refuses to start" } else { "starts" };
     push("start", start(refuses).into(), start(errors).into());
     if refuses || errors {
@@ -770,7 +773,11 @@ fn gemini_disagreements(
     }
     let strings = |v: &Value| -> Vec<String> {
         v.as_array()
-            .map(|a| a.iter().map(|p| p.as_str().unwrap_or("?").to_string()).collect())
+            .map(|a| {
+                a.iter()
+                    .map(|p| p.as_str().unwrap_or("?").to_string())
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let startup: Vec<_> = cfg
@@ -794,7 +801,11 @@ fn gemini_disagreements(
             a.iter()
                 .map(|pair| {
                     let p = strings(pair);
-                    format!("{} < {}", p.get(1).map_or("?", |s| s), p.first().map_or("?", |s| s))
+                    format!(
+                        "{} < {}",
+                        p.get(1).map_or("?", |s| s),
+                        p.first().map_or("?", |s| s)
+                    )
                 })
                 .collect()
         })
@@ -812,11 +823,22 @@ fn gemini_disagreements(
         })
         .collect();
     push("imports", list(seen), list(modelled));
-    let listed: BTreeSet<String> = strings(&obs["startup"]["skillsListed"]).into_iter().collect();
+    let listed: BTreeSet<String> = strings(&obs["startup"]["skillsListed"])
+        .into_iter()
+        .collect();
+    // The recording drops the names of Gemini CLI's built-in skills
+    // (`_bundled.json`), also where a repository skill of that name
+    // replaces one: the adapter's list drops them too.
+    let bundled: BTreeSet<String> =
+        std::fs::read_to_string(observation_path("gemini", version, "_bundled"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .map(|b| strings(&b["startup"]["skillsListed"]).into_iter().collect())
+            .unwrap_or_default();
     let advertised: BTreeSet<String> = cfg
         .skills
         .iter()
-        .filter(|s| s.applicability == Applicability::Effective)
+        .filter(|s| s.applicability == Applicability::Effective && !bundled.contains(&s.name))
         .map(|s| s.name.clone())
         .collect();
     push("skills", list(listed), list(advertised));
