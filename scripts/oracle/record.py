@@ -948,10 +948,16 @@ def run_opencode(exe, case, work):
 class FakeGemini:
     """A Gemini API on 127.0.0.1 that records each request body and
     answers HTTP 400: Gemini CLI sends a routing request, then the main
-    `streamGenerateContent` request, whose context is recorded."""
+    `streamGenerateContent` request, whose context is recorded. With
+    `read_path`, the first main request is answered instead with a
+    streamed `read_file` call on that path, and the next one shows what
+    the read added."""
 
-    def __init__(self):
+    def __init__(self, read_path=None):
         self.requests = []
+        self.read_path = read_path
+        self.answered_tool = False
+        self.lock = threading.Lock()
         api = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -967,7 +973,26 @@ class FakeGemini:
                     body = json.loads(raw) if raw else None
                 except ValueError:
                     body = None
-                api.requests.append({"path": self.path, "body": body})
+                with api.lock:
+                    api.requests.append({"path": self.path, "body": body})
+                    script = (api.read_path is not None and not api.answered_tool
+                              and ":streamGenerateContent" in self.path)
+                    if script:
+                        api.answered_tool = True
+                if script:
+                    call = {"candidates": [{"content": {"role": "model", "parts": [
+                        {"functionCall": {"name": "read_file",
+                                          "args": {"file_path": api.read_path}}}]},
+                        "finishReason": "STOP", "index": 0}],
+                        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1,
+                                          "totalTokenCount": 2}}
+                    data = f"data: {json.dumps(call)}\r\n\r\n".encode()
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 msg = json.dumps({"error": {"code": 400, "message": "oracle",
                                             "status": "INVALID_ARGUMENT"}}).encode()
                 self.send_response(400)
@@ -1049,7 +1074,15 @@ def run_gemini(exe, case, work):
     tmp = work / "tmp"
     tmp.mkdir()
     norm = Normalizer(repo, home, work, above_levels(case))
-    api = FakeGemini()
+    target = case.get("target")
+    created = False
+    if target:
+        t = repo / target
+        if not t.exists():
+            t.parent.mkdir(parents=True, exist_ok=True)
+            t.write_text("// oracle target\n")
+            created = True
+    api = FakeGemini(str(repo / target) if target else None)
     cwd = repo / case.get("cwd", ".")
     env = {"HOME": str(home), "TMPDIR": str(tmp), "PATH": str(restricted_path(work)),
            "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "TERM": "dumb",
@@ -1080,8 +1113,25 @@ def run_gemini(exe, case, work):
         if "<available_skills>" in t:
             block = t.split("<available_skills>", 1)[1].split("</available_skills>", 1)[0]
             skills.extend(GEMINI_SKILL.findall(block))
-    return {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
-                                    "skillsListed": sorted(skills)}}
+    obs = {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
+                                   "skillsListed": sorted(skills)}}
+    if target:
+        obs["targetCreated"] = created
+        # The read's tool output, in the next main request, ends with the
+        # context files it added.
+        added = []
+        for r in main[1:]:
+            for c in (r["body"] or {}).get("contents") or []:
+                for part in c.get("parts") or []:
+                    resp = json.dumps((part or {}).get("functionResponse") or {})
+                    if "Newly Discovered Project Context" in resp:
+                        text = json.loads(resp).get("response", {}).get("output", "") or resp
+                        jit = text.split("--- Newly Discovered Project Context ---", 1)[-1]
+                        found, _ = gemini_context([jit], os.path.realpath(cwd), norm)
+                        added.extend(f for f in found if f not in added)
+        obs["onDemand"] = {"contextFiles": added,
+                           "toolAnswered": len(main) > 1}
+    return obs
 
 
 

@@ -323,8 +323,14 @@ fn below_cwd(
             ));
         }
     }
-    // Top first, as `findUpwardGeminiFiles` returns them.
-    files.sort_by_key(|p| p.depth());
+    // Top first, each directory's in name order, as `findUpwardGeminiFiles`
+    // returns them.
+    let rank = |p: &RepoPath| {
+        s.names
+            .iter()
+            .position(|n| Some(n.as_str()) == p.file_name())
+    };
+    files.sort_by_key(|p| (p.depth(), p.parent(), rank(p)));
     for p in files {
         let dir = p.parent().unwrap_or_else(RepoPath::root);
         if !profile.on_demand {

@@ -26,6 +26,9 @@ use std::collections::HashMap;
 /// Key paths deeper than this are not given lines (`mcpServers.<name>.<field>`).
 const MAX_SPAN_DEPTH: usize = 3;
 
+/// For each key path: the 1-based lines from its key to the end of its value.
+type Spans = HashMap<Vec<String>, (u32, u32)>;
+
 /// The workspace settings as far as the adapter reads them.
 #[derive(Default)]
 pub(crate) struct Workspace {
@@ -35,7 +38,7 @@ pub(crate) struct Workspace {
     value: Option<Value>,
     /// For each key path up to [`MAX_SPAN_DEPTH`]: the 1-based lines from
     /// its key to the end of its value.
-    spans: HashMap<Vec<String>, (u32, u32)>,
+    spans: Spans,
 }
 
 impl Workspace {
@@ -121,7 +124,7 @@ fn parse_options() -> ParseOptions {
 
 /// Parses settings text; errors carry the parser's message and the
 /// 1-based line.
-fn parse(text: &str) -> Result<(Value, HashMap<Vec<String>, (u32, u32)>), ParseError> {
+fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
     let starts: Vec<usize> = std::iter::once(0)
         .chain(t.match_indices('\n').map(|(i, _)| i + 1))
@@ -145,7 +148,7 @@ fn parse(text: &str) -> Result<(Value, HashMap<Vec<String>, (u32, u32)>), ParseE
 fn convert(
     v: &Ast<'_>,
     path: &mut Vec<String>,
-    spans: &mut HashMap<Vec<String>, (u32, u32)>,
+    spans: &mut Spans,
     line: &dyn Fn(usize) -> u32,
 ) -> Value {
     match v {

@@ -23,8 +23,9 @@
 //!   a target the files a `read` of it attaches (`on-demand-files`);
 //! - Gemini CLI (the workspace trusted): whether it starts (`start`), the
 //!   context files of the main request in order (`startup-files`), which
-//!   file each inlined import came from (`imports`), and the skills the
-//!   request lists (`skills`).
+//!   file each inlined import came from (`imports`), the skills the
+//!   request lists (`skills`), and for a target the context files a
+//!   scripted `read_file` of it added (`on-demand-files`).
 //!
 //! Every disagreement must be listed in `oracle/known-disagreements/
 //! <agent>.toml`, and every listed one must still occur. `docs/fidelity.md`
@@ -842,6 +843,24 @@ fn gemini_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("skills", list(listed), list(advertised));
+    // What reading the target added to the tool's output, in order.
+    if case.target.is_some() {
+        let on_demand: Vec<String> = cfg
+            .instructions
+            .iter()
+            .filter(|i| {
+                i.load_phase == LoadPhase::OnDemand
+                    && i.applicability == Applicability::Effective
+                    && i.imported_from.is_none()
+            })
+            .map(|i| i.source.path.to_string())
+            .collect();
+        push(
+            "on-demand-files",
+            list(strings(&obs["onDemand"]["contextFiles"])),
+            list(on_demand),
+        );
+    }
     out
 }
 
@@ -1043,9 +1062,10 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("config` (`mcp-servers`), and the files a read of the target attaches\n");
     s.push_str("(`on-demand-files`). For Gemini CLI, with the workspace trusted: whether it\n");
     s.push_str("starts (`start`), the context files of the main request in order\n");
-    s.push_str("(`startup-files`), which file each inlined import came from (`imports`) and\n");
-    s.push_str("the skills it lists (`skills`). What the oracle cannot see is in\n");
-    s.push_str("`oracle/README.md`.\n\n");
+    s.push_str("(`startup-files`), which file each inlined import came from (`imports`),\n");
+    s.push_str("the skills it lists (`skills`), and the context files a scripted\n");
+    s.push_str("`read_file` of the target adds (`on-demand-files`). What the oracle\n");
+    s.push_str("cannot see is in `oracle/README.md`.\n\n");
     s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
     for agent in AGENTS {
         for &v in profiled(agent) {
