@@ -118,7 +118,7 @@ fn search(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -> Search {
                     if !markers.is_empty() {
                         cx.diag(Diagnostic::new(
                             DiagnosticCode::ProjectRootAssumed,
-                            format!("No directory from cwd {cwd} up to the repository root holds a boundary marker ({}), so Gemini CLI takes cwd alone as the project: it reads no context file above cwd (unless a marker lies above the repository, which the analysis cannot see).", markers.join(", ")),
+                            format!("No directory from cwd {} up to the repository root holds a boundary marker ({}), so Gemini CLI takes cwd alone as the project: it reads no context file above cwd (unless a marker lies above the repository, which the analysis cannot see).", problems::quote(&cwd), markers.join(", ")),
                         ));
                     }
                     cwd.clone()
@@ -319,7 +319,7 @@ fn below_cwd(
         if !t.starts_with(&cwd) && profile.on_demand {
             cx.diag(Diagnostic::new(
                 DiagnosticCode::TargetOutsideCwd,
-                format!("targetPath {t} is outside cwd {cwd}; Gemini CLI adds context files on demand only for paths inside the workspace (the launch directory), so none are added for it."),
+                format!("targetPath {} is outside cwd {}; Gemini CLI adds context files on demand only for paths inside the workspace (the launch directory), so none are added for it.", problems::quote(t), problems::quote(&cwd)),
             ));
         }
     }

@@ -19,6 +19,7 @@
 
 use crate::settings::Workspace;
 use crate::{Cx, Profile};
+use playbookdiff_adapter::problems::quote;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
 use playbookdiff_source::EntryKind;
 
@@ -38,7 +39,7 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::ItemNotModelled,
-                    format!("{path} defines the Gemini CLI command `/{name}`; the user runs it and it is never sent to the model, so it is not compared with other harnesses."),
+                    format!("{} defines the Gemini CLI command `/{name}`; the user runs it and it is never sent to the model, so it is not compared with other harnesses.", quote(&path)),
                 )
                 .at(SourceRef::project(path, SourceFormat::Toml)),
             );
@@ -49,7 +50,7 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::ItemNotModelled,
-                format!("{} configures `hooks`: Gemini CLI runs their commands at the events they name, and they can add context or block the agent; they are not modelled, review them by hand.", src.path),
+                format!("{} configures `hooks`: Gemini CLI runs their commands at the events they name, and they can add context or block the agent; they are not modelled, review them by hand.", quote(&src.path)),
             )
             .at(src),
         );
@@ -58,7 +59,7 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::ItemNotModelled,
-                format!("{ext} is ignored: Gemini CLI loads extensions only from the user's `~/.gemini/extensions/` (installed with `gemini extensions install`), never from a repository."),
+                format!("{} is ignored: Gemini CLI loads extensions only from the user's `~/.gemini/extensions/` (installed with `gemini extensions install`), never from a repository.", quote(&ext)),
             )
             .at(SourceRef::project(ext, SourceFormat::Json)),
         );
@@ -129,7 +130,7 @@ fn subagents(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace, base: &Repo
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::ItemNotModelled,
-                format!("{p} defines a Gemini CLI subagent; {state}. Subagents are not modelled, so it is not compared with other harnesses."),
+                format!("{} defines a Gemini CLI subagent; {state}. Subagents are not modelled, so it is not compared with other harnesses.", quote(&p)),
             )
             .at(SourceRef::project(p, SourceFormat::Markdown)),
         );

@@ -18,6 +18,7 @@
 //!   file five imports deep is inlined with its own tokens unprocessed.
 
 use crate::{Cx, READ_LIMIT};
+use playbookdiff_adapter::problems::quote;
 use playbookdiff_model::{ByteSpan, Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
 use playbookdiff_source::{Resolved, TextFile};
 use std::sync::Arc;
@@ -143,7 +144,7 @@ fn visit(
     let all = tokens(&text.text);
     if depth >= MAX_DEPTH {
         if let Some(t) = all.first() {
-            fail(cx, file, text, t.start, t.path, &format!("{file} is {MAX_DEPTH} imports deep, the most Gemini CLI processes, so its imports are sent as written"));
+            fail(cx, file, text, t.start, t.path, &format!("{} is {MAX_DEPTH} imports deep, the most Gemini CLI processes, so its imports are sent as written", quote(file)));
         }
         return Vec::new();
     }
@@ -222,7 +223,7 @@ fn resolve(
         }
     };
     if !real.starts_with(root) {
-        fail(cx, file, text, t.start, p, &format!("it lies outside the project root {root}, so Gemini CLI refuses it (`Path traversal attempt`)"));
+        fail(cx, file, text, t.start, p, &format!("it lies outside the project root {}, so Gemini CLI refuses it (`Path traversal attempt`)", quote(root)));
         return None;
     }
     if !cx.repo.is_file(&real) {
@@ -246,7 +247,7 @@ fn fail(cx: &mut Cx<'_, '_>, file: &RepoPath, text: &TextFile, at: usize, path: 
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::ContextImportFailed,
-            format!("`@{path}` in {file} (line {line}) is not imported: {why}; fix the path, or put it in backticks if it is not meant as an import."),
+            format!("`@{path}` in {} (line {line}) is not imported: {why}; fix the path, or put it in backticks if it is not meant as an import.", quote(file)),
         )
         .at(SourceRef::project(file.clone(), SourceFormat::Markdown).with_lines(line, line)),
     );

@@ -62,6 +62,13 @@ pub const CONFIG_ENTRY_NAMES: &[&str] = &["GEMINI.md", ".gemini"];
 /// [`playbookdiff_adapter::Adapter::target_tests`] (none).
 pub const OWN_DIRECTORIES: &[&str] = &[".gemini"];
 
+/// The names looked up below a launch directory besides
+/// [`CONFIG_ENTRY_NAMES`]: `AGENTS.md` and `CONTEXT.md`, the names of
+/// Gemini CLI's own `context.fileName` example (`docs/cli/gemini-md.md`:
+/// `["AGENTS.md", "CONTEXT.md", "GEMINI.md"]`). Any other configured name
+/// costs one more pass over the tree, never a wrong answer.
+pub const INDEXED_NAMES: &[&str] = &["AGENTS.md", "CONTEXT.md"];
+
 /// The default context file name, used when the workspace settings set no
 /// `context.fileName` (`DEFAULT_CONTEXT_FILENAME` in
 /// `packages/core/src/tools/memoryTool.ts`).
@@ -94,6 +101,7 @@ const REFUSAL: problems::Refusal = problems::Refusal {
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
     .directories(OWN_DIRECTORIES)
+    .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap);
 

@@ -214,7 +214,8 @@ fn invalid(cx: &mut Cx<'_, '_>, s: &mut McpServer, why: &str) {
             DiagnosticCode::McpInvalidEntry,
             format!(
                 "MCP server {:?} in {}: {why}; give it a `command`, an `httpUrl` or a `url`.",
-                s.name, s.source.path
+                s.name,
+                playbookdiff_adapter::problems::quote(&s.source.path)
             ),
         )
         .at(s.source.clone()),

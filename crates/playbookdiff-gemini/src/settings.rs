@@ -96,7 +96,7 @@ impl Workspace {
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidValue,
-                        format!("`{}` in {} is neither a string nor a list of strings; Gemini CLI warns and the analysis takes the default.", key.join("."), src.path),
+                        format!("`{}` in {} is neither a string nor a list of strings; Gemini CLI warns and the analysis takes the default.", key.join("."), problems::quote(&src.path)),
                     )
                     .at(src),
                 );
@@ -243,7 +243,7 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Workspace {
                 cx,
                 Diagnostic::new(
                     DiagnosticCode::InvalidJson,
-                    format!("{path} does not hold a JSON object, so Gemini CLI stops (\"Settings file is not a valid JSON object.\", exit 52); make the top level an object."),
+                    format!("{} does not hold a JSON object, so Gemini CLI stops (\"Settings file is not a valid JSON object.\", exit 52); make the top level an object.", problems::quote(&path)),
                 )
                 .at(SourceRef::project(path.clone(), SourceFormat::Json)),
                 format!("{} does not hold a JSON object", problems::quote(&path)),
@@ -281,7 +281,7 @@ fn report_not_applied(cx: &mut Cx<'_, '_>) {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::WorkspaceSettingsNotApplied,
-                    format!("{p} is not applied from cwd {cwd}: Gemini CLI reads only the launch directory's own `.gemini/settings.json`, so its context.fileName, MCP servers and hooks do nothing here; copy what is needed into `{}`.", path_in(&cwd).map(|p| p.to_string()).unwrap_or_default()),
+                    format!("{} is not applied from cwd {}: Gemini CLI reads only the launch directory's own `.gemini/settings.json`, so its context.fileName, MCP servers and hooks do nothing here; copy what is needed into `{}`.", problems::quote(&p), problems::quote(&cwd), path_in(&cwd).map(|p| p.to_string()).unwrap_or_default()),
                 )
                 .at(SourceRef::project(p, SourceFormat::Json)),
             );

@@ -45,7 +45,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
                     cx.diag(
                         Diagnostic::new(
                             DiagnosticCode::SkillNameCollision,
-                            format!("Two skills of cwd are named {:?} ({} and {}); Gemini CLI keeps the one of `.agents/skills`.", s.name, prev.source.path, s.source.path),
+                            format!("Two skills of cwd are named {:?} ({} and {}); Gemini CLI keeps the one of `.agents/skills`.", s.name, problems::quote(&prev.source.path), problems::quote(&s.source.path)),
                         )
                         .at(s.source.clone()),
                     );
@@ -170,7 +170,7 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, root: &str) -> Skill {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillFieldMissing,
-                format!("{file} is not loaded as a Gemini CLI skill: {why}; add `name` and `description` front matter."),
+                format!("{} is not loaded as a Gemini CLI skill: {why}; add `name` and `description` front matter.", problems::quote(file)),
             )
             .at(source.clone()),
         );
