@@ -1059,6 +1059,37 @@ def gemini_context(texts, cwd, norm):
     return files, imports
 
 
+GEMINI_MCP_LINE = re.compile(r"^\S+ ([^:\s]+):.*?(?:\((\w+)\))?\s+- (\w+)$")
+
+
+def gemini_mcp_list(exe, cwd, env, work, norm):
+    """`gemini mcp list` in the launch directory: each server's name,
+    transport and state (`Disconnected` for a configured server that does
+    not start here, `Blocked` for one `mcp.excluded` names). Without a
+    workspace `.gemini/settings.json` there is nothing to list (the home is
+    empty), and the command is not run."""
+    if not (cwd / ".gemini" / "settings.json").exists():
+        return []
+    with open(work / "mcp.out", "wb") as out, open(work / "mcp.err", "wb") as err:
+        proc = subprocess.Popen([NODE, str(exe), "mcp", "list"], cwd=cwd, env=env,
+                                stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+        try:
+            proc.wait(timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pass
+        kill_group(proc)
+    servers = []
+    # The list is printed on standard error.
+    text = (work / "mcp.out").read_text(errors="replace") + "\n" + \
+        (work / "mcp.err").read_text(errors="replace")
+    for line in text.splitlines():
+        m = GEMINI_MCP_LINE.match(strip_ansi(line).strip())
+        if m:
+            servers.append({"name": m.group(1), "transport": m.group(2), "state": m.group(3)})
+    return sorted(servers, key=lambda s: s["name"])
+
+
 def run_gemini(exe, case, work):
     """`gemini -p hi` from the launch directory with a fresh home that
     selects API-key auth, the workspace trusted by
@@ -1115,6 +1146,7 @@ def run_gemini(exe, case, work):
             skills.extend(GEMINI_SKILL.findall(block))
     obs = {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
                                    "skillsListed": sorted(skills)}}
+    obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
     if target:
         obs["targetCreated"] = created
         # The read's tool output, in the next main request, ends with the

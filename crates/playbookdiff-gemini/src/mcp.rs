@@ -13,9 +13,9 @@
 
 use crate::settings::Workspace;
 use crate::Cx;
-use playbookdiff_model::redact::{classify_value, secret_name};
+use playbookdiff_model::redact::{classify_value, looks_like_secret, secret_name};
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, McpServer, NamedValue, Transport,
+    Applicability, ConfiguredValue, Diagnostic, DiagnosticCode, McpServer, NamedValue, Transport,
 };
 use serde_json::{Map, Value};
 
@@ -120,21 +120,20 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
         secret |= s.set_url(u);
         s.reason = format!("Configured in `mcpServers` of {path} with `httpUrl`; Gemini CLI connects over streamable HTTP at startup.");
     } else if let Some(u) = str_of("url") {
+        // `type` defaults to `http` (`gemini mcp list` shows `(http)` for a
+        // bare `url`; seen with 0.34.0 and 0.61.0); `sse` is the other.
         let ty = str_of("type");
-        s.transport = if ty == Some("http") {
+        let http = ty.is_none_or(|t| t == "http");
+        s.transport = if http {
             Transport::Http
         } else {
             Transport::Unknown
         };
-        s.declared_type = Some(ty.unwrap_or("url").to_string());
+        s.declared_type = Some(ty.unwrap_or("http").to_string());
         secret |= s.set_url(u);
         s.reason = format!(
-            "Configured in `mcpServers` of {path} with `url`; Gemini CLI connects at startup ({}).",
-            if ty == Some("http") {
-                "streamable HTTP"
-            } else {
-                "SSE unless `type` says otherwise"
-            }
+            "Configured in `mcpServers` of {path} with `url`; Gemini CLI connects at startup over {}.",
+            if http { "streamable HTTP (`type` defaults to `http`)" } else { "the `type` it names" }
         );
     } else {
         invalid(cx, s, "it has no `command`, `httpUrl` or `url`");
@@ -183,7 +182,7 @@ fn values(
     let mut out = Vec::new();
     for (k, v) in map {
         let Some(raw) = v.as_str() else { continue };
-        let (value, secret) = classify_value(k, raw);
+        let (value, secret) = classify(k, raw);
         if secret {
             cx.diag(
                 Diagnostic::new(
@@ -202,22 +201,93 @@ fn values(
     out
 }
 
-/// Marks `s` as an entry Gemini CLI cannot start, `why` saying why.
+/// Classifies one `env` or `headers` value: `$VAR` or `${VAR}` alone names
+/// the developer's variable; a value holding such references stays a
+/// verbatim expression unless the text around them looks like a secret;
+/// anything else is a redacted literal (`resolveEnvVarsInObject` in
+/// `packages/cli/src/utils/envVarResolver.ts` expands `$VAR` and `${VAR}`).
+/// The flag says whether a literal secret was found.
+fn classify(name: &str, raw: &str) -> (ConfiguredValue, bool) {
+    let var = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let whole = raw
+        .strip_prefix("${")
+        .and_then(|r| r.strip_suffix('}'))
+        .or_else(|| raw.strip_prefix('$'))
+        .filter(|v| var(v));
+    if let Some(v) = whole {
+        return (
+            ConfiguredValue::Host {
+                variable: v.to_string(),
+            },
+            false,
+        );
+    }
+    let refers = raw.match_indices('$').any(|(i, _)| {
+        raw[i + 1..].starts_with('{')
+            || raw[i + 1..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    });
+    if refers {
+        let rest: String = raw.split('$').next().unwrap_or_default().to_string();
+        if !looks_like_secret(rest.trim(), None) {
+            return (
+                ConfiguredValue::Reference {
+                    expression: raw.to_string(),
+                },
+                false,
+            );
+        }
+    }
+    classify_value(name, raw)
+}
+
+/// Marks `s` as an entry Gemini CLI keeps but cannot connect to, `why`
+/// saying why (seen with 0.61.0: an entry with neither `command` nor a url
+/// is listed by `gemini mcp list` and is `Disconnected`).
 fn invalid(cx: &mut Cx<'_, '_>, s: &mut McpServer, why: &str) {
-    s.applicability = Applicability::Excluded;
     s.reason = format!(
-        "Configured in {}, but {why}, so Gemini CLI cannot start it.",
+        "Configured in {}, but {why}, so Gemini CLI lists it and cannot connect to it.",
         s.source.path
     );
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::McpInvalidEntry,
             format!(
-                "MCP server {:?} in {}: {why}; give it a `command`, an `httpUrl` or a `url`.",
+                "MCP server {:?} in {}: {why}, so Gemini CLI never connects to it; give it a `command`, an `httpUrl` or a `url`.",
                 s.name,
                 playbookdiff_adapter::problems::quote(&s.source.path)
             ),
         )
         .at(s.source.clone()),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::classify;
+    use playbookdiff_model::ConfiguredValue;
+
+    /// `$VAR` and `${VAR}` name a variable; text around a reference stays
+    /// symbolic; a literal is redacted, and reported when it looks secret.
+    #[test]
+    fn values_stay_symbolic_or_redacted() {
+        let host = |v: &str| ConfiguredValue::Host { variable: v.into() };
+        assert_eq!(
+            classify("TOKEN", "$DOCS_TOKEN"),
+            (host("DOCS_TOKEN"), false)
+        );
+        assert_eq!(
+            classify("TOKEN", "${DOCS_TOKEN}"),
+            (host("DOCS_TOKEN"), false)
+        );
+        assert_eq!(
+            classify("Authorization", "Bearer $GH"),
+            (
+                ConfiguredValue::Reference {
+                    expression: "Bearer $GH".into()
+                },
+                false
+            )
+        );
+        assert!(classify("TOKEN", "ghp_0123456789abcdefghij0123").1);
+    }
 }

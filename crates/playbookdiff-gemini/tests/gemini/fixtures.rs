@@ -3,7 +3,9 @@
 //! `oracle/observations/gemini/`).
 
 use playbookdiff_gemini::ADAPTER;
-use playbookdiff_model::{Applicability, DiagnosticCode, EffectiveAgentConfig, LoadPhase};
+use playbookdiff_model::{
+    Applicability, DiagnosticCode, EffectiveAgentConfig, LoadPhase, Transport,
+};
 use playbookdiff_testkit::{at_root, Kit};
 
 static KIT: Kit = Kit::new(&ADAPTER, env!("CARGO_MANIFEST_DIR"));
@@ -196,4 +198,50 @@ fn malformed_settings_refuse() {
         Some(2)
     );
     assert!(cfg.received_instructions().is_empty());
+}
+
+/// MCP servers of the launch directory's settings: a command is stdio,
+/// `httpUrl` and a bare `url` are HTTP, `mcp.excluded` blocks one, an entry
+/// without command or url is kept (it never connects) and reported; from
+/// `sub/` none apply.
+#[test]
+fn mcp_servers_of_cwd() {
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = run("mcp_servers", ".", v);
+        let servers: Vec<(String, Transport, Applicability)> = cfg
+            .mcp_servers
+            .iter()
+            .map(|s| (s.name.clone(), s.transport, s.applicability))
+            .collect();
+        assert_eq!(
+            servers,
+            [
+                (
+                    "broken".to_string(),
+                    Transport::Unknown,
+                    Applicability::Effective
+                ),
+                (
+                    "docs".to_string(),
+                    Transport::Stdio,
+                    Applicability::Effective
+                ),
+                (
+                    "events".to_string(),
+                    Transport::Http,
+                    Applicability::Effective
+                ),
+                ("off".to_string(), Transport::Stdio, Applicability::Excluded),
+                ("web".to_string(), Transport::Http, Applicability::Effective),
+            ],
+            "{v}"
+        );
+        assert!(
+            cfg.diagnostics
+                .iter()
+                .any(|d| d.code == DiagnosticCode::McpInvalidEntry
+                    && d.message.contains("\"broken\""))
+        );
+        assert!(run("mcp_servers", "sub", v).mcp_servers.is_empty(), "{v}");
+    }
 }

@@ -24,8 +24,9 @@
 //! - Gemini CLI (the workspace trusted): whether it starts (`start`), the
 //!   context files of the main request in order (`startup-files`), which
 //!   file each inlined import came from (`imports`), the skills the
-//!   request lists (`skills`), and for a target the context files a
-//!   scripted `read_file` of it added (`on-demand-files`).
+//!   request lists (`skills`), the servers `gemini mcp list` does not show
+//!   blocked, with their transport (`mcp-servers`), and for a target the
+//!   context files a scripted `read_file` of it added (`on-demand-files`).
 //!
 //! Every disagreement must be listed in `oracle/known-disagreements/
 //! <agent>.toml`, and every listed one must still occur. `docs/fidelity.md`
@@ -34,7 +35,7 @@
 
 use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, LoadPhase, Mode, Permission, RepoPath,
-    Severity, Skill,
+    Severity, Skill, Transport,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Repo, WorkingTree};
@@ -843,6 +844,37 @@ fn gemini_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("skills", list(listed), list(advertised));
+    // `gemini mcp list`: the servers not blocked, with the transport it
+    // names (`?` for an entry with neither command nor url).
+    let listed: BTreeSet<String> = obs["mcpServers"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|s| s["state"] != "Blocked" && s["state"] != "Disabled")
+                .map(|s| {
+                    format!(
+                        "{} ({})",
+                        s["name"].as_str().unwrap_or("?"),
+                        s["transport"].as_str().unwrap_or("?")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let configured: BTreeSet<String> = cfg
+        .mcp_servers
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| {
+            let t = match s.transport {
+                Transport::Stdio => "stdio",
+                Transport::Http => "http",
+                Transport::Unknown => s.declared_type.as_deref().unwrap_or("?"),
+            };
+            format!("{} ({t})", s.name)
+        })
+        .collect();
+    push("mcp-servers", list(listed), list(configured));
     // What reading the target added to the tool's output, in order.
     if case.target.is_some() {
         let on_demand: Vec<String> = cfg
@@ -1063,7 +1095,8 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("(`on-demand-files`). For Gemini CLI, with the workspace trusted: whether it\n");
     s.push_str("starts (`start`), the context files of the main request in order\n");
     s.push_str("(`startup-files`), which file each inlined import came from (`imports`),\n");
-    s.push_str("the skills it lists (`skills`), and the context files a scripted\n");
+    s.push_str("the skills it lists (`skills`), the servers of `gemini mcp list` not\n");
+    s.push_str("blocked, with their transport (`mcp-servers`), and the context files a scripted\n");
     s.push_str("`read_file` of the target adds (`on-demand-files`). What the oracle\n");
     s.push_str("cannot see is in `oracle/README.md`.\n\n");
     s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
