@@ -173,10 +173,14 @@ fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
 
 /// The premises every Gemini CLI result depends on.
 fn assumptions(context: &AnalysisContext, profile: &Profile) -> Vec<String> {
-    vec![
+    let mut out = vec![
         format!("Gemini CLI starts in cwd {}: only that directory's `.gemini/settings.json` applies, skills come from that directory alone, and context files depend on it.", context.cwd),
         profile.trust_assumption.to_string(),
         "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file.".to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
-    ]
+    ];
+    if profile.boundary == profile::Boundary::GitDirectoryAndParent {
+        out.push("No context file lies in the directory above the repository root: Gemini CLI 0.34 searches up to the parent of the git root (without a git root, up to the parent of the home directory), which the analysis does not read.".to_string());
+    }
+    out
 }
