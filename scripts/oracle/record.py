@@ -2,7 +2,7 @@
 """Records what the real agents load, case by case, as normalized JSON.
 
 Usage:
-    scripts/oracle/record.py [--agent claude-code|codex|opencode] [--version V]
+    scripts/oracle/record.py [--agent claude-code|codex|gemini|opencode] [--version V]
                                       [--case ID] [--no-regenerate]
 
 For every case of `oracle/cases.toml` (or only `--case ID`), for every
@@ -30,6 +30,13 @@ that read attached on demand.
 Codex: `codex debug prompt-input` (the AGENTS.md chain text, the skills
 listed) and `codex mcp list --json`, with and without a trust entry for the
 temporary repository in `$CODEX_HOME/config.toml`.
+
+Gemini CLI: `gemini -p hi` with the workspace trusted and a fake Gemini API
+on loopback that records the main request (the context files in order,
+the imports inlined in them, the skills listed) and answers 400; for a case
+with a target it first answers with a streamed `read_file` call, and the
+next request shows the context files that read added. `gemini mcp list`
+gives the MCP servers of the launch directory's settings.
 
 Every path is made repository-relative; temporary paths, dates and session
 ids are removed, so two runs give byte-identical files. At the end, unless

@@ -245,3 +245,37 @@ fn mcp_servers_of_cwd() {
         assert!(run("mcp_servers", "sub", v).mcp_servers.is_empty(), "{v}");
     }
 }
+
+/// Commands (named with `:` for each folder), subagents, hooks and a
+/// repository's extensions are each reported, never compared.
+#[test]
+fn extras_are_reported() {
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = run("extras", ".", v);
+        let said: Vec<&str> = cfg
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::ItemNotModelled)
+            .map(|d| d.message.as_str())
+            .collect();
+        for phrase in [
+            "`/git:commit`",
+            "`/plan`",
+            "subagent",
+            "`hooks`",
+            "extensions only from",
+        ] {
+            assert!(
+                said.iter().any(|m| m.contains(phrase)),
+                "{v}: {phrase}: {said:#?}"
+            );
+        }
+        assert_eq!(startup(&cfg), ["GEMINI.md"], "{v}");
+    }
+    // 0.34 also needs experimental.enableAgents for subagents.
+    let old = run("extras", ".", "0.34.0");
+    assert!(old
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("experimental.enableAgents")));
+}
