@@ -16,6 +16,7 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         Gap::LateInstruction { files } => Some(load_sooner(files, scene)),
         Gap::Skill { name, file } => Some(receive_skill(file, name, scene)),
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files, scene)),
+        Gap::Subagent { name, file } => Some(receive_subagent(name, file, scene)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport, scene)),
     }
 }
@@ -105,6 +106,18 @@ pub fn skill_sooner(name: &str, files: &[RepoPath], scene: &Scene<'_, '_>) -> St
         "Gemini CLI reads skills only from the launch directory's own `.gemini/skills` and `.agents/skills`; link skill {} (`{first}`) into `{}`",
         code_span(name),
         in_dir(scene.cwd, ".gemini/skills")
+    )
+}
+
+/// Gemini CLI should let its main agent call subagent `name`, defined for
+/// another harness at `file`: a `.gemini/agents/NAME.md` of the launch
+/// directory with `name` and `description` front matter, which Gemini CLI
+/// loads in a trusted folder once the user acknowledged the file
+/// (`packages/core/src/agents/agentLoader.ts`; seen with 0.61.0).
+pub fn receive_subagent(name: &str, file: &RepoPath, scene: &Scene<'_, '_>) -> String {
+    format!(
+        "add `{}` with front matter `name: {name}` and `description:` (as in `{file}`) and the body of `{file}` as its prompt; Gemini CLI loads it in a trusted folder once the user acknowledges the file",
+        in_dir(scene.cwd, &format!(".gemini/agents/{name}.md"))
     )
 }
 
