@@ -13,8 +13,8 @@
 //! * **Context files** (`context`): `GEMINI.md`, or the names of
 //!   `context.fileName`, in the directories from the project root down to
 //!   cwd; 0.61 sorts them as absolute-path strings, 0.34 groups them by
-//!   name and adds a downward search below cwd ([`profile`]). `@path`
-//!   imports are inlined ([`imports`]). 0.61 also adds the files of the
+//!   name and adds a downward search below cwd (module `profile`). `@path`
+//!   imports are inlined (module `imports`). 0.61 also adds the files of the
 //!   directories between a file the agent reads and cwd, on demand.
 //! * **Settings** (`settings`): only `<cwd>/.gemini/settings.json` of the
 //!   repository applies (`context.fileName`, `context.memoryBoundaryMarkers`,
