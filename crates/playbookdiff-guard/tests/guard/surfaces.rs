@@ -128,3 +128,26 @@ fn every_host_is_a_registered_harness() {
         );
     }
 }
+
+/// Every registered adapter declares what it reads as configuration, so a
+/// new harness is guarded from its first line in the registry.
+#[test]
+fn every_adapter_declares_its_surfaces() {
+    for adapter in playbookdiff_registry::adapters() {
+        assert!(
+            !adapter.surfaces().is_empty(),
+            "{} declares no surface",
+            adapter.harness()
+        );
+        for name in adapter.config_entry_names() {
+            let inside = format!("pkg/{name}/x");
+            let policy = surfaces_only();
+            assert!(
+                policy.write_rule(&format!("pkg/{name}")).is_some()
+                    || policy.write_rule(&inside).is_some(),
+                "{}: {name} is not protected",
+                adapter.harness()
+            );
+        }
+    }
+}
