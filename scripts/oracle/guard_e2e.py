@@ -59,6 +59,8 @@ FIXTURE = ROOT / "oracle" / "guard" / "fixture"
 OUT = ROOT / "oracle" / "guard"
 PROGRAM = ROOT / "target" / "debug" / "playbookdiff"
 RUN_TIMEOUT = 900
+# The hosts the guard answers and this script drives.
+HOSTS = ["claude-code", "codex", "opencode"]
 
 CLAUDE_MODES = {
     "default": ["--permission-mode", "default", "--allowedTools", "Write", "Edit", "Bash", "Read"],
@@ -736,13 +738,13 @@ def write(path, text):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--agent", choices=list(record.AGENTS))
+    p.add_argument("--agent", choices=HOSTS)
     p.add_argument("--version")
     p.add_argument("--mode", action="append", help="Claude Code mode (repeatable)")
     p.add_argument("--keep", help="copy each run's directory here")
     p.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
-    agents = [args.agent] if args.agent else list(record.AGENTS)
+    agents = [args.agent] if args.agent else HOSTS
     plan = [(a, v) for a in agents for v in ([args.version] if args.version
                                              else record.profiled_versions(a))]
     if not PROGRAM.exists():

@@ -12,12 +12,12 @@
 //! [`Surface`]: playbookdiff_adapter::Surface
 
 use playbookdiff_adapter::Adapter;
-use playbookdiff_model::{AnalysisContext, Mode};
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Mode};
 use playbookdiff_source::{Repo, SourceTree};
 
-/// Every source path (repository-relative) that `adapters` compile from
-/// `tree` launched at its root, in local mode (personal files included),
-/// sorted and without repeats.
+/// Every source path (repository-relative, [`paths`]) that `adapters`
+/// compile from `tree` launched at its root, in local mode (personal
+/// files included), sorted and without repeats.
 pub fn compiled(adapters: &[&dyn Adapter], tree: &dyn SourceTree) -> Vec<String> {
     let repo = Repo::new(tree);
     let context = AnalysisContext {
@@ -26,31 +26,34 @@ pub fn compiled(adapters: &[&dyn Adapter], tree: &dyn SourceTree) -> Vec<String>
     };
     let mut out: Vec<String> = adapters
         .iter()
-        .flat_map(|a| {
-            let config = a.compile(&repo, &context, None);
-            let paths: Vec<String> = config
-                .instructions
-                .iter()
-                .map(|i| i.source.path.as_str().to_string())
-                .chain(
-                    config
-                        .skills
-                        .iter()
-                        .map(|s| s.source.path.as_str().to_string()),
-                )
-                .chain(
-                    config
-                        .mcp_servers
-                        .iter()
-                        .map(|m| m.source.path.as_str().to_string()),
-                )
-                .collect();
-            paths
-        })
+        .flat_map(|a| paths(&a.compile(&repo, &context, None)))
         .collect();
     out.sort();
     out.dedup();
     out
+}
+
+/// Every file `config` names as a source: instructions, skills, MCP
+/// servers, subagents, commands, output styles, plugins and what each
+/// plugin brings (repository-relative).
+pub fn paths(config: &EffectiveAgentConfig) -> Vec<String> {
+    let refs = config
+        .instructions
+        .iter()
+        .map(|i| &i.source)
+        .chain(config.skills.iter().map(|s| &s.source))
+        .chain(config.mcp_servers.iter().map(|m| &m.source))
+        .chain(config.subagents.iter().map(|a| &a.source))
+        .chain(config.commands.iter().map(|c| &c.source))
+        .chain(config.output_styles.iter().map(|o| &o.source))
+        .chain(config.plugins.iter().map(|p| &p.source))
+        .chain(
+            config
+                .plugins
+                .iter()
+                .flat_map(|p| p.contributions.iter().map(|c| &c.source)),
+        );
+    refs.map(|r| r.path.as_str().to_string()).collect()
 }
 
 /// The files the hooks registered in a hooks JSON file (Claude Code's

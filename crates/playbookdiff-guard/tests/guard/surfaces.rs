@@ -60,13 +60,8 @@ fn every_source_of_every_adapter_is_protected() {
         let policy = policy(&repo);
         for adapter in playbookdiff_registry::adapters() {
             let config = compile_dir(*adapter, &repo, &at_root().local());
-            let sources = config
-                .instructions
-                .iter()
-                .map(|i| &i.source.path)
-                .chain(config.skills.iter().map(|s| &s.source.path))
-                .chain(config.mcp_servers.iter().map(|m| &m.source.path));
-            for path in sources {
+            let sources = playbookdiff_guard::sources::paths(&config);
+            for path in &sources {
                 let rel = path.as_str();
                 checked += 1;
                 let rule = policy.write_rule(rel);
@@ -131,5 +126,28 @@ fn every_host_is_a_registered_harness() {
             "{}",
             host.id()
         );
+    }
+}
+
+/// Every registered adapter declares what it reads as configuration, so a
+/// new harness is guarded from its first line in the registry.
+#[test]
+fn every_adapter_declares_its_surfaces() {
+    for adapter in playbookdiff_registry::adapters() {
+        assert!(
+            !adapter.surfaces().is_empty(),
+            "{} declares no surface",
+            adapter.harness()
+        );
+        for name in adapter.config_entry_names() {
+            let inside = format!("pkg/{name}/x");
+            let policy = surfaces_only();
+            assert!(
+                policy.write_rule(&format!("pkg/{name}")).is_some()
+                    || policy.write_rule(&inside).is_some(),
+                "{}: {name} is not protected",
+                adapter.harness()
+            );
+        }
     }
 }
