@@ -134,7 +134,11 @@ pub fn registered(list: &[Value], marker: &str) -> bool {
 /// allow: a failed or silent guard is a refusal (fail closed). OpenCode
 /// loads `.opencode/plugin/*.js` and `~/.config/opencode/plugin/*.js`
 /// (surfaces-and-guard, OpenCode 1.18.33); `tool.execute.before(input,
-/// output)` receives `input.tool`, `input.sessionID` and `output.args`.
+/// output)` receives `input.tool`, `input.sessionID` and `output.args`;
+/// `tool.execute.after(input, output)` receives the arguments as
+/// `input.args` and the tool's result as `output` (OpenCode 1.18.33's
+/// bundled source: `trigger("tool.execute.after", {tool, sessionID,
+/// callID, args}, result)`).
 pub fn opencode_plugin(program: &str) -> String {
     let argv = json!([program, "guard", "hook", "--host", "opencode"]).to_string();
     format!(
@@ -145,14 +149,14 @@ import {{ spawnSync }} from "node:child_process";
 
 const GUARD = {argv};
 
-function ask(event, input, output, directory) {{
+function ask(event, input, args, directory) {{
   const payload = JSON.stringify({{
     event,
     tool: input.tool,
     sessionID: input.sessionID,
     callID: input.callID,
     cwd: directory,
-    args: (output && output.args) || {{}},
+    args: args || {{}},
   }});
   const r = spawnSync(GUARD[0], GUARD.slice(1), {{ input: payload, encoding: "utf8", timeout: 30000 }});
   let answer = null;
@@ -166,9 +170,11 @@ function ask(event, input, output, directory) {{
 }}
 
 export const PlaybookdiffGuard = async ({{ directory }}) => ({{
-  "tool.execute.before": async (input, output) => ask("PreToolUse", input, output, directory),
-  "tool.execute.after": async (input, output) => {{
-    if (input.tool === "bash") ask("PostToolUse", input, output, directory);
+  "tool.execute.before": async (input, output) =>
+    ask("PreToolUse", input, output && output.args, directory),
+  // After a tool, `output` is its result; the arguments are `input.args`.
+  "tool.execute.after": async (input, _result) => {{
+    if (input.tool === "bash") ask("PostToolUse", input, input.args, directory);
   }},
 }});
 "#

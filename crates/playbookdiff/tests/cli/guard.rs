@@ -377,3 +377,109 @@ fn audit_fails_on_a_weakened_baseline_and_passes_on_a_new_rule() {
     std::fs::write(&path, baseline.to_string()).unwrap();
     assert_eq!(audit(&[]).0, Some(0));
 }
+
+/// Runs the plugin module `guard install --host opencode` wrote, under
+/// Node, calling `hook` with OpenCode 1.18.33's arguments: before a tool
+/// `(input {tool, sessionID, callID}, output {args})`, after it `(input
+/// {tool, sessionID, callID, args}, result {title, output, metadata})`.
+/// Prints `allowed` or `threw: MESSAGE`; `None` without `node`.
+fn opencode_plugin_call(root: &Path, hook: &str, tool: &str, args: &str) -> Option<String> {
+    let plugin = root.join(".opencode/plugin/playbookdiff-guard.js");
+    let (input, output) = if hook == "tool.execute.before" {
+        (
+            format!("{{tool: {tool:?}, sessionID: 's', callID: 'c'}}"),
+            format!("{{args: {args}}}"),
+        )
+    } else {
+        (
+            format!("{{tool: {tool:?}, sessionID: 's', callID: 'c', args: {args}}}"),
+            "{title: 't', output: 'done', metadata: {}}".to_string(),
+        )
+    };
+    let script = format!(
+        "const m = await import({:?});\n\
+         const h = await m.PlaybookdiffGuard({{directory: {:?}}});\n\
+         try {{ await h[{hook:?}]({input}, {output}); console.log('allowed'); }}\n\
+         catch (e) {{ console.log('threw: ' + e.message); }}",
+        plugin.display().to_string(),
+        root.display().to_string(),
+    );
+    let out = std::process::Command::new("node")
+        .args(["--input-type=module", "-e", &script])
+        .env("HOME", "/nonexistent-home")
+        .output()
+        .ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+#[test]
+fn the_opencode_plugin_reads_the_arguments_where_opencode_passes_them() {
+    let dir = work_tree();
+    let root = dir.path();
+    Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .args(["guard", "install", "--host", "opencode", "--write"])
+        .current_dir(root)
+        .env("HOME", "/nonexistent-home")
+        .assert()
+        .success();
+    let cases = [
+        (
+            "tool.execute.before",
+            "bash",
+            "{command: 'ls'}",
+            Some("allowed"),
+        ),
+        (
+            "tool.execute.before",
+            "bash",
+            "{command: 'echo x > CLAUDE.md'}",
+            None,
+        ),
+        (
+            "tool.execute.before",
+            "write",
+            "{filePath: 'main.txt', content: 'y'}",
+            Some("allowed"),
+        ),
+        (
+            "tool.execute.before",
+            "write",
+            "{filePath: '.mcp.json', content: '{}'}",
+            None,
+        ),
+        (
+            "tool.execute.after",
+            "bash",
+            "{command: 'ls'}",
+            Some("allowed"),
+        ),
+        (
+            "tool.execute.after",
+            "bash",
+            "{command: 'echo hi > main.txt'}",
+            Some("allowed"),
+        ),
+        (
+            "tool.execute.after",
+            "write",
+            "{filePath: 'main.txt', content: 'y'}",
+            Some("allowed"),
+        ),
+    ];
+    for (hook, tool, args, want) in cases {
+        let Some(got) = opencode_plugin_call(root, hook, tool, args) else {
+            playbookdiff_testkit::corpus::visible(
+                "guard: skipped the OpenCode plugin test: node is not installed",
+            );
+            return;
+        };
+        match want {
+            Some(w) => assert_eq!(got, w, "{hook} {tool} {args}"),
+            None => assert!(
+                got.starts_with("threw: Refused by playbookdiff guard (rule `agent-config`)"),
+                "{hook} {tool} {args}: {got}"
+            ),
+        }
+    }
+}

@@ -850,6 +850,7 @@ fn this_repository_checks_only_its_own_configuration() {
         "tests/fixtures/",
         "tests/cases/",
         "oracle/fixtures/",
+        "oracle/guard/fixture",
         "examples/",
     ] {
         assert!(!text.contains(excluded), "{excluded} in {text}");
