@@ -7,7 +7,7 @@
 pub(crate) use crate::layout::{columns, wrap, wrap_hanging};
 use crate::report::{
     context_args, cwd_label, evidence, problems, profiles_label, repository_label,
-    repository_problems, target_label, unknowable, CheckReport, Gate, MatrixReport, Via,
+    repository_problems, target_label, CheckReport, Gate, MatrixReport, Via,
 };
 use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
@@ -463,11 +463,10 @@ fn footer(
             columns(),
         ));
     }
-    let unk = unknowable(configs);
-    let shared = crate::report::shared_assumptions(configs);
-    if !unk.is_empty() || !shared.is_empty() {
+    let unknown = crate::report::unknown_items(configs, columns());
+    if !unknown.is_empty() {
         let _ = writeln!(out, "\nNot known to this analysis:");
-        out.push_str(&crate::report::unknown_items(&shared, &unk, columns()));
+        out.push_str(&unknown);
     }
     let accepted = if s.accepted > 0 {
         format!(
