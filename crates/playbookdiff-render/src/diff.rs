@@ -484,6 +484,27 @@ fn fitted(text: &str, first: &str, rest: &str) -> String {
     }
 }
 
+/// `text` with each unchanged word (outside [`TEXT_MARKS`]) wider than
+/// `room` columns less two left out (`…` standing for it): such a word
+/// (a long URL of the context) would pass the width, as no line breaks
+/// inside a word. Changed words are kept whatever their width.
+fn without_wide_words(text: &str, room: usize) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut marked = false;
+    for w in text.split(' ') {
+        let opens = TEXT_MARKS.iter().any(|(o, _)| w.contains(o));
+        let closes = TEXT_MARKS.iter().any(|(_, c)| w.contains(c));
+        let keep = marked || opens || crate::layout::width(w) + 2 <= room;
+        if keep {
+            out.push(w);
+        } else if out.last() != Some(&"…") {
+            out.push("…");
+        }
+        marked = (marked || opens) && !closes;
+    }
+    out.join(" ")
+}
+
 /// A word-diff side `text` whose first changed word (marked with
 /// [`TEXT_MARKS`]) would not end within `room` columns on its first line:
 /// the unchanged words before it are left out from the start (`… `
@@ -492,6 +513,7 @@ fn fitted(text: &str, first: &str, rest: &str) -> String {
 /// the `-` and `+` lines of an edit differ on their first line whenever
 /// the change fits there.
 fn change_in_view(text: &str, room: usize) -> String {
+    let text = &without_wide_words(text, room);
     let first_change = |t: &str| TEXT_MARKS.iter().filter_map(|(open, _)| t.find(open)).min();
     let Some(at) = first_change(text) else {
         return text.to_string();
@@ -879,6 +901,19 @@ mod tests {
                 }
             }
         }
-        assert_eq!(change_in_view("no change here", 5), "no change here");
+        assert_eq!(change_in_view("no change here", 40), "no change here");
+        // An unchanged word wider than the line is left out, on a side
+        // with or without a change; a changed one is kept.
+        let url = "[Spec](https://agentskills.io/specification)";
+        for room in [20, 32, 40] {
+            for text in [
+                format!("… {url}"),
+                format!("… {url} {{+edit+}} after"),
+                format!("{{+{url}+}}"),
+            ] {
+                let shown = change_in_view(&text, room);
+                assert_eq!(shown.contains(url), text.contains("{+["), "{room}: {shown}");
+            }
+        }
     }
 }
