@@ -431,24 +431,28 @@ pub fn repository_problems(configs: &[EffectiveAgentConfig]) -> Vec<RepositoryPr
     out
 }
 
-/// `path:lines` of each item of `harness` in `f`, at most `max`, then `+N`;
+/// `path:lines` of each item of `harness` in `f`, in path order (the same
+/// order on every harness's row), at most `max`, then `+N`;
 /// for a finding without items (an agent that would not start), the
 /// files its problems name for `harness`.
 pub fn evidence(f: &Finding, harness: Harness, max: usize) -> Option<String> {
-    let locs: Vec<String> = if f.items.is_empty() {
+    let mut sources: Vec<&playbookdiff_model::SourceRef> = if f.items.is_empty() {
         f.problems
             .iter()
             .filter(|p| p.harness == harness)
             .filter_map(|p| p.source.as_ref())
-            .map(crate::text::location)
             .collect()
     } else {
         f.items
             .iter()
             .filter(|i| i.harness == harness)
-            .map(|i| crate::text::location(&i.source))
+            .map(|i| &i.source)
             .collect()
     };
+    // Every harness's row in one order, by path (lines in their order
+    // within a file), whatever order each side's items came in.
+    sources.sort_by(|a, b| a.path.as_str().cmp(b.path.as_str()));
+    let locs: Vec<String> = sources.into_iter().map(crate::text::location).collect();
     if locs.is_empty() {
         return None;
     }
