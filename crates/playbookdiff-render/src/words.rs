@@ -99,8 +99,8 @@ pub fn changed_whitespace(base: &str, head: &str) -> Option<(Vec<Piece>, Vec<Pie
     if a.len() - pre - suf == 0 || b.len() - pre - suf == 0 {
         if pre > 0 {
             pre -= 1;
-        } else if suf > 0 {
-            suf -= 1;
+        } else {
+            suf = suf.saturating_sub(1);
         }
     }
     let before: String = a[..pre].iter().collect();
