@@ -94,13 +94,16 @@ pub fn changed_whitespace(base: &str, head: &str) -> Option<(Vec<Piece>, Vec<Pie
         .take_while(|(x, y)| x == y)
         .count();
     let mut pre = pre;
-    // A run added or removed on one side: both sides show the run around
-    // it (`␠` and `␠␠`), so that neither side marks nothing.
+    // Whitespace added to or removed from a run of it: both sides show
+    // the run (`␠` and `␠␠`). Added where there was none (a `\r` at a
+    // line's end), only the side that has it is marked: a word is never
+    // marked as changed.
     if a.len() - pre - suf == 0 || b.len() - pre - suf == 0 {
-        if pre > 0 {
+        let blank = |c: &char| c.is_whitespace() || *c == BOM;
+        if pre > 0 && blank(&a[pre - 1]) {
             pre -= 1;
-        } else {
-            suf = suf.saturating_sub(1);
+        } else if suf > 0 && blank(&a[a.len() - suf]) {
+            suf -= 1;
         }
     }
     let before: String = a[..pre].iter().collect();
@@ -405,7 +408,15 @@ mod tests {
             let a = render(&x, "[-", "-]", str::to_string);
             let b = render(&y, "{+", "+}", str::to_string);
             assert_ne!(a, b, "{new:?}");
-            assert!(a.contains("[-") && b.contains("{+"), "{a}\n{b}");
+            assert!(b.contains("{+"), "{a}\n{b}");
+            // A changed run is made of whitespace signs only.
+            for side in [&x, &y] {
+                for p in side {
+                    if let Piece::Changed(t) = p {
+                        assert!(!t.contains("word"), "{new:?}: {t}");
+                    }
+                }
+            }
             assert!(b.contains(sign), "{new:?}: {b}");
             assert!(
                 a.chars().count() < 120 && b.chars().count() < 120,
