@@ -85,10 +85,13 @@ pub struct PieceState {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ParagraphChange {
-    /// The paragraph at base (normalized text).
+    /// The paragraph at base (normalized text); for a piece edited only
+    /// in line endings, trailing whitespace or a byte order mark, its
+    /// first differing line as it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub removed: Option<String>,
-    /// The paragraph at head (normalized text).
+    /// The paragraph at head (normalized text, or the line as it is,
+    /// as for `removed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub added: Option<String>,
     /// A paragraph present at both revisions with the same normalized
@@ -208,6 +211,33 @@ fn state(i: &Instruction) -> PieceState {
         lines: i.source.lines,
         resolved_path: i.source.resolved_path.clone(),
         paths: i.paths.clone(),
+    }
+}
+
+/// The first line that differs between `base` and `head`, two texts
+/// whose paragraphs are equal once normalized (they differ only in line
+/// endings, trailing whitespace, outer blank lines or a byte order mark),
+/// as it is: its `\r`, trailing spaces and byte order mark kept, its
+/// line feed kept only when one side lacks it. An agent receives these
+/// bytes, so such an edit is `edited` with this one change, never an
+/// edit without a visible difference.
+pub fn first_changed_line(base: &str, head: &str) -> ParagraphChange {
+    let mut a = base.split_inclusive('\n');
+    let mut b = head.split_inclusive('\n');
+    let (x, y) = loop {
+        match (a.next(), b.next()) {
+            (Some(x), Some(y)) if x == y => continue,
+            (x, y) => break (x.unwrap_or(""), y.unwrap_or("")),
+        }
+    };
+    let (x, y) = match (x.strip_suffix('\n'), y.strip_suffix('\n')) {
+        (Some(x), Some(y)) => (x, y),
+        _ => (x, y),
+    };
+    ParagraphChange {
+        removed: Some(x.to_string()),
+        added: Some(y.to_string()),
+        moved: None,
     }
 }
 
@@ -367,8 +397,12 @@ fn instruction_changes(base: &[Instruction], head: &[Instruction]) -> Vec<Instru
         // Paragraphs that only moved make the piece `reordered` (with the
         // moved ones listed), any other text change `edited`.
         let mut reordered = Vec::new();
-        if normalize(&old.content) != normalize(&h.content) {
-            let paragraphs = paragraph_changes(&old.content, &h.content);
+        if old.content != h.content {
+            let paragraphs = if normalize(&old.content) == normalize(&h.content) {
+                vec![first_changed_line(&old.content, &h.content)]
+            } else {
+                paragraph_changes(&old.content, &h.content)
+            };
             if !paragraphs.is_empty() && paragraphs.iter().all(ParagraphChange::is_move) {
                 reordered = paragraphs;
             } else {
@@ -1012,6 +1046,21 @@ mod tests {
             ]
         );
         assert!(paragraph_changes("a\n\nb", "a\r\n\r\nb  ").is_empty());
+        // Such an edit still changes what the agent receives: its first
+        // differing line, as it is, is the change shown.
+        for (base, head, removed, added) in [
+            ("a\nb\n", "a\r\nb\r\n", "a", "a\r"),
+            ("a\nb\n", "a\nb  \n", "b", "b  "),
+            ("# T\nb\n", "\u{feff}# T\nb\n", "# T", "\u{feff}# T"),
+            ("a\nb\n", "a\nb", "b\n", "b"),
+        ] {
+            let c = first_changed_line(base, head);
+            assert_eq!(
+                (c.removed.as_deref(), c.added.as_deref()),
+                (Some(removed), Some(added)),
+                "{head:?}"
+            );
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 pub(crate) use crate::layout::{columns, wrap, wrap_hanging};
 use crate::report::{
     context_args, cwd_label, evidence, problems, profiles_label, repository_label,
-    repository_problems, target_label, unknowable, CheckReport, Gate, MatrixReport, Via,
+    repository_problems, target_label, CheckReport, Gate, MatrixReport, Via,
 };
 use crate::text::{clean, dim, heading, location, Painter};
 use anstyle::{AnsiColor, Style};
@@ -20,6 +20,11 @@ use playbookdiff_model::remedy::count;
 use playbookdiff_model::{AnalysisContext, Harness};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+
+/// The indentation of a finding row's continuation lines: under the
+/// row's value, after `  {label:<12} ` (two spaces, a label such as a
+/// harness's name of up to 12 characters, a space).
+const LABEL_INDENT: &str = "               ";
 
 /// The indentation of a header value (`  repository  `).
 const HEADER_VALUE: &str = "              ";
@@ -113,7 +118,7 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
         out.push_str(&wrap_hanging(
             &clean(&ev),
             &format!("  {:<12} ", h.as_str()),
-            "                ",
+            LABEL_INDENT,
             columns(),
         ));
     }
@@ -140,7 +145,7 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
                 playbookdiff_compare::names(&hs)
             )),
             &format!("  {:<12} ", "problem"),
-            "                ",
+            LABEL_INDENT,
             columns(),
         ));
     }
@@ -158,7 +163,7 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
         out.push_str(&wrap_hanging(
             &clean(&a.reason),
             &format!("  {:<12} ", "accepted"),
-            "                ",
+            LABEL_INDENT,
             columns(),
         ));
     }
@@ -206,7 +211,7 @@ pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesse
         out.push_str(&wrap_hanging(
             &clean(&ev),
             &format!("  {:<12} ", h.as_str()),
-            "                ",
+            LABEL_INDENT,
             columns(),
         ));
     }
@@ -214,7 +219,7 @@ pub(crate) fn group_block(out: &mut String, p: &Painter, g: &Group<'_>, harnesse
         out.push_str(&wrap_hanging(
             &clean(&a.reason),
             &format!("  {:<12} ", "accepted"),
-            "                ",
+            LABEL_INDENT,
             columns(),
         ));
     }
@@ -463,11 +468,10 @@ fn footer(
             columns(),
         ));
     }
-    let unk = unknowable(configs);
-    let shared = crate::report::shared_assumptions(configs);
-    if !unk.is_empty() || !shared.is_empty() {
+    let unknown = crate::report::unknown_items(configs, columns());
+    if !unknown.is_empty() {
         let _ = writeln!(out, "\nNot known to this analysis:");
-        out.push_str(&crate::report::unknown_items(&shared, &unk, columns()));
+        out.push_str(&unknown);
     }
     let accepted = if s.accepted > 0 {
         format!(
@@ -613,7 +617,7 @@ fn group_lines(
         out.push_str(&wrap_hanging(
             &reason,
             &format!("  {:<12} ", "accepted"),
-            "                ",
+            LABEL_INDENT,
             columns(),
         ));
     }

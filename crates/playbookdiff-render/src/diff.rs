@@ -265,7 +265,9 @@ const MARKDOWN_MARKS: Marks = [("<del>", "</del>"), ("<ins>", "</ins>")];
 /// The lines of one changed paragraph, each with its mark (`~` moved, `-`
 /// base, `+` head), its text through `escape`. A paragraph edited in
 /// place shows the words that changed (marked with `marks`) and the
-/// unchanged text around them ([`crate::words::changed_words`]); one
+/// unchanged text around them ([`crate::words::changed_words`]), or, when
+/// only its whitespace changed, the changed run made visible
+/// ([`crate::words::changed_whitespace`]); one
 /// added, removed, moved or wholly replaced shows its start
 /// ([`excerpt`]).
 fn paragraph_lines(
@@ -274,7 +276,9 @@ fn paragraph_lines(
     marks: Marks,
 ) -> Vec<(&'static str, String)> {
     if let (Some(a), Some(b)) = (&para.removed, &para.added) {
-        if let Some((old, new)) = crate::words::changed_words(a, b) {
+        let changed =
+            crate::words::changed_whitespace(a, b).or_else(|| crate::words::changed_words(a, b));
+        if let Some((old, new)) = changed {
             let [(o1, c1), (o2, c2)] = marks;
             return vec![
                 ("-", crate::words::render(&old, o1, c1, escape)),
@@ -423,7 +427,10 @@ pub fn diff_text(doc: &DiffDocument, color: crate::Color) -> String {
                     for (mark, text) in
                         paragraph_lines(para, &|t| clean(t).into_owned(), TEXT_MARKS)
                     {
-                        out.push_str(&fitted(&text, &format!("      {mark} "), "        "));
+                        let first = format!("      {mark} ");
+                        let room = columns().saturating_sub(crate::layout::width(&first));
+                        let text = change_in_view(&text, room);
+                        out.push_str(&fitted(&text, &first, "        "));
                     }
                 }
             }
@@ -475,6 +482,64 @@ fn fitted(text: &str, first: &str, rest: &str) -> String {
         let head = format!("{first}{}", &text[..text.len() - body.len()]);
         wrap_hanging(body, &head, rest, columns())
     }
+}
+
+/// `text` with each unchanged word (outside [`TEXT_MARKS`]) wider than
+/// `room` columns less two left out (`…` standing for it): such a word
+/// (a long URL of the context) would pass the width, as no line breaks
+/// inside a word. Changed words are kept whatever their width.
+fn without_wide_words(text: &str, room: usize) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut marked = false;
+    for w in text.split(' ') {
+        let opens = TEXT_MARKS.iter().any(|(o, _)| w.contains(o));
+        let closes = TEXT_MARKS.iter().any(|(_, c)| w.contains(c));
+        let keep = marked || opens || crate::layout::width(w) + 2 <= room;
+        if keep {
+            out.push(w);
+        } else if out.last() != Some(&"…") {
+            out.push("…");
+        }
+        marked = (marked || opens) && !closes;
+    }
+    out.join(" ")
+}
+
+/// A word-diff side `text` whose first changed word (marked with
+/// [`TEXT_MARKS`]) would not end within `room` columns on its first line:
+/// the unchanged words before it are left out from the start (`… `
+/// standing for them) until it does, or none is left. Text without a
+/// mark, or whose first change already fits, is returned as it is; so
+/// the `-` and `+` lines of an edit differ on their first line whenever
+/// the change fits there.
+fn change_in_view(text: &str, room: usize) -> String {
+    let text = &without_wide_words(text, room);
+    let first_change = |t: &str| TEXT_MARKS.iter().filter_map(|(open, _)| t.find(open)).min();
+    let Some(at) = first_change(text) else {
+        return text.to_string();
+    };
+    let ends = |t: &str, at: usize| {
+        let end = t[at..].find(' ').map_or(t.len(), |i| at + i);
+        crate::layout::width(&t[..end]) <= room
+    };
+    if ends(text, at) {
+        return text.to_string();
+    }
+    let mut lead: Vec<&str> = text[..at].split(' ').collect();
+    let rest = &text[at..];
+    lead.retain(|w| *w != "…");
+    while !lead.is_empty() {
+        lead.remove(0);
+        let shorter = if lead.iter().all(|w| w.is_empty()) {
+            format!("… {}", rest)
+        } else {
+            format!("… {}{rest}", lead.join(" "))
+        };
+        if ends(&shorter, shorter.find(rest).unwrap_or(0)) {
+            return shorter;
+        }
+    }
+    format!("… {rest}")
 }
 
 fn plural_s(n: usize) -> &'static str {
@@ -811,5 +876,44 @@ mod tests {
         let small = diff_markdown(&doc(introduced[..3].to_vec()));
         assert_eq!(small.lines().filter(|l| l.starts_with("- **")).count(), 3);
         assert!(!small.contains("not shown"), "{small}");
+    }
+
+    /// At any width, an edit whose change fits on the first line shows it
+    /// there on both sides (the unchanged words before it are left out
+    /// first), so the `-` and `+` first lines never read the same; a side
+    /// without a change, or whose change already fits, is unchanged.
+    #[test]
+    fn the_first_change_is_on_the_first_line_when_it_fits() {
+        let lead = "… agents read [Spec](https://agentskills.io/specification) and more";
+        for room in [20, 32, 40, 60, 72] {
+            for mark in ["[-old-]", "{+edit+}"] {
+                let text = format!("{lead} {mark} after");
+                let shown = change_in_view(&text, room);
+                let end = shown.find(mark).expect("the change kept") + mark.len();
+                assert!(
+                    crate::layout::width(&shown[..end]) <= room
+                        || shown.starts_with(&format!("… {mark}")),
+                    "{room}: {shown}"
+                );
+                assert!(shown.ends_with(&format!("{mark} after")), "{shown}");
+                if crate::layout::width(&text[..text.find(mark).unwrap() + mark.len()]) <= room {
+                    assert_eq!(shown, text);
+                }
+            }
+        }
+        assert_eq!(change_in_view("no change here", 40), "no change here");
+        // An unchanged word wider than the line is left out, on a side
+        // with or without a change; a changed one is kept.
+        let url = "[Spec](https://agentskills.io/specification)";
+        for room in [20, 32, 40] {
+            for text in [
+                format!("… {url}"),
+                format!("… {url} {{+edit+}} after"),
+                format!("{{+{url}+}}"),
+            ] {
+                let shown = change_in_view(&text, room);
+                assert_eq!(shown.contains(url), text.contains("{+["), "{room}: {shown}");
+            }
+        }
     }
 }

@@ -10,8 +10,7 @@
 use crate::check_text::{counts, severity_style, vs};
 use crate::layout::{columns, fit, width, wrap, wrap_hanging};
 use crate::report::{
-    context_args, cwd_label, problems, profiles_label, repository_label, shared_assumptions,
-    target_label, unknowable, CheckReport,
+    context_args, cwd_label, problems, profiles_label, repository_label, target_label, CheckReport,
 };
 use crate::text::{clean, dim, heading, location, Painter};
 use playbookdiff_compare::group::{group, Group};
@@ -788,17 +787,16 @@ fn findings_lines(out: &mut String, p: &Painter, r: &CheckReport<'_>, args: &str
 }
 
 /// "Not known to this analysis", once: the assumptions every harness
-/// shares, what no analysis can know, and the count of warnings about
-/// the repository itself.
+/// shares, what no analysis can know, the submodules not read, and the
+/// count of warnings about the repository itself.
 fn unknown_lines(out: &mut String, p: &Painter, r: &CheckReport<'_>, args: &str) {
-    let unk = unknowable(r.configs);
+    let unknown = crate::report::unknown_items(r.configs, columns());
     let probs: Vec<String> = problems(r.configs)
         .into_iter()
         .filter(|(_, n)| *n > 0)
         .map(|(h, n)| format!("{} {n}", display_name(h)))
         .collect();
-    let shared = shared_assumptions(r.configs);
-    if unk.is_empty() && probs.is_empty() && shared.is_empty() {
+    if unknown.is_empty() && probs.is_empty() {
         return;
     }
     let _ = writeln!(
@@ -806,7 +804,7 @@ fn unknown_lines(out: &mut String, p: &Painter, r: &CheckReport<'_>, args: &str)
         "\n{}",
         p.paint("Not known to this analysis", heading())
     );
-    out.push_str(&crate::report::unknown_items(&shared, &unk, columns()));
+    out.push_str(&unknown);
     if !probs.is_empty() {
         out.push_str(&wrap_hanging(
             &format!(

@@ -275,31 +275,66 @@ pub fn unknowable(configs: &[EffectiveAgentConfig]) -> Vec<(DiagnosticCode, Vec<
 }
 
 /// The items of "Not known to this analysis", one wrapped `- ` line each
-/// (`columns` wide): the `shared` assumptions, then each code of `unk`
-/// with the harnesses it concerns. Empty when both are.
-pub(crate) fn unknown_items(
-    shared: &[&str],
-    unk: &[(DiagnosticCode, Vec<Harness>)],
-    columns: usize,
-) -> String {
-    let mut out = String::new();
-    for a in shared {
-        out.push_str(&crate::layout::wrap_hanging(
-            &format!("- {a}"),
-            "  ",
-            "    ",
-            columns,
+/// (`columns` wide): the assumptions every configuration shares, each
+/// code that says what no analysis can know with the harnesses it
+/// concerns ([`unknowable`]), then the submodules not read
+/// ([`unread_submodules`]). Empty when there is none of them.
+pub(crate) fn unknown_items(configs: &[EffectiveAgentConfig], columns: usize) -> String {
+    let mut items: Vec<String> = shared_assumptions(configs)
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+    for (code, hs) in unknowable(configs) {
+        items.push(format!(
+            "{} ({})",
+            code.summary(),
+            playbookdiff_compare::names(&hs)
         ));
     }
-    for (code, hs) in unk {
-        out.push_str(&crate::layout::wrap_hanging(
-            &format!("- {} ({})", code.summary(), playbookdiff_compare::names(hs)),
-            "  ",
-            "    ",
-            columns,
-        ));
+    let subs = unread_submodules(configs);
+    if !subs.is_empty() {
+        items.push(submodules_item(&subs));
     }
-    out
+    items
+        .iter()
+        .map(|i| crate::layout::wrap_hanging(&format!("- {i}"), "  ", "    ", columns))
+        .collect()
+}
+
+/// How many submodules "Not known to this analysis" names one by one.
+const SUBMODULES_NAMED: usize = 5;
+
+/// The item naming the submodules not read: the first
+/// [`SUBMODULES_NAMED`], the rest counted, and how to analyse one.
+fn submodules_item(subs: &[&str]) -> String {
+    let named: Vec<String> = subs
+        .iter()
+        .take(SUBMODULES_NAMED)
+        .map(|s| playbookdiff_model::remedy::code_span(s))
+        .collect();
+    let more = match subs.len().saturating_sub(SUBMODULES_NAMED) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    format!(
+        "submodules not read (each is another repository): {}{more}; analyse one with `playbookdiff DIR --root`",
+        named.join(", ")
+    )
+}
+
+/// The submodules a configuration names in a `submodule-not-analysed`
+/// diagnostic (repo mode and commits read none of their files): their
+/// paths from the repository root, sorted, each once.
+pub fn unread_submodules(configs: &[EffectiveAgentConfig]) -> Vec<&str> {
+    let mut subs: Vec<&str> = configs
+        .iter()
+        .flat_map(|c| &c.diagnostics)
+        .filter(|d| d.code == DiagnosticCode::SubmoduleNotAnalysed)
+        .filter_map(|d| d.subject.as_deref())
+        .collect();
+    subs.sort_unstable();
+    subs.dedup();
+    subs
 }
 
 /// The assumptions every configuration states in the same words: those
@@ -396,24 +431,28 @@ pub fn repository_problems(configs: &[EffectiveAgentConfig]) -> Vec<RepositoryPr
     out
 }
 
-/// `path:lines` of each item of `harness` in `f`, at most `max`, then `+N`;
+/// `path:lines` of each item of `harness` in `f`, in path order (the same
+/// order on every harness's row), at most `max`, then `+N`;
 /// for a finding without items (an agent that would not start), the
 /// files its problems name for `harness`.
 pub fn evidence(f: &Finding, harness: Harness, max: usize) -> Option<String> {
-    let locs: Vec<String> = if f.items.is_empty() {
+    let mut sources: Vec<&playbookdiff_model::SourceRef> = if f.items.is_empty() {
         f.problems
             .iter()
             .filter(|p| p.harness == harness)
             .filter_map(|p| p.source.as_ref())
-            .map(crate::text::location)
             .collect()
     } else {
         f.items
             .iter()
             .filter(|i| i.harness == harness)
-            .map(|i| crate::text::location(&i.source))
+            .map(|i| &i.source)
             .collect()
     };
+    // Every harness's row in one order, by path (lines in their order
+    // within a file), whatever order each side's items came in.
+    sources.sort_by(|a, b| a.path.as_str().cmp(b.path.as_str()));
+    let locs: Vec<String> = sources.into_iter().map(crate::text::location).collect();
     if locs.is_empty() {
         return None;
     }

@@ -68,6 +68,76 @@ pub fn changed_words(base: &str, head: &str) -> Option<(Vec<Piece>, Vec<Piece>)>
     Some((side(true), side(false)))
 }
 
+/// Both sides of a paragraph edited only in its whitespace (spaces, tabs,
+/// line ends, a byte order mark), as [`Piece`]s `(base, head)`: the
+/// differing run made visible ([`visible`]) and marked, with a little
+/// unchanged text on each side. `None` when the two are equal or differ
+/// in more than whitespace. A change in whitespace changes the bytes an
+/// agent receives, so it is shown, never left as two identical lines.
+pub fn changed_whitespace(base: &str, head: &str) -> Option<(Vec<Piece>, Vec<Piece>)> {
+    fn words(s: &str) -> Vec<&str> {
+        s.split(|c: char| c.is_whitespace() || c == BOM)
+            .filter(|w| !w.is_empty())
+            .collect()
+    }
+    if base == head || words(base) != words(head) {
+        return None;
+    }
+    let (a, b): (Vec<char>, Vec<char>) = (base.chars().collect(), head.chars().collect());
+    let pre = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let room = a.len().min(b.len()) - pre;
+    let mut suf = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let mut pre = pre;
+    // Whitespace added to or removed from a run of it: both sides show
+    // the run (`␠` and `␠␠`). Added where there was none (a `\r` at a
+    // line's end), only the side that has it is marked: a word is never
+    // marked as changed.
+    if a.len() - pre - suf == 0 || b.len() - pre - suf == 0 {
+        let blank = |c: &char| c.is_whitespace() || *c == BOM;
+        if pre > 0 && blank(&a[pre - 1]) {
+            pre -= 1;
+        } else if suf > 0 && blank(&a[a.len() - suf]) {
+            suf -= 1;
+        }
+    }
+    let before: String = a[..pre].iter().collect();
+    let after: String = a[a.len() - suf..].iter().collect();
+    let side = |chars: &[char]| {
+        let mid: String = chars[pre..chars.len() - suf].iter().collect();
+        let mut out = vec![Piece::Same(context(&before, false, !before.is_empty()))];
+        out.push(Piece::Changed(visible(&mid)));
+        out.push(Piece::Same(context(&after, !after.is_empty(), false)));
+        out
+    };
+    Some((side(&a), side(&b)))
+}
+
+/// The byte order mark, U+FEFF.
+const BOM: char = '\u{feff}';
+
+/// `s` with each whitespace character (and a byte order mark) as a
+/// visible sign: a space `␠`, a tab `→`, a carriage return `␍`, a line
+/// feed `↵`, a byte order mark `<BOM>`, any other as `<U+XXXX>`.
+pub fn visible(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            ' ' => "␠".to_string(),
+            '\t' => "→".to_string(),
+            '\r' => "␍".to_string(),
+            '\n' => "↵".to_string(),
+            BOM => "<BOM>".to_string(),
+            c if c.is_whitespace() => format!("<U+{:04X}>", c as u32),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 /// A run of a word diff: text both sides share (at least one word), or
 /// what each side has in its place.
 enum Run {
@@ -136,31 +206,60 @@ fn context(text: &str, before: bool, after: bool) -> String {
     }
 }
 
-/// The first [`CONTEXT_CHARS`] of `text`, ending at a word's end.
+/// The first [`CONTEXT_CHARS`] of `text`, ending at a word's end: a word
+/// the cut falls in is kept whole, or left out when it alone passes
+/// [`CONTEXT_CHARS`].
 fn head(text: &str) -> &str {
     let cut = text
         .char_indices()
         .nth(CONTEXT_CHARS)
         .map_or(text.len(), |(i, _)| i);
+    if cut == text.len() {
+        return text.trim_end();
+    }
     let kept = &text[..cut];
     match kept.rfind(' ') {
-        Some(i) if i > 0 && cut < text.len() => kept[..i].trim_end(),
-        _ => kept.trim_end(),
+        Some(i) if i > 0 && !kept[..i].trim().is_empty() => kept[..i].trim_end(),
+        _ => {
+            let end = text[cut..].find(' ').map_or(text.len(), |i| cut + i);
+            let whole = text[..end].trim_end();
+            if whole.chars().count() > 2 * CONTEXT_CHARS {
+                ""
+            } else {
+                whole
+            }
+        }
     }
 }
 
 /// The last [`CONTEXT_CHARS`] of `text`, starting at a word's start (the
-/// space before the change kept).
+/// space before the change kept): a word the cut falls in is kept whole,
+/// or left out when it alone passes [`CONTEXT_CHARS`]. Never starts
+/// inside a word.
 fn tail(text: &str) -> &str {
     let n = text.chars().count();
     let from = text
         .char_indices()
         .nth(n.saturating_sub(CONTEXT_CHARS))
         .map_or(0, |(i, _)| i);
+    if from == 0 {
+        return text.trim_start();
+    }
     let kept = &text[from..];
+    if text[..from].ends_with(' ') {
+        return kept.trim_start();
+    }
     match kept.find(' ') {
-        Some(i) if from > 0 && i + 1 < kept.len() => kept[i + 1..].trim_start(),
-        _ => kept.trim_start(),
+        Some(i) if !kept[i..].trim().is_empty() => kept[i + 1..].trim_start(),
+        _ => {
+            let start = text[..from].rfind(' ').map_or(0, |i| i + 1);
+            let whole = text[start..].trim_start();
+            if whole.chars().count() > 2 * CONTEXT_CHARS {
+                ""
+            } else {
+                whole
+            }
+        }
     }
 }
 
@@ -284,5 +383,75 @@ mod tests {
             "{}",
             a.chars().count()
         );
+    }
+
+    /// Every kind of whitespace-only edit (a space added or removed inside
+    /// a line, a tab for spaces, trailing spaces, a carriage return, a
+    /// byte order mark, a no-break space) shows two different sides, each
+    /// marking the changed run with visible signs, at the start, middle
+    /// and end of a long paragraph.
+    #[test]
+    fn a_whitespace_only_edit_is_visible_and_marked() {
+        let body = long(60, 0);
+        let edits: [(&str, &str, &str); 7] = [
+            ("word30 word31", "word30  word31", "␠␠"),
+            ("word30 word31", "word30\tword31", "→"),
+            ("word59", "word59   ", "␠␠␠"),
+            ("word59", "word59\r", "␍"),
+            ("word0", "\u{feff}word0", "<BOM>"),
+            ("word30 word31", "word30\u{a0}word31", "<U+00A0>"),
+            ("word2 word3", "word2 \n word3", "↵"),
+        ];
+        for (old, new, sign) in edits {
+            let edited = body.replacen(old, new, 1);
+            let (x, y) = changed_whitespace(&body, &edited).expect(new);
+            let a = render(&x, "[-", "-]", str::to_string);
+            let b = render(&y, "{+", "+}", str::to_string);
+            assert_ne!(a, b, "{new:?}");
+            assert!(b.contains("{+"), "{a}\n{b}");
+            // A changed run is made of whitespace signs only.
+            for side in [&x, &y] {
+                for p in side {
+                    if let Piece::Changed(t) = p {
+                        assert!(!t.contains("word"), "{new:?}: {t}");
+                    }
+                }
+            }
+            assert!(b.contains(sign), "{new:?}: {b}");
+            assert!(
+                a.chars().count() < 120 && b.chars().count() < 120,
+                "{a}\n{b}"
+            );
+        }
+        assert!(changed_whitespace(&body, &body).is_none());
+        assert!(changed_whitespace(&body, &body.replacen("word3", "x", 1)).is_none());
+    }
+
+    /// The context around a change starts and ends at word boundaries,
+    /// whatever the length of the words the cut falls in (a URL, a
+    /// word of one letter): each of its words is a whole word of the
+    /// paragraph.
+    #[test]
+    fn context_never_starts_or_ends_inside_a_word() {
+        for len in [1, 3, 7, 12, 25, 39, 41, 45, 60, 90] {
+            let word = "x".repeat(len);
+            let url = format!("see [Spec](https://agentskills.io/{word}specification)");
+            let body = format!("{} {url} {}", long(20, 0), long(20, 100));
+            for edited in [format!("{body} edit"), format!("edit {body}")] {
+                let (x, y) = changed_words(&body, &edited).expect("a word diff");
+                for pieces in [x, y] {
+                    for p in pieces {
+                        if let Piece::Same(t) = p {
+                            for w in t.split_whitespace().filter(|w| *w != "…") {
+                                assert!(
+                                    body.split(' ').any(|b| b == w),
+                                    "{len}: {w:?} cut from {t:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

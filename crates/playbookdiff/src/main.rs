@@ -36,10 +36,12 @@ fn run() -> ExitStatus {
     let args = help_word_as_flag(std::env::args_os().collect(), current_dir.as_deref());
     // Help text wraps at the output's width like every other text (clap's
     // own default is 100 columns when standard output is no terminal).
-    let parsed = <Cli as clap::CommandFactory>::command()
-        .term_width(output_width())
-        .try_get_matches_from(&args)
-        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let parsed = usage_wrapped(
+        <Cli as clap::CommandFactory>::command().term_width(output_width()),
+        output_width(),
+    )
+    .try_get_matches_from(&args)
+    .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return clap_failure(&e, &args, current_dir.as_deref()),
@@ -339,6 +341,54 @@ fn wrap_note(line: &str, width: usize) -> String {
     }
     out.push_str(&current);
     out
+}
+
+/// `cmd` and its subcommands with their usage lines wrapped at `width`
+/// columns (characters), the lines after the first indented under the
+/// first word after `Usage: `: clap wraps the help's paragraphs at its
+/// `term_width` but never the usage line (clap 4.6).
+fn usage_wrapped(mut cmd: clap::Command, width: usize) -> clap::Command {
+    cmd.build();
+    wrap_usages(&mut cmd, width);
+    cmd
+}
+
+/// Gives `cmd` and each of its subcommands (built, so that each knows its
+/// whole name) a usage wrapped at `width` when its own is wider.
+fn wrap_usages(cmd: &mut clap::Command, width: usize) {
+    const PREFIX: &str = "Usage: ";
+    let usage = cmd.render_usage().to_string();
+    let usage = usage.trim_end();
+    if usage.lines().any(|l| l.chars().count() > width) {
+        let body = usage.strip_prefix(PREFIX).unwrap_or(usage);
+        let first_word = body.split(' ').next().unwrap_or("");
+        let wrapped = wrap_words(body, width.saturating_sub(PREFIX.len()), first_word);
+        *cmd = cmd.clone().override_usage(wrapped);
+    }
+    for sub in cmd.get_subcommands_mut() {
+        wrap_usages(sub, width);
+    }
+}
+
+/// `text`'s words (split at spaces) on lines of at most `width` columns,
+/// the lines after the first indented by the width of `PREFIX` plus
+/// `lead` and a space; a word wider than `width` stays whole.
+fn wrap_words(text: &str, width: usize, lead: &str) -> String {
+    let indent = " ".repeat("Usage: ".len() + lead.chars().count() + 1);
+    let mut lines: Vec<String> = vec![String::new()];
+    for w in text.split(' ') {
+        let current = lines.last_mut().expect("one line at least");
+        let fits = current.chars().count() + 1 + w.chars().count() <= width;
+        if current.trim().is_empty() || fits {
+            if !current.trim().is_empty() {
+                current.push(' ');
+            }
+            current.push_str(w);
+        } else {
+            lines.push(format!("{}{w}", &indent["Usage: ".len()..]));
+        }
+    }
+    lines.join(&format!("\n{}", " ".repeat("Usage: ".len())))
 }
 
 /// Writes one line to standard error.

@@ -259,7 +259,7 @@ pub(super) fn budget(
         let total = with[nb + k].description.chars().count();
         named.apply(&mut skills[i], fate, cause, total);
     }
-    if named.shortened.is_empty() && named.omitted.is_empty() {
+    if named.shortened.is_empty() && named.dropped.is_empty() && named.omitted.is_empty() {
         return;
     }
     let words = budget_words(b, window, context_window);
@@ -402,11 +402,13 @@ const NAMED_AT_MOST: usize = 5;
 const NAMED_FIRST: usize = 3;
 
 /// The skills the listing budget touches, by name: shortened (with the
-/// characters kept) and omitted; and the same skills by cause, certain from
+/// characters kept), dropped (listed without any of their description) and
+/// omitted; and the same skills by cause, certain from
 /// the repository's skills alone or only with the bundled skills.
 #[derive(Default)]
 struct Named {
     shortened: Vec<String>,
+    dropped: Vec<String>,
     omitted: Vec<String>,
     certain: Vec<String>,
     with_bundled: Vec<String>,
@@ -422,11 +424,18 @@ impl Named {
             Fate::Cut(n) => {
                 s.advertisement.state = AdvertisementState::Shortened;
                 s.advertisement.shown_description_chars = Some(n as u64);
-                s.reason.push_str(&format!(
-                    " The listing budget keeps {n} of the {total} characters of its description."
-                ));
-                self.shortened
-                    .push(format!("{name} ({n} of {total} characters)"));
+                if n == 0 {
+                    s.reason.push_str(&format!(
+                        " The listing budget drops its description (all {total} characters): the model sees its name and path only."
+                    ));
+                    self.dropped.push(format!("{name} ({total} characters)"));
+                } else {
+                    s.reason.push_str(&format!(
+                        " The listing budget keeps {n} of the {total} characters of its description."
+                    ));
+                    self.shortened
+                        .push(format!("{name} ({n} of {total} characters)"));
+                }
             }
             _ => {
                 s.advertisement.state = AdvertisementState::Omitted;
@@ -447,6 +456,7 @@ impl Named {
     fn diagnostic(&self, cwd: &RepoPath, budget: &str, bundled: usize) -> Diagnostic {
         let cut = [
             &self.shortened,
+            &self.dropped,
             &self.omitted,
             &self.certain,
             &self.with_bundled,
@@ -458,10 +468,15 @@ impl Named {
         } else {
             ""
         };
+        let dropped = if self.dropped.is_empty() {
+            String::new()
+        } else {
+            format!("descriptions dropped: {}; ", named(&self.dropped))
+        };
         Diagnostic::new(
             DiagnosticCode::SkillListingBudget,
             format!(
-                "The skill list Codex shows the model from cwd {} does not fit its budget of {budget}: descriptions shortened: {}; skills omitted: {}. Certain from the repository's skills alone: {}; only together with the {bundled} skills a fresh Codex installation bundles: {}.{rest} User and admin skills the analysis cannot see take more of the budget. Shorten the descriptions, or set policy.allow_implicit_invocation: false in `agents/openai.yaml` for skills the model need not pick on its own.",
+                "The skill list Codex shows the model from cwd {} does not fit its budget of {budget}: descriptions shortened: {}; {dropped}skills omitted: {}. Certain from the repository's skills alone: {}; only together with the {bundled} skills a fresh Codex installation bundles: {}.{rest} User and admin skills the analysis cannot see take more of the budget. Shorten the descriptions, or set policy.allow_implicit_invocation: false in `agents/openai.yaml` for skills the model need not pick on its own.",
                 problems::quote(cwd),
                 named(&self.shortened),
                 named(&self.omitted),

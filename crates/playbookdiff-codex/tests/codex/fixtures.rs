@@ -595,6 +595,21 @@ fn the_listing_budget_diagnostic_stays_short_with_ten_thousand_skills() {
             d.message
         );
         assert_says(d, &format!("skills omitted: {omitted} skills, among them "));
+        // A description cut to nothing is "dropped", never "shortened" to
+        // "0 of N characters", in the diagnostic and in the skill's entry.
+        let dropped: Vec<_> = c
+            .skills
+            .iter()
+            .filter(|s| s.advertisement.shown_description_chars == Some(0))
+            .collect();
+        assert!(!d.message.contains("(0 of"), "{}", d.message);
+        for s in &dropped {
+            assert!(s.reason.contains("drops its description"), "{}", s.reason);
+            assert!(!s.reason.contains("keeps 0 of"), "{}", s.reason);
+        }
+        let shortened = shortened - dropped.len();
+        assert!(!dropped.is_empty(), "{context_window:?}: none dropped");
+        assert_says(d, "descriptions dropped: ");
         if shortened > 5 {
             assert_says(d, &format!("shortened: {shortened} skills, among them "));
         }

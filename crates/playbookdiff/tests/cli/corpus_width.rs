@@ -282,3 +282,58 @@ fn a_repository_where_the_agents_agree_fits_forty_columns() {
     );
     assert!(!md.contains("both harnesses"), "{md}");
 }
+
+/// The rows of a finding block in `check` (a harness's evidence, a
+/// problem, an acceptance): their continuation lines start in the
+/// value's column (15), never one to the right, and each harness's
+/// evidence lists its files in one order, by path, so that two harnesses
+/// receiving the same files list them alike (humanlayer's grouped
+/// finding once listed `scripts/CLAUDE.md` first for Claude Code only).
+/// Every corpus repository, at 80 and at 40 columns.
+#[test]
+fn finding_rows_align_and_list_evidence_in_path_order() {
+    let Some(corpus) = support::corpus_root("finding rows") else {
+        return;
+    };
+    let labels = ["claude-code", "codex", "opencode", "problem", "accepted"];
+    for name in support::repositories(&corpus) {
+        let repo = support::materialize(&corpus, &name, Form::Tar);
+        for columns in [80, 40] {
+            let text = output(&repo.root, &["check"], columns);
+            let lines: Vec<&str> = text.lines().collect();
+            for (k, line) in lines.iter().enumerate() {
+                let Some(label) = labels
+                    .iter()
+                    .find(|l| line.starts_with(&format!("  {l:<12} ")))
+                else {
+                    continue;
+                };
+                let mut value = line[15..].to_string();
+                for next in &lines[k + 1..] {
+                    let pad = next.len() - next.trim_start().len();
+                    if pad <= 2 || next.trim().is_empty() {
+                        break;
+                    }
+                    assert_eq!(pad, 15, "{name} at {columns}: {line}\n{next}");
+                    value.push(' ');
+                    value.push_str(next.trim());
+                }
+                if ["problem", "accepted"].contains(label) || value.starts_with('(') {
+                    continue;
+                }
+                let paths: Vec<&str> = value
+                    .split(", ")
+                    .filter(|v| !v.starts_with('+'))
+                    .map(|v| v.split(':').next().unwrap_or(v))
+                    .collect();
+                // Paths shortened from the left (`…/x`) cannot be ordered.
+                if paths.iter().any(|p| p.starts_with('…')) {
+                    continue;
+                }
+                let mut sorted = paths.clone();
+                sorted.sort();
+                assert_eq!(paths, sorted, "{name} at {columns}: {line}");
+            }
+        }
+    }
+}

@@ -79,7 +79,8 @@ fn every_readme_example_runs_as_written_from_the_repository_root() {
 #[test]
 fn the_readme_says_how_to_get_the_command() {
     let text = readme();
-    assert!(text.contains("cargo install --locked --path crates/playbookdiff"));
+    assert!(text.contains("cargo install --path crates/playbookdiff --locked"));
+    assert!(text.contains("--root DIR") && text.contains("DIR/bin"));
     assert!(text.contains("cargo run -p playbookdiff --"));
     assert!(text.contains("cargo run --release -p playbookdiff --"));
 }

@@ -316,3 +316,41 @@ fn a_submodule_not_analysed_is_a_limit_that_fails_no_check() {
         .collect();
     assert_eq!(codes, [("submodule-not-analysed", "info")], "{v:#}");
 }
+
+/// Every text output that has a "Not known to this analysis" section (the
+/// view, `check`, `check --all-dirs`) names each submodule it did not
+/// read, at 80 and at 40 columns, with the command that analyses one:
+/// the `submodule-not-analysed` diagnostic is `info`, so the problem
+/// counts never mention it, and it was once visible only in `compile`
+/// and JSON.
+#[test]
+fn the_text_outputs_name_the_submodules_not_read() {
+    let dir = with_submodule();
+    let root = dir.path().to_str().unwrap();
+    for columns in ["80", "40"] {
+        for args in [
+            vec![root],
+            vec!["check", root],
+            vec!["check", root, "--all-dirs"],
+        ] {
+            let out = Command::cargo_bin("playbookdiff")
+                .unwrap()
+                .args(&args)
+                .env("NO_COLOR", "1")
+                .env("COLUMNS", columns)
+                .output()
+                .unwrap();
+            let text = String::from_utf8(out.stdout).unwrap();
+            let unknown = text
+                .split("Not known to this analysis")
+                .nth(1)
+                .unwrap_or_else(|| panic!("{args:?} at {columns}: no section:\n{text}"));
+            let flat = unknown.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                flat.contains("submodules not read") && flat.contains("`libs/sub`"),
+                "{args:?} at {columns}:\n{text}"
+            );
+            assert!(flat.contains("--root"), "{args:?} at {columns}:\n{text}");
+        }
+    }
+}
