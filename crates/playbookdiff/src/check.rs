@@ -9,7 +9,7 @@ use crate::exit::ExitStatus;
 use crate::project::{self, Loaded};
 use crate::remedies::remedies;
 use crate::sink::Sink;
-use playbookdiff_compare::delta::{is_problem, DiffProblem, ProblemSet};
+use playbookdiff_compare::delta::{is_problem, DiffProblem, FindingFiles, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{
     compare_settled, compare_settled_findings, AcceptedFinding, Baseline, Comparison, Coverage,
@@ -174,18 +174,22 @@ impl Policy {
     /// `stale`.
     fn gate<'f>(
         &self,
-        findings: impl Iterator<Item = &'f Finding> + Clone,
+        findings: impl Iterator<Item = &'f Finding>,
         problems: &[DiffProblem],
         stale: Vec<AcceptedFinding>,
     ) -> Gate {
-        let problems = problems
+        let mut problems: Vec<DiffProblem> = problems
             .iter()
-            .filter_map(|p| {
-                let mut p = p.clone();
-                p.link(findings.clone());
-                p.fails(self.fail_on).then_some(p)
-            })
+            .filter(|p| p.may_fail(self.fail_on))
+            .cloned()
             .collect();
+        if !problems.is_empty() {
+            let files = FindingFiles::new(findings);
+            problems.retain_mut(|p| {
+                p.link(&files);
+                p.fails(self.fail_on)
+            });
+        }
         Gate {
             fail_on: self.fail_on,
             stale,
