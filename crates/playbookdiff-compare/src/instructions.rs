@@ -312,24 +312,19 @@ where
 
 /// The row of `class`: one cell per side, from its `best` piece.
 fn class_row(class: &Class, best: &Best<'_, '_>) -> Row {
-    Row {
-        category: Category::Instruction,
-        label: class_label(&class.files),
-        cells: best
-            .iter()
-            .map(|b| match b {
-                None => Cell::absent(),
-                Some(p) => Cell::of(
-                    p.reception,
-                    note_of(p.inst),
-                    p.inst.load_phase,
-                    p.inst.applicability,
-                ),
-            })
-            .collect(),
-        agree: false,
-        differs: Vec::new(),
-    }
+    let cells = best
+        .iter()
+        .map(|b| match b {
+            None => Cell::absent(),
+            Some(p) => Cell::of(
+                p.reception,
+                note_of(p.inst),
+                p.inst.load_phase,
+                p.inst.applicability,
+            ),
+        })
+        .collect();
+    Row::new(Category::Instruction, class_label(&class.files), cells)
 }
 
 /// Decides class `ci` (its `best` piece per harness): true when its row
@@ -447,10 +442,8 @@ fn bridge_cells(sides: &[Side<'_>], classes: &[Class], rows: &mut Vec<Row>, firs
                         *slot = cell;
                     }
                 }
-                None => rows.push(Row {
-                    category: Category::Instruction,
-                    label: file.to_string(),
-                    cells: sides
+                None => {
+                    let cells = sides
                         .iter()
                         .map(|s| {
                             if s == side {
@@ -459,10 +452,11 @@ fn bridge_cells(sides: &[Side<'_>], classes: &[Class], rows: &mut Vec<Row>, firs
                                 Cell::absent()
                             }
                         })
-                        .collect(),
-                    agree: true,
-                    differs: Vec::new(),
-                }),
+                        .collect();
+                    let mut row = Row::new(Category::Instruction, file.to_string(), cells);
+                    row.agree = true;
+                    rows.push(row);
+                }
             }
         }
     }
