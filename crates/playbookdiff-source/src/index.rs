@@ -238,17 +238,27 @@ struct GitMarks {
 
 impl GitMarks {
     /// The marks of `raw`, a listing sorted by name
-    /// ([`SourceTree::list_dir`]): two binary searches, not a pass over
-    /// every entry of every directory the walk lists.
+    /// ([`SourceTree::list_dir`]): `.git` and `.gitignore` sort before
+    /// every name that starts after `.`, so the pass stops at the first
+    /// such name, most often the first entry.
     fn of(raw: &[DirEntry]) -> GitMarks {
-        let named = |name: &'static str| {
-            let at = raw.partition_point(|e| e.name.as_str() < name);
-            raw[at..].iter().take_while(move |e| e.name == name)
+        let mut marks = GitMarks {
+            git: false,
+            gitignore: false,
         };
-        GitMarks {
-            git: named(".git").next().is_some(),
-            gitignore: named(".gitignore").any(|e| e.kind == EntryKind::File && !e.non_utf8_name),
+        for e in raw {
+            if e.name.as_bytes().first().is_some_and(|&b| b > b'.') {
+                break;
+            }
+            match e.name.as_str() {
+                ".git" => marks.git = true,
+                ".gitignore" => {
+                    marks.gitignore |= e.kind == EntryKind::File && !e.non_utf8_name;
+                }
+                _ => {}
+            }
         }
+        marks
     }
 }
 
@@ -1385,6 +1395,8 @@ mod git_marks_tests {
     fn git_marks_are_found_by_name_among_neighbours() {
         use EntryKind::{Dir, File};
         let around = [
+            entry("+plus", File),
+            entry("-dash", Dir),
             entry(".git-blame-ignore-revs", File),
             entry(".gitattributes", File),
             entry(".github", Dir),
