@@ -14,11 +14,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// The most symbolic links followed while resolving one path (as Linux's
 /// `MAXSYMLINKS`).
-pub const MAX_SYMLINK_HOPS: u32 = 40;
+pub(crate) const MAX_SYMLINK_HOPS: u32 = 40;
 
 /// The most entries one walk records; a larger tree is reported, not
 /// indexed past it.
-pub const MAX_ENTRIES: usize = 5_000_000;
+pub(crate) const MAX_ENTRIES: usize = 5_000_000;
 
 /// The paths of `sorted` (sorted by text) strictly below directory `dir`
 /// (the repository-relative text, empty for the root).

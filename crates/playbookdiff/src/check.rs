@@ -25,7 +25,7 @@ use std::path::Path;
 
 /// What a command produced: the text for standard output and the exit
 /// status.
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// Standard output.
     pub output: String,
     /// Exit status: [`ExitStatus::Success`] or [`ExitStatus::Failing`]
@@ -98,7 +98,7 @@ fn registered(l: &Loaded, h: &toml::Spanned<String>) -> Result<Harness, UsageErr
 /// beyond the analysis: the agent releases, what to leave out, what is
 /// accepted, what fails.
 #[derive(Default)]
-pub struct Policy {
+pub(crate) struct Policy {
     /// `[agent-versions]`, under `--agent-version`.
     pub agent_versions: Vec<(Harness, String)>,
     /// `exclude`.
@@ -364,7 +364,7 @@ fn report_parts(opened: &OpenedContext) -> (&str, &AnalysisContext) {
 }
 
 /// The side-by-side view (no command). Always status 0.
-pub fn run_view(
+pub(crate) fn run_view(
     args: &ViewArgs,
     current_dir: Option<&Path>,
     color: playbookdiff_render::Color,
@@ -382,7 +382,7 @@ pub fn run_view(
 /// finding as accepted instead. The report is rendered into `out` as the
 /// last step, unless `--accept` replaces it or `--quiet` silences a
 /// passing run.
-pub fn run_check(
+pub(crate) fn run_check(
     args: &CheckArgs,
     current_dir: Option<&Path>,
     color: playbookdiff_render::Color,
@@ -629,7 +629,11 @@ fn accepted_json(file: &str, entries: &[AcceptedFinding], replaced: &[Option<Str
 ///
 /// A directory holding no configuration receives at startup exactly what
 /// its nearest configured ancestor receives, so it is represented by it.
-pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion) -> Vec<RepoPath> {
+pub(crate) fn launch_directories(
+    repo: &Repo<'_>,
+    hs: &[Harness],
+    exclusion: &Exclusion,
+) -> Vec<RepoPath> {
     let mut names: Vec<&str> = Vec::new();
     let mut lookups: Vec<&str> = Vec::new();
     let mut own: Vec<&str> = Vec::new();
@@ -956,7 +960,7 @@ fn group_of(
 
 /// `playbookdiff explain`: status 0, or a usage error (status 2) when the
 /// id is not found in the context.
-pub fn run_explain(
+pub(crate) fn run_explain(
     args: &ExplainArgs,
     current_dir: Option<&Path>,
     color: playbookdiff_render::Color,

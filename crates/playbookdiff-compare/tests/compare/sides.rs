@@ -9,7 +9,7 @@ use playbookdiff_model::{
     SourceFormat, SourceRef,
 };
 
-pub const HARNESSES: [Harness; 5] = [
+pub(crate) const HARNESSES: [Harness; 5] = [
     Harness::new("alpha", "Alpha"),
     Harness::new("beta", "Beta"),
     Harness::new("gamma", "Gamma"),
@@ -22,13 +22,13 @@ fn rp(s: &str) -> RepoPath {
 }
 
 /// An empty configuration of the `i`-th test harness.
-pub fn config(i: usize) -> EffectiveAgentConfig {
+pub(crate) fn config(i: usize) -> EffectiveAgentConfig {
     EffectiveAgentConfig::new(HARNESSES[i], AnalysisContext::at_root())
 }
 
 /// A skill `name` read from `path` (resolved to `file` when they differ),
 /// received at startup, allowed both ways, advertised.
-pub fn skill(name: &str, path: &str, file: &str) -> Skill {
+pub(crate) fn skill(name: &str, path: &str, file: &str) -> Skill {
     let mut source = SourceRef::project(rp(path), SourceFormat::Markdown);
     if path != file {
         source.resolved_path = Some(rp(file));
@@ -55,7 +55,7 @@ pub fn skill(name: &str, path: &str, file: &str) -> Skill {
 
 /// An instruction of `path` with `text`, applying to `dir`, received with
 /// `phase` and `applicability`, scoped to `globs` when given.
-pub fn instruction(
+pub(crate) fn instruction(
     path: &str,
     text: &str,
     dir: &str,
@@ -85,10 +85,12 @@ pub fn instruction(
     }
 }
 
-pub const STARTUP: (LoadPhase, Applicability) = (LoadPhase::Startup, Applicability::Effective);
-pub const ON_DEMAND: (LoadPhase, Applicability) = (LoadPhase::OnDemand, Applicability::Conditional);
+pub(crate) const STARTUP: (LoadPhase, Applicability) =
+    (LoadPhase::Startup, Applicability::Effective);
+pub(crate) const ON_DEMAND: (LoadPhase, Applicability) =
+    (LoadPhase::OnDemand, Applicability::Conditional);
 
-pub fn compare_all(configs: &[EffectiveAgentConfig]) -> Comparison {
+pub(crate) fn compare_all(configs: &[EffectiveAgentConfig]) -> Comparison {
     let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
     compare(&refs)
 }
