@@ -860,6 +860,9 @@ impl ProblemDelta {
     /// (introduced and unchanged) with evidence in that file
     /// ([`DiffProblem::link`]).
     pub fn link(&mut self, findings: &FindingDelta) {
+        if self.introduced.is_empty() {
+            return;
+        }
         let files = FindingFiles::new(
             findings
                 .introduced

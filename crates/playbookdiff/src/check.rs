@@ -422,6 +422,10 @@ pub(crate) fn run_check(
     // The report is shown unless `--accept` replaces it or `--quiet`
     // silences a run that passes.
     let shown = |failing: usize| args.accept.is_none() && !(args.quiet && failing == 0);
+    // The `exclude` suggestion for test fixtures goes with the text report.
+    let suggests_fixtures = |failing: usize| {
+        shown(failing) && args.output_format() == playbookdiff_render::format::Format::Text
+    };
     let outcome = if args.all_dirs {
         let all = AllDirs {
             repo: &repo,
@@ -475,21 +479,30 @@ pub(crate) fn run_check(
         if shown(failing) {
             out.render(|w| playbookdiff_render::format::check(w, &r, args.output_format(), color));
         }
-        Checked {
+        let checked = Checked {
             failing,
-            fixtures: fixtures(cmp.findings.iter(), &problems),
+            // Only the text report says it.
+            fixtures: suggests_fixtures(failing)
+                .then(|| fixtures(cmp.findings.iter(), &problems))
+                .flatten(),
             to_accept: args
                 .accept
                 .as_deref()
                 .filter(|id| cmp.finding(id.trim()).is_some())
                 .map(|id| vec![(id.trim().to_string(), vec![context.cwd.clone()])])
                 .unwrap_or_default(),
-        }
+        };
+        // Built once for the command, which exits next (as `--all-dirs`
+        // leaves its matrix).
+        crate::context::release_at_exit((configs, cmp, problems, gate));
+        checked
     };
     crate::context::release_at_exit(repo);
-    if let Some(f) = outcome.fixtures.as_ref().filter(|_| {
-        shown(outcome.failing) && args.output_format() == playbookdiff_render::format::Format::Text
-    }) {
+    if let Some(f) = outcome
+        .fixtures
+        .as_ref()
+        .filter(|_| suggests_fixtures(outcome.failing))
+    {
         use std::io::Write as _;
         let _ = writeln!(std::io::stderr().lock(), "{}", f.sentence());
     }
