@@ -824,6 +824,7 @@ fn an_agents_md_too_large_for_the_fallback_is_reported_as_too_large() {
         .arg("check")
         .arg(dir.path())
         .args(["--format", "json"])
+        .args(crate::THREE)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

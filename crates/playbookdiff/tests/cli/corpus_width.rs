@@ -38,7 +38,7 @@ fn lines_wider_than(dir: &Path, args: &[&str], columns: usize) -> Vec<(usize, St
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z+-]+:\S*:[0-9a-f]{12}").unwrap();
+    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z0-9+-]+:\S*:[0-9a-f]{12}").unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let mut wide = Vec::new();
     let mut continued = false;
