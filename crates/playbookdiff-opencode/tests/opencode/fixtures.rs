@@ -704,3 +704,73 @@ fn an_enum_setting_outside_its_values_stops_opencode() {
         starts_with(settings);
     }
 }
+
+/// `path` made a FIFO (a socket where `mkfifo` is missing): a file that
+/// is neither regular nor a directory, which git cannot hold.
+fn mkfifo(path: &std::path::Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let ok = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        std::os::unix::net::UnixListener::bind(path).unwrap();
+    }
+}
+
+/// OpenCode 1.18.33 does not start when a configuration file it reads is
+/// not a regular file (docs/fidelity.md, "OpenCode configuration that is
+/// not a file"): a directory `opencode.json` exits 1 ("Unexpected error",
+/// `BadResource: FileSystem.readFile`), a FIFO blocks the read until the
+/// agent is killed. Every configuration file name, at the root and in
+/// `.opencode`, as a directory or a FIFO: one `not-a-regular-file` error
+/// on the file and one refusal that quotes no message OpenCode does not
+/// print, and nothing is received, not even the valid AGENTS.md.
+#[test]
+fn a_configuration_file_that_is_not_a_file_stops_opencode() {
+    let observed = KIT.run("config_is_a_directory", ".");
+    assert_eq!(diags(&observed, DiagnosticCode::ConfigRefused).len(), 1);
+    for name in [
+        "opencode.json",
+        "opencode.jsonc",
+        ".opencode/opencode.json",
+        ".opencode/opencode.jsonc",
+    ] {
+        for fifo in [false, true] {
+            let t = tempfile::tempdir().unwrap();
+            let root = t.path();
+            std::fs::write(root.join("AGENTS.md"), "# Rules\n\nUse tabs.\n").unwrap();
+            std::fs::create_dir_all(root.join(".opencode")).unwrap();
+            if fifo {
+                mkfifo(&root.join(name));
+            } else {
+                std::fs::create_dir_all(root.join(name)).unwrap();
+            }
+            let c = KIT.compile_at(root, ".", None);
+            let not_a_file = diags(&c, DiagnosticCode::NotARegularFile);
+            assert_eq!(not_a_file.len(), 1, "{name} {fifo}: {:?}", c.diagnostics);
+            assert_eq!(not_a_file[0].severity, Severity::Error);
+            let at = not_a_file[0].source.as_ref().expect("a source");
+            assert_eq!(at.path, rp(name));
+            assert!(
+                not_a_file[0].message.contains("does not start"),
+                "{}",
+                not_a_file[0].message
+            );
+            let refused = diags(&c, DiagnosticCode::ConfigRefused);
+            assert_eq!(refused.len(), 1, "{name} {fifo}: {:?}", c.diagnostics);
+            // OpenCode prints no "Configuration is invalid" here: the
+            // read fails (or blocks) before it validates anything.
+            assert!(
+                !refused[0].message.contains("Configuration is invalid"),
+                "{}",
+                refused[0].message
+            );
+            assert!(received(&c).is_empty(), "{name}: {:?}", received(&c));
+            assert!(!c
+                .diagnostics
+                .iter()
+                .any(|d| d.code == DiagnosticCode::Unreadable));
+        }
+    }
+}
