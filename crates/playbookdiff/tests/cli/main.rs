@@ -33,18 +33,6 @@ mod symlinks;
 mod team;
 mod work;
 
-/// `--harness` for Claude Code, Codex and OpenCode: for the tests whose
-/// facts are about those three agents' files, whatever else is registered
-/// (the tests about every registered harness ask the registry).
-const THREE: [&str; 6] = [
-    "--harness",
-    "claude-code",
-    "--harness",
-    "codex",
-    "--harness",
-    "opencode",
-];
-
 /// Counts allocations, the measure of work of the `work` tests.
 #[global_allocator]
 static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::work::ALLOCATOR;
