@@ -227,7 +227,7 @@ the command could not be carried out.";
 
 /// The `guard` subcommands.
 #[derive(Debug, Clone, Subcommand)]
-pub enum GuardCommand {
+pub(crate) enum GuardCommand {
     /// Answer one hook call: reads the host's payload on standard input,
     /// writes the decision in the host's protocol.
     Hook(GuardHookArgs),
@@ -258,7 +258,7 @@ fn host_parser() -> impl TypedValueParser<Value = playbookdiff_guard::Host> {
 
 /// Arguments of `playbookdiff guard hook`.
 #[derive(Debug, Clone, Args)]
-pub struct GuardHookArgs {
+pub(crate) struct GuardHookArgs {
     /// The agent whose hook payload arrives on standard input
     #[arg(long, value_parser = host_parser())]
     pub host: playbookdiff_guard::Host,
@@ -266,7 +266,7 @@ pub struct GuardHookArgs {
 
 /// Where `guard install` registers the hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ScopeArg {
+pub(crate) enum ScopeArg {
     /// The repository's own files (the project can switch them off)
     Project,
     /// The user's files in the home directory
@@ -277,7 +277,7 @@ pub enum ScopeArg {
 
 /// Arguments of `playbookdiff guard install`.
 #[derive(Debug, Clone, Args)]
-pub struct GuardInstallArgs {
+pub(crate) struct GuardInstallArgs {
     /// The agent to guard
     #[arg(long, value_parser = host_parser())]
     pub host: playbookdiff_guard::Host,
@@ -297,7 +297,7 @@ pub struct GuardInstallArgs {
 
 /// Arguments of guard commands that read one repository.
 #[derive(Debug, Clone, Args)]
-pub struct GuardRepoArgs {
+pub(crate) struct GuardRepoArgs {
     /// The repository [default: the git work tree of the current directory]
     #[arg(long, value_name = "REPO")]
     pub repo: Option<PathBuf>,
@@ -305,7 +305,7 @@ pub struct GuardRepoArgs {
 
 /// Arguments of `playbookdiff guard log`.
 #[derive(Debug, Clone, Args)]
-pub struct GuardLogArgs {
+pub(crate) struct GuardLogArgs {
     /// The repository [default: the git work tree of the current directory]
     #[arg(long, value_name = "REPO")]
     pub repo: Option<PathBuf>,
@@ -316,7 +316,7 @@ pub struct GuardLogArgs {
 
 /// Arguments of `playbookdiff guard audit`.
 #[derive(Debug, Clone, Args)]
-pub struct GuardAuditArgs {
+pub(crate) struct GuardAuditArgs {
     /// The repository [default: the git work tree of the current directory]
     #[arg(long, value_name = "REPO")]
     pub repo: Option<PathBuf>,
