@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 /// The tools of Claude Code 2.1.197 and 2.1.332 a subagent may name, with
 /// the older names the agent still accepts (`Task` for `Agent`). Source:
 /// the tool names in the shipped binaries; Claude Code tools reference.
-pub const TOOLS: &[&str] = &[
+pub(crate) const TOOLS: &[&str] = &[
     "Agent",
     "AskUserQuestion",
     "Bash",
@@ -78,7 +78,7 @@ pub const TOOLS: &[&str] = &[
 ];
 
 /// The output styles Claude Code ships (compared without case).
-pub const BUILTIN_STYLES: &[&str] = &["default", "Explanatory", "Learning"];
+pub(crate) const BUILTIN_STYLES: &[&str] = &["default", "Explanatory", "Learning"];
 
 /// The tool whose description lists the subagents to the model.
 const LISTED_BY: &str = "Agent";
@@ -94,7 +94,7 @@ pub fn is_tool(tool: &str) -> bool {
 
 /// Adds the subagents and output styles of the launch directory's chain
 /// ([module documentation](self)).
-pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     subagents(cx);
     output_styles(cx, settings);
 }

@@ -16,11 +16,11 @@ use std::collections::HashMap;
 const MAX_INDEXED_DEPTH: usize = 4;
 
 /// The most repeated keys reported for one file.
-pub const MAX_DUPLICATES: usize = 20;
+pub(crate) const MAX_DUPLICATES: usize = 20;
 
 /// A key that occurs more than once in one JSON object.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DuplicateKey {
+pub(crate) struct DuplicateKey {
     /// The path of the key (`["mcpServers", "github"]`).
     pub path: Vec<String>,
     /// The 1-based line of each occurrence, in file order; the last is the
@@ -30,7 +30,7 @@ pub struct DuplicateKey {
 
 /// A parsed JSON document with key lines.
 #[derive(Debug, Clone)]
-pub struct JsonDoc {
+pub(crate) struct JsonDoc {
     /// The value (the last of repeated keys wins).
     pub value: Value,
     /// For each key or array element path up to [`MAX_INDEXED_DEPTH`]: the
@@ -44,7 +44,7 @@ pub struct JsonDoc {
 impl JsonDoc {
     /// Parses strict JSON (a leading byte-order mark is allowed). Errors
     /// give the parser's message without its position, and the 1-based line.
-    pub fn parse(text: &str) -> Result<JsonDoc, ParseError> {
+    pub(crate) fn parse(text: &str) -> Result<JsonDoc, ParseError> {
         let t = text.strip_prefix('\u{feff}').unwrap_or(text);
         let value = serde_json::from_str::<Value>(t).map_err(|e| {
             let msg = e.to_string();
@@ -64,14 +64,14 @@ impl JsonDoc {
 
     /// The lines `(first, last)` of the value at `path` (from its key), when
     /// indexed.
-    pub fn span(&self, path: &[&str]) -> Option<(u32, u32)> {
+    pub(crate) fn span(&self, path: &[&str]) -> Option<(u32, u32)> {
         let key: Vec<String> = path.iter().map(|s| s.to_string()).collect();
         self.spans.get(&key).copied()
     }
 
     /// The line of the key (or array element) at `path`, when indexed.
     #[cfg(test)]
-    pub fn line(&self, path: &[&str]) -> Option<u32> {
+    pub(crate) fn line(&self, path: &[&str]) -> Option<u32> {
         self.span(path).map(|(s, _)| s)
     }
 }
@@ -244,7 +244,7 @@ fn scan(text: &str) -> Scan {
 }
 
 /// `a.b.c` for a key path (array indices as numbers).
-pub fn dotted(path: &[String]) -> String {
+pub(crate) fn dotted(path: &[String]) -> String {
     path.join(".")
 }
 

@@ -124,7 +124,7 @@ pub(crate) struct Inclusion {
 
 impl Inclusion {
     /// In words, as seen from the file `here`.
-    pub fn describe(&self, here: &RepoPath) -> String {
+    pub(crate) fn describe(&self, here: &RepoPath) -> String {
         match (self.imported, &self.by == here) {
             (true, true) => "imported earlier in this file".to_string(),
             (true, false) => format!("imported by `{}`", self.by),
@@ -258,7 +258,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// kept with its answer and reported again, in the same order, by every
     /// caller. For reading that depends only on the repository and `key`
     /// (a file and the release); the key type is private to the caller.
-    pub fn memo_read<K, T>(&mut self, key: K, read: impl FnOnce(&mut Self) -> T) -> T
+    pub(crate) fn memo_read<K, T>(&mut self, key: K, read: impl FnOnce(&mut Self) -> T) -> T
     where
         K: std::hash::Hash + Eq + Send + Sync + 'static,
         T: Clone + Send + Sync + 'static,
@@ -275,7 +275,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     }
 
     /// A unique id from `base`: the first use is `base`, later ones `base~2`…
-    pub fn unique_id(&mut self, base: String) -> String {
+    pub(crate) fn unique_id(&mut self, base: String) -> String {
         if let Some(n) = self.ids.get_mut(&base) {
             *n += 1;
             return format!("{base}~{n}");
@@ -287,7 +287,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// Reports each pattern of `compiled` that Claude Code's matcher
     /// rejects (it matches nothing): an `invalid-glob` diagnostic at
     /// `source`, worded by `message(pattern, reason)`.
-    pub fn invalid_patterns(
+    pub(crate) fn invalid_patterns(
         &mut self,
         compiled: &matcher::PathPatterns,
         source: &SourceRef,
@@ -301,7 +301,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
 
     /// Reports `d` unless a diagnostic with its code was already reported
     /// for the pair (`file`, `target`).
-    pub fn diag_once(&mut self, file: &RepoPath, target: &RepoPath, d: Diagnostic) {
+    pub(crate) fn diag_once(&mut self, file: &RepoPath, target: &RepoPath, d: Diagnostic) {
         if self.reported.insert((d.code, file.clone(), target.clone())) {
             self.diag(d);
         }
@@ -309,7 +309,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
 
     /// When `path` lies below a directory the walk could not list: that
     /// directory and why. Whether such a path exists is unknown.
-    pub fn unlisted_ancestor(&mut self, path: &RepoPath) -> Option<(RepoPath, String)> {
+    pub(crate) fn unlisted_ancestor(&mut self, path: &RepoPath) -> Option<(RepoPath, String)> {
         if self.repo.walk_problems().is_empty() {
             return None;
         }
@@ -342,7 +342,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
 
     /// The source reference for `path` with its resolved target when it is
     /// reached through a symbolic link.
-    pub fn source_ref(
+    pub(crate) fn source_ref(
         &self,
         path: &RepoPath,
         scope: SourceScope,
@@ -380,7 +380,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// Where the path `path` above the repository root leads once links are
     /// followed, through the `--outside-root` view; `None` without it or
     /// for a path inside the repository.
-    pub fn above_reach(&self, path: &RepoPath) -> Option<Reach> {
+    pub(crate) fn above_reach(&self, path: &RepoPath) -> Option<Reach> {
         if !path.is_above_root() {
             return None;
         }
@@ -393,7 +393,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// follows such a link (case `claude.c04_above_root_links`: a
     /// `.claude/CLAUDE.md` linking outside loads with 2.1.197 and 2.1.332).
     /// `None` without the flag, or when the link leads elsewhere.
-    pub fn outside_target(&self, path: &RepoPath) -> Option<(RepoPath, EntryKind)> {
+    pub(crate) fn outside_target(&self, path: &RepoPath) -> Option<(RepoPath, EntryKind)> {
         let anc = self.outside?;
         let abs = self.repo.tree().absolute_root()?.join(path.as_str());
         match anc.resolve_abs(&abs, None) {
@@ -405,7 +405,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// Reports why `path` (which exists as an index entry) cannot be read
     /// as a file: a dangling link, a link out of the repository, a loop.
     /// Returns true when it resolves to a readable file.
-    pub fn check_link(&mut self, path: &RepoPath, format: SourceFormat) -> bool {
+    pub(crate) fn check_link(&mut self, path: &RepoPath, format: SourceFormat) -> bool {
         match self.repo.resolve(path) {
             Resolved::Inside {
                 kind: playbookdiff_source::EntryKind::File,
@@ -441,7 +441,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// (a memory file, `SKILL.md`, `.mcp.json`, a settings file): a
     /// directory or a special file (FIFO, socket, device) there is reported,
     /// not skipped silently. Returns true when it resolves to a readable file.
-    pub fn expect_file(&mut self, path: &RepoPath, format: SourceFormat) -> bool {
+    pub(crate) fn expect_file(&mut self, path: &RepoPath, format: SourceFormat) -> bool {
         if path.is_above_root() {
             // A link is reported by `read`, which does not follow it.
             return match self.kind_at(path) {
@@ -477,7 +477,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
 
     /// Reads a text file with the adapter's size limit, reporting a too
     /// large file, an unreadable one and invalid UTF-8.
-    pub fn read(
+    pub(crate) fn read(
         &mut self,
         path: &RepoPath,
         format: SourceFormat,
@@ -598,7 +598,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
 
     /// The kind of entry `path` names (links not followed), inside the
     /// repository or, with `--outside-root`, above it. `None` when absent.
-    pub fn kind_at(&self, path: &RepoPath) -> Option<EntryKind> {
+    pub(crate) fn kind_at(&self, path: &RepoPath) -> Option<EntryKind> {
         if !path.is_above_root() {
             return self.repo.kind(path);
         }
@@ -609,7 +609,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// `path` relative to the directory `owner` of a rules root, for
     /// matching `paths`: for an ancestor above the repository root, the
     /// repository's own place in it comes first (`repo/src/a.ts`).
-    pub fn relative_to_owner(&self, path: &RepoPath, owner: &RepoPath) -> Option<String> {
+    pub(crate) fn relative_to_owner(&self, path: &RepoPath, owner: &RepoPath) -> Option<String> {
         if !owner.is_above_root() {
             return relative_to(path, owner);
         }
@@ -628,7 +628,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// The directories above the repository root that the analysis reads,
     /// furthest first (`../..`, `..`), each as [`RepoPath::above_root`]
     /// names it. Empty without `--outside-root`.
-    pub fn above_root_dirs(&self) -> Vec<RepoPath> {
+    pub(crate) fn above_root_dirs(&self) -> Vec<RepoPath> {
         let n = self.outside.map_or(0, Ancestors::len);
         (1..=n)
             .rev()
@@ -638,7 +638,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
 
     /// The directory the target path lies in: the target itself when it is a
     /// directory, else its parent.
-    pub fn target_dir(&self) -> Option<RepoPath> {
+    pub(crate) fn target_dir(&self) -> Option<RepoPath> {
         let t = self.context.target_path.as_ref()?;
         if self.repo.is_dir(t) {
             Some(t.clone())
@@ -655,7 +655,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// outside cwd. Directories beside the path (neither ancestors of cwd,
     /// below it, nor on the target's path) are never listed. Owners inside
     /// a `.claude` directory are left out. Sorted by depth, then path.
-    pub fn off_chain_owners(&self, rel: &str) -> Vec<RepoPath> {
+    pub(crate) fn off_chain_owners(&self, rel: &str) -> Vec<RepoPath> {
         let cwd = &self.context.cwd;
         let Some(name) = rel.rsplit('/').next() else {
             return Vec::new();
@@ -699,7 +699,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// as `target-outside-cwd`). Callers pass only directories from
     /// [`Compiler::off_chain_owners`]; any other directory is out of scope
     /// (Claude Code never discovers it from this launch directory).
-    pub fn off_chain(&mut self, dir: &RepoPath) -> (LoadPhase, Applicability, String) {
+    pub(crate) fn off_chain(&mut self, dir: &RepoPath) -> (LoadPhase, Applicability, String) {
         let cwd = self.context.cwd.clone();
         if strictly_below(dir, &cwd) {
             let (a, r) = self.on_demand(dir);
@@ -728,7 +728,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// that nothing (memory files, rules, skills) loads on demand for it.
     /// Source: fidelity C13 (older source `pathInAllowedWorkingPath`;
     /// anthropics/claude-code#65257), seen with 2.1.197 and 2.1.332.
-    pub fn target_outside_cwd(&mut self) {
+    pub(crate) fn target_outside_cwd(&mut self) {
         if self.target_outside_reported {
             return;
         }
@@ -747,7 +747,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// For an item below the launch directory owned by directory `dir`:
     /// effective on demand when the target lies in `dir`'s subtree, else
     /// conditional; with the sentence saying why.
-    pub fn on_demand(&self, dir: &RepoPath) -> (Applicability, String) {
+    pub(crate) fn on_demand(&self, dir: &RepoPath) -> (Applicability, String) {
         match self.target_dir() {
             Some(td) if td.starts_with(dir) => (
                 Applicability::Effective,

@@ -279,7 +279,7 @@ fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
 /// Compiles the project `.mcp.json` servers of the launch directory and
 /// its ancestors, merged, each approved, disabled or conditional as the
 /// project settings say.
-pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     report_off_chain(cx);
     let merged = merge_chain(cx);
     let approvals = Approvals::of(settings);

@@ -62,7 +62,7 @@ struct Plugin {
 }
 
 /// Reports the plugins of the repository ([module documentation](self)).
-pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let mut plugins: Vec<Plugin> = Vec::new();
     let mut remote: Vec<(String, SourceRef, Option<Market>)> = Vec::new();
     let mut dirs: Vec<RepoPath> = cx.context.cwd.ancestors_root_first();

@@ -18,7 +18,7 @@ use serde_json::Value;
 /// it when Claude Code matches that pattern (its braces expanded) from
 /// launch directory `cwd`. Empty when the item has no `paths` or they
 /// scope nothing (every pattern `**`).
-pub fn target_tests(item: Scoped<'_>, cwd: &RepoPath) -> Vec<TargetTest> {
+pub(crate) fn target_tests(item: Scoped<'_>, cwd: &RepoPath) -> Vec<TargetTest> {
     let Some(written) = item.paths() else {
         return Vec::new();
     };

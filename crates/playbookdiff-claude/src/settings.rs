@@ -16,7 +16,7 @@ use serde_json::Value;
 
 /// One settings file that was read and applies.
 #[derive(Debug, Clone)]
-pub struct SettingsLayer {
+pub(crate) struct SettingsLayer {
     pub source: SourceRef,
     pub value: serde_json::Map<String, Value>,
     doc: JsonDoc,
@@ -25,7 +25,7 @@ pub struct SettingsLayer {
 impl SettingsLayer {
     /// The source of the value at `path` (`["claudeMdExcludes", "2"]`),
     /// with its lines when the key is found; the file otherwise.
-    pub fn at(&self, path: &[&str]) -> SourceRef {
+    pub(crate) fn at(&self, path: &[&str]) -> SourceRef {
         match self.doc.span(path) {
             Some((s, e)) => self.source.clone().with_lines(s, e),
             None => self.source.clone(),
@@ -34,7 +34,7 @@ impl SettingsLayer {
 }
 
 /// A compiled `claudeMdExcludes` pattern.
-pub struct ExcludePattern {
+pub(crate) struct ExcludePattern {
     pub raw: String,
     /// The settings file and the pattern's line.
     pub layer: SourceRef,
@@ -43,7 +43,7 @@ pub struct ExcludePattern {
 
 /// The discovery-affecting settings of the analysed context.
 #[derive(Default)]
-pub struct Settings {
+pub(crate) struct Settings {
     pub layers: Vec<SettingsLayer>,
     pub excludes: Vec<ExcludePattern>,
     /// Local settings files present in the tree but not read (repo mode).
@@ -76,7 +76,7 @@ const MAX_SHAPE_ERRORS: usize = 10;
 
 impl Settings {
     /// The first exclude pattern matching the file at `path`, if any.
-    pub fn excluded_by(&self, path: &RepoPath) -> Option<&ExcludePattern> {
+    pub(crate) fn excluded_by(&self, path: &RepoPath) -> Option<&ExcludePattern> {
         if self.excludes.is_empty() {
             return None;
         }
@@ -102,7 +102,7 @@ impl Settings {
 
     /// Every value of `key` across layers, lowest precedence first, with
     /// its layer.
-    pub fn values<'s>(&'s self, key: &str) -> Vec<(&'s Value, &'s SettingsLayer)> {
+    pub(crate) fn values<'s>(&'s self, key: &str) -> Vec<(&'s Value, &'s SettingsLayer)> {
         self.layers
             .iter()
             .filter_map(|l| l.value.get(key).map(|v| (v, l)))
@@ -111,7 +111,7 @@ impl Settings {
 
     /// The string array `key` merged across layers (arrays merge), each
     /// string with its source line.
-    pub fn string_list(&self, key: &str) -> Vec<(String, SourceRef)> {
+    pub(crate) fn string_list(&self, key: &str) -> Vec<(String, SourceRef)> {
         let mut out = Vec::new();
         for (v, layer) in self.values(key) {
             if let Value::Array(items) = v {
@@ -128,7 +128,7 @@ impl Settings {
 
 /// Reports each key repeated in the JSON file `path`: the parsed value
 /// keeps the last occurrence, as JavaScript's `JSON.parse` does.
-pub fn report_duplicates(
+pub(crate) fn report_duplicates(
     cx: &mut Compiler<'_, '_>,
     path: &RepoPath,
     source: &SourceRef,
@@ -216,7 +216,7 @@ fn shape_error(key: &str, v: &Value, shape: Shape) -> Option<(Vec<String>, Strin
 }
 
 /// Reads the settings layers that apply to `cwd`.
-pub fn load(cx: &mut Compiler<'_, '_>) -> Settings {
+pub(crate) fn load(cx: &mut Compiler<'_, '_>) -> Settings {
     let cwd = cx.context.cwd.clone();
     let mut settings = Settings {
         abs_root: cx

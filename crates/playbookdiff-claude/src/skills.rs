@@ -21,19 +21,19 @@ use std::collections::BTreeMap;
 
 /// Per-skill cap on `description` + `when_to_use`, in characters
 /// (`skillListingMaxDescChars`, harness facts A7).
-pub const DESCRIPTION_LIMIT_CHARS: u64 = 1536;
+pub(crate) const DESCRIPTION_LIMIT_CHARS: u64 = 1536;
 /// Share of the context window for the whole listing
 /// (`skillListingBudgetFraction`).
-pub const BUDGET_FRACTION: f64 = 0.01;
+pub(crate) const BUDGET_FRACTION: f64 = 0.01;
 /// Characters assumed for the listing when the context window is unknown.
-pub const BUDGET_FALLBACK_CHARS: u64 = 8000;
+pub(crate) const BUDGET_FALLBACK_CHARS: u64 = 8000;
 
 /// Parses a front-matter boolean as Claude Code does. With `lenient`
 /// (2.1.218 and later, [`Fact::LenientFrontMatterBooleans`]): a YAML
 /// boolean, or case-insensitively `true`/`false`, `yes`/`no`, `on`/`off`,
 /// `1`/`0`; before, only a YAML boolean (YAML 1.2 reads `yes` as text).
 /// `None` for anything else: the field keeps its default.
-pub fn parse_bool(v: &Value, lenient: bool) -> Option<bool> {
+pub(crate) fn parse_bool(v: &Value, lenient: bool) -> Option<bool> {
     match v {
         Value::Bool(b) => Some(*b),
         _ if !lenient => None,
@@ -51,7 +51,7 @@ pub fn parse_bool(v: &Value, lenient: bool) -> Option<bool> {
     }
 }
 
-pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let cwd = cx.context.cwd.clone();
     let mut roots: Vec<(RepoPath, RepoPath, LoadPhase, Applicability, String)> = Vec::new();
     // The walk stops at the top of the git work tree holding cwd (a

@@ -242,7 +242,7 @@ pub(crate) struct Layer<'a> {
 
 impl Layer<'_> {
     /// A TOML source reference to this file covering `span`.
-    pub fn source(&self, span: Range<usize>) -> SourceRef {
+    pub(crate) fn source(&self, span: Range<usize>) -> SourceRef {
         let (s, e) = self
             .loaded
             .text

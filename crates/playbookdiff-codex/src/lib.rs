@@ -261,7 +261,7 @@ impl Cx<'_, '_> {
     /// entry of `dir` itself, else the project root's, else none. Every
     /// directory is trusted when no entries were given (the assumption).
     /// Seen with 0.142.3 and 0.171.0 on fixture `x28_per_directory_trust`.
-    pub fn trust_for(&self, dir: &RepoPath) -> Option<TrustLevel> {
+    pub(crate) fn trust_for(&self, dir: &RepoPath) -> Option<TrustLevel> {
         let Some(entries) = self.trust else {
             return Some(TrustLevel::Trusted);
         };
@@ -271,7 +271,7 @@ impl Cx<'_, '_> {
 
     /// Records that Codex refuses the configuration because of `why`
     /// (a clause naming the key), found at `at`.
-    pub fn refuse(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
+    pub(crate) fn refuse(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
         self.base.refusals.push(problems::Refused {
             why: why.into(),
             at,
@@ -281,7 +281,7 @@ impl Cx<'_, '_> {
 
     /// Records that Codex refuses the configuration because a file does
     /// not parse (`why` names it), at `at` (the line when known).
-    pub fn refuse_syntax(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
+    pub(crate) fn refuse_syntax(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
         self.base.refusals.push(problems::Refused {
             why: why.into(),
             at,
@@ -292,7 +292,7 @@ impl Cx<'_, '_> {
     /// Records that Codex refuses the configuration because it cannot
     /// read a file at all (`why` names it: a directory or a special file
     /// where the file belongs), at `at`.
-    pub fn refuse_unreadable(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
+    pub(crate) fn refuse_unreadable(&mut self, why: impl Into<String>, at: Option<SourceRef>) {
         self.base.refusals.push(problems::Refused {
             why: why.into(),
             at,
@@ -303,7 +303,7 @@ impl Cx<'_, '_> {
     /// [`Repo::resolve`](playbookdiff_source::Repo::resolve) for a path that may legitimately be absent:
     /// a name missing inside a directory reached through a working link is
     /// `Missing`, not `Dangling` (the link itself is fine).
-    pub fn resolve(&self, path: &RepoPath) -> Resolved {
+    pub(crate) fn resolve(&self, path: &RepoPath) -> Resolved {
         match self.repo.resolve(path) {
             Resolved::Dangling { link, target } if &link != path => {
                 match self.repo.resolve(&link) {
@@ -319,7 +319,7 @@ impl Cx<'_, '_> {
     /// problem. `what` names the item for the message ("the skill folder
     /// x"); `effect` says what Codex does with it. Returns true when a
     /// diagnostic was emitted.
-    pub fn link_problem(
+    pub(crate) fn link_problem(
         &mut self,
         r: &Resolved,
         what: &str,

@@ -87,18 +87,17 @@ pub(crate) fn compare(
             })
             .collect();
         let agree = sides.iter().all(|s| s.received()) || sides.iter().all(|s| !s.received());
-        let row = rows.push(|| Row {
-            category: Category::Subagent,
-            label: name.to_string(),
-            cells: sides
+        let row = rows.push(|| {
+            let cells = sides
                 .iter()
                 .map(|s| match s.rep {
                     Some(a) => Cell::of(reception(a), note(a), a.load_phase, a.applicability),
                     None => Cell::absent(),
                 })
-                .collect(),
-            agree,
-            differs: Vec::new(),
+                .collect();
+            let mut row = Row::new(Category::Subagent, name.to_string(), cells);
+            row.agree = agree;
+            row
         });
         let differs = if agree {
             description(name, &sides)

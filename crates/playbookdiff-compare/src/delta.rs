@@ -788,27 +788,16 @@ impl DiffProblem {
         }
     }
 
-    /// Sets [`DiffProblem::findings`]: the ids of `findings` with evidence
-    /// in the problem's file (an item from it, or a problem of the finding's
-    /// own about it, as a "would not start" finding has), sorted, each
-    /// once; none when the problem is about no file.
-    pub fn link<'f>(&mut self, findings: impl IntoIterator<Item = &'f Finding>) {
-        let Some(path) = self.source.as_ref().map(|s| &s.path) else {
-            self.findings.clear();
+    /// Sets [`DiffProblem::findings`]: the ids of the findings of `files`
+    /// with evidence in the problem's file (an item from it, or a problem
+    /// of the finding's own about it, as a "would not start" finding has),
+    /// sorted, each once; none when the problem is about no file.
+    pub fn link(&mut self, files: &FindingFiles<'_>) {
+        self.findings.clear();
+        let Some(source) = &self.source else {
             return;
         };
-        let in_file = |s: &SourceRef| s.path == *path || s.resolved_path.as_ref() == Some(path);
-        self.findings = findings
-            .into_iter()
-            .filter(|f| {
-                f.items.iter().any(|i| in_file(&i.source))
-                    || f.problems
-                        .iter()
-                        .filter_map(|p| p.source.as_ref())
-                        .any(in_file)
-            })
-            .map(|f| f.id.clone())
-            .collect();
+        self.findings = files.ids(&source.path).map(str::to_string).collect();
         self.findings.sort();
         self.findings.dedup();
     }
@@ -821,7 +810,14 @@ impl DiffProblem {
     /// decides alone: a problem is never counted twice. The one rule of
     /// `check`, `check --all-dirs` and `diff` (for an introduced problem).
     pub fn fails(&self, fail_on: crate::FailOn) -> bool {
-        self.findings.is_empty() && !self.measured_by_findings() && fail_on.reaches(self.weight())
+        self.findings.is_empty() && self.may_fail(fail_on)
+    }
+
+    /// True when the problem fails the run under `fail_on` unless a
+    /// finding is linked to it: [`DiffProblem::fails`] before linking, so
+    /// that a problem that cannot fail is never linked.
+    pub fn may_fail(&self, fail_on: crate::FailOn) -> bool {
+        !self.measured_by_findings() && fail_on.reaches(self.weight())
     }
 
     /// True for a problem whose whole effect the comparison measures as
@@ -834,6 +830,50 @@ impl DiffProblem {
     /// problem is still reported; it never fails the run on its own.
     fn measured_by_findings(&self) -> bool {
         self.code == DiagnosticCode::AgentsMdNotBridged
+    }
+}
+
+/// The ids of findings by the files their evidence is in: the path and
+/// the resolved path of each item's source and of each of the finding's
+/// own problems. Built once for a set of findings, so that linking each
+/// problem to them ([`DiffProblem::link`]) is one look-up, not a pass over
+/// every finding's items.
+#[derive(Default)]
+pub struct FindingFiles<'f> {
+    by_file: HashMap<&'f RepoPath, Vec<&'f str>>,
+}
+
+impl<'f> FindingFiles<'f> {
+    /// The index of `findings`.
+    pub fn new(findings: impl IntoIterator<Item = &'f Finding>) -> Self {
+        let mut files = FindingFiles::default();
+        for f in findings {
+            let sources = f
+                .items
+                .iter()
+                .map(|i| &i.source)
+                .chain(f.problems.iter().filter_map(|p| p.source.as_ref()));
+            for s in sources {
+                files.add(&s.path, &f.id);
+                if let Some(resolved) = &s.resolved_path {
+                    files.add(resolved, &f.id);
+                }
+            }
+        }
+        files
+    }
+
+    fn add(&mut self, path: &'f RepoPath, id: &'f str) {
+        let ids = self.by_file.entry(path).or_default();
+        if ids.last() != Some(&id) {
+            ids.push(id);
+        }
+    }
+
+    /// The ids of the findings with evidence in `path`, in the order the
+    /// findings came, possibly repeated.
+    pub fn ids(&self, path: &RepoPath) -> impl Iterator<Item = &'f str> + '_ {
+        self.by_file.get(path).into_iter().flatten().copied()
     }
 }
 
@@ -854,14 +894,18 @@ impl ProblemDelta {
     /// (introduced and unchanged) with evidence in that file
     /// ([`DiffProblem::link`]).
     pub fn link(&mut self, findings: &FindingDelta) {
+        if self.introduced.is_empty() {
+            return;
+        }
+        let files = FindingFiles::new(
+            findings
+                .introduced
+                .iter()
+                .chain(&findings.unchanged)
+                .map(|f| &f.finding),
+        );
         for p in &mut self.introduced {
-            p.link(
-                findings
-                    .introduced
-                    .iter()
-                    .chain(&findings.unchanged)
-                    .map(|f| &f.finding),
-            );
+            p.link(&files);
         }
     }
 
@@ -1146,6 +1190,77 @@ mod tests {
         assert_eq!(d.introduced[0].directories, [root]);
     }
 
+    /// A problem links to every finding with evidence in its file, by each
+    /// way a finding holds a file (an item's path, an item's resolved
+    /// path, a problem of the finding's own), sorted and each once, and to
+    /// no finding about other files; a problem about no file links to none.
+    #[test]
+    fn a_problem_links_to_the_findings_with_evidence_in_its_file() {
+        use crate::draft::FindingDraft;
+        use playbookdiff_model::SourceFormat;
+        let h = Harness::new("alpha", "Alpha");
+        let file = |p: &str| SourceRef::project(RepoPath::new(p).unwrap(), SourceFormat::Markdown);
+        let finding = |id: &str, items: Vec<SourceRef>, problems: Vec<SourceRef>| {
+            let mut draft = FindingDraft::named(
+                crate::Category::Instruction,
+                (crate::FindingType::Missing, FindingSeverity::Medium),
+                id,
+                "a",
+            );
+            draft.items = items
+                .into_iter()
+                .map(|source| crate::FindingItem {
+                    harness: h,
+                    id: id.into(),
+                    source,
+                    load_phase: LoadPhase::Startup,
+                    applicability: Applicability::Effective,
+                    reason: String::new(),
+                })
+                .collect();
+            let mut f = draft.build_as(id.into());
+            f.problems = problems
+                .into_iter()
+                .map(|s| crate::FindingProblem {
+                    harness: h,
+                    code: DiagnosticCode::InvalidJson,
+                    message: String::new(),
+                    source: Some(s),
+                })
+                .collect();
+            f
+        };
+        let mut linked = file("CLAUDE.md");
+        linked.resolved_path = Some(RepoPath::new("AGENTS.md").unwrap());
+        let findings = [
+            finding("z-item", vec![file("AGENTS.md"), file("AGENTS.md")], vec![]),
+            finding("a-resolved", vec![linked], vec![]),
+            finding("m-problem", vec![file("other.md")], vec![file("AGENTS.md")]),
+            finding("other", vec![file("other.md")], vec![]),
+            finding("z-item", vec![file("AGENTS.md")], vec![]),
+        ];
+        let files = FindingFiles::new(&findings);
+        let problem = |source: Option<SourceRef>| DiffProblem {
+            code: DiagnosticCode::InvalidJson,
+            severity: Severity::Error,
+            harnesses: vec![h],
+            message: String::new(),
+            source,
+            subject: None,
+            directories: vec![RepoPath::root()],
+            findings: vec!["stale".into()],
+        };
+        let mut p = problem(Some(file("AGENTS.md")));
+        p.link(&files);
+        assert_eq!(p.findings, ["a-resolved", "m-problem", "z-item"]);
+        let mut p = problem(Some(file("README.md")));
+        p.link(&files);
+        assert!(p.findings.is_empty());
+        let mut p = problem(None);
+        p.link(&files);
+        assert!(p.findings.is_empty());
+    }
+
     /// The one rule of `check`, `check --all-dirs` and `diff`: an error
     /// fails from `high`, a warning from `medium` (an unreadable file, a
     /// FIFO where a file is read, invalid JSON…), nothing under `never`,
@@ -1172,7 +1287,7 @@ mod tests {
             let mut set = ProblemSet::at_one_revision();
             set.add(&RepoPath::root(), &[c]);
             let mut p = set.finish().remove(0);
-            p.link(std::iter::empty());
+            p.link(&FindingFiles::default());
             let error = severity == Severity::Error;
             for (t, fails) in [
                 (FailOn::High, error),

@@ -7,7 +7,9 @@
 //!   side never loads it); `<harnesses>-first` for a `scope-gap` where every
 //!   side loads it but some later or only conditionally; `both` (`all` for
 //!   more than two harnesses) for symmetric findings. Harness names are
-//!   joined with `+` in their fixed order.
+//!   joined with `+` in their fixed order; when they would leave the slug
+//!   fewer than 8 characters (four or more harnesses only), the first ones
+//!   are kept and the rest counted (`claude-code+codex+2-only`).
 //! * `slug`: readable part of the logical key: the scope directory for
 //!   instructions (`root` for the repository root), the name for skills and
 //!   MCP servers; characters other than `A-Za-z0-9._/-` become `-`, cut to
@@ -118,12 +120,43 @@ pub fn slug(raw: &str) -> String {
 /// leaving the slug 10.
 pub const MAX_ID_CHARS: usize = 72;
 
-/// `slug` in at most `budget` characters (at least 8): unchanged when it
-/// fits; a path (with `/`) keeps its last components whole after `...`,
+/// The fewest characters a slug is cut to ([`fit_slug`]).
+const MIN_SLUG_CHARS: usize = 8;
+
+/// `direction` in at most `budget` characters: unchanged when it fits,
+/// which every direction among three harnesses does; else a
+/// `<harnesses>-only` or `<harnesses>-first` keeps its first harness ids
+/// and counts the rest (`claude-code+codex+2-only` for four harnesses),
+/// at least one id kept. Only ids that name four or more harnesses are
+/// shaped so; the hash is over the full direction, so such ids stay
+/// distinct.
+fn fit_direction(direction: &str, budget: usize) -> Cow<'_, str> {
+    if direction.len() <= budget {
+        return Cow::Borrowed(direction);
+    }
+    let Some((list, suffix)) = ["-only", "-first"]
+        .iter()
+        .find_map(|s| direction.strip_suffix(s).map(|list| (list, *s)))
+    else {
+        return Cow::Borrowed(direction);
+    };
+    let names: Vec<&str> = list.split('+').collect();
+    let mut kept = names.len();
+    loop {
+        kept -= 1;
+        let short = format!("{}+{}{suffix}", names[..kept].join("+"), names.len() - kept);
+        if short.len() <= budget || kept <= 1 {
+            return Cow::Owned(short);
+        }
+    }
+}
+
+/// `slug` in at most `budget` characters (at least [`MIN_SLUG_CHARS`]):
+/// unchanged when it fits; a path (with `/`) keeps its last components whole after `...`,
 /// or its last characters when even the last one is too long; a name
 /// keeps its first characters.
 fn fit_slug(slug: &str, budget: usize) -> Cow<'_, str> {
-    let budget = budget.max(8);
+    let budget = budget.max(MIN_SLUG_CHARS);
     if slug.len() <= budget {
         return Cow::Borrowed(slug);
     }
@@ -170,10 +203,17 @@ pub fn finding_id(
         hex[2 * i] = HEX[usize::from(b >> 4)];
         hex[2 * i + 1] = HEX[usize::from(b & 0xf)];
     }
+    // Room for the direction and the slug; the direction is cut only when
+    // it leaves the slug less than its minimum.
+    let room = MAX_ID_CHARS.saturating_sub(category.as_str().len() + kind.as_str().len() + 16);
+    let direction = fit_direction(
+        direction,
+        room.saturating_sub(slug.len().min(MIN_SLUG_CHARS)),
+    );
     let fixed = category.as_str().len() + kind.as_str().len() + direction.len() + hex.len() + 4;
     let slug = fit_slug(slug, MAX_ID_CHARS.saturating_sub(fixed));
     let mut id = String::with_capacity(fixed + slug.len());
-    for part in [category.as_str(), kind.as_str(), direction, &slug] {
+    for part in [category.as_str(), kind.as_str(), &direction, &slug] {
         id.push_str(part);
         id.push(':');
     }
@@ -274,6 +314,84 @@ mod tests {
             "k",
         );
         assert!(three.len() <= MAX_ID_CHARS, "{three}");
+    }
+
+    /// Every id of every category and type fits [`MAX_ID_CHARS`] with up
+    /// to seven harnesses of long ids, whatever the slug; a direction is
+    /// shaped only when it must be: never among three harnesses (the ids
+    /// of today), and then it keeps its first harnesses and counts the
+    /// rest, the hash still over the full direction.
+    #[test]
+    fn ids_naming_many_harnesses_fit_and_stay_distinct() {
+        use playbookdiff_model::Harness;
+        let all = [
+            Harness::new("claude-code", "Claude Code"),
+            Harness::new("codex", "Codex"),
+            Harness::new("copilot-cli", "Copilot CLI"),
+            Harness::new("gemini-cli", "Gemini CLI"),
+            Harness::new("opencode", "OpenCode"),
+            Harness::new("cursor-agent", "Cursor"),
+            Harness::new("windsurf-cascade", "Windsurf"),
+        ];
+        let categories = [
+            Category::Instruction,
+            Category::Skill,
+            Category::Mcp,
+            Category::Agent,
+        ];
+        let kinds = [
+            FindingType::Missing,
+            FindingType::ScopeGap,
+            FindingType::CapabilityGap,
+            FindingType::Different,
+            FindingType::Unknown,
+        ];
+        let slugs = ["root", "apps/api", "a-very-long-skill-name-of-many-words"];
+        for n in 1..all.len() {
+            for hs in [&all[..n], &all[all.len() - n..]] {
+                for dir in [only(hs), first(hs)] {
+                    for (c, k, s) in categories
+                        .iter()
+                        .flat_map(|c| kinds.iter().map(move |k| (c, k)))
+                        .flat_map(|(c, k)| slugs.iter().map(move |s| (*c, *k, *s)))
+                    {
+                        let id = finding_id(c, k, &dir, s, "k");
+                        assert!(id.len() <= MAX_ID_CHARS, "{id}");
+                        let shown = id.split(':').nth(2).unwrap();
+                        if shown != dir {
+                            let kept = shown.rsplit_once('+').unwrap().0;
+                            assert!(dir.starts_with(&format!("{kept}+")), "{dir}: {shown}");
+                        }
+                        let other = finding_id(c, k, &format!("{dir}x"), s, "k");
+                        assert_ne!(id, other);
+                    }
+                }
+            }
+        }
+        // Among the three harnesses of today, no direction is ever cut:
+        // the longest category and type that name two of them.
+        let today = [all[0], all[1], all[4]];
+        for (c, k) in [
+            (Category::Instruction, FindingType::ScopeGap),
+            (Category::Instruction, FindingType::Missing),
+            (Category::Skill, FindingType::CapabilityGap),
+            (Category::Skill, FindingType::ScopeGap),
+            (Category::Mcp, FindingType::CapabilityGap),
+        ] {
+            for pair in [[0, 1], [0, 2], [1, 2]] {
+                let hs = [today[pair[0]], today[pair[1]]];
+                for dir in [only(&hs), first(&hs)] {
+                    let id = finding_id(c, k, &dir, "packages/a-very-long-directory/x", "k");
+                    assert_eq!(id.split(':').nth(2).unwrap(), dir, "{id}");
+                }
+            }
+        }
+        assert_eq!(
+            fit_direction("claude-code+codex+copilot+opencode-only", 31),
+            "claude-code+codex+2-only"
+        );
+        assert_eq!(fit_direction("a+b-first", 5), "a+1-first");
+        assert_eq!(fit_direction("all", 2), "all");
     }
 
     #[test]

@@ -8,17 +8,19 @@
 //! 2. A class every harness has: equal receptions agree; otherwise a
 //!    `scope-gap` (medium; info when an approval or runtime condition is
 //!    involved).
-//! 3. A class only some harnesses receive goes to the bucket of its scope
-//!    (reception, directory, path globs). When exactly two harnesses have
-//!    one-sided classes in a bucket, their paragraphs are compared:
-//!    identical paragraphs agree, differently worded ones are paired into
-//!    one finding per bucket: `different` (medium) for the pairs at least
-//!    half alike whose concrete terms differ (a command, a tool, a package
+//! 3. A class only one harness receives goes to the bucket of its scope
+//!    (reception, directory, path globs). When two or more harnesses have
+//!    such classes in a bucket, their paragraphs are compared: a paragraph
+//!    another side holds word for word agrees; for each two sides,
+//!    differently worded ones are paired into one finding per bucket and
+//!    pair of sides: `different` (medium) for the pairs at least half
+//!    alike whose concrete terms differ (a command, a tool, a package
 //!    manager, a path or a number: [`crate::concrete`]), `unknown` (info)
-//!    for the others;
-//!    the rest are `missing` per file (medium; low when only headings or
-//!    comments are left), with the paragraphs the other side lacks.
-//!    Otherwise each one-sided class is `missing`.
+//!    for the others; what no other side holds or rewords is `missing` per
+//!    file (medium; low when only headings or comments are left), with the
+//!    paragraphs the others lack. Otherwise each one-sided class is
+//!    `missing`; so is a class some but not all of several harnesses
+//!    receive.
 
 use crate::draft::FindingDraft;
 use crate::finding::*;
@@ -32,7 +34,7 @@ use playbookdiff_model::{
 use std::collections::{BTreeMap, HashMap};
 
 struct Piece<'a> {
-    h: usize,
+    side: &'a Side<'a>,
     inst: &'a Instruction,
     file: RepoPath,
     reception: Reception,
@@ -127,27 +129,54 @@ fn file_of(i: &Instruction) -> RepoPath {
         .unwrap_or_else(|| i.source.path.clone())
 }
 
-/// What every step of one comparison of instructions reads: the
-/// configurations (indexed by harness position `h`), their diagnostics,
-/// the pieces with their normalized texts, the classes, and which ids are
-/// settled (see [`crate::compare_settled`]).
+/// One harness's side of a comparison of instructions: the harness, its
+/// configuration, its diagnostics (why it may lack a text), and `cell`,
+/// its position among the harnesses compared (its cell in every row).
+struct Side<'a> {
+    cell: usize,
+    harness: Harness,
+    config: &'a EffectiveAgentConfig,
+    diagnostics: &'a DiagnosticIndex<'a>,
+}
+
+/// Two sides are one when they are the same harness's.
+impl PartialEq for Side<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cell == other.cell
+    }
+}
+
+/// The harnesses of `sides`, in order.
+fn harnesses(sides: &[&Side<'_>]) -> Vec<Harness> {
+    sides.iter().map(|s| s.harness).collect()
+}
+
+/// What every step of one comparison of instructions reads: the sides
+/// (one per harness, in the order compared), the pieces with their
+/// normalized texts, the classes, and which ids are settled (see
+/// [`crate::compare_settled`]).
 #[derive(Clone, Copy)]
 struct Cx<'a> {
-    configs: &'a [&'a EffectiveAgentConfig],
-    diagnostics: &'a [DiagnosticIndex<'a>],
+    sides: &'a [Side<'a>],
     pieces: &'a [Piece<'a>],
     texts: &'a [String],
     classes: &'a [Class],
     settled: &'a dyn Fn(&str) -> bool,
 }
 
-impl Cx<'_> {
-    fn harnesses(&self, v: &[usize]) -> Vec<Harness> {
-        v.iter().map(|&h| self.configs[h].harness).collect()
+impl<'a> Cx<'a> {
+    /// The sides not in `present`, in order.
+    fn others(&self, present: &[&Side<'a>]) -> Vec<&'a Side<'a>> {
+        self.sides.iter().filter(|s| !present.contains(s)).collect()
     }
 }
 
-/// The one-sided classes by scope: bucket -> harness -> class indices.
+/// The best received piece of a class on each side, in the order of the
+/// sides (`None` for a side without a piece of it).
+type Best<'p, 'a> = Vec<Option<&'p Piece<'a>>>;
+
+/// The one-sided classes by scope: bucket -> side (its `cell`) -> class
+/// indices.
 type Buckets = BTreeMap<Bucket, BTreeMap<usize, Vec<usize>>>;
 
 /// Compares the instructions of `configs`: one row per class, then the
@@ -160,12 +189,22 @@ pub(crate) fn compare(
     settled: &dyn Fn(&str) -> bool,
 ) {
     let first_row = rows.kept().map_or(0, |r| r.len());
-    let (mut pieces, texts) = collect_pieces(configs);
+    let sides: Vec<Side<'_>> = configs
+        .iter()
+        .zip(diagnostics)
+        .enumerate()
+        .map(|(cell, (config, diagnostics))| Side {
+            cell,
+            harness: config.harness,
+            config,
+            diagnostics,
+        })
+        .collect();
+    let (mut pieces, texts) = collect_pieces(&sides);
     let classes = classes_of(&pieces, &texts);
-    mark_bridges(&mut pieces, &classes, configs.len());
+    mark_bridges(&mut pieces, &classes, &sides);
     let cx = Cx {
-        configs,
-        diagnostics,
+        sides: &sides,
         pieces: &pieces,
         texts: &texts,
         classes: &classes,
@@ -173,25 +212,25 @@ pub(crate) fn compare(
     };
     let mut buckets = Buckets::new();
     for (ci, class) in classes.iter().enumerate() {
-        let best = best_pieces(&pieces, class, configs.len());
-        let row = rows.push(|| class_row(&pieces, class, &best));
+        let best = best_pieces(&cx, class);
+        let row = rows.push(|| class_row(class, &best));
         row.agree = judge_class(&cx, ci, &best, &mut buckets, findings);
     }
-    for (bucket, sides) in &buckets {
-        compare_bucket(&cx, bucket, sides, findings);
+    for (bucket, by_side) in &buckets {
+        compare_bucket(&cx, bucket, by_side, findings);
     }
     if let Some(rows) = rows.kept() {
-        bridge_cells(configs, &classes, rows, first_row);
+        bridge_cells(&sides, &classes, rows, first_row);
     }
 }
 
 /// Every non-blank piece of every harness (and every received piece whose
 /// text was not read), with its normalized text.
-fn collect_pieces<'a>(configs: &[&'a EffectiveAgentConfig]) -> (Vec<Piece<'a>>, Vec<String>) {
+fn collect_pieces<'a>(sides: &'a [Side<'a>]) -> (Vec<Piece<'a>>, Vec<String>) {
     let mut pieces: Vec<Piece<'_>> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
-    for (h, c) in configs.iter().enumerate() {
-        for inst in &c.instructions {
+    for side in sides {
+        for inst in &side.config.instructions {
             let text = paragraphs::normalize(&without_import_spans(inst));
             let reception = Reception::of(inst.load_phase, inst.applicability);
             let unknown = inst.content.is_empty() && inst.bytes > 0 && reception.is_received();
@@ -199,7 +238,7 @@ fn collect_pieces<'a>(configs: &[&'a EffectiveAgentConfig]) -> (Vec<Piece<'a>>, 
                 continue;
             }
             pieces.push(Piece {
-                h,
+                side,
                 inst,
                 file: file_of(inst),
                 reception,
@@ -255,42 +294,37 @@ fn classes_of(pieces: &[Piece<'_>], texts: &[String]) -> Vec<Class> {
     classes
 }
 
-/// The best received piece of `class` per harness (`n` harnesses).
-fn best_pieces(pieces: &[Piece<'_>], class: &Class, n: usize) -> Vec<Option<usize>> {
-    let mut best: Vec<Option<usize>> = vec![None; n];
+/// The best received piece of `class` on each side.
+fn best_pieces<'p, 'a>(cx: &Cx<'a>, class: &Class) -> Best<'p, 'a>
+where
+    'a: 'p,
+{
+    let mut best: Best<'p, 'a> = vec![None; cx.sides.len()];
     for &i in &class.pieces {
-        let p = &pieces[i];
-        let better = match best[p.h] {
-            None => true,
-            Some(j) => p.reception < pieces[j].reception,
-        };
-        if better {
-            best[p.h] = Some(i);
+        let p: &'p Piece<'a> = &cx.pieces[i];
+        let slot = &mut best[p.side.cell];
+        if slot.is_none_or(|b| p.reception < b.reception) {
+            *slot = Some(p);
         }
     }
     best
 }
 
-/// The row of `class`: one cell per harness, from its `best` piece.
-fn class_row(pieces: &[Piece<'_>], class: &Class, best: &[Option<usize>]) -> Row {
-    Row {
-        category: Category::Instruction,
-        label: class_label(&class.files),
-        cells: best
-            .iter()
-            .map(|b| match b {
-                None => Cell::absent(),
-                Some(i) => Cell::of(
-                    pieces[*i].reception,
-                    note_of(pieces[*i].inst),
-                    pieces[*i].inst.load_phase,
-                    pieces[*i].inst.applicability,
-                ),
-            })
-            .collect(),
-        agree: false,
-        differs: Vec::new(),
-    }
+/// The row of `class`: one cell per side, from its `best` piece.
+fn class_row(class: &Class, best: &Best<'_, '_>) -> Row {
+    let cells = best
+        .iter()
+        .map(|b| match b {
+            None => Cell::absent(),
+            Some(p) => Cell::of(
+                p.reception,
+                note_of(p.inst),
+                p.inst.load_phase,
+                p.inst.applicability,
+            ),
+        })
+        .collect();
+    Row::new(Category::Instruction, class_label(&class.files), cells)
 }
 
 /// Decides class `ci` (its `best` piece per harness): true when its row
@@ -300,69 +334,72 @@ fn class_row(pieces: &[Piece<'_>], class: &Class, best: &[Option<usize>]) -> Row
 fn judge_class(
     cx: &Cx<'_>,
     ci: usize,
-    best: &[Option<usize>],
+    best: &Best<'_, '_>,
     buckets: &mut Buckets,
     findings: &mut Vec<Finding>,
 ) -> bool {
-    let (pieces, class) = (cx.pieces, &cx.classes[ci]);
-    let n = best.len();
-    let received: Vec<usize> = (0..n)
-        .filter(|&h| best[h].is_some_and(|i| pieces[i].reception.is_received()))
+    let class = &cx.classes[ci];
+    let received: Vec<&Piece<'_>> = best
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|p| p.reception.is_received())
         .collect();
-    if received.is_empty() {
+    let Some(first_received) = received.first() else {
         return true;
-    }
-    let present: Vec<usize> = (0..n).filter(|&h| best[h].is_some()).collect();
-    if present.len() == n {
-        let trig = |h: usize| trigger(&pieces[best[h].expect("present")]);
-        let first = trig(0);
-        if (1..n).all(|h| trig(h) == first) {
+    };
+    let present: Vec<&Piece<'_>> = best.iter().flatten().copied().collect();
+    if present.len() == cx.sides.len() {
+        let first = trigger(present[0]);
+        if present[1..].iter().all(|p| trigger(p) == first) {
             return true;
         }
-        findings.push(scope_gap(cx.configs, pieces, class, best));
+        findings.push(scope_gap(cx, class, &present));
         return false;
     }
-    if let [h] = present[..] {
-        let p = &pieces[best[h].expect("present")];
+    if let [p] = present[..] {
         buckets
             .entry(bucket_of(p))
             .or_default()
-            .entry(h)
+            .entry(p.side.cell)
             .or_default()
             .push(ci);
         return false;
     }
     // More than two harnesses, some lacking it.
-    let bucket = bucket_of(&pieces[best[received[0]].expect("received")]);
+    let bucket = bucket_of(first_received);
+    let received: Vec<&Side<'_>> = received.iter().map(|p| p.side).collect();
     findings.push(missing(cx, class, &received, &bucket, None));
     false
 }
 
-/// The one-sided classes of one bucket (`sides`: harness -> classes): when
-/// exactly two harnesses have such text there (all of it read), their
+/// The one-sided classes of one bucket (`by_side`: side -> classes): when
+/// two or more sides have such text there (all of it read), their
 /// paragraphs are compared ([`reworded`]); otherwise each class is
 /// `missing`.
 fn compare_bucket(
     cx: &Cx<'_>,
     bucket: &Bucket,
-    sides: &BTreeMap<usize, Vec<usize>>,
+    by_side: &BTreeMap<usize, Vec<usize>>,
     findings: &mut Vec<Finding>,
 ) {
     // A class whose text is unknown has no paragraphs to compare: each
     // class of such a bucket is compared whole.
-    let unread = sides
+    let unread = by_side
         .values()
         .flatten()
         .any(|&ci| cx.classes[ci].pieces.iter().all(|&i| cx.pieces[i].unknown));
-    if sides.len() == 2 && !unread {
-        let hs: Vec<usize> = sides.keys().copied().collect();
-        let (a, b) = (hs[0], hs[1]);
-        reworded(cx, bucket, (a, &sides[&a]), (b, &sides[&b]), findings);
+    let sides: Vec<(&Side<'_>, &[usize])> = by_side
+        .iter()
+        .map(|(&cell, cis)| (&cx.sides[cell], cis.as_slice()))
+        .collect();
+    if sides.len() >= 2 && !unread {
+        reworded(cx, bucket, &sides, findings);
         return;
     }
-    for (&h, cis) in sides {
+    for (side, cis) in sides {
         for &ci in cis {
-            findings.push(missing(cx, &cx.classes[ci], &[h], bucket, None));
+            findings.push(missing(cx, &cx.classes[ci], &[side], bucket, None));
         }
     }
 }
@@ -376,16 +413,10 @@ fn compare_bucket(
 /// the file's reception with the note `bridge`; when no harness has a
 /// piece of that file, the file gets a row of its own, which agrees (the
 /// bridge adds no text).
-fn bridge_cells(
-    configs: &[&EffectiveAgentConfig],
-    classes: &[Class],
-    rows: &mut Vec<Row>,
-    first_row: usize,
-) {
-    let n = configs.len();
+fn bridge_cells(sides: &[Side<'_>], classes: &[Class], rows: &mut Vec<Row>, first_row: usize) {
     let class_rows = first_row + classes.len();
-    for (h, c) in configs.iter().enumerate() {
-        for inst in &c.instructions {
+    for side in sides {
+        for inst in &side.config.instructions {
             if inst.import_spans.is_empty()
                 || !paragraphs::normalize(&without_import_spans(inst)).is_empty()
             {
@@ -406,20 +437,26 @@ fn bridge_cells(
                 .or_else(|| (class_rows..rows.len()).find(|&i| rows[i].label == file.as_str()));
             match at {
                 Some(i) => {
-                    let slot = &mut rows[i].cells[h];
+                    let slot = &mut rows[i].cells[side.cell];
                     if slot.reception.is_none_or(|r| reception < r) {
                         *slot = cell;
                     }
                 }
-                None => rows.push(Row {
-                    category: Category::Instruction,
-                    label: file.to_string(),
-                    cells: (0..n)
-                        .map(|k| if k == h { cell.clone() } else { Cell::absent() })
-                        .collect(),
-                    agree: true,
-                    differs: Vec::new(),
-                }),
+                None => {
+                    let cells = sides
+                        .iter()
+                        .map(|s| {
+                            if s == side {
+                                cell.clone()
+                            } else {
+                                Cell::absent()
+                            }
+                        })
+                        .collect();
+                    let mut row = Row::new(Category::Instruction, file.to_string(), cells);
+                    row.agree = true;
+                    rows.push(row);
+                }
             }
         }
     }
@@ -428,14 +465,14 @@ fn bridge_cells(
 /// Sets [`Piece::bridged`]: for each piece imported by another piece of
 /// the same harness, when every harness receives the imported text (its
 /// class has a received piece of each), the importing piece bridges to it.
-fn mark_bridges(pieces: &mut [Piece<'_>], classes: &[Class], n: usize) {
+fn mark_bridges(pieces: &mut [Piece<'_>], classes: &[Class], sides: &[Side<'_>]) {
     let mut shared = vec![false; pieces.len()];
     for class in classes {
-        let everyone = (0..n).all(|h| {
+        let everyone = sides.iter().all(|side| {
             class
                 .pieces
                 .iter()
-                .any(|&i| pieces[i].h == h && pieces[i].reception.is_received())
+                .any(|&i| pieces[i].side == side && pieces[i].reception.is_received())
         });
         for &i in &class.pieces {
             shared[i] = everyone;
@@ -444,14 +481,14 @@ fn mark_bridges(pieces: &mut [Piece<'_>], classes: &[Class], n: usize) {
     let by_id: HashMap<(usize, &str), usize> = pieces
         .iter()
         .enumerate()
-        .map(|(i, p)| ((p.h, p.inst.id.as_str()), i))
+        .map(|(i, p)| ((p.side.cell, p.inst.id.as_str()), i))
         .collect();
     let mut found: Vec<(usize, RepoPath)> = Vec::new();
     for (i, p) in pieces.iter().enumerate() {
         let Some(parent) = &p.inst.imported_from else {
             continue;
         };
-        if let Some(&j) = by_id.get(&(p.h, parent.as_str())) {
+        if let Some(&j) = by_id.get(&(p.side.cell, parent.as_str())) {
             if shared[i] {
                 found.push((j, p.file.clone()));
             }
@@ -499,13 +536,13 @@ fn is_import_reference(paragraph: &str, dir: &RepoPath, files: &[RepoPath]) -> b
 fn boilerplate_bridge(
     pieces: &[Piece<'_>],
     class: &Class,
-    present: &[usize],
+    present: &[&Side<'_>],
 ) -> Option<Vec<RepoPath>> {
     let mine: Vec<&Piece<'_>> = class
         .pieces
         .iter()
         .map(|&i| &pieces[i])
-        .filter(|p| present.contains(&p.h))
+        .filter(|p| present.contains(&p.side))
         .collect();
     if mine.is_empty() || mine.iter().any(|p| p.bridged.is_empty()) {
         return None;
@@ -617,34 +654,29 @@ fn files_phrase(files: &[RepoPath]) -> String {
 /// How many files of one text [`files_phrase`] names.
 const FILES_NAMED: usize = 3;
 
-fn scope_gap(
-    configs: &[&EffectiveAgentConfig],
-    pieces: &[Piece<'_>],
-    class: &Class,
-    best: &[Option<usize>],
-) -> Finding {
-    let n = configs.len();
-    let rec = |h: usize| pieces[best[h].expect("present")].reception;
-    let top = (0..n).map(rec).min().expect("n >= 2");
+/// The `scope-gap` of `class`, which every side has (`best`: its best
+/// piece on each side, in order) at different receptions or triggers.
+fn scope_gap(cx: &Cx<'_>, class: &Class, best: &[&Piece<'_>]) -> Finding {
+    let top = best.iter().map(|p| p.reception).min().expect("n >= 2");
     // Every harness at the same reception: the trigger directory or globs
     // differ, and the finding is symmetric.
-    let present: Vec<usize> = (0..n).filter(|&h| rec(h) == top).collect();
-    let absent: Vec<usize> = (0..n).filter(|h| !present.contains(h)).collect();
-    let hs = |v: &[usize]| v.iter().map(|&h| configs[h].harness).collect::<Vec<_>>();
+    let (present, absent): (Vec<&Piece<'_>>, Vec<&Piece<'_>>) =
+        best.iter().partition(|p| p.reception == top);
+    let hs = |v: &[&Piece<'_>]| v.iter().map(|p| p.side.harness).collect::<Vec<_>>();
     let direction = if absent.is_empty() {
-        id::symmetric(n)
-    } else if absent.iter().any(|&h| rec(h) == Reception::NotLoaded) {
+        id::symmetric(best.len())
+    } else if absent.iter().any(|p| p.reception == Reception::NotLoaded) {
         id::only(&hs(&present))
     } else {
         id::first(&hs(&present))
     };
-    let conditional = (0..n).any(|h| rec(h) == Reception::Conditional);
+    let conditional = best.iter().any(|p| p.reception == Reception::Conditional);
     let severity = if conditional {
         FindingSeverity::Info
     } else {
         FindingSeverity::Medium
     };
-    let top_piece = &pieces[best[present[0]].expect("present")];
+    let top_piece = present[0];
     let dir = top_piece.inst.applies_to.clone();
     let key = format!(
         "files={}",
@@ -655,7 +687,8 @@ fn scope_gap(
             .collect::<Vec<_>>()
             .join(",")
     );
-    let sides: Vec<(Harness, Reception)> = (0..n).map(|h| (configs[h].harness, rec(h))).collect();
+    let sides: Vec<(Harness, Reception)> =
+        best.iter().map(|p| (p.side.harness, p.reception)).collect();
     let mut message = format!(
         "{}: {}.",
         files_phrase(&class.files),
@@ -667,16 +700,13 @@ fn scope_gap(
     let items = class
         .pieces
         .iter()
-        .map(|&i| item(configs[pieces[i].h].harness, pieces[i].inst))
+        .map(|&i| item(cx.pieces[i].side.harness, cx.pieces[i].inst))
         .collect();
     let absences = absent
         .iter()
-        .map(|&h| {
-            let p = &pieces[best[h].expect("present")];
-            crate::Absence {
-                harness: configs[h].harness,
-                reason: p.inst.reason.clone(),
-            }
+        .map(|p| crate::Absence {
+            harness: p.side.harness,
+            reason: p.inst.reason.clone(),
         })
         .collect();
     let mut f = FindingDraft {
@@ -709,13 +739,11 @@ fn scope_gap(
 fn missing(
     cx: &Cx<'_>,
     class: &Class,
-    present: &[usize],
+    present: &[&Side<'_>],
     bucket: &Bucket,
     surplus: Option<&[(usize, &Paragraph)]>,
 ) -> Finding {
-    let absent: Vec<usize> = (0..cx.configs.len())
-        .filter(|h| !present.contains(h))
-        .collect();
+    let absent = cx.others(present);
     Missing {
         cx,
         class,
@@ -731,8 +759,8 @@ fn missing(
 struct Missing<'m, 'a> {
     cx: &'m Cx<'a>,
     class: &'m Class,
-    present: &'m [usize],
-    absent: &'m [usize],
+    present: &'m [&'m Side<'a>],
+    absent: &'m [&'m Side<'a>],
     bucket: &'m Bucket,
     surplus: Option<&'m [(usize, &'m Paragraph)]>,
 }
@@ -783,18 +811,18 @@ impl Missing<'_, '_> {
         let items: Vec<FindingItem> = class
             .pieces
             .iter()
-            .filter(|&&i| self.present.contains(&cx.pieces[i].h))
-            .map(|&i| item(cx.configs[cx.pieces[i].h].harness, cx.pieces[i].inst))
+            .filter(|&&i| self.present.contains(&cx.pieces[i].side))
+            .map(|&i| item(cx.pieces[i].side.harness, cx.pieces[i].inst))
             .collect();
         FindingDraft {
             category: Category::Instruction,
             kind: FindingType::Missing,
             severity: FindingSeverity::Medium,
-            direction: id::only(&cx.harnesses(self.present)),
+            direction: id::only(&harnesses(self.present)),
             slug: id::dir_slug(&self.bucket.dir),
             key,
-            present_in: cx.harnesses(self.present),
-            absent_from: cx.harnesses(self.absent),
+            present_in: harnesses(self.present),
+            absent_from: harnesses(self.absent),
             items,
             message: String::new(),
             scope: Some(self.bucket.dir.clone()),
@@ -810,7 +838,7 @@ impl Missing<'_, '_> {
             .class
             .pieces
             .iter()
-            .filter(|&&i| present.contains(&pieces[i].h))
+            .filter(|&&i| present.contains(&pieces[i].side))
             .all(|&i| pieces[i].reception == Reception::Conditional);
         if all_conditional {
             FindingSeverity::Info
@@ -846,9 +874,9 @@ impl Missing<'_, '_> {
     fn message(&self, files: &str, cosmetic: bool, bridge: Option<&[RepoPath]>) -> String {
         let cx = self.cx;
         let (present, absent) = (self.present, self.absent);
-        let who = names(&cx.harnesses(present));
+        let who = names(&harnesses(present));
         let s = if present.len() == 1 { "s" } else { "" };
-        let others = names(&cx.harnesses(absent));
+        let others = names(&harnesses(absent));
         let receive = if absent.len() == 1 {
             "receives"
         } else {
@@ -856,7 +884,7 @@ impl Missing<'_, '_> {
         };
         // Where and when the present sides receive it: the bucket's words
         // when they share it, else each side's own.
-        let scope = own_scopes(cx.configs, cx.pieces, self.class, present, self.bucket);
+        let scope = own_scopes(cx.pieces, self.class, present, self.bucket);
         if let Some(shared) = bridge {
             let imported: Vec<String> = shared
                 .iter()
@@ -886,16 +914,15 @@ impl Missing<'_, '_> {
     /// Why each absent harness lacks it: its diagnostics about the files,
     /// else a sentence naming `files`.
     fn absences(&self, files: &str) -> Vec<crate::Absence> {
-        let cx = self.cx;
         self.absent
             .iter()
-            .map(|&h| {
+            .map(|side| {
                 absence(
-                    &cx.diagnostics[h],
+                    side.diagnostics,
                     &self.class.files,
                     format!(
                         "{} has no instruction from {files} and none with the same text under this context.",
-                        display_name(cx.configs[h].harness),
+                        display_name(side.harness),
                     ),
                 )
             })
@@ -910,12 +937,12 @@ impl Missing<'_, '_> {
             Some(s) => s
                 .iter()
                 .map(|(pi, p)| ParagraphDiff {
-                    sides: vec![paragraph_side(cx.configs, cx.pieces, *pi, p)],
+                    sides: vec![paragraph_side(&cx.pieces[*pi], p)],
                     diff: None,
                     similarity: None,
                 })
                 .collect(),
-            None => whole_paragraphs(cx.configs, cx.pieces, self.class, self.present),
+            None => whole_paragraphs(cx.pieces, self.class, self.present),
         }
     }
 }
@@ -930,10 +957,9 @@ impl Missing<'_, '_> {
 /// OpenCode at startup in the repository root"), so that one sentence
 /// never gives every side, or every file, the loadPhase or scope of one.
 fn own_scopes(
-    configs: &[&EffectiveAgentConfig],
     pieces: &[Piece<'_>],
     class: &Class,
-    present: &[usize],
+    present: &[&Side<'_>],
     bucket: &Bucket,
 ) -> String {
     // The common case, without building a scope per piece: every side
@@ -943,28 +969,28 @@ fn own_scopes(
             && p.inst.applies_to == bucket.dir
             && p.inst.paths == bucket.paths
     };
-    let shared_by_all = present.iter().all(|&h| {
+    let shared_by_all = present.iter().all(|&side| {
         let mut mine = class
             .pieces
             .iter()
             .map(|&i| &pieces[i])
-            .filter(|p| p.h == h && p.reception.is_received())
+            .filter(|p| p.side == side && p.reception.is_received())
             .peekable();
         mine.peek().is_some() && mine.all(in_bucket)
     });
     if shared_by_all {
         return format!(" {}", bucket.describe());
     }
-    let sides: Vec<(usize, String)> = present
+    let sides: Vec<(Harness, String)> = present
         .iter()
-        .map(|&h| {
+        .map(|&side| {
             let mine: Vec<&Piece<'_>> = class
                 .pieces
                 .iter()
                 .map(|&i| &pieces[i])
-                .filter(|p| p.h == h && p.reception.is_received())
+                .filter(|p| p.side == side && p.reception.is_received())
                 .collect();
-            (h, pieces_scope(&mine))
+            (side.harness, pieces_scope(&mine))
         })
         .collect();
     let shared = bucket.describe();
@@ -976,7 +1002,7 @@ fn own_scopes(
     }
     let each: Vec<String> = sides
         .iter()
-        .map(|(h, d)| format!("{} {d}", display_name(configs[*h].harness)))
+        .map(|(h, d)| format!("{} {d}", display_name(*h)))
         .collect();
     format!(": {}", each.join(", "))
 }
@@ -986,21 +1012,19 @@ fn own_scopes(
 /// `bucket`'s words when every piece is in its scope; else each side's
 /// own ("by Claude Code on demand in `a` and by Codex at startup in the
 /// repository root").
-fn paired_scope(
-    configs: &[&EffectiveAgentConfig],
-    pieces: &[Piece<'_>],
-    involved: &[usize],
-    bucket: &Bucket,
-) -> String {
+fn paired_scope(pieces: &[Piece<'_>], involved: &[usize], bucket: &Bucket) -> String {
     let shared = bucket.describe();
-    let mut sides: Vec<(usize, Vec<&Piece<'_>>)> = Vec::new();
+    let mut sides: Vec<(&Side<'_>, Vec<&Piece<'_>>)> = Vec::new();
     for p in involved.iter().map(|&i| &pieces[i]) {
-        match sides.iter_mut().find(|(h, _)| *h == p.h) {
+        match sides.iter_mut().find(|(side, _)| *side == p.side) {
             Some((_, v)) => v.push(p),
-            None => sides.push((p.h, vec![p])),
+            None => sides.push((p.side, vec![p])),
         }
     }
-    let each: Vec<(usize, String)> = sides.iter().map(|(h, v)| (*h, pieces_scope(v))).collect();
+    let each: Vec<(Harness, String)> = sides
+        .iter()
+        .map(|(side, v)| (side.harness, pieces_scope(v)))
+        .collect();
     if each.iter().all(|(_, d)| *d == shared) {
         return shared;
     }
@@ -1009,7 +1033,7 @@ fn paired_scope(
     }
     let by: Vec<String> = each
         .iter()
-        .map(|(h, d)| format!("by {} {d}", display_name(configs[*h].harness)))
+        .map(|(h, d)| format!("by {} {d}", display_name(*h)))
         .collect();
     by.join(" and ")
 }
@@ -1102,16 +1126,15 @@ fn bucket_of(p: &Piece<'_>) -> Bucket {
 /// Every paragraph the present side receives from `class` (one piece per
 /// file), headings and comments left out: the text another side lacks.
 fn whole_paragraphs(
-    configs: &[&EffectiveAgentConfig],
     pieces: &[Piece<'_>],
     class: &Class,
-    present: &[usize],
+    present: &[&Side<'_>],
 ) -> Vec<ParagraphDiff> {
     let mut seen: Vec<&RepoPath> = Vec::new();
     let mut out = Vec::new();
     for &pi in &class.pieces {
         let piece = &pieces[pi];
-        if !present.contains(&piece.h) || seen.contains(&&piece.file) {
+        if !present.contains(&piece.side) || seen.contains(&&piece.file) {
             continue;
         }
         seen.push(&piece.file);
@@ -1120,7 +1143,7 @@ fn whole_paragraphs(
                 continue;
             }
             out.push(ParagraphDiff {
-                sides: vec![paragraph_side(configs, pieces, pi, &p)],
+                sides: vec![paragraph_side(piece, &p)],
                 diff: None,
                 similarity: None,
             });
@@ -1129,19 +1152,15 @@ fn whole_paragraphs(
     out
 }
 
-fn paragraph_side(
-    configs: &[&EffectiveAgentConfig],
-    pieces: &[Piece<'_>],
-    pi: usize,
-    p: &Paragraph,
-) -> ParagraphSide {
-    let piece = &pieces[pi];
+/// The side of one paragraph `p` of `piece`: its harness, its lines, its
+/// text.
+fn paragraph_side(piece: &Piece<'_>, p: &Paragraph) -> ParagraphSide {
     let mut source: SourceRef = piece.inst.source.clone();
     if let Some(l) = source.lines {
         source = source.with_lines(l.start + p.first_line, l.start + p.last_line);
     }
     ParagraphSide {
-        harness: configs[piece.h].harness,
+        harness: piece.side.harness,
         source,
         text: p.text.clone(),
     }
@@ -1149,16 +1168,12 @@ fn paragraph_side(
 
 /// The paragraphs of a harness's one-sided classes in a bucket, with the
 /// piece and class each comes from.
-fn paragraphs_of(
-    pieces: &[Piece<'_>],
-    classes: &[Class],
-    h: usize,
-    cis: &[usize],
-) -> Vec<(usize, usize, Paragraph)> {
+fn paragraphs_of(cx: &Cx<'_>, side: &Side<'_>, cis: &[usize]) -> Vec<Para> {
+    let (pieces, classes) = (cx.pieces, cx.classes);
     let mut out = Vec::new();
     for &ci in cis {
         for &pi in &classes[ci].pieces {
-            if pieces[pi].h != h {
+            if pieces[pi].side != side {
                 continue;
             }
             for p in paragraphs::split(&without_import_spans(pieces[pi].inst)) {
@@ -1182,50 +1197,100 @@ type Para = (usize, usize, Paragraph);
 /// Two paragraphs paired as one reworded, and their word similarity.
 type Pair<'p> = (&'p Para, &'p Para, f32);
 
-/// The paragraphs of `mine` whose text `theirs` does not hold.
-fn unmatched<'p>(mine: &'p [Para], theirs: &[Para]) -> Vec<&'p Para> {
-    let set: std::collections::HashSet<&str> = theirs.iter().map(|x| x.2.text.as_str()).collect();
-    mine.iter()
-        .filter(|x| !set.contains(x.2.text.as_str()))
-        .collect()
+/// One side of a bucket in [`reworded`]: the side, its one-sided classes
+/// there, its paragraphs whose text no other side holds, and which of
+/// those were paired with another side's paragraph.
+struct Unmatched<'p, 'a> {
+    side: &'p Side<'a>,
+    classes: &'p [usize],
+    paras: Vec<&'p Para>,
+    paired: Vec<bool>,
 }
 
-/// Two harnesses each receive text the other lacks in the same scope:
-/// identical paragraphs agree, differently worded ones become one
-/// `different` (their concrete terms differ) and one `unknown` (the
-/// others), the rest `missing` per file.
+impl<'p, 'a> Unmatched<'p, 'a> {
+    /// The side `k` of `sides`, from the paragraphs of every side (`all`,
+    /// in the same order): those of its own that no other side holds.
+    fn new(sides: &[(&'p Side<'a>, &'p [usize])], all: &'p [Vec<Para>], k: usize) -> Self {
+        let theirs: std::collections::HashSet<&str> = all
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .flat_map(|(_, v)| v.iter().map(|x| x.2.text.as_str()))
+            .collect();
+        let paras: Vec<&Para> = all[k]
+            .iter()
+            .filter(|x| !theirs.contains(x.2.text.as_str()))
+            .collect();
+        Unmatched {
+            side: sides[k].0,
+            classes: sides[k].1,
+            paired: vec![false; paras.len()],
+            paras,
+        }
+    }
+
+    /// The indices of its paragraphs that are more than headings or
+    /// comments.
+    fn substantive(&self) -> Vec<usize> {
+        (0..self.paras.len())
+            .filter(|&i| !paragraphs::is_cosmetic(&self.paras[i].2.text))
+            .collect()
+    }
+}
+
+/// Two or more sides each receive text the others lack in the same scope:
+/// a paragraph another side holds word for word agrees; for each two
+/// sides, differently worded paragraphs are paired into one `different`
+/// (their concrete terms differ) and one `unknown` (the others); what no
+/// other side holds or rewords is `missing` per file. With two sides, the
+/// one pair.
 fn reworded(
     cx: &Cx<'_>,
     bucket: &Bucket,
-    (a, acls): (usize, &Vec<usize>),
-    (b, bcls): (usize, &Vec<usize>),
+    sides: &[(&Side<'_>, &[usize])],
     findings: &mut Vec<Finding>,
 ) {
-    let pa = paragraphs_of(cx.pieces, cx.classes, a, acls);
-    let pb = paragraphs_of(cx.pieces, cx.classes, b, bcls);
-    let (ua, ub) = (unmatched(&pa, &pb), unmatched(&pb, &pa));
-    let substantive = |u: &[&Para]| -> Vec<usize> {
-        (0..u.len())
-            .filter(|&i| !paragraphs::is_cosmetic(&u[i].2.text))
-            .collect()
-    };
-    let (ca, cb) = (substantive(&ua), substantive(&ub));
-    let ta: Vec<&str> = ca.iter().map(|&i| ua[i].2.text.as_str()).collect();
-    let tb: Vec<&str> = cb.iter().map(|&i| ub[i].2.text.as_str()).collect();
+    let all: Vec<Vec<Para>> = sides
+        .iter()
+        .map(|(side, cis)| paragraphs_of(cx, side, cis))
+        .collect();
+    let mut us: Vec<Unmatched<'_, '_>> = (0..sides.len())
+        .map(|k| Unmatched::new(sides, &all, k))
+        .collect();
+    for a in 0..us.len() {
+        let (head, tail) = us.split_at_mut(a + 1);
+        for b in tail {
+            pair_two(cx, bucket, (&mut head[a], b), findings);
+        }
+    }
+    for u in &us {
+        surplus(cx, bucket, u, findings);
+    }
+}
+
+/// Pairs the paragraphs of sides `a` and `b` that read as one paragraph
+/// reworded ([`paragraphs::pair`]), marks them paired, and adds the
+/// pairs' findings: those at least half alike whose concrete terms differ
+/// (a command, a tool, a path, a number) are a `different`; the others an
+/// `unknown`.
+fn pair_two(
+    cx: &Cx<'_>,
+    bucket: &Bucket,
+    (a, b): (&mut Unmatched<'_, '_>, &mut Unmatched<'_, '_>),
+    findings: &mut Vec<Finding>,
+) {
+    let (ca, cb) = (a.substantive(), b.substantive());
+    let ta: Vec<&str> = ca.iter().map(|&i| a.paras[i].2.text.as_str()).collect();
+    let tb: Vec<&str> = cb.iter().map(|&i| b.paras[i].2.text.as_str()).collect();
     let pairs = paragraphs::pair(&ta, &tb);
-    let mut paired_a = vec![false; ua.len()];
-    let mut paired_b = vec![false; ub.len()];
     for &(i, j, _) in &pairs {
-        paired_a[ca[i]] = true;
-        paired_b[cb[j]] = true;
+        a.paired[ca[i]] = true;
+        b.paired[cb[j]] = true;
     }
     let matched: Vec<Pair<'_>> = pairs
         .iter()
-        .map(|&(i, j, s)| (ua[ca[i]], ub[cb[j]], s))
+        .map(|&(i, j, s)| (a.paras[ca[i]], b.paras[cb[j]], s))
         .collect();
-    // Pairs that read as one paragraph reworded (at least half the words
-    // shared) and whose concrete terms differ (a command, a tool, a path, a
-    // number) are a `different`; the others an `unknown`.
     let (concrete, worded): (Vec<&Pair<'_>>, Vec<&Pair<'_>>) =
         matched.iter().partition(|(x, y, s)| {
             *s >= REWORDED && crate::concrete::change(&x.2.text, &y.2.text).is_some()
@@ -1235,22 +1300,23 @@ fn reworded(
         (FindingType::Unknown, worded),
     ] {
         if !group.is_empty() {
-            findings.push(pair_finding(cx, bucket, kind, &group, (a, b)));
+            findings.push(pair_finding(cx, bucket, kind, &group, (a.side, b.side)));
         }
     }
-    // Surplus per side, per class (one pass over the paragraphs, not one
-    // per class).
-    for (h, us, paired, cls) in [(a, &ua, &paired_a, acls), (b, &ub, &paired_b, bcls)] {
-        let mut left: HashMap<usize, Vec<(usize, &Paragraph)>> = HashMap::new();
-        for (k, x) in us.iter().enumerate() {
-            if !paired[k] {
-                left.entry(x.0).or_default().push((x.1, &x.2));
-            }
+}
+
+/// The paragraphs of side `u` that no other side holds or rewords: one
+/// `missing` per class (one pass over the paragraphs, not one per class).
+fn surplus(cx: &Cx<'_>, bucket: &Bucket, u: &Unmatched<'_, '_>, findings: &mut Vec<Finding>) {
+    let mut left: HashMap<usize, Vec<(usize, &Paragraph)>> = HashMap::new();
+    for (k, x) in u.paras.iter().enumerate() {
+        if !u.paired[k] {
+            left.entry(x.0).or_default().push((x.1, &x.2));
         }
-        for &ci in cls {
-            let Some(left) = left.get(&ci) else { continue };
-            findings.push(missing(cx, &cx.classes[ci], &[h], bucket, Some(left)));
-        }
+    }
+    for &ci in u.classes {
+        let Some(left) = left.get(&ci) else { continue };
+        findings.push(missing(cx, &cx.classes[ci], &[u.side], bucket, Some(left)));
     }
 }
 
@@ -1261,10 +1327,10 @@ fn pair_finding(
     bucket: &Bucket,
     kind: FindingType,
     pairs: &[&Pair<'_>],
-    (a, b): (usize, usize),
+    (a, b): (&Side<'_>, &Side<'_>),
 ) -> Finding {
-    let (configs, pieces) = (cx.configs, cx.pieces);
-    let (ha, hb) = (configs[a].harness, configs[b].harness);
+    let pieces = cx.pieces;
+    let (ha, hb) = (a.harness, b.harness);
     let mut diffs = Vec::new();
     let mut items: Vec<FindingItem> = Vec::new();
     let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
@@ -1273,7 +1339,7 @@ fn pair_finding(
     for &&(x, y, s) in pairs {
         for pi in [x.1, y.1] {
             if seen.insert(pi) {
-                items.push(item(configs[pieces[pi].h].harness, pieces[pi].inst));
+                items.push(item(pieces[pi].side.harness, pieces[pi].inst));
                 involved.push(pi);
             }
         }
@@ -1282,14 +1348,14 @@ fn pair_finding(
         }
         diffs.push(ParagraphDiff {
             sides: vec![
-                paragraph_side(configs, pieces, x.1, &x.2),
-                paragraph_side(configs, pieces, y.1, &y.2),
+                paragraph_side(&pieces[x.1], &x.2),
+                paragraph_side(&pieces[y.1], &y.2),
             ],
             diff: Some(paragraphs::word_diff(&x.2.text, &y.2.text)),
             similarity: Some((s * 100.0).round() as u8),
         });
     }
-    let scope = paired_scope(configs, pieces, &involved, bucket);
+    let scope = paired_scope(pieces, &involved, bucket);
     let n = pairs.len();
     let (pl, (an, bn)) = (
         if n == 1 { "" } else { "s" },
@@ -1330,7 +1396,7 @@ fn pair_finding(
         category: Category::Instruction,
         kind,
         severity,
-        direction: id::symmetric(configs.len()),
+        direction: id::symmetric(cx.sides.len()),
         slug: id::dir_slug(&bucket.dir),
         key: format!("{}|pair={},{}", bucket.key(), ha.as_str(), hb.as_str()),
         present_in: vec![ha, hb],

@@ -537,15 +537,21 @@ impl Rows {
 }
 
 impl Row {
-    /// An instruction row with no label and no cells.
-    fn blank() -> Row {
+    /// The row of one item: its `category`, its `label` and one cell per
+    /// harness; not yet judged to agree, no differing field named.
+    pub(crate) fn new(category: Category, label: String, cells: Vec<Cell>) -> Row {
         Row {
-            category: Category::Instruction,
-            label: String::new(),
-            cells: Vec::new(),
+            category,
+            label,
+            cells,
             agree: false,
             differs: Vec::new(),
         }
+    }
+
+    /// An instruction row with no label and no cells.
+    fn blank() -> Row {
+        Row::new(Category::Instruction, String::new(), Vec::new())
     }
 }
 

@@ -224,13 +224,11 @@ impl<'a> Case<'a> {
     }
 
     fn row(&self) -> Row {
-        Row {
-            category: Category::Mcp,
-            label: self.name.to_string(),
-            cells: self.sides.iter().map(|side| cell(side.rep)).collect(),
-            agree: false,
-            differs: Vec::new(),
-        }
+        Row::new(
+            Category::Mcp,
+            self.name.to_string(),
+            self.sides.iter().map(|side| cell(side.rep)).collect(),
+        )
     }
 }
 

@@ -325,13 +325,11 @@ impl<'a> Case<'a> {
     }
 
     fn row(&self) -> Row {
-        Row {
-            category: Category::Skill,
-            label: self.label.clone(),
-            cells: self.sides.iter().map(|side| cell(side.skill)).collect(),
-            agree: false,
-            differs: Vec::new(),
-        }
+        Row::new(
+            Category::Skill,
+            self.label.clone(),
+            self.sides.iter().map(|side| cell(side.skill)).collect(),
+        )
     }
 }
 

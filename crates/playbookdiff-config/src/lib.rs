@@ -611,22 +611,30 @@ const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec"];
 /// (`tests/` for `tests/case/AGENTS.md`); a single component is anchored
 /// at the root (`/testdata/`). `None` for any other path.
 pub fn fixture_pattern(path: &RepoPath) -> Option<String> {
-    let parts: Vec<&str> = path.components().collect();
-    let dirs = parts.len().saturating_sub(1);
-    let at = parts[..dirs]
-        .iter()
-        .position(|c| FIXTURE_DIRS.contains(c))
-        .or_else(|| {
-            parts[..dirs.saturating_sub(1)]
-                .iter()
-                .position(|c| TEST_DIRS.contains(c))
-        })?;
-    let prefix = parts[..=at].join("/");
-    Some(if at == 0 {
-        format!("/{prefix}/")
-    } else {
+    let path = path.as_str();
+    let (dir, _) = path.rsplit_once('/')?;
+    let parent = dir.rsplit_once('/').map_or("", |(p, _)| p);
+    let end = end_of_first(dir, FIXTURE_DIRS).or_else(|| end_of_first(parent, TEST_DIRS))?;
+    let prefix = &path[..end];
+    Some(if prefix.contains('/') {
         format!("{prefix}/")
+    } else {
+        format!("/{prefix}/")
     })
+}
+
+/// The byte offset in `dir` (a `/`-separated path) where its first
+/// component named in `names` ends.
+fn end_of_first(dir: &str, names: &[&str]) -> Option<usize> {
+    let mut start = 0;
+    for c in dir.split('/') {
+        let end = start + c.len();
+        if names.contains(&c) {
+            return Some(end);
+        }
+        start = end + 1;
+    }
+    None
 }
 
 /// A suggestion to leave test fixtures out of the analysis with
@@ -681,13 +689,16 @@ pub fn suggest_fixture_exclusion<'a>(
     let mut by_pattern: BTreeMap<String, usize> = BTreeMap::new();
     for paths in sources {
         total += 1;
-        let patterns: Option<Vec<String>> = paths.iter().map(|p| fixture_pattern(p)).collect();
-        match patterns {
-            Some(ps) if !ps.is_empty() => {
-                // The first file's pattern stands for the entry.
-                *by_pattern.entry(ps[0].clone()).or_default() += 1;
-            }
-            _ => {}
+        // The first file's pattern stands for the entry, when every file
+        // is a fixture's.
+        let Some((first, rest)) = paths.split_first() else {
+            continue;
+        };
+        let Some(pattern) = fixture_pattern(first) else {
+            continue;
+        };
+        if rest.iter().all(|p| fixture_pattern(p).is_some()) {
+            *by_pattern.entry(pattern).or_default() += 1;
         }
     }
     let from_fixtures: usize = by_pattern.values().sum();
@@ -1014,6 +1025,10 @@ reason = "intended"
             ("AGENTS.md", None),
             ("apps/web/CLAUDE.md", None),
             ("docs/fixtures.md", None),
+            ("spec/x/fixtures/a.md", Some("spec/x/fixtures/")),
+            ("a/spec/b/c/AGENTS.md", Some("a/spec/")),
+            ("a/spec/AGENTS.md", None),
+            ("fixtures/AGENTS.md", Some("/fixtures/")),
         ];
         for (path, expected) in table {
             assert_eq!(fixture_pattern(&rp(path)).as_deref(), expected, "{path}");

@@ -43,7 +43,7 @@ pub(crate) struct Workspace {
 
 impl Workspace {
     /// The value at `key`, when present.
-    pub fn get(&self, key: &[&str]) -> Option<&Value> {
+    pub(crate) fn get(&self, key: &[&str]) -> Option<&Value> {
         let mut v = self.value.as_ref()?;
         for k in key {
             v = v.as_object()?.get(*k)?;
@@ -52,7 +52,7 @@ impl Workspace {
     }
 
     /// The settings file as a source, with the lines of `key` when known.
-    pub fn source(&self, key: &[&str]) -> Option<SourceRef> {
+    pub(crate) fn source(&self, key: &[&str]) -> Option<SourceRef> {
         let path = self.path.clone()?;
         let mut s = SourceRef::project(path, SourceFormat::Json);
         let k: Vec<String> = key.iter().map(|s| s.to_string()).collect();
@@ -64,17 +64,17 @@ impl Workspace {
 
     /// `context.fileName` (a string or a list of strings), when set and
     /// well formed; a malformed value is reported and ignored.
-    pub fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
+    pub(crate) fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
         self.strings(cx, &["context", "fileName"])
     }
 
     /// `context.memoryBoundaryMarkers` (a list of strings), when set.
-    pub fn boundary_markers(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
+    pub(crate) fn boundary_markers(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
         self.strings(cx, &["context", "memoryBoundaryMarkers"])
     }
 
     /// The `mcpServers` object, empty when unset.
-    pub fn mcp_servers(&self) -> Map<String, Value> {
+    pub(crate) fn mcp_servers(&self) -> Map<String, Value> {
         self.get(&["mcpServers"])
             .and_then(Value::as_object)
             .cloned()

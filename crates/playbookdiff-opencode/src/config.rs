@@ -52,7 +52,7 @@ pub(crate) struct Layer {
 impl Layer {
     /// The file as a source reference, with the lines of the value at
     /// `key` when known.
-    pub fn source(&self, key: &[&str]) -> SourceRef {
+    pub(crate) fn source(&self, key: &[&str]) -> SourceRef {
         let mut s = SourceRef::project(self.path.clone(), SourceFormat::Json);
         if let Some((a, b)) = self.doc.as_ref().and_then(|d| d.span(key)) {
             s = s.with_lines(a, b);
@@ -61,7 +61,7 @@ impl Layer {
     }
 
     /// The value at `key` in this layer, when present.
-    pub fn get(&self, key: &[&str]) -> Option<&Value> {
+    pub(crate) fn get(&self, key: &[&str]) -> Option<&Value> {
         let mut v = &self.doc.as_ref()?.value;
         for k in key {
             v = v.as_object()?.get(*k)?;
@@ -82,7 +82,7 @@ pub(crate) struct Doc {
 
 impl Doc {
     /// The lines of the value at `key`, when indexed.
-    pub fn span(&self, key: &[&str]) -> Option<(u32, u32)> {
+    pub(crate) fn span(&self, key: &[&str]) -> Option<(u32, u32)> {
         let k: Vec<String> = key.iter().map(|s| s.to_string()).collect();
         self.spans.get(&k).copied()
     }

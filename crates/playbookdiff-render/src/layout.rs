@@ -17,7 +17,7 @@ pub const DEFAULT_WIDTH: usize = 80;
 
 /// The narrowest and widest widths [`with_width`] accepts; narrower
 /// terminals get 40 columns (and lines wider than them), wider ones 200.
-pub const WIDTH_RANGE: (usize, usize) = (40, 200);
+pub(crate) const WIDTH_RANGE: (usize, usize) = (40, 200);
 
 thread_local! {
     static COLUMNS: Cell<usize> = const { Cell::new(DEFAULT_WIDTH) };

@@ -14,11 +14,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// The most symbolic links followed while resolving one path (as Linux's
 /// `MAXSYMLINKS`).
-pub const MAX_SYMLINK_HOPS: u32 = 40;
+pub(crate) const MAX_SYMLINK_HOPS: u32 = 40;
 
 /// The most entries one walk records; a larger tree is reported, not
 /// indexed past it.
-pub const MAX_ENTRIES: usize = 5_000_000;
+pub(crate) const MAX_ENTRIES: usize = 5_000_000;
 
 /// The paths of `sorted` (sorted by text) strictly below directory `dir`
 /// (the repository-relative text, empty for the root).
@@ -227,6 +227,41 @@ fn resolved_shard(path: &RepoPath) -> usize {
 /// One table of [`Repo::memo`].
 type MemoTable<K, V> = Mutex<HashMap<K, V, foldhash::fast::RandomState>>;
 
+/// What one directory's listing holds of git's own files: a `.git` entry
+/// of any kind (a work tree's top, or a submodule's), a `.gitignore` file
+/// with a UTF-8 name.
+#[derive(Clone, Copy)]
+struct GitMarks {
+    git: bool,
+    gitignore: bool,
+}
+
+impl GitMarks {
+    /// The marks of `raw`, a listing sorted by name
+    /// ([`SourceTree::list_dir`]): `.git` and `.gitignore` sort before
+    /// every name that starts after `.`, so the pass stops at the first
+    /// such name, most often the first entry.
+    fn of(raw: &[DirEntry]) -> GitMarks {
+        let mut marks = GitMarks {
+            git: false,
+            gitignore: false,
+        };
+        for e in raw {
+            if e.name.as_bytes().first().is_some_and(|&b| b > b'.') {
+                break;
+            }
+            match e.name.as_str() {
+                ".git" => marks.git = true,
+                ".gitignore" => {
+                    marks.gitignore |= e.kind == EntryKind::File && !e.non_utf8_name;
+                }
+                _ => {}
+            }
+        }
+        marks
+    }
+}
+
 impl<'t> Repo<'t> {
     /// Walks the whole of `tree` once, every entry visible. The walk is
     /// spread over threads and uses no recursion, so depth cannot overflow
@@ -425,15 +460,13 @@ impl<'t> Repo<'t> {
                 return empty();
             }
         };
-        if let Some(commit) = self.submodule(dir, &raw) {
+        let marks = GitMarks::of(&raw);
+        if let Some(commit) = self.submodule(dir, marks) {
             self.problem(dir, submodule_message(commit), WalkCause::Submodule, None);
             return empty();
         }
         let level = if self.view.reads_gitignore() && !node.ignored {
-            let own = raw
-                .iter()
-                .any(|e| e.name == ".gitignore" && e.kind == EntryKind::File && !e.non_utf8_name);
-            match own.then(|| dir.child(".gitignore")).flatten() {
+            match marks.gitignore.then(|| dir.child(".gitignore")).flatten() {
                 Some(p) => match self.tree.read_file(&p, MAX_IGNORE_FILE_BYTES) {
                     Ok(bytes) => Some(Arc::new(IgnoreLevel::new(
                         dir,
@@ -500,13 +533,13 @@ impl<'t> Repo<'t> {
     }
 
     /// The commit of the submodule at `dir`, when git's view applies (repo
-    /// mode in a work tree), `dir` (listed as `raw`) holds a `.git` and the
+    /// mode in a work tree), `dir` holds a `.git` (`marks`) and the
     /// index records `dir` as a gitlink: its files are another
     /// repository's, so the walk does not enter it, as a commit's walk
     /// does not ([`crate::GitTree`]). The index is read only for a
     /// directory that holds a `.git`.
-    fn submodule(&self, dir: &RepoPath, raw: &[DirEntry]) -> Option<gix::ObjectId> {
-        if dir.is_root() || !raw.iter().any(|e| e.name == ".git") {
+    fn submodule(&self, dir: &RepoPath, marks: GitMarks) -> Option<gix::ObjectId> {
+        if dir.is_root() || !marks.git {
             return None;
         }
         self.view.gitlink(dir.as_str())
@@ -1340,6 +1373,53 @@ mod prefetch_tests {
         );
         assert_eq!(batched.files_named("rules"), [rp("z/.claude/rules")]);
         assert!(batched.files_named("missing.md").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod git_marks_tests {
+    use super::*;
+
+    fn entry(name: &str, kind: EntryKind) -> DirEntry {
+        DirEntry {
+            name: name.to_string(),
+            kind,
+            non_utf8_name: false,
+        }
+    }
+
+    /// A listing's `.git` (of any kind) and `.gitignore` (a file only) are
+    /// found among neighbours that share their start, at either end of
+    /// the listing, and not found when only those neighbours are there.
+    #[test]
+    fn git_marks_are_found_by_name_among_neighbours() {
+        use EntryKind::{Dir, File};
+        let around = [
+            entry("+plus", File),
+            entry("-dash", Dir),
+            entry(".git-blame-ignore-revs", File),
+            entry(".gitattributes", File),
+            entry(".github", Dir),
+            entry(".gitmodules", File),
+            entry("a", Dir),
+        ];
+        let marks = |extra: &[DirEntry]| {
+            let mut raw: Vec<DirEntry> = around.iter().chain(extra).cloned().collect();
+            raw.sort_by(|a, b| a.name.cmp(&b.name));
+            let m = GitMarks::of(&raw);
+            (m.git, m.gitignore)
+        };
+        assert_eq!(marks(&[]), (false, false));
+        assert_eq!(marks(&[entry(".git", File)]), (true, false));
+        assert_eq!(marks(&[entry(".git", Dir)]), (true, false));
+        assert_eq!(marks(&[entry(".gitignore", File)]), (false, true));
+        assert_eq!(marks(&[entry(".gitignore", Dir)]), (false, false));
+        assert_eq!(
+            marks(&[entry(".git", File), entry(".gitignore", File)]),
+            (true, true)
+        );
+        assert!(GitMarks::of(&[entry(".git", Dir)]).git);
+        assert!(!GitMarks::of(&[]).git);
     }
 }
 

@@ -128,6 +128,9 @@ impl SourceTree for MemTree {
                 non_utf8_name: false,
             });
         }
+        // Paths sort `a-b/x` before `a/x`; the names, as every tree lists
+        // them, `a` before `a-b`.
+        out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
     fn stat(&self, path: &RepoPath) -> Result<Stat, SourceError> {

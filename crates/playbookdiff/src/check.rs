@@ -9,7 +9,7 @@ use crate::exit::ExitStatus;
 use crate::project::{self, Loaded};
 use crate::remedies::remedies;
 use crate::sink::Sink;
-use playbookdiff_compare::delta::{is_problem, DiffProblem, ProblemSet};
+use playbookdiff_compare::delta::{is_problem, DiffProblem, FindingFiles, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
 use playbookdiff_compare::{
     compare_settled, compare_settled_findings, AcceptedFinding, Baseline, Comparison, Coverage,
@@ -25,7 +25,7 @@ use std::path::Path;
 
 /// What a command produced: the text for standard output and the exit
 /// status.
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// Standard output.
     pub output: String,
     /// Exit status: [`ExitStatus::Success`] or [`ExitStatus::Failing`]
@@ -98,7 +98,7 @@ fn registered(l: &Loaded, h: &toml::Spanned<String>) -> Result<Harness, UsageErr
 /// beyond the analysis: the agent releases, what to leave out, what is
 /// accepted, what fails.
 #[derive(Default)]
-pub struct Policy {
+pub(crate) struct Policy {
     /// `[agent-versions]`, under `--agent-version`.
     pub agent_versions: Vec<(Harness, String)>,
     /// `exclude`.
@@ -174,18 +174,22 @@ impl Policy {
     /// `stale`.
     fn gate<'f>(
         &self,
-        findings: impl Iterator<Item = &'f Finding> + Clone,
+        findings: impl Iterator<Item = &'f Finding>,
         problems: &[DiffProblem],
         stale: Vec<AcceptedFinding>,
     ) -> Gate {
-        let problems = problems
+        let mut problems: Vec<DiffProblem> = problems
             .iter()
-            .filter_map(|p| {
-                let mut p = p.clone();
-                p.link(findings.clone());
-                p.fails(self.fail_on).then_some(p)
-            })
+            .filter(|p| p.may_fail(self.fail_on))
+            .cloned()
             .collect();
+        if !problems.is_empty() {
+            let files = FindingFiles::new(findings);
+            problems.retain_mut(|p| {
+                p.link(&files);
+                p.fails(self.fail_on)
+            });
+        }
         Gate {
             fail_on: self.fail_on,
             stale,
@@ -360,7 +364,7 @@ fn report_parts(opened: &OpenedContext) -> (&str, &AnalysisContext) {
 }
 
 /// The side-by-side view (no command). Always status 0.
-pub fn run_view(
+pub(crate) fn run_view(
     args: &ViewArgs,
     current_dir: Option<&Path>,
     color: playbookdiff_render::Color,
@@ -378,7 +382,7 @@ pub fn run_view(
 /// finding as accepted instead. The report is rendered into `out` as the
 /// last step, unless `--accept` replaces it or `--quiet` silences a
 /// passing run.
-pub fn run_check(
+pub(crate) fn run_check(
     args: &CheckArgs,
     current_dir: Option<&Path>,
     color: playbookdiff_render::Color,
@@ -418,6 +422,10 @@ pub fn run_check(
     // The report is shown unless `--accept` replaces it or `--quiet`
     // silences a run that passes.
     let shown = |failing: usize| args.accept.is_none() && !(args.quiet && failing == 0);
+    // The `exclude` suggestion for test fixtures goes with the text report.
+    let suggests_fixtures = |failing: usize| {
+        shown(failing) && args.output_format() == playbookdiff_render::format::Format::Text
+    };
     let outcome = if args.all_dirs {
         let all = AllDirs {
             repo: &repo,
@@ -471,21 +479,30 @@ pub fn run_check(
         if shown(failing) {
             out.render(|w| playbookdiff_render::format::check(w, &r, args.output_format(), color));
         }
-        Checked {
+        let checked = Checked {
             failing,
-            fixtures: fixtures(cmp.findings.iter(), &problems),
+            // Only the text report says it.
+            fixtures: suggests_fixtures(failing)
+                .then(|| fixtures(cmp.findings.iter(), &problems))
+                .flatten(),
             to_accept: args
                 .accept
                 .as_deref()
                 .filter(|id| cmp.finding(id.trim()).is_some())
                 .map(|id| vec![(id.trim().to_string(), vec![context.cwd.clone()])])
                 .unwrap_or_default(),
-        }
+        };
+        // Built once for the command, which exits next (as `--all-dirs`
+        // leaves its matrix).
+        crate::context::release_at_exit((configs, cmp, problems, gate));
+        checked
     };
     crate::context::release_at_exit(repo);
-    if let Some(f) = outcome.fixtures.as_ref().filter(|_| {
-        shown(outcome.failing) && args.output_format() == playbookdiff_render::format::Format::Text
-    }) {
+    if let Some(f) = outcome
+        .fixtures
+        .as_ref()
+        .filter(|_| suggests_fixtures(outcome.failing))
+    {
         use std::io::Write as _;
         let _ = writeln!(std::io::stderr().lock(), "{}", f.sentence());
     }
@@ -625,7 +642,11 @@ fn accepted_json(file: &str, entries: &[AcceptedFinding], replaced: &[Option<Str
 ///
 /// A directory holding no configuration receives at startup exactly what
 /// its nearest configured ancestor receives, so it is represented by it.
-pub fn launch_directories(repo: &Repo<'_>, hs: &[Harness], exclusion: &Exclusion) -> Vec<RepoPath> {
+pub(crate) fn launch_directories(
+    repo: &Repo<'_>,
+    hs: &[Harness],
+    exclusion: &Exclusion,
+) -> Vec<RepoPath> {
     let mut names: Vec<&str> = Vec::new();
     let mut lookups: Vec<&str> = Vec::new();
     let mut own: Vec<&str> = Vec::new();
@@ -952,7 +973,7 @@ fn group_of(
 
 /// `playbookdiff explain`: status 0, or a usage error (status 2) when the
 /// id is not found in the context.
-pub fn run_explain(
+pub(crate) fn run_explain(
     args: &ExplainArgs,
     current_dir: Option<&Path>,
     color: playbookdiff_render::Color,

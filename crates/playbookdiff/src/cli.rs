@@ -113,7 +113,7 @@ REPO, internal error).";
     disable_help_subcommand = true,
     args_conflicts_with_subcommands = true
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// The command to run; without one, the side-by-side view.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -130,7 +130,7 @@ pub struct Cli {
 
 /// `--color` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum ColorArg {
+pub(crate) enum ColorArg {
     /// On a terminal, unless NO_COLOR is set (CLICOLOR and CLICOLOR_FORCE
     /// are honoured)
     #[default]
@@ -143,7 +143,7 @@ pub enum ColorArg {
 
 /// The commands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Compile what one harness receives from a repository under one context.
     ///
     /// Lists every instruction piece in the order the agent receives it,
@@ -227,7 +227,7 @@ the command could not be carried out.";
 
 /// The `guard` subcommands.
 #[derive(Debug, Clone, Subcommand)]
-pub enum GuardCommand {
+pub(crate) enum GuardCommand {
     /// Answer one hook call: reads the host's payload on standard input,
     /// writes the decision in the host's protocol.
     Hook(GuardHookArgs),
@@ -258,7 +258,7 @@ fn host_parser() -> impl TypedValueParser<Value = playbookdiff_guard::Host> {
 
 /// Arguments of `playbookdiff guard hook`.
 #[derive(Debug, Clone, Args)]
-pub struct GuardHookArgs {
+pub(crate) struct GuardHookArgs {
     /// The agent whose hook payload arrives on standard input
     #[arg(long, value_parser = host_parser())]
     pub host: playbookdiff_guard::Host,
@@ -266,7 +266,7 @@ pub struct GuardHookArgs {
 
 /// Where `guard install` registers the hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ScopeArg {
+pub(crate) enum ScopeArg {
     /// The repository's own files (the project can switch them off)
     Project,
     /// The user's files in the home directory
@@ -277,7 +277,7 @@ pub enum ScopeArg {
 
 /// Arguments of `playbookdiff guard install`.
 #[derive(Debug, Clone, Args)]
-pub struct GuardInstallArgs {
+pub(crate) struct GuardInstallArgs {
     /// The agent to guard
     #[arg(long, value_parser = host_parser())]
     pub host: playbookdiff_guard::Host,
@@ -297,7 +297,7 @@ pub struct GuardInstallArgs {
 
 /// Arguments of guard commands that read one repository.
 #[derive(Debug, Clone, Args)]
-pub struct GuardRepoArgs {
+pub(crate) struct GuardRepoArgs {
     /// The repository [default: the git work tree of the current directory]
     #[arg(long, value_name = "REPO")]
     pub repo: Option<PathBuf>,
@@ -305,7 +305,7 @@ pub struct GuardRepoArgs {
 
 /// Arguments of `playbookdiff guard log`.
 #[derive(Debug, Clone, Args)]
-pub struct GuardLogArgs {
+pub(crate) struct GuardLogArgs {
     /// The repository [default: the git work tree of the current directory]
     #[arg(long, value_name = "REPO")]
     pub repo: Option<PathBuf>,
@@ -316,7 +316,7 @@ pub struct GuardLogArgs {
 
 /// Arguments of `playbookdiff guard audit`.
 #[derive(Debug, Clone, Args)]
-pub struct GuardAuditArgs {
+pub(crate) struct GuardAuditArgs {
     /// The repository [default: the git work tree of the current directory]
     #[arg(long, value_name = "REPO")]
     pub repo: Option<PathBuf>,
@@ -340,7 +340,7 @@ Examples:
 
 /// Arguments of `playbookdiff completions`.
 #[derive(Debug, Clone, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell to complete for
     #[arg(value_enum, value_name = "SHELL")]
     pub shell: clap_complete::Shell,
@@ -364,7 +364,7 @@ repository, unknown revision, invalid range, a bad playbookdiff.toml).";
 
 /// Arguments of `playbookdiff diff`.
 #[derive(Debug, Clone, Args)]
-pub struct DiffArgs {
+pub(crate) struct DiffArgs {
     /// A..B (commit A against commit B), A...B (B against its merge base
     /// with A) or REV (that commit against the working tree)
     #[arg(value_name = "RANGE")]
@@ -416,7 +416,7 @@ pub struct DiffArgs {
 
 impl DiffArgs {
     /// The output format, `--json` folded in.
-    pub fn output_format(&self) -> Format {
+    pub(crate) fn output_format(&self) -> Format {
         if self.json {
             Format::Json
         } else {
@@ -427,7 +427,7 @@ impl DiffArgs {
 
 /// Options of the side-by-side view (no command).
 #[derive(Debug, Clone, Default, Args)]
-pub struct ViewArgs {
+pub(crate) struct ViewArgs {
     /// The analysis context.
     #[command(flatten)]
     pub context: ContextArgs,
@@ -439,7 +439,7 @@ pub struct ViewArgs {
 
 /// Arguments of `playbookdiff check`.
 #[derive(Debug, Clone, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// The analysis context.
     #[command(flatten)]
     pub context: ContextArgs,
@@ -520,7 +520,7 @@ impl From<FailOnArg> for FailOn {
 
 impl CheckArgs {
     /// The output format, `--json` folded in.
-    pub fn output_format(&self) -> Format {
+    pub(crate) fn output_format(&self) -> Format {
         if self.json {
             Format::Json
         } else {
@@ -531,7 +531,7 @@ impl CheckArgs {
 
 /// Arguments of `playbookdiff explain`.
 #[derive(Debug, Clone, Args)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     /// The id of a finding, as `check` prints it
     #[arg(value_name = "FINDING_ID")]
     pub finding_id: String,
@@ -560,7 +560,7 @@ pub struct ExplainArgs {
 
 impl ExplainArgs {
     /// The output format, `--json` folded in.
-    pub fn output_format(&self) -> Format {
+    pub(crate) fn output_format(&self) -> Format {
         if self.json {
             Format::Json
         } else {
@@ -571,7 +571,7 @@ impl ExplainArgs {
 
 /// Which repository, launch directory, target and mode to analyse.
 #[derive(Debug, Clone, Default, Args)]
-pub struct ContextArgs {
+pub(crate) struct ContextArgs {
     /// The repository root [default: the nearest ancestor of the current
     /// directory that holds `.git`, else the current directory]
     #[arg(value_name = "REPO")]
@@ -623,7 +623,7 @@ pub struct ContextArgs {
 /// `--agent-version`, `--context-window` and `--trust`, shared by every
 /// command that compiles.
 #[derive(Debug, Clone, Default, Args)]
-pub struct AgentInputArgs {
+pub(crate) struct AgentInputArgs {
     /// The release of a harness to model, e.g. codex=0.171.0; repeat the
     /// option for several harnesses [default: the newest profiled release
     /// of each]
@@ -652,7 +652,7 @@ pub struct AgentInputArgs {
 impl AgentInputArgs {
     /// The version asked for `harness` with `--agent-version`, if any (the
     /// last one when given more than once).
-    pub fn agent_version(&self, harness: Harness) -> Option<&str> {
+    pub(crate) fn agent_version(&self, harness: Harness) -> Option<&str> {
         self.agent_version
             .iter()
             .rev()
@@ -663,7 +663,7 @@ impl AgentInputArgs {
     /// The inputs of `harness`'s compilation at release `version` (the
     /// caller resolves it, see [`AgentInputArgs::agent_version`]) with
     /// `--context-window`.
-    pub fn inputs<'a>(&'a self, version: Option<&'a str>) -> Inputs<'a> {
+    pub(crate) fn inputs<'a>(&'a self, version: Option<&'a str>) -> Inputs<'a> {
         Inputs {
             version,
             context_window: self.context_window.unwrap_or_default(),
@@ -676,7 +676,7 @@ impl AgentInputArgs {
 /// Parses `--context-window`: a whole number of tokens, at least 1
 /// (`_` separators allowed, as in `400_000`), or `unknown`. Errors are one
 /// sentence saying what to pass.
-pub fn parse_context_window(s: &str) -> Result<ContextWindow, String> {
+pub(crate) fn parse_context_window(s: &str) -> Result<ContextWindow, String> {
     let t = s.trim();
     if t.eq_ignore_ascii_case("unknown") {
         return Ok(ContextWindow::Unknown);
@@ -711,12 +711,12 @@ pub fn parse_context_window(s: &str) -> Result<ContextWindow, String> {
 
 /// `--trust`: the trust entries given, in order (empty for `none`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TrustArg(pub Vec<TrustEntry>);
+pub(crate) struct TrustArg(pub Vec<TrustEntry>);
 
 /// Parses `--trust`: `none`, a LEVEL for the repository root, or
 /// DIR=LEVEL entries separated by commas (DIR relative to REPO, inside
 /// it). Errors are one sentence saying what to pass.
-pub fn parse_trust(s: &str) -> Result<TrustArg, String> {
+pub(crate) fn parse_trust(s: &str) -> Result<TrustArg, String> {
     let t = s.trim();
     if t.eq_ignore_ascii_case("none") {
         return Ok(TrustArg(Vec::new()));
@@ -747,7 +747,7 @@ pub fn parse_trust(s: &str) -> Result<TrustArg, String> {
 
 /// Arguments of `playbookdiff compile`.
 #[derive(Debug, Clone, Args)]
-pub struct CompileArgs {
+pub(crate) struct CompileArgs {
     /// The analysis context.
     #[command(flatten)]
     pub context: ContextArgs,
@@ -769,7 +769,7 @@ pub struct CompileArgs {
 
 impl CompileArgs {
     /// The output format, `--json` folded in.
-    pub fn output_format(&self) -> Format {
+    pub(crate) fn output_format(&self) -> Format {
         if self.json {
             Format::Json
         } else {
@@ -794,7 +794,7 @@ fn harness_parser() -> impl TypedValueParser<Value = Harness> {
 /// One `--agent-version HARNESS=VERSION`: the release of a harness to
 /// model (e.g. `codex=0.171.0`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AgentVersion {
+pub(crate) struct AgentVersion {
     /// The harness.
     pub harness: Harness,
     /// The agent's own version string, e.g. `2.1.332`.
@@ -805,7 +805,7 @@ pub struct AgentVersion {
 /// a missing `=`, a version that is not one
 /// ([`playbookdiff_model::profile::is_version`]), or an unknown harness
 /// (with the closest registered id, or the list of ids).
-pub fn parse_agent_version(s: &str) -> Result<AgentVersion, String> {
+pub(crate) fn parse_agent_version(s: &str) -> Result<AgentVersion, String> {
     let example = playbookdiff_registry::adapters()
         .last()
         .map(|a| {

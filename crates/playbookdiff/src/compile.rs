@@ -15,7 +15,7 @@ use std::path::Path;
 /// `color` says whether text output may carry colour; the caller decides
 /// from the terminal and the environment. Diagnostics in the result never
 /// make this fail.
-pub fn run(
+pub(crate) fn run(
     args: &CompileArgs,
     current_dir: Option<&Path>,
     color: playbookdiff_render::Color,
@@ -48,7 +48,7 @@ pub fn run(
 ///
 /// Then states the file rule the repository was read with when it is
 /// not git's (see [`file_rule_note`]).
-pub fn compile(
+pub(crate) fn compile(
     harness: Harness,
     repo: &Repo<'_>,
     context: &AnalysisContext,
@@ -68,7 +68,7 @@ pub fn compile(
 /// the directory is not a git work tree (no `.git` at its root), or the
 /// git index could not be read. `None` in local mode and when the rule
 /// applies.
-pub fn file_rule_note(repo: &Repo<'_>, mode: Mode) -> Option<String> {
+pub(crate) fn file_rule_note(repo: &Repo<'_>, mode: Mode) -> Option<String> {
     if mode != Mode::Repo {
         return None;
     }

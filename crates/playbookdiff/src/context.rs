@@ -18,7 +18,7 @@ use std::path::{Component, Path, PathBuf};
 /// A command the user must correct: one line, naming the option at fault
 /// and what to do. Printed after `error: `; the exit status is 2.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
+pub(crate) struct UsageError(pub String);
 
 impl fmt::Display for UsageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -27,7 +27,7 @@ impl fmt::Display for UsageError {
 }
 
 /// A repository opened for analysis under a validated context.
-pub struct OpenedContext {
+pub(crate) struct OpenedContext {
     /// The repository, not yet walked: the working tree, or the commit
     /// named by `--rev`.
     pub tree: Box<dyn SourceTree + Send>,
@@ -72,7 +72,7 @@ impl OpenedContext {
     /// on that chain, and its subtree. Entries matching `excludes`
     /// (`.gitignore` patterns relative to the repository root, from
     /// `playbookdiff.toml`) are never analysed.
-    pub fn repo(&self, harnesses: &[Harness], whole: bool, excludes: &[String]) -> Repo<'_> {
+    pub(crate) fn repo(&self, harnesses: &[Harness], whole: bool, excludes: &[String]) -> Repo<'_> {
         let mut entry_names: Vec<String> = Vec::new();
         let mut personal: Vec<&str> = Vec::new();
         for a in harnesses
@@ -115,7 +115,7 @@ impl OpenedContext {
 /// instructions of `diff` on the 100,000-file tree of
 /// `docs/performance.md`) buys nothing. Only for values built once per
 /// command.
-pub fn release_at_exit<T>(value: T) {
+pub(crate) fn release_at_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
@@ -126,7 +126,7 @@ pub fn release_at_exit<T>(value: T) {
 /// default REPO is searched for. A `--trust DIR=LEVEL` entry must name a
 /// directory of the analysed tree (the working tree, or the commit of
 /// `--rev`): a misspelt one would change nothing and say nothing.
-pub fn open_context(
+pub(crate) fn open_context(
     args: &ContextArgs,
     current_dir: Option<&Path>,
 ) -> Result<OpenedContext, UsageError> {
@@ -523,7 +523,11 @@ fn open_revision(
 /// the path itself too, else its directories only), from the tree's own
 /// link entries. The part that does not exist is kept as given. `None`
 /// when a link leads out of the repository or links loop.
-pub fn resolve_in_tree(tree: &dyn SourceTree, path: &RepoPath, whole: bool) -> Option<RepoPath> {
+pub(crate) fn resolve_in_tree(
+    tree: &dyn SourceTree,
+    path: &RepoPath,
+    whole: bool,
+) -> Option<RepoPath> {
     let mut parts: std::collections::VecDeque<String> =
         path.components().map(str::to_string).collect();
     let keep_last = if whole { None } else { parts.pop_back() };
@@ -623,7 +627,7 @@ fn real_path(
 /// The nearest ancestor of `start` (itself included) that holds a `.git`
 /// entry (a directory, or the file of a linked worktree or submodule), else
 /// `start`. Git itself is not run.
-pub fn find_repository_root(start: &Path) -> PathBuf {
+pub(crate) fn find_repository_root(start: &Path) -> PathBuf {
     start
         .ancestors()
         .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())

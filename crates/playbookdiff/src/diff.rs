@@ -53,7 +53,7 @@ use std::path::{Path, PathBuf};
 
 /// Which two revisions a RANGE names.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Range {
+pub(crate) enum Range {
     /// `A..B`: commit A against commit B.
     TwoDot(String, String),
     /// `A...B`: the merge base of A and B against B.
@@ -64,7 +64,7 @@ pub enum Range {
 
 /// Parses RANGE. Errors: an empty side, more than one range operator, a
 /// run of more than three dots.
-pub fn parse_range(raw: &str) -> Result<Range, UsageError> {
+pub(crate) fn parse_range(raw: &str) -> Result<Range, UsageError> {
     let bad = || {
         UsageError(format!(
             "invalid range '{}'; pass A..B (two commits), A...B (B against its merge base with A) or a single REV (that commit against the working tree)",
@@ -159,7 +159,7 @@ fn bare_against_working_tree(label: &str, rev: &str) -> UsageError {
 /// Runs `diff` and renders the document into `out` (nothing with
 /// `--quiet` when the run passes). Status 1 when an introduced finding is
 /// actionable.
-pub fn run_diff(
+pub(crate) fn run_diff(
     args: &DiffArgs,
     current_dir: Option<&Path>,
     color: playbookdiff_render::Color,
@@ -552,7 +552,7 @@ fn sources(c: &EffectiveAgentConfig) -> BTreeSet<RepoPath> {
 /// so its loading is compared too. No cap: each directory's compilation
 /// shares the two walks. A directory the configuration's `exclude`
 /// matches is never a launch directory, as for `check --all-dirs`.
-pub fn affected(
+pub(crate) fn affected(
     base: &Repo<'_>,
     head: &Repo<'_>,
     changed: &[RepoPath],

@@ -17,7 +17,10 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Runs a `guard` subcommand; `guard hook` writes its own answer.
-pub fn run(command: &GuardCommand, here: Option<&Path>) -> Result<crate::check::Outcome, String> {
+pub(crate) fn run(
+    command: &GuardCommand,
+    here: Option<&Path>,
+) -> Result<crate::check::Outcome, String> {
     match command {
         GuardCommand::Hook(a) => Ok(outcome_of(hook(a.host))),
         GuardCommand::Install(a) => install(a, here),
@@ -32,7 +35,7 @@ pub fn run(command: &GuardCommand, here: Option<&Path>) -> Result<crate::check::
 /// parser (a hook runs before every tool call, so its start-up counts);
 /// `None` for any other command line, which clap reads as usual (with the
 /// same answer for this one).
-pub fn fast_hook(args: &[std::ffi::OsString]) -> Option<ExitStatus> {
+pub(crate) fn fast_hook(args: &[std::ffi::OsString]) -> Option<ExitStatus> {
     let words: Vec<&str> = args
         .iter()
         .skip(1)

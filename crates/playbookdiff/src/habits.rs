@@ -15,7 +15,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 /// The names of the commands, as typed.
-pub fn command_names() -> Vec<String> {
+pub(crate) fn command_names() -> Vec<String> {
     Cli::command()
         .get_subcommands()
         .map(|c| c.get_name().to_string())
@@ -26,7 +26,7 @@ pub fn command_names() -> Vec<String> {
 /// Levenshtein distance (in chars, case folded) at most a third of the
 /// candidate's length (at least 1), or one is a prefix of the other
 /// (3 chars at least). Ties go to the first candidate.
-pub fn closest<'a>(given: &str, candidates: &'a [String]) -> Option<&'a str> {
+pub(crate) fn closest<'a>(given: &str, candidates: &'a [String]) -> Option<&'a str> {
     let given = given.to_lowercase();
     candidates
         .iter()
@@ -43,7 +43,7 @@ pub fn closest<'a>(given: &str, candidates: &'a [String]) -> Option<&'a str> {
 /// the one line to print instead (exit status 2). `args` are the
 /// arguments as given (the program name first); `current_dir` is where a
 /// relative REPO starts.
-pub fn misread_repository(
+pub(crate) fn misread_repository(
     repo: Option<&Path>,
     args: &[OsString],
     current_dir: Option<&Path>,
@@ -69,7 +69,7 @@ pub fn misread_repository(
 }
 
 /// "put the command first", with the command line rewritten that way.
-pub fn put_command_first(command: &str, args: &[OsString]) -> String {
+pub(crate) fn put_command_first(command: &str, args: &[OsString]) -> String {
     let mut rest: Vec<String> = Vec::new();
     let mut moved = false;
     for a in args.iter().skip(1) {
@@ -125,7 +125,7 @@ pub(crate) use playbookdiff_render::report::shell_word;
 /// misspelt command first (`playbookdiff explian ID`), or a command after
 /// options or REPO (`playbookdiff --json check`, `playbookdiff repo
 /// check`). A word naming an existing path is never taken for a command.
-pub fn misparsed(args: &[OsString], current_dir: Option<&Path>) -> Option<String> {
+pub(crate) fn misparsed(args: &[OsString], current_dir: Option<&Path>) -> Option<String> {
     let names = command_names();
     let words: Vec<String> = args
         .iter()
@@ -172,7 +172,7 @@ pub fn misparsed(args: &[OsString], current_dir: Option<&Path>) -> Option<String
 /// `compile` given `--harness` more than once: it compiles for one
 /// harness, and `check` compares several; the line that says so with the
 /// `check` command to run (`None` for any other command line).
-pub fn compile_compares(args: &[OsString]) -> Option<String> {
+pub(crate) fn compile_compares(args: &[OsString]) -> Option<String> {
     let words: Vec<String> = args
         .iter()
         .skip(1)

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// A configuration file that was found and parsed.
 #[derive(Debug)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// Where it is.
     pub path: PathBuf,
     /// How to name it in messages (as given, or relative to the current
@@ -49,7 +49,7 @@ pub struct Loaded {
 /// that leads out of the repository or nowhere (a loop, a missing target),
 /// or is not a regular file (a directory, a FIFO); the message says to fix
 /// it or to name a file with `--config`.
-pub fn find(
+pub(crate) fn find(
     explicit: Option<&Path>,
     root: &Path,
     current_dir: Option<&Path>,
@@ -113,7 +113,7 @@ fn label(path: &Path, current_dir: Option<&Path>) -> String {
 /// names a file that cannot be read, when the file is not a valid
 /// configuration, or when the repository's own file is a link out of the
 /// repository or not a regular file (see [`find`]).
-pub fn load(
+pub(crate) fn load(
     explicit: Option<&Path>,
     root: &Path,
     current_dir: Option<&Path>,
@@ -197,7 +197,7 @@ const NEW_FILE_HEADER: &str = "\
 /// # Errors
 ///
 /// A [`UsageError`] when the file cannot be edited or written.
-pub fn write_accepted(
+pub(crate) fn write_accepted(
     loaded: Option<&Loaded>,
     root: &Path,
     current_dir: Option<&Path>,

@@ -23,7 +23,7 @@ fn location(source: &SourceRef) -> String {
 
 /// What would make the harnesses agree, from each harness's conventions,
 /// asked in `scene` (the repository and the launch directory).
-pub fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
+pub(crate) fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
     let mut out = Vec::new();
     let ask = |harness: Harness, gap: Gap<'_>, otherwise: Option<&str>| {
         let action = adapter(harness)

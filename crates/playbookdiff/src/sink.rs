@@ -13,19 +13,19 @@ const BUFFER: usize = 64 * 1024;
 /// usage error can follow a rendering, so an error message never comes
 /// after part of a report); `main` ends it with [`Sink::finish`], which
 /// flushes and returns that first error.
-pub struct Sink {
+pub(crate) struct Sink {
     out: BufWriter<Box<dyn Write>>,
     error: Option<io::Error>,
 }
 
 impl Sink {
     /// Standard output.
-    pub fn stdout() -> Sink {
+    pub(crate) fn stdout() -> Sink {
         Sink::new(Box::new(io::stdout()))
     }
 
     /// Any writer (the tests' `Vec<u8>`).
-    pub fn new(out: Box<dyn Write>) -> Sink {
+    pub(crate) fn new(out: Box<dyn Write>) -> Sink {
         Sink {
             out: BufWriter::with_capacity(BUFFER, out),
             error: None,
@@ -35,7 +35,7 @@ impl Sink {
     /// Runs `render` on the buffered output. After a write error (say, the
     /// reader went away) nothing more is written: the error is kept for
     /// [`Sink::finish`] and later renderings are skipped.
-    pub fn render(&mut self, render: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
+    pub(crate) fn render(&mut self, render: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
         if self.error.is_some() {
             return;
         }
@@ -45,14 +45,14 @@ impl Sink {
     }
 
     /// Writes `text` (a short output a command returned).
-    pub fn write(&mut self, text: &str) {
+    pub(crate) fn write(&mut self, text: &str) {
         if !text.is_empty() {
             self.render(|w| w.write_all(text.as_bytes()));
         }
     }
 
     /// Flushes the output. Errors: the first write error, or the flush's.
-    pub fn finish(mut self) -> io::Result<()> {
+    pub(crate) fn finish(mut self) -> io::Result<()> {
         match self.error.take() {
             Some(e) => Err(e),
             None => self.out.flush(),

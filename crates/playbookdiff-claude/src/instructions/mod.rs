@@ -55,7 +55,7 @@ use std::sync::Arc;
 
 /// The documented import recursion limit (harness facts A2: four hops in
 /// current docs; five in older ones).
-pub const MAX_IMPORT_HOPS: usize = 4;
+pub(crate) const MAX_IMPORT_HOPS: usize = 4;
 
 /// How a file enters the context.
 #[derive(Clone)]
@@ -171,7 +171,7 @@ fn applies_to_of(dir: &RepoPath) -> RepoPath {
 /// Compiles the instructions of the launch directory into `cx.out`: the
 /// files found at startup and on demand, listed in context order, then
 /// the AGENTS.md files no instruction bridges.
-pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let mut jobs: Vec<Job> = Vec::new();
     let mut generalized = startup(cx, settings, &mut jobs);
     generalized |= on_demand(cx, settings, &mut jobs);

@@ -13,7 +13,7 @@ use playbookdiff_model::{
 
 /// `CODEX_HOME` assumed when a release lists absolute paths: the bundled
 /// skills' lines cost as if Codex's home were this directory.
-pub const ASSUMED_CODEX_HOME: &str = "/home/user/.codex";
+pub(super) const ASSUMED_CODEX_HOME: &str = "/home/user/.codex";
 
 /// The repository's absolute path assumed when a release lists absolute
 /// paths and the tree has none (a tree that is not on disk).

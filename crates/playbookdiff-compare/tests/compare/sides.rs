@@ -9,7 +9,7 @@ use playbookdiff_model::{
     SourceFormat, SourceRef,
 };
 
-pub const HARNESSES: [Harness; 5] = [
+pub(crate) const HARNESSES: [Harness; 5] = [
     Harness::new("alpha", "Alpha"),
     Harness::new("beta", "Beta"),
     Harness::new("gamma", "Gamma"),
@@ -22,13 +22,13 @@ fn rp(s: &str) -> RepoPath {
 }
 
 /// An empty configuration of the `i`-th test harness.
-pub fn config(i: usize) -> EffectiveAgentConfig {
+pub(crate) fn config(i: usize) -> EffectiveAgentConfig {
     EffectiveAgentConfig::new(HARNESSES[i], AnalysisContext::at_root())
 }
 
 /// A skill `name` read from `path` (resolved to `file` when they differ),
 /// received at startup, allowed both ways, advertised.
-pub fn skill(name: &str, path: &str, file: &str) -> Skill {
+pub(crate) fn skill(name: &str, path: &str, file: &str) -> Skill {
     let mut source = SourceRef::project(rp(path), SourceFormat::Markdown);
     if path != file {
         source.resolved_path = Some(rp(file));
@@ -55,7 +55,7 @@ pub fn skill(name: &str, path: &str, file: &str) -> Skill {
 
 /// An instruction of `path` with `text`, applying to `dir`, received with
 /// `phase` and `applicability`, scoped to `globs` when given.
-pub fn instruction(
+pub(crate) fn instruction(
     path: &str,
     text: &str,
     dir: &str,
@@ -85,10 +85,12 @@ pub fn instruction(
     }
 }
 
-pub const STARTUP: (LoadPhase, Applicability) = (LoadPhase::Startup, Applicability::Effective);
-pub const ON_DEMAND: (LoadPhase, Applicability) = (LoadPhase::OnDemand, Applicability::Conditional);
+pub(crate) const STARTUP: (LoadPhase, Applicability) =
+    (LoadPhase::Startup, Applicability::Effective);
+pub(crate) const ON_DEMAND: (LoadPhase, Applicability) =
+    (LoadPhase::OnDemand, Applicability::Conditional);
 
-pub fn compare_all(configs: &[EffectiveAgentConfig]) -> Comparison {
+pub(crate) fn compare_all(configs: &[EffectiveAgentConfig]) -> Comparison {
     let refs: Vec<&EffectiveAgentConfig> = configs.iter().collect();
     compare(&refs)
 }
@@ -356,4 +358,89 @@ fn many_sides_keep_their_own_scopes() {
         f.message,
         "Skill `review`: Alpha, Gamma and Epsilon have it at startup, but Beta and Delta have it on demand."
     );
+}
+
+/// Rewording is compared between every two sides that each receive text
+/// the others lack in one scope, however many sides there are: with `n`
+/// sides whose one file says the same thing with another command, each
+/// two sides get one `different` finding (n × (n − 1) / 2 of them), a
+/// paragraph every side holds word for word agrees, and the paragraph
+/// only one side has, which no other side rewords, is that side's one
+/// `missing`, absent from every other side.
+#[test]
+fn rewording_is_compared_between_every_two_sides() {
+    let tools = ["pnpm", "npm", "yarn", "bun", "deno"];
+    let deploy = "Deploy only from the main branch, never from a fork.";
+    for n in 2..=5 {
+        let configs: Vec<EffectiveAgentConfig> = (0..n)
+            .map(|i| {
+                let mut text = format!(
+                    "# Notes\n\nRun the tests with `{} test` before a commit.\n\nKeep functions short.\n",
+                    tools[i]
+                );
+                if i == 0 {
+                    text.push_str(&format!("\n{deploy}\n"));
+                }
+                let mut c = config(i);
+                c.instructions = vec![instruction(
+                    &format!(".{}/NOTES.md", HARNESSES[i].as_str()),
+                    &text,
+                    ".",
+                    STARTUP,
+                    None,
+                )];
+                c
+            })
+            .collect();
+        let c = compare_all(&configs);
+        let different = of_kind(&c, FindingType::Different);
+        let mut pairs: Vec<(usize, usize)> = different
+            .iter()
+            .map(|f| {
+                let at = |h| HARNESSES.iter().position(|x| *x == h).unwrap();
+                assert_eq!(f.present_in.len(), 2, "{}", f.message);
+                assert_eq!(f.paragraphs.len(), 1, "{}", f.message);
+                assert!(
+                    f.message.contains(&format!(
+                        "{} reads `{} test`",
+                        f.present_in[0].display_name(),
+                        tools[at(f.present_in[0])]
+                    )),
+                    "{}",
+                    f.message
+                );
+                let (a, b) = (at(f.present_in[0]), at(f.present_in[1]));
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        pairs.sort();
+        let every_two: Vec<(usize, usize)> = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect();
+        assert_eq!(pairs, every_two, "n = {n}");
+        let ids: std::collections::BTreeSet<&str> =
+            different.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids.len(), every_two.len(), "n = {n}: one id per pair");
+        let [m] = &of_kind(&c, FindingType::Missing)[..] else {
+            panic!("n = {n}: {:#?}", c.findings)
+        };
+        assert_eq!(m.present_in, [HARNESSES[0]], "n = {n}");
+        let mut absent = m.absent_from.clone();
+        absent.sort();
+        let mut others = HARNESSES[1..n].to_vec();
+        others.sort();
+        assert_eq!(absent, others, "n = {n}");
+        let texts: Vec<&str> = m
+            .paragraphs
+            .iter()
+            .map(|p| p.sides[0].text.as_str())
+            .collect();
+        assert_eq!(texts, [deploy], "n = {n}");
+        assert_eq!(
+            c.findings.len(),
+            every_two.len() + 1,
+            "n = {n}: {:#?}",
+            c.findings
+        );
+    }
 }

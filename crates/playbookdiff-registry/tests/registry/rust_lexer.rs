@@ -11,7 +11,7 @@
 /// One string literal: its 1-based line and its text as written, between
 /// the quotes (escapes kept, so `\"codex\"` reads `\"codex\"`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Literal {
+pub(crate) struct Literal {
     pub line: usize,
     pub text: String,
 }
@@ -25,7 +25,7 @@ enum Token {
 }
 
 /// The string literals of `src` outside comments and test items.
-pub fn literals(src: &str) -> Vec<Literal> {
+pub(crate) fn literals(src: &str) -> Vec<Literal> {
     code(src)
         .into_iter()
         .filter_map(|t| match t {
@@ -39,7 +39,7 @@ pub fn literals(src: &str) -> Vec<Literal> {
 /// with its 1-based line: `std::fs::read` in code, and `std::fs`,
 /// `std::env::var` for `use std::{fs, env::var}` (a group gives its prefix
 /// joined to each member's path).
-pub fn paths(src: &str) -> Vec<(usize, String)> {
+pub(crate) fn paths(src: &str) -> Vec<(usize, String)> {
     let tokens = code(src);
     let word = |i: usize| match tokens.get(i) {
         Some(Token::Word(w, _)) => Some(w.as_str()),

@@ -20,7 +20,7 @@ use unicode_width::UnicodeWidthStr;
 /// still be pasted.
 fn lines_wider_than(dir: &Path, args: &[&str], columns: usize) -> Vec<(usize, String)> {
     let text = output(dir, args, columns);
-    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z+-]+:\S*:[0-9a-f]{12}").unwrap();
+    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z0-9+-]+:\S*:[0-9a-f]{12}").unwrap();
     let option = regex::Regex::new(r"`--[a-z-]+$").unwrap();
     let mut wide = Vec::new();
     let mut previous = "";

@@ -3,8 +3,8 @@
 //! on the example repository and rendered as the side-by-side view and
 //! `check` would render them. At 80 columns the view's harness columns
 //! do not fit, so the harnesses that receive an item the same way share
-//! one cell, named by the keys of a legend; every line fits the width
-//! (finding ids, never broken, excepted), at 80 and at 40 columns.
+//! one cell, named by the keys of a legend; every line fits the width, at
+//! 80 and at 40 columns (where finding ids, never broken, are excepted).
 
 use playbookdiff_adapter::{Adapter, Declared, Request};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
@@ -71,11 +71,13 @@ fn render(columns: usize) -> (String, String) {
 }
 
 /// The lines of `text` wider than `columns`, but for a line that holds a
-/// finding id (never broken: `instruction:missing:…:hash`).
+/// finding id (never broken: `instruction:missing:…:hash`) when `columns`
+/// is narrower than 80: at 80 an id (at most 72 characters, whatever
+/// the number of harnesses it names) fits with its indentation.
 fn too_wide(text: &str, columns: usize) -> Vec<String> {
-    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z+-]+:\S*:[0-9a-f]{12}").unwrap();
+    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z0-9+-]+:\S*:[0-9a-f]{12}").unwrap();
     text.lines()
-        .filter(|l| UnicodeWidthStr::width(*l) > columns && !id.is_match(l))
+        .filter(|l| UnicodeWidthStr::width(*l) > columns && (columns >= 80 || !id.is_match(l)))
         .map(str::to_string)
         .collect()
 }

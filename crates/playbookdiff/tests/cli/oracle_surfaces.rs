@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// One compared aspect: its name, the agent's view, the adapter's.
-pub type Aspect = (&'static str, String, String);
+pub(crate) type Aspect = (&'static str, String, String);
 
 fn strings(v: &Value) -> BTreeSet<String> {
     v.as_array()
@@ -45,7 +45,7 @@ fn claude_tools(a: &Subagent) -> String {
 /// request's agent list with descriptions and tools (`subagent-listing`,
 /// when recorded), the output style whose body reaches the request
 /// (`output-style`) and the plugins of the `init` line (`plugins`).
-pub fn claude(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
+pub(crate) fn claude(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
     let mut out = Vec::new();
     let names: BTreeSet<String> = cfg
         .subagents
@@ -114,7 +114,7 @@ pub fn claude(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
 /// its `task` tool lists to the model (`task-agents`, when recorded: the
 /// recorder writes `agentModes` with them), and the commands of `debug
 /// config` (`commands`).
-pub fn opencode(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
+pub(crate) fn opencode(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
     let mut out = Vec::new();
     let all: BTreeSet<String> = cfg.subagents.iter().map(|a| a.name.clone()).collect();
     out.push((

@@ -5,44 +5,47 @@
 
 #![allow(dead_code)]
 
-pub use playbookdiff_testkit::fs::*;
-pub use playbookdiff_testkit::trees::{DeniedFiles, LockedDirs, MemTree};
-pub use playbookdiff_testkit::*;
+pub(crate) use playbookdiff_testkit::fs::*;
+pub(crate) use playbookdiff_testkit::trees::{DeniedFiles, LockedDirs, MemTree};
+pub(crate) use playbookdiff_testkit::*;
 
 use playbookdiff_model::EffectiveAgentConfig;
 use std::path::{Path, PathBuf};
 
 /// This crate's adapter and fixtures.
-pub static KIT: Kit = Kit::new(&playbookdiff_claude::ADAPTER, env!("CARGO_MANIFEST_DIR"));
+pub(crate) static KIT: Kit = Kit::new(&playbookdiff_claude::ADAPTER, env!("CARGO_MANIFEST_DIR"));
 
 /// The directory of this crate's fixture `name`.
-pub fn fixture(name: &str) -> PathBuf {
+pub(crate) fn fixture(name: &str) -> PathBuf {
     KIT.fixture(name)
 }
 
 /// Every fixture directory of this crate, sorted.
-pub fn all_fixtures() -> Vec<PathBuf> {
+pub(crate) fn all_fixtures() -> Vec<PathBuf> {
     KIT.all_fixtures()
 }
 
 /// Compiles the repository at `dir` under `ctx` with the Claude Code adapter.
-pub fn compile_dir(dir: &Path, ctx: &Ctx) -> EffectiveAgentConfig {
+pub(crate) fn compile_dir(dir: &Path, ctx: &Ctx) -> EffectiveAgentConfig {
     KIT.compile_dir(dir, ctx)
 }
 
 /// Compiles the repository `tree` under `ctx` with the Claude Code adapter.
-pub fn compile_tree(tree: &dyn playbookdiff_source::SourceTree, ctx: &Ctx) -> EffectiveAgentConfig {
+pub(crate) fn compile_tree(
+    tree: &dyn playbookdiff_source::SourceTree,
+    ctx: &Ctx,
+) -> EffectiveAgentConfig {
     KIT.compile_tree(tree, ctx)
 }
 
 /// Writes `text` to `root/rel`, creating directories (the kit's
 /// [`playbookdiff_testkit::fs::write`] for text).
-pub fn write(root: &Path, rel: &str, text: &str) {
+pub(crate) fn write(root: &Path, rel: &str, text: &str) {
     playbookdiff_testkit::fs::write(root, rel, text)
 }
 
 /// Compiles fixture `name` under `ctx`.
-pub fn compile(name: &str, ctx: Ctx) -> EffectiveAgentConfig {
+pub(crate) fn compile(name: &str, ctx: Ctx) -> EffectiveAgentConfig {
     compile_dir(&fixture(name), &ctx)
 }
 
@@ -50,7 +53,7 @@ pub fn compile(name: &str, ctx: Ctx) -> EffectiveAgentConfig {
 
 /// `.claude/rules` with a symlinked rule file, a symlinked rule directory,
 /// a dangling rule link and a link that leaves the repository.
-pub fn rule_symlinks() -> tempfile::TempDir {
+pub(crate) fn rule_symlinks() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     let r = t.path();
     write(r, "shared/rules/security.md", "# Security\n");
@@ -70,7 +73,7 @@ pub fn rule_symlinks() -> tempfile::TempDir {
 /// A root `CLAUDE.md` that is a symbolic link to `AGENTS.md`; in the
 /// monorepo below it only `apps/a` has the `CLAUDE.md` link, `apps/b` has
 /// `AGENTS.md` alone (field report 17).
-pub fn claude_md_symlink_bridge() -> tempfile::TempDir {
+pub(crate) fn claude_md_symlink_bridge() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     let r = t.path();
     write(r, "AGENTS.md", "# Shared agents\n");
@@ -84,6 +87,6 @@ pub fn claude_md_symlink_bridge() -> tempfile::TempDir {
 }
 
 /// Every symlink fixture, for the read-only test.
-pub fn symlink_fixtures() -> Vec<tempfile::TempDir> {
+pub(crate) fn symlink_fixtures() -> Vec<tempfile::TempDir> {
     vec![rule_symlinks(), claude_md_symlink_bridge()]
 }
