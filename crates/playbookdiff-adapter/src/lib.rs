@@ -21,6 +21,8 @@
 /// a run.
 pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
 
+pub mod hooks;
+pub mod json;
 pub mod problems;
 pub mod scope;
 

@@ -28,6 +28,15 @@ pub struct EffectiveAgentConfig {
     pub skills: Vec<Skill>,
     /// MCP servers configured for this context.
     pub mcp_servers: Vec<McpServer>,
+    /// Hooks registered for this context, in registration order (file,
+    /// then event, then position). Empty (and absent in JSON) when there
+    /// are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<crate::Hook>,
+    /// Permission rules and modes set by the repository, in file order.
+    /// Empty (and absent in JSON) when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub permissions: Vec<crate::PermissionSetting>,
     /// Findings about the analysed repository and the analysis' own limits.
     pub diagnostics: Vec<Diagnostic>,
     /// Premises the result depends on, one sentence each.
@@ -67,6 +76,8 @@ impl EffectiveAgentConfig {
             instructions: Vec::new(),
             skills: Vec::new(),
             mcp_servers: Vec::new(),
+            hooks: Vec::new(),
+            permissions: Vec::new(),
             diagnostics: Vec::new(),
             assumptions: Vec::new(),
             agent_profile: None,

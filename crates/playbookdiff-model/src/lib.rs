@@ -12,6 +12,7 @@
 mod config;
 mod context;
 pub mod diagnostics;
+mod hooks;
 mod path;
 pub mod profile;
 pub mod redact;
@@ -19,6 +20,7 @@ pub mod remedy;
 
 pub use config::*;
 pub use context::*;
+pub use hooks::*;
 pub use diagnostics::{Diagnostic, DiagnosticCode, DiagnosticKind, Severity};
 pub use path::RepoPath;
 
