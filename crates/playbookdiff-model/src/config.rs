@@ -160,6 +160,9 @@ pub enum SourceFormat {
     Toml,
     /// YAML.
     Yaml,
+    /// Program code (an OpenCode plugin's JavaScript or TypeScript
+    /// module), read as text and never run.
+    Code,
 }
 
 /// An inclusive range of 1-based line numbers.
