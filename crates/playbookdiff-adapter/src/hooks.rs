@@ -63,6 +63,10 @@ pub struct Registration<'a> {
     pub tokens: Tokens<'a>,
     /// Whether these hooks run (the same for every hook of the file).
     pub runs: Verdict,
+    /// Whether the file applies under the context: `effective` for a file
+    /// the harness reads, `conditional` for one that loads only after a
+    /// user step (a plugin to install).
+    pub applicability: Applicability,
     /// Why they were discovered, one sentence that each hook's reason
     /// starts with.
     pub reason: &'a str,
@@ -110,6 +114,7 @@ pub fn read(cx: &mut Compilation<'_, '_>, reg: &Registration<'_>, hooks: &Value)
             read_group(cx, reg, event, i, group, &mut out);
         }
     }
+    missing_scripts(cx, reg, &out);
     out
 }
 
@@ -162,10 +167,9 @@ fn read_group(
             script,
             runs: reg.runs.clone(),
             load_phase: LoadPhase::Startup,
-            applicability: Applicability::Effective,
+            applicability: reg.applicability,
             reason: reg.reason.to_string(),
         };
-        check_script(cx, reg, &hook);
         check_block(cx, reg, &hook, h);
         out.push(hook);
     }
@@ -286,19 +290,42 @@ fn foreign_tools(matcher: &str, tools: &[&str]) -> Option<String> {
     )
 }
 
-fn check_script(cx: &mut Compilation<'_, '_>, reg: &Registration<'_>, hook: &Hook) {
-    let Some(s) = hook.script.as_ref().filter(|s| !s.present) else {
-        return;
-    };
-    let msg = format!(
-        "The `{}` hook in `{}` runs `{}`, which names `{}`, and no such file is in the repository: when the event fires the command fails and the hook does nothing. Add the script or fix the path.",
-        hook.event, reg.source.path, s.written, s.path
-    );
-    cx.diag(
-        Diagnostic::new(DiagnosticCode::HookScriptMissing, msg)
-            .at(hook.source.clone())
-            .about(hook.id.clone()),
-    );
+/// Reports each missing script once, at the first hook that runs it,
+/// with the events of every hook of the file that does.
+fn missing_scripts(cx: &mut Compilation<'_, '_>, reg: &Registration<'_>, hooks: &[Hook]) {
+    let mut seen: Vec<&RepoPath> = Vec::new();
+    for hook in hooks {
+        let Some(s) = hook.script.as_ref().filter(|s| !s.present) else {
+            continue;
+        };
+        if seen.contains(&&s.path) {
+            continue;
+        }
+        seen.push(&s.path);
+        let mut events: Vec<&str> = hooks
+            .iter()
+            .filter(|h| h.script.as_ref().is_some_and(|o| o.path == s.path))
+            .map(|h| h.event.as_str())
+            .collect();
+        let n = events.len();
+        events.dedup();
+        let who = if n == 1 {
+            format!("The `{}` hook", hook.event)
+        } else {
+            let list: Vec<String> = events.iter().map(|e| format!("`{e}`")).collect();
+            format!("{n} hooks ({})", list.join(", "))
+        };
+        let msg = format!(
+            "{who} in `{}` run `{}`, which names `{}`, and no such file is in the repository: when the event fires the command fails and the hook does nothing. Add the script or fix the path.",
+            reg.source.path, s.written, s.path
+        );
+        let msg = if n == 1 { msg.replacen(" run `", " runs `", 1) } else { msg };
+        cx.diag(
+            Diagnostic::new(DiagnosticCode::HookScriptMissing, msg)
+                .at(hook.source.clone())
+                .about(s.path.to_string()),
+        );
+    }
 }
 
 /// Reports a hook that blocks (in its command or its script) on an event

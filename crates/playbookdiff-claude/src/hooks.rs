@@ -16,7 +16,8 @@ use crate::settings::{Settings, SettingsLayer};
 use crate::{Compiler, HARNESS};
 use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_model::{
-    Diagnostic, DiagnosticCode, PermissionEffect, PermissionSetting, SourceRef, Verdict,
+    Applicability, Diagnostic, DiagnosticCode, PermissionEffect, PermissionSetting, RepoPath,
+    SourceFormat, SourceRef, SourceScope, Verdict,
 };
 use serde_json::Value;
 
@@ -256,6 +257,59 @@ fn read_layer(
             plugin: None,
         },
         runs,
+        applicability: Applicability::Effective,
+        reason: &reason,
+    };
+    let read = hooks::read(&mut cx.base, &reg, value);
+    cx.out.hooks.extend(read);
+}
+
+/// The hooks of the plugin `name` at `root` (its manifest `manifest`):
+/// `hooks/hooks.json`, or the file or object the manifest's `hooks`
+/// names, with `${CLAUDE_PLUGIN_ROOT}` as `root`. A plugin loads only once
+/// the user registers its marketplace and enables it (fidelity C25), so
+/// its hooks are `conditional` and their `runs` unknown.
+pub fn plugin(cx: &mut Compiler<'_, '_>, root: &RepoPath, name: &str, manifest: Option<&Value>) {
+    let named = manifest.and_then(|m| m.get("hooks"));
+    let file = match named {
+        Some(Value::String(rel)) => root.join(rel.trim_start_matches("./")),
+        Some(_) => None,
+        None => root.join("hooks/hooks.json"),
+    };
+    let Some(file) = file.filter(|f| cx.repo.is_file(f)) else {
+        return;
+    };
+    let Ok(text) = cx.repo.read_text(&file, crate::READ_LIMIT) else {
+        return;
+    };
+    let Ok(doc) = crate::json::JsonDoc::parse(&text.text) else {
+        return;
+    };
+    let Some(value) = doc.value.get("hooks") else {
+        return;
+    };
+    let source = cx.source_ref(&file, SourceScope::Project, SourceFormat::Json);
+    let lines = |p: &[&str]| doc.span(p);
+    let events = events(cx);
+    let release = format!("Claude Code {}", cx.profile.version);
+    let reason = format!(
+        "Registered by the plugin `{name}` in `{file}`; the plugin loads only once its marketplace is registered and it is enabled, which the repository alone does not do."
+    );
+    let reg = Registration {
+        harness: HARNESS,
+        release: &release,
+        source: &source,
+        prefix: &["hooks"],
+        lines: &lines,
+        events: &events,
+        tokens: Tokens {
+            project: PROJECT_TOKENS,
+            plugin: Some(("CLAUDE_PLUGIN_ROOT", root)),
+        },
+        runs: Verdict::Unknown {
+            reason: format!("the plugin `{name}` runs them once installed and enabled"),
+        },
+        applicability: Applicability::Conditional,
         reason: &reason,
     };
     let read = hooks::read(&mut cx.base, &reg, value);

@@ -121,6 +121,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>) {
     }
     for p in &plugins {
         report(cx, p);
+        crate::hooks::plugin(cx, &p.root, &p.name, p.manifest.as_ref());
     }
     for (name, at) in remote {
         cx.diag(

@@ -18,7 +18,7 @@ use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_adapter::json::JsonDoc;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Diagnostic, DiagnosticCode, Hook, PermissionEffect, PermissionSetting, RepoPath, SourceFormat,
+    Applicability, Diagnostic, DiagnosticCode, Hook, PermissionEffect, PermissionSetting, RepoPath, SourceFormat,
     SourceRef, Verdict,
 };
 use serde_json::Value;
@@ -166,6 +166,7 @@ fn hooks_json(
             plugin: None,
         },
         runs: runs.clone(),
+        applicability: Applicability::Effective,
         reason: &reason,
     };
     hooks::read(&mut cx.base, &reg, value)
@@ -205,6 +206,7 @@ fn toml_hooks(
             plugin: None,
         },
         runs: runs.clone(),
+        applicability: Applicability::Effective,
         reason: &reason,
     };
     hooks::read(&mut cx.base, &reg, &value)

@@ -2,7 +2,7 @@
 //! "Compatibility check").
 
 use playbookdiff_model::{
-    Applicability, DiagnosticCode, Harness, LoadPhase, RepoPath, SourceRef, Transport,
+    Applicability, DiagnosticCode, Harness, HookTrigger, LoadPhase, RepoPath, SourceRef, Transport,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -19,6 +19,8 @@ pub enum Category {
     Skill,
     /// An MCP server.
     Mcp,
+    /// Hooks on one event (a [`HookTrigger`]).
+    Hook,
     /// An agent as a whole: it refuses the configuration and would not
     /// start ([`FindingType::Refused`]).
     Agent,
@@ -31,6 +33,7 @@ impl Category {
             Category::Instruction => "instruction",
             Category::Skill => "skill",
             Category::Mcp => "mcp",
+            Category::Hook => "hook",
             Category::Agent => "agent",
         }
     }
@@ -41,6 +44,7 @@ impl Category {
             Category::Instruction => "Instruction",
             Category::Skill => "Skill",
             Category::Mcp => "MCP",
+            Category::Hook => "Hook",
             Category::Agent => "Agent",
         }
     }
@@ -245,6 +249,17 @@ pub enum Subject {
         /// Its transport on the side that has it: the one every present
         /// harness agrees on, [`Transport::Unknown`] when they differ.
         transport: Transport,
+    },
+    /// Hooks on one event, as the first present harness registers them.
+    Hook {
+        /// The event's cross-harness meaning.
+        trigger: HookTrigger,
+        /// The matcher as written, when there is one.
+        matcher: Option<String>,
+        /// The command line as written (secrets redacted), when there is one.
+        command: Option<String>,
+        /// The repository script it runs, when it names one.
+        script: Option<RepoPath>,
     },
 }
 

@@ -32,6 +32,7 @@ pub mod delta;
 mod draft;
 pub mod finding;
 pub mod group;
+mod hooks;
 pub mod id;
 mod instructions;
 pub mod matrix;
@@ -241,6 +242,7 @@ fn compare_with(
             instructions::compare(&starting, &diagnostics, &mut rows, &mut findings, settled);
             skills::compare(&starting, &diagnostics, &mut rows, &mut findings);
             mcp::compare(&starting, &mut rows, &mut findings);
+            hooks::compare(&starting, &mut rows, &mut findings);
             if starting.len() < 2 {
                 findings.clear();
             }

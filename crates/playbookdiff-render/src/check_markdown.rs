@@ -183,6 +183,7 @@ fn tables(
         Category::Instruction,
         Category::Skill,
         Category::Mcp,
+        Category::Hook,
     ] {
         let fs: Vec<&&Finding> = findings.iter().filter(|f| f.category == cat).collect();
         if fs.is_empty() {
@@ -193,6 +194,7 @@ fn tables(
             Category::Instruction => "Instructions",
             Category::Skill => "Skills",
             Category::Mcp => "MCP servers",
+            Category::Hook => "Hooks",
         };
         let _ = writeln!(out, "\n### {title}\n");
         if dirs.is_some() {

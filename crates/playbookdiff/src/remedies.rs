@@ -129,6 +129,25 @@ pub fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
                 out.extend(ask(*h, Gap::Mcp { name, transport }, None));
             }
         }
+        (
+            Some(Subject::Hook {
+                trigger,
+                matcher,
+                command,
+                script,
+            }),
+            FindingType::CapabilityGap,
+        ) => {
+            for h in &f.absent_from {
+                let gap = Gap::Hook {
+                    trigger: *trigger,
+                    matcher: matcher.as_deref(),
+                    command: command.as_deref(),
+                    script: script.as_ref(),
+                };
+                out.extend(ask(*h, gap, None));
+            }
+        }
         (Some(_), FindingType::Different | FindingType::CapabilityGap) => {
             let files: Vec<String> = f
                 .items
