@@ -133,8 +133,14 @@ fn read_group(
         .and_then(Value::as_str)
         .filter(|m| !m.is_empty() && *m != "*")
         .map(str::to_string);
+    let mut runs = reg.runs.clone();
     if let Some(m) = &matcher {
-        check_matcher(cx, reg, event, &gi, m);
+        if check_matcher(cx, reg, event, &gi, m) == Matcher::NeverFires && runs.may_apply() {
+            runs = Verdict::No {
+                reason: format!("its matcher `{m}` names no tool of {}", reg.name()),
+                source: Some(reg.at(&[event, &gi, "matcher"])),
+            };
+        }
     }
     let Some(handlers) = group.get("hooks").and_then(Value::as_array) else {
         wrong_shape(cx, reg, &[event, &gi], "an object with a `hooks` array");
@@ -165,7 +171,7 @@ fn read_group(
             handler,
             source,
             script,
-            runs: reg.runs.clone(),
+            runs: runs.clone(),
             load_phase: LoadPhase::Startup,
             applicability: reg.applicability,
             reason: reg.reason.to_string(),
@@ -229,31 +235,48 @@ fn unknown_event(cx: &mut Compilation<'_, '_>, reg: &Registration<'_>, event: &s
     );
 }
 
+/// What a matcher does, as far as the analysis can tell.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Matcher {
+    /// It filters, or the analysis cannot tell that it does not.
+    Filters,
+    /// The event ignores it: the hook fires on every occurrence.
+    Ignored,
+    /// It names only tools the harness does not have: the hook never fires.
+    NeverFires,
+}
+
 /// Reports a matcher on an event that ignores matchers, or one naming only
-/// tools the harness does not have.
+/// tools the harness does not have; returns which.
 fn check_matcher(
     cx: &mut Compilation<'_, '_>,
     reg: &Registration<'_>,
     event: &str,
     group: &str,
     matcher: &str,
-) {
+) -> Matcher {
     let ev = reg.events;
-    let why = if ev.matcherless.contains(&event) {
-        format!(
-            "`{event}` ignores matchers and fires on every occurrence, so the matcher `{matcher}` filters nothing"
+    let (kind, why) = if ev.matcherless.contains(&event) {
+        (
+            Matcher::Ignored,
+            format!(
+                "`{event}` ignores matchers and fires on every occurrence, so the matcher `{matcher}` filters nothing"
+            ),
         )
     } else if ev.tool_events.contains(&event) && !ev.tools.is_empty() {
         match foreign_tools(matcher, ev.tools) {
-            Some(names) => format!(
-                "the matcher `{matcher}` names only {names}, which {} has no tool of (its hooks see {}), so the hook never fires",
-                reg.name(),
-                ev.tools.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+            Some(names) => (
+                Matcher::NeverFires,
+                format!(
+                    "the matcher `{matcher}` names only {names}, which {} has no tool of (its hooks see {}), so the hook never fires",
+                    reg.name(),
+                    ev.tools.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+                ),
             ),
-            None => return,
+            None => return Matcher::Filters,
         }
     } else {
-        return;
+        return Matcher::Filters;
     };
     let msg = format!(
         "In `{}`, {why}; remove the matcher or name a tool of {}.",
@@ -265,6 +288,7 @@ fn check_matcher(
             .at(reg.at(&[event, group, "matcher"]))
             .about(format!("{event}.{group}")),
     );
+    kind
 }
 
 /// When `matcher` is a plain alternation of tool names (`Write|Edit`) and

@@ -63,8 +63,8 @@ pub(crate) fn compile(
         cx.diag(Diagnostic::new(
             DiagnosticCode::HookTrustUnknown,
             format!(
-                "{TRUST_REASON}; the repository cannot show that trust, so each of its {} is listed as may-run (`runs: unknown`).",
-                playbookdiff_model::remedy::count(out.len(), "hook", "hooks")
+                "{TRUST_REASON}; the repository cannot show that trust, so {} listed here may run (`runs: unknown`).",
+                if out.len() == 1 { "the hook".to_string() } else { format!("the {} hooks", out.len()) }
             ),
         ));
     }

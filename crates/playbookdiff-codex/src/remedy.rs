@@ -186,11 +186,14 @@ pub fn receive_hook(
         (None, Some(c)) => c.to_string(),
         (None, None) => "your check".to_string(),
     };
-    let matcher = match trigger {
-        HookTrigger::PreToolUse | HookTrigger::PostToolUse => "\"matcher\": \"Bash|apply_patch\", ",
-        _ => "",
+    let (matcher, tools) = match trigger {
+        HookTrigger::PreToolUse | HookTrigger::PostToolUse => (
+            "\"matcher\": \"Bash|apply_patch\", ",
+            "; its hooks see `Bash` and `apply_patch`, whose files are in `tool_input.command`",
+        ),
+        _ => ("", ""),
     };
     format!(
-        "add to `.codex/hooks.json`: `{{\"hooks\": {{\"{trigger}\": [{{{matcher}\"hooks\": [{{\"type\": \"command\", \"command\": {run:?}}}]}}]}}}}` (relative to the launch directory; Codex runs it for a trusted project once the user trusts its hash, and reads `apply_patch` files from `tool_input.command`)"
+        "add to `.codex/hooks.json`: `{{\"hooks\": {{\"{trigger}\": [{{{matcher}\"hooks\": [{{\"type\": \"command\", \"command\": {run:?}}}]}}]}}}}` (the path from the launch directory; Codex runs it for a trusted project once the user trusts its hash{tools})"
     )
 }

@@ -127,19 +127,20 @@ pub fn receive_mcp(name: &str, transport: Transport) -> String {
     )
 }
 
-/// The plugin hook OpenCode calls for `trigger` and how its handler is
-/// written, or `None` when it has none (plugins documentation; the guard
-/// the surfaces and guard reference ran with 1.18.33).
-fn plugin_hook(trigger: HookTrigger) -> Option<(&'static str, &'static str)> {
+/// The plugin hook OpenCode calls for `trigger`, and for an `event`
+/// hook the bus event's type, or `None` when it has none (plugins
+/// documentation; the guard the surfaces and guard reference ran with
+/// 1.18.33).
+fn plugin_hook(trigger: HookTrigger) -> Option<(&'static str, Option<&'static str>)> {
     Some(match trigger {
-        HookTrigger::PreToolUse => ("tool.execute.before", "async (input, output) =>"),
-        HookTrigger::PostToolUse => ("tool.execute.after", "async (input, output) =>"),
-        HookTrigger::PermissionRequest => ("permission.ask", "async (input, output) =>"),
-        HookTrigger::UserPromptSubmit => ("chat.message", "async (input, output) =>"),
-        HookTrigger::PreCompact => ("experimental.session.compacting", "async (input, output) =>"),
-        HookTrigger::SessionStart => ("event", "async ({ event }) => event.type === \"session.created\" &&"),
-        HookTrigger::Stop => ("event", "async ({ event }) => event.type === \"session.idle\" &&"),
-        HookTrigger::PostCompact => ("event", "async ({ event }) => event.type === \"session.compacted\" &&"),
+        HookTrigger::PreToolUse => ("tool.execute.before", None),
+        HookTrigger::PostToolUse => ("tool.execute.after", None),
+        HookTrigger::PermissionRequest => ("permission.ask", None),
+        HookTrigger::UserPromptSubmit => ("chat.message", None),
+        HookTrigger::PreCompact => ("experimental.session.compacting", None),
+        HookTrigger::SessionStart => ("event", Some("session.created")),
+        HookTrigger::Stop => ("event", Some("session.idle")),
+        HookTrigger::PostCompact => ("event", Some("session.compacted")),
         _ => return None,
     })
 }
@@ -153,7 +154,7 @@ pub fn receive_hook(
     command: Option<&str>,
     script: Option<&RepoPath>,
 ) -> String {
-    let Some((hook, handler)) = plugin_hook(trigger) else {
+    let Some((hook, bus_event)) = plugin_hook(trigger) else {
         return format!("OpenCode plugins have no `{trigger}` hook; accept the gap");
     };
     let run = match (script, command) {
@@ -161,14 +162,16 @@ pub fn receive_hook(
         (None, Some(c)) => c.to_string(),
         (None, None) => "your-check".to_string(),
     };
-    let body = if trigger == HookTrigger::PreToolUse {
-        format!(
-            "{{ const r = await $`{run} < ${{new Response(JSON.stringify({{ tool_name: input.tool, tool_input: output.args }}))}}`.nothrow(); if (r.exitCode === 2) throw new Error(r.stderr.toString()) }}"
-        )
-    } else {
-        format!("{{ await $`{run}`.nothrow() }}")
+    let handler = match (trigger, bus_event) {
+        (HookTrigger::PreToolUse, _) => format!(
+            "async (input, output) => {{ const r = await $`{run} < ${{new Response(JSON.stringify({{ tool_name: input.tool, tool_input: output.args }}))}}`.nothrow(); if (r.exitCode === 2) throw new Error(r.stderr.toString()) }}"
+        ),
+        (_, Some(t)) => format!(
+            "async ({{ event }}) => {{ if (event.type === \"{t}\") await $`{run}`.nothrow() }}"
+        ),
+        _ => format!("async (input, output) => {{ await $`{run}`.nothrow() }}"),
     };
     format!(
-        "create `.opencode/plugin/hooks.js` with `export const Hooks = async ({{ $ }}) => ({{ {hook:?}: {handler} {body} }})` (OpenCode imports it at startup; its tools are `write`, `edit`, `bash`, `read`, and a thrown error blocks the call)"
+        "create `.opencode/plugin/hooks.js` with `export const Hooks = async ({{ $ }}) => ({{ {hook:?}: {handler} }})` (OpenCode imports it at startup; its tools are `write`, `edit`, `bash`, `read`, and a thrown error blocks the call)"
     )
 }

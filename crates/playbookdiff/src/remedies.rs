@@ -58,8 +58,9 @@ pub fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
     // remedy built on the broken text would copy the breakage. An MCP
     // server's own problems (such as a literal secret in its entry) break
     // nothing a copy would carry: they come first, then the server is
-    // added where it is missing.
-    let then_gap = matches!(f.subject, Some(Subject::Mcp { .. }));
+    // added where it is missing; a hook's likewise (a missing script is
+    // fixed, then the hook is added where it is missing).
+    let then_gap = matches!(f.subject, Some(Subject::Mcp { .. } | Subject::Hook { .. }));
     if !f.problems.is_empty() {
         for p in &f.problems {
             let r = Remedy {
