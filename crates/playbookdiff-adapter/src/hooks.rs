@@ -37,7 +37,9 @@ pub struct Events {
 /// The variables a harness sets to directories when it runs a hook
 /// command, which the analysis may replace.
 pub struct Tokens<'a> {
-    /// Variables holding the project root (`CLAUDE_PROJECT_DIR`).
+    /// Variables holding the project directory, the directory the agent
+    /// was launched from (`CLAUDE_PROJECT_DIR`: "where Claude Code was
+    /// started", Claude Code hooks documentation).
     pub project: &'a [&'a str],
     /// The variable holding a plugin's root and the plugin's directory,
     /// for a plugin's hooks (`CLAUDE_PLUGIN_ROOT`).
@@ -408,8 +410,9 @@ const SHELL_OPERATORS: &[&str] = &["&&", "||", ";", "|", "&"];
 /// shell reads it, quotes removed) and as a repository path: the first
 /// word of the first simple command that names a path (it holds a `/` or
 /// ends in a script extension), with the project variables (`$VAR`,
-/// `${VAR}`) replaced by the root and the plugin variable by the plugin's
-/// directory; a relative path is taken from `cwd`. `None` when no word
+/// `${VAR}`) replaced by the launch directory `cwd` and the plugin
+/// variable by the plugin's directory; a relative path is taken from `cwd`
+/// too (the directory hooks start in). `None` when no word
 /// names a path, when another variable, `~` or an absolute path is left
 /// (the analysis never expands them), or when the path leaves the
 /// repository.
@@ -425,7 +428,7 @@ pub fn script_of(command: &str, tokens: &Tokens<'_>, cwd: &RepoPath) -> Option<(
         .plugin
         .and_then(|(v, dir)| strip_variable(&word, &[v]).map(|rest| (rest, dir.clone())));
     let (rest, base) = match strip_variable(&word, tokens.project) {
-        Some(rest) => (rest.trim_start_matches('/'), RepoPath::root()),
+        Some(rest) => (rest.trim_start_matches('/'), cwd.clone()),
         None => match plugin {
             Some((rest, dir)) => (rest.trim_start_matches('/'), dir),
             None => (word.as_str(), cwd.clone()),
@@ -476,9 +479,9 @@ mod tests {
     }
 
     /// Every documented spelling of a project script resolves to the same
-    /// repository file, whatever the launch directory; seed 001's lesson.
+    /// file of the launch directory; seed 001's lesson.
     #[test]
-    fn project_variable_spellings_resolve_to_the_root() {
+    fn project_variable_spellings_resolve_to_the_launch_directory() {
         for cmd in [
             "$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh",
             "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/x.sh",
@@ -488,7 +491,7 @@ mod tests {
             "FOO=1 bash -e $CLAUDE_PROJECT_DIR/.claude/hooks/x.sh && echo done",
         ] {
             let (_, p) = script_of(cmd, &claude(), &path("apps/web")).expect(cmd);
-            assert_eq!(p, path(".claude/hooks/x.sh"), "{cmd}");
+            assert_eq!(p, path("apps/web/.claude/hooks/x.sh"), "{cmd}");
         }
     }
 

@@ -1,6 +1,7 @@
 //! The fixture tests, one module per area.
 
 mod fidelity;
+mod hooks;
 mod imports;
 mod instructions;
 mod malformed;
