@@ -1,5 +1,6 @@
 //! Integration tests of the compare crate, one binary for the crate.
 
 mod behaviours;
+mod hooks;
 mod settled;
 mod sides;
