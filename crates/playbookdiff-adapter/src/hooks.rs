@@ -346,11 +346,17 @@ fn missing_scripts(cx: &mut Compilation<'_, '_>, reg: &Registration<'_>, hooks: 
             reg.source.path, s.written, s.path
         );
         let msg = if n == 1 { msg.replacen(" run `", " runs `", 1) } else { msg };
-        cx.diag(
-            Diagnostic::new(DiagnosticCode::HookScriptMissing, msg)
-                .at(hook.source.clone())
-                .about(s.path.to_string()),
-        );
+        let mut d = Diagnostic::new(DiagnosticCode::HookScriptMissing, msg)
+            .at(hook.source.clone())
+            .about(s.path.to_string());
+        if reg.applicability != Applicability::Effective {
+            // A plugin to install: nothing runs from the repository alone,
+            // and its build or package may add the script.
+            d.message
+                .push_str(" (The hooks load only once installed, whose package may add the script.)");
+            d = d.with_severity(playbookdiff_model::Severity::Info);
+        }
+        cx.diag(d);
     }
 }
 

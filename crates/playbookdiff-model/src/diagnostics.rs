@@ -751,7 +751,10 @@ declare_codes! {
     /// project root, `${CLAUDE_PLUGIN_ROOT}` the plugin's directory, a
     /// relative path the launch directory). When the event fires the command
     /// fails (Claude Code shows a hook error and goes on: the guard it was
-    /// meant to be does not hold). Add the script or fix the path. Source:
+    /// meant to be does not hold). Add the script or fix the path. For the
+    /// hooks of a plugin that is not installed the severity is info: they
+    /// run only once installed, and a plugin's package may add the script.
+    /// Source:
     /// Claude Code hooks documentation ("Reference scripts by path");
     /// seed 001 (`$CLAUDE_PROJECT_DIR` resolution).
     HookScriptMissing = "hook-script-missing", Warning, RepositoryProblem, any, "0.1.0", "a hook runs a script that is not in the repository";

@@ -198,7 +198,7 @@ fn hooks_and_permissions(out: &mut String, p: &Painter, config: &EffectiveAgentC
                 Cell::plain(clean(&r.key)),
                 Cell::plain(format!(
                     "{} (honoured: {})",
-                    clean(&r.value),
+                    cut_words(&clean(&r.value), VALUE_COLUMN),
                     r.honoured.as_str()
                 )),
             ]);
@@ -217,7 +217,10 @@ fn hook_row(h: &Hook) -> Vec<Cell> {
     let runs = match &h.script {
         Some(s) if !s.present => format!("{} (missing)", clean(s.path.as_str())),
         Some(s) => clean(s.path.as_str()).into_owned(),
-        None => clean(h.handler.command.as_deref().unwrap_or(&h.handler.kind)).into_owned(),
+        None => cut_words(
+            &clean(h.handler.command.as_deref().unwrap_or(&h.handler.kind)),
+            VALUE_COLUMN,
+        ),
     };
     vec![
         applicability_cell(h.applicability),
@@ -226,6 +229,31 @@ fn hook_row(h: &Hook) -> Vec<Cell> {
         Cell::plain(event),
         Cell::plain(runs),
     ]
+}
+
+/// The most columns one word of a permission value or a hook command
+/// takes in a table (a long URL in a rule): the JSON keeps it whole.
+const VALUE_COLUMN: usize = 40;
+
+/// `text` with each word wider than `columns` cut to fit, ending in `…`.
+fn cut_words(text: &str, columns: usize) -> String {
+    text.split(' ')
+        .map(|w| {
+            if width(w) <= columns {
+                return w.to_string();
+            }
+            let mut out = String::new();
+            for c in w.chars() {
+                if width(&out) + width(c.encode_utf8(&mut [0; 4])) >= columns {
+                    break;
+                }
+                out.push(c);
+            }
+            out.push('…');
+            out
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn skill_row(s: &Skill) -> Vec<Cell> {
