@@ -22,7 +22,9 @@ profiled version of every agent the case names (or only `--agent` /
 Claude Code: a fake Messages API on loopback captures the first
 `POST /v1/messages` (the memory files in request order, the skills listed
 to the model) and answers 400, so the agent stops at once; the
-`InstructionsLoaded` hook and the stream's `init` line are recorded too.
+`InstructionsLoaded` hook and the stream's `init` line are recorded too, and
+for the hook fixtures the tags their hooks wrote to `.hook-markers` when
+they fired (`hooksFired`).
 For a case with a target, the fake API first answers with a streamed
 `tool_use` calling `Read` on the target, and the next request shows what
 that read attached on demand.
@@ -592,6 +594,11 @@ def run_claude(exe, case, work, read_target=True):
             "instructions": on_demand,
         }
     obs["hookEvents"] = startup_hooks
+    # The repository's own hooks that fired: each of the oracle's hook
+    # fixtures runs `.claude/hooks/mark.sh TAG`, which appends TAG here.
+    markers = repo / ".hook-markers"
+    if markers.exists():
+        obs["hooksFired"] = sorted(set(markers.read_text().split()))
     return obs
 
 

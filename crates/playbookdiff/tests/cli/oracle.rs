@@ -11,7 +11,9 @@
 //!   (`startup-text`), which file imported which (`imports`, from the
 //!   `InstructionsLoaded` hook), the skills listed to the model by command name
 //!   (`skills`), the MCP servers of the `init` line (`mcp-servers`), and for
-//!   a target the files the scripted `Read` attached (`on-demand-files`);
+//!   a target the files the scripted `Read` attached (`on-demand-files`),
+//!   and the repository's hooks that fired, from the marker files the
+//!   hook fixtures' hooks write (`hooks`);
 //! - Codex (trusted project, or the case's own `trust` entries): whether it starts (`start`), the AGENTS.md
 //!   chain byte for byte (`agents-md`), the advertised skills by name and
 //!   path (`skills`), and `codex mcp list` (`mcp-servers`);
@@ -435,7 +437,40 @@ fn claude_disagreements(
             .collect();
         push("on-demand-files", list(attached), list(on_demand));
     }
+    push("hooks", list(fired_hooks(obs)), list(expected_hooks(case, cfg)));
     out
+}
+
+/// The tags the repository's marker hooks wrote when they fired
+/// (`hooksFired`; none recorded means none fired).
+fn fired_hooks(obs: &Value) -> BTreeSet<String> {
+    obs["hooksFired"]
+        .as_array()
+        .map(|a| a.iter().map(|t| t.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// The tags of the marker hooks (`.claude/hooks/mark.sh TAG`) the adapter
+/// says run and whose event the oracle's run raises: the session's start
+/// and its one prompt, and with a target the scripted `Read` before and
+/// after it runs, for a hook whose matcher names `Read` or none.
+fn expected_hooks(case: &Case, cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    let read = |m: &Option<String>| m.as_deref().is_none_or(|m| m.split('|').any(|t| t == "Read"));
+    cfg.hooks
+        .iter()
+        .filter(|h| h.may_run() && h.script.as_ref().is_some_and(|s| s.present))
+        .filter(|h| match h.event.as_str() {
+            "SessionStart" | "UserPromptSubmit" => true,
+            "PreToolUse" | "PostToolUse" => case.target.is_some() && read(&h.matcher),
+            _ => false,
+        })
+        .filter_map(|h| {
+            let command = h.handler.command.as_deref()?;
+            command
+                .contains(".claude/hooks/mark.sh")
+                .then(|| command.rsplit(' ').next().unwrap_or_default().to_string())
+        })
+        .collect()
 }
 
 fn codex_disagreements(
@@ -925,7 +960,9 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("parents (`imports`), the skills listed to the model (`skills`) and the\n");
     s.push_str("description each is listed with (`skill-descriptions`), the MCP\n");
     s.push_str("servers of the `init` line (`mcp-servers`), and the files a scripted read of\n");
-    s.push_str("the target attaches (`on-demand-files`). For Codex, with the project\n");
+    s.push_str("the target attaches (`on-demand-files`), and the repository's hooks that\n");
+    s.push_str("fired, each writing a marker file (`hooks`: session start, prompt, the\n");
+    s.push_str("scripted `Read` before and after). For Codex, with the project\n");
     s.push_str("trusted (or the case's own trust entries, given to the adapter with the same\n");
     s.push_str("values): whether it starts (`start`), the AGENTS.md chain byte for byte\n");
     s.push_str("(`agents-md`), the skills listed (`skills`, name and path) and `codex mcp\n");
