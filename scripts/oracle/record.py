@@ -31,7 +31,9 @@ that read attached on demand.
 
 Codex: `codex debug prompt-input` (the AGENTS.md chain text, the skills
 listed) and `codex mcp list --json`, with and without a trust entry for the
-temporary repository in `$CODEX_HOME/config.toml`.
+temporary repository in `$CODEX_HOME/config.toml`; for a repository whose
+`.codex` registers hooks, the app server's `hooks/list` too (each hook's
+event, file and trust status; listing runs none).
 
 Every path is made repository-relative; temporary paths, dates and session
 ids are removed, so two runs give byte-identical files. At the end, unless
@@ -726,7 +728,69 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
             obs["mcpServers"] = "unparsable-output"
     else:
         obs["mcpServers"] = {"exit": rc, "stderr": clean_stderr(norm.text(err))}
+    if has_codex_hooks(repo):
+        obs["hooks"] = codex_hooks(exe, cwd, env, norm)
     return obs
+
+
+def has_codex_hooks(repo):
+    """True when the repository's `.codex` registers hooks (`hooks.json`,
+    or `[hooks` in `config.toml`): only those cases record `hooks`."""
+    config = repo / ".codex" / "config.toml"
+    return (repo / ".codex" / "hooks.json").is_file() or (
+        config.is_file() and "[hooks" in config.read_text(errors="replace"))
+
+
+def codex_hooks(exe, cwd, env, norm):
+    """The hooks Codex discovers for `cwd`, from the app server's
+    `hooks/list` (JSON-RPC over stdio): each hook's event, source file and
+    trust status, sorted. Nothing is run: listing does not fire a hook."""
+    proc = subprocess.Popen([NODE, str(exe), "app-server"], cwd=cwd, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def send(msg):
+        proc.stdin.write((json.dumps(msg) + "\n").encode())
+        proc.stdin.flush()
+
+    def receive(want):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                return None
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            if msg.get("id") == want:
+                return msg
+        return None
+
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"clientInfo": {"name": "oracle", "title": "oracle", "version": "0"}}})
+        receive(1)
+        send({"jsonrpc": "2.0", "method": "initialized"})
+        send({"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}})
+        reply = receive(2)
+    finally:
+        kill_group(proc)
+    if os.environ.get("ORACLE_KEEP"):
+        keep = Path(os.environ["ORACLE_KEEP"])
+        keep.mkdir(parents=True, exist_ok=True)
+        (keep / "hooks-list.json").write_text(json.dumps(reply, indent=1))
+    if not reply or "result" not in reply:
+        return {"error": norm.text(json.dumps((reply or {}).get("error")))}
+    hooks, warnings = [], []
+    for entry in reply["result"].get("data") or []:
+        warnings.extend(norm.text(w) for w in entry.get("warnings") or [])
+        for h in entry.get("hooks") or []:
+            hooks.append({"event": h.get("eventName"), "source": norm.path(h.get("sourcePath")),
+                          "matcher": h.get("matcher"), "command": norm.text(h.get("command") or ""),
+                          "timeoutSec": h.get("timeoutSec"), "trustStatus": h.get("trustStatus")})
+    return {"listed": sorted(hooks, key=lambda h: json.dumps(h, sort_keys=True)),
+            "warnings": sorted(warnings)}
 
 
 def clean_stderr(text):

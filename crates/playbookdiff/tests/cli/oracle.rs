@@ -16,7 +16,9 @@
 //!   hook fixtures' hooks write (`hooks`);
 //! - Codex (trusted project, or the case's own `trust` entries): whether it starts (`start`), the AGENTS.md
 //!   chain byte for byte (`agents-md`), the advertised skills by name and
-//!   path (`skills`), and `codex mcp list` (`mcp-servers`);
+//!   path (`skills`), `codex mcp list` (`mcp-servers`), and for a
+//!   repository whose `.codex` registers hooks the app server's
+//!   `hooks/list` (`hooks`: file, event, and whether the hook may run);
 //! - OpenCode: whether it starts (`start`, from `opencode debug config`),
 //!   the instruction files of the first request in order
 //!   (`startup-files`), the skills that request lists (`skills`), every
@@ -585,7 +587,51 @@ fn codex_disagreements(
             .collect();
         push("mcp-servers", list(listed), list(configured));
     }
+    if let Some(listed) = run["hooks"]["listed"].as_array() {
+        push("hooks", list(codex_listed_hooks(listed)), list(codex_hooks(cfg)));
+    }
     out
+}
+
+/// The hooks `hooks/list` gives, as `file event trust`: the event in the
+/// configuration's spelling (`preToolUse` is `PreToolUse`), `may-run`
+/// for a hook whose hash is not trusted yet (Codex runs it once the user
+/// trusts it), else its status.
+fn codex_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
+    listed
+        .iter()
+        .map(|h| {
+            let event = h["event"].as_str().unwrap_or_default();
+            let mut chars = event.chars();
+            let event: String = chars
+                .next()
+                .map(|c| c.to_ascii_uppercase())
+                .into_iter()
+                .chain(chars)
+                .collect();
+            let status = match h["trustStatus"].as_str() {
+                Some("untrusted") => "may-run",
+                Some(other) => other,
+                None => "-",
+            };
+            format!("{} {event} {status}", h["source"].as_str().unwrap_or_default())
+        })
+        .collect()
+}
+
+/// The adapter's Codex hooks as [`codex_listed_hooks`] writes them:
+/// `may-run` for a hook whose `runs` is unknown.
+fn codex_hooks(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    cfg.hooks
+        .iter()
+        .map(|h| {
+            let status = match h.runs.as_str() {
+                "unknown" => "may-run",
+                other => other,
+            };
+            format!("{} {} {status}", h.source.path, h.event)
+        })
+        .collect()
 }
 
 fn opencode_disagreements(
@@ -965,8 +1011,10 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("scripted `Read` before and after). For Codex, with the project\n");
     s.push_str("trusted (or the case's own trust entries, given to the adapter with the same\n");
     s.push_str("values): whether it starts (`start`), the AGENTS.md chain byte for byte\n");
-    s.push_str("(`agents-md`), the skills listed (`skills`, name and path) and `codex mcp\n");
-    s.push_str("list` (`mcp-servers`). For OpenCode: whether it starts (`start`), the\n");
+    s.push_str("(`agents-md`), the skills listed (`skills`, name and path), `codex mcp\n");
+    s.push_str("list` (`mcp-servers`) and the hooks of the app server's `hooks/list`\n");
+    s.push_str("(`hooks`: file, event, may run until the user trusts its hash). For\n");
+    s.push_str("OpenCode: whether it starts (`start`), the\n");
     s.push_str("instruction files of the first request in order (`startup-files`), the\n");
     s.push_str("skills it lists (`skills`), every skill `opencode debug skill` finds by\n");
     s.push_str("name and file (`skill-files`), the enabled MCP servers of `opencode debug\n");
