@@ -968,6 +968,11 @@ def run_opencode(exe, case, work):
                      "mcpServers": servers,
                      "agents": sorted((cfg.get("agent") or {}).keys()),
                      "commands": sorted((cfg.get("command") or {}).keys())}
+    if cfg.get("plugin"):
+        # Plugin modules as `file://` URLs of the repository's copy.
+        obs["config"]["plugins"] = sorted(
+            norm.path(p[len("file://"):]) if isinstance(p, str) and p.startswith("file://") else p
+            for p in cfg["plugin"])
     rc, out, err, norm = step("skill", ["debug", "skill"])
     skills = []
     if rc == 0:

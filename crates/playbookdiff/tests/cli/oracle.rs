@@ -19,7 +19,9 @@
 //!   path (`skills`), `codex mcp list` (`mcp-servers`), and for a
 //!   repository whose `.codex` registers hooks the app server's
 //!   `hooks/list` (`hooks`: file, event, and whether the hook may run);
-//! - OpenCode: whether it starts (`start`, from `opencode debug config`),
+//! - OpenCode: the plugin modules `opencode debug config` lists, against
+//!   the modules the adapter's hooks come from (`plugins`); whether it
+//!   starts (`start`, from `opencode debug config`),
 //!   the instruction files of the first request in order
 //!   (`startup-files`), the skills that request lists (`skills`), every
 //!   skill `opencode debug skill` finds by name and file (`skill-files`),
@@ -817,6 +819,19 @@ fn opencode_disagreements(
             .collect();
         push("on-demand-files", list(attached), list(on_demand));
     }
+    // The plugin modules `debug config` lists, against the modules the
+    // adapter's hooks come from.
+    let plugins: BTreeSet<String> = obs["config"]["plugins"]
+        .as_array()
+        .map(|a| a.iter().map(|p| p.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default();
+    let modules: BTreeSet<String> = cfg
+        .hooks
+        .iter()
+        .filter(|h| h.handler.kind == "module")
+        .map(|h| h.source.path.to_string())
+        .collect();
+    push("plugins", list(plugins), list(modules));
     out
 }
 
@@ -1014,7 +1029,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("(`agents-md`), the skills listed (`skills`, name and path), `codex mcp\n");
     s.push_str("list` (`mcp-servers`) and the hooks of the app server's `hooks/list`\n");
     s.push_str("(`hooks`: file, event, may run until the user trusts its hash). For\n");
-    s.push_str("OpenCode: whether it starts (`start`), the\n");
+    s.push_str("OpenCode: the plugin modules of `opencode debug config` (`plugins`), whether it starts (`start`), the\n");
     s.push_str("instruction files of the first request in order (`startup-files`), the\n");
     s.push_str("skills it lists (`skills`), every skill `opencode debug skill` finds by\n");
     s.push_str("name and file (`skill-files`), the enabled MCP servers of `opencode debug\n");
