@@ -46,6 +46,10 @@ pub struct Tokens<'a> {
     pub plugin: Option<(&'a str, &'a RepoPath)>,
 }
 
+/// The lines `(first, last)`, 1-based, of the value at a key path of a
+/// file, when known.
+pub type LinesOf<'a> = &'a dyn Fn(&[&str]) -> Option<(u32, u32)>;
+
 /// One file's hook registrations and how to read them.
 pub struct Registration<'a> {
     /// The harness that reads them (ids and messages).
@@ -58,7 +62,7 @@ pub struct Registration<'a> {
     /// `[]` for a file that is the object).
     pub prefix: &'a [&'a str],
     /// The lines of the value at a key path of the file, when known.
-    pub lines: &'a dyn Fn(&[&str]) -> Option<(u32, u32)>,
+    pub lines: LinesOf<'a>,
     /// The release's events.
     pub events: &'a Events,
     /// The directory variables of hook commands.
@@ -345,15 +349,20 @@ fn missing_scripts(cx: &mut Compilation<'_, '_>, reg: &Registration<'_>, hooks: 
             "{who} in `{}` run `{}`, which names `{}`, and no such file is in the repository: when the event fires the command fails and the hook does nothing. Add the script or fix the path.",
             reg.source.path, s.written, s.path
         );
-        let msg = if n == 1 { msg.replacen(" run `", " runs `", 1) } else { msg };
+        let msg = if n == 1 {
+            msg.replacen(" run `", " runs `", 1)
+        } else {
+            msg
+        };
         let mut d = Diagnostic::new(DiagnosticCode::HookScriptMissing, msg)
             .at(hook.source.clone())
             .about(s.path.to_string());
         if reg.applicability != Applicability::Effective {
             // A plugin to install: nothing runs from the repository alone,
             // and its build or package may add the script.
-            d.message
-                .push_str(" (The hooks load only once installed, whose package may add the script.)");
+            d.message.push_str(
+                " (The hooks load only once installed, whose package may add the script.)",
+            );
             d = d.with_severity(playbookdiff_model::Severity::Info);
         }
         cx.diag(d);
@@ -512,7 +521,8 @@ mod tests {
             project: &[],
             plugin: Some(("CLAUDE_PLUGIN_ROOT", &dir)),
         };
-        let (_, p) = script_of("${CLAUDE_PLUGIN_ROOT}/hooks/run.sh", &t, &RepoPath::root()).unwrap();
+        let (_, p) =
+            script_of("${CLAUDE_PLUGIN_ROOT}/hooks/run.sh", &t, &RepoPath::root()).unwrap();
         assert_eq!(p, path("plugins/p/hooks/run.sh"));
     }
 

@@ -30,7 +30,8 @@ mod compilation;
 pub use compilation::{exclude_refused, Compilation};
 
 use playbookdiff_model::{
-    AnalysisContext, EffectiveAgentConfig, Harness, HookTrigger, Instruction, RepoPath, Skill, Transport,
+    AnalysisContext, EffectiveAgentConfig, Harness, HookTrigger, Instruction, RepoPath, Skill,
+    Transport,
 };
 use playbookdiff_source::Repo;
 

@@ -327,7 +327,10 @@ fn runs(cx: &mut Compiler<'_, '_>, settings: &Settings) -> Verdict {
         return Verdict::Yes;
     }
     let at = layer.at(&["disableAllHooks"]);
-    let has_hooks = settings.layers.iter().any(|l| l.value.contains_key("hooks"));
+    let has_hooks = settings
+        .layers
+        .iter()
+        .any(|l| l.value.contains_key("hooks"));
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::HooksDisabled,

@@ -111,8 +111,12 @@ pub fn receive_hook(
         (None, None) => "your check".to_string(),
     };
     let matcher = match (trigger, matcher) {
-        (HookTrigger::PreToolUse | HookTrigger::PostToolUse, Some(m)) => format!("\"matcher\": {m:?}, "),
-        (HookTrigger::PreToolUse | HookTrigger::PostToolUse, None) => "\"matcher\": \"Write|Edit|Bash\", ".to_string(),
+        (HookTrigger::PreToolUse | HookTrigger::PostToolUse, Some(m)) => {
+            format!("\"matcher\": {m:?}, ")
+        }
+        (HookTrigger::PreToolUse | HookTrigger::PostToolUse, None) => {
+            "\"matcher\": \"Write|Edit|Bash\", ".to_string()
+        }
         _ => String::new(),
     };
     format!(

@@ -18,8 +18,8 @@ use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_adapter::json::JsonDoc;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Hook, PermissionEffect, PermissionSetting, RepoPath, SourceFormat,
-    SourceRef, Verdict,
+    Applicability, Diagnostic, DiagnosticCode, Hook, PermissionEffect, PermissionSetting, RepoPath,
+    SourceFormat, SourceRef, Verdict,
 };
 use serde_json::Value;
 use toml::de::DeValue;
@@ -231,7 +231,10 @@ fn span_at(layer: &Layer<'_>, path: &[&str]) -> Option<(u32, u32)> {
             _ => return None,
         };
     }
-    layer.source(span_union(key, v)).lines.map(|l| (l.start, l.end))
+    layer
+        .source(span_union(key, v))
+        .lines
+        .map(|l| (l.start, l.end))
 }
 
 /// A TOML value as JSON (dates as their text).
@@ -280,7 +283,9 @@ fn permission_modes(layer: &Layer<'_>) -> Vec<PermissionSetting> {
             effect: PermissionEffect::Mode,
             source: layer.source(crate::config::extent(k, v)),
             honoured: Verdict::Unknown {
-                reason: "a command-line flag (--sandbox, --ask-for-approval, --full-auto) replaces it".into(),
+                reason:
+                    "a command-line flag (--sandbox, --ask-for-approval, --full-auto) replaces it"
+                        .into(),
             },
         });
     }

@@ -39,9 +39,7 @@ impl Side<'_> {
             return Cell::absent();
         }
         let running = self.running().count();
-        let unknown = self
-            .running()
-            .any(|h| h.runs.as_str() == "unknown");
+        let unknown = self.running().any(|h| h.runs.as_str() == "unknown");
         let reception = match (running, unknown) {
             (0, _) => Reception::NotLoaded,
             (_, true) => Reception::Conditional,

@@ -382,7 +382,8 @@ pub(crate) fn attach_problems(
                 .chain(hidden)
             {
                 for d in by_file.get(&(i.harness, path)).into_iter().flatten() {
-                    if matches!(f.category, Category::Mcp | Category::Hook) && !within(d, &i.source) {
+                    if matches!(f.category, Category::Mcp | Category::Hook) && !within(d, &i.source)
+                    {
                         continue;
                     }
                     let p = FindingProblem {

@@ -20,8 +20,8 @@ pub mod remedy;
 
 pub use config::*;
 pub use context::*;
-pub use hooks::*;
 pub use diagnostics::{Diagnostic, DiagnosticCode, DiagnosticKind, Severity};
+pub use hooks::*;
 pub use path::RepoPath;
 
 /// The version of the JSON document this crate serializes.

@@ -30,7 +30,10 @@ const HOOK_NAMES: &[(&str, Option<HookTrigger>)] = &[
     ("chat.message", Some(HookTrigger::UserPromptSubmit)),
     ("chat.params", None),
     ("shell.env", None),
-    ("experimental.session.compacting", Some(HookTrigger::PreCompact)),
+    (
+        "experimental.session.compacting",
+        Some(HookTrigger::PreCompact),
+    ),
     ("session.created", Some(HookTrigger::SessionStart)),
     ("session.idle", Some(HookTrigger::Stop)),
     ("session.compacted", Some(HookTrigger::PostCompact)),
@@ -38,7 +41,10 @@ const HOOK_NAMES: &[(&str, Option<HookTrigger>)] = &[
 
 /// Every hook of the plugin modules of the `.opencode` directories from
 /// cwd up to the worktree, and the `permission` settings of `layers`.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, layers: &[Layer]) -> (Vec<Hook>, Vec<PermissionSetting>) {
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    layers: &[Layer],
+) -> (Vec<Hook>, Vec<PermissionSetting>) {
     let mut hooks = Vec::new();
     for dir in cx.up_chain() {
         for sub in [".opencode/plugin", ".opencode/plugins"] {

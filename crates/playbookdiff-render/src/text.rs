@@ -15,8 +15,8 @@ use crate::layout::{columns, pad, shorten_path_left, width, wrap_hanging};
 use crate::report::{cwd_label, profiles_label, repository_label, target_label, Via};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_model::{
-    Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Hook, Instruction, LoadPhase,
-    McpServer, Permission, Severity, Skill, SourceRef, Transport,
+    Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Hook, Instruction,
+    LoadPhase, McpServer, Permission, Severity, Skill, SourceRef, Transport,
 };
 use std::borrow::Cow;
 use std::fmt::Write as _;

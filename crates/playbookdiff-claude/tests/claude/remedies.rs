@@ -123,7 +123,10 @@ fn a_hook_is_added_to_the_project_settings() {
     };
     KIT.assert_remedies(&[
         (gap, "`hooks.PreToolUse` in `.claude/settings.json`"),
-        (gap, r#""command": "\"$CLAUDE_PROJECT_DIR\"/.codex/hooks/guard.py""#),
+        (
+            gap,
+            r#""command": "\"$CLAUDE_PROJECT_DIR\"/.codex/hooks/guard.py""#,
+        ),
         (gap, r#""matcher": "Bash""#),
     ]);
 }

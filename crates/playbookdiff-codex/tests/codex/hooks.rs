@@ -42,7 +42,11 @@ fn repo() -> tempfile::TempDir {
     write(t.path(), "AGENTS.md", "# Rules\n");
     write(t.path(), ".codex/hooks.json", HOOKS_JSON);
     write(t.path(), ".codex/config.toml", CONFIG);
-    write(t.path(), ".codex/hooks/guard.py", "import sys\nsys.exit(0)\n");
+    write(
+        t.path(),
+        ".codex/hooks/guard.py",
+        "import sys\nsys.exit(0)\n",
+    );
     t
 }
 
@@ -67,7 +71,11 @@ fn hooks_json_and_config_toml_hooks_are_listed_with_lines_and_unknown_trust() {
     );
     assert!(matches!(guard.runs, Verdict::Unknown { .. }));
     assert!(guard.may_run());
-    let start = cfg.hooks.iter().find(|h| h.event == "SessionStart").unwrap();
+    let start = cfg
+        .hooks
+        .iter()
+        .find(|h| h.event == "SessionStart")
+        .unwrap();
     assert_eq!(start.source.path.as_str(), ".codex/config.toml");
     assert_eq!(start.source.lines.map(|l| l.start), Some(4));
     assert_eq!(start.handler.timeout_seconds, Some(5));
@@ -86,7 +94,10 @@ fn a_matcher_naming_no_codex_tool_never_fires() {
     let d = diags(&cfg, D::HookMatcherIneffective);
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_says(d[0], "`Write|Edit`");
-    assert_eq!(d[0].source.as_ref().unwrap().lines.map(|l| l.start), Some(9));
+    assert_eq!(
+        d[0].source.as_ref().unwrap().lines.map(|l| l.start),
+        Some(9)
+    );
     let never = &cfg.hooks[1];
     assert!(matches!(never.runs, Verdict::No { .. }), "{:?}", never.runs);
     assert!(!never.may_run());
@@ -111,7 +122,7 @@ fn features_hooks_false_turns_hooks_off() {
     write(
         t.path(),
         ".codex/config.toml",
-        &format!("{CONFIG}\n[features]\nhooks = false\n"),
+        format!("{CONFIG}\n[features]\nhooks = false\n"),
     );
     let cfg = compile(&t);
     assert!(!cfg.hooks.is_empty());
@@ -155,6 +166,9 @@ fn sandbox_mode_is_a_permission_mode() {
     let cfg = compile(&t);
     assert_eq!(cfg.permissions.len(), 1);
     let p = &cfg.permissions[0];
-    assert_eq!((p.key.as_str(), p.value.as_str()), ("sandbox_mode", "workspace-write"));
+    assert_eq!(
+        (p.key.as_str(), p.value.as_str()),
+        ("sandbox_mode", "workspace-write")
+    );
     assert_eq!(p.source.lines.map(|l| l.start), Some(1));
 }

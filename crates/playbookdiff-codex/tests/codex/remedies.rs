@@ -176,8 +176,14 @@ fn a_hook_is_added_to_codex_hooks_json_or_said_missing() {
     };
     KIT.assert_remedies(&[
         (gap(HookTrigger::PreToolUse), "add to `.codex/hooks.json`"),
-        (gap(HookTrigger::PreToolUse), r#""matcher": "Bash|apply_patch""#),
+        (
+            gap(HookTrigger::PreToolUse),
+            r#""matcher": "Bash|apply_patch""#,
+        ),
         (gap(HookTrigger::PreToolUse), "trusts its hash"),
-        (gap(HookTrigger::Notification), "Codex has no `Notification` hook event"),
+        (
+            gap(HookTrigger::Notification),
+            "Codex has no `Notification` hook event",
+        ),
     ]);
 }

@@ -55,15 +55,30 @@ fn a_guard_only_one_harness_runs_is_a_high_capability_gap() {
     ];
     b.hooks = vec![on("b.json", 1, HookTrigger::Stop)];
     let c = compare(&[&a, &b]);
-    let hooks: Vec<_> = c.findings.iter().filter(|f| f.category == Category::Hook).collect();
+    let hooks: Vec<_> = c
+        .findings
+        .iter()
+        .filter(|f| f.category == Category::Hook)
+        .collect();
     assert_eq!(hooks.len(), 2, "{hooks:#?}");
-    let pre = hooks.iter().find(|f| f.key.starts_with("PreToolUse")).unwrap();
+    let pre = hooks
+        .iter()
+        .find(|f| f.key.starts_with("PreToolUse"))
+        .unwrap();
     assert_eq!(pre.kind, FindingType::CapabilityGap);
     assert_eq!(pre.severity, FindingSeverity::High);
     assert_eq!(pre.present_in, [HARNESSES[0]]);
     assert_eq!(pre.absent_from, [HARNESSES[1]]);
-    assert!(pre.id.starts_with("hook:capability-gap:alpha-only:PreToolUse:"), "{}", pre.id);
-    let start = hooks.iter().find(|f| f.key.starts_with("SessionStart")).unwrap();
+    assert!(
+        pre.id
+            .starts_with("hook:capability-gap:alpha-only:PreToolUse:"),
+        "{}",
+        pre.id
+    );
+    let start = hooks
+        .iter()
+        .find(|f| f.key.starts_with("SessionStart"))
+        .unwrap();
     assert_eq!(start.severity, FindingSeverity::Medium);
     let rows: Vec<(&str, bool)> = c
         .rows
@@ -73,7 +88,11 @@ fn a_guard_only_one_harness_runs_is_a_high_capability_gap() {
         .collect();
     assert_eq!(
         rows,
-        [("PreToolUse", false), ("SessionStart", false), ("Stop", true)]
+        [
+            ("PreToolUse", false),
+            ("SessionStart", false),
+            ("Stop", true)
+        ]
     );
 }
 
@@ -93,8 +112,20 @@ fn only_hooks_that_may_run_count() {
     let mut a = config(0);
     let b = config(1);
     a.hooks = vec![
-        hook("a.json", 3, HookTrigger::PreToolUse, off.clone(), Applicability::Effective),
-        hook("p.json", 3, HookTrigger::Stop, unknown.clone(), Applicability::Conditional),
+        hook(
+            "a.json",
+            3,
+            HookTrigger::PreToolUse,
+            off.clone(),
+            Applicability::Effective,
+        ),
+        hook(
+            "p.json",
+            3,
+            HookTrigger::Stop,
+            unknown.clone(),
+            Applicability::Conditional,
+        ),
     ];
     assert!(compare(&[&a, &b]).findings.is_empty());
 
@@ -110,7 +141,11 @@ fn only_hooks_that_may_run_count() {
     assert_eq!(c.findings.len(), 1);
     let f = &c.findings[0];
     assert_eq!(f.present_in, [HARNESSES[1]]);
-    assert!(f.absences[0].reason.contains("disableAllHooks"), "{}", f.absences[0].reason);
+    assert!(
+        f.absences[0].reason.contains("disableAllHooks"),
+        "{}",
+        f.absences[0].reason
+    );
 }
 
 /// The id of a hook finding depends on the trigger and the sides, not on

@@ -18,7 +18,11 @@ fn plugin_modules_hooks_are_listed_by_the_names_they_write() {
         ".opencode/plugin/guard.ts",
         "export const Guard = async () => ({\n  \"tool.execute.before\": async (input, output) => {\n    if (input.tool === \"write\") throw new Error(\"no\")\n  },\n  event: async ({ event }) => { if (event.type === \"session.created\") {} },\n})\n",
     );
-    write(t.path(), "pkg/.opencode/plugin/other.js", "export const X = async () => ({ \"tool.execute.after\": async () => {} })\n");
+    write(
+        t.path(),
+        "pkg/.opencode/plugin/other.js",
+        "export const X = async () => ({ \"tool.execute.after\": async () => {} })\n",
+    );
     write(
         t.path(),
         "opencode.json",
@@ -40,7 +44,10 @@ fn plugin_modules_hooks_are_listed_by_the_names_they_write() {
     for h in &cfg.hooks {
         assert_eq!(h.source.format, SourceFormat::Code);
         assert_eq!(h.runs, Verdict::Yes);
-        assert_eq!(h.script.as_ref().unwrap().path.as_str(), ".opencode/plugin/guard.ts");
+        assert_eq!(
+            h.script.as_ref().unwrap().path.as_str(),
+            ".opencode/plugin/guard.ts"
+        );
     }
     let p: Vec<(&str, &str, PermissionEffect)> = cfg
         .permissions

@@ -117,7 +117,10 @@ fn a_hook_becomes_a_plugin_module() {
         (gap(HookTrigger::PreToolUse), "`.opencode/plugin/hooks.js`"),
         (gap(HookTrigger::PreToolUse), r#""tool.execute.before""#),
         (gap(HookTrigger::PreToolUse), "if (r.exitCode === 2) throw"),
-        (gap(HookTrigger::SessionStart), r#"event.type === "session.created""#),
+        (
+            gap(HookTrigger::SessionStart),
+            r#"event.type === "session.created""#,
+        ),
         (gap(HookTrigger::SubagentStop), "no `SubagentStop` hook"),
     ]);
 }

@@ -441,7 +441,11 @@ fn claude_disagreements(
             .collect();
         push("on-demand-files", list(attached), list(on_demand));
     }
-    push("hooks", list(fired_hooks(obs)), list(expected_hooks(case, cfg)));
+    push(
+        "hooks",
+        list(fired_hooks(obs)),
+        list(expected_hooks(case, cfg)),
+    );
     out
 }
 
@@ -459,7 +463,10 @@ fn fired_hooks(obs: &Value) -> BTreeSet<String> {
 /// and its one prompt, and with a target the scripted `Read` before and
 /// after it runs, for a hook whose matcher names `Read` or none.
 fn expected_hooks(case: &Case, cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
-    let read = |m: &Option<String>| m.as_deref().is_none_or(|m| m.split('|').any(|t| t == "Read"));
+    let read = |m: &Option<String>| {
+        m.as_deref()
+            .is_none_or(|m| m.split('|').any(|t| t == "Read"))
+    };
     cfg.hooks
         .iter()
         .filter(|h| h.may_run() && h.script.as_ref().is_some_and(|s| s.present))
@@ -590,7 +597,11 @@ fn codex_disagreements(
         push("mcp-servers", list(listed), list(configured));
     }
     if let Some(listed) = run["hooks"]["listed"].as_array() {
-        push("hooks", list(codex_listed_hooks(listed)), list(codex_hooks(cfg)));
+        push(
+            "hooks",
+            list(codex_listed_hooks(listed)),
+            list(codex_hooks(cfg)),
+        );
     }
     out
 }
@@ -616,7 +627,10 @@ fn codex_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
                 Some(other) => other,
                 None => "-",
             };
-            format!("{} {event} {status}", h["source"].as_str().unwrap_or_default())
+            format!(
+                "{} {event} {status}",
+                h["source"].as_str().unwrap_or_default()
+            )
         })
         .collect()
 }

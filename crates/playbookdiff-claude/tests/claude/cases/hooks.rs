@@ -49,7 +49,11 @@ fn repo(dir: &str) -> tempfile::TempDir {
     };
     write(r, &at(".claude/settings.json"), SETTINGS);
     write(r, &at(".claude/hooks/guard.sh"), "#!/bin/sh\nexit 2\n");
-    write(r, &at(".claude/hooks/start.sh"), "#!/bin/sh\necho no >&2\nexit 2\n");
+    write(
+        r,
+        &at(".claude/hooks/start.sh"),
+        "#!/bin/sh\necho no >&2\nexit 2\n",
+    );
     write(r, "CLAUDE.md", "# Rules\n");
     t
 }
@@ -70,10 +74,18 @@ fn hook<'c>(cfg: &'c EffectiveAgentConfig, event: &str, i: usize) -> &'c playboo
 fn every_hook_is_listed_with_its_lines_and_its_script_resolved_in_the_launch_directory() {
     for dir in [".", "apps/web"] {
         let t = repo(dir);
-        let ctx = if dir == "." { at_root() } else { at_root().cwd(dir) };
+        let ctx = if dir == "." {
+            at_root()
+        } else {
+            at_root().cwd(dir)
+        };
         let cfg = compile_dir(t.path(), &ctx);
         assert_eq!(cfg.hooks.len(), 5, "{dir}: {:#?}", cfg.hooks);
-        let prefix = if dir == "." { String::new() } else { format!("{dir}/") };
+        let prefix = if dir == "." {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
         let guard = hook(&cfg, "PreToolUse", 0);
         assert_eq!(guard.trigger, Some(HookTrigger::PreToolUse));
         assert_eq!(guard.matcher.as_deref(), Some("Write|Edit"));
@@ -87,7 +99,10 @@ fn every_hook_is_listed_with_its_lines_and_its_script_resolved_in_the_launch_dir
         assert_eq!(guard.runs, Verdict::Yes);
         assert_eq!(guard.applicability, Applicability::Effective);
         let start = hook(&cfg, "SessionStart", 1).script.as_ref().unwrap();
-        assert_eq!(start.path.as_str(), format!("{prefix}.claude/hooks/start.sh"));
+        assert_eq!(
+            start.path.as_str(),
+            format!("{prefix}.claude/hooks/start.sh")
+        );
         assert!(start.present);
         // The missing script: one diagnostic at the handler's line.
         let gone = hook(&cfg, "SessionStart", 0);
@@ -203,8 +218,16 @@ fn permission_rules_say_what_the_agent_was_seen_to_honour() {
 fn plugin_hooks_resolve_the_plugin_root_and_wait_for_installation() {
     let t = tempfile::tempdir().unwrap();
     let r = t.path();
-    write(r, ".claude-plugin/marketplace.json", r#"{"name": "m", "plugins": [{"name": "p", "source": "./plugins/p"}]}"#);
-    write(r, "plugins/p/.claude-plugin/plugin.json", r#"{"name": "p"}"#);
+    write(
+        r,
+        ".claude-plugin/marketplace.json",
+        r#"{"name": "m", "plugins": [{"name": "p", "source": "./plugins/p"}]}"#,
+    );
+    write(
+        r,
+        "plugins/p/.claude-plugin/plugin.json",
+        r#"{"name": "p"}"#,
+    );
     write(
         r,
         "plugins/p/hooks/hooks.json",
