@@ -576,6 +576,8 @@ def run_claude(exe, case, work, read_target=True):
         "instructions": memory,
         "skillsListed": skills if skills is not None else [],
     }
+    if api.requests:
+        claude_surfaces(obs["startup"], api.requests[0])
     if init:
         obs["init"] = {
             "skills": init.get("skills") or [],
@@ -586,6 +588,7 @@ def run_claude(exe, case, work, read_target=True):
             "plugins": [p.get("name") if isinstance(p, dict) else p
                         for p in init.get("plugins") or []],
         }
+        claude_init_surfaces(obs["init"], init)
     if target:
         on_demand, _ = request_view(api.requests[1], norm, after_tool_use=True) \
             if len(api.requests) > 1 else ([], None)
@@ -602,6 +605,71 @@ def run_claude(exe, case, work, read_target=True):
     if markers.exists():
         obs["hooksFired"] = sorted(set(markers.read_text().split()))
     return obs
+
+
+AGENT_TYPES = re.compile(r"Available agent types for the (\w+) tool:\n")
+AGENT_LINE = re.compile(r"^- (.*?): (.*) \(Tools: (.*)\)$")
+OUTPUT_STYLE = re.compile(r"(?:^|\n)# Output Style: ([^\n]*)\n([^\n]*)")
+
+
+def listed_agents(text):
+    """The `- name: description (Tools: ...)` entries after the header of
+    the agent list (`Available agent types for the Agent tool:`), as
+    {name, description, tools}; None when the text has no such list."""
+    m = AGENT_TYPES.search(text)
+    if not m:
+        return None
+    out = []
+    for line in text[m.end():].split("\n"):
+        a = AGENT_LINE.match(line)
+        if not a:
+            break
+        out.append({"name": a.group(1), "description": a.group(2), "tools": a.group(3)})
+    return out
+
+
+def claude_surfaces(startup, body):
+    """Subagents and the output style as the first request shows them: the
+    agent list of the delegation tool (`agentsListed`, with the tool's
+    name as `agentsTool`) and the `# Output Style: NAME` section
+    (`outputStyle`: its name and the first line of its body). Each key is
+    written only when the request holds it, so observations of cases
+    without them keep their shape."""
+    chunks = list(texts(body.get("system")))
+    for msg in body.get("messages") or []:
+        chunks.extend(texts(msg.get("content")))
+    for t in chunks:
+        agents = listed_agents(t)
+        if agents is not None and "agentsListed" not in startup:
+            startup["agentsTool"] = AGENT_TYPES.search(t).group(1)
+            startup["agentsListed"] = agents
+        style = OUTPUT_STYLE.search(t)
+        if style and "outputStyle" not in startup:
+            startup["outputStyle"] = {"name": style.group(1), "firstLine": style.group(2)}
+
+
+def claude_init_surfaces(view, init):
+    """The `init` line's `output_style`, written only when it is not
+    `default`, so observations of cases without one keep their shape."""
+    style = init.get("output_style")
+    if style and style != "default":
+        view["outputStyle"] = style
+
+
+def strip_bundled_agents(obs, bundled):
+    """The request's agent list without the agents a fresh installation
+    bundles (those of the baseline, by name); the key is dropped when none
+    is left."""
+    listed = obs.get("startup", {}).get("agentsListed")
+    if listed is None:
+        return
+    own = {a["name"] for a in bundled.get("startup", {}).get("agentsListed") or []}
+    left = [a for a in listed if a["name"] not in own]
+    if left:
+        obs["startup"]["agentsListed"] = left
+    else:
+        obs["startup"].pop("agentsListed")
+        obs["startup"].pop("agentsTool", None)
 
 
 def minus_listed(items, bundled):
@@ -630,6 +698,7 @@ def strip_bundled(obs, bundled):
     if "init" in obs and "init" in bundled:
         for k in ("skills", "slashCommands", "agents", "plugins"):
             obs["init"][k] = minus(obs["init"][k], bundled["init"][k])
+    strip_bundled_agents(obs, bundled)
     return obs
 
 
@@ -915,6 +984,37 @@ def opencode_system(body):
     return "\n".join(parts)
 
 
+OC_BUILTIN_AGENTS = {"build", "compaction", "explore", "general", "plan", "summary", "title"}
+OC_TASK_LINE = re.compile(r"^- ([^:\n]+): ", re.M)
+
+
+def opencode_agent_config(view, cfg):
+    """Each configured agent's `mode` and `disable` from `debug config`
+    (`agentModes`), and for each command its `agent` (`commandAgents`);
+    written only when there are agents or commands, so observations of
+    cases without them keep their shape."""
+    agents = cfg.get("agent") or {}
+    if agents:
+        view["agentModes"] = {n: {"mode": a.get("mode"), "disable": bool(a.get("disable"))}
+                              for n, a in sorted(agents.items()) if isinstance(a, dict)}
+    commands = cfg.get("command") or {}
+    if commands:
+        view["commandAgents"] = {n: c.get("agent") for n, c in sorted(commands.items())
+                                 if isinstance(c, dict)}
+
+
+def opencode_task_agents(body):
+    """The agents the `task` tool's description lists to the model (`-
+    name: description` lines), OpenCode's own left out, sorted; empty when
+    the request has no `task` tool."""
+    for tool in body.get("tools") or []:
+        fn = tool.get("function") or {}
+        if fn.get("name") == "task":
+            names = OC_TASK_LINE.findall(fn.get("description") or "")
+            return sorted(n for n in names if n not in OC_BUILTIN_AGENTS)
+    return []
+
+
 def run_opencode(exe, case, work):
     """`opencode debug config`, `debug skill`, a `run` whose first request a
     fake chat endpoint records (instructions and listed skills), and with a
@@ -968,6 +1068,7 @@ def run_opencode(exe, case, work):
                      "mcpServers": servers,
                      "agents": sorted((cfg.get("agent") or {}).keys()),
                      "commands": sorted((cfg.get("command") or {}).keys())}
+    opencode_agent_config(obs["config"], cfg)
     if cfg.get("plugin"):
         # Plugin modules as `file://` URLs of the repository's copy.
         obs["config"]["plugins"] = sorted(
@@ -995,12 +1096,15 @@ def run_opencode(exe, case, work):
     main = [b for b in api.requests if "title generator" not in opencode_system(b)]
     if main:
         text = opencode_system(main[0])
+        task_agents = opencode_task_agents(main[0])
         obs["startup"] = {
             "instructions": [norm.path(p) for p in OC_INSTRUCTIONS.findall(text)
                              if p.startswith(str(work))],
             "skillsListed": sorted(n for n, _, loc in OC_SKILL.findall(text)
                                    if loc != "&lt;built-in&gt;"),
         }
+        if task_agents:
+            obs["startup"]["taskAgents"] = task_agents
     else:
         obs["startup"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     if case.get("target"):

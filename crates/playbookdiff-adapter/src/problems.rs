@@ -416,7 +416,9 @@ pub struct Refusal {
     /// What the agent does, naming it ("Codex refuses to load this
     /// project's configuration").
     pub refuses: &'static str,
-    /// What the agent prints when it refuses, quoted in the message.
+    /// What the agent prints when it refuses a file's syntax or keys,
+    /// quoted in the message; not quoted when every refusal is of a file
+    /// that is no regular file, which fails before the agent says so.
     pub prints: &'static str,
     /// What the analysis shows in consequence, a sentence without its
     /// full stop.
@@ -468,8 +470,15 @@ pub fn config_refused(refusals: &[Refused], cwd: &RepoPath, words: &Refusal) -> 
         then,
     } = words;
     let todo = refusal_todo(refusals);
+    // A file that is no regular file fails the read before the agent can
+    // print its refusal: a directory gives another error, a FIFO blocks.
+    let printed = if refusals.iter().all(|r| r.cause == RefusedCause::NotAFile) {
+        String::new()
+    } else {
+        format!(" (\"{prints}\")")
+    };
     let message = format!(
-        "{refuses} and does not start from cwd {} (\"{prints}\"): {}. {then}; {todo}.",
+        "{refuses} and does not start from cwd {}{printed}: {}. {then}; {todo}.",
         quote(cwd),
         reasons.join("; ")
     );

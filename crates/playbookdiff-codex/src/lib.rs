@@ -50,6 +50,7 @@
 //! Phase 3 inspects no machine-local Codex state in either mode: every
 //! layer outside the repository gets a diagnostic instead.
 
+mod agents;
 mod config;
 mod hooks;
 mod instructions;
@@ -200,6 +201,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.mcp_servers = mcp::compile(&mut cx, &layers);
     (out.hooks, out.permissions) =
         hooks::compile(&mut cx, &chain, &layers, facts.hook_events, version);
+    out.subagents = agents::compile(&mut cx, &chain);
     if let Some(r) = &nested_root {
         out.instructions
             .extend(instructions::above_project_root(&mut cx, &above, r));

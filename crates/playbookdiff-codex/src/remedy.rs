@@ -32,6 +32,7 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
                 .unwrap_or_else(RepoPath::root);
             Some(skill_sooner(&base))
         }
+        Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
         Gap::Hook {
             trigger,
@@ -195,5 +196,15 @@ pub fn receive_hook(
     };
     format!(
         "add to `.codex/hooks.json`: `{{\"hooks\": {{\"{trigger}\": [{{{matcher}\"hooks\": [{{\"type\": \"command\", \"command\": {run:?}}}]}}]}}}}` (the path from the launch directory; Codex runs it for a trusted project once the user trusts its hash{tools})"
+    )
+}
+
+/// Codex should let its main agent call subagent `name`, defined for
+/// another harness at `file`: a custom agent file in `.codex/agents/`
+/// (Codex subagents documentation: `name`, `description` and
+/// `developer_instructions` required; read in a trusted project).
+pub fn receive_subagent(name: &str, file: &RepoPath) -> String {
+    format!(
+        "add `.codex/agents/{name}.toml` with `name = \"{name}\"`, `description` (as in `{file}`) and `developer_instructions` (its body); Codex reads it in a trusted project and lists it in its `spawn_agent` tool"
     )
 }

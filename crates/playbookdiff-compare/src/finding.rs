@@ -24,6 +24,8 @@ pub enum Category {
     /// An agent as a whole: it refuses the configuration and would not
     /// start ([`FindingType::Refused`]).
     Agent,
+    /// A subagent (custom agent) the main agent can delegate to.
+    Subagent,
 }
 
 impl Category {
@@ -34,6 +36,7 @@ impl Category {
             Category::Skill => "skill",
             Category::Mcp => "mcp",
             Category::Hook => "hook",
+            Category::Subagent => "subagent",
             Category::Agent => "agent",
         }
     }
@@ -45,6 +48,7 @@ impl Category {
             Category::Skill => "Skill",
             Category::Mcp => "MCP",
             Category::Hook => "Hook",
+            Category::Subagent => "Subagent",
             Category::Agent => "Agent",
         }
     }
@@ -242,6 +246,15 @@ pub enum Subject {
         /// Its `SKILL.md` files on the present side (links resolved).
         files: Vec<RepoPath>,
     },
+    /// A subagent.
+    Subagent {
+        /// Its name.
+        name: String,
+        /// Its files on the present side.
+        files: Vec<RepoPath>,
+        /// Its description on the present side.
+        description: Option<String>,
+    },
     /// An MCP server.
     Mcp {
         /// Its name.
@@ -374,7 +387,7 @@ impl Finding {
     /// part (an instruction's scope directory).
     pub fn item_name(&self) -> &str {
         match self.category {
-            Category::Skill | Category::Mcp => self
+            Category::Skill | Category::Mcp | Category::Subagent => self
                 .key
                 .rsplit_once('|')
                 .map_or(self.key.as_str(), |(name, _aspect)| name),

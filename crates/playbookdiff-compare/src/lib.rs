@@ -26,6 +26,7 @@
 //! assert_eq!(c.summary.total(), 0);
 //! ```
 
+mod agents;
 pub mod baseline;
 pub mod concrete;
 pub mod delta;
@@ -243,6 +244,7 @@ fn compare_with(
             skills::compare(&starting, &diagnostics, &mut rows, &mut findings);
             mcp::compare(&starting, &mut rows, &mut findings);
             hooks::compare(&starting, &mut rows, &mut findings);
+            agents::compare(&starting, &diagnostics, &mut rows, &mut findings);
             if starting.len() < 2 {
                 findings.clear();
             }

@@ -37,6 +37,20 @@ pub struct EffectiveAgentConfig {
     /// Empty (and absent in JSON) when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub permissions: Vec<crate::PermissionSetting>,
+    /// Subagents (custom agents) the agent can delegate to, or the user
+    /// can switch to; absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subagents: Vec<crate::Subagent>,
+    /// Custom commands that are not skills (OpenCode's); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<crate::Command>,
+    /// Output styles, the active one `effective`; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub output_styles: Vec<crate::OutputStyle>,
+    /// Plugins the repository declares, with what each brings; absent
+    /// when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plugins: Vec<crate::Plugin>,
     /// Findings about the analysed repository and the analysis' own limits.
     pub diagnostics: Vec<Diagnostic>,
     /// Premises the result depends on, one sentence each.
@@ -78,6 +92,10 @@ impl EffectiveAgentConfig {
             mcp_servers: Vec::new(),
             hooks: Vec::new(),
             permissions: Vec::new(),
+            subagents: Vec::new(),
+            commands: Vec::new(),
+            output_styles: Vec::new(),
+            plugins: Vec::new(),
             diagnostics: Vec::new(),
             assumptions: Vec::new(),
             agent_profile: None,

@@ -32,7 +32,7 @@ use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
-use playbookdiff_source::{ParseError, Resolved, TextFile};
+use playbookdiff_source::{EntryKind, ParseError, Resolved, TextFile};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -262,6 +262,17 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
     let r = cx.repo.resolve(path);
     match &r {
         Resolved::Missing => return None,
+        Resolved::Inside {
+            kind: kind @ (EntryKind::Dir | EntryKind::Other),
+            via_link,
+            ..
+        } => {
+            refuse_not_a_file(cx, path, *kind, *via_link);
+            return Some(Layer {
+                path: path.clone(),
+                doc: None,
+            });
+        }
         Resolved::Inside { .. } => {}
         _ => {
             cx.link_problem(
@@ -322,6 +333,29 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
             Some(layer(None))
         }
     }
+}
+
+/// Reports a configuration file (`path`) that is a directory or a special
+/// file (`kind`; reached through a link when `via_link`), and refuses the
+/// configuration. Observed with OpenCode 1.18.33 (`opencode debug config`,
+/// offline, docs/fidelity.md "OpenCode configuration that is not a
+/// file"): a directory `opencode.json` ends the start with "Unexpected
+/// error" and `BadResource: FileSystem.readFile`, exit 1; a FIFO blocks
+/// the read, and OpenCode waits without starting until killed.
+fn refuse_not_a_file(cx: &mut Cx<'_, '_>, path: &RepoPath, kind: EntryKind, via_link: bool) {
+    let effect = match kind {
+        EntryKind::Other => "OpenCode's read of it blocks (a FIFO) or fails, and OpenCode does not start",
+        _ => "OpenCode fails to read it (\"Unexpected error\", `BadResource: FileSystem.readFile`) and does not start",
+    };
+    cx.refuse(
+        problems::not_a_file(path, kind, via_link, effect, SourceFormat::Json)
+            .with_severity(Severity::Error),
+        format!(
+            "{} is {}, not a regular file",
+            problems::quote(path),
+            problems::kind_phrase(kind)
+        ),
+    );
 }
 
 /// `text` with every `{file:path}` token that stands outside a JSON string

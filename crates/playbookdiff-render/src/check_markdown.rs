@@ -184,6 +184,7 @@ fn tables(
         Category::Skill,
         Category::Mcp,
         Category::Hook,
+        Category::Subagent,
     ] {
         let fs: Vec<&&Finding> = findings.iter().filter(|f| f.category == cat).collect();
         if fs.is_empty() {
@@ -195,6 +196,7 @@ fn tables(
             Category::Skill => "Skills",
             Category::Mcp => "MCP servers",
             Category::Hook => "Hooks",
+            Category::Subagent => "Subagents",
         };
         let _ = writeln!(out, "\n### {title}\n");
         if dirs.is_some() {

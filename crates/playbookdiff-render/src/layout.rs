@@ -157,34 +157,43 @@ pub(crate) fn fit(s: &str, columns: usize) -> String {
 }
 
 /// A path (or `path:lines`) in at most `columns` columns: whole when it
-/// fits, else shortened from the left behind `…`, so that its file name
-/// and lines stay: at a `/` when a directory's name stays whole after it
-/// (`…/tools/data/CLAUDE.md:1-98`), else inside the last directory's name
-/// (`…iniflare/CLAUDE.md`), which tells more than `…/CLAUDE.md`.
+/// fits, else shortened from the left behind `…/` at a `/`, keeping the
+/// most whole components that fit as long as one directory stays
+/// (`…/tools/data/CLAUDE.md:1-98`); when not even one directory fits
+/// whole, the last characters, which keep the end of the last directory's
+/// name (`…iniflare/CLAUDE.md`) and so tell two such rows apart, where
+/// `…/CLAUDE.md` would not (unless fewer than four characters of the
+/// name would stay: then `…/CLAUDE.md`); when the file name alone is too
+/// wide, its last characters (`…lation.md`). Never a cut in the middle.
 pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
     if width(path) <= columns {
         return path.to_string();
     }
-    let room = columns.saturating_sub(1);
+    let room = columns.saturating_sub(2);
+    let whole = path
+        .match_indices('/')
+        .map(|(i, _)| &path[i + 1..])
+        .find(|tail| tail.contains('/') && width(tail) <= room);
+    if let Some(tail) = whole {
+        return format!("…/{tail}");
+    }
     let mut tail: Vec<char> = Vec::new();
     let mut used = 0;
     for c in path.chars().rev() {
         let w = char_width(c);
-        if used + w > room {
+        if used + w > columns.saturating_sub(1) {
             break;
         }
         tail.push(c);
         used += w;
     }
-    tail.reverse();
-    let tail: String = tail.into_iter().collect();
-    let whole = path.len() > tail.len() && path[..path.len() - tail.len()].ends_with('/');
-    let tail = match tail.find('/') {
-        _ if whole => tail.as_str(),
-        Some(i) if tail[i + 1..].contains('/') => &tail[i..],
-        _ => tail.as_str(),
-    };
-    format!("…{tail}")
+    let tail: String = tail.into_iter().rev().collect();
+    let file = path.rsplit('/').next().unwrap_or(path);
+    match tail.split_once('/') {
+        // Too little of the directory's name to tell anything.
+        Some((dir, _)) if width(dir) < 4 && width(file) <= room => format!("…/{file}"),
+        _ => format!("…{tail}"),
+    }
 }
 
 /// A shell command in lines of at most `columns` columns, never broken
@@ -312,14 +321,15 @@ pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, columns: usize) 
             && word.contains('/')
             && !word.contains("://")
         {
-            match quoted_path(&word) {
-                // A path in backticks keeps them, and its punctuation
-                // before and after.
+            match quoted_path(&word).or_else(|| string_path(&word)) {
+                // A path in backticks or in a quoted string of a snippet
+                // (`[".claude/rules/a.md"]`) keeps its quotes, and the
+                // punctuation before and after.
                 Some((before, inner, after)) => format!(
-                    "{before}`{}`{after}",
+                    "{before}{}{after}",
                     shorten_path_left(
                         inner,
-                        path_room.saturating_sub(2 + width(before) + width(after))
+                        path_room.saturating_sub(width(before) + width(after))
                     )
                 ),
                 None if !word.contains('`') => shorten_path_left(&word, path_room),
@@ -455,7 +465,19 @@ fn quoted_path(word: &str) -> Option<(&str, &str, &str)> {
     (before.chars().all(|c| c.is_ascii_punctuation())
         && !path.contains(' ')
         && !after.contains('`'))
-    .then_some((before, path, after))
+    .then_some((&word[..=open], path, &word[open + 1 + path.len()..]))
+}
+
+/// `word`'s path in double quotes, the piece of a JSON or TOML snippet
+/// wrapped at its spaces (`` [".claude/rules/a.md"]` ``): what comes
+/// before it with the opening quote, the path, and the closing quote with
+/// what follows; `None` when no quoted string of the word holds a `/`.
+fn string_path(word: &str) -> Option<(&str, &str, &str)> {
+    let open = word.find('"')?;
+    let len = word[open + 1..].find('"')?;
+    let path = &word[open + 1..open + 1 + len];
+    path.contains('/')
+        .then_some((&word[..=open], path, &word[open + 1 + len..]))
 }
 
 /// The words of `text` (split at whitespace), a span in backticks kept as
@@ -583,9 +605,41 @@ mod tests {
         assert!(width(out.trim_end()) <= 80);
         // A command in backticks is not a path: kept whole.
         assert_eq!(quoted_path("`a b/c`"), None);
-        assert_eq!(quoted_path("`a/b`."), Some(("", "a/b", ".")));
-        assert_eq!(quoted_path("(`a/b`),"), Some(("(", "a/b", "),")));
+        assert_eq!(quoted_path("`a/b`."), Some(("`", "a/b", "`.")));
+        assert_eq!(quoted_path("(`a/b`),"), Some(("(`", "a/b", "`),")));
         assert_eq!(quoted_path("x`a/b`"), None);
+    }
+
+    /// A path inside any quoting of a sentence (backticks, a JSON or TOML
+    /// string in a snippet in backticks, the two together) is shortened
+    /// at a `/` to fit the line, at every width from 40 to 80, so no line
+    /// passes the edge; the file name stays.
+    #[test]
+    fn a_path_in_a_quoted_snippet_is_shortened_to_the_line() {
+        let dirs = [
+            "",
+            ".claude/rules/",
+            "tests/fixtures/cross_platform/conflicting-commands/",
+        ];
+        for dir in dirs {
+            let path = format!("{dir}package-installation.md");
+            for text in [
+                format!("add `\"instructions\": [\"{path}\"]` to `opencode.json` at the root"),
+                format!("add `instructions = [\"{path}\"]` to the file"),
+                format!("copy the text of `{path}` into `AGENTS.md`"),
+                format!("(see {path})"),
+            ] {
+                for columns in 40..=80 {
+                    let out = wrap_hanging(&text, "  ", "  ", columns);
+                    for line in out.lines() {
+                        assert!(width(line) <= columns, "{columns}: {line}\n{out}");
+                    }
+                    assert!(out.contains("package-installation.md"), "{out}");
+                }
+            }
+        }
+        assert_eq!(string_path("[\"a/b\"]`"), Some(("[\"", "a/b", "\"]`")));
+        assert_eq!(string_path("\"ab\""), None);
     }
 
     /// A word wider than a line is cut into pieces that fit, unless it is
@@ -625,20 +679,31 @@ mod tests {
         assert!(short.ends_with("/CLAUDE.md:1-98"), "{short}");
         // No slash in reach: the last characters.
         assert_eq!(shorten_path_left("abcdefghij", 5), "…ghij");
-        // A cut at a slash that would keep no directory cuts inside the
-        // directory's name instead; a tail that starts a component is kept
-        // whole.
+        // Whole components while one directory stays whole; else the end
+        // of the last directory's name, never `…/CLAUDE.md` alone, which
+        // would not tell two rows apart.
+        for columns in 15..21 {
+            let short = shorten_path_left("packages/miniflare/CLAUDE.md", columns);
+            assert!(short.ends_with("/CLAUDE.md"), "{short}");
+            assert!(!short.starts_with("…/"), "{short}");
+            assert_eq!(width(&short), columns, "{short}");
+        }
         assert_eq!(
             shorten_path_left("packages/miniflare/CLAUDE.md", 19),
             "…iniflare/CLAUDE.md"
         );
+        // Fewer than four characters of the name tell nothing.
         assert_eq!(
-            shorten_path_left("packages/miniflare/CLAUDE.md", 20),
-            "…miniflare/CLAUDE.md"
+            shorten_path_left("packages/miniflare/CLAUDE.md", 14),
+            "…/CLAUDE.md"
         );
         assert_eq!(
             shorten_path_left("packages/miniflare/CLAUDE.md", 21),
             "…/miniflare/CLAUDE.md"
+        );
+        assert_eq!(
+            shorten_path_left("a/package-installation.md", 10),
+            "…lation.md"
         );
     }
 

@@ -430,6 +430,7 @@ fn label_text_of(category: Category, entry: &Entry<'_>) -> String {
     match (category, entry) {
         (Category::Mcp, Entry::Many(rs)) => count(rs.len(), "MCP server", "MCP servers"),
         (Category::Hook, Entry::Many(rs)) => count(rs.len(), "hook event", "hook events"),
+        (Category::Subagent, Entry::Many(rs)) => count(rs.len(), "subagent", "subagents"),
         (_, Entry::Many(rs)) => count(rs.len(), "skill", "skills"),
         (_, Entry::One(r)) => clean(&r.label).into_owned(),
     }
@@ -572,19 +573,24 @@ fn overview_head(out: &mut String, p: &Painter, r: &CheckReport<'_>) {
     ));
 }
 
-/// The table's sections (instructions, skills, MCP servers): each with
-/// its rows shown, differences first, and the rows it hides.
+/// The table's sections (instructions, skills, MCP servers, and
+/// subagents when a harness has one): each with its rows shown,
+/// differences first, and the rows it hides.
 fn overview_sections(cmp: &Comparison) -> Vec<Section<'_>> {
     [
         (Category::Instruction, "Instructions"),
         (Category::Skill, "Skills"),
         (Category::Mcp, "MCP servers"),
         (Category::Hook, "Hooks"),
+        (Category::Subagent, "Subagents"),
     ]
     .into_iter()
-    // Hooks only when some harness has one: a view without hooks reads as
-    // before they were modelled.
-    .filter(|(cat, _)| *cat != Category::Hook || cmp.rows.iter().any(|r| r.category == *cat))
+    // Hooks and subagents only when some harness has one: a view without
+    // them reads as before they were modelled.
+    .filter(|(cat, _)| {
+        !matches!(cat, Category::Hook | Category::Subagent)
+            || cmp.rows.iter().any(|r| r.category == *cat)
+    })
     .map(|(cat, title)| {
         let rows: Vec<&Row> = cmp
             .rows

@@ -4,3 +4,4 @@ mod behaviours;
 mod hooks;
 mod settled;
 mod sides;
+mod subagents;

@@ -124,3 +124,19 @@ fn a_hook_becomes_a_plugin_module() {
         (gap(HookTrigger::SubagentStop), "no `SubagentStop` hook"),
     ]);
 }
+
+/// A subagent another harness defines: an agent file in OpenCode's own
+/// format, `.opencode/agent/NAME.md` of mode `subagent`.
+#[test]
+fn a_missing_subagent_is_an_opencode_agent_file() {
+    let file = rp(".claude/agents/review.md");
+    let gap = Gap::Subagent {
+        name: "review",
+        file: &file,
+    };
+    KIT.assert_remedies(&[
+        (gap, "add `.opencode/agent/review.md`"),
+        (gap, "`mode: subagent`"),
+        (gap, "as in `.claude/agents/review.md`"),
+    ]);
+}

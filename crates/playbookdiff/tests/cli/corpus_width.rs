@@ -1,27 +1,45 @@
 //! Real input, read by a person: the view, `check`, `check --all-dirs`,
-//! `compile` and `explain` (of the first finding of each category and
-//! type) of every corpus repository (`../shared/corpus/`, in both its
-//! forms), run from the repository's root as a user would, into a pipe.
-//! Not on a terminal, text output takes 80 columns: every line must fit
-//! them (commands and ids are never broken, paths are shortened from the
-//! left). Skipped, with a visible note, when the corpus is absent.
+//! `compile` and `explain` (of every finding) of every corpus repository
+//! (`../shared/corpus/`, in both its forms), run from the repository's
+//! root as a user would, into a pipe (80 columns) and with `COLUMNS=40`:
+//! every line must fit them (commands and ids are never broken, paths are
+//! shortened from the left, between components). Skipped, with a visible
+//! note, when the corpus is absent.
 
 use crate::support::{self, Form};
 use assert_cmd::Command;
 use std::path::Path;
 use unicode_width::UnicodeWidthStr;
 
-/// The lines of `args` run in `dir` wider than 80 columns, each with its
-/// width.
-fn wide_lines(dir: &Path, args: &[&str]) -> Vec<(usize, String)> {
-    lines_wider_than(dir, args, 80)
-}
-
 /// The lines of `args` run in `dir` with `COLUMNS=columns` that are wider
 /// than `columns`, each with its width, but for what is never broken: a
-/// line holding a finding id (at most 72 columns, so only below 80) and
-/// the continuation of a command (after a line ending in ` \`).
+/// line holding a finding id (at most 72 columns, so only below 80), the
+/// continuation of a command (after a line ending in ` \`), and the
+/// argument of a command's option in backticks alone on its line (after
+/// a line ending in `` `--cwd ``), a path that cannot be shortened and
+/// still be pasted.
 fn lines_wider_than(dir: &Path, args: &[&str], columns: usize) -> Vec<(usize, String)> {
+    let text = output(dir, args, columns);
+    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z+-]+:\S*:[0-9a-f]{12}").unwrap();
+    let option = regex::Regex::new(r"`--[a-z-]+$").unwrap();
+    let mut wide = Vec::new();
+    let mut previous = "";
+    for line in text.lines() {
+        let w = UnicodeWidthStr::width(line);
+        let argument = option.is_match(previous) && !line.trim().contains(' ');
+        let unbreakable =
+            columns < 80 && (previous.ends_with(" \\") || argument || id.is_match(line));
+        if w > columns && !unbreakable {
+            wide.push((w, line.to_string()));
+        }
+        previous = line;
+    }
+    wide
+}
+
+/// The standard output of `args` run in `dir` with `COLUMNS=columns` (none
+/// at 80, the width of a pipe), which must exit 0 or 1.
+fn output(dir: &Path, args: &[&str], columns: usize) -> String {
     let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
     cmd.current_dir(dir)
         .env_remove("CLICOLOR_FORCE")
@@ -38,25 +56,14 @@ fn lines_wider_than(dir: &Path, args: &[&str], columns: usize) -> Vec<(usize, St
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    let id = regex::Regex::new(r"[a-z]+:[a-z-]+:[a-z+-]+:\S*:[0-9a-f]{12}").unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let mut wide = Vec::new();
-    let mut continued = false;
-    for line in text.lines() {
-        let w = UnicodeWidthStr::width(line);
-        let unbreakable = columns < 80 && (continued || id.is_match(line));
-        if w > columns && !unbreakable {
-            wide.push((w, line.to_string()));
-        }
-        continued = line.ends_with(" \\");
-    }
-    wide
+    String::from_utf8(out.stdout).unwrap()
 }
 
-/// The ids of the first finding of each category and type (`instruction`
-/// `missing`, `skill` `capability-gap`, ...) of `check` at the root of
-/// `dir`, in the document's order.
-fn explain_ids(dir: &Path) -> Vec<String> {
+/// The ids of the findings of `check` at the root of `dir`, in the
+/// document's order: all of them (`Sample::All`), or the first of each
+/// category and type (`instruction` `missing`, `skill` `capability-gap`,
+/// ...).
+fn explain_ids(dir: &Path, sample: Sample) -> Vec<String> {
     let out = Command::cargo_bin("playbookdiff")
         .unwrap()
         .current_dir(dir)
@@ -68,7 +75,7 @@ fn explain_ids(dir: &Path) -> Vec<String> {
     let mut ids = Vec::new();
     for f in v["findings"].as_array().into_iter().flatten() {
         let key = (f["category"].to_string(), f["type"].to_string());
-        if !seen.contains(&key) {
+        if sample == Sample::All || !seen.contains(&key) {
             seen.push(key);
             ids.push(f["id"].as_str().unwrap_or_default().to_string());
         }
@@ -76,8 +83,48 @@ fn explain_ids(dir: &Path) -> Vec<String> {
     ids
 }
 
+/// Which findings of a repository `explain` is run on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sample {
+    /// Every finding.
+    All,
+    /// The first finding of each category and type.
+    FirstOfEachKind,
+}
+
+/// The words of `text` that shorten a path with `…` in its middle
+/// (`apps/d…ipts/CLAUDE.md`) or inside a directory's name while a whole
+/// directory would have stayed (`…ages/tools/data/CLAUDE.md` instead of
+/// `…/tools/data/CLAUDE.md`). Allowed: a cut at a `/`, the end of the
+/// last directory's name when no directory fits whole
+/// (`…nlayer-wui/CLAUDE.md`), and the end of the file name alone
+/// (`…installation.md`). Quoted repository text (lines starting with `|`)
+/// is the repository's own.
+fn cuts_inside_a_name(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('|'))
+        .flat_map(str::split_whitespace)
+        .filter(|w| {
+            let Some((before, after)) = w.split_once('…') else {
+                return false;
+            };
+            let before = before.trim_start_matches(|c| "`([\"'".contains(c));
+            (before.contains('/') && !before.ends_with('/'))
+                || (!after.starts_with('/') && after.matches('/').count() > 1)
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every text output of every corpus repository, in both forms of the
+/// corpus, at 40 and 80 columns: the view, `check`, `check --all-dirs`,
+/// `compile` of each harness, and `explain` of every finding (in the form
+/// with links as text, the first of each kind: the evidence differs only
+/// where links are). Every line fits, but for what is never broken (see
+/// [`lines_wider_than`]), and every path shortened from the left is cut
+/// between components.
 #[test]
-fn every_corpus_repository_fits_eighty_columns_in_a_pipe() {
+fn every_corpus_repository_fits_forty_and_eighty_columns() {
     let Some(corpus) = support::corpus_root("every_corpus_repository_fits_eighty_columns") else {
         return;
     };
@@ -92,27 +139,41 @@ fn every_corpus_repository_fits_eighty_columns_in_a_pipe() {
         &["compile", "--harness", "opencode"],
     ];
     let mut failures = Vec::new();
+    let mut explained = 0;
     for name in &names {
         for form in Form::BOTH {
             let repo = support::materialize(&corpus, name, form);
-            for args in commands {
-                for (w, line) in wide_lines(&repo.root, args) {
-                    failures.push(format!("{name} ({form:?}) {args:?}: {w} columns: {line}"));
-                }
+            let sample = match form {
+                Form::Tar => Sample::All,
+                Form::LinksAsText => Sample::FirstOfEachKind,
+            };
+            let mut runs: Vec<Vec<String>> = commands
+                .iter()
+                .map(|a| a.iter().map(|s| s.to_string()).collect())
+                .collect();
+            for id in explain_ids(&repo.root, sample) {
+                runs.push(vec!["explain".into(), id]);
+                explained += 1;
             }
-            // `explain` on the first finding of each category and kind,
-            // whose evidence quotes the repository's own text.
-            for id in explain_ids(&repo.root) {
-                let args = ["explain", id.as_str()];
-                for (w, line) in wide_lines(&repo.root, &args) {
-                    failures.push(format!("{name} ({form:?}) {args:?}: {w} columns: {line}"));
+            for args in &runs {
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                for columns in [40, 80] {
+                    let at = format!("{name} ({form:?}) {args:?} at {columns}");
+                    for (w, line) in lines_wider_than(&repo.root, &args, columns) {
+                        failures.push(format!("{at}: {w} columns: {line}"));
+                    }
+                    for word in cuts_inside_a_name(&output(&repo.root, &args, columns)) {
+                        failures.push(format!("{at}: cut inside a name: {word}"));
+                    }
                 }
             }
         }
     }
+    // The corpus has findings to explain (over a hundred in the tar form).
+    assert!(explained > 100, "{explained} findings explained");
     assert!(
         failures.is_empty(),
-        "{} lines wider than 80 columns:\n{}",
+        "{} lines too wide or paths cut inside a name:\n{}",
         failures.len(),
         failures.join("\n")
     );
@@ -151,7 +212,7 @@ fn the_example_and_a_corpus_repository_fit_forty_and_eighty_columns() {
                 .iter()
                 .map(|a| a.iter().map(|s| s.to_string()).collect())
                 .collect();
-            for id in explain_ids(dir) {
+            for id in explain_ids(dir, Sample::FirstOfEachKind) {
                 runs.push(vec!["explain".into(), id, "--root".into()]);
             }
             for args in &runs {

@@ -423,6 +423,9 @@ fn claude_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("mcp-servers", list(servers), list(configured));
+    for (aspect, agent, adapter) in crate::oracle_surfaces::claude(obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     // What reading the target attached.
     if case.target.is_some() {
         let attached: BTreeSet<String> = obs["onDemand"]["instructions"]
@@ -817,6 +820,9 @@ fn opencode_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("mcp-servers", list(listed), list(configured));
+    for (aspect, agent, adapter) in crate::oracle_surfaces::opencode(obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     // What reading the target attached.
     if case.target.is_some() {
         let attached: BTreeSet<String> = obs["onDemand"]["instructions"]
@@ -856,6 +862,9 @@ struct Outcome {
     disagreements: BTreeMap<&'static str, Vec<Disagreement>>,
     skipped: BTreeSet<String>,
     compared: BTreeMap<(&'static str, &'static str), usize>,
+    /// Per agent and surface aspect of [`crate::oracle_surfaces`]: the
+    /// comparisons made (one per case and version) and how many agreed.
+    surfaces: BTreeMap<(&'static str, &'static str), (usize, usize)>,
 }
 
 fn run_all() -> Outcome {
@@ -863,6 +872,7 @@ fn run_all() -> Outcome {
         disagreements: BTreeMap::new(),
         skipped: BTreeSet::new(),
         compared: BTreeMap::new(),
+        surfaces: BTreeMap::new(),
     };
     let mut temps = Vec::new();
     for case in cases() {
@@ -888,12 +898,33 @@ fn run_all() -> Outcome {
                     other => panic!("no comparison of {other}'s observations"),
                 };
                 *out.compared.entry((agent, version)).or_default() += 1;
+                count_surfaces(&mut out.surfaces, agent, &obs, &cfg);
                 out.disagreements.entry(agent).or_default().extend(found);
             }
         }
         temps.clear();
     }
     out
+}
+
+/// Counts the surface aspects of one observation of `agent` that started
+/// ([`crate::oracle_surfaces`]): compared, and agreeing.
+fn count_surfaces(
+    into: &mut BTreeMap<(&'static str, &'static str), (usize, usize)>,
+    agent: &'static str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) {
+    let aspects = match agent {
+        "claude-code" if obs["exit"] == "ok" => crate::oracle_surfaces::claude(obs, cfg),
+        "opencode" if obs["exit"] == 0 => crate::oracle_surfaces::opencode(obs, cfg),
+        _ => Vec::new(),
+    };
+    for (aspect, theirs, ours) in aspects {
+        let e = into.entry((agent, aspect)).or_default();
+        e.0 += 1;
+        e.1 += usize::from(theirs == ours);
+    }
 }
 
 /// True when repository paths `a` and `b` lead to one file of the case's
@@ -1048,7 +1079,9 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("skills it lists (`skills`), every skill `opencode debug skill` finds by\n");
     s.push_str("name and file (`skill-files`), the enabled MCP servers of `opencode debug\n");
     s.push_str("config` (`mcp-servers`), and the files a read of the target attaches\n");
-    s.push_str("(`on-demand-files`). What the oracle cannot see is in `oracle/README.md`.\n\n");
+    s.push_str("(`on-demand-files`). Subagents, commands, output styles and plugins are\n");
+    s.push_str("compared too, per surface below. What the oracle cannot see is in\n");
+    s.push_str("`oracle/README.md`.\n\n");
     s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
     for agent in AGENTS {
         for &v in profiled(agent) {
@@ -1072,6 +1105,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         }
     }
     s.push('\n');
+    surface_section(&mut s, outcome);
     observed_sections(&mut s);
     for agent in AGENTS {
         let _ = writeln!(s, "## Known disagreements: {agent}\n");
@@ -1101,6 +1135,26 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         s.push('\n');
     }
     s
+}
+
+/// The agreement per surface beside instructions, skills and MCP servers:
+/// subagents, their listing, output styles, plugins and commands.
+fn surface_section(s: &mut String, outcome: &Outcome) {
+    s.push_str("## Agreement per surface\n\n");
+    s.push_str("Subagents, commands, output styles and plugins, per agent, over every case\n");
+    s.push_str("and profiled version that shows them (`subagents`: Claude Code's `init`\n");
+    s.push_str("agents, OpenCode's `debug config` agents; `subagent-listing`: the\n");
+    s.push_str("`- name: description (Tools: ...)` list of Claude Code's `Agent` tool;\n");
+    s.push_str("`task-agents`: the agents OpenCode's `task` tool lists; `output-style`: the\n");
+    s.push_str("style whose body reaches Claude Code's request; `plugins`: the plugins\n");
+    s.push_str("Claude Code's `init` line loads; `commands`: OpenCode's `debug config`\n");
+    s.push_str("commands). Codex's custom agents are not observed (its `spawn_agent` tool is\n");
+    s.push_str("not in `codex debug prompt-input`).\n\n");
+    s.push_str("| agent | surface | comparisons | agree |\n|---|---|---|---|\n");
+    for ((agent, aspect), (n, ok)) in &outcome.surfaces {
+        let _ = writeln!(s, "| {agent} | {aspect} | {n} | {ok} |");
+    }
+    s.push('\n');
 }
 
 /// Every registered harness is checked against its agent: adding a
