@@ -20,7 +20,7 @@
 //!   repository whose `.codex` registers hooks the app server's
 //!   `hooks/list` (`hooks`: file, event, and whether the hook may run);
 //! - OpenCode: the plugin modules `opencode debug config` lists, against
-//!   the modules the adapter's hooks come from (`plugins`); whether it
+//!   the modules the adapter's hooks come from (`plugin-modules`); whether it
 //!   starts (`start`, from `opencode debug config`),
 //!   the instruction files of the first request in order
 //!   (`startup-files`), the skills that request lists (`skills`), every
@@ -444,12 +444,63 @@ fn claude_disagreements(
             .collect();
         push("on-demand-files", list(attached), list(on_demand));
     }
-    push(
-        "hooks",
-        list(fired_hooks(obs)),
-        list(expected_hooks(case, cfg)),
-    );
+    for (aspect, agent, adapter) in hook_aspects("claude-code", case, obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     out
+}
+
+/// The hook surfaces of one observation of `agent`, as (aspect, the
+/// agent's list, the adapter's list), only where the case shows hooks:
+/// Claude Code's marker hooks that fired (`hooks`), Codex's `hooks/list`
+/// of the compared run (`hooks`), the plugin modules OpenCode's `debug
+/// config` lists against those the adapter's hooks come from
+/// (`plugin-modules`).
+fn hook_aspects(
+    agent: &str,
+    case: &Case,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<(&'static str, String, String)> {
+    let (aspect, theirs, ours) = match agent {
+        "claude-code" => ("hooks", fired_hooks(obs), expected_hooks(case, cfg)),
+        "codex" => {
+            let run = if case.trust.is_some() {
+                &obs["entries"]
+            } else {
+                &obs["trusted"]
+            };
+            let Some(listed) = run["hooks"]["listed"].as_array() else {
+                return Vec::new();
+            };
+            ("hooks", codex_listed_hooks(listed), codex_hooks(cfg))
+        }
+        _ => {
+            let plugins: BTreeSet<String> = obs["config"]["plugins"]
+                .as_array()
+                .map(|a| a.iter().map(|p| p.as_str().unwrap().to_string()).collect())
+                .unwrap_or_default();
+            let modules: BTreeSet<String> = cfg
+                .hooks
+                .iter()
+                .filter(|h| h.handler.kind == "module")
+                .map(|h| h.source.path.to_string())
+                .collect();
+            ("plugin-modules", plugins, modules)
+        }
+    };
+    // A case shows hooks when either side has some, or (Claude Code) the
+    // repository registers marker hooks the agent may have kept off.
+    let markers = cfg.hooks.iter().any(|h| {
+        h.handler
+            .command
+            .as_deref()
+            .is_some_and(|c| c.contains(".claude/hooks/mark.sh"))
+    });
+    if theirs.is_empty() && ours.is_empty() && !markers {
+        return Vec::new();
+    }
+    vec![(aspect, list(theirs), list(ours))]
 }
 
 /// The tags the repository's marker hooks wrote when they fired
@@ -599,12 +650,8 @@ fn codex_disagreements(
             .collect();
         push("mcp-servers", list(listed), list(configured));
     }
-    if let Some(listed) = run["hooks"]["listed"].as_array() {
-        push(
-            "hooks",
-            list(codex_listed_hooks(listed)),
-            list(codex_hooks(cfg)),
-        );
+    for (aspect, agent, adapter) in hook_aspects("codex", case, obs, cfg) {
+        push(aspect, agent, adapter);
     }
     out
 }
@@ -839,19 +886,9 @@ fn opencode_disagreements(
             .collect();
         push("on-demand-files", list(attached), list(on_demand));
     }
-    // The plugin modules `debug config` lists, against the modules the
-    // adapter's hooks come from.
-    let plugins: BTreeSet<String> = obs["config"]["plugins"]
-        .as_array()
-        .map(|a| a.iter().map(|p| p.as_str().unwrap().to_string()).collect())
-        .unwrap_or_default();
-    let modules: BTreeSet<String> = cfg
-        .hooks
-        .iter()
-        .filter(|h| h.handler.kind == "module")
-        .map(|h| h.source.path.to_string())
-        .collect();
-    push("plugins", list(plugins), list(modules));
+    for (aspect, agent, adapter) in hook_aspects("opencode", case, obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     out
 }
 
@@ -899,6 +936,11 @@ fn run_all() -> Outcome {
                 };
                 *out.compared.entry((agent, version)).or_default() += 1;
                 count_surfaces(&mut out.surfaces, agent, &obs, &cfg);
+                for (aspect, theirs, ours) in hook_aspects(agent, &case, &obs, &cfg) {
+                    let e = out.surfaces.entry((agent, aspect)).or_default();
+                    e.0 += 1;
+                    e.1 += usize::from(theirs == ours);
+                }
                 out.disagreements.entry(agent).or_default().extend(found);
             }
         }
@@ -1074,7 +1116,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("(`agents-md`), the skills listed (`skills`, name and path), `codex mcp\n");
     s.push_str("list` (`mcp-servers`) and the hooks of the app server's `hooks/list`\n");
     s.push_str("(`hooks`: file, event, may run until the user trusts its hash). For\n");
-    s.push_str("OpenCode: the plugin modules of `opencode debug config` (`plugins`), whether it starts (`start`), the\n");
+    s.push_str("OpenCode: the plugin modules of `opencode debug config` (`plugin-modules`), whether it starts (`start`), the\n");
     s.push_str("instruction files of the first request in order (`startup-files`), the\n");
     s.push_str("skills it lists (`skills`), every skill `opencode debug skill` finds by\n");
     s.push_str("name and file (`skill-files`), the enabled MCP servers of `opencode debug\n");
@@ -1149,7 +1191,9 @@ fn surface_section(s: &mut String, outcome: &Outcome) {
     s.push_str("style whose body reaches Claude Code's request; `plugins`: the plugins\n");
     s.push_str("Claude Code's `init` line loads; `commands`: OpenCode's `debug config`\n");
     s.push_str("commands). Codex's custom agents are not observed (its `spawn_agent` tool is\n");
-    s.push_str("not in `codex debug prompt-input`).\n\n");
+    s.push_str("not in `codex debug prompt-input`). Hooks, over the cases that hold some\n");
+    s.push_str("(`hooks`: the hooks that fired for Claude Code, the app server's\n");
+    s.push_str("`hooks/list` for Codex; `plugin-modules`: OpenCode's plugin modules).\n\n");
     s.push_str("| agent | surface | comparisons | agree |\n|---|---|---|---|\n");
     for ((agent, aspect), (n, ok)) in &outcome.surfaces {
         let _ = writeln!(s, "| {agent} | {aspect} | {n} | {ok} |");
