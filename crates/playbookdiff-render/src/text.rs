@@ -349,12 +349,19 @@ fn hook_row(h: &Hook) -> Vec<Cell> {
 /// takes in a table (a long URL in a rule): the JSON keeps it whole.
 const VALUE_COLUMN: usize = 40;
 
-/// `text` with each word wider than `columns` cut to fit, ending in `…`.
+/// `text` with each word wider than `columns` (at most the output's width
+/// less the indentation of a wrapped cell) shortened to fit: a word
+/// holding `/` from the left between components
+/// ([`shorten_path_left`]), another cut at its end with `…`.
 fn cut_words(text: &str, columns: usize) -> String {
+    let columns = columns.min(crate::layout::columns().saturating_sub(4));
     text.split(' ')
         .map(|w| {
             if width(w) <= columns {
                 return w.to_string();
+            }
+            if w.contains('/') {
+                return shorten_path_left(w, columns);
             }
             let mut out = String::new();
             for c in w.chars() {
