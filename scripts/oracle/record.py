@@ -2,7 +2,7 @@
 """Records what the real agents load, case by case, as normalized JSON.
 
 Usage:
-    scripts/oracle/record.py [--agent claude-code|codex|opencode] [--version V]
+    scripts/oracle/record.py [--agent claude-code|codex|gemini|opencode] [--version V]
                                       [--case ID] [--no-regenerate]
 
 For every case of `oracle/cases.toml` (or only `--case ID`), for every
@@ -34,6 +34,13 @@ listed) and `codex mcp list --json`, with and without a trust entry for the
 temporary repository in `$CODEX_HOME/config.toml`; for a repository whose
 `.codex` registers hooks, the app server's `hooks/list` too (each hook's
 event, file and trust status; listing runs none).
+
+Gemini CLI: `gemini -p hi` with the workspace trusted and a fake Gemini API
+on loopback that records the main request (the context files in order,
+the imports inlined in them, the skills listed) and answers 400; for a case
+with a target it first answers with a streamed `read_file` call, and the
+next request shows the context files that read added. `gemini mcp list`
+gives the MCP servers of the launch directory's settings.
 
 Every path is made repository-relative; temporary paths, dates and session
 ids are removed, so two runs give byte-identical files. At the end, unless
@@ -74,6 +81,10 @@ AGENTS = {
         "package": "@openai/codex",
         "binary": "node_modules/.bin/codex",
     },
+    "gemini": {
+        "package": "@google/gemini-cli",
+        "binary": "node_modules/.bin/gemini",
+    },
     "opencode": {
         "package": "opencode-ai",
         "binary": "node_modules/opencode-linux-x64/bin/opencode",
@@ -93,7 +104,7 @@ def log(msg):
 def profiled_versions(agent):
     """The adapter's PROFILED_VERSIONS constant, read from its source."""
     crate = {"claude-code": "playbookdiff-claude", "codex": "playbookdiff-codex",
-             "opencode": "playbookdiff-opencode"}[agent]
+             "gemini": "playbookdiff-gemini", "opencode": "playbookdiff-opencode"}[agent]
     src = (ROOT / "crates" / crate / "src" / "lib.rs").read_text()
     m = re.search(r"PROFILED_VERSIONS: &\[&str\] = &\[([^\]]*)\]", src)
     return re.findall(r'"([^"]+)"', m.group(1))
@@ -1118,6 +1129,239 @@ def run_opencode(exe, case, work):
     return obs
 
 
+# ----------------------------------------------------------- Gemini CLI
+
+
+class FakeGemini:
+    """A Gemini API on 127.0.0.1 that records each request body and
+    answers HTTP 400: Gemini CLI sends a routing request, then the main
+    `streamGenerateContent` request, whose context is recorded. With
+    `read_path`, the first main request is answered instead with a
+    streamed `read_file` call on that path, and the next one shows what
+    the read added."""
+
+    def __init__(self, read_path=None):
+        self.requests = []
+        self.read_path = read_path
+        self.answered_tool = False
+        self.lock = threading.Lock()
+        api = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def answer(self):
+                n = int(self.headers.get("content-length", 0))
+                raw = self.rfile.read(n) if n else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = None
+                with api.lock:
+                    api.requests.append({"path": self.path, "body": body})
+                    script = (api.read_path is not None and not api.answered_tool
+                              and ":streamGenerateContent" in self.path)
+                    if script:
+                        api.answered_tool = True
+                if script:
+                    call = {"candidates": [{"content": {"role": "model", "parts": [
+                        {"functionCall": {"name": "read_file",
+                                          "args": {"file_path": api.read_path}}}]},
+                        "finishReason": "STOP", "index": 0}],
+                        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1,
+                                          "totalTokenCount": 2}}
+                    data = f"data: {json.dumps(call)}\r\n\r\n".encode()
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
+                msg = json.dumps({"error": {"code": 400, "message": "oracle",
+                                            "status": "INVALID_ARGUMENT"}}).encode()
+                self.send_response(400)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
+
+            do_GET = do_POST = answer
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+GEMINI_BLOCK = re.compile(r"^--- (Context from|End of Context from): (.*) ---$")
+GEMINI_IMPORT = re.compile(r"<!-- (Imported from|End of import from): (.*?) -->")
+GEMINI_SKILL = re.compile(r"<skill>\s*<name>([^<]*)</name>", re.S)
+
+
+def gemini_texts(body):
+    """The texts of the request: the system instruction, then every part."""
+    out = []
+    si = (body or {}).get("systemInstruction") or {}
+    out.extend(p.get("text", "") for p in si.get("parts") or [] if isinstance(p, dict))
+    for c in (body or {}).get("contents") or []:
+        out.extend(p.get("text", "") for p in c.get("parts") or [] if isinstance(p, dict))
+    return out
+
+
+def gemini_context(texts, cwd, norm):
+    """The context files in request order, and which file imported which.
+
+    0.61 names each file by its absolute path, 0.34 relative to the
+    working directory; an import is named relative to the importing file.
+    """
+    files, imports = [], []
+    for text in texts:
+        stack = []
+        for line in text.split("\n"):
+            m = GEMINI_BLOCK.match(line)
+            if m and m.group(1) == "Context from":
+                p = os.path.normpath(os.path.join(cwd, m.group(2)))
+                files.append(norm.path(p))
+                stack = [p]
+                continue
+            if m:
+                stack = []
+                continue
+            for kind, target in GEMINI_IMPORT.findall(line):
+                if not stack:
+                    continue
+                if kind == "Imported from":
+                    p = os.path.normpath(os.path.join(os.path.dirname(stack[-1]), target))
+                    imports.append([norm.path(stack[-1]), norm.path(p)])
+                    stack.append(p)
+                elif len(stack) > 1:
+                    stack.pop()
+    return files, imports
+
+
+GEMINI_MCP_LINE = re.compile(r"^\S+ ([^:\s]+):.*?(?:\((\w+)\))?\s+- (\w+)$")
+
+
+def gemini_mcp_list(exe, cwd, env, work, norm):
+    """`gemini mcp list` in the launch directory: each server's name,
+    transport and state (`Disconnected` for a configured server that does
+    not start here, `Blocked` for one `mcp.excluded` names). Without a
+    workspace `.gemini/settings.json` there is nothing to list (the home is
+    empty), and the command is not run."""
+    if not (cwd / ".gemini" / "settings.json").exists():
+        return []
+    with open(work / "mcp.out", "wb") as out, open(work / "mcp.err", "wb") as err:
+        proc = subprocess.Popen([NODE, str(exe), "mcp", "list"], cwd=cwd, env=env,
+                                stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+        try:
+            proc.wait(timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pass
+        kill_group(proc)
+    servers = []
+    # The list is printed on standard error.
+    text = (work / "mcp.out").read_text(errors="replace") + "\n" + \
+        (work / "mcp.err").read_text(errors="replace")
+    for line in text.splitlines():
+        m = GEMINI_MCP_LINE.match(strip_ansi(line).strip())
+        if m:
+            servers.append({"name": m.group(1), "transport": m.group(2), "state": m.group(3)})
+    return sorted(servers, key=lambda s: s["name"])
+
+
+def run_gemini(exe, case, work):
+    """`gemini -p hi` from the launch directory with a fresh home that
+    selects API-key auth, the workspace trusted by
+    `GEMINI_CLI_TRUST_WORKSPACE`, and a fake Gemini API; the main request's
+    context files (in order), the imports inlined in them and the skills it
+    lists. A refusal to start is its exit status and first line of standard
+    error."""
+    repo = repo_dir(case, work)
+    home = work / "home"
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text(
+        json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    tmp = work / "tmp"
+    tmp.mkdir()
+    norm = Normalizer(repo, home, work, above_levels(case))
+    target = case.get("target")
+    created = False
+    if target:
+        t = repo / target
+        if not t.exists():
+            t.parent.mkdir(parents=True, exist_ok=True)
+            t.write_text("// oracle target\n")
+            created = True
+    api = FakeGemini(str(repo / target) if target else None)
+    cwd = repo / case.get("cwd", ".")
+    env = {"HOME": str(home), "TMPDIR": str(tmp), "PATH": str(restricted_path(work)),
+           "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "TERM": "dumb",
+           "GEMINI_API_KEY": "oracle", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{api.port}",
+           "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    try:
+        with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
+            proc = subprocess.Popen([NODE, str(exe), "-p", "hi"], cwd=cwd, env=env,
+                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
+            try:
+                proc.wait(timeout=RUN_TIMEOUT)
+                rc = proc.returncode
+            except subprocess.TimeoutExpired:
+                rc = "timeout"
+            kill_group(proc)
+    finally:
+        api.close()
+    main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]
+    if not main:
+        err = clean_stderr(norm.text(strip_ansi((work / "err").read_text(errors="replace"))))
+        lines = [l for l in err.splitlines() if not l.startswith(("Warning:", "Ripgrep"))]
+        return {"exit": rc, "stderr": lines[0] if lines else ""}
+    texts = gemini_texts(main[0]["body"])
+    files, imports = gemini_context(texts, os.path.realpath(cwd), norm)
+    skills = []
+    for t in texts:
+        if "<available_skills>" in t:
+            block = t.split("<available_skills>", 1)[1].split("</available_skills>", 1)[0]
+            skills.extend(GEMINI_SKILL.findall(block))
+    obs = {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
+                                   "skillsListed": sorted(skills)}}
+    obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
+    if target:
+        obs["targetCreated"] = created
+        # The read's tool output, in the next main request, ends with the
+        # context files it added.
+        added = []
+        for r in main[1:]:
+            for c in (r["body"] or {}).get("contents") or []:
+                for part in c.get("parts") or []:
+                    resp = json.dumps((part or {}).get("functionResponse") or {})
+                    if "Newly Discovered Project Context" in resp:
+                        text = json.loads(resp).get("response", {}).get("output", "") or resp
+                        jit = text.split("--- Newly Discovered Project Context ---", 1)[-1]
+                        found, _ = gemini_context([jit], os.path.realpath(cwd), norm)
+                        added.extend(f for f in found if f not in added)
+        obs["onDemand"] = {"contextFiles": added,
+                           "toolAnswered": len(main) > 1}
+    return obs
+
+
+
+def strip_bundled_gemini(obs, bundled):
+    """The listed skills without Gemini CLI's built-in ones (`_bundled.json`)."""
+    listed = (obs.get("startup") or {}).get("skillsListed")
+    if listed is not None and bundled:
+        obs["startup"]["skillsListed"] = minus(listed, bundled.get("startup", {}).get("skillsListed", []))
+    return obs
+
+
 def strip_ansi(text):
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
@@ -1136,6 +1380,8 @@ def observe(agent, version, exe, case, bundled):
             obs = strip_bundled(run_claude(exe, case, work), bundled)
         elif agent == "opencode":
             obs = run_opencode(exe, case, work)
+        elif agent == "gemini":
+            obs = strip_bundled_gemini(run_gemini(exe, case, work), bundled)
         else:
             obs = run_codex(exe, case, work)
     head = {"agent": agent, "version": version, "case": case["id"],
@@ -1155,6 +1401,8 @@ def bundled_baseline(agent, version, exe):
             obs = run_claude(exe, case, work)
         elif agent == "opencode":
             obs = run_opencode(exe, case, work)
+        elif agent == "gemini":
+            obs = run_gemini(exe, case, work)
         else:
             obs = run_codex(exe, case, work)
     return obs

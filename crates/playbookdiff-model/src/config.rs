@@ -331,6 +331,9 @@ pub enum InstructionKind {
     ContextMd,
     /// A file named by OpenCode's `instructions` setting (a path or glob).
     Instructions,
+    /// A Gemini CLI context file: `GEMINI.md`, or a name listed in
+    /// `context.fileName` of the launch directory's `.gemini/settings.json`.
+    ContextFile,
 }
 
 impl InstructionKind {
@@ -344,6 +347,7 @@ impl InstructionKind {
             InstructionKind::AgentsMd => "agents-md",
             InstructionKind::ContextMd => "context-md",
             InstructionKind::Instructions => "instructions",
+            InstructionKind::ContextFile => "context-file",
         }
     }
 }

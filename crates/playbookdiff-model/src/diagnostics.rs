@@ -851,6 +851,24 @@ declare_codes! {
     /// Source: seen with Claude Code 2.1.332 and 2.1.197 (surfaces and
     /// guard reference).
     PermissionNotHonoured = "permission-not-honoured", Info, Behaviour, any, "0.1.0", "a permission setting is not honoured in every mode";
+    // ----- Gemini CLI -----
+    /// A `.gemini/settings.json` of a directory above the launch directory
+    /// does nothing: Gemini CLI applies only the launch directory's own
+    /// workspace settings (with the user's and the system's), so that
+    /// file's `context.fileName`, MCP servers and hooks are ignored. Copy
+    /// what is needed into the launch directory's `.gemini/settings.json`.
+    /// Source: `loadSettings` in `packages/cli/src/config/settings.ts`;
+    /// seen with Gemini CLI 0.61.0 and 0.34.0 launched in `sub/`.
+    WorkspaceSettingsNotApplied = "workspace-settings-not-applied", Info, Behaviour, "gemini", "0.1.0", "a .gemini/settings.json above the launch directory is not applied";
+    /// An `@path` import of a Gemini CLI context file is not inlined: the
+    /// file is missing or unreadable, resolves outside the project root,
+    /// is already being imported (a cycle), or lies deeper than five
+    /// imports. Gemini CLI sends an HTML comment in its place (`<!-- Import
+    /// failed: ... -->`, `<!-- File already processed: ... -->`) or, past
+    /// the depth limit, the text unprocessed. Fix the path, or put the
+    /// `@` text in backticks when it is not meant as an import. Source:
+    /// `processImports` in `packages/core/src/utils/memoryImportProcessor.ts`.
+    ContextImportFailed = "context-import-failed", Warning, RepositoryProblem, "gemini", "0.1.0", "an @path import of a Gemini CLI context file is not inlined";
 }
 
 impl DiagnosticCode {

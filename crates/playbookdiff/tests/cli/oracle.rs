@@ -26,7 +26,13 @@
 //!   (`startup-files`), the skills that request lists (`skills`), every
 //!   skill `opencode debug skill` finds by name and file (`skill-files`),
 //!   the enabled servers of the merged `mcp` object (`mcp-servers`), and for
-//!   a target the files a `read` of it attaches (`on-demand-files`).
+//!   a target the files a `read` of it attaches (`on-demand-files`);
+//! - Gemini CLI (the workspace trusted): whether it starts (`start`), the
+//!   context files of the main request in order (`startup-files`), which
+//!   file each inlined import came from (`imports`), the skills the
+//!   request lists (`skills`), the servers `gemini mcp list` does not show
+//!   blocked, with their transport (`mcp-servers`), and for a target the
+//!   context files a scripted `read_file` of it added (`on-demand-files`).
 //!
 //! Every disagreement must be listed in `oracle/known-disagreements/
 //! <agent>.toml`, and every listed one must still occur. `docs/fidelity.md`
@@ -35,7 +41,7 @@
 
 use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, LoadPhase, Mode, Permission, RepoPath,
-    Severity, Skill,
+    Severity, Skill, Transport,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Repo, WorkingTree};
@@ -52,7 +58,7 @@ use playbookdiff_testkit::oracle::{
 
 /// The agents the oracle records, by harness id (`scripts/oracle/record.py`
 /// knows how to run each; its observation format is compared below).
-const AGENTS: [&str; 3] = ["claude-code", "codex", "opencode"];
+const AGENTS: [&str; 4] = ["claude-code", "codex", "gemini", "opencode"];
 
 /// The registered adapter of `agent`.
 fn adapter(agent: &str) -> &'static dyn Adapter {
@@ -892,6 +898,157 @@ fn opencode_disagreements(
     out
 }
 
+fn gemini_disagreements(
+    case: &Case,
+    version: &str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<Disagreement> {
+    let mut out = Vec::new();
+    let mut push = |aspect, agent: String, adapter: String| {
+        if agent != adapter {
+            out.push(Disagreement {
+                case: case.id.clone(),
+                version: version.to_string(),
+                aspect,
+                agent,
+                adapter,
+            });
+        }
+    };
+    let refuses = obs["exit"] != 0;
+    let errors = cfg
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    let start = |no: bool| if no { "refuses to start" } else { "starts" };
+    push("start", start(refuses).into(), start(errors).into());
+    if refuses || errors {
+        return out;
+    }
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|p| p.as_str().unwrap_or("?").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let startup: Vec<_> = cfg
+        .received_instructions()
+        .into_iter()
+        .filter(|i| i.load_phase == LoadPhase::Startup)
+        .collect();
+    let files: Vec<String> = startup
+        .iter()
+        .filter(|i| i.imported_from.is_none())
+        .map(|i| i.source.path.to_string())
+        .collect();
+    push(
+        "startup-files",
+        list(strings(&obs["startup"]["contextFiles"])),
+        list(files),
+    );
+    let seen: Vec<String> = obs["startup"]["imports"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|pair| {
+                    let p = strings(pair);
+                    format!(
+                        "{} < {}",
+                        p.get(1).map_or("?", |s| s),
+                        p.first().map_or("?", |s| s)
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let by_id: BTreeMap<&str, String> = cfg
+        .instructions
+        .iter()
+        .map(|i| (i.id.as_str(), i.source.path.to_string()))
+        .collect();
+    let modelled: Vec<String> = startup
+        .iter()
+        .filter_map(|i| {
+            let parent = by_id.get(i.imported_from.as_deref()?)?;
+            Some(format!("{} < {parent}", i.source.path))
+        })
+        .collect();
+    push("imports", list(seen), list(modelled));
+    let listed: BTreeSet<String> = strings(&obs["startup"]["skillsListed"])
+        .into_iter()
+        .collect();
+    // The recording drops the names of Gemini CLI's built-in skills
+    // (`_bundled.json`), also where a repository skill of that name
+    // replaces one: the adapter's list drops them too.
+    let bundled: BTreeSet<String> =
+        std::fs::read_to_string(observation_path("gemini", version, "_bundled"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .map(|b| strings(&b["startup"]["skillsListed"]).into_iter().collect())
+            .unwrap_or_default();
+    let advertised: BTreeSet<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective && !bundled.contains(&s.name))
+        .map(|s| s.name.clone())
+        .collect();
+    push("skills", list(listed), list(advertised));
+    // `gemini mcp list`: the servers not blocked, with the transport it
+    // names (`?` for an entry with neither command nor url).
+    let listed: BTreeSet<String> = obs["mcpServers"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|s| s["state"] != "Blocked" && s["state"] != "Disabled")
+                .map(|s| {
+                    format!(
+                        "{} ({})",
+                        s["name"].as_str().unwrap_or("?"),
+                        s["transport"].as_str().unwrap_or("?")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let configured: BTreeSet<String> = cfg
+        .mcp_servers
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| {
+            let t = match s.transport {
+                Transport::Stdio => "stdio",
+                Transport::Http => "http",
+                Transport::Unknown => s.declared_type.as_deref().unwrap_or("?"),
+            };
+            format!("{} ({t})", s.name)
+        })
+        .collect();
+    push("mcp-servers", list(listed), list(configured));
+    // What reading the target added to the tool's output, in order.
+    if case.target.is_some() {
+        let on_demand: Vec<String> = cfg
+            .instructions
+            .iter()
+            .filter(|i| {
+                i.load_phase == LoadPhase::OnDemand
+                    && i.applicability == Applicability::Effective
+                    && i.imported_from.is_none()
+            })
+            .map(|i| i.source.path.to_string())
+            .collect();
+        push(
+            "on-demand-files",
+            list(strings(&obs["onDemand"]["contextFiles"])),
+            list(on_demand),
+        );
+    }
+    out
+}
+
 /// Every disagreement over every recorded case; the ids of cases that
 /// could not be compiled here (corpus absent) per agent; and per agent and
 /// version the number of cases compared.
@@ -931,6 +1088,7 @@ fn run_all() -> Outcome {
                 let found = match agent {
                     "claude-code" => claude_disagreements(&case, version, &obs, &cfg),
                     "codex" => codex_disagreements(&case, version, &obs, &cfg),
+                    "gemini" => gemini_disagreements(&case, version, &obs, &cfg),
                     "opencode" => opencode_disagreements(&case, &root, version, &obs, &cfg),
                     other => panic!("no comparison of {other}'s observations"),
                 };
@@ -1121,9 +1279,14 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("skills it lists (`skills`), every skill `opencode debug skill` finds by\n");
     s.push_str("name and file (`skill-files`), the enabled MCP servers of `opencode debug\n");
     s.push_str("config` (`mcp-servers`), and the files a read of the target attaches\n");
-    s.push_str("(`on-demand-files`). Subagents, commands, output styles and plugins are\n");
-    s.push_str("compared too, per surface below. What the oracle cannot see is in\n");
-    s.push_str("`oracle/README.md`.\n\n");
+    s.push_str("(`on-demand-files`). For Gemini CLI, with the workspace trusted: whether it\n");
+    s.push_str("starts (`start`), the context files of the main request in order\n");
+    s.push_str("(`startup-files`), which file each inlined import came from (`imports`),\n");
+    s.push_str("the skills it lists (`skills`), the servers of `gemini mcp list` not\n");
+    s.push_str("blocked, with their transport (`mcp-servers`), and the context files a scripted\n");
+    s.push_str("`read_file` of the target adds (`on-demand-files`). Subagents, commands,\n");
+    s.push_str("output styles and plugins are compared too, per surface below. What the\n");
+    s.push_str("oracle cannot see is in `oracle/README.md`.\n\n");
     s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
     for agent in AGENTS {
         for &v in profiled(agent) {
