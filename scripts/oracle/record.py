@@ -22,14 +22,18 @@ profiled version of every agent the case names (or only `--agent` /
 Claude Code: a fake Messages API on loopback captures the first
 `POST /v1/messages` (the memory files in request order, the skills listed
 to the model) and answers 400, so the agent stops at once; the
-`InstructionsLoaded` hook and the stream's `init` line are recorded too.
+`InstructionsLoaded` hook and the stream's `init` line are recorded too, and
+for the hook fixtures the tags their hooks wrote to `.hook-markers` when
+they fired (`hooksFired`).
 For a case with a target, the fake API first answers with a streamed
 `tool_use` calling `Read` on the target, and the next request shows what
 that read attached on demand.
 
 Codex: `codex debug prompt-input` (the AGENTS.md chain text, the skills
 listed) and `codex mcp list --json`, with and without a trust entry for the
-temporary repository in `$CODEX_HOME/config.toml`.
+temporary repository in `$CODEX_HOME/config.toml`; for a repository whose
+`.codex` registers hooks, the app server's `hooks/list` too (each hook's
+event, file and trust status; listing runs none).
 
 Gemini CLI: `gemini -p hi` with the workspace trusted and a fake Gemini API
 on loopback that records the main request (the context files in order,
@@ -606,6 +610,11 @@ def run_claude(exe, case, work, read_target=True):
             "instructions": on_demand,
         }
     obs["hookEvents"] = startup_hooks
+    # The repository's own hooks that fired: each of the oracle's hook
+    # fixtures runs `.claude/hooks/mark.sh TAG`, which appends TAG here.
+    markers = repo / ".hook-markers"
+    if markers.exists():
+        obs["hooksFired"] = sorted(set(markers.read_text().split()))
     return obs
 
 
@@ -799,7 +808,69 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
             obs["mcpServers"] = "unparsable-output"
     else:
         obs["mcpServers"] = {"exit": rc, "stderr": clean_stderr(norm.text(err))}
+    if has_codex_hooks(repo):
+        obs["hooks"] = codex_hooks(exe, cwd, env, norm)
     return obs
+
+
+def has_codex_hooks(repo):
+    """True when the repository's `.codex` registers hooks (`hooks.json`,
+    or `[hooks` in `config.toml`): only those cases record `hooks`."""
+    config = repo / ".codex" / "config.toml"
+    return (repo / ".codex" / "hooks.json").is_file() or (
+        config.is_file() and "[hooks" in config.read_text(errors="replace"))
+
+
+def codex_hooks(exe, cwd, env, norm):
+    """The hooks Codex discovers for `cwd`, from the app server's
+    `hooks/list` (JSON-RPC over stdio): each hook's event, source file and
+    trust status, sorted. Nothing is run: listing does not fire a hook."""
+    proc = subprocess.Popen([NODE, str(exe), "app-server"], cwd=cwd, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def send(msg):
+        proc.stdin.write((json.dumps(msg) + "\n").encode())
+        proc.stdin.flush()
+
+    def receive(want):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                return None
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            if msg.get("id") == want:
+                return msg
+        return None
+
+    try:
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"clientInfo": {"name": "oracle", "title": "oracle", "version": "0"}}})
+        receive(1)
+        send({"jsonrpc": "2.0", "method": "initialized"})
+        send({"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}})
+        reply = receive(2)
+    finally:
+        kill_group(proc)
+    if os.environ.get("ORACLE_KEEP"):
+        keep = Path(os.environ["ORACLE_KEEP"])
+        keep.mkdir(parents=True, exist_ok=True)
+        (keep / "hooks-list.json").write_text(json.dumps(reply, indent=1))
+    if not reply or "result" not in reply:
+        return {"error": norm.text(json.dumps((reply or {}).get("error")))}
+    hooks, warnings = [], []
+    for entry in reply["result"].get("data") or []:
+        warnings.extend(norm.text(w) for w in entry.get("warnings") or [])
+        for h in entry.get("hooks") or []:
+            hooks.append({"event": h.get("eventName"), "source": norm.path(h.get("sourcePath")),
+                          "matcher": h.get("matcher"), "command": norm.text(h.get("command") or ""),
+                          "timeoutSec": h.get("timeoutSec"), "trustStatus": h.get("trustStatus")})
+    return {"listed": sorted(hooks, key=lambda h: json.dumps(h, sort_keys=True)),
+            "warnings": sorted(warnings)}
 
 
 def clean_stderr(text):
@@ -1009,6 +1080,11 @@ def run_opencode(exe, case, work):
                      "agents": sorted((cfg.get("agent") or {}).keys()),
                      "commands": sorted((cfg.get("command") or {}).keys())}
     opencode_agent_config(obs["config"], cfg)
+    if cfg.get("plugin"):
+        # Plugin modules as `file://` URLs of the repository's copy.
+        obs["config"]["plugins"] = sorted(
+            norm.path(p[len("file://"):]) if isinstance(p, str) and p.startswith("file://") else p
+            for p in cfg["plugin"])
     rc, out, err, norm = step("skill", ["debug", "skill"])
     skills = []
     if rc == 0:

@@ -21,6 +21,8 @@
 /// a run.
 pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
 
+pub mod hooks;
+pub mod json;
 pub mod problems;
 pub mod scope;
 
@@ -28,7 +30,8 @@ mod compilation;
 pub use compilation::{exclude_refused, Compilation};
 
 use playbookdiff_model::{
-    AnalysisContext, EffectiveAgentConfig, Harness, Instruction, RepoPath, Skill, Transport,
+    AnalysisContext, EffectiveAgentConfig, Harness, HookTrigger, Instruction, RepoPath, Skill,
+    Transport,
 };
 use playbookdiff_source::Repo;
 
@@ -362,6 +365,19 @@ pub enum Gap<'a> {
         /// Its transport where another harness starts it, so the remedy
         /// shows a local (command) or a remote (url) entry.
         transport: Transport,
+    },
+    /// The harness runs no hook on `trigger`, on which another runs one:
+    /// the repository `script` it runs, else its `command` line (secrets
+    /// redacted), for the tools `matcher` names.
+    Hook {
+        /// The event's cross-harness meaning.
+        trigger: HookTrigger,
+        /// The matcher as the other harness writes it, when it has one.
+        matcher: Option<&'a str>,
+        /// The command line as the other harness writes it, when it has one.
+        command: Option<&'a str>,
+        /// The repository script the other harness runs, when it names one.
+        script: Option<&'a RepoPath>,
     },
 }
 

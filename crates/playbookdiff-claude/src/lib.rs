@@ -3,8 +3,8 @@
 //! Implements spec 000 (the Claude Code adapter specification) over the
 //! read-only [`Repo`]: startup ancestor instructions, nested on-demand
 //! instructions, `@path` imports, `.claude/rules`, `claudeMdExcludes`,
-//! project settings from `<cwd>/.claude/`, skills, and the project
-//! `.mcp.json`. [`ADAPTER`] never fails: every problem becomes a
+//! project settings from `<cwd>/.claude/`, skills, the project
+//! `.mcp.json`, and the hooks and permissions of the settings. [`ADAPTER`] never fails: every problem becomes a
 //! diagnostic in the returned [`EffectiveAgentConfig`].
 //!
 //! Architecture invariant: this crate reads only through
@@ -13,6 +13,7 @@
 
 mod agents;
 pub mod frontmatter;
+mod hooks;
 pub mod imports;
 mod instructions;
 mod json;
@@ -108,6 +109,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     instructions::compile(&mut cx, &settings);
     skills::compile(&mut cx, &settings);
     mcp::compile(&mut cx, &settings);
+    hooks::compile(&mut cx, &settings);
     agents::compile(&mut cx, &settings);
     plugins::compile(&mut cx, &settings);
     cx.finish()

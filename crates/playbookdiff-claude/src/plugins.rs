@@ -148,6 +148,7 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     for p in &plugins {
         let parts = Parts::of(cx, p);
         report(cx, p, &parts);
+        crate::hooks::plugin(cx, &p.root, &p.name, p.manifest.as_ref());
         let item = item(cx, p, parts, settings);
         cx.out.plugins.push(item);
     }

@@ -51,6 +51,10 @@ pub enum Fact {
     /// A `SKILL.md` that starts with a byte order mark has its front matter
     /// read. Before, the mark hides it: the skill has no metadata.
     FrontMatterAfterBom,
+    /// Hooks can be registered for `PreModelSwitch`, `PostModelSwitch`,
+    /// `DirectoryAdded` and `PreSkillShellCommand`. Before, those events
+    /// do not exist and hooks registered for them never fire.
+    LaterHookEvents,
 }
 
 /// One row of the table: `fact` holds from release `since` (inclusive)
@@ -121,6 +125,14 @@ const TABLE: &[Row] = &[
                    by 2.1.197, which also leaves it out of `init.skills` as a skill without front matter; the first \
                    release that reads it is not pinned down",
     },
+    Row {
+        fact: Fact::LaterHookEvents,
+        since: "2.1.332",
+        until: None,
+        evidence: "the hook event lists in the code of 2.1.332 and 2.1.197 (surfaces and guard reference): 2.1.197 \
+                   lacks PreModelSwitch, PostModelSwitch, DirectoryAdded and PreSkillShellCommand; the first release \
+                   that has them is not pinned down",
+    },
 ];
 
 /// The behaviour of one profiled Claude Code release, read from `TABLE`.
@@ -162,6 +174,7 @@ mod tests {
             Fact::RuleLinksInsideCwdOnly,
             Fact::SkillDescriptionOneLine,
             Fact::FrontMatterAfterBom,
+            Fact::LaterHookEvents,
         ] {
             assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
         }

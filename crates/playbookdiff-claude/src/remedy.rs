@@ -4,7 +4,7 @@
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, in_dir, ByTransport};
-use playbookdiff_model::{RepoPath, Transport};
+use playbookdiff_model::{HookTrigger, RepoPath, Transport};
 
 /// What would make Claude Code receive what `gap` says it lacks; `None`
 /// for a late skill (Claude Code reads every skill directory at startup)
@@ -16,6 +16,12 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         Gap::Skill { name, file } => Some(receive_skill(file, name, scene)),
         Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
+        Gap::Hook {
+            trigger,
+            matcher,
+            command,
+            script,
+        } => Some(receive_hook(trigger, matcher, command, script)),
         Gap::LateInstruction { .. } | Gap::LateSkill { .. } => None,
     }
 }
@@ -84,6 +90,38 @@ pub fn receive_mcp(name: &str, transport: Transport) -> String {
     format!(
         "add {} under `mcpServers` in `.mcp.json` with {fields} (secrets as `${{VAR}}` placeholders)",
         code_span(name)
+    )
+}
+
+/// Claude Code should run a hook on `trigger`: an entry under `hooks` in
+/// `.claude/settings.json` (Claude Code hooks documentation), the script
+/// named from the project root through `$CLAUDE_PROJECT_DIR` since hooks
+/// do not run with a stable working directory. A script that is an
+/// OpenCode plugin module cannot run as a command: its check is to port.
+pub fn receive_hook(
+    trigger: HookTrigger,
+    matcher: Option<&str>,
+    command: Option<&str>,
+    script: Option<&RepoPath>,
+) -> String {
+    let module = script.is_some_and(|s| s.as_str().contains(".opencode/plugin"));
+    let run = match (script, command) {
+        (Some(s), _) if module => format!("a script doing what `{s}` does"),
+        (Some(s), _) => format!("\"$CLAUDE_PROJECT_DIR\"/{s}"),
+        (None, Some(c)) => c.to_string(),
+        (None, None) => "your check".to_string(),
+    };
+    let matcher = match (trigger, matcher) {
+        (HookTrigger::PreToolUse | HookTrigger::PostToolUse, Some(m)) => {
+            format!("\"matcher\": {m:?}, ")
+        }
+        (HookTrigger::PreToolUse | HookTrigger::PostToolUse, None) => {
+            "\"matcher\": \"Write|Edit|Bash\", ".to_string()
+        }
+        _ => String::new(),
+    };
+    format!(
+        "add to `hooks.{trigger}` in `.claude/settings.json`: `{{{matcher}\"hooks\": [{{\"type\": \"command\", \"command\": {run:?}}}]}}` (Claude Code runs project hooks with no trust step; exit 2 blocks)"
     )
 }
 

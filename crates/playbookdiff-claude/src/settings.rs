@@ -23,6 +23,11 @@ pub(crate) struct SettingsLayer {
 }
 
 impl SettingsLayer {
+    /// The lines `(first, last)` of the value at `path`, when indexed.
+    pub fn lines(&self, path: &[&str]) -> Option<(u32, u32)> {
+        self.doc.span(path)
+    }
+
     /// The source of the value at `path` (`["claudeMdExcludes", "2"]`),
     /// with its lines when the key is found; the file otherwise.
     pub(crate) fn at(&self, path: &[&str]) -> SourceRef {

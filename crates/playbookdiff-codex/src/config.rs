@@ -338,7 +338,7 @@ pub(crate) fn extent(key: &Spanned<DeString<'_>>, v: &Spanned<DeValue<'_>>) -> R
 /// The union of `first` and the spans of `v` and its descendants,
 /// computed with an explicit stack so deep nesting cannot overflow the
 /// call stack. Empty spans (implicit tables) are ignored.
-fn span_union(first: Option<Range<usize>>, v: &Spanned<DeValue<'_>>) -> Range<usize> {
+pub(crate) fn span_union(first: Option<Range<usize>>, v: &Spanned<DeValue<'_>>) -> Range<usize> {
     let mut lo = usize::MAX;
     let mut hi = 0usize;
     let mut take = |r: Range<usize>| {

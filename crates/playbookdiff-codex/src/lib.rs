@@ -29,6 +29,10 @@
 //! * **MCP servers** (spec 004 "MCP configuration"): `[mcp_servers.*]` of the
 //!   applicable layers, secrets redacted, placeholders and variable names
 //!   kept symbolic, duplicates across layers left unresolved.
+//! * **Hooks and permissions** (`hooks` module): `.codex/hooks.json` and
+//!   `[hooks]` of the applicable layers, whose `runs` is unknown (hook
+//!   trust lives in the user's configuration); `sandbox_mode` and
+//!   `approval_policy`.
 //!
 //! **Scope of what is listed.** Only the root-to-cwd path, the subtree
 //! below cwd (the gap with Claude Code's on-demand loading) and the
@@ -48,6 +52,7 @@
 
 mod agents;
 mod config;
+mod hooks;
 mod instructions;
 mod mcp;
 pub mod profile;
@@ -208,6 +213,8 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     }
     out.skills = skills::compile(&mut cx, &chain, &layers, &facts, inputs.context_window);
     out.mcp_servers = mcp::compile(&mut cx, &layers);
+    (out.hooks, out.permissions) =
+        hooks::compile(&mut cx, &chain, &layers, facts.hook_events, version);
     out.subagents = agents::compile(&mut cx, &chain);
     if let Some(r) = &nested_root {
         out.instructions

@@ -72,7 +72,29 @@ pub struct Facts {
     /// server with both `command` and `url`): 0.142.3 "failed to load
     /// configuration", 0.171.0 "failed to load bootstrap configuration".
     pub refusal_prints: &'static str,
+    /// The events a hook can be registered for (`HookEventName` in
+    /// openai/codex `codex-rs/hooks`, 0.171.0). The 0.142.3 row repeats
+    /// the 0.171.0 list: its own was not read.
+    pub hook_events: &'static [&'static str],
 }
+
+/// The hook events of 0.171.0 (its code; surfaces and guard reference).
+const HOOK_EVENTS_0_171: &[&str] = &[
+    "PreModelRequest",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "SubagentStart",
+    "SubagentStop",
+    "Interrupt",
+    "UserPromptSubmit",
+    "Stop",
+    "StopFailure",
+];
 
 /// One row of the table: the facts from release `from` on.
 #[derive(Clone, Copy, Debug)]
@@ -142,6 +164,7 @@ pub const TABLE: &[Row] = &[
             fallback_names_must_be_plain: false,
             plugin_manifests: &[".codex-plugin/plugin.json", ".claude-plugin/plugin.json"],
             refusal_prints: "failed to load configuration",
+            hook_events: HOOK_EVENTS_0_171,
         },
     },
     Row {
@@ -158,6 +181,7 @@ pub const TABLE: &[Row] = &[
                 ".cursor-plugin/plugin.json",
             ],
             refusal_prints: "failed to load bootstrap configuration",
+            hook_events: HOOK_EVENTS_0_171,
         },
     },
 ];

@@ -4,7 +4,7 @@
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, ByTransport};
-use playbookdiff_model::{RepoPath, Transport};
+use playbookdiff_model::{HookTrigger, RepoPath, Transport};
 
 /// What would make Codex receive what `gap` says it lacks, or receive it
 /// sooner, in `scene`. Always an answer.
@@ -34,6 +34,12 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         }
         Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
+        Gap::Hook {
+            trigger,
+            command,
+            script,
+            ..
+        } => Some(receive_hook(trigger, command, script)),
     }
 }
 
@@ -151,6 +157,45 @@ pub fn receive_mcp(name: &str, transport: Transport) -> String {
     format!(
         "add a {} table to `.codex/config.toml` with {fields}; forward secrets with {secrets}",
         code_span(&format!("[mcp_servers.{}]", crate::config::toml_key(name)))
+    )
+}
+
+/// Codex should run a hook on `trigger`: an entry of `.codex/hooks.json`
+/// in Claude Code's shape, which Codex reads for a trusted project and
+/// runs once the user trusts the hook's hash (surfaces and guard
+/// reference). Its hooks see `Bash` and `apply_patch` (a patch's files are
+/// in `tool_input.command`). An event the newest profiled release lacks
+/// has no Codex hook.
+pub fn receive_hook(
+    trigger: HookTrigger,
+    command: Option<&str>,
+    script: Option<&RepoPath>,
+) -> String {
+    let events = crate::profile::TABLE
+        .last()
+        .map_or(&[][..], |r| r.facts.hook_events);
+    if !events.contains(&trigger.as_str()) {
+        return format!(
+            "Codex has no `{trigger}` hook event (its events: {}); move the check to one of them, or accept the gap",
+            events.join(", ")
+        );
+    }
+    let module = script.is_some_and(|s| s.as_str().contains(".opencode/plugin"));
+    let run = match (script, command) {
+        (Some(s), _) if module => format!("a script doing what `{s}` does"),
+        (Some(s), _) => s.to_string(),
+        (None, Some(c)) => c.to_string(),
+        (None, None) => "your check".to_string(),
+    };
+    let (matcher, tools) = match trigger {
+        HookTrigger::PreToolUse | HookTrigger::PostToolUse => (
+            "\"matcher\": \"Bash|apply_patch\", ",
+            "; its hooks see `Bash` and `apply_patch`, whose files are in `tool_input.command`",
+        ),
+        _ => ("", ""),
+    };
+    format!(
+        "add to `.codex/hooks.json`: `{{\"hooks\": {{\"{trigger}\": [{{{matcher}\"hooks\": [{{\"type\": \"command\", \"command\": {run:?}}}]}}]}}}}` (the path from the launch directory; Codex runs it for a trusted project once the user trusts its hash{tools})"
     )
 }
 

@@ -2,7 +2,7 @@
 //! "Compatibility check").
 
 use playbookdiff_model::{
-    Applicability, DiagnosticCode, Harness, LoadPhase, RepoPath, SourceRef, Transport,
+    Applicability, DiagnosticCode, Harness, HookTrigger, LoadPhase, RepoPath, SourceRef, Transport,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -19,6 +19,8 @@ pub enum Category {
     Skill,
     /// An MCP server.
     Mcp,
+    /// Hooks on one event (a [`HookTrigger`]).
+    Hook,
     /// An agent as a whole: it refuses the configuration and would not
     /// start ([`FindingType::Refused`]).
     Agent,
@@ -33,6 +35,7 @@ impl Category {
             Category::Instruction => "instruction",
             Category::Skill => "skill",
             Category::Mcp => "mcp",
+            Category::Hook => "hook",
             Category::Subagent => "subagent",
             Category::Agent => "agent",
         }
@@ -44,6 +47,7 @@ impl Category {
             Category::Instruction => "Instruction",
             Category::Skill => "Skill",
             Category::Mcp => "MCP",
+            Category::Hook => "Hook",
             Category::Subagent => "Subagent",
             Category::Agent => "Agent",
         }
@@ -258,6 +262,17 @@ pub enum Subject {
         /// Its transport on the side that has it: the one every present
         /// harness agrees on, [`Transport::Unknown`] when they differ.
         transport: Transport,
+    },
+    /// Hooks on one event, as the first present harness registers them.
+    Hook {
+        /// The event's cross-harness meaning.
+        trigger: HookTrigger,
+        /// The matcher as written, when there is one.
+        matcher: Option<String>,
+        /// The command line as written (secrets redacted), when there is one.
+        command: Option<String>,
+        /// The repository script it runs, when it names one.
+        script: Option<RepoPath>,
     },
 }
 

@@ -33,6 +33,7 @@ pub mod delta;
 mod draft;
 pub mod finding;
 pub mod group;
+mod hooks;
 pub mod id;
 mod instructions;
 pub mod matrix;
@@ -242,6 +243,7 @@ fn compare_with(
             instructions::compare(&starting, &diagnostics, &mut rows, &mut findings, settled);
             skills::compare(&starting, &diagnostics, &mut rows, &mut findings);
             mcp::compare(&starting, &mut rows, &mut findings);
+            hooks::compare(&starting, &mut rows, &mut findings);
             agents::compare(&starting, &diagnostics, &mut rows, &mut findings);
             if starting.len() < 2 {
                 findings.clear();
@@ -382,7 +384,8 @@ pub(crate) fn attach_problems(
                 .chain(hidden)
             {
                 for d in by_file.get(&(i.harness, path)).into_iter().flatten() {
-                    if f.category == Category::Mcp && !within(d, &i.source) {
+                    if matches!(f.category, Category::Mcp | Category::Hook) && !within(d, &i.source)
+                    {
                         continue;
                     }
                     let p = FindingProblem {

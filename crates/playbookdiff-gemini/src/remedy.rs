@@ -18,6 +18,9 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files, scene)),
         Gap::Subagent { name, file } => Some(receive_subagent(name, file, scene)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport, scene)),
+        // Gemini CLI's `hooks` are not modelled yet (`item-not-modelled`):
+        // no entry in its format is proposed.
+        Gap::Hook { .. } => None,
     }
 }
 

@@ -28,6 +28,15 @@ pub struct EffectiveAgentConfig {
     pub skills: Vec<Skill>,
     /// MCP servers configured for this context.
     pub mcp_servers: Vec<McpServer>,
+    /// Hooks registered for this context, in registration order (file,
+    /// then event, then position). Empty (and absent in JSON) when there
+    /// are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<crate::Hook>,
+    /// Permission rules and modes set by the repository, in file order.
+    /// Empty (and absent in JSON) when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub permissions: Vec<crate::PermissionSetting>,
     /// Subagents (custom agents) the agent can delegate to, or the user
     /// can switch to; absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -81,6 +90,8 @@ impl EffectiveAgentConfig {
             instructions: Vec::new(),
             skills: Vec::new(),
             mcp_servers: Vec::new(),
+            hooks: Vec::new(),
+            permissions: Vec::new(),
             subagents: Vec::new(),
             commands: Vec::new(),
             output_styles: Vec::new(),
@@ -167,6 +178,9 @@ pub enum SourceFormat {
     Toml,
     /// YAML.
     Yaml,
+    /// Program code (an OpenCode plugin's JavaScript or TypeScript
+    /// module), read as text and never run.
+    Code,
 }
 
 /// An inclusive range of 1-based line numbers.

@@ -786,6 +786,71 @@ declare_codes! {
     /// prompt-input` and `codex mcp list` of 0.142.3 and 0.171.0.
     ProjectUntrusted = "project-untrusted", Info, Behaviour, "codex", "0.1.0", "an untrusted directory's .codex layer or AGENTS.md is not loaded";
 
+    // ----- Hooks -----
+    /// A hook's command runs a script of the repository that does not
+    /// exist there (the path is resolved from the command line as the agent
+    /// would: `$CLAUDE_PROJECT_DIR` and `"$CLAUDE_PROJECT_DIR"` are the
+    /// project root, `${CLAUDE_PLUGIN_ROOT}` the plugin's directory, a
+    /// relative path the launch directory). When the event fires the command
+    /// fails (Claude Code shows a hook error and goes on: the guard it was
+    /// meant to be does not hold). Add the script or fix the path. For the
+    /// hooks of a plugin that is not installed the severity is info: they
+    /// run only once installed, and a plugin's package may add the script.
+    /// Source:
+    /// Claude Code hooks documentation ("Reference scripts by path");
+    /// seed 001 (`$CLAUDE_PROJECT_DIR` resolution).
+    HookScriptMissing = "hook-script-missing", Warning, RepositoryProblem, any, "0.1.0", "a hook runs a script that is not in the repository";
+    /// A hook is registered for an event the profiled release does not
+    /// have, so it never fires with that release. Check the event's
+    /// spelling; the message names the release. Source: each adapter's
+    /// event table (Claude Code 2.1.332 and 2.1.197, Codex 0.171.0, from
+    /// the agents' code).
+    HookEventUnknown = "hook-event-unknown", Warning, RepositoryProblem, any, "0.1.0", "a hook's event does not exist in the profiled release";
+    /// A hook's matcher does not do what it says: the event ignores
+    /// matchers and fires on every occurrence (Claude Code `Stop`,
+    /// `UserPromptSubmit` and others), or the matcher names only tools the
+    /// harness does not have (`Edit` in Codex, whose hooks see `Bash` and
+    /// `apply_patch`), so the hook never fires. Remove the matcher
+    /// or name a tool of that harness. Source: Claude Code hooks
+    /// documentation ("Matchers"); Codex `codex-rs/hooks`.
+    HookMatcherIneffective = "hook-matcher-ineffective", Warning, RepositoryProblem, any, "0.1.0", "a hook's matcher is ignored or can never match";
+    /// A hook's script blocks (`exit 2`, or a `decision` or
+    /// `permissionDecision` of `block` or `deny`) on an event that cannot
+    /// block: the agent shows the message and goes on (a `PostToolUse` hook
+    /// runs after the tool did its work). Move the check to a blocking event
+    /// such as `PreToolUse`. Source: Claude Code hooks documentation ("Exit
+    /// code 2 behavior per event").
+    HookBlockIneffective = "hook-block-ineffective", Warning, RepositoryProblem, any, "0.1.0", "a hook blocks on an event that cannot block";
+    /// A setting turns hooks off: Claude Code `disableAllHooks: true` in a
+    /// settings layer (the project's own hooks and the user's do not run;
+    /// managed hooks still do), Codex `[features] hooks = false` in a
+    /// project `.codex/config.toml`. Every hook it affects says `runs: no`
+    /// and names the setting's file and line. Source: seen with Claude
+    /// Code 2.1.332 and 2.1.197 and Codex 0.171.0 (surfaces and guard
+    /// reference).
+    HooksDisabled = "hooks-disabled", Info, Behaviour, any, "0.1.0", "a setting turns hooks off";
+    /// Codex runs a project hook only when the project is trusted and the
+    /// hook's hash is trusted in the user's `config.toml`
+    /// (`[hooks.state."<path>:<event>:<i>:<j>"] trusted_hash`), or with
+    /// `--dangerously-bypass-hook-trust`; neither is visible from the
+    /// repository, so the hook's `runs` is `unknown`. OpenCode runs a
+    /// plugin unless launched with `--pure`. Source: Codex 0.171.0
+    /// (`hooks/list` of the app server; surfaces and guard reference);
+    /// OpenCode 1.18.33 `--pure`.
+    HookTrustUnknown = "hook-trust-unknown", Info, Unknowable, any, "0.1.0", "whether the agent runs the repository's hooks depends on trust it records elsewhere";
+    /// A hook handler the analysis lists but does not model: a Claude Code
+    /// `prompt`, `agent` or `http` handler, or an OpenCode plugin module
+    /// read for its hook names only (the module is code and is never run).
+    /// Review what it does by hand. Source: Claude Code hooks documentation;
+    /// OpenCode plugins documentation.
+    HookNotModelled = "hook-not-modelled", Info, Limit, any, "0.1.0", "part of a hook is not modelled";
+    /// A permission rule or mode the agent was seen not to honour in the
+    /// analysed context: Claude Code applies a project `permissions.allow`
+    /// rule not in `-p` mode (the same rule in user settings was), while a
+    /// project `deny` holds even under `--dangerously-skip-permissions`.
+    /// Source: seen with Claude Code 2.1.332 and 2.1.197 (surfaces and
+    /// guard reference).
+    PermissionNotHonoured = "permission-not-honoured", Info, Behaviour, any, "0.1.0", "a permission setting is not honoured in every mode";
     // ----- Gemini CLI -----
     /// A `.gemini/settings.json` of a directory above the launch directory
     /// does nothing: Gemini CLI applies only the launch directory's own

@@ -13,6 +13,7 @@ mod agents;
 mod config;
 mod context;
 pub mod diagnostics;
+mod hooks;
 mod path;
 pub mod profile;
 pub mod redact;
@@ -22,6 +23,7 @@ pub use agents::*;
 pub use config::*;
 pub use context::*;
 pub use diagnostics::{Diagnostic, DiagnosticCode, DiagnosticKind, Severity};
+pub use hooks::*;
 pub use path::RepoPath;
 
 /// The version of the JSON document this crate serializes.

@@ -34,6 +34,8 @@
 //!   symbolic, literal values redacted.
 //! * **Agents, commands, plugins** (`extras`): listed as diagnostics with
 //!   their source, since the model has no item for them.
+//! * **Hooks and permissions** (`hooks`): the hook names written in each
+//!   plugin module of `.opencode/plugin(s)`, and the `permission` setting.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
 //! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text) with [`READ_LIMIT`]; no literal
@@ -42,6 +44,7 @@
 mod config;
 mod extras;
 mod glob;
+mod hooks;
 mod instructions;
 mod mcp;
 pub mod remedy;
@@ -166,6 +169,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.skills = skills::compile(&mut cx, &merged);
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
     extras::compile(&mut cx, &layers, &mut out);
+    (out.hooks, out.permissions) = hooks::compile(&mut cx, &layers);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }

@@ -4,7 +4,7 @@
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, ByTransport};
-use playbookdiff_model::{RepoPath, Transport};
+use playbookdiff_model::{HookTrigger, RepoPath, Transport};
 
 /// The suggestion for `gap`: what would make OpenCode receive it.
 pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
@@ -15,6 +15,12 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files)),
         Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
+        Gap::Hook {
+            trigger,
+            command,
+            script,
+            ..
+        } => Some(receive_hook(trigger, command, script)),
     }
 }
 
@@ -128,5 +134,54 @@ pub fn receive_mcp(name: &str, transport: Transport) -> String {
     format!(
         "add {} to `opencode.json` with {fields}; pass secrets as `{{env:VAR}}`",
         code_span(&format!("\"mcp\": {{\"{name}\": {entry}}}"))
+    )
+}
+
+/// The plugin hook OpenCode calls for `trigger`, and for an `event`
+/// hook the bus event's type, or `None` when it has none (plugins
+/// documentation; the guard the surfaces and guard reference ran with
+/// 1.18.33).
+fn plugin_hook(trigger: HookTrigger) -> Option<(&'static str, Option<&'static str>)> {
+    Some(match trigger {
+        HookTrigger::PreToolUse => ("tool.execute.before", None),
+        HookTrigger::PostToolUse => ("tool.execute.after", None),
+        HookTrigger::PermissionRequest => ("permission.ask", None),
+        HookTrigger::UserPromptSubmit => ("chat.message", None),
+        HookTrigger::PreCompact => ("experimental.session.compacting", None),
+        HookTrigger::SessionStart => ("event", Some("session.created")),
+        HookTrigger::Stop => ("event", Some("session.idle")),
+        HookTrigger::PostCompact => ("event", Some("session.compacted")),
+        _ => return None,
+    })
+}
+
+/// OpenCode should run a hook on `trigger`: a plugin module in
+/// `.opencode/plugin/`, which OpenCode imports at startup (not with
+/// `--pure`); the sketch runs the other harness's script with Bun's `$`
+/// and, before a tool call, blocks it by throwing when the script exits 2.
+pub fn receive_hook(
+    trigger: HookTrigger,
+    command: Option<&str>,
+    script: Option<&RepoPath>,
+) -> String {
+    let Some((hook, bus_event)) = plugin_hook(trigger) else {
+        return format!("OpenCode plugins have no `{trigger}` hook; accept the gap");
+    };
+    let run = match (script, command) {
+        (Some(s), _) => format!("sh {s}"),
+        (None, Some(c)) => c.to_string(),
+        (None, None) => "your-check".to_string(),
+    };
+    let handler = match (trigger, bus_event) {
+        (HookTrigger::PreToolUse, _) => format!(
+            "async (input, output) => {{ const r = await $`{run} < ${{new Response(JSON.stringify({{ tool_name: input.tool, tool_input: output.args }}))}}`.nothrow(); if (r.exitCode === 2) throw new Error(r.stderr.toString()) }}"
+        ),
+        (_, Some(t)) => format!(
+            "async ({{ event }}) => {{ if (event.type === \"{t}\") await $`{run}`.nothrow() }}"
+        ),
+        _ => format!("async (input, output) => {{ await $`{run}`.nothrow() }}"),
+    };
+    format!(
+        "create `.opencode/plugin/hooks.js` with `export const Hooks = async ({{ $ }}) => ({{ {hook:?}: {handler} }})` (OpenCode imports it at startup; its tools are `write`, `edit`, `bash`, `read`, and a thrown error blocks the call)"
     )
 }

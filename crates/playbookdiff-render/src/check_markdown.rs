@@ -183,6 +183,7 @@ fn tables(
         Category::Instruction,
         Category::Skill,
         Category::Mcp,
+        Category::Hook,
         Category::Subagent,
     ] {
         let fs: Vec<&&Finding> = findings.iter().filter(|f| f.category == cat).collect();
@@ -194,6 +195,7 @@ fn tables(
             Category::Instruction => "Instructions",
             Category::Skill => "Skills",
             Category::Mcp => "MCP servers",
+            Category::Hook => "Hooks",
             Category::Subagent => "Subagents",
         };
         let _ = writeln!(out, "\n### {title}\n");

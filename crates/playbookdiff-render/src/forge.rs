@@ -245,6 +245,12 @@ pub fn finding_description(category: Category, kind: FindingType) -> &'static st
         (Category::Mcp, FindingType::Different) => {
             "An MCP server of the same name is configured differently (command, arguments, URL, environment variable names)."
         }
+        (Category::Hook, FindingType::CapabilityGap) => {
+            "A hook runs on an agent event for one harness only, so a guard or automation the repository sets up holds for one agent and not the other."
+        }
+        (Category::Hook, FindingType::Different) => {
+            "Hooks on the same agent event differ between the harnesses."
+        }
         (Category::Agent, _) | (_, FindingType::Refused) => {
             "An agent refuses the repository's configuration and would not start, so it receives none of the instructions, skills and MCP servers the other agents receive; fix the file the finding names."
         }
@@ -341,6 +347,7 @@ mod tests {
             Category::Instruction,
             Category::Skill,
             Category::Mcp,
+            Category::Hook,
             Category::Agent,
             Category::Subagent,
         ] {

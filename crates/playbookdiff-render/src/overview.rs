@@ -428,6 +428,7 @@ const STACK_BELOW: usize = 60;
 fn label_text_of(category: Category, entry: &Entry<'_>) -> String {
     match (category, entry) {
         (Category::Mcp, Entry::Many(rs)) => count(rs.len(), "MCP server", "MCP servers"),
+        (Category::Hook, Entry::Many(rs)) => count(rs.len(), "hook event", "hook events"),
         (Category::Subagent, Entry::Many(rs)) => count(rs.len(), "subagent", "subagents"),
         (_, Entry::Many(rs)) => count(rs.len(), "skill", "skills"),
         (_, Entry::One(r)) => clean(&r.label).into_owned(),
@@ -579,10 +580,16 @@ fn overview_sections(cmp: &Comparison) -> Vec<Section<'_>> {
         (Category::Instruction, "Instructions"),
         (Category::Skill, "Skills"),
         (Category::Mcp, "MCP servers"),
+        (Category::Hook, "Hooks"),
         (Category::Subagent, "Subagents"),
     ]
     .into_iter()
-    .filter(|(cat, _)| *cat != Category::Subagent || cmp.rows.iter().any(|r| r.category == *cat))
+    // Hooks and subagents only when some harness has one: a view without
+    // them reads as before they were modelled.
+    .filter(|(cat, _)| {
+        !matches!(cat, Category::Hook | Category::Subagent)
+            || cmp.rows.iter().any(|r| r.category == *cat)
+    })
     .map(|(cat, title)| {
         let rows: Vec<&Row> = cmp
             .rows
@@ -718,6 +725,10 @@ fn legend_lines(out: &mut String, p: &Painter, differing: usize, seen: &[&str]) 
         (
             "conditional",
             "conditional = only after an approval or a runtime condition.",
+        ),
+        (
+            "may run",
+            "may run = registered, but whether it runs depends on trust the repository cannot show.",
         ),
     ] {
         if seen.contains(&state) {

@@ -480,6 +480,7 @@ pub(crate) fn state_label(
     use playbookdiff_compare::{Category, Reception};
     match (category, r) {
         (Category::Mcp, Reception::Conditional) => "needs approval",
+        (Category::Hook, Reception::Conditional) => "may run",
         (_, r) => r.label(),
     }
 }

@@ -3,7 +3,7 @@
 //! Layout: a header (harness, repository, cwd, target, mode), then the
 //! sections Instructions, Skills and MCP servers with one aligned line per
 //! item (applicability, load phase, `path:lines`, then what identifies the
-//! item), then Diagnostics (`severity[code] path:line message`), then
+//! item), Hooks and Permissions when there are some, then Diagnostics (`severity[code] path:line message`), then
 //! Assumptions.
 //!
 //! Every string taken from the analysed repository is printed with its
@@ -15,8 +15,9 @@ use crate::layout::{columns, pad, shorten_path_left, width, wrap_hanging};
 use crate::report::{cwd_label, profiles_label, repository_label, target_label, Via};
 use anstyle::{AnsiColor, Style};
 use playbookdiff_model::{
-    Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Instruction, LoadPhase,
-    McpServer, Permission, Plugin, PluginLoad, Severity, Skill, SourceRef, Subagent, Transport,
+    Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Hook, Instruction,
+    LoadPhase, McpServer, Permission, Plugin, PluginLoad, Severity, Skill, SourceRef, Subagent,
+    Transport,
 };
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -128,6 +129,7 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
         table.row(mcp_row(m));
     }
     table.write(&mut out, &p);
+    hooks_and_permissions(&mut out, &p, config);
 
     extra_sections(&mut out, &p, config);
 
@@ -278,6 +280,102 @@ const PATH_COLUMN: usize = 40;
 
 /// The most columns a skill or server name takes in a table.
 const NAME_COLUMN: usize = 24;
+
+/// The Hooks and Permissions sections, each only when the configuration
+/// has some (a configuration without hooks reads as before they were
+/// modelled).
+fn hooks_and_permissions(out: &mut String, p: &Painter, config: &EffectiveAgentConfig) {
+    if !config.hooks.is_empty() {
+        section(out, p, "Hooks", config.hooks.len());
+        let mut table = Table {
+            caps: vec![(2, PATH_COLUMN), (3, NAME_COLUMN)],
+            wrap_under: Some(2),
+            paths: vec![2],
+            ..Table::default()
+        };
+        for h in &config.hooks {
+            table.row(hook_row(h));
+        }
+        table.write(out, p);
+    }
+    if !config.permissions.is_empty() {
+        section(out, p, "Permissions", config.permissions.len());
+        let mut table = Table {
+            caps: vec![(0, PATH_COLUMN), (1, NAME_COLUMN)],
+            wrap_under: Some(0),
+            paths: vec![0],
+            ..Table::default()
+        };
+        for r in &config.permissions {
+            table.row(vec![
+                Cell::plain(location(&r.source)),
+                Cell::plain(clean(&r.key)),
+                Cell::plain(format!(
+                    "{} (honoured: {})",
+                    cut_words(&clean(&r.value), VALUE_COLUMN),
+                    r.honoured.as_str()
+                )),
+            ]);
+        }
+        table.write(out, p);
+    }
+}
+
+/// One hook: applicability, `runs=…`, where it is registered, the event
+/// and matcher, and the script it runs (`missing` when absent).
+fn hook_row(h: &Hook) -> Vec<Cell> {
+    let event = match &h.matcher {
+        Some(m) => format!("{} [{}]", clean(&h.event), clean(m)),
+        None => clean(&h.event).into_owned(),
+    };
+    let runs = match &h.script {
+        Some(s) if !s.present => format!("{} (missing)", clean(s.path.as_str())),
+        Some(s) => clean(s.path.as_str()).into_owned(),
+        None => cut_words(
+            &clean(h.handler.command.as_deref().unwrap_or(&h.handler.kind)),
+            VALUE_COLUMN,
+        ),
+    };
+    vec![
+        applicability_cell(h.applicability),
+        Cell::plain(format!("runs={}", h.runs.as_str())),
+        Cell::plain(location(&h.source)),
+        Cell::plain(event),
+        Cell::plain(runs),
+    ]
+}
+
+/// The most columns one word of a permission value or a hook command
+/// takes in a table (a long URL in a rule): the JSON keeps it whole.
+const VALUE_COLUMN: usize = 40;
+
+/// `text` with each word wider than `columns` (at most the output's width
+/// less the indentation of a wrapped cell) shortened to fit: a word
+/// holding `/` from the left between components
+/// ([`shorten_path_left`]), another cut at its end with `…`.
+fn cut_words(text: &str, columns: usize) -> String {
+    let columns = columns.min(crate::layout::columns().saturating_sub(4));
+    text.split(' ')
+        .map(|w| {
+            if width(w) <= columns {
+                return w.to_string();
+            }
+            if w.contains('/') {
+                return shorten_path_left(w, columns);
+            }
+            let mut out = String::new();
+            for c in w.chars() {
+                if width(&out) + width(c.encode_utf8(&mut [0; 4])) >= columns {
+                    break;
+                }
+                out.push(c);
+            }
+            out.push('…');
+            out
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 fn skill_row(s: &Skill) -> Vec<Cell> {
     vec![

@@ -14,10 +14,10 @@ use std::num::NonZeroU64;
 use std::path::PathBuf;
 
 const ABOUT: &str = "Show what each coding agent receives from a repository: instructions, \
-skills and MCP servers, from which file and lines, and what the analysis cannot know.";
+skills, MCP servers, hooks and permissions, from which file and lines, and what the analysis cannot know.";
 
 const LONG_ABOUT: &str = "Show what each coding agent receives from a repository: instructions, \
-skills and MCP servers, from which file and lines, and what the analysis cannot know.
+skills, MCP servers, hooks and permissions, from which file and lines, and what the analysis cannot know.
 
 PlaybookDiff reads the repository only. It runs nothing, contacts no server and reads no \
 home-directory or machine-wide configuration; what those could add is reported as diagnostics.";

@@ -58,8 +58,9 @@ pub(crate) fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
     // remedy built on the broken text would copy the breakage. An MCP
     // server's own problems (such as a literal secret in its entry) break
     // nothing a copy would carry: they come first, then the server is
-    // added where it is missing.
-    let then_gap = matches!(f.subject, Some(Subject::Mcp { .. }));
+    // added where it is missing; a hook's likewise (a missing script is
+    // fixed, then the hook is added where it is missing).
+    let then_gap = matches!(f.subject, Some(Subject::Mcp { .. } | Subject::Hook { .. }));
     if !f.problems.is_empty() {
         for p in &f.problems {
             let r = Remedy {
@@ -134,6 +135,25 @@ pub(crate) fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
             for h in &f.absent_from {
                 let transport = *transport;
                 out.extend(ask(*h, Gap::Mcp { name, transport }, None));
+            }
+        }
+        (
+            Some(Subject::Hook {
+                trigger,
+                matcher,
+                command,
+                script,
+            }),
+            FindingType::CapabilityGap,
+        ) => {
+            for h in &f.absent_from {
+                let gap = Gap::Hook {
+                    trigger: *trigger,
+                    matcher: matcher.as_deref(),
+                    command: command.as_deref(),
+                    script: script.as_ref(),
+                };
+                out.extend(ask(*h, gap, None));
             }
         }
         (Some(_), FindingType::Different | FindingType::CapabilityGap) => {

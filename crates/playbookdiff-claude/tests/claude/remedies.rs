@@ -110,6 +110,27 @@ fn a_server_gets_the_entry_of_its_transport() {
     );
 }
 
+/// A hook another harness runs becomes an entry of `.claude/settings.json`
+/// running the same script through `$CLAUDE_PROJECT_DIR`, with its matcher.
+#[test]
+fn a_hook_is_added_to_the_project_settings() {
+    let script = rp(".codex/hooks/guard.py");
+    let gap = Gap::Hook {
+        trigger: playbookdiff_model::HookTrigger::PreToolUse,
+        matcher: Some("Bash"),
+        command: Some("python3 .codex/hooks/guard.py"),
+        script: Some(&script),
+    };
+    KIT.assert_remedies(&[
+        (gap, "`hooks.PreToolUse` in `.claude/settings.json`"),
+        (
+            gap,
+            r#""command": "\"$CLAUDE_PROJECT_DIR\"/.codex/hooks/guard.py""#,
+        ),
+        (gap, r#""matcher": "Bash""#),
+    ]);
+}
+
 /// A subagent another harness defines: the file to add in Claude Code's
 /// own format, `.claude/agents/NAME.md` with `name` and `description`.
 #[test]

@@ -5,6 +5,7 @@
 
 mod fidelity;
 mod fixtures;
+mod hooks;
 mod remedies;
 mod scope_and_malformed_input;
 mod summaries;

@@ -162,6 +162,32 @@ fn a_command_is_made_a_skill_never_linked() {
     );
 }
 
+/// A hook another harness runs becomes a `.codex/hooks.json` entry for
+/// Codex's tools; an event Codex lacks says so instead.
+#[test]
+fn a_hook_is_added_to_codex_hooks_json_or_said_missing() {
+    use playbookdiff_model::HookTrigger;
+    let script = rp(".claude/hooks/guard.sh");
+    let gap = |trigger| Gap::Hook {
+        trigger,
+        matcher: Some("Write|Edit"),
+        command: None,
+        script: Some(&script),
+    };
+    KIT.assert_remedies(&[
+        (gap(HookTrigger::PreToolUse), "add to `.codex/hooks.json`"),
+        (
+            gap(HookTrigger::PreToolUse),
+            r#""matcher": "Bash|apply_patch""#,
+        ),
+        (gap(HookTrigger::PreToolUse), "trusts its hash"),
+        (
+            gap(HookTrigger::Notification),
+            "Codex has no `Notification` hook event",
+        ),
+    ]);
+}
+
 /// A subagent another harness defines: a custom agent file in Codex's own
 /// format, `.codex/agents/NAME.toml` with its three required fields.
 #[test]

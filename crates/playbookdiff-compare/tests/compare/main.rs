@@ -1,6 +1,7 @@
 //! Integration tests of the compare crate, one binary for the crate.
 
 mod behaviours;
+mod hooks;
 mod settled;
 mod sides;
 mod subagents;

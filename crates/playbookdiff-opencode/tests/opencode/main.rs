@@ -3,5 +3,6 @@
 //! snapshots).
 
 mod fixtures;
+mod hooks;
 mod remedies;
 mod summaries;

@@ -101,6 +101,30 @@ fn a_command_is_made_a_skill_never_linked() {
     );
 }
 
+/// A hook another harness runs becomes a plugin module sketch on the
+/// plugin hook of the same meaning; a guard throws on exit status 2.
+#[test]
+fn a_hook_becomes_a_plugin_module() {
+    use playbookdiff_model::HookTrigger;
+    let script = rp(".claude/hooks/guard.sh");
+    let gap = |trigger| Gap::Hook {
+        trigger,
+        matcher: None,
+        command: None,
+        script: Some(&script),
+    };
+    KIT.assert_remedies(&[
+        (gap(HookTrigger::PreToolUse), "`.opencode/plugin/hooks.js`"),
+        (gap(HookTrigger::PreToolUse), r#""tool.execute.before""#),
+        (gap(HookTrigger::PreToolUse), "if (r.exitCode === 2) throw"),
+        (
+            gap(HookTrigger::SessionStart),
+            r#"event.type === "session.created""#,
+        ),
+        (gap(HookTrigger::SubagentStop), "no `SubagentStop` hook"),
+    ]);
+}
+
 /// A subagent another harness defines: an agent file in OpenCode's own
 /// format, `.opencode/agent/NAME.md` of mode `subagent`.
 #[test]

@@ -11,11 +11,17 @@
 //!   (`startup-text`), which file imported which (`imports`, from the
 //!   `InstructionsLoaded` hook), the skills listed to the model by command name
 //!   (`skills`), the MCP servers of the `init` line (`mcp-servers`), and for
-//!   a target the files the scripted `Read` attached (`on-demand-files`);
+//!   a target the files the scripted `Read` attached (`on-demand-files`),
+//!   and the repository's hooks that fired, from the marker files the
+//!   hook fixtures' hooks write (`hooks`);
 //! - Codex (trusted project, or the case's own `trust` entries): whether it starts (`start`), the AGENTS.md
 //!   chain byte for byte (`agents-md`), the advertised skills by name and
-//!   path (`skills`), and `codex mcp list` (`mcp-servers`);
-//! - OpenCode: whether it starts (`start`, from `opencode debug config`),
+//!   path (`skills`), `codex mcp list` (`mcp-servers`), and for a
+//!   repository whose `.codex` registers hooks the app server's
+//!   `hooks/list` (`hooks`: file, event, and whether the hook may run);
+//! - OpenCode: the plugin modules `opencode debug config` lists, against
+//!   the modules the adapter's hooks come from (`plugin-modules`); whether it
+//!   starts (`start`, from `opencode debug config`),
 //!   the instruction files of the first request in order
 //!   (`startup-files`), the skills that request lists (`skills`), every
 //!   skill `opencode debug skill` finds by name and file (`skill-files`),
@@ -444,7 +450,98 @@ fn claude_disagreements(
             .collect();
         push("on-demand-files", list(attached), list(on_demand));
     }
+    for (aspect, agent, adapter) in hook_aspects("claude-code", case, obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     out
+}
+
+/// The hook surfaces of one observation of `agent`, as (aspect, the
+/// agent's list, the adapter's list), only where the case shows hooks:
+/// Claude Code's marker hooks that fired (`hooks`), Codex's `hooks/list`
+/// of the compared run (`hooks`), the plugin modules OpenCode's `debug
+/// config` lists against those the adapter's hooks come from
+/// (`plugin-modules`).
+fn hook_aspects(
+    agent: &str,
+    case: &Case,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<(&'static str, String, String)> {
+    let (aspect, theirs, ours) = match agent {
+        "claude-code" => ("hooks", fired_hooks(obs), expected_hooks(case, cfg)),
+        "codex" => {
+            let run = if case.trust.is_some() {
+                &obs["entries"]
+            } else {
+                &obs["trusted"]
+            };
+            let Some(listed) = run["hooks"]["listed"].as_array() else {
+                return Vec::new();
+            };
+            ("hooks", codex_listed_hooks(listed), codex_hooks(cfg))
+        }
+        _ => {
+            let plugins: BTreeSet<String> = obs["config"]["plugins"]
+                .as_array()
+                .map(|a| a.iter().map(|p| p.as_str().unwrap().to_string()).collect())
+                .unwrap_or_default();
+            let modules: BTreeSet<String> = cfg
+                .hooks
+                .iter()
+                .filter(|h| h.handler.kind == "module")
+                .map(|h| h.source.path.to_string())
+                .collect();
+            ("plugin-modules", plugins, modules)
+        }
+    };
+    // A case shows hooks when either side has some, or (Claude Code) the
+    // repository registers marker hooks the agent may have kept off.
+    let markers = cfg.hooks.iter().any(|h| {
+        h.handler
+            .command
+            .as_deref()
+            .is_some_and(|c| c.contains(".claude/hooks/mark.sh"))
+    });
+    if theirs.is_empty() && ours.is_empty() && !markers {
+        return Vec::new();
+    }
+    vec![(aspect, list(theirs), list(ours))]
+}
+
+/// The tags the repository's marker hooks wrote when they fired
+/// (`hooksFired`; none recorded means none fired).
+fn fired_hooks(obs: &Value) -> BTreeSet<String> {
+    obs["hooksFired"]
+        .as_array()
+        .map(|a| a.iter().map(|t| t.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// The tags of the marker hooks (`.claude/hooks/mark.sh TAG`) the adapter
+/// says run and whose event the oracle's run raises: the session's start
+/// and its one prompt, and with a target the scripted `Read` before and
+/// after it runs, for a hook whose matcher names `Read` or none.
+fn expected_hooks(case: &Case, cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    let read = |m: &Option<String>| {
+        m.as_deref()
+            .is_none_or(|m| m.split('|').any(|t| t == "Read"))
+    };
+    cfg.hooks
+        .iter()
+        .filter(|h| h.may_run() && h.script.as_ref().is_some_and(|s| s.present))
+        .filter(|h| match h.event.as_str() {
+            "SessionStart" | "UserPromptSubmit" => true,
+            "PreToolUse" | "PostToolUse" => case.target.is_some() && read(&h.matcher),
+            _ => false,
+        })
+        .filter_map(|h| {
+            let command = h.handler.command.as_deref()?;
+            command
+                .contains(".claude/hooks/mark.sh")
+                .then(|| command.rsplit(' ').next().unwrap_or_default().to_string())
+        })
+        .collect()
 }
 
 fn codex_disagreements(
@@ -559,7 +656,54 @@ fn codex_disagreements(
             .collect();
         push("mcp-servers", list(listed), list(configured));
     }
+    for (aspect, agent, adapter) in hook_aspects("codex", case, obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     out
+}
+
+/// The hooks `hooks/list` gives, as `file event trust`: the event in the
+/// configuration's spelling (`preToolUse` is `PreToolUse`), `may-run`
+/// for a hook whose hash is not trusted yet (Codex runs it once the user
+/// trusts it), else its status.
+fn codex_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
+    listed
+        .iter()
+        .map(|h| {
+            let event = h["event"].as_str().unwrap_or_default();
+            let mut chars = event.chars();
+            let event: String = chars
+                .next()
+                .map(|c| c.to_ascii_uppercase())
+                .into_iter()
+                .chain(chars)
+                .collect();
+            let status = match h["trustStatus"].as_str() {
+                Some("untrusted") => "may-run",
+                Some(other) => other,
+                None => "-",
+            };
+            format!(
+                "{} {event} {status}",
+                h["source"].as_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// The adapter's Codex hooks as [`codex_listed_hooks`] writes them:
+/// `may-run` for a hook whose `runs` is unknown.
+fn codex_hooks(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    cfg.hooks
+        .iter()
+        .map(|h| {
+            let status = match h.runs.as_str() {
+                "unknown" => "may-run",
+                other => other,
+            };
+            format!("{} {} {status}", h.source.path, h.event)
+        })
+        .collect()
 }
 
 fn opencode_disagreements(
@@ -747,6 +891,9 @@ fn opencode_disagreements(
             .map(|i| i.source.path.to_string())
             .collect();
         push("on-demand-files", list(attached), list(on_demand));
+    }
+    for (aspect, agent, adapter) in hook_aspects("opencode", case, obs, cfg) {
+        push(aspect, agent, adapter);
     }
     out
 }
@@ -947,6 +1094,11 @@ fn run_all() -> Outcome {
                 };
                 *out.compared.entry((agent, version)).or_default() += 1;
                 count_surfaces(&mut out.surfaces, agent, &obs, &cfg);
+                for (aspect, theirs, ours) in hook_aspects(agent, &case, &obs, &cfg) {
+                    let e = out.surfaces.entry((agent, aspect)).or_default();
+                    e.0 += 1;
+                    e.1 += usize::from(theirs == ours);
+                }
                 out.disagreements.entry(agent).or_default().extend(found);
             }
         }
@@ -1114,11 +1266,15 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("parents (`imports`), the skills listed to the model (`skills`) and the\n");
     s.push_str("description each is listed with (`skill-descriptions`), the MCP\n");
     s.push_str("servers of the `init` line (`mcp-servers`), and the files a scripted read of\n");
-    s.push_str("the target attaches (`on-demand-files`). For Codex, with the project\n");
+    s.push_str("the target attaches (`on-demand-files`), and the repository's hooks that\n");
+    s.push_str("fired, each writing a marker file (`hooks`: session start, prompt, the\n");
+    s.push_str("scripted `Read` before and after). For Codex, with the project\n");
     s.push_str("trusted (or the case's own trust entries, given to the adapter with the same\n");
     s.push_str("values): whether it starts (`start`), the AGENTS.md chain byte for byte\n");
-    s.push_str("(`agents-md`), the skills listed (`skills`, name and path) and `codex mcp\n");
-    s.push_str("list` (`mcp-servers`). For OpenCode: whether it starts (`start`), the\n");
+    s.push_str("(`agents-md`), the skills listed (`skills`, name and path), `codex mcp\n");
+    s.push_str("list` (`mcp-servers`) and the hooks of the app server's `hooks/list`\n");
+    s.push_str("(`hooks`: file, event, may run until the user trusts its hash). For\n");
+    s.push_str("OpenCode: the plugin modules of `opencode debug config` (`plugin-modules`), whether it starts (`start`), the\n");
     s.push_str("instruction files of the first request in order (`startup-files`), the\n");
     s.push_str("skills it lists (`skills`), every skill `opencode debug skill` finds by\n");
     s.push_str("name and file (`skill-files`), the enabled MCP servers of `opencode debug\n");
@@ -1198,7 +1354,9 @@ fn surface_section(s: &mut String, outcome: &Outcome) {
     s.push_str("style whose body reaches Claude Code's request; `plugins`: the plugins\n");
     s.push_str("Claude Code's `init` line loads; `commands`: OpenCode's `debug config`\n");
     s.push_str("commands). Codex's custom agents are not observed (its `spawn_agent` tool is\n");
-    s.push_str("not in `codex debug prompt-input`).\n\n");
+    s.push_str("not in `codex debug prompt-input`). Hooks, over the cases that hold some\n");
+    s.push_str("(`hooks`: the hooks that fired for Claude Code, the app server's\n");
+    s.push_str("`hooks/list` for Codex; `plugin-modules`: OpenCode's plugin modules).\n\n");
     s.push_str("| agent | surface | comparisons | agree |\n|---|---|---|---|\n");
     for ((agent, aspect), (n, ok)) in &outcome.surfaces {
         let _ = writeln!(s, "| {agent} | {aspect} | {n} | {ok} |");

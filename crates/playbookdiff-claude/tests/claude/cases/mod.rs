@@ -2,6 +2,7 @@
 
 mod agents;
 mod fidelity;
+mod hooks;
 mod imports;
 mod instructions;
 mod malformed;

@@ -1,0 +1,449 @@
+//! Hooks and permissions of the settings layers Claude Code reads from the
+//! launch directory (`<cwd>/.claude/settings.json`, and in local mode
+//! `settings.local.json`).
+//!
+//! Seen with 2.1.332 and 2.1.197 through a scripted model (surfaces and
+//! guard reference): hooks in project settings run in `-p` mode with no
+//! trust step, with `CLAUDE_PROJECT_DIR` set to the project root;
+//! `disableAllHooks: true` in a settings layer turns off the hooks of the
+//! project and of the user (not managed ones); a project
+//! `permissions.deny` rule holds even under `--dangerously-skip-permissions`,
+//! a project `permissions.allow` rule was not applied in `-p` mode. The
+//! event lists are those of each release's code.
+
+use crate::profile::Fact;
+use crate::settings::{Settings, SettingsLayer};
+use crate::{Compiler, HARNESS};
+use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
+use playbookdiff_model::{
+    Applicability, Diagnostic, DiagnosticCode, PermissionEffect, PermissionSetting, RepoPath,
+    SourceFormat, SourceRef, SourceScope, Verdict,
+};
+use serde_json::Value;
+
+/// The events of Claude Code 2.1.332 (its code; surfaces and guard
+/// reference).
+const EVENTS_2_1_332: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "PermissionRequest",
+    "PermissionDenied",
+    "Setup",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "Elicitation",
+    "ElicitationResult",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+    "DirectoryAdded",
+    "MessageDisplay",
+    "PreSkillShellCommand",
+];
+
+/// The events [`Fact::LaterHookEvents`] adds: 2.1.197 lacks them.
+#[cfg(test)]
+const LATER_EVENTS: &[&str] = &[
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "DirectoryAdded",
+    "PreSkillShellCommand",
+];
+
+/// The events of Claude Code 2.1.197: those of 2.1.332 but
+/// [`LATER_EVENTS`].
+const EVENTS_2_1_197: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "PermissionRequest",
+    "PermissionDenied",
+    "Setup",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "Elicitation",
+    "ElicitationResult",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+    "MessageDisplay",
+];
+
+/// Events whose matcher is matched against the tool name (hooks
+/// documentation, "Matchers").
+const TOOL_EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "PermissionDenied",
+];
+
+/// Events that ignore a matcher and fire on every occurrence (hooks
+/// documentation: "If you add a matcher field to these events, it is
+/// silently ignored").
+const MATCHERLESS: &[&str] = &[
+    "UserPromptSubmit",
+    "Stop",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "CwdChanged",
+];
+
+/// Events on which exit 2 or a block decision only shows a message (hooks
+/// documentation, "Exit code 2 behavior per event": "Shows stderr to
+/// user only", or nothing is left to block).
+const CANNOT_BLOCK: &[&str] = &[
+    "SessionStart",
+    "SessionEnd",
+    "Notification",
+    "SubagentStart",
+    "PostCompact",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+    "WorktreeRemove",
+    "StopFailure",
+    "Setup",
+    "PermissionDenied",
+    "MessageDisplay",
+    "DirectoryAdded",
+    "PostModelSwitch",
+];
+
+/// Claude Code's tool names, as a matcher names them (tools reference and
+/// the `init` line of both releases; MCP tools are `mcp__server__tool`).
+const TOOLS: &[&str] = &[
+    "Agent",
+    "AskUserQuestion",
+    "Bash",
+    "BashOutput",
+    "Computer",
+    "CronCreate",
+    "CronDelete",
+    "CronList",
+    "Edit",
+    "EnterPlanMode",
+    "EnterWorktree",
+    "ExitPlanMode",
+    "ExitWorktree",
+    "Glob",
+    "Grep",
+    "KillBash",
+    "KillShell",
+    "LS",
+    "LSP",
+    "ListMcpResourcesTool",
+    "Monitor",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "PowerShell",
+    "Read",
+    "ReadMcpResourceTool",
+    "SendMessage",
+    "Skill",
+    "SlashCommand",
+    "Task",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskOutput",
+    "TaskStop",
+    "TaskUpdate",
+    "TeamCreate",
+    "TeamDelete",
+    "TodoRead",
+    "TodoWrite",
+    "ToolSearch",
+    "WebFetch",
+    "WebSearch",
+    "Write",
+];
+
+/// The variable Claude Code sets to the project root in a hook's
+/// environment (seen: `CLAUDE_PROJECT_DIR`).
+const PROJECT_TOKENS: &[&str] = &["CLAUDE_PROJECT_DIR"];
+
+/// The event table of the compiled release.
+fn events(cx: &Compiler<'_, '_>) -> Events {
+    let known = if cx.profile.has(Fact::LaterHookEvents) {
+        EVENTS_2_1_332
+    } else {
+        EVENTS_2_1_197
+    };
+    Events {
+        known,
+        tool_events: TOOL_EVENTS,
+        matcherless: MATCHERLESS,
+        cannot_block: CANNOT_BLOCK,
+        tools: TOOLS,
+    }
+}
+
+/// Reads the hooks and permissions of every settings layer that applies.
+pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+    let runs = runs(cx, settings);
+    let events = events(cx);
+    let release = format!("Claude Code {}", cx.profile.version);
+    for layer in &settings.layers {
+        if let Some(h) = layer.value.get("hooks") {
+            read_layer(cx, layer, h, &events, &release, runs.clone());
+        }
+        permissions(cx, layer);
+    }
+}
+
+fn read_layer(
+    cx: &mut Compiler<'_, '_>,
+    layer: &SettingsLayer,
+    value: &Value,
+    events: &Events,
+    release: &str,
+    runs: Verdict,
+) {
+    let lines = |p: &[&str]| layer.lines(p);
+    let reason = format!(
+        "Registered in `{}`, which Claude Code reads from the launch directory; project hooks run with no trust step.",
+        layer.source.path
+    );
+    let reg = Registration {
+        harness: HARNESS,
+        release,
+        source: &layer.source,
+        prefix: &["hooks"],
+        lines: &lines,
+        events,
+        tokens: Tokens {
+            project: PROJECT_TOKENS,
+            plugin: None,
+        },
+        runs,
+        applicability: Applicability::Effective,
+        reason: &reason,
+    };
+    let read = hooks::read(&mut cx.base, &reg, value);
+    cx.out.hooks.extend(read);
+}
+
+/// The hooks of the plugin `name` at `root` (its manifest `manifest`):
+/// `hooks/hooks.json`, or the file or object the manifest's `hooks`
+/// names, with `${CLAUDE_PLUGIN_ROOT}` as `root`. A plugin loads only once
+/// the user registers its marketplace and enables it (fidelity C25), so
+/// its hooks are `conditional` and their `runs` unknown.
+pub fn plugin(cx: &mut Compiler<'_, '_>, root: &RepoPath, name: &str, manifest: Option<&Value>) {
+    let named = manifest.and_then(|m| m.get("hooks"));
+    let file = match named {
+        Some(Value::String(rel)) => root.join(rel.trim_start_matches("./")),
+        Some(_) => None,
+        None => root.join("hooks/hooks.json"),
+    };
+    let Some(file) = file.filter(|f| cx.repo.is_file(f)) else {
+        return;
+    };
+    let Ok(text) = cx.repo.read_text(&file, crate::READ_LIMIT) else {
+        return;
+    };
+    let Ok(doc) = crate::json::JsonDoc::parse(&text.text) else {
+        return;
+    };
+    let Some(value) = doc.value.get("hooks") else {
+        return;
+    };
+    let source = cx.source_ref(&file, SourceScope::Project, SourceFormat::Json);
+    let lines = |p: &[&str]| doc.span(p);
+    let events = events(cx);
+    let release = format!("Claude Code {}", cx.profile.version);
+    let reason = format!(
+        "Registered by the plugin `{name}` in `{file}`; the plugin loads only once its marketplace is registered and it is enabled, which the repository alone does not do."
+    );
+    let reg = Registration {
+        harness: HARNESS,
+        release: &release,
+        source: &source,
+        prefix: &["hooks"],
+        lines: &lines,
+        events: &events,
+        tokens: Tokens {
+            project: PROJECT_TOKENS,
+            plugin: Some(("CLAUDE_PLUGIN_ROOT", root)),
+        },
+        runs: Verdict::Unknown {
+            reason: format!("the plugin `{name}` runs them once installed and enabled"),
+        },
+        applicability: Applicability::Conditional,
+        reason: &reason,
+    };
+    let read = hooks::read(&mut cx.base, &reg, value);
+    cx.out.hooks.extend(read);
+}
+
+/// Whether the hooks of these layers run: not when the layer of highest
+/// precedence that sets `disableAllHooks` sets it true (reported once,
+/// at that key).
+fn runs(cx: &mut Compiler<'_, '_>, settings: &Settings) -> Verdict {
+    let Some((v, layer)) = settings.values("disableAllHooks").into_iter().last() else {
+        return Verdict::Yes;
+    };
+    if v != &Value::Bool(true) {
+        return Verdict::Yes;
+    }
+    let at = layer.at(&["disableAllHooks"]);
+    let has_hooks = settings
+        .layers
+        .iter()
+        .any(|l| l.value.contains_key("hooks"));
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::HooksDisabled,
+            format!(
+                "`{}` sets `disableAllHooks: true`: Claude Code runs none of the project's or the user's hooks{} (managed hooks still run).",
+                layer.source.path,
+                if has_hooks { ", including those listed here" } else { "" }
+            ),
+        )
+        .at(at.clone()),
+    );
+    Verdict::No {
+        reason: format!(
+            "`disableAllHooks: true` in `{}` turns hooks off",
+            layer.source.path
+        ),
+        source: Some(at),
+    }
+}
+
+/// The permission rules (`permissions.allow`, `deny`, `ask`) and
+/// `permissions.defaultMode` of `layer`.
+fn permissions(cx: &mut Compiler<'_, '_>, layer: &SettingsLayer) {
+    let Some(p) = layer.value.get("permissions").and_then(Value::as_object) else {
+        return;
+    };
+    for (key, effect) in [
+        ("deny", PermissionEffect::Deny),
+        ("ask", PermissionEffect::Ask),
+        ("allow", PermissionEffect::Allow),
+    ] {
+        let Some(rules) = p.get(key).and_then(Value::as_array) else {
+            continue;
+        };
+        for (i, rule) in rules.iter().enumerate() {
+            if let Some(r) = rule.as_str() {
+                let at = layer.at(&["permissions", key, &i.to_string()]);
+                push_rule(cx, layer, key, r, effect, at);
+            }
+        }
+    }
+    if let Some(mode) = p.get("defaultMode").and_then(Value::as_str) {
+        let at = layer.at(&["permissions", "defaultMode"]);
+        push_rule(cx, layer, "defaultMode", mode, PermissionEffect::Mode, at);
+    }
+    if p.get("allow")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+    {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::PermissionNotHonoured,
+                format!(
+                    "`{}` allows tools in `permissions.allow`; Claude Code 2.1.332 and 2.1.197 were seen not to apply a project `allow` rule in `-p` mode (the same rule in user settings was), so a non-interactive run may still ask or refuse.",
+                    layer.source.path
+                ),
+            )
+            .at(layer.at(&["permissions", "allow"])),
+        );
+    }
+}
+
+fn push_rule(
+    cx: &mut Compiler<'_, '_>,
+    layer: &SettingsLayer,
+    key: &str,
+    value: &str,
+    effect: PermissionEffect,
+    source: SourceRef,
+) {
+    let honoured = match effect {
+        PermissionEffect::Deny => Verdict::Yes,
+        PermissionEffect::Allow => Verdict::Unknown {
+            reason: "a project allow rule was seen not applied in -p mode; interactive sessions apply it".into(),
+        },
+        PermissionEffect::Ask => Verdict::Unknown {
+            reason: "not observed with the profiled releases".into(),
+        },
+        PermissionEffect::Mode => Verdict::Unknown {
+            reason: "a command-line mode (--permission-mode, --dangerously-skip-permissions) replaces it".into(),
+        },
+    };
+    let key = format!("permissions.{key}");
+    cx.out.permissions.push(PermissionSetting {
+        id: format!(
+            "{}:permission:{}:{key}:{value}",
+            HARNESS.as_str(),
+            layer.source.path
+        ),
+        key,
+        value: value.to_string(),
+        effect,
+        source,
+        honoured,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The older release's events are the newer one's but the four it
+    /// lacks, as the reference lists them.
+    #[test]
+    fn the_older_release_lacks_exactly_the_later_events() {
+        let expected: Vec<&str> = EVENTS_2_1_332
+            .iter()
+            .copied()
+            .filter(|e| !LATER_EVENTS.contains(e))
+            .collect();
+        assert_eq!(EVENTS_2_1_197, expected.as_slice());
+        for e in TOOL_EVENTS.iter().chain(MATCHERLESS).chain(CANNOT_BLOCK) {
+            assert!(EVENTS_2_1_332.contains(e), "{e}");
+        }
+    }
+}

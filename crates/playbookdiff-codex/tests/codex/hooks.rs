@@ -1,0 +1,174 @@
+//! Hooks of `.codex/hooks.json` and `[hooks]` in `.codex/config.toml`:
+//! listed with their lines, `runs: unknown` until the user trusts their
+//! hashes, off under `[features] hooks = false`, never from an untrusted
+//! directory; matchers naming no Codex tool; permission modes.
+
+use playbookdiff_adapter::{Adapter, Inputs, TrustEntry, TrustLevel};
+use playbookdiff_codex::ADAPTER;
+use playbookdiff_model::{DiagnosticCode as D, EffectiveAgentConfig, HookTrigger, Verdict};
+use playbookdiff_source::{Repo, WorkingTree};
+use playbookdiff_testkit::fs::write;
+use playbookdiff_testkit::{assert_says, at_root, diags, rp, Kit};
+
+static KIT: Kit = Kit::new(&ADAPTER, env!("CARGO_MANIFEST_DIR"));
+
+const HOOKS_JSON: &str = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash|apply_patch",
+        "hooks": [{ "type": "command", "command": "python3 .codex/hooks/guard.py" }]
+      },
+      {
+        "matcher": "Write|Edit",
+        "hooks": [{ "type": "command", "command": "python3 .codex/hooks/guard.py" }]
+      }
+    ],
+    "Notification": [
+      { "hooks": [{ "type": "command", "command": "true" }] }
+    ]
+  }
+}
+"#;
+
+const CONFIG: &str = r#"sandbox_mode = "workspace-write"
+
+[[hooks.SessionStart]]
+hooks = [{ type = "command", command = "sh .codex/hooks/missing.sh", timeout = 5 }]
+"#;
+
+fn repo() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "AGENTS.md", "# Rules\n");
+    write(t.path(), ".codex/hooks.json", HOOKS_JSON);
+    write(t.path(), ".codex/config.toml", CONFIG);
+    write(
+        t.path(),
+        ".codex/hooks/guard.py",
+        "import sys\nsys.exit(0)\n",
+    );
+    t
+}
+
+fn compile(t: &tempfile::TempDir) -> EffectiveAgentConfig {
+    KIT.compile_dir(t.path(), &at_root())
+}
+
+/// Both registration places are read, each hook with the lines of its
+/// handler; the hooks may run, and one `hook-trust-unknown` says why.
+#[test]
+fn hooks_json_and_config_toml_hooks_are_listed_with_lines_and_unknown_trust() {
+    let t = repo();
+    let cfg = compile(&t);
+    assert_eq!(cfg.hooks.len(), 4, "{:#?}", cfg.hooks);
+    let guard = &cfg.hooks[0];
+    assert_eq!(guard.source.path.as_str(), ".codex/hooks.json");
+    assert_eq!(guard.source.lines.map(|l| l.start), Some(6));
+    assert_eq!(guard.trigger, Some(HookTrigger::PreToolUse));
+    assert_eq!(
+        guard.script.as_ref().map(|s| (s.path.as_str(), s.present)),
+        Some((".codex/hooks/guard.py", true))
+    );
+    assert!(matches!(guard.runs, Verdict::Unknown { .. }));
+    assert!(guard.may_run());
+    let start = cfg
+        .hooks
+        .iter()
+        .find(|h| h.event == "SessionStart")
+        .unwrap();
+    assert_eq!(start.source.path.as_str(), ".codex/config.toml");
+    assert_eq!(start.source.lines.map(|l| l.start), Some(4));
+    assert_eq!(start.handler.timeout_seconds, Some(5));
+    assert_eq!(diags(&cfg, D::HookTrustUnknown).len(), 1);
+    let missing = diags(&cfg, D::HookScriptMissing);
+    assert_eq!(missing.len(), 1);
+    assert_says(missing[0], ".codex/hooks/missing.sh");
+}
+
+/// A matcher naming only tools Codex does not have never fires: reported
+/// at its line, and the hook does not run.
+#[test]
+fn a_matcher_naming_no_codex_tool_never_fires() {
+    let t = repo();
+    let cfg = compile(&t);
+    let d = diags(&cfg, D::HookMatcherIneffective);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_says(d[0], "`Write|Edit`");
+    assert_eq!(
+        d[0].source.as_ref().unwrap().lines.map(|l| l.start),
+        Some(9)
+    );
+    let never = &cfg.hooks[1];
+    assert!(matches!(never.runs, Verdict::No { .. }), "{:?}", never.runs);
+    assert!(!never.may_run());
+}
+
+/// An event Codex does not have (`Notification`) is reported for the
+/// release.
+#[test]
+fn an_event_codex_does_not_have_is_reported() {
+    let t = repo();
+    let cfg = compile(&t);
+    let d = diags(&cfg, D::HookEventUnknown);
+    assert_eq!(d.len(), 1);
+    assert_says(d[0], "`Notification`");
+    assert_says(d[0], "Codex 0.171.0");
+}
+
+/// `[features] hooks = false` turns every hook off and names its line.
+#[test]
+fn features_hooks_false_turns_hooks_off() {
+    let t = repo();
+    write(
+        t.path(),
+        ".codex/config.toml",
+        format!("{CONFIG}\n[features]\nhooks = false\n"),
+    );
+    let cfg = compile(&t);
+    assert!(!cfg.hooks.is_empty());
+    for h in &cfg.hooks {
+        match &h.runs {
+            Verdict::No { source, .. } => {
+                assert_eq!(source.as_ref().unwrap().lines.map(|l| l.start), Some(7));
+            }
+            other => panic!("{}: {other:?}", h.id),
+        }
+    }
+    assert_eq!(diags(&cfg, D::HooksDisabled).len(), 1);
+    assert!(diags(&cfg, D::HookTrustUnknown).is_empty());
+}
+
+/// An untrusted project's hooks are not read at all.
+#[test]
+fn an_untrusted_project_registers_no_hook() {
+    let t = repo();
+    let tree = WorkingTree::open(t.path()).unwrap();
+    let repo = Repo::new(&tree);
+    let entries = [TrustEntry {
+        dir: rp("."),
+        level: TrustLevel::Untrusted,
+    }];
+    let cfg = ADAPTER.compile_with(
+        &repo,
+        &at_root().context(),
+        &Inputs {
+            trust: Some(&entries),
+            ..Inputs::default()
+        },
+    );
+    assert!(cfg.hooks.is_empty(), "{:#?}", cfg.hooks);
+}
+
+/// `sandbox_mode` is listed as a permission mode with its line.
+#[test]
+fn sandbox_mode_is_a_permission_mode() {
+    let t = repo();
+    let cfg = compile(&t);
+    assert_eq!(cfg.permissions.len(), 1);
+    let p = &cfg.permissions[0];
+    assert_eq!(
+        (p.key.as_str(), p.value.as_str()),
+        ("sandbox_mode", "workspace-write")
+    );
+    assert_eq!(p.source.lines.map(|l| l.start), Some(1));
+}

@@ -1,0 +1,169 @@
+//! Hooks of the plugin modules and the `permission` setting.
+//!
+//! OpenCode 1.18.33 (`config/plugin.ts`; `opencode debug config` lists a
+//! `.opencode/plugin/*.js|ts` module as `plugin: ["file:///..."]`, scope
+//! `local`; `--pure` skips local plugins): a plugin is a module OpenCode
+//! imports and runs, whose returned object names the events it handles
+//! (`tool.execute.before(input, output)` sees every tool call and blocks
+//! one by throwing, the guard the surfaces and guard reference ran). The
+//! module is code and is never run here: each hook name written in it is
+//! found in its text, with its line, and mapped to the event of the same
+//! meaning in other harnesses.
+
+use crate::config::Layer;
+use crate::walk::{self, Opts};
+use crate::{Cx, Walk, HARNESS, READ_LIMIT};
+use playbookdiff_model::{
+    Applicability, Diagnostic, DiagnosticCode, Hook, HookHandler, HookScript, HookTrigger,
+    LoadPhase, PermissionEffect, PermissionSetting, RepoPath, SourceFormat, SourceRef, Verdict,
+};
+use serde_json::Value;
+
+/// The plugin hook names OpenCode calls, with the trigger of the same
+/// meaning (OpenCode plugins documentation, "Events"; `@opencode-ai/plugin`
+/// `Hooks`). `event` handlers see the bus events named after it
+/// (`session.created`), found as text too.
+const HOOK_NAMES: &[(&str, Option<HookTrigger>)] = &[
+    ("tool.execute.before", Some(HookTrigger::PreToolUse)),
+    ("tool.execute.after", Some(HookTrigger::PostToolUse)),
+    ("permission.ask", Some(HookTrigger::PermissionRequest)),
+    ("chat.message", Some(HookTrigger::UserPromptSubmit)),
+    ("chat.params", None),
+    ("shell.env", None),
+    (
+        "experimental.session.compacting",
+        Some(HookTrigger::PreCompact),
+    ),
+    ("session.created", Some(HookTrigger::SessionStart)),
+    ("session.idle", Some(HookTrigger::Stop)),
+    ("session.compacted", Some(HookTrigger::PostCompact)),
+];
+
+/// Every hook of the plugin modules of the `.opencode` directories from
+/// cwd up to the worktree, and the `permission` settings of `layers`.
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    layers: &[Layer],
+) -> (Vec<Hook>, Vec<PermissionSetting>) {
+    let mut hooks = Vec::new();
+    for dir in cx.up_chain() {
+        for sub in [".opencode/plugin", ".opencode/plugins"] {
+            let Some(root) = dir.join(sub) else { continue };
+            let w = walk::files(
+                cx,
+                &root,
+                Opts {
+                    dot: true,
+                    follow: true,
+                    max_depth: Some(0),
+                },
+                &|rel| rel.ends_with(".ts") || rel.ends_with(".js"),
+            );
+            for f in w.files {
+                hooks.extend(module_hooks(cx, &f.path));
+            }
+        }
+    }
+    if !hooks.is_empty() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::HookNotModelled,
+            "OpenCode plugin modules are code: the analysis lists the hook names written in them (`tool.execute.before`, `session.created`, ...) and never runs them, so what each handler does and which tools it checks are not known; review them by hand.",
+        ));
+    }
+    let permissions = layers.iter().flat_map(permissions).collect();
+    (hooks, permissions)
+}
+
+/// The hooks named in the module at `path`, in the order of the names.
+fn module_hooks(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Vec<Hook> {
+    let Ok(text) = cx.repo.read_text(path, READ_LIMIT) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (name, trigger) in HOOK_NAMES {
+        let Some(at) = text.text.find(name) else {
+            continue;
+        };
+        let line = text.line_of(at);
+        out.push(Hook {
+            id: format!("{}:hook:{path}:{name}:0:0", HARNESS.as_str()),
+            event: name.to_string(),
+            trigger: *trigger,
+            matcher: None,
+            handler: HookHandler {
+                kind: "module".to_string(),
+                command: None,
+                timeout_seconds: None,
+            },
+            source: SourceRef::project(path.clone(), SourceFormat::Code).with_lines(line, line),
+            script: Some(HookScript {
+                written: path.to_string(),
+                path: path.clone(),
+                present: true,
+            }),
+            runs: Verdict::Yes,
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Effective,
+            reason: format!(
+                "`{path}` is a plugin OpenCode imports at startup (not with --pure); it names `{name}`."
+            ),
+        });
+    }
+    out
+}
+
+/// The `permission` setting of `layer`: one entry per action (`edit`,
+/// `bash`, a `bash` pattern), or one for the whole string form.
+fn permissions(layer: &Layer) -> Vec<PermissionSetting> {
+    let Some(v) = layer.get(&["permission"]) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    match v {
+        Value::String(s) => out.extend(rule(layer, "permission".into(), s, &["permission"])),
+        Value::Object(actions) => {
+            for (action, v) in actions {
+                let key = format!("permission.{action}");
+                match v {
+                    Value::String(s) => {
+                        out.extend(rule(layer, key, s, &["permission", action]));
+                    }
+                    Value::Object(patterns) => {
+                        for (pattern, v) in patterns {
+                            if let Some(s) = v.as_str() {
+                                let at = ["permission", action.as_str(), pattern.as_str()];
+                                out.extend(rule(layer, format!("{key}.{pattern}"), s, &at));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn rule(layer: &Layer, key: String, value: &str, at: &[&str]) -> Option<PermissionSetting> {
+    let effect = match value {
+        "allow" => PermissionEffect::Allow,
+        "deny" => PermissionEffect::Deny,
+        "ask" => PermissionEffect::Ask,
+        _ => return None,
+    };
+    Some(PermissionSetting {
+        id: format!(
+            "{}:permission:{}:{key}:{value}",
+            HARNESS.as_str(),
+            layer.path
+        ),
+        key,
+        value: value.to_string(),
+        effect,
+        source: layer.source(at),
+        honoured: Verdict::Unknown {
+            reason: "not observed with OpenCode 1.18.33".into(),
+        },
+    })
+}
