@@ -1,4 +1,4 @@
 //! Strict JSON with key lines: the toolkit's [`playbookdiff_adapter::json`],
 //! which Claude Code's settings and `.mcp.json` are read with.
 
-pub use playbookdiff_adapter::json::*;
+pub(crate) use playbookdiff_adapter::json::*;
