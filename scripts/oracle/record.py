@@ -49,6 +49,7 @@ Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
 
 import argparse
 import concurrent.futures
+import html
 import http.server
 import json
 import os
@@ -976,7 +977,8 @@ def markdown_files(repo):
             if f.lower().endswith(".md"):
                 full = Path(dirpath) / f
                 try:
-                    out[str(full.relative_to(repo))] = full.read_text(errors="replace").strip()
+                    text = full.read_text(errors="replace").lstrip("\ufeff")
+                    out[str(full.relative_to(repo))] = text.replace("\r\n", "\n").strip()
                 except OSError:
                     pass
     return out
@@ -992,9 +994,16 @@ def copilot_instructions(text, repo, norm):
     for m in blocks:
         body = m.group(1)
         imports = [norm.path(p) for p, _ in CP_IMPORT.findall(body)]
-        own = CP_IMPORT.sub("", body).strip()
+        own = CP_IMPORT.sub("", body).lstrip("\ufeff").replace("\r\n", "\n").strip()
         paths = sorted(p for p, t in files.items() if t == own)
+        escaped = False
+        if not paths:
+            # 1.0.24 sends `<`, `>` and `&` as HTML entities.
+            paths = sorted(p for p, t in files.items() if t == html.unescape(own))
+            escaped = bool(paths)
         entry = {"path": paths[0] if len(paths) == 1 else paths or None}
+        if escaped:
+            entry["htmlEscaped"] = True
         if imports:
             entry["imports"] = imports
         out.append(entry)

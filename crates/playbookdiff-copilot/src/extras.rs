@@ -39,7 +39,10 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, profile: &Profile) {
         }
     }
     if profile.claude_hooks {
-        if let Some(f) = RepoPath::new(".claude/settings.json").filter(|f| cx.repo.is_file(f)) {
+        if let Some(f) = crate::git_root(cx)
+            .join(".claude/settings.json")
+            .filter(|f| cx.repo.is_file(f))
+        {
             let effect = "Copilot CLI runs none of its hooks";
             if let Loaded::File(j) = json::load(cx, &f, effect) {
                 if j.value.contains_key("hooks") {
@@ -65,7 +68,7 @@ fn note(cx: &mut Cx<'_, '_>, file: &RepoPath, format: SourceFormat, message: Str
 /// The files of the git root's folder `dir` whose name ends with
 /// `suffix`, by name.
 fn files(cx: &Cx<'_, '_>, dir: &str, suffix: &str) -> Vec<RepoPath> {
-    let Some(base) = RepoPath::new(dir).filter(|b| cx.repo.is_dir(b)) else {
+    let Some(base) = crate::git_root(cx).join(dir).filter(|b| cx.repo.is_dir(b)) else {
         return Vec::new();
     };
     let mut out: Vec<RepoPath> = cx

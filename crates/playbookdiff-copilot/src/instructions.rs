@@ -63,7 +63,7 @@ pub(crate) fn kind_of(path: &RepoPath) -> InstructionKind {
 /// The always-on files in the order Copilot CLI sends them, each with the
 /// directory it applies to.
 fn always_on(cx: &Cx<'_, '_>) -> Vec<(RepoPath, RepoPath)> {
-    let root = RepoPath::root();
+    let root = crate::git_root(cx);
     let cwd = cx.context.cwd.clone();
     let mut dirs = vec![root.clone()];
     if cwd != root {
@@ -78,8 +78,7 @@ fn always_on(cx: &Cx<'_, '_>) -> Vec<(RepoPath, RepoPath)> {
             out.extend(find(cx, d, name).map(|p| (p, d.clone())));
         }
     }
-    let mut between: Vec<RepoPath> = cwd
-        .ancestors_root_first()
+    let mut between: Vec<RepoPath> = crate::chain(cx)
         .into_iter()
         .filter(|d| *d != root && *d != cwd)
         .collect();
@@ -131,8 +130,9 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<Instruction
 /// which Copilot CLI does not read (seen with 1.0.102 and 1.0.24).
 fn not_read(cx: &mut Cx<'_, '_>, b: &mut Builder) {
     let cwd = cx.context.cwd.clone();
-    let mut dirs = vec![RepoPath::root()];
-    if !cwd.is_root() {
+    let top = crate::git_root(cx);
+    let mut dirs = vec![top.clone()];
+    if cwd != top {
         dirs.push(cwd);
     }
     for d in dirs {
@@ -302,6 +302,16 @@ impl Builder {
             return;
         }
         let mut e = entry(path, dir, Some(&text), startup, format!("{why}."));
+        if profile.html_escaped {
+            e.content = e
+                .content
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;");
+            e.reason.push_str(
+                " Copilot CLI 1.0.24 sends `&`, `<` and `>` of the text as HTML entities.",
+            );
+        }
         let imports = if profile.imports_inlined {
             crate::imports::expand(cx, path, &text)
         } else {

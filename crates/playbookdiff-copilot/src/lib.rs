@@ -107,6 +107,20 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out
 }
 
+/// The directories Copilot CLI walks from its git root down to cwd, git
+/// root first: the nearest directory holding `.git` at or above cwd (a
+/// checked-out submodule's root when cwd lies in one; seen with 1.0.24 and
+/// 1.0.102 on case `oracle.submodule_checked_out.in-libs-sub`: nothing of
+/// the superproject loaded), else the repository root.
+pub(crate) fn chain(cx: &Cx<'_, '_>) -> Vec<RepoPath> {
+    playbookdiff_adapter::scope::work_tree_chain(cx.repo, &cx.context.cwd)
+}
+
+/// The git root of [`chain`].
+pub(crate) fn git_root(cx: &Cx<'_, '_>) -> RepoPath {
+    chain(cx).into_iter().next().unwrap_or_else(RepoPath::root)
+}
+
 /// The note for a file of another agent's convention that Copilot CLI
 /// reads (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, `.claude/...`): ends a
 /// reason; empty for Copilot CLI's own files.

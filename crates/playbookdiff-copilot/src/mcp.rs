@@ -1,5 +1,9 @@
-//! MCP servers: `mcpServers` of the git root's `.mcp.json`, else (1.0.102)
-//! `.github/mcp.json`.
+//! MCP servers: `mcpServers` of `.mcp.json`, else (1.0.102)
+//! `.github/mcp.json`, in the launch directory and each directory up to the
+//! git root (seen with both releases: from `sub/` the root's servers start,
+//! and CharlesWiltgen/Axiom's `axiom-codex/.mcp.json` starts when launched
+//! there). Of two servers with one name, the one closer to the launch
+//! directory is assumed to win.
 //!
 //! Seen with 1.0.102 (fixture `skills_agents_mcp`, `session.mcp_servers_loaded`
 //! with `source: "workspace"`): with both files only `.mcp.json` applies; a
@@ -27,10 +31,32 @@ const KNOWN: &[&str] = &[
 /// Compiles the servers of the MCP file that applies, by name; servers of
 /// a file that does not apply are listed shadowed.
 pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<McpServer> {
+    let mut out: Vec<McpServer> = Vec::new();
+    let mut dirs = crate::chain(cx);
+    dirs.reverse();
+    for dir in dirs {
+        for s in in_dir(cx, profile, &dir) {
+            let clash = out
+                .iter()
+                .any(|o| o.name == s.name && o.applicability == Applicability::Effective);
+            let mut s = s;
+            if clash && s.applicability == Applicability::Effective {
+                s.applicability = Applicability::Shadowed;
+                s.reason = format!("{} A server of the same name in a directory closer to the launch directory is taken (assumed).", s.reason);
+            }
+            out.push(s);
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// The servers of directory `dir`'s MCP files.
+fn in_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: &RepoPath) -> Vec<McpServer> {
     let mut out = Vec::new();
     let mut applied: Option<RepoPath> = None;
     for rel in [".mcp.json", ".github/mcp.json"] {
-        let Some(path) = RepoPath::root().join(rel) else {
+        let Some(path) = dir.join(rel) else {
             continue;
         };
         let read = profile.mcp_files.contains(&rel);
@@ -55,7 +81,6 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<McpServer> 
         }
         out.extend(servers(cx, profile, &file, why));
     }
-    out.sort_by(|a, b| a.name.cmp(&b.name));
     out
 }
 
@@ -95,10 +120,12 @@ fn servers(
         );
         match v.as_object() {
             Some(entry) => fill(cx, &mut s, entry),
-            None => s.reason = format!(
+            None => {
+                s.reason = format!(
                 "Configured in {}, but the entry is not an object, so Copilot CLI cannot start it.",
                 file.path
-            ),
+            )
+            }
         }
         if let Some(why) = &not_applied {
             s.applicability = Applicability::Shadowed;

@@ -25,6 +25,11 @@ pub(crate) struct Profile {
     pub imports_inlined: bool,
     /// How path-specific instructions load.
     pub path_instructions: PathInstructions,
+    /// Whether the text of a `<custom_instruction>` block is sent with
+    /// `&`, `<` and `>` as HTML entities (seen with 1.0.24: `> [!NOTE]`
+    /// of biomejs/biome's `AGENTS.md` arrived as `&gt; [!NOTE]`; 1.0.102
+    /// sends the text as written).
+    pub html_escaped: bool,
     /// Whether `.claude/rules/*.md` are read (changelog 1.0.89; ignored by
     /// 1.0.24).
     pub claude_rules: bool,
@@ -33,7 +38,7 @@ pub(crate) struct Profile {
     /// from sub/AGENTS.md. Apply these to any code you write here"; 1.0.24
     /// injects nothing).
     pub nested_on_demand: bool,
-    /// The MCP configuration files of the git root, the first existing one
+    /// The MCP configuration files of a directory, the first existing one
     /// applies (1.0.102: `.mcp.json`, else `.github/mcp.json`; 1.0.24:
     /// `.mcp.json` only).
     pub mcp_files: &'static [&'static str],
@@ -56,6 +61,7 @@ const PROFILES: &[(&str, Profile)] = &[
         Profile {
             imports_inlined: false,
             path_instructions: PathInstructions::InlinedWithPrefix,
+            html_escaped: true,
             claude_rules: false,
             nested_on_demand: false,
             mcp_files: &[".mcp.json"],
@@ -69,6 +75,7 @@ const PROFILES: &[(&str, Profile)] = &[
         Profile {
             imports_inlined: true,
             path_instructions: PathInstructions::OnDemand,
+            html_escaped: false,
             claude_rules: true,
             nested_on_demand: true,
             mcp_files: &[".mcp.json", ".github/mcp.json"],

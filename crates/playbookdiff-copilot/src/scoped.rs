@@ -59,7 +59,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, b: &mut Builder) {
 /// The files of one family, sorted by path.
 fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, b: &mut Builder) {
     let (root, key, suffix) = fam.facts();
-    let Some(base) = RepoPath::root().join(root) else {
+    let Some(base) = crate::git_root(cx).join(root) else {
         return;
     };
     let mut files = Vec::new();
@@ -70,7 +70,9 @@ fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, b: &mut Builder) 
     }
 }
 
-/// The files under `dir` whose name ends with `suffix`, recursively.
+/// The files under `dir` whose name ends with `suffix` in any case
+/// (`Rule.Md` and `UPPER.MD` of cases `oracle.name_case_variants` and
+/// `oracle.hostile_names` were sent by 1.0.102), recursively.
 fn list(cx: &Cx<'_, '_>, dir: &RepoPath, suffix: &str, depth: usize, out: &mut Vec<RepoPath>) {
     if depth > MAX_DEPTH || !cx.repo.is_dir(dir) {
         return;
@@ -80,8 +82,13 @@ fn list(cx: &Cx<'_, '_>, dir: &RepoPath, suffix: &str, depth: usize, out: &mut V
             continue;
         };
         if e.kind == EntryKind::Dir {
-            list(cx, &p, suffix, depth + 1, out);
-        } else if e.name.ends_with(suffix) && cx.repo.is_file(&p) {
+            // Folders starting with `.` are skipped (seen with 1.0.102:
+            // `.claude/rules/.drafts/draft.md` of case
+            // `oracle.hostile_names` was not sent).
+            if !e.name.starts_with('.') {
+                list(cx, &p, suffix, depth + 1, out);
+            }
+        } else if e.name.to_ascii_lowercase().ends_with(suffix) && cx.repo.is_file(&p) {
             out.push(p);
         }
     }
@@ -91,7 +98,7 @@ fn list(cx: &Cx<'_, '_>, dir: &RepoPath, suffix: &str, depth: usize, out: &mut V
 /// list of strings; `None` when absent.
 fn globs(v: Option<&Value>) -> Option<Vec<String>> {
     let list: Vec<String> = match v? {
-        Value::String(s) => s.split(',').map(|g| g.trim().to_string()).collect(),
+        Value::String(s) => split_top_level(s),
         Value::Array(a) => a
             .iter()
             .filter_map(|x| x.as_str().map(|s| s.trim().to_string()))
@@ -114,6 +121,26 @@ fn line_value(yaml: &str, key: &str) -> Option<Value> {
     Some(serde_json::json!({ key: v }))
 }
 
+/// `s` split at the commas outside `{...}` groups (`src/**, {a,b}/*.ts`
+/// is two globs), each trimmed.
+fn split_top_level(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s[start..].trim().to_string());
+    out
+}
+
 /// Whether every glob matches every path (`**`): the file always applies.
 fn always(globs: &Option<Vec<String>>) -> bool {
     globs
@@ -122,14 +149,20 @@ fn always(globs: &Option<Vec<String>>) -> bool {
 }
 
 /// The matcher of one glob, relative to the git root (`**` crosses
-/// directories, `*` does not).
-pub(crate) fn matcher(glob: &str) -> Option<GlobMatcher> {
+/// directories, `*` does not); `None` when it does not parse.
+fn parsed(glob: &str) -> Option<GlobMatcher> {
     let g = glob.strip_prefix("./").unwrap_or(glob);
     GlobBuilder::new(g)
         .literal_separator(true)
         .build()
         .ok()
         .map(|g| g.compile_matcher())
+}
+
+/// The matcher of one glob ([`parsed`]); a glob that does not parse (an
+/// unclosed `[`) matches its own text literally, as minimatch takes it.
+pub(crate) fn matcher(glob: &str) -> Option<GlobMatcher> {
+    parsed(glob).or_else(|| parsed(&globset::escape(glob)))
 }
 
 /// Adds one file of family `fam` with front-matter key `key`.
@@ -141,7 +174,7 @@ fn one(
     path: &RepoPath,
     b: &mut Builder,
 ) {
-    let root = RepoPath::root();
+    let root = crate::git_root(cx);
     let Ok(text) = read(cx, path) else { return };
     let fm = front_matter(&text.text);
     let value = match &fm {
@@ -191,11 +224,11 @@ fn one(
         return;
     }
     for g in &globs {
-        if matcher(g).is_none() {
+        if parsed(g).is_none() {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidGlob,
-                    format!("`{key}` of {} holds the glob `{g}`, which the analysis cannot parse; it cannot tell which files make Copilot CLI inject the file.", problems::quote(path)),
+                    format!("`{key}` of {} holds the glob `{g}`, which does not parse as a glob; the analysis takes it literally, as minimatch does, so only a file of that exact path would make Copilot CLI inject the file.", problems::quote(path)),
                 )
                 .at(SourceRef::project(path.clone(), SourceFormat::Markdown).with_lines(1, fm.as_ref().map_or(1, |f| f.end_line))),
             );
@@ -231,6 +264,10 @@ mod tests {
         assert_eq!(
             globs(Some(&v)),
             Some(vec!["src/**".to_string(), "**/*.py".to_string()])
+        );
+        assert_eq!(
+            globs(Some(&json!("{src,lib}/**/*.ts, *.md"))),
+            Some(vec!["{src,lib}/**/*.ts".to_string(), "*.md".to_string()])
         );
         assert!(always(&globs(Some(&json!("**")))));
         assert!(always(&None));

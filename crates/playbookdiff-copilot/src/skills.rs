@@ -25,7 +25,7 @@ pub(crate) const ROOTS: &[&str] = &[".github/skills", ".agents/skills", ".claude
 /// with one name the first found is kept.
 pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
     let mut out: Vec<Skill> = Vec::new();
-    for dir in cx.context.cwd.ancestors_root_first() {
+    for dir in crate::chain(cx) {
         for root in ROOTS {
             for file in skill_files(cx, &dir, root) {
                 let s = load(cx, &file, &dir, root, None);
@@ -102,6 +102,31 @@ fn command_files(cx: &Cx<'_, '_>, dir: &RepoPath) -> Vec<RepoPath> {
     out
 }
 
+/// A command file without front matter at its first line, which Copilot
+/// CLI does not list (seen with 1.0.24 and 1.0.102: humanlayer's
+/// `.claude/commands/create_worktree.md`, whose `---` follows an empty
+/// line, was the one command of 27 missing from `session.skills_loaded`).
+fn skipped_command(file: &RepoPath, dir: &RepoPath, name: String, source: SourceRef) -> Skill {
+    Skill {
+        id: format!("copilot:skill:{file}"),
+        name: name.clone(),
+        directory_name: name,
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Excluded,
+        reason: format!("Found in the .claude/commands of {}, but it does not start with `---` front matter, so Copilot CLI does not list it as a skill (Claude Code still offers the command).", place(dir)),
+        advertisement: Advertisement::new(AdvertisementState::Hidden, 0),
+        description: None,
+        invocation: Invocation {
+            explicit: Permission::Blocked,
+            implicit: Permission::Blocked,
+        },
+        paths: None,
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    }
+}
+
 /// The skill of `file` in root `root` of `dir`; `command` is the name of
 /// a command file (its stem), `None` for a `SKILL.md`.
 fn load(
@@ -140,7 +165,14 @@ fn load(
             .and_then(Value::as_str)
             .map(str::to_string)
     };
-    let name = field("name").unwrap_or_else(|| dir_name.clone());
+    if command.is_some() && fm.is_none() {
+        return skipped_command(file, dir, dir_name, source);
+    }
+    // Spaces become `-` (seen with 1.0.24 and 1.0.102: `name: My Skill`
+    // of case `oracle.dot_dirs_symlinked` was listed as `My-Skill`).
+    let name = field("name")
+        .unwrap_or_else(|| dir_name.clone())
+        .replace(' ', "-");
     let description = field("description");
     let what = if command.is_some() {
         "a Claude Code command, which Copilot CLI lists as a skill named by its file"

@@ -199,19 +199,25 @@ pub(crate) fn shorten_path_left(path: &str, columns: usize) -> String {
 /// A shell command in lines of at most `columns` columns, never broken
 /// inside a word: the first line prefixed by `first`, continuations by
 /// `rest`, each line but the last ending in ` \` so that the lines paste
-/// as one command. A word wider than a line gets a line of its own (and
+/// as one command. A continuation line whose word (a long finding id) does
+/// not fit after `rest` is indented less, down to no indent, so that it
+/// fits; a word wider than a whole line gets a line of its own (and
 /// overflows it).
 pub(crate) fn command_lines(command: &str, first: &str, rest: &str, columns: usize) -> String {
     use std::fmt::Write as _;
-    let mut lines: Vec<(String, usize)> = Vec::new();
+    // Each line with its indent.
+    let mut lines: Vec<(String, String)> = Vec::new();
     let mut line = String::new();
+    let mut indent = first.to_string();
     let mut line_width = width(first);
     for word in command.split(' ').filter(|w| !w.is_empty()) {
         let w = width(word);
         // Room for " \" after the word unless it ends the command.
         if !line.is_empty() && line_width + 1 + w + 2 > columns {
-            lines.push((std::mem::take(&mut line), 0));
-            line_width = width(rest);
+            lines.push((std::mem::take(&mut line), std::mem::take(&mut indent)));
+            let room = columns.saturating_sub(w + 2);
+            indent = " ".repeat(width(rest).min(room));
+            line_width = width(&indent);
         }
         if !line.is_empty() {
             line.push(' ');
@@ -221,12 +227,11 @@ pub(crate) fn command_lines(command: &str, first: &str, rest: &str, columns: usi
         line_width += w;
     }
     if !line.is_empty() {
-        lines.push((line, 0));
+        lines.push((line, indent));
     }
     let mut out = String::new();
     let last = lines.len().saturating_sub(1);
-    for (i, (l, _)) in lines.iter().enumerate() {
-        let prefix = if i == 0 { first } else { rest };
+    for (i, (l, prefix)) in lines.iter().enumerate() {
         let end = if i < last { " \\" } else { "" };
         let _ = writeln!(out, "{prefix}{l}{end}");
     }
@@ -724,6 +729,17 @@ mod tests {
             command_lines("playbookdiff check", "  ", "    ", 80),
             "  playbookdiff check\n"
         );
+        // An id that fits only with less indent gets less indent.
+        let id = "instruction:missing:claude-code+codex+opencode-only:apps/api:dd829d4aaf4f";
+        let out = command_lines(
+            &format!("playbookdiff check --accept {id} --reason TEXT"),
+            "    ",
+            "      ",
+            80,
+        );
+        let line = out.lines().find(|l| l.contains(id)).unwrap();
+        assert_eq!(width(line), 80, "{out}");
+        assert!(line.starts_with("     instruction:"), "{out}");
     }
 
     #[test]

@@ -273,3 +273,69 @@ fn claude_bridge_by_release() {
         "@AGENTS.md"
     );
 }
+
+/// Writes `files` (path, text) into a fresh directory.
+fn repo_of(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+/// Facts seen on corpus repositories (cases `corpus.biomejs__biome`,
+/// `corpus.humanlayer__humanlayer`, `corpus.CharlesWiltgen__Axiom.in-axiom-codex`):
+/// 1.0.24 sends `&`, `<`, `>` as entities, 1.0.102 as written; a command
+/// file whose front matter does not open it is not a skill; the launch
+/// directory's own `.mcp.json` applies.
+#[test]
+fn entities_commands_and_the_launch_directory_mcp_file() {
+    let dir = repo_of(&[
+        ("AGENTS.md", "> [!NOTE]\n> a <b> & c\n"),
+        (
+            ".claude/commands/good.md",
+            "---\ndescription: Good.\n---\nGo.\n",
+        ),
+        (
+            ".claude/commands/late.md",
+            "\n---\ndescription: Late.\n---\nGo.\n",
+        ),
+        (
+            "tool/.mcp.json",
+            "{\"mcpServers\": {\"t\": {\"command\": \"t\", \"args\": []}}}\n",
+        ),
+        ("tool/AGENTS.md", "Tool.\n"),
+    ]);
+    let compile = |cwd: &str, v: &str| KIT.compile_dir(dir.path(), &at_root().cwd(cwd).version(v));
+    let old = compile(".", OLD);
+    assert_eq!(
+        old.instruction_at("AGENTS.md").unwrap().content,
+        "&gt; [!NOTE]\n&gt; a &lt;b&gt; &amp; c\n"
+    );
+    let new = compile(".", NEW);
+    assert_eq!(
+        new.instruction_at("AGENTS.md").unwrap().content,
+        "> [!NOTE]\n> a <b> & c\n"
+    );
+    for cfg in [&old, &new] {
+        let listed: Vec<&str> = cfg
+            .skills
+            .iter()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(listed, ["good"]);
+        assert!(cfg.mcp_servers.is_empty(), "no server from the root");
+    }
+    for v in [OLD, NEW] {
+        let names: Vec<String> = compile("tool", v)
+            .mcp_servers
+            .iter()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .map(|s| s.name.clone())
+            .collect();
+        assert_eq!(names, ["t"], "{v}");
+    }
+}

@@ -205,12 +205,15 @@ fn explain_prints_evidence_reasons_and_a_fix() {
     let dir = fixture("fr17_partial_bridges");
     let (code, v) = json(&["check", s(&dir), "--cwd", "packages/b", "--json"]);
     assert_eq!(code, 1);
-    let id = v["findings"][0]["id"].as_str().unwrap().to_string();
     // Codex's (with any other harness reading AGENTS.md), not Claude Code's.
-    assert!(
-        id.starts_with("instruction:missing:codex") && id.contains("-only:packages/b:"),
-        "{id}"
-    );
+    let id = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["id"].as_str())
+        .find(|id| id.starts_with("instruction:missing:codex") && id.contains("-only:packages/b:"))
+        .unwrap_or_else(|| panic!("{v}"))
+        .to_string();
     let (code, text, _) = run(&["explain", &id, s(&dir), "--cwd", "packages/b"]);
     assert_eq!(code, 0);
     let text = flat(&text);
@@ -245,7 +248,14 @@ fn explain_prints_evidence_reasons_and_a_fix() {
 
     let dir = fixture("agents_skills_only");
     let (_, v) = json(&["check", s(&dir), "--json"]);
-    let id = v["findings"][0]["id"].as_str().unwrap().to_string();
+    let id = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["id"].as_str())
+        .find(|id| id.starts_with("skill:"))
+        .unwrap_or_else(|| panic!("{v}"))
+        .to_string();
     let (_, text, _) = run(&["explain", &id, s(&dir)]);
     let text = flat(&text);
     assert!(
@@ -396,7 +406,14 @@ fn example_view(extra: &[&str]) -> String {
 
 #[test]
 fn the_view_of_the_example_shows_three_columns_in_eighty() {
-    let text = example_view(&[]);
+    let text = example_view(&[
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--harness",
+        "opencode",
+    ]);
     assert!(
         text.starts_with("PlaybookDiff: Claude Code <-> Codex <-> OpenCode\n"),
         "{text}"
@@ -411,6 +428,23 @@ fn the_view_of_the_example_shows_three_columns_in_eighty() {
     assert!(github.ends_with(" -"), "{github}");
     let deploy = lines.iter().find(|l| l.starts_with("! deploy")).unwrap();
     assert!(deploy.ends_with(" startup"), "{deploy}");
+}
+
+/// Without `--harness`, the view compares every registered harness, in
+/// registry order, and names each in its first line.
+#[test]
+fn the_default_view_compares_every_registered_harness() {
+    let text = example_view(&[]);
+    let names: Vec<&str> = playbookdiff_registry::harnesses()
+        .iter()
+        .map(|h| h.display_name())
+        .collect();
+    let first = text.lines().next().unwrap();
+    assert_eq!(
+        first,
+        format!("PlaybookDiff: {}", names.join(" <-> ")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -440,7 +474,18 @@ fn the_view_of_the_example_says_why_rows_differ_and_what_each_cell_means() {
 #[test]
 fn all_dirs_groups_by_path_and_each_example_id_is_about_the_files_named() {
     let repo = example();
-    let (code, text, err) = run(&["check", s(&repo), "--all-dirs"]);
+    // The three harnesses the groups below are about.
+    let (code, text, err) = run(&[
+        "check",
+        s(&repo),
+        "--all-dirs",
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--harness",
+        "opencode",
+    ]);
     assert_eq!(code, 1, "{err}");
     assert!(!text.contains("\n  cwd "), "{text}");
     // The root CLAUDE.md and the packages' own CLAUDE.md are separate
@@ -476,6 +521,14 @@ fn all_dirs_groups_by_path_and_each_example_id_is_about_the_files_named() {
         let repo_arg = repo.to_str().unwrap();
         assert!(args.contains(&repo_arg), "{command}");
         let mut with_json = args.clone();
+        with_json.extend([
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ]);
         with_json.push("--json");
         let (code, out, err) = run(&with_json);
         assert_eq!(code, 0, "{command}: {err}");
@@ -719,7 +772,17 @@ fn check_on_many_mcp_servers_and_skills_groups_them() {
     let tmp = tempfile::tempdir().unwrap();
     let (servers, skills) = (3000, 200);
     crate::work::many_servers_and_skills(tmp.path(), servers, skills);
-    let (code, out, err) = run(&["check", s(tmp.path())]);
+    // The repository configures Claude Code, Codex and OpenCode.
+    let (code, out, err) = run(&[
+        "check",
+        s(tmp.path()),
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--harness",
+        "opencode",
+    ]);
     assert_eq!(code, 1, "{err}");
     // Every third server differs in Codex, every fifth in OpenCode.
     let differing = (0..servers).filter(|k| k % 3 == 0 || k % 5 == 0).count();

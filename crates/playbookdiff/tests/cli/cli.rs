@@ -820,10 +820,19 @@ fn an_agents_md_too_large_for_the_fallback_is_reported_as_too_large() {
     assert_eq!(sent["truncatedAtByte"], 32768, "{sent:#}");
     assert_eq!(sent["content"].as_str().unwrap(), &text[..32768]);
 
+    // The harnesses that read AGENTS.md, or might (Claude Code's fallback).
     let out = playbookdiff()
         .arg("check")
         .arg(dir.path())
         .args(["--format", "json"])
+        .args([
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

@@ -236,6 +236,7 @@ fn a_repository_where_the_agents_agree_fits_forty_columns() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("AGENTS.md"), "# Rules\n\nUse tabs.\n").unwrap();
     std::fs::write(tmp.path().join("CLAUDE.md"), "@AGENTS.md\n").unwrap();
+    std::fs::write(tmp.path().join("GEMINI.md"), "@AGENTS.md\n").unwrap();
     let commands: [&[&str]; 3] = [
         &["--root"],
         &["check", "--root"],

@@ -267,7 +267,19 @@ fn a_malformed_on_demand_file_is_reported_from_the_root() {
         [("sub/AGENTS.md".to_string(), 2)]
     );
     // The view shows it among the repository's problems, with its line.
-    let (_, view, _) = run(root, &[]);
+    // The harnesses of the assertions above (Copilot CLI reads
+    // `sub/AGENTS.md` on demand too).
+    let (_, view, _) = run(
+        root,
+        &[
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ],
+    );
     assert!(
         view.contains("sub/AGENTS.md:2  invalid-utf8 (OpenCode)"),
         "{view}"
@@ -309,7 +321,16 @@ fn a_claude_md_that_only_imports_agents_md_is_shown_as_the_bridge() {
         .collect();
     assert_eq!(cells, ["CLAUDE.md", "startup (bridge)", "-"], "{view}");
     assert!(!view.contains("not loaded by any agent"), "{view}");
-    let (_, view, _) = run(root, &[]);
+    // The harnesses that read CLAUDE.md or AGENTS.md.
+    let three = [
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--harness",
+        "opencode",
+    ];
+    let (_, view, _) = run(root, &three);
     let row = instruction_row(&view, "CLAUDE.md").unwrap_or_else(|| panic!("{view}"));
     assert!(row.starts_with("  CLAUDE.md "), "{view}");
     let cells: Vec<&str> = row
@@ -322,7 +343,7 @@ fn a_claude_md_that_only_imports_agents_md_is_shown_as_the_bridge() {
         ["CLAUDE.md", "startup (bridge)", "-", "shadowed"],
         "{view}"
     );
-    let (code, out, _) = run(root, &["check", "--format", "json"]);
+    let (code, out, _) = run(root, &[&["check", "--format", "json"][..], &three].concat());
     assert_eq!(code, 0, "{out}");
     assert!(!out.contains("\"instruction:"), "{out}");
 }
@@ -348,7 +369,17 @@ fn refused_and_shadowed_items_have_their_own_words() {
     std::fs::write(root.join("pkg/AGENTS.md"), "# Package\n\nRun make.\n").unwrap();
     crate::support::git(root, &["init", "-q", "."]);
     crate::support::git(root, &["add", "-A"]);
-    let (_, view, _) = run(root, &[]);
+    // The harnesses whose words differ here (Gemini CLI reads none of
+    // these files but `.agents/skills`).
+    let three = [
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--harness",
+        "opencode",
+    ];
+    let (_, view, _) = run(root, &three);
     let skills: Vec<&str> = view
         .lines()
         .skip_while(|l| *l != "Skills")
@@ -375,7 +406,7 @@ fn refused_and_shadowed_items_have_their_own_words() {
     let pkg = instruction_row(&view, "pkg/AGENTS.md").expect(&view);
     assert!(pkg.contains(" not loaded "), "{view}");
     assert!(flat.contains("not loaded = the agent has it, but not from this launch directory"));
-    let (_, json, _) = run(root, &["check", "--format", "json"]);
+    let (_, json, _) = run(root, &[&["check", "--format", "json"][..], &three].concat());
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let id = v["findings"]
         .as_array()
@@ -385,13 +416,13 @@ fn refused_and_shadowed_items_have_their_own_words() {
         .find(|id| id.starts_with("skill:") && id.contains(":bad:"))
         .expect(&json)
         .to_string();
-    let (_, out, _) = run(root, &["explain", &id]);
+    let (_, out, _) = run(root, &[&["explain", id.as_str()][..], &three].concat());
     assert!(
         out.contains(".agents/skills/bad/SKILL.md:1-3  (excluded)"),
         "{out}"
     );
     for args in [vec!["explain", id.as_str()], vec!["check"]] {
-        let (_, out, _) = run(root, &args);
+        let (_, out, _) = run(root, &[&args[..], &three].concat());
         assert!(!out.contains("not loaded"), "{args:?}: {out}");
         assert!(out.contains("Codex refuses"), "{args:?}: {out}");
     }

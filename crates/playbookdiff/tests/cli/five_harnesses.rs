@@ -1,6 +1,5 @@
-//! Five registered harnesses: the three real adapters and two test-only
-//! fakes (`Gemini CLI`: what Claude Code receives without its skills;
-//! `Copilot CLI`: what Codex receives without its MCP servers), compiled
+//! Five harnesses: the four registered adapters and a test-only fake
+//! (`Gemini CLI`: what Codex receives without its MCP servers), compiled
 //! on the example repository and rendered as the side-by-side view and
 //! `check` would render them. At 80 columns the view's harness columns
 //! do not fit, so the harnesses that receive an item the same way share
@@ -14,7 +13,6 @@ use playbookdiff_source::{Repo, WorkingTree};
 use unicode_width::UnicodeWidthStr;
 
 const GEMINI: Harness = Harness::new("gemini-cli", "Gemini CLI");
-const COPILOT: Harness = Harness::new("copilot", "Copilot CLI");
 
 /// What the real adapter `id` receives, as `harness`.
 fn like(id: &str, harness: Harness, req: &Request<'_, '_>) -> EffectiveAgentConfig {
@@ -25,14 +23,7 @@ fn like(id: &str, harness: Harness, req: &Request<'_, '_>) -> EffectiveAgentConf
 }
 
 static FAKE_GEMINI: Declared = Declared::new(GEMINI, |req| {
-    let mut c = like("claude-code", GEMINI, req);
-    c.skills.clear();
-    c
-})
-.profiled(&["0.1.0"]);
-
-static FAKE_COPILOT: Declared = Declared::new(COPILOT, |req| {
-    let mut c = like("codex", COPILOT, req);
+    let mut c = like("codex", GEMINI, req);
     c.mcp_servers.clear();
     c
 })
@@ -42,7 +33,6 @@ static FAKE_COPILOT: Declared = Declared::new(COPILOT, |req| {
 fn adapters() -> Vec<&'static dyn Adapter> {
     let mut all: Vec<&'static dyn Adapter> = playbookdiff_registry::adapters().to_vec();
     all.push(&FAKE_GEMINI);
-    all.push(&FAKE_COPILOT);
     all
 }
 
@@ -99,22 +89,16 @@ fn five_harnesses_fit_eighty_and_forty_columns() {
             assert!(wide.is_empty(), "{what} at {columns}: {wide:#?}\n{text}");
         }
         // Every harness is named, in the legend of the shared cells.
-        for name in [
-            "Claude Code",
-            "Codex",
-            "OpenCode",
-            "Gemini CLI",
-            "Copilot CLI",
-        ] {
+        for name in adapters().iter().map(|a| a.harness().display_name()) {
             let flat = view.split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(flat.contains(&format!("= {name}")), "{name}:\n{view}");
         }
     }
 }
 
-/// The shared cells say who receives each item how: the skill `deploy`
-/// that Claude Code and OpenCode have and the fakes, Codex and Copilot do
-/// not; the MCP server `db` that Copilot lacks.
+/// The shared cells say who receives each item how: the MCP server `db`
+/// that Claude Code needs approval for, Codex and Copilot CLI start, and
+/// OpenCode and the fake Gemini CLI lack.
 #[test]
 fn shared_cells_group_the_harnesses_that_receive_an_item_alike() {
     let (view, _) = render(80);
@@ -134,12 +118,9 @@ fn shared_cells_group_the_harnesses_that_receive_an_item_alike() {
         .take_while(|l| l.starts_with("! db ") || l.starts_with("     "))
         .collect();
     let db = db.join("\n");
-    assert!(
-        db.contains("Cla Gem: needs approval (stdio)"),
-        "{db}\n{view}"
-    );
-    assert!(db.contains("Cod: startup (stdio)"), "{db}");
-    assert!(db.contains("Ope Cop: -"), "{db}");
+    assert!(db.contains("Cla: needs approval (stdio)"), "{db}\n{view}");
+    assert!(db.contains("Cod Cop: startup (stdio)"), "{db}");
+    assert!(db.contains("Ope Gem: -"), "{db}");
     insta::assert_snapshot!("five_harnesses_view_80", view);
     let (_, check) = render(80);
     insta::assert_snapshot!("five_harnesses_check_80", check);

@@ -38,15 +38,16 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
-/// A repository every harness reads alike (`CLAUDE.md` imports
-/// `AGENTS.md`; no skill, no MCP server): no finding at all, so only a
-/// problem in the repository can fail a check.
+/// A repository every harness reads alike (`CLAUDE.md` and `GEMINI.md`
+/// import `AGENTS.md`; no skill, no MCP server): no finding at all, so
+/// only a problem in the repository can fail a check.
 fn agreeing_repo() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     let r = tmp.path();
     std::fs::create_dir_all(r.join(".git")).unwrap();
     write(r, "AGENTS.md", "# Rules\n\nUse pnpm.\n");
     write(r, "CLAUDE.md", "@AGENTS.md\n");
+    write(r, "GEMINI.md", "@AGENTS.md\n");
     let (code, v) = json(r, &["check"]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["findings"].as_array().unwrap().len(), 0, "{v}");
@@ -385,6 +386,14 @@ fn accepting_again_says_which_reason_it_replaced() {
 fn a_misspelt_harness_in_the_file_gets_the_closest_id() {
     let tmp = agreeing_repo();
     let r = tmp.path();
+    let ids: Vec<&str> = playbookdiff_registry::harnesses()
+        .iter()
+        .map(|h| h.as_str())
+        .collect();
+    let unknown = format!(
+        "1:14: unknown harness `zzzzzzzz`; use one of: {}",
+        ids.join(", ")
+    );
     let table = [
         (
             "harnesses = [\"claude\"]\n",
@@ -398,10 +407,7 @@ fn a_misspelt_harness_in_the_file_gets_the_closest_id() {
             "[agent-versions]\nclaude = \"2.1.197\"\n",
             "2:1: unknown harness `claude`; did you mean `claude-code`?",
         ),
-        (
-            "harnesses = [\"zzzzzzzz\"]\n",
-            "1:14: unknown harness `zzzzzzzz`; use one of: claude-code, codex, opencode",
-        ),
+        ("harnesses = [\"zzzzzzzz\"]\n", unknown.as_str()),
         (
             "harnesses = [\"codex\"]\n",
             "1:14: `harnesses` names fewer than two harnesses",
@@ -435,6 +441,7 @@ fn a_large_walk_outside_git_is_announced() {
     let r = tmp.path();
     write(r, "AGENTS.md", "# Rules\n");
     write(r, "CLAUDE.md", "@AGENTS.md\n");
+    write(r, "GEMINI.md", "@AGENTS.md\n");
     let (code, _, err) = run(r, &["check", "--all-dirs"]);
     assert_eq!((code, err.as_str()), (0, ""), "a small tree");
     // 10,001 entries besides the two files: past the limit.

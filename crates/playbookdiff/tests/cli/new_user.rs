@@ -565,7 +565,21 @@ fn a_problem_several_harnesses_report_is_one_evidence_row() {
     )
     .unwrap();
     std::fs::write(dir.path().join("CLAUDE.md"), "# Claude\n\nUse npm.\n").unwrap();
-    let (_, text) = run_in(dir.path(), &["check", "--root", "."]);
+    // Copilot CLI reads both files too: the three harnesses of the row.
+    let (_, text) = run_in(
+        dir.path(),
+        &[
+            "check",
+            "--root",
+            ".",
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ],
+    );
     let rows: Vec<&str> = text
         .lines()
         .filter(|l| l.trim_start().starts_with("problem ") && l.contains("invalid-utf8"))
@@ -601,9 +615,13 @@ fn a_name_that_is_not_utf8_is_shown_with_a_marker() {
     std::fs::write(bad.join("AGENTS.md"), "# x\n").unwrap();
     std::fs::write(dir.path().join("AGENTS.md"), "# a\n").unwrap();
     let (_, text) = run_in(dir.path(), &["check", "--all-dirs", "--root", "."]);
+    // The code follows the name on its line, or on the next one when the
+    // list of harnesses is too long to share it.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         text.lines()
-            .any(|l| l.starts_with("  bad\u{fffd}dir (name not UTF-8)  unreadable")),
+            .any(|l| l.starts_with("  bad\u{fffd}dir (name not UTF-8)"))
+            && flat.contains("bad\u{fffd}dir (name not UTF-8) unreadable ("),
         "{text}"
     );
     assert!(!text.contains("  -  unreadable"), "{text}");

@@ -36,8 +36,7 @@
 
 use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, Instruction, LoadPhase, Mode, Permission,
-    RepoPath,
-    Severity, Skill,
+    RepoPath, Severity, Skill,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Repo, WorkingTree};
@@ -790,14 +789,20 @@ fn copilot_disagreements(
                 && !copilot_scoped(i.source.path.as_str())
         })
         .collect();
-    let blocks = obs["startup"]["instructions"].as_array().cloned().unwrap_or_default();
+    let blocks = obs["startup"]["instructions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let mut seen = Vec::new();
     for (n, b) in blocks.iter().enumerate() {
         let mine = always.get(n).map(|i| i.source.path.to_string());
         let name = match &b["path"] {
             Value::String(p) => p.clone(),
             Value::Array(a) => {
-                let all: Vec<String> = a.iter().filter_map(|p| p.as_str().map(str::to_string)).collect();
+                let all: Vec<String> = a
+                    .iter()
+                    .filter_map(|p| p.as_str().map(str::to_string))
+                    .collect();
                 match &mine {
                     Some(m) if all.contains(m) => m.clone(),
                     _ => all.join("|"),
@@ -807,7 +812,11 @@ fn copilot_disagreements(
         };
         let imports: Vec<String> = b["imports"]
             .as_array()
-            .map(|a| a.iter().filter_map(|p| p.as_str().map(|p| format!("{name}<{p}"))).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|p| p.as_str().map(|p| format!("{name}<{p}")))
+                    .collect()
+            })
             .unwrap_or_default();
         seen.push(name);
         seen.extend(imports);
@@ -815,14 +824,21 @@ fn copilot_disagreements(
     let mut modelled = Vec::new();
     for i in &always {
         modelled.push(i.source.path.to_string());
-        for imp in received.iter().filter(|x| x.imported_from.as_deref() == Some(i.id.as_str())) {
+        for imp in received
+            .iter()
+            .filter(|x| x.imported_from.as_deref() == Some(i.id.as_str()))
+        {
             modelled.push(format!("{}<{}", i.source.path, imp.source.path));
         }
     }
     push("instructions", list(seen), list(modelled));
     let inlined: BTreeSet<String> = obs["startup"]["inlined"]
         .as_array()
-        .map(|a| a.iter().filter_map(|p| p.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     let modelled_inlined: BTreeSet<String> = received
         .iter()
@@ -834,7 +850,13 @@ fn copilot_disagreements(
         .as_array()
         .map(|a| {
             a.iter()
-                .map(|r| format!("{} {}", r["path"].as_str().unwrap_or(""), r["pattern"].as_str().unwrap_or("")))
+                .map(|r| {
+                    format!(
+                        "{} {}",
+                        r["path"].as_str().unwrap_or(""),
+                        r["pattern"].as_str().unwrap_or("")
+                    )
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -849,7 +871,13 @@ fn copilot_disagreements(
         .as_array()
         .map(|a| {
             a.iter()
-                .map(|s| format!("{} {}", s["name"].as_str().unwrap_or(""), s["path"].as_str().unwrap_or("")))
+                .map(|s| {
+                    format!(
+                        "{} {}",
+                        s["name"].as_str().unwrap_or(""),
+                        s["path"].as_str().unwrap_or("")
+                    )
+                })
                 .collect()
         })
         .unwrap_or_default();

@@ -129,7 +129,10 @@ fn a_refusing_agent_has_one_high_finding_and_no_pairwise_ones() {
             assert_eq!(refused[0]["code"], "config-refused");
             assert_eq!(refused[0]["source"]["path"], file);
             // The compared harnesses stay every harness asked for.
-            assert_eq!(v["harnesses"].as_array().unwrap().len(), 3);
+            assert_eq!(
+                v["harnesses"].as_array().unwrap().len(),
+                playbookdiff_registry::harnesses().len()
+            );
             let mine: Vec<&Value> = agent_findings(&v)
                 .into_iter()
                 .filter(|f| f["absentFrom"][0] == h)
@@ -173,16 +176,28 @@ fn once_the_file_is_fixed_the_agent_is_compared_again() {
     assert!(!pairwise_of(&v, "codex").is_empty());
 }
 
-/// Only Claude Code starts when both others refuse: no finding compares
-/// anything, the view has one column and a line per refusing agent.
+/// Only Claude Code starts when Codex and OpenCode, the others compared,
+/// refuse: no finding compares anything, the view has one column and a
+/// line per refusing agent.
 #[test]
 fn when_only_one_agent_starts_nothing_is_compared() {
     let tmp = fixture("refused_both");
-    let v = json(tmp.path(), &["check", "refused_both"]);
+    let three = [
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--harness",
+        "opencode",
+    ];
+    let v = json(
+        tmp.path(),
+        &[&["check", "refused_both"][..], &three].concat(),
+    );
     assert_eq!(agent_findings(&v).len(), 2);
     assert_eq!(findings(&v).len(), 2, "{}", v["findings"]);
     assert_eq!(v["summary"]["high"], 2);
-    let (_, view) = run(tmp.path(), &["refused_both"]);
+    let (_, view) = run(tmp.path(), &[&["refused_both"][..], &three].concat());
     let head = view
         .lines()
         .find(|l| l.contains("receives"))
