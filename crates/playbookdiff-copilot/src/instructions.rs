@@ -287,10 +287,11 @@ impl Builder {
             self.others.push(e);
             return;
         }
+        let sent = sent_text(profile, &text.text);
         if let Some(first) = self
             .effective
             .iter()
-            .find(|e| e.imported_from.is_none() && e.content.trim() == text.text.trim())
+            .find(|e| e.imported_from.is_none() && e.content.trim() == sent.trim())
         {
             let mut e = entry(path, dir, Some(&text), startup, format!("{why}; its text is identical to that of {}, which Copilot CLI already sends, so it sends this one no more (it names them \"{} + {}\").", first.source.path, first.source.path.file_name().unwrap_or_default(), path.file_name().unwrap_or_default()));
             e.applicability = Applicability::Shadowed;
@@ -303,11 +304,7 @@ impl Builder {
         }
         let mut e = entry(path, dir, Some(&text), startup, format!("{why}."));
         if profile.html_escaped {
-            e.content = e
-                .content
-                .replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;");
+            e.content = sent;
             e.reason.push_str(
                 " Copilot CLI 1.0.24 sends `&`, `<` and `>` of the text as HTML entities.",
             );
@@ -347,6 +344,18 @@ impl Builder {
         }
         out.extend(self.others);
         out
+    }
+}
+
+/// `text` as the release sends it in a `<custom_instruction>` block:
+/// 1.0.24 with `&`, `<` and `>` as HTML entities.
+fn sent_text(profile: &Profile, text: &str) -> String {
+    if profile.html_escaped {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    } else {
+        text.to_string()
     }
 }
 
