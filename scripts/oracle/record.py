@@ -2,7 +2,7 @@
 """Records what the real agents load, case by case, as normalized JSON.
 
 Usage:
-    scripts/oracle/record.py [--agent claude-code|codex|opencode|copilot] [--version V]
+    scripts/oracle/record.py [--agent claude-code|codex|copilot|gemini|opencode] [--version V]
                                       [--case ID] [--no-regenerate]
 
 For every case of `oracle/cases.toml` (or only `--case ID`), for every
@@ -37,6 +37,13 @@ the table of path-specific files, and the `session.skills_loaded` and
 Codex: `codex debug prompt-input` (the AGENTS.md chain text, the skills
 listed) and `codex mcp list --json`, with and without a trust entry for the
 temporary repository in `$CODEX_HOME/config.toml`.
+
+Gemini CLI: `gemini -p hi` with the workspace trusted and a fake Gemini API
+on loopback that records the main request (the context files in order,
+the imports inlined in them, the skills listed) and answers 400; for a case
+with a target it first answers with a streamed `read_file` call, and the
+next request shows the context files that read added. `gemini mcp list`
+gives the MCP servers of the launch directory's settings.
 
 Every path is made repository-relative; temporary paths, dates and session
 ids are removed, so two runs give byte-identical files. At the end, unless
@@ -78,13 +85,17 @@ AGENTS = {
         "package": "@openai/codex",
         "binary": "node_modules/.bin/codex",
     },
-    "opencode": {
-        "package": "opencode-ai",
-        "binary": "node_modules/opencode-linux-x64/bin/opencode",
+    "gemini": {
+        "package": "@google/gemini-cli",
+        "binary": "node_modules/.bin/gemini",
     },
     "copilot": {
         "package": "@github/copilot",
         "binary": "node_modules/@github/copilot-linux-x64/copilot",
+    },
+    "opencode": {
+        "package": "opencode-ai",
+        "binary": "node_modules/opencode-linux-x64/bin/opencode",
     },
 }
 
@@ -101,7 +112,8 @@ def log(msg):
 def profiled_versions(agent):
     """The adapter's PROFILED_VERSIONS constant, read from its source."""
     crate = {"claude-code": "playbookdiff-claude", "codex": "playbookdiff-codex",
-             "opencode": "playbookdiff-opencode", "copilot": "playbookdiff-copilot"}[agent]
+             "copilot": "playbookdiff-copilot", "gemini": "playbookdiff-gemini",
+             "opencode": "playbookdiff-opencode"}[agent]
     src = (ROOT / "crates" / crate / "src" / "lib.rs").read_text()
     m = re.search(r"PROFILED_VERSIONS: &\[&str\] = &\[([^\]]*)\]", src)
     return re.findall(r'"([^"]+)"', m.group(1))
@@ -584,6 +596,8 @@ def run_claude(exe, case, work, read_target=True):
         "instructions": memory,
         "skillsListed": skills if skills is not None else [],
     }
+    if api.requests:
+        claude_surfaces(obs["startup"], api.requests[0])
     if init:
         obs["init"] = {
             "skills": init.get("skills") or [],
@@ -594,6 +608,7 @@ def run_claude(exe, case, work, read_target=True):
             "plugins": [p.get("name") if isinstance(p, dict) else p
                         for p in init.get("plugins") or []],
         }
+        claude_init_surfaces(obs["init"], init)
     if target:
         on_demand, _ = request_view(api.requests[1], norm, after_tool_use=True) \
             if len(api.requests) > 1 else ([], None)
@@ -605,6 +620,71 @@ def run_claude(exe, case, work, read_target=True):
         }
     obs["hookEvents"] = startup_hooks
     return obs
+
+
+AGENT_TYPES = re.compile(r"Available agent types for the (\w+) tool:\n")
+AGENT_LINE = re.compile(r"^- (.*?): (.*) \(Tools: (.*)\)$")
+OUTPUT_STYLE = re.compile(r"(?:^|\n)# Output Style: ([^\n]*)\n([^\n]*)")
+
+
+def listed_agents(text):
+    """The `- name: description (Tools: ...)` entries after the header of
+    the agent list (`Available agent types for the Agent tool:`), as
+    {name, description, tools}; None when the text has no such list."""
+    m = AGENT_TYPES.search(text)
+    if not m:
+        return None
+    out = []
+    for line in text[m.end():].split("\n"):
+        a = AGENT_LINE.match(line)
+        if not a:
+            break
+        out.append({"name": a.group(1), "description": a.group(2), "tools": a.group(3)})
+    return out
+
+
+def claude_surfaces(startup, body):
+    """Subagents and the output style as the first request shows them: the
+    agent list of the delegation tool (`agentsListed`, with the tool's
+    name as `agentsTool`) and the `# Output Style: NAME` section
+    (`outputStyle`: its name and the first line of its body). Each key is
+    written only when the request holds it, so observations of cases
+    without them keep their shape."""
+    chunks = list(texts(body.get("system")))
+    for msg in body.get("messages") or []:
+        chunks.extend(texts(msg.get("content")))
+    for t in chunks:
+        agents = listed_agents(t)
+        if agents is not None and "agentsListed" not in startup:
+            startup["agentsTool"] = AGENT_TYPES.search(t).group(1)
+            startup["agentsListed"] = agents
+        style = OUTPUT_STYLE.search(t)
+        if style and "outputStyle" not in startup:
+            startup["outputStyle"] = {"name": style.group(1), "firstLine": style.group(2)}
+
+
+def claude_init_surfaces(view, init):
+    """The `init` line's `output_style`, written only when it is not
+    `default`, so observations of cases without one keep their shape."""
+    style = init.get("output_style")
+    if style and style != "default":
+        view["outputStyle"] = style
+
+
+def strip_bundled_agents(obs, bundled):
+    """The request's agent list without the agents a fresh installation
+    bundles (those of the baseline, by name); the key is dropped when none
+    is left."""
+    listed = obs.get("startup", {}).get("agentsListed")
+    if listed is None:
+        return
+    own = {a["name"] for a in bundled.get("startup", {}).get("agentsListed") or []}
+    left = [a for a in listed if a["name"] not in own]
+    if left:
+        obs["startup"]["agentsListed"] = left
+    else:
+        obs["startup"].pop("agentsListed")
+        obs["startup"].pop("agentsTool", None)
 
 
 def minus_listed(items, bundled):
@@ -633,6 +713,7 @@ def strip_bundled(obs, bundled):
     if "init" in obs and "init" in bundled:
         for k in ("skills", "slashCommands", "agents", "plugins"):
             obs["init"][k] = minus(obs["init"][k], bundled["init"][k])
+    strip_bundled_agents(obs, bundled)
     return obs
 
 
@@ -856,6 +937,37 @@ def opencode_system(body):
     return "\n".join(parts)
 
 
+OC_BUILTIN_AGENTS = {"build", "compaction", "explore", "general", "plan", "summary", "title"}
+OC_TASK_LINE = re.compile(r"^- ([^:\n]+): ", re.M)
+
+
+def opencode_agent_config(view, cfg):
+    """Each configured agent's `mode` and `disable` from `debug config`
+    (`agentModes`), and for each command its `agent` (`commandAgents`);
+    written only when there are agents or commands, so observations of
+    cases without them keep their shape."""
+    agents = cfg.get("agent") or {}
+    if agents:
+        view["agentModes"] = {n: {"mode": a.get("mode"), "disable": bool(a.get("disable"))}
+                              for n, a in sorted(agents.items()) if isinstance(a, dict)}
+    commands = cfg.get("command") or {}
+    if commands:
+        view["commandAgents"] = {n: c.get("agent") for n, c in sorted(commands.items())
+                                 if isinstance(c, dict)}
+
+
+def opencode_task_agents(body):
+    """The agents the `task` tool's description lists to the model (`-
+    name: description` lines), OpenCode's own left out, sorted; empty when
+    the request has no `task` tool."""
+    for tool in body.get("tools") or []:
+        fn = tool.get("function") or {}
+        if fn.get("name") == "task":
+            names = OC_TASK_LINE.findall(fn.get("description") or "")
+            return sorted(n for n in names if n not in OC_BUILTIN_AGENTS)
+    return []
+
+
 def run_opencode(exe, case, work):
     """`opencode debug config`, `debug skill`, a `run` whose first request a
     fake chat endpoint records (instructions and listed skills), and with a
@@ -909,6 +1021,7 @@ def run_opencode(exe, case, work):
                      "mcpServers": servers,
                      "agents": sorted((cfg.get("agent") or {}).keys()),
                      "commands": sorted((cfg.get("command") or {}).keys())}
+    opencode_agent_config(obs["config"], cfg)
     rc, out, err, norm = step("skill", ["debug", "skill"])
     skills = []
     if rc == 0:
@@ -931,12 +1044,15 @@ def run_opencode(exe, case, work):
     main = [b for b in api.requests if "title generator" not in opencode_system(b)]
     if main:
         text = opencode_system(main[0])
+        task_agents = opencode_task_agents(main[0])
         obs["startup"] = {
             "instructions": [norm.path(p) for p in OC_INSTRUCTIONS.findall(text)
                              if p.startswith(str(work))],
             "skillsListed": sorted(n for n, _, loc in OC_SKILL.findall(text)
                                    if loc != "&lt;built-in&gt;"),
         }
+        if task_agents:
+            obs["startup"]["taskAgents"] = task_agents
     else:
         obs["startup"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     if case.get("target"):
@@ -947,6 +1063,239 @@ def run_opencode(exe, case, work):
             obs["onDemand"] = {"instructions": [norm.path(p) for p in loaded]}
         except (ValueError, KeyError, TypeError):
             obs["onDemand"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
+    return obs
+
+
+# ----------------------------------------------------------- Gemini CLI
+
+
+class FakeGemini:
+    """A Gemini API on 127.0.0.1 that records each request body and
+    answers HTTP 400: Gemini CLI sends a routing request, then the main
+    `streamGenerateContent` request, whose context is recorded. With
+    `read_path`, the first main request is answered instead with a
+    streamed `read_file` call on that path, and the next one shows what
+    the read added."""
+
+    def __init__(self, read_path=None):
+        self.requests = []
+        self.read_path = read_path
+        self.answered_tool = False
+        self.lock = threading.Lock()
+        api = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def answer(self):
+                n = int(self.headers.get("content-length", 0))
+                raw = self.rfile.read(n) if n else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = None
+                with api.lock:
+                    api.requests.append({"path": self.path, "body": body})
+                    script = (api.read_path is not None and not api.answered_tool
+                              and ":streamGenerateContent" in self.path)
+                    if script:
+                        api.answered_tool = True
+                if script:
+                    call = {"candidates": [{"content": {"role": "model", "parts": [
+                        {"functionCall": {"name": "read_file",
+                                          "args": {"file_path": api.read_path}}}]},
+                        "finishReason": "STOP", "index": 0}],
+                        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1,
+                                          "totalTokenCount": 2}}
+                    data = f"data: {json.dumps(call)}\r\n\r\n".encode()
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
+                msg = json.dumps({"error": {"code": 400, "message": "oracle",
+                                            "status": "INVALID_ARGUMENT"}}).encode()
+                self.send_response(400)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
+
+            do_GET = do_POST = answer
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+GEMINI_BLOCK = re.compile(r"^--- (Context from|End of Context from): (.*) ---$")
+GEMINI_IMPORT = re.compile(r"<!-- (Imported from|End of import from): (.*?) -->")
+GEMINI_SKILL = re.compile(r"<skill>\s*<name>([^<]*)</name>", re.S)
+
+
+def gemini_texts(body):
+    """The texts of the request: the system instruction, then every part."""
+    out = []
+    si = (body or {}).get("systemInstruction") or {}
+    out.extend(p.get("text", "") for p in si.get("parts") or [] if isinstance(p, dict))
+    for c in (body or {}).get("contents") or []:
+        out.extend(p.get("text", "") for p in c.get("parts") or [] if isinstance(p, dict))
+    return out
+
+
+def gemini_context(texts, cwd, norm):
+    """The context files in request order, and which file imported which.
+
+    0.61 names each file by its absolute path, 0.34 relative to the
+    working directory; an import is named relative to the importing file.
+    """
+    files, imports = [], []
+    for text in texts:
+        stack = []
+        for line in text.split("\n"):
+            m = GEMINI_BLOCK.match(line)
+            if m and m.group(1) == "Context from":
+                p = os.path.normpath(os.path.join(cwd, m.group(2)))
+                files.append(norm.path(p))
+                stack = [p]
+                continue
+            if m:
+                stack = []
+                continue
+            for kind, target in GEMINI_IMPORT.findall(line):
+                if not stack:
+                    continue
+                if kind == "Imported from":
+                    p = os.path.normpath(os.path.join(os.path.dirname(stack[-1]), target))
+                    imports.append([norm.path(stack[-1]), norm.path(p)])
+                    stack.append(p)
+                elif len(stack) > 1:
+                    stack.pop()
+    return files, imports
+
+
+GEMINI_MCP_LINE = re.compile(r"^\S+ ([^:\s]+):.*?(?:\((\w+)\))?\s+- (\w+)$")
+
+
+def gemini_mcp_list(exe, cwd, env, work, norm):
+    """`gemini mcp list` in the launch directory: each server's name,
+    transport and state (`Disconnected` for a configured server that does
+    not start here, `Blocked` for one `mcp.excluded` names). Without a
+    workspace `.gemini/settings.json` there is nothing to list (the home is
+    empty), and the command is not run."""
+    if not (cwd / ".gemini" / "settings.json").exists():
+        return []
+    with open(work / "mcp.out", "wb") as out, open(work / "mcp.err", "wb") as err:
+        proc = subprocess.Popen([NODE, str(exe), "mcp", "list"], cwd=cwd, env=env,
+                                stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+        try:
+            proc.wait(timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pass
+        kill_group(proc)
+    servers = []
+    # The list is printed on standard error.
+    text = (work / "mcp.out").read_text(errors="replace") + "\n" + \
+        (work / "mcp.err").read_text(errors="replace")
+    for line in text.splitlines():
+        m = GEMINI_MCP_LINE.match(strip_ansi(line).strip())
+        if m:
+            servers.append({"name": m.group(1), "transport": m.group(2), "state": m.group(3)})
+    return sorted(servers, key=lambda s: s["name"])
+
+
+def run_gemini(exe, case, work):
+    """`gemini -p hi` from the launch directory with a fresh home that
+    selects API-key auth, the workspace trusted by
+    `GEMINI_CLI_TRUST_WORKSPACE`, and a fake Gemini API; the main request's
+    context files (in order), the imports inlined in them and the skills it
+    lists. A refusal to start is its exit status and first line of standard
+    error."""
+    repo = repo_dir(case, work)
+    home = work / "home"
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text(
+        json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    tmp = work / "tmp"
+    tmp.mkdir()
+    norm = Normalizer(repo, home, work, above_levels(case))
+    target = case.get("target")
+    created = False
+    if target:
+        t = repo / target
+        if not t.exists():
+            t.parent.mkdir(parents=True, exist_ok=True)
+            t.write_text("// oracle target\n")
+            created = True
+    api = FakeGemini(str(repo / target) if target else None)
+    cwd = repo / case.get("cwd", ".")
+    env = {"HOME": str(home), "TMPDIR": str(tmp), "PATH": str(restricted_path(work)),
+           "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "TERM": "dumb",
+           "GEMINI_API_KEY": "oracle", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{api.port}",
+           "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    try:
+        with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
+            proc = subprocess.Popen([NODE, str(exe), "-p", "hi"], cwd=cwd, env=env,
+                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
+            try:
+                proc.wait(timeout=RUN_TIMEOUT)
+                rc = proc.returncode
+            except subprocess.TimeoutExpired:
+                rc = "timeout"
+            kill_group(proc)
+    finally:
+        api.close()
+    main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]
+    if not main:
+        err = clean_stderr(norm.text(strip_ansi((work / "err").read_text(errors="replace"))))
+        lines = [l for l in err.splitlines() if not l.startswith(("Warning:", "Ripgrep"))]
+        return {"exit": rc, "stderr": lines[0] if lines else ""}
+    texts = gemini_texts(main[0]["body"])
+    files, imports = gemini_context(texts, os.path.realpath(cwd), norm)
+    skills = []
+    for t in texts:
+        if "<available_skills>" in t:
+            block = t.split("<available_skills>", 1)[1].split("</available_skills>", 1)[0]
+            skills.extend(GEMINI_SKILL.findall(block))
+    obs = {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
+                                   "skillsListed": sorted(skills)}}
+    obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
+    if target:
+        obs["targetCreated"] = created
+        # The read's tool output, in the next main request, ends with the
+        # context files it added.
+        added = []
+        for r in main[1:]:
+            for c in (r["body"] or {}).get("contents") or []:
+                for part in c.get("parts") or []:
+                    resp = json.dumps((part or {}).get("functionResponse") or {})
+                    if "Newly Discovered Project Context" in resp:
+                        text = json.loads(resp).get("response", {}).get("output", "") or resp
+                        jit = text.split("--- Newly Discovered Project Context ---", 1)[-1]
+                        found, _ = gemini_context([jit], os.path.realpath(cwd), norm)
+                        added.extend(f for f in found if f not in added)
+        obs["onDemand"] = {"contextFiles": added,
+                           "toolAnswered": len(main) > 1}
+    return obs
+
+
+
+def strip_bundled_gemini(obs, bundled):
+    """The listed skills without Gemini CLI's built-in ones (`_bundled.json`)."""
+    listed = (obs.get("startup") or {}).get("skillsListed")
+    if listed is not None and bundled:
+        obs["startup"]["skillsListed"] = minus(listed, bundled.get("startup", {}).get("skillsListed", []))
     return obs
 
 
@@ -1102,6 +1451,8 @@ def observe(agent, version, exe, case, bundled):
             obs = strip_bundled(run_claude(exe, case, work), bundled)
         elif agent == "opencode":
             obs = run_opencode(exe, case, work)
+        elif agent == "gemini":
+            obs = strip_bundled_gemini(run_gemini(exe, case, work), bundled)
         elif agent == "copilot":
             obs = run_copilot(exe, case, work)
         else:
@@ -1123,6 +1474,8 @@ def bundled_baseline(agent, version, exe):
             obs = run_claude(exe, case, work)
         elif agent == "opencode":
             obs = run_opencode(exe, case, work)
+        elif agent == "gemini":
+            obs = run_gemini(exe, case, work)
         elif agent == "copilot":
             obs = run_copilot(exe, case, work)
         else:
@@ -1149,9 +1502,9 @@ def inner_main(args):
             exe = install_dir(agent, version) / AGENTS[agent]["binary"]
             started = time.monotonic()
             # OpenCode's own skills are marked `<built-in>` in what it
-            # prints, so it needs no baseline.
+            # prints, and Copilot CLI's `source: "builtin"`, so they need no
+            # baseline.
             base = None
-            # Copilot CLI marks its own skills `source: "builtin"`.
             if agent not in ("opencode", "copilot"):
                 base = bundled_baseline(agent, version, exe)
                 write_json(OBSERVATIONS / agent / version / "_bundled.json", base)

@@ -130,4 +130,19 @@ pub fn exclude_refused(out: &mut EffectiveAgentConfig, agent: &str) {
             m.reason.push_str(&why);
         }
     }
+    let items = out
+        .subagents
+        .iter_mut()
+        .map(|a| (&mut a.applicability, &mut a.reason));
+    let items = items.chain(
+        out.commands
+            .iter_mut()
+            .map(|c| (&mut c.applicability, &mut c.reason)),
+    );
+    for (a, reason) in items {
+        if live(*a) {
+            *a = Applicability::Excluded;
+            reason.push_str(&why);
+        }
+    }
 }

@@ -278,6 +278,14 @@ pub enum Gap<'a> {
         /// Its `SKILL.md` files on the side that has it sooner.
         files: &'a [RepoPath],
     },
+    /// The harness's main agent cannot call subagent `name`, which another
+    /// harness defines at `file`.
+    Subagent {
+        /// The subagent's name.
+        name: &'a str,
+        /// Its file on the side that has it.
+        file: &'a RepoPath,
+    },
     /// The harness does not start MCP server `name`.
     Mcp {
         /// The server's name.

@@ -11,6 +11,7 @@
 //! `playbookdiff_source::Repo`, never writes, never executes, never
 //! contacts an MCP server and never reads the analyser's environment.
 
+mod agents;
 pub mod frontmatter;
 pub mod imports;
 mod instructions;
@@ -49,6 +50,8 @@ pub const OWN_DIRECTORIES: &[&str] = &[".claude"];
 pub const PERSONAL_PATHS: &[&str] = &["CLAUDE.local.md", ".claude/settings.local.json"];
 
 use playbookdiff_adapter::READ_LIMIT;
+
+pub use agents::is_tool as is_subagent_tool;
 
 /// Claude Code releases this adapter's behaviour tables are checked against,
 /// oldest first; the newest is the default profile. Observations of each
@@ -89,7 +92,8 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     instructions::compile(&mut cx, &settings);
     skills::compile(&mut cx, &settings);
     mcp::compile(&mut cx, &settings);
-    plugins::compile(&mut cx);
+    agents::compile(&mut cx, &settings);
+    plugins::compile(&mut cx, &settings);
     cx.finish()
 }
 

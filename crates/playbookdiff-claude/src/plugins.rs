@@ -10,9 +10,15 @@
 //! `hooks/hooks.json` and the MCP servers of its `.mcp.json` (or the
 //! manifest's `skills`, `commands`, `agents`, `hooks`, `mcpServers`
 //! fields). The repository alone installs nothing, so none of it is
-//! listed; each plugin is reported as `plugin-not-installed`, and so is
-//! each of its skill files, so that a comparison that finds the skill with
-//! another agent says why Claude Code lacks it.
+//! received: each plugin is an item of `plugins` whose load waits for a
+//! user step (registering the marketplace, installing the plugin; seen with
+//! 2.1.197 and 2.1.332, surfaces reference), with what it brings named as
+//! Claude Code names it (`plugin:skill`, `plugin:agent`, `plugin:P:S`).
+//! Each plugin is also reported as `plugin-not-installed`, and so is each
+//! of its skill files, so that a comparison that finds the skill with
+//! another agent says why Claude Code lacks it; a plugin that
+//! `enabledPlugins` turns on gets `plugin-needs-user-step` at that setting,
+//! and so does an enabled plugin the repository does not define.
 //!
 //! Only the manifests at the repository root and in the launch directory's
 //! ancestors are looked for (plus the local plugins their marketplaces
@@ -25,15 +31,23 @@
 //! empty).
 
 use crate::json::JsonDoc;
+use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::remedy::count;
-use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
+use playbookdiff_model::{
+    ContributionKind, Diagnostic, DiagnosticCode, PluginContribution, PluginLoad, RepoPath,
+    SourceFormat, SourceRef, SourceScope,
+};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// Names listed in a message before "and N more".
 const LISTED: usize = 8;
+
+/// A marketplace: its `name` and the directory that holds its
+/// `.claude-plugin`.
+type Market = (String, RepoPath);
 
 /// One plugin directory and where it was declared.
 struct Plugin {
@@ -43,12 +57,14 @@ struct Plugin {
     /// names the directory.
     declared_at: SourceRef,
     manifest: Option<Value>,
+    /// The marketplace that lists it.
+    market: Option<Market>,
 }
 
 /// Reports the plugins of the repository ([module documentation](self)).
-pub fn compile(cx: &mut Compiler<'_, '_>) {
+pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let mut plugins: Vec<Plugin> = Vec::new();
-    let mut remote: Vec<(String, SourceRef)> = Vec::new();
+    let mut remote: Vec<(String, SourceRef, Option<Market>)> = Vec::new();
     let mut dirs: Vec<RepoPath> = cx.context.cwd.ancestors_root_first();
     dirs.retain(crate::outside_dot_claude);
     let mut seen: BTreeSet<RepoPath> = BTreeSet::new();
@@ -72,6 +88,12 @@ pub fn compile(cx: &mut Compiler<'_, '_>) {
             playbookdiff_model::SourceScope::Project,
             SourceFormat::Json,
         );
+        let market_name = doc
+            .value
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.trim().is_empty())
+            .map(|n| (n.to_string(), dir.clone()));
         let entries = doc
             .value
             .get("plugins")
@@ -90,7 +112,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>) {
             };
             let Some(rel) = e.get("source").and_then(Value::as_str) else {
                 if !name.is_empty() {
-                    remote.push((name, at));
+                    remote.push((name, at, market_name.clone()));
                 }
                 continue;
             };
@@ -98,15 +120,19 @@ pub fn compile(cx: &mut Compiler<'_, '_>) {
                 .join(rel.trim_start_matches("./"))
                 .or_else(|| (rel == "./" || rel == ".").then(|| dir.clone()))
             else {
-                remote.push((name, at));
+                remote.push((name, at, market_name.clone()));
                 continue;
             };
             if !cx.repo.is_dir(&root) || !seen.insert(root.clone()) {
                 continue;
             }
             match manifest_plugin(cx, &root, Some(&name)) {
-                Some(p) => plugins.push(p),
+                Some(p) => plugins.push(Plugin {
+                    market: market_name.clone(),
+                    ..p
+                }),
                 None => plugins.push(Plugin {
+                    market: market_name.clone(),
                     name: if name.is_empty() {
                         root.file_name().unwrap_or("plugin").to_string()
                     } else {
@@ -120,9 +146,23 @@ pub fn compile(cx: &mut Compiler<'_, '_>) {
         }
     }
     for p in &plugins {
-        report(cx, p);
+        let parts = Parts::of(cx, p);
+        report(cx, p, &parts);
+        let item = item(cx, p, parts, settings);
+        cx.out.plugins.push(item);
     }
-    for (name, at) in remote {
+    for (name, at, market) in remote {
+        let enabled_by = enabled_by(settings, &name, market.as_ref());
+        let id = cx.unique_id(format!("claude-code:plugin:{}#{name}", at.path));
+        cx.out.plugins.push(playbookdiff_model::Plugin {
+            id,
+            name: name.clone(),
+            source: at.clone(),
+            marketplace: market.map(|m| m.0),
+            enabled_by,
+            load: PluginLoad::Remote,
+            contributions: Vec::new(),
+        });
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::PluginNotInstalled,
@@ -135,6 +175,7 @@ pub fn compile(cx: &mut Compiler<'_, '_>) {
             .at(at),
         );
     }
+    enabled_elsewhere(cx, settings);
     if !plugins.is_empty() {
         cx.out.assumptions.push(
             "The Claude Code plugins defined in the repository are not installed: the repository alone installs \
@@ -173,6 +214,7 @@ fn manifest_plugin(
             SourceFormat::Json,
         ),
         manifest: value,
+        market: None,
     })
 }
 
@@ -234,18 +276,17 @@ fn some(names: &[String]) -> String {
 
 /// Reports plugin `p`, which the repository alone does not install:
 /// what it would add once installed, and each of its skills at its file.
-fn report(cx: &mut Compiler<'_, '_>, p: &Plugin) {
+fn report(cx: &mut Compiler<'_, '_>, p: &Plugin, parts: &Parts) {
     let ns = &p.name;
-    let skills = plugin_skills(cx, p);
-    let names: Vec<String> = skills.iter().map(|(n, _)| n.clone()).collect();
+    let skills = parts.skills.clone();
     let adds = adds_phrase(
         &[
-            (&names, "skill", "skills"),
-            (&plugin_commands(cx, p), "command", "commands"),
-            (&plugin_agents(cx, p), "agent", "agents"),
+            (&first(&parts.skills), "skill", "skills"),
+            (&first(&parts.commands), "command", "commands"),
+            (&first(&parts.agents), "agent", "agents"),
         ],
-        plugin_hooks(cx, p),
-        &plugin_servers(cx, p),
+        parts.hooks.is_some(),
+        &first(&parts.servers),
     );
     let root = if p.root.is_root() {
         "the repository root".to_string()
@@ -340,9 +381,9 @@ fn plugin_skills(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> {
 
 /// The plugin's commands, `**/*.md` below each commands directory, named
 /// by path (`plugin:dir:name`), sorted.
-fn plugin_commands(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
+fn plugin_commands(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> {
     let ns = &p.name;
-    let mut commands: Vec<String> = Vec::new();
+    let mut commands: Vec<(String, RepoPath)> = Vec::new();
     for d in component_dirs(p, "commands", "commands") {
         let Some(dir) = under(&p.root, &d) else {
             continue;
@@ -359,10 +400,8 @@ fn plugin_commands(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
                     stack.push(f);
                 } else if e.name.ends_with(".md") {
                     let rel = crate::relative_to(&f, &dir).unwrap_or_default();
-                    commands.push(format!(
-                        "{ns}:{}",
-                        rel.trim_end_matches(".md").replace('/', ":")
-                    ));
+                    let name = format!("{ns}:{}", rel.trim_end_matches(".md").replace('/', ":"));
+                    commands.push((name, f));
                 }
             }
         }
@@ -371,10 +410,11 @@ fn plugin_commands(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
     commands
 }
 
-/// The plugin's agents, `*.md` in each agents directory, sorted.
-fn plugin_agents(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
+/// The plugin's agents, `*.md` in each agents directory, each as
+/// `plugin:name` with its file, sorted.
+fn plugin_agents(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> {
     let ns = &p.name;
-    let mut agents: Vec<String> = Vec::new();
+    let mut agents: Vec<(String, RepoPath)> = Vec::new();
     for d in component_dirs(p, "agents", "agents") {
         let Some(dir) = under(&p.root, &d) else {
             continue;
@@ -383,8 +423,11 @@ fn plugin_agents(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
             continue;
         }
         for e in cx.repo.list_dir(&dir).to_vec() {
-            if e.name.ends_with(".md") && dir.join(&e.name).is_some_and(|f| cx.repo.is_file(&f)) {
-                agents.push(format!("{ns}:{}", e.name.trim_end_matches(".md")));
+            let Some(f) = dir.join(&e.name).filter(|f| cx.repo.is_file(f)) else {
+                continue;
+            };
+            if e.name.ends_with(".md") {
+                agents.push((format!("{ns}:{}", e.name.trim_end_matches(".md")), f));
             }
         }
     }
@@ -392,20 +435,24 @@ fn plugin_agents(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
     agents
 }
 
-/// Whether the plugin has hooks: in its manifest or `hooks/hooks.json`.
-fn plugin_hooks(cx: &Compiler<'_, '_>, p: &Plugin) -> bool {
-    p.manifest
+/// The file that registers the plugin's hooks, when it has some: its
+/// manifest (a `hooks` field) or `hooks/hooks.json`.
+fn plugin_hooks(cx: &Compiler<'_, '_>, p: &Plugin) -> Option<RepoPath> {
+    if p.manifest
         .as_ref()
         .is_some_and(|m| m.get("hooks").is_some())
-        || p.root
-            .join("hooks/hooks.json")
-            .is_some_and(|f| cx.repo.is_file(&f))
+    {
+        return Some(p.declared_at.path.clone());
+    }
+    p.root
+        .join("hooks/hooks.json")
+        .filter(|f| cx.repo.is_file(f))
 }
 
 /// The names of the plugin's MCP servers: the manifest's `mcpServers`
 /// object, or the servers of the file it names (else its `.mcp.json`).
-fn plugin_servers(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
-    let mut servers: Vec<String> = Vec::new();
+fn plugin_servers(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> {
+    let mut servers: Vec<(String, RepoPath)> = Vec::new();
     let inline = p.manifest.as_ref().and_then(|m| m.get("mcpServers"));
     let file = match inline {
         Some(Value::String(s)) => under(&p.root, s),
@@ -413,15 +460,226 @@ fn plugin_servers(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<String> {
         None => p.root.join(".mcp.json"),
     };
     if let Some(Value::Object(m)) = inline {
-        servers.extend(m.keys().cloned());
+        let at = &p.declared_at.path;
+        servers.extend(m.keys().map(|k| (k.clone(), at.clone())));
     } else if let Some(f) = file.filter(|f| cx.repo.is_file(f)) {
         if let Ok(t) = cx.repo.read_text(&f, crate::READ_LIMIT) {
             if let Ok(d) = JsonDoc::parse(&t.text) {
                 if let Some(m) = d.value.get("mcpServers").and_then(Value::as_object) {
-                    servers.extend(m.keys().cloned());
+                    servers.extend(m.keys().map(|k| (k.clone(), f.clone())));
                 }
             }
         }
     }
     servers
+}
+
+/// What one plugin brings, each with its file, as the agent names it.
+struct Parts {
+    skills: Vec<(String, RepoPath)>,
+    commands: Vec<(String, RepoPath)>,
+    agents: Vec<(String, RepoPath)>,
+    hooks: Option<RepoPath>,
+    /// Server keys (not yet `plugin:P:S`).
+    servers: Vec<(String, RepoPath)>,
+    styles: Vec<(String, RepoPath)>,
+}
+
+impl Parts {
+    /// Looks each kind up once.
+    fn of(cx: &Compiler<'_, '_>, p: &Plugin) -> Parts {
+        Parts {
+            skills: plugin_skills(cx, p),
+            commands: plugin_commands(cx, p),
+            agents: plugin_agents(cx, p),
+            hooks: plugin_hooks(cx, p),
+            servers: plugin_servers(cx, p),
+            styles: plugin_styles(cx, p),
+        }
+    }
+
+    /// Every part as a contribution named as Claude Code names it
+    /// (`plugin:skill`, `plugin:agent`, `plugin:P:S` for an MCP server),
+    /// sorted by kind then name.
+    fn contributions(self, cx: &Compiler<'_, '_>, plugin: &str) -> Vec<PluginContribution> {
+        let mut out = Vec::new();
+        let mut add = |kind, name: String, file: &RepoPath| {
+            out.push(PluginContribution {
+                kind,
+                name,
+                source: cx.source_ref(file, SourceScope::Project, format_of(file)),
+            })
+        };
+        for (n, f) in &self.skills {
+            add(ContributionKind::Skill, n.clone(), f);
+        }
+        for (n, f) in &self.commands {
+            add(ContributionKind::Command, n.clone(), f);
+        }
+        for (n, f) in &self.agents {
+            add(ContributionKind::Agent, n.clone(), f);
+        }
+        if let Some(f) = &self.hooks {
+            add(ContributionKind::Hooks, format!("{plugin}:hooks"), f);
+        }
+        for (n, f) in &self.servers {
+            add(
+                ContributionKind::McpServer,
+                format!("plugin:{plugin}:{n}"),
+                f,
+            );
+        }
+        for (n, f) in &self.styles {
+            add(ContributionKind::OutputStyle, n.clone(), f);
+        }
+        out.sort_by(|a, b| (a.kind, &a.name).cmp(&(b.kind, &b.name)));
+        out
+    }
+}
+
+/// The syntax of a plugin file, by its extension.
+fn format_of(file: &RepoPath) -> SourceFormat {
+    if file.as_str().ends_with(".json") {
+        SourceFormat::Json
+    } else {
+        SourceFormat::Markdown
+    }
+}
+
+/// The names of `parts`, for a message.
+fn first(parts: &[(String, RepoPath)]) -> Vec<String> {
+    parts.iter().map(|(n, _)| n.clone()).collect()
+}
+
+/// The plugin's output styles, `*.md` in each output-styles directory
+/// (`outputStyles` in the manifest, else `output-styles/`), each as
+/// `plugin:name` with its file, sorted.
+fn plugin_styles(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> {
+    let mut styles = Vec::new();
+    for d in component_dirs(p, "outputStyles", "output-styles") {
+        let Some(dir) = under(&p.root, &d).filter(|d| cx.repo.is_dir(d)) else {
+            continue;
+        };
+        for e in cx.repo.list_dir(&dir).to_vec() {
+            let Some(f) = dir.join(&e.name).filter(|f| cx.repo.is_file(f)) else {
+                continue;
+            };
+            if let Some(stem) = e.name.strip_suffix(".md") {
+                styles.push((format!("{}:{stem}", p.name), f));
+            }
+        }
+    }
+    styles.sort();
+    styles
+}
+
+/// The `enabledPlugins` entry of the settings read that turns on the
+/// plugin `name` (`"name@marketplace": true`), the last layer's.
+fn enabled_by(settings: &Settings, name: &str, market: Option<&Market>) -> Option<SourceRef> {
+    let key = format!("{name}@{}", market.map(|m| m.0.as_str()).unwrap_or(""));
+    let mut found = None;
+    for (v, layer) in settings.values("enabledPlugins") {
+        let Some(map) = v.as_object() else { continue };
+        for (k, on) in map {
+            let matches = if market.is_some() {
+                *k == key
+            } else {
+                k.split('@').next() == Some(name)
+            };
+            if matches {
+                found = (on == &Value::Bool(true)).then(|| layer.at(&["enabledPlugins", k]));
+            }
+        }
+    }
+    found
+}
+
+/// The step a user takes before Claude Code loads plugin `p`.
+fn user_step(p: &Plugin) -> String {
+    match &p.market {
+        Some((m, dir)) => format!(
+            "the marketplace `{m}` is registered (`claude plugin marketplace add {}`) and `{}@{m}` installed",
+            if dir.is_root() { "." } else { dir.as_str() },
+            p.name
+        ),
+        None => format!(
+            "it is installed from a marketplace or passed with `--plugin-dir {}`",
+            if p.root.is_root() { "." } else { p.root.as_str() }
+        ),
+    }
+}
+
+/// The model's item for plugin `p`: loaded only after a user step, with
+/// what it brings; a plugin that project settings enable gets
+/// `plugin-needs-user-step` at that setting.
+fn item(
+    cx: &mut Compiler<'_, '_>,
+    p: &Plugin,
+    parts: Parts,
+    settings: &Settings,
+) -> playbookdiff_model::Plugin {
+    let enabled = enabled_by(settings, &p.name, p.market.as_ref());
+    let step = user_step(p);
+    if let Some(at) = &enabled {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::PluginNeedsUserStep,
+                format!(
+                    "`{}` enables the Claude Code plugin `{}`, but Claude Code does not load it from the repository                      alone: only once {step}. Until then none of what it brings is loaded.",
+                    at.path, p.name
+                ),
+            )
+            .at(at.clone()),
+        );
+    }
+    let id = cx.unique_id(format!("claude-code:plugin:{}", p.root));
+    playbookdiff_model::Plugin {
+        id,
+        name: p.name.clone(),
+        source: p.declared_at.clone(),
+        marketplace: p.market.as_ref().map(|m| m.0.clone()),
+        enabled_by: enabled,
+        load: PluginLoad::AfterUserStep { step },
+        contributions: parts.contributions(cx, &p.name),
+    }
+}
+
+/// The plugins `enabledPlugins` turns on that the repository does not
+/// define (`"plugin-dev@claude-plugins-official": true`): each comes from a
+/// marketplace the user must have added and the plugin installed, so it is
+/// listed as remote, with `plugin-needs-user-step` at the setting.
+fn enabled_elsewhere(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+    let known: std::collections::HashSet<String> =
+        cx.out.plugins.iter().map(|p| p.name.clone()).collect();
+    let mut seen = BTreeSet::new();
+    for (v, layer) in settings.values("enabledPlugins") {
+        let Some(map) = v.as_object() else { continue };
+        for (key, on) in map {
+            let (name, market) = key.split_once('@').unwrap_or((key.as_str(), ""));
+            if on != &Value::Bool(true) || known.contains(name) || !seen.insert(key.clone()) {
+                continue;
+            }
+            let at = layer.at(&["enabledPlugins", key]);
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::PluginNeedsUserStep,
+                    format!(
+                        "`{}` enables the Claude Code plugin `{key}`, which the repository does not define: Claude                          Code loads it only once the user has added the marketplace `{market}` and installed the                          plugin; what it brings is unknown to the analysis.",
+                        at.path
+                    ),
+                )
+                .at(at.clone()),
+            );
+            let id = cx.unique_id(format!("claude-code:plugin:{key}"));
+            cx.out.plugins.push(playbookdiff_model::Plugin {
+                id,
+                name: name.to_string(),
+                source: at.clone(),
+                marketplace: (!market.is_empty()).then(|| market.to_string()),
+                enabled_by: Some(at),
+                load: PluginLoad::Remote,
+                contributions: Vec::new(),
+            });
+        }
+    }
 }

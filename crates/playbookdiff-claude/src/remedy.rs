@@ -14,6 +14,7 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
     match *gap {
         Gap::Instruction { file, dir, .. } => Some(receive_instruction(file, dir, scene)),
         Gap::Skill { name, file } => Some(receive_skill(file, name, scene)),
+        Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
         Gap::LateInstruction { .. } | Gap::LateSkill { .. } => None,
     }
@@ -83,5 +84,15 @@ pub fn receive_mcp(name: &str, transport: Transport) -> String {
     format!(
         "add {} under `mcpServers` in `.mcp.json` with {fields} (secrets as `${{VAR}}` placeholders)",
         code_span(name)
+    )
+}
+
+/// Claude Code should let its main agent call subagent `name`, defined for
+/// another harness at `file`: a file in `.claude/agents/` with front matter
+/// `name` and `description` (both required, harness facts A9), listed in
+/// its `Agent` tool.
+pub fn receive_subagent(name: &str, file: &RepoPath) -> String {
+    format!(
+        "add `.claude/agents/{name}.md` with front matter `name: {name}` and `description:` (as in `{file}`), and its instructions as the body; Claude Code lists it in its `Agent` tool"
     )
 }

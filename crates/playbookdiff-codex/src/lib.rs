@@ -46,6 +46,7 @@
 //! Phase 3 inspects no machine-local Codex state in either mode: every
 //! layer outside the repository gets a diagnostic instead.
 
+mod agents;
 mod config;
 mod instructions;
 mod mcp;
@@ -193,6 +194,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     }
     out.skills = skills::compile(&mut cx, &chain, &layers, &facts, inputs.context_window);
     out.mcp_servers = mcp::compile(&mut cx, &layers);
+    out.subagents = agents::compile(&mut cx, &chain);
     if let Some(r) = &nested_root {
         out.instructions
             .extend(instructions::above_project_root(&mut cx, &above, r));

@@ -32,6 +32,7 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
                 .unwrap_or_else(RepoPath::root);
             Some(skill_sooner(&base))
         }
+        Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
     }
 }
@@ -150,5 +151,15 @@ pub fn receive_mcp(name: &str, transport: Transport) -> String {
     format!(
         "add a {} table to `.codex/config.toml` with {fields}; forward secrets with {secrets}",
         code_span(&format!("[mcp_servers.{}]", crate::config::toml_key(name)))
+    )
+}
+
+/// Codex should let its main agent call subagent `name`, defined for
+/// another harness at `file`: a custom agent file in `.codex/agents/`
+/// (Codex subagents documentation: `name`, `description` and
+/// `developer_instructions` required; read in a trusted project).
+pub fn receive_subagent(name: &str, file: &RepoPath) -> String {
+    format!(
+        "add `.codex/agents/{name}.toml` with `name = \"{name}\"`, `description` (as in `{file}`) and `developer_instructions` (its body); Codex reads it in a trusted project and lists it in its `spawn_agent` tool"
     )
 }

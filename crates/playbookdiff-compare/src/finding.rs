@@ -22,6 +22,8 @@ pub enum Category {
     /// An agent as a whole: it refuses the configuration and would not
     /// start ([`FindingType::Refused`]).
     Agent,
+    /// A subagent (custom agent) the main agent can delegate to.
+    Subagent,
 }
 
 impl Category {
@@ -31,6 +33,7 @@ impl Category {
             Category::Instruction => "instruction",
             Category::Skill => "skill",
             Category::Mcp => "mcp",
+            Category::Subagent => "subagent",
             Category::Agent => "agent",
         }
     }
@@ -41,6 +44,7 @@ impl Category {
             Category::Instruction => "Instruction",
             Category::Skill => "Skill",
             Category::Mcp => "MCP",
+            Category::Subagent => "Subagent",
             Category::Agent => "Agent",
         }
     }
@@ -238,6 +242,15 @@ pub enum Subject {
         /// Its `SKILL.md` files on the present side (links resolved).
         files: Vec<RepoPath>,
     },
+    /// A subagent.
+    Subagent {
+        /// Its name.
+        name: String,
+        /// Its files on the present side.
+        files: Vec<RepoPath>,
+        /// Its description on the present side.
+        description: Option<String>,
+    },
     /// An MCP server.
     Mcp {
         /// Its name.
@@ -359,7 +372,7 @@ impl Finding {
     /// part (an instruction's scope directory).
     pub fn item_name(&self) -> &str {
         match self.category {
-            Category::Skill | Category::Mcp => self
+            Category::Skill | Category::Mcp | Category::Subagent => self
                 .key
                 .rsplit_once('|')
                 .map_or(self.key.as_str(), |(name, _aspect)| name),

@@ -153,6 +153,9 @@ impl Group<'_> {
             (Category::Mcp, FindingType::CapabilityGap) if !f.absent_from.is_empty() => {
                 format!("{n} MCP servers configured for {present} only ({when}): {names_list}.")
             }
+            (Category::Subagent, FindingType::CapabilityGap) => {
+                format!("{n} subagents only {present} can call: {names_list}.")
+            }
             // Several differences of one server (its args, its env) are
             // several findings: say which server and which fields, not
             // a count of findings.

@@ -26,6 +26,7 @@
 //! assert_eq!(c.summary.total(), 0);
 //! ```
 
+mod agents;
 pub mod baseline;
 pub mod concrete;
 pub mod delta;
@@ -241,6 +242,7 @@ fn compare_with(
             instructions::compare(&starting, &diagnostics, &mut rows, &mut findings, settled);
             skills::compare(&starting, &diagnostics, &mut rows, &mut findings);
             mcp::compare(&starting, &mut rows, &mut findings);
+            agents::compare(&starting, &diagnostics, &mut rows, &mut findings);
             if starting.len() < 2 {
                 findings.clear();
             }

@@ -342,6 +342,9 @@ fn group_summary(key: &Key, first: &Finding, item_names: &[String], scopes: &[St
             "MCP servers configured for {present} only: {}",
             some(item_names, 6)
         ),
+        (Category::Subagent, FindingType::CapabilityGap) => {
+            format!("subagents only {present} can call: {}", some(item_names, 6))
+        }
         (Category::Agent, _) => format!(
             "{absent} would not start: {} the configuration in {}",
             plural(absent_from, "it refuses", "they refuse"),

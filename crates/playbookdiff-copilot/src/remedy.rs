@@ -18,8 +18,19 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
             Some(scene.skill_remedy(file, name, ".github/skills", "Copilot CLI"))
         }
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files)),
+        Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
     }
+}
+
+/// Copilot CLI should offer subagent `name`, defined at `file` for
+/// another harness: it reads custom agents from `.github/agents/*.agent.md`
+/// and Claude Code's `.claude/agents/*.md` (seen with 1.0.102: listed as
+/// "User-provided custom agents" in the `task` tool).
+pub fn receive_subagent(name: &str, file: &RepoPath) -> String {
+    format!(
+        "create `.github/agents/{name}.agent.md` with front matter `name` and `description` and the instructions of `{file}` (Copilot CLI also reads `.claude/agents/*.md`)"
+    )
 }
 
 /// The name of a path-specific file for the text of `file`.

@@ -28,6 +28,20 @@ pub struct EffectiveAgentConfig {
     pub skills: Vec<Skill>,
     /// MCP servers configured for this context.
     pub mcp_servers: Vec<McpServer>,
+    /// Subagents (custom agents) the agent can delegate to, or the user
+    /// can switch to; absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subagents: Vec<crate::Subagent>,
+    /// Custom commands that are not skills (OpenCode's); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<crate::Command>,
+    /// Output styles, the active one `effective`; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub output_styles: Vec<crate::OutputStyle>,
+    /// Plugins the repository declares, with what each brings; absent
+    /// when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plugins: Vec<crate::Plugin>,
     /// Findings about the analysed repository and the analysis' own limits.
     pub diagnostics: Vec<Diagnostic>,
     /// Premises the result depends on, one sentence each.
@@ -67,6 +81,10 @@ impl EffectiveAgentConfig {
             instructions: Vec::new(),
             skills: Vec::new(),
             mcp_servers: Vec::new(),
+            subagents: Vec::new(),
+            commands: Vec::new(),
+            output_styles: Vec::new(),
+            plugins: Vec::new(),
             diagnostics: Vec::new(),
             assumptions: Vec::new(),
             agent_profile: None,
@@ -299,6 +317,9 @@ pub enum InstructionKind {
     ContextMd,
     /// A file named by OpenCode's `instructions` setting (a path or glob).
     Instructions,
+    /// A Gemini CLI context file: `GEMINI.md`, or a name listed in
+    /// `context.fileName` of the launch directory's `.gemini/settings.json`.
+    ContextFile,
 }
 
 impl InstructionKind {
@@ -312,6 +333,7 @@ impl InstructionKind {
             InstructionKind::AgentsMd => "agents-md",
             InstructionKind::ContextMd => "context-md",
             InstructionKind::Instructions => "instructions",
+            InstructionKind::ContextFile => "context-file",
         }
     }
 }

@@ -524,24 +524,66 @@ declare_codes! {
     /// listed. Launch Claude Code in that directory, or move the commands
     /// to `.claude/skills/<name>/SKILL.md`. Source: spec 000 "Skills".
     LegacyCommandsUnsupported = "legacy-commands-unsupported", Info, Limit, "claude-code", "0.1.0", "legacy .claude/commands off the launch directory's path are not modelled";
-    /// The harness loads something the model has no item for: a custom
-    /// agent, a command, a plugin, or instructions fetched from a URL at
-    /// run time. The diagnostic names it and the file (and lines) that
-    /// define it, so it stays visible, but it is not compared across
-    /// harnesses. Review it by hand; a plugin runs code from the
-    /// repository. Source: each adapter's documentation of what its harness
-    /// loads (OpenCode: `packages/opencode/src/config/config.ts`).
+    /// The harness loads something the model has no item for: an OpenCode
+    /// plugin module, or instructions fetched from a URL at run time
+    /// (custom agents and commands are items: `subagents`, `commands`).
+    /// The diagnostic names it and the file (and lines) that define it, so
+    /// it stays visible, but it is not compared across harnesses. Review it
+    /// by hand; a plugin runs code from the repository. Source: each
+    /// adapter's documentation of what its harness loads (OpenCode:
+    /// `packages/opencode/src/config/config.ts`).
     ItemNotModelled = "item-not-modelled", Info, Limit, any, "0.1.0", "an agent, command, plugin or remote text the harness loads is not modelled";
     /// The repository defines a Claude Code plugin (`.claude-plugin/plugin.json`,
     /// or a local plugin named by `.claude-plugin/marketplace.json`). Once
     /// installed it adds skills, commands, agents, hooks and MCP servers
     /// under its name; the repository alone installs nothing, so none of
-    /// them are listed. The message names what it would add; each of its
+    /// them are received: the plugin is listed under `plugins` with what it
+    /// brings, not loaded until that step. The message names what it would
+    /// add; each of its
     /// skill files gets one too, so a comparison that finds the skill with
     /// another agent says why Claude Code lacks it. Source: fidelity C25
     /// (Claude Code plugin documentation; getsentry/skills recorded with
     /// 2.1.197 and 2.1.332: no plugin, none of its skills listed).
     PluginNotInstalled = "plugin-not-installed", Info, Unknowable, "claude-code", "0.1.0", "a Claude Code plugin in the repository is not installed";
+    // ----- Subagents, commands, output styles, plugins -----
+    /// A subagent file the agent skips: Claude Code needs front matter
+    /// `name` and `description` (a file without either, or whose front
+    /// matter is not YAML, is not loaded); Codex needs `name`,
+    /// `description` and `developer_instructions` in `.codex/agents/*.toml`.
+    /// Add the missing field. Source: Claude Code sub-agents documentation
+    /// (harness facts A9); Codex subagents documentation.
+    SubagentInvalid = "subagent-invalid", Warning, RepositoryProblem, any, "0.1.0", "a subagent file the agent skips";
+    /// A subagent lists a tool (`tools`, `disallowedTools`) that is not a
+    /// tool of that harness at the profiled release (for Claude Code:
+    /// `Read`, `Edit`, `Bash`, ..., `mcp__server__tool`, or a rule such as
+    /// `Bash(git:*)`; a lower-case `read` is OpenCode's spelling). The
+    /// agent ignores the name, so the subagent has fewer tools than the
+    /// file seems to give it. Source: Claude Code sub-agents documentation
+    /// and the tool names of the shipped 2.1.197 and 2.1.332.
+    SubagentToolUnknown = "subagent-tool-unknown", Warning, RepositoryProblem, any, "0.1.0", "a subagent names a tool the harness does not have";
+    /// Two subagents (or two commands) share a name; the message says which
+    /// one the agent keeps (Claude Code: the one closest to the launch
+    /// directory; OpenCode: the one read last, the repository root's
+    /// `.opencode` over closer ones, configuration keys over files). Source:
+    /// harness facts A9; OpenCode `config/agent.ts`, seen with `opencode
+    /// debug config`.
+    SubagentDuplicate = "subagent-duplicate", Info, Behaviour, any, "0.1.0", "two subagents or commands share a name; one wins";
+    /// `outputStyle` in a settings file names no output style: neither a
+    /// built-in one (`default`, `Explanatory`, `Learning`) nor the front
+    /// matter `name` (else the file name) of a style in
+    /// `.claude/output-styles/`. Claude Code then keeps the default style.
+    /// Source: Claude Code output-styles documentation (harness facts A10).
+    OutputStyleUnknown = "output-style-unknown", Warning, RepositoryProblem, "claude-code", "0.1.0", "outputStyle names no output style";
+    /// `enabledPlugins` in project settings turns on a plugin that Claude
+    /// Code does not load from the repository alone: the marketplace that
+    /// lists it must first be registered in the user's home (`claude plugin
+    /// marketplace add DIR`, or `/plugin marketplace add`) and the plugin
+    /// installed; `extraKnownMarketplaces` in project settings does not do
+    /// it in `-p` mode. What the plugin brings is listed as not loaded
+    /// until that step. Source: observed with Claude Code 2.1.197 and
+    /// 2.1.332 (surfaces reference: a project marketplace loads only once
+    /// registered).
+    PluginNeedsUserStep = "plugin-needs-user-step", Info, Behaviour, "claude-code", "0.1.0", "an enabled project plugin loads only after a user step";
     /// Whether a user disabled a skill is unknown in repo mode.
     SkillUserStateUnknown = "skill-user-state-unknown", Info, Unknowable, "codex", "0.1.0", "user-side skill settings are unknown";
 
@@ -743,6 +785,25 @@ declare_codes! {
     /// (fidelity X27; openai/codex#41499). Seen with `codex debug
     /// prompt-input` and `codex mcp list` of 0.142.3 and 0.171.0.
     ProjectUntrusted = "project-untrusted", Info, Behaviour, "codex", "0.1.0", "an untrusted directory's .codex layer or AGENTS.md is not loaded";
+
+    // ----- Gemini CLI -----
+    /// A `.gemini/settings.json` of a directory above the launch directory
+    /// does nothing: Gemini CLI applies only the launch directory's own
+    /// workspace settings (with the user's and the system's), so that
+    /// file's `context.fileName`, MCP servers and hooks are ignored. Copy
+    /// what is needed into the launch directory's `.gemini/settings.json`.
+    /// Source: `loadSettings` in `packages/cli/src/config/settings.ts`;
+    /// seen with Gemini CLI 0.61.0 and 0.34.0 launched in `sub/`.
+    WorkspaceSettingsNotApplied = "workspace-settings-not-applied", Info, Behaviour, "gemini", "0.1.0", "a .gemini/settings.json above the launch directory is not applied";
+    /// An `@path` import of a Gemini CLI context file is not inlined: the
+    /// file is missing or unreadable, resolves outside the project root,
+    /// is already being imported (a cycle), or lies deeper than five
+    /// imports. Gemini CLI sends an HTML comment in its place (`<!-- Import
+    /// failed: ... -->`, `<!-- File already processed: ... -->`) or, past
+    /// the depth limit, the text unprocessed. Fix the path, or put the
+    /// `@` text in backticks when it is not meant as an import. Source:
+    /// `processImports` in `packages/core/src/utils/memoryImportProcessor.ts`.
+    ContextImportFailed = "context-import-failed", Warning, RepositoryProblem, "gemini", "0.1.0", "an @path import of a Gemini CLI context file is not inlined";
 }
 
 impl DiagnosticCode {

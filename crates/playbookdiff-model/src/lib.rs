@@ -9,6 +9,7 @@
 //! Architecture invariant: this crate does no I/O. It knows no file system,
 //! no git, no terminal and no environment variable.
 
+mod agents;
 mod config;
 mod context;
 pub mod diagnostics;
@@ -17,6 +18,7 @@ pub mod profile;
 pub mod redact;
 pub mod remedy;
 
+pub use agents::*;
 pub use config::*;
 pub use context::*;
 pub use diagnostics::{Diagnostic, DiagnosticCode, DiagnosticKind, Severity};

@@ -1,5 +1,4 @@
-//! Agents, commands, modes and plugins: loaded by OpenCode, without an
-//! item in the model, so each is reported with its source.
+//! Agents, modes and commands, modelled; plugins, reported.
 //!
 //! OpenCode 1.18.33 (`config/agent.ts`, `config/command.ts`,
 //! `config/plugin.ts`; shipped code): in every `.opencode` directory from
@@ -9,43 +8,298 @@
 //! `{plugin,plugins}/*.{ts,js}` are plugins, modules OpenCode imports and
 //! runs. Configuration keys `agent`, `command`, `mode` and `plugin` add
 //! more. Seen with `opencode debug config`: a command or agent of the
-//! root's `.opencode` replaces one of the same name closer to cwd.
+//! root's `.opencode` replaces one of the same name closer to cwd, and
+//! the files are read after the configuration keys.
+//!
+//! An agent's front matter gives `description`, `mode` (`primary`,
+//! `subagent` or `all`, the default), `model`, `tools` (a map from tool to
+//! `true`/`false`: `false` takes the tool away) and `disable`. A subagent
+//! (`subagent` or `all`) is listed with its description in the `task`
+//! tool of the request; a primary one is not. Commands are not in the
+//! request: only the user runs them (surfaces reference, 1.18.33).
 
 use crate::config::Layer;
 use crate::walk::{self, Opts};
 use crate::{Cx, Walk};
-use playbookdiff_adapter::problems;
-use playbookdiff_model::{Diagnostic, DiagnosticCode, SourceFormat, SourceRef};
+use playbookdiff_adapter::{problems, READ_LIMIT};
+use playbookdiff_model::{
+    AgentMode, Applicability, Command, Diagnostic, DiagnosticCode, EffectiveAgentConfig, LoadPhase,
+    RepoPath, SourceFormat, SourceRef, Subagent,
+};
+use serde_json::{Map, Value};
 
-/// Reports every agent, command, mode and plugin of the applicable
-/// `.opencode` directories and configuration layers.
-pub(crate) fn report(cx: &mut Cx<'_, '_>, layers: &[Layer]) {
+/// The tool whose description lists the subagents to the model.
+const LISTED_BY: &str = "task";
+
+/// OpenCode's own agents and their modes: a configuration key of one of
+/// these names configures the built-in agent. Source: `agent/agent.ts`.
+const BUILTIN_AGENTS: &[(&str, AgentMode)] = &[
+    ("build", AgentMode::Primary),
+    ("explore", AgentMode::Subagent),
+    ("general", AgentMode::Subagent),
+    ("plan", AgentMode::Primary),
+];
+
+/// What a definition is: an agent (from `agent`), a primary agent (from
+/// `mode`) or a command.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Agent,
+    Mode,
+    Command,
+}
+
+impl Kind {
+    /// The configuration key and the `.opencode` folders of the kind, with
+    /// how deep the folder is scanned (`None`: recursively).
+    fn places(self) -> (&'static str, [&'static str; 2], Option<usize>) {
+        match self {
+            Kind::Agent => ("agent", ["agent", "agents"], None),
+            Kind::Mode => ("mode", ["mode", "modes"], Some(0)),
+            Kind::Command => ("command", ["command", "commands"], None),
+        }
+    }
+}
+
+/// One definition found, before precedence.
+struct Def {
+    kind: Kind,
+    name: String,
+    source: SourceRef,
+    fields: Map<String, Value>,
+    /// Where it was found, for the reason.
+    from: String,
+}
+
+/// Adds the agents, modes and commands of the configuration layers and of
+/// the applicable `.opencode` directories to `out`, and reports plugins.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, layers: &[Layer], out: &mut EffectiveAgentConfig) {
+    for kind in [Kind::Agent, Kind::Mode, Kind::Command] {
+        let mut defs = from_layers(layers, kind);
+        defs.extend(from_files(cx, kind));
+        settle(cx, kind, defs, out);
+    }
+    report_plugins(cx, layers);
+}
+
+/// The definitions of `kind` in the configuration layers, in layer order.
+fn from_layers(layers: &[Layer], kind: Kind) -> Vec<Def> {
+    let (key, _, _) = kind.places();
+    let mut out = Vec::new();
     for l in layers {
-        for (key, what) in [
-            ("agent", "agent"),
-            ("mode", "mode (a primary agent)"),
-            ("command", "command"),
-        ] {
-            let Some(map) = l.get(&[key]).and_then(|v| v.as_object()) else {
-                continue;
+        let Some(map) = l.get(&[key]).and_then(Value::as_object) else {
+            continue;
+        };
+        let mut names: Vec<&String> = map.keys().collect();
+        names.sort();
+        for name in names {
+            out.push(Def {
+                kind,
+                name: name.clone(),
+                source: l.source(&[key, name]),
+                fields: map[name].as_object().cloned().unwrap_or_default(),
+                from: format!("the `{key}` key of {}", problems::quote(&l.path)),
+            });
+        }
+    }
+    out
+}
+
+/// The definitions of `kind` in the `.opencode` directories from cwd up,
+/// closest first (the root's last, so it wins a name).
+fn from_files(cx: &mut Cx<'_, '_>, kind: Kind) -> Vec<Def> {
+    let (_, subs, depth) = kind.places();
+    let mut out = Vec::new();
+    for dir in cx.up_chain() {
+        let Some(base) = dir.join(".opencode").filter(|b| cx.repo.is_dir(b)) else {
+            continue;
+        };
+        for sub in subs {
+            let Some(root) = base.join(sub) else { continue };
+            let opts = Opts {
+                dot: true,
+                follow: true,
+                max_depth: depth,
             };
-            let mut names: Vec<&String> = map.keys().collect();
-            names.sort();
-            for name in names {
-                let shown = if key == "command" {
-                    format!("/{name}")
-                } else {
-                    name.clone()
-                };
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::ItemNotModelled,
-                        format!("{} defines the OpenCode {what} `{shown}`; agents, commands and modes are not modelled, so it is not compared with other harnesses.", problems::quote(&l.path)),
-                    )
-                    .at(l.source(&[key, name])),
-                );
+            let w = walk::files(cx, &root, opts, &|rel| rel.ends_with(".md"));
+            for f in w.files {
+                let name = f.rel.trim_end_matches(".md").to_string();
+                let (source, fields) = read_file(cx, &f.path);
+                out.push(Def {
+                    kind,
+                    name,
+                    source,
+                    fields,
+                    from: format!("`{root}`"),
+                });
             }
         }
+    }
+    out
+}
+
+/// The front matter of an agent or command file as a mapping, and the
+/// file's source (lines: the front matter). A file without valid front
+/// matter keeps empty fields.
+fn read_file(cx: &mut Cx<'_, '_>, path: &RepoPath) -> (SourceRef, Map<String, Value>) {
+    let source = SourceRef::project(path.clone(), SourceFormat::Markdown);
+    let Ok(text) = cx.repo.read_text(path, READ_LIMIT) else {
+        return (source, Map::new());
+    };
+    let Some(fm) = text.front_matter() else {
+        return (source, Map::new());
+    };
+    let source = source.with_lines(fm.start_line, fm.end_line);
+    let fields = match &fm.value {
+        Ok(Value::Object(m)) => m.clone(),
+        _ => Map::new(),
+    };
+    (source, fields)
+}
+
+/// Decides which definition of each name wins (the last read) and adds
+/// every definition to `out`, the losers shadowed.
+fn settle(cx: &mut Cx<'_, '_>, kind: Kind, defs: Vec<Def>, out: &mut EffectiveAgentConfig) {
+    let mut last: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, d) in defs.iter().enumerate() {
+        last.insert(d.name.clone(), i);
+    }
+    for (i, d) in defs.iter().enumerate() {
+        let winner = &defs[last[&d.name]];
+        let shadowed = last[&d.name] != i;
+        if shadowed {
+            duplicate(cx, d, winner);
+        }
+        match kind {
+            Kind::Command => out.commands.push(command(d, shadowed, winner)),
+            Kind::Agent | Kind::Mode => out.subagents.push(subagent(d, shadowed, winner)),
+        }
+    }
+}
+
+/// Reports that `loser` shares its name with `winner`, which OpenCode keeps.
+fn duplicate(cx: &mut Cx<'_, '_>, loser: &Def, winner: &Def) {
+    let what = if loser.kind == Kind::Command {
+        "command"
+    } else {
+        "agent"
+    };
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::SubagentDuplicate,
+            format!(
+                "{} and {} both define the OpenCode {what} `{}`; OpenCode keeps the one read last, {}.",
+                problems::quote(&loser.source.path),
+                problems::quote(&winner.source.path),
+                loser.name,
+                problems::quote(&winner.source.path)
+            ),
+        )
+        .at(loser.source.clone()),
+    );
+}
+
+fn text(fields: &Map<String, Value>, key: &str) -> Option<String> {
+    fields.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+/// Who may call agent `d`: its `mode`, else the built-in's, else `all`; a
+/// definition of the `mode` key or folder is primary.
+fn mode(d: &Def) -> AgentMode {
+    if d.kind == Kind::Mode {
+        return AgentMode::Primary;
+    }
+    match d.fields.get("mode").and_then(Value::as_str) {
+        Some("primary") => AgentMode::Primary,
+        Some("subagent") => AgentMode::Subagent,
+        Some(_) => AgentMode::All,
+        None => BUILTIN_AGENTS
+            .iter()
+            .find(|(n, _)| *n == d.name)
+            .map(|(_, m)| *m)
+            .unwrap_or(AgentMode::All),
+    }
+}
+
+/// The applicability and reason of a definition.
+fn placed(d: &Def, shadowed: bool, winner: &Def, listed: &str) -> (Applicability, String) {
+    if shadowed {
+        return (
+            Applicability::Shadowed,
+            format!(
+                "defined in {}; {} defines the same name and is read later, so it wins",
+                d.from,
+                problems::quote(&winner.source.path)
+            ),
+        );
+    }
+    if d.fields.get("disable") == Some(&Value::Bool(true)) {
+        return (
+            Applicability::Excluded,
+            format!("defined in {}, and `disable: true` turns it off", d.from),
+        );
+    }
+    (
+        Applicability::Effective,
+        format!("defined in {}; {listed}", d.from),
+    )
+}
+
+fn subagent(d: &Def, shadowed: bool, winner: &Def) -> Subagent {
+    let mode = mode(d);
+    let listed = if mode.callable() {
+        "listed to the model with its description in the `task` tool"
+    } else {
+        "a primary agent the user switches to, not listed to the model"
+    };
+    let (applicability, reason) = placed(d, shadowed, winner, listed);
+    let tools = d.fields.get("tools").and_then(Value::as_object);
+    let off = |on: bool| -> Vec<String> {
+        tools
+            .into_iter()
+            .flatten()
+            .filter(|(_, v)| v.as_bool() == Some(on))
+            .map(|(k, _)| k.clone())
+            .collect()
+    };
+    Subagent {
+        id: format!("opencode:subagent:{}#{}", d.source.path, d.name),
+        name: d.name.clone(),
+        source: d.source.clone(),
+        load_phase: LoadPhase::Startup,
+        applicability,
+        reason,
+        mode,
+        description: text(&d.fields, "description"),
+        tools: None,
+        disallowed_tools: off(false),
+        model: text(&d.fields, "model"),
+        listed_by: mode.callable().then(|| LISTED_BY.to_string()),
+        plugin: None,
+    }
+}
+
+fn command(d: &Def, shadowed: bool, winner: &Def) -> Command {
+    let listed = "the user runs it as `/NAME`; it is not in the request";
+    let (applicability, reason) = placed(d, shadowed, winner, listed);
+    Command {
+        id: format!("opencode:command:{}#{}", d.source.path, d.name),
+        name: d.name.clone(),
+        source: d.source.clone(),
+        load_phase: LoadPhase::Startup,
+        applicability,
+        reason: reason.replace("NAME", &d.name),
+        description: text(&d.fields, "description"),
+        agent: text(&d.fields, "agent"),
+        model: text(&d.fields, "model"),
+        listed_to_model: false,
+    }
+}
+
+/// Reports every plugin of the configuration layers and of the `.opencode`
+/// directories: modules OpenCode runs, whose effect is not modelled.
+fn report_plugins(cx: &mut Cx<'_, '_>, layers: &[Layer]) {
+    for l in layers {
         if let Some(list) = l.get(&["plugin"]).and_then(|v| v.as_array()) {
             if !list.is_empty() {
                 cx.diag(
@@ -59,53 +313,24 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, layers: &[Layer]) {
         }
     }
     for dir in cx.up_chain() {
-        let Some(base) = dir.join(".opencode") else {
+        let Some(base) = dir.join(".opencode").filter(|b| cx.repo.is_dir(b)) else {
             continue;
         };
-        if !cx.repo.is_dir(&base) {
-            continue;
-        }
-        for (subs, what, depth, ext) in [
-            (["agent", "agents"], "agent", None, ".md"),
-            (["command", "commands"], "command", None, ".md"),
-            (["mode", "modes"], "mode (a primary agent)", Some(0), ".md"),
-            (["plugin", "plugins"], "plugin", Some(0), ""),
-        ] {
-            for sub in subs {
-                let Some(root) = base.join(sub) else { continue };
-                let w = walk::files(
-                    cx,
-                    &root,
-                    Opts {
-                        dot: true,
-                        follow: true,
-                        max_depth: depth,
-                    },
-                    &|rel| {
-                        if ext.is_empty() {
-                            rel.ends_with(".ts") || rel.ends_with(".js")
-                        } else {
-                            rel.ends_with(ext)
-                        }
-                    },
+        for sub in ["plugin", "plugins"] {
+            let Some(root) = base.join(sub) else { continue };
+            let opts = Opts {
+                dot: true,
+                follow: true,
+                max_depth: Some(0),
+            };
+            let w = walk::files(cx, &root, opts, &|rel| {
+                rel.ends_with(".ts") || rel.ends_with(".js")
+            });
+            for f in w.files {
+                cx.diag(
+                    Diagnostic::new(DiagnosticCode::ItemNotModelled, format!("{} is an OpenCode plugin: OpenCode imports and runs it at startup, and it can change instructions, tools and MCP servers; review it by hand.", f.path))
+                        .at(SourceRef::project(f.path.clone(), SourceFormat::Markdown)),
                 );
-                for f in w.files {
-                    let msg = if what == "plugin" {
-                        format!("{} is an OpenCode plugin: OpenCode imports and runs it at startup, and it can change instructions, tools and MCP servers; review it by hand.", f.path)
-                    } else {
-                        let name = f.rel.trim_end_matches(".md");
-                        let shown = if what == "command" {
-                            format!("/{name}")
-                        } else {
-                            name.to_string()
-                        };
-                        format!("{} defines the OpenCode {what} `{shown}`; agents, commands and modes are not modelled, so it is not compared with other harnesses.", problems::quote(&f.path))
-                    };
-                    cx.diag(
-                        Diagnostic::new(DiagnosticCode::ItemNotModelled, msg)
-                            .at(SourceRef::project(f.path.clone(), SourceFormat::Markdown)),
-                    );
-                }
             }
         }
     }

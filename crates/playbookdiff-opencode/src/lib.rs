@@ -145,7 +145,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.instructions = instructions::compile(&mut cx, &merged);
     out.skills = skills::compile(&mut cx, &merged);
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
-    extras::report(&mut cx, &layers);
+    extras::compile(&mut cx, &layers, &mut out);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }

@@ -13,8 +13,18 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         Gap::LateInstruction { files } => Some(load_sooner(files)),
         Gap::Skill { name, file } => Some(receive_skill(file, name, scene)),
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files)),
+        Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
     }
+}
+
+/// OpenCode should let its main agent call subagent `name`, defined for
+/// another harness at `file`: an agent file of its own, listed in the
+/// `task` tool (OpenCode 1.18.33, `.opencode/agent/NAME.md`).
+pub fn receive_subagent(name: &str, file: &RepoPath) -> String {
+    format!(
+        "add `.opencode/agent/{name}.md` with front matter `description:` (as in `{file}`) and `mode: subagent`, and the body of `{file}` as its prompt; OpenCode lists it in its `task` tool"
+    )
 }
 
 /// OpenCode should receive the text of `file`. `paths`: the globs of a

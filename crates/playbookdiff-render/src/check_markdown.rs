@@ -183,6 +183,7 @@ fn tables(
         Category::Instruction,
         Category::Skill,
         Category::Mcp,
+        Category::Subagent,
     ] {
         let fs: Vec<&&Finding> = findings.iter().filter(|f| f.category == cat).collect();
         if fs.is_empty() {
@@ -193,6 +194,7 @@ fn tables(
             Category::Instruction => "Instructions",
             Category::Skill => "Skills",
             Category::Mcp => "MCP servers",
+            Category::Subagent => "Subagents",
         };
         let _ = writeln!(out, "\n### {title}\n");
         if dirs.is_some() {

@@ -248,6 +248,12 @@ pub fn finding_description(category: Category, kind: FindingType) -> &'static st
         (Category::Agent, _) | (_, FindingType::Refused) => {
             "An agent refuses the repository's configuration and would not start, so it receives none of the instructions, skills and MCP servers the other agents receive; fix the file the finding names."
         }
+        (Category::Subagent, FindingType::CapabilityGap) => {
+            "A subagent can be called by the main agent of one harness only, so work that agent delegates to it is done without it in the other."
+        }
+        (Category::Subagent, FindingType::Different) => {
+            "A subagent of the same name is described differently to each harness's main agent, which decides by its description when to delegate."
+        }
         (_, FindingType::Unknown) => {
             "Equivalence cannot be decided deterministically (for example two redacted values)."
         }
@@ -336,6 +342,7 @@ mod tests {
             Category::Skill,
             Category::Mcp,
             Category::Agent,
+            Category::Subagent,
         ] {
             for k in [
                 FindingType::Missing,

@@ -429,6 +429,7 @@ const STACK_BELOW: usize = 60;
 fn label_text_of(category: Category, entry: &Entry<'_>) -> String {
     match (category, entry) {
         (Category::Mcp, Entry::Many(rs)) => count(rs.len(), "MCP server", "MCP servers"),
+        (Category::Subagent, Entry::Many(rs)) => count(rs.len(), "subagent", "subagents"),
         (_, Entry::Many(rs)) => count(rs.len(), "skill", "skills"),
         (_, Entry::One(r)) => clean(&r.label).into_owned(),
     }
@@ -571,15 +572,18 @@ fn overview_head(out: &mut String, p: &Painter, r: &CheckReport<'_>) {
     ));
 }
 
-/// The table's sections (instructions, skills, MCP servers): each with
-/// its rows shown, differences first, and the rows it hides.
+/// The table's sections (instructions, skills, MCP servers, and
+/// subagents when a harness has one): each with its rows shown,
+/// differences first, and the rows it hides.
 fn overview_sections(cmp: &Comparison) -> Vec<Section<'_>> {
     [
         (Category::Instruction, "Instructions"),
         (Category::Skill, "Skills"),
         (Category::Mcp, "MCP servers"),
+        (Category::Subagent, "Subagents"),
     ]
     .into_iter()
+    .filter(|(cat, _)| *cat != Category::Subagent || cmp.rows.iter().any(|r| r.category == *cat))
     .map(|(cat, title)| {
         let rows: Vec<&Row> = cmp
             .rows

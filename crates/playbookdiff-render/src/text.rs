@@ -16,7 +16,7 @@ use crate::report::{cwd_label, profiles_label, repository_label, target_label, V
 use anstyle::{AnsiColor, Style};
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, EffectiveAgentConfig, Instruction, LoadPhase,
-    McpServer, Permission, Severity, Skill, SourceRef, Transport,
+    McpServer, Permission, Plugin, PluginLoad, Severity, Skill, SourceRef, Subagent, Transport,
 };
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -129,6 +129,8 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
     }
     table.write(&mut out, &p);
 
+    extra_sections(&mut out, &p, config);
+
     section(&mut out, &p, "Diagnostics", config.diagnostics.len());
     for d in &config.diagnostics {
         let label = format!("{}[{}]", d.severity.as_str(), d.code.as_str());
@@ -157,6 +159,117 @@ pub fn to_text(config: &EffectiveAgentConfig, options: &TextOptions) -> String {
         ));
     }
     out
+}
+
+/// The sections of subagents, commands, output styles and plugins, each
+/// only when the configuration has some (a configuration without them
+/// reads as before they were modelled).
+fn extra_sections(out: &mut String, p: &Painter, config: &EffectiveAgentConfig) {
+    let named = || Table {
+        caps: vec![(2, PATH_COLUMN), (3, NAME_COLUMN)],
+        wrap_under: Some(2),
+        paths: vec![2],
+        ..Table::default()
+    };
+    if !config.subagents.is_empty() {
+        section(out, p, "Subagents", config.subagents.len());
+        let mut table = named();
+        for a in &config.subagents {
+            table.row(subagent_row(a));
+        }
+        table.write(out, p);
+    }
+    if !config.commands.is_empty() {
+        section(out, p, "Commands", config.commands.len());
+        let mut table = named();
+        for c in &config.commands {
+            table.row(vec![
+                applicability_cell(c.applicability),
+                Cell::plain(load_phase(c.load_phase)),
+                Cell::plain(location(&c.source)),
+                Cell::plain(format!("/{}", clean(&c.name))),
+                Cell::plain(if c.listed_to_model {
+                    "listed to the model"
+                } else {
+                    "user only"
+                }),
+            ]);
+        }
+        table.write(out, p);
+    }
+    if !config.output_styles.is_empty() {
+        section(out, p, "Output styles", config.output_styles.len());
+        let mut table = named();
+        for o in &config.output_styles {
+            table.row(vec![
+                applicability_cell(o.applicability),
+                Cell::plain(load_phase(o.load_phase)),
+                Cell::plain(location(&o.source)),
+                Cell::plain(clean(&o.name)),
+                Cell::plain(if o.active { "active" } else { "not selected" }),
+            ]);
+        }
+        table.write(out, p);
+    }
+    if !config.plugins.is_empty() {
+        section(out, p, "Plugins", config.plugins.len());
+        let mut table = named();
+        for pl in &config.plugins {
+            plugin_rows(&mut table, pl);
+        }
+        table.write(out, p);
+    }
+}
+
+fn subagent_row(a: &Subagent) -> Vec<Cell> {
+    let tools = match &a.tools {
+        Some(t) => format!("tools: {}", clean(&t.join(", "))),
+        None if a.disallowed_tools.is_empty() => "all tools".to_string(),
+        None => format!("all tools but {}", clean(&a.disallowed_tools.join(", "))),
+    };
+    let listed = match &a.listed_by {
+        Some(tool) => format!("listed by {}", clean(tool)),
+        None => "not listed (primary)".to_string(),
+    };
+    vec![
+        applicability_cell(a.applicability),
+        Cell::plain(load_phase(a.load_phase)),
+        Cell::plain(location(&a.source)),
+        Cell::plain(clean(&a.name)),
+        Cell::plain(format!("{listed}, {tools}")),
+    ]
+}
+
+/// A plugin's row (whether it loads) and one row per contribution.
+fn plugin_rows(table: &mut Table, pl: &Plugin) {
+    let (state, note) = match &pl.load {
+        PluginLoad::Loaded => ("loaded".to_string(), String::new()),
+        PluginLoad::AfterUserStep { step } => {
+            ("not loaded".to_string(), format!("until {}", clean(step)))
+        }
+        PluginLoad::Remote => ("unknown".to_string(), "outside the repository".to_string()),
+    };
+    let enabled = if pl.enabled_by.is_some() {
+        "enabled; "
+    } else {
+        ""
+    };
+    table.row(vec![
+        Cell::styled(state, AnsiColor::Yellow.on_default()),
+        Cell::plain("plugin"),
+        Cell::plain(location(&pl.source)),
+        Cell::plain(clean(&pl.name)),
+        Cell::plain(format!("{enabled}{note}")),
+    ]);
+    for c in &pl.contributions {
+        table.row(vec![
+            Cell::plain("-"),
+            Cell::plain(c.kind.as_str()),
+            Cell::plain(location(&c.source)),
+            Cell::plain(clean(&c.name)),
+            Cell::plain("not loaded until the plugin is"),
+        ]);
+    }
 }
 
 /// The most columns a path takes in a table; a longer one is written whole
@@ -764,6 +877,57 @@ Assumptions (1)
         let wide = crate::with_width(160, || to_text(&c, &TextOptions::default()));
         let longest = wide.lines().map(width).max().unwrap();
         assert!(longest > 80 && longest <= 160, "{wide}");
+    }
+
+    #[test]
+    fn subagents_and_plugins_wrap_at_eighty_columns_and_are_escaped() {
+        use playbookdiff_model::{
+            AgentMode, ContributionKind, Plugin, PluginContribution, PluginLoad, Subagent,
+        };
+        let mut c = sample();
+        let src = |p: &str| SourceRef::project(rp(p), playbookdiff_model::SourceFormat::Markdown);
+        c.subagents.push(Subagent {
+            id: "s".into(),
+            name: "evil\u{1b}[2J-and-a-rather-long-subagent-name".into(),
+            source: src(".claude/agents/a/very/deep/folder/of/agents/evil-subagent.md"),
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Effective,
+            reason: String::new(),
+            mode: AgentMode::Subagent,
+            description: None,
+            tools: Some(vec!["Read".into(); 30]),
+            disallowed_tools: Vec::new(),
+            model: None,
+            listed_by: Some("Agent".into()),
+            plugin: None,
+        });
+        c.plugins.push(Plugin {
+            id: "p".into(),
+            name: "kit".into(),
+            source: src("plugins/kit/.claude-plugin/plugin.json"),
+            marketplace: Some("local".into()),
+            enabled_by: None,
+            load: PluginLoad::AfterUserStep {
+                step: "the marketplace `local` is registered and `kit@local` installed ".repeat(3),
+            },
+            contributions: vec![PluginContribution {
+                kind: ContributionKind::McpServer,
+                name: "plugin:kit:a-server-with-a-long-name\u{202E}".into(),
+                source: src("plugins/kit/.mcp.json"),
+            }],
+        });
+        let out = to_text(&c, &TextOptions::default());
+        for l in out.lines() {
+            assert!(width(l) <= 80, "{l:?}");
+        }
+        assert!(
+            !out.contains('\u{1b}') && !out.contains('\u{202E}'),
+            "{out}"
+        );
+        assert!(
+            out.contains("Subagents (1)") && out.contains("Plugins (1)"),
+            "{out}"
+        );
     }
 
     #[test]

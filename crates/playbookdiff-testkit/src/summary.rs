@@ -81,6 +81,7 @@ pub fn summary(cfg: &EffectiveAgentConfig) -> String {
     if cfg.mcp_servers.is_empty() {
         s.push_str("  none\n");
     }
+    extras(cfg, &mut s);
     s.push_str("diagnostics (severity code source)\n");
     for d in &cfg.diagnostics {
         let at = d.source.as_ref().map_or("-".to_string(), place);
@@ -90,6 +91,65 @@ pub fn summary(cfg: &EffectiveAgentConfig) -> String {
         s.push_str("  none\n");
     }
     s
+}
+
+/// The subagents, commands, output styles and plugins, each section only
+/// when the configuration has some (so summaries of fixtures without them
+/// read as before they were modelled).
+fn extras(cfg: &EffectiveAgentConfig, s: &mut String) {
+    if !cfg.subagents.is_empty() {
+        s.push_str("subagents (name mode loadPhase applicability source)\n");
+        for a in &cfg.subagents {
+            let _ = writeln!(
+                s,
+                "  {} {} {} {} {}",
+                a.name,
+                word(a.mode),
+                word(a.load_phase),
+                word(a.applicability),
+                place(&a.source)
+            );
+        }
+    }
+    if !cfg.commands.is_empty() {
+        s.push_str("commands (name loadPhase applicability source)\n");
+        for c in &cfg.commands {
+            let _ = writeln!(
+                s,
+                "  /{} {} {} {}",
+                c.name,
+                word(c.load_phase),
+                word(c.applicability),
+                place(&c.source)
+            );
+        }
+    }
+    if !cfg.output_styles.is_empty() {
+        s.push_str("output styles (name active applicability source)\n");
+        for o in &cfg.output_styles {
+            let _ = writeln!(
+                s,
+                "  {} {} {} {}",
+                o.name,
+                o.active,
+                word(o.applicability),
+                place(&o.source)
+            );
+        }
+    }
+    if !cfg.plugins.is_empty() {
+        s.push_str("plugins (name load source; contributions kind name source)\n");
+        for p in &cfg.plugins {
+            let load = serde_json::to_value(&p.load)
+                .ok()
+                .and_then(|v| v.get("state").and_then(|x| x.as_str()).map(str::to_string))
+                .unwrap_or_default();
+            let _ = writeln!(s, "  {} {load} {}", p.name, place(&p.source));
+            for c in &p.contributions {
+                let _ = writeln!(s, "    {} {} {}", word(c.kind), c.name, place(&c.source));
+            }
+        }
+    }
 }
 
 /// Asserts the [`summary`] of every fixture of an adapter crate against its

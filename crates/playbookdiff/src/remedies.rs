@@ -123,6 +123,13 @@ pub fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
                 out.extend(ask(*h, Gap::LateSkill { name, files }, None));
             }
         }
+        (Some(Subject::Subagent { name, files, .. }), FindingType::CapabilityGap) => {
+            for h in &f.absent_from {
+                if let Some(file) = files.first() {
+                    out.extend(ask(*h, Gap::Subagent { name, file }, None));
+                }
+            }
+        }
         (Some(Subject::Mcp { name, transport }), FindingType::CapabilityGap) => {
             for h in &f.absent_from {
                 let transport = *transport;

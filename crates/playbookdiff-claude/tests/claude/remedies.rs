@@ -109,3 +109,19 @@ fn a_server_gets_the_entry_of_its_transport() {
         &["the same command, args and environment", "!url"],
     );
 }
+
+/// A subagent another harness defines: the file to add in Claude Code's
+/// own format, `.claude/agents/NAME.md` with `name` and `description`.
+#[test]
+fn a_missing_subagent_is_added_under_claude_agents() {
+    let file = rp(".opencode/agent/review.md");
+    let gap = Gap::Subagent {
+        name: "review",
+        file: &file,
+    };
+    KIT.assert_remedies(&[
+        (gap, "add `.claude/agents/review.md`"),
+        (gap, "`name: review`"),
+        (gap, "as in `.opencode/agent/review.md`"),
+    ]);
+}

@@ -735,3 +735,55 @@ fn x33_budget_zero_and_exact() {
         assert_eq!(dropped.applicability, Applicability::Excluded, "{v}");
     }
 }
+
+/// Custom agents of a trusted project's `.codex/agents/*.toml` (Codex
+/// subagents documentation): a file with `name`, `description` and
+/// `developer_instructions` is a subagent listed by `spawn_agent`; a file
+/// without `developer_instructions` is skipped with a warning; an
+/// untrusted project has none, as its `.codex` layer is not read.
+#[test]
+fn custom_agents_of_a_trusted_project() {
+    let trusted = [(".", TrustLevel::Trusted)];
+    let c = compile_trusting("custom_agents", ".", "0.171.0", &trusted);
+    let names: Vec<&str> = c.subagents.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["reviewer"]);
+    let r = &c.subagents[0];
+    assert_eq!(r.listed_by.as_deref(), Some("spawn_agent"));
+    assert_eq!(r.model.as_deref(), Some("gpt-5.5"));
+    assert_eq!(r.source.path.as_str(), ".codex/agents/reviewer.toml");
+    assert!(has_code(&c, "subagent-invalid"));
+    let untrusted = [(".", TrustLevel::Untrusted)];
+    let u = compile_trusting("custom_agents", ".", "0.171.0", &untrusted);
+    assert!(u.subagents.is_empty());
+}
+
+/// Two `.codex/agents` on the way to the launch directory define one name:
+/// the closer file wins and the other is shadowed, with a duplicate note
+/// at its file.
+#[test]
+fn the_closer_custom_agent_wins_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = |d: &str| {
+        format!("name = \"reviewer\"\ndescription = \"From {d}.\"\ndeveloper_instructions = \"Review.\"\n")
+    };
+    playbookdiff_testkit::fs::write(dir.path(), ".codex/agents/r.toml", agent("root"));
+    playbookdiff_testkit::fs::write(dir.path(), "a/.codex/agents/r.toml", agent("a"));
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let tree = WorkingTree::open(dir.path()).unwrap();
+    let repo = Repo::new(&tree);
+    let ctx = playbookdiff_testkit::at_root().cwd("a").context();
+    let c = ADAPTER.compile_with(&repo, &ctx, &Inputs::default());
+    let states: Vec<(&str, Applicability)> = c
+        .subagents
+        .iter()
+        .map(|a| (a.source.path.as_str(), a.applicability))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            (".codex/agents/r.toml", Applicability::Shadowed),
+            ("a/.codex/agents/r.toml", Applicability::Effective)
+        ]
+    );
+    assert!(has_code(&c, "subagent-duplicate"));
+}

@@ -161,3 +161,20 @@ fn a_command_is_made_a_skill_never_linked() {
         ],
     );
 }
+
+/// A subagent another harness defines: a custom agent file in Codex's own
+/// format, `.codex/agents/NAME.toml` with its three required fields.
+#[test]
+fn a_missing_subagent_is_a_custom_agent_file() {
+    let file = rp(".claude/agents/review.md");
+    let gap = Gap::Subagent {
+        name: "review",
+        file: &file,
+    };
+    KIT.assert_remedies(&[
+        (gap, "add `.codex/agents/review.toml`"),
+        (gap, "`name = \"review\"`"),
+        (gap, "`developer_instructions`"),
+        (gap, "trusted project"),
+    ]);
+}

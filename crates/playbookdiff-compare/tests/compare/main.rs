@@ -3,3 +3,4 @@
 mod behaviours;
 mod settled;
 mod sides;
+mod subagents;

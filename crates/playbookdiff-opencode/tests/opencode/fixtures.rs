@@ -111,20 +111,34 @@ fn skills_from_claude_agents_and_opencode_roots_of_every_parent() {
     assert!(listed(&root).contains(&"e1".to_string()));
 }
 
+/// Agents and commands of `.opencode` folders and of the `agent` and
+/// `command` keys are items with their source and lines, as `opencode
+/// debug config` lists them (case `opencode.layered_config.in-a-b`:
+/// agents `inline`, `rev`; commands `cmdinline`, `test`); none is left as
+/// an `item-not-modelled` diagnostic.
 #[test]
-fn agents_and_commands_are_reported_with_their_source() {
+fn agents_and_commands_are_items_with_their_source() {
     let c = KIT.run("layered_config", "a/b");
+    let mut agents: Vec<&str> = c.subagents.iter().map(|a| a.name.as_str()).collect();
+    agents.sort();
+    assert_eq!(agents, ["inline", "rev"]);
+    let mut commands: Vec<&str> = c.commands.iter().map(|a| a.name.as_str()).collect();
+    commands.sort();
+    assert_eq!(commands, ["cmdinline", "test"]);
+    let inline = c.commands.iter().find(|x| x.name == "cmdinline").unwrap();
+    assert_eq!(inline.source.path, rp("opencode.json"));
+    assert_eq!(inline.source.lines.map(|l| l.start), Some(18));
+    assert!(!inline.listed_to_model, "commands are not in the request");
     for needle in ["`/test`", "`rev`", "`inline`", "`/cmdinline`"] {
-        assert!(has(&c, DiagnosticCode::ItemNotModelled, needle), "{needle}");
+        assert!(
+            !has(&c, DiagnosticCode::ItemNotModelled, needle),
+            "{needle}"
+        );
     }
-    let d = c
-        .diagnostics
-        .iter()
-        .find(|d| d.message.contains("`/cmdinline`"))
-        .unwrap();
-    let src = d.source.as_ref().unwrap();
-    assert_eq!(src.path, rp("opencode.json"));
-    assert_eq!(src.lines.map(|l| l.start), Some(18));
+    for a in &c.subagents {
+        assert_eq!(a.applicability, Applicability::Effective, "{}", a.name);
+        assert!(a.source.lines.is_some(), "{}", a.name);
+    }
 }
 
 #[test]
@@ -703,6 +717,67 @@ fn an_enum_setting_outside_its_values_stops_opencode() {
     ] {
         starts_with(settings);
     }
+}
+
+/// Agents of `.opencode/agent`, `.opencode/agents` (subfolders named by
+/// path), `.opencode/mode` and the `agent` key, as `opencode debug config`
+/// lists them (case `opencode.agents_and_commands`): `mode` decides who
+/// may call one (a mode, and `mode: primary`, are primary agents the
+/// `task` tool does not list; no `mode` is `all`), `disable: true` turns
+/// one off, and `tools: {write: false}` takes a tool away. The `task` tool
+/// lists `inline`, `review` and `team/helper`, as recorded.
+#[test]
+fn agents_modes_and_commands_are_modelled_as_opencode_lists_them() {
+    use playbookdiff_model::AgentMode;
+    let c = KIT.run("agents_and_commands", ".");
+    let mut all: Vec<&str> = c.subagents.iter().map(|a| a.name.as_str()).collect();
+    all.sort();
+    assert_eq!(
+        all,
+        ["focus", "inline", "lead", "off", "review", "team/helper"]
+    );
+    let by = |n: &str| c.subagents.iter().find(|a| a.name == n).unwrap();
+    assert_eq!(by("focus").mode, AgentMode::Primary);
+    assert_eq!(by("lead").mode, AgentMode::Primary);
+    assert_eq!(by("team/helper").mode, AgentMode::All);
+    assert_eq!(by("off").applicability, Applicability::Excluded);
+    assert_eq!(by("review").disallowed_tools, ["write"]);
+    let mut listed: Vec<&str> = c
+        .subagents
+        .iter()
+        .filter(|a| a.listed_by.is_some() && a.applicability == Applicability::Effective)
+        .map(|a| a.name.as_str())
+        .collect();
+    listed.sort();
+    assert_eq!(listed, ["inline", "review", "team/helper"]);
+    let mut commands: Vec<&str> = c.commands.iter().map(|x| x.name.as_str()).collect();
+    commands.sort();
+    assert_eq!(commands, ["git/commit", "hello", "test"]);
+    let test = c.commands.iter().find(|x| x.name == "test").unwrap();
+    assert_eq!(test.agent.as_deref(), Some("review"));
+}
+
+/// From `a`, both `.opencode` folders define `review`: the root's is read
+/// last and wins (seen with `opencode debug config`, case
+/// `opencode.agents_and_commands.in-a`), the closer one is shadowed with a
+/// duplicate note at its file.
+#[test]
+fn the_root_definition_of_an_agent_wins_over_a_closer_one() {
+    let c = KIT.run("agents_and_commands", "a");
+    let reviews: Vec<(&str, Applicability)> = c
+        .subagents
+        .iter()
+        .filter(|a| a.name == "review")
+        .map(|a| (a.source.path.as_str(), a.applicability))
+        .collect();
+    assert_eq!(
+        reviews,
+        [
+            ("a/.opencode/agent/review.md", Applicability::Shadowed),
+            (".opencode/agent/review.md", Applicability::Effective)
+        ]
+    );
+    assert!(has(&c, DiagnosticCode::SubagentDuplicate, "`review`"));
 }
 
 /// `path` made a FIFO (a socket where `mkfifo` is missing): a file that

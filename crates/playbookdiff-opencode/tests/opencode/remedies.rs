@@ -100,3 +100,19 @@ fn a_command_is_made_a_skill_never_linked() {
         ],
     );
 }
+
+/// A subagent another harness defines: an agent file in OpenCode's own
+/// format, `.opencode/agent/NAME.md` of mode `subagent`.
+#[test]
+fn a_missing_subagent_is_an_opencode_agent_file() {
+    let file = rp(".claude/agents/review.md");
+    let gap = Gap::Subagent {
+        name: "review",
+        file: &file,
+    };
+    KIT.assert_remedies(&[
+        (gap, "add `.opencode/agent/review.md`"),
+        (gap, "`mode: subagent`"),
+        (gap, "as in `.claude/agents/review.md`"),
+    ]);
+}

@@ -16,6 +16,7 @@ mod five_harnesses;
 mod gate;
 mod new_user;
 mod oracle;
+mod oracle_surfaces;
 mod outside_root;
 mod pre_commit;
 mod properties;

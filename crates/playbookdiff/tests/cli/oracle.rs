@@ -28,6 +28,12 @@
 //!   (`inlined`), the table of files injected on view (`on-demand-table`),
 //!   the project skills of `session.skills_loaded` (`skills`) and the
 //!   workspace servers of `session.mcp_servers_loaded` (`mcp-servers`).
+//! - Gemini CLI (the workspace trusted): whether it starts (`start`), the
+//!   context files of the main request in order (`startup-files`), which
+//!   file each inlined import came from (`imports`), the skills the
+//!   request lists (`skills`), the servers `gemini mcp list` does not show
+//!   blocked, with their transport (`mcp-servers`), and for a target the
+//!   context files a scripted `read_file` of it added (`on-demand-files`).
 //!
 //! Every disagreement must be listed in `oracle/known-disagreements/
 //! <agent>.toml`, and every listed one must still occur. `docs/fidelity.md`
@@ -36,7 +42,7 @@
 
 use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, Instruction, LoadPhase, Mode, Permission,
-    RepoPath, Severity, Skill,
+    RepoPath, Severity, Skill, Transport,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Repo, WorkingTree};
@@ -53,7 +59,7 @@ use playbookdiff_testkit::oracle::{
 
 /// The agents the oracle records, by harness id (`scripts/oracle/record.py`
 /// knows how to run each; its observation format is compared below).
-const AGENTS: [&str; 4] = ["claude-code", "codex", "copilot", "opencode"];
+const AGENTS: [&str; 5] = ["claude-code", "codex", "copilot", "gemini", "opencode"];
 
 /// The registered adapter of `agent`.
 fn adapter(agent: &str) -> &'static dyn Adapter {
@@ -424,6 +430,9 @@ fn claude_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("mcp-servers", list(servers), list(configured));
+    for (aspect, agent, adapter) in crate::oracle_surfaces::claude(obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     // What reading the target attached.
     if case.target.is_some() {
         let attached: BTreeSet<String> = obs["onDemand"]["instructions"]
@@ -727,6 +736,9 @@ fn opencode_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("mcp-servers", list(listed), list(configured));
+    for (aspect, agent, adapter) in crate::oracle_surfaces::opencode(obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     // What reading the target attached.
     if case.target.is_some() {
         let attached: BTreeSet<String> = obs["onDemand"]["instructions"]
@@ -742,6 +754,157 @@ fn opencode_disagreements(
             .map(|i| i.source.path.to_string())
             .collect();
         push("on-demand-files", list(attached), list(on_demand));
+    }
+    out
+}
+
+fn gemini_disagreements(
+    case: &Case,
+    version: &str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<Disagreement> {
+    let mut out = Vec::new();
+    let mut push = |aspect, agent: String, adapter: String| {
+        if agent != adapter {
+            out.push(Disagreement {
+                case: case.id.clone(),
+                version: version.to_string(),
+                aspect,
+                agent,
+                adapter,
+            });
+        }
+    };
+    let refuses = obs["exit"] != 0;
+    let errors = cfg
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    let start = |no: bool| if no { "refuses to start" } else { "starts" };
+    push("start", start(refuses).into(), start(errors).into());
+    if refuses || errors {
+        return out;
+    }
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|p| p.as_str().unwrap_or("?").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let startup: Vec<_> = cfg
+        .received_instructions()
+        .into_iter()
+        .filter(|i| i.load_phase == LoadPhase::Startup)
+        .collect();
+    let files: Vec<String> = startup
+        .iter()
+        .filter(|i| i.imported_from.is_none())
+        .map(|i| i.source.path.to_string())
+        .collect();
+    push(
+        "startup-files",
+        list(strings(&obs["startup"]["contextFiles"])),
+        list(files),
+    );
+    let seen: Vec<String> = obs["startup"]["imports"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|pair| {
+                    let p = strings(pair);
+                    format!(
+                        "{} < {}",
+                        p.get(1).map_or("?", |s| s),
+                        p.first().map_or("?", |s| s)
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let by_id: BTreeMap<&str, String> = cfg
+        .instructions
+        .iter()
+        .map(|i| (i.id.as_str(), i.source.path.to_string()))
+        .collect();
+    let modelled: Vec<String> = startup
+        .iter()
+        .filter_map(|i| {
+            let parent = by_id.get(i.imported_from.as_deref()?)?;
+            Some(format!("{} < {parent}", i.source.path))
+        })
+        .collect();
+    push("imports", list(seen), list(modelled));
+    let listed: BTreeSet<String> = strings(&obs["startup"]["skillsListed"])
+        .into_iter()
+        .collect();
+    // The recording drops the names of Gemini CLI's built-in skills
+    // (`_bundled.json`), also where a repository skill of that name
+    // replaces one: the adapter's list drops them too.
+    let bundled: BTreeSet<String> =
+        std::fs::read_to_string(observation_path("gemini", version, "_bundled"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .map(|b| strings(&b["startup"]["skillsListed"]).into_iter().collect())
+            .unwrap_or_default();
+    let advertised: BTreeSet<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective && !bundled.contains(&s.name))
+        .map(|s| s.name.clone())
+        .collect();
+    push("skills", list(listed), list(advertised));
+    // `gemini mcp list`: the servers not blocked, with the transport it
+    // names (`?` for an entry with neither command nor url).
+    let listed: BTreeSet<String> = obs["mcpServers"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|s| s["state"] != "Blocked" && s["state"] != "Disabled")
+                .map(|s| {
+                    format!(
+                        "{} ({})",
+                        s["name"].as_str().unwrap_or("?"),
+                        s["transport"].as_str().unwrap_or("?")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let configured: BTreeSet<String> = cfg
+        .mcp_servers
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| {
+            let t = match s.transport {
+                Transport::Stdio => "stdio",
+                Transport::Http => "http",
+                Transport::Unknown => s.declared_type.as_deref().unwrap_or("?"),
+            };
+            format!("{} ({t})", s.name)
+        })
+        .collect();
+    push("mcp-servers", list(listed), list(configured));
+    // What reading the target added to the tool's output, in order.
+    if case.target.is_some() {
+        let on_demand: Vec<String> = cfg
+            .instructions
+            .iter()
+            .filter(|i| {
+                i.load_phase == LoadPhase::OnDemand
+                    && i.applicability == Applicability::Effective
+                    && i.imported_from.is_none()
+            })
+            .map(|i| i.source.path.to_string())
+            .collect();
+        push(
+            "on-demand-files",
+            list(strings(&obs["onDemand"]["contextFiles"])),
+            list(on_demand),
+        );
     }
     out
 }
@@ -914,6 +1077,9 @@ struct Outcome {
     disagreements: BTreeMap<&'static str, Vec<Disagreement>>,
     skipped: BTreeSet<String>,
     compared: BTreeMap<(&'static str, &'static str), usize>,
+    /// Per agent and surface aspect of [`crate::oracle_surfaces`]: the
+    /// comparisons made (one per case and version) and how many agreed.
+    surfaces: BTreeMap<(&'static str, &'static str), (usize, usize)>,
 }
 
 fn run_all() -> Outcome {
@@ -921,6 +1087,7 @@ fn run_all() -> Outcome {
         disagreements: BTreeMap::new(),
         skipped: BTreeSet::new(),
         compared: BTreeMap::new(),
+        surfaces: BTreeMap::new(),
     };
     let mut temps = Vec::new();
     for case in cases() {
@@ -942,17 +1109,39 @@ fn run_all() -> Outcome {
                 let found = match agent {
                     "claude-code" => claude_disagreements(&case, version, &obs, &cfg),
                     "codex" => codex_disagreements(&case, version, &obs, &cfg),
+                    "gemini" => gemini_disagreements(&case, version, &obs, &cfg),
                     "opencode" => opencode_disagreements(&case, &root, version, &obs, &cfg),
                     "copilot" => copilot_disagreements(&case, version, &obs, &cfg),
                     other => panic!("no comparison of {other}'s observations"),
                 };
                 *out.compared.entry((agent, version)).or_default() += 1;
+                count_surfaces(&mut out.surfaces, agent, &obs, &cfg);
                 out.disagreements.entry(agent).or_default().extend(found);
             }
         }
         temps.clear();
     }
     out
+}
+
+/// Counts the surface aspects of one observation of `agent` that started
+/// ([`crate::oracle_surfaces`]): compared, and agreeing.
+fn count_surfaces(
+    into: &mut BTreeMap<(&'static str, &'static str), (usize, usize)>,
+    agent: &'static str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) {
+    let aspects = match agent {
+        "claude-code" if obs["exit"] == "ok" => crate::oracle_surfaces::claude(obs, cfg),
+        "opencode" if obs["exit"] == 0 => crate::oracle_surfaces::opencode(obs, cfg),
+        _ => Vec::new(),
+    };
+    for (aspect, theirs, ours) in aspects {
+        let e = into.entry((agent, aspect)).or_default();
+        e.0 += 1;
+        e.1 += usize::from(theirs == ours);
+    }
 }
 
 /// True when repository paths `a` and `b` lead to one file of the case's
@@ -1103,14 +1292,21 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("skills it lists (`skills`), every skill `opencode debug skill` finds by\n");
     s.push_str("name and file (`skill-files`), the enabled MCP servers of `opencode debug\n");
     s.push_str("config` (`mcp-servers`), and the files a read of the target attaches\n");
-    s.push_str("(`on-demand-files`). For Copilot CLI, with the repository trusted: the\n");
-    s.push_str("`<custom_instruction>` blocks of the first request in order, each named by\n");
-    s.push_str("the file whose text it holds, with their imports (`instructions`), the\n");
-    s.push_str("path-specific files inlined after them (`inlined`), the table of files\n");
-    s.push_str("injected on view (`on-demand-table`), the project skills of\n");
-    s.push_str("`session.skills_loaded` (`skills`) and the workspace servers of\n");
-    s.push_str("`session.mcp_servers_loaded` (`mcp-servers`). What the oracle cannot see\n");
-    s.push_str("is in `oracle/README.md`.\n\n");
+    s.push_str("(`on-demand-files`). For Gemini CLI, with the workspace trusted: whether it\n");
+    s.push_str("starts (`start`), the context files of the main request in order\n");
+    s.push_str("(`startup-files`), which file each inlined import came from (`imports`),\n");
+    s.push_str("the skills it lists (`skills`), the servers of `gemini mcp list` not\n");
+    s.push_str("blocked, with their transport (`mcp-servers`), and the context files a scripted\n");
+    s.push_str("`read_file` of the target adds (`on-demand-files`). Subagents, commands,\n");
+    s.push_str("output styles and plugins are compared too, per surface below. What the\n");
+    s.push_str("oracle cannot see is in `oracle/README.md`.\n\n");
+    s.push_str("For Copilot CLI, with the repository trusted: the `<custom_instruction>`\n");
+    s.push_str("blocks of the first request in order, each named by the file whose text it\n");
+    s.push_str("holds, with their imports (`instructions`), the path-specific files inlined\n");
+    s.push_str("after them (`inlined`), the table of files injected on view\n");
+    s.push_str("(`on-demand-table`), the project skills of `session.skills_loaded`\n");
+    s.push_str("(`skills`) and the workspace servers of `session.mcp_servers_loaded`\n");
+    s.push_str("(`mcp-servers`).\n\n");
     s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
     for agent in AGENTS {
         for &v in profiled(agent) {
@@ -1134,6 +1330,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         }
     }
     s.push('\n');
+    surface_section(&mut s, outcome);
     observed_sections(&mut s);
     for agent in AGENTS {
         let _ = writeln!(s, "## Known disagreements: {agent}\n");
@@ -1163,6 +1360,26 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         s.push('\n');
     }
     s
+}
+
+/// The agreement per surface beside instructions, skills and MCP servers:
+/// subagents, their listing, output styles, plugins and commands.
+fn surface_section(s: &mut String, outcome: &Outcome) {
+    s.push_str("## Agreement per surface\n\n");
+    s.push_str("Subagents, commands, output styles and plugins, per agent, over every case\n");
+    s.push_str("and profiled version that shows them (`subagents`: Claude Code's `init`\n");
+    s.push_str("agents, OpenCode's `debug config` agents; `subagent-listing`: the\n");
+    s.push_str("`- name: description (Tools: ...)` list of Claude Code's `Agent` tool;\n");
+    s.push_str("`task-agents`: the agents OpenCode's `task` tool lists; `output-style`: the\n");
+    s.push_str("style whose body reaches Claude Code's request; `plugins`: the plugins\n");
+    s.push_str("Claude Code's `init` line loads; `commands`: OpenCode's `debug config`\n");
+    s.push_str("commands). Codex's custom agents are not observed (its `spawn_agent` tool is\n");
+    s.push_str("not in `codex debug prompt-input`).\n\n");
+    s.push_str("| agent | surface | comparisons | agree |\n|---|---|---|---|\n");
+    for ((agent, aspect), (n, ok)) in &outcome.surfaces {
+        let _ = writeln!(s, "| {agent} | {aspect} | {n} | {ok} |");
+    }
+    s.push('\n');
 }
 
 /// Every registered harness is checked against its agent: adding a

@@ -1,5 +1,6 @@
 //! The fixture tests, one module per area.
 
+mod agents;
 mod fidelity;
 mod imports;
 mod instructions;

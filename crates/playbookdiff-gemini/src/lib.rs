@@ -1,0 +1,186 @@
+//! The Gemini CLI adapter: what Gemini CLI receives from a repository.
+//!
+//! [`ADAPTER`] turns a [`Repo`](playbookdiff_source::Repo) and an
+//! [`AnalysisContext`] into one [`EffectiveAgentConfig`] following the
+//! behaviour of a Gemini CLI release of [`PROFILED_VERSIONS`], read from its
+//! code (the `@google/gemini-cli` npm package; sources in the
+//! `google-gemini/gemini-cli` repository, `packages/core/src/utils/
+//! memoryDiscovery.ts`, `memoryImportProcessor.ts`, `packages/cli/src/
+//! config/settings.ts`, `packages/core/src/skills/skillLoader.ts` and
+//! `skillManager.ts`) and checked with the release itself (the first
+//! request it sends to a model, `docs/fidelity.md`):
+//!
+//! * **Context files** (`context`): `GEMINI.md`, or the names of
+//!   `context.fileName`, in the directories from the project root down to
+//!   cwd; 0.61 sorts them as absolute-path strings, 0.34 groups them by
+//!   name and adds a downward search below cwd (module `profile`). `@path`
+//!   imports are inlined (module `imports`). 0.61 also adds the files of the
+//!   directories between a file the agent reads and cwd, on demand.
+//! * **Settings** (`settings`): only `<cwd>/.gemini/settings.json` of the
+//!   repository applies (`context.fileName`, `context.memoryBoundaryMarkers`,
+//!   `mcpServers`); a malformed one stops the agent.
+//! * **Skills** (`skills`): `.gemini/skills` and `.agents/skills` of cwd.
+//! * **MCP servers** (`mcp`): `mcpServers` of the workspace settings.
+//! * **Commands, subagents, hooks, extensions** (`extras`): reported with
+//!   their source, since the model has no item for them.
+//!
+//! Architecture invariant: the adapter never fails and never panics; every
+//! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text)
+//! with [`READ_LIMIT`]; no literal secret from the repository is written
+//! anywhere in the result.
+
+mod context;
+mod extras;
+mod imports;
+mod mcp;
+mod profile;
+pub mod remedy;
+mod settings;
+mod skills;
+
+use playbookdiff_adapter::problems::{self, UnreadLayer};
+use playbookdiff_adapter::{Compilation, Declared, Request, READ_LIMIT};
+use playbookdiff_model::{
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
+};
+
+pub(crate) use profile::Profile;
+
+/// Gemini CLI, contract id `gemini`.
+pub const HARNESS: Harness = Harness::new("gemini", "Gemini CLI");
+
+/// Entry names whose presence makes a directory hold Gemini CLI
+/// configuration (a candidate launch directory for `check --all-dirs`):
+/// its default context file and its configuration directory. `.agents`,
+/// which Gemini CLI also reads skills from, belongs to the harnesses that
+/// define it.
+pub const CONFIG_ENTRY_NAMES: &[&str] = &["GEMINI.md", ".gemini"];
+
+/// Gemini CLI's own configuration directory: `.gemini` (settings, skills,
+/// commands, agents; `GEMINI_DIR` in `packages/core/src/utils/paths.ts`).
+/// Gemini CLI has no path-scoped item, so it keeps the default
+/// [`playbookdiff_adapter::Adapter::target_tests`] (none).
+pub const OWN_DIRECTORIES: &[&str] = &[".gemini"];
+
+/// The names looked up below a launch directory besides
+/// [`CONFIG_ENTRY_NAMES`]: `AGENTS.md` and `CONTEXT.md`, the names of
+/// Gemini CLI's own `context.fileName` example (`docs/cli/gemini-md.md`:
+/// `["AGENTS.md", "CONTEXT.md", "GEMINI.md"]`). Any other configured name
+/// costs one more pass over the tree, never a wrong answer.
+pub const INDEXED_NAMES: &[&str] = &["AGENTS.md", "CONTEXT.md"];
+
+/// The default context file name, used when the workspace settings set no
+/// `context.fileName` (`DEFAULT_CONTEXT_FILENAME` in
+/// `packages/core/src/tools/memoryTool.ts`).
+pub const DEFAULT_CONTEXT_FILE: &str = "GEMINI.md";
+
+/// Gemini CLI releases this adapter's behaviour is checked against, oldest
+/// first; the newest is the default profile. Observations are recorded
+/// under `oracle/observations/gemini/` (see `docs/fidelity.md`).
+pub const PROFILED_VERSIONS: &[&str] = &["0.34.0", "0.61.0"];
+
+/// How Gemini CLI refuses a configuration: a workspace `settings.json`
+/// that is not JSON (after comments are stripped) or not an object stops
+/// it with exit code 52 and "Error in <file>: ... Please fix the
+/// configuration file(s) and try again." (`FatalConfigError` in
+/// `packages/cli/src/config/settings.ts`).
+const REFUSAL: problems::Refusal = problems::Refusal {
+    refuses: "Gemini CLI refuses this workspace's settings",
+    prints: "Please fix the configuration",
+    then: "It does not start, so every context file, skill and MCP server is shown excluded",
+};
+
+/// The Gemini CLI adapter for `playbookdiff-registry`: what Gemini CLI
+/// receives from a repository under an analysis context.
+///
+/// Shape: an [`EffectiveAgentConfig`] with harness `gemini`; context files
+/// in the order the release sends them (each followed by the files it
+/// imports), then on-demand files (0.61), then excluded, conditional and
+/// out-of-scope entries; skills by name; MCP servers by name; diagnostics
+/// in discovery order without duplicates. Never fails.
+pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
+    .owning(CONFIG_ENTRY_NAMES)
+    .directories(OWN_DIRECTORIES)
+    .indexing(INDEXED_NAMES)
+    .profiled(PROFILED_VERSIONS)
+    .remedies(remedy::for_gap);
+
+/// Shared state of one compilation (the toolkit's).
+pub(crate) type Cx<'r, 't> = Compilation<'r, 't>;
+
+/// The compilation for one release of [`PROFILED_VERSIONS`].
+fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
+    let Request {
+        repo,
+        context,
+        version,
+        ..
+    } = *req;
+    let profile = profile::of(version);
+    let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
+    let mut cx = Cx::new(repo, context, HARNESS);
+
+    let ws = settings::load(&mut cx);
+    out.instructions = context::compile(&mut cx, profile, &ws);
+    out.skills = skills::compile(&mut cx);
+    out.mcp_servers = mcp::compile(&mut cx, &ws);
+    extras::report(&mut cx, profile, &ws);
+    if cx.report_refusals(&REFUSAL) {
+        playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
+    }
+    unavailable(&mut cx, &out);
+    out.assumptions = assumptions(context, profile);
+    out.diagnostics = cx.into_diagnostics();
+    out
+}
+
+/// One diagnostic per layer outside the repository that can change a
+/// modelled surface (context files, skills, MCP servers).
+fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
+    cx.report_unread_layers(&[
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "Global context (`~/.gemini/GEMINI.md`, or the `context.fileName` names there)",
+            effect: "Gemini CLI sends it before the project's context files",
+            todo: "check that file on the developer's machine",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "User settings (`~/.gemini/settings.json`) and extensions (`~/.gemini/extensions/`)",
+            effect: "they can add MCP servers, skills, context files and context.fileName names",
+            todo: "treat the result as the repository's contribution only",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::ManagedConfigUnavailable,
+            what: "System settings (`/etc/gemini-cli/settings.json`, `GEMINI_CLI_SYSTEM_SETTINGS_PATH`) and system defaults",
+            effect: "system settings override the workspace's, and can change context.fileName or MCP servers",
+            todo: "ask the administrator what they set",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "User skills (`~/.gemini/skills`, `~/.agents/skills`) and Gemini CLI's built-in skills",
+            effect: "the workspace's skills win a name clash with them, but they add skills the model is told about",
+            todo: "list them with `gemini skills list`",
+        },
+    ]);
+    if !out.mcp_servers.is_empty() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::McpRuntimeUnknown,
+            "MCP servers are repository-configured and runtime-unverified: the analysis never starts or contacts them, so reachability, tools and resources are unknown (a server that fails to start is missing from the tools); run Gemini CLI and check `gemini mcp list` for the live state.",
+        ));
+    }
+}
+
+/// The premises every Gemini CLI result depends on.
+fn assumptions(context: &AnalysisContext, profile: &Profile) -> Vec<String> {
+    let mut out = vec![
+        format!("Gemini CLI starts in cwd {}: only that directory's `.gemini/settings.json` applies, skills come from that directory alone, and context files depend on it.", context.cwd),
+        profile.trust_assumption.to_string(),
+        "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file.".to_string(),
+        "MCP servers are repository-configured and runtime-unverified.".to_string(),
+    ];
+    if profile.boundary == profile::Boundary::GitDirectoryAndParent {
+        out.push("No context file lies in the directory above the repository root: Gemini CLI 0.34 searches up to the parent of the git root (without a git root, up to the parent of the home directory), which the analysis does not read.".to_string());
+    }
+    out
+}

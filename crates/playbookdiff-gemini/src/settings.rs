@@ -1,0 +1,303 @@
+//! The workspace settings: `<cwd>/.gemini/settings.json`, and nothing else
+//! of the repository.
+//!
+//! Gemini CLI (`loadSettings` in `packages/cli/src/config/settings.ts`)
+//! merges system defaults, user, workspace and system settings; the
+//! workspace file is `.gemini/settings.json` of the working directory
+//! itself (skipped when that directory is the home directory). Seen with
+//! 0.61.0 and 0.34.0: launched in `sub/`, the root's `.gemini/settings.json`
+//! (its `context.fileName`, MCP servers and hooks) did nothing. The text is
+//! read with comments stripped (`strip-json-comments`) and parsed with
+//! `JSON.parse`: no trailing commas. A file that does not parse, or whose
+//! top level is not an object, stops the agent (exit 52). `$VAR` and
+//! `${VAR}` are expanded from the environment; the analysis never expands
+//! them.
+
+use crate::{Cx, READ_LIMIT};
+use jsonc_parser::ast::{ObjectPropName, Value as Ast};
+use jsonc_parser::common::Ranged;
+use jsonc_parser::{CollectOptions, ParseOptions};
+use playbookdiff_adapter::problems;
+use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
+use playbookdiff_source::{ParseError, Resolved};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// Key paths deeper than this are not given lines (`mcpServers.<name>.<field>`).
+const MAX_SPAN_DEPTH: usize = 3;
+
+/// For each key path: the 1-based lines from its key to the end of its value.
+type Spans = HashMap<Vec<String>, (u32, u32)>;
+
+/// The workspace settings as far as the adapter reads them.
+#[derive(Default)]
+pub(crate) struct Workspace {
+    /// The file, when it exists.
+    pub path: Option<RepoPath>,
+    /// The parsed object; `None` when missing or refused.
+    value: Option<Value>,
+    /// For each key path up to [`MAX_SPAN_DEPTH`]: the 1-based lines from
+    /// its key to the end of its value.
+    spans: Spans,
+}
+
+impl Workspace {
+    /// The value at `key`, when present.
+    pub fn get(&self, key: &[&str]) -> Option<&Value> {
+        let mut v = self.value.as_ref()?;
+        for k in key {
+            v = v.as_object()?.get(*k)?;
+        }
+        Some(v)
+    }
+
+    /// The settings file as a source, with the lines of `key` when known.
+    pub fn source(&self, key: &[&str]) -> Option<SourceRef> {
+        let path = self.path.clone()?;
+        let mut s = SourceRef::project(path, SourceFormat::Json);
+        let k: Vec<String> = key.iter().map(|s| s.to_string()).collect();
+        if let Some((a, b)) = self.spans.get(&k) {
+            s = s.with_lines(*a, *b);
+        }
+        Some(s)
+    }
+
+    /// `context.fileName` (a string or a list of strings), when set and
+    /// well formed; a malformed value is reported and ignored.
+    pub fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
+        self.strings(cx, &["context", "fileName"])
+    }
+
+    /// `context.memoryBoundaryMarkers` (a list of strings), when set.
+    pub fn boundary_markers(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
+        self.strings(cx, &["context", "memoryBoundaryMarkers"])
+    }
+
+    /// The `mcpServers` object, empty when unset.
+    pub fn mcp_servers(&self) -> Map<String, Value> {
+        self.get(&["mcpServers"])
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// A string or list of strings at `key`; anything else is an
+    /// `invalid-value` diagnostic and `None` (Gemini CLI's schema check
+    /// only warns, and the value then does not name files).
+    fn strings(&self, cx: &mut Cx<'_, '_>, key: &[&str]) -> Option<Vec<String>> {
+        let v = self.get(key)?;
+        let list = match v {
+            Value::String(s) => Some(vec![s.clone()]),
+            Value::Array(a) => a.iter().map(|x| x.as_str().map(str::to_string)).collect(),
+            _ => None,
+        };
+        if list.is_none() {
+            if let Some(src) = self.source(key) {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidValue,
+                        format!("`{}` in {} is neither a string nor a list of strings; Gemini CLI warns and the analysis takes the default.", key.join("."), problems::quote(&src.path)),
+                    )
+                    .at(src),
+                );
+            }
+        }
+        list
+    }
+}
+
+/// The parse options of `JSON.parse` after `strip-json-comments`.
+fn parse_options() -> ParseOptions {
+    ParseOptions {
+        allow_comments: true,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
+/// Parses settings text; errors carry the parser's message and the
+/// 1-based line.
+fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(t.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line = |offset: usize| starts.partition_point(|&s| s <= offset) as u32;
+    let r = jsonc_parser::parse_to_ast(t, &CollectOptions::default(), &parse_options())
+        .map_err(|e| ParseError::on_line(e.kind().to_string(), line(e.range().start)))?;
+    let Some(ast) = r.value else {
+        return Err(ParseError::on_line(
+            "no value, only white space or comments",
+            line(t.len()),
+        ));
+    };
+    let mut spans = HashMap::new();
+    let value = convert(&ast, &mut Vec::new(), &mut spans, &line);
+    Ok((value, spans))
+}
+
+/// Converts the AST to a JSON value (the last of repeated keys wins, as in
+/// JavaScript), recording key spans.
+fn convert(
+    v: &Ast<'_>,
+    path: &mut Vec<String>,
+    spans: &mut Spans,
+    line: &dyn Fn(usize) -> u32,
+) -> Value {
+    match v {
+        Ast::StringLit(s) => Value::String(s.value.to_string()),
+        Ast::NumberLit(n) => serde_json::from_str::<Value>(n.value).unwrap_or(Value::Null),
+        Ast::BooleanLit(b) => Value::Bool(b.value),
+        Ast::NullKeyword(_) => Value::Null,
+        Ast::Array(a) => Value::Array(
+            a.elements
+                .iter()
+                .map(|e| convert(e, path, spans, line))
+                .collect(),
+        ),
+        Ast::Object(o) => {
+            let mut m = Map::new();
+            for p in &o.properties {
+                let name = match &p.name {
+                    ObjectPropName::String(s) => s.value.to_string(),
+                    ObjectPropName::Word(w) => w.value.to_string(),
+                };
+                path.push(name.clone());
+                if path.len() <= MAX_SPAN_DEPTH {
+                    let r = p.range();
+                    spans.insert(path.clone(), (line(r.start), line(r.end.saturating_sub(1))));
+                }
+                let child = convert(&p.value, path, spans, line);
+                path.pop();
+                m.insert(name, child);
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+/// The workspace settings file of a launch directory.
+pub(crate) fn path_in(dir: &RepoPath) -> Option<RepoPath> {
+    dir.join(".gemini/settings.json")
+}
+
+/// Reads and parses `<cwd>/.gemini/settings.json`; reports the settings
+/// files of the directories above cwd, which Gemini CLI does not apply.
+pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Workspace {
+    report_not_applied(cx);
+    let Some(path) = path_in(&cx.context.cwd) else {
+        return Workspace::default();
+    };
+    let r = cx.repo.resolve(&path);
+    match &r {
+        Resolved::Missing => return Workspace::default(),
+        Resolved::Inside { .. } => {}
+        Resolved::Dangling { link, .. }
+        | Resolved::Outside { link, .. }
+        | Resolved::Loop { link } => {
+            if let Some(d) = problems::link_problem(
+                &r,
+                link,
+                Some(&format!("The workspace settings {path}")),
+                "what Gemini CLI reads from it is unknown",
+                SourceFormat::Json,
+            ) {
+                cx.diag(d);
+            }
+            return Workspace::default();
+        }
+    }
+    if !cx.repo.is_file(&path) {
+        return Workspace::default();
+    }
+    let text = match cx.repo.read_text(&path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(e) => {
+            cx.diag(problems::read_error(
+                &path,
+                &e,
+                "its context.fileName, MCP servers and hooks are unknown",
+                SourceFormat::Json,
+            ));
+            return Workspace::default();
+        }
+    };
+    let refused = |cx: &mut Cx<'_, '_>, d: Diagnostic, why: String| {
+        cx.refuse(d, why);
+    };
+    match parse(&text.text) {
+        Ok((value, spans)) if value.is_object() => Workspace {
+            path: Some(path),
+            value: Some(value),
+            spans,
+        },
+        Ok(_) => {
+            refused(
+                cx,
+                Diagnostic::new(
+                    DiagnosticCode::InvalidJson,
+                    format!("{} does not hold a JSON object, so Gemini CLI stops (\"Settings file is not a valid JSON object.\", exit 52); make the top level an object.", problems::quote(&path)),
+                )
+                .at(SourceRef::project(path.clone(), SourceFormat::Json)),
+                format!("{} does not hold a JSON object", problems::quote(&path)),
+            );
+            Workspace::default()
+        }
+        Err(e) => {
+            let on = e.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+            refused(
+                cx,
+                problems::invalid_syntax(
+                    &path,
+                    "JSON",
+                    &e,
+                    "Gemini CLI stops before sending anything (exit 52; it allows comments but not trailing commas)",
+                    SourceFormat::Json,
+                ),
+                format!("{} is not valid JSON{on}", problems::quote(&path)),
+            );
+            Workspace::default()
+        }
+    }
+}
+
+/// One `workspace-settings-not-applied` diagnostic per
+/// `.gemini/settings.json` of a directory above cwd.
+fn report_not_applied(cx: &mut Cx<'_, '_>) {
+    let cwd = cx.context.cwd.clone();
+    for dir in cwd.ancestors_root_first() {
+        if dir == cwd {
+            continue;
+        }
+        let Some(p) = path_in(&dir) else { continue };
+        if cx.repo.is_file(&p) {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::WorkspaceSettingsNotApplied,
+                    format!("{} is not applied from cwd {}: Gemini CLI reads only the launch directory's own `.gemini/settings.json`, so its context.fileName, MCP servers and hooks do nothing here; copy what is needed into `{}`.", problems::quote(&p), problems::quote(&cwd), path_in(&cwd).map(|p| p.to_string()).unwrap_or_default()),
+                )
+                .at(SourceRef::project(p, SourceFormat::Json)),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    /// Comments are stripped; a trailing comma is an error with its line.
+    #[test]
+    fn comments_yes_trailing_commas_no() {
+        assert!(parse("{\n// c\n\"a\": 1 /* x */\n}").is_ok());
+        let e = parse("{\n\"a\": 1,\n}").unwrap_err();
+        assert_eq!(e.line, Some(2), "the line of the trailing comma");
+    }
+}

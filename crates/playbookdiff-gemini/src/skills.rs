@@ -1,0 +1,225 @@
+//! Skills: `SKILL.md` files of the launch directory's `.gemini/skills` and
+//! `.agents/skills`.
+//!
+//! Gemini CLI (`loadSkillsFromDir` in `packages/core/src/skills/
+//! skillLoader.ts`, `SkillManager.discoverSkills` in `skillManager.ts`):
+//! in each root the files matching `SKILL.md` and `*/SKILL.md` (glob,
+//! `node_modules` and `.git` ignored); a file loads when it starts with
+//! `---` front matter holding string `name` and `description` (the name's
+//! `: \ / < > * ? " |` become `-`); workspace skills load only in a trusted
+//! folder; `.agents/skills` is added after `.gemini/skills`, so it wins a
+//! name clash. Only cwd's roots are read: seen with 0.61.0 and 0.34.0, none
+//! from `sub/`, and `.claude/skills` ignored. Loaded skills are listed to
+//! the model in `<available_skills>` (name, description, location).
+
+use crate::{Cx, READ_LIMIT};
+use playbookdiff_adapter::problems;
+use playbookdiff_adapter::scope::place;
+use playbookdiff_model::{
+    Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
+    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef,
+};
+use playbookdiff_source::markdown::parse_yaml;
+use playbookdiff_source::{EntryKind, Resolved};
+use serde_json::Value;
+
+/// The skill roots of a launch directory, in the order Gemini CLI adds
+/// them (the later wins a name clash).
+pub(crate) const ROOTS: &[&str] = &[".gemini/skills", ".agents/skills"];
+
+/// Compiles the skills: those of cwd's roots, then the ones of the
+/// ancestors' roots, which Gemini CLI does not read.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
+    let cwd = cx.context.cwd.clone();
+    let mut out: Vec<Skill> = Vec::new();
+    for root in ROOTS {
+        for file in files(cx, &cwd, root) {
+            let s = load(cx, &file, root);
+            if s.applicability == Applicability::Effective {
+                if let Some(prev) = out
+                    .iter_mut()
+                    .find(|p| p.name == s.name && p.applicability == Applicability::Effective)
+                {
+                    prev.applicability = Applicability::Shadowed;
+                    prev.reason = format!("{} Skill {} of {} has the same name and is added later, so Gemini CLI keeps that one.", prev.reason, s.name, s.source.path);
+                    cx.diag(
+                        Diagnostic::new(
+                            DiagnosticCode::SkillNameCollision,
+                            format!("Two skills of cwd are named {:?} ({} and {}); Gemini CLI keeps the one of `.agents/skills`.", s.name, problems::quote(&prev.source.path), problems::quote(&s.source.path)),
+                        )
+                        .at(s.source.clone()),
+                    );
+                }
+            }
+            out.push(s);
+        }
+    }
+    for dir in cwd.ancestors_root_first() {
+        if dir == cwd {
+            continue;
+        }
+        for root in ROOTS {
+            for file in files(cx, &dir, root) {
+                let mut s = load(cx, &file, root);
+                s.applicability = Applicability::OutOfScope;
+                s.reason = format!("Found in the {root} of {}, a parent of cwd {cwd}; Gemini CLI reads skills only from the launch directory's own `.gemini/skills` and `.agents/skills`.", place(&dir));
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// The `SKILL.md` files of `dir`'s root `root`: `SKILL.md` and
+/// `*/SKILL.md` (the glob's `*` skips names starting with `.`), in name
+/// order; links are followed, and one leading out of the repository is
+/// reported and left out (the analysis does not read there).
+fn files(cx: &mut Cx<'_, '_>, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
+    let Some(base) = dir.join(root) else {
+        return Vec::new();
+    };
+    if !cx.repo.is_dir(&base) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let Some(f) = base.child("SKILL.md").filter(|f| cx.repo.is_file(f)) {
+        out.push(f);
+    }
+    let mut subs: Vec<String> = cx
+        .repo
+        .list_dir(&base)
+        .iter()
+        .filter(|e| !e.name.starts_with('.') && e.name != "node_modules")
+        .map(|e| e.name.clone())
+        .collect();
+    subs.sort();
+    for name in subs {
+        let Some(f) = base.child(&name).and_then(|d| d.child("SKILL.md")) else {
+            continue;
+        };
+        match cx.repo.resolve(&f) {
+            Resolved::Inside {
+                kind: EntryKind::File,
+                ..
+            } => out.push(f),
+            r @ Resolved::Outside { .. } => {
+                if let Resolved::Outside { link, .. } = &r {
+                    if let Some(d) = problems::link_problem(&r, link, Some(&format!("The skill file {f}")), "Gemini CLI follows the link and may load a skill from there, which the analysis cannot see", SourceFormat::Markdown) {
+                        cx.diag(d);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The front matter of a `SKILL.md` (`FRONTMATTER_REGEX`: the file starts
+/// with `---` and a line break, and a later line `---` closes it): the YAML
+/// text and the 1-based line of the closing fence.
+fn front_matter(text: &str) -> Option<(&str, u32)> {
+    let rest = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))?;
+    let mut offset = 0;
+    for (i, line) in rest.split_inclusive('\n').enumerate() {
+        if line.trim_end_matches(['\n', '\r']) == "---" && i > 0 {
+            let yaml = rest[..offset].trim_end_matches(['\n', '\r']);
+            return Some((yaml, i as u32 + 2));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Name and description from front matter `yaml`: YAML strings, else the
+/// line parser Gemini CLI falls back to (`name:` and `description:` lines).
+fn fields(yaml: &str) -> (Option<String>, Option<String>) {
+    if let Ok(Value::Object(m)) = parse_yaml(yaml) {
+        let s = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
+        return (s("name"), s("description"));
+    }
+    let line = |k: &str| {
+        yaml.lines()
+            .find_map(|l| l.trim_start().strip_prefix(k).map(|v| v.trim().to_string()))
+    };
+    (line("name:"), line("description:"))
+}
+
+/// The skill of `file` in root `root` of cwd.
+fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, root: &str) -> Skill {
+    let dir_name = file
+        .parent()
+        .and_then(|d| d.file_name().map(str::to_string))
+        .unwrap_or_default();
+    let text = cx.repo.read_text(file, READ_LIMIT).ok();
+    let fm = text.as_deref().and_then(|t| front_matter(&t.text));
+    let (name, description) = fm.map(|(y, _)| fields(y)).unwrap_or((None, None));
+    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    if let Some((_, end)) = fm {
+        source = source.with_lines(1, end);
+    }
+    let missing = match (&fm, &name, &description) {
+        (None, ..) => Some("it does not start with `---` front matter"),
+        (_, None, _) => Some("its front matter has no string `name`"),
+        (_, _, None) => Some("its front matter has no string `description`"),
+        _ => None,
+    };
+    if let Some(why) = missing {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillFieldMissing,
+                format!("{} is not loaded as a Gemini CLI skill: {why}; add `name` and `description` front matter.", problems::quote(file)),
+            )
+            .at(source.clone()),
+        );
+    }
+    let name = name
+        .map(|n| n.replace([':', '\\', '/', '<', '>', '*', '?', '"', '|'], "-"))
+        .unwrap_or_else(|| dir_name.clone());
+    let (applicability, reason, allowed, state) = match missing {
+        Some(why) => (Applicability::Excluded, format!("Found in the {root} of cwd, but {why}, so Gemini CLI skips it."), Permission::Blocked, AdvertisementState::Hidden),
+        None => (Applicability::Effective, format!("Found in the {root} of cwd; Gemini CLI lists its name, description and location to the model at startup."), Permission::Allowed, AdvertisementState::Advertised),
+    };
+    Skill {
+        id: format!("gemini:skill:{file}"),
+        name,
+        directory_name: dir_name,
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability,
+        reason,
+        advertisement: Advertisement::new(
+            state,
+            description
+                .as_deref()
+                .map_or(0, |d| d.chars().count() as u64),
+        ),
+        description,
+        invocation: Invocation {
+            explicit: allowed,
+            implicit: allowed,
+        },
+        paths: None,
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fields, front_matter};
+
+    /// Front matter must open the file; the closing fence's line is given.
+    #[test]
+    fn front_matter_rules() {
+        assert_eq!(
+            front_matter("---\nname: a\n---\nbody"),
+            Some(("name: a", 3))
+        );
+        assert_eq!(front_matter("\n---\nname: a\n---\n"), None);
+        let (n, d) = fields("name: a\ndescription: b");
+        assert_eq!((n.as_deref(), d.as_deref()), (Some("a"), Some("b")));
+    }
+}

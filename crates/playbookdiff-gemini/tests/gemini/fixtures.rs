@@ -1,0 +1,281 @@
+//! What Gemini CLI receives from each fixture, per release: the facts each
+//! fixture exists for (the same cases are recorded with the real agent in
+//! `oracle/observations/gemini/`).
+
+use playbookdiff_gemini::ADAPTER;
+use playbookdiff_model::{
+    Applicability, DiagnosticCode, EffectiveAgentConfig, LoadPhase, Transport,
+};
+use playbookdiff_testkit::{at_root, Kit};
+
+static KIT: Kit = Kit::new(&ADAPTER, env!("CARGO_MANIFEST_DIR"));
+
+/// Compiles fixture `name` from `cwd` as release `version`.
+fn run(name: &str, cwd: &str, version: &str) -> EffectiveAgentConfig {
+    KIT.compile_dir(&KIT.fixture(name), &at_root().cwd(cwd).version(version))
+}
+
+/// The context files sent at startup, in order (imports left out).
+fn startup(cfg: &EffectiveAgentConfig) -> Vec<String> {
+    cfg.received_instructions()
+        .into_iter()
+        .filter(|i| i.load_phase == LoadPhase::Startup && i.imported_from.is_none())
+        .map(|i| i.source.path.to_string())
+        .collect()
+}
+
+/// 0.61 sorts by absolute path (a child before its parent's file, names
+/// mixed); 0.34 groups by name in `context.fileName` order, top down.
+#[test]
+fn order_by_release() {
+    assert_eq!(
+        startup(&run("abs_path_order", "Alpha", "0.61.0")),
+        ["AGENTS.md", "Alpha/GEMINI.md", "GEMINI.md"]
+    );
+    assert_eq!(
+        startup(&run("abs_path_order", "Alpha", "0.34.0")),
+        ["GEMINI.md", "Alpha/GEMINI.md", "AGENTS.md"]
+    );
+    // A string fileName replaces GEMINI.md in 0.34 and adds to it in 0.61.
+    assert_eq!(
+        startup(&run("abs_path_order", "Beta", "0.34.0")),
+        ["AGENTS.md", "Beta/AGENTS.md"]
+    );
+    assert_eq!(
+        startup(&run("abs_path_order", "Beta", "0.61.0")),
+        ["AGENTS.md", "Beta/AGENTS.md", "GEMINI.md"]
+    );
+}
+
+/// Only the launch directory's `.gemini/settings.json` applies: from
+/// `sub/` the root's fileName and MCP server do nothing. (From the root,
+/// 0.34's downward search also finds `sub/AGENTS.md`, and 0.61 keeps
+/// `GEMINI.md` beside the configured `AGENTS.md`.)
+#[test]
+fn settings_only_from_cwd() {
+    for (v, at_root) in [
+        ("0.34.0", &["AGENTS.md", "sub/AGENTS.md"][..]),
+        ("0.61.0", &["AGENTS.md", "GEMINI.md"][..]),
+    ] {
+        let root = run("settings_only_cwd", ".", v);
+        assert_eq!(startup(&root), at_root, "{v}");
+        assert_eq!(root.mcp_servers.len(), 1, "{v}");
+        let sub = run("settings_only_cwd", "sub", v);
+        assert_eq!(startup(&sub), ["GEMINI.md", "sub/GEMINI.md"], "{v}");
+        assert!(sub.mcp_servers.is_empty(), "{v}");
+        assert!(sub
+            .diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::WorkspaceSettingsNotApplied));
+    }
+}
+
+/// Imports are inlined five deep; a missing one, one in backticks and an
+/// e-mail-like word are not imports (the missing one is reported).
+#[test]
+fn imports_five_deep() {
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = run("imports_depth", ".", v);
+        let imported: Vec<String> = cfg
+            .received_instructions()
+            .into_iter()
+            .filter(|i| i.imported_from.is_some())
+            .map(|i| i.source.path.to_string())
+            .collect();
+        assert_eq!(
+            imported,
+            [
+                "docs/a.md",
+                "docs/b.md",
+                "docs/c.md",
+                "docs/d.md",
+                "docs/e.md"
+            ],
+            "{v}"
+        );
+        let failed: Vec<&str> = cfg
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::ContextImportFailed)
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(failed.len(), 2, "{v}: {failed:?}");
+        assert!(failed.iter().any(|m| m.contains("@docs/missing.md")));
+        assert!(failed.iter().any(|m| m.contains("@f.md")));
+    }
+}
+
+/// Below cwd: 0.34 sends every file its downward search finds at startup;
+/// 0.61 sends none at startup and adds the target's on demand.
+#[test]
+fn below_cwd_by_release() {
+    assert_eq!(
+        startup(&run("below_cwd", ".", "0.34.0")),
+        [
+            "GEMINI.md",
+            "other/GEMINI.md",
+            "pkg/GEMINI.md",
+            "pkg/deep/GEMINI.md"
+        ]
+    );
+    assert_eq!(startup(&run("below_cwd", ".", "0.61.0")), ["GEMINI.md"]);
+    let cfg = KIT.compile_dir(
+        &KIT.fixture("below_cwd"),
+        &at_root().target("pkg/deep/x.ts").version("0.61.0"),
+    );
+    let on_demand: Vec<String> = cfg
+        .instructions
+        .iter()
+        .filter(|i| {
+            i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective
+        })
+        .map(|i| i.source.path.to_string())
+        .collect();
+    assert_eq!(on_demand, ["pkg/GEMINI.md", "pkg/deep/GEMINI.md"]);
+}
+
+/// `context.memoryBoundaryMarkers` stops the upward search (0.61); 0.34
+/// looks for `.git` only.
+#[test]
+fn boundary_markers() {
+    assert_eq!(
+        startup(&run("boundary_markers", "pkg", "0.61.0")),
+        ["pkg/GEMINI.md"]
+    );
+    assert_eq!(
+        startup(&run("boundary_markers", "pkg", "0.34.0")),
+        ["GEMINI.md", "pkg/GEMINI.md"]
+    );
+}
+
+/// Skills of cwd's `.gemini/skills` and `.agents/skills` only; `.agents`
+/// wins a clash; `.claude/skills` is ignored; a skill without a
+/// description is skipped.
+#[test]
+fn skills_of_cwd_only() {
+    let cfg = run("skills_cwd_only", ".", "0.61.0");
+    let effective: Vec<(String, String)> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| (s.name.clone(), s.source.path.to_string()))
+        .collect();
+    assert_eq!(
+        effective,
+        [
+            (
+                "alpha".to_string(),
+                ".agents/skills/alpha/SKILL.md".to_string()
+            ),
+            (
+                "beta".to_string(),
+                ".agents/skills/beta/SKILL.md".to_string()
+            ),
+        ]
+    );
+    let sub = run("skills_cwd_only", "sub", "0.61.0");
+    let names: Vec<&str> = sub
+        .skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(names, ["delta"]);
+}
+
+/// A settings file with a trailing comma stops Gemini CLI: an error at
+/// its line, and nothing is received.
+#[test]
+fn malformed_settings_refuse() {
+    let cfg = run("malformed_settings", ".", "0.61.0");
+    let err = cfg
+        .diagnostics
+        .iter()
+        .find(|d| d.code == DiagnosticCode::InvalidJson)
+        .expect("invalid-json");
+    assert_eq!(
+        err.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
+        Some(2)
+    );
+    assert!(cfg.received_instructions().is_empty());
+}
+
+/// MCP servers of the launch directory's settings: a command is stdio,
+/// `httpUrl` and a bare `url` are HTTP, `mcp.excluded` blocks one, an entry
+/// without command or url is kept (it never connects) and reported; from
+/// `sub/` none apply.
+#[test]
+fn mcp_servers_of_cwd() {
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = run("mcp_servers", ".", v);
+        let servers: Vec<(String, Transport, Applicability)> = cfg
+            .mcp_servers
+            .iter()
+            .map(|s| (s.name.clone(), s.transport, s.applicability))
+            .collect();
+        assert_eq!(
+            servers,
+            [
+                (
+                    "broken".to_string(),
+                    Transport::Unknown,
+                    Applicability::Effective
+                ),
+                (
+                    "docs".to_string(),
+                    Transport::Stdio,
+                    Applicability::Effective
+                ),
+                (
+                    "events".to_string(),
+                    Transport::Http,
+                    Applicability::Effective
+                ),
+                ("off".to_string(), Transport::Stdio, Applicability::Excluded),
+                ("web".to_string(), Transport::Http, Applicability::Effective),
+            ],
+            "{v}"
+        );
+        assert!(
+            cfg.diagnostics
+                .iter()
+                .any(|d| d.code == DiagnosticCode::McpInvalidEntry
+                    && d.message.contains("\"broken\""))
+        );
+        assert!(run("mcp_servers", "sub", v).mcp_servers.is_empty(), "{v}");
+    }
+}
+
+/// Commands (named with `:` for each folder), subagents, hooks and a
+/// repository's extensions are each reported, never compared.
+#[test]
+fn extras_are_reported() {
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = run("extras", ".", v);
+        let said: Vec<&str> = cfg
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::ItemNotModelled)
+            .map(|d| d.message.as_str())
+            .collect();
+        for phrase in [
+            "`/git:commit`",
+            "`/plan`",
+            "subagent",
+            "`hooks`",
+            "extensions only from",
+        ] {
+            assert!(
+                said.iter().any(|m| m.contains(phrase)),
+                "{v}: {phrase}: {said:#?}"
+            );
+        }
+        assert_eq!(startup(&cfg), ["GEMINI.md"], "{v}");
+    }
+    // 0.34 also needs experimental.enableAgents for subagents.
+    let old = run("extras", ".", "0.34.0");
+    assert!(old
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("experimental.enableAgents")));
+}

@@ -1,0 +1,145 @@
+//! The oracle's comparison of subagents, commands, output styles and
+//! plugins (the surfaces beside instructions, skills and MCP servers), one
+//! function per agent: each returns `(aspect, agent's view, adapter's
+//! view)` triples that `oracle.rs` records as disagreements when the two
+//! differ. An aspect the observation does not hold (recorded before the
+//! recorder wrote it, and written only when present) is not compared.
+
+use playbookdiff_model::{Applicability, EffectiveAgentConfig, PluginLoad, Subagent};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// One compared aspect: its name, the agent's view, the adapter's.
+pub type Aspect = (&'static str, String, String);
+
+fn strings(v: &Value) -> BTreeSet<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn joined(v: impl IntoIterator<Item = String>) -> String {
+    v.into_iter().collect::<Vec<_>>().join(", ")
+}
+
+/// Whether the agent lists subagent `a` to the model: callable, effective,
+/// not brought by a plugin.
+fn listed(a: &Subagent) -> bool {
+    a.mode.callable() && a.applicability == Applicability::Effective && a.plugin.is_none()
+}
+
+/// Claude Code's `Tools:` text for a subagent: its tools as written, or
+/// `All tools`.
+fn claude_tools(a: &Subagent) -> String {
+    match &a.tools {
+        Some(t) if !t.is_empty() => t.join(", "),
+        _ => "All tools".to_string(),
+    }
+}
+
+/// Claude Code: the subagents of the `init` line (`subagents`), the
+/// request's agent list with descriptions and tools (`subagent-listing`,
+/// when recorded), the output style whose body reaches the request
+/// (`output-style`) and the plugins of the `init` line (`plugins`).
+pub fn claude(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
+    let mut out = Vec::new();
+    let names: BTreeSet<String> = cfg
+        .subagents
+        .iter()
+        .filter(|a| listed(a))
+        .map(|a| a.name.clone())
+        .collect();
+    out.push((
+        "subagents",
+        joined(strings(&obs["init"]["agents"])),
+        joined(names),
+    ));
+    if let Some(seen) = obs["startup"]["agentsListed"].as_array() {
+        let theirs: BTreeSet<String> = seen
+            .iter()
+            .map(|a| {
+                format!(
+                    "{}: {} (Tools: {})",
+                    a["name"].as_str().unwrap_or(""),
+                    a["description"].as_str().unwrap_or(""),
+                    a["tools"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        let ours: BTreeSet<String> = cfg
+            .subagents
+            .iter()
+            .filter(|a| listed(a))
+            .map(|a| {
+                format!(
+                    "{}: {} (Tools: {})",
+                    a.name,
+                    a.description.as_deref().unwrap_or(""),
+                    claude_tools(a)
+                )
+            })
+            .collect();
+        out.push(("subagent-listing", joined(theirs), joined(ours)));
+    }
+    let style = obs["startup"]["outputStyle"]["name"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    let active = cfg
+        .output_styles
+        .iter()
+        .find(|o| o.active && o.applicability == Applicability::Effective)
+        .map(|o| o.name.clone())
+        .unwrap_or_default();
+    out.push(("output-style", style, active));
+    let loaded: BTreeSet<String> = cfg
+        .plugins
+        .iter()
+        .filter(|p| p.load == PluginLoad::Loaded)
+        .map(|p| p.name.clone())
+        .collect();
+    out.push((
+        "plugins",
+        joined(strings(&obs["init"]["plugins"])),
+        joined(loaded),
+    ));
+    out
+}
+
+/// OpenCode: the agents of `debug config` (`subagents`, every name), those
+/// its `task` tool lists to the model (`task-agents`, when recorded: the
+/// recorder writes `agentModes` with them), and the commands of `debug
+/// config` (`commands`).
+pub fn opencode(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
+    let mut out = Vec::new();
+    let all: BTreeSet<String> = cfg.subagents.iter().map(|a| a.name.clone()).collect();
+    out.push((
+        "subagents",
+        joined(strings(&obs["config"]["agents"])),
+        joined(all),
+    ));
+    if obs["config"].get("agentModes").is_some() {
+        let ours: BTreeSet<String> = cfg
+            .subagents
+            .iter()
+            .filter(|a| listed(a))
+            .map(|a| a.name.clone())
+            .collect();
+        out.push((
+            "task-agents",
+            joined(strings(&obs["startup"]["taskAgents"])),
+            joined(ours),
+        ));
+    }
+    let commands: BTreeSet<String> = cfg.commands.iter().map(|c| c.name.clone()).collect();
+    out.push((
+        "commands",
+        joined(strings(&obs["config"]["commands"])),
+        joined(commands),
+    ));
+    out
+}
