@@ -594,7 +594,13 @@ fn check_explain_and_compile_text_of_the_example_fit_eighty_columns() {
             // push a line past 80 columns (with the `--root` the commands
             // carry because the example lies inside this project).
             let line = line.replace(repo, "REPO").replace(" --root", "");
-            assert!(line.chars().count() <= 80, "{args:?}: {line:?}");
+            // A finding id naming four harnesses is wider than 78 columns;
+            // it is never broken, so alone on its line it may pass 80.
+            let bare = line.trim_end_matches(" \\").trim_start();
+            let id_alone = !bare.contains(' ')
+                && bare.ends_with(|c: char| c.is_ascii_hexdigit())
+                && bare.matches(':').count() >= 4;
+            assert!(line.chars().count() <= 80 || id_alone, "{args:?}: {line:?}");
         }
     }
 }

@@ -100,8 +100,8 @@ fn shared_cells_group_the_harnesses_that_receive_an_item_alike() {
         .collect();
     let db = db.join("\n");
     assert!(db.contains("Cla: needs approval (stdio)"), "{db}\n{view}");
-    assert!(db.contains("Cod: startup (stdio)"), "{db}");
-    assert!(db.contains("Gem Ope Cop: -"), "{db}");
+    assert!(db.contains("Cod Cop: startup (stdio)"), "{db}");
+    assert!(db.contains("Gem Ope: -"), "{db}");
     insta::assert_snapshot!("five_harnesses_view_80", view);
     let (_, check) = render(80);
     insta::assert_snapshot!("five_harnesses_check_80", check);
