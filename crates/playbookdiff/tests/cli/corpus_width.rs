@@ -31,7 +31,10 @@ fn lines_wider_than(dir: &Path, args: &[&str], columns: usize) -> Vec<(usize, St
         // An id naming four harnesses (`claude-code+codex+copilot+opencode-only`)
         // is wider than 78 columns: alone on its line (with a command's ` \`)
         // it is never broken, at any width.
-        let bare = line.trim_end_matches(" \\").trim_start();
+        let bare = line
+            .trim_end_matches(" \\")
+            .trim_end_matches(',')
+            .trim_start();
         let id_alone = id
             .find(bare)
             .is_some_and(|m| m.start() == 0 && m.end() == bare.len())
