@@ -99,6 +99,16 @@ pub trait Adapter: Sync {
         path.components().any(|c| names.contains(&c))
     }
 
+    /// The paths this harness reads as configuration from a repository
+    /// ([`Surface`]): instruction files at any depth, its own
+    /// directories, settings, MCP files, skills, hook registrations and
+    /// plugin manifests. A superset of every file [`Adapter::compile`]
+    /// reports as a source, which the registry's invariant tests check.
+    /// None by default.
+    fn surfaces(&self) -> &'static [Surface] {
+        &[]
+    }
+
     /// The agent releases this adapter's behaviour tables are checked
     /// against, oldest first (the agent's own version strings); the newest
     /// is the default profile.
@@ -136,6 +146,65 @@ pub trait Adapter: Sync {
     /// and says so when nothing in the repository can close the gap from
     /// this launch directory.
     fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String>;
+}
+
+/// What kind of agent configuration a [`Surface`] is: the closed set of
+/// things an agent reads from a repository as configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SurfaceKind {
+    /// Instruction files (`CLAUDE.md`, `AGENTS.md`) and rules.
+    Instructions,
+    /// Settings and configuration layers (`.claude/settings.json`,
+    /// `.codex/config.toml`, `opencode.json`).
+    Settings,
+    /// MCP server registrations (`.mcp.json`).
+    Mcp,
+    /// Skills, commands, subagents and output styles.
+    Skills,
+    /// Hook registrations and the scripts hooks run.
+    Hooks,
+    /// Plugin manifests and plugin modules.
+    Plugins,
+}
+
+impl SurfaceKind {
+    /// The kind's name in output (`instructions`, `settings`, `mcp`,
+    /// `skills`, `hooks`, `plugins`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SurfaceKind::Instructions => "instructions",
+            SurfaceKind::Settings => "settings",
+            SurfaceKind::Mcp => "mcp",
+            SurfaceKind::Skills => "skills",
+            SurfaceKind::Hooks => "hooks",
+            SurfaceKind::Plugins => "plugins",
+        }
+    }
+}
+
+/// One set of paths a harness reads as its configuration: a kind and a
+/// glob over repository-relative POSIX paths in `globset` syntax with
+/// `literal_separator` (`*` stays in one directory, `**/` is any depth:
+/// `**/CLAUDE.md` is an instruction file by that name in every
+/// directory, `**/.claude/**` everything under every `.claude`).
+///
+/// An adapter's [`Adapter::surfaces`] is the single source of what is
+/// that harness's configuration for anything that acts on it as a whole:
+/// the guard protects every surface of every registered adapter, and a
+/// layout listing prints the same table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Surface {
+    /// What the paths hold.
+    pub kind: SurfaceKind,
+    /// The glob (see above).
+    pub pattern: &'static str,
+}
+
+impl Surface {
+    /// A surface of `kind` at `pattern`.
+    pub const fn new(kind: SurfaceKind, pattern: &'static str) -> Surface {
+        Surface { kind, pattern }
+    }
 }
 
 /// An item of a compilation whose loading may depend on the target path:
@@ -404,6 +473,8 @@ pub struct Declared {
     pub own_directories: &'static [&'static str],
     /// See [`Adapter::target_tests`].
     pub target_tests: fn(Scoped<'_>, &RepoPath) -> Vec<TargetTest>,
+    /// See [`Adapter::surfaces`].
+    pub surfaces: &'static [Surface],
     /// See [`Adapter::profiled_versions`]; not empty, oldest first.
     pub profiled_versions: &'static [&'static str],
     /// The compilation under one profiled release with the other inputs.
@@ -423,6 +494,7 @@ impl Declared {
             personal_paths: &[],
             indexed_names: &[],
             own_directories: &[],
+            surfaces: &[],
             target_tests: |_, _| Vec::new(),
             profiled_versions: &[],
             compile,
@@ -447,6 +519,12 @@ impl Declared {
     /// ([`Adapter::own_directories`]).
     pub const fn directories(mut self, names: &'static [&'static str]) -> Declared {
         self.own_directories = names;
+        self
+    }
+
+    /// Reading these paths as configuration ([`Adapter::surfaces`]).
+    pub const fn reading(mut self, surfaces: &'static [Surface]) -> Declared {
+        self.surfaces = surfaces;
         self
     }
 
@@ -509,6 +587,10 @@ impl Adapter for Declared {
 
     fn target_tests(&self, item: Scoped<'_>, cwd: &RepoPath) -> Vec<TargetTest> {
         (self.target_tests)(item, cwd)
+    }
+
+    fn surfaces(&self) -> &'static [Surface] {
+        self.surfaces
     }
 
     /// [`Adapter::compile_with`] with the other inputs at their defaults.

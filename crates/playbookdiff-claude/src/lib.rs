@@ -26,7 +26,7 @@ mod settings;
 mod skills;
 
 pub(crate) use playbookdiff_adapter::scope::strictly_below;
-use playbookdiff_adapter::{problems, Compilation, Declared, Request};
+use playbookdiff_adapter::{problems, Compilation, Declared, Request, Surface, SurfaceKind};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
@@ -67,12 +67,28 @@ pub const INDEXED_NAMES: &[&str] = &["AGENTS.md", "SKILL.md", "commands", "rules
 /// Claude Code, contract id `claude-code`.
 pub const HARNESS: Harness = Harness::new("claude-code", "Claude Code");
 
+/// What Claude Code reads from a repository as configuration
+/// ([`playbookdiff_adapter::Adapter::surfaces`]): memory files in every
+/// directory, everything under `.claude` (settings, rules, skills,
+/// commands, agents, output styles, hook scripts kept there), `.mcp.json`
+/// and plugin marketplaces and manifests (`.claude-plugin`). Sources:
+/// harness facts "Claude Code memory", "Settings", "MCP", "Plugins";
+/// surfaces-and-guard "Surfaces at start-up".
+pub const SURFACES: &[Surface] = &[
+    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md"),
+    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.local.md"),
+    Surface::new(SurfaceKind::Settings, "**/.claude/**"),
+    Surface::new(SurfaceKind::Mcp, "**/.mcp.json"),
+    Surface::new(SurfaceKind::Plugins, "**/.claude-plugin/**"),
+];
+
 /// The Claude Code adapter (spec 000), as `playbookdiff-registry` lists it:
 /// what Claude Code receives from a repository under an analysis context
 /// (`ADAPTER.compile(repo, context, version)`). Never fails and never
 /// panics on repository content: problems are diagnostics in the result.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .scoping(scoping::target_tests)
     .indexing(INDEXED_NAMES)

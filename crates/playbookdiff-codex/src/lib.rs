@@ -57,7 +57,7 @@ mod skills;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{scope, Compilation, Declared, Request};
+use playbookdiff_adapter::{scope, Compilation, Declared, Request, Surface, SurfaceKind};
 pub use playbookdiff_adapter::{ContextWindow, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
@@ -120,6 +120,19 @@ pub const INDEXED_NAMES: &[&str] = &["SKILL.md", "config.toml"];
 /// Codex, contract id `codex`.
 pub const HARNESS: Harness = Harness::new("codex", "Codex");
 
+/// What Codex reads from a repository as configuration
+/// ([`playbookdiff_adapter::Adapter::surfaces`]): `AGENTS.md` and
+/// `AGENTS.override.md` in every directory, the `.codex` layer
+/// (`config.toml`, `hooks.json` and the scripts kept beside them) and the
+/// `.agents` skills root. Sources: spec 004 "Configuration layers",
+/// "Skills"; surfaces-and-guard (hooks in `.codex/hooks.json`).
+pub const SURFACES: &[Surface] = &[
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md"),
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.override.md"),
+    Surface::new(SurfaceKind::Settings, "**/.codex/**"),
+    Surface::new(SurfaceKind::Skills, "**/.agents/**"),
+];
+
 /// The Codex adapter (spec 004) for `playbookdiff-registry`: what Codex
 /// receives from a repository under an analysis context
 /// (`ADAPTER.compile(repo, context, version)`, or `compile_with` to give
@@ -135,6 +148,7 @@ pub const HARNESS: Harness = Harness::new("codex", "Codex");
 /// sentence each. Never fails and never panics: problems are diagnostics.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)

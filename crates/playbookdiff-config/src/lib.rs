@@ -92,6 +92,15 @@ pub struct ProjectConfig {
     #[serde(default)]
     pub accepted: Vec<AcceptedEntry>,
 
+    /// The guard's policy (`playbookdiff guard`, docs/guard.md): extra
+    /// protected globs (`protect`), ask-list entries with reasons (`ask`),
+    /// `allow-hosts`, `allow-secrets`, `protected-branches`, the declared
+    /// `scope` and the verdict for `opaque` commands. Read and checked by
+    /// the guard; an invalid table makes the guard deny every write.
+    #[serde(default)]
+    #[schemars(with = "Option<BTreeMap<String, serde_json::Value>>")]
+    pub guard: Option<toml::Table>,
+
     #[serde(skip)]
     #[schemars(skip)]
     line_starts: Vec<usize>,

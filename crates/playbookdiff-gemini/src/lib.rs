@@ -39,7 +39,7 @@ mod settings;
 mod skills;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
-use playbookdiff_adapter::{Compilation, Declared, Request, READ_LIMIT};
+use playbookdiff_adapter::{Compilation, Declared, Request, Surface, SurfaceKind, READ_LIMIT};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
 };
@@ -90,6 +90,17 @@ const REFUSAL: problems::Refusal = problems::Refusal {
     then: "It does not start, so every context file, skill and MCP server is shown excluded",
 };
 
+/// What Gemini CLI reads from a repository as configuration
+/// ([`playbookdiff_adapter::Adapter::surfaces`]): `GEMINI.md` in every
+/// directory and everything under `.gemini` (settings, skills, commands,
+/// agents, extensions); files named by `context.fileName` or imported are
+/// reached through the compilation's sources. Source: `GEMINI_DIR` in
+/// `packages/core/src/utils/paths.ts`, `docs/cli/gemini-md.md`.
+pub const SURFACES: &[Surface] = &[
+    Surface::new(SurfaceKind::Instructions, "**/GEMINI.md"),
+    Surface::new(SurfaceKind::Settings, "**/.gemini/**"),
+];
+
 /// The Gemini CLI adapter for `playbookdiff-registry`: what Gemini CLI
 /// receives from a repository under an analysis context.
 ///
@@ -100,6 +111,7 @@ const REFUSAL: problems::Refusal = problems::Refusal {
 /// in discovery order without duplicates. Never fails.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)

@@ -50,7 +50,7 @@ mod walk;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{scope, Compilation, Declared, Request};
+use playbookdiff_adapter::{scope, Compilation, Declared, Request, Surface, SurfaceKind};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
     SourceFormat,
@@ -113,6 +113,25 @@ const REFUSAL: problems::Refusal = problems::Refusal {
 /// under `oracle/observations/opencode/` (see `docs/fidelity.md`).
 pub const PROFILED_VERSIONS: &[&str] = &["1.18.33"];
 
+/// What OpenCode reads from a repository as configuration
+/// ([`playbookdiff_adapter::Adapter::surfaces`]): its instruction files
+/// ([`INSTRUCTION_FILES`]) in every directory,
+/// `opencode.json` and `opencode.jsonc`, everything under `.opencode`
+/// (agents, commands, skills, plugin modules), and the skills it reads
+/// from `.claude/skills` and `.agents/skills`. Sources:
+/// `packages/opencode/src/session/instruction.ts`; opencode.ai/docs
+/// "Config", "Agent Skills", "Plugins".
+pub const SURFACES: &[Surface] = &[
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md"),
+    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md"),
+    Surface::new(SurfaceKind::Instructions, "**/CONTEXT.md"),
+    Surface::new(SurfaceKind::Settings, "**/opencode.json"),
+    Surface::new(SurfaceKind::Settings, "**/opencode.jsonc"),
+    Surface::new(SurfaceKind::Settings, "**/.opencode/**"),
+    Surface::new(SurfaceKind::Skills, "**/.claude/skills/**"),
+    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**"),
+];
+
 /// The OpenCode adapter for `playbookdiff-registry`: what OpenCode receives
 /// from a repository under an analysis context
 /// (`ADAPTER.compile(repo, context, version)`).
@@ -126,6 +145,7 @@ pub const PROFILED_VERSIONS: &[&str] = &["1.18.33"];
 /// duplicates; assumptions one sentence each. Never fails.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)

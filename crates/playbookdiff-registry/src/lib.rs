@@ -15,7 +15,8 @@
 //! ```
 
 pub use playbookdiff_adapter::{
-    Adapter, ContextWindow, Gap, Inputs, Scene, Scoped, TargetTest, TrustEntry, TrustLevel,
+    Adapter, ContextWindow, Gap, Inputs, Scene, Scoped, Surface, SurfaceKind, TargetTest,
+    TrustEntry, TrustLevel,
 };
 use playbookdiff_model::Harness;
 

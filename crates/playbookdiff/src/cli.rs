@@ -177,6 +177,19 @@ pub enum Command {
     #[command(after_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
 
+    /// Guard the agents' own configuration: a hook every agent calls before
+    /// a tool runs, its installation, status, ledger and self-audit.
+    ///
+    /// `guard hook` answers Claude Code's and Codex's PreToolUse hooks and
+    /// OpenCode's plugin: writes to any agent's configuration, secrets,
+    /// `.git` and shell start-up files are refused, shell commands are
+    /// parsed (redirections, `tee`, `cp`, `sed -i`, `bash -c` bodies...),
+    /// force pushes, `--no-verify`, `sudo` and network access to hosts not
+    /// allowed are refused, each with the rule and what to do instead
+    /// (docs/guard.md).
+    #[command(subcommand, after_help = GUARD_EXAMPLES)]
+    Guard(GuardCommand),
+
     /// Print a shell completion script for playbookdiff.
     ///
     /// Generated from the command line's own definition (clap_complete), so
@@ -191,6 +204,128 @@ pub enum Command {
         after_help = "Example:\n  playbookdiff man > playbookdiff.1 && man ./playbookdiff.1"
     )]
     Man,
+}
+
+const GUARD_EXAMPLES: &str = "\
+Examples:
+  # What installing the guard for Claude Code in this repository would change
+  playbookdiff guard install --host claude-code
+
+  # Install it where a project cannot switch it off (as root)
+  playbookdiff guard install --host claude-code --scope managed --write
+
+  # Whether each agent is guarded, and what could switch the guard off
+  playbookdiff guard status
+
+  # The decisions of the guard, newest last
+  playbookdiff guard log
+
+Exit status: `guard hook` exits 0 with its answer in the host's protocol, or 2
+(a refusal every host honours) when it cannot answer; never 1. `guard audit`
+exits 1 when a rule of the baseline is gone or weaker. Otherwise 0, or 2 when
+the command could not be carried out.";
+
+/// The `guard` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum GuardCommand {
+    /// Answer one hook call: reads the host's payload on standard input,
+    /// writes the decision in the host's protocol.
+    Hook(GuardHookArgs),
+    /// Register the hook in a host's own files (a plan without --write).
+    Install(GuardInstallArgs),
+    /// Whether each agent is guarded, from which layer, and what can switch
+    /// the guard off.
+    Status(GuardRepoArgs),
+    /// Show the guard's ledger of decisions.
+    Log(GuardLogArgs),
+    /// Print every deny rule with a fingerprint of its matchers and compare
+    /// them with the committed baseline.
+    Audit(GuardAuditArgs),
+}
+
+/// The values of `--host`: the guard's hosts, each a registered
+/// harness (its id and product name from the registry).
+fn host_parser() -> impl TypedValueParser<Value = playbookdiff_guard::Host> {
+    let values = playbookdiff_guard::Host::ALL.into_iter().map(|h| {
+        let name =
+            playbookdiff_registry::by_id(h.id()).map_or(h.id(), |a| a.harness().display_name());
+        PossibleValue::new(h.id()).help(name)
+    });
+    PossibleValuesParser::new(values).try_map(|id| {
+        playbookdiff_guard::Host::from_id(&id).ok_or_else(|| format!("unknown host `{id}`"))
+    })
+}
+
+/// Arguments of `playbookdiff guard hook`.
+#[derive(Debug, Clone, Args)]
+pub struct GuardHookArgs {
+    /// The agent whose hook payload arrives on standard input
+    #[arg(long, value_parser = host_parser())]
+    pub host: playbookdiff_guard::Host,
+}
+
+/// Where `guard install` registers the hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    /// The repository's own files (the project can switch them off)
+    Project,
+    /// The user's files in the home directory
+    User,
+    /// The machine's managed files (/etc): the layer a project cannot switch off
+    Managed,
+}
+
+/// Arguments of `playbookdiff guard install`.
+#[derive(Debug, Clone, Args)]
+pub struct GuardInstallArgs {
+    /// The agent to guard
+    #[arg(long, value_parser = host_parser())]
+    pub host: playbookdiff_guard::Host,
+    /// Which of the agent's configuration layers gets the hook
+    #[arg(long, value_enum, default_value = "project")]
+    pub scope: ScopeArg,
+    /// Change the files (without it, print the plan)
+    #[arg(long)]
+    pub write: bool,
+    /// The playbookdiff executable the hook runs [default: this one]
+    #[arg(long, value_name = "PATH")]
+    pub program: Option<PathBuf>,
+    /// The repository [default: the git work tree of the current directory]
+    #[arg(long, value_name = "REPO")]
+    pub repo: Option<PathBuf>,
+}
+
+/// Arguments of guard commands that read one repository.
+#[derive(Debug, Clone, Args)]
+pub struct GuardRepoArgs {
+    /// The repository [default: the git work tree of the current directory]
+    #[arg(long, value_name = "REPO")]
+    pub repo: Option<PathBuf>,
+}
+
+/// Arguments of `playbookdiff guard log`.
+#[derive(Debug, Clone, Args)]
+pub struct GuardLogArgs {
+    /// The repository [default: the git work tree of the current directory]
+    #[arg(long, value_name = "REPO")]
+    pub repo: Option<PathBuf>,
+    /// Show only the last N decisions
+    #[arg(long, short = 'n', value_name = "N")]
+    pub last: Option<usize>,
+}
+
+/// Arguments of `playbookdiff guard audit`.
+#[derive(Debug, Clone, Args)]
+pub struct GuardAuditArgs {
+    /// The repository [default: the git work tree of the current directory]
+    #[arg(long, value_name = "REPO")]
+    pub repo: Option<PathBuf>,
+    /// The baseline file [default: .playbookdiff/guard-baseline.json in REPO]
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write the current deny surface as the baseline
+    #[arg(long)]
+    pub write_baseline: bool,
 }
 
 const COMPLETIONS_EXAMPLES: &str = "\

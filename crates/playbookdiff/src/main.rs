@@ -10,6 +10,7 @@ mod compile;
 mod context;
 mod diff;
 mod exit;
+mod guard;
 mod habits;
 mod project;
 mod remedies;
@@ -22,6 +23,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    if let Some(status) = guard::fast_hook(&std::env::args_os().collect::<Vec<_>>()) {
+        return status.into();
+    }
     ExitCode::from(run())
 }
 
@@ -78,6 +82,7 @@ fn run() -> ExitStatus {
                 status: ExitStatus::Success,
             })
         }
+        Some(Command::Guard(g)) => guard::run(g, here).map_err(context::UsageError),
         Some(Command::Man) => man_page().map(|output| check::Outcome {
             output,
             status: ExitStatus::Success,

@@ -61,6 +61,19 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "an error message gives an example of the `harnesses` key",
     ),
     (
+        "playbookdiff-guard/src/host.rs",
+        "",
+        "the guard answers each agent's own hook protocol (payload fields, answer, tool names), \
+         the agent's runtime interface that no adapter models; every host id is a registered \
+         harness id (the guard's tests check it)",
+    ),
+    (
+        "playbookdiff-guard/src/install.rs",
+        "",
+        "the files each agent reads hook registrations from, and the settings that switch \
+         hooks off, are the agent's runtime interface that no adapter models",
+    ),
+    (
         "playbookdiff/src/cli.rs",
         "Examples:",
         "the examples of `--help` name harnesses, as the README does",

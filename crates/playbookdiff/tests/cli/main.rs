@@ -14,6 +14,7 @@ mod findings;
 mod first_run;
 mod five_harnesses;
 mod gate;
+mod guard;
 mod new_user;
 mod oracle;
 mod oracle_surfaces;

@@ -1,0 +1,6 @@
+//! The guard's integration tests: the decision table, hostile payloads,
+//! and the invariant that protection follows the adapters.
+
+mod hostile;
+mod surfaces;
+mod table;
