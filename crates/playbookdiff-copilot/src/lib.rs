@@ -43,7 +43,9 @@ mod scoped;
 mod skills;
 
 use playbookdiff_adapter::problems::UnreadLayer;
-use playbookdiff_adapter::{Compilation, Declared, Request, Scoped, TargetTest, READ_LIMIT};
+use playbookdiff_adapter::{
+    Compilation, Declared, Request, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
+};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
 };
@@ -68,6 +70,33 @@ pub const OWN_DIRECTORIES: &[&str] = &[".github"];
 /// oldest first; the newest is the default profile.
 pub const PROFILED_VERSIONS: &[&str] = &["1.0.24", "1.0.102"];
 
+/// What Copilot CLI reads from a repository as configuration
+/// ([`playbookdiff_adapter::Adapter::surfaces`]): its own `.github` files
+/// and the other agents' files it reads too (see the crate documentation
+/// and its modules for the observations).
+pub const SURFACES: &[Surface] = &[
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md"),
+    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md"),
+    Surface::new(SurfaceKind::Instructions, "**/GEMINI.md"),
+    Surface::new(
+        SurfaceKind::Instructions,
+        "**/.github/copilot-instructions.md",
+    ),
+    Surface::new(SurfaceKind::Instructions, ".github/instructions/**"),
+    Surface::new(SurfaceKind::Instructions, ".claude/rules/**"),
+    Surface::new(SurfaceKind::Skills, "**/.github/skills/**"),
+    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**"),
+    Surface::new(SurfaceKind::Skills, "**/.claude/skills/**"),
+    Surface::new(SurfaceKind::Skills, "**/.claude/commands/**"),
+    Surface::new(SurfaceKind::Skills, ".github/agents/**"),
+    Surface::new(SurfaceKind::Skills, ".claude/agents/**"),
+    Surface::new(SurfaceKind::Mcp, "**/.mcp.json"),
+    Surface::new(SurfaceKind::Mcp, "**/.github/mcp.json"),
+    Surface::new(SurfaceKind::Hooks, ".github/hooks/**"),
+    Surface::new(SurfaceKind::Hooks, ".claude/settings.json"),
+    Surface::new(SurfaceKind::Settings, "**/.github/**"),
+];
+
 /// The Copilot CLI adapter for `playbookdiff-registry`: what Copilot CLI
 /// receives from a repository under an analysis context.
 ///
@@ -78,6 +107,7 @@ pub const PROFILED_VERSIONS: &[&str] = &["1.0.24", "1.0.102"];
 /// without duplicates. Never fails.
 pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .owning(CONFIG_ENTRY_NAMES)
+    .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .scoping(target_tests)
     .profiled(PROFILED_VERSIONS)
