@@ -2,7 +2,7 @@
 """Records what the real agents load, case by case, as normalized JSON.
 
 Usage:
-    scripts/oracle/record.py [--agent claude-code|codex|gemini|opencode] [--version V]
+    scripts/oracle/record.py [--agent claude-code|codex|copilot|gemini|opencode] [--version V]
                                       [--case ID] [--no-regenerate]
 
 For every case of `oracle/cases.toml` (or only `--case ID`), for every
@@ -29,6 +29,13 @@ For a case with a target, the fake API first answers with a streamed
 `tool_use` calling `Read` on the target, and the next request shows what
 that read attached on demand.
 
+Copilot CLI: `copilot -p hi --output-format json` against a fake chat
+endpoint, trusted through `trusted_folders` in `~/.copilot/config.json`;
+the `<custom_instruction>` blocks of the first request's system prompt are
+mapped to the repository files whose text they hold, with the imports and
+the table of path-specific files, and the `session.skills_loaded` and
+`session.mcp_servers_loaded` events give skills and MCP servers.
+
 Codex: `codex debug prompt-input` (the AGENTS.md chain text, the skills
 listed) and `codex mcp list --json`, with and without a trust entry for the
 temporary repository in `$CODEX_HOME/config.toml`; for a repository whose
@@ -53,6 +60,7 @@ Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
 
 import argparse
 import concurrent.futures
+import html
 import http.server
 import json
 import os
@@ -85,6 +93,10 @@ AGENTS = {
         "package": "@google/gemini-cli",
         "binary": "node_modules/.bin/gemini",
     },
+    "copilot": {
+        "package": "@github/copilot",
+        "binary": "node_modules/@github/copilot-linux-x64/copilot",
+    },
     "opencode": {
         "package": "opencode-ai",
         "binary": "node_modules/opencode-linux-x64/bin/opencode",
@@ -104,7 +116,8 @@ def log(msg):
 def profiled_versions(agent):
     """The adapter's PROFILED_VERSIONS constant, read from its source."""
     crate = {"claude-code": "playbookdiff-claude", "codex": "playbookdiff-codex",
-             "gemini": "playbookdiff-gemini", "opencode": "playbookdiff-opencode"}[agent]
+             "copilot": "playbookdiff-copilot", "gemini": "playbookdiff-gemini",
+             "opencode": "playbookdiff-opencode"}[agent]
     src = (ROOT / "crates" / crate / "src" / "lib.rs").read_text()
     m = re.search(r"PROFILED_VERSIONS: &\[&str\] = &\[([^\]]*)\]", src)
     return re.findall(r'"([^"]+)"', m.group(1))
@@ -1362,6 +1375,140 @@ def strip_bundled_gemini(obs, bundled):
     return obs
 
 
+CP_BLOCK = re.compile(r"<custom_instruction>\n(.*?)</custom_instruction>", re.S)
+CP_IMPORT = re.compile(r'\n*<imported_custom_instruction source="([^"]*)">\n(.*?)</imported_custom_instruction>', re.S)
+CP_TABLE = re.compile(r"^\| (.+?) \| '([^']+)' \| [^\n]*\|$", re.M)
+
+
+def copilot_system(body):
+    """The system text of a chat completions request."""
+    parts = []
+    for m in body.get("messages") or []:
+        if m.get("role") != "system":
+            continue
+        c = m.get("content")
+        parts.extend([c] if isinstance(c, str) else
+                     [x.get("text", "") for x in c or [] if isinstance(x, dict)])
+    return "\n".join(parts)
+
+
+def markdown_files(repo):
+    """Every Markdown file of the repository copy, repository-relative,
+    with its text stripped of surrounding white space."""
+    out = {}
+    for dirpath, dirs, files in os.walk(repo):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for f in files:
+            if f.lower().endswith(".md"):
+                full = Path(dirpath) / f
+                try:
+                    text = full.read_text(errors="replace").lstrip("\ufeff")
+                    out[str(full.relative_to(repo))] = text.replace("\r\n", "\n").strip()
+                except OSError:
+                    pass
+    return out
+
+
+def copilot_instructions(text, repo, norm):
+    """The `<custom_instruction>` blocks in order, each named by the file
+    whose text it holds (imports taken out and recorded beside it), then
+    the path-specific files inlined after the last block, by position."""
+    files = markdown_files(repo)
+    blocks = list(CP_BLOCK.finditer(text))
+    out = []
+    for m in blocks:
+        body = m.group(1)
+        imports = [norm.path(p) for p, _ in CP_IMPORT.findall(body)]
+        own = CP_IMPORT.sub("", body).lstrip("\ufeff").replace("\r\n", "\n").strip()
+        paths = sorted(p for p, t in files.items() if t == own)
+        escaped = False
+        if not paths:
+            # 1.0.24 sends `<`, `>` and `&` as HTML entities.
+            paths = sorted(p for p, t in files.items() if t == html.unescape(own))
+            escaped = bool(paths)
+        entry = {"path": paths[0] if len(paths) == 1 else paths or None}
+        if escaped:
+            entry["htmlEscaped"] = True
+        if imports:
+            entry["imports"] = imports
+        out.append(entry)
+    tail_start = blocks[-1].end() if blocks else 0
+    stop = [i for i in (text.find("Here is a list of instruction files", tail_start),
+                        text.find("<system_notifications>", tail_start)) if i >= 0]
+    tail = text[tail_start:min(stop)] if stop else ""
+    inlined = []
+    for p, t in files.items():
+        if t and (p.endswith(".instructions.md") or p.startswith(".claude/rules/")):
+            i = tail.find(t)
+            if i >= 0:
+                inlined.append((i, p))
+    onDemand = [{"pattern": pat, "path": path} for pat, path in CP_TABLE.findall(text)
+                if path != "File Path"]
+    return out, [p for _, p in sorted(inlined)], onDemand
+
+
+def run_copilot(exe, case, work):
+    """`copilot -p hi --output-format json`, trusted through
+    `trusted_folders`; the first chat request and the session events."""
+    repo = repo_dir(case, work)
+    home = work / "home"
+    (home / ".copilot").mkdir(parents=True, exist_ok=True)
+    (home / ".copilot" / "config.json").write_text(
+        json.dumps({"trusted_folders": [str(repo)]}))
+    tmp = work / "tmp"
+    tmp.mkdir(exist_ok=True)
+    api = FakeChat()
+    env = {"HOME": str(home), "TMPDIR": str(tmp), "PATH": str(restricted_path(work)),
+           "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "TERM": "dumb",
+           "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
+           "COPILOT_PROVIDER_BASE_URL": f"http://127.0.0.1:{api.port}/v1",
+           "COPILOT_PROVIDER_API_KEY": "fake-provider-key-31", "COPILOT_MODEL": "gpt-4.1"}
+    norm = Normalizer(repo, home, work, above_levels(case))
+    try:
+        with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
+            proc = subprocess.Popen([str(exe), "-p", "hi", "--allow-all-tools",
+                                     "--output-format", "json"],
+                                    cwd=repo / case.get("cwd", "."), env=env, stdout=out,
+                                    stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
+            try:
+                proc.wait(timeout=RUN_TIMEOUT)
+                rc = proc.returncode
+            except subprocess.TimeoutExpired:
+                rc = "timeout"
+            kill_group(proc)
+    finally:
+        api.close()
+    obs = {"exit": 0 if api.requests else rc}
+    skills, servers = [], []
+    for line in (work / "out").read_text(errors="replace").splitlines():
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        data = e.get("data") or {}
+        if e.get("type") == "session.skills_loaded" and not skills:
+            skills = sorted(({"name": s.get("name"), "path": norm.path(s.get("path"))}
+                             for s in data.get("skills") or []
+                             # The launch directory's own skills are
+                             # `project`, those of the directories above it
+                             # `inherited`; `builtin` ones are the agent's.
+                             if s.get("source") in ("project", "inherited")),
+                            key=lambda s: (s["name"], s["path"] or ""))
+        if e.get("type") == "session.mcp_servers_loaded" and data.get("servers") and not servers:
+            servers = sorted(({"name": s.get("name"), "source": s.get("source")}
+                              for s in data["servers"]), key=lambda s: s["name"])
+    obs["skills"] = skills
+    obs["mcpServers"] = servers
+    if api.requests:
+        text = copilot_system(api.requests[0])
+        blocks, inlined, on_demand = copilot_instructions(text, repo, norm)
+        obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand}
+    else:
+        err = clean_stderr(norm.text((work / "err").read_text(errors="replace")))
+        obs["stderr"] = err.splitlines()[0] if err else ""
+    return obs
+
+
 def strip_ansi(text):
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
@@ -1382,6 +1529,8 @@ def observe(agent, version, exe, case, bundled):
             obs = run_opencode(exe, case, work)
         elif agent == "gemini":
             obs = strip_bundled_gemini(run_gemini(exe, case, work), bundled)
+        elif agent == "copilot":
+            obs = run_copilot(exe, case, work)
         else:
             obs = run_codex(exe, case, work)
     head = {"agent": agent, "version": version, "case": case["id"],
@@ -1403,6 +1552,8 @@ def bundled_baseline(agent, version, exe):
             obs = run_opencode(exe, case, work)
         elif agent == "gemini":
             obs = run_gemini(exe, case, work)
+        elif agent == "copilot":
+            obs = run_copilot(exe, case, work)
         else:
             obs = run_codex(exe, case, work)
     return obs
@@ -1427,9 +1578,10 @@ def inner_main(args):
             exe = install_dir(agent, version) / AGENTS[agent]["binary"]
             started = time.monotonic()
             # OpenCode's own skills are marked `<built-in>` in what it
-            # prints, so it needs no baseline.
+            # prints, and Copilot CLI's `source: "builtin"`, so they need no
+            # baseline.
             base = None
-            if agent != "opencode":
+            if agent not in ("opencode", "copilot"):
                 base = bundled_baseline(agent, version, exe)
                 write_json(OBSERVATIONS / agent / version / "_bundled.json", base)
             todo = [c for c in cases if agent in c.get("agents", list(AGENTS))]

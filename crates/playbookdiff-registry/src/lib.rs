@@ -25,6 +25,7 @@ use playbookdiff_model::Harness;
 pub static ADAPTERS: &[&dyn Adapter] = &[
     &playbookdiff_claude::ADAPTER,   // claude-code
     &playbookdiff_codex::ADAPTER,    // codex
+    &playbookdiff_copilot::ADAPTER,  // copilot
     &playbookdiff_gemini::ADAPTER,   // gemini
     &playbookdiff_opencode::ADAPTER, // opencode
 ];

@@ -4,7 +4,7 @@
 //! repository's own paths allow; colour only emphasizes. Every string taken
 //! from the repository is printed with control characters escaped.
 
-pub(crate) use crate::layout::{columns, wrap, wrap_hanging};
+pub(crate) use crate::layout::{columns, width, wrap, wrap_hanging};
 use crate::report::{
     context_args, cwd_label, evidence, problems, profiles_label, repository_label,
     repository_problems, target_label, CheckReport, Gate, MatrixReport, Via,
@@ -167,7 +167,19 @@ pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesse
             columns(),
         ));
     }
-    let _ = writeln!(out, "  {}", p.paint(&format!("id  {}", f.id), dim()));
+    let _ = writeln!(out, "{}", p.paint(&labelled_id("  id  ", &f.id), dim()));
+}
+
+/// `label` followed by finding id `id` on one line when both fit the
+/// columns, else the label alone and the id on the next line, unindented:
+/// an id is never broken, and an id naming three harnesses
+/// (`claude-code+copilot+opencode-only`) passes 80 columns after a label.
+fn labelled_id(label: &str, id: &str) -> String {
+    if width(label) + width(id) <= columns() {
+        format!("{label}{id}")
+    } else {
+        format!("{}\n{id}", label.trim_end())
+    }
 }
 
 /// Findings that share a cause: one [`finding_block`] for a group of one,
@@ -735,7 +747,11 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> St
 /// The finding's id, its facts one per line (severity and whether it
 /// fails the run, kind, sides, context, acceptance), then its message.
 fn explain_head(out: &mut String, p: &Painter, r: &CheckReport<'_>, f: &Finding) {
-    let _ = writeln!(out, "{}", p.paint(&format!("Finding {}", f.id), heading()));
+    let _ = writeln!(
+        out,
+        "{}",
+        p.paint(&labelled_id("Finding ", &f.id), heading())
+    );
     for (k, v) in [
         (
             "severity",

@@ -282,7 +282,17 @@ pub(crate) fn id_lines(
         format!("{label}{id}")
     };
     let at = indent.min(columns.saturating_sub(width(&first))).max(2);
-    let mut lines = vec![format!("{}{first}", " ".repeat(at))];
+    let mut lines = if at + width(&first) <= columns {
+        vec![format!("{}{first}", " ".repeat(at))]
+    } else {
+        // An id too wide even after the label at two columns (one naming
+        // four harnesses) goes alone on the next line, never broken.
+        let rest = &first[label.len()..];
+        vec![
+            format!("{}{}", " ".repeat(indent), label.trim_end()),
+            rest.to_string(),
+        ]
+    };
     if more > 0 {
         lines.push(format!("{}+{more} more", " ".repeat(indent)));
     }

@@ -474,7 +474,18 @@ fn the_view_of_the_example_says_why_rows_differ_and_what_each_cell_means() {
 #[test]
 fn all_dirs_groups_by_path_and_each_example_id_is_about_the_files_named() {
     let repo = example();
-    let (code, text, err) = run(&["check", s(&repo), "--all-dirs"]);
+    // The three harnesses the groups below are about.
+    let (code, text, err) = run(&[
+        "check",
+        s(&repo),
+        "--all-dirs",
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--harness",
+        "opencode",
+    ]);
     assert_eq!(code, 1, "{err}");
     assert!(!text.contains("\n  cwd "), "{text}");
     // The root CLAUDE.md and the packages' own CLAUDE.md are separate
@@ -510,6 +521,14 @@ fn all_dirs_groups_by_path_and_each_example_id_is_about_the_files_named() {
         let repo_arg = repo.to_str().unwrap();
         assert!(args.contains(&repo_arg), "{command}");
         let mut with_json = args.clone();
+        with_json.extend([
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ]);
         with_json.push("--json");
         let (code, out, err) = run(&with_json);
         assert_eq!(code, 0, "{command}: {err}");
@@ -575,7 +594,13 @@ fn check_explain_and_compile_text_of_the_example_fit_eighty_columns() {
             // push a line past 80 columns (with the `--root` the commands
             // carry because the example lies inside this project).
             let line = line.replace(repo, "REPO").replace(" --root", "");
-            assert!(line.chars().count() <= 80, "{args:?}: {line:?}");
+            // A finding id naming four harnesses is wider than 78 columns;
+            // it is never broken, so alone on its line it may pass 80.
+            let bare = line.trim_end_matches(" \\").trim_start();
+            let id_alone = !bare.contains(' ')
+                && bare.ends_with(|c: char| c.is_ascii_hexdigit())
+                && bare.matches(':').count() >= 4;
+            assert!(line.chars().count() <= 80 || id_alone, "{args:?}: {line:?}");
         }
     }
 }

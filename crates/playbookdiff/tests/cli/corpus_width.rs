@@ -13,7 +13,8 @@ use unicode_width::UnicodeWidthStr;
 
 /// The lines of `args` run in `dir` with `COLUMNS=columns` that are wider
 /// than `columns`, each with its width, but for what is never broken: a
-/// line holding a finding id (at most 72 columns, so only below 80), the
+/// line holding a finding id (below 80 columns; at any width an id alone
+/// on its line that is itself too wide, such as one naming four harnesses), the
 /// continuation of a command (after a line ending in ` \`), and the
 /// argument of a command's option in backticks alone on its line (after
 /// a line ending in `` `--cwd ``), a path that cannot be shortened and
@@ -27,8 +28,19 @@ fn lines_wider_than(dir: &Path, args: &[&str], columns: usize) -> Vec<(usize, St
     for line in text.lines() {
         let w = UnicodeWidthStr::width(line);
         let argument = option.is_match(previous) && !line.trim().contains(' ');
-        let unbreakable =
-            columns < 80 && (previous.ends_with(" \\") || argument || id.is_match(line));
+        // An id naming four harnesses (`claude-code+codex+copilot+opencode-only`)
+        // is wider than 78 columns: alone on its line (with a command's ` \`)
+        // it is never broken, at any width.
+        let bare = line
+            .trim_end_matches(" \\")
+            .trim_end_matches(',')
+            .trim_start();
+        let id_alone = id
+            .find(bare)
+            .is_some_and(|m| m.start() == 0 && m.end() == bare.len())
+            && UnicodeWidthStr::width(bare) + 2 > columns;
+        let unbreakable = id_alone
+            || columns < 80 && (previous.ends_with(" \\") || argument || id.is_match(line));
         if w > columns && !unbreakable {
             wide.push((w, line.to_string()));
         }

@@ -267,7 +267,19 @@ fn a_malformed_on_demand_file_is_reported_from_the_root() {
         [("sub/AGENTS.md".to_string(), 2)]
     );
     // The view shows it among the repository's problems, with its line.
-    let (_, view, _) = run(root, &[]);
+    // The harnesses of the assertions above (Copilot CLI reads
+    // `sub/AGENTS.md` on demand too).
+    let (_, view, _) = run(
+        root,
+        &[
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ],
+    );
     assert!(
         view.contains("sub/AGENTS.md:2  invalid-utf8 (OpenCode)"),
         "{view}"

@@ -1,39 +1,20 @@
-//! Five registered harnesses: the four real adapters and a test-only fake
-//! (`Copilot CLI`: what Codex receives without its MCP servers), compiled
+//! Five registered harnesses (Claude Code, Codex, Copilot CLI, Gemini CLI,
+//! OpenCode), compiled
 //! on the example repository and rendered as the side-by-side view and
 //! `check` would render them. At 80 columns the view's harness columns
 //! do not fit, so the harnesses that receive an item the same way share
 //! one cell, named by the keys of a legend; every line fits the width, at
 //! 80 and at 40 columns (where finding ids, never broken, are excepted).
 
-use playbookdiff_adapter::{Adapter, Declared, Request};
-use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
+use playbookdiff_adapter::Adapter;
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, RepoPath};
 use playbookdiff_render::{check_text, overview_text, with_width, CheckReport, Color, Gate, Via};
 use playbookdiff_source::{Repo, WorkingTree};
 use unicode_width::UnicodeWidthStr;
 
-const COPILOT: Harness = Harness::new("copilot", "Copilot CLI");
-
-/// What the real adapter `id` receives, as `harness`.
-fn like(id: &str, harness: Harness, req: &Request<'_, '_>) -> EffectiveAgentConfig {
-    let real = playbookdiff_registry::by_id(id).expect("a registered adapter");
-    let mut config = real.compile(req.repo, req.context, None);
-    config.harness = harness;
-    config
-}
-
-static FAKE_COPILOT: Declared = Declared::new(COPILOT, |req| {
-    let mut c = like("codex", COPILOT, req);
-    c.mcp_servers.clear();
-    c
-})
-.profiled(&["0.1.0"]);
-
-/// The five adapters, the registered ones first.
+/// The five registered adapters.
 fn adapters() -> Vec<&'static dyn Adapter> {
-    let mut all: Vec<&'static dyn Adapter> = playbookdiff_registry::adapters().to_vec();
-    all.push(&FAKE_COPILOT);
-    all
+    playbookdiff_registry::adapters().to_vec()
 }
 
 /// The view and `check` of the example at the root, at `columns`.
@@ -99,8 +80,8 @@ fn five_harnesses_fit_eighty_and_forty_columns() {
 }
 
 /// The shared cells say who receives each item how: the MCP server `db`
-/// that Claude Code needs approval for, Codex starts, and Gemini CLI,
-/// OpenCode and the fake Copilot lack.
+/// that Claude Code needs approval for, Codex and Copilot CLI start, and
+/// Gemini CLI and OpenCode lack.
 #[test]
 fn shared_cells_group_the_harnesses_that_receive_an_item_alike() {
     let (view, _) = render(80);
@@ -121,8 +102,8 @@ fn shared_cells_group_the_harnesses_that_receive_an_item_alike() {
         .collect();
     let db = db.join("\n");
     assert!(db.contains("Cla: needs approval (stdio)"), "{db}\n{view}");
-    assert!(db.contains("Cod: startup (stdio)"), "{db}");
-    assert!(db.contains("Gem Ope Cop: -"), "{db}");
+    assert!(db.contains("Cod Cop: startup (stdio)"), "{db}");
+    assert!(db.contains("Gem Ope: -"), "{db}");
     insta::assert_snapshot!("five_harnesses_view_80", view);
     let (_, check) = render(80);
     insta::assert_snapshot!("five_harnesses_check_80", check);

@@ -565,7 +565,21 @@ fn a_problem_several_harnesses_report_is_one_evidence_row() {
     )
     .unwrap();
     std::fs::write(dir.path().join("CLAUDE.md"), "# Claude\n\nUse npm.\n").unwrap();
-    let (_, text) = run_in(dir.path(), &["check", "--root", "."]);
+    // Copilot CLI reads both files too: the three harnesses of the row.
+    let (_, text) = run_in(
+        dir.path(),
+        &[
+            "check",
+            "--root",
+            ".",
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ],
+    );
     let rows: Vec<&str> = text
         .lines()
         .filter(|l| l.trim_start().starts_with("problem ") && l.contains("invalid-utf8"))

@@ -27,6 +27,13 @@
 //!   skill `opencode debug skill` finds by name and file (`skill-files`),
 //!   the enabled servers of the merged `mcp` object (`mcp-servers`), and for
 //!   a target the files a `read` of it attaches (`on-demand-files`);
+//! - Copilot CLI (the repository in `trusted_folders`): the
+//!   `<custom_instruction>` blocks of the first request in order, each
+//!   named by the file whose text it holds, with their imports
+//!   (`instructions`), the path-specific files inlined after them
+//!   (`inlined`), the table of files injected on view (`on-demand-table`),
+//!   the project skills of `session.skills_loaded` (`skills`) and the
+//!   workspace servers of `session.mcp_servers_loaded` (`mcp-servers`).
 //! - Gemini CLI (the workspace trusted): whether it starts (`start`), the
 //!   context files of the main request in order (`startup-files`), which
 //!   file each inlined import came from (`imports`), the skills the
@@ -40,8 +47,8 @@
 //! file fails the test).
 
 use playbookdiff_model::{
-    AnalysisContext, Applicability, EffectiveAgentConfig, LoadPhase, Mode, Permission, RepoPath,
-    Severity, Skill, Transport,
+    AnalysisContext, Applicability, EffectiveAgentConfig, Instruction, LoadPhase, Mode, Permission,
+    RepoPath, Severity, Skill, Transport,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Repo, WorkingTree};
@@ -58,7 +65,7 @@ use playbookdiff_testkit::oracle::{
 
 /// The agents the oracle records, by harness id (`scripts/oracle/record.py`
 /// knows how to run each; its observation format is compared below).
-const AGENTS: [&str; 4] = ["claude-code", "codex", "gemini", "opencode"];
+const AGENTS: [&str; 5] = ["claude-code", "codex", "copilot", "gemini", "opencode"];
 
 /// The registered adapter of `agent`.
 fn adapter(agent: &str) -> &'static dyn Adapter {
@@ -1049,6 +1056,167 @@ fn gemini_disagreements(
     out
 }
 
+/// Whether `path` is a path-specific Copilot CLI file (an instruction file
+/// with `applyTo`, or a Claude Code rule): the agent sends those after its
+/// `<custom_instruction>` blocks, or lists them in its table.
+fn copilot_scoped(path: &str) -> bool {
+    path.starts_with(".github/instructions/") || path.starts_with(".claude/rules/")
+}
+
+/// Copilot CLI: the `<custom_instruction>` blocks in order, each named by
+/// the file whose text it holds (a text held by several identical files
+/// agrees with any of them), with the files each imports (`imports`); the
+/// path-specific files inlined after the blocks (`inlined`, by name: the
+/// order of 1.0.24 follows its directory listing); the table of files
+/// injected on view (`on-demand-table`); the project skills of
+/// `session.skills_loaded` (`skills`); the workspace MCP servers of
+/// `session.mcp_servers_loaded` (`mcp-servers`).
+fn copilot_disagreements(
+    case: &Case,
+    version: &str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<Disagreement> {
+    let mut out = Vec::new();
+    let mut push = |aspect, agent: String, adapter: String| {
+        if agent != adapter {
+            out.push(Disagreement {
+                case: case.id.clone(),
+                version: version.to_string(),
+                aspect,
+                agent,
+                adapter,
+            });
+        }
+    };
+    let received = cfg.received_instructions();
+    let always: Vec<&Instruction> = received
+        .iter()
+        .copied()
+        .filter(|i| {
+            i.load_phase == LoadPhase::Startup
+                && i.imported_from.is_none()
+                && !copilot_scoped(i.source.path.as_str())
+        })
+        .collect();
+    let blocks = obs["startup"]["instructions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut seen = Vec::new();
+    for (n, b) in blocks.iter().enumerate() {
+        let mine = always.get(n).map(|i| i.source.path.to_string());
+        let name = match &b["path"] {
+            Value::String(p) => p.clone(),
+            Value::Array(a) => {
+                let all: Vec<String> = a
+                    .iter()
+                    .filter_map(|p| p.as_str().map(str::to_string))
+                    .collect();
+                match &mine {
+                    Some(m) if all.contains(m) => m.clone(),
+                    _ => all.join("|"),
+                }
+            }
+            _ => "(text of no file)".to_string(),
+        };
+        let imports: Vec<String> = b["imports"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|p| p.as_str().map(|p| format!("{name}<{p}")))
+                    .collect()
+            })
+            .unwrap_or_default();
+        seen.push(name);
+        seen.extend(imports);
+    }
+    let mut modelled = Vec::new();
+    for i in &always {
+        modelled.push(i.source.path.to_string());
+        for imp in received
+            .iter()
+            .filter(|x| x.imported_from.as_deref() == Some(i.id.as_str()))
+        {
+            modelled.push(format!("{}<{}", i.source.path, imp.source.path));
+        }
+    }
+    push("instructions", list(seen), list(modelled));
+    let inlined: BTreeSet<String> = obs["startup"]["inlined"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let modelled_inlined: BTreeSet<String> = received
+        .iter()
+        .filter(|i| i.load_phase == LoadPhase::Startup && copilot_scoped(i.source.path.as_str()))
+        .map(|i| i.source.path.to_string())
+        .collect();
+    push("inlined", list(inlined), list(modelled_inlined));
+    let table: BTreeSet<String> = obs["startup"]["onDemandTable"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|r| {
+                    format!(
+                        "{} {}",
+                        r["path"].as_str().unwrap_or(""),
+                        r["pattern"].as_str().unwrap_or("")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let modelled_table: BTreeSet<String> = cfg
+        .instructions
+        .iter()
+        .filter(|i| i.load_phase == LoadPhase::OnDemand && i.paths.is_some())
+        .map(|i| format!("{} {}", i.source.path, i.paths.as_ref().unwrap().join(", ")))
+        .collect();
+    push("on-demand-table", list(table), list(modelled_table));
+    let skills: BTreeSet<String> = obs["skills"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| {
+                    format!(
+                        "{} {}",
+                        s["name"].as_str().unwrap_or(""),
+                        s["path"].as_str().unwrap_or("")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let modelled_skills: BTreeSet<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| format!("{} {}", s.name, s.source.path))
+        .collect();
+    push("skills", list(skills), list(modelled_skills));
+    let servers: BTreeSet<String> = obs["mcpServers"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|s| s["source"] == "workspace")
+                .filter_map(|s| s["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let modelled_servers: BTreeSet<String> = cfg
+        .mcp_servers
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| s.name.clone())
+        .collect();
+    push("mcp-servers", list(servers), list(modelled_servers));
+    out
+}
+
 /// Every disagreement over every recorded case; the ids of cases that
 /// could not be compiled here (corpus absent) per agent; and per agent and
 /// version the number of cases compared.
@@ -1090,6 +1258,7 @@ fn run_all() -> Outcome {
                     "codex" => codex_disagreements(&case, version, &obs, &cfg),
                     "gemini" => gemini_disagreements(&case, version, &obs, &cfg),
                     "opencode" => opencode_disagreements(&case, &root, version, &obs, &cfg),
+                    "copilot" => copilot_disagreements(&case, version, &obs, &cfg),
                     other => panic!("no comparison of {other}'s observations"),
                 };
                 *out.compared.entry((agent, version)).or_default() += 1;
@@ -1287,6 +1456,13 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("`read_file` of the target adds (`on-demand-files`). Subagents, commands,\n");
     s.push_str("output styles and plugins are compared too, per surface below. What the\n");
     s.push_str("oracle cannot see is in `oracle/README.md`.\n\n");
+    s.push_str("For Copilot CLI, with the repository trusted: the `<custom_instruction>`\n");
+    s.push_str("blocks of the first request in order, each named by the file whose text it\n");
+    s.push_str("holds, with their imports (`instructions`), the path-specific files inlined\n");
+    s.push_str("after them (`inlined`), the table of files injected on view\n");
+    s.push_str("(`on-demand-table`), the project skills of `session.skills_loaded`\n");
+    s.push_str("(`skills`) and the workspace servers of `session.mcp_servers_loaded`\n");
+    s.push_str("(`mcp-servers`).\n\n");
     s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
     for agent in AGENTS {
         for &v in profiled(agent) {

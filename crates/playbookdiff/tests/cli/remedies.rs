@@ -187,7 +187,19 @@ const F1: &[(&str, &str)] = &[
 #[test]
 fn codex_remedies_name_the_shadowing_override_and_the_launch_directory() {
     let t = repo(F1);
-    let v = check_json(t.path(), &[]);
+    // The three harnesses of these findings (Copilot CLI reads the
+    // `AGENTS.md` files too, which changes their ids).
+    let v = check_json(
+        t.path(),
+        &[
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ],
+    );
     let pkg = remedies_for(
         finding(&v, "instruction:missing:opencode-only:pkg:"),
         "codex",

@@ -1,0 +1,393 @@
+//! Instructions: which files Copilot CLI puts into its system prompt as
+//! `<custom_instruction>` blocks, in which order, and which it injects on
+//! demand.
+//!
+//! Seen with 1.0.102 and 1.0.24 (the first model request, launched in
+//! `x/y/z` and in `a/b` of fixtures with every name):
+//!
+//! * first `.github/copilot-instructions.md` of the git root, then the
+//!   launch directory's;
+//! * then `AGENTS.md`, `CLAUDE.md`, `GEMINI.md` of the git root, then of
+//!   the launch directory (names matched case-insensitively: `agents.md`
+//!   loads); neither's `.claude/CLAUDE.md` is read;
+//! * then each directory between, closest to the launch directory first,
+//!   with `.github/copilot-instructions.md`, `AGENTS.md`, `CLAUDE.md`,
+//!   `.claude/CLAUDE.md`, `GEMINI.md`;
+//! * a text identical to one already sent is left out ("AGENTS.md +
+//!   GEMINI.md");
+//! * nothing below the launch directory at start; 1.0.102 injects such a
+//!   file as a `<system_reminder>` when the agent views a file there;
+//! * then the path-specific instructions and `.claude/rules`
+//!   ([`crate::scoped`]).
+//!
+//! 1.0.102 inlines `@path` imports as `<imported_custom_instruction>`
+//! (changelog 1.0.66); 1.0.24 sends the token as written.
+
+use crate::{shared_note, Cx, Profile, READ_LIMIT};
+use playbookdiff_adapter::problems;
+use playbookdiff_adapter::scope::{place, strictly_below};
+use playbookdiff_model::{
+    Applicability, ByteSpan, Instruction, InstructionKind, LoadPhase, RepoPath, Resolution,
+    ResolutionStrategy, SourceFormat, SourceRef,
+};
+use playbookdiff_source::{EntryKind, Resolved, TextFile};
+use std::sync::Arc;
+
+/// The repository-wide file of a directory.
+pub(crate) const COPILOT_INSTRUCTIONS: &str = ".github/copilot-instructions.md";
+
+/// The agent-instruction names read in the git root and the launch
+/// directory, in Copilot CLI's order (case-insensitive).
+pub(crate) const NAMES: &[&str] = &["AGENTS.md", "CLAUDE.md", "GEMINI.md"];
+
+/// The files read in a directory between the root and the launch
+/// directory, in Copilot CLI's order.
+const BETWEEN: &[&str] = &[
+    COPILOT_INSTRUCTIONS,
+    "AGENTS.md",
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    "GEMINI.md",
+];
+
+/// The instruction kind of a file Copilot CLI reads, by name.
+pub(crate) fn kind_of(path: &RepoPath) -> InstructionKind {
+    let name = path.file_name().unwrap_or_default().to_ascii_uppercase();
+    match name.as_str() {
+        "AGENTS.MD" => InstructionKind::AgentsMd,
+        "CLAUDE.MD" => InstructionKind::Memory,
+        _ => InstructionKind::Instructions,
+    }
+}
+
+/// The always-on files in the order Copilot CLI sends them, each with the
+/// directory it applies to.
+fn always_on(cx: &Cx<'_, '_>) -> Vec<(RepoPath, RepoPath)> {
+    let root = crate::git_root(cx);
+    let cwd = cx.context.cwd.clone();
+    let mut dirs = vec![root.clone()];
+    if cwd != root {
+        dirs.push(cwd.clone());
+    }
+    let mut out = Vec::new();
+    for d in &dirs {
+        out.extend(find(cx, d, COPILOT_INSTRUCTIONS).map(|p| (p, d.clone())));
+    }
+    for d in &dirs {
+        for name in NAMES {
+            out.extend(find(cx, d, name).map(|p| (p, d.clone())));
+        }
+    }
+    let mut between: Vec<RepoPath> = crate::chain(cx)
+        .into_iter()
+        .filter(|d| *d != root && *d != cwd)
+        .collect();
+    between.reverse();
+    for d in &between {
+        for name in BETWEEN {
+            out.extend(find(cx, d, name).map(|p| (p, d.clone())));
+        }
+    }
+    out
+}
+
+/// The file `rel` of `dir` (its last component matched
+/// case-insensitively, as Copilot CLI matches), when it is a file or a
+/// link to one.
+pub(crate) fn find(cx: &Cx<'_, '_>, dir: &RepoPath, rel: &str) -> Option<RepoPath> {
+    let full = dir.join(rel)?;
+    let parent = full.parent()?;
+    let name = full.file_name()?;
+    cx.repo
+        .list_dir(&parent)
+        .iter()
+        .filter(|e| e.name.eq_ignore_ascii_case(name))
+        .map(|e| parent.child(&e.name))
+        .find_map(|p| p.filter(|p| !cx.repo.is_dir(p)))
+}
+
+/// Compiles the instruction entries: effective startup entries by
+/// `order` (each followed by its imports), then the path-specific ones,
+/// then on-demand, shadowed, excluded and out-of-scope entries.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<Instruction> {
+    let mut b = Builder::default();
+    for (path, dir) in always_on(cx) {
+        let why = format!(
+            "Copilot CLI reads {} of {} at startup{}",
+            path.file_name().unwrap_or_default(),
+            place(&dir),
+            shared_note(&path)
+        );
+        b.add(cx, profile, &path, &dir, &why);
+    }
+    crate::scoped::compile(cx, profile, &mut b);
+    not_read(cx, &mut b);
+    below_cwd(cx, profile, &mut b);
+    b.finish()
+}
+
+/// The `.claude/CLAUDE.md` of the git root and of the launch directory,
+/// which Copilot CLI does not read (seen with 1.0.102 and 1.0.24).
+fn not_read(cx: &mut Cx<'_, '_>, b: &mut Builder) {
+    let cwd = cx.context.cwd.clone();
+    let top = crate::git_root(cx);
+    let mut dirs = vec![top.clone()];
+    if cwd != top {
+        dirs.push(cwd);
+    }
+    for d in dirs {
+        let Some(p) = find(cx, &d, ".claude/CLAUDE.md") else {
+            continue;
+        };
+        let why = format!("Copilot CLI reads `.claude/CLAUDE.md` only in the directories between the git root and the launch directory, not in {} (seen with 1.0.102 and 1.0.24); Claude Code reads it", place(&d));
+        let text = read(cx, &p).ok();
+        b.others.push(entry(
+            &p,
+            &d,
+            text.as_deref(),
+            (LoadPhase::Startup, Applicability::OutOfScope),
+            format!("{why}."),
+        ));
+    }
+}
+
+/// The instruction files below the launch directory: 1.0.102 injects one
+/// when the agent views a file in its directory or below; 1.0.24 never.
+fn below_cwd(cx: &mut Cx<'_, '_>, profile: &Profile, b: &mut Builder) {
+    let cwd = cx.context.cwd.clone();
+    let target = cx.context.target_path.clone();
+    let mut files: Vec<RepoPath> = NAMES
+        .iter()
+        .flat_map(|n| cx.repo.files_named_under(n, &cwd).to_vec())
+        .filter(|p| {
+            p.parent()
+                .is_some_and(|d| strictly_below(&d, &cwd) && d.file_name() != Some(".claude"))
+        })
+        .collect();
+    files.sort();
+    for p in files {
+        let dir = p.parent().unwrap_or_else(RepoPath::root);
+        let (phase, a, why) = if !profile.nested_on_demand {
+            (LoadPhase::Startup, Applicability::Excluded, format!("{} lies below the launch directory, and Copilot CLI 1.0.24 reads nothing below it, not even when the agent views a file there", place(&dir)))
+        } else if target
+            .as_ref()
+            .is_some_and(|t| t.starts_with(&dir) && *t != p)
+        {
+            (LoadPhase::OnDemand, Applicability::Effective, format!("{} lies below the launch directory on the way to targetPath; when the agent views a file there, Copilot CLI injects this file as \"Custom instructions from {p}\" into the next message{}", place(&dir), shared_note(&p)))
+        } else {
+            (LoadPhase::OnDemand, Applicability::Conditional, format!("{} lies below the launch directory; Copilot CLI injects this file only when the agent views a file there{}", place(&dir), shared_note(&p)))
+        };
+        let text = read(cx, &p).ok();
+        b.others.push(entry(
+            &p,
+            &dir,
+            text.as_deref(),
+            (phase, a),
+            format!("{why}."),
+        ));
+    }
+}
+
+/// Reads instruction file `path`; a problem is a diagnostic and `Err`.
+pub(crate) fn read(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Result<Arc<TextFile>, ()> {
+    let r = cx.repo.resolve(path);
+    match &r {
+        Resolved::Inside {
+            kind: EntryKind::File,
+            ..
+        } => match cx.repo.read_text(path, READ_LIMIT) {
+            Ok(t) => {
+                if t.invalid_utf8 {
+                    cx.diag(problems::invalid_utf8(path, SourceFormat::Markdown, &t));
+                }
+                Ok(t)
+            }
+            Err(e) => {
+                cx.diag(problems::read_error(
+                    path,
+                    &e,
+                    "what Copilot CLI reads from it is unknown",
+                    SourceFormat::Markdown,
+                ));
+                Err(())
+            }
+        },
+        Resolved::Dangling { link, .. }
+        | Resolved::Outside { link, .. }
+        | Resolved::Loop { link } => {
+            let what = format!("The instruction file {path}");
+            if let Some(d) = problems::link_problem(
+                &r,
+                link,
+                Some(&what),
+                "what Copilot CLI reads from it is unknown",
+                SourceFormat::Markdown,
+            ) {
+                cx.diag(d);
+            }
+            Err(())
+        }
+        _ => Err(()),
+    }
+}
+
+/// The entries in the making: effective ones in order, then the others.
+#[derive(Default)]
+pub(crate) struct Builder {
+    effective: Vec<Instruction>,
+    pub others: Vec<Instruction>,
+}
+
+impl Builder {
+    /// Adds always-on file `path` of `dir` (and, in 1.0.102, its imports):
+    /// effective unless unreadable, empty, or identical to a text already
+    /// sent; `why` starts the reason.
+    pub fn add(
+        &mut self,
+        cx: &mut Cx<'_, '_>,
+        profile: &Profile,
+        path: &RepoPath,
+        dir: &RepoPath,
+        why: &str,
+    ) {
+        let Ok(text) = read(cx, path) else {
+            let e = entry(
+                path,
+                dir,
+                None,
+                (LoadPhase::Startup, Applicability::Excluded),
+                format!("{why}; the analysis cannot read this one, so what it sends is unknown."),
+            );
+            self.others.push(e);
+            return;
+        };
+        self.add_text(cx, profile, path, dir, text, why);
+    }
+
+    /// [`Builder::add`] for a file already read.
+    pub fn add_text(
+        &mut self,
+        cx: &mut Cx<'_, '_>,
+        profile: &Profile,
+        path: &RepoPath,
+        dir: &RepoPath,
+        text: Arc<TextFile>,
+        why: &str,
+    ) {
+        let startup = (LoadPhase::Startup, Applicability::Effective);
+        if text.text.trim().is_empty() {
+            let mut e = entry(
+                path,
+                dir,
+                Some(&text),
+                startup,
+                format!("{why}; this one is empty (white space only), so nothing is sent."),
+            );
+            e.applicability = Applicability::Excluded;
+            self.others.push(e);
+            return;
+        }
+        let sent = sent_text(profile, &text.text);
+        if let Some(first) = self
+            .effective
+            .iter()
+            .find(|e| e.imported_from.is_none() && e.content.trim() == sent.trim())
+        {
+            let mut e = entry(path, dir, Some(&text), startup, format!("{why}; its text is identical to that of {}, which Copilot CLI already sends, so it sends this one no more (it names them \"{} + {}\").", first.source.path, first.source.path.file_name().unwrap_or_default(), path.file_name().unwrap_or_default()));
+            e.applicability = Applicability::Shadowed;
+            e.resolution = Some(Resolution {
+                strategy: ResolutionStrategy::Shadowed,
+                sources: vec![first.source.path.clone()],
+            });
+            self.others.push(e);
+            return;
+        }
+        let mut e = entry(path, dir, Some(&text), startup, format!("{why}."));
+        if profile.html_escaped {
+            e.content = sent;
+            e.reason.push_str(
+                " Copilot CLI 1.0.24 sends `&`, `<` and `>` of the text as HTML entities.",
+            );
+        }
+        let imports = if profile.imports_inlined {
+            crate::imports::expand(cx, path, &text)
+        } else {
+            Vec::new()
+        };
+        e.import_spans = imports.iter().map(|i| i.span).collect();
+        let parent = e.id.clone();
+        self.effective.push(e);
+        for imp in imports {
+            let twice = if self.effective.iter().any(|e| e.source.path == imp.path) {
+                format!(" Its text already reached the model as {} itself, so Copilot CLI sends it twice (seen with 1.0.102: a `CLAUDE.md` that is only `@AGENTS.md`, a bridge for Claude Code, repeats `AGENTS.md`).", imp.path)
+            } else {
+                String::new()
+            };
+            let mut i = entry(&imp.path, dir, Some(&imp.text), startup, format!("Imported by {path} with `@`: Copilot CLI 1.0.102 keeps the token and inserts the imported text after it as `<imported_custom_instruction>` (changelog 1.0.66).{twice}"));
+            i.kind = InstructionKind::Import;
+            i.id = format!("copilot:import:{}<{}", imp.path, path);
+            i.imported_from = Some(parent.clone());
+            self.effective.push(i);
+        }
+    }
+
+    /// Adds a finished effective entry (a path-specific file inlined).
+    pub fn push_effective(&mut self, e: Instruction) {
+        self.effective.push(e);
+    }
+
+    /// The entries: effective ones numbered, then the others.
+    fn finish(self) -> Vec<Instruction> {
+        let mut out = self.effective;
+        for (i, e) in out.iter_mut().enumerate() {
+            e.order = Some(i as u32);
+        }
+        out.extend(self.others);
+        out
+    }
+}
+
+/// `text` as the release sends it in a `<custom_instruction>` block:
+/// 1.0.24 with `&`, `<` and `>` as HTML entities.
+fn sent_text(profile: &Profile, text: &str) -> String {
+    if profile.html_escaped {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    } else {
+        text.to_string()
+    }
+}
+
+/// The entry of file `path` applying to `dir` with text `text` (when
+/// read), its kind from its name.
+pub(crate) fn entry(
+    path: &RepoPath,
+    dir: &RepoPath,
+    text: Option<&TextFile>,
+    (phase, applicability): (LoadPhase, Applicability),
+    reason: String,
+) -> Instruction {
+    let mut source = SourceRef::project(path.clone(), SourceFormat::Markdown);
+    if let Some(t) = text.filter(|t| t.line_count() > 0) {
+        source = source.with_lines(1, t.line_count());
+    }
+    let kind = kind_of(path);
+    Instruction {
+        id: format!("copilot:{kind}:{path}"),
+        kind,
+        source,
+        load_phase: phase,
+        applicability,
+        reason,
+        order: None,
+        applies_to: dir.clone(),
+        imported_from: None,
+        import_spans: Vec::<ByteSpan>::new(),
+        bytes: text.map(|t| t.bytes).unwrap_or(0),
+        paths: None,
+        resolution: None,
+        truncated_at_byte: None,
+        content: text.map(|t| t.text.clone()).unwrap_or_default(),
+    }
+}

@@ -1,0 +1,220 @@
+//! The GitHub Copilot CLI adapter: what Copilot CLI receives from a
+//! repository.
+//!
+//! [`ADAPTER`] turns a [`Repo`](playbookdiff_source::Repo) and an
+//! [`AnalysisContext`] into one [`EffectiveAgentConfig`] following the
+//! behaviour of a Copilot CLI release of [`PROFILED_VERSIONS`] (the
+//! `@github/copilot` npm package), observed in the first request it sends
+//! to a model (its `<custom_instruction>` blocks, the table of path-specific
+//! files, `<available_skills>`) and in its `--output-format json` events
+//! (`session.skills_loaded`, `session.mcp_servers_loaded`), and read in its
+//! changelog:
+//!
+//! * **Instructions** (`instructions`): `.github/copilot-instructions.md`,
+//!   `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` of the git root, the launch
+//!   directory and the directories between; path-specific
+//!   `.github/instructions` files and `.claude/rules` (`scoped`); `@path`
+//!   imports in 1.0.102 (`imports`).
+//! * **Skills** (`skills`): `.github/skills`, `.agents/skills`,
+//!   `.claude/skills` and `.claude/commands`.
+//! * **MCP servers** (`mcp`): `.mcp.json`, else `.github/mcp.json`.
+//! * **Custom agents, hooks, prompts** (`extras`): reported with their
+//!   source.
+//!
+//! Copilot CLI reads the files of other agents (`AGENTS.md`, `CLAUDE.md`,
+//! `GEMINI.md`, `.claude/rules`, `.claude/skills`, `.claude/commands`,
+//! `.claude/agents`, `.mcp.json`, Claude-format hooks): each such item's
+//! reason says that a change made for that agent changes what Copilot CLI
+//! receives.
+//!
+//! Architecture invariant: the adapter never fails and never panics; every
+//! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text)
+//! with [`READ_LIMIT`]; no literal secret from the repository is written
+//! anywhere in the result.
+
+mod extras;
+mod imports;
+mod instructions;
+mod json;
+mod mcp;
+mod profile;
+pub mod remedy;
+mod scoped;
+mod skills;
+
+use playbookdiff_adapter::problems::UnreadLayer;
+use playbookdiff_adapter::{
+    Compilation, Declared, Request, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
+};
+use playbookdiff_model::{
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
+};
+
+pub(crate) use profile::Profile;
+
+/// GitHub Copilot CLI, contract id `copilot`.
+pub const HARNESS: Harness = Harness::new("copilot", "Copilot CLI");
+
+/// Entry names whose presence makes a directory hold Copilot CLI
+/// configuration (a candidate launch directory for `check --all-dirs`):
+/// the instruction files it reads in every directory of the launch chain,
+/// and `.github` (copilot-instructions, instructions, skills, agents,
+/// hooks, MCP). `.claude` and `.agents`, which it also reads, belong to the
+/// harnesses that define them.
+pub const CONFIG_ENTRY_NAMES: &[&str] = &["AGENTS.md", "CLAUDE.md", "GEMINI.md", ".github"];
+
+/// Copilot CLI's own configuration directory: `.github`.
+pub const OWN_DIRECTORIES: &[&str] = &[".github"];
+
+/// Copilot CLI releases this adapter's behaviour is checked against,
+/// oldest first; the newest is the default profile.
+pub const PROFILED_VERSIONS: &[&str] = &["1.0.24", "1.0.102"];
+
+/// What Copilot CLI reads from a repository as configuration
+/// ([`playbookdiff_adapter::Adapter::surfaces`]): its own `.github` files
+/// and the other agents' files it reads too (see the crate documentation
+/// and its modules for the observations).
+pub const SURFACES: &[Surface] = &[
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md"),
+    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md"),
+    Surface::new(SurfaceKind::Instructions, "**/GEMINI.md"),
+    Surface::new(
+        SurfaceKind::Instructions,
+        "**/.github/copilot-instructions.md",
+    ),
+    Surface::new(SurfaceKind::Instructions, ".github/instructions/**"),
+    Surface::new(SurfaceKind::Instructions, ".claude/rules/**"),
+    Surface::new(SurfaceKind::Skills, "**/.github/skills/**"),
+    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**"),
+    Surface::new(SurfaceKind::Skills, "**/.claude/skills/**"),
+    Surface::new(SurfaceKind::Skills, "**/.claude/commands/**"),
+    Surface::new(SurfaceKind::Skills, ".github/agents/**"),
+    Surface::new(SurfaceKind::Skills, ".claude/agents/**"),
+    Surface::new(SurfaceKind::Mcp, "**/.mcp.json"),
+    Surface::new(SurfaceKind::Mcp, "**/.github/mcp.json"),
+    Surface::new(SurfaceKind::Hooks, ".github/hooks/**"),
+    Surface::new(SurfaceKind::Hooks, ".claude/settings.json"),
+    Surface::new(SurfaceKind::Settings, "**/.github/**"),
+];
+
+/// The Copilot CLI adapter for `playbookdiff-registry`: what Copilot CLI
+/// receives from a repository under an analysis context.
+///
+/// Shape: an [`EffectiveAgentConfig`] with harness `copilot`; instructions
+/// in the order the release sends them (each followed by its imports),
+/// then on-demand, shadowed, excluded and out-of-scope entries; skills in
+/// discovery order; MCP servers by name; diagnostics in discovery order
+/// without duplicates. Never fails.
+pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
+    .owning(CONFIG_ENTRY_NAMES)
+    .reading(SURFACES)
+    .directories(OWN_DIRECTORIES)
+    .scoping(target_tests)
+    .profiled(PROFILED_VERSIONS)
+    .remedies(remedy::for_gap);
+
+/// Shared state of one compilation (the toolkit's).
+pub(crate) type Cx<'r, 't> = Compilation<'r, 't>;
+
+/// The compilation for one release of [`PROFILED_VERSIONS`].
+fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
+    let Request {
+        repo,
+        context,
+        version,
+        ..
+    } = *req;
+    let profile = profile::of(version);
+    let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
+    let mut cx = Cx::new(repo, context, HARNESS);
+    out.instructions = instructions::compile(&mut cx, profile);
+    out.skills = skills::compile(&mut cx);
+    out.mcp_servers = mcp::compile(&mut cx, profile);
+    extras::report(&mut cx, profile);
+    unavailable(&mut cx, &out, profile);
+    out.assumptions = assumptions(context);
+    out.diagnostics = cx.into_diagnostics();
+    out
+}
+
+/// The directories Copilot CLI walks from its git root down to cwd, git
+/// root first: the nearest directory holding `.git` at or above cwd (a
+/// checked-out submodule's root when cwd lies in one; seen with 1.0.24 and
+/// 1.0.102 on case `oracle.submodule_checked_out.in-libs-sub`: nothing of
+/// the superproject loaded), else the repository root.
+pub(crate) fn chain(cx: &Cx<'_, '_>) -> Vec<RepoPath> {
+    playbookdiff_adapter::scope::work_tree_chain(cx.repo, &cx.context.cwd)
+}
+
+/// The git root of [`chain`].
+pub(crate) fn git_root(cx: &Cx<'_, '_>) -> RepoPath {
+    chain(cx).into_iter().next().unwrap_or_else(RepoPath::root)
+}
+
+/// The note for a file of another agent's convention that Copilot CLI
+/// reads (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, `.claude/...`): ends a
+/// reason; empty for Copilot CLI's own files.
+pub(crate) fn shared_note(path: &RepoPath) -> &'static str {
+    let own = path.as_str().contains(".github/");
+    if own {
+        ""
+    } else {
+        "; the file belongs to another agent's convention, so a change made for that agent changes what Copilot CLI receives too"
+    }
+}
+
+/// For a path-specific item (`applyTo` or `paths`), one test per glob,
+/// matched against the target's repository path as Copilot CLI matches
+/// (relative to the git root, `*` within one directory).
+fn target_tests(item: Scoped<'_>, _cwd: &RepoPath) -> Vec<TargetTest> {
+    let Some(paths) = item.paths() else {
+        return Vec::new();
+    };
+    paths
+        .iter()
+        .filter_map(|g| scoped::matcher(g))
+        .map(|m| Box::new(move |t: &RepoPath, _dir: bool| m.is_match(t.as_str())) as TargetTest)
+        .collect()
+}
+
+/// One diagnostic per layer outside the repository that can change a
+/// modelled surface, and the trust the analysis cannot see.
+fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig, profile: &Profile) {
+    cx.report_unread_layers(&[
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "User instructions (`~/.copilot/copilot-instructions.md`, `~/.copilot/instructions/**/*.instructions.md`, `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`)",
+            effect: "Copilot CLI adds them to the project's instructions",
+            todo: "check those files on the developer's machine",
+        },
+        UnreadLayer {
+            code: DiagnosticCode::UserConfigUnavailable,
+            what: "User skills, agents and MCP servers (`~/.copilot/skills`, `~/.claude/skills`, `~/.agents/skills`, `~/.copilot/agents`, `~/.copilot/mcp-config.json`) and Copilot CLI's built-in skills",
+            effect: "they add skills, custom agents and MCP servers the model is told about",
+            todo: "list them with `copilot skill list` and `copilot mcp list`",
+        },
+    ]);
+    if profile.trust_gates_hooks_and_mcp && !out.mcp_servers.is_empty() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::ProjectTrustAssumed,
+            "Copilot CLI starts workspace MCP servers and runs hooks only in a folder the user trusts (`trusted_folders` in `~/.copilot/config.json`, or a prompt); the analysis cannot see that state and assumes the repository is trusted.",
+        ));
+    }
+    if !out.mcp_servers.is_empty() {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::McpRuntimeUnknown,
+            "MCP servers are repository-configured and runtime-unverified: the analysis never starts or contacts them, so reachability, tools and resources are unknown; run Copilot CLI and check `copilot mcp list` for the live state.",
+        ));
+    }
+}
+
+/// The premises every Copilot CLI result depends on.
+fn assumptions(context: &AnalysisContext) -> Vec<String> {
+    vec![
+        "The supplied repositoryRoot is the git root Copilot CLI starts its search from.".to_string(),
+        format!("Copilot CLI starts in cwd {}: the instruction files of the git root, of cwd and of the directories between load at startup; files below cwd only when the agent views a file there (1.0.102).", context.cwd),
+        "The repository is trusted (`trusted_folders` in `~/.copilot/config.json`): otherwise Copilot CLI 1.0.102 starts no workspace MCP server and runs no hook in `-p` mode.".to_string(),
+        "No environment variable (COPILOT_CUSTOM_INSTRUCTIONS_DIRS, COPILOT_HOME) or user configuration changes the repository-defined values.".to_string(),
+        "MCP servers are repository-configured and runtime-unverified.".to_string(),
+    ]
+}

@@ -1,0 +1,205 @@
+//! MCP servers: `mcpServers` of `.mcp.json`, else (1.0.102)
+//! `.github/mcp.json`, in the launch directory and each directory up to the
+//! git root (seen with both releases: from `sub/` the root's servers start,
+//! and CharlesWiltgen/Axiom's `axiom-codex/.mcp.json` starts when launched
+//! there). Of two servers with one name, the one closer to the launch
+//! directory is assumed to win.
+//!
+//! Seen with 1.0.102 (fixture `skills_agents_mcp`, `session.mcp_servers_loaded`
+//! with `source: "workspace"`): with both files only `.mcp.json` applies; a
+//! `command` entry is started over stdio, a `url` one connected over HTTP;
+//! `.vscode/mcp.json` and `.copilot/mcp-config.json` of the repository are
+//! ignored. Seen with 1.0.24: only `.mcp.json`, and a `command` entry
+//! without `args` made it start no server of the file. Workspace servers
+//! start in `-p` mode only in a trusted folder (1.0.102), which the
+//! analysis cannot know (an assumption).
+
+use crate::json::{self, JsonFile, Loaded};
+use crate::{Cx, Profile};
+use playbookdiff_adapter::problems::quote;
+use playbookdiff_model::redact::classify_value;
+use playbookdiff_model::{
+    Applicability, Diagnostic, DiagnosticCode, McpServer, NamedValue, RepoPath, Transport,
+};
+use serde_json::{Map, Value};
+
+/// The keys of an entry Copilot CLI knows.
+const KNOWN: &[&str] = &[
+    "command", "args", "env", "cwd", "url", "headers", "type", "tools", "timeout",
+];
+
+/// Compiles the servers of the MCP file that applies, by name; servers of
+/// a file that does not apply are listed shadowed.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<McpServer> {
+    let mut out: Vec<McpServer> = Vec::new();
+    let mut dirs = crate::chain(cx);
+    dirs.reverse();
+    for dir in dirs {
+        for s in in_dir(cx, profile, &dir) {
+            let clash = out
+                .iter()
+                .any(|o| o.name == s.name && o.applicability == Applicability::Effective);
+            let mut s = s;
+            if clash && s.applicability == Applicability::Effective {
+                s.applicability = Applicability::Shadowed;
+                s.reason = format!("{} A server of the same name in a directory closer to the launch directory is taken (assumed).", s.reason);
+            }
+            out.push(s);
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// The servers of directory `dir`'s MCP files.
+fn in_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: &RepoPath) -> Vec<McpServer> {
+    let mut out = Vec::new();
+    let mut applied: Option<RepoPath> = None;
+    for rel in [".mcp.json", ".github/mcp.json"] {
+        let Some(path) = dir.join(rel) else {
+            continue;
+        };
+        let read = profile.mcp_files.contains(&rel);
+        let effect = "Copilot CLI starts none of its MCP servers";
+        let file = match json::load(cx, &path, effect) {
+            Loaded::File(f) => f,
+            Loaded::Broken if read && applied.is_none() => {
+                applied = Some(path);
+                continue;
+            }
+            _ => continue,
+        };
+        let why = match (&applied, read) {
+            (Some(first), _) => Some(format!(
+                "{first} exists, and Copilot CLI then reads no other MCP file"
+            )),
+            (None, false) => Some("Copilot CLI 1.0.24 reads only `.mcp.json`".to_string()),
+            (None, true) => None,
+        };
+        if why.is_none() {
+            applied = Some(path.clone());
+        }
+        out.extend(servers(cx, profile, &file, why));
+    }
+    out
+}
+
+/// The servers of `file`; `not_applied` says why the file does not apply.
+fn servers(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    file: &JsonFile,
+    not_applied: Option<String>,
+) -> Vec<McpServer> {
+    let Some(map) = file.value.get("mcpServers").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let without_args: Vec<&String> = map
+        .iter()
+        .filter(|(_, v)| v.get("command").is_some() && v.get("args").is_none())
+        .map(|(k, _)| k)
+        .collect();
+    let dropped = profile.mcp_requires_args && !without_args.is_empty() && not_applied.is_none();
+    if dropped {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpInvalidEntry,
+                format!("MCP server {:?} in {} has a `command` but no `args`; Copilot CLI 1.0.24 then starts no server of the file. Add `\"args\": []`.", without_args[0], quote(&file.path)),
+            )
+            .at(file.source(&["mcpServers", without_args[0]])),
+        );
+    }
+    let mut out = Vec::new();
+    for (name, v) in map {
+        let source = file.source(&["mcpServers", name]);
+        let mut s = McpServer::new(
+            format!("copilot:mcp:{name}"),
+            name,
+            source,
+            Applicability::Effective,
+        );
+        match v.as_object() {
+            Some(entry) => fill(cx, &mut s, entry),
+            None => {
+                s.reason = format!(
+                "Configured in {}, but the entry is not an object, so Copilot CLI cannot start it.",
+                file.path
+            )
+            }
+        }
+        if let Some(why) = &not_applied {
+            s.applicability = Applicability::Shadowed;
+            s.reason = format!("Configured in {}, but {why}.", file.path);
+        } else if dropped {
+            s.applicability = Applicability::Excluded;
+            s.reason = format!("Configured in {}, but a `command` entry of the file has no `args`, so Copilot CLI 1.0.24 starts no server of it.", file.path);
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// Sets transport, command, url and values of `s` from `entry`.
+fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
+    let path = s.source.path.clone();
+    let str_of = |k: &str| entry.get(k).and_then(Value::as_str);
+    let mut secret = false;
+    s.declared_type = str_of("type").map(str::to_string);
+    if let Some(cmd) = str_of("command") {
+        s.transport = Transport::Stdio;
+        secret |= s.set_command(cmd);
+        let args: Vec<String> = entry
+            .get("args")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        secret |= s.set_args(&args);
+        s.reason = format!("Configured in `mcpServers` of {path}; Copilot CLI starts the command at startup (in a trusted folder) and offers its tools.");
+    } else if let Some(u) = str_of("url") {
+        s.transport = Transport::Http;
+        secret |= s.set_url(u);
+        s.reason = format!("Configured in `mcpServers` of {path} with `url`; Copilot CLI connects at startup (in a trusted folder).");
+    } else {
+        s.reason = format!("Configured in {path}, but it has neither `command` nor `url`, so Copilot CLI cannot start it.");
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpInvalidEntry,
+                format!("MCP server {:?} in {} has neither `command` nor `url`, so Copilot CLI cannot start it; give it one.", s.name, quote(&path)),
+            )
+            .at(s.source.clone()),
+        );
+    }
+    for (field, list) in [("env", &mut s.env), ("headers", &mut s.headers)] {
+        if let Some(m) = entry.get(field).and_then(Value::as_object) {
+            for (k, v) in m {
+                let Some(raw) = v.as_str() else { continue };
+                let (value, sec) = classify_value(k, raw);
+                secret |= sec;
+                list.push(NamedValue {
+                    name: k.clone(),
+                    value,
+                });
+            }
+        }
+    }
+    let mut unknown: Vec<String> = entry
+        .keys()
+        .filter(|k| !KNOWN.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    unknown.sort();
+    s.unknown_fields = unknown;
+    if secret {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::McpLiteralSecret,
+                format!("MCP server {:?} in {} holds a value that looks like a secret (redacted here); it is committed to the repository. Pass it through the environment instead and rotate it.", s.name, quote(&path)),
+            )
+            .at(s.source.clone()),
+        );
+    }
+}

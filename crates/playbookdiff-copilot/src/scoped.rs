@@ -1,0 +1,283 @@
+//! Path-specific instructions (`.github/instructions/**/*.instructions.md`
+//! with front-matter `applyTo`) and Claude Code's `.claude/rules/*.md`
+//! (front-matter `paths`), both of the git root.
+//!
+//! Seen with 1.0.102 (fixture `path_instructions`): a file without
+//! `applyTo`, or with `applyTo: "**"`, is inlined raw after the always-on
+//! files, front matter included; one with a specific glob is listed in a
+//! table (`| src/** | '.github/instructions/nested/src.instructions.md' |
+//! |`) and its text injected when the agent views a matching file; a rule
+//! without `paths` is inlined after them, one with `paths` listed the same
+//! way (changelog 1.0.89). Seen with 1.0.24: every instruction file
+//! inlined raw, a specific one after "This instruction applies to files
+//! matching the pattern: <glob>", in directory-listing order; no rule read.
+
+use crate::instructions::{entry, read, Builder};
+use crate::profile::PathInstructions;
+use crate::{Cx, Profile};
+use globset::{GlobBuilder, GlobMatcher};
+use playbookdiff_adapter::problems;
+use playbookdiff_model::{
+    Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
+    SourceFormat, SourceRef,
+};
+use playbookdiff_source::markdown::front_matter;
+use playbookdiff_source::EntryKind;
+use serde_json::Value;
+
+/// The deepest folder level the analysis lists under a root.
+const MAX_DEPTH: usize = 8;
+
+/// Which family a file belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// `.github/instructions/**/*.instructions.md`, key `applyTo`.
+    Instructions,
+    /// `.claude/rules/**/*.md`, key `paths`.
+    Rules,
+}
+
+impl Family {
+    /// The root folder, the front-matter key and the file-name suffix.
+    fn facts(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Family::Instructions => (".github/instructions", "applyTo", ".instructions.md"),
+            Family::Rules => (".claude/rules", "paths", ".md"),
+        }
+    }
+}
+
+/// Adds the path-specific files to `b`: inlined ones in order, on-demand
+/// ones after the always-on entries.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, b: &mut Builder) {
+    family(cx, profile, Family::Instructions, b);
+    if profile.claude_rules {
+        family(cx, profile, Family::Rules, b);
+    }
+}
+
+/// The files of one family, sorted by path.
+fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, b: &mut Builder) {
+    let (root, key, suffix) = fam.facts();
+    let Some(base) = crate::git_root(cx).join(root) else {
+        return;
+    };
+    let mut files = Vec::new();
+    list(cx, &base, suffix, 0, &mut files);
+    files.sort();
+    for path in files {
+        one(cx, profile, fam, key, &path, b);
+    }
+}
+
+/// The files under `dir` whose name ends with `suffix` in any case
+/// (`Rule.Md` and `UPPER.MD` of cases `oracle.name_case_variants` and
+/// `oracle.hostile_names` were sent by 1.0.102), recursively.
+fn list(cx: &Cx<'_, '_>, dir: &RepoPath, suffix: &str, depth: usize, out: &mut Vec<RepoPath>) {
+    if depth > MAX_DEPTH || !cx.repo.is_dir(dir) {
+        return;
+    }
+    for e in cx.repo.list_dir(dir) {
+        let Some(p) = dir.child(&e.name) else {
+            continue;
+        };
+        if e.kind == EntryKind::Dir {
+            // Folders starting with `.` are skipped (seen with 1.0.102:
+            // `.claude/rules/.drafts/draft.md` of case
+            // `oracle.hostile_names` was not sent).
+            if !e.name.starts_with('.') {
+                list(cx, &p, suffix, depth + 1, out);
+            }
+        } else if e.name.to_ascii_lowercase().ends_with(suffix) && cx.repo.is_file(&p) {
+            out.push(p);
+        }
+    }
+}
+
+/// The globs of front-matter value `v`: a string (comma-separated) or a
+/// list of strings; `None` when absent.
+fn globs(v: Option<&Value>) -> Option<Vec<String>> {
+    let list: Vec<String> = match v? {
+        Value::String(s) => split_top_level(s),
+        Value::Array(a) => a
+            .iter()
+            .filter_map(|x| x.as_str().map(|s| s.trim().to_string()))
+            .collect(),
+        _ => return None,
+    };
+    let list: Vec<String> = list.into_iter().filter(|g| !g.is_empty()).collect();
+    (!list.is_empty()).then_some(list)
+}
+
+/// The value of `key` read from its line (`key: value`, quotes removed)
+/// when the front matter is not valid YAML, as an object `{key: value}`.
+fn line_value(yaml: &str, key: &str) -> Option<Value> {
+    let v = yaml.lines().find_map(|l| {
+        l.trim_start()
+            .strip_prefix(key)
+            .and_then(|r| r.trim_start().strip_prefix(':'))
+    })?;
+    let v = v.trim().trim_matches(['"', '\'']);
+    Some(serde_json::json!({ key: v }))
+}
+
+/// `s` split at the commas outside `{...}` groups (`src/**, {a,b}/*.ts`
+/// is two globs), each trimmed.
+fn split_top_level(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s[start..].trim().to_string());
+    out
+}
+
+/// Whether every glob matches every path (`**`): the file always applies.
+fn always(globs: &Option<Vec<String>>) -> bool {
+    globs
+        .as_ref()
+        .is_none_or(|g| g.iter().all(|g| g == "**" || g == "**/*"))
+}
+
+/// The matcher of one glob, relative to the git root (`**` crosses
+/// directories, `*` does not); `None` when it does not parse.
+fn parsed(glob: &str) -> Option<GlobMatcher> {
+    let g = glob.strip_prefix("./").unwrap_or(glob);
+    GlobBuilder::new(g)
+        .literal_separator(true)
+        .build()
+        .ok()
+        .map(|g| g.compile_matcher())
+}
+
+/// The matcher of one glob ([`parsed`]); a glob that does not parse (an
+/// unclosed `[`) matches its own text literally, as minimatch takes it.
+pub(crate) fn matcher(glob: &str) -> Option<GlobMatcher> {
+    parsed(glob).or_else(|| parsed(&globset::escape(glob)))
+}
+
+/// Adds one file of family `fam` with front-matter key `key`.
+fn one(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    fam: Family,
+    key: &str,
+    path: &RepoPath,
+    b: &mut Builder,
+) {
+    let root = crate::git_root(cx);
+    let Ok(text) = read(cx, path) else { return };
+    let fm = front_matter(&text.text);
+    let value = match &fm {
+        Some(f) => match &f.value {
+            Ok(v) => Some(v.clone()),
+            Err(e) => {
+                cx.diag(problems::invalid_syntax(
+                    path,
+                    "YAML",
+                    e,
+                    &format!("Copilot CLI then takes `{key}` from its line as written (seen with 1.0.102: `applyTo: [unclosed` became the glob `[unclosed`)"),
+                    SourceFormat::Markdown,
+                ));
+                line_value(&f.yaml, key)
+            }
+        },
+        None => None,
+    };
+    let globs = globs(value.as_ref().and_then(|v| v.get(key)));
+    let kind = match fam {
+        Family::Instructions => InstructionKind::Instructions,
+        Family::Rules => InstructionKind::Rule,
+    };
+    let what = match fam {
+        Family::Instructions => "a path-specific instruction file",
+        Family::Rules => "a Claude Code rule, which Copilot CLI 1.0.89 and later reads too: a change made for Claude Code changes what Copilot CLI receives",
+    };
+    if always(&globs) {
+        let mut e = entry(path, &root, Some(&text), (LoadPhase::Startup, Applicability::Effective), format!("{path} is {what}; it applies to every file (`{key}` absent or `**`), so Copilot CLI inlines it at startup as written, front matter included."));
+        e.kind = kind;
+        e.id = format!("copilot:{kind}:{path}");
+        b.push_effective(e);
+        return;
+    }
+    let globs = globs.unwrap_or_default();
+    let shown = globs.join(", ");
+    if profile.path_instructions == PathInstructions::InlinedWithPrefix {
+        let mut e = entry(path, &root, Some(&text), (LoadPhase::Startup, Applicability::Effective), format!("{path} is {what} for `{shown}`; Copilot CLI 1.0.24 inlines it at startup after \"This instruction applies to files matching the pattern: {shown}\"."));
+        e.kind = kind;
+        e.id = format!("copilot:{kind}:{path}");
+        e.paths = Some(globs);
+        e.content = format!(
+            "This instruction applies to files matching the pattern: {shown}\n\n{}",
+            e.content
+        );
+        b.push_effective(e);
+        return;
+    }
+    for g in &globs {
+        if parsed(g).is_none() {
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidGlob,
+                    format!("`{key}` of {} holds the glob `{g}`, which does not parse as a glob; the analysis takes it literally, as minimatch does, so only a file of that exact path would make Copilot CLI inject the file.", problems::quote(path)),
+                )
+                .at(SourceRef::project(path.clone(), SourceFormat::Markdown).with_lines(1, fm.as_ref().map_or(1, |f| f.end_line))),
+            );
+        }
+    }
+    let hit = cx.context.target_path.as_ref().is_some_and(|t| {
+        globs
+            .iter()
+            .filter_map(|g| matcher(g))
+            .any(|m| m.is_match(t.as_str()))
+    });
+    let (a, why) = if hit {
+        (Applicability::Effective, format!("{path} is {what} for `{shown}`, which matches targetPath; Copilot CLI lists it in a table at startup and injects its text when the agent views the target."))
+    } else {
+        (Applicability::Conditional, format!("{path} is {what} for `{shown}`; Copilot CLI lists it in a table at startup and injects its text only when the agent views a matching file."))
+    };
+    let mut e: Instruction = entry(path, &root, Some(&text), (LoadPhase::OnDemand, a), why);
+    e.kind = kind;
+    e.id = format!("copilot:{kind}:{path}");
+    e.paths = Some(globs);
+    b.others.push(e);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{always, globs, line_value, matcher};
+    use serde_json::json;
+
+    /// `applyTo` is a comma-separated string or a list; `**` means always.
+    #[test]
+    fn apply_to_forms() {
+        let v = json!("src/**, **/*.py");
+        assert_eq!(
+            globs(Some(&v)),
+            Some(vec!["src/**".to_string(), "**/*.py".to_string()])
+        );
+        assert_eq!(
+            globs(Some(&json!("{src,lib}/**/*.ts, *.md"))),
+            Some(vec!["{src,lib}/**/*.ts".to_string(), "*.md".to_string()])
+        );
+        assert!(always(&globs(Some(&json!("**")))));
+        assert!(always(&None));
+        assert!(!always(&globs(Some(&json!(["src/**"])))));
+        assert!(matcher("src/**").unwrap().is_match("src/a/b.rs"));
+        assert!(!matcher("*.py").unwrap().is_match("src/a.py"));
+        assert!(matcher("**/*.py").unwrap().is_match("src/a.py"));
+        assert_eq!(
+            line_value("applyTo: [unclosed\n", "applyTo"),
+            Some(json!({"applyTo": "[unclosed"}))
+        );
+    }
+}

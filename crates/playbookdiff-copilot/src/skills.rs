@@ -1,0 +1,211 @@
+//! Skills: `SKILL.md` files under `.github/skills`, `.agents/skills` and
+//! `.claude/skills`, and Claude Code's `.claude/commands/*.md` as skills
+//! named by their file, in the directories from the git root down to the
+//! launch directory (seen with 1.0.102 and 1.0.24: `session.skills_loaded`
+//! lists them with `source: "project"`, and the system prompt's
+//! `<available_skills>` gives name and description; the command
+//! `deploy.md` appeared as skill `deploy`). A change made for Claude Code in
+//! `.claude/skills` or `.claude/commands` changes what Copilot CLI
+//! receives too.
+
+use crate::{Cx, READ_LIMIT};
+use playbookdiff_adapter::problems;
+use playbookdiff_adapter::scope::place;
+use playbookdiff_model::{
+    Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
+    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef,
+};
+use playbookdiff_source::markdown::front_matter;
+use serde_json::Value;
+
+/// The skill roots of a directory, in the order Copilot CLI lists them.
+pub(crate) const ROOTS: &[&str] = &[".github/skills", ".agents/skills", ".claude/skills"];
+
+/// Compiles the skills of every directory from the root to cwd; of two
+/// with one name the first found is kept.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
+    let mut out: Vec<Skill> = Vec::new();
+    for dir in crate::chain(cx) {
+        for root in ROOTS {
+            for file in skill_files(cx, &dir, root) {
+                let s = load(cx, &file, &dir, root, None);
+                push(cx, &mut out, s);
+            }
+        }
+        for file in command_files(cx, &dir) {
+            let stem = file
+                .file_name()
+                .and_then(|n| n.strip_suffix(".md"))
+                .unwrap_or_default()
+                .to_string();
+            let s = load(cx, &file, &dir, ".claude/commands", Some(stem));
+            push(cx, &mut out, s);
+        }
+    }
+    out
+}
+
+/// Adds `s`, shadowing it when an effective skill already has its name.
+fn push(cx: &mut Cx<'_, '_>, out: &mut Vec<Skill>, mut s: Skill) {
+    let first = out
+        .iter()
+        .find(|p| p.name == s.name && p.applicability == Applicability::Effective)
+        .map(|p| p.source.path.clone());
+    if let (Some(first), Applicability::Effective) = (first, s.applicability) {
+        s.applicability = Applicability::Shadowed;
+        s.reason = format!("{} Skill {} of {first} has the same name and is found first, so Copilot CLI lists that one (assumed: the order of its roots).", s.reason, s.name);
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillNameCollision,
+                format!("Two skills are named {:?} ({} and {}); Copilot CLI lists one, assumed the first found.", s.name, problems::quote(&first), problems::quote(&s.source.path)),
+            )
+            .at(s.source.clone()),
+        );
+    }
+    out.push(s);
+}
+
+/// The `*/SKILL.md` files of `dir`'s root `root`, by folder name.
+fn skill_files(cx: &Cx<'_, '_>, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
+    let Some(base) = dir.join(root).filter(|b| cx.repo.is_dir(b)) else {
+        return Vec::new();
+    };
+    let mut names: Vec<&str> = cx
+        .repo
+        .list_dir(&base)
+        .iter()
+        .map(|e| e.name.as_str())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .filter_map(|n| base.child(n).and_then(|d| d.child("SKILL.md")))
+        .filter(|f| cx.repo.is_file(f))
+        .collect()
+}
+
+/// The `.claude/commands/*.md` files of `dir`, by name.
+fn command_files(cx: &Cx<'_, '_>, dir: &RepoPath) -> Vec<RepoPath> {
+    let Some(base) = dir.join(".claude/commands").filter(|b| cx.repo.is_dir(b)) else {
+        return Vec::new();
+    };
+    let mut out: Vec<RepoPath> = cx
+        .repo
+        .list_dir(&base)
+        .iter()
+        .filter(|e| e.name.ends_with(".md"))
+        .filter_map(|e| base.child(&e.name))
+        .filter(|f| cx.repo.is_file(f))
+        .collect();
+    out.sort();
+    out
+}
+
+/// A command file without front matter at its first line, which Copilot
+/// CLI does not list (seen with 1.0.24 and 1.0.102: humanlayer's
+/// `.claude/commands/create_worktree.md`, whose `---` follows an empty
+/// line, was the one command of 27 missing from `session.skills_loaded`).
+fn skipped_command(file: &RepoPath, dir: &RepoPath, name: String, source: SourceRef) -> Skill {
+    Skill {
+        id: format!("copilot:skill:{file}"),
+        name: name.clone(),
+        directory_name: name,
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Excluded,
+        reason: format!("Found in the .claude/commands of {}, but it does not start with `---` front matter, so Copilot CLI does not list it as a skill (Claude Code still offers the command).", place(dir)),
+        advertisement: Advertisement::new(AdvertisementState::Hidden, 0),
+        description: None,
+        invocation: Invocation {
+            explicit: Permission::Blocked,
+            implicit: Permission::Blocked,
+        },
+        paths: None,
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    }
+}
+
+/// The skill of `file` in root `root` of `dir`; `command` is the name of
+/// a command file (its stem), `None` for a `SKILL.md`.
+fn load(
+    cx: &mut Cx<'_, '_>,
+    file: &RepoPath,
+    dir: &RepoPath,
+    root: &str,
+    command: Option<String>,
+) -> Skill {
+    let dir_name = command.clone().unwrap_or_else(|| {
+        file.parent()
+            .and_then(|d| d.file_name().map(str::to_string))
+            .unwrap_or_default()
+    });
+    let text = cx.repo.read_text(file, READ_LIMIT).ok();
+    let fm = text.as_deref().and_then(|t| front_matter(&t.text));
+    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    let mut value = None;
+    if let Some(f) = &fm {
+        source = source.with_lines(f.start_line, f.end_line);
+        match &f.value {
+            Ok(v) => value = Some(v.clone()),
+            Err(e) => cx.diag(problems::invalid_syntax(
+                file,
+                "YAML",
+                e,
+                "Copilot CLI cannot read the skill's name and description",
+                SourceFormat::Markdown,
+            )),
+        }
+    }
+    let field = |k: &str| {
+        value
+            .as_ref()
+            .and_then(|v| v.get(k))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    if command.is_some() && fm.is_none() {
+        return skipped_command(file, dir, dir_name, source);
+    }
+    // Spaces become `-` (seen with 1.0.24 and 1.0.102: `name: My Skill`
+    // of case `oracle.dot_dirs_symlinked` was listed as `My-Skill`).
+    let name = field("name")
+        .unwrap_or_else(|| dir_name.clone())
+        .replace(' ', "-");
+    let description = field("description");
+    let what = if command.is_some() {
+        "a Claude Code command, which Copilot CLI lists as a skill named by its file"
+    } else {
+        "a skill"
+    };
+    let shared = if root.starts_with(".claude") || root.starts_with(".agents") {
+        "; Copilot CLI reads this folder of another agent's convention, so a change made for that agent changes what Copilot CLI receives too"
+    } else {
+        ""
+    };
+    let reason = format!("Found in the {root} of {}: {what}; Copilot CLI lists its name and description to the model at startup{shared}.", place(dir));
+    Skill {
+        id: format!("copilot:skill:{file}"),
+        name,
+        directory_name: dir_name,
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Effective,
+        reason,
+        advertisement: Advertisement::new(
+            AdvertisementState::Advertised,
+            description
+                .as_deref()
+                .map_or(0, |d| d.chars().count() as u64),
+        ),
+        description,
+        invocation: Invocation {
+            explicit: Permission::Allowed,
+            implicit: Permission::Allowed,
+        },
+        paths: None,
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    }
+}
