@@ -20,6 +20,9 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files)),
         Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
+        // Copilot CLI's hooks (`.github/hooks/*.json`, and Claude Code's
+        // settings hooks in 1.0.102) are not modelled yet: no remedy.
+        Gap::Hook { .. } => None,
     }
 }
 
