@@ -220,7 +220,7 @@ fn events(cx: &Compiler<'_, '_>) -> Events {
 }
 
 /// Reads the hooks and permissions of every settings layer that applies.
-pub fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let runs = runs(cx, settings);
     let events = events(cx);
     let release = format!("Claude Code {}", cx.profile.version);
@@ -269,7 +269,12 @@ fn read_layer(
 /// names, with `${CLAUDE_PLUGIN_ROOT}` as `root`. A plugin loads only once
 /// the user registers its marketplace and enables it (fidelity C25), so
 /// its hooks are `conditional` and their `runs` unknown.
-pub fn plugin(cx: &mut Compiler<'_, '_>, root: &RepoPath, name: &str, manifest: Option<&Value>) {
+pub(crate) fn plugin(
+    cx: &mut Compiler<'_, '_>,
+    root: &RepoPath,
+    name: &str,
+    manifest: Option<&Value>,
+) {
     let named = manifest.and_then(|m| m.get("hooks"));
     let file = match named {
         Some(Value::String(rel)) => root.join(rel.trim_start_matches("./")),

@@ -24,7 +24,7 @@ pub(crate) struct SettingsLayer {
 
 impl SettingsLayer {
     /// The lines `(first, last)` of the value at `path`, when indexed.
-    pub fn lines(&self, path: &[&str]) -> Option<(u32, u32)> {
+    pub(crate) fn lines(&self, path: &[&str]) -> Option<(u32, u32)> {
         self.doc.span(path)
     }
 

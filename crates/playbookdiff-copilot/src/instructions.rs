@@ -242,7 +242,7 @@ impl Builder {
     /// Adds always-on file `path` of `dir` (and, in 1.0.102, its imports):
     /// effective unless unreadable, empty, or identical to a text already
     /// sent; `why` starts the reason.
-    pub fn add(
+    pub(crate) fn add(
         &mut self,
         cx: &mut Cx<'_, '_>,
         profile: &Profile,
@@ -265,7 +265,7 @@ impl Builder {
     }
 
     /// [`Builder::add`] for a file already read.
-    pub fn add_text(
+    pub(crate) fn add_text(
         &mut self,
         cx: &mut Cx<'_, '_>,
         profile: &Profile,
@@ -332,7 +332,7 @@ impl Builder {
     }
 
     /// Adds a finished effective entry (a path-specific file inlined).
-    pub fn push_effective(&mut self, e: Instruction) {
+    pub(crate) fn push_effective(&mut self, e: Instruction) {
         self.effective.push(e);
     }
 

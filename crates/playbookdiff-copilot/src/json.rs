@@ -32,7 +32,7 @@ pub(crate) struct JsonFile {
 
 impl JsonFile {
     /// The file as a source, with the lines of `key` when known.
-    pub fn source(&self, key: &[&str]) -> SourceRef {
+    pub(crate) fn source(&self, key: &[&str]) -> SourceRef {
         let mut s = SourceRef::project(self.path.clone(), SourceFormat::Json);
         let k: Vec<String> = key.iter().map(|s| s.to_string()).collect();
         if let Some((a, b)) = self.spans.get(&k) {
