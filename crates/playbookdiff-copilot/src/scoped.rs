@@ -10,7 +10,7 @@
 //! without `paths` is inlined after them, one with `paths` listed the same
 //! way (changelog 1.0.89). Seen with 1.0.24: every instruction file
 //! inlined raw, a specific one after "This instruction applies to files
-//! matching the pattern: <glob>", in directory-listing order; no rule read.
+//! matching the pattern: `<glob>`", in directory-listing order; no rule read.
 
 use crate::instructions::{entry, read, Builder};
 use crate::profile::PathInstructions;
