@@ -23,6 +23,7 @@ pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
 
 pub mod hooks;
 pub mod json;
+pub mod jsonc;
 pub mod problems;
 pub mod scope;
 

@@ -14,20 +14,15 @@
 //! them.
 
 use crate::{Cx, READ_LIMIT};
-use jsonc_parser::ast::{ObjectPropName, Value as Ast};
-use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions};
+use playbookdiff_adapter::jsonc::{self, LineIndex, Spans};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
 use playbookdiff_source::{ParseError, Resolved};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 /// Key paths deeper than this are not given lines (`mcpServers.<name>.<field>`).
 const MAX_SPAN_DEPTH: usize = 3;
-
-/// For each key path: the 1-based lines from its key to the end of its value.
-type Spans = HashMap<Vec<String>, (u32, u32)>;
 
 /// The workspace settings as far as the adapter reads them.
 #[derive(Default)]
@@ -126,10 +121,8 @@ fn parse_options() -> ParseOptions {
 /// 1-based line.
 fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let starts: Vec<usize> = std::iter::once(0)
-        .chain(t.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let line = |offset: usize| starts.partition_point(|&s| s <= offset) as u32;
+    let lines = LineIndex::new(t);
+    let line = |offset: usize| lines.line(offset);
     let r = jsonc_parser::parse_to_ast(t, &CollectOptions::default(), &parse_options())
         .map_err(|e| ParseError::on_line(e.kind().to_string(), line(e.range().start)))?;
     let Some(ast) = r.value else {
@@ -138,49 +131,7 @@ fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
             line(t.len()),
         ));
     };
-    let mut spans = HashMap::new();
-    let value = convert(&ast, &mut Vec::new(), &mut spans, &line);
-    Ok((value, spans))
-}
-
-/// Converts the AST to a JSON value (the last of repeated keys wins, as in
-/// JavaScript), recording key spans.
-fn convert(
-    v: &Ast<'_>,
-    path: &mut Vec<String>,
-    spans: &mut Spans,
-    line: &dyn Fn(usize) -> u32,
-) -> Value {
-    match v {
-        Ast::StringLit(s) => Value::String(s.value.to_string()),
-        Ast::NumberLit(n) => serde_json::from_str::<Value>(n.value).unwrap_or(Value::Null),
-        Ast::BooleanLit(b) => Value::Bool(b.value),
-        Ast::NullKeyword(_) => Value::Null,
-        Ast::Array(a) => Value::Array(
-            a.elements
-                .iter()
-                .map(|e| convert(e, path, spans, line))
-                .collect(),
-        ),
-        Ast::Object(o) => {
-            let mut m = Map::new();
-            for p in &o.properties {
-                let name = match &p.name {
-                    ObjectPropName::String(s) => s.value.to_string(),
-                    ObjectPropName::Word(w) => w.value.to_string(),
-                };
-                path.push(name.clone());
-                if path.len() <= MAX_SPAN_DEPTH {
-                    let r = p.range();
-                    spans.insert(path.clone(), (line(r.start), line(r.end.saturating_sub(1))));
-                }
-                let child = convert(&p.value, path, spans, line);
-                path.pop();
-                m.insert(name, child);
-            }
-            Value::Object(m)
-        }
-    }
+    Ok(jsonc::to_value(&ast, MAX_SPAN_DEPTH, &lines))
 }
 
 /// The workspace settings file of a launch directory.

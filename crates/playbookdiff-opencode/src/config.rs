@@ -27,9 +27,8 @@
 //! 1` loads).
 
 use crate::{place, Cx, Walk, READ_LIMIT};
-use jsonc_parser::ast::{ObjectPropName, Value as Ast};
-use jsonc_parser::common::Ranged;
 use jsonc_parser::{CollectOptions, ParseOptions};
+use playbookdiff_adapter::jsonc::{self, LineIndex};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
 use playbookdiff_source::{EntryKind, ParseError, Resolved, TextFile};
@@ -143,67 +142,8 @@ pub(crate) fn parse(text: &str) -> Result<Doc, ParseError> {
             lines.line(t.len()),
         ));
     };
-    let mut spans = HashMap::new();
-    let value = convert(&ast, &mut Vec::new(), &mut spans, &lines);
+    let (value, spans) = jsonc::to_value(&ast, MAX_SPAN_DEPTH, &lines);
     Ok(Doc { value, spans })
-}
-
-/// Byte offset to 1-based line.
-struct LineIndex(Vec<usize>);
-
-impl LineIndex {
-    fn new(t: &str) -> Self {
-        let mut v = vec![0];
-        v.extend(t.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex(v)
-    }
-
-    fn line(&self, offset: usize) -> u32 {
-        self.0.partition_point(|&s| s <= offset) as u32
-    }
-}
-
-/// Converts the AST to a JSON value (the last of repeated keys wins, as in
-/// JavaScript), recording key spans.
-fn convert(
-    v: &Ast<'_>,
-    path: &mut Vec<String>,
-    spans: &mut HashMap<Vec<String>, (u32, u32)>,
-    lines: &LineIndex,
-) -> Value {
-    match v {
-        Ast::StringLit(s) => Value::String(s.value.to_string()),
-        Ast::NumberLit(n) => serde_json::from_str::<Value>(n.value).unwrap_or(Value::Null),
-        Ast::BooleanLit(b) => Value::Bool(b.value),
-        Ast::NullKeyword(_) => Value::Null,
-        Ast::Array(a) => Value::Array(
-            a.elements
-                .iter()
-                .map(|e| convert(e, path, spans, lines))
-                .collect(),
-        ),
-        Ast::Object(o) => {
-            let mut m = Map::new();
-            for p in &o.properties {
-                let name = match &p.name {
-                    ObjectPropName::String(s) => s.value.to_string(),
-                    ObjectPropName::Word(w) => w.value.to_string(),
-                };
-                path.push(name.clone());
-                if path.len() <= MAX_SPAN_DEPTH {
-                    let r = p.range();
-                    spans.insert(
-                        path.clone(),
-                        (lines.line(r.start), lines.line(r.end.saturating_sub(1))),
-                    );
-                }
-                let child = convert(&p.value, path, spans, lines);
-                path.pop();
-                m.insert(name, child);
-            }
-            Value::Object(m)
-        }
-    }
 }
 
 /// `mergeDeep` (remeda): objects merged key by key, anything else replaced
