@@ -30,53 +30,6 @@ use playbookdiff_model::{
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The tools of Claude Code 2.1.197 and 2.1.332 a subagent may name, with
-/// the older names the agent still accepts (`Task` for `Agent`). Source:
-/// the tool names in the shipped binaries; Claude Code tools reference.
-pub(crate) const TOOLS: &[&str] = &[
-    "Agent",
-    "AskUserQuestion",
-    "Bash",
-    "BashOutput",
-    "CronCreate",
-    "CronDelete",
-    "CronList",
-    "Edit",
-    "EnterPlanMode",
-    "EnterWorktree",
-    "ExitPlanMode",
-    "ExitWorktree",
-    "Glob",
-    "Grep",
-    "KillShell",
-    "LS",
-    "LSP",
-    "ListMcpResourcesTool",
-    "Monitor",
-    "MultiEdit",
-    "NotebookEdit",
-    "NotebookRead",
-    "PowerShell",
-    "Read",
-    "ReadMcpResourceTool",
-    "SendMessage",
-    "Skill",
-    "SlashCommand",
-    "Task",
-    "TaskCreate",
-    "TaskGet",
-    "TaskList",
-    "TaskOutput",
-    "TaskStop",
-    "TaskUpdate",
-    "TodoRead",
-    "TodoWrite",
-    "ToolSearch",
-    "WebFetch",
-    "WebSearch",
-    "Write",
-];
-
 /// The output styles Claude Code ships (compared without case).
 pub(crate) const BUILTIN_STYLES: &[&str] = &["default", "Explanatory", "Learning"];
 
@@ -89,7 +42,7 @@ const LISTED_BY: &str = "Agent";
 /// `mcp__server`), or a rule on one (`Bash(git:*)`, `Agent(review)`).
 pub fn is_tool(tool: &str) -> bool {
     let name = tool.split('(').next().unwrap_or(tool).trim();
-    name == "*" || name.starts_with("mcp__") || TOOLS.contains(&name)
+    name == "*" || name.starts_with("mcp__") || crate::tools::TOOLS.contains(&name)
 }
 
 /// Adds the subagents and output styles of the launch directory's chain

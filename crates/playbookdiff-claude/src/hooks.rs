@@ -149,56 +149,6 @@ const CANNOT_BLOCK: &[&str] = &[
     "PostModelSwitch",
 ];
 
-/// Claude Code's tool names, as a matcher names them (tools reference and
-/// the `init` line of both releases; MCP tools are `mcp__server__tool`).
-const TOOLS: &[&str] = &[
-    "Agent",
-    "AskUserQuestion",
-    "Bash",
-    "BashOutput",
-    "Computer",
-    "CronCreate",
-    "CronDelete",
-    "CronList",
-    "Edit",
-    "EnterPlanMode",
-    "EnterWorktree",
-    "ExitPlanMode",
-    "ExitWorktree",
-    "Glob",
-    "Grep",
-    "KillBash",
-    "KillShell",
-    "LS",
-    "LSP",
-    "ListMcpResourcesTool",
-    "Monitor",
-    "MultiEdit",
-    "NotebookEdit",
-    "NotebookRead",
-    "PowerShell",
-    "Read",
-    "ReadMcpResourceTool",
-    "SendMessage",
-    "Skill",
-    "SlashCommand",
-    "Task",
-    "TaskCreate",
-    "TaskGet",
-    "TaskList",
-    "TaskOutput",
-    "TaskStop",
-    "TaskUpdate",
-    "TeamCreate",
-    "TeamDelete",
-    "TodoRead",
-    "TodoWrite",
-    "ToolSearch",
-    "WebFetch",
-    "WebSearch",
-    "Write",
-];
-
 /// The variable Claude Code sets to the project root in a hook's
 /// environment (seen: `CLAUDE_PROJECT_DIR`).
 const PROJECT_TOKENS: &[&str] = &["CLAUDE_PROJECT_DIR"];
@@ -215,7 +165,7 @@ fn events(cx: &Compiler<'_, '_>) -> Events {
         tool_events: TOOL_EVENTS,
         matcherless: MATCHERLESS,
         cannot_block: CANNOT_BLOCK,
-        tools: TOOLS,
+        tools: crate::tools::TOOLS,
     }
 }
 

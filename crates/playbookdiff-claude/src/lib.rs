@@ -25,6 +25,7 @@ pub mod remedy;
 mod scoping;
 mod settings;
 mod skills;
+mod tools;
 
 pub(crate) use playbookdiff_adapter::scope::strictly_below;
 use playbookdiff_adapter::{problems, Compilation, Declared, Request, Surface, SurfaceKind};
