@@ -57,17 +57,34 @@ fn dot() -> String {
 /// Every case of `oracle/cases.toml`, in file order; panics when the file
 /// does not parse.
 pub fn cases() -> Vec<Case> {
-    let text = std::fs::read_to_string(workspace().join("oracle/cases.toml"))
-        .expect("oracle/cases.toml is readable");
-    let m: Manifest = toml::from_str(&text).expect("oracle/cases.toml parses");
+    cases_in(&workspace().join("oracle/cases.toml"))
+}
+
+/// Every case of the manifest at `path` (the shape of `oracle/cases.toml`;
+/// a fixture path may be absolute), in file order; panics when the file is
+/// unreadable or does not parse.
+pub fn cases_in(path: &std::path::Path) -> Vec<Case> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{} is unreadable: {e}", path.display()));
+    let m: Manifest =
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
     m.case
 }
 
 /// `oracle/observations/<agent>/<version>/<case>.json`.
 pub fn observation_path(agent: &str, version: &str, case: &str) -> PathBuf {
-    workspace()
-        .join("oracle/observations")
-        .join(agent)
+    observation_path_in(&workspace().join("oracle/observations"), agent, version, case)
+}
+
+/// `<base>/<agent>/<version>/<case>.json`: an observation under another
+/// observations directory than the workspace's (the fuzzer's).
+pub fn observation_path_in(
+    base: &std::path::Path,
+    agent: &str,
+    version: &str,
+    case: &str,
+) -> PathBuf {
+    base.join(agent)
         .join(version)
         .join(format!("{case}.json"))
 }

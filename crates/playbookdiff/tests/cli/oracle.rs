@@ -60,7 +60,8 @@ use std::path::{Path, PathBuf};
 
 use playbookdiff_testkit::corpus::{visible, workspace};
 use playbookdiff_testkit::oracle::{
-    cases, known, materialize, observation_path, observed, Case, Known,
+    cases, cases_in, known, materialize, observation_path, observation_path_in, observed, Case,
+    Known,
 };
 
 /// The agents the oracle records, by harness id (`scripts/oracle/record.py`
@@ -1253,14 +1254,7 @@ fn run_all() -> Outcome {
                 };
                 let obs: Value = serde_json::from_str(&text).unwrap();
                 let cfg = compile(agent, version, &root, &case);
-                let found = match agent {
-                    "claude-code" => claude_disagreements(&case, version, &obs, &cfg),
-                    "codex" => codex_disagreements(&case, version, &obs, &cfg),
-                    "gemini" => gemini_disagreements(&case, version, &obs, &cfg),
-                    "opencode" => opencode_disagreements(&case, &root, version, &obs, &cfg),
-                    "copilot" => copilot_disagreements(&case, version, &obs, &cfg),
-                    other => panic!("no comparison of {other}'s observations"),
-                };
+                let found = disagreements(agent, &case, &root, version, &obs, &cfg);
                 *out.compared.entry((agent, version)).or_default() += 1;
                 count_surfaces(&mut out.surfaces, agent, &obs, &cfg);
                 for (aspect, theirs, ours) in hook_aspects(agent, &case, &obs, &cfg) {
@@ -1274,6 +1268,27 @@ fn run_all() -> Outcome {
         temps.clear();
     }
     out
+}
+
+/// What differs between the observation `obs` of `agent` `version` on
+/// `case` (its repository at `root`) and the adapter's compilation `cfg`,
+/// on every aspect the oracle compares for that agent.
+fn disagreements(
+    agent: &str,
+    case: &Case,
+    root: &Path,
+    version: &str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<Disagreement> {
+    match agent {
+        "claude-code" => claude_disagreements(case, version, obs, cfg),
+        "codex" => codex_disagreements(case, version, obs, cfg),
+        "gemini" => gemini_disagreements(case, version, obs, cfg),
+        "opencode" => opencode_disagreements(case, root, version, obs, cfg),
+        "copilot" => copilot_disagreements(case, version, obs, cfg),
+        other => panic!("no comparison of {other}'s observations"),
+    }
 }
 
 /// Counts the surface aspects of one observation of `agent` that started
@@ -1486,6 +1501,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         }
     }
     s.push('\n');
+    fuzz_section(&mut s);
     surface_section(&mut s, outcome);
     observed_sections(&mut s);
     for agent in AGENTS {
@@ -1516,6 +1532,72 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         s.push('\n');
     }
     s
+}
+
+/// The random repositories of `scripts/oracle/fuzz.py`, per agent and
+/// release, from its reports `oracle/fuzz/<agent>/<version>.json`: the seed
+/// range, how many agreed, the disagreement kinds (aspects) with how many
+/// repositories show each, and the shrunk cases.
+fn fuzz_section(s: &mut String) {
+    s.push_str("## Random repositories\n\n");
+    s.push_str("`scripts/oracle/fuzz.py` generates repositories at random over the grammar of\n");
+    s.push_str("agent configuration (seeded: a seed and an agent give one tree, byte for\n");
+    s.push_str("byte), records the real agent on each as the cases above are recorded, and\n");
+    s.push_str("compares with this test's own comparison (`oracle::fuzz_compare`). A\n");
+    s.push_str("repository agrees when no aspect differs. For the first repository of each\n");
+    s.push_str("kind of disagreement (its aspect), the repository was shrunk by delta\n");
+    s.push_str("debugging, re-running the agent at each step; shrunk cases kept as oracle\n");
+    s.push_str("cases are named `fuzz.<agent>.<seed>`.\n\n");
+    let mut rows = Vec::new();
+    for agent in AGENTS {
+        for &v in profiled(agent) {
+            let path = workspace().join(format!("oracle/fuzz/{agent}/{v}.json"));
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                let r: Value = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+                rows.push((agent, v, r));
+            }
+        }
+    }
+    if rows.is_empty() {
+        s.push_str("No run recorded yet.\n\n");
+        return;
+    }
+    s.push_str("| agent | version | seeds | repositories | agree | rate | disagreement kinds (repositories) |\n|---|---|---|---|---|---|---|\n");
+    for (agent, v, r) in &rows {
+        let (first, end) = (r["seeds"][0].as_u64().unwrap(), r["seeds"][1].as_u64().unwrap());
+        let n = end - first;
+        let agree = r["agree"].as_u64().unwrap();
+        let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+        for d in r["disagreeing"].as_array().unwrap() {
+            for a in d["aspects"].as_array().unwrap() {
+                *kinds.entry(a.as_str().unwrap()).or_default() += 1;
+            }
+        }
+        let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("`{k}` ({n})")).collect();
+        let rate = if n == 0 { 0.0 } else { agree as f64 * 100.0 / n as f64 };
+        let _ = writeln!(
+            s,
+            "| {agent} | {v} | {first}..{end} | {n} | {agree} | {rate:.1}% | {} |",
+            if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") }
+        );
+    }
+    s.push('\n');
+    for (agent, v, r) in &rows {
+        for k in r["shrunk"].as_array().unwrap() {
+            let _ = writeln!(
+                s,
+                "- {agent} {v}, seed {}, `{}`: shrunk to {} file(s) in {} agent runs; agent: `{}`; adapter: `{}`",
+                k["seed"],
+                k["aspect"].as_str().unwrap_or_default(),
+                k["files"],
+                k["runs"],
+                k["theirs"].as_str().unwrap_or("(no longer differs)"),
+                k["ours"].as_str().unwrap_or(""),
+            );
+        }
+    }
+    s.push('\n');
 }
 
 /// The agreement per surface beside instructions, skills and MCP servers:
@@ -1656,4 +1738,73 @@ fn every_case_is_observed_for_every_profiled_version() {
         "cases without a recorded observation (run scripts/oracle/record.py --agent AGENT --version V --case ID):\n{}",
         missing.join("\n")
     );
+}
+
+// ------------------------------------------------------------- fuzzing
+
+/// The comparison `scripts/oracle/fuzz.py` runs on its random repositories,
+/// the same code as the differential test above: with
+/// `PLAYBOOKDIFF_FUZZ_DIR` naming a directory that holds `cases.toml` (the
+/// shape of `oracle/cases.toml`, fixtures by absolute path) and
+/// `observations/<agent>/<version>/<case>.json`, every observed case is
+/// compiled and compared, and `disagreements.json` is written there: an
+/// array of `{case, agent, version, aspect, theirs, ours}`, in case order.
+/// An adapter that panics on a case gives the aspect `panic` with the
+/// message as `ours`. Ignored by `cargo test`: the fuzzer runs it with
+/// `--ignored --exact`.
+#[test]
+#[ignore = "run by scripts/oracle/fuzz.py with PLAYBOOKDIFF_FUZZ_DIR set"]
+fn fuzz_compare() {
+    let dir = PathBuf::from(
+        std::env::var_os("PLAYBOOKDIFF_FUZZ_DIR")
+            .expect("PLAYBOOKDIFF_FUZZ_DIR names the fuzzer's directory"),
+    );
+    let mut rows = Vec::new();
+    for case in cases_in(&dir.join("cases.toml")) {
+        for agent in AGENTS {
+            if case.agents.iter().any(|a| a == agent) {
+                rows.extend(fuzz_rows(&dir.join("observations"), agent, &case));
+            }
+        }
+    }
+    let text = serde_json::to_string_pretty(&rows).expect("rows serialize");
+    std::fs::write(dir.join("disagreements.json"), text + "\n").expect("write disagreements.json");
+}
+
+/// The disagreements of every observed version of `agent` on `case`, as
+/// the fuzzer's rows.
+fn fuzz_rows(observations: &Path, agent: &'static str, case: &Case) -> Vec<Value> {
+    let mut rows = Vec::new();
+    for &version in profiled(agent) {
+        let path = observation_path_in(observations, agent, version, &case.id);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let obs: Value = serde_json::from_str(&text).expect("observation parses");
+        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut temps = Vec::new();
+            let root = materialize(case, &mut temps).expect("a fuzz case is a fixture");
+            let cfg = compile(agent, version, &root, case);
+            disagreements(agent, case, &root, version, &obs, &cfg)
+        }));
+        let found = found.unwrap_or_else(|e| {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            vec![Disagreement {
+                case: case.id.clone(),
+                version: version.to_string(),
+                aspect: "panic",
+                agent: String::new(),
+                adapter: msg,
+            }]
+        });
+        rows.extend(found.into_iter().map(|d| {
+            serde_json::json!({"case": d.case, "agent": agent, "version": d.version,
+                "aspect": d.aspect, "theirs": d.agent, "ours": d.adapter})
+        }));
+    }
+    rows
 }

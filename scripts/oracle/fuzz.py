@@ -1,0 +1,765 @@
+#!/usr/bin/env python3
+"""Differential fuzzing of the adapters against the real agents.
+
+Usage:
+    scripts/oracle/fuzz.py generate --agent A --seed S --out DIR
+    scripts/oracle/fuzz.py run --agent A [--version V] --seeds FIRST:END [--jobs 2]
+                              [--shrink-limit K] [--keep K]
+
+`generate` writes the random repository of one seed into DIR (and its
+launch directory, target and submodules into DIR.case.json); the same agent
+and seed give the same tree, byte for byte.
+
+`run` does, for every seed in [FIRST, END) and every profiled release of
+the agent (or only `--version`): generate the repository, record the real
+agent on it with the recorder's own functions (`record.py`: the same
+network namespace without network, empty home, fake model API), compile it
+with the adapter of the same release and compare, on every aspect the
+differential test compares, with the differential test's own code (the
+ignored test `oracle::fuzz_compare` of `crates/playbookdiff/tests/cli`).
+Agent runs go 2 at a time at most (`--jobs`), at nice 10.
+
+For the first seed of each distinct disagreement (release, aspect), the
+repository is shrunk by delta debugging (files, then the launch directory
+and target, then lines, then path segments), re-running the agent at each
+step, to a minimal case that still shows the disagreement. The first
+`--keep` shrunk cases per agent are written as ordinary oracle cases
+(`oracle/fixtures/fuzz-<agent>-<seed>/`, a `[[case]]` in
+`oracle/cases.toml`, the observation of every profiled release), so
+`cargo test` replays them without any agent.
+
+The outcome per release (seeds, agreements, the disagreeing seeds with
+their aspects, the shrunk cases) is written to
+`oracle/fuzz/<agent>/<version>.json`; the oracle test renders it into
+`docs/fidelity.md`. Nothing in it depends on time or on the machine, so
+the same seeds give the same report.
+
+Python 3.11 standard library only; needs what `record.py` needs and cargo.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import record  # noqa: E402  (the recorder, beside this file)
+
+ROOT = record.ROOT
+FUZZ = ROOT / "oracle" / "fuzz"
+WORK = Path(os.environ.get("PLAYBOOKDIFF_FUZZ_WORK") or "/tmp/pbd-fuzz")
+
+# ------------------------------------------------------------ generator
+#
+# A tree is a dict: {"files": {path: text | {"link": target}}, "cwd": dir,
+# "target": path | None, "submodules": [dir]}. Texts are `str` written as
+# UTF-8 without newline translation (a BOM is "\ufeff", CRLF is "\r\n").
+
+DIR_NAMES = ["apps", "api", "src", "web", "docs", "pkg", "lib", "a", "b", "Tests", "sub dir",
+             "packages", "core", ".hidden", "node_modules", "vendor", "ü"]
+WORDS = ["use", "tabs", "never", "commit", "secrets", "run", "tests", "before", "pushing",
+         "prefer", "small", "functions", "the", "API", "is", "typed", "rule", "skill", "café"]
+EXTS = ["ts", "tsx", "js", "py", "rs", "md", "go", "json", "txt", "TS"]
+
+# Which files each harness reads: the generator favours them for that agent.
+FOCUS = {
+    "codex": {"AGENTS.md": 6, "AGENTS.override.md": 5, ".codex/config.toml": 5,
+              ".agents/skills": 5, ".codex/skills": 3, "CLAUDE.md": 1, ".mcp.json": 1,
+              "fallback": 3},
+    "claude-code": {"CLAUDE.md": 6, "CLAUDE.local.md": 3, ".claude/CLAUDE.md": 3,
+                    ".claude/rules": 6, ".claude/skills": 5, ".mcp.json": 4,
+                    ".claude/settings.json": 4, "AGENTS.md": 1, ".claude/commands": 2},
+    "opencode": {"AGENTS.md": 5, "CLAUDE.md": 4, "opencode.json": 6, ".opencode/skills": 4,
+                 ".claude/skills": 3, ".agents/skills": 3, ".opencode/agents": 2,
+                 ".opencode/commands": 2},
+}
+
+
+def words(r, lo=1, hi=8):
+    return " ".join(r.choice(WORDS) for _ in range(r.randint(lo, hi)))
+
+
+def glob_pattern(r, dirs):
+    """A random `paths` glob: `**`, braces, classes, leading `/` or `./`, case."""
+    base = r.choice(dirs + ["", "src", "SRC", "apps/*"])
+    parts = [base] if base and base != "." else []
+    if r.random() < 0.5:
+        parts.append("**")
+    ext = r.choice(EXTS)
+    leaf = r.choice([f"*.{ext}", f"*.{{{ext},{r.choice(EXTS)}}}", f"[a-c]*.{ext}", "*",
+                     f"x.{ext}", f"*.{ext.upper()}", "**/*"])
+    parts.append(leaf)
+    p = "/".join(parts)
+    return r.choice(["", "", "", "/", "./"]) + p
+
+
+def yaml_scalar(r, text):
+    """`text` as some YAML scalar: plain, quoted, or a value that changes type."""
+    return r.choice([text, json.dumps(text), f"'{text}'", "123", "true", "null", "", "[a, b]",
+                     f">-\n  {text}\n  {text}", f"|\n  {text}"])
+
+
+def markdown(r, dirs, files_hint, depth=0):
+    """A Markdown body: lines of words, headings, imports of every kind."""
+    lines = []
+    for _ in range(r.randint(0, 6)):
+        k = r.random()
+        if k < 0.45:
+            lines.append(words(r))
+        elif k < 0.55:
+            lines.append("# " + words(r, 1, 3))
+        elif k < 0.85:
+            lines.append(import_line(r, dirs, files_hint))
+        elif k < 0.92:
+            lines.append("```\n@" + r.choice(files_hint or ["x.md"]) + "\n```")
+        else:
+            lines.append("`@" + r.choice(files_hint or ["x.md"]) + "`")
+    return "\n".join(lines)
+
+
+def import_line(r, dirs, files_hint):
+    target = r.choice(files_hint or ["README.md"])
+    kind = r.random()
+    if kind < 0.35:
+        ref = "@" + target
+    elif kind < 0.5:
+        ref = "@./" + target
+    elif kind < 0.6:
+        ref = "@~/" + target
+    elif kind < 0.7:
+        ref = "@../" + target
+    elif kind < 0.78:
+        ref = "@" + target + "#section"
+    elif kind < 0.86:
+        ref = "@missing/" + target
+    elif kind < 0.93:
+        ref = "@" + r.choice(["image.png", "data.bin", "notes.txt", "Makefile"])
+    else:
+        ref = "@/" + target
+    return r.choice([ref, f"See {ref} for more.", f"- {ref}"])
+
+
+def decorate(r, text):
+    """Empty, whitespace-only, BOM, CRLF, a trailing newline or none, large."""
+    k = r.random()
+    if k < 0.08:
+        return ""
+    if k < 0.14:
+        return r.choice([" ", "\n", "\n\n  \t\n", "\r\n"])
+    if r.random() < 0.1:
+        text = "\ufeff" + text
+    if r.random() < 0.12:
+        text = text.replace("\n", "\r\n")
+    if r.random() < 0.05:
+        text += "\n" + ("x" * 120 + "\n") * r.choice([40, 280, 300])
+    if r.random() < 0.7:
+        text += "\n"
+    return text
+
+
+def front_matter(r, keys):
+    """A YAML front matter of `keys` (name -> value text), sometimes malformed."""
+    k = r.random()
+    body = "".join(f"{name}: {value}\n" for name, value in keys)
+    if k < 0.06:
+        return "---\n" + body  # never closed
+    if k < 0.1:
+        return "---\n" + body + "  : [unbalanced\n---\n"
+    if k < 0.14:
+        return "---\r\n" + body.replace("\n", "\r\n") + "---\r\n"
+    return "---\n" + body + "---\n"
+
+
+def skill_file(r, name):
+    keys = []
+    if r.random() < 0.85:
+        keys.append(("name", r.choice([name, name, name.upper(), name + "-x", "other",
+                                       json.dumps(name), "has space", "a" * 70])))
+    if r.random() < 0.85:
+        desc = words(r, 1, 12)
+        if r.random() < 0.08:
+            desc = " ".join(["long"] * r.choice([200, 260, 1100]))
+        keys.append(("description", yaml_scalar(r, desc)))
+    if r.random() < 0.15:
+        keys.append(("disable-model-invocation", r.choice(["true", "false", "yes"])))
+    if r.random() < 0.1:
+        keys.append(("user-invocable", r.choice(["true", "false"])))
+    head = front_matter(r, keys) if r.random() < 0.93 else ""
+    return head + words(r, 2, 10) + "\n"
+
+
+def rule_file(r, dirs):
+    keys = []
+    if r.random() < 0.8:
+        pats = [glob_pattern(r, dirs) for _ in range(r.randint(1, 3))]
+        form = r.random()
+        if form < 0.4:
+            value = "\n" + "".join(f"  - {json.dumps(p) if r.random() < 0.3 else p}\n"
+                                   for p in pats).rstrip("\n")
+        elif form < 0.7:
+            value = ", ".join(pats)
+        elif form < 0.85:
+            value = json.dumps(pats[0])
+        else:
+            value = "[" + ", ".join(json.dumps(p) for p in pats) + "]"
+        keys.append((r.choice(["paths", "paths", "globs", "Paths"]), value))
+    if r.random() < 0.2:
+        keys.append(("description", words(r)))
+    head = front_matter(r, keys) if keys or r.random() < 0.5 else ""
+    return head + words(r) + "\n"
+
+
+def mcp_json(r):
+    servers = {}
+    for _ in range(r.randint(0, 3)):
+        name = r.choice(["db", "search", "files", "git hub", "x"]) + str(r.randint(0, 2))
+        k = r.random()
+        if k < 0.5:
+            servers[name] = {"command": r.choice(["npx", "uvx", "./bin/srv"]), "args": ["-y", "s"]}
+        elif k < 0.7:
+            servers[name] = {"type": r.choice(["http", "sse"]), "url": "https://example.invalid/mcp"}
+        elif k < 0.8:
+            servers[name] = {"type": "stdio"}
+        elif k < 0.9:
+            servers[name] = {"command": 3}
+        else:
+            servers[name] = "oops"
+    text = json.dumps({"mcpServers": servers} if r.random() < 0.9 else servers, indent=2)
+    if r.random() < 0.08:
+        text = text[: len(text) // 2]
+    return text
+
+
+def claude_settings(r, servers_hint):
+    s = {}
+    if r.random() < 0.5:
+        s["enableAllProjectMcpServers"] = r.choice([True, False, "yes"])
+    if r.random() < 0.3:
+        s["enabledMcpjsonServers"] = r.sample(servers_hint, min(len(servers_hint), 1))
+    if r.random() < 0.3:
+        s["disabledMcpjsonServers"] = r.sample(servers_hint, min(len(servers_hint), 1))
+    if r.random() < 0.2:
+        s["claudeMdExcludes"] = ["**/" + r.choice(["CLAUDE.md", "docs/**", "a/CLAUDE.md"])]
+    text = json.dumps(s, indent=2)
+    return text if r.random() > 0.07 else text + ",}"
+
+
+def codex_config(r):
+    lines = []
+    if r.random() < 0.35:
+        lines.append(f"project_doc_max_bytes = {r.choice([0, 1, 10, 64, 100, 4096, 32768])}")
+    if r.random() < 0.35:
+        names = r.sample(["CLAUDE.md", "README.md", "GUIDE.md", ".agents.md", "AGENTS.md"], 2)
+        lines.append("project_doc_fallback_filenames = " + json.dumps(names))
+    for _ in range(r.randint(0, 2)):
+        name = r.choice(["db", "search", "docs", "a-b"])
+        lines.append(f"\n[mcp_servers.{name}]")
+        k = r.random()
+        if k < 0.5:
+            lines.append('command = "npx"\nargs = ["-y", "srv"]')
+        elif k < 0.7:
+            lines.append('url = "https://example.invalid/mcp"')
+        elif k < 0.8:
+            lines.append('command = "npx"\nenabled = false')
+        else:
+            lines.append('command = 3')
+    if r.random() < 0.08:
+        lines.append("this is = not toml [")
+    return "\n".join(lines) + "\n"
+
+
+def opencode_json(r, dirs):
+    cfg = {}
+    if r.random() < 0.6:
+        cfg["instructions"] = [r.choice(["docs/*.md", "GUIDE.md", "**/RULES.md", "./a/*.md",
+                                         "missing.md", "https://example.invalid/x.md"])
+                               for _ in range(r.randint(1, 3))]
+    if r.random() < 0.4:
+        cfg["mcp"] = {r.choice(["db", "web"]): r.choice([
+            {"type": "local", "command": ["npx", "srv"]},
+            {"type": "remote", "url": "https://example.invalid/mcp"},
+            {"type": "local", "command": ["x"], "enabled": False},
+            {"type": "nope"}])}
+    if r.random() < 0.2:
+        cfg["agent"] = {"rev": {"description": "reviews", "mode": r.choice(["subagent", "primary"])}}
+    if r.random() < 0.15:
+        cfg["skills"] = {"paths": [r.choice(dirs + ["skills"])]}
+    text = json.dumps(cfg, indent=2)
+    if r.random() < 0.07:
+        text = "// comment\n" + text[:-1] + ",\n}"
+    if r.random() < 0.04:
+        text = text[: len(text) // 2]
+    return text + "\n"
+
+
+def weight(agent, key):
+    return FOCUS.get(agent, {}).get(key, 1)
+
+
+def generate(agent, seed):
+    """The random repository of `seed` for `agent`, as a tree dict."""
+    r = random.Random(f"{agent}:{seed}")
+    dirs = ["."]
+    for _ in range(r.randint(0, 5)):
+        parent = r.choice(dirs)
+        name = r.choice(DIR_NAMES)
+        d = name if parent == "." else f"{parent}/{name}"
+        if d not in dirs and d.count("/") < 4:
+            dirs.append(d)
+    files = {}
+
+    def put(d, rel, text):
+        files[rel if d == "." else f"{d}/{rel}"] = text
+
+    def hint_files():
+        return sorted(p for p, v in files.items() if isinstance(v, str))
+
+    # Source files, so that targets and rule globs have something to match.
+    for d in dirs:
+        for _ in range(r.randint(0, 2)):
+            put(d, f"{r.choice(['x', 'main', 'Index', 'util'])}.{r.choice(EXTS)}", "code\n")
+        if r.random() < 0.2:
+            put(d, r.choice(["GUIDE.md", "README.md", "notes.txt"]), words(r) + "\n")
+    instruction_names = ["AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md",
+                         ".claude/CLAUDE.md"]
+    for d in dirs:
+        for name in instruction_names:
+            if r.random() < min(0.12 * weight(agent, name), 0.6):
+                put(d, name, decorate(r, markdown(r, dirs, hint_files())))
+        if r.random() < 0.12 * weight(agent, "fallback"):
+            put(d, r.choice(["GUIDE.md", "README.md", ".agents.md"]), decorate(r, words(r) + "\n"))
+    # Rules, skills, commands, agents.
+    for _ in range(r.randint(0, weight(agent, ".claude/rules"))):
+        d = r.choice(dirs) if r.random() < 0.3 else "."
+        sub = r.choice(["", "", "frontend/", "deep/er/"])
+        put(d, f".claude/rules/{sub}{r.choice(['api', 'style', 'Web', 'x'])}{r.randint(0, 3)}.md",
+            decorate(r, rule_file(r, dirs)) if r.random() < 0.15 else rule_file(r, dirs))
+    for root in [".claude/skills", ".agents/skills", ".codex/skills", ".opencode/skills",
+                 ".opencode/skill"]:
+        for _ in range(r.randint(0, weight(agent, root) if r.random() < 0.6 else 0)):
+            d = r.choice(dirs) if r.random() < 0.35 else "."
+            name = r.choice(["review", "deploy", "lint", "Test-Runner", "db_query", "x"])
+            nest = r.choice(["", "", "", "group/"])
+            put(d, f"{root}/{nest}{name}/{r.choice(['SKILL.md'] * 9 + ['skill.md'])}",
+                skill_file(r, name))
+    for root in [".claude/commands", ".opencode/commands", ".opencode/command"]:
+        if r.random() < 0.15 * weight(agent, root):
+            put(".", f"{root}/{r.choice(['fix', 'ship'])}.md", skill_file(r, "fix"))
+    for root in [".claude/agents", ".opencode/agents", ".opencode/agent"]:
+        if r.random() < 0.15 * weight(agent, root):
+            put(".", f"{root}/{r.choice(['rev', 'plan'])}.md", skill_file(r, "rev"))
+    # MCP files and settings layers.
+    if r.random() < 0.25 * weight(agent, ".mcp.json"):
+        put(r.choice(dirs) if r.random() < 0.2 else ".", ".mcp.json", mcp_json(r))
+    servers = ["db0", "db1", "search0", "x1"]  # names mcp_json draws from
+    for layer in [".claude/settings.json", ".claude/settings.local.json"]:
+        if r.random() < 0.15 * weight(agent, ".claude/settings.json"):
+            put(".", layer, claude_settings(r, servers))
+    if r.random() < 0.12 * weight(agent, ".codex/config.toml"):
+        put(r.choice(dirs) if r.random() < 0.3 else ".", ".codex/config.toml", codex_config(r))
+    if r.random() < 0.12 * weight(agent, "opencode.json"):
+        put(r.choice(dirs) if r.random() < 0.2 else ".",
+            r.choice(["opencode.json", "opencode.json", "opencode.jsonc", ".opencode/opencode.json"]),
+            opencode_json(r, dirs))
+    # Symbolic links: to a file, to a directory, dangling, out of the tree, loops.
+    existing = hint_files()
+    for _ in range(r.randint(0, 2) if r.random() < 0.3 else 0):
+        d = r.choice(dirs)
+        name = r.choice(["AGENTS.md", "CLAUDE.md", "linked", ".claude/skills/linked", "GUIDE.md"])
+        path = name if d == "." else f"{d}/{name}"
+        if path in files:
+            continue
+        depth = path.count("/")
+        up = "../" * depth
+        k = r.random()
+        if k < 0.5 and existing:
+            target = up + r.choice(existing)
+        elif k < 0.7:
+            target = up + r.choice(dirs[1:] or ["."])
+        elif k < 0.8:
+            target = "nowhere.md"
+        elif k < 0.9:
+            target = up + "../outside.md"
+        else:
+            target = "."
+        files[path] = {"link": target}
+    # Submodules: a directory with files becomes a nested git repository.
+    subs = []
+    if r.random() < 0.08 and len(dirs) > 1:
+        d = r.choice(dirs[1:])
+        if any(p.startswith(d + "/") and isinstance(v, str) for p, v in files.items()) and \
+                not any(p == d or (isinstance(v, dict) and p.startswith(d + "/"))
+                        for p, v in files.items()):
+            subs.append(d)
+    # Launch directory and target.
+    real_dirs = [d for d in dirs if d == "." or any(p.startswith(d + "/") for p in files)]
+    cwd = r.choice(real_dirs) if r.random() < 0.5 else "."
+    target = None
+    if agent != "codex" and r.random() < 0.6:
+        candidates = sorted(p for p, v in files.items() if isinstance(v, str))
+        if candidates and r.random() < 0.8:
+            target = r.choice(candidates)
+        else:
+            target = f"{r.choice(real_dirs)}/new.{r.choice(EXTS)}".lstrip("./")
+    tree = {"files": files, "cwd": cwd, "target": target, "submodules": subs}
+    return normalized(tree)
+
+
+def normalized(tree):
+    """Drops what a tree cannot hold: a file under a path that is a file or
+    link, a cwd, target or submodule that no longer exists."""
+    files = {}
+    for p in sorted(tree["files"]):
+        parents = ["/".join(p.split("/")[:i]) for i in range(1, p.count("/") + 1)]
+        if any(q in files for q in parents) or any(q.startswith(p + "/") for q in files):
+            continue
+        files[p] = tree["files"][p]
+    dirs = {"."} | {"/".join(p.split("/")[:i]) for p in files for i in range(1, p.count("/") + 1)}
+    cwd = tree["cwd"] if tree["cwd"] in dirs else "."
+    target = tree["target"]
+    if target is not None:
+        parent = target.rsplit("/", 1)[0] if "/" in target else "."
+        if parent not in dirs or any(target.startswith(q + "/") for q in files):
+            target = None
+    subs = [s for s in tree["submodules"]
+            if any(p.startswith(s + "/") and isinstance(v, str) for p, v in files.items())
+            and not any(isinstance(v, dict) and p.startswith(s + "/") for p, v in files.items())
+            and (cwd == "." or not cwd.startswith(s))]
+    return {"files": files, "cwd": cwd, "target": target, "submodules": subs}
+
+
+def write_tree(tree, dest):
+    """Writes the tree's files and links under `dest` (created; must not exist)."""
+    dest.mkdir(parents=True)
+    for p, v in sorted(tree["files"].items()):
+        path = dest / p
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(v, dict):
+            os.symlink(v["link"], path)
+        else:
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                f.write(v)
+
+
+def case_of(tree, case_id, agent, fixture):
+    c = {"id": case_id, "agents": [agent], "fixture": str(fixture)}
+    if tree["cwd"] != ".":
+        c["cwd"] = tree["cwd"]
+    if tree["target"] is not None:
+        c["target"] = tree["target"]
+    if tree["submodules"]:
+        c["submodules"] = list(tree["submodules"])
+    return c
+
+
+def toml_case(c):
+    out = "[[case]]\n"
+    for k in ("id", "agents", "fixture", "cwd", "target", "submodules"):
+        if k in c:
+            out += f"{k} = {json.dumps(c[k], ensure_ascii=False)}\n"
+    return out
+
+
+# ------------------------------------------------------------ recording and comparison
+
+
+def test_binary():
+    """Builds the `cli` test binary of `playbookdiff` (debug) and returns its path."""
+    out = subprocess.run(
+        ["cargo", "test", "-p", "playbookdiff", "--test", "cli", "--no-run",
+         "--message-format=json"], cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True).stdout
+    for line in out.splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") == "compiler-artifact" and msg.get("executable") and \
+                msg["target"]["name"] == "cli":
+            return msg["executable"]
+    sys.exit("no cli test binary")
+
+
+class Oracle:
+    """Records one agent release on trees and compares with the adapter."""
+
+    def __init__(self, agent, version, binary, jobs):
+        self.agent, self.version, self.binary, self.jobs = agent, version, binary, jobs
+        self.exe = record.install_dir(agent, version) / record.AGENTS[agent]["binary"]
+        self.base = None
+        if agent not in ("opencode", "copilot"):
+            self.base = record.bundled_baseline(agent, version, self.exe)
+        self.n = 0
+
+    def observe(self, items):
+        """`items`: [(case_id, tree)]. Returns {case_id: [disagreement rows]}."""
+        self.n += 1
+        batch = WORK / f"{self.agent}-{self.version}" / f"batch{self.n}"
+        shutil.rmtree(batch, ignore_errors=True)
+        cases = []
+        for cid, tree in items:
+            fixture = batch / "trees" / cid
+            write_tree(tree, fixture)
+            cases.append(case_of(tree, cid, self.agent, fixture))
+
+        def one(c):
+            try:
+                obs, _ = record.observe(self.agent, self.version, self.exe, c, self.base)
+            except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
+                obs = {"recorderError": str(e)}
+            return c, obs
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            observed = list(pool.map(one, cases))
+        out = {}
+        good = []
+        for c, obs in observed:
+            if "recorderError" in obs:
+                out[c["id"]] = [{"aspect": "recorder", "theirs": obs["recorderError"], "ours": ""}]
+                continue
+            record.write_json(batch / "observations" / self.agent / self.version
+                              / f"{c['id']}.json", obs)
+            good.append(c)
+            out[c["id"]] = []
+        (batch / "cases.toml").write_text("".join(toml_case(c) + "\n" for c in good))
+        subprocess.run([self.binary, "oracle::fuzz_compare", "--ignored", "--exact", "-q"],
+                       env=dict(os.environ, PLAYBOOKDIFF_FUZZ_DIR=str(batch)), check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for row in json.loads((batch / "disagreements.json").read_text()):
+            out[row["case"]].append(row)
+        self.last_batch = batch
+        return out
+
+
+# ------------------------------------------------------------ shrinking
+
+
+def ddmin(items, test):
+    """Zeller's delta debugging: a 1-minimal sublist of `items` for which
+    `test` holds (it holds for `items`)."""
+    n = 2
+    while len(items) >= 2:
+        chunk = max(1, len(items) // n)
+        subsets = [items[i:i + chunk] for i in range(0, len(items), chunk)]
+        reduced = False
+        for i, s in enumerate(subsets):
+            rest = [x for j, ss in enumerate(subsets) if j != i for x in ss]
+            if test(rest):
+                items, n, reduced = rest, max(n - 1, 2), True
+                break
+        if not reduced:
+            if n >= len(items):
+                break
+            n = min(len(items), n * 2)
+    if len(items) == 1 and test([]):
+        return []
+    return items
+
+
+def shrink(oracle, tree, aspect, limit):
+    """The smallest tree found (within `limit` agent runs) that still
+    disagrees on `aspect`."""
+    runs = [0]
+
+    def holds(t):
+        if runs[0] >= limit:
+            return False
+        runs[0] += 1
+        t = normalized(t)
+        rows = oracle.observe([("shrink", t)])["shrink"]
+        return any(r["aspect"] == aspect for r in rows)
+
+    def with_files(files, base):
+        return dict(base, files=files)
+
+    # Files and links.
+    keys = ddmin(sorted(tree["files"]), lambda ks: holds(with_files(
+        {k: tree["files"][k] for k in ks}, tree)))
+    tree = normalized(with_files({k: tree["files"][k] for k in keys}, tree))
+    # Launch directory, target, submodules.
+    for change in ({"cwd": "."}, {"target": None}, {"submodules": []}):
+        cand = dict(tree, **change)
+        if cand != tree and holds(cand):
+            tree = normalized(cand)
+    # Lines of each file (front-matter keys are lines).
+    for p in sorted(tree["files"]):
+        v = tree["files"][p]
+        if not isinstance(v, str) or not v:
+            continue
+        lines = v.splitlines(keepends=True)
+
+        def with_lines(ls, p=p):
+            return dict(tree, files=dict(tree["files"], **{p: "".join(ls)}))
+
+        kept = ddmin(lines, lambda ls: holds(with_lines(ls)))
+        tree = with_lines(kept)
+    # Path segments: drop one directory level of a file.
+    for p in sorted(tree["files"]):
+        parts = p.split("/")
+        for i in range(len(parts) - 1):
+            q = "/".join(parts[:i] + parts[i + 1:])
+            if q in tree["files"] or p not in tree["files"]:
+                continue
+            files = {(q if k == p else k): v for k, v in tree["files"].items()}
+            cand = dict(tree, files=files)
+            if holds(cand):
+                tree = normalized(cand)
+                break
+    return normalized(tree), runs[0]
+
+
+# ------------------------------------------------------------ the run
+
+
+def kind_of(row):
+    return row["aspect"]
+
+
+def inner_run(args):
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
+    os.nice(10)
+    # Only Codex's trusted run is compared (README: the `untrusted` runs are
+    # recorded but not compared), so the fuzzer does not make it.
+    record.has_codex_folder = lambda repo: False
+    versions = [args.version] if args.version else record.profiled_versions(args.agent)
+    first, end = args.seeds
+    for version in versions:
+        oracle = Oracle(args.agent, version, args.binary, args.jobs)
+        out_path = FUZZ / args.agent / f"{version}.json"
+        report = json.loads(out_path.read_text()) if out_path.exists() else {}
+        if report.get("seeds", [first, first])[1] != first:
+            report = {}  # not a continuation: start afresh
+        report.setdefault("agent", args.agent)
+        report.setdefault("version", version)
+        report.setdefault("seeds", [first, first])
+        report.setdefault("agree", 0)
+        report.setdefault("disagreeing", [])
+        report.setdefault("shrunk", [])
+        for lo in range(first, end, args.batch):
+            hi = min(end, lo + args.batch)
+            items = [(f"fuzz.{args.agent}.{s}", generate(args.agent, s)) for s in range(lo, hi)]
+            found = oracle.observe(items)
+            for s in range(lo, hi):
+                rows = found[f"fuzz.{args.agent}.{s}"]
+                if not rows:
+                    report["agree"] += 1
+                    continue
+                report["disagreeing"].append({"seed": s, "aspects": sorted({kind_of(r) for r in rows}),
+                                              "first": {k: rows[0][k] for k in ("aspect", "theirs", "ours")}})
+            report["seeds"][1] = hi
+            write_report(report)
+            record.log(f"{args.agent} {version}: seeds {report['seeds']}: "
+                       f"{report['agree']} agree, {len(report['disagreeing'])} disagree")
+        if args.shrink_limit:
+            shrink_new_kinds(oracle, report, args)
+        write_report(report)
+    return 0
+
+
+def shrink_new_kinds(oracle, report, args):
+    done = {s["aspect"] for s in report["shrunk"]}
+    for d in report["disagreeing"]:
+        for aspect in d["aspects"]:
+            if aspect in done or aspect in ("recorder", "panic"):
+                continue
+            done.add(aspect)
+            tree = generate(args.agent, d["seed"])
+            small, runs = shrink(oracle, tree, aspect, args.shrink_limit)
+            rows = oracle.observe([("check", small)])["check"]
+            row = next((r for r in rows if r["aspect"] == aspect), None)
+            entry = {"seed": d["seed"], "aspect": aspect, "runs": runs,
+                     "files": len(small["files"]), "still": row is not None}
+            if row is not None:
+                entry.update(theirs=row["theirs"], ours=row["ours"])
+            shrunk_dir = WORK / "shrunk" / args.agent / f"{d['seed']}-{aspect}"
+            shutil.rmtree(shrunk_dir, ignore_errors=True)
+            write_tree(small, shrunk_dir / "tree")
+            (shrunk_dir / "tree.json").write_text(json.dumps(small, indent=2, ensure_ascii=False))
+            report["shrunk"].append(entry)
+            write_report(report)
+            record.log(f"shrunk seed {d['seed']} {aspect}: {len(small['files'])} files, {runs} runs")
+
+
+def write_report(report):
+    path = FUZZ / report["agent"] / f"{report['version']}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    report["disagreeing"].sort(key=lambda d: d["seed"])
+    path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+
+def keep(agent, seed, aspect):
+    """Makes the shrunk case of (seed, aspect), or with no aspect the
+    generated repository of the seed, an ordinary oracle case:
+    `oracle/fixtures/fuzz-<agent>-<seed>/` and a `[[case]]` in
+    `oracle/cases.toml` (record it with `record.py --case fuzz.<agent>.<seed>`)."""
+    if aspect:
+        src = WORK / "shrunk" / agent / f"{seed}-{aspect}" / "tree.json"
+        tree = json.loads(src.read_text())
+    else:
+        tree = generate(agent, seed)
+    rel = f"oracle/fixtures/fuzz-{agent}-{seed}"
+    if (ROOT / rel).exists():
+        sys.exit(f"{rel} exists")
+    write_tree(tree, ROOT / rel)
+    cid = f"fuzz.{agent}.{seed}"
+    case = case_of(tree, cid, agent, rel)
+    with open(record.MANIFEST, "a") as f:
+        f.write("\n" + toml_case(case))
+    print(cid)
+
+
+def seeds_arg(text):
+    a, _, b = text.partition(":")
+    return int(a), int(b)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("generate", help="write the repository of one seed")
+    g.add_argument("--agent", required=True, choices=list(FOCUS))
+    g.add_argument("--seed", type=int, required=True)
+    g.add_argument("--out", type=Path, required=True)
+    r = sub.add_parser("run", help="record, compare, shrink a seed range")
+    r.add_argument("--agent", required=True, choices=list(FOCUS))
+    r.add_argument("--version")
+    r.add_argument("--seeds", type=seeds_arg, required=True, help="FIRST:END (END excluded)")
+    r.add_argument("--jobs", type=int, default=2)
+    r.add_argument("--batch", type=int, default=50, help="seeds compared per test-binary run")
+    r.add_argument("--shrink-limit", type=int, default=150,
+                   help="agent runs per shrink at most (0: no shrinking)")
+    r.add_argument("--binary", help=argparse.SUPPRESS)
+    r.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    k = sub.add_parser("keep", help="make a seed (shrunk on ASPECT, or as generated) an oracle case")
+    k.add_argument("--agent", required=True, choices=list(FOCUS))
+    k.add_argument("--seed", type=int, required=True)
+    k.add_argument("--aspect")
+    args = p.parse_args()
+    if args.cmd == "keep":
+        return keep(args.agent, args.seed, args.aspect)
+    if args.cmd == "generate":
+        tree = generate(args.agent, args.seed)
+        write_tree(tree, args.out)
+        Path(str(args.out) + ".case.json").write_text(
+            json.dumps({k: tree[k] for k in ("cwd", "target", "submodules")}, indent=2) + "\n")
+        return
+    if args.jobs > 2:
+        p.error("--jobs: at most 2 agent runs at a time")
+    if args.inside:
+        sys.exit(inner_run(args))
+    for version in [args.version] if args.version else record.profiled_versions(args.agent):
+        record.install(args.agent, version)
+    binary = test_binary()
+    cmd = ["unshare", "-n", sys.executable, str(Path(__file__).resolve()), "run", "--inside",
+           "--agent", args.agent, "--seeds", f"{args.seeds[0]}:{args.seeds[1]}",
+           "--jobs", str(args.jobs), "--batch", str(args.batch),
+           "--shrink-limit", str(args.shrink_limit), "--binary", binary]
+    if args.version:
+        cmd += ["--version", args.version]
+    sys.exit(subprocess.run(cmd).returncode)
+
+
+if __name__ == "__main__":
+    main()

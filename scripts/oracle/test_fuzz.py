@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Tests of the fuzzer's generator and shrinker (no agent runs):
+`python3 -m unittest discover -s scripts/oracle -p 'test_*.py'`."""
+
+import hashlib
+import os
+import tempfile
+import unittest
+from pathlib import Path
+
+import fuzz
+
+
+def digest(root):
+    """Every path, link target and file's bytes under `root`, hashed."""
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(dirnames + filenames):
+            p = Path(dirpath) / name
+            h.update(str(p.relative_to(root)).encode())
+            if p.is_symlink():
+                h.update(b"->" + os.readlink(p).encode())
+            elif p.is_file():
+                h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+class Generator(unittest.TestCase):
+    def test_same_seed_same_tree_byte_for_byte(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for agent in fuzz.FOCUS:
+                for seed in range(40):
+                    a, b = Path(tmp, f"{agent}{seed}a"), Path(tmp, f"{agent}{seed}b")
+                    fuzz.write_tree(fuzz.generate(agent, seed), a)
+                    fuzz.write_tree(fuzz.generate(agent, seed), b)
+                    self.assertEqual(digest(a), digest(b), f"{agent} seed {seed}")
+                    self.assertEqual(fuzz.generate(agent, seed), fuzz.generate(agent, seed))
+
+    def test_seeds_differ_and_cover_the_grammar(self):
+        trees = [fuzz.generate("claude-code", s) for s in range(300)]
+        self.assertGreater(len({repr(t) for t in trees}), 290)
+        paths = [p for t in trees for p in t["files"]]
+        texts = [v for t in trees for v in t["files"].values() if isinstance(v, str)]
+        for needle in ["CLAUDE.local.md", ".claude/CLAUDE.md", "AGENTS.override.md",
+                       ".claude/rules/", "SKILL.md", ".mcp.json", ".claude/settings.json"]:
+            self.assertTrue(any(needle in p for p in paths), needle)
+        self.assertTrue(any(t.startswith("\ufeff") for t in texts))
+        self.assertTrue(any("\r\n" in t for t in texts))
+        self.assertTrue(any(t == "" for t in texts))
+        self.assertTrue(any(t and not t.strip() for t in texts))
+        self.assertTrue(any(isinstance(v, dict) for t in trees for v in t["files"].values()))
+        self.assertTrue(any(t["submodules"] for t in trees))
+        self.assertTrue(any(t["cwd"] != "." for t in trees))
+        self.assertTrue(any(t["target"] for t in trees))
+
+    def test_every_tree_is_consistent(self):
+        for agent in fuzz.FOCUS:
+            for seed in range(200):
+                t = fuzz.generate(agent, seed)
+                self.assertEqual(fuzz.normalized(t), t, f"{agent} {seed}")
+
+
+class Shrinker(unittest.TestCase):
+    def test_ddmin_finds_a_minimal_sublist(self):
+        calls = []
+
+        def has_3_and_7(xs):
+            calls.append(xs)
+            return 3 in xs and 7 in xs
+
+        self.assertEqual(fuzz.ddmin(list(range(20)), has_3_and_7), [3, 7])
+        self.assertEqual(fuzz.ddmin(list(range(5)), lambda xs: True), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
