@@ -52,7 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import record  # noqa: E402  (the recorder, beside this file)
 
 ROOT = record.ROOT
-FUZZ = ROOT / "oracle" / "fuzz"
+# Where the reports go (`PLAYBOOKDIFF_FUZZ_REPORTS` for a trial run).
+FUZZ = Path(os.environ.get("PLAYBOOKDIFF_FUZZ_REPORTS") or ROOT / "oracle" / "fuzz")
 WORK = Path(os.environ.get("PLAYBOOKDIFF_FUZZ_WORK") or "/tmp/pbd-fuzz")
 
 # ------------------------------------------------------------ generator
@@ -257,19 +258,22 @@ def codex_config(r):
     if r.random() < 0.35:
         names = r.sample(["CLAUDE.md", "README.md", "GUIDE.md", ".agents.md", "AGENTS.md"], 2)
         lines.append("project_doc_fallback_filenames = " + json.dumps(names))
-    for _ in range(r.randint(0, 2)):
-        name = r.choice(["db", "search", "docs", "a-b"])
+    for name in r.sample(["db", "search", "docs", "a-b"], r.randint(0, 2)):
         lines.append(f"\n[mcp_servers.{name}]")
         k = r.random()
-        if k < 0.5:
+        if k < 0.55:
             lines.append('command = "npx"\nargs = ["-y", "srv"]')
-        elif k < 0.7:
+        elif k < 0.75:
             lines.append('url = "https://example.invalid/mcp"')
-        elif k < 0.8:
+        elif k < 0.85:
             lines.append('command = "npx"\nenabled = false')
+        elif k < 0.95:
+            lines.append(r.choice(['command = "npx"\nenabled_tools = ["a"]',
+                                   'command = "npx"\nstartup_timeout_sec = 5',
+                                   'command = "npx"\nenv = { A = "1" }']))
         else:
             lines.append('command = 3')
-    if r.random() < 0.08:
+    if r.random() < 0.04:
         lines.append("this is = not toml [")
     return "\n".join(lines) + "\n"
 

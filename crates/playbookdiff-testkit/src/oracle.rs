@@ -73,7 +73,12 @@ pub fn cases_in(path: &std::path::Path) -> Vec<Case> {
 
 /// `oracle/observations/<agent>/<version>/<case>.json`.
 pub fn observation_path(agent: &str, version: &str, case: &str) -> PathBuf {
-    observation_path_in(&workspace().join("oracle/observations"), agent, version, case)
+    observation_path_in(
+        &workspace().join("oracle/observations"),
+        agent,
+        version,
+        case,
+    )
 }
 
 /// `<base>/<agent>/<version>/<case>.json`: an observation under another
@@ -84,9 +89,7 @@ pub fn observation_path_in(
     version: &str,
     case: &str,
 ) -> PathBuf {
-    base.join(agent)
-        .join(version)
-        .join(format!("{case}.json"))
+    base.join(agent).join(version).join(format!("{case}.json"))
 }
 
 /// A listed disagreement (`oracle/known-disagreements/<agent>.toml`).

@@ -1565,7 +1565,10 @@ fn fuzz_section(s: &mut String) {
     }
     s.push_str("| agent | version | seeds | repositories | agree | rate | disagreement kinds (repositories) |\n|---|---|---|---|---|---|---|\n");
     for (agent, v, r) in &rows {
-        let (first, end) = (r["seeds"][0].as_u64().unwrap(), r["seeds"][1].as_u64().unwrap());
+        let (first, end) = (
+            r["seeds"][0].as_u64().unwrap(),
+            r["seeds"][1].as_u64().unwrap(),
+        );
         let n = end - first;
         let agree = r["agree"].as_u64().unwrap();
         let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
@@ -1575,11 +1578,19 @@ fn fuzz_section(s: &mut String) {
             }
         }
         let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("`{k}` ({n})")).collect();
-        let rate = if n == 0 { 0.0 } else { agree as f64 * 100.0 / n as f64 };
+        let rate = if n == 0 {
+            0.0
+        } else {
+            agree as f64 * 100.0 / n as f64
+        };
         let _ = writeln!(
             s,
             "| {agent} | {v} | {first}..{end} | {n} | {agree} | {rate:.1}% | {} |",
-            if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") }
+            if kinds.is_empty() {
+                "none".to_string()
+            } else {
+                kinds.join(", ")
+            }
         );
     }
     s.push('\n');
