@@ -407,7 +407,11 @@ def generate(agent, seed):
     target = None
     if agent != "codex" and r.random() < 0.6:
         candidates = sorted(p for p, v in files.items() if isinstance(v, str))
-        if candidates and r.random() < 0.8:
+        sources = [p for p in candidates if not p.rsplit("/", 1)[-1].startswith(".")
+                   and "/." not in "/" + p and not p.endswith(".md")]
+        if sources and r.random() < 0.7:
+            target = r.choice(sources)
+        elif candidates and r.random() < 0.7:
             target = r.choice(candidates)
         else:
             target = f"{r.choice(real_dirs)}/new.{r.choice(EXTS)}".lstrip("./")
