@@ -232,3 +232,39 @@ fn disabled_mcpjson_servers_in_local_settings_are_not_read_in_repo_mode_and_the_
     );
     assert!(diags(&cfg, D::McpServerDisabled).is_empty());
 }
+
+#[test]
+fn an_entry_its_schema_rejects_is_skipped_alone_with_a_diagnostic_at_its_line() {
+    // Random repositories (`fuzz.claude-code.10`, 2.1.332): an entry that is
+    // a stdio server without a command, has neither command nor url, or has
+    // a field of the wrong type is not in the `init` line's servers; the
+    // valid entries beside it are.
+    let t = tempfile::tempdir().unwrap();
+    write(
+        t.path(),
+        ".mcp.json",
+        r#"{
+  "mcpServers": {
+    "typed": { "type": "stdio" },
+    "empty": {},
+    "numeric": { "command": 3 },
+    "typenum": { "type": 3, "command": "npx" },
+    "urlnum": { "type": "http", "url": 3 },
+    "good": { "command": "npx" },
+    "web": { "type": "http", "url": "https://example.invalid/mcp" }
+  }
+}
+"#,
+    );
+    let cfg = compile_dir(t.path(), &at_root());
+    let names: Vec<&str> = cfg.mcp_servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["good", "web"], "{:#?}", cfg.diagnostics);
+    let lines: Vec<u32> = diags_at(&cfg, D::McpInvalidEntry, ".mcp.json")
+        .iter()
+        .map(|d| lines_of(d).0)
+        .collect();
+    assert_eq!(lines, [3, 4, 5, 6, 7], "{:#?}", cfg.diagnostics);
+    for d in diags_at(&cfg, D::McpInvalidEntry, ".mcp.json") {
+        assert!(d.message.contains("skips this entry"), "{}", d.message);
+    }
+}
