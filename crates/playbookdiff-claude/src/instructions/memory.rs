@@ -87,7 +87,7 @@ pub(super) fn report_fallback(cx: &mut Compiler<'_, '_>, path: &RepoPath) {
 }
 
 /// True when memory file `p` is there for the AGENTS.md fallback's test: a
-/// file, or a link to one. A dangling link is not (2.1.332 loads the root
+/// file that is not [`blank`], or a link to one. A dangling link is not (2.1.332 loads the root
 /// AGENTS.md beside a `CLAUDE.md` linking to a missing file: corpus case
 /// `corpus.biomejs__biome`); a link leaving the repository is assumed to
 /// reach a file.
@@ -97,15 +97,30 @@ pub(super) fn memory_present(cx: &Compiler<'_, '_>, p: &RepoPath) -> bool {
     }
     match cx.repo.kind(p) {
         None => false,
-        Some(EntryKind::Symlink) => matches!(
-            cx.repo.resolve(p),
+        Some(EntryKind::Symlink) => match cx.repo.resolve(p) {
             Resolved::Inside {
                 kind: EntryKind::File,
                 ..
-            } | Resolved::Outside { .. }
-        ),
-        Some(kind) => kind == EntryKind::File,
+            } => !blank(cx, p),
+            Resolved::Outside { .. } => true,
+            _ => false,
+        },
+        Some(kind) => kind == EntryKind::File && !blank(cx, p),
     }
+}
+
+/// True when the memory file at `p` holds only white space, a byte order
+/// mark included (JavaScript's `trim` removes it): Claude Code counts such
+/// a file as absent for the AGENTS.md fallback (2.1.332 loads the root
+/// `AGENTS.md` beside an empty `CLAUDE.md`, and beside one holding a BOM and
+/// a newline: random repository `fuzz.claude-code.32`). A file that cannot
+/// be read counts as present.
+fn blank(cx: &Compiler<'_, '_>, p: &RepoPath) -> bool {
+    cx.repo.read_text(p, crate::READ_LIMIT).is_ok_and(|t| {
+        t.text
+            .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+            .is_empty()
+    })
 }
 
 /// True when the profile has the AGENTS.md fallback (2.1.277 and later)

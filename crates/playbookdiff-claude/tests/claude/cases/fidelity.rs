@@ -635,6 +635,44 @@ fn c16_agents_md_fallback_dangling_claude_md() {
     assert!(diags(&cfg, D::AgentsMdFallback).is_empty());
 }
 
+/// C16: a memory file holding only white space (a byte order mark
+/// included) does not turn the fallback off, wherever it lies on the
+/// startup path and whatever its kind (random repository
+/// `fuzz.claude-code.32`: 2.1.332 loaded the root AGENTS.md beside an
+/// empty CLAUDE.md and beside one holding a BOM and a newline); one with
+/// text does.
+#[test]
+fn c16_agents_md_fallback_beside_blank_memory_files() {
+    for name in [
+        "CLAUDE.md",
+        ".claude/CLAUDE.md",
+        "CLAUDE.local.md",
+        "pkg/CLAUDE.md",
+    ] {
+        for blank in ["", "\n", " \t\r\n\n", "\u{feff}", "\u{feff}\n"] {
+            let t = tempfile::tempdir().unwrap();
+            write(t.path(), "AGENTS.md", "# Agents\n");
+            write(t.path(), "pkg/x.ts", "x\n");
+            write(t.path(), name, blank);
+            let ctx = at_root().cwd("pkg").version("2.1.332").local();
+            let cfg = compile_dir(t.path(), &ctx);
+            assert_eq!(chain(&cfg), ["AGENTS.md"], "{name} {blank:?}");
+            assert_eq!(
+                diags(&cfg, D::AgentsMdFallback).len(),
+                1,
+                "{name} {blank:?}"
+            );
+            write(t.path(), name, "\u{feff}text\n");
+            let cfg = compile_dir(t.path(), &ctx);
+            assert_eq!(chain(&cfg), [name], "{name} with text");
+            assert!(
+                diags(&cfg, D::AgentsMdFallback).is_empty(),
+                "{name} with text"
+            );
+        }
+    }
+}
+
 /// C4: Claude Code reads memory files, rules and `.mcp.json` above the
 /// repository root (up to the filesystem root); the analysis does not read
 /// them, and says so with `outside-root-unseen` and an assumption. The
