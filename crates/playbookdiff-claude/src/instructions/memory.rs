@@ -42,10 +42,10 @@ pub(super) fn fallback_files(dir: &RepoPath) -> Vec<(RepoPath, InstructionKind, 
 }
 
 /// The memory files of the startup directory `dir`, in load order: under
-/// the AGENTS.md fallback, its `AGENTS.md` files take the place of
-/// `CLAUDE.md`, before the rules and `CLAUDE.local.md` (the memory files
-/// are then absent, dangling or not files, and still listed to be
-/// reported).
+/// the AGENTS.md fallback, its `AGENTS.md` files come after `CLAUDE.md`,
+/// before `CLAUDE.local.md` (the memory files are then absent, blank,
+/// dangling or not files, and still listed to be reported); the caller
+/// lists the directory's rules before the first of them.
 pub(super) fn startup_files(
     dir: &RepoPath,
     fallback: bool,

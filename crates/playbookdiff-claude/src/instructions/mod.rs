@@ -212,8 +212,8 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
 }
 
 /// Lists the files that load at startup: in each directory from (above
-/// the root →) the root to cwd, its memory files (or the AGENTS.md
-/// fallback's), then its rules, `CLAUDE.local.md` last. Returns true when
+/// the root →) the root to cwd, its memory files, then its rules, then
+/// the AGENTS.md fallback's files, `CLAUDE.local.md` last. Returns true when
 /// a `.claude/CLAUDE.md` below the root was found.
 fn startup(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) -> bool {
     // With --outside-root, the directories above the root come first,
@@ -223,6 +223,7 @@ fn startup(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) 
     let fallback = agents_md_fallback(cx, &startup_dirs);
     let mut generalized = false;
     for dir in &startup_dirs {
+        let mut rules_listed = false;
         for (path, kind, dot_claude) in startup_files(dir, fallback) {
             if cx.kind_at(&path).is_none() {
                 continue;
@@ -233,16 +234,17 @@ fn startup(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) 
             }
             generalized |= dot_claude && !dir.is_root() && !dir.is_above_root();
             let place = startup_place(cx, dir, kind, by_fallback);
-            if kind == InstructionKind::LocalMemory {
-                // Rules of this directory come before CLAUDE.local.md.
+            if !rules_listed && (kind == InstructionKind::LocalMemory || by_fallback) {
+                // Rules of this directory come before CLAUDE.local.md, and
+                // before the AGENTS.md fallback's files (2.1.332 sends a
+                // root rule, then AGENTS.md: random repository
+                // `fuzz.claude-code.32`).
                 rules_root(cx, settings, dir, None, jobs);
+                rules_listed = true;
             }
             top_file(cx, settings, &path, place, jobs);
         }
-        if cx
-            .kind_at(&dir.join("CLAUDE.local.md").unwrap_or_else(RepoPath::root))
-            .is_none()
-        {
+        if !rules_listed {
             rules_root(cx, settings, dir, None, jobs);
         }
     }

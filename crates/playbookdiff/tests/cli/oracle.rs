@@ -1501,7 +1501,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         }
     }
     s.push('\n');
-    fuzz_section(&mut s);
+    fuzz_section(&mut s, listed);
     surface_section(&mut s, outcome);
     observed_sections(&mut s);
     for agent in AGENTS {
@@ -1538,7 +1538,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
 /// release, from its reports `oracle/fuzz/<agent>/<version>.json`: the seed
 /// range, how many agreed, the disagreement kinds (aspects) with how many
 /// repositories show each, and the shrunk cases.
-fn fuzz_section(s: &mut String) {
+fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     s.push_str("## Random repositories\n\n");
     s.push_str("`scripts/oracle/fuzz.py` generates repositories at random over the grammar of\n");
     s.push_str("agent configuration (seeded: a seed and an agent give one tree, byte for\n");
@@ -1594,11 +1594,18 @@ fn fuzz_section(s: &mut String) {
         );
     }
     s.push('\n');
+    let ids: BTreeSet<String> = cases().into_iter().map(|c| c.id).collect();
     for (agent, v, r) in &rows {
         for k in r["shrunk"].as_array().unwrap() {
+            let id = format!("fuzz.{agent}.{}", k["seed"]);
+            let status = match listed[agent].iter().any(|e| e.case == id) {
+                true => format!("case `{id}`, listed below"),
+                false if ids.contains(&id) => format!("case `{id}`"),
+                false => "not kept as a case".to_string(),
+            };
             let _ = writeln!(
                 s,
-                "- {agent} {v}, seed {}, `{}`: shrunk to {} file(s) in {} agent runs; agent: `{}`; adapter: `{}`",
+                "- {agent} {v}, seed {}, `{}`: shrunk to {} file(s) in {} agent runs ({status}); agent: `{}`; adapter: `{}`",
                 k["seed"],
                 k["aspect"].as_str().unwrap_or_default(),
                 k["files"],

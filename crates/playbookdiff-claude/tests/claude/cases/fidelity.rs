@@ -673,6 +673,35 @@ fn c16_agents_md_fallback_beside_blank_memory_files() {
     }
 }
 
+/// C16: under the fallback, a directory's rules come before its AGENTS.md
+/// files (random repository `fuzz.claude-code.32`: 2.1.332 sent the root
+/// rule, then AGENTS.md); below the root the adapter applies the same
+/// order per directory (not yet observed there).
+#[test]
+fn c16_agents_md_fallback_comes_after_the_rules_of_its_directory() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "AGENTS.md", "root\n");
+    write(t.path(), ".claude/rules/x3.md", "rule\n");
+    let cfg = compile_dir(t.path(), &at_root().version("2.1.332"));
+    assert_eq!(chain(&cfg), [".claude/rules/x3.md", "AGENTS.md"]);
+    write(t.path(), "pkg/AGENTS.md", "pkg\n");
+    write(t.path(), "pkg/.claude/rules/p.md", "pkg rule\n");
+    let cfg = compile_dir(t.path(), &at_root().cwd("pkg").version("2.1.332"));
+    assert_eq!(
+        chain(&cfg),
+        [
+            ".claude/rules/x3.md",
+            "AGENTS.md",
+            "pkg/.claude/rules/p.md",
+            "pkg/AGENTS.md"
+        ]
+    );
+    // Without the fallback (a CLAUDE.md with text), rules follow CLAUDE.md.
+    write(t.path(), "CLAUDE.md", "memory\n");
+    let cfg = compile_dir(t.path(), &at_root().version("2.1.332"));
+    assert_eq!(chain(&cfg), ["CLAUDE.md", ".claude/rules/x3.md"]);
+}
+
 /// C4: Claude Code reads memory files, rules and `.mcp.json` above the
 /// repository root (up to the filesystem root); the analysis does not read
 /// them, and says so with `outside-root-unseen` and an assumption. The
