@@ -42,6 +42,7 @@ import concurrent.futures
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -718,6 +719,48 @@ def keep(agent, seed, aspect):
     print(cid)
 
 
+def recompare(agent, version, binary):
+    """Compares again, with the adapter as it is now, the observations the
+    last `run` of (agent, version) recorded (its batches under the work
+    directory), and rewrites the report's agreements: the agent is not run
+    again, so an adapter fix is measured on exactly the same observations.
+    A seed whose observation is missing keeps its previous outcome."""
+    path = FUZZ / agent / f"{version}.json"
+    report = json.loads(path.read_text())
+    rows = {}
+    for batch in sorted((WORK / f"{agent}-{version}").glob("batch*")):
+        manifest = batch / "cases.toml"
+        if not manifest.exists() or "id = \"fuzz." not in manifest.read_text():
+            continue
+        subprocess.run([binary, "oracle::fuzz_compare", "--ignored", "--exact", "-q"],
+                       env=dict(os.environ, PLAYBOOKDIFF_FUZZ_DIR=str(batch)), check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for cid in re.findall(r'^id = "(fuzz\.[^"]+)"', manifest.read_text(), re.M):
+            rows[cid] = []
+        for row in json.loads((batch / "disagreements.json").read_text()):
+            rows[row["case"]].append(row)
+    before = {d["seed"]: d for d in report["disagreeing"]}
+    report["agree"] = 0
+    report["disagreeing"] = []
+    first, end = report["seeds"]
+    for s in range(first, end):
+        found = rows.get(f"fuzz.{agent}.{s}")
+        if found is None:
+            if s in before:
+                report["disagreeing"].append(before[s])
+            else:
+                report["agree"] += 1
+            continue
+        if not found:
+            report["agree"] += 1
+            continue
+        report["disagreeing"].append({"seed": s, "aspects": sorted({kind_of(r) for r in found}),
+                                      "first": {k: found[0][k] for k in ("aspect", "theirs", "ours")}})
+    write_report(report)
+    record.log(f"{agent} {version}: seeds {report['seeds']}: {report['agree']} agree, "
+               f"{len(report['disagreeing'])} disagree (compared again)")
+
+
 def seeds_arg(text):
     a, _, b = text.partition(":")
     return int(a), int(b)
@@ -744,7 +787,12 @@ def main():
     k.add_argument("--agent", required=True, choices=list(FOCUS))
     k.add_argument("--seed", type=int, required=True)
     k.add_argument("--aspect")
+    c = sub.add_parser("recompare", help="compare the last run's observations again (no agent runs)")
+    c.add_argument("--agent", required=True, choices=list(FOCUS))
+    c.add_argument("--version", required=True)
     args = p.parse_args()
+    if args.cmd == "recompare":
+        return recompare(args.agent, args.version, test_binary())
     if args.cmd == "keep":
         return keep(args.agent, args.seed, args.aspect)
     if args.cmd == "generate":
