@@ -125,16 +125,23 @@ fn blank(cx: &Compiler<'_, '_>, p: &RepoPath) -> bool {
 
 /// True when the profile has the AGENTS.md fallback (2.1.277 and later)
 /// and no memory file exists from the repository root to the launch
-/// directory (`startup_dirs`). What lies above the repository root is
-/// unknown; the analysis assumes no memory file there and says so.
-pub(super) fn agents_md_fallback(cx: &mut Compiler<'_, '_>, startup_dirs: &[RepoPath]) -> bool {
+/// directory (`startup_dirs`). A memory file `claudeMdExcludes` removes
+/// does not count (2.1.332 loads AGENTS.md beside a `.claude/CLAUDE.md`
+/// excluded by `**/CLAUDE.md`: random repository `fuzz.claude-code.71`).
+/// What lies above the repository root is unknown; the analysis assumes no
+/// memory file there and says so.
+pub(super) fn agents_md_fallback(
+    cx: &mut Compiler<'_, '_>,
+    settings: &Settings,
+    startup_dirs: &[RepoPath],
+) -> bool {
     if !cx.profile.has(crate::profile::Fact::AgentsMdFallback) {
         return false;
     }
     let memory_on_path = startup_dirs
         .iter()
         .flat_map(memory_files)
-        .any(|(p, _, _)| memory_present(cx, &p));
+        .any(|(p, _, _)| memory_present(cx, &p) && settings.excluded_by(&p).is_none());
     // With --outside-root, `startup_dirs` starts above the root, where a
     // link counts as present (it is not followed).
     if memory_on_path || cx.outside.is_some() {

@@ -220,7 +220,7 @@ fn startup(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) 
     // furthest first (fidelity C4: the walk goes up to `/`).
     let mut startup_dirs = cx.above_root_dirs();
     startup_dirs.extend(cx.context.cwd.ancestors_root_first());
-    let fallback = agents_md_fallback(cx, &startup_dirs);
+    let fallback = agents_md_fallback(cx, settings, &startup_dirs);
     let mut generalized = false;
     for dir in &startup_dirs {
         let mut rules_listed = false;

@@ -673,6 +673,33 @@ fn c16_agents_md_fallback_beside_blank_memory_files() {
     }
 }
 
+/// C16: a memory file `claudeMdExcludes` removes does not turn the
+/// fallback off (random repository `fuzz.claude-code.71`: 2.1.332 loaded
+/// AGENTS.md beside a `.claude/CLAUDE.md` excluded by `**/CLAUDE.md`), in
+/// every settings layer and for every kind of memory file.
+#[test]
+fn c16_agents_md_fallback_beside_excluded_memory_files() {
+    for layer in [".claude/settings.json", ".claude/settings.local.json"] {
+        for name in ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"] {
+            let t = tempfile::tempdir().unwrap();
+            write(t.path(), "AGENTS.md", "agents\n");
+            write(t.path(), name, "memory\n");
+            let ctx = at_root().version("2.1.332").local();
+            let cfg = compile_dir(t.path(), &ctx);
+            assert_eq!(chain(&cfg), [name], "{layer} {name} not excluded");
+            let pattern = format!("**/{}", name.rsplit('/').next().unwrap());
+            write(
+                t.path(),
+                layer,
+                &format!("{{\"claudeMdExcludes\": [\"{pattern}\"]}}\n"),
+            );
+            let cfg = compile_dir(t.path(), &ctx);
+            assert_eq!(chain(&cfg), ["AGENTS.md"], "{layer} {name} excluded");
+            assert_eq!(one(&cfg, name).applicability, Excluded, "{layer} {name}");
+        }
+    }
+}
+
 /// C16: under the fallback, a directory's rules come before its AGENTS.md
 /// files (random repository `fuzz.claude-code.32`: 2.1.332 sent the root
 /// rule, then AGENTS.md); below the root the adapter applies the same
