@@ -4,7 +4,8 @@
 //! `config/plugin.ts`; shipped code): in every `.opencode` directory from
 //! cwd up to the worktree, `{agent,agents}/**/*.md` are agents and
 //! `{command,commands}/**/*.md` commands, named by their path below that
-//! folder without `.md` (`/name`); `{mode,modes}/*.md` are primary agents;
+//! folder without `.md` (`/name`), or a command by the `name` of its front
+//! matter; `{mode,modes}/*.md` are primary agents;
 //! `{plugin,plugins}/*.{ts,js}` are plugins, modules OpenCode imports and
 //! runs. Configuration keys `agent`, `command`, `mode` and `plugin` add
 //! more. Seen with `opencode debug config`: a command or agent of the
@@ -123,8 +124,14 @@ fn from_files(cx: &mut Cx<'_, '_>, kind: Kind) -> Vec<Def> {
             };
             let w = walk::files(cx, &root, opts, &|rel| rel.ends_with(".md"));
             for f in w.files {
-                let name = f.rel.trim_end_matches(".md").to_string();
                 let (source, fields) = read_file(cx, &f.path);
+                let name = match (kind, fields.get("name")) {
+                    // A command's front matter `name` names it (1.18.33
+                    // lists `ship.md` with `name: FIX` as `FIX`: random
+                    // repositories, `fuzz.opencode.10`).
+                    (Kind::Command, Some(Value::String(n))) => n.clone(),
+                    _ => f.rel.trim_end_matches(".md").to_string(),
+                };
                 out.push(Def {
                     kind,
                     name,

@@ -849,3 +849,34 @@ fn a_configuration_file_that_is_not_a_file_stops_opencode() {
         }
     }
 }
+
+/// A command file's front matter `name` names the command, in both command
+/// folders and below a subfolder; a file without one is named by its path
+/// (random repositories, `fuzz.opencode.10`: 1.18.33 listed `ship.md` with
+/// `name: FIX` as `FIX`, and `fix.md` with `name: has space` as `has space`).
+#[test]
+fn a_command_is_named_by_the_name_of_its_front_matter() {
+    let t = tempfile::tempdir().unwrap();
+    let put = |rel: &str, text: &str| {
+        let p = t.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    put(
+        ".opencode/commands/ship.md",
+        "---\nname: FIX\n---\nship it\n",
+    );
+    put(
+        ".opencode/command/fix.md",
+        "---\nname: has space\n---\nfix\n",
+    );
+    put(".opencode/commands/git/commit.md", "---\nname: c\n---\nc\n");
+    put(
+        ".opencode/commands/plain.md",
+        "---\ndescription: d\n---\np\n",
+    );
+    let c = KIT.compile_at(t.path(), ".", None);
+    let mut commands: Vec<&str> = c.commands.iter().map(|x| x.name.as_str()).collect();
+    commands.sort();
+    assert_eq!(commands, ["FIX", "c", "has space", "plain"]);
+}
