@@ -4,7 +4,7 @@
 //! `config/plugin.ts`; shipped code): in every `.opencode` directory from
 //! cwd up to the worktree, `{agent,agents}/**/*.md` are agents and
 //! `{command,commands}/**/*.md` commands, named by their path below that
-//! folder without `.md` (`/name`), or a command by the `name` of its front
+//! folder without `.md` (`/name`), or by the `name` of their front
 //! matter; `{mode,modes}/*.md` are primary agents;
 //! `{plugin,plugins}/*.{ts,js}` are plugins, modules OpenCode imports and
 //! runs. Configuration keys `agent`, `command`, `mode` and `plugin` add
@@ -126,10 +126,12 @@ fn from_files(cx: &mut Cx<'_, '_>, kind: Kind) -> Vec<Def> {
             for f in w.files {
                 let (source, fields) = read_file(cx, &f.path);
                 let name = match (kind, fields.get("name")) {
-                    // A command's front matter `name` names it (1.18.33
-                    // lists `ship.md` with `name: FIX` as `FIX`: random
-                    // repositories, `fuzz.opencode.10`).
-                    (Kind::Command, Some(Value::String(n))) => n.clone(),
+                    // The front matter `name` of a command or an agent
+                    // names it (1.18.33 lists the command `ship.md` with
+                    // `name: FIX` as `FIX`, and the agent `plan.md` with
+                    // `name: rev` as `rev`: random repositories,
+                    // `fuzz.opencode.10`, `fuzz.opencode.29`).
+                    (Kind::Command | Kind::Agent, Some(Value::String(n))) => n.clone(),
                     _ => f.rel.trim_end_matches(".md").to_string(),
                 };
                 out.push(Def {

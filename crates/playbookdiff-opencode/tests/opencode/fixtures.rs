@@ -850,12 +850,14 @@ fn a_configuration_file_that_is_not_a_file_stops_opencode() {
     }
 }
 
-/// A command file's front matter `name` names the command, in both command
-/// folders and below a subfolder; a file without one is named by its path
-/// (random repositories, `fuzz.opencode.10`: 1.18.33 listed `ship.md` with
-/// `name: FIX` as `FIX`, and `fix.md` with `name: has space` as `has space`).
+/// A command or agent file's front matter `name` names it, in both folders
+/// of its kind and below a subfolder; a file without one is named by its
+/// path (random repositories, `fuzz.opencode.10`, `fuzz.opencode.29`:
+/// 1.18.33 listed the command `ship.md` with `name: FIX` as `FIX`, `fix.md`
+/// with `name: has space` as `has space`, the agent `plan.md` with
+/// `name: rev` as `rev`).
 #[test]
-fn a_command_is_named_by_the_name_of_its_front_matter() {
+fn a_command_or_agent_is_named_by_the_name_of_its_front_matter() {
     let t = tempfile::tempdir().unwrap();
     let put = |rel: &str, text: &str| {
         let p = t.path().join(rel);
@@ -875,8 +877,25 @@ fn a_command_is_named_by_the_name_of_its_front_matter() {
         ".opencode/commands/plain.md",
         "---\ndescription: d\n---\np\n",
     );
+    put(
+        ".opencode/agents/plan.md",
+        "---\nname: rev\ndescription: d\n---\nr\n",
+    );
+    put(
+        ".opencode/agent/team/x.md",
+        "---\nname: why\ndescription: d\n---\nr\n",
+    );
+    put(".opencode/agents/plain.md", "---\ndescription: d\n---\nr\n");
     let c = KIT.compile_at(t.path(), ".", None);
     let mut commands: Vec<&str> = c.commands.iter().map(|x| x.name.as_str()).collect();
     commands.sort();
     assert_eq!(commands, ["FIX", "c", "has space", "plain"]);
+    let mut agents: Vec<&str> = c
+        .subagents
+        .iter()
+        .filter(|a| a.source.path.as_str().starts_with(".opencode/"))
+        .map(|a| a.name.as_str())
+        .collect();
+    agents.sort();
+    assert_eq!(agents, ["plain", "rev", "why"]);
 }
