@@ -1547,7 +1547,10 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     s.push_str("repository agrees when no aspect differs. For the first repository of each\n");
     s.push_str("kind of disagreement (its aspect), the repository was shrunk by delta\n");
     s.push_str("debugging, re-running the agent at each step; shrunk cases kept as oracle\n");
-    s.push_str("cases are named `fuzz.<agent>.<seed>`.\n\n");
+    s.push_str("cases are named `fuzz.<agent>.<seed>`. Each shrunk case below shows what\n");
+    s.push_str("differed when it was shrunk; a case not listed among the known\n");
+    s.push_str("disagreements has been fixed since. The rates are those of the adapter as it\n");
+    s.push_str("is (`fuzz.py recompare` compares the recorded observations again).\n\n");
     let mut rows = Vec::new();
     for agent in AGENTS {
         for &v in profiled(agent) {
@@ -1597,11 +1600,13 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     let ids: BTreeSet<String> = cases().into_iter().map(|c| c.id).collect();
     for (agent, v, r) in &rows {
         for k in r["shrunk"].as_array().unwrap() {
-            let id = format!("fuzz.{agent}.{}", k["seed"]);
-            let status = match listed[agent].iter().any(|e| e.case == id) {
-                true => format!("case `{id}`, listed below"),
-                false if ids.contains(&id) => format!("case `{id}`"),
-                false => "not kept as a case".to_string(),
+            let seed = format!("fuzz.{agent}.{}", k["seed"]);
+            let of_seed = |c: &str| c == seed || c.starts_with(&format!("{seed}."));
+            let kept: Vec<&String> = ids.iter().filter(|c| of_seed(c)).collect();
+            let status = match (listed[agent].iter().any(|e| of_seed(&e.case)), kept.last()) {
+                (true, Some(id)) => format!("case `{id}`, listed below"),
+                (false, Some(id)) => format!("case `{id}`, fixed"),
+                (_, None) => "not kept as a case".to_string(),
             };
             let _ = writeln!(
                 s,
