@@ -121,7 +121,7 @@ fn hooks_json(
     release: &str,
     runs: &Verdict,
 ) -> Vec<Hook> {
-    let Some(path) = dir.join(".codex/hooks.json") else {
+    let Some(path) = dir.join(crate::HOOKS_JSON.relative()) else {
         return Vec::new();
     };
     if !cx.repo.is_file(&path) || cx.trust_for(dir) != Some(TrustLevel::Trusted) {
@@ -134,7 +134,7 @@ fn hooks_json(
             return Vec::new();
         }
     };
-    let doc = match JsonDoc::parse(&text.text) {
+    let doc = match JsonDoc::parse_without_bom(&text.text) {
         Ok(d) => d,
         Err(e) => {
             let effect = "Codex registers no hook from it";
