@@ -157,7 +157,7 @@ pub trait Adapter: Sync {
     fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String>;
 }
 
-pub use playbookdiff_model::layout::{Analysis, Scope, Surface, SurfaceKind};
+pub use playbookdiff_model::layout::{Analysis, ReleaseLayout, Scope, Surface, SurfaceKind};
 
 /// An item of a compilation whose loading may depend on the target path:
 /// the question of [`Adapter::target_tests`].
@@ -603,5 +603,38 @@ impl Adapter for Declared {
 
     fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         (self.remedy)(gap, scene)
+    }
+}
+
+/// The layouts `playbookdiff layout` prints for `adapter`'s harness: one
+/// per profiled release, oldest first, when `requested` is `None`;
+/// otherwise the one of the release
+/// [`playbookdiff_model::profile::select_profile`] picks for it (the exact
+/// profile, or the nearest older one with an `unknown-agent-version`
+/// diagnostic in [`ReleaseLayout::diagnostics`]). Each holds the rows of
+/// [`Adapter::surfaces`] that release reads ([`Surface::read_by`]), in
+/// table order.
+pub fn layouts(adapter: &dyn Adapter, requested: Option<&str>) -> Vec<ReleaseLayout> {
+    let profiled = adapter.profiled_versions();
+    let one = |release: &str, diagnostics: Vec<playbookdiff_model::Diagnostic>| ReleaseLayout {
+        harness: adapter.harness(),
+        name: adapter.harness().display_name(),
+        release: release.to_string(),
+        diagnostics,
+        surfaces: adapter
+            .surfaces()
+            .iter()
+            .filter(|s| s.read_by(release, profiled))
+            .copied()
+            .collect(),
+    };
+    match requested {
+        None => profiled.iter().map(|v| one(v, Vec::new())).collect(),
+        Some(v) => {
+            let name = adapter.harness().display_name();
+            let (profile, diagnostic) =
+                playbookdiff_model::profile::select_profile(name, profiled, Some(v));
+            vec![one(&profile.version, diagnostic.into_iter().collect())]
+        }
     }
 }
