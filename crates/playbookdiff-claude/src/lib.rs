@@ -91,17 +91,27 @@ pub const MCP_JSON: Surface = Surface::new(SurfaceKind::McpServers, "**/.mcp.jso
 /// A plugin marketplace (`.claude-plugin/marketplace.json` of the root
 /// and the launch directory's ancestors): its `plugins[].source` names
 /// plugin directories (fidelity C25).
-pub const MARKETPLACE: Surface =
-    Surface::new(SurfaceKind::Plugins, "**/.claude-plugin/marketplace.json")
-        .keys(&["name", "plugins"])
-        .note("Detected, never loaded: a user step registers the marketplace and installs its plugins.");
+pub const MARKETPLACE: Surface = Surface::new(
+    SurfaceKind::Plugins,
+    "**/.claude-plugin/marketplace.json",
+)
+.keys(&["name", "plugins"])
+.note("Detected, never loaded: a user step registers the marketplace and installs its plugins.");
 
 /// A plugin manifest (`.claude-plugin/plugin.json` of a plugin directory;
 /// fidelity C25).
 pub const PLUGIN_MANIFEST: Surface =
     Surface::new(SurfaceKind::Plugins, "**/.claude-plugin/plugin.json")
         .scope(Scope::Plugin)
-        .keys(&["name", "skills", "commands", "agents", "hooks", "mcpServers", "outputStyles"]);
+        .keys(&[
+            "name",
+            "skills",
+            "commands",
+            "agents",
+            "hooks",
+            "mcpServers",
+            "outputStyles",
+        ]);
 
 /// Claude Code's layout ([`playbookdiff_adapter::Adapter::surfaces`]):
 /// memory files in every directory, `.claude` (settings, rules, skills,
@@ -116,6 +126,13 @@ pub const SURFACES: &[Surface] = &[
         .tokens(&["@path"])
         .note("From the launch directory up at start-up, below it when the agent reads a file there."),
     Surface::new(SurfaceKind::Instructions, "**/.claude/CLAUDE.md").tokens(&["@path"]),
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md")
+        .tokens(&["@path"])
+        .since("2.1.332")
+        .note("Where no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md is, from 2.1.277 on (`instructionFiles`)."),
+    Surface::new(SurfaceKind::Instructions, "**/.claude/AGENTS.md")
+        .tokens(&["@path"])
+        .since("2.1.332"),
     Surface::new(SurfaceKind::Instructions, "**/CLAUDE.local.md")
         .scope(Scope::Local)
         .tokens(&["@path"]),

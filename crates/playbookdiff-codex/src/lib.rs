@@ -171,8 +171,13 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Skills, "/etc/codex/skills/**/SKILL.md")
         .scope(Scope::Managed)
         .not_read(),
-    Surface::new(SurfaceKind::Subagents, "**/.codex/agents/*.toml")
-        .keys(&["name", "description", "developer_instructions", "model", "sandbox_mode"]),
+    Surface::new(SurfaceKind::Subagents, "**/.codex/agents/*.toml").keys(&[
+        "name",
+        "description",
+        "developer_instructions",
+        "model",
+        "sandbox_mode",
+    ]),
     HOOKS_JSON,
     Surface::new(SurfaceKind::Hooks, CONFIG.pattern).keys(&["hooks", "features.hooks"]),
     Surface::new(SurfaceKind::Plugins, "**/.codex-plugin/plugin.json")

@@ -88,30 +88,38 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Instructions, "**/AGENTS.md").tokens(&["@path"]),
     Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md").tokens(&["@path"]),
     Surface::new(SurfaceKind::Instructions, "**/GEMINI.md").tokens(&["@path"]),
-    Surface::new(SurfaceKind::Instructions, "**/.github/copilot-instructions.md")
-        .tokens(&["@path"]),
-    Surface::new(SurfaceKind::Instructions, "~/.copilot/copilot-instructions.md")
-        .scope(Scope::User)
-        .not_read(),
-    Surface::new(SurfaceKind::Rules, ".github/instructions/**/*.instructions.md")
-        .keys(&["applyTo"]),
+    Surface::new(
+        SurfaceKind::Instructions,
+        "**/.github/copilot-instructions.md",
+    )
+    .tokens(&["@path"]),
+    Surface::new(
+        SurfaceKind::Instructions,
+        "~/.copilot/copilot-instructions.md",
+    )
+    .scope(Scope::User)
+    .not_read(),
+    Surface::new(
+        SurfaceKind::Rules,
+        ".github/instructions/**/*.instructions.md",
+    )
+    .keys(&["applyTo"]),
     Surface::new(SurfaceKind::Rules, ".claude/rules/**/*.md")
         .keys(&["paths"])
         .since("1.0.102"),
     Surface::new(SurfaceKind::Rules, "~/.copilot/instructions/**")
         .scope(Scope::User)
         .not_read(),
-    Surface::new(SurfaceKind::Skills, "**/.github/skills/**/SKILL.md")
+    Surface::new(SurfaceKind::Skills, "**/.github/skills/*/SKILL.md")
         .keys(&["name", "description"]),
-    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**/SKILL.md")
+    Surface::new(SurfaceKind::Skills, "**/.agents/skills/*/SKILL.md")
         .keys(&["name", "description"]),
-    Surface::new(SurfaceKind::Skills, "**/.claude/skills/**/SKILL.md")
+    Surface::new(SurfaceKind::Skills, "**/.claude/skills/*/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "~/.copilot/skills/**/SKILL.md")
         .scope(Scope::User)
         .not_read(),
-    Surface::new(SurfaceKind::Commands, "**/.claude/commands/**/*.md")
-        .note("Offered as skills."),
+    Surface::new(SurfaceKind::Commands, "**/.claude/commands/*.md").note("Offered as skills."),
     Surface::new(SurfaceKind::Commands, ".github/prompts/*.prompt.md")
         .reported()
         .note("Not loaded by Copilot CLI."),

@@ -39,7 +39,9 @@ mod settings;
 mod skills;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
-use playbookdiff_adapter::{Compilation, Declared, Request, Scope, Surface, SurfaceKind, READ_LIMIT};
+use playbookdiff_adapter::{
+    Compilation, Declared, Request, Scope, Surface, SurfaceKind, READ_LIMIT,
+};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
 };

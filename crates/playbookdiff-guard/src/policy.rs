@@ -236,7 +236,10 @@ impl Policy {
         surfaces: Vec<Surface>,
         config: Result<GuardConfig, String>,
     ) -> Policy {
-        let surfaces: Vec<Surface> = surfaces.into_iter().filter(Surface::in_repository).collect();
+        let surfaces: Vec<Surface> = surfaces
+            .into_iter()
+            .filter(Surface::in_repository)
+            .collect();
         let c = config.clone().unwrap_or_default();
         let secret_rule = rules::SECRET_WRITE.matchers;
         let exceptions = secret_rule.iter().filter_map(|p| p.strip_prefix('!'));

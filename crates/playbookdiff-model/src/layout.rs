@@ -14,9 +14,7 @@ use serde::Serialize;
 
 /// What kind of agent configuration a [`Surface`] holds: the closed set of
 /// things an agent reads from a repository as configuration.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SurfaceKind {
     /// Instruction files (`CLAUDE.md`, `AGENTS.md`, `GEMINI.md`) and the
@@ -87,9 +85,7 @@ impl SurfaceKind {
 }
 
 /// Whose file a [`Surface`] is: the configuration scopes the agents know.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scope {
     /// Committed with the repository, shared by the team.
@@ -131,9 +127,7 @@ impl Scope {
 }
 
 /// How far the analysis models a [`Surface`].
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Analysis {
     /// Compiled into items of the model (instructions, skills, MCP

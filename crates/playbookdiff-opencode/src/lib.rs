@@ -122,10 +122,24 @@ pub const PROFILED_VERSIONS: &[&str] = &["1.18.33"];
 /// (`packages/opencode/src/config/config.ts`; opencode.ai/docs "Config").
 pub const CONFIG_FILES: [Surface; 2] = [
     Surface::new(SurfaceKind::Settings, "**/opencode.json")
-        .keys(&["instructions", "skills.paths", "agent", "command", "mode", "plugin"])
+        .keys(&[
+            "instructions",
+            "skills.paths",
+            "agent",
+            "command",
+            "mode",
+            "plugin",
+        ])
         .tokens(&["{env:VAR}", "{file:path}"]),
     Surface::new(SurfaceKind::Settings, "**/opencode.jsonc")
-        .keys(&["instructions", "skills.paths", "agent", "command", "mode", "plugin"])
+        .keys(&[
+            "instructions",
+            "skills.paths",
+            "agent",
+            "command",
+            "mode",
+            "plugin",
+        ])
         .tokens(&["{env:VAR}", "{file:path}"]),
 ];
 

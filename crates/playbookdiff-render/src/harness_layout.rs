@@ -127,7 +127,10 @@ mod tests {
         let instructions = text.find("\n  instructions\n").unwrap();
         let settings = text.find("\n  settings\n").unwrap();
         assert!(instructions < settings, "{text}");
-        assert!(text.contains("~/.example/EXAMPLE.md  user, not-read"), "{text}");
+        assert!(
+            text.contains("~/.example/EXAMPLE.md  user, not-read"),
+            "{text}"
+        );
         for line in text.lines() {
             assert!(crate::layout::width(line) <= 80, "{line:?}\n{text}");
         }
@@ -144,7 +147,10 @@ mod tests {
         assert_eq!(row["path"], "~/.example/EXAMPLE.md");
         assert_eq!(row["scope"], "user");
         assert_eq!(row["analysis"], "not-read");
-        assert!(row.get("keys").is_none() && row.get("note").is_none(), "{row}");
+        assert!(
+            row.get("keys").is_none() && row.get("note").is_none(),
+            "{row}"
+        );
         assert_eq!(v["schemaVersion"], 1);
     }
 }
