@@ -180,12 +180,12 @@ pub struct Surface {
     /// The keys read from the file, as dotted paths (`permissions.allow`,
     /// `mcp_servers.<name>`); empty when the file is read whole (Markdown)
     /// or for every key.
-    #[serde(skip_serializing_if = "no_strings")]
+    #[serde(default, skip_serializing_if = "no_strings")]
     pub keys: &'static [&'static str],
     /// The tokens the agent expands in what it reads there (`@path`
     /// imports, `$CLAUDE_PROJECT_DIR`, `${VAR}`), as written in the file;
     /// the analysis never expands one from its own environment.
-    #[serde(skip_serializing_if = "no_strings")]
+    #[serde(default, skip_serializing_if = "no_strings")]
     pub tokens: &'static [&'static str],
     /// How far the analysis models it.
     pub analysis: Analysis,
@@ -195,7 +195,7 @@ pub struct Surface {
     pub since: Option<&'static str>,
     /// One sentence on what the row holds, or why the analysis does not
     /// read it; may be empty.
-    #[serde(skip_serializing_if = "no_text")]
+    #[serde(default, skip_serializing_if = "no_text")]
     pub note: &'static str,
 }
 
@@ -319,7 +319,7 @@ pub struct ReleaseLayout {
     /// Why this release was picked when another was asked for
     /// (`--agent-version` naming a release without a profile: the nearest
     /// older profile, `unknown-agent-version`); absent otherwise.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnostic>,
     /// Its surfaces, in the adapter's table order.
     pub surfaces: Vec<Surface>,
