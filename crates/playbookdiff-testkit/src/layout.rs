@@ -131,7 +131,7 @@ fn unread_rows(
             .map_or_else(|| example_content(&path), |(_, c)| c);
         write(dir.path(), &path, content);
     }
-    let row_files: Vec<String> = adapter.surfaces().iter().map(|r| path_of(r)).collect();
+    let row_files: Vec<String> = adapter.surfaces().iter().map(&path_of).collect();
     for (p, c) in example.extra {
         if !row_files.iter().any(|f| f == p) {
             write(dir.path(), p, c);

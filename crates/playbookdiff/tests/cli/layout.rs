@@ -43,6 +43,12 @@ fn json_validates_against_its_schema() {
     }
 }
 
+/// A row as compared: kind, path, scope.
+type Row = (String, String, String);
+
+/// A release as compared: harness, release, rows.
+type Release = (String, String, Vec<Row>);
+
 /// The document holds, for each registered harness and each profiled
 /// release, exactly the rows of the adapter's table that release reads,
 /// in table order: it is the table the compilation reads with.
@@ -53,7 +59,7 @@ fn json_equals_the_adapters_tables() {
     let mut expected = Vec::new();
     for adapter in playbookdiff_registry::adapters() {
         for version in adapter.profiled_versions() {
-            let rows: Vec<(String, String, String)> = adapter
+            let rows: Vec<Row> = adapter
                 .surfaces()
                 .iter()
                 .filter(|s| s.read_by(version, adapter.profiled_versions()))
@@ -72,7 +78,7 @@ fn json_equals_the_adapters_tables() {
             ));
         }
     }
-    let actual: Vec<(String, String, Vec<(String, String, String)>)> = layouts
+    let actual: Vec<Release> = layouts
         .iter()
         .map(|l| {
             let rows = l["surfaces"]
