@@ -72,7 +72,7 @@ pub const PROFILED_VERSIONS: &[&str] = &["1.0.24", "1.0.102"];
 
 /// The MCP files of a directory, in the order Copilot CLI tries them:
 /// `.mcp.json`, then (1.0.102) `.github/mcp.json` (seen with both
-/// releases; [`profile::Profile::mcp_files`] says which a release reads).
+/// releases; the profile says which a release reads).
 pub const MCP_FILES: [Surface; 2] = [
     Surface::new(SurfaceKind::McpServers, "**/.mcp.json").keys(&["mcpServers"]),
     Surface::new(SurfaceKind::McpServers, "**/.github/mcp.json")
