@@ -206,11 +206,6 @@ async function screenshots(browser, name, file) {
   fs.mkdirSync(opts.screenshots, { recursive: true });
   for (const [label, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]]) {
     const { page } = await open(browser, file, viewport);
-    const first = page.locator("details.finding").first();
-    if (await first.count()) {
-      await first.locator("summary").click();
-      await page.evaluate(() => document.getElementById("directories").scrollIntoView());
-    }
     const out = path.join(opts.screenshots, `${name}-${label}.png`);
     await page.screenshot({ path: out });
     console.log(`     wrote ${path.relative(ROOT, out)}`);
@@ -222,11 +217,19 @@ async function checkBench(browser, tree) {
   const file = render("bench", ["check", tree, "--all-dirs"]);
   const bytes = fs.statSync(file).size;
   check(bytes < MAX_BYTES, `bench: the report is ${(bytes / 1e6).toFixed(2)} MB (< 5 MB)`);
-  const { page, errors, readyMs } = await open(browser, file);
-  const t = Date.now();
-  await page.uncheck("input[name=severity][value=medium]");
-  const interactiveMs = readyMs + (Date.now() - t);
-  check(interactiveMs < MAX_INTERACTIVE_MS, `bench: drawn in ${readyMs} ms, a filter answered by ${interactiveMs} ms (< 2,000 ms)`);
+  const { page, errors, readyMs: outerMs } = await open(browser, file);
+  // In the page's own clock, from the start of navigation: when the
+  // script had drawn the page, then how long unticking a severity takes
+  // until the next frame is painted.
+  const drawnMs = await page.evaluate(() => performance.getEntriesByName("playbookdiff-ready")[0].startTime);
+  const filterMs = await page.evaluate(() => new Promise((done) => {
+    const t = performance.now();
+    document.querySelector("input[name=severity][value=medium]").click();
+    requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t)));
+  }));
+  const interactiveMs = Math.round(drawnMs + filterMs);
+  check(interactiveMs < MAX_INTERACTIVE_MS,
+    `bench: drawn ${Math.round(drawnMs)} ms after navigation, a filter answered in ${Math.round(filterMs)} ms: interactive at ${interactiveMs} ms (< 2,000 ms; ${outerMs} ms as the driver sees it)`);
   check(errors.length === 0, `bench: no console error ${errors.join(" | ")}`);
   await page.close();
 }

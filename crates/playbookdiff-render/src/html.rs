@@ -64,7 +64,10 @@ pub(crate) fn write_page<W: Write + ?Sized>(
     )?;
     let mut embedded = Embedded::new(&mut out);
     write_json(&mut embedded)?;
-    write!(out, "</script>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n")?;
+    write!(
+        out,
+        "</script>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n"
+    )?;
     out.flush()
 }
 

@@ -176,23 +176,25 @@
       }))));
   }
 
-  function checkboxes(legend, name, values, set, label) {
+  // A fieldset of ticked checkboxes, one per value; a change updates
+  // `set` and calls `then`.
+  function checkboxes(legend, name, values, set, then) {
     return el("fieldset", null, el("legend", null, legend), values.map(function (v) {
       return el("label", null, el("input", {
         type: "checkbox", name: name, value: v, checked: true,
         onchange: function (ev) {
           if (ev.target.checked) set.add(v); else set.delete(v);
-          redraw();
+          then();
         },
-      }), label ? label(v) : v);
+      }), v);
     }));
   }
 
   function filters() {
     return el("form", { class: "filters", "aria-label": "Filters", onsubmit: function (e) { e.preventDefault(); } },
-      checkboxes("Harness", "harness", harnesses, filter.harness),
-      checkboxes("Severity", "severity", SEVERITIES, filter.severity),
-      checkboxes("Finding kind", "kind", kinds, filter.kind),
+      checkboxes("Harness", "harness", harnesses, filter.harness, redraw),
+      checkboxes("Severity", "severity", SEVERITIES, filter.severity, redrawFindings),
+      checkboxes("Finding kind", "kind", kinds, filter.kind, redrawFindings),
       el("fieldset", null, el("legend", null, el("label", { for: "dir-filter" }, "Launch directory contains")),
         el("input", {
           type: "search", id: "dir-filter", placeholder: "e.g. apps/",
@@ -227,8 +229,9 @@
         }, d.cwd)),
         cells, el("td", null, String(shownHere.length))));
     });
+    s.appendChild(el("p", { class: "muted", id: "matrix-caption" }, caption));
     s.appendChild(el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Launch directories by harness" },
-      el("table", { id: "matrix" }, el("caption", { class: "muted" }, caption),
+      el("table", { id: "matrix", "aria-describedby": "matrix-caption" },
         el("thead", null, el("tr", null, el("th", { scope: "col" }, "Launch directory"),
           hs.map(function (h) { return el("th", { scope: "col" }, h); }),
           el("th", { scope: "col" }, "Findings"))),
@@ -273,16 +276,43 @@
         code(doc.context.cwd), " only; for this directory run ",
         code("playbookdiff check --cwd " + selected + " --format html"), ". Its findings are below."));
     }
-    var here = d.findings.filter(function (i) { return shown(findings[i].f); });
+    s.appendChild(el("div", { id: "pane-findings" }));
+    drawPaneFindings();
+  }
+
+  // The findings of the selected directory that the filters show.
+  function drawPaneFindings() {
+    var s = document.getElementById("pane-findings");
+    if (!s) return;
+    clear(s);
+    var here = directories[dirIndex[selected]].findings.filter(function (i) { return shown(findings[i].f); });
     s.appendChild(el("h3", null, "Findings in this directory (" + here.length + ")"));
-    s.appendChild(el("ul", { class: "plain" }, here.slice(0, PAGE).map(function (i) {
+    s.appendChild(limited(here, function (i) {
       var f = findings[i].f;
       return el("li", null, badge(f.severity), el("a", {
         href: "#f-" + i,
         onclick: function () { reveal(i); },
       }, f.message));
-    })));
-    if (here.length > PAGE) s.appendChild(el("p", { class: "muted" }, (here.length - PAGE) + " more in the findings list."));
+    }, el("ul", { class: "plain" })));
+  }
+
+  // `list` drawn into `container` PAGE items at a time, with a "Show
+  // more" button after it while some are left; returns a fragment.
+  function limited(list, item, container) {
+    var frag = document.createDocumentFragment();
+    var drawn = 0;
+    var more = el("button", { type: "button", class: "more" });
+    function next() {
+      list.slice(drawn, drawn + PAGE).forEach(function (x) { container.appendChild(item(x)); });
+      drawn = Math.min(list.length, drawn + PAGE);
+      more.textContent = "Show " + Math.min(PAGE, list.length - drawn) + " more of " + (list.length - drawn);
+      more.hidden = drawn >= list.length;
+    }
+    more.addEventListener("click", next);
+    next();
+    frag.appendChild(container);
+    frag.appendChild(more);
+    return frag;
   }
 
   function provenance(item) {
@@ -305,21 +335,21 @@
     return el("div", { class: "agent" },
       el("h3", null, h, c.agentProfile ? el("span", { class: "muted" }, " " + c.agentProfile.version) : null),
       el("h4", null, "Instructions, in the order the agent receives them (" + instructions.length + ")"),
-      el("ol", null, instructions.map(function (i) {
+      limited(instructions, function (i) {
         return el("li", null, el("strong", null, i.kind), " ", code(i.source.path),
           i.order === null ? el("span", { class: "muted" }, " (not in the startup order)") : null,
           provenance(i));
-      })),
+      }, el("ol")),
       el("h4", null, "Skills (" + c.skills.length + ")"),
-      el("ul", null, c.skills.map(function (k) {
+      limited(c.skills, function (k) {
         return el("li", null, el("strong", null, k.name), k.description ? " " + k.description : null, provenance(k));
-      })),
+      }, el("ul")),
       el("h4", null, "MCP servers (" + c.mcpServers.length + ")"),
-      el("ul", null, c.mcpServers.map(function (m) {
+      limited(c.mcpServers, function (m) {
         return el("li", null, el("strong", null, m.name), " ", m.transport,
           m.command ? [" ", code([m.command].concat(m.args || []).join(" "))] : null,
           m.url ? [" ", code(m.url)] : null, provenance(m));
-      })));
+      }, el("ul")));
   }
 
   function changeColumn(h, a) {
@@ -483,9 +513,17 @@
 
   // ---- assembly ----------------------------------------------------------
 
+  // After a change of the harnesses shown: everything.
   function redraw() {
     drawDirectories();
     drawPane();
+    drawFindings();
+  }
+
+  // After a change of severities or kinds: what counts findings.
+  function redrawFindings() {
+    drawDirectories();
+    drawPaneFindings();
     drawFindings();
   }
 
@@ -508,4 +546,6 @@
   if (kind !== "diff") drawUnknowns();
   document.title = "PlaybookDiff " + kind + ": " + (kind === "diff" ? doc.repository : doc.context.repositoryRoot);
   document.body.dataset.ready = "true";
+  // When the page became usable, for the browser test (docs/html.md).
+  performance.mark("playbookdiff-ready");
 })();

@@ -16,6 +16,7 @@ mod five_harnesses;
 mod gate;
 mod guard;
 mod guard_replay;
+mod html;
 mod new_user;
 mod oracle;
 mod oracle_surfaces;
