@@ -413,7 +413,7 @@
 
   function fillFinding(body, f) {
     append(body, [
-      el("p", null, "Id ", code(f.id), f.actionable ? "" : " (not actionable: a difference by design)"),
+      el("p", null, "Id ", code(f.id), f.actionable ? "" : " (low or info: not actionable)"),
       el("p", null, "Present in ", (f.presentIn || []).join(", ") || "none",
         "; absent from ", (f.absentFrom || []).join(", ") || "none", "."),
       el("h4", null, "Why"),
