@@ -161,15 +161,33 @@ async function checkAxe(page, name) {
 
 async function checkPage(browser, name, file) {
   const { page, errors } = await open(browser, file);
+  await page.keyboard.press("Tab");
+  check(await page.evaluate(() => document.activeElement.className === "skip"), `${name}: the first Tab reaches the skip link`);
   await checkFilters(page, name);
   await checkExplanation(page, name);
   await checkAxe(page, name);
-  // A directory of the matrix opens its pane.
+  // By keyboard alone: the first Tab reaches the skip link, Space on a
+  // severity changes what is shown, Enter on a launch directory of the
+  // matrix opens its pane and moves the focus there.
+  const shownBefore = await count(page, "details.finding");
+  await page.focus("input[name=severity][value=medium]");
+  await page.keyboard.press("Space");
+  const shownAfter = await count(page, "details.finding");
+  await page.keyboard.press("Space");
+  check(shownAfter !== shownBefore || shownBefore === 0, `${name}: Space on a severity filter changes what is shown (${shownBefore} -> ${shownAfter})`);
   const rowButton = page.locator("#matrix tbody th button").last();
   if (await rowButton.count()) {
     const cwd = await rowButton.innerText();
-    await rowButton.click();
-    check((await page.locator("#pane-h").innerText()).includes(cwd), `${name}: a launch directory opens its pane`);
+    await rowButton.focus();
+    await page.keyboard.press("Enter");
+    const pane = await page.evaluate(() => [document.getElementById("pane-h").innerText, document.activeElement.id]);
+    check(pane[0].includes(cwd) && pane[1] === "pane-h", `${name}: Enter on a launch directory opens its pane and focuses it`);
+  }
+  // Nothing wider than the screen but the matrix, which scrolls in its box.
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    check(overflow <= 0, `${name}: no horizontal scrolling of the page at ${viewport.width}x${viewport.height} (${overflow} px)`);
   }
   check(errors.length === 0, `${name}: no console error and no request outside the file ${errors.join(" | ")}`);
   return page;
