@@ -12,6 +12,7 @@ mod diff;
 mod exit;
 mod guard;
 mod habits;
+mod mcp;
 mod project;
 mod remedies;
 mod sink;
@@ -85,6 +86,12 @@ fn run() -> ExitStatus {
             })
         }
         Some(Command::Guard(g)) => guard::run(g, here).map_err(context::UsageError),
+        Some(Command::Mcp) => mcp::run()
+            .map_err(context::UsageError)
+            .map(|()| check::Outcome {
+                output: String::new(),
+                status: ExitStatus::Success,
+            }),
         Some(Command::Man) => man_page().map(|output| check::Outcome {
             output,
             status: ExitStatus::Success,
