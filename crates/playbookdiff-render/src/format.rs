@@ -137,8 +137,9 @@ impl Report {
             }
             (_, Format::Gitlab) => "A GitLab Code Quality report",
             (_, Format::Html) => {
-                "One self-contained HTML page to open in a browser: the JSON document with \
-                 filters, launch directories side by side, explanations and remedies"
+                "One self-contained HTML page to open in a browser, drawn from the JSON \
+                 document: launch directories by agent, filters, what each agent receives side \
+                 by side, explanations and remedies"
             }
         }
     }
