@@ -96,7 +96,8 @@ impl ToolName {
             ToolName::Check => {
                 "Compare what the agents receive under one context (or in every launch directory \
                  with allDirs) and list the findings, each with its evidence, explanation and \
-                 remedy. The document of `playbookdiff check --format json`."
+                 remedy. The document of `playbookdiff check --format json` without `configs` \
+                 (call `compile` for what one agent receives)."
             }
             ToolName::Explain => {
                 "One finding of `check` by its id, with its evidence on each side and a fix. \
@@ -125,14 +126,26 @@ impl ToolName {
         serde_json::to_value(schema).unwrap_or_default()
     }
 
-    /// The JSON Schema of the result: the output contract's document.
+    /// The JSON Schema of the result: the output contract's document
+    /// (`check`'s without `configs`, see [`document`]).
     fn output_schema(self) -> Value {
         let text = match self {
             ToolName::Compile => playbookdiff_render::json_schema(),
             ToolName::Check | ToolName::Explain => playbookdiff_render::check_schema(),
             ToolName::Diff => playbookdiff_render::diff::diff_schema(),
         };
-        serde_json::from_str(&text).unwrap_or_default()
+        let mut schema: Value = serde_json::from_str(&text).unwrap_or_default();
+        if self == ToolName::Check {
+            if let Some(s) = schema.as_object_mut() {
+                if let Some(Value::Object(p)) = s.get_mut("properties") {
+                    p.shift_remove("configs");
+                }
+                if let Some(Value::Array(r)) = s.get_mut("required") {
+                    r.retain(|k| k != "configs");
+                }
+            }
+        }
+        schema
     }
 
     fn tool(self) -> Tool {
@@ -442,18 +455,26 @@ impl Server {
     }
 }
 
-/// The CLI's JSON document as the result: structured content, and the
-/// same document as text (its own bytes, not serialized again) for clients
-/// that read text only.
+/// The CLI's JSON document as the result (structured content, and the
+/// same as text), without the agents' configurations (`configs`) in a
+/// document that has findings: `compile` gives one agent's configuration.
+///
+/// Claude Code 2.1.332 hands the model only a 2 KB preview of a tool
+/// result above about 80 KB (it saves the rest to a file), and the
+/// configurations come first in a `check` document (47 KB of the
+/// example's 88 KB): with them, the model saw none of the findings
+/// (scripts/oracle/mcp_round_trip.py).
 fn document(stdout: Vec<u8>) -> CallToolResult {
-    let value = match serde_json::from_slice::<Value>(&stdout) {
+    let mut value = match serde_json::from_slice::<Value>(&stdout) {
         Ok(v) => v,
         Err(e) => return tool_error(format!("the analysis gave no JSON document: {e}")),
     };
-    let mut result = CallToolResult::structured(Value::Null);
-    result.structured_content = Some(value);
-    result.content = vec![ContentBlock::text(String::from_utf8_lossy(&stdout))];
-    result
+    if let Some(doc) = value.as_object_mut() {
+        if doc.contains_key("findings") {
+            doc.shift_remove("configs");
+        }
+    }
+    CallToolResult::structured(value)
 }
 
 fn tool_error(text: String) -> CallToolResult {
@@ -643,6 +664,31 @@ mod tests {
             assert_eq!(tool.annotations.and_then(|a| a.read_only_hint), Some(true));
             assert_eq!(ToolName::parse(t.as_str()), Some(t));
         }
+    }
+
+    #[test]
+    fn a_document_with_findings_leaves_out_the_configurations_only() {
+        let check =
+            br#"{"schemaVersion":1,"configs":{"codex":{}},"findings":[{"id":"f"}],"failing":1}"#;
+        let compile = br#"{"schemaVersion":1,"harness":"codex","instructions":[]}"#;
+        for (doc, kept) in [
+            (
+                &check[..],
+                r#"{"schemaVersion":1,"findings":[{"id":"f"}],"failing":1}"#,
+            ),
+            (
+                &compile[..],
+                r#"{"schemaVersion":1,"harness":"codex","instructions":[]}"#,
+            ),
+        ] {
+            let result = document(doc.to_vec());
+            // In the document's own order, as structured content and text.
+            assert_eq!(result.structured_content.unwrap().to_string(), kept);
+            assert_eq!(result.content[0].as_text().unwrap().text, kept);
+        }
+        let schema = ToolName::Check.output_schema();
+        assert!(schema["properties"].get("configs").is_none());
+        assert!(schema["properties"].get("findings").is_some());
     }
 
     #[test]
