@@ -55,8 +55,10 @@ try {
   const names = (list.tools || []).map((t) => t.name).sort();
   check(JSON.stringify(names) === JSON.stringify(["check", "compile", "diff", "explain", "layout"]), "tools/list lists compile, check, explain, diff, layout", JSON.stringify(list).slice(0, 400));
   for (const t of list.tools || []) {
-    check(t.inputSchema && t.inputSchema.type === "object" && t.inputSchema.properties && t.inputSchema.properties.repo,
-      `${t.name}: an object schema for its arguments with \`repo\``);
+    // `layout` describes the agents, not a repository: it takes none.
+    const wantsRepo = t.name !== "layout";
+    check(t.inputSchema && t.inputSchema.type === "object" && t.inputSchema.properties && !!t.inputSchema.properties.repo === wantsRepo,
+      `${t.name}: an object schema for its arguments${wantsRepo ? " with `repo`" : " without `repo`"}`);
     check(t.annotations && t.annotations.readOnlyHint === true, `${t.name}: annotated read-only`);
     if (t.name !== "explain") check(t.outputSchema && t.outputSchema.type === "object", `${t.name}: an output schema`);
   }
