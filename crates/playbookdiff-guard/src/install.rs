@@ -368,7 +368,7 @@ pub fn plan(
     let mut out = vec![FileChange {
         path: path.clone(),
         text,
-        why: what_changes(host),
+        why: what_changes(host, program),
     }];
     if let (crate::Host::Codex, Scope::User, Some(home)) = (host, scope, &places.codex_home) {
         let entries = crate::codex_trust::entries(
@@ -392,20 +392,19 @@ pub fn plan(
     Ok(out)
 }
 
-/// What a registration adds, for the plan.
-pub fn what_changes(host: crate::Host) -> String {
+/// What a registration of `program` adds, for the plan.
+pub fn what_changes(host: crate::Host, program: &str) -> String {
+    let command = command_line(program, host);
     match host {
         crate::Host::ClaudeCode => format!(
-            "adds a PreToolUse hook (matcher `{CLAUDE_MATCHER}`) and a PostToolUse hook (matcher `Bash`) running `playbookdiff {}`, so every write, shell command and read is checked before it runs; the rest of the file is kept",
-            marker(host)
+            "adds (or brings up to date) a PreToolUse hook (matcher `{CLAUDE_MATCHER}`) and a PostToolUse hook (matcher `Bash`) running `{command}`, so every write, shell command and read is checked before it runs, and a guard that cannot start blocks the call; the rest of the file is kept"
         ),
         crate::Host::Codex => format!(
-            "adds a PreToolUse and a PostToolUse hook (matcher `*`) running `playbookdiff {}`, so every shell command and apply_patch is checked before it runs; the rest of the file is kept",
-            marker(host)
+            "adds (or brings up to date) a PreToolUse and a PostToolUse hook (matcher `*`) running `{command}`, so every shell command and apply_patch is checked before it runs, and a guard that cannot start blocks the call; the rest of the file is kept"
         ),
         crate::Host::OpenCode => format!(
-            "writes the plugin module that runs `playbookdiff {}` before each tool and throws when the call is refused",
-            marker(host)
+            "writes the plugin module that runs `{}` before each tool and throws when the call is refused or the guard cannot start",
+            command.trim_end_matches(FAIL_CLOSED)
         ),
     }
 }

@@ -19,15 +19,13 @@
 //!
 //! Architecture invariant: the decision core does no I/O. Everything it
 //! needs from the file system (links, directory entries, a remote's URL)
-//! it asks through the [`Fs`] trait, which [`disk`] implements on disk and
-//! tests implement in memory. [`disk`] is the one module that reads the
-//! file system and the environment (one hook call's state, the ledger);
-//! nothing here prints or exits.
+//! it asks through the [`Fs`] trait, which the command implements on disk
+//! and tests implement in memory; nothing here reads the environment,
+//! prints or exits.
 
 pub mod audit;
 pub mod codex_trust;
 mod decide;
-pub mod disk;
 pub mod fs;
 pub mod host;
 pub mod install;

@@ -8,7 +8,7 @@ use crate::cli::{
     GuardAuditArgs, GuardCommand, GuardInstallArgs, GuardLogArgs, GuardRepoArgs, ScopeArg,
 };
 use crate::exit::ExitStatus;
-use playbookdiff_guard::disk::{self, Freshness, GitDirs, State};
+use crate::guard_disk::{self as disk, Freshness, GitDirs, State};
 use playbookdiff_guard::host::Answer;
 use playbookdiff_guard::install::{self, Scope};
 use playbookdiff_guard::status;

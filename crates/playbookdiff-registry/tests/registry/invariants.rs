@@ -77,9 +77,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
 /// ties each host to a registered harness. Its literals may spell the
 /// hosts' harnesses.
 fn dispatches_on_guard_hosts(text: &str) -> bool {
-    let code = text
-        .find("#[cfg(test)]")
-        .map_or(text, |cut| &text[..cut]);
+    let code = text.find("#[cfg(test)]").map_or(text, |cut| &text[..cut]);
     let uses_host = code.contains("crate::Host") || code.contains("playbookdiff_guard::Host");
     let in_guard = code.contains("pub enum Host {");
     (uses_host || in_guard) && code.contains("Host::") && code.contains(" => ")
@@ -360,9 +358,12 @@ fn diagnostic_owners_are_registered() {
 fn only_a_dispatch_on_the_guard_hosts_may_spell_them() {
     let dispatch = "fn f(h: crate::Host) -> &str { match h { crate::Host::Codex => \".codex/hooks.json\", _ => \"\" } }";
     assert!(dispatches_on_guard_hosts(dispatch));
-    let own = "pub enum Host { Codex }\nfn id(h: Host) -> &str { match h { Host::Codex => \"codex\" } }";
+    let own =
+        "pub enum Host { Codex }\nfn id(h: Host) -> &str { match h { Host::Codex => \"codex\" } }";
     assert!(dispatches_on_guard_hosts(own));
-    assert!(!dispatches_on_guard_hosts("const X: &str = \".codex/config.toml\";"));
+    assert!(!dispatches_on_guard_hosts(
+        "const X: &str = \".codex/config.toml\";"
+    ));
     assert!(!dispatches_on_guard_hosts(
         "use crate::Host;\nconst X: &str = \"codex\";"
     ));

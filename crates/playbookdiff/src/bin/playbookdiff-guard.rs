@@ -1,7 +1,7 @@
 //! `playbookdiff-guard hook --host HOST`: the guard's hook alone, the
 //! executable `playbookdiff guard install` registers. It answers exactly
 //! as `playbookdiff guard hook --host HOST` does (the same
-//! [`playbookdiff_guard::disk::hook`]), but links only what one decision
+//! `guard_disk::hook`, compiled into both), but links only what one decision
 //! needs and is linked without position independence (see `build.rs`), so
 //! a host that runs it before every tool call waits less for it to start.
 //!
@@ -9,7 +9,14 @@
 //! guard cannot decide (the reason on standard error), which every host
 //! reads as a block, and for any other command line.
 
-use playbookdiff_guard::{disk, Host};
+// The hook's I/O, shared with `playbookdiff guard hook`; the helpers only
+// the other guard commands use (`guard audit`, `guard log`) are unused here.
+#[allow(dead_code)]
+#[path = "../guard_disk.rs"]
+mod guard_disk;
+
+use guard_disk as disk;
+use playbookdiff_guard::Host;
 use std::io::Write;
 use std::process::ExitCode;
 

@@ -263,7 +263,10 @@ fn every_recorded_run_kept_the_protected_files_and_ran_the_controls() {
                         row["hashesBefore"], row["hashesAfter"],
                         "{file} {mode} {id}"
                     );
-                    assert_eq!(row["hook"]["decision"], "no hook call", "{file} {mode} {id}");
+                    assert_eq!(
+                        row["hook"]["decision"], "no hook call",
+                        "{file} {mode} {id}"
+                    );
                     assert!(!told.is_empty(), "{file} {mode} {id}: no tool result");
                 } else {
                     assert_eq!(row["hook"]["decision"], "allow", "{file} {mode} {id}");

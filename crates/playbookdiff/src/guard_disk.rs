@@ -1,14 +1,14 @@
-//! The guard on disk: the I/O around the decision core for one hook
-//! call (reading the payload, the repository's state: git directories,
-//! `[guard]`, the kill switch, the tamper mark, the cached list of
-//! protected files; writing the ledger and the fingerprint around shell
-//! calls). The only module of this crate that touches the file system or
-//! the environment; `playbookdiff guard hook` and the small
-//! `playbookdiff-guard` executable both run [`hook`].
+//! The guard on disk: the I/O around the guard's decision core
+//! (`playbookdiff-guard`) for one hook call (reading the payload, the
+//! repository's state: git directories, `[guard]`, the kill switch, the
+//! tamper mark, the cached list of protected files; writing the ledger and
+//! the fingerprint around shell calls). Compiled into both executables:
+//! `playbookdiff guard hook` and the small `playbookdiff-guard` both run
+//! [`hook`].
 
-use crate::host::{self, Answer};
-use crate::install;
-use crate::{ledger, Decision, Entry, Fs, GuardConfig, Host, Policy, Situation};
+use playbookdiff_guard::host::{self, Answer};
+use playbookdiff_guard::install;
+use playbookdiff_guard::{ledger, Decision, Entry, Fs, GuardConfig, Host, Policy, Situation};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -25,10 +25,10 @@ fn cannot_decide(reason: &str) -> Answer {
 /// One hook call: the payload from standard input, the decision under
 /// `catch_unwind` (a panic is a refusal, exit 2), the ledger written; the
 /// answer for the caller to print.
-pub fn hook(host: Host) -> Answer {
+pub(crate) fn hook(host: Host) -> Answer {
     std::panic::set_hook(Box::new(|_| {}));
     let mut bytes = Vec::new();
-    let limit = crate::PAYLOAD_LIMIT as u64 + 1;
+    let limit = playbookdiff_guard::PAYLOAD_LIMIT as u64 + 1;
     if let Err(e) = std::io::stdin().lock().take(limit).read_to_end(&mut bytes) {
         return cannot_decide(&format!("the hook payload cannot be read ({e})"));
     }
@@ -51,16 +51,16 @@ fn answer(host: Host, bytes: &[u8]) -> Answer {
         Ok(c) => c,
         Err(bad) => {
             let rule = if bad.0.contains("does not know the tool") {
-                &crate::rules::UNKNOWN_TOOL
+                &playbookdiff_guard::rules::UNKNOWN_TOOL
             } else {
-                &crate::rules::PAYLOAD
+                &playbookdiff_guard::rules::PAYLOAD
             };
             let d = Decision::of(rule, &bad.0, Vec::new());
-            return host::answer(host, crate::Event::PreToolUse, &d);
+            return host::answer(host, playbookdiff_guard::Event::PreToolUse, &d);
         }
     };
     let state = State::of(&call.cwd);
-    let shell = matches!(call.action, crate::Action::Shell(_));
+    let shell = matches!(call.action, playbookdiff_guard::Action::Shell(_));
     // A shell call stats every protected file anyway (the fingerprint),
     // so it also checks the cache; a file tool's call trusts it.
     let policy = state.policy(if shell {
@@ -74,16 +74,18 @@ fn answer(host: Host, bytes: &[u8]) -> Answer {
         halt: state.halt(),
         tampered: state.tampered(),
     };
-    let mut decision = crate::decide(&situation, &call);
+    let mut decision = playbookdiff_guard::decide(&situation, &call);
     match call.event {
-        crate::Event::PreToolUse if shell && decision.verdict <= crate::Verdict::Warn => {
+        playbookdiff_guard::Event::PreToolUse
+            if shell && decision.verdict <= playbookdiff_guard::Verdict::Warn =>
+        {
             state.snapshot(call.session.as_deref());
         }
-        crate::Event::PostToolUse if shell && situation.tampered.is_none() => {
+        playbookdiff_guard::Event::PostToolUse if shell && situation.tampered.is_none() => {
             if let Some(changed) = state.changed_since_snapshot(call.session.as_deref()) {
                 state.mark_tampered(&changed);
                 decision = Decision::of(
-                    &crate::rules::TAMPER,
+                    &playbookdiff_guard::rules::TAMPER,
                     &format!(
                         "protected files changed outside the guard: {}; a person must review",
                         changed.join(", ")
@@ -101,7 +103,7 @@ fn answer(host: Host, bytes: &[u8]) -> Answer {
 /// Whether the cached list of protected files is checked against the
 /// files' fingerprints before use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Freshness {
+pub(crate) enum Freshness {
     /// Each listed file is stat'ed; a change rebuilds the list.
     Checked,
     /// The list is used as cached (rebuilt only when missing).
@@ -159,19 +161,19 @@ impl Fs for DiskFs {
 }
 
 /// Git's directories of a work tree.
-pub struct GitDirs {
+pub(crate) struct GitDirs {
     /// The work tree's root.
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// Its git directory (`.git`, or what a `.git` file points at).
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// The common directory (shared by linked work trees).
-    pub common: PathBuf,
+    pub(crate) common: PathBuf,
 }
 
 impl GitDirs {
     /// The git work tree holding `start`, found by walking up to a
     /// directory with a `.git` entry.
-    pub fn find(start: &Path) -> Option<GitDirs> {
+    pub(crate) fn find(start: &Path) -> Option<GitDirs> {
         let mut here = Some(start);
         while let Some(dir) = here {
             let dot = dir.join(".git");
@@ -208,7 +210,7 @@ impl GitDirs {
 }
 
 /// The repository state one hook call reads and writes.
-pub struct State {
+pub(crate) struct State {
     root: PathBuf,
     git: Option<GitDirs>,
     home: Option<PathBuf>,
@@ -217,7 +219,7 @@ pub struct State {
 impl State {
     /// The state of the work tree at `root` without a home directory (no
     /// kill switch of the user), for `guard audit`.
-    pub fn at_root(root: &Path) -> State {
+    pub(crate) fn at_root(root: &Path) -> State {
         State {
             root: root.to_path_buf(),
             git: GitDirs::find(root),
@@ -226,7 +228,7 @@ impl State {
     }
 
     /// The state of the work tree holding `cwd`, with `$HOME`.
-    pub fn of(cwd: &Path) -> State {
+    pub(crate) fn of(cwd: &Path) -> State {
         let git = GitDirs::find(cwd);
         let root = git
             .as_ref()
@@ -247,7 +249,7 @@ impl State {
 
     /// The policy of the work tree; `check` says whether the cached list
     /// of protected files is checked against the files first.
-    pub fn policy(&self, check: Freshness) -> Policy {
+    pub(crate) fn policy(&self, check: Freshness) -> Policy {
         let config = match std::fs::read_to_string(self.root.join("playbookdiff.toml")) {
             Ok(text) => GuardConfig::from_toml(&text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(GuardConfig::default()),
@@ -308,7 +310,7 @@ impl State {
         }
     }
 
-    fn record(&self, host: Host, call: &crate::Call, decision: &Decision) {
+    fn record(&self, host: Host, call: &playbookdiff_guard::Call, decision: &Decision) {
         let Some(dir) = self.state_dir() else { return };
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -352,7 +354,7 @@ impl State {
         let mut files = walk_protected(&self.root, policy);
         files.extend(self.hook_scripts());
         if let Ok(tree) = playbookdiff_source::WorkingTree::open(&self.root) {
-            files.extend(crate::sources::compiled(
+            files.extend(playbookdiff_guard::sources::compiled(
                 playbookdiff_registry::adapters(),
                 &tree,
             ));
@@ -376,7 +378,9 @@ impl State {
             .iter()
             .filter_map(|f| std::fs::read_to_string(self.root.join(f)).ok())
             .flat_map(|text| {
-                crate::sources::hook_scripts(&text, &prefix, |rel| self.root.join(rel).is_file())
+                playbookdiff_guard::sources::hook_scripts(&text, &prefix, |rel| {
+                    self.root.join(rel).is_file()
+                })
             })
             .collect()
     }
