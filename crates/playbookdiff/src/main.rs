@@ -13,6 +13,7 @@ mod exit;
 mod guard;
 mod guard_disk;
 mod habits;
+mod layout;
 mod project;
 mod remedies;
 mod sink;
@@ -85,6 +86,7 @@ fn run() -> ExitStatus {
                 status: ExitStatus::Success,
             })
         }
+        Some(Command::Layout(a)) => layout::run(a),
         Some(Command::Guard(g)) => guard::run(g, here).map_err(context::UsageError),
         Some(Command::Man) => man_page().map(|output| check::Outcome {
             output,
