@@ -305,7 +305,7 @@ pub(crate) struct GuardInstallArgs {
     /// Change the files (without it, print the plan)
     #[arg(long)]
     pub write: bool,
-    /// The playbookdiff executable the hook runs [default: this one]
+    /// The executable the hook runs: `playbookdiff-guard` (run as `hook --host H`), or `playbookdiff` or a wrapper (run as `guard hook --host H`) [default: playbookdiff-guard beside this executable, else this one]
     #[arg(long, value_name = "PATH")]
     pub program: Option<PathBuf>,
     /// The repository [default: the git work tree of the current directory]

@@ -16,6 +16,7 @@ mod first_run;
 mod five_harnesses;
 mod gate;
 mod guard;
+mod guard_install;
 mod guard_replay;
 mod html;
 mod layout;
