@@ -300,11 +300,15 @@ fn refusal(cx: &Cx<'_, '_>, profile: &Profile, s: &Skill) -> Option<String> {
     })
 }
 
+/// A front-matter key, what its value must be (for the message), and the
+/// test of that.
+type FieldCheck = (&'static str, &'static str, fn(&Value) -> bool);
+
 /// The first front-matter field of a type Copilot CLI's schema refuses.
 fn wrong_type(value: &Value) -> Option<String> {
     let text_list =
         |v: &Value| v.is_string() || v.as_array().is_some_and(|a| a.iter().all(Value::is_string));
-    let checks: [(&str, &str, fn(&Value) -> bool); 4] = [
+    let checks: [FieldCheck; 4] = [
         ("name", "text", Value::is_string),
         ("description", "text", Value::is_string),
         ("user-invocable", "true or false", Value::is_boolean),
