@@ -358,7 +358,7 @@ pub(crate) fn sent_text(profile: &Profile, text: &str) -> String {
 /// The sentence a reason ends with when 1.0.24's Markdown filter changed
 /// `text`, saying what of it the model may not reproduce.
 pub(crate) fn filter_note(text: &str) -> String {
-    let mut note = " Copilot CLI 1.0.24 filters the Markdown before sending it: links and images lose an address that is not http(s), raw HTML outside a short list is removed with its content, and `&`, `<` and `>` arrive as entities.".to_string();
+    let mut note = " Copilot CLI 1.0.24 filters the Markdown before sending it: links and images lose an address that is not an http or https URL, raw HTML outside a short list is removed with its content, and `&`, `<` and `>` arrive as entities.".to_string();
     if let Some(what) = crate::filter::unmodelled(text) {
         note.push_str(&format!(" The text holds {what}, which the filter changes in ways the analysis does not model, so the content shown may differ there."));
     }
