@@ -19,7 +19,8 @@
 //!    `<https://...>` becomes a link to itself;
 //! 4. `&`, `<` and `>` of the remaining text are sent as `&amp;`, `&lt;`
 //!    and `&gt;` (`a < b && c > d` arrived as `a &lt; b &amp;&amp; c &gt;
-//!    d`), and `>>` as `&amp;gt;`;
+//!    d`); `>>`, and `<` before a character that opens no tag (`(<75%`),
+//!    are escaped twice (`&amp;gt;`, `&amp;lt;`);
 //! 5. a tag glued to a word (`Promise<void>`) without a closing tag later
 //!    is blanked with spaces; an HTML element outside the filter's list
 //!    (`<div>`, `<span>`, `<http://...>`) is removed with its content, up
@@ -27,9 +28,11 @@
 //!    arrived as an empty line; after `<http://h.example>` nothing of the
 //!    file arrived).
 //!
+//! HTML comments are removed (`<!-- intent-skills:start -->` of
+//! triggerdotdev/trigger.dev's `AGENTS.md` arrived as an empty line).
 //! Not modelled: entity references already in the text (`&quot;`, `&#60;`,
-//! `&copy;`), which 1.0.24 decodes or escapes inconsistently, and HTML
-//! comments; [`unmodelled`] says when a text holds them.
+//! `&copy;`), which 1.0.24 decodes or escapes inconsistently; [`unmodelled`]
+//! says when a text holds one.
 
 use regex::Regex;
 use std::sync::LazyLock;
@@ -89,11 +92,6 @@ static ATTR: LazyLock<Regex> =
 static ENTITY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"&(#[0-9]+|#x[0-9a-fA-F]+|[A-Za-z]+);").expect("valid"));
 
-/// Stands for a `<` the filter already turned into `&lt;` (which the HTML
-/// stage then keeps: `a < b` arrived as `a &lt; b`); a control character
-/// no instruction text holds.
-const LESS_THAN: char = '\u{2}';
-
 /// The characters 1.0.24 removes before filtering.
 fn hidden(c: char) -> bool {
     matches!(c,
@@ -113,15 +111,11 @@ pub(crate) fn markdown(text: &str) -> String {
 }
 
 /// Why the content sent may differ from [`markdown`]'s, when `text` holds
-/// something the model leaves out: an entity reference or an HTML comment.
+/// something the model leaves out: an entity reference.
 pub(crate) fn unmodelled(text: &str) -> Option<&'static str> {
-    if text.contains("<!--") {
-        Some("an HTML comment")
-    } else if ENTITY.is_match(text) {
-        Some("an entity reference (`&name;`)")
-    } else {
-        None
-    }
+    ENTITY
+        .is_match(text)
+        .then_some("an entity reference (`&name;`)")
 }
 
 /// Fenced code blocks, then code spans, replaced by placeholders; the
@@ -155,9 +149,11 @@ fn unmask(mut text: String, code: &[(String, String)]) -> String {
     text
 }
 
-/// Images, links and `<https://...>` as HTML; `<` that opens no tag
-/// marked [`LESS_THAN`]; `>>`, and `>` before `-`, as the text `&gt;`
-/// (which the HTML stage escapes again: `a >> b` arrived as `a &amp;gt;
+/// Images, links and `<https://...>` as HTML; `<` before anything but a
+/// letter, `/`, `!`, white space or `>`, and `>>`, and `>` before `-`, as
+/// the text `&lt;` and `&gt;`, which the HTML stage escapes again (`LOW
+/// (<75%)` of avifenesh/agnix's `AGENTS.md` arrived as `LOW (&amp;lt;75%)`,
+/// `a >> b` as `a &amp;gt; b`; `a < b`, left to the HTML stage, as `a &lt;
 /// b`).
 fn links(text: &str) -> String {
     let t = IMAGE.replace_all(text, r#"<img src="$2">"#);
@@ -172,7 +168,7 @@ fn links(text: &str) -> String {
                     n.is_ascii_alphabetic() || "/!>".contains(n) || n.is_whitespace()
                 }) =>
             {
-                out.push(LESS_THAN);
+                out.push_str("&lt;");
             }
             ('>', Some('>')) => {
                 chars.next();
@@ -215,6 +211,10 @@ fn sanitize(text: &str) -> String {
     while let Some(i) = rest.find('<') {
         escape_into(&mut out, &rest[..i]);
         rest = &rest[i..];
+        if let Some(body) = rest.strip_prefix("<!--") {
+            rest = body.find("-->").map_or("", |j| &body[j + 3..]);
+            continue;
+        }
         let Some(caps) = TAG.captures(rest) else {
             out.push_str("&lt;");
             rest = &rest[1..];
@@ -277,7 +277,6 @@ fn escape_into(out: &mut String, text: &str) {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            LESS_THAN => out.push_str("&lt;"),
             _ => out.push(c),
         }
     }
@@ -307,6 +306,11 @@ mod tests {
             ("L1 links: [http](http://a.example/x) [https](https://a.example/y) [rel](docs/x.md) [t](https://t.example \"Title\").", "L1 links: <a href=\"http://a.example/x\">http</a> <a href=\"https://a.example/y\">https</a> <a>rel</a> <a href=\"https://t.example\">t</a>."),
             ("L2 img: ![pic](https://i.example/p.png) ![rel](p.png).", "L2 img: <img src=\"https://i.example/p.png\"> <img>."),
             ("L3 autolink: <http://h.example> and the rest", "L3 autolink: "),
+            (
+                "4. **Certainty filtering** - HIGH (>95%), MEDIUM (75-95%), LOW (<75%)",
+                "4. **Certainty filtering** - HIGH (&gt;95%), MEDIUM (75-95%), LOW (&amp;lt;75%)",
+            ),
+            ("<!-- intent-skills:start -->", ""),
             ("L2 arrows: a -> b, a => b, a >> b, a >>> b, a >= b", "L2 arrows: a -&gt; b, a =&gt; b, a &amp;gt; b, a &amp;gt;&gt; b, a &gt;= b"),
         ];
         for (written, sent) in seen {
