@@ -49,6 +49,7 @@ pub(crate) fn compile(
         matcherless: &[],
         cannot_block: &[],
         tools: TOOLS,
+        triggers: &[],
     };
     let release = format!("Codex {version}");
     let runs = runs(cx, layers);
@@ -154,6 +155,7 @@ fn hooks_json(
     let source = SourceRef::project(path.clone(), SourceFormat::Json);
     let lines = |p: &[&str]| doc.span(p);
     let reason = format!("Registered in `{path}`, which Codex reads for a trusted project.");
+    let ctx = cx.base.context;
     let reg = Registration {
         harness: HARNESS,
         release,
@@ -165,6 +167,8 @@ fn hooks_json(
             project: &[],
             plugin: None,
         },
+        cwd: &ctx.cwd,
+        layout: hooks::Layout::Groups,
         runs: runs.clone(),
         applicability: Applicability::Effective,
         reason: &reason,
@@ -194,6 +198,7 @@ fn toml_hooks(
         "Registered in `[hooks]` of `{}`, a layer Codex reads for a trusted project.",
         layer.loaded.path
     );
+    let ctx = cx.base.context;
     let reg = Registration {
         harness: HARNESS,
         release,
@@ -205,6 +210,8 @@ fn toml_hooks(
             project: &[],
             plugin: None,
         },
+        cwd: &ctx.cwd,
+        layout: hooks::Layout::Groups,
         runs: runs.clone(),
         applicability: Applicability::Effective,
         reason: &reason,

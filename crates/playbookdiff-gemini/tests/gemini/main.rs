@@ -3,5 +3,6 @@
 //! snapshots).
 
 mod fixtures;
+mod hooks_agents;
 mod remedies;
 mod summaries;
