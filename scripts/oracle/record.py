@@ -1447,6 +1447,21 @@ def copilot_instructions(text, repo, norm):
     return out, [p for _, p in sorted(inlined)], onDemand
 
 
+def copilot_task_agents(body):
+    """The names the `task` tool of a chat request lists under
+    "User-provided custom agents" (`- **name**: description`), sorted."""
+    for t in body.get("tools") or []:
+        f = t.get("function") or {}
+        if f.get("name") != "task":
+            continue
+        text = f.get("description") or ""
+        i = text.find("User-provided custom agents:")
+        if i < 0:
+            return []
+        return sorted(set(re.findall(r"^- \*\*(.+?)\*\*:", text[i:], re.M)))
+    return []
+
+
 def run_copilot(exe, case, work):
     """`copilot -p hi --output-format json`, trusted through
     `trusted_folders`; the first chat request and the session events."""
@@ -1502,7 +1517,8 @@ def run_copilot(exe, case, work):
     if api.requests:
         text = copilot_system(api.requests[0])
         blocks, inlined, on_demand = copilot_instructions(text, repo, norm)
-        obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand}
+        obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand,
+                          "taskAgents": copilot_task_agents(api.requests[0])}
     else:
         err = clean_stderr(norm.text((work / "err").read_text(errors="replace")))
         obs["stderr"] = err.splitlines()[0] if err else ""

@@ -1214,6 +1214,9 @@ fn copilot_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("mcp-servers", list(servers), list(modelled_servers));
+    for (aspect, agent, adapter) in crate::oracle_surfaces::copilot(obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     out
 }
 
@@ -1287,6 +1290,7 @@ fn count_surfaces(
     let aspects = match agent {
         "claude-code" if obs["exit"] == "ok" => crate::oracle_surfaces::claude(obs, cfg),
         "opencode" if obs["exit"] == 0 => crate::oracle_surfaces::opencode(obs, cfg),
+        "copilot" if obs["exit"] == 0 => crate::oracle_surfaces::copilot(obs, cfg),
         _ => Vec::new(),
     };
     for (aspect, theirs, ours) in aspects {
@@ -1526,13 +1530,18 @@ fn surface_section(s: &mut String, outcome: &Outcome) {
     s.push_str("and profiled version that shows them (`subagents`: Claude Code's `init`\n");
     s.push_str("agents, OpenCode's `debug config` agents; `subagent-listing`: the\n");
     s.push_str("`- name: description (Tools: ...)` list of Claude Code's `Agent` tool;\n");
-    s.push_str("`task-agents`: the agents OpenCode's `task` tool lists; `output-style`: the\n");
+    s.push_str("`task-agents`: the agents OpenCode's `task` tool lists, and the\n");
+    s.push_str("user-provided custom agents of Copilot CLI's `task` tool, over the cases\n");
+    s.push_str("recorded with that list; `output-style`: the\n");
     s.push_str("style whose body reaches Claude Code's request; `plugins`: the plugins\n");
     s.push_str("Claude Code's `init` line loads; `commands`: OpenCode's `debug config`\n");
     s.push_str("commands). Codex's custom agents are not observed (its `spawn_agent` tool is\n");
     s.push_str("not in `codex debug prompt-input`). Hooks, over the cases that hold some\n");
     s.push_str("(`hooks`: the hooks that fired for Claude Code, the app server's\n");
-    s.push_str("`hooks/list` for Codex; `plugin-modules`: OpenCode's plugin modules).\n\n");
+    s.push_str("`hooks/list` for Codex; `plugin-modules`: OpenCode's plugin modules).\n");
+    s.push_str("Not yet recorded: Copilot CLI's and Gemini CLI's hooks, Gemini CLI's\n");
+    s.push_str("subagents (they need the user's acknowledgement) and commands; the\n");
+    s.push_str("adapters model them from the agents' code.\n\n");
     s.push_str("| agent | surface | comparisons | agree |\n|---|---|---|---|\n");
     for ((agent, aspect), (n, ok)) in &outcome.surfaces {
         let _ = writeln!(s, "| {agent} | {aspect} | {n} | {ok} |");

@@ -192,7 +192,11 @@ fn claude_hooks_and_agents_against_copilot_and_gemini() {
     insta::assert_snapshot!("claude_hooks_agents_check", check);
     let id = |text: &str, kind: &str| {
         text.lines()
-            .find_map(|l| l.trim().strip_prefix("id  ").filter(|i| i.starts_with(kind)))
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("id  ")
+                    .filter(|i| i.starts_with(kind))
+            })
             .unwrap_or_else(|| panic!("no {kind} finding in {text}"))
             .to_string()
     };
