@@ -1346,6 +1346,7 @@ def run_gemini(exe, case, work):
             skills.extend(GEMINI_SKILL.findall(block))
     obs = {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
                                    "skillsListed": sorted(skills)}}
+    fired_markers(repo, obs)
     obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
     if target:
         obs["targetCreated"] = created
@@ -1447,6 +1448,15 @@ def copilot_instructions(text, repo, norm):
     return out, [p for _, p in sorted(inlined)], onDemand
 
 
+def fired_markers(repo, obs):
+    """The tags the repository's marker hooks (`.claude/hooks/mark.sh TAG`,
+    run in the project directory) wrote to `.hook-markers`, as
+    `hooksFired`, when any fired."""
+    markers = repo / ".hook-markers"
+    if markers.exists():
+        obs["hooksFired"] = sorted(set(markers.read_text().split()))
+
+
 def copilot_task_agents(body):
     """The names the `task` tool of a chat request lists under
     "User-provided custom agents" (`- **name**: description`), sorted."""
@@ -1514,6 +1524,7 @@ def run_copilot(exe, case, work):
                               for s in data["servers"]), key=lambda s: s["name"])
     obs["skills"] = skills
     obs["mcpServers"] = servers
+    fired_markers(repo, obs)
     if api.requests:
         text = copilot_system(api.requests[0])
         blocks, inlined, on_demand = copilot_instructions(text, repo, norm)
