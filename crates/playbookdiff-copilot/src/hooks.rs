@@ -80,25 +80,25 @@ const TRUST_REASON: &str = "Copilot CLI runs repository hooks only in a folder t
 /// The hooks of the git root's `.github/hooks/*.json` and, when the
 /// release reads them, of its `.claude/settings.json`.
 pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, version: &str) -> Vec<Hook> {
-    let root = crate::git_root(cx);
+    let release = Release {
+        profile,
+        name: format!("Copilot CLI {version}"),
+        root: crate::git_root(cx),
+    };
+    let effect = "Copilot CLI runs none of its hooks";
     let mut out = Vec::new();
     for f in crate::extras::files(cx, ".github/hooks", ".json") {
-        if let Loaded::File(j) = json::load(cx, &f, "Copilot CLI runs none of its hooks") {
-            out.extend(read(cx, (profile, version), &root, &j, Origin::Own));
+        if let Loaded::File(j) = json::load(cx, &f, effect) {
+            out.extend(release.read(cx, &j, Origin::Own));
         }
     }
-    let claude = root
+    let claude = release
+        .root
         .join(".claude/settings.json")
         .filter(|f| cx.repo.is_file(f));
     if let (true, Some(f)) = (profile.claude_hooks, claude) {
-        if let Loaded::File(j) = json::load(cx, &f, "Copilot CLI runs none of its hooks") {
-            out.extend(read(
-                cx,
-                (profile, version),
-                &root,
-                &j,
-                Origin::ClaudeSettings,
-            ));
+        if let Loaded::File(j) = json::load(cx, &f, effect) {
+            out.extend(release.read(cx, &j, Origin::ClaudeSettings));
         }
     }
     let unknown = out.iter().filter(|h| h.runs.as_str() == "unknown").count();
@@ -127,24 +127,27 @@ enum Origin {
     ClaudeSettings,
 }
 
-/// The hooks of one file.
-fn read(
-    cx: &mut Cx<'_, '_>,
-    (profile, version): (&Profile, &str),
-    root: &RepoPath,
-    j: &JsonFile,
-    origin: Origin,
-) -> Vec<Hook> {
-    let Some(value) = j.value.get("hooks") else {
-        return Vec::new();
-    };
-    let value = match origin {
-        Origin::Own => value.clone(),
-        Origin::ClaudeSettings => copilot_events_only(value),
-    };
-    let source = j.source(&[]);
-    let lines = |p: &[&str]| j.span(p);
-    let reason = match origin {
+/// The release whose hooks are read: its behaviour, its name in messages
+/// (`Copilot CLI 1.0.102`) and the git root hooks run in.
+struct Release<'p> {
+    profile: &'p Profile,
+    name: String,
+    root: RepoPath,
+}
+
+impl Release<'_> {
+    /// The hooks of one file.
+    fn read(&self, cx: &mut Cx<'_, '_>, j: &JsonFile, origin: Origin) -> Vec<Hook> {
+        let Some(value) = j.value.get("hooks") else {
+            return Vec::new();
+        };
+        let value = match origin {
+            Origin::Own => value.clone(),
+            Origin::ClaudeSettings => copilot_events_only(value),
+        };
+        let source = j.source(&[]);
+        let lines = |p: &[&str]| j.span(p);
+        let reason = match origin {
         Origin::Own => format!(
             "Registered in `{}`, which Copilot CLI reads from the git root; it runs the command in the project root, also when launched in a subdirectory.",
             j.path
@@ -155,25 +158,25 @@ fn read(
             crate::shared_note(&j.path)
         ),
     };
-    let release = format!("Copilot CLI {version}");
-    let reg = Registration {
-        harness: HARNESS,
-        release: &release,
-        source: &source,
-        prefix: &["hooks"],
-        lines: &lines,
-        events: &EVENTS,
-        tokens: Tokens {
-            project: PROJECT_TOKENS,
-            plugin: None,
-        },
-        cwd: root,
-        layout: Layout::GroupsOrHandlers,
-        runs: runs(j, profile),
-        applicability: Applicability::Effective,
-        reason: &reason,
-    };
-    hooks::read(cx, &reg, &value)
+        let reg = Registration {
+            harness: HARNESS,
+            release: &self.name,
+            source: &source,
+            prefix: &["hooks"],
+            lines: &lines,
+            events: &EVENTS,
+            tokens: Tokens {
+                project: PROJECT_TOKENS,
+                plugin: None,
+            },
+            cwd: &self.root,
+            layout: Layout::GroupsOrHandlers,
+            runs: runs(j, self.profile),
+            applicability: Applicability::Effective,
+            reason: &reason,
+        };
+        hooks::read(cx, &reg, &value)
+    }
 }
 
 /// Whether the hooks of `j` run: not when the file sets `disableAllHooks:
