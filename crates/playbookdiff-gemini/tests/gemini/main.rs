@@ -4,5 +4,6 @@
 
 mod fixtures;
 mod hooks_agents;
+mod layout;
 mod remedies;
 mod summaries;
