@@ -17,6 +17,7 @@ mod five_harnesses;
 mod gate;
 mod guard;
 mod guard_replay;
+mod html;
 mod layout;
 mod new_user;
 mod oracle;
