@@ -1347,6 +1347,7 @@ def run_gemini(exe, case, work):
             skills.extend(GEMINI_SKILL.findall(block))
     obs = {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
                                    "skillsListed": sorted(skills)}}
+    fired_markers(repo, obs)
     obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
     if target:
         obs["targetCreated"] = created
@@ -1555,6 +1556,30 @@ def copilot_instructions(text, repo, norm, cwd="."):
     return out, [p for _, p in sorted(inlined)], onDemand
 
 
+def fired_markers(repo, obs):
+    """The tags the repository's marker hooks (`.claude/hooks/mark.sh TAG`,
+    run in the project directory) wrote to `.hook-markers`, as
+    `hooksFired`, when any fired."""
+    markers = repo / ".hook-markers"
+    if markers.exists():
+        obs["hooksFired"] = sorted(set(markers.read_text().split()))
+
+
+def copilot_task_agents(body):
+    """The names the `task` tool of a chat request lists under
+    "User-provided custom agents" (`- **name**: description`), sorted."""
+    for t in body.get("tools") or []:
+        f = t.get("function") or {}
+        if f.get("name") != "task":
+            continue
+        text = f.get("description") or ""
+        i = text.find("User-provided custom agents:")
+        if i < 0:
+            return []
+        return sorted(set(re.findall(r"^- \*\*(.+?)\*\*:", text[i:], re.M)))
+    return []
+
+
 def run_copilot(exe, case, work):
     """`copilot -p hi --output-format json`, trusted through
     `trusted_folders`; the first chat request and the session events."""
@@ -1607,10 +1632,12 @@ def run_copilot(exe, case, work):
                               for s in data["servers"]), key=lambda s: s["name"])
     obs["skills"] = skills
     obs["mcpServers"] = servers
+    fired_markers(repo, obs)
     if api.requests:
         text = copilot_system(api.requests[0])
         blocks, inlined, on_demand = copilot_instructions(text, repo, norm, case.get("cwd", "."))
-        obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand}
+        obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand,
+                          "taskAgents": copilot_task_agents(api.requests[0])}
     else:
         err = clean_stderr(norm.text((work / "err").read_text(errors="replace")))
         obs["stderr"] = err.splitlines()[0] if err else ""
