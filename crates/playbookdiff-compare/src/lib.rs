@@ -41,6 +41,7 @@ mod mcp;
 pub mod paragraphs;
 mod skills;
 pub mod state;
+mod surface_delta;
 
 pub use baseline::{Acceptance, AcceptedFinding, Baseline, Coverage, FailOn};
 pub use finding::*;
