@@ -39,6 +39,7 @@ mod instructions;
 pub mod matrix;
 mod mcp;
 pub mod paragraphs;
+mod permissions;
 mod skills;
 pub mod state;
 mod surface_delta;
@@ -246,6 +247,7 @@ fn compare_with(
             mcp::compare(&starting, &mut rows, &mut findings);
             hooks::compare(&starting, &mut rows, &mut findings);
             agents::compare(&starting, &diagnostics, &mut rows, &mut findings);
+            permissions::compare(&starting, &mut findings);
             if starting.len() < 2 {
                 findings.clear();
             }
