@@ -61,7 +61,6 @@ const EVENTS_2_1_332: &[&str] = &[
 ];
 
 /// The events [`Fact::LaterHookEvents`] adds: 2.1.197 lacks them.
-
 #[cfg(test)]
 const LATER_EVENTS: &[&str] = &[
     "PreModelSwitch",

@@ -740,3 +740,55 @@ fn a_permission_gap_remedy_applied_resolves_it() {
     }
     assert!(gap(&v, ":edit:").is_empty(), "every harness refuses edits");
 }
+
+/// Codex custom agents (`.codex/agents/*.toml`) are compared with Claude
+/// Code subagents and OpenCode agents by name: one every harness can call
+/// is no gap, one only Codex defines is a Codex-only gap with the file to
+/// add for each other harness, and one Codex lacks has the TOML file as
+/// Codex's remedy.
+#[test]
+fn codex_custom_agents_are_compared_with_the_other_harnesses_subagents() {
+    let agent_md = |name: &str| {
+        format!("---\nname: {name}\ndescription: Reviews.\nmode: subagent\n---\nReview.\n")
+    };
+    let agent_toml = |name: &str| {
+        format!(
+            "name = \"{name}\"\ndescription = \"Reviews.\"\ndeveloper_instructions = \"Review.\"\n"
+        )
+    };
+    let t = repo(&[
+        ("AGENTS.md", "# Rules\n"),
+        ("CLAUDE.md", "@AGENTS.md\n"),
+        (".claude/agents/review.md", &agent_md("review")),
+        (".opencode/agent/review.md", &agent_md("review")),
+        (".codex/agents/review.toml", &agent_toml("review")),
+        (".codex/agents/triage.toml", &agent_toml("triage")),
+        (".claude/agents/docs.md", &agent_md("docs")),
+        (".opencode/agent/docs.md", &agent_md("docs")),
+    ]);
+    let v = check_json(
+        t.path(),
+        &[
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ],
+    );
+    let subagent_ids: Vec<&str> = findings(&v)
+        .into_iter()
+        .filter(|f| f["category"] == "subagent")
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        !subagent_ids.iter().any(|id| id.contains(":review:")),
+        "{subagent_ids:?}"
+    );
+    let triage = finding(&v, "subagent:capability-gap:codex-only:triage");
+    assert!(remedy_of(triage, "claude-code").contains(".claude/agents/triage.md"));
+    assert!(remedy_of(triage, "opencode").contains(".opencode/agent/triage.md"));
+    let docs = finding(&v, "subagent:capability-gap:claude-code+opencode-only:docs");
+    assert!(remedy_of(docs, "codex").contains(".codex/agents/docs.toml"));
+}
