@@ -3,6 +3,7 @@
 //! Run one area with `cargo test -p playbookdiff --test cli <module>::`.
 
 mod action;
+mod bom;
 mod check;
 mod cli;
 mod corpus;
@@ -16,6 +17,7 @@ mod five_harnesses;
 mod gate;
 mod guard;
 mod guard_replay;
+mod layout;
 mod new_user;
 mod oracle;
 mod oracle_surfaces;
