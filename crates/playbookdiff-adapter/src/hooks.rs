@@ -3,9 +3,12 @@
 //! repository.
 //!
 //! The shape (Claude Code hooks documentation; Codex 0.171.0 reads the
-//! same, `codex-rs/hooks`): an object of events, each an array of matcher
-//! groups `{"matcher": "Write|Edit", "hooks": [{"type": "command",
-//! "command": "...", "timeout": 30}]}`. Nothing here runs a command or
+//! same, `codex-rs/hooks`; Gemini CLI's `hooks` setting too,
+//! `HookRegistry.processHookDefinition` in `@google/gemini-cli-core`): an
+//! object of events, each an array of matcher groups `{"matcher":
+//! "Write|Edit", "hooks": [{"type": "command", "command": "...",
+//! "timeout": 30}]}`. Copilot CLI also takes a flat array of handlers
+//! `{"type": "command", "bash": "...", "timeoutSec": 30}` ([`Layout`]). Nothing here runs a command or
 //! expands a variable from the analyser's environment: a script is found by
 //! reading the command line as a shell would split it ([`shlex`]) and
 //! replacing only the project and plugin directory variables the harness
@@ -32,6 +35,56 @@ pub struct Events {
     /// The tool names a matcher of a tool event can name (tools whose
     /// name starts with `mcp__` are always accepted); empty: not checked.
     pub tools: &'static [&'static str],
+    /// The harness's one table from its own event names to their
+    /// cross-harness meaning, for a harness that spells events its own way
+    /// (Gemini CLI `BeforeTool`, Copilot CLI `preToolUse`); empty: the
+    /// event is spelled as Claude Code and Codex spell it
+    /// ([`HookTrigger::from_event`]). An event absent from a non-empty
+    /// table has no counterpart in another harness.
+    /// Events it lists are known besides [`Events::known`].
+    pub triggers: &'static [(&'static str, Option<HookTrigger>)],
+}
+
+impl Events {
+    /// The cross-harness meaning of `event`, when it has one.
+    pub fn trigger(&self, event: &str) -> Option<HookTrigger> {
+        if self.triggers.is_empty() {
+            return HookTrigger::from_event(event);
+        }
+        self.triggers
+            .iter()
+            .find(|(e, _)| *e == event)
+            .and_then(|(_, t)| *t)
+    }
+
+    /// True for an event of the release: in [`Events::known`] or in
+    /// [`Events::triggers`].
+    pub fn is_known(&self, event: &str) -> bool {
+        self.names().any(|k| k == event)
+    }
+
+    /// Every event name of the release.
+    fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.known
+            .iter()
+            .copied()
+            .chain(self.triggers.iter().map(|(e, _)| *e))
+    }
+}
+
+/// How the entries of an event's array are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Matcher groups only: `{"matcher": ..., "hooks": [handler, ...]}`
+    /// (Claude Code, Codex, Gemini CLI).
+    Groups,
+    /// Matcher groups or handlers written directly in the event's array,
+    /// `{"type": "command", "bash": "...", "powershell": "...", "command":
+    /// "...", "timeoutSec": 30}`, whose command is `command`, else `bash`
+    /// (Copilot CLI 1.0.24 `app.js`: the hook file schema takes `bash`,
+    /// `powershell` or `command`, `timeoutSec` or `timeout`, and flattens
+    /// Claude Code's groups one level).
+    GroupsOrHandlers,
 }
 
 /// The variables a harness sets to directories when it runs a hook
@@ -67,6 +120,12 @@ pub struct Registration<'a> {
     pub events: &'a Events,
     /// The directory variables of hook commands.
     pub tokens: Tokens<'a>,
+    /// The directory the harness starts hook commands in, from which a
+    /// relative script path and the project variables resolve (the launch
+    /// directory for Claude Code; the git root for Copilot CLI).
+    pub cwd: &'a RepoPath,
+    /// How the entries of an event's array are written.
+    pub layout: Layout,
     /// Whether these hooks run (the same for every hook of the file).
     pub runs: Verdict,
     /// Whether the file applies under the context: `effective` for a file
@@ -109,7 +168,7 @@ pub fn read(cx: &mut Compilation<'_, '_>, reg: &Registration<'_>, hooks: &Value)
         return out;
     };
     for (event, groups) in events {
-        if !reg.events.known.contains(&event.as_str()) {
+        if !reg.events.is_known(event) {
             unknown_event(cx, reg, event);
         }
         let Some(groups) = groups.as_array() else {
@@ -148,18 +207,28 @@ fn read_group(
             };
         }
     }
-    let Some(handlers) = group.get("hooks").and_then(Value::as_array) else {
-        wrong_shape(cx, reg, &[event, &gi], "an object with a `hooks` array");
-        return;
+    let flat = std::slice::from_ref(group);
+    let handlers = match (group.get("hooks").and_then(Value::as_array), reg.layout) {
+        (Some(h), _) => h.as_slice(),
+        (None, Layout::GroupsOrHandlers) if group.is_object() => flat,
+        (None, _) => {
+            wrong_shape(cx, reg, &[event, &gi], "an object with a `hooks` array");
+            return;
+        }
     };
+    let nested = group.get("hooks").is_some();
     for (j, h) in handlers.iter().enumerate() {
         let gj = j.to_string();
-        let source = reg.at(&[event, &gi, "hooks", &gj]);
-        let handler = handler_of(h);
+        let source = if nested {
+            reg.at(&[event, &gi, "hooks", &gj])
+        } else {
+            reg.at(&[event, &gi])
+        };
+        let handler = handler_of(h, reg.layout);
         let script = handler
             .command
             .as_deref()
-            .and_then(|c| script_of(c, &reg.tokens, &cx.context.cwd))
+            .and_then(|c| script_of(c, &reg.tokens, reg.cwd))
             .map(|(written, path)| HookScript {
                 present: cx.repo.is_file(&path),
                 written,
@@ -172,7 +241,7 @@ fn read_group(
                 reg.source.path
             ),
             event: event.to_string(),
-            trigger: HookTrigger::from_event(event),
+            trigger: reg.events.trigger(event),
             matcher: matcher.clone(),
             handler,
             source,
@@ -188,21 +257,26 @@ fn read_group(
 }
 
 /// The handler as written; the command redacted where it looks like it
-/// holds a secret.
-fn handler_of(h: &Value) -> HookHandler {
+/// holds a secret. With [`Layout::GroupsOrHandlers`] the command is
+/// `command`, else `bash`, and the timeout `timeoutSec`, else `timeout`.
+fn handler_of(h: &Value, layout: Layout) -> HookHandler {
     let kind = h
         .get("type")
         .and_then(Value::as_str)
         .unwrap_or("command")
         .to_string();
-    let command = h
-        .get("command")
-        .and_then(Value::as_str)
-        .map(|c| playbookdiff_model::redact::redact_command(c).0);
+    let text = |k: &str| h.get(k).and_then(Value::as_str);
+    let (command, timeout) = match layout {
+        Layout::Groups => (text("command"), h.get("timeout")),
+        Layout::GroupsOrHandlers => (
+            text("command").or_else(|| text("bash")),
+            h.get("timeoutSec").or_else(|| h.get("timeout")),
+        ),
+    };
     HookHandler {
         kind,
-        command,
-        timeout_seconds: h.get("timeout").and_then(Value::as_u64),
+        command: command.map(|c| playbookdiff_model::redact::redact_command(c).0),
+        timeout_seconds: timeout.and_then(Value::as_u64),
     }
 }
 
@@ -225,8 +299,7 @@ fn wrong_shape(cx: &mut Compilation<'_, '_>, reg: &Registration<'_>, path: &[&st
 fn unknown_event(cx: &mut Compilation<'_, '_>, reg: &Registration<'_>, event: &str) {
     let close = reg
         .events
-        .known
-        .iter()
+        .names()
         .find(|k| k.eq_ignore_ascii_case(event))
         .map(|k| format!(" (did you mean `{k}`?)"))
         .unwrap_or_default();

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// For each key path: the 1-based lines `(first, last)` from its key to the
-/// end of its value.
+/// end of its value; an array element's path ends with its 0-based index
+/// (`["hooks", "PreToolUse", "0"]`), its lines those of the element.
 pub type Spans = HashMap<Vec<String>, (u32, u32)>;
 
 /// Byte offsets of a text to 1-based lines.
@@ -48,7 +49,7 @@ pub fn byte_order_mark(text: &str) -> Option<playbookdiff_source::ParseError> {
 
 /// `ast` as a value (the last of repeated keys wins, as in JavaScript's
 /// `JSON.parse`), with the lines of every key path at most `max_depth`
-/// keys deep.
+/// keys or array indices deep.
 pub fn to_value(ast: &Ast<'_>, max_depth: usize, lines: &LineIndex) -> (Value, Spans) {
     let mut spans = Spans::new();
     let mut walk = Walk {
@@ -70,13 +71,37 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
+    /// Records the lines of `range` for the current path, when it is at
+    /// most `max_depth` deep.
+    fn record(&mut self, r: jsonc_parser::common::Range) {
+        if self.path.len() <= self.max_depth {
+            let span = (
+                self.lines.line(r.start),
+                self.lines.line(r.end.saturating_sub(1)),
+            );
+            self.spans.insert(self.path.clone(), span);
+        }
+    }
+
     fn convert(&mut self, v: &Ast<'_>) -> Value {
         match v {
             Ast::StringLit(s) => Value::String(s.value.to_string()),
             Ast::NumberLit(n) => serde_json::from_str::<Value>(n.value).unwrap_or(Value::Null),
             Ast::BooleanLit(b) => Value::Bool(b.value),
             Ast::NullKeyword(_) => Value::Null,
-            Ast::Array(a) => Value::Array(a.elements.iter().map(|e| self.convert(e)).collect()),
+            Ast::Array(a) => Value::Array(
+                a.elements
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        self.path.push(i.to_string());
+                        self.record(e.range());
+                        let v = self.convert(e);
+                        self.path.pop();
+                        v
+                    })
+                    .collect(),
+            ),
             Ast::Object(o) => {
                 let mut m = Map::new();
                 for p in &o.properties {
@@ -85,14 +110,7 @@ impl Walk<'_> {
                         ObjectPropName::Word(w) => w.value.to_string(),
                     };
                     self.path.push(name.clone());
-                    if self.path.len() <= self.max_depth {
-                        let r = p.range();
-                        let span = (
-                            self.lines.line(r.start),
-                            self.lines.line(r.end.saturating_sub(1)),
-                        );
-                        self.spans.insert(self.path.clone(), span);
-                    }
+                    self.record(p.range());
                     let child = self.convert(&p.value);
                     self.path.pop();
                     m.insert(name, child);

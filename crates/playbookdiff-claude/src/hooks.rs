@@ -166,6 +166,7 @@ fn events(cx: &Compiler<'_, '_>) -> Events {
         matcherless: MATCHERLESS,
         cannot_block: CANNOT_BLOCK,
         tools: crate::tools::TOOLS,
+        triggers: &[],
     }
 }
 
@@ -195,6 +196,7 @@ fn read_layer(
         "Registered in `{}`, which Claude Code reads from the launch directory; project hooks run with no trust step.",
         layer.source.path
     );
+    let ctx = cx.base.context;
     let reg = Registration {
         harness: HARNESS,
         release,
@@ -206,6 +208,8 @@ fn read_layer(
             project: PROJECT_TOKENS,
             plugin: None,
         },
+        cwd: &ctx.cwd,
+        layout: hooks::Layout::Groups,
         runs,
         applicability: Applicability::Effective,
         reason: &reason,
@@ -250,6 +254,7 @@ pub(crate) fn plugin(
     let reason = format!(
         "Registered by the plugin `{name}` in `{file}`; the plugin loads only once its marketplace is registered and it is enabled, which the repository alone does not do."
     );
+    let ctx = cx.base.context;
     let reg = Registration {
         harness: HARNESS,
         release: &release,
@@ -261,6 +266,8 @@ pub(crate) fn plugin(
             project: PROJECT_TOKENS,
             plugin: Some(("CLAUDE_PLUGIN_ROOT", root)),
         },
+        cwd: &ctx.cwd,
+        layout: hooks::Layout::Groups,
         runs: Verdict::Unknown {
             reason: format!("the plugin `{name}` runs them once installed and enabled"),
         },

@@ -49,6 +49,7 @@ pub(crate) fn compile(
         matcherless: &[],
         cannot_block: &[],
         tools: TOOLS,
+        triggers: &[],
     };
     let release = format!("Codex {version}");
     let runs = runs(cx, layers);
@@ -164,6 +165,7 @@ fn hooks_json(
     let source = SourceRef::project(path.clone(), SourceFormat::Json);
     let lines = |p: &[&str]| doc.span(p);
     let reason = format!("Registered in `{path}`, which Codex reads for a trusted project.");
+    let ctx = cx.base.context;
     let reg = Registration {
         harness: HARNESS,
         release,
@@ -175,6 +177,8 @@ fn hooks_json(
             project: &[],
             plugin: None,
         },
+        cwd: &ctx.cwd,
+        layout: hooks::Layout::Groups,
         runs: runs.clone(),
         applicability: Applicability::Effective,
         reason: &reason,
@@ -204,6 +208,7 @@ fn toml_hooks(
         "Registered in `[hooks]` of `{}`, a layer Codex reads for a trusted project.",
         layer.loaded.path
     );
+    let ctx = cx.base.context;
     let reg = Registration {
         harness: HARNESS,
         release,
@@ -215,6 +220,8 @@ fn toml_hooks(
             project: &[],
             plugin: None,
         },
+        cwd: &ctx.cwd,
+        layout: hooks::Layout::Groups,
         runs: runs.clone(),
         applicability: Applicability::Effective,
         reason: &reason,

@@ -12,8 +12,9 @@ use playbookdiff_model::{RepoPath, SourceFormat, SourceRef};
 use playbookdiff_source::{ParseError, Resolved};
 use serde_json::{Map, Value};
 
-/// Key paths deeper than this are not given lines (`mcpServers.<name>.<field>`).
-const MAX_SPAN_DEPTH: usize = 3;
+/// Key paths deeper than this are not given lines (a hook handler's
+/// `hooks.<event>.<i>.hooks.<j>` is five deep).
+const MAX_SPAN_DEPTH: usize = 5;
 
 /// One parsed JSON file whose top level is an object.
 pub(crate) struct JsonFile {
@@ -34,6 +35,12 @@ impl JsonFile {
             s = s.with_lines(*a, *b);
         }
         s
+    }
+
+    /// The 1-based lines `(first, last)` of the value at `key`, when known.
+    pub(crate) fn span(&self, key: &[&str]) -> Option<(u32, u32)> {
+        let k: Vec<String> = key.iter().map(|s| s.to_string()).collect();
+        self.spans.get(&k).copied()
     }
 }
 

@@ -18,8 +18,12 @@
 //! * **Skills** (`skills`): `.github/skills`, `.agents/skills`,
 //!   `.claude/skills` and `.claude/commands`.
 //! * **MCP servers** (`mcp`): `.mcp.json`, else `.github/mcp.json`.
-//! * **Custom agents, hooks, prompts** (`extras`): reported with their
-//!   source.
+//! * **Hooks** (`hooks`): `.github/hooks/*.json`, and in 1.0.102 the
+//!   Claude-format hooks of `.claude/settings.json`, run in the project
+//!   root; in 1.0.102 only in a trusted folder.
+//! * **Custom agents** (`agents`): `.github/agents/*.md` and
+//!   `.claude/agents/*.md`, listed in the `task` tool.
+//! * **Prompt files** (`extras`): not loaded, reported with their source.
 //!
 //! Copilot CLI reads the files of other agents (`AGENTS.md`, `CLAUDE.md`,
 //! `GEMINI.md`, `.claude/rules`, `.claude/skills`, `.claude/commands`,
@@ -32,7 +36,10 @@
 //! with [`READ_LIMIT`]; no literal secret from the repository is written
 //! anywhere in the result.
 
+mod agents;
 mod extras;
+mod filter;
+mod hooks;
 mod imports;
 mod instructions;
 mod json;
@@ -123,21 +130,33 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Commands, ".github/prompts/*.prompt.md")
         .reported()
         .note("Not loaded by Copilot CLI."),
-    Surface::new(SurfaceKind::Subagents, ".github/agents/*.agent.md")
-        .keys(&["name", "description"])
-        .reported(),
-    Surface::new(SurfaceKind::Subagents, ".claude/agents/*.md")
-        .keys(&["name", "description"])
-        .reported(),
+    Surface::new(SurfaceKind::Subagents, "**/.github/agents/*.md")
+        .keys(&[
+            "name",
+            "description",
+            "tools",
+            "model",
+            "disable-model-invocation",
+            "infer",
+        ])
+        .note("`NAME.agent.md` wins over `NAME.md`."),
+    Surface::new(SurfaceKind::Subagents, "**/.claude/agents/*.md").keys(&[
+        "name",
+        "description",
+        "tools",
+        "model",
+        "disable-model-invocation",
+        "infer",
+    ]),
     Surface::new(SurfaceKind::Subagents, "~/.copilot/agents/*.agent.md")
         .scope(Scope::User)
         .not_read(),
     Surface::new(SurfaceKind::Hooks, ".github/hooks/*.json")
-        .keys(&["hooks"])
-        .reported(),
+        .keys(&["hooks", "disableAllHooks"])
+        .tokens(&["$CLAUDE_PROJECT_DIR"]),
     Surface::new(SurfaceKind::Hooks, ".claude/settings.json")
-        .keys(&["hooks"])
-        .reported()
+        .keys(&["hooks", "disableAllHooks"])
+        .tokens(&["$CLAUDE_PROJECT_DIR"])
         .since("1.0.102"),
     MCP_FILES[0],
     MCP_FILES[1],
@@ -182,9 +201,11 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
     out.instructions = instructions::compile(&mut cx, profile);
-    out.skills = skills::compile(&mut cx);
+    out.skills = skills::compile(&mut cx, profile);
     out.mcp_servers = mcp::compile(&mut cx, profile);
-    extras::report(&mut cx, profile);
+    out.hooks = hooks::compile(&mut cx, profile, version);
+    out.subagents = agents::compile(&mut cx);
+    extras::report(&mut cx);
     unavailable(&mut cx, &out, profile);
     out.assumptions = assumptions(context);
     out.diagnostics = cx.into_diagnostics();
@@ -243,15 +264,15 @@ fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig, profile: &Profil
         },
         UnreadLayer {
             code: DiagnosticCode::UserConfigUnavailable,
-            what: "User skills, agents and MCP servers (`~/.copilot/skills`, `~/.claude/skills`, `~/.agents/skills`, `~/.copilot/agents`, `~/.copilot/mcp-config.json`) and Copilot CLI's built-in skills",
-            effect: "they add skills, custom agents and MCP servers the model is told about",
+            what: "User skills, agents, hooks and MCP servers (`~/.copilot/skills`, `~/.claude/skills`, `~/.agents/skills`, `~/.copilot/agents`, `~/.claude/agents`, `~/.copilot/hooks`, `~/.copilot/mcp-config.json`) and Copilot CLI's built-in skills",
+            effect: "they add skills, custom agents and MCP servers the model is told about, and hooks that run",
             todo: "list them with `copilot skill list` and `copilot mcp list`",
         },
     ]);
     if profile.trust_gates_hooks_and_mcp && !out.mcp_servers.is_empty() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::ProjectTrustAssumed,
-            "Copilot CLI starts workspace MCP servers and runs hooks only in a folder the user trusts (`trusted_folders` in `~/.copilot/config.json`, or a prompt); the analysis cannot see that state and assumes the repository is trusted.",
+            "Copilot CLI starts workspace MCP servers only in a folder the user trusts (`trusted_folders` in `~/.copilot/config.json`, or a prompt); the analysis cannot see that state and assumes the repository is trusted.",
         ));
     }
     if !out.mcp_servers.is_empty() {
@@ -267,7 +288,7 @@ fn assumptions(context: &AnalysisContext) -> Vec<String> {
     vec![
         "The supplied repositoryRoot is the git root Copilot CLI starts its search from.".to_string(),
         format!("Copilot CLI starts in cwd {}: the instruction files of the git root, of cwd and of the directories between load at startup; files below cwd only when the agent views a file there (1.0.102).", context.cwd),
-        "The repository is trusted (`trusted_folders` in `~/.copilot/config.json`): otherwise Copilot CLI 1.0.102 starts no workspace MCP server and runs no hook in `-p` mode.".to_string(),
+        "The repository is trusted (`trusted_folders` in `~/.copilot/config.json`) for its MCP servers: otherwise Copilot CLI 1.0.102 starts no workspace MCP server in `-p` mode (its hooks, gated the same way, are listed with `runs: unknown`).".to_string(),
         "No environment variable (COPILOT_CUSTOM_INSTRUCTIONS_DIRS, COPILOT_HOME) or user configuration changes the repository-defined values.".to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ]

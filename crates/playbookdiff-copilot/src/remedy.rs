@@ -2,12 +2,13 @@
 //! sentence per case, for `playbookdiff explain`. It names only files
 //! Copilot CLI reads: `.github/copilot-instructions.md`, path-specific
 //! `.github/instructions/*.instructions.md` with `applyTo`, `@path`
-//! imports (1.0.66 and later), `.github/skills`, `.mcp.json` (see the
-//! crate documentation for the rules).
+//! imports (1.0.66 and later), `.github/skills`, `.github/agents`,
+//! `.github/hooks/*.json`, `.mcp.json` (see the crate documentation for
+//! the rules).
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, ByTransport};
-use playbookdiff_model::{RepoPath, Transport};
+use playbookdiff_model::{HookTrigger, RepoPath, Transport};
 
 /// The suggestion for `gap`: what would make Copilot CLI receive it.
 pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
@@ -20,9 +21,12 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files)),
         Gap::Subagent { name, file } => Some(receive_subagent(name, file)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport)),
-        // Copilot CLI's hooks (`.github/hooks/*.json`, and Claude Code's
-        // settings hooks in 1.0.102) are not modelled yet: no remedy.
-        Gap::Hook { .. } => None,
+        Gap::Hook {
+            trigger,
+            command,
+            script,
+            ..
+        } => Some(receive_hook(trigger, command, script)),
     }
 }
 
@@ -33,6 +37,55 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
 pub fn receive_subagent(name: &str, file: &RepoPath) -> String {
     format!(
         "create `.github/agents/{name}.agent.md` with front matter `name` and `description` and the instructions of `{file}` (Copilot CLI also reads `.claude/agents/*.md`)"
+    )
+}
+
+/// Copilot CLI's own name for `trigger`, when it has the event (the
+/// hooks file schema of 1.0.24's `app.js`).
+fn event_name(trigger: HookTrigger) -> Option<&'static str> {
+    Some(match trigger {
+        HookTrigger::PreToolUse => "preToolUse",
+        HookTrigger::PostToolUse => "postToolUse",
+        HookTrigger::PermissionRequest => "permissionRequest",
+        HookTrigger::UserPromptSubmit => "userPromptSubmitted",
+        HookTrigger::SessionStart => "sessionStart",
+        HookTrigger::SessionEnd => "sessionEnd",
+        HookTrigger::Stop => "agentStop",
+        HookTrigger::SubagentStart => "subagentStart",
+        HookTrigger::SubagentStop => "subagentStop",
+        HookTrigger::PreCompact => "preCompact",
+        HookTrigger::Notification => "notification",
+        HookTrigger::PostCompact => return None,
+    })
+}
+
+/// Copilot CLI should run a hook on `trigger` that runs `script` (else
+/// `command`): a `.github/hooks/*.json` file of the repository root, in
+/// Copilot CLI's own format (`bash`, `timeoutSec`), which both profiled
+/// releases run from the project root (1.0.102 only in a trusted folder).
+pub fn receive_hook(
+    trigger: HookTrigger,
+    command: Option<&str>,
+    script: Option<&RepoPath>,
+) -> String {
+    let Some(event) = event_name(trigger) else {
+        return format!(
+            "Copilot CLI has no `{trigger}` hook event; move the check to one it has (`preToolUse`, `postToolUse`, `sessionStart`, `agentStop`, ...), or accept the gap"
+        );
+    };
+    let module = script.is_some_and(|s| s.as_str().contains(".opencode/plugin"));
+    let run = match (script, command) {
+        (Some(s), _) if module => format!("a script doing what `{s}` does"),
+        (Some(s), _) => format!("./{s}"),
+        (None, Some(c)) => c.to_string(),
+        (None, None) => "your check".to_string(),
+    };
+    let file = format!(
+        ".github/hooks/{}.json",
+        trigger.as_str().to_ascii_lowercase()
+    );
+    format!(
+        "create `{file}` with `{{\"version\": 1, \"hooks\": {{\"{event}\": [{{\"type\": \"command\", \"bash\": {run:?}}}]}}}}` (Copilot CLI runs it in the repository root; 1.0.102 only in a folder the user trusts)"
     )
 }
 

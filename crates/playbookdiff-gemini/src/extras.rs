@@ -1,60 +1,102 @@
-//! Commands, subagents, hooks and extensions: loaded (or ignored) by
-//! Gemini CLI, without an item in the model, so each is reported with its
-//! source.
+//! Commands and subagents of the launch directory's `.gemini`, as items;
+//! a repository's extensions, which Gemini CLI ignores, reported.
 //!
 //! * Commands: `.gemini/commands/**/*.toml` of cwd, named by their path
 //!   below that folder with `:` for `/` (`git/commit.toml` is
 //!   `/git:commit`); the user runs them, they are never sent to the model
 //!   (`FileCommandLoader` in `packages/cli/src/services/`; seen with 0.61.0
-//!   and 0.34.0).
-//! * Subagents: `.gemini/agents/*.md` of cwd load only in a trusted folder
-//!   and once the user acknowledged each file (`~/.gemini/acknowledgments/
-//!   agents.json`, keyed by the file's SHA-256), and in 0.34 only with
-//!   `experimental.enableAgents`; otherwise they are skipped silently (seen
-//!   with 0.61.0: listed in `<available_subagents>` only then).
-//! * Hooks: `hooks` of the workspace settings run commands (seen with 0.61.0:
-//!   `BeforeAgent`, in the project directory).
+//!   and 0.34.0). A file that is not TOML is skipped.
+//! * Subagents: `.gemini/agents/*.md` of cwd, front matter `name` and
+//!   `description` required (`packages/core/src/agents/agentLoader.ts`),
+//!   load only in a trusted folder and once the user acknowledged each
+//!   file (`~/.gemini/acknowledgments/agents.json`, keyed by the file's
+//!   SHA-256), and in 0.34 only with `experimental.enableAgents`;
+//!   otherwise they are skipped silently (seen with 0.61.0: listed in
+//!   `<available_subagents>` only then). The acknowledgement is the user's
+//!   state: such a subagent is `conditional`.
 //! * Extensions come only from `~/.gemini/extensions/`; a repository's
 //!   `.gemini/extensions` is ignored (seen with 0.61.0 and 0.34.0).
 
 use crate::settings::Workspace;
-use crate::{Cx, Profile};
-use playbookdiff_adapter::problems::quote;
-use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
-use playbookdiff_source::EntryKind;
+use crate::{Cx, Profile, READ_LIMIT};
+use playbookdiff_adapter::problems::{self, quote};
+use playbookdiff_model::{
+    AgentMode, Applicability, Command, Diagnostic, DiagnosticCode, LoadPhase, RepoPath,
+    SourceFormat, SourceRef, Subagent,
+};
+use playbookdiff_source::markdown::front_matter;
+use playbookdiff_source::{EntryKind, ParseError};
+use serde_json::Value;
 
 /// The deepest folder level of `.gemini/commands` the analysis lists.
 const MAX_COMMAND_DEPTH: usize = 8;
 
-/// Reports the commands, subagents, hooks and extensions of cwd.
-pub(crate) fn report(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) {
-    let cwd = cx.context.cwd.clone();
-    let Some(base) = cwd.join(".gemini") else {
+/// The commands of cwd's `.gemini/commands`, in name order.
+pub(crate) fn commands(cx: &mut Cx<'_, '_>) -> Vec<Command> {
+    let Some(dir) = cx.context.cwd.join(".gemini/commands") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    command_files(cx, &dir, "", 0, &mut found);
+    found
+        .into_iter()
+        .filter_map(|(path, name)| command(cx, path, name))
+        .collect()
+}
+
+/// The command of `path`, named `name`; `None` when Gemini CLI skips the
+/// file (reported).
+fn command(cx: &mut Cx<'_, '_>, path: RepoPath, name: String) -> Option<Command> {
+    let effect = "Gemini CLI skips this command";
+    let text = match cx.repo.read_text(&path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(e) => {
+            cx.diag(problems::read_error(&path, &e, effect, SourceFormat::Toml));
+            return None;
+        }
+    };
+    let table = match text.text.parse::<toml::Table>() {
+        Ok(t) => t,
+        Err(e) => {
+            let line = e.span().map_or(1, |s| {
+                1 + text.text[..s.start.min(text.text.len())]
+                    .matches('\n')
+                    .count() as u32
+            });
+            let err = ParseError::on_line(e.message().to_string(), line);
+            cx.diag(problems::invalid_syntax(
+                &path,
+                "TOML",
+                &err,
+                effect,
+                SourceFormat::Toml,
+            ));
+            return None;
+        }
+    };
+    let description = table
+        .get("description")
+        .and_then(toml::Value::as_str)
+        .map(str::to_string);
+    Some(Command {
+        id: format!("gemini:command:{path}"),
+        name: name.clone(),
+        source: SourceRef::project(path, SourceFormat::Toml),
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Effective,
+        reason: format!("Found in the launch directory's `.gemini/commands`: the user runs it as `/{name}`; it is never sent to the model."),
+        description,
+        agent: None,
+        model: None,
+        listed_to_model: false,
+    })
+}
+
+/// Reports a repository's `.gemini/extensions`, which Gemini CLI ignores.
+pub(crate) fn report(cx: &mut Cx<'_, '_>) {
+    let Some(base) = cx.context.cwd.join(".gemini") else {
         return;
     };
-    if let Some(dir) = base.child("commands") {
-        let mut found = Vec::new();
-        commands(cx, &dir, "", 0, &mut found);
-        for (path, name) in found {
-            cx.diag(
-                Diagnostic::new(
-                    DiagnosticCode::ItemNotModelled,
-                    format!("{} defines the Gemini CLI command `/{name}`; the user runs it and it is never sent to the model, so it is not compared with other harnesses.", quote(&path)),
-                )
-                .at(SourceRef::project(path, SourceFormat::Toml)),
-            );
-        }
-    }
-    subagents(cx, profile, ws, &base);
-    if let Some(src) = ws.get(&["hooks"]).and_then(|_| ws.source(&["hooks"])) {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::ItemNotModelled,
-                format!("{} configures `hooks`: Gemini CLI runs their commands at the events they name, and they can add context or block the agent; they are not modelled, review them by hand.", quote(&src.path)),
-            )
-            .at(src),
-        );
-    }
     if let Some(ext) = base.child("extensions").filter(|p| cx.repo.is_dir(p)) {
         cx.diag(
             Diagnostic::new(
@@ -68,7 +110,7 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) {
 
 /// The `.toml` files below `dir` with their command names (`prefix` holds
 /// the folders above, joined by `:`), in name order.
-fn commands(
+fn command_files(
     cx: &Cx<'_, '_>,
     dir: &RepoPath,
     prefix: &str,
@@ -95,44 +137,132 @@ fn commands(
             }
         };
         if kind == EntryKind::Dir {
-            commands(cx, &p, &full(&name), depth + 1, out);
+            command_files(cx, &p, &full(&name), depth + 1, out);
         } else if let Some(stem) = name.strip_suffix(".toml") {
             out.push((p, full(stem)));
         }
     }
 }
 
-/// Reports the subagents of `.gemini/agents` and what their loading
-/// depends on.
-fn subagents(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace, base: &RepoPath) {
-    let Some(dir) = base.child("agents").filter(|d| cx.repo.is_dir(d)) else {
-        return;
+/// The subagents of cwd's `.gemini/agents`, by file name: `excluded` where
+/// the release needs `experimental.enableAgents` and the settings do not
+/// set it, else `conditional` on the trust and acknowledgement the
+/// analysis cannot see.
+pub(crate) fn subagents(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -> Vec<Subagent> {
+    let Some(dir) = cx
+        .context
+        .cwd
+        .join(".gemini/agents")
+        .filter(|d| cx.repo.is_dir(d))
+    else {
+        return Vec::new();
     };
-    let mut files: Vec<String> = cx
+    let mut files: Vec<RepoPath> = cx
         .repo
         .list_dir(&dir)
         .iter()
         .filter(|e| e.name.ends_with(".md"))
-        .map(|e| e.name.clone())
+        .filter_map(|e| dir.child(&e.name))
+        .filter(|f| cx.repo.is_file(f))
         .collect();
     files.sort();
     let flag = ws
         .get(&["experimental", "enableAgents"])
-        .and_then(|v| v.as_bool())
+        .and_then(Value::as_bool)
         == Some(true);
-    for name in files {
-        let Some(p) = dir.child(&name) else { continue };
-        let state = if profile.agents_need_flag && !flag {
-            "this release also needs `experimental.enableAgents: true`, which the workspace settings do not set, so it is not loaded"
-        } else {
-            "it loads only in a trusted folder and after the user acknowledged this file's exact text (`~/.gemini/acknowledgments/agents.json`), which the analysis cannot know; otherwise Gemini CLI skips it silently"
-        };
+    let gate = if profile.agents_need_flag && !flag {
+        Gate::NeedsFlag
+    } else {
+        Gate::Acknowledgement
+    };
+    files
+        .into_iter()
+        .filter_map(|f| subagent(cx, &f, gate))
+        .collect()
+}
+
+/// What keeps a subagent file from loading.
+#[derive(Clone, Copy)]
+enum Gate {
+    /// The release needs `experimental.enableAgents`, which is not set.
+    NeedsFlag,
+    /// The folder's trust and the user's acknowledgement of the file.
+    Acknowledgement,
+}
+
+/// The subagent of `file`; `None` when Gemini CLI rejects the file
+/// (reported).
+fn subagent(cx: &mut Cx<'_, '_>, file: &RepoPath, gate: Gate) -> Option<Subagent> {
+    let effect = "Gemini CLI does not load this subagent";
+    let text = match cx.repo.read_text(file, READ_LIMIT) {
+        Ok(t) => t,
+        Err(e) => {
+            cx.diag(problems::read_error(
+                file,
+                &e,
+                effect,
+                SourceFormat::Markdown,
+            ));
+            return None;
+        }
+    };
+    let fm = front_matter(&text.text);
+    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    let mut meta = serde_json::Map::new();
+    if let Some(f) = &fm {
+        source = source.with_lines(f.start_line, f.end_line);
+        match &f.value {
+            Ok(Value::Object(m)) => meta = m.clone(),
+            Ok(_) => {}
+            Err(e) => {
+                cx.diag(problems::invalid_syntax(
+                    file,
+                    "YAML",
+                    e,
+                    effect,
+                    SourceFormat::Markdown,
+                ));
+                return None;
+            }
+        }
+    }
+    let field = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
+    let (Some(name), Some(description)) = (field("name"), field("description")) else {
         cx.diag(
             Diagnostic::new(
-                DiagnosticCode::ItemNotModelled,
-                format!("{} defines a Gemini CLI subagent; {state}. Subagents are not modelled, so it is not compared with other harnesses.", quote(&p)),
+                DiagnosticCode::SubagentInvalid,
+                format!(
+                    "{} needs string `name` and `description` in its front matter; {effect}.",
+                    quote(file)
+                ),
             )
-            .at(SourceRef::project(p, SourceFormat::Markdown)),
+            .at(source),
         );
-    }
+        return None;
+    };
+    let (applicability, why) = match gate {
+        Gate::NeedsFlag => (Applicability::Excluded, "this release loads subagents only with `experimental.enableAgents: true`, which the launch directory's settings do not set"),
+        Gate::Acknowledgement => (Applicability::Conditional, "Gemini CLI loads it only in a trusted folder once the user acknowledged this file's exact text (`~/.gemini/acknowledgments/agents.json`), which the analysis cannot know; it then lists it in `<available_subagents>`, else skips it silently"),
+    };
+    let tools = meta.get("tools").and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    });
+    Some(Subagent {
+        id: format!("gemini:subagent:{file}"),
+        name,
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability,
+        reason: format!("Found in the launch directory's `.gemini/agents`: {why}."),
+        mode: AgentMode::Subagent,
+        description: Some(description),
+        tools,
+        disallowed_tools: Vec::new(),
+        model: field("model"),
+        listed_by: None,
+        plugin: None,
+    })
 }

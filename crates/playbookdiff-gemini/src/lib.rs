@@ -21,8 +21,12 @@
 //!   `mcpServers`); a malformed one stops the agent.
 //! * **Skills** (`skills`): `.gemini/skills` and `.agents/skills` of cwd.
 //! * **MCP servers** (`mcp`): `mcpServers` of the workspace settings.
-//! * **Commands, subagents, hooks, extensions** (`extras`): reported with
-//!   their source, since the model has no item for them.
+//! * **Hooks** (`hooks`): `hooks` of the workspace settings, under Gemini
+//!   CLI's own event names, each mapped to its cross-harness meaning.
+//! * **Commands and subagents** (`extras`): `.gemini/commands/**/*.toml`
+//!   (user-invoked, never sent to the model) and `.gemini/agents/*.md`
+//!   (loaded only once acknowledged); a repository's extensions, which
+//!   Gemini CLI ignores, are reported.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
 //! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text)
@@ -31,6 +35,7 @@
 
 mod context;
 mod extras;
+mod hooks;
 mod imports;
 mod mcp;
 mod profile;
@@ -122,11 +127,15 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Skills, "~/.gemini/skills/**/SKILL.md")
         .scope(Scope::User)
         .not_read(),
-    Surface::new(SurfaceKind::Commands, "**/.gemini/commands/**/*.toml").reported(),
+    Surface::new(SurfaceKind::Commands, "**/.gemini/commands/**/*.toml")
+        .keys(&["description"])
+        .note("Run by the user, never sent to the model."),
     Surface::new(SurfaceKind::Subagents, "**/.gemini/agents/*.md")
-        .reported()
+        .keys(&["name", "description", "tools", "model"])
         .note("Loaded only once the user acknowledged each file."),
-    Surface::new(SurfaceKind::Hooks, SETTINGS.pattern).keys(&["hooks"]).reported(),
+    Surface::new(SurfaceKind::Hooks, SETTINGS.pattern)
+        .keys(&["hooks", "hooksConfig.enabled", "hooksConfig.disabled"])
+        .tokens(&["$GEMINI_PROJECT_DIR", "$CLAUDE_PROJECT_DIR", "$GEMINI_CWD"]),
     Surface::new(SurfaceKind::Plugins, "**/.gemini/extensions/**")
         .reported()
         .note("Ignored by Gemini CLI: extensions come only from ~/.gemini/extensions."),
@@ -181,7 +190,10 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.instructions = context::compile(&mut cx, profile, &ws);
     out.skills = skills::compile(&mut cx);
     out.mcp_servers = mcp::compile(&mut cx, &ws);
-    extras::report(&mut cx, profile, &ws);
+    out.hooks = hooks::compile(&mut cx, &ws, version);
+    out.commands = extras::commands(&mut cx);
+    out.subagents = extras::subagents(&mut cx, profile, &ws);
+    extras::report(&mut cx);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }

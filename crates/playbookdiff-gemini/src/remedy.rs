@@ -1,13 +1,13 @@
 //! How to make Gemini CLI receive what another harness receives: one
 //! sentence per case, for `playbookdiff explain`. It names only files
 //! Gemini CLI reads: the launch directory's `.gemini/settings.json`
-//! (`context.fileName`, `mcpServers`), `GEMINI.md` with `@path` imports,
-//! and the launch directory's `.gemini/skills` (see the crate
-//! documentation for the rules).
+//! (`context.fileName`, `mcpServers`, `hooks`), `GEMINI.md` with `@path`
+//! imports, and the launch directory's `.gemini/skills` and
+//! `.gemini/agents` (see the crate documentation for the rules).
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, in_dir, ByTransport};
-use playbookdiff_model::{RepoPath, Transport};
+use playbookdiff_model::{HookTrigger, RepoPath, Transport};
 
 /// The suggestion for `gap`: what would make Gemini CLI receive it.
 pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
@@ -18,9 +18,12 @@ pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         Gap::LateSkill { name, files } => Some(skill_sooner(name, files, scene)),
         Gap::Subagent { name, file } => Some(receive_subagent(name, file, scene)),
         Gap::Mcp { name, transport } => Some(receive_mcp(name, transport, scene)),
-        // Gemini CLI's `hooks` are not modelled yet (`item-not-modelled`):
-        // no entry in its format is proposed.
-        Gap::Hook { .. } => None,
+        Gap::Hook {
+            trigger,
+            command,
+            script,
+            ..
+        } => Some(receive_hook(trigger, command, script, scene)),
     }
 }
 
@@ -122,6 +125,53 @@ pub fn receive_subagent(name: &str, file: &RepoPath, scene: &Scene<'_, '_>) -> S
         "add `{}` with front matter `name: {name}` and `description:` (as in `{file}`) and the body of `{file}` as its prompt; Gemini CLI loads it in a trusted folder once the user acknowledges the file",
         in_dir(scene.cwd, &format!(".gemini/agents/{name}.md"))
     )
+}
+
+/// Gemini CLI should run a hook on `trigger` that runs `script` (else
+/// `command`): an entry of `hooks` in the launch directory's settings
+/// under Gemini CLI's own event name (`BeforeTool` for `PreToolUse`),
+/// whose tool matcher names Gemini CLI's tools (`HookRegistry`,
+/// `HookEventName` in `@google/gemini-cli-core`).
+pub fn receive_hook(
+    trigger: HookTrigger,
+    command: Option<&str>,
+    script: Option<&RepoPath>,
+    scene: &Scene<'_, '_>,
+) -> String {
+    let Some(event) = crate::hooks::event_of(trigger) else {
+        return format!(
+            "Gemini CLI has no `{trigger}` hook event (its events: BeforeTool, AfterTool, BeforeAgent, AfterAgent, SessionStart, SessionEnd, PreCompress, Notification, BeforeModel, AfterModel, BeforeToolSelection); move the check to one of them, or accept the gap"
+        );
+    };
+    let module = script.is_some_and(|s| s.as_str().contains(".opencode/plugin"));
+    let run = match (script, command) {
+        (Some(s), _) if module => format!("a script doing what `{s}` does"),
+        (Some(s), _) => format!("$GEMINI_PROJECT_DIR/{}", relative_to(s, scene.cwd)),
+        (None, Some(c)) => c.to_string(),
+        (None, None) => "your check".to_string(),
+    };
+    let matcher = match trigger {
+        HookTrigger::PreToolUse | HookTrigger::PostToolUse => {
+            "\"matcher\": \"write_file|replace|run_shell_command\", "
+        }
+        _ => "",
+    };
+    format!(
+        "add to `{}`: `\"hooks\": {{\"{event}\": [{{{matcher}\"hooks\": [{{\"type\": \"command\", \"command\": {run:?}}}]}}]}}` (Gemini CLI's name for `{trigger}` is `{event}`; it runs project hooks in a trusted folder, and exit 2 blocks)",
+        settings_file(scene)
+    )
+}
+
+/// `path` written from directory `dir` (`../` for each level up).
+fn relative_to(path: &RepoPath, dir: &RepoPath) -> String {
+    if dir.is_root() {
+        return path.to_string();
+    }
+    let prefix = format!("{dir}/");
+    match path.as_str().strip_prefix(&prefix) {
+        Some(rest) => rest.to_string(),
+        None => format!("{}{path}", "../".repeat(dir.components().count())),
+    }
 }
 
 /// The shape of an `mcpServers` entry and the fields to copy, by transport.

@@ -21,8 +21,9 @@ use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, Sou
 use playbookdiff_source::{ParseError, Resolved};
 use serde_json::{Map, Value};
 
-/// Key paths deeper than this are not given lines (`mcpServers.<name>.<field>`).
-const MAX_SPAN_DEPTH: usize = 3;
+/// Key paths deeper than this are not given lines (a hook handler's
+/// `hooks.<event>.<i>.hooks.<j>` is five deep).
+const MAX_SPAN_DEPTH: usize = 5;
 
 /// The workspace settings as far as the adapter reads them.
 #[derive(Default)]
@@ -44,6 +45,12 @@ impl Workspace {
             v = v.as_object()?.get(*k)?;
         }
         Some(v)
+    }
+
+    /// The 1-based lines `(first, last)` of `key`, when known.
+    pub(crate) fn span(&self, key: &[&str]) -> Option<(u32, u32)> {
+        let k: Vec<String> = key.iter().map(|s| s.to_string()).collect();
+        self.spans.get(&k).copied()
     }
 
     /// The settings file as a source, with the lines of `key` when known.

@@ -803,8 +803,9 @@ declare_codes! {
     /// A hook is registered for an event the profiled release does not
     /// have, so it never fires with that release. Check the event's
     /// spelling; the message names the release. Source: each adapter's
-    /// event table (Claude Code 2.1.332 and 2.1.197, Codex 0.171.0, from
-    /// the agents' code).
+    /// event table (Claude Code 2.1.332 and 2.1.197, Codex 0.171.0, Gemini
+    /// CLI 0.34.0 and 0.61.0 `HookEventName`, Copilot CLI 1.0.24's hooks
+    /// file schema, from the agents' code).
     HookEventUnknown = "hook-event-unknown", Warning, RepositoryProblem, any, "0.1.0", "a hook's event does not exist in the profiled release";
     /// A hook's matcher does not do what it says: the event ignores
     /// matchers and fires on every occurrence (Claude Code `Stop`,
@@ -840,10 +841,14 @@ declare_codes! {
     /// hook's hash is trusted in the user's `config.toml`
     /// (`[hooks.state."<path>:<event>:<i>:<j>"] trusted_hash`), or with
     /// `--dangerously-bypass-hook-trust`; neither is visible from the
-    /// repository, so the hook's `runs` is `unknown`. OpenCode runs a
+    /// repository, so the hook's `runs` is `unknown`. Copilot CLI 1.0.102
+    /// runs the hooks of `.github/hooks/*.json` and `.claude/settings.json`
+    /// in `-p` mode only in a folder the user trusts (`trusted_folders` in
+    /// `~/.copilot/config.json`), likewise `unknown`. OpenCode runs a
     /// plugin unless launched with `--pure`. Source: Codex 0.171.0
     /// (`hooks/list` of the app server; surfaces and guard reference);
-    /// OpenCode 1.18.33 `--pure`.
+    /// Copilot CLI 1.0.102 (gemini-copilot reference); OpenCode 1.18.33
+    /// `--pure`.
     HookTrustUnknown = "hook-trust-unknown", Info, Unknowable, any, "0.1.0", "whether the agent runs the repository's hooks depends on trust it records elsewhere";
     /// A hook handler the analysis lists but does not model: a Claude Code
     /// `prompt`, `agent` or `http` handler, or an OpenCode plugin module

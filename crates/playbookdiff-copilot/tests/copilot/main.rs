@@ -3,6 +3,7 @@
 //! snapshots).
 
 mod fixtures;
+mod hooks_agents;
 mod layout;
 mod remedies;
 mod summaries;

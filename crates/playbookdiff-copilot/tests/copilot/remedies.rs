@@ -43,3 +43,27 @@ fn remedies_name_copilot_files() {
         ),
     ]);
 }
+
+/// A hook another harness runs becomes a `.github/hooks/*.json` file in
+/// Copilot CLI's own format (`bash`) under its own event name
+/// (`preToolUse`, `agentStop` for `Stop`); a trigger it has no event for
+/// says so.
+#[test]
+fn hook_remedies_use_copilot_hook_files() {
+    use playbookdiff_model::HookTrigger;
+    let script = rp(".claude/hooks/guard.sh");
+    let gap = |trigger| Gap::Hook {
+        trigger,
+        matcher: Some("Write|Edit"),
+        command: None,
+        script: Some(&script),
+    };
+    KIT.assert_remedies(&[
+        (gap(HookTrigger::PreToolUse), "create `.github/hooks/pretooluse.json`"),
+        (gap(HookTrigger::PreToolUse), r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./.claude/hooks/guard.sh"}]}}"#),
+        (gap(HookTrigger::Stop), r#""agentStop""#),
+        (gap(HookTrigger::UserPromptSubmit), r#""userPromptSubmitted""#),
+        (gap(HookTrigger::PreToolUse), "trusts"),
+        (gap(HookTrigger::PostCompact), "Copilot CLI has no `PostCompact` hook event"),
+    ]);
+}

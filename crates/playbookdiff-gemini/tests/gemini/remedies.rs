@@ -62,3 +62,44 @@ fn remedies_name_gemini_files() {
         ),
     ]);
 }
+
+/// A hook another harness runs becomes an entry of `hooks` in the launch
+/// directory's settings under Gemini CLI's own event name (`BeforeTool`
+/// for `PreToolUse`, `AfterAgent` for `Stop`), matching Gemini CLI's tool
+/// names, its script named from the project directory; a trigger Gemini
+/// CLI has no event for says so.
+#[test]
+fn hook_remedies_use_gemini_event_names() {
+    use playbookdiff_model::HookTrigger;
+    let script = rp(".claude/hooks/guard.sh");
+    let gap = |trigger| Gap::Hook {
+        trigger,
+        matcher: Some("Write|Edit"),
+        command: None,
+        script: Some(&script),
+    };
+    KIT.assert_remedies(&[
+        (gap(HookTrigger::PreToolUse), "add to `.gemini/settings.json`"),
+        (gap(HookTrigger::PreToolUse), r#""hooks": {"BeforeTool": [{"matcher": "write_file|replace|run_shell_command", "hooks": [{"type": "command", "command": "$GEMINI_PROJECT_DIR/.claude/hooks/guard.sh"}]}]}"#),
+        (gap(HookTrigger::PreToolUse), "!Write|Edit"),
+        (gap(HookTrigger::Stop), r#""AfterAgent""#),
+        (gap(HookTrigger::UserPromptSubmit), r#""BeforeAgent""#),
+        (gap(HookTrigger::PermissionRequest), "Gemini CLI has no `PermissionRequest` hook event"),
+    ]);
+    // From a subdirectory, that directory's settings, and the script
+    // written from there.
+    KIT.assert_remedies_in(
+        &[(".claude/hooks/guard.sh", "exit 0")],
+        "apps/web",
+        &[
+            (
+                gap(HookTrigger::PreToolUse),
+                "add to `apps/web/.gemini/settings.json`",
+            ),
+            (
+                gap(HookTrigger::PreToolUse),
+                "$GEMINI_PROJECT_DIR/../../.claude/hooks/guard.sh",
+            ),
+        ],
+    );
+}

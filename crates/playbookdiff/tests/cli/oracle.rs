@@ -47,8 +47,8 @@
 //! file fails the test).
 
 use playbookdiff_model::{
-    AnalysisContext, Applicability, EffectiveAgentConfig, Instruction, LoadPhase, Mode, Permission,
-    RepoPath, Severity, Skill, Transport,
+    AnalysisContext, Applicability, EffectiveAgentConfig, HookTrigger, Instruction, LoadPhase,
+    Mode, Permission, RepoPath, Severity, Skill, Transport,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Repo, WorkingTree};
@@ -465,7 +465,8 @@ fn claude_disagreements(
 
 /// The hook surfaces of one observation of `agent`, as (aspect, the
 /// agent's list, the adapter's list), only where the case shows hooks:
-/// Claude Code's marker hooks that fired (`hooks`), Codex's `hooks/list`
+/// the marker hooks that fired for Claude Code, Copilot CLI and Gemini CLI
+/// (`hooks`), Codex's `hooks/list`
 /// of the compared run (`hooks`), the plugin modules OpenCode's `debug
 /// config` lists against those the adapter's hooks come from
 /// (`plugin-modules`).
@@ -476,7 +477,9 @@ fn hook_aspects(
     cfg: &EffectiveAgentConfig,
 ) -> Vec<(&'static str, String, String)> {
     let (aspect, theirs, ours) = match agent {
-        "claude-code" => ("hooks", fired_hooks(obs), expected_hooks(case, cfg)),
+        "claude-code" | "copilot" | "gemini" => {
+            ("hooks", fired_hooks(obs), expected_hooks(case, cfg))
+        }
         "codex" => {
             let run = if case.trust.is_some() {
                 &obs["entries"]
@@ -526,9 +529,11 @@ fn fired_hooks(obs: &Value) -> BTreeSet<String> {
 }
 
 /// The tags of the marker hooks (`.claude/hooks/mark.sh TAG`) the adapter
-/// says run and whose event the oracle's run raises: the session's start
-/// and its one prompt, and with a target the scripted `Read` before and
-/// after it runs, for a hook whose matcher names `Read` or none.
+/// says may run and whose event the oracle's run raises, by the event's
+/// cross-harness meaning: the session's start and its one prompt, and
+/// with a target the scripted `Read` before and after it runs, for a hook
+/// whose matcher names `Read` or none (the runs are trusted, so a hook
+/// whose `runs` is unknown for want of trust counts).
 fn expected_hooks(case: &Case, cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
     let read = |m: &Option<String>| {
         m.as_deref()
@@ -537,9 +542,11 @@ fn expected_hooks(case: &Case, cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
     cfg.hooks
         .iter()
         .filter(|h| h.may_run() && h.script.as_ref().is_some_and(|s| s.present))
-        .filter(|h| match h.event.as_str() {
-            "SessionStart" | "UserPromptSubmit" => true,
-            "PreToolUse" | "PostToolUse" => case.target.is_some() && read(&h.matcher),
+        .filter(|h| match h.trigger {
+            Some(HookTrigger::SessionStart | HookTrigger::UserPromptSubmit) => true,
+            Some(HookTrigger::PreToolUse | HookTrigger::PostToolUse) => {
+                case.target.is_some() && read(&h.matcher)
+            }
             _ => false,
         })
         .filter_map(|h| {
@@ -1053,14 +1060,19 @@ fn gemini_disagreements(
             list(on_demand),
         );
     }
+    for (aspect, agent, adapter) in hook_aspects("gemini", case, obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     out
 }
 
 /// Whether `path` is a path-specific Copilot CLI file (an instruction file
-/// with `applyTo`, or a Claude Code rule): the agent sends those after its
-/// `<custom_instruction>` blocks, or lists them in its table.
+/// with `applyTo`, or a Claude Code rule) of any directory (the git root,
+/// a submodule's root, the launch directory): the agent sends those after
+/// its `<custom_instruction>` blocks, or lists them in its table.
 fn copilot_scoped(path: &str) -> bool {
-    path.starts_with(".github/instructions/") || path.starts_with(".claude/rules/")
+    let p = format!("/{path}");
+    p.contains("/.github/instructions/") || p.contains("/.claude/rules/")
 }
 
 /// Copilot CLI: the `<custom_instruction>` blocks in order, each named by
@@ -1214,6 +1226,12 @@ fn copilot_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("mcp-servers", list(servers), list(modelled_servers));
+    for (aspect, agent, adapter) in crate::oracle_surfaces::copilot(obs, cfg) {
+        push(aspect, agent, adapter);
+    }
+    for (aspect, agent, adapter) in hook_aspects("copilot", case, obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     out
 }
 
@@ -1287,6 +1305,7 @@ fn count_surfaces(
     let aspects = match agent {
         "claude-code" if obs["exit"] == "ok" => crate::oracle_surfaces::claude(obs, cfg),
         "opencode" if obs["exit"] == 0 => crate::oracle_surfaces::opencode(obs, cfg),
+        "copilot" if obs["exit"] == 0 => crate::oracle_surfaces::copilot(obs, cfg),
         _ => Vec::new(),
     };
     for (aspect, theirs, ours) in aspects {
@@ -1526,13 +1545,18 @@ fn surface_section(s: &mut String, outcome: &Outcome) {
     s.push_str("and profiled version that shows them (`subagents`: Claude Code's `init`\n");
     s.push_str("agents, OpenCode's `debug config` agents; `subagent-listing`: the\n");
     s.push_str("`- name: description (Tools: ...)` list of Claude Code's `Agent` tool;\n");
-    s.push_str("`task-agents`: the agents OpenCode's `task` tool lists; `output-style`: the\n");
+    s.push_str("`task-agents`: the agents OpenCode's `task` tool lists, and the\n");
+    s.push_str("user-provided custom agents of Copilot CLI's `task` tool, over the cases\n");
+    s.push_str("recorded with that list; `output-style`: the\n");
     s.push_str("style whose body reaches Claude Code's request; `plugins`: the plugins\n");
     s.push_str("Claude Code's `init` line loads; `commands`: OpenCode's `debug config`\n");
     s.push_str("commands). Codex's custom agents are not observed (its `spawn_agent` tool is\n");
     s.push_str("not in `codex debug prompt-input`). Hooks, over the cases that hold some\n");
-    s.push_str("(`hooks`: the hooks that fired for Claude Code, the app server's\n");
-    s.push_str("`hooks/list` for Codex; `plugin-modules`: OpenCode's plugin modules).\n\n");
+    s.push_str("(`hooks`: the hooks that fired for Claude Code, Copilot CLI and Gemini\n");
+    s.push_str("CLI, each writing a marker file, the app server's `hooks/list` for\n");
+    s.push_str("Codex; `plugin-modules`: OpenCode's plugin modules). Not yet recorded:\n");
+    s.push_str("Gemini CLI's subagents (they need the user's acknowledgement) and\n");
+    s.push_str("commands; the adapter models them from Gemini CLI's code.\n\n");
     s.push_str("| agent | surface | comparisons | agree |\n|---|---|---|---|\n");
     for ((agent, aspect), (n, ok)) in &outcome.surfaces {
         let _ = writeln!(s, "| {agent} | {aspect} | {n} | {ok} |");

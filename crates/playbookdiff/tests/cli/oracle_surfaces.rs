@@ -143,3 +143,19 @@ pub(crate) fn opencode(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
     ));
     out
 }
+
+/// Copilot CLI: the custom agents its `task` tool lists to the model
+/// (`task-agents`, when recorded: the recorder writes `taskAgents` with
+/// the first request).
+pub(crate) fn copilot(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
+    let Some(theirs) = obs["startup"].get("taskAgents") else {
+        return Vec::new();
+    };
+    let ours: BTreeSet<String> = cfg
+        .subagents
+        .iter()
+        .filter(|a| listed(a))
+        .map(|a| a.name.clone())
+        .collect();
+    vec![("task-agents", joined(strings(theirs)), joined(ours))]
+}

@@ -151,3 +151,77 @@ fn diff_of_a_scripted_history_as_text_and_markdown() {
         );
     }
 }
+
+/// A repository with a Claude Code PreToolUse hook and a subagent, checked
+/// for Claude Code, Copilot CLI and Gemini CLI: Copilot CLI 1.0.102 runs
+/// the same hook file and lists the same agent, so neither is reported
+/// missing there; Gemini CLI lacks both, and the explanation gives its
+/// remedy in its own format (`BeforeTool` in `.gemini/settings.json`, a
+/// `.gemini/agents` file). Copilot CLI 1.0.24, which does not run Claude
+/// Code's hooks, gets a `.github/hooks` file as its remedy.
+#[test]
+fn claude_hooks_and_agents_against_copilot_and_gemini() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    std::fs::create_dir(&root).unwrap();
+    let write = |rel: &str, text: &str| playbookdiff_testkit::fs::write(&root, rel, text);
+    git(&root, &["init", "-q", "-b", "main"]);
+    write(
+        ".claude/settings.json",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Write|Edit\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"\\\"$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/guard.sh\"}\n        ]\n      }\n    ]\n  }\n}\n",
+    );
+    write(".claude/hooks/guard.sh", "exit 0\n");
+    write(
+        ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: Reviews changes before commit.\n---\nReview the diff.\n",
+    );
+    for f in ["CLAUDE.md", "AGENTS.md", "GEMINI.md"] {
+        write(f, "Use the reviewer.\n");
+    }
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "base"]);
+    let harnesses = [
+        "--harness",
+        "claude-code",
+        "--harness",
+        "copilot",
+        "--harness",
+        "gemini",
+    ];
+    let check = output(tmp.path(), &[&["check", "repo"][..], &harnesses].concat());
+    insta::assert_snapshot!("claude_hooks_agents_check", check);
+    let id = |text: &str, kind: &str| {
+        text.lines()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("id  ")
+                    .filter(|i| i.starts_with(kind))
+            })
+            .unwrap_or_else(|| panic!("no {kind} finding in {text}"))
+            .to_string()
+    };
+    for (name, kind) in [
+        ("claude_hooks_agents_explain_hook", "hook:"),
+        ("claude_hooks_agents_explain_subagent", "subagent:"),
+    ] {
+        let explain = output(
+            tmp.path(),
+            &[&["explain", &id(&check, kind), "repo"][..], &harnesses].concat(),
+        );
+        insta::assert_snapshot!(name, explain);
+    }
+    let old = [
+        "--harness",
+        "claude-code",
+        "--harness",
+        "copilot",
+        "--agent-version",
+        "copilot=1.0.24",
+    ];
+    let old_check = output(tmp.path(), &[&["check", "repo"][..], &old].concat());
+    let explain = output(
+        tmp.path(),
+        &[&["explain", &id(&old_check, "hook:"), "repo"][..], &old].concat(),
+    );
+    insta::assert_snapshot!("claude_hooks_agents_explain_hook_copilot_1_0_24", explain);
+}

@@ -1,0 +1,184 @@
+//! Custom agents: the `*.md` files of `.github/agents` and of Claude Code's
+//! `.claude/agents`, in the launch directory and each directory above it
+//! up to the git root.
+//!
+//! Read in Copilot CLI 1.0.24's `app.js` (the agent loader): the
+//! directories are searched from the launch directory up to the git root
+//! ("project", then "inherited"), `.github` before `.claude`; a file's id
+//! is its name without `.agent.md` or `.md` (`.agent.md` wins over `.md`
+//! with one stem), and of two agents with one id the first found is kept;
+//! the front matter needs a `description` (else the file is skipped with a
+//! warning); `name` (else the id) and `description` are listed in the
+//! `task` tool under "User-provided custom agents", unless
+//! `disable-model-invocation: true` or `infer: false` keeps it for the
+//! user alone; `tools` is a list or a comma-separated string, `*` when
+//! absent. Seen with 1.0.102 and 1.0.24 (gemini-copilot reference): they
+//! load regardless of folder trust.
+
+use crate::{Cx, READ_LIMIT};
+use playbookdiff_adapter::problems;
+use playbookdiff_adapter::scope::place;
+use playbookdiff_model::{
+    AgentMode, Applicability, Diagnostic, DiagnosticCode, LoadPhase, RepoPath, SourceFormat,
+    SourceRef, Subagent,
+};
+use playbookdiff_source::markdown::front_matter;
+use serde_json::{Map, Value};
+
+/// The agent folders of a directory, in the order Copilot CLI reads them.
+const FOLDERS: &[&str] = &[".github/agents", ".claude/agents"];
+
+/// The tool whose description lists custom agents to the model.
+const LISTED_BY: &str = "task";
+
+/// The custom agents of the launch directory and the directories above
+/// it up to the git root, in discovery order; a later one with the id of
+/// an earlier one is `shadowed`.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Subagent> {
+    let mut dirs = crate::chain(cx);
+    dirs.reverse();
+    let mut out: Vec<Subagent> = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for folder in FOLDERS {
+        for dir in &dirs {
+            for (id, file) in agent_files(cx, dir, folder) {
+                let Some(mut a) = load(cx, &file, dir, &id) else {
+                    continue;
+                };
+                if ids.contains(&id) {
+                    a.applicability = Applicability::Shadowed;
+                    a.reason.push_str(&format!(" An agent with the id `{id}` is found first, so Copilot CLI keeps that one."));
+                } else {
+                    ids.push(id);
+                }
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// The agent files of `dir`'s `folder` with their ids, by id: of a
+/// `NAME.agent.md` and a `NAME.md`, the first.
+fn agent_files(cx: &Cx<'_, '_>, dir: &RepoPath, folder: &str) -> Vec<(String, RepoPath)> {
+    let Some(base) = dir.join(folder).filter(|b| cx.repo.is_dir(b)) else {
+        return Vec::new();
+    };
+    let mut by_id: std::collections::BTreeMap<String, (bool, RepoPath)> = Default::default();
+    for e in cx.repo.list_dir(&base) {
+        let Some(stem) = e.name.strip_suffix(".md") else {
+            continue;
+        };
+        let (id, agent_md) = match stem.strip_suffix(".agent") {
+            Some(id) => (id.to_string(), true),
+            None => (stem.to_string(), false),
+        };
+        let Some(f) = base.child(&e.name).filter(|f| cx.repo.is_file(f)) else {
+            continue;
+        };
+        let keep = by_id.get(&id).is_none_or(|(was, _)| agent_md && !was);
+        if keep {
+            by_id.insert(id, (agent_md, f));
+        }
+    }
+    by_id.into_iter().map(|(id, (_, f))| (id, f)).collect()
+}
+
+/// The custom agent of `file` (id `id`) in `dir`, or `None` when Copilot
+/// CLI skips it (reported).
+fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, dir: &RepoPath, id: &str) -> Option<Subagent> {
+    let text = match cx.repo.read_text(file, READ_LIMIT) {
+        Ok(t) => t,
+        Err(e) => {
+            let effect = "Copilot CLI skips this custom agent";
+            cx.diag(problems::read_error(
+                file,
+                &e,
+                effect,
+                SourceFormat::Markdown,
+            ));
+            return None;
+        }
+    };
+    let fm = front_matter(&text.text);
+    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    let meta = match &fm {
+        Some(f) => {
+            source = source.with_lines(f.start_line, f.end_line);
+            match &f.value {
+                Ok(Value::Object(m)) => m.clone(),
+                Ok(_) => Map::new(),
+                Err(e) => {
+                    let effect = "Copilot CLI skips this custom agent";
+                    cx.diag(problems::invalid_syntax(
+                        file,
+                        "YAML",
+                        e,
+                        effect,
+                        SourceFormat::Markdown,
+                    ));
+                    return None;
+                }
+            }
+        }
+        None => Map::new(),
+    };
+    let field = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
+    let Some(description) = field("description") else {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SubagentInvalid,
+                format!("{} has no string `description` in its front matter; Copilot CLI skips it (\"custom agent markdown frontmatter is malformed\"), so no custom agent comes from this file.", problems::quote(file)),
+            )
+            .at(source),
+        );
+        return None;
+    };
+    let user_only = meta.get("disable-model-invocation") == Some(&Value::Bool(true))
+        || meta.get("infer") == Some(&Value::Bool(false));
+    let mode = if user_only {
+        AgentMode::Primary
+    } else {
+        AgentMode::Subagent
+    };
+    let listed = if user_only {
+        "the user can select it, but `disable-model-invocation` or `infer: false` keeps it out of the `task` tool"
+    } else {
+        "Copilot CLI lists its name and description in the `task` tool as a user-provided custom agent, regardless of folder trust"
+    };
+    Some(Subagent {
+        id: format!("copilot:subagent:{file}"),
+        name: field("name").unwrap_or_else(|| id.to_string()),
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Effective,
+        reason: format!(
+            "Found in {}: {listed}{}.",
+            place(dir),
+            crate::shared_note(file)
+        ),
+        mode,
+        description: Some(description),
+        tools: tools(meta.get("tools")),
+        disallowed_tools: Vec::new(),
+        model: field("model"),
+        listed_by: (!user_only).then(|| LISTED_BY.to_string()),
+        plugin: None,
+    })
+}
+
+/// `tools`: a list or a comma-separated string; `None` (every tool) when
+/// absent or `*`.
+fn tools(v: Option<&Value>) -> Option<Vec<String>> {
+    let list: Vec<String> = match v? {
+        Value::String(s) => s.split(',').map(|t| t.trim().to_string()).collect(),
+        Value::Array(a) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|t| t.trim().to_string())
+            .collect(),
+        _ => return None,
+    };
+    let list: Vec<String> = list.into_iter().filter(|t| !t.is_empty()).collect();
+    (!list.iter().any(|t| t == "*")).then_some(list)
+}

@@ -1,0 +1,214 @@
+//! Hooks: the `.github/hooks/*.json` files of the git root (both releases)
+//! and, in 1.0.102, the Claude-format `hooks` of the git root's
+//! `.claude/settings.json`.
+//!
+//! The hook file format is read in Copilot CLI 1.0.24's `app.js` (the
+//! schema of a hooks file and its event table): `{"version": 1,
+//! "disableAllHooks": false, "hooks": {"preToolUse": [{"type": "command",
+//! "bash": "...", "powershell": "...", "command": "...", "cwd": "...",
+//! "timeoutSec": 30}]}}`; Claude Code's nested `{"matcher": ..., "hooks":
+//! [...]}` groups are flattened one level, and Claude Code's PascalCase
+//! event names are taken as aliases (`PreToolUse` is `preToolUse`, `Stop`
+//! is `agentStop`). `disableAllHooks: true` turns off the hooks of its own
+//! file (changelog 1.0.4). Seen with 1.0.102 and 1.0.24 (gemini-copilot
+//! reference): the hooks run in the project root, also when Copilot CLI
+//! is launched in a subdirectory; 1.0.102 runs them in `-p` mode only in a
+//! folder the user trusts (the analysis cannot see that: `runs` is
+//! `unknown`), 1.0.24 ran them untrusted. Events of `.claude/settings.json`
+//! that Copilot CLI does not have are left out: they are Claude Code's
+//! alone. A handler's own `cwd` is not followed: its script is looked up
+//! from the git root.
+
+use crate::json::{self, JsonFile, Loaded};
+use crate::{Cx, Profile, HARNESS};
+use playbookdiff_adapter::hooks::{self, Events, Layout, Registration, Tokens};
+use playbookdiff_model::{
+    Applicability, Diagnostic, DiagnosticCode, Hook, HookTrigger, RepoPath, Verdict,
+};
+use serde_json::Value;
+
+/// Copilot CLI's events and the Claude Code spellings it takes for them,
+/// with their cross-harness meaning: the one table of its events (1.0.24
+/// `app.js`: the hooks schema and the PascalCase alias table).
+const TRIGGERS: &[(&str, Option<HookTrigger>)] = &[
+    ("sessionStart", Some(HookTrigger::SessionStart)),
+    ("sessionEnd", Some(HookTrigger::SessionEnd)),
+    ("userPromptSubmitted", Some(HookTrigger::UserPromptSubmit)),
+    ("preToolUse", Some(HookTrigger::PreToolUse)),
+    ("postToolUse", Some(HookTrigger::PostToolUse)),
+    ("postToolUseFailure", None),
+    ("errorOccurred", None),
+    ("agentStop", Some(HookTrigger::Stop)),
+    ("subagentStop", Some(HookTrigger::SubagentStop)),
+    ("subagentStart", Some(HookTrigger::SubagentStart)),
+    ("preCompact", Some(HookTrigger::PreCompact)),
+    ("permissionRequest", Some(HookTrigger::PermissionRequest)),
+    ("notification", Some(HookTrigger::Notification)),
+    ("SessionStart", Some(HookTrigger::SessionStart)),
+    ("SessionEnd", Some(HookTrigger::SessionEnd)),
+    ("UserPromptSubmit", Some(HookTrigger::UserPromptSubmit)),
+    ("PreToolUse", Some(HookTrigger::PreToolUse)),
+    ("PostToolUse", Some(HookTrigger::PostToolUse)),
+    ("PostToolUseFailure", None),
+    ("ErrorOccurred", None),
+    ("Stop", Some(HookTrigger::Stop)),
+    ("SubagentStop", Some(HookTrigger::SubagentStop)),
+    ("PreCompact", Some(HookTrigger::PreCompact)),
+    ("PermissionRequest", Some(HookTrigger::PermissionRequest)),
+    ("Notification", Some(HookTrigger::Notification)),
+];
+
+/// The events of Copilot CLI (1.0.24 and 1.0.102 alike, as far as the
+/// analysis knows). Matchers are not checked: which tool names Copilot CLI
+/// matches them against is not known.
+const EVENTS: Events = Events {
+    known: &[],
+    tool_events: &[],
+    matcherless: &[],
+    cannot_block: &[],
+    tools: &[],
+    triggers: TRIGGERS,
+};
+
+/// The variable a hook command may use for the project directory
+/// (changelog 1.0.12: hooks receive `CLAUDE_PROJECT_DIR`).
+const PROJECT_TOKENS: &[&str] = &["CLAUDE_PROJECT_DIR"];
+
+/// Why a hook's `runs` is unknown in a release that asks for trust.
+const TRUST_REASON: &str = "Copilot CLI runs repository hooks only in a folder the user trusts (`trusted_folders` in `~/.copilot/config.json`, or the trust prompt), which the repository cannot show";
+
+/// The hooks of the git root's `.github/hooks/*.json` and, when the
+/// release reads them, of its `.claude/settings.json`.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, version: &str) -> Vec<Hook> {
+    let release = Release {
+        profile,
+        name: format!("Copilot CLI {version}"),
+        root: crate::git_root(cx),
+    };
+    let effect = "Copilot CLI runs none of its hooks";
+    let mut out = Vec::new();
+    for f in crate::extras::files(cx, ".github/hooks", ".json") {
+        if let Loaded::File(j) = json::load(cx, &f, effect) {
+            out.extend(release.read(cx, &j, Origin::Own));
+        }
+    }
+    let claude = release
+        .root
+        .join(".claude/settings.json")
+        .filter(|f| cx.repo.is_file(f));
+    if let (true, Some(f)) = (profile.claude_hooks, claude) {
+        if let Loaded::File(j) = json::load(cx, &f, effect) {
+            out.extend(release.read(cx, &j, Origin::ClaudeSettings));
+        }
+    }
+    let unknown = out.iter().filter(|h| h.runs.as_str() == "unknown").count();
+    if unknown > 0 {
+        cx.diag(Diagnostic::new(
+            DiagnosticCode::HookTrustUnknown,
+            format!(
+                "{TRUST_REASON}; so {} listed here may run (`runs: unknown`).",
+                if unknown == 1 {
+                    "the hook".to_string()
+                } else {
+                    format!("the {unknown} hooks")
+                }
+            ),
+        ));
+    }
+    out
+}
+
+/// Which file registers the hooks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// A `.github/hooks/*.json` file, Copilot CLI's own.
+    Own,
+    /// Claude Code's `.claude/settings.json` (1.0.102).
+    ClaudeSettings,
+}
+
+/// The release whose hooks are read: its behaviour, its name in messages
+/// (`Copilot CLI 1.0.102`) and the git root hooks run in.
+struct Release<'p> {
+    profile: &'p Profile,
+    name: String,
+    root: RepoPath,
+}
+
+impl Release<'_> {
+    /// The hooks of one file.
+    fn read(&self, cx: &mut Cx<'_, '_>, j: &JsonFile, origin: Origin) -> Vec<Hook> {
+        let Some(value) = j.value.get("hooks") else {
+            return Vec::new();
+        };
+        let value = match origin {
+            Origin::Own => value.clone(),
+            Origin::ClaudeSettings => copilot_events_only(value),
+        };
+        let source = j.source(&[]);
+        let lines = |p: &[&str]| j.span(p);
+        let reason = match origin {
+        Origin::Own => format!(
+            "Registered in `{}`, which Copilot CLI reads from the git root; it runs the command in the project root, also when launched in a subdirectory.",
+            j.path
+        ),
+        Origin::ClaudeSettings => format!(
+            "Registered in `{}` in Claude Code's format, which Copilot CLI 1.0.102 runs too, in the project root{}.",
+            j.path,
+            crate::shared_note(&j.path)
+        ),
+    };
+        let reg = Registration {
+            harness: HARNESS,
+            release: &self.name,
+            source: &source,
+            prefix: &["hooks"],
+            lines: &lines,
+            events: &EVENTS,
+            tokens: Tokens {
+                project: PROJECT_TOKENS,
+                plugin: None,
+            },
+            cwd: &self.root,
+            layout: Layout::GroupsOrHandlers,
+            runs: runs(j, self.profile),
+            applicability: Applicability::Effective,
+            reason: &reason,
+        };
+        hooks::read(cx, &reg, &value)
+    }
+}
+
+/// Whether the hooks of `j` run: not when the file sets `disableAllHooks:
+/// true`; else unknown where the release asks for trust, else yes.
+fn runs(j: &JsonFile, profile: &Profile) -> Verdict {
+    if j.value.get("disableAllHooks") == Some(&Value::Bool(true)) {
+        return Verdict::No {
+            reason: format!(
+                "`disableAllHooks: true` in `{}` turns its hooks off",
+                j.path
+            ),
+            source: Some(j.source(&["disableAllHooks"])),
+        };
+    }
+    if profile.trust_gates_hooks_and_mcp {
+        Verdict::Unknown {
+            reason: TRUST_REASON.to_string(),
+        }
+    } else {
+        Verdict::Yes
+    }
+}
+
+/// The events of a Claude Code `hooks` object that Copilot CLI has.
+fn copilot_events_only(hooks: &Value) -> Value {
+    match hooks.as_object() {
+        Some(o) => Value::Object(
+            o.iter()
+                .filter(|(k, _)| EVENTS.is_known(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        None => hooks.clone(),
+    }
+}

@@ -1,0 +1,300 @@
+//! Hooks (`.github/hooks/*.json`, and Claude Code's `.claude/settings.json`
+//! in 1.0.102) and custom agents (`.github/agents`, `.claude/agents`) as
+//! items: their cross-harness meaning, provenance with lines, where their
+//! scripts resolve, the trust the analysis cannot see, and which release
+//! runs what.
+
+use playbookdiff_copilot::ADAPTER;
+use playbookdiff_model::{
+    AgentMode, Applicability, DiagnosticCode, EffectiveAgentConfig, HookTrigger, Verdict,
+};
+use playbookdiff_testkit::{at_root, copy_to_temp, Kit};
+
+static KIT: Kit = Kit::new(&ADAPTER, env!("CARGO_MANIFEST_DIR"));
+const NEW: &str = "1.0.102";
+const OLD: &str = "1.0.24";
+
+/// Fixture `skills_agents_mcp` with `files` written over it, compiled
+/// from `cwd` as `version`.
+fn with(files: &[(&str, &str)], cwd: &str, version: &str) -> EffectiveAgentConfig {
+    let dir = copy_to_temp(&KIT.fixture("skills_agents_mcp"));
+    for (p, text) in files {
+        let f = dir.path().join(p);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(&f, text).unwrap();
+    }
+    KIT.compile_dir(dir.path(), &at_root().cwd(cwd).version(version))
+}
+
+/// `(file, event, trigger)` of each hook.
+fn hooks(cfg: &EffectiveAgentConfig) -> Vec<(String, String, Option<HookTrigger>)> {
+    cfg.hooks
+        .iter()
+        .map(|h| (h.source.path.to_string(), h.event.clone(), h.trigger))
+        .collect()
+}
+
+const GUARD: &str = r#"{
+  "version": 1,
+  "hooks": {
+    "preToolUse": [
+      {"type": "command", "bash": "./scripts/guard.sh", "timeoutSec": 10}
+    ],
+    "PostToolUse": [
+      {"matcher": "Edit", "hooks": [{"type": "command", "command": "$CLAUDE_PROJECT_DIR/scripts/missing.sh"}]}
+    ],
+    "errorOccurred": [{"type": "command", "bash": "true"}],
+    "preToolUsed": [{"type": "command", "bash": "true"}]
+  }
+}
+"#;
+
+const CLAUDE: &str = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/scripts/guard.sh"}]}
+    ],
+    "InstructionsLoaded": [{"hooks": [{"type": "command", "command": "true"}]}]
+  }
+}
+"#;
+
+/// Both file layouts (flat handlers with `bash`, Claude Code's groups),
+/// both event spellings, lines per handler, scripts from the git root,
+/// and the problems: an unknown event, a missing script.
+#[test]
+fn hook_files_are_items() {
+    let files = [
+        (".github/hooks/guard.json", GUARD),
+        ("scripts/guard.sh", "exit 0\n"),
+    ];
+    for v in [NEW, OLD] {
+        let cfg = with(&files, ".", v);
+        let guard: Vec<_> = cfg
+            .hooks
+            .iter()
+            .filter(|h| h.source.path.as_str() == ".github/hooks/guard.json")
+            .collect();
+        let got: Vec<(&str, Option<HookTrigger>)> = guard
+            .iter()
+            .map(|h| (h.event.as_str(), h.trigger))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("preToolUse", Some(HookTrigger::PreToolUse)),
+                ("PostToolUse", Some(HookTrigger::PostToolUse)),
+                ("errorOccurred", None),
+                ("preToolUsed", None),
+            ],
+            "{v}"
+        );
+        let pre = guard[0];
+        assert_eq!(
+            pre.id,
+            "copilot:hook:.github/hooks/guard.json:preToolUse:0:0"
+        );
+        assert_eq!(pre.handler.command.as_deref(), Some("./scripts/guard.sh"));
+        assert_eq!(pre.handler.timeout_seconds, Some(10));
+        assert_eq!(pre.source.lines.map(|l| (l.start, l.end)), Some((5, 5)));
+        let script = pre.script.as_ref().unwrap();
+        assert_eq!(
+            (script.path.as_str(), script.present),
+            ("scripts/guard.sh", true)
+        );
+        let post = guard[1];
+        assert_eq!(post.matcher.as_deref(), Some("Edit"));
+        assert_eq!(post.source.lines.map(|l| l.start), Some(8));
+        let codes: Vec<DiagnosticCode> = cfg.diagnostics.iter().map(|d| d.code).collect();
+        assert!(codes.contains(&DiagnosticCode::HookEventUnknown), "{v}");
+        assert!(codes.contains(&DiagnosticCode::HookScriptMissing), "{v}");
+    }
+}
+
+/// 1.0.102 runs Claude Code's hooks of `.claude/settings.json` (only the
+/// events it has), 1.0.24 does not; 1.0.102 runs repository hooks only in
+/// a trusted folder (`unknown`, with a diagnostic), 1.0.24 ran them
+/// untrusted (`yes`).
+#[test]
+fn claude_hooks_and_trust_by_release() {
+    let files = [
+        (".claude/settings.json", CLAUDE),
+        ("scripts/guard.sh", "exit 0\n"),
+    ];
+    let new = with(&files, ".", NEW);
+    assert_eq!(
+        hooks(&new),
+        [
+            (
+                ".github/hooks/hooks.json".into(),
+                "sessionStart".into(),
+                Some(HookTrigger::SessionStart)
+            ),
+            (
+                ".claude/settings.json".into(),
+                "PreToolUse".into(),
+                Some(HookTrigger::PreToolUse)
+            ),
+        ]
+    );
+    let claude = &new.hooks[1];
+    assert_eq!(
+        claude.script.as_ref().unwrap().path.as_str(),
+        "scripts/guard.sh"
+    );
+    assert!(claude.reason.contains("another agent's convention"));
+    assert!(new
+        .hooks
+        .iter()
+        .all(|h| matches!(h.runs, Verdict::Unknown { .. }) && h.may_run()));
+    assert!(new
+        .diagnostics
+        .iter()
+        .any(|d| d.code == DiagnosticCode::HookTrustUnknown));
+    let old = with(&files, ".", OLD);
+    assert_eq!(
+        hooks(&old),
+        [(
+            ".github/hooks/hooks.json".into(),
+            "sessionStart".into(),
+            Some(HookTrigger::SessionStart)
+        )]
+    );
+    assert_eq!(old.hooks[0].runs, Verdict::Yes);
+    assert!(!old
+        .diagnostics
+        .iter()
+        .any(|d| d.code == DiagnosticCode::HookTrustUnknown));
+}
+
+/// Launched in a subdirectory, Copilot CLI still runs the git root's hooks,
+/// with scripts from the root.
+#[test]
+fn hooks_run_from_the_project_root_in_a_subdirectory() {
+    let files = [
+        (".github/hooks/guard.json", GUARD),
+        ("scripts/guard.sh", "exit 0\n"),
+    ];
+    let cfg = with(&files, "sub", NEW);
+    let pre = cfg.hooks.iter().find(|h| h.event == "preToolUse").unwrap();
+    let script = pre.script.as_ref().unwrap();
+    assert_eq!(
+        (script.path.as_str(), script.present),
+        ("scripts/guard.sh", true)
+    );
+    assert_eq!(hooks(&cfg).len(), hooks(&with(&files, ".", NEW)).len());
+}
+
+/// `disableAllHooks: true` turns off the hooks of its own file only.
+#[test]
+fn disable_all_hooks_is_per_file() {
+    let off = r#"{"disableAllHooks": true, "hooks": {"agentStop": [{"bash": "x.sh"}]}}"#;
+    let cfg = with(&[(".github/hooks/off.json", off)], ".", OLD);
+    let by_file: Vec<(&str, bool)> = cfg
+        .hooks
+        .iter()
+        .map(|h| (h.source.path.as_str(), h.may_run()))
+        .collect();
+    assert_eq!(
+        by_file,
+        [
+            (".github/hooks/hooks.json", true),
+            (".github/hooks/off.json", false)
+        ]
+    );
+}
+
+/// Custom agents of `.github/agents` (any `.md`; `.agent.md` wins a stem)
+/// and `.claude/agents`, from the launch directory up to the git root, the
+/// first of an id kept; a file without `description` is skipped with a
+/// diagnostic; `disable-model-invocation` keeps one out of the `task` tool.
+#[test]
+fn custom_agents_are_items() {
+    let files = [
+        (
+            ".github/agents/reviewer.md",
+            "---\nname: plain\ndescription: Loses to reviewer.agent.md.\n---\n",
+        ),
+        (
+            ".claude/agents/reviewer.md",
+            "---\nname: reviewer\ndescription: Claude's.\n---\n",
+        ),
+        (
+            ".claude/agents/quiet.md",
+            "---\ndescription: User only.\ndisable-model-invocation: true\n---\n",
+        ),
+        (".claude/agents/broken.md", "---\nname: broken\n---\n"),
+        (
+            "sub/.github/agents/local.agent.md",
+            "---\ndescription: Local.\ntools: read, edit\n---\n",
+        ),
+    ];
+    for v in [NEW, OLD] {
+        let cfg = with(&files, ".", v);
+        let got: Vec<(&str, &str, Applicability, AgentMode)> = cfg
+            .subagents
+            .iter()
+            .map(|a| {
+                (
+                    a.name.as_str(),
+                    a.source.path.as_str(),
+                    a.applicability,
+                    a.mode,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "reviewer",
+                    ".github/agents/reviewer.agent.md",
+                    Applicability::Effective,
+                    AgentMode::Subagent
+                ),
+                (
+                    "helper",
+                    ".claude/agents/helper.md",
+                    Applicability::Effective,
+                    AgentMode::Subagent
+                ),
+                (
+                    "quiet",
+                    ".claude/agents/quiet.md",
+                    Applicability::Effective,
+                    AgentMode::Primary
+                ),
+                (
+                    "reviewer",
+                    ".claude/agents/reviewer.md",
+                    Applicability::Shadowed,
+                    AgentMode::Subagent
+                ),
+            ],
+            "{v}"
+        );
+        assert_eq!(cfg.subagents[0].listed_by.as_deref(), Some("task"));
+        assert_eq!(
+            cfg.subagents[0].source.lines.map(|l| (l.start, l.end)),
+            Some((1, 4))
+        );
+        assert!(cfg.subagents[1]
+            .reason
+            .contains("another agent's convention"));
+        let bad = cfg
+            .diagnostics
+            .iter()
+            .find(|d| d.code == DiagnosticCode::SubagentInvalid)
+            .expect("no description");
+        assert_eq!(
+            bad.source.as_ref().unwrap().path.as_str(),
+            ".claude/agents/broken.md"
+        );
+        let sub = with(&files, "sub", v);
+        let local = &sub.subagents[0];
+        assert_eq!(
+            (local.name.as_str(), local.tools.clone()),
+            ("local", Some(vec!["read".to_string(), "edit".to_string()]))
+        );
+    }
+}
