@@ -31,8 +31,8 @@ mod compilation;
 pub use compilation::{exclude_refused, Compilation};
 
 use playbookdiff_model::{
-    AnalysisContext, EffectiveAgentConfig, Harness, HookTrigger, Instruction, RepoPath, Skill,
-    Transport,
+    AnalysisContext, EffectiveAgentConfig, Harness, HookTrigger, Instruction, PermissionScope,
+    RepoPath, Skill, Transport,
 };
 use playbookdiff_source::Repo;
 
@@ -155,6 +155,16 @@ pub trait Adapter: Sync {
     /// and says so when nothing in the repository can close the gap from
     /// this launch directory.
     fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String>;
+
+    /// What would make the harness refuse what `scope` covers, which
+    /// another harness's permission rules refuse: the rule or setting in
+    /// the harness's own format, and where it goes, saying so when the
+    /// harness's equivalent is approximate or when it has none. `None` by
+    /// default (no suggestion).
+    fn deny_remedy(&self, scope: &PermissionScope) -> Option<String> {
+        let _ = scope;
+        None
+    }
 }
 
 pub use playbookdiff_model::layout::{Analysis, ReleaseLayout, Scope, Surface, SurfaceKind};
@@ -446,6 +456,8 @@ pub struct Declared {
     pub compile: Compile,
     /// See [`Adapter::remedy`].
     pub remedy: fn(&Gap<'_>, &Scene<'_, '_>) -> Option<String>,
+    /// See [`Adapter::deny_remedy`].
+    pub deny_remedy: fn(&PermissionScope) -> Option<String>,
 }
 
 impl Declared {
@@ -464,6 +476,7 @@ impl Declared {
             profiled_versions: &[],
             compile,
             remedy: |_, _| None,
+            deny_remedy: |_| None,
         }
     }
 
@@ -512,6 +525,13 @@ impl Declared {
     /// ([`Adapter::profiled_versions`]).
     pub const fn profiled(mut self, versions: &'static [&'static str]) -> Declared {
         self.profiled_versions = versions;
+        self
+    }
+
+    /// With these suggestions for a deny another harness holds
+    /// ([`Adapter::deny_remedy`]).
+    pub const fn denying(mut self, remedy: fn(&PermissionScope) -> Option<String>) -> Declared {
+        self.deny_remedy = remedy;
         self
     }
 
@@ -603,6 +623,10 @@ impl Adapter for Declared {
 
     fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         (self.remedy)(gap, scene)
+    }
+
+    fn deny_remedy(&self, scope: &PermissionScope) -> Option<String> {
+        (self.deny_remedy)(scope)
     }
 }
 

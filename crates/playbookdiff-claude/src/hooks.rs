@@ -16,8 +16,8 @@ use crate::settings::{Settings, SettingsLayer};
 use crate::{Compiler, HARNESS};
 use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, PermissionEffect, PermissionSetting, RepoPath,
-    SourceFormat, SourceRef, SourceScope, Verdict,
+    ActionKind, Applicability, Diagnostic, DiagnosticCode, PermissionEffect, PermissionScope,
+    PermissionSetting, RepoPath, SourceFormat, SourceRef, SourceScope, Verdict,
 };
 use serde_json::Value;
 
@@ -375,6 +375,9 @@ fn push_rule(
             reason: "a command-line mode (--permission-mode, --dangerously-skip-permissions) replaces it".into(),
         },
     };
+    let denies = (effect == PermissionEffect::Deny)
+        .then(|| deny_scope(value))
+        .flatten();
     let key = format!("permissions.{key}");
     cx.out.permissions.push(PermissionSetting {
         id: format!(
@@ -387,7 +390,53 @@ fn push_rule(
         effect,
         source,
         honoured,
+        denies,
     });
+}
+
+/// What the deny rule `rule` refuses in terms other harnesses share
+/// (Claude Code permission rule syntax, documentation "permissions"):
+/// `Bash` or `Bash(PREFIX:*)` / `Bash(PREFIX *)` a shell command prefix,
+/// `Read(PATH)` a read, `Edit|Write|MultiEdit|NotebookEdit(PATH)` an edit,
+/// `WebFetch(domain:D)` a fetch. `None` for other tools (MCP tools,
+/// `Agent`) and for a specifier with a wildcard inside a command.
+pub(crate) fn deny_scope(rule: &str) -> Option<PermissionScope> {
+    let (tool, spec) = match rule.split_once('(') {
+        Some((t, rest)) => (t, Some(rest.strip_suffix(')')?.trim())),
+        None => (rule.trim(), None),
+    };
+    let spec = spec.filter(|s| !s.is_empty() && *s != "*");
+    let action = match tool {
+        "Bash" => ActionKind::Shell,
+        "Read" => ActionKind::Read,
+        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => ActionKind::Edit,
+        "WebFetch" => ActionKind::WebFetch,
+        _ => return None,
+    };
+    let pattern = match (action, spec) {
+        (_, None) => None,
+        (ActionKind::Shell, Some(s)) => {
+            let prefix = s
+                .strip_suffix(":*")
+                .or_else(|| s.strip_suffix(" *"))
+                .unwrap_or(s)
+                .trim();
+            if prefix.contains('*') {
+                return None;
+            }
+            Some(prefix.to_string())
+        }
+        (ActionKind::WebFetch, Some(s)) => Some(s.strip_prefix("domain:").unwrap_or(s).to_string()),
+        (_, Some(s)) => {
+            let s = s.strip_prefix("./").unwrap_or(s);
+            let s = match s.strip_prefix('/') {
+                Some(rest) if !rest.starts_with('/') => rest,
+                _ => s,
+            };
+            Some(s.to_string())
+        }
+    };
+    Some(PermissionScope { action, pattern })
 }
 
 #[cfg(test)]
@@ -407,5 +456,29 @@ mod tests {
         for e in TOOL_EVENTS.iter().chain(MATCHERLESS).chain(CANNOT_BLOCK) {
             assert!(EVENTS_2_1_332.contains(e), "{e}");
         }
+    }
+
+    /// Rules of each kind Claude Code's syntax spells translate to the
+    /// shared scope (a prefix, a path without `./` or a project-root `/`,
+    /// a domain); rules of other tools, or a wildcard inside a command,
+    /// do not.
+    #[test]
+    fn deny_rules_translate_to_shared_scopes() {
+        let s = |r: &str| deny_scope(r).map(|s| (s.action, s.pattern));
+        let p = |a: ActionKind, x: &str| Some((a, Some(x.to_string())));
+        assert_eq!(s("Bash(curl:*)"), p(ActionKind::Shell, "curl"));
+        assert_eq!(s("Bash(git push *)"), p(ActionKind::Shell, "git push"));
+        assert_eq!(s("Bash"), Some((ActionKind::Shell, None)));
+        assert_eq!(s("Bash(*)"), Some((ActionKind::Shell, None)));
+        assert_eq!(s("Read(./.env)"), p(ActionKind::Read, ".env"));
+        assert_eq!(s("Edit(/CLAUDE.md)"), p(ActionKind::Edit, "CLAUDE.md"));
+        assert_eq!(s("Write(//etc/hosts)"), p(ActionKind::Edit, "//etc/hosts"));
+        assert_eq!(
+            s("WebFetch(domain:example.com)"),
+            p(ActionKind::WebFetch, "example.com")
+        );
+        assert_eq!(s("mcp__db__query"), None);
+        assert_eq!(s("Bash(rm * -rf)"), None);
+        assert_eq!(s("Bash(curl"), None);
     }
 }

@@ -226,7 +226,8 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .indexing(INDEXED_NAMES)
     .personal(PERSONAL_PATHS)
     .profiled(PROFILED_VERSIONS)
-    .remedies(remedy::for_gap);
+    .remedies(remedy::for_gap)
+    .denying(remedy::deny);
 
 /// What the Claude Code release `req.version` (one of
 /// [`PROFILED_VERSIONS`]) receives. Of the user's inputs it reads

@@ -4,7 +4,7 @@
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, in_dir, ByTransport};
-use playbookdiff_model::{HookTrigger, RepoPath, Transport};
+use playbookdiff_model::{ActionKind, HookTrigger, PermissionScope, RepoPath, Transport};
 
 /// What would make Claude Code receive what `gap` says it lacks; `None`
 /// for a late skill (Claude Code reads every skill directory at startup)
@@ -133,4 +133,27 @@ pub fn receive_subagent(name: &str, file: &RepoPath) -> String {
     format!(
         "add `.claude/agents/{name}.md` with front matter `name: {name}` and `description:` (as in `{file}`), and its instructions as the body; Claude Code lists it in its `Agent` tool"
     )
+}
+
+/// Claude Code should refuse what `scope` covers, which another harness
+/// refuses: a `permissions.deny` rule in `.claude/settings.json`
+/// (permission rule syntax, documentation "permissions"; a project deny
+/// was seen to hold even under `--dangerously-skip-permissions` with
+/// 2.1.197 and 2.1.332).
+pub fn deny(scope: &PermissionScope) -> Option<String> {
+    let tool = match scope.action {
+        ActionKind::Shell => "Bash",
+        ActionKind::Read => "Read",
+        ActionKind::Edit => "Edit",
+        ActionKind::WebFetch => "WebFetch",
+    };
+    let rule = match (scope.action, &scope.pattern) {
+        (_, None) => tool.to_string(),
+        (ActionKind::Shell, Some(p)) => format!("Bash({p}:*)"),
+        (ActionKind::WebFetch, Some(p)) => format!("WebFetch(domain:{p})"),
+        (_, Some(p)) => format!("{tool}({p})"),
+    };
+    Some(format!(
+        "add `{rule:?}` to `permissions.deny` in `.claude/settings.json` (a project deny holds even under `--dangerously-skip-permissions`)"
+    ))
 }

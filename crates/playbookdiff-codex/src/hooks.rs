@@ -18,8 +18,8 @@ use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_adapter::json::JsonDoc;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Hook, PermissionEffect, PermissionSetting, RepoPath,
-    SourceFormat, SourceRef, Verdict,
+    ActionKind, Applicability, Diagnostic, DiagnosticCode, Hook, PermissionEffect, PermissionScope,
+    PermissionSetting, RepoPath, SourceFormat, SourceRef, Verdict,
 };
 use serde_json::Value;
 use toml::de::DeValue;
@@ -304,9 +304,22 @@ fn permission_modes(layer: &Layer<'_>) -> Vec<PermissionSetting> {
                     "a command-line flag (--sandbox, --ask-for-approval, --full-auto) replaces it"
                         .into(),
             },
+            denies: mode_denies(key, value),
         });
     }
     out
+}
+
+/// What a mode refuses in terms other harnesses share: the read-only
+/// sandbox refuses every file edit (Codex documentation, "sandbox":
+/// `read-only` lets commands read files and write none; an approval can
+/// still lift it for one command under `on-request`, so the equivalence
+/// is approximate). Other modes refuse no whole kind of action.
+fn mode_denies(key: &str, value: &str) -> Option<PermissionScope> {
+    (key == "sandbox_mode" && value == "read-only").then_some(PermissionScope {
+        action: ActionKind::Edit,
+        pattern: None,
+    })
 }
 
 #[cfg(test)]

@@ -231,7 +231,8 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
-    .remedies(remedy::for_gap);
+    .remedies(remedy::for_gap)
+    .denying(remedy::deny);
 
 /// The context window in tokens the skill listing budget is computed for,
 /// and where it comes from: [`ContextWindow::ReleaseDefault`] is the

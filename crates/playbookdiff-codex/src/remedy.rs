@@ -4,7 +4,7 @@
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, ByTransport};
-use playbookdiff_model::{HookTrigger, RepoPath, Transport};
+use playbookdiff_model::{ActionKind, HookTrigger, PermissionScope, RepoPath, Transport};
 
 /// What would make Codex receive what `gap` says it lacks, or receive it
 /// sooner, in `scene`. Always an answer.
@@ -207,4 +207,27 @@ pub fn receive_subagent(name: &str, file: &RepoPath) -> String {
     format!(
         "add `.codex/agents/{name}.toml` with `name = \"{name}\"`, `description` (as in `{file}`) and `developer_instructions` (its body); Codex reads it in a trusted project and lists it in its `spawn_agent` tool"
     )
+}
+
+/// Codex should refuse what `scope` covers, which another harness
+/// refuses. Codex has no per-path or per-domain rule in `config.toml`:
+/// every edit is refused by `sandbox_mode = "read-only"` (approximate: an
+/// approval can lift it for one command), a command prefix by a
+/// `prefix_rule` with `decision = "forbidden"` in a `.codex/rules/*.rules`
+/// file (Codex documentation, "rules"; not read by this analysis); for
+/// the rest a `PreToolUse` hook in `.codex/hooks.json` that refuses the
+/// call is the closest equivalent.
+pub fn deny(scope: &PermissionScope) -> Option<String> {
+    let hook = "a `PreToolUse` hook in `.codex/hooks.json` that answers `permissionDecision: \"deny\"` for it (Codex runs it once the user trusts its hash)";
+    Some(match (scope.action, &scope.pattern) {
+        (ActionKind::Edit, None) => "set `sandbox_mode = \"read-only\"` in `.codex/config.toml` (approximate: it refuses every write by commands and patches, and an approval can lift it for one command)".to_string(),
+        (ActionKind::Shell, Some(p)) => {
+            let words: Vec<String> = p.split_whitespace().map(|w| format!("{w:?}")).collect();
+            format!(
+                "add `prefix_rule(pattern = [{}], decision = \"forbidden\")` to a `.codex/rules/*.rules` file (this analysis does not read Codex rules files yet), or {hook}",
+                words.join(", ")
+            )
+        }
+        _ => format!("Codex has no setting that refuses {}; the closest is {hook}", scope.phrase()),
+    })
 }

@@ -1,5 +1,6 @@
 //! What changed between two revisions: for one agent under one context,
-//! the instructions, skills and MCP servers it receives differently
+//! the instructions, skills, MCP servers, hooks, subagents, commands,
+//! output styles, plugins and permissions it receives differently
 //! ([`agent_delta`]); for a set of findings, which were introduced,
 //! resolved or kept ([`finding_delta`], by stable id); for the problems
 //! in the repository the agents report, which the change introduced or
@@ -164,12 +165,56 @@ pub struct AgentDelta {
     pub skills: Vec<CapabilityChange>,
     /// MCP servers added, removed or redefined, by name.
     pub mcp_servers: Vec<CapabilityChange>,
+    /// Hooks that may run, added, removed or redefined (a changed
+    /// matcher, command or timeout: `matcher`, `handler.command`,
+    /// `handler.timeoutSeconds`), named by event and matcher
+    /// (`PreToolUse Write|Edit`). A hook a setting turns off is absent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<CapabilityChange>,
+    /// Subagents (custom agents) received, by name (a changed tool list:
+    /// `tools`, `disallowedTools`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subagents: Vec<CapabilityChange>,
+    /// Commands received (where they are not skills), by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<CapabilityChange>,
+    /// Output styles received, by name (the active one selected or not:
+    /// `active`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub output_styles: Vec<CapabilityChange>,
+    /// Plugins declared, by name (one enabled or made loadable:
+    /// `enabledBy`, `load`; what it brings: `contributions`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plugins: Vec<CapabilityChange>,
+    /// Permission rules and modes the agent honours: a rule by key and
+    /// value (`permissions.deny Bash(curl:*)`, added or removed), a mode
+    /// by key (`sandbox_mode`, `redefined` with `value`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub permissions: Vec<CapabilityChange>,
 }
 
 impl AgentDelta {
     /// True when nothing changed.
     pub fn is_empty(&self) -> bool {
-        self.instructions.is_empty() && self.skills.is_empty() && self.mcp_servers.is_empty()
+        self.instructions.is_empty()
+            && self.skills.is_empty()
+            && self.mcp_servers.is_empty()
+            && self.surfaces().all(|(_, list)| list.is_empty())
+    }
+
+    /// The changes of hooks, subagents, commands, output styles, plugins
+    /// and permissions, in that order, each with the word that names its
+    /// kind in a sentence (`hook`, `output style`).
+    pub fn surfaces(&self) -> impl Iterator<Item = (&'static str, &[CapabilityChange])> {
+        [
+            ("hook", self.hooks.as_slice()),
+            ("subagent", &self.subagents),
+            ("command", &self.commands),
+            ("output style", &self.output_styles),
+            ("plugin", &self.plugins),
+            ("permission", &self.permissions),
+        ]
+        .into_iter()
     }
 }
 
@@ -181,7 +226,7 @@ type PieceKey = (RepoPath, InstructionKind, usize);
 /// True when the agent receives (or may receive) the item from this
 /// launch directory: items listed as out of scope, excluded, shadowed or
 /// unavailable are not part of what it receives.
-fn received(phase: LoadPhase, applicability: Applicability) -> bool {
+pub(crate) fn received(phase: LoadPhase, applicability: Applicability) -> bool {
     Reception::of(phase, applicability).is_received()
 }
 
@@ -353,11 +398,18 @@ pub fn agent_delta(base: &EffectiveAgentConfig, head: &EffectiveAgentConfig) -> 
             .map(|s| (s.name.clone(), s.source.path.clone(), to_value(s))),
     );
     redacted_changes(base, head, &mut mcp_servers);
+    let surfaces = crate::surface_delta::surface_changes(base, head);
     AgentDelta {
         harness: head.harness,
         instructions,
         skills,
         mcp_servers,
+        hooks: surfaces.hooks,
+        subagents: surfaces.subagents,
+        commands: surfaces.commands,
+        output_styles: surfaces.output_styles,
+        plugins: surfaces.plugins,
+        permissions: surfaces.permissions,
     }
 }
 
@@ -525,7 +577,7 @@ fn redacted_changes(
 
 /// An item as its JSON document, for a field-by-field comparison that
 /// needs no knowledge of the fields.
-fn to_value<T: Serialize>(item: &T) -> serde_json::Value {
+pub(crate) fn to_value<T: Serialize>(item: &T) -> serde_json::Value {
     serde_json::to_value(item).unwrap_or(serde_json::Value::Null)
 }
 
@@ -554,7 +606,7 @@ impl FieldRole {
     }
 }
 
-fn definition_fields(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
+pub(crate) fn definition_fields(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
     let empty = serde_json::Map::new();
     let ma = a.as_object().unwrap_or(&empty);
     let mb = b.as_object().unwrap_or(&empty);
@@ -576,7 +628,7 @@ fn definition_fields(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String
     out
 }
 
-fn strip_lines(v: Option<&serde_json::Value>) -> Option<serde_json::Value> {
+pub(crate) fn strip_lines(v: Option<&serde_json::Value>) -> Option<serde_json::Value> {
     let mut v = v?.clone();
     fn strip(v: &mut serde_json::Value) {
         match v {

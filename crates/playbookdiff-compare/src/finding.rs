@@ -2,7 +2,8 @@
 //! "Compatibility check").
 
 use playbookdiff_model::{
-    Applicability, DiagnosticCode, Harness, HookTrigger, LoadPhase, RepoPath, SourceRef, Transport,
+    Applicability, DiagnosticCode, Harness, HookTrigger, LoadPhase, PermissionScope, RepoPath,
+    SourceRef, Transport,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,9 @@ pub enum Category {
     Agent,
     /// A subagent (custom agent) the main agent can delegate to.
     Subagent,
+    /// What permission rules refuse (a kind of action and a pattern, a
+    /// [`PermissionScope`]).
+    Permission,
 }
 
 impl Category {
@@ -37,6 +41,7 @@ impl Category {
             Category::Mcp => "mcp",
             Category::Hook => "hook",
             Category::Subagent => "subagent",
+            Category::Permission => "permission",
             Category::Agent => "agent",
         }
     }
@@ -49,6 +54,7 @@ impl Category {
             Category::Mcp => "MCP",
             Category::Hook => "Hook",
             Category::Subagent => "Subagent",
+            Category::Permission => "Permission",
             Category::Agent => "Agent",
         }
     }
@@ -263,6 +269,11 @@ pub enum Subject {
         /// harness agrees on, [`Transport::Unknown`] when they differ.
         transport: Transport,
     },
+    /// What permission rules of the present harnesses refuse.
+    Permission {
+        /// The kind of action and pattern.
+        scope: PermissionScope,
+    },
     /// Hooks on one event, as the first present harness registers them.
     Hook {
         /// The event's cross-harness meaning.
@@ -387,7 +398,7 @@ impl Finding {
     /// part (an instruction's scope directory).
     pub fn item_name(&self) -> &str {
         match self.category {
-            Category::Skill | Category::Mcp | Category::Subagent => self
+            Category::Skill | Category::Mcp | Category::Subagent | Category::Permission => self
                 .key
                 .rsplit_once('|')
                 .map_or(self.key.as_str(), |(name, _aspect)| name),

@@ -156,6 +156,9 @@ impl Group<'_> {
             (Category::Subagent, FindingType::CapabilityGap) => {
                 format!("{n} subagents only {present} can call: {names_list}.")
             }
+            (Category::Permission, FindingType::CapabilityGap) => {
+                format!("{n} kinds of action refused by {present} only: {names_list}.")
+            }
             // Several differences of one server (its args, its env) are
             // several findings: say which server and which fields, not
             // a count of findings.

@@ -39,8 +39,10 @@ mod instructions;
 pub mod matrix;
 mod mcp;
 pub mod paragraphs;
+mod permissions;
 mod skills;
 pub mod state;
+mod surface_delta;
 
 pub use baseline::{Acceptance, AcceptedFinding, Baseline, Coverage, FailOn};
 pub use finding::*;
@@ -245,6 +247,7 @@ fn compare_with(
             mcp::compare(&starting, &mut rows, &mut findings);
             hooks::compare(&starting, &mut rows, &mut findings);
             agents::compare(&starting, &diagnostics, &mut rows, &mut findings);
+            permissions::compare(&starting, &mut findings);
             if starting.len() < 2 {
                 findings.clear();
             }

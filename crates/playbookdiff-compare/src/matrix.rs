@@ -345,6 +345,9 @@ fn group_summary(key: &Key, first: &Finding, item_names: &[String], scopes: &[St
         (Category::Subagent, FindingType::CapabilityGap) => {
             format!("subagents only {present} can call: {}", some(item_names, 6))
         }
+        (Category::Permission, FindingType::CapabilityGap) => {
+            format!("actions refused by {present} only: {}", some(item_names, 6))
+        }
         (Category::Agent, _) => format!(
             "{absent} would not start: {} the configuration in {}",
             plural(absent_from, "it refuses", "they refuse"),

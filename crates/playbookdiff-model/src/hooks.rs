@@ -250,4 +250,123 @@ pub struct PermissionSetting {
     /// Whether the agent honours it under the analysed context, as seen
     /// with the profiled release.
     pub honoured: Verdict,
+    /// What it refuses, in terms the harnesses share, set by the adapter
+    /// for a deny rule it can translate (Claude Code `Bash(curl:*)`,
+    /// OpenCode `permission.bash."curl *" = "deny"`) and for a mode that
+    /// refuses a whole kind of action (Codex `sandbox_mode = "read-only"`
+    /// refuses edits). Absent for allow and ask rules and for rules with
+    /// no shared meaning (another tool, an MCP tool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub denies: Option<PermissionScope>,
+}
+
+/// A kind of action permission rules of several harnesses can refuse.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ActionKind {
+    /// Running a shell command (Claude Code `Bash`, OpenCode `bash`).
+    Shell,
+    /// Reading a file (Claude Code `Read`, OpenCode `read`).
+    Read,
+    /// Writing or editing a file (Claude Code `Edit`, `Write`,
+    /// `MultiEdit`, `NotebookEdit`; OpenCode `edit`; Codex's sandbox).
+    Edit,
+    /// Fetching a URL (Claude Code `WebFetch`, OpenCode `webfetch`).
+    WebFetch,
+}
+
+impl ActionKind {
+    /// The contract spelling, e.g. `web-fetch`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Shell => "shell",
+            ActionKind::Read => "read",
+            ActionKind::Edit => "edit",
+            ActionKind::WebFetch => "web-fetch",
+        }
+    }
+}
+
+/// What a deny covers: a kind of action and, within it, a pattern.
+///
+/// Shape: `{"action": "shell", "pattern": "curl"}`. The pattern is a
+/// command prefix of whole words for `shell` (`git push`), a path as
+/// written without a leading `./` or `/` for `read` and `edit`
+/// (`.env`, `secrets/**`), a domain for `web-fetch`; absent: every action
+/// of the kind. Matching across harnesses is approximate: patterns are
+/// compared as written (a command prefix also covers longer commands),
+/// never expanded as globs.
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub struct PermissionScope {
+    /// The kind of action.
+    pub action: ActionKind,
+    /// The pattern within it; absent: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+}
+
+impl PermissionScope {
+    /// True when a deny of `self` also refuses everything `other` covers:
+    /// the same kind, and no pattern, the same pattern, or (shell) a
+    /// command prefix of `other`'s (`git` covers `git push`).
+    pub fn covers(&self, other: &PermissionScope) -> bool {
+        if self.action != other.action {
+            return false;
+        }
+        match (&self.pattern, &other.pattern) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(a), Some(b)) if self.action == ActionKind::Shell => {
+                b == a || b.starts_with(&format!("{a} "))
+            }
+            (Some(a), Some(b)) => a == b,
+        }
+    }
+
+    /// Words for a sentence: "shell commands starting `curl`", "every file
+    /// edit", "reads of `.env`".
+    pub fn phrase(&self) -> String {
+        match (self.action, &self.pattern) {
+            (ActionKind::Shell, None) => "every shell command".into(),
+            (ActionKind::Shell, Some(p)) => format!("shell commands starting `{p}`"),
+            (ActionKind::Read, None) => "every file read".into(),
+            (ActionKind::Read, Some(p)) => format!("reads of `{p}`"),
+            (ActionKind::Edit, None) => "every file edit".into(),
+            (ActionKind::Edit, Some(p)) => format!("edits of `{p}`"),
+            (ActionKind::WebFetch, None) => "every web fetch".into(),
+            (ActionKind::WebFetch, Some(p)) => format!("web fetches from `{p}`"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope(action: ActionKind, pattern: Option<&str>) -> PermissionScope {
+        PermissionScope {
+            action,
+            pattern: pattern.map(str::to_string),
+        }
+    }
+
+    /// A whole kind covers its patterns; a shell prefix covers longer
+    /// commands at a word boundary only; paths match as written; kinds
+    /// never cover each other.
+    #[test]
+    fn coverage() {
+        let git = scope(ActionKind::Shell, Some("git"));
+        assert!(git.covers(&scope(ActionKind::Shell, Some("git push"))));
+        assert!(!git.covers(&scope(ActionKind::Shell, Some("gitk"))));
+        assert!(!git.covers(&scope(ActionKind::Shell, None)));
+        assert!(scope(ActionKind::Edit, None).covers(&scope(ActionKind::Edit, Some(".env"))));
+        assert!(!scope(ActionKind::Edit, None).covers(&scope(ActionKind::Read, None)));
+        let env = scope(ActionKind::Read, Some(".env"));
+        assert!(env.covers(&env.clone()));
+        assert!(!env.covers(&scope(ActionKind::Read, Some(".env.local"))));
+    }
 }

@@ -14,8 +14,9 @@ use crate::config::Layer;
 use crate::walk::{self, Opts};
 use crate::{Cx, Walk, HARNESS, READ_LIMIT};
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, Hook, HookHandler, HookScript, HookTrigger,
-    LoadPhase, PermissionEffect, PermissionSetting, RepoPath, SourceFormat, SourceRef, Verdict,
+    ActionKind, Applicability, Diagnostic, DiagnosticCode, Hook, HookHandler, HookScript,
+    HookTrigger, LoadPhase, PermissionEffect, PermissionScope, PermissionSetting, RepoPath,
+    SourceFormat, SourceRef, Verdict,
 };
 use serde_json::Value;
 
@@ -165,5 +166,37 @@ fn rule(layer: &Layer, key: String, value: &str, at: &[&str]) -> Option<Permissi
         honoured: Verdict::Unknown {
             reason: "not observed with OpenCode 1.18.33".into(),
         },
+        denies: (effect == PermissionEffect::Deny)
+            .then(|| deny_scope(at))
+            .flatten(),
     })
+}
+
+/// What a deny at `at` (`["permission", action]` or `["permission",
+/// action, pattern]`) refuses in terms other harnesses share (OpenCode
+/// documentation, "permissions": `bash` patterns are commands with `*`
+/// wildcards, `edit` and `read` patterns are paths): a `bash` pattern
+/// ending in ` *` or `*` is a command prefix; one with another wildcard,
+/// and actions other than `bash`, `read`, `edit` and `webfetch`, have no
+/// shared meaning.
+fn deny_scope(at: &[&str]) -> Option<PermissionScope> {
+    let action = match *at.get(1)? {
+        "bash" => ActionKind::Shell,
+        "read" => ActionKind::Read,
+        "edit" => ActionKind::Edit,
+        "webfetch" => ActionKind::WebFetch,
+        _ => return None,
+    };
+    let pattern = match at.get(2).copied().filter(|p| *p != "*") {
+        None => None,
+        Some(p) if action == ActionKind::Shell => {
+            let prefix = p.strip_suffix('*').unwrap_or(p).trim_end();
+            if prefix.contains('*') || prefix.is_empty() {
+                return None;
+            }
+            Some(prefix.to_string())
+        }
+        Some(p) => Some(p.strip_prefix("./").unwrap_or(p).to_string()),
+    };
+    Some(PermissionScope { action, pattern })
 }

@@ -220,7 +220,8 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
-    .remedies(remedy::for_gap);
+    .remedies(remedy::for_gap)
+    .denying(remedy::deny);
 
 /// The compilation for one OpenCode release of [`PROFILED_VERSIONS`]; there
 /// is one profile, so the release changes nothing yet.

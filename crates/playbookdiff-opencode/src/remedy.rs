@@ -4,7 +4,7 @@
 
 use playbookdiff_adapter::{Gap, Scene};
 use playbookdiff_model::remedy::{code_span, ByTransport};
-use playbookdiff_model::{HookTrigger, RepoPath, Transport};
+use playbookdiff_model::{ActionKind, HookTrigger, PermissionScope, RepoPath, Transport};
 
 /// The suggestion for `gap`: what would make OpenCode receive it.
 pub fn for_gap(gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
@@ -184,4 +184,25 @@ pub fn receive_hook(
     format!(
         "create `.opencode/plugin/hooks.js` with `export const Hooks = async ({{ $ }}) => ({{ {hook:?}: {handler} }})` (OpenCode imports it at startup; its tools are `write`, `edit`, `bash`, `read`, and a thrown error blocks the call)"
     )
+}
+
+/// OpenCode should refuse what `scope` covers, which another harness
+/// refuses: a `permission` entry in `opencode.json` (OpenCode
+/// documentation, "permissions": `bash` patterns are commands with `*`
+/// wildcards, `edit` and `read` patterns are paths).
+pub fn deny(scope: &PermissionScope) -> Option<String> {
+    let action = match scope.action {
+        ActionKind::Shell => "bash",
+        ActionKind::Read => "read",
+        ActionKind::Edit => "edit",
+        ActionKind::WebFetch => "webfetch",
+    };
+    let entry = match (scope.action, &scope.pattern) {
+        (_, None) => format!("\"{action}\": \"deny\""),
+        (ActionKind::Shell, Some(p)) => format!("\"bash\": {{{:?}: \"deny\"}}", format!("{p} *")),
+        (_, Some(p)) => format!("\"{action}\": {{{p:?}: \"deny\"}}"),
+    };
+    Some(format!(
+        "add `{entry}` under `permission` in `opencode.json` (merged with the other `permission` entries)"
+    ))
 }

@@ -185,6 +185,7 @@ fn tables(
         Category::Mcp,
         Category::Hook,
         Category::Subagent,
+        Category::Permission,
     ] {
         let fs: Vec<&&Finding> = findings.iter().filter(|f| f.category == cat).collect();
         if fs.is_empty() {
@@ -197,6 +198,7 @@ fn tables(
             Category::Mcp => "MCP servers",
             Category::Hook => "Hooks",
             Category::Subagent => "Subagents",
+            Category::Permission => "Permissions",
         };
         let _ = writeln!(out, "\n### {title}\n");
         if dirs.is_some() {

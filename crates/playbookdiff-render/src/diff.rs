@@ -388,7 +388,9 @@ fn problem_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffProblem
 }
 
 /// `diff --format text`: the two sides, the changed contexts with what
-/// each agent receives differently (changed paragraphs marked `-`/`+`,
+/// each agent receives differently (instructions, then skills, MCP
+/// servers, hooks, subagents, commands, output styles, plugins and
+/// permissions, a line each; changed paragraphs marked `-`/`+`,
 /// the words changed in place `[-…-]`/`{+…+}`, moved ones `~`), the problems in the repository the change introduces
 /// and resolves (when there are),
 /// then the introduced and resolved findings, the unchanged ones counted,
@@ -439,6 +441,11 @@ pub fn diff_text(doc: &DiffDocument, color: crate::Color) -> String {
             }
             for c in &a.mcp_servers {
                 line(&mut out, &capability_line("MCP server", c));
+            }
+            for (what, list) in a.surfaces() {
+                for c in list {
+                    line(&mut out, &capability_line(what, c));
+                }
             }
         }
     }
@@ -617,16 +624,16 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
         for a in &d.agents {
             let mut lines: Vec<String> = a.instructions.iter().map(instruction_line).collect();
             let mut paragraphs: Vec<String> = a.instructions.iter().map(paragraph_cell).collect();
-            paragraphs.resize(
-                lines.len() + a.skills.len() + a.mcp_servers.len(),
-                String::new(),
-            );
             lines.extend(a.skills.iter().map(|c| capability_line("skill", c)));
             lines.extend(
                 a.mcp_servers
                     .iter()
                     .map(|c| capability_line("MCP server", c)),
             );
+            for (what, list) in a.surfaces() {
+                lines.extend(list.iter().map(|c| capability_line(what, c)));
+            }
+            paragraphs.resize(lines.len(), String::new());
             for (l, paras) in lines.iter().zip(&paragraphs) {
                 rows.push(format!(
                     "| {} | {} | {}{paras} |",

@@ -257,6 +257,12 @@ pub fn finding_description(category: Category, kind: FindingType) -> &'static st
         (Category::Subagent, FindingType::CapabilityGap) => {
             "A subagent can be called by the main agent of one harness only, so work that agent delegates to it is done without it in the other."
         }
+        (Category::Permission, FindingType::CapabilityGap) => {
+            "A permission rule refuses an action for one harness only, so what the repository forbids one agent another may do (matched approximately, by kind of action and pattern)."
+        }
+        (Category::Permission, FindingType::Different) => {
+            "Permission rules refuse the same action differently between the harnesses."
+        }
         (Category::Subagent, FindingType::Different) => {
             "A subagent of the same name is described differently to each harness's main agent, which decides by its description when to delegate."
         }
@@ -350,6 +356,7 @@ mod tests {
             Category::Hook,
             Category::Agent,
             Category::Subagent,
+            Category::Permission,
         ] {
             for k in [
                 FindingType::Missing,

@@ -507,7 +507,9 @@ fn is_ancestor_or_self(a: &RepoPath, b: &RepoPath) -> bool {
 
 /// Every file path a configuration names as a source: instruction files
 /// (and where their links lead), skills and their metadata, MCP server
-/// definitions.
+/// definitions, the files that register hooks and the scripts they run,
+/// permissions, subagents, commands, output styles, plugins and what they
+/// bring.
 fn sources(c: &EffectiveAgentConfig) -> BTreeSet<RepoPath> {
     let mut out = BTreeSet::new();
     let mut add = |s: &playbookdiff_model::SourceRef| {
@@ -527,11 +529,25 @@ fn sources(c: &EffectiveAgentConfig) -> BTreeSet<RepoPath> {
         add(&m.source);
         m.other_sources.iter().for_each(&mut add);
     }
+    c.hooks.iter().for_each(|h| add(&h.source));
+    c.permissions.iter().for_each(|p| add(&p.source));
+    c.subagents.iter().for_each(|s| add(&s.source));
+    c.commands.iter().for_each(|s| add(&s.source));
+    c.output_styles.iter().for_each(|s| add(&s.source));
+    for p in &c.plugins {
+        add(&p.source);
+        p.contributions.iter().for_each(|c| add(&c.source));
+    }
     for i in &c.instructions {
         if let Some(r) = &i.resolution {
             out.extend(r.sources.iter().cloned());
         }
     }
+    out.extend(
+        c.hooks
+            .iter()
+            .filter_map(|h| Some(h.script.as_ref()?.path.clone())),
+    );
     out
 }
 

@@ -156,6 +156,15 @@ pub(crate) fn remedies(f: &Finding, scene: &Scene<'_, '_>) -> Vec<Remedy> {
                 out.extend(ask(*h, gap, None));
             }
         }
+        (Some(Subject::Permission { scope }), FindingType::CapabilityGap) => {
+            for h in &f.absent_from {
+                let action = adapter(*h).and_then(|a| a.deny_remedy(scope));
+                out.extend(action.map(|action| Remedy {
+                    harness: *h,
+                    action,
+                }));
+            }
+        }
         (Some(_), FindingType::Different | FindingType::CapabilityGap) => {
             let files: Vec<String> = f
                 .items

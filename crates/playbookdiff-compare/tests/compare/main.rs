@@ -2,6 +2,8 @@
 
 mod behaviours;
 mod hooks;
+mod permissions;
+mod revisions;
 mod settled;
 mod sides;
 mod subagents;

@@ -1671,3 +1671,150 @@ fn a_directory_given_as_the_revision_gets_the_corrected_command() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(!err.contains("first argument of diff"), "{err}");
 }
+
+/// Claude Code settings with a PreToolUse hook on `matcher`, two deny
+/// rules or only the first (`both_denies`), and plugin `kit` enabled or
+/// not.
+fn claude_settings(matcher: &str, both_denies: bool, enabled: bool) -> String {
+    let denies = if both_denies {
+        r#""Read(.env)", "Bash(curl:*)""#
+    } else {
+        r#""Read(.env)""#
+    };
+    let plugins = if enabled {
+        r#", "enabledPlugins": { "kit@local": true }"#
+    } else {
+        ""
+    };
+    format!(
+        r#"{{
+  "hooks": {{
+    "PreToolUse": [
+      {{ "matcher": "{matcher}",
+        "hooks": [{{ "type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh" }}] }}
+    ]
+  }},
+  "permissions": {{ "deny": [{denies}] }}{plugins}
+}}
+"#
+    )
+}
+
+fn subagent(name: &str, tools: &str) -> String {
+    format!("---\nname: {name}\ndescription: Reviews {name}.\ntools: {tools}\n---\nReview.\n")
+}
+
+const CODEX_HOOKS: &str = r#"{ "hooks": { "PreToolUse": [ { "matcher": "Bash",
+  "hooks": [{ "type": "command", "command": "python3 .codex/hooks/guard.py" }] } ] } }
+"#;
+
+/// Hooks, subagents, plugins and permissions changed in one commit: each
+/// change is listed for the agent it reaches, matched by what names it
+/// for the agent (a hook's file, event, matcher and command; a subagent's
+/// or plugin's name; a rule's key and value), with the fields that
+/// changed, in JSON and in text; a hook script edited alone changes no
+/// item, and lines moving in a settings file are no change.
+#[test]
+fn hooks_subagents_plugins_and_permissions_changes_are_listed_per_agent() {
+    let h = bridged();
+    h.write(".claude/settings.json", &claude_settings("Bash", true, false))
+        .write(".claude/hooks/guard.sh", "#!/bin/sh\nexit 0\n")
+        .write(".claude/agents/review.md", &subagent("review", "Read, Grep"))
+        .write(".claude/agents/old.md", &subagent("old", "Read"))
+        .write(
+            ".claude-plugin/marketplace.json",
+            r#"{ "name": "local", "owner": {"name": "t"}, "plugins": [{"name": "kit", "source": "./plugins/kit"}] }"#,
+        )
+        .write("plugins/kit/.claude-plugin/plugin.json", r#"{"name": "kit"}"#)
+        .write(".codex/hooks.json", CODEX_HOOKS)
+        .write(".codex/hooks/guard.py", "import sys\n")
+        .commit("surfaces");
+    h.write(
+        ".claude/settings.json",
+        &claude_settings("Bash|Write", false, true),
+    )
+    .write(
+        ".claude/agents/review.md",
+        &subagent("review", "Read, Grep, Bash"),
+    )
+    .write(".claude/agents/new.md", &subagent("new", "Read"))
+    .write(
+        ".codex/hooks.json",
+        &CODEX_HOOKS.replace("python3 .codex", "python3 -u .codex"),
+    )
+    .commit("changed");
+    std::fs::remove_file(h.root().join(".claude/agents/old.md")).unwrap();
+    h.commit("old removed");
+    let (_, v) = h.json("HEAD~2..HEAD");
+    let claude = agent(&v, ".", "claude-code").expect("Claude Code changes");
+    assert_eq!(
+        changes(claude, "hooks"),
+        [pair("redefined", "PreToolUse Bash|Write")],
+        "{claude:#}"
+    );
+    assert_eq!(claude["hooks"][0]["fields"], serde_json::json!(["matcher"]));
+    assert_eq!(
+        changes(claude, "subagents"),
+        [
+            pair("added", "new"),
+            pair("removed", "old"),
+            pair("redefined", "review")
+        ]
+    );
+    assert_eq!(
+        claude["subagents"][2]["fields"],
+        serde_json::json!(["tools"])
+    );
+    assert_eq!(
+        changes(claude, "permissions"),
+        [pair("removed", "permissions.deny Bash(curl:*)")]
+    );
+    assert_eq!(changes(claude, "plugins"), [pair("redefined", "kit")]);
+    let plugin_fields = claude["plugins"][0]["fields"].as_array().unwrap();
+    assert!(
+        plugin_fields.contains(&serde_json::json!("enabledBy")),
+        "{plugin_fields:?}"
+    );
+    let codex = agent(&v, ".", "codex").expect("Codex changes");
+    assert_eq!(
+        changes(codex, "hooks"),
+        [pair("redefined", "PreToolUse Bash")]
+    );
+    assert_eq!(
+        codex["hooks"][0]["fields"],
+        serde_json::json!(["handler.command"])
+    );
+    for a in [claude, codex] {
+        for list in ["subagents", "commands", "outputStyles", "plugins"] {
+            if a["harness"] == "codex" {
+                assert!(a.get(list).is_none(), "{list}: {a:#}");
+            }
+        }
+    }
+
+    let (_, text, _) = h.diff("HEAD~2..HEAD", &[]);
+    for line in [
+        "redefined hook PreToolUse Bash|Write (.claude/settings.json): matcher",
+        "added     subagent new (.claude/agents/new.md)",
+        "removed   subagent old (.claude/agents/old.md)",
+        "redefined subagent review (.claude/agents/review.md): tools",
+        "removed   permission permissions.deny Bash(curl:*) (.claude/settings.json)",
+        "redefined hook PreToolUse Bash (.codex/hooks.json): handler.command",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let (_, md, _) = h.diff("HEAD~2..HEAD", &["--format", "markdown"]);
+    assert!(md.contains("subagent review"), "{md}");
+
+    // Only a hook script edited, and a blank line moving the settings'
+    // lines: the directory is analysed (a source changed), nothing changes.
+    h.write(".claude/hooks/guard.sh", "#!/bin/sh\nexit 2\n")
+        .write(
+            ".claude/settings.json",
+            &format!("\n{}", claude_settings("Bash|Write", false, true)),
+        )
+        .commit("script");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(v["summary"]["affectedContexts"], 1, "{v:#}");
+    assert!(agent(&v, ".", "claude-code").is_none(), "{v:#}");
+}

@@ -24,9 +24,17 @@ fn sections(doc: &str) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
     let mut in_sh = false;
     let mut result: Option<String> = None;
+    // Lines under a `## ` heading that names no repository (`owner/name`)
+    // belong to no section.
+    let mut outside = false;
     for line in doc.lines() {
         if let Some(title) = line.strip_prefix("## ") {
-            let repo = title.split_whitespace().next().unwrap().replace('/', "__");
+            let first = title.split_whitespace().next().unwrap_or_default();
+            outside = !first.contains('/');
+            if outside {
+                continue;
+            }
+            let repo = first.replace('/', "__");
             out.push(Section {
                 repository: repo,
                 commands: Vec::new(),
@@ -34,7 +42,7 @@ fn sections(doc: &str) -> Vec<Section> {
             });
             continue;
         }
-        let Some(section) = out.last_mut() else {
+        let Some(section) = out.last_mut().filter(|_| !outside) else {
             continue;
         };
         if line.trim_start().starts_with("```") {

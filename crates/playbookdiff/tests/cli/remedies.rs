@@ -651,3 +651,144 @@ fn one_skill_file_under_two_names_is_one_skill_with_no_link_to_make() {
     let (bad, _) = already_there(t.path());
     assert!(bad.is_empty(), "{bad:#?}");
 }
+
+/// The remedy of `harness` in finding `f`.
+fn remedy_of<'a>(f: &'a Value, harness: &str) -> &'a str {
+    f["remedies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["harness"] == harness)
+        .and_then(|r| r["action"].as_str())
+        .unwrap_or_else(|| panic!("no {harness} remedy: {f:#}"))
+}
+
+/// A deny one harness holds and another lacks is a permission gap with a
+/// remedy in the other harness's own format (a Claude Code
+/// `permissions.deny` rule, an OpenCode `permission` entry, Codex's
+/// read-only sandbox or a prefix rule); applying the Claude Code and
+/// OpenCode remedies resolves the gaps between them, each adapter reading
+/// the rule the other's remedy wrote as the same scope.
+#[test]
+fn a_permission_gap_remedy_applied_resolves_it() {
+    let harnesses = [
+        "--harness",
+        "claude-code",
+        "--harness",
+        "codex",
+        "--harness",
+        "opencode",
+    ];
+    let t = repo(&[
+        ("AGENTS.md", "# Rules\n"),
+        ("CLAUDE.md", "@AGENTS.md\n"),
+        (
+            ".claude/settings.json",
+            r#"{ "permissions": { "deny": ["Bash(curl:*)", "Read(./.env)"] } }"#,
+        ),
+        (".codex/config.toml", "sandbox_mode = \"read-only\"\n"),
+        (
+            "opencode.json",
+            r#"{ "permission": { "webfetch": "deny" } }"#,
+        ),
+    ]);
+    let v = check_json(t.path(), &harnesses);
+    let gap = |v: &Value, slug: &str| -> Vec<String> {
+        findings(v)
+            .into_iter()
+            .filter(|f| {
+                f["id"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("permission:capability-gap:")
+                    && f["id"].as_str().unwrap().contains(slug)
+            })
+            .map(|f| f["absentFrom"].to_string())
+            .collect()
+    };
+    let curl = finding(&v, "permission:capability-gap:claude-code-only:shell-curl");
+    assert_eq!(curl["severity"], "medium");
+    let oc = remedy_of(curl, "opencode");
+    assert!(oc.contains(r#""bash": {"curl *": "deny"}"#), "{oc}");
+    assert!(remedy_of(curl, "codex").contains(r#"prefix_rule(pattern = ["curl"]"#));
+    let env = finding(&v, "permission:capability-gap:claude-code-only:read-.env");
+    assert!(remedy_of(env, "opencode").contains(r#""read": {".env": "deny"}"#));
+    assert!(remedy_of(env, "codex").contains("Codex has no setting"));
+    let edit = finding(&v, "permission:capability-gap:codex-only:edit");
+    assert!(remedy_of(edit, "claude-code").contains(r#"add `"Edit"` to `permissions.deny`"#));
+    assert!(remedy_of(edit, "opencode").contains(r#""edit": "deny""#));
+    let fetch = finding(&v, "permission:capability-gap:opencode-only:web-fetch");
+    assert!(remedy_of(fetch, "claude-code").contains(r#"add `"WebFetch"`"#));
+
+    // The remedies for Claude Code and OpenCode, applied.
+    write(
+        t.path(),
+        ".claude/settings.json",
+        r#"{ "permissions": { "deny": ["Bash(curl:*)", "Read(./.env)", "Edit", "WebFetch"] } }"#,
+    );
+    write(
+        t.path(),
+        "opencode.json",
+        r#"{ "permission": { "webfetch": "deny", "edit": "deny",
+             "bash": {"curl *": "deny"}, "read": {".env": "deny"} } }"#,
+    );
+    let v = check_json(t.path(), &harnesses);
+    for slug in ["shell-curl", "read-.env", "edit", "web-fetch"] {
+        for absent in gap(&v, slug) {
+            assert_eq!(absent, r#"["codex"]"#, "{slug}: {absent}");
+        }
+    }
+    assert!(gap(&v, ":edit:").is_empty(), "every harness refuses edits");
+}
+
+/// Codex custom agents (`.codex/agents/*.toml`) are compared with Claude
+/// Code subagents and OpenCode agents by name: one every harness can call
+/// is no gap, one only Codex defines is a Codex-only gap with the file to
+/// add for each other harness, and one Codex lacks has the TOML file as
+/// Codex's remedy.
+#[test]
+fn codex_custom_agents_are_compared_with_the_other_harnesses_subagents() {
+    let agent_md = |name: &str| {
+        format!("---\nname: {name}\ndescription: Reviews.\nmode: subagent\n---\nReview.\n")
+    };
+    let agent_toml = |name: &str| {
+        format!(
+            "name = \"{name}\"\ndescription = \"Reviews.\"\ndeveloper_instructions = \"Review.\"\n"
+        )
+    };
+    let t = repo(&[
+        ("AGENTS.md", "# Rules\n"),
+        ("CLAUDE.md", "@AGENTS.md\n"),
+        (".claude/agents/review.md", &agent_md("review")),
+        (".opencode/agent/review.md", &agent_md("review")),
+        (".codex/agents/review.toml", &agent_toml("review")),
+        (".codex/agents/triage.toml", &agent_toml("triage")),
+        (".claude/agents/docs.md", &agent_md("docs")),
+        (".opencode/agent/docs.md", &agent_md("docs")),
+    ]);
+    let v = check_json(
+        t.path(),
+        &[
+            "--harness",
+            "claude-code",
+            "--harness",
+            "codex",
+            "--harness",
+            "opencode",
+        ],
+    );
+    let subagent_ids: Vec<&str> = findings(&v)
+        .into_iter()
+        .filter(|f| f["category"] == "subagent")
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        !subagent_ids.iter().any(|id| id.contains(":review:")),
+        "{subagent_ids:?}"
+    );
+    let triage = finding(&v, "subagent:capability-gap:codex-only:triage");
+    assert!(remedy_of(triage, "claude-code").contains(".claude/agents/triage.md"));
+    assert!(remedy_of(triage, "opencode").contains(".opencode/agent/triage.md"));
+    let docs = finding(&v, "subagent:capability-gap:claude-code+opencode-only:docs");
+    assert!(remedy_of(docs, "codex").contains(".codex/agents/docs.toml"));
+}
