@@ -12,7 +12,7 @@ mod diff;
 mod docs;
 mod findings;
 mod first_run;
-mod five_harnesses;
+mod six_harnesses;
 mod gate;
 mod guard;
 mod guard_replay;
