@@ -1530,8 +1530,12 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
 fn unverified_section(s: &mut String) {
     for id in UNVERIFIED {
         let a = adapter(id);
-        let _ = writeln!(s, "## {}: not verified
-", a.harness().display_name());
+        let _ = writeln!(
+            s,
+            "## {}: not verified
+",
+            a.harness().display_name()
+        );
         s.push_str("No release of this agent can be run here (Cursor installs by a download\n");
         s.push_str("script, not a package), so no case is recorded and nothing is compared.\n");
         s.push_str("The adapter follows the agent's documentation and public issue threads;\n");
@@ -1637,7 +1641,11 @@ fn every_fixture_directory_is_a_case() {
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|name| name != "playbookdiff")
-        .filter(|name| !UNVERIFIED.iter().any(|id| *name == format!("playbookdiff-{id}")))
+        .filter(|name| {
+            !UNVERIFIED
+                .iter()
+                .any(|id| *name == format!("playbookdiff-{id}"))
+        })
         .filter(|name| {
             workspace()
                 .join("crates")
