@@ -64,6 +64,22 @@ impl JsonDoc {
         })
     }
 
+    /// [`JsonDoc::parse`] for an agent that reads JSON with `serde_json`
+    /// as it is (Codex): a leading byte order mark is an error at line 1,
+    /// as Codex 0.142.3 and 0.171.0 report for a `.codex/hooks.json` that
+    /// starts with one ("failed to parse hooks config: expected value at
+    /// line 1 column 1", and no hook of it is listed; oracle case
+    /// `oracle.bom_codex_hooks`).
+    pub fn parse_without_bom(text: &str) -> Result<JsonDoc, ParseError> {
+        if text.starts_with('\u{feff}') {
+            return Err(ParseError::on_line(
+                "expected value: it starts with a UTF-8 byte order mark (U+FEFF), which this JSON parser rejects: save it without one",
+                1,
+            ));
+        }
+        JsonDoc::parse(text)
+    }
+
     /// The lines `(first, last)` of the value at `path` (from its key), when
     /// indexed.
     pub fn span(&self, path: &[&str]) -> Option<(u32, u32)> {

@@ -29,6 +29,23 @@ impl LineIndex {
     }
 }
 
+/// The error of JavaScript's `JSON.parse` on text that starts with a
+/// UTF-8 byte order mark (U+FEFF), at line 1; `None` for any other text.
+/// An agent that reads its JSON with `JSON.parse` rejects such a file:
+/// Gemini CLI 0.34.0 and 0.61.0 stop on a workspace `.gemini/settings.json`
+/// (`Unexpected token '\u{feff}'`, exit 52), Copilot CLI 1.0.102 lists no
+/// server of such a `.mcp.json` or `.github/mcp.json` (oracle cases
+/// `oracle.bom_config`, `oracle.bom_github_mcp`). OpenCode, whose JSONC
+/// reader skips the mark, reads such a file.
+pub fn byte_order_mark(text: &str) -> Option<playbookdiff_source::ParseError> {
+    text.starts_with('\u{feff}').then(|| {
+        playbookdiff_source::ParseError::on_line(
+            "it starts with a UTF-8 byte order mark (U+FEFF), which JSON.parse rejects: save it without one",
+            1,
+        )
+    })
+}
+
 /// `ast` as a value (the last of repeated keys wins, as in JavaScript's
 /// `JSON.parse`), with the lines of every key path at most `max_depth`
 /// keys deep.

@@ -103,12 +103,17 @@ pub trait Adapter: Sync {
         path.components().any(|c| names.contains(&c))
     }
 
-    /// The paths this harness reads as configuration from a repository
-    /// ([`Surface`]): instruction files at any depth, its own
-    /// directories, settings, MCP files, skills, hook registrations and
-    /// plugin manifests. A superset of every file [`Adapter::compile`]
-    /// reports as a source, which the registry's invariant tests check.
-    /// None by default.
+    /// The harness's layout: every path it reads as configuration
+    /// ([`Surface`]: instruction files at any depth, its own
+    /// directories, settings, MCP files, skills, subagents, hook
+    /// registrations and plugin manifests, with their keys, tokens, scopes
+    /// and how far the analysis models them), the user's and managed files
+    /// too. The single source of what is that harness's configuration: the
+    /// compilation reads these paths, the guard protects those inside the
+    /// repository, `playbookdiff layout` prints them. The repository's
+    /// rows are a superset of every file [`Adapter::compile`] reports as a
+    /// source, which each adapter's layout test and the guard's tests
+    /// check. None by default.
     fn surfaces(&self) -> &'static [Surface] {
         &[]
     }
@@ -152,64 +157,7 @@ pub trait Adapter: Sync {
     fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String>;
 }
 
-/// What kind of agent configuration a [`Surface`] is: the closed set of
-/// things an agent reads from a repository as configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SurfaceKind {
-    /// Instruction files (`CLAUDE.md`, `AGENTS.md`) and rules.
-    Instructions,
-    /// Settings and configuration layers (`.claude/settings.json`,
-    /// `.codex/config.toml`, `opencode.json`).
-    Settings,
-    /// MCP server registrations (`.mcp.json`).
-    Mcp,
-    /// Skills, commands, subagents and output styles.
-    Skills,
-    /// Hook registrations and the scripts hooks run.
-    Hooks,
-    /// Plugin manifests and plugin modules.
-    Plugins,
-}
-
-impl SurfaceKind {
-    /// The kind's name in output (`instructions`, `settings`, `mcp`,
-    /// `skills`, `hooks`, `plugins`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SurfaceKind::Instructions => "instructions",
-            SurfaceKind::Settings => "settings",
-            SurfaceKind::Mcp => "mcp",
-            SurfaceKind::Skills => "skills",
-            SurfaceKind::Hooks => "hooks",
-            SurfaceKind::Plugins => "plugins",
-        }
-    }
-}
-
-/// One set of paths a harness reads as its configuration: a kind and a
-/// glob over repository-relative POSIX paths in `globset` syntax with
-/// `literal_separator` (`*` stays in one directory, `**/` is any depth:
-/// `**/CLAUDE.md` is an instruction file by that name in every
-/// directory, `**/.claude/**` everything under every `.claude`).
-///
-/// An adapter's [`Adapter::surfaces`] is the single source of what is
-/// that harness's configuration for anything that acts on it as a whole:
-/// the guard protects every surface of every registered adapter, and a
-/// layout listing prints the same table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Surface {
-    /// What the paths hold.
-    pub kind: SurfaceKind,
-    /// The glob (see above).
-    pub pattern: &'static str,
-}
-
-impl Surface {
-    /// A surface of `kind` at `pattern`.
-    pub const fn new(kind: SurfaceKind, pattern: &'static str) -> Surface {
-        Surface { kind, pattern }
-    }
-}
+pub use playbookdiff_model::layout::{Analysis, ReleaseLayout, Scope, Surface, SurfaceKind};
 
 /// An item of a compilation whose loading may depend on the target path:
 /// the question of [`Adapter::target_tests`].
@@ -655,5 +603,38 @@ impl Adapter for Declared {
 
     fn remedy(&self, gap: &Gap<'_>, scene: &Scene<'_, '_>) -> Option<String> {
         (self.remedy)(gap, scene)
+    }
+}
+
+/// The layouts `playbookdiff layout` prints for `adapter`'s harness: one
+/// per profiled release, oldest first, when `requested` is `None`;
+/// otherwise the one of the release
+/// [`playbookdiff_model::profile::select_profile`] picks for it (the exact
+/// profile, or the nearest older one with an `unknown-agent-version`
+/// diagnostic in [`ReleaseLayout::diagnostics`]). Each holds the rows of
+/// [`Adapter::surfaces`] that release reads ([`Surface::read_by`]), in
+/// table order.
+pub fn layouts(adapter: &dyn Adapter, requested: Option<&str>) -> Vec<ReleaseLayout> {
+    let profiled = adapter.profiled_versions();
+    let one = |release: &str, diagnostics: Vec<playbookdiff_model::Diagnostic>| ReleaseLayout {
+        harness: adapter.harness(),
+        name: adapter.harness().display_name(),
+        release: release.to_string(),
+        diagnostics,
+        surfaces: adapter
+            .surfaces()
+            .iter()
+            .filter(|s| s.read_by(release, profiled))
+            .copied()
+            .collect(),
+    };
+    match requested {
+        None => profiled.iter().map(|v| one(v, Vec::new())).collect(),
+        Some(v) => {
+            let name = adapter.harness().display_name();
+            let (profile, diagnostic) =
+                playbookdiff_model::profile::select_profile(name, profiled, Some(v));
+            vec![one(&profile.version, diagnostic.into_iter().collect())]
+        }
     }
 }

@@ -28,7 +28,7 @@ mod skills;
 mod tools;
 
 pub(crate) use playbookdiff_adapter::scope::strictly_below;
-use playbookdiff_adapter::{problems, Compilation, Declared, Request, Surface, SurfaceKind};
+use playbookdiff_adapter::{problems, Compilation, Declared, Request, Scope, Surface, SurfaceKind};
 use playbookdiff_model::{
     AnalysisContext, Applicability, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
     LoadPhase, Mode, RepoPath, SourceFormat, SourceRef, SourceScope,
@@ -69,19 +69,149 @@ pub const INDEXED_NAMES: &[&str] = &["AGENTS.md", "SKILL.md", "commands", "rules
 /// Claude Code, contract id `claude-code`.
 pub const HARNESS: Harness = Harness::new("claude-code", "Claude Code");
 
-/// What Claude Code reads from a repository as configuration
-/// ([`playbookdiff_adapter::Adapter::surfaces`]): memory files in every
-/// directory, everything under `.claude` (settings, rules, skills,
-/// commands, agents, output styles, hook scripts kept there), `.mcp.json`
-/// and plugin marketplaces and manifests (`.claude-plugin`). Sources:
-/// harness facts "Claude Code memory", "Settings", "MCP", "Plugins";
-/// surfaces-and-guard "Surfaces at start-up".
+/// `.claude/settings.json` of the launch directory: the project settings
+/// layer (harness facts A6, "Settings"; no parent fallback).
+pub const SETTINGS: Surface = Surface::new(SurfaceKind::Settings, "**/.claude/settings.json")
+    .keys(&["claudeMdExcludes", "outputStyle", "skillOverrides"])
+    .note("Read from the launch directory only, never from its parents.");
+
+/// `.claude/settings.local.json` of the root and the launch directory:
+/// the personal settings layer, read in local mode (harness facts A6).
+pub const SETTINGS_LOCAL: Surface =
+    Surface::new(SurfaceKind::Settings, "**/.claude/settings.local.json")
+        .scope(Scope::Local)
+        .keys(&["claudeMdExcludes", "outputStyle", "skillOverrides"]);
+
+/// `.mcp.json` of the launch directory and its ancestors: project MCP
+/// servers (harness facts "MCP"; fidelity C3).
+pub const MCP_JSON: Surface = Surface::new(SurfaceKind::McpServers, "**/.mcp.json")
+    .keys(&["mcpServers"])
+    .tokens(&["${VAR}", "${VAR:-default}"]);
+
+/// A plugin marketplace (`.claude-plugin/marketplace.json` of the root
+/// and the launch directory's ancestors): its `plugins[].source` names
+/// plugin directories (fidelity C25).
+pub const MARKETPLACE: Surface = Surface::new(
+    SurfaceKind::Plugins,
+    "**/.claude-plugin/marketplace.json",
+)
+.keys(&["name", "plugins"])
+.note("Detected, never loaded: a user step registers the marketplace and installs its plugins.");
+
+/// A plugin manifest (`.claude-plugin/plugin.json` of a plugin directory;
+/// fidelity C25).
+pub const PLUGIN_MANIFEST: Surface =
+    Surface::new(SurfaceKind::Plugins, "**/.claude-plugin/plugin.json")
+        .scope(Scope::Plugin)
+        .keys(&[
+            "name",
+            "skills",
+            "commands",
+            "agents",
+            "hooks",
+            "mcpServers",
+            "outputStyles",
+        ]);
+
+/// Claude Code's layout ([`playbookdiff_adapter::Adapter::surfaces`]):
+/// memory files in every directory, `.claude` (settings, rules, skills,
+/// commands, agents, output styles, hook scripts kept there),
+/// `.mcp.json`, plugin marketplaces and manifests and what a plugin
+/// brings, and the user's and managed files the analysis does not read.
+/// Sources: harness facts "Claude Code memory", "Settings", "MCP",
+/// "Plugins"; surfaces-and-guard "Surfaces at start-up"; the Claude Code
+/// documentation (hooks, subagents, output styles, plugins).
 pub const SURFACES: &[Surface] = &[
-    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md"),
-    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.local.md"),
-    Surface::new(SurfaceKind::Settings, "**/.claude/**"),
-    Surface::new(SurfaceKind::Mcp, "**/.mcp.json"),
-    Surface::new(SurfaceKind::Plugins, "**/.claude-plugin/**"),
+    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md")
+        .tokens(&["@path"])
+        .note("From the launch directory up at start-up, below it when the agent reads a file there."),
+    Surface::new(SurfaceKind::Instructions, "**/.claude/CLAUDE.md").tokens(&["@path"]),
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md")
+        .tokens(&["@path"])
+        .since("2.1.332")
+        .note("Where no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md is, from 2.1.277 on (`instructionFiles`)."),
+    Surface::new(SurfaceKind::Instructions, "**/.claude/AGENTS.md")
+        .tokens(&["@path"])
+        .since("2.1.332"),
+    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.local.md")
+        .scope(Scope::Local)
+        .tokens(&["@path"]),
+    Surface::new(SurfaceKind::Instructions, "~/.claude/CLAUDE.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Instructions, "/etc/claude-code/CLAUDE.md")
+        .scope(Scope::Managed)
+        .not_read(),
+    Surface::new(SurfaceKind::Rules, "**/.claude/rules/**/*.md")
+        .keys(&["paths"])
+        .tokens(&["@path"]),
+    Surface::new(SurfaceKind::Rules, "~/.claude/rules/**/*.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Skills, "**/.claude/skills/**/SKILL.md")
+        .keys(&["name", "description", "paths", "disable-model-invocation"]),
+    Surface::new(SurfaceKind::Skills, "~/.claude/skills/**/SKILL.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Commands, "**/.claude/commands/**/*.md")
+        .keys(&["description"]),
+    Surface::new(SurfaceKind::Subagents, "**/.claude/agents/**/*.md")
+        .keys(&["name", "description", "tools", "disallowedTools", "model"]),
+    Surface::new(SurfaceKind::Subagents, "~/.claude/agents/**/*.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::OutputStyles, "**/.claude/output-styles/*.md")
+        .keys(&["name", "description"])
+        .note("The style `outputStyle` names replaces part of the system prompt."),
+    SETTINGS,
+    SETTINGS_LOCAL,
+    Surface::new(SurfaceKind::Settings, "~/.claude/settings.json")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Settings, "/etc/claude-code/managed-settings.json")
+        .scope(Scope::Managed)
+        .not_read(),
+    Surface::new(SurfaceKind::Permissions, SETTINGS.pattern)
+        .keys(&["permissions.allow", "permissions.deny", "permissions.ask", "permissions.defaultMode"]),
+    Surface::new(SurfaceKind::Permissions, SETTINGS_LOCAL.pattern)
+        .scope(Scope::Local)
+        .keys(&["permissions.allow", "permissions.deny", "permissions.ask", "permissions.defaultMode"]),
+    Surface::new(SurfaceKind::Hooks, SETTINGS.pattern)
+        .keys(&["hooks", "disableAllHooks"])
+        .tokens(&["$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}"]),
+    Surface::new(SurfaceKind::Hooks, SETTINGS_LOCAL.pattern)
+        .scope(Scope::Local)
+        .keys(&["hooks", "disableAllHooks"])
+        .tokens(&["$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}"]),
+    MCP_JSON,
+    Surface::new(SurfaceKind::McpServers, SETTINGS.pattern).keys(&[
+        "enableAllProjectMcpServers",
+        "enabledMcpjsonServers",
+        "disabledMcpjsonServers",
+    ]),
+    Surface::new(SurfaceKind::McpServers, "~/.claude.json")
+        .scope(Scope::User)
+        .not_read(),
+    MARKETPLACE,
+    PLUGIN_MANIFEST,
+    Surface::new(SurfaceKind::Plugins, SETTINGS.pattern)
+        .keys(&["enabledPlugins", "extraKnownMarketplaces"]),
+    Surface::new(SurfaceKind::Skills, "**/skills/*/SKILL.md")
+        .scope(Scope::Plugin)
+        .note("In a plugin directory, named `plugin:skill`."),
+    Surface::new(SurfaceKind::Commands, "**/commands/**/*.md").scope(Scope::Plugin),
+    Surface::new(SurfaceKind::Subagents, "**/agents/*.md").scope(Scope::Plugin),
+    Surface::new(SurfaceKind::Hooks, "**/hooks/hooks.json")
+        .scope(Scope::Plugin)
+        .keys(&["hooks"])
+        .tokens(&["${CLAUDE_PLUGIN_ROOT}"]),
+    Surface::new(SurfaceKind::McpServers, MCP_JSON.pattern)
+        .scope(Scope::Plugin)
+        .keys(&["mcpServers"])
+        .tokens(&["${CLAUDE_PLUGIN_ROOT}", "${VAR}"]),
+    Surface::new(SurfaceKind::OutputStyles, "**/output-styles/*.md").scope(Scope::Plugin),
+    Surface::new(SurfaceKind::Directory, "**/.claude/**")
+        .note("Hook scripts and files a setting names are read from here too."),
 ];
 
 /// The Claude Code adapter (spec 000), as `playbookdiff-registry` lists it:

@@ -271,7 +271,7 @@ fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
     dirs.extend(cx.context.cwd.ancestors_root_first());
     dirs.into_iter()
         .filter(crate::outside_dot_claude)
-        .filter_map(|d| d.join(".mcp.json"))
+        .filter_map(|d| d.join(crate::MCP_JSON.relative()))
         .filter(|p| cx.kind_at(p).is_some())
         .collect()
 }
@@ -303,8 +303,8 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
 /// Reports the `.mcp.json` files below cwd or on the way to the target:
 /// Claude Code does not read them.
 fn report_off_chain(cx: &mut Compiler<'_, '_>) {
-    for dir in cx.off_chain_owners(".mcp.json") {
-        let Some(other) = dir.join(".mcp.json") else {
+    for dir in cx.off_chain_owners(crate::MCP_JSON.relative()) {
+        let Some(other) = dir.join(crate::MCP_JSON.relative()) else {
             continue;
         };
         if cx.repo.kind(&other).is_some() {

@@ -74,7 +74,7 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 plugins.push(p);
             }
         }
-        let Some(market) = dir.join(".claude-plugin/marketplace.json") else {
+        let Some(market) = dir.join(crate::MARKETPLACE.relative()) else {
             continue;
         };
         if !cx.repo.is_file(&market) {
@@ -192,7 +192,7 @@ fn manifest_plugin(
     dir: &RepoPath,
     listed_as: Option<&str>,
 ) -> Option<Plugin> {
-    let manifest = dir.join(".claude-plugin/plugin.json")?;
+    let manifest = dir.join(crate::PLUGIN_MANIFEST.relative())?;
     if !cx.repo.is_file(&manifest) {
         return None;
     }
@@ -458,7 +458,7 @@ fn plugin_servers(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> 
     let file = match inline {
         Some(Value::String(s)) => under(&p.root, s),
         Some(_) => None,
-        None => p.root.join(".mcp.json"),
+        None => p.root.join(crate::MCP_JSON.relative()),
     };
     if let Some(Value::Object(m)) = inline {
         let at = &p.declared_at.path;

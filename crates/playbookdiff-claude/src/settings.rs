@@ -250,7 +250,7 @@ fn report_ancestor_settings(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
         if &dir == cwd {
             continue;
         }
-        if let Some(p) = dir.join(".claude/settings.json") {
+        if let Some(p) = dir.join(crate::SETTINGS.relative()) {
             if cx.repo.kind(&p).is_some() {
                 cx.diag(
                     Diagnostic::new(
@@ -276,14 +276,14 @@ fn candidates(
     settings: &mut Settings,
 ) -> Vec<(RepoPath, SourceScope)> {
     let mut candidates: Vec<(RepoPath, SourceScope)> = Vec::new();
-    if let Some(p) = cwd.join(".claude/settings.json") {
+    if let Some(p) = cwd.join(crate::SETTINGS.relative()) {
         candidates.push((p, SourceScope::Project));
     }
     let mut local = Vec::new();
-    if let Some(p) = RepoPath::root().join(".claude/settings.local.json") {
+    if let Some(p) = RepoPath::root().join(crate::SETTINGS_LOCAL.relative()) {
         local.push(p);
     }
-    if let Some(p) = cwd.join(".claude/settings.local.json") {
+    if let Some(p) = cwd.join(crate::SETTINGS_LOCAL.relative()) {
         if !local.contains(&p) {
             local.push(p);
         }

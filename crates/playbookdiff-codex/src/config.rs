@@ -391,10 +391,7 @@ pub(crate) fn read_error(
 pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<LoadedLayer> {
     let mut out = Vec::new();
     for dir in chain {
-        let Some(codex_dir) = dir.join(".codex") else {
-            continue;
-        };
-        let Some(path) = codex_dir.join("config.toml") else {
+        let Some(path) = dir.join(crate::CONFIG.relative()) else {
             continue;
         };
         let r = cx.resolve(&path);
@@ -745,7 +742,7 @@ pub(crate) fn report_off_chain_layers(cx: &mut Cx<'_, '_>) {
     }
     for dir in target_only_dirs(cx.context) {
         if let Some(p) = dir
-            .join(".codex/config.toml")
+            .join(crate::CONFIG.relative())
             .filter(|p| cx.repo.kind(p).is_some())
         {
             found.push((p, dir));

@@ -112,6 +112,23 @@ fn runs(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Verdict {
     }
 }
 
+/// A `hooks.json` Codex cannot parse: it warns ("failed to parse hooks
+/// config"), registers none of its hooks and starts (seen with 0.142.3
+/// and 0.171.0, oracle case `oracle.bom_codex_hooks`): a
+/// `hooks-file-invalid` warning at the line of the error.
+fn unparsable_hooks(path: &RepoPath, e: &playbookdiff_source::ParseError) -> Diagnostic {
+    let on = e.line.map_or_else(String::new, |l| format!(" on line {l}"));
+    Diagnostic::new(
+        DiagnosticCode::HooksFileInvalid,
+        format!(
+            "{} is not valid JSON{on} ({}), so Codex registers no hook from it: it warns \"failed to parse hooks config\" and starts; fix the JSON.",
+            problems::quote(path),
+            e.message
+        ),
+    )
+    .at(e.at_line(SourceRef::project(path.clone(), SourceFormat::Json)))
+}
+
 /// The hooks of `<dir>/.codex/hooks.json`, when it exists and its
 /// directory is trusted.
 fn hooks_json(
@@ -121,7 +138,7 @@ fn hooks_json(
     release: &str,
     runs: &Verdict,
 ) -> Vec<Hook> {
-    let Some(path) = dir.join(".codex/hooks.json") else {
+    let Some(path) = dir.join(crate::HOOKS_JSON.relative()) else {
         return Vec::new();
     };
     if !cx.repo.is_file(&path) || cx.trust_for(dir) != Some(TrustLevel::Trusted) {
@@ -134,17 +151,10 @@ fn hooks_json(
             return Vec::new();
         }
     };
-    let doc = match JsonDoc::parse(&text.text) {
+    let doc = match JsonDoc::parse_without_bom(&text.text) {
         Ok(d) => d,
         Err(e) => {
-            let effect = "Codex registers no hook from it";
-            cx.diag(problems::invalid_syntax(
-                &path,
-                "JSON",
-                &e,
-                effect,
-                SourceFormat::Json,
-            ));
+            cx.diag(unparsable_hooks(&path, &e));
             return Vec::new();
         }
     };

@@ -62,7 +62,7 @@ mod skills;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{scope, Compilation, Declared, Request, Surface, SurfaceKind};
+use playbookdiff_adapter::{scope, Compilation, Declared, Request, Scope, Surface, SurfaceKind};
 pub use playbookdiff_adapter::{ContextWindow, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath, Severity,
@@ -125,17 +125,91 @@ pub const INDEXED_NAMES: &[&str] = &["SKILL.md", "config.toml"];
 /// Codex, contract id `codex`.
 pub const HARNESS: Harness = Harness::new("codex", "Codex");
 
-/// What Codex reads from a repository as configuration
-/// ([`playbookdiff_adapter::Adapter::surfaces`]): `AGENTS.md` and
-/// `AGENTS.override.md` in every directory, the `.codex` layer
-/// (`config.toml`, `hooks.json` and the scripts kept beside them) and the
-/// `.agents` skills root. Sources: spec 004 "Configuration layers",
-/// "Skills"; surfaces-and-guard (hooks in `.codex/hooks.json`).
+/// `.codex/config.toml` of every directory from the root to cwd: a project
+/// configuration layer, read only for a trusted project (spec 004
+/// "Project configuration"; fidelity X28).
+pub const CONFIG: Surface = Surface::new(SurfaceKind::Settings, "**/.codex/config.toml")
+    .keys(&[
+        "project_doc_max_bytes",
+        "project_doc_fallback_filenames",
+        "features",
+        "skills",
+    ])
+    .note("Read only when the project is trusted; the closest layer wins.");
+
+/// `.codex/hooks.json` beside a configuration layer (surfaces and guard
+/// reference, Codex 0.171.0).
+pub const HOOKS_JSON: Surface = Surface::new(SurfaceKind::Hooks, "**/.codex/hooks.json")
+    .keys(&["hooks"])
+    .note("A project hook runs only once the user trusts its hash.");
+
+/// Codex's layout ([`playbookdiff_adapter::Adapter::surfaces`]):
+/// `AGENTS.md` and `AGENTS.override.md` in every directory, the `.codex`
+/// layer (`config.toml`, `hooks.json`, custom agents and the scripts kept
+/// beside them), the `.agents` and `.codex` skills roots, plugin manifests
+/// that name a skill namespace, and the user's and system files the
+/// analysis does not read. Sources: spec 004 "Configuration layers",
+/// "Skills"; surfaces-and-guard (hooks in `.codex/hooks.json`); the Codex
+/// subagents documentation; [`profile::Facts::plugin_manifests`].
 pub const SURFACES: &[Surface] = &[
-    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md"),
-    Surface::new(SurfaceKind::Instructions, "**/AGENTS.override.md"),
-    Surface::new(SurfaceKind::Settings, "**/.codex/**"),
-    Surface::new(SurfaceKind::Skills, "**/.agents/**"),
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md")
+        .note("One file per directory from the root to the launch directory."),
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.override.md")
+        .note("Replaces the AGENTS.md of its directory."),
+    Surface::new(SurfaceKind::Instructions, CONFIG.pattern)
+        .keys(&["project_doc_fallback_filenames", "project_doc_max_bytes"]),
+    Surface::new(SurfaceKind::Instructions, "~/.codex/AGENTS.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "**/.codex/skills/**/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "~/.agents/skills/**/SKILL.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Skills, "/etc/codex/skills/**/SKILL.md")
+        .scope(Scope::Managed)
+        .not_read(),
+    Surface::new(SurfaceKind::Subagents, "**/.codex/agents/*.toml").keys(&[
+        "name",
+        "description",
+        "developer_instructions",
+        "model",
+        "sandbox_mode",
+    ]),
+    HOOKS_JSON,
+    Surface::new(SurfaceKind::Hooks, CONFIG.pattern).keys(&["hooks", "features.hooks"]),
+    Surface::new(SurfaceKind::Plugins, "**/.codex-plugin/plugin.json")
+        .scope(Scope::Plugin)
+        .keys(&["name"])
+        .note("Puts the skills below it in the plugin's namespace (`plugin:skill`)."),
+    Surface::new(SurfaceKind::Plugins, "**/.claude-plugin/plugin.json")
+        .scope(Scope::Plugin)
+        .keys(&["name"]),
+    Surface::new(SurfaceKind::Plugins, "**/.cursor-plugin/plugin.json")
+        .scope(Scope::Plugin)
+        .keys(&["name"])
+        .since("0.171.0"),
+    Surface::new(SurfaceKind::McpServers, CONFIG.pattern)
+        .keys(&["mcp_servers"])
+        .tokens(&["env_vars", "bearer_token_env_var"]),
+    CONFIG,
+    Surface::new(SurfaceKind::Settings, "~/.codex/config.toml")
+        .scope(Scope::User)
+        .not_read()
+        .note("Holds the trust of projects and of hooks, which the repository cannot show."),
+    Surface::new(SurfaceKind::Settings, "/etc/codex/config.toml")
+        .scope(Scope::Managed)
+        .not_read(),
+    Surface::new(SurfaceKind::Settings, "/etc/codex/requirements.toml")
+        .scope(Scope::Managed)
+        .not_read(),
+    Surface::new(SurfaceKind::Permissions, CONFIG.pattern)
+        .keys(&["sandbox_mode", "approval_policy"]),
+    Surface::new(SurfaceKind::Directory, "**/.codex/**")
+        .note("Hook scripts and files a setting names are read from here too."),
+    Surface::new(SurfaceKind::Directory, "**/.agents/**"),
 ];
 
 /// The Codex adapter (spec 004) for `playbookdiff-registry`: what Codex

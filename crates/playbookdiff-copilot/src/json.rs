@@ -66,13 +66,15 @@ fn parse_options() -> ParseOptions {
 /// Parses JSON text; errors carry the parser's message and the 1-based
 /// line.
 pub(crate) fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
-    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let lines = LineIndex::new(t);
+    if let Some(e) = jsonc::byte_order_mark(text) {
+        return Err(e);
+    }
+    let lines = LineIndex::new(text);
     let line = |offset: usize| lines.line(offset);
-    let r = jsonc_parser::parse_to_ast(t, &CollectOptions::default(), &parse_options())
+    let r = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &parse_options())
         .map_err(|e| ParseError::on_line(e.kind().to_string(), line(e.range().start)))?;
     let Some(ast) = r.value else {
-        return Err(ParseError::on_line("no value", line(t.len())));
+        return Err(ParseError::on_line("no value", line(text.len())));
     };
     Ok(jsonc::to_value(&ast, MAX_SPAN_DEPTH, &lines))
 }

@@ -44,7 +44,7 @@ mod skills;
 
 use playbookdiff_adapter::problems::UnreadLayer;
 use playbookdiff_adapter::{
-    Compilation, Declared, Request, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
+    Compilation, Declared, Request, Scope, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
 };
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
@@ -70,31 +70,85 @@ pub const OWN_DIRECTORIES: &[&str] = &[".github"];
 /// oldest first; the newest is the default profile.
 pub const PROFILED_VERSIONS: &[&str] = &["1.0.24", "1.0.102"];
 
-/// What Copilot CLI reads from a repository as configuration
-/// ([`playbookdiff_adapter::Adapter::surfaces`]): its own `.github` files
-/// and the other agents' files it reads too (see the crate documentation
-/// and its modules for the observations).
+/// The MCP files of a directory, in the order Copilot CLI tries them:
+/// `.mcp.json`, then (1.0.102) `.github/mcp.json` (seen with both
+/// releases; the profile says which a release reads).
+pub const MCP_FILES: [Surface; 2] = [
+    Surface::new(SurfaceKind::McpServers, "**/.mcp.json").keys(&["mcpServers"]),
+    Surface::new(SurfaceKind::McpServers, "**/.github/mcp.json")
+        .keys(&["mcpServers"])
+        .since("1.0.102"),
+];
+
+/// Copilot CLI's layout ([`playbookdiff_adapter::Adapter::surfaces`]):
+/// its own `.github` files, the other agents' files it reads too, and
+/// the user's files the analysis does not read (see the crate
+/// documentation and its modules for the observations).
 pub const SURFACES: &[Surface] = &[
-    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md"),
-    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md"),
-    Surface::new(SurfaceKind::Instructions, "**/GEMINI.md"),
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md").tokens(&["@path"]),
+    Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md").tokens(&["@path"]),
+    Surface::new(SurfaceKind::Instructions, "**/GEMINI.md").tokens(&["@path"]),
     Surface::new(
         SurfaceKind::Instructions,
         "**/.github/copilot-instructions.md",
-    ),
-    Surface::new(SurfaceKind::Instructions, ".github/instructions/**"),
-    Surface::new(SurfaceKind::Instructions, ".claude/rules/**"),
-    Surface::new(SurfaceKind::Skills, "**/.github/skills/**"),
-    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**"),
-    Surface::new(SurfaceKind::Skills, "**/.claude/skills/**"),
-    Surface::new(SurfaceKind::Skills, "**/.claude/commands/**"),
-    Surface::new(SurfaceKind::Skills, ".github/agents/**"),
-    Surface::new(SurfaceKind::Skills, ".claude/agents/**"),
-    Surface::new(SurfaceKind::Mcp, "**/.mcp.json"),
-    Surface::new(SurfaceKind::Mcp, "**/.github/mcp.json"),
-    Surface::new(SurfaceKind::Hooks, ".github/hooks/**"),
-    Surface::new(SurfaceKind::Hooks, ".claude/settings.json"),
-    Surface::new(SurfaceKind::Settings, "**/.github/**"),
+    )
+    .tokens(&["@path"]),
+    Surface::new(
+        SurfaceKind::Instructions,
+        "~/.copilot/copilot-instructions.md",
+    )
+    .scope(Scope::User)
+    .not_read(),
+    Surface::new(
+        SurfaceKind::Rules,
+        ".github/instructions/**/*.instructions.md",
+    )
+    .keys(&["applyTo"]),
+    Surface::new(SurfaceKind::Rules, ".claude/rules/**/*.md")
+        .keys(&["paths"])
+        .since("1.0.102"),
+    Surface::new(SurfaceKind::Rules, "~/.copilot/instructions/**")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Skills, "**/.github/skills/*/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "**/.agents/skills/*/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "**/.claude/skills/*/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "~/.copilot/skills/**/SKILL.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Commands, "**/.claude/commands/*.md").note("Offered as skills."),
+    Surface::new(SurfaceKind::Commands, ".github/prompts/*.prompt.md")
+        .reported()
+        .note("Not loaded by Copilot CLI."),
+    Surface::new(SurfaceKind::Subagents, ".github/agents/*.agent.md")
+        .keys(&["name", "description"])
+        .reported(),
+    Surface::new(SurfaceKind::Subagents, ".claude/agents/*.md")
+        .keys(&["name", "description"])
+        .reported(),
+    Surface::new(SurfaceKind::Subagents, "~/.copilot/agents/*.agent.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Hooks, ".github/hooks/*.json")
+        .keys(&["hooks"])
+        .reported(),
+    Surface::new(SurfaceKind::Hooks, ".claude/settings.json")
+        .keys(&["hooks"])
+        .reported()
+        .since("1.0.102"),
+    MCP_FILES[0],
+    MCP_FILES[1],
+    Surface::new(SurfaceKind::McpServers, "~/.copilot/mcp-config.json")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Settings, "~/.copilot/config.json")
+        .scope(Scope::User)
+        .not_read()
+        .note("Holds the trusted folders, which gate workspace MCP servers and hooks."),
+    Surface::new(SurfaceKind::Directory, "**/.github/**"),
 ];
 
 /// The Copilot CLI adapter for `playbookdiff-registry`: what Copilot CLI

@@ -55,7 +55,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<McpServer> 
 fn in_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: &RepoPath) -> Vec<McpServer> {
     let mut out = Vec::new();
     let mut applied: Option<RepoPath> = None;
-    for rel in [".mcp.json", ".github/mcp.json"] {
+    for rel in crate::MCP_FILES.map(|s| s.relative()) {
         let Some(path) = dir.join(rel) else {
             continue;
         };

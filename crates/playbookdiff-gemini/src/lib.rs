@@ -39,7 +39,9 @@ mod settings;
 mod skills;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
-use playbookdiff_adapter::{Compilation, Declared, Request, Surface, SurfaceKind, READ_LIMIT};
+use playbookdiff_adapter::{
+    Compilation, Declared, Request, Scope, Surface, SurfaceKind, READ_LIMIT,
+};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
 };
@@ -90,15 +92,58 @@ const REFUSAL: problems::Refusal = problems::Refusal {
     then: "It does not start, so every context file, skill and MCP server is shown excluded",
 };
 
-/// What Gemini CLI reads from a repository as configuration
-/// ([`playbookdiff_adapter::Adapter::surfaces`]): `GEMINI.md` in every
-/// directory and everything under `.gemini` (settings, skills, commands,
-/// agents, extensions); files named by `context.fileName` or imported are
-/// reached through the compilation's sources. Source: `GEMINI_DIR` in
-/// `packages/core/src/utils/paths.ts`, `docs/cli/gemini-md.md`.
+/// The workspace settings: `.gemini/settings.json` of the launch
+/// directory only (`packages/cli/src/config/settings.ts`; seen with 0.34.0
+/// and 0.61.0).
+pub const SETTINGS: Surface = Surface::new(SurfaceKind::Settings, "**/.gemini/settings.json")
+    .keys(&["context.fileName", "context.memoryBoundaryMarkers", "experimental.enableAgents"])
+    .tokens(&["$VAR", "${VAR}"])
+    .note("Read from the launch directory only, in a trusted workspace; invalid JSON stops Gemini CLI.");
+
+/// Gemini CLI's layout ([`playbookdiff_adapter::Adapter::surfaces`]):
+/// `GEMINI.md` in every directory (and the names `context.fileName`
+/// gives), `.gemini` (settings, skills, commands, agents), the
+/// `.agents` skills root, and the user's and system files the analysis
+/// does not read. Sources: `GEMINI_DIR` in
+/// `packages/core/src/utils/paths.ts`, `docs/cli/gemini-md.md`, the
+/// settings, commands, subagents, hooks and extensions documentation.
 pub const SURFACES: &[Surface] = &[
-    Surface::new(SurfaceKind::Instructions, "**/GEMINI.md"),
-    Surface::new(SurfaceKind::Settings, "**/.gemini/**"),
+    Surface::new(SurfaceKind::Instructions, "**/GEMINI.md")
+        .tokens(&["@path"])
+        .note("Or the names `context.fileName` gives, in every directory from the root to the launch directory."),
+    Surface::new(SurfaceKind::Instructions, SETTINGS.pattern).keys(&["context.fileName"]),
+    Surface::new(SurfaceKind::Instructions, "~/.gemini/GEMINI.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Skills, "**/.gemini/skills/**/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "~/.gemini/skills/**/SKILL.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Commands, "**/.gemini/commands/**/*.toml").reported(),
+    Surface::new(SurfaceKind::Subagents, "**/.gemini/agents/*.md")
+        .reported()
+        .note("Loaded only once the user acknowledged each file."),
+    Surface::new(SurfaceKind::Hooks, SETTINGS.pattern).keys(&["hooks"]).reported(),
+    Surface::new(SurfaceKind::Plugins, "**/.gemini/extensions/**")
+        .reported()
+        .note("Ignored by Gemini CLI: extensions come only from ~/.gemini/extensions."),
+    Surface::new(SurfaceKind::Plugins, "~/.gemini/extensions/**")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::McpServers, SETTINGS.pattern)
+        .keys(&["mcpServers", "mcp.allowed", "mcp.excluded"])
+        .tokens(&["$VAR", "${VAR}"]),
+    SETTINGS,
+    Surface::new(SurfaceKind::Settings, "~/.gemini/settings.json")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Settings, "/etc/gemini-cli/settings.json")
+        .scope(Scope::Managed)
+        .not_read(),
+    Surface::new(SurfaceKind::Directory, "**/.gemini/**"),
 ];
 
 /// The Gemini CLI adapter for `playbookdiff-registry`: what Gemini CLI

@@ -120,15 +120,17 @@ fn parse_options() -> ParseOptions {
 /// Parses settings text; errors carry the parser's message and the
 /// 1-based line.
 fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
-    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let lines = LineIndex::new(t);
+    if let Some(e) = jsonc::byte_order_mark(text) {
+        return Err(e);
+    }
+    let lines = LineIndex::new(text);
     let line = |offset: usize| lines.line(offset);
-    let r = jsonc_parser::parse_to_ast(t, &CollectOptions::default(), &parse_options())
+    let r = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &parse_options())
         .map_err(|e| ParseError::on_line(e.kind().to_string(), line(e.range().start)))?;
     let Some(ast) = r.value else {
         return Err(ParseError::on_line(
             "no value, only white space or comments",
-            line(t.len()),
+            line(text.len()),
         ));
     };
     Ok(jsonc::to_value(&ast, MAX_SPAN_DEPTH, &lines))
@@ -136,7 +138,7 @@ fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
 
 /// The workspace settings file of a launch directory.
 pub(crate) fn path_in(dir: &RepoPath) -> Option<RepoPath> {
-    dir.join(".gemini/settings.json")
+    dir.join(crate::SETTINGS.relative())
 }
 
 /// Reads and parses `<cwd>/.gemini/settings.json`; reports the settings

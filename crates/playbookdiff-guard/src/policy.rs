@@ -228,12 +228,18 @@ pub struct Policy {
 
 impl Policy {
     /// The policy for the work tree at `root` (resolved), protecting
-    /// `surfaces` (every registered adapter's), under `config`.
+    /// `surfaces` (every registered adapter's; those outside the
+    /// repository, the user's and managed files, are left out), under
+    /// `config`.
     pub fn new(
         root: PathBuf,
         surfaces: Vec<Surface>,
         config: Result<GuardConfig, String>,
     ) -> Policy {
+        let surfaces: Vec<Surface> = surfaces
+            .into_iter()
+            .filter(Surface::in_repository)
+            .collect();
         let c = config.clone().unwrap_or_default();
         let secret_rule = rules::SECRET_WRITE.matchers;
         let exceptions = secret_rule.iter().filter_map(|p| p.strip_prefix('!'));

@@ -821,6 +821,13 @@ declare_codes! {
     /// such as `PreToolUse`. Source: Claude Code hooks documentation ("Exit
     /// code 2 behavior per event").
     HookBlockIneffective = "hook-block-ineffective", Warning, RepositoryProblem, any, "0.1.0", "a hook blocks on an event that cannot block";
+    /// A hooks file the agent cannot parse: Codex warns `failed to parse
+    /// hooks config FILE`, registers no hook from that file and starts
+    /// anyway (seen with 0.142.3 and 0.171.0 on a `.codex/hooks.json` that
+    /// starts with a byte order mark, which its JSON parser rejects: oracle
+    /// case `oracle.bom_codex_hooks`). Fix the JSON (save the file without
+    /// the mark). Source: those observations.
+    HooksFileInvalid = "hooks-file-invalid", Warning, RepositoryProblem, "codex", "0.1.0", "a hooks file the agent cannot parse registers no hook";
     /// A setting turns hooks off: Claude Code `disableAllHooks: true` in a
     /// settings layer (the project's own hooks and the user's do not run;
     /// managed hooks still do), Codex `[features] hooks = false` in a

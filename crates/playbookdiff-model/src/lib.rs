@@ -14,6 +14,7 @@ mod config;
 mod context;
 pub mod diagnostics;
 mod hooks;
+pub mod layout;
 mod path;
 pub mod profile;
 pub mod redact;

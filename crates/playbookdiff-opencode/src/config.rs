@@ -170,7 +170,7 @@ pub(crate) fn merge_deep(base: &mut Value, later: &Value) {
 pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Vec<Layer> {
     let mut out = Vec::new();
     for dir in cx.up_chain().into_iter().rev() {
-        for name in ["opencode.json", "opencode.jsonc"] {
+        for name in crate::CONFIG_FILES.map(|s| s.relative()) {
             if let Some(path) = dir.join(name) {
                 if let Some(l) = read_layer(cx, &path) {
                     out.push(l);
@@ -185,7 +185,7 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Vec<Layer> {
         if !cx.exists(&dot) {
             continue;
         }
-        for name in ["opencode.json", "opencode.jsonc"] {
+        for name in crate::CONFIG_FILES.map(|s| s.relative()) {
             if let Some(path) = dot.join(name) {
                 if let Some(l) = read_layer(cx, &path) {
                     out.push(l);

@@ -53,7 +53,7 @@ mod walk;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{scope, Compilation, Declared, Request, Surface, SurfaceKind};
+use playbookdiff_adapter::{scope, Compilation, Declared, Request, Scope, Surface, SurfaceKind};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
     SourceFormat,
@@ -116,23 +116,91 @@ const REFUSAL: problems::Refusal = problems::Refusal {
 /// under `oracle/observations/opencode/` (see `docs/fidelity.md`).
 pub const PROFILED_VERSIONS: &[&str] = &["1.18.33"];
 
-/// What OpenCode reads from a repository as configuration
-/// ([`playbookdiff_adapter::Adapter::surfaces`]): its instruction files
-/// ([`INSTRUCTION_FILES`]) in every directory,
-/// `opencode.json` and `opencode.jsonc`, everything under `.opencode`
-/// (agents, commands, skills, plugin modules), and the skills it reads
-/// from `.claude/skills` and `.agents/skills`. Sources:
-/// `packages/opencode/src/session/instruction.ts`; opencode.ai/docs
-/// "Config", "Agent Skills", "Plugins".
+/// The configuration layers of a directory, in the order OpenCode reads
+/// them: `opencode.json` then `opencode.jsonc`, from the root down to
+/// cwd, then the same names inside `.opencode` from cwd up to the root
+/// (`packages/opencode/src/config/config.ts`; opencode.ai/docs "Config").
+pub const CONFIG_FILES: [Surface; 2] = [
+    Surface::new(SurfaceKind::Settings, "**/opencode.json")
+        .keys(&[
+            "instructions",
+            "skills.paths",
+            "agent",
+            "command",
+            "mode",
+            "plugin",
+        ])
+        .tokens(&["{env:VAR}", "{file:path}"]),
+    Surface::new(SurfaceKind::Settings, "**/opencode.jsonc")
+        .keys(&[
+            "instructions",
+            "skills.paths",
+            "agent",
+            "command",
+            "mode",
+            "plugin",
+        ])
+        .tokens(&["{env:VAR}", "{file:path}"]),
+];
+
+/// OpenCode's layout ([`playbookdiff_adapter::Adapter::surfaces`]): its
+/// instruction files ([`INSTRUCTION_FILES`]) in every directory, the
+/// configuration layers ([`CONFIG_FILES`], also inside `.opencode`),
+/// everything under `.opencode` (agents, commands, skills, plugin
+/// modules), the skills it reads from `.claude/skills` and
+/// `.agents/skills`, and the user's and managed files the analysis does
+/// not read. Sources: `packages/opencode/src/session/instruction.ts`,
+/// `config/agent.ts`, `config/command.ts`, `config/plugin.ts`;
+/// opencode.ai/docs "Config", "Agent Skills", "Plugins".
 pub const SURFACES: &[Surface] = &[
-    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md"),
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md")
+        .note("The first of AGENTS.md, CLAUDE.md, CONTEXT.md in each directory from the launch directory up."),
     Surface::new(SurfaceKind::Instructions, "**/CLAUDE.md"),
     Surface::new(SurfaceKind::Instructions, "**/CONTEXT.md"),
-    Surface::new(SurfaceKind::Settings, "**/opencode.json"),
-    Surface::new(SurfaceKind::Settings, "**/opencode.jsonc"),
-    Surface::new(SurfaceKind::Settings, "**/.opencode/**"),
-    Surface::new(SurfaceKind::Skills, "**/.claude/skills/**"),
-    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**"),
+    Surface::new(SurfaceKind::Instructions, CONFIG_FILES[0].pattern).keys(&["instructions"]),
+    Surface::new(SurfaceKind::Instructions, "~/.config/opencode/AGENTS.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Instructions, "~/.claude/CLAUDE.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Skills, "**/.opencode/{skill,skills}/**/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "**/.claude/skills/**/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "~/.config/opencode/{skill,skills}/**/SKILL.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Subagents, "**/.opencode/{agent,agents,mode,modes}/**/*.md")
+        .keys(&["description", "mode", "model", "tools", "disable"]),
+    Surface::new(SurfaceKind::Subagents, CONFIG_FILES[0].pattern).keys(&["agent", "mode"]),
+    Surface::new(SurfaceKind::Commands, "**/.opencode/{command,commands}/**/*.md")
+        .keys(&["description", "agent"]),
+    Surface::new(SurfaceKind::Commands, CONFIG_FILES[0].pattern).keys(&["command"]),
+    Surface::new(SurfaceKind::Plugins, "**/.opencode/{plugin,plugins}/*.{js,ts}")
+        .note("Modules OpenCode imports and runs; their hooks are the names they export."),
+    Surface::new(SurfaceKind::Plugins, CONFIG_FILES[0].pattern)
+        .keys(&["plugin"])
+        .reported(),
+    Surface::new(SurfaceKind::Hooks, "**/.opencode/{plugin,plugins}/*.{js,ts}")
+        .note("The hook names a plugin module writes (`tool.execute.before`...); `--pure` turns them off."),
+    Surface::new(SurfaceKind::McpServers, CONFIG_FILES[0].pattern)
+        .keys(&["mcp"])
+        .tokens(&["{env:VAR}", "{file:path}"]),
+    CONFIG_FILES[0],
+    CONFIG_FILES[1],
+    Surface::new(SurfaceKind::Settings, "**/.opencode/opencode.json"),
+    Surface::new(SurfaceKind::Settings, "**/.opencode/opencode.jsonc"),
+    Surface::new(SurfaceKind::Settings, "~/.config/opencode/opencode.json")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Settings, "/etc/opencode/opencode.json")
+        .scope(Scope::Managed)
+        .not_read(),
+    Surface::new(SurfaceKind::Permissions, CONFIG_FILES[0].pattern).keys(&["permission"]),
+    Surface::new(SurfaceKind::Directory, "**/.opencode/**"),
 ];
 
 /// The OpenCode adapter for `playbookdiff-registry`: what OpenCode receives

@@ -15,7 +15,7 @@
 //! ```
 
 pub use playbookdiff_adapter::{
-    Adapter, ContextWindow, Gap, Inputs, Scene, Scoped, Surface, SurfaceKind, TargetTest,
+    layouts, Adapter, ContextWindow, Gap, Inputs, Scene, Scoped, Surface, SurfaceKind, TargetTest,
     TrustEntry, TrustLevel,
 };
 use playbookdiff_model::Harness;

@@ -89,13 +89,15 @@ pub enum Report {
     Explain,
     /// What changed between two revisions (`diff`).
     Diff,
+    /// Where each harness reads its configuration (`layout`).
+    Layout,
 }
 
 impl Report {
     /// The formats this report is rendered in; the first is the default.
     pub fn formats(self) -> &'static [Format] {
         match self {
-            Report::Config | Report::Explain => &[Format::Text, Format::Json],
+            Report::Config | Report::Explain | Report::Layout => &[Format::Text, Format::Json],
             Report::Check | Report::Diff => &Format::ALL,
         }
     }
@@ -116,6 +118,10 @@ impl Report {
             (Report::Diff, Format::Json) => {
                 "The diff document described by schema/diff.schema.json"
             }
+            (Report::Layout, Format::Json) => {
+                "The layout document described by schema/layout.schema.json"
+            }
+            (Report::Layout, _) => "Each harness release's surfaces, for people",
             (Report::Diff, Format::Text) => {
                 "What each agent receives differently, and the findings introduced and resolved, for people"
             }
@@ -131,6 +137,19 @@ impl Report {
             }
             (_, Format::Gitlab) => "A GitLab Code Quality report",
         }
+    }
+}
+
+/// The harness layout (`layout`) as `format`, written into `out`; formats
+/// other than JSON give the text. Errors: those of `out` only.
+pub fn layout<W: Write + ?Sized>(
+    out: &mut W,
+    doc: &playbookdiff_model::layout::LayoutDocument,
+    format: Format,
+) -> io::Result<()> {
+    match format {
+        Format::Json => crate::harness_layout::write_json(out, doc),
+        _ => out.write_all(crate::harness_layout::to_text(doc).as_bytes()),
     }
 }
 

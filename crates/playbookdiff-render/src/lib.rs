@@ -15,6 +15,8 @@
 //! * [`sarif`](mod@sarif), [`github`](mod@github), [`gitlab`](mod@gitlab):
 //!   the forge formats (SARIF 2.1.0, GitHub workflow commands, GitLab Code
 //!   Quality), fed a [`ForgeReport`] that any report kind turns into ([`forge`]);
+//! * [`harness_layout`]: where each harness reads its configuration
+//!   (`playbookdiff layout`), as text and JSON;
 //! * [`schema`]: the JSON Schema of the JSON document and the diagnostics
 //!   reference (`docs/diagnostics.md`), both generated from the model.
 //!
@@ -44,6 +46,7 @@ pub mod forge;
 pub mod format;
 pub mod github;
 pub mod gitlab;
+pub mod harness_layout;
 pub mod json;
 mod layout;
 pub mod overview;

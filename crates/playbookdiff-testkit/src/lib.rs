@@ -33,6 +33,7 @@
 pub mod corpus;
 pub mod find;
 pub mod fs;
+pub mod layout;
 pub mod oracle;
 pub mod summary;
 pub mod trees;

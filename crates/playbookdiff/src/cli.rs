@@ -177,6 +177,15 @@ pub(crate) enum Command {
     #[command(after_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
 
+    /// Where each harness reads its configuration: for each profiled
+    /// release, every surface kind with its paths, settings keys, expanded
+    /// tokens and scopes, and whether the analysis models it.
+    ///
+    /// Printed from the adapters' own tables, the ones `compile` reads the
+    /// repository with; no repository is read.
+    #[command(after_help = LAYOUT_EXAMPLES)]
+    Layout(LayoutArgs),
+
     /// Guard the agents' own configuration: a hook every agent calls before
     /// a tool runs, its installation, status, ledger and self-audit.
     ///
@@ -743,6 +752,65 @@ pub(crate) fn parse_trust(s: &str) -> Result<TrustArg, String> {
         });
     }
     Ok(TrustArg(out))
+}
+
+const LAYOUT_EXAMPLES: &str = "\
+Examples:
+  # Every harness, every profiled release
+  playbookdiff layout
+
+  # What Codex 0.142.3 reads, as JSON
+  playbookdiff layout --harness codex --agent-version codex=0.142.3 --json
+
+Each row is a path glob (`**/` is any directory; `~/` the user's home, `/`
+the machine: never read), its scope (project, local, user, managed,
+plugin) and whether the analysis models it (modelled, reported-only:
+listed as diagnostics, not-read).
+
+Exit status: 0; 2 for a bad argument.";
+
+/// Arguments of `playbookdiff layout`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct LayoutArgs {
+    /// The harnesses to show; repeat the option [default: all supported]
+    #[arg(long, value_name = "HARNESS", value_parser = harness_parser())]
+    pub harness: Vec<Harness>,
+
+    /// The release of a harness to show, e.g. codex=0.171.0; repeat the
+    /// option for several harnesses [default: every profiled release of
+    /// each]
+    #[arg(long, value_name = "HARNESS=VERSION", value_parser = parse_agent_version)]
+    pub agent_version: Vec<AgentVersion>,
+
+    /// Output format
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser(Report::Layout))]
+    pub format: Format,
+
+    /// Same as `--format json`
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+impl LayoutArgs {
+    /// The output format, `--json` folded in.
+    pub(crate) fn output_format(&self) -> Format {
+        if self.json {
+            Format::Json
+        } else {
+            self.format
+        }
+    }
+
+    /// The release asked for `harness` with `--agent-version`, if any (the
+    /// last one when given more than once).
+    pub(crate) fn agent_version(&self, harness: Harness) -> Option<&str> {
+        self.agent_version
+            .iter()
+            .rev()
+            .find(|v| v.harness == harness)
+            .map(|v| v.version.as_str())
+    }
 }
 
 /// Arguments of `playbookdiff compile`.

@@ -12,6 +12,7 @@ mod diff;
 mod exit;
 mod guard;
 mod habits;
+mod layout;
 mod project;
 mod remedies;
 mod sink;
@@ -84,6 +85,7 @@ fn run() -> ExitStatus {
                 status: ExitStatus::Success,
             })
         }
+        Some(Command::Layout(a)) => layout::run(a),
         Some(Command::Guard(g)) => guard::run(g, here).map_err(context::UsageError),
         Some(Command::Man) => man_page().map(|output| check::Outcome {
             output,

@@ -15,6 +15,7 @@ static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::
 mod cases;
 mod common;
 mod hostile;
+mod layout;
 mod properties;
 mod remedies;
 mod secrets;

@@ -6,6 +6,7 @@
 mod fidelity;
 mod fixtures;
 mod hooks;
+mod layout;
 mod remedies;
 mod scope_and_malformed_input;
 mod summaries;

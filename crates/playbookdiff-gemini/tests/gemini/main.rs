@@ -3,5 +3,6 @@
 //! snapshots).
 
 mod fixtures;
+mod layout;
 mod remedies;
 mod summaries;

@@ -4,5 +4,6 @@
 
 mod fixtures;
 mod hooks;
+mod layout;
 mod remedies;
 mod summaries;

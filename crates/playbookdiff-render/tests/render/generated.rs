@@ -79,3 +79,11 @@ fn diff_schema_is_up_to_date() {
         &playbookdiff_render::diff::diff_schema(),
     );
 }
+
+#[test]
+fn layout_schema_is_up_to_date() {
+    check_generated(
+        "schema/layout.schema.json",
+        &playbookdiff_render::harness_layout::layout_schema(),
+    );
+}

@@ -3,6 +3,7 @@
 //! Run one area with `cargo test -p playbookdiff --test cli <module>::`.
 
 mod action;
+mod bom;
 mod check;
 mod cli;
 mod corpus;
@@ -15,6 +16,7 @@ mod first_run;
 mod gate;
 mod guard;
 mod guard_replay;
+mod layout;
 mod new_user;
 mod oracle;
 mod oracle_surfaces;

@@ -1,0 +1,234 @@
+//! The layout tests every adapter runs: its surface table
+//! ([`Adapter::surfaces`]) and its compilation name the same files.
+//!
+//! * [`assert_every_row_is_read`]: a repository holding one file per row
+//!   of the table (inside the repository) compiles, under every profiled
+//!   release that reads the row, to a result naming that file (an item's
+//!   source, or a diagnostic about it): the table names nothing the
+//!   adapter ignores.
+//! * [`assert_every_source_is_a_row`]: every file an item of a
+//!   compilation comes from matches a row of the table, apart from the
+//!   files another file names (imports, configured instruction names,
+//!   configured skill paths): the adapter reads nothing the table omits.
+
+use crate::{at_root, compile_dir, Ctx};
+use playbookdiff_adapter::{Adapter, Scope, Surface, SurfaceKind};
+use playbookdiff_model::{EffectiveAgentConfig, InstructionKind};
+use std::path::Path;
+
+/// What an adapter's example repository needs besides one file per row
+/// ([`assert_every_row_is_read`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Example<'a> {
+    /// Files to add, or the content of a row's file instead of
+    /// [`example_content`] (e.g. a marketplace that names the plugin).
+    pub extra: &'a [(&'a str, &'a str)],
+    /// The patterns of the rows read only where another row's file is
+    /// absent (a fallback name, the second of two manifests): each gets a
+    /// repository of its own.
+    pub alone: &'a [&'a str],
+    /// The directory the rows of [`Scope::Plugin`] are placed in.
+    pub plugin_dir: &'a str,
+}
+
+/// One concrete repository path matched by `row`'s glob: a leading `**/`
+/// dropped, `/**/` and a trailing `/**` made a directory `x`, each `*`
+/// `x`, each `{a,b}` its first choice; plugin rows inside `plugin_dir`.
+pub fn example_path(row: &Surface, plugin_dir: &str) -> String {
+    let mut p = row.pattern.to_string();
+    while let Some(open) = p.find('{') {
+        let close = p[open..].find('}').map_or(p.len(), |c| open + c);
+        let first = p[open + 1..close]
+            .split(',')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        p.replace_range(open..(close + 1).min(p.len()), &first);
+    }
+    let p = p
+        .strip_prefix("**/")
+        .unwrap_or(&p)
+        .replace("/**/", "/x/")
+        .replace("/**", "/x")
+        .replace('*', "x");
+    match row.scope {
+        Scope::Plugin => format!("{plugin_dir}/{p}"),
+        _ => p,
+    }
+}
+
+/// What a row's example file holds: Markdown with front matter naming it
+/// (`name: x`, a description), text no JSON or TOML reader accepts (so a
+/// reader that opens it says so), a module for scripts.
+pub fn example_content(path: &str) -> &'static str {
+    let ext = path.rsplit('.').next().unwrap_or("");
+    match ext {
+        "md" => "---\nname: x\ndescription: An example.\npaths: [\"src/**\"]\n---\nExample text.\n",
+        "json" | "jsonc" => "{ not json\n",
+        "toml" => "[not toml\n",
+        "js" | "ts" => {
+            "export const X = async () => ({ \"tool.execute.before\": async () => {} });\n"
+        }
+        _ => "example\n",
+    }
+}
+
+/// Whether `config` names `path`: as a JSON string value, or between
+/// backticks in a message.
+fn names(config: &EffectiveAgentConfig, path: &str) -> bool {
+    let text = serde_json::to_string(config).unwrap_or_default();
+    text.contains(&format!("\"{path}\"")) || text.contains(&format!("`{path}`"))
+}
+
+/// Asserts that every repository row of `adapter`'s table (other than
+/// [`SurfaceKind::Directory`]) is read: for each profiled release, a
+/// repository holding [`example_path`] of each row that release reads,
+/// with [`example_content`] or the content [`Example::extra`] gives, and
+/// the other files of `extra`, compiled from the root in local mode, names
+/// each of those paths; the rows of [`Example::alone`] each get a
+/// repository of their own.
+pub fn assert_every_row_is_read(adapter: &dyn Adapter, example: Example<'_>) {
+    for version in adapter.profiled_versions() {
+        let rows: Vec<&Surface> = adapter
+            .surfaces()
+            .iter()
+            .filter(|s| s.in_repository() && s.kind != SurfaceKind::Directory)
+            .filter(|s| s.read_by(version, adapter.profiled_versions()))
+            .collect();
+        let (single, together): (Vec<&Surface>, Vec<&Surface>) = rows
+            .into_iter()
+            .partition(|r| example.alone.contains(&r.pattern));
+        let mut groups: Vec<Vec<&Surface>> = single.into_iter().map(|r| vec![r]).collect();
+        groups.push(together);
+        for group in groups {
+            let unread = unread_rows(adapter, version, &group, example);
+            assert!(
+                unread.is_empty(),
+                "{} {version}: the table names files the compilation does not read: {unread:?}",
+                adapter.harness()
+            );
+        }
+    }
+}
+
+/// The example paths of `rows` that a compilation of a repository holding
+/// them (and the files of [`Example::extra`] that are no row's) does not
+/// name.
+fn unread_rows(
+    adapter: &dyn Adapter,
+    version: &str,
+    rows: &[&Surface],
+    example: Example<'_>,
+) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path_of = |r: &Surface| example_path(r, example.plugin_dir);
+    for row in rows {
+        let path = path_of(row);
+        let content = example
+            .extra
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map_or_else(|| example_content(&path), |(_, c)| c);
+        write(dir.path(), &path, content);
+    }
+    let row_files: Vec<String> = adapter.surfaces().iter().map(&path_of).collect();
+    for (p, c) in example.extra {
+        if !row_files.iter().any(|f| f == p) {
+            write(dir.path(), p, c);
+        }
+    }
+    let config = compile_dir(adapter, dir.path(), &at_root().local().version(version));
+    rows.iter()
+        .filter(|r| !names(&config, &path_of(r)) && !names_directory(&config, r, &path_of(r)))
+        .map(|r| path_of(r))
+        .collect()
+}
+
+/// Whether `row` is a directory (its pattern ends in `/**`) that `config`
+/// names as a whole.
+fn names_directory(config: &EffectiveAgentConfig, row: &Surface, path: &str) -> bool {
+    row.pattern.ends_with("/**")
+        && path
+            .strip_suffix("/x")
+            .is_some_and(|dir| names(config, dir))
+}
+
+fn write(root: &Path, path: &str, content: &str) {
+    let p = root.join(path);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, content).unwrap();
+}
+
+/// The files `config`'s items come from, other than the files another
+/// file names (imports, OpenCode's `instructions`, Codex's fallback
+/// names, Gemini CLI's `context.fileName`) and files above the root.
+pub fn item_sources(config: &EffectiveAgentConfig) -> Vec<String> {
+    let own =
+        |k: InstructionKind| !matches!(k, InstructionKind::Import | InstructionKind::Instructions);
+    let refs = config
+        .instructions
+        .iter()
+        .filter(|i| own(i.kind) && i.imported_from.is_none())
+        .map(|i| &i.source)
+        .chain(config.mcp_servers.iter().map(|m| &m.source))
+        .chain(config.subagents.iter().map(|a| &a.source))
+        .chain(config.commands.iter().map(|c| &c.source))
+        .chain(config.output_styles.iter().map(|o| &o.source))
+        .chain(config.plugins.iter().map(|p| &p.source))
+        .chain(config.hooks.iter().map(|h| &h.source))
+        .chain(config.permissions.iter().map(|p| &p.source));
+    refs.map(|r| r.path.as_str().to_string())
+        .filter(|p| !p.starts_with(".."))
+        .collect()
+}
+
+/// Asserts that every file of [`item_sources`] of `adapter`'s compilation
+/// of each repository of `repos` (from the root, local mode, every
+/// profiled release), and each skill file, matches a repository row of
+/// the table the release reads, unless `named_elsewhere` says another
+/// file names it (a configured instruction or skill path).
+pub fn assert_every_source_is_a_row(
+    adapter: &dyn Adapter,
+    repos: &[std::path::PathBuf],
+    named_elsewhere: impl Fn(&EffectiveAgentConfig, &str) -> bool,
+) {
+    let mut missing = Vec::new();
+    for version in adapter.profiled_versions() {
+        let rows = rows_of(adapter, version);
+        for repo in repos {
+            let ctx: Ctx = at_root().local().version(version);
+            let config = compile_dir(adapter, repo, &ctx);
+            let skills = config
+                .skills
+                .iter()
+                .map(|s| s.source.path.as_str().to_string());
+            for path in item_sources(&config).into_iter().chain(skills) {
+                if !rows.is_match(&path) && !named_elsewhere(&config, &path) {
+                    missing.push(format!("{version} {}: {path}", repo.display()));
+                }
+            }
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "{}: files read that no row of the table names:\n{}",
+        adapter.harness(),
+        missing.join("\n")
+    );
+}
+
+fn rows_of(adapter: &dyn Adapter, version: &str) -> globset::GlobSet {
+    let mut set = globset::GlobSetBuilder::new();
+    for row in adapter.surfaces() {
+        if row.in_repository() && row.read_by(version, adapter.profiled_versions()) {
+            let glob = globset::GlobBuilder::new(row.pattern)
+                .literal_separator(true)
+                .build()
+                .unwrap_or_else(|e| panic!("{}: {e}", row.pattern));
+            set.add(glob);
+        }
+    }
+    set.build().unwrap()
+}
