@@ -45,7 +45,7 @@ mod skills;
 
 use playbookdiff_adapter::problems::UnreadLayer;
 use playbookdiff_adapter::{
-    Compilation, Declared, Request, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
+    Compilation, Declared, Request, Scope, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
 };
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
@@ -75,22 +75,48 @@ pub const INDEXED_NAMES: &[&str] = &[".cursor", "AGENTS.md"];
 /// is an assumption, not a checked release: no Cursor release was observed.
 pub const PROFILED_VERSIONS: &[&str] = &["2.4"];
 
-/// What Cursor reads from a repository as configuration
-/// ([`playbookdiff_adapter::Adapter::surfaces`]), from the pages cited in
-/// the crate documentation.
+/// Cursor's layout ([`playbookdiff_adapter::Adapter::surfaces`]): what it
+/// reads from a repository as configuration, and the user's files the
+/// analysis does not read, from the pages cited in the crate
+/// documentation. Every row is the documentation's word, not observed.
 pub const SURFACES: &[Surface] = &[
-    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md"),
-    Surface::new(SurfaceKind::Instructions, "**/.cursorrules"),
-    Surface::new(SurfaceKind::Instructions, "**/.cursor/rules/**"),
-    Surface::new(SurfaceKind::Skills, "**/.cursor/skills/**"),
-    Surface::new(SurfaceKind::Skills, "**/.agents/skills/**"),
-    Surface::new(SurfaceKind::Skills, "**/.claude/skills/**"),
-    Surface::new(SurfaceKind::Skills, "**/.codex/skills/**"),
-    Surface::new(SurfaceKind::Skills, "**/.cursor/commands/**"),
-    Surface::new(SurfaceKind::Mcp, "**/.cursor/mcp.json"),
-    Surface::new(SurfaceKind::Hooks, "**/.cursor/hooks.json"),
-    Surface::new(SurfaceKind::Hooks, "**/.cursor/hooks/**"),
-    Surface::new(SurfaceKind::Settings, "**/.cursor/**"),
+    Surface::new(SurfaceKind::Instructions, "**/AGENTS.md")
+        .note("The workspace's in every request; a nested one when a file of its folder is in context."),
+    Surface::new(SurfaceKind::Instructions, "**/.cursorrules")
+        .note("Legacy, deprecated; the workspace's in every request."),
+    Surface::new(SurfaceKind::Rules, "**/.cursor/rules/**/*.mdc")
+        .keys(&["alwaysApply", "globs", "description"])
+        .note("Always, auto-attached by glob, agent-requested or manual; a nested folder's rules apply to that folder."),
+    Surface::new(SurfaceKind::Rules, "**/.cursor/rules/**/*.md")
+        .reported()
+        .note("Not a rule per the documentation (`rule-not-loaded`)."),
+    Surface::new(SurfaceKind::Skills, "**/.cursor/skills/*/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "**/.agents/skills/*/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "**/.claude/skills/*/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "**/.codex/skills/*/SKILL.md")
+        .keys(&["name", "description"]),
+    Surface::new(SurfaceKind::Skills, "~/.cursor/skills/*/SKILL.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Commands, "**/.cursor/commands/*.md"),
+    Surface::new(SurfaceKind::Commands, "~/.cursor/commands/*.md")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::McpServers, "**/.cursor/mcp.json")
+        .keys(&["mcpServers"])
+        .tokens(&["${env:NAME}", "${userHome}", "${workspaceFolder}"])
+        .note("A server runs once switched on in Cursor's MCP settings."),
+    Surface::new(SurfaceKind::McpServers, "~/.cursor/mcp.json")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Hooks, "**/.cursor/hooks.json").keys(&["version", "hooks"]),
+    Surface::new(SurfaceKind::Hooks, "~/.cursor/hooks.json")
+        .scope(Scope::User)
+        .not_read(),
+    Surface::new(SurfaceKind::Directory, "**/.cursor/**"),
 ];
 
 /// The Cursor adapter for `playbookdiff-registry`: what Cursor's agent

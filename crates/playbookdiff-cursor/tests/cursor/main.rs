@@ -4,5 +4,6 @@
 //! observation of the agent.
 
 mod facts;
+mod layout;
 mod remedies;
 mod summaries;
