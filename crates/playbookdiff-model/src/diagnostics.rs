@@ -887,10 +887,10 @@ declare_codes! {
     BehaviourUnverified = "behaviour-unverified", Info, Assumption, "cursor", "0.1.0", "the harness's behaviour is modelled from its documentation, not observed";
     /// A `.cursor/rules` file Cursor does not load as a rule: a plain
     /// `.md` file (Cursor's rules documentation: only `.mdc` files are
-    /// project rules; third-party guides disagree), or a rule whose
-    /// `alwaysApply` is not a boolean. Rename it to `.mdc`, or write
-    /// `alwaysApply: true` without quotes. Source:
-    /// https://cursor.com/docs/context/rules.
+    /// project rules; third-party guides disagree). Rename it to `.mdc`
+    /// with front matter if it is meant as a rule. (A rule whose
+    /// `alwaysApply` is not a boolean is an `invalid-value` warning.)
+    /// Source: https://cursor.com/docs/context/rules.
     RuleNotLoaded = "rule-not-loaded", Info, Behaviour, "cursor", "0.1.0", "a .cursor/rules file is not loaded as a rule";
 }
 
