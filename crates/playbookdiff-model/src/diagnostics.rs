@@ -890,7 +890,7 @@ declare_codes! {
     /// project rules; third-party guides disagree). Rename it to `.mdc`
     /// with front matter if it is meant as a rule. (A rule whose
     /// `alwaysApply` is not a boolean is an `invalid-value` warning.)
-    /// Source: https://cursor.com/docs/context/rules.
+    /// Source: <https://cursor.com/docs/context/rules>.
     RuleNotLoaded = "rule-not-loaded", Info, Behaviour, "cursor", "0.1.0", "a .cursor/rules file is not loaded as a rule";
 }
 
