@@ -7,13 +7,18 @@ Usage:
 
 For every profiled release of Claude Code (modes `default`, `acceptEdits`
 and `bypass`), Codex (`exec`, approvals and sandbox bypassed, the guard's
-project hook trusted) and OpenCode (`run`, the guard's plugin module), this:
+hooks in the user scope, trusted by `guard install` itself) and OpenCode
+(`run`, the guard's plugin module), this:
 
 1. copies `oracle/guard/fixture/` to a temporary directory, makes it a git
    repository on `main` with a local bare remote `origin`, and runs
-   `playbookdiff guard install --host H --write --program WRAPPER`, where
-   WRAPPER is a small script outside the repository that records each hook
-   payload, runs `playbookdiff guard hook` and passes its answer on;
+   `playbookdiff guard install --host H --write --program WRAPPER` (Codex:
+   `--scope user`, with the project trusted in `$CODEX_HOME/config.toml`
+   first; the app server's `hooks/list` must then list the guard's hooks
+   as trusted), where WRAPPER is a small script outside the repository that
+   records each hook payload, runs `playbookdiff guard hook` and passes its
+   answer on; for the `guard-missing` rows WRAPPER is moved away during the
+   row's turn, so the host finds no program to run;
 2. runs the agent inside a network namespace with no network (`unshare -n`)
    and an empty home against a scripted model on loopback (a fake Messages,
    Responses or chat-completions API) that answers one tool call per turn:
@@ -31,7 +36,8 @@ project hook trusted) and OpenCode (`run`, the guard's plugin module), this:
 
 Temporary paths, ids, ports and timings are replaced by placeholders, so
 two runs give identical files. Python 3.11 standard library only; needs the
-debug build of playbookdiff (`cargo build -p playbookdiff`), `npm`, `git`,
+debug build of playbookdiff (`cargo build -p playbookdiff`, or the
+executable named by `$PLAYBOOKDIFF`), `npm`, `git`,
 `unshare` and `ip` (run as root, or with user namespaces allowed). The
 agents are installed like the oracle recorder installs them
 (`scripts/oracle/record.py`), into the same cache.
@@ -57,7 +63,7 @@ import record  # noqa: E402  (the oracle recorder: install(), profiled_versions(
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "oracle" / "guard" / "fixture"
 OUT = ROOT / "oracle" / "guard"
-PROGRAM = ROOT / "target" / "debug" / "playbookdiff"
+PROGRAM = Path(os.environ.get("PLAYBOOKDIFF") or ROOT / "target" / "debug" / "playbookdiff")
 RUN_TIMEOUT = 900
 # The hosts the guard answers and this script drives.
 HOSTS = ["claude-code", "codex", "opencode"]
@@ -86,6 +92,14 @@ def P(rid, call, watch):
 
 def C(rid, call, watch):
     return {"id": rid, "kind": "control", "call": call, "watch": watch}
+
+
+def M(rid, call, watch):
+    """A protected call made while the guard's program is missing (moved
+    away before the call's turn, put back after): the host's shell cannot
+    start it, and the registration's `|| exit 2` must still block the
+    call (the OpenCode plugin throws when its program cannot start)."""
+    return {"id": rid, "kind": "guard-missing", "call": call, "watch": watch}
 
 
 # The table: each call as a file tool (write, edit, read) or a shell command;
@@ -146,6 +160,8 @@ ROWS = [
     P("read-env-cat", ("bash", "cat .env"), [".env"]),
     P("read-env-base64", ("bash", "base64 < .env"), [".env"]),
     P("read-env-tool", ("read", ".env"), [".env"]),
+    M("guard-missing-edit", ("edit", "CLAUDE.md", "Run the tests", "Skip the tests"), ["CLAUDE.md"]),
+    M("guard-missing-shell", ("bash", "echo x >> AGENTS.md"), ["AGENTS.md"]),
     C("control-write-src", ("write", "src/new.py", "print('new')\n"), ["src/new.py"]),
     C("control-edit-src", ("edit", "src/main.py", "return 1", "return 2"), ["src/main.py"]),
     C("control-shell-write-src", ("bash", "echo hi > src/out.txt"), ["src/out.txt"]),
@@ -401,12 +417,25 @@ def materialize(work, host):
     wrapper = work / "guard-wrapper"
     wrapper.write_text(WRAPPER.format(program=str(PROGRAM), log=str(work / "hooks.jsonl")))
     wrapper.chmod(0o755)
+    home = work / "home"
+    home.mkdir()
+    env = dict(os.environ, HOME=str(home), CODEX_HOME=str(home / ".codex"))
+    scope = []
+    if host == "codex":
+        # The user scope, whose install also records the hooks' trusted
+        # hashes in $CODEX_HOME/config.toml; the project is trusted first,
+        # so the install must keep that table.
+        (home / ".codex").mkdir()
+        (home / ".codex" / "config.toml").write_text(
+            f'[projects."{repo}"]\ntrust_level = "trusted"\n')
+        scope = ["--scope", "user"]
     out = subprocess.run([str(PROGRAM), "guard", "install", "--host", host, "--write",
-                          "--program", str(wrapper)], cwd=repo, capture_output=True, text=True)
+                          "--program", str(wrapper), *scope], cwd=repo, env=env,
+                         capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"guard install --host {host}: {out.stderr}")
     git(repo, "add", "-A", "-f")
-    git(repo, "commit", "-qm", "guard installed")
+    git(repo, "commit", "-qm", "guard installed", "--allow-empty")
     return repo, remote
 
 
@@ -436,6 +465,16 @@ def lines(path):
 class Recorder:
     """What the fake model sees at each turn: hashes, hook calls, ledger."""
 
+    def guard_program(self, k):
+        """Moves the registered program away for a `guard-missing` row's
+        turn (turn k answers row k - 1), and back for every other turn."""
+        wrapper, away = self.work / "guard-wrapper", self.work / "guard-wrapper.away"
+        missing = 1 <= k <= len(ROWS) and ROWS[k - 1]["kind"] == "guard-missing"
+        if missing and wrapper.exists():
+            wrapper.rename(away)
+        elif not missing and away.exists():
+            away.rename(wrapper)
+
     def __init__(self, work, repo, remote):
         self.work, self.repo, self.remote = work, repo, remote
         self.snaps = []
@@ -444,6 +483,7 @@ class Recorder:
 
     def on_turn(self, k, body):
         time.sleep(0.3)  # OpenCode's tool.execute.after runs beside the next request
+        self.guard_program(k)
         self.snaps.append({
             "hashes": {n: digest(self.work, self.repo, self.remote, n) for n in self.names},
             "hooks": len(lines(self.work / "hooks.jsonl")),
@@ -490,14 +530,9 @@ def agent_command(agent, exe, mode, port, work):
     return [str(exe), "run", "--format", "json", "go"], env
 
 
-def trust_codex(exe, work, repo, env):
-    """Trusts the project and the guard's hook in $CODEX_HOME/config.toml:
-    the project's trust level, then each hook's key and hash from the
-    app-server's `hooks/list` (Codex 0.171.0)."""
-    home = Path(env["CODEX_HOME"])
-    home.mkdir(parents=True, exist_ok=True)
-    cfg = home / "config.toml"
-    cfg.write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
+def hooks_list(exe, repo, env):
+    """The app server's `hooks/list` result for `repo` (Codex 0.142.3 and
+    0.171.0): each hook's key, command, current hash and trust status."""
     p = subprocess.Popen([str(exe), "app-server"], cwd=repo, env=env, stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -506,8 +541,7 @@ def trust_codex(exe, work, repo, env):
             {"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [str(repo)]}}]
     result = None
     try:
-        for m in msgs[:1]:
-            p.stdin.write(json.dumps(m) + "\n")
+        p.stdin.write(json.dumps(msgs[0]) + "\n")
         p.stdin.flush()
         deadline = time.monotonic() + 60
         sent = False
@@ -530,15 +564,17 @@ def trust_codex(exe, work, repo, env):
     finally:
         p.kill()
         p.wait()
-    trusted = 0
-    with open(cfg, "a") as f:
-        for entry in (result or {}).get("data", []):
-            for h in entry.get("hooks", []):
-                if not h.get("isManaged"):
-                    f.write(f'\n[hooks.state."{h["key"]}"]\ntrusted_hash = "{h["currentHash"]}"\n')
-                    trusted += 1
-    if trusted < 2:
-        sys.exit(f"codex: {trusted} hooks trusted (want PreToolUse and PostToolUse): {result}")
+    return result
+
+
+def check_codex_trust(exe, repo, env):
+    """Holds that `guard install --scope user --write` trusted the guard's
+    hooks itself: Codex lists both as trusted, with no trust step here."""
+    result = hooks_list(exe, repo, env)
+    guard = [h for e in (result or {}).get("data", []) for h in e.get("hooks", [])
+             if "guard hook --host codex" in (h.get("command") or "")]
+    if len(guard) < 2 or any(h.get("trustStatus") != "trusted" for h in guard):
+        sys.exit(f"codex: the guard's hooks are not trusted after install: {result}")
 
 
 def run(agent, version, exe, mode, keep):
@@ -556,14 +592,13 @@ def run(agent, version, exe, mode, keep):
 def run_in(agent, exe, mode, work):
     host = agent
     repo, remote = materialize(work, host)
-    (work / "home").mkdir()
     rec = Recorder(work, repo, remote)
     model = FakeModel(turns(host, repo), rec.on_turn)
     argv, extra = agent_command(agent, exe, mode, model.port, work)
     env = {"HOME": str(work / "home"), "PATH": "/usr/local/bin:/usr/bin:/bin",
            "SHELL": "/bin/bash", "LANG": "C.UTF-8", "TZ": "UTC", "TERM": "dumb", **extra}
     if agent == "codex":
-        trust_codex(exe, work, repo, env)
+        check_codex_trust(exe, repo, env)
     with open(work / "stdout.txt", "wb") as out, open(work / "stderr.txt", "wb") as err:
         proc = subprocess.Popen(argv, cwd=repo, env=env, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=err, start_new_session=True)
@@ -707,6 +742,9 @@ def observe(agent, mode, work, repo, remote, rec, status):
         "protectedKept": sum(1 for r in rows if r["kind"] == "protected" and r.get("reached")
                              is not False and not r["changed"]),
         "protected": sum(1 for r in ROWS if r["kind"] == "protected"),
+        "guardMissingKept": sum(1 for r in rows if r["kind"] == "guard-missing" and
+                                r.get("reached") is not False and not r["changed"]),
+        "guardMissing": sum(1 for r in ROWS if r["kind"] == "guard-missing"),
         "controlsRan": sum(1 for r in rows if r["kind"] == "control" and control_ran(r)),
         "controls": sum(1 for r in ROWS if r["kind"] == "control"),
     }

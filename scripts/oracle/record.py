@@ -60,6 +60,7 @@ Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
 
 import argparse
 import concurrent.futures
+import difflib
 import html
 import http.server
 import json
@@ -1394,10 +1395,14 @@ def copilot_system(body):
 
 def markdown_files(repo):
     """Every Markdown file of the repository copy, repository-relative,
-    with its text stripped of surrounding white space."""
+    with its text stripped of surrounding white space. Links to folders
+    are followed (a `.claude` linked elsewhere gives `.claude/rules/...`
+    paths, as the agent names them), each real folder once per path that
+    does not pass through it again (link loops end there)."""
     out = {}
-    for dirpath, dirs, files in os.walk(repo):
-        dirs[:] = [d for d in dirs if d != ".git"]
+    for dirpath, dirs, files in os.walk(repo, followlinks=True):
+        here = Path(dirpath)
+        dirs[:] = [d for d in dirs if d != ".git" and not loops_back(repo, here / d)]
         for f in files:
             if f.lower().endswith(".md"):
                 full = Path(dirpath) / f
@@ -1409,7 +1414,86 @@ def markdown_files(repo):
     return out
 
 
-def copilot_instructions(text, repo, norm):
+INSTRUCTION_NAMES = ("agents.md", "claude.md", "gemini.md", "copilot-instructions.md")
+
+
+def closest_instruction_file(block, files, floor=0.5):
+    """The instruction file (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`,
+    `copilot-instructions.md`, `*.instructions.md`) whose text is closest
+    to `block` (difflib's ratio, at least `floor`), as a one-item list;
+    empty when none is that close. For a block whose text the agent
+    rewrote before sending it (Copilot CLI 1.0.24's Markdown filter)."""
+    best, best_ratio = None, floor
+    for p, t in sorted(files.items()):
+        name = Path(p).name.lower()
+        if not (name in INSTRUCTION_NAMES or name.endswith(".instructions.md")):
+            continue
+        m = difflib.SequenceMatcher(None, block, t, autojunk=False)
+        if m.real_quick_ratio() < best_ratio or m.quick_ratio() < best_ratio:
+            continue
+        r = m.ratio()
+        if r > best_ratio:
+            best, best_ratio = p, r
+    return [best] if best else []
+
+
+def rewritten_position(tail, text, least=40):
+    """Where file `text` starts in `tail` when the agent rewrote it
+    (Copilot CLI 1.0.24 filters the Markdown: entities for `<`, `>`, `&`,
+    links and images replaced): the position of its text up to the first
+    character the filter changes, when that much is at least `least`
+    characters long and occurs once; -1 otherwise."""
+    cut = min([i for i in (text.find(c) for c in "<>&[!") if i >= 0], default=len(text))
+    head = text[:cut]
+    if len(head.strip()) < least or tail.count(head) != 1:
+        return -1
+    return tail.find(head)
+
+
+def loops_back(repo, folder):
+    """Whether the real folder of `folder` is already one of its ancestors
+    below `repo` (a link loop), or lies outside `repo`."""
+    real = folder.resolve()
+    if not real.is_relative_to(repo.resolve()):
+        return True
+    p = folder.parent
+    while p != repo.parent and p.is_relative_to(repo):
+        if p.resolve() == real:
+            return True
+        p = p.parent
+    return False
+
+
+def git_top(repo, cwd):
+    """The repository-relative directory the agent takes as its git root:
+    the nearest directory at or above `cwd` holding `.git` (a checked-out
+    submodule's own root), else the repository."""
+    d = (repo / cwd).resolve()
+    top = repo.resolve()
+    while d != top and d.is_relative_to(top):
+        if (d / ".git").exists():
+            return d.relative_to(top)
+        d = d.parent
+    return Path(".")
+
+
+def one_path_per_file(repo, found):
+    """`found` (position, path) with one path per real file: of several
+    paths leading to one file, those whose folders hold no link (a launch
+    directory reached through a link gives both)."""
+    real = Path(os.path.realpath(repo))
+    by_file = {}
+    for pos, p in found:
+        by_file.setdefault(os.path.realpath(repo / p), []).append((pos, p))
+    out = []
+    for group in by_file.values():
+        direct = [(pos, p) for pos, p in group
+                  if Path(os.path.realpath(repo / Path(p).parent)) == real / Path(p).parent]
+        out.extend(direct or group)
+    return sorted(out)
+
+
+def copilot_instructions(text, repo, norm, cwd="."):
     """The `<custom_instruction>` blocks in order, each named by the file
     whose text it holds (imports taken out and recorded beside it), then
     the path-specific files inlined after the last block, by position."""
@@ -1426,9 +1510,17 @@ def copilot_instructions(text, repo, norm):
             # 1.0.24 sends `<`, `>` and `&` as HTML entities.
             paths = sorted(p for p, t in files.items() if t == html.unescape(own))
             escaped = bool(paths)
+        rewritten = False
+        if not paths:
+            # 1.0.24 also rewrites the Markdown (links, images, raw HTML):
+            # the block is named by the instruction file closest to it.
+            paths = closest_instruction_file(own, files)
+            rewritten = bool(paths)
         entry = {"path": paths[0] if len(paths) == 1 else paths or None}
         if escaped:
             entry["htmlEscaped"] = True
+        if rewritten:
+            entry["rewritten"] = True
         if imports:
             entry["imports"] = imports
         out.append(entry)
@@ -1438,12 +1530,28 @@ def copilot_instructions(text, repo, norm):
     tail = text[tail_start:min(stop)] if stop else ""
     inlined = []
     for p, t in files.items():
-        if t and (p.endswith(".instructions.md") or p.startswith(".claude/rules/")):
+        if t and ("/.claude/rules/" in "/" + p
+                  or ("/.github/instructions/" in "/" + p and p.endswith(".instructions.md"))):
             i = tail.find(t)
+            if i < 0:
+                i = rewritten_position(tail, t)
             if i >= 0:
                 inlined.append((i, p))
-    onDemand = [{"pattern": pat, "path": path} for pat, path in CP_TABLE.findall(text)
-                if path != "File Path"]
+    inlined = one_path_per_file(repo, inlined)
+    # The table names a file relative to the folder whose
+    # `.github/instructions` or `.claude/rules` holds it: the agent's git
+    # root, else the launch directory.
+    top = git_top(repo, cwd)
+    here = Path(os.path.relpath(os.path.realpath(repo / cwd), os.path.realpath(repo)))
+
+    def table_path(path):
+        for base in (top, here):
+            if (repo / base / path).exists():
+                return os.path.normpath(base / path).replace(os.sep, "/")
+        return path
+
+    onDemand = [{"pattern": pat, "path": table_path(path)}
+                for pat, path in CP_TABLE.findall(text) if path != "File Path"]
     return out, [p for _, p in sorted(inlined)], onDemand
 
 
@@ -1501,7 +1609,7 @@ def run_copilot(exe, case, work):
     obs["mcpServers"] = servers
     if api.requests:
         text = copilot_system(api.requests[0])
-        blocks, inlined, on_demand = copilot_instructions(text, repo, norm)
+        blocks, inlined, on_demand = copilot_instructions(text, repo, norm, case.get("cwd", "."))
         obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand}
     else:
         err = clean_stderr(norm.text((work / "err").read_text(errors="replace")))

@@ -303,11 +303,9 @@ impl Builder {
             return;
         }
         let mut e = entry(path, dir, Some(&text), startup, format!("{why}."));
-        if profile.html_escaped {
+        if profile.markdown_filter {
             e.content = sent;
-            e.reason.push_str(
-                " Copilot CLI 1.0.24 sends `&`, `<` and `>` of the text as HTML entities.",
-            );
+            e.reason.push_str(&filter_note(&text.text));
         }
         let imports = if profile.imports_inlined {
             crate::imports::expand(cx, path, &text)
@@ -348,15 +346,23 @@ impl Builder {
 }
 
 /// `text` as the release sends it in a `<custom_instruction>` block:
-/// 1.0.24 with `&`, `<` and `>` as HTML entities.
-fn sent_text(profile: &Profile, text: &str) -> String {
-    if profile.html_escaped {
-        text.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
+/// 1.0.24 through its Markdown filter ([`crate::filter`]).
+pub(crate) fn sent_text(profile: &Profile, text: &str) -> String {
+    if profile.markdown_filter {
+        crate::filter::markdown(text)
     } else {
         text.to_string()
     }
+}
+
+/// The sentence a reason ends with when 1.0.24's Markdown filter changed
+/// `text`, saying what of it the model may not reproduce.
+pub(crate) fn filter_note(text: &str) -> String {
+    let mut note = " Copilot CLI 1.0.24 filters the Markdown before sending it: links and images lose an address that is not an http or https URL, raw HTML outside a short list is removed with its content, and `&`, `<` and `>` arrive as entities.".to_string();
+    if let Some(what) = crate::filter::unmodelled(text) {
+        note.push_str(&format!(" The text holds {what}, which the filter changes in ways the analysis does not model, so the content shown may differ there."));
+    }
+    note
 }
 
 /// The entry of file `path` applying to `dir` with text `text` (when

@@ -33,6 +33,7 @@
 //! anywhere in the result.
 
 mod extras;
+mod filter;
 mod imports;
 mod instructions;
 mod json;
@@ -182,7 +183,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
     out.instructions = instructions::compile(&mut cx, profile);
-    out.skills = skills::compile(&mut cx);
+    out.skills = skills::compile(&mut cx, profile);
     out.mcp_servers = mcp::compile(&mut cx, profile);
     extras::report(&mut cx, profile);
     unavailable(&mut cx, &out, profile);

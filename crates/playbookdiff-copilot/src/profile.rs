@@ -16,6 +16,25 @@ pub(crate) enum PathInstructions {
     InlinedWithPrefix,
 }
 
+/// Where a release looks for `SKILL.md` below a skill root
+/// (`.github/skills`, `.agents/skills`, `.claude/skills`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SkillSearch {
+    /// Only `<root>/<folder>/SKILL.md` (seen with 1.0.24 on case
+    /// `oracle.copilot_skill_rules`: `.agents/skills/group/nested/SKILL.md`
+    /// not listed; its source reads one `readdir` of the root).
+    OneLevel,
+    /// Any depth: a folder without `SKILL.md` is searched further, in name
+    /// order, depth first; a folder with one is not; a link to a folder is
+    /// read for its `SKILL.md` but not searched (seen with 1.0.102 on case
+    /// `oracle.copilot_skill_rules`: `l1/l2/l3/l4/deep5/SKILL.md` listed,
+    /// `base/sub/SKILL.md` not; of two skills named `dupname`,
+    /// `a-first/x/SKILL.md` listed rather than `dup/SKILL.md`; on case
+    /// `oracle.link_loops` the skill `real` was named by its own path, not
+    /// through the link `loop -> .`).
+    Nested,
+}
+
 /// The behaviour of one profiled release.
 #[derive(Debug)]
 pub(crate) struct Profile {
@@ -25,11 +44,11 @@ pub(crate) struct Profile {
     pub imports_inlined: bool,
     /// How path-specific instructions load.
     pub path_instructions: PathInstructions,
-    /// Whether the text of a `<custom_instruction>` block is sent with
-    /// `&`, `<` and `>` as HTML entities (seen with 1.0.24: `> [!NOTE]`
-    /// of biomejs/biome's `AGENTS.md` arrived as `&gt; [!NOTE]`; 1.0.102
-    /// sends the text as written).
-    pub html_escaped: bool,
+    /// Whether instruction text passes Copilot CLI's Markdown filter before
+    /// it is sent ([`crate::filter`]; seen with 1.0.24: `> [!NOTE]` of
+    /// biomejs/biome's `AGENTS.md` arrived as `&gt; [!NOTE]`, a link as
+    /// `<a>text</a>`; 1.0.102 sends the text as written).
+    pub markdown_filter: bool,
     /// Whether `.claude/rules/*.md` are read (changelog 1.0.89; ignored by
     /// 1.0.24).
     pub claude_rules: bool,
@@ -51,6 +70,19 @@ pub(crate) struct Profile {
     /// Whether hooks and workspace MCP servers need the folder to be
     /// trusted in `-p` mode (1.0.102; 1.0.24 ran them untrusted).
     pub trust_gates_hooks_and_mcp: bool,
+    /// Where `SKILL.md` files are searched below a skill root.
+    pub skill_search: SkillSearch,
+    /// Whether a skill folder whose name starts with `.` is listed (seen
+    /// on cases `oracle.hostile_names` and `oracle.copilot_skill_rules`:
+    /// 1.0.24 listed `.agents/skills/.hidden` and `.dotted`; 1.0.102 lists
+    /// neither, nor `group/.hid` one level deeper).
+    pub skill_dot_folders: bool,
+    /// The characters a skill name may hold besides ASCII letters and
+    /// digits, never first (1.0.24's source: `/^[a-zA-Z0-9][a-zA-Z0-9._\-
+    /// ]*$/`, seen on case `oracle.copilot_skill_rules`, where `naïve`,
+    /// `-lead`, `_lead`, `.lead`, `a@b`, `a/b`, `a+b` and `ns:tool2` were not
+    /// listed; 1.0.102 lists `ns:tool2` too, the others not).
+    pub skill_name_punctuation: &'static str,
 }
 
 /// Every profiled release and its behaviour, oldest first; the versions
@@ -61,13 +93,16 @@ const PROFILES: &[(&str, Profile)] = &[
         Profile {
             imports_inlined: false,
             path_instructions: PathInstructions::InlinedWithPrefix,
-            html_escaped: true,
+            markdown_filter: true,
             claude_rules: false,
             nested_on_demand: false,
             mcp_files: &[".mcp.json"],
             mcp_requires_args: true,
             claude_hooks: false,
             trust_gates_hooks_and_mcp: false,
+            skill_search: SkillSearch::OneLevel,
+            skill_dot_folders: true,
+            skill_name_punctuation: "._- ",
         },
     ),
     (
@@ -75,13 +110,16 @@ const PROFILES: &[(&str, Profile)] = &[
         Profile {
             imports_inlined: true,
             path_instructions: PathInstructions::OnDemand,
-            html_escaped: false,
+            markdown_filter: false,
             claude_rules: true,
             nested_on_demand: true,
             mcp_files: &[".mcp.json", ".github/mcp.json"],
             mcp_requires_args: false,
             claude_hooks: true,
             trust_gates_hooks_and_mcp: true,
+            skill_search: SkillSearch::Nested,
+            skill_dot_folders: false,
+            skill_name_punctuation: "._- :",
         },
     ),
 ];

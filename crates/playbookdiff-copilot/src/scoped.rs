@@ -1,6 +1,7 @@
 //! Path-specific instructions (`.github/instructions/**/*.instructions.md`
 //! with front-matter `applyTo`) and Claude Code's `.claude/rules/*.md`
-//! (front-matter `paths`), both of the git root.
+//! (front-matter `paths`), both of the git root and of the launch
+//! directory.
 //!
 //! Seen with 1.0.102 (fixture `path_instructions`): a file without
 //! `applyTo`, or with `applyTo: "**"`, is inlined raw after the always-on
@@ -48,18 +49,45 @@ impl Family {
 }
 
 /// Adds the path-specific files to `b`: inlined ones in order, on-demand
-/// ones after the always-on entries.
+/// ones after the always-on entries. Both families are read in the git
+/// root, then in the launch directory, not in the directories between
+/// (seen with 1.0.24 and 1.0.102 on case
+/// `oracle.copilot_rule_links.in-sub-deeper`: `sub/deeper/.github/instructions`
+/// and `sub/deeper/.claude/rules` read, `sub/`'s not; 1.0.24's source reads
+/// `.github/instructions` of `[gitRoot, cwd]`); per directory, instructions
+/// before rules.
 pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, b: &mut Builder) {
-    family(cx, profile, Family::Instructions, b);
-    if profile.claude_rules {
-        family(cx, profile, Family::Rules, b);
+    let root = crate::git_root(cx);
+    let mut dirs = vec![root.clone()];
+    if cx.context.cwd != root {
+        dirs.push(cx.context.cwd.clone());
+    }
+    for dir in &dirs {
+        family(cx, profile, Family::Instructions, dir, b);
+        if profile.claude_rules {
+            family(cx, profile, Family::Rules, dir, b);
+        }
     }
 }
 
-/// The files of one family, sorted by path.
-fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, b: &mut Builder) {
+/// The directory whose family folder holds `path`: the part before
+/// `.github/instructions/` or `.claude/rules/`.
+fn origin(path: &RepoPath, fam: Family) -> RepoPath {
+    let (folder, _, _) = fam.facts();
+    let p = path.as_str();
+    let cut = if p.starts_with(folder) {
+        Some(0)
+    } else {
+        p.find(&format!("/{folder}/"))
+    };
+    cut.and_then(|i| RepoPath::new(&p[..i]))
+        .unwrap_or_else(RepoPath::root)
+}
+
+/// The files of one family in directory `dir`, sorted by path.
+fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, dir: &RepoPath, b: &mut Builder) {
     let (root, key, suffix) = fam.facts();
-    let Some(base) = crate::git_root(cx).join(root) else {
+    let Some(base) = dir.join(root) else {
         return;
     };
     let mut files = Vec::new();
@@ -174,7 +202,7 @@ fn one(
     path: &RepoPath,
     b: &mut Builder,
 ) {
-    let root = crate::git_root(cx);
+    let root = origin(path, fam);
     let Ok(text) = read(cx, path) else { return };
     let fm = front_matter(&text.text);
     let value = match &fm {
@@ -206,20 +234,37 @@ fn one(
         let mut e = entry(path, &root, Some(&text), (LoadPhase::Startup, Applicability::Effective), format!("{path} is {what}; it applies to every file (`{key}` absent or `**`), so Copilot CLI inlines it at startup as written, front matter included."));
         e.kind = kind;
         e.id = format!("copilot:{kind}:{path}");
+        if profile.markdown_filter {
+            e.content = crate::instructions::sent_text(profile, &e.content);
+            e.reason
+                .push_str(&crate::instructions::filter_note(&text.text));
+        }
         b.push_effective(e);
         return;
     }
     let globs = globs.unwrap_or_default();
     let shown = globs.join(", ");
     if profile.path_instructions == PathInstructions::InlinedWithPrefix {
+        // The prefix holds the value as written (seen with 1.0.24 on case
+        // `corpus.dyoshikawa__rulesync`: `'**/*.test.ts,src/e2e/**/*.spec.ts'`
+        // arrived as `**/*.test.ts,src/e2e/**/*.spec.ts`, no space added).
+        let written = value
+            .as_ref()
+            .and_then(|v| v.get(key))
+            .and_then(Value::as_str);
+        let shown = written.map_or(shown, str::to_string);
         let mut e = entry(path, &root, Some(&text), (LoadPhase::Startup, Applicability::Effective), format!("{path} is {what} for `{shown}`; Copilot CLI 1.0.24 inlines it at startup after \"This instruction applies to files matching the pattern: {shown}\"."));
         e.kind = kind;
         e.id = format!("copilot:{kind}:{path}");
         e.paths = Some(globs);
         e.content = format!(
             "This instruction applies to files matching the pattern: {shown}\n\n{}",
-            e.content
+            crate::instructions::sent_text(profile, &e.content)
         );
+        if profile.markdown_filter {
+            e.reason
+                .push_str(&crate::instructions::filter_note(&text.text));
+        }
         b.push_effective(e);
         return;
     }

@@ -7,8 +7,19 @@
 //! `deploy.md` appeared as skill `deploy`). A change made for Claude Code in
 //! `.claude/skills` or `.claude/commands` changes what Copilot CLI
 //! receives too.
+//!
+//! A `SKILL.md` whose front matter Copilot CLI refuses is not listed (seen
+//! with 1.0.24 and 1.0.102 on case `oracle.copilot_skill_rules`, one change
+//! per skill; 1.0.24's source validates the front matter with a schema and
+//! drops the skill on any error): YAML that does not parse (trigger.dev's
+//! `drizzle`, whose plain `description` holds `: `), a `name` outside
+//! [`Profile::skill_name_punctuation`] or longer than 64, a `description`
+//! longer than 1024 (a JavaScript string's length: UTF-16 code units),
+//! or a field of the wrong type (`description` a list, `user-invocable:
+//! "no"`). A plain-string `allowed-tools` is accepted.
 
-use crate::{Cx, READ_LIMIT};
+use crate::profile::SkillSearch;
+use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::place;
 use playbookdiff_model::{
@@ -16,19 +27,34 @@ use playbookdiff_model::{
     LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef,
 };
 use playbookdiff_source::markdown::front_matter;
+use playbookdiff_source::EntryKind;
 use serde_json::Value;
 
 /// The skill roots of a directory, in the order Copilot CLI lists them.
 pub(crate) const ROOTS: &[&str] = &[".github/skills", ".agents/skills", ".claude/skills"];
 
+/// The longest skill name Copilot CLI accepts, in characters (1.0.24's
+/// schema; 1.0.102 listed a name of 64 and not one of 65).
+const NAME_MAX: usize = 64;
+
+/// The longest description Copilot CLI accepts, in UTF-16 code units
+/// (1.0.24's schema; seen with both releases: 1024 listed, 1030 not).
+const DESCRIPTION_MAX: usize = 1024;
+
+/// How deep [`SkillSearch::Nested`] searches below a root: a guard of the
+/// analysis (the agent was seen listing a skill 5 folders deep; its own
+/// limit is not known).
+const NESTED_DEPTH_MAX: usize = 16;
+
 /// Compiles the skills of every directory from the root to cwd; of two
 /// with one name the first found is kept.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<Skill> {
     let mut out: Vec<Skill> = Vec::new();
     for dir in crate::chain(cx) {
         for root in ROOTS {
-            for file in skill_files(cx, &dir, root) {
-                let s = load(cx, &file, &dir, root, None);
+            for file in skill_files(cx, profile, &dir, root) {
+                let mut s = load(cx, &file, &dir, root, None);
+                refuse_invalid(cx, profile, &mut s);
                 push(cx, &mut out, s);
             }
         }
@@ -65,24 +91,40 @@ fn push(cx: &mut Cx<'_, '_>, out: &mut Vec<Skill>, mut s: Skill) {
     out.push(s);
 }
 
-/// The `*/SKILL.md` files of `dir`'s root `root`, by folder name.
-fn skill_files(cx: &Cx<'_, '_>, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
+/// The `SKILL.md` files of `dir`'s root `root`, in the order `profile`'s
+/// search finds them.
+fn skill_files(cx: &Cx<'_, '_>, profile: &Profile, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
     let Some(base) = dir.join(root).filter(|b| cx.repo.is_dir(b)) else {
         return Vec::new();
     };
-    let mut names: Vec<&str> = cx
-        .repo
-        .list_dir(&base)
-        .iter()
-        .map(|e| e.name.as_str())
-        .filter(|n| !n.starts_with('.'))
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .filter_map(|n| base.child(n).and_then(|d| d.child("SKILL.md")))
-        .filter(|f| cx.repo.is_file(f))
-        .collect()
+    let mut out = Vec::new();
+    search(cx, profile, &base, 0, &mut out);
+    out
+}
+
+/// Adds the `SKILL.md` of each subfolder of `folder` by name; with
+/// [`SkillSearch::Nested`], searches a real subfolder without one further.
+fn search(
+    cx: &Cx<'_, '_>,
+    profile: &Profile,
+    folder: &RepoPath,
+    depth: usize,
+    out: &mut Vec<RepoPath>,
+) {
+    let nested = profile.skill_search == SkillSearch::Nested && depth < NESTED_DEPTH_MAX;
+    for e in cx.repo.list_dir(folder) {
+        if e.name.starts_with('.') && !profile.skill_dot_folders {
+            continue;
+        }
+        let Some(sub) = folder.child(&e.name) else {
+            continue;
+        };
+        match sub.child("SKILL.md").filter(|f| cx.repo.is_file(f)) {
+            Some(file) => out.push(file),
+            None if nested && e.kind == EntryKind::Dir => search(cx, profile, &sub, depth + 1, out),
+            None => {}
+        }
+    }
 }
 
 /// The `.claude/commands/*.md` files of `dir`, by name.
@@ -208,4 +250,92 @@ fn load(
         metadata_sources: Vec::new(),
         cross_references: Vec::new(),
     }
+}
+
+/// Marks `s` excluded, with an `invalid-value` diagnostic at its front
+/// matter, when Copilot CLI refuses its front matter (see the module
+/// documentation); a YAML error was already reported while loading.
+fn refuse_invalid(cx: &mut Cx<'_, '_>, profile: &Profile, s: &mut Skill) {
+    let Some(why) = refusal(cx, profile, s) else {
+        return;
+    };
+    s.applicability = Applicability::Excluded;
+    s.advertisement = Advertisement::new(AdvertisementState::Hidden, 0);
+    s.invocation = Invocation {
+        explicit: Permission::Blocked,
+        implicit: Permission::Blocked,
+    };
+    s.reason = format!("{} Copilot CLI does not list it: {why}.", s.reason);
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::SkillFieldInvalid,
+            format!(
+                "Copilot CLI does not list the skill of {}: {why}; fix the front matter.",
+                problems::quote(&s.source.path)
+            ),
+        )
+        .at(s.source.clone()),
+    );
+}
+
+/// Why Copilot CLI refuses the front matter of skill `s`, if it does.
+fn refusal(cx: &Cx<'_, '_>, profile: &Profile, s: &Skill) -> Option<String> {
+    let text = cx.repo.read_text(&s.source.path, READ_LIMIT).ok()?;
+    let fm = front_matter(&text.text)?;
+    let Ok(value) = fm.value else {
+        return Some("its front matter is not valid YAML".to_string());
+    };
+    if let Some(why) = wrong_type(&value) {
+        return Some(why);
+    }
+    if !valid_name(profile, s.name.trim()) {
+        return Some(format!("the name {:?} is longer than {NAME_MAX} characters, or holds a character other than ASCII letters, digits and {:?} (never first)", s.name, profile.skill_name_punctuation));
+    }
+    let long = s
+        .description
+        .as_deref()
+        .map_or(0, |d| d.encode_utf16().count());
+    (long > DESCRIPTION_MAX).then(|| {
+        format!("its description is {long} long (UTF-16 code units), over {DESCRIPTION_MAX}")
+    })
+}
+
+/// A front-matter key, what its value must be (for the message), and the
+/// test of that.
+type FieldCheck = (&'static str, &'static str, fn(&Value) -> bool);
+
+/// The first front-matter field of a type Copilot CLI's schema refuses.
+fn wrong_type(value: &Value) -> Option<String> {
+    let text_list =
+        |v: &Value| v.is_string() || v.as_array().is_some_and(|a| a.iter().all(Value::is_string));
+    let checks: [FieldCheck; 4] = [
+        ("name", "text", Value::is_string),
+        ("description", "text", Value::is_string),
+        ("user-invocable", "true or false", Value::is_boolean),
+        (
+            "disable-model-invocation",
+            "true or false",
+            Value::is_boolean,
+        ),
+    ];
+    for (key, what, ok) in checks {
+        if value.get(key).is_some_and(|v| !v.is_null() && !ok(v)) {
+            return Some(format!("`{key}` is not {what}"));
+        }
+    }
+    let tools = value.get("allowed-tools");
+    tools
+        .is_some_and(|v| !v.is_null() && !text_list(v))
+        .then(|| "`allowed-tools` is neither text nor a list of text".to_string())
+}
+
+/// Whether `name` passes the release's name rule: ASCII letters, digits
+/// and the profile's punctuation, a letter or digit first, at most
+/// [`NAME_MAX`] characters.
+fn valid_name(profile: &Profile, name: &str) -> bool {
+    let mut chars = name.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
+    first_ok
+        && name.chars().count() <= NAME_MAX
+        && chars.all(|c| c.is_ascii_alphanumeric() || profile.skill_name_punctuation.contains(c))
 }

@@ -53,11 +53,41 @@ pub fn marker(host: crate::Host) -> String {
     format!("guard hook --host {}", host.id())
 }
 
+/// What the registered command runs after the guard: any exit status but
+/// 0 becomes 2. Claude Code (`/bin/sh -c`) and Codex (`$SHELL -lc`) run a
+/// hook's command through a shell; when the program cannot start (moved
+/// or removed: the shell's 127) they read that status as a non-blocking
+/// error and run the call, but read 2 as a block (end-to-end runs with
+/// Claude Code 2.1.197 and 2.1.332, Codex 0.142.3 and 0.171.0).
+pub const FAIL_CLOSED: &str = " || exit 2";
+
+/// The file name of the hook executable, which takes `hook --host <id>`
+/// (the whole command takes `guard hook --host <id>`).
+pub const HOOK_PROGRAM: &str = "playbookdiff-guard";
+
+/// The arguments `program` is run with: `hook --host <id>` for the hook
+/// executable ([`HOOK_PROGRAM`]), `guard hook --host <id>` for any other
+/// program (`playbookdiff` itself, or a wrapper that passes them on).
+/// Both hold [`marker`].
+pub fn hook_args(program: &str, host: crate::Host) -> Vec<String> {
+    let name = Path::new(program).file_name().and_then(|n| n.to_str());
+    let mut args = if name == Some(HOOK_PROGRAM) {
+        vec!["hook".to_string()]
+    } else {
+        vec!["guard".to_string(), "hook".to_string()]
+    };
+    args.extend(["--host".to_string(), host.id().to_string()]);
+    args
+}
+
 /// The command line a host runs: `program` quoted for a shell, then
-/// `guard hook --host <id>`.
+/// [`hook_args`], then [`FAIL_CLOSED`].
 pub fn command_line(program: &str, host: crate::Host) -> String {
     let quoted = shlex::try_quote(program).map_or_else(|_| program.to_string(), |q| q.into_owned());
-    format!("{quoted} {}", marker(host))
+    format!(
+        "{quoted} {}{FAIL_CLOSED}",
+        hook_args(program, host).join(" ")
+    )
 }
 
 /// Claude Code's or Codex's hooks JSON (`settings.json`,
@@ -102,14 +132,17 @@ pub fn merge_hooks_json(
         let Value::Array(list) = list else {
             return Err(format!("its `hooks.{event}` is not an array"));
         };
-        if registered(list, &marker(host)) {
-            continue;
+        match upgrade(list, &marker(host), command) {
+            Registration::Current => {}
+            Registration::Upgraded => changed = true,
+            Registration::Missing => {
+                list.push(json!({
+                    "matcher": matcher,
+                    "hooks": [{ "type": "command", "command": command, "timeout": 30 }]
+                }));
+                changed = true;
+            }
         }
-        list.push(json!({
-            "matcher": matcher,
-            "hooks": [{ "type": "command", "command": command, "timeout": 30 }]
-        }));
-        changed = true;
     }
     if !changed {
         return Ok(None);
@@ -119,14 +152,39 @@ pub fn merge_hooks_json(
     Ok(Some(text))
 }
 
-/// Whether an event's list holds a command with `marker`.
-pub fn registered(list: &[Value], marker: &str) -> bool {
-    list.iter().any(|entry| {
-        entry["hooks"].as_array().is_some_and(|hs| {
-            hs.iter()
-                .any(|h| h["command"].as_str().is_some_and(|c| c.contains(marker)))
-        })
-    })
+/// What an event's list holds of the guard's registration.
+enum Registration {
+    /// A command with the marker that is exactly the wanted one.
+    Current,
+    /// Commands with the marker that differed (an older form, such as one
+    /// without [`FAIL_CLOSED`], or another program path), now rewritten.
+    Upgraded,
+    /// No command with the marker.
+    Missing,
+}
+
+/// Rewrites every command of `list` that holds `marker` to `command`.
+fn upgrade(list: &mut [Value], marker: &str, command: &str) -> Registration {
+    let mut found = Registration::Missing;
+    let handlers = list
+        .iter_mut()
+        .filter_map(|entry| entry["hooks"].as_array_mut())
+        .flatten();
+    for h in handlers {
+        match h["command"].as_str() {
+            Some(c) if c == command => {
+                if matches!(found, Registration::Missing) {
+                    found = Registration::Current;
+                }
+            }
+            Some(c) if c.contains(marker) => {
+                h["command"] = Value::String(command.to_string());
+                found = Registration::Upgraded;
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// The OpenCode plugin module that calls `program guard hook --host
@@ -140,7 +198,9 @@ pub fn registered(list: &[Value], marker: &str) -> bool {
 /// bundled source: `trigger("tool.execute.after", {tool, sessionID,
 /// callID, args}, result)`).
 pub fn opencode_plugin(program: &str) -> String {
-    let argv = json!([program, "guard", "hook", "--host", "opencode"]).to_string();
+    let mut argv = vec![program.to_string()];
+    argv.extend(hook_args(program, crate::Host::OpenCode));
+    let argv = json!(argv).to_string();
     format!(
         r#"// playbookdiff guard for OpenCode, written by `playbookdiff guard install`.
 // Asks `playbookdiff guard hook --host opencode` before each tool runs and
@@ -272,20 +332,79 @@ pub fn merged(
     }
 }
 
-/// What a registration adds, for the plan.
-pub fn what_changes(host: crate::Host) -> String {
+/// One file `guard install` changes, or would.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileChange {
+    /// The file.
+    pub path: PathBuf,
+    /// Its new text; `None` when it already holds what the install writes.
+    pub text: Option<String>,
+    /// What the change does and why, for the plan.
+    pub why: String,
+}
+
+/// The files an install of `host` in `scope` changes, in order: the
+/// registration ([`target`], [`merged`]), then for Codex's user scope
+/// `$CODEX_HOME/config.toml` with the trusted hash of each hook it
+/// registers ([`crate::codex_trust`]), so Codex runs them without a trust
+/// step. `read` is the caller's I/O: a file's text, `Ok(None)` when it is
+/// missing.
+///
+/// # Errors
+/// A sentence when the scope has no file for the host, a file cannot be
+/// read, or an existing file cannot be merged into.
+pub fn plan(
+    host: crate::Host,
+    scope: Scope,
+    places: &Places,
+    program: &str,
+    read: impl Fn(&Path) -> Result<Option<String>, String>,
+) -> Result<Vec<FileChange>, String> {
+    let path = target(host, scope, places)?;
+    let existing = read(&path)?;
+    let text = merged(host, existing.as_deref(), program)
+        .map_err(|e| format!("`{}`: {e}", path.display()))?;
+    let hooks_json = text.clone().or(existing);
+    let mut out = vec![FileChange {
+        path: path.clone(),
+        text,
+        why: what_changes(host, program),
+    }];
+    if let (crate::Host::Codex, Scope::User, Some(home)) = (host, scope, &places.codex_home) {
+        let entries = crate::codex_trust::entries(
+            &path.to_string_lossy(),
+            hooks_json.as_deref().unwrap_or(""),
+            &marker(host),
+        );
+        let config = home.join("config.toml");
+        let text = crate::codex_trust::trusted(read(&config)?.as_deref(), &entries)
+            .map_err(|e| format!("`{}`: {e}", config.display()))?;
+        out.push(FileChange {
+            path: config,
+            text,
+            why: format!(
+                "records the trusted hash of the guard's {} hooks in {} (`[hooks.state.\"<key>\"] trusted_hash`), so Codex runs them without a trust step; the rest of the file is kept",
+                entries.len(),
+                path.display()
+            ),
+        });
+    }
+    Ok(out)
+}
+
+/// What a registration of `program` adds, for the plan.
+pub fn what_changes(host: crate::Host, program: &str) -> String {
+    let command = command_line(program, host);
     match host {
         crate::Host::ClaudeCode => format!(
-            "adds a PreToolUse hook (matcher `{CLAUDE_MATCHER}`) and a PostToolUse hook (matcher `Bash`) running `playbookdiff {}`, so every write, shell command and read is checked before it runs; the rest of the file is kept",
-            marker(host)
+            "adds (or brings up to date) a PreToolUse hook (matcher `{CLAUDE_MATCHER}`) and a PostToolUse hook (matcher `Bash`) running `{command}`, so every write, shell command and read is checked before it runs, and a guard that cannot start blocks the call; the rest of the file is kept"
         ),
         crate::Host::Codex => format!(
-            "adds a PreToolUse and a PostToolUse hook (matcher `*`) running `playbookdiff {}`, so every shell command and apply_patch is checked before it runs; the rest of the file is kept",
-            marker(host)
+            "adds (or brings up to date) a PreToolUse and a PostToolUse hook (matcher `*`) running `{command}`, so every shell command and apply_patch is checked before it runs, and a guard that cannot start blocks the call; the rest of the file is kept"
         ),
         crate::Host::OpenCode => format!(
-            "writes the plugin module that runs `playbookdiff {}` before each tool and throws when the call is refused",
-            marker(host)
+            "writes the plugin module that runs `{}` before each tool and throws when the call is refused or the guard cannot start",
+            command.trim_end_matches(FAIL_CLOSED)
         ),
     }
 }
@@ -297,11 +416,15 @@ pub fn notes(host: crate::Host, scope: Scope, target: &Path) -> Vec<String> {
         (ClaudeCode, Scope::Project | Scope::User) => vec![
             "a project's `disableAllHooks: true` in .claude/settings.json switches this hook off; the managed scope (/etc/claude-code/managed-settings.json) is the one it cannot".into(),
         ],
-        (Codex, Scope::Project | Scope::User) => vec![
+        (Codex, Scope::Project) => vec![
             format!(
-                "Codex runs a user or project hook only once its hash is trusted: trust it in Codex (its hooks list) so that `[hooks.state.\"{}:pre_tool_use:…\"] trusted_hash` is in $CODEX_HOME/config.toml; the managed scope (/etc/codex/hooks.json) needs no trust",
+                "Codex runs a project hook only in a trusted project and once its hash is trusted: trust it in Codex (its hooks list) so that `[hooks.state.\"{}:pre_tool_use:…\"] trusted_hash` is in $CODEX_HOME/config.toml, or install with --scope user, which records the hash; the managed scope (/etc/codex/hooks.json) needs no trust",
                 target.display()
             ),
+            "a trusted project's `.codex/config.toml` `[features] hooks = false` switches it off unless /etc/codex/requirements.toml pins `[features] hooks = true`".into(),
+        ],
+        (Codex, Scope::User) => vec![
+            "a changed hook command needs its hash trusted again: run this install again after moving the program".into(),
             "a trusted project's `.codex/config.toml` `[features] hooks = false` switches it off unless /etc/codex/requirements.toml pins `[features] hooks = true`".into(),
         ],
         (Codex, Scope::Managed) => vec![
@@ -310,138 +433,6 @@ pub fn notes(host: crate::Host, scope: Scope, target: &Path) -> Vec<String> {
         (OpenCode, _) => vec!["`opencode --pure` starts without plugins, and so without the guard".into()],
         (ClaudeCode, Scope::Managed) => Vec::new(),
     }
-}
-
-/// The files `guard status` reads for the switches, as text (empty when
-/// missing).
-#[derive(Clone, Debug, Default)]
-pub struct SwitchFiles {
-    /// `.claude/settings.json` and `.claude/settings.local.json`.
-    pub claude_settings: Vec<(String, String)>,
-    /// The project's `.codex/config.toml`.
-    pub codex_config: String,
-    /// `$CODEX_HOME/config.toml` (the trusted hashes).
-    pub codex_user_config: String,
-    /// `/etc/codex/requirements.toml`, when present.
-    pub codex_requirements: Option<String>,
-}
-
-impl SwitchFiles {
-    /// The switch files of the work tree and user of `places`, read with
-    /// `read` (the caller's I/O; `None`: missing or unreadable).
-    pub fn read(places: &Places, read: impl Fn(&Path) -> Option<String>) -> SwitchFiles {
-        let root = &places.root;
-        SwitchFiles {
-            claude_settings: [".claude/settings.json", ".claude/settings.local.json"]
-                .iter()
-                .map(|f| (f.to_string(), read(&root.join(f)).unwrap_or_default()))
-                .collect(),
-            codex_config: read(&root.join(".codex/config.toml")).unwrap_or_default(),
-            codex_user_config: places
-                .codex_home
-                .as_ref()
-                .and_then(|h| read(&h.join("config.toml")))
-                .unwrap_or_default(),
-            codex_requirements: read(Path::new("/etc/codex/requirements.toml")),
-        }
-    }
-}
-
-/// One thing that switches a guard off or could: whether it does now,
-/// and the sentence with its remedy.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Switch {
-    /// Whether it switches the guard off now.
-    pub active: bool,
-    /// What it is and what to do.
-    pub line: String,
-}
-
-/// What switches `host`'s guard off (`layers`: the scopes and files that
-/// register it). Sources: surfaces-and-guard's table "switched off by".
-pub fn switches(
-    host: crate::Host,
-    files: &SwitchFiles,
-    layers: &[(Scope, PathBuf)],
-) -> Vec<Switch> {
-    let managed = layers.iter().any(|(s, _)| *s == Scope::Managed);
-    let sw = |active: bool, line: String| Switch { active, line };
-    let mut out = Vec::new();
-    match host {
-        crate::Host::ClaudeCode => {
-            for (name, text) in &files.claude_settings {
-                let v: Option<serde_json::Value> = serde_json::from_str(text).ok();
-                if v.and_then(|v| v["disableAllHooks"].as_bool()) == Some(true) {
-                    out.push(sw(!managed, format!("`disableAllHooks: true` in {name} turns off user and project hooks; remove it, or install with --scope managed")));
-                }
-            }
-            if !managed {
-                out.push(sw(false, "`disableAllHooks: true` in a project's .claude/settings.json, or `--settings` with it; only the managed layer survives".into()));
-            }
-        }
-        crate::Host::Codex => {
-            let pinned = files
-                .codex_requirements
-                .as_deref()
-                .is_some_and(|t| !codex_hooks_disabled(t) && t.contains("hooks"));
-            if codex_hooks_disabled(&files.codex_config) && !pinned {
-                out.push(sw(true, "`[features] hooks = false` in .codex/config.toml (a trusted project) turns every hook off; remove it, or pin `[features] hooks = true` in /etc/codex/requirements.toml".into()));
-            } else if !pinned {
-                out.push(sw(false, "`[features] hooks = false` in a trusted project's .codex/config.toml; pin `[features] hooks = true` in /etc/codex/requirements.toml".into()));
-            }
-            for (scope, target) in layers.iter().filter(|(s, _)| *s != Scope::Managed) {
-                if !codex_hook_trusted(&files.codex_user_config, &target.to_string_lossy()) {
-                    out.push(sw(!managed, format!("the {} hook {} has no trusted hash in $CODEX_HOME/config.toml, so Codex does not run it; trust it in Codex, or install with --scope managed", scope.as_str(), target.display())));
-                }
-            }
-        }
-        crate::Host::OpenCode => out.push(sw(
-            false,
-            "`opencode --pure` starts without plugins, and so without the guard".into(),
-        )),
-    }
-    out
-}
-
-/// The scope `guard status` proposes for an unguarded `host`: managed
-/// where the host has it.
-pub fn best_scope(host: crate::Host) -> Scope {
-    match host {
-        crate::Host::OpenCode => Scope::Project,
-        _ => Scope::Managed,
-    }
-}
-
-/// Whether a Codex `config.toml` text turns hooks off (`[features]
-/// hooks = false`, or the older `codex_hooks = false`).
-pub fn codex_hooks_disabled(config: &str) -> bool {
-    let Ok(doc) = config.parse::<toml_edit::DocumentMut>() else {
-        return false;
-    };
-    let features = doc.get("features");
-    ["hooks", "codex_hooks"]
-        .iter()
-        .any(|k| features.and_then(|f| f.get(k)).and_then(|v| v.as_bool()) == Some(false))
-}
-
-/// Whether a Codex `config.toml` text records a trusted hash for a hook
-/// of `hooks_json` (`[hooks.state."<hooks_json>:pre_tool_use:…"]
-/// trusted_hash`).
-pub fn codex_hook_trusted(config: &str, hooks_json: &str) -> bool {
-    let Ok(doc) = config.parse::<toml_edit::DocumentMut>() else {
-        return false;
-    };
-    let Some(state) = doc
-        .get("hooks")
-        .and_then(|h| h.get("state"))
-        .and_then(|s| s.as_table_like())
-    else {
-        return false;
-    };
-    let trusted = state.iter().any(|(key, v)| {
-        key.starts_with(&format!("{hooks_json}:pre_tool_use")) && v.get("trusted_hash").is_some()
-    });
-    trusted
 }
 
 #[cfg(test)]
@@ -473,14 +464,5 @@ mod tests {
         assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["command"], cmd);
         assert!(merge_hooks_json(Some("[1]"), &cmd, Host::ClaudeCode, "*", "*").is_err());
         assert!(merge_hooks_json(Some("{"), &cmd, Host::ClaudeCode, "*", "*").is_err());
-    }
-
-    #[test]
-    fn codex_switches_are_read() {
-        assert!(codex_hooks_disabled("[features]\nhooks = false\n"));
-        assert!(!codex_hooks_disabled("[features]\nhooks = true\n"));
-        let c = "[hooks.state.\"/r/.codex/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:x\"\n";
-        assert!(codex_hook_trusted(c, "/r/.codex/hooks.json"));
-        assert!(!codex_hook_trusted(c, "/s/.codex/hooks.json"));
     }
 }

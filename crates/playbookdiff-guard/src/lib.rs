@@ -24,6 +24,7 @@
 //! prints or exits.
 
 pub mod audit;
+pub mod codex_trust;
 mod decide;
 pub mod fs;
 pub mod host;
@@ -34,6 +35,7 @@ pub mod policy;
 pub mod rules;
 pub mod shell;
 pub mod sources;
+pub mod status;
 
 pub use decide::{decide, Decision, Situation};
 pub use fs::{Entry, Fs};

@@ -838,6 +838,22 @@ impl Walk {
             ),
             None => (ops, None),
         };
+        let symbolic = args.iter().flatten().any(|a| {
+            a.text == "--symbolic"
+                || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('s'))
+        });
+        // The sources moved away come first: a refusal names the file that
+        // is protected (`mv AGENTS.md notes.md` names `AGENTS.md`), not the
+        // destination's path inside a directory that may not be one.
+        let moves_away = name == "mv" || (name == "ln" && !symbolic);
+        if moves_away {
+            for s in sources.iter().cloned() {
+                self.push_path(s, |p| Effect::Remove {
+                    path: p,
+                    recursive: false,
+                });
+            }
+        }
         if let Some(dest) = dest {
             self.push_path(dest.clone(), Effect::Write);
             if let Some(d) = dest {
@@ -845,19 +861,6 @@ impl Walk {
                     let inside = format!("{}/{}", d.trim_end_matches('/'), basename(s));
                     self.push_path(Some(inside), Effect::Write);
                 }
-            }
-        }
-        let symbolic = args.iter().flatten().any(|a| {
-            a.text == "--symbolic"
-                || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('s'))
-        });
-        let moves_away = name == "mv" || (name == "ln" && !symbolic);
-        if moves_away {
-            for s in sources {
-                self.push_path(s, |p| Effect::Remove {
-                    path: p,
-                    recursive: false,
-                });
             }
         }
     }

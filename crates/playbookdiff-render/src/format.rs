@@ -7,6 +7,7 @@
 //! its renderers, and one arm in each function below.
 
 use crate::forge::ForgeReport;
+use crate::html::{write_page, PageKind};
 use crate::report::{CheckReport, MatrixReport};
 use crate::TextOptions;
 use playbookdiff_compare::Finding;
@@ -30,21 +31,25 @@ pub enum Format {
     Github,
     /// A GitLab Code Quality report (`gitlab.rs`).
     Gitlab,
+    /// One self-contained HTML page drawn from the JSON document
+    /// (`html.rs`, docs/html.md).
+    Html,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Text,
         Format::Json,
         Format::Markdown,
         Format::Sarif,
         Format::Github,
         Format::Gitlab,
+        Format::Html,
     ];
 
     /// The `--format` spelling: `text`, `json`, `markdown`, `sarif`,
-    /// `github`, `gitlab`.
+    /// `github`, `gitlab`, `html`.
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Text => "text",
@@ -53,6 +58,7 @@ impl Format {
             Format::Sarif => "sarif",
             Format::Github => "github",
             Format::Gitlab => "gitlab",
+            Format::Html => "html",
         }
     }
 
@@ -136,6 +142,11 @@ impl Report {
                 "GitHub Actions workflow commands: annotations on the pull request's files"
             }
             (_, Format::Gitlab) => "A GitLab Code Quality report",
+            (_, Format::Html) => {
+                "One self-contained HTML page to open in a browser, drawn from the JSON \
+                 document: launch directories by agent, filters, what each agent receives side \
+                 by side, explanations and remedies"
+            }
         }
     }
 }
@@ -193,6 +204,9 @@ pub fn check<W: Write + ?Sized>(
             out.write_all(crate::github::github(&ForgeReport::from_check(r)).as_bytes())
         }
         Format::Gitlab => crate::gitlab::write_gitlab(out, &ForgeReport::from_check(r)),
+        Format::Html => write_page(out, PageKind::Check, |w| {
+            crate::check_json::write_check_json(w, r)
+        }),
     }
 }
 
@@ -213,6 +227,9 @@ pub fn matrix<W: Write + ?Sized>(
             out.write_all(crate::github::github(&ForgeReport::from_matrix(r)).as_bytes())
         }
         Format::Gitlab => crate::gitlab::write_gitlab(out, &ForgeReport::from_matrix(r)),
+        Format::Html => write_page(out, PageKind::Matrix, |w| {
+            crate::check_json::write_matrix_json(w, r)
+        }),
     }
 }
 
@@ -249,6 +266,7 @@ pub fn diff<W: Write + ?Sized>(
             out.write_all(crate::github::github(&ForgeReport::from_diff(d)).as_bytes())
         }
         Format::Gitlab => crate::gitlab::write_gitlab(out, &ForgeReport::from_diff(d)),
+        Format::Html => write_page(out, PageKind::Diff, |w| crate::diff::write_diff_json(w, d)),
     }
 }
 

@@ -17,6 +17,8 @@
 //!   Quality), fed a [`ForgeReport`] that any report kind turns into ([`forge`]);
 //! * [`harness_layout`]: where each harness reads its configuration
 //!   (`playbookdiff layout`), as text and JSON;
+//! * `html`: one self-contained page drawn in the browser from the JSON
+//!   document it embeds (`--format html`, docs/html.md);
 //! * [`schema`]: the JSON Schema of the JSON document and the diagnostics
 //!   reference (`docs/diagnostics.md`), both generated from the model.
 //!
@@ -47,6 +49,7 @@ pub mod format;
 pub mod github;
 pub mod gitlab;
 pub mod harness_layout;
+mod html;
 pub mod json;
 mod layout;
 pub mod overview;

@@ -213,6 +213,15 @@ pub(crate) enum Command {
         after_help = "Example:\n  playbookdiff man > playbookdiff.1 && man ./playbookdiff.1"
     )]
     Man,
+
+    /// Serve the analysis to agents over the Model Context Protocol (stdio).
+    ///
+    /// Tools `compile`, `check`, `explain` and `diff` answer with the JSON
+    /// documents of `--format json`; the fidelity report is the resource
+    /// `playbookdiff://fidelity`. Read-only; runs until standard input
+    /// closes. See docs/mcp.md to add it to Claude Code, Codex or OpenCode.
+    #[command(after_help = "Example:\n  claude mcp add playbookdiff -- playbookdiff mcp")]
+    Mcp,
 }
 
 const GUARD_EXAMPLES: &str = "\
@@ -296,7 +305,7 @@ pub(crate) struct GuardInstallArgs {
     /// Change the files (without it, print the plan)
     #[arg(long)]
     pub write: bool,
-    /// The playbookdiff executable the hook runs [default: this one]
+    /// The executable the hook runs: `playbookdiff-guard` (run as `hook --host H`), or `playbookdiff` or a wrapper (run as `guard hook --host H`) [default: playbookdiff-guard beside this executable, else this one]
     #[arg(long, value_name = "PATH")]
     pub program: Option<PathBuf>,
     /// The repository [default: the git work tree of the current directory]

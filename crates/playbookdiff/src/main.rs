@@ -11,8 +11,10 @@ mod context;
 mod diff;
 mod exit;
 mod guard;
+mod guard_disk;
 mod habits;
 mod layout;
+mod mcp;
 mod project;
 mod remedies;
 mod sink;
@@ -87,6 +89,12 @@ fn run() -> ExitStatus {
         }
         Some(Command::Layout(a)) => layout::run(a),
         Some(Command::Guard(g)) => guard::run(g, here).map_err(context::UsageError),
+        Some(Command::Mcp) => mcp::run()
+            .map_err(context::UsageError)
+            .map(|()| check::Outcome {
+                output: String::new(),
+                status: ExitStatus::Success,
+            }),
         Some(Command::Man) => man_page().map(|output| check::Outcome {
             output,
             status: ExitStatus::Success,

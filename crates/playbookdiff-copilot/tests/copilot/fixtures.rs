@@ -287,13 +287,14 @@ fn repo_of(files: &[(&str, &str)]) -> tempfile::TempDir {
 
 /// Facts seen on corpus repositories (cases `corpus.biomejs__biome`,
 /// `corpus.humanlayer__humanlayer`, `corpus.CharlesWiltgen__Axiom.in-axiom-codex`):
-/// 1.0.24 sends `&`, `<`, `>` as entities, 1.0.102 as written; a command
+/// 1.0.24 sends `&`, `<`, `>` as entities (seen on case
+/// `oracle.copilot_markdown_filter`: `a < b && c > d`), 1.0.102 as written; a command
 /// file whose front matter does not open it is not a skill; the launch
 /// directory's own `.mcp.json` applies.
 #[test]
 fn entities_commands_and_the_launch_directory_mcp_file() {
     let dir = repo_of(&[
-        ("AGENTS.md", "> [!NOTE]\n> a <b> & c\n"),
+        ("AGENTS.md", "> [!NOTE]\n> a < b && c > d\n"),
         (
             ".claude/commands/good.md",
             "---\ndescription: Good.\n---\nGo.\n",
@@ -312,12 +313,12 @@ fn entities_commands_and_the_launch_directory_mcp_file() {
     let old = compile(".", OLD);
     assert_eq!(
         old.instruction_at("AGENTS.md").unwrap().content,
-        "&gt; [!NOTE]\n&gt; a &lt;b&gt; &amp; c\n"
+        "&gt; [!NOTE]\n&gt; a &lt; b &amp;&amp; c &gt; d\n"
     );
     let new = compile(".", NEW);
     assert_eq!(
         new.instruction_at("AGENTS.md").unwrap().content,
-        "> [!NOTE]\n> a <b> & c\n"
+        "> [!NOTE]\n> a < b && c > d\n"
     );
     for cfg in [&old, &new] {
         let listed: Vec<&str> = cfg
@@ -338,4 +339,126 @@ fn entities_commands_and_the_launch_directory_mcp_file() {
             .collect();
         assert_eq!(names, ["t"], "{v}");
     }
+}
+
+/// The skills listed (effective), as `name path`, sorted.
+fn listed(cfg: &EffectiveAgentConfig) -> Vec<String> {
+    let mut v: Vec<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| format!("{} {}", s.name, s.source.path))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Seen with both releases on case `oracle.copilot_skill_rules`, one
+/// change per skill: front matter that does not parse, a description over
+/// 1024 UTF-16 units, a field of the wrong type, or a name outside the
+/// release's characters drops the skill, each with `skill-field-invalid`;
+/// 1.0.24 reads one level and lists dot folders, 1.0.102 searches deeper,
+/// skips dot folders and accepts `:` in a name.
+#[test]
+fn skill_front_matter_names_and_search() {
+    let skill = |name: &str, extra: &str| {
+        format!("---\nname: {name}\ndescription: A skill.\n{extra}---\n\nBody.\n")
+    };
+    let long = format!("---\nname: long\ndescription: {}\n---\n", "é".repeat(1025));
+    let files = [
+        (
+            ".agents/skills/ok/SKILL.md",
+            skill("ok", "allowed-tools: Read, Write\n"),
+        ),
+        (
+            ".agents/skills/colon/SKILL.md",
+            "---\nname: colon\ndescription: Covers this: a colon.\n---\n".to_string(),
+        ),
+        (".agents/skills/long/SKILL.md", long),
+        (
+            ".agents/skills/typed/SKILL.md",
+            skill("typed", "user-invocable: \"no\"\n"),
+        ),
+        (".agents/skills/umlaut/SKILL.md", skill("über", "")),
+        (".agents/skills/lead/SKILL.md", skill("\"-lead\"", "")),
+        (".agents/skills/ns/SKILL.md", skill("\"ns:tool\"", "")),
+        (".agents/skills/.dot/SKILL.md", skill("dot", "")),
+        (".agents/skills/group/deep/SKILL.md", skill("deep", "")),
+        (".agents/skills/group/clash/SKILL.md", skill("clash", "")),
+        (".claude/skills/clash/SKILL.md", skill("clash", "")),
+    ];
+    let owned: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    let dir = repo_of(&owned);
+    let compile = |v: &str| KIT.compile_dir(dir.path(), &at_root().version(v));
+    let old = compile(OLD);
+    assert_eq!(
+        listed(&old),
+        [
+            "clash .claude/skills/clash/SKILL.md",
+            "dot .agents/skills/.dot/SKILL.md",
+            "ok .agents/skills/ok/SKILL.md",
+        ]
+    );
+    let new = compile(NEW);
+    assert_eq!(
+        listed(&new),
+        [
+            "clash .agents/skills/group/clash/SKILL.md",
+            "deep .agents/skills/group/deep/SKILL.md",
+            "ns:tool .agents/skills/ns/SKILL.md",
+            "ok .agents/skills/ok/SKILL.md",
+        ]
+    );
+    let refused = |cfg: &EffectiveAgentConfig| {
+        cfg.diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::SkillFieldInvalid)
+            .count()
+    };
+    // colon (YAML), long, typed, umlaut, lead; 1.0.24 also ns.
+    assert_eq!(refused(&new), 5);
+    assert_eq!(refused(&old), 6);
+}
+
+/// Seen with both releases on case `oracle.copilot_rule_links.in-sub-deeper`:
+/// path-specific files are read in the git root and in the launch
+/// directory, not in the directories between (`.claude/rules` by 1.0.102
+/// only).
+#[test]
+fn path_specific_files_of_the_root_and_the_launch_directory() {
+    let dir = repo_of(&[
+        (".github/instructions/root.instructions.md", "Root.\n"),
+        (
+            "sub/.github/instructions/between.instructions.md",
+            "Between.\n",
+        ),
+        ("sub/.claude/rules/between.md", "Between rule.\n"),
+        (
+            "sub/deeper/.github/instructions/cwd.instructions.md",
+            "Cwd.\n",
+        ),
+        ("sub/deeper/.claude/rules/cwd.md", "Cwd rule.\n"),
+    ]);
+    let compile = |v: &str| KIT.compile_dir(dir.path(), &at_root().cwd("sub/deeper").version(v));
+    let sent = |cfg: &EffectiveAgentConfig| -> Vec<String> {
+        startup(cfg)
+            .into_iter()
+            .filter(|p| p.contains(".github/instructions/") || p.contains(".claude/rules/"))
+            .collect()
+    };
+    assert_eq!(
+        sent(&compile(OLD)),
+        [
+            ".github/instructions/root.instructions.md",
+            "sub/deeper/.github/instructions/cwd.instructions.md",
+        ]
+    );
+    assert_eq!(
+        sent(&compile(NEW)),
+        [
+            ".github/instructions/root.instructions.md",
+            "sub/deeper/.github/instructions/cwd.instructions.md",
+            "sub/deeper/.claude/rules/cwd.md",
+        ]
+    );
 }

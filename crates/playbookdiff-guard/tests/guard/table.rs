@@ -591,3 +591,42 @@ fn the_kill_switch_and_a_tamper_mark_deny_every_call() {
         .reason
         .contains("protected files changed outside the guard: CLAUDE.md; a person must review"));
 }
+
+/// A move, rename or hard link of a protected file is refused by the name
+/// of the file it takes away, not by the destination's path inside a
+/// directory that may not be one (`notes.md/AGENTS.md`): the model reads
+/// which file is protected.
+#[test]
+fn a_move_of_a_protected_file_names_the_file_moved() {
+    let p = policy(Ok(GuardConfig::default()));
+    let fs = fs();
+    let cases = [
+        ("mv CLAUDE.md notes.md", "CLAUDE.md"),
+        ("mv -f pkg/AGENTS.md pkg/old.md", "pkg/AGENTS.md"),
+        ("mv -t docs .claude/settings.json", ".claude/settings.json"),
+        ("mv .env build/", ".env"),
+        ("ln CLAUDE.md src/hard.md", "CLAUDE.md"),
+        ("cd pkg && mv AGENTS.md ../x", "pkg/AGENTS.md"),
+    ];
+    for (command, source) in cases {
+        let call = host::parse(Host::ClaudeCode, &bash(command)).unwrap();
+        let s = Situation {
+            policy: &p,
+            fs: &fs,
+            halt: None,
+            tampered: None,
+        };
+        let d = decide(&s, &call);
+        assert_eq!(d.verdict, Deny, "{command}");
+        assert_eq!(
+            d.paths.first().map(String::as_str),
+            Some(source),
+            "{command}: {d:?}"
+        );
+        assert!(
+            d.reason.contains(&format!("`{source}`")),
+            "{command}: {}",
+            d.reason
+        );
+    }
+}

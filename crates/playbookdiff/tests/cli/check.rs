@@ -181,7 +181,7 @@ fn explicit_harnesses_and_refusals() {
         vec!["check", s(&dir), "--harness", "windsurf"],
         vec!["check", "/nonexistent/repository"],
         vec!["check", s(&dir), "--cwd", "../../etc"],
-        vec!["check", s(&dir), "--format", "html"],
+        vec!["check", s(&dir), "--format", "xml"],
         vec!["frobnicate-not-a-repo"],
     ] {
         let (code, out, err) = run(&args);

@@ -246,7 +246,7 @@ fn habits_get_one_line_saying_what_to_do() {
         ),
         (
             &["check", "--format", "jsn"],
-            "error: invalid value 'jsn' for '--format <FORMAT>'; did you mean 'json'? (one of: text, json, markdown, sarif, github, gitlab) (see 'playbookdiff check --help')",
+            "error: invalid value 'jsn' for '--format <FORMAT>'; did you mean 'json'? (one of: text, json, markdown, sarif, github, gitlab, html) (see 'playbookdiff check --help')",
         ),
     ];
     for (args, expected) in cases {

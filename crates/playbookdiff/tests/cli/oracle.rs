@@ -1064,10 +1064,12 @@ fn gemini_disagreements(
 }
 
 /// Whether `path` is a path-specific Copilot CLI file (an instruction file
-/// with `applyTo`, or a Claude Code rule): the agent sends those after its
-/// `<custom_instruction>` blocks, or lists them in its table.
+/// with `applyTo`, or a Claude Code rule) of any directory (the git root,
+/// a submodule's root, the launch directory): the agent sends those after
+/// its `<custom_instruction>` blocks, or lists them in its table.
 fn copilot_scoped(path: &str) -> bool {
-    path.starts_with(".github/instructions/") || path.starts_with(".claude/rules/")
+    let p = format!("/{path}");
+    p.contains("/.github/instructions/") || p.contains("/.claude/rules/")
 }
 
 /// Copilot CLI: the `<custom_instruction>` blocks in order, each named by
