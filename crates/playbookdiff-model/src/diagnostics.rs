@@ -881,6 +881,22 @@ declare_codes! {
     /// `@` text in backticks when it is not meant as an import. Source:
     /// `processImports` in `packages/core/src/utils/memoryImportProcessor.ts`.
     ContextImportFailed = "context-import-failed", Warning, RepositoryProblem, "gemini", "0.1.0", "an @path import of a Gemini CLI context file is not inlined";
+    // ----- Cursor -----
+    /// The harness's behaviour is modelled from its documentation and
+    /// public issue threads only: no release of the agent could be run and
+    /// observed, so every item of the result (what loads, when, in which
+    /// order) is the documentation's word, not a fact checked against the
+    /// agent. Every Cursor result carries it. Check a result that matters in
+    /// Cursor itself (its Rules and MCP settings list what is loaded).
+    /// Source: `docs/fidelity.md` ("Cursor: not verified").
+    BehaviourUnverified = "behaviour-unverified", Info, Assumption, "cursor", "0.1.0", "the harness's behaviour is modelled from its documentation, not observed";
+    /// A `.cursor/rules` file Cursor does not load as a rule: a plain
+    /// `.md` file (Cursor's rules documentation: only `.mdc` files are
+    /// project rules; third-party guides disagree). Rename it to `.mdc`
+    /// with front matter if it is meant as a rule. (A rule whose
+    /// `alwaysApply` is not a boolean is an `invalid-value` warning.)
+    /// Source: <https://cursor.com/docs/context/rules>.
+    RuleNotLoaded = "rule-not-loaded", Info, Behaviour, "cursor", "0.1.0", "a .cursor/rules file is not loaded as a rule";
 }
 
 impl DiagnosticCode {

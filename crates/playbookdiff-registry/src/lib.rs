@@ -26,6 +26,7 @@ pub static ADAPTERS: &[&dyn Adapter] = &[
     &playbookdiff_claude::ADAPTER,   // claude-code
     &playbookdiff_codex::ADAPTER,    // codex
     &playbookdiff_copilot::ADAPTER,  // copilot
+    &playbookdiff_cursor::ADAPTER,   // cursor
     &playbookdiff_gemini::ADAPTER,   // gemini
     &playbookdiff_opencode::ADAPTER, // opencode
 ];

@@ -178,7 +178,7 @@ fn explicit_harnesses_and_refusals() {
         .starts_with("mcp:capability-gap:claude-code-only:database:"));
     for args in [
         vec!["check", s(&dir), "--harness", "codex"],
-        vec!["check", s(&dir), "--harness", "cursor"],
+        vec!["check", s(&dir), "--harness", "windsurf"],
         vec!["check", "/nonexistent/repository"],
         vec!["check", s(&dir), "--cwd", "../../etc"],
         vec!["check", s(&dir), "--format", "xml"],
@@ -439,9 +439,14 @@ fn the_default_view_compares_every_registered_harness() {
         .iter()
         .map(|h| h.display_name())
         .collect();
-    let first = text.lines().next().unwrap();
+    // The title, wrapped at 80 columns, up to the repository line.
+    let title: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Repository "))
+        .map(str::trim)
+        .collect();
     assert_eq!(
-        first,
+        title.join(" "),
         format!("PlaybookDiff: {}", names.join(" <-> ")),
         "{text}"
     );

@@ -206,7 +206,7 @@ fn bad_paths_are_refused_with_one_line_naming_the_option() {
 fn unknown_harness_mode_and_format_are_refused_in_one_line() {
     let repo = repository();
     for (args, expected) in [
-        (["--harness", "cursor"], "use one of: claude-code, codex"),
+        (["--harness", "windsurf"], "use one of: claude-code, codex"),
         (["--harness", ""], "--harness"),
         (["--mode", "global"], "use one of: repo, local"),
         (["--format", "yaml"], "use one of: text, json"),
@@ -543,7 +543,7 @@ fn agent_version_of_an_unknown_harness_is_refused_with_a_suggestion() {
     let line = refused(compile_in(repo.path()).args(["--agent-version", "codx=0.171.0"]));
     assert!(line.contains("--agent-version"), "{line}");
     assert!(line.contains("did you mean `codex`?"), "{line}");
-    let line = refused(compile_in(repo.path()).args(["--agent-version", "cursor=1.0"]));
+    let line = refused(compile_in(repo.path()).args(["--agent-version", "windsurf=1.0"]));
     assert!(line.contains("use one of: claude-code, codex"), "{line}");
     let line = refused(compile_in(repo.path()).args(["--agent-version", "codex"]));
     assert!(line.contains("HARNESS=VERSION"), "{line}");

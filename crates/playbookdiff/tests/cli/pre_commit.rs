@@ -47,13 +47,18 @@ fn the_files_pattern_selects_agent_configuration() {
     // The pattern uses only syntax Python's `re` and Rust's `regex` read
     // alike (groups, alternation, escapes, anchors).
     let re = regex::Regex::new(&h.files).unwrap();
-    let names: Vec<&str> = playbookdiff_registry::adapters()
+    let adapters = playbookdiff_registry::adapters();
+    let names: Vec<&str> = adapters
         .iter()
         .flat_map(|a| a.config_entry_names().iter().copied())
         .collect();
+    let dirs: Vec<&str> = adapters
+        .iter()
+        .flat_map(|a| a.own_directories().iter().copied())
+        .collect();
     assert!(names.len() >= 8, "{names:?}");
     for name in names {
-        let (top, nested) = if name.starts_with('.') && !name.contains(".json") {
+        let (top, nested) = if dirs.contains(&name) {
             (
                 format!("{name}/settings.json"),
                 format!("apps/api/{name}/skills/x/SKILL.md"),

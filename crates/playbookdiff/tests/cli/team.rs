@@ -545,6 +545,22 @@ fn fail_on_exit_zero_and_quiet() {
     assert_eq!(code, 2, "{err}");
 }
 
+/// `playbookdiff.toml` chooses any registered harness, Cursor among them,
+/// and its release by `[agent-versions]`.
+#[test]
+fn the_configuration_chooses_cursor() {
+    let tmp = repo();
+    write(
+        tmp.path(),
+        "playbookdiff.toml",
+        "harnesses = [\"claude-code\", \"cursor\"]\n\n[agent-versions]\ncursor = \"2.4\"\n",
+    );
+    let (code, v) = json(&["check", s(tmp.path()), "--format", "json"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["harnesses"], serde_json::json!(["claude-code", "cursor"]));
+    assert_eq!(v["configs"]["cursor"]["agentProfile"]["version"], "2.4");
+}
+
 #[test]
 fn a_bad_configuration_is_one_line_with_file_line_and_column() {
     let tmp = repo();
@@ -552,12 +568,12 @@ fn a_bad_configuration_is_one_line_with_file_line_and_column() {
     let cases = [
         ("\nfail-on = \"sometimes\"\n", "playbookdiff.toml:2:11: "),
         (
-            "harnesses = [\"claude-code\", \"cursor\"]\n",
-            "playbookdiff.toml:1:29: unknown harness `cursor`",
+            "harnesses = [\"claude-code\", \"windsurf\"]\n",
+            "playbookdiff.toml:1:29: unknown harness `windsurf`",
         ),
         (
-            "[agent-versions]\ncursor = \"1\"\n",
-            "playbookdiff.toml:2:1: unknown harness `cursor`",
+            "[agent-versions]\nwindsurf = \"1\"\n",
+            "playbookdiff.toml:2:1: unknown harness `windsurf`",
         ),
         ("exclude = [\"[z-a]\"]\n", "playbookdiff.toml:1:12: "),
         ("excludes = []\n", "playbookdiff.toml:1:1: "),

@@ -122,7 +122,7 @@ fn the_work_of_check_on_many_servers_and_skills_grows_linearly() {
             let tree = WorkingTree::open(dir.path()).unwrap();
             let repo = Repo::new(&tree);
             let text = check(&repo, RepoPath::root());
-            assert!(text.contains("skills only Claude Code, Copilot CLI and OpenCode"));
+            assert!(text.contains("skills only Claude Code, Copilot CLI, Cursor and OpenCode"));
         },
     );
     assert!(ratio < 2.6, "x{ratio:.2} for twice the servers and skills");
