@@ -14,7 +14,7 @@
 //! scripts, unknown events and blocks are checked the same way.
 
 use crate::{Cx, HARNESS};
-use playbookdiff_adapter::hooks::{read, Events, Registration, Tokens};
+use playbookdiff_adapter::hooks::{read, Events, Layout, Registration, Tokens};
 use playbookdiff_model::{Applicability, Hook, HookTrigger, Verdict};
 use serde_json::{Map, Value};
 
@@ -56,24 +56,29 @@ pub(crate) static EVENTS: Events = Events {
         "afterTabFileEdit",
     ],
     tools: &[],
+    triggers: TRIGGERS,
 };
 
-/// The cross-harness meaning of a Cursor event, when one has the same
-/// meaning elsewhere (`beforeShellExecution` is narrower than
-/// `PreToolUse`, so it has none).
+/// Cursor's events with the same meaning elsewhere
+/// (`beforeShellExecution` is narrower than `PreToolUse`, so it has none);
+/// an event of [`EVENTS`] absent here has no counterpart.
+const TRIGGERS: &[(&str, Option<HookTrigger>)] = &[
+    ("sessionStart", Some(HookTrigger::SessionStart)),
+    ("sessionEnd", Some(HookTrigger::SessionEnd)),
+    ("preToolUse", Some(HookTrigger::PreToolUse)),
+    ("postToolUse", Some(HookTrigger::PostToolUse)),
+    ("subagentStart", Some(HookTrigger::SubagentStart)),
+    ("subagentStop", Some(HookTrigger::SubagentStop)),
+    ("beforeSubmitPrompt", Some(HookTrigger::UserPromptSubmit)),
+    ("preCompact", Some(HookTrigger::PreCompact)),
+    ("stop", Some(HookTrigger::Stop)),
+];
+
+/// The cross-harness meaning of a Cursor event, when it has one (read from
+/// [`TRIGGERS`]).
+#[cfg(test)]
 pub(crate) fn trigger(event: &str) -> Option<HookTrigger> {
-    Some(match event {
-        "sessionStart" => HookTrigger::SessionStart,
-        "sessionEnd" => HookTrigger::SessionEnd,
-        "preToolUse" => HookTrigger::PreToolUse,
-        "postToolUse" => HookTrigger::PostToolUse,
-        "subagentStart" => HookTrigger::SubagentStart,
-        "subagentStop" => HookTrigger::SubagentStop,
-        "beforeSubmitPrompt" => HookTrigger::UserPromptSubmit,
-        "preCompact" => HookTrigger::PreCompact,
-        "stop" => HookTrigger::Stop,
-        _ => return None,
-    })
+    EVENTS.trigger(event)
 }
 
 /// The hooks of the workspace's `.cursor/hooks.json`, in file order.
@@ -111,15 +116,13 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Hook> {
             project: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
             plugin: None,
         },
+        cwd: &cx.context.cwd,
+        layout: Layout::Groups,
         runs: Verdict::Yes,
         applicability: Applicability::Effective,
         reason: &reason,
     };
-    let mut out = read(cx, &reg, &as_groups(hooks));
-    for h in &mut out {
-        h.trigger = trigger(&h.event);
-    }
-    out
+    read(cx, &reg, &as_groups(hooks))
 }
 
 /// Cursor's `{event: [entry, ...]}` as matcher groups `{event: [{matcher,

@@ -550,7 +550,7 @@ mod tests {
 
     #[test]
     fn unknown_harness_is_one_line_with_the_values() {
-        let e = parse_error(&["playbookdiff", "compile", "--harness", "cursor"]);
+        let e = parse_error(&["playbookdiff", "compile", "--harness", "windsurf"]);
         let line = one_line_clap_error(&e, "playbookdiff compile --help");
         assert!(!line.contains('\n'), "{line}");
         assert!(line.contains("--harness"), "{line}");

@@ -533,12 +533,7 @@ impl ServerHandler for Server {
             "playbookdiff",
             env!("CARGO_PKG_VERSION"),
         ))
-        .with_instructions(
-            "Read-only answers about what each coding agent (Claude Code, Codex, Copilot CLI, \
-             Gemini CLI, OpenCode) receives from a repository: `compile` for one agent, `check` \
-             to compare them, `explain` for one finding, `diff` between revisions. Give `repo` \
-             as an absolute path.",
-        )
+        .with_instructions(instructions())
     }
 
     async fn list_tools(
@@ -600,6 +595,23 @@ impl ServerHandler for Server {
         }
         Ok(ReadResourceResult::new(vec![ResourceContents::text(FIDELITY, FIDELITY_URI)]).into())
     }
+}
+
+/// The server's instructions to its client: what it answers, naming every
+/// registered harness by its display name (from the registry, so a new
+/// harness is named without an edit here).
+fn instructions() -> String {
+    let names: Vec<&str> = playbookdiff_registry::adapters()
+        .iter()
+        .map(|a| a.harness().display_name())
+        .collect();
+    format!(
+        "Read-only answers about what each coding agent ({}) receives from a repository: \
+         `compile` for one agent, `check` to compare them, `explain` for one finding, `diff` \
+         between revisions, `layout` for where each agent reads each surface. Give `repo` as \
+         an absolute path.",
+        names.join(", ")
+    )
 }
 
 #[cfg(test)]
