@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""Finds the first release of an agent that shows a behaviour, by binary
+search over its published releases with the real agent as the oracle.
+
+Usage:
+    scripts/oracle/bisect.py [--agent claude-code|codex|...] [--behaviour ID ...]
+    scripts/oracle/bisect.py --agent claude-code --unexplained
+    scripts/oracle/bisect.py --agent claude-code --sample 10
+
+A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
+two profiled releases it lies between (`from`, which does not show it, and
+`to`, which does), the profile fact it is (`fact`, as the adapter names it),
+and how a release is seen to show it:
+
+- `case` and `aspect`: the oracle case (`oracle/cases.toml`) whose
+  observation tells the two releases apart, and the dotted path of the
+  part that differs (`startup.instructions`, `trusted.skills`); a release
+  shows the behaviour when that part, as JSON text, holds every `present`
+  string and no `absent` one (with neither, when it equals the part
+  recorded for `to`);
+- or `probe = "code"`: the installed package's files hold every `present`
+  string and no `absent` one (for a fact read from the agent's code, such
+  as its list of hook events).
+
+For each behaviour the script lists the releases published between the two
+(`npm view PKG versions --json`, cached, pre-releases left out), checks the
+predicate on the recorded observations of both ends (no run), then halves
+the window: it installs each candidate once into the recorder's cache
+(`${XDG_CACHE_HOME:-$HOME/.cache}/playbookdiff-oracle/`, kept between
+runs), re-runs only the behaviour's case there, inside `unshare -n` with an
+empty home under `nice -n 10` (through the recorder's own `observe`), and
+keeps every observation in the cache too. A search over N releases
+installs at most ceil(log2(N)) of them. The first release that shows the
+behaviour, the last that does not, the observation at both and the counts
+(installs, runs, seconds) go to `oracle/bisect/<agent>.json`.
+
+The search assumes the behaviour switches once in the window; a behaviour
+that comes and goes is seen by `--sample`, which records the behaviours at
+evenly spread releases and reports every release whose observation
+contradicts the boundary found.
+
+`--unexplained` lists, for the agent's two profiled releases, each case
+and aspect whose recorded observations differ and that no behaviour
+names: each is a behaviour still to declare.
+
+Python 3.11 standard library plus the recorder (`record.py`, beside it).
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import record  # noqa: E402
+
+ROOT = record.ROOT
+BEHAVIOURS = ROOT / "oracle" / "bisect" / "behaviours.toml"
+RESULTS = ROOT / "oracle" / "bisect"
+CACHE = record.CACHE / "bisect"
+
+
+def log(msg):
+    record.log(msg)
+
+
+def version_key(v):
+    """Numeric sort key of a release version (`2.1.9` < `2.1.10`)."""
+    return [int(p) for p in v.split("-")[0].split("+")[0].split(".")]
+
+
+def published(agent):
+    """The agent's published releases, oldest first, without pre-releases
+    (`npm view`, cached in the recorder's cache)."""
+    path = CACHE / f"versions-{agent}.json"
+    if not path.exists():
+        pkg = record.AGENTS[agent]["package"]
+        out = subprocess.run(["npm", "view", pkg, "versions", "--json"], check=True,
+                             capture_output=True, text=True, timeout=120).stdout
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(out)
+    versions = json.loads(path.read_text())
+    return sorted((v for v in versions if "-" not in v and "+" not in v), key=version_key)
+
+
+def window(agent, old, new):
+    """The published releases from `old` to `new`, both included."""
+    lo, hi = version_key(old), version_key(new)
+    return [v for v in published(agent) if lo <= version_key(v) <= hi]
+
+
+def load_behaviours():
+    return tomllib.loads(BEHAVIOURS.read_text()).get("behaviour", [])
+
+
+def part(obs, aspect):
+    """The part of an observation at the dotted path `aspect` (None when
+    absent)."""
+    for key in aspect.split("."):
+        if not isinstance(obs, dict):
+            return None
+        obs = obs.get(key)
+    return obs
+
+
+def as_text(value):
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+class Oracle:
+    """Installs releases and observes cases, once each, counting both."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.installs = 0
+        self.runs = 0
+        self.cases = {c["id"]: c for c in record.load_cases()}
+
+    def exe(self, version):
+        if not (record.install_dir(self.agent, version) / record.AGENTS[self.agent]["binary"]).exists():
+            self.installs += 1
+        return record.install(self.agent, version)
+
+    def recorded(self, version, case):
+        """The committed observation of a profiled release, if any."""
+        path = record.OBSERVATIONS / self.agent / version / f"{case}.json"
+        return json.loads(path.read_text()) if path.exists() else None
+
+    def observe(self, version, case):
+        """The observation of `case` with `version`: committed, cached, or
+        run now (inside `unshare -n`, under `nice -n 10`)."""
+        obs = self.recorded(version, case)
+        if obs is not None:
+            return obs
+        path = CACHE / self.agent / version / f"{case}.json"
+        if not path.exists():
+            self.exe(version)
+            if case not in self.cases:
+                sys.exit(f"no case {case} in {record.MANIFEST}")
+            cmd = ["nice", "-n", "10", "unshare", "-n", sys.executable, str(Path(__file__).resolve()),
+                   "--inside", self.agent, version, case]
+            out = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=600).stdout
+            self.runs += 1
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(out)
+        return json.loads(path.read_text())
+
+    def code_holds(self, version, strings):
+        """For each string, whether a file of the installed package holds it."""
+        d = record.install_dir(self.agent, version)
+        self.exe(version)
+        found = {}
+        for s in strings:
+            r = subprocess.run(["grep", "-r", "-l", "-F", "-a", "-m", "1", "--", s, str(d / "node_modules")],
+                               capture_output=True, timeout=600)
+            found[s] = r.returncode == 0
+        return found
+
+
+def shows(oracle, b, version):
+    """(does `version` show behaviour `b`, the evidence seen)."""
+    present, absent = b.get("present", []), b.get("absent", [])
+    if b.get("probe") == "code":
+        found = oracle.code_holds(version, present + absent)
+        ok = all(found[s] for s in present) and not any(found[s] for s in absent)
+        return ok, {"codeHolds": found}
+    seen = part(oracle.observe(version, b["case"]), b["aspect"])
+    text = as_text(seen)
+    if present or absent:
+        ok = all(s in text for s in present) and not any(s in text for s in absent)
+    else:
+        ok = text == as_text(part(oracle.recorded(b["to"], b["case"]), b["aspect"]))
+    return ok, seen
+
+
+def bisect(b):
+    """Binary search of behaviour `b` over its window; returns the result
+    record (see the module doc)."""
+    oracle = Oracle(b["agent"])
+    started = time.monotonic()
+    releases = window(b["agent"], b["from"], b["to"])
+    lo, hi = 0, len(releases) - 1
+    lo_ok, lo_seen = shows(oracle, b, releases[lo])
+    hi_ok, hi_seen = shows(oracle, b, releases[hi])
+    probes = [{"release": releases[lo], "shows": lo_ok}, {"release": releases[hi], "shows": hi_ok}]
+    if lo_ok or not hi_ok:
+        return {"id": b["id"], "fact": b["fact"], "error":
+                f"the predicate does not split the ends: {b['from']} shows it: {lo_ok}, {b['to']}: {hi_ok}"}
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        ok, seen = shows(oracle, b, releases[mid])
+        log(f"{b['id']}: {releases[mid]} {'shows' if ok else 'does not show'} it")
+        probes.append({"release": releases[mid], "shows": ok})
+        if ok:
+            hi, hi_seen = mid, seen
+        else:
+            lo, lo_seen = mid, seen
+    return {
+        "id": b["id"], "fact": b["fact"], "witness": b.get("case", "code"),
+        "aspect": b.get("aspect"), "present": b.get("present", []), "absent": b.get("absent", []),
+        "firstRelease": releases[hi], "lastWithout": releases[lo],
+        "releasesBetween": len(releases) - 2,
+        "installs": oracle.installs, "installBound": math.ceil(math.log2(max(len(releases) - 2, 1))) + 2,
+        "runs": oracle.runs, "seconds": round(time.monotonic() - started),
+        "probes": probes, "observation": hi_seen, "before": lo_seen,
+    }
+
+
+def write_results(agent, results):
+    path = RESULTS / f"{agent}.json"
+    old = json.loads(path.read_text()) if path.exists() else {"agent": agent, "behaviours": []}
+    keep = {r["id"]: r for r in old["behaviours"]}
+    keep.update({r["id"]: r for r in results})
+    order = [b["id"] for b in load_behaviours() if b["agent"] == agent]
+    old["behaviours"] = [keep[i] for i in order if i in keep]
+    record.write_json(path, old)
+
+
+def unexplained(agent):
+    """Cases and aspects whose recorded observations differ between the
+    agent's two profiled releases and that no behaviour names."""
+    old, new = record.profiled_versions(agent)[:2]
+    named = {(b.get("case"), b.get("aspect")) for b in load_behaviours() if b["agent"] == agent}
+    base = record.OBSERVATIONS / agent
+    for f in sorted((base / old).glob("*.json")):
+        other = base / new / f.name
+        if not other.exists():
+            continue
+        a, b = json.loads(f.read_text()), json.loads(other.read_text())
+        for aspect in differing(a, b):
+            if (f.stem, aspect) not in named:
+                print(f"{f.stem}\t{aspect}")
+
+
+def differing(a, b, path=""):
+    """The dotted paths below which `a` and `b` differ (leaves or lists)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            if k != "version":
+                out += differing(a.get(k), b.get(k), f"{path}.{k}" if path else k)
+        return out
+    return [path] if a != b else []
+
+
+def sample(agent, count):
+    """Checks every behaviour of `agent` at `count` releases spread evenly
+    over its window; prints each release that contradicts the boundary."""
+    oracle = Oracle(agent)
+    done = {r["id"]: r for r in json.loads((RESULTS / f"{agent}.json").read_text())["behaviours"]}
+    rows = []
+    for b in (b for b in load_behaviours() if b["agent"] == agent and b["id"] in done):
+        releases = window(agent, b["from"], b["to"])
+        step = max((len(releases) - 1) / (count - 1), 1)
+        picks = sorted({releases[round(i * step)] for i in range(count) if round(i * step) < len(releases)},
+                       key=version_key)
+        first = done[b["id"]].get("firstRelease")
+        for v in picks:
+            ok, _ = shows(oracle, b, v)
+            expected = first is not None and version_key(v) >= version_key(first)
+            rows.append({"behaviour": b["id"], "release": v, "shows": ok, "agrees": ok == expected})
+            if ok != expected:
+                log(f"{b['id']}: {v} contradicts the boundary {first}")
+    record.write_json(RESULTS / f"{agent}.sample.json",
+                      {"agent": agent, "installs": oracle.installs, "runs": oracle.runs, "checks": rows})
+
+
+def inside(agent, version, case_id):
+    """In the namespace: one observation, printed as JSON."""
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
+    exe = record.install_dir(agent, version) / record.AGENTS[agent]["binary"]
+    case = next(c for c in record.load_cases() if c["id"] == case_id)
+    base = None
+    if agent not in ("opencode", "copilot"):
+        cached = CACHE / agent / version / "_bundled.json"
+        if cached.exists():
+            base = json.loads(cached.read_text())
+        else:
+            base = record.bundled_baseline(agent, version, exe)
+            record.write_json(cached, base)
+    obs, skipped = record.observe(agent, version, exe, case, base)
+    if skipped:
+        sys.exit(skipped)
+    print(json.dumps(obs, ensure_ascii=False))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--agent", choices=list(record.AGENTS))
+    p.add_argument("--behaviour", action="append", help="behaviour id (repeatable)")
+    p.add_argument("--unexplained", action="store_true")
+    p.add_argument("--sample", type=int, metavar="N")
+    p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.inside:
+        inside(*args.inside)
+        return
+    if args.unexplained or args.sample:
+        if not args.agent:
+            p.error("--unexplained and --sample need --agent")
+        unexplained(args.agent) if args.unexplained else sample(args.agent, args.sample)
+        return
+    todo = [b for b in load_behaviours()
+            if (not args.agent or b["agent"] == args.agent)
+            and (not args.behaviour or b["id"] in args.behaviour)]
+    by_agent = {}
+    for b in todo:
+        r = bisect(b)
+        log(f"{b['id']}: {json.dumps({k: r.get(k) for k in ('firstRelease', 'installs', 'runs', 'seconds', 'error')})}")
+        by_agent.setdefault(b["agent"], []).append(r)
+        write_results(b["agent"], by_agent[b["agent"]])
+
+
+if __name__ == "__main__":
+    main()
