@@ -34,6 +34,7 @@ use playbookdiff_model::{
     AnalysisContext, EffectiveAgentConfig, Harness, HookTrigger, Instruction, PermissionScope,
     RepoPath, Skill, Transport,
 };
+use playbookdiff_model::profile::{Coverage, ReleaseChange};
 use playbookdiff_source::Repo;
 
 /// One harness adapter: its identity, the files it owns, the releases it
@@ -122,6 +123,23 @@ pub trait Adapter: Sync {
     /// against, oldest first (the agent's own version strings); the newest
     /// is the default profile.
     fn profiled_versions(&self) -> &'static [&'static str];
+
+    /// Which other releases are modelled with their own facts: by default
+    /// none ([`Coverage::Profiled`]); [`Coverage::Bisected`] when every
+    /// fact of the adapter's version table has its first release found by
+    /// bisection, so every release between the oldest and newest profiled
+    /// ones is modelled exactly.
+    fn coverage(&self) -> Coverage {
+        Coverage::Profiled
+    }
+
+    /// The behaviours that changed at a release of the modelled window,
+    /// each with the first release that shows it, oldest first; none by
+    /// default. `playbookdiff upgrade` names them as the cause of what an
+    /// upgrade changes.
+    fn release_changes(&self) -> Vec<ReleaseChange> {
+        Vec::new()
+    }
 
     /// Compiles what release `version` of the harness receives from `repo`
     /// under `context` (`None`: the newest profiled release; an unprofiled
@@ -404,8 +422,9 @@ pub struct Request<'a, 'r> {
     pub repo: &'a Repo<'r>,
     /// The analysis context (repositoryRoot, cwd, targetPath, mode).
     pub context: &'a AnalysisContext,
-    /// The profiled release whose behaviour is modelled: an entry of the
-    /// adapter's profiled versions, already chosen (see
+    /// The release whose behaviour is modelled: an entry of the adapter's
+    /// profiled versions, or under [`Coverage::Bisected`] any release
+    /// between them, already chosen (see
     /// [`playbookdiff_model::profile::select_profile`]).
     pub version: &'a str,
     /// The inputs only the user knows; their `version` is the release asked
@@ -452,6 +471,10 @@ pub struct Declared {
     pub surfaces: &'static [Surface],
     /// See [`Adapter::profiled_versions`]; not empty, oldest first.
     pub profiled_versions: &'static [&'static str],
+    /// See [`Adapter::coverage`].
+    pub coverage: Coverage,
+    /// See [`Adapter::release_changes`].
+    pub release_changes: fn() -> Vec<ReleaseChange>,
     /// The compilation under one profiled release with the other inputs.
     pub compile: Compile,
     /// See [`Adapter::remedy`].
@@ -474,6 +497,8 @@ impl Declared {
             surfaces: &[],
             target_tests: |_, _| Vec::new(),
             profiled_versions: &[],
+            coverage: Coverage::Profiled,
+            release_changes: Vec::new,
             compile,
             remedy: |_, _| None,
             deny_remedy: |_| None,
@@ -528,6 +553,15 @@ impl Declared {
         self
     }
 
+    /// Modelling every release between the oldest and newest profiled
+    /// ones ([`Coverage::Bisected`]), whose behaviours that changed in
+    /// that window are `changes` ([`Adapter::release_changes`]).
+    pub const fn bisected(mut self, changes: fn() -> Vec<ReleaseChange>) -> Declared {
+        self.coverage = Coverage::Bisected;
+        self.release_changes = changes;
+        self
+    }
+
     /// With these suggestions for a deny another harness holds
     /// ([`Adapter::deny_remedy`]).
     pub const fn denying(mut self, remedy: fn(&PermissionScope) -> Option<String>) -> Declared {
@@ -564,6 +598,14 @@ impl Adapter for Declared {
 
     fn profiled_versions(&self) -> &'static [&'static str] {
         self.profiled_versions
+    }
+
+    fn coverage(&self) -> Coverage {
+        self.coverage
+    }
+
+    fn release_changes(&self) -> Vec<ReleaseChange> {
+        (self.release_changes)()
     }
 
     fn own_directories(&self) -> &'static [&'static str] {
@@ -608,6 +650,7 @@ impl Adapter for Declared {
         let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
             self.harness.display_name(),
             self.profiled_versions,
+            self.coverage,
             inputs.version,
         );
         let mut out = (self.compile)(&Request {
@@ -648,7 +691,7 @@ pub fn layouts(adapter: &dyn Adapter, requested: Option<&str>) -> Vec<ReleaseLay
         surfaces: adapter
             .surfaces()
             .iter()
-            .filter(|s| s.read_by(release, profiled))
+            .filter(|s| s.read_by(release))
             .copied()
             .collect(),
     };
@@ -657,7 +700,12 @@ pub fn layouts(adapter: &dyn Adapter, requested: Option<&str>) -> Vec<ReleaseLay
         Some(v) => {
             let name = adapter.harness().display_name();
             let (profile, diagnostic) =
-                playbookdiff_model::profile::select_profile(name, profiled, Some(v));
+                playbookdiff_model::profile::select_profile(
+                    name,
+                    profiled,
+                    adapter.coverage(),
+                    Some(v),
+                );
             vec![one(&profile.version, diagnostic.into_iter().collect())]
         }
     }

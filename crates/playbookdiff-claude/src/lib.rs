@@ -128,11 +128,11 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Instructions, "**/.claude/CLAUDE.md").tokens(&["@path"]),
     Surface::new(SurfaceKind::Instructions, "**/AGENTS.md")
         .tokens(&["@path"])
-        .since("2.1.332")
-        .note("Where no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md is, from 2.1.277 on (`instructionFiles`)."),
+        .since(profile::AGENTS_MD_FALLBACK_SINCE)
+        .note("Where no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md is, from 2.1.281 on (`instructionFiles`)."),
     Surface::new(SurfaceKind::Instructions, "**/.claude/AGENTS.md")
         .tokens(&["@path"])
-        .since("2.1.332"),
+        .since(profile::AGENTS_MD_FALLBACK_SINCE),
     Surface::new(SurfaceKind::Instructions, "**/CLAUDE.local.md")
         .scope(Scope::Local)
         .tokens(&["@path"]),
@@ -226,6 +226,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .indexing(INDEXED_NAMES)
     .personal(PERSONAL_PATHS)
     .profiled(PROFILED_VERSIONS)
+    .bisected(profile::changes)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);
 

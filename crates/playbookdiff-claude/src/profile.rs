@@ -1,9 +1,14 @@
 //! The one table of Claude Code behaviour that changed between releases.
 //!
 //! Each row names a behaviour, the range of releases it holds for, and its
-//! evidence. [`Profile::for_version`] reads the table for one profiled
-//! version; the compiler asks the profile, never the version string, so a
-//! new release is one row (or one range bound) here.
+//! evidence. Every `since` is the first release that shows the behaviour,
+//! found by bisection over the published releases between the profiled
+//! ones with the real agent (`scripts/oracle/bisect.py`; the probes and
+//! observations are in `oracle/bisect/claude-code.json`, and the
+//! registry's `bisected` test fails when a row and that file disagree), so
+//! [`Profile::for_version`] models every release from 2.1.197 to 2.1.332.
+//! The compiler asks the profile, never the version string, so a new
+//! release is one row (or one range bound) here.
 //!
 //! Behaviour that holds for every profiled version (`PROFILED_VERSIONS`:
 //! 2.1.197 and 2.1.332) is not a row: it is simply what the adapter does,
@@ -14,7 +19,7 @@
 //! `.mcp.json` entry with a `url` but no `type` alone (C24; 2.1.88 rejected
 //! the whole file, which predates every profile).
 
-use playbookdiff_model::profile::{at_least, compare_versions};
+use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
 use std::cmp::Ordering;
 
 /// A behaviour that is not the same in every Claude Code release.
@@ -57,81 +62,110 @@ pub enum Fact {
     LaterHookEvents,
 }
 
+impl Fact {
+    /// The fact's name, as the bisection results name it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Fact::AgentsMdFallback => "AgentsMdFallback",
+            Fact::SkillDisplayLabel => "SkillDisplayLabel",
+            Fact::SkillListingOnePerName => "SkillListingOnePerName",
+            Fact::LenientFrontMatterBooleans => "LenientFrontMatterBooleans",
+            Fact::RuleLinksInsideCwdOnly => "RuleLinksInsideCwdOnly",
+            Fact::SkillDescriptionOneLine => "SkillDescriptionOneLine",
+            Fact::FrontMatterAfterBom => "FrontMatterAfterBom",
+            Fact::LaterHookEvents => "LaterHookEvents",
+        }
+    }
+}
+
 /// One row of the table: `fact` holds from release `since` (inclusive)
-/// until release `until` (exclusive; `None`: still holds), per `evidence`.
+/// until release `until` (exclusive; `None`: still holds); `summary` says
+/// what the agent does from then on, `evidence` what shows it.
 struct Row {
     fact: Fact,
     since: &'static str,
     until: Option<&'static str>,
-    #[allow(dead_code)]
+    summary: &'static str,
     evidence: &'static str,
 }
+
+/// The behaviours that changed within the modelled window, oldest first
+/// (the adapter's [`playbookdiff_adapter::Adapter::release_changes`]).
+pub fn changes() -> Vec<ReleaseChange> {
+    let mut out: Vec<ReleaseChange> = TABLE
+        .iter()
+        .map(|r| ReleaseChange {
+            fact: r.fact.name(),
+            since: r.since,
+            summary: r.summary,
+            evidence: r.evidence,
+        })
+        .collect();
+    out.sort_by(|a, b| compare_versions(a.since, b.since));
+    out
+}
+
+/// The first release that loads `AGENTS.md` where no `CLAUDE.md` is
+/// ([`Fact::AgentsMdFallback`]); the layout's `AGENTS.md` rows start there.
+pub const AGENTS_MD_FALLBACK_SINCE: &str = "2.1.281";
 
 /// The table. Versions are Claude Code's own (`claude --version`).
 const TABLE: &[Row] = &[
     Row {
         fact: Fact::AgentsMdFallback,
-        since: "2.1.277",
+        since: AGENTS_MD_FALLBACK_SINCE,
         until: None,
-        evidence: "anthropics/claude-code `mods/agents-md/README.md` at tag v2.1.277 and the 2.1.277 changelog; \
-                   observed: 2.1.332 sends AGENTS.md in the first request, 2.1.197 does not",
+        summary: "Where no CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md is, from / down to the launch directory, AGENTS.md and .claude/AGENTS.md load in their place.",
+        evidence: "bisected (case `claude.c16_agents_md_fallback`): the first request of 2.1.280 holds no instruction file, that of 2.1.281 the root `AGENTS.md`, its import and `.claude/AGENTS.md`; the 2.1.277 changelog and anthropics/claude-code `mods/agents-md/README.md` at tag v2.1.277 announce it earlier",
     },
     Row {
         fact: Fact::SkillDisplayLabel,
-        since: "2.1.332",
+        since: "2.1.290",
         until: None,
-        evidence: "observed: 2.1.332 lists `rev (y)` for `.claude/skills/rev` with `name: y`, 2.1.197 lists `rev`; \
-                   the first release with the label is not pinned down, so the range starts where it was first seen",
+        summary: "The skill listing shows a front-matter name that differs from the directory name as a label: `dir (name)`.",
+        evidence: "bisected (case `claude.c17_skill_identity`): 2.1.289 lists `deploy-app`, 2.1.290 `deploy-app (ship)` for `.claude/skills/deploy-app` with `name: ship`",
     },
     Row {
         fact: Fact::SkillListingOnePerName,
-        since: "2.1.332",
+        since: "2.1.216",
         until: None,
-        evidence: "observed (fixture `c23_legacy_commands_as_skills`): 2.1.197 lists both `deploy` (skill and \
-                   command) and both `review` commands; 2.1.332 lists the skill's `deploy` and the launch directory's \
-                   `review` only; the first release that deduplicates is not pinned down",
+        summary: "The skill listing keeps one entry per name: a skill beats a legacy command of that name, the launch directory's command an ancestor's.",
+        evidence: "bisected (case `claude.c23_legacy_commands_as_skills`): 2.1.215 lists both `deploy` (skill and command, `Deploy with the old script.`) and both `review` commands, 2.1.216 the skill's `deploy` and the launch directory's `review` only",
     },
     Row {
         fact: Fact::LenientFrontMatterBooleans,
         since: "2.1.218",
         until: None,
-        evidence: "2.1.218 changelog as quoted in anthropics/claude-code#80398; observed (fixture \
-                   `skill_invocation`): with 2.1.332 `disable-model-invocation: yes` keeps the skill from the model, \
-                   2.1.197 lists it",
+        summary: "Front-matter booleans of skills and commands accept yes/no, on/off and 1/0 besides true/false.",
+        evidence: "bisected (case `claude.skill_invocation`): 2.1.217 lists the skill with `disable-model-invocation: yes` (`Booleans spelled yes/no.`), 2.1.218 keeps it from the model, as the 2.1.218 changelog quoted in anthropics/claude-code#80398 says",
     },
     Row {
         fact: Fact::RuleLinksInsideCwdOnly,
-        since: "2.1.332",
+        since: "2.1.232",
         until: None,
-        evidence: "observed (case `claude.c04_above_root_links`, also `.in-pkg`): 2.1.197 loads every linked rule, \
-                   above the root, inside the repository and leaving it, named by the link's target; 2.1.332 loads \
-                   the linked rules whose target is inside the launch directory and skips the others (launched in \
-                   `pkg`, even those inside the repository); the first release that skips is not pinned down",
+        summary: "A rule reached through a symbolic link loads only when the link's target lies inside the launch directory.",
+        evidence: "bisected (case `claude.c04_above_root_links`): 2.1.231 loads every linked rule, `shared/out-rule.md` outside the repository included, named by the link's target; 2.1.232 skips the linked rules whose target is outside the launch directory",
     },
     Row {
         fact: Fact::SkillDescriptionOneLine,
-        since: "2.1.332",
+        since: "2.1.300",
         until: None,
-        evidence: "observed (case `claude.c27_skill_fields`): `description: |` with two lines is listed as \
-                   `First line. Second line.` by 2.1.332 and with its line break by 2.1.197; the first release that \
-                   joins the lines is not pinned down",
+        summary: "The skill listing shows a multi-line description on one line.",
+        evidence: "bisected (case `claude.c27_skill_fields`): `description: |` with two lines is listed with its line break by 2.1.299 and as `First line. Second line.` by 2.1.300",
     },
     Row {
         fact: Fact::FrontMatterAfterBom,
-        since: "2.1.332",
+        since: "2.1.239",
         until: None,
-        evidence: "observed (case `compare.bom_crlf_skills`): `.claude/skills/bom-c/SKILL.md` starting with a byte \
-                   order mark is listed with its front-matter description by 2.1.332 and with `---` (its first line) \
-                   by 2.1.197, which also leaves it out of `init.skills` as a skill without front matter; the first \
-                   release that reads it is not pinned down",
+        summary: "A SKILL.md that starts with a byte order mark has its front matter read.",
+        evidence: "bisected (case `compare.bom_crlf_skills`): `.claude/skills/bom-c/SKILL.md` starting with a byte order mark is listed with `---` (its first line) by 2.1.238 and with its front-matter description by 2.1.239",
     },
     Row {
         fact: Fact::LaterHookEvents,
         since: "2.1.332",
         until: None,
-        evidence: "the hook event lists in the code of 2.1.332 and 2.1.197 (surfaces and guard reference): 2.1.197 \
-                   lacks PreModelSwitch, PostModelSwitch, DirectoryAdded and PreSkillShellCommand; the first release \
-                   that has them is not pinned down",
+        summary: "Hooks can be registered for PreModelSwitch, PostModelSwitch, DirectoryAdded and PreSkillShellCommand.",
+        evidence: "bisected on the agent's code (the installed package holds the event's name): 2.1.331 lacks `PreSkillShellCommand`, 2.1.332 has all four; the other three came earlier (`oracle/bisect/claude-code.json`, `claude.hook-event-*`), which this one fact does not tell apart",
     },
 ];
 
@@ -186,8 +220,8 @@ mod tests {
         let new = Profile::for_version("2.1.332");
         assert!(!old.has(Fact::AgentsMdFallback));
         assert!(new.has(Fact::AgentsMdFallback));
-        assert!(Profile::for_version("2.1.277").has(Fact::AgentsMdFallback));
-        assert!(!Profile::for_version("2.1.276").has(Fact::AgentsMdFallback));
+        assert!(Profile::for_version("2.1.281").has(Fact::AgentsMdFallback));
+        assert!(!Profile::for_version("2.1.280").has(Fact::AgentsMdFallback));
         assert!(!old.has(Fact::SkillDisplayLabel) && new.has(Fact::SkillDisplayLabel));
         assert!(!old.has(Fact::SkillListingOnePerName) && new.has(Fact::SkillListingOnePerName));
         assert!(!old.has(Fact::LenientFrontMatterBooleans));

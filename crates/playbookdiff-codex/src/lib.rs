@@ -190,7 +190,7 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Plugins, "**/.cursor-plugin/plugin.json")
         .scope(Scope::Plugin)
         .keys(&["name"])
-        .since("0.171.0"),
+        .since(profile::CURSOR_PLUGIN_SINCE),
     Surface::new(SurfaceKind::McpServers, CONFIG.pattern)
         .keys(&["mcp_servers"])
         .tokens(&["env_vars", "bearer_token_env_var"]),
@@ -231,6 +231,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
+    .bisected(profile::changes)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);
 

@@ -1,15 +1,18 @@
 //! The facts that differ between Codex releases, in one table keyed by
 //! version range.
 //!
-//! Each [`Row`] holds the facts of the releases from its `from` version
-//! (inclusive) up to the next row's `from` (exclusive); [`facts_for`] picks
-//! the row of a profiled version. Everything not in this table is the same
-//! in every profiled release. Each fact says where it comes from: the
+//! [`TABLE`] holds the facts of the two profiled releases; each fact that
+//! differs between them has its own first release in [`CHANGES`], found by
+//! bisection over the published releases with the real agent
+//! (`scripts/oracle/bisect.py`, `oracle/bisect/codex.json`; the registry's
+//! `bisected` test fails when the two disagree), so [`facts_for`] models
+//! every release from 0.142.3 to 0.171.0: the older row's facts, each
+//! replaced by the newer row's from its first release on. Everything not
+//! in this table is the same in every profiled release. Each fact says where it comes from: the
 //! openai/codex sources (`codex-rs/...` paths) and the release's own
 //! `codex debug prompt-input` output on a small repository.
 
-use playbookdiff_model::profile::compare_versions;
-use std::cmp::Ordering;
+use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
 
 /// How the skill listing names each `SKILL.md`
 /// (`codex-rs/core-skills/src/render.rs`, `SkillLine`, the alias plan).
@@ -186,15 +189,142 @@ pub const TABLE: &[Row] = &[
     },
 ];
 
-/// The facts for `version` (an entry of [`crate::PROFILED_VERSIONS`]);
-/// a version older than every row gets the first row.
+/// A field of [`Facts`] that differs between the rows of [`TABLE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fact {
+    /// [`Facts::default_context_window`].
+    DefaultContextWindow,
+    /// [`Facts::skill_paths`].
+    SkillPaths,
+    /// [`Facts::bundled_skills`].
+    BundledSkills,
+    /// [`Facts::untrusted_drops_agents_md`].
+    UntrustedDropsAgentsMd,
+    /// [`Facts::fallback_names_must_be_plain`].
+    FallbackNamesMustBePlain,
+    /// [`Facts::plugin_manifests`].
+    PluginManifests,
+    /// [`Facts::refusal_prints`].
+    RefusalPrints,
+}
+
+impl Fact {
+    /// Copies this field of `newer` into `facts`.
+    fn take(self, facts: &mut Facts, newer: &Facts) {
+        match self {
+            Fact::DefaultContextWindow => facts.default_context_window = newer.default_context_window,
+            Fact::SkillPaths => facts.skill_paths = newer.skill_paths,
+            Fact::BundledSkills => facts.bundled_skills = newer.bundled_skills,
+            Fact::UntrustedDropsAgentsMd => {
+                facts.untrusted_drops_agents_md = newer.untrusted_drops_agents_md
+            }
+            Fact::FallbackNamesMustBePlain => {
+                facts.fallback_names_must_be_plain = newer.fallback_names_must_be_plain
+            }
+            Fact::PluginManifests => facts.plugin_manifests = newer.plugin_manifests,
+            Fact::RefusalPrints => facts.refusal_prints = newer.refusal_prints,
+        }
+    }
+}
+
+/// One fact's change: the newer row's value holds from release `since` on.
+pub struct Change {
+    /// The fact.
+    pub fact: Fact,
+    /// Its name in the bisection results (`oracle/bisect/codex.json`).
+    pub name: &'static str,
+    /// The first release that shows it.
+    pub since: &'static str,
+    /// What Codex does from `since` on, one sentence.
+    pub summary: &'static str,
+    /// What shows it.
+    pub evidence: &'static str,
+}
+
+/// The first release that reads `.cursor-plugin/plugin.json`
+/// ([`Fact::PluginManifests`]); the layout's row starts there.
+pub const CURSOR_PLUGIN_SINCE: &str = "0.145.0";
+
+/// Every fact that differs between the rows of [`TABLE`], with the first
+/// release that shows the newer value, oldest first. A fact is named by
+/// its field of [`Facts`].
+pub const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::PluginManifests,
+        name: "plugin_manifests",
+        since: CURSOR_PLUGIN_SINCE,
+        summary: "`.cursor-plugin/plugin.json` is a plugin manifest too: the skills below it are listed as `plugin:skill`.",
+        evidence: "bisected (case `codex.x13_plugin_namespaces`): 0.144.6 lists the skill below a `.cursor-plugin` manifest as `three`, 0.145.0 as `cup:three`",
+    },
+    Change {
+        fact: Fact::SkillPaths,
+        name: "skill_paths",
+        since: "0.147.0",
+        summary: "The skill listing names each file by a root alias (`rN/...`) below a table of roots, a linked skill folder by the link's path.",
+        evidence: "bisected (case `codex.x12_file_symlink_not_loaded`): 0.146.1 lists the linked folder's skill at its target `library/folder/SKILL.md`, 0.147.0 at `.agents/skills/dirlink/SKILL.md`",
+    },
+    Change {
+        fact: Fact::RefusalPrints,
+        name: "refusal_prints",
+        since: "0.147.0",
+        summary: "A configuration Codex refuses is reported as `failed to load bootstrap configuration`.",
+        evidence: "bisected on the agent's code: the executable of 0.146.1 lacks the text `failed to load bootstrap configuration`, that of 0.147.0 holds it",
+    },
+    Change {
+        fact: Fact::UntrustedDropsAgentsMd,
+        name: "untrusted_drops_agents_md",
+        since: "0.150.0",
+        summary: "A project marked untrusted loses its AGENTS.md chain.",
+        evidence: "bisected (case `codex.x27_untrusted_project`, run with its trust entries): 0.149.1 sends the root AGENTS.md (`Root instructions.`), 0.150.0 none (openai/codex#41499)",
+    },
+    Change {
+        fact: Fact::FallbackNamesMustBePlain,
+        name: "fallback_names_must_be_plain",
+        since: "0.156.0",
+        summary: "`project_doc_fallback_filenames` entries holding `/` (or `.`, `..`) are ignored.",
+        evidence: "bisected (case `codex.x30_fallback_names_with_slash`): 0.155.1 loads `docs/GUIDE.md` named as `docs/GUIDE.md` (`Guide text.`), 0.156.0 loads nothing",
+    },
+    Change {
+        fact: Fact::BundledSkills,
+        name: "bundled_skills",
+        since: "0.159.0",
+        summary: "The bundled system skills are those of 0.171.0: `plugin-creator` is gone, `openai-docs` and `skill-creator` have new descriptions.",
+        evidence: "bisected on the agent's code: the executable of 0.158.0 holds the skill `name: plugin-creator`, that of 0.159.0 does not; the new descriptions are assumed to come with it",
+    },
+    Change {
+        fact: Fact::DefaultContextWindow,
+        name: "default_context_window",
+        since: "0.169.1",
+        summary: "The default model's context window is 500,000 tokens, so the skill listing budget (2 %) is 10,000 tokens.",
+        evidence: "bisected (case `codex.x17_listing_budget`): the listing of 0.169.0 cuts the descriptions as 0.142.3 does, that of 0.169.1 as 0.171.0 does",
+    },
+];
+
+/// The facts for `version`: the first row's, with each fact of
+/// [`CHANGES`] taken from the last row from its first release on.
 pub fn facts_for(version: &str) -> Facts {
-    TABLE
+    let (first, last) = (&TABLE[0].facts, &TABLE[TABLE.len() - 1].facts);
+    let mut facts = *first;
+    for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
+        c.fact.take(&mut facts, last);
+    }
+    facts
+}
+
+/// [`CHANGES`] as the adapter's
+/// [`playbookdiff_adapter::Adapter::release_changes`].
+pub fn changes() -> Vec<ReleaseChange> {
+    let mut out: Vec<ReleaseChange> = CHANGES
         .iter()
-        .rev()
-        .find(|r| compare_versions(version, r.from) != Ordering::Less)
-        .unwrap_or(&TABLE[0])
-        .facts
+        .map(|c| ReleaseChange {
+            fact: c.name,
+            since: c.since,
+            summary: c.summary,
+            evidence: c.evidence,
+        })
+        .collect();
+    out.sort_by(|a, b| compare_versions(a.since, b.since));
+    out
 }
 
 #[cfg(test)]
@@ -206,8 +336,14 @@ mod tests {
         for v in crate::PROFILED_VERSIONS {
             assert!(TABLE.iter().any(|r| r.from == *v), "{v}");
         }
-        assert_eq!(facts_for("0.150.0").skill_paths, SkillPathStyle::Absolute);
-        assert_eq!(facts_for("0.171.0").skill_paths, SkillPathStyle::Aliased);
+        assert_eq!(facts_for("0.146.1").skill_paths, SkillPathStyle::Absolute);
+        assert_eq!(facts_for("0.147.0").skill_paths, SkillPathStyle::Aliased);
+        assert_eq!(facts_for("0.142.3"), TABLE[0].facts);
+        assert_eq!(facts_for("0.171.0"), TABLE[1].facts);
         assert!(facts_for("0.200.0").untrusted_drops_agents_md);
+        let mid = facts_for("0.156.0");
+        assert!(mid.untrusted_drops_agents_md && mid.fallback_names_must_be_plain);
+        assert_eq!(mid.default_context_window, 272_000);
+        assert_eq!(mid.bundled_skills, BUNDLED_0_142);
     }
 }

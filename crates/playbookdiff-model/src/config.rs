@@ -65,8 +65,9 @@ pub struct EffectiveAgentConfig {
 ///
 /// Agents change their discovery rules between releases; each adapter keeps
 /// the facts that changed in one table keyed by version range and picks the
-/// profile for the requested version. Shape: `{"version": "2.1.332"}`, or
-/// `{"version": "2.1.277", "requested": "2.1.280"}` when the requested
+/// profile for the requested version. Shape: `{"version": "2.1.332"}` (a
+/// profiled release, or one the adapter's bisected window covers), or
+/// `{"version": "2.1.332", "requested": "2.1.340"}` when the requested
 /// release has no profile of its own and the nearest older one was used.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

@@ -384,7 +384,7 @@ declare_codes! {
     /// nothing of imports in rules. To scope that text, move it into the
     /// rule.
     RuleImportUnscoped = "rule-import-unscoped", Info, Behaviour, "claude-code", "0.1.0", "a path-scoped rule's import loads at startup";
-    /// Claude Code 2.1.277 and later load `AGENTS.md` (and
+    /// Claude Code 2.1.281 and later load `AGENTS.md` (and
     /// `.claude/AGENTS.md`) where `CLAUDE.md` would load when no
     /// `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` exists from
     /// the root down to the launch directory (option `instructionFiles`,
@@ -392,7 +392,9 @@ declare_codes! {
     /// Foundry). This deviates from spec 000, which predates it: the spec
     /// has Claude Code read `CLAUDE.md` only. Evidence:
     /// `mods/agents-md/README.md` at tag v2.1.277 of anthropics/claude-code
-    /// and the 2.1.277 changelog; observed: the first request of 2.1.332
+    /// and the 2.1.277 changelog, which announce it, while bisection over
+    /// the published releases found 2.1.280 without it and 2.1.281 the
+    /// first with it (`oracle/bisect/claude-code.json`); observed: the first request of 2.1.332
     /// holds the root `AGENTS.md`, its imports and `.claude/AGENTS.md`,
     /// 2.1.197 holds none of them, and a `CLAUDE.md` below the launch
     /// directory does not turn the fallback off. Unlike the
@@ -400,7 +402,7 @@ declare_codes! {
     /// `AGENTS.md` below the launch directory when a file there was read,
     /// so those are not listed. Reported for the versions whose profile
     /// has the fallback.
-    AgentsMdFallback = "agents-md-fallback", Info, Behaviour, "claude-code", "0.1.0", "AGENTS.md loads because no CLAUDE.md is on the path (2.1.277 and later)";
+    AgentsMdFallback = "agents-md-fallback", Info, Behaviour, "claude-code", "0.1.0", "AGENTS.md loads because no CLAUDE.md is on the path (2.1.281 and later)";
     /// Text reads as an `@path` import but is not one: trailing punctuation
     /// (`@docs/a.md,`) or a space in the path (`@My Docs/a.md`) makes the
     /// agent keep it literal (anthropics/claude-code#86060, anthropics/claude-code#56927). Write the path
@@ -416,7 +418,7 @@ declare_codes! {
     /// A repository has `AGENTS.md` where Claude Code has no bridge to it:
     /// Claude Code reads `CLAUDE.md`, not `AGENTS.md`. Add `@AGENTS.md` to a
     /// `CLAUDE.md` beside it, or make `CLAUDE.md` a symbolic link to it.
-    /// Claude Code 2.1.277 and later read `AGENTS.md` from the root to the
+    /// Claude Code 2.1.281 and later read `AGENTS.md` from the root to the
     /// launch directory when no `CLAUDE.md` is on that path
     /// (`agents-md-fallback`), but never one below it. Source: spec 000
     /// "Instructions"; harness facts A5; anthropics/claude-code#89825;

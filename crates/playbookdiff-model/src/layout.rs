@@ -189,8 +189,8 @@ pub struct Surface {
     pub tokens: &'static [&'static str],
     /// How far the analysis models it.
     pub analysis: Analysis,
-    /// The first profiled release that reads it (`None`: every profiled
-    /// release); a layout of an older release leaves the row out.
+    /// The first release that reads it (`None`: every modelled release);
+    /// a layout of an older release leaves the row out.
     #[serde(skip)]
     pub since: Option<&'static str>,
     /// One sentence on what the row holds, or why the analysis does not
@@ -279,16 +279,12 @@ impl Surface {
         self.scope.in_repository()
     }
 
-    /// True when profiled release `version` reads this surface: always
-    /// without [`Surface::since`], else when `version` comes at or after
-    /// it in `profiled` (the adapter's profiled releases, oldest first).
-    /// A `since` that is not in `profiled` never matches.
-    pub fn read_by(&self, version: &str, profiled: &[&str]) -> bool {
-        let Some(since) = self.since else {
-            return true;
-        };
-        let position = |v: &str| profiled.iter().position(|p| *p == v);
-        matches!((position(since), position(version)), (Some(s), Some(v)) if v >= s)
+    /// True when release `version` reads this surface: always without
+    /// [`Surface::since`], else when `version` is at least `since`
+    /// ([`crate::profile::compare_versions`]).
+    pub fn read_by(&self, version: &str) -> bool {
+        self.since
+            .is_none_or(|since| crate::profile::at_least(version, since))
     }
 }
 

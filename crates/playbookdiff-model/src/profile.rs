@@ -8,6 +8,8 @@
 //! when the request predates every profile), with a diagnostic saying so.
 
 use crate::{AgentProfile, Diagnostic, DiagnosticCode};
+use schemars::JsonSchema;
+use serde::Serialize;
 use std::cmp::Ordering;
 
 /// Compares two dotted version strings numerically, component by
@@ -70,18 +72,65 @@ pub fn at_least(version: &str, floor: &str) -> bool {
     compare_versions(version, floor) != Ordering::Less
 }
 
+/// Which requested releases an adapter models with their own facts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Coverage {
+    /// Only the profiled releases: any other gets the nearest older
+    /// profile and an `unknown-agent-version` diagnostic.
+    #[default]
+    Profiled,
+    /// Every release from the oldest profiled one to the newest, both
+    /// included: each fact of the adapter's version table has the first
+    /// release that shows it, found by bisection over the agent's
+    /// published releases with the real agent (`scripts/oracle/bisect.py`,
+    /// `oracle/bisect/<agent>.json`), so a release in that window is
+    /// modelled by its own facts, without a diagnostic.
+    Bisected,
+}
+
+/// A behaviour of an agent that changed at one release: a fact of an
+/// adapter's version table with the first release that shows it, as
+/// bisection over the agent's published releases found it
+/// (`oracle/bisect/<agent>.json`, written by `scripts/oracle/bisect.py`).
+/// Shape in JSON: `{"fact": "AgentsMdFallback", "since": "2.1.281",
+/// "summary": "...", "evidence": "..."}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleaseChange {
+    /// The fact as the adapter's version table names it.
+    pub fact: &'static str,
+    /// The first release that shows it (the agent's own version string).
+    pub since: &'static str,
+    /// What the agent does from `since` on, one sentence.
+    pub summary: &'static str,
+    /// What shows it: the oracle case and observation of the bisection,
+    /// or the agent's code.
+    pub evidence: &'static str,
+}
+
+/// True when `version` lies from `first` to `last`, both included
+/// ([`compare_versions`]).
+pub fn within(version: &str, first: &str, last: &str) -> bool {
+    at_least(version, first) && compare_versions(version, last) != Ordering::Greater
+}
+
 /// Picks the profile for `requested` among `profiled` (oldest first, not
-/// empty). `None` asks for the newest profiled version.
+/// empty). `None` asks for the newest profiled version. Under
+/// [`Coverage::Bisected`], a requested release from the oldest profiled
+/// one to the newest is its own profile.
 ///
-/// Returns the profile and, when the requested version is not profiled, an
-/// `unknown-agent-version` diagnostic naming the profile used. `agent` is
-/// the display name used in the message (e.g. "Claude Code").
+/// Returns the profile and, when the requested version is neither profiled
+/// nor covered, an `unknown-agent-version` diagnostic naming the profile
+/// used. `agent` is the display name used in the message (e.g. "Claude
+/// Code").
 pub fn select_profile(
     agent: &str,
     profiled: &[&str],
+    coverage: Coverage,
     requested: Option<&str>,
 ) -> (AgentProfile, Option<Diagnostic>) {
     let newest = profiled.last().copied().unwrap_or("0");
+    let oldest = profiled.first().copied().unwrap_or(newest);
     let Some(req) = requested else {
         return (
             AgentProfile {
@@ -91,9 +140,11 @@ pub fn select_profile(
             None,
         );
     };
-    if profiled
-        .iter()
-        .any(|v| compare_versions(v, req) == Ordering::Equal)
+    let covered = coverage == Coverage::Bisected && within(req, oldest, newest);
+    if covered
+        || profiled
+            .iter()
+            .any(|v| compare_versions(v, req) == Ordering::Equal)
     {
         return (
             AgentProfile {
@@ -114,12 +165,13 @@ pub fn select_profile(
     } else {
         "the oldest profiled version, since the requested one predates every profile"
     };
+    let known = match coverage {
+        Coverage::Profiled => format!("Profiled versions: {}.", profiled.join(", ")),
+        Coverage::Bisected => format!("Modelled releases: {oldest} to {newest}."),
+    };
     let diag = Diagnostic::new(
         DiagnosticCode::UnknownAgentVersion,
-        format!(
-            "{agent} {req} has no version profile; the analysis uses {used}, {why}. Profiled versions: {}.",
-            profiled.join(", ")
-        ),
+        format!("{agent} {req} has no version profile; the analysis uses {used}, {why}. {known}"),
     );
     (
         AgentProfile {
@@ -174,19 +226,37 @@ mod tests {
     #[test]
     fn selection() {
         let p = ["2.1.197", "2.1.332"];
-        assert_eq!(select_profile("A", &p, None).0.version, "2.1.332");
-        let (e, d) = select_profile("A", &p, Some("2.1.197"));
+        let select = |r| select_profile("A", &p, Coverage::Profiled, r);
+        assert_eq!(select(None).0.version, "2.1.332");
+        let (e, d) = select(Some("2.1.197"));
         assert_eq!(
             (e.version.as_str(), e.requested, d),
             ("2.1.197", None, None)
         );
-        let (m, d) = select_profile("A", &p, Some("2.1.300"));
+        let (m, d) = select(Some("2.1.300"));
         assert_eq!(m.version, "2.1.197");
         assert_eq!(m.requested.as_deref(), Some("2.1.300"));
         assert_eq!(d.map(|d| d.code), Some(DiagnosticCode::UnknownAgentVersion));
-        let (o, _) = select_profile("A", &p, Some("1.0.0"));
+        let (o, _) = select(Some("1.0.0"));
         assert_eq!(o.version, "2.1.197");
-        let (n, _) = select_profile("A", &p, Some("9.0.0"));
+        let (n, _) = select(Some("9.0.0"));
         assert_eq!(n.version, "2.1.332");
+    }
+
+    #[test]
+    fn a_bisected_window_models_every_release_in_it() {
+        let p = ["2.1.197", "2.1.332"];
+        let select = |r| select_profile("A", &p, Coverage::Bisected, Some(r));
+        for inside in ["2.1.197", "2.1.198", "2.1.300", "2.1.332"] {
+            let (e, d) = select(inside);
+            assert_eq!((e.version.as_str(), e.requested, d), (inside, None, None));
+        }
+        let (o, d) = select("2.1.333");
+        assert_eq!(o.version, "2.1.332");
+        assert_eq!(o.requested.as_deref(), Some("2.1.333"));
+        let d = d.expect("outside the window");
+        assert_eq!(d.code, DiagnosticCode::UnknownAgentVersion);
+        assert!(d.message.contains("Modelled releases: 2.1.197 to 2.1.332."));
+        assert_eq!(select("2.1.100").0.version, "2.1.197");
     }
 }

@@ -93,7 +93,7 @@ pub fn assert_every_row_is_read(adapter: &dyn Adapter, example: Example<'_>) {
             .surfaces()
             .iter()
             .filter(|s| s.in_repository() && s.kind != SurfaceKind::Directory)
-            .filter(|s| s.read_by(version, adapter.profiled_versions()))
+            .filter(|s| s.read_by(version))
             .collect();
         let (single, together): (Vec<&Surface>, Vec<&Surface>) = rows
             .into_iter()
@@ -222,7 +222,7 @@ pub fn assert_every_source_is_a_row(
 fn rows_of(adapter: &dyn Adapter, version: &str) -> globset::GlobSet {
     let mut set = globset::GlobSetBuilder::new();
     for row in adapter.surfaces() {
-        if row.in_repository() && row.read_by(version, adapter.profiled_versions()) {
+        if row.in_repository() && row.read_by(version) {
             let glob = globset::GlobBuilder::new(row.pattern)
                 .literal_separator(true)
                 .build()

@@ -39,7 +39,7 @@ struct Seen<'c> {
     reached: HashSet<&'c RepoPath>,
     /// The files `claudeMdExcludes` removes.
     excluded: HashSet<&'c RepoPath>,
-    /// Whether the release has the AGENTS.md fallback (2.1.277 and later),
+    /// Whether the release has the AGENTS.md fallback (2.1.281 and later),
     /// which reads AGENTS.md on the root-to-cwd path only when no memory
     /// file is there (fidelity C16).
     fallback: bool,
@@ -139,7 +139,7 @@ fn unbridged_in(cx: &Compiler<'_, '_>, seen: &Seen<'_>, dir: &RepoPath) -> Optio
 /// path when `on_path`. With no memory file beside it, the reason names
 /// the one on the path from the root to the launch directory when there is
 /// one, since that file, not the absence of any, is what keeps the
-/// AGENTS.md fallback (2.1.277 and later) off.
+/// AGENTS.md fallback (2.1.281 and later) off.
 fn why_unbridged(
     seen: &Seen<'_>,
     version: &str,
@@ -154,22 +154,22 @@ fn why_unbridged(
         (Some(m), _) => format!("`{m}` neither imports it nor links to it"),
         (None, None) if on_path => format!(
             "there is no CLAUDE.md beside it, and Claude Code {version} predates the AGENTS.md fallback of \
-             2.1.277 (which reads AGENTS.md when no CLAUDE.md is on the path)"
+             2.1.281 (which reads AGENTS.md when no CLAUDE.md is on the path)"
         ),
         (None, Some(m)) if on_path && fallback => format!(
-            "there is no CLAUDE.md beside it, and the AGENTS.md fallback of 2.1.277 and later applies only \
+            "there is no CLAUDE.md beside it, and the AGENTS.md fallback of 2.1.281 and later applies only \
              when no CLAUDE.md is on the path from the repository root to the launch directory, and `{m}` is"
         ),
         (None, Some(m)) if on_path => format!(
             "there is no CLAUDE.md beside it, and Claude Code {version} predates the AGENTS.md fallback of \
-             2.1.277 (which, besides, reads AGENTS.md only when no CLAUDE.md is on the path, and `{m}` is)"
+             2.1.281 (which, besides, reads AGENTS.md only when no CLAUDE.md is on the path, and `{m}` is)"
         ),
-        (None, None) if fallback => "there is no CLAUDE.md beside it, and the AGENTS.md fallback (2.1.277 and \
+        (None, None) if fallback => "there is no CLAUDE.md beside it, and the AGENTS.md fallback (2.1.281 and \
             later) reads AGENTS.md only from the repository root to the launch directory, not below it on \
             demand"
             .to_string(),
         (None, Some(m)) if fallback => format!(
-            "there is no CLAUDE.md beside it, and the AGENTS.md fallback (2.1.277 and later) is off, since \
+            "there is no CLAUDE.md beside it, and the AGENTS.md fallback (2.1.281 and later) is off, since \
              `{m}` is on the path from the repository root to the launch directory (and the fallback never \
              reads AGENTS.md below the launch directory)"
         ),

@@ -1,6 +1,6 @@
 //! Memory files: `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` of
 //! each directory, and the AGENTS.md fallback that takes their place when
-//! none is on the startup path (2.1.277 and later; fidelity C16).
+//! none is on the startup path (2.1.281 and later; fidelity C16).
 //!
 //! Source: spec 000 "Startup discovery", "Nested on-demand discovery";
 //! harness facts A1.
@@ -79,7 +79,7 @@ pub(super) fn report_fallback(cx: &mut Compiler<'_, '_>, path: &RepoPath) {
         format!(
             "`{path}` loads at startup because no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` is on the \
              path from the repository root to the launch directory: Claude Code {} reads `AGENTS.md` there \
-             instead (2.1.277 and later).",
+             instead (2.1.281 and later).",
             cx.profile.version
         ),
     );
@@ -123,7 +123,7 @@ fn blank(cx: &Compiler<'_, '_>, p: &RepoPath) -> bool {
     })
 }
 
-/// True when the profile has the AGENTS.md fallback (2.1.277 and later)
+/// True when the profile has the AGENTS.md fallback (2.1.281 and later)
 /// and no memory file exists from the repository root to the launch
 /// directory (`startup_dirs`). A memory file `claudeMdExcludes` removes
 /// does not count (2.1.332 loads AGENTS.md beside a `.claude/CLAUDE.md`

@@ -303,11 +303,11 @@ fn startup_place(
     let reason = match (by_fallback, dir == &cx.context.cwd) {
         _ if dir.is_above_root() => format!(
             "loaded at startup from `{dir}`, a directory above the repository root (read with --outside-root){}",
-            if by_fallback { ", by the AGENTS.md fallback (2.1.277 and later)" } else { "" }
+            if by_fallback { ", by the AGENTS.md fallback (2.1.281 and later)" } else { "" }
         ),
         (false, true) => "loaded at startup from the launch directory".to_string(),
         (false, false) => format!("loaded at startup from `{dir}`, an ancestor of the launch directory"),
-        (true, _) => "loaded at startup by the AGENTS.md fallback (2.1.277 and later): no CLAUDE.md from the \
+        (true, _) => "loaded at startup by the AGENTS.md fallback (2.1.281 and later): no CLAUDE.md from the \
                       repository root to the launch directory"
             .to_string(),
     };

@@ -1,5 +1,6 @@
 //! Integration tests of the adapter registry, one binary for the crate.
 
+mod bisected;
 mod indexed_names;
 mod invariants;
 mod message_style;

@@ -755,7 +755,7 @@ fn a_harness_named_twice_is_refused_as_repeated() {
 }
 
 /// An AGENTS.md over Claude Code's 4 MiB read limit with no CLAUDE.md:
-/// from 2.1.277 the fallback would read it, so the only problem is its
+/// from 2.1.281 the fallback would read it, so the only problem is its
 /// size (no advice to bridge it, no claim that the release predates the
 /// fallback, no `agents-md-fallback` saying it loads); 2.1.197 has no
 /// fallback and is told to bridge it. Each harness tells one story of the

@@ -419,7 +419,7 @@ const fn fact_for(
 }
 
 const CC: &str = "claude-code";
-/// Claude Code 2.1.197, before the AGENTS.md fallback of 2.1.277.
+/// Claude Code 2.1.197, before the AGENTS.md fallback of 2.1.281.
 const CC_2_1_197: &str = "claude-code@2.1.197";
 const CX: &str = "codex";
 
@@ -440,12 +440,12 @@ const FACTS: &[Fact] = &[
     fact("AnthusAI__Kanbus", CX, "project/issues", Expect::Chain(&["AGENTS.override.md", "project/AGENTS.md", "project/issues/AGENTS.md"])),
     // The root AGENTS.override.md shadows the root AGENTS.md.
     fact("AnthusAI__Kanbus", CX, ".", Expect::Instruction("AGENTS.md", "shadowed")),
-    // No CLAUDE.md anywhere in the tree: Claude Code before 2.1.277 gets no
+    // No CLAUDE.md anywhere in the tree: Claude Code before 2.1.281 gets no
     // instruction...
     fact("AnthusAI__Kanbus", CC_2_1_197, "apps/console", Expect::Chain(&[])),
     // ...and apps/console/AGENTS.md has no CLAUDE.md beside it.
     fact("AnthusAI__Kanbus", CC_2_1_197, "apps/console", Expect::Diagnostic("agents-md-not-bridged", "`apps/console/AGENTS.md`")),
-    // From 2.1.277 the AGENTS.md fallback loads the root and apps/console
+    // From 2.1.281 the AGENTS.md fallback loads the root and apps/console
     // AGENTS.md (fidelity C16; recorded with 2.1.332, which the old fact,
     // "no instruction", contradicted).
     fact("AnthusAI__Kanbus", CC, "apps/console", Expect::Chain(&["AGENTS.md", "apps/console/AGENTS.md"])),
@@ -473,7 +473,7 @@ const FACTS: &[Fact] = &[
     // The only .mcp.json is axiom-codex/.mcp.json, a Codex plugin's.
     fact("CharlesWiltgen__Axiom", CC, ".", Expect::Diagnostic("mcp-json-not-at-root", "`axiom-codex/.mcp.json`")),
     fact("CharlesWiltgen__Axiom", CC, ".", Expect::NoMcp),
-    // Root AGENTS.md, no CLAUDE.md: nothing before 2.1.277, the root
+    // Root AGENTS.md, no CLAUDE.md: nothing before 2.1.281, the root
     // AGENTS.md by the fallback since (fidelity C16; recorded with 2.1.332,
     // which the old fact, "no instruction", contradicted).
     fact("CharlesWiltgen__Axiom", CC_2_1_197, ".", Expect::Chain(&[])),

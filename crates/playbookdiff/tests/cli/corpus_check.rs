@@ -122,10 +122,10 @@ fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
             .iter()
             .any(|i| i.starts_with("skill:capability-gap:codex-only:implementation-kickoff:")));
     }
-    // Claude Code before the AGENTS.md fallback of 2.1.277.
+    // Claude Code before the AGENTS.md fallback of 2.1.281.
     const OLD: [&str; 2] = ["--agent-version", "claude-code=2.1.197"];
     // Nested AGENTS.md without a CLAUDE.md bridge: found from the package
-    // launch directories by --all-dirs, for Claude Code before 2.1.277.
+    // launch directories by --all-dirs, for Claude Code before 2.1.281.
     if let Some(dir) = names.iter().find(|n| *n == "AnthusAI__Kanbus") {
         let (code, v) = check(
             &tmp.path().join(dir).join("repo"),
@@ -152,7 +152,7 @@ fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
             missing[0]["items"][0]["source"]["path"],
             "apps/console/AGENTS.md"
         );
-        // From 2.1.277 no CLAUDE.md is on any path, so Claude Code loads
+        // From 2.1.281 no CLAUDE.md is on any path, so Claude Code loads
         // the AGENTS.md files as Codex does (fidelity C16, recorded with
         // 2.1.332): what differs is only the root, where Codex takes
         // AGENTS.override.md instead of AGENTS.md.
@@ -172,7 +172,7 @@ fn every_corpus_repository_checks_and_the_hand_checked_findings_hold() {
         );
     }
     // AGENTS.md and no CLAUDE.md at all: Codex-only at the root before
-    // 2.1.277; from 2.1.277 Claude Code loads it too (fidelity C16).
+    // 2.1.281; from 2.1.281 Claude Code loads it too (fidelity C16).
     if let Some(dir) = names.iter().find(|n| *n == "CharlesWiltgen__Axiom") {
         let repo = tmp.path().join(dir).join("repo");
         let v = check(&repo, &[&TWO[..], &OLD].concat()).1;

@@ -62,7 +62,7 @@ fn json_equals_the_adapters_tables() {
             let rows: Vec<Row> = adapter
                 .surfaces()
                 .iter()
-                .filter(|s| s.read_by(version, adapter.profiled_versions()))
+                .filter(|s| s.read_by(version))
                 .map(|s| {
                     (
                         s.kind.as_str().to_string(),

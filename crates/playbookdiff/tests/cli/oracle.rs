@@ -1527,6 +1527,7 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         }
     }
     s.push('\n');
+    bisection_section(&mut s);
     fuzz_section(&mut s, listed);
     surface_section(&mut s, outcome);
     unverified_section(&mut s);
@@ -1559,6 +1560,113 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         s.push('\n');
     }
     s
+}
+
+/// Each behaviour change of a bisected harness, from
+/// `oracle/bisect/<agent>.json` (`scripts/oracle/bisect.py`): the fact,
+/// the first release that shows it, the last that does not, the
+/// observation that tells them apart, and what the search cost; then the
+/// sampled releases of `<agent>.sample.json`, when recorded.
+fn bisection_section(s: &mut String) {
+    s.push_str("## Behaviour changes by release
+
+");
+    s.push_str("`scripts/oracle/bisect.py` found, for each behaviour that differs between
+");
+    s.push_str("two profiled releases, the first published release that shows it: a binary
+");
+    s.push_str("search over the releases between them, each candidate installed once and
+");
+    s.push_str("only the case that tells the behaviour apart re-run (or the agent's code
+");
+    s.push_str("searched for a name). The adapters' version tables start each fact at the
+");
+    s.push_str("release found (the registry's `bisected` test holds them to it), so every
+");
+    s.push_str("release between the profiled ones is modelled without a warning.\n\n");
+    for agent in AGENTS {
+        let path = workspace().join(format!("oracle/bisect/{agent}.json"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let doc: Value = serde_json::from_str(&text).expect("bisection results are JSON");
+        let _ = writeln!(s, "### {}\n", adapter(agent).harness().display_name());
+        s.push_str("| behaviour | fact | first release | last without | observation | installs | runs | seconds |\n");
+        s.push_str("|---|---|---|---|---|---|---|---|\n");
+        for b in doc["behaviours"].as_array().into_iter().flatten() {
+            let str_of = |k: &str| b[k].as_str().unwrap_or("").to_string();
+            let _ = writeln!(
+                s,
+                "| `{}` | `{}` | {} | {} | {} | {} | {} | {} |",
+                str_of("id"),
+                str_of("fact"),
+                str_of("firstRelease"),
+                str_of("lastWithout"),
+                bisect_observation(b),
+                b["installs"],
+                b["runs"],
+                b["seconds"]
+            );
+        }
+        s.push('\n');
+        sample_lines(s, agent);
+    }
+}
+
+/// What tells a bisected behaviour apart, in words: the case and aspect
+/// (or the agent's code) and the text present or absent from the first
+/// release on.
+fn bisect_observation(b: &Value) -> String {
+    let quoted = |k: &str| -> Vec<String> {
+        b[k].as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str())
+            .map(|t| format!("`{}`", t.replace('|', "\\|").replace('`', "'")))
+            .collect()
+    };
+    let (present, absent) = (quoted("present"), quoted("absent"));
+    let place = match b["witness"].as_str() {
+        Some("code") | None => "the installed package".to_string(),
+        Some(case) => format!("`{}` of case `{case}`", b["aspect"].as_str().unwrap_or("")),
+    };
+    let mut what = Vec::new();
+    if !present.is_empty() {
+        what.push(format!("holds {}", present.join(", ")));
+    }
+    if !absent.is_empty() {
+        what.push(format!("lacks {}", absent.join(", ")));
+    }
+    if what.is_empty() {
+        what.push("equals the newer profiled release's".to_string());
+    }
+    format!("{place} {}", what.join(" and "))
+}
+
+/// The sampled releases of `oracle/bisect/<agent>.sample.json`: per
+/// behaviour, the releases checked and those that contradict the boundary.
+fn sample_lines(s: &mut String, agent: &str) {
+    let path = workspace().join(format!("oracle/bisect/{agent}.sample.json"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let doc: Value = serde_json::from_str(&text).expect("sample results are JSON");
+    let checks = doc["checks"].as_array().cloned().unwrap_or_default();
+    let releases: BTreeSet<&str> = checks.iter().filter_map(|c| c["release"].as_str()).collect();
+    let against: Vec<String> = checks
+        .iter()
+        .filter(|c| c["agrees"] == Value::Bool(false))
+        .map(|c| format!("`{}` at {}", c["behaviour"].as_str().unwrap_or(""), c["release"].as_str().unwrap_or("")))
+        .collect();
+    let _ = writeln!(
+        s,
+        "Sampled: {} checks at {} releases ({}), {} against the boundaries{}.\n",
+        checks.len(),
+        releases.len(),
+        releases.iter().copied().collect::<Vec<_>>().join(", "),
+        against.len(),
+        if against.is_empty() { String::new() } else { format!(": {}", against.join(", ")) }
+    );
 }
 
 /// The random repositories of `scripts/oracle/fuzz.py`, per agent and

@@ -556,7 +556,7 @@ fn c12_rule_imports() {
     }
 }
 
-/// C16, before 2.1.277: AGENTS.md is never read without a CLAUDE.md bridge.
+/// C16, before 2.1.281: AGENTS.md is never read without a CLAUDE.md bridge.
 #[test]
 fn c16_agents_md_fallback_2_1_197() {
     let v = "2.1.197";
@@ -572,7 +572,7 @@ fn c16_agents_md_fallback_2_1_197() {
     assert_eq!(chain(&cfg), ["pkg/CLAUDE.md"]);
 }
 
-/// C16, 2.1.277 and later: with no CLAUDE.md, .claude/CLAUDE.md or
+/// C16, 2.1.281 and later: with no CLAUDE.md, .claude/CLAUDE.md or
 /// CLAUDE.local.md from the root to the launch directory, AGENTS.md and
 /// .claude/AGENTS.md load where CLAUDE.md would, imports included; a
 /// CLAUDE.md below the launch directory does not turn it off; AGENTS.md

@@ -232,7 +232,7 @@ fn agents_md_import_in_a_subdirectory_resolves_next_to_the_importing_file() {
     assert_eq!(diags_at(&cfg, D::AgentsMdNotBridged, "AGENTS.md").len(), 1);
     assert!(diags_at(&cfg, D::AgentsMdNotBridged, "apps/api/AGENTS.md").is_empty());
 
-    // From 2.1.277 (2.1.332 observed) no memory file is on the path from the
+    // From 2.1.281 (2.1.332 observed) no memory file is on the path from the
     // root to the launch directory, so the root AGENTS.md loads at startup
     // by the fallback, before the on-demand pair.
     let cfg = compile(

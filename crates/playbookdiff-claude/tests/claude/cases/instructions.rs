@@ -219,7 +219,7 @@ fn claude_local_md_in_local_mode_follows_claude_md_and_rules_of_its_directory() 
 
 #[test]
 fn agents_md_without_a_bridge_gets_a_diagnostic_naming_both_bridges() {
-    // Field report 11; Claude Code before the AGENTS.md fallback of 2.1.277.
+    // Field report 11; Claude Code before the AGENTS.md fallback of 2.1.281.
     let cfg = compile("agents_md_without_bridge", at_root().version("2.1.197"));
     assert!(
         pieces(&cfg, "AGENTS.md").is_empty(),
@@ -267,7 +267,7 @@ fn agents_md_not_bridged_names_the_claude_md_on_the_path() {
     // root CLAUDE.md, and below the launch directory besides.
     let below = reason(".", "2.1.332");
     assert!(
-        below.contains("fallback (2.1.277 and later) is off, since `CLAUDE.md` is on the path"),
+        below.contains("fallback (2.1.281 and later) is off, since `CLAUDE.md` is on the path"),
         "{below}"
     );
     // On the path, with the fallback: the CLAUDE.md is named.
@@ -483,7 +483,7 @@ fn unbridged_agents_md_is_reported_only_on_the_path_to_cwd_and_below_it() {
         unbridged("2.1.197"),
         ["AGENTS.md", "a/AGENTS.md", "a/deep/AGENTS.md"]
     );
-    // From 2.1.277 the two on the path load by the fallback; the one below
+    // From 2.1.281 the two on the path load by the fallback; the one below
     // the launch directory does not.
     assert_eq!(unbridged("2.1.332"), ["a/deep/AGENTS.md"]);
 }
