@@ -236,11 +236,11 @@ pub fn parse(text: &str) -> Result<ProjectConfig, ConfigError> {
         config.excluded = builder.build().ok();
     }
     for (i, a) in config.accepted.iter().enumerate() {
-        if !is_finding_id(a.id.get_ref()) {
+        if !is_finding_id(a.id.get_ref()) && !is_upgrade_id(a.id.get_ref()) {
             return Err(at(
                 a.id.span(),
                 format!(
-                    "`{}` is not a finding id; copy the id that `playbookdiff check` prints (<category>:<type>:<direction>:<slug>:<12 hex digits>)",
+                    "`{}` is not a finding id; copy the id that `playbookdiff check` prints (<category>:<type>:<direction>:<slug>:<12 hex digits>), or that `playbookdiff upgrade` prints (upgrade:<harness>:<fact>)",
                     a.id.get_ref()
                 ),
             ));
@@ -291,6 +291,19 @@ pub fn is_finding_id(id: &str) -> bool {
         && parts[4]
             .bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// True when `id` has the shape of the id of a behaviour an agent upgrade
+/// changes, as `playbookdiff upgrade` prints it: `upgrade:<harness
+/// id>:<fact>` (`upgrade:claude-code:AgentsMdFallback`), the harness id
+/// and the fact made of ASCII letters, digits, `-` and `_`.
+pub fn is_upgrade_id(id: &str) -> bool {
+    let word = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    matches!(id.split(':').collect::<Vec<_>>()[..], ["upgrade", h, f] if word(h) && word(f))
 }
 
 impl ProjectConfig {
@@ -981,6 +994,11 @@ reason = "intended"
     #[test]
     fn ids_have_the_shape_check_prints() {
         assert!(is_finding_id(ID));
+        assert!(is_upgrade_id("upgrade:claude-code:AgentsMdFallback"));
+        assert!(!is_upgrade_id("upgrade:claude-code"));
+        assert!(!is_upgrade_id("upgrade:claude code:X"));
+        assert!(!is_upgrade_id("upgrade::X"));
+        assert!(!is_finding_id("upgrade:claude-code:AgentsMdFallback"));
         assert!(is_finding_id(
             "skill:capability-gap:claude-code-only:my-skill:abcdefabcdef"
         ));

@@ -236,6 +236,18 @@ declare_codes! {
     /// Ask for a profiled version (listed in the message) to remove it.
     /// Source: the adapters' version tables.
     UnknownAgentVersion = "unknown-agent-version", Info, Limit, any, "0.1.0", "the requested agent version has no profile; the nearest older one is used";
+    /// After an upgrade of the agent (`playbookdiff upgrade HARNESS
+    /// FROM..TO`), the model receives something different from this file
+    /// at a launch directory, because a behaviour of the agent changed at
+    /// the release named in the message (a fact of the adapter's version
+    /// table, with the first release bisection found). Reported by
+    /// `upgrade` in the forge formats, once per launch directory and
+    /// release, at the first file that changes. Review the change, then
+    /// accept it in `playbookdiff.toml` (`[[accepted]]` with the id
+    /// `upgrade:<harness>:<fact>` the message names) or adapt the
+    /// repository. Source: the adapters' version tables and
+    /// `oracle/bisect/`.
+    AgentUpgradeChange = "agent-upgrade-change", Warning, Behaviour, any, "0.1.0", "an agent upgrade changes what the model receives";
     // ----- Unavailable layers (both harnesses) -----
     /// Personal configuration present in the working tree (`CLAUDE.local.md`,
     /// `.claude/settings.local.json`) is not reproducible repository state, so

@@ -1,6 +1,9 @@
-//! `playbookdiff diff`: the document ([`DiffDocument`], serialized as is
-//! for `--format json`, its schema generated from the same types) and its
-//! text and Markdown renderings.
+//! `playbookdiff diff` and `playbookdiff upgrade`: the document
+//! ([`DiffDocument`], serialized as is for `--format json`, its schema
+//! generated from the same types) and its text and Markdown renderings.
+//! An upgrade is a diff of one harness with itself at two releases of the
+//! agent on one tree: the document then holds [`UpgradeSides`], and each
+//! [`DiffContext`] the release whose changes it shows.
 
 use crate::check_markdown::esc;
 use crate::check_text::severity_style;
@@ -11,6 +14,7 @@ use playbookdiff_compare::delta::{
     InstructionChange, ProblemDelta,
 };
 use playbookdiff_compare::FailOn;
+use playbookdiff_model::profile::ReleaseChange;
 use playbookdiff_model::remedy::count;
 use playbookdiff_model::{Harness, RepoPath};
 use schemars::JsonSchema;
@@ -54,6 +58,53 @@ pub struct DiffContext {
     pub target_path: Option<RepoPath>,
     /// Per agent that receives something differently, in harness order.
     pub agents: Vec<AgentDelta>,
+    /// For `upgrade`: the release from which these changes hold, the
+    /// `since` of the [`UpgradeChange`]s that cause them (compared with
+    /// the release before it in the upgrade's steps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
+}
+
+/// What `playbookdiff upgrade` compares: one harness at two releases of
+/// the agent, on one tree.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UpgradeSides {
+    /// The harness upgraded.
+    pub harness: Harness,
+    /// The release in use (FROM), as the agent prints it.
+    pub from: String,
+    /// The release upgraded to (TO).
+    pub to: String,
+    /// Each behaviour that changes between the two, oldest first, with
+    /// where it changes what the model receives here.
+    pub changes: Vec<UpgradeChange>,
+}
+
+/// One behaviour an upgrade changes: a fact of the adapter's version
+/// table, the first release that shows it and its evidence.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UpgradeChange {
+    /// `upgrade:<harness>:<fact>`, the id `[[accepted]]` in
+    /// `playbookdiff.toml` takes to accept it.
+    pub id: String,
+    /// The fact, its first release, what it does and its evidence.
+    #[serde(flatten)]
+    pub change: ReleaseChange,
+    /// The contexts where the release that brings it changes what the
+    /// model receives (empty: nothing here).
+    pub directories: Vec<RepoPath>,
+    /// The reason it is accepted, when `playbookdiff.toml` accepts it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<String>,
+}
+
+impl UpgradeChange {
+    /// True when it changes what the model receives and is not accepted.
+    pub fn fails(&self) -> bool {
+        !self.directories.is_empty() && self.accepted.is_none()
+    }
 }
 
 /// Counts of a diff.
@@ -117,6 +168,11 @@ pub struct DiffDocument {
     pub problems: ProblemDelta,
     /// Counts.
     pub summary: DiffSummary,
+    /// For `upgrade`: the harness, the two releases and the behaviours
+    /// that change between them (the sides `base` and `head` are then
+    /// both the analysed tree).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upgrade: Option<UpgradeSides>,
 }
 
 /// `diff --format json`: the document, pretty-printed, ending with a
@@ -398,26 +454,12 @@ fn problem_lines(out: &mut String, p: &Painter, title: &str, list: &[DiffProblem
 pub fn diff_text(doc: &DiffDocument, color: crate::Color) -> String {
     let p = Painter { color };
     let mut out = String::new();
-    let _ = writeln!(out, "{}", p.paint("PlaybookDiff: diff", heading()));
-    let _ = writeln!(out, "  repository  {}", clean(&doc.repository));
-    let _ = writeln!(out, "  base        {}", side_label(&doc.base));
-    let _ = writeln!(out, "  head        {}", side_label(&doc.head));
-    out.push_str(&wrap(
-        &format!(
-            "{}; {} analysed; {} with changes for an agent.",
-            count(doc.summary.changed_paths, "changed path", "changed paths"),
-            count(doc.summary.affected_contexts, "context", "contexts"),
-            doc.directories.len()
-        ),
-        "",
-        columns(),
-    ));
+    match &doc.upgrade {
+        Some(u) => crate::upgrade::header(&mut out, &p, doc, u),
+        None => header(&mut out, &p, doc),
+    }
     for d in &doc.directories {
-        let _ = writeln!(
-            out,
-            "\n{}",
-            p.paint(&context_label(&d.cwd, d.target_path.as_ref()), heading())
-        );
+        let _ = writeln!(out, "\n{}", p.paint(&directory_label(d), heading()));
         for a in &d.agents {
             let _ = writeln!(out, "  {}", clean(a.harness.display_name()));
             let line = |out: &mut String, text: &str| {
@@ -461,17 +503,49 @@ pub fn diff_text(doc: &DiffDocument, color: crate::Color) -> String {
         "Problems in the repository the change resolves",
         &doc.problems.resolved,
     );
-    finding_lines(
-        &mut out,
-        &p,
-        "Introduced findings",
-        &doc.findings.introduced,
-    );
-    finding_lines(&mut out, &p, "Resolved findings", &doc.findings.resolved);
-    let _ = writeln!(out, "\nUnchanged findings: {}", doc.summary.unchanged);
+    if let Some(u) = &doc.upgrade {
+        crate::upgrade::changes_text(&mut out, &p, u);
+    } else {
+        finding_lines(
+            &mut out,
+            &p,
+            "Introduced findings",
+            &doc.findings.introduced,
+        );
+        finding_lines(&mut out, &p, "Resolved findings", &doc.findings.resolved);
+        let _ = writeln!(out, "\nUnchanged findings: {}", doc.summary.unchanged);
+    }
     let _ = writeln!(out);
     out.push_str(&wrap(&result_line(doc), "", columns()));
     out
+}
+
+/// The head of `diff`'s text: the repository, the two sides, the counts.
+fn header(out: &mut String, p: &Painter, doc: &DiffDocument) {
+    let _ = writeln!(out, "{}", p.paint("PlaybookDiff: diff", heading()));
+    let _ = writeln!(out, "  repository  {}", clean(&doc.repository));
+    let _ = writeln!(out, "  base        {}", side_label(&doc.base));
+    let _ = writeln!(out, "  head        {}", side_label(&doc.head));
+    out.push_str(&wrap(
+        &format!(
+            "{}; {} analysed; {} with changes for an agent.",
+            count(doc.summary.changed_paths, "changed path", "changed paths"),
+            count(doc.summary.affected_contexts, "context", "contexts"),
+            doc.directories.len()
+        ),
+        "",
+        columns(),
+    ));
+}
+
+/// A directory's heading: its context, and for `upgrade` the release
+/// whose changes it shows.
+pub(crate) fn directory_label(d: &DiffContext) -> String {
+    let context = context_label(&d.cwd, d.target_path.as_ref());
+    match &d.release {
+        Some(r) => format!("{context}, from {}", clean(r)),
+        None => context,
+    }
 }
 
 /// `text` after `first` on one line when it fits the width (its own
@@ -558,6 +632,9 @@ fn plural_s(n: usize) -> &'static str {
 }
 
 fn result_line(doc: &DiffDocument) -> String {
+    if let Some(u) = &doc.upgrade {
+        return crate::upgrade::result_line(doc, u);
+    }
     let s = &doc.summary;
     if s.introduced == 0 && s.introduced_problems == 0 {
         return "Result: no introduced finding (exit status 0).".to_string();
@@ -637,7 +714,7 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
             for (l, paras) in lines.iter().zip(&paragraphs) {
                 rows.push(format!(
                     "| {} | {} | {}{paras} |",
-                    esc(&context_label(&d.cwd, d.target_path.as_ref())),
+                    esc(&directory_label(d)),
                     esc(a.harness.display_name()),
                     esc(l.split_whitespace().collect::<Vec<_>>().join(" ").as_str())
                 ));
@@ -688,15 +765,20 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
         let introduced_shown = take(&introduced);
         let resolved_shown = take(&resolved);
         let mut out = String::new();
-        let _ = writeln!(out, "### PlaybookDiff: agent configuration changes\n");
-        let _ = writeln!(
-            out,
-            "Base {}, head {}: {}, {} analysed.\n",
-            esc(&side_label(&doc.base)),
-            esc(&side_label(&doc.head)),
-            count(doc.summary.changed_paths, "changed path", "changed paths"),
-            count(doc.summary.affected_contexts, "context", "contexts")
-        );
+        match &doc.upgrade {
+            Some(u) => crate::upgrade::markdown_header(&mut out, doc, u),
+            None => {
+                let _ = writeln!(out, "### PlaybookDiff: agent configuration changes\n");
+                let _ = writeln!(
+                    out,
+                    "Base {}, head {}: {}, {} analysed.\n",
+                    esc(&side_label(&doc.base)),
+                    esc(&side_label(&doc.head)),
+                    count(doc.summary.changed_paths, "changed path", "changed paths"),
+                    count(doc.summary.affected_contexts, "context", "contexts")
+                );
+            }
+        }
         if !rows_shown.is_empty() {
             let _ = writeln!(out, "| Context | Agent | Change |\n|---|---|---|");
             for r in &rows_shown {
@@ -737,7 +819,12 @@ pub fn diff_markdown(doc: &DiffDocument) -> String {
                 out.push('\n');
             }
         }
-        let _ = writeln!(out, "Unchanged findings: {}.\n", doc.summary.unchanged);
+        match &doc.upgrade {
+            Some(u) => crate::upgrade::changes_markdown(&mut out, u),
+            None => {
+                let _ = writeln!(out, "Unchanged findings: {}.\n", doc.summary.unchanged);
+            }
+        }
         if shown < total {
             let _ = writeln!(
                 out,
@@ -863,6 +950,7 @@ mod tests {
                 ..FindingDelta::default()
             },
             problems: ProblemDelta::default(),
+            upgrade: None,
         };
         let md = diff_markdown(&doc(introduced.clone()));
         let n = md.chars().count();

@@ -174,6 +174,7 @@ impl<'a> ForgeReport<'a> {
                         diagnostic: Cow::Owned(p.diagnostic()),
                     })
                 })
+                .chain(crate::upgrade::forge_diagnostics(d))
                 .collect(),
             stale: &[],
             fail_on: d.fail_on,

@@ -57,6 +57,7 @@ pub mod report;
 pub mod sarif;
 pub mod schema;
 pub mod text;
+mod upgrade;
 pub mod words;
 
 /// Counts allocations, the measure of work of the unit tests that prove a

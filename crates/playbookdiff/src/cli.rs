@@ -177,6 +177,17 @@ pub(crate) enum Command {
     #[command(after_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
 
+    /// What one agent receives differently after an upgrade from release
+    /// FROM to release TO, and which behaviour of the agent causes each
+    /// change.
+    ///
+    /// Each change names the behaviour of the adapter's version table, the
+    /// first release that shows it (found by bisection with the real
+    /// agent) and its evidence. Exit status 1 when the model receives
+    /// something different and playbookdiff.toml does not accept it.
+    #[command(after_help = UPGRADE_EXAMPLES)]
+    Upgrade(UpgradeArgs),
+
     /// Where each harness reads its configuration: for each profiled
     /// release, every surface kind with its paths, settings keys, expanded
     /// tokens and scopes, and whether the analysis models it.
@@ -364,6 +375,18 @@ pub(crate) struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+const UPGRADE_EXAMPLES: &str = "\
+Examples:
+  # What Claude Code 2.1.332 changes from 2.1.197, here
+  playbookdiff upgrade claude-code 2.1.197..2.1.332
+  # At every launch directory, as JSON
+  playbookdiff upgrade codex 0.142.3..0.171.0 --all-dirs --format json
+  # Accept a change (then it no longer fails the run), in playbookdiff.toml:
+  #   [[accepted]]
+  #   id = \"upgrade:claude-code:AgentsMdFallback\"
+  #   reason = \"we want AGENTS.md read\"
+";
+
 const DIFF_EXAMPLES: &str = "\
 Examples:
   # Two commits
@@ -430,6 +453,62 @@ pub(crate) struct DiffArgs {
     /// Print nothing unless an introduced finding fails the run
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// `playbookdiff upgrade HARNESS FROM..TO [REPO]`.
+#[derive(Debug, Args)]
+pub(crate) struct UpgradeArgs {
+    /// The harness upgraded
+    #[arg(value_name = "HARNESS", value_parser = harness_parser())]
+    pub harness: Harness,
+
+    /// The release in use and the one upgraded to, as the agent prints
+    /// them (e.g. 2.1.197..2.1.332)
+    #[arg(value_name = "FROM..TO")]
+    pub releases: String,
+
+    /// The analysis context.
+    #[command(flatten)]
+    pub context: ContextArgs,
+
+    /// Every directory that holds the harness's configuration as a launch
+    /// directory (and the root), sharing one walk of the tree; --cwd is not
+    /// allowed with it
+    #[arg(long, conflicts_with = "cwd")]
+    pub all_dirs: bool,
+
+    /// Output format
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = format_parser(Report::Diff))]
+    pub format: Format,
+
+    /// Same as `--format json`
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+
+    /// The project configuration file (exclude, accepted changes)
+    /// [default: playbookdiff.toml in REPO]
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// Exit 0 whatever changes; 2 still means the command could not run
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Print nothing unless a change fails the run
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl UpgradeArgs {
+    /// The output format, `--json` folded in.
+    pub(crate) fn output_format(&self) -> Format {
+        if self.json {
+            Format::Json
+        } else {
+            self.format
+        }
+    }
 }
 
 impl DiffArgs {

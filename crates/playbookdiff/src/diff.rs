@@ -426,6 +426,7 @@ fn diff_document(
                 cwd: a.context.0.clone(),
                 target_path: a.context.1.clone(),
                 agents: a.agents,
+                release: None,
             });
         }
     }
@@ -479,6 +480,7 @@ fn diff_document(
         findings,
         problems,
         summary,
+        upgrade: None,
     }
 }
 

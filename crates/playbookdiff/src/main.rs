@@ -18,6 +18,7 @@ mod mcp;
 mod project;
 mod remedies;
 mod sink;
+mod upgrade;
 
 use clap::error::{ContextKind, ErrorKind};
 use cli::{Cli, ColorArg, Command};
@@ -119,6 +120,10 @@ fn run() -> ExitStatus {
         Some(Command::Diff(a)) => {
             let color = a.output_format().color(wants_color);
             diff::run_diff(a, here, color, &mut out)
+        }
+        Some(Command::Upgrade(a)) => {
+            let color = a.output_format().color(wants_color);
+            upgrade::run_upgrade(a, here, color, &mut out)
         }
         None => check::run_view(&cli.view, here, wants_color),
     });

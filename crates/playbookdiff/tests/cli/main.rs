@@ -37,6 +37,7 @@ mod six_harnesses;
 mod snapshots;
 mod symlinks;
 mod team;
+mod upgrade;
 mod work;
 
 /// Counts allocations, the measure of work of the `work` tests.

@@ -1,0 +1,306 @@
+//! `playbookdiff upgrade HARNESS FROM..TO [REPO]`: what one agent
+//! receives differently from this repository after an upgrade from
+//! release FROM to release TO, and which behaviour of the agent causes
+//! each change.
+//!
+//! The steps of the upgrade are FROM, then each release in (FROM, TO] at
+//! which a behaviour of the adapter's version table changes
+//! ([`Adapter::release_changes`], the first releases found by bisection
+//! with the real agent). Every launch directory (the context's, or with
+//! `--all-dirs` every directory that holds any harness's configuration,
+//! as `check --all-dirs` finds them)
+//! is compiled at each step on one walk of the tree, and each step
+//! compared with the one before it by `diff`'s comparison
+//! ([`agent_delta`]): each change is then caused by the behaviours that
+//! start at that step's release. The document is `diff`'s, rendered by
+//! `diff`'s renderers, with the upgrade's sides and behaviours.
+//!
+//! Exit status 1 when a behaviour changes what the model receives at an
+//! analysed context and `playbookdiff.toml` does not accept it
+//! (`[[accepted]] id = "upgrade:<harness>:<fact>"`), or when the upgrade
+//! introduces a problem in the repository that fails the run as `diff`
+//! decides it; 2 when the command cannot run.
+
+use crate::check::{launch_directories, Outcome, Policy};
+use crate::cli::UpgradeArgs;
+use crate::context::{open_context, UsageError};
+use crate::exit::ExitStatus;
+use crate::project;
+use playbookdiff_compare::delta::{agent_delta, finding_delta, problem_delta, FindingSet, ProblemSet};
+use playbookdiff_compare::FailOn;
+use playbookdiff_model::profile::{compare_versions, is_version, ReleaseChange, VERSION_FORMS};
+use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, RepoPath};
+use playbookdiff_registry::{Adapter, Inputs};
+use playbookdiff_render::diff::{
+    AnalysedContext, DiffContext, DiffDocument, DiffSide, DiffSummary, UpgradeChange,
+    UpgradeSides,
+};
+use playbookdiff_source::{Ancestors, Repo};
+use std::cmp::Ordering;
+use std::path::Path;
+
+/// FROM and TO of `FROM..TO`, each a release as the agent prints it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Releases {
+    pub from: String,
+    pub to: String,
+}
+
+/// Parses `FROM..TO`. Errors: one line saying what to pass.
+pub(crate) fn parse_releases(raw: &str) -> Result<Releases, UsageError> {
+    let usage = |why: &str| {
+        UsageError(format!(
+            "releases '{}' {why}; give FROM..TO, e.g. 2.1.197..2.1.332",
+            raw.chars().take(80).collect::<String>()
+        ))
+    };
+    let Some((from, to)) = raw.trim().split_once("..") else {
+        return Err(usage("is not a range"));
+    };
+    for v in [from, to] {
+        if !is_version(v) {
+            return Err(usage(&format!(
+                "has `{}`, which is not a release ({VERSION_FORMS})",
+                v.chars().take(40).collect::<String>()
+            )));
+        }
+    }
+    if compare_versions(from, to) != Ordering::Less {
+        return Err(usage("does not go from an older release to a newer one"));
+    }
+    Ok(Releases {
+        from: from.to_string(),
+        to: to.to_string(),
+    })
+}
+
+/// The releases compiled: FROM, then the first release of each change in
+/// (FROM, TO], oldest first, each once.
+fn steps(releases: &Releases, changes: &[ReleaseChange]) -> Vec<String> {
+    let mut out = vec![releases.from.clone()];
+    for c in changes {
+        let after_from = compare_versions(c.since, &releases.from) == Ordering::Greater;
+        let by_to = compare_versions(c.since, &releases.to) != Ordering::Greater;
+        if after_from && by_to && !out.iter().any(|s| s == c.since) {
+            out.push(c.since.to_string());
+        }
+    }
+    out
+}
+
+/// Runs `upgrade`; the report goes to `out` (nothing with `--quiet` when
+/// the run passes).
+pub(crate) fn run_upgrade(
+    args: &UpgradeArgs,
+    current_dir: Option<&Path>,
+    color: playbookdiff_render::Color,
+    out: &mut crate::sink::Sink,
+) -> Result<Outcome, UsageError> {
+    let releases = parse_releases(&args.releases)?;
+    let adapter = playbookdiff_registry::adapter(args.harness)
+        .ok_or_else(|| UsageError(format!("HARNESS '{}' is not supported", args.harness.as_str())))?;
+    let opened = open_context(&args.context, current_dir)?;
+    let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
+    let fail_on = args.exit_zero.then_some(FailOn::Never);
+    let policy = Policy::new(loaded.as_ref(), fail_on)?;
+    // Every harness's entry names make the launch directories: a release
+    // may start reading another agent's files (Claude Code's AGENTS.md
+    // fallback), so a directory that holds only those is one too.
+    let all: Vec<_> = playbookdiff_registry::ADAPTERS.iter().map(|a| a.harness()).collect();
+    let repo = opened.repo(&all, args.all_dirs, policy.exclusion.walker_patterns());
+    let dirs = if args.all_dirs {
+        launch_directories(&repo, &all, &policy.exclusion)
+    } else {
+        vec![opened.context.cwd.clone()]
+    };
+    let changes = adapter.release_changes();
+    let run = Run {
+        adapter,
+        repo: &repo,
+        args,
+        outside: opened.outside.as_ref(),
+        steps: steps(&releases, &changes),
+        context: &opened.context,
+    };
+    let analysed: Vec<Analysed> = dirs.iter().map(|d| run.analyse(d)).collect();
+    let doc = document(&opened.repository_label, &releases, &run, &policy, &changes, analysed);
+    let status = ExitStatus::failing_if(doc.summary.failing > 0);
+    if !(args.quiet && status == ExitStatus::Success) {
+        out.render(|w| playbookdiff_render::format::diff(w, &doc, args.output_format(), color));
+    }
+    Ok(Outcome {
+        output: String::new(),
+        status,
+    })
+}
+
+/// What an upgrade compiles with: the adapter, the walked repository, the
+/// command's inputs and the steps.
+struct Run<'a, 'r> {
+    adapter: &'static dyn Adapter,
+    repo: &'a Repo<'r>,
+    args: &'a UpgradeArgs,
+    outside: Option<&'a Ancestors>,
+    steps: Vec<String>,
+    /// The analysed context; `--all-dirs` replaces its cwd.
+    context: &'a AnalysisContext,
+}
+
+/// One launch directory at every step: the first and last compilations
+/// (for the problems in the repository) and the changes of each step.
+struct Analysed {
+    cwd: RepoPath,
+    first: EffectiveAgentConfig,
+    last: EffectiveAgentConfig,
+    steps: Vec<DiffContext>,
+}
+
+impl Run<'_, '_> {
+    /// Compiles `cwd` at `release`.
+    fn compile(&self, cwd: &RepoPath, release: &str) -> EffectiveAgentConfig {
+        let ctx = AnalysisContext {
+            cwd: cwd.clone(),
+            ..self.context.clone()
+        };
+        let inputs = Inputs {
+            outside_root: self.outside,
+            ..self.args.context.agent.inputs(Some(release))
+        };
+        self.adapter.compile_with(self.repo, &ctx, &inputs)
+    }
+
+    /// Compiles `cwd` at every step and compares each with the one before.
+    fn analyse(&self, cwd: &RepoPath) -> Analysed {
+        let configs: Vec<EffectiveAgentConfig> =
+            self.steps.iter().map(|s| self.compile(cwd, s)).collect();
+        let steps = configs
+            .windows(2)
+            .zip(&self.steps[1..])
+            .map(|(pair, release)| DiffContext {
+                cwd: cwd.clone(),
+                target_path: self.context.target_path.clone(),
+                agents: vec![agent_delta(&pair[0], &pair[1])],
+                release: Some(release.clone()),
+            })
+            .filter(|d| d.agents.iter().any(|a| !a.is_empty()))
+            .collect();
+        let mut configs = configs.into_iter();
+        let first = configs.next().expect("FROM is always a step");
+        let last = configs.next_back().unwrap_or_else(|| first.clone());
+        Analysed {
+            cwd: cwd.clone(),
+            first,
+            last,
+            steps,
+        }
+    }
+}
+
+/// The document: `diff`'s, with the upgrade's sides and behaviours.
+fn document(
+    label: &str,
+    releases: &Releases,
+    run: &Run<'_, '_>,
+    policy: &Policy,
+    changes: &[ReleaseChange],
+    analysed: Vec<Analysed>,
+) -> DiffDocument {
+    let h = run.adapter.harness();
+    let mut first = ProblemSet::new();
+    let mut last = ProblemSet::new();
+    let mut directories = Vec::new();
+    for a in &analysed {
+        first.add(&a.cwd, std::slice::from_ref(&a.first));
+        last.add(&a.cwd, std::slice::from_ref(&a.last));
+        directories.extend(a.steps.iter().cloned());
+    }
+    let problems = problem_delta(first, last);
+    let upgrade_changes: Vec<UpgradeChange> = changes
+        .iter()
+        .filter(|c| run.steps[1..].iter().any(|s| s == c.since))
+        .map(|c| {
+            let id = format!("upgrade:{}:{}", h.as_str(), c.fact);
+            UpgradeChange {
+                accepted: policy.baseline.reason(&id).map(str::to_string),
+                id,
+                change: *c,
+                directories: directories
+                    .iter()
+                    .filter(|d| d.release.as_deref() == Some(c.since))
+                    .map(|d| d.cwd.clone())
+                    .collect(),
+            }
+        })
+        .collect();
+    let failing_changes = if policy.fail_on == FailOn::Never {
+        0
+    } else {
+        upgrade_changes.iter().filter(|c| c.fails()).count()
+    };
+    let summary = DiffSummary {
+        affected_contexts: analysed.len(),
+        failing: failing_changes + problems.failing(policy.fail_on),
+        introduced_problems: problems.introduced.len(),
+        resolved_problems: problems.resolved.len(),
+        ..DiffSummary::default()
+    };
+    let tree = DiffSide {
+        revision: None,
+        commit: None,
+        merge_base: false,
+    };
+    DiffDocument {
+        schema_version: 1,
+        repository: label.to_string(),
+        base: tree.clone(),
+        head: tree,
+        harnesses: vec![h],
+        fail_on: policy.fail_on,
+        changed_paths: Vec::new(),
+        analysed: analysed
+            .iter()
+            .map(|a| AnalysedContext {
+                cwd: a.cwd.clone(),
+                target_path: run.context.target_path.clone(),
+            })
+            .collect(),
+        directories,
+        findings: finding_delta(FindingSet::new(), FindingSet::new()),
+        problems,
+        summary,
+        upgrade: Some(UpgradeSides {
+            harness: h,
+            from: releases.from.clone(),
+            to: releases.to.clone(),
+            changes: upgrade_changes,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn releases() {
+        let r = parse_releases("2.1.197..2.1.332").unwrap();
+        assert_eq!((r.from.as_str(), r.to.as_str()), ("2.1.197", "2.1.332"));
+        for bad in ["2.1.197", "2.1.332..2.1.197", "2.1.197..2.1.197", "a..b", "..2.1.1", "1..."] {
+            let e = parse_releases(bad).unwrap_err();
+            assert!(e.0.contains("give FROM..TO"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn steps_are_the_first_releases_within_the_upgrade() {
+        let change = |since| ReleaseChange {
+            fact: "F",
+            since,
+            summary: "",
+            evidence: "",
+        };
+        let changes = [change("2.1.216"), change("2.1.218"), change("2.1.218"), change("2.1.300")];
+        let r = parse_releases("2.1.216..2.1.299").unwrap();
+        assert_eq!(steps(&r, &changes), ["2.1.216", "2.1.218"]);
+    }
+}

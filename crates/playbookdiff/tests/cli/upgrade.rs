@@ -1,0 +1,213 @@
+//! `playbookdiff upgrade HARNESS FROM..TO [REPO]` on small repositories
+//! written here: each change at the release bisection found for its
+//! behaviour, the behaviours with their evidence, acceptance in
+//! `playbookdiff.toml`, every output format, 80 columns, and the exit
+//! statuses (1 when the model receives something different, 2 for a bad
+//! argument).
+
+use assert_cmd::Command;
+use playbookdiff_testkit::corpus::git;
+use serde_json::Value;
+use std::path::Path;
+
+/// A git repository with `files` committed.
+fn repo(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    for (rel, text) in files {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "c"]);
+    dir
+}
+
+/// `playbookdiff upgrade ARGS…` in `dir`: status, stdout, stderr.
+fn upgrade(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .arg("upgrade")
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn json(dir: &Path, range: &str, extra: &[&str]) -> (i32, Value) {
+    let args = [&["claude-code", range, "--format", "json"][..], extra].concat();
+    let (code, out, err) = upgrade(dir, &args);
+    assert!(code == 0 || code == 1, "{range}: {err}");
+    (code, serde_json::from_str(&out).unwrap())
+}
+
+/// A repository with AGENTS.md and no CLAUDE.md, and a skill whose
+/// `disable-model-invocation: yes` only later releases honour.
+fn agents_md_repo() -> tempfile::TempDir {
+    repo(&[
+        ("AGENTS.md", "# Agents\n\nUse pnpm.\n"),
+        ("pkg/AGENTS.md", "# Pkg\n\nUse vitest.\n"),
+        (
+            ".claude/skills/quiet/SKILL.md",
+            "---\nname: quiet\ndescription: Only when asked.\ndisable-model-invocation: yes\n---\nBody.\n",
+        ),
+    ])
+}
+
+fn change<'a>(doc: &'a Value, fact: &str) -> &'a Value {
+    doc["upgrade"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["fact"] == fact)
+        .unwrap_or_else(|| panic!("{fact}: {doc:#}"))
+}
+
+#[test]
+fn each_change_comes_at_the_release_that_causes_it() {
+    let r = agents_md_repo();
+    let (code, doc) = json(r.path(), "2.1.197..2.1.332", &["--all-dirs"]);
+    assert_eq!(code, 1, "{doc:#}");
+    // The fallback adds AGENTS.md at 2.1.281, at the root and in pkg.
+    let fallback = change(&doc, "AgentsMdFallback");
+    assert_eq!(fallback["since"], "2.1.281");
+    assert_eq!(fallback["id"], "upgrade:claude-code:AgentsMdFallback");
+    assert_eq!(fallback["directories"], serde_json::json!([".", "pkg"]));
+    assert!(fallback["evidence"].as_str().unwrap().contains("2.1.280"));
+    // Lenient booleans take the skill from the model at 2.1.218.
+    let booleans = change(&doc, "LenientFrontMatterBooleans");
+    assert_eq!(booleans["since"], "2.1.218");
+    assert_eq!(booleans["directories"], serde_json::json!([".", "pkg"]));
+    let at = |cwd: &str, release: &str| {
+        doc["directories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["cwd"] == cwd && d["release"] == release)
+            .unwrap_or_else(|| panic!("{cwd} {release}: {doc:#}"))
+            .clone()
+    };
+    let root = at(".", "2.1.281");
+    let added: Vec<&str> = root["agents"][0]["instructions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["change"] == "added")
+        .filter_map(|i| i["path"].as_str())
+        .collect();
+    assert_eq!(added, ["AGENTS.md"], "{root:#}");
+    let skills = &at(".", "2.1.218")["agents"][0]["skills"];
+    assert_eq!(skills[0]["name"], "quiet", "{skills:#}");
+    // A behaviour that changes nothing here is listed, with no directory.
+    assert_eq!(
+        change(&doc, "SkillDisplayLabel")["directories"],
+        serde_json::json!([])
+    );
+}
+
+#[test]
+fn an_upgrade_before_a_change_does_not_report_it() {
+    let r = agents_md_repo();
+    let (code, doc) = json(r.path(), "2.1.219..2.1.280", &["--all-dirs"]);
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["directories"], serde_json::json!([]));
+    let facts: Vec<&str> = doc["upgrade"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["fact"].as_str())
+        .collect();
+    assert!(!facts.contains(&"AgentsMdFallback"), "{facts:?}");
+    assert!(!facts.contains(&"LenientFrontMatterBooleans"), "{facts:?}");
+}
+
+#[test]
+fn an_accepted_change_does_not_fail_the_run() {
+    let r = agents_md_repo();
+    std::fs::write(
+        r.path().join("playbookdiff.toml"),
+        "[[accepted]]\nid = \"upgrade:claude-code:AgentsMdFallback\"\nreason = \"we want AGENTS.md read\"\n\n\
+         [[accepted]]\nid = \"upgrade:claude-code:LenientFrontMatterBooleans\"\nreason = \"yes means yes\"\n",
+    )
+    .unwrap();
+    let (code, doc) = json(r.path(), "2.1.197..2.1.332", &[]);
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(change(&doc, "AgentsMdFallback")["accepted"], "we want AGENTS.md read");
+    assert_eq!(doc["summary"]["failing"], 0);
+}
+
+#[test]
+fn text_names_the_release_the_behaviour_and_its_evidence_within_80_columns() {
+    let r = agents_md_repo();
+    let (code, out, _) = upgrade(r.path(), &["claude-code", "2.1.197..2.1.332", "--all-dirs"]);
+    assert_eq!(code, 1, "{out}");
+    for l in out.lines() {
+        assert!(l.chars().count() <= 80, "{l}");
+    }
+    assert!(out.contains(". (the repository root), from 2.1.281"), "{out}");
+    assert!(out.contains("  2.1.281 AgentsMdFallback"), "{out}");
+    assert!(out.contains("upgrade:claude-code:AgentsMdFallback"), "{out}");
+    assert!(out.contains("exit status 1"), "{out}");
+    insta::assert_snapshot!("upgrade_text", out);
+}
+
+#[test]
+fn every_format_of_diff_renders_an_upgrade() {
+    let r = agents_md_repo();
+    for format in ["text", "json", "markdown", "sarif", "github", "gitlab", "html"] {
+        let (code, out, err) =
+            upgrade(r.path(), &["claude-code", "2.1.197..2.1.332", "--format", format]);
+        assert_eq!(code, 1, "{format}: {err}");
+        assert!(!out.is_empty(), "{format}");
+        if ["sarif", "github", "gitlab"].contains(&format) {
+            assert!(out.contains("agent-upgrade-change"), "{format}: {out}");
+            assert!(out.contains("AGENTS.md"), "{format}: {out}");
+        }
+        if format == "markdown" {
+            assert!(out.contains("### PlaybookDiff: Claude Code 2.1.197 to 2.1.332"), "{out}");
+            assert!(out.contains("`upgrade:claude-code:AgentsMdFallback`"), "{out}");
+        }
+    }
+}
+
+#[test]
+fn a_codex_upgrade_names_its_facts() {
+    let r = repo(&[
+        ("AGENTS.md", "Root.\n"),
+        (".codex/config.toml", "project_doc_fallback_filenames = [\"docs/GUIDE.md\"]\n"),
+        ("docs/GUIDE.md", "Guide text.\n"),
+        ("sub/docs/GUIDE.md", "Sub guide.\n"),
+    ]);
+    let args = ["codex", "0.142.3..0.171.0", "--cwd", "sub", "--format", "json"];
+    let (code, out, err) = upgrade(r.path(), &args);
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+    let plain = change(&doc, "fallback_names_must_be_plain");
+    assert_eq!(plain["since"], "0.156.0");
+    assert_eq!(plain["directories"], serde_json::json!(["sub"]), "{doc:#}");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn bad_arguments_exit_2_with_one_line() {
+    let r = agents_md_repo();
+    for (args, says) in [
+        (&["claude-code", "2.1.332..2.1.197"][..], "from an older release to a newer one"),
+        (&["claude-code", "2.1.197"][..], "is not a range"),
+        (&["claude-code", "v2..2.1.3"][..], "is not a release"),
+    ] {
+        let (code, out, err) = upgrade(r.path(), args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(says) && err.contains("give FROM..TO"), "{err}");
+    }
+    let (code, _, err) = upgrade(r.path(), &["claud", "2.1.197..2.1.332"]);
+    assert_eq!(code, 2, "{err}");
+}
