@@ -502,14 +502,32 @@ fn agent_version_picks_the_profile_per_harness() {
     );
     assert_eq!(v["agentProfile"]["version"], "0.142.3");
     assert!(v["agentProfile"].get("requested").is_none(), "{v}");
-    // An unprofiled release uses the nearest older profile and says so.
+    // A release inside the bisected window is its own profile, without a
+    // diagnostic.
     let v = json_of(
         compile_in(repo.path())
             .args(["--harness", "codex", "--json"])
             .args(["--agent-version", "codex=0.150.0"]),
     );
-    assert_eq!(v["agentProfile"]["version"], "0.142.3");
-    assert_eq!(v["agentProfile"]["requested"], "0.150.0");
+    assert_eq!(v["agentProfile"]["version"], "0.150.0");
+    assert!(v["agentProfile"].get("requested").is_none(), "{v}");
+    let unknown = |v: &serde_json::Value| {
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "unknown-agent-version")
+    };
+    assert!(!unknown(&v), "{v}");
+    // One outside it uses the nearest older profile and says so.
+    let v = json_of(
+        compile_in(repo.path())
+            .args(["--harness", "codex", "--json"])
+            .args(["--agent-version", "codex=0.180.0"]),
+    );
+    assert_eq!(v["agentProfile"]["version"], "0.171.0");
+    assert_eq!(v["agentProfile"]["requested"], "0.180.0");
+    assert!(unknown(&v), "{v}");
     // Without the option: the newest profiled release.
     let v = json_of(compile_in(repo.path()).args(["--harness", "codex", "--json"]));
     assert_eq!(v["agentProfile"]["version"], "0.171.0");
