@@ -30,11 +30,11 @@ pub mod scope;
 mod compilation;
 pub use compilation::{exclude_refused, Compilation};
 
+use playbookdiff_model::profile::{Coverage, ReleaseChange};
 use playbookdiff_model::{
     AnalysisContext, EffectiveAgentConfig, Harness, HookTrigger, Instruction, PermissionScope,
     RepoPath, Skill, Transport,
 };
-use playbookdiff_model::profile::{Coverage, ReleaseChange};
 use playbookdiff_source::Repo;
 
 /// One harness adapter: its identity, the files it owns, the releases it
@@ -699,13 +699,12 @@ pub fn layouts(adapter: &dyn Adapter, requested: Option<&str>) -> Vec<ReleaseLay
         None => profiled.iter().map(|v| one(v, Vec::new())).collect(),
         Some(v) => {
             let name = adapter.harness().display_name();
-            let (profile, diagnostic) =
-                playbookdiff_model::profile::select_profile(
-                    name,
-                    profiled,
-                    adapter.coverage(),
-                    Some(v),
-                );
+            let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
+                name,
+                profiled,
+                adapter.coverage(),
+                Some(v),
+            );
             vec![one(&profile.version, diagnostic.into_iter().collect())]
         }
     }

@@ -212,7 +212,9 @@ impl Fact {
     /// Copies this field of `newer` into `facts`.
     fn take(self, facts: &mut Facts, newer: &Facts) {
         match self {
-            Fact::DefaultContextWindow => facts.default_context_window = newer.default_context_window,
+            Fact::DefaultContextWindow => {
+                facts.default_context_window = newer.default_context_window
+            }
             Fact::SkillPaths => facts.skill_paths = newer.skill_paths,
             Fact::BundledSkills => facts.bundled_skills = newer.bundled_skills,
             Fact::UntrustedDropsAgentsMd => {

@@ -6,9 +6,9 @@
 
 use crate::check_markdown::esc;
 use crate::diff::{DiffDocument, UpgradeChange, UpgradeSides};
+use crate::forge::ForgeDiagnostic;
 use crate::layout::{clean, columns, wrap, wrap_hanging};
 use crate::text::{dim, heading, Painter};
-use crate::forge::ForgeDiagnostic;
 use playbookdiff_compare::delta::AgentDelta;
 use playbookdiff_model::remedy::count;
 use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
@@ -78,12 +78,20 @@ fn where_text(c: &UpgradeChange) -> String {
 
 /// The result line: how many changes fail the run, and the exit status.
 pub(crate) fn result_line(doc: &DiffDocument, u: &UpgradeSides) -> String {
-    let affecting = u.changes.iter().filter(|c| !c.directories.is_empty()).count();
+    let affecting = u
+        .changes
+        .iter()
+        .filter(|c| !c.directories.is_empty())
+        .count();
     if affecting == 0 && doc.summary.failing == 0 {
         return "Result: the model receives the same here after the upgrade (exit status 0)."
             .to_string();
     }
-    let accepted = u.changes.iter().filter(|c| c.accepted.is_some() && !c.directories.is_empty()).count();
+    let accepted = u
+        .changes
+        .iter()
+        .filter(|c| c.accepted.is_some() && !c.directories.is_empty())
+        .count();
     let failing = doc.summary.failing;
     format!(
         "Result: {} what the model receives here, {accepted} accepted; {} (exit status {}).",
@@ -111,11 +119,7 @@ pub(crate) fn markdown_header(out: &mut String, doc: &DiffDocument, u: &UpgradeS
 
 /// The behaviours as a Markdown list.
 pub(crate) fn changes_markdown(out: &mut String, u: &UpgradeSides) {
-    let _ = writeln!(
-        out,
-        "**Behaviours that change: {}**\n",
-        u.changes.len()
-    );
+    let _ = writeln!(out, "**Behaviours that change: {}**\n", u.changes.len());
     for c in &u.changes {
         let r = &c.change;
         let _ = writeln!(
@@ -143,7 +147,9 @@ pub(crate) fn forge_diagnostics(d: &DiffDocument) -> Vec<ForgeDiagnostic<'static
     };
     let mut out = Vec::new();
     for ctx in &d.directories {
-        let Some(release) = &ctx.release else { continue };
+        let Some(release) = &ctx.release else {
+            continue;
+        };
         let causes: Vec<&UpgradeChange> = u
             .changes
             .iter()
@@ -157,7 +163,13 @@ pub(crate) fn forge_diagnostics(d: &DiffDocument) -> Vec<ForgeDiagnostic<'static
         }
         let facts: Vec<String> = causes
             .iter()
-            .map(|c| format!("{} ({})", c.change.fact, c.change.summary.trim_end_matches('.')))
+            .map(|c| {
+                format!(
+                    "{} ({})",
+                    c.change.fact,
+                    c.change.summary.trim_end_matches('.')
+                )
+            })
             .collect();
         let ids: Vec<&str> = causes.iter().map(|c| c.id.as_str()).collect();
         let message = format!(
@@ -186,7 +198,10 @@ fn first_path(a: &AgentDelta) -> Option<RepoPath> {
         .map(|c| c.path.clone())
         .or_else(|| a.skills.first().map(|c| c.path.clone()))
         .or_else(|| a.mcp_servers.first().map(|c| c.path.clone()))
-        .or_else(|| a.surfaces().find_map(|(_, l)| l.first().map(|c| c.path.clone())))
+        .or_else(|| {
+            a.surfaces()
+                .find_map(|(_, l)| l.first().map(|c| c.path.clone()))
+        })
 }
 
 /// The syntax of a changed file, by its extension.

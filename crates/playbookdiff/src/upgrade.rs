@@ -26,14 +26,15 @@ use crate::cli::UpgradeArgs;
 use crate::context::{open_context, UsageError};
 use crate::exit::ExitStatus;
 use crate::project;
-use playbookdiff_compare::delta::{agent_delta, finding_delta, problem_delta, FindingSet, ProblemSet};
+use playbookdiff_compare::delta::{
+    agent_delta, finding_delta, problem_delta, FindingSet, ProblemSet,
+};
 use playbookdiff_compare::FailOn;
 use playbookdiff_model::profile::{compare_versions, is_version, ReleaseChange, VERSION_FORMS};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, RepoPath};
 use playbookdiff_registry::{Adapter, Inputs};
 use playbookdiff_render::diff::{
-    AnalysedContext, DiffContext, DiffDocument, DiffSide, DiffSummary, UpgradeChange,
-    UpgradeSides,
+    AnalysedContext, DiffContext, DiffDocument, DiffSide, DiffSummary, UpgradeChange, UpgradeSides,
 };
 use playbookdiff_source::{Ancestors, Repo};
 use std::cmp::Ordering;
@@ -97,8 +98,12 @@ pub(crate) fn run_upgrade(
     out: &mut crate::sink::Sink,
 ) -> Result<Outcome, UsageError> {
     let releases = parse_releases(&args.releases)?;
-    let adapter = playbookdiff_registry::adapter(args.harness)
-        .ok_or_else(|| UsageError(format!("HARNESS '{}' is not supported", args.harness.as_str())))?;
+    let adapter = playbookdiff_registry::adapter(args.harness).ok_or_else(|| {
+        UsageError(format!(
+            "HARNESS '{}' is not supported",
+            args.harness.as_str()
+        ))
+    })?;
     let opened = open_context(&args.context, current_dir)?;
     let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
     let fail_on = args.exit_zero.then_some(FailOn::Never);
@@ -106,7 +111,10 @@ pub(crate) fn run_upgrade(
     // Every harness's entry names make the launch directories: a release
     // may start reading another agent's files (Claude Code's AGENTS.md
     // fallback), so a directory that holds only those is one too.
-    let all: Vec<_> = playbookdiff_registry::ADAPTERS.iter().map(|a| a.harness()).collect();
+    let all: Vec<_> = playbookdiff_registry::ADAPTERS
+        .iter()
+        .map(|a| a.harness())
+        .collect();
     let repo = opened.repo(&all, args.all_dirs, policy.exclusion.walker_patterns());
     let dirs = if args.all_dirs {
         launch_directories(&repo, &all, &policy.exclusion)
@@ -123,7 +131,14 @@ pub(crate) fn run_upgrade(
         context: &opened.context,
     };
     let analysed: Vec<Analysed> = dirs.iter().map(|d| run.analyse(d)).collect();
-    let doc = document(&opened.repository_label, &releases, &run, &policy, &changes, analysed);
+    let doc = document(
+        &opened.repository_label,
+        &releases,
+        &run,
+        &policy,
+        &changes,
+        analysed,
+    );
     let status = ExitStatus::failing_if(doc.summary.failing > 0);
     if !(args.quiet && status == ExitStatus::Success) {
         out.render(|w| playbookdiff_render::format::diff(w, &doc, args.output_format(), color));
@@ -285,7 +300,14 @@ mod tests {
     fn releases() {
         let r = parse_releases("2.1.197..2.1.332").unwrap();
         assert_eq!((r.from.as_str(), r.to.as_str()), ("2.1.197", "2.1.332"));
-        for bad in ["2.1.197", "2.1.332..2.1.197", "2.1.197..2.1.197", "a..b", "..2.1.1", "1..."] {
+        for bad in [
+            "2.1.197",
+            "2.1.332..2.1.197",
+            "2.1.197..2.1.197",
+            "a..b",
+            "..2.1.1",
+            "1...",
+        ] {
             let e = parse_releases(bad).unwrap_err();
             assert!(e.0.contains("give FROM..TO"), "{bad}: {e}");
         }
@@ -299,7 +321,12 @@ mod tests {
             summary: "",
             evidence: "",
         };
-        let changes = [change("2.1.216"), change("2.1.218"), change("2.1.218"), change("2.1.300")];
+        let changes = [
+            change("2.1.216"),
+            change("2.1.218"),
+            change("2.1.218"),
+            change("2.1.300"),
+        ];
         let r = parse_releases("2.1.216..2.1.299").unwrap();
         assert_eq!(steps(&r, &changes), ["2.1.216", "2.1.218"]);
     }

@@ -26,10 +26,16 @@ fn bisected(harness: &str) -> BTreeMap<String, Vec<String>> {
     for b in doc["behaviours"].as_array().expect("a list of behaviours") {
         let id = b["id"].as_str().unwrap_or("?");
         assert!(b.get("error").is_none(), "{harness} {id}: {}", b["error"]);
-        let first = b["firstRelease"].as_str().expect("firstRelease").to_string();
+        let first = b["firstRelease"]
+            .as_str()
+            .expect("firstRelease")
+            .to_string();
         let installs = b["installs"].as_u64().expect("installs");
         let bound = b["installBound"].as_u64().expect("installBound");
-        assert!(installs <= bound, "{harness} {id}: {installs} installs, more than {bound}");
+        assert!(
+            installs <= bound,
+            "{harness} {id}: {installs} installs, more than {bound}"
+        );
         let fact = b["fact"].as_str().expect("fact").to_string();
         out.entry(fact).or_default().push(first);
     }
@@ -44,7 +50,10 @@ fn bisected_adapters() -> impl Iterator<Item = &'static &'static dyn Adapter> {
 
 #[test]
 fn every_fact_starts_where_the_bisection_found_it() {
-    assert!(bisected_adapters().count() >= 2, "Claude Code and Codex are bisected");
+    assert!(
+        bisected_adapters().count() >= 2,
+        "Claude Code and Codex are bisected"
+    );
     for a in bisected_adapters() {
         let h = a.harness().as_str();
         let found = bisected(h);
@@ -59,9 +68,22 @@ fn every_fact_starts_where_the_bisection_found_it() {
                 .iter()
                 .max_by(|x, y| compare_versions(x, y))
                 .expect("at least one");
-            assert_eq!(c.since, last, "{h}: {} starts at {} by bisection", c.fact, last);
-            assert!(within(c.since, oldest, newest), "{h}: {} outside the window", c.fact);
-            assert_ne!(compare_versions(c.since, oldest), Ordering::Equal, "{h}: {}", c.fact);
+            assert_eq!(
+                c.since, last,
+                "{h}: {} starts at {} by bisection",
+                c.fact, last
+            );
+            assert!(
+                within(c.since, oldest, newest),
+                "{h}: {} outside the window",
+                c.fact
+            );
+            assert_ne!(
+                compare_versions(c.since, oldest),
+                Ordering::Equal,
+                "{h}: {}",
+                c.fact
+            );
         }
         for fact in found.keys() {
             assert!(

@@ -1568,21 +1568,35 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
 /// observation that tells them apart, and what the search cost; then the
 /// sampled releases of `<agent>.sample.json`, when recorded.
 fn bisection_section(s: &mut String) {
-    s.push_str("## Behaviour changes by release
+    s.push_str(
+        "## Behaviour changes by release
 
-");
-    s.push_str("`scripts/oracle/bisect.py` found, for each behaviour that differs between
-");
-    s.push_str("two profiled releases, the first published release that shows it: a binary
-");
-    s.push_str("search over the releases between them, each candidate installed once and
-");
-    s.push_str("only the case that tells the behaviour apart re-run (or the agent's code
-");
-    s.push_str("searched for a name). The adapters' version tables start each fact at the
-");
-    s.push_str("release found (the registry's `bisected` test holds them to it), so every
-");
+",
+    );
+    s.push_str(
+        "`scripts/oracle/bisect.py` found, for each behaviour that differs between
+",
+    );
+    s.push_str(
+        "two profiled releases, the first published release that shows it: a binary
+",
+    );
+    s.push_str(
+        "search over the releases between them, each candidate installed once and
+",
+    );
+    s.push_str(
+        "only the case that tells the behaviour apart re-run (or the agent's code
+",
+    );
+    s.push_str(
+        "searched for a name). The adapters' version tables start each fact at the
+",
+    );
+    s.push_str(
+        "release found (the registry's `bisected` test holds them to it), so every
+",
+    );
     s.push_str("release between the profiled ones is modelled without a warning.\n\n");
     for agent in AGENTS {
         let path = workspace().join(format!("oracle/bisect/{agent}.json"));
@@ -1652,11 +1666,20 @@ fn sample_lines(s: &mut String, agent: &str) {
     };
     let doc: Value = serde_json::from_str(&text).expect("sample results are JSON");
     let checks = doc["checks"].as_array().cloned().unwrap_or_default();
-    let releases: BTreeSet<&str> = checks.iter().filter_map(|c| c["release"].as_str()).collect();
+    let releases: BTreeSet<&str> = checks
+        .iter()
+        .filter_map(|c| c["release"].as_str())
+        .collect();
     let against: Vec<String> = checks
         .iter()
         .filter(|c| c["agrees"] == Value::Bool(false))
-        .map(|c| format!("`{}` at {}", c["behaviour"].as_str().unwrap_or(""), c["release"].as_str().unwrap_or("")))
+        .map(|c| {
+            format!(
+                "`{}` at {}",
+                c["behaviour"].as_str().unwrap_or(""),
+                c["release"].as_str().unwrap_or("")
+            )
+        })
         .collect();
     let _ = writeln!(
         s,
@@ -1665,7 +1688,11 @@ fn sample_lines(s: &mut String, agent: &str) {
         releases.len(),
         releases.iter().copied().collect::<Vec<_>>().join(", "),
         against.len(),
-        if against.is_empty() { String::new() } else { format!(": {}", against.join(", ")) }
+        if against.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", against.join(", "))
+        }
     );
 }
 

@@ -140,7 +140,10 @@ fn an_accepted_change_does_not_fail_the_run() {
     .unwrap();
     let (code, doc) = json(r.path(), "2.1.197..2.1.332", &[]);
     assert_eq!(code, 0, "{doc:#}");
-    assert_eq!(change(&doc, "AgentsMdFallback")["accepted"], "we want AGENTS.md read");
+    assert_eq!(
+        change(&doc, "AgentsMdFallback")["accepted"],
+        "we want AGENTS.md read"
+    );
     assert_eq!(doc["summary"]["failing"], 0);
 }
 
@@ -152,9 +155,15 @@ fn text_names_the_release_the_behaviour_and_its_evidence_within_80_columns() {
     for l in out.lines() {
         assert!(l.chars().count() <= 80, "{l}");
     }
-    assert!(out.contains(". (the repository root), from 2.1.281"), "{out}");
+    assert!(
+        out.contains(". (the repository root), from 2.1.281"),
+        "{out}"
+    );
     assert!(out.contains("  2.1.281 AgentsMdFallback"), "{out}");
-    assert!(out.contains("upgrade:claude-code:AgentsMdFallback"), "{out}");
+    assert!(
+        out.contains("upgrade:claude-code:AgentsMdFallback"),
+        "{out}"
+    );
     assert!(out.contains("exit status 1"), "{out}");
     insta::assert_snapshot!("upgrade_text", out);
 }
@@ -162,9 +171,13 @@ fn text_names_the_release_the_behaviour_and_its_evidence_within_80_columns() {
 #[test]
 fn every_format_of_diff_renders_an_upgrade() {
     let r = agents_md_repo();
-    for format in ["text", "json", "markdown", "sarif", "github", "gitlab", "html"] {
-        let (code, out, err) =
-            upgrade(r.path(), &["claude-code", "2.1.197..2.1.332", "--format", format]);
+    for format in [
+        "text", "json", "markdown", "sarif", "github", "gitlab", "html",
+    ] {
+        let (code, out, err) = upgrade(
+            r.path(),
+            &["claude-code", "2.1.197..2.1.332", "--format", format],
+        );
         assert_eq!(code, 1, "{format}: {err}");
         assert!(!out.is_empty(), "{format}");
         if ["sarif", "github", "gitlab"].contains(&format) {
@@ -172,8 +185,14 @@ fn every_format_of_diff_renders_an_upgrade() {
             assert!(out.contains("AGENTS.md"), "{format}: {out}");
         }
         if format == "markdown" {
-            assert!(out.contains("### PlaybookDiff: Claude Code 2.1.197 to 2.1.332"), "{out}");
-            assert!(out.contains("`upgrade:claude-code:AgentsMdFallback`"), "{out}");
+            assert!(
+                out.contains("### PlaybookDiff: Claude Code 2.1.197 to 2.1.332"),
+                "{out}"
+            );
+            assert!(
+                out.contains("`upgrade:claude-code:AgentsMdFallback`"),
+                "{out}"
+            );
         }
     }
 }
@@ -182,11 +201,21 @@ fn every_format_of_diff_renders_an_upgrade() {
 fn a_codex_upgrade_names_its_facts() {
     let r = repo(&[
         ("AGENTS.md", "Root.\n"),
-        (".codex/config.toml", "project_doc_fallback_filenames = [\"docs/GUIDE.md\"]\n"),
+        (
+            ".codex/config.toml",
+            "project_doc_fallback_filenames = [\"docs/GUIDE.md\"]\n",
+        ),
         ("docs/GUIDE.md", "Guide text.\n"),
         ("sub/docs/GUIDE.md", "Sub guide.\n"),
     ]);
-    let args = ["codex", "0.142.3..0.171.0", "--cwd", "sub", "--format", "json"];
+    let args = [
+        "codex",
+        "0.142.3..0.171.0",
+        "--cwd",
+        "sub",
+        "--format",
+        "json",
+    ];
     let (code, out, err) = upgrade(r.path(), &args);
     let doc: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
     let plain = change(&doc, "fallback_names_must_be_plain");
@@ -199,7 +228,10 @@ fn a_codex_upgrade_names_its_facts() {
 fn bad_arguments_exit_2_with_one_line() {
     let r = agents_md_repo();
     for (args, says) in [
-        (&["claude-code", "2.1.332..2.1.197"][..], "from an older release to a newer one"),
+        (
+            &["claude-code", "2.1.332..2.1.197"][..],
+            "from an older release to a newer one",
+        ),
         (&["claude-code", "2.1.197"][..], "is not a range"),
         (&["claude-code", "v2..2.1.3"][..], "is not a release"),
     ] {
