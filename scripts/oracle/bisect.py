@@ -32,7 +32,9 @@ empty home under `nice -n 10` (through the recorder's own `observe`), and
 keeps every observation in the cache too. A search over N releases
 installs at most ceil(log2(N)) of them. The first release that shows the
 behaviour, the last that does not, the observation at both and the counts
-(installs, runs, seconds) go to `oracle/bisect/<agent>.json`.
+(installs, runs, seconds) go to `oracle/bisect/<agent>.json`. A release
+published without the executable for this platform cannot run: it is
+left out of the search (and listed as `unrunnable`).
 
 The search assumes the behaviour switches once in the window; a behaviour
 that comes and goes is seen by `--sample`, which records the behaviours at
@@ -63,6 +65,17 @@ ROOT = record.ROOT
 BEHAVIOURS = ROOT / "oracle" / "bisect" / "behaviours.toml"
 RESULTS = ROOT / "oracle" / "bisect"
 CACHE = record.CACHE / "bisect"
+
+# The platform package that carries each agent's executable: a release
+# published without it for this platform installs, but cannot run (npm
+# leaves the optional dependency out), and is left out of every search.
+PLATFORM = {
+    "claude-code": "node_modules/@anthropic-ai/claude-code-linux-x64",
+    "codex": "node_modules/@openai/codex-linux-x64",
+    "gemini": "node_modules/@google/gemini-cli",
+    "copilot": "node_modules/@github/copilot-linux-x64",
+    "opencode": "node_modules/opencode-linux-x64",
+}
 
 
 def log(msg):
@@ -125,6 +138,11 @@ class Oracle:
         if not (record.install_dir(self.agent, version) / record.AGENTS[self.agent]["binary"]).exists():
             self.installs += 1
         return record.install(self.agent, version)
+
+    def runnable(self, version):
+        """True when `version` installs with its platform executable."""
+        self.exe(version)
+        return (record.install_dir(self.agent, version) / PLATFORM[self.agent]).is_dir()
 
     def recorded(self, version, case):
         """The committed observation of a profiled release, if any."""
@@ -191,8 +209,14 @@ def bisect(b):
     if lo_ok or not hi_ok:
         return {"id": b["id"], "fact": b["fact"], "error":
                 f"the predicate does not split the ends: {b['from']} shows it: {lo_ok}, {b['to']}: {hi_ok}"}
+    unrunnable = []
     while hi - lo > 1:
         mid = (lo + hi) // 2
+        if not oracle.runnable(releases[mid]):
+            log(f"{b['id']}: {releases[mid]} has no executable for this platform; left out")
+            unrunnable.append(releases.pop(mid))
+            hi -= 1
+            continue
         ok, seen = shows(oracle, b, releases[mid])
         log(f"{b['id']}: {releases[mid]} {'shows' if ok else 'does not show'} it")
         probes.append({"release": releases[mid], "shows": ok})
@@ -207,7 +231,7 @@ def bisect(b):
         "releasesBetween": len(releases) - 2,
         "installs": oracle.installs, "installBound": math.ceil(math.log2(max(len(releases) - 2, 1))) + 2,
         "runs": oracle.runs, "seconds": round(time.monotonic() - started),
-        "probes": probes, "observation": hi_seen, "before": lo_seen,
+        "probes": probes, "unrunnable": unrunnable, "observation": hi_seen, "before": lo_seen,
     }
 
 
@@ -261,6 +285,9 @@ def sample(agent, count):
                        key=version_key)
         first = done[b["id"]].get("firstRelease")
         for v in picks:
+            if not oracle.runnable(v):
+                rows.append({"behaviour": b["id"], "release": v, "unrunnable": True})
+                continue
             ok, _ = shows(oracle, b, v)
             expected = first is not None and version_key(v) >= version_key(first)
             rows.append({"behaviour": b["id"], "release": v, "shows": ok, "agrees": ok == expected})
