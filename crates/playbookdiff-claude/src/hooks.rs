@@ -22,7 +22,9 @@ use playbookdiff_model::{
 use serde_json::Value;
 
 /// The events of Claude Code 2.1.332 (its code; surfaces and guard
-/// reference).
+/// reference): those of 2.1.197, then the events later releases added,
+/// in the order of their first releases ([`LATER_EVENTS`]), so that the
+/// events of a release are a prefix of this table.
 const EVENTS_2_1_332: &[&str] = &[
     "PreToolUse",
     "PostToolUse",
@@ -39,54 +41,6 @@ const EVENTS_2_1_332: &[&str] = &[
     "SubagentStop",
     "PreCompact",
     "PostCompact",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "PermissionRequest",
-    "PermissionDenied",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-    "PreSkillShellCommand",
-];
-
-/// The events [`Fact::LaterHookEvents`] adds: 2.1.197 lacks them.
-#[cfg(test)]
-const LATER_EVENTS: &[&str] = &[
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "DirectoryAdded",
-    "PreSkillShellCommand",
-];
-
-/// The events of Claude Code 2.1.197: those of 2.1.332 but
-/// [`LATER_EVENTS`].
-const EVENTS_2_1_197: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "Notification",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "SessionStart",
-    "SessionEnd",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
     "PermissionRequest",
     "PermissionDenied",
     "Setup",
@@ -102,6 +56,20 @@ const EVENTS_2_1_197: &[&str] = &[
     "CwdChanged",
     "FileChanged",
     "MessageDisplay",
+    "DirectoryAdded",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "PreSkillShellCommand",
+];
+
+/// The events later releases added, each with the fact that adds it, in
+/// the order of their first releases (2.1.219, 2.1.251, 2.1.332, found by
+/// bisection on the agent's code): the tail of [`EVENTS_2_1_332`].
+const LATER_EVENTS: &[(&str, Fact)] = &[
+    ("DirectoryAdded", Fact::DirectoryAddedHookEvent),
+    ("PreModelSwitch", Fact::ModelSwitchHookEvents),
+    ("PostModelSwitch", Fact::ModelSwitchHookEvents),
+    ("PreSkillShellCommand", Fact::PreSkillShellCommandHookEvent),
 ];
 
 /// Events whose matcher is matched against the tool name (hooks
@@ -155,11 +123,11 @@ const PROJECT_TOKENS: &[&str] = &["CLAUDE_PROJECT_DIR"];
 
 /// The event table of the compiled release.
 fn events(cx: &Compiler<'_, '_>) -> Events {
-    let known = if cx.profile.has(Fact::LaterHookEvents) {
-        EVENTS_2_1_332
-    } else {
-        EVENTS_2_1_197
-    };
+    let added = LATER_EVENTS
+        .iter()
+        .take_while(|(_, fact)| cx.profile.has(*fact))
+        .count();
+    let known = &EVENTS_2_1_332[..EVENTS_2_1_332.len() - LATER_EVENTS.len() + added];
     Events {
         known,
         tool_events: TOOL_EVENTS,
@@ -443,16 +411,25 @@ pub(crate) fn deny_scope(rule: &str) -> Option<PermissionScope> {
 mod tests {
     use super::*;
 
-    /// The older release's events are the newer one's but the four it
-    /// lacks, as the reference lists them.
+    /// The later events are the tail of the table, in the order of their
+    /// facts' first releases, so that a release's events are a prefix.
     #[test]
-    fn the_older_release_lacks_exactly_the_later_events() {
-        let expected: Vec<&str> = EVENTS_2_1_332
-            .iter()
-            .copied()
-            .filter(|e| !LATER_EVENTS.contains(e))
-            .collect();
-        assert_eq!(EVENTS_2_1_197, expected.as_slice());
+    fn the_later_events_are_the_tail_in_release_order() {
+        let tail = &EVENTS_2_1_332[EVENTS_2_1_332.len() - LATER_EVENTS.len()..];
+        let names: Vec<&str> = LATER_EVENTS.iter().map(|(e, _)| *e).collect();
+        assert_eq!(tail, names.as_slice());
+        let first = |f: Fact| {
+            let p = crate::profile::changes();
+            p.iter().find(|c| c.fact == f.name()).map(|c| c.since).unwrap()
+        };
+        for pair in LATER_EVENTS.windows(2) {
+            let (a, b) = (first(pair[0].1), first(pair[1].1));
+            assert_ne!(
+                playbookdiff_model::profile::compare_versions(a, b),
+                std::cmp::Ordering::Greater,
+                "{a} {b}"
+            );
+        }
         for e in TOOL_EVENTS.iter().chain(MATCHERLESS).chain(CANNOT_BLOCK) {
             assert!(EVENTS_2_1_332.contains(e), "{e}");
         }

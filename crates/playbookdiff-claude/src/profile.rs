@@ -56,10 +56,15 @@ pub enum Fact {
     /// A `SKILL.md` that starts with a byte order mark has its front matter
     /// read. Before, the mark hides it: the skill has no metadata.
     FrontMatterAfterBom,
-    /// Hooks can be registered for `PreModelSwitch`, `PostModelSwitch`,
-    /// `DirectoryAdded` and `PreSkillShellCommand`. Before, those events
-    /// do not exist and hooks registered for them never fire.
-    LaterHookEvents,
+    /// Hooks can be registered for `DirectoryAdded`. Before, the event
+    /// does not exist and a hook registered for it never fires.
+    DirectoryAddedHookEvent,
+    /// Hooks can be registered for `PreModelSwitch` and
+    /// `PostModelSwitch`. Before, those events do not exist.
+    ModelSwitchHookEvents,
+    /// Hooks can be registered for `PreSkillShellCommand`. Before, the
+    /// event does not exist.
+    PreSkillShellCommandHookEvent,
 }
 
 impl Fact {
@@ -73,7 +78,9 @@ impl Fact {
             Fact::RuleLinksInsideCwdOnly => "RuleLinksInsideCwdOnly",
             Fact::SkillDescriptionOneLine => "SkillDescriptionOneLine",
             Fact::FrontMatterAfterBom => "FrontMatterAfterBom",
-            Fact::LaterHookEvents => "LaterHookEvents",
+            Fact::DirectoryAddedHookEvent => "DirectoryAddedHookEvent",
+            Fact::ModelSwitchHookEvents => "ModelSwitchHookEvents",
+            Fact::PreSkillShellCommandHookEvent => "PreSkillShellCommandHookEvent",
         }
     }
 }
@@ -161,11 +168,25 @@ const TABLE: &[Row] = &[
         evidence: "bisected (case `compare.bom_crlf_skills`): `.claude/skills/bom-c/SKILL.md` starting with a byte order mark is listed with `---` (its first line) by 2.1.238 and with its front-matter description by 2.1.239",
     },
     Row {
-        fact: Fact::LaterHookEvents,
+        fact: Fact::DirectoryAddedHookEvent,
+        since: "2.1.219",
+        until: None,
+        summary: "Hooks can be registered for DirectoryAdded.",
+        evidence: "bisected on the agent's code (the installed package holds the event's name): 2.1.218 lacks `DirectoryAdded`, 2.1.219 has it",
+    },
+    Row {
+        fact: Fact::ModelSwitchHookEvents,
+        since: "2.1.251",
+        until: None,
+        summary: "Hooks can be registered for PreModelSwitch and PostModelSwitch.",
+        evidence: "bisected on the agent's code: 2.1.250 lacks `PreModelSwitch` and `PostModelSwitch`, 2.1.251 has both",
+    },
+    Row {
+        fact: Fact::PreSkillShellCommandHookEvent,
         since: "2.1.332",
         until: None,
-        summary: "Hooks can be registered for PreModelSwitch, PostModelSwitch, DirectoryAdded and PreSkillShellCommand.",
-        evidence: "bisected on the agent's code (the installed package holds the event's name): 2.1.331 lacks `PreSkillShellCommand`, 2.1.332 has all four; the other three came earlier (`oracle/bisect/claude-code.json`, `claude.hook-event-*`), which this one fact does not tell apart",
+        summary: "Hooks can be registered for PreSkillShellCommand.",
+        evidence: "bisected on the agent's code: 2.1.331 lacks `PreSkillShellCommand`, 2.1.332 has it",
     },
 ];
 
@@ -208,7 +229,9 @@ mod tests {
             Fact::RuleLinksInsideCwdOnly,
             Fact::SkillDescriptionOneLine,
             Fact::FrontMatterAfterBom,
-            Fact::LaterHookEvents,
+            Fact::DirectoryAddedHookEvent,
+            Fact::ModelSwitchHookEvents,
+            Fact::PreSkillShellCommandHookEvent,
         ] {
             assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
         }
@@ -228,5 +251,11 @@ mod tests {
         assert!(new.has(Fact::LenientFrontMatterBooleans));
         assert!(Profile::for_version("2.1.218").has(Fact::LenientFrontMatterBooleans));
         assert!(!Profile::for_version("2.1.217").has(Fact::LenientFrontMatterBooleans));
+        // A release between the profiled ones has the hook events of its
+        // own first releases.
+        let mid = Profile::for_version("2.1.230");
+        assert!(mid.has(Fact::DirectoryAddedHookEvent));
+        assert!(!mid.has(Fact::ModelSwitchHookEvents));
+        assert!(!mid.has(Fact::PreSkillShellCommandHookEvent));
     }
 }

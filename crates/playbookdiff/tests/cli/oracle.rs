@@ -1665,7 +1665,14 @@ fn sample_lines(s: &mut String, agent: &str) {
         return;
     };
     let doc: Value = serde_json::from_str(&text).expect("sample results are JSON");
-    let checks = doc["checks"].as_array().cloned().unwrap_or_default();
+    let all = doc["checks"].as_array().cloned().unwrap_or_default();
+    let (unrunnable, checks): (Vec<Value>, Vec<Value>) = all
+        .into_iter()
+        .partition(|c| c["unrunnable"] == Value::Bool(true));
+    let left_out: BTreeSet<&str> = unrunnable
+        .iter()
+        .filter_map(|c| c["release"].as_str())
+        .collect();
     let releases: BTreeSet<&str> = checks
         .iter()
         .filter_map(|c| c["release"].as_str())
@@ -1683,7 +1690,7 @@ fn sample_lines(s: &mut String, agent: &str) {
         .collect();
     let _ = writeln!(
         s,
-        "Sampled: {} checks at {} releases ({}), {} against the boundaries{}.\n",
+        "Sampled: {} checks at {} releases ({}), {} against the boundaries{}{}.\n",
         checks.len(),
         releases.len(),
         releases.iter().copied().collect::<Vec<_>>().join(", "),
@@ -1692,6 +1699,14 @@ fn sample_lines(s: &mut String, agent: &str) {
             String::new()
         } else {
             format!(": {}", against.join(", "))
+        },
+        if left_out.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; left out, published without the executable for this platform: {}",
+                left_out.iter().copied().collect::<Vec<_>>().join(", ")
+            )
         }
     );
 }
