@@ -10,7 +10,9 @@ Usage:
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
 `to`, which does), the profile fact it is (`fact`, as the adapter names it),
-and how a release is seen to show it:
+whether the adapter models it (`modelled = false` for a behaviour the
+observations show that no fact of the adapter's table holds yet), and how
+a release is seen to show it:
 
 - `case` and `aspect`: the oracle case (`oracle/cases.toml`) whose
   observation tells the two releases apart, and the dotted path of the
@@ -225,7 +227,8 @@ def bisect(b):
         else:
             lo, lo_seen = mid, seen
     return {
-        "id": b["id"], "fact": b["fact"], "witness": b.get("case", "code"),
+        "id": b["id"], "fact": b["fact"], "modelled": b.get("modelled", True),
+        "witness": b.get("case", "code"),
         "aspect": b.get("aspect"), "present": b.get("present", []), "absent": b.get("absent", []),
         "firstRelease": releases[hi], "lastWithout": releases[lo],
         "releasesBetween": len(releases) - 2,

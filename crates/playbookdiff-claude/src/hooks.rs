@@ -420,7 +420,10 @@ mod tests {
         assert_eq!(tail, names.as_slice());
         let first = |f: Fact| {
             let p = crate::profile::changes();
-            p.iter().find(|c| c.fact == f.name()).map(|c| c.since).unwrap()
+            p.iter()
+                .find(|c| c.fact == f.name())
+                .map(|c| c.since)
+                .unwrap()
         };
         for pair in LATER_EVENTS.windows(2) {
             let (a, b) = (first(pair[0].1), first(pair[1].1));

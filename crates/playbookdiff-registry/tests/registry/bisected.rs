@@ -36,6 +36,11 @@ fn bisected(harness: &str) -> BTreeMap<String, Vec<String>> {
             installs <= bound,
             "{harness} {id}: {installs} installs, more than {bound}"
         );
+        // A behaviour no fact of the adapter models yet is listed in
+        // docs/fidelity.md as such, not held against the table.
+        if b["modelled"] == Value::Bool(false) {
+            continue;
+        }
         let fact = b["fact"].as_str().expect("fact").to_string();
         out.entry(fact).or_default().push(first);
     }

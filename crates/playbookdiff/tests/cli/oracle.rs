@@ -1611,9 +1611,14 @@ fn bisection_section(s: &mut String) {
             let str_of = |k: &str| b[k].as_str().unwrap_or("").to_string();
             let _ = writeln!(
                 s,
-                "| `{}` | `{}` | {} | {} | {} | {} | {} | {} |",
+                "| `{}` | `{}`{} | {} | {} | {} | {} | {} | {} |",
                 str_of("id"),
                 str_of("fact"),
+                if b["modelled"] == Value::Bool(false) {
+                    " (not modelled)"
+                } else {
+                    ""
+                },
                 str_of("firstRelease"),
                 str_of("lastWithout"),
                 bisect_observation(b),
