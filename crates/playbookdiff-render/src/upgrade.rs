@@ -43,7 +43,11 @@ pub(crate) fn changes_text(out: &mut String, p: &Painter, u: &UpgradeSides) {
         p.paint("Behaviours that change between the releases", heading())
     );
     if u.changes.is_empty() {
-        let _ = writeln!(out, "  none known");
+        let none = format!(
+            "none bisected for this harness: a change above comes from the profile of {}",
+            clean(&u.to)
+        );
+        out.push_str(&wrap_hanging(&none, "  ", "    ", columns()));
     }
     for c in &u.changes {
         let r = &c.change;
@@ -83,7 +87,16 @@ pub(crate) fn result_line(doc: &DiffDocument, u: &UpgradeSides) -> String {
         .iter()
         .filter(|c| !c.directories.is_empty())
         .count();
-    if affecting == 0 && doc.summary.failing == 0 {
+    let unexplained = doc
+        .directories
+        .iter()
+        .filter(|d| {
+            !u.changes
+                .iter()
+                .any(|c| d.release.as_deref() == Some(c.change.since))
+        })
+        .count();
+    if doc.directories.is_empty() && doc.summary.failing == 0 {
         return "Result: the model receives the same here after the upgrade (exit status 0)."
             .to_string();
     }
@@ -92,9 +105,18 @@ pub(crate) fn result_line(doc: &DiffDocument, u: &UpgradeSides) -> String {
         .iter()
         .filter(|c| c.accepted.is_some() && !c.directories.is_empty())
         .count();
+    let rest = if unexplained > 0 {
+        format!(
+            ", and the profile of {} at {} no bisected behaviour explains",
+            clean(&u.to),
+            count(unexplained, "context", "contexts")
+        )
+    } else {
+        String::new()
+    };
     let failing = doc.summary.failing;
     format!(
-        "Result: {} what the model receives here, {accepted} accepted; {} (exit status {}).",
+        "Result: {} what the model receives here, {accepted} accepted{rest}; {} (exit status {}).",
         count(affecting, "behaviour changes", "behaviours change"),
         match failing {
             0 => "none fails the run".to_string(),

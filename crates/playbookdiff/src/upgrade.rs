@@ -76,7 +76,9 @@ pub(crate) fn parse_releases(raw: &str) -> Result<Releases, UsageError> {
 }
 
 /// The releases compiled: FROM, then the first release of each change in
-/// (FROM, TO], oldest first, each once.
+/// (FROM, TO], oldest first, each once, then TO (for a harness whose
+/// profiles differ in ways no bisected change names: what TO's profile
+/// changes after the last of them).
 fn steps(releases: &Releases, changes: &[ReleaseChange]) -> Vec<String> {
     let mut out = vec![releases.from.clone()];
     for c in changes {
@@ -85,6 +87,9 @@ fn steps(releases: &Releases, changes: &[ReleaseChange]) -> Vec<String> {
         if after_from && by_to && !out.iter().any(|s| s == c.since) {
             out.push(c.since.to_string());
         }
+    }
+    if out.last() != Some(&releases.to) {
+        out.push(releases.to.clone());
     }
     out
 }
@@ -98,6 +103,11 @@ pub(crate) fn run_upgrade(
     out: &mut crate::sink::Sink,
 ) -> Result<Outcome, UsageError> {
     let releases = parse_releases(&args.releases)?;
+    if !args.context.agent.agent_version.is_empty() {
+        return Err(UsageError(
+            "--agent-version does not apply to upgrade: FROM..TO names the two releases".into(),
+        ));
+    }
     let adapter = playbookdiff_registry::adapter(args.harness).ok_or_else(|| {
         UsageError(format!(
             "HARNESS '{}' is not supported",
@@ -247,10 +257,20 @@ fn document(
             }
         })
         .collect();
+    // A change at a step no bisected behaviour starts at (TO, for a
+    // harness without bisection) has no id to accept: it always fails.
+    let unexplained = directories
+        .iter()
+        .filter(|d| {
+            !changes
+                .iter()
+                .any(|c| d.release.as_deref() == Some(c.since))
+        })
+        .count();
     let failing_changes = if policy.fail_on == FailOn::Never {
         0
     } else {
-        upgrade_changes.iter().filter(|c| c.fails()).count()
+        upgrade_changes.iter().filter(|c| c.fails()).count() + unexplained
     };
     let summary = DiffSummary {
         affected_contexts: analysed.len(),
@@ -328,6 +348,8 @@ mod tests {
             change("2.1.300"),
         ];
         let r = parse_releases("2.1.216..2.1.299").unwrap();
+        assert_eq!(steps(&r, &changes), ["2.1.216", "2.1.218", "2.1.299"]);
+        let r = parse_releases("2.1.216..2.1.218").unwrap();
         assert_eq!(steps(&r, &changes), ["2.1.216", "2.1.218"]);
     }
 }

@@ -243,3 +243,41 @@ fn bad_arguments_exit_2_with_one_line() {
     let (code, _, err) = upgrade(r.path(), &["claud", "2.1.197..2.1.332"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn a_harness_without_bisection_is_compared_at_both_releases() {
+    // Gemini CLI has two profiles and no bisected behaviour yet: the
+    // upgrade compares FROM with TO, and any change is TO's.
+    let r = repo(&[
+        ("GEMINI.md", "# Gemini\n\nUse pnpm.\n"),
+        (
+            ".agents/skills/tidy/SKILL.md",
+            "---\nname: tidy\ndescription: Tidy up.\n---\nBody.\n",
+        ),
+    ]);
+    let (code, out, err) = upgrade(r.path(), &["gemini", "0.34.0..0.61.0", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+    assert_eq!(doc["upgrade"]["changes"], serde_json::json!([]));
+    let releases: Vec<&str> = doc["directories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["release"].as_str())
+        .collect();
+    assert!(releases.iter().all(|r| *r == "0.61.0"), "{doc:#}");
+    assert_eq!(code, i32::from(!releases.is_empty()), "{doc:#}");
+    let (code, _, err) = upgrade(
+        r.path(),
+        &[
+            "gemini",
+            "0.34.0..0.61.0",
+            "--agent-version",
+            "gemini=0.34.0",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--agent-version does not apply to upgrade"),
+        "{err}"
+    );
+}
