@@ -262,7 +262,7 @@ impl State {
         let mut policy = Policy::new(self.root.clone(), surfaces, config);
         policy.home = self.home.clone();
         let listed = self.protected_files(&policy, check);
-        policy = policy.with_sources(listed.into_iter().map(|(_, rel)| rel).collect());
+        policy = policy.with_sources(listed);
         if let Some(g) = &self.git {
             policy.git_dirs = vec![g.dir.clone(), g.common.clone()];
             policy.branch = g.branch();
@@ -326,29 +326,26 @@ impl State {
         }
     }
 
-    /// The protected files of the work tree with their fingerprints: the
+    /// The protected files of the work tree (repository-relative): the
     /// files the adapters' compilations read (imports and configured
     /// globs included) and every file a protecting rule matches, from the
-    /// cache `protected-files`, rebuilt (one compilation per adapter and
-    /// one walk) when missing or when a listed file changed since.
-    fn protected_files(&self, policy: &Policy, check: Freshness) -> Vec<(String, String)> {
+    /// cache `protected-files` (one `fingerprint<TAB>path` line each),
+    /// rebuilt (one compilation per adapter and one walk) when missing or,
+    /// when `check` asks, when a listed file changed since.
+    fn protected_files(&self, policy: &Policy, check: Freshness) -> Vec<String> {
         let Some(dir) = self.state_dir() else {
             return Vec::new();
         };
         let cache = dir.join("protected-files");
         if let Ok(text) = std::fs::read_to_string(&cache) {
-            let listed: Vec<(String, String)> = text
-                .lines()
-                .filter_map(|l| l.split_once('\t'))
-                .map(|(p, r)| (p.to_string(), r.to_string()))
-                .collect();
+            let listed = text.lines().filter_map(|l| l.split_once('\t'));
             let fresh = || {
                 listed
-                    .iter()
-                    .all(|(print, rel)| fingerprint(&self.root.join(rel)) == *print)
+                    .clone()
+                    .all(|(print, rel)| fingerprint(&self.root.join(rel)) == print)
             };
             if check == Freshness::Trusted || fresh() {
-                return listed;
+                return listed.map(|(_, rel)| rel.to_string()).collect();
             }
         }
         let mut files = walk_protected(&self.root, policy);
@@ -361,14 +358,13 @@ impl State {
         }
         files.sort();
         files.dedup();
-        let listed: Vec<(String, String)> = files
-            .into_iter()
-            .map(|rel| (fingerprint(&self.root.join(&rel)), rel))
+        let text: Vec<String> = files
+            .iter()
+            .map(|rel| format!("{}\t{rel}", fingerprint(&self.root.join(rel))))
             .collect();
-        let text: Vec<String> = listed.iter().map(|(p, r)| format!("{p}\t{r}")).collect();
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(&cache, text.join("\n"));
-        listed
+        files
     }
 
     /// The scripts the project's hook registrations run.
