@@ -482,4 +482,28 @@ mod tests {
         assert!(merge_hooks_json(Some("[1]"), &cmd, Host::ClaudeCode, "*", "*").is_err());
         assert!(merge_hooks_json(Some("{"), &cmd, Host::ClaudeCode, "*", "*").is_err());
     }
+
+    /// The current command with the older 30 s timeout is not current: a
+    /// host runs the call after a timeout, so the timeout is raised.
+    #[test]
+    fn an_older_timeout_is_raised_once() {
+        let cmd = command_line("/opt/bin/playbookdiff-guard", Host::Codex);
+        let old = json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": cmd, "timeout": 30}]}]}})
+        .to_string();
+        let raised = merge_hooks_json(Some(&old), &cmd, Host::Codex, "*", "*")
+            .unwrap()
+            .unwrap();
+        let v: Value = serde_json::from_str(&raised).unwrap();
+        let handler = &v["hooks"]["PreToolUse"][0]["hooks"][0];
+        assert_eq!(handler["timeout"], HOOK_TIMEOUT_SECONDS);
+        assert_eq!(handler["command"], cmd.as_str());
+        assert_eq!(v["hooks"]["PreToolUse"].as_array().map(Vec::len), Some(1));
+        assert_eq!(
+            merge_hooks_json(Some(&raised), &cmd, Host::Codex, "*", "*").unwrap(),
+            None
+        );
+        let plugin = opencode_plugin("/opt/bin/playbookdiff-guard");
+        assert!(plugin.contains("timeout: 120000 }"), "{plugin}");
+    }
 }
