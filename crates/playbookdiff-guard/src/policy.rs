@@ -311,11 +311,11 @@ impl Policy {
     /// git's directories, secrets and shell start-up files by name.
     pub fn outside_rule(&self, path: &Path) -> Option<&'static Rule> {
         let text = path.to_string_lossy();
-        if self.git_dirs.iter().any(|g| path.starts_with(g)) || self.git.is_match(&*text) {
+        if self.git_dirs.iter().any(|g| path.starts_with(g)) || self.git.is_match(&text) {
             Some(&rules::GIT_DIR)
         } else if self.is_secret(&text) {
             Some(&rules::SECRET_WRITE)
-        } else if self.startup.is_match(&*text) {
+        } else if self.startup.is_match(&text) {
             Some(&rules::SHELL_STARTUP)
         } else {
             None
