@@ -148,3 +148,56 @@ fn no_surface_is_compiled_for_every_path() {
         set.shapes().collect::<Vec<_>>()
     );
 }
+
+/// Random globs and paths over a small alphabet (names, `.`, `/`, `*`,
+/// `**`, `?`, a class, an alternation): `Globs` answers as `globset` does,
+/// for one glob and for a set of three.
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn glob_part() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "a", "b", ".c", "d.md", "*", "**", "?", "[ab]", "{a,d.md}", "*.md", "a*",
+        ])
+    }
+
+    fn glob() -> impl Strategy<Value = String> {
+        (any::<bool>(), prop::collection::vec(glob_part(), 1..5)).prop_map(|(anywhere, parts)| {
+            let text = parts.join("/");
+            if anywhere {
+                format!("**/{text}")
+            } else {
+                text
+            }
+        })
+    }
+
+    fn path() -> impl Strategy<Value = String> {
+        let part = prop::sample::select(vec!["a", "b", ".c", "d.md", "ab", "x", "a.md", ""]);
+        (any::<bool>(), prop::collection::vec(part, 1..6)).prop_map(|(absolute, parts)| {
+            let text = parts.join("/");
+            if absolute {
+                format!("/{text}")
+            } else {
+                text
+            }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn globs_answer_as_globset_does(
+            globs in prop::collection::vec(glob(), 1..4),
+            paths in prop::collection::vec(path(), 1..8),
+        ) {
+            let patterns: Vec<&str> = globs.iter().map(String::as_str).collect();
+            let ours = Globs::new(patterns.iter().copied());
+            let theirs = globset(&patterns);
+            for p in &paths {
+                prop_assert_eq!(ours.is_match(p), theirs.is_match(p), "{:?} on {:?}", patterns, p);
+            }
+        }
+    }
+}
