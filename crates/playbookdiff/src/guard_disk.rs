@@ -342,7 +342,7 @@ impl State {
             let fresh = || {
                 listed
                     .clone()
-                    .all(|(print, rel)| fingerprint(&self.root.join(rel)) == print)
+                    .all(|(print, rel)| fingerprint_is(&self.root.join(rel), print))
             };
             if check == Freshness::Trusted || fresh() {
                 return listed.map(|(_, rel)| rel.to_string()).collect();
@@ -416,20 +416,65 @@ impl State {
         let changed: Vec<String> = text
             .lines()
             .filter_map(|l| l.split_once('\t'))
-            .filter(|(print, rel)| fingerprint(&self.root.join(rel)) != *print)
+            .filter(|(print, rel)| !fingerprint_is(&self.root.join(rel), print))
             .map(|(_, rel)| rel.to_string())
             .collect();
         (!changed.is_empty()).then_some(changed)
     }
 }
 
-/// A file's fingerprint: size, modification time (ns) and inode; `-`
-/// when missing.
+/// A file's fingerprint: size, modification time (ns) and inode
+/// (`SIZE:SECONDS.NANOSECONDS:INODE`); `-` when missing.
 fn fingerprint(path: &Path) -> String {
-    use std::os::unix::fs::MetadataExt;
-    match std::fs::symlink_metadata(path) {
-        Ok(m) => format!("{}:{}.{}:{}", m.len(), m.mtime(), m.mtime_nsec(), m.ino()),
-        Err(_) => "-".into(),
+    match Print::of(path) {
+        Some(p) => format!("{}:{}.{}:{}", p.len, p.mtime, p.nsec, p.ino),
+        None => "-".into(),
+    }
+}
+
+/// Whether `path`'s fingerprint is `print` (as [`fingerprint`] writes
+/// it), without writing the current one: a shell call compares every
+/// protected file.
+fn fingerprint_is(path: &Path, print: &str) -> bool {
+    match (Print::of(path), Print::parse(print)) {
+        (None, None) => print == "-",
+        (now, before) => now.is_some() && now == before,
+    }
+}
+
+/// The parts of a fingerprint.
+#[derive(PartialEq, Eq)]
+struct Print {
+    len: u64,
+    mtime: i64,
+    nsec: i64,
+    ino: u64,
+}
+
+impl Print {
+    /// `print` as [`fingerprint`] writes it, when it is one.
+    fn parse(print: &str) -> Option<Print> {
+        let (len, rest) = print.split_once(':')?;
+        let (time, ino) = rest.split_once(':')?;
+        let (mtime, nsec) = time.split_once('.')?;
+        Some(Print {
+            len: len.parse().ok()?,
+            mtime: mtime.parse().ok()?,
+            nsec: nsec.parse().ok()?,
+            ino: ino.parse().ok()?,
+        })
+    }
+
+    /// The fingerprint of `path` now, links not followed.
+    fn of(path: &Path) -> Option<Print> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::symlink_metadata(path).ok()?;
+        Some(Print {
+            len: m.len(),
+            mtime: m.mtime(),
+            nsec: m.mtime_nsec(),
+            ino: m.ino(),
+        })
     }
 }
 
