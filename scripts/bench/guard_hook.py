@@ -7,7 +7,9 @@ Usage:
 REPO is a git work tree (`scripts/bench/gen-monorepo.py OUT --files 100000`
 makes the benchmark one; the guard writes its cache and ledger under its
 `.git/playbookdiff/`, so use a copy). DIR holds `playbookdiff` and
-`playbookdiff-guard` (default: target/release). For three Claude Code
+`playbookdiff-guard` (default: target/release; a missing one is left
+out); `--compare DIR2` adds DIR2's `playbookdiff-guard`, an earlier build,
+to the same interleaved rounds. For three Claude Code
 payloads (a Write of a source file: allow; a Write of a package's
 CLAUDE.md: deny; a Bash `cd … && sed -i … && echo > …`: allow, with the
 fingerprint of every protected file) it warms the protected-files cache,
@@ -79,6 +81,8 @@ def main():
     ap.add_argument("repo")
     ap.add_argument("--bin", default=str(ROOT / "target" / "release"))
     ap.add_argument("--runs", type=int, default=1000)
+    ap.add_argument("--compare", metavar="DIR",
+                    help="also run DIR/playbookdiff-guard (an earlier build) in the same rounds")
     args = ap.parse_args()
     root = str(Path(args.repo).resolve())
     bin_dir = Path(args.bin)
@@ -89,6 +93,10 @@ def main():
                                     "claude-code"],
         "/bin/true": ["/bin/true"],
     }
+    if args.compare:
+        commands["playbookdiff-guard hook (compared)"] = [
+            str(Path(args.compare) / "playbookdiff-guard"), "hook", "--host", "claude-code"]
+    commands = {c: argv for c, argv in commands.items() if Path(argv[0]).exists()}
     print(f"load average before: {os.getloadavg()}")
     with tempfile.TemporaryDirectory() as tmp:
         for name, text in payloads(root).items():

@@ -61,6 +61,15 @@ pub fn marker(host: crate::Host) -> String {
 /// Claude Code 2.1.197 and 2.1.332, Codex 0.142.3 and 0.171.0).
 pub const FAIL_CLOSED: &str = " || exit 2";
 
+/// The seconds a host gives the guard before it kills it: 120. Claude
+/// Code runs the call after a hook times out ("a timed-out command hook
+/// doesn't block the tool call", its hooks reference), and `|| exit 2`
+/// dies with the shell, so the bound is far above the guard's own work:
+/// its slowest call, the first of a repository (one walk, one
+/// compilation per adapter), took 3.3 s on the 100,000-file benchmark
+/// tree (docs/guard.md, "Timeouts").
+pub const HOOK_TIMEOUT_SECONDS: u64 = 120;
+
 /// The file name of the hook executable, which takes `hook --host <id>`
 /// (the whole command takes `guard hook --host <id>`).
 pub const HOOK_PROGRAM: &str = "playbookdiff-guard";
@@ -138,7 +147,11 @@ pub fn merge_hooks_json(
             Registration::Missing => {
                 list.push(json!({
                     "matcher": matcher,
-                    "hooks": [{ "type": "command", "command": command, "timeout": 30 }]
+                    "hooks": [{
+                        "type": "command",
+                        "command": command,
+                        "timeout": HOOK_TIMEOUT_SECONDS,
+                    }]
                 }));
                 changed = true;
             }
@@ -163,7 +176,8 @@ enum Registration {
     Missing,
 }
 
-/// Rewrites every command of `list` that holds `marker` to `command`.
+/// Rewrites every handler of `list` whose command holds `marker` to
+/// `command` with [`HOOK_TIMEOUT_SECONDS`].
 fn upgrade(list: &mut [Value], marker: &str, command: &str) -> Registration {
     let mut found = Registration::Missing;
     let handlers = list
@@ -171,14 +185,16 @@ fn upgrade(list: &mut [Value], marker: &str, command: &str) -> Registration {
         .filter_map(|entry| entry["hooks"].as_array_mut())
         .flatten();
     for h in handlers {
+        let current = h["timeout"].as_u64() == Some(HOOK_TIMEOUT_SECONDS);
         match h["command"].as_str() {
-            Some(c) if c == command => {
+            Some(c) if c == command && current => {
                 if matches!(found, Registration::Missing) {
                     found = Registration::Current;
                 }
             }
             Some(c) if c.contains(marker) => {
                 h["command"] = Value::String(command.to_string());
+                h["timeout"] = Value::from(HOOK_TIMEOUT_SECONDS);
                 found = Registration::Upgraded;
             }
             _ => {}
@@ -201,6 +217,7 @@ pub fn opencode_plugin(program: &str) -> String {
     let mut argv = vec![program.to_string()];
     argv.extend(hook_args(program, crate::Host::OpenCode));
     let argv = json!(argv).to_string();
+    let timeout_ms = HOOK_TIMEOUT_SECONDS * 1000;
     format!(
         r#"// playbookdiff guard for OpenCode, written by `playbookdiff guard install`.
 // Asks `playbookdiff guard hook --host opencode` before each tool runs and
@@ -218,7 +235,7 @@ function ask(event, input, args, directory) {{
     cwd: directory,
     args: args || {{}},
   }});
-  const r = spawnSync(GUARD[0], GUARD.slice(1), {{ input: payload, encoding: "utf8", timeout: 30000 }});
+  const r = spawnSync(GUARD[0], GUARD.slice(1), {{ input: payload, encoding: "utf8", timeout: {timeout_ms} }});
   let answer = null;
   try {{ answer = JSON.parse(r.stdout); }} catch {{ answer = null; }}
   if (r.status !== 0 || !answer || answer.decision !== "allow") {{
@@ -464,5 +481,29 @@ mod tests {
         assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["command"], cmd);
         assert!(merge_hooks_json(Some("[1]"), &cmd, Host::ClaudeCode, "*", "*").is_err());
         assert!(merge_hooks_json(Some("{"), &cmd, Host::ClaudeCode, "*", "*").is_err());
+    }
+
+    /// The current command with the older 30 s timeout is not current: a
+    /// host runs the call after a timeout, so the timeout is raised.
+    #[test]
+    fn an_older_timeout_is_raised_once() {
+        let cmd = command_line("/opt/bin/playbookdiff-guard", Host::Codex);
+        let old = json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": cmd, "timeout": 30}]}]}})
+        .to_string();
+        let raised = merge_hooks_json(Some(&old), &cmd, Host::Codex, "*", "*")
+            .unwrap()
+            .unwrap();
+        let v: Value = serde_json::from_str(&raised).unwrap();
+        let handler = &v["hooks"]["PreToolUse"][0]["hooks"][0];
+        assert_eq!(handler["timeout"], HOOK_TIMEOUT_SECONDS);
+        assert_eq!(handler["command"], cmd.as_str());
+        assert_eq!(v["hooks"]["PreToolUse"].as_array().map(Vec::len), Some(1));
+        assert_eq!(
+            merge_hooks_json(Some(&raised), &cmd, Host::Codex, "*", "*").unwrap(),
+            None
+        );
+        let plugin = opencode_plugin("/opt/bin/playbookdiff-guard");
+        assert!(plugin.contains("timeout: 120000 }"), "{plugin}");
     }
 }

@@ -27,6 +27,7 @@ pub mod audit;
 pub mod codex_trust;
 mod decide;
 pub mod fs;
+pub mod globs;
 pub mod host;
 pub mod install;
 pub mod ledger;

@@ -2,8 +2,9 @@
 //! adapters' surfaces, the fixed rules of [`crate::rules`] and the
 //! `[guard]` table of `playbookdiff.toml` ([`GuardConfig`]).
 
+use crate::globs::Globs;
 use crate::rules::{self, Rule};
-use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobBuilder};
 use playbookdiff_adapter::Surface;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -175,22 +176,15 @@ fn glob(pattern: &str) -> Result<Glob, globset::Error> {
 /// Globs into one set; patterns starting with `!` are left out (they are
 /// exceptions, see [`Policy::is_secret`]). A directory's pattern
 /// (`**/.claude/**`) also matches the directory itself, so that removing
-/// or moving `.claude` is a change to what is under it.
-fn set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> GlobSet {
-    let mut b = GlobSetBuilder::new();
-    let patterns: Vec<&str> = patterns.into_iter().collect();
+/// or moving `.claude` is a change to what is under it. Nothing is
+/// compiled here ([`Globs`]).
+fn set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Globs {
+    let patterns: Vec<&str> = patterns
+        .into_iter()
+        .filter(|p| !p.starts_with('!'))
+        .collect();
     let dirs = patterns.iter().filter_map(|p| p.strip_suffix("/**"));
-    for p in patterns.iter().copied().chain(dirs) {
-        if let Some(g) = p
-            .strip_prefix('!')
-            .is_none()
-            .then(|| glob(p).ok())
-            .flatten()
-        {
-            b.add(g);
-        }
-    }
-    b.build().unwrap_or_else(|_| GlobSet::empty())
+    Globs::new(patterns.iter().copied().chain(dirs))
 }
 
 /// The policy of one repository: the compiled matchers of every rule.
@@ -214,16 +208,16 @@ pub struct Policy {
     /// (imports, configured instruction globs: [`crate::sources`]),
     /// repository-relative, sorted.
     pub sources: Vec<String>,
-    agent: GlobSet,
-    guard: GlobSet,
-    secrets: GlobSet,
-    secret_exceptions: GlobSet,
-    git: GlobSet,
-    startup: GlobSet,
-    protect: GlobSet,
-    ask: Vec<(GlobSet, String)>,
-    scope: Option<GlobSet>,
-    branches: GlobSet,
+    agent: Globs,
+    guard: Globs,
+    secrets: Globs,
+    secret_exceptions: Globs,
+    git: Globs,
+    startup: Globs,
+    protect: Globs,
+    ask: Vec<(Globs, String)>,
+    scope: Option<Globs>,
+    branches: Globs,
 }
 
 impl Policy {
@@ -317,11 +311,11 @@ impl Policy {
     /// git's directories, secrets and shell start-up files by name.
     pub fn outside_rule(&self, path: &Path) -> Option<&'static Rule> {
         let text = path.to_string_lossy();
-        if self.git_dirs.iter().any(|g| path.starts_with(g)) || self.git.is_match(&*text) {
+        if self.git_dirs.iter().any(|g| path.starts_with(g)) || self.git.is_match(&text) {
             Some(&rules::GIT_DIR)
         } else if self.is_secret(&text) {
             Some(&rules::SECRET_WRITE)
-        } else if self.startup.is_match(&*text) {
+        } else if self.startup.is_match(&text) {
             Some(&rules::SHELL_STARTUP)
         } else {
             None

@@ -262,7 +262,7 @@ impl State {
         let mut policy = Policy::new(self.root.clone(), surfaces, config);
         policy.home = self.home.clone();
         let listed = self.protected_files(&policy, check);
-        policy = policy.with_sources(listed.into_iter().map(|(_, rel)| rel).collect());
+        policy = policy.with_sources(listed);
         if let Some(g) = &self.git {
             policy.git_dirs = vec![g.dir.clone(), g.common.clone()];
             policy.branch = g.branch();
@@ -326,29 +326,26 @@ impl State {
         }
     }
 
-    /// The protected files of the work tree with their fingerprints: the
+    /// The protected files of the work tree (repository-relative): the
     /// files the adapters' compilations read (imports and configured
     /// globs included) and every file a protecting rule matches, from the
-    /// cache `protected-files`, rebuilt (one compilation per adapter and
-    /// one walk) when missing or when a listed file changed since.
-    fn protected_files(&self, policy: &Policy, check: Freshness) -> Vec<(String, String)> {
+    /// cache `protected-files` (one `fingerprint<TAB>path` line each),
+    /// rebuilt (one compilation per adapter and one walk) when missing or,
+    /// when `check` asks, when a listed file changed since.
+    fn protected_files(&self, policy: &Policy, check: Freshness) -> Vec<String> {
         let Some(dir) = self.state_dir() else {
             return Vec::new();
         };
         let cache = dir.join("protected-files");
         if let Ok(text) = std::fs::read_to_string(&cache) {
-            let listed: Vec<(String, String)> = text
-                .lines()
-                .filter_map(|l| l.split_once('\t'))
-                .map(|(p, r)| (p.to_string(), r.to_string()))
-                .collect();
+            let listed = text.lines().filter_map(|l| l.split_once('\t'));
             let fresh = || {
                 listed
-                    .iter()
-                    .all(|(print, rel)| fingerprint(&self.root.join(rel)) == *print)
+                    .clone()
+                    .all(|(print, rel)| fingerprint_is(&self.root.join(rel), print))
             };
             if check == Freshness::Trusted || fresh() {
-                return listed;
+                return listed.map(|(_, rel)| rel.to_string()).collect();
             }
         }
         let mut files = walk_protected(&self.root, policy);
@@ -361,14 +358,13 @@ impl State {
         }
         files.sort();
         files.dedup();
-        let listed: Vec<(String, String)> = files
-            .into_iter()
-            .map(|rel| (fingerprint(&self.root.join(&rel)), rel))
+        let text: Vec<String> = files
+            .iter()
+            .map(|rel| format!("{}\t{rel}", fingerprint(&self.root.join(rel))))
             .collect();
-        let text: Vec<String> = listed.iter().map(|(p, r)| format!("{p}\t{r}")).collect();
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(&cache, text.join("\n"));
-        listed
+        files
     }
 
     /// The scripts the project's hook registrations run.
@@ -420,20 +416,65 @@ impl State {
         let changed: Vec<String> = text
             .lines()
             .filter_map(|l| l.split_once('\t'))
-            .filter(|(print, rel)| fingerprint(&self.root.join(rel)) != *print)
+            .filter(|(print, rel)| !fingerprint_is(&self.root.join(rel), print))
             .map(|(_, rel)| rel.to_string())
             .collect();
         (!changed.is_empty()).then_some(changed)
     }
 }
 
-/// A file's fingerprint: size, modification time (ns) and inode; `-`
-/// when missing.
+/// A file's fingerprint: size, modification time (ns) and inode
+/// (`SIZE:SECONDS.NANOSECONDS:INODE`); `-` when missing.
 fn fingerprint(path: &Path) -> String {
-    use std::os::unix::fs::MetadataExt;
-    match std::fs::symlink_metadata(path) {
-        Ok(m) => format!("{}:{}.{}:{}", m.len(), m.mtime(), m.mtime_nsec(), m.ino()),
-        Err(_) => "-".into(),
+    match Print::of(path) {
+        Some(p) => format!("{}:{}.{}:{}", p.len, p.mtime, p.nsec, p.ino),
+        None => "-".into(),
+    }
+}
+
+/// Whether `path`'s fingerprint is `print` (as [`fingerprint`] writes
+/// it), without writing the current one: a shell call compares every
+/// protected file.
+fn fingerprint_is(path: &Path, print: &str) -> bool {
+    match (Print::of(path), Print::parse(print)) {
+        (None, None) => print == "-",
+        (now, before) => now.is_some() && now == before,
+    }
+}
+
+/// The parts of a fingerprint.
+#[derive(PartialEq, Eq)]
+struct Print {
+    len: u64,
+    mtime: i64,
+    nsec: i64,
+    ino: u64,
+}
+
+impl Print {
+    /// `print` as [`fingerprint`] writes it, when it is one.
+    fn parse(print: &str) -> Option<Print> {
+        let (len, rest) = print.split_once(':')?;
+        let (time, ino) = rest.split_once(':')?;
+        let (mtime, nsec) = time.split_once('.')?;
+        Some(Print {
+            len: len.parse().ok()?,
+            mtime: mtime.parse().ok()?,
+            nsec: nsec.parse().ok()?,
+            ino: ino.parse().ok()?,
+        })
+    }
+
+    /// The fingerprint of `path` now, links not followed.
+    fn of(path: &Path) -> Option<Print> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::symlink_metadata(path).ok()?;
+        Some(Print {
+            len: m.len(),
+            mtime: m.mtime(),
+            nsec: m.mtime_nsec(),
+            ino: m.ino(),
+        })
     }
 }
 

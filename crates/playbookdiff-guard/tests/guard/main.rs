@@ -1,6 +1,7 @@
 //! The guard's integration tests: the decision table, hostile payloads,
 //! and the invariant that protection follows the adapters.
 
+mod globs;
 mod hostile;
 mod surfaces;
 mod table;

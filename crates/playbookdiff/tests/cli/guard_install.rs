@@ -162,7 +162,8 @@ fn the_hook_executable_answers_as_the_whole_command_does() {
 }
 
 /// A registration written by an older release (no `|| exit 2`, another
-/// program path) is rewritten in place, once; the rest of the file stays.
+/// program path, a 30 s timeout) is rewritten in place, once; the rest of
+/// the file stays.
 #[test]
 fn an_older_registration_is_upgraded_once() {
     let t = work_tree();
@@ -188,6 +189,11 @@ fn an_older_registration_is_upgraded_once() {
     assert_eq!(
         pre[0]["hooks"][0]["command"],
         "/opt/playbookdiff-guard hook --host claude-code || exit 2"
+    );
+    assert_eq!(
+        pre[0]["hooks"][0]["timeout"],
+        playbookdiff_guard::install::HOOK_TIMEOUT_SECONDS,
+        "the older 30 s timeout is raised: a host runs the call after a timeout"
     );
     let second = install(t.path(), home.path(), &args);
     assert!(second.starts_with("unchanged "), "{second}");
