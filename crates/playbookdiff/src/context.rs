@@ -69,8 +69,8 @@ impl OpenedContext {
     /// tree, show every entry. `whole` walks the whole tree
     /// (`check --all-dirs`); otherwise what the launch directory needs: the
     /// chain from the root to it, the adapters' configuration directories
-    /// on that chain, and its subtree, with the names the adapters look up
-    /// below it answered in one pass ([`Repo::prefetch_named_under`]).
+    /// on that chain, and its subtree, with the names several adapters look
+    /// up below it answered in one pass ([`Repo::prefetch_named_under`]).
     /// Entries matching `excludes` (`.gitignore` patterns relative to the
     /// repository root, from `playbookdiff.toml`) are never analysed.
     pub(crate) fn repo(&self, harnesses: &[Harness], whole: bool, excludes: &[String]) -> Repo<'_> {
@@ -112,9 +112,9 @@ impl OpenedContext {
         );
         // Every name the adapters look up below the launch directory,
         // answered in one pass over its subtree instead of one pass per
-        // name and adapter (`check --all-dirs` does the same at the root
-        // for every launch directory).
-        if !whole {
+        // adapter (`check --all-dirs` does the same at the root for every
+        // launch directory). One adapter alone makes its own one pass.
+        if !whole && harnesses.len() > 1 {
             repo.prefetch_named_under(&lookups, &self.context.cwd);
         }
         repo
