@@ -9,10 +9,12 @@
 //! "timeoutSec": 30}]}}`; Claude Code's nested `{"matcher": ..., "hooks":
 //! [...]}` groups are flattened one level, and Claude Code's PascalCase
 //! event names are taken as aliases (`PreToolUse` is `preToolUse`, `Stop`
-//! is `agentStop`). `disableAllHooks: true` turns off the hooks of its own
-//! file (changelog 1.0.4). Seen with 1.0.102 and 1.0.24 (gemini-copilot
-//! reference): the hooks run in the project root, also when Copilot CLI
-//! is launched in a subdirectory; 1.0.102 runs them in `-p` mode only in a
+//! is `agentStop`); 1.0.102 adds two events (`TRIGGERS_1_0_102`, read
+//! in its own settings schema). `disableAllHooks: true` turns off the
+//! hooks of its own file (changelog 1.0.4). Seen with 1.0.102 and 1.0.24
+//! (gemini-copilot reference; case `oracle.hooks_copilot_gemini.in-sub`):
+//! the hooks run in the project root, also when Copilot CLI is launched
+//! in a subdirectory; 1.0.102 runs them in `-p` mode only in a
 //! folder the user trusts (the analysis cannot see that: `runs` is
 //! `unknown`), 1.0.24 ran them untrusted. Events of `.claude/settings.json`
 //! that Copilot CLI does not have are left out: they are Claude Code's
