@@ -22,6 +22,7 @@ use playbookdiff_model::{
 use serde_json::Value;
 
 /// What one harness release knows about hook events, from its code.
+#[derive(Debug)]
 pub struct Events {
     /// Every event the release has.
     pub known: &'static [&'static str],

@@ -22,7 +22,6 @@ use playbookdiff_model::{
     AgentMode, Applicability, Diagnostic, DiagnosticCode, LoadPhase, RepoPath, SourceFormat,
     SourceRef, Subagent,
 };
-use playbookdiff_source::markdown::front_matter;
 use serde_json::{Map, Value};
 
 /// The agent folders of a directory, in the order Copilot CLI reads them.
@@ -100,9 +99,9 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, dir: &RepoPath, id: &str) -> Optio
             return None;
         }
     };
-    let fm = front_matter(&text.text);
+    let fm = text.front_matter();
     let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
-    let meta = match &fm {
+    let meta = match fm {
         Some(f) => {
             source = source.with_lines(f.start_line, f.end_line);
             match &f.value {

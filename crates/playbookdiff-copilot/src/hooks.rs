@@ -9,10 +9,12 @@
 //! "timeoutSec": 30}]}}`; Claude Code's nested `{"matcher": ..., "hooks":
 //! [...]}` groups are flattened one level, and Claude Code's PascalCase
 //! event names are taken as aliases (`PreToolUse` is `preToolUse`, `Stop`
-//! is `agentStop`). `disableAllHooks: true` turns off the hooks of its own
-//! file (changelog 1.0.4). Seen with 1.0.102 and 1.0.24 (gemini-copilot
-//! reference): the hooks run in the project root, also when Copilot CLI
-//! is launched in a subdirectory; 1.0.102 runs them in `-p` mode only in a
+//! is `agentStop`); 1.0.102 adds two events (`TRIGGERS_1_0_102`, read
+//! in its own settings schema). `disableAllHooks: true` turns off the
+//! hooks of its own file (changelog 1.0.4). Seen with 1.0.102 and 1.0.24
+//! (gemini-copilot reference; case `oracle.hooks_copilot_gemini.in-sub`):
+//! the hooks run in the project root, also when Copilot CLI is launched
+//! in a subdirectory; 1.0.102 runs them in `-p` mode only in a
 //! folder the user trusts (the analysis cannot see that: `runs` is
 //! `unknown`), 1.0.24 ran them untrusted. Events of `.claude/settings.json`
 //! that Copilot CLI does not have are left out: they are Claude Code's
@@ -27,10 +29,11 @@ use playbookdiff_model::{
 };
 use serde_json::Value;
 
-/// Copilot CLI's events and the Claude Code spellings it takes for them,
-/// with their cross-harness meaning: the one table of its events (1.0.24
-/// `app.js`: the hooks schema and the PascalCase alias table).
-const TRIGGERS: &[(&str, Option<HookTrigger>)] = &[
+/// Copilot CLI 1.0.24's events and the Claude Code spellings it takes
+/// for them, with their cross-harness meaning: the one table of its
+/// events (1.0.24 `app.js`: the hooks schema and the PascalCase alias
+/// table).
+const TRIGGERS_1_0_24: &[(&str, Option<HookTrigger>)] = &[
     ("sessionStart", Some(HookTrigger::SessionStart)),
     ("sessionEnd", Some(HookTrigger::SessionEnd)),
     ("userPromptSubmitted", Some(HookTrigger::UserPromptSubmit)),
@@ -58,17 +61,69 @@ const TRIGGERS: &[(&str, Option<HookTrigger>)] = &[
     ("Notification", Some(HookTrigger::Notification)),
 ];
 
-/// The events of Copilot CLI (1.0.24 and 1.0.102 alike, as far as the
-/// analysis knows). Matchers are not checked: which tool names Copilot CLI
-/// matches them against is not known.
-const EVENTS: Events = Events {
-    known: &[],
-    tool_events: &[],
-    matcherless: &[],
-    cannot_block: &[],
-    tools: &[],
-    triggers: TRIGGERS,
-};
+/// Copilot CLI 1.0.102's events: 1.0.24's, and two events a hooks file
+/// may register that 1.0.24 does not have, `preMcpToolCall` (before an
+/// MCP tool runs) and `userPromptTransformed` (after the prompt is put
+/// into its model-facing form), with no counterpart in another harness.
+/// Read in 1.0.102's own files (its runtime unpacks them into
+/// `~/.cache/copilot/pkg/linux-x64/1.0.102/`): the settings schema of
+/// `prebuilds/linux-x64/runtime.node` lists the file-configurable events
+/// as `hooks.<event>` (fifteen: 1.0.24's thirteen and these two), and
+/// `schemas/api.schema.json`'s `HookType` adds `postResult` and
+/// `prePRDescription` as callback-only (not in a file). The hook parser's
+/// PascalCase names there include `PreMcpToolCall` beside `PreToolUse`.
+/// The rest of the alias table is compiled code the analysis cannot read
+/// as a table; it is taken as 1.0.24's.
+const TRIGGERS_1_0_102: &[(&str, Option<HookTrigger>)] = &[
+    ("sessionStart", Some(HookTrigger::SessionStart)),
+    ("sessionEnd", Some(HookTrigger::SessionEnd)),
+    ("userPromptSubmitted", Some(HookTrigger::UserPromptSubmit)),
+    ("userPromptTransformed", None),
+    ("preToolUse", Some(HookTrigger::PreToolUse)),
+    ("preMcpToolCall", None),
+    ("postToolUse", Some(HookTrigger::PostToolUse)),
+    ("postToolUseFailure", None),
+    ("errorOccurred", None),
+    ("agentStop", Some(HookTrigger::Stop)),
+    ("subagentStop", Some(HookTrigger::SubagentStop)),
+    ("subagentStart", Some(HookTrigger::SubagentStart)),
+    ("preCompact", Some(HookTrigger::PreCompact)),
+    ("permissionRequest", Some(HookTrigger::PermissionRequest)),
+    ("notification", Some(HookTrigger::Notification)),
+    ("SessionStart", Some(HookTrigger::SessionStart)),
+    ("SessionEnd", Some(HookTrigger::SessionEnd)),
+    ("UserPromptSubmit", Some(HookTrigger::UserPromptSubmit)),
+    ("PreToolUse", Some(HookTrigger::PreToolUse)),
+    ("PreMcpToolCall", None),
+    ("PostToolUse", Some(HookTrigger::PostToolUse)),
+    ("PostToolUseFailure", None),
+    ("ErrorOccurred", None),
+    ("Stop", Some(HookTrigger::Stop)),
+    ("SubagentStop", Some(HookTrigger::SubagentStop)),
+    ("PreCompact", Some(HookTrigger::PreCompact)),
+    ("PermissionRequest", Some(HookTrigger::PermissionRequest)),
+    ("Notification", Some(HookTrigger::Notification)),
+];
+
+/// The events of a release whose table is `triggers`. Matchers are not
+/// checked: which tool names Copilot CLI matches them against is not
+/// known.
+const fn events(triggers: &'static [(&'static str, Option<HookTrigger>)]) -> Events {
+    Events {
+        known: &[],
+        tool_events: &[],
+        matcherless: &[],
+        cannot_block: &[],
+        tools: &[],
+        triggers,
+    }
+}
+
+/// The events of Copilot CLI 1.0.24 ([`TRIGGERS_1_0_24`]).
+pub(crate) const EVENTS_1_0_24: Events = events(TRIGGERS_1_0_24);
+
+/// The events of Copilot CLI 1.0.102 ([`TRIGGERS_1_0_102`]).
+pub(crate) const EVENTS_1_0_102: Events = events(TRIGGERS_1_0_102);
 
 /// The variable a hook command may use for the project directory
 /// (changelog 1.0.12: hooks receive `CLAUDE_PROJECT_DIR`).
@@ -143,7 +198,7 @@ impl Release<'_> {
         };
         let value = match origin {
             Origin::Own => value.clone(),
-            Origin::ClaudeSettings => copilot_events_only(value),
+            Origin::ClaudeSettings => copilot_events_only(value, self.profile.hook_events),
         };
         let source = j.source(&[]);
         let lines = |p: &[&str]| j.span(p);
@@ -164,7 +219,7 @@ impl Release<'_> {
             source: &source,
             prefix: &["hooks"],
             lines: &lines,
-            events: &EVENTS,
+            events: self.profile.hook_events,
             tokens: Tokens {
                 project: PROJECT_TOKENS,
                 plugin: None,
@@ -200,12 +255,13 @@ fn runs(j: &JsonFile, profile: &Profile) -> Verdict {
     }
 }
 
-/// The events of a Claude Code `hooks` object that Copilot CLI has.
-fn copilot_events_only(hooks: &Value) -> Value {
+/// The events of a Claude Code `hooks` object that the release (its
+/// `events`) has.
+fn copilot_events_only(hooks: &Value, events: &Events) -> Value {
     match hooks.as_object() {
         Some(o) => Value::Object(
             o.iter()
-                .filter(|(k, _)| EVENTS.is_known(k))
+                .filter(|(k, _)| events.is_known(k))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         ),

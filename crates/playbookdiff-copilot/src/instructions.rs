@@ -156,6 +156,8 @@ fn not_read(cx: &mut Cx<'_, '_>, b: &mut Builder) {
 fn below_cwd(cx: &mut Cx<'_, '_>, profile: &Profile, b: &mut Builder) {
     let cwd = cx.context.cwd.clone();
     let target = cx.context.target_path.clone();
+    // The three names in one pass over cwd's subtree, not one pass each.
+    cx.repo.prefetch_named_under(NAMES, &cwd);
     let mut files: Vec<RepoPath> = NAMES
         .iter()
         .flat_map(|n| cx.repo.files_named_under(n, &cwd).to_vec())

@@ -83,6 +83,10 @@ pub(crate) struct Profile {
     /// `-lead`, `_lead`, `.lead`, `a@b`, `a/b`, `a+b` and `ns:tool2` were not
     /// listed; 1.0.102 lists `ns:tool2` too, the others not).
     pub skill_name_punctuation: &'static str,
+    /// The hook events a hooks file may register, with the Claude Code
+    /// spellings taken for them ([`crate::hooks::EVENTS_1_0_24`],
+    /// [`crate::hooks::EVENTS_1_0_102`]).
+    pub hook_events: &'static playbookdiff_adapter::hooks::Events,
 }
 
 /// Every profiled release and its behaviour, oldest first; the versions
@@ -103,6 +107,7 @@ const PROFILES: &[(&str, Profile)] = &[
             skill_search: SkillSearch::OneLevel,
             skill_dot_folders: true,
             skill_name_punctuation: "._- ",
+            hook_events: &crate::hooks::EVENTS_1_0_24,
         },
     ),
     (
@@ -120,6 +125,7 @@ const PROFILES: &[(&str, Profile)] = &[
             skill_search: SkillSearch::Nested,
             skill_dot_folders: false,
             skill_name_punctuation: "._- :",
+            hook_events: &crate::hooks::EVENTS_1_0_102,
         },
     ),
 ];

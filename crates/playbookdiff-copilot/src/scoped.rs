@@ -22,9 +22,10 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
     SourceFormat, SourceRef,
 };
-use playbookdiff_source::markdown::front_matter;
-use playbookdiff_source::EntryKind;
+use playbookdiff_source::{EntryKind, TextFile};
 use serde_json::Value;
+use std::borrow::Cow;
+use std::sync::Mutex;
 
 /// The deepest folder level the analysis lists under a root.
 const MAX_DEPTH: usize = 8;
@@ -187,6 +188,26 @@ fn parsed(glob: &str) -> Option<GlobMatcher> {
         .map(|g| g.compile_matcher())
 }
 
+/// Whether `glob` of a front matter of `text` parses ([`parsed`]), decided
+/// once per file and glob: the answer is kept with the file, so the
+/// compilations of every launch directory on one `Repo` share it (building
+/// a matcher is the costly part of reading a path-specific file).
+fn parses(text: &TextFile, glob: &str) -> bool {
+    let memo = text.parsed_as(|_| GlobParses::default());
+    let mut seen = memo.0.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, ok)) = seen.iter().find(|(g, _)| g == glob) {
+        return *ok;
+    }
+    let ok = parsed(glob).is_some();
+    seen.push((glob.to_string(), ok));
+    ok
+}
+
+/// The globs of one file's front matter and whether each parses, as
+/// [`parses`] found them.
+#[derive(Default)]
+struct GlobParses(Mutex<Vec<(String, bool)>>);
+
 /// The matcher of one glob ([`parsed`]); a glob that does not parse (an
 /// unclosed `[`) matches its own text literally, as minimatch takes it.
 pub(crate) fn matcher(glob: &str) -> Option<GlobMatcher> {
@@ -204,10 +225,10 @@ fn one(
 ) {
     let root = origin(path, fam);
     let Ok(text) = read(cx, path) else { return };
-    let fm = front_matter(&text.text);
-    let value = match &fm {
+    let fm = text.front_matter();
+    let value = match fm {
         Some(f) => match &f.value {
-            Ok(v) => Some(v.clone()),
+            Ok(v) => Some(Cow::Borrowed(v)),
             Err(e) => {
                 cx.diag(problems::invalid_syntax(
                     path,
@@ -216,7 +237,7 @@ fn one(
                     &format!("Copilot CLI then takes `{key}` from its line as written (seen with 1.0.102: `applyTo: [unclosed` became the glob `[unclosed`)"),
                     SourceFormat::Markdown,
                 ));
-                line_value(&f.yaml, key)
+                line_value(&f.yaml, key).map(Cow::Owned)
             }
         },
         None => None,
@@ -269,13 +290,13 @@ fn one(
         return;
     }
     for g in &globs {
-        if parsed(g).is_none() {
+        if !parses(&text, g) {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::InvalidGlob,
                     format!("`{key}` of {} holds the glob `{g}`, which does not parse as a glob; the analysis takes it literally, as minimatch does, so only a file of that exact path would make Copilot CLI inject the file.", problems::quote(path)),
                 )
-                .at(SourceRef::project(path.clone(), SourceFormat::Markdown).with_lines(1, fm.as_ref().map_or(1, |f| f.end_line))),
+                .at(SourceRef::project(path.clone(), SourceFormat::Markdown).with_lines(1, fm.map_or(1, |f| f.end_line))),
             );
         }
     }

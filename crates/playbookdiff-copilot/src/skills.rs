@@ -26,8 +26,7 @@ use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
     LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef,
 };
-use playbookdiff_source::markdown::front_matter;
-use playbookdiff_source::EntryKind;
+use playbookdiff_source::{EntryKind, TextFile};
 use serde_json::Value;
 
 /// The skill roots of a directory, in the order Copilot CLI lists them.
@@ -184,13 +183,13 @@ fn load(
             .unwrap_or_default()
     });
     let text = cx.repo.read_text(file, READ_LIMIT).ok();
-    let fm = text.as_deref().and_then(|t| front_matter(&t.text));
+    let fm = text.as_deref().and_then(TextFile::front_matter);
     let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
     let mut value = None;
-    if let Some(f) = &fm {
+    if let Some(f) = fm {
         source = source.with_lines(f.start_line, f.end_line);
         match &f.value {
-            Ok(v) => value = Some(v.clone()),
+            Ok(v) => value = Some(v),
             Err(e) => cx.diag(problems::invalid_syntax(
                 file,
                 "YAML",
@@ -281,11 +280,11 @@ fn refuse_invalid(cx: &mut Cx<'_, '_>, profile: &Profile, s: &mut Skill) {
 /// Why Copilot CLI refuses the front matter of skill `s`, if it does.
 fn refusal(cx: &Cx<'_, '_>, profile: &Profile, s: &Skill) -> Option<String> {
     let text = cx.repo.read_text(&s.source.path, READ_LIMIT).ok()?;
-    let fm = front_matter(&text.text)?;
-    let Ok(value) = fm.value else {
+    let fm = text.front_matter()?;
+    let Ok(value) = &fm.value else {
         return Some("its front matter is not valid YAML".to_string());
     };
-    if let Some(why) = wrong_type(&value) {
+    if let Some(why) = wrong_type(value) {
         return Some(why);
     }
     if !valid_name(profile, s.name.trim()) {

@@ -146,6 +146,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
     cx.diag(unverified());
+    // The nested `AGENTS.md` files and `.cursor` directories in one pass
+    // over cwd's subtree, not one pass each.
+    repo.prefetch_named_under(INDEXED_NAMES, &context.cwd);
     out.instructions = instructions::compile(&mut cx);
     out.skills = skills::compile(&mut cx);
     out.commands = commands::compile(&mut cx);

@@ -24,7 +24,6 @@ use playbookdiff_model::{
     AgentMode, Applicability, Command, Diagnostic, DiagnosticCode, LoadPhase, RepoPath,
     SourceFormat, SourceRef, Subagent,
 };
-use playbookdiff_source::markdown::front_matter;
 use playbookdiff_source::{EntryKind, ParseError};
 use serde_json::Value;
 
@@ -206,10 +205,10 @@ fn subagent(cx: &mut Cx<'_, '_>, file: &RepoPath, gate: Gate) -> Option<Subagent
             return None;
         }
     };
-    let fm = front_matter(&text.text);
+    let fm = text.front_matter();
     let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
     let mut meta = serde_json::Map::new();
-    if let Some(f) = &fm {
+    if let Some(f) = fm {
         source = source.with_lines(f.start_line, f.end_line);
         match &f.value {
             Ok(Value::Object(m)) => meta = m.clone(),

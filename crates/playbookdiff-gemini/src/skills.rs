@@ -20,8 +20,9 @@ use playbookdiff_model::{
     LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef,
 };
 use playbookdiff_source::markdown::parse_yaml;
-use playbookdiff_source::{EntryKind, Resolved};
+use playbookdiff_source::{EntryKind, Resolved, TextFile};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// The skill roots of a launch directory, in the order Gemini CLI adds
 /// them (the later wins a name clash).
@@ -147,6 +148,37 @@ fn fields(yaml: &str) -> (Option<String>, Option<String>) {
     (line("name:"), line("description:"))
 }
 
+/// What Gemini CLI reads in the front matter of a `SKILL.md`
+/// ([`front_matter`], [`fields`]).
+struct SkillFront {
+    /// The 1-based line of the closing fence.
+    end_line: u32,
+    /// `name`, when a string.
+    name: Option<String>,
+    /// `description`, when a string.
+    description: Option<String>,
+}
+
+/// The front matter of `text` as Gemini CLI reads a `SKILL.md` (`None`
+/// inside when there is none), read once per file and shared by the
+/// compilations of every launch directory (an ancestor's skills are read
+/// again from each directory below it).
+struct ReadFront(Option<SkillFront>);
+
+/// [`ReadFront`] of `text`, parsed on first use.
+fn read_front(text: &TextFile) -> Arc<ReadFront> {
+    text.parsed_as(|t| {
+        ReadFront(front_matter(t).map(|(yaml, end_line)| {
+            let (name, description) = fields(yaml);
+            SkillFront {
+                end_line,
+                name,
+                description,
+            }
+        }))
+    })
+}
+
 /// The skill of `file` in root `root` of cwd.
 fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, root: &str) -> Skill {
     let dir_name = file
@@ -154,11 +186,14 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, root: &str) -> Skill {
         .and_then(|d| d.file_name().map(str::to_string))
         .unwrap_or_default();
     let text = cx.repo.read_text(file, READ_LIMIT).ok();
-    let fm = text.as_deref().and_then(|t| front_matter(&t.text));
-    let (name, description) = fm.map(|(y, _)| fields(y)).unwrap_or((None, None));
+    let read = text.as_deref().map(read_front);
+    let fm = read.as_deref().and_then(|r| r.0.as_ref());
+    let (name, description) = fm
+        .map(|f| (f.name.clone(), f.description.clone()))
+        .unwrap_or((None, None));
     let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
-    if let Some((_, end)) = fm {
-        source = source.with_lines(1, end);
+    if let Some(f) = fm {
+        source = source.with_lines(1, f.end_line);
     }
     let missing = match (&fm, &name, &description) {
         (None, ..) => Some("it does not start with `---` front matter"),

@@ -789,24 +789,41 @@ impl<'t> Repo<'t> {
     /// their answer. Names already answered are skipped. Walks the whole
     /// tree if it has not been walked.
     pub fn prefetch_named(&self, names: &[&str]) {
-        let root = RepoPath::root();
-        let mut todo: Vec<&str> = names
-            .iter()
-            .copied()
-            .filter(|n| self.named.get(&(n.to_string(), root.clone())).is_none())
-            .collect();
+        self.prefetch_named_under(names, &RepoPath::root());
+    }
+
+    /// Answers [`Repo::files_named_under`] for every name of `names`
+    /// below real directory `dir` in one pass over `dir`'s subtree instead
+    /// of one pass per name: what one compilation that looks up several
+    /// names below its launch directory asks first. Names already
+    /// answerable there (for `dir` or a directory above it, such as the
+    /// root after [`Repo::prefetch_named`]) are skipped, so the call costs
+    /// nothing when `check --all-dirs` has prefetched them. Walks `dir`'s
+    /// subtree if it has not been walked.
+    pub fn prefetch_named_under(&self, names: &[&str], dir: &RepoPath) {
+        let answered = |n: &str| {
+            let mut up = Some(dir.clone());
+            while let Some(d) = up {
+                if self.named.get(&(n.to_string(), d.clone())).is_some() {
+                    return true;
+                }
+                up = d.parent();
+            }
+            false
+        };
+        let mut todo: Vec<&str> = names.iter().copied().filter(|n| !answered(n)).collect();
         todo.sort_unstable();
         todo.dedup();
         if todo.is_empty() {
             return;
         }
-        if !self.walked(&root) {
-            self.walk(std::slice::from_ref(&root));
+        if !self.walked(dir) {
+            self.walk(std::slice::from_ref(dir));
         }
-        let found = self.named_pass(&todo, &root);
+        let found = self.named_pass(&todo, dir);
         for (name, mut paths) in todo.into_iter().zip(found) {
             paths.sort();
-            self.named.insert((name.to_string(), root.clone()), paths);
+            self.named.insert((name.to_string(), dir.clone()), paths);
         }
     }
 

@@ -69,17 +69,21 @@ impl OpenedContext {
     /// tree, show every entry. `whole` walks the whole tree
     /// (`check --all-dirs`); otherwise what the launch directory needs: the
     /// chain from the root to it, the adapters' configuration directories
-    /// on that chain, and its subtree. Entries matching `excludes`
-    /// (`.gitignore` patterns relative to the repository root, from
-    /// `playbookdiff.toml`) are never analysed.
+    /// on that chain, and its subtree, with the names several adapters look
+    /// up below it answered in one pass ([`Repo::prefetch_named_under`]).
+    /// Entries matching `excludes` (`.gitignore` patterns relative to the
+    /// repository root, from `playbookdiff.toml`) are never analysed.
     pub(crate) fn repo(&self, harnesses: &[Harness], whole: bool, excludes: &[String]) -> Repo<'_> {
         let mut entry_names: Vec<String> = Vec::new();
+        let mut lookups: Vec<&str> = Vec::new();
         let mut personal: Vec<&str> = Vec::new();
         for a in harnesses
             .iter()
             .filter_map(|h| playbookdiff_registry::adapter(*h))
         {
             entry_names.extend(a.config_entry_names().iter().map(|n| n.to_string()));
+            lookups.extend_from_slice(a.config_entry_names());
+            lookups.extend_from_slice(a.indexed_names());
             personal.extend_from_slice(a.personal_paths());
         }
         let root = self.tree.absolute_root().filter(|_| !self.tree.is_commit());
@@ -98,14 +102,22 @@ impl OpenedContext {
                 entry_names,
             }
         };
-        Repo::with_options(
+        let repo = Repo::with_options(
             &self.tree,
             RepoOptions {
                 visibility,
                 excludes: excludes.to_vec(),
                 scope,
             },
-        )
+        );
+        // Every name the adapters look up below the launch directory,
+        // answered in one pass over its subtree instead of one pass per
+        // adapter (`check --all-dirs` does the same at the root for every
+        // launch directory). One adapter alone makes its own one pass.
+        if !whole && harnesses.len() > 1 {
+            repo.prefetch_named_under(&lookups, &self.context.cwd);
+        }
+        repo
     }
 }
 

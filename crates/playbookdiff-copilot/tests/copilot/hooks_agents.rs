@@ -298,3 +298,52 @@ fn custom_agents_are_items() {
         );
     }
 }
+
+/// 1.0.102 has two events 1.0.24 does not (`preMcpToolCall` and
+/// `userPromptTransformed`, listed as `hooks.<event>` in 1.0.102's own
+/// settings schema): known to 1.0.102 with no cross-harness meaning, an
+/// unknown event for 1.0.24, which names them in `hook-event-unknown`.
+#[test]
+fn hook_events_by_release() {
+    const NEWER: &str = r#"{
+  "version": 1,
+  "hooks": {
+    "preMcpToolCall": [{"type": "command", "bash": "true"}],
+    "userPromptTransformed": [{"type": "command", "bash": "true"}]
+  }
+}
+"#;
+    let files = [(".github/hooks/newer.json", NEWER)];
+    let unknown = |cfg: &EffectiveAgentConfig| -> Vec<String> {
+        cfg.diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::HookEventUnknown)
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    let new = with(&files, ".", NEW);
+    let got: Vec<_> = hooks(&new)
+        .into_iter()
+        .filter(|(f, ..)| f == ".github/hooks/newer.json")
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                ".github/hooks/newer.json".to_string(),
+                "preMcpToolCall".to_string(),
+                None
+            ),
+            (
+                ".github/hooks/newer.json".to_string(),
+                "userPromptTransformed".to_string(),
+                None
+            ),
+        ]
+    );
+    assert!(unknown(&new).is_empty(), "{:?}", unknown(&new));
+    let old = unknown(&with(&files, ".", OLD));
+    assert_eq!(old.len(), 2, "{old:?}");
+    assert!(old[0].contains("preMcpToolCall"), "{old:?}");
+    assert!(old[1].contains("userPromptTransformed"), "{old:?}");
+}

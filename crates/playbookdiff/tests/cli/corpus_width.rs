@@ -128,11 +128,66 @@ fn cuts_inside_a_name(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The commands every corpus repository is read with: the view, `check`
+/// and `check --all-dirs` (every registered harness, the default), then
+/// `compile` of each registered harness.
+fn corpus_commands() -> Vec<Vec<String>> {
+    let mut runs: Vec<Vec<String>> = vec![
+        vec![],
+        vec!["check".into()],
+        vec!["check".into(), "--all-dirs".into()],
+    ];
+    for h in playbookdiff_registry::harnesses() {
+        runs.push(vec![
+            "compile".into(),
+            "--harness".into(),
+            h.as_str().into(),
+        ]);
+    }
+    runs
+}
+
+/// `check` compares every registered harness by default, and
+/// [`corpus_commands`] compiles each of them: six today, so that the
+/// test below holds the three added last (Gemini CLI, Copilot CLI,
+/// Cursor) to the width as well.
+#[test]
+fn the_corpus_commands_cover_every_registered_harness() {
+    let compiled: Vec<String> = corpus_commands()
+        .into_iter()
+        .filter(|a| a.first().is_some_and(|c| c == "compile"))
+        .map(|a| a[2].clone())
+        .collect();
+    let ids: Vec<String> = playbookdiff_registry::harnesses()
+        .iter()
+        .map(|h| h.as_str().to_string())
+        .collect();
+    assert_eq!(compiled, ids);
+    assert!(ids.len() >= 6, "{ids:?}");
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("AGENTS.md"), "# Rules\n").unwrap();
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args(["check", "--root", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let compared: Vec<String> = v["harnesses"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h.as_str().map(str::to_string))
+        .collect();
+    assert_eq!(compared, ids, "{v}");
+}
+
 /// Every text output of every corpus repository, in both forms of the
-/// corpus, at 40 and 80 columns: the view, `check`, `check --all-dirs`,
-/// `compile` of each harness, and `explain` of every finding (in the form
-/// with links as text, the first of each kind: the evidence differs only
-/// where links are). Every line fits, but for what is never broken (see
+/// corpus, at 40 and 80 columns: the view, `check` and `check --all-dirs`
+/// with every registered harness (six), `compile` of each registered
+/// harness, and `explain` of every finding (in the form with links as
+/// text, the first of each kind: the evidence differs only where links
+/// are). Every line fits, but for what is never broken (see
 /// [`lines_wider_than`]), and every path shortened from the left is cut
 /// between components.
 #[test]
@@ -142,14 +197,6 @@ fn every_corpus_repository_fits_forty_and_eighty_columns() {
     };
     let names = support::repositories(&corpus);
     assert!(!names.is_empty());
-    let commands: [&[&str]; 6] = [
-        &[],
-        &["check"],
-        &["check", "--all-dirs"],
-        &["compile"],
-        &["compile", "--harness", "codex"],
-        &["compile", "--harness", "opencode"],
-    ];
     let mut failures = Vec::new();
     let mut explained = 0;
     for name in &names {
@@ -159,10 +206,7 @@ fn every_corpus_repository_fits_forty_and_eighty_columns() {
                 Form::Tar => Sample::All,
                 Form::LinksAsText => Sample::FirstOfEachKind,
             };
-            let mut runs: Vec<Vec<String>> = commands
-                .iter()
-                .map(|a| a.iter().map(|s| s.to_string()).collect())
-                .collect();
+            let mut runs = corpus_commands();
             for id in explain_ids(&repo.root, sample) {
                 runs.push(vec!["explain".into(), id]);
                 explained += 1;
@@ -307,7 +351,11 @@ fn finding_rows_align_and_list_evidence_in_path_order() {
     let Some(corpus) = support::corpus_root("finding rows") else {
         return;
     };
-    let labels = ["claude-code", "codex", "opencode", "problem", "accepted"];
+    let mut labels: Vec<&str> = playbookdiff_registry::harnesses()
+        .iter()
+        .map(|h| h.as_str())
+        .collect();
+    labels.extend(["problem", "accepted"]);
     for name in support::repositories(&corpus) {
         let repo = support::materialize(&corpus, &name, Form::Tar);
         for columns in [80, 40] {
