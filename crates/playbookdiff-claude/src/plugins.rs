@@ -626,7 +626,8 @@ fn item(
             Diagnostic::new(
                 DiagnosticCode::PluginNeedsUserStep,
                 format!(
-                    "`{}` enables the Claude Code plugin `{}`, but Claude Code does not load it from the repository                      alone: only once {step}. Until then none of what it brings is loaded.",
+                    "`{}` enables the Claude Code plugin `{}`, but Claude Code does not load it from the repository \
+                     alone: only once {step}. Until then none of what it brings is loaded.",
                     at.path, p.name
                 ),
             )
@@ -665,7 +666,9 @@ fn enabled_elsewhere(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 Diagnostic::new(
                     DiagnosticCode::PluginNeedsUserStep,
                     format!(
-                        "`{}` enables the Claude Code plugin `{key}`, which the repository does not define: Claude                          Code loads it only once the user has added the marketplace `{market}` and installed the                          plugin; what it brings is unknown to the analysis.",
+                        "`{}` enables the Claude Code plugin `{key}`, which the repository does not define: Claude \
+                         Code loads it only once the user has added the marketplace `{market}` and installed the \
+                         plugin; what it brings is unknown to the analysis.",
                         at.path
                     ),
                 )

@@ -49,7 +49,7 @@ fn subagents_are_found_recursively_and_a_file_without_description_is_skipped() {
 }
 
 /// A tool name Claude Code does not have (OpenCode's lower-case `read`) is
-/// reported at the subagent's file; its real tools (`Bash`, `Read`,
+/// reported at the subagent's front matter; its real tools (`Bash`, `Read`,
 /// `mcp__x__y`, `Bash(git:*)`) are not.
 #[test]
 fn a_tool_claude_code_does_not_have_is_reported() {
@@ -57,10 +57,10 @@ fn a_tool_claude_code_does_not_have_is_reported() {
     let unknown = diags(&cfg, D::SubagentToolUnknown);
     assert_eq!(unknown.len(), 1, "{unknown:?}");
     assert!(unknown[0].message.contains("`read`"));
-    assert_eq!(
-        unknown[0].source.as_ref().unwrap().path.as_str(),
-        ".claude/agents/typo.md"
-    );
+    let at = unknown[0].source.as_ref().unwrap();
+    assert_eq!(at.path.as_str(), ".claude/agents/typo.md");
+    // The front matter that lists it, `tools: read, Bash` at line 4.
+    assert_eq!(at.lines.map(|l| (l.start, l.end)), Some((1, 5)));
     for tool in [
         "Bash",
         "Read",
@@ -134,7 +134,8 @@ fn output_style_is_selected_by_name_and_an_unknown_one_is_reported() {
 
 /// A project plugin enabled in `enabledPlugins` does not load from the
 /// repository alone: it is listed with the step it waits for and what it
-/// brings (`kit:critic`), and the setting gets `plugin-needs-user-step`.
+/// brings (`kit:critic`), and the setting gets `plugin-needs-user-step`
+/// at its line.
 #[test]
 fn an_enabled_project_plugin_waits_for_a_user_step_with_its_contributions() {
     let cfg = compile("subagents_and_styles", at_root());
@@ -152,9 +153,14 @@ fn an_enabled_project_plugin_waits_for_a_user_step_with_its_contributions() {
     assert!(!cfg.subagents.iter().any(|a| a.name.contains("critic")));
     let step = diags(&cfg, D::PluginNeedsUserStep);
     assert_eq!(step.len(), 1);
-    assert_eq!(
-        step[0].source.as_ref().unwrap().path.as_str(),
-        ".claude/settings.json"
+    let at = step[0].source.as_ref().unwrap();
+    assert_eq!(at.path.as_str(), ".claude/settings.json");
+    // `"kit@local": true`
+    assert_eq!(at.lines.map(|l| (l.start, l.end)), Some((4, 4)));
+    assert!(
+        !step[0].message.contains("  "),
+        "one space between words: {}",
+        step[0].message
     );
 }
 
