@@ -49,7 +49,7 @@ fn subagents_are_found_recursively_and_a_file_without_description_is_skipped() {
 }
 
 /// A tool name Claude Code does not have (OpenCode's lower-case `read`) is
-/// reported at the subagent's front matter; its real tools (`Bash`, `Read`,
+/// reported at the line of its `tools`; its real tools (`Bash`, `Read`,
 /// `mcp__x__y`, `Bash(git:*)`) are not.
 #[test]
 fn a_tool_claude_code_does_not_have_is_reported() {
@@ -59,8 +59,8 @@ fn a_tool_claude_code_does_not_have_is_reported() {
     assert!(unknown[0].message.contains("`read`"));
     let at = unknown[0].source.as_ref().unwrap();
     assert_eq!(at.path.as_str(), ".claude/agents/typo.md");
-    // The front matter that lists it, `tools: read, Bash` at line 4.
-    assert_eq!(at.lines.map(|l| (l.start, l.end)), Some((1, 5)));
+    // The line that lists it, `tools: read, Bash`.
+    assert_eq!(at.lines.map(|l| (l.start, l.end)), Some((4, 4)));
     for tool in [
         "Bash",
         "Read",
