@@ -185,3 +185,57 @@ fn front_matter_that_is_not_yaml_skips_a_subagent() {
     let names: Vec<&str> = cfg.output_styles.iter().map(|o| o.name.as_str()).collect();
     assert_eq!(names, ["y"]);
 }
+
+/// A plugin's `.mcp.json` may hold its servers as the top-level object
+/// (`{"sentry": {...}}`, as getsentry/sentry-mcp's plugins do) or under
+/// `mcpServers`, and the manifest's `mcpServers` adds to them; an entry
+/// that is not an object is no server. Each is `plugin:P:S`, with its file.
+#[test]
+fn a_plugin_brings_the_servers_of_its_mcp_json_in_either_form_and_its_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(
+        r,
+        ".claude-plugin/marketplace.json",
+        r#"{"name": "m", "plugins": [{"name": "p", "source": "./plugins/p"}]}"#,
+    );
+    write(
+        r,
+        "plugins/p/.claude-plugin/plugin.json",
+        r#"{"name": "p", "mcpServers": {"inline": {"command": "x"}}}"#,
+    );
+    write(
+        r,
+        "plugins/p/.mcp.json",
+        r#"{"sentry": {"type": "http", "url": "https://mcp.sentry.dev/mcp"}, "note": "x"}"#,
+    );
+    let cfg = compile_dir(r, &at_root());
+    let p = cfg.plugins.iter().find(|p| p.name == "p").unwrap();
+    let servers: Vec<(&str, &str)> = p
+        .contributions
+        .iter()
+        .filter(|c| c.kind == playbookdiff_model::ContributionKind::McpServer)
+        .map(|c| (c.name.as_str(), c.source.path.as_str()))
+        .collect();
+    assert_eq!(
+        servers,
+        [
+            ("plugin:p:inline", "plugins/p/.claude-plugin/plugin.json"),
+            ("plugin:p:sentry", "plugins/p/.mcp.json"),
+        ]
+    );
+    write(
+        r,
+        "plugins/p/.mcp.json",
+        r#"{"mcpServers": {"db": {"command": "db-mcp"}}}"#,
+    );
+    let cfg = compile_dir(r, &at_root());
+    let p = cfg.plugins.iter().find(|p| p.name == "p").unwrap();
+    let names: Vec<&str> = p
+        .contributions
+        .iter()
+        .filter(|c| c.kind == playbookdiff_model::ContributionKind::McpServer)
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(names, ["plugin:p:db", "plugin:p:inline"]);
+}
