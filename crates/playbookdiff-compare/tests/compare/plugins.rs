@@ -23,7 +23,11 @@ fn repo() -> tempfile::TempDir {
         ".claude-plugin/marketplace.json",
         r#"{"name": "m", "plugins": [{"name": "kit", "source": "./plugins/kit"}]}"#,
     );
-    write(r, "plugins/kit/.claude-plugin/plugin.json", r#"{"name": "kit"}"#);
+    write(
+        r,
+        "plugins/kit/.claude-plugin/plugin.json",
+        r#"{"name": "kit"}"#,
+    );
     write(
         r,
         "plugins/kit/.mcp.json",

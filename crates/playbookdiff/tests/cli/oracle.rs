@@ -701,7 +701,11 @@ fn codex_hook_aspects(
     }
     let mut out = vec![("hooks", list(theirs), list(ours.clone()))];
     if let Some(trusted) = run["hooksTrusted"]["listed"].as_array() {
-        out.push(("hooks-trusted", list(codex_trusted_hooks(trusted)), list(ours)));
+        out.push((
+            "hooks-trusted",
+            list(codex_trusted_hooks(trusted)),
+            list(ours),
+        ));
     }
     out
 }
