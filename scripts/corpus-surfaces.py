@@ -22,7 +22,7 @@ import subprocess
 import tarfile
 import tempfile
 
-HARNESSES = ["claude-code", "codex", "opencode", "gemini", "copilot"]
+HARNESSES = ["claude-code", "codex", "copilot", "cursor", "gemini", "opencode"]
 LISTS = ["hooks", "subagents", "commands", "outputStyles", "plugins", "permissions"]
 
 

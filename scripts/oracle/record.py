@@ -40,7 +40,9 @@ Codex: `codex debug prompt-input` (the AGENTS.md chain text, the skills
 listed) and `codex mcp list --json`, with and without a trust entry for the
 temporary repository in `$CODEX_HOME/config.toml`; for a repository whose
 `.codex` registers hooks, the app server's `hooks/list` too (each hook's
-event, file and trust status; listing runs none).
+event, file and trust status; listing runs none), and in the trusted run
+`hooks/list` again once the user's trust entries name every hook
+(`hooksTrusted`: the first hook's entry holds a stale hash).
 
 Gemini CLI: `gemini -p hi` with the workspace trusted and a fake Gemini API
 on loopback that records the main request (the context files in order,
@@ -823,8 +825,26 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
     else:
         obs["mcpServers"] = {"exit": rc, "stderr": clean_stderr(norm.text(err))}
     if has_codex_hooks(repo):
-        obs["hooks"] = codex_hooks(exe, cwd, env, norm)
+        obs["hooks"], keys = codex_hooks(exe, cwd, env, norm)
+        if trusted and keys:
+            trust_hooks(codex_home, keys)
+            obs["hooksTrusted"], _ = codex_hooks(exe, cwd, env, norm)
     return obs
+
+
+STALE_HASH = "sha256:" + "0" * 64
+
+
+def trust_hooks(codex_home, keys):
+    """Trusts the listed hooks as the user would (`[hooks.state."KEY"]
+    trusted_hash` in `$CODEX_HOME/config.toml`): every hook with the hash
+    `hooks/list` gave, except the first key in order, trusted with the
+    hash of another version of its file (as after an edit)."""
+    text = ""
+    for i, (key, digest) in enumerate(sorted(keys)):
+        text += f'\n[hooks.state."{key}"]\ntrusted_hash = "{STALE_HASH if i == 0 else digest}"\n'
+    with open(codex_home / "config.toml", "a") as f:
+        f.write(text)
 
 
 def has_codex_hooks(repo):
@@ -838,7 +858,9 @@ def has_codex_hooks(repo):
 def codex_hooks(exe, cwd, env, norm):
     """The hooks Codex discovers for `cwd`, from the app server's
     `hooks/list` (JSON-RPC over stdio): each hook's event, source file and
-    trust status, sorted. Nothing is run: listing does not fire a hook."""
+    trust status, sorted, and each hook's key and current hash (what a
+    user's trust entry names). Nothing is run: listing does not fire a
+    hook."""
     proc = subprocess.Popen([NODE, str(exe), "app-server"], cwd=cwd, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, start_new_session=True)
@@ -875,16 +897,18 @@ def codex_hooks(exe, cwd, env, norm):
         keep.mkdir(parents=True, exist_ok=True)
         (keep / "hooks-list.json").write_text(json.dumps(reply, indent=1))
     if not reply or "result" not in reply:
-        return {"error": norm.text(json.dumps((reply or {}).get("error")))}
-    hooks, warnings = [], []
+        return {"error": norm.text(json.dumps((reply or {}).get("error")))}, []
+    hooks, warnings, keys = [], [], []
     for entry in reply["result"].get("data") or []:
         warnings.extend(norm.text(w) for w in entry.get("warnings") or [])
         for h in entry.get("hooks") or []:
+            if h.get("key") and h.get("currentHash") and not h.get("isManaged"):
+                keys.append((h["key"], h["currentHash"]))
             hooks.append({"event": h.get("eventName"), "source": norm.path(h.get("sourcePath")),
                           "matcher": h.get("matcher"), "command": norm.text(h.get("command") or ""),
                           "timeoutSec": h.get("timeoutSec"), "trustStatus": h.get("trustStatus")})
     return {"listed": sorted(hooks, key=lambda h: json.dumps(h, sort_keys=True)),
-            "warnings": sorted(warnings)}
+            "warnings": sorted(warnings)}, keys
 
 
 def clean_stderr(text):

@@ -95,8 +95,8 @@ enum Role {
 }
 
 /// A Markdown file's front matter as a mapping, the file's source (lines:
-/// the front matter) and its body; empty fields when it has none or it
-/// is not a mapping; front matter that is not YAML is reported as `role`
+/// the front matter) and the file's text; empty fields when it has none
+/// or it is not a mapping; front matter that is not YAML is reported as `role`
 /// says, and a subagent is then skipped (`None`).
 fn read_meta(
     cx: &mut Compiler<'_, '_>,
@@ -110,7 +110,7 @@ fn read_meta(
         return Some((serde_json::Map::new(), source, text.text.clone()));
     };
     let source = source.with_lines(fm.start_line, fm.end_line);
-    let body = text.text.get(fm.body_offset..).unwrap_or("").to_string();
+    let body = text.text.clone();
     match &fm.value {
         Ok(Value::Object(m)) => Some((m.clone(), source, body)),
         Ok(_) => Some((serde_json::Map::new(), source, body)),
@@ -144,6 +144,27 @@ fn read_meta(
     }
 }
 
+/// `source` narrowed to the line of the front matter's top-level `key`
+/// (1-based, within the front matter's lines), else left whole.
+fn key_line(text: &str, source: &SourceRef, key: &str) -> SourceRef {
+    let Some(range) = source.lines else {
+        return source.clone();
+    };
+    let found = text
+        .lines()
+        .zip(1u32..)
+        .skip_while(|(_, n)| *n < range.start)
+        .take_while(|(_, n)| *n <= range.end)
+        .find(|(line, _)| {
+            line.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        });
+    match found {
+        Some((_, n)) => source.clone().with_lines(n, n),
+        None => source.clone(),
+    }
+}
+
 /// A front-matter tool list: a comma-separated string or a list of names.
 fn tool_list(v: Option<&Value>) -> Option<Vec<String>> {
     match v? {
@@ -168,7 +189,7 @@ fn tool_list(v: Option<&Value>) -> Option<Vec<String>> {
 /// One subagent file as read: its name and the item, or `None` when
 /// Claude Code skips it (reported).
 fn read_subagent(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Subagent> {
-    let (meta, source, _) = read_meta(cx, path, Role::Subagent)?;
+    let (meta, source, text) = read_meta(cx, path, Role::Subagent)?;
     let field = |k: &str| meta.get(k).and_then(crate::frontmatter::text_field);
     let (Some(name), Some(description)) = (field("name"), field("description")) else {
         let missing = if field("name").is_none() {
@@ -190,7 +211,8 @@ fn read_subagent(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Subagent>
     };
     let tools = tool_list(meta.get("tools"));
     let disallowed = tool_list(meta.get("disallowedTools")).unwrap_or_default();
-    for t in tools.iter().flatten().chain(disallowed.iter()) {
+    let named = tools.iter().flatten().map(|t| (t, "tools"));
+    for (t, key) in named.chain(disallowed.iter().map(|t| (t, "disallowedTools"))) {
         if !is_tool(t) {
             cx.diag(
                 Diagnostic::new(
@@ -200,7 +222,7 @@ fn read_subagent(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Subagent>
                          (its tools are `Read`, `Edit`, `Bash`, ..., and `mcp__server__tool`); the name is ignored."
                     ),
                 )
-                .at(source.clone()),
+                .at(key_line(&text, &source, key)),
             );
         }
     }

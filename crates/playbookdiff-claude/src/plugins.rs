@@ -8,8 +8,8 @@
 //! skills of `skills/<name>/SKILL.md`, the commands of
 //! `commands/**/*.md`, the agents of `agents/*.md`, the hooks of
 //! `hooks/hooks.json` and the MCP servers of its `.mcp.json` (or the
-//! manifest's `skills`, `commands`, `agents`, `hooks`, `mcpServers`
-//! fields). The repository alone installs nothing, so none of it is
+//! manifest's `skills`, `commands`, `agents`, `hooks` fields; its
+//! `mcpServers` adds to the `.mcp.json`'s servers). The repository alone installs nothing, so none of it is
 //! received: each plugin is an item of `plugins` whose load waits for a
 //! user step (registering the marketplace, installing the plugin; seen with
 //! 2.1.197 and 2.1.332, surfaces reference), with what it brings named as
@@ -450,29 +450,69 @@ fn plugin_hooks(cx: &Compiler<'_, '_>, p: &Plugin) -> Option<RepoPath> {
         .filter(|f| cx.repo.is_file(f))
 }
 
-/// The names of the plugin's MCP servers: the manifest's `mcpServers`
-/// object, or the servers of the file it names (else its `.mcp.json`).
+/// The names of the plugin's MCP servers, each with its file: those of
+/// its `.mcp.json`, then those the manifest's `mcpServers` adds (an
+/// object of servers, a file, or a list of either). A file holds its
+/// servers under `mcpServers` or as its top-level object, and an entry
+/// that is not an object is no server (Claude Code 2.1.332's plugin
+/// loader: `.mcp.json` "in addition" to the manifest's, `mcpServers ||`
+/// the whole file, each entry validated).
 fn plugin_servers(cx: &Compiler<'_, '_>, p: &Plugin) -> Vec<(String, RepoPath)> {
     let mut servers: Vec<(String, RepoPath)> = Vec::new();
-    let inline = p.manifest.as_ref().and_then(|m| m.get("mcpServers"));
-    let file = match inline {
-        Some(Value::String(s)) => under(&p.root, s),
-        Some(_) => None,
-        None => p.root.join(crate::MCP_JSON.relative()),
+    if let Some(f) = p.root.join(crate::MCP_JSON.relative()) {
+        servers.extend(servers_of_file(cx, &f));
+    }
+    let declared = p.manifest.as_ref().and_then(|m| m.get("mcpServers"));
+    let entries = match declared {
+        Some(Value::Array(a)) => a.iter().collect(),
+        Some(v) => vec![v],
+        None => Vec::new(),
     };
-    if let Some(Value::Object(m)) = inline {
-        let at = &p.declared_at.path;
-        servers.extend(m.keys().map(|k| (k.clone(), at.clone())));
-    } else if let Some(f) = file.filter(|f| cx.repo.is_file(f)) {
-        if let Ok(t) = cx.repo.read_text(&f, crate::READ_LIMIT) {
-            if let Ok(d) = JsonDoc::parse(&t.text) {
-                if let Some(m) = d.value.get("mcpServers").and_then(Value::as_object) {
-                    servers.extend(m.keys().map(|k| (k.clone(), f.clone())));
+    for entry in entries {
+        match entry {
+            Value::String(s) => {
+                if let Some(f) = under(&p.root, s) {
+                    servers.extend(servers_of_file(cx, &f));
                 }
             }
+            Value::Object(m) => {
+                let at = &p.declared_at.path;
+                servers.extend(server_names(m).map(|k| (k, at.clone())));
+            }
+            _ => {}
         }
     }
+    let mut seen = BTreeSet::new();
+    servers.retain(|(name, _)| seen.insert(name.clone()));
     servers
+}
+
+/// The servers of one plugin MCP file, when it is a readable JSON object.
+fn servers_of_file(cx: &Compiler<'_, '_>, f: &RepoPath) -> Vec<(String, RepoPath)> {
+    if !cx.repo.is_file(f) {
+        return Vec::new();
+    }
+    let Ok(t) = cx.repo.read_text(f, crate::READ_LIMIT) else {
+        return Vec::new();
+    };
+    let Ok(d) = JsonDoc::parse(&t.text) else {
+        return Vec::new();
+    };
+    let map = match d.value.get("mcpServers") {
+        Some(Value::Object(m)) => m,
+        _ => match &d.value {
+            Value::Object(m) if !m.contains_key("mcpServers") => m,
+            _ => return Vec::new(),
+        },
+    };
+    server_names(map).map(|k| (k, f.clone())).collect()
+}
+
+/// The keys of `map` whose value is an object (a server definition).
+fn server_names(map: &serde_json::Map<String, Value>) -> impl Iterator<Item = String> + '_ {
+    map.iter()
+        .filter(|(_, v)| v.is_object())
+        .map(|(k, _)| k.clone())
 }
 
 /// What one plugin brings, each with its file, as the agent names it.
@@ -626,7 +666,8 @@ fn item(
             Diagnostic::new(
                 DiagnosticCode::PluginNeedsUserStep,
                 format!(
-                    "`{}` enables the Claude Code plugin `{}`, but Claude Code does not load it from the repository                      alone: only once {step}. Until then none of what it brings is loaded.",
+                    "`{}` enables the Claude Code plugin `{}`, but Claude Code does not load it from the repository \
+                     alone: only once {step}. Until then none of what it brings is loaded.",
                     at.path, p.name
                 ),
             )
@@ -665,7 +706,9 @@ fn enabled_elsewhere(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 Diagnostic::new(
                     DiagnosticCode::PluginNeedsUserStep,
                     format!(
-                        "`{}` enables the Claude Code plugin `{key}`, which the repository does not define: Claude                          Code loads it only once the user has added the marketplace `{market}` and installed the                          plugin; what it brings is unknown to the analysis.",
+                        "`{}` enables the Claude Code plugin `{key}`, which the repository does not define: Claude \
+                         Code loads it only once the user has added the marketplace `{market}` and installed the \
+                         plugin; what it brings is unknown to the analysis.",
                         at.path
                     ),
                 )

@@ -40,6 +40,7 @@ pub mod matrix;
 mod mcp;
 pub mod paragraphs;
 mod permissions;
+mod plugins;
 mod skills;
 pub mod state;
 mod surface_delta;
@@ -248,6 +249,7 @@ fn compare_with(
             hooks::compare(&starting, &mut rows, &mut findings);
             agents::compare(&starting, &diagnostics, &mut rows, &mut findings);
             permissions::compare(&starting, &mut findings);
+            plugins::compare(&starting, &mut findings);
             if starting.len() < 2 {
                 findings.clear();
             }

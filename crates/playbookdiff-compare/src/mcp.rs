@@ -125,7 +125,7 @@ fn cell_reception(s: &McpServer) -> Reception {
     }
 }
 
-fn received(s: &McpServer) -> bool {
+pub(crate) fn received(s: &McpServer) -> bool {
     // Approval (conditional) is a runtime state both harnesses have in
     // some form; it is stated in the assumptions, not compared.
     !matches!(

@@ -3,6 +3,7 @@
 mod behaviours;
 mod hooks;
 mod permissions;
+mod plugins;
 mod revisions;
 mod settled;
 mod sides;

@@ -488,17 +488,7 @@ fn hook_aspects(
         "claude-code" | "copilot" | "gemini" => {
             ("hooks", fired_hooks(obs), expected_hooks(case, cfg))
         }
-        "codex" => {
-            let run = if case.trust.is_some() {
-                &obs["entries"]
-            } else {
-                &obs["trusted"]
-            };
-            let Some(listed) = run["hooks"]["listed"].as_array() else {
-                return Vec::new();
-            };
-            ("hooks", codex_listed_hooks(listed), codex_hooks(cfg))
-        }
+        "codex" => return codex_hook_aspects(case, obs, cfg),
         _ => {
             let plugins: BTreeSet<String> = obs["config"]["plugins"]
                 .as_array()
@@ -684,11 +674,66 @@ fn codex_disagreements(
     out
 }
 
+/// Codex's hooks of the compared run (`hooks`), and where it was
+/// recorded, the same listing once the user's trust entries name every
+/// hook (`hooks-trusted`: trusted, or `modified` for the entry with a
+/// stale hash). Hook trust is user state the analysis does not read, so
+/// the adapter's answer for both is `may-run`: the same hooks, from the
+/// same files, on the same events, each running once its current hash is
+/// trusted.
+fn codex_hook_aspects(
+    case: &Case,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<(&'static str, String, String)> {
+    let run = if case.trust.is_some() {
+        &obs["entries"]
+    } else {
+        &obs["trusted"]
+    };
+    let Some(listed) = run["hooks"]["listed"].as_array() else {
+        return Vec::new();
+    };
+    let ours = codex_hooks(cfg);
+    let theirs = codex_listed_hooks(listed);
+    if theirs.is_empty() && ours.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![("hooks", list(theirs), list(ours.clone()))];
+    if let Some(trusted) = run["hooksTrusted"]["listed"].as_array() {
+        out.push((
+            "hooks-trusted",
+            list(codex_trusted_hooks(trusted)),
+            list(ours),
+        ));
+    }
+    out
+}
+
 /// The hooks `hooks/list` gives, as `file event trust`: the event in the
 /// configuration's spelling (`preToolUse` is `PreToolUse`), `may-run`
 /// for a hook whose hash is not trusted yet (Codex runs it once the user
 /// trusts it), else its status.
 fn codex_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
+    listed_hooks(listed, |status| match status {
+        "untrusted" => "may-run",
+        other => other,
+    })
+}
+
+/// [`codex_listed_hooks`] of a listing under the user's trust entries:
+/// `trusted`, `modified` (a stale hash) and `untrusted` are each the
+/// user's state, `may-run` to the analysis; `managed` stays.
+fn codex_trusted_hooks(listed: &[Value]) -> BTreeSet<String> {
+    listed_hooks(listed, |status| match status {
+        "untrusted" | "trusted" | "modified" => "may-run",
+        other => other,
+    })
+}
+
+/// The hooks of a `hooks/list` as `file event trust`, the trust status
+/// spelled by `status`.
+fn listed_hooks(listed: &[Value], status: fn(&str) -> &str) -> BTreeSet<String> {
     listed
         .iter()
         .map(|h| {
@@ -700,11 +745,7 @@ fn codex_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
                 .into_iter()
                 .chain(chars)
                 .collect();
-            let status = match h["trustStatus"].as_str() {
-                Some("untrusted") => "may-run",
-                Some(other) => other,
-                None => "-",
-            };
+            let status = h["trustStatus"].as_str().map_or("-", status);
             format!(
                 "{} {event} {status}",
                 h["source"].as_str().unwrap_or_default()
@@ -1845,9 +1886,11 @@ fn surface_section(s: &mut String, outcome: &Outcome) {
     s.push_str("not in `codex debug prompt-input`). Hooks, over the cases that hold some\n");
     s.push_str("(`hooks`: the hooks that fired for Claude Code, Copilot CLI and Gemini\n");
     s.push_str("CLI, each writing a marker file, the app server's `hooks/list` for\n");
-    s.push_str("Codex; `plugin-modules`: OpenCode's plugin modules). Not yet recorded:\n");
-    s.push_str("Gemini CLI's subagents (they need the user's acknowledgement) and\n");
-    s.push_str("commands; the adapter models them from Gemini CLI's code.\n\n");
+    s.push_str("Codex; `hooks-trusted`: the same list once the user's trust entries\n");
+    s.push_str("name every hook; `plugin-modules`: OpenCode's plugin modules). Not\n");
+    s.push_str("yet recorded: Gemini CLI's subagents (they need the user's\n");
+    s.push_str("acknowledgement) and commands; the adapter models them from Gemini\n");
+    s.push_str("CLI's code.\n\n");
     s.push_str("| agent | surface | comparisons | agree |\n|---|---|---|---|\n");
     for ((agent, aspect), (n, ok)) in &outcome.surfaces {
         let _ = writeln!(s, "| {agent} | {aspect} | {n} | {ok} |");

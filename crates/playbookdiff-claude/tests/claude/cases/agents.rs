@@ -49,7 +49,7 @@ fn subagents_are_found_recursively_and_a_file_without_description_is_skipped() {
 }
 
 /// A tool name Claude Code does not have (OpenCode's lower-case `read`) is
-/// reported at the subagent's file; its real tools (`Bash`, `Read`,
+/// reported at the line of its `tools`; its real tools (`Bash`, `Read`,
 /// `mcp__x__y`, `Bash(git:*)`) are not.
 #[test]
 fn a_tool_claude_code_does_not_have_is_reported() {
@@ -57,10 +57,10 @@ fn a_tool_claude_code_does_not_have_is_reported() {
     let unknown = diags(&cfg, D::SubagentToolUnknown);
     assert_eq!(unknown.len(), 1, "{unknown:?}");
     assert!(unknown[0].message.contains("`read`"));
-    assert_eq!(
-        unknown[0].source.as_ref().unwrap().path.as_str(),
-        ".claude/agents/typo.md"
-    );
+    let at = unknown[0].source.as_ref().unwrap();
+    assert_eq!(at.path.as_str(), ".claude/agents/typo.md");
+    // The line that lists it, `tools: read, Bash`.
+    assert_eq!(at.lines.map(|l| (l.start, l.end)), Some((4, 4)));
     for tool in [
         "Bash",
         "Read",
@@ -134,7 +134,8 @@ fn output_style_is_selected_by_name_and_an_unknown_one_is_reported() {
 
 /// A project plugin enabled in `enabledPlugins` does not load from the
 /// repository alone: it is listed with the step it waits for and what it
-/// brings (`kit:critic`), and the setting gets `plugin-needs-user-step`.
+/// brings (`kit:critic`), and the setting gets `plugin-needs-user-step`
+/// at its line.
 #[test]
 fn an_enabled_project_plugin_waits_for_a_user_step_with_its_contributions() {
     let cfg = compile("subagents_and_styles", at_root());
@@ -152,9 +153,14 @@ fn an_enabled_project_plugin_waits_for_a_user_step_with_its_contributions() {
     assert!(!cfg.subagents.iter().any(|a| a.name.contains("critic")));
     let step = diags(&cfg, D::PluginNeedsUserStep);
     assert_eq!(step.len(), 1);
-    assert_eq!(
-        step[0].source.as_ref().unwrap().path.as_str(),
-        ".claude/settings.json"
+    let at = step[0].source.as_ref().unwrap();
+    assert_eq!(at.path.as_str(), ".claude/settings.json");
+    // `"kit@local": true`
+    assert_eq!(at.lines.map(|l| (l.start, l.end)), Some((4, 4)));
+    assert!(
+        !step[0].message.contains("  "),
+        "one space between words: {}",
+        step[0].message
     );
 }
 
@@ -178,4 +184,58 @@ fn front_matter_that_is_not_yaml_skips_a_subagent() {
     );
     let names: Vec<&str> = cfg.output_styles.iter().map(|o| o.name.as_str()).collect();
     assert_eq!(names, ["y"]);
+}
+
+/// A plugin's `.mcp.json` may hold its servers as the top-level object
+/// (`{"sentry": {...}}`, as getsentry/sentry-mcp's plugins do) or under
+/// `mcpServers`, and the manifest's `mcpServers` adds to them; an entry
+/// that is not an object is no server. Each is `plugin:P:S`, with its file.
+#[test]
+fn a_plugin_brings_the_servers_of_its_mcp_json_in_either_form_and_its_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path();
+    write(
+        r,
+        ".claude-plugin/marketplace.json",
+        r#"{"name": "m", "plugins": [{"name": "p", "source": "./plugins/p"}]}"#,
+    );
+    write(
+        r,
+        "plugins/p/.claude-plugin/plugin.json",
+        r#"{"name": "p", "mcpServers": {"inline": {"command": "x"}}}"#,
+    );
+    write(
+        r,
+        "plugins/p/.mcp.json",
+        r#"{"sentry": {"type": "http", "url": "https://mcp.sentry.dev/mcp"}, "note": "x"}"#,
+    );
+    let cfg = compile_dir(r, &at_root());
+    let p = cfg.plugins.iter().find(|p| p.name == "p").unwrap();
+    let servers: Vec<(&str, &str)> = p
+        .contributions
+        .iter()
+        .filter(|c| c.kind == playbookdiff_model::ContributionKind::McpServer)
+        .map(|c| (c.name.as_str(), c.source.path.as_str()))
+        .collect();
+    assert_eq!(
+        servers,
+        [
+            ("plugin:p:inline", "plugins/p/.claude-plugin/plugin.json"),
+            ("plugin:p:sentry", "plugins/p/.mcp.json"),
+        ]
+    );
+    write(
+        r,
+        "plugins/p/.mcp.json",
+        r#"{"mcpServers": {"db": {"command": "db-mcp"}}}"#,
+    );
+    let cfg = compile_dir(r, &at_root());
+    let p = cfg.plugins.iter().find(|p| p.name == "p").unwrap();
+    let names: Vec<&str> = p
+        .contributions
+        .iter()
+        .filter(|c| c.kind == playbookdiff_model::ContributionKind::McpServer)
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(names, ["plugin:p:db", "plugin:p:inline"]);
 }
