@@ -26,6 +26,7 @@ mod scoping;
 mod settings;
 mod skills;
 mod tools;
+mod user;
 
 pub(crate) use playbookdiff_adapter::scope::strictly_below;
 use playbookdiff_adapter::{problems, Compilation, Declared, Request, Scope, Surface, SurfaceKind};
@@ -225,6 +226,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .scoping(scoping::target_tests)
     .indexing(INDEXED_NAMES)
     .personal(PERSONAL_PATHS)
+    .homed_by(&["CLAUDE_CONFIG_DIR"])
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);
@@ -236,6 +238,8 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
 fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let profile = profile::Profile::for_version(req.version);
     let mut cx = Compiler::new(req.repo, req.context, profile, req.inputs.outside_root);
+    cx.user = user::Places::of(req.inputs.machine, req.context.mode);
+    user::notes(&mut cx);
     cx.walk_problems();
     let settings = settings::load(&mut cx);
     instructions::compile(&mut cx, &settings);
@@ -277,6 +281,9 @@ pub(crate) struct Compiler<'a, 'r> {
     /// The directories above the repository root, when the user lets the
     /// analysis read them (`--outside-root`); `None`: they are unseen.
     pub outside: Option<&'a Ancestors>,
+    /// In local mode, where the user's and the machine's configuration
+    /// lies ([`user::Places`]); `None` in repo mode.
+    pub user: Option<user::Places<'a>>,
     pub out: EffectiveAgentConfig,
     ids: HashMap<String, u32>,
     target_outside_reported: bool,
@@ -376,6 +383,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
             base,
             profile,
             outside,
+            user: None,
             out,
             ids: HashMap::new(),
             target_outside_reported: false,
@@ -482,6 +490,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         scope: SourceScope,
         format: SourceFormat,
     ) -> SourceRef {
+        if path.is_on_machine() {
+            return user::source_ref(path, format);
+        }
         if path.is_above_root() {
             let mut s = SourceRef::outside_root(path.clone(), scope, format);
             s.resolved_path = match self.above_reach(path) {
@@ -576,6 +587,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// directory or a special file (FIFO, socket, device) there is reported,
     /// not skipped silently. Returns true when it resolves to a readable file.
     pub(crate) fn expect_file(&mut self, path: &RepoPath, format: SourceFormat) -> bool {
+        if path.is_on_machine() {
+            return self.expect_machine_file(path, format);
+        }
         if path.is_above_root() {
             // A link is reported by `read`, which does not follow it.
             return match self.kind_at(path) {
@@ -616,6 +630,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         path: &RepoPath,
         format: SourceFormat,
     ) -> Option<std::sync::Arc<playbookdiff_source::TextFile>> {
+        if path.is_on_machine() {
+            return self.read_on_machine(path, format);
+        }
         if path.is_above_root() {
             return self.read_above_root(path, format);
         }
@@ -733,6 +750,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// The kind of entry `path` names (links not followed), inside the
     /// repository or, with `--outside-root`, above it. `None` when absent.
     pub(crate) fn kind_at(&self, path: &RepoPath) -> Option<EntryKind> {
+        if path.is_on_machine() {
+            return self.machine()?.stat(path).ok().map(|s| s.kind);
+        }
         if !path.is_above_root() {
             return self.repo.kind(path);
         }

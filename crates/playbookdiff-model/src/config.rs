@@ -166,6 +166,20 @@ pub enum SourceScope {
     Builtin,
 }
 
+impl SourceScope {
+    /// The contract spelling (`project`, `local`, `user`, `managed`,
+    /// `builtin`), as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceScope::Project => "project",
+            SourceScope::Local => "local",
+            SourceScope::User => "user",
+            SourceScope::Managed => "managed",
+            SourceScope::Builtin => "builtin",
+        }
+    }
+}
+
 /// The syntax of a source file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]

@@ -219,6 +219,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
+    .homed_by(&["XDG_CONFIG_HOME"])
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);
