@@ -298,3 +298,63 @@ fn repo_mode_reads_no_home_and_refuses_the_local_options() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--home"));
 }
+
+/// A home and a managed root with Codex's layers, beside the Claude Code
+/// ones of [`machine`].
+fn codex_machine(t: &Path) {
+    machine(t);
+    let (repo, home, root) = (t.join("repo"), t.join("home"), t.join("root"));
+    write(&repo, "AGENTS.md", "Repository agents.\n");
+    write(
+        &repo,
+        ".codex/config.toml",
+        "[mcp_servers.repo]\ncommand = \"repo-mcp\"\n",
+    );
+    write(&home, ".codex/AGENTS.override.md", "  \n");
+    write(&home, ".codex/AGENTS.md", "The user's Codex notes.\n");
+    let project = std::fs::canonicalize(&repo).unwrap();
+    write(
+        &home,
+        ".codex/config.toml",
+        &format!(
+            "[mcp_servers.mine]\ncommand = \"mine\"\nenv = {{ TOKEN = \"ghp_0123456789abcdefghijklmnopqrstuvwxyz\" }}\n\n[projects.\"{}\"]\ntrust_level = \"untrusted\"\n",
+            project.display()
+        ),
+    );
+    write(&root, "etc/codex/config.toml", "[mcp_servers.policy]\ncommand = \"policy\"\n");
+}
+
+#[test]
+fn codex_receives_its_home_and_system_layers_and_the_users_trust() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    let out = local(t.path(), &["compile", "--harness", "codex", "--format", "json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("ghp_0123456789"), "a user secret was printed");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The global AGENTS.md (the blank override is skipped) comes first.
+    let first = &doc["instructions"][0];
+    assert_eq!(first["source"]["path"], "~/.codex/AGENTS.md");
+    assert_eq!(first["source"]["scope"], "user");
+    assert_eq!(first["order"], 0);
+    assert_eq!(doc["instructions"][1]["source"]["path"], "AGENTS.md");
+    assert_eq!(doc["instructions"][1]["order"], 1);
+    // The user's trust entry marks the project untrusted: its layer (and
+    // its server) is not loaded; the user's and the system's are.
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [
+            row("~/.codex/config.toml", "user", "effective"),
+            row("/etc/codex/config.toml", "managed", "effective"),
+        ]
+    );
+    let codes: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"project-untrusted"), "{codes:?}");
+}
