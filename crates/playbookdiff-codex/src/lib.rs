@@ -299,13 +299,14 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     config::report_off_chain_layers(&mut cx);
 
     out.instructions = instructions::compile(&mut cx, &chain, &settings);
-    if let (Some(m), Some(machine_view)) = (&machine, inputs.machine) {
-        let global = user::global_instructions(machine_view, &m.home, &mut cx.diags);
-        prepend_global(&mut out.instructions, global);
-    }
     if facts.untrusted_drops_agents_md && cx.trust_for(&context.cwd) == Some(TrustLevel::Untrusted)
     {
         untrusted_chain(&mut cx, &mut out, version);
+    }
+    // The user's layer loads whatever the project's trust.
+    if let (Some(m), Some(machine_view)) = (&machine, inputs.machine) {
+        let global = user::global_instructions(machine_view, &m.home, &mut cx.diags);
+        prepend_global(&mut out.instructions, global);
     }
     out.skills = skills::compile(&mut cx, &chain, layers, &facts, inputs.context_window);
     // The system and user layers hold MCP servers too, below the project's.
