@@ -139,28 +139,28 @@ pub const SURFACES: &[Surface] = &[
         .tokens(&["@path"]),
     Surface::new(SurfaceKind::Instructions, "~/.claude/CLAUDE.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Instructions, "/etc/claude-code/CLAUDE.md")
         .scope(Scope::Managed)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Rules, "**/.claude/rules/**/*.md")
         .keys(&["paths"])
         .tokens(&["@path"]),
     Surface::new(SurfaceKind::Rules, "~/.claude/rules/**/*.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Skills, "**/.claude/skills/**/SKILL.md")
         .keys(&["name", "description", "paths", "disable-model-invocation"]),
     Surface::new(SurfaceKind::Skills, "~/.claude/skills/**/SKILL.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Commands, "**/.claude/commands/**/*.md")
         .keys(&["description"]),
     Surface::new(SurfaceKind::Subagents, "**/.claude/agents/**/*.md")
         .keys(&["name", "description", "tools", "disallowedTools", "model"]),
     Surface::new(SurfaceKind::Subagents, "~/.claude/agents/**/*.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::OutputStyles, "**/.claude/output-styles/*.md")
         .keys(&["name", "description"])
         .note("The style `outputStyle` names replaces part of the system prompt."),
@@ -168,10 +168,10 @@ pub const SURFACES: &[Surface] = &[
     SETTINGS_LOCAL,
     Surface::new(SurfaceKind::Settings, "~/.claude/settings.json")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Settings, "/etc/claude-code/managed-settings.json")
         .scope(Scope::Managed)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Permissions, SETTINGS.pattern)
         .keys(&["permissions.allow", "permissions.deny", "permissions.ask", "permissions.defaultMode"]),
     Surface::new(SurfaceKind::Permissions, SETTINGS_LOCAL.pattern)
@@ -192,7 +192,7 @@ pub const SURFACES: &[Surface] = &[
     ]),
     Surface::new(SurfaceKind::McpServers, "~/.claude.json")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     MARKETPLACE,
     PLUGIN_MANIFEST,
     Surface::new(SurfaceKind::Plugins, SETTINGS.pattern)

@@ -161,7 +161,7 @@ pub const SURFACES: &[Surface] = &[
         .keys(&["project_doc_fallback_filenames", "project_doc_max_bytes"]),
     Surface::new(SurfaceKind::Instructions, "~/.codex/AGENTS.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`), with `AGENTS.override.md` beside it."),
     Surface::new(SurfaceKind::Skills, "**/.agents/skills/**/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "**/.codex/skills/**/SKILL.md")
@@ -198,11 +198,12 @@ pub const SURFACES: &[Surface] = &[
     CONFIG,
     Surface::new(SurfaceKind::Settings, "~/.codex/config.toml")
         .scope(Scope::User)
-        .not_read()
-        .note("Holds the trust of projects and of hooks, which the repository cannot show."),
+        .keys(&["mcp_servers", "projects"])
+        .note("Read in local mode only (`--mode local`): MCP servers and the trust of projects; not yet its other settings, hooks or hook trust."),
     Surface::new(SurfaceKind::Settings, "/etc/codex/config.toml")
         .scope(Scope::Managed)
-        .not_read(),
+        .keys(&["mcp_servers"])
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Settings, "/etc/codex/requirements.toml")
         .scope(Scope::Managed)
         .not_read(),

@@ -158,9 +158,11 @@ pub enum SourceScope {
     Project,
     /// Personal configuration kept in the working tree (e.g. `CLAUDE.local.md`).
     Local,
-    /// The user's home configuration.
+    /// The user's home configuration (read in local mode: its path starts
+    /// with `~/` or a harness's variable, `$CODEX_HOME/`).
     User,
-    /// Enterprise or server-managed policy.
+    /// Enterprise or server-managed policy (read in local mode: its path
+    /// is the machine's, `/etc/...`).
     Managed,
     /// A documented built-in default of the harness.
     Builtin,
