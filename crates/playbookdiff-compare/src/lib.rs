@@ -52,7 +52,7 @@ use draft::FindingDraft;
 
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticKind, EffectiveAgentConfig, Harness, LoadPhase, RepoPath,
-    ResolutionStrategy, Severity, SourceRef,
+    ResolutionStrategy, Severity, SourceRef, SourceScope,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -269,6 +269,7 @@ fn compare_with(
     findings.dedup_by(|a, b| a.id == b.id);
     group::sort(&mut findings);
     attach_problems(&starting, &mut findings, settled);
+    own_layers(&mut findings);
     let summary = Summary::of(&findings);
     Comparison {
         harnesses,
@@ -276,6 +277,42 @@ fn compare_with(
         rows: rows.into_rows(),
         findings,
         summary,
+    }
+}
+
+/// Says, on each finding whose evidence on the receiving side comes only
+/// from the user's own files (local mode: the user's home, the machine's
+/// managed files, the personal files of the working tree), that only
+/// those give it: "Only your own configuration gives Claude Code this:
+/// `~/.claude/skills/deploy/SKILL.md` (user)." A finding with any
+/// repository evidence is left as it is, and so is every finding of repo
+/// mode, which reads none of these files.
+fn own_layers(findings: &mut [Finding]) {
+    for f in findings.iter_mut().filter(|f| !f.message.is_empty()) {
+        let received: Vec<&FindingItem> = f
+            .items
+            .iter()
+            .filter(|i| f.present_in.contains(&i.harness))
+            .collect();
+        let own = |i: &&FindingItem| {
+            i.source.path.is_on_machine()
+                || (i.source.scope == SourceScope::Local
+                    && i.applicability == Applicability::Effective)
+        };
+        if received.is_empty() || !received.iter().all(own) {
+            continue;
+        }
+        let mut files: Vec<String> = received
+            .iter()
+            .map(|i| format!("{} ({})", code_span(i.source.path.as_str()), i.source.scope.as_str()))
+            .collect();
+        files.dedup();
+        f.message = format!(
+            "{} Only your own configuration gives {} this: {}.",
+            f.message,
+            names(&f.present_in),
+            files.join(", ")
+        );
     }
 }
 
