@@ -289,31 +289,46 @@ fn compare_with(
 /// mode, which reads none of these files.
 fn own_layers(findings: &mut [Finding]) {
     for f in findings.iter_mut().filter(|f| !f.message.is_empty()) {
-        let received: Vec<&FindingItem> = f
-            .items
-            .iter()
-            .filter(|i| f.present_in.contains(&i.harness))
-            .collect();
-        let own = |i: &&FindingItem| {
-            i.source.path.is_on_machine()
-                || (i.source.scope == SourceScope::Local
-                    && i.applicability == Applicability::Effective)
-        };
-        if received.is_empty() || !received.iter().all(own) {
-            continue;
+        if let Some(files) = own_files(f) {
+            f.message = format!(
+                "{} Only your own configuration gives {} this: {files}.",
+                f.message,
+                names(&f.present_in)
+            );
         }
-        let mut files: Vec<String> = received
-            .iter()
-            .map(|i| format!("{} ({})", code_span(i.source.path.as_str()), i.source.scope.as_str()))
-            .collect();
-        files.dedup();
-        f.message = format!(
-            "{} Only your own configuration gives {} this: {}.",
-            f.message,
-            names(&f.present_in),
-            files.join(", ")
-        );
     }
+}
+
+/// The files, as code spans with their scope (`` `~/.claude.json` (user)
+/// ``), that give the harnesses of `f` what it is about, when they all
+/// are the user's own (on the machine, or personal files of the working
+/// tree that are read); `None` when any is a repository file, or there is
+/// none.
+pub(crate) fn own_files(f: &Finding) -> Option<String> {
+    let received: Vec<&FindingItem> = f
+        .items
+        .iter()
+        .filter(|i| f.present_in.contains(&i.harness))
+        .collect();
+    let own = |i: &&FindingItem| {
+        i.source.path.is_on_machine()
+            || (i.source.scope == SourceScope::Local && i.applicability == Applicability::Effective)
+    };
+    if received.is_empty() || !received.iter().all(own) {
+        return None;
+    }
+    let mut files: Vec<String> = received
+        .iter()
+        .map(|i| {
+            format!(
+                "{} ({})",
+                code_span(i.source.path.as_str()),
+                i.source.scope.as_str()
+            )
+        })
+        .collect();
+    files.dedup();
+    Some(files.join(", "))
 }
 
 /// The one finding of a harness that would not start: category `agent`,

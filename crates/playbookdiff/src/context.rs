@@ -285,6 +285,8 @@ fn open_tree(args: &ContextArgs, current_dir: Option<&Path>) -> Result<OpenedCon
     // in the directory the link leads to).
     let mut via = Via {
         root: args.root,
+        machine: [&args.home, &args.managed_root]
+            .map(|d| d.as_ref().map(|d| d.display().to_string())),
         ..Via::default()
     };
     let cwd = match launch.cwd(args) {
