@@ -371,7 +371,12 @@ fn user_and_local_servers(cx: &mut Compiler<'_, '_>, g: &crate::user::GlobalConf
              user's servers",
             g.path
         );
-        for other in cx.out.mcp_servers.iter_mut().filter(|o| o.name == server.name) {
+        for other in cx
+            .out
+            .mcp_servers
+            .iter_mut()
+            .filter(|o| o.name == server.name)
+        {
             shadow(other, &server.source);
         }
         cx.out.mcp_servers.push(server);
@@ -379,7 +384,10 @@ fn user_and_local_servers(cx: &mut Compiler<'_, '_>, g: &crate::user::GlobalConf
     for mut server in user {
         server.id = cx.unique_id(format!("claude-code:mcp:{}", server.name));
         server.applicability = Applicability::Effective;
-        server.reason = format!("the user's server in `{}`, started in every project", g.path);
+        server.reason = format!(
+            "the user's server in `{}`, started in every project",
+            g.path
+        );
         let winner = cx
             .out
             .mcp_servers
@@ -496,12 +504,17 @@ impl Approvals {
         ] {
             for (i, name) in g.project_strings(key).into_iter().enumerate() {
                 let index = i.to_string();
-                let p: Vec<&str> = prefix.iter().copied().chain([key, index.as_str()]).collect();
+                let p: Vec<&str> = prefix
+                    .iter()
+                    .copied()
+                    .chain([key, index.as_str()])
+                    .collect();
                 map.entry(name).or_insert_with(|| g.at(&p));
             }
         }
         let key = "enableAllProjectMcpServers";
-        if self.enable_all.is_none() && g.project_value(key).and_then(Value::as_bool) == Some(true) {
+        if self.enable_all.is_none() && g.project_value(key).and_then(Value::as_bool) == Some(true)
+        {
             let p: Vec<&str> = prefix.iter().copied().chain([key]).collect();
             self.enable_all = Some(g.at(&p));
         }

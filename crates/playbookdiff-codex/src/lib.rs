@@ -334,7 +334,12 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     } else {
         &UNREAD_LAYERS[..]
     };
-    unavailable_layers(&mut cx, unread, loaded.first().map(|l| l.path.clone()), &out);
+    unavailable_layers(
+        &mut cx,
+        unread,
+        loaded.first().map(|l| l.path.clone()),
+        &out,
+    );
 
     let trust_inputs = Inputs {
         trust: cx.trust,
@@ -351,7 +356,10 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
 /// In local mode, says which machine layers were read in place of repo
 /// mode's "no user, system or managed configuration".
 fn local_assumption(assumptions: &mut [String], home: &RepoPath) {
-    if let Some(a) = assumptions.iter_mut().find(|a| a.starts_with("No CLI flag")) {
+    if let Some(a) = assumptions
+        .iter_mut()
+        .find(|a| a.starts_with("No CLI flag"))
+    {
         *a = format!(
             "Local mode: the global instructions and `config.toml` of `{home}`, its trust entries for this \
              project, and `/etc/codex/config.toml` are read; no CLI flag, -c override, profile or managed \

@@ -285,8 +285,8 @@ impl Field<'_, '_> {
         };
         cx.diag(
             Diagnostic::new(DiagnosticCode::McpLiteralSecret, message)
-            .at(self.source.clone())
-            .about(self.subject()),
+                .at(self.source.clone())
+                .about(self.subject()),
         );
     }
 

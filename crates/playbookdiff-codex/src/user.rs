@@ -15,8 +15,8 @@ use crate::config::LoadedLayer;
 use crate::{TrustEntry, TrustLevel};
 use playbookdiff_adapter::READ_LIMIT;
 use playbookdiff_model::{
-    Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, Mode,
-    RepoPath, Resolution, ResolutionStrategy, SourceFormat, SourceRef, SourceScope,
+    Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, Mode, RepoPath, Resolution,
+    ResolutionStrategy, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{Machine, SourceError, TextFile};
 use std::path::Path;
@@ -51,7 +51,11 @@ pub(crate) fn scope_of(path: &RepoPath) -> SourceScope {
 /// Reads the machine's layers in local mode (`None` in repo mode or
 /// without a machine). `root` is the repository root on disk, against
 /// which the trust entries' absolute paths are matched.
-pub(crate) fn read(machine: Option<&Machine>, mode: Mode, root: Option<&Path>) -> Option<MachineLayers> {
+pub(crate) fn read(
+    machine: Option<&Machine>,
+    mode: Mode,
+    root: Option<&Path>,
+) -> Option<MachineLayers> {
     let machine = machine.filter(|_| mode == Mode::Local)?;
     let home = machine.user_dir(Some(HOME_VAR), ".codex")?;
     let mut out = MachineLayers {
@@ -168,7 +172,10 @@ pub(crate) fn global_instructions(
         } else {
             (
                 Applicability::Shadowed,
-                format!("`{}` is not blank, so Codex uses it instead of this file.", read[0].0),
+                format!(
+                    "`{}` is not blank, so Codex uses it instead of this file.",
+                    read[0].0
+                ),
                 None,
                 Some(Resolution {
                     strategy: ResolutionStrategy::Shadowed,

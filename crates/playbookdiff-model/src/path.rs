@@ -334,13 +334,22 @@ mod tests {
         assert_eq!(user.parent().unwrap().as_str(), "~/.claude");
         assert_eq!(RepoPath::on_machine("~", ".").unwrap().parent(), None);
         let var = RepoPath::on_machine("$CODEX_HOME", "").unwrap();
-        assert_eq!(var.join("skills/a/../b").unwrap().as_str(), "$CODEX_HOME/skills/b");
+        assert_eq!(
+            var.join("skills/a/../b").unwrap().as_str(),
+            "$CODEX_HOME/skills/b"
+        );
         assert_eq!(var.join(".."), None, "a join never climbs out of its place");
         let managed = RepoPath::on_machine("/etc/codex", "config.toml").unwrap();
         assert_eq!(managed.as_str(), "/etc/codex/config.toml");
-        assert_eq!(managed.machine_parts(), Some(("/", "etc/codex/config.toml")));
+        assert_eq!(
+            managed.machine_parts(),
+            Some(("/", "etc/codex/config.toml"))
+        );
         assert_eq!(managed.parent().unwrap().as_str(), "/etc/codex");
-        assert_eq!(managed.join("../../claude-code").unwrap().as_str(), "/etc/claude-code");
+        assert_eq!(
+            managed.join("../../claude-code").unwrap().as_str(),
+            "/etc/claude-code"
+        );
         for bad in ["", "$", "$A-B", "etc", "/../x"] {
             assert_eq!(RepoPath::on_machine(bad, "x"), None, "{bad}");
         }

@@ -335,15 +335,9 @@ fn analyse_context(
     let hs = harnesses(given, loaded.as_ref())?;
     let policy = Policy::new(loaded.as_ref(), None)?;
     let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
-    let (configs, cmp) = analyse(
-        &repo,
-        &hs,
-        &opened.context,
-        args,
-        &policy,
-        &opened,
-        &|_| false,
-    );
+    let (configs, cmp) = analyse(&repo, &hs, &opened.context, args, &policy, &opened, &|_| {
+        false
+    });
     drop(repo);
     Ok(Analysed {
         opened,

@@ -10,7 +10,7 @@ use playbookdiff_model::{AnalysisContext, Harness, Mode, RepoPath};
 use playbookdiff_registry::Inputs;
 use playbookdiff_render::Via;
 use playbookdiff_source::{
-    Ancestors, Machine, EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree,
+    Ancestors, EntryKind, GitError, GitRepository, GitView, Machine, Repo, RepoOptions, SourceTree,
     Visibility, WalkScope, WorkingTree,
 };
 use std::fmt;

@@ -21,7 +21,11 @@ fn machine(t: &Path) {
     let (repo, home, root) = (t.join("repo"), t.join("home"), t.join("root"));
     std::fs::create_dir_all(repo.join(".git")).unwrap();
     write(&repo, "CLAUDE.md", "Project notes.\n");
-    write(&repo, ".claude/settings.json", r#"{"outputStyle": "Explanatory"}"#);
+    write(
+        &repo,
+        ".claude/settings.json",
+        r#"{"outputStyle": "Explanatory"}"#,
+    );
     write(
         &repo,
         ".claude/agents/reviewer.md",
@@ -34,7 +38,11 @@ fn machine(t: &Path) {
     );
     write(&home, ".claude/CLAUDE.md", "Be brief.\n");
     write(&home, ".claude/rules/style.md", "Use tabs.\n");
-    write(&home, ".claude/settings.json", r#"{"outputStyle": "Learning"}"#);
+    write(
+        &home,
+        ".claude/settings.json",
+        r#"{"outputStyle": "Learning"}"#,
+    );
     write(
         &home,
         ".claude/skills/deploy/SKILL.md",
@@ -60,7 +68,11 @@ fn machine(t: &Path) {
             }
         }
     });
-    write(&home, ".claude.json", &serde_json::to_string_pretty(&global).unwrap());
+    write(
+        &home,
+        ".claude.json",
+        &serde_json::to_string_pretty(&global).unwrap(),
+    );
     write(&root, "etc/claude-code/CLAUDE.md", "Company policy.\n");
 }
 
@@ -77,10 +89,17 @@ fn local(t: &Path, args: &[&str]) -> Command {
 }
 
 fn compiled(t: &Path) -> Value {
-    let out = local(t, &["compile", "--harness", "claude-code", "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = local(
+        t,
+        &["compile", "--harness", "claude-code", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -189,7 +208,10 @@ fn user_secrets_are_never_printed_nor_the_machine_paths() {
             assert!(!text.contains(secret), "{args:?} printed a secret");
         }
         let home = t.path().join("home");
-        assert!(!text.contains(home.to_str().unwrap()), "{args:?} named the home's path");
+        assert!(
+            !text.contains(home.to_str().unwrap()),
+            "{args:?} named the home's path"
+        );
     }
 }
 
@@ -230,7 +252,10 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         .arg(t.path().join("home"));
     view.output().unwrap();
     let after = (tree(&t.path().join("home")), tree(&t.path().join("root")));
-    assert_eq!(before, after, "`~/.claude.json` and every user file unchanged");
+    assert_eq!(
+        before, after,
+        "`~/.claude.json` and every user file unchanged"
+    );
 }
 
 #[test]
@@ -250,10 +275,17 @@ fn the_harness_variable_moves_the_directory_and_names_it() {
         .output()
         .unwrap();
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let paths: Vec<String> = items(&doc, "instructions").into_iter().map(|r| r.0).collect();
+    let paths: Vec<String> = items(&doc, "instructions")
+        .into_iter()
+        .map(|r| r.0)
+        .collect();
     assert_eq!(
         paths,
-        ["/etc/claude-code/CLAUDE.md", "$CLAUDE_CONFIG_DIR/CLAUDE.md", "CLAUDE.md"],
+        [
+            "/etc/claude-code/CLAUDE.md",
+            "$CLAUDE_CONFIG_DIR/CLAUDE.md",
+            "CLAUDE.md"
+        ],
         "the home's ~/.claude is not read once the variable moves it"
     );
 }
@@ -321,18 +353,28 @@ fn codex_machine(t: &Path) {
             project.display()
         ),
     );
-    write(&root, "etc/codex/config.toml", "[mcp_servers.policy]\ncommand = \"policy\"\n");
+    write(
+        &root,
+        "etc/codex/config.toml",
+        "[mcp_servers.policy]\ncommand = \"policy\"\n",
+    );
 }
 
 #[test]
 fn codex_receives_its_home_and_system_layers_and_the_users_trust() {
     let t = tempfile::tempdir().unwrap();
     codex_machine(t.path());
-    let out = local(t.path(), &["compile", "--harness", "codex", "--format", "json"])
-        .output()
-        .unwrap();
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "codex", "--format", "json"],
+    )
+    .output()
+    .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(!text.contains("ghp_0123456789"), "a user secret was printed");
+    assert!(
+        !text.contains("ghp_0123456789"),
+        "a user secret was printed"
+    );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     // The global AGENTS.md (the blank override is skipped) comes first.
     let first = &doc["instructions"][0];
