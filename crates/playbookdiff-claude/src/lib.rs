@@ -7,9 +7,14 @@
 //! `.mcp.json`, and the hooks and permissions of the settings. [`ADAPTER`] never fails: every problem becomes a
 //! diagnostic in the returned [`EffectiveAgentConfig`].
 //!
+//! In local mode it also reads the user's and the machine's layers
+//! (`~/.claude`, `~/.claude.json`, `/etc/claude-code`) through
+//! `playbookdiff_source::Machine` (the `user` module).
+//!
 //! Architecture invariant: this crate reads only through
-//! `playbookdiff_source::Repo`, never writes, never executes, never
-//! contacts an MCP server and never reads the analyser's environment.
+//! `playbookdiff_source::Repo` and, in local mode, `Machine`; it never
+//! writes, never executes, never contacts an MCP server and never reads
+//! the analyser's environment.
 
 mod agents;
 pub mod frontmatter;

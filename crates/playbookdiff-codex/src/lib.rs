@@ -43,7 +43,8 @@
 //!
 //! Architecture invariant: the adapter never fails and never panics. A
 //! broken file is a diagnostic; every file is read through
-//! [`Repo::read_text`](playbookdiff_source::Repo::read_text) with a limit ([`READ_LIMIT`]); nothing recurses over
+//! [`Repo::read_text`](playbookdiff_source::Repo::read_text) with a limit ([`READ_LIMIT`]), and in local mode the
+//! user's and the machine's through [`playbookdiff_source::Machine`] with the same limit; nothing recurses over
 //! the depth of the analysed tree; no literal secret from the repository
 //! is written anywhere in the result, messages included.
 //!

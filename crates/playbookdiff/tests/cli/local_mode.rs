@@ -207,9 +207,15 @@ fn user_secrets_are_never_printed_nor_the_machine_paths() {
         for secret in ["sk-live-0123456789abcdef0123", "hunter2hunter2hunter2"] {
             assert!(!text.contains(secret), "{args:?} printed a secret");
         }
+        // The home is named only where a suggested command repeats the
+        // `--home` the user gave (text wrapped at any space).
         let home = t.path().join("home");
-        assert!(
-            !text.contains(home.to_str().unwrap()),
+        let home = home.to_str().unwrap();
+        let flat: Vec<&str> = text.split_whitespace().filter(|w| *w != "\\").collect();
+        let flat = flat.join(" ");
+        assert_eq!(
+            flat.matches(home).count(),
+            flat.matches(&format!("--home {home}")).count(),
             "{args:?} named the home's path"
         );
     }
@@ -401,4 +407,42 @@ fn codex_receives_its_home_and_system_layers_and_the_users_trust() {
         .map(|d| d["code"].as_str().unwrap())
         .collect();
     assert!(codes.contains(&"project-untrusted"), "{codes:?}");
+}
+
+#[test]
+fn opencode_sends_the_global_agents_md_first_else_the_users_claude_md() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    write(&t.path().join("repo"), "AGENTS.md", "Repository agents.\n");
+    let first = |t: &Path| {
+        let out = local(t, &["compile", "--harness", "opencode", "--format", "json"])
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let i = &doc["instructions"];
+        (
+            i[0]["source"]["path"].as_str().unwrap().to_string(),
+            i[0]["source"]["scope"].as_str().unwrap().to_string(),
+            i[0]["order"].clone(),
+            i[1]["source"]["path"].as_str().unwrap().to_string(),
+            i[1]["order"].clone(),
+        )
+    };
+    // No global AGENTS.md: the user's ~/.claude/CLAUDE.md stands in.
+    assert_eq!(
+        first(t.path()),
+        (
+            "~/.claude/CLAUDE.md".into(),
+            "user".into(),
+            Value::from(0),
+            "AGENTS.md".into(),
+            Value::from(1)
+        )
+    );
+    write(
+        &t.path().join("home"),
+        ".config/opencode/AGENTS.md",
+        "Global.\n",
+    );
+    assert_eq!(first(t.path()).0, "~/.config/opencode/AGENTS.md");
 }
