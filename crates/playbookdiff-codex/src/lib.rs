@@ -333,7 +333,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let unread = if machine.is_some() {
         &UNREAD_LAYERS[3..]
     } else {
-        &UNREAD_LAYERS[..]
+        UNREAD_LAYERS
     };
     unavailable_layers(
         &mut cx,
