@@ -87,6 +87,14 @@ pub trait Adapter: Sync {
         Vec::new()
     }
 
+    /// The environment variables that move this harness's user
+    /// directories (`CODEX_HOME`, `CLAUDE_CONFIG_DIR`, `XDG_CONFIG_HOME`),
+    /// which the CLI reads in local mode, only to find those directories
+    /// (never to expand `${VAR}` in a file). None by default.
+    fn home_variables(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Personal files, relative to the directory that holds them (e.g.
     /// `CLAUDE.local.md`), that this adapter reports as unavailable in repo
     /// mode. They are usually git-ignored; repo mode's file rule keeps them
@@ -412,6 +420,10 @@ pub struct Inputs<'a> {
     /// default): an adapter whose harness reads above the root says that it
     /// cannot see those files instead.
     pub outside_root: Option<&'a playbookdiff_source::Ancestors>,
+    /// The user's and the machine's configuration places, read in local
+    /// mode (`--mode local`); `None` (the default, and always in repo
+    /// mode): an adapter reports its user and managed layers as unread.
+    pub machine: Option<&'a playbookdiff_source::Machine>,
 }
 
 /// One compilation an adapter is asked for: the repository, the analysis
@@ -461,6 +473,8 @@ pub struct Declared {
     pub config_entry_names: &'static [&'static str],
     /// See [`Adapter::personal_paths`].
     pub personal_paths: &'static [&'static str],
+    /// See [`Adapter::home_variables`].
+    pub home_variables: &'static [&'static str],
     /// See [`Adapter::indexed_names`].
     pub indexed_names: &'static [&'static str],
     /// See [`Adapter::own_directories`].
@@ -492,6 +506,7 @@ impl Declared {
             harness,
             config_entry_names: &[],
             personal_paths: &[],
+            home_variables: &[],
             indexed_names: &[],
             own_directories: &[],
             surfaces: &[],
@@ -546,6 +561,13 @@ impl Declared {
         self
     }
 
+    /// With these variables moving its user directories
+    /// ([`Adapter::home_variables`]).
+    pub const fn homed_by(mut self, names: &'static [&'static str]) -> Declared {
+        self.home_variables = names;
+        self
+    }
+
     /// With these profiled releases, oldest first
     /// ([`Adapter::profiled_versions`]).
     pub const fn profiled(mut self, versions: &'static [&'static str]) -> Declared {
@@ -590,6 +612,10 @@ impl Adapter for Declared {
 
     fn personal_paths(&self) -> &'static [&'static str] {
         self.personal_paths
+    }
+
+    fn home_variables(&self) -> &'static [&'static str] {
+        self.home_variables
     }
 
     fn indexed_names(&self) -> &'static [&'static str] {

@@ -244,30 +244,35 @@ fn read_subagent(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Subagent>
 }
 
 /// The subagents of every `.claude/agents/` of the chain, closest first;
-/// a farther one of a name already taken is shadowed.
+/// a farther one of a name already taken is shadowed. In local mode the
+/// managed `/etc/claude-code/.claude/agents` comes before them and the
+/// user's `agents` after them (harness facts A9, "Priority": managed,
+/// `--agents`, project, user, plugin).
 fn subagents(cx: &mut Compiler<'_, '_>) {
-    let cwd = cx.context.cwd.clone();
     let mut winners: BTreeMap<String, RepoPath> = BTreeMap::new();
-    for dir in chain(cx) {
-        let Some(root) = dir.join(".claude/agents") else {
-            continue;
+    for (root, here) in agent_roots(cx) {
+        let files = if root.is_on_machine() {
+            cx.user
+                .map(|u| crate::user::markdown_below(&u, &root))
+                .unwrap_or_default()
+        } else {
+            markdown_files(cx, &root, true)
         };
-        for file in markdown_files(cx, &root, true) {
+        for file in files {
             let Some(mut a) = read_subagent(cx, &file) else {
                 continue;
-            };
-            let here = if dir == cwd {
-                "in the launch directory".to_string()
-            } else {
-                format!("in `{dir}`, an ancestor of the launch directory")
             };
             match winners.get(&a.name) {
                 Some(winner) => {
                     a.applicability = Applicability::Shadowed;
-                    a.reason = format!(
-                        "found at startup {here}; `{winner}`, closer to the launch directory, defines the same name \
-                         and wins"
-                    );
+                    a.reason = if winner.is_on_machine() || file.is_on_machine() {
+                        format!("found at startup {here}; `{winner}`, of higher precedence, defines the same name and wins")
+                    } else {
+                        format!(
+                            "found at startup {here}; `{winner}`, closer to the launch directory, defines the same name \
+                             and wins"
+                        )
+                    };
                     duplicate(cx, &a, winner);
                 }
                 None => {
@@ -285,17 +290,53 @@ fn subagents(cx: &mut Compiler<'_, '_>) {
     }
 }
 
+/// The subagent directories in precedence order, each with where it is
+/// in words: the managed one (local mode), the chain's, the user's
+/// (local mode).
+fn agent_roots(cx: &Compiler<'_, '_>) -> Vec<(RepoPath, String)> {
+    let cwd = cx.context.cwd.clone();
+    let mut roots = Vec::new();
+    let places = cx.user;
+    if let Some(r) = places.and_then(|u| u.managed(".claude/agents")) {
+        roots.push((r, "in the managed policy".to_string()));
+    }
+    for dir in chain(cx) {
+        let Some(root) = dir.join(".claude/agents") else {
+            continue;
+        };
+        let here = if dir == cwd {
+            "in the launch directory".to_string()
+        } else {
+            format!("in `{dir}`, an ancestor of the launch directory")
+        };
+        roots.push((root, here));
+    }
+    if let Some(r) = places.and_then(|u| u.in_home("agents")) {
+        let here = format!("in the user's `{r}`, in every project");
+        roots.push((r, here));
+    }
+    roots
+}
+
 /// Reports that `loser` shares its name with `winner`, which Claude Code
 /// keeps.
 fn duplicate(cx: &mut Compiler<'_, '_>, loser: &Subagent, winner: &RepoPath) {
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::SubagentDuplicate,
-            format!(
-                "`{}` and `{winner}` both define the subagent `{}`; Claude Code keeps `{winner}`, the one closer to \
-                 the launch directory.",
-                loser.source.path, loser.name
-            ),
+            if winner.is_on_machine() || loser.source.path.is_on_machine() {
+                format!(
+                    "`{}` and `{winner}` both define the subagent `{}`; Claude Code keeps `{winner}`, whose layer \
+                     takes precedence (managed, then the project's, then the user's).",
+                    loser.source.path, loser.name
+                )
+            } else {
+                format!(
+                    "`{}` and `{winner}` both define the subagent `{}`; Claude Code keeps `{winner}`, the one closer \
+                     to the launch directory.",
+                    loser.source.path, loser.name
+                )
+            },
         )
         .at(loser.source.clone()),
     );

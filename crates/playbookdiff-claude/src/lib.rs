@@ -7,9 +7,14 @@
 //! `.mcp.json`, and the hooks and permissions of the settings. [`ADAPTER`] never fails: every problem becomes a
 //! diagnostic in the returned [`EffectiveAgentConfig`].
 //!
+//! In local mode it also reads the user's and the machine's layers
+//! (`~/.claude`, `~/.claude.json`, `/etc/claude-code`) through
+//! `playbookdiff_source::Machine` (the `user` module).
+//!
 //! Architecture invariant: this crate reads only through
-//! `playbookdiff_source::Repo`, never writes, never executes, never
-//! contacts an MCP server and never reads the analyser's environment.
+//! `playbookdiff_source::Repo` and, in local mode, `Machine`; it never
+//! writes, never executes, never contacts an MCP server and never reads
+//! the analyser's environment.
 
 mod agents;
 pub mod frontmatter;
@@ -26,6 +31,7 @@ mod scoping;
 mod settings;
 mod skills;
 mod tools;
+mod user;
 
 pub(crate) use playbookdiff_adapter::scope::strictly_below;
 use playbookdiff_adapter::{problems, Compilation, Declared, Request, Scope, Surface, SurfaceKind};
@@ -138,28 +144,28 @@ pub const SURFACES: &[Surface] = &[
         .tokens(&["@path"]),
     Surface::new(SurfaceKind::Instructions, "~/.claude/CLAUDE.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Instructions, "/etc/claude-code/CLAUDE.md")
         .scope(Scope::Managed)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Rules, "**/.claude/rules/**/*.md")
         .keys(&["paths"])
         .tokens(&["@path"]),
     Surface::new(SurfaceKind::Rules, "~/.claude/rules/**/*.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Skills, "**/.claude/skills/**/SKILL.md")
         .keys(&["name", "description", "paths", "disable-model-invocation"]),
     Surface::new(SurfaceKind::Skills, "~/.claude/skills/**/SKILL.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Commands, "**/.claude/commands/**/*.md")
         .keys(&["description"]),
     Surface::new(SurfaceKind::Subagents, "**/.claude/agents/**/*.md")
         .keys(&["name", "description", "tools", "disallowedTools", "model"]),
     Surface::new(SurfaceKind::Subagents, "~/.claude/agents/**/*.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::OutputStyles, "**/.claude/output-styles/*.md")
         .keys(&["name", "description"])
         .note("The style `outputStyle` names replaces part of the system prompt."),
@@ -167,10 +173,10 @@ pub const SURFACES: &[Surface] = &[
     SETTINGS_LOCAL,
     Surface::new(SurfaceKind::Settings, "~/.claude/settings.json")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Settings, "/etc/claude-code/managed-settings.json")
         .scope(Scope::Managed)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Permissions, SETTINGS.pattern)
         .keys(&["permissions.allow", "permissions.deny", "permissions.ask", "permissions.defaultMode"]),
     Surface::new(SurfaceKind::Permissions, SETTINGS_LOCAL.pattern)
@@ -191,7 +197,7 @@ pub const SURFACES: &[Surface] = &[
     ]),
     Surface::new(SurfaceKind::McpServers, "~/.claude.json")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`)."),
     MARKETPLACE,
     PLUGIN_MANIFEST,
     Surface::new(SurfaceKind::Plugins, SETTINGS.pattern)
@@ -225,6 +231,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .scoping(scoping::target_tests)
     .indexing(INDEXED_NAMES)
     .personal(PERSONAL_PATHS)
+    .homed_by(&["CLAUDE_CONFIG_DIR"])
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes)
     .remedies(remedy::for_gap)
@@ -237,6 +244,8 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
 fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let profile = profile::Profile::for_version(req.version);
     let mut cx = Compiler::new(req.repo, req.context, profile, req.inputs.outside_root);
+    cx.user = user::Places::of(req.inputs.machine, req.context.mode);
+    user::notes(&mut cx);
     cx.walk_problems();
     let settings = settings::load(&mut cx);
     instructions::compile(&mut cx, &settings);
@@ -278,6 +287,9 @@ pub(crate) struct Compiler<'a, 'r> {
     /// The directories above the repository root, when the user lets the
     /// analysis read them (`--outside-root`); `None`: they are unseen.
     pub outside: Option<&'a Ancestors>,
+    /// In local mode, where the user's and the machine's configuration
+    /// lies ([`user::Places`]); `None` in repo mode.
+    pub user: Option<user::Places<'a>>,
     pub out: EffectiveAgentConfig,
     ids: HashMap<String, u32>,
     target_outside_reported: bool,
@@ -377,6 +389,7 @@ impl<'a, 'r> Compiler<'a, 'r> {
             base,
             profile,
             outside,
+            user: None,
             out,
             ids: HashMap::new(),
             target_outside_reported: false,
@@ -483,6 +496,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         scope: SourceScope,
         format: SourceFormat,
     ) -> SourceRef {
+        if path.is_on_machine() {
+            return user::source_ref(path, format);
+        }
         if path.is_above_root() {
             let mut s = SourceRef::outside_root(path.clone(), scope, format);
             s.resolved_path = match self.above_reach(path) {
@@ -577,6 +593,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// directory or a special file (FIFO, socket, device) there is reported,
     /// not skipped silently. Returns true when it resolves to a readable file.
     pub(crate) fn expect_file(&mut self, path: &RepoPath, format: SourceFormat) -> bool {
+        if path.is_on_machine() {
+            return self.expect_machine_file(path, format);
+        }
         if path.is_above_root() {
             // A link is reported by `read`, which does not follow it.
             return match self.kind_at(path) {
@@ -617,6 +636,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
         path: &RepoPath,
         format: SourceFormat,
     ) -> Option<std::sync::Arc<playbookdiff_source::TextFile>> {
+        if path.is_on_machine() {
+            return self.read_on_machine(path, format);
+        }
         if path.is_above_root() {
             return self.read_above_root(path, format);
         }
@@ -734,6 +756,9 @@ impl<'a, 'r> Compiler<'a, 'r> {
     /// The kind of entry `path` names (links not followed), inside the
     /// repository or, with `--outside-root`, above it. `None` when absent.
     pub(crate) fn kind_at(&self, path: &RepoPath) -> Option<EntryKind> {
+        if path.is_on_machine() {
+            return self.machine()?.stat(path).ok().map(|s| s.kind);
+        }
         if !path.is_above_root() {
             return self.repo.kind(path);
         }

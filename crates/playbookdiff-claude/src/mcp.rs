@@ -49,12 +49,11 @@ fn servers_of(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
 /// in it. Depends only on the file (through the repository, and the
 /// directories above its root for a path there).
 fn read_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
-    let mut out = Vec::new();
     if !cx.expect_file(path, SourceFormat::Json) {
-        return out;
+        return Vec::new();
     }
     let Some(text) = cx.read(path, SourceFormat::Json) else {
-        return out;
+        return Vec::new();
     };
     let source = cx.source_ref(path, SourceScope::Project, SourceFormat::Json);
     let doc = match JsonDoc::parse(&text.text) {
@@ -68,16 +67,42 @@ fn read_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
                 )
                 .at(e.at_line(source)),
             );
-            return out;
+            return Vec::new();
         }
     };
     report_duplicates(cx, path, &source, &doc);
-    let at = |p: &[&str]| match doc.span(p) {
-        Some((s, e)) => source.clone().with_lines(s, e),
-        None => source.clone(),
+    servers_in(cx, path, &doc, &source, &[])
+}
+
+/// The servers of the `mcpServers` object at `prefix` of the JSON
+/// document `doc` of file `path` (`[]` for a `.mcp.json`; `["projects",
+/// "<dir>"]` for a project's entry in `~/.claude.json`), reporting what is
+/// wrong in them.
+fn servers_in(
+    cx: &mut Compiler<'_, '_>,
+    path: &RepoPath,
+    doc: &JsonDoc,
+    source: &SourceRef,
+    prefix: &[&str],
+) -> Vec<McpServer> {
+    let mut out = Vec::new();
+    let at = |rest: &[&str]| {
+        let p: Vec<&str> = prefix.iter().chain(rest).copied().collect();
+        match doc.span(&p) {
+            Some((s, e)) => source.clone().with_lines(s, e),
+            None => source.clone(),
+        }
     };
-    let Some(servers) = doc.value.get("mcpServers").and_then(Value::as_object) else {
-        let what = if doc.value.get("mcpServers").is_some() {
+    let holder = prefix
+        .iter()
+        .try_fold(&doc.value, |v, k| v.get(*k))
+        .unwrap_or(&Value::Null);
+    // `~/.claude.json` need not hold servers at all.
+    if path.is_on_machine() && holder.get("mcpServers").is_none() {
+        return out;
+    }
+    let Some(servers) = holder.get("mcpServers").and_then(Value::as_object) else {
+        let what = if holder.get("mcpServers").is_some() {
             "its `mcpServers` is not an object"
         } else {
             "it has no `mcpServers` object"
@@ -256,8 +281,9 @@ fn read_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
                 Diagnostic::new(
                     DiagnosticCode::McpLiteralSecret,
                     format!(
-                        "MCP server `{name}` has a literal secret-looking value committed in `{path}` (redacted \
-                         here); use a `${{VAR}}` placeholder and keep the value in the environment."
+                        "MCP server `{name}` has a literal secret-looking value {} `{path}` (redacted \
+                         here); use a `${{VAR}}` placeholder and keep the value in the environment.",
+                        if path.is_on_machine() { "written in" } else { "committed in" }
                     ),
                 )
                 .at(src.clone())
@@ -298,8 +324,12 @@ fn chain(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
 /// project settings say.
 pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     report_off_chain(cx);
+    let global = crate::user::global_config(cx);
     let merged = merge_chain(cx);
-    let approvals = Approvals::of(settings);
+    let mut approvals = Approvals::of(settings);
+    if let Some(g) = &global {
+        approvals.add_project_entry(g);
+    }
     let mut conditional = 0usize;
     let mut trust_assumed = false;
     for mut server in merged {
@@ -314,7 +344,79 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         }
         cx.out.mcp_servers.push(server);
     }
+    if let Some(g) = &global {
+        user_and_local_servers(cx, g);
+    }
     closing_notes(cx, trust_assumed, conditional);
+}
+
+/// The servers of `~/.claude.json` (local mode): the user's (`mcpServers`,
+/// in every project) and this project's (`projects["<dir>"].mcpServers`,
+/// local scope). Precedence, highest first: local, project (`.mcp.json`),
+/// user (MCP documentation, "Scope hierarchy and precedence"; harness
+/// facts A12); a server of the same name in a lower layer is kept,
+/// shadowed, with the layer that wins. A `.mcp.json` server disabled by
+/// an approval setting takes no name: only approved project servers are
+/// merged. Neither needs an approval.
+fn user_and_local_servers(cx: &mut Compiler<'_, '_>, g: &crate::user::GlobalConfig) {
+    let project: Vec<&str> = g.project_prefix();
+    let local = servers_in(cx, &g.path, &g.doc, &g.source, &project);
+    let user = servers_in(cx, &g.path, &g.doc, &g.source, &[]);
+    for mut server in local {
+        server.id = cx.unique_id(format!("claude-code:mcp:{}", server.name));
+        server.applicability = Applicability::Effective;
+        server.source.scope = SourceScope::Local;
+        server.reason = format!(
+            "configured for this project in `{}` (local scope), which takes precedence over `.mcp.json` and the \
+             user's servers",
+            g.path
+        );
+        for other in cx
+            .out
+            .mcp_servers
+            .iter_mut()
+            .filter(|o| o.name == server.name)
+        {
+            shadow(other, &server.source);
+        }
+        cx.out.mcp_servers.push(server);
+    }
+    for mut server in user {
+        server.id = cx.unique_id(format!("claude-code:mcp:{}", server.name));
+        server.applicability = Applicability::Effective;
+        server.reason = format!(
+            "the user's server in `{}`, started in every project",
+            g.path
+        );
+        let winner = cx
+            .out
+            .mcp_servers
+            .iter()
+            .find(|o| {
+                o.name == server.name
+                    && !matches!(
+                        o.applicability,
+                        Applicability::Shadowed | Applicability::Excluded
+                    )
+            })
+            .map(|o| o.source.clone());
+        if let Some(w) = winner {
+            shadow(&mut server, &w);
+        }
+        cx.out.mcp_servers.push(server);
+    }
+}
+
+/// Marks `server` shadowed by the server of the same name at `winner`,
+/// keeping what it was.
+fn shadow(server: &mut McpServer, winner: &SourceRef) {
+    server.reason = format!(
+        "{}; shadowed by the server of the same name in `{}` ({} scope), which takes precedence",
+        server.reason,
+        winner.path,
+        winner.scope.as_str()
+    );
+    server.applicability = Applicability::Shadowed;
 }
 
 /// Reports the `.mcp.json` files below cwd or on the way to the target:
@@ -390,6 +492,34 @@ struct Approvals {
 }
 
 impl Approvals {
+    /// Adds the approvals this project's entry of `~/.claude.json` holds
+    /// (`enabledMcpjsonServers`, `disabledMcpjsonServers`,
+    /// `enableAllProjectMcpServers`, which the approval dialog of older
+    /// releases wrote there), after those of the settings.
+    fn add_project_entry(&mut self, g: &crate::user::GlobalConfig) {
+        let prefix = g.project_prefix();
+        for (key, map) in [
+            ("enabledMcpjsonServers", &mut self.enabled),
+            ("disabledMcpjsonServers", &mut self.disabled),
+        ] {
+            for (i, name) in g.project_strings(key).into_iter().enumerate() {
+                let index = i.to_string();
+                let p: Vec<&str> = prefix
+                    .iter()
+                    .copied()
+                    .chain([key, index.as_str()])
+                    .collect();
+                map.entry(name).or_insert_with(|| g.at(&p));
+            }
+        }
+        let key = "enableAllProjectMcpServers";
+        if self.enable_all.is_none() && g.project_value(key).and_then(Value::as_bool) == Some(true)
+        {
+            let p: Vec<&str> = prefix.iter().copied().chain([key]).collect();
+            self.enable_all = Some(g.at(&p));
+        }
+    }
+
     fn of(settings: &Settings) -> Self {
         // Each name's first entry in the list (the one a scan would find).
         let first = |list: Vec<(String, SourceRef)>| {

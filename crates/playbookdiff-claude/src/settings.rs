@@ -85,6 +85,12 @@ impl Settings {
         if self.excludes.is_empty() {
             return None;
         }
+        if path.is_on_machine() {
+            // The user's and the managed files are matched by their own
+            // absolute paths, which the analysis does not name; managed
+            // memory cannot be excluded (harness facts A4).
+            return None;
+        }
         let abs = if path.is_root() {
             self.abs_root.clone()
         } else if path.is_above_root() {
@@ -241,7 +247,42 @@ pub(crate) fn load(cx: &mut Compiler<'_, '_>) -> Settings {
         }
     }
     read_excludes(cx, &mut settings);
+    report_overridden(cx, &settings);
     settings
+}
+
+/// The settings whose value replaces another layer's, rather than
+/// merging with it, that this adapter reads.
+const SCALAR_KEYS: &[&str] = &["outputStyle", "enableAllProjectMcpServers"];
+
+/// Reports each scalar setting of [`SCALAR_KEYS`] that a layer of higher
+/// precedence sets again to another value: the overridden value, kept at
+/// its own line, and the layer that wins. Arrays merge across layers and
+/// are not overridden (harness facts A4).
+fn report_overridden(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+    for key in SCALAR_KEYS {
+        let values = settings.values(key);
+        let Some((winner, top)) = values.last() else {
+            continue;
+        };
+        for (v, layer) in &values[..values.len() - 1] {
+            if v == winner {
+                continue;
+            }
+            let d = Diagnostic::new(
+                DiagnosticCode::SettingOverridden,
+                format!(
+                    "`{key}` is `{v}` in `{}` ({} settings), overridden by `{winner}` in `{}` ({} settings), \
+                     which takes precedence.",
+                    layer.source.path,
+                    layer.source.scope.as_str(),
+                    top.source.path,
+                    top.source.scope.as_str()
+                ),
+            );
+            cx.diag(d.at(layer.at(&[key])));
+        }
+    }
 }
 
 /// Ancestors' project settings are not read: says so where they exist.
@@ -267,15 +308,25 @@ fn report_ancestor_settings(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
     }
 }
 
-/// The settings files to read, in order: cwd's `.claude/settings.json`,
-/// then in local mode the `settings.local.json` files of the root and
-/// cwd; in repo mode those are recorded as unread and reported.
+/// The settings files to read, lowest precedence first: in local mode
+/// the user's `settings.json`; cwd's `.claude/settings.json`; in local
+/// mode the `settings.local.json` files of the root and cwd (in repo mode
+/// those are recorded as unread and reported), then the managed
+/// `managed-settings.json` and the files of `managed-settings.d` in name
+/// order. Claude Code's precedence, highest first: managed, command line,
+/// local, project, user (harness facts A6; settings documentation,
+/// "Settings precedence"; the drop-in directory merges after the file,
+/// alphabetically).
 fn candidates(
     cx: &mut Compiler<'_, '_>,
     cwd: &RepoPath,
     settings: &mut Settings,
 ) -> Vec<(RepoPath, SourceScope)> {
     let mut candidates: Vec<(RepoPath, SourceScope)> = Vec::new();
+    let places = cx.user;
+    if let Some(p) = places.and_then(|u| u.in_home("settings.json")) {
+        candidates.push((p, SourceScope::User));
+    }
     if let Some(p) = cwd.join(crate::SETTINGS.relative()) {
         candidates.push((p, SourceScope::Project));
     }
@@ -309,7 +360,29 @@ fn candidates(
             }
         }
     }
+    if let Some(places) = places {
+        candidates.extend(
+            places
+                .managed("managed-settings.json")
+                .into_iter()
+                .chain(managed_drop_ins(&places))
+                .map(|p| (p, SourceScope::Managed)),
+        );
+    }
     candidates
+}
+
+/// The `.json` files of the managed `managed-settings.d`, in name order.
+fn managed_drop_ins(places: &crate::user::Places<'_>) -> Vec<RepoPath> {
+    let Some(dir) = places.managed("managed-settings.d") else {
+        return Vec::new();
+    };
+    places
+        .list(&dir)
+        .into_iter()
+        .filter(|e| e.name.ends_with(".json") && !e.name.starts_with('.'))
+        .filter_map(|e| dir.child(&e.name))
+        .collect()
 }
 
 /// Reads and parses settings file `path`; `None` when it is absent, not
@@ -319,7 +392,7 @@ fn read_layer(
     path: &RepoPath,
     scope: SourceScope,
 ) -> Option<SettingsLayer> {
-    if cx.repo.kind(path).is_none() || !cx.expect_file(path, SourceFormat::Json) {
+    if cx.kind_at(path).is_none() || !cx.expect_file(path, SourceFormat::Json) {
         return None;
     }
     let text = cx.read(path, SourceFormat::Json)?;

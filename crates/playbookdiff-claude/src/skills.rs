@@ -52,6 +52,7 @@ pub(crate) fn parse_bool(v: &Value, lenient: bool) -> Option<bool> {
 }
 
 pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
+    machine_skills(cx);
     let cwd = cx.context.cwd.clone();
     let mut roots: Vec<(RepoPath, RepoPath, LoadPhase, Applicability, String)> = Vec::new();
     // The walk stops at the top of the git work tree holding cwd (a
@@ -173,6 +174,43 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     overrides(cx, settings);
     collisions(cx);
     budget(cx);
+}
+
+/// In local mode, the managed skills (`/etc/claude-code/.claude/skills`)
+/// and the user's (`skills` of the configuration home), listed before the
+/// project's: on a name they share, the enterprise skill wins over the
+/// personal one, which wins over the project's (harness facts A7,
+/// "Conflicts: enterprise > personal > project"), and
+/// [`collisions`] gives the name to the first one found.
+fn machine_skills(cx: &mut Compiler<'_, '_>) {
+    let Some(places) = cx.user else {
+        return;
+    };
+    let roots = [
+        (places.managed(".claude/skills"), "from the managed policy"),
+        (places.in_home("skills"), "the user's skill"),
+    ];
+    for (root, what) in roots {
+        let Some(root) = root else {
+            continue;
+        };
+        for ent in places.list(&root) {
+            let Some(skill_md) = root.join(&ent.name).and_then(|d| d.join("SKILL.md")) else {
+                continue;
+            };
+            if ent.kind != EntryKind::Dir || cx.kind_at(&skill_md).is_none() {
+                continue;
+            }
+            if !cx.expect_file(&skill_md, SourceFormat::Markdown) {
+                continue;
+            }
+            let reason = format!("{what}, offered at startup in every project");
+            let (phase, a) = (LoadPhase::Startup, Applicability::Effective);
+            if let Some(s) = skill(cx, &skill_md, &ent.name, phase, a, &reason) {
+                cx.out.skills.push(s);
+            }
+        }
+    }
 }
 
 /// A skill folder that is a link out of the repository: Claude Code
@@ -674,6 +712,9 @@ fn overrides(cx: &mut Compiler<'_, '_>, settings: &Settings) {
 /// `<owner>/.claude/skills/<dir>/SKILL.md` (or a command file below
 /// `<owner>/.claude/commands/`).
 fn owner_of(path: &RepoPath) -> RepoPath {
+    if path.is_on_machine() {
+        return RepoPath::root();
+    }
     let p = path.as_str();
     match p.find(".claude/") {
         Some(0) => RepoPath::root(),

@@ -250,6 +250,9 @@ impl Layer<'_> {
         let mut r =
             SourceRef::project(self.loaded.path.clone(), SourceFormat::Toml).with_lines(s, e);
         r.resolved_path = self.loaded.resolved.clone();
+        if self.loaded.path.is_on_machine() {
+            r.scope = crate::user::scope_of(&self.loaded.path);
+        }
         r
     }
 }

@@ -43,7 +43,8 @@
 //!
 //! Architecture invariant: the adapter never fails and never panics. A
 //! broken file is a diagnostic; every file is read through
-//! [`Repo::read_text`](playbookdiff_source::Repo::read_text) with a limit ([`READ_LIMIT`]); nothing recurses over
+//! [`Repo::read_text`](playbookdiff_source::Repo::read_text) with a limit ([`READ_LIMIT`]), and in local mode the
+//! user's and the machine's through [`playbookdiff_source::Machine`] with the same limit; nothing recurses over
 //! the depth of the analysed tree; no literal secret from the repository
 //! is written anywhere in the result, messages included.
 //!
@@ -59,6 +60,7 @@ pub mod profile;
 pub mod remedy;
 mod skill_file;
 mod skills;
+mod user;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
@@ -160,7 +162,7 @@ pub const SURFACES: &[Surface] = &[
         .keys(&["project_doc_fallback_filenames", "project_doc_max_bytes"]),
     Surface::new(SurfaceKind::Instructions, "~/.codex/AGENTS.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`), with `AGENTS.override.md` beside it."),
     Surface::new(SurfaceKind::Skills, "**/.agents/skills/**/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "**/.codex/skills/**/SKILL.md")
@@ -197,11 +199,12 @@ pub const SURFACES: &[Surface] = &[
     CONFIG,
     Surface::new(SurfaceKind::Settings, "~/.codex/config.toml")
         .scope(Scope::User)
-        .not_read()
-        .note("Holds the trust of projects and of hooks, which the repository cannot show."),
+        .keys(&["mcp_servers", "projects"])
+        .note("Read in local mode only (`--mode local`): MCP servers and the trust of projects; not yet its other settings, hooks or hook trust."),
     Surface::new(SurfaceKind::Settings, "/etc/codex/config.toml")
         .scope(Scope::Managed)
-        .not_read(),
+        .keys(&["mcp_servers"])
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Settings, "/etc/codex/requirements.toml")
         .scope(Scope::Managed)
         .not_read(),
@@ -230,6 +233,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
+    .homed_by(&["CODEX_HOME"])
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes)
     .remedies(remedy::for_gap)
@@ -260,9 +264,15 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     } = *req;
     let facts = profile::facts_for(version);
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
+    let machine = user::read(inputs.machine, context.mode, repo.tree().absolute_root());
+    // The user's trust entries stand in for `--trust` when it is not given.
+    let user_trust = machine
+        .as_ref()
+        .filter(|m| inputs.trust.is_none() && !m.trust.is_empty())
+        .map(|m| m.trust.clone());
     let mut cx = Cx {
         base: Compilation::new(repo, context, HARNESS),
-        trust: inputs.trust,
+        trust: inputs.trust.or(user_trust.as_deref()),
         project_root: RepoPath::root(),
     };
     let chain = context.cwd.ancestors_root_first();
@@ -278,8 +288,17 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     };
 
     let loaded = config::load_layers(&mut cx, &chain);
-    let layers = config::parse_layers(&mut cx, &loaded);
-    let settings = config::resolve_settings(&mut cx, &layers, &facts);
+    let mut all_layers = match &machine {
+        Some(m) => {
+            cx.diags.extend(m.diagnostics.iter().cloned());
+            config::parse_layers(&mut cx, &m.layers)
+        }
+        None => Vec::new(),
+    };
+    let machine_count = all_layers.len();
+    all_layers.extend(config::parse_layers(&mut cx, &loaded));
+    let layers = &all_layers[machine_count..];
+    let settings = config::resolve_settings(&mut cx, layers, &facts);
     config::report_off_chain_layers(&mut cx);
 
     out.instructions = instructions::compile(&mut cx, &chain, &settings);
@@ -287,10 +306,16 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     {
         untrusted_chain(&mut cx, &mut out, version);
     }
-    out.skills = skills::compile(&mut cx, &chain, &layers, &facts, inputs.context_window);
-    out.mcp_servers = mcp::compile(&mut cx, &layers);
+    // The user's layer loads whatever the project's trust.
+    if let (Some(m), Some(machine_view)) = (&machine, inputs.machine) {
+        let global = user::global_instructions(machine_view, &m.home, &mut cx.diags);
+        prepend_global(&mut out.instructions, global);
+    }
+    out.skills = skills::compile(&mut cx, &chain, layers, &facts, inputs.context_window);
+    // The system and user layers hold MCP servers too, below the project's.
+    out.mcp_servers = mcp::compile(&mut cx, &all_layers);
     (out.hooks, out.permissions) =
-        hooks::compile(&mut cx, &chain, &layers, facts.hook_events, version);
+        hooks::compile(&mut cx, &chain, layers, facts.hook_events, version);
     out.subagents = agents::compile(&mut cx, &chain);
     if let Some(r) = &nested_root {
         out.instructions
@@ -306,11 +331,57 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     if cx.report_refusals(&refusal) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
-    unavailable_layers(&mut cx, loaded.first().map(|l| l.path.clone()), &out);
+    let unread = if machine.is_some() {
+        &UNREAD_LAYERS[3..]
+    } else {
+        UNREAD_LAYERS
+    };
+    unavailable_layers(
+        &mut cx,
+        unread,
+        loaded.first().map(|l| l.path.clone()),
+        &out,
+    );
 
-    out.assumptions = assumptions(context, version, &facts, inputs);
+    let trust_inputs = Inputs {
+        trust: cx.trust,
+        ..*inputs
+    };
+    out.assumptions = assumptions(context, version, &facts, &trust_inputs);
+    if let Some(m) = &machine {
+        local_assumption(&mut out.assumptions, &m.home);
+    }
     out.diagnostics = cx.base.into_diagnostics();
     out
+}
+
+/// In local mode, says which machine layers were read in place of repo
+/// mode's "no user, system or managed configuration".
+fn local_assumption(assumptions: &mut [String], home: &RepoPath) {
+    if let Some(a) = assumptions
+        .iter_mut()
+        .find(|a| a.starts_with("No CLI flag"))
+    {
+        *a = format!(
+            "Local mode: the global instructions and `config.toml` of `{home}`, its trust entries for this \
+             project, and `/etc/codex/config.toml` are read; no CLI flag, -c override, profile or managed \
+             requirement changes the values."
+        );
+    }
+}
+
+/// Puts the global instructions `global` before the project chain: the
+/// effective one takes order 0 and the chain's orders move down by one.
+fn prepend_global(
+    instructions: &mut Vec<playbookdiff_model::Instruction>,
+    global: Vec<playbookdiff_model::Instruction>,
+) {
+    if global.iter().any(|g| g.order.is_some()) {
+        for i in instructions.iter_mut() {
+            i.order = i.order.map(|o| o + 1);
+        }
+    }
+    instructions.splice(0..0, global);
 }
 
 /// Shared state of one compilation: the toolkit's (the repository, the
@@ -485,40 +556,46 @@ fn untrusted_chain(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig, version:
     cx.diag(d);
 }
 
+/// The layers outside the repository that repo mode does not read; local
+/// mode reads the first three (global instructions, user and system
+/// configuration) and still not the last (skills outside the repository).
+const UNREAD_LAYERS: &[UnreadLayer] = &[
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "Global instructions (`$CODEX_HOME/AGENTS.override.md`, `$CODEX_HOME/AGENTS.md`)",
+        effect: "Codex puts their text before the project chain, an input the analysis cannot see",
+        todo: "check `~/.codex` on the developer's machine",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "User configuration (`~/.codex/config.toml`, a --profile file, CLI flags and -c overrides)",
+        effect: "it can set project_doc_fallback_filenames, project_doc_max_bytes, project_root_markers, skills.config and mcp_servers",
+        todo: "treat the result as the repository's contribution only",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::ManagedConfigUnavailable,
+        what: "System configuration (`/etc/codex/config.toml`) with managed requirements (`requirements.toml`, organization policy)",
+        effect: "it can add or forbid MCP servers and other settings",
+        todo: "ask the administrator what it enforces",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "User, admin and bundled system skills (`$HOME/.agents/skills`, `$CODEX_HOME/skills`, `/etc/codex/skills`)",
+        effect: "they share the skill listing budget and names with repository skills",
+        todo: "list them with /skills in Codex",
+    },
+];
+
 /// Spec 004 "Repo mode" and "Unsupported in the current release": one
 /// diagnostic per layer outside the repository that can change a
 /// supported surface. Phase 3 reads no machine-local state in either mode.
 fn unavailable_layers(
     cx: &mut Cx<'_, '_>,
+    unread: &[UnreadLayer],
     first_layer: Option<RepoPath>,
     out: &EffectiveAgentConfig,
 ) {
-    cx.report_unread_layers(&[
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "Global instructions (`$CODEX_HOME/AGENTS.override.md`, `$CODEX_HOME/AGENTS.md`)",
-            effect: "Codex puts their text before the project chain, an input the analysis cannot see",
-            todo: "check `~/.codex` on the developer's machine",
-        },
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "User configuration (`~/.codex/config.toml`, a --profile file, CLI flags and -c overrides)",
-            effect: "it can set project_doc_fallback_filenames, project_doc_max_bytes, project_root_markers, skills.config and mcp_servers",
-            todo: "treat the result as the repository's contribution only",
-        },
-        UnreadLayer {
-            code: DiagnosticCode::ManagedConfigUnavailable,
-            what: "System configuration (`/etc/codex/config.toml`) with managed requirements (`requirements.toml`, organization policy)",
-            effect: "it can add or forbid MCP servers and other settings",
-            todo: "ask the administrator what it enforces",
-        },
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "User, admin and bundled system skills (`$HOME/.agents/skills`, `$CODEX_HOME/skills`, `/etc/codex/skills`)",
-            effect: "they share the skill listing budget and names with repository skills",
-            todo: "list them with /skills in Codex",
-        },
-    ]);
+    cx.report_unread_layers(unread);
     if let (Some(first), None) = (first_layer, cx.trust) {
         cx.diag(
             Diagnostic::new(

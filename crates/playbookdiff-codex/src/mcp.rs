@@ -278,13 +278,15 @@ impl Field<'_, '_> {
     }
 
     fn literal_secret(&self, cx: &mut Cx<'_, '_>, what: &str, remedy: &str) {
+        let message = if self.source.path.is_on_machine() {
+            format!("{} holds a literal {what} that looks like a secret; it is redacted here and lies in a file outside the repository, so keep the file private or pass it through {remedy} instead.", self.at())
+        } else {
+            format!("{} holds a literal {what} that looks like a secret; it is redacted here but committed in the repository, so rotate it and pass it through {remedy} instead.", self.at())
+        };
         cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::McpLiteralSecret,
-                format!("{} holds a literal {what} that looks like a secret; it is redacted here but committed in the repository, so rotate it and pass it through {remedy} instead.", self.at()),
-            )
-            .at(self.source.clone())
-            .about(self.subject()),
+            Diagnostic::new(DiagnosticCode::McpLiteralSecret, message)
+                .at(self.source.clone())
+                .about(self.subject()),
         );
     }
 
@@ -686,7 +688,9 @@ fn set_reason(
         return;
     }
     let cwd = &cx.context.cwd;
-    if read.enabled {
+    if read.enabled && path.is_on_machine() {
+        s.reason = format!("Configured in {path}, the {} configuration, in every project (below the project layers); runtime-unverified{cwd_note}.", crate::user::scope_of(path).as_str());
+    } else if read.enabled {
         let dir = crate::place(&layer.loaded.dir);
         s.reason = format!("Configured in {path}, the project layer of {dir} on the path from the repository root to cwd {cwd} (project assumed trusted); repository-configured and runtime-unverified{cwd_note}.");
     } else {

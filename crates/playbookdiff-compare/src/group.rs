@@ -123,11 +123,33 @@ impl Group<'_> {
     /// holds one finding, else the count, the cause and at most `max`
     /// names (`27 skills only Codex can use at startup: `a`, `b`, +25
     /// more.`).
+    /// In local mode, the items only the user's own configuration gives
+    /// follow: "Only your own configuration gives `standup`:
+    /// `~/.claude/skills/standup/SKILL.md` (user)."
     pub fn summary(&self, max: usize) -> String {
         let f = self.first();
         if self.findings.len() == 1 {
             return f.message.clone();
         }
+        let mut out = self.cause_summary(max);
+        let own: Vec<(String, String)> = self
+            .findings
+            .iter()
+            .filter_map(|g| crate::own_files(g).map(|files| (g.item_name().to_string(), files)))
+            .collect();
+        for (name, files) in own.iter().take(max) {
+            out.push_str(&format!(
+                " Only your own configuration gives {}: {files}.",
+                code_span(name)
+            ));
+        }
+        out
+    }
+
+    /// [`Group::summary`] of two findings or more, without the note on
+    /// the user's own configuration.
+    fn cause_summary(&self, max: usize) -> String {
+        let f = self.first();
         let n = self.findings.len();
         let names_list = {
             let all = self.names();

@@ -53,7 +53,7 @@ use draft::FindingDraft;
 
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticKind, EffectiveAgentConfig, Harness, LoadPhase, RepoPath,
-    ResolutionStrategy, Severity, SourceRef,
+    ResolutionStrategy, Severity, SourceRef, SourceScope,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -271,6 +271,7 @@ fn compare_with(
     findings.dedup_by(|a, b| a.id == b.id);
     group::sort(&mut findings);
     attach_problems(&starting, &mut findings, settled);
+    own_layers(&mut findings);
     let summary = Summary::of(&findings);
     Comparison {
         harnesses,
@@ -279,6 +280,57 @@ fn compare_with(
         findings,
         summary,
     }
+}
+
+/// Says, on each finding whose evidence on the receiving side comes only
+/// from the user's own files (local mode: the user's home, the machine's
+/// managed files, the personal files of the working tree), that only
+/// those give it: "Only your own configuration gives Claude Code this:
+/// `~/.claude/skills/deploy/SKILL.md` (user)." A finding with any
+/// repository evidence is left as it is, and so is every finding of repo
+/// mode, which reads none of these files.
+fn own_layers(findings: &mut [Finding]) {
+    for f in findings.iter_mut().filter(|f| !f.message.is_empty()) {
+        if let Some(files) = own_files(f) {
+            f.message = format!(
+                "{} Only your own configuration gives {} this: {files}.",
+                f.message,
+                names(&f.present_in)
+            );
+        }
+    }
+}
+
+/// The files, as code spans with their scope (`` `~/.claude.json` (user)
+/// ``), that give the harnesses of `f` what it is about, when they all
+/// are the user's own (on the machine, or personal files of the working
+/// tree that are read); `None` when any is a repository file, or there is
+/// none.
+pub(crate) fn own_files(f: &Finding) -> Option<String> {
+    let received: Vec<&FindingItem> = f
+        .items
+        .iter()
+        .filter(|i| f.present_in.contains(&i.harness))
+        .collect();
+    let own = |i: &&FindingItem| {
+        i.source.path.is_on_machine()
+            || (i.source.scope == SourceScope::Local && i.applicability == Applicability::Effective)
+    };
+    if received.is_empty() || !received.iter().all(own) {
+        return None;
+    }
+    let mut files: Vec<String> = received
+        .iter()
+        .map(|i| {
+            format!(
+                "{} ({})",
+                code_span(i.source.path.as_str()),
+                i.source.scope.as_str()
+            )
+        })
+        .collect();
+    files.dedup();
+    Some(files.join(", "))
 }
 
 /// The one finding of a harness that would not start: category `agent`,

@@ -159,12 +159,28 @@ pub enum SourceScope {
     Project,
     /// Personal configuration kept in the working tree (e.g. `CLAUDE.local.md`).
     Local,
-    /// The user's home configuration.
+    /// The user's home configuration (read in local mode: its path starts
+    /// with `~/` or a harness's variable, `$CODEX_HOME/`).
     User,
-    /// Enterprise or server-managed policy.
+    /// Enterprise or server-managed policy (read in local mode: its path
+    /// is the machine's, `/etc/...`).
     Managed,
     /// A documented built-in default of the harness.
     Builtin,
+}
+
+impl SourceScope {
+    /// The contract spelling (`project`, `local`, `user`, `managed`,
+    /// `builtin`), as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceScope::Project => "project",
+            SourceScope::Local => "local",
+            SourceScope::User => "user",
+            SourceScope::Managed => "managed",
+            SourceScope::Builtin => "builtin",
+        }
+    }
 }
 
 /// The syntax of a source file.

@@ -634,6 +634,12 @@ declare_codes! {
     /// the other's definition whole (fidelity C3; seen with Claude Code
     /// 2.1.197 and 2.1.332).
     McpServerOverridden = "mcp-server-overridden", Info, Behaviour, "claude-code", "0.1.0", "a closer .mcp.json replaces a server of the same name";
+    /// In local mode, a setting that several settings layers give: the
+    /// layer of higher precedence decides (Claude Code: managed, local,
+    /// project, user, highest first; settings documentation, "Settings
+    /// precedence"), and the value it overrides is kept in this
+    /// diagnostic, at the overridden layer's line.
+    SettingOverridden = "setting-overridden", Info, Behaviour, "claude-code", "0.1.0", "a settings layer of higher precedence overrides a value";
     /// The same MCP server is defined in more than one layer. No longer
     /// reported: Codex deep-merges the layers' tables key by key (fidelity
     /// X5, `merge_toml_values`), which the analysis models; kept so the

@@ -95,10 +95,10 @@ pub enum Scope {
     /// read in local mode only.
     Local,
     /// In the user's home directory (`~/.claude/settings.json`): outside
-    /// the repository, never read by the analysis.
+    /// the repository, read in local mode only.
     User,
     /// Installed machine-wide by an administrator (`/etc/...`): outside
-    /// the repository, never read by the analysis.
+    /// the repository, read in local mode only.
     Managed,
     /// Inside a plugin the repository ships (a directory a marketplace
     /// names, with its own manifest).
@@ -136,9 +136,9 @@ pub enum Analysis {
     /// Read and listed as diagnostics with their source, with no item of
     /// their own in the model.
     ReportedOnly,
-    /// Not read: outside the repository (user and managed scopes), or a
-    /// file the analysis does not open; a diagnostic or an assumption says
-    /// what it could change.
+    /// Not read: outside the repository (a user or managed file local
+    /// mode does not read either), or a file the analysis does not open;
+    /// a diagnostic or an assumption says what it could change.
     NotRead,
 }
 

@@ -12,6 +12,16 @@ use std::fmt;
 /// above the root. The one exception is [`RepoPath::above_root`]: a file
 /// read above the repository root (Claude Code with `--outside-root`) is
 /// named with one leading `..` per level (`../CLAUDE.md`), and only there.
+///
+/// Local mode adds a second kind of outside path, made only by
+/// [`RepoPath::on_machine`]: a file of the user's home or of the machine,
+/// named from a place every machine has, never the analyser's absolute
+/// path: `~/.claude/CLAUDE.md`, `$CODEX_HOME/config.toml` (a harness's own
+/// variable) or `/etc/codex/config.toml` (a fixed machine path).
+/// [`RepoPath::is_on_machine`] says so. A repository directory literally
+/// named `~`, or whose name starts with `$`, reads as such a path too; no
+/// adapter reads such paths of a repository through the machine view, as
+/// the view answers only for the places local mode opened.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(transparent)]
 pub struct RepoPath(String);
@@ -65,6 +75,68 @@ impl RepoPath {
         self.0 == ".." || self.0.starts_with("../")
     }
 
+    /// The path `rel` (POSIX, relative, no `..`) of the machine place
+    /// `label`: `~` (the home), `$NAME` (the directory a harness's own
+    /// variable names) or an absolute machine directory (`/etc/codex`).
+    /// `rel` = `"."` or `""` gives the place itself. `None` when `label` is
+    /// none of these or `rel` climbs.
+    pub fn on_machine(label: &str, rel: &str) -> Option<Self> {
+        let label_ok = label == "~"
+            || (label.len() > 1
+                && label.starts_with('$')
+                && label[1..]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            || (label.starts_with('/') && RepoPath::new(&label[1..]).is_some());
+        if !label_ok {
+            return None;
+        }
+        let rel = RepoPath::new(rel)?;
+        let label = if label.len() > 1 {
+            label.trim_end_matches('/')
+        } else {
+            label
+        };
+        Some(RepoPath(match (rel.is_root(), label) {
+            (true, l) => l.to_string(),
+            (false, "/") => format!("/{rel}"),
+            (false, l) => format!("{l}/{rel}"),
+        }))
+    }
+
+    /// True for a path made by [`RepoPath::on_machine`]: it starts with
+    /// `~`, `$` or `/`.
+    pub fn is_on_machine(&self) -> bool {
+        self.0 == "~"
+            || self.0.starts_with("~/")
+            || self.0.starts_with('$')
+            || self.0.starts_with('/')
+    }
+
+    /// True for a path outside the repository: above its root
+    /// ([`RepoPath::above_root`]) or on the machine
+    /// ([`RepoPath::on_machine`]).
+    pub fn is_outside(&self) -> bool {
+        self.is_above_root() || self.is_on_machine()
+    }
+
+    /// For a path on the machine, its place's label (`~`, `$CODEX_HOME`,
+    /// `/etc/codex`: the leading components given to
+    /// [`RepoPath::on_machine`] are not kept apart, so an absolute path's
+    /// label is `/`) and the rest (`""` for the place itself).
+    pub fn machine_parts(&self) -> Option<(&str, &str)> {
+        if !self.is_on_machine() {
+            return None;
+        }
+        if let Some(rest) = self.0.strip_prefix('/') {
+            return Some(("/", rest));
+        }
+        Some(match self.0.split_once('/') {
+            Some((l, rest)) => (l, rest),
+            None => (self.0.as_str(), ""),
+        })
+    }
+
     fn from_parts(parts: &[&str]) -> Self {
         if parts.is_empty() {
             Self::root()
@@ -107,6 +179,11 @@ impl RepoPath {
         if self.is_root() {
             return None;
         }
+        if let Some((label, rest)) = self.machine_parts() {
+            // The place itself has no parent the analysis names.
+            let up = RepoPath::new(rest)?;
+            return RepoPath::on_machine(label, up.parent()?.as_str());
+        }
         // A byte search: `/` is ASCII and never part of another character.
         match self.0.as_bytes().iter().rposition(|&b| b == b'/') {
             Some(i) => Some(RepoPath(self.0[..i].to_string())),
@@ -120,6 +197,10 @@ impl RepoPath {
     /// On a path above the root ([`RepoPath::above_root`]) the result stays
     /// in the same ancestor: `None` when `rel` would climb out of it.
     pub fn join(&self, rel: &str) -> Option<RepoPath> {
+        if let Some((label, rest)) = self.machine_parts() {
+            let joined = RepoPath::new(rest)?.join(rel)?;
+            return RepoPath::on_machine(label, joined.as_str());
+        }
         if self.is_above_root() {
             let mut parts: Vec<&str> = self.components().collect();
             for part in rel.split('/') {
@@ -171,9 +252,10 @@ impl RepoPath {
     }
 
     /// True when `self` equals `other` or lies below it. A path above the
-    /// root lies below no repository directory, the root included.
+    /// root or on the machine lies below no repository directory, the root
+    /// included.
     pub fn starts_with(&self, other: &RepoPath) -> bool {
-        (other.is_root() && !self.is_above_root())
+        (other.is_root() && !self.is_outside())
             || self.0 == other.0
             || (self.0.starts_with(&other.0) && self.0.as_bytes().get(other.0.len()) == Some(&b'/'))
     }
@@ -242,6 +324,38 @@ impl fmt::Debug for RepoPath {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn machine_paths_keep_their_place() {
+        let user = RepoPath::on_machine("~", ".claude/CLAUDE.md").unwrap();
+        assert_eq!(user.as_str(), "~/.claude/CLAUDE.md");
+        assert!(user.is_on_machine() && user.is_outside() && !user.is_above_root());
+        assert!(!user.starts_with(&RepoPath::root()));
+        assert_eq!(user.parent().unwrap().as_str(), "~/.claude");
+        assert_eq!(RepoPath::on_machine("~", ".").unwrap().parent(), None);
+        let var = RepoPath::on_machine("$CODEX_HOME", "").unwrap();
+        assert_eq!(
+            var.join("skills/a/../b").unwrap().as_str(),
+            "$CODEX_HOME/skills/b"
+        );
+        assert_eq!(var.join(".."), None, "a join never climbs out of its place");
+        let managed = RepoPath::on_machine("/etc/codex", "config.toml").unwrap();
+        assert_eq!(managed.as_str(), "/etc/codex/config.toml");
+        assert_eq!(
+            managed.machine_parts(),
+            Some(("/", "etc/codex/config.toml"))
+        );
+        assert_eq!(managed.parent().unwrap().as_str(), "/etc/codex");
+        assert_eq!(
+            managed.join("../../claude-code").unwrap().as_str(),
+            "/etc/claude-code"
+        );
+        for bad in ["", "$", "$A-B", "etc", "/../x"] {
+            assert_eq!(RepoPath::on_machine(bad, "x"), None, "{bad}");
+        }
+        assert_eq!(RepoPath::on_machine("~", "../x"), None);
+        assert!(!RepoPath::new("docs/~").unwrap().is_on_machine());
+    }
 
     #[test]
     fn normalizes_and_refuses_escape() {

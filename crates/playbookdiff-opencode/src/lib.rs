@@ -38,7 +38,9 @@
 //!   plugin module of `.opencode/plugin(s)`, and the `permission` setting.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
-//! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text) with [`READ_LIMIT`]; no literal
+//! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text) with [`READ_LIMIT`] (in local
+//! mode the user's global instructions through
+//! [`playbookdiff_source::Machine`], with the same limit); no literal
 //! secret from the repository is written anywhere in the result.
 
 mod config;
@@ -49,13 +51,14 @@ mod instructions;
 mod mcp;
 pub mod remedy;
 mod skills;
+mod user;
 mod walk;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
 use playbookdiff_adapter::{scope, Compilation, Declared, Request, Scope, Surface, SurfaceKind};
 use playbookdiff_model::{
-    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, Mode, RepoPath,
     SourceFormat,
 };
 use playbookdiff_source::Resolved;
@@ -219,6 +222,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
+    .homed_by(&["XDG_CONFIG_HOME"])
     .profiled(PROFILED_VERSIONS)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);
@@ -226,7 +230,12 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
 /// The compilation for one OpenCode release of [`PROFILED_VERSIONS`]; there
 /// is one profile, so the release changes nothing yet.
 fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
-    let Request { repo, context, .. } = *req;
+    let Request {
+        repo,
+        context,
+        inputs,
+        ..
+    } = *req;
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
     check_worktree(&mut cx);
@@ -235,6 +244,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let merged = config::merge(&mut cx, &layers);
 
     out.instructions = instructions::compile(&mut cx, &merged);
+    if let Some(g) = user::global_instruction(inputs.machine, context.mode, &mut cx.diags) {
+        user::prepend(&mut out.instructions, g);
+    }
     out.skills = skills::compile(&mut cx, &merged);
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
     extras::compile(&mut cx, &layers, &mut out);
@@ -242,7 +254,13 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
-    unavailable(&mut cx, &out);
+    let local = inputs.machine.is_some() && context.mode == Mode::Local;
+    let unread = if local {
+        &UNREAD_LAYERS[1..]
+    } else {
+        UNREAD_LAYERS
+    };
+    unavailable(&mut cx, unread, &out);
 
     out.assumptions = assumptions(context);
     out.diagnostics = cx.into_diagnostics();
@@ -320,35 +338,39 @@ fn check_worktree(cx: &mut Cx<'_, '_>) {
     cx.diags.extend(d);
 }
 
+/// The layers outside the repository that repo mode does not read; local
+/// mode reads the first (the global instructions), not yet the others.
+const UNREAD_LAYERS: &[UnreadLayer] = &[
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "Global instructions (`~/.config/opencode/AGENTS.md`, else `~/.claude/CLAUDE.md`)",
+        effect: "OpenCode places the first that exists before the project's instruction files, so the received instructions may start with more text",
+        todo: "check those files on the developer's machine",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "User configuration (`~/.config/opencode/opencode.json(c)`, OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote `.well-known/opencode`)",
+        effect: "it can add instructions, skills paths and MCP servers, or disable servers the repository configures",
+        todo: "treat the result as the repository's contribution only",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::ManagedConfigUnavailable,
+        what: "Managed configuration (`/etc/opencode/opencode.json(c)` and managed preferences)",
+        effect: "it is merged after the project's and can override any repository value",
+        todo: "ask the administrator what it enforces",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "User skills (`~/.claude/skills`, `~/.agents/skills`, `~/.config/opencode/skill`, `~/.config/opencode/skills`) with OpenCode's built-in customize-opencode skill",
+        effect: "a user skill or the built-in one with the same name as a repository skill can take its place",
+        todo: "list them with `opencode debug skill`",
+    },
+];
+
 /// One diagnostic per layer outside the repository that can change a
 /// modelled surface (instructions, skills, MCP servers).
-fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
-    cx.report_unread_layers(&[
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "Global instructions (`~/.config/opencode/AGENTS.md`, else `~/.claude/CLAUDE.md`)",
-            effect: "OpenCode places the first that exists before the project's instruction files, so the received instructions may start with more text",
-            todo: "check those files on the developer's machine",
-        },
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "User configuration (`~/.config/opencode/opencode.json(c)`, OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote `.well-known/opencode`)",
-            effect: "it can add instructions, skills paths and MCP servers, or disable servers the repository configures",
-            todo: "treat the result as the repository's contribution only",
-        },
-        UnreadLayer {
-            code: DiagnosticCode::ManagedConfigUnavailable,
-            what: "Managed configuration (`/etc/opencode/opencode.json(c)` and managed preferences)",
-            effect: "it is merged after the project's and can override any repository value",
-            todo: "ask the administrator what it enforces",
-        },
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "User skills (`~/.claude/skills`, `~/.agents/skills`, `~/.config/opencode/skill`, `~/.config/opencode/skills`) with OpenCode's built-in customize-opencode skill",
-            effect: "a user skill or the built-in one with the same name as a repository skill can take its place",
-            todo: "list them with `opencode debug skill`",
-        },
-    ]);
+fn unavailable(cx: &mut Cx<'_, '_>, unread: &[UnreadLayer], out: &EffectiveAgentConfig) {
+    cx.report_unread_layers(unread);
     if !out.mcp_servers.is_empty() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::McpRuntimeUnknown,

@@ -22,6 +22,10 @@ pub struct Via {
     /// directory) even inside a larger git work tree, so the commands the
     /// report suggests pass it too.
     pub root: bool,
+    /// `--home` and `--managed-root` as given (local mode), which the
+    /// commands the report suggests pass too, in that order; `None` when
+    /// not given.
+    pub machine: [Option<String>; 2],
 }
 
 /// The repository for a header: REPO as given, with the commit when one
@@ -144,6 +148,11 @@ pub(crate) fn context_args(
     }
     if ctx.mode == Mode::Local {
         out.push_str(" --mode local");
+        for (option, value) in ["--home", "--managed-root"].iter().zip(&via.machine) {
+            if let Some(v) = value {
+                out.push_str(&format!(" {option} {}", shell_path(v)));
+            }
+        }
     }
     out
 }

@@ -10,11 +10,15 @@
 //! * [`Ancestors`] reads, only when asked, the directories above a working
 //!   tree's root, named by [`AncestorPath`] (Claude Code's startup walk
 //!   goes up to the filesystem root).
+//! * [`Machine`] reads, in local mode only, the user's and the machine's
+//!   configuration (`~/.claude`, `$CODEX_HOME`, `/etc/codex`), named by
+//!   [`playbookdiff_model::RepoPath::on_machine`] paths.
 //! * [`markdown`] finds front matter and `@path` imports by Markdown
 //!   structure, with byte offsets and 1-based lines.
 //!
-//! Architecture invariant: nothing here writes, executes, or follows a
-//! link out of the repository.
+//! Architecture invariant: nothing here writes or executes; nothing
+//! follows a link out of the repository, but [`Machine`], which reads the
+//! user's own files where their links lead, as the agents do.
 //!
 //! ```no_run
 //! use playbookdiff_source::{Repo, WorkingTree};
@@ -31,6 +35,7 @@ static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::
 
 mod git;
 mod index;
+mod machine;
 pub mod markdown;
 mod outside;
 mod parse_error;
@@ -40,6 +45,7 @@ pub mod visibility;
 
 pub use git::{is_lfs_pointer, CommitId, GitError, GitRepository, GitTree};
 pub use index::{Repo, Resolved, WalkCause, WalkProblem};
+pub use machine::Machine;
 pub use outside::{AncestorPath, Ancestors, Reach};
 pub use parse_error::ParseError;
 pub use text::TextFile;

@@ -19,7 +19,7 @@ use playbookdiff_config::{Exclusion, FixtureExclusion};
 use playbookdiff_model::{AnalysisContext, Diagnostic, EffectiveAgentConfig, Harness, RepoPath};
 use playbookdiff_registry::{Inputs, Scene};
 use playbookdiff_render::{CheckReport, Gate, MatrixReport};
-use playbookdiff_source::{Ancestors, EntryKind, Repo};
+use playbookdiff_source::{EntryKind, Repo};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -225,7 +225,7 @@ fn analyse(
     ctx: &AnalysisContext,
     args: &ContextArgs,
     policy: &Policy,
-    outside: Option<&Ancestors>,
+    opened: &OpenedContext,
     settled: &dyn Fn(&str) -> bool,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
     analyse_settled(
@@ -233,10 +233,7 @@ fn analyse(
         hs,
         ctx,
         policy,
-        &|h| Inputs {
-            outside_root: outside,
-            ..args.agent.inputs(policy.agent_version(args, h))
-        },
+        &|h| opened.inputs(args.agent.inputs(policy.agent_version(args, h))),
         settled,
         true,
     )
@@ -338,15 +335,9 @@ fn analyse_context(
     let hs = harnesses(given, loaded.as_ref())?;
     let policy = Policy::new(loaded.as_ref(), None)?;
     let repo = opened.repo(&hs, false, policy.exclusion.walker_patterns());
-    let (configs, cmp) = analyse(
-        &repo,
-        &hs,
-        &opened.context,
-        args,
-        &policy,
-        opened.outside.as_ref(),
-        &|_| false,
-    );
+    let (configs, cmp) = analyse(&repo, &hs, &opened.context, args, &policy, &opened, &|_| {
+        false
+    });
     drop(repo);
     Ok(Analysed {
         opened,
@@ -453,7 +444,7 @@ pub(crate) fn run_check(
             context,
             &args.context,
             &policy,
-            opened.outside.as_ref(),
+            &opened,
             &|_| false,
         );
         let mut problems = ProblemSet::at_one_revision();
@@ -777,12 +768,12 @@ impl AllDirs<'_, '_> {
             self.hs,
             &ctx,
             self.policy,
-            &|h| Inputs {
-                outside_root: self.opened.outside.as_ref(),
-                ..self
-                    .args
-                    .agent
-                    .inputs(self.policy.agent_version(self.args, h))
+            &|h| {
+                self.opened.inputs(
+                    self.args
+                        .agent
+                        .inputs(self.policy.agent_version(self.args, h)),
+                )
             },
             &settled,
             false,

@@ -714,6 +714,18 @@ pub(crate) struct ContextArgs {
     /// and said so]
     #[arg(long)]
     pub outside_root: bool,
+
+    /// With --mode local, the home directory whose agent configuration is
+    /// read (~/.claude, ~/.claude.json, ~/.codex, ~/.config/opencode)
+    /// [default: the home directory of the user running the command]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+
+    /// With --mode local, the directory that stands for `/` when the
+    /// managed configuration is read (/etc/claude-code, /etc/codex), e.g. a
+    /// copy of another machine's files [default: /]
+    #[arg(long, value_name = "DIR")]
+    pub managed_root: Option<PathBuf>,
 }
 
 /// The compilation inputs a user gives and the repository cannot show:
@@ -766,6 +778,7 @@ impl AgentInputArgs {
             context_window: self.context_window.unwrap_or_default(),
             trust: self.trust.as_ref().map(|t| t.0.as_slice()),
             outside_root: None,
+            machine: None,
         }
     }
 }

@@ -24,10 +24,7 @@ pub(crate) fn run(
     let opened = open_context(&args.context, current_dir)?;
     let repo = opened.repo(&[args.harness], false, &[]);
     let agent = &args.context.agent;
-    let inputs = Inputs {
-        outside_root: opened.outside.as_ref(),
-        ..agent.inputs(agent.agent_version(args.harness))
-    };
+    let inputs = opened.inputs(agent.inputs(agent.agent_version(args.harness)));
     let config = compile(args.harness, &repo, &opened.context, &inputs);
     crate::context::release_at_exit(repo);
     let options = TextOptions {

@@ -7,9 +7,10 @@
 
 use crate::cli::{ContextArgs, ModeArg};
 use playbookdiff_model::{AnalysisContext, Harness, Mode, RepoPath};
+use playbookdiff_registry::Inputs;
 use playbookdiff_render::Via;
 use playbookdiff_source::{
-    Ancestors, EntryKind, GitError, GitRepository, GitView, Repo, RepoOptions, SourceTree,
+    Ancestors, EntryKind, GitError, GitRepository, GitView, Machine, Repo, RepoOptions, SourceTree,
     Visibility, WalkScope, WorkingTree,
 };
 use std::fmt;
@@ -46,6 +47,9 @@ pub(crate) struct OpenedContext {
     /// With `--outside-root` (local mode, a working tree): the directories
     /// above the root, which an adapter may read (Claude Code does).
     pub outside: Option<Ancestors>,
+    /// In local mode: where the user's and the machine's configuration
+    /// lies ([`machine_for`]), which the adapters read.
+    pub machine: Option<Machine>,
 }
 
 impl fmt::Debug for OpenedContext {
@@ -59,6 +63,17 @@ impl fmt::Debug for OpenedContext {
 }
 
 impl OpenedContext {
+    /// `base` with what this context lets the adapters read besides the
+    /// repository: the directories above its root (`--outside-root`) and,
+    /// in local mode, the user's and the machine's configuration.
+    pub(crate) fn inputs<'a>(&'a self, base: Inputs<'a>) -> Inputs<'a> {
+        Inputs {
+            outside_root: self.outside.as_ref(),
+            machine: self.machine.as_ref(),
+            ..base
+        }
+    }
+
     /// The repository as the context's mode sees it, read by the adapters
     /// of `harnesses`.
     ///
@@ -121,6 +136,66 @@ impl OpenedContext {
     }
 }
 
+/// Where local mode reads the user's and the machine's configuration.
+///
+/// The home is `--home` when given (an existing directory, else a usage
+/// error), else the environment's `HOME` when it names a directory
+/// (`None` otherwise: the adapters then say that no user layer could be
+/// read). Without `--home`, each variable a registered adapter declares
+/// ([`playbookdiff_registry::Adapter::home_variables`]: `CLAUDE_CONFIG_DIR`,
+/// `CODEX_HOME`, `XDG_CONFIG_HOME`) is read from `env` and, when set and
+/// not empty, moves that harness's directory, as it moves the agent's
+/// (relative to `current_dir` when relative); with `--home` they are not
+/// read, so that the home given is analysed alone. The managed
+/// configuration is read below `--managed-root` (default `/`). `env` is
+/// the process environment; values are used to find directories only,
+/// never to expand a file's `${VAR}`.
+pub(crate) fn machine_for(
+    args: &ContextArgs,
+    current_dir: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> Result<Machine, UsageError> {
+    let given_dir = |option: &str, dir: &Path| {
+        let abs = current_dir.map_or_else(|| dir.to_path_buf(), |c| c.join(dir));
+        match std::fs::canonicalize(&abs) {
+            Ok(real) if real.is_dir() => Ok(real),
+            _ => Err(UsageError(format!(
+                "{option} '{}' is not a directory; pass an existing directory",
+                dir.display()
+            ))),
+        }
+    };
+    let root = match &args.managed_root {
+        Some(dir) => given_dir("--managed-root", dir)?,
+        None => PathBuf::from("/"),
+    };
+    if let Some(dir) = &args.home {
+        let home = given_dir("--home", dir)?;
+        return Ok(Machine::new(Some(home)).with_root(root));
+    }
+    let absolute = |v: std::ffi::OsString| {
+        let p = PathBuf::from(v);
+        match current_dir {
+            Some(c) if p.is_relative() => c.join(p),
+            _ => p,
+        }
+    };
+    let home = env("HOME")
+        .filter(|v| !v.is_empty())
+        .map(absolute)
+        .filter(|p| p.is_dir());
+    let mut machine = Machine::new(home).with_root(root);
+    for name in playbookdiff_registry::ADAPTERS
+        .iter()
+        .flat_map(|a| a.home_variables())
+    {
+        if let Some(v) = env(name).filter(|v| !v.is_empty()) {
+            machine = machine.with_var(name, absolute(v));
+        }
+    }
+    Ok(machine)
+}
+
 /// Leaves `value` to the operating system instead of dropping it: the
 /// command's result is computed and the process exits right after, so
 /// freeing a walk's listings one allocation at a time (a quarter of the
@@ -175,6 +250,16 @@ fn open_tree(args: &ContextArgs, current_dir: Option<&Path>) -> Result<OpenedCon
             "--outside-root reads personal files above the repository, which repo mode never reads; add --mode local or drop --outside-root".into(),
         ));
     }
+    for (option, given) in [
+        ("--home", args.home.is_some()),
+        ("--managed-root", args.managed_root.is_some()),
+    ] {
+        if given && args.mode != ModeArg::Local {
+            return Err(UsageError(format!(
+                "{option} names where the user's configuration lies, which repo mode never reads; add --mode local or drop {option}"
+            )));
+        }
+    }
     for (option, value) in [("--cwd", &args.cwd), ("--target", &args.target)] {
         if let Some(v) = value {
             if v.trim().is_empty() {
@@ -212,6 +297,8 @@ fn open_tree(args: &ContextArgs, current_dir: Option<&Path>) -> Result<OpenedCon
     // in the directory the link leads to).
     let mut via = Via {
         root: args.root,
+        machine: [&args.home, &args.managed_root]
+            .map(|d| d.as_ref().map(|d| d.display().to_string())),
         ..Via::default()
     };
     let cwd = match launch.cwd(args) {
@@ -253,8 +340,15 @@ fn open_tree(args: &ContextArgs, current_dir: Option<&Path>) -> Result<OpenedCon
         }
     };
 
+    let machine = match args.mode {
+        ModeArg::Local => Some(machine_for(args, current_dir, &|name| {
+            std::env::var_os(name)
+        })?),
+        ModeArg::Repo => None,
+    };
     Ok(OpenedContext {
         outside: args.outside_root.then(|| Ancestors::of(&root)),
+        machine,
         root: root.clone(),
         tree: Box::new(tree),
         context: AnalysisContext {
@@ -518,6 +612,7 @@ fn open_revision(
     via.revision = Some((rev.to_string(), commit.short()));
     Ok(OpenedContext {
         outside: None,
+        machine: None,
         root: repo_path.to_path_buf(),
         repository_label: label,
         tree: Box::new(tree),

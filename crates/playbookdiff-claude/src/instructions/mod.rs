@@ -42,7 +42,7 @@ use self::imports::{expand, ExpandJob};
 use self::memory::{
     agents_md_fallback, memory_dirs, memory_files, report_fallback, startup_files, top_file,
 };
-use self::rules::rules_root;
+use self::rules::{rule_file, rules_root};
 use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_model::{
@@ -216,6 +216,7 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
 /// the AGENTS.md fallback's files, `CLAUDE.local.md` last. Returns true when
 /// a `.claude/CLAUDE.md` below the root was found.
 fn startup(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) -> bool {
+    machine_layers(cx, settings, jobs);
     // With --outside-root, the directories above the root come first,
     // furthest first (fidelity C4: the walk goes up to `/`).
     let mut startup_dirs = cx.above_root_dirs();
@@ -249,6 +250,60 @@ fn startup(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) 
         }
     }
     generalized
+}
+
+/// In local mode, lists the machine's memory files first, in Claude
+/// Code's order (memory documentation, "Determine memory type": managed
+/// policy, then user memory, then the project's): the managed
+/// `/etc/claude-code/CLAUDE.md`, the user's `CLAUDE.md` in the
+/// configuration home, then the user's rules, which load before the
+/// project's ("User-level rules are loaded before project rules"). Their
+/// `paths` match files relative to the repository root, the only place a
+/// user rule sees (harness facts A3, anthropics/claude-code#25562).
+fn machine_layers(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec<Job>) {
+    let Some(places) = cx.user else {
+        return;
+    };
+    let files = [
+        (places.managed("CLAUDE.md"), "managed policy"),
+        (places.in_home("CLAUDE.md"), "the user's memory"),
+    ];
+    for (path, what) in files {
+        let Some(path) = path.filter(|p| cx.kind_at(p).is_some()) else {
+            continue;
+        };
+        let place = Placement {
+            kind: InstructionKind::Memory,
+            scope: crate::user::scope_of(&path),
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Effective,
+            reason: format!("{what}, loaded at startup in every project"),
+            applies_to: RepoPath::root(),
+        };
+        top_file(cx, settings, &path, place, jobs);
+    }
+    let Some(root) = places.in_home("rules") else {
+        return;
+    };
+    let mut rules = Vec::new();
+    for f in crate::user::markdown_below(&places, &root) {
+        rule_file(cx, settings, &RepoPath::root(), &f, None, &mut rules);
+    }
+    for job in &mut rules {
+        if let Job::Expand(e) = job {
+            e.place.scope = SourceScope::User;
+            e.place.reason = if e.paths.is_some() {
+                format!("the user's rule in `{root}`: {}", e.place.reason)
+            } else {
+                format!("the user's rule in `{root}`, loaded at startup in every project")
+            };
+        }
+    }
+    rules.sort_by_key(|j| match j {
+        Job::Expand(e) => e.paths.is_some(),
+        Job::Push(i) => i.paths.is_some(),
+    });
+    jobs.extend(rules);
 }
 
 /// Lists the files below cwd (on demand) and on the way to a target
@@ -390,6 +445,9 @@ fn report_included(
 impl Compiler<'_, '_> {
     /// The real path of `p` (itself when not a link).
     pub(crate) fn repo_real(&self, p: &RepoPath) -> RepoPath {
+        if p.is_on_machine() {
+            return p.clone();
+        }
         if p.is_above_root() {
             return match self.above_reach(p) {
                 Some(playbookdiff_source::Reach::Above { real, .. }) => real.to_repo_path(),

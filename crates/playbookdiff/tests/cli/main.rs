@@ -19,6 +19,7 @@ mod guard_install;
 mod guard_replay;
 mod html;
 mod layout;
+mod local_mode;
 mod new_user;
 mod oracle;
 mod oracle_surfaces;

@@ -1,0 +1,205 @@
+//! The user's and the machine's layers, read in local mode: the global
+//! instructions of `$CODEX_HOME`, the system (`/etc/codex/config.toml`)
+//! and user (`$CODEX_HOME/config.toml`) configuration layers, and the
+//! project trust entries the user's configuration holds.
+//!
+//! Sources: harness facts B1 ("Global (`CODEX_HOME`, default `~/.codex`):
+//! `AGENTS.override.md` if it is non-empty, otherwise `AGENTS.md`"; the
+//! global text comes before the project chain) and B2 (`CODEX_HOME`
+//! default `~/.codex`; precedence project > user `config.toml` >
+//! `/etc/codex/config.toml`; `projects.<path>.trust_level`); openai/codex
+//! `codex-rs/core/src/config_loader` (the system and user layers below
+//! the project layers) and `project_doc.rs` (`get_user_instructions`).
+
+use crate::config::LoadedLayer;
+use crate::{TrustEntry, TrustLevel};
+use playbookdiff_adapter::READ_LIMIT;
+use playbookdiff_model::{
+    Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, Mode, RepoPath, Resolution,
+    ResolutionStrategy, SourceFormat, SourceRef, SourceScope,
+};
+use playbookdiff_source::{Machine, SourceError, TextFile};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The variable that moves Codex's home (harness facts B2).
+pub(crate) const HOME_VAR: &str = "CODEX_HOME";
+
+/// What local mode reads of one machine for Codex.
+pub(crate) struct MachineLayers {
+    /// The configuration layers that exist, lowest precedence first:
+    /// system, then user.
+    pub layers: Vec<LoadedLayer>,
+    /// The trust entries of the user's configuration for directories of
+    /// the repository, in file order.
+    pub trust: Vec<TrustEntry>,
+    /// Problems met while reading.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Codex's home as provenance names it (`~/.codex`, `$CODEX_HOME`).
+    pub home: RepoPath,
+}
+
+/// The layer of a machine path: `managed` under a fixed machine
+/// directory, `user` otherwise.
+pub(crate) fn scope_of(path: &RepoPath) -> SourceScope {
+    match path.machine_parts() {
+        Some(("/", _)) => SourceScope::Managed,
+        _ => SourceScope::User,
+    }
+}
+
+/// Reads the machine's layers in local mode (`None` in repo mode or
+/// without a machine). `root` is the repository root on disk, against
+/// which the trust entries' absolute paths are matched.
+pub(crate) fn read(
+    machine: Option<&Machine>,
+    mode: Mode,
+    root: Option<&Path>,
+) -> Option<MachineLayers> {
+    let machine = machine.filter(|_| mode == Mode::Local)?;
+    let home = machine.user_dir(Some(HOME_VAR), ".codex")?;
+    let mut out = MachineLayers {
+        layers: Vec::new(),
+        trust: Vec::new(),
+        diagnostics: Vec::new(),
+        home: home.clone(),
+    };
+    let files = [
+        RepoPath::on_machine("/etc/codex", "config.toml"),
+        home.join("config.toml"),
+    ];
+    for path in files.into_iter().flatten() {
+        if let Some(text) = read_text(machine, &path, SourceFormat::Toml, &mut out.diagnostics) {
+            out.layers.push(LoadedLayer {
+                dir: RepoPath::root(),
+                path,
+                resolved: None,
+                text,
+            });
+        }
+    }
+    if let (Some(user), Some(root)) = (out.layers.last(), root) {
+        if user.path.machine_parts().is_some_and(|(l, _)| l != "/") {
+            out.trust = trust_entries(&user.text.text, root);
+        }
+    }
+    Some(out)
+}
+
+/// The text of the machine file `path`; `None` when absent, or unreadable
+/// (reported in `diags`).
+fn read_text(
+    machine: &Machine,
+    path: &RepoPath,
+    format: SourceFormat,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Arc<TextFile>> {
+    match machine.read_text(path, READ_LIMIT) {
+        Ok(t) => Some(t),
+        Err(SourceError::NotFound(_)) => None,
+        Err(e) => {
+            let effect = "what it contributes is unknown";
+            let mut d = playbookdiff_adapter::problems::read_error(path, &e, effect, format);
+            if let Some(s) = d.source.as_mut() {
+                s.scope = scope_of(path);
+            }
+            diags.push(d);
+            None
+        }
+    }
+}
+
+/// The `[projects."<path>"] trust_level` entries of the user's
+/// `config.toml` text whose path is the repository root `root` or a
+/// directory below it, as repository directories. An entry of another
+/// value, or a file that does not parse, gives nothing (the parse error
+/// is the layer's own diagnostic).
+fn trust_entries(text: &str, root: &Path) -> Vec<TrustEntry> {
+    let Ok(doc) = text.trim_start_matches('\u{feff}').parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let Some(projects) = doc.get("projects").and_then(toml::Value::as_table) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (dir, entry) in projects {
+        let level = match entry.get("trust_level").and_then(toml::Value::as_str) {
+            Some("trusted") => TrustLevel::Trusted,
+            Some("untrusted") => TrustLevel::Untrusted,
+            _ => continue,
+        };
+        let Ok(rel) = Path::new(dir).strip_prefix(root) else {
+            continue;
+        };
+        if let Some(dir) = rel.to_str().and_then(RepoPath::new) {
+            out.push(TrustEntry { dir, level });
+        }
+    }
+    out
+}
+
+/// The global instructions: `AGENTS.override.md` of Codex's home when it
+/// is not blank, else its `AGENTS.md` when not blank; the other one, when
+/// present and not blank, is listed shadowed. The winner comes first in
+/// the context, before the project chain (order 0).
+pub(crate) fn global_instructions(
+    machine: &Machine,
+    home: &RepoPath,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Instruction> {
+    let read: Vec<(RepoPath, Arc<TextFile>)> = ["AGENTS.override.md", "AGENTS.md"]
+        .iter()
+        .filter_map(|n| home.join(n))
+        .filter_map(|p| read_text(machine, &p, SourceFormat::Markdown, diags).map(|t| (p, t)))
+        .filter(|(_, t)| !t.text.trim().is_empty())
+        .collect();
+    let mut out = Vec::new();
+    for (i, (path, text)) in read.iter().enumerate() {
+        let mut source = SourceRef {
+            scope: SourceScope::User,
+            ..SourceRef::project(path.clone(), SourceFormat::Markdown)
+        };
+        if text.line_count() > 0 {
+            source = source.with_lines(1, text.line_count());
+        }
+        let (applicability, reason, order, resolution) = if i == 0 {
+            (
+                Applicability::Effective,
+                format!("The user's global instructions in `{home}`, loaded at startup in every project before the project chain."),
+                Some(0),
+                None,
+            )
+        } else {
+            (
+                Applicability::Shadowed,
+                format!(
+                    "`{}` is not blank, so Codex uses it instead of this file.",
+                    read[0].0
+                ),
+                None,
+                Some(Resolution {
+                    strategy: ResolutionStrategy::Shadowed,
+                    sources: vec![read[0].0.clone()],
+                }),
+            )
+        };
+        out.push(Instruction {
+            id: format!("codex:agents-md:{path}"),
+            kind: InstructionKind::AgentsMd,
+            source,
+            load_phase: LoadPhase::Startup,
+            applicability,
+            reason,
+            order,
+            applies_to: RepoPath::root(),
+            imported_from: None,
+            bytes: text.bytes,
+            truncated_at_byte: None,
+            paths: None,
+            resolution,
+            import_spans: Vec::new(),
+            content: text.text.clone(),
+        });
+    }
+    out
+}

@@ -1,0 +1,118 @@
+//! The user's global instructions, read in local mode.
+//!
+//! OpenCode 1.18.33, `Instruction.systemPaths` (the shipped bundle of
+//! `packages/opencode/src/session/instruction.ts`): before the project's
+//! files it takes the first of `<config>/AGENTS.md` and
+//! `~/.claude/CLAUDE.md` that exists (`existsSafe`; the second unless
+//! `OPENCODE_DISABLE_CLAUDE_CODE` or `OPENCODE_DISABLE_CLAUDE_CODE_PROMPT`
+//! is set, which the analysis does not read and assumes unset), where
+//! `<config>` is OpenCode's global configuration directory,
+//! `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode` (harness facts
+//! "OpenCode", Instructions and Config precedence). A file whose text is
+//! empty sends nothing.
+
+use playbookdiff_adapter::READ_LIMIT;
+use playbookdiff_model::{
+    Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, Mode, RepoPath,
+    SourceFormat, SourceRef, SourceScope,
+};
+use playbookdiff_source::{Machine, SourceError};
+
+/// The variable that moves OpenCode's global configuration directory.
+pub(crate) const CONFIG_VAR: &str = "XDG_CONFIG_HOME";
+
+/// OpenCode's global configuration directory on `machine`, as provenance
+/// names it (`~/.config/opencode`, `$XDG_CONFIG_HOME/opencode`).
+pub(crate) fn config_dir(machine: &Machine) -> Option<RepoPath> {
+    machine
+        .user_dir(Some(CONFIG_VAR), ".config")?
+        .join("opencode")
+}
+
+/// The global instruction OpenCode sends first, in local mode (`None` in
+/// repo mode, without a machine, or when neither file exists); a file
+/// that exists but cannot be read is reported in `diags` and sends
+/// nothing the analysis can see.
+pub(crate) fn global_instruction(
+    machine: Option<&Machine>,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Instruction> {
+    let machine = machine.filter(|_| mode == Mode::Local)?;
+    let candidates = [
+        (
+            config_dir(machine)?.join("AGENTS.md")?,
+            InstructionKind::AgentsMd,
+        ),
+        (
+            RepoPath::on_machine("~", ".claude/CLAUDE.md")?,
+            InstructionKind::Memory,
+        ),
+    ];
+    let (path, kind) = candidates
+        .into_iter()
+        .find(|(p, _)| machine.stat(p).is_ok())?;
+    let text = match machine.read_text(&path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(SourceError::NotFound(_)) => return None,
+        Err(e) => {
+            let effect = "OpenCode may send it; its content is unknown";
+            let mut d = playbookdiff_adapter::problems::read_error(
+                &path,
+                &e,
+                effect,
+                SourceFormat::Markdown,
+            );
+            if let Some(s) = d.source.as_mut() {
+                s.scope = SourceScope::User;
+            }
+            diags.push(d);
+            return None;
+        }
+    };
+    let mut source = SourceRef {
+        scope: SourceScope::User,
+        ..SourceRef::project(path.clone(), SourceFormat::Markdown)
+    };
+    if text.line_count() > 0 {
+        source = source.with_lines(1, text.line_count());
+    }
+    let empty = text.text.is_empty();
+    Some(Instruction {
+        id: format!("opencode:{kind}:{path}"),
+        kind,
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability: if empty {
+            Applicability::Excluded
+        } else {
+            Applicability::Effective
+        },
+        reason: if empty {
+            "The user's global instructions, empty, so OpenCode sends nothing from them."
+                .to_string()
+        } else {
+            "The user's global instructions (the first of the global AGENTS.md and ~/.claude/CLAUDE.md that exists), sent at startup in every project before the project's files.".to_string()
+        },
+        order: (!empty).then_some(0),
+        applies_to: RepoPath::root(),
+        imported_from: None,
+        import_spans: Vec::new(),
+        bytes: text.bytes,
+        paths: None,
+        resolution: None,
+        truncated_at_byte: None,
+        content: text.text.clone(),
+    })
+}
+
+/// Puts `global` before the project's entries: when it is sent, it takes
+/// order 0 and the project's orders move down by one.
+pub(crate) fn prepend(instructions: &mut Vec<Instruction>, global: Instruction) {
+    if global.order.is_some() {
+        for i in instructions.iter_mut() {
+            i.order = i.order.map(|o| o + 1);
+        }
+    }
+    instructions.insert(0, global);
+}

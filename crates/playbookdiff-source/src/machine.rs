@@ -1,0 +1,288 @@
+//! Read-only access to the user's and the machine's configuration, which
+//! local mode reads besides the repository.
+//!
+//! The agents read user files from the home directory (`~/.claude`,
+//! `~/.codex`, `~/.config/opencode`), from the directory a harness's own
+//! variable names instead (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`,
+//! `XDG_CONFIG_HOME`), and managed files from fixed machine directories
+//! (`/etc/claude-code`, `/etc/codex`). A [`Machine`] holds where each of
+//! these places is on this machine, as the command line and the
+//! environment gave them; an adapter names a file of it with a
+//! [`RepoPath::on_machine`] path (`~/.claude/CLAUDE.md`,
+//! `$CODEX_HOME/config.toml`, `/etc/codex/config.toml`), so provenance and
+//! messages never carry the analyser's absolute paths and stay the same on
+//! every machine with the same files.
+//!
+//! The machine's root (`/`) may stand elsewhere ([`Machine::with_root`]):
+//! tests lay out `/etc/...` in a fixture.
+//!
+//! Symbolic links are followed (a user's `~/.claude/CLAUDE.md` is often a
+//! link into a dotfiles repository, and the agents follow it); a file is
+//! read only when it is a regular file within the caller's size limit.
+//! Nothing here writes; the values of the environment are taken as given
+//! by the caller, never read here.
+
+use crate::text::TextFile;
+use crate::tree::{io_err, kind_of, DirEntry, EntryKind, IoKind, SourceError, Stat};
+use playbookdiff_model::RepoPath;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Where the user's and the machine's configuration lies on this machine:
+/// the home directory (when known), the directories the harnesses'
+/// own variables name (when set), and the directory standing for the
+/// machine's root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Machine {
+    home: Option<PathBuf>,
+    /// `(NAME, directory)` for each harness variable set, sorted by name.
+    vars: Vec<(String, PathBuf)>,
+    root: PathBuf,
+}
+
+impl Machine {
+    /// The machine with home directory `home` (`None`: unknown, so no
+    /// `~/` path can be read), no harness variable set, and its own root
+    /// `/`.
+    pub fn new(home: Option<PathBuf>) -> Self {
+        Machine {
+            home,
+            vars: Vec::new(),
+            root: PathBuf::from("/"),
+        }
+    }
+
+    /// This machine with the harness variable `name` (e.g. `CODEX_HOME`)
+    /// naming the directory `dir`: its files are then read there and named
+    /// `$NAME/...`. A `name` that is not letters, digits and `_` is
+    /// ignored.
+    pub fn with_var(mut self, name: &str, dir: PathBuf) -> Self {
+        if RepoPath::on_machine(&format!("${name}"), ".").is_none() {
+            return self;
+        }
+        self.vars.retain(|(n, _)| n != name);
+        self.vars.push((name.to_string(), dir));
+        self.vars.sort();
+        self
+    }
+
+    /// This machine with the directory `root` standing for `/` when a
+    /// fixed machine path (`/etc/codex/config.toml`) is read.
+    pub fn with_root(mut self, root: PathBuf) -> Self {
+        self.root = root;
+        self
+    }
+
+    /// True when the home directory is known.
+    pub fn has_home(&self) -> bool {
+        self.home.is_some()
+    }
+
+    /// The place a harness keeps its user files: `$NAME` when the variable
+    /// `var` is set, else `default` in the home (`default` relative to
+    /// it, e.g. `.claude`). As a [`RepoPath::on_machine`] path.
+    pub fn user_dir(&self, var: Option<&str>, default: &str) -> Option<RepoPath> {
+        if let Some(v) = var.filter(|v| self.var(v).is_some()) {
+            return RepoPath::on_machine(&format!("${v}"), ".");
+        }
+        RepoPath::on_machine("~", default)
+    }
+
+    /// The directory the harness variable `name` names, when set.
+    pub fn var(&self, name: &str) -> Option<&Path> {
+        self.vars
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, d)| d.as_path())
+    }
+
+    /// The absolute path of the machine path `p`; `None` for a path that
+    /// is not on the machine or whose place is unknown (no home, a
+    /// variable not set).
+    fn abs(&self, p: &RepoPath) -> Option<PathBuf> {
+        let (label, rest) = p.machine_parts()?;
+        let base = match label {
+            "~" => self.home.clone()?,
+            "/" => self.root.clone(),
+            v => self.var(v.strip_prefix('$')?)?.to_path_buf(),
+        };
+        Some(if rest.is_empty() {
+            base
+        } else {
+            base.join(rest)
+        })
+    }
+
+    fn place(&self, p: &RepoPath) -> Result<PathBuf, SourceError> {
+        self.abs(p).ok_or_else(|| SourceError::NotFound(p.clone()))
+    }
+
+    /// The kind and size of `p`, a symbolic link followed (the kind of
+    /// what it leads to; `Symlink` for a link to nothing or a loop).
+    /// Errors: `NotFound`; `Io` when it cannot be examined.
+    pub fn stat(&self, p: &RepoPath) -> Result<Stat, SourceError> {
+        let abs = self.place(p)?;
+        match std::fs::metadata(&abs) {
+            Ok(md) => Ok(Stat {
+                kind: kind_of(md.file_type()),
+                len: md.len(),
+            }),
+            Err(e) => match std::fs::symlink_metadata(&abs) {
+                Ok(md) => Ok(Stat {
+                    kind: kind_of(md.file_type()),
+                    len: md.len(),
+                }),
+                Err(_) => Err(io_err(p, e)),
+            },
+        }
+    }
+
+    /// The entries of directory `p`, sorted by name, each link's kind
+    /// that of what it leads to; entries whose names are not valid UTF-8
+    /// are left out. Errors: `NotFound`; `Io` when `p` is not a directory
+    /// or cannot be listed.
+    pub fn list_dir(&self, p: &RepoPath) -> Result<Vec<DirEntry>, SourceError> {
+        let abs = self.place(p)?;
+        let md = std::fs::metadata(&abs).map_err(|e| io_err(p, e))?;
+        if !md.is_dir() {
+            return Err(SourceError::Io {
+                path: p.clone(),
+                message: "not a directory".into(),
+                kind: IoKind::WrongKind,
+            });
+        }
+        let mut out = Vec::new();
+        for ent in std::fs::read_dir(&abs).map_err(|e| io_err(p, e))? {
+            let ent = ent.map_err(|e| io_err(p, e))?;
+            let Ok(name) = ent.file_name().into_string() else {
+                continue;
+            };
+            let kind = match std::fs::metadata(ent.path()) {
+                Ok(md) => kind_of(md.file_type()),
+                Err(_) => EntryKind::Symlink,
+            };
+            out.push(DirEntry {
+                name,
+                kind,
+                non_utf8_name: false,
+            });
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    /// The text of the file `p`, a symbolic link followed, at most `limit`
+    /// bytes. Errors: `NotFound`; `TooLarge` over the limit (not read);
+    /// `Io` of kind `WrongKind` when it is not a regular file (never
+    /// opened), `Denied` or `Other` when it cannot be read.
+    pub fn read_text(&self, p: &RepoPath, limit: u64) -> Result<Arc<TextFile>, SourceError> {
+        let abs = self.place(p)?;
+        let md = std::fs::metadata(&abs).map_err(|e| io_err(p, e))?;
+        if !md.is_file() {
+            return Err(SourceError::Io {
+                path: p.clone(),
+                message: "not a regular file".into(),
+                kind: IoKind::WrongKind,
+            });
+        }
+        let too_large = |len: u64| SourceError::TooLarge {
+            path: p.clone(),
+            len,
+            limit,
+        };
+        if md.len() > limit {
+            return Err(too_large(md.len()));
+        }
+        let f = std::fs::File::open(&abs).map_err(|e| io_err(p, e))?;
+        let mut buf = Vec::with_capacity(md.len() as usize);
+        f.take(limit + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| io_err(p, e))?;
+        if buf.len() as u64 > limit {
+            return Err(too_large(buf.len() as u64));
+        }
+        Ok(Arc::new(TextFile::from_bytes(&buf)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn place() -> (tempfile::TempDir, Machine) {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        std::fs::create_dir_all(home.join(".claude/skills/deploy")).unwrap();
+        std::fs::write(home.join(".claude/CLAUDE.md"), "Be brief.\n").unwrap();
+        std::fs::create_dir_all(t.path().join("codex")).unwrap();
+        std::fs::write(t.path().join("codex/AGENTS.md"), "Codex notes.\n").unwrap();
+        std::fs::create_dir_all(t.path().join("root/etc/codex")).unwrap();
+        std::fs::write(t.path().join("root/etc/codex/config.toml"), "x = 1\n").unwrap();
+        let m = Machine::new(Some(home))
+            .with_var("CODEX_HOME", t.path().join("codex"))
+            .with_root(t.path().join("root"));
+        (t, m)
+    }
+
+    fn p(label: &str, rel: &str) -> RepoPath {
+        RepoPath::on_machine(label, rel).unwrap()
+    }
+
+    #[test]
+    fn reads_each_place_by_its_label() {
+        let (_t, m) = place();
+        let user = m.read_text(&p("~", ".claude/CLAUDE.md"), 100).unwrap();
+        assert_eq!(user.text, "Be brief.\n");
+        let codex = m.user_dir(Some("CODEX_HOME"), ".codex").unwrap();
+        assert_eq!(codex.as_str(), "$CODEX_HOME");
+        let agents = m.read_text(&codex.join("AGENTS.md").unwrap(), 100).unwrap();
+        assert_eq!(agents.text, "Codex notes.\n");
+        assert_eq!(
+            m.user_dir(Some("CLAUDE_CONFIG_DIR"), ".claude")
+                .unwrap()
+                .as_str(),
+            "~/.claude",
+            "an unset variable falls back to the home"
+        );
+        let managed = m.read_text(&p("/etc/codex", "config.toml"), 100).unwrap();
+        assert_eq!(managed.text, "x = 1\n");
+        let names: Vec<String> = m
+            .list_dir(&p("~", ".claude"))
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name)
+            .collect();
+        assert_eq!(names, ["CLAUDE.md", "skills"]);
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_read() {
+        let (_t, m) = place();
+        let big = m.read_text(&p("~", ".claude/CLAUDE.md"), 3);
+        assert!(matches!(big, Err(SourceError::TooLarge { len: 10, .. })));
+        let dir = m.read_text(&p("~", ".claude"), 100);
+        assert!(matches!(
+            dir,
+            Err(SourceError::Io {
+                kind: IoKind::WrongKind,
+                ..
+            })
+        ));
+        let missing = p("~", ".claude/none.md");
+        assert_eq!(
+            m.read_text(&missing, 100).err(),
+            Some(SourceError::NotFound(missing))
+        );
+        let unknown = Machine::new(None);
+        assert!(!unknown.has_home());
+        assert!(matches!(
+            unknown.stat(&p("~", ".claude")),
+            Err(SourceError::NotFound(_))
+        ));
+        assert!(matches!(
+            m.stat(&RepoPath::new("CLAUDE.md").unwrap()),
+            Err(SourceError::NotFound(_))
+        ));
+    }
+}

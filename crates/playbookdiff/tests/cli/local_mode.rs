@@ -1,0 +1,448 @@
+//! `--mode local`: the user's and the machine's layers of Claude Code,
+//! each with its scope, in the agent's precedence; secrets of user files
+//! never printed; the home left untouched; repo mode never reading it.
+//!
+//! Every run is given its home (`--home`, or `HOME` in the child's
+//! environment) and its managed root, so nothing depends on the machine
+//! running the tests.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A repository, a home and a managed root with one file per layer.
+fn machine(t: &Path) {
+    let (repo, home, root) = (t.join("repo"), t.join("home"), t.join("root"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    write(&repo, "CLAUDE.md", "Project notes.\n");
+    write(
+        &repo,
+        ".claude/settings.json",
+        r#"{"outputStyle": "Explanatory"}"#,
+    );
+    write(
+        &repo,
+        ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: The project's.\n---\nReview.\n",
+    );
+    write(
+        &repo,
+        ".mcp.json",
+        r#"{"mcpServers": {"docs": {"command": "project-docs"}}}"#,
+    );
+    write(&home, ".claude/CLAUDE.md", "Be brief.\n");
+    write(&home, ".claude/rules/style.md", "Use tabs.\n");
+    write(
+        &home,
+        ".claude/settings.json",
+        r#"{"outputStyle": "Learning"}"#,
+    );
+    write(
+        &home,
+        ".claude/skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploy it.\n---\nSteps.\n",
+    );
+    write(
+        &home,
+        ".claude/agents/reviewer.md",
+        "---\nname: reviewer\ndescription: The user's.\n---\nReview.\n",
+    );
+    let project = std::fs::canonicalize(&repo).unwrap();
+    let global = serde_json::json!({
+        "numStartups": 3,
+        "mcpServers": {
+            "docs": {"command": "user-docs"},
+            "search": {"type": "http", "url": "https://s.example/mcp",
+                       "headers": {"Authorization": "Bearer sk-live-0123456789abcdef0123"}}
+        },
+        "projects": {
+            project.to_str().unwrap(): {
+                "disabledMcpjsonServers": ["docs"],
+                "mcpServers": {"db": {"command": "pg-mcp", "env": {"PGPASSWORD": "hunter2hunter2hunter2"}}}
+            }
+        }
+    });
+    write(
+        &home,
+        ".claude.json",
+        &serde_json::to_string_pretty(&global).unwrap(),
+    );
+    write(&root, "etc/claude-code/CLAUDE.md", "Company policy.\n");
+}
+
+/// The command in local mode on the machine of `t`, with `args`.
+fn local(t: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    cmd.args(args)
+        .arg(t.join("repo"))
+        .args(["--mode", "local", "--home"])
+        .arg(t.join("home"))
+        .arg("--managed-root")
+        .arg(t.join("root"));
+    cmd
+}
+
+fn compiled(t: &Path) -> Value {
+    let out = local(
+        t,
+        &["compile", "--harness", "claude-code", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// `(path, scope, applicability)` of each item of `kind`.
+fn items(doc: &Value, kind: &str) -> Vec<(String, String, String)> {
+    doc[kind]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["source"]["path"].as_str().unwrap().to_string(),
+                i["source"]["scope"].as_str().unwrap().to_string(),
+                i["applicability"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn row(path: &str, scope: &str, a: &str) -> (String, String, String) {
+    (path.to_string(), scope.to_string(), a.to_string())
+}
+
+#[test]
+fn claude_code_receives_the_user_and_managed_layers_in_their_order() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let doc = compiled(t.path());
+    // Managed policy, then user memory and rules, then the project's.
+    assert_eq!(
+        items(&doc, "instructions"),
+        [
+            row("/etc/claude-code/CLAUDE.md", "managed", "effective"),
+            row("~/.claude/CLAUDE.md", "user", "effective"),
+            row("~/.claude/rules/style.md", "user", "effective"),
+            row("CLAUDE.md", "project", "effective"),
+        ]
+    );
+    assert_eq!(
+        items(&doc, "skills"),
+        [row("~/.claude/skills/deploy/SKILL.md", "user", "effective")]
+    );
+    // The project's subagent wins over the user's of the same name.
+    assert_eq!(
+        items(&doc, "subagents"),
+        [
+            row(".claude/agents/reviewer.md", "project", "effective"),
+            row("~/.claude/agents/reviewer.md", "user", "shadowed"),
+        ]
+    );
+    // Local (this project's entry) over project over user; the project's
+    // entry disables the `.mcp.json` server, which then takes no name
+    // from the user's.
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [
+            row(".mcp.json", "project", "excluded"),
+            row("~/.claude.json", "local", "effective"),
+            row("~/.claude.json", "user", "effective"),
+            row("~/.claude.json", "user", "effective"),
+        ]
+    );
+    let names: Vec<&str> = doc["mcpServers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["docs", "db", "docs", "search"]);
+    // The overridden value is kept, at its own file and line.
+    let overridden: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "setting-overridden")
+        .collect();
+    assert_eq!(overridden.len(), 1);
+    assert_eq!(overridden[0]["source"]["path"], "~/.claude/settings.json");
+    assert_eq!(overridden[0]["source"]["scope"], "user");
+    let message = overridden[0]["message"].as_str().unwrap();
+    assert!(message.contains("\"Learning\"") && message.contains("\"Explanatory\""));
+    // No repo-mode note that the user layer is unread.
+    let codes: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(!codes.contains(&"user-config-unavailable"), "{codes:?}");
+    assert!(!codes.contains(&"managed-config-unavailable"), "{codes:?}");
+}
+
+#[test]
+fn user_secrets_are_never_printed_nor_the_machine_paths() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    for args in [
+        &["compile", "--harness", "claude-code"][..],
+        &["compile", "--harness", "claude-code", "--format", "json"],
+        &["check", "--format", "json"],
+        &["check"],
+    ] {
+        let out = local(t.path(), args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        for secret in ["sk-live-0123456789abcdef0123", "hunter2hunter2hunter2"] {
+            assert!(!text.contains(secret), "{args:?} printed a secret");
+        }
+        // The home is named only where a suggested command repeats the
+        // `--home` the user gave (text wrapped at any space).
+        let home = t.path().join("home");
+        let home = home.to_str().unwrap();
+        let flat: Vec<&str> = text.split_whitespace().filter(|w| *w != "\\").collect();
+        let flat = flat.join(" ");
+        assert_eq!(
+            flat.matches(home).count(),
+            flat.matches(&format!("--home {home}")).count(),
+            "{args:?} named the home's path"
+        );
+    }
+}
+
+/// Every entry below `root` with its content and modification time.
+fn tree(root: &Path) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        let md = std::fs::symlink_metadata(&p).unwrap();
+        let content = if md.is_dir() {
+            stack.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+            Vec::new()
+        } else {
+            std::fs::read(&p).unwrap()
+        };
+        let rel = p.strip_prefix(root).unwrap().display().to_string();
+        out.push((rel, content, md.modified().unwrap()));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn local_mode_never_writes_to_the_home_or_the_managed_root() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
+    for args in [
+        &["compile", "--harness", "claude-code"][..],
+        &["check", "--format", "json"],
+        &["check", "--all-dirs"],
+    ] {
+        local(t.path(), args).output().unwrap();
+    }
+    let mut view = Command::cargo_bin("playbookdiff").unwrap();
+    view.arg(t.path().join("repo"))
+        .args(["--mode", "local", "--home"])
+        .arg(t.path().join("home"));
+    view.output().unwrap();
+    let after = (tree(&t.path().join("home")), tree(&t.path().join("root")));
+    assert_eq!(
+        before, after,
+        "`~/.claude.json` and every user file unchanged"
+    );
+}
+
+#[test]
+fn the_harness_variable_moves_the_directory_and_names_it() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let config = t.path().join("elsewhere");
+    write(&config, "CLAUDE.md", "Moved.\n");
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    let out = cmd
+        .args(["compile", "--harness", "claude-code", "--format", "json"])
+        .arg(t.path().join("repo"))
+        .args(["--mode", "local", "--managed-root"])
+        .arg(t.path().join("root"))
+        .env("HOME", t.path().join("home"))
+        .env("CLAUDE_CONFIG_DIR", &config)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let paths: Vec<String> = items(&doc, "instructions")
+        .into_iter()
+        .map(|r| r.0)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/etc/claude-code/CLAUDE.md",
+            "$CLAUDE_CONFIG_DIR/CLAUDE.md",
+            "CLAUDE.md"
+        ],
+        "the home's ~/.claude is not read once the variable moves it"
+    );
+}
+
+#[test]
+fn repo_mode_reads_no_home_and_refuses_the_local_options() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let run = |home: &Path| {
+        Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(["compile", "--harness", "claude-code", "--format", "json"])
+            .arg(t.path().join("repo"))
+            .env("HOME", home)
+            .output()
+            .unwrap()
+            .stdout
+    };
+    let empty = tempfile::tempdir().unwrap();
+    assert_eq!(run(&t.path().join("home")), run(empty.path()));
+    for option in ["--home", "--managed-root"] {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(["compile"])
+            .arg(t.path().join("repo"))
+            .arg(option)
+            .arg(t.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("add --mode local"), "{err}");
+    }
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .args(["compile", "--mode", "local", "--home"])
+        .arg(t.path().join("missing"))
+        .arg(t.path().join("repo"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--home"));
+}
+
+/// A home and a managed root with Codex's layers, beside the Claude Code
+/// ones of [`machine`].
+fn codex_machine(t: &Path) {
+    machine(t);
+    let (repo, home, root) = (t.join("repo"), t.join("home"), t.join("root"));
+    write(&repo, "AGENTS.md", "Repository agents.\n");
+    write(
+        &repo,
+        ".codex/config.toml",
+        "[mcp_servers.repo]\ncommand = \"repo-mcp\"\n",
+    );
+    write(&home, ".codex/AGENTS.override.md", "  \n");
+    write(&home, ".codex/AGENTS.md", "The user's Codex notes.\n");
+    let project = std::fs::canonicalize(&repo).unwrap();
+    write(
+        &home,
+        ".codex/config.toml",
+        &format!(
+            "[mcp_servers.mine]\ncommand = \"mine\"\nenv = {{ TOKEN = \"ghp_0123456789abcdefghijklmnopqrstuvwxyz\" }}\n\n[projects.\"{}\"]\ntrust_level = \"untrusted\"\n",
+            project.display()
+        ),
+    );
+    write(
+        &root,
+        "etc/codex/config.toml",
+        "[mcp_servers.policy]\ncommand = \"policy\"\n",
+    );
+}
+
+#[test]
+fn codex_receives_its_home_and_system_layers_and_the_users_trust() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "codex", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("ghp_0123456789"),
+        "a user secret was printed"
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The global AGENTS.md (the blank override is skipped) comes first.
+    let first = &doc["instructions"][0];
+    assert_eq!(first["source"]["path"], "~/.codex/AGENTS.md");
+    assert_eq!(first["source"]["scope"], "user");
+    assert_eq!(first["order"], 0);
+    // Untrusted, 0.171.0 sends no project AGENTS.md (fidelity X27); the
+    // user's global file still loads.
+    assert_eq!(doc["instructions"][1]["source"]["path"], "AGENTS.md");
+    assert_eq!(doc["instructions"][1]["applicability"], "excluded");
+    // The user's trust entry marks the project untrusted: its layer (and
+    // its server) is not loaded; the user's and the system's are.
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [
+            row("~/.codex/config.toml", "user", "effective"),
+            row("/etc/codex/config.toml", "managed", "effective"),
+        ]
+    );
+    let codes: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"project-untrusted"), "{codes:?}");
+}
+
+#[test]
+fn opencode_sends_the_global_agents_md_first_else_the_users_claude_md() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    write(&t.path().join("repo"), "AGENTS.md", "Repository agents.\n");
+    let first = |t: &Path| {
+        let out = local(t, &["compile", "--harness", "opencode", "--format", "json"])
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let i = &doc["instructions"];
+        (
+            i[0]["source"]["path"].as_str().unwrap().to_string(),
+            i[0]["source"]["scope"].as_str().unwrap().to_string(),
+            i[0]["order"].clone(),
+            i[1]["source"]["path"].as_str().unwrap().to_string(),
+            i[1]["order"].clone(),
+        )
+    };
+    // No global AGENTS.md: the user's ~/.claude/CLAUDE.md stands in.
+    assert_eq!(
+        first(t.path()),
+        (
+            "~/.claude/CLAUDE.md".into(),
+            "user".into(),
+            Value::from(0),
+            "AGENTS.md".into(),
+            Value::from(1)
+        )
+    );
+    write(
+        &t.path().join("home"),
+        ".config/opencode/AGENTS.md",
+        "Global.\n",
+    );
+    assert_eq!(first(t.path()).0, "~/.config/opencode/AGENTS.md");
+}
