@@ -1,0 +1,1 @@
+//! The context packet (stub replaced below).
