@@ -46,8 +46,17 @@ pub struct BriefProblem {
 pub struct Ruling {
     /// 1-based line of the row in the brief's file.
     pub line: u32,
-    /// The row's cells keyed by the table's header (lower-cased, trimmed).
-    pub cells: BTreeMap<String, String>,
+    /// The row's cells keyed by the table's header (lower-cased, trimmed),
+    /// in column order; every value is text.
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub cells: serde_json::Map<String, Value>,
+}
+
+impl Ruling {
+    /// The text of the cell under `column` (lower-case header), if any.
+    pub fn cell(&self, column: &str) -> Option<&str> {
+        self.cells.get(column).and_then(Value::as_str)
+    }
 }
 
 /// A brief as read from its file.
@@ -282,7 +291,7 @@ fn table_rows<'a>(
                 let cells = header
                     .iter()
                     .cloned()
-                    .zip(row.iter().map(|c| c.trim().to_string()));
+                    .zip(row.iter().map(|c| Value::String(c.trim().to_string())));
                 rows.push(Ruling {
                     line: row_line,
                     cells: cells.collect(),
@@ -361,11 +370,13 @@ See [the design](docs/design.md).
         assert_eq!(b.problems[0].line, Some(8));
         assert!(b.problems[0].message.contains("outside the repository"));
         assert_eq!(b.rulings.len(), 2);
+        let columns: Vec<&String> = b.rulings[0].cells.keys().collect();
+        assert_eq!(columns, ["id", "path", "status", "decision"]);
         assert_eq!(b.rulings[0].line, 20);
-        assert_eq!(b.rulings[0].cells["path"], "migrations/002.sql");
-        assert_eq!(b.rulings[0].cells["decision"], "add a column");
-        assert_eq!(b.rulings[1].cells["status"], "pending");
-        assert_eq!(b.rulings[1].cells["decision"], "");
+        assert_eq!(b.rulings[0].cell("path"), Some("migrations/002.sql"));
+        assert_eq!(b.rulings[0].cell("decision"), Some("add a column"));
+        assert_eq!(b.rulings[1].cell("status"), Some("pending"));
+        assert_eq!(b.rulings[1].cell("decision"), Some(""));
     }
 
     #[test]
