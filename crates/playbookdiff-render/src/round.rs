@@ -10,7 +10,6 @@
 
 use crate::layout::{columns, wrap, wrap_hanging};
 use playbookdiff_round::packet::{AgentReceives, ContextPacket};
-use playbookdiff_round::select::NamedBy;
 use std::fmt::Write as _;
 
 /// The packet as pretty-printed JSON ([`ContextPacket`]), ending with a
@@ -54,12 +53,7 @@ fn header(out: &mut String, p: &ContextPacket) {
         .map(|t| format!(": {t}"))
         .unwrap_or_default();
     line(out, &format!("Round brief {}{title}", b.id));
-    let by = match &b.named_by {
-        NamedBy::Argument => "the command line".to_string(),
-        NamedBy::Variable => format!("{}", playbookdiff_round::select::BRIEF_VARIABLE),
-        NamedBy::Branch { branch } => format!("the branch {branch}"),
-        NamedBy::CiVariable { variable, branch } => format!("{variable} (branch {branch})"),
-    };
+    let by = b.named_by.describe();
     item(out, &format!("file {}, named by {by}", b.path));
     let status = b.status.as_deref().unwrap_or("not given");
     let base = b.base_branch.as_deref().unwrap_or("not given");

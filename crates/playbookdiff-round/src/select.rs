@@ -80,6 +80,20 @@ pub enum NamedBy {
     },
 }
 
+impl NamedBy {
+    /// What named the brief, in words that follow "named by": `the
+    /// command line`, `PLAYBOOKDIFF_BRIEF`, `the branch brief/012`,
+    /// `GITHUB_HEAD_REF (branch brief/012)`.
+    pub fn describe(&self) -> String {
+        match self {
+            NamedBy::Argument => "the command line".to_string(),
+            NamedBy::Variable => BRIEF_VARIABLE.to_string(),
+            NamedBy::Branch { branch } => format!("the branch {branch}"),
+            NamedBy::CiVariable { variable, branch } => format!("{variable} (branch {branch})"),
+        }
+    }
+}
+
 /// A brief id and what named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {

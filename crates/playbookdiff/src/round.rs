@@ -150,21 +150,11 @@ fn find_brief(
                 ids.join(", ")
             };
             Err(UsageError(format!(
-                "no brief in `{folder}/` has id `{}` ({}); known ids: {known}",
+                "no brief in `{folder}/` has id `{}` (named by {}); known ids: {known}",
                 selection.id,
-                named_by(selection)
+                selection.by.describe()
             )))
         }
-    }
-}
-
-fn named_by(selection: &Selection) -> String {
-    use playbookdiff_round::select::NamedBy;
-    match &selection.by {
-        NamedBy::Argument => "named on the command line".to_string(),
-        NamedBy::Variable => format!("named by {BRIEF_VARIABLE}"),
-        NamedBy::Branch { branch } => format!("named by the branch {branch}"),
-        NamedBy::CiVariable { variable, branch } => format!("named by {variable}={branch}"),
     }
 }
 
