@@ -150,13 +150,14 @@ fn agent_line(h: &AgentReceives) -> String {
         }
     };
     format!(
-        "{}: instructions {}; skills {}; MCP servers {}; hooks {}; {} diagnostics",
+        "{}: instructions {}; skills {}; MCP servers {}; hooks {}; {} diagnostic{}",
         h.harness.display_name(),
         list(&h.instructions),
         list(&h.skills),
         list(&h.mcp_servers),
         list(&h.hooks),
-        h.diagnostics
+        h.diagnostics,
+        if h.diagnostics == 1 { "" } else { "s" }
     )
 }
 

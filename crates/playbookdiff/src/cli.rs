@@ -304,7 +304,8 @@ pub(crate) struct RoundContextArgs {
     /// The brief's id, as ID
     #[arg(long, value_name = "ID", conflicts_with = "id")]
     pub brief: Option<String>,
-    /// The repository [default: the git work tree of the current directory]
+    /// The repository's root, taken as given [default: the git work tree
+    /// of the current directory]
     #[arg(long, value_name = "REPO")]
     pub repo: Option<PathBuf>,
     /// The output format

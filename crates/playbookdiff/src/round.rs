@@ -35,17 +35,22 @@ pub(crate) fn run(command: &RoundCommand, here: Option<&Path>) -> Result<Outcome
 }
 
 fn context(args: &RoundContextArgs, here: Option<&Path>) -> Result<Outcome, UsageError> {
-    let start = match (&args.repo, here) {
+    let root = match (&args.repo, here) {
         (Some(r), Some(h)) => h.join(r),
         (Some(r), None) => r.clone(),
-        (None, Some(h)) => h.to_path_buf(),
+        (None, Some(h)) => find_repository_root(h),
         (None, None) => {
             return Err(UsageError(
                 "the current directory cannot be read; pass --repo REPO".into(),
             ))
         }
     };
-    let root = find_repository_root(&start);
+    if !root.is_dir() {
+        return Err(UsageError(format!(
+            "--repo {}: no such directory; give the repository's root",
+            root.display()
+        )));
+    }
     let folder = briefs_folder(&root, here)?;
     let selection = selection(args, &root)?;
     let (path, brief) = find_brief(&root, &folder, &selection)?;
