@@ -18,6 +18,7 @@
 //! configurations; it returns values and problems, never panics.
 
 pub mod brief;
+pub mod escalate;
 pub mod packet;
 pub mod pattern;
 pub mod select;

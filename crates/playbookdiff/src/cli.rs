@@ -272,6 +272,12 @@ Examples:
   # The packet of brief 012, as JSON
   playbookdiff round context 012 --format json
 
+  # Ask a person for a protected file
+  playbookdiff round escalate --path migrations/002.sql \\
+    --reason \"the token column needs a rename\" \\
+    --option \"rename the column\" --option \"add a new column\" \\
+    --recommendation \"rename the column: one migration\"
+
 Which brief: ID (or --brief), else PLAYBOOKDIFF_BRIEF, else the branch
 checked out, else on a detached head the branch the forge's CI names
 (GITHUB_HEAD_REF, GITHUB_REF_NAME, CI_MERGE_REQUEST_SOURCE_BRANCH_NAME,
@@ -283,6 +289,10 @@ names no brief, or the command could not be carried out.";
 pub(crate) enum RoundCommand {
     /// Print the context packet an agent starts a round from.
     Context(RoundContextArgs),
+    /// Raise a memo (path, reason, options, recommendation) when the brief
+    /// is not enough: a pending row of the brief's Rulings table, for a
+    /// person to rule on.
+    Escalate(RoundEscalateArgs),
 }
 
 /// The formats of `round context`.
@@ -294,9 +304,9 @@ pub(crate) enum RoundFormat {
     Json,
 }
 
-/// Arguments of `playbookdiff round context`.
+/// Which brief and repository a `round` subcommand works on.
 #[derive(Debug, Clone, Args)]
-pub(crate) struct RoundContextArgs {
+pub(crate) struct RoundBriefArgs {
     /// The brief's id (its front matter `id`) [default: PLAYBOOKDIFF_BRIEF,
     /// else the branch]
     #[arg(value_name = "ID")]
@@ -308,6 +318,35 @@ pub(crate) struct RoundContextArgs {
     /// of the current directory]
     #[arg(long, value_name = "REPO")]
     pub repo: Option<PathBuf>,
+}
+
+/// Arguments of `playbookdiff round escalate`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundEscalateArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// The file the brief does not let the round change, relative to the
+    /// repository root
+    #[arg(long, value_name = "PATH")]
+    pub path: String,
+    /// Why the brief is not enough
+    #[arg(long, value_name = "TEXT")]
+    pub reason: String,
+    /// An option the person may choose; repeat for each
+    #[arg(long = "option", value_name = "TEXT", required = true)]
+    pub options: Vec<String>,
+    /// The option recommended, and why
+    #[arg(long, value_name = "TEXT")]
+    pub recommendation: String,
+}
+
+/// Arguments of `playbookdiff round context`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundContextArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
     /// The output format
     #[arg(long, value_enum, default_value_t = RoundFormat::Text)]
     pub format: RoundFormat,

@@ -3,7 +3,10 @@
 //! assembles; compiles what each agent receives where the scope lies.
 
 use crate::check::Outcome;
-use crate::cli::{ContextArgs, RoundCommand, RoundContextArgs, RoundFormat};
+use crate::cli::{
+    AgentInputArgs, ContextArgs, RoundBriefArgs, RoundCommand, RoundContextArgs, RoundEscalateArgs,
+    RoundFormat,
+};
 use crate::context::{find_repository_root, open_context, UsageError};
 use crate::exit::ExitStatus;
 use playbookdiff_model::EffectiveAgentConfig;
@@ -31,11 +34,21 @@ const MAX_DOCUMENT_BYTES: u64 = 16 << 20;
 pub(crate) fn run(command: &RoundCommand, here: Option<&Path>) -> Result<Outcome, UsageError> {
     match command {
         RoundCommand::Context(args) => context(args, here),
+        RoundCommand::Escalate(args) => escalate(args, here),
     }
 }
 
-fn context(args: &RoundContextArgs, here: Option<&Path>) -> Result<Outcome, UsageError> {
-    let root = match (&args.repo, here) {
+/// The brief a round works under, found: the repository root, the
+/// brief's repository-relative path, the brief and what named it.
+struct Found {
+    root: PathBuf,
+    path: String,
+    brief: Brief,
+    selection: Selection,
+}
+
+fn find(target: &RoundBriefArgs, here: Option<&Path>) -> Result<Found, UsageError> {
+    let root = match (&target.repo, here) {
         (Some(r), Some(h)) => h.join(r),
         (Some(r), None) => r.clone(),
         (None, Some(h)) => find_repository_root(h),
@@ -52,9 +65,24 @@ fn context(args: &RoundContextArgs, here: Option<&Path>) -> Result<Outcome, Usag
         )));
     }
     let folder = briefs_folder(&root, here)?;
-    let selection = selection(args, &root)?;
+    let selection = selection(target, &root)?;
     let (path, brief) = find_brief(&root, &folder, &selection)?;
-    let configs = launch_configs(args, &root, &brief, here)?;
+    Ok(Found {
+        root,
+        path,
+        brief,
+        selection,
+    })
+}
+
+fn context(args: &RoundContextArgs, here: Option<&Path>) -> Result<Outcome, UsageError> {
+    let Found {
+        root,
+        path,
+        brief,
+        selection,
+    } = find(&args.target, here)?;
+    let configs = launch_configs(&args.agent, &root, &brief, here)?;
     let brief_dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or_default();
     let documents = packet::linked_documents(&brief.text, brief_dir, &path)
         .into_iter()
@@ -98,7 +126,7 @@ fn briefs_folder(root: &Path, here: Option<&Path>) -> Result<String, UsageError>
     Ok(folder.to_string())
 }
 
-fn selection(args: &RoundContextArgs, root: &Path) -> Result<Selection, UsageError> {
+fn selection(args: &RoundBriefArgs, root: &Path) -> Result<Selection, UsageError> {
     let variable = std::env::var(BRIEF_VARIABLE).ok();
     let ci: Vec<(&str, String)> = CI_BRANCH_VARIABLES
         .iter()
@@ -193,7 +221,7 @@ fn posix_relative(root: &Path, path: &Path) -> String {
 /// touches ([`packet::launch_directories`]; one that does not exist is
 /// moved up to its nearest existing ancestor).
 fn launch_configs(
-    args: &RoundContextArgs,
+    agent: &AgentInputArgs,
     root: &Path,
     brief: &Brief,
     here: Option<&Path>,
@@ -216,7 +244,7 @@ fn launch_configs(
                     dir.clone()
                 }),
                 root: true,
-                agent: args.agent.clone(),
+                agent: agent.clone(),
                 ..ContextArgs::default()
             };
             let opened = open_context(&context_args, here)?;
@@ -226,7 +254,7 @@ fn launch_configs(
                 .map(|h| {
                     let inputs = Inputs {
                         outside_root: None,
-                        ..args.agent.inputs(args.agent.agent_version(*h))
+                        ..agent.inputs(agent.agent_version(*h))
                     };
                     crate::compile::compile(*h, &repo, &opened.context, &inputs)
                 })
@@ -269,4 +297,35 @@ fn read_document(root: &Path, path: &str) -> Result<String, String> {
         return Err(format!("it is larger than {MAX_DOCUMENT_BYTES} bytes"));
     }
     std::fs::read_to_string(&real).map_err(|_| "it is not UTF-8 text".to_string())
+}
+
+/// Writes the memo into the brief's Rulings table as a pending row and
+/// says so in one line.
+///
+/// # Errors
+/// A one-line [`UsageError`] for an empty part, a path outside the
+/// repository, a table without a memo column, or a brief that cannot be
+/// written.
+fn escalate(args: &RoundEscalateArgs, here: Option<&Path>) -> Result<Outcome, UsageError> {
+    use playbookdiff_round::escalate::{add_pending_row, Memo};
+    let found = find(&args.target, here)?;
+    let memo = Memo {
+        path: args.path.clone(),
+        reason: args.reason.clone(),
+        options: args.options.clone(),
+        recommendation: args.recommendation.clone(),
+    };
+    let (text, id) = add_pending_row(&found.brief.text, &found.brief.rulings, &memo)
+        .map_err(|e| UsageError(format!("brief `{}`: {}", found.brief.id, e.sentence())))?;
+    std::fs::write(found.root.join(&found.path), text)
+        .map_err(|e| UsageError(format!("{}: cannot be written ({e})", found.path)))?;
+    let output = format!(
+        "Escalation {id} for {} added to {} as pending; a person rules on it.\n",
+        memo.path.trim(),
+        found.path
+    );
+    Ok(Outcome {
+        output,
+        status: ExitStatus::Success,
+    })
 }

@@ -47,7 +47,9 @@ fn repository(branch: &str, folder: &str) -> tempfile::TempDir {
     dir
 }
 
-fn round(root: &Path) -> Command {
+/// `playbookdiff round SUB` in `root`, with no brief variable and no CI
+/// variable set.
+fn round_sub(root: &Path, sub: &str) -> Command {
     let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
     cmd.current_dir(root)
         .env("NO_COLOR", "1")
@@ -55,8 +57,12 @@ fn round(root: &Path) -> Command {
     for v in playbookdiff_round::select::CI_BRANCH_VARIABLES {
         cmd.env_remove(v);
     }
-    cmd.arg("round").arg("context");
+    cmd.args(["round", sub]);
     cmd
+}
+
+fn round(root: &Path) -> Command {
+    round_sub(root, "context")
 }
 
 fn stdout(cmd: &mut Command) -> String {
@@ -229,4 +235,51 @@ fn the_briefs_folder_comes_from_the_project_configuration() {
         line.contains("is not a folder inside the repository"),
         "{line}"
     );
+}
+
+fn escalate(root: &Path) -> Command {
+    round_sub(root, "escalate")
+}
+
+#[test]
+fn an_escalation_is_a_pending_row_the_packet_then_shows() {
+    let repo = repository("brief/012", "briefs");
+    let brief = repo.path().join("briefs/012.md");
+    // The table lacks the memo's columns: refused, the brief unchanged.
+    let args = [
+        "--path",
+        "migrations/002.sql",
+        "--reason",
+        "a rename",
+        "--option",
+        "rename",
+        "--option",
+        "add a column",
+        "--recommendation",
+        "rename",
+    ];
+    let line = refusal(escalate(repo.path()).args(args));
+    assert!(
+        line.contains("the Rulings table has no `reason` column"),
+        "{line}"
+    );
+    assert_eq!(std::fs::read_to_string(&brief).unwrap(), BRIEF);
+    let with_columns = BRIEF.replace(
+        "| Id | Path | Status |\n| --- | --- | --- |\n| R1 | migrations/002.sql | pending |\n",
+        "| Id | Path | Status | Reason | Options | Recommendation |\n| --- | --- | --- | --- | --- | --- |\n",
+    );
+    std::fs::write(&brief, &with_columns).unwrap();
+    let out = stdout(escalate(repo.path()).args(args));
+    assert_eq!(out, "Escalation E1 for migrations/002.sql added to briefs/012.md as pending; a person rules on it.\n");
+    let text = stdout(&mut round(repo.path()));
+    assert!(text.contains(
+        "line 17: id: E1; path: migrations/002.sql; status: pending; reason: a rename;\n    options: (1) rename (2) add a column; recommendation: rename\n"
+    ), "{text}");
+    // An empty part is refused and nothing is written.
+    let before = std::fs::read_to_string(&brief).unwrap();
+    let mut empty = args;
+    empty[3] = " ";
+    let line = refusal(escalate(repo.path()).args(empty));
+    assert!(line.contains("the memo's reason is empty"), "{line}");
+    assert_eq!(std::fs::read_to_string(&brief).unwrap(), before);
 }
