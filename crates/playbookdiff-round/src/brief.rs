@@ -121,9 +121,6 @@ pub fn parse(text: &str) -> Brief {
         }
     };
     brief.rulings = rulings_table(text, body_offset, &mut brief.problems);
-    if brief.id.is_empty() && brief.problems.iter().all(|p| !p.message.contains("`id`")) {
-        brief.problem(Some(1), "the front matter has no `id`");
-    }
     brief
 }
 
@@ -142,6 +139,16 @@ impl Brief {
             return;
         };
         self.id = self.text_key(map, "id", line_of("id")).unwrap_or_default();
+        if self.id.is_empty()
+            && !map
+                .get("id")
+                .is_some_and(|v| !v.is_string() && !v.is_null())
+        {
+            self.problem(
+                Some(first_line),
+                "the front matter has no `id`; give the brief one",
+            );
+        }
         self.title = self.text_key(map, "title", line_of("title"));
         self.status = self.text_key(map, "status", line_of("status"));
         self.base_branch = self.text_key(map, "baseBranch", line_of("baseBranch"));
@@ -381,10 +388,11 @@ See [the design](docs/design.md).
 
     #[test]
     fn malformed_briefs_are_problems_with_lines() {
-        let cases: [(&str, Option<u32>, &str); 5] = [
+        let cases: [(&str, Option<u32>, &str); 6] = [
             ("# no front matter\n", Some(1), "no front matter"),
             ("---\nid: [\n---\n", Some(2), "not valid YAML"),
             ("---\ntitle: x\n---\n", Some(1), "no `id`"),
+            ("---\nid: [a]\n---\n", Some(2), "`id` must be text"),
             (
                 "---\nid: a\noutOfScope: maybe\n---\n",
                 Some(3),

@@ -163,7 +163,7 @@ fn find_brief(
             selection.id
         )));
     }
-    let briefs = read_briefs(root, &dir);
+    let (briefs, unreadable) = read_briefs(root, &dir);
     let mut matching = briefs.iter().filter(|(_, b)| b.id == selection.id);
     match (matching.next(), matching.next()) {
         (Some(found), None) => Ok(found.clone()),
@@ -182,8 +182,13 @@ fn find_brief(
             } else {
                 ids.join(", ")
             };
+            let unread = if unreadable.is_empty() {
+                String::new()
+            } else {
+                format!("; not UTF-8 text, so not read: {}", unreadable.join(", "))
+            };
             Err(UsageError(format!(
-                "no brief in `{folder}/` has id `{}` (named by {}); known ids: {known}",
+                "no brief in `{folder}/` has id `{}` (named by {}); known ids: {known}{unread}",
                 selection.id,
                 selection.by.describe()
             )))
@@ -192,21 +197,23 @@ fn find_brief(
 }
 
 /// Every `*.md` file below `dir`, not following symbolic links, in path
-/// order, parsed; a file that is not UTF-8 text is left out.
-fn read_briefs(root: &Path, dir: &Path) -> Vec<(String, Brief)> {
-    walkdir::WalkDir::new(dir)
+/// order, parsed; and the paths of those that are not UTF-8 text.
+fn read_briefs(root: &Path, dir: &Path) -> (Vec<(String, Brief)>, Vec<String>) {
+    let mut briefs = Vec::new();
+    let mut unreadable = Vec::new();
+    let files = walkdir::WalkDir::new(dir)
         .sort_by_file_name()
         .into_iter()
         .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md"))
-        .filter_map(|e| {
-            let text = std::fs::read_to_string(e.path()).ok()?;
-            Some((
-                posix_relative(root, e.path()),
-                playbookdiff_round::brief::parse(&text),
-            ))
-        })
-        .collect()
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md"));
+    for entry in files {
+        let path = posix_relative(root, entry.path());
+        match std::fs::read_to_string(entry.path()) {
+            Ok(text) => briefs.push((path, playbookdiff_round::brief::parse(&text))),
+            Err(_) => unreadable.push(path),
+        }
+    }
+    (briefs, unreadable)
 }
 
 fn posix_relative(root: &Path, path: &Path) -> String {

@@ -205,6 +205,20 @@ fn an_unknown_or_empty_id_is_refused() {
     assert!(line.contains("no brief in `briefs/` has id `999` (named by the branch brief/999); known ids: 012, 013"), "{line}");
     let line = refusal(round(repo.path()).args(["--brief", ""]));
     assert!(line.contains("the brief id is empty"), "{line}");
+    // A file that is not text is named, not passed over in silence.
+    std::fs::write(repo.path().join("briefs/999.md"), b"---\nid: \xff\n---\n").unwrap();
+    let line = refusal(&mut round(repo.path()));
+    assert!(
+        line.ends_with("known ids: 012, 013; not UTF-8 text, so not read: briefs/999.md\n"),
+        "{line}"
+    );
+    // Two briefs with one id: neither is chosen.
+    std::fs::write(repo.path().join("briefs/copy.md"), BRIEF).unwrap();
+    let line = refusal(round(repo.path()).arg("012"));
+    assert!(
+        line.contains("both briefs/012.md and briefs/copy.md have this id"),
+        "{line}"
+    );
 }
 
 #[test]
