@@ -101,6 +101,13 @@ pub struct ProjectConfig {
     #[schemars(with = "Option<BTreeMap<String, serde_json::Value>>")]
     pub guard: Option<toml::Table>,
 
+    /// The folder holding the round briefs (`playbookdiff round`,
+    /// docs/rounds.md), relative to the repository root. Default:
+    /// `briefs`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub briefs: Option<Spanned<String>>,
+
     #[serde(skip)]
     #[schemars(skip)]
     line_starts: Vec<usize>,

@@ -54,6 +54,7 @@ pub mod json;
 mod layout;
 pub mod overview;
 pub mod report;
+pub mod round;
 pub mod sarif;
 pub mod schema;
 pub mod text;

@@ -151,6 +151,17 @@ impl GitRepository {
         })
     }
 
+    /// The short name of the branch HEAD points at (`main`,
+    /// `brief/012`), read from the repository's HEAD file with gix; an
+    /// unborn branch counts. `Ok(None)` on a detached HEAD.
+    ///
+    /// Errors: [`GitError::Read`] when HEAD cannot be read.
+    pub fn head_branch(&self) -> Result<Option<String>, GitError> {
+        let repo = self.repo.to_thread_local();
+        let name = repo.head_name().map_err(|e| GitError::Read(one_line(e)))?;
+        Ok(name.map(|n| n.shorten().to_string()))
+    }
+
     /// True when the repository has a working tree; false for a bare
     /// repository (`git clone --bare`), which holds only commits.
     pub fn has_work_tree(&self) -> bool {

@@ -210,6 +210,16 @@ pub(crate) enum Command {
     #[command(subcommand, after_help = GUARD_EXAMPLES)]
     Guard(GuardCommand),
 
+    /// Rounds of agent work under a brief a person approved (docs/rounds.md).
+    ///
+    /// `round context` prints the packet an agent starts a round from: the
+    /// brief whole, the files it may write and must not change, the
+    /// rulings table as written, what each agent receives where the scope
+    /// lies, and the documents the brief links to, inlined up to a budget
+    /// of characters.
+    #[command(subcommand, after_help = ROUND_EXAMPLES)]
+    Round(RoundCommand),
+
     /// Print a shell completion script for playbookdiff.
     ///
     /// Generated from the command line's own definition (clap_complete), so
@@ -253,6 +263,101 @@ Exit status: `guard hook` exits 0 with its answer in the host's protocol, or 2
 (a refusal every host honours) when it cannot answer; never 1. `guard audit`
 exits 1 when a rule of the baseline is gone or weaker. Otherwise 0, or 2 when
 the command could not be carried out.";
+
+const ROUND_EXAMPLES: &str = "\
+Examples:
+  # The packet of the brief the branch names (brief/ID, brief-ID, */brief/ID)
+  playbookdiff round context
+
+  # The packet of brief 012, as JSON
+  playbookdiff round context 012 --format json
+
+  # Ask a person for a protected file
+  playbookdiff round escalate --path migrations/002.sql \\
+    --reason \"the token column needs a rename\" \\
+    --option \"rename the column\" --option \"add a new column\" \\
+    --recommendation \"rename the column: one migration\"
+
+Which brief: ID (or --brief), else PLAYBOOKDIFF_BRIEF, else the branch
+checked out, else on a detached head the branch the forge's CI names
+(GITHUB_HEAD_REF, GITHUB_REF_NAME, CI_MERGE_REQUEST_SOURCE_BRANCH_NAME,
+CI_COMMIT_REF_NAME). Exit status: 0, or 2 when no brief is named, the id
+names no brief, or the command could not be carried out.";
+
+/// The `round` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub(crate) enum RoundCommand {
+    /// Print the context packet an agent starts a round from.
+    Context(RoundContextArgs),
+    /// Raise a memo (path, reason, options, recommendation) when the brief
+    /// is not enough: a pending row of the brief's Rulings table, for a
+    /// person to rule on.
+    Escalate(RoundEscalateArgs),
+}
+
+/// The formats of `round context`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RoundFormat {
+    /// Text for a person or an agent, 80 columns
+    Text,
+    /// The JSON document of schema/round-context.schema.json
+    Json,
+}
+
+/// Which brief and repository a `round` subcommand works on.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundBriefArgs {
+    /// The brief's id (its front matter `id`) [default: PLAYBOOKDIFF_BRIEF,
+    /// else the branch]
+    #[arg(value_name = "ID")]
+    pub id: Option<String>,
+    /// The brief's id, as ID
+    #[arg(long, value_name = "ID", conflicts_with = "id")]
+    pub brief: Option<String>,
+    /// The repository's root, taken as given [default: the git work tree
+    /// of the current directory]
+    #[arg(long, value_name = "REPO")]
+    pub repo: Option<PathBuf>,
+}
+
+/// Arguments of `playbookdiff round escalate`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundEscalateArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// The file the brief does not let the round change, relative to the
+    /// repository root
+    #[arg(long, value_name = "PATH")]
+    pub path: String,
+    /// Why the brief is not enough
+    #[arg(long, value_name = "TEXT")]
+    pub reason: String,
+    /// An option the person may choose; repeat for each
+    #[arg(long = "option", value_name = "TEXT", required = true)]
+    pub options: Vec<String>,
+    /// The option recommended, and why
+    #[arg(long, value_name = "TEXT")]
+    pub recommendation: String,
+}
+
+/// Arguments of `playbookdiff round context`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundContextArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// The output format
+    #[arg(long, value_enum, default_value_t = RoundFormat::Text)]
+    pub format: RoundFormat,
+    /// Characters the brief and the inlined documents may hold together
+    #[arg(long, value_name = "CHARS",
+          default_value_t = playbookdiff_round::packet::DEFAULT_BUDGET_CHARS)]
+    pub budget: usize,
+    /// The inputs only the user knows: releases, context window, trust.
+    #[command(flatten)]
+    pub agent: AgentInputArgs,
+}
 
 /// The `guard` subcommands.
 #[derive(Debug, Clone, Subcommand)]

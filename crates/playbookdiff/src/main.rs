@@ -17,6 +17,7 @@ mod layout;
 mod mcp;
 mod project;
 mod remedies;
+mod round;
 mod sink;
 mod upgrade;
 
@@ -89,6 +90,7 @@ fn run() -> ExitStatus {
             })
         }
         Some(Command::Layout(a)) => layout::run(a),
+        Some(Command::Round(r)) => round::run(r, here),
         Some(Command::Guard(g)) => guard::run(g, here).map_err(context::UsageError),
         Some(Command::Mcp) => mcp::run()
             .map_err(context::UsageError)

@@ -87,3 +87,11 @@ fn layout_schema_is_up_to_date() {
         &playbookdiff_render::harness_layout::layout_schema(),
     );
 }
+
+#[test]
+fn round_context_schema_is_up_to_date() {
+    check_generated(
+        "schema/round-context.schema.json",
+        &playbookdiff_render::round::context_schema(),
+    );
+}

@@ -33,6 +33,7 @@ mod refused;
 mod remedies;
 mod repo_mode;
 mod revisions;
+mod round;
 mod secrets;
 mod six_harnesses;
 mod snapshots;

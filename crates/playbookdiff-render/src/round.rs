@@ -1,0 +1,202 @@
+//! `playbookdiff round context`: the context packet as text and as JSON.
+//!
+//! Text: a header naming the brief and what named it, the files it may
+//! write and must not change, the rulings as written, the brief's
+//! problems, what each agent receives per launch directory, the linked
+//! documents with their sizes, then the brief and each inlined document
+//! whole, each under a rule line naming its path. Every line this module
+//! writes is wrapped to the output width (80 columns by default); the
+//! brief's and the documents' own lines are printed as they are.
+
+use crate::layout::{columns, wrap, wrap_hanging};
+use playbookdiff_round::packet::{AgentReceives, ContextPacket};
+use std::fmt::Write as _;
+
+/// The packet as pretty-printed JSON ([`ContextPacket`]), ending with a
+/// newline.
+pub fn context_json(packet: &ContextPacket) -> String {
+    let mut out = serde_json::to_string_pretty(packet).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+/// The JSON Schema of the packet (`schema/round-context.schema.json`).
+pub fn context_schema() -> String {
+    playbookdiff_round::packet::json_schema()
+}
+
+/// The packet as text (module doc for the layout).
+pub fn context_text(packet: &ContextPacket) -> String {
+    let mut out = String::new();
+    header(&mut out, packet);
+    scope(&mut out, packet);
+    rulings(&mut out, packet);
+    agents(&mut out, packet);
+    documents(&mut out, packet);
+    whole_texts(&mut out, packet);
+    out
+}
+
+fn line(out: &mut String, text: &str) {
+    out.push_str(&wrap(text, "", columns()));
+}
+
+fn item(out: &mut String, text: &str) {
+    out.push_str(&wrap_hanging(text, "  ", "    ", columns()));
+}
+
+fn header(out: &mut String, p: &ContextPacket) {
+    let b = &p.brief;
+    let title = b
+        .title
+        .as_deref()
+        .map(|t| format!(": {t}"))
+        .unwrap_or_default();
+    line(out, &format!("Round brief {}{title}", b.id));
+    let by = b.named_by.describe();
+    item(out, &format!("file {}, named by {by}", b.path));
+    let status = b.status.as_deref().unwrap_or("not given");
+    let base = b.base_branch.as_deref().unwrap_or("not given");
+    let oos = match b.out_of_scope {
+        playbookdiff_round::OutOfScope::Warn => "warn",
+        playbookdiff_round::OutOfScope::Ask => "ask",
+        playbookdiff_round::OutOfScope::Deny => "deny",
+    };
+    item(
+        out,
+        &format!("status {status}; base branch {base}; a write outside the scope: {oos}"),
+    );
+}
+
+fn scope(out: &mut String, p: &ContextPacket) {
+    for (title, list, readable) in [
+        ("May write (affectedFiles):", &p.may_write, p.scope_readable),
+        (
+            "Must not change (protectedFiles):",
+            &p.must_not_change,
+            p.protected_readable,
+        ),
+    ] {
+        out.push('\n');
+        line(out, title);
+        if list.is_empty() {
+            item(out, "none given");
+        }
+        for e in list {
+            match &e.problem {
+                None => item(out, &e.pattern),
+                Some(why) => item(out, &format!("{} (cannot be read: {why})", e.pattern)),
+            }
+        }
+        if !readable {
+            item(
+                out,
+                "This list is not known in full; treat the files it means as unknown.",
+            );
+        }
+    }
+}
+
+fn rulings(out: &mut String, p: &ContextPacket) {
+    out.push('\n');
+    line(
+        out,
+        "Rulings (the table as written; no signature is verified yet):",
+    );
+    if p.rulings.is_empty() {
+        item(out, "none");
+    }
+    for r in &p.rulings {
+        let cells: Vec<String> = r
+            .cells
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", v.as_str().unwrap_or_default()))
+            .collect();
+        item(out, &format!("line {}: {}", r.line, cells.join("; ")));
+    }
+    if !p.problems.is_empty() {
+        out.push('\n');
+        line(out, "Problems in the brief:");
+        for pr in &p.problems {
+            let at = pr.line.map(|l| format!(":{l}")).unwrap_or_default();
+            item(out, &format!("{}{at}: {}", p.brief.path, pr.message));
+        }
+    }
+}
+
+fn agents(out: &mut String, p: &ContextPacket) {
+    out.push('\n');
+    line(out, "What each agent receives where the scope lies:");
+    if p.agents.is_empty() {
+        item(
+            out,
+            "no launch directory: the scope names no readable pattern",
+        );
+    }
+    for dir in &p.agents {
+        item(out, &format!("launched from {}:", dir.cwd));
+        for h in &dir.harnesses {
+            out.push_str(&wrap_hanging(&agent_line(h), "    ", "      ", columns()));
+        }
+    }
+}
+
+fn agent_line(h: &AgentReceives) -> String {
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "none".to_string()
+        } else {
+            items.join(", ")
+        }
+    };
+    format!(
+        "{}: instructions {}; skills {}; MCP servers {}; hooks {}; {} diagnostic{}",
+        h.harness.display_name(),
+        list(&h.instructions),
+        list(&h.skills),
+        list(&h.mcp_servers),
+        list(&h.hooks),
+        h.diagnostics,
+        if h.diagnostics == 1 { "" } else { "s" }
+    )
+}
+
+fn documents(out: &mut String, p: &ContextPacket) {
+    out.push('\n');
+    line(
+        out,
+        &format!(
+            "Linked documents (budget {} chars, {} used by the brief and those inlined):",
+            p.budget_chars, p.used_chars
+        ),
+    );
+    if p.documents.is_empty() {
+        item(out, "none");
+    }
+    for d in &p.documents {
+        let text = match (&d.problem, d.chars, &d.text) {
+            (Some(why), _, _) => format!("{}: cannot be read ({why})", d.path),
+            (None, Some(n), Some(_)) => format!("{} ({n} chars): inlined below", d.path),
+            (None, n, _) => format!(
+                "{} ({} chars): over the budget, read it at that path",
+                d.path,
+                n.unwrap_or(0)
+            ),
+        };
+        item(out, &text);
+    }
+}
+
+fn whole_texts(out: &mut String, p: &ContextPacket) {
+    let inlined = p
+        .documents
+        .iter()
+        .filter_map(|d| d.text.as_ref().map(|t| (&d.path, t)));
+    for (path, text) in std::iter::once((&p.brief.path, &p.brief.text)).chain(inlined) {
+        let _ = writeln!(out, "\n──── {path}");
+        out.push_str(text);
+        if !text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! Rounds of agent work under a brief a person approved.
+//!
+//! A brief is a Markdown file under the briefs folder (`briefs/` unless
+//! `playbookdiff.toml` names another) whose front matter says what the
+//! round may write (`affectedFiles`), what it must not change
+//! (`protectedFiles`), what a write outside the scope gets (`outOfScope`)
+//! and the base branch, and whose `## Rulings` table holds the rulings.
+//! The idea and the words (brief, round, ruling) come from the
+//! spec-harness seed document.
+//!
+//! - [`brief`] reads one brief into a [`Brief`] and its problems;
+//! - [`select`] says which brief a round works under, from what the
+//!   command line, the environment and git give it;
+//! - [`packet`] builds the context packet an agent starts from.
+//!
+//! Architecture invariant: this crate reads no file, environment variable
+//! or git object itself. The caller hands it texts, names and compiled
+//! configurations; it returns values and problems, never panics.
+
+pub mod brief;
+pub mod escalate;
+pub mod packet;
+pub mod pattern;
+pub mod select;
+
+pub use brief::{Brief, BriefProblem, OutOfScope, Ruling};
+pub use pattern::FilePattern;
