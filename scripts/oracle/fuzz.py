@@ -500,7 +500,10 @@ class Oracle:
         self.base = None
         if agent not in ("opencode", "copilot"):
             self.base = record.bundled_baseline(agent, version, self.exe)
-        self.n = 0
+        # Batches of earlier runs stay (`recompare` reads them all): number on.
+        done = [int(b.name[5:]) for b in (WORK / f"{agent}-{version}").glob("batch*")
+                if b.name[5:].isdigit()]
+        self.n = max(done, default=0)
 
     def observe(self, items):
         """`items`: [(case_id, tree)]. Returns {case_id: [disagreement rows]}."""

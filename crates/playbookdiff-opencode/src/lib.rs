@@ -48,6 +48,7 @@ mod hooks;
 mod instructions;
 mod mcp;
 pub mod remedy;
+mod schema;
 mod skills;
 mod walk;
 
