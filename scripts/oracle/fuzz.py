@@ -640,27 +640,12 @@ def inner_run(args):
     for version in versions:
         oracle = Oracle(args.agent, version, args.binary, args.jobs)
         out_path = FUZZ / args.agent / f"{version}.json"
-        report = json.loads(out_path.read_text()) if out_path.exists() else {}
-        if report.get("seeds", [first, first])[1] != first:
-            report = {}  # not a continuation: start afresh
-        report.setdefault("agent", args.agent)
-        report.setdefault("version", version)
-        report.setdefault("seeds", [first, first])
-        report.setdefault("agree", 0)
-        report.setdefault("disagreeing", [])
-        report.setdefault("shrunk", [])
+        previous = json.loads(out_path.read_text()) if out_path.exists() else None
+        report = continued(previous, args.agent, version, first)
         for lo in range(first, end, args.batch):
             hi = min(end, lo + args.batch)
             items = [(f"fuzz.{args.agent}.{s}", generate(args.agent, s)) for s in range(lo, hi)]
-            found = oracle.observe(items)
-            for s in range(lo, hi):
-                rows = found[f"fuzz.{args.agent}.{s}"]
-                if not rows:
-                    report["agree"] += 1
-                    continue
-                report["disagreeing"].append({"seed": s, "aspects": sorted({kind_of(r) for r in rows}),
-                                              "first": {k: rows[0][k] for k in ("aspect", "theirs", "ours")}})
-            report["seeds"][1] = hi
+            add_outcomes(report, lo, hi, oracle.observe(items))
             write_report(report)
             record.log(f"{args.agent} {version}: seeds {report['seeds']}: "
                        f"{report['agree']} agree, {len(report['disagreeing'])} disagree")
@@ -668,6 +653,36 @@ def inner_run(args):
             shrink_new_kinds(oracle, report, args)
         write_report(report)
     return 0
+
+
+def continued(previous, agent, version, first):
+    """The report a run from seed `first` extends: `previous` when it ends
+    at `first` (the ranges merge into one), else a new empty report."""
+    if previous and previous.get("seeds", [None, None])[1] == first:
+        return previous
+    return {"agent": agent, "version": version, "seeds": [first, first], "agree": 0,
+            "disagreeing": [], "shrunk": []}
+
+
+def add_outcomes(report, lo, hi, found):
+    """Adds seeds [lo, hi) to `report` (which ends at `lo`); `found` maps
+    each seed's case id to its disagreement rows (none: it agrees)."""
+    assert report["seeds"][1] == lo, "seed ranges must follow each other"
+    agent = report["agent"]
+    for s in range(lo, hi):
+        rows = found[f"fuzz.{agent}.{s}"]
+        if not rows:
+            report["agree"] += 1
+            continue
+        report["disagreeing"].append({"seed": s, "aspects": sorted({kind_of(r) for r in rows}),
+                                      "first": {k: rows[0][k] for k in ("aspect", "theirs", "ours")}})
+    report["seeds"][1] = hi
+
+
+def report_text(report):
+    """The report file's text: sorted, indented, nothing from the machine."""
+    report["disagreeing"].sort(key=lambda d: d["seed"])
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
 def shrink_new_kinds(oracle, report, args):
@@ -697,8 +712,7 @@ def shrink_new_kinds(oracle, report, args):
 def write_report(report):
     path = FUZZ / report["agent"] / f"{report['version']}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    report["disagreeing"].sort(key=lambda d: d["seed"])
-    path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    path.write_text(report_text(report))
 
 
 def keep(agent, seed, aspect):
@@ -793,9 +807,10 @@ def main():
     c = sub.add_parser("recompare", help="compare the last run's observations again (no agent runs)")
     c.add_argument("--agent", required=True, choices=list(FOCUS))
     c.add_argument("--version", required=True)
+    c.add_argument("--binary", help="the `cli` test binary to compare with (default: built now)")
     args = p.parse_args()
     if args.cmd == "recompare":
-        return recompare(args.agent, args.version, test_binary())
+        return recompare(args.agent, args.version, args.binary or test_binary())
     if args.cmd == "keep":
         return keep(args.agent, args.seed, args.aspect)
     if args.cmd == "generate":
