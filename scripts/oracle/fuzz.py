@@ -639,6 +639,9 @@ def inner_run(args):
     first, end = args.seeds
     for version in versions:
         oracle = Oracle(args.agent, version, args.binary, args.jobs)
+        if args.again:
+            observe_again(oracle, first, end)
+            continue
         out_path = FUZZ / args.agent / f"{version}.json"
         previous = json.loads(out_path.read_text()) if out_path.exists() else None
         report = continued(previous, args.agent, version, first)
@@ -653,6 +656,28 @@ def inner_run(args):
             shrink_new_kinds(oracle, report, args)
         write_report(report)
     return 0
+
+
+def kept_observations(agent, version):
+    """The case ids whose observations the work directory keeps."""
+    ids = set()
+    for manifest in (WORK / f"{agent}-{version}").glob("batch*/cases.toml"):
+        ids.update(re.findall(r'^id = "(fuzz\.[^"]+)"', manifest.read_text(), re.M))
+    return ids
+
+
+def observe_again(oracle, first, end):
+    """Records again the disagreeing seeds in [first, end) of the report
+    whose observations are not kept (a run on another machine), so that
+    `recompare` measures a fix on them too; the report is left as it is."""
+    agent, version = oracle.agent, oracle.version
+    report = json.loads((FUZZ / agent / f"{version}.json").read_text())
+    kept = kept_observations(agent, version)
+    seeds = [d["seed"] for d in report["disagreeing"]
+             if first <= d["seed"] < end and f"fuzz.{agent}.{d['seed']}" not in kept]
+    if seeds:
+        oracle.observe([(f"fuzz.{agent}.{s}", generate(agent, s)) for s in seeds])
+    record.log(f"{agent} {version}: recorded again seeds {seeds}")
 
 
 def continued(previous, agent, version, first):
@@ -736,12 +761,15 @@ def keep(agent, seed, aspect):
     print(cid)
 
 
-def recompare(agent, version, binary):
-    """Compares again, with the adapter as it is now, the observations the
-    last `run` of (agent, version) recorded (its batches under the work
-    directory), and rewrites the report's agreements: the agent is not run
-    again, so an adapter fix is measured on exactly the same observations.
-    A seed whose observation is missing keeps its previous outcome."""
+def recompare(agent, version, binary, as_before=False):
+    """Compares again, with the test binary `binary` (the adapter as it is
+    built there), the observations the runs of (agent, version) recorded
+    (their batches under the work directory), and rewrites the report's
+    agreements: the agent is not run again, so an adapter fix is measured
+    on exactly the same observations. A seed whose observation is missing
+    keeps its previous outcome. With `as_before`, the agreements are kept
+    as they are and the count goes to the report's `before` (the rate of
+    the adapter before a round of fixes, rendered beside the rate now)."""
     path = FUZZ / agent / f"{version}.json"
     report = json.loads(path.read_text())
     rows = {}
@@ -756,26 +784,23 @@ def recompare(agent, version, binary):
             rows[cid] = []
         for row in json.loads((batch / "disagreements.json").read_text()):
             rows[row["case"]].append(row)
-    before = {d["seed"]: d for d in report["disagreeing"]}
-    report["agree"] = 0
-    report["disagreeing"] = []
+    previous = {d["seed"]: d for d in report["disagreeing"]}
     first, end = report["seeds"]
+    now = {"agent": agent, "seeds": [first, first], "agree": 0, "disagreeing": []}
     for s in range(first, end):
-        found = rows.get(f"fuzz.{agent}.{s}")
-        if found is None:
-            if s in before:
-                report["disagreeing"].append(before[s])
-            else:
-                report["agree"] += 1
+        cid = f"fuzz.{agent}.{s}"
+        if cid not in rows and s in previous:  # not observed here: as recorded
+            now["disagreeing"].append(previous[s])
+            now["seeds"][1] = s + 1
             continue
-        if not found:
-            report["agree"] += 1
-            continue
-        report["disagreeing"].append({"seed": s, "aspects": sorted({kind_of(r) for r in found}),
-                                      "first": {k: found[0][k] for k in ("aspect", "theirs", "ours")}})
+        add_outcomes(now, s, s + 1, {cid: rows.get(cid, [])})
+    if as_before:
+        report["before"] = {"seeds": [first, end], "agree": now["agree"]}
+    else:
+        report["agree"], report["disagreeing"] = now["agree"], now["disagreeing"]
     write_report(report)
-    record.log(f"{agent} {version}: seeds {report['seeds']}: {report['agree']} agree, "
-               f"{len(report['disagreeing'])} disagree (compared again)")
+    record.log(f"{agent} {version}: seeds {report['seeds']}: {now['agree']} agree, "
+               f"{len(now['disagreeing'])} disagree (compared again{', before' if as_before else ''})")
 
 
 def seeds_arg(text):
@@ -798,6 +823,8 @@ def main():
     r.add_argument("--batch", type=int, default=50, help="seeds compared per test-binary run")
     r.add_argument("--shrink-limit", type=int, default=150,
                    help="agent runs per shrink at most (0: no shrinking)")
+    r.add_argument("--again", action="store_true",
+                   help="record again only the report's disagreeing seeds whose observations are not kept")
     r.add_argument("--binary", help=argparse.SUPPRESS)
     r.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     k = sub.add_parser("keep", help="make a seed (shrunk on ASPECT, or as generated) an oracle case")
@@ -808,9 +835,11 @@ def main():
     c.add_argument("--agent", required=True, choices=list(FOCUS))
     c.add_argument("--version", required=True)
     c.add_argument("--binary", help="the `cli` test binary to compare with (default: built now)")
+    c.add_argument("--as-before", action="store_true",
+                   help="store the agreements as the report's `before` (the adapter before a fix)")
     args = p.parse_args()
     if args.cmd == "recompare":
-        return recompare(args.agent, args.version, args.binary or test_binary())
+        return recompare(args.agent, args.version, args.binary or test_binary(), args.as_before)
     if args.cmd == "keep":
         return keep(args.agent, args.seed, args.aspect)
     if args.cmd == "generate":
@@ -830,6 +859,8 @@ def main():
            "--agent", args.agent, "--seeds", f"{args.seeds[0]}:{args.seeds[1]}",
            "--jobs", str(args.jobs), "--batch", str(args.batch),
            "--shrink-limit", str(args.shrink_limit), "--binary", binary]
+    if args.again:
+        cmd.append("--again")
     if args.version:
         cmd += ["--version", args.version]
     sys.exit(subprocess.run(cmd).returncode)
