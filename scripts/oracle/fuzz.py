@@ -507,9 +507,14 @@ class Oracle:
 
     def observe(self, items):
         """`items`: [(case_id, tree)]. Returns {case_id: [disagreement rows]}."""
-        self.n += 1
-        batch = WORK / f"{self.agent}-{self.version}" / f"batch{self.n}"
-        shutil.rmtree(batch, ignore_errors=True)
+        while True:  # a fresh batch, also beside another run of the release
+            self.n += 1
+            batch = WORK / f"{self.agent}-{self.version}" / f"batch{self.n}"
+            try:
+                batch.mkdir(parents=True)
+                break
+            except FileExistsError:
+                continue
         cases = []
         for cid, tree in items:
             fixture = batch / "trees" / cid
