@@ -4,7 +4,9 @@
 Usage:
     scripts/oracle/fuzz.py generate --agent A --seed S --out DIR
     scripts/oracle/fuzz.py run --agent A [--version V] --seeds FIRST:END [--jobs 2]
-                              [--shrink-limit K] [--keep K]
+                              [--shrink-limit K] [--again]
+    scripts/oracle/fuzz.py recompare --agent A --version V [--binary B] [--as-before]
+    scripts/oracle/fuzz.py keep --agent A --seed S [--aspect X]
 
 `generate` writes the random repository of one seed into DIR (and its
 launch directory, target and submodules into DIR.case.json); the same agent
@@ -22,11 +24,15 @@ Agent runs go 2 at a time at most (`--jobs`), at nice 10.
 For the first seed of each distinct disagreement (release, aspect), the
 repository is shrunk by delta debugging (files, then the launch directory
 and target, then lines, then path segments), re-running the agent at each
-step, to a minimal case that still shows the disagreement. The first
-`--keep` shrunk cases per agent are written as ordinary oracle cases
-(`oracle/fixtures/fuzz-<agent>-<seed>/`, a `[[case]]` in
-`oracle/cases.toml`, the observation of every profiled release), so
-`cargo test` replays them without any agent.
+step, to a minimal case that still shows the disagreement. `keep` makes a
+shrunk case an ordinary oracle case (`oracle/fixtures/fuzz-<agent>-<seed>/`
+and a `[[case]]` in `oracle/cases.toml`; record it with `record.py --case`),
+so `cargo test` replays it without any agent.
+
+`recompare` compares the kept observations again with a test binary (the
+adapter after a fix, or with `--as-before` the build before it, stored as
+the report's `before`); `run --again` records anew the disagreeing seeds
+whose observations are not kept, so that `recompare` covers them too.
 
 The outcome per release (seeds, agreements, the disagreeing seeds with
 their aspects, the shrunk cases) is written to
