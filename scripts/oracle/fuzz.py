@@ -4,7 +4,9 @@
 Usage:
     scripts/oracle/fuzz.py generate --agent A --seed S --out DIR
     scripts/oracle/fuzz.py run --agent A [--version V] --seeds FIRST:END [--jobs 2]
-                              [--shrink-limit K] [--keep K]
+                              [--shrink-limit K] [--again]
+    scripts/oracle/fuzz.py recompare --agent A --version V [--binary B] [--as-before]
+    scripts/oracle/fuzz.py keep --agent A --seed S [--aspect X]
 
 `generate` writes the random repository of one seed into DIR (and its
 launch directory, target and submodules into DIR.case.json); the same agent
@@ -22,11 +24,15 @@ Agent runs go 2 at a time at most (`--jobs`), at nice 10.
 For the first seed of each distinct disagreement (release, aspect), the
 repository is shrunk by delta debugging (files, then the launch directory
 and target, then lines, then path segments), re-running the agent at each
-step, to a minimal case that still shows the disagreement. The first
-`--keep` shrunk cases per agent are written as ordinary oracle cases
-(`oracle/fixtures/fuzz-<agent>-<seed>/`, a `[[case]]` in
-`oracle/cases.toml`, the observation of every profiled release), so
-`cargo test` replays them without any agent.
+step, to a minimal case that still shows the disagreement. `keep` makes a
+shrunk case an ordinary oracle case (`oracle/fixtures/fuzz-<agent>-<seed>/`
+and a `[[case]]` in `oracle/cases.toml`; record it with `record.py --case`),
+so `cargo test` replays it without any agent.
+
+`recompare` compares the kept observations again with a test binary (the
+adapter after a fix, or with `--as-before` the build before it, stored as
+the report's `before`); `run --again` records anew the disagreeing seeds
+whose observations are not kept, so that `recompare` covers them too.
 
 The outcome per release (seeds, agreements, the disagreeing seeds with
 their aspects, the shrunk cases) is written to
@@ -500,13 +506,21 @@ class Oracle:
         self.base = None
         if agent not in ("opencode", "copilot"):
             self.base = record.bundled_baseline(agent, version, self.exe)
-        self.n = 0
+        # Batches of earlier runs stay (`recompare` reads them all): number on.
+        done = [int(b.name[5:]) for b in (WORK / f"{agent}-{version}").glob("batch*")
+                if b.name[5:].isdigit()]
+        self.n = max(done, default=0)
 
     def observe(self, items):
         """`items`: [(case_id, tree)]. Returns {case_id: [disagreement rows]}."""
-        self.n += 1
-        batch = WORK / f"{self.agent}-{self.version}" / f"batch{self.n}"
-        shutil.rmtree(batch, ignore_errors=True)
+        while True:  # a fresh batch, also beside another run of the release
+            self.n += 1
+            batch = WORK / f"{self.agent}-{self.version}" / f"batch{self.n}"
+            try:
+                batch.mkdir(parents=True)
+                break
+            except FileExistsError:
+                continue
         cases = []
         for cid, tree in items:
             fixture = batch / "trees" / cid
@@ -636,28 +650,16 @@ def inner_run(args):
     first, end = args.seeds
     for version in versions:
         oracle = Oracle(args.agent, version, args.binary, args.jobs)
+        if args.again:
+            observe_again(oracle, first, end)
+            continue
         out_path = FUZZ / args.agent / f"{version}.json"
-        report = json.loads(out_path.read_text()) if out_path.exists() else {}
-        if report.get("seeds", [first, first])[1] != first:
-            report = {}  # not a continuation: start afresh
-        report.setdefault("agent", args.agent)
-        report.setdefault("version", version)
-        report.setdefault("seeds", [first, first])
-        report.setdefault("agree", 0)
-        report.setdefault("disagreeing", [])
-        report.setdefault("shrunk", [])
+        previous = json.loads(out_path.read_text()) if out_path.exists() else None
+        report = continued(previous, args.agent, version, first)
         for lo in range(first, end, args.batch):
             hi = min(end, lo + args.batch)
             items = [(f"fuzz.{args.agent}.{s}", generate(args.agent, s)) for s in range(lo, hi)]
-            found = oracle.observe(items)
-            for s in range(lo, hi):
-                rows = found[f"fuzz.{args.agent}.{s}"]
-                if not rows:
-                    report["agree"] += 1
-                    continue
-                report["disagreeing"].append({"seed": s, "aspects": sorted({kind_of(r) for r in rows}),
-                                              "first": {k: rows[0][k] for k in ("aspect", "theirs", "ours")}})
-            report["seeds"][1] = hi
+            add_outcomes(report, lo, hi, oracle.observe(items))
             write_report(report)
             record.log(f"{args.agent} {version}: seeds {report['seeds']}: "
                        f"{report['agree']} agree, {len(report['disagreeing'])} disagree")
@@ -665,6 +667,58 @@ def inner_run(args):
             shrink_new_kinds(oracle, report, args)
         write_report(report)
     return 0
+
+
+def kept_observations(agent, version):
+    """The case ids whose observations the work directory keeps."""
+    ids = set()
+    for manifest in (WORK / f"{agent}-{version}").glob("batch*/cases.toml"):
+        ids.update(re.findall(r'^id = "(fuzz\.[^"]+)"', manifest.read_text(), re.M))
+    return ids
+
+
+def observe_again(oracle, first, end):
+    """Records again the disagreeing seeds in [first, end) of the report
+    whose observations are not kept (a run on another machine), so that
+    `recompare` measures a fix on them too; the report is left as it is."""
+    agent, version = oracle.agent, oracle.version
+    report = json.loads((FUZZ / agent / f"{version}.json").read_text())
+    kept = kept_observations(agent, version)
+    seeds = [d["seed"] for d in report["disagreeing"]
+             if first <= d["seed"] < end and f"fuzz.{agent}.{d['seed']}" not in kept]
+    if seeds:
+        oracle.observe([(f"fuzz.{agent}.{s}", generate(agent, s)) for s in seeds])
+    record.log(f"{agent} {version}: recorded again seeds {seeds}")
+
+
+def continued(previous, agent, version, first):
+    """The report a run from seed `first` extends: `previous` when it ends
+    at `first` (the ranges merge into one), else a new empty report."""
+    if previous and previous.get("seeds", [None, None])[1] == first:
+        return previous
+    return {"agent": agent, "version": version, "seeds": [first, first], "agree": 0,
+            "disagreeing": [], "shrunk": []}
+
+
+def add_outcomes(report, lo, hi, found):
+    """Adds seeds [lo, hi) to `report` (which ends at `lo`); `found` maps
+    each seed's case id to its disagreement rows (none: it agrees)."""
+    assert report["seeds"][1] == lo, "seed ranges must follow each other"
+    agent = report["agent"]
+    for s in range(lo, hi):
+        rows = found[f"fuzz.{agent}.{s}"]
+        if not rows:
+            report["agree"] += 1
+            continue
+        report["disagreeing"].append({"seed": s, "aspects": sorted({kind_of(r) for r in rows}),
+                                      "first": {k: rows[0][k] for k in ("aspect", "theirs", "ours")}})
+    report["seeds"][1] = hi
+
+
+def report_text(report):
+    """The report file's text: sorted, indented, nothing from the machine."""
+    report["disagreeing"].sort(key=lambda d: d["seed"])
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
 def shrink_new_kinds(oracle, report, args):
@@ -694,8 +748,7 @@ def shrink_new_kinds(oracle, report, args):
 def write_report(report):
     path = FUZZ / report["agent"] / f"{report['version']}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    report["disagreeing"].sort(key=lambda d: d["seed"])
-    path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    path.write_text(report_text(report))
 
 
 def keep(agent, seed, aspect):
@@ -719,12 +772,15 @@ def keep(agent, seed, aspect):
     print(cid)
 
 
-def recompare(agent, version, binary):
-    """Compares again, with the adapter as it is now, the observations the
-    last `run` of (agent, version) recorded (its batches under the work
-    directory), and rewrites the report's agreements: the agent is not run
-    again, so an adapter fix is measured on exactly the same observations.
-    A seed whose observation is missing keeps its previous outcome."""
+def recompare(agent, version, binary, as_before=False):
+    """Compares again, with the test binary `binary` (the adapter as it is
+    built there), the observations the runs of (agent, version) recorded
+    (their batches under the work directory), and rewrites the report's
+    agreements: the agent is not run again, so an adapter fix is measured
+    on exactly the same observations. A seed whose observation is missing
+    keeps its previous outcome. With `as_before`, the agreements are kept
+    as they are and the count goes to the report's `before` (the rate of
+    the adapter before a round of fixes, rendered beside the rate now)."""
     path = FUZZ / agent / f"{version}.json"
     report = json.loads(path.read_text())
     rows = {}
@@ -739,26 +795,23 @@ def recompare(agent, version, binary):
             rows[cid] = []
         for row in json.loads((batch / "disagreements.json").read_text()):
             rows[row["case"]].append(row)
-    before = {d["seed"]: d for d in report["disagreeing"]}
-    report["agree"] = 0
-    report["disagreeing"] = []
+    previous = {d["seed"]: d for d in report["disagreeing"]}
     first, end = report["seeds"]
+    now = {"agent": agent, "seeds": [first, first], "agree": 0, "disagreeing": []}
     for s in range(first, end):
-        found = rows.get(f"fuzz.{agent}.{s}")
-        if found is None:
-            if s in before:
-                report["disagreeing"].append(before[s])
-            else:
-                report["agree"] += 1
+        cid = f"fuzz.{agent}.{s}"
+        if cid not in rows and s in previous:  # not observed here: as recorded
+            now["disagreeing"].append(previous[s])
+            now["seeds"][1] = s + 1
             continue
-        if not found:
-            report["agree"] += 1
-            continue
-        report["disagreeing"].append({"seed": s, "aspects": sorted({kind_of(r) for r in found}),
-                                      "first": {k: found[0][k] for k in ("aspect", "theirs", "ours")}})
+        add_outcomes(now, s, s + 1, {cid: rows.get(cid, [])})
+    if as_before:
+        report["before"] = {"seeds": [first, end], "agree": now["agree"]}
+    else:
+        report["agree"], report["disagreeing"] = now["agree"], now["disagreeing"]
     write_report(report)
-    record.log(f"{agent} {version}: seeds {report['seeds']}: {report['agree']} agree, "
-               f"{len(report['disagreeing'])} disagree (compared again)")
+    record.log(f"{agent} {version}: seeds {report['seeds']}: {now['agree']} agree, "
+               f"{len(now['disagreeing'])} disagree (compared again{', before' if as_before else ''})")
 
 
 def seeds_arg(text):
@@ -781,6 +834,8 @@ def main():
     r.add_argument("--batch", type=int, default=50, help="seeds compared per test-binary run")
     r.add_argument("--shrink-limit", type=int, default=150,
                    help="agent runs per shrink at most (0: no shrinking)")
+    r.add_argument("--again", action="store_true",
+                   help="record again only the report's disagreeing seeds whose observations are not kept")
     r.add_argument("--binary", help=argparse.SUPPRESS)
     r.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     k = sub.add_parser("keep", help="make a seed (shrunk on ASPECT, or as generated) an oracle case")
@@ -790,9 +845,12 @@ def main():
     c = sub.add_parser("recompare", help="compare the last run's observations again (no agent runs)")
     c.add_argument("--agent", required=True, choices=list(FOCUS))
     c.add_argument("--version", required=True)
+    c.add_argument("--binary", help="the `cli` test binary to compare with (default: built now)")
+    c.add_argument("--as-before", action="store_true",
+                   help="store the agreements as the report's `before` (the adapter before a fix)")
     args = p.parse_args()
     if args.cmd == "recompare":
-        return recompare(args.agent, args.version, test_binary())
+        return recompare(args.agent, args.version, args.binary or test_binary(), args.as_before)
     if args.cmd == "keep":
         return keep(args.agent, args.seed, args.aspect)
     if args.cmd == "generate":
@@ -812,6 +870,8 @@ def main():
            "--agent", args.agent, "--seeds", f"{args.seeds[0]}:{args.seeds[1]}",
            "--jobs", str(args.jobs), "--batch", str(args.batch),
            "--shrink-limit", str(args.shrink_limit), "--binary", binary]
+    if args.again:
+        cmd.append("--again")
     if args.version:
         cmd += ["--version", args.version]
     sys.exit(subprocess.run(cmd).returncode)

@@ -3,6 +3,7 @@
 `python3 -m unittest discover -s scripts/oracle -p 'test_*.py'`."""
 
 import hashlib
+import json
 import os
 import tempfile
 import unittest
@@ -59,6 +60,50 @@ class Generator(unittest.TestCase):
             for seed in range(200):
                 t = fuzz.generate(agent, seed)
                 self.assertEqual(fuzz.normalized(t), t, f"{agent} {seed}")
+
+
+def fake_outcomes(agent, lo, hi):
+    """Disagreement rows as a comparison would give them, a function of the
+    generated tree only (a repository with `.mcp.json` "disagrees")."""
+    found = {}
+    for s in range(lo, hi):
+        tree = fuzz.generate(agent, s)
+        rows = [{"aspect": "mcp-servers", "theirs": p, "ours": ""}
+                for p in sorted(tree["files"]) if p.endswith(".mcp.json")]
+        found[f"fuzz.{agent}.{s}"] = rows
+    return found
+
+
+class Report(unittest.TestCase):
+    def run_ranges(self, agent, ranges):
+        """The report text after runs over `ranges`, each continuing the
+        report file the previous one wrote (as `fuzz.py run` does)."""
+        text = None
+        for lo, hi in ranges:
+            previous = json.loads(text) if text else None
+            report = fuzz.continued(previous, agent, "1.0.0", lo)
+            for a in range(lo, hi, 25):
+                b = min(hi, a + 25)
+                fuzz.add_outcomes(report, a, b, fake_outcomes(agent, a, b))
+            text = fuzz.report_text(report)
+        return text
+
+    def test_same_seeds_same_report_whatever_the_ranges(self):
+        once = self.run_ranges("claude-code", [(0, 120)])
+        self.assertEqual(once, self.run_ranges("claude-code", [(0, 120)]))
+        self.assertEqual(once, self.run_ranges("claude-code", [(0, 50), (50, 100), (100, 120)]))
+        report = json.loads(once)
+        self.assertEqual(report["seeds"], [0, 120])
+        self.assertEqual(report["agree"] + len(report["disagreeing"]), 120)
+        self.assertTrue(report["disagreeing"], "the fake comparison finds something")
+
+    def test_a_run_that_does_not_continue_starts_afresh(self):
+        text = self.run_ranges("codex", [(0, 30)])
+        report = fuzz.continued(json.loads(text), "codex", "1.0.0", 40)
+        self.assertEqual(report["seeds"], [40, 40])
+        self.assertEqual(report["agree"], 0)
+        with self.assertRaises(AssertionError):
+            fuzz.add_outcomes(json.loads(text), 40, 50, fake_outcomes("codex", 40, 50))
 
 
 class Shrinker(unittest.TestCase):

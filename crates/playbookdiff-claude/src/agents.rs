@@ -9,7 +9,8 @@
 //!   launch directory up to the root of its git work tree, scanned
 //!   recursively; the one closest to the launch directory wins a name
 //!   (2.1.178 and later). A file needs front matter `name` and
-//!   `description`, else it is skipped. `tools` and `disallowedTools` are
+//!   `description` (a YAML string, not `123` or `true`), else it is
+//!   skipped. `tools` and `disallowedTools` are
 //!   a comma-separated string or a list; `model` defaults to `inherit`.
 //!   The main agent's `Agent` tool (`Task` in `init`) lists each as
 //!   `- name: description (Tools: ...)`; the body, the subagent's own
@@ -191,18 +192,24 @@ fn tool_list(v: Option<&Value>) -> Option<Vec<String>> {
 fn read_subagent(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Subagent> {
     let (meta, source, text) = read_meta(cx, path, Role::Subagent)?;
     let field = |k: &str| meta.get(k).and_then(crate::frontmatter::text_field);
-    let (Some(name), Some(description)) = (field("name"), field("description")) else {
-        let missing = if field("name").is_none() {
-            "`name`"
-        } else {
-            "`description`"
+    // The description must be a YAML string: `description: 123` or `true`
+    // skips the file (2.1.197, 2.1.332: random repositories
+    // `fuzz.claude-code.61`, seeds 140 and 147).
+    let description = meta.get("description").and_then(Value::as_str);
+    let (Some(name), Some(description)) = (field("name"), description.map(str::to_string)) else {
+        let what = match (field("name"), meta.get("description")) {
+            (None, _) => "has no `name`".to_string(),
+            (Some(_), Some(v @ (Value::Number(_) | Value::Bool(_)))) => {
+                format!("has `description: {v}`, which is not a YAML string,")
+            }
+            (Some(_), _) => "has no `description`".to_string(),
         };
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SubagentInvalid,
                 format!(
-                    "`{path}` has no {missing} in its front matter; Claude Code skips it, so no subagent comes from \
-                     this file."
+                    "`{path}` {what} in its front matter; Claude Code skips it, so no subagent comes from this \
+                     file."
                 ),
             )
             .at(source),

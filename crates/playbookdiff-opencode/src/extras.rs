@@ -20,12 +20,13 @@
 //! request: only the user runs them (surfaces reference, 1.18.33).
 
 use crate::config::Layer;
+use crate::schema::{self, Schema};
 use crate::walk::{self, Opts};
 use crate::{Cx, Walk};
 use playbookdiff_adapter::{problems, READ_LIMIT};
 use playbookdiff_model::{
     AgentMode, Applicability, Command, Diagnostic, DiagnosticCode, EffectiveAgentConfig, LoadPhase,
-    RepoPath, SourceFormat, SourceRef, Subagent,
+    RepoPath, Severity, SourceFormat, SourceRef, Subagent,
 };
 use serde_json::{Map, Value};
 
@@ -125,6 +126,9 @@ fn from_files(cx: &mut Cx<'_, '_>, kind: Kind) -> Vec<Def> {
             let w = walk::files(cx, &root, opts, &|rel| rel.ends_with(".md"));
             for f in w.files {
                 let (source, fields) = read_file(cx, &f.path);
+                if !decodes(cx, kind, &f.path, &source, &fields) {
+                    continue;
+                }
                 let name = match (kind, fields.get("name")) {
                     // The front matter `name` of a command or an agent
                     // names it (1.18.33 lists the command `ship.md` with
@@ -145,6 +149,46 @@ fn from_files(cx: &mut Cx<'_, '_>, kind: Kind) -> Vec<Def> {
         }
     }
     out
+}
+
+/// Whether the front matter of the file at `path` decodes with the schema
+/// of `kind` ([`schema`]). An agent or command that does not makes
+/// OpenCode refuse to start; a mode that does not is skipped (reported).
+fn decodes(
+    cx: &mut Cx<'_, '_>,
+    kind: Kind,
+    path: &RepoPath,
+    source: &SourceRef,
+    fields: &Map<String, Value>,
+) -> bool {
+    let schema = match kind {
+        Kind::Agent | Kind::Mode => Schema::Agent,
+        Kind::Command => Schema::Command,
+    };
+    let Some((key, want)) = schema::mismatch(schema, fields) else {
+        return true;
+    };
+    let at = format!("`{key}` in the front matter of {}", problems::quote(path));
+    if kind == Kind::Mode {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SubagentInvalid,
+                format!("{at} must be {want}; OpenCode skips this mode."),
+            )
+            .at(source.clone()),
+        );
+        return false;
+    }
+    cx.refuse(
+        Diagnostic::new(
+            DiagnosticCode::InvalidValue,
+            format!("{at} must be {want}; OpenCode checks it against its configuration schema and refuses to start (\"Configuration is invalid\")."),
+        )
+        .with_severity(Severity::Error)
+        .at(source.clone()),
+        format!("{at} must be {want}"),
+    );
+    true
 }
 
 /// The front matter of an agent or command file as a mapping, and the

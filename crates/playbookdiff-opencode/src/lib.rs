@@ -50,6 +50,7 @@ mod hooks;
 mod instructions;
 mod mcp;
 pub mod remedy;
+mod schema;
 mod skills;
 mod user;
 mod walk;

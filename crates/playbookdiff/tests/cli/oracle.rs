@@ -1760,7 +1760,9 @@ fn sample_lines(s: &mut String, agent: &str) {
 /// The random repositories of `scripts/oracle/fuzz.py`, per agent and
 /// release, from its reports `oracle/fuzz/<agent>/<version>.json`: the seed
 /// range, how many agreed, the disagreement kinds (aspects) with how many
-/// repositories show each, and the shrunk cases.
+/// repositories show each, the rate before the last round of fixes (the
+/// report's `before`, when measured on the same seeds), and the shrunk
+/// cases.
 fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     s.push_str("## Random repositories\n\n");
     s.push_str("`scripts/oracle/fuzz.py` generates repositories at random over the grammar of\n");
@@ -1773,7 +1775,9 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     s.push_str("cases are named `fuzz.<agent>.<seed>`. Each shrunk case below shows what\n");
     s.push_str("differed when it was shrunk; a case not listed among the known\n");
     s.push_str("disagreements has been fixed since. The rates are those of the adapter as it\n");
-    s.push_str("is (`fuzz.py recompare` compares the recorded observations again).\n\n");
+    s.push_str("is (`fuzz.py recompare` compares the recorded observations again); \"before\n");
+    s.push_str("fixes\" is the rate of the adapter before the last round of fixes on the same\n");
+    s.push_str("observations (`recompare --as-before` with the earlier build).\n\n");
     let mut rows = Vec::new();
     for agent in AGENTS {
         for &v in profiled(agent) {
@@ -1789,7 +1793,7 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
         s.push_str("No run recorded yet.\n\n");
         return;
     }
-    s.push_str("| agent | version | seeds | repositories | agree | rate | disagreement kinds (repositories) |\n|---|---|---|---|---|---|---|\n");
+    s.push_str("| agent | version | seeds | repositories | agree | rate | before fixes | disagreement kinds (repositories) |\n|---|---|---|---|---|---|---|---|\n");
     for (agent, v, r) in &rows {
         let (first, end) = (
             r["seeds"][0].as_u64().unwrap(),
@@ -1809,9 +1813,15 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
         } else {
             agree as f64 * 100.0 / n as f64
         };
+        let before = match r["before"]["agree"].as_u64() {
+            Some(b) if r["before"]["seeds"] == r["seeds"] && n > 0 => {
+                format!("{b} ({:.1}%)", b as f64 * 100.0 / n as f64)
+            }
+            _ => "not measured".to_string(),
+        };
         let _ = writeln!(
             s,
-            "| {agent} | {v} | {first}..{end} | {n} | {agree} | {rate:.1}% | {} |",
+            "| {agent} | {v} | {first}..{end} | {n} | {agree} | {rate:.1}% | {before} | {} |",
             if kinds.is_empty() {
                 "none".to_string()
             } else {
