@@ -146,7 +146,7 @@ mod tests {
             json!({"description": true}),
             json!({"mode": "secondary"}),
             json!({"tools": {"bash": "no"}}),
-            json!({"color": "#12345"}),
+            json!({"color": "#ABCDE"}),
         ] {
             assert!(check(Schema::Agent, refused.clone()).is_some(), "{refused}");
         }
