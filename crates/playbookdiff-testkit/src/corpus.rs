@@ -124,3 +124,26 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .trim()
         .to_string()
 }
+
+/// An empty directory to pass as `--home` to a `--mode local` run, made
+/// once per test process (and kept until it exits), so that the run reads
+/// no user layer of whoever runs the tests: the answer is the same on
+/// every machine. A UTF-8 path, since it is given as an argument.
+///
+/// Panics when the directory cannot be made (a test environment fault).
+pub fn empty_home() -> &'static str {
+    static HOME: std::sync::OnceLock<(tempfile::TempDir, String)> = std::sync::OnceLock::new();
+    let (_, path) = HOME.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("playbookdiff-empty-home")
+            .tempdir()
+            .expect("a temporary directory for an empty home");
+        let path = dir
+            .path()
+            .to_str()
+            .expect("a UTF-8 temporary path")
+            .to_owned();
+        (dir, path)
+    });
+    path
+}

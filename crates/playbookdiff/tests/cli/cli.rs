@@ -134,6 +134,8 @@ fn cwd_target_and_mode_reach_the_context() {
                 "apps/api/",
                 "--mode",
                 "local",
+                "--home",
+                playbookdiff_testkit::corpus::empty_home(),
                 "--target",
             ])
             .arg(&target),

@@ -1069,7 +1069,12 @@ fn a_submodule_is_read_alike_from_a_commit_and_from_the_working_tree() {
             .any(|p| p.starts_with("vendor/")),
         "{working:?}"
     );
-    let local = compile(&["--mode", "local"]);
+    let local = compile(&[
+        "--mode",
+        "local",
+        "--home",
+        playbookdiff_testkit::corpus::empty_home(),
+    ]);
     assert!(
         local.1.iter().any(|p| p.starts_with("vendor/lib/")),
         "{local:?}"

@@ -495,6 +495,15 @@ fn a_committed_override_that_shadows_agents_md_is_a_warning_in_front() {
         "{gap:#}"
     );
 
-    let (_, view) = run(&repo, &["kanbus_like", "--mode", "local"]);
+    let (_, view) = run(
+        &repo,
+        &[
+            "kanbus_like",
+            "--mode",
+            "local",
+            "--home",
+            playbookdiff_testkit::corpus::empty_home(),
+        ],
+    );
     assert!(!view.contains("instruction-shadowed"), "{view}");
 }

@@ -49,6 +49,8 @@ fn outside_root_reads_the_files_above_and_says_where_they_are() {
         "claude-code",
         "--mode",
         "local",
+        "--home",
+        playbookdiff_testkit::corpus::empty_home(),
     ];
 
     let out = pbd(&[&base[..], &["--outside-root", "--format", "json"]].concat()).success();
@@ -103,6 +105,8 @@ fn outside_root_reads_the_files_above_and_says_where_they_are() {
             repo,
             "--mode",
             "local",
+            "--home",
+            playbookdiff_testkit::corpus::empty_home(),
             "--outside-root",
             "--format",
             "json",
@@ -120,9 +124,33 @@ fn outside_root_reads_the_files_above_and_says_where_they_are() {
         .unwrap()
         .to_string();
     for cmd in [
-        vec!["check", repo, "--mode", "local", "--outside-root"],
-        vec!["explain", &id, repo, "--mode", "local", "--outside-root"],
-        vec![repo, "--mode", "local", "--outside-root"],
+        vec![
+            "check",
+            repo,
+            "--mode",
+            "local",
+            "--home",
+            playbookdiff_testkit::corpus::empty_home(),
+            "--outside-root",
+        ],
+        vec![
+            "explain",
+            &id,
+            repo,
+            "--mode",
+            "local",
+            "--home",
+            playbookdiff_testkit::corpus::empty_home(),
+            "--outside-root",
+        ],
+        vec![
+            repo,
+            "--mode",
+            "local",
+            "--home",
+            playbookdiff_testkit::corpus::empty_home(),
+            "--outside-root",
+        ],
     ] {
         let out = Command::cargo_bin("playbookdiff")
             .unwrap()
@@ -171,6 +199,8 @@ fn outside_root_needs_local_mode_and_a_working_tree() {
                 "--outside-root",
                 "--mode",
                 "local",
+                "--home",
+                playbookdiff_testkit::corpus::empty_home(),
                 "--rev",
                 "HEAD",
             ],
@@ -224,7 +254,13 @@ fn a_skill_folder_linked_outside_is_said_to_be_loaded_by_every_adapter_in_every_
     for (harness, links) in cases {
         for mode in [
             &["--mode", "repo"][..],
-            &["--mode", "local", "--outside-root"],
+            &[
+                "--mode",
+                "local",
+                "--home",
+                playbookdiff_testkit::corpus::empty_home(),
+                "--outside-root",
+            ],
         ] {
             let out = Command::cargo_bin("playbookdiff")
                 .unwrap()

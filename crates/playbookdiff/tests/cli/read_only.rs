@@ -156,6 +156,7 @@ fn compile_everything(repo: &Path, cwd: &str, target: &str) {
                         .arg("compile")
                         .arg(repo)
                         .args(["--harness", harness, "--mode", mode, "--format", format])
+                        .args(home_for(mode))
                         .args(&extra)
                         .assert()
                         .success();
@@ -185,7 +186,13 @@ fn compiling_the_example_repository_changes_nothing() {
     Command::cargo_bin("playbookdiff")
         .unwrap()
         .current_dir(root.join("apps/api"))
-        .args(["compile", "--mode", "local"])
+        .args([
+            "compile",
+            "--mode",
+            "local",
+            "--home",
+            playbookdiff_testkit::corpus::empty_home(),
+        ])
         .assert()
         .success();
     assert_unchanged(&before, &snapshot(&root));
@@ -206,7 +213,15 @@ fn compiling_a_tree_with_links_local_files_and_secrets_changes_nothing() {
     Command::cargo_bin("playbookdiff")
         .unwrap()
         .current_dir(repo.join("apps/api"))
-        .args(["compile", "--harness", "codex", "--mode", "local"])
+        .args([
+            "compile",
+            "--harness",
+            "codex",
+            "--mode",
+            "local",
+            "--home",
+            playbookdiff_testkit::corpus::empty_home(),
+        ])
         .assert()
         .success();
     assert_unchanged(&before, &snapshot(dir.path()));
@@ -268,7 +283,14 @@ fn compiling_with_outside_root_changes_nothing_above_the_root() {
                 .unwrap()
                 .args(&extra)
                 .arg(&repo)
-                .args(["--mode", "local", "--cwd", "apps/api"])
+                .args([
+                    "--mode",
+                    "local",
+                    "--home",
+                    playbookdiff_testkit::corpus::empty_home(),
+                    "--cwd",
+                    "apps/api",
+                ])
                 .args(outside_root.then_some("--outside-root"))
                 // Not a measure of speed: a run blocked on the FIFO would
                 // otherwise hang the suite instead of failing it (a run
@@ -290,4 +312,13 @@ fn compiling_with_outside_root_changes_nothing_above_the_root() {
         }
     }
     assert_unchanged(&before, &snapshot(dir.path()));
+}
+
+/// `--home` of an empty directory for a `--mode local` run, so that it reads
+/// no real user layer; nothing for repo mode (which refuses `--home`).
+fn home_for(mode: &str) -> Vec<&'static str> {
+    match mode {
+        "local" => vec!["--home", playbookdiff_testkit::corpus::empty_home()],
+        _ => vec![],
+    }
 }

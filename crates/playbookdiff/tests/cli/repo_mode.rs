@@ -76,6 +76,8 @@ fn an_ignored_folder_gives_no_launch_directory_and_no_finding_in_repo_mode() {
         "--all-dirs",
         "--mode",
         "local",
+        "--home",
+        playbookdiff_testkit::corpus::empty_home(),
         "--format",
         "json",
     ]);
@@ -144,6 +146,8 @@ fn a_directory_that_is_not_a_git_work_tree_reads_everything_and_says_so() {
         "codex",
         "--mode",
         "local",
+        "--home",
+        playbookdiff_testkit::corpus::empty_home(),
         "--format",
         "json",
     ]);
@@ -246,6 +250,8 @@ fn a_launch_directory_inside_a_submodule_is_refused_in_repo_mode_with_the_comman
             "libs/sub",
             "--mode",
             "local",
+            "--home",
+            playbookdiff_testkit::corpus::empty_home(),
             "--harness",
             harness,
             "--format",

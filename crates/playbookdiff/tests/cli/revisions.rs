@@ -209,7 +209,15 @@ fn refusals_are_one_line_with_status_2() {
         ),
         (
             dir.path(),
-            vec!["compile", "--rev", "HEAD", "--mode", "local"],
+            vec![
+                "compile",
+                "--rev",
+                "HEAD",
+                "--mode",
+                "local",
+                "--home",
+                playbookdiff_testkit::corpus::empty_home(),
+            ],
             "--mode local",
         ),
         (

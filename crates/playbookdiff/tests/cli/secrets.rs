@@ -109,6 +109,10 @@ fn no_secret_reaches_stdout_or_stderr_for_any_harness_format_or_mode() {
                         .arg(dir.path())
                         .args(["--harness", harness, "--format", format])
                         .args(["--mode", mode, "--cwd", cwd])
+                        .args(match mode {
+                            "local" => vec!["--home", playbookdiff_testkit::corpus::empty_home()],
+                            _ => vec![],
+                        })
                         // Colour codes must not split a value either.
                         .env("CLICOLOR_FORCE", "1")
                         .env_remove("NO_COLOR");
@@ -145,7 +149,15 @@ fn the_secret_bearing_servers_are_listed_by_name() {
             .unwrap()
             .arg("compile")
             .arg(dir.path())
-            .args(["--harness", harness, "--json", "--mode", "local"])
+            .args([
+                "--harness",
+                harness,
+                "--json",
+                "--mode",
+                "local",
+                "--home",
+                playbookdiff_testkit::corpus::empty_home(),
+            ])
             .output()
             .unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
