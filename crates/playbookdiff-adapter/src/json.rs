@@ -260,6 +260,20 @@ fn scan(text: &str) -> Scan {
     (s.spans, s.duplicates)
 }
 
+/// The string elements of `value` when it is an array, in order; nothing
+/// when it is absent or not an array, and elements that are not strings
+/// are left out (each agent's MCP `args` and settings lists read so).
+pub fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `a.b.c` for a key path (array indices as numbers).
 pub fn dotted(path: &[String]) -> String {
     path.join(".")
@@ -268,6 +282,14 @@ pub fn dotted(path: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strings_keeps_the_string_elements_of_an_array_only() {
+        let v = serde_json::json!(["a", 1, null, "b", ["c"]]);
+        assert_eq!(strings(Some(&v)), ["a", "b"]);
+        assert!(strings(Some(&serde_json::json!("a"))).is_empty());
+        assert!(strings(None).is_empty());
+    }
 
     #[test]
     fn spans_of_keys_elements_and_values() {

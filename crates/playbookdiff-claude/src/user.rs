@@ -252,14 +252,7 @@ impl GlobalConfig {
 
     /// The strings of the array at `key` of this project's entry.
     pub(crate) fn project_strings(&self, key: &str) -> Vec<String> {
-        self.project_value(key)
-            .and_then(serde_json::Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
+        playbookdiff_adapter::json::strings(self.project_value(key))
     }
 
     /// The provenance of the value at `path`, with its lines when found.

@@ -77,15 +77,7 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
     if let Some(cmd) = str_of("command") {
         s.transport = Transport::Stdio;
         secret |= s.set_command(cmd);
-        let args: Vec<String> = entry
-            .get("args")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let args = playbookdiff_adapter::json::strings(entry.get("args"));
         secret |= s.set_args(&args);
         s.reason = format!("Configured in `mcpServers` of {path}; Cursor starts the command over stdio once the server is switched on in its MCP settings (documented, not observed).");
     } else if let Some(u) = str_of("url") {

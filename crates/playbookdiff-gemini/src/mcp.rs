@@ -85,14 +85,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, ws: &Workspace) -> Vec<McpServer> {
 
 /// The strings of the list at `key` (none when unset or malformed).
 fn list(ws: &Workspace, key: &[&str]) -> Vec<String> {
-    ws.get(key)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
+    playbookdiff_adapter::json::strings(ws.get(key))
 }
 
 /// Sets transport, command, url and values of `s` from `entry`.
@@ -103,15 +96,7 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
     if let Some(cmd) = str_of("command") {
         s.transport = Transport::Stdio;
         secret |= s.set_command(cmd);
-        let args: Vec<String> = entry
-            .get("args")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let args = playbookdiff_adapter::json::strings(entry.get("args"));
         secret |= s.set_args(&args);
         s.reason = format!("Configured in `mcpServers` of {path}; Gemini CLI starts the command at startup and offers its tools.");
     } else if let Some(u) = str_of("httpUrl") {
