@@ -5,6 +5,28 @@ use crate::problems::quote;
 use playbookdiff_model::{AnalysisContext, Diagnostic, DiagnosticCode, RepoPath, Severity};
 use playbookdiff_source::Repo;
 
+/// A comma-separated list of globs written as one string (Copilot CLI's
+/// `applyTo`, Cursor's `globs`) split at the commas outside `{...}` groups,
+/// each part trimmed: `src/**, {a,b}/*.ts` is two globs. Empty parts are
+/// kept (the caller decides what an empty glob means).
+pub fn split_glob_list(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s[start..].trim().to_string());
+    out
+}
+
 /// A directory for a message: its path, or "the repository root".
 pub fn place(dir: &RepoPath) -> String {
     if dir.is_root() {
@@ -97,6 +119,16 @@ pub fn project_root<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_glob_list_splits_only_outside_braces() {
+        assert_eq!(
+            split_glob_list("src/**, {a,b}/*.ts"),
+            ["src/**", "{a,b}/*.ts"]
+        );
+        assert_eq!(split_glob_list("a,,b"), ["a", "", "b"]);
+        assert_eq!(split_glob_list("{x,{y,z}},w"), ["{x,{y,z}}", "w"]);
+    }
 
     fn p(s: &str) -> RepoPath {
         RepoPath::new(s).unwrap()

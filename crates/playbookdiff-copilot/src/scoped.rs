@@ -127,7 +127,7 @@ fn list(cx: &Cx<'_, '_>, dir: &RepoPath, suffix: &str, depth: usize, out: &mut V
 /// list of strings; `None` when absent.
 fn globs(v: Option<&Value>) -> Option<Vec<String>> {
     let list: Vec<String> = match v? {
-        Value::String(s) => split_top_level(s),
+        Value::String(s) => playbookdiff_adapter::scope::split_glob_list(s),
         Value::Array(a) => a
             .iter()
             .filter_map(|x| x.as_str().map(|s| s.trim().to_string()))
@@ -148,26 +148,6 @@ fn line_value(yaml: &str, key: &str) -> Option<Value> {
     })?;
     let v = v.trim().trim_matches(['"', '\'']);
     Some(serde_json::json!({ key: v }))
-}
-
-/// `s` split at the commas outside `{...}` groups (`src/**, {a,b}/*.ts`
-/// is two globs), each trimmed.
-fn split_top_level(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    for (i, c) in s.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                out.push(s[start..i].trim().to_string());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(s[start..].trim().to_string());
-    out
 }
 
 /// Whether every glob matches every path (`**`): the file always applies.

@@ -282,7 +282,7 @@ fn line_value(yaml: &str, key: &str) -> Option<String> {
 /// of strings; `None` when absent or empty.
 fn globs(v: Option<&Value>) -> Option<Vec<String>> {
     let list: Vec<String> = match v? {
-        Value::String(s) => split_top_level(s),
+        Value::String(s) => playbookdiff_adapter::scope::split_glob_list(s),
         Value::Array(a) => a
             .iter()
             .filter_map(|x| x.as_str().map(|s| s.trim().to_string()))
@@ -295,25 +295,6 @@ fn globs(v: Option<&Value>) -> Option<Vec<String>> {
         .filter(|g| !g.is_empty())
         .collect();
     (!list.is_empty()).then_some(list)
-}
-
-/// `s` split at the commas outside `{...}` groups, each trimmed.
-fn split_top_level(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0usize, 0usize);
-    for (i, c) in s.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                out.push(s[start..i].trim().to_string());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(s[start..].trim().to_string());
-    out
 }
 
 #[cfg(test)]
