@@ -182,6 +182,13 @@ async function checkPage(browser, name, file) {
     await page.keyboard.press("Enter");
     const pane = await page.evaluate(() => [document.getElementById("pane-h").innerText, document.activeElement.id]);
     check(pane[0].includes(cwd) && pane[1] === "pane-h", `${name}: Enter on a launch directory opens its pane and focuses it`);
+    if (await page.evaluate(() => document.body.dataset.kind) === "matrix" && cwd !== ".") {
+      // Another directory than the one the command ran from: its pane
+      // comes from the document's `received` lists.
+      const items = await count(page, "#pane .agent li");
+      const heads = await count(page, "#pane .agent h4");
+      check(items > 0 && heads >= 3, `${name}: the pane of ${cwd} lists what each agent receives at startup (${items} items)`);
+    }
   }
   // Nothing wider than the screen but the matrix, which scrolls in its box.
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {

@@ -41,6 +41,7 @@ mod mcp;
 pub mod paragraphs;
 mod permissions;
 mod plugins;
+pub mod received;
 mod skills;
 pub mod state;
 mod surface_delta;

@@ -23,6 +23,7 @@
 //! group therefore always describe the same files.
 
 use crate::finding::*;
+use crate::received::{Pane, Received, ReceivedBuilder, Receives};
 use crate::{code_span, names, Comparison};
 use playbookdiff_model::{Harness, RepoPath};
 use schemars::JsonSchema;
@@ -74,6 +75,11 @@ pub struct DirectoryFindings {
     pub findings: Vec<String>,
     /// Its findings counted by severity.
     pub summary: Summary,
+    /// What each harness receives there at startup, by index into
+    /// [`Matrix::received`] (empty unless the directory was added with its
+    /// panes).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub receives: BTreeMap<Harness, Receives>,
 }
 
 /// The findings of every checked directory, merged and grouped.
@@ -88,6 +94,10 @@ pub struct Matrix {
     pub groups: Vec<Group>,
     /// Unique findings counted by severity.
     pub summary: Summary,
+    /// The items and lists the directories' `receives` name (empty when
+    /// no directory was added with its panes).
+    #[serde(default, skip_serializing_if = "Received::is_empty")]
+    pub received: Received,
 }
 
 impl Matrix {
@@ -105,6 +115,8 @@ pub struct MatrixBuilder {
     /// By id: the first directory (in path order) seen so far, and the
     /// finding as seen from there.
     by_id: HashMap<String, (RepoPath, MatrixFinding)>,
+    /// The items and lists of the panes added so far.
+    received: ReceivedBuilder,
 }
 
 impl MatrixBuilder {
@@ -116,11 +128,19 @@ impl MatrixBuilder {
     /// Adds the comparison of launch directory `cwd`, keeping its findings
     /// (each id once) and dropping everything else.
     pub fn add(&mut self, cwd: RepoPath, comparison: Comparison) {
+        self.add_with_panes(cwd, comparison, Vec::new());
+    }
+
+    /// [`MatrixBuilder::add`], keeping also what each harness receives at
+    /// startup there (`panes`, from [`crate::received::panes`]), each item
+    /// and list stored once.
+    pub fn add_with_panes(&mut self, cwd: RepoPath, comparison: Comparison, panes: Vec<Pane>) {
         let ids: Vec<String> = comparison.findings.iter().map(|f| f.id.clone()).collect();
         self.directories.push(DirectoryFindings {
             cwd: cwd.clone(),
             findings: ids,
             summary: comparison.summary,
+            receives: self.received.add(panes),
         });
         for f in comparison.findings {
             match self.by_id.get_mut(&f.id) {
@@ -152,6 +172,13 @@ impl MatrixBuilder {
     pub fn finish(self) -> Matrix {
         let mut directories = self.directories;
         directories.sort_by(|a, b| a.cwd.cmp(&b.cwd));
+        // Stored again in path order, so the indexes do not depend on the
+        // order directories were added in.
+        let added = self.received.finish();
+        let mut received = ReceivedBuilder::default();
+        for d in &mut directories {
+            d.receives = received.again(&added, &d.receives);
+        }
         let mut findings: Vec<MatrixFinding> = self.by_id.into_values().map(|(_, m)| m).collect();
         for f in &mut findings {
             f.directories.sort();
@@ -173,6 +200,7 @@ impl MatrixBuilder {
             findings,
             groups,
             summary,
+            received: received.finish(),
         }
     }
 }

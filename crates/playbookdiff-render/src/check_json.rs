@@ -5,10 +5,12 @@ use crate::json::{pretty, write_at, write_pretty};
 use crate::report::{CheckReport, MatrixReport};
 use playbookdiff_compare::delta::DiffProblem;
 use playbookdiff_compare::matrix::{Group, MatrixFinding};
+use playbookdiff_compare::received::{Received, Receives};
 use playbookdiff_compare::{AcceptedFinding, FailOn, Finding, Refusal, Summary};
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Harness, RepoPath};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 /// `configs`: one `EffectiveAgentConfig` per harness, keyed by the
@@ -85,6 +87,8 @@ struct DirEntry<'a> {
     cwd: &'a RepoPath,
     findings: &'a [String],
     summary: Summary,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    receives: &'a BTreeMap<Harness, Receives>,
 }
 
 /// `directories`: one [`DirEntry`] per checked launch directory, made as
@@ -99,6 +103,7 @@ impl Serialize for Directories<'_> {
                 cwd: &d.cwd,
                 findings: &d.findings,
                 summary: d.summary,
+                receives: &d.receives,
             })?;
         }
         seq.end()
@@ -114,6 +119,8 @@ struct MatrixDoc<'a> {
     all_dirs: bool,
     configs: Configs<'a>,
     directories: Directories<'a>,
+    #[serde(skip_serializing_if = "Received::is_empty")]
+    received: &'a Received,
     groups: &'a [Group],
     findings: &'a [MatrixFinding],
     summary: Summary,
@@ -251,6 +258,9 @@ fn write_matrix_doc<W: Write + ?Sized>(
     member(w, "allDirs", &doc.all_dirs)?;
     member(w, "configs", &doc.configs)?;
     member(w, "directories", &doc.directories)?;
+    if !doc.received.is_empty() {
+        member(w, "received", doc.received)?;
+    }
     member(w, "groups", &doc.groups)?;
     w.write_all(b",\n  \"findings\": [")?;
     findings(w)?;
@@ -275,6 +285,7 @@ fn matrix_doc<'a>(r: &'a MatrixReport<'_>) -> MatrixDoc<'a> {
         all_dirs: true,
         configs: Configs(r.root_configs),
         directories: Directories(&r.matrix.directories),
+        received: &r.matrix.received,
         groups: &r.matrix.groups,
         findings: &r.matrix.findings,
         summary: r.matrix.summary,

@@ -84,6 +84,10 @@ struct CheckDocument {
     /// `--all-dirs` only: every checked launch directory.
     #[serde(default)]
     directories: Option<Vec<DirectorySummary>>,
+    /// `--all-dirs` only: every item and list of items the directories'
+    /// `receives` name, each once (absent when no directory has any).
+    #[serde(default)]
+    received: Option<playbookdiff_compare::received::Received>,
     /// `--all-dirs` only: the findings grouped by kind and direction.
     #[serde(default)]
     groups: Option<Vec<playbookdiff_compare::matrix::Group>>,
@@ -99,6 +103,12 @@ struct DirectorySummary {
     findings: Vec<String>,
     /// Its findings counted by severity.
     summary: playbookdiff_compare::Summary,
+    /// What each harness receives there when the session starts, keyed by
+    /// harness: indexes into `received.lists` (instructions in the order
+    /// the agent receives them, skills, MCP servers) and the count of
+    /// items it receives only on demand.
+    #[serde(default)]
+    receives: Option<std::collections::BTreeMap<String, playbookdiff_compare::received::Receives>>,
 }
 
 /// The JSON Schema of the `check --format json` document

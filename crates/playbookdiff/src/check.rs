@@ -11,6 +11,7 @@ use crate::remedies::remedies;
 use crate::sink::Sink;
 use playbookdiff_compare::delta::{is_problem, DiffProblem, FindingFiles, ProblemSet};
 use playbookdiff_compare::matrix::MatrixBuilder;
+use playbookdiff_compare::received::{self, Pane};
 use playbookdiff_compare::{
     compare_settled, compare_settled_findings, AcceptedFinding, Baseline, Comparison, Coverage,
     FailOn, Finding, Summary,
@@ -679,11 +680,13 @@ struct AllDirs<'a, 'r> {
 }
 
 /// What a worker sends back for one launch directory: its index into the
-/// directories, the configurations (the root's only, else none), the
+/// directories, the configurations (the root's only, else none), what
+/// each harness receives at startup (its panes), the
 /// comparison (findings only) and the problems with their harness.
 struct DirChecked {
     index: usize,
     configs: Vec<EffectiveAgentConfig>,
+    panes: Vec<Pane>,
     cmp: Comparison,
     problems: Vec<(Harness, Diagnostic)>,
 }
@@ -779,10 +782,12 @@ impl AllDirs<'_, '_> {
             false,
         );
         record_first(first, &cmp, i);
+        let panes = received::panes(&configs);
         let (configs, problems) = split_problems(configs, dirs[i].is_root());
         DirChecked {
             index: i,
             configs,
+            panes,
             cmp,
             problems,
         }
@@ -916,7 +921,7 @@ fn merge_in_order(
                     for (h, p) in &d.problems {
                         merged.problems.add_one(dir, *h, p);
                     }
-                    merged.matrix.add(dir.clone(), d.cmp);
+                    merged.matrix.add_with_panes(dir.clone(), d.cmp, d.panes);
                     done += 1;
                 }
                 progress(done, total);

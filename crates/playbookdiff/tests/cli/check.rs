@@ -331,6 +331,38 @@ fn all_dirs_checks_every_configured_directory_and_groups() {
     let missing = f.iter().find(|f| f["type"] == "missing").unwrap();
     assert_eq!(missing["directories"], serde_json::json!(["packages/b"]));
     assert!(v["groups"].as_array().unwrap().len() >= 2);
+    // Each directory's pane: what each agent receives at startup there,
+    // in order, each item and list stored once.
+    let startup = |dir: usize, h: &str| -> Vec<String> {
+        let list = v["directories"][dir]["receives"][h]["instructions"]
+            .as_u64()
+            .unwrap() as usize;
+        v["received"]["lists"][list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                let item = &v["received"]["items"][i.as_u64().unwrap() as usize];
+                assert_eq!(item["harness"], h);
+                item["source"]["path"].as_str().unwrap().to_string()
+            })
+            .collect()
+    };
+    assert_eq!(startup(0, "codex"), ["AGENTS.md"]);
+    assert_eq!(startup(0, "claude-code"), ["CLAUDE.md"]);
+    assert_eq!(startup(1, "codex"), ["AGENTS.md", "packages/a/AGENTS.md"]);
+    assert_eq!(startup(2, "codex"), ["AGENTS.md", "packages/b/AGENTS.md"]);
+    assert_eq!(startup(2, "claude-code"), ["CLAUDE.md"]);
+    assert_eq!(
+        v["directories"][0]["receives"]["claude-code"]["onDemand"], 1,
+        "packages/a/CLAUDE.md, once the agent touches packages/a"
+    );
+    let items = v["received"]["items"].as_array().unwrap();
+    let root_agents_md = items
+        .iter()
+        .filter(|i| i["source"]["path"] == "AGENTS.md")
+        .count();
+    assert_eq!(root_agents_md, 1, "stored once for three directories");
     let (code, text, err) = run(&[&["check", s(&dir), "--all-dirs"][..], &TWO].concat());
     assert_eq!(code, 1);
     // No progress bar when standard error is not a terminal.

@@ -86,16 +86,29 @@ fn run(root: &Path, args: &[&str], format: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The page split around its embedded document: (before, document, after).
-fn parts(page: &str) -> (&str, &str, &str) {
-    let open = r#"<script type="application/json" id="report-data">"#;
+/// The page split around its embedded document: (before, the document
+/// unpacked, after).
+fn parts(page: &str) -> (&str, String, &str) {
+    use base64::Engine as _;
+    use std::io::Read as _;
+    let open = r#"<script type="text/plain" id="report-data" data-encoding="gzip base64">"#;
     let start = page.find(open).expect("the page embeds the document") + open.len();
     let len = page[start..].find("</script>").unwrap();
-    (
-        &page[..start],
-        &page[start..start + len],
-        &page[start + len..],
-    )
+    let packed = &page[start..start + len];
+    assert!(
+        packed
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b)),
+        "the packed document is base64"
+    );
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(packed)
+        .unwrap();
+    let mut data = String::new();
+    flate2::read::GzDecoder::new(&bytes[..])
+        .read_to_string(&mut data)
+        .unwrap();
+    (&page[..start], data, &page[start + len..])
 }
 
 #[test]
@@ -111,13 +124,13 @@ fn each_page_embeds_the_json_document_and_no_repository_text_as_markup() {
     for (args, kind) in cases {
         let page = run(dir.path(), args, "html");
         let json = run(dir.path(), args, "json");
+        let (before, data, after) = parts(&page);
         assert!(
-            !page.contains(SECRET),
+            !page.contains(SECRET) && !data.contains(SECRET),
             "{args:?}: a secret reached the page"
         );
-        let (before, data, after) = parts(&page);
         // The document is the JSON document, and holds the hostile texts.
-        let embedded: Value = serde_json::from_str(data).unwrap();
+        let embedded: Value = serde_json::from_str(&data).unwrap();
         assert_eq!(
             embedded,
             serde_json::from_str::<Value>(&json).unwrap(),
