@@ -19,101 +19,18 @@ checks, and prints as JSON:
 """
 
 import argparse
-import http.server
 import json
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import record  # noqa: E402  (the installation and process helpers)
+import record  # noqa: E402  (the installation, process helpers and the fake Messages API)
 
 TOOL = "mcp__playbookdiff__check"
-
-
-class ScriptedModel:
-    """A Messages API on 127.0.0.1: a `tool_use` of TOOL with `tool_input`
-    for the first request that offers TOOL, HTTP 400 for every other one;
-    every request body is recorded."""
-
-    def __init__(self, tool_input):
-        self.requests = []
-        self.called = False
-        self.lock = threading.Lock()
-        model = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *a):
-                pass
-
-            def do_GET(self):
-                self.refuse()
-
-            def refuse(self):
-                msg = json.dumps({"type": "error", "error": {
-                    "type": "invalid_request_error", "message": "scripted"}}).encode()
-                self.send_response(400)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(msg)))
-                self.end_headers()
-                self.wfile.write(msg)
-
-            def do_POST(self):
-                raw = self.rfile.read(int(self.headers.get("content-length", 0)))
-                try:
-                    body = json.loads(raw)
-                except ValueError:
-                    body = None
-                if not self.path.startswith("/v1/messages") or "count_tokens" in self.path \
-                        or not isinstance(body, dict):
-                    return self.refuse()
-                with model.lock:
-                    model.requests.append(body)
-                    offered = any(t.get("name") == TOOL for t in body.get("tools") or [])
-                    call = offered and not model.called
-                    model.called = model.called or call
-                if not call:
-                    return self.refuse()
-                self.tool_use()
-
-            def tool_use(self):
-                events = [
-                    ("message_start", {"type": "message_start", "message": {
-                        "id": "msg_scripted", "type": "message", "role": "assistant",
-                        "model": "claude-scripted", "content": [], "stop_reason": None,
-                        "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}}),
-                    ("content_block_start", {"type": "content_block_start", "index": 0,
-                                             "content_block": {"type": "tool_use",
-                                                               "id": "toolu_scripted",
-                                                               "name": TOOL, "input": {}}}),
-                    ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
-                        "type": "input_json_delta", "partial_json": json.dumps(tool_input)}}),
-                    ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-                    ("message_delta", {"type": "message_delta", "delta": {
-                        "stop_reason": "tool_use", "stop_sequence": None},
-                        "usage": {"output_tokens": 1}}),
-                    ("message_stop", {"type": "message_stop"}),
-                ]
-                data = "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode()
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def tool_results(body):
@@ -143,7 +60,7 @@ def run(exe, version, playbookdiff, work):
     expected = json.loads(subprocess.run(
         [str(playbookdiff), "check", str(repo), "--format", "json"],
         capture_output=True, text=True).stdout)
-    model = ScriptedModel({"repo": str(repo)})
+    model = record.FakeApi(TOOL, {"repo": str(repo)})
     env = {
         "HOME": str(home), "PATH": str(record.restricted_path(work)), "SHELL": "/bin/bash",
         "LANG": "C.UTF-8", "TZ": "UTC", "ANTHROPIC_API_KEY": "scripted-dummy",
@@ -179,14 +96,14 @@ def run(exe, version, playbookdiff, work):
         "initMcpServers": servers,
         "initTools": sorted(t for t in init.get("tools") or [] if t.startswith("mcp__")),
         "toolOffered": offered,
-        "toolCalled": model.called,
+        "toolCalled": model.answered_tool,
         "requests": len(model.requests),
         "toolResultChars": len(received),
         "findingsExpected": len(ids),
         "findingsReceived": sum(1 for i in ids if i in received),
     }
     ok = ({"name": "playbookdiff", "status": "connected"} in servers and offered
-          and model.called and ids and obs["findingsReceived"] == len(ids))
+          and model.answered_tool and ids and obs["findingsReceived"] == len(ids))
     if not ok:
         obs["toolResult"] = received[:3000]
         obs["stderr"] = (work / "stderr.txt").read_text(errors="replace")[-2000:]

@@ -313,14 +313,15 @@ def kill_group(proc):
 class FakeApi:
     """A Messages API on 127.0.0.1 that records request bodies.
 
-    Without a target every POST gets HTTP 400. With a target, the first
-    request that offers the `Read` tool gets a streamed `tool_use` calling
-    Read on the target, every later one 400.
+    Without a tool every POST gets HTTP 400. With `tool` and `tool_input`,
+    the first request that offers `tool` gets a streamed `tool_use` of it
+    with that input (the oracle: `Read` of the target; the MCP round trip:
+    the server's `check`), every later one 400.
     """
 
-    def __init__(self, read_path):
+    def __init__(self, tool=None, tool_input=None):
         self.requests = []
-        self.read_path = read_path
+        self.tool, self.tool_input = tool, tool_input
         self.answered_tool = False
         self.lock = threading.Lock()
         api = self
@@ -355,8 +356,8 @@ class FakeApi:
                     return self.send_error_body()
                 with api.lock:
                     api.requests.append(body)
-                    offer = any(t.get("name") == "Read" for t in body.get("tools") or [])
-                    script = api.read_path is not None and offer and not api.answered_tool
+                    offer = any(t.get("name") == api.tool for t in body.get("tools") or [])
+                    script = api.tool is not None and offer and not api.answered_tool
                     if script:
                         api.answered_tool = True
                 if not script:
@@ -372,10 +373,10 @@ class FakeApi:
                     ("content_block_start", {"type": "content_block_start", "index": 0,
                                              "content_block": {"type": "tool_use",
                                                                "id": "toolu_oracle",
-                                                               "name": "Read", "input": {}}}),
+                                                               "name": api.tool, "input": {}}}),
                     ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
                         "type": "input_json_delta",
-                        "partial_json": json.dumps({"file_path": api.read_path})}}),
+                        "partial_json": json.dumps(api.tool_input)}}),
                     ("content_block_stop", {"type": "content_block_stop", "index": 0}),
                     ("message_delta", {"type": "message_delta", "delta": {
                         "stop_reason": "tool_use", "stop_sequence": None},
@@ -547,7 +548,7 @@ def run_claude(exe, case, work, read_target=True):
             target_abs.parent.mkdir(parents=True, exist_ok=True)
             target_abs.write_text("oracle target\n")
             target_created = True
-    api = FakeApi(str(target_abs) if target_abs else None)
+    api = FakeApi("Read", {"file_path": str(target_abs)}) if target_abs else FakeApi()
     env = {
         "HOME": str(home), "PATH": str(bindir), "SHELL": "/bin/bash", "LANG": "C.UTF-8",
         "ANTHROPIC_API_KEY": "oracle-dummy", "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{api.port}",
