@@ -172,13 +172,11 @@ impl MatrixBuilder {
     pub fn finish(self) -> Matrix {
         let mut directories = self.directories;
         directories.sort_by(|a, b| a.cwd.cmp(&b.cwd));
-        // Stored again in path order, so the indexes do not depend on the
-        // order directories were added in.
-        let added = self.received.finish();
-        let mut received = ReceivedBuilder::default();
-        for d in &mut directories {
-            d.receives = received.again(&added, &d.receives);
-        }
+        // Numbered again in path order, so the indexes do not depend on
+        // the order directories were added in.
+        let received = self
+            .received
+            .finish(directories.iter_mut().map(|d| &mut d.receives));
         let mut findings: Vec<MatrixFinding> = self.by_id.into_values().map(|(_, m)| m).collect();
         for f in &mut findings {
             f.directories.sort();
@@ -200,7 +198,7 @@ impl MatrixBuilder {
             findings,
             groups,
             summary,
-            received: received.finish(),
+            received,
         }
     }
 }

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 /// The surface an item of a pane belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Surface {
     /// An instruction file or rule.
@@ -35,7 +35,7 @@ pub enum Surface {
 /// One item a harness receives at startup from some launch directory, as
 /// a pane lists it: what and where, not why (the reason depends on the
 /// directory; `check --cwd DIR` gives it).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReceivedItem {
     /// The harness that receives it.
@@ -161,7 +161,7 @@ impl Pane {
 #[derive(Debug, Default)]
 pub(crate) struct ReceivedBuilder {
     out: Received,
-    items: HashMap<String, u32>,
+    items: HashMap<ReceivedItem, u32>,
     lists: HashMap<Vec<u32>, u32>,
 }
 
@@ -183,35 +183,6 @@ impl ReceivedBuilder {
             .collect()
     }
 
-    /// Stores the lists of `receives` (indexes into `from`) again, in this
-    /// builder's order: how [`crate::matrix::MatrixBuilder::finish`] makes
-    /// the indexes follow path order whatever order directories came in.
-    pub(crate) fn again(
-        &mut self,
-        from: &Received,
-        receives: &BTreeMap<Harness, Receives>,
-    ) -> BTreeMap<Harness, Receives> {
-        let mut copy = |list: u32| {
-            let items = from.lists[list as usize]
-                .iter()
-                .map(|&i| from.items[i as usize].clone())
-                .collect();
-            self.list(items)
-        };
-        receives
-            .iter()
-            .map(|(h, r)| {
-                let again = Receives {
-                    instructions: copy(r.instructions),
-                    skills: copy(r.skills),
-                    mcp_servers: copy(r.mcp_servers),
-                    on_demand: r.on_demand,
-                };
-                (*h, again)
-            })
-            .collect()
-    }
-
     fn list(&mut self, items: Vec<ReceivedItem>) -> u32 {
         let indexes: Vec<u32> = items.into_iter().map(|i| self.item(i)).collect();
         let next = self.out.lists.len() as u32;
@@ -222,17 +193,63 @@ impl ReceivedBuilder {
     }
 
     fn item(&mut self, item: ReceivedItem) -> u32 {
-        let key = serde_json::to_string(&item).unwrap_or_default();
         let next = self.out.items.len() as u32;
-        *self.items.entry(key).or_insert_with(|| {
-            self.out.items.push(item);
+        *self.items.entry(item).or_insert_with_key(|i| {
+            self.out.items.push(i.clone());
             next
         })
     }
 
-    /// Everything stored.
-    pub(crate) fn finish(self) -> Received {
-        self.out
+    /// Everything stored, numbered again in the order `receives` (each
+    /// directory's, in path order) first names each list and item, which
+    /// `receives` is changed to: so the numbers do not depend on the order
+    /// directories were added in ([`crate::matrix::MatrixBuilder::finish`]).
+    pub(crate) fn finish<'a>(
+        self,
+        receives: impl Iterator<Item = &'a mut BTreeMap<Harness, Receives>>,
+    ) -> Received {
+        let mut n = Renumber {
+            from: self.out,
+            out: Received::default(),
+            items: HashMap::new(),
+            lists: HashMap::new(),
+        };
+        for r in receives.flat_map(|m| m.values_mut()) {
+            r.instructions = n.list(r.instructions);
+            r.skills = n.list(r.skills);
+            r.mcp_servers = n.list(r.mcp_servers);
+        }
+        n.out
+    }
+}
+
+/// [`ReceivedBuilder::finish`]'s new numbers of lists and items.
+struct Renumber {
+    from: Received,
+    out: Received,
+    items: HashMap<u32, u32>,
+    lists: HashMap<u32, u32>,
+}
+
+impl Renumber {
+    fn list(&mut self, old: u32) -> u32 {
+        if let Some(&new) = self.lists.get(&old) {
+            return new;
+        }
+        let list = std::mem::take(&mut self.from.lists[old as usize]);
+        let list = list.into_iter().map(|i| self.item(i)).collect();
+        self.out.lists.push(list);
+        let new = self.out.lists.len() as u32 - 1;
+        self.lists.insert(old, new);
+        new
+    }
+
+    fn item(&mut self, old: u32) -> u32 {
+        let next = self.out.items.len() as u32;
+        *self.items.entry(old).or_insert_with(|| {
+            self.out.items.push(self.from.items[old as usize].clone());
+            next
+        })
     }
 }
 

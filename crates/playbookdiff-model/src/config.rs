@@ -210,7 +210,7 @@ pub struct Lines {
 }
 
 /// Provenance of one item: the file (and lines) it came from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SourceRef {
     /// Repository-relative POSIX path of the file as the harness names it.

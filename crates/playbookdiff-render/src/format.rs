@@ -48,6 +48,15 @@ impl Format {
         Format::Html,
     ];
 
+    /// True for the formats that show what each agent receives in every
+    /// launch directory of `check --all-dirs` (the JSON document's
+    /// `received` and each directory's `receives`): JSON and HTML. The
+    /// others leave the panes out, so `check --all-dirs` does not make
+    /// them.
+    pub fn shows_panes(self) -> bool {
+        matches!(self, Format::Json | Format::Html)
+    }
+
     /// The `--format` spelling: `text`, `json`, `markdown`, `sarif`,
     /// `github`, `gitlab`, `html`.
     pub fn as_str(self) -> &'static str {

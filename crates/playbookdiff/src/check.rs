@@ -425,6 +425,7 @@ pub(crate) fn run_check(
             opened: &opened,
             args: &args.context,
             policy: &policy,
+            panes: args.output_format().shows_panes(),
         };
         run_all_dirs(
             &all,
@@ -670,13 +671,16 @@ pub(crate) fn launch_directories(
 
 /// What a check of every launch directory works on: the repository,
 /// opened and walked once, the harnesses compared, the command's context
-/// arguments and its policy.
+/// arguments, its policy, and whether the report shows panes.
 struct AllDirs<'a, 'r> {
     repo: &'a Repo<'r>,
     hs: &'a [Harness],
     opened: &'a OpenedContext,
     args: &'a ContextArgs,
     policy: &'a Policy,
+    /// Whether to keep what each harness receives in each directory (the
+    /// report's panes): only for the formats that show them.
+    panes: bool,
 }
 
 /// What a worker sends back for one launch directory: its index into the
@@ -782,7 +786,11 @@ impl AllDirs<'_, '_> {
             false,
         );
         record_first(first, &cmp, i);
-        let panes = received::panes(&configs);
+        let panes = if self.panes {
+            received::panes(&configs)
+        } else {
+            Vec::new()
+        };
         let (configs, problems) = split_problems(configs, dirs[i].is_root());
         DirChecked {
             index: i,
