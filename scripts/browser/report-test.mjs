@@ -238,6 +238,26 @@ async function screenshots(browser, name, file) {
   }
 }
 
+// `upgrade` of Claude Code on a repository with AGENTS.md files only:
+// from 2.1.281 on they load in place of the missing CLAUDE.md, so the
+// page lists that behaviour with its release and evidence, and each
+// directory with the release that changes it.
+async function checkUpgrade(browser) {
+  const root = path.join(tmp, "upgrade");
+  write(root, "AGENTS.md", "# Rules\n\n- Run the tests.\n");
+  write(root, "apps/web/AGENTS.md", "# Web\n\n- Use the design system.\n");
+  const file = render("upgrade", ["upgrade", "claude-code", "2.1.197..2.1.332", root, "--root", "--all-dirs"]);
+  const page = await checkPage(browser, "upgrade", file);
+  const behaviours = await page.locator("#behaviours").textContent();
+  check(behaviours.includes("2.1.281") && behaviours.includes("AgentsMdFallback") &&
+    behaviours.includes("Evidence: bisected") && behaviours.includes("changes what the model receives"),
+    "upgrade: the behaviour that changes what the model receives is listed with its release and evidence");
+  const rows = await page.locator("#matrix tbody th").allInnerTexts();
+  check(rows.includes(". from 2.1.281") && rows.includes("apps/web from 2.1.281"),
+    `upgrade: each directory is listed with the release that changes it (${rows.join(", ")})`);
+  await page.close();
+}
+
 async function checkBench(browser, tree) {
   const file = render("bench", ["check", tree, "--all-dirs"]);
   const bytes = fs.statSync(file).size;
@@ -268,6 +288,7 @@ try {
   const hostile = hostileRepository();
   await checkPage(browser, "hostile diff", render("hostile-diff-page", ["diff", "HEAD~1..HEAD", hostile]));
   await checkHostile(browser, hostile);
+  await checkUpgrade(browser);
   let corpusAll;
   if (opts.corpus) {
     corpusAll = render("corpus-all-dirs", ["check", opts.corpus, "--all-dirs"]);

@@ -147,12 +147,18 @@
       var entry = dir(doc.context.cwd);
       findings.forEach(function (x) { entry.findings.push(x.index); });
     } else {
+      // An upgrade lists a directory once per release that changes what
+      // it receives ("apps/web from 2.1.281").
+      var releasesOf = {};
       doc.directories.forEach(function (d) {
-        var entry = dir(d.cwd);
+        var entry = dir(d.release ? d.cwd + " from " + d.release : d.cwd);
+        (releasesOf[d.cwd] = releasesOf[d.cwd] || []).push(entry);
         d.agents.forEach(function (a) { entry.changes[a.harness] = a; });
       });
       findings.forEach(function (x) {
-        (x.f.directories || []).forEach(function (cwd) { dir(cwd).findings.push(x.index); });
+        (x.f.directories || []).forEach(function (cwd) {
+          (releasesOf[cwd] || [dir(cwd)]).forEach(function (e) { e.findings.push(x.index); });
+        });
       });
     }
     var selected = directories.length ? directories[0].cwd : null;
@@ -168,7 +174,13 @@
 
     function header() {
       var ctx;
-      if (kind === "diff") {
+      if (doc.upgrade) {
+        var u = doc.upgrade;
+        ctx = el("p", { class: "context" }, "Repository ", code(doc.repository), ": what ",
+          u.harness, " receives differently after an upgrade from ", code(u.from), " to ", code(u.to),
+          " (" + u.changes.length + " behaviour change(s) between them; " + doc.summary.affectedContexts +
+          " context(s) analysed, " + doc.directories.length + " with changes for the model)");
+      } else if (kind === "diff") {
         ctx = el("p", { class: "context" }, "Repository ", code(doc.repository), ": what changes from ",
           code(doc.base.revision || doc.base.commit || "base"), " to ",
           code(doc.head.revision || doc.head.commit || "the work tree"),
@@ -190,9 +202,10 @@
       var links = [["directories", "Launch directories"], ["pane", "What each agent receives"],
         ["findings", "Findings"], ["problems", "Problems in the repository"]];
       if (kind !== "diff") links.push(["unknowns", "What the analysis cannot know"]);
+      if (doc.upgrade) links.unshift(["behaviours", "Behaviours that change"]);
       return el("header", null,
         el("a", { class: "skip", href: "#findings" }, "Skip to the findings"),
-        el("h1", null, "PlaybookDiff: " + (kind === "diff" ? "what changes for each agent" : "what each agent receives")),
+        el("h1", null, "PlaybookDiff: " + (doc.upgrade ? "what an upgrade changes" : kind === "diff" ? "what changes for each agent" : "what each agent receives")),
         ctx, line,
         el("nav", { "aria-label": "Sections" }, el("ul", null, links.map(function (l) {
           return el("li", null, el("a", { href: "#" + l[0] }, l[1]));
@@ -561,6 +574,35 @@
       })));
     }
 
+    // ---- the behaviours an upgrade changes ---------------------------------
+
+    // Each behaviour of the agent's version table that changes between the
+    // two releases: its first release, what it does, its evidence, the id
+    // that accepts it, and where it changes what the model receives.
+    function drawBehaviours() {
+      var s = sections.behaviours;
+      var changes = doc.upgrade.changes;
+      if (!changes.length) {
+        s.appendChild(el("p", { class: "muted" }, "None bisected for this harness: a change below comes from the profile of ",
+          code(doc.upgrade.to), "."));
+        return;
+      }
+      s.appendChild(el("ul", { class: "plain" }, changes.map(function (c) {
+        var here = c.directories.length;
+        return el("li", { class: "behaviour" },
+          el("p", null, el("strong", null, c.since), " ", code(c.fact), " ",
+            here ? (c.accepted ? el("span", { class: "muted" }, "accepted: " + c.accepted)
+              : el("span", { class: "badge sev-high" }, "changes what the model receives"))
+              : el("span", { class: "muted" }, "nothing here")),
+          el("p", null, c.summary),
+          el("p", { class: "prov" }, "Evidence: " + c.evidence),
+          el("p", { class: "prov" }, "Accept it with ", code("[[accepted]] id = \"" + c.id + "\""),
+            " in playbookdiff.toml"),
+          here ? el("p", { class: "mono" }, "In " + here + " context(s): " + c.directories.slice(0, 50).join(", ") +
+            (here > 50 ? ", ..." : "")) : null);
+      })));
+    }
+
     // ---- assembly ----------------------------------------------------------
 
     // After a change of the harnesses shown: everything.
@@ -578,6 +620,7 @@
     }
 
     var main = el("main", null, filters(),
+      doc.upgrade ? section("behaviours", "Behaviours that change between the releases") : null,
       section("directories", "Launch directories"),
       section("pane", "What each agent receives"),
       section("findings", "Findings"),
@@ -591,10 +634,11 @@
         el("p", { class: "mono" }, doc.changedPaths.slice(0, 200).join(", ") + (doc.changedPaths.length > 200 ? ", ..." : ""))),
       sections.directories);
     }
+    if (doc.upgrade) drawBehaviours();
     redraw();
     drawProblems();
     if (kind !== "diff") drawUnknowns();
-    document.title = "PlaybookDiff " + kind + ": " + (kind === "diff" ? doc.repository : doc.context.repositoryRoot);
+    document.title = "PlaybookDiff " + (doc.upgrade ? "upgrade" : kind) + ": " + (kind === "diff" ? doc.repository : doc.context.repositoryRoot);
     document.body.dataset.ready = "true";
     // When the page became usable, for the browser test (docs/html.md).
     performance.mark("playbookdiff-ready");
