@@ -661,3 +661,96 @@ fn explain_keeps_code_blocks_verbatim() {
         assert!(text.lines().any(|l| l == line), "{line:?}: {text}");
     }
 }
+
+/// Standard output of `args` run in `dir` with `HOME` and `CODEX_HOME` in
+/// `home` (so no user layer of whoever runs the test is read), after
+/// checking that it exited `code` and that every line fits 80 columns.
+fn fits_80_columns(dir: &Path, home: &Path, args: &[&str], code: i32) -> String {
+    let out = playbookdiff()
+        .current_dir(dir)
+        .env("HOME", home)
+        .env("CODEX_HOME", home.join(".codex"))
+        .env_remove("COLUMNS")
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in text.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 80,
+            "{args:?} printed a line of {} columns:\n{line}",
+            unicode_width::UnicodeWidthStr::width(line)
+        );
+    }
+    text
+}
+
+/// The command line's own reports, not only the renderers' text, fit 80
+/// columns when standard output is no terminal: the `guard install` plan
+/// and what `--write` did (they name a long hook command and notes), `guard
+/// status`, `guard log`, `guard audit` and what `check --accept` recorded
+/// printed one line each of up to 430 columns. Their words are all there,
+/// wrapped.
+#[test]
+fn the_commands_own_reports_fit_80_columns() {
+    let repo = monorepo();
+    let dir = repo.path();
+    let home = tempfile::tempdir().unwrap();
+    let program = "/opt/playbookdiff/release/bin/playbookdiff-guard";
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    for host in ["claude-code", "codex", "opencode"] {
+        let plan = ["guard", "install", "--host", host, "--program", program];
+        let text = words(&fits_80_columns(dir, home.path(), &plan, 0));
+        assert!(text.contains("would change"), "{text}");
+        assert!(
+            text.contains(&format!("{program} hook --host {host}")),
+            "{text}"
+        );
+        assert!(text.contains("run again with --write"), "{text}");
+        let write = [&plan[..], &["--write"]].concat();
+        let text = words(&fits_80_columns(dir, home.path(), &write, 0));
+        assert!(text.starts_with("changed "), "{text}");
+    }
+    let status = words(&fits_80_columns(dir, home.path(), &["guard", "status"], 0));
+    assert!(status.contains("claude-code: guarded"), "{status}");
+    assert!(
+        status.contains("could switch it off: `disableAllHooks: true`"),
+        "{status}"
+    );
+    let payload = serde_json::json!({
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": dir.join("CLAUDE.md"), "content": "x"},
+        "cwd": dir,
+    });
+    playbookdiff()
+        .current_dir(dir)
+        .args(["guard", "hook", "--host", "claude-code"])
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let log = words(&fits_80_columns(dir, home.path(), &["guard", "log"], 0));
+    assert!(
+        log.contains("claude-code Write deny agent-config CLAUDE.md"),
+        "{log}"
+    );
+    let audit = ["guard", "audit", "--write-baseline"];
+    let text = words(&fits_80_columns(dir, home.path(), &audit, 0));
+    assert!(text.contains("wrote the baseline"), "{text}");
+    let text = words(&fits_80_columns(dir, home.path(), &["guard", "audit"], 0));
+    assert!(text.contains("no deny rule is gone or weaker"), "{text}");
+
+    let (check, _) = json_in(dir, &["check", "--format", "json"]);
+    let id = check["findings"][0]["id"].as_str().unwrap().to_string();
+    let reason = "Codex reads the package's own sources guide; Claude Code does not need it";
+    let accept = ["check", "--accept", &id, "--reason", reason];
+    let text = words(&fits_80_columns(dir, home.path(), &accept, 0));
+    assert!(text.starts_with(&format!("Accepted {id} in ")), "{text}");
+    assert!(text.ends_with(reason), "{text}");
+}
