@@ -754,3 +754,55 @@ fn the_commands_own_reports_fit_80_columns() {
     assert!(text.starts_with(&format!("Accepted {id} in ")), "{text}");
     assert!(text.ends_with(reason), "{text}");
 }
+
+/// `guard` and `round` take the repository with `--repo`; `compile`,
+/// `check`, `explain`, `diff` and `upgrade` as the argument REPO. Given
+/// the other way, the answer is the command line written the right way,
+/// not "unexpected argument" (with `--repo` even "did you mean
+/// '--reason'?"); any other mistake in a subcommand points to that
+/// subcommand's own help.
+#[test]
+fn the_repository_given_the_other_commands_way_is_answered() {
+    let repo = monorepo();
+    let dir = repo.path();
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["guard", "status", "web"],
+            "error: guard status takes the repository with --repo; run: playbookdiff guard status --repo web",
+        ),
+        (
+            &["guard", "install", "--host", "codex", "web"],
+            "error: guard install takes the repository with --repo; run: playbookdiff guard install --host codex --repo web",
+        ),
+        (
+            &["round", "context", "api", "web"],
+            "error: round context takes the repository with --repo; run: playbookdiff round context api --repo web",
+        ),
+        (
+            &["check", "--repo", "web", "--all-dirs"],
+            "error: check takes the repository as its argument REPO, not --repo; run: playbookdiff check web --all-dirs",
+        ),
+        (
+            &["compile", "--repo=web"],
+            "error: compile takes the repository as its argument REPO, not --repo; run: playbookdiff compile web",
+        ),
+        (
+            &["guard", "status", "no-such-dir"],
+            "error: unexpected argument 'no-such-dir' found (see 'playbookdiff guard status --help')",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(refused_in(dir, args), expected, "{args:?}");
+    }
+    // The rewritten command lines run.
+    for args in [
+        &["guard", "status", "--repo", "web"][..],
+        &["check", "web", "--all-dirs"][..],
+    ] {
+        let out = playbookdiff().current_dir(dir).args(args).output().unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {out:?}"
+        );
+    }
+}
