@@ -806,3 +806,30 @@ fn the_repository_given_the_other_commands_way_is_answered() {
         );
     }
 }
+
+/// `upgrade` given a release that has no profile of its own models it as
+/// another (`1.0.0` as Claude Code 2.1.197, the oldest profile), as
+/// `--agent-version` does; a note on standard error says so, since the
+/// report itself names only the releases as given. Profiled releases get
+/// no note.
+#[test]
+fn upgrade_says_which_release_stands_for_one_without_a_profile() {
+    let repo = monorepo();
+    let run = |range: &str| {
+        let out = playbookdiff()
+            .current_dir(repo.path())
+            .args(["upgrade", "claude-code", range])
+            .output()
+            .unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let note = run("1.0.0..2.1.332");
+    assert!(
+        note.starts_with("note: Claude Code 1.0.0 has no version profile"),
+        "{note}"
+    );
+    assert!(note.contains("2.1.197"), "{note}");
+    assert!(!note.contains("2.1.332 has no"), "{note}");
+    assert_eq!(run("2.1.197..2.1.332"), "");
+}
