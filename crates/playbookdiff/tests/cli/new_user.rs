@@ -833,3 +833,53 @@ fn upgrade_says_which_release_stands_for_one_without_a_profile() {
     assert!(!note.contains("2.1.332 has no"), "{note}");
     assert_eq!(run("2.1.197..2.1.332"), "");
 }
+
+/// The view is a summary: a directory outside git read whole (a home
+/// directory, `/tmp`) can hold thousands of problems, which printed tens
+/// of thousands of lines before the table. It shows ten, counts the rest
+/// in its heading and names the `check` that lists them all.
+#[test]
+fn the_view_shows_ten_problems_and_points_to_check_for_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("CLAUDE.md"), "# Root\n").unwrap();
+    for i in 0..14 {
+        let pkg = root.join(format!("pkg{i:02}"));
+        std::fs::create_dir(&pkg).unwrap();
+        std::fs::write(pkg.join("AGENTS.md"), format!("# Package {i}\n")).unwrap();
+    }
+    let text = |args: &[&str]| {
+        let out = playbookdiff()
+            .current_dir(root)
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The problems section: its heading's count, and its rows (a row
+    // starts two spaces in, its message four).
+    let section = |t: &str| -> (usize, usize) {
+        let start = t
+            .find("Problems in the repository (")
+            .expect("a problems section");
+        let rest = &t[start + "Problems in the repository (".len()..];
+        let n = rest[..rest.find(')').unwrap()].parse().unwrap();
+        let body = rest.split("\n\n").next().unwrap();
+        let rows = body
+            .lines()
+            .skip(1)
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   ") && !l.starts_with("  +"))
+            .count();
+        (n, rows)
+    };
+    let check = text(&["check"]);
+    let (all, rows) = section(&check);
+    assert!(all >= 14, "{check}");
+    assert_eq!(rows, all, "{check}");
+    let view = text(&[]);
+    assert_eq!(section(&view), (all, 10), "{view}");
+    assert!(
+        view.contains(&format!("  +{} more: see `playbookdiff check`\n", all - 10)),
+        "{view}"
+    );
+}
