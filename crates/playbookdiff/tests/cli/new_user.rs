@@ -883,3 +883,24 @@ fn the_view_shows_ten_problems_and_points_to_check_for_the_rest() {
         "{view}"
     );
 }
+
+/// The help says what the analysis reads: the repository only by default,
+/// and with `--mode local` the user's and the machine's agent
+/// configuration too (it said "reads no home-directory or machine-wide
+/// configuration", and `local` "also personal files present in the working
+/// tree", while `--home` and `--managed-root` exist for that mode).
+#[test]
+fn the_help_says_what_local_mode_reads() {
+    let out = playbookdiff().arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!help.contains("reads no home-directory"), "{help}");
+    assert!(
+        help.contains("--mode local also reads the user's and the machine's agent configuration"),
+        "{help}"
+    );
+    assert!(
+        help.contains("local: Also personal files present in the working tree, and the user's and the machine's agent configuration"),
+        "{help}"
+    );
+}
