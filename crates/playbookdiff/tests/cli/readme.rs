@@ -130,6 +130,33 @@ fn cargo_run_of_the_package_runs_the_command() {
     assert_eq!(package["default_run"], "playbookdiff", "{package}");
 }
 
+/// What `.ci/run` runs beyond cargo needs the network (npm packages, and
+/// Chromium when missing): the README's sentence about it names each
+/// `PLAYBOOKDIFF_SKIP_…` variable the script reads to skip a step, so a
+/// new user offline knows how to run the rest.
+#[test]
+fn the_readme_names_every_step_of_ci_run_that_can_be_skipped() {
+    let script = std::fs::read_to_string(workspace_root().join(".ci/run")).unwrap();
+    let readme = readme();
+    let mut skips: Vec<&str> = script
+        .split(|c: char| !(c.is_ascii_uppercase() || c == '_'))
+        .filter(|w| w.starts_with("PLAYBOOKDIFF_SKIP_"))
+        .collect();
+    skips.sort_unstable();
+    skips.dedup();
+    assert!(skips.len() >= 2, "{skips:?}");
+    for var in skips {
+        assert!(
+            readme.contains(&format!("`{var}=1`")),
+            "README does not name {var}"
+        );
+    }
+    assert!(
+        readme.contains("need the network"),
+        "README: .ci/run offline"
+    );
+}
+
 /// The minimum Rust the README states is the workspace's `rust-version`.
 #[test]
 fn the_readme_states_the_minimum_rust_version() {
