@@ -258,6 +258,32 @@ pub(crate) fn repo_given_the_other_way(
     }
 }
 
+/// `playbookdiff help WORD` (read as `WORD --help`) where WORD names no
+/// command and no existing path: the top help would answer, as if WORD
+/// were REPO, with exit status 0. The line that says WORD is no command
+/// instead, with the closest command when there is one.
+pub(crate) fn help_of_no_command(args: &[OsString], current_dir: Option<&Path>) -> Option<String> {
+    let [_, word, flag] = args else {
+        return None;
+    };
+    let word = word.to_str()?;
+    if flag != "--help" || word.starts_with('-') || command_names().iter().any(|n| n == word) {
+        return None;
+    }
+    if current_dir.is_none_or(|here| std::fs::symlink_metadata(here.join(word)).is_ok()) {
+        return None;
+    }
+    let names = command_names();
+    let hint = match closest(word, &names) {
+        Some(close) => format!("did you mean '{close}'? "),
+        None => String::new(),
+    };
+    Some(format!(
+        "no help for '{word}': it is no command; {hint}(the commands: {}; see 'playbookdiff --help')",
+        names.join(", ")
+    ))
+}
+
 /// `compile` given `--harness` more than once: it compiles for one
 /// harness, and `check` compares several; the line that says so with the
 /// `check` command to run (`None` for any other command line).

@@ -39,6 +39,10 @@ fn run() -> ExitStatus {
     install_panic_hook();
     let current_dir = std::env::current_dir().ok();
     let args = help_word_as_flag(std::env::args_os().collect(), current_dir.as_deref());
+    if let Some(line) = habits::help_of_no_command(&args, current_dir.as_deref()) {
+        report(&format!("error: {line}"));
+        return ExitStatus::CouldNotRun;
+    }
     // Help text wraps at the output's width like every other text (clap's
     // own default is 100 columns when standard output is no terminal).
     let parsed = usage_wrapped(

@@ -904,3 +904,28 @@ fn the_help_says_what_local_mode_reads() {
         "{help}"
     );
 }
+
+/// `playbookdiff help WORD` gives WORD's help; for a word that names no
+/// command (and no directory, which would be REPO) it printed the top
+/// help with exit status 0, as if the topic existed. Now it says the word
+/// is no command, with the closest one, in one line (exit status 2).
+#[test]
+fn help_of_a_word_that_is_no_command_says_so() {
+    let repo = monorepo();
+    let dir = repo.path();
+    let line = refused_in(dir, &["help", "chek"]);
+    assert!(
+        line.starts_with("error: no help for 'chek': it is no command; did you mean 'check'? (the commands: compile, check, explain, diff,"),
+        "{line}"
+    );
+    assert!(line.ends_with("; see 'playbookdiff --help')"), "{line}");
+    assert!(refused_in(dir, &["help", "nonsense"])
+        .starts_with("error: no help for 'nonsense': it is no command; (the commands: "));
+    for args in [&["help", "check"][..], &["help", "web"][..], &["help"][..]] {
+        let out = playbookdiff().current_dir(dir).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("Usage: playbookdiff"));
+    }
+}
