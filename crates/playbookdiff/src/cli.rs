@@ -238,10 +238,11 @@ pub(crate) enum Command {
 
     /// Serve the analysis to agents over the Model Context Protocol (stdio).
     ///
-    /// Tools `compile`, `check`, `explain` and `diff` answer with the JSON
-    /// documents of `--format json`; the fidelity report is the resource
-    /// `playbookdiff://fidelity`. Read-only; runs until standard input
-    /// closes. See docs/mcp.md to add it to Claude Code, Codex or OpenCode.
+    /// Tools `compile`, `check`, `explain`, `diff` and `layout` answer with
+    /// the JSON documents of `--format json`; the fidelity report is the
+    /// resource `playbookdiff://fidelity`. Read-only; runs until standard
+    /// input closes. See docs/mcp.md to add it to Claude Code, Codex or
+    /// OpenCode.
     #[command(after_help = "Example:\n  claude mcp add playbookdiff -- playbookdiff mcp")]
     Mcp,
 }
