@@ -247,12 +247,26 @@ pub(crate) fn problems_section(
     p: &Painter,
     configs: &[playbookdiff_model::EffectiveAgentConfig],
 ) {
+    problems_section_at_most(out, p, configs, usize::MAX, "");
+}
+
+/// [`problems_section`] with at most `max` problems, then one line that
+/// counts the others and names `command`, which lists them all (the
+/// view's `playbookdiff check …`); the heading counts every problem.
+pub(crate) fn problems_section_at_most(
+    out: &mut String,
+    p: &Painter,
+    configs: &[playbookdiff_model::EffectiveAgentConfig],
+    max: usize,
+    command: &str,
+) {
     let probs = repository_problems(configs);
     if probs.is_empty() {
         return;
     }
     problems_heading(out, p, probs.len());
-    for pr in probs {
+    let more = probs.len().saturating_sub(max);
+    for pr in probs.into_iter().take(max) {
         problem_row(
             out,
             pr.source,
@@ -261,6 +275,13 @@ pub(crate) fn problems_section(
             &pr.harnesses,
             pr.message,
         );
+    }
+    if more > 0 {
+        out.push_str(&wrap(
+            &format!("+{more} more: see `{command}`"),
+            "  ",
+            columns(),
+        ));
     }
 }
 

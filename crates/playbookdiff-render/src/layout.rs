@@ -299,6 +299,18 @@ pub(crate) fn id_lines(
     lines
 }
 
+/// `text` as one paragraph for a terminal: wrapped at spaces to the width
+/// of the enclosing [`with_width`] (80 columns by default), the first
+/// line prefixed by `first` and the others by `rest`, each ending in a
+/// line feed. A command in backticks moves to the next line whole when it
+/// fits one (a longer one breaks at its spaces); a path wider than a line
+/// is shortened from the left. For the command line's own short reports
+/// (`guard install`, `guard status`, `check --accept`), which are no
+/// rendering of the model.
+pub fn paragraph(text: &str, first: &str, rest: &str) -> String {
+    wrap_hanging(text, first, rest, columns())
+}
+
 /// Wraps `text` to `columns` columns, every line prefixed by `indent`.
 pub(crate) fn wrap(text: &str, indent: &str, columns: usize) -> String {
     wrap_hanging(text, indent, indent, columns)

@@ -75,7 +75,7 @@ pub use format::{Format, Report};
 pub use github::github;
 pub use gitlab::gitlab;
 pub use json::to_json;
-pub use layout::{with_width, DEFAULT_WIDTH};
+pub use layout::{paragraph, with_width, DEFAULT_WIDTH};
 pub use overview::overview_text;
 pub use report::{CheckReport, Gate, MatrixReport, Via};
 pub use sarif::sarif;

@@ -28,6 +28,11 @@ const MAX_ROWS: usize = 12;
 /// startup in the launch directory, which are always shown.
 const MAX_FINDINGS: usize = 10;
 
+/// At most this many problems in the repository; `check` lists them all
+/// (a directory outside git read whole, such as a home directory, can
+/// hold thousands).
+const MAX_PROBLEMS: usize = 10;
+
 /// The narrowest and widest a harness column may be.
 const CELL_MIN: usize = 18;
 const CELL_MAX: usize = 24;
@@ -541,7 +546,13 @@ pub fn overview_text(r: &CheckReport<'_>, color: crate::Color) -> String {
     overview_head(&mut out, &p, r);
     let sections = overview_sections(cmp);
     let table = Table::choose(&sections, &cmp.harnesses);
-    crate::check_text::problems_section(&mut out, &p, r.configs);
+    crate::check_text::problems_section_at_most(
+        &mut out,
+        &p,
+        r.configs,
+        MAX_PROBLEMS,
+        &format!("playbookdiff check{args}"),
+    );
     out.push('\n');
     table_lines(&mut out, &p, cmp, &table, sections);
     findings_lines(&mut out, &p, r, &args);

@@ -568,20 +568,22 @@ fn fixtures<'f>(
 /// group's first id and how many more) and the reason, and, for the ids
 /// that were accepted before, the reason each had, which the new one
 /// replaced (`replaced`, one per entry), so no reason is lost without a
-/// word. One line, two when reasons were replaced.
+/// word. One paragraph, two when reasons were replaced, wrapped to the
+/// output's width.
 fn accepted_text(file: &str, entries: &[AcceptedFinding], replaced: &[Option<String>]) -> String {
     let Some(first) = entries.first() else {
         return String::new();
     };
     let (id, reason) = (&first.id, &first.reason);
-    let mut out = match entries.len() {
-        1 => format!("Accepted {id} in {file}: {reason}\n"),
+    let out = match entries.len() {
+        1 => format!("Accepted {id} in {file}: {reason}"),
         // count >= 2: one is the arm above.
         n => format!(
-            "Accepted the {n} findings of this difference ({id} and {} more, one entry each) in {file}: {reason}\n",
+            "Accepted the {n} findings of this difference ({id} and {} more, one entry each) in {file}: {reason}",
             n - 1
         ),
     };
+    let mut out = playbookdiff_render::paragraph(&out, "", "  ");
     let mut earlier: Vec<&str> = replaced
         .iter()
         .flatten()
@@ -597,9 +599,17 @@ fn accepted_text(file: &str, entries: &[AcceptedFinding], replaced: &[Option<Str
         } else {
             format!("{again} of them were accepted before; the earlier reasons, now replaced")
         };
-        out.push_str(&format!("{whose}: {}\n", earlier.join("; ")));
+        out.push_str(&playbookdiff_render::paragraph(
+            &format!("{whose}: {}", earlier.join("; ")),
+            "",
+            "  ",
+        ));
     } else if again > 0 {
-        out.push_str("(already accepted for this reason: the reason is unchanged)\n");
+        out.push_str(&playbookdiff_render::paragraph(
+            "(already accepted for this reason: the reason is unchanged)",
+            "",
+            "  ",
+        ));
     }
     out
 }

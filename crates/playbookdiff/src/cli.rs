@@ -19,8 +19,9 @@ skills, MCP servers, hooks and permissions, from which file and lines, and what 
 const LONG_ABOUT: &str = "Show what each coding agent receives from a repository: instructions, \
 skills, MCP servers, hooks and permissions, from which file and lines, and what the analysis cannot know.
 
-PlaybookDiff reads the repository only. It runs nothing, contacts no server and reads no \
-home-directory or machine-wide configuration; what those could add is reported as diagnostics.";
+The analysis only reads: it runs nothing and contacts no server. By default (--mode repo) it \
+reads the repository only; --mode local also reads the user's and the machine's agent \
+configuration. What it does not read is reported as diagnostics.";
 
 const TOP_EXAMPLES: &str = "\
 Without a command, shows what each harness receives from REPO side by side,
@@ -237,10 +238,11 @@ pub(crate) enum Command {
 
     /// Serve the analysis to agents over the Model Context Protocol (stdio).
     ///
-    /// Tools `compile`, `check`, `explain` and `diff` answer with the JSON
-    /// documents of `--format json`; the fidelity report is the resource
-    /// `playbookdiff://fidelity`. Read-only; runs until standard input
-    /// closes. See docs/mcp.md to add it to Claude Code, Codex or OpenCode.
+    /// Tools `compile`, `check`, `explain`, `diff` and `layout` answer with
+    /// the JSON documents of `--format json`; the fidelity report is the
+    /// resource `playbookdiff://fidelity`. Read-only; runs until standard
+    /// input closes. See docs/mcp.md to add it to Claude Code, Codex or
+    /// OpenCode.
     #[command(after_help = "Example:\n  claude mcp add playbookdiff -- playbookdiff mcp")]
     Mcp,
 }
@@ -1113,7 +1115,8 @@ pub enum ModeArg {
     /// Committed, reproducible configuration only
     #[default]
     Repo,
-    /// Also personal files present in the working tree
+    /// Also personal files present in the working tree, and the user's
+    /// and the machine's agent configuration (--home, --managed-root)
     Local,
 }
 

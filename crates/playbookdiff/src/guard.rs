@@ -13,6 +13,7 @@ use playbookdiff_guard::host::Answer;
 use playbookdiff_guard::install::{self, Scope};
 use playbookdiff_guard::status;
 use playbookdiff_guard::{audit, ledger, Host};
+use playbookdiff_render::paragraph;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -124,10 +125,14 @@ fn install(a: &GuardInstallArgs, here: Option<&Path>) -> Result<crate::check::Ou
     }
     let target = &changes[0].path;
     for note in install::notes(host, scope, target) {
-        out.push_str(&format!("note: {note}\n"));
+        out.push_str(&paragraph(&format!("note: {note}"), "", "  "));
     }
     if changes.iter().any(|c| c.text.is_some()) && !a.write {
-        out.push_str("Nothing was changed; run again with --write to make the change.\n");
+        out.push_str(&paragraph(
+            "Nothing was changed; run again with --write to make the change.",
+            "",
+            "  ",
+        ));
     }
     Ok(crate::check::Outcome {
         output: out,
@@ -145,40 +150,57 @@ fn default_program() -> Result<PathBuf, String> {
     Ok(if hook.is_file() { hook } else { exe })
 }
 
-/// Writes one planned change when `write`; the plan's line for it.
+/// Writes one planned change when `write`; the plan's paragraph for it,
+/// wrapped to the output's width.
 fn apply(change: &install::FileChange, write: bool) -> Result<String, String> {
     let shown = change.path.display();
     let Some(text) = &change.text else {
-        return Ok(format!(
-            "unchanged {shown}: the guard is already registered there\n"
+        return Ok(paragraph(
+            &format!("unchanged {shown}: the guard is already registered there"),
+            "",
+            "  ",
         ));
     };
     if !write {
-        return Ok(format!("would change {shown}: {}\n", change.why));
+        return Ok(paragraph(
+            &format!("would change {shown}: {}", change.why),
+            "",
+            "  ",
+        ));
     }
     if let Some(dir) = change.path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("`{}` cannot be created ({e})", dir.display()))?;
     }
     std::fs::write(&change.path, text).map_err(|e| format!("`{shown}` cannot be written ({e})"))?;
-    Ok(format!("changed {shown}: {}\n", change.why))
+    Ok(paragraph(
+        &format!("changed {shown}: {}", change.why),
+        "",
+        "  ",
+    ))
 }
 
-/// One agent's guard layers and switches, for `guard status`.
+/// One agent's guard layers and switches, for `guard status`, each a
+/// paragraph wrapped to the output's width.
 fn status(a: &GuardRepoArgs, here: Option<&Path>) -> Result<crate::check::Outcome, String> {
     let (root, _) = repo_root(a.repo.as_deref(), here)?;
     let mut out = String::new();
     for s in host_statuses(&root) {
-        out.push_str(&format!("{}: {}\n", s.host.id(), s.verdict()));
+        let item = |text: String| paragraph(&text, "  ", "    ");
+        out.push_str(&paragraph(
+            &format!("{}: {}", s.host.id(), s.verdict()),
+            "",
+            "  ",
+        ));
         for layer in &s.layers {
-            out.push_str(&format!(
-                "  hook in the {} layer: {}\n",
+            out.push_str(&item(format!(
+                "hook in the {} layer: {}",
                 layer.scope.as_str(),
                 layer.path.display()
-            ));
+            )));
         }
         if let Some(remedy) = s.install_remedy() {
-            out.push_str(&format!("  remedy: {remedy}\n"));
+            out.push_str(&item(format!("remedy: {remedy}")));
         }
         for sw in &s.switches {
             let word = if sw.active {
@@ -186,7 +208,7 @@ fn status(a: &GuardRepoArgs, here: Option<&Path>) -> Result<crate::check::Outcom
             } else {
                 "could switch it off"
             };
-            out.push_str(&format!("  {word}: {}\n", sw.line));
+            out.push_str(&item(format!("{word}: {}", sw.line)));
         }
     }
     Ok(crate::check::Outcome {
@@ -228,11 +250,15 @@ fn log(a: &GuardLogArgs, here: Option<&Path>) -> Result<crate::check::Outcome, S
     let skip = a.last.map_or(0, |n| records.len().saturating_sub(n));
     let mut out = String::new();
     if records.is_empty() {
-        out.push_str("The guard has recorded no decision in this repository.\n");
+        out.push_str(&paragraph(
+            "The guard has recorded no decision in this repository.",
+            "",
+            "  ",
+        ));
     }
     for r in records.iter().skip(skip) {
-        out.push_str(&format!(
-            "{} {} {} {} {}{}\n",
+        let record = format!(
+            "{} {} {} {} {}{}",
             r.time,
             r.host,
             if r.tool.is_empty() { "-" } else { &r.tool },
@@ -243,7 +269,8 @@ fn log(a: &GuardLogArgs, here: Option<&Path>) -> Result<crate::check::Outcome, S
             } else {
                 format!(" {}", r.paths.join(" "))
             }
-        ));
+        );
+        out.push_str(&paragraph(&record, "", "    "));
     }
     Ok(crate::check::Outcome {
         output: out,
@@ -282,7 +309,11 @@ fn audit_cmd(a: &GuardAuditArgs, here: Option<&Path>) -> Result<crate::check::Ou
         }
         std::fs::write(&path, text)
             .map_err(|e| format!("`{}` cannot be written ({e})", path.display()))?;
-        out.push_str(&format!("wrote the baseline {}\n", path.display()));
+        out.push_str(&paragraph(
+            &format!("wrote the baseline {}", path.display()),
+            "",
+            "  ",
+        ));
         return Ok(crate::check::Outcome {
             output: out,
             status: ExitStatus::Success,
@@ -295,12 +326,13 @@ fn audit_cmd(a: &GuardAuditArgs, here: Option<&Path>) -> Result<crate::check::Ou
         .map_err(|e| format!("the baseline `{}` is not valid ({e})", path.display()))?;
     let weakened = audit::compare(&baseline, &current);
     for w in &weakened {
-        out.push_str(&format!("weakened: {w}\n"));
+        out.push_str(&paragraph(&format!("weakened: {w}"), "", "  "));
     }
     if weakened.is_empty() {
-        out.push_str(&format!(
-            "no deny rule is gone or weaker than in {}\n",
-            path.display()
+        out.push_str(&paragraph(
+            &format!("no deny rule is gone or weaker than in {}", path.display()),
+            "",
+            "  ",
         ));
     }
     Ok(crate::check::Outcome {

@@ -169,6 +169,121 @@ pub(crate) fn misparsed(args: &[OsString], current_dir: Option<&Path>) -> Option
     None
 }
 
+/// The names of the command and subcommands the arguments start with
+/// (`["guard", "status"]` for `playbookdiff guard status mini`), as far
+/// as each word names a subcommand of the one before; empty for the view.
+pub(crate) fn command_path(args: &[OsString]) -> Vec<String> {
+    let mut cmd = Cli::command();
+    let mut path = Vec::new();
+    for a in args.iter().skip(1) {
+        let Some(sub) = a.to_str().and_then(|w| cmd.find_subcommand(w)).cloned() else {
+            break;
+        };
+        path.push(sub.get_name().to_string());
+        cmd = sub;
+    }
+    path
+}
+
+/// How a command takes the repository: `--repo DIR` (`guard`, `round`)
+/// or the argument REPO (`check`, `compile`, …); `None` for a command
+/// that reads no repository (`layout`, `mcp`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RepoSpelling {
+    Option,
+    Argument,
+}
+
+/// The [`RepoSpelling`] of the command at `path` ([`command_path`]).
+fn repo_spelling(path: &[String]) -> Option<RepoSpelling> {
+    let mut cmd = Cli::command();
+    for name in path {
+        cmd = cmd.find_subcommand(name)?.clone();
+    }
+    let repo = cmd.get_arguments().find(|a| a.get_id() == "repo")?;
+    Some(match repo.get_long() {
+        Some(_) => RepoSpelling::Option,
+        None => RepoSpelling::Argument,
+    })
+}
+
+/// When the repository was given the other command's way: `--repo DIR`
+/// to a command that takes REPO as its argument (`check --repo web`), or
+/// a free word naming an existing directory to a command that takes
+/// `--repo` (`guard status web`, `round context ID web`). `unexpected` is
+/// the word clap did not expect; the answer is the line to print with the
+/// command line rewritten.
+pub(crate) fn repo_given_the_other_way(
+    args: &[OsString],
+    unexpected: &str,
+    current_dir: Option<&Path>,
+) -> Option<String> {
+    let path = command_path(args);
+    let command = path.join(" ");
+    let words: Vec<String> = args
+        .iter()
+        .skip(1 + path.len())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut line = format!("playbookdiff {command}");
+    match repo_spelling(&path)? {
+        RepoSpelling::Argument if unexpected == "--repo" || unexpected.starts_with("--repo=") => {
+            for w in &words {
+                match w.strip_prefix("--repo=") {
+                    Some(dir) => line.push_str(&format!(" {}", shell_word(dir))),
+                    None if w == "--repo" => {}
+                    None => line.push_str(&format!(" {}", shell_word(w))),
+                }
+            }
+            Some(format!(
+                "{command} takes the repository as its argument REPO, not --repo; run: {line}"
+            ))
+        }
+        RepoSpelling::Option if !unexpected.starts_with('-') => {
+            let here = current_dir?;
+            if !here.join(unexpected).is_dir() {
+                return None;
+            }
+            for w in &words {
+                if w == unexpected {
+                    line.push_str(" --repo");
+                }
+                line.push_str(&format!(" {}", shell_word(w)));
+            }
+            Some(format!(
+                "{command} takes the repository with --repo; run: {line}"
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// `playbookdiff help WORD` (read as `WORD --help`) where WORD names no
+/// command and no existing path: the top help would answer, as if WORD
+/// were REPO, with exit status 0. The line that says WORD is no command
+/// instead, with the closest command when there is one.
+pub(crate) fn help_of_no_command(args: &[OsString], current_dir: Option<&Path>) -> Option<String> {
+    let [_, word, flag] = args else {
+        return None;
+    };
+    let word = word.to_str()?;
+    if flag != "--help" || word.starts_with('-') || command_names().iter().any(|n| n == word) {
+        return None;
+    }
+    if current_dir.is_none_or(|here| std::fs::symlink_metadata(here.join(word)).is_ok()) {
+        return None;
+    }
+    let names = command_names();
+    let hint = match closest(word, &names) {
+        Some(close) => format!("did you mean '{close}'? "),
+        None => String::new(),
+    };
+    Some(format!(
+        "no help for '{word}': it is no command; {hint}(the commands: {}; see 'playbookdiff --help')",
+        names.join(", ")
+    ))
+}
+
 /// `compile` given `--harness` more than once: it compiles for one
 /// harness, and `check` compares several; the line that says so with the
 /// `check` command to run (`None` for any other command line).

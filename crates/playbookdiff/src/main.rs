@@ -39,6 +39,10 @@ fn run() -> ExitStatus {
     install_panic_hook();
     let current_dir = std::env::current_dir().ok();
     let args = help_word_as_flag(std::env::args_os().collect(), current_dir.as_deref());
+    if let Some(line) = habits::help_of_no_command(&args, current_dir.as_deref()) {
+        report(&format!("error: {line}"));
+        return ExitStatus::CouldNotRun;
+    }
     // Help text wraps at the output's width like every other text (clap's
     // own default is 100 columns when standard output is no terminal).
     let parsed = usage_wrapped(
@@ -438,18 +442,31 @@ fn clap_failure(
             ExitStatus::CouldNotRun
         }
         _ => {
-            if let Some(line) =
-                habits::compile_compares(args).or_else(|| habits::misparsed(args, current_dir))
+            let unexpected = match e.get(ContextKind::InvalidArg) {
+                Some(clap::error::ContextValue::String(w))
+                    if e.kind() == ErrorKind::UnknownArgument =>
+                {
+                    Some(w.as_str())
+                }
+                _ => None,
+            };
+            if let Some(line) = habits::compile_compares(args)
+                .or_else(|| {
+                    unexpected.and_then(|w| habits::repo_given_the_other_way(args, w, current_dir))
+                })
+                .or_else(|| habits::misparsed(args, current_dir))
             {
                 report(&format!("error: {line}"));
                 return ExitStatus::CouldNotRun;
             }
-            let command = match args.get(1).and_then(|a| a.to_str()) {
-                Some(c) if habits::command_names().iter().any(|n| n == c) => {
-                    format!("playbookdiff {c} --help")
-                }
-                _ => "playbookdiff --help".to_string(),
-            };
+            // The help of the (sub)command the line names, as deep as it
+            // goes: `playbookdiff guard status --help`.
+            let mut command = String::from("playbookdiff");
+            for name in habits::command_path(args) {
+                command.push(' ');
+                command.push_str(&name);
+            }
+            command.push_str(" --help");
             report(&one_line_clap_error(e, &command));
             ExitStatus::CouldNotRun
         }

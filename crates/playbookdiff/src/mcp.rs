@@ -622,6 +622,37 @@ mod tests {
         v.as_object().unwrap().clone()
     }
 
+    /// `playbookdiff mcp --help` and the README's line for `mcp` name
+    /// every tool the server lists (both left out `layout`).
+    #[test]
+    fn the_help_and_the_readme_name_every_tool() {
+        use clap::CommandFactory;
+        let mut cli = crate::cli::Cli::command();
+        let help = cli
+            .find_subcommand_mut("mcp")
+            .expect("the mcp command")
+            .render_long_help()
+            .to_string();
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+                .unwrap();
+        let line = readme
+            .lines()
+            .find(|l| l.starts_with("playbookdiff mcp "))
+            .expect("the README's mcp line");
+        for tool in ToolName::ALL {
+            let name = tool.as_str();
+            assert!(
+                help.contains(&format!("`{name}`")),
+                "help lacks {name}: {help}"
+            );
+            assert!(
+                line.split([' ', ',']).any(|w| w == name),
+                "README lacks {name}: {line}"
+            );
+        }
+    }
+
     #[test]
     fn bad_arguments_name_the_argument() {
         let dir = std::env::temp_dir();

@@ -326,10 +326,14 @@ fn escalate(args: &RoundEscalateArgs, here: Option<&Path>) -> Result<Outcome, Us
         .map_err(|e| UsageError(format!("brief `{}`: {}", found.brief.id, e.sentence())))?;
     std::fs::write(found.root.join(&found.path), text)
         .map_err(|e| UsageError(format!("{}: cannot be written ({e})", found.path)))?;
-    let output = format!(
-        "Escalation {id} for {} added to {} as pending; a person rules on it.\n",
-        memo.path.trim(),
-        found.path
+    let output = playbookdiff_render::paragraph(
+        &format!(
+            "Escalation {id} for {} added to {} as pending; a person rules on it.",
+            memo.path.trim(),
+            found.path
+        ),
+        "",
+        "  ",
     );
     Ok(Outcome {
         output,

@@ -31,7 +31,7 @@ use playbookdiff_compare::delta::{
 };
 use playbookdiff_compare::FailOn;
 use playbookdiff_model::profile::{compare_versions, is_version, ReleaseChange, VERSION_FORMS};
-use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, RepoPath};
+use playbookdiff_model::{AnalysisContext, DiagnosticCode, EffectiveAgentConfig, RepoPath};
 use playbookdiff_registry::{Adapter, Inputs};
 use playbookdiff_render::diff::{
     AnalysedContext, DiffContext, DiffDocument, DiffSide, DiffSummary, UpgradeChange, UpgradeSides,
@@ -141,6 +141,9 @@ pub(crate) fn run_upgrade(
         context: &opened.context,
     };
     let analysed: Vec<Analysed> = dirs.iter().map(|d| run.analyse(d)).collect();
+    for line in unprofiled_releases(&analysed) {
+        crate::note(&format!("note: {line}"));
+    }
     let doc = document(
         &opened.repository_label,
         &releases,
@@ -157,6 +160,24 @@ pub(crate) fn run_upgrade(
         output: String::new(),
         status,
     })
+}
+
+/// The `unknown-agent-version` messages of FROM and TO, each once: a
+/// release without a profile of its own is modelled as another one
+/// (`1.0.0` as Claude Code 2.1.197), which the report would otherwise
+/// not say, so that `upgrade claude-code 1.0.0..9.9.9` reads as a
+/// comparison of those releases.
+fn unprofiled_releases(analysed: &[Analysed]) -> Vec<String> {
+    let Some(a) = analysed.first() else {
+        return Vec::new();
+    };
+    let mut lines: Vec<String> = Vec::new();
+    for d in a.first.diagnostics.iter().chain(&a.last.diagnostics) {
+        if d.code == DiagnosticCode::UnknownAgentVersion && !lines.contains(&d.message) {
+            lines.push(d.message.clone());
+        }
+    }
+    lines
 }
 
 /// What an upgrade compiles with: the adapter, the walked repository, the

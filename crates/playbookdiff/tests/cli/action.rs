@@ -383,6 +383,24 @@ fn the_action_is_composite_read_only_and_declares_the_outputs() {
     ] {
         assert!(a.outputs.contains_key(output), "{output}");
     }
+    // Every output the script writes reaches the workflow: declared, or
+    // read by a later step of the Action (`fork`). A composite Action
+    // passes on only what it declares.
+    let script = std::fs::read_to_string(workspace().join("scripts/github-action.sh")).unwrap();
+    let written: std::collections::BTreeSet<&str> = script
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("output "))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .filter(|name| name.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+        .collect();
+    assert!(written.contains("accepted-count"), "{written:?}");
+    for name in written {
+        let read = text.contains(&format!("steps.run.outputs.{name} "));
+        assert!(
+            a.outputs.contains_key(name) || read,
+            "the script writes output `{name}`, which action.yml neither declares nor reads"
+        );
+    }
 }
 
 #[test]

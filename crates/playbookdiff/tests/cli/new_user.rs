@@ -661,3 +661,271 @@ fn explain_keeps_code_blocks_verbatim() {
         assert!(text.lines().any(|l| l == line), "{line:?}: {text}");
     }
 }
+
+/// Standard output of `args` run in `dir` with `HOME` and `CODEX_HOME` in
+/// `home` (so no user layer of whoever runs the test is read), after
+/// checking that it exited `code` and that every line fits 80 columns.
+fn fits_80_columns(dir: &Path, home: &Path, args: &[&str], code: i32) -> String {
+    let out = playbookdiff()
+        .current_dir(dir)
+        .env("HOME", home)
+        .env("CODEX_HOME", home.join(".codex"))
+        .env_remove("COLUMNS")
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in text.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 80,
+            "{args:?} printed a line of {} columns:\n{line}",
+            unicode_width::UnicodeWidthStr::width(line)
+        );
+    }
+    text
+}
+
+/// The command line's own reports, not only the renderers' text, fit 80
+/// columns when standard output is no terminal: the `guard install` plan
+/// and what `--write` did (they name a long hook command and notes), `guard
+/// status`, `guard log`, `guard audit` and what `check --accept` recorded
+/// printed one line each of up to 430 columns. Their words are all there,
+/// wrapped.
+#[test]
+fn the_commands_own_reports_fit_80_columns() {
+    let repo = monorepo();
+    let dir = repo.path();
+    let home = tempfile::tempdir().unwrap();
+    let program = "/opt/playbookdiff/release/bin/playbookdiff-guard";
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    for host in ["claude-code", "codex", "opencode"] {
+        let plan = ["guard", "install", "--host", host, "--program", program];
+        let text = words(&fits_80_columns(dir, home.path(), &plan, 0));
+        assert!(text.contains("would change"), "{text}");
+        assert!(
+            text.contains(&format!("{program} hook --host {host}")),
+            "{text}"
+        );
+        assert!(text.contains("run again with --write"), "{text}");
+        let write = [&plan[..], &["--write"]].concat();
+        let text = words(&fits_80_columns(dir, home.path(), &write, 0));
+        assert!(text.starts_with("changed "), "{text}");
+    }
+    let status = words(&fits_80_columns(dir, home.path(), &["guard", "status"], 0));
+    assert!(status.contains("claude-code: guarded"), "{status}");
+    assert!(
+        status.contains("could switch it off: `disableAllHooks: true`"),
+        "{status}"
+    );
+    let payload = serde_json::json!({
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": dir.join("CLAUDE.md"), "content": "x"},
+        "cwd": dir,
+    });
+    playbookdiff()
+        .current_dir(dir)
+        .args(["guard", "hook", "--host", "claude-code"])
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let log = words(&fits_80_columns(dir, home.path(), &["guard", "log"], 0));
+    assert!(
+        log.contains("claude-code Write deny agent-config CLAUDE.md"),
+        "{log}"
+    );
+    let audit = ["guard", "audit", "--write-baseline"];
+    let text = words(&fits_80_columns(dir, home.path(), &audit, 0));
+    assert!(text.contains("wrote the baseline"), "{text}");
+    let text = words(&fits_80_columns(dir, home.path(), &["guard", "audit"], 0));
+    assert!(text.contains("no deny rule is gone or weaker"), "{text}");
+
+    let (check, _) = json_in(dir, &["check", "--format", "json"]);
+    let id = check["findings"][0]["id"].as_str().unwrap().to_string();
+    let reason = "Codex reads the package's own sources guide; Claude Code does not need it";
+    let accept = ["check", "--accept", &id, "--reason", reason];
+    let text = words(&fits_80_columns(dir, home.path(), &accept, 0));
+    assert!(text.starts_with(&format!("Accepted {id} in ")), "{text}");
+    assert!(text.ends_with(reason), "{text}");
+}
+
+/// `guard` and `round` take the repository with `--repo`; `compile`,
+/// `check`, `explain`, `diff` and `upgrade` as the argument REPO. Given
+/// the other way, the answer is the command line written the right way,
+/// not "unexpected argument" (with `--repo` even "did you mean
+/// '--reason'?"); any other mistake in a subcommand points to that
+/// subcommand's own help.
+#[test]
+fn the_repository_given_the_other_commands_way_is_answered() {
+    let repo = monorepo();
+    let dir = repo.path();
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["guard", "status", "web"],
+            "error: guard status takes the repository with --repo; run: playbookdiff guard status --repo web",
+        ),
+        (
+            &["guard", "install", "--host", "codex", "web"],
+            "error: guard install takes the repository with --repo; run: playbookdiff guard install --host codex --repo web",
+        ),
+        (
+            &["round", "context", "api", "web"],
+            "error: round context takes the repository with --repo; run: playbookdiff round context api --repo web",
+        ),
+        (
+            &["check", "--repo", "web", "--all-dirs"],
+            "error: check takes the repository as its argument REPO, not --repo; run: playbookdiff check web --all-dirs",
+        ),
+        (
+            &["compile", "--repo=web"],
+            "error: compile takes the repository as its argument REPO, not --repo; run: playbookdiff compile web",
+        ),
+        (
+            &["guard", "status", "no-such-dir"],
+            "error: unexpected argument 'no-such-dir' found (see 'playbookdiff guard status --help')",
+        ),
+    ];
+    for (args, expected) in cases {
+        assert_eq!(refused_in(dir, args), expected, "{args:?}");
+    }
+    // The rewritten command lines run.
+    for args in [
+        &["guard", "status", "--repo", "web"][..],
+        &["check", "web", "--all-dirs"][..],
+    ] {
+        let out = playbookdiff().current_dir(dir).args(args).output().unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {out:?}"
+        );
+    }
+}
+
+/// `upgrade` given a release that has no profile of its own models it as
+/// another (`1.0.0` as Claude Code 2.1.197, the oldest profile), as
+/// `--agent-version` does; a note on standard error says so, since the
+/// report itself names only the releases as given. Profiled releases get
+/// no note.
+#[test]
+fn upgrade_says_which_release_stands_for_one_without_a_profile() {
+    let repo = monorepo();
+    let run = |range: &str| {
+        let out = playbookdiff()
+            .current_dir(repo.path())
+            .args(["upgrade", "claude-code", range])
+            .output()
+            .unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let note = run("1.0.0..2.1.332");
+    assert!(
+        note.starts_with("note: Claude Code 1.0.0 has no version profile"),
+        "{note}"
+    );
+    assert!(note.contains("2.1.197"), "{note}");
+    assert!(!note.contains("2.1.332 has no"), "{note}");
+    assert_eq!(run("2.1.197..2.1.332"), "");
+}
+
+/// The view is a summary: a directory outside git read whole (a home
+/// directory, `/tmp`) can hold thousands of problems, which printed tens
+/// of thousands of lines before the table. It shows ten, counts the rest
+/// in its heading and names the `check` that lists them all.
+#[test]
+fn the_view_shows_ten_problems_and_points_to_check_for_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("CLAUDE.md"), "# Root\n").unwrap();
+    for i in 0..14 {
+        let pkg = root.join(format!("pkg{i:02}"));
+        std::fs::create_dir(&pkg).unwrap();
+        std::fs::write(pkg.join("AGENTS.md"), format!("# Package {i}\n")).unwrap();
+    }
+    let text = |args: &[&str]| {
+        let out = playbookdiff()
+            .current_dir(root)
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The problems section: its heading's count, and its rows (a row
+    // starts two spaces in, its message four).
+    let section = |t: &str| -> (usize, usize) {
+        let start = t
+            .find("Problems in the repository (")
+            .expect("a problems section");
+        let rest = &t[start + "Problems in the repository (".len()..];
+        let n = rest[..rest.find(')').unwrap()].parse().unwrap();
+        let body = rest.split("\n\n").next().unwrap();
+        let rows = body
+            .lines()
+            .skip(1)
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   ") && !l.starts_with("  +"))
+            .count();
+        (n, rows)
+    };
+    let check = text(&["check"]);
+    let (all, rows) = section(&check);
+    assert!(all >= 14, "{check}");
+    assert_eq!(rows, all, "{check}");
+    let view = text(&[]);
+    assert_eq!(section(&view), (all, 10), "{view}");
+    assert!(
+        view.contains(&format!("  +{} more: see `playbookdiff check`\n", all - 10)),
+        "{view}"
+    );
+}
+
+/// The help says what the analysis reads: the repository only by default,
+/// and with `--mode local` the user's and the machine's agent
+/// configuration too (it said "reads no home-directory or machine-wide
+/// configuration", and `local` "also personal files present in the working
+/// tree", while `--home` and `--managed-root` exist for that mode).
+#[test]
+fn the_help_says_what_local_mode_reads() {
+    let out = playbookdiff().arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!help.contains("reads no home-directory"), "{help}");
+    assert!(
+        help.contains("--mode local also reads the user's and the machine's agent configuration"),
+        "{help}"
+    );
+    assert!(
+        help.contains("local: Also personal files present in the working tree, and the user's and the machine's agent configuration"),
+        "{help}"
+    );
+}
+
+/// `playbookdiff help WORD` gives WORD's help; for a word that names no
+/// command (and no directory, which would be REPO) it printed the top
+/// help with exit status 0, as if the topic existed. Now it says the word
+/// is no command, with the closest one, in one line (exit status 2).
+#[test]
+fn help_of_a_word_that_is_no_command_says_so() {
+    let repo = monorepo();
+    let dir = repo.path();
+    let line = refused_in(dir, &["help", "chek"]);
+    assert!(
+        line.starts_with("error: no help for 'chek': it is no command; did you mean 'check'? (the commands: compile, check, explain, diff,"),
+        "{line}"
+    );
+    assert!(line.ends_with("; see 'playbookdiff --help')"), "{line}");
+    assert!(refused_in(dir, &["help", "nonsense"])
+        .starts_with("error: no help for 'nonsense': it is no command; (the commands: "));
+    for args in [&["help", "check"][..], &["help", "web"][..], &["help"][..]] {
+        let out = playbookdiff().current_dir(dir).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("Usage: playbookdiff"));
+    }
+}

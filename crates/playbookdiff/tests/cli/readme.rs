@@ -85,6 +85,78 @@ fn the_readme_says_how_to_get_the_command() {
     assert!(text.contains("cargo run --release -p playbookdiff --"));
 }
 
+/// The README's first command, `cargo run -p playbookdiff -- …`, needs the
+/// package to name the binary `cargo run` picks: it has two
+/// (`playbookdiff` and the guard's hook, `playbookdiff-guard`), and without
+/// `default-run` cargo refuses with "could not determine which binary to
+/// run". Asked of `cargo metadata`, which reads the manifest as `cargo run`
+/// does.
+#[test]
+fn cargo_run_of_the_package_runs_the_command() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = std::process::Command::new(cargo)
+        .current_dir(workspace_root())
+        .args([
+            "metadata",
+            "--no-deps",
+            "--offline",
+            "--format-version",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let package = metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "playbookdiff")
+        .expect("the playbookdiff package");
+    let bins = package["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["kind"].as_array().unwrap().iter().any(|k| k == "bin"))
+        .count();
+    assert!(
+        bins > 1,
+        "the package has {bins} binaries; this test is moot"
+    );
+    assert_eq!(package["default_run"], "playbookdiff", "{package}");
+}
+
+/// What `.ci/run` runs beyond cargo needs the network (npm packages, and
+/// Chromium when missing): the README's sentence about it names each
+/// `PLAYBOOKDIFF_SKIP_…` variable the script reads to skip a step, so a
+/// new user offline knows how to run the rest.
+#[test]
+fn the_readme_names_every_step_of_ci_run_that_can_be_skipped() {
+    let script = std::fs::read_to_string(workspace_root().join(".ci/run")).unwrap();
+    let readme = readme();
+    let mut skips: Vec<&str> = script
+        .split(|c: char| !(c.is_ascii_uppercase() || c == '_'))
+        .filter(|w| w.starts_with("PLAYBOOKDIFF_SKIP_"))
+        .collect();
+    skips.sort_unstable();
+    skips.dedup();
+    assert!(skips.len() >= 2, "{skips:?}");
+    for var in skips {
+        assert!(
+            readme.contains(&format!("`{var}=1`")),
+            "README does not name {var}"
+        );
+    }
+    assert!(
+        readme.contains("need the network"),
+        "README: .ci/run offline"
+    );
+}
+
 /// The minimum Rust the README states is the workspace's `rust-version`.
 #[test]
 fn the_readme_states_the_minimum_rust_version() {

@@ -284,7 +284,8 @@ fn an_escalation_is_a_pending_row_the_packet_then_shows() {
     );
     std::fs::write(&brief, &with_columns).unwrap();
     let out = stdout(escalate(repo.path()).args(args));
-    assert_eq!(out, "Escalation E1 for migrations/002.sql added to briefs/012.md as pending; a person rules on it.\n");
+    // Wrapped at 80 columns, as every text output.
+    assert_eq!(out, "Escalation E1 for migrations/002.sql added to briefs/012.md as pending; a person\n  rules on it.\n");
     let text = stdout(&mut round(repo.path()));
     assert!(text.contains(
         "line 17: id: E1; path: migrations/002.sql; status: pending; reason: a rename;\n    options: (1) rename (2) add a column; recommendation: rename\n"

@@ -50,7 +50,8 @@ fn accept_all_dirs(repo: &str, id: &str, reason: &str) -> String {
         reason,
     ]);
     assert_eq!(code, 0, "{err}");
-    out
+    // Wrapped to 80 columns: read word by word.
+    flat(&out)
 }
 
 fn json(args: &[&str]) -> (i32, Value) {
@@ -148,12 +149,10 @@ fn accepting_a_finding_keeps_it_reported_and_passes_the_run() {
             "intended, see ADR 7",
         ]);
         assert_eq!(code, 0, "{err}");
+        // Wrapped to 80 columns: compared word by word.
         assert_eq!(
-            out,
-            format!(
-                "Accepted {id} in {}/playbookdiff.toml: intended, see ADR 7\n",
-                r
-            )
+            flat(&out),
+            format!("Accepted {id} in {r}/playbookdiff.toml: intended, see ADR 7")
         );
     }
     let text = std::fs::read_to_string(tmp.path().join("playbookdiff.toml")).unwrap();
@@ -373,7 +372,10 @@ fn accepting_the_id_shown_for_a_group_accepts_it_in_every_directory() {
         "one",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with(&format!("Accepted {example} in ")), "{out}");
+    assert!(
+        flat(&out).starts_with(&format!("Accepted {example} in ")),
+        "{out}"
+    );
     let file = std::fs::read_to_string(r2.join("playbookdiff.toml")).unwrap();
     assert_eq!(file.matches("[[accepted]]").count(), 1, "{file}");
 }
