@@ -63,6 +63,7 @@ Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
 import argparse
 import concurrent.futures
 import difflib
+import hashlib
 import html
 import http.server
 import json
@@ -960,11 +961,14 @@ def run_codex(exe, case, work):
 class FakeChat:
     """An OpenAI-compatible chat completions endpoint on 127.0.0.1 that
     records each request body and answers HTTP 400, so OpenCode stops after
-    its first request."""
+    its first request. With `tool_call` (a function name and its
+    arguments), the first request is answered instead with a streamed call
+    of that tool, and the next one shows its result."""
 
-    def __init__(self):
+    def __init__(self, tool_call=None):
         self.requests = []
         self.lock = threading.Lock()
+        self.tool_call = tool_call
         api = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -992,10 +996,31 @@ class FakeChat:
                     body = json.loads(raw)
                 except ValueError:
                     body = None
+                script = False
                 if isinstance(body, dict):
                     with api.lock:
                         api.requests.append(body)
-                self.reply()
+                        script = api.tool_call is not None and len(api.requests) == 1
+                if script:
+                    self.call_tool(*api.tool_call)
+                else:
+                    self.reply()
+
+            def call_tool(self, name, args):
+                def chunk(delta, finish=None):
+                    c = {"id": "oracle", "object": "chat.completion.chunk", "created": 0,
+                         "model": "gpt-4.1",
+                         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+                    return f"data: {json.dumps(c)}\n\n"
+                call = {"index": 0, "id": "call_oracle", "type": "function",
+                        "function": {"name": name, "arguments": json.dumps(args)}}
+                data = (chunk({"role": "assistant", "content": None, "tool_calls": [call]})
+                        + chunk({}, "tool_calls") + "data: [DONE]\n\n").encode()
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.server.server_address[1]
@@ -1316,6 +1341,108 @@ def gemini_mcp_list(exe, cwd, env, work, norm):
     return sorted(servers, key=lambda s: s["name"])
 
 
+GEMINI_SUBAGENT = re.compile(r"<subagent>\s*<name>([^<]*)</name>", re.S)
+
+
+def gemini_agent_name(text):
+    """The `name` of a subagent file's front matter (a plain or quoted
+    scalar), or None."""
+    m = re.match(r"---\r?\n(.*?)\r?\n---", text, re.S)
+    if not m:
+        return None
+    for line in m.group(1).splitlines():
+        k = re.match(r"name:\s*(.*?)\s*$", line)
+        if k:
+            return k.group(1).strip("'\"")
+    return None
+
+
+def acknowledge_gemini_agents(home, cwd):
+    """Writes the user's acknowledgement of every subagent file of the
+    launch directory's `.gemini/agents` into
+    `~/.gemini/acknowledgments/agents.json`, as answering the agent's
+    prompt does: keyed by the project root (the launch directory, resolved)
+    and the agent's name, the value the SHA-256 of the file's text
+    (`AcknowledgedAgentsService` and `loadAgentsFromDirectory` in
+    `packages/core/src/agents/`, 0.34.0 and 0.61.0). Gemini CLI loads a
+    project subagent only once acknowledged."""
+    folder = cwd / ".gemini" / "agents"
+    if not folder.is_dir():
+        return
+    acks = {}
+    for f in sorted(folder.glob("*.md")):
+        if not f.is_file():
+            continue
+        text = f.read_bytes().decode("utf-8", errors="replace")
+        name = gemini_agent_name(text)
+        if name:
+            acks[name] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if acks:
+        d = home / ".gemini" / "acknowledgments"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "agents.json").write_text(json.dumps({os.path.realpath(cwd): acks}, indent=2))
+
+
+def gemini_command_files(cwd):
+    """The `.toml` files below the launch directory's `.gemini/commands`,
+    each with the name Gemini CLI gives it (the path below that folder,
+    `:` for `/`, without `.toml`) and its `prompt` when it parses."""
+    folder = cwd / ".gemini" / "commands"
+    if not folder.is_dir():
+        return []
+    out = []
+    for f in sorted(folder.rglob("*.toml")):
+        if not f.is_file():
+            continue
+        name = ":".join(f.relative_to(folder).with_suffix("").parts)
+        try:
+            prompt = tomllib.loads(f.read_text(errors="replace")).get("prompt")
+        except tomllib.TOMLDecodeError:
+            prompt = None
+        out.append((name, prompt if isinstance(prompt, str) else None))
+    return out
+
+
+def gemini_command_runs(exe, cwd, env, work, typed, prompt):
+    """Whether `gemini -p TYPED` sends `prompt` (a command file's) to the
+    model: the command ran (an unknown command reaches the model as the
+    text typed)."""
+    api = FakeGemini()
+    env = dict(env, GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{api.port}")
+    try:
+        with open(work / "cmd.out", "wb") as out, open(work / "cmd.err", "wb") as err:
+            proc = subprocess.Popen([NODE, str(exe), "-p", typed], cwd=cwd, env=env,
+                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
+            try:
+                proc.wait(timeout=RUN_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                pass
+            kill_group(proc)
+    finally:
+        api.close()
+    main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]
+    texts = gemini_texts(main[0]["body"]) if main else []
+    return any(prompt.strip() in t for t in texts)
+
+
+def gemini_commands(exe, cwd, env, work):
+    """The commands of the launch directory that run, by the name that runs
+    them: `gemini -p /NAME` for each command file whose prompt parses,
+    then `/workspace.NAME` (the name a workspace command gets when a
+    built-in command holds its own, `SlashCommandResolver`) when the first
+    did not send the file's prompt to the model. Sorted by name."""
+    ran = []
+    for name, prompt in gemini_command_files(cwd):
+        if not prompt:
+            continue
+        for typed in (name, f"workspace.{name}"):
+            if gemini_command_runs(exe, cwd, env, work, f"/{typed}", prompt):
+                ran.append(typed)
+                break
+    return sorted(ran)
+
+
 def run_gemini(exe, case, work):
     """`gemini -p hi` from the launch directory with a fresh home that
     selects API-key auth, the workspace trusted by
@@ -1341,6 +1468,7 @@ def run_gemini(exe, case, work):
             created = True
     api = FakeGemini(str(repo / target) if target else None)
     cwd = repo / case.get("cwd", ".")
+    acknowledge_gemini_agents(home, cwd)
     env = {"HOME": str(home), "TMPDIR": str(tmp), "PATH": str(restricted_path(work)),
            "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "TERM": "dumb",
            "GEMINI_API_KEY": "oracle", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{api.port}",
@@ -1365,15 +1493,21 @@ def run_gemini(exe, case, work):
         return {"exit": rc, "stderr": lines[0] if lines else ""}
     texts = gemini_texts(main[0]["body"])
     files, imports = gemini_context(texts, os.path.realpath(cwd), norm)
-    skills = []
+    skills, agents = [], []
     for t in texts:
         if "<available_skills>" in t:
             block = t.split("<available_skills>", 1)[1].split("</available_skills>", 1)[0]
             skills.extend(GEMINI_SKILL.findall(block))
+        if "<available_subagents>" in t:
+            block = t.split("<available_subagents>", 1)[1].split("</available_subagents>", 1)[0]
+            agents.extend(GEMINI_SUBAGENT.findall(block))
     obs = {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
-                                   "skillsListed": sorted(skills)}}
+                                   "skillsListed": sorted(skills),
+                                   "subagentsListed": sorted(set(agents))}}
     fired_markers(repo, obs)
     obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
+    if (cwd / ".gemini" / "commands").is_dir():
+        obs["commands"] = gemini_commands(exe, cwd, env, work)
     if target:
         obs["targetCreated"] = created
         # The read's tool output, in the next main request, ends with the
@@ -1395,10 +1529,12 @@ def run_gemini(exe, case, work):
 
 
 def strip_bundled_gemini(obs, bundled):
-    """The listed skills without Gemini CLI's built-in ones (`_bundled.json`)."""
-    listed = (obs.get("startup") or {}).get("skillsListed")
-    if listed is not None and bundled:
-        obs["startup"]["skillsListed"] = minus(listed, bundled.get("startup", {}).get("skillsListed", []))
+    """The listed skills and subagents without Gemini CLI's built-in ones
+    (`_bundled.json`)."""
+    for key in ("skillsListed", "subagentsListed"):
+        listed = (obs.get("startup") or {}).get(key)
+        if listed is not None and bundled:
+            obs["startup"][key] = minus(listed, bundled.get("startup", {}).get(key, []))
     return obs
 
 
@@ -1615,7 +1751,10 @@ def run_copilot(exe, case, work):
         json.dumps({"trusted_folders": [str(repo)]}))
     tmp = work / "tmp"
     tmp.mkdir(exist_ok=True)
-    api = FakeChat()
+    # With a target, the first answer calls `view` on it: the hooks that
+    # fire for that tool show which matchers Copilot CLI honours.
+    target = case.get("target")
+    api = FakeChat(("view", {"path": str(repo / target)}) if target else None)
     env = {"HOME": str(home), "TMPDIR": str(tmp), "PATH": str(restricted_path(work)),
            "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "TERM": "dumb",
            "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
@@ -1663,6 +1802,8 @@ def run_copilot(exe, case, work):
         blocks, inlined, on_demand = copilot_instructions(text, repo, norm, case.get("cwd", "."))
         obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand,
                           "taskAgents": copilot_task_agents(api.requests[0])}
+        if target:
+            obs["toolAnswered"] = len(api.requests) > 1
     else:
         err = clean_stderr(norm.text((work / "err").read_text(errors="replace")))
         obs["stderr"] = err.splitlines()[0] if err else ""

@@ -72,6 +72,9 @@ const TRIGGERS_1_0_24: &[(&str, Option<HookTrigger>)] = &[
 /// `schemas/api.schema.json`'s `HookType` adds `postResult` and
 /// `prePRDescription` as callback-only (not in a file). The hook parser's
 /// PascalCase names there include `PreMcpToolCall` beside `PreToolUse`.
+/// `preCompact` stays: the same schema lists `hooks.preCompact`, "Hooks
+/// that run before context compaction begins (cannot block it)" (not seen
+/// firing: the oracle's runs never compact).
 /// The rest of the alias table is compiled code the analysis cannot read
 /// as a table; it is taken as 1.0.24's.
 const TRIGGERS_1_0_102: &[(&str, Option<HookTrigger>)] = &[
@@ -105,25 +108,48 @@ const TRIGGERS_1_0_102: &[(&str, Option<HookTrigger>)] = &[
     ("Notification", Some(HookTrigger::Notification)),
 ];
 
-/// The events of a release whose table is `triggers`. Matchers are not
-/// checked: which tool names Copilot CLI matches them against is not
-/// known.
-const fn events(triggers: &'static [(&'static str, Option<HookTrigger>)]) -> Events {
+/// The tool events of Copilot CLI, in both spellings, whose matchers
+/// 1.0.24 ignores: its hooks file schema gives `preToolUse`,
+/// `postToolUse` and `postToolUseFailure` entries no `matcher` (only
+/// `subagentStart`, `preCompact`, `permissionRequest` and `notification`
+/// take one, 1.0.24 `app.js`), and a matcher written there, directly or
+/// on a Claude Code group, filters nothing. Seen with 1.0.24 (case
+/// `copilot.hook_matchers.read-src-a.txt`): a scripted `view` call fired
+/// the `preToolUse` hooks whose matcher is `bash` too. 1.0.102 honours
+/// them: the same call fired only the hooks matching `view` (or `Read`,
+/// Claude Code's name for it) and those without a matcher.
+const TOOL_EVENTS: &[&str] = &[
+    "preToolUse",
+    "postToolUse",
+    "postToolUseFailure",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+];
+
+/// The events of a release whose table is `triggers` and that ignores the
+/// matchers of `matcherless`. Which tool names a matcher may name is not
+/// checked (no table of Copilot CLI's tool names is kept).
+const fn events(
+    triggers: &'static [(&'static str, Option<HookTrigger>)],
+    matcherless: &'static [&'static str],
+) -> Events {
     Events {
         known: &[],
         tool_events: &[],
-        matcherless: &[],
+        matcherless,
         cannot_block: &[],
         tools: &[],
         triggers,
     }
 }
 
-/// The events of Copilot CLI 1.0.24 ([`TRIGGERS_1_0_24`]).
-pub(crate) const EVENTS_1_0_24: Events = events(TRIGGERS_1_0_24);
+/// The events of Copilot CLI 1.0.24 ([`TRIGGERS_1_0_24`]); it ignores the
+/// matchers of its tool events ([`TOOL_EVENTS`]).
+pub(crate) const EVENTS_1_0_24: Events = events(TRIGGERS_1_0_24, TOOL_EVENTS);
 
 /// The events of Copilot CLI 1.0.102 ([`TRIGGERS_1_0_102`]).
-pub(crate) const EVENTS_1_0_102: Events = events(TRIGGERS_1_0_102);
+pub(crate) const EVENTS_1_0_102: Events = events(TRIGGERS_1_0_102, &[]);
 
 /// The variable a hook command may use for the project directory
 /// (changelog 1.0.12: hooks receive `CLAUDE_PROJECT_DIR`).
@@ -154,6 +180,13 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, version: &str) -> 
     if let (true, Some(f)) = (profile.claude_hooks, claude) {
         if let Loaded::File(j) = json::load(cx, &f, effect) {
             out.extend(release.read(cx, &j, Origin::ClaudeSettings));
+        }
+    }
+    // A matcher the release ignores (reported by the toolkit) filters
+    // nothing: the hook fires for every tool.
+    for h in &mut out {
+        if profile.hook_events.matcherless.contains(&h.event.as_str()) {
+            h.matcher = None;
         }
     }
     let unknown = out.iter().filter(|h| h.runs.as_str() == "unknown").count();

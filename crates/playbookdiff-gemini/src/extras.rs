@@ -5,7 +5,9 @@
 //!   below that folder with `:` for `/` (`git/commit.toml` is
 //!   `/git:commit`); the user runs them, they are never sent to the model
 //!   (`FileCommandLoader` in `packages/cli/src/services/`; seen with 0.61.0
-//!   and 0.34.0). A file that is not TOML is skipped.
+//!   and 0.34.0). A file that is not TOML is skipped. A command whose
+//!   name a built-in command holds runs as `/workspace.NAME`
+//!   (`SlashCommandResolver`; seen with both releases for `plan.toml`).
 //! * Subagents: `.gemini/agents/*.md` of cwd, front matter `name` and
 //!   `description` required (`packages/core/src/agents/agentLoader.ts`),
 //!   load only in a trusted folder and once the user acknowledged each
@@ -26,21 +28,59 @@ use playbookdiff_model::{
 };
 use playbookdiff_source::{EntryKind, ParseError};
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 /// The deepest folder level of `.gemini/commands` the analysis lists.
 const MAX_COMMAND_DEPTH: usize = 8;
 
-/// The commands of cwd's `.gemini/commands`, in name order.
-pub(crate) fn commands(cx: &mut Cx<'_, '_>) -> Vec<Command> {
+/// The commands of cwd's `.gemini/commands`, in file name order, each
+/// named as the user runs it.
+pub(crate) fn commands(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -> Vec<Command> {
     let Some(dir) = cx.context.cwd.join(".gemini/commands") else {
         return Vec::new();
     };
     let mut found = Vec::new();
     command_files(cx, &dir, "", 0, &mut found);
-    found
+    let mut commands: Vec<Command> = found
         .into_iter()
         .filter_map(|(path, name)| command(cx, path, name))
-        .collect()
+        .collect();
+    rename_taken(&mut commands, &builtin_commands(profile, ws));
+    commands
+}
+
+/// The built-in command names of the release, `/agents` included when
+/// subagents are on.
+fn builtin_commands(profile: &Profile, ws: &Workspace) -> BTreeSet<&'static str> {
+    let mut names: BTreeSet<&str> = profile.builtin_commands.iter().copied().collect();
+    if agents_enabled(profile, ws) {
+        names.insert("agents");
+    }
+    names
+}
+
+/// Renames each command whose name a built-in command holds as Gemini CLI
+/// does: `workspace.NAME`, or `workspace.NAME1`, `workspace.NAME2`, ...
+/// while that is taken (`SlashCommandResolver.getRenamedName`).
+fn rename_taken(commands: &mut [Command], builtins: &BTreeSet<&str>) {
+    let mut taken: BTreeSet<String> = builtins
+        .iter()
+        .map(|b| b.to_string())
+        .chain(commands.iter().map(|c| c.name.clone()))
+        .collect();
+    for c in commands
+        .iter_mut()
+        .filter(|c| builtins.contains(c.name.as_str()))
+    {
+        let base = format!("workspace.{}", c.name);
+        let name = std::iter::once(base.clone())
+            .chain((1..).map(|i| format!("{base}{i}")))
+            .find(|n| !taken.contains(n))
+            .unwrap_or(base);
+        c.reason = format!("Found in the launch directory's `.gemini/commands`: the built-in command `/{}` holds its name, so the user runs it as `/{name}`; it is never sent to the model.", c.name);
+        taken.insert(name.clone());
+        c.name = name;
+    }
 }
 
 /// The command of `path`, named `name`; `None` when Gemini CLI skips the
@@ -165,19 +205,25 @@ pub(crate) fn subagents(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) 
         .filter(|f| cx.repo.is_file(f))
         .collect();
     files.sort();
-    let flag = ws
-        .get(&["experimental", "enableAgents"])
-        .and_then(Value::as_bool)
-        == Some(true);
-    let gate = if profile.agents_need_flag && !flag {
-        Gate::NeedsFlag
-    } else {
+    let gate = if agents_enabled(profile, ws) {
         Gate::Acknowledgement
+    } else {
+        Gate::NeedsFlag
     };
     files
         .into_iter()
         .filter_map(|f| subagent(cx, &f, gate))
         .collect()
+}
+
+/// Whether the release loads subagents under the workspace's settings:
+/// always, or with `experimental.enableAgents: true` where it needs that.
+fn agents_enabled(profile: &Profile, ws: &Workspace) -> bool {
+    !profile.agents_need_flag
+        || ws
+            .get(&["experimental", "enableAgents"])
+            .and_then(Value::as_bool)
+            == Some(true)
 }
 
 /// What keeps a subagent file from loading.

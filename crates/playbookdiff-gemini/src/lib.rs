@@ -191,7 +191,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.skills = skills::compile(&mut cx);
     out.mcp_servers = mcp::compile(&mut cx, &ws);
     out.hooks = hooks::compile(&mut cx, &ws, version);
-    out.commands = extras::commands(&mut cx);
+    out.commands = extras::commands(&mut cx, profile, &ws);
     out.subagents = extras::subagents(&mut cx, profile, &ws);
     extras::report(&mut cx);
     if cx.report_refusals(&REFUSAL) {

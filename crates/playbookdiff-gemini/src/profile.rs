@@ -58,6 +58,14 @@ pub(crate) struct Profile {
     /// Whether subagents (`.gemini/agents/*.md`) also need
     /// `experimental.enableAgents: true`.
     pub agents_need_flag: bool,
+    /// The built-in commands registered under default settings (API-key
+    /// auth, a release build, checkpointing off), `/agents` apart (it
+    /// comes with subagents): a workspace command of one of these names
+    /// runs as `/workspace.NAME` (`BuiltinCommandLoader` and
+    /// `SlashCommandResolver` in `packages/cli/src/services/`; seen with
+    /// 0.61.0 and 0.34.0: `.gemini/commands/plan.toml` runs as
+    /// `/workspace.plan`).
+    pub builtin_commands: &'static [&'static str],
     /// What the analysis assumes about folder trust, one sentence.
     pub trust_assumption: &'static str,
 }
@@ -74,6 +82,13 @@ const PROFILES: &[(&str, Profile)] = &[
             on_demand: false,
             file_name_keeps_default: false,
             agents_need_flag: true,
+            builtin_commands: &[
+                "about", "auth", "bug", "chat", "clear", "commands", "compress", "copy",
+                "corgi", "directory", "docs", "editor", "extensions", "footer", "help",
+                "hooks", "ide", "init", "mcp", "memory", "model", "plan", "policies",
+                "privacy", "quit", "resume", "rewind", "settings", "setup-github", "shells",
+                "shortcuts", "skills", "stats", "terminal-setup", "theme", "tools", "vim",
+            ],
             trust_assumption: "Folder trust is off by default in Gemini CLI 0.34, so the workspace's settings, skills and MCP servers apply (an administrator or the user can turn folder trust on).",
         },
     ),
@@ -86,6 +101,14 @@ const PROFILES: &[(&str, Profile)] = &[
             on_demand: true,
             file_name_keeps_default: true,
             agents_need_flag: false,
+            builtin_commands: &[
+                "about", "auth", "bug", "bug-memory", "chat", "clear", "commands", "compress",
+                "copy", "corgi", "directory", "docs", "editor", "export-session", "extensions",
+                "footer", "gemma", "help", "hooks", "ide", "init", "mcp", "memory", "model",
+                "permissions", "plan", "policies", "privacy", "quit", "resume", "rewind",
+                "settings", "setup-github", "shortcuts", "skills", "stats", "tasks",
+                "terminal-setup", "theme", "tools", "vim",
+            ],
             trust_assumption: "The folder is trusted: Gemini CLI 0.61 checks folder trust, an untrusted folder loses its workspace settings, skills, MCP servers and subagents, and a headless run in an untrusted folder exits with code 55.",
         },
     ),

@@ -34,6 +34,7 @@
 static ALLOCATOR: playbookdiff_testkit::work::Allocator = playbookdiff_testkit::work::ALLOCATOR;
 
 mod git;
+mod ignore_file;
 mod index;
 mod machine;
 pub mod markdown;

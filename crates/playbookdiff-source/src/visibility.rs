@@ -16,7 +16,7 @@
 //! entry of the working tree, as the agent itself does when it lists
 //! files.
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use crate::ignore_file::{IgnoreFile, NameFilter};
 use ignore::Match;
 use playbookdiff_model::RepoPath;
 use std::path::{Path, PathBuf};
@@ -91,7 +91,7 @@ pub struct GitView {
     /// The whole decoded index, with each entry's stat data, read on the
     /// first [`GitView::unchanged_blob`] (`diff REV` only).
     entries: OnceLock<Option<gix::index::File>>,
-    info_exclude: Option<Gitignore>,
+    info_exclude: Option<IgnoreFile>,
     keep_visible: Vec<String>,
     index_problem: Option<String>,
 }
@@ -224,7 +224,7 @@ impl GitView {
             .map(|c| git_dir.join(c.trim()))
             .unwrap_or_else(|| git_dir.clone());
         view.info_exclude = read_small(&common.join("info/exclude"))
-            .map(|bytes| matcher(Path::new(""), &String::from_utf8_lossy(&bytes)));
+            .map(|bytes| IgnoreFile::new(&String::from_utf8_lossy(&bytes)));
         let index_path = git_dir.join("index");
         if std::fs::symlink_metadata(&index_path).is_ok() {
             match index_header_problem(&index_path) {
@@ -390,16 +390,6 @@ fn read_small(path: &Path) -> Option<Vec<u8>> {
     std::fs::read(path).ok()
 }
 
-/// A gitignore matcher for `text`, with paths given relative to its
-/// directory. Lines that do not parse are skipped, as git skips them.
-pub(crate) fn matcher(dir: &Path, text: &str) -> Gitignore {
-    let mut b = GitignoreBuilder::new(dir);
-    for line in text.lines() {
-        let _ = b.add_line(None, line);
-    }
-    b.build().unwrap_or_else(|_| Gitignore::empty())
-}
-
 /// The ignore files in effect in one directory: its own `.gitignore` and
 /// those of its ancestors, deepest first.
 pub(crate) struct IgnoreLevel {
@@ -407,7 +397,12 @@ pub(crate) struct IgnoreLevel {
     /// the root: the entry path's suffix from here is what the patterns
     /// see.
     strip: usize,
-    matcher: Gitignore,
+    patterns: IgnoreFile,
+    /// The names any file of the chain may match, for files and for
+    /// directories: an entry whose name none may match is decided without
+    /// asking a matcher.
+    chain_files: NameFilter,
+    chain_dirs: NameFilter,
     parent: Option<Arc<IgnoreLevel>>,
 }
 
@@ -417,14 +412,30 @@ impl IgnoreLevel {
         text: &str,
         parent: Option<Arc<IgnoreLevel>>,
     ) -> Self {
+        let patterns = IgnoreFile::new(text);
+        let chain = |is_dir: bool| match &parent {
+            Some(p) => patterns.filter(is_dir).union(p.chain(is_dir)),
+            None => patterns.filter(is_dir).clone(),
+        };
         IgnoreLevel {
             strip: if dir.is_root() {
                 0
             } else {
                 dir.as_str().len() + 1
             },
-            matcher: matcher(Path::new(""), text),
+            chain_files: chain(false),
+            chain_dirs: chain(true),
+            patterns,
             parent,
+        }
+    }
+
+    /// The names some ignore file of the chain may match.
+    fn chain(&self, is_dir: bool) -> &NameFilter {
+        if is_dir {
+            &self.chain_dirs
+        } else {
+            &self.chain_files
         }
     }
 }
@@ -450,7 +461,7 @@ pub enum FileRule {
 pub(crate) struct View {
     git: Option<GitView>,
     committed: bool,
-    excludes: Option<Gitignore>,
+    excludes: Option<IgnoreFile>,
     /// The `excludes` patterns as given, to tell whether two views agree.
     patterns: Vec<String>,
 }
@@ -472,7 +483,7 @@ impl View {
         let excludes = if options.excludes.is_empty() {
             None
         } else {
-            Some(matcher(Path::new(""), &options.excludes.join("\n")))
+            Some(IgnoreFile::new(&options.excludes.join("\n")))
         };
         let patterns = options.excludes;
         let committed = matches!(options.visibility, Visibility::Committed);
@@ -544,15 +555,17 @@ impl View {
         level: Option<&Arc<IgnoreLevel>>,
         dir_ignored: bool,
     ) -> Seen {
+        let name = path.rsplit('/').next().unwrap_or(path);
         if let Some(ex) = &self.excludes {
-            if ex.matched(path, is_dir).is_ignore() {
+            if ex.matched(path, name, is_dir).is_ignore() {
                 return Seen::Hidden;
             }
         }
         let Some(git) = &self.git else {
             return Seen::Visible;
         };
-        let ignored = dir_ignored || ignored_by(level, git.info_exclude.as_ref(), path, is_dir);
+        let ignored =
+            dir_ignored || ignored_by(level, git.info_exclude.as_ref(), path, name, is_dir);
         if !ignored {
             return Seen::Visible;
         }
@@ -573,20 +586,28 @@ impl View {
     }
 }
 
+/// True when the last ignore file of the chain from `level` up, then
+/// `info/exclude`, that has a say on `path` (named `name`) ignores it.
+/// Decided without a matcher when no file of the chain may match `name`.
 fn ignored_by(
     level: Option<&Arc<IgnoreLevel>>,
-    info_exclude: Option<&Gitignore>,
+    info_exclude: Option<&IgnoreFile>,
     path: &str,
+    name: &str,
     is_dir: bool,
 ) -> bool {
+    let exclude = |m: &IgnoreFile| m.matched(path, name, is_dir).is_ignore();
+    if level.is_some_and(|l| !l.chain(is_dir).may_match(name)) {
+        return info_exclude.is_some_and(exclude);
+    }
     let mut l = level;
     while let Some(x) = l {
         let rel = path.get(x.strip..).unwrap_or(path);
-        match x.matcher.matched(rel, is_dir) {
+        match x.patterns.matched(rel, name, is_dir) {
             Match::Ignore(_) => return true,
             Match::Whitelist(_) => return false,
             Match::None => l = x.parent.as_ref(),
         }
     }
-    info_exclude.is_some_and(|m| m.matched(path, is_dir).is_ignore())
+    info_exclude.is_some_and(exclude)
 }

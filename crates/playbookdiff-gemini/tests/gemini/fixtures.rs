@@ -247,7 +247,9 @@ fn mcp_servers_of_cwd() {
 }
 
 /// Commands (named with `:` for each folder) are user-invoked items never
-/// sent to the model; a repository's extensions are reported, ignored.
+/// sent to the model; `plan.toml` runs as `/workspace.plan`, the built-in
+/// `/plan` holding its name (seen with both releases); a repository's
+/// extensions are reported, ignored.
 #[test]
 fn commands_are_items_and_extensions_are_reported() {
     for v in ["0.34.0", "0.61.0"] {
@@ -257,7 +259,12 @@ fn commands_are_items_and_extensions_are_reported() {
             .iter()
             .map(|c| (c.name.as_str(), c.listed_to_model))
             .collect();
-        assert_eq!(names, [("git:commit", false), ("plan", false)], "{v}");
+        assert_eq!(
+            names,
+            [("git:commit", false), ("workspace.plan", false)],
+            "{v}"
+        );
+        assert!(cfg.commands[1].reason.contains("built-in command `/plan`"));
         assert_eq!(cfg.commands[0].description.as_deref(), Some("Commit"));
         let said: Vec<&str> = cfg
             .diagnostics
@@ -268,5 +275,57 @@ fn commands_are_items_and_extensions_are_reported() {
         assert_eq!(said.len(), 1, "{v}: only the extensions: {said:#?}");
         assert!(said[0].contains("extensions only from"), "{v}");
         assert_eq!(startup(&cfg), ["GEMINI.md"], "{v}");
+    }
+}
+
+/// `agents_commands`: with `experimental.enableAgents` both releases load
+/// the subagent files with a name and a description (`conditional` on the
+/// user's acknowledgement), skip the one without a description and the
+/// file that is not `.md`; the commands are the `.toml` files that parse,
+/// named by folder, `plan` renamed as the built-in `/plan` holds it, a
+/// malformed one (added to a copy) a diagnostic with its line.
+#[test]
+fn agents_and_commands_as_the_agent_loads_them() {
+    let dir = playbookdiff_testkit::copy_to_temp(&KIT.fixture("agents_commands"));
+    std::fs::write(
+        dir.path().join(".gemini/commands/broken.toml"),
+        "prompt = \"no closing quote\n",
+    )
+    .unwrap();
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = KIT.compile_dir(dir.path(), &at_root().version(v));
+        let agents: Vec<(&str, Applicability)> = cfg
+            .subagents
+            .iter()
+            .map(|a| (a.name.as_str(), a.applicability))
+            .collect();
+        assert_eq!(
+            agents,
+            [
+                ("reviewer", Applicability::Conditional),
+                ("tester", Applicability::Conditional)
+            ],
+            "{v}"
+        );
+        let commands: Vec<&str> = cfg.commands.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(commands, ["deploy:staging", "workspace.plan"], "{v}");
+        let bad = cfg
+            .diagnostics
+            .iter()
+            .find(|d| {
+                d.source
+                    .as_ref()
+                    .is_some_and(|s| s.path.as_str().ends_with("broken.toml"))
+            })
+            .expect("the malformed command is reported");
+        assert_eq!(
+            bad.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
+            Some(1)
+        );
+        assert!(cfg
+            .diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::SubagentInvalid
+                && d.message.contains("nodescription.md")));
     }
 }

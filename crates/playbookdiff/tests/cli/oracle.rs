@@ -38,8 +38,11 @@
 //!   context files of the main request in order (`startup-files`), which
 //!   file each inlined import came from (`imports`), the skills the
 //!   request lists (`skills`), the servers `gemini mcp list` does not show
-//!   blocked, with their transport (`mcp-servers`), and for a target the
-//!   context files a scripted `read_file` of it added (`on-demand-files`).
+//!   blocked, with their transport (`mcp-servers`), for a target the
+//!   context files a scripted `read_file` of it added (`on-demand-files`),
+//!   and where recorded the project subagents the request lists with every
+//!   file acknowledged (`subagents`) and the commands that run
+//!   (`commands`).
 //!
 //! Every disagreement must be listed in `oracle/known-disagreements/
 //! <agent>.toml`, and every listed one must still occur. `docs/fidelity.md`
@@ -529,13 +532,20 @@ fn fired_hooks(obs: &Value) -> BTreeSet<String> {
 /// The tags of the marker hooks (`.claude/hooks/mark.sh TAG`) the adapter
 /// says may run and whose event the oracle's run raises, by the event's
 /// cross-harness meaning: the session's start and its one prompt, and
-/// with a target the scripted `Read` before and after it runs, for a hook
-/// whose matcher names `Read` or none (the runs are trusted, so a hook
-/// whose `runs` is unknown for want of trust counts).
+/// with a target the scripted read before and after it runs, for a hook
+/// whose matcher names the read's tool or none (the runs are trusted, so
+/// a hook whose `runs` is unknown for want of trust counts). The read is
+/// `Read`; Copilot CLI's is `view`, which a matcher also names as `Read`
+/// (seen with 1.0.102).
 fn expected_hooks(case: &Case, cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    let tools: &[&str] = if cfg.harness.as_str() == "copilot" {
+        &["view", "Read"]
+    } else {
+        &["Read"]
+    };
     let read = |m: &Option<String>| {
         m.as_deref()
-            .is_none_or(|m| m.split('|').any(|t| t == "Read"))
+            .is_none_or(|m| m.split('|').any(|t| tools.contains(&t)))
     };
     cfg.hooks
         .iter()
@@ -1109,6 +1119,9 @@ fn gemini_disagreements(
             list(on_demand),
         );
     }
+    for (aspect, agent, adapter) in crate::oracle_surfaces::gemini(obs, cfg) {
+        push(aspect, agent, adapter);
+    }
     for (aspect, agent, adapter) in hook_aspects("gemini", case, obs, cfg) {
         push(aspect, agent, adapter);
     }
@@ -1369,6 +1382,7 @@ fn count_surfaces(
         "claude-code" if obs["exit"] == "ok" => crate::oracle_surfaces::claude(obs, cfg),
         "opencode" if obs["exit"] == 0 => crate::oracle_surfaces::opencode(obs, cfg),
         "copilot" if obs["exit"] == 0 => crate::oracle_surfaces::copilot(obs, cfg),
+        "gemini" if obs["exit"] == 0 => crate::oracle_surfaces::gemini(obs, cfg),
         _ => Vec::new(),
     };
     for (aspect, theirs, ours) in aspects {
@@ -1897,10 +1911,12 @@ fn surface_section(s: &mut String, outcome: &Outcome) {
     s.push_str("(`hooks`: the hooks that fired for Claude Code, Copilot CLI and Gemini\n");
     s.push_str("CLI, each writing a marker file, the app server's `hooks/list` for\n");
     s.push_str("Codex; `hooks-trusted`: the same list once the user's trust entries\n");
-    s.push_str("name every hook; `plugin-modules`: OpenCode's plugin modules). Not\n");
-    s.push_str("yet recorded: Gemini CLI's subagents (they need the user's\n");
-    s.push_str("acknowledgement) and commands; the adapter models them from Gemini\n");
-    s.push_str("CLI's code.\n\n");
+    s.push_str("name every hook; `plugin-modules`: OpenCode's plugin modules). Gemini\n");
+    s.push_str("CLI, over the cases recorded with them: the project subagents its\n");
+    s.push_str("request lists, every file acknowledged as the user would\n");
+    s.push_str("(`subagents`), and the commands that run, by the name that runs them\n");
+    s.push_str("(`commands`: `gemini -p /NAME` for each file, `/workspace.NAME` when a\n");
+    s.push_str("built-in holds the name).\n\n");
     s.push_str("| agent | surface | comparisons | agree |\n|---|---|---|---|\n");
     for ((agent, aspect), (n, ok)) in &outcome.surfaces {
         let _ = writeln!(s, "| {agent} | {aspect} | {n} | {ok} |");

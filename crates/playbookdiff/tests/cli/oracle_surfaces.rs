@@ -159,3 +159,27 @@ pub(crate) fn copilot(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
         .collect();
     vec![("task-agents", joined(strings(theirs)), joined(ours))]
 }
+
+/// Gemini CLI, the workspace trusted and every subagent file acknowledged
+/// by the recorder (the user's state the adapter cannot see, so a
+/// `conditional` subagent counts as loaded): the project subagents its
+/// request lists in `<available_subagents>` (`subagents`), and the
+/// commands of the launch directory that run, by the name that runs them
+/// (`commands`); each when recorded.
+pub(crate) fn gemini(obs: &Value, cfg: &EffectiveAgentConfig) -> Vec<Aspect> {
+    let mut out = Vec::new();
+    if let Some(theirs) = obs["startup"].get("subagentsListed") {
+        let ours: BTreeSet<String> = cfg
+            .subagents
+            .iter()
+            .filter(|a| a.applicability != Applicability::Excluded && a.plugin.is_none())
+            .map(|a| a.name.clone())
+            .collect();
+        out.push(("subagents", joined(strings(theirs)), joined(ours)));
+    }
+    if let Some(theirs) = obs.get("commands") {
+        let ours: BTreeSet<String> = cfg.commands.iter().map(|c| c.name.clone()).collect();
+        out.push(("commands", joined(strings(theirs)), joined(ours)));
+    }
+    out
+}
