@@ -18,6 +18,7 @@
 
 mod agents;
 pub mod frontmatter;
+mod gitignore;
 mod hooks;
 pub mod imports;
 mod instructions;
