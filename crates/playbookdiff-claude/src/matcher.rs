@@ -13,7 +13,7 @@
 //! `lib/src/a.ts`, and `api/**/*.ts` matches `API/Handler.TS`.
 //!
 //! The gitignore semantics are the agent's own matcher, ported in
-//! [`crate::gitignore`] (it differs from git's on `**` after a leading
+//! the crate's `gitignore` module (it differs from git's on `**` after a leading
 //! `**/` and on brackets); the table in the tests holds every
 //! pattern/path pair seen with the real agent.
 
