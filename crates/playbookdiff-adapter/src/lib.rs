@@ -22,6 +22,7 @@
 pub const READ_LIMIT: u64 = 4 * 1024 * 1024;
 
 pub mod hooks;
+pub mod js;
 pub mod json;
 pub mod jsonc;
 pub mod problems;

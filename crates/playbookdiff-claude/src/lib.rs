@@ -18,6 +18,7 @@
 
 mod agents;
 pub mod frontmatter;
+mod gitignore;
 mod hooks;
 pub mod imports;
 mod instructions;
@@ -968,19 +969,7 @@ pub(crate) fn kind_phrase(kind: EntryKind) -> &'static str {
     problems::kind_phrase(kind)
 }
 
-/// `s` without leading and trailing white space as JavaScript's
-/// `String.prototype.trim` sees it: Unicode white space and line ends, and
-/// also U+FEFF, so a byte order mark is dropped (seen with 2.1.197 and
-/// 2.1.332, case `compare.bom_crlf_skills`: a `CLAUDE.md` that starts with
-/// one is sent without it).
-pub(crate) fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-}
-
-/// [`js_trim`] at the start only.
-pub(crate) fn js_trim_start(s: &str) -> &str {
-    s.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-}
+pub(crate) use playbookdiff_adapter::js::{trim as js_trim, trim_start as js_trim_start};
 
 /// The front matter of `text` as Claude Code reads it
 /// ([`frontmatter::parse`]), parsed once per file and shared.

@@ -12,12 +12,12 @@
 //! below it. So `*.md` matches `docs/notes.md`, `src/**` matches
 //! `lib/src/a.ts`, and `api/**/*.ts` matches `API/Handler.TS`.
 //!
-//! The gitignore semantics come from the `ignore` crate's
-//! [`GitignoreBuilder`] with case-insensitivity on; the table in the tests
-//! holds every pattern/path pair seen with the real agent.
+//! The gitignore semantics are the agent's own matcher, ported in
+//! the crate's `gitignore` module (it differs from git's on `**` after a leading
+//! `**/` and on brackets); the table in the tests holds every
+//! pattern/path pair seen with the real agent.
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use ignore::Match;
+use crate::gitignore::{ignores, Line};
 use serde_json::Value;
 
 /// Most patterns one brace expansion may produce before Claude Code gives
@@ -177,29 +177,26 @@ pub struct PathPatterns {
     pub patterns: Vec<String>,
     /// Patterns the matcher rejects, with the reason; they match nothing.
     pub errors: Vec<(String, String)>,
-    matcher: Gitignore,
+    lines: Vec<Line>,
 }
 
 impl PathPatterns {
     /// Compiles `patterns` (from [`claude_paths`]). Never fails: a pattern
     /// that cannot be compiled is listed in `errors` and matches nothing.
     pub fn new(patterns: &[String]) -> Self {
-        let mut b = GitignoreBuilder::new("/");
-        b.case_insensitive(true)
-            .expect("case-insensitivity is a builder flag");
         let mut errors = Vec::new();
+        let mut lines = Vec::new();
         for p in patterns {
-            // Braces were expanded already; what is left is literal.
-            let line = p.replace('{', "\\{").replace('}', "\\}");
-            if let Err(e) = b.add_line(None, &line) {
-                errors.push((p.clone(), glob_error(&e)));
+            match Line::new(p) {
+                Ok(Some(line)) => lines.push(line),
+                Ok(None) => {}
+                Err(e) => errors.push((p.clone(), e)),
             }
         }
-        let matcher = b.build().unwrap_or_else(|_| Gitignore::empty());
         PathPatterns {
             patterns: patterns.to_vec(),
             errors,
-            matcher,
+            lines,
         }
     }
 
@@ -233,22 +230,17 @@ impl PathPatterns {
     /// matches when it or a directory above it matches and no later `!`
     /// pattern re-includes it. `is_dir` says whether `rel` is a directory.
     pub fn matched(&self, rel: &str, is_dir: bool) -> Option<String> {
-        if rel.is_empty() || rel == "." {
+        if rel.is_empty() || rel == "." || rel.starts_with("./") || rel.starts_with("../") {
             return None;
         }
-        match self.matcher.matched_path_or_any_parents(rel, is_dir) {
-            Match::Ignore(g) => Some(g.original().replace("\\{", "{").replace("\\}", "}")),
-            _ => None,
-        }
-    }
-}
-
-/// The glob library's message in words, without its echo of the pattern.
-fn glob_error(e: &ignore::Error) -> String {
-    let s = e.to_string();
-    match s.rsplit_once(": ") {
-        Some((_, m)) if !m.is_empty() => m.to_string(),
-        _ => s,
+        // A directory is matched as the agent matches the folders above a
+        // file: with its trailing `/`.
+        let path = if is_dir && !rel.ends_with('/') {
+            format!("{rel}/")
+        } else {
+            rel.to_string()
+        };
+        ignores(&self.lines, &path).map(|l| l.pattern.clone())
     }
 }
 
@@ -319,13 +311,15 @@ mod tests {
         );
     }
 
-    /// An unclosed `[` is literal, as in a `.gitignore` line (the agent's
-    /// gitignore matcher escapes a bracket that opens no class).
+    /// An unclosed `[` makes the pattern match nothing: the agent's
+    /// translation closes the class it opened as an empty one. Seen with
+    /// 2.1.332 (a rule with `paths: ["photos [2024"]` is not attached on a
+    /// read of the file `photos [2024`).
     #[test]
-    fn unclosed_bracket_is_literal() {
+    fn unclosed_bracket_matches_nothing() {
         let p = PathPatterns::new(&["photos [2024".to_string()]);
         assert!(p.errors.is_empty());
-        assert!(p.matched("photos [2024", false).is_some());
+        assert!(p.matched("photos [2024", false).is_none());
         assert!(p.matched("photos 2", false).is_none());
     }
 }

@@ -730,6 +730,9 @@ fn owner_of(path: &RepoPath) -> RepoPath {
 /// `alpha` is `apps/web:alpha`). Skills still sharing a name are kept apart
 /// and cross-referenced.
 fn collisions(cx: &mut Compiler<'_, '_>) {
+    if cx.profile.has(Fact::SkillListingOnePerName) {
+        closest_skill_wins(cx);
+    }
     let cwd = cx.context.cwd.clone();
     let startup: std::collections::HashSet<String> = cx
         .out
@@ -784,6 +787,63 @@ fn collisions(cx: &mut Compiler<'_, '_>) {
             )
             .at(first),
         );
+    }
+}
+
+/// Same-name skills of the `.claude/skills` folders from the root to the
+/// launch directory: the listing to the model keeps one entry per name, the
+/// listed skill of the folder closest to the launch directory; the others
+/// are shadowed. A skill kept from the model (`disable-model-invocation`)
+/// takes no entry, so a farther one of its name is still listed (random
+/// repository `fuzz.claude-code.164`).
+/// [`Fact::SkillListingOnePerName`], bisected on legacy commands; for
+/// skills seen with 2.1.332 (random repositories `fuzz.claude-code.12`,
+/// 149, 238 and 281: one `x` is listed, with the description of
+/// `api/.claude/skills/x`, not the root's), while 2.1.197 lists both.
+fn closest_skill_wins(cx: &mut Compiler<'_, '_>) {
+    let cwd = cx.context.cwd.clone();
+    let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, s) in cx.out.skills.iter().enumerate() {
+        let owner = owner_of(&s.source.path);
+        let on_chain = !crate::strictly_below(&owner, &cwd) && cwd.starts_with(&owner);
+        let listed = s.advertisement.state != AdvertisementState::Hidden;
+        if on_chain
+            && listed
+            && s.applicability != Applicability::Shadowed
+            && s.load_phase == LoadPhase::Startup
+        {
+            by_name.entry(s.name.clone()).or_default().push(i);
+        }
+    }
+    for (name, mut idx) in by_name {
+        if idx.len() < 2 {
+            continue;
+        }
+        idx.sort_by_key(|&i| std::cmp::Reverse(owner_of(&cx.out.skills[i].source.path).depth()));
+        let winner = cx.out.skills[idx[0]].id.clone();
+        let winner_path = cx.out.skills[idx[0]].source.path.clone();
+        for &i in &idx[1..] {
+            let s = &mut cx.out.skills[i];
+            s.applicability = Applicability::Shadowed;
+            s.advertisement.state = AdvertisementState::Hidden;
+            s.reason = format!(
+                "{}; `{name}` is taken by `{winner_path}`, closer to the launch directory, which wins",
+                s.reason
+            );
+            s.cross_references = vec![winner.clone()];
+            let at = s.source.clone();
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::SkillNameCollision,
+                    format!(
+                        "The skill `{}` is named `{name}`, as `{winner_path}` closer to the launch directory, which \
+                         wins; it is not offered. Rename or remove one of them.",
+                        at.path
+                    ),
+                )
+                .at(at),
+            );
+        }
     }
 }
 

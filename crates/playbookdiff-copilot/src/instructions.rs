@@ -14,7 +14,11 @@
 //!   with `.github/copilot-instructions.md`, `AGENTS.md`, `CLAUDE.md`,
 //!   `.claude/CLAUDE.md`, `GEMINI.md`;
 //! * a text identical to one already sent is left out ("AGENTS.md +
-//!   GEMINI.md");
+//!   GEMINI.md"), byte for byte: texts that differ only in white space are
+//!   all sent (seen with 1.0.102: `same text` with one, three and no
+//!   trailing line ends, and with leading spaces; case
+//!   `oracle.edge_bom_only.in-web.read-web-api-main.py`: a file holding a
+//!   byte order mark and one holding a BOM and CRLF);
 //! * nothing below the launch directory at start; 1.0.102 injects such a
 //!   file as a `<system_reminder>` when the agent views a file there;
 //! * then the path-specific instructions and `.claude/rules`
@@ -293,7 +297,7 @@ impl Builder {
         if let Some(first) = self
             .effective
             .iter()
-            .find(|e| e.imported_from.is_none() && e.content.trim() == sent.trim())
+            .find(|e| e.imported_from.is_none() && e.content == sent)
         {
             let mut e = entry(path, dir, Some(&text), startup, format!("{why}; its text is identical to that of {}, which Copilot CLI already sends, so it sends this one no more (it names them \"{} + {}\").", first.source.path, first.source.path.file_name().unwrap_or_default(), path.file_name().unwrap_or_default()));
             e.applicability = Applicability::Shadowed;

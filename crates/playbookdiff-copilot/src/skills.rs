@@ -280,7 +280,14 @@ fn refuse_invalid(cx: &mut Cx<'_, '_>, profile: &Profile, s: &mut Skill) {
 /// Why Copilot CLI refuses the front matter of skill `s`, if it does.
 fn refusal(cx: &Cx<'_, '_>, profile: &Profile, s: &Skill) -> Option<String> {
     let text = cx.repo.read_text(&s.source.path, READ_LIMIT).ok()?;
-    let fm = text.front_matter()?;
+    // Without front matter opened on the first line and closed by `---`
+    // (a blank first line, no close, or YAML's `...`), the skill is not
+    // listed: seen with 1.0.24 and 1.0.102, case `oracle.edge_frontmatter`.
+    let Some(fm) = text.front_matter().filter(|fm| !fm.closed_by_dots) else {
+        return Some(
+            "it has no front matter opened on its first line and closed by `---`".to_string(),
+        );
+    };
     let Ok(value) = &fm.value else {
         return Some("its front matter is not valid YAML".to_string());
     };

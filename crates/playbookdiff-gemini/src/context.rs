@@ -474,7 +474,10 @@ impl Builder {
                 imports: Vec::new(),
             }
         };
-        if loads && text.text.trim().is_empty() && expansion.imports.is_empty() {
+        if loads
+            && playbookdiff_adapter::js::trim(&text.text).is_empty()
+            && expansion.imports.is_empty()
+        {
             let e = entry(
                 path,
                 dir,
@@ -482,7 +485,7 @@ impl Builder {
                 phase,
                 Applicability::Excluded,
                 format!(
-                    "{why}; this one is empty (white space only), so Gemini CLI leaves it out."
+                    "{why}; this one is empty (white space or a byte order mark only), so Gemini CLI leaves it out."
                 ),
             );
             self.others.push(e);

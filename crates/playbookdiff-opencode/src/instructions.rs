@@ -58,6 +58,19 @@ enum Read {
     Missing,
 }
 
+/// True when OpenCode reads `t` as empty text and so leaves the file out
+/// (its `Instruction.system` keeps a file only when the text read is not
+/// empty): the text is decoded as UTF-8 with a leading byte order mark
+/// dropped, so a file holding only a BOM is empty, while one holding only
+/// white space is not. Source: OpenCode 1.18.33 (`readFileString`, a
+/// `TextDecoder` decode); random repository `fuzz.opencode.140`.
+fn empty_as_read(t: &TextFile) -> bool {
+    t.text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(&t.text)
+        .is_empty()
+}
+
 /// Reads instruction file `path`. When `report` (OpenCode can reach the
 /// file from the launch directory, at startup or on demand), a file that
 /// is not valid UTF-8 is an `invalid-utf8` diagnostic at the line of its
@@ -211,7 +224,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
             let dir = path.parent().unwrap_or_else(RepoPath::root);
             let (state, resolved) = read(cx, path, true);
             match state {
-                Read::Text(t) if t.text.is_empty() => others.push(Found { path, kind, resolved, text: Some(&t), applies_to: dir }.entry(LoadPhase::Startup, Applicability::Excluded, format!("{why_name}; this file is empty, so OpenCode leaves it out (and still does not read the other names)."))),
+                Read::Text(t) if empty_as_read(&t) => others.push(Found { path, kind, resolved, text: Some(&t), applies_to: dir }.entry(LoadPhase::Startup, Applicability::Excluded, format!("{why_name}; this file is empty, so OpenCode leaves it out (and still does not read the other names)."))),
                 Read::Text(t) => {
                     taken.insert(path.clone());
                     effective.push(Found { path, kind, resolved, text: Some(&t), applies_to: dir.clone() }.entry(LoadPhase::Startup, Applicability::Effective, format!("Found in {}: {why_name}.", place(&dir))));
@@ -443,7 +456,7 @@ fn take_match(cx: &mut Cx<'_, '_>, p: &RepoPath, how: &str, into: &mut Collected
         applies_to: p.parent().unwrap_or_else(RepoPath::root),
     };
     match state {
-        Read::Text(t) if !t.text.is_empty() => into.effective.push(found(Some(&t)).entry(
+        Read::Text(t) if !empty_as_read(&t) => into.effective.push(found(Some(&t)).entry(
             LoadPhase::Startup,
             Applicability::Effective,
             format!("This file {how}; OpenCode sends it after the AGENTS.md files."),
@@ -558,7 +571,7 @@ fn below_cwd(
             continue;
         }
         let hit = target.as_ref().is_some_and(|t| strictly_below(t, &dir));
-        let blank = text.as_ref().is_none_or(|t| t.text.is_empty());
+        let blank = text.as_ref().is_none_or(|t| empty_as_read(t));
         if hit && !blank {
             let depth = dir.depth();
             effective.push((

@@ -277,6 +277,23 @@ fn read_front_matter(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
     };
     p.lines = Some((fm.start_line, fm.end_line));
     let src = src.with_lines(fm.start_line, fm.end_line);
+    // OpenCode takes only `---` for the close: a `...` line leaves the
+    // skill without front matter (seen with 1.18.33, case
+    // `oracle.edge_frontmatter`: the `*-dots` skills of every root).
+    if fm.closed_by_dots {
+        p.invalid = Some(
+            "its front matter is closed by `...`, which OpenCode does not take for a close"
+                .to_string(),
+        );
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidFrontmatter,
+                format!("The front matter of {q} ends with a `...` line; OpenCode ends front matter only at a `---` line, so it reads none here and skips the skill; close it with `---`."),
+            )
+            .at(src),
+        );
+        return p;
+    }
     let retried = fm
         .value
         .as_ref()

@@ -22,6 +22,10 @@ pub struct FrontMatter {
     pub end_line: u32,
     /// Byte offset where the body after the closing fence starts.
     pub body_offset: usize,
+    /// True when YAML's document end `...` closes the front matter rather
+    /// than `---`: some agents (OpenCode, Copilot CLI) take only `---` for
+    /// the close and read no front matter then.
+    pub closed_by_dots: bool,
     /// The parsed value, or the parse error with its 1-based file line
     /// when the parser gives one.
     pub value: Result<serde_json::Value, ParseError>,
@@ -56,6 +60,7 @@ pub fn front_matter(text: &str) -> Option<FrontMatter> {
                 start_line: 1,
                 end_line: line,
                 body_offset: bom + (end + 1).min(t.len()),
+                closed_by_dots: l == "...",
                 value,
             });
         }

@@ -116,11 +116,9 @@ pub(super) fn memory_present(cx: &Compiler<'_, '_>, p: &RepoPath) -> bool {
 /// a newline: random repository `fuzz.claude-code.32`). A file that cannot
 /// be read counts as present.
 fn blank(cx: &Compiler<'_, '_>, p: &RepoPath) -> bool {
-    cx.repo.read_text(p, crate::READ_LIMIT).is_ok_and(|t| {
-        t.text
-            .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-            .is_empty()
-    })
+    cx.repo
+        .read_text(p, crate::READ_LIMIT)
+        .is_ok_and(|t| crate::js_trim(&t.text).is_empty())
 }
 
 /// True when the profile has the AGENTS.md fallback (2.1.281 and later)

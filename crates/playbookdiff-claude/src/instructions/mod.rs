@@ -200,6 +200,7 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             Job::Expand(e) => repeated_any |= expand_top(cx, &mut loader, *e),
         }
     }
+    read_target_not_attached(cx);
     if repeated_any {
         cx.out.assumptions.push(
             "Each file enters the context once: Claude Code's memory loader skips a file it has already processed, so \
@@ -209,6 +210,34 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     }
 
     agents_md_bridges(cx);
+}
+
+/// The target the model reads is not attached to that read as memory when
+/// it is itself a memory file or rule: Claude Code skips every nested
+/// memory file already in its record of files read (`readFileState`),
+/// and the read has just put the target there, so the model sees the
+/// file only as the text it asked for. The files the target imports are
+/// still attached (they are not in that record). Source: the shipped
+/// loader of 2.1.197 and 2.1.332 (`if (readFileState.has(path))
+/// continue` before a `nested_memory` attachment); seen with both
+/// (`claude.import_outside_cwd.read-apps-api-CLAUDE.md`, random
+/// repositories `fuzz.claude-code.178`, `fuzz.claude-code.186`,
+/// `fuzz.claude-code.17`).
+fn read_target_not_attached(cx: &mut Compiler<'_, '_>) {
+    let Some(target) = cx.context.target_path.clone() else {
+        return;
+    };
+    for i in cx.out.instructions.iter_mut() {
+        let on_read =
+            i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective;
+        if on_read && i.source.path == target {
+            i.applicability = Applicability::Shadowed;
+            i.reason = format!(
+                "the target `{target}` itself: the model receives it as the file it reads, and Claude Code does \
+                 not attach a file already read as memory again"
+            );
+        }
+    }
 }
 
 /// Lists the files that load at startup: in each directory from (above

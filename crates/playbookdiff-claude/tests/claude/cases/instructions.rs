@@ -310,7 +310,7 @@ fn c16_agents_md_without_bridge_loads_by_the_fallback_from_2_1_277() {
 fn a_directory_whose_name_ends_in_dot_claude_holds_an_ordinary_claude_md() {
     for ctx in [
         at_root().cwd("tools.claude"),
-        at_root().target("tools.claude/CLAUDE.md"),
+        at_root().target("tools.claude/notes.md"),
     ] {
         let cfg = compile("directory_named_like_dot_claude", ctx);
         assert_eq!(
