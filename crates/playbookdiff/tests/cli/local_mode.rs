@@ -240,13 +240,48 @@ fn tree(root: &Path) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
     out
 }
 
+/// The layers read besides those of [`codex_machine`]: Claude Code's user
+/// commands and output styles, a user skill named like a project skill,
+/// and OpenCode's global skill roots.
+fn more_layers(t: &Path) {
+    let (repo, home) = (t.join("repo"), t.join("home"));
+    write(
+        &repo,
+        ".claude/skills/build/SKILL.md",
+        "---\nname: build\ndescription: The project's.\n---\nmake\n",
+    );
+    write(
+        &home,
+        ".claude/skills/build/SKILL.md",
+        "---\nname: build\ndescription: The user's.\n---\nmake -j8\n",
+    );
+    write(
+        &home,
+        ".claude/commands/git/sync.md",
+        "---\ndescription: Sync my branch.\n---\nRebase.\n",
+    );
+    write(
+        &home,
+        ".claude/output-styles/terse.md",
+        "---\nname: Terse\ndescription: Short.\n---\nOne sentence.\n",
+    );
+    write(
+        &home,
+        ".config/opencode/skills/fmt/SKILL.md",
+        "---\nname: fmt\ndescription: Format.\n---\nfmt\n",
+    );
+}
+
 #[test]
 fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     let t = tempfile::tempdir().unwrap();
-    machine(t.path());
+    codex_machine(t.path());
+    more_layers(t.path());
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
+        &["compile", "--harness", "codex", "--format", "json"],
+        &["compile", "--harness", "opencode", "--format", "json"],
         &["check", "--format", "json"],
         &["check", "--all-dirs"],
     ] {
@@ -445,4 +480,65 @@ fn opencode_sends_the_global_agents_md_first_else_the_users_claude_md() {
         "Global.\n",
     );
     assert_eq!(first(t.path()).0, "~/.config/opencode/AGENTS.md");
+}
+
+#[test]
+fn claude_code_reads_the_users_commands_and_output_styles_and_its_skill_wins() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    let doc = compiled(t.path());
+    let skills = items(&doc, "skills");
+    // 2.1.332 lists one skill per name: the user's `build` wins.
+    assert!(skills.contains(&row(
+        "~/.claude/skills/build/SKILL.md",
+        "user",
+        "effective"
+    )));
+    assert!(skills.contains(&row(
+        ".claude/skills/build/SKILL.md",
+        "project",
+        "shadowed"
+    )));
+    let sync = doc["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["source"]["path"] == "~/.claude/commands/git/sync.md")
+        .expect("the user's command");
+    assert_eq!(sync["name"], "git:sync");
+    assert_eq!(sync["source"]["scope"], "user");
+    assert_eq!(sync["applicability"], "effective");
+    // The project's `outputStyle` (Explanatory, a built-in) wins, so the
+    // user's style is found but not selected.
+    let styles = items(&doc, "outputStyles");
+    assert_eq!(
+        styles,
+        [row("~/.claude/output-styles/terse.md", "user", "conditional")]
+    );
+}
+
+#[test]
+fn opencode_finds_the_users_skills_in_its_global_roots() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "opencode", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let skills = items(&doc, "skills");
+    for path in [
+        "~/.claude/skills/deploy/SKILL.md",
+        "~/.config/opencode/skills/fmt/SKILL.md",
+    ] {
+        assert!(skills.contains(&row(path, "user", "effective")), "{skills:?}");
+    }
+    // Two definitions of `build`: the project's, found last, stands for
+    // the name (OpenCode races between them, and says so).
+    assert!(skills.contains(&row(".claude/skills/build/SKILL.md", "project", "effective")));
+    assert!(skills.contains(&row("~/.claude/skills/build/SKILL.md", "user", "shadowed")));
 }
