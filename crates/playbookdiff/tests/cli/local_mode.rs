@@ -270,6 +270,21 @@ fn more_layers(t: &Path) {
         ".config/opencode/skills/fmt/SKILL.md",
         "---\nname: fmt\ndescription: Format.\n---\nfmt\n",
     );
+    write(
+        &home,
+        ".agents/skills/standup/SKILL.md",
+        "---\nname: standup\ndescription: Standup notes.\n---\ngit log\n",
+    );
+    write(
+        &home,
+        ".codex/skills/lint/SKILL.md",
+        "---\nname: lint\ndescription: Lint.\n---\nlint\n",
+    );
+    write(
+        &home,
+        ".codex/skills/.system/bundled/SKILL.md",
+        "---\nname: bundled\ndescription: Bundled.\n---\nx\n",
+    );
 }
 
 #[test]
@@ -490,16 +505,8 @@ fn claude_code_reads_the_users_commands_and_output_styles_and_its_skill_wins() {
     let doc = compiled(t.path());
     let skills = items(&doc, "skills");
     // 2.1.332 lists one skill per name: the user's `build` wins.
-    assert!(skills.contains(&row(
-        "~/.claude/skills/build/SKILL.md",
-        "user",
-        "effective"
-    )));
-    assert!(skills.contains(&row(
-        ".claude/skills/build/SKILL.md",
-        "project",
-        "shadowed"
-    )));
+    assert!(skills.contains(&row("~/.claude/skills/build/SKILL.md", "user", "effective")));
+    assert!(skills.contains(&row(".claude/skills/build/SKILL.md", "project", "shadowed")));
     let sync = doc["skills"]
         .as_array()
         .unwrap()
@@ -514,7 +521,11 @@ fn claude_code_reads_the_users_commands_and_output_styles_and_its_skill_wins() {
     let styles = items(&doc, "outputStyles");
     assert_eq!(
         styles,
-        [row("~/.claude/output-styles/terse.md", "user", "conditional")]
+        [row(
+            "~/.claude/output-styles/terse.md",
+            "user",
+            "conditional"
+        )]
     );
 }
 
@@ -535,10 +546,39 @@ fn opencode_finds_the_users_skills_in_its_global_roots() {
         "~/.claude/skills/deploy/SKILL.md",
         "~/.config/opencode/skills/fmt/SKILL.md",
     ] {
-        assert!(skills.contains(&row(path, "user", "effective")), "{skills:?}");
+        assert!(
+            skills.contains(&row(path, "user", "effective")),
+            "{skills:?}"
+        );
     }
     // Two definitions of `build`: the project's, found last, stands for
     // the name (OpenCode races between them, and says so).
-    assert!(skills.contains(&row(".claude/skills/build/SKILL.md", "project", "effective")));
+    assert!(skills.contains(&row(
+        ".claude/skills/build/SKILL.md",
+        "project",
+        "effective"
+    )));
     assert!(skills.contains(&row("~/.claude/skills/build/SKILL.md", "user", "shadowed")));
+}
+
+#[test]
+fn codex_lists_the_users_skills_with_the_projects() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    more_layers(t.path());
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "codex", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Codex's home is `~/.codex` here; its `.system` folder is skipped.
+    assert_eq!(
+        items(&doc, "skills"),
+        [
+            row("~/.codex/skills/lint/SKILL.md", "user", "effective"),
+            row("~/.agents/skills/standup/SKILL.md", "user", "effective"),
+        ]
+    );
 }
