@@ -280,6 +280,7 @@ fn more_layers(t: &Path) {
         ".codex/skills/lint/SKILL.md",
         "---\nname: lint\ndescription: Lint.\n---\nlint\n",
     );
+    write(&home, ".gemini/GEMINI.md", "  My Gemini notes.\n\n");
     write(
         &home,
         ".codex/skills/.system/bundled/SKILL.md",
@@ -297,6 +298,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         &["compile", "--harness", "claude-code"][..],
         &["compile", "--harness", "codex", "--format", "json"],
         &["compile", "--harness", "opencode", "--format", "json"],
+        &["compile", "--harness", "gemini", "--format", "json"],
         &["check", "--format", "json"],
         &["check", "--all-dirs"],
     ] {
@@ -581,4 +583,37 @@ fn codex_lists_the_users_skills_with_the_projects() {
             row("~/.agents/skills/standup/SKILL.md", "user", "effective"),
         ]
     );
+}
+
+#[test]
+fn gemini_cli_sends_the_users_global_context_first() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    write(&t.path().join("repo"), "GEMINI.md", "Project.\n");
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "gemini", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        items(&doc, "instructions"),
+        [
+            row("~/.gemini/GEMINI.md", "user", "effective"),
+            row("GEMINI.md", "project", "effective"),
+        ]
+    );
+    let first = &doc["instructions"][0];
+    assert_eq!(first["order"], 0);
+    assert_eq!(first["content"], "My Gemini notes.", "sent trimmed");
+    let codes: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .filter(|m| m.contains("Global context"))
+        .collect();
+    assert!(codes.is_empty(), "the global context is read: {codes:?}");
 }
