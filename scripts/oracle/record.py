@@ -1587,11 +1587,15 @@ def one_path_per_file(repo, found):
     return sorted(out)
 
 
-def copilot_instructions(text, repo, norm, cwd="."):
+def copilot_instructions(text, repo, norm, cwd=".", home=None):
     """The `<custom_instruction>` blocks in order, each named by the file
     whose text it holds (imports taken out and recorded beside it), then
-    the path-specific files inlined after the last block, by position."""
+    the path-specific files inlined after the last block, by position.
+    With `home`, the Markdown files of the run's home are candidates too,
+    named `$HOME/...`."""
     files = markdown_files(repo)
+    if home is not None:
+        files.update({f"$HOME/{p}": t for p, t in markdown_files(home).items()})
     blocks = list(CP_BLOCK.finditer(text))
     out = []
     for m in blocks:
@@ -1625,7 +1629,9 @@ def copilot_instructions(text, repo, norm, cwd="."):
     inlined = []
     for p, t in files.items():
         if t and ("/.claude/rules/" in "/" + p
-                  or ("/.github/instructions/" in "/" + p and p.endswith(".instructions.md"))):
+                  or ("/.github/instructions/" in "/" + p and p.endswith(".instructions.md"))
+                  or (p.startswith("$HOME/.copilot/instructions/")
+                      and p.endswith(".instructions.md"))):
             i = tail.find(t)
             if i < 0:
                 i = rewritten_position(tail, t)
@@ -1727,7 +1733,8 @@ def run_copilot(exe, case, work):
     fired_markers(repo, obs)
     if api.requests:
         text = copilot_system(api.requests[0])
-        blocks, inlined, on_demand = copilot_instructions(text, repo, norm, case.get("cwd", "."))
+        blocks, inlined, on_demand = copilot_instructions(
+            text, repo, norm, case.get("cwd", "."), home if case.get("home") else None)
         obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand,
                           "taskAgents": copilot_task_agents(api.requests[0])}
     else:

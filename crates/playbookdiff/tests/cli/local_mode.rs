@@ -283,6 +283,21 @@ fn more_layers(t: &Path) {
     write(&home, ".gemini/GEMINI.md", "  My Gemini notes.\n\n");
     write(
         &home,
+        ".copilot/copilot-instructions.md",
+        "My Copilot notes.\n",
+    );
+    write(
+        &home,
+        ".copilot/instructions/style.instructions.md",
+        "---\napplyTo: \"**\"\n---\nBritish spelling.\n",
+    );
+    write(
+        &home,
+        ".copilot/instructions/py.instructions.md",
+        "---\napplyTo: \"**/*.py\"\n---\nType hints.\n",
+    );
+    write(
+        &home,
         ".codex/skills/.system/bundled/SKILL.md",
         "---\nname: bundled\ndescription: Bundled.\n---\nx\n",
     );
@@ -299,6 +314,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         &["compile", "--harness", "codex", "--format", "json"],
         &["compile", "--harness", "opencode", "--format", "json"],
         &["compile", "--harness", "gemini", "--format", "json"],
+        &["compile", "--harness", "copilot", "--format", "json"],
         &["check", "--format", "json"],
         &["check", "--all-dirs"],
     ] {
@@ -616,4 +632,40 @@ fn gemini_cli_sends_the_users_global_context_first() {
         .filter(|m| m.contains("Global context"))
         .collect();
     assert!(codes.is_empty(), "the global context is read: {codes:?}");
+}
+
+#[test]
+fn copilot_cli_sends_the_users_instructions_first_and_inlines_the_general_ones() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    write(&t.path().join("repo"), "AGENTS.md", "Project.\n");
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "copilot", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let startup: Vec<(String, String, String)> = items(&doc, "instructions")
+        .into_iter()
+        .filter(|r| r.0.starts_with("~/") || r.0 == "AGENTS.md")
+        .collect();
+    assert_eq!(
+        startup,
+        [
+            row("~/.copilot/copilot-instructions.md", "user", "effective"),
+            row("AGENTS.md", "project", "effective"),
+            row(
+                "~/.copilot/instructions/style.instructions.md",
+                "user",
+                "effective"
+            ),
+            row(
+                "~/.copilot/instructions/py.instructions.md",
+                "user",
+                "conditional"
+            ),
+        ]
+    );
 }

@@ -1153,7 +1153,9 @@ fn gemini_disagreements(
 /// its `<custom_instruction>` blocks, or lists them in its table.
 fn copilot_scoped(path: &str) -> bool {
     let p = format!("/{path}");
-    p.contains("/.github/instructions/") || p.contains("/.claude/rules/")
+    p.contains("/.github/instructions/")
+        || p.contains("/.claude/rules/")
+        || p.starts_with("/~/.copilot/instructions/")
 }
 
 /// Copilot CLI: the `<custom_instruction>` blocks in order, each named by
