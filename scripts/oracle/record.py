@@ -246,6 +246,68 @@ def make_submodule(repo, sub, env):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+# The text a fixture home's files write for the absolute path of the
+# case's repository (a `projects` key of `~/.claude.json`, a Codex trust
+# entry): replaced by the run's repository path when the home is seeded.
+REPO_PLACEHOLDER = "@REPO@"
+
+
+def seed_home(case, home, repo):
+    """Copies the case's fixture home (`home = "oracle/homes/NAME"`,
+    workspace-relative) into the run's empty home `home`, `@REPO@` in its
+    text files replaced by `repo`; nothing without a `home` key. The files
+    the recorder writes afterwards (`merge_json`, `merge_trust`) are merged
+    into the fixture's, never over them."""
+    if not case.get("home"):
+        return
+    src = ROOT / case["home"]
+    if not src.is_dir() or case["home"].startswith(("/", "..")):
+        raise ValueError(f"{case['id']}: no home directory {case['home']}")
+    shutil.copytree(src, home, symlinks=True, dirs_exist_ok=True)
+    for path in home.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            try:
+                text = path.read_text()
+            except UnicodeDecodeError:
+                continue
+            if REPO_PLACEHOLDER in text:
+                path.write_text(text.replace(REPO_PLACEHOLDER, str(repo)))
+
+
+def merge_json(path, extra):
+    """Writes the JSON object `extra` into the file `path`, merged with
+    what a fixture home put there: objects merged key by key, lists
+    appended to, other values of `extra` taking over (the recorder's own
+    settings: its hook, its authentication, its trusted folder)."""
+    def merge(a, b):
+        if isinstance(a, dict) and isinstance(b, dict):
+            out = dict(a)
+            for k, v in b.items():
+                out[k] = merge(a[k], v) if k in a else v
+            return out
+        if isinstance(a, list) and isinstance(b, list):
+            return a + [x for x in b if x not in a]
+        return b
+    base = json.loads(path.read_text()) if path.is_file() else {}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(merge(base, extra)))
+
+
+def merge_trust(config, entries):
+    """Writes the recorder's trust entries `entries` (absolute directory ->
+    `trusted` / `untrusted`) into `$CODEX_HOME/config.toml` after what a
+    fixture home wrote there; a directory the fixture's own entries name
+    keeps the fixture's level."""
+    base = config.read_text() if config.is_file() else ""
+    have = tomllib.loads(base).get("projects", {}) if base else {}
+    text = "".join(f'[projects."{d}"]\ntrust_level = "{level}"\n\n'
+                   for d, level in sorted(entries.items()) if d not in have)
+    if base and not base.endswith("\n"):
+        base += "\n"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(base + ("\n" if base and text else "") + text)
+
+
 class Normalizer:
     """Turns machine paths into repository-relative POSIX paths.
 
@@ -254,9 +316,11 @@ class Normalizer:
     the adapters name paths above the repository root.
     """
 
-    def __init__(self, repo, home, tmp, levels=0):
+    def __init__(self, repo, home, tmp, levels=0, codex_home=None):
         self.pairs = []
         named = [(repo, ""), (home, "$HOME"), (tmp, "$TMP")]
+        if codex_home is not None and codex_home != home:
+            named.append((codex_home, "$CODEX_HOME"))
         up = Path(repo)
         for i in range(1, levels + 1):
             up = up.parent
@@ -533,11 +597,12 @@ def run_claude(exe, case, work, read_target=True):
     """Runs Claude Code once on the materialized case under `work`."""
     repo, home = repo_dir(case, work), work / "home"
     (home / ".claude").mkdir(parents=True)
+    seed_home(case, home, repo)
     hook_file = work / "hooks.jsonl"
     settings = {"hooks": {"InstructionsLoaded": [{"hooks": [{
         "type": "command",
         "command": f"/usr/bin/cat >> '{hook_file}'; /usr/bin/printf '\\n' >> '{hook_file}'"}]}]}}
-    (home / ".claude" / "settings.json").write_text(json.dumps(settings))
+    merge_json(home / ".claude" / "settings.json", settings)
     bindir = restricted_path(work)
     norm = Normalizer(repo, home, work, above_levels(case))
     target = case.get("target") if read_target else None
@@ -749,18 +814,21 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
     """One run; `entries` (directory -> trust level) replaces the single
     trust entry of a trusted run with the case's own entries."""
     repo = repo_dir(case, work)
-    codex_home.mkdir()
+    # A case with a fixture home: HOME is that home and CODEX_HOME its
+    # `.codex`; otherwise both are one empty directory, as always.
+    home = codex_home.parent / "home" if case.get("home") else codex_home
+    if case.get("home"):
+        home.mkdir()
+        seed_home(case, home, repo)
+        codex_home = home / ".codex"
+    codex_home.mkdir(exist_ok=True)
     if entries is not None:
-        text = ""
-        for d, level in sorted(entries.items()):
-            path = repo if d == "." else repo / d
-            text += f'[projects."{path}"]\ntrust_level = "{level}"\n\n'
-        (codex_home / "config.toml").write_text(text)
+        merge_trust(codex_home / "config.toml",
+                    {str(repo if d == "." else repo / d): level for d, level in entries.items()})
     elif trusted:
-        (codex_home / "config.toml").write_text(
-            f'[projects."{repo}"]\ntrust_level = "trusted"\n')
-    norm = Normalizer(repo, codex_home, work, above_levels(case))
-    env = {"CODEX_HOME": str(codex_home), "HOME": str(codex_home),
+        merge_trust(codex_home / "config.toml", {str(repo): "trusted"})
+    norm = Normalizer(repo, home, work, above_levels(case), codex_home)
+    env = {"CODEX_HOME": str(codex_home), "HOME": str(home),
            "PATH": str(restricted_path(work)), "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1"}
     cwd = repo / case.get("cwd", ".")
 
@@ -808,7 +876,7 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
                 first, _, rest = loc.partition("/")
                 if first in roots:
                     loc = roots[first].rstrip("/") + "/" + rest
-                if loc.startswith(str(codex_home)):
+                if loc.startswith(str(codex_home / "skills" / ".system")):
                     continue  # bundled system skills
                 name, _, desc = head.partition(": ")
                 skills.append({"name": name, "description": desc, "path": norm.path(loc)})
@@ -1105,6 +1173,7 @@ def run_opencode(exe, case, work):
         shutil.copytree(work / top, sub / top, symlinks=True)
         repo = repo_dir(case, sub)
         home = sub / "home"
+        seed_home(case, home, repo)
         env = opencode_env(work, home)
         env.update(extra_env or {})
         norm = Normalizer(repo, home, work, above_levels(case))
@@ -1452,9 +1521,9 @@ def run_gemini(exe, case, work):
     error."""
     repo = repo_dir(case, work)
     home = work / "home"
-    (home / ".gemini").mkdir(parents=True)
-    (home / ".gemini" / "settings.json").write_text(
-        json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    seed_home(case, home, repo)
+    merge_json(home / ".gemini" / "settings.json",
+               {"security": {"auth": {"selectedType": "gemini-api-key"}}})
     tmp = work / "tmp"
     tmp.mkdir()
     norm = Normalizer(repo, home, work, above_levels(case))
@@ -1655,11 +1724,15 @@ def one_path_per_file(repo, found):
     return sorted(out)
 
 
-def copilot_instructions(text, repo, norm, cwd="."):
+def copilot_instructions(text, repo, norm, cwd=".", home=None):
     """The `<custom_instruction>` blocks in order, each named by the file
     whose text it holds (imports taken out and recorded beside it), then
-    the path-specific files inlined after the last block, by position."""
+    the path-specific files inlined after the last block, by position.
+    With `home`, the Markdown files of the run's home are candidates too,
+    named `$HOME/...`."""
     files = markdown_files(repo)
+    if home is not None:
+        files.update({f"$HOME/{p}": t for p, t in markdown_files(home).items()})
     blocks = list(CP_BLOCK.finditer(text))
     out = []
     for m in blocks:
@@ -1693,7 +1766,9 @@ def copilot_instructions(text, repo, norm, cwd="."):
     inlined = []
     for p, t in files.items():
         if t and ("/.claude/rules/" in "/" + p
-                  or ("/.github/instructions/" in "/" + p and p.endswith(".instructions.md"))):
+                  or ("/.github/instructions/" in "/" + p and p.endswith(".instructions.md"))
+                  or (p.startswith("$HOME/.copilot/instructions/")
+                      and p.endswith(".instructions.md"))):
             i = tail.find(t)
             if i < 0:
                 i = rewritten_position(tail, t)
@@ -1746,9 +1821,8 @@ def run_copilot(exe, case, work):
     `trusted_folders`; the first chat request and the session events."""
     repo = repo_dir(case, work)
     home = work / "home"
-    (home / ".copilot").mkdir(parents=True, exist_ok=True)
-    (home / ".copilot" / "config.json").write_text(
-        json.dumps({"trusted_folders": [str(repo)]}))
+    seed_home(case, home, repo)
+    merge_json(home / ".copilot" / "config.json", {"trusted_folders": [str(repo)]})
     tmp = work / "tmp"
     tmp.mkdir(exist_ok=True)
     # With a target, the first answer calls `view` on it: the hooks that
@@ -1799,7 +1873,8 @@ def run_copilot(exe, case, work):
     fired_markers(repo, obs)
     if api.requests:
         text = copilot_system(api.requests[0])
-        blocks, inlined, on_demand = copilot_instructions(text, repo, norm, case.get("cwd", "."))
+        blocks, inlined, on_demand = copilot_instructions(
+            text, repo, norm, case.get("cwd", "."), home if case.get("home") else None)
         obs["startup"] = {"instructions": blocks, "inlined": inlined, "onDemandTable": on_demand,
                           "taskAgents": copilot_task_agents(api.requests[0])}
         if target:

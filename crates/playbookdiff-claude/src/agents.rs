@@ -349,18 +349,46 @@ fn duplicate(cx: &mut Compiler<'_, '_>, loser: &Subagent, winner: &RepoPath) {
     );
 }
 
-/// The output styles of the chain, and the one `outputStyle` selects.
+/// The directories of output styles in precedence order: every
+/// `.claude/output-styles` of the chain, closest first, then in local mode
+/// the user's `output-styles` of the configuration home (harness facts A10,
+/// "Locations": `~/.claude/output-styles` and `.claude/output-styles`; a
+/// project style shadowing a user style of the same name is assumed, as
+/// for subagents, and not observed). The managed directory's styles are
+/// not read.
+fn output_style_roots(cx: &Compiler<'_, '_>) -> Vec<RepoPath> {
+    let mut roots: Vec<RepoPath> = chain(cx)
+        .into_iter()
+        .filter_map(|dir| dir.join(".claude/output-styles"))
+        .collect();
+    roots.extend(cx.user.and_then(|u| u.in_home("output-styles")));
+    roots
+}
+
+/// The `*.md` files directly in the output-style directory `root`, sorted;
+/// a machine directory is listed through the machine.
+fn output_style_files(cx: &Compiler<'_, '_>, root: &RepoPath) -> Vec<RepoPath> {
+    let Some(places) = cx.user.filter(|_| root.is_on_machine()) else {
+        return markdown_files(cx, root, false);
+    };
+    places
+        .list(root)
+        .into_iter()
+        .filter(|e| e.kind == playbookdiff_source::EntryKind::File && e.name.ends_with(".md"))
+        .filter_map(|e| root.join(&e.name))
+        .collect()
+}
+
+/// The output styles of the chain (and the user's in local mode), and the
+/// one `outputStyle` selects.
 fn output_styles(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let selected: Option<(String, SourceRef)> = settings
         .values("outputStyle")
         .last()
         .and_then(|(v, l)| v.as_str().map(|s| (s.to_string(), l.at(&["outputStyle"]))));
     let mut winners: BTreeMap<String, RepoPath> = BTreeMap::new();
-    for dir in chain(cx) {
-        let Some(root) = dir.join(".claude/output-styles") else {
-            continue;
-        };
-        for file in markdown_files(cx, &root, false) {
+    for root in output_style_roots(cx) {
+        for file in output_style_files(cx, &root) {
             let Some((meta, source, _)) = read_meta(cx, &file, Role::OutputStyle) else {
                 continue;
             };
@@ -371,6 +399,11 @@ fn output_styles(cx: &mut Compiler<'_, '_>, settings: &Settings) {
                 .unwrap_or_else(|| stem.to_string());
             let chosen = selected.as_ref().filter(|(s, _)| *s == name);
             let (applicability, reason, active) = match winners.get(&name) {
+                Some(w) if file.is_on_machine() => (
+                    Applicability::Shadowed,
+                    format!("`{w}`, of the project, defines the same name and wins over the user's style"),
+                    false,
+                ),
                 Some(w) => (
                     Applicability::Shadowed,
                     format!("`{w}`, closer to the launch directory, defines the same name and wins"),

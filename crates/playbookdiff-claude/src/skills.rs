@@ -773,6 +773,7 @@ fn collisions(cx: &mut Compiler<'_, '_>) {
             cx.out.skills[i].cross_references =
                 ids.iter().filter(|x| **x != own).cloned().collect();
         }
+        shadow_below_machine_skill(cx, &idx);
         let first = cx.out.skills[idx[0]].source.clone();
         cx.diag(
             Diagnostic::new(
@@ -844,6 +845,33 @@ fn closest_skill_wins(cx: &mut Compiler<'_, '_>) {
                 .at(at),
             );
         }
+    }
+}
+
+/// Of the same-name skills `idx` (in the order found: managed, user, then
+/// the project's), when the first is a managed or user skill and the
+/// release lists one skill per name, the later ones are shadowed: 2.1.332
+/// lists only the user's `build` when the project has a `build` too, and
+/// 2.1.197 lists both (case `oracle.local_user_layers.home-claude-skills`;
+/// harness facts A7, "Conflicts: enterprise > personal > project").
+fn shadow_below_machine_skill(cx: &mut Compiler<'_, '_>, idx: &[usize]) {
+    let Some((&first, rest)) = idx.split_first() else {
+        return;
+    };
+    let winner = cx.out.skills[first].source.path.clone();
+    if !winner.is_on_machine() || !cx.profile.has(Fact::SkillListingOnePerName) {
+        return;
+    }
+    for &i in rest {
+        let s = &mut cx.out.skills[i];
+        s.applicability = Applicability::Shadowed;
+        s.advertisement.state = AdvertisementState::Hidden;
+        s.reason = format!(
+            "{}; `{}` ({}) has the same name and wins",
+            s.reason,
+            winner,
+            crate::user::scope_of(&winner).as_str()
+        );
     }
 }
 
@@ -941,47 +969,25 @@ fn legacy_commands(cx: &mut Compiler<'_, '_>) {
             format!("legacy command discovered at startup in `{owner}`, an ancestor of the launch directory")
         };
         for (file, name) in command_files(cx, &d) {
-            if !cx.expect_file(&file, SourceFormat::Markdown) {
-                continue;
+            add_command(cx, &file, &name, &reason, &taken, &mut commands);
+        }
+    }
+    // In local mode, the user's commands, after the project's: a name the
+    // project's commands or skills already hold stays theirs (assumed, as
+    // for skills and subagents; not observed).
+    if let Some(places) = cx.user {
+        if let Some(d) = places.in_home("commands") {
+            let reason =
+                format!("the user's legacy command in `{d}`, offered at startup in every project");
+            for file in crate::user::markdown_below(&places, &d) {
+                let Some(rel) = crate::relative_to(&file, &d) else {
+                    continue;
+                };
+                let name = rel.trim_end_matches(".md").replace('/', ":");
+                if !name.is_empty() && cx.expect_file(&file, SourceFormat::Markdown) {
+                    add_command(cx, &file, &name, &reason, &taken, &mut commands);
+                }
             }
-            let Some(mut s) = skill(
-                cx,
-                &file,
-                &name,
-                LoadPhase::Startup,
-                Applicability::Effective,
-                &reason,
-            ) else {
-                continue;
-            };
-            let winner = taken
-                .get(&name)
-                .map(|id| (id.clone(), "a skill of the same name".to_string()))
-                .or_else(|| {
-                    commands
-                        .get(&name)
-                        .map(|(id, p)| (id.clone(), format!("the command `{p}`")))
-                });
-            let winner = winner.filter(|_| cx.profile.has(Fact::SkillListingOnePerName));
-            if let Some((id, what)) = winner {
-                s.applicability = Applicability::Shadowed;
-                s.advertisement.state = AdvertisementState::Hidden;
-                s.reason = format!("{reason}; `/{name}` is taken by {what}, which wins");
-                s.cross_references = vec![id];
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SkillNameCollision,
-                        format!(
-                            "The legacy command `{file}` is `/{name}`, but {what} has that name and wins; the command \
-                             is not offered. Rename or remove one of them."
-                        ),
-                    )
-                    .at(SourceRef::project(file.clone(), SourceFormat::Markdown)),
-                );
-            } else {
-                commands.insert(name.clone(), (s.id.clone(), file.clone()));
-            }
-            cx.out.skills.push(s);
         }
     }
 
@@ -1010,6 +1016,62 @@ fn legacy_commands(cx: &mut Compiler<'_, '_>) {
             .at(SourceRef::project(d.clone(), SourceFormat::Markdown)),
         );
     }
+}
+
+/// Adds the legacy command `file`, named `/name`, as a skill: shadowed
+/// when `taken` (the startup skills) or an earlier command of `commands`
+/// holds the name and the release lists one skill per name; otherwise
+/// recorded in `commands`.
+fn add_command(
+    cx: &mut Compiler<'_, '_>,
+    file: &RepoPath,
+    name: &str,
+    reason: &str,
+    taken: &std::collections::HashMap<String, String>,
+    commands: &mut std::collections::HashMap<String, (String, RepoPath)>,
+) {
+    let Some(mut s) = skill(
+        cx,
+        file,
+        name,
+        LoadPhase::Startup,
+        Applicability::Effective,
+        reason,
+    ) else {
+        return;
+    };
+    let winner = taken
+        .get(name)
+        .map(|id| (id.clone(), "a skill of the same name".to_string()))
+        .or_else(|| {
+            commands
+                .get(name)
+                .map(|(id, p)| (id.clone(), format!("the command `{p}`")))
+        });
+    let winner = winner.filter(|_| cx.profile.has(Fact::SkillListingOnePerName));
+    if let Some((id, what)) = winner {
+        s.applicability = Applicability::Shadowed;
+        s.advertisement.state = AdvertisementState::Hidden;
+        s.reason = format!("{reason}; `/{name}` is taken by {what}, which wins");
+        s.cross_references = vec![id];
+        cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::SkillNameCollision,
+                        format!(
+                            "The legacy command `{file}` is `/{name}`, but {what} has that name and wins; the command \
+                             is not offered. Rename or remove one of them."
+                        ),
+                    )
+                    .at(if file.is_on_machine() {
+                        crate::user::source_ref(file, SourceFormat::Markdown)
+                    } else {
+                        SourceRef::project(file.clone(), SourceFormat::Markdown)
+                    }),
+                );
+    } else {
+        commands.insert(name.to_string(), (s.id.clone(), file.clone()));
+    }
+    cx.out.skills.push(s);
 }
 
 /// The `*.md` files below the commands directory `d`, recursively, sorted

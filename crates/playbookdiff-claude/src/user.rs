@@ -151,7 +151,7 @@ pub(crate) fn notes(cx: &mut Compiler<'_, '_>) {
     if let Some(first) = cx.out.assumptions.first_mut() {
         *first = format!(
             "Local mode: CLAUDE.local.md and .claude/settings.local.json in the tree, the user's `{home}` \
-             (CLAUDE.md, rules, skills, agents, settings.json), `{global}` (user and project MCP servers and \
+             (CLAUDE.md, rules, skills, commands, agents, output-styles, settings.json), `{global}` (user and project MCP servers and \
              approvals) and the managed `/etc/claude-code` (CLAUDE.md, managed-settings.json) are read; \
              server-managed settings and plugins installed by the user are not."
         );

@@ -311,7 +311,18 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         let global = user::global_instructions(machine_view, &m.home, &mut cx.diags);
         prepend_global(&mut out.instructions, global);
     }
-    out.skills = skills::compile(&mut cx, &chain, layers, &facts, inputs.context_window);
+    let user_skills = machine
+        .as_ref()
+        .zip(inputs.machine)
+        .map(|(m, v)| (v, &m.home));
+    out.skills = skills::compile(
+        &mut cx,
+        &chain,
+        layers,
+        &facts,
+        inputs.context_window,
+        user_skills,
+    );
     // The system and user layers hold MCP servers too, below the project's.
     out.mcp_servers = mcp::compile(&mut cx, &all_layers);
     (out.hooks, out.permissions) =
@@ -332,7 +343,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
     let unread = if machine.is_some() {
-        &UNREAD_LAYERS[3..]
+        LOCAL_UNREAD_LAYERS
     } else {
         UNREAD_LAYERS
     };
@@ -363,9 +374,9 @@ fn local_assumption(assumptions: &mut [String], home: &RepoPath) {
         .find(|a| a.starts_with("No CLI flag"))
     {
         *a = format!(
-            "Local mode: the global instructions and `config.toml` of `{home}`, its trust entries for this \
-             project, and `/etc/codex/config.toml` are read; no CLI flag, -c override, profile or managed \
-             requirement changes the values."
+            "Local mode: the global instructions, `config.toml` and `skills` of `{home}`, its trust entries \
+             for this project, the user's `~/.agents/skills` and `/etc/codex/config.toml` are read; no CLI \
+             flag, -c override, profile or managed requirement changes the values."
         );
     }
 }
@@ -558,7 +569,8 @@ fn untrusted_chain(cx: &mut Cx<'_, '_>, out: &mut EffectiveAgentConfig, version:
 
 /// The layers outside the repository that repo mode does not read; local
 /// mode reads the first three (global instructions, user and system
-/// configuration) and still not the last (skills outside the repository).
+/// configuration) and the user's skills of the last
+/// ([`LOCAL_UNREAD_LAYERS`] says what it still does not read).
 const UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
@@ -585,6 +597,16 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
         todo: "list them with /skills in Codex",
     },
 ];
+
+/// The layers local mode still does not read: the admin and bundled
+/// system skills (the user's are read, [`skills`]).
+const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[UnreadLayer {
+    code: DiagnosticCode::UserConfigUnavailable,
+    what: "Admin and bundled system skills (`/etc/codex/skills`, `$CODEX_HOME/skills/.system`)",
+    effect:
+        "they share the skill listing budget and names with the repository's and the user's skills",
+    todo: "list them with /skills in Codex",
+}];
 
 /// Spec 004 "Repo mode" and "Unsupported in the current release": one
 /// diagnostic per layer outside the repository that can change a

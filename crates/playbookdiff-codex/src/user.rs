@@ -141,7 +141,11 @@ fn trust_entries(text: &str, root: &Path) -> Vec<TrustEntry> {
 /// The global instructions: `AGENTS.override.md` of Codex's home when it
 /// is not blank, else its `AGENTS.md` when not blank; the other one, when
 /// present and not blank, is listed shadowed. The winner comes first in
-/// the context, before the project chain (order 0).
+/// the context, before the project chain (order 0), its text trimmed of
+/// surrounding whitespace as Codex sends it (openai/codex
+/// `AgentsMdManager::load_global_instructions`); Codex puts the line
+/// `--- project-doc ---` between it and the project chain
+/// (`AGENTS_MD_SEPARATOR`, harness facts B1).
 pub(crate) fn global_instructions(
     machine: &Machine,
     home: &RepoPath,
@@ -198,7 +202,8 @@ pub(crate) fn global_instructions(
             paths: None,
             resolution,
             import_spans: Vec::new(),
-            content: text.text.clone(),
+            // `load_global_instructions` sends the text trimmed.
+            content: text.text.trim().to_string(),
         });
     }
     out

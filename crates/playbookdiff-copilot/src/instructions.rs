@@ -34,7 +34,7 @@ use playbookdiff_model::{
     Applicability, ByteSpan, Instruction, InstructionKind, LoadPhase, RepoPath, Resolution,
     ResolutionStrategy, SourceFormat, SourceRef,
 };
-use playbookdiff_source::{EntryKind, Resolved, TextFile};
+use playbookdiff_source::{EntryKind, Machine, Resolved, TextFile};
 use std::sync::Arc;
 
 /// The repository-wide file of a directory.
@@ -113,8 +113,18 @@ pub(crate) fn find(cx: &Cx<'_, '_>, dir: &RepoPath, rel: &str) -> Option<RepoPat
 /// Compiles the instruction entries: effective startup entries by
 /// `order` (each followed by its imports), then the path-specific ones,
 /// then on-demand, shadowed, excluded and out-of-scope entries.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<Instruction> {
+///
+/// In local mode (`machine` given) the user's instructions come first and
+/// the user's path-specific files after the repository's ([`crate::user`]).
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    machine: Option<&Machine>,
+) -> Vec<Instruction> {
     let mut b = Builder::default();
+    if let Some(m) = machine {
+        crate::user::always_on(m, profile, &mut b, &mut cx.diags);
+    }
     for (path, dir) in always_on(cx) {
         let why = format!(
             "Copilot CLI reads {} of {} at startup{}",
@@ -125,6 +135,9 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<Instruction
         b.add(cx, profile, &path, &dir, &why);
     }
     crate::scoped::compile(cx, profile, &mut b);
+    if let Some(m) = machine {
+        crate::user::path_specific(m, profile, &mut b, &mut cx.diags);
+    }
     not_read(cx, &mut b);
     below_cwd(cx, profile, &mut b);
     b.finish()

@@ -48,13 +48,14 @@ mod profile;
 pub mod remedy;
 mod scoped;
 mod skills;
+mod user;
 
 use playbookdiff_adapter::problems::UnreadLayer;
 use playbookdiff_adapter::{
     Compilation, Declared, Request, Scope, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
 };
 use playbookdiff_model::{
-    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, Mode, RepoPath,
 };
 
 pub(crate) use profile::Profile;
@@ -195,18 +196,19 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         repo,
         context,
         version,
-        ..
+        inputs,
     } = *req;
     let profile = profile::of(version);
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
-    out.instructions = instructions::compile(&mut cx, profile);
+    let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
+    out.instructions = instructions::compile(&mut cx, profile, machine);
     out.skills = skills::compile(&mut cx, profile);
     out.mcp_servers = mcp::compile(&mut cx, profile);
     out.hooks = hooks::compile(&mut cx, profile, version);
     out.subagents = agents::compile(&mut cx);
     extras::report(&mut cx);
-    unavailable(&mut cx, &out, profile);
+    unavailable(&mut cx, &out, profile, machine);
     out.assumptions = assumptions(context);
     out.diagnostics = cx.into_diagnostics();
     out
@@ -252,23 +254,45 @@ fn target_tests(item: Scoped<'_>, _cwd: &RepoPath) -> Vec<TargetTest> {
         .collect()
 }
 
+/// The layers outside the repository repo mode does not read: the user's
+/// instructions, then the user's other items.
+const UNREAD_LAYERS: &[UnreadLayer] = &[
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "User instructions (`~/.copilot/copilot-instructions.md`, `~/.copilot/instructions/**/*.instructions.md`, `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`)",
+        effect: "Copilot CLI adds them to the project's instructions",
+        todo: "check those files on the developer's machine",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "User skills, agents, hooks and MCP servers (`~/.copilot/skills`, `~/.claude/skills`, `~/.agents/skills`, `~/.copilot/agents`, `~/.claude/agents`, `~/.copilot/hooks`, `~/.copilot/mcp-config.json`) and Copilot CLI's built-in skills",
+        effect: "they add skills, custom agents and MCP servers the model is told about, and hooks that run",
+        todo: "list them with `copilot skill list` and `copilot mcp list`",
+    },
+];
+
+/// What local mode still does not read of the user's instructions (the
+/// files of `~/.copilot` it reads, [`user`]).
+const LOCAL_UNREAD_INSTRUCTIONS: UnreadLayer = UnreadLayer {
+    code: DiagnosticCode::UserConfigUnavailable,
+    what: "User instructions in the directories `COPILOT_CUSTOM_INSTRUCTIONS_DIRS` names",
+    effect: "Copilot CLI adds them to the project's instructions",
+    todo: "check that variable on the developer's machine",
+};
+
 /// One diagnostic per layer outside the repository that can change a
-/// modelled surface, and the trust the analysis cannot see.
-fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig, profile: &Profile) {
-    cx.report_unread_layers(&[
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "User instructions (`~/.copilot/copilot-instructions.md`, `~/.copilot/instructions/**/*.instructions.md`, `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`)",
-            effect: "Copilot CLI adds them to the project's instructions",
-            todo: "check those files on the developer's machine",
-        },
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "User skills, agents, hooks and MCP servers (`~/.copilot/skills`, `~/.claude/skills`, `~/.agents/skills`, `~/.copilot/agents`, `~/.claude/agents`, `~/.copilot/hooks`, `~/.copilot/mcp-config.json`) and Copilot CLI's built-in skills",
-            effect: "they add skills, custom agents and MCP servers the model is told about, and hooks that run",
-            todo: "list them with `copilot skill list` and `copilot mcp list`",
-        },
-    ]);
+/// modelled surface (in local mode, those still unread), and the trust the
+/// analysis cannot see.
+fn unavailable(
+    cx: &mut Cx<'_, '_>,
+    out: &EffectiveAgentConfig,
+    profile: &Profile,
+    local: Option<&playbookdiff_source::Machine>,
+) {
+    match local {
+        Some(_) => cx.report_unread_layers(&[LOCAL_UNREAD_INSTRUCTIONS, UNREAD_LAYERS[1]]),
+        None => cx.report_unread_layers(UNREAD_LAYERS),
+    }
     if profile.trust_gates_hooks_and_mcp && !out.mcp_servers.is_empty() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::ProjectTrustAssumed,

@@ -138,6 +138,18 @@ fn globs(v: Option<&Value>) -> Option<Vec<String>> {
     (!list.is_empty()).then_some(list)
 }
 
+/// The `applyTo` globs of an instruction file's text as Copilot CLI reads
+/// them (from its line when the front matter is not valid YAML, as
+/// [`one`] does, without reporting); `None` when absent.
+pub(crate) fn apply_to(text: &TextFile) -> Option<Vec<String>> {
+    let fm = text.front_matter()?;
+    let value = match &fm.value {
+        Ok(v) => Cow::Borrowed(v),
+        Err(_) => Cow::Owned(line_value(&fm.yaml, "applyTo")?),
+    };
+    globs(value.get("applyTo"))
+}
+
 /// The value of `key` read from its line (`key: value`, quotes removed)
 /// when the front matter is not valid YAML, as an object `{key: value}`.
 fn line_value(yaml: &str, key: &str) -> Option<Value> {
@@ -151,7 +163,7 @@ fn line_value(yaml: &str, key: &str) -> Option<Value> {
 }
 
 /// Whether every glob matches every path (`**`): the file always applies.
-fn always(globs: &Option<Vec<String>>) -> bool {
+pub(crate) fn always(globs: &Option<Vec<String>>) -> bool {
     globs
         .as_ref()
         .is_none_or(|g| g.iter().all(|g| g == "**" || g == "**/*"))

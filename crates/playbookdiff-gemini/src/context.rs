@@ -34,7 +34,7 @@ use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
     SourceFormat, SourceRef,
 };
-use playbookdiff_source::{EntryKind, Resolved, TextFile};
+use playbookdiff_source::{EntryKind, Machine, Resolved, TextFile};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -53,11 +53,22 @@ struct Search {
 /// Shape: effective startup entries by `order` (each context file followed
 /// by the files it imports, depth first), effective on-demand entries,
 /// then excluded, conditional and out-of-scope entries.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -> Vec<Instruction> {
+///
+/// In local mode (`machine` given) the user's global context files come
+/// first ([`crate::user`]).
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    ws: &Workspace,
+    machine: Option<&Machine>,
+) -> Vec<Instruction> {
     let search = search(cx, profile, ws);
+    let global = machine
+        .map(|m| crate::user::global_context(m, &search.names, &mut cx.diags))
+        .unwrap_or_default();
     let mut b = Builder {
         top: search.top.clone(),
-        effective: Vec::new(),
+        effective: global,
         others: Vec::new(),
     };
     let mut startup = startup_files(cx, profile, &search);

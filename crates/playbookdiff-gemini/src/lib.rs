@@ -42,13 +42,14 @@ mod profile;
 pub mod remedy;
 mod settings;
 mod skills;
+mod user;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 use playbookdiff_adapter::{
     Compilation, Declared, Request, Scope, Surface, SurfaceKind, READ_LIMIT,
 };
 use playbookdiff_model::{
-    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness,
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, Mode,
 };
 
 pub(crate) use profile::Profile;
@@ -180,14 +181,15 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         repo,
         context,
         version,
-        ..
+        inputs,
     } = *req;
     let profile = profile::of(version);
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
+    let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
 
     let ws = settings::load(&mut cx);
-    out.instructions = context::compile(&mut cx, profile, &ws);
+    out.instructions = context::compile(&mut cx, profile, &ws, machine);
     out.skills = skills::compile(&mut cx);
     out.mcp_servers = mcp::compile(&mut cx, &ws);
     out.hooks = hooks::compile(&mut cx, &ws, version);
@@ -197,16 +199,21 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
-    unavailable(&mut cx, &out);
+    // Local mode reads the first layer, the user's global context.
+    let unread = if machine.is_some() {
+        &UNREAD_LAYERS[1..]
+    } else {
+        UNREAD_LAYERS
+    };
+    unavailable(&mut cx, unread, &out);
     out.assumptions = assumptions(context, profile);
     out.diagnostics = cx.into_diagnostics();
     out
 }
 
-/// One diagnostic per layer outside the repository that can change a
-/// modelled surface (context files, skills, MCP servers).
-fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
-    cx.report_unread_layers(&[
+/// The layers outside the repository that can change a modelled surface
+/// (context files, skills, MCP servers); local mode reads the first.
+const UNREAD_LAYERS: &[UnreadLayer] = &[
         UnreadLayer {
             code: DiagnosticCode::UserConfigUnavailable,
             what: "Global context (`~/.gemini/GEMINI.md`, or the `context.fileName` names there)",
@@ -231,7 +238,12 @@ fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
             effect: "the workspace's skills win a name clash with them, but they add skills the model is told about",
             todo: "list them with `gemini skills list`",
         },
-    ]);
+];
+
+/// One diagnostic per layer of `unread`, and the runtime note on MCP
+/// servers.
+fn unavailable(cx: &mut Cx<'_, '_>, unread: &[UnreadLayer], out: &EffectiveAgentConfig) {
+    cx.report_unread_layers(unread);
     if !out.mcp_servers.is_empty() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::McpRuntimeUnknown,

@@ -248,7 +248,8 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     if let Some(g) = user::global_instruction(inputs.machine, context.mode, &mut cx.diags) {
         user::prepend(&mut out.instructions, g);
     }
-    out.skills = skills::compile(&mut cx, &merged);
+    let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
+    out.skills = skills::compile(&mut cx, &merged, machine);
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
     extras::compile(&mut cx, &layers, &mut out);
     (out.hooks, out.permissions) = hooks::compile(&mut cx, &layers);

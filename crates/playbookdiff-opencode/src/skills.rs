@@ -27,6 +27,7 @@
 //! `<location>`, with no budget.
 
 use crate::config::Merged;
+use crate::user;
 use crate::walk::{self, Opts};
 use crate::{place, strictly_below, target_only_dirs, Cx, Walk, READ_LIMIT};
 use playbookdiff_adapter::problems;
@@ -35,7 +36,7 @@ use playbookdiff_model::{
     LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
 };
 use playbookdiff_source::markdown::parse_yaml;
-use playbookdiff_source::{Resolved, SourceError};
+use playbookdiff_source::{Machine, Resolved, SourceError, TextFile};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
@@ -49,14 +50,26 @@ struct Origin {
     owner: RepoPath,
     /// The root searched, for messages (`.claude/skills`, …).
     root: String,
+    /// The text of a skill of the user's (a machine path), read when it
+    /// was found; `None` for the repository's, read through the repository.
+    machine_text: Option<Arc<TextFile>>,
 }
 
 /// Compiles the skills: found ones in OpenCode's search order (each
 /// effective, excluded or shadowed), then out-of-scope ones below cwd or on
 /// the way to targetPath.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Skill> {
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    merged: &Merged,
+    machine: Option<&Machine>,
+) -> Vec<Skill> {
     let cwd = cx.context.cwd.clone();
     let mut found: Vec<Origin> = Vec::new();
+    let global = machine.map(user::skill_roots).unwrap_or_default();
+    let (external, config): (Vec<_>, Vec<_>) = global.into_iter().partition(|r| r.external);
+    for r in &external {
+        machine_scan(cx, machine, r, &mut found);
+    }
     let chain = cx.up_chain();
     for dir in &chain {
         for ext in [".claude", ".agents"] {
@@ -69,6 +82,9 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Skill> {
             };
             scan(cx, &root, dir, &format!("{ext}/skills"), true, &mut found);
         }
+    }
+    for r in &config {
+        machine_scan(cx, machine, r, &mut found);
     }
     for dir in &chain {
         let Some(base) = dir.join(".opencode") else {
@@ -174,6 +190,32 @@ fn scan(
             file: file.clone(),
             owner: owner.clone(),
             root: label.to_string(),
+            machine_text: None,
+        });
+    }
+}
+
+/// Adds every `SKILL.md` below the user's skill root `root` to `found`,
+/// with its text; a file that cannot be read is reported in its layer and
+/// left out.
+fn machine_scan(
+    cx: &mut Cx<'_, '_>,
+    machine: Option<&Machine>,
+    root: &user::SkillRoot,
+    found: &mut Vec<Origin>,
+) {
+    let Some(machine) = machine else {
+        return;
+    };
+    for file in user::skill_files(machine, root) {
+        let Some(text) = user::read(machine, &file, &mut cx.diags) else {
+            continue;
+        };
+        found.push(Origin {
+            file,
+            owner: RepoPath::root(),
+            root: root.dir.to_string(),
+            machine_text: Some(text),
         });
     }
 }
@@ -221,13 +263,13 @@ struct Parsed {
 /// [`read_front_matter`] of `file`, computed once per repository (it
 /// does not depend on the launch directory) with its diagnostics, which
 /// are added to `cx` at every call.
-fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
+fn parse(cx: &mut Cx<'_, '_>, o: &Origin) -> Parsed {
     #[derive(Hash, PartialEq, Eq)]
     struct Key(RepoPath);
     let repo = cx.repo;
-    let (p, diags) = repo.memo(Key(file.clone()), || {
+    let (p, diags) = repo.memo(Key(o.file.clone()), || {
         let before = cx.diags.len();
-        let p = read_front_matter(cx, file);
+        let p = read_front_matter(cx, o);
         (p, cx.diags.split_off(before))
     });
     cx.diags.extend(diags);
@@ -236,7 +278,8 @@ fn parse(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
 
 /// What OpenCode makes of the front matter of the `SKILL.md` at `file`,
 /// reporting what keeps it from loading the skill.
-fn read_front_matter(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
+fn read_front_matter(cx: &mut Cx<'_, '_>, o: &Origin) -> Parsed {
+    let file = &o.file;
     let q = problems::quote(file);
     let mut p = Parsed {
         name: None,
@@ -244,8 +287,12 @@ fn read_front_matter(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Parsed {
         lines: None,
         invalid: None,
     };
-    let src = SourceRef::project(file.clone(), SourceFormat::Markdown);
-    let text = match cx.repo.read_text(file, READ_LIMIT) {
+    let src = user::skill_source(file);
+    let read = match &o.machine_text {
+        Some(t) => Ok(t.clone()),
+        None => cx.repo.read_text(file, READ_LIMIT),
+    };
+    let text = match read {
         Ok(t) => t,
         Err(e @ SourceError::TooLarge { len, .. }) => {
             p.invalid = Some(format!(
@@ -440,7 +487,7 @@ fn load(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
 /// [`load`], computed.
 fn load_at(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
     let cwd = cx.context.cwd.clone();
-    let p = parse(cx, &o.file);
+    let p = parse(cx, o);
     let dir_name = o
         .file
         .parent()
@@ -453,7 +500,11 @@ fn load_at(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
     } else {
         format!("{}, a parent of cwd", o.owner)
     };
-    let whence = format!("Found in the {} of {place}", o.root);
+    let whence = if o.file.is_on_machine() {
+        format!("Found in the user's `{}`, in every project", o.root)
+    } else {
+        format!("Found in the {} of {place}", o.root)
+    };
     let (applicability, reason, invocation, state) = match (&p.invalid, &p.description) {
         (Some(why), _) => (
             Applicability::Excluded,
@@ -483,11 +534,13 @@ fn load_at(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
             AdvertisementState::Advertised,
         ),
     };
-    let mut source = SourceRef::project(o.file.clone(), SourceFormat::Markdown);
+    let mut source = user::skill_source(&o.file);
     if let Some((a, b)) = p.lines {
         source = source.with_lines(a, b);
     }
-    if let Resolved::Inside {
+    if o.file.is_on_machine() {
+        // A user's file: never resolved in the repository.
+    } else if let Resolved::Inside {
         real,
         via_link: true,
         ..

@@ -16,7 +16,8 @@ use playbookdiff_model::{
     Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, Mode, RepoPath,
     SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::{Machine, SourceError};
+use playbookdiff_source::{EntryKind, Machine, SourceError, TextFile};
+use std::sync::Arc;
 
 /// The variable that moves OpenCode's global configuration directory.
 pub(crate) const CONFIG_VAR: &str = "XDG_CONFIG_HOME";
@@ -115,4 +116,118 @@ pub(crate) fn prepend(instructions: &mut Vec<Instruction>, global: Instruction) 
         }
     }
     instructions.insert(0, global);
+}
+
+/// One of the user's skill roots OpenCode scans for `**/SKILL.md`.
+pub(crate) struct SkillRoot {
+    /// The directory, as provenance names it (`~/.claude/skills`).
+    pub dir: RepoPath,
+    /// True for the roots shared with other agents (`~/.claude/skills`,
+    /// `~/.agents/skills`), scanned before the project's `.claude` and
+    /// `.agents` roots, dot entries included; false for OpenCode's own
+    /// global configuration directory, scanned after them and before the
+    /// project's `.opencode`, dot entries skipped.
+    pub external: bool,
+}
+
+/// The user's skill roots, in OpenCode's order (1.18.33, `Skill` service
+/// in `packages/opencode/src/skill/`: the home's external directories
+/// `.claude` and `.agents`, then every configuration directory, the global
+/// one first; harness facts "OpenCode", Skills: "globals
+/// `~/.config/opencode/skills/`, `~/.claude/skills/`, `~/.agents/skills/`").
+/// Seen with 1.18.33: `~/.claude/skills/standup` listed beside the
+/// project's skills (case `oracle.local_user_layers.home-claude-skills`).
+pub(crate) fn skill_roots(machine: &Machine) -> Vec<SkillRoot> {
+    let mut out = Vec::new();
+    for rel in [".claude/skills", ".agents/skills"] {
+        out.extend(RepoPath::on_machine("~", rel).map(|dir| SkillRoot {
+            dir,
+            external: true,
+        }));
+    }
+    for sub in ["skill", "skills"] {
+        out.extend(
+            config_dir(machine)
+                .and_then(|c| c.join(sub))
+                .map(|dir| SkillRoot {
+                    dir,
+                    external: false,
+                }),
+        );
+    }
+    out
+}
+
+/// The most directories [`skill_files`] lists below one root (a link loop
+/// ends there).
+const MAX_DIRS: usize = 2_000;
+
+/// The `SKILL.md` files below `root` on `machine`, links followed, sorted
+/// by path; none when it is absent.
+pub(crate) fn skill_files(machine: &Machine, root: &SkillRoot) -> Vec<RepoPath> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.dir.clone()];
+    let mut listed = 0;
+    while let Some(dir) = stack.pop() {
+        listed += 1;
+        if listed > MAX_DIRS {
+            break;
+        }
+        for e in machine.list_dir(&dir).unwrap_or_default() {
+            if e.name.starts_with('.') && !root.external {
+                continue;
+            }
+            let Some(p) = dir.join(&e.name) else {
+                continue;
+            };
+            match e.kind {
+                EntryKind::Dir => stack.push(p),
+                EntryKind::File if e.name == "SKILL.md" => out.push(p),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The text of the user's file `path`; `None` when absent or unreadable
+/// (reported in `diags`, in the user's layer).
+pub(crate) fn read(
+    machine: &Machine,
+    path: &RepoPath,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Arc<TextFile>> {
+    match machine.read_text(path, READ_LIMIT) {
+        Ok(t) => Some(t),
+        Err(SourceError::NotFound(_)) => None,
+        Err(e) => {
+            let effect = "OpenCode may load it; its content is unknown";
+            let mut d = playbookdiff_adapter::problems::read_error(
+                path,
+                &e,
+                effect,
+                SourceFormat::Markdown,
+            );
+            if let Some(s) = d.source.as_mut() {
+                s.scope = SourceScope::User;
+            }
+            diags.push(d);
+            None
+        }
+    }
+}
+
+/// The provenance of a skill file: in the user's layer for a machine path,
+/// the project's otherwise.
+pub(crate) fn skill_source(path: &RepoPath) -> SourceRef {
+    let scope = if path.is_on_machine() {
+        SourceScope::User
+    } else {
+        SourceScope::Project
+    };
+    SourceRef {
+        scope,
+        ..SourceRef::project(path.clone(), SourceFormat::Markdown)
+    }
 }

@@ -48,6 +48,12 @@ pub struct Case {
     /// recorder makes them; repository-relative.
     #[serde(default)]
     pub submodules: Vec<String>,
+    /// A fixture home (workspace-relative, `oracle/homes/NAME`) whose files
+    /// the recorder copies into the run's empty home before the agent
+    /// starts (`@REPO@` in them standing for the repository's absolute
+    /// path); the oracle test compiles the case in local mode with that
+    /// home ([`home_copy`]).
+    pub home: Option<String>,
 }
 
 fn dot() -> String {
@@ -187,6 +193,45 @@ pub fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<Pa
     let repo = dir.path().join("repo");
     temps.push(dir);
     Some(repo)
+}
+
+/// The case's fixture home as the recorder seeds it, for the repository at
+/// `root`: a copy in a temporary directory kept in `temps`, with `@REPO@`
+/// in its text files replaced by `root`'s canonical path (the agent ran on
+/// a copy elsewhere, so a `projects` key or trust entry names this copy
+/// instead). `None` for a case without a home; panics when it is missing.
+pub fn home_copy(
+    case: &Case,
+    root: &std::path::Path,
+    temps: &mut Vec<tempfile::TempDir>,
+) -> Option<PathBuf> {
+    let home = workspace().join(case.home.as_ref()?);
+    assert!(home.is_dir(), "{}: no home {}", case.id, home.display());
+    let dir = crate::copy_to_temp(&home);
+    let repo = std::fs::canonicalize(root).expect("case repository");
+    let repo = repo.to_str().expect("a UTF-8 path");
+    replace_in_files(dir.path(), "@REPO@", repo);
+    let path = dir.path().to_path_buf();
+    temps.push(dir);
+    Some(path)
+}
+
+/// Replaces `from` by `to` in every UTF-8 text file below `dir` (links
+/// left alone).
+fn replace_in_files(dir: &std::path::Path, from: &str, to: &str) {
+    for entry in std::fs::read_dir(dir).expect("list home") {
+        let entry = entry.expect("directory entry");
+        let kind = entry.file_type().expect("file type");
+        if kind.is_dir() {
+            replace_in_files(&entry.path(), from, to);
+        } else if kind.is_file() {
+            if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                if text.contains(from) {
+                    std::fs::write(entry.path(), text.replace(from, to)).expect("write");
+                }
+            }
+        }
+    }
 }
 
 /// A copy of the case's fixture in a temporary directory kept in `temps`,

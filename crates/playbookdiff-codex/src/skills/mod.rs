@@ -41,6 +41,7 @@ mod discovery;
 mod listing;
 mod loading;
 mod namespace;
+mod user;
 
 use self::discovery::walk;
 use self::listing::budget;
@@ -57,7 +58,7 @@ use playbookdiff_model::{
     AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode, RepoPath,
     Skill, SourceFormat, SourceRef,
 };
-use playbookdiff_source::{EntryKind, Resolved};
+use playbookdiff_source::{EntryKind, Machine, Resolved};
 use std::collections::{BTreeMap, HashSet};
 
 /// A skills root Codex scans.
@@ -76,18 +77,25 @@ pub(crate) struct Root {
 /// Shape: in-scope skills in the order Codex lists them (by name, then
 /// path), then out-of-scope skills by path. Ids are
 /// `codex:skill:<SKILL.md path>`.
+///
+/// In local mode `user` is the machine and Codex's home on it, whose
+/// user skills ([`user`]) are listed and budgeted with the project's.
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     chain: &[RepoPath],
     layers: &[Layer<'_>],
     facts: &Facts,
     context_window: ContextWindow,
+    user: Option<(&Machine, &RepoPath)>,
 ) -> Vec<Skill> {
     let roots = roots(cx, chain);
     let mut skills = Vec::new();
     let mut seen = HashSet::new();
     for root in &roots {
         walk(cx, root, facts, &mut skills, &mut seen);
+    }
+    if let Some((machine, home)) = user {
+        user::compile(cx, machine, home, &mut skills);
     }
     skills.sort_by(|a, b| {
         a.name

@@ -240,13 +240,81 @@ fn tree(root: &Path) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
     out
 }
 
+/// The layers read besides those of [`codex_machine`]: Claude Code's user
+/// commands and output styles, a user skill named like a project skill,
+/// and OpenCode's global skill roots.
+fn more_layers(t: &Path) {
+    let (repo, home) = (t.join("repo"), t.join("home"));
+    write(
+        &repo,
+        ".claude/skills/build/SKILL.md",
+        "---\nname: build\ndescription: The project's.\n---\nmake\n",
+    );
+    write(
+        &home,
+        ".claude/skills/build/SKILL.md",
+        "---\nname: build\ndescription: The user's.\n---\nmake -j8\n",
+    );
+    write(
+        &home,
+        ".claude/commands/git/sync.md",
+        "---\ndescription: Sync my branch.\n---\nRebase.\n",
+    );
+    write(
+        &home,
+        ".claude/output-styles/terse.md",
+        "---\nname: Terse\ndescription: Short.\n---\nOne sentence.\n",
+    );
+    write(
+        &home,
+        ".config/opencode/skills/fmt/SKILL.md",
+        "---\nname: fmt\ndescription: Format.\n---\nfmt\n",
+    );
+    write(
+        &home,
+        ".agents/skills/standup/SKILL.md",
+        "---\nname: standup\ndescription: Standup notes.\n---\ngit log\n",
+    );
+    write(
+        &home,
+        ".codex/skills/lint/SKILL.md",
+        "---\nname: lint\ndescription: Lint.\n---\nlint\n",
+    );
+    write(&home, ".gemini/GEMINI.md", "  My Gemini notes.\n\n");
+    write(
+        &home,
+        ".copilot/copilot-instructions.md",
+        "My Copilot notes.\n",
+    );
+    write(
+        &home,
+        ".copilot/instructions/style.instructions.md",
+        "---\napplyTo: \"**\"\n---\nBritish spelling.\n",
+    );
+    write(
+        &home,
+        ".copilot/instructions/py.instructions.md",
+        "---\napplyTo: \"**/*.py\"\n---\nType hints.\n",
+    );
+    write(
+        &home,
+        ".codex/skills/.system/bundled/SKILL.md",
+        "---\nname: bundled\ndescription: Bundled.\n---\nx\n",
+    );
+}
+
 #[test]
 fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     let t = tempfile::tempdir().unwrap();
-    machine(t.path());
+    codex_machine(t.path());
+    more_layers(t.path());
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
+        &["compile", "--harness", "codex", "--format", "json"],
+        &["compile", "--harness", "opencode", "--format", "json"],
+        &["compile", "--harness", "gemini", "--format", "json"],
+        &["compile", "--harness", "copilot", "--format", "json"],
         &["check", "--format", "json"],
         &["check", "--all-dirs"],
     ] {
@@ -445,4 +513,159 @@ fn opencode_sends_the_global_agents_md_first_else_the_users_claude_md() {
         "Global.\n",
     );
     assert_eq!(first(t.path()).0, "~/.config/opencode/AGENTS.md");
+}
+
+#[test]
+fn claude_code_reads_the_users_commands_and_output_styles_and_its_skill_wins() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    let doc = compiled(t.path());
+    let skills = items(&doc, "skills");
+    // 2.1.332 lists one skill per name: the user's `build` wins.
+    assert!(skills.contains(&row("~/.claude/skills/build/SKILL.md", "user", "effective")));
+    assert!(skills.contains(&row(".claude/skills/build/SKILL.md", "project", "shadowed")));
+    let sync = doc["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["source"]["path"] == "~/.claude/commands/git/sync.md")
+        .expect("the user's command");
+    assert_eq!(sync["name"], "git:sync");
+    assert_eq!(sync["source"]["scope"], "user");
+    assert_eq!(sync["applicability"], "effective");
+    // The project's `outputStyle` (Explanatory, a built-in) wins, so the
+    // user's style is found but not selected.
+    let styles = items(&doc, "outputStyles");
+    assert_eq!(
+        styles,
+        [row(
+            "~/.claude/output-styles/terse.md",
+            "user",
+            "conditional"
+        )]
+    );
+}
+
+#[test]
+fn opencode_finds_the_users_skills_in_its_global_roots() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "opencode", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let skills = items(&doc, "skills");
+    for path in [
+        "~/.claude/skills/deploy/SKILL.md",
+        "~/.config/opencode/skills/fmt/SKILL.md",
+    ] {
+        assert!(
+            skills.contains(&row(path, "user", "effective")),
+            "{skills:?}"
+        );
+    }
+    // Two definitions of `build`: the project's, found last, stands for
+    // the name (OpenCode races between them, and says so).
+    assert!(skills.contains(&row(
+        ".claude/skills/build/SKILL.md",
+        "project",
+        "effective"
+    )));
+    assert!(skills.contains(&row("~/.claude/skills/build/SKILL.md", "user", "shadowed")));
+}
+
+#[test]
+fn codex_lists_the_users_skills_with_the_projects() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    more_layers(t.path());
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "codex", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Codex's home is `~/.codex` here; its `.system` folder is skipped.
+    assert_eq!(
+        items(&doc, "skills"),
+        [
+            row("~/.codex/skills/lint/SKILL.md", "user", "effective"),
+            row("~/.agents/skills/standup/SKILL.md", "user", "effective"),
+        ]
+    );
+}
+
+#[test]
+fn gemini_cli_sends_the_users_global_context_first() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    write(&t.path().join("repo"), "GEMINI.md", "Project.\n");
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "gemini", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        items(&doc, "instructions"),
+        [
+            row("~/.gemini/GEMINI.md", "user", "effective"),
+            row("GEMINI.md", "project", "effective"),
+        ]
+    );
+    let first = &doc["instructions"][0];
+    assert_eq!(first["order"], 0);
+    assert_eq!(first["content"], "My Gemini notes.", "sent trimmed");
+    let codes: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .filter(|m| m.contains("Global context"))
+        .collect();
+    assert!(codes.is_empty(), "the global context is read: {codes:?}");
+}
+
+#[test]
+fn copilot_cli_sends_the_users_instructions_first_and_inlines_the_general_ones() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    write(&t.path().join("repo"), "AGENTS.md", "Project.\n");
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "copilot", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let startup: Vec<(String, String, String)> = items(&doc, "instructions")
+        .into_iter()
+        .filter(|r| r.0.starts_with("~/") || r.0 == "AGENTS.md")
+        .collect();
+    assert_eq!(
+        startup,
+        [
+            row("~/.copilot/copilot-instructions.md", "user", "effective"),
+            row("AGENTS.md", "project", "effective"),
+            row(
+                "~/.copilot/instructions/style.instructions.md",
+                "user",
+                "effective"
+            ),
+            row(
+                "~/.copilot/instructions/py.instructions.md",
+                "user",
+                "conditional"
+            ),
+        ]
+    );
 }

@@ -54,7 +54,7 @@ use playbookdiff_model::{
     Mode, Permission, RepoPath, Severity, Skill, Transport,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
-use playbookdiff_source::{Ancestors, Repo, WorkingTree};
+use playbookdiff_source::{Ancestors, Machine, Repo, WorkingTree};
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,8 +63,8 @@ use std::path::{Path, PathBuf};
 
 use playbookdiff_testkit::corpus::{visible, workspace};
 use playbookdiff_testkit::oracle::{
-    cases, cases_in, known, materialize, observation_path, observation_path_in, observed, Case,
-    Known,
+    cases, cases_in, home_copy, known, materialize, observation_path, observation_path_in,
+    observed, Case, Known,
 };
 
 /// The agents the oracle records, by harness id (`scripts/oracle/record.py`
@@ -99,7 +99,16 @@ struct Disagreement {
 
 // ------------------------------------------------------------ the inputs
 
-fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAgentConfig {
+/// The adapter of `agent` at `version` on the case's repository at `root`;
+/// with `machine` (a case with a fixture home) it reads that home's user
+/// layers as local mode does.
+fn compile(
+    agent: &str,
+    version: &str,
+    root: &Path,
+    case: &Case,
+    machine: Option<&Machine>,
+) -> EffectiveAgentConfig {
     let tree = WorkingTree::open(root).expect("open case repository");
     let repo = Repo::new(&tree);
     let context = AnalysisContext {
@@ -136,9 +145,38 @@ fn compile(agent: &str, version: &str, root: &Path, case: &Case) -> EffectiveAge
         version: Some(version),
         trust: trust.as_deref(),
         outside_root: outside.as_ref(),
+        machine,
         ..Inputs::default()
     };
     adapter(agent).compile_with(&repo, &context, &inputs)
+}
+
+/// The machine of a case with a fixture home, as the recorder laid it out
+/// for the agent: `home` is the home (`~/.claude`, `~/.claude.json`,
+/// `~/.config/opencode`), its `.codex` is `$CODEX_HOME`, and the machine's
+/// root is the empty directory `root` (the agents ran with no
+/// `/etc/claude-code` or `/etc/codex`). The files the recorder adds (its
+/// hook in `settings.json`, the run's trust entry) are not in `home`, so
+/// the adapter is not asked about them.
+fn fixture_machine(home: &Path, root: &Path) -> Machine {
+    Machine::new(Some(home.to_path_buf()))
+        .with_var("CODEX_HOME", home.join(".codex"))
+        .with_root(root.to_path_buf())
+}
+
+/// An observation of a case with a fixture home, its home files named as
+/// the adapters name them: a string starting `$HOME/` starts `~/`
+/// (`$CODEX_HOME/` stays as it is, as both name it).
+fn home_named(v: Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(match s.strip_prefix("$HOME/") {
+            Some(rest) => format!("~/{rest}"),
+            None => s,
+        }),
+        Value::Array(a) => Value::Array(a.into_iter().map(home_named).collect()),
+        Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, home_named(v))).collect()),
+        other => other,
+    }
 }
 
 /// The launch directory `cwd` (relative to `root`) with its symbolic links
@@ -617,13 +655,7 @@ fn codex_disagreements(
     }
     // The AGENTS.md chain, byte for byte.
     let theirs = run["agentsMd"]["text"].as_str().unwrap_or("").to_string();
-    let ours = cfg
-        .received_instructions()
-        .into_iter()
-        .filter(|i| i.load_phase == LoadPhase::Startup)
-        .map(|i| i.content.as_str())
-        .collect::<Vec<_>>()
-        .join("\n\n");
+    let ours = codex_chain(cfg);
     if theirs != ours {
         let (a, b) = text_difference("chain", &theirs, &ours);
         push("agents-md", a, b);
@@ -1134,7 +1166,9 @@ fn gemini_disagreements(
 /// its `<custom_instruction>` blocks, or lists them in its table.
 fn copilot_scoped(path: &str) -> bool {
     let p = format!("/{path}");
-    p.contains("/.github/instructions/") || p.contains("/.claude/rules/")
+    p.contains("/.github/instructions/")
+        || p.contains("/.claude/rules/")
+        || p.starts_with("/~/.copilot/instructions/")
 }
 
 /// Copilot CLI: the `<custom_instruction>` blocks in order, each named by
@@ -1304,6 +1338,11 @@ struct Outcome {
     disagreements: BTreeMap<&'static str, Vec<Disagreement>>,
     skipped: BTreeSet<String>,
     compared: BTreeMap<(&'static str, &'static str), usize>,
+    /// The cases with a fixture home (local mode), by id, with their home:
+    /// counted apart from the others in `docs/fidelity.md`.
+    homes: BTreeMap<String, String>,
+    /// Per agent and version, the comparisons of cases with a fixture home.
+    local_compared: BTreeMap<(&'static str, &'static str), usize>,
     /// Per agent and surface aspect of [`crate::oracle_surfaces`]: the
     /// comparisons made (one per case and version) and how many agreed.
     surfaces: BTreeMap<(&'static str, &'static str), (usize, usize)>,
@@ -1314,6 +1353,8 @@ fn run_all() -> Outcome {
         disagreements: BTreeMap::new(),
         skipped: BTreeSet::new(),
         compared: BTreeMap::new(),
+        homes: BTreeMap::new(),
+        local_compared: BTreeMap::new(),
         surfaces: BTreeMap::new(),
     };
     let mut temps = Vec::new();
@@ -1322,6 +1363,9 @@ fn run_all() -> Outcome {
             out.skipped.insert(case.id.clone());
             continue;
         };
+        let empty_root = tempfile::tempdir().expect("temporary directory");
+        let machine = home_copy(&case, &root, &mut temps)
+            .map(|home| fixture_machine(&home, empty_root.path()));
         for agent in AGENTS {
             if !case.agents.iter().any(|a| a == agent) {
                 continue;
@@ -1331,10 +1375,20 @@ fn run_all() -> Outcome {
                 let Ok(text) = std::fs::read_to_string(&path) else {
                     continue; // reported by every_case_is_observed
                 };
-                let obs: Value = serde_json::from_str(&text).unwrap();
-                let cfg = compile(agent, version, &root, &case);
+                let mut obs: Value = serde_json::from_str(&text).unwrap();
+                if machine.is_some() {
+                    obs = home_named(obs);
+                }
+                let cfg = compile(agent, version, &root, &case, machine.as_ref());
                 let found = disagreements(agent, &case, &root, version, &obs, &cfg);
-                *out.compared.entry((agent, version)).or_default() += 1;
+                let counted = match &case.home {
+                    Some(home) => {
+                        out.homes.insert(case.id.clone(), home.clone());
+                        &mut out.local_compared
+                    }
+                    None => &mut out.compared,
+                };
+                *counted.entry((agent, version)).or_default() += 1;
                 count_surfaces(&mut out.surfaces, agent, &obs, &cfg);
                 for (aspect, theirs, ours) in hook_aspects(agent, &case, &obs, &cfg) {
                     let e = out.surfaces.entry((agent, aspect)).or_default();
@@ -1347,6 +1401,36 @@ fn run_all() -> Outcome {
         temps.clear();
     }
     out
+}
+
+/// The text Codex sends inside `<INSTRUCTIONS>`, from the compilation:
+/// the user's global instructions, then `--- project-doc ---` between
+/// blank lines (openai/codex `AGENTS_MD_SEPARATOR`), then the project
+/// files joined by a blank line.
+fn codex_chain(cfg: &EffectiveAgentConfig) -> String {
+    let startup: Vec<&Instruction> = cfg
+        .received_instructions()
+        .into_iter()
+        .filter(|i| i.load_phase == LoadPhase::Startup)
+        .collect();
+    let (global, project): (Vec<&Instruction>, Vec<&Instruction>) = startup
+        .into_iter()
+        .partition(|i| i.source.path.is_on_machine());
+    let join = |v: &[&Instruction]| {
+        v.iter()
+            .map(|i| i.content.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    };
+    match (global.is_empty(), project.is_empty()) {
+        (false, false) => format!(
+            "{}\n\n--- project-doc ---\n\n{}",
+            join(&global),
+            join(&project)
+        ),
+        (false, true) => join(&global),
+        _ => join(&project),
+    }
 }
 
 /// What differs between the observation `obs` of `agent` `version` on
@@ -1559,29 +1643,10 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
     s.push_str("(`on-demand-table`), the project skills of `session.skills_loaded`\n");
     s.push_str("(`skills`) and the workspace servers of `session.mcp_servers_loaded`\n");
     s.push_str("(`mcp-servers`).\n\n");
-    s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
-    for agent in AGENTS {
-        for &v in profiled(agent) {
-            let n = outcome.compared.get(&(agent, v)).copied().unwrap_or(0);
-            let bad: BTreeSet<&str> = outcome
-                .disagreements
-                .get(agent)
-                .map(|d| {
-                    d.iter()
-                        .filter(|d| d.version == v)
-                        .map(|d| d.case.as_str())
-                        .collect()
-                })
-                .unwrap_or_default();
-            let _ = writeln!(
-                s,
-                "| {agent} | {v} | {n} | {} | {} |",
-                n - bad.len(),
-                bad.len()
-            );
-        }
-    }
-    s.push('\n');
+    s.push_str("Cases run with a fixture home (local mode) are counted apart, in \"Local\n");
+    s.push_str("mode: fixture homes\" below.\n\n");
+    agreement_table(&mut s, outcome, &outcome.compared, false);
+    local_section(&mut s, outcome);
     bisection_section(&mut s);
     fuzz_section(&mut s, listed);
     surface_section(&mut s, outcome);
@@ -1615,6 +1680,63 @@ fn fidelity_doc(outcome: &Outcome, listed: &BTreeMap<&str, Vec<Known>>) -> Strin
         s.push('\n');
     }
     s
+}
+
+/// The table of cases, agreeing and disagreeing, per agent and version:
+/// of the cases with a fixture home when `local`, of the others otherwise.
+fn agreement_table(
+    s: &mut String,
+    outcome: &Outcome,
+    compared: &BTreeMap<(&'static str, &'static str), usize>,
+    local: bool,
+) {
+    s.push_str("| agent | version | cases | agree | disagree |\n|---|---|---|---|---|\n");
+    for agent in AGENTS {
+        for &v in profiled(agent) {
+            let Some(&n) = compared.get(&(agent, v)) else {
+                if local {
+                    continue;
+                }
+                let _ = writeln!(s, "| {agent} | {v} | 0 | 0 | 0 |");
+                continue;
+            };
+            let bad: BTreeSet<&str> = outcome
+                .disagreements
+                .get(agent)
+                .map(|d| {
+                    d.iter()
+                        .filter(|d| d.version == v)
+                        .filter(|d| outcome.homes.contains_key(&d.case) == local)
+                        .map(|d| d.case.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "| {agent} | {v} | {n} | {} | {} |",
+                n - bad.len(),
+                bad.len()
+            );
+        }
+    }
+    s.push('\n');
+}
+
+/// The local-mode cases: each compiled with `--mode local` and the
+/// fixture home the agent ran with (`home` in `oracle/cases.toml`), their
+/// agreement per agent and version, and which case has which home.
+fn local_section(s: &mut String, outcome: &Outcome) {
+    s.push_str("## Local mode: fixture homes\n\n");
+    s.push_str("These cases give the agent a home holding the user's own files (copied\n");
+    s.push_str("from `oracle/homes/NAME` into the run's empty home, the recorder's own\n");
+    s.push_str("settings merged in), and compile the case in local mode with that home;\n");
+    s.push_str("paths in the home are compared as `~/...` and `$CODEX_HOME/...`.\n\n");
+    agreement_table(s, outcome, &outcome.local_compared, true);
+    s.push_str("| case | home |\n|---|---|\n");
+    for (case, home) in &outcome.homes {
+        let _ = writeln!(s, "| `{case}` | `{home}` |");
+    }
+    s.push('\n');
 }
 
 /// Each behaviour change of a bisected harness, from
@@ -2032,6 +2154,35 @@ fn every_fixture_directory_is_a_case() {
 }
 
 #[test]
+fn every_fixture_home_is_a_cases_home() {
+    let cases = cases();
+    let named: BTreeSet<&str> = cases.iter().filter_map(|c| c.home.as_deref()).collect();
+    let mut homes = Vec::new();
+    for entry in std::fs::read_dir(workspace().join("oracle/homes")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            homes.push(format!(
+                "oracle/homes/{}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    assert!(!homes.is_empty());
+    let unused: Vec<&String> = homes
+        .iter()
+        .filter(|h| !named.contains(h.as_str()))
+        .collect();
+    assert!(unused.is_empty(), "fixture homes no case names: {unused:?}");
+    for home in named {
+        assert!(workspace().join(home).is_dir(), "no fixture home {home}");
+        assert!(
+            home.starts_with("oracle/homes/"),
+            "{home}: a fixture home lies in oracle/homes"
+        );
+    }
+}
+
+#[test]
 fn every_case_is_observed_for_every_profiled_version() {
     let mut missing = Vec::new();
     let mut ids = BTreeSet::new();
@@ -2106,7 +2257,7 @@ fn fuzz_rows(observations: &Path, agent: &'static str, case: &Case) -> Vec<Value
         let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut temps = Vec::new();
             let root = materialize(case, &mut temps).expect("a fuzz case is a fixture");
-            let cfg = compile(agent, version, &root, case);
+            let cfg = compile(agent, version, &root, case, None);
             disagreements(agent, case, &root, version, &obs, &cfg)
         }));
         let found = found.unwrap_or_else(|e| {

@@ -1,0 +1,154 @@
+//! The user's instructions, read in local mode.
+//!
+//! Copilot CLI reads, besides the repository's files, the user's
+//! `~/.copilot/copilot-instructions.md` and
+//! `~/.copilot/instructions/**/*.instructions.md` (harness facts
+//! "Copilot CLI discovery": "user `$HOME/.copilot/copilot-instructions.md`
+//! and `$HOME/.copilot/instructions/**/*.instructions.md`"). Seen with
+//! 1.0.24 and 1.0.102 (case
+//! `oracle.local_user_layers.home-copilot-instructions`): the user's
+//! `copilot-instructions.md` is the first `<custom_instruction>` block,
+//! before the repository's, and a user instruction file with `applyTo:
+//! "**"` is inlined after the blocks as the repository's are. A user file
+//! with a narrower `applyTo` is modelled as the repository's would be
+//! (listed for on-demand loading), which no oracle case has shown yet.
+
+use crate::instructions::{entry, sent_text, Builder};
+use crate::{Profile, READ_LIMIT};
+use playbookdiff_model::{
+    Applicability, Diagnostic, InstructionKind, LoadPhase, RepoPath, SourceFormat, SourceScope,
+};
+use playbookdiff_source::{EntryKind, Machine, SourceError, TextFile};
+use std::sync::Arc;
+
+/// The most directories listed below `~/.copilot/instructions`.
+const MAX_DIRS: usize = 1_000;
+
+/// The text of the user's file `path`; `None` when absent or unreadable
+/// (reported in `diags`, in the user's layer).
+fn read(machine: &Machine, path: &RepoPath, diags: &mut Vec<Diagnostic>) -> Option<Arc<TextFile>> {
+    match machine.read_text(path, READ_LIMIT) {
+        Ok(t) => Some(t),
+        Err(SourceError::NotFound(_)) => None,
+        Err(e) => {
+            let effect = "what Copilot CLI reads from it is unknown";
+            let mut d = playbookdiff_adapter::problems::read_error(
+                path,
+                &e,
+                effect,
+                SourceFormat::Markdown,
+            );
+            if let Some(s) = d.source.as_mut() {
+                s.scope = SourceScope::User;
+            }
+            diags.push(d);
+            None
+        }
+    }
+}
+
+/// Adds the user's `copilot-instructions.md` to `b`, first of the
+/// always-on blocks, when it exists and is not blank.
+pub(crate) fn always_on(
+    machine: &Machine,
+    profile: &Profile,
+    b: &mut Builder,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(path) = RepoPath::on_machine("~", ".copilot/copilot-instructions.md") else {
+        return;
+    };
+    let Some(text) = read(machine, &path, diags).filter(|t| !t.text.trim().is_empty()) else {
+        return;
+    };
+    let why = "The user's instructions, sent at startup in every project as the first \
+               custom instruction, before the repository's"
+        .to_string();
+    let mut e = entry(
+        &path,
+        &RepoPath::root(),
+        Some(&text),
+        (LoadPhase::Startup, Applicability::Effective),
+        why,
+    );
+    e.source.scope = SourceScope::User;
+    e.content = sent_text(profile, &text.text);
+    b.push_effective(e);
+}
+
+/// Adds the user's path-specific instruction files to `b`: inlined at
+/// startup when they apply to every file, otherwise listed for the paths
+/// their `applyTo` names.
+pub(crate) fn path_specific(
+    machine: &Machine,
+    profile: &Profile,
+    b: &mut Builder,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(root) = RepoPath::on_machine("~", ".copilot/instructions") else {
+        return;
+    };
+    for path in files(machine, &root) {
+        let Some(text) = read(machine, &path, diags) else {
+            continue;
+        };
+        let globs = crate::scoped::apply_to(&text);
+        let every = crate::scoped::always(&globs);
+        let (phase, a, why) = if every {
+            (
+                LoadPhase::Startup,
+                Applicability::Effective,
+                "The user's path-specific instruction file; it applies to every file (`applyTo` \
+                 absent or `**`), so Copilot CLI inlines it at startup in every project"
+                    .to_string(),
+            )
+        } else {
+            (
+                LoadPhase::OnDemand,
+                Applicability::Conditional,
+                format!(
+                    "The user's path-specific instruction file for `{}`; Copilot CLI lists it at \
+                     startup and sends its text when the agent views a matching file (as for the \
+                     repository's; not observed for a user file)",
+                    globs.clone().unwrap_or_default().join(", ")
+                ),
+            )
+        };
+        let mut e = entry(&path, &RepoPath::root(), Some(&text), (phase, a), why);
+        e.kind = InstructionKind::Instructions;
+        e.id = format!("copilot:{}:{path}", e.kind);
+        e.source.scope = SourceScope::User;
+        e.content = sent_text(profile, &text.text);
+        if !every {
+            e.paths = globs;
+            b.others.push(e);
+        } else {
+            b.push_effective(e);
+        }
+    }
+}
+
+/// The `*.instructions.md` files below `root` on `machine`, sorted.
+fn files(machine: &Machine, root: &RepoPath) -> Vec<RepoPath> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    let mut listed = 0;
+    while let Some(dir) = stack.pop() {
+        listed += 1;
+        if listed > MAX_DIRS {
+            break;
+        }
+        for e in machine.list_dir(&dir).unwrap_or_default() {
+            let Some(p) = dir.join(&e.name) else {
+                continue;
+            };
+            match e.kind {
+                EntryKind::Dir => stack.push(p),
+                EntryKind::File if e.name.ends_with(".instructions.md") => out.push(p),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Tests of how the recorder seeds a case's fixture home (no agent runs):
+`python3 -m unittest discover -s scripts/oracle -p 'test_*.py'`."""
+
+import json
+import tempfile
+import tomllib
+import unittest
+from pathlib import Path
+
+import record
+
+
+class SeedHome(unittest.TestCase):
+    def test_the_fixture_home_is_copied_with_the_repository_path(self):
+        with tempfile.TemporaryDirectory() as t:
+            home, repo = Path(t) / "home", Path(t) / "repo"
+            case = {"id": "x", "home": "oracle/homes/claude-mcp"}
+            record.seed_home(case, home, repo)
+            doc = json.loads((home / ".claude.json").read_text())
+            self.assertIn(str(repo), doc["projects"])
+            self.assertNotIn(record.REPO_PLACEHOLDER, (home / ".claude.json").read_text())
+            self.assertEqual(sorted(doc["mcpServers"]), ["docs", "notes"])
+
+    def test_a_case_without_a_home_copies_nothing(self):
+        with tempfile.TemporaryDirectory() as t:
+            home = Path(t) / "home"
+            record.seed_home({"id": "x"}, home, Path(t) / "repo")
+            self.assertFalse(home.exists())
+
+    def test_a_missing_home_is_refused(self):
+        with tempfile.TemporaryDirectory() as t:
+            with self.assertRaises(ValueError):
+                record.seed_home({"id": "x", "home": "oracle/homes/none"}, Path(t) / "h", Path(t))
+
+
+class MergeJson(unittest.TestCase):
+    def test_the_recorders_hook_joins_the_fixtures_settings(self):
+        with tempfile.TemporaryDirectory() as t:
+            path = Path(t) / "settings.json"
+            path.write_text(json.dumps({"outputStyle": "Terse",
+                                        "hooks": {"Stop": [{"hooks": []}]}}))
+            record.merge_json(path, {"hooks": {"InstructionsLoaded": [{"hooks": []}]}})
+            doc = json.loads(path.read_text())
+            self.assertEqual(doc["outputStyle"], "Terse")
+            self.assertEqual(sorted(doc["hooks"]), ["InstructionsLoaded", "Stop"])
+
+    def test_lists_are_appended_to(self):
+        with tempfile.TemporaryDirectory() as t:
+            path = Path(t) / "config.json"
+            path.write_text(json.dumps({"trusted_folders": ["/a"]}))
+            record.merge_json(path, {"trusted_folders": ["/b"]})
+            self.assertEqual(json.loads(path.read_text())["trusted_folders"], ["/a", "/b"])
+
+    def test_a_missing_file_is_written(self):
+        with tempfile.TemporaryDirectory() as t:
+            path = Path(t) / "d" / "settings.json"
+            record.merge_json(path, {"a": 1})
+            self.assertEqual(json.loads(path.read_text()), {"a": 1})
+
+
+class MergeTrust(unittest.TestCase):
+    def test_the_fixtures_config_is_kept_and_the_entry_added(self):
+        with tempfile.TemporaryDirectory() as t:
+            config = Path(t) / "config.toml"
+            config.write_text('[mcp_servers.notes]\ncommand = "notes"')
+            record.merge_trust(config, {"/r": "trusted"})
+            doc = tomllib.loads(config.read_text())
+            self.assertEqual(doc["mcp_servers"]["notes"]["command"], "notes")
+            self.assertEqual(doc["projects"]["/r"]["trust_level"], "trusted")
+
+    def test_the_fixtures_own_entry_wins(self):
+        with tempfile.TemporaryDirectory() as t:
+            config = Path(t) / "config.toml"
+            config.write_text('[projects."/r"]\ntrust_level = "untrusted"\n')
+            record.merge_trust(config, {"/r": "trusted", "/r/a": "trusted"})
+            doc = tomllib.loads(config.read_text())
+            self.assertEqual(doc["projects"]["/r"]["trust_level"], "untrusted")
+            self.assertEqual(doc["projects"]["/r/a"]["trust_level"], "trusted")
+
+
+class Names(unittest.TestCase):
+    def test_codex_home_is_named_apart_from_the_home(self):
+        norm = record.Normalizer("/w/repo", "/w/home", "/w", 0, "/w/home/.codex")
+        self.assertEqual(norm.path("/w/home/.codex/AGENTS.md"), "$CODEX_HOME/AGENTS.md")
+        self.assertEqual(norm.path("/w/home/.agents/skills/a/SKILL.md"),
+                         "$HOME/.agents/skills/a/SKILL.md")
+
+
+if __name__ == "__main__":
+    unittest.main()
