@@ -18,6 +18,7 @@ mod mcp;
 mod project;
 mod remedies;
 mod round;
+mod round_rulings;
 mod sink;
 mod upgrade;
 

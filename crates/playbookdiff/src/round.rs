@@ -5,7 +5,7 @@
 use crate::check::Outcome;
 use crate::cli::{
     AgentInputArgs, ContextArgs, RoundBriefArgs, RoundCommand, RoundContextArgs, RoundEscalateArgs,
-    RoundFormat,
+    RoundFormat, RoundRuleArgs, RoundRulingsArgs, RulingArg,
 };
 use crate::context::{find_repository_root, open_context, UsageError};
 use crate::exit::ExitStatus;
@@ -35,6 +35,8 @@ pub(crate) fn run(command: &RoundCommand, here: Option<&Path>) -> Result<Outcome
     match command {
         RoundCommand::Context(args) => context(args, here),
         RoundCommand::Escalate(args) => escalate(args, here),
+        RoundCommand::Rule(args) => rule(args, here),
+        RoundCommand::Rulings(args) => rulings(args, here),
     }
 }
 
@@ -331,6 +333,68 @@ fn escalate(args: &RoundEscalateArgs, here: Option<&Path>) -> Result<Outcome, Us
         memo.path.trim(),
         found.path
     );
+    Ok(Outcome {
+        output,
+        status: ExitStatus::Success,
+    })
+}
+
+/// Writes a person's ruling into the row and says what makes it count.
+///
+/// # Errors
+/// A one-line [`UsageError`] for an unknown row, an empty reason, a path
+/// outside the repository, or a brief that cannot be written.
+fn rule(args: &RoundRuleArgs, here: Option<&Path>) -> Result<Outcome, UsageError> {
+    use playbookdiff_round::rule::{write_ruling, RulingInput};
+    use playbookdiff_round::rulings::Decision;
+    let found = find(&args.target, here)?;
+    let input = RulingInput {
+        id: args.row.clone(),
+        decision: match args.ruling {
+            RulingArg::Allow => Decision::Allow,
+            RulingArg::Deny => Decision::Deny,
+        },
+        path: args.path.clone(),
+        reason: args.reason.clone(),
+    };
+    let text = write_ruling(&found.brief, &input)
+        .map_err(|e| UsageError(format!("brief `{}`: {}", found.brief.id, e.sentence())))?;
+    std::fs::write(found.root.join(&found.path), text)
+        .map_err(|e| UsageError(format!("{}: cannot be written ({e})", found.path)))?;
+    let output = format!(
+        "Row {} of {} is now {}. It counts once committed with your SSH signature:\n  git add {} && git -c gpg.format=ssh commit -S -m \"Ruling {}\"\n",
+        input.id.trim(),
+        found.path,
+        input.decision.word(),
+        found.path,
+        input.id.trim(),
+    );
+    Ok(Outcome {
+        output,
+        status: ExitStatus::Success,
+    })
+}
+
+/// Lists each row of the Rulings table, verified or not and why.
+///
+/// # Errors
+/// A one-line [`UsageError`] when no brief is found.
+fn rulings(args: &RoundRulingsArgs, here: Option<&Path>) -> Result<Outcome, UsageError> {
+    use playbookdiff_round::rulings::{RowReport, RulingsReport};
+    let found = find(&args.target, here)?;
+    let (checked, signers, signer_problems) =
+        crate::round_rulings::check(&found.root, &found.path, &found.brief);
+    let report = RulingsReport {
+        brief: found.brief.id.clone(),
+        path: found.path.clone(),
+        signers,
+        signer_problems,
+        rows: checked.iter().map(RowReport::of).collect(),
+    };
+    let output = match args.format {
+        RoundFormat::Text => playbookdiff_render::round::rulings_text(&report),
+        RoundFormat::Json => playbookdiff_render::round::rulings_json(&report),
+    };
     Ok(Outcome {
         output,
         status: ExitStatus::Success,

@@ -1,0 +1,376 @@
+//! `round rule` and `round rulings` on a real history: a ruling counts
+//! only when the commit that last changed its row carries an SSH
+//! signature of a key the BASE branch's allowed signers file lists, in
+//! git's namespace, for the committer. Keys are made with `ssh-keygen`
+//! and commits signed with `git -c gpg.format=ssh` at test time; the
+//! verification reads git objects only.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+const BRIEF: &str = "---
+id: \"012\"
+title: Rotate the tokens
+affectedFiles: [src/**]
+protectedFiles: [migrations/**]
+baseBranch: main
+---
+# Rotate the tokens
+
+## Rulings
+
+| Id | Path | Status | Decision |
+| --- | --- | --- | --- |
+";
+
+const BRIEF_PATH: &str = "briefs/012.md";
+
+/// Who commits, and with which key (none: unsigned).
+struct Committer<'a> {
+    email: &'a str,
+    author: Option<&'a str>,
+    key: Option<&'a Path>,
+}
+
+impl<'a> Committer<'a> {
+    fn signed(email: &'a str, key: &'a Path) -> Self {
+        Committer {
+            email,
+            author: None,
+            key: Some(key),
+        }
+    }
+    fn unsigned(email: &'a str) -> Self {
+        Committer {
+            email,
+            author: None,
+            key: None,
+        }
+    }
+}
+
+fn git_in(root: &Path, who: &Committer<'_>, args: &[&str], stdin: Option<&[u8]>) -> String {
+    let mut cmd = std::process::Command::new("git");
+    if let Some(key) = who.key {
+        cmd.args(["-c", "gpg.format=ssh", "-c"])
+            .arg(format!("user.signingkey={}", key.display()));
+    }
+    let author = who.author.unwrap_or(who.email);
+    cmd.args(args)
+        .current_dir(root)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("HOME", root)
+        .env("GIT_AUTHOR_NAME", author)
+        .env("GIT_AUTHOR_EMAIL", author)
+        .env("GIT_COMMITTER_NAME", who.email)
+        .env("GIT_COMMITTER_EMAIL", who.email)
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("git runs");
+    if let Some(bytes) = stdin {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// A new ed25519 key pair in `dir`: the private key's path and the
+/// public key's line.
+fn keygen(dir: &Path, name: &str) -> (PathBuf, String) {
+    let key = dir.join(name);
+    let ok = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
+        .arg(&key)
+        .status()
+        .expect("ssh-keygen is installed");
+    assert!(ok.success());
+    let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
+    (key, public.trim().to_string())
+}
+
+/// Appends `row` to the brief and commits it as `who`.
+fn commit_row(root: &Path, who: &Committer<'_>, row: &str) {
+    let path = root.join(BRIEF_PATH);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(row);
+    text.push('\n');
+    std::fs::write(&path, text).unwrap();
+    commit_all(root, who, row);
+}
+
+fn commit_all(root: &Path, who: &Committer<'_>, message: &str) {
+    git_in(root, who, &["add", "-A"], None);
+    let mut args = vec!["commit", "-q", "-m", message];
+    if who.key.is_some() {
+        args.push("-S");
+    }
+    git_in(root, who, &args, None);
+}
+
+/// Replaces HEAD by a copy of it carrying `signature` (an armored
+/// signature block) in its `gpgsig` header.
+fn graft_signature(root: &Path, signature: &str) {
+    let who = Committer::unsigned("t@example.com");
+    let raw = git_in(root, &who, &["cat-file", "commit", "HEAD"], None) + "\n";
+    let (headers, message) = raw.split_once("\n\n").unwrap();
+    let folded = signature.trim_end().replace('\n', "\n ");
+    let object = format!("{headers}\ngpgsig {folded}\n\n{message}");
+    let id = git_in(
+        root,
+        &who,
+        &["hash-object", "-t", "commit", "-w", "--stdin"],
+        Some(object.as_bytes()),
+    );
+    git_in(root, &who, &["update-ref", "HEAD", &id], None);
+}
+
+/// The armored signature of HEAD's commit.
+fn signature_of_head(root: &Path) -> String {
+    let who = Committer::unsigned("t@example.com");
+    let raw = git_in(root, &who, &["cat-file", "commit", "HEAD"], None);
+    let start = raw.find("-----BEGIN SSH SIGNATURE-----").unwrap();
+    let end = raw.find("-----END SSH SIGNATURE-----").unwrap();
+    raw[start..end]
+        .lines()
+        .map(str::trim)
+        .chain(["-----END SSH SIGNATURE-----"])
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `ssh-keygen -Y sign -n NAMESPACE` over HEAD's commit object.
+fn sign_head_in(root: &Path, key: &Path, namespace: &str) -> String {
+    let who = Committer::unsigned("alice@example.com");
+    let raw = git_in(root, &who, &["cat-file", "commit", "HEAD"], None) + "\n";
+    let mut child = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-Y", "sign", "-n", namespace, "-f"])
+        .arg(key)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(raw.as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn rulings_json(root: &Path) -> Vec<Value> {
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(root)
+        .env_remove("PLAYBOOKDIFF_BRIEF")
+        .args(["round", "rulings", "012", "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let report: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(report["signers"], ".github/allowed_signers on main");
+    report["rows"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_ruling_counts_only_when_signed_by_a_key_the_base_branch_lists() {
+    let keys = tempfile::tempdir().unwrap();
+    let (alice, alice_pub) = keygen(keys.path(), "alice");
+    let (mallory, _) = keygen(keys.path(), "mallory");
+    let (bob, bob_pub) = keygen(keys.path(), "bob");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let admin = Committer::unsigned("admin@example.com");
+    git_in(root, &admin, &["init", "-q", "-b", "main"], None);
+    std::fs::create_dir_all(root.join(".github")).unwrap();
+    std::fs::create_dir_all(root.join("briefs")).unwrap();
+    std::fs::write(
+        root.join(".github/allowed_signers"),
+        format!("alice@example.com {alice_pub}\n"),
+    )
+    .unwrap();
+    std::fs::write(root.join(BRIEF_PATH), BRIEF).unwrap();
+    commit_all(root, &admin, "brief 012 and who may rule");
+    git_in(root, &admin, &["checkout", "-q", "-b", "brief/012"], None);
+    // Bob is listed on the round's branch only.
+    std::fs::write(
+        root.join(".github/allowed_signers"),
+        format!("alice@example.com {alice_pub}\nbob@example.com {bob_pub}\n"),
+    )
+    .unwrap();
+    commit_all(root, &admin, "bob may rule (on the round's branch only)");
+
+    let row = |id: &str| format!("| {id} | migrations/{id}.sql | allowed | reviewed |");
+    commit_row(
+        root,
+        &Committer::signed("alice@example.com", &alice),
+        &row("E1"),
+    );
+    let alice_signature = signature_of_head(root);
+    commit_row(root, &Committer::unsigned("alice@example.com"), &row("E2"));
+    commit_row(
+        root,
+        &Committer::signed("alice@example.com", &mallory),
+        &row("E3"),
+    );
+    commit_row(root, &Committer::unsigned("alice@example.com"), &row("E4"));
+    graft_signature(root, &alice_signature);
+    commit_row(
+        root,
+        &Committer::signed("alice@example.com", &alice),
+        &row("E5"),
+    );
+    // A later unsigned commit changes E5's row.
+    let path = root.join(BRIEF_PATH);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("E5.sql | allowed | reviewed", "E5.sql | allowed | changed"),
+    )
+    .unwrap();
+    commit_all(
+        root,
+        &Committer::unsigned("agent@example.com"),
+        "E5 changed",
+    );
+    commit_row(
+        root,
+        &Committer::signed("bob@example.com", &bob),
+        &row("E6"),
+    );
+    commit_row(
+        root,
+        &Committer::signed("carol@example.com", &alice),
+        &row("E7"),
+    );
+    commit_row(root, &Committer::unsigned("alice@example.com"), &row("E8"));
+    let other_namespace = sign_head_in(root, &alice, "file");
+    graft_signature(root, &other_namespace);
+    let squashed = Committer {
+        email: "noreply@github.com",
+        author: Some("alice@example.com"),
+        key: None,
+    };
+    commit_row(root, &squashed, &row("E9"));
+    commit_row(
+        root,
+        &Committer::unsigned("alice@example.com"),
+        "| E10 | a.sql | pending | |",
+    );
+
+    let rows = rulings_json(root);
+    let by_id = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap().clone();
+    let why = |id: &str| by_id(id)["whyNot"].as_str().unwrap_or_default().to_string();
+    let e1 = by_id("E1");
+    assert_eq!(e1["verified"], true, "{e1}");
+    assert_eq!(e1["signer"], "alice@example.com");
+    let expected: [(&str, &str); 8] = [
+        ("E2", "the commit is not signed"),
+        ("E3", "is not in the base branch's allowed signers file"),
+        ("E4", "does not verify over this commit's content"),
+        ("E5", "the commit is not signed"),
+        ("E6", "is not in the base branch's allowed signers file"),
+        (
+            "E7",
+            "lists the key for `alice@example.com`, not for the committer `carol@example.com`",
+        ),
+        ("E8", "made in the namespace `file`, not `git`"),
+        ("E9", "rewritten by a squash or rebase merge"),
+    ];
+    for (id, says) in expected {
+        let r = by_id(id);
+        assert_eq!(r["verified"], false, "{id}: {r}");
+        assert!(why(id).contains(says), "{id}: {}", why(id));
+    }
+    assert_eq!(by_id("E9")["rewritten"], true);
+    assert_eq!(by_id("E2")["rewritten"], false);
+    assert_eq!(by_id("E10")["decision"], "pending");
+    assert_eq!(why("E10"), "no one has ruled on it");
+    // The same row, uncommitted: not the committed row.
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("E1.sql | allowed | reviewed", "E1.sql | allowed | edited"),
+    )
+    .unwrap();
+    let rows = rulings_json(root);
+    let e1 = rows.iter().find(|r| r["id"] == "E1").unwrap();
+    assert_eq!(e1["verified"], false);
+    assert!(
+        e1["whyNot"].as_str().unwrap().contains("not committed"),
+        "{e1}"
+    );
+}
+
+#[test]
+fn rule_writes_the_row_and_says_how_to_make_it_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let admin = Committer::unsigned("admin@example.com");
+    git_in(root, &admin, &["init", "-q", "-b", "brief/012"], None);
+    std::fs::create_dir_all(root.join("briefs")).unwrap();
+    let text = format!("{BRIEF}| E1 | migrations/002.sql | pending | |\n");
+    std::fs::write(root.join(BRIEF_PATH), text).unwrap();
+    let run = |args: &[&str]| {
+        Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .current_dir(root)
+            .env_remove("PLAYBOOKDIFF_BRIEF")
+            .args(["round", "rule"])
+            .args(args)
+            .assert()
+    };
+    let out = run(&[
+        "--row",
+        "E1",
+        "--ruling",
+        "allow",
+        "--reason",
+        "one migration",
+    ])
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("git -c gpg.format=ssh commit -S"), "{out}");
+    let brief = std::fs::read_to_string(root.join(BRIEF_PATH)).unwrap();
+    assert!(
+        brief.contains("| E1 | migrations/002.sql | allowed | one migration |"),
+        "{brief}"
+    );
+    let refused = run(&["--row", "E7", "--ruling", "deny", "--reason", "no"])
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8(refused)
+        .unwrap()
+        .contains("no row `E7`; its rows: E1"));
+    run(&["--row", "E1", "--ruling", "deny", "--reason", " "]).code(2);
+}
