@@ -24,6 +24,7 @@
 //! prints or exits.
 
 pub mod audit;
+pub mod brief_scope;
 pub mod codex_trust;
 mod decide;
 pub mod fs;

@@ -267,6 +267,10 @@ impl State {
             policy.git_dirs = vec![g.dir.clone(), g.common.clone()];
             policy.branch = g.branch();
         }
+        let variable = crate::brief_disk::brief_variable();
+        policy.brief =
+            crate::brief_disk::active_scope(&self.root, policy.branch.clone(), variable.as_deref())
+                .map(std::sync::Arc::new);
         policy
     }
 

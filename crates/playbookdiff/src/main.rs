@@ -4,6 +4,7 @@
 //! environment (current directory, `NO_COLOR`, the terminal) or chooses an
 //! exit status ([`ExitStatus`]).
 
+mod brief_disk;
 mod check;
 mod cli;
 mod compile;

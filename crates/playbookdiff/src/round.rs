@@ -165,7 +165,7 @@ fn find_brief(
             selection.id
         )));
     }
-    let (briefs, unreadable) = read_briefs(root, &dir);
+    let (briefs, unreadable) = crate::brief_disk::read_briefs(root, &dir);
     let mut matching = briefs.iter().filter(|(_, b)| b.id == selection.id);
     match (matching.next(), matching.next()) {
         (Some(found), None) => Ok(found.clone()),
@@ -196,34 +196,6 @@ fn find_brief(
             )))
         }
     }
-}
-
-/// Every `*.md` file below `dir`, not following symbolic links, in path
-/// order, parsed; and the paths of those that are not UTF-8 text.
-fn read_briefs(root: &Path, dir: &Path) -> (Vec<(String, Brief)>, Vec<String>) {
-    let mut briefs = Vec::new();
-    let mut unreadable = Vec::new();
-    let files = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md"));
-    for entry in files {
-        let path = posix_relative(root, entry.path());
-        match std::fs::read_to_string(entry.path()) {
-            Ok(text) => briefs.push((path, playbookdiff_round::brief::parse(&text))),
-            Err(_) => unreadable.push(path),
-        }
-    }
-    (briefs, unreadable)
-}
-
-fn posix_relative(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// What each registered agent receives in each launch directory the scope

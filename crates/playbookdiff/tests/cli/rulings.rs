@@ -374,3 +374,107 @@ fn rule_writes_the_row_and_says_how_to_make_it_count() {
         .contains("no row `E7`; its rows: E1"));
     run(&["--row", "E1", "--ruling", "deny", "--reason", " "]).code(2);
 }
+
+/// The guard's answer to a Claude Code Write of `rel`: the permission
+/// decision and the whole answer.
+fn guard_write(root: &Path, rel: &str, brief: Option<&str>) -> (String, String) {
+    let payload = serde_json::json!({
+        "session_id": "t1", "cwd": root, "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": root.join(rel), "content": "x"},
+    });
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    cmd.args(["guard", "hook", "--host", "claude-code"])
+        .env("HOME", "/nonexistent-home")
+        .env_remove("PLAYBOOKDIFF_BRIEF");
+    if let Some(id) = brief {
+        cmd.env("PLAYBOOKDIFF_BRIEF", id);
+    }
+    let out = cmd.write_stdin(payload.to_string()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v: Value = serde_json::from_str(&stdout).unwrap_or_default();
+    let d = v["hookSpecificOutput"]["permissionDecision"]
+        .as_str()
+        .unwrap_or("allow")
+        .to_string();
+    (d, stdout)
+}
+
+#[test]
+fn the_guard_reads_the_brief_and_a_signed_ruling_opens_a_protected_file() {
+    let keys = tempfile::tempdir().unwrap();
+    let (alice, alice_pub) = keygen(keys.path(), "alice");
+    let (mallory, _) = keygen(keys.path(), "mallory");
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let root = root.as_path();
+    let admin = Committer::unsigned("admin@example.com");
+    git_in(root, &admin, &["init", "-q", "-b", "main"], None);
+    std::fs::create_dir_all(root.join(".github")).unwrap();
+    std::fs::create_dir_all(root.join("briefs")).unwrap();
+    std::fs::write(
+        root.join(".github/allowed_signers"),
+        format!("alice@example.com {alice_pub}\n"),
+    )
+    .unwrap();
+    // No table yet: the escalation makes it.
+    let without_table = BRIEF.split("| Id").next().unwrap();
+    std::fs::write(root.join(BRIEF_PATH), without_table).unwrap();
+    commit_all(root, &admin, "brief 012");
+    git_in(root, &admin, &["checkout", "-q", "-b", "brief/012"], None);
+
+    assert_eq!(guard_write(root, "src/a.rs", None).0, "allow");
+    let (d, out) = guard_write(root, "README.md", None);
+    assert_eq!(d, "allow", "{out}");
+    assert!(
+        out.contains("brief-scope") && out.contains("outside brief 012"),
+        "{out}"
+    );
+    let (d, out) = guard_write(root, "migrations/002.sql", None);
+    assert_eq!(d, "deny", "{out}");
+    assert!(
+        out.contains("playbookdiff round escalate '012' --path 'migrations/002.sql'"),
+        "{out}"
+    );
+    // The brief itself may be written (an escalation is a row of it).
+    assert_eq!(guard_write(root, BRIEF_PATH, None).0, "allow");
+
+    Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(root)
+        .env_remove("PLAYBOOKDIFF_BRIEF")
+        .args(["round", "escalate", "--path", "migrations/002.sql"])
+        .args(["--reason", "a column rename", "--option", "rename"])
+        .args(["--recommendation", "rename"])
+        .assert()
+        .success();
+    Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(root)
+        .env_remove("PLAYBOOKDIFF_BRIEF")
+        .args(["round", "rule", "--row", "E1", "--ruling", "allow"])
+        .args(["--reason", "one migration"])
+        .assert()
+        .success();
+    // Written but not committed, then committed by a key not listed.
+    assert_eq!(guard_write(root, "migrations/002.sql", None).0, "deny");
+    commit_all(
+        root,
+        &Committer::signed("alice@example.com", &mallory),
+        "E1 forged",
+    );
+    assert_eq!(guard_write(root, "migrations/002.sql", None).0, "deny");
+    // Alice signs the same ruling again: it counts.
+    git_in(
+        root,
+        &Committer::signed("alice@example.com", &alice),
+        &["commit", "-q", "--amend", "-S", "-m", "E1 allowed"],
+        None,
+    );
+    assert_eq!(guard_write(root, "migrations/002.sql", None).0, "allow");
+    assert_eq!(guard_write(root, "migrations/003.sql", None).0, "deny");
+    // A named brief that does not exist refuses every write.
+    let (d, out) = guard_write(root, "src/a.rs", Some("999"));
+    assert_eq!(d, "deny");
+    assert!(out.contains("brief-unreadable"), "{out}");
+}
