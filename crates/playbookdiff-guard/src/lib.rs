@@ -28,6 +28,7 @@ pub mod brief_scope;
 pub mod codex_trust;
 mod decide;
 pub mod fs;
+pub mod git_hook;
 pub mod globs;
 pub mod host;
 pub mod install;

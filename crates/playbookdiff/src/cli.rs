@@ -422,6 +422,10 @@ pub(crate) enum GuardCommand {
     /// Print every deny rule with a fingerprint of its matchers and compare
     /// them with the committed baseline.
     Audit(GuardAuditArgs),
+    /// What git's pre-commit hook runs: refuses (exit 1) a commit whose
+    /// staged changes touch a file the round's brief protects without a
+    /// verified ruling.
+    PreCommit(GuardRepoArgs),
 }
 
 /// The values of `--host`: the guard's hosts, each a registered
@@ -460,8 +464,13 @@ pub(crate) enum ScopeArg {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct GuardInstallArgs {
     /// The agent to guard
-    #[arg(long, value_parser = host_parser())]
-    pub host: playbookdiff_guard::Host,
+    #[arg(long, value_parser = host_parser(), required_unless_present = "git_hook")]
+    pub host: Option<playbookdiff_guard::Host>,
+    /// Install git's pre-commit hook instead: it refuses a commit that
+    /// changes a file the round's brief protects without a verified
+    /// ruling, whoever commits (docs/rounds.md)
+    #[arg(long, conflicts_with_all = ["host", "scope"])]
+    pub git_hook: bool,
     /// Which of the agent's configuration layers gets the hook
     #[arg(long, value_enum, default_value = "project")]
     pub scope: ScopeArg,

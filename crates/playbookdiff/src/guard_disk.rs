@@ -201,7 +201,7 @@ impl GitDirs {
         None
     }
 
-    fn branch(&self) -> Option<String> {
+    pub(crate) fn branch(&self) -> Option<String> {
         let head = std::fs::read_to_string(self.dir.join("HEAD")).ok()?;
         head.trim()
             .strip_prefix("ref: refs/heads/")

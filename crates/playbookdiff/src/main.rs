@@ -11,6 +11,7 @@ mod compile;
 mod context;
 mod diff;
 mod exit;
+mod git_hook;
 mod guard;
 mod guard_disk;
 mod habits;

@@ -60,6 +60,7 @@ fn git_in(root: &Path, who: &Committer<'_>, args: &[&str], stdin: Option<&[u8]>)
     let author = who.author.unwrap_or(who.email);
     cmd.args(args)
         .current_dir(root)
+        .env_remove("PLAYBOOKDIFF_BRIEF")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("HOME", root)
@@ -477,4 +478,124 @@ fn the_guard_reads_the_brief_and_a_signed_ruling_opens_a_protected_file() {
     let (d, out) = guard_write(root, "src/a.rs", Some("999"));
     assert_eq!(d, "deny");
     assert!(out.contains("brief-unreadable"), "{out}");
+}
+
+/// `git commit` as `who`: whether git made the commit, and what it said.
+fn try_commit(root: &Path, who: &Committer<'_>, message: &str) -> (bool, String) {
+    let mut cmd = std::process::Command::new("git");
+    if let Some(key) = who.key {
+        cmd.args(["-c", "gpg.format=ssh", "-c"])
+            .arg(format!("user.signingkey={}", key.display()));
+    }
+    let mut args = vec!["commit", "-q", "-m", message];
+    if who.key.is_some() {
+        args.push("-S");
+    }
+    let out = cmd
+        .args(&args)
+        .current_dir(root)
+        .env_remove("PLAYBOOKDIFF_BRIEF")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("HOME", root)
+        .env("GIT_AUTHOR_NAME", who.email)
+        .env("GIT_AUTHOR_EMAIL", who.email)
+        .env("GIT_COMMITTER_NAME", who.email)
+        .env("GIT_COMMITTER_EMAIL", who.email)
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), said)
+}
+
+fn install_hook(root: &Path, write: bool) -> String {
+    let program = assert_cmd::cargo::cargo_bin("playbookdiff");
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    cmd.current_dir(root)
+        .args(["guard", "install", "--git-hook", "--program"])
+        .arg(&program);
+    if write {
+        cmd.arg("--write");
+    }
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn the_pre_commit_hook_refuses_a_protected_change_without_a_verified_ruling() {
+    let keys = tempfile::tempdir().unwrap();
+    let (alice, alice_pub) = keygen(keys.path(), "alice");
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let root = root.as_path();
+    let admin = Committer::unsigned("admin@example.com");
+    git_in(root, &admin, &["init", "-q", "-b", "main"], None);
+    std::fs::create_dir_all(root.join(".github")).unwrap();
+    std::fs::create_dir_all(root.join("briefs")).unwrap();
+    std::fs::create_dir_all(root.join("migrations")).unwrap();
+    std::fs::write(
+        root.join(".github/allowed_signers"),
+        format!("alice@example.com {alice_pub}\n"),
+    )
+    .unwrap();
+    let text = format!("{BRIEF}| E1 | migrations/002.sql | pending | |\n");
+    std::fs::write(root.join(BRIEF_PATH), text).unwrap();
+    std::fs::write(root.join("migrations/002.sql"), "create table t;\n").unwrap();
+    commit_all(root, &admin, "brief 012");
+    git_in(root, &admin, &["checkout", "-q", "-b", "brief/012"], None);
+
+    // An existing hook is kept and run first; the plan changes nothing.
+    let hooks = root.join(".git/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    std::fs::write(
+        hooks.join("pre-commit"),
+        "#!/bin/sh\necho earlier hook ran\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(hooks.join("pre-commit"), mode).unwrap();
+    }
+    let plan = install_hook(root, false);
+    assert!(
+        plan.contains("would change") && plan.contains("kept as"),
+        "{plan}"
+    );
+    assert!(!hooks.join(git_hook_chained()).exists());
+    install_hook(root, true);
+    assert!(install_hook(root, true).contains("unchanged"));
+    assert!(hooks.join(git_hook_chained()).exists());
+
+    // A shell write, no agent: the commit is refused.
+    std::fs::write(root.join("migrations/002.sql"), "drop table t;\n").unwrap();
+    git_in(root, &admin, &["add", "-A"], None);
+    let (made, said) = try_commit(root, &admin, "drop it");
+    assert!(!made, "{said}");
+    assert!(said.contains("earlier hook ran"), "{said}");
+    assert!(
+        said.contains("brief-protected") && said.contains("migrations/002.sql"),
+        "{said}"
+    );
+    // A file in scope commits.
+    git_in(root, &admin, &["reset", "-q"], None);
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
+    git_in(root, &admin, &["add", "src/a.rs"], None);
+    assert!(try_commit(root, &admin, "src").0);
+    // Alice's signed ruling, committed first, lets the change through.
+    let brief = std::fs::read_to_string(root.join(BRIEF_PATH)).unwrap();
+    let ruled = brief.replace("002.sql | pending | |", "002.sql | allowed | reviewed |");
+    std::fs::write(root.join(BRIEF_PATH), ruled).unwrap();
+    git_in(root, &admin, &["add", BRIEF_PATH], None);
+    let (made, said) = try_commit(root, &Committer::signed("alice@example.com", &alice), "E1");
+    assert!(made, "{said}");
+    git_in(root, &admin, &["add", "-A"], None);
+    let (made, said) = try_commit(root, &admin, "drop it");
+    assert!(made, "{said}");
+}
+
+fn git_hook_chained() -> &'static str {
+    playbookdiff_guard::git_hook::CHAINED
 }
