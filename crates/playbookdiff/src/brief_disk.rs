@@ -52,6 +52,7 @@ pub(crate) fn active_scope(
     root: &Path,
     branch: Option<String>,
     variable: Option<&str>,
+    state_dir: Option<PathBuf>,
 ) -> Option<BriefScope> {
     let head = branch.map_or(Head::Unknown, Head::Branch);
     let sources = Sources {
@@ -89,6 +90,7 @@ pub(crate) fn active_scope(
         root: root.to_path_buf(),
         path: path.clone(),
         brief: brief.clone(),
+        state_dir,
     };
     Some(BriefScope::Read {
         path,
@@ -131,34 +133,99 @@ fn briefs_folder(root: &Path) -> Result<String, String> {
 }
 
 /// The verified rulings of one brief, checked from git objects when a
-/// protected path is written and an `allowed` row names it.
+/// protected path is written and an `allowed` row names it. The verdicts
+/// are kept in `<git-common-dir>/playbookdiff/rulings` for one HEAD and
+/// base commit: a later call reads them instead of blaming the brief
+/// again (a row's verdict depends only on its text and those commits).
 struct Rulings {
     root: PathBuf,
     path: String,
     brief: Brief,
+    state_dir: Option<PathBuf>,
 }
 
 impl VerifiedRulings for Rulings {
     fn allowing(&self, rel: &str) -> Option<String> {
-        let candidate = self.brief.rulings.iter().any(|r| {
-            Decision::of(r.cell("status").unwrap_or_default()) == Decision::Allow
+        let names = |r: &playbookdiff_round::Ruling, d: Decision| {
+            Decision::of(r.cell("status").unwrap_or_default()) == d
                 && FilePattern::new(r.cell("path").unwrap_or_default()).matches(rel)
-        });
-        if !candidate {
+        };
+        if !self.brief.rulings.iter().any(|r| names(r, Decision::Allow)) {
             return None;
+        }
+        let verified = self.verified_lines();
+        let counts = |r: &playbookdiff_round::Ruling, d: Decision| {
+            names(r, d)
+                && verified
+                    .iter()
+                    .any(|v| Some(v.as_str()) == row_text(&self.brief, r))
+        };
+        if self.brief.rulings.iter().any(|r| counts(r, Decision::Deny)) {
+            return None;
+        }
+        self.brief
+            .rulings
+            .iter()
+            .find(|r| counts(r, Decision::Allow))
+            .map(|r| r.cell("id").unwrap_or_default().to_string())
+    }
+}
+
+impl Rulings {
+    /// The text of each row whose ruling is verified, from the cache when
+    /// it was written for the same HEAD and base commits and knows every
+    /// row, else checked and cached.
+    fn verified_lines(&self) -> Vec<String> {
+        let key = round_rulings::history_key(&self.root, &self.brief);
+        let cache = self.state_dir.as_ref().map(|d| d.join("rulings"));
+        let rows: Vec<&str> = self
+            .brief
+            .rulings
+            .iter()
+            .filter_map(|r| row_text(&self.brief, r))
+            .collect();
+        if let (Some(key), Some(text)) = (
+            &key,
+            cache.as_ref().and_then(|c| std::fs::read_to_string(c).ok()),
+        ) {
+            let mut lines = text.lines();
+            let known: Vec<(&str, &str)> = lines
+                .by_ref()
+                .skip(1)
+                .filter_map(|l| l.split_once('\t'))
+                .collect();
+            let same = text.lines().next() == Some(&format!("{key} {}", self.path));
+            if same && rows.iter().all(|r| known.iter().any(|(_, t)| t == r)) {
+                return known
+                    .iter()
+                    .filter(|(v, _)| *v == "1")
+                    .map(|(_, t)| t.to_string())
+                    .collect();
+            }
         }
         let (checked, _, _) = round_rulings::check(&self.root, &self.path, &self.brief);
-        let denied = checked.iter().any(|c| {
-            c.decision == Decision::Deny
-                && c.verdict.is_ok()
-                && FilePattern::new(c.path()).matches(rel)
-        });
-        if denied {
-            return None;
-        }
-        checked
+        let verdicts: Vec<(bool, &str)> = checked
             .iter()
-            .find(|c| c.allows(rel))
-            .map(|c| c.id().to_string())
+            .filter_map(|c| Some((c.verdict.is_ok(), row_text(&self.brief, &c.row)?)))
+            .collect();
+        if let (Some(key), Some(cache)) = (key, cache) {
+            let mut text = format!("{key} {}\n", self.path);
+            for (ok, row) in &verdicts {
+                text.push_str(&format!("{}\t{row}\n", u8::from(*ok)));
+            }
+            let _ = std::fs::create_dir_all(cache.parent().unwrap_or(&cache));
+            let _ = std::fs::write(&cache, text);
+        }
+        verdicts
+            .into_iter()
+            .filter(|(ok, _)| *ok)
+            .map(|(_, t)| t.to_string())
+            .collect()
     }
+}
+
+/// The line of `row` in the brief's text, trailing spaces trimmed.
+fn row_text<'a>(brief: &'a Brief, row: &playbookdiff_round::Ruling) -> Option<&'a str> {
+    let index = usize::try_from(row.line.checked_sub(1)?).ok()?;
+    brief.text.lines().nth(index).map(str::trim_end)
 }

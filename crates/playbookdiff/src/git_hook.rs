@@ -126,7 +126,9 @@ pub(crate) fn pre_commit(repo: Option<&Path>, here: Option<&Path>) -> Result<Out
     let (root, git) = crate::guard::repo_root(repo, here)?;
     let branch = git.as_ref().and_then(GitDirs::branch);
     let variable = crate::brief_disk::brief_variable();
-    let Some(scope) = crate::brief_disk::active_scope(&root, branch, variable.as_deref()) else {
+    let state = git.as_ref().map(|g| g.common.join("playbookdiff"));
+    let scope = crate::brief_disk::active_scope(&root, branch, variable.as_deref(), state);
+    let Some(scope) = scope else {
         return Ok(Outcome {
             output: String::new(),
             status: ExitStatus::Success,

@@ -268,9 +268,13 @@ impl State {
             policy.branch = g.branch();
         }
         let variable = crate::brief_disk::brief_variable();
-        policy.brief =
-            crate::brief_disk::active_scope(&self.root, policy.branch.clone(), variable.as_deref())
-                .map(std::sync::Arc::new);
+        policy.brief = crate::brief_disk::active_scope(
+            &self.root,
+            policy.branch.clone(),
+            variable.as_deref(),
+            self.state_dir(),
+        )
+        .map(std::sync::Arc::new);
         policy
     }
 

@@ -167,3 +167,19 @@ impl History for NoGit {
         Err(self.0.clone())
     }
 }
+
+/// What the verdicts of the rulings depend on besides the rows' text:
+/// HEAD's commit and the base branch's (`HEAD <id> BASE <id>`), or `None`
+/// when either cannot be read (then nothing is cached).
+pub(crate) fn history_key(root: &Path, brief: &Brief) -> Option<String> {
+    let git = GitRepository::open(root).ok()?;
+    let head = git.commit("HEAD").ok()?;
+    let base = brief.base_branch.as_deref()?;
+    let base = [
+        format!("refs/heads/{base}"),
+        format!("refs/remotes/origin/{base}"),
+    ]
+    .iter()
+    .find_map(|rev| git.commit(rev).ok())?;
+    Some(format!("HEAD {} BASE {}", head.hex(), base.hex()))
+}
