@@ -102,7 +102,7 @@ fn rulings(out: &mut String, p: &ContextPacket) {
     out.push('\n');
     line(
         out,
-        "Rulings (the table as written; no signature is verified yet):",
+        "Rulings (as written; `playbookdiff round rulings` says which count):",
     );
     if p.rulings.is_empty() {
         item(out, "none");
