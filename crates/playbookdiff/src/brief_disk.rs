@@ -45,9 +45,12 @@ fn posix_relative(root: &Path, path: &Path) -> String {
 /// `branch` (`None`: detached or unknown), with `variable` the value of
 /// `PLAYBOOKDIFF_BRIEF`: `None` when nothing names one (the guard answers
 /// as without rounds); [`BriefScope::Unusable`] when the named brief
-/// cannot be found or the briefs folder cannot be read. Costs one walk of
-/// the briefs folder when a brief is named; git objects are read only for
-/// a protected path a ruling names ([`Rulings`]).
+/// cannot be found or the briefs folder cannot be read. The brief's
+/// `protectedFiles` are those of the working tree's copy and of the base
+/// branch's copy together. Costs one walk of the briefs folder and one
+/// read of the brief at the base branch when a brief is named; the
+/// rulings' commits are read only for a protected path a ruling names
+/// ([`Rulings`]).
 pub(crate) fn active_scope(
     root: &Path,
     branch: Option<String>,
@@ -85,7 +88,22 @@ pub(crate) fn active_scope(
             )))
         }
     };
-    let (path, brief) = found;
+    let (path, mut brief) = found;
+    // The base branch's protectedFiles hold too: the brief is writable
+    // (an escalation is a row of it), so the round's copy may narrow them.
+    if let Some(text) = round_rulings::brief_at_base(root, &path, &brief) {
+        let base = playbookdiff_round::brief::parse(&text);
+        let mine: Vec<String> = brief
+            .protected_files
+            .iter()
+            .map(|p| p.raw.clone())
+            .collect();
+        let more = base
+            .protected_files
+            .into_iter()
+            .filter(|p| !mine.contains(&p.raw));
+        brief.protected_files.extend(more);
+    }
     let rulings = Rulings {
         root: root.to_path_buf(),
         path: path.clone(),

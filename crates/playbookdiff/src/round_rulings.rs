@@ -183,3 +183,17 @@ pub(crate) fn history_key(root: &Path, brief: &Brief) -> Option<String> {
     .find_map(|rev| git.commit(rev).ok())?;
     Some(format!("HEAD {} BASE {}", head.hex(), base.hex()))
 }
+
+/// The text of the brief at repository-relative `path` as the base branch
+/// (the brief's `baseBranch`) holds it, when it does.
+pub(crate) fn brief_at_base(root: &Path, path: &str, brief: &Brief) -> Option<String> {
+    let git = GitRepository::open(root).ok()?;
+    let base = brief.base_branch.as_deref()?;
+    let commit = [
+        format!("refs/heads/{base}"),
+        format!("refs/remotes/origin/{base}"),
+    ]
+    .iter()
+    .find_map(|rev| git.commit(rev).ok())?;
+    read_at(&git, &commit, path).ok()
+}

@@ -474,6 +474,13 @@ fn the_guard_reads_the_brief_and_a_signed_ruling_opens_a_protected_file() {
     );
     assert_eq!(guard_write(root, "migrations/002.sql", None).0, "allow");
     assert_eq!(guard_write(root, "migrations/003.sql", None).0, "deny");
+    // Narrowing the brief's own list does not open the files the base
+    // branch's copy protects.
+    let text = std::fs::read_to_string(root.join(BRIEF_PATH)).unwrap();
+    let narrowed = text.replace("protectedFiles: [migrations/**]", "protectedFiles: []");
+    assert_ne!(text, narrowed);
+    std::fs::write(root.join(BRIEF_PATH), narrowed).unwrap();
+    assert_eq!(guard_write(root, "migrations/003.sql", None).0, "deny");
     // A named brief that does not exist refuses every write.
     let (d, out) = guard_write(root, "src/a.rs", Some("999"));
     assert_eq!(d, "deny");
