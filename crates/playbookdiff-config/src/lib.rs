@@ -108,6 +108,14 @@ pub struct ProjectConfig {
     #[schemars(with = "Option<String>")]
     pub briefs: Option<Spanned<String>>,
 
+    /// The allowed signers file of the rounds' rulings (OpenSSH's format,
+    /// git's `gpg.ssh.allowedSignersFile`), relative to the repository
+    /// root; read, like this key, from the brief's base branch, never from
+    /// the round's own (docs/rounds.md). Default: `.github/allowed_signers`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub allowed_signers: Option<Spanned<String>>,
+
     #[serde(skip)]
     #[schemars(skip)]
     line_starts: Vec<usize>,

@@ -249,6 +249,11 @@ impl Decider<'_, '_> {
             }
             return Decision::of(rule, &subject, vec![shown]);
         }
+        if let (Place::Inside(rel), Some(brief)) = (place, &self.policy().brief) {
+            if let Some(d) = brief.write(rel) {
+                return d;
+            }
+        }
         match place {
             Place::Inside(rel) if self.policy().out_of_scope(rel) => Decision::of(
                 &rules::OUT_OF_SCOPE,

@@ -24,9 +24,11 @@
 //! prints or exits.
 
 pub mod audit;
+pub mod brief_scope;
 pub mod codex_trust;
 mod decide;
 pub mod fs;
+pub mod git_hook;
 pub mod globs;
 pub mod host;
 pub mod install;

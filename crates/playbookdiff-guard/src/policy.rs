@@ -199,6 +199,8 @@ pub struct Policy {
     pub git_dirs: Vec<PathBuf>,
     /// The branch checked out, when known.
     pub branch: Option<String>,
+    /// The round's brief, when one is named ([`crate::brief_scope`]).
+    pub brief: Option<std::sync::Arc<crate::brief_scope::BriefScope>>,
     /// The `[guard]` table, or why it cannot be used (then every write
     /// is denied).
     pub config: Result<GuardConfig, String>,
@@ -246,6 +248,7 @@ impl Policy {
             home: None,
             git_dirs: Vec::new(),
             branch: None,
+            brief: None,
             agent: set(surfaces.iter().map(|s| s.pattern)),
             surfaces,
             sources: Vec::new(),

@@ -160,6 +160,21 @@ rules! {
     OUT_OF_SCOPE = "out-of-scope", Warn, "writes outside the declared scope of the work (`[guard] scope`)",
         "keep to the declared scope, or tell the person why the file must change",
         [];
+    /// A file the round's brief protects (`protectedFiles`), with no
+    /// verified ruling allowing it (docs/rounds.md).
+    BRIEF_PROTECTED = "brief-protected", Deny, "the files the round's brief protects (`protectedFiles`) until a person's signed ruling allows them",
+        "raise an escalation with `playbookdiff round escalate` (the command below) and wait for a person's ruling",
+        [];
+    /// A write outside the brief's `affectedFiles`: the brief's
+    /// `outOfScope` verdict (warn, ask or deny).
+    BRIEF_SCOPE = "brief-scope", Warn, "writes outside the round's brief (`affectedFiles`)",
+        "keep to the brief's affectedFiles, or escalate with `playbookdiff round escalate`",
+        [];
+    /// The brief named for the round cannot be used, or its
+    /// `protectedFiles` cannot be read: every write but to the brief.
+    BRIEF_UNREADABLE = "brief-unreadable", Deny, "every write while the round's brief or its `protectedFiles` cannot be read",
+        "stop and tell the person; they fix the brief or name another",
+        [];
     /// Nothing matched.
     ALLOWED = "allowed", Allow, "nothing",
         "nothing",

@@ -10,6 +10,7 @@
 
 use crate::layout::{columns, wrap, wrap_hanging};
 use playbookdiff_round::packet::{AgentReceives, ContextPacket};
+use playbookdiff_round::rulings::{Decision, RulingsReport};
 use std::fmt::Write as _;
 
 /// The packet as pretty-printed JSON ([`ContextPacket`]), ending with a
@@ -101,7 +102,7 @@ fn rulings(out: &mut String, p: &ContextPacket) {
     out.push('\n');
     line(
         out,
-        "Rulings (the table as written; no signature is verified yet):",
+        "Rulings (as written; `playbookdiff round rulings` says which count):",
     );
     if p.rulings.is_empty() {
         item(out, "none");
@@ -199,4 +200,53 @@ fn whole_texts(out: &mut String, p: &ContextPacket) {
             out.push('\n');
         }
     }
+}
+
+/// `round rulings` as pretty-printed JSON ([`RulingsReport`]), ending with
+/// a newline.
+pub fn rulings_json(report: &RulingsReport) -> String {
+    let mut out = serde_json::to_string_pretty(report).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+/// `round rulings` as text: where the signers were read, then one entry
+/// per row (id, path, status, verified or not) with who signed or why it
+/// does not count, wrapped to the output width.
+pub fn rulings_text(report: &RulingsReport) -> String {
+    let mut out = String::new();
+    line(
+        &mut out,
+        &format!("Rulings of brief {} ({})", report.brief, report.path),
+    );
+    item(&mut out, &format!("allowed signers: {}", report.signers));
+    for p in &report.signer_problems {
+        item(&mut out, &format!("not used: {p}"));
+    }
+    out.push('\n');
+    if report.rows.is_empty() {
+        line(&mut out, "No rows.");
+    }
+    for r in &report.rows {
+        let state = match (&r.signer, r.decision) {
+            (Some(who), _) => format!("verified, signed by {who}"),
+            (None, Decision::Pending | Decision::Unknown) => "no ruling".to_string(),
+            (None, _) => "NOT verified".to_string(),
+        };
+        let id = if r.id.is_empty() { "(no id)" } else { &r.id };
+        line(
+            &mut out,
+            &format!("{id} {} {}: {state}", r.path, r.decision.word()),
+        );
+        if let (Some(why), Decision::Allow | Decision::Deny) = (&r.why_not, r.decision) {
+            item(&mut out, &format!("line {}: {why}", r.line));
+        } else if let Some(c) = &r.commit {
+            item(&mut out, &format!("line {}: commit {}", r.line, short(c)));
+        }
+    }
+    out
+}
+
+fn short(commit: &str) -> &str {
+    commit.get(..7).unwrap_or(commit)
 }

@@ -158,7 +158,8 @@ fn numbered(options: &[String]) -> String {
     parts.join(" ")
 }
 
-fn escape(value: &str) -> String {
+/// `value` as one table cell: line breaks become spaces, `|` is escaped.
+pub(crate) fn escape(value: &str) -> String {
     let one_line: Vec<&str> = value.split_whitespace().collect();
     one_line.join(" ").replace('|', "\\|")
 }

@@ -11,7 +11,11 @@
 //! - [`brief`] reads one brief into a [`Brief`] and its problems;
 //! - [`select`] says which brief a round works under, from what the
 //!   command line, the environment and git give it;
-//! - [`packet`] builds the context packet an agent starts from.
+//! - [`packet`] builds the context packet an agent starts from;
+//! - [`escalate`] and [`rule`] write a memo and a ruling into the
+//!   Rulings table; [`rulings`] says which rows count, from their
+//!   commits' SSH signatures ([`signature`]) and the base branch's
+//!   allowed signers ([`signers`]).
 //!
 //! Architecture invariant: this crate reads no file, environment variable
 //! or git object itself. The caller hands it texts, names and compiled
@@ -21,7 +25,11 @@ pub mod brief;
 pub mod escalate;
 pub mod packet;
 pub mod pattern;
+pub mod rule;
+pub mod rulings;
 pub mod select;
+pub mod signature;
+pub mod signers;
 
 pub use brief::{Brief, BriefProblem, OutOfScope, Ruling};
 pub use pattern::FilePattern;

@@ -39,9 +39,8 @@ pub struct ContextPacket {
     pub scope_readable: bool,
     /// False when `protectedFiles` holds a pattern that cannot be read.
     pub protected_readable: bool,
-    /// The rows of the `## Rulings` table as written. No signature is
-    /// verified yet (docs/rounds.md): a row here is not a ruling that
-    /// counts.
+    /// The rows of the `## Rulings` table as written, unverified: which
+    /// count is `round rulings`' answer ([`crate::rulings`]).
     pub rulings: Vec<Ruling>,
     /// What could not be read in the brief, with 1-based lines.
     pub problems: Vec<BriefProblem>,

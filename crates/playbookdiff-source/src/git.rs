@@ -236,6 +236,55 @@ impl GitRepository {
     pub fn tree(&self, commit: &CommitId) -> Result<GitTree, GitError> {
         GitTree::new(self, commit)
     }
+
+    /// The commit that last changed 1-based `line` of the file at
+    /// repository-relative `path` as it is in `commit` (what `git blame`
+    /// names for the line), from gix's blame (`gix-blame`: Myers diffs
+    /// along the history, no rename tracking).
+    ///
+    /// Errors: [`GitError::Read`] when the file is not in `commit`, has
+    /// fewer lines, or the history cannot be walked.
+    pub fn blame_line(
+        &self,
+        commit: &CommitId,
+        path: &str,
+        line: u32,
+    ) -> Result<CommitId, GitError> {
+        let repo = self.repo.to_thread_local();
+        let ranges = gix::blame::BlameRanges::from_one_based_inclusive_range(line..=line)
+            .map_err(|e| GitError::Read(one_line(e)))?;
+        let options = gix::repository::blame_file::Options {
+            diff_algorithm: Some(gix::diff::blob::Algorithm::Myers),
+            ranges,
+            since: None,
+            rewrites: None,
+        };
+        let outcome = repo
+            .blame_file(path.into(), commit.0, options)
+            .map_err(|e| GitError::Read(format!("{path}: {}", one_line(e))))?;
+        let zero_based = line - 1;
+        outcome
+            .entries
+            .iter()
+            .find(|e| {
+                (e.start_in_blamed_file..e.start_in_blamed_file + e.len.get()).contains(&zero_based)
+            })
+            .map(|e| CommitId(e.commit_id))
+            .ok_or_else(|| GitError::Read(format!("{path} has no line {line} in {commit}")))
+    }
+
+    /// The raw commit object `commit`: the bytes git hashes, without the
+    /// `commit <size>\0` prefix (headers, signature and message, as
+    /// signed).
+    ///
+    /// Errors: [`GitError::Read`] when the object cannot be read.
+    pub fn commit_object(&self, commit: &CommitId) -> Result<Vec<u8>, GitError> {
+        let repo = self.repo.to_thread_local();
+        let object = repo
+            .find_object(commit.0)
+            .map_err(|e| GitError::Read(one_line(e)))?;
+        Ok(object.detach().data)
+    }
 }
 
 /// How to get history a shallow clone lacks (CI checkouts are shallow by

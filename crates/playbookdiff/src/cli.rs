@@ -295,6 +295,53 @@ pub(crate) enum RoundCommand {
     /// is not enough: a pending row of the brief's Rulings table, for a
     /// person to rule on.
     Escalate(RoundEscalateArgs),
+    /// Rule on a row of the brief's Rulings table (allow or deny, the
+    /// path, a reason); the ruling counts once committed with an SSH
+    /// signature of a key the base branch's allowed signers list.
+    Rule(RoundRuleArgs),
+    /// List each row of the Rulings table: verified or not, and why.
+    Rulings(RoundRulingsArgs),
+}
+
+/// A person's ruling: allow or deny.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RulingArg {
+    /// The round may change the path
+    Allow,
+    /// The round may not change the path
+    Deny,
+}
+
+/// Arguments of `playbookdiff round rule`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundRuleArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// The row ruled on, by its id (`E1`)
+    #[arg(long, value_name = "ROW")]
+    pub row: String,
+    /// The ruling
+    #[arg(long, value_enum)]
+    pub ruling: RulingArg,
+    /// The path ruled on, relative to the repository root [default: the
+    /// row's path]
+    #[arg(long, value_name = "PATH")]
+    pub path: Option<String>,
+    /// Why; the round reads it
+    #[arg(long, value_name = "TEXT")]
+    pub reason: String,
+}
+
+/// Arguments of `playbookdiff round rulings`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundRulingsArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// The output format
+    #[arg(long, value_enum, default_value_t = RoundFormat::Text)]
+    pub format: RoundFormat,
 }
 
 /// The formats of `round context`.
@@ -377,6 +424,10 @@ pub(crate) enum GuardCommand {
     /// Print every deny rule with a fingerprint of its matchers and compare
     /// them with the committed baseline.
     Audit(GuardAuditArgs),
+    /// What git's pre-commit hook runs: refuses (exit 1) a commit whose
+    /// staged changes touch a file the round's brief protects without a
+    /// verified ruling.
+    PreCommit(GuardRepoArgs),
 }
 
 /// The values of `--host`: the guard's hosts, each a registered
@@ -415,8 +466,13 @@ pub(crate) enum ScopeArg {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct GuardInstallArgs {
     /// The agent to guard
-    #[arg(long, value_parser = host_parser())]
-    pub host: playbookdiff_guard::Host,
+    #[arg(long, value_parser = host_parser(), required_unless_present = "git_hook")]
+    pub host: Option<playbookdiff_guard::Host>,
+    /// Install git's pre-commit hook instead: it refuses a commit that
+    /// changes a file the round's brief protects without a verified
+    /// ruling, whoever commits (docs/rounds.md)
+    #[arg(long, conflicts_with_all = ["host", "scope"])]
+    pub git_hook: bool,
     /// Which of the agent's configuration layers gets the hook
     #[arg(long, value_enum, default_value = "project")]
     pub scope: ScopeArg,

@@ -28,6 +28,7 @@ pub(crate) fn run(
         GuardCommand::Status(a) => status(a, here),
         GuardCommand::Log(a) => log(a, here),
         GuardCommand::Audit(a) => audit_cmd(a, here),
+        GuardCommand::PreCommit(a) => crate::git_hook::pre_commit(a.repo.as_deref(), here),
     }
 }
 
@@ -68,7 +69,7 @@ fn outcome_of(answer: Answer) -> crate::check::Outcome {
 }
 
 /// The repository a command is about.
-fn repo_root(
+pub(crate) fn repo_root(
     given: Option<&Path>,
     here: Option<&Path>,
 ) -> Result<(PathBuf, Option<GitDirs>), String> {
@@ -106,7 +107,9 @@ fn read_existing(path: &Path) -> Result<Option<String>, String> {
 }
 
 fn install(a: &GuardInstallArgs, here: Option<&Path>) -> Result<crate::check::Outcome, String> {
-    let host = a.host;
+    let Some(host) = a.host.filter(|_| !a.git_hook) else {
+        return crate::git_hook::install(a, here);
+    };
     let scope = match a.scope {
         ScopeArg::Project => Scope::Project,
         ScopeArg::User => Scope::User,

@@ -201,7 +201,7 @@ impl GitDirs {
         None
     }
 
-    fn branch(&self) -> Option<String> {
+    pub(crate) fn branch(&self) -> Option<String> {
         let head = std::fs::read_to_string(self.dir.join("HEAD")).ok()?;
         head.trim()
             .strip_prefix("ref: refs/heads/")
@@ -267,6 +267,14 @@ impl State {
             policy.git_dirs = vec![g.dir.clone(), g.common.clone()];
             policy.branch = g.branch();
         }
+        let variable = crate::brief_disk::brief_variable();
+        policy.brief = crate::brief_disk::active_scope(
+            &self.root,
+            policy.branch.clone(),
+            variable.as_deref(),
+            self.state_dir(),
+        )
+        .map(std::sync::Arc::new);
         policy
     }
 

@@ -4,12 +4,14 @@
 //! environment (current directory, `NO_COLOR`, the terminal) or chooses an
 //! exit status ([`ExitStatus`]).
 
+mod brief_disk;
 mod check;
 mod cli;
 mod compile;
 mod context;
 mod diff;
 mod exit;
+mod git_hook;
 mod guard;
 mod guard_disk;
 mod habits;
@@ -18,6 +20,7 @@ mod mcp;
 mod project;
 mod remedies;
 mod round;
+mod round_rulings;
 mod sink;
 mod upgrade;
 

@@ -5,7 +5,7 @@
 use crate::check::Outcome;
 use crate::cli::{
     AgentInputArgs, ContextArgs, RoundBriefArgs, RoundCommand, RoundContextArgs, RoundEscalateArgs,
-    RoundFormat,
+    RoundFormat, RoundRuleArgs, RoundRulingsArgs, RulingArg,
 };
 use crate::context::{find_repository_root, open_context, UsageError};
 use crate::exit::ExitStatus;
@@ -35,6 +35,8 @@ pub(crate) fn run(command: &RoundCommand, here: Option<&Path>) -> Result<Outcome
     match command {
         RoundCommand::Context(args) => context(args, here),
         RoundCommand::Escalate(args) => escalate(args, here),
+        RoundCommand::Rule(args) => rule(args, here),
+        RoundCommand::Rulings(args) => rulings(args, here),
     }
 }
 
@@ -163,7 +165,7 @@ fn find_brief(
             selection.id
         )));
     }
-    let (briefs, unreadable) = read_briefs(root, &dir);
+    let (briefs, unreadable) = crate::brief_disk::read_briefs(root, &dir);
     let mut matching = briefs.iter().filter(|(_, b)| b.id == selection.id);
     match (matching.next(), matching.next()) {
         (Some(found), None) => Ok(found.clone()),
@@ -194,34 +196,6 @@ fn find_brief(
             )))
         }
     }
-}
-
-/// Every `*.md` file below `dir`, not following symbolic links, in path
-/// order, parsed; and the paths of those that are not UTF-8 text.
-fn read_briefs(root: &Path, dir: &Path) -> (Vec<(String, Brief)>, Vec<String>) {
-    let mut briefs = Vec::new();
-    let mut unreadable = Vec::new();
-    let files = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "md"));
-    for entry in files {
-        let path = posix_relative(root, entry.path());
-        match std::fs::read_to_string(entry.path()) {
-            Ok(text) => briefs.push((path, playbookdiff_round::brief::parse(&text))),
-            Err(_) => unreadable.push(path),
-        }
-    }
-    (briefs, unreadable)
-}
-
-fn posix_relative(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// What each registered agent receives in each launch directory the scope
@@ -335,6 +309,68 @@ fn escalate(args: &RoundEscalateArgs, here: Option<&Path>) -> Result<Outcome, Us
         "",
         "  ",
     );
+    Ok(Outcome {
+        output,
+        status: ExitStatus::Success,
+    })
+}
+
+/// Writes a person's ruling into the row and says what makes it count.
+///
+/// # Errors
+/// A one-line [`UsageError`] for an unknown row, an empty reason, a path
+/// outside the repository, or a brief that cannot be written.
+fn rule(args: &RoundRuleArgs, here: Option<&Path>) -> Result<Outcome, UsageError> {
+    use playbookdiff_round::rule::{write_ruling, RulingInput};
+    use playbookdiff_round::rulings::Decision;
+    let found = find(&args.target, here)?;
+    let input = RulingInput {
+        id: args.row.clone(),
+        decision: match args.ruling {
+            RulingArg::Allow => Decision::Allow,
+            RulingArg::Deny => Decision::Deny,
+        },
+        path: args.path.clone(),
+        reason: args.reason.clone(),
+    };
+    let text = write_ruling(&found.brief, &input)
+        .map_err(|e| UsageError(format!("brief `{}`: {}", found.brief.id, e.sentence())))?;
+    std::fs::write(found.root.join(&found.path), text)
+        .map_err(|e| UsageError(format!("{}: cannot be written ({e})", found.path)))?;
+    let output = format!(
+        "Row {} of {} is now {}. It counts once committed with your SSH signature:\n  git add {} && git -c gpg.format=ssh commit -S -m \"Ruling {}\"\n",
+        input.id.trim(),
+        found.path,
+        input.decision.word(),
+        found.path,
+        input.id.trim(),
+    );
+    Ok(Outcome {
+        output,
+        status: ExitStatus::Success,
+    })
+}
+
+/// Lists each row of the Rulings table, verified or not and why.
+///
+/// # Errors
+/// A one-line [`UsageError`] when no brief is found.
+fn rulings(args: &RoundRulingsArgs, here: Option<&Path>) -> Result<Outcome, UsageError> {
+    use playbookdiff_round::rulings::{RowReport, RulingsReport};
+    let found = find(&args.target, here)?;
+    let (checked, signers, signer_problems) =
+        crate::round_rulings::check(&found.root, &found.path, &found.brief);
+    let report = RulingsReport {
+        brief: found.brief.id.clone(),
+        path: found.path.clone(),
+        signers,
+        signer_problems,
+        rows: checked.iter().map(RowReport::of).collect(),
+    };
+    let output = match args.format {
+        RoundFormat::Text => playbookdiff_render::round::rulings_text(&report),
+        RoundFormat::Json => playbookdiff_render::round::rulings_json(&report),
+    };
     Ok(Outcome {
         output,
         status: ExitStatus::Success,

@@ -14,6 +14,13 @@
 #[allow(dead_code)]
 #[path = "../guard_disk.rs"]
 mod guard_disk;
+// The round's brief the guard reads, and its signed rulings.
+#[allow(dead_code)]
+#[path = "../brief_disk.rs"]
+mod brief_disk;
+#[allow(dead_code)]
+#[path = "../round_rulings.rs"]
+mod round_rulings;
 
 use guard_disk as disk;
 use playbookdiff_guard::Host;

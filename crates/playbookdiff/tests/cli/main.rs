@@ -34,6 +34,7 @@ mod remedies;
 mod repo_mode;
 mod revisions;
 mod round;
+mod rulings;
 mod secrets;
 mod six_harnesses;
 mod snapshots;
