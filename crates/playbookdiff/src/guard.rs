@@ -186,7 +186,7 @@ fn status(a: &GuardRepoArgs, here: Option<&Path>) -> Result<crate::check::Outcom
             } else {
                 "could switch it off"
             };
-            out.push_str(&format!("  {word}: {}\n", sw.line));
+            out.push_str(&format!("  {word}: {}\n", sw.line()));
         }
     }
     Ok(crate::check::Outcome {

@@ -11,6 +11,7 @@ mod context;
 mod diff;
 mod exit;
 mod guard;
+mod guard_check;
 mod guard_disk;
 mod habits;
 mod layout;
