@@ -132,6 +132,16 @@ pub enum SwitchKind {
     UntrustedHash,
     /// `opencode --pure`: OpenCode starts without plugins.
     Pure,
+    /// Gemini CLI's `--skip-trust`: the workspace settings, and so a
+    /// project registration, are dropped.
+    SkipTrust,
+    /// Copilot CLI 1.0.102 runs a repository's hooks only in a folder the
+    /// user trusts.
+    UntrustedFolder,
+    /// The host runs the call when the hook fails or times out (Gemini
+    /// CLI after a timeout; Copilot CLI after any failure): a guard that
+    /// is killed, or an executable that is not the guard, lets it through.
+    FailsOpen,
 }
 
 impl SwitchKind {
@@ -144,6 +154,9 @@ impl SwitchKind {
             SwitchKind::HooksFeatureOff => "hooks-feature-off",
             SwitchKind::UntrustedHash => "untrusted-hash",
             SwitchKind::Pure => "pure",
+            SwitchKind::SkipTrust => "skip-trust",
+            SwitchKind::UntrustedFolder => "untrusted-folder",
+            SwitchKind::FailsOpen => "fails-open",
         }
     }
 }
@@ -187,6 +200,57 @@ pub fn switches(host: crate::Host, files: &SwitchFiles, layers: &[Layer]) -> Vec
                 .into(),
             file: None,
         }],
+        crate::Host::Gemini => gemini_switches(layers, managed),
+        crate::Host::Copilot => copilot_switches(),
+    }
+}
+
+/// Gemini CLI 0.61.0: `--skip-trust` drops the workspace settings; a
+/// hook that times out lets the call run (its bundle's
+/// `executeCommandHook`: a timed-out hook is a failed hook, non-fatal).
+fn gemini_switches(layers: &[Layer], managed: bool) -> Vec<Switch> {
+    let mut out = Vec::new();
+    if !managed && !layers.is_empty() && layers.iter().all(|l| l.scope == Scope::Project) {
+        out.push(Switch {
+            kind: SwitchKind::SkipTrust,
+            active: false,
+            what: "`gemini --skip-trust` drops the workspace's .gemini/settings.json, and so the guard registered there".into(),
+            remedy: "install with --scope user or --scope managed (/etc/gemini-cli/settings.json)".into(),
+            file: None,
+        });
+    }
+    out.push(fails_open(
+        "Gemini CLI runs the call when the hook times out (after 120 s)",
+    ));
+    out
+}
+
+/// Copilot CLI: hooks only in a trusted folder (1.0.102), and the call
+/// runs when the hook fails or times out (1.0.24's `app.js`,
+/// `preToolsExecution`).
+fn copilot_switches() -> Vec<Switch> {
+    vec![
+        Switch {
+            kind: SwitchKind::UntrustedFolder,
+            active: false,
+            what: "Copilot CLI 1.0.102 runs the repository's hooks only in a folder the user trusts".into(),
+            remedy: "trust the repository's root (`trusted_folders` in ~/.copilot/config.json)".into(),
+            file: None,
+        },
+        fails_open(
+            "Copilot CLI runs the call when the hook fails or times out (after 120 s); only a deny on standard output blocks it",
+        ),
+    ]
+}
+
+/// A host that runs the call when the hook fails: `what` says when.
+fn fails_open(what: &str) -> Switch {
+    Switch {
+        kind: SwitchKind::FailsOpen,
+        active: false,
+        what: what.into(),
+        remedy: "keep the registration `guard install` writes (it answers a deny when the guard cannot start) and the guard executable where only its owner can replace it; nothing in the host blocks the call after a timeout".into(),
+        file: None,
     }
 }
 
@@ -289,7 +353,7 @@ fn untrusted(files: &SwitchFiles, layer: &Layer, managed: bool) -> Option<Switch
 /// where the host has it.
 pub fn best_scope(host: crate::Host) -> Scope {
     match host {
-        crate::Host::OpenCode => Scope::Project,
+        crate::Host::OpenCode | crate::Host::Copilot => Scope::Project,
         _ => Scope::Managed,
     }
 }

@@ -4,8 +4,8 @@
 //! (a `[guard]` table, or a registration of the guard in its own files).
 //! Fixtures: `guard_opted_in` (a `[guard]` table; Claude Code's project
 //! registration beside `disableAllHooks: true` on line 2; Codex's beside
-//! `[features] hooks = false` on line 4 of `.codex/config.toml`; OpenCode
-//! without one) and `guard_unopted` (`disableAllHooks: true` and no
+//! `[features] hooks = false` on line 4 of `.codex/config.toml`; OpenCode,
+//! Gemini CLI and Copilot CLI without one) and `guard_unopted` (`disableAllHooks: true` and no
 //! guard). Each is copied into a temporary directory and analysed from
 //! there, so the output names no machine path.
 
@@ -89,11 +89,14 @@ fn an_opted_in_repository_gets_each_switch_at_its_file_and_line() {
         remedy(opencode).contains("guard install --host opencode --scope project --write"),
         "{opencode}"
     );
-    // Agents the guard does not serve get no guard finding.
-    assert!(fs
-        .iter()
-        .all(|f| ["claude-code", "codex", "opencode"]
-            .contains(&f["absentFrom"][0].as_str().unwrap())));
+    // Gemini CLI and Copilot CLI are hosts too; Cursor, which the guard
+    // does not serve, gets no guard finding.
+    for (agent, scope) in [("gemini", "managed"), ("copilot", "project")] {
+        let f = find(&fs, "unguarded", &format!("{agent}|registration"));
+        let want = format!("guard install --host {agent} --scope {scope} --write");
+        assert!(remedy(f).contains(&want), "{f}");
+    }
+    assert!(fs.iter().all(|f| f["absentFrom"][0] != "cursor"), "{fs:#?}");
 }
 
 #[test]
