@@ -30,6 +30,10 @@ pub enum Category {
     /// What permission rules refuse (a kind of action and a pattern, a
     /// [`PermissionScope`]).
     Permission,
+    /// The guard (`playbookdiff guard`): whether an agent calls it before
+    /// a tool runs, and what switches it off. Only in a repository that
+    /// opts in to the guard (`docs/findings.md`, "Guard").
+    Guard,
 }
 
 impl Category {
@@ -43,6 +47,7 @@ impl Category {
             Category::Subagent => "subagent",
             Category::Permission => "permission",
             Category::Agent => "agent",
+            Category::Guard => "guard",
         }
     }
 
@@ -56,6 +61,7 @@ impl Category {
             Category::Subagent => "Subagent",
             Category::Permission => "Permission",
             Category::Agent => "Agent",
+            Category::Guard => "Guard",
         }
     }
 }
@@ -81,6 +87,15 @@ pub enum FindingType {
     /// The agent refuses the configuration and would not start from the
     /// launch directory, so it receives nothing (category `agent`).
     Refused,
+    /// No configuration layer the check reads registers the guard for
+    /// the agent (category `guard`).
+    Unguarded,
+    /// A setting switches the agent's guard off now (category `guard`).
+    SwitchedOff,
+    /// A setting or a command-line option could switch the agent's guard
+    /// off, and no layer that survives it registers the guard (category
+    /// `guard`).
+    Switchable,
 }
 
 impl FindingType {
@@ -93,6 +108,9 @@ impl FindingType {
             FindingType::Different => "different",
             FindingType::Unknown => "unknown",
             FindingType::Refused => "refused",
+            FindingType::Unguarded => "unguarded",
+            FindingType::SwitchedOff => "switched-off",
+            FindingType::Switchable => "switchable",
         }
     }
 
@@ -105,6 +123,9 @@ impl FindingType {
             FindingType::Different => "different",
             FindingType::Unknown => "unknown",
             FindingType::Refused => "would not start",
+            FindingType::Unguarded => "missing",
+            FindingType::SwitchedOff => "switched off",
+            FindingType::Switchable => "could be switched off",
         }
     }
 }

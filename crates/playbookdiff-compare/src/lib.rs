@@ -484,6 +484,62 @@ pub fn names(hs: &[Harness]) -> String {
     }
 }
 
+/// What the caller found about one agent's guard (`playbookdiff guard
+/// status` read from the configuration layers the check reads), for
+/// [`guard_finding`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuardGap {
+    /// The agent.
+    pub harness: Harness,
+    /// [`FindingType::Unguarded`], [`FindingType::SwitchedOff`] or
+    /// [`FindingType::Switchable`].
+    pub kind: FindingType,
+    /// What the key names besides the agent: `registration` for an
+    /// unguarded agent, else the switch (`disable-all-hooks`,
+    /// `hooks-feature-off`, `untrusted-hash`, `pure`) and the repository
+    /// file holding it, when one does.
+    pub what: String,
+    /// The sentence for people: what holds and why it matters.
+    pub message: String,
+    /// The evidence: the agent's own diagnostics about the file holding
+    /// the switch (`hooks-disabled` at its line), when there is one.
+    pub problems: Vec<FindingProblem>,
+    /// What to do: the command or the setting to change.
+    pub remedies: Vec<Remedy>,
+}
+
+/// The finding of one agent's guard: category `guard`, absent from that
+/// agent, no items (its evidence is [`GuardGap::problems`]). Severity:
+/// `high` for a guard switched off now, `medium` for an agent no layer
+/// guards, `info` for a switch that could. The logical key is
+/// `<agent>|<what>`, so the id does not move with wording or lines.
+pub fn guard_finding(g: GuardGap) -> Finding {
+    let severity = match g.kind {
+        FindingType::SwitchedOff => FindingSeverity::High,
+        FindingType::Switchable => FindingSeverity::Info,
+        _ => FindingSeverity::Medium,
+    };
+    let key = format!("{}|{}", g.harness.as_str(), g.what);
+    let mut f = FindingDraft {
+        category: Category::Guard,
+        kind: g.kind,
+        severity,
+        direction: id::only(&[g.harness]),
+        slug: id::slug(&g.what),
+        key,
+        present_in: Vec::new(),
+        absent_from: vec![g.harness],
+        items: Vec::new(),
+        message: g.message,
+        scope: None,
+        subject: None,
+    }
+    .build();
+    f.problems = g.problems;
+    f.remedies = g.remedies;
+    f
+}
+
 pub use playbookdiff_model::remedy::code_span;
 
 /// The product name of a harness, for sentences (its

@@ -26,24 +26,43 @@ pub enum Host {
     Codex,
     /// OpenCode: a plugin module's `tool.execute.before`.
     OpenCode,
+    /// Gemini CLI: a `BeforeTool` command hook in `.gemini/settings.json`.
+    Gemini,
+    /// GitHub Copilot CLI: a `preToolUse` command hook in
+    /// `.github/hooks/*.json`.
+    Copilot,
 }
 
 impl Host {
     /// Every host, in contract order.
-    pub const ALL: [Host; 3] = [Host::ClaudeCode, Host::Codex, Host::OpenCode];
+    pub const ALL: [Host; 5] = [
+        Host::ClaudeCode,
+        Host::Codex,
+        Host::Copilot,
+        Host::Gemini,
+        Host::OpenCode,
+    ];
 
     /// The host's id, the harness id of its adapter (`claude-code`,
-    /// `codex`, `opencode`).
+    /// `codex`, `copilot`, `gemini`, `opencode`).
     pub fn id(self) -> &'static str {
         match self {
             Host::ClaudeCode => "claude-code",
             Host::Codex => "codex",
             Host::OpenCode => "opencode",
+            Host::Gemini => "gemini",
+            Host::Copilot => "copilot",
         }
     }
 
-    /// The host of id `id`.
+    /// The host of id `id`; `gemini-cli` and `copilot-cli`, the agents'
+    /// own names, are taken for `gemini` and `copilot`.
     pub fn from_id(id: &str) -> Option<Host> {
+        let id = match id {
+            "gemini-cli" => "gemini",
+            "copilot-cli" => "copilot",
+            other => other,
+        };
         Host::ALL.into_iter().find(|h| h.id() == id)
     }
 }
@@ -120,8 +139,9 @@ pub fn parse(host: Host, bytes: &[u8]) -> Result<Call, BadPayload> {
         return Err(bad("the hook payload is not a JSON object"));
     };
     match host {
-        Host::ClaudeCode | Host::Codex => parse_hook_json(host, &map),
+        Host::ClaudeCode | Host::Codex | Host::Gemini => parse_hook_json(host, &map),
         Host::OpenCode => parse_opencode(&map),
+        Host::Copilot => parse_copilot(&map),
     }
 }
 
@@ -132,8 +152,8 @@ fn bad(reason: impl Into<String>) -> BadPayload {
 /// Claude Code's and Codex's payload.
 fn parse_hook_json(host: Host, map: &Map<String, Value>) -> Result<Call, BadPayload> {
     let event = match opt_str(map, "hook_event_name")? {
-        None | Some("PreToolUse") => Event::PreToolUse,
-        Some("PostToolUse") => Event::PostToolUse,
+        None | Some("PreToolUse" | "BeforeTool") => Event::PreToolUse,
+        Some("PostToolUse" | "AfterTool") => Event::PostToolUse,
         Some(other) => {
             return Err(bad(format!(
                 "the guard does not answer the event `{}`",
@@ -147,14 +167,169 @@ fn parse_hook_json(host: Host, map: &Map<String, Value>) -> Result<Call, BadPayl
         None | Some(Value::Null) => Map::new(),
         Some(_) => return Err(bad("`tool_input` is not a JSON object")),
     };
-    let action = hook_action(&tool, &input)?;
+    let mut dir = cwd(map, "cwd")?;
+    let action = if host == Host::Gemini {
+        gemini_action(&tool, &input, &mut dir)?
+    } else {
+        hook_action(&tool, &input)?
+    };
     Ok(Call {
         host,
         event,
         session: opt_str(map, "session_id")?.map(str::to_string),
         tool,
+        cwd: dir,
+        action,
+    })
+}
+
+/// The action of a Gemini CLI tool (0.61.0's tool names and parameters:
+/// `write_file` and `replace` carry `file_path`; `run_shell_command`
+/// carries `command` and may carry `dir_path`, the directory it runs in,
+/// which moves `cwd`; `web_fetch` names its URLs inside `prompt`).
+fn gemini_action(
+    tool: &str,
+    input: &Map<String, Value>,
+    cwd: &mut PathBuf,
+) -> Result<Action, BadPayload> {
+    Ok(match tool {
+        "write_file" | "replace" | "edit" => Action::Write(vec![req_path(input, "file_path")?]),
+        "run_shell_command" => {
+            if let Some(dir) = opt_path(input, "dir_path")? {
+                *cwd = cwd.join(dir);
+            }
+            Action::Shell(command(input)?)
+        }
+        "read_file" => Action::Read(vec![req_path(input, "file_path")?]),
+        "read_many_files" => Action::Read(gemini_patterns(input)?),
+        "list_directory" | "glob" | "grep_search" | "search_file_content" => {
+            Action::Read(opt_path(input, "dir_path")?.into_iter().collect())
+        }
+        "web_fetch" => Action::Fetch(first_url(req_str(input, "prompt")?)?),
+        "google_web_search"
+        | "write_todos"
+        | "activate_skill"
+        | "ask_user"
+        | "enter_plan_mode"
+        | "exit_plan_mode"
+        | "update_topic"
+        | "invoke_agent"
+        | "list_background_processes"
+        | "read_background_output" => Action::Harmless,
+        other => return Err(unknown_tool(other)),
+    })
+}
+
+/// `read_many_files`' `include` (or `paths`) entries, each a path or a
+/// pattern: the policy reads each as a path.
+fn gemini_patterns(input: &Map<String, Value>) -> Result<Vec<String>, BadPayload> {
+    let list = input
+        .get("include")
+        .or_else(|| input.get("paths"))
+        .ok_or_else(|| bad("`read_many_files` names no `include`"))?;
+    let Value::Array(items) = list else {
+        return Err(bad("`include` is not a list"));
+    };
+    let paths = strings(items)?;
+    for p in &paths {
+        no_nul(p, "the path")?;
+    }
+    Ok(paths)
+}
+
+/// The one `http(s)://` URL of a `web_fetch` prompt: none or several is
+/// a bad payload (the guard decides one host per call).
+fn first_url(prompt: &str) -> Result<String, BadPayload> {
+    let urls: Vec<&str> = prompt
+        .split(|c: char| c.is_whitespace() || c == '<' || c == '>' || c == '"')
+        .filter(|w| w.starts_with("http://") || w.starts_with("https://"))
+        .collect();
+    match urls.as_slice() {
+        [one] => Ok(one.to_string()),
+        [] => Err(bad("the `web_fetch` prompt names no URL")),
+        _ => Err(bad(
+            "the `web_fetch` prompt names more than one URL; fetch one at a time",
+        )),
+    }
+}
+
+/// `write_bash`'s `input`: the text typed into a running shell, read as
+/// a command line.
+fn shell_input(args: &Map<String, Value>) -> Result<String, BadPayload> {
+    let text = req_str(args, "input")?;
+    let mut map = Map::new();
+    map.insert("command".into(), Value::String(text.to_string()));
+    command(&map)
+}
+
+/// Copilot CLI's payload (1.0.24's `preToolUse`): `{sessionId, timestamp,
+/// cwd, toolName, toolArgs}`, `toolArgs` the tool's arguments as a JSON
+/// text (the raw patch for `apply_patch`); a `toolResult` marks the call
+/// after the tool (`postToolUse`).
+fn parse_copilot(map: &Map<String, Value>) -> Result<Call, BadPayload> {
+    let tool = req_str(map, "toolName")?.to_string();
+    let raw = match map.get("toolArgs") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(Value::String(s)) if tool == "apply_patch" => Value::String(s.clone()),
+        Some(Value::String(s)) => serde_json::from_str(s)
+            .map_err(|e| bad(format!("`toolArgs` is not valid JSON ({e})")))?,
+        Some(other) => other.clone(),
+    };
+    let action = copilot_action(&tool, &raw)?;
+    let event = if map.get("toolResult").is_some_and(|v| !v.is_null()) {
+        Event::PostToolUse
+    } else {
+        Event::PreToolUse
+    };
+    Ok(Call {
+        host: Host::Copilot,
+        event,
+        session: opt_str(map, "sessionId")?.map(str::to_string),
+        tool,
         cwd: cwd(map, "cwd")?,
         action,
+    })
+}
+
+/// The action of a Copilot CLI tool (the tools 1.0.24 offers the model:
+/// `create`, `edit` and `view` carry `path`; `bash` carries `command`,
+/// `write_bash` the `input` typed into a running session; `grep` and
+/// `glob` may carry `path`; `apply_patch`, for models that use it, is the
+/// patch text itself).
+fn copilot_action(tool: &str, args: &Value) -> Result<Action, BadPayload> {
+    if let ("apply_patch", Value::String(text)) = (tool, args) {
+        no_nul(text, "the patch")?;
+        return patch::parse(text).map(Action::Patch).map_err(bad);
+    }
+    let Value::Object(args) = args else {
+        return Err(bad("`toolArgs` is not a JSON object"));
+    };
+    Ok(match tool {
+        "create" | "edit" | "write" => Action::Write(vec![req_path(args, "path")?]),
+        "str_replace_editor" => match opt_str(args, "command")? {
+            Some("view") => Action::Read(vec![req_path(args, "path")?]),
+            _ => Action::Write(vec![req_path(args, "path")?]),
+        },
+        "view" | "read" => Action::Read(vec![req_path(args, "path")?]),
+        "bash" | "shell" => Action::Shell(command(args)?),
+        // Input typed into a running shell session: a command line.
+        "write_bash" => Action::Shell(shell_input(args)?),
+        "apply_patch" => Action::Patch(patch_ops(args)?),
+        "glob" | "grep" | "rg" | "list" => {
+            Action::Read(opt_path(args, "path")?.into_iter().collect())
+        }
+        "web_fetch" | "fetch" => Action::Fetch(req_str(args, "url")?.to_string()),
+        "report_intent"
+        | "task"
+        | "skill"
+        | "read_bash"
+        | "stop_bash"
+        | "list_bash"
+        | "fetch_copilot_cli_documentation"
+        | "sql"
+        | "read_agent"
+        | "list_agents" => Action::Harmless,
+        other => return Err(unknown_tool(other)),
     })
 }
 
@@ -347,9 +522,27 @@ pub struct Answer {
 /// After the tool (PostToolUse) a deny is `{"decision": "block",
 /// "reason": ...}`. OpenCode: `{"decision": "allow"|"deny", "reason":
 /// ...}` for the plugin, which throws on anything but `allow`.
+///
+/// Gemini CLI (`BeforeTool`, `AfterTool`): an allow prints nothing, a
+/// warn `{"systemMessage": ...}`, an ask or a deny `{"decision": "deny",
+/// "reason": ...}` (its hooks reference; `-p` has no prompt). Copilot CLI
+/// (`preToolUse`): an allow or a warn prints nothing (it reads no
+/// message), an ask or a deny `{"permissionDecision": "deny",
+/// "permissionDecisionReason": ...}`, which the model reads as "Denied by
+/// preToolUse hook: REASON" (1.0.24's `app.js`). Every answer exits 0.
 pub fn answer(host: Host, event: Event, decision: &Decision) -> Answer {
     let reason = decision.reason.clone();
     let out = match (host, event, decision.verdict) {
+        (Host::Copilot, _, Verdict::Allow | Verdict::Warn) | (Host::Gemini, _, Verdict::Allow) => {
+            String::new()
+        }
+        (Host::Copilot, _, _) => copilot_deny(&reason),
+        (Host::Gemini, _, Verdict::Warn) => {
+            serde_json::json!({ "systemMessage": reason }).to_string()
+        }
+        (Host::Gemini, _, _) => {
+            serde_json::json!({ "decision": "deny", "reason": reason }).to_string()
+        }
         (Host::OpenCode, _, v) => {
             let allowed = matches!(v, Verdict::Allow | Verdict::Warn);
             let mut o = serde_json::json!({
@@ -386,5 +579,37 @@ pub fn answer(host: Host, event: Event, decision: &Decision) -> Answer {
         stdout: if out.is_empty() { out } else { out + "\n" },
         stderr: String::new(),
         status: 0,
+    }
+}
+
+/// Copilot CLI's deny: `{"permissionDecision": "deny",
+/// "permissionDecisionReason": REASON}`.
+pub fn copilot_deny(reason: &str) -> String {
+    serde_json::json!({
+        "permissionDecision": "deny",
+        "permissionDecisionReason": reason,
+    })
+    .to_string()
+}
+
+/// The answer when the guard cannot decide (the payload cannot be read,
+/// an internal error): a refusal in every host's protocol. Exit 2 with
+/// the reason on standard error blocks Claude Code, Codex and Gemini CLI
+/// (and the OpenCode plugin throws on it); Copilot CLI reads no exit
+/// status as a block (it runs the call when a hook fails), so it gets its
+/// deny on standard output and exit 0.
+pub fn cannot_decide(host: Host, reason: &str) -> Answer {
+    let sentence = format!("Refused by playbookdiff guard: {reason}; the call is not run.");
+    match host {
+        Host::Copilot => Answer {
+            stdout: copilot_deny(&sentence) + "\n",
+            stderr: String::new(),
+            status: 0,
+        },
+        _ => Answer {
+            stdout: String::new(),
+            stderr: sentence + "\n",
+            status: 2,
+        },
     }
 }

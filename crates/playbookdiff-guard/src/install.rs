@@ -119,6 +119,25 @@ pub fn merge_hooks_json(
     pre_matcher: &str,
     post_matcher: &str,
 ) -> Result<Option<String>, String> {
+    merge_events(
+        existing,
+        command,
+        host,
+        &[("PreToolUse", pre_matcher), ("PostToolUse", post_matcher)],
+        HOOK_TIMEOUT_SECONDS,
+    )
+}
+
+/// A hooks JSON (`{"hooks": {EVENT: [{"matcher", "hooks": [...]}]}}`)
+/// with the guard registered for each `(event, matcher)` of `events`,
+/// with `timeout` in the host's unit. As [`merge_hooks_json`].
+fn merge_events(
+    existing: Option<&str>,
+    command: &str,
+    host: crate::Host,
+    events: &[(&str, &str)],
+    timeout: u64,
+) -> Result<Option<String>, String> {
     let mut root: Value = match existing {
         Some(text) if !text.trim().is_empty() => serde_json::from_str(text)
             .map_err(|e| format!("it is not valid JSON ({e}); fix it first"))?,
@@ -134,14 +153,14 @@ pub fn merge_hooks_json(
         return Err("its `hooks` is not an object".into());
     };
     let mut changed = false;
-    for (event, matcher) in [("PreToolUse", pre_matcher), ("PostToolUse", post_matcher)] {
+    for &(event, matcher) in events {
         let list = hooks
             .entry(event)
             .or_insert_with(|| Value::Array(Vec::new()));
         let Value::Array(list) = list else {
             return Err(format!("its `hooks.{event}` is not an array"));
         };
-        match upgrade(list, &marker(host), command) {
+        match upgrade(list, &marker(host), command, timeout) {
             Registration::Current => {}
             Registration::Upgraded => changed = true,
             Registration::Missing => {
@@ -150,7 +169,7 @@ pub fn merge_hooks_json(
                     "hooks": [{
                         "type": "command",
                         "command": command,
-                        "timeout": HOOK_TIMEOUT_SECONDS,
+                        "timeout": timeout,
                     }]
                 }));
                 changed = true;
@@ -177,15 +196,15 @@ enum Registration {
 }
 
 /// Rewrites every handler of `list` whose command holds `marker` to
-/// `command` with [`HOOK_TIMEOUT_SECONDS`].
-fn upgrade(list: &mut [Value], marker: &str, command: &str) -> Registration {
+/// `command` with `timeout`.
+fn upgrade(list: &mut [Value], marker: &str, command: &str, timeout: u64) -> Registration {
     let mut found = Registration::Missing;
     let handlers = list
         .iter_mut()
         .filter_map(|entry| entry["hooks"].as_array_mut())
         .flatten();
     for h in handlers {
-        let current = h["timeout"].as_u64() == Some(HOOK_TIMEOUT_SECONDS);
+        let current = h["timeout"].as_u64() == Some(timeout);
         match h["command"].as_str() {
             Some(c) if c == command && current => {
                 if matches!(found, Registration::Missing) {
@@ -194,7 +213,7 @@ fn upgrade(list: &mut [Value], marker: &str, command: &str) -> Registration {
             }
             Some(c) if c.contains(marker) => {
                 h["command"] = Value::String(command.to_string());
-                h["timeout"] = Value::from(HOOK_TIMEOUT_SECONDS);
+                h["timeout"] = Value::from(timeout);
                 found = Registration::Upgraded;
             }
             _ => {}
@@ -292,14 +311,18 @@ impl Places {
 /// settings (`.claude/settings.json`, `~/.claude/settings.json`,
 /// `/etc/claude-code/managed-settings.json`), Codex's `hooks.json`
 /// (`.codex/`, `$CODEX_HOME/`, `/etc/codex/`), OpenCode's plugin module
-/// (`.opencode/plugin/`, `~/.config/opencode/plugin/`). Sources:
-/// surfaces-and-guard, "A guard through each agent's own hook".
+/// (`.opencode/plugin/`, `~/.config/opencode/plugin/`), Gemini CLI's
+/// settings (`.gemini/settings.json`, `~/.gemini/settings.json`, the
+/// system file `/etc/gemini-cli/settings.json`), Copilot CLI's hooks file
+/// (`.github/hooks/playbookdiff-guard.json`; 1.0.24 reads no other
+/// layer). Sources: surfaces-and-guard, "A guard through each agent's own
+/// hook"; gemini-copilot reference; Gemini CLI 0.61.0's settings loader.
 ///
 /// # Errors
 /// A sentence when the scope has no file for the host (OpenCode has no
 /// managed layer) or a home directory is unknown.
 pub fn target(host: crate::Host, scope: Scope, places: &Places) -> Result<PathBuf, String> {
-    use crate::Host::{ClaudeCode, Codex, OpenCode};
+    use crate::Host::{ClaudeCode, Codex, Copilot, Gemini, OpenCode};
     let need = |p: &Option<PathBuf>, what: &str| {
         p.clone().ok_or_else(|| {
             format!("{what} is not known (HOME is not set); give --scope project or managed")
@@ -323,6 +346,16 @@ pub fn target(host: crate::Host, scope: Scope, places: &Places) -> Result<PathBu
                     .into(),
             )
         }
+        (Gemini, Scope::Project) => places.root.join(".gemini/settings.json"),
+        (Gemini, Scope::User) => {
+            need(&places.home, "the home directory")?.join(".gemini/settings.json")
+        }
+        (Gemini, Scope::Managed) => PathBuf::from("/etc/gemini-cli/settings.json"),
+        (Copilot, Scope::Project) => places.root.join(".github/hooks/playbookdiff-guard.json"),
+        (Copilot, Scope::User | Scope::Managed) => return Err(
+            "Copilot CLI reads hooks from the repository's .github/hooks only; use --scope project"
+                .into(),
+        ),
     })
 }
 
@@ -346,7 +379,79 @@ pub fn merged(
             let text = opencode_plugin(program);
             Ok((existing != Some(text.as_str())).then_some(text))
         }
+        crate::Host::Gemini => merge_gemini(existing, &command),
+        crate::Host::Copilot => {
+            let text = copilot_hooks(program);
+            Ok((existing != Some(text.as_str())).then_some(text))
+        }
     }
+}
+
+/// The tools Gemini CLI's `BeforeTool` registration matches (a regular
+/// expression over the tool's name): the ones the guard reads (0.61.0's
+/// names). Others are left to Gemini CLI's own policy.
+pub const GEMINI_MATCHER: &str =
+    "write_file|replace|run_shell_command|read_file|read_many_files|list_directory|glob|grep_search|web_fetch";
+
+/// Gemini CLI's timeout unit is milliseconds: [`HOOK_TIMEOUT_SECONDS`]
+/// in them.
+const GEMINI_TIMEOUT_MS: u64 = HOOK_TIMEOUT_SECONDS * 1000;
+
+/// Gemini CLI's settings with the guard registered: `hooks.BeforeTool`
+/// (matcher [`GEMINI_MATCHER`]) and `hooks.AfterTool` (matcher
+/// `run_shell_command`), each `{"matcher", "hooks": [{"type": "command",
+/// "command", "timeout"}]}` with the timeout in milliseconds (its hooks
+/// reference). `Ok(None)` when already registered.
+///
+/// # Errors
+/// As [`merge_hooks_json`].
+pub fn merge_gemini(existing: Option<&str>, command: &str) -> Result<Option<String>, String> {
+    merge_events(
+        existing,
+        command,
+        crate::Host::Gemini,
+        &[
+            ("BeforeTool", GEMINI_MATCHER),
+            ("AfterTool", "run_shell_command"),
+        ],
+        GEMINI_TIMEOUT_MS,
+    )
+}
+
+/// The text Copilot CLI's fail-closed registration prints when the guard
+/// cannot start or answer: a deny on standard output, the only answer
+/// Copilot CLI reads as a block (it runs the call when a hook fails).
+pub fn copilot_fallback() -> String {
+    let deny = crate::host::copilot_deny(
+        "Refused by playbookdiff guard: the guard could not start or answer; the call is not run.",
+    );
+    format!(" || echo '{deny}'")
+}
+
+/// The command line Copilot CLI runs: `program` and [`hook_args`], then
+/// [`copilot_fallback`] instead of [`FAIL_CLOSED`].
+pub fn copilot_command(program: &str) -> String {
+    command_line(program, crate::Host::Copilot).replace(FAIL_CLOSED, &copilot_fallback())
+}
+
+/// Copilot CLI's hooks file, written whole:
+/// `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash":
+/// COMMAND, "timeoutSec": 120}], "postToolUse": [...]}}`. Copilot CLI
+/// runs `bash --norc --noprofile -c COMMAND` in the project root for every
+/// tool call (no matcher). Source: 1.0.24's `app.js`.
+pub fn copilot_hooks(program: &str) -> String {
+    let entry = json!([{
+        "type": "command",
+        "bash": copilot_command(program),
+        "timeoutSec": HOOK_TIMEOUT_SECONDS,
+    }]);
+    let doc = json!({
+        "version": 1,
+        "hooks": { "preToolUse": entry, "postToolUse": entry },
+    });
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 /// One file `guard install` changes, or would.
@@ -423,12 +528,19 @@ pub fn what_changes(host: crate::Host, program: &str) -> String {
             "writes the plugin module that runs `{}` before each tool and throws when the call is refused or the guard cannot start",
             command.trim_end_matches(FAIL_CLOSED)
         ),
+        crate::Host::Gemini => format!(
+            "adds (or brings up to date) a BeforeTool hook (matcher `{GEMINI_MATCHER}`) and an AfterTool hook (matcher `run_shell_command`) running `{command}`, so every write, shell command, read and fetch is checked before it runs, and a guard that cannot start blocks the call; the rest of the file is kept"
+        ),
+        crate::Host::Copilot => format!(
+            "writes the hooks file whose preToolUse and postToolUse hooks run `{}` for every tool call; a guard that cannot start or answer prints a deny, since Copilot CLI runs the call when a hook fails",
+            command.trim_end_matches(FAIL_CLOSED)
+        ),
     }
 }
 
 /// What could keep a registration in `scope` from running, for the plan.
 pub fn notes(host: crate::Host, scope: Scope, target: &Path) -> Vec<String> {
-    use crate::Host::{ClaudeCode, Codex, OpenCode};
+    use crate::Host::{ClaudeCode, Codex, Copilot, Gemini, OpenCode};
     match (host, scope) {
         (ClaudeCode, Scope::Project | Scope::User) => vec![
             "a project's `disableAllHooks: true` in .claude/settings.json switches this hook off; the managed scope (/etc/claude-code/managed-settings.json) is the one it cannot".into(),
@@ -449,6 +561,12 @@ pub fn notes(host: crate::Host, scope: Scope, target: &Path) -> Vec<String> {
         ],
         (OpenCode, _) => vec!["`opencode --pure` starts without plugins, and so without the guard".into()],
         (ClaudeCode, Scope::Managed) => Vec::new(),
+        (Gemini, _) => vec![
+            "Gemini CLI reads the project's .gemini/settings.json only in the launch directory and in a trusted folder (`--skip-trust` drops it); after a hook timeout it runs the call".into(),
+        ],
+        (Copilot, _) => vec![
+            "Copilot CLI runs the call when a hook fails or times out; only the deny the guard (or the registration's fallback) prints blocks it; 1.0.102 runs hooks only in a trusted folder".into(),
+        ],
     }
 }
 
@@ -456,6 +574,44 @@ pub fn notes(host: crate::Host, scope: Scope, target: &Path) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::Host;
+
+    /// Gemini CLI's settings keep their other keys, gain a BeforeTool and
+    /// an AfterTool registration (timeout in milliseconds), and a second
+    /// merge changes nothing; Copilot CLI's file denies on stdout when the
+    /// guard cannot start.
+    #[test]
+    fn gemini_and_copilot_registrations() {
+        let mine = "{\n  \"context\": {\"fileName\": [\"AGENTS.md\"]}\n}\n";
+        let once = merged(Host::Gemini, Some(mine), "/opt/bin/playbookdiff-guard")
+            .unwrap()
+            .unwrap();
+        let v: Value = serde_json::from_str(&once).unwrap();
+        assert_eq!(v["context"]["fileName"][0], "AGENTS.md");
+        let before = &v["hooks"]["BeforeTool"][0];
+        assert_eq!(before["matcher"], GEMINI_MATCHER);
+        assert_eq!(before["hooks"][0]["timeout"], 120_000);
+        assert_eq!(
+            before["hooks"][0]["command"],
+            "/opt/bin/playbookdiff-guard hook --host gemini || exit 2"
+        );
+        assert_eq!(v["hooks"]["AfterTool"][0]["matcher"], "run_shell_command");
+        assert_eq!(
+            merged(Host::Gemini, Some(&once), "/opt/bin/playbookdiff-guard").unwrap(),
+            None
+        );
+        let copilot = copilot_hooks("/opt/bin/playbookdiff-guard");
+        let v: Value = serde_json::from_str(&copilot).unwrap();
+        let bash = v["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
+        assert!(bash.starts_with("/opt/bin/playbookdiff-guard hook --host copilot || echo '"));
+        let fallback = bash.split_once("echo '").unwrap().1.trim_end_matches('\'');
+        let deny: Value = serde_json::from_str(fallback).unwrap();
+        assert_eq!(deny["permissionDecision"], "deny");
+        assert_eq!(
+            merged(Host::Copilot, Some(&copilot), "/opt/bin/playbookdiff-guard").unwrap(),
+            None
+        );
+        assert!(target(Host::Copilot, Scope::User, &Places::default()).is_err());
+    }
 
     #[test]
     fn a_second_merge_changes_nothing_and_keeps_the_rest() {

@@ -87,8 +87,10 @@ pub struct SwitchFiles {
     pub claude_settings: Vec<(String, String)>,
     /// The project's `.codex/config.toml`.
     pub codex_config: String,
-    /// `$CODEX_HOME/config.toml` (the trusted hashes).
-    pub codex_user_config: String,
+    /// `$CODEX_HOME/config.toml` (the trusted hashes): `None` when it
+    /// was not read (no `$CODEX_HOME` known, as in `check`'s repository
+    /// mode), empty when it is missing.
+    pub codex_user_config: Option<String>,
     /// `/etc/codex/requirements.toml`, when present.
     pub codex_requirements: Option<String>,
 }
@@ -107,79 +109,251 @@ impl SwitchFiles {
             codex_user_config: places
                 .codex_home
                 .as_ref()
-                .and_then(|h| read(&h.join("config.toml")))
-                .unwrap_or_default(),
+                .map(|h| read(&h.join("config.toml")).unwrap_or_default()),
             codex_requirements: read(Path::new("/etc/codex/requirements.toml")),
         }
     }
 }
 
+/// What can switch a guard off. Sources: surfaces-and-guard's table
+/// "switched off by" (Claude Code 2.1.197 and 2.1.332, Codex 0.171.0,
+/// OpenCode 1.18.33).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SwitchKind {
+    /// Claude Code's `disableAllHooks: true` in a settings layer: user
+    /// and project hooks do not run; managed ones do.
+    DisableAllHooks,
+    /// Codex's `[features] hooks = false` in a trusted project's
+    /// `.codex/config.toml`: no hook runs unless
+    /// `/etc/codex/requirements.toml` pins hooks on.
+    HooksFeatureOff,
+    /// A Codex user or project hook without the trusted hash of its
+    /// current command in `$CODEX_HOME/config.toml`: Codex skips it.
+    UntrustedHash,
+    /// `opencode --pure`: OpenCode starts without plugins.
+    Pure,
+    /// Gemini CLI's `--skip-trust`: the workspace settings, and so a
+    /// project registration, are dropped.
+    SkipTrust,
+    /// Copilot CLI 1.0.102 runs a repository's hooks only in a folder the
+    /// user trusts.
+    UntrustedFolder,
+    /// The host runs the call when the hook fails or times out (Gemini
+    /// CLI after a timeout; Copilot CLI after any failure): a guard that
+    /// is killed, or an executable that is not the guard, lets it through.
+    FailsOpen,
+}
+
+impl SwitchKind {
+    /// The switch's short name, as finding keys spell it
+    /// (`disable-all-hooks`, `hooks-feature-off`, `untrusted-hash`,
+    /// `pure`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SwitchKind::DisableAllHooks => "disable-all-hooks",
+            SwitchKind::HooksFeatureOff => "hooks-feature-off",
+            SwitchKind::UntrustedHash => "untrusted-hash",
+            SwitchKind::Pure => "pure",
+            SwitchKind::SkipTrust => "skip-trust",
+            SwitchKind::UntrustedFolder => "untrusted-folder",
+            SwitchKind::FailsOpen => "fails-open",
+        }
+    }
+}
+
 /// One thing that switches a guard off or could: whether it does now,
-/// and the sentence with its remedy.
+/// what it is, and what to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Switch {
+    /// Which switch.
+    pub kind: SwitchKind,
     /// Whether it switches the guard off now.
     pub active: bool,
-    /// What it is and what to do.
-    pub line: String,
+    /// What it is, one clause (no remedy).
+    pub what: String,
+    /// What to do about it, one clause.
+    pub remedy: String,
+    /// The repository file (relative to the work tree's root) that holds
+    /// the switch, when a file of the repository does.
+    pub file: Option<String>,
+}
+
+impl Switch {
+    /// The sentence `guard status` prints: what it is, then the remedy.
+    pub fn line(&self) -> String {
+        format!("{}; {}", self.what, self.remedy)
+    }
 }
 
 /// What switches `host`'s guard off (`layers`: the scopes and files that
 /// register it). Sources: surfaces-and-guard's table "switched off by".
 pub fn switches(host: crate::Host, files: &SwitchFiles, layers: &[Layer]) -> Vec<Switch> {
     let managed = layers.iter().any(|l| l.scope == Scope::Managed);
-    let sw = |active: bool, line: String| Switch { active, line };
-    let mut out = Vec::new();
     match host {
-        crate::Host::ClaudeCode => {
-            for (name, text) in &files.claude_settings {
-                let v: Option<serde_json::Value> = serde_json::from_str(text).ok();
-                if v.and_then(|v| v["disableAllHooks"].as_bool()) == Some(true) {
-                    out.push(sw(!managed, format!("`disableAllHooks: true` in {name} turns off user and project hooks; remove it, or install with --scope managed")));
-                }
-            }
-            if !managed {
-                out.push(sw(false, "`disableAllHooks: true` in a project's .claude/settings.json, or `--settings` with it; only the managed layer survives".into()));
-            }
+        crate::Host::ClaudeCode => claude_switches(files, managed),
+        crate::Host::Codex => codex_switches(files, layers, managed),
+        crate::Host::OpenCode => vec![Switch {
+            kind: SwitchKind::Pure,
+            active: false,
+            what: "`opencode --pure` starts without plugins, and so without the guard".into(),
+            remedy: "launch OpenCode without `--pure`; OpenCode has no layer that survives it"
+                .into(),
+            file: None,
+        }],
+        crate::Host::Gemini => gemini_switches(layers, managed),
+        crate::Host::Copilot => copilot_switches(),
+    }
+}
+
+/// Gemini CLI 0.61.0: `--skip-trust` drops the workspace settings; a
+/// hook that times out lets the call run (its bundle's
+/// `executeCommandHook`: a timed-out hook is a failed hook, non-fatal).
+fn gemini_switches(layers: &[Layer], managed: bool) -> Vec<Switch> {
+    let mut out = Vec::new();
+    if !managed && !layers.is_empty() && layers.iter().all(|l| l.scope == Scope::Project) {
+        out.push(Switch {
+            kind: SwitchKind::SkipTrust,
+            active: false,
+            what: "`gemini --skip-trust` drops the workspace's .gemini/settings.json, and so the guard registered there".into(),
+            remedy: "install with --scope user or --scope managed (/etc/gemini-cli/settings.json)".into(),
+            file: None,
+        });
+    }
+    out.push(fails_open(
+        "Gemini CLI runs the call when the hook times out (after 120 s)",
+    ));
+    out
+}
+
+/// Copilot CLI: hooks only in a trusted folder (1.0.102), and the call
+/// runs when the hook fails or times out (1.0.24's `app.js`,
+/// `preToolsExecution`).
+fn copilot_switches() -> Vec<Switch> {
+    vec![
+        Switch {
+            kind: SwitchKind::UntrustedFolder,
+            active: false,
+            what: "Copilot CLI 1.0.102 runs the repository's hooks only in a folder the user trusts".into(),
+            remedy: "trust the repository's root (`trusted_folders` in ~/.copilot/config.json)".into(),
+            file: None,
+        },
+        fails_open(
+            "Copilot CLI runs the call when the hook fails or times out (after 120 s); only a deny on standard output blocks it",
+        ),
+    ]
+}
+
+/// A host that runs the call when the hook fails: `what` says when.
+fn fails_open(what: &str) -> Switch {
+    Switch {
+        kind: SwitchKind::FailsOpen,
+        active: false,
+        what: what.into(),
+        remedy: "keep the registration `guard install` writes (it answers a deny when the guard cannot start) and the guard executable where only its owner can replace it; nothing in the host blocks the call after a timeout".into(),
+        file: None,
+    }
+}
+
+/// Claude Code: `disableAllHooks` in the project's settings files.
+fn claude_switches(files: &SwitchFiles, managed: bool) -> Vec<Switch> {
+    let mut out = Vec::new();
+    for (name, text) in &files.claude_settings {
+        let v: Option<serde_json::Value> = serde_json::from_str(text).ok();
+        if v.and_then(|v| v["disableAllHooks"].as_bool()) == Some(true) {
+            out.push(Switch {
+                kind: SwitchKind::DisableAllHooks,
+                active: !managed,
+                what: format!(
+                    "`disableAllHooks: true` in {name} turns off user and project hooks{}",
+                    if managed {
+                        " (not the managed layer's)"
+                    } else {
+                        ""
+                    }
+                ),
+                remedy: format!(
+                    "remove `disableAllHooks` from {name}, or install with --scope managed"
+                ),
+                file: Some(name.clone()),
+            });
         }
-        crate::Host::Codex => {
-            let pinned = files
-                .codex_requirements
-                .as_deref()
-                .is_some_and(|t| !codex_hooks_disabled(t) && t.contains("hooks"));
-            if codex_hooks_disabled(&files.codex_config) && !pinned {
-                out.push(sw(true, "`[features] hooks = false` in .codex/config.toml (a trusted project) turns every hook off; remove it, or pin `[features] hooks = true` in /etc/codex/requirements.toml".into()));
-            } else if !pinned {
-                out.push(sw(false, "`[features] hooks = false` in a trusted project's .codex/config.toml; pin `[features] hooks = true` in /etc/codex/requirements.toml".into()));
-            }
-            for layer in layers.iter().filter(|l| l.scope != Scope::Managed) {
-                let entries = crate::codex_trust::entries(
-                    &layer.path.to_string_lossy(),
-                    &layer.text,
-                    &marker(host),
-                );
-                let trusted = !entries.is_empty()
-                    && entries
-                        .iter()
-                        .all(|e| crate::codex_trust::is_trusted(&files.codex_user_config, e));
-                if !trusted {
-                    out.push(sw(!managed, format!("the {} hook {} has no trusted hash (or one of an older command) in $CODEX_HOME/config.toml, so Codex does not run it; run `playbookdiff guard install --host codex --scope user --write`, trust it in Codex, or install with --scope managed", layer.scope.as_str(), layer.path.display())));
-                }
-            }
-        }
-        crate::Host::OpenCode => out.push(sw(
-            false,
-            "`opencode --pure` starts without plugins, and so without the guard".into(),
-        )),
+    }
+    if !managed && out.is_empty() {
+        out.push(Switch {
+            kind: SwitchKind::DisableAllHooks,
+            active: false,
+            what: "`disableAllHooks: true` in a project's .claude/settings.json, or `--settings` with it, turns off user and project hooks".into(),
+            remedy: "install with --scope managed: only the managed layer survives it".into(),
+            file: None,
+        });
     }
     out
+}
+
+/// Codex: `[features] hooks = false` in the project, and hooks without a
+/// trusted hash.
+fn codex_switches(files: &SwitchFiles, layers: &[Layer], managed: bool) -> Vec<Switch> {
+    let pinned = files
+        .codex_requirements
+        .as_deref()
+        .is_some_and(|t| !codex_hooks_disabled(t) && t.contains("hooks"));
+    let mut out = Vec::new();
+    if !pinned {
+        let off = codex_hooks_disabled(&files.codex_config);
+        out.push(Switch {
+            kind: SwitchKind::HooksFeatureOff,
+            active: off,
+            what: if off {
+                "`[features] hooks = false` in .codex/config.toml (a trusted project) turns every hook off".into()
+            } else {
+                "`[features] hooks = false` in a trusted project's .codex/config.toml would turn every hook off".into()
+            },
+            remedy: format!(
+                "{}pin `[features] hooks = true` in /etc/codex/requirements.toml",
+                if off { "remove `hooks = false` from .codex/config.toml, or " } else { "" }
+            ),
+            file: off.then(|| ".codex/config.toml".to_string()),
+        });
+    }
+    for layer in layers.iter().filter(|l| l.scope != Scope::Managed) {
+        out.extend(untrusted(files, layer, managed));
+    }
+    out
+}
+
+/// A Codex user or project layer whose hooks lack their trusted hash:
+/// active when the user's `config.toml` was read and lacks it, else a
+/// switch that could be (repository mode does not read the user's file).
+fn untrusted(files: &SwitchFiles, layer: &Layer, managed: bool) -> Option<Switch> {
+    let host = crate::Host::Codex;
+    let entries =
+        crate::codex_trust::entries(&layer.path.to_string_lossy(), &layer.text, &marker(host));
+    let user = files.codex_user_config.as_deref();
+    let trusted = !entries.is_empty()
+        && entries
+            .iter()
+            .all(|e| user.is_some_and(|u| crate::codex_trust::is_trusted(u, e)));
+    if trusted {
+        return None;
+    }
+    let (active, what) = match user {
+        Some(_) => (!managed, format!("the {} hook {} has no trusted hash (or one of an older command) in $CODEX_HOME/config.toml, so Codex does not run it", layer.scope.as_str(), layer.path.display())),
+        None => (false, format!("whether Codex runs the {} hook {} depends on its trusted hash in $CODEX_HOME/config.toml, which was not read", layer.scope.as_str(), layer.path.display())),
+    };
+    Some(Switch {
+        kind: SwitchKind::UntrustedHash,
+        active,
+        what,
+        remedy: "run `playbookdiff guard install --host codex --scope user --write`, trust it in Codex, or install with --scope managed".into(),
+        file: None,
+    })
 }
 
 /// The scope `guard status` proposes for an unguarded `host`: managed
 /// where the host has it.
 pub fn best_scope(host: crate::Host) -> Scope {
     match host {
-        crate::Host::OpenCode => Scope::Project,
+        crate::Host::OpenCode | crate::Host::Copilot => Scope::Project,
         _ => Scope::Managed,
     }
 }
@@ -253,8 +427,36 @@ mod tests {
         assert!(untrusted
             .switches
             .iter()
-            .any(|s| s.active && s.line.contains("no trusted hash")));
+            .any(|s| s.active && s.kind == SwitchKind::UntrustedHash));
         let none = run(String::new());
         assert!(!none.guarded());
+    }
+
+    /// Without the user's `config.toml` (as `check` reads a repository),
+    /// whether Codex trusts a project hook is open: a switch that could
+    /// hold, not one that does.
+    #[test]
+    fn an_unread_trust_file_is_not_a_switch_that_holds() {
+        let places = Places {
+            root: PathBuf::from("/r"),
+            ..Places::default()
+        };
+        let hooks = crate::install::merged(crate::Host::Codex, None, "/bin/pd")
+            .unwrap()
+            .unwrap();
+        let read = |p: &Path| (p == Path::new("/r/.codex/hooks.json")).then(|| hooks.clone());
+        let files = SwitchFiles::read(&places, read);
+        assert_eq!(files.codex_user_config, None);
+        let s = status(crate::Host::Codex, &places, &files, read);
+        assert_eq!(s.verdict(), "guarded");
+        let trust = s
+            .switches
+            .iter()
+            .find(|w| w.kind == SwitchKind::UntrustedHash)
+            .unwrap();
+        assert!(
+            !trust.active && trust.what.contains("was not read"),
+            "{trust:?}"
+        );
     }
 }

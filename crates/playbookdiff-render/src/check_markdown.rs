@@ -186,6 +186,7 @@ fn tables(
         Category::Hook,
         Category::Subagent,
         Category::Permission,
+        Category::Guard,
     ] {
         let fs: Vec<&&Finding> = findings.iter().filter(|f| f.category == cat).collect();
         if fs.is_empty() {
@@ -193,6 +194,7 @@ fn tables(
         }
         let title = match cat {
             Category::Agent => "Agents that would not start",
+            Category::Guard => "The guard",
             Category::Instruction => "Instructions",
             Category::Skill => "Skills",
             Category::Mcp => "MCP servers",

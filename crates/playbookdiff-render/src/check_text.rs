@@ -100,11 +100,12 @@ fn agents_row(out: &mut String, configs: &[playbookdiff_model::EffectiveAgentCon
 /// the fix under it; the other harnesses have no row.
 pub(crate) fn finding_block(out: &mut String, p: &Painter, f: &Finding, harnesses: &[Harness]) {
     let sev = format!("{:<7}", f.severity.as_str().to_uppercase());
-    let agent = f.category == Category::Agent;
-    let title = if agent {
-        format!("{} would not start", names(&f.absent_from))
-    } else {
-        format!("{} {}", f.category.title(), f.kind.label())
+    // An `agent` or a `guard` finding is about the agents it names alone.
+    let agent = matches!(f.category, Category::Agent | Category::Guard);
+    let title = match f.category {
+        Category::Agent => format!("{} would not start", names(&f.absent_from)),
+        Category::Guard => format!("{} guard {}", names(&f.absent_from), f.kind.label()),
+        _ => format!("{} {}", f.category.title(), f.kind.label()),
     };
     let _ = writeln!(
         out,
@@ -743,7 +744,7 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> St
     let p = Painter { color };
     // The sides: the harnesses compared, or for an agent that would not
     // start, that agent alone.
-    let agent = f.category == Category::Agent;
+    let agent = matches!(f.category, Category::Agent | Category::Guard);
     let hs = if agent {
         f.absent_from.clone()
     } else {
@@ -761,7 +762,7 @@ pub fn explain_text(r: &CheckReport<'_>, f: &Finding, color: crate::Color) -> St
     }
     differences_section(&mut out, &p, f);
     paragraphs_section(&mut out, &p, f);
-    remedies_section(&mut out, &p, f, agent);
+    remedies_section(&mut out, &p, f);
     out
 }
 
@@ -1027,11 +1028,11 @@ fn paragraph_line(out: &mut String, line: &str) {
 /// "To make them agree" ("To make it start" for an agent that would not
 /// start): each remedy, and for an `unknown` finding, that a person
 /// decides.
-fn remedies_section(out: &mut String, p: &Painter, f: &Finding, agent: bool) {
-    let to = if agent {
-        "To make it start"
-    } else {
-        "To make them agree"
+fn remedies_section(out: &mut String, p: &Painter, f: &Finding) {
+    let to = match f.category {
+        Category::Agent => "To make it start",
+        Category::Guard => "To guard it",
+        _ => "To make them agree",
     };
     let _ = writeln!(out, "\n{}", p.paint(to, heading()));
     if f.remedies.is_empty() {

@@ -252,6 +252,18 @@ pub fn finding_description(category: Category, kind: FindingType) -> &'static st
         (Category::Hook, FindingType::Different) => {
             "Hooks on the same agent event differ between the harnesses."
         }
+        (Category::Guard, FindingType::SwitchedOff) => {
+            "A setting switches off the guard an agent calls before a tool runs, so that agent can write its own configuration and the secrets the guard protects; remove the setting, or register the guard in the managed layer."
+        }
+        (Category::Guard, FindingType::Switchable) => {
+            "A setting or a command-line option could switch off the guard an agent calls before a tool runs, and no layer that survives it registers the guard."
+        }
+        (Category::Guard, _) | (_, FindingType::Unguarded) => {
+            "The repository uses the guard, and an agent does not call it before a tool runs, so nothing stops that agent from writing the agents' configuration or the secrets the guard protects; register the guard for it."
+        }
+        (_, FindingType::SwitchedOff | FindingType::Switchable) => {
+            "Something switches off, or could switch off, the guard an agent calls before a tool runs."
+        }
         (Category::Agent, _) | (_, FindingType::Refused) => {
             "An agent refuses the repository's configuration and would not start, so it receives none of the instructions, skills and MCP servers the other agents receive; fix the file the finding names."
         }
@@ -358,6 +370,7 @@ mod tests {
             Category::Agent,
             Category::Subagent,
             Category::Permission,
+            Category::Guard,
         ] {
             for k in [
                 FindingType::Missing,
@@ -366,6 +379,9 @@ mod tests {
                 FindingType::Different,
                 FindingType::Unknown,
                 FindingType::Refused,
+                FindingType::Unguarded,
+                FindingType::SwitchedOff,
+                FindingType::Switchable,
             ] {
                 let h = finding_help(c, k);
                 assert!(h.contains("--accept"), "{h}");

@@ -79,6 +79,17 @@ impl Machine {
         self.home.is_some()
     }
 
+    /// The home directory, when known.
+    pub fn home(&self) -> Option<&Path> {
+        self.home.as_deref()
+    }
+
+    /// The directory standing for `/` when a fixed machine path is read
+    /// (`/` itself unless [`Machine::with_root`] set another).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The place a harness keeps its user files: `$NAME` when the variable
     /// `var` is set, else `default` in the home (`default` relative to
     /// it, e.g. `.claude`). As a [`RepoPath::on_machine`] path.

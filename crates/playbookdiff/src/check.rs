@@ -108,6 +108,9 @@ pub(crate) struct Policy {
     pub baseline: Baseline,
     /// `fail-on`, `--fail-on`, `--exit-zero`.
     pub fail_on: FailOn,
+    /// Whether the file has a `[guard]` table: the repository opts in to
+    /// the guard's findings ([`crate::guard_check`]).
+    pub guard: bool,
 }
 
 impl Policy {
@@ -148,6 +151,7 @@ impl Policy {
             exclusion: l.config.exclusion(&l.repo_prefix),
             baseline: l.config.baseline(),
             fail_on: fail_on.or(l.config.fail_on).unwrap_or_default(),
+            guard: l.config.guard.is_some(),
         })
     }
 
@@ -218,8 +222,9 @@ impl Policy {
 
 /// Compiles each harness (at the release `--agent-version` or the
 /// configuration file asks for, with `--context-window`) and compares, with fixes filled in; leaves
-/// out the diagnostics and findings about excluded files only, and marks
-/// the accepted findings.
+/// out the diagnostics and findings about excluded files only, adds the
+/// guard's findings ([`crate::guard_check`]), and marks the accepted
+/// findings.
 fn analyse(
     repo: &Repo<'_>,
     hs: &[Harness],
@@ -229,7 +234,7 @@ fn analyse(
     opened: &OpenedContext,
     settled: &dyn Fn(&str) -> bool,
 ) -> (Vec<EffectiveAgentConfig>, Comparison) {
-    analyse_settled(
+    let (configs, mut cmp) = analyse_settled(
         repo,
         hs,
         ctx,
@@ -237,7 +242,14 @@ fn analyse(
         &|h| opened.inputs(args.agent.inputs(policy.agent_version(args, h))),
         settled,
         true,
-    )
+    );
+    let guard = crate::guard_check::findings(opened, repo, &configs, policy.guard);
+    if !guard.is_empty() {
+        cmp.findings.extend(guard);
+        policy.baseline.apply(&mut cmp.findings);
+        cmp.summary = Summary::of(&cmp.findings);
+    }
+    (configs, cmp)
 }
 
 /// [`analyse`] with each harness compiled with the [`Inputs`] `inputs`

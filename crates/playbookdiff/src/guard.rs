@@ -211,7 +211,7 @@ fn status(a: &GuardRepoArgs, here: Option<&Path>) -> Result<crate::check::Outcom
             } else {
                 "could switch it off"
             };
-            out.push_str(&item(format!("{word}: {}", sw.line)));
+            out.push_str(&item(format!("{word}: {}", sw.line())));
         }
     }
     Ok(crate::check::Outcome {

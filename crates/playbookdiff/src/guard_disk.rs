@@ -12,25 +12,16 @@ use playbookdiff_guard::{ledger, Decision, Entry, Fs, GuardConfig, Host, Policy,
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// The refusal when the guard cannot decide: exit 2 with the reason on
-/// standard error, which Claude Code and Codex read as a block.
-fn cannot_decide(reason: &str) -> Answer {
-    Answer {
-        stdout: String::new(),
-        stderr: format!("Refused by playbookdiff guard: {reason}; the call is not run.\n"),
-        status: 2,
-    }
-}
-
 /// One hook call: the payload from standard input, the decision under
-/// `catch_unwind` (a panic is a refusal, exit 2), the ledger written; the
+/// `catch_unwind` (a panic is a refusal: [`host::cannot_decide`]), the
+/// ledger written; the
 /// answer for the caller to print.
 pub(crate) fn hook(host: Host) -> Answer {
     std::panic::set_hook(Box::new(|_| {}));
     let mut bytes = Vec::new();
     let limit = playbookdiff_guard::PAYLOAD_LIMIT as u64 + 1;
     if let Err(e) = std::io::stdin().lock().take(limit).read_to_end(&mut bytes) {
-        return cannot_decide(&format!("the hook payload cannot be read ({e})"));
+        return host::cannot_decide(host, &format!("the hook payload cannot be read ({e})"));
     }
     // The decision runs on a thread with a large stack (64 MiB, reserved,
     // not committed): a stack overflow aborts the process, which a host
@@ -41,7 +32,7 @@ pub(crate) fn hook(host: Host) -> Answer {
         .map(|t| t.join());
     match decided {
         Ok(Ok(Ok(a))) => a,
-        _ => cannot_decide("the guard met an internal error"),
+        _ => host::cannot_decide(host, "the guard met an internal error"),
     }
 }
 

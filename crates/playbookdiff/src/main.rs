@@ -13,6 +13,7 @@ mod diff;
 mod exit;
 mod git_hook;
 mod guard;
+mod guard_check;
 mod guard_disk;
 mod habits;
 mod layout;

@@ -91,6 +91,12 @@ fn hostile() -> Vec<(Host, Vec<u8>)> {
         (Host::OpenCode, br#"{"cwd":"/r","args":{"filePath":"x"}}"#.to_vec()),
         (Host::OpenCode, br#"{"cwd":"/r","tool":"write","args":"CLAUDE.md"}"#.to_vec()),
         (Host::OpenCode, br#"{"cwd":"/r","tool":"teleport","args":{}}"#.to_vec()),
+        (Host::Gemini, br#"{"cwd":"/r","hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"file_path":9}}"#.to_vec()),
+        (Host::Gemini, br#"{"cwd":"/r","hook_event_name":"BeforeTool","tool_name":"save_memory","tool_input":{"fact":"x"}}"#.to_vec()),
+        (Host::Gemini, br#"{"cwd":"/r","hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"summarise http://a.example and https://b.example"}}"#.to_vec()),
+        (Host::Copilot, br#"{"cwd":"/r","toolName":"edit","toolArgs":"{\"path\": "}"#.to_vec()),
+        (Host::Copilot, br#"{"cwd":"/r","toolName":"bash","toolArgs":"[1]"}"#.to_vec()),
+        (Host::Copilot, br#"{"cwd":"/r","toolName":"teleport","toolArgs":"{}"}"#.to_vec()),
     ]
 }
 

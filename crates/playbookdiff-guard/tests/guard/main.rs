@@ -3,5 +3,6 @@
 
 mod globs;
 mod hostile;
+mod hosts;
 mod surfaces;
 mod table;

@@ -15,6 +15,7 @@ mod findings;
 mod first_run;
 mod gate;
 mod guard;
+mod guard_check;
 mod guard_install;
 mod guard_replay;
 mod html;
