@@ -348,7 +348,10 @@ pub(crate) fn wrap_hanging(text: &str, first: &str, rest: &str, columns: usize) 
             && word.contains('/')
             && !word.contains("://")
         {
-            match quoted_path(&word).or_else(|| string_path(&word)) {
+            match quoted_path(&word)
+                .or_else(|| string_path(&word))
+                .or_else(|| half_quoted_path(&word))
+            {
                 // A path in backticks or in a quoted string of a snippet
                 // (`[".claude/rules/a.md"]`) keeps its quotes, and the
                 // punctuation before and after.
@@ -495,6 +498,27 @@ fn quoted_path(word: &str) -> Option<(&str, &str, &str)> {
     .then_some((&word[..=open], path, &word[open + 1 + path.len()..]))
 }
 
+/// A piece of a span in backticks that was wrapped at its spaces (a path
+/// holding a space, `` `a/b/sub dir` ``): the first piece, the opening
+/// backtick with the punctuation before it and the path after it, or the
+/// last piece, the path and the closing backtick with what follows; `None`
+/// for a word with no backtick, or with two.
+fn half_quoted_path(word: &str) -> Option<(&str, &str, &str)> {
+    if word.matches('`').count() != 1 {
+        return None;
+    }
+    let tick = word.find('`')?;
+    let before = &word[..tick];
+    if before.chars().all(|c| c.is_ascii_punctuation()) {
+        return Some((&word[..=tick], &word[tick + 1..], ""));
+    }
+    let after = &word[tick..];
+    after[1..]
+        .chars()
+        .all(|c| c.is_ascii_punctuation())
+        .then_some(("", before, after))
+}
+
 /// `word`'s path in double quotes, the piece of a JSON or TOML snippet
 /// wrapped at its spaces (`` [".claude/rules/a.md"]` ``): what comes
 /// before it with the opening quote, the path, and the closing quote with
@@ -537,6 +561,31 @@ fn words(text: &str, room: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A path holding a space, in backticks and wider than a line, is
+    /// wrapped at its space; the piece that is still wider than a line is
+    /// shortened from the left like any path (it passed the edge: an
+    /// `import-missing` message of a directory outside git read whole).
+    #[test]
+    fn a_wrapped_path_in_backticks_is_shortened_to_the_width() {
+        let path = format!(
+            "{}/b/sub dir",
+            "fuzz/batch7/trees/case.228/core/docs".repeat(2)
+        );
+        let text = format!("`@../AGENTS.md` names no file (resolved from `{path}`): fix it");
+        let out = wrap(&text, "    ", 80);
+        assert!(out.lines().all(|l| width(l) <= 80), "{out}");
+        assert!(out.contains("`…/"), "{out}");
+        assert!(
+            out.contains("sub\n    dir`):") || out.contains("sub dir`):"),
+            "{out}"
+        );
+        assert_eq!(half_quoted_path("`a/b"), Some(("`", "a/b", "")));
+        assert_eq!(half_quoted_path("(`a/b"), Some(("(`", "a/b", "")));
+        assert_eq!(half_quoted_path("a/b`),"), Some(("", "a/b", "`),")));
+        assert_eq!(half_quoted_path("`a/b`"), None);
+        assert_eq!(half_quoted_path("a/b"), None);
+    }
 
     #[test]
     fn quoted_text_is_cut_to_the_width_even_without_spaces() {

@@ -420,6 +420,13 @@ pub(crate) fn run_check(
             use std::io::Write as _;
             let _ = writeln!(std::io::stderr().lock(), "{w}");
         }
+        if !opened.context.cwd.is_root() {
+            crate::note(&format!(
+                "note: --all-dirs checks every launch directory of the repository '{}', not only those in {}",
+                opened.repository_label,
+                playbookdiff_render::report::shell_path(opened.context.cwd.as_str())
+            ));
+        }
     }
     let repo = opened.repo(&hs, args.all_dirs, policy.exclusion.walker_patterns());
     let (repository, context) = report_parts(&opened);

@@ -140,6 +140,34 @@ fn mistaken_directory(first: &str, current_dir: Option<&Path>) -> Result<(), Usa
     )))
 }
 
+/// The refusal of a REPO that holds no `.git`: inside a larger git work
+/// tree (a package of a monorepo), the command line to run at that work
+/// tree's root, since diff compares commits of a whole repository; else
+/// that it is no repository at all.
+fn not_a_repository(
+    root: &Path,
+    label: &str,
+    range: &str,
+    current_dir: Option<&Path>,
+) -> UsageError {
+    let work_tree = crate::context::find_repository_root(root);
+    if work_tree != root {
+        let shown = match current_dir {
+            Some(here) => crate::context::relative_label(here, &work_tree),
+            None => work_tree.display().to_string(),
+        };
+        let shell = playbookdiff_render::report::shell_path;
+        return UsageError(format!(
+            "REPO '{label}' is inside the git work tree '{shown}' but is not its root, and diff compares commits of a whole repository; run: playbookdiff diff {} {}",
+            shell(range),
+            shell(&shown)
+        ));
+    }
+    UsageError(format!(
+        "REPO '{label}' is not a git repository (no .git at its root), and diff compares two of its commits; run diff in a git repository, or `playbookdiff check` to analyse this directory as it is"
+    ))
+}
+
 /// `diff REV` in a bare repository: there is no working tree to compare
 /// REV with (a bare repository's directory holds git's own files, which
 /// are no agent's configuration); two revisions can be compared.
@@ -278,9 +306,7 @@ fn open_repository(
         )));
     }
     let git = GitRepository::open(&root).map_err(|e| match e {
-        GitError::NotARepository => UsageError(format!(
-            "REPO '{label}' is not a git repository (no .git at its root), and diff compares two of its commits; run diff in a git repository, or `playbookdiff check` to analyse this directory as it is"
-        )),
+        GitError::NotARepository => not_a_repository(&root, &label, &args.range, current_dir),
         e => UsageError(format!("REPO '{label}': {e}")),
     })?;
     if let Range::AgainstWorkingTree(rev) = &range {

@@ -929,3 +929,64 @@ fn help_of_a_word_that_is_no_command_says_so() {
             .contains("Usage: playbookdiff"));
     }
 }
+
+/// A package of a monorepo given as REPO is a launch directory of the
+/// work tree (the note says "analysed as --cwd web there"). `diff`, which
+/// compares commits of the whole repository, said the package "is not a
+/// git repository" and to "run diff in a git repository"; now it gives
+/// the command at the work tree's root. `check --all-dirs`, which checks
+/// every launch directory of the work tree whatever the launch directory,
+/// says so in a note instead of leaving the user with "--cwd web".
+#[test]
+fn a_package_as_repo_for_diff_and_all_dirs_is_answered_for_the_work_tree() {
+    let repo = monorepo();
+    let dir = repo.path();
+    assert_eq!(
+        refused_in(dir, &["diff", "HEAD~1..HEAD", "web"]),
+        "error: REPO 'web' is inside the git work tree '.' but is not its root, and diff compares commits of a whole repository; run: playbookdiff diff 'HEAD~1..HEAD' ."
+    );
+    assert_eq!(
+        refused_in(&dir.join("web"), &["diff", "HEAD", "src"]),
+        "error: REPO 'src' is inside the git work tree '..' but is not its root, and diff compares commits of a whole repository; run: playbookdiff diff HEAD .."
+    );
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::create_dir(outside.path().join("plain")).unwrap();
+    assert!(refused_in(outside.path(), &["diff", "HEAD", "plain"])
+        .starts_with("error: REPO 'plain' is not a git repository"));
+
+    let flat = |t: &[u8]| {
+        String::from_utf8_lossy(t)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for (here, args) in [
+        (dir.to_path_buf(), &["check", "web", "--all-dirs"][..]),
+        (dir.join("web"), &["check", "--all-dirs"][..]),
+    ] {
+        let out = playbookdiff()
+            .current_dir(&here)
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = flat(&out.stderr);
+        assert!(
+            stderr.contains("note: --all-dirs checks every launch directory of the repository"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.ends_with("not only those in web"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            flat(&out.stdout).contains("checked 3 launch directories"),
+            "{args:?}"
+        );
+    }
+    let out = playbookdiff()
+        .current_dir(dir)
+        .args(["check", "--all-dirs"])
+        .output()
+        .unwrap();
+    assert!(out.stderr.is_empty(), "{:?}", flat(&out.stderr));
+}
