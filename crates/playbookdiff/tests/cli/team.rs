@@ -855,7 +855,7 @@ fn github_commands_and_gitlab_code_quality() {
 }
 
 /// On this repository, the committed `playbookdiff.toml` leaves the test
-/// fixtures, the oracle's fixtures and the example out: `check --all-dirs` reports only the
+/// fixtures, the oracle's fixtures and fixture homes and the example out: `check --all-dirs` reports only the
 /// repository's own configuration (none today), where without the file
 /// it checks every fixture as a launch directory.
 #[test]
@@ -868,6 +868,7 @@ fn this_repository_checks_only_its_own_configuration() {
         "tests/fixtures/",
         "tests/cases/",
         "oracle/fixtures/",
+        "oracle/homes/",
         "oracle/guard/fixture",
         "examples/",
     ] {
