@@ -2,13 +2,16 @@
 """Drives the real agents through the guard, call by call, offline.
 
 Usage:
-    scripts/oracle/guard_e2e.py [--agent claude-code|codex|opencode]
+    scripts/oracle/guard_e2e.py [--agent claude-code|codex|opencode|gemini|copilot]
                                 [--version V] [--mode M] [--keep DIR]
 
 For every profiled release of Claude Code (modes `default`, `acceptEdits`
 and `bypass`), Codex (`exec`, approvals and sandbox bypassed, the guard's
 hooks in the user scope, trusted by `guard install` itself) and OpenCode
-(`run`, the guard's plugin module), this:
+(`run`, the guard's plugin module), Gemini CLI (`-p --approval-mode
+yolo`, the guard in the project's `.gemini/settings.json`, the workspace
+trusted) and Copilot CLI (`-p --allow-all-tools`, the guard in
+`.github/hooks/`, the repository in the user's `trusted_folders`), this:
 
 1. copies `oracle/guard/fixture/` to a temporary directory, makes it a git
    repository on `main` with a local bare remote `origin`, and runs
@@ -66,7 +69,7 @@ OUT = ROOT / "oracle" / "guard"
 PROGRAM = Path(os.environ.get("PLAYBOOKDIFF") or ROOT / "target" / "debug" / "playbookdiff")
 RUN_TIMEOUT = 900
 # The hosts the guard answers and this script drives.
-HOSTS = ["claude-code", "codex", "opencode"]
+HOSTS = ["claude-code", "codex", "opencode", "gemini", "copilot"]
 
 CLAUDE_MODES = {
     "default": ["--permission-mode", "default", "--allowedTools", "Write", "Edit", "Bash", "Read"],
@@ -199,16 +202,24 @@ def tool_call(host, repo, call):
             return ("apply_patch", codex_patch(repo, path, call))
         return ("exec_command", {"cmd": f"sed -n 1p {path}" if kind == "read" else path})
     names = {"claude-code": ("Write", "Edit", "Read", "Bash", "file_path", "old_string",
-                             "new_string"),
-             "opencode": ("write", "edit", "read", "bash", "filePath", "oldString", "newString")}
-    write, edit, read, bash, file_key, old_key, new_key = names[host]
+                             "new_string", "content"),
+             "opencode": ("write", "edit", "read", "bash", "filePath", "oldString", "newString",
+                          "content"),
+             "gemini": ("write_file", "replace", "read_file", "run_shell_command", "file_path",
+                        "old_string", "new_string", "content"),
+             "copilot": ("create", "edit", "view", "bash", "path", "old_str", "new_str",
+                         "file_text")}
+    write, edit, read, bash, file_key, old_key, new_key, text_key = names[host]
     if kind == "bash":
         return (bash, {"command": path, "description": "run"})
     full = str(repo / path)
     if kind == "write":
-        return (write, {file_key: full, "content": call[2]})
+        return (write, {file_key: full, text_key: call[2]})
     if kind == "edit":
-        return (edit, {file_key: full, old_key: call[2], new_key: call[3]})
+        args = {file_key: full, old_key: call[2], new_key: call[3]}
+        if host == "gemini":  # its `replace` refuses a call without one
+            args["instruction"] = "Replace the text."
+        return (edit, args)
     return (read, {file_key: full})
 
 
@@ -305,6 +316,18 @@ def chat_stream(calls, n, model):
         b"data: [DONE]\n\n"
 
 
+def gemini_stream(calls, n):
+    """Gemini's `streamGenerateContent?alt=sse`: one chunk with the calls
+    as `functionCall` parts, or a final text."""
+    parts = [{"functionCall": {"name": name, "args": args}} for name, args in calls] or \
+        [{"text": "done"}]
+    chunk = {"candidates": [{"content": {"role": "model", "parts": parts},
+                             "finishReason": "STOP", "index": 0}],
+             "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1,
+                               "totalTokenCount": 2}}
+    return f"data: {json.dumps(chunk)}\r\n\r\n".encode()
+
+
 class FakeModel:
     """A scripted model on 127.0.0.1: the k-th request that offers tools
     gets turn k (then a final text); `on_turn(k, body)` runs first."""
@@ -364,6 +387,8 @@ class FakeModel:
             self.main += 1
             self.on_turn(k, req)
         calls = self.script[k] if k < len(self.script) else []
+        if path.endswith(":streamGenerateContent"):
+            return gemini_stream(calls, k)
         if path.endswith("/messages"):
             return anthropic_stream(calls, k, req.get("model", "m"))
         if path.endswith("/responses"):
@@ -511,6 +536,22 @@ def agent_command(agent, exe, mode, port, work):
              "-c", "model_providers.fake.stream_max_retries=0"]
         return [str(exe), "exec", "--json", "--dangerously-bypass-approvals-and-sandbox",
                 *c, "go"], {"FAKE_KEY": "e2e-dummy", "CODEX_HOME": str(work / "home" / ".codex")}
+    if agent == "gemini":
+        (work / "home" / ".gemini").mkdir(parents=True, exist_ok=True)
+        (work / "home" / ".gemini" / "settings.json").write_text(
+            json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+        (work / "tmp").mkdir(exist_ok=True)
+        return [record.NODE, str(exe), "-p", "go", "--approval-mode", "yolo"], {
+            "GEMINI_API_KEY": "e2e-dummy", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
+            "GEMINI_CLI_TRUST_WORKSPACE": "true", "TMPDIR": str(work / "tmp")}
+    if agent == "copilot":
+        (work / "home" / ".copilot").mkdir(parents=True, exist_ok=True)
+        (work / "home" / ".copilot" / "config.json").write_text(
+            json.dumps({"trusted_folders": [str(work / "repo")]}))
+        return [str(exe), "-p", "go", "--allow-all-tools"], {
+            "COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"http://127.0.0.1:{port}/v1",
+            "COPILOT_PROVIDER_API_KEY": "e2e-dummy", "COPILOT_MODEL": "gpt-4.1",
+            "COPILOT_AUTO_UPDATE": "false", "COPILOT_ALLOW_ALL": "true"}
     cfg = work / "home" / ".config" / "opencode"
     cfg.mkdir(parents=True, exist_ok=True)
     (cfg / "opencode.json").write_text(json.dumps({
@@ -642,7 +683,7 @@ class Norm:
 
 
 IDS = {"session_id", "transcript_path", "tool_use_id", "turn_id", "prompt_id", "sessionID",
-       "callID", "agent_id", "effort", "duration_ms"}
+       "callID", "agent_id", "effort", "duration_ms", "sessionId", "timestamp"}
 
 
 def content_text(c):
@@ -668,6 +709,14 @@ def told(body, k):
                 if isinstance(b, dict) and b.get("type") == "tool_result" and \
                         str(b.get("tool_use_id", "")).endswith(tag):
                     return content_text(b.get("content")), bool(b.get("is_error"))
+    contents = body.get("contents") if isinstance(body.get("contents"), list) else []
+    for c in contents[-1:]:
+        for part in c.get("parts") or []:
+            r = (part or {}).get("functionResponse")
+            if r:
+                resp = r.get("response") or {}
+                return content_text(resp.get("error") or resp.get("output") or ""), \
+                    "error" in resp
     for it in body.get("input", []) if isinstance(body.get("input"), list) else []:
         if isinstance(it, dict) and it.get("type", "").endswith("_output") and \
                 str(it.get("call_id", "")).endswith(tag):
@@ -686,12 +735,14 @@ def answer_of(call):
         a = json.loads(out)
     except ValueError:
         return "unreadable", None
-    if "decision" in a:
+    if "decision" in a and "rule" in a:
         return a.get("decision"), a.get("rule")
-    spec = a.get("hookSpecificOutput") or {}
-    reason = spec.get("permissionDecisionReason") or a.get("systemMessage") or ""
+    spec = a.get("hookSpecificOutput") or a
+    reason = (spec.get("permissionDecisionReason") or a.get("reason") or
+              a.get("systemMessage") or "")
     m = re.search(r"rule `([a-z-]+)`", reason)
-    decision = spec.get("permissionDecision") or ("warn" if a.get("systemMessage") else "allow")
+    decision = (spec.get("permissionDecision") or a.get("decision") or
+                ("warn" if a.get("systemMessage") else "allow"))
     return decision, m.group(1) if m else None
 
 
@@ -700,7 +751,10 @@ def event_of(call):
         p = json.loads(call["stdin"])
     except ValueError:
         return "?"
-    return p.get("hook_event_name") or p.get("event") or "?"
+    if "toolName" in p:  # Copilot CLI: the result marks the call after the tool
+        return "PostToolUse" if p.get("toolResult") else "PreToolUse"
+    event = p.get("hook_event_name") or p.get("event") or "?"
+    return {"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse"}.get(event, event)
 
 
 def observe(agent, mode, work, repo, remote, rec, status):
@@ -766,7 +820,8 @@ def control_ran(r):
 
 
 # What a refusal by the guard looks like in a tool result, whichever host.
-REFUSED = re.compile(r"Refused by playbookdiff guard|blocked by PreToolUse hook")
+REFUSED = re.compile(r"Refused by playbookdiff guard|blocked by PreToolUse hook|"
+                     r"Denied by preToolUse hook|Tool execution blocked")
 
 
 def write(path, text):

@@ -70,19 +70,29 @@ fn answer(status: i32, stdout: &str) -> (String, Option<String>) {
             None,
         );
     };
-    if let Some(d) = v["decision"].as_str() {
-        return (d.into(), v["rule"].as_str().map(str::to_string));
+    if let (Some(d), Some(rule)) = (v["decision"].as_str(), v["rule"].as_str()) {
+        return (d.into(), Some(rule.to_string()));
     }
-    let spec = &v["hookSpecificOutput"];
+    // Claude Code and Codex nest the answer; Copilot CLI's and Gemini
+    // CLI's are at the top.
+    let spec = if v["hookSpecificOutput"].is_object() {
+        &v["hookSpecificOutput"]
+    } else {
+        &v
+    };
     let reason = spec["permissionDecisionReason"]
         .as_str()
+        .or(v["reason"].as_str())
         .or(v["systemMessage"].as_str())
         .unwrap_or("");
     let rule = reason
         .split_once("rule `")
         .and_then(|(_, rest)| rest.split_once('`'))
         .map(|(id, _)| id.to_string());
-    let decision = match spec["permissionDecision"].as_str() {
+    let decision = match spec["permissionDecision"]
+        .as_str()
+        .or(v["decision"].as_str())
+    {
         Some(d) => d,
         None if v.get("systemMessage").is_some() => "warn",
         None => "allow",
@@ -109,11 +119,19 @@ fn replay(host: &str, work: &Path, payload: &Value) -> (String, Option<String>) 
     )
 }
 
+/// Whether a payload asks before the tool: Claude Code's and Codex's
+/// `PreToolUse`, Gemini CLI's `BeforeTool`, OpenCode's plugin's event, a
+/// Copilot CLI payload without a `toolResult`.
 fn is_pre(payload: &Value) -> bool {
-    payload["hook_event_name"]
-        .as_str()
-        .or(payload["event"].as_str())
-        == Some("PreToolUse")
+    if payload.get("toolName").is_some() {
+        return payload["toolResult"].is_null();
+    }
+    matches!(
+        payload["hook_event_name"]
+            .as_str()
+            .or(payload["event"].as_str()),
+        Some("PreToolUse" | "BeforeTool")
+    )
 }
 
 /// Every end-to-end result file (`oracle/guard/<agent>/<version>.json`).
@@ -217,6 +235,11 @@ fn the_recorded_decisions_deny_every_protected_row_and_allow_every_control() {
 const AGENT_STOPPED_FIRST: &[(&str, &str)] = &[
     ("claude-code/2.1.197.json", "write-env"),
     ("claude-code/2.1.197.json", "edit-env"),
+    // Gemini CLI 0.61.0's file tools refuse `.env` themselves ("Path not
+    // in workspace"), before its BeforeTool hooks.
+    ("gemini/0.61.0.json", "write-env"),
+    ("gemini/0.61.0.json", "edit-env"),
+    ("gemini/0.61.0.json", "read-env-tool"),
 ];
 
 /// The issue's bar, held on every recorded run: each protected row left
