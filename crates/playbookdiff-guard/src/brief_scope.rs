@@ -33,7 +33,7 @@ pub enum BriefScope {
         /// Its repository-relative path.
         path: String,
         /// The brief.
-        brief: Brief,
+        brief: Box<Brief>,
         /// Its verified rulings.
         rulings: Box<dyn VerifiedRulings>,
     },
@@ -148,7 +148,7 @@ mod tests {
     fn scope(front: &str) -> BriefScope {
         BriefScope::Read {
             path: "briefs/012.md".into(),
-            brief: parse(&format!("---\nid: \"012\"\n{front}---\n")),
+            brief: Box::new(parse(&format!("---\nid: \"012\"\n{front}---\n"))),
             rulings: Box::new(Allowing("migrations/001.sql")),
         }
     }

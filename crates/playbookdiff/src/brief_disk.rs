@@ -112,7 +112,7 @@ pub(crate) fn active_scope(
     };
     Some(BriefScope::Read {
         path,
-        brief,
+        brief: Box::new(brief),
         rulings: Box::new(rulings),
     })
 }
