@@ -23,7 +23,7 @@ use ignore::Match;
 use std::path::Path;
 
 /// The names a set of patterns can match, for files or for directories.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct NameFilter {
     /// Some pattern's last component is not a literal or `*SUFFIX`: every
     /// name may match.
@@ -31,10 +31,26 @@ pub(crate) struct NameFilter {
     /// Literal last components, sorted, without duplicates.
     names: Vec<Box<str>>,
     /// Suffixes of `*.EXT` patterns (`EXT` holding no `.`), sorted, without
-    /// duplicates: a name matches when its text after its last `.` is one.
+    /// duplicates, none empty: a name matches when its text after its last
+    /// `.` is one.
     exts: Vec<Box<str>>,
     /// The other suffixes of `*SUFFIX` patterns.
     suffixes: Vec<Box<str>>,
+    /// The last bytes of the names, extensions and suffixes: a name
+    /// ending with another byte matches none of them.
+    last_bytes: [bool; 256],
+}
+
+impl Default for NameFilter {
+    fn default() -> Self {
+        NameFilter {
+            any: false,
+            names: Vec::new(),
+            exts: Vec::new(),
+            suffixes: Vec::new(),
+            last_bytes: [false; 256],
+        }
+    }
 }
 
 /// What the last component of one pattern lets through.
@@ -52,11 +68,23 @@ impl NameFilter {
         if self.any {
             return true;
         }
+        let bytes = name.as_bytes();
+        if !bytes
+            .last()
+            .is_some_and(|&b| self.last_bytes[usize::from(b)])
+        {
+            return false;
+        }
         if self.names.binary_search_by(|n| (**n).cmp(name)).is_ok() {
             return true;
         }
-        if let Some((_, ext)) = name.rsplit_once('.') {
-            if self.exts.binary_search_by(|e| (**e).cmp(ext)).is_ok() {
+        if let Some(dot) = bytes.iter().rposition(|&b| b == b'.') {
+            let ext = &bytes[dot + 1..];
+            if self
+                .exts
+                .binary_search_by(|e| e.as_bytes().cmp(ext))
+                .is_ok()
+            {
                 return true;
             }
         }
@@ -67,7 +95,10 @@ impl NameFilter {
         match part {
             LastPart::Any => self.any = true,
             LastPart::Name(n) => self.names.push(n.into()),
-            LastPart::Suffix(s) => match s.strip_prefix('.').filter(|e| !e.contains('.')) {
+            LastPart::Suffix(s) => match s
+                .strip_prefix('.')
+                .filter(|e| !e.is_empty() && !e.contains('.'))
+            {
                 Some(ext) => self.exts.push(ext.into()),
                 None => self.suffixes.push(s.into()),
             },
@@ -82,18 +113,26 @@ impl NameFilter {
             v.dedup();
             v
         };
-        NameFilter {
+        let mut joined = NameFilter {
             any: self.any || other.any,
             names: join(&self.names, &other.names),
             exts: join(&self.exts, &other.exts),
             suffixes: join(&self.suffixes, &other.suffixes),
-        }
+            last_bytes: [false; 256],
+        };
+        joined.finish();
+        joined
     }
 
     fn finish(&mut self) {
         for v in [&mut self.names, &mut self.exts, &mut self.suffixes] {
             v.sort();
             v.dedup();
+            for s in v.iter() {
+                if let Some(&b) = s.as_bytes().last() {
+                    self.last_bytes[usize::from(b)] = true;
+                }
+            }
         }
     }
 }
@@ -222,7 +261,7 @@ mod tests {
     const PATTERNS: &str = "node_modules/\n*.log\n!keep.log\n/build\ndocs/**/*.tmp\ndist\n\
         # a comment\n\\#hash\nfoo/bar/\ntrailing.txt   \nlogs/\n!logs/keep\n*.md\n!CLAUDE.md\n\
         .claude/settings.local.json\n[abc].cfg\n*~\n*.tar.gz\nsrc/**\n!\n/\nout//\n{a,b}.c\n\
-        a\\ b\nx?y\n.env*\n";
+        a\\ b\nx?y\n.env*\n*.\n";
 
     const PATHS: &[&str] = &[
         "node_modules",
@@ -256,6 +295,8 @@ mod tests {
         ".log",
         "log",
         "x.gz",
+        "trailing.",
+        ".",
     ];
 
     /// On a table of patterns git users write (literal names, suffixes,

@@ -512,7 +512,7 @@ impl<'t> Repo<'t> {
                 }
                 buf.push_str(&ent.name);
                 self.view
-                    .classify(&buf, is_dir, level.as_ref(), node.ignored)
+                    .classify(&buf, &ent.name, is_dir, level.as_ref(), node.ignored)
             } else {
                 Seen::Visible
             };

@@ -546,16 +546,17 @@ impl View {
     }
 
     /// Classifies the entry at `path` (repository-relative, never the
-    /// root), listed in a directory whose ignore files are `level` and
-    /// which is itself ignored when `dir_ignored`.
+    /// root; `name` its last component), listed in a directory whose
+    /// ignore files are `level` and which is itself ignored when
+    /// `dir_ignored`.
     pub(crate) fn classify(
         &self,
         path: &str,
+        name: &str,
         is_dir: bool,
         level: Option<&Arc<IgnoreLevel>>,
         dir_ignored: bool,
     ) -> Seen {
-        let name = path.rsplit('/').next().unwrap_or(path);
         if let Some(ex) = &self.excludes {
             if ex.matched(path, name, is_dir).is_ignore() {
                 return Seen::Hidden;
