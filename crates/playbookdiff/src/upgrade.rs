@@ -47,11 +47,17 @@ pub(crate) struct Releases {
     pub to: String,
 }
 
-/// Parses `FROM..TO`. Errors: one line saying what to pass.
-pub(crate) fn parse_releases(raw: &str) -> Result<Releases, UsageError> {
+/// Parses `FROM..TO`. Errors: one line saying what to pass, with the
+/// harness's oldest and newest profiled releases (`profiled`, oldest
+/// first) as the example when it has two.
+pub(crate) fn parse_releases(raw: &str, profiled: &[&str]) -> Result<Releases, UsageError> {
+    let example = match profiled {
+        [first, .., last] => format!(", e.g. {first}..{last}"),
+        _ => String::new(),
+    };
     let usage = |why: &str| {
         UsageError(format!(
-            "releases '{}' {why}; give FROM..TO, e.g. 2.1.197..2.1.332",
+            "'{}' {why}; give FROM..TO{example}",
             raw.chars().take(80).collect::<String>()
         ))
     };
@@ -102,7 +108,6 @@ pub(crate) fn run_upgrade(
     color: playbookdiff_render::Color,
     out: &mut crate::sink::Sink,
 ) -> Result<Outcome, UsageError> {
-    let releases = parse_releases(&args.releases)?;
     if !args.context.agent.agent_version.is_empty() {
         return Err(UsageError(
             "--agent-version does not apply to upgrade: FROM..TO names the two releases".into(),
@@ -114,6 +119,7 @@ pub(crate) fn run_upgrade(
             args.harness.as_str()
         ))
     })?;
+    let releases = parse_releases(&args.releases, adapter.profiled_versions())?;
     let opened = open_context(&args.context, current_dir)?;
     let loaded = project::load(args.config.as_deref(), &opened.root, current_dir)?;
     let fail_on = args.exit_zero.then_some(FailOn::Never);
@@ -339,7 +345,8 @@ mod tests {
 
     #[test]
     fn releases() {
-        let r = parse_releases("2.1.197..2.1.332").unwrap();
+        const CODEX: &[&str] = &["0.142.3", "0.171.0"];
+        let r = parse_releases("2.1.197..2.1.332", CODEX).unwrap();
         assert_eq!((r.from.as_str(), r.to.as_str()), ("2.1.197", "2.1.332"));
         for bad in [
             "2.1.197",
@@ -349,9 +356,16 @@ mod tests {
             "..2.1.1",
             "1...",
         ] {
-            let e = parse_releases(bad).unwrap_err();
-            assert!(e.0.contains("give FROM..TO"), "{bad}: {e}");
+            let e = parse_releases(bad, CODEX).unwrap_err();
+            assert!(e.0.starts_with(&format!("'{bad}' ")), "{bad}: {e}");
+            assert!(
+                e.0.ends_with("give FROM..TO, e.g. 0.142.3..0.171.0"),
+                "{bad}: {e}"
+            );
         }
+        // A harness with fewer than two profiled releases gets no example.
+        let e = parse_releases("2.4..2.4", &[]).unwrap_err();
+        assert!(e.0.ends_with("give FROM..TO"), "{e}");
     }
 
     #[test]
@@ -368,9 +382,9 @@ mod tests {
             change("2.1.218"),
             change("2.1.300"),
         ];
-        let r = parse_releases("2.1.216..2.1.299").unwrap();
+        let r = parse_releases("2.1.216..2.1.299", &[]).unwrap();
         assert_eq!(steps(&r, &changes), ["2.1.216", "2.1.218", "2.1.299"]);
-        let r = parse_releases("2.1.216..2.1.218").unwrap();
+        let r = parse_releases("2.1.216..2.1.218", &[]).unwrap();
         assert_eq!(steps(&r, &changes), ["2.1.216", "2.1.218"]);
     }
 }

@@ -240,6 +240,11 @@ fn bad_arguments_exit_2_with_one_line() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         assert!(err.contains(says) && err.contains("give FROM..TO"), "{err}");
     }
+    // The example is the harness's own oldest and newest profiled
+    // releases, not Claude Code's.
+    let (code, _, err) = upgrade(r.path(), &["codex", "0.171.0..0.142.3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("e.g. 0.142.3..0.171.0"), "{err}");
     let (code, _, err) = upgrade(r.path(), &["claud", "2.1.197..2.1.332"]);
     assert_eq!(code, 2, "{err}");
 }
