@@ -236,7 +236,9 @@ fn log(a: &GuardLogArgs, here: Option<&Path>) -> Result<crate::check::Outcome, S
     let (root, git) = repo_root(a.repo.as_deref(), here)?;
     let git = git.ok_or_else(|| {
         format!(
-            "`{}` is not in a git work tree, so the guard keeps no ledger there",
+            "`{}` is not in a git work tree, so the guard keeps no ledger there (it \
+             writes one under git's common directory); pass --repo DIR inside the \
+             git work tree the guard runs in",
             root.display()
         )
     })?;

@@ -149,6 +149,23 @@ fn the_hook_answers_in_each_hosts_protocol_and_never_exits_1() {
 }
 
 #[test]
+fn the_log_outside_git_says_where_it_is_kept_and_what_to_pass() {
+    let t = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .args(["guard", "log", "--repo"])
+        .arg(t.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("keeps no ledger") && err.contains("pass --repo DIR inside the"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_protected_file_changed_by_an_allowed_shell_call_stops_the_session() {
     let t = work_tree();
     let root = std::fs::canonicalize(t.path()).unwrap();
