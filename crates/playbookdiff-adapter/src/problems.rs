@@ -13,13 +13,15 @@
 
 use playbookdiff_model::remedy::code_span;
 use playbookdiff_model::{
-    AnalysisContext, Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef,
+    AnalysisContext, Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{
-    EntryKind, IoKind, ParseError, Repo, Resolved, SourceError, TextFile, WalkCause, WalkProblem,
+    EntryKind, IoKind, Machine, ParseError, Repo, Resolved, SourceError, TextFile, WalkCause,
+    WalkProblem,
 };
 use std::collections::HashSet;
 use std::fmt::Display;
+use std::sync::Arc;
 
 /// The most directories the walk could not list that are reported one by
 /// one; the rest are counted in one more diagnostic.
@@ -120,6 +122,31 @@ pub fn not_a_file(
         ),
     )
     .at(at(path, format))
+}
+
+/// The text of the user's Markdown file `path` (at most `limit` bytes),
+/// `None` when it is absent or cannot be read; a failed read is
+/// [`read_error`] with its source in the user's layer, pushed to `diags`.
+/// `effect` says what the harness does without the file.
+pub fn read_user_markdown(
+    machine: &Machine,
+    path: &RepoPath,
+    limit: u64,
+    effect: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Arc<TextFile>> {
+    match machine.read_text(path, limit) {
+        Ok(t) => Some(t),
+        Err(SourceError::NotFound(_)) => None,
+        Err(e) => {
+            let mut d = read_error(path, &e, effect, SourceFormat::Markdown);
+            if let Some(s) = d.source.as_mut() {
+                s.scope = SourceScope::User;
+            }
+            diags.push(d);
+            None
+        }
+    }
 }
 
 /// A failed read of `path`: `file-too-large` over the read limit, else

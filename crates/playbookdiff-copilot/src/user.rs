@@ -16,9 +16,9 @@
 use crate::instructions::{entry, sent_text, Builder};
 use crate::{Profile, READ_LIMIT};
 use playbookdiff_model::{
-    Applicability, Diagnostic, InstructionKind, LoadPhase, RepoPath, SourceFormat, SourceScope,
+    Applicability, Diagnostic, InstructionKind, LoadPhase, RepoPath, SourceScope,
 };
-use playbookdiff_source::{EntryKind, Machine, SourceError, TextFile};
+use playbookdiff_source::{EntryKind, Machine, TextFile};
 use std::sync::Arc;
 
 /// The most directories listed below `~/.copilot/instructions`.
@@ -27,24 +27,8 @@ const MAX_DIRS: usize = 1_000;
 /// The text of the user's file `path`; `None` when absent or unreadable
 /// (reported in `diags`, in the user's layer).
 fn read(machine: &Machine, path: &RepoPath, diags: &mut Vec<Diagnostic>) -> Option<Arc<TextFile>> {
-    match machine.read_text(path, READ_LIMIT) {
-        Ok(t) => Some(t),
-        Err(SourceError::NotFound(_)) => None,
-        Err(e) => {
-            let effect = "what Copilot CLI reads from it is unknown";
-            let mut d = playbookdiff_adapter::problems::read_error(
-                path,
-                &e,
-                effect,
-                SourceFormat::Markdown,
-            );
-            if let Some(s) = d.source.as_mut() {
-                s.scope = SourceScope::User;
-            }
-            diags.push(d);
-            None
-        }
-    }
+    let effect = "what Copilot CLI reads from it is unknown";
+    playbookdiff_adapter::problems::read_user_markdown(machine, path, READ_LIMIT, effect, diags)
 }
 
 /// Adds the user's `copilot-instructions.md` to `b`, first of the

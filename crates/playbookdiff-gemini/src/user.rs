@@ -16,7 +16,7 @@ use playbookdiff_model::{
     Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, RepoPath, SourceFormat,
     SourceRef, SourceScope,
 };
-use playbookdiff_source::{Machine, SourceError};
+use playbookdiff_source::Machine;
 
 /// The user's context files of `machine` for the context file `names`, in
 /// that order, each effective at startup in the user's layer; a file that
@@ -31,23 +31,11 @@ pub(crate) fn global_context(
         let Some(path) = RepoPath::on_machine("~", &format!(".gemini/{name}")) else {
             continue;
         };
-        let text = match machine.read_text(&path, READ_LIMIT) {
-            Ok(t) => t,
-            Err(SourceError::NotFound(_)) => continue,
-            Err(e) => {
-                let effect = "Gemini CLI may send it; its content is unknown";
-                let mut d = playbookdiff_adapter::problems::read_error(
-                    &path,
-                    &e,
-                    effect,
-                    SourceFormat::Markdown,
-                );
-                if let Some(s) = d.source.as_mut() {
-                    s.scope = SourceScope::User;
-                }
-                diags.push(d);
-                continue;
-            }
+        let effect = "Gemini CLI may send it; its content is unknown";
+        let Some(text) = playbookdiff_adapter::problems::read_user_markdown(
+            machine, &path, READ_LIMIT, effect, diags,
+        ) else {
+            continue;
         };
         let content = text.text.trim();
         if content.is_empty() || out.iter().any(|i: &Instruction| i.source.path == path) {

@@ -16,7 +16,7 @@ use playbookdiff_model::{
     Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, Mode, RepoPath,
     SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::{EntryKind, Machine, SourceError, TextFile};
+use playbookdiff_source::{EntryKind, Machine, TextFile};
 use std::sync::Arc;
 
 /// The variable that moves OpenCode's global configuration directory.
@@ -53,24 +53,10 @@ pub(crate) fn global_instruction(
     let (path, kind) = candidates
         .into_iter()
         .find(|(p, _)| machine.stat(p).is_ok())?;
-    let text = match machine.read_text(&path, READ_LIMIT) {
-        Ok(t) => t,
-        Err(SourceError::NotFound(_)) => return None,
-        Err(e) => {
-            let effect = "OpenCode may send it; its content is unknown";
-            let mut d = playbookdiff_adapter::problems::read_error(
-                &path,
-                &e,
-                effect,
-                SourceFormat::Markdown,
-            );
-            if let Some(s) = d.source.as_mut() {
-                s.scope = SourceScope::User;
-            }
-            diags.push(d);
-            return None;
-        }
-    };
+    let effect = "OpenCode may send it; its content is unknown";
+    let text = playbookdiff_adapter::problems::read_user_markdown(
+        machine, &path, READ_LIMIT, effect, diags,
+    )?;
     let mut source = SourceRef {
         scope: SourceScope::User,
         ..SourceRef::project(path.clone(), SourceFormat::Markdown)
@@ -198,24 +184,8 @@ pub(crate) fn read(
     path: &RepoPath,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Arc<TextFile>> {
-    match machine.read_text(path, READ_LIMIT) {
-        Ok(t) => Some(t),
-        Err(SourceError::NotFound(_)) => None,
-        Err(e) => {
-            let effect = "OpenCode may load it; its content is unknown";
-            let mut d = playbookdiff_adapter::problems::read_error(
-                path,
-                &e,
-                effect,
-                SourceFormat::Markdown,
-            );
-            if let Some(s) = d.source.as_mut() {
-                s.scope = SourceScope::User;
-            }
-            diags.push(d);
-            None
-        }
-    }
+    let effect = "OpenCode may load it; its content is unknown";
+    playbookdiff_adapter::problems::read_user_markdown(machine, path, READ_LIMIT, effect, diags)
 }
 
 /// The provenance of a skill file: in the user's layer for a machine path,
