@@ -89,12 +89,14 @@ fn local(t: &Path, args: &[&str]) -> Command {
 }
 
 fn compiled(t: &Path) -> Value {
-    let out = local(
-        t,
-        &["compile", "--harness", "claude-code", "--format", "json"],
-    )
-    .output()
-    .unwrap();
+    compiled_for(t, "claude-code")
+}
+
+/// `compile --harness HARNESS --format json` in local mode, which passes.
+fn compiled_for(t: &Path, harness: &str) -> Value {
+    let out = local(t, &["compile", "--harness", harness, "--format", "json"])
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -552,13 +554,7 @@ fn opencode_finds_the_users_skills_in_its_global_roots() {
     let t = tempfile::tempdir().unwrap();
     machine(t.path());
     more_layers(t.path());
-    let out = local(
-        t.path(),
-        &["compile", "--harness", "opencode", "--format", "json"],
-    )
-    .output()
-    .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = compiled_for(t.path(), "opencode");
     let skills = items(&doc, "skills");
     for path in [
         "~/.claude/skills/deploy/SKILL.md",
@@ -584,13 +580,7 @@ fn codex_lists_the_users_skills_with_the_projects() {
     let t = tempfile::tempdir().unwrap();
     codex_machine(t.path());
     more_layers(t.path());
-    let out = local(
-        t.path(),
-        &["compile", "--harness", "codex", "--format", "json"],
-    )
-    .output()
-    .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = compiled_for(t.path(), "codex");
     // Codex's home is `~/.codex` here; its `.system` folder is skipped.
     assert_eq!(
         items(&doc, "skills"),
@@ -607,13 +597,7 @@ fn gemini_cli_sends_the_users_global_context_first() {
     machine(t.path());
     more_layers(t.path());
     write(&t.path().join("repo"), "GEMINI.md", "Project.\n");
-    let out = local(
-        t.path(),
-        &["compile", "--harness", "gemini", "--format", "json"],
-    )
-    .output()
-    .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = compiled_for(t.path(), "gemini");
     assert_eq!(
         items(&doc, "instructions"),
         [
@@ -640,13 +624,7 @@ fn copilot_cli_sends_the_users_instructions_first_and_inlines_the_general_ones()
     machine(t.path());
     more_layers(t.path());
     write(&t.path().join("repo"), "AGENTS.md", "Project.\n");
-    let out = local(
-        t.path(),
-        &["compile", "--harness", "copilot", "--format", "json"],
-    )
-    .output()
-    .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = compiled_for(t.path(), "copilot");
     let startup: Vec<(String, String, String)> = items(&doc, "instructions")
         .into_iter()
         .filter(|r| r.0.starts_with("~/") || r.0 == "AGENTS.md")
