@@ -35,7 +35,10 @@ pub fn quote(path: impl Display) -> String {
 }
 
 fn at(path: &RepoPath, format: SourceFormat) -> SourceRef {
-    SourceRef::project(path.clone(), format)
+    SourceRef {
+        scope: SourceScope::of_path(path),
+        ..SourceRef::project(path.clone(), format)
+    }
 }
 
 /// The diagnostic for a path whose resolution `r` is a link problem (a
@@ -126,7 +129,7 @@ pub fn not_a_file(
 
 /// The text of the user's Markdown file `path` (at most `limit` bytes),
 /// `None` when it is absent or cannot be read; a failed read is
-/// [`read_error`] with its source in the user's layer, pushed to `diags`.
+/// [`read_error`] (its source in the path's layer), pushed to `diags`.
 /// `effect` says what the harness does without the file.
 pub fn read_user_markdown(
     machine: &Machine,
@@ -139,11 +142,7 @@ pub fn read_user_markdown(
         Ok(t) => Some(t),
         Err(SourceError::NotFound(_)) => None,
         Err(e) => {
-            let mut d = read_error(path, &e, effect, SourceFormat::Markdown);
-            if let Some(s) = d.source.as_mut() {
-                s.scope = SourceScope::User;
-            }
-            diags.push(d);
+            diags.push(read_error(path, &e, effect, SourceFormat::Markdown));
             None
         }
     }
@@ -563,6 +562,29 @@ mod tests {
 
     fn rp(s: &str) -> RepoPath {
         RepoPath::new(s).unwrap()
+    }
+
+    #[test]
+    fn a_problem_of_a_machine_file_is_in_its_layer() {
+        let denied = |p: &RepoPath| SourceError::Io {
+            path: p.clone(),
+            message: "denied".into(),
+            kind: IoKind::Denied,
+        };
+        for (path, scope) in [
+            (rp("a/AGENTS.md"), SourceScope::Project),
+            (
+                RepoPath::on_machine("~", ".gemini/GEMINI.md").unwrap(),
+                SourceScope::User,
+            ),
+            (
+                RepoPath::on_machine("/etc/codex", "AGENTS.md").unwrap(),
+                SourceScope::Managed,
+            ),
+        ] {
+            let d = read_error(&path, &denied(&path), "x", SourceFormat::Markdown);
+            assert_eq!(d.source.map(|s| s.scope), Some(scope), "{path}");
+        }
     }
 
     /// Each cause of a refusal says what to do, first for a file that

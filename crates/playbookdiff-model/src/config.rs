@@ -170,6 +170,18 @@ pub enum SourceScope {
 }
 
 impl SourceScope {
+    /// The layer of a file the analysis names by `path` alone: `managed`
+    /// for a machine-wide path (`/etc/...`), `user` for another path on
+    /// the machine (`~/...`, `$VAR/...`), `project` for a repository path.
+    /// A repository path's `local` scope is the adapter's to say.
+    pub fn of_path(path: &RepoPath) -> SourceScope {
+        match path.machine_parts() {
+            None => SourceScope::Project,
+            Some(("/", _)) => SourceScope::Managed,
+            Some(_) => SourceScope::User,
+        }
+    }
+
     /// The contract spelling (`project`, `local`, `user`, `managed`,
     /// `builtin`), as serialized.
     pub fn as_str(self) -> &'static str {
