@@ -15,7 +15,9 @@
 //! - [`escalate`] and [`rule`] write a memo and a ruling into the
 //!   Rulings table; [`rulings`] says which rows count, from their
 //!   commits' SSH signatures ([`signature`]) and the base branch's
-//!   allowed signers ([`signers`]).
+//!   allowed signers ([`signers`]);
+//! - [`probe`] reads a brief's probe and judges its runs at the base
+//!   and the head (the command runs them).
 //!
 //! Architecture invariant: this crate reads no file, environment variable
 //! or git object itself. The caller hands it texts, names and compiled
@@ -25,6 +27,7 @@ pub mod brief;
 pub mod escalate;
 pub mod packet;
 pub mod pattern;
+pub mod probe;
 pub mod rule;
 pub mod rulings;
 pub mod select;

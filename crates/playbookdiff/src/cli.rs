@@ -301,6 +301,57 @@ pub(crate) enum RoundCommand {
     Rule(RoundRuleArgs),
     /// List each row of the Rulings table: verified or not, and why.
     Rulings(RoundRulingsArgs),
+    /// Run the brief's probe at the base and at the head: fixed, not-fixed,
+    /// vacuous, flaky or invalid. THIS RUNS THE REPOSITORY'S CODE.
+    ///
+    /// The probe (`probe:` in the brief's front matter, or a `## Probe`
+    /// section) declares a setup, a run and the defect's signature (text
+    /// its output holds, an exit status). Each side is checked out in a
+    /// temporary git worktree, where the setup runs once and the run
+    /// `runs` times through `sh -c`, with no standard input, in a process
+    /// group of its own, killed when it ends, times out or the command is
+    /// interrupted; the worktrees are removed in every case. Only this
+    /// command runs code: `check`, `compile` and the others never do.
+    #[command(after_help = PROBE_NOTES)]
+    Probe(RoundProbeArgs),
+}
+
+const PROBE_NOTES: &str = "\
+Verdicts: fixed (every base run fails with the defect's signature, every
+head run passes), not-fixed (the head fails with it too), vacuous (the base
+passes: the probe does not show the defect), flaky (runs on one side end
+differently), invalid (a setup fails, a run times out, or a side fails
+another way). The head is not run when the base decides.
+
+Exit status: 0 fixed, 1 any other verdict, 2 when the probe cannot be run
+(no brief, no probe or one that cannot be read, a revision that names no
+commit) or a signal interrupted it.";
+
+/// Arguments of `playbookdiff round probe`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundProbeArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// The revision that has the defect [default: the brief's baseBranch,
+    /// else origin/baseBranch]
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// The revision that should not have it (committed state only)
+    #[arg(long, value_name = "REV", default_value = "HEAD")]
+    pub head: String,
+    /// Runs per side [default: the probe's `runs`, else 2]
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(playbookdiff_round::probe::MAX_RUNS)))]
+    pub runs: Option<u32>,
+    /// Seconds each setup and run may take [default: the probe's
+    /// `timeout`, else 120]
+    #[arg(long, value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=playbookdiff_round::probe::MAX_TIMEOUT_SECS))]
+    pub timeout: Option<u64>,
+    /// The output format
+    #[arg(long, value_enum, default_value_t = RoundFormat::Text)]
+    pub format: RoundFormat,
 }
 
 /// A person's ruling: allow or deny.

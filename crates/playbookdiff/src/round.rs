@@ -37,19 +37,25 @@ pub(crate) fn run(command: &RoundCommand, here: Option<&Path>) -> Result<Outcome
         RoundCommand::Escalate(args) => escalate(args, here),
         RoundCommand::Rule(args) => rule(args, here),
         RoundCommand::Rulings(args) => rulings(args, here),
+        RoundCommand::Probe(args) => crate::round_probe::run(args, here),
     }
 }
 
 /// The brief a round works under, found: the repository root, the
 /// brief's repository-relative path, the brief and what named it.
-struct Found {
-    root: PathBuf,
-    path: String,
-    brief: Brief,
+pub(crate) struct Found {
+    pub(crate) root: PathBuf,
+    pub(crate) path: String,
+    pub(crate) brief: Brief,
     selection: Selection,
 }
 
-fn find(target: &RoundBriefArgs, here: Option<&Path>) -> Result<Found, UsageError> {
+/// The brief `target` names, read, in the repository it names.
+///
+/// # Errors
+/// A one-line [`UsageError`] (exit 2): no repository, no brief named,
+/// an id that names no brief or two, a briefs folder that cannot be read.
+pub(crate) fn find(target: &RoundBriefArgs, here: Option<&Path>) -> Result<Found, UsageError> {
     let root = match (&target.repo, here) {
         (Some(r), Some(h)) => h.join(r),
         (Some(r), None) => r.clone(),

@@ -26,6 +26,7 @@ mod oracle;
 mod oracle_surfaces;
 mod outside_root;
 mod pre_commit;
+mod probe;
 mod properties;
 mod read_once;
 mod read_only;
