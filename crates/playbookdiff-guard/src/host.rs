@@ -515,7 +515,12 @@ pub struct Answer {
 ///
 /// Claude Code and Codex (PreToolUse): an allow prints nothing (the
 /// host's own permission checks still apply: an explicit allow would
-/// skip them); a warn prints `{"systemMessage": ...}`; an ask or a deny
+/// skip them); a warn prints `{"systemMessage": ...}`, which only the
+/// person sees, and for Claude Code before the tool the same reason as
+/// `hookSpecificOutput.additionalContext`, which the model reads beside
+/// the tool's result (2.1.197 and 2.1.332 accept the field; without it
+/// the model read nothing of the warning: the round's end-to-end run,
+/// `oracle/round/`); an ask or a deny
 /// prints `{"hookSpecificOutput": {"hookEventName": "PreToolUse",
 /// "permissionDecision": "ask"|"deny", "permissionDecisionReason":
 /// ...}}`, exit 0 (Codex, which has no prompt, gets a deny for an ask).
@@ -555,6 +560,14 @@ pub fn answer(host: Host, event: Event, decision: &Decision) -> Answer {
             o.to_string()
         }
         (_, _, Verdict::Allow) => String::new(),
+        (Host::ClaudeCode, Event::PreToolUse, Verdict::Warn) => serde_json::json!({
+            "systemMessage": reason,
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "additionalContext": reason,
+            },
+        })
+        .to_string(),
         (_, _, Verdict::Warn) => serde_json::json!({ "systemMessage": reason }).to_string(),
         (_, Event::PostToolUse, _) => {
             serde_json::json!({ "decision": "block", "reason": reason }).to_string()

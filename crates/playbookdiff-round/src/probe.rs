@@ -203,7 +203,7 @@ fn declaration(value: &Value, line: u32) -> ProbeReading {
     }
     let setup = text(map, "setup", &mut say);
     let run = text(map, "run", &mut say);
-    if run.is_none() && !map.get("run").is_some_and(|v| !v.is_string()) {
+    if run.is_none() && map.get("run").is_none_or(|v| v.is_string()) {
         say("`run` is missing; give the shell command that shows the defect");
     }
     let fails = signature(map.get("fails"), &mut say);

@@ -197,3 +197,25 @@ fn the_agents_own_names_are_taken() {
     assert_eq!(Host::from_id("copilot-cli"), Some(Host::Copilot));
     assert_eq!(Host::from_id("copilot"), Some(Host::Copilot));
 }
+
+/// A warning reaches the person (`systemMessage`) and, in Claude Code
+/// before the tool, the model too (`additionalContext`): with the
+/// `systemMessage` alone, the round's end-to-end run with Claude Code
+/// 2.1.332 (`oracle/round/claude-code/`) showed the model nothing.
+#[test]
+fn a_warning_reaches_claude_codes_model() {
+    let warn = Decision::of(&rules::BRIEF_SCOPE, "`README.md`", Vec::new());
+    let a = host::answer(Host::ClaudeCode, Event::PreToolUse, &warn);
+    assert_eq!(a.status, 0);
+    let v = json(&a);
+    assert_eq!(v["systemMessage"], warn.reason.as_str());
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+    assert_eq!(
+        v["hookSpecificOutput"]["additionalContext"],
+        warn.reason.as_str()
+    );
+    // No decision: the agent's own permission checks still apply.
+    assert!(v["hookSpecificOutput"].get("permissionDecision").is_none());
+    let codex = host::answer(Host::Codex, Event::PreToolUse, &warn);
+    assert!(json(&codex).get("hookSpecificOutput").is_none());
+}

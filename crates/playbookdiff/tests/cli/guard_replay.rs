@@ -20,7 +20,7 @@ fn oracle_guard() -> PathBuf {
 }
 
 /// Copies `from` into `to`, keeping symbolic links as links.
-fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -55,7 +55,7 @@ fn fixture_for(host: &str) -> tempfile::TempDir {
 }
 
 /// The decision and rule of one answer in the host's protocol.
-fn answer(status: i32, stdout: &str) -> (String, Option<String>) {
+pub(crate) fn answer(status: i32, stdout: &str) -> (String, Option<String>) {
     if status == 2 {
         return ("deny".into(), None);
     }
@@ -122,7 +122,7 @@ fn replay(host: &str, work: &Path, payload: &Value) -> (String, Option<String>) 
 /// Whether a payload asks before the tool: Claude Code's and Codex's
 /// `PreToolUse`, Gemini CLI's `BeforeTool`, OpenCode's plugin's event, a
 /// Copilot CLI payload without a `toolResult`.
-fn is_pre(payload: &Value) -> bool {
+pub(crate) fn is_pre(payload: &Value) -> bool {
     if payload.get("toolName").is_some() {
         return payload["toolResult"].is_null();
     }

@@ -36,6 +36,7 @@ mod remedies;
 mod repo_mode;
 mod revisions;
 mod round;
+mod round_replay;
 mod rulings;
 mod secrets;
 mod six_harnesses;
