@@ -279,7 +279,7 @@ fn an_interrupted_probe_kills_its_processes_and_removes_its_worktree() {
             f = file.display()
         );
         let round = Round::new(&format!("{run}{SIGNATURE}"));
-        let mut child = round
+        let child = round
             .std_probe(&[])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
