@@ -145,6 +145,14 @@ pub enum Unverified {
     UnlistedKey(String),
     /// The signature does not verify over this commit's content.
     BadSignature(String),
+    /// The key is listed, but of a type this build does not verify (DSA,
+    /// ECDSA P-521): its algorithm's name and its fingerprint.
+    UnsupportedKey {
+        /// The key's algorithm as OpenSSH names it.
+        algorithm: String,
+        /// The key's SHA-256 fingerprint.
+        fingerprint: String,
+    },
     /// The key is listed, but no line of it allows this commit: the
     /// namespace, the time, or the committer's email; why.
     NotAllowed(String),
@@ -172,6 +180,9 @@ impl Unverified {
             }
             Unverified::BadSignature(fp) => format!(
                 "the signature by {fp} does not verify over this commit's content"
+            ),
+            Unverified::UnsupportedKey { algorithm, fingerprint } => format!(
+                "the key {fingerprint} is of type `{algorithm}`, which is not verified here (Ed25519, ECDSA P-256 and P-384, RSA, and their FIDO2 forms are); sign with one of those"
             ),
             Unverified::NotAllowed(why) => why.clone(),
         }
@@ -204,6 +215,12 @@ pub fn verify(commit: &CommitObject, signers: &AllowedSigners) -> Result<Signer,
     let Some(first) = listed.first() else {
         return Err(Unverified::UnlistedKey(fingerprint));
     };
+    if !verifiable(sig.public_key()) {
+        return Err(Unverified::UnsupportedKey {
+            algorithm: sig.public_key().algorithm().to_string(),
+            fingerprint,
+        });
+    }
     first
         .key
         .verify(GIT_NAMESPACE, &commit.payload, &sig)
@@ -237,6 +254,21 @@ pub fn verify(commit: &CommitObject, signers: &AllowedSigners) -> Result<Signer,
         }
     }
     Err(Unverified::NotAllowed(why))
+}
+
+/// True for the key types this build verifies: the workspace's
+/// `ssh-key` features (`ed25519`, `p256`, `p384`, `rsa`); DSA and ECDSA
+/// P-521 are not built in.
+fn verifiable(key: &ssh_key::public::KeyData) -> bool {
+    use ssh_key::public::{EcdsaPublicKey, KeyData};
+    match key {
+        KeyData::Ed25519(_)
+        | KeyData::SkEd25519(_)
+        | KeyData::SkEcdsaSha2NistP256(_)
+        | KeyData::Rsa(_) => true,
+        KeyData::Ecdsa(k) => matches!(k, EcdsaPublicKey::NistP256(_) | EcdsaPublicKey::NistP384(_)),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

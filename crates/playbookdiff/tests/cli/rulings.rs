@@ -96,15 +96,46 @@ pub(crate) fn git_in(
 /// A new ed25519 key pair in `dir`: the private key's path and the
 /// public key's line.
 pub(crate) fn keygen(dir: &Path, name: &str) -> (PathBuf, String) {
+    keygen_as(dir, name, &["-t", "ed25519"])
+}
+
+/// A new key pair made by `ssh-keygen` with `kind` (its `-t` and `-b`
+/// arguments) in `dir`: the private key's path and the public key's line.
+fn keygen_as(dir: &Path, name: &str, kind: &[&str]) -> (PathBuf, String) {
     let key = dir.join(name);
     let ok = std::process::Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
+        .args(["-q", "-N", "", "-C", name])
+        .args(kind)
+        .arg("-f")
         .arg(&key)
         .status()
         .expect("ssh-keygen is installed");
     assert!(ok.success());
     let public = std::fs::read_to_string(key.with_extension("pub")).unwrap();
     (key, public.trim().to_string())
+}
+
+/// A round's repository as a person approved it, in `dir`: on `main`,
+/// `.github/allowed_signers` with one `EMAIL KEY` line per signer and
+/// `files` (path, text), committed unsigned by an admin; then the round's
+/// branch `brief/012` checked out. Returns the root, canonical.
+fn approved_round(dir: &Path, signers: &[(&str, &str)], files: &[(&str, &str)]) -> PathBuf {
+    let root = std::fs::canonicalize(dir).unwrap();
+    let admin = Committer::unsigned("admin@example.com");
+    git_in(&root, &admin, &["init", "-q", "-b", "main"], None);
+    let lines: String = signers
+        .iter()
+        .map(|(email, key)| format!("{email} {key}\n"))
+        .collect();
+    let signers_file = (".github/allowed_signers", lines.as_str());
+    for (path, text) in files.iter().chain([&signers_file]) {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    commit_all(&root, &admin, "brief 012 and who may rule");
+    git_in(&root, &admin, &["checkout", "-q", "-b", "brief/012"], None);
+    root
 }
 
 /// Appends `row` to the brief and commits it as `who`.
@@ -211,19 +242,9 @@ fn a_ruling_counts_only_when_signed_by_a_key_the_base_branch_lists() {
     let (mallory, _) = keygen(keys.path(), "mallory");
     let (bob, bob_pub) = keygen(keys.path(), "bob");
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
+    let signers = [("alice@example.com", alice_pub.as_str())];
+    let root = &approved_round(dir.path(), &signers, &[(BRIEF_PATH, BRIEF)]);
     let admin = Committer::unsigned("admin@example.com");
-    git_in(root, &admin, &["init", "-q", "-b", "main"], None);
-    std::fs::create_dir_all(root.join(".github")).unwrap();
-    std::fs::create_dir_all(root.join("briefs")).unwrap();
-    std::fs::write(
-        root.join(".github/allowed_signers"),
-        format!("alice@example.com {alice_pub}\n"),
-    )
-    .unwrap();
-    std::fs::write(root.join(BRIEF_PATH), BRIEF).unwrap();
-    commit_all(root, &admin, "brief 012 and who may rule");
-    git_in(root, &admin, &["checkout", "-q", "-b", "brief/012"], None);
     // Bob is listed on the round's branch only.
     std::fs::write(
         root.join(".github/allowed_signers"),
@@ -413,22 +434,10 @@ fn the_guard_reads_the_brief_and_a_signed_ruling_opens_a_protected_file() {
     let (alice, alice_pub) = keygen(keys.path(), "alice");
     let (mallory, _) = keygen(keys.path(), "mallory");
     let dir = tempfile::tempdir().unwrap();
-    let root = std::fs::canonicalize(dir.path()).unwrap();
-    let root = root.as_path();
-    let admin = Committer::unsigned("admin@example.com");
-    git_in(root, &admin, &["init", "-q", "-b", "main"], None);
-    std::fs::create_dir_all(root.join(".github")).unwrap();
-    std::fs::create_dir_all(root.join("briefs")).unwrap();
-    std::fs::write(
-        root.join(".github/allowed_signers"),
-        format!("alice@example.com {alice_pub}\n"),
-    )
-    .unwrap();
+    let signers = [("alice@example.com", alice_pub.as_str())];
     // No table yet: the escalation makes it.
     let without_table = BRIEF.split("| Id").next().unwrap();
-    std::fs::write(root.join(BRIEF_PATH), without_table).unwrap();
-    commit_all(root, &admin, "brief 012");
-    git_in(root, &admin, &["checkout", "-q", "-b", "brief/012"], None);
+    let root = &approved_round(dir.path(), &signers, &[(BRIEF_PATH, without_table)]);
 
     assert_eq!(guard_write(root, "src/a.rs", None).0, "allow");
     let (d, out) = guard_write(root, "README.md", None);
@@ -540,23 +549,14 @@ fn the_pre_commit_hook_refuses_a_protected_change_without_a_verified_ruling() {
     let keys = tempfile::tempdir().unwrap();
     let (alice, alice_pub) = keygen(keys.path(), "alice");
     let dir = tempfile::tempdir().unwrap();
-    let root = std::fs::canonicalize(dir.path()).unwrap();
-    let root = root.as_path();
-    let admin = Committer::unsigned("admin@example.com");
-    git_in(root, &admin, &["init", "-q", "-b", "main"], None);
-    std::fs::create_dir_all(root.join(".github")).unwrap();
-    std::fs::create_dir_all(root.join("briefs")).unwrap();
-    std::fs::create_dir_all(root.join("migrations")).unwrap();
-    std::fs::write(
-        root.join(".github/allowed_signers"),
-        format!("alice@example.com {alice_pub}\n"),
-    )
-    .unwrap();
+    let signers = [("alice@example.com", alice_pub.as_str())];
     let text = format!("{BRIEF}| E1 | migrations/002.sql | pending | |\n");
-    std::fs::write(root.join(BRIEF_PATH), text).unwrap();
-    std::fs::write(root.join("migrations/002.sql"), "create table t;\n").unwrap();
-    commit_all(root, &admin, "brief 012");
-    git_in(root, &admin, &["checkout", "-q", "-b", "brief/012"], None);
+    let files = [
+        (BRIEF_PATH, text.as_str()),
+        ("migrations/002.sql", "create table t;\n"),
+    ];
+    let root = &approved_round(dir.path(), &signers, &files);
+    let admin = Committer::unsigned("admin@example.com");
 
     // An existing hook is kept and run first; the plan changes nothing.
     let hooks = root.join(".git/hooks");
@@ -611,4 +611,44 @@ fn the_pre_commit_hook_refuses_a_protected_change_without_a_verified_ruling() {
 
 fn git_hook_chained() -> &'static str {
     playbookdiff_guard::git_hook::CHAINED
+}
+
+/// Each key type an allowed signers file may list, signing a ruling
+/// with `git -c gpg.format=ssh commit -S` (git signs through `ssh-keygen
+/// -Y sign`; an RSA key signs with rsa-sha2-512): Ed25519, ECDSA P-256
+/// and P-384 and RSA verify (RSA through the `ssh-key` crate's `rsa`
+/// feature); ECDSA P-521 does not (the crate is built without P-521),
+/// and the row says which type is not verified.
+#[test]
+fn each_listed_key_type_verifies_or_says_why_not() {
+    let cases: [(&str, &[&str], bool); 6] = [
+        ("ed25519", &["-t", "ed25519"], true),
+        ("ecdsa-p256", &["-t", "ecdsa", "-b", "256"], true),
+        ("ecdsa-p384", &["-t", "ecdsa", "-b", "384"], true),
+        ("ecdsa-p521", &["-t", "ecdsa", "-b", "521"], false),
+        ("rsa-2048", &["-t", "rsa", "-b", "2048"], true),
+        ("rsa-4096", &["-t", "rsa", "-b", "4096"], true),
+    ];
+    let keys = tempfile::tempdir().unwrap();
+    for (name, kind, verifies) in cases {
+        let (key, public) = keygen_as(keys.path(), name, kind);
+        let dir = tempfile::tempdir().unwrap();
+        let signers = [("alice@example.com", public.as_str())];
+        let root = approved_round(dir.path(), &signers, &[(BRIEF_PATH, BRIEF)]);
+        let alice = Committer::signed("alice@example.com", &key);
+        commit_row(
+            &root,
+            &alice,
+            "| E1 | migrations/1.sql | allowed | reviewed |",
+        );
+        let rows = rulings_json(&root);
+        assert_eq!(rows[0]["verified"], verifies, "{name}: {}", rows[0]);
+        if !verifies {
+            let why = rows[0]["whyNot"].as_str().unwrap_or_default();
+            assert!(
+                why.contains("of type `ecdsa-sha2-nistp521`, which is not verified here"),
+                "{name}: {why}"
+            );
+        }
+    }
 }
