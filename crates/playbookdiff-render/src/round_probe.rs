@@ -49,12 +49,14 @@ pub fn probe_text(report: &ProbeReport) -> String {
     out
 }
 
+/// `text` (which may hold the brief's words) escaped and wrapped.
 fn line(out: &mut String, text: &str) {
-    out.push_str(&wrap(text, "", columns()));
+    out.push_str(&wrap(&clean(text), "", columns()));
 }
 
+/// An indented item, escaped and wrapped.
 fn item(out: &mut String, text: &str) {
-    out.push_str(&wrap_hanging(text, "  ", "    ", columns()));
+    out.push_str(&wrap_hanging(&clean(text), "  ", "    ", columns()));
 }
 
 fn declared(out: &mut String, report: &ProbeReport) {
@@ -175,6 +177,9 @@ mod tests {
         // Only the run that did not end as expected shows its output.
         assert!(!text.contains("| token expired"), "{text}");
         assert!(!text.contains('\u{1b}'), "{text}");
+        let mut hostile = report();
+        hostile.probe.run = "make\u{1b}[2J test".into();
+        assert!(!probe_text(&hostile).contains('\u{1b}'));
         assert!(text.contains("head: not run"));
         for l in text.lines() {
             assert!(l.chars().count() <= 80, "{l}");

@@ -383,6 +383,16 @@ pub fn classify(fails: &Signature, ended: Ended, output: &str) -> RunOutcome {
     }
 }
 
+/// The outcome of a setup that ended as `ended`: passed (exit status 0),
+/// timed out, or failed otherwise; a setup has no defect's signature.
+pub fn setup_outcome(ended: Ended) -> RunOutcome {
+    match ended {
+        Ended::Exited(0) => RunOutcome::Passed,
+        Ended::TimedOut => RunOutcome::TimedOut,
+        Ended::Exited(_) | Ended::Signalled(_) => RunOutcome::OtherFailure,
+    }
+}
+
 /// The probe's verdict on the round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]

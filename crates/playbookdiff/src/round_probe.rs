@@ -294,7 +294,8 @@ impl<'a> Runner<'a> {
             None => None,
             Some(command) => {
                 let log = logs.join(format!("{}-setup.log", side.word()));
-                Some(self.shell(command, side, worktree, &log).await?)
+                let done = self.shell(command, side, worktree, &log).await?;
+                Some(done.report(probe::setup_outcome(done.ended)))
             }
         };
         let mut runs = Vec::new();
@@ -304,7 +305,8 @@ impl<'a> Runner<'a> {
         {
             for n in 1..=self.probe.runs {
                 let log = logs.join(format!("{}-{n}.log", side.word()));
-                runs.push(self.shell(&self.probe.run, side, worktree, &log).await?);
+                let done = self.shell(&self.probe.run, side, worktree, &log).await?;
+                runs.push(done.report(classify(&self.probe.fails, done.ended, &done.output)));
             }
         }
         Ok((setup, runs))
@@ -317,7 +319,7 @@ impl<'a> Runner<'a> {
         side: Side,
         worktree: &Path,
         log: &Path,
-    ) -> Result<RunReport, Stop> {
+    ) -> Result<Done, Stop> {
         let file = std::fs::File::create(log)
             .and_then(|f| Ok((f.try_clone()?, f)))
             .map_err(|e| Stop::Failed(format!("the probe's output cannot be kept ({e})")))?;
@@ -333,15 +335,10 @@ impl<'a> Runner<'a> {
         }
         let timeout = Duration::from_secs(self.probe.timeout_secs);
         let (ended, took) = self.supervise(cmd, Some(timeout)).await?;
-        let output = read_output(log);
-        Ok(RunReport {
-            outcome: classify(&self.probe.fails, ended, &output),
-            exit: match ended {
-                Ended::Exited(n) => Some(n),
-                _ => None,
-            },
-            millis: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
-            output_tail: probe::tail(&output),
+        Ok(Done {
+            ended,
+            took,
+            output: read_output(log),
         })
     }
 
@@ -367,6 +364,28 @@ impl<'a> Runner<'a> {
         kill_group(group);
         let _ = child.wait().await;
         ended.map(|e| (e, started.elapsed()))
+    }
+}
+
+/// A setup or run that ended: how, after how long, and its output.
+struct Done {
+    ended: Ended,
+    took: Duration,
+    output: String,
+}
+
+impl Done {
+    /// The report of this setup or run, with its `outcome`.
+    fn report(&self, outcome: RunOutcome) -> RunReport {
+        RunReport {
+            outcome,
+            exit: match self.ended {
+                Ended::Exited(n) => Some(n),
+                _ => None,
+            },
+            millis: u64::try_from(self.took.as_millis()).unwrap_or(u64::MAX),
+            output_tail: probe::tail(&self.output),
+        }
     }
 }
 

@@ -211,11 +211,16 @@ fn invalid_when_the_base_fails_for_another_reason() {
 
 #[test]
 fn invalid_when_the_setup_fails_and_the_runs_are_then_not_run() {
-    let round = Round::new(&format!("  setup: exit 3\n  run: sh check.sh\n{SIGNATURE}"));
+    // The setup fails as the run would with the defect: still a failed
+    // setup, never the defect's signature.
+    let round = Round::new(&format!(
+        "  setup: echo token expired; exit 1\n  run: sh check.sh\n{SIGNATURE}"
+    ));
     let (json, status) = round.json(&[]);
     assert_eq!(status, 1);
     assert_eq!(json["judgement"]["verdict"], "invalid");
-    assert_eq!(json["base"]["setup"]["exit"], 3);
+    assert_eq!(json["base"]["setup"]["exit"], 1);
+    assert_eq!(json["base"]["setup"]["outcome"], "other-failure");
     assert_eq!(outcomes(&json["base"]), Vec::<&str>::new());
     round.assert_clean();
 }
