@@ -74,12 +74,13 @@ fn declared(out: &mut String, report: &ProbeReport) {
         signature.push(format!("exit status {exit}"));
     }
     item(out, &format!("the defect: {}", signature.join(", ")));
+    let runs = match p.runs {
+        1 => "1 run".to_string(),
+        n => format!("{n} runs"),
+    };
     item(
         out,
-        &format!(
-            "{} run(s) per side, {} s timeout each",
-            p.runs, p.timeout_secs
-        ),
+        &format!("{runs} per side, {} s timeout each", p.timeout_secs),
     );
 }
 
@@ -181,6 +182,10 @@ mod tests {
         hostile.probe.run = "make\u{1b}[2J test".into();
         assert!(!probe_text(&hostile).contains('\u{1b}'));
         assert!(text.contains("head: not run"));
+        assert!(
+            text.contains("  2 runs per side, 120 s timeout each"),
+            "{text}"
+        );
         for l in text.lines() {
             assert!(l.chars().count() <= 80, "{l}");
         }
