@@ -280,11 +280,16 @@ Examples:
     --option \"rename the column\" --option \"add a new column\" \\
     --recommendation \"rename the column: one migration\"
 
+  # Whether the round fixed the defect its probe shows (runs the
+  # repository's code, in temporary worktrees)
+  playbookdiff round probe
+
 Which brief: ID (or --brief), else PLAYBOOKDIFF_BRIEF, else the branch
 checked out, else on a detached head the branch the forge's CI names
 (GITHUB_HEAD_REF, GITHUB_REF_NAME, CI_MERGE_REQUEST_SOURCE_BRANCH_NAME,
 CI_COMMIT_REF_NAME). Exit status: 0, or 2 when no brief is named, the id
-names no brief, or the command could not be carried out.";
+names no brief, or the command could not be carried out; `round probe`
+exits 1 for any verdict but fixed.";
 
 /// The `round` subcommands.
 #[derive(Debug, Clone, Subcommand)]
