@@ -344,12 +344,13 @@ pub(crate) struct RoundRulingsArgs {
     pub format: RoundFormat,
 }
 
-/// The formats of `round context`.
+/// The formats of `round context` and `round rulings`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum RoundFormat {
     /// Text for a person or an agent, 80 columns
     Text,
-    /// The JSON document of schema/round-context.schema.json
+    /// The JSON document of schema/round-context.schema.json (context)
+    /// or schema/round-rulings.schema.json (rulings)
     Json,
 }
 

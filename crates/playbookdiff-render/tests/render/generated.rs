@@ -95,3 +95,11 @@ fn round_context_schema_is_up_to_date() {
         &playbookdiff_render::round::context_schema(),
     );
 }
+
+#[test]
+fn round_rulings_schema_is_up_to_date() {
+    check_generated(
+        "schema/round-rulings.schema.json",
+        &playbookdiff_render::round::rulings_schema(),
+    );
+}

@@ -194,6 +194,16 @@ fn rulings_json(root: &Path) -> Vec<Value> {
         .stdout
         .clone();
     let report: Value = serde_json::from_slice(&out).unwrap();
+    let schema_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/round-rulings.schema.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(report["signers"], ".github/allowed_signers on main");
     report["rows"].as_array().unwrap().clone()
 }
