@@ -195,7 +195,10 @@ fn pyproject(table: &toml::Table) -> Result<Declared, ManifestError> {
         project.and_then(|p| p.get("dependencies")),
     );
     let groups = [
-        ("project.optional-dependencies", project.and_then(|p| p.get("optional-dependencies"))),
+        (
+            "project.optional-dependencies",
+            project.and_then(|p| p.get("optional-dependencies")),
+        ),
         ("dependency-groups", table.get("dependency-groups")),
     ];
     for (prefix, value) in groups {
@@ -211,7 +214,9 @@ fn pyproject(table: &toml::Table) -> Result<Declared, ManifestError> {
             poetry.and_then(|p| p.get(s)),
         );
     }
-    let poetry_groups = poetry.and_then(|p| p.get("group")).and_then(toml::Value::as_table);
+    let poetry_groups = poetry
+        .and_then(|p| p.get("group"))
+        .and_then(toml::Value::as_table);
     for (group, g) in poetry_groups.into_iter().flatten() {
         let section = format!("tool.poetry.group.{group}.dependencies");
         add_toml_section(&mut out, &section, g.get("dependencies"));
@@ -263,7 +268,8 @@ fn package_json(text: &str) -> Result<Declared, ManifestError> {
         ),
         (
             "pnpm.neverBuiltDependencies",
-            doc.get("pnpm").and_then(|p| p.get("neverBuiltDependencies")),
+            doc.get("pnpm")
+                .and_then(|p| p.get("neverBuiltDependencies")),
         ),
     ];
     let scripts = INSTALL_SCRIPTS.map(|s| {
@@ -277,7 +283,8 @@ fn package_json(text: &str) -> Result<Declared, ManifestError> {
     }
     for (key, value) in scripts {
         if let Some(v) = value {
-            out.approvals.insert(format!("scripts.{key}"), v.to_string());
+            out.approvals
+                .insert(format!("scripts.{key}"), v.to_string());
         }
     }
     Ok(out)
@@ -309,7 +316,14 @@ fn go_mod(text: &str) -> Result<Declared, ManifestError> {
         }
         let rest = words.next().unwrap_or_default().trim();
         if rest == "(" {
-            block = Some((if directive == "require" { "require" } else { "replace" }, number));
+            block = Some((
+                if directive == "require" {
+                    "require"
+                } else {
+                    "replace"
+                },
+                number,
+            ));
         } else {
             go_entry(&mut out, directive, rest);
         }
@@ -478,10 +492,15 @@ mod tests {
                 "workspace.dependencies:w"
             ]
         );
-        let npm = r#"{"dependencies":{"a":"1"},"devDependencies":{"b":"2"},"bundleDependencies":["c"]}"#;
+        let npm =
+            r#"{"dependencies":{"a":"1"},"devDependencies":{"b":"2"},"bundleDependencies":["c"]}"#;
         assert_eq!(
             names(Manifest::PackageJson, npm),
-            ["bundleDependencies:c", "dependencies:a", "devDependencies:b"]
+            [
+                "bundleDependencies:c",
+                "dependencies:a",
+                "devDependencies:b"
+            ]
         );
         let py = "[project]\ndependencies = [\"Requests[socks]>=2\", \"zope.interface\"]\n\
             [project.optional-dependencies]\ndev = [\"pytest\"]\n[dependency-groups]\nlint = [\"ruff\"]\n\
@@ -516,16 +535,23 @@ mod tests {
             ]
         );
         let gem = "source 'https://rubygems.org'\ngem \"rails\", \"~> 7\"\ngem('pg')\n  gem 'rspec' # test\ngems = 1\n";
-        assert_eq!(names(Manifest::Gemfile, gem), ["gem:pg", "gem:rails", "gem:rspec"]);
+        assert_eq!(
+            names(Manifest::Gemfile, gem),
+            ["gem:pg", "gem:rails", "gem:rspec"]
+        );
     }
 
     #[test]
     fn malformed_manifests_say_where() {
-        let e = Manifest::Cargo.read("[dependencies]\nserde = \n").unwrap_err();
+        let e = Manifest::Cargo
+            .read("[dependencies]\nserde = \n")
+            .unwrap_err();
         assert_eq!(e.line, Some(2), "{e:?}");
         let e = Manifest::PackageJson.read("{\n\"a\": 1,\n}").unwrap_err();
         assert_eq!(e.line, Some(3), "{e:?}");
-        let e = Manifest::GoMod.read("module m\nrequire (\n a v1\n").unwrap_err();
+        let e = Manifest::GoMod
+            .read("module m\nrequire (\n a v1\n")
+            .unwrap_err();
         assert_eq!(e.line, Some(2));
         assert!(e.message.contains("not closed"));
     }
@@ -543,16 +569,26 @@ mod tests {
             .unwrap();
         let new = added(&base, &head);
         assert_eq!(new.len(), 1, "a moved dependency is not new: {new:?}");
-        assert_eq!((new[0].name.as_str(), new[0].section.as_str()), ("b", "dependencies"));
+        assert_eq!(
+            (new[0].name.as_str(), new[0].section.as_str()),
+            ("b", "dependencies")
+        );
         let changed: Vec<String> = approvals_changed(&base, &head)
             .into_iter()
             .map(|(k, _, _)| k)
             .collect();
         assert_eq!(
             changed,
-            ["pnpm.onlyBuiltDependencies", "scripts.postinstall", "trustedDependencies"]
+            [
+                "pnpm.onlyBuiltDependencies",
+                "scripts.postinstall",
+                "trustedDependencies"
+            ]
         );
-        assert_eq!(Manifest::of("a/requirements-dev.txt"), Some(Manifest::Requirements));
+        assert_eq!(
+            Manifest::of("a/requirements-dev.txt"),
+            Some(Manifest::Requirements)
+        );
         assert_eq!(Manifest::of("package-lock.json"), None);
     }
 }

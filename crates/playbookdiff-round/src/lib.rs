@@ -15,13 +15,17 @@
 //! - [`escalate`] and [`rule`] write a memo and a ruling into the
 //!   Rulings table; [`rulings`] says which rows count, from their
 //!   commits' SSH signatures ([`signature`]) and the base branch's
-//!   allowed signers ([`signers`]).
+//!   allowed signers ([`signers`]);
+//! - [`audit`] says what a round changed against its brief, with the
+//!   dependencies its manifests add ([`dependencies`]).
 //!
 //! Architecture invariant: this crate reads no file, environment variable
 //! or git object itself. The caller hands it texts, names and compiled
 //! configurations; it returns values and problems, never panics.
 
+pub mod audit;
 pub mod brief;
+pub mod dependencies;
 pub mod escalate;
 pub mod packet;
 pub mod pattern;
