@@ -55,6 +55,7 @@ mod layout;
 pub mod overview;
 pub mod report;
 pub mod round;
+pub mod round_audit;
 pub mod sarif;
 pub mod schema;
 pub mod text;

@@ -578,6 +578,10 @@ fn ruling_findings(inputs: &AuditInputs<'_>, out: &mut Vec<AuditFinding>) {
 /// The brief's scope as the head holds it, against the scope read.
 fn brief_findings(inputs: &AuditInputs<'_>, out: &mut Vec<AuditFinding>) {
     let path = inputs.path;
+    if inputs.sides.0.commit.is_none() {
+        // Nothing was compared: the missing base is the finding.
+        return;
+    }
     if inputs.scope_from == ScopeSource::Head {
         out.push(not_measured(
             Some(path.to_string()),

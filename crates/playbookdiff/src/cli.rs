@@ -301,6 +301,11 @@ pub(crate) enum RoundCommand {
     Rule(RoundRuleArgs),
     /// List each row of the Rulings table: verified or not, and why.
     Rulings(RoundRulingsArgs),
+    /// Audit the round: what base..HEAD changed against the brief as the
+    /// base holds it (scope, protected files and their rulings, agent
+    /// configuration, dependencies, what could not be measured). Exit
+    /// status 1 when the round should fail, 0 otherwise.
+    Audit(RoundAuditArgs),
 }
 
 /// A person's ruling: allow or deny.
@@ -342,6 +347,50 @@ pub(crate) struct RoundRulingsArgs {
     /// The output format
     #[arg(long, value_enum, default_value_t = RoundFormat::Text)]
     pub format: RoundFormat,
+}
+
+/// Arguments of `playbookdiff round audit`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundAuditArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// What the round is measured from: a branch or commit [default: the
+    /// brief's baseBranch, as a local branch, else origin's]; the audit
+    /// starts at its merge base with HEAD
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// The output format
+    #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
+    pub format: AuditFormat,
+}
+
+/// The formats of `round audit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AuditFormat {
+    /// Text for people, 80 columns
+    Text,
+    /// The JSON document of schema/round-audit.schema.json
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF readers
+    Sarif,
+    /// GitHub Actions workflow commands: annotations on the files
+    Github,
+    /// A GitLab Code Quality report
+    Gitlab,
+}
+
+impl AuditFormat {
+    /// The render crate's format.
+    pub(crate) fn format(self) -> Format {
+        match self {
+            AuditFormat::Text => Format::Text,
+            AuditFormat::Json => Format::Json,
+            AuditFormat::Sarif => Format::Sarif,
+            AuditFormat::Github => Format::Github,
+            AuditFormat::Gitlab => Format::Gitlab,
+        }
+    }
 }
 
 /// The formats of `round context` and `round rulings`.

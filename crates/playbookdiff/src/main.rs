@@ -21,6 +21,7 @@ mod mcp;
 mod project;
 mod remedies;
 mod round;
+mod round_audit;
 mod round_rulings;
 mod sink;
 mod upgrade;

@@ -37,19 +37,20 @@ pub(crate) fn run(command: &RoundCommand, here: Option<&Path>) -> Result<Outcome
         RoundCommand::Escalate(args) => escalate(args, here),
         RoundCommand::Rule(args) => rule(args, here),
         RoundCommand::Rulings(args) => rulings(args, here),
+        RoundCommand::Audit(args) => crate::round_audit::run(args, here),
     }
 }
 
 /// The brief a round works under, found: the repository root, the
 /// brief's repository-relative path, the brief and what named it.
-struct Found {
-    root: PathBuf,
-    path: String,
-    brief: Brief,
-    selection: Selection,
+pub(crate) struct Found {
+    pub(crate) root: PathBuf,
+    pub(crate) path: String,
+    pub(crate) brief: Brief,
+    pub(crate) selection: Selection,
 }
 
-fn find(target: &RoundBriefArgs, here: Option<&Path>) -> Result<Found, UsageError> {
+pub(crate) fn find(target: &RoundBriefArgs, here: Option<&Path>) -> Result<Found, UsageError> {
     let root = match (&target.repo, here) {
         (Some(r), Some(h)) => h.join(r),
         (Some(r), None) => r.clone(),
