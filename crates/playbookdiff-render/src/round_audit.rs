@@ -110,8 +110,9 @@ fn counts(out: &mut String, r: &AuditReport) {
     line(
         out,
         &format!(
-            "Rulings: {} rows (measured: {} verified)",
-            c.rulings, c.rulings_verified
+            "Rulings: {} (measured: {} verified)",
+            plural(c.rulings, "row", "rows"),
+            c.rulings_verified
         ),
     );
     line(

@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-const BRIEF: &str = "---
+pub(crate) const BRIEF: &str = "---
 id: \"012\"
 title: Rotate the tokens
 affectedFiles: [src/**]
@@ -25,24 +25,24 @@ baseBranch: main
 | --- | --- | --- | --- |
 ";
 
-const BRIEF_PATH: &str = "briefs/012.md";
+pub(crate) const BRIEF_PATH: &str = "briefs/012.md";
 
 /// Who commits, and with which key (none: unsigned).
-struct Committer<'a> {
+pub(crate) struct Committer<'a> {
     email: &'a str,
     author: Option<&'a str>,
     key: Option<&'a Path>,
 }
 
 impl<'a> Committer<'a> {
-    fn signed(email: &'a str, key: &'a Path) -> Self {
+    pub(crate) fn signed(email: &'a str, key: &'a Path) -> Self {
         Committer {
             email,
             author: None,
             key: Some(key),
         }
     }
-    fn unsigned(email: &'a str) -> Self {
+    pub(crate) fn unsigned(email: &'a str) -> Self {
         Committer {
             email,
             author: None,
@@ -51,7 +51,12 @@ impl<'a> Committer<'a> {
     }
 }
 
-fn git_in(root: &Path, who: &Committer<'_>, args: &[&str], stdin: Option<&[u8]>) -> String {
+pub(crate) fn git_in(
+    root: &Path,
+    who: &Committer<'_>,
+    args: &[&str],
+    stdin: Option<&[u8]>,
+) -> String {
     let mut cmd = std::process::Command::new("git");
     if let Some(key) = who.key {
         cmd.args(["-c", "gpg.format=ssh", "-c"])
@@ -90,7 +95,7 @@ fn git_in(root: &Path, who: &Committer<'_>, args: &[&str], stdin: Option<&[u8]>)
 
 /// A new ed25519 key pair in `dir`: the private key's path and the
 /// public key's line.
-fn keygen(dir: &Path, name: &str) -> (PathBuf, String) {
+pub(crate) fn keygen(dir: &Path, name: &str) -> (PathBuf, String) {
     let key = dir.join(name);
     let ok = std::process::Command::new("ssh-keygen")
         .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
@@ -103,7 +108,7 @@ fn keygen(dir: &Path, name: &str) -> (PathBuf, String) {
 }
 
 /// Appends `row` to the brief and commits it as `who`.
-fn commit_row(root: &Path, who: &Committer<'_>, row: &str) {
+pub(crate) fn commit_row(root: &Path, who: &Committer<'_>, row: &str) {
     let path = root.join(BRIEF_PATH);
     let mut text = std::fs::read_to_string(&path).unwrap();
     text.push_str(row);
@@ -112,7 +117,7 @@ fn commit_row(root: &Path, who: &Committer<'_>, row: &str) {
     commit_all(root, who, row);
 }
 
-fn commit_all(root: &Path, who: &Committer<'_>, message: &str) {
+pub(crate) fn commit_all(root: &Path, who: &Committer<'_>, message: &str) {
     git_in(root, who, &["add", "-A"], None);
     let mut args = vec!["commit", "-q", "-m", message];
     if who.key.is_some() {
