@@ -5,7 +5,9 @@
 //! a finding with its severity; the exit status fails the round only for
 //! the errors.
 
-use crate::rulings::{commit_all, commit_row, git_in, keygen, Committer, BRIEF, BRIEF_PATH};
+use crate::rulings::{
+    commit_all, commit_row, git_in, guard_write, keygen, Committer, BRIEF, BRIEF_PATH,
+};
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
@@ -270,4 +272,42 @@ fn a_base_that_cannot_be_found_is_a_finding_and_no_brief_is_a_usage_error() {
     git_in(root, &agent, &["checkout", "-q", "main"], None);
     let (code, _) = audit(root, &[]);
     assert_eq!(code, 2, "no brief named on main");
+}
+
+#[test]
+fn the_guard_reads_the_scope_from_the_base_branch_and_follows_it_when_it_moves() {
+    let keys = tempfile::tempdir().unwrap();
+    let (_, alice_pub) = keygen(keys.path(), "alice");
+    let dir = round_repository(&alice_pub);
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let root = root.as_path();
+    let (d, out) = guard_write(root, "README.md", None);
+    assert!(d == "allow" && out.contains("brief-scope"), "{out}");
+    // The round's copy widens affectedFiles and adds nothing the guard
+    // reads: README.md is still outside the brief, committed or not.
+    let brief = std::fs::read_to_string(root.join(BRIEF_PATH)).unwrap();
+    let widened = brief.replace(
+        "affectedFiles: [src/**]",
+        "affectedFiles: [src/**, README.md]\noutOfScope: warn",
+    );
+    write(root, BRIEF_PATH, &widened);
+    let (_, out) = guard_write(root, "README.md", None);
+    assert!(out.contains("brief-scope"), "{out}");
+    commit_all(root, &Committer::unsigned("agent@example.com"), "widen");
+    let (_, out) = guard_write(root, "README.md", None);
+    assert!(out.contains("brief-scope"), "{out}");
+    // A person makes the base stricter: the next call reads the moved
+    // base (its cache is keyed by the base commit).
+    let admin = Committer::unsigned("admin@example.com");
+    git_in(root, &admin, &["checkout", "-q", "main"], None);
+    write(
+        root,
+        BRIEF_PATH,
+        &brief.replace("baseBranch: main", "baseBranch: main\noutOfScope: deny"),
+    );
+    commit_all(root, &admin, "outside the scope is refused");
+    git_in(root, &admin, &["checkout", "-q", "brief/012"], None);
+    let (d, out) = guard_write(root, "README.md", None);
+    assert_eq!(d, "deny", "{out}");
+    assert_eq!(guard_write(root, "src/a.rs", None).0, "allow");
 }

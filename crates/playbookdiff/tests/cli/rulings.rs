@@ -393,7 +393,7 @@ fn rule_writes_the_row_and_says_how_to_make_it_count() {
 
 /// The guard's answer to a Claude Code Write of `rel`: the permission
 /// decision and the whole answer.
-fn guard_write(root: &Path, rel: &str, brief: Option<&str>) -> (String, String) {
+pub(crate) fn guard_write(root: &Path, rel: &str, brief: Option<&str>) -> (String, String) {
     let payload = serde_json::json!({
         "session_id": "t1", "cwd": root, "hook_event_name": "PreToolUse",
         "tool_name": "Write", "tool_input": {"file_path": root.join(rel), "content": "x"},
