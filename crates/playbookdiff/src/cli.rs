@@ -239,9 +239,11 @@ pub(crate) enum Command {
     /// Serve the analysis to agents over the Model Context Protocol (stdio).
     ///
     /// Tools `compile`, `check`, `explain`, `diff` and `layout` answer with
-    /// the JSON documents of `--format json`; the fidelity report is the
-    /// resource `playbookdiff://fidelity`. Read-only; runs until standard
-    /// input closes. See docs/mcp.md to add it to Claude Code, Codex or
+    /// the JSON documents of `--format json`, and for rounds of work under
+    /// a brief `round_context`, `round_check`, `round_escalate` and
+    /// `round_audit`; the fidelity report is the resource
+    /// `playbookdiff://fidelity`. Read-only but for `round_escalate`, which
+    /// writes the brief's Rulings row; runs until standard input closes. See docs/mcp.md to add it to Claude Code, Codex or
     /// OpenCode.
     #[command(after_help = "Example:\n  claude mcp add playbookdiff -- playbookdiff mcp")]
     Mcp,
@@ -306,6 +308,10 @@ pub(crate) enum RoundCommand {
     /// configuration, dependencies, what could not be measured). Exit
     /// status 1 when the round should fail, 0 otherwise.
     Audit(RoundAuditArgs),
+    /// What the guard would answer to a write of PATH under the brief:
+    /// allowed, warned, asked or refused, with the rule and the reason the
+    /// model would read. Writes nothing.
+    Check(RoundCheckArgs),
 }
 
 /// A person's ruling: allow or deny.
@@ -341,6 +347,20 @@ pub(crate) struct RoundRuleArgs {
 /// Arguments of `playbookdiff round rulings`.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct RoundRulingsArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// The output format
+    #[arg(long, value_enum, default_value_t = RoundFormat::Text)]
+    pub format: RoundFormat,
+}
+
+/// Arguments of `playbookdiff round check`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundCheckArgs {
+    /// The file, relative to the repository root
+    #[arg(long, value_name = "PATH")]
+    pub path: String,
     /// Which brief.
     #[command(flatten)]
     pub target: RoundBriefArgs,

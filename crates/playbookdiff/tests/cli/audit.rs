@@ -311,3 +311,155 @@ fn the_guard_reads_the_scope_from_the_base_branch_and_follows_it_when_it_moves()
     assert_eq!(d, "deny", "{out}");
     assert_eq!(guard_write(root, "src/a.rs", None).0, "allow");
 }
+
+/// `playbookdiff mcp` on pipes, initialized; each call a request and its
+/// answer (newline-delimited JSON-RPC, as the stdio transport frames it).
+struct Mcp {
+    child: std::process::Child,
+    out: std::io::BufReader<std::process::ChildStdout>,
+    next: u64,
+}
+
+impl Mcp {
+    fn start() -> Mcp {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("playbookdiff"))
+            .arg("mcp")
+            .env_remove("PLAYBOOKDIFF_BRIEF")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut mcp = Mcp {
+            child,
+            out,
+            next: 0,
+        };
+        let info = serde_json::json!({"name": "test", "version": "1"});
+        mcp.request(
+            "initialize",
+            serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info}),
+        );
+        mcp.send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        mcp
+    }
+
+    fn send(&mut self, v: Value) {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{v}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        use std::io::BufRead;
+        self.next += 1;
+        let id = self.next;
+        self.send(
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        );
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.out.read_line(&mut line).unwrap() > 0,
+                "the server closed"
+            );
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["id"] == id {
+                return v["result"].clone();
+            }
+        }
+    }
+
+    fn call(&mut self, tool: &str, args: Value) -> Value {
+        self.request(
+            "tools/call",
+            serde_json::json!({"name": tool, "arguments": args}),
+        )
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_round_over_mcp_starts_checks_escalates_and_audits() {
+    let keys = tempfile::tempdir().unwrap();
+    let (_, alice_pub) = keygen(keys.path(), "alice");
+    let dir = round_repository(&alice_pub);
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let repo = root.to_str().unwrap();
+    let mut mcp = Mcp::start();
+
+    let tools = mcp.request("tools/list", serde_json::json!({}));
+    let read_only = |name: &str| {
+        tools["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .map(|t| t["annotations"]["readOnlyHint"].clone())
+    };
+    assert_eq!(read_only("round_context"), Some(Value::Bool(true)));
+    assert_eq!(read_only("round_check"), Some(Value::Bool(true)));
+    assert_eq!(read_only("round_audit"), Some(Value::Bool(true)));
+    assert_eq!(read_only("round_escalate"), Some(Value::Bool(false)));
+
+    let packet = mcp.call(
+        "round_context",
+        serde_json::json!({"repo": repo, "brief": "012"}),
+    );
+    assert_eq!(
+        packet["structuredContent"]["brief"]["id"], "012",
+        "{packet}"
+    );
+
+    let check = |mcp: &mut Mcp, path: &str| {
+        let r = mcp.call(
+            "round_check",
+            serde_json::json!({"repo": repo, "path": path}),
+        );
+        r["structuredContent"].clone()
+    };
+    assert_eq!(check(&mut mcp, "src/b.rs")["verdict"], "allow");
+    assert_eq!(check(&mut mcp, "README.md")["verdict"], "warn");
+    let protected = check(&mut mcp, "migrations/002.sql");
+    assert_eq!(protected["verdict"], "deny");
+    assert!(protected["reason"]
+        .as_str()
+        .unwrap()
+        .contains("playbookdiff round escalate '012' --path 'migrations/002.sql'"));
+
+    // No table yet: the escalation makes one with the memo's columns.
+    let before = BRIEF.split("| Id").next().unwrap();
+    write(&root, BRIEF_PATH, before);
+    let escalated = mcp.call(
+        "round_escalate",
+        serde_json::json!({"repo": repo, "path": "migrations/002.sql", "reason": "a rename",
+            "options": ["rename the column"], "recommendation": "rename"}),
+    );
+    assert_ne!(escalated["isError"], true, "{escalated}");
+    let after = std::fs::read_to_string(root.join(BRIEF_PATH)).unwrap();
+    assert!(
+        after.len() > before.len() && after.contains("| E1 | migrations/002.sql | pending"),
+        "{after}"
+    );
+    let refused = mcp.call(
+        "round_escalate",
+        serde_json::json!({"repo": repo, "path": "migrations/002.sql", "reason": " ",
+            "options": ["x"], "recommendation": "x"}),
+    );
+    assert_eq!(refused["isError"], true, "{refused}");
+
+    write(&root, "migrations/002.sql", "-- unruled\n");
+    commit_all(&root, &Committer::unsigned("agent@example.com"), "unruled");
+    let audit = mcp.call("round_audit", serde_json::json!({"repo": repo}));
+    let doc = &audit["structuredContent"];
+    assert_eq!(doc["fails"], true, "{audit}");
+    assert!(has(doc, "protected-changed", "error", "migrations/002.sql"));
+}
