@@ -733,43 +733,57 @@ fn content_findings(file: &ChangedFile, out: &mut Vec<AuditFinding>) {
     }
 }
 
-/// One warning per agent per context whose received configuration
-/// differs, at the first file that changed it.
+/// One warning per context and file whose change alters what an agent
+/// receives there, naming each agent and what changed for it.
 fn agent_findings(agents: &[AgentChanges], out: &mut Vec<AuditFinding>) {
     for ctx in agents {
+        let at = match &ctx.target_path {
+            Some(t) => format!("{} (target {t})", ctx.cwd),
+            None => ctx.cwd.clone(),
+        };
+        let mut by_file: Vec<(&str, Vec<String>)> = Vec::new();
         for a in &ctx.agents {
-            let mut files: Vec<&str> = a.instructions.iter().map(|c| c.path.as_str()).collect();
-            let mut kinds = Vec::new();
-            let lists = [
-                ("skill", a.skills.as_slice()),
-                ("MCP server", a.mcp_servers.as_slice()),
-            ];
-            for (what, list) in lists.into_iter().chain(a.surfaces()) {
-                if !list.is_empty() {
-                    kinds.push(format!("{what}: {}", list.len()));
-                    files.extend(list.iter().map(|c| c.path.as_str()));
-                }
+            let (file, kinds) = what_changed(a);
+            let said = format!("{} ({kinds})", a.harness.display_name());
+            match by_file.iter_mut().find(|(f, _)| *f == file) {
+                Some((_, list)) => list.push(said),
+                None => by_file.push((file, vec![said])),
             }
-            if !a.instructions.is_empty() {
-                kinds.insert(0, format!("instruction pieces: {}", a.instructions.len()));
-            }
-            let at = match &ctx.target_path {
-                Some(t) => format!("{} (target {t})", ctx.cwd),
-                None => ctx.cwd.clone(),
-            };
+        }
+        for (file, list) in by_file {
             out.push(finding(
                 AuditRule::AgentConfiguration,
                 AuditSeverity::Warning,
-                files.first().copied().unwrap_or(""),
-                &format!("{} at {at}", a.harness.as_str()),
+                file,
+                &format!("launched in {at}"),
                 format!(
-                    "{} launched in {at} now receives something different: {}",
-                    a.harness.display_name(),
-                    kinds.join(", ")
+                    "launched in {at}, what the agents receive changed: {}",
+                    list.join(", ")
                 ),
             ));
         }
     }
+}
+
+/// The first file that changed what agent `a` receives, and the counts of
+/// what changed (`instruction pieces: 1, skill: 2`).
+fn what_changed(a: &AgentDelta) -> (&str, String) {
+    let mut files: Vec<&str> = a.instructions.iter().map(|c| c.path.as_str()).collect();
+    let mut kinds = Vec::new();
+    if !a.instructions.is_empty() {
+        kinds.push(format!("instruction pieces: {}", a.instructions.len()));
+    }
+    let lists = [
+        ("skill", a.skills.as_slice()),
+        ("MCP server", a.mcp_servers.as_slice()),
+    ];
+    for (what, list) in lists.into_iter().chain(a.surfaces()) {
+        if !list.is_empty() {
+            kinds.push(format!("{what}: {}", list.len()));
+            files.extend(list.iter().map(|c| c.path.as_str()));
+        }
+    }
+    (files.first().copied().unwrap_or(""), kinds.join(", "))
 }
 
 /// The JSON Schema (draft 2020-12) of [`AuditReport`], pretty-printed,
@@ -809,7 +823,7 @@ mod tests {
         let head = parse(head_brief);
         let side = |r: &str| AuditSide {
             revision: r.into(),
-            commit: None,
+            commit: Some(format!("{r}-commit")),
         };
         audit(AuditInputs {
             scope: &scope,

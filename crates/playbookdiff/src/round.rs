@@ -339,14 +339,21 @@ fn rule(args: &RoundRuleArgs, here: Option<&Path>) -> Result<Outcome, UsageError
         .map_err(|e| UsageError(format!("brief `{}`: {}", found.brief.id, e.sentence())))?;
     std::fs::write(found.root.join(&found.path), text)
         .map_err(|e| UsageError(format!("{}: cannot be written ({e})", found.path)))?;
-    let output = format!(
-        "Row {} of {} is now {}. It counts once committed with your SSH signature:\n  git add {} && git -c gpg.format=ssh commit -S -m \"Ruling {}\"\n",
-        input.id.trim(),
-        found.path,
-        input.decision.word(),
-        found.path,
-        input.id.trim(),
+    let mut output = playbookdiff_render::paragraph(
+        &format!(
+            "Row {} of {} is now {}. It counts once committed with your SSH signature:",
+            input.id.trim(),
+            found.path,
+            input.decision.word(),
+        ),
+        "",
+        "",
     );
+    output.push_str(&format!(
+        "  git add {} && git -c gpg.format=ssh commit -S -m \"Ruling {}\"\n",
+        found.path,
+        input.id.trim(),
+    ));
     Ok(Outcome {
         output,
         status: ExitStatus::Success,
