@@ -757,7 +757,7 @@ fn agent_findings(agents: &[AgentChanges], out: &mut Vec<AuditFinding>) {
                 file,
                 &format!("launched in {at}"),
                 format!(
-                    "launched in {at}, what the agents receive changed: {}",
+                    "In launch directory `{at}`, what the agents receive changed: {}",
                     list.join(", ")
                 ),
             ));
