@@ -819,6 +819,10 @@ mod tests {
     }
 
     fn run(head_brief: &str, files: &[ChangedFile]) -> AuditReport {
+        run_with(head_brief, files, &[])
+    }
+
+    fn run_with(head_brief: &str, files: &[ChangedFile], rulings: &[CheckedRuling]) -> AuditReport {
         let scope = parse(BRIEF);
         let head = parse(head_brief);
         let side = |r: &str| AuditSide {
@@ -832,7 +836,7 @@ mod tests {
             path: "briefs/012.md",
             sides: (side("main"), side("HEAD")),
             changed: files,
-            rulings: &[],
+            rulings,
             agents: Vec::new(),
             unmeasured: Vec::new(),
         })
@@ -927,5 +931,40 @@ mod tests {
         );
         assert!(!r.fails, "warnings and notes do not fail the round");
         assert_eq!(r.counts.changed_files - r.counts.read_as_text, 1);
+    }
+
+    /// A ruling a forge's squash merge rewrote: the protected change that
+    /// relies on it fails the round, and what cannot be known is said.
+    #[test]
+    fn a_rewritten_ruling_is_relied_on_and_not_measured() {
+        let table = "## Rulings\n\n| Id | Path | Status |\n| --- | --- | --- |\n\
+            | E1 | migrations/002.sql | allowed |\n";
+        let head = format!("{BRIEF}{table}");
+        let row = parse(&head).rulings[0].clone();
+        let squashed = CheckedRuling {
+            row,
+            decision: Decision::Allow,
+            commit: Some("0123456789".into()),
+            verdict: Err(NotCounted::Signature {
+                commit: "0123456789".into(),
+                why: Unverified::OpenPgp { rewritten: true },
+            }),
+        };
+        let files = [changed("migrations/002.sql", None, Some("x"))];
+        let r = run_with(&head, &files, &[squashed]);
+        let found = rules(&r);
+        assert!(found.contains(&("round-protected-changed", "error", "migrations/002.sql")));
+        assert!(found.contains(&("round-ruling-unverified", "warning", "briefs/012.md")));
+        let lost = r
+            .findings
+            .iter()
+            .find(|f| f.rule == AuditRule::NotMeasured)
+            .unwrap();
+        assert!(
+            lost.message.contains("squash or rebase merge"),
+            "{}",
+            lost.message
+        );
+        assert_eq!((lost.subject.as_str(), r.fails), ("ruling E1", true));
     }
 }
