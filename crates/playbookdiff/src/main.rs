@@ -22,6 +22,7 @@ mod project;
 mod remedies;
 mod round;
 mod round_audit;
+mod round_check;
 mod round_rulings;
 mod sink;
 mod upgrade;

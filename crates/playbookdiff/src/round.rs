@@ -38,7 +38,7 @@ pub(crate) fn run(command: &RoundCommand, here: Option<&Path>) -> Result<Outcome
         RoundCommand::Rule(args) => rule(args, here),
         RoundCommand::Rulings(args) => rulings(args, here),
         RoundCommand::Audit(args) => crate::round_audit::run(args, here),
-        RoundCommand::Check(args) => check_path(args, here),
+        RoundCommand::Check(args) => crate::round_check::run(args, here),
     }
 }
 
@@ -354,58 +354,6 @@ fn rule(args: &RoundRuleArgs, here: Option<&Path>) -> Result<Outcome, UsageError
         found.path,
         input.id.trim(),
     ));
-    Ok(Outcome {
-        output,
-        status: ExitStatus::Success,
-    })
-}
-
-/// What the guard would answer to a write of `--path` under the brief
-/// ([`crate::guard_disk::would_answer`]), as one paragraph or as JSON
-/// (`brief`, `path`, `verdict`: `allow`, `warn`, `ask` or `deny`, `rule`,
-/// `reason`).
-///
-/// # Errors
-/// A one-line [`UsageError`] for a path that is empty, absolute or leaves
-/// the repository, or when no brief is found.
-fn check_path(
-    args: &crate::cli::RoundCheckArgs,
-    here: Option<&Path>,
-) -> Result<Outcome, UsageError> {
-    let found = find(&args.target, here)?;
-    let rel = args.path.trim().trim_start_matches("./");
-    if rel.is_empty() || rel.starts_with('/') || rel.split('/').any(|c| c == "..") {
-        return Err(UsageError(format!(
-            "--path `{}`: give a path relative to the repository root, inside it",
-            args.path.escape_debug()
-        )));
-    }
-    let root = std::fs::canonicalize(&found.root).unwrap_or(found.root.clone());
-    let d = crate::guard_disk::would_answer(&root, rel, &found.brief.id);
-    let output = match args.format {
-        RoundFormat::Json => {
-            let doc = serde_json::json!({
-                "brief": found.brief.id, "path": rel, "verdict": d.verdict.as_str(),
-                "rule": d.rule.id, "reason": d.reason,
-            });
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&doc).unwrap_or_default()
-            )
-        }
-        RoundFormat::Text => {
-            let reason = if d.reason.is_empty() {
-                "No rule holds it back.".to_string()
-            } else {
-                d.reason.clone()
-            };
-            playbookdiff_render::paragraph(
-                &format!("{rel}: {} ({}). {reason}", d.verdict.as_str(), d.rule.id),
-                "",
-                "  ",
-            )
-        }
-    };
     Ok(Outcome {
         output,
         status: ExitStatus::Success,
