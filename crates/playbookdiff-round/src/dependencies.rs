@@ -387,9 +387,12 @@ fn requirements(text: &str) -> Declared {
 fn option<'a>(line: &'a str, flags: &[&str]) -> Option<&'a str> {
     flags.iter().find_map(|f| {
         let rest = line.strip_prefix(f)?;
-        let rest = rest.strip_prefix('=').unwrap_or(rest);
-        let long_glued = f.starts_with("--") && !rest.starts_with(char::is_whitespace);
-        (!long_glued || rest.is_empty())
+        let (rest, separated) = match rest.strip_prefix('=') {
+            Some(r) => (r, true),
+            None => (rest, rest.starts_with(char::is_whitespace)),
+        };
+        // `--requirementx` is no flag; `-rx` is `-r x`.
+        (separated || !f.starts_with("--"))
             .then(|| rest.trim())
             .filter(|r| !r.is_empty())
     })
@@ -524,11 +527,12 @@ mod tests {
                 "require:golang.org/x/net"
             ]
         );
-        let req = "# pinned\nDjango==5.0 # web\n-r base.txt\n--index-url https://x\n-e ./local\nflask_cors\n";
+        let req = "# pinned\nDjango==5.0 # web\n-r base.txt\n--constraint=c.txt\n--index-url https://x\n-e ./local\nflask_cors\n";
         assert_eq!(
             names(Manifest::Requirements, req),
             [
                 "includes:base.txt",
+                "includes:c.txt",
                 "requirements:./local",
                 "requirements:django",
                 "requirements:flask-cors"
