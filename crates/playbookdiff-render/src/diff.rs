@@ -221,7 +221,7 @@ fn context_label(cwd: &RepoPath, target: Option<&RepoPath>) -> String {
     }
 }
 
-fn instruction_line(c: &InstructionChange) -> String {
+pub(crate) fn instruction_line(c: &InstructionChange) -> String {
     let at = |s: &Option<playbookdiff_compare::delta::PieceState>| {
         s.as_ref()
             .and_then(|s| s.lines)
@@ -284,7 +284,7 @@ fn instruction_line(c: &InstructionChange) -> String {
     )
 }
 
-fn capability_line(what: &str, c: &CapabilityChange) -> String {
+pub(crate) fn capability_line(what: &str, c: &CapabilityChange) -> String {
     let fields = if c.fields.is_empty() {
         String::new()
     } else {

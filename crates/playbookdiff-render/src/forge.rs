@@ -317,6 +317,40 @@ pub fn uri_path(path: &str) -> String {
     out
 }
 
+/// How much an issue weighs in a forge (SARIF `level`; GitHub `error`,
+/// `warning`, `notice`; GitLab `critical`, `major`, `info`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IssueLevel {
+    /// Fails the run.
+    Error,
+    /// Should be looked at.
+    Warning,
+    /// For the record.
+    Note,
+}
+
+/// One issue of a report that is not a comparison of agents (`round
+/// audit`), for the same three forge emitters: [`crate::sarif::write_sarif_issues`],
+/// [`crate::github::github_issues`], [`crate::gitlab::write_gitlab_issues`].
+#[derive(Clone, Debug)]
+pub struct ForgeIssue {
+    /// The rule id (`round-out-of-scope`).
+    pub rule_id: &'static str,
+    /// The rule's title, a few words.
+    pub title: &'static str,
+    /// What to do, one sentence.
+    pub help: &'static str,
+    /// How much it weighs.
+    pub level: IssueLevel,
+    /// The message, for people.
+    pub message: String,
+    /// The file and lines, when there is a file.
+    pub source: Option<playbookdiff_model::SourceRef>,
+    /// The parts the fingerprint is made of (never the message or the
+    /// line): hashed with [`crate::gitlab::fingerprint`].
+    pub fingerprint: String,
+}
+
 /// The first 1-based line of a source, when known and valid.
 pub(crate) fn start_line(lines: Option<&playbookdiff_model::Lines>) -> Option<(u32, u32)> {
     lines

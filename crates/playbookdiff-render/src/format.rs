@@ -279,6 +279,24 @@ pub fn diff<W: Write + ?Sized>(
     }
 }
 
+/// The audit of a round (`round audit`) as `format`, written into `out`.
+/// Markdown and HTML, which this report does not offer, fall back to
+/// text. Errors: those of `out` only.
+pub fn round_audit<W: Write + ?Sized>(
+    out: &mut W,
+    r: &playbookdiff_round::audit::AuditReport,
+    format: Format,
+) -> io::Result<()> {
+    use crate::round_audit::{audit_json, audit_text, forge_issues};
+    match format {
+        Format::Json => out.write_all(audit_json(r).as_bytes()),
+        Format::Sarif => crate::sarif::write_sarif_issues(out, &forge_issues(r)),
+        Format::Github => out.write_all(crate::github::github_issues(&forge_issues(r)).as_bytes()),
+        Format::Gitlab => crate::gitlab::write_gitlab_issues(out, &forge_issues(r)),
+        Format::Text | Format::Markdown | Format::Html => out.write_all(audit_text(r).as_bytes()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

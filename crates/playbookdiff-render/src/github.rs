@@ -144,6 +144,29 @@ pub fn github(report: &ForgeReport<'_>) -> String {
     out
 }
 
+/// The workflow commands of `issues` (`round audit`), one per line:
+/// `error`, `warning` or `notice` by level, titled `PlaybookDiff: TITLE`,
+/// the rule's help after the message.
+pub fn github_issues(issues: &[crate::forge::ForgeIssue]) -> String {
+    use crate::forge::IssueLevel;
+    let mut out = String::new();
+    for i in issues {
+        let level = match i.level {
+            IssueLevel::Error => "error",
+            IssueLevel::Warning => "warning",
+            IssueLevel::Note => "notice",
+        };
+        command(
+            &mut out,
+            level,
+            i.source.as_ref(),
+            &format!("PlaybookDiff: {} ({})", i.title, i.rule_id),
+            &format!("{}\n{}", i.message, i.help),
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

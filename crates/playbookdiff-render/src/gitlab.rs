@@ -62,6 +62,44 @@ pub fn write_gitlab<W: std::io::Write + ?Sized>(
     crate::json::write_pretty(out, &issues(report))
 }
 
+/// Writes the Code Quality report of `issues` (`round audit`) into
+/// `out`: `critical` for errors, `major` for warnings, `info` for notes;
+/// each issue's own fingerprint; a file-less issue at `.`, line 1.
+/// Errors: those of `out`.
+pub fn write_gitlab_issues<W: std::io::Write + ?Sized>(
+    out: &mut W,
+    issues: &[crate::forge::ForgeIssue],
+) -> std::io::Result<()> {
+    use crate::forge::IssueLevel;
+    let list: Vec<Issue> = issues
+        .iter()
+        .map(|i| Issue {
+            description: i.message.clone(),
+            check_name: i.rule_id.to_string(),
+            fingerprint: i.fingerprint.clone(),
+            severity: match i.level {
+                IssueLevel::Error => "critical",
+                IssueLevel::Warning => "major",
+                IssueLevel::Note => "info",
+            },
+            location: Location {
+                path: i
+                    .source
+                    .as_ref()
+                    .map_or_else(|| ".".to_string(), |s| s.path.as_str().to_string()),
+                lines: Lines {
+                    begin: i
+                        .source
+                        .as_ref()
+                        .and_then(|s| start_line(s.lines.as_ref()))
+                        .map_or(1, |l| l.0),
+                },
+            },
+        })
+        .collect();
+    crate::json::write_pretty(out, &list)
+}
+
 fn issues(report: &ForgeReport<'_>) -> Vec<Issue> {
     let mut issues = Vec::new();
     for ff in &report.findings {

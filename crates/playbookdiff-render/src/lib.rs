@@ -56,6 +56,7 @@ pub mod overview;
 pub mod report;
 pub mod round;
 pub mod round_probe;
+pub mod round_audit;
 pub mod sarif;
 pub mod schema;
 pub mod text;

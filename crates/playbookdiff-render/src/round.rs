@@ -210,6 +210,12 @@ pub fn rulings_json(report: &RulingsReport) -> String {
     out
 }
 
+/// The JSON Schema of `round rulings --format json`
+/// (`schema/round-rulings.schema.json`).
+pub fn rulings_schema() -> String {
+    playbookdiff_round::rulings::json_schema()
+}
+
 /// `round rulings` as text: where the signers were read, then one entry
 /// per row (id, path, status, verified or not) with who signed or why it
 /// does not count, wrapped to the output width.

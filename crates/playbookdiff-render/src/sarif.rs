@@ -249,6 +249,82 @@ fn log<'a>(report: &'a ForgeReport<'_>) -> Log<'a> {
     }
 }
 
+/// Writes the SARIF 2.1.0 log of `issues` (one rule per rule id, in
+/// order of first use; each issue's fingerprint as the partial
+/// fingerprint `playbookdiffIssue/v1`) into `out`. Errors: those of `out`.
+pub fn write_sarif_issues<W: std::io::Write + ?Sized>(
+    out: &mut W,
+    issues: &[crate::forge::ForgeIssue],
+) -> std::io::Result<()> {
+    use crate::forge::IssueLevel;
+    let level = |l: IssueLevel| match l {
+        IssueLevel::Error => "error",
+        IssueLevel::Warning => "warning",
+        IssueLevel::Note => "note",
+    };
+    let mut rules = Rules::default();
+    let mut results = Vec::new();
+    for i in issues {
+        let rule_index = rules.index(i.rule_id, || Rule {
+            id: i.rule_id.to_string(),
+            name: i.rule_id.to_string(),
+            short_description: Text {
+                text: i.title.to_string(),
+            },
+            full_description: Text {
+                text: i.title.to_string(),
+            },
+            help: Text {
+                text: i.help.to_string(),
+            },
+            default_configuration: Configuration {
+                level: level(i.level),
+            },
+            properties: RuleProperties {
+                tags: vec!["round"],
+            },
+        });
+        results.push(SarifResult {
+            rule_id: i.rule_id.to_string(),
+            rule_index,
+            level: level(i.level),
+            message: Text {
+                text: i.message.clone(),
+            },
+            locations: i
+                .source
+                .iter()
+                .map(|s| Location {
+                    id: None,
+                    physical_location: physical(s),
+                    message: None,
+                })
+                .collect(),
+            related_locations: Vec::new(),
+            partial_fingerprints: BTreeMap::from([("playbookdiffIssue/v1", i.fingerprint.clone())]),
+            suppressions: Vec::new(),
+            baseline_state: None,
+            properties: BTreeMap::new(),
+        });
+    }
+    let log = Log {
+        schema: SARIF_SCHEMA_URI,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "PlaybookDiff",
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    rules: rules.list,
+                },
+            },
+            results,
+            column_kind: "unicodeCodePoints",
+        }],
+    };
+    crate::json::write_pretty(out, &log)
+}
+
 /// The rule `rule_id` of finding `f`'s kind: its title as the short
 /// description and, in upper camel case, as the name.
 fn finding_rule(f: &Finding, rule_id: &str) -> Rule {

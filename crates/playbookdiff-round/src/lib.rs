@@ -18,12 +18,16 @@
 //!   allowed signers ([`signers`]);
 //! - [`probe`] reads a brief's probe and judges its runs at the base
 //!   and the head (the command runs them).
+//! - [`audit`] says what a round changed against its brief, with the
+//!   dependencies its manifests add ([`dependencies`]).
 //!
 //! Architecture invariant: this crate reads no file, environment variable
 //! or git object itself. The caller hands it texts, names and compiled
 //! configurations; it returns values and problems, never panics.
 
+pub mod audit;
 pub mod brief;
+pub mod dependencies;
 pub mod escalate;
 pub mod packet;
 pub mod pattern;

@@ -269,6 +269,15 @@ pub struct RulingsReport {
     pub rows: Vec<RowReport>,
 }
 
+/// The JSON Schema (draft 2020-12) of [`RulingsReport`], pretty-printed,
+/// ending with a newline (`schema/round-rulings.schema.json`).
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(RulingsReport);
+    let mut out = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
 impl RowReport {
     /// The report of one checked row.
     pub fn of(c: &CheckedRuling) -> RowReport {

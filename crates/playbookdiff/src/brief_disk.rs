@@ -46,9 +46,10 @@ fn posix_relative(root: &Path, path: &Path) -> String {
 /// `PLAYBOOKDIFF_BRIEF`: `None` when nothing names one (the guard answers
 /// as without rounds); [`BriefScope::Unusable`] when the named brief
 /// cannot be found or the briefs folder cannot be read. The brief's
-/// `protectedFiles` are those of the working tree's copy and of the base
-/// branch's copy together. Costs one walk of the briefs folder and one
-/// read of the brief at the base branch when a brief is named; the
+/// scope is the base branch's copy's when the base holds the brief
+/// ([`scope_from_base`]). Costs one walk of the briefs folder and, when
+/// the base commit is not the one cached, one read of the brief at the
+/// base branch ([`base_text`]); the
 /// rulings' commits are read only for a protected path a ruling names
 /// ([`Rulings`]).
 pub(crate) fn active_scope(
@@ -89,20 +90,11 @@ pub(crate) fn active_scope(
         }
     };
     let (path, mut brief) = found;
-    // The base branch's protectedFiles hold too: the brief is writable
-    // (an escalation is a row of it), so the round's copy may narrow them.
-    if let Some(text) = round_rulings::brief_at_base(root, &path, &brief) {
+    // The scope is the base branch's copy's: the brief is writable (an
+    // escalation is a row of it), so the round's copy may widen it.
+    if let Some(text) = base_text(root, &path, &brief, state_dir.as_deref()) {
         let base = playbookdiff_round::brief::parse(&text);
-        let mine: Vec<String> = brief
-            .protected_files
-            .iter()
-            .map(|p| p.raw.clone())
-            .collect();
-        let more = base
-            .protected_files
-            .into_iter()
-            .filter(|p| !mine.contains(&p.raw));
-        brief.protected_files.extend(more);
+        scope_from_base(&mut brief, base);
     }
     let rulings = Rulings {
         root: root.to_path_buf(),
@@ -114,6 +106,90 @@ pub(crate) fn active_scope(
         path,
         brief: Box::new(brief),
         rulings: Box::new(rulings),
+    })
+}
+
+/// Takes `affectedFiles`, `outOfScope` and `baseBranch` from the base
+/// branch's copy of the brief, and adds its `protectedFiles` to the
+/// working copy's (a round may protect more, never less). The Rulings
+/// rows stay the working copy's: a row counts only when its commit's
+/// signature verifies, wherever it is written.
+fn scope_from_base(brief: &mut Brief, base: Brief) {
+    let mine: Vec<String> = brief
+        .protected_files
+        .iter()
+        .map(|p| p.raw.clone())
+        .collect();
+    let more = base
+        .protected_files
+        .into_iter()
+        .filter(|p| !mine.contains(&p.raw));
+    brief.protected_files.extend(more);
+    brief.affected_files = base.affected_files;
+    brief.out_of_scope = base.out_of_scope;
+    brief.base_branch = base.base_branch;
+}
+
+/// The brief at repository-relative `path` as the base branch holds it
+/// (`None`: the base branch or the brief there is not found). Cached in
+/// `<state_dir>/brief-base` under the base commit's id, which is read
+/// from the ref files without opening the repository
+/// ([`base_commit_id`]): a call whose base has not moved reads one small
+/// file; a moved base reads the brief from git objects again.
+fn base_text(root: &Path, path: &str, brief: &Brief, state_dir: Option<&Path>) -> Option<String> {
+    let cache = state_dir.map(|d| d.join("brief-base"));
+    let commit = state_dir
+        .and_then(Path::parent)
+        .zip(brief.base_branch.as_deref())
+        .and_then(|(common, base)| base_commit_id(common, base));
+    let key = commit.map(|c| format!("{c} {path}\n"));
+    if let (Some(key), Some(cache)) = (&key, &cache) {
+        if let Some(rest) = std::fs::read_to_string(cache)
+            .ok()
+            .and_then(|t| t.strip_prefix(key.as_str()).map(str::to_string))
+        {
+            return rest.strip_prefix("present\n").map(str::to_string);
+        }
+    }
+    let text = round_rulings::brief_at_base(root, path, brief);
+    if let (Some(key), Some(cache)) = (key, cache) {
+        let body = match &text {
+            Some(t) => format!("{key}present\n{t}"),
+            None => format!("{key}absent\n"),
+        };
+        let _ = std::fs::create_dir_all(cache.parent().unwrap_or(&cache));
+        let _ = std::fs::write(&cache, body);
+    }
+    text
+}
+
+/// The commit id (hex) of branch `base` in the git common directory
+/// `common`: `refs/heads/BASE`, else `refs/remotes/origin/BASE`, each as
+/// a loose ref file or a line of `packed-refs` (git's "gitrepository-
+/// layout"). `None` when neither is found or a ref is symbolic (then the
+/// caller reads through gix and caches nothing).
+pub(crate) fn base_commit_id(common: &Path, base: &str) -> Option<String> {
+    if base
+        .split('/')
+        .any(|c| c.is_empty() || c == "." || c == "..")
+    {
+        return None;
+    }
+    let packed = std::fs::read_to_string(common.join("packed-refs")).unwrap_or_default();
+    let names = [
+        format!("refs/heads/{base}"),
+        format!("refs/remotes/origin/{base}"),
+    ];
+    names.iter().find_map(|name| {
+        let loose = std::fs::read_to_string(common.join(name)).ok();
+        let id = loose.map(|t| t.trim().to_string()).or_else(|| {
+            packed.lines().find_map(|l| {
+                let (id, n) = l.split_once(' ')?;
+                (n.trim() == name).then(|| id.to_string())
+            })
+        })?;
+        let hex = id.len() >= 40 && id.bytes().all(|b| b.is_ascii_hexdigit());
+        hex.then_some(id)
     })
 }
 

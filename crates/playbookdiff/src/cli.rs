@@ -239,9 +239,11 @@ pub(crate) enum Command {
     /// Serve the analysis to agents over the Model Context Protocol (stdio).
     ///
     /// Tools `compile`, `check`, `explain`, `diff` and `layout` answer with
-    /// the JSON documents of `--format json`; the fidelity report is the
-    /// resource `playbookdiff://fidelity`. Read-only; runs until standard
-    /// input closes. See docs/mcp.md to add it to Claude Code, Codex or
+    /// the JSON documents of `--format json`, and for rounds of work under
+    /// a brief `round_context`, `round_check`, `round_escalate` and
+    /// `round_audit`; the fidelity report is the resource
+    /// `playbookdiff://fidelity`. Read-only but for `round_escalate`, which
+    /// writes the brief's Rulings row; runs until standard input closes. See docs/mcp.md to add it to Claude Code, Codex or
     /// OpenCode.
     #[command(after_help = "Example:\n  claude mcp add playbookdiff -- playbookdiff mcp")]
     Mcp,
@@ -319,6 +321,15 @@ pub(crate) enum RoundCommand {
     /// command runs code: `check`, `compile` and the others never do.
     #[command(after_help = PROBE_NOTES)]
     Probe(RoundProbeArgs),
+    /// Audit the round: what base..HEAD changed against the brief as the
+    /// base holds it (scope, protected files and their rulings, agent
+    /// configuration, dependencies, what could not be measured). Exit
+    /// status 1 when the round should fail, 0 otherwise.
+    Audit(RoundAuditArgs),
+    /// What the guard would answer to a write of PATH under the brief:
+    /// allowed, warned, asked or refused, with the rule and the reason the
+    /// model would read. Writes nothing.
+    Check(RoundCheckArgs),
 }
 
 const PROBE_NOTES: &str = "\
@@ -400,12 +411,71 @@ pub(crate) struct RoundRulingsArgs {
     pub format: RoundFormat,
 }
 
-/// The formats of `round context`.
+/// Arguments of `playbookdiff round check`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundCheckArgs {
+    /// The file, relative to the repository root
+    #[arg(long, value_name = "PATH")]
+    pub path: String,
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// The output format
+    #[arg(long, value_enum, default_value_t = RoundFormat::Text)]
+    pub format: RoundFormat,
+}
+
+/// Arguments of `playbookdiff round audit`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct RoundAuditArgs {
+    /// Which brief.
+    #[command(flatten)]
+    pub target: RoundBriefArgs,
+    /// What the round is measured from: a branch or commit [default: the
+    /// brief's baseBranch, as a local branch, else origin's]; the audit
+    /// starts at its merge base with HEAD
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// The output format
+    #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
+    pub format: AuditFormat,
+}
+
+/// The formats of `round audit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AuditFormat {
+    /// Text for people, 80 columns
+    Text,
+    /// The JSON document of schema/round-audit.schema.json
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF readers
+    Sarif,
+    /// GitHub Actions workflow commands: annotations on the files
+    Github,
+    /// A GitLab Code Quality report
+    Gitlab,
+}
+
+impl AuditFormat {
+    /// The render crate's format.
+    pub(crate) fn format(self) -> Format {
+        match self {
+            AuditFormat::Text => Format::Text,
+            AuditFormat::Json => Format::Json,
+            AuditFormat::Sarif => Format::Sarif,
+            AuditFormat::Github => Format::Github,
+            AuditFormat::Gitlab => Format::Gitlab,
+        }
+    }
+}
+
+/// The formats of `round context` and `round rulings`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum RoundFormat {
     /// Text for a person or an agent, 80 columns
     Text,
-    /// The JSON document of schema/round-context.schema.json
+    /// The JSON document of schema/round-context.schema.json (context)
+    /// or schema/round-rulings.schema.json (rulings)
     Json,
 }
 

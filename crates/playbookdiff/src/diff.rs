@@ -193,6 +193,27 @@ pub(crate) fn run_diff(
     color: playbookdiff_render::Color,
     out: &mut crate::sink::Sink,
 ) -> Result<Outcome, UsageError> {
+    let doc = document(args, current_dir)?;
+    let status = ExitStatus::failing_if(doc.summary.failing > 0);
+    if !(args.quiet && status == ExitStatus::Success) {
+        out.render(|w| playbookdiff_render::format::diff(w, &doc, args.output_format(), color));
+    }
+    Ok(Outcome {
+        output: String::new(),
+        status,
+    })
+}
+
+/// The `diff` document of `args` (what `run_diff` renders; `round
+/// audit` takes its per-agent account from it).
+///
+/// # Errors
+/// A one-line [`UsageError`]: a range or repository that cannot be
+/// read, a revision that names no commit, an invalid configuration.
+pub(crate) fn document(
+    args: &DiffArgs,
+    current_dir: Option<&Path>,
+) -> Result<DiffDocument, UsageError> {
     let opened = open_repository(args, current_dir)?;
     let (root, label, git) = (&opened.root, &opened.label, &opened.git);
     let loaded = project::load(args.config.as_deref(), root, current_dir)?;
@@ -252,15 +273,14 @@ pub(crate) fn run_diff(
     crate::context::release_at_exit(base);
     crate::context::release_at_exit((base_tree, head_git, worktree));
 
-    let doc = diff_document(opened.label, revisions, hs, &policy, changed, analysed);
-    let status = ExitStatus::failing_if(doc.summary.failing > 0);
-    if !(args.quiet && status == ExitStatus::Success) {
-        out.render(|w| playbookdiff_render::format::diff(w, &doc, args.output_format(), color));
-    }
-    Ok(Outcome {
-        output: String::new(),
-        status,
-    })
+    Ok(diff_document(
+        opened.label,
+        revisions,
+        hs,
+        &policy,
+        changed,
+        analysed,
+    ))
 }
 
 /// The repository `diff` compares, opened: its root, its label for the

@@ -91,6 +91,39 @@ fn answer(host: Host, bytes: &[u8]) -> Answer {
     host::answer(host, call.event, &decision)
 }
 
+/// What the guard would answer to a write of the repository-relative
+/// `rel` in the work tree at `root` under brief `id` (a file tool's
+/// write, as Claude Code sends it), without running anything, writing the
+/// ledger or reading the standard input: the same decision core
+/// ([`playbookdiff_guard::decide`]) with the same policy as a hook call,
+/// the brief named by `id` instead of `PLAYBOOKDIFF_BRIEF`.
+pub(crate) fn would_answer(root: &Path, rel: &str, id: &str) -> Decision {
+    let payload = serde_json::json!({
+        "session_id": "round-check", "cwd": root, "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": root.join(rel), "content": ""},
+    });
+    let call = match host::parse(Host::ClaudeCode, payload.to_string().as_bytes()) {
+        Ok(c) => c,
+        Err(bad) => return Decision::of(&playbookdiff_guard::rules::PAYLOAD, &bad.0, Vec::new()),
+    };
+    let state = State::of(&call.cwd);
+    let mut policy = state.policy(Freshness::Checked);
+    policy.brief = crate::brief_disk::active_scope(
+        &state.root,
+        policy.branch.clone(),
+        Some(id),
+        state.state_dir(),
+    )
+    .map(std::sync::Arc::new);
+    let situation = Situation {
+        policy: &policy,
+        fs: &DiskFs,
+        halt: state.halt(),
+        tampered: state.tampered(),
+    };
+    playbookdiff_guard::decide(&situation, &call)
+}
+
 /// Whether the cached list of protected files is checked against the
 /// files' fingerprints before use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

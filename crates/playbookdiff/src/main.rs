@@ -22,6 +22,8 @@ mod project;
 mod remedies;
 mod round;
 mod round_probe;
+mod round_audit;
+mod round_check;
 mod round_rulings;
 mod sink;
 mod upgrade;

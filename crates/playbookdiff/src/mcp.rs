@@ -68,15 +68,23 @@ enum ToolName {
     Explain,
     Diff,
     Layout,
+    RoundContext,
+    RoundCheck,
+    RoundEscalate,
+    RoundAudit,
 }
 
 impl ToolName {
-    const ALL: [ToolName; 5] = [
+    const ALL: [ToolName; 9] = [
         ToolName::Compile,
         ToolName::Check,
         ToolName::Explain,
         ToolName::Diff,
         ToolName::Layout,
+        ToolName::RoundContext,
+        ToolName::RoundCheck,
+        ToolName::RoundEscalate,
+        ToolName::RoundAudit,
     ];
 
     fn as_str(self) -> &'static str {
@@ -86,6 +94,10 @@ impl ToolName {
             ToolName::Explain => "explain",
             ToolName::Diff => "diff",
             ToolName::Layout => "layout",
+            ToolName::RoundContext => "round_context",
+            ToolName::RoundCheck => "round_check",
+            ToolName::RoundEscalate => "round_escalate",
+            ToolName::RoundAudit => "round_audit",
         }
     }
 
@@ -117,6 +129,30 @@ impl ToolName {
                  whether the analysis models it. Needs no repository. The document of \
                  `playbookdiff layout --format json`."
             }
+            ToolName::RoundContext => {
+                "Start a round of work under an approved brief: the context packet (the brief, \
+                 the files it may write and must not change, the rulings, what each agent \
+                 receives where the scope lies, the linked documents). The document of \
+                 `playbookdiff round context --format json`."
+            }
+            ToolName::RoundCheck => {
+                "Check a path against the round's brief: what the guard would answer to a \
+                 write of it (allow, warn, ask or deny), with the rule and the reason, and the \
+                 escalation command for a protected file. Writes nothing."
+            }
+            ToolName::RoundEscalate => {
+                "Request an escalation when the brief is not enough: WRITES a pending row \
+                 (path, reason, options, recommendation) into the brief's Rulings table, as \
+                 `playbookdiff round escalate` does; a person then rules on it in a signed \
+                 commit. The only tool that changes a file."
+            }
+            ToolName::RoundAudit => {
+                "Audit a round: what base..HEAD changed against the brief as the base holds it \
+                 (files outside the scope, protected files and their rulings, agent \
+                 configuration, dependencies, what could not be measured), each finding with \
+                 its severity; `fails` says whether the round fails. The document of \
+                 `playbookdiff round audit --format json`."
+            }
         }
     }
 
@@ -132,6 +168,10 @@ impl ToolName {
             ToolName::Explain => schemars::schema_for!(ExplainArgs),
             ToolName::Diff => schemars::schema_for!(DiffArgs),
             ToolName::Layout => schemars::schema_for!(LayoutArgs),
+            ToolName::RoundContext => schemars::schema_for!(RoundContextArgs),
+            ToolName::RoundCheck => schemars::schema_for!(RoundCheckArgs),
+            ToolName::RoundEscalate => schemars::schema_for!(RoundEscalateArgs),
+            ToolName::RoundAudit => schemars::schema_for!(RoundAuditArgs),
         };
         serde_json::to_value(schema).unwrap_or_default()
     }
@@ -144,6 +184,9 @@ impl ToolName {
             ToolName::Check | ToolName::Explain => playbookdiff_render::check_schema(),
             ToolName::Diff => playbookdiff_render::diff::diff_schema(),
             ToolName::Layout => playbookdiff_render::harness_layout::layout_schema(),
+            ToolName::RoundContext => playbookdiff_render::round::context_schema(),
+            ToolName::RoundAudit => playbookdiff_render::round_audit::audit_schema(),
+            ToolName::RoundCheck | ToolName::RoundEscalate => return Value::Null,
         };
         let mut schema: Value = serde_json::from_str(&text).unwrap_or_default();
         if self == ToolName::Check {
@@ -166,10 +209,11 @@ impl ToolName {
             self.description(),
             object(self.input_schema()),
         )
-        .with_annotations(ToolAnnotations::new().read_only(true));
+        .with_annotations(ToolAnnotations::new().read_only(self != ToolName::RoundEscalate));
         match self {
-            // `explain`'s document is not the whole `check` document.
-            ToolName::Explain => tool,
+            // `explain`'s document is not the whole `check` document; the
+            // check of a path and the escalation have no schema file.
+            ToolName::Explain | ToolName::RoundCheck | ToolName::RoundEscalate => tool,
             _ => tool.with_raw_output_schema(object(self.output_schema())),
         }
     }
@@ -183,6 +227,10 @@ impl ToolName {
             ToolName::Explain => parse::<ExplainArgs>(value)?.argv()?,
             ToolName::Diff => parse::<DiffArgs>(value)?.argv()?,
             ToolName::Layout => parse::<LayoutArgs>(value)?.argv()?,
+            ToolName::RoundContext => parse::<RoundContextArgs>(value)?.argv()?,
+            ToolName::RoundCheck => parse::<RoundCheckArgs>(value)?.argv()?,
+            ToolName::RoundEscalate => parse::<RoundEscalateArgs>(value)?.argv()?,
+            ToolName::RoundAudit => parse::<RoundAuditArgs>(value)?.argv()?,
         };
         Ok(argv)
     }
@@ -440,10 +488,139 @@ impl LayoutArgs {
     }
 }
 
+/// `round --repo REPO [--brief ID] SUBCOMMAND`'s start: the subcommand,
+/// the repository and the brief when given.
+fn round_argv(sub: &str, repo: &str, brief: Option<&str>) -> Result<Vec<String>, String> {
+    let mut argv = vec![
+        "round".to_string(),
+        sub.to_string(),
+        "--repo".to_string(),
+        repository(repo)?,
+    ];
+    if let Some(id) = brief {
+        argv.extend(["--brief".to_string(), id.to_string()]);
+    }
+    Ok(argv)
+}
+
+/// Arguments of `round_context`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RoundContextArgs {
+    /// The repository root: an absolute path.
+    repo: String,
+    /// The brief's id (default: the one `PLAYBOOKDIFF_BRIEF` or the branch
+    /// names).
+    #[serde(default)]
+    brief: Option<String>,
+    /// The character budget of the brief and the documents it links to
+    /// (default 60,000).
+    #[serde(default)]
+    budget: Option<u64>,
+}
+
+impl RoundContextArgs {
+    fn argv(&self) -> Result<Vec<String>, String> {
+        let mut argv = round_argv("context", &self.repo, self.brief.as_deref())?;
+        if let Some(b) = self.budget {
+            argv.extend(["--budget".to_string(), b.to_string()]);
+        }
+        Ok(argv)
+    }
+}
+
+/// Arguments of `round_check`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RoundCheckArgs {
+    /// The repository root: an absolute path.
+    repo: String,
+    /// The file to write, relative to the repository root.
+    path: String,
+    /// The brief's id (default: the one `PLAYBOOKDIFF_BRIEF` or the branch
+    /// names).
+    #[serde(default)]
+    brief: Option<String>,
+}
+
+impl RoundCheckArgs {
+    fn argv(&self) -> Result<Vec<String>, String> {
+        let mut argv = round_argv("check", &self.repo, self.brief.as_deref())?;
+        argv.extend(["--path".to_string(), self.path.clone()]);
+        Ok(argv)
+    }
+}
+
+/// Arguments of `round_escalate`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RoundEscalateArgs {
+    /// The repository root: an absolute path.
+    repo: String,
+    /// The file the round needs, relative to the repository root.
+    path: String,
+    /// Why the brief is not enough.
+    reason: String,
+    /// The options, at least one.
+    options: Vec<String>,
+    /// Which option the agent recommends, and why.
+    recommendation: String,
+    /// The brief's id (default: the one `PLAYBOOKDIFF_BRIEF` or the branch
+    /// names).
+    #[serde(default)]
+    brief: Option<String>,
+}
+
+impl RoundEscalateArgs {
+    fn argv(&self) -> Result<Vec<String>, String> {
+        let mut argv = round_argv("escalate", &self.repo, self.brief.as_deref())?;
+        argv.extend(["--path".to_string(), self.path.clone()]);
+        argv.extend(["--reason".to_string(), self.reason.clone()]);
+        for o in &self.options {
+            argv.extend(["--option".to_string(), o.clone()]);
+        }
+        argv.extend(["--recommendation".to_string(), self.recommendation.clone()]);
+        Ok(argv)
+    }
+}
+
+/// Arguments of `round_audit`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RoundAuditArgs {
+    /// The repository root: an absolute path.
+    repo: String,
+    /// The brief's id (default: the one `PLAYBOOKDIFF_BRIEF` or the branch
+    /// names).
+    #[serde(default)]
+    brief: Option<String>,
+    /// What the round is measured from (default: the brief's
+    /// `baseBranch`).
+    #[serde(default)]
+    base: Option<String>,
+}
+
+impl RoundAuditArgs {
+    fn argv(&self) -> Result<Vec<String>, String> {
+        let mut argv = round_argv("audit", &self.repo, self.brief.as_deref())?;
+        if let Some(b) = &self.base {
+            argv.extend(["--base".to_string(), b.clone()]);
+        }
+        Ok(argv)
+    }
+}
+
 /// The CLI's options as the tools' argument names, to name the argument
 /// in a refusal of the CLI, and the words of a refusal about the argument
 /// that names no option (a revision of `diff`'s range).
-const OPTIONS: [(&str, &str); 8] = [
+const OPTIONS: [(&str, &str); 15] = [
+    ("--path", "path"),
+    ("--reason", "reason"),
+    ("--option", "options"),
+    ("--recommendation", "recommendation"),
+    ("--brief", "brief"),
+    ("--base", "base"),
+    ("--budget", "budget"),
     ("--cwd", "cwd"),
     ("--target", "target"),
     ("--mode", "mode"),
@@ -476,10 +653,11 @@ struct Server {
 impl Server {
     /// Runs `argv` with `--format json` and answers with its document, or
     /// with a tool error.
-    async fn answer(&self, argv: Vec<String>) -> CallToolResult {
+    async fn answer(&self, argv: Vec<String>, json: bool) -> CallToolResult {
+        let format: &[&str] = if json { &["--format", "json"] } else { &[] };
         let output = tokio::process::Command::new(&self.exe)
             .args(&argv)
-            .args(["--format", "json"])
+            .args(format)
             .stdin(std::process::Stdio::null())
             .kill_on_drop(true)
             .output()
@@ -489,6 +667,11 @@ impl Server {
             Err(e) => return tool_error(format!("the analysis could not start: {e}")),
         };
         match output.status.code() {
+            Some(0 | 1) if !json => CallToolResult::success(vec![ContentBlock::text(
+                String::from_utf8_lossy(&output.stdout)
+                    .trim_end()
+                    .to_string(),
+            )]),
             Some(0 | 1) => document(output.stdout),
             _ => tool_error(refusal(&String::from_utf8_lossy(&output.stderr))),
         }
@@ -558,7 +741,7 @@ impl ServerHandler for Server {
             ));
         };
         let result = match tool.command_line(request.arguments.unwrap_or_default()) {
-            Ok(argv) => self.answer(argv).await,
+            Ok(argv) => self.answer(argv, tool != ToolName::RoundEscalate).await,
             Err(e) => tool_error(e),
         };
         Ok(result.into())
@@ -608,8 +791,10 @@ fn instructions() -> String {
     format!(
         "Read-only answers about what each coding agent ({}) receives from a repository: \
          `compile` for one agent, `check` to compare them, `explain` for one finding, `diff` \
-         between revisions, `layout` for where each agent reads each surface. Give `repo` as \
-         an absolute path.",
+         between revisions, `layout` for where each agent reads each surface; for a round of \
+         work under a brief, `round_context` to start, `round_check` before a write, \
+         `round_escalate` when the brief is not enough (it writes the brief's Rulings row), \
+         `round_audit` at the end. Give `repo` as an absolute path.",
         names.join(", ")
     )
 }
@@ -708,6 +893,56 @@ mod tests {
     }
 
     #[test]
+    fn round_tools_become_round_commands_and_only_the_escalation_writes() {
+        let dir = std::env::temp_dir();
+        let root = dir.to_str().unwrap();
+        let argv = ToolName::RoundEscalate
+            .command_line(args(serde_json::json!({
+                "repo": root, "path": "m.sql", "reason": "r", "options": ["a", "b"],
+                "recommendation": "a", "brief": "012"
+            })))
+            .unwrap();
+        assert_eq!(
+            argv,
+            [
+                "round",
+                "escalate",
+                "--repo",
+                root,
+                "--brief",
+                "012",
+                "--path",
+                "m.sql",
+                "--reason",
+                "r",
+                "--option",
+                "a",
+                "--option",
+                "b",
+                "--recommendation",
+                "a"
+            ]
+        );
+        let argv = ToolName::RoundAudit
+            .command_line(args(serde_json::json!({"repo": root, "base": "main"})))
+            .unwrap();
+        assert_eq!(argv, ["round", "audit", "--repo", root, "--base", "main"]);
+        let e = ToolName::RoundCheck
+            .command_line(args(serde_json::json!({"repo": root})))
+            .unwrap_err();
+        assert!(e.contains("path"), "{e}");
+        for t in ToolName::ALL {
+            let read_only = t.tool().annotations.and_then(|a| a.read_only_hint);
+            assert_eq!(
+                read_only,
+                Some(t != ToolName::RoundEscalate),
+                "{}",
+                t.as_str()
+            );
+        }
+    }
+
+    #[test]
     fn arguments_become_the_command_line() {
         let root = std::env::temp_dir().to_str().unwrap().to_string();
         let argv = ToolName::Check
@@ -736,7 +971,7 @@ mod tests {
     }
 
     #[test]
-    fn every_tool_has_an_object_schema_for_its_arguments_and_is_read_only() {
+    fn every_tool_has_an_object_schema_for_its_arguments_and_all_but_one_are_read_only() {
         for t in ToolName::ALL {
             let tool = t.tool();
             assert_eq!(
@@ -744,7 +979,11 @@ mod tests {
                 Some(&Value::from("object")),
                 "{t:?}"
             );
-            assert_eq!(tool.annotations.and_then(|a| a.read_only_hint), Some(true));
+            assert_eq!(
+                tool.annotations.and_then(|a| a.read_only_hint),
+                Some(t != ToolName::RoundEscalate),
+                "only the escalation writes (the brief's Rulings row)"
+            );
             assert_eq!(ToolName::parse(t.as_str()), Some(t));
         }
     }

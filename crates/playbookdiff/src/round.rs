@@ -38,6 +38,8 @@ pub(crate) fn run(command: &RoundCommand, here: Option<&Path>) -> Result<Outcome
         RoundCommand::Rule(args) => rule(args, here),
         RoundCommand::Rulings(args) => rulings(args, here),
         RoundCommand::Probe(args) => crate::round_probe::run(args, here),
+        RoundCommand::Audit(args) => crate::round_audit::run(args, here),
+        RoundCommand::Check(args) => crate::round_check::run(args, here),
     }
 }
 
@@ -47,7 +49,7 @@ pub(crate) struct Found {
     pub(crate) root: PathBuf,
     pub(crate) path: String,
     pub(crate) brief: Brief,
-    selection: Selection,
+    pub(crate) selection: Selection,
 }
 
 /// The brief `target` names, read, in the repository it names.
@@ -343,14 +345,21 @@ fn rule(args: &RoundRuleArgs, here: Option<&Path>) -> Result<Outcome, UsageError
         .map_err(|e| UsageError(format!("brief `{}`: {}", found.brief.id, e.sentence())))?;
     std::fs::write(found.root.join(&found.path), text)
         .map_err(|e| UsageError(format!("{}: cannot be written ({e})", found.path)))?;
-    let output = format!(
-        "Row {} of {} is now {}. It counts once committed with your SSH signature:\n  git add {} && git -c gpg.format=ssh commit -S -m \"Ruling {}\"\n",
-        input.id.trim(),
-        found.path,
-        input.decision.word(),
-        found.path,
-        input.id.trim(),
+    let mut output = playbookdiff_render::paragraph(
+        &format!(
+            "Row {} of {} is now {}. It counts once committed with your SSH signature:",
+            input.id.trim(),
+            found.path,
+            input.decision.word(),
+        ),
+        "",
+        "",
     );
+    output.push_str(&format!(
+        "  git add {} && git -c gpg.format=ssh commit -S -m \"Ruling {}\"\n",
+        found.path,
+        input.id.trim(),
+    ));
     Ok(Outcome {
         output,
         status: ExitStatus::Success,

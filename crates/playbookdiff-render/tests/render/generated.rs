@@ -103,3 +103,19 @@ fn round_probe_schema_is_up_to_date() {
         &playbookdiff_render::round_probe::probe_schema(),
     );
 }
+
+#[test]
+fn round_rulings_schema_is_up_to_date() {
+    check_generated(
+        "schema/round-rulings.schema.json",
+        &playbookdiff_render::round::rulings_schema(),
+    );
+}
+
+#[test]
+fn round_audit_schema_is_up_to_date() {
+    check_generated(
+        "schema/round-audit.schema.json",
+        &playbookdiff_render::round_audit::audit_schema(),
+    );
+}

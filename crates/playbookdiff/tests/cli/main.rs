@@ -3,6 +3,7 @@
 //! Run one area with `cargo test -p playbookdiff --test cli <module>::`.
 
 mod action;
+mod audit;
 mod bom;
 mod check;
 mod cli;

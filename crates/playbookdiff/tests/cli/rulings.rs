@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-const BRIEF: &str = "---
+pub(crate) const BRIEF: &str = "---
 id: \"012\"
 title: Rotate the tokens
 affectedFiles: [src/**]
@@ -25,7 +25,7 @@ baseBranch: main
 | --- | --- | --- | --- |
 ";
 
-const BRIEF_PATH: &str = "briefs/012.md";
+pub(crate) const BRIEF_PATH: &str = "briefs/012.md";
 
 /// Who commits, and with which key (none: unsigned).
 pub(crate) struct Committer<'a> {
@@ -139,7 +139,7 @@ fn approved_round(dir: &Path, signers: &[(&str, &str)], files: &[(&str, &str)]) 
 }
 
 /// Appends `row` to the brief and commits it as `who`.
-fn commit_row(root: &Path, who: &Committer<'_>, row: &str) {
+pub(crate) fn commit_row(root: &Path, who: &Committer<'_>, row: &str) {
     let path = root.join(BRIEF_PATH);
     let mut text = std::fs::read_to_string(&path).unwrap();
     text.push_str(row);
@@ -231,6 +231,16 @@ fn rulings_json(root: &Path) -> Vec<Value> {
         .stdout
         .clone();
     let report: Value = serde_json::from_slice(&out).unwrap();
+    let schema_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/round-rulings.schema.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(report["signers"], ".github/allowed_signers on main");
     report["rows"].as_array().unwrap().clone()
 }
@@ -405,7 +415,7 @@ fn rule_writes_the_row_and_says_how_to_make_it_count() {
 
 /// The guard's answer to a Claude Code Write of `rel`: the permission
 /// decision and the whole answer.
-fn guard_write(root: &Path, rel: &str, brief: Option<&str>) -> (String, String) {
+pub(crate) fn guard_write(root: &Path, rel: &str, brief: Option<&str>) -> (String, String) {
     let payload = serde_json::json!({
         "session_id": "t1", "cwd": root, "hook_event_name": "PreToolUse",
         "tool_name": "Write", "tool_input": {"file_path": root.join(rel), "content": "x"},
