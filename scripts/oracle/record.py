@@ -1387,8 +1387,12 @@ def gemini_mcp_list(exe, cwd, env, work, norm):
     transport and state (`Disconnected` for a configured server that does
     not start here, `Blocked` for one `mcp.excluded` names). Without a
     workspace `.gemini/settings.json` there is nothing to list (the home is
-    empty), and the command is not run."""
-    if not (cwd / ".gemini" / "settings.json").exists():
+    empty), and the command is not run, unless the case's fixture home
+    holds user settings (`~/.gemini/settings.json`, whose servers it
+    lists too)."""
+    user = Path(env["HOME"]) / ".gemini" / "settings.json"
+    user_servers = user.exists() and "mcpServers" in json.loads(user.read_text())
+    if not (cwd / ".gemini" / "settings.json").exists() and not user_servers:
         return []
     with open(work / "mcp.out", "wb") as out, open(work / "mcp.err", "wb") as err:
         proc = subprocess.Popen([NODE, str(exe), "mcp", "list"], cwd=cwd, env=env,

@@ -188,31 +188,37 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let mut cx = Cx::new(repo, context, HARNESS);
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
 
-    let ws = settings::load(&mut cx);
-    out.instructions = context::compile(&mut cx, profile, &ws, machine);
+    let all = settings::Settings {
+        user: machine
+            .map(|m| settings::load_user(&mut cx, m))
+            .unwrap_or_default(),
+        workspace: settings::load(&mut cx),
+    };
+    let ws = &all.workspace;
+    out.instructions = context::compile(&mut cx, profile, &all, machine);
     out.skills = skills::compile(&mut cx);
-    out.mcp_servers = mcp::compile(&mut cx, &ws);
-    out.hooks = hooks::compile(&mut cx, &ws, version);
-    out.commands = extras::commands(&mut cx, profile, &ws);
-    out.subagents = extras::subagents(&mut cx, profile, &ws);
+    out.mcp_servers = mcp::compile(&mut cx, &all);
+    out.hooks = hooks::compile(&mut cx, ws, version);
+    out.commands = extras::commands(&mut cx, profile, ws);
+    out.subagents = extras::subagents(&mut cx, profile, ws);
     extras::report(&mut cx);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
-    // Local mode reads the first layer, the user's global context.
     let unread = if machine.is_some() {
-        &UNREAD_LAYERS[1..]
+        LOCAL_UNREAD_LAYERS
     } else {
         UNREAD_LAYERS
     };
     unavailable(&mut cx, unread, &out);
-    out.assumptions = assumptions(context, profile);
+    out.assumptions = assumptions(context, profile, machine.is_some());
     out.diagnostics = cx.into_diagnostics();
     out
 }
 
 /// The layers outside the repository that can change a modelled surface
-/// (context files, skills, MCP servers); local mode reads the first.
+/// (context files, skills, MCP servers); local mode reads the first and
+/// part of the second ([`LOCAL_UNREAD_LAYERS`]).
 const UNREAD_LAYERS: &[UnreadLayer] = &[
         UnreadLayer {
             code: DiagnosticCode::UserConfigUnavailable,
@@ -240,6 +246,19 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
         },
 ];
 
+/// The layers local mode does not read yet: the user's global context and
+/// the user settings' `context.fileName` and `mcpServers` are read.
+const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "User extensions (`~/.gemini/extensions/`), user commands (`~/.gemini/commands/`), and the user settings' hooks and `context` keys besides `context.fileName`",
+        effect: "they can add MCP servers, commands, hooks and context files",
+        todo: "check them on the developer's machine",
+    },
+    UNREAD_LAYERS[2],
+    UNREAD_LAYERS[3],
+];
+
 /// One diagnostic per layer of `unread`, and the runtime note on MCP
 /// servers.
 fn unavailable(cx: &mut Cx<'_, '_>, unread: &[UnreadLayer], out: &EffectiveAgentConfig) {
@@ -252,12 +271,22 @@ fn unavailable(cx: &mut Cx<'_, '_>, unread: &[UnreadLayer], out: &EffectiveAgent
     }
 }
 
-/// The premises every Gemini CLI result depends on.
-fn assumptions(context: &AnalysisContext, profile: &Profile) -> Vec<String> {
+/// The premises every Gemini CLI result depends on; `user_layers_read` in
+/// local mode with the user's machine.
+fn assumptions(
+    context: &AnalysisContext,
+    profile: &Profile,
+    user_layers_read: bool,
+) -> Vec<String> {
+    let settings = if user_layers_read {
+        "No system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
+    } else {
+        "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
+    };
     let mut out = vec![
         format!("Gemini CLI starts in cwd {}: only that directory's `.gemini/settings.json` applies, skills come from that directory alone, and context files depend on it.", context.cwd),
         profile.trust_assumption.to_string(),
-        "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file.".to_string(),
+        settings.to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ];
     if profile.boundary == profile::Boundary::GitDirectoryAndParent {
