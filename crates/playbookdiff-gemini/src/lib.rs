@@ -189,10 +189,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
 
     let all = settings::Settings {
-        user: machine
-            .map(|m| settings::load_user(&mut cx, m))
-            .unwrap_or_default(),
+        user: machine_settings(&mut cx, machine, settings::user_path()),
         workspace: settings::load(&mut cx),
+        system: machine_settings(&mut cx, machine, settings::system_path()),
     };
     let ws = &all.workspace;
     out.instructions = context::compile(&mut cx, profile, &all, machine);
@@ -212,6 +211,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     };
     unavailable(&mut cx, unread, &out);
     out.assumptions = assumptions(context, profile, machine.is_some());
+    if profile.system_settings_secured && all.system.path.is_some() {
+        out.assumptions.push("The system settings file and every directory above it are owned by root and not writable by group or others: Gemini CLI 0.61 skips the file otherwise, with a security warning.".to_string());
+    }
     out.diagnostics = cx.into_diagnostics();
     out
 }
@@ -246,8 +248,21 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
         },
 ];
 
+/// The settings file `path` of `machine` (local mode); empty in repo mode.
+fn machine_settings(
+    cx: &mut Cx<'_, '_>,
+    machine: Option<&playbookdiff_source::Machine>,
+    path: Option<playbookdiff_model::RepoPath>,
+) -> settings::Workspace {
+    match (machine, path) {
+        (Some(m), Some(p)) => settings::load_machine(cx, m, p),
+        _ => settings::Workspace::default(),
+    }
+}
+
 /// The layers local mode does not read yet: the user's global context and
-/// the user settings' `context.fileName` and `mcpServers` are read.
+/// the user's and system settings' `context.fileName`, `mcpServers`,
+/// `mcp.allowed` and `mcp.excluded` are read.
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
@@ -255,7 +270,12 @@ const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
         effect: "they can add MCP servers, commands, hooks and context files",
         todo: "check them on the developer's machine",
     },
-    UNREAD_LAYERS[2],
+    UnreadLayer {
+        code: DiagnosticCode::ManagedConfigUnavailable,
+        what: "System defaults (`/etc/gemini-cli/system-defaults.json`) and the system settings' keys besides `context.fileName`, `mcpServers`, `mcp.allowed` and `mcp.excluded`",
+        effect: "system defaults lie below the user's settings, and the system settings override the workspace's",
+        todo: "ask the administrator what they set",
+    },
     UNREAD_LAYERS[3],
 ];
 

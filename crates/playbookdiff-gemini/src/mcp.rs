@@ -43,16 +43,15 @@ const KNOWN: &[&str] = &[
 ];
 
 /// Compiles the servers of the merged settings, by name: the workspace's
-/// `mcpServers`, and in local mode the user's, merged one server at a
-/// time (`SHALLOW_MERGE`): a workspace server replaces the user's of the
-/// same name, which is listed `shadowed` after it. `mcp.excluded` and
-/// `mcp.allowed` are the workspace's when set, else the user's.
+/// `mcpServers`, and in local mode the user's and the system's, merged
+/// one server at a time (`SHALLOW_MERGE`): of the files defining a name,
+/// the system's wins, then the workspace's, then the user's; the others
+/// are listed `shadowed` after it. `mcp.excluded` and `mcp.allowed` are
+/// merged the same way, the list of the winning file whole.
 pub(crate) fn compile(cx: &mut Cx<'_, '_>, settings: &Settings) -> Vec<McpServer> {
-    let (user, ws) = (
-        settings.user.mcp_servers(),
-        settings.workspace.mcp_servers(),
-    );
-    let mut names: Vec<&String> = ws.keys().chain(user.keys()).collect();
+    let files = settings.by_precedence();
+    let maps: Vec<Map<String, Value>> = files.iter().map(|f| f.mcp_servers()).collect();
+    let mut names: Vec<&String> = maps.iter().flat_map(|m| m.keys()).collect();
     names.sort();
     names.dedup();
     let policy = Policy {
@@ -61,13 +60,16 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, settings: &Settings) -> Vec<McpServer
     };
     let mut out = Vec::new();
     for name in names {
-        if let Some(entry) = ws.get(name.as_str()) {
-            out.extend(server(cx, &settings.workspace, (name, entry), &policy));
-            if user.contains_key(name.as_str()) {
-                out.extend(shadowed(cx, settings, name));
-            }
-        } else if let Some(entry) = user.get(name.as_str()) {
-            out.extend(server(cx, &settings.user, (name, entry), &policy));
+        let mut defs = files
+            .iter()
+            .zip(&maps)
+            .filter_map(|(f, m)| Some((*f, m.get(name.as_str())?)));
+        let Some((winner, entry)) = defs.next() else {
+            continue;
+        };
+        out.extend(server(cx, winner, (name, entry), &policy));
+        for (f, entry) in defs {
+            out.extend(shadowed(cx, (f, winner), (name, entry)));
         }
     }
     out
@@ -113,42 +115,43 @@ fn server(
     Some(s)
 }
 
-/// The user's server `name`, replaced by the workspace's of the same name:
-/// listed `shadowed`, its value kept.
-fn shadowed(cx: &mut Cx<'_, '_>, settings: &Settings, name: &str) -> Option<McpServer> {
-    let entry = settings.user.get(&["mcpServers", name])?;
+/// The server `name` of `file`, holding `entry`, replaced by the one of
+/// `winner` (a file of higher precedence): listed `shadowed`, its value
+/// kept.
+fn shadowed(
+    cx: &mut Cx<'_, '_>,
+    (file, winner): (&Workspace, &Workspace),
+    (name, entry): (&str, &Value),
+) -> Option<McpServer> {
     let policy = Policy {
         excluded: Vec::new(),
         allowed: None,
     };
-    let mut s = server(cx, &settings.user, (name, entry), &policy)?;
+    let mut s = server(cx, file, (name, entry), &policy)?;
+    let by = winner
+        .path
+        .as_ref()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
     s.id = format!("gemini:mcp:{}#{name}", s.source.path);
     s.applicability = Applicability::Shadowed;
     s.reason = format!(
-        "Configured in {}, but the workspace's settings define `{name}` too, and Gemini CLI takes the workspace's server whole (`mcpServers` is merged one server at a time).",
+        "Configured in {}, but {by} defines `{name}` too, and Gemini CLI takes that server whole (`mcpServers` is merged one server at a time: system settings over the workspace's over the user's).",
         s.source.path
     );
     Some(s)
 }
 
-/// The strings of the merged list at `key`: the workspace's when set,
-/// else the user's (none when unset or malformed).
+/// The strings of the merged list at `key` (none when unset or
+/// malformed).
 fn list(settings: &Settings, key: &[&str]) -> Vec<String> {
-    let v = settings
-        .workspace
-        .get(key)
-        .or_else(|| settings.user.get(key));
-    playbookdiff_adapter::json::strings(v)
+    playbookdiff_adapter::json::strings(settings.get(key))
 }
 
 /// The merged `mcp.allowed`, when set.
 fn allowed(settings: &Settings) -> Option<Vec<String>> {
     let key = ["mcp", "allowed"];
-    let set = settings
-        .workspace
-        .get(&key)
-        .or_else(|| settings.user.get(&key));
-    set.map(|_| list(settings, &key))
+    settings.get(&key).map(|_| list(settings, &key))
 }
 
 /// Sets transport, command, url and values of `s` from `entry`.

@@ -14,7 +14,8 @@
 //! them.
 //!
 //! In local mode the user's `~/.gemini/settings.json` is read too, below
-//! the workspace's ([`Settings`]): `mergeSettings` in both profiled
+//! the workspace's, and the system's `/etc/gemini-cli/settings.json`
+//! above it ([`Settings`]): `mergeSettings` in both profiled
 //! releases (0.34.0 `dist/src/config/settings.js`, 0.61.0 `bundle/`)
 //! merges schema defaults, system defaults, user, workspace, then system
 //! settings, the last value winning, `mcpServers` merged one server at a
@@ -250,23 +251,38 @@ fn from_text(cx: &mut Cx<'_, '_>, path: RepoPath, text: &str) -> Workspace {
     }
 }
 
-/// The settings Gemini CLI merges that the adapter reads: the user's
-/// (local mode) and the launch directory's.
+/// The settings Gemini CLI merges that the adapter reads: the user's and
+/// the system's (local mode) and the launch directory's.
 #[derive(Default)]
 pub(crate) struct Settings {
     /// `~/.gemini/settings.json`, empty in repo mode or when absent.
     pub user: Workspace,
     /// `<cwd>/.gemini/settings.json`.
     pub workspace: Workspace,
+    /// `/etc/gemini-cli/settings.json` (managed), merged last, empty in
+    /// repo mode or when absent.
+    pub system: Workspace,
 }
 
 impl Settings {
-    /// `context.fileName` as merged: the workspace's, else the user's.
+    /// The files by precedence, the winner of a value first: system,
+    /// workspace, user.
+    pub(crate) fn by_precedence(&self) -> [&Workspace; 3] {
+        [&self.system, &self.workspace, &self.user]
+    }
+
+    /// The value at `key` as merged (the first file of
+    /// [`Settings::by_precedence`] that sets it).
+    pub(crate) fn get(&self, key: &[&str]) -> Option<&Value> {
+        self.by_precedence().into_iter().find_map(|f| f.get(key))
+    }
+
+    /// `context.fileName` as merged: the system's, else the workspace's,
+    /// else the user's.
     pub(crate) fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
-        match self.workspace.file_names(cx) {
-            Some(names) => Some(names),
-            None => self.user.file_names(cx),
-        }
+        self.by_precedence()
+            .into_iter()
+            .find_map(|f| f.file_names(cx))
     }
 }
 
@@ -275,14 +291,20 @@ pub(crate) fn user_path() -> Option<RepoPath> {
     RepoPath::on_machine("~", ".gemini/settings.json")
 }
 
-/// Reads and parses the user's `~/.gemini/settings.json` on `machine`;
-/// empty when absent. A file that does not parse stops Gemini CLI as a
-/// workspace file does (`loadSettings` collects the errors of every
-/// scope and exits 52).
-pub(crate) fn load_user(cx: &mut Cx<'_, '_>, machine: &Machine) -> Workspace {
-    let Some(path) = user_path() else {
-        return Workspace::default();
-    };
+/// The system settings file, as provenance names it (`getSystemSettingsPath`
+/// on Linux, both profiled releases; `GEMINI_CLI_SYSTEM_SETTINGS_PATH`
+/// moves it, which the analysis does not read: `--managed-root` stands
+/// for `/`).
+pub(crate) fn system_path() -> Option<RepoPath> {
+    RepoPath::on_machine("/", "etc/gemini-cli/settings.json")
+}
+
+/// Reads and parses the machine's settings file `path` (the user's
+/// `~/.gemini/settings.json`, or the system's) on `machine`; empty when
+/// absent. A file that does not parse stops Gemini CLI as a workspace
+/// file does (`loadSettings` collects the errors of every scope and
+/// exits 52).
+pub(crate) fn load_machine(cx: &mut Cx<'_, '_>, machine: &Machine, path: RepoPath) -> Workspace {
     match machine.read_text(&path, READ_LIMIT) {
         Ok(t) => from_text(cx, path, &t.text),
         Err(SourceError::NotFound(_)) => Workspace::default(),

@@ -375,6 +375,11 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     let t = tempfile::tempdir().unwrap();
     codex_machine(t.path());
     more_layers(t.path());
+    write(
+        &t.path().join("root"),
+        "etc/gemini-cli/settings.json",
+        r#"{"mcpServers": {"audit": {"command": "audit-mcp"}}}"#,
+    );
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
@@ -875,8 +880,24 @@ fn gemini_cli_merges_the_users_settings_below_the_workspaces() {
     assert_eq!(names, ["docs", "docs", "notes"]);
     // `$NOTES_TOKEN` stays a variable's name.
     assert!(doc["mcpServers"][2].to_string().contains("NOTES_TOKEN"));
+    // The system settings (managed) win over both.
+    write(
+        &t.path().join("root"),
+        "etc/gemini-cli/settings.json",
+        r#"{"mcpServers": {"docs": {"httpUrl": "https://policy.example/mcp"}}}"#,
+    );
+    let managed = compiled_for(t.path(), "gemini");
+    assert_eq!(
+        items(&managed, "mcpServers"),
+        [
+            row("/etc/gemini-cli/settings.json", "managed", "effective"),
+            row(".gemini/settings.json", "project", "shadowed"),
+            row("~/.gemini/settings.json", "user", "shadowed"),
+            row("~/.gemini/settings.json", "user", "effective"),
+        ]
+    );
     // The user's `context.fileName` names AGENTS.md, which the project has.
-    let paths: Vec<String> = items(&doc, "instructions")
+    let paths: Vec<String> = items(&managed, "instructions")
         .into_iter()
         .filter(|r| r.2 == "effective")
         .map(|r| r.0)

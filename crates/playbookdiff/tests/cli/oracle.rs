@@ -1387,8 +1387,13 @@ fn run_all() -> Outcome {
             continue;
         };
         let empty_root = tempfile::tempdir().expect("temporary directory");
-        let machine = home_copy(&case, &root, &mut temps)
-            .map(|home| fixture_machine(&home, empty_root.path()));
+        let managed = case
+            .managed
+            .as_ref()
+            .map(|m| workspace().join(m))
+            .unwrap_or_else(|| empty_root.path().to_path_buf());
+        let machine =
+            home_copy(&case, &root, &mut temps).map(|home| fixture_machine(&home, &managed));
         for agent in AGENTS {
             if !case.agents.iter().any(|a| a == agent) {
                 continue;
