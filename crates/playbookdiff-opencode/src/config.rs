@@ -82,6 +82,12 @@ impl Layer {
         SourceScope::of_path(&self.path)
     }
 
+    /// True for a file of the user's global configuration directory (not
+    /// `~/.opencode`): the files merged among themselves first.
+    pub(crate) fn is_global(&self) -> bool {
+        self.scope() == SourceScope::User && self.path.parent() != home_dir()
+    }
+
     /// The value at `key` in this layer, when present.
     pub(crate) fn get(&self, key: &[&str]) -> Option<&Value> {
         let mut v = &self.doc.as_ref()?.value;
@@ -194,7 +200,8 @@ pub(crate) fn merge_deep(base: &mut Value, later: &Value) {
 pub(crate) const GLOBAL_FILES: [&str; 3] = ["config.json", "opencode.json", "opencode.jsonc"];
 
 /// Finds, reads and parses the layers in OpenCode's merge order: in local
-/// mode (a `machine`) the user's global files, then the project's.
+/// mode (a `machine`) the user's global files, then the project's, then
+/// the user's `~/.opencode` ([`home_dir`]).
 pub(crate) fn load(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Layer> {
     let mut out = machine.map(|m| user_layers(cx, m)).unwrap_or_default();
     for dir in cx.up_chain().into_iter().rev() {
@@ -221,7 +228,33 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Layer>
             }
         }
     }
+    if let Some(m) = machine {
+        out.extend(home_dir_layers(cx, m));
+    }
     out
+}
+
+/// The `.opencode` directory of the user's home, as provenance names it.
+/// OpenCode 1.18.33 reads it after the project's `.opencode` directories
+/// (`ConfigPaths.directories`: `up({targets: [".opencode"], start: home,
+/// stop: home})`), so its `opencode.json(c)` wins over the project's
+/// values, and its agents and commands over the project's files.
+pub(crate) fn home_dir() -> Option<RepoPath> {
+    RepoPath::on_machine("~", ".opencode")
+}
+
+/// The layers of the user's `~/.opencode` present on `machine`, in merge
+/// order.
+fn home_dir_layers(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Layer> {
+    let Some(dir) = home_dir() else {
+        return Vec::new();
+    };
+    crate::CONFIG_FILES
+        .map(|s| s.relative())
+        .into_iter()
+        .filter_map(|name| dir.join(name))
+        .filter_map(|path| read_user_layer(cx, machine, path))
+        .collect()
 }
 
 /// The user's global layers present on `machine`, in merge order.
@@ -640,10 +673,12 @@ pub(crate) fn merge(cx: &mut Cx<'_, '_>, layers: &[Layer]) -> Merged {
         if let Some(v) = l.get(&["instructions"]) {
             match strings(v) {
                 Some(list) => {
-                    if l.scope() == SourceScope::User {
+                    if l.is_global() {
                         // Among the global files, `mergeDeep` alone: the
                         // later list replaces the earlier.
                         m.instructions.retain(|(_, s)| s.scope != SourceScope::User);
+                        // (Only global files precede: none of the
+                        // project's or of `~/.opencode` is dropped.)
                     }
                     for s in list {
                         if !m.instructions.iter().any(|(x, _)| *x == s) {

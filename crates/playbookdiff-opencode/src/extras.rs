@@ -84,16 +84,20 @@ pub(crate) fn compile(
     out: &mut EffectiveAgentConfig,
 ) {
     let global = machine.and_then(|m| Some((m, user::config_dir(m)?)));
+    let home = machine.and_then(|m| Some((m, crate::config::home_dir()?)));
     for kind in [Kind::Agent, Kind::Mode, Kind::Command] {
         let mut defs = from_layers(layers, kind);
         if let Some((m, dir)) = &global {
             defs.extend(from_user_files(cx, m, dir, kind));
         }
         defs.extend(from_files(cx, kind));
+        if let Some((m, dir)) = &home {
+            defs.extend(from_user_files(cx, m, dir, kind));
+        }
         settle(cx, kind, defs, out);
     }
     report_plugins(cx, layers);
-    if let Some((m, dir)) = &global {
+    for (m, dir) in global.iter().chain(&home) {
         report_user_plugins(cx, m, dir);
     }
 }

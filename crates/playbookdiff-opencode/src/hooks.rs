@@ -88,11 +88,18 @@ pub(crate) fn compile(
 }
 
 /// The hooks of the plugin modules in the user's global configuration
-/// directory on `machine`, by path.
+/// directory and `~/.opencode` on `machine`, in that order.
 fn user_hooks(machine: &Machine) -> Vec<Hook> {
-    let Some(dir) = crate::user::config_dir(machine) else {
-        return Vec::new();
-    };
+    let dirs = [crate::user::config_dir(machine), crate::config::home_dir()];
+    dirs.into_iter()
+        .flatten()
+        .flat_map(|dir| dir_hooks(machine, &dir))
+        .collect()
+}
+
+/// The hooks of the plugin modules in the user's directory `dir`
+/// (`plugin/`, `plugins/`) on `machine`, by path.
+fn dir_hooks(machine: &Machine, dir: &RepoPath) -> Vec<Hook> {
     let scan = crate::user::Scan {
         dot: true,
         max_depth: Some(0),

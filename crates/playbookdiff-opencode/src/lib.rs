@@ -372,7 +372,7 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
-        what: "Configuration named by the environment or fetched (OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, `~/.opencode`, a remote `.well-known/opencode`)",
+        what: "Configuration named by the environment or fetched (OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote `.well-known/opencode`)",
         effect: "it can add instructions, skills paths, agents, commands and MCP servers, or disable servers the repository configures",
         todo: "check those settings on the developer's machine",
     },

@@ -352,6 +352,16 @@ fn opencode_global(home: &Path) {
 }"#,
     );
     write(home, ".config/opencode/style.md", "British spelling.\n");
+    write(
+        home,
+        ".opencode/opencode.json",
+        r#"{"mcp": {"scratch": {"type": "local", "command": ["scratch-mcp"]}}}"#,
+    );
+    write(
+        home,
+        ".opencode/command/tidy.md",
+        "---\ndescription: Tidy.\n---\nTidy.\n",
+    );
     write(home, ".config/opencode/old.md", "Old.\n");
     write(
         home,
@@ -761,6 +771,7 @@ fn opencode_merges_its_global_configuration_below_the_projects() {
             row("opencode.json", "project", "effective"),
             row("~/.config/opencode/config.json", "user", "excluded"),
             row("~/.config/opencode/opencode.jsonc", "user", "effective"),
+            row("~/.opencode/opencode.json", "user", "effective"),
         ]
     );
     let docs = &doc["mcpServers"][0];
@@ -775,8 +786,8 @@ fn opencode_merges_its_global_configuration_below_the_projects() {
     assert!(notes.to_string().contains("NOTES_TOKEN"));
     // The user's agents and commands, from the keys and the files.
     for (kind, names) in [
-        ("subagents", ["helper", "reviewer"]),
-        ("commands", ["hello", "standup"]),
+        ("subagents", &["helper", "reviewer"][..]),
+        ("commands", &["hello", "standup", "tidy"]),
     ] {
         let found: Vec<(&str, &str)> = doc[kind]
             .as_array()
@@ -789,7 +800,8 @@ fn opencode_merges_its_global_configuration_below_the_projects() {
                 )
             })
             .collect();
-        assert_eq!(found, [(names[0], "user"), (names[1], "user")], "{kind}");
+        let expected: Vec<(&str, &str)> = names.iter().map(|n| (*n, "user")).collect();
+        assert_eq!(found, expected, "{kind}");
     }
     // The plugin module is listed, in the user's layer, and never run.
     let plugin: Vec<&Value> = doc["diagnostics"]
