@@ -278,10 +278,11 @@ def seed_home(case, home, repo):
 def seed_managed(case, work):
     """Copies the case's managed fixture (`managed =
     "oracle/managed/NAME"`, workspace-relative, laid out as the machine's
-    root: `etc/gemini-cli/settings.json`) into `work/managed` and returns
-    that directory; None without a `managed` key. The agent is pointed at
-    it through the variable it honours for the path (Gemini CLI:
-    `GEMINI_CLI_SYSTEM_SETTINGS_PATH`); nothing is written under `/`.
+    root: `etc/gemini-cli/settings.json`, `etc/opencode/opencode.json`)
+    and returns the copy; None without a `managed` key. The agent is
+    pointed at it through the variable it honours for the path (Gemini
+    CLI: `GEMINI_CLI_SYSTEM_SETTINGS_PATH`; OpenCode:
+    `OPENCODE_TEST_MANAGED_CONFIG_DIR`); nothing is written under `/`.
     The copy lies in a fresh directory of the cache (mode 700, removed
     when the recorder exits), not under the world-writable temporary
     directory: Gemini CLI 0.61.0 skips a system settings file when it or
@@ -1202,6 +1203,10 @@ def run_opencode(exe, case, work):
         home = sub / "home"
         seed_home(case, home, repo)
         env = opencode_env(work, home)
+        managed = seed_managed(case, sub)
+        if managed is not None:
+            # The variable OpenCode honours for its managed directory.
+            env["OPENCODE_TEST_MANAGED_CONFIG_DIR"] = str(managed / "etc" / "opencode")
         env.update(extra_env or {})
         norm = Normalizer(repo, home, work, above_levels(case))
         with open(sub / "out", "wb") as out, open(sub / "err", "wb") as err:

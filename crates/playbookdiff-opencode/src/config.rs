@@ -201,7 +201,8 @@ pub(crate) const GLOBAL_FILES: [&str; 3] = ["config.json", "opencode.json", "ope
 
 /// Finds, reads and parses the layers in OpenCode's merge order: in local
 /// mode (a `machine`) the user's global files, then the project's, then
-/// the user's `~/.opencode` ([`home_dir`]).
+/// the user's `~/.opencode` ([`home_dir`]), then the managed files
+/// ([`managed_dir`]).
 pub(crate) fn load(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Layer> {
     let mut out = machine.map(|m| user_layers(cx, m)).unwrap_or_default();
     for dir in cx.up_chain().into_iter().rev() {
@@ -230,8 +231,33 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Layer>
     }
     if let Some(m) = machine {
         out.extend(home_dir_layers(cx, m));
+        out.extend(managed_layers(cx, m));
     }
     out
+}
+
+/// OpenCode's managed configuration directory on Linux, as provenance
+/// names it (`managedConfigDir` in 1.18.33: `/etc/opencode`, moved by
+/// `OPENCODE_TEST_MANAGED_CONFIG_DIR`, which the analysis does not read:
+/// `--managed-root` stands for `/`).
+pub(crate) fn managed_dir() -> Option<RepoPath> {
+    RepoPath::on_machine("/", "etc/opencode")
+}
+
+/// The managed layers present on `machine`: `opencode.json` then
+/// `opencode.jsonc` of [`managed_dir`], merged after every other layer,
+/// so they win every value (seen with 1.18.33, case
+/// `oracle.local_user_layers.home-opencode-dot-opencode.managed-opencode-policy`).
+fn managed_layers(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Layer> {
+    let Some(dir) = managed_dir() else {
+        return Vec::new();
+    };
+    crate::CONFIG_FILES
+        .map(|s| s.relative())
+        .into_iter()
+        .filter_map(|name| dir.join(name))
+        .filter_map(|path| read_user_layer(cx, machine, path))
+        .collect()
 }
 
 /// The `.opencode` directory of the user's home, as provenance names it.

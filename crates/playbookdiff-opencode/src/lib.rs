@@ -376,7 +376,12 @@ const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
         effect: "it can add instructions, skills paths, agents, commands and MCP servers, or disable servers the repository configures",
         todo: "check those settings on the developer's machine",
     },
-    UNREAD_LAYERS[2],
+    UnreadLayer {
+        code: DiagnosticCode::ManagedConfigUnavailable,
+        what: "Managed preferences (macOS only) and a remote configuration of the user's organisation",
+        effect: "they are merged after the project's and can override any repository value",
+        todo: "ask the administrator what they enforce",
+    },
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
         what: "OpenCode's built-in customize-opencode skill",

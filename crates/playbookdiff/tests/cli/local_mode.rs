@@ -390,6 +390,11 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         "etc/gemini-cli/settings.json",
         r#"{"mcpServers": {"audit": {"command": "audit-mcp"}}}"#,
     );
+    write(
+        &t.path().join("root"),
+        "etc/opencode/opencode.json",
+        r#"{"mcp": {"audit": {"type": "local", "command": ["audit-mcp"]}}}"#,
+    );
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
@@ -803,6 +808,17 @@ fn opencode_merges_its_global_configuration_below_the_projects() {
         let expected: Vec<(&str, &str)> = names.iter().map(|n| (*n, "user")).collect();
         assert_eq!(found, expected, "{kind}");
     }
+    // The managed configuration wins over every other layer.
+    write(
+        &t.path().join("root"),
+        "etc/opencode/opencode.json",
+        r#"{"mcp": {"docs": {"type": "remote", "url": "https://policy.example/mcp"}}}"#,
+    );
+    let managed = compiled_for(t.path(), "opencode");
+    let docs = &managed["mcpServers"][0];
+    assert_eq!(docs["source"]["path"], "/etc/opencode/opencode.json");
+    assert_eq!(docs["source"]["scope"], "managed");
+    assert_eq!(docs["otherSources"][1]["path"], "opencode.json");
     // The plugin module is listed, in the user's layer, and never run.
     let plugin: Vec<&Value> = doc["diagnostics"]
         .as_array()
