@@ -61,6 +61,7 @@ Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
 """
 
 import argparse
+import atexit
 import concurrent.futures
 import difflib
 import hashlib
@@ -272,6 +273,33 @@ def seed_home(case, home, repo):
                 continue
             if REPO_PLACEHOLDER in text:
                 path.write_text(text.replace(REPO_PLACEHOLDER, str(repo)))
+
+
+def seed_managed(case, work):
+    """Copies the case's managed fixture (`managed =
+    "oracle/managed/NAME"`, workspace-relative, laid out as the machine's
+    root: `etc/gemini-cli/settings.json`, `etc/opencode/opencode.json`)
+    and returns the copy; None without a `managed` key. The agent is
+    pointed at it through the variable it honours for the path (Gemini
+    CLI: `GEMINI_CLI_SYSTEM_SETTINGS_PATH`; OpenCode:
+    `OPENCODE_TEST_MANAGED_CONFIG_DIR`); nothing is written under `/`.
+    The copy lies in a fresh directory of the cache (mode 700, removed
+    when the recorder exits), not under the world-writable temporary
+    directory: Gemini CLI 0.61.0 skips a system settings file when it or
+    any directory above it is writable by group or others, or not owned
+    by root ("Security Warning: Skipping system settings file")."""
+    if not case.get("managed"):
+        return None
+    src = ROOT / case["managed"]
+    if not src.is_dir() or case["managed"].startswith(("/", "..")):
+        raise ValueError(f"{case['id']}: no managed directory {case['managed']}")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    dst = Path(tempfile.mkdtemp(prefix="managed-", dir=CACHE)) / "root"
+    atexit.register(shutil.rmtree, dst.parent, True)
+    shutil.copytree(src, dst, symlinks=True)
+    for p in [dst, *dst.rglob("*")]:
+        p.chmod(0o755 if p.is_dir() else 0o644)
+    return dst
 
 
 def merge_json(path, extra):
@@ -1175,6 +1203,10 @@ def run_opencode(exe, case, work):
         home = sub / "home"
         seed_home(case, home, repo)
         env = opencode_env(work, home)
+        managed = seed_managed(case, sub)
+        if managed is not None:
+            # The variable OpenCode honours for its managed directory.
+            env["OPENCODE_TEST_MANAGED_CONFIG_DIR"] = str(managed / "etc" / "opencode")
         env.update(extra_env or {})
         norm = Normalizer(repo, home, work, above_levels(case))
         with open(sub / "out", "wb") as out, open(sub / "err", "wb") as err:
@@ -1387,8 +1419,13 @@ def gemini_mcp_list(exe, cwd, env, work, norm):
     transport and state (`Disconnected` for a configured server that does
     not start here, `Blocked` for one `mcp.excluded` names). Without a
     workspace `.gemini/settings.json` there is nothing to list (the home is
-    empty), and the command is not run."""
-    if not (cwd / ".gemini" / "settings.json").exists():
+    empty), and the command is not run, unless the case's fixture home
+    holds user settings (`~/.gemini/settings.json`, whose servers it
+    lists too)."""
+    user = Path(env["HOME"]) / ".gemini" / "settings.json"
+    user_servers = user.exists() and "mcpServers" in json.loads(user.read_text())
+    user_servers = user_servers or "GEMINI_CLI_SYSTEM_SETTINGS_PATH" in env
+    if not (cwd / ".gemini" / "settings.json").exists() and not user_servers:
         return []
     with open(work / "mcp.out", "wb") as out, open(work / "mcp.err", "wb") as err:
         proc = subprocess.Popen([NODE, str(exe), "mcp", "list"], cwd=cwd, env=env,
@@ -1542,6 +1579,10 @@ def run_gemini(exe, case, work):
            "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "TERM": "dumb",
            "GEMINI_API_KEY": "oracle", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{api.port}",
            "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    managed = seed_managed(case, work)
+    if managed is not None:
+        # The variable Gemini CLI honours for its system settings path.
+        env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = str(managed / "etc" / "gemini-cli" / "settings.json")
     try:
         with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
             proc = subprocess.Popen([NODE, str(exe), "-p", "hi"], cwd=cwd, env=env,

@@ -14,18 +14,31 @@
 //! user alone; `tools` is a list or a comma-separated string, `*` when
 //! absent. Seen with 1.0.102 and 1.0.24 (gemini-copilot reference): they
 //! load regardless of folder trust.
+//!
+//! In local mode the user's folders come first, each before the project's
+//! of its kind (1.0.24 `app.js`, `K3t`: `~/.copilot/agents` before the
+//! `.github/agents` folders, `~/.claude/agents` before the `.claude/agents`
+//! ones), so a user agent keeps its id against a project agent. Seen with
+//! 1.0.24 and 1.0.102 (case
+//! `oracle.local_user_layers.home-copilot-mcp-agents`): the user's
+//! `~/.copilot/agents/helper.md` listed in the `task` tool.
 
 use crate::{Cx, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::place;
 use playbookdiff_model::{
     AgentMode, Applicability, Diagnostic, DiagnosticCode, LoadPhase, RepoPath, SourceFormat,
-    SourceRef, Subagent,
+    SourceRef, SourceScope, Subagent,
 };
+use playbookdiff_source::{EntryKind, Machine, TextFile};
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// The agent folders of a directory, in the order Copilot CLI reads them.
 const FOLDERS: &[&str] = &[".github/agents", ".claude/agents"];
+
+/// The user's folder read before each of [`FOLDERS`], in the same order.
+const USER_FOLDERS: &[&str] = &[".copilot/agents", ".claude/agents"];
 
 /// The tool whose description lists custom agents to the model.
 const LISTED_BY: &str = "task";
@@ -33,28 +46,97 @@ const LISTED_BY: &str = "task";
 /// The custom agents of the launch directory and the directories above
 /// it up to the git root, in discovery order; a later one with the id of
 /// an earlier one is `shadowed`.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Subagent> {
+///
+/// `machine` is the user's machine in local mode (`None` in repo mode).
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Subagent> {
     let mut dirs = crate::chain(cx);
     dirs.reverse();
-    let mut out: Vec<Subagent> = Vec::new();
-    let mut ids: Vec<String> = Vec::new();
-    for folder in FOLDERS {
+    let mut found: Vec<(String, Subagent)> = Vec::new();
+    for (folder, user_folder) in FOLDERS.iter().zip(USER_FOLDERS) {
+        if let Some(m) = machine {
+            found.extend(user_agents(cx, m, user_folder));
+        }
         for dir in &dirs {
             for (id, file) in agent_files(cx, dir, folder) {
-                let Some(mut a) = load(cx, &file, dir, &id) else {
-                    continue;
-                };
-                if ids.contains(&id) {
-                    a.applicability = Applicability::Shadowed;
-                    a.reason.push_str(&format!(" An agent with the id `{id}` is found first, so Copilot CLI keeps that one."));
-                } else {
-                    ids.push(id);
+                let Ok(text) = read(cx, &file) else { continue };
+                let whence = format!("Found in {}", place(dir));
+                if let Some(a) = load(cx, (&file, &text), &id, whence) {
+                    found.push((id, a));
                 }
-                out.push(a);
             }
         }
     }
+    first_id_wins(found)
+}
+
+/// The agents in discovery order; a later one with the id of an earlier
+/// one is `shadowed`.
+fn first_id_wins(found: Vec<(String, Subagent)>) -> Vec<Subagent> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (id, mut a) in found {
+        if ids.contains(&id) {
+            a.applicability = Applicability::Shadowed;
+            a.reason.push_str(&format!(
+                " An agent with the id `{id}` is found first, so Copilot CLI keeps that one."
+            ));
+        } else {
+            ids.push(id);
+        }
+        out.push(a);
+    }
     out
+}
+
+/// The agents of the user's `folder` (relative to the home) on
+/// `machine`, by id, each with its id.
+fn user_agents(cx: &mut Cx<'_, '_>, machine: &Machine, folder: &str) -> Vec<(String, Subagent)> {
+    let Some(base) = RepoPath::on_machine("~", folder) else {
+        return Vec::new();
+    };
+    let names = machine.list_dir(&base).unwrap_or_default();
+    let files = by_id(
+        names
+            .iter()
+            .filter(|e| e.kind == EntryKind::File)
+            .map(|e| e.name.as_str()),
+    );
+    let mut out = Vec::new();
+    for (id, name) in files {
+        let Some(file) = base.join(&name) else {
+            continue;
+        };
+        let effect = "Copilot CLI skips this custom agent";
+        let Some(text) =
+            problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+        else {
+            continue;
+        };
+        let whence = format!("Found in the user's `~/{folder}`");
+        if let Some(a) = load(cx, (&file, &text), &id, whence) {
+            out.push((id, a));
+        }
+    }
+    out
+}
+
+/// The agent file names of one folder by id: of a `NAME.agent.md` and a
+/// `NAME.md`, the first.
+fn by_id<'n>(names: impl Iterator<Item = &'n str>) -> Vec<(String, String)> {
+    let mut by_id: std::collections::BTreeMap<String, (bool, String)> = Default::default();
+    for name in names {
+        let Some(stem) = name.strip_suffix(".md") else {
+            continue;
+        };
+        let (id, agent_md) = match stem.strip_suffix(".agent") {
+            Some(id) => (id.to_string(), true),
+            None => (stem.to_string(), false),
+        };
+        if by_id.get(&id).is_none_or(|(was, _)| agent_md && !was) {
+            by_id.insert(id, (agent_md, name.to_string()));
+        }
+    }
+    by_id.into_iter().map(|(id, (_, n))| (id, n)).collect()
 }
 
 /// The agent files of `dir`'s `folder` with their ids, by id: of a
@@ -63,44 +145,45 @@ fn agent_files(cx: &Cx<'_, '_>, dir: &RepoPath, folder: &str) -> Vec<(String, Re
     let Some(base) = dir.join(folder).filter(|b| cx.repo.is_dir(b)) else {
         return Vec::new();
     };
-    let mut by_id: std::collections::BTreeMap<String, (bool, RepoPath)> = Default::default();
-    for e in cx.repo.list_dir(&base) {
-        let Some(stem) = e.name.strip_suffix(".md") else {
-            continue;
-        };
-        let (id, agent_md) = match stem.strip_suffix(".agent") {
-            Some(id) => (id.to_string(), true),
-            None => (stem.to_string(), false),
-        };
-        let Some(f) = base.child(&e.name).filter(|f| cx.repo.is_file(f)) else {
-            continue;
-        };
-        let keep = by_id.get(&id).is_none_or(|(was, _)| agent_md && !was);
-        if keep {
-            by_id.insert(id, (agent_md, f));
-        }
-    }
-    by_id.into_iter().map(|(id, (_, f))| (id, f)).collect()
+    let entries = cx.repo.list_dir(&base);
+    let files: Vec<(String, RepoPath)> = entries
+        .iter()
+        .filter_map(|e| Some((e.name.clone(), base.child(&e.name)?)))
+        .filter(|(_, f)| cx.repo.is_file(f))
+        .collect();
+    by_id(files.iter().map(|(n, _)| n.as_str()))
+        .into_iter()
+        .filter_map(|(id, name)| Some((id, base.child(&name)?)))
+        .collect()
 }
 
-/// The custom agent of `file` (id `id`) in `dir`, or `None` when Copilot
-/// CLI skips it (reported).
-fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, dir: &RepoPath, id: &str) -> Option<Subagent> {
-    let text = match cx.repo.read_text(file, READ_LIMIT) {
-        Ok(t) => t,
-        Err(e) => {
-            let effect = "Copilot CLI skips this custom agent";
-            cx.diag(problems::read_error(
-                file,
-                &e,
-                effect,
-                SourceFormat::Markdown,
-            ));
-            return None;
-        }
-    };
+/// The text of the agent file `file`; a failed read is reported.
+fn read(cx: &mut Cx<'_, '_>, file: &RepoPath) -> Result<Arc<TextFile>, ()> {
+    cx.repo.read_text(file, READ_LIMIT).map_err(|e| {
+        let effect = "Copilot CLI skips this custom agent";
+        cx.diag(problems::read_error(
+            file,
+            &e,
+            effect,
+            SourceFormat::Markdown,
+        ));
+    })
+}
+
+/// The custom agent of `file` holding `text` (id `id`; `whence` starts
+/// its reason: where it was found), or `None` when Copilot CLI skips it
+/// (reported).
+fn load(
+    cx: &mut Cx<'_, '_>,
+    (file, text): (&RepoPath, &TextFile),
+    id: &str,
+    whence: String,
+) -> Option<Subagent> {
     let fm = text.front_matter();
-    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    let mut source = SourceRef {
+        scope: SourceScope::of_path(file),
+        ..SourceRef::project(file.clone(), SourceFormat::Markdown)
+    };
     let meta = match fm {
         Some(f) => {
             source = source.with_lines(f.start_line, f.end_line);
@@ -151,11 +234,7 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, dir: &RepoPath, id: &str) -> Optio
         source,
         load_phase: LoadPhase::Startup,
         applicability: Applicability::Effective,
-        reason: format!(
-            "Found in {}: {listed}{}.",
-            place(dir),
-            crate::shared_note(file)
-        ),
+        reason: format!("{whence}: {listed}{}.", crate::shared_note(file)),
         mode,
         description: Some(description),
         tools: tools(meta.get("tools")),

@@ -8,8 +8,8 @@ use crate::{Cx, READ_LIMIT};
 use jsonc_parser::{CollectOptions, ParseOptions};
 use playbookdiff_adapter::jsonc::{self, LineIndex, Spans};
 use playbookdiff_adapter::problems;
-use playbookdiff_model::{RepoPath, SourceFormat, SourceRef};
-use playbookdiff_source::{ParseError, Resolved};
+use playbookdiff_model::{Diagnostic, RepoPath, SourceFormat, SourceRef, SourceScope};
+use playbookdiff_source::{Machine, ParseError, Resolved, SourceError};
 use serde_json::{Map, Value};
 
 /// Key paths deeper than this are not given lines (a hook handler's
@@ -29,7 +29,10 @@ pub(crate) struct JsonFile {
 impl JsonFile {
     /// The file as a source, with the lines of `key` when known.
     pub(crate) fn source(&self, key: &[&str]) -> SourceRef {
-        let mut s = SourceRef::project(self.path.clone(), SourceFormat::Json);
+        let mut s = SourceRef {
+            scope: SourceScope::of_path(&self.path),
+            ..SourceRef::project(self.path.clone(), SourceFormat::Json)
+        };
         let k: Vec<String> = key.iter().map(|s| s.to_string()).collect();
         if let Some((a, b)) = self.spans.get(&k) {
             s = s.with_lines(*a, *b);
@@ -115,7 +118,32 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>, path: &RepoPath, effect: &str) -> Loaded
             return Loaded::Broken;
         }
     };
-    match parse(&text.text) {
+    from_text(path, &text.text, effect, &mut cx.diags)
+}
+
+/// Reads and parses the user's file `path` on `machine` (local mode), as
+/// [`load`] reads a repository file; problems go to `diags`, in the
+/// user's layer.
+pub(crate) fn load_user(
+    machine: &Machine,
+    path: &RepoPath,
+    effect: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Loaded {
+    match machine.read_text(path, READ_LIMIT) {
+        Ok(t) => from_text(path, &t.text, effect, diags),
+        Err(SourceError::NotFound(_)) => Loaded::Missing,
+        Err(e) => {
+            diags.push(problems::read_error(path, &e, effect, SourceFormat::Json));
+            Loaded::Broken
+        }
+    }
+}
+
+/// The file `path` holding `text`, parsed; a problem is reported in
+/// `diags` with `effect`.
+fn from_text(path: &RepoPath, text: &str, effect: &str, diags: &mut Vec<Diagnostic>) -> Loaded {
+    match parse(text) {
         Ok((Value::Object(value), spans)) => Loaded::File(JsonFile {
             path: path.clone(),
             value,
@@ -123,7 +151,7 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>, path: &RepoPath, effect: &str) -> Loaded
         }),
         Ok(_) => {
             let e = ParseError::on_line("the top level is not an object", 1);
-            cx.diag(problems::invalid_syntax(
+            diags.push(problems::invalid_syntax(
                 path,
                 "JSON",
                 &e,
@@ -133,7 +161,7 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>, path: &RepoPath, effect: &str) -> Loaded
             Loaded::Broken
         }
         Err(e) => {
-            cx.diag(problems::invalid_syntax(
+            diags.push(problems::invalid_syntax(
                 path,
                 "JSON",
                 &e,

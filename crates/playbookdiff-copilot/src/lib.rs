@@ -204,9 +204,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
     out.instructions = instructions::compile(&mut cx, profile, machine);
     out.skills = skills::compile(&mut cx, profile);
-    out.mcp_servers = mcp::compile(&mut cx, profile);
+    out.mcp_servers = mcp::compile(&mut cx, profile, machine);
     out.hooks = hooks::compile(&mut cx, profile, version);
-    out.subagents = agents::compile(&mut cx);
+    out.subagents = agents::compile(&mut cx, machine);
     extras::report(&mut cx);
     unavailable(&mut cx, &out, profile, machine);
     out.assumptions = assumptions(context);
@@ -230,9 +230,10 @@ pub(crate) fn git_root(cx: &Cx<'_, '_>) -> RepoPath {
 
 /// The note for a file of another agent's convention that Copilot CLI
 /// reads (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, `.claude/...`): ends a
-/// reason; empty for Copilot CLI's own files.
+/// reason; empty for Copilot CLI's own files (`.github/...`, the user's
+/// `~/.copilot/...`).
 pub(crate) fn shared_note(path: &RepoPath) -> &'static str {
-    let own = path.as_str().contains(".github/");
+    let own = path.as_str().contains(".github/") || path.as_str().starts_with("~/.copilot/");
     if own {
         ""
     } else {
@@ -280,6 +281,16 @@ const LOCAL_UNREAD_INSTRUCTIONS: UnreadLayer = UnreadLayer {
     todo: "check that variable on the developer's machine",
 };
 
+/// What local mode still does not read of the user's skills, agents,
+/// hooks and configuration (it reads `~/.copilot/agents`,
+/// `~/.claude/agents` and `~/.copilot/mcp-config.json`).
+const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
+    code: DiagnosticCode::UserConfigUnavailable,
+    what: "User skills, hooks and configuration (`~/.copilot/skills`, `~/.claude/skills`, `~/.agents/skills`, `~/.copilot/hooks`, `~/.copilot/config.json`) and Copilot CLI's built-in skills",
+    effect: "they add skills the model is told about and hooks that run",
+    todo: "list them with `copilot skill list`",
+};
+
 /// One diagnostic per layer outside the repository that can change a
 /// modelled surface (in local mode, those still unread), and the trust the
 /// analysis cannot see.
@@ -290,7 +301,7 @@ fn unavailable(
     local: Option<&playbookdiff_source::Machine>,
 ) {
     match local {
-        Some(_) => cx.report_unread_layers(&[LOCAL_UNREAD_INSTRUCTIONS, UNREAD_LAYERS[1]]),
+        Some(_) => cx.report_unread_layers(&[LOCAL_UNREAD_INSTRUCTIONS, LOCAL_UNREAD_LAYERS]),
         None => cx.report_unread_layers(UNREAD_LAYERS),
     }
     if profile.trust_gates_hooks_and_mcp && !out.mcp_servers.is_empty() {

@@ -13,6 +13,15 @@
 //! without `args` made it start no server of the file. Workspace servers
 //! start in `-p` mode only in a trusted folder (1.0.102), which the
 //! analysis cannot know (an assumption).
+//!
+//! In local mode the user's `~/.copilot/mcp-config.json` is read too: its
+//! servers start besides the workspace's, and a workspace server of the
+//! same name is taken instead of the user's, which is listed `shadowed`
+//! (seen with 1.0.102, case
+//! `oracle.local_user_layers.home-copilot-mcp-agents`: the user's `notes`
+//! starts with no source, `docs` with source `workspace`; with 1.0.24,
+//! whose workspace servers lacked `args` and did not start, the user's
+//! `docs` and `notes` both started).
 
 use crate::json::{self, JsonFile, Loaded};
 use crate::{Cx, Profile};
@@ -21,6 +30,7 @@ use playbookdiff_model::redact::classify_value;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, McpServer, NamedValue, RepoPath, Transport,
 };
+use playbookdiff_source::Machine;
 use serde_json::{Map, Value};
 
 /// The keys of an entry Copilot CLI knows.
@@ -30,7 +40,13 @@ const KNOWN: &[&str] = &[
 
 /// Compiles the servers of the MCP file that applies, by name; servers of
 /// a file that does not apply are listed shadowed.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<McpServer> {
+///
+/// `machine` is the user's machine in local mode (`None` in repo mode).
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    machine: Option<&Machine>,
+) -> Vec<McpServer> {
     let mut out: Vec<McpServer> = Vec::new();
     let mut dirs = crate::chain(cx);
     dirs.reverse();
@@ -47,8 +63,49 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<McpServer> 
             out.push(s);
         }
     }
+    if let Some(m) = machine {
+        let user: Vec<McpServer> = user_servers(cx, profile, m)
+            .into_iter()
+            .map(|s| below_workspace(s, &out))
+            .collect();
+        out.extend(user);
+    }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
+}
+
+/// The user's MCP configuration file, as provenance names it.
+fn user_file() -> Option<RepoPath> {
+    RepoPath::on_machine("~", ".copilot/mcp-config.json")
+}
+
+/// The servers of the user's `~/.copilot/mcp-config.json` on `machine`.
+fn user_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<McpServer> {
+    let Some(path) = user_file() else {
+        return Vec::new();
+    };
+    let effect = "Copilot CLI starts none of the user's MCP servers";
+    match json::load_user(machine, &path, effect, &mut cx.diags) {
+        Loaded::File(f) => servers(cx, profile, &f, None),
+        _ => Vec::new(),
+    }
+}
+
+/// The user's server `s`, `shadowed` when an effective workspace server
+/// of `workspace` has its name.
+fn below_workspace(mut s: McpServer, workspace: &[McpServer]) -> McpServer {
+    let taken = workspace
+        .iter()
+        .find(|w| w.name == s.name && w.applicability == Applicability::Effective);
+    if let (Some(w), Applicability::Effective) = (taken, s.applicability) {
+        s.applicability = Applicability::Shadowed;
+        s.reason = format!(
+            "{} The workspace's server of the same name ({}) is taken instead.",
+            s.reason, w.source.path
+        );
+    }
+    s.id = format!("copilot:mcp:{}#{}", s.source.path, s.name);
+    s
 }
 
 /// The servers of directory `dir`'s MCP files.
@@ -189,7 +246,7 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpLiteralSecret,
-                format!("MCP server {:?} in {} holds a value that looks like a secret (redacted here); it is committed to the repository. Pass it through the environment instead and rotate it.", s.name, quote(&path)),
+                format!("MCP server {:?} in {} holds a value that looks like a secret (redacted here); {}. Pass it through the environment instead and rotate it.", s.name, quote(&path), if path.is_on_machine() { "it is written in a file of the user's" } else { "it is committed to the repository" }),
             )
             .at(s.source.clone()),
         );

@@ -25,7 +25,7 @@
 
 use crate::imports::{self, Expansion};
 use crate::profile::{Boundary, Order};
-use crate::settings::Workspace;
+use crate::settings::Settings;
 use crate::{Cx, Profile, DEFAULT_CONTEXT_FILE, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
@@ -59,10 +59,10 @@ struct Search {
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
-    ws: &Workspace,
+    settings: &Settings,
     machine: Option<&Machine>,
 ) -> Vec<Instruction> {
-    let search = search(cx, profile, ws);
+    let search = search(cx, profile, settings);
     let global = machine
         .map(|m| crate::user::global_context(m, &search.names, &mut cx.diags))
         .unwrap_or_default();
@@ -94,8 +94,9 @@ pub(crate) fn compile(
 }
 
 /// The names, the project root and the startup directories.
-fn search(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -> Search {
-    let mut names: Vec<String> = ws
+fn search(cx: &mut Cx<'_, '_>, profile: &Profile, settings: &Settings) -> Search {
+    let ws = &settings.workspace;
+    let mut names: Vec<String> = settings
         .file_names(cx)
         .map(|v| {
             v.into_iter()

@@ -188,31 +188,39 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let mut cx = Cx::new(repo, context, HARNESS);
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
 
-    let ws = settings::load(&mut cx);
-    out.instructions = context::compile(&mut cx, profile, &ws, machine);
+    let all = settings::Settings {
+        user: machine_settings(&mut cx, machine, settings::user_path()),
+        workspace: settings::load(&mut cx),
+        system: machine_settings(&mut cx, machine, settings::system_path()),
+    };
+    let ws = &all.workspace;
+    out.instructions = context::compile(&mut cx, profile, &all, machine);
     out.skills = skills::compile(&mut cx);
-    out.mcp_servers = mcp::compile(&mut cx, &ws);
-    out.hooks = hooks::compile(&mut cx, &ws, version);
-    out.commands = extras::commands(&mut cx, profile, &ws);
-    out.subagents = extras::subagents(&mut cx, profile, &ws);
+    out.mcp_servers = mcp::compile(&mut cx, &all);
+    out.hooks = hooks::compile(&mut cx, ws, version);
+    out.commands = extras::commands(&mut cx, profile, ws);
+    out.subagents = extras::subagents(&mut cx, profile, ws);
     extras::report(&mut cx);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
-    // Local mode reads the first layer, the user's global context.
     let unread = if machine.is_some() {
-        &UNREAD_LAYERS[1..]
+        LOCAL_UNREAD_LAYERS
     } else {
         UNREAD_LAYERS
     };
     unavailable(&mut cx, unread, &out);
-    out.assumptions = assumptions(context, profile);
+    out.assumptions = assumptions(context, profile, machine.is_some());
+    if profile.system_settings_secured && all.system.path.is_some() {
+        out.assumptions.push("The system settings file and every directory above it are owned by root and not writable by group or others: Gemini CLI 0.61 skips the file otherwise, with a security warning.".to_string());
+    }
     out.diagnostics = cx.into_diagnostics();
     out
 }
 
 /// The layers outside the repository that can change a modelled surface
-/// (context files, skills, MCP servers); local mode reads the first.
+/// (context files, skills, MCP servers); local mode reads the first and
+/// part of the second ([`LOCAL_UNREAD_LAYERS`]).
 const UNREAD_LAYERS: &[UnreadLayer] = &[
         UnreadLayer {
             code: DiagnosticCode::UserConfigUnavailable,
@@ -240,6 +248,37 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
         },
 ];
 
+/// The settings file `path` of `machine` (local mode); empty in repo mode.
+fn machine_settings(
+    cx: &mut Cx<'_, '_>,
+    machine: Option<&playbookdiff_source::Machine>,
+    path: Option<playbookdiff_model::RepoPath>,
+) -> settings::Workspace {
+    match (machine, path) {
+        (Some(m), Some(p)) => settings::load_machine(cx, m, p),
+        _ => settings::Workspace::default(),
+    }
+}
+
+/// The layers local mode does not read yet: the user's global context and
+/// the user's and system settings' `context.fileName`, `mcpServers`,
+/// `mcp.allowed` and `mcp.excluded` are read.
+const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "User extensions (`~/.gemini/extensions/`), user commands (`~/.gemini/commands/`), and the user settings' hooks and `context` keys besides `context.fileName`",
+        effect: "they can add MCP servers, commands, hooks and context files",
+        todo: "check them on the developer's machine",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::ManagedConfigUnavailable,
+        what: "System defaults (`/etc/gemini-cli/system-defaults.json`) and the system settings' keys besides `context.fileName`, `mcpServers`, `mcp.allowed` and `mcp.excluded`",
+        effect: "system defaults lie below the user's settings, and the system settings override the workspace's",
+        todo: "ask the administrator what they set",
+    },
+    UNREAD_LAYERS[3],
+];
+
 /// One diagnostic per layer of `unread`, and the runtime note on MCP
 /// servers.
 fn unavailable(cx: &mut Cx<'_, '_>, unread: &[UnreadLayer], out: &EffectiveAgentConfig) {
@@ -252,12 +291,22 @@ fn unavailable(cx: &mut Cx<'_, '_>, unread: &[UnreadLayer], out: &EffectiveAgent
     }
 }
 
-/// The premises every Gemini CLI result depends on.
-fn assumptions(context: &AnalysisContext, profile: &Profile) -> Vec<String> {
+/// The premises every Gemini CLI result depends on; `user_layers_read` in
+/// local mode with the user's machine.
+fn assumptions(
+    context: &AnalysisContext,
+    profile: &Profile,
+    user_layers_read: bool,
+) -> Vec<String> {
+    let settings = if user_layers_read {
+        "No system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
+    } else {
+        "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
+    };
     let mut out = vec![
         format!("Gemini CLI starts in cwd {}: only that directory's `.gemini/settings.json` applies, skills come from that directory alone, and context files depend on it.", context.cwd),
         profile.trust_assumption.to_string(),
-        "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file.".to_string(),
+        settings.to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ];
     if profile.boundary == profile::Boundary::GitDirectoryAndParent {

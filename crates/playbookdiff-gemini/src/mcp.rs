@@ -11,7 +11,7 @@
 //! fails to start is missing from the tools (seen with 0.61.0 and 0.34.0:
 //! `gemini mcp list` says `Disconnected`).
 
-use crate::settings::Workspace;
+use crate::settings::{Settings, Workspace};
 use crate::Cx;
 use playbookdiff_model::redact::{classify_value, looks_like_secret, secret_name};
 use playbookdiff_model::{
@@ -42,50 +42,116 @@ const KNOWN: &[&str] = &[
     "targetServiceAccount",
 ];
 
-/// Compiles the servers of the workspace settings, by name.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, ws: &Workspace) -> Vec<McpServer> {
-    let servers = ws.mcp_servers();
-    let mut names: Vec<&String> = servers.keys().collect();
+/// Compiles the servers of the merged settings, by name: the workspace's
+/// `mcpServers`, and in local mode the user's and the system's, merged
+/// one server at a time (`SHALLOW_MERGE`): of the files defining a name,
+/// the system's wins, then the workspace's, then the user's; the others
+/// are listed `shadowed` after it. `mcp.excluded` and `mcp.allowed` are
+/// merged the same way, the list of the winning file whole.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, settings: &Settings) -> Vec<McpServer> {
+    let files = settings.by_precedence();
+    let maps: Vec<Map<String, Value>> = files.iter().map(|f| f.mcp_servers()).collect();
+    let mut names: Vec<&String> = maps.iter().flat_map(|m| m.keys()).collect();
     names.sort();
-    let excluded = list(ws, &["mcp", "excluded"]);
-    let allowed = ws
-        .get(&["mcp", "allowed"])
-        .map(|_| list(ws, &["mcp", "allowed"]));
+    names.dedup();
+    let policy = Policy {
+        excluded: list(settings, &["mcp", "excluded"]),
+        allowed: allowed(settings),
+    };
     let mut out = Vec::new();
     for name in names {
-        let Some(source) = ws.source(&["mcpServers", name]) else {
+        let mut defs = files
+            .iter()
+            .zip(&maps)
+            .filter_map(|(f, m)| Some((*f, m.get(name.as_str())?)));
+        let Some((winner, entry)) = defs.next() else {
             continue;
         };
-        let mut s = McpServer::new(
-            format!("gemini:mcp:{name}"),
-            name,
-            source,
-            Applicability::Effective,
-        );
-        let Some(entry) = servers[name.as_str()].as_object() else {
-            invalid(cx, &mut s, "the entry is not an object");
-            out.push(s);
-            continue;
-        };
-        fill(cx, &mut s, entry);
-        if excluded.contains(name) {
-            s.applicability = Applicability::Excluded;
-            s.reason = format!(
-                "Configured in {}, but `mcp.excluded` names it, so Gemini CLI does not start it.",
-                s.source.path
-            );
-        } else if allowed.as_ref().is_some_and(|a| !a.contains(name)) {
-            s.applicability = Applicability::Excluded;
-            s.reason = format!("Configured in {}, but `mcp.allowed` does not name it, so Gemini CLI does not start it.", s.source.path);
+        out.extend(server(cx, winner, (name, entry), &policy));
+        for (f, entry) in defs {
+            out.extend(shadowed(cx, (f, winner), (name, entry)));
         }
-        out.push(s);
     }
     out
 }
 
-/// The strings of the list at `key` (none when unset or malformed).
-fn list(ws: &Workspace, key: &[&str]) -> Vec<String> {
-    playbookdiff_adapter::json::strings(ws.get(key))
+/// The merged `mcp.excluded` and `mcp.allowed` (`None`: not set).
+struct Policy {
+    excluded: Vec<String>,
+    allowed: Option<Vec<String>>,
+}
+
+/// The server `name` of the settings file `file`, holding `entry`, with
+/// the merged `policy` applied; `None` when the file has no source.
+fn server(
+    cx: &mut Cx<'_, '_>,
+    file: &Workspace,
+    (name, entry): (&str, &Value),
+    policy: &Policy,
+) -> Option<McpServer> {
+    let source = file.source(&["mcpServers", name])?;
+    let mut s = McpServer::new(
+        format!("gemini:mcp:{name}"),
+        name,
+        source,
+        Applicability::Effective,
+    );
+    let Some(entry) = entry.as_object() else {
+        invalid(cx, &mut s, "the entry is not an object");
+        return Some(s);
+    };
+    fill(cx, &mut s, entry);
+    let name = name.to_string();
+    if policy.excluded.contains(&name) {
+        s.applicability = Applicability::Excluded;
+        s.reason = format!(
+            "Configured in {}, but `mcp.excluded` names it, so Gemini CLI does not start it.",
+            s.source.path
+        );
+    } else if policy.allowed.as_ref().is_some_and(|a| !a.contains(&name)) {
+        s.applicability = Applicability::Excluded;
+        s.reason = format!("Configured in {}, but `mcp.allowed` does not name it, so Gemini CLI does not start it.", s.source.path);
+    }
+    Some(s)
+}
+
+/// The server `name` of `file`, holding `entry`, replaced by the one of
+/// `winner` (a file of higher precedence): listed `shadowed`, its value
+/// kept.
+fn shadowed(
+    cx: &mut Cx<'_, '_>,
+    (file, winner): (&Workspace, &Workspace),
+    (name, entry): (&str, &Value),
+) -> Option<McpServer> {
+    let policy = Policy {
+        excluded: Vec::new(),
+        allowed: None,
+    };
+    let mut s = server(cx, file, (name, entry), &policy)?;
+    let by = winner
+        .path
+        .as_ref()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
+    s.id = format!("gemini:mcp:{}#{name}", s.source.path);
+    s.applicability = Applicability::Shadowed;
+    s.reason = format!(
+        "Configured in {}, but {by} defines `{name}` too, and Gemini CLI takes that server whole (`mcpServers` is merged one server at a time: system settings over the workspace's over the user's).",
+        s.source.path
+    );
+    Some(s)
+}
+
+/// The strings of the merged list at `key` (none when unset or
+/// malformed).
+fn list(settings: &Settings, key: &[&str]) -> Vec<String> {
+    playbookdiff_adapter::json::strings(settings.get(key))
+}
+
+/// The merged `mcp.allowed`, when set.
+fn allowed(settings: &Settings) -> Option<Vec<String>> {
+    let key = ["mcp", "allowed"];
+    settings.get(&key).map(|_| list(settings, &key))
 }
 
 /// Sets transport, command, url and values of `s` from `entry`.

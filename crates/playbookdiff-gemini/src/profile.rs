@@ -68,6 +68,13 @@ pub(crate) struct Profile {
     pub builtin_commands: &'static [&'static str],
     /// What the analysis assumes about folder trust, one sentence.
     pub trust_assumption: &'static str,
+    /// Whether the system settings file is skipped ("Security Warning:
+    /// Skipping system settings file") unless it and every directory
+    /// above it are owned by root and not writable by group or others
+    /// (`isFileAndDirectorySecureSync` in 0.61.0's bundle; seen with
+    /// 0.61.0: a system file below the world-writable `/tmp` was not
+    /// applied). 0.34.0 reads it as it is.
+    pub system_settings_secured: bool,
 }
 
 /// Every profiled release and its behaviour, oldest first; the versions
@@ -90,6 +97,7 @@ const PROFILES: &[(&str, Profile)] = &[
                 "shortcuts", "skills", "stats", "terminal-setup", "theme", "tools", "vim",
             ],
             trust_assumption: "Folder trust is off by default in Gemini CLI 0.34, so the workspace's settings, skills and MCP servers apply (an administrator or the user can turn folder trust on).",
+            system_settings_secured: false,
         },
     ),
     (
@@ -110,6 +118,7 @@ const PROFILES: &[(&str, Profile)] = &[
                 "terminal-setup", "theme", "tools", "vim",
             ],
             trust_assumption: "The folder is trusted: Gemini CLI 0.61 checks folder trust, an untrusted folder loses its workspace settings, skills, MCP servers and subagents, and a headless run in an untrusted folder exits with code 55.",
+            system_settings_secured: true,
         },
     ),
 ];

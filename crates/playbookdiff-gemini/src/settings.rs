@@ -12,13 +12,23 @@
 //! top level is not an object, stops the agent (exit 52). `$VAR` and
 //! `${VAR}` are expanded from the environment; the analysis never expands
 //! them.
+//!
+//! In local mode the user's `~/.gemini/settings.json` is read too, below
+//! the workspace's, and the system's `/etc/gemini-cli/settings.json`
+//! above it ([`Settings`]): `mergeSettings` in both profiled
+//! releases (0.34.0 `dist/src/config/settings.js`, 0.61.0 `bundle/`)
+//! merges schema defaults, system defaults, user, workspace, then system
+//! settings, the last value winning, `mcpServers` merged one server at a
+//! time (`SHALLOW_MERGE`).
 
 use crate::{Cx, READ_LIMIT};
 use jsonc_parser::{CollectOptions, ParseOptions};
 use playbookdiff_adapter::jsonc::{self, LineIndex, Spans};
 use playbookdiff_adapter::problems;
-use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef};
-use playbookdiff_source::{ParseError, Resolved};
+use playbookdiff_model::{
+    Diagnostic, DiagnosticCode, RepoPath, SourceFormat, SourceRef, SourceScope,
+};
+use playbookdiff_source::{Machine, ParseError, Resolved, SourceError};
 use serde_json::{Map, Value};
 
 /// Key paths deeper than this are not given lines (a hook handler's
@@ -56,7 +66,10 @@ impl Workspace {
     /// The settings file as a source, with the lines of `key` when known.
     pub(crate) fn source(&self, key: &[&str]) -> Option<SourceRef> {
         let path = self.path.clone()?;
-        let mut s = SourceRef::project(path, SourceFormat::Json);
+        let mut s = SourceRef {
+            scope: SourceScope::of_path(&path),
+            ..SourceRef::project(path, SourceFormat::Json)
+        };
         let k: Vec<String> = key.iter().map(|s| s.to_string()).collect();
         if let Some((a, b)) = self.spans.get(&k) {
             s = s.with_lines(*a, *b);
@@ -189,10 +202,20 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Workspace {
             return Workspace::default();
         }
     };
+    from_text(cx, path, &text.text)
+}
+
+/// The settings file `path` holding `text`; an empty [`Workspace`] when
+/// Gemini CLI refuses it (reported: it stops with exit 52).
+fn from_text(cx: &mut Cx<'_, '_>, path: RepoPath, text: &str) -> Workspace {
     let refused = |cx: &mut Cx<'_, '_>, d: Diagnostic, why: String| {
         cx.refuse(d, why);
     };
-    match parse(&text.text) {
+    let at = SourceRef {
+        scope: SourceScope::of_path(&path),
+        ..SourceRef::project(path.clone(), SourceFormat::Json)
+    };
+    match parse(text) {
         Ok((value, spans)) if value.is_object() => Workspace {
             path: Some(path),
             value: Some(value),
@@ -205,7 +228,7 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Workspace {
                     DiagnosticCode::InvalidJson,
                     format!("{} does not hold a JSON object, so Gemini CLI stops (\"Settings file is not a valid JSON object.\", exit 52); make the top level an object.", problems::quote(&path)),
                 )
-                .at(SourceRef::project(path.clone(), SourceFormat::Json)),
+                .at(at),
                 format!("{} does not hold a JSON object", problems::quote(&path)),
             );
             Workspace::default()
@@ -223,6 +246,75 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Workspace {
                 ),
                 format!("{} is not valid JSON{on}", problems::quote(&path)),
             );
+            Workspace::default()
+        }
+    }
+}
+
+/// The settings Gemini CLI merges that the adapter reads: the user's and
+/// the system's (local mode) and the launch directory's.
+#[derive(Default)]
+pub(crate) struct Settings {
+    /// `~/.gemini/settings.json`, empty in repo mode or when absent.
+    pub user: Workspace,
+    /// `<cwd>/.gemini/settings.json`.
+    pub workspace: Workspace,
+    /// `/etc/gemini-cli/settings.json` (managed), merged last, empty in
+    /// repo mode or when absent.
+    pub system: Workspace,
+}
+
+impl Settings {
+    /// The files by precedence, the winner of a value first: system,
+    /// workspace, user.
+    pub(crate) fn by_precedence(&self) -> [&Workspace; 3] {
+        [&self.system, &self.workspace, &self.user]
+    }
+
+    /// The value at `key` as merged (the first file of
+    /// [`Settings::by_precedence`] that sets it).
+    pub(crate) fn get(&self, key: &[&str]) -> Option<&Value> {
+        self.by_precedence().into_iter().find_map(|f| f.get(key))
+    }
+
+    /// `context.fileName` as merged: the system's, else the workspace's,
+    /// else the user's.
+    pub(crate) fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
+        self.by_precedence()
+            .into_iter()
+            .find_map(|f| f.file_names(cx))
+    }
+}
+
+/// The user's settings file, as provenance names it.
+pub(crate) fn user_path() -> Option<RepoPath> {
+    RepoPath::on_machine("~", ".gemini/settings.json")
+}
+
+/// The system settings file, as provenance names it (`getSystemSettingsPath`
+/// on Linux, both profiled releases; `GEMINI_CLI_SYSTEM_SETTINGS_PATH`
+/// moves it, which the analysis does not read: `--managed-root` stands
+/// for `/`).
+pub(crate) fn system_path() -> Option<RepoPath> {
+    RepoPath::on_machine("/", "etc/gemini-cli/settings.json")
+}
+
+/// Reads and parses the machine's settings file `path` (the user's
+/// `~/.gemini/settings.json`, or the system's) on `machine`; empty when
+/// absent. A file that does not parse stops Gemini CLI as a workspace
+/// file does (`loadSettings` collects the errors of every scope and
+/// exits 52).
+pub(crate) fn load_machine(cx: &mut Cx<'_, '_>, machine: &Machine, path: RepoPath) -> Workspace {
+    match machine.read_text(&path, READ_LIMIT) {
+        Ok(t) => from_text(cx, path, &t.text),
+        Err(SourceError::NotFound(_)) => Workspace::default(),
+        Err(e) => {
+            cx.diag(problems::read_error(
+                &path,
+                &e,
+                "its context.fileName and MCP servers are unknown",
+                SourceFormat::Json,
+            ));
             Workspace::default()
         }
     }

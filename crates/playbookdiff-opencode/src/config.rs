@@ -12,6 +12,18 @@
 //!    directory from cwd *up* to the root (`ConfigPaths.directories`, not
 //!    reversed), so the root's `.opencode` is merged last and wins.
 //!
+//! In local mode the user's global files come first (`Config.getGlobal`:
+//! `config.json`, `opencode.json`, then `opencode.jsonc` of the global
+//! configuration directory, [`crate::user::config_dir`]), merged among
+//! themselves with `mergeDeep` alone (a later file's `instructions` list
+//! replaces an earlier one's), then below the project's layers, which win
+//! every value (seen with 1.18.33, case
+//! `oracle.local_user_layers.home-opencode-config`: the project's `docs`
+//! server replaces the user's, the user's `opencode.jsonc` list replaces
+//! its `config.json` list). A global file that is not valid JSONC stops
+//! OpenCode as a project file does (case
+//! `oracle.local_user_layers.home-opencode-config-invalid`).
+//!
 //! Each file is JSONC (comments and trailing commas; Microsoft's
 //! `jsonc-parser` with `allowTrailingComma`); any syntax error stops
 //! OpenCode with "is not valid JSON(C)". `{env:VAR}` is replaced in the raw
@@ -30,8 +42,10 @@ use crate::{place, Cx, Walk, READ_LIMIT};
 use jsonc_parser::{CollectOptions, ParseOptions};
 use playbookdiff_adapter::jsonc::{self, LineIndex};
 use playbookdiff_adapter::problems;
-use playbookdiff_model::{Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef};
-use playbookdiff_source::{EntryKind, ParseError, Resolved, TextFile};
+use playbookdiff_model::{
+    Diagnostic, DiagnosticCode, RepoPath, Severity, SourceFormat, SourceRef, SourceScope,
+};
+use playbookdiff_source::{EntryKind, Machine, ParseError, Resolved, SourceError, TextFile};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -52,11 +66,26 @@ impl Layer {
     /// The file as a source reference, with the lines of the value at
     /// `key` when known.
     pub(crate) fn source(&self, key: &[&str]) -> SourceRef {
-        let mut s = SourceRef::project(self.path.clone(), SourceFormat::Json);
+        let mut s = SourceRef {
+            scope: self.scope(),
+            ..SourceRef::project(self.path.clone(), SourceFormat::Json)
+        };
         if let Some((a, b)) = self.doc.as_ref().and_then(|d| d.span(key)) {
             s = s.with_lines(a, b);
         }
         s
+    }
+
+    /// The layer the file belongs to: the project's, or the user's for a
+    /// global file.
+    pub(crate) fn scope(&self) -> SourceScope {
+        SourceScope::of_path(&self.path)
+    }
+
+    /// True for a file of the user's global configuration directory (not
+    /// `~/.opencode`): the files merged among themselves first.
+    pub(crate) fn is_global(&self) -> bool {
+        self.scope() == SourceScope::User && self.path.parent() != home_dir()
     }
 
     /// The value at `key` in this layer, when present.
@@ -166,9 +195,16 @@ pub(crate) fn merge_deep(base: &mut Value, later: &Value) {
     }
 }
 
-/// Finds, reads and parses the project layers in OpenCode's merge order.
-pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Vec<Layer> {
-    let mut out = Vec::new();
+/// The global configuration files, in the order OpenCode merges them
+/// (`Config.getGlobal` in OpenCode 1.18.33's `config/config.ts`).
+pub(crate) const GLOBAL_FILES: [&str; 3] = ["config.json", "opencode.json", "opencode.jsonc"];
+
+/// Finds, reads and parses the layers in OpenCode's merge order: in local
+/// mode (a `machine`) the user's global files, then the project's, then
+/// the user's `~/.opencode` ([`home_dir`]), then the managed files
+/// ([`managed_dir`]).
+pub(crate) fn load(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Layer> {
+    let mut out = machine.map(|m| user_layers(cx, m)).unwrap_or_default();
     for dir in cx.up_chain().into_iter().rev() {
         for name in crate::CONFIG_FILES.map(|s| s.relative()) {
             if let Some(path) = dir.join(name) {
@@ -193,7 +229,92 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>) -> Vec<Layer> {
             }
         }
     }
+    if let Some(m) = machine {
+        out.extend(home_dir_layers(cx, m));
+        out.extend(managed_layers(cx, m));
+    }
     out
+}
+
+/// OpenCode's managed configuration directory on Linux, as provenance
+/// names it (`managedConfigDir` in 1.18.33: `/etc/opencode`, moved by
+/// `OPENCODE_TEST_MANAGED_CONFIG_DIR`, which the analysis does not read:
+/// `--managed-root` stands for `/`).
+pub(crate) fn managed_dir() -> Option<RepoPath> {
+    RepoPath::on_machine("/", "etc/opencode")
+}
+
+/// The managed layers present on `machine`: `opencode.json` then
+/// `opencode.jsonc` of [`managed_dir`], merged after every other layer,
+/// so they win every value (seen with 1.18.33, case
+/// `oracle.local_user_layers.home-opencode-dot-opencode.managed-opencode-policy`).
+fn managed_layers(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Layer> {
+    let Some(dir) = managed_dir() else {
+        return Vec::new();
+    };
+    crate::CONFIG_FILES
+        .map(|s| s.relative())
+        .into_iter()
+        .filter_map(|name| dir.join(name))
+        .filter_map(|path| read_user_layer(cx, machine, path))
+        .collect()
+}
+
+/// The `.opencode` directory of the user's home, as provenance names it.
+/// OpenCode 1.18.33 reads it after the project's `.opencode` directories
+/// (`ConfigPaths.directories`: `up({targets: [".opencode"], start: home,
+/// stop: home})`), so its `opencode.json(c)` wins over the project's
+/// values, and its agents and commands over the project's files.
+pub(crate) fn home_dir() -> Option<RepoPath> {
+    RepoPath::on_machine("~", ".opencode")
+}
+
+/// The layers of the user's `~/.opencode` present on `machine`, in merge
+/// order.
+fn home_dir_layers(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Layer> {
+    let Some(dir) = home_dir() else {
+        return Vec::new();
+    };
+    crate::CONFIG_FILES
+        .map(|s| s.relative())
+        .into_iter()
+        .filter_map(|name| dir.join(name))
+        .filter_map(|path| read_user_layer(cx, machine, path))
+        .collect()
+}
+
+/// The user's global layers present on `machine`, in merge order.
+fn user_layers(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Layer> {
+    let Some(dir) = crate::user::config_dir(machine) else {
+        return Vec::new();
+    };
+    GLOBAL_FILES
+        .iter()
+        .filter_map(|name| dir.join(name))
+        .filter_map(|path| read_user_layer(cx, machine, path))
+        .collect()
+}
+
+/// Reads one global layer of the user's; `None` when it is absent. A
+/// `{file:...}` reference there names a file relative to the user's
+/// configuration directory, which the analysis neither checks nor
+/// inlines (its value stays symbolic).
+fn read_user_layer(cx: &mut Cx<'_, '_>, machine: &Machine, path: RepoPath) -> Option<Layer> {
+    let text = match machine.read_text(&path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(SourceError::NotFound(_)) => return None,
+        Err(e) => {
+            cx.diag(problems::read_error(
+                &path,
+                &e,
+                "its MCP servers, instructions, agents and commands are unknown",
+                SourceFormat::Json,
+            ));
+            return Some(Layer { path, doc: None });
+        }
+    };
+    let doc = parse_layer(cx, &path, &text.text);
+    Some(Layer { path, doc })
 }
 
 /// Reads one layer; `None` when nothing is there. OpenCode reads with
@@ -242,7 +363,21 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
         }
     };
     let inlined = inline_bare_file_refs(cx, path, &text.text);
-    match parse(&inlined) {
+    let doc = parse_layer(cx, path, &inlined);
+    if doc.is_some() {
+        check_file_references(cx, path, &text.text);
+    }
+    Some(layer(doc))
+}
+
+/// Parses the text of the layer `path`; `None` (OpenCode refuses to
+/// start, reported) when it is not valid JSONC or not an object.
+fn parse_layer(cx: &mut Cx<'_, '_>, path: &RepoPath, text: &str) -> Option<Doc> {
+    let at = SourceRef {
+        scope: SourceScope::of_path(path),
+        ..SourceRef::project(path.clone(), SourceFormat::Json)
+    };
+    match parse(text) {
         Ok(doc) => {
             if !doc.value.is_object() {
                 cx.refuse(
@@ -250,13 +385,12 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
                         DiagnosticCode::InvalidJson,
                         format!("{path} does not hold a JSON object, so OpenCode refuses to start (\"Configuration is invalid\"); make the top level an object."),
                     )
-                    .at(SourceRef::project(path.clone(), SourceFormat::Json)),
+                    .at(at),
                     format!("{} does not hold a JSON object", problems::quote(path)),
                 );
-                return Some(layer(None));
+                return None;
             }
-            check_file_references(cx, path, &text.text);
-            Some(layer(Some(doc)))
+            Some(doc)
         }
         Err(e) => {
             let on = e.line.map(|l| format!(" (line {l})")).unwrap_or_default();
@@ -270,7 +404,7 @@ fn read_layer(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Option<Layer> {
                 ),
                 format!("{} is not valid JSONC{on}", problems::quote(path)),
             );
-            Some(layer(None))
+            None
         }
     }
 }
@@ -565,6 +699,13 @@ pub(crate) fn merge(cx: &mut Cx<'_, '_>, layers: &[Layer]) -> Merged {
         if let Some(v) = l.get(&["instructions"]) {
             match strings(v) {
                 Some(list) => {
+                    if l.is_global() {
+                        // Among the global files, `mergeDeep` alone: the
+                        // later list replaces the earlier.
+                        m.instructions.retain(|(_, s)| s.scope != SourceScope::User);
+                        // (Only global files precede: none of the
+                        // project's or of `~/.opencode` is dropped.)
+                    }
                     for s in list {
                         if !m.instructions.iter().any(|(x, _)| *x == s) {
                             m.instructions.push((s, l.source(&["instructions"])));

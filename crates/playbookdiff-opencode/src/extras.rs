@@ -22,12 +22,13 @@
 use crate::config::Layer;
 use crate::schema::{self, Schema};
 use crate::walk::{self, Opts};
-use crate::{Cx, Walk};
+use crate::{user, Cx, Walk};
 use playbookdiff_adapter::{problems, READ_LIMIT};
 use playbookdiff_model::{
     AgentMode, Applicability, Command, Diagnostic, DiagnosticCode, EffectiveAgentConfig, LoadPhase,
-    RepoPath, Severity, SourceFormat, SourceRef, Subagent,
+    RepoPath, Severity, SourceFormat, SourceRef, SourceScope, Subagent,
 };
+use playbookdiff_source::{Machine, TextFile};
 use serde_json::{Map, Value};
 
 /// The tool whose description lists the subagents to the model.
@@ -75,13 +76,110 @@ struct Def {
 
 /// Adds the agents, modes and commands of the configuration layers and of
 /// the applicable `.opencode` directories to `out`, and reports plugins.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, layers: &[Layer], out: &mut EffectiveAgentConfig) {
+/// `machine` is the user's machine in local mode (`None` in repo mode).
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    layers: &[Layer],
+    machine: Option<&Machine>,
+    out: &mut EffectiveAgentConfig,
+) {
+    let global = machine.and_then(|m| Some((m, user::config_dir(m)?)));
+    let home = machine.and_then(|m| Some((m, crate::config::home_dir()?)));
     for kind in [Kind::Agent, Kind::Mode, Kind::Command] {
         let mut defs = from_layers(layers, kind);
+        if let Some((m, dir)) = &global {
+            defs.extend(from_user_files(cx, m, dir, kind));
+        }
         defs.extend(from_files(cx, kind));
+        if let Some((m, dir)) = &home {
+            defs.extend(from_user_files(cx, m, dir, kind));
+        }
         settle(cx, kind, defs, out);
     }
     report_plugins(cx, layers);
+    for (m, dir) in global.iter().chain(&home) {
+        report_user_plugins(cx, m, dir);
+    }
+}
+
+/// The definitions of `kind` in the user's global configuration directory
+/// `dir` on `machine`, by path.
+fn from_user_files(cx: &mut Cx<'_, '_>, machine: &Machine, dir: &RepoPath, kind: Kind) -> Vec<Def> {
+    let (_, subs, depth) = kind.places();
+    let scan = user::Scan {
+        dot: true,
+        max_depth: depth,
+    };
+    let mut out = Vec::new();
+    for sub in subs {
+        let Some(root) = dir.join(sub) else { continue };
+        for (path, rel) in user::files_below(machine, &root, scan, &|rel| rel.ends_with(".md")) {
+            let text = user::read(machine, &path, &mut cx.diags);
+            let (source, fields) = front_matter(&path, text.as_deref());
+            if decodes(cx, kind, &path, &source, &fields) {
+                out.push(definition(
+                    kind,
+                    (source, fields),
+                    &rel,
+                    format!("`{root}`"),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A definition of `kind` read from the file at `rel` below its folder:
+/// named by the front matter's `name` (a command or an agent), else by
+/// its path without `.md`.
+fn definition(
+    kind: Kind,
+    (source, fields): (SourceRef, Map<String, Value>),
+    rel: &str,
+    from: String,
+) -> Def {
+    let name = match (kind, fields.get("name")) {
+        // The front matter `name` of a command or an agent names it
+        // (1.18.33 lists the command `ship.md` with `name: FIX` as `FIX`,
+        // and the agent `plan.md` with `name: rev` as `rev`: random
+        // repositories, `fuzz.opencode.10`, `fuzz.opencode.29`).
+        (Kind::Command | Kind::Agent, Some(Value::String(n))) => n.clone(),
+        _ => rel.trim_end_matches(".md").to_string(),
+    };
+    Def {
+        kind,
+        name,
+        source,
+        fields,
+        from,
+    }
+}
+
+/// Lists the plugin modules of the user's global configuration directory
+/// `dir` (`plugin/` and `plugins/`, `*.ts` and `*.js`): OpenCode imports
+/// and runs them; the analysis never does.
+fn report_user_plugins(cx: &mut Cx<'_, '_>, machine: &Machine, dir: &RepoPath) {
+    let scan = user::Scan {
+        dot: true,
+        max_depth: Some(0),
+    };
+    for sub in ["plugin", "plugins"] {
+        let Some(root) = dir.join(sub) else { continue };
+        for (path, _) in user::files_below(machine, &root, scan, &|rel| {
+            rel.ends_with(".ts") || rel.ends_with(".js")
+        }) {
+            cx.diag(plugin_listed(&path));
+        }
+    }
+}
+
+/// The diagnostic listing the plugin module at `path`.
+fn plugin_listed(path: &RepoPath) -> Diagnostic {
+    Diagnostic::new(DiagnosticCode::ItemNotModelled, format!("{path} is an OpenCode plugin: OpenCode imports and runs it at startup, and it can change instructions, tools and MCP servers; review it by hand."))
+        .at(SourceRef {
+            scope: SourceScope::of_path(path),
+            ..SourceRef::project(path.clone(), SourceFormat::Markdown)
+        })
 }
 
 /// The definitions of `kind` in the configuration layers, in layer order.
@@ -125,26 +223,17 @@ fn from_files(cx: &mut Cx<'_, '_>, kind: Kind) -> Vec<Def> {
             };
             let w = walk::files(cx, &root, opts, &|rel| rel.ends_with(".md"));
             for f in w.files {
-                let (source, fields) = read_file(cx, &f.path);
+                let text = cx.repo.read_text(&f.path, READ_LIMIT).ok();
+                let (source, fields) = front_matter(&f.path, text.as_deref());
                 if !decodes(cx, kind, &f.path, &source, &fields) {
                     continue;
                 }
-                let name = match (kind, fields.get("name")) {
-                    // The front matter `name` of a command or an agent
-                    // names it (1.18.33 lists the command `ship.md` with
-                    // `name: FIX` as `FIX`, and the agent `plan.md` with
-                    // `name: rev` as `rev`: random repositories,
-                    // `fuzz.opencode.10`, `fuzz.opencode.29`).
-                    (Kind::Command | Kind::Agent, Some(Value::String(n))) => n.clone(),
-                    _ => f.rel.trim_end_matches(".md").to_string(),
-                };
-                out.push(Def {
+                out.push(definition(
                     kind,
-                    name,
-                    source,
-                    fields,
-                    from: format!("`{root}`"),
-                });
+                    (source, fields),
+                    &f.rel,
+                    format!("`{root}`"),
+                ));
             }
         }
     }
@@ -191,12 +280,16 @@ fn decodes(
     true
 }
 
-/// The front matter of an agent or command file as a mapping, and the
-/// file's source (lines: the front matter). A file without valid front
-/// matter keeps empty fields.
-fn read_file(cx: &mut Cx<'_, '_>, path: &RepoPath) -> (SourceRef, Map<String, Value>) {
-    let source = SourceRef::project(path.clone(), SourceFormat::Markdown);
-    let Ok(text) = cx.repo.read_text(path, READ_LIMIT) else {
+/// The front matter of the agent or command file at `path` (its `text`,
+/// `None` when unreadable) as a mapping, and the file's source (lines:
+/// the front matter; the user's layer for a machine path). A file without
+/// valid front matter keeps empty fields.
+fn front_matter(path: &RepoPath, text: Option<&TextFile>) -> (SourceRef, Map<String, Value>) {
+    let source = SourceRef {
+        scope: SourceScope::of_path(path),
+        ..SourceRef::project(path.clone(), SourceFormat::Markdown)
+    };
+    let Some(text) = text else {
         return (source, Map::new());
     };
     let Some(fm) = text.front_matter() else {
@@ -380,10 +473,7 @@ fn report_plugins(cx: &mut Cx<'_, '_>, layers: &[Layer]) {
                 rel.ends_with(".ts") || rel.ends_with(".js")
             });
             for f in w.files {
-                cx.diag(
-                    Diagnostic::new(DiagnosticCode::ItemNotModelled, format!("{} is an OpenCode plugin: OpenCode imports and runs it at startup, and it can change instructions, tools and MCP servers; review it by hand.", f.path))
-                        .at(SourceRef::project(f.path.clone(), SourceFormat::Markdown)),
-                );
+                cx.diag(plugin_listed(&f.path));
             }
         }
     }

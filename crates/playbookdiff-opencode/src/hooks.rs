@@ -9,6 +9,12 @@
 //! module is code and is never run here: each hook name written in it is
 //! found in its text, with its line, and mapped to the event of the same
 //! meaning in other harnesses.
+//!
+//! In local mode the plugin modules of the user's global configuration
+//! directory (`plugin/`, `plugins/`; [`crate::user::config_dir`]) are
+//! read the same way, before the project's: `opencode debug config` lists
+//! them (seen with 1.18.33, case
+//! `oracle.local_user_layers.home-opencode-config`).
 
 use crate::config::Layer;
 use crate::walk::{self, Opts};
@@ -16,8 +22,9 @@ use crate::{Cx, Walk, HARNESS, READ_LIMIT};
 use playbookdiff_model::{
     ActionKind, Applicability, Diagnostic, DiagnosticCode, Hook, HookHandler, HookScript,
     HookTrigger, LoadPhase, PermissionEffect, PermissionScope, PermissionSetting, RepoPath,
-    SourceFormat, SourceRef, Verdict,
+    SourceFormat, SourceRef, SourceScope, Verdict,
 };
+use playbookdiff_source::{Machine, TextFile};
 use serde_json::Value;
 
 /// The plugin hook names OpenCode calls, with the trigger of the same
@@ -42,11 +49,14 @@ const HOOK_NAMES: &[(&str, Option<HookTrigger>)] = &[
 
 /// Every hook of the plugin modules of the `.opencode` directories from
 /// cwd up to the worktree, and the `permission` settings of `layers`.
+/// In local mode (a `machine`), the hooks of the user's global plugin
+/// modules come first.
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     layers: &[Layer],
+    machine: Option<&Machine>,
 ) -> (Vec<Hook>, Vec<PermissionSetting>) {
-    let mut hooks = Vec::new();
+    let mut hooks = machine.map(user_hooks).unwrap_or_default();
     for dir in cx.up_chain() {
         for sub in [".opencode/plugin", ".opencode/plugins"] {
             let Some(root) = dir.join(sub) else { continue };
@@ -61,7 +71,9 @@ pub(crate) fn compile(
                 &|rel| rel.ends_with(".ts") || rel.ends_with(".js"),
             );
             for f in w.files {
-                hooks.extend(module_hooks(cx, &f.path));
+                if let Ok(text) = cx.repo.read_text(&f.path, READ_LIMIT) {
+                    hooks.extend(module_hooks(&f.path, &text));
+                }
             }
         }
     }
@@ -75,11 +87,41 @@ pub(crate) fn compile(
     (hooks, permissions)
 }
 
-/// The hooks named in the module at `path`, in the order of the names.
-fn module_hooks(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Vec<Hook> {
-    let Ok(text) = cx.repo.read_text(path, READ_LIMIT) else {
-        return Vec::new();
+/// The hooks of the plugin modules in the user's global configuration
+/// directory and `~/.opencode` on `machine`, in that order.
+fn user_hooks(machine: &Machine) -> Vec<Hook> {
+    let dirs = [crate::user::config_dir(machine), crate::config::home_dir()];
+    dirs.into_iter()
+        .flatten()
+        .flat_map(|dir| dir_hooks(machine, &dir))
+        .collect()
+}
+
+/// The hooks of the plugin modules in the user's directory `dir`
+/// (`plugin/`, `plugins/`) on `machine`, by path.
+fn dir_hooks(machine: &Machine, dir: &RepoPath) -> Vec<Hook> {
+    let scan = crate::user::Scan {
+        dot: true,
+        max_depth: Some(0),
     };
+    let mut out = Vec::new();
+    for sub in ["plugin", "plugins"] {
+        let Some(root) = dir.join(sub) else { continue };
+        let modules = crate::user::files_below(machine, &root, scan, &|rel| {
+            rel.ends_with(".ts") || rel.ends_with(".js")
+        });
+        for (path, _) in modules {
+            if let Ok(text) = machine.read_text(&path, READ_LIMIT) {
+                out.extend(module_hooks(&path, &text));
+            }
+        }
+    }
+    out
+}
+
+/// The hooks named in the module at `path` holding `text`, in the order
+/// of the names.
+fn module_hooks(path: &RepoPath, text: &TextFile) -> Vec<Hook> {
     let mut out = Vec::new();
     for (name, trigger) in HOOK_NAMES {
         let Some(at) = text.text.find(name) else {
@@ -96,7 +138,11 @@ fn module_hooks(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Vec<Hook> {
                 command: None,
                 timeout_seconds: None,
             },
-            source: SourceRef::project(path.clone(), SourceFormat::Code).with_lines(line, line),
+            source: SourceRef {
+                scope: SourceScope::of_path(path),
+                ..SourceRef::project(path.clone(), SourceFormat::Code)
+            }
+            .with_lines(line, line),
             script: Some(HookScript {
                 written: path.to_string(),
                 path: path.clone(),

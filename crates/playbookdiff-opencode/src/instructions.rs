@@ -14,8 +14,9 @@
 //!   therefore wins too, and reads as nothing.
 //! * Then each relative `instructions` entry, globbed from cwd and from
 //!   every parent up to the worktree (`globUp`), every match taken; `~/`
-//!   and absolute entries are outside the repository; URLs are fetched at
-//!   run time. A file already taken is not taken again. A leading `..`
+//!   and absolute entries are outside the repository (in local mode a
+//!   `~/` entry without a wildcard is read from the user's home:
+//!   [`crate::user::config_instruction`]); URLs are fetched at run time. A file already taken is not taken again. A leading `..`
 //!   climbs from each directory tried: `../x.md` from cwd `a` takes `x.md`
 //!   (seen with 1.18.33), and from the root names a file above the
 //!   repository.
@@ -27,14 +28,14 @@
 //!   debug agent build --tool read`).
 
 use crate::{
-    glob, place, strictly_below, target_only_dirs, Cx, Walk, INSTRUCTION_FILES, READ_LIMIT,
+    glob, place, strictly_below, target_only_dirs, user, Cx, Walk, INSTRUCTION_FILES, READ_LIMIT,
 };
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
     Resolution, ResolutionStrategy, SourceFormat, SourceRef,
 };
-use playbookdiff_source::{EntryKind, Resolved, SourceError, TextFile};
+use playbookdiff_source::{EntryKind, Machine, Resolved, SourceError, TextFile};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -188,7 +189,13 @@ impl Found<'_> {
 /// to cwd first, then `instructions` matches), effective on-demand entries
 /// (closest to the target first), then the rest: shadowed, excluded,
 /// unavailable, conditional and out-of-scope entries.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> {
+///
+/// `machine` is the user's machine in local mode (`None` in repo mode).
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    merged: &Merged,
+    machine: Option<&Machine>,
+) -> Vec<Instruction> {
     let chain = cx.up_chain();
     let cwd = cx.context.cwd.clone();
     let mut effective: Vec<Instruction> = Vec::new();
@@ -278,7 +285,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, merged: &Merged) -> Vec<Instruction> 
     config_instructions(
         cx,
         merged,
-        &chain,
+        (&chain, machine),
         Collected {
             taken: &mut taken,
             effective: &mut effective,
@@ -305,14 +312,20 @@ struct Collected<'a> {
     others: &'a mut Vec<Instruction>,
 }
 
-/// The files matched by the merged `instructions` entries.
+/// The files matched by the merged `instructions` entries, each tried
+/// from the directories of `chain` (cwd first), and in local mode (a
+/// `machine`) the user's files a `~/` entry names.
 fn config_instructions(
     cx: &mut Cx<'_, '_>,
     merged: &Merged,
-    chain: &[RepoPath],
+    (chain, machine): (&[RepoPath], Option<&Machine>),
     mut into: Collected<'_>,
 ) {
     for (pattern, src) in &merged.instructions {
+        if let Some(m) = machine.filter(|_| user::is_home_file(pattern)) {
+            take_home_file(cx, m, pattern, src, &mut into);
+            continue;
+        }
         if !followed_entry(cx, pattern, src) {
             continue;
         }
@@ -362,6 +375,28 @@ fn followed_entry(cx: &mut Cx<'_, '_>, pattern: &str, src: &SourceRef) -> bool {
         return false;
     }
     true
+}
+
+/// Adds the user's file the `~/` entry `pattern` (written at `src`) names,
+/// read on `machine`; a file that is absent sends nothing, and says so.
+fn take_home_file(
+    cx: &mut Cx<'_, '_>,
+    machine: &Machine,
+    pattern: &str,
+    src: &SourceRef,
+    into: &mut Collected<'_>,
+) {
+    match user::config_instruction(machine, pattern, &src.path, &mut cx.diags) {
+        Some(i) if i.applicability == Applicability::Effective => into.effective.push(i),
+        Some(i) => into.others.push(i),
+        None => cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidValue,
+                format!("The instructions entry {pattern:?} names a file of the user's that does not exist or cannot be read, so OpenCode loads nothing for it (silently)."),
+            )
+            .at(src.clone()),
+        ),
+    }
 }
 
 /// What globbing one `instructions` entry from every directory found.

@@ -241,30 +241,29 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let mut cx = Cx::new(repo, context, HARNESS);
     check_worktree(&mut cx);
 
-    let layers = config::load(&mut cx);
+    let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
+    let layers = config::load(&mut cx, machine);
     let merged = config::merge(&mut cx, &layers);
 
-    out.instructions = instructions::compile(&mut cx, &merged);
+    out.instructions = instructions::compile(&mut cx, &merged, machine);
     if let Some(g) = user::global_instruction(inputs.machine, context.mode, &mut cx.diags) {
         user::prepend(&mut out.instructions, g);
     }
-    let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
     out.skills = skills::compile(&mut cx, &merged, machine);
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
-    extras::compile(&mut cx, &layers, &mut out);
-    (out.hooks, out.permissions) = hooks::compile(&mut cx, &layers);
+    extras::compile(&mut cx, &layers, machine, &mut out);
+    (out.hooks, out.permissions) = hooks::compile(&mut cx, &layers, machine);
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
-    let local = inputs.machine.is_some() && context.mode == Mode::Local;
-    let unread = if local {
-        &UNREAD_LAYERS[1..]
+    let unread = if machine.is_some() {
+        LOCAL_UNREAD_LAYERS
     } else {
         UNREAD_LAYERS
     };
     unavailable(&mut cx, unread, &out);
 
-    out.assumptions = assumptions(context);
+    out.assumptions = assumptions(context, machine.is_some());
     out.diagnostics = cx.into_diagnostics();
     out
 }
@@ -369,6 +368,28 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
     },
 ];
 
+/// The layers outside the repository that local mode does not read yet.
+const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "Configuration named by the environment or fetched (OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote `.well-known/opencode`)",
+        effect: "it can add instructions, skills paths, agents, commands and MCP servers, or disable servers the repository configures",
+        todo: "check those settings on the developer's machine",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::ManagedConfigUnavailable,
+        what: "Managed preferences (macOS only) and a remote configuration of the user's organisation",
+        effect: "they are merged after the project's and can override any repository value",
+        todo: "ask the administrator what they enforce",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "OpenCode's built-in customize-opencode skill",
+        effect: "a repository or user skill of the same name can take its place, or lose it",
+        todo: "list the skills with `opencode debug skill`",
+    },
+];
+
 /// One diagnostic per layer outside the repository that can change a
 /// modelled surface (instructions, skills, MCP servers).
 fn unavailable(cx: &mut Cx<'_, '_>, unread: &[UnreadLayer], out: &EffectiveAgentConfig) {
@@ -381,12 +402,17 @@ fn unavailable(cx: &mut Cx<'_, '_>, unread: &[UnreadLayer], out: &EffectiveAgent
     }
 }
 
-/// The premises every OpenCode result depends on.
-fn assumptions(context: &AnalysisContext) -> Vec<String> {
+/// The premises every OpenCode result depends on; `user_layers_read` in
+/// local mode with the user's machine.
+fn assumptions(context: &AnalysisContext, user_layers_read: bool) -> Vec<String> {
     vec![
         "The supplied repositoryRoot, or the checked-out submodule holding cwd, is OpenCode's worktree (the top level of the git repository holding cwd), where every upward search stops.".to_string(),
         format!("OpenCode starts in cwd {}; startup instructions, configuration layers and skills depend on cwd, and files below cwd add instructions only when the agent reads a file there.", context.cwd),
-        "No environment variable (OPENCODE_CONFIG*, OPENCODE_DISABLE_*), user, remote or managed configuration changes the repository-defined values.".to_string(),
+        if user_layers_read {
+            "No environment variable (OPENCODE_CONFIG*, OPENCODE_DISABLE_*), remote or managed configuration changes the values of the repository and of the user's global configuration.".to_string()
+        } else {
+            "No environment variable (OPENCODE_CONFIG*, OPENCODE_DISABLE_*), user, remote or managed configuration changes the repository-defined values.".to_string()
+        },
         "Files matched by one `instructions` glob are taken in path order; OpenCode takes them in the unsorted walk order of the npm `glob` package.".to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ]

@@ -57,15 +57,35 @@ pub(crate) fn global_instruction(
     let text = playbookdiff_adapter::problems::read_user_markdown(
         machine, &path, READ_LIMIT, effect, diags,
     )?;
+    let empty = text.text.is_empty();
+    let reason = if empty {
+        "The user's global instructions, empty, so OpenCode sends nothing from them."
+    } else {
+        "The user's global instructions (the first of the global AGENTS.md and ~/.claude/CLAUDE.md that exists), sent at startup in every project before the project's files."
+    };
+    let mut i = user_instruction(path, kind, &text, reason.to_string());
+    i.order = (!empty).then_some(0);
+    Some(i)
+}
+
+/// An instruction of the user's file `path` holding `text`, sent at
+/// startup (excluded when the text is empty, as OpenCode leaves an empty
+/// file out), in the user's layer, with no order yet.
+fn user_instruction(
+    path: RepoPath,
+    kind: InstructionKind,
+    text: &TextFile,
+    reason: String,
+) -> Instruction {
     let mut source = SourceRef {
-        scope: SourceScope::User,
+        scope: SourceScope::of_path(&path),
         ..SourceRef::project(path.clone(), SourceFormat::Markdown)
     };
     if text.line_count() > 0 {
         source = source.with_lines(1, text.line_count());
     }
     let empty = text.text.is_empty();
-    Some(Instruction {
+    Instruction {
         id: format!("opencode:{kind}:{path}"),
         kind,
         source,
@@ -75,13 +95,8 @@ pub(crate) fn global_instruction(
         } else {
             Applicability::Effective
         },
-        reason: if empty {
-            "The user's global instructions, empty, so OpenCode sends nothing from them."
-                .to_string()
-        } else {
-            "The user's global instructions (the first of the global AGENTS.md and ~/.claude/CLAUDE.md that exists), sent at startup in every project before the project's files.".to_string()
-        },
-        order: (!empty).then_some(0),
+        reason,
+        order: None,
         applies_to: RepoPath::root(),
         imported_from: None,
         import_spans: Vec::new(),
@@ -90,7 +105,46 @@ pub(crate) fn global_instruction(
         resolution: None,
         truncated_at_byte: None,
         content: text.text.clone(),
-    })
+    }
+}
+
+/// True for an `instructions` entry naming one file of the user's home
+/// (`~/...` without a wildcard), which local mode reads.
+pub(crate) fn is_home_file(entry: &str) -> bool {
+    entry
+        .strip_prefix("~/")
+        .is_some_and(|rel| !rel.is_empty() && !rel.contains(['*', '?', '[', '{']))
+}
+
+/// The file a `~/...` entry of `instructions` names (`entry`, written in
+/// the configuration file `from`), read from the user's home in local
+/// mode: OpenCode 1.18.33 expands `~/` to the home directory and sends
+/// the file's text after the project's instruction files, in the order of
+/// the merged `instructions` list (`Instruction.systemPaths`; seen with
+/// 1.18.33, case `oracle.local_user_layers.home-opencode-config`).
+/// `None` for an entry that is not [`is_home_file`], or when the file is
+/// absent or unreadable (reported in `diags`, in the user's
+/// layer).
+pub(crate) fn config_instruction(
+    machine: &Machine,
+    entry: &str,
+    from: &RepoPath,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Instruction> {
+    let rel = entry.strip_prefix("~/").filter(|_| is_home_file(entry))?;
+    let path = RepoPath::on_machine("~", rel)?;
+    let text = read(machine, &path, diags)?;
+    let reason = if text.text.is_empty() {
+        format!("The instructions entry {entry:?} of {from} names this file of the user's; it is empty, so OpenCode leaves it out.")
+    } else {
+        format!("The instructions entry {entry:?} of {from} names this file of the user's; OpenCode sends it after the project's instruction files.")
+    };
+    Some(user_instruction(
+        path,
+        InstructionKind::Instructions,
+        &text,
+        reason,
+    ))
 }
 
 /// Puts `global` before the project's entries: when it is sent, it takes
@@ -144,31 +198,70 @@ pub(crate) fn skill_roots(machine: &Machine) -> Vec<SkillRoot> {
     out
 }
 
-/// The most directories [`skill_files`] lists below one root (a link loop
+/// The most directories [`files_below`] lists below one root (a link loop
 /// ends there).
 const MAX_DIRS: usize = 2_000;
 
 /// The `SKILL.md` files below `root` on `machine`, links followed, sorted
 /// by path; none when it is absent.
 pub(crate) fn skill_files(machine: &Machine, root: &SkillRoot) -> Vec<RepoPath> {
+    let scan = Scan {
+        dot: root.external,
+        max_depth: None,
+    };
+    files_below(machine, &root.dir, scan, &|rel| {
+        rel == "SKILL.md" || rel.ends_with("/SKILL.md")
+    })
+    .into_iter()
+    .map(|(p, _)| p)
+    .collect()
+}
+
+/// How [`files_below`] scans a directory of the user's, as OpenCode's
+/// `Glob.scan` does with its options.
+#[derive(Clone, Copy)]
+pub(crate) struct Scan {
+    /// Entries whose name starts with `.` are entered and listed.
+    pub dot: bool,
+    /// The most directory levels below the root entered (`None`: any).
+    pub max_depth: Option<usize>,
+}
+
+/// The files below `root` on `machine` whose path relative to it
+/// (`/`-separated) passes `keep`, links followed, sorted by path, each
+/// with that relative path; none when `root` is absent. At most
+/// [`MAX_DIRS`] directories are listed (a link loop ends there).
+pub(crate) fn files_below(
+    machine: &Machine,
+    root: &RepoPath,
+    scan: Scan,
+    keep: &dyn Fn(&str) -> bool,
+) -> Vec<(RepoPath, String)> {
     let mut out = Vec::new();
-    let mut stack = vec![root.dir.clone()];
+    let mut stack = vec![(root.clone(), String::new(), 0usize)];
     let mut listed = 0;
-    while let Some(dir) = stack.pop() {
+    while let Some((dir, rel, depth)) = stack.pop() {
         listed += 1;
         if listed > MAX_DIRS {
             break;
         }
         for e in machine.list_dir(&dir).unwrap_or_default() {
-            if e.name.starts_with('.') && !root.external {
+            if e.name.starts_with('.') && !scan.dot {
                 continue;
             }
             let Some(p) = dir.join(&e.name) else {
                 continue;
             };
+            let r = if rel.is_empty() {
+                e.name.clone()
+            } else {
+                format!("{rel}/{}", e.name)
+            };
             match e.kind {
-                EntryKind::Dir => stack.push(p),
-                EntryKind::File if e.name == "SKILL.md" => out.push(p),
+                EntryKind::Dir if scan.max_depth.is_none_or(|m| depth < m) => {
+                    stack.push((p, r, depth + 1))
+                }
+                EntryKind::File if keep(&r) => out.push((p, r)),
                 _ => {}
             }
         }

@@ -54,6 +54,12 @@ pub struct Case {
     /// path); the oracle test compiles the case in local mode with that
     /// home ([`home_copy`]).
     pub home: Option<String>,
+    /// A managed fixture (workspace-relative, `oracle/managed/NAME`) laid
+    /// out as the machine's root (`etc/gemini-cli/settings.json`): the
+    /// recorder points the agent at its file through the variable the
+    /// agent honours for that path, and the oracle test compiles the case
+    /// with that directory standing for `/` (`--managed-root`).
+    pub managed: Option<String>,
 }
 
 fn dot() -> String {

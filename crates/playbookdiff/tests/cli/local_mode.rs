@@ -303,6 +303,81 @@ fn more_layers(t: &Path) {
         ".codex/skills/.system/bundled/SKILL.md",
         "---\nname: bundled\ndescription: Bundled.\n---\nx\n",
     );
+    opencode_global(&home);
+    write(
+        &home,
+        ".copilot/mcp-config.json",
+        r#"{"mcpServers": {"docs": {"command": "user-docs", "args": []}, "notes": {"command": "notes-mcp", "args": [], "env": {"NOTES_TOKEN": "${NOTES_TOKEN}", "API_KEY": "sk-live-0123456789abcdef0123"}}}}"#,
+    );
+    write(
+        &home,
+        ".copilot/agents/helper.md",
+        "---\nname: helper\ndescription: The user's helper.\n---\nHelp.\n",
+    );
+    write(
+        &home,
+        ".gemini/settings.json",
+        r#"{
+  "context": {"fileName": ["AGENTS.md", "GEMINI.md"]},
+  "mcpServers": {
+    "docs": {"command": "user-docs"},
+    "notes": {"command": "notes-mcp", "env": {"NOTES_TOKEN": "$NOTES_TOKEN", "API_KEY": "sk-live-0123456789abcdef0123"}}
+  }
+}"#,
+    );
+}
+
+/// OpenCode's global configuration directory: two configuration files
+/// (the later's `instructions` replacing the earlier's), an instruction
+/// file named by `~/`, an agent, a command and a plugin module.
+fn opencode_global(home: &Path) {
+    write(
+        home,
+        ".config/opencode/config.json",
+        r#"{"instructions": ["~/.config/opencode/old.md"], "mcp": {"legacy": {"type": "remote", "url": "https://legacy.example/mcp", "enabled": false}}}"#,
+    );
+    write(
+        home,
+        ".config/opencode/opencode.jsonc",
+        r#"{
+  // The user's own.
+  "instructions": ["~/.config/opencode/style.md"],
+  "mcp": {
+    "notes": {"type": "local", "command": ["notes-mcp"],
+              "environment": {"NOTES_TOKEN": "{env:NOTES_TOKEN}", "API_KEY": "sk-live-0123456789abcdef0123"}},
+    "docs": {"type": "local", "command": ["user-docs"]}
+  },
+  "agent": {"helper": {"description": "The user's helper.", "mode": "subagent"}},
+  "command": {"hello": {"template": "Say hello."}}
+}"#,
+    );
+    write(home, ".config/opencode/style.md", "British spelling.\n");
+    write(
+        home,
+        ".opencode/opencode.json",
+        r#"{"mcp": {"scratch": {"type": "local", "command": ["scratch-mcp"]}}}"#,
+    );
+    write(
+        home,
+        ".opencode/command/tidy.md",
+        "---\ndescription: Tidy.\n---\nTidy.\n",
+    );
+    write(home, ".config/opencode/old.md", "Old.\n");
+    write(
+        home,
+        ".config/opencode/agent/reviewer.md",
+        "---\ndescription: Reviews.\nmode: subagent\n---\nReview.\n",
+    );
+    write(
+        home,
+        ".config/opencode/commands/standup.md",
+        "---\ndescription: Standup.\n---\nSummarise.\n",
+    );
+    write(
+        home,
+        ".config/opencode/plugin/notify.js",
+        "export const Notify = async () => ({\n  \"session.idle\": async () => {},\n})\n",
+    );
 }
 
 #[test]
@@ -310,6 +385,16 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     let t = tempfile::tempdir().unwrap();
     codex_machine(t.path());
     more_layers(t.path());
+    write(
+        &t.path().join("root"),
+        "etc/gemini-cli/settings.json",
+        r#"{"mcpServers": {"audit": {"command": "audit-mcp"}}}"#,
+    );
+    write(
+        &t.path().join("root"),
+        "etc/opencode/opencode.json",
+        r#"{"mcp": {"audit": {"type": "local", "command": ["audit-mcp"]}}}"#,
+    );
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
@@ -644,6 +729,255 @@ fn copilot_cli_sends_the_users_instructions_first_and_inlines_the_general_ones()
                 "user",
                 "conditional"
             ),
+        ]
+    );
+}
+
+#[test]
+fn opencode_merges_its_global_configuration_below_the_projects() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    let repo = t.path().join("repo");
+    write(&repo, "AGENTS.md", "Project.\n");
+    write(
+        &repo,
+        "opencode.json",
+        r#"{"mcp": {"docs": {"type": "local", "command": ["project-docs"]}}}"#,
+    );
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "opencode", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("sk-live-0123"), "a user secret was printed");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The project's files, then the user's `~/` entry of the global
+    // `opencode.jsonc` (its list replaced `config.json`'s).
+    let startup: Vec<(String, String, String)> = items(&doc, "instructions")
+        .into_iter()
+        .filter(|r| r.2 == "effective")
+        .collect();
+    assert_eq!(
+        startup,
+        [
+            row("~/.claude/CLAUDE.md", "user", "effective"),
+            row("AGENTS.md", "project", "effective"),
+            row("~/.config/opencode/style.md", "user", "effective"),
+        ]
+    );
+    // The project's `docs` wins; the user's value is kept beside it.
+    let servers: Vec<(String, String, String)> = items(&doc, "mcpServers");
+    assert_eq!(
+        servers,
+        [
+            row("opencode.json", "project", "effective"),
+            row("~/.config/opencode/config.json", "user", "excluded"),
+            row("~/.config/opencode/opencode.jsonc", "user", "effective"),
+            row("~/.opencode/opencode.json", "user", "effective"),
+        ]
+    );
+    let docs = &doc["mcpServers"][0];
+    assert_eq!(docs["name"], "docs");
+    assert_eq!(
+        docs["otherSources"][0]["path"],
+        "~/.config/opencode/opencode.jsonc"
+    );
+    assert_eq!(docs["otherSources"][0]["scope"], "user");
+    // `{env:VAR}` stays the variable's name, never its value.
+    let notes = &doc["mcpServers"][2];
+    assert!(notes.to_string().contains("NOTES_TOKEN"));
+    // The user's agents and commands, from the keys and the files.
+    for (kind, names) in [
+        ("subagents", &["helper", "reviewer"][..]),
+        ("commands", &["hello", "standup", "tidy"]),
+    ] {
+        let found: Vec<(&str, &str)> = doc[kind]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["name"].as_str().unwrap(),
+                    i["source"]["scope"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        let expected: Vec<(&str, &str)> = names.iter().map(|n| (*n, "user")).collect();
+        assert_eq!(found, expected, "{kind}");
+    }
+    // The managed configuration wins over every other layer.
+    write(
+        &t.path().join("root"),
+        "etc/opencode/opencode.json",
+        r#"{"mcp": {"docs": {"type": "remote", "url": "https://policy.example/mcp"}}}"#,
+    );
+    let managed = compiled_for(t.path(), "opencode");
+    let docs = &managed["mcpServers"][0];
+    assert_eq!(docs["source"]["path"], "/etc/opencode/opencode.json");
+    assert_eq!(docs["source"]["scope"], "managed");
+    assert_eq!(docs["otherSources"][1]["path"], "opencode.json");
+    // The plugin module is listed, in the user's layer, and never run.
+    let plugin: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["source"]["path"] == "~/.config/opencode/plugin/notify.js")
+        .collect();
+    assert_eq!(plugin.len(), 1);
+    assert_eq!(plugin[0]["code"], "item-not-modelled");
+    assert_eq!(plugin[0]["source"]["scope"], "user");
+    // Its hook, found in its text at its line.
+    let hook = &doc["hooks"][0];
+    assert_eq!(hook["event"], "session.idle");
+    assert_eq!(
+        hook["source"]["path"],
+        "~/.config/opencode/plugin/notify.js"
+    );
+    assert_eq!(hook["source"]["scope"], "user");
+    assert_eq!(hook["source"]["lines"]["start"], 2);
+    // No repo-mode note that the user's configuration is unread.
+    assert!(!text.contains("User configuration (`~/.config/opencode"));
+}
+
+#[test]
+fn opencode_refuses_a_global_configuration_that_does_not_parse() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    write(
+        &t.path().join("home"),
+        ".config/opencode/opencode.json",
+        "{\n  \"mcp\": {\n    \"notes\": {},\n}\n",
+    );
+    let doc = compiled_for(t.path(), "opencode");
+    let errors: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "invalid-json")
+        .collect();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(
+        errors[0]["source"]["path"],
+        "~/.config/opencode/opencode.json"
+    );
+    assert_eq!(errors[0]["source"]["scope"], "user");
+    assert_eq!(errors[0]["source"]["lines"]["start"], 5);
+}
+
+#[test]
+fn gemini_cli_merges_the_users_settings_below_the_workspaces() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    let repo = t.path().join("repo");
+    write(&repo, "AGENTS.md", "Project agents.\n");
+    write(
+        &repo,
+        ".gemini/settings.json",
+        r#"{"mcpServers": {"docs": {"command": "project-docs"}}}"#,
+    );
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "gemini", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("sk-live-0123"), "a user secret was printed");
+    assert!(!text.contains("user-docs-expanded"));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The workspace's `docs` replaces the user's whole; `notes` is the
+    // user's alone.
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [
+            row(".gemini/settings.json", "project", "effective"),
+            row("~/.gemini/settings.json", "user", "shadowed"),
+            row("~/.gemini/settings.json", "user", "effective"),
+        ]
+    );
+    let names: Vec<&str> = doc["mcpServers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["docs", "docs", "notes"]);
+    // `$NOTES_TOKEN` stays a variable's name.
+    assert!(doc["mcpServers"][2].to_string().contains("NOTES_TOKEN"));
+    // The system settings (managed) win over both.
+    write(
+        &t.path().join("root"),
+        "etc/gemini-cli/settings.json",
+        r#"{"mcpServers": {"docs": {"httpUrl": "https://policy.example/mcp"}}}"#,
+    );
+    let managed = compiled_for(t.path(), "gemini");
+    assert_eq!(
+        items(&managed, "mcpServers"),
+        [
+            row("/etc/gemini-cli/settings.json", "managed", "effective"),
+            row(".gemini/settings.json", "project", "shadowed"),
+            row("~/.gemini/settings.json", "user", "shadowed"),
+            row("~/.gemini/settings.json", "user", "effective"),
+        ]
+    );
+    // The user's `context.fileName` names AGENTS.md, which the project has.
+    let paths: Vec<String> = items(&managed, "instructions")
+        .into_iter()
+        .filter(|r| r.2 == "effective")
+        .map(|r| r.0)
+        .collect();
+    assert_eq!(paths, ["~/.gemini/GEMINI.md", "AGENTS.md"]);
+}
+
+#[test]
+fn copilot_cli_reads_the_users_mcp_servers_and_agents() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    let repo = t.path().join("repo");
+    write(
+        &repo,
+        ".mcp.json",
+        r#"{"mcpServers": {"docs": {"command": "project-docs", "args": []}}}"#,
+    );
+    write(
+        &repo,
+        ".github/agents/helper.md",
+        "---\nname: helper\ndescription: The project's helper.\n---\nHelp.\n",
+    );
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "copilot", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("sk-live-0123"), "a user secret was printed");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The workspace's `docs` is taken; the user's is kept, shadowed.
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [
+            row(".mcp.json", "project", "effective"),
+            row("~/.copilot/mcp-config.json", "user", "shadowed"),
+            row("~/.copilot/mcp-config.json", "user", "effective"),
+        ]
+    );
+    assert!(doc["mcpServers"][2].to_string().contains("NOTES_TOKEN"));
+    // The user's agents are found first and keep their ids: `helper`
+    // against `.github/agents`, `reviewer` (Claude Code's folders) against
+    // `.claude/agents`.
+    assert_eq!(
+        items(&doc, "subagents"),
+        [
+            row("~/.copilot/agents/helper.md", "user", "effective"),
+            row(".github/agents/helper.md", "project", "shadowed"),
+            row("~/.claude/agents/reviewer.md", "user", "effective"),
+            row(".claude/agents/reviewer.md", "project", "shadowed"),
         ]
     );
 }

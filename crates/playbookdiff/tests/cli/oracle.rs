@@ -51,7 +51,7 @@
 
 use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, HookTrigger, Instruction, LoadPhase,
-    Mode, Permission, RepoPath, Severity, Skill, Transport,
+    Mode, Permission, RepoPath, Severity, Skill, SourceScope, Transport,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Machine, Repo, WorkingTree};
@@ -1315,13 +1315,36 @@ fn copilot_disagreements(
                 .collect()
         })
         .unwrap_or_default();
-    let modelled_servers: BTreeSet<String> = cfg
-        .mcp_servers
-        .iter()
-        .filter(|s| s.applicability == Applicability::Effective)
-        .map(|s| s.name.clone())
-        .collect();
-    push("mcp-servers", list(servers), list(modelled_servers));
+    let modelled = |scope: SourceScope| -> BTreeSet<String> {
+        cfg.mcp_servers
+            .iter()
+            .filter(|s| s.applicability == Applicability::Effective && s.source.scope == scope)
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    push(
+        "mcp-servers",
+        list(servers),
+        list(modelled(SourceScope::Project)),
+    );
+    // With a fixture home, the user's servers (`source` not `workspace`;
+    // 1.0.24 names no source at all) against the user's in local mode.
+    if case.home.is_some() {
+        let theirs: BTreeSet<String> = obs["mcpServers"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter(|s| s["source"] != "workspace")
+                    .filter_map(|s| s["name"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        push(
+            "user-mcp-servers",
+            list(theirs),
+            list(modelled(SourceScope::User)),
+        );
+    }
     for (aspect, agent, adapter) in crate::oracle_surfaces::copilot(obs, cfg) {
         push(aspect, agent, adapter);
     }
@@ -1364,8 +1387,13 @@ fn run_all() -> Outcome {
             continue;
         };
         let empty_root = tempfile::tempdir().expect("temporary directory");
-        let machine = home_copy(&case, &root, &mut temps)
-            .map(|home| fixture_machine(&home, empty_root.path()));
+        let managed = case
+            .managed
+            .as_ref()
+            .map(|m| workspace().join(m))
+            .unwrap_or_else(|| empty_root.path().to_path_buf());
+        let machine =
+            home_copy(&case, &root, &mut temps).map(|home| fixture_machine(&home, &managed));
         for agent in AGENTS {
             if !case.agents.iter().any(|a| a == agent) {
                 continue;

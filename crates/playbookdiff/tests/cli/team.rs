@@ -855,7 +855,8 @@ fn github_commands_and_gitlab_code_quality() {
 }
 
 /// On this repository, the committed `playbookdiff.toml` leaves the test
-/// fixtures, the oracle's fixtures and fixture homes and the example out: `check --all-dirs` reports only the
+/// fixtures, the oracle's fixtures, fixture homes and managed roots and
+/// the example out: `check --all-dirs` reports only the
 /// repository's own configuration (none today), where without the file
 /// it checks every fixture as a launch directory.
 #[test]
@@ -869,6 +870,7 @@ fn this_repository_checks_only_its_own_configuration() {
         "tests/cases/",
         "oracle/fixtures/",
         "oracle/homes/",
+        "oracle/managed/",
         "oracle/guard/fixture",
         "examples/",
     ] {

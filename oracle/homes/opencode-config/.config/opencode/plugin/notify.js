@@ -1,0 +1,3 @@
+export const Notify = async () => ({
+  "session.idle": async () => {},
+})
