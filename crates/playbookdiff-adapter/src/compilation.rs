@@ -87,11 +87,48 @@ impl<'r, 't> Compilation<'r, 't> {
         }
     }
 
+    /// `read(self)` computed once per [`Repo`] for `key`
+    /// ([`Repo::memo`]) and shared by every compilation on it (the launch
+    /// directories of `check --all-dirs`): the diagnostics and refusals
+    /// `read` reports are kept with its answer and reported again, in the
+    /// same order, by every caller.
+    ///
+    /// For reading that depends only on the repository and `key` (a
+    /// directory's files and the release, say), never on the analysis
+    /// context unless `key` holds what it reads of it; the key type should
+    /// be private to the caller, so that two callers never share a table.
+    pub fn memo_read<K, T>(&mut self, key: K, read: impl FnOnce(&mut Self) -> T) -> T
+    where
+        K: std::hash::Hash + Eq + Send + Sync + 'static,
+        T: Clone + Send + Sync + 'static,
+    {
+        let repo = self.repo;
+        let memo: std::sync::Arc<Reported<T>> = repo.memo(key, || {
+            let (diags, refusals) = (self.diags.len(), self.refusals.len());
+            let value = read(self);
+            std::sync::Arc::new(Reported {
+                value,
+                diags: self.diags.split_off(diags),
+                refusals: self.refusals.split_off(refusals),
+            })
+        });
+        self.diags.extend(memo.diags.iter().cloned());
+        self.refusals.extend(memo.refusals.iter().cloned());
+        memo.value.clone()
+    }
+
     /// The diagnostics in the order reported, each once
     /// ([`problems::dedupe`]).
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         problems::dedupe(self.diags)
     }
+}
+
+/// An answer of [`Compilation::memo_read`] with what reading it reported.
+struct Reported<T> {
+    value: T,
+    diags: Vec<Diagnostic>,
+    refusals: Vec<problems::Refused>,
 }
 
 /// Marks every instruction, skill and MCP server of `out` that `agent`
