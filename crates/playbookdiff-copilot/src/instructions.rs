@@ -31,8 +31,8 @@ use crate::{shared_note, Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::{place, strictly_below};
 use playbookdiff_model::{
-    Applicability, ByteSpan, Diagnostic, Instruction, InstructionKind, LoadPhase, RepoPath, Resolution,
-    ResolutionStrategy, SourceFormat, SourceRef,
+    Applicability, ByteSpan, Diagnostic, Instruction, InstructionKind, LoadPhase, RepoPath,
+    Resolution, ResolutionStrategy, SourceFormat, SourceRef,
 };
 use playbookdiff_source::{EntryKind, Machine, Resolved, TextFile};
 use std::sync::Arc;
@@ -325,7 +325,11 @@ impl Builder {
         cx.diags.extend(diags);
         self.effective.push(e);
         for mut i in imports {
-            if self.effective.iter().any(|e| e.source.path == i.source.path) {
+            if self
+                .effective
+                .iter()
+                .any(|e| e.source.path == i.source.path)
+            {
                 i.reason.push_str(&format!(" Its text already reached the model as {} itself, so Copilot CLI sends it twice (seen with 1.0.102: a `CLAUDE.md` that is only `@AGENTS.md`, a bridge for Claude Code, repeats `AGENTS.md`).", i.source.path));
             }
             self.effective.push(i);

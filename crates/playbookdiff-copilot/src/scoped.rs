@@ -105,7 +105,10 @@ fn family(
     for p in placed {
         match p {
             Placed::Startup(e) => b.push_effective(e),
-            Placed::OnDemand { mut entry, on_target } => {
+            Placed::OnDemand {
+                mut entry,
+                on_target,
+            } => {
                 let globs = entry.paths.as_deref().unwrap_or_default();
                 if matches_target(cx, globs) {
                     entry.applicability = Applicability::Effective;
@@ -125,7 +128,10 @@ enum Placed {
     /// Listed at startup and injected when the agent views a matching
     /// file: the entry as when targetPath matches none of its globs, and
     /// its reason when it matches one.
-    OnDemand { entry: Instruction, on_target: String },
+    OnDemand {
+        entry: Instruction,
+        on_target: String,
+    },
 }
 
 /// The files of one family in directory `dir`, in path order, each read

@@ -83,7 +83,11 @@ fn of_git_root(cx: &mut Cx<'_, '_>, profile: &'static Profile, top: RepoPath) ->
 /// diagnostics reading it reported, before names are compared across
 /// directories ([`push`]). Read once per directory and release on one
 /// `Repo`: the git root's skills are in every launch directory's chain.
-fn of_dir(cx: &mut Cx<'_, '_>, profile: &'static Profile, dir: RepoPath) -> Vec<(Skill, Vec<Diagnostic>)> {
+fn of_dir(
+    cx: &mut Cx<'_, '_>,
+    profile: &'static Profile,
+    dir: RepoPath,
+) -> Vec<(Skill, Vec<Diagnostic>)> {
     /// The memo key: the directory and the release.
     #[derive(Hash, PartialEq, Eq)]
     struct SkillsOf(RepoPath, &'static str);
