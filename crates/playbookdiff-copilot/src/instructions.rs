@@ -293,7 +293,7 @@ impl Builder {
         let key = AlwaysOn(path.clone(), dir.clone(), why.to_string(), profile.release);
         match cx.memo_read(key, |cx| prepare(cx, profile, path, dir, why)) {
             Prepared::NotSent(e) => self.others.push(e),
-            Prepared::Text(s) => self.place(cx, *s, why),
+            Prepared::Text(s) => self.place(cx, s, why),
         }
     }
 
@@ -359,7 +359,7 @@ enum Prepared {
     /// Unreadable or empty: an entry of what is not sent.
     NotSent(Instruction),
     /// A text sent unless identical to one sent before it.
-    Text(Box<Sendable>),
+    Text(Sendable),
 }
 
 /// A text Copilot CLI sends unless it sent an identical one before.
@@ -430,12 +430,12 @@ fn prepare(
             i
         })
         .collect();
-    Prepared::Text(Box::new(Sendable {
+    Prepared::Text(Sendable {
         text,
         entry: e,
         imports,
         diags,
-    }))
+    })
 }
 
 /// `text` as the release sends it in a `<custom_instruction>` block:
