@@ -183,3 +183,59 @@ pub fn exclude_refused(out: &mut EffectiveAgentConfig, agent: &str) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Compilation;
+    use playbookdiff_model::{AnalysisContext, Diagnostic, DiagnosticCode, Mode, RepoPath};
+    use playbookdiff_source::{Repo, WorkingTree};
+    use std::cell::Cell;
+    use std::path::Path;
+
+    /// A diagnostic saying `what`.
+    fn note(what: &str) -> Diagnostic {
+        Diagnostic::new(DiagnosticCode::UserConfigUnavailable, what)
+    }
+
+    /// `memo_read` reads once per key on one `Repo`, and every caller gets
+    /// the answer and, after what it reported itself, the diagnostics and
+    /// refusals the reading reported, in their order.
+    #[test]
+    fn memo_read_reads_once_and_reports_at_every_caller() {
+        let tree = WorkingTree::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let repo = Repo::new(&tree);
+        let context = AnalysisContext {
+            repository_root: RepoPath::root(),
+            cwd: RepoPath::root(),
+            target_path: None,
+            mode: Mode::Repo,
+        };
+        #[derive(Hash, PartialEq, Eq)]
+        struct Key(u8);
+        let reads = Cell::new(0);
+        let mut seen = Vec::new();
+        for own in ["first caller", "second caller"] {
+            let mut cx = Compilation {
+                repo: &repo,
+                context: &context,
+                diags: vec![note(own)],
+                refusals: Vec::new(),
+            };
+            let got = cx.memo_read(Key(1), |cx| {
+                reads.set(reads.get() + 1);
+                cx.diag(note("read"));
+                cx.refuse(note("refused"), "why");
+                7u32
+            });
+            let messages: Vec<String> = cx.diags.iter().map(|d| d.message.clone()).collect();
+            let whys: Vec<String> = cx.refusals.iter().map(|r| r.why.clone()).collect();
+            seen.push((got, messages, whys));
+        }
+        assert_eq!(reads.get(), 1);
+        for (own, (got, messages, whys)) in ["first caller", "second caller"].iter().zip(seen) {
+            assert_eq!(got, 7);
+            assert_eq!(messages, [*own, "read", "refused"]);
+            assert_eq!(whys, ["why"]);
+        }
+    }
+}

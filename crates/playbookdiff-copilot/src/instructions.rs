@@ -297,8 +297,9 @@ impl Builder {
         }
     }
 
-    /// Adds the text of `s` unless a text identical to it was sent
-    /// already (then it is shadowed, and its imports are not read).
+    /// Adds the text of `s` and its imports unless a text identical to it
+    /// was sent already (then it is shadowed, its imports are not sent and
+    /// their problems not reported).
     fn place(&mut self, cx: &mut Cx<'_, '_>, s: Sendable, why: &str) {
         let Sendable {
             text,
