@@ -87,11 +87,48 @@ impl<'r, 't> Compilation<'r, 't> {
         }
     }
 
+    /// `read(self)` computed once per [`Repo`] for `key`
+    /// ([`Repo::memo`]) and shared by every compilation on it (the launch
+    /// directories of `check --all-dirs`): the diagnostics and refusals
+    /// `read` reports are kept with its answer and reported again, in the
+    /// same order, by every caller.
+    ///
+    /// For reading that depends only on the repository and `key` (a
+    /// directory's files and the release, say), never on the analysis
+    /// context unless `key` holds what it reads of it; the key type should
+    /// be private to the caller, so that two callers never share a table.
+    pub fn memo_read<K, T>(&mut self, key: K, read: impl FnOnce(&mut Self) -> T) -> T
+    where
+        K: std::hash::Hash + Eq + Send + Sync + 'static,
+        T: Clone + Send + Sync + 'static,
+    {
+        let repo = self.repo;
+        let memo: std::sync::Arc<Reported<T>> = repo.memo(key, || {
+            let (diags, refusals) = (self.diags.len(), self.refusals.len());
+            let value = read(self);
+            std::sync::Arc::new(Reported {
+                value,
+                diags: self.diags.split_off(diags),
+                refusals: self.refusals.split_off(refusals),
+            })
+        });
+        self.diags.extend(memo.diags.iter().cloned());
+        self.refusals.extend(memo.refusals.iter().cloned());
+        memo.value.clone()
+    }
+
     /// The diagnostics in the order reported, each once
     /// ([`problems::dedupe`]).
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         problems::dedupe(self.diags)
     }
+}
+
+/// An answer of [`Compilation::memo_read`] with what reading it reported.
+struct Reported<T> {
+    value: T,
+    diags: Vec<Diagnostic>,
+    refusals: Vec<problems::Refused>,
 }
 
 /// Marks every instruction, skill and MCP server of `out` that `agent`
@@ -143,6 +180,62 @@ pub fn exclude_refused(out: &mut EffectiveAgentConfig, agent: &str) {
         if live(*a) {
             *a = Applicability::Excluded;
             reason.push_str(&why);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Compilation;
+    use playbookdiff_model::{AnalysisContext, Diagnostic, DiagnosticCode, Mode, RepoPath};
+    use playbookdiff_source::{Repo, WorkingTree};
+    use std::cell::Cell;
+    use std::path::Path;
+
+    /// A diagnostic saying `what`.
+    fn note(what: &str) -> Diagnostic {
+        Diagnostic::new(DiagnosticCode::UserConfigUnavailable, what)
+    }
+
+    /// `memo_read` reads once per key on one `Repo`, and every caller gets
+    /// the answer and, after what it reported itself, the diagnostics and
+    /// refusals the reading reported, in their order.
+    #[test]
+    fn memo_read_reads_once_and_reports_at_every_caller() {
+        let tree = WorkingTree::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let repo = Repo::new(&tree);
+        let context = AnalysisContext {
+            repository_root: RepoPath::root(),
+            cwd: RepoPath::root(),
+            target_path: None,
+            mode: Mode::Repo,
+        };
+        #[derive(Hash, PartialEq, Eq)]
+        struct Key(u8);
+        let reads = Cell::new(0);
+        let mut seen = Vec::new();
+        for own in ["first caller", "second caller"] {
+            let mut cx = Compilation {
+                repo: &repo,
+                context: &context,
+                diags: vec![note(own)],
+                refusals: Vec::new(),
+            };
+            let got = cx.memo_read(Key(1), |cx| {
+                reads.set(reads.get() + 1);
+                cx.diag(note("read"));
+                cx.refuse(note("refused"), "why");
+                7u32
+            });
+            let messages: Vec<String> = cx.diags.iter().map(|d| d.message.clone()).collect();
+            let whys: Vec<String> = cx.refusals.iter().map(|r| r.why.clone()).collect();
+            seen.push((got, messages, whys));
+        }
+        assert_eq!(reads.get(), 1);
+        for (own, (got, messages, whys)) in ["first caller", "second caller"].iter().zip(seen) {
+            assert_eq!(got, 7);
+            assert_eq!(messages, [*own, "read", "refused"]);
+            assert_eq!(whys, ["why"]);
         }
     }
 }

@@ -160,11 +160,25 @@ const TRUST_REASON: &str = "Copilot CLI runs repository hooks only in a folder t
 
 /// The hooks of the git root's `.github/hooks/*.json` and, when the
 /// release reads them, of its `.claude/settings.json`.
+///
+/// Read once per git root and release on one `Repo`: every launch
+/// directory below one git root runs the same hooks.
 pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, version: &str) -> Vec<Hook> {
+    /// The memo key: the git root and the release as requested (its name
+    /// is in the messages).
+    #[derive(Hash, PartialEq, Eq)]
+    struct HooksOf(RepoPath, String);
+    let root = crate::git_root(cx);
+    let key = HooksOf(root.clone(), version.to_string());
+    cx.memo_read(key, |cx| of_root(cx, profile, version, root))
+}
+
+/// The hooks of git root `root` (see [`compile`]).
+fn of_root(cx: &mut Cx<'_, '_>, profile: &Profile, version: &str, root: RepoPath) -> Vec<Hook> {
     let release = Release {
         profile,
         name: format!("Copilot CLI {version}"),
-        root: crate::git_root(cx),
+        root,
     };
     let effect = "Copilot CLI runs none of its hooks";
     let mut out = Vec::new();

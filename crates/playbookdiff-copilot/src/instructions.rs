@@ -31,8 +31,8 @@ use crate::{shared_note, Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::{place, strictly_below};
 use playbookdiff_model::{
-    Applicability, ByteSpan, Instruction, InstructionKind, LoadPhase, RepoPath, Resolution,
-    ResolutionStrategy, SourceFormat, SourceRef,
+    Applicability, ByteSpan, Diagnostic, Instruction, InstructionKind, LoadPhase, RepoPath,
+    Resolution, ResolutionStrategy, SourceFormat, SourceRef,
 };
 use playbookdiff_source::{EntryKind, Machine, Resolved, TextFile};
 use std::sync::Arc;
@@ -98,7 +98,19 @@ fn always_on(cx: &Cx<'_, '_>) -> Vec<(RepoPath, RepoPath)> {
 /// The file `rel` of `dir` (its last component matched
 /// case-insensitively, as Copilot CLI matches), when it is a file or a
 /// link to one.
-pub(crate) fn find(cx: &Cx<'_, '_>, dir: &RepoPath, rel: &str) -> Option<RepoPath> {
+///
+/// Looked up once per directory and name on one `Repo`: the git root's
+/// files are looked up from every launch directory below it.
+pub(crate) fn find(cx: &Cx<'_, '_>, dir: &RepoPath, rel: &'static str) -> Option<RepoPath> {
+    /// The memo key: the directory and the relative path.
+    #[derive(Hash, PartialEq, Eq)]
+    struct Found(RepoPath, &'static str);
+    cx.repo
+        .memo(Found(dir.clone(), rel), || find_uncached(cx, dir, rel))
+}
+
+/// [`find`], looked up.
+fn find_uncached(cx: &Cx<'_, '_>, dir: &RepoPath, rel: &str) -> Option<RepoPath> {
     let full = dir.join(rel)?;
     let parent = full.parent()?;
     let name = full.file_name()?;
@@ -118,7 +130,7 @@ pub(crate) fn find(cx: &Cx<'_, '_>, dir: &RepoPath, rel: &str) -> Option<RepoPat
 /// the user's path-specific files after the repository's ([`crate::user`]).
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
-    profile: &Profile,
+    profile: &'static Profile,
     machine: Option<&Machine>,
 ) -> Vec<Instruction> {
     let mut b = Builder::default();
@@ -261,56 +273,46 @@ impl Builder {
     /// Adds always-on file `path` of `dir` (and, in 1.0.102, its imports):
     /// effective unless unreadable, empty, or identical to a text already
     /// sent; `why` starts the reason.
+    ///
+    /// The file is read once per directory and release on one `Repo`
+    /// ([`prepare`]; the git root's files are in every launch directory's
+    /// chain); only the comparison with the texts sent before it is made
+    /// here.
     pub(crate) fn add(
         &mut self,
         cx: &mut Cx<'_, '_>,
-        profile: &Profile,
+        profile: &'static Profile,
         path: &RepoPath,
         dir: &RepoPath,
         why: &str,
     ) {
-        let Ok(text) = read(cx, path) else {
-            let e = entry(
-                path,
-                dir,
-                None,
-                (LoadPhase::Startup, Applicability::Excluded),
-                format!("{why}; the analysis cannot read this one, so what it sends is unknown."),
-            );
-            self.others.push(e);
-            return;
-        };
-        self.add_text(cx, profile, path, dir, text, why);
+        /// The memo key: the file, its directory, the reason's start and
+        /// the release.
+        #[derive(Hash, PartialEq, Eq)]
+        struct AlwaysOn(RepoPath, RepoPath, String, &'static str);
+        let key = AlwaysOn(path.clone(), dir.clone(), why.to_string(), profile.release);
+        match cx.memo_read(key, |cx| prepare(cx, profile, path, dir, why)) {
+            Prepared::NotSent(e) => self.others.push(e),
+            Prepared::Text(s) => self.place(cx, s, why),
+        }
     }
 
-    /// [`Builder::add`] for a file already read.
-    pub(crate) fn add_text(
-        &mut self,
-        cx: &mut Cx<'_, '_>,
-        profile: &Profile,
-        path: &RepoPath,
-        dir: &RepoPath,
-        text: Arc<TextFile>,
-        why: &str,
-    ) {
+    /// Adds the text of `s` and its imports unless a text identical to it
+    /// was sent already (then it is shadowed, its imports are not sent and
+    /// their problems not reported).
+    fn place(&mut self, cx: &mut Cx<'_, '_>, s: Sendable, why: &str) {
+        let Sendable {
+            text,
+            entry: e,
+            imports,
+            diags,
+        } = s;
+        let (path, dir) = (&e.source.path, &e.applies_to);
         let startup = (LoadPhase::Startup, Applicability::Effective);
-        if text.text.trim().is_empty() {
-            let mut e = entry(
-                path,
-                dir,
-                Some(&text),
-                startup,
-                format!("{why}; this one is empty (white space only), so nothing is sent."),
-            );
-            e.applicability = Applicability::Excluded;
-            self.others.push(e);
-            return;
-        }
-        let sent = sent_text(profile, &text.text);
         if let Some(first) = self
             .effective
             .iter()
-            .find(|e| e.imported_from.is_none() && e.content == sent)
+            .find(|x| x.imported_from.is_none() && x.content == e.content)
         {
             let mut e = entry(path, dir, Some(&text), startup, format!("{why}; its text is identical to that of {}, which Copilot CLI already sends, so it sends this one no more (it names them \"{} + {}\").", first.source.path, first.source.path.file_name().unwrap_or_default(), path.file_name().unwrap_or_default()));
             e.applicability = Applicability::Shadowed;
@@ -321,29 +323,16 @@ impl Builder {
             self.others.push(e);
             return;
         }
-        let mut e = entry(path, dir, Some(&text), startup, format!("{why}."));
-        if profile.markdown_filter {
-            e.content = sent;
-            e.reason.push_str(&filter_note(&text.text));
-        }
-        let imports = if profile.imports_inlined {
-            crate::imports::expand(cx, path, &text)
-        } else {
-            Vec::new()
-        };
-        e.import_spans = imports.iter().map(|i| i.span).collect();
-        let parent = e.id.clone();
+        cx.diags.extend(diags);
         self.effective.push(e);
-        for imp in imports {
-            let twice = if self.effective.iter().any(|e| e.source.path == imp.path) {
-                format!(" Its text already reached the model as {} itself, so Copilot CLI sends it twice (seen with 1.0.102: a `CLAUDE.md` that is only `@AGENTS.md`, a bridge for Claude Code, repeats `AGENTS.md`).", imp.path)
-            } else {
-                String::new()
-            };
-            let mut i = entry(&imp.path, dir, Some(&imp.text), startup, format!("Imported by {path} with `@`: Copilot CLI 1.0.102 keeps the token and inserts the imported text after it as `<imported_custom_instruction>` (changelog 1.0.66).{twice}"));
-            i.kind = InstructionKind::Import;
-            i.id = format!("copilot:import:{}<{}", imp.path, path);
-            i.imported_from = Some(parent.clone());
+        for mut i in imports {
+            if self
+                .effective
+                .iter()
+                .any(|e| e.source.path == i.source.path)
+            {
+                i.reason.push_str(&format!(" Its text already reached the model as {} itself, so Copilot CLI sends it twice (seen with 1.0.102: a `CLAUDE.md` that is only `@AGENTS.md`, a bridge for Claude Code, repeats `AGENTS.md`).", i.source.path));
+            }
             self.effective.push(i);
         }
     }
@@ -362,6 +351,92 @@ impl Builder {
         out.extend(self.others);
         out
     }
+}
+
+/// An always-on file as read, before it is compared with the texts sent
+/// before it ([`Builder::add`]).
+#[derive(Clone)]
+enum Prepared {
+    /// Unreadable or empty: an entry of what is not sent.
+    NotSent(Instruction),
+    /// A text sent unless identical to one sent before it.
+    Text(Sendable),
+}
+
+/// A text Copilot CLI sends unless it sent an identical one before.
+#[derive(Clone)]
+struct Sendable {
+    /// The file's text.
+    text: Arc<TextFile>,
+    /// Its entry as sent (`content` is the text sent).
+    entry: Instruction,
+    /// Its imports as sent (1.0.102), in token order.
+    imports: Vec<Instruction>,
+    /// What reading the imports reported, reported when the text is sent.
+    diags: Vec<Diagnostic>,
+}
+
+/// Reads always-on file `path` of `dir` and, when it is sent, its
+/// imports; `why` starts the reason. What reading the file reports goes
+/// to `cx`, what reading its imports reports to the [`Sendable`].
+fn prepare(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    path: &RepoPath,
+    dir: &RepoPath,
+    why: &str,
+) -> Prepared {
+    let startup = (LoadPhase::Startup, Applicability::Effective);
+    let Ok(text) = read(cx, path) else {
+        let e = entry(
+            path,
+            dir,
+            None,
+            (LoadPhase::Startup, Applicability::Excluded),
+            format!("{why}; the analysis cannot read this one, so what it sends is unknown."),
+        );
+        return Prepared::NotSent(e);
+    };
+    if text.text.trim().is_empty() {
+        let mut e = entry(
+            path,
+            dir,
+            Some(&text),
+            startup,
+            format!("{why}; this one is empty (white space only), so nothing is sent."),
+        );
+        e.applicability = Applicability::Excluded;
+        return Prepared::NotSent(e);
+    }
+    let mut e = entry(path, dir, Some(&text), startup, format!("{why}."));
+    if profile.markdown_filter {
+        e.content = sent_text(profile, &text.text);
+        e.reason.push_str(&filter_note(&text.text));
+    }
+    let before = cx.diags.len();
+    let imports = if profile.imports_inlined {
+        crate::imports::expand(cx, path, &text)
+    } else {
+        Vec::new()
+    };
+    let diags = cx.diags.split_off(before);
+    e.import_spans = imports.iter().map(|i| i.span).collect();
+    let imports = imports
+        .into_iter()
+        .map(|imp| {
+            let mut i = entry(&imp.path, dir, Some(&imp.text), startup, format!("Imported by {path} with `@`: Copilot CLI 1.0.102 keeps the token and inserts the imported text after it as `<imported_custom_instruction>` (changelog 1.0.66)."));
+            i.kind = InstructionKind::Import;
+            i.id = format!("copilot:import:{}<{}", imp.path, path);
+            i.imported_from = Some(e.id.clone());
+            i
+        })
+        .collect();
+    Prepared::Text(Sendable {
+        text,
+        entry: e,
+        imports,
+        diags,
+    })
 }
 
 /// `text` as the release sends it in a `<custom_instruction>` block:

@@ -219,8 +219,20 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
 /// checked-out submodule's root when cwd lies in one; seen with 1.0.24 and
 /// 1.0.102 on case `oracle.submodule_checked_out.in-libs-sub`: nothing of
 /// the superproject loaded), else the repository root.
+///
+/// Found once per launch directory and `Repo` ([`Repo::memo`]): every
+/// surface asks for it, and finding the git root stats each directory on
+/// the way.
+///
+/// [`Repo::memo`]: playbookdiff_source::Repo::memo
 pub(crate) fn chain(cx: &Cx<'_, '_>) -> Vec<RepoPath> {
-    playbookdiff_adapter::scope::work_tree_chain(cx.repo, &cx.context.cwd)
+    /// The memo key: the launch directory.
+    #[derive(Hash, PartialEq, Eq)]
+    struct ChainOf(RepoPath);
+    let cwd = &cx.context.cwd;
+    cx.repo.memo(ChainOf(cwd.clone()), || {
+        playbookdiff_adapter::scope::work_tree_chain(cx.repo, cwd)
+    })
 }
 
 /// The git root of [`chain`].

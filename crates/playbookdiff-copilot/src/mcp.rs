@@ -44,14 +44,20 @@ const KNOWN: &[&str] = &[
 /// `machine` is the user's machine in local mode (`None` in repo mode).
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
-    profile: &Profile,
+    profile: &'static Profile,
     machine: Option<&Machine>,
 ) -> Vec<McpServer> {
+    /// The memo key of [`in_dir`]: the directory and the release.
+    #[derive(Hash, PartialEq, Eq)]
+    struct ServersOf(RepoPath, &'static str);
     let mut out: Vec<McpServer> = Vec::new();
     let mut dirs = crate::chain(cx);
     dirs.reverse();
     for dir in dirs {
-        for s in in_dir(cx, profile, &dir) {
+        // Read once per directory and release on one `Repo`: the git
+        // root's files are in every launch directory's chain.
+        let key = ServersOf(dir.clone(), profile.release);
+        for s in cx.memo_read(key, |cx| in_dir(cx, profile, &dir)) {
             let clash = out
                 .iter()
                 .any(|o| o.name == s.name && o.applicability == Applicability::Effective);

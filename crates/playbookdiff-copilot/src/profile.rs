@@ -38,6 +38,10 @@ pub(crate) enum SkillSearch {
 /// The behaviour of one profiled release.
 #[derive(Debug)]
 pub(crate) struct Profile {
+    /// The release (one of [`crate::PROFILED_VERSIONS`]); with a
+    /// directory, the key of what a compilation shares with the others on
+    /// one `Repo` ([`playbookdiff_adapter::Compilation::memo_read`]).
+    pub release: &'static str,
     /// Whether `@path` imports in instruction files are inlined as
     /// `<imported_custom_instruction>` (changelog 1.0.66; seen with
     /// 1.0.102) or left as written (seen with 1.0.24).
@@ -91,54 +95,49 @@ pub(crate) struct Profile {
 
 /// Every profiled release and its behaviour, oldest first; the versions
 /// are those of [`crate::PROFILED_VERSIONS`].
-const PROFILES: &[(&str, Profile)] = &[
-    (
-        "1.0.24",
-        Profile {
-            imports_inlined: false,
-            path_instructions: PathInstructions::InlinedWithPrefix,
-            markdown_filter: true,
-            claude_rules: false,
-            nested_on_demand: false,
-            mcp_files: &[".mcp.json"],
-            mcp_requires_args: true,
-            claude_hooks: false,
-            trust_gates_hooks_and_mcp: false,
-            skill_search: SkillSearch::OneLevel,
-            skill_dot_folders: true,
-            skill_name_punctuation: "._- ",
-            hook_events: &crate::hooks::EVENTS_1_0_24,
-        },
-    ),
-    (
-        "1.0.102",
-        Profile {
-            imports_inlined: true,
-            path_instructions: PathInstructions::OnDemand,
-            markdown_filter: false,
-            claude_rules: true,
-            nested_on_demand: true,
-            mcp_files: &[".mcp.json", ".github/mcp.json"],
-            mcp_requires_args: false,
-            claude_hooks: true,
-            trust_gates_hooks_and_mcp: true,
-            skill_search: SkillSearch::Nested,
-            skill_dot_folders: false,
-            skill_name_punctuation: "._- :",
-            hook_events: &crate::hooks::EVENTS_1_0_102,
-        },
-    ),
+const PROFILES: &[Profile] = &[
+    Profile {
+        release: "1.0.24",
+        imports_inlined: false,
+        path_instructions: PathInstructions::InlinedWithPrefix,
+        markdown_filter: true,
+        claude_rules: false,
+        nested_on_demand: false,
+        mcp_files: &[".mcp.json"],
+        mcp_requires_args: true,
+        claude_hooks: false,
+        trust_gates_hooks_and_mcp: false,
+        skill_search: SkillSearch::OneLevel,
+        skill_dot_folders: true,
+        skill_name_punctuation: "._- ",
+        hook_events: &crate::hooks::EVENTS_1_0_24,
+    },
+    Profile {
+        release: "1.0.102",
+        imports_inlined: true,
+        path_instructions: PathInstructions::OnDemand,
+        markdown_filter: false,
+        claude_rules: true,
+        nested_on_demand: true,
+        mcp_files: &[".mcp.json", ".github/mcp.json"],
+        mcp_requires_args: false,
+        claude_hooks: true,
+        trust_gates_hooks_and_mcp: true,
+        skill_search: SkillSearch::Nested,
+        skill_dot_folders: false,
+        skill_name_punctuation: "._- :",
+        hook_events: &crate::hooks::EVENTS_1_0_102,
+    },
 ];
 
 /// The behaviour of profiled release `version` (one of
 /// [`crate::PROFILED_VERSIONS`]; anything else gets the newest).
 pub(crate) fn of(version: &str) -> &'static Profile {
     let newest = &PROFILES[PROFILES.len() - 1];
-    &PROFILES
+    PROFILES
         .iter()
-        .find(|(v, _)| *v == version)
+        .find(|p| p.release == version)
         .unwrap_or(newest)
-        .1
 }
 
 #[cfg(test)]
@@ -146,7 +145,7 @@ mod tests {
     /// Every profiled version has exactly one row.
     #[test]
     fn one_row_per_profiled_version() {
-        let rows: Vec<&str> = super::PROFILES.iter().map(|(v, _)| *v).collect();
+        let rows: Vec<&str> = super::PROFILES.iter().map(|p| p.release).collect();
         assert_eq!(rows, crate::PROFILED_VERSIONS);
     }
 }

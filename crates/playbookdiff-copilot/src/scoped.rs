@@ -31,7 +31,7 @@ use std::sync::Mutex;
 const MAX_DEPTH: usize = 8;
 
 /// Which family a file belongs to.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Family {
     /// `.github/instructions/**/*.instructions.md`, key `applyTo`.
     Instructions,
@@ -57,7 +57,7 @@ impl Family {
 /// and `sub/deeper/.claude/rules` read, `sub/`'s not; 1.0.24's source reads
 /// `.github/instructions` of `[gitRoot, cwd]`); per directory, instructions
 /// before rules.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, b: &mut Builder) {
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &'static Profile, b: &mut Builder) {
     let root = crate::git_root(cx);
     let mut dirs = vec![root.clone()];
     if cx.context.cwd != root {
@@ -86,17 +86,78 @@ fn origin(path: &RepoPath, fam: Family) -> RepoPath {
 }
 
 /// The files of one family in directory `dir`, sorted by path.
-fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, dir: &RepoPath, b: &mut Builder) {
+///
+/// Read once per family, directory and release on one `Repo` (the git
+/// root's files are read from every launch directory below it); only
+/// whether an on-demand file matches targetPath is decided here.
+fn family(
+    cx: &mut Cx<'_, '_>,
+    profile: &'static Profile,
+    fam: Family,
+    dir: &RepoPath,
+    b: &mut Builder,
+) {
+    /// The memo key: the family, the directory and the release.
+    #[derive(Hash, PartialEq, Eq)]
+    struct FamilyOf(Family, RepoPath, &'static str);
+    let key = FamilyOf(fam, dir.clone(), profile.release);
+    let placed = cx.memo_read(key, |cx| read_family(cx, profile, fam, dir));
+    for p in placed {
+        match p {
+            Placed::Startup(e) => b.push_effective(e),
+            Placed::OnDemand {
+                mut entry,
+                on_target,
+            } => {
+                let globs = entry.paths.as_deref().unwrap_or_default();
+                if matches_target(cx, globs) {
+                    entry.applicability = Applicability::Effective;
+                    entry.reason = on_target;
+                }
+                b.others.push(entry);
+            }
+        }
+    }
+}
+
+/// Where a path-specific file goes, whatever targetPath is.
+#[derive(Clone)]
+enum Placed {
+    /// Inlined at startup.
+    Startup(Instruction),
+    /// Listed at startup and injected when the agent views a matching
+    /// file: the entry as when targetPath matches none of its globs, and
+    /// its reason when it matches one.
+    OnDemand {
+        entry: Instruction,
+        on_target: String,
+    },
+}
+
+/// The files of one family in directory `dir`, in path order, each read
+/// ([`one`]).
+fn read_family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, dir: &RepoPath) -> Vec<Placed> {
     let (root, key, suffix) = fam.facts();
     let Some(base) = dir.join(root) else {
-        return;
+        return Vec::new();
     };
     let mut files = Vec::new();
     list(cx, &base, suffix, 0, &mut files);
     files.sort();
-    for path in files {
-        one(cx, profile, fam, key, &path, b);
-    }
+    files
+        .iter()
+        .filter_map(|path| one(cx, profile, fam, key, path))
+        .collect()
+}
+
+/// Whether targetPath matches one of `globs` ([`matcher`]).
+fn matches_target(cx: &Cx<'_, '_>, globs: &[String]) -> bool {
+    cx.context.target_path.as_ref().is_some_and(|t| {
+        globs
+            .iter()
+            .filter_map(|g| matcher(g))
+            .any(|m| m.is_match(t.as_str()))
+    })
 }
 
 /// The files under `dir` whose name ends with `suffix` in any case
@@ -206,17 +267,17 @@ pub(crate) fn matcher(glob: &str) -> Option<GlobMatcher> {
     parsed(glob).or_else(|| parsed(&globset::escape(glob)))
 }
 
-/// Adds one file of family `fam` with front-matter key `key`.
+/// One file of family `fam` with front-matter key `key`; `None` when it
+/// cannot be read (reported).
 fn one(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
     fam: Family,
     key: &str,
     path: &RepoPath,
-    b: &mut Builder,
-) {
+) -> Option<Placed> {
     let root = origin(path, fam);
-    let Ok(text) = read(cx, path) else { return };
+    let text = read(cx, path).ok()?;
     let fm = text.front_matter();
     let value = match fm {
         Some(f) => match &f.value {
@@ -252,8 +313,7 @@ fn one(
             e.reason
                 .push_str(&crate::instructions::filter_note(&text.text));
         }
-        b.push_effective(e);
-        return;
+        return Some(Placed::Startup(e));
     }
     let globs = globs.unwrap_or_default();
     let shown = globs.join(", ");
@@ -278,8 +338,7 @@ fn one(
             e.reason
                 .push_str(&crate::instructions::filter_note(&text.text));
         }
-        b.push_effective(e);
-        return;
+        return Some(Placed::Startup(e));
     }
     for g in &globs {
         if !parses(&text, g) {
@@ -292,22 +351,17 @@ fn one(
             );
         }
     }
-    let hit = cx.context.target_path.as_ref().is_some_and(|t| {
-        globs
-            .iter()
-            .filter_map(|g| matcher(g))
-            .any(|m| m.is_match(t.as_str()))
-    });
-    let (a, why) = if hit {
-        (Applicability::Effective, format!("{path} is {what} for `{shown}`, which matches targetPath; Copilot CLI lists it in a table at startup and injects its text when the agent views the target."))
-    } else {
-        (Applicability::Conditional, format!("{path} is {what} for `{shown}`; Copilot CLI lists it in a table at startup and injects its text only when the agent views a matching file."))
-    };
+    let on_target = format!("{path} is {what} for `{shown}`, which matches targetPath; Copilot CLI lists it in a table at startup and injects its text when the agent views the target.");
+    let why = format!("{path} is {what} for `{shown}`; Copilot CLI lists it in a table at startup and injects its text only when the agent views a matching file.");
+    let a = Applicability::Conditional;
     let mut e: Instruction = entry(path, &root, Some(&text), (LoadPhase::OnDemand, a), why);
     e.kind = kind;
     e.id = format!("copilot:{kind}:{path}");
     e.paths = Some(globs);
-    b.others.push(e);
+    Some(Placed::OnDemand {
+        entry: e,
+        on_target,
+    })
 }
 
 #[cfg(test)]

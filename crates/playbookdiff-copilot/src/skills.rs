@@ -47,14 +47,58 @@ const NESTED_DEPTH_MAX: usize = 16;
 
 /// Compiles the skills of every directory from the root to cwd; of two
 /// with one name the first found is kept.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<Skill> {
-    let mut out: Vec<Skill> = Vec::new();
-    for dir in crate::chain(cx) {
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &'static Profile) -> Vec<Skill> {
+    let mut chain = crate::chain(cx).into_iter();
+    let mut out = match chain.next() {
+        Some(top) => of_git_root(cx, profile, top),
+        None => Vec::new(),
+    };
+    for dir in chain {
+        for (s, diags) in of_dir(cx, profile, dir) {
+            cx.diags.extend(diags);
+            push(cx, &mut out, s);
+        }
+    }
+    out
+}
+
+/// The skills of git root `top`, the first directory of every chain below
+/// it, with those of one name shadowed ([`push`]): the same for every
+/// launch directory below it, so compared once per `Repo`.
+fn of_git_root(cx: &mut Cx<'_, '_>, profile: &'static Profile, top: RepoPath) -> Vec<Skill> {
+    /// The memo key: the git root and the release.
+    #[derive(Hash, PartialEq, Eq)]
+    struct SkillsFrom(RepoPath, &'static str);
+    cx.memo_read(SkillsFrom(top.clone(), profile.release), |cx| {
+        let mut out = Vec::new();
+        for (s, diags) in of_dir(cx, profile, top) {
+            cx.diags.extend(diags);
+            push(cx, &mut out, s);
+        }
+        out
+    })
+}
+
+/// The skills of directory `dir` in the order found, each with the
+/// diagnostics reading it reported, before names are compared across
+/// directories ([`push`]). Read once per directory and release on one
+/// `Repo`: the git root's skills are in every launch directory's chain.
+fn of_dir(
+    cx: &mut Cx<'_, '_>,
+    profile: &'static Profile,
+    dir: RepoPath,
+) -> Vec<(Skill, Vec<Diagnostic>)> {
+    /// The memo key: the directory and the release.
+    #[derive(Hash, PartialEq, Eq)]
+    struct SkillsOf(RepoPath, &'static str);
+    cx.memo_read(SkillsOf(dir.clone(), profile.release), |cx| {
+        let mut out = Vec::new();
         for root in ROOTS {
             for file in skill_files(cx, profile, &dir, root) {
+                let before = cx.diags.len();
                 let mut s = load(cx, &file, &dir, root, None);
                 refuse_invalid(cx, profile, &mut s);
-                push(cx, &mut out, s);
+                out.push((s, cx.diags.split_off(before)));
             }
         }
         for file in command_files(cx, &dir) {
@@ -63,11 +107,12 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<Skill> {
                 .and_then(|n| n.strip_suffix(".md"))
                 .unwrap_or_default()
                 .to_string();
+            let before = cx.diags.len();
             let s = load(cx, &file, &dir, ".claude/commands", Some(stem));
-            push(cx, &mut out, s);
+            out.push((s, cx.diags.split_off(before)));
         }
-    }
-    out
+        out
+    })
 }
 
 /// Adds `s`, shadowing it when an effective skill already has its name.

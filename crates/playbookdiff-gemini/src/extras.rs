@@ -45,7 +45,11 @@ pub(crate) fn commands(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -
         .into_iter()
         .filter_map(|(path, name)| command(cx, path, name))
         .collect();
-    rename_taken(&mut commands, &builtin_commands(profile, ws));
+    // No command, no name to compare with the built-in ones (whose set
+    // would be built at every launch directory for nothing).
+    if !commands.is_empty() {
+        rename_taken(&mut commands, &builtin_commands(profile, ws));
+    }
     commands
 }
 

@@ -59,16 +59,31 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
         if dir == cwd {
             continue;
         }
-        for root in ROOTS {
-            for file in files(cx, &dir, root) {
-                let mut s = load(cx, &file, root);
-                s.applicability = Applicability::OutOfScope;
-                s.reason = format!("Found in the {root} of {}, a parent of cwd {cwd}; Gemini CLI reads skills only from the launch directory's own `.gemini/skills` and `.agents/skills`.", place(&dir));
-                out.push(s);
-            }
+        for (root, mut s) in of_dir(cx, &dir) {
+            s.applicability = Applicability::OutOfScope;
+            s.reason = format!("Found in the {root} of {}, a parent of cwd {cwd}; Gemini CLI reads skills only from the launch directory's own `.gemini/skills` and `.agents/skills`.", place(&dir));
+            out.push(s);
         }
     }
     out
+}
+
+/// The skills of `dir`'s roots with their root, each as if `dir` were
+/// cwd ([`load`]). Read once per directory on one `Repo`: an ancestor's
+/// skills are listed again from every launch directory below it.
+fn of_dir(cx: &mut Cx<'_, '_>, dir: &RepoPath) -> Vec<(&'static str, Skill)> {
+    /// The memo key: the directory.
+    #[derive(Hash, PartialEq, Eq)]
+    struct SkillsOf(RepoPath);
+    cx.memo_read(SkillsOf(dir.clone()), |cx| {
+        let mut out = Vec::new();
+        for root in ROOTS {
+            for file in files(cx, dir, root) {
+                out.push((*root, load(cx, &file, root)));
+            }
+        }
+        out
+    })
 }
 
 /// The `SKILL.md` files of `dir`'s root `root`: `SKILL.md` and

@@ -3,7 +3,9 @@
 //! gives, at every launch directory, the configuration a compilation on a
 //! repository of its own gives: on every adapter fixture and the example
 //! monorepo, for every adapter, both modes and every profiled release, at
-//! the root and at every directory holding an adapter's configuration.
+//! the root and at every directory holding an adapter's configuration,
+//! without a targetPath and with one (what an adapter shares between
+//! launch directories must not hold what targetPath decides).
 
 use crate::indexed_names::fixture_roots;
 use playbookdiff_model::{AnalysisContext, EffectiveAgentConfig, Mode, RepoPath};
@@ -34,12 +36,16 @@ fn a_shared_repository_gives_each_launch_directory_its_own_answer() {
         // deeper one is then computed for the deeper one.
         let cwds: Vec<RepoPath> = cwds.into_iter().rev().collect();
         for adapter in ADAPTERS {
-            for mode in [Mode::Repo, Mode::Local] {
+            let targets = [None, RepoPath::new("src/main.ts")];
+            for (mode, target) in [Mode::Repo, Mode::Local]
+                .into_iter()
+                .flat_map(|m| targets.iter().map(move |t| (m, t)))
+            {
                 for version in adapter.profiled_versions() {
                     let context = |cwd: &RepoPath| AnalysisContext {
                         repository_root: RepoPath::root(),
                         cwd: cwd.clone(),
-                        target_path: None,
+                        target_path: target.clone(),
                         mode,
                     };
                     // Every directory compiled on the shared repository
@@ -55,7 +61,7 @@ fn a_shared_repository_gives_each_launch_directory_its_own_answer() {
                         deeper += usize::from(!cwd.is_root());
                         if &alone != got {
                             differ.push(format!(
-                                "{} {} {mode:?} {version} at {cwd}",
+                                "{} {} {mode:?} {version} at {cwd}, target {target:?}",
                                 root.display(),
                                 adapter.harness().as_str()
                             ));
