@@ -27,6 +27,7 @@ pub mod audit;
 pub mod brief_scope;
 pub mod codex_trust;
 mod decide;
+pub mod fingerprint;
 pub mod fs;
 pub mod git_hook;
 pub mod globs;
