@@ -30,6 +30,7 @@ mod decide;
 pub mod fingerprint;
 pub mod fs;
 pub mod git_hook;
+pub mod glob_reads;
 pub mod globs;
 pub mod host;
 pub mod install;
