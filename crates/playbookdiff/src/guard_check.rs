@@ -238,6 +238,7 @@ impl Reader<'_, '_> {
             root: self.layers.root.to_path_buf(),
             codex_home: var("CODEX_HOME", ".codex"),
             xdg_config: var("XDG_CONFIG_HOME", ".config"),
+            copilot_home: var("COPILOT_HOME", ".copilot"),
             home,
         }
     }
