@@ -44,6 +44,15 @@ pub(crate) fn hook(host: Host) -> Answer {
     }
 }
 
+/// The first line of the cached list of protected files: a list without
+/// it (written by an earlier release of the guard, or emptied) is rebuilt.
+const CACHE_HEADER: &str = "# playbookdiff guard: protected files, fingerprint<TAB>path\n";
+
+/// The name of a shell call's snapshot, before the session's: not the
+/// `snapshot-` of earlier releases, which copied the list onto that name
+/// (and so, onto a hard link, into the list itself).
+const SNAPSHOT_PREFIX: &str = "before-shell-";
+
 /// The most bytes of standard input read and dropped after a payload
 /// larger than [`playbookdiff_guard::PAYLOAD_LIMIT`]: 1 GiB.
 const DRAIN_LIMIT: u64 = 1 << 30;
@@ -340,8 +349,8 @@ impl State {
     /// The protected files of the work tree (repository-relative): the
     /// files the adapters' compilations read (imports and configured
     /// globs included) and every file a protecting rule matches, from the
-    /// cache `protected-files` (one `fingerprint<TAB>path` line each,
-    /// [`Print`]'s text),
+    /// cache `protected-files` ([`CACHE_HEADER`], then one
+    /// `fingerprint<TAB>path` line each, [`Print`]'s text),
     /// rebuilt (one compilation per adapter and one walk) when missing or,
     /// when `check` asks, when a listed file changed since.
     fn protected_files(&self, policy: &Policy, check: Freshness) -> Vec<String> {
@@ -349,8 +358,9 @@ impl State {
             return Vec::new();
         };
         let cache = dir.join("protected-files");
-        if let Ok(text) = std::fs::read_to_string(&cache) {
-            let listed = listed(&text);
+        let read = std::fs::read_to_string(&cache).ok();
+        if let Some(text) = read.as_deref().and_then(|t| t.strip_prefix(CACHE_HEADER)) {
+            let listed = listed(text);
             let fresh = || Prints::open(&self.root).differing(&listed).is_empty();
             if check == Freshness::Trusted || fresh() {
                 return listed.iter().map(|(_, rel)| rel.to_string()).collect();
@@ -372,7 +382,7 @@ impl State {
             .map(|rel| format!("{}\t{rel}", prints.take(rel, now)))
             .collect();
         let _ = std::fs::create_dir_all(&dir);
-        replace(&cache, &text.join("\n"));
+        replace(&cache, &format!("{CACHE_HEADER}{}", text.join("\n")));
         files
     }
 
@@ -403,7 +413,7 @@ impl State {
             })
             .take(80)
             .collect();
-        Some(self.state_dir()?.join(format!("snapshot-{name}")))
+        Some(self.state_dir()?.join(format!("{SNAPSHOT_PREFIX}{name}")))
     }
 
     /// Records the protected files' fingerprints before a shell call: the

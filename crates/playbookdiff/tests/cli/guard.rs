@@ -255,14 +255,24 @@ fn an_unchanged_tree_rewrites_no_cache_or_snapshot() {
     hook("claude-code", bash("PostToolUse"));
     let cache = std::fs::metadata(state.join("protected-files")).unwrap();
     hook("claude-code", bash("PreToolUse"));
-    let snapshot = std::fs::metadata(state.join("snapshot-t1")).unwrap();
+    let snapshot = std::fs::metadata(state.join("before-shell-t1")).unwrap();
     let again = std::fs::metadata(state.join("protected-files")).unwrap();
     assert_eq!(again.ino(), cache.ino());
     assert_eq!(again.mtime_nsec(), cache.mtime_nsec());
     assert_eq!(snapshot.ino(), cache.ino());
     assert_eq!(hook("claude-code", bash("PostToolUse")).stdout, "");
-    assert!(!state.join("snapshot-t1").exists());
+    assert!(!state.join("before-shell-t1").exists());
     assert!(state.join("protected-files").exists());
+    // A list emptied, or written by an earlier release (no header), is
+    // rebuilt, not taken as a tree without protected files.
+    for stale in ["", "68:1796442395.380337793:10207350\tCLAUDE.md\n"] {
+        std::fs::write(state.join("protected-files"), stale).unwrap();
+        hook("claude-code", bash("PreToolUse"));
+        let list = std::fs::read_to_string(state.join("protected-files")).unwrap();
+        assert!(list.starts_with("# playbookdiff guard"), "{list}");
+        assert!(list.contains("\tdocs/guide.md"), "{list}");
+        hook("claude-code", bash("PostToolUse"));
+    }
 }
 
 /// A payload larger than the guard decides is refused, and read to its
