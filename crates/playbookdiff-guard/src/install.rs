@@ -374,7 +374,8 @@ pub fn target(host: crate::Host, scope: Scope, places: &Places) -> Result<PathBu
 /// CLI 1.0.24 loads hooks from the repository's `.github/hooks` and the
 /// user's `~/.copilot/hooks` only (`loadAllHooks` in its `app.js`), so no
 /// machine-wide file reaches it.
-pub const COPILOT_NO_MANAGED: &str = "Copilot CLI has no managed hook layer (1.0.24 reads hooks only from the repository's .github/hooks and ~/.copilot/hooks); use --scope user or --scope project";
+pub const COPILOT_NO_MANAGED: &str =
+    "Copilot CLI has no managed layer; use --scope user or --scope project";
 
 /// The new text of a registration file for `host` (`existing`: its
 /// current text), or `None` when it already registers the guard.

@@ -340,7 +340,7 @@ fn copilot_user_scope_and_no_managed_scope() {
     let err = String::from_utf8_lossy(&managed.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(
-        err.contains("no managed hook layer") && err.contains("--scope user"),
+        err.contains("no managed layer") && err.contains("--scope user"),
         "{err}"
     );
 }
