@@ -4,6 +4,7 @@
 Usage:
     scripts/oracle/guard_e2e.py [--agent claude-code|codex|opencode|gemini|copilot]
                                 [--version V] [--mode M] [--keep DIR]
+                                [--row ID]... [--out DIR] [--scope project|user]
 
 For every profiled release of Claude Code (modes `default`, `acceptEdits`
 and `bypass`), Codex (`exec`, approvals and sandbox bypassed, the guard's
@@ -37,6 +38,11 @@ trusted) and Copilot CLI (`-p --allow-all-tools`, the guard in
    agent sent with the guard's decision, replayed by `cargo test -p
    playbookdiff --test cli guard_replay::`).
 
+`--row ID` runs only the named rows (after the turn of reads), to repeat
+one observation; `--out DIR` writes the results there instead, leaving the
+committed table alone; `--scope user` installs the guard in the user's
+layer (Copilot CLI: `~/.copilot/hooks/`) instead of the project's.
+
 Temporary paths, ids, ports and timings are replaced by placeholders, so
 two runs give identical files. Python 3.11 standard library only; needs the
 debug build of playbookdiff (`cargo build -p playbookdiff`, or the
@@ -68,6 +74,9 @@ FIXTURE = ROOT / "oracle" / "guard" / "fixture"
 OUT = ROOT / "oracle" / "guard"
 PROGRAM = Path(os.environ.get("PLAYBOOKDIFF") or ROOT / "target" / "debug" / "playbookdiff")
 RUN_TIMEOUT = 900
+# `--scope`: the layer `guard install` writes the registration to, instead
+# of each host's default above (Codex: user; the others: project).
+SCOPE = None
 # The hosts the guard answers and this script drives.
 HOSTS = ["claude-code", "codex", "opencode", "gemini", "copilot"]
 
@@ -454,6 +463,8 @@ def materialize(work, host):
         (home / ".codex" / "config.toml").write_text(
             f'[projects."{repo}"]\ntrust_level = "trusted"\n')
         scope = ["--scope", "user"]
+    if SCOPE:
+        scope = ["--scope", SCOPE]
     out = subprocess.run([str(PROGRAM), "guard", "install", "--host", host, "--write",
                           "--program", str(wrapper), *scope], cwd=repo, env=env,
                          capture_output=True, text=True)
@@ -835,8 +846,22 @@ def main():
     p.add_argument("--version")
     p.add_argument("--mode", action="append", help="Claude Code mode (repeatable)")
     p.add_argument("--keep", help="copy each run's directory here")
+    p.add_argument("--row", action="append", metavar="ID",
+                   help="run only this row of the table (repeatable), after the turn of reads")
+    p.add_argument("--out", help="write the results under this directory, not oracle/guard/")
+    p.add_argument("--scope", choices=["project", "user"],
+                   help="install the guard in this layer (default: user for Codex, else project)")
     p.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    global OUT, SCOPE
+    SCOPE = args.scope
+    if args.out:
+        OUT = Path(args.out).resolve()
+    if args.row:
+        unknown = set(args.row) - {r["id"] for r in ROWS}
+        if unknown:
+            sys.exit(f"no row {', '.join(sorted(unknown))}; the rows are ROWS' ids")
+        ROWS[:] = [r for r in ROWS if r["id"] in args.row]
     agents = [args.agent] if args.agent else HOSTS
     plan = [(a, v) for a in agents for v in ([args.version] if args.version
                                              else record.profiled_versions(a))]

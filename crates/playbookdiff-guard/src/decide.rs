@@ -2,6 +2,7 @@
 //! [`Decision`]. No I/O but through [`Fs`].
 
 use crate::fs::{self, Fs};
+use crate::glob_reads;
 use crate::host::{Action, Call, Event};
 use crate::policy::{OpaqueVerdict, Policy};
 use crate::rules::{self, Rule, Verdict};
@@ -136,6 +137,10 @@ pub fn decide(s: &Situation<'_>, call: &Call) -> Decision {
         Action::Read(paths) => paths
             .iter()
             .map(|p| d.read(p))
+            .fold(Decision::allow(), Decision::max),
+        Action::ReadPatterns(patterns) => patterns
+            .iter()
+            .map(|p| d.read_pattern(p))
             .fold(Decision::allow(), Decision::max),
         Action::Fetch(url) => d.egress(&call.tool, shell::url_host(url)),
         Action::Shell(command) => d.shell(command),
@@ -357,6 +362,31 @@ impl Decider<'_, '_> {
             &format!("`{shown}` is a secret file"),
             vec![shown],
         )
+    }
+
+    /// A read by glob pattern: the entry as a path (the agent reads an
+    /// existing file by its literal name) and, when it is a pattern, every
+    /// file it matches ([`crate::glob_reads`]); a pattern the guard cannot
+    /// expand exactly is refused, as it may read a secret.
+    fn read_pattern(&self, raw: &str) -> Decision {
+        let literal = self.read(raw);
+        if !glob_reads::is_pattern(raw) {
+            return literal;
+        }
+        match glob_reads::expand(self.s.fs, &self.absolute(raw)) {
+            Ok(paths) => paths
+                .iter()
+                .map(|p| self.read(&p.to_string_lossy()))
+                .fold(literal, Decision::max),
+            Err(why) => literal.max(Decision::of(
+                &rules::SECRET_READ,
+                &format!(
+                    "{}, so it may read secret files; name the files to read",
+                    why.0
+                ),
+                vec![raw.to_string()],
+            )),
+        }
     }
 
     fn egress(&self, tool: &str, host: Option<String>) -> Decision {

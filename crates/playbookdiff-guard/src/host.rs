@@ -107,6 +107,9 @@ pub enum Action {
     Shell(String),
     /// Reads these files or directories.
     Read(Vec<String>),
+    /// Reads the files these glob patterns (or paths) match, as the
+    /// agent expands them (Gemini CLI's `read_many_files`).
+    ReadPatterns(Vec<String>),
     /// Fetches this URL.
     Fetch(String),
     /// A tool that writes nothing, reads no file content and reaches no
@@ -201,7 +204,7 @@ fn gemini_action(
             Action::Shell(command(input)?)
         }
         "read_file" => Action::Read(vec![req_path(input, "file_path")?]),
-        "read_many_files" => Action::Read(gemini_patterns(input)?),
+        "read_many_files" => Action::ReadPatterns(gemini_patterns(input)?),
         "list_directory" | "glob" | "grep_search" | "search_file_content" => {
             Action::Read(opt_path(input, "dir_path")?.into_iter().collect())
         }
@@ -221,7 +224,10 @@ fn gemini_action(
 }
 
 /// `read_many_files`' `include` (or `paths`) entries, each a path or a
-/// pattern: the policy reads each as a path.
+/// glob pattern (both profiled releases, 0.34.0 and 0.61.0: `include` is
+/// "an array of glob patterns or paths"; an entry naming an existing file
+/// is read as that path, any other as a pattern). `exclude` is not read:
+/// the guard decides on what `include` can reach.
 fn gemini_patterns(input: &Map<String, Value>) -> Result<Vec<String>, BadPayload> {
     let list = input
         .get("include")
@@ -234,7 +240,8 @@ fn gemini_patterns(input: &Map<String, Value>) -> Result<Vec<String>, BadPayload
     for p in &paths {
         no_nul(p, "the path")?;
     }
-    Ok(paths)
+    // As Gemini CLI does before it expands them: a backslash is a `/`.
+    Ok(paths.into_iter().map(|p| p.replace('\\', "/")).collect())
 }
 
 /// The one `http(s)://` URL of a `web_fetch` prompt: none or several is

@@ -289,19 +289,23 @@ pub struct Places {
     pub codex_home: Option<PathBuf>,
     /// `$XDG_CONFIG_HOME` (default `~/.config`).
     pub xdg_config: Option<PathBuf>,
+    /// `$COPILOT_HOME` (default `~/.copilot`): Copilot CLI's user
+    /// directory.
+    pub copilot_home: Option<PathBuf>,
 }
 
 impl Places {
     /// The places for the work tree at `root`, with the environment's
     /// variables from `var` (the caller's; `None`: unset or empty):
     /// `HOME`, `CODEX_HOME` (default `~/.codex`), `XDG_CONFIG_HOME`
-    /// (default `~/.config`).
+    /// (default `~/.config`), `COPILOT_HOME` (default `~/.copilot`).
     pub fn new(root: PathBuf, var: impl Fn(&str) -> Option<PathBuf>) -> Places {
         let home = var("HOME");
         Places {
             root,
             codex_home: var("CODEX_HOME").or_else(|| home.as_ref().map(|h| h.join(".codex"))),
             xdg_config: var("XDG_CONFIG_HOME").or_else(|| home.as_ref().map(|h| h.join(".config"))),
+            copilot_home: var("COPILOT_HOME").or_else(|| home.as_ref().map(|h| h.join(".copilot"))),
             home,
         }
     }
@@ -314,13 +318,20 @@ impl Places {
 /// (`.opencode/plugin/`, `~/.config/opencode/plugin/`), Gemini CLI's
 /// settings (`.gemini/settings.json`, `~/.gemini/settings.json`, the
 /// system file `/etc/gemini-cli/settings.json`), Copilot CLI's hooks file
-/// (`.github/hooks/playbookdiff-guard.json`; 1.0.24 reads no other
-/// layer). Sources: surfaces-and-guard, "A guard through each agent's own
-/// hook"; gemini-copilot reference; Gemini CLI 0.61.0's settings loader.
+/// (`.github/hooks/playbookdiff-guard.json` at the git root;
+/// `$COPILOT_HOME/hooks/playbookdiff-guard.json`, by default under
+/// `~/.copilot`). Sources: surfaces-and-guard, "A guard through each
+/// agent's own hook"; gemini-copilot reference; Gemini CLI 0.61.0's
+/// settings loader; Copilot CLI 1.0.24's `app.js` (`loadAllHooks`: the
+/// git root's `.github/hooks/**/*.json`, then `<COPILOT_HOME or
+/// ~/.copilot>/hooks/**/*.json`) and its hooks reference for 1.0.102
+/// (user-level hook files in `~/.copilot/hooks/`, `COPILOT_HOME`
+/// honoured).
 ///
 /// # Errors
-/// A sentence when the scope has no file for the host (OpenCode has no
-/// managed layer) or a home directory is unknown.
+/// A sentence when the scope has no file for the host (OpenCode and
+/// Copilot CLI have no managed layer: Copilot CLI 1.0.24 reads no
+/// machine-wide hooks) or a home directory is unknown.
 pub fn target(host: crate::Host, scope: Scope, places: &Places) -> Result<PathBuf, String> {
     use crate::Host::{ClaudeCode, Codex, Copilot, Gemini, OpenCode};
     let need = |p: &Option<PathBuf>, what: &str| {
@@ -352,12 +363,19 @@ pub fn target(host: crate::Host, scope: Scope, places: &Places) -> Result<PathBu
         }
         (Gemini, Scope::Managed) => PathBuf::from("/etc/gemini-cli/settings.json"),
         (Copilot, Scope::Project) => places.root.join(".github/hooks/playbookdiff-guard.json"),
-        (Copilot, Scope::User | Scope::Managed) => return Err(
-            "Copilot CLI reads hooks from the repository's .github/hooks only; use --scope project"
-                .into(),
-        ),
+        (Copilot, Scope::User) => {
+            need(&places.copilot_home, "COPILOT_HOME")?.join("hooks/playbookdiff-guard.json")
+        }
+        (Copilot, Scope::Managed) => return Err(COPILOT_NO_MANAGED.into()),
     })
 }
+
+/// Why `guard install --host copilot --scope managed` is refused: Copilot
+/// CLI 1.0.24 loads hooks from the repository's `.github/hooks` and the
+/// user's `~/.copilot/hooks` only (`loadAllHooks` in its `app.js`), so no
+/// machine-wide file reaches it.
+pub const COPILOT_NO_MANAGED: &str =
+    "Copilot CLI has no managed layer; use --scope user or --scope project";
 
 /// The new text of a registration file for `host` (`existing`: its
 /// current text), or `None` when it already registers the guard.

@@ -386,7 +386,7 @@ mod tests {
             root: PathBuf::from("/r"),
             home: Some(PathBuf::from("/h")),
             codex_home: Some(PathBuf::from("/h/.codex")),
-            xdg_config: None,
+            ..Places::default()
         };
         let hooks = crate::install::merged(crate::Host::Codex, None, "/bin/pd")
             .unwrap()

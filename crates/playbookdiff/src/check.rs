@@ -202,6 +202,24 @@ impl Policy {
         }
     }
 
+    /// Adds the guard's findings of the repository ([`crate::guard_check`],
+    /// read from `layers`; `configs` compiled at its root) to `cmp`, with
+    /// the accepted ones marked and the summary recounted.
+    pub(crate) fn add_guard(
+        &self,
+        cmp: &mut Comparison,
+        layers: crate::guard_check::Layers<'_>,
+        repo: &Repo<'_>,
+        configs: &[EffectiveAgentConfig],
+    ) {
+        let guard = crate::guard_check::findings(layers, repo, configs, self.guard);
+        if !guard.is_empty() {
+            cmp.findings.extend(guard);
+            self.baseline.apply(&mut cmp.findings);
+            cmp.summary = Summary::of(&cmp.findings);
+        }
+    }
+
     /// True when `path` is left out (`exclude`).
     pub(crate) fn excludes(&self, path: &RepoPath) -> bool {
         self.exclusion.is_excluded(path, false)
@@ -243,12 +261,8 @@ fn analyse(
         settled,
         true,
     );
-    let guard = crate::guard_check::findings(opened, repo, &configs, policy.guard);
-    if !guard.is_empty() {
-        cmp.findings.extend(guard);
-        policy.baseline.apply(&mut cmp.findings);
-        cmp.summary = Summary::of(&cmp.findings);
-    }
+    let layers = crate::guard_check::Layers::of(opened);
+    policy.add_guard(&mut cmp, layers, repo, &configs);
     (configs, cmp)
 }
 
@@ -799,7 +813,7 @@ impl AllDirs<'_, '_> {
         };
         // Only the findings are kept: the aligned rows are not
         // built.
-        let (configs, cmp) = analyse_settled(
+        let (configs, mut cmp) = analyse_settled(
             self.repo,
             self.hs,
             &ctx,
@@ -814,6 +828,11 @@ impl AllDirs<'_, '_> {
             &settled,
             false,
         );
+        // The guard's findings are the repository's: once, with the root.
+        if dirs[i].is_root() {
+            let layers = crate::guard_check::Layers::of(self.opened);
+            self.policy.add_guard(&mut cmp, layers, self.repo, &configs);
+        }
         record_first(first, &cmp, i);
         let panes = if self.panes {
             received::panes(&configs)

@@ -582,9 +582,11 @@ pub(crate) struct GuardHookArgs {
 pub(crate) enum ScopeArg {
     /// The repository's own files (the project can switch them off)
     Project,
-    /// The user's files in the home directory
+    /// The user's files in the home directory (Copilot CLI:
+    /// $COPILOT_HOME/hooks, by default ~/.copilot/hooks)
     User,
-    /// The machine's managed files (/etc): the layer a project cannot switch off
+    /// The machine's managed files (/etc): the layer a project cannot
+    /// switch off (OpenCode and Copilot CLI have none)
     Managed,
 }
 

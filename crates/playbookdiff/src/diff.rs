@@ -267,7 +267,8 @@ pub(crate) fn document(
         None => base_tree.changed_against(&head),
     };
     changed.retain(|p| !policy.excludes(p));
-    let analysed = analyse_changes(&base, &head, &changed, &hs, args, &policy);
+    let mut analysed = analyse_changes(&base, &head, &changed, &hs, args, &policy);
+    add_guard_findings(&mut analysed, root, [&base, &head], &policy);
     // Both walks and trees are done with.
     crate::context::release_at_exit(head);
     crate::context::release_at_exit(base);
@@ -443,6 +444,43 @@ fn analyse_changes(
     ));
     analysed.sort_by(|a, b| a.context.cmp(&b.context));
     analysed
+}
+
+/// Adds the guard's findings of each revision ([`crate::guard_check`]:
+/// the repository's own files as each side holds them) to the root's
+/// context, when it is analysed, so that a guard finding gained or lost
+/// between the two (a commit adding `disableAllHooks: true`) is
+/// introduced or resolved like any other, once for the repository. The
+/// files the guard's status reads are configuration at the root, so a
+/// change to one always brings the root among the affected directories.
+fn add_guard_findings(
+    analysed: &mut [Analysed],
+    root: &Path,
+    [base, head]: [&Repo<'_>; 2],
+    policy: &Policy,
+) {
+    let Some(a) = analysed
+        .iter_mut()
+        .find(|a| a.context.0.is_root() && a.context.1.is_none())
+    else {
+        return;
+    };
+    let layers = crate::guard_check::Layers {
+        root,
+        machine: None,
+    };
+    for (repo, configs, findings) in [
+        (base, &a.base_configs, &mut a.base_findings),
+        (head, &a.head_configs, &mut a.head_findings),
+    ] {
+        findings.extend(crate::guard_check::findings(
+            layers,
+            repo,
+            configs,
+            policy.guard,
+        ));
+        policy.baseline.apply(findings);
+    }
 }
 
 /// The `diff` document: the revisions, what changed, each analysed

@@ -13,30 +13,60 @@
 //! repository's own files (as committed, or as `--rev` names them);
 //! local mode adds the user's files under the home and the managed files
 //! (`/etc/claude-code`, `/etc/codex`, under `--managed-root` when given).
+//!
+//! The findings are the repository's, not a launch directory's: `check
+//! --all-dirs` reports them once, with the root, and `diff` compares them
+//! between the two revisions at the root.
 
 use crate::context::OpenedContext;
+
 use playbookdiff_compare::{guard_finding, Finding, FindingProblem, FindingType, GuardGap, Remedy};
 use playbookdiff_guard::install::{Places, Scope};
 use playbookdiff_guard::status::{self, HostStatus, Switch, SwitchFiles};
 use playbookdiff_guard::Host;
 use playbookdiff_model::{DiagnosticCode, EffectiveAgentConfig, Harness, Mode, RepoPath};
-use playbookdiff_source::Repo;
+use playbookdiff_source::{Machine, Repo};
 use std::path::{Path, PathBuf};
 
 /// The most bytes of a registration or switch file read: 1 MiB.
 const FILE_LIMIT: u64 = 1024 * 1024;
 
+/// Where the registration and switch files are read: the repository's
+/// root on disk, and in local mode the machine whose user and managed
+/// files count.
+#[derive(Clone, Copy)]
+pub(crate) struct Layers<'a> {
+    /// The repository's root (its files are read through the analysed
+    /// tree, so a commit's are the commit's).
+    pub root: &'a Path,
+    /// Local mode's machine; `None` in repository mode.
+    pub machine: Option<&'a Machine>,
+}
+
+impl<'a> Layers<'a> {
+    /// The layers of `opened`'s check.
+    pub(crate) fn of(opened: &'a OpenedContext) -> Layers<'a> {
+        Layers {
+            root: &opened.root,
+            machine: opened
+                .machine
+                .as_ref()
+                .filter(|_| opened.context.mode == Mode::Local),
+        }
+    }
+}
+
 /// The guard findings of the check of `configs` (one per harness
-/// compared) in the repository `repo` of `opened`; `opted_in` when the
-/// configuration file has a `[guard]` table. Empty when the repository
-/// does not opt in.
+/// compared, at the repository's root) in the repository `repo`, read
+/// from `layers`; `opted_in` when the configuration file has a `[guard]`
+/// table. Empty when the repository does not opt in.
 pub(crate) fn findings(
-    opened: &OpenedContext,
+    layers: Layers<'_>,
     repo: &Repo<'_>,
     configs: &[EffectiveAgentConfig],
     opted_in: bool,
 ) -> Vec<Finding> {
-    let reader = Reader { opened, repo };
+    let reader = Reader { layers, repo };
     let places = reader.places();
     let read = |p: &Path| reader.read(p);
     let files = SwitchFiles::read(&places, read);
@@ -53,7 +83,7 @@ pub(crate) fn findings(
     if !opted_in && !registered {
         return Vec::new();
     }
-    let local = opened.context.mode == Mode::Local;
+    let local = layers.machine.is_some();
     statuses
         .iter()
         .flat_map(|(c, s)| of_host(c, s, &places, local))
@@ -188,7 +218,7 @@ fn remedy(harness: Harness, action: String) -> Remedy {
 /// analysed tree, the user's and the managed ones from the machine in
 /// local mode only.
 struct Reader<'a, 'r> {
-    opened: &'a OpenedContext,
+    layers: Layers<'a>,
     repo: &'a Repo<'r>,
 }
 
@@ -196,7 +226,7 @@ impl Reader<'_, '_> {
     /// The places: the repository's root, and in local mode the homes of
     /// the check's machine (`--home`, `CODEX_HOME`, `XDG_CONFIG_HOME`).
     fn places(&self) -> Places {
-        let machine = self.opened.machine.as_ref();
+        let machine = self.layers.machine;
         let home = machine.and_then(|m| m.home()).map(Path::to_path_buf);
         let var = |name: &str, default: &str| {
             machine
@@ -205,9 +235,10 @@ impl Reader<'_, '_> {
                 .or_else(|| home.as_ref().map(|h| h.join(default)))
         };
         Places {
-            root: self.opened.root.clone(),
+            root: self.layers.root.to_path_buf(),
             codex_home: var("CODEX_HOME", ".codex"),
             xdg_config: var("XDG_CONFIG_HOME", ".config"),
+            copilot_home: var("COPILOT_HOME", ".copilot"),
             home,
         }
     }
@@ -216,7 +247,7 @@ impl Reader<'_, '_> {
     /// analysed tree; elsewhere (a home, `/etc`) from disk in local mode,
     /// absolute machine paths under the machine's root.
     fn read(&self, path: &Path) -> Option<String> {
-        if let Ok(rel) = path.strip_prefix(&self.opened.root) {
+        if let Ok(rel) = path.strip_prefix(self.layers.root) {
             let rel = RepoPath::new(rel.to_str()?)?;
             return self
                 .repo
@@ -224,7 +255,7 @@ impl Reader<'_, '_> {
                 .ok()
                 .map(|t| t.text.clone());
         }
-        let machine = self.opened.machine.as_ref()?;
+        let machine = self.layers.machine?;
         let on_disk: PathBuf = match path.strip_prefix("/etc") {
             Ok(rest) if machine.home().is_none_or(|h| !path.starts_with(h)) => {
                 machine.root().join("etc").join(rest)

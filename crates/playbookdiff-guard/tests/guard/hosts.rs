@@ -68,7 +68,7 @@ fn gemini_tools_are_read() {
             g,
             &gemini("read_many_files", r#"{"include":[".env","src/**"]}"#)
         ),
-        Action::Read(vec![".env".into(), "src/**".into()])
+        Action::ReadPatterns(vec![".env".into(), "src/**".into()])
     );
     // `dir_path` moves the directory the command's paths resolve in.
     let call = host::parse(

@@ -79,6 +79,16 @@ fn opencode(tool: &str, args: serde_json::Value) -> Vec<u8> {
         .into_bytes()
 }
 
+/// Gemini CLI's `read_many_files` with `input`, in `/r`.
+fn read_many(input: serde_json::Value) -> Vec<u8> {
+    serde_json::json!({
+        "session_id": "g1", "cwd": "/r", "hook_event_name": "BeforeTool",
+        "tool_name": "read_many_files", "tool_input": input,
+    })
+    .to_string()
+    .into_bytes()
+}
+
 struct Row {
     host: Host,
     payload: Vec<u8>,
@@ -461,6 +471,94 @@ fn default_rows() -> Vec<Row> {
         on(
             Host::OpenCode,
             opencode("read", serde_json::json!({"filePath": ".env"})),
+            Deny,
+            "secret-read",
+        ),
+        // Gemini CLI's `read_many_files`: each `include` entry is a path
+        // or a glob pattern (dot files included, case ignored), expanded
+        // against the tree; `exclude` is not trusted to leave a secret out.
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": ["**/.env"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": ["**/.ENV"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": [".e*"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": ["**/*.txt"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": ["{src,secrets}/*"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": ["src/../.env*"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": ["../../home/u/.ssh/*"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": ["**/.env"], "exclude": [".env"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"paths": ["*/.env*", "src/**"]})),
+            Allow,
+            "allowed",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": ["@(.env)"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            // Gemini CLI reads a backslash as a separator.
+            read_many(serde_json::json!({"include": ["src\\..\\.env"]})),
+            Deny,
+            "secret-read",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": ["src/**", "*.md", "docs/*"]})),
+            Allow,
+            "allowed",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": [".env.example"]})),
+            Allow,
+            "allowed",
+        ),
+        on(
+            Host::Gemini,
+            read_many(serde_json::json!({"include": [".env"]})),
             Deny,
             "secret-read",
         ),

@@ -1823,3 +1823,64 @@ fn hooks_subagents_plugins_and_permissions_changes_are_listed_per_agent() {
     assert_eq!(v["summary"]["affectedContexts"], 1, "{v:#}");
     assert!(agent(&v, ".", "claude-code").is_none(), "{v:#}");
 }
+
+/// The guard's registration in Claude Code's project settings, with
+/// `extra` (a JSON member and a comma, or nothing) first.
+fn guarded_settings(extra: &str) -> String {
+    format!(
+        r#"{{{extra}
+  "hooks": {{
+    "PreToolUse": [{{"matcher": "Write|Edit|Bash", "hooks": [{{"type": "command", "command": "/opt/bin/playbookdiff-guard hook --host claude-code || exit 2"}}]}}]
+  }}
+}}
+"#
+    )
+}
+
+/// A guard finding gained or lost between two revisions is introduced or
+/// resolved, once for the repository (at the root).
+#[test]
+fn a_commit_switching_the_guard_off_introduces_a_guard_finding() {
+    let h = bridged();
+    h.write(".claude/settings.json", &guarded_settings(""))
+        .commit("guarded");
+    h.write(
+        ".claude/settings.json",
+        &guarded_settings("\n  \"disableAllHooks\": true,"),
+    )
+    .commit("switched off");
+    let key = "claude-code|disable-all-hooks|.claude/settings.json";
+    let guard = |v: &Value, list: &str| -> Vec<Value> {
+        v["findings"][list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["category"] == "guard")
+            .cloned()
+            .collect()
+    };
+    // Only a `switchable` finding (the setting that could switch it off)
+    // goes the other way.
+    let only_switchable = |fs: &[Value]| fs.iter().all(|f| f["type"] == "switchable");
+    let (code, v) = h.json("HEAD~1..HEAD");
+    assert_eq!(code, 1, "switching the guard off is actionable");
+    let introduced = guard(&v, "introduced");
+    assert_eq!(introduced.len(), 1, "{introduced:#?}");
+    assert_eq!(introduced[0]["key"], key);
+    assert_eq!(introduced[0]["type"], "switched-off");
+    assert_eq!(introduced[0]["directories"], serde_json::json!(["."]));
+    assert!(only_switchable(&guard(&v, "resolved")), "{v:#}");
+    // Back again: resolved.
+    let (_, v) = h.json("HEAD..HEAD~1");
+    let resolved = guard(&v, "resolved");
+    assert_eq!(resolved.len(), 1, "{resolved:#?}");
+    assert_eq!(resolved[0]["key"], key);
+    assert!(only_switchable(&guard(&v, "introduced")), "{v:#}");
+    // A commit that changes no guard file leaves the guard findings
+    // unchanged, introduced nowhere.
+    h.write("AGENTS.md", "# Rules\n\nUse pnpm.\nBe brief.\n")
+        .commit("rules");
+    let (_, v) = h.json("HEAD~1..HEAD");
+    assert!(guard(&v, "introduced").is_empty(), "{v:#}");
+    assert!(guard(&v, "resolved").is_empty(), "{v:#}");
+}

@@ -200,6 +200,120 @@ fn a_protected_file_changed_by_an_allowed_shell_call_stops_the_session() {
     assert_eq!(hook("claude-code", bash2("PreToolUse")).stdout, "");
 }
 
+/// A rewrite that keeps the size and sets the modification time back
+/// (`touch -r`) still changes the status-change time; one within the
+/// clock's tick of an earlier write keeps every stamp, and the content
+/// hash of a recently changed file catches it. Both stop the session.
+#[test]
+fn a_same_size_rewrite_with_its_time_set_back_stops_the_session() {
+    for wait in [false, true] {
+        let t = work_tree();
+        let root = std::fs::canonicalize(t.path()).unwrap();
+        let bash = |event: &str| {
+            payload(
+                &root,
+                event,
+                "Bash",
+                serde_json::json!({"command": "make docs"}),
+            )
+        };
+        let file = root.join("docs/guide.md");
+        if wait {
+            // Old enough that its fingerprint is its metadata alone.
+            std::thread::sleep(std::time::Duration::from_millis(2100));
+        }
+        let before = std::fs::metadata(&file).unwrap().modified().unwrap();
+        assert_eq!(hook("claude-code", bash("PreToolUse")).stdout, "");
+        std::fs::write(&file, "Be short.\n").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(before)
+            .unwrap();
+        assert_eq!(std::fs::metadata(&file).unwrap().len(), 10);
+        let post = hook("claude-code", bash("PostToolUse"));
+        assert!(
+            post.stdout
+                .contains("protected files changed outside the guard: docs/guide.md;"),
+            "{}",
+            post.stdout
+        );
+    }
+}
+
+/// A shell call whose protected files did not change rewrites nothing:
+/// the cached list keeps its file, and the snapshot is a link to it.
+#[test]
+fn an_unchanged_tree_rewrites_no_cache_or_snapshot() {
+    use std::os::unix::fs::MetadataExt;
+    let t = work_tree();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    let bash = |event: &str| payload(&root, event, "Bash", serde_json::json!({"command": "ls"}));
+    let state = root.join(".git/playbookdiff");
+    hook("claude-code", bash("PreToolUse"));
+    hook("claude-code", bash("PostToolUse"));
+    let cache = std::fs::metadata(state.join("protected-files")).unwrap();
+    hook("claude-code", bash("PreToolUse"));
+    let snapshot = std::fs::metadata(state.join("before-shell-t1")).unwrap();
+    let again = std::fs::metadata(state.join("protected-files")).unwrap();
+    assert_eq!(again.ino(), cache.ino());
+    assert_eq!(again.mtime_nsec(), cache.mtime_nsec());
+    assert_eq!(snapshot.ino(), cache.ino());
+    assert_eq!(hook("claude-code", bash("PostToolUse")).stdout, "");
+    assert!(!state.join("before-shell-t1").exists());
+    assert!(state.join("protected-files").exists());
+    // A list emptied, or written by an earlier release (no header), is
+    // rebuilt, not taken as a tree without protected files.
+    for stale in ["", "68:1796442395.380337793:10207350\tCLAUDE.md\n"] {
+        std::fs::write(state.join("protected-files"), stale).unwrap();
+        hook("claude-code", bash("PreToolUse"));
+        let list = std::fs::read_to_string(state.join("protected-files")).unwrap();
+        assert!(list.starts_with("# playbookdiff guard"), "{list}");
+        assert!(list.contains("\tdocs/guide.md"), "{list}");
+        hook("claude-code", bash("PostToolUse"));
+    }
+}
+
+/// A payload larger than the guard decides is refused, and read to its
+/// end first: Codex 0.142.3 runs the call when writing the payload fails
+/// because the hook stopped reading, whatever the hook answers.
+#[test]
+fn an_oversized_payload_is_read_to_its_end_and_refused() {
+    use std::io::Write as _;
+    let t = work_tree();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    let big = "x".repeat(6 * 1024 * 1024);
+    let text = payload(
+        &root,
+        "PreToolUse",
+        "Write",
+        serde_json::json!({"file_path": "notes.txt", "content": big}),
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("playbookdiff"))
+        .args(["guard", "hook", "--host", "codex"])
+        .env("HOME", "/nonexistent-home")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Slowly, as a loaded host may write: the guard must still be reading.
+    for chunk in text.as_bytes().chunks(1024 * 1024) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        stdin
+            .write_all(chunk)
+            .expect("the guard reads the whole payload");
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let answer = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        answer.contains("deny") || out.status.code() == Some(2),
+        "{answer}"
+    );
+}
+
 #[test]
 fn the_kill_switch_denies_every_call_until_removed() {
     let t = work_tree();

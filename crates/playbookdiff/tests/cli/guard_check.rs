@@ -167,3 +167,52 @@ fn the_text_report_of_the_guard_findings() {
         .join("\n\n");
     insta::assert_snapshot!("guard_check_text", guard);
 }
+
+/// `check --all-dirs` reports the guard's findings once, with the root,
+/// however many launch directories the repository has.
+#[test]
+fn all_dirs_reports_the_guard_findings_once_for_the_repository() {
+    let t = fixture("guard_opted_in");
+    let repo = t.path().join("guard_opted_in");
+    for dir in ["packages/a", "packages/b"] {
+        std::fs::create_dir_all(repo.join(dir)).unwrap();
+        std::fs::write(repo.join(dir).join("AGENTS.md"), "# Package\n").unwrap();
+    }
+    let single = guard_findings(t.path(), &["check", "guard_opted_in"]);
+    let (code, out) = run(
+        t.path(),
+        &["check", "guard_opted_in", "--all-dirs", "--format", "json"],
+    );
+    assert!(code == 0 || code == 1, "exit {code}: {out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let dirs: Vec<&str> = v["directories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["cwd"].as_str().unwrap())
+        .collect();
+    assert_eq!(dirs, [".", "packages/a", "packages/b"]);
+    let all: Vec<&Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["category"] == "guard")
+        .collect();
+    let keys = |fs: &[&Value]| -> Vec<String> {
+        let mut k: Vec<String> = fs
+            .iter()
+            .map(|f| f["key"].as_str().unwrap().to_string())
+            .collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&all), keys(&single.iter().collect::<Vec<_>>()));
+    for f in &all {
+        assert_eq!(f["directories"], serde_json::json!(["."]), "{f}");
+    }
+    find(
+        &single,
+        "switched-off",
+        "claude-code|disable-all-hooks|.claude/settings.json",
+    );
+}

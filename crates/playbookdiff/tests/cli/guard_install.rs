@@ -270,3 +270,77 @@ fn codex_user_scope_records_the_trusted_hash() {
         assert!(playbookdiff_guard::codex_trust::is_trusted(&text, &e));
     }
 }
+
+/// Copilot CLI's user scope is `$COPILOT_HOME/hooks/` (by default
+/// `~/.copilot/hooks/`), the directory 1.0.24's `loadAllHooks` reads the
+/// user's hooks from; it has no managed layer, which `--scope managed`
+/// says in one line with exit status 2; `guard status` finds the user
+/// layer.
+#[test]
+fn copilot_user_scope_and_no_managed_scope() {
+    let t = work_tree();
+    let home = tempfile::tempdir().unwrap();
+    let args = ["--host", "copilot", "--scope", "user", "--write"];
+    let out = install(t.path(), home.path(), &args);
+    let file = home.path().join(".copilot/hooks/playbookdiff-guard.json");
+    assert!(out.contains("playbookdiff-guard.json"), "{out}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let bash = v["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
+    assert!(bash.contains("hook --host copilot"), "{bash}");
+    // Twice: nothing to change.
+    let again = install(t.path(), home.path(), &args);
+    assert!(again.contains("unchanged"), "{again}");
+    // `COPILOT_HOME` moves it.
+    let elsewhere = tempfile::tempdir().unwrap();
+    Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .args([
+            "guard", "install", "--host", "copilot", "--scope", "user", "--write",
+        ])
+        .current_dir(t.path())
+        .env("HOME", home.path())
+        .env("COPILOT_HOME", elsewhere.path())
+        .assert()
+        .success();
+    assert!(elsewhere
+        .path()
+        .join("hooks/playbookdiff-guard.json")
+        .is_file());
+    // Status: guarded from the user layer.
+    let status = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .args(["guard", "status"])
+        .current_dir(t.path())
+        .env("HOME", home.path())
+        .env_remove("COPILOT_HOME")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&status.stdout);
+    let copilot: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("copilot: "))
+        .take_while(|l| l.starts_with("copilot: ") || l.starts_with(' '))
+        .collect();
+    assert_eq!(copilot.first(), Some(&"copilot: guarded"), "{text}");
+    assert!(
+        copilot.iter().any(|l| l.contains("hook in the user layer")),
+        "{text}"
+    );
+    // No managed layer: exit 2, one line that says what to do.
+    let managed = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .args([
+            "guard", "install", "--host", "copilot", "--scope", "managed",
+        ])
+        .current_dir(t.path())
+        .env("HOME", home.path())
+        .output()
+        .unwrap();
+    assert_eq!(managed.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&managed.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("no managed layer") && err.contains("--scope user"),
+        "{err}"
+    );
+}
