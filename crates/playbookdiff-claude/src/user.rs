@@ -65,6 +65,14 @@ impl<'a> Places<'a> {
         RepoPath::on_machine("/etc/claude-code", rel)
     }
 
+    /// The machine path of the absolute path `abs` written in a user file
+    /// (an `installPath`): in `$CLAUDE_CONFIG_DIR` when set, else in the
+    /// home; `None` elsewhere.
+    pub(crate) fn named(&self, abs: &str) -> Option<RepoPath> {
+        self.machine
+            .name_of(Some(CONFIG_DIR_VAR), std::path::Path::new(abs))
+    }
+
     /// The entries of the machine directory `dir`, sorted by name (empty
     /// when it is absent or cannot be listed).
     pub(crate) fn list(&self, dir: &RepoPath) -> Vec<playbookdiff_source::DirEntry> {
@@ -152,8 +160,8 @@ pub(crate) fn notes(cx: &mut Compiler<'_, '_>) {
         *first = format!(
             "Local mode: CLAUDE.local.md and .claude/settings.local.json in the tree, the user's `{home}` \
              (CLAUDE.md, rules, skills, commands, agents, output-styles, settings.json), `{global}` (user and project MCP servers and \
-             approvals) and the managed `/etc/claude-code` (CLAUDE.md, managed-settings.json) are read; \
-             server-managed settings and plugins installed by the user are not."
+             approvals), the plugins the user installed and enabled (`{home}/plugins`) and the managed \
+             `/etc/claude-code` (CLAUDE.md, managed-settings.json) are read; server-managed settings are not."
         );
     }
     let var_unset = places.machine.var(CONFIG_DIR_VAR).is_none();
@@ -297,8 +305,9 @@ pub(crate) fn global_config(cx: &mut Compiler<'_, '_>) -> Option<GlobalConfig> {
     })
 }
 
-/// This project's key in `projects` (see [`GlobalConfig`]).
-fn project_key(cx: &Compiler<'_, '_>) -> Option<String> {
+/// This project's key in `projects` (see [`GlobalConfig`]); also the
+/// `projectPath` of a plugin installed for this project only.
+pub(crate) fn project_key(cx: &Compiler<'_, '_>) -> Option<String> {
     let root = cx.repo.tree().absolute_root()?;
     let cwd = &cx.context.cwd;
     let dir = if cx.repo.has_git_marker() {

@@ -108,6 +108,36 @@ impl Machine {
             .map(|(_, d)| d.as_path())
     }
 
+    /// The machine path naming the absolute path `abs` that a user file
+    /// holds (Claude Code's `installPath`): `$NAME/...` when it lies in
+    /// the directory of the harness variable `var` (when set), else
+    /// `~/...` when it lies in the home; `None` elsewhere, or for a path
+    /// that is not absolute or leaves its place through `..`. Both the
+    /// places as given and their real paths (links followed) are tried.
+    pub fn name_of(&self, var: Option<&str>, abs: &Path) -> Option<RepoPath> {
+        if !abs.is_absolute() {
+            return None;
+        }
+        let mut places: Vec<(String, &Path)> = Vec::new();
+        if let Some((v, dir)) = var.and_then(|v| Some((v, self.var(v)?))) {
+            places.push((format!("${v}"), dir));
+        }
+        if let Some(home) = self.home() {
+            places.push(("~".to_string(), home));
+        }
+        for (label, dir) in places {
+            let real = std::fs::canonicalize(dir).ok();
+            for base in std::iter::once(dir).chain(real.as_deref()) {
+                let Ok(rest) = abs.strip_prefix(base) else {
+                    continue;
+                };
+                let rest = rest.to_str()?;
+                return RepoPath::on_machine(&label, if rest.is_empty() { "." } else { rest });
+            }
+        }
+        None
+    }
+
     /// The absolute path of the machine path `p`; `None` for a path that
     /// is not on the machine or whose place is unknown (no home, a
     /// variable not set).

@@ -310,6 +310,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     let t = tempfile::tempdir().unwrap();
     codex_machine(t.path());
     more_layers(t.path());
+    claude_plugins(t.path());
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
@@ -645,5 +646,137 @@ fn copilot_cli_sends_the_users_instructions_first_and_inlines_the_general_ones()
                 "conditional"
             ),
         ]
+    );
+}
+
+/// Claude Code plugins the user installed in the home of `t`: `tools@team`
+/// enabled (a skill, a command, a subagent, hooks and an MCP server with a
+/// secret), `off@team` installed and set `false`, `gone@team` enabled and
+/// not installed; as `claude plugin install` writes them.
+fn claude_plugins(t: &Path) {
+    let home = t.join("home");
+    let cache = home.join(".claude/plugins/cache/team");
+    let tools = cache.join("tools/1.0.0");
+    write(&tools, ".claude-plugin/plugin.json", r#"{"name": "tools"}"#);
+    write(
+        &tools,
+        "skills/lint/SKILL.md",
+        "---\nname: lint\ndescription: Lint.\n---\nlint\n",
+    );
+    write(
+        &tools,
+        "commands/ship.md",
+        "---\ndescription: Ship.\n---\nShip.\n",
+    );
+    write(
+        &tools,
+        "agents/checker.md",
+        "---\nname: checker\ndescription: Checks.\n---\nCheck.\n",
+    );
+    write(
+        &tools,
+        "hooks/hooks.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}"#,
+    );
+    write(
+        &tools,
+        ".mcp.json",
+        r#"{"mcpServers": {"teamdocs": {"command": "teamdocs", "env": {"API_KEY": "sk-live-plugin0123456789abcdef"}}}}"#,
+    );
+    write(
+        &cache,
+        "off/0.1.0/skills/off/SKILL.md",
+        "---\nname: off\ndescription: Off.\n---\nx\n",
+    );
+    let record =
+        |dir: &Path| serde_json::json!([{"scope": "user", "installPath": dir, "version": "1"}]);
+    let installed = serde_json::json!({"version": 2, "plugins": {
+        "tools@team": record(&tools),
+        "off@team": record(&cache.join("off/0.1.0")),
+    }});
+    write(
+        &home,
+        ".claude/plugins/installed_plugins.json",
+        &serde_json::to_string_pretty(&installed).unwrap(),
+    );
+    write(
+        &home,
+        ".claude/settings.json",
+        r#"{"outputStyle": "Learning", "enabledPlugins": {"tools@team": true, "off@team": false, "gone@team": true}}"#,
+    );
+}
+
+#[test]
+fn an_installed_and_enabled_plugin_gives_its_items_in_the_plugin_layer() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    claude_plugins(t.path());
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "claude-code", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("sk-live-plugin"),
+        "a plugin's secret was printed"
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let named = |kind: &str, name: &str| -> Value {
+        doc[kind]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name)
+            .unwrap_or_else(|| panic!("no {kind} {name}"))
+            .clone()
+    };
+    let cache = "~/.claude/plugins/cache/team/tools/1.0.0";
+    for (kind, name, file) in [
+        ("skills", "tools:lint", "skills/lint/SKILL.md"),
+        ("skills", "tools:ship", "commands/ship.md"),
+        ("subagents", "tools:checker", "agents/checker.md"),
+        ("mcpServers", "plugin:tools:teamdocs", ".mcp.json"),
+    ] {
+        let item = named(kind, name);
+        assert_eq!(item["source"]["path"], format!("{cache}/{file}"), "{name}");
+        assert_eq!(item["source"]["scope"], "plugin", "{name}");
+        assert_eq!(item["source"]["plugin"], "tools@team", "{name}");
+        assert_eq!(item["applicability"], "effective", "{name}");
+    }
+    let hook = &doc["hooks"].as_array().unwrap()[0];
+    assert_eq!(hook["source"]["scope"], "plugin");
+    assert_eq!(hook["runs"]["state"], "yes");
+    let plugin = named("plugins", "tools");
+    assert_eq!(plugin["load"]["state"], "loaded");
+    assert_eq!(plugin["enabledBy"]["path"], "~/.claude/settings.json");
+    // Neither the disabled plugin's skill nor anything of the missing one.
+    assert!(
+        !text.contains("\"off\""),
+        "the disabled plugin's skill is listed"
+    );
+    let diags: Vec<(String, String)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let at = d["source"]["path"].as_str().unwrap_or("").to_string();
+            (d["code"].as_str().unwrap().to_string(), at)
+        })
+        .collect();
+    assert!(
+        diags.contains(&(
+            "plugin-not-enabled".into(),
+            "~/.claude/settings.json".into()
+        )),
+        "{diags:?}"
+    );
+    assert!(
+        diags.contains(&(
+            "plugin-needs-user-step".into(),
+            "~/.claude/settings.json".into()
+        )),
+        "{diags:?}"
     );
 }
