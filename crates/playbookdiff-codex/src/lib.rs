@@ -298,7 +298,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let machine_count = all_layers.len();
     all_layers.extend(config::parse_layers(&mut cx, &loaded));
     let layers = &all_layers[machine_count..];
-    let settings = config::resolve_settings(&mut cx, layers, &facts);
+    let settings = config::resolve_settings(&mut cx, layers, &all_layers, &facts);
     config::report_off_chain_layers(&mut cx);
 
     out.instructions = instructions::compile(&mut cx, &chain, &settings);

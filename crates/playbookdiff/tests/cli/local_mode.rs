@@ -780,3 +780,35 @@ fn an_installed_and_enabled_plugin_gives_its_items_in_the_plugin_layer() {
         "{diags:?}"
     );
 }
+
+#[test]
+fn the_users_codex_settings_apply_below_the_projects() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    let config = t.path().join("home/.codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    // The project trusted, so that its own layer loads.
+    let text = text.replace("\"untrusted\"", "\"trusted\"");
+    std::fs::write(&config, format!("project_doc_max_bytes = 9\n{text}")).unwrap();
+    let first = |t: &Path| {
+        let doc = compiled_for(t, "codex");
+        let i = doc["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["source"]["path"] == "AGENTS.md")
+            .unwrap()
+            .clone();
+        (
+            i["truncatedAtByte"].clone(),
+            i["reason"].as_str().unwrap().to_string(),
+        )
+    };
+    let (cut, reason) = first(t.path());
+    assert_eq!(cut, Value::from(9));
+    assert!(reason.contains("`~/.codex/config.toml`"), "{reason}");
+    // The project's own value wins over the user's.
+    let repo = t.path().join("repo");
+    write(&repo, ".codex/config.toml", "project_doc_max_bytes = 12\n");
+    assert_eq!(first(t.path()).0, Value::from(12));
+}
