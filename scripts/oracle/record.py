@@ -851,9 +851,13 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
            "PATH": str(restricted_path(work)), "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1"}
     cwd = repo / case.get("cwd", ".")
 
+    # A case's `profile`: every command runs as `codex --profile NAME ...`.
+    selected = ["--profile", case["profile"]] if case.get("profile") else []
+
     def run(args):
         with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
-            proc = subprocess.Popen([NODE, str(exe)] + args, cwd=cwd, env=env, stdout=out, stderr=err,
+            proc = subprocess.Popen([NODE, str(exe)] + selected + args, cwd=cwd, env=env,
+                                    stdout=out, stderr=err,
                                     stdin=subprocess.DEVNULL, start_new_session=True)
             try:
                 proc.wait(timeout=RUN_TIMEOUT)

@@ -39,6 +39,8 @@ pub struct Machine {
     /// `(NAME, directory)` for each harness variable set, sorted by name.
     vars: Vec<(String, PathBuf)>,
     root: PathBuf,
+    /// The configuration profile the user starts the agents with.
+    profile: Option<String>,
 }
 
 impl Machine {
@@ -50,6 +52,7 @@ impl Machine {
             home,
             vars: Vec::new(),
             root: PathBuf::from("/"),
+            profile: None,
         }
     }
 
@@ -72,6 +75,23 @@ impl Machine {
     pub fn with_root(mut self, root: PathBuf) -> Self {
         self.root = root;
         self
+    }
+
+    /// This machine with the configuration profile `name` selected, as
+    /// the agent started with `--profile NAME` selects it (Codex reads
+    /// `$CODEX_HOME/NAME.config.toml`). A name that is empty or holds a
+    /// character other than letters, digits, `-`, `_` and `.` (or starts
+    /// with `.`) is ignored: it could name a file elsewhere.
+    pub fn with_profile(mut self, name: &str) -> Self {
+        if is_profile_name(name) {
+            self.profile = Some(name.to_string());
+        }
+        self
+    }
+
+    /// The configuration profile selected, when one is.
+    pub fn profile(&self) -> Option<&str> {
+        self.profile.as_deref()
     }
 
     /// True when the home directory is known.
@@ -247,6 +267,16 @@ impl Machine {
     }
 }
 
+/// True for a profile name that names a file in its directory and no
+/// other: letters, digits, `-`, `_` and `.`, not starting with `.`.
+pub fn is_profile_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +325,18 @@ mod tests {
             .map(|e| e.name)
             .collect();
         assert_eq!(names, ["CLAUDE.md", "skills"]);
+    }
+
+    #[test]
+    fn a_profile_name_names_one_file_of_its_directory() {
+        let m = Machine::new(None);
+        assert_eq!(
+            m.clone().with_profile("work-2.fast").profile(),
+            Some("work-2.fast")
+        );
+        for bad in ["", "../x", "a/b", ".hidden", "a b"] {
+            assert_eq!(m.clone().with_profile(bad).profile(), None, "{bad:?}");
+        }
     }
 
     #[test]

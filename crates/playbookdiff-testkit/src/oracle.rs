@@ -54,6 +54,10 @@ pub struct Case {
     /// path); the oracle test compiles the case in local mode with that
     /// home ([`home_copy`]).
     pub home: Option<String>,
+    /// The configuration profile the agent is started with (Codex: `codex
+    /// --profile NAME`, which reads `$CODEX_HOME/NAME.config.toml` of the
+    /// fixture home); the oracle test compiles with the same `--profile`.
+    pub profile: Option<String>,
 }
 
 fn dot() -> String {

@@ -311,6 +311,11 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     codex_machine(t.path());
     more_layers(t.path());
     claude_plugins(t.path());
+    write(
+        &t.path().join("home"),
+        ".codex/wide.config.toml",
+        "project_doc_max_bytes = 11\n",
+    );
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
@@ -323,6 +328,12 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     ] {
         local(t.path(), args).output().unwrap();
     }
+    local(
+        t.path(),
+        &["compile", "--harness", "codex", "--profile", "wide"],
+    )
+    .output()
+    .unwrap();
     let mut view = Command::cargo_bin("playbookdiff").unwrap();
     view.arg(t.path().join("repo"))
         .args(["--mode", "local", "--home"])
@@ -811,4 +822,92 @@ fn the_users_codex_settings_apply_below_the_projects() {
     let repo = t.path().join("repo");
     write(&repo, ".codex/config.toml", "project_doc_max_bytes = 12\n");
     assert_eq!(first(t.path()).0, Value::from(12));
+}
+
+/// `compile --harness codex --format json --profile NAME` in local mode on
+/// the machine of `t`.
+fn codex_with_profile(t: &Path, name: &str) -> Value {
+    let out = local(t, &["compile", "--harness", "codex", "--format", "json"])
+        .args(["--profile", name])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_codex_profile_is_a_layer_between_the_user_and_the_project() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    let codex = t.path().join("home/.codex");
+    let text = std::fs::read_to_string(codex.join("config.toml")).unwrap();
+    let text = text.replace("\"untrusted\"", "\"trusted\"");
+    std::fs::write(
+        codex.join("config.toml"),
+        format!("project_doc_max_bytes = 9\n{text}"),
+    )
+    .unwrap();
+    write(&codex, "wide.config.toml", "project_doc_max_bytes = 11\n");
+    let cut = |doc: &Value| {
+        let i = doc["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["source"]["path"] == "AGENTS.md")
+            .unwrap()
+            .clone();
+        (
+            i["truncatedAtByte"].clone(),
+            i["reason"].as_str().unwrap().to_string(),
+        )
+    };
+    let (bytes, reason) = cut(&codex_with_profile(t.path(), "wide"));
+    assert_eq!(bytes, Value::from(11));
+    assert!(reason.contains("`~/.codex/wide.config.toml`"), "{reason}");
+    // A profile without its file adds nothing: the user's value holds.
+    assert_eq!(cut(&codex_with_profile(t.path(), "none")).0, Value::from(9));
+    // The project's own value wins over the profile's.
+    write(
+        &t.path().join("repo"),
+        ".codex/config.toml",
+        "project_doc_max_bytes = 12\n",
+    );
+    assert_eq!(
+        cut(&codex_with_profile(t.path(), "wide")).0,
+        Value::from(12)
+    );
+    // A legacy `[profiles.wide]` table beside `--profile wide`: Codex
+    // refuses to start.
+    let text = std::fs::read_to_string(codex.join("config.toml")).unwrap();
+    std::fs::write(
+        codex.join("config.toml"),
+        format!("{text}\n[profiles.wide]\nmodel = \"o3\"\n"),
+    )
+    .unwrap();
+    let doc = codex_with_profile(t.path(), "wide");
+    let refused = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "config-refused")
+        .expect("config-refused");
+    assert_eq!(refused["source"]["path"], "~/.codex/config.toml");
+    assert!(refused["message"]
+        .as_str()
+        .unwrap()
+        .contains("[profiles.wide]"));
+    assert_eq!(
+        codex_with_profile(t.path(), "other")["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "config-refused")
+            .count(),
+        0,
+        "the table of a profile not selected is left alone"
+    );
 }

@@ -1373,7 +1373,11 @@ fn run_all() -> Outcome {
         };
         let empty_root = tempfile::tempdir().expect("temporary directory");
         let machine = home_copy(&case, &root, &mut temps)
-            .map(|home| fixture_machine(&home, empty_root.path()));
+            .map(|home| fixture_machine(&home, empty_root.path()))
+            .map(|m| match &case.profile {
+                Some(name) => m.with_profile(name),
+                None => m,
+            });
         for agent in AGENTS {
             if !case.agents.iter().any(|a| a == agent) {
                 continue;
