@@ -164,6 +164,7 @@ pub(crate) fn notes(cx: &mut Compiler<'_, '_>) {
              `/etc/claude-code` (CLAUDE.md, managed-settings.json) are read; server-managed settings are not."
         );
     }
+    server_managed(cx, &places);
     let var_unset = places.machine.var(CONFIG_DIR_VAR).is_none();
     if !places.machine.has_home() && var_unset {
         cx.diag(Diagnostic::new(
@@ -172,6 +173,38 @@ pub(crate) fn notes(cx: &mut Compiler<'_, '_>) {
              ~/.claude.json are not read; pass --home DIR.",
         ));
     }
+}
+
+/// Server-managed settings: Claude Code fetches them for an eligible
+/// login (a Team or Enterprise organization) and keeps a cache in its
+/// configuration home, `remote-settings.json` (2.1.197 and 2.1.332; from
+/// 2.1.332 with a signature beside it, `remote-settings.json.signature.json`).
+/// Whether the login is eligible and what the server sends are not known
+/// offline, and a cache alone was not applied by either release (case
+/// `oracle.local_user_layers.home-claude-remote-settings`: its
+/// `outputStyle` did not reach the session), so the cache is never read:
+/// when it is present, `managed-config-unavailable` says so at the file.
+fn server_managed(cx: &mut Compiler<'_, '_>, places: &Places<'_>) {
+    let Some(cache) = places.in_home("remote-settings.json") else {
+        return;
+    };
+    if cx.kind_at(&cache).is_none() {
+        return;
+    }
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::ManagedConfigUnavailable,
+            format!(
+                "`{cache}` caches server-managed settings, which Claude Code applies only for a login its organization \
+                 manages; the login and what the server sends are unknown offline, so the analysis does not read \
+                 it. Ask the administrator which settings are managed."
+            ),
+        )
+        .at(SourceRef {
+            scope: SourceScope::Managed,
+            ..source_ref(&cache, SourceFormat::Json)
+        }),
+    );
 }
 
 impl<'a> Compiler<'a, '_> {

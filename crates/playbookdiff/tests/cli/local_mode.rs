@@ -316,6 +316,11 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         ".codex/wide.config.toml",
         "project_doc_max_bytes = 11\n",
     );
+    write(
+        &t.path().join("home"),
+        ".claude/remote-settings.json",
+        "{\"outputStyle\": \"Explanatory\"}\n",
+    );
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
@@ -910,4 +915,25 @@ fn a_codex_profile_is_a_layer_between_the_user_and_the_project() {
         0,
         "the table of a profile not selected is left alone"
     );
+}
+
+#[test]
+fn a_cache_of_server_managed_settings_is_named_never_read() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let home = t.path().join("home");
+    write(
+        &home,
+        ".claude/remote-settings.json",
+        r#"{"outputStyle": "Explanatory"}"#,
+    );
+    let doc = compiled(t.path());
+    let d = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["source"]["path"] == "~/.claude/remote-settings.json")
+        .expect("the cache is named");
+    assert_eq!(d["code"], "managed-config-unavailable");
+    assert_eq!(d["source"]["scope"], "managed");
 }
