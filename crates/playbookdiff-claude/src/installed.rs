@@ -31,8 +31,10 @@
 //! marketplace's plugin; `false` and not named in `enabledPlugins` load
 //! nothing; an enabled key not installed loads nothing); the files as
 //! `claude plugin marketplace add` and `claude plugin install` 2.1.332
-//! write them; the `directory` source from a run of 2.1.332 (its `init`
-//! line named the marketplace's directory).
+//! write them; the `directory` source on case
+//! `oracle.local_user_layers.home-claude-plugins-directory` (both
+//! releases load the plugin from the marketplace's directory, not from
+//! the `installPath` copy).
 
 use crate::settings::Settings;
 use crate::user::Places;
