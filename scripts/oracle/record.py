@@ -251,12 +251,17 @@ def make_submodule(repo, sub, env):
 # case's repository (a `projects` key of `~/.claude.json`, a Codex trust
 # entry): replaced by the run's repository path when the home is seeded.
 REPO_PLACEHOLDER = "@REPO@"
+# The same for the run's home directory (an `installPath` of Claude Code's
+# `~/.claude/plugins/installed_plugins.json`, which the agent writes
+# absolute).
+HOME_PLACEHOLDER = "@HOME@"
 
 
 def seed_home(case, home, repo):
     """Copies the case's fixture home (`home = "oracle/homes/NAME"`,
     workspace-relative) into the run's empty home `home`, `@REPO@` in its
-    text files replaced by `repo`; nothing without a `home` key. The files
+    text files replaced by `repo` and `@HOME@` by `home`; nothing without
+    a `home` key. The files
     the recorder writes afterwards (`merge_json`, `merge_trust`) are merged
     into the fixture's, never over them."""
     if not case.get("home"):
@@ -271,8 +276,9 @@ def seed_home(case, home, repo):
                 text = path.read_text()
             except UnicodeDecodeError:
                 continue
-            if REPO_PLACEHOLDER in text:
-                path.write_text(text.replace(REPO_PLACEHOLDER, str(repo)))
+            if REPO_PLACEHOLDER in text or HOME_PLACEHOLDER in text:
+                text = text.replace(REPO_PLACEHOLDER, str(repo))
+                path.write_text(text.replace(HOME_PLACEHOLDER, str(home)))
 
 
 def seed_managed(case, work):
@@ -711,6 +717,7 @@ def run_claude(exe, case, work, read_target=True):
                         for p in init.get("plugins") or []],
         }
         claude_init_surfaces(obs["init"], init)
+        claude_plugin_roots(obs["init"], init, norm)
     if target:
         on_demand, _ = request_view(api.requests[1], norm, after_tool_use=True) \
             if len(api.requests) > 1 else ([], None)
@@ -776,6 +783,18 @@ def claude_init_surfaces(view, init):
     style = init.get("output_style")
     if style and style != "default":
         view["outputStyle"] = style
+
+
+def claude_plugin_roots(view, init, norm):
+    """The directory each plugin of the user's was loaded from
+    (`pluginRoots`: name -> `$HOME/...`; Claude Code loads an installed
+    plugin from its `installPath`, a directory marketplace's plugin from
+    the marketplace), written only when such a plugin loaded, so
+    observations of cases without one keep their shape."""
+    roots = {p["name"]: norm.path(p["path"]) for p in init.get("plugins") or []
+             if isinstance(p, dict) and p.get("path") not in (None, "builtin")}
+    if roots:
+        view["pluginRoots"] = dict(sorted(roots.items()))
 
 
 def strip_bundled_agents(obs, bundled):
@@ -860,9 +879,13 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
            "PATH": str(restricted_path(work)), "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1"}
     cwd = repo / case.get("cwd", ".")
 
+    # A case's `profile`: every command runs as `codex --profile NAME ...`.
+    selected = ["--profile", case["profile"]] if case.get("profile") else []
+
     def run(args):
         with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
-            proc = subprocess.Popen([NODE, str(exe)] + args, cwd=cwd, env=env, stdout=out, stderr=err,
+            proc = subprocess.Popen([NODE, str(exe)] + selected + args, cwd=cwd, env=env,
+                                    stdout=out, stderr=err,
                                     stdin=subprocess.DEVNULL, start_new_session=True)
             try:
                 proc.wait(timeout=RUN_TIMEOUT)

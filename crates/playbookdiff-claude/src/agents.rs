@@ -189,7 +189,7 @@ fn tool_list(v: Option<&Value>) -> Option<Vec<String>> {
 
 /// One subagent file as read: its name and the item, or `None` when
 /// Claude Code skips it (reported).
-fn read_subagent(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Subagent> {
+pub(crate) fn read_subagent(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Option<Subagent> {
     let (meta, source, text) = read_meta(cx, path, Role::Subagent)?;
     let field = |k: &str| meta.get(k).and_then(crate::frontmatter::text_field);
     // The description must be a YAML string: `description: 123` or `true`

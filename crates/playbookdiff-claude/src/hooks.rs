@@ -209,41 +209,100 @@ pub(crate) fn plugin(
     let Ok(text) = cx.repo.read_text(&file, crate::READ_LIMIT) else {
         return;
     };
-    let Ok(doc) = crate::json::JsonDoc::parse(&text.text) else {
+    let source = cx.source_ref(&file, SourceScope::Project, SourceFormat::Json);
+    let reason = format!(
+        "Registered by the plugin `{name}` in `{file}`; the plugin loads only once its marketplace is registered and it is enabled, which the repository alone does not do."
+    );
+    let how = PluginHooks {
+        source,
+        root: Some(root),
+        runs: Verdict::Unknown {
+            reason: format!("the plugin `{name}` runs them once installed and enabled"),
+        },
+        applicability: Applicability::Conditional,
+        reason,
+    };
+    register_plugin(cx, &text.text, &how);
+}
+
+/// How the hooks of one plugin file are registered.
+struct PluginHooks<'r> {
+    /// The file, in its layer.
+    source: SourceRef,
+    /// The plugin's directory in the repository, for `${CLAUDE_PLUGIN_ROOT}`
+    /// (none for a plugin on the machine, whose scripts are not read).
+    root: Option<&'r RepoPath>,
+    runs: Verdict,
+    applicability: Applicability,
+    reason: String,
+}
+
+/// Registers the hooks of the plugin hooks file `text` (its `hooks`
+/// object); nothing when it is not JSON or has no `hooks`.
+fn register_plugin(cx: &mut Compiler<'_, '_>, text: &str, how: &PluginHooks<'_>) {
+    let Ok(doc) = crate::json::JsonDoc::parse(text) else {
         return;
     };
     let Some(value) = doc.value.get("hooks") else {
         return;
     };
-    let source = cx.source_ref(&file, SourceScope::Project, SourceFormat::Json);
     let lines = |p: &[&str]| doc.span(p);
     let events = events(cx);
     let release = format!("Claude Code {}", cx.profile.version);
-    let reason = format!(
-        "Registered by the plugin `{name}` in `{file}`; the plugin loads only once its marketplace is registered and it is enabled, which the repository alone does not do."
-    );
     let ctx = cx.base.context;
     let reg = Registration {
         harness: HARNESS,
         release: &release,
-        source: &source,
+        source: &how.source,
         prefix: &["hooks"],
         lines: &lines,
         events: &events,
         tokens: Tokens {
             project: PROJECT_TOKENS,
-            plugin: Some(("CLAUDE_PLUGIN_ROOT", root)),
+            plugin: how.root.map(|r| ("CLAUDE_PLUGIN_ROOT", r)),
         },
         cwd: &ctx.cwd,
         layout: hooks::Layout::Groups,
-        runs: Verdict::Unknown {
-            reason: format!("the plugin `{name}` runs them once installed and enabled"),
-        },
-        applicability: Applicability::Conditional,
-        reason: &reason,
+        runs: how.runs.clone(),
+        applicability: how.applicability,
+        reason: &how.reason,
     };
     let read = hooks::read(&mut cx.base, &reg, value);
     cx.out.hooks.extend(read);
+}
+
+/// The hooks of the installed and enabled plugin `plugin`
+/// (`name@marketplace`) in its file `file` on the machine
+/// (`hooks/hooks.json` of its install directory): they run in every
+/// project, as the project's do (seen with 2.1.197 and 2.1.332, case
+/// `oracle.local_user_layers.home-claude-plugins`: the plugin's
+/// `SessionStart` and `UserPromptSubmit` hooks fired). A
+/// `${CLAUDE_PLUGIN_ROOT}` script is not looked up (it lies outside the
+/// repository), and `disableAllHooks` is not applied to them (not
+/// observed). Returns true when the file holds hooks.
+pub(crate) fn installed_plugin(cx: &mut Compiler<'_, '_>, file: &RepoPath, plugin: &str) -> bool {
+    if cx.kind_at(file).is_none() || !cx.expect_file(file, SourceFormat::Json) {
+        return false;
+    }
+    let Some(text) = cx.read(file, SourceFormat::Json) else {
+        return false;
+    };
+    let source = cx
+        .source_ref(file, SourceScope::User, SourceFormat::Json)
+        .in_plugin(plugin);
+    let reason = format!(
+        "Registered by the plugin `{plugin}`, installed and enabled by the user, in `{file}`; it runs in every project."
+    );
+    let how = PluginHooks {
+        source,
+        root: None,
+        runs: Verdict::Yes,
+        applicability: Applicability::Effective,
+        reason,
+    };
+    let before = cx.out.hooks.len();
+    register_plugin(cx, &text.text, &how);
+    cx.out.hooks.len() > before
 }
 
 /// Whether the hooks of these layers run: not when the layer of highest

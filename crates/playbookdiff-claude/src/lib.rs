@@ -21,6 +21,7 @@ pub mod frontmatter;
 mod gitignore;
 mod hooks;
 pub mod imports;
+mod installed;
 mod instructions;
 mod json;
 pub mod matcher;

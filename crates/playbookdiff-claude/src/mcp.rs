@@ -74,6 +74,12 @@ fn read_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
     servers_in(cx, path, &doc, &source, &[])
 }
 
+/// The servers of an installed plugin's `.mcp.json` at `path` on the
+/// machine, read as a project's `.mcp.json` is.
+pub(crate) fn plugin_servers(cx: &mut Compiler<'_, '_>, path: &RepoPath) -> Vec<McpServer> {
+    servers_of(cx, path)
+}
+
 /// The servers of the `mcpServers` object at `prefix` of the JSON
 /// document `doc` of file `path` (`[]` for a `.mcp.json`; `["projects",
 /// "<dir>"]` for a project's entry in `~/.claude.json`), reporting what is

@@ -176,6 +176,7 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
             .at(at),
         );
     }
+    crate::installed::compile(cx, settings);
     enabled_elsewhere(cx, settings);
     if !plugins.is_empty() {
         cx.out.assumptions.push(

@@ -213,6 +213,18 @@ fn machine_skills(cx: &mut Compiler<'_, '_>) {
     }
 }
 
+/// The skill or command `file` of an installed plugin, offered at startup
+/// in every project as `name` (`plugin:skill`), read as any skill file.
+pub(crate) fn plugin_skill(
+    cx: &mut Compiler<'_, '_>,
+    file: &RepoPath,
+    name: &str,
+    reason: &str,
+) -> Option<Skill> {
+    let (phase, a) = (LoadPhase::Startup, Applicability::Effective);
+    skill(cx, file, name, phase, a, reason)
+}
+
 /// A skill folder that is a link out of the repository: Claude Code
 /// follows it and loads the skill there (seen with 2.1.197 and 2.1.332 on
 /// case `oracle.skill_link_outside`), which the analysis does not read, in

@@ -65,6 +65,14 @@ impl<'a> Places<'a> {
         RepoPath::on_machine("/etc/claude-code", rel)
     }
 
+    /// The machine path of the absolute path `abs` written in a user file
+    /// (an `installPath`): in `$CLAUDE_CONFIG_DIR` when set, else in the
+    /// home; `None` elsewhere.
+    pub(crate) fn named(&self, abs: &str) -> Option<RepoPath> {
+        self.machine
+            .name_of(Some(CONFIG_DIR_VAR), std::path::Path::new(abs))
+    }
+
     /// The entries of the machine directory `dir`, sorted by name (empty
     /// when it is absent or cannot be listed).
     pub(crate) fn list(&self, dir: &RepoPath) -> Vec<playbookdiff_source::DirEntry> {
@@ -152,10 +160,11 @@ pub(crate) fn notes(cx: &mut Compiler<'_, '_>) {
         *first = format!(
             "Local mode: CLAUDE.local.md and .claude/settings.local.json in the tree, the user's `{home}` \
              (CLAUDE.md, rules, skills, commands, agents, output-styles, settings.json), `{global}` (user and project MCP servers and \
-             approvals) and the managed `/etc/claude-code` (CLAUDE.md, managed-settings.json) are read; \
-             server-managed settings and plugins installed by the user are not."
+             approvals), the plugins the user installed and enabled (`{home}/plugins`) and the managed \
+             `/etc/claude-code` (CLAUDE.md, managed-settings.json) are read; server-managed settings are not."
         );
     }
+    server_managed(cx, &places);
     let var_unset = places.machine.var(CONFIG_DIR_VAR).is_none();
     if !places.machine.has_home() && var_unset {
         cx.diag(Diagnostic::new(
@@ -164,6 +173,38 @@ pub(crate) fn notes(cx: &mut Compiler<'_, '_>) {
              ~/.claude.json are not read; pass --home DIR.",
         ));
     }
+}
+
+/// Server-managed settings: Claude Code fetches them for an eligible
+/// login (a Team or Enterprise organization) and keeps a cache in its
+/// configuration home, `remote-settings.json` (2.1.197 and 2.1.332; from
+/// 2.1.332 with a signature beside it, `remote-settings.json.signature.json`).
+/// Whether the login is eligible and what the server sends are not known
+/// offline, and a cache alone was not applied by either release (case
+/// `oracle.local_user_layers.home-claude-remote-settings`: its
+/// `outputStyle` did not reach the session), so the cache is never read:
+/// when it is present, `managed-config-unavailable` says so at the file.
+fn server_managed(cx: &mut Compiler<'_, '_>, places: &Places<'_>) {
+    let Some(cache) = places.in_home("remote-settings.json") else {
+        return;
+    };
+    if cx.kind_at(&cache).is_none() {
+        return;
+    }
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::ManagedConfigUnavailable,
+            format!(
+                "`{cache}` caches server-managed settings, which Claude Code applies only for a login its organization \
+                 manages; the login and what the server sends are unknown offline, so the analysis does not read \
+                 it. Ask the administrator which settings are managed."
+            ),
+        )
+        .at(SourceRef {
+            scope: SourceScope::Managed,
+            ..source_ref(&cache, SourceFormat::Json)
+        }),
+    );
 }
 
 impl<'a> Compiler<'a, '_> {
@@ -297,8 +338,9 @@ pub(crate) fn global_config(cx: &mut Compiler<'_, '_>) -> Option<GlobalConfig> {
     })
 }
 
-/// This project's key in `projects` (see [`GlobalConfig`]).
-fn project_key(cx: &Compiler<'_, '_>) -> Option<String> {
+/// This project's key in `projects` (see [`GlobalConfig`]); also the
+/// `projectPath` of a plugin installed for this project only.
+pub(crate) fn project_key(cx: &Compiler<'_, '_>) -> Option<String> {
     let root = cx.repo.tree().absolute_root()?;
     let cwd = &cx.context.cwd;
     let dir = if cx.repo.has_git_marker() {

@@ -541,12 +541,17 @@ pub(crate) fn parse_layers<'a>(cx: &mut Cx<'_, '_>, loaded: &'a [LoadedLayer]) -
     out
 }
 
-/// Checks every layer for keys a project may not set and for
-/// `project_root_markers`, then resolves the instruction settings, closest
-/// layer first.
+/// Checks every project layer (`layers`) for keys a project may not set
+/// and for `project_root_markers`, then resolves the instruction settings
+/// over `all` (the machine's layers, in local mode, then the project's),
+/// the layer of highest precedence first: a `project_doc_max_bytes` or
+/// `project_doc_fallback_filenames` of the user's `config.toml` applies
+/// below the project's (seen with Codex 0.142.3 and 0.171.0, case
+/// `oracle.local_user_layers.home-codex-settings`).
 pub(crate) fn resolve_settings(
     cx: &mut Cx<'_, '_>,
     layers: &[Layer<'_>],
+    all: &[Layer<'_>],
     facts: &crate::profile::Facts,
 ) -> Settings {
     for layer in layers {
@@ -599,7 +604,7 @@ pub(crate) fn resolve_settings(
         max_bytes: DEFAULT_PROJECT_DOC_MAX_BYTES,
         max_bytes_source: None,
     };
-    for layer in layers.iter().rev() {
+    for layer in all.iter().rev() {
         let Some((k, v)) = get(&layer.table, "project_doc_fallback_filenames") else {
             continue;
         };
@@ -645,7 +650,7 @@ pub(crate) fn resolve_settings(
             ),
         }
     }
-    for layer in layers.iter().rev() {
+    for layer in all.iter().rev() {
         let Some((k, v)) = get(&layer.table, "project_doc_max_bytes") else {
             continue;
         };

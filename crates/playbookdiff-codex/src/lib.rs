@@ -295,10 +295,22 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         }
         None => Vec::new(),
     };
+    if let (Some(m), Some(view)) = (&machine, inputs.machine) {
+        let user_file = m.home.join("config.toml");
+        let user = all_layers
+            .iter()
+            .find(|l| Some(&l.loaded.path) == user_file.as_ref());
+        for (why, at) in user
+            .map(|u| user::legacy_profiles(u, view.profile()))
+            .unwrap_or_default()
+        {
+            cx.refuse(why, Some(at));
+        }
+    }
     let machine_count = all_layers.len();
     all_layers.extend(config::parse_layers(&mut cx, &loaded));
     let layers = &all_layers[machine_count..];
-    let settings = config::resolve_settings(&mut cx, layers, &facts);
+    let settings = config::resolve_settings(&mut cx, layers, &all_layers, &facts);
     config::report_off_chain_layers(&mut cx);
 
     out.instructions = instructions::compile(&mut cx, &chain, &settings);
@@ -360,7 +372,8 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     };
     out.assumptions = assumptions(context, version, &facts, &trust_inputs);
     if let Some(m) = &machine {
-        local_assumption(&mut out.assumptions, &m.home);
+        let profile = inputs.machine.and_then(|v| v.profile());
+        local_assumption(&mut out.assumptions, &m.home, profile);
     }
     out.diagnostics = cx.base.into_diagnostics();
     out
@@ -368,15 +381,19 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
 
 /// In local mode, says which machine layers were read in place of repo
 /// mode's "no user, system or managed configuration".
-fn local_assumption(assumptions: &mut [String], home: &RepoPath) {
+fn local_assumption(assumptions: &mut [String], home: &RepoPath, profile: Option<&str>) {
+    let profile = match profile {
+        Some(name) => format!(", the profile `{home}/{name}.config.toml` (--profile {name})"),
+        None => String::new(),
+    };
     if let Some(a) = assumptions
         .iter_mut()
         .find(|a| a.starts_with("No CLI flag"))
     {
         *a = format!(
-            "Local mode: the global instructions, `config.toml` and `skills` of `{home}`, its trust entries \
-             for this project, the user's `~/.agents/skills` and `/etc/codex/config.toml` are read; no CLI \
-             flag, -c override, profile or managed requirement changes the values."
+            "Local mode: the global instructions, `config.toml` and `skills` of `{home}`{profile}, its trust \
+             entries for this project, the user's `~/.agents/skills` and `/etc/codex/config.toml` are read; no \
+             CLI flag, -c override or managed requirement changes the values."
         );
     }
 }
@@ -599,14 +616,29 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 ];
 
 /// The layers local mode still does not read: the admin and bundled
-/// system skills (the user's are read, [`skills`]).
-const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[UnreadLayer {
-    code: DiagnosticCode::UserConfigUnavailable,
-    what: "Admin and bundled system skills (`/etc/codex/skills`, `$CODEX_HOME/skills/.system`)",
-    effect:
-        "they share the skill listing budget and names with the repository's and the user's skills",
-    todo: "list them with /skills in Codex",
-}];
+/// system skills (the user's are read, [`skills`]), the hooks outside
+/// the project and the managed requirements.
+const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "Admin and bundled system skills (`/etc/codex/skills`, `$CODEX_HOME/skills/.system`)",
+        effect:
+            "they share the skill listing budget and names with the repository's and the user's skills",
+        todo: "list them with /skills in Codex",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "Hooks of the user's and the system's configuration and their trusted hashes",
+        effect: "they run beside the project's hooks once trusted",
+        todo: "list them with /hooks in Codex",
+    },
+    UnreadLayer {
+        code: DiagnosticCode::ManagedConfigUnavailable,
+        what: "Managed requirements (`/etc/codex/requirements.toml`, organization policy)",
+        effect: "they can forbid MCP servers and constrain other settings",
+        todo: "ask the administrator what it enforces",
+    },
+];
 
 /// Spec 004 "Repo mode" and "Unsupported in the current release": one
 /// diagnostic per layer outside the repository that can change a

@@ -1,7 +1,18 @@
 //! The user's and the machine's layers, read in local mode: the global
-//! instructions of `$CODEX_HOME`, the system (`/etc/codex/config.toml`)
-//! and user (`$CODEX_HOME/config.toml`) configuration layers, and the
-//! project trust entries the user's configuration holds.
+//! instructions of `$CODEX_HOME`, the system (`/etc/codex/config.toml`),
+//! user (`$CODEX_HOME/config.toml`) and profile
+//! (`$CODEX_HOME/NAME.config.toml` under `--profile NAME`) configuration
+//! layers, and the project trust entries the user's configuration holds.
+//!
+//! Profiles, seen with Codex 0.142.3 and 0.171.0 (`codex --profile NAME
+//! debug prompt-input`, case
+//! `oracle.local_user_layers.home-codex-profile`): the profile's file is a
+//! layer above the user's `config.toml` and below the project's layers
+//! (its `project_doc_max_bytes` wins over the user's, a project's over
+//! it); a missing profile file adds nothing; a legacy `profile = "NAME"`
+//! in `config.toml`, and a `[profiles.NAME]` table when `--profile NAME`
+//! is given, make Codex refuse to start ("legacy `profile` config is no
+//! longer supported; use `--profile NAME` with `NAME.config.toml`").
 //!
 //! Sources: harness facts B1 ("Global (`CODEX_HOME`, default `~/.codex`):
 //! `AGENTS.override.md` if it is non-empty, otherwise `AGENTS.md`"; the
@@ -64,9 +75,13 @@ pub(crate) fn read(
         diagnostics: Vec::new(),
         home: home.clone(),
     };
+    let profile = machine
+        .profile()
+        .and_then(|name| home.join(&format!("{name}.config.toml")));
     let files = [
         RepoPath::on_machine("/etc/codex", "config.toml"),
         home.join("config.toml"),
+        profile,
     ];
     for path in files.into_iter().flatten() {
         if let Some(text) = read_text(machine, &path, SourceFormat::Toml, &mut out.diagnostics) {
@@ -78,10 +93,13 @@ pub(crate) fn read(
             });
         }
     }
-    if let (Some(user), Some(root)) = (out.layers.last(), root) {
-        if user.path.machine_parts().is_some_and(|(l, _)| l != "/") {
-            out.trust = trust_entries(&user.text.text, root);
-        }
+    let user_file = home.join("config.toml");
+    let user = out
+        .layers
+        .iter()
+        .find(|l| Some(&l.path) == user_file.as_ref());
+    if let (Some(user), Some(root)) = (user, root) {
+        out.trust = trust_entries(&user.text.text, root);
     }
     Some(out)
 }
@@ -205,6 +223,37 @@ pub(crate) fn global_instructions(
             // `load_global_instructions` sends the text trimmed.
             content: text.text.trim().to_string(),
         });
+    }
+    out
+}
+
+/// The legacy profile settings of the user's `config.toml` (`user`, parsed)
+/// that make Codex refuse to start (see the module documentation): a
+/// top-level `profile`, and the `[profiles.NAME]` table of the profile
+/// `selected`. Each is `(why, where)`.
+pub(crate) fn legacy_profiles(
+    user: &crate::config::Layer<'_>,
+    selected: Option<&str>,
+) -> Vec<(String, SourceRef)> {
+    let file = playbookdiff_adapter::problems::quote(&user.loaded.path);
+    let mut out = Vec::new();
+    if let Some((k, v)) = crate::config::get(&user.table, "profile") {
+        out.push((
+            format!("{file} sets the legacy `profile` selector, which this Codex release no longer supports (move the profile's settings into `$CODEX_HOME/NAME.config.toml` and start Codex with `--profile NAME`)"),
+            user.source(crate::config::extent(k, v)),
+        ));
+    }
+    let table = crate::config::get(&user.table, "profiles").and_then(|(_, v)| match v.get_ref() {
+        toml::de::DeValue::Table(t) => Some(t),
+        _ => None,
+    });
+    if let (Some(t), Some(name)) = (table, selected) {
+        if let Some((k, v)) = crate::config::get(t, name) {
+            out.push((
+                format!("{file} holds the legacy table `[profiles.{name}]`, which Codex refuses beside `--profile {name}` (move its settings into `$CODEX_HOME/{name}.config.toml`)"),
+                user.source(crate::config::extent(k, v)),
+            ));
+        }
     }
     out
 }

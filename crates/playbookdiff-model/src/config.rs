@@ -165,6 +165,10 @@ pub enum SourceScope {
     /// Enterprise or server-managed policy (read in local mode: its path
     /// is the machine's, `/etc/...`).
     Managed,
+    /// A plugin the user installed and enabled (read in local mode: its
+    /// path is in the user's plugin directory, `~/.claude/plugins/...`,
+    /// and the plugin is named in [`SourceRef::plugin`]).
+    Plugin,
     /// A documented built-in default of the harness.
     Builtin,
 }
@@ -183,13 +187,14 @@ impl SourceScope {
     }
 
     /// The contract spelling (`project`, `local`, `user`, `managed`,
-    /// `builtin`), as serialized.
+    /// `plugin`, `builtin`), as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             SourceScope::Project => "project",
             SourceScope::Local => "local",
             SourceScope::User => "user",
             SourceScope::Managed => "managed",
+            SourceScope::Plugin => "plugin",
             SourceScope::Builtin => "builtin",
         }
     }
@@ -243,6 +248,11 @@ pub struct SourceRef {
     /// every repository file.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub outside_root: bool,
+    /// For an item of scope `plugin`: the plugin that brings it, as the
+    /// agent names it (`name@marketplace`, the key of Claude Code's
+    /// `enabledPlugins` and `installed_plugins.json`). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
 }
 
 impl SourceRef {
@@ -255,6 +265,7 @@ impl SourceRef {
             lines: None,
             resolved_path: None,
             outside_root: false,
+            plugin: None,
         }
     }
 
@@ -268,7 +279,16 @@ impl SourceRef {
             lines: None,
             resolved_path: None,
             outside_root: true,
+            plugin: None,
         }
+    }
+
+    /// The same reference in the layer of the plugin `plugin`
+    /// (`name@marketplace`): scope `plugin`.
+    pub fn in_plugin(mut self, plugin: &str) -> Self {
+        self.scope = SourceScope::Plugin;
+        self.plugin = Some(plugin.to_string());
+        self
     }
 
     /// The same reference with `lines` set.

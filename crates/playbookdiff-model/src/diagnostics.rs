@@ -598,6 +598,21 @@ declare_codes! {
     /// 2.1.332 (surfaces reference: a project marketplace loads only once
     /// registered).
     PluginNeedsUserStep = "plugin-needs-user-step", Info, Behaviour, "claude-code", "0.1.0", "an enabled project plugin loads only after a user step";
+    /// In local mode, a plugin the user installed
+    /// (`~/.claude/plugins/installed_plugins.json`) that no settings layer
+    /// enables: `enabledPlugins` sets it `false`, or names it nowhere.
+    /// Claude Code loads none of it. Source: observed with Claude Code
+    /// 2.1.197 and 2.1.332 (case
+    /// `oracle.local_user_layers.home-claude-plugins`: `off@team`, set
+    /// `false`, and `stray@team`, not named, load nothing).
+    PluginNotEnabled = "plugin-not-enabled", Info, Behaviour, "claude-code", "0.1.0", "an installed plugin is not enabled";
+    /// In local mode, a plugin that is installed and enabled but whose
+    /// files the analysis cannot read: its `installPath` is missing, is
+    /// outside the user's home, or its entry in `installed_plugins.json`
+    /// is malformed. Claude Code reports a missing install ("not cached
+    /// at ...") and loads none of it. Source: Claude Code 2.1.332's plugin
+    /// loader (`plugin-cache-miss`).
+    PluginNotLoaded = "plugin-not-loaded", Warning, Unknowable, "claude-code", "0.1.0", "an enabled plugin's installed files cannot be read";
     /// Whether a user disabled a skill is unknown in repo mode.
     SkillUserStateUnknown = "skill-user-state-unknown", Info, Unknowable, "codex", "0.1.0", "user-side skill settings are unknown";
 

@@ -245,16 +245,24 @@ fn subagent_row(a: &Subagent) -> Vec<Cell> {
 /// A plugin's row (whether it loads) and one row per contribution.
 fn plugin_rows(table: &mut Table, pl: &Plugin) {
     let (state, note) = match &pl.load {
-        PluginLoad::Loaded => ("loaded".to_string(), String::new()),
+        PluginLoad::Loaded => match &pl.source.plugin {
+            Some(key) => ("loaded".to_string(), format!("installed as {}", clean(key))),
+            None => ("loaded".to_string(), String::new()),
+        },
         PluginLoad::AfterUserStep { step } => {
             ("not loaded".to_string(), format!("until {}", clean(step)))
         }
         PluginLoad::Remote => ("unknown".to_string(), "outside the repository".to_string()),
     };
-    let enabled = if pl.enabled_by.is_some() {
-        "enabled; "
+    let enabled = match (&pl.enabled_by, note.is_empty()) {
+        (Some(_), false) => "enabled; ",
+        (Some(_), true) => "enabled",
+        (None, _) => "",
+    };
+    let given = if pl.load == PluginLoad::Loaded {
+        "given by the plugin"
     } else {
-        ""
+        "not loaded until the plugin is"
     };
     table.row(vec![
         Cell::styled(state, AnsiColor::Yellow.on_default()),
@@ -269,7 +277,7 @@ fn plugin_rows(table: &mut Table, pl: &Plugin) {
             Cell::plain(c.kind.as_str()),
             Cell::plain(location(&c.source)),
             Cell::plain(clean(&c.name)),
-            Cell::plain("not loaded until the plugin is"),
+            Cell::plain(given),
         ]);
     }
 }

@@ -46,7 +46,7 @@ pub mod visibility;
 
 pub use git::{is_lfs_pointer, CommitId, GitError, GitRepository, GitTree};
 pub use index::{Repo, Resolved, WalkCause, WalkProblem};
-pub use machine::Machine;
+pub use machine::{is_profile_name, Machine};
 pub use outside::{AncestorPath, Ancestors, Reach};
 pub use parse_error::ParseError;
 pub use text::TextFile;

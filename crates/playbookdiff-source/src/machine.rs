@@ -39,6 +39,8 @@ pub struct Machine {
     /// `(NAME, directory)` for each harness variable set, sorted by name.
     vars: Vec<(String, PathBuf)>,
     root: PathBuf,
+    /// The configuration profile the user starts the agents with.
+    profile: Option<String>,
 }
 
 impl Machine {
@@ -50,6 +52,7 @@ impl Machine {
             home,
             vars: Vec::new(),
             root: PathBuf::from("/"),
+            profile: None,
         }
     }
 
@@ -72,6 +75,23 @@ impl Machine {
     pub fn with_root(mut self, root: PathBuf) -> Self {
         self.root = root;
         self
+    }
+
+    /// This machine with the configuration profile `name` selected, as
+    /// the agent started with `--profile NAME` selects it (Codex reads
+    /// `$CODEX_HOME/NAME.config.toml`). A name that is empty or holds a
+    /// character other than letters, digits, `-`, `_` and `.` (or starts
+    /// with `.`) is ignored: it could name a file elsewhere.
+    pub fn with_profile(mut self, name: &str) -> Self {
+        if is_profile_name(name) {
+            self.profile = Some(name.to_string());
+        }
+        self
+    }
+
+    /// The configuration profile selected, when one is.
+    pub fn profile(&self) -> Option<&str> {
+        self.profile.as_deref()
     }
 
     /// True when the home directory is known.
@@ -106,6 +126,36 @@ impl Machine {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, d)| d.as_path())
+    }
+
+    /// The machine path naming the absolute path `abs` that a user file
+    /// holds (Claude Code's `installPath`): `$NAME/...` when it lies in
+    /// the directory of the harness variable `var` (when set), else
+    /// `~/...` when it lies in the home; `None` elsewhere, or for a path
+    /// that is not absolute or leaves its place through `..`. Both the
+    /// places as given and their real paths (links followed) are tried.
+    pub fn name_of(&self, var: Option<&str>, abs: &Path) -> Option<RepoPath> {
+        if !abs.is_absolute() {
+            return None;
+        }
+        let mut places: Vec<(String, &Path)> = Vec::new();
+        if let Some((v, dir)) = var.and_then(|v| Some((v, self.var(v)?))) {
+            places.push((format!("${v}"), dir));
+        }
+        if let Some(home) = self.home() {
+            places.push(("~".to_string(), home));
+        }
+        for (label, dir) in places {
+            let real = std::fs::canonicalize(dir).ok();
+            for base in std::iter::once(dir).chain(real.as_deref()) {
+                let Ok(rest) = abs.strip_prefix(base) else {
+                    continue;
+                };
+                let rest = rest.to_str()?;
+                return RepoPath::on_machine(&label, if rest.is_empty() { "." } else { rest });
+            }
+        }
+        None
     }
 
     /// The absolute path of the machine path `p`; `None` for a path that
@@ -217,6 +267,16 @@ impl Machine {
     }
 }
 
+/// True for a profile name that names a file in its directory and no
+/// other: letters, digits, `-`, `_` and `.`, not starting with `.`.
+pub fn is_profile_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,6 +325,18 @@ mod tests {
             .map(|e| e.name)
             .collect();
         assert_eq!(names, ["CLAUDE.md", "skills"]);
+    }
+
+    #[test]
+    fn a_profile_name_names_one_file_of_its_directory() {
+        let m = Machine::new(None);
+        assert_eq!(
+            m.clone().with_profile("work-2.fast").profile(),
+            Some("work-2.fast")
+        );
+        for bad in ["", "../x", "a/b", ".hidden", "a b"] {
+            assert_eq!(m.clone().with_profile(bad).profile(), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -60,6 +60,10 @@ pub struct Case {
     /// agent honours for that path, and the oracle test compiles the case
     /// with that directory standing for `/` (`--managed-root`).
     pub managed: Option<String>,
+    /// The configuration profile the agent is started with (Codex: `codex
+    /// --profile NAME`, which reads `$CODEX_HOME/NAME.config.toml` of the
+    /// fixture home); the oracle test compiles with the same `--profile`.
+    pub profile: Option<String>,
 }
 
 fn dot() -> String {
@@ -205,7 +209,9 @@ pub fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<Pa
 /// `root`: a copy in a temporary directory kept in `temps`, with `@REPO@`
 /// in its text files replaced by `root`'s canonical path (the agent ran on
 /// a copy elsewhere, so a `projects` key or trust entry names this copy
-/// instead). `None` for a case without a home; panics when it is missing.
+/// instead) and `@HOME@` by the copy's own path (an `installPath` of
+/// Claude Code's `installed_plugins.json`). `None` for a case without a
+/// home; panics when it is missing.
 pub fn home_copy(
     case: &Case,
     root: &std::path::Path,
@@ -217,6 +223,8 @@ pub fn home_copy(
     let repo = std::fs::canonicalize(root).expect("case repository");
     let repo = repo.to_str().expect("a UTF-8 path");
     replace_in_files(dir.path(), "@REPO@", repo);
+    let own = dir.path().to_str().expect("a UTF-8 path").to_string();
+    replace_in_files(dir.path(), "@HOME@", &own);
     let path = dir.path().to_path_buf();
     temps.push(dir);
     Some(path)

@@ -1017,6 +1017,13 @@ pub(crate) struct ContextArgs {
     /// copy of another machine's files [default: /]
     #[arg(long, value_name = "DIR")]
     pub managed_root: Option<PathBuf>,
+
+    /// With --mode local, the configuration profile the agents are started
+    /// with: Codex's `codex --profile NAME` reads
+    /// $CODEX_HOME/NAME.config.toml above the user's config.toml
+    /// [default: none]
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
 }
 
 /// The compilation inputs a user gives and the repository cannot show:

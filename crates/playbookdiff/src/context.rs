@@ -169,9 +169,13 @@ pub(crate) fn machine_for(
         Some(dir) => given_dir("--managed-root", dir)?,
         None => PathBuf::from("/"),
     };
+    let profiled = |m: Machine| match &args.profile {
+        Some(name) => m.with_profile(name),
+        None => m,
+    };
     if let Some(dir) = &args.home {
         let home = given_dir("--home", dir)?;
-        return Ok(Machine::new(Some(home)).with_root(root));
+        return Ok(profiled(Machine::new(Some(home)).with_root(root)));
     }
     let absolute = |v: std::ffi::OsString| {
         let p = PathBuf::from(v);
@@ -193,7 +197,7 @@ pub(crate) fn machine_for(
             machine = machine.with_var(name, absolute(v));
         }
     }
-    Ok(machine)
+    Ok(profiled(machine))
 }
 
 /// Leaves `value` to the operating system instead of dropping it: the
@@ -250,13 +254,21 @@ fn open_tree(args: &ContextArgs, current_dir: Option<&Path>) -> Result<OpenedCon
             "--outside-root reads personal files above the repository, which repo mode never reads; add --mode local or drop --outside-root".into(),
         ));
     }
+    if let Some(name) = &args.profile {
+        if !playbookdiff_source::is_profile_name(name) {
+            return Err(UsageError(format!(
+                "--profile '{name}' is not a profile name; pass the NAME of $CODEX_HOME/NAME.config.toml (letters, digits, -, _ and .)"
+            )));
+        }
+    }
     for (option, given) in [
         ("--home", args.home.is_some()),
         ("--managed-root", args.managed_root.is_some()),
+        ("--profile", args.profile.is_some()),
     ] {
         if given && args.mode != ModeArg::Local {
             return Err(UsageError(format!(
-                "{option} names where the user's configuration lies, which repo mode never reads; add --mode local or drop {option}"
+                "{option} is about the user's own configuration, which repo mode never reads; add --mode local or drop {option}"
             )));
         }
     }

@@ -395,6 +395,17 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         "etc/opencode/opencode.json",
         r#"{"mcp": {"audit": {"type": "local", "command": ["audit-mcp"]}}}"#,
     );
+    claude_plugins(t.path());
+    write(
+        &t.path().join("home"),
+        ".codex/wide.config.toml",
+        "project_doc_max_bytes = 11\n",
+    );
+    write(
+        &t.path().join("home"),
+        ".claude/remote-settings.json",
+        "{\"outputStyle\": \"Explanatory\"}\n",
+    );
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
@@ -407,6 +418,12 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     ] {
         local(t.path(), args).output().unwrap();
     }
+    local(
+        t.path(),
+        &["compile", "--harness", "codex", "--profile", "wide"],
+    )
+    .output()
+    .unwrap();
     let mut view = Command::cargo_bin("playbookdiff").unwrap();
     view.arg(t.path().join("repo"))
         .args(["--mode", "local", "--home"])
@@ -980,4 +997,277 @@ fn copilot_cli_reads_the_users_mcp_servers_and_agents() {
             row(".claude/agents/reviewer.md", "project", "shadowed"),
         ]
     );
+}
+
+/// Claude Code plugins the user installed in the home of `t`: `tools@team`
+/// enabled (a skill, a command, a subagent, hooks and an MCP server with a
+/// secret), `off@team` installed and set `false`, `gone@team` enabled and
+/// not installed; as `claude plugin install` writes them.
+fn claude_plugins(t: &Path) {
+    let home = t.join("home");
+    let cache = home.join(".claude/plugins/cache/team");
+    let tools = cache.join("tools/1.0.0");
+    write(&tools, ".claude-plugin/plugin.json", r#"{"name": "tools"}"#);
+    write(
+        &tools,
+        "skills/lint/SKILL.md",
+        "---\nname: lint\ndescription: Lint.\n---\nlint\n",
+    );
+    write(
+        &tools,
+        "commands/ship.md",
+        "---\ndescription: Ship.\n---\nShip.\n",
+    );
+    write(
+        &tools,
+        "agents/checker.md",
+        "---\nname: checker\ndescription: Checks.\n---\nCheck.\n",
+    );
+    write(
+        &tools,
+        "hooks/hooks.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}"#,
+    );
+    write(
+        &tools,
+        ".mcp.json",
+        r#"{"mcpServers": {"teamdocs": {"command": "teamdocs", "env": {"API_KEY": "sk-live-plugin0123456789abcdef"}}}}"#,
+    );
+    write(
+        &cache,
+        "off/0.1.0/skills/off/SKILL.md",
+        "---\nname: off\ndescription: Off.\n---\nx\n",
+    );
+    let record =
+        |dir: &Path| serde_json::json!([{"scope": "user", "installPath": dir, "version": "1"}]);
+    let installed = serde_json::json!({"version": 2, "plugins": {
+        "tools@team": record(&tools),
+        "off@team": record(&cache.join("off/0.1.0")),
+    }});
+    write(
+        &home,
+        ".claude/plugins/installed_plugins.json",
+        &serde_json::to_string_pretty(&installed).unwrap(),
+    );
+    write(
+        &home,
+        ".claude/settings.json",
+        r#"{"outputStyle": "Learning", "enabledPlugins": {"tools@team": true, "off@team": false, "gone@team": true}}"#,
+    );
+}
+
+#[test]
+fn an_installed_and_enabled_plugin_gives_its_items_in_the_plugin_layer() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    claude_plugins(t.path());
+    let out = local(
+        t.path(),
+        &["compile", "--harness", "claude-code", "--format", "json"],
+    )
+    .output()
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("sk-live-plugin"),
+        "a plugin's secret was printed"
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let named = |kind: &str, name: &str| -> Value {
+        doc[kind]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name)
+            .unwrap_or_else(|| panic!("no {kind} {name}"))
+            .clone()
+    };
+    let cache = "~/.claude/plugins/cache/team/tools/1.0.0";
+    for (kind, name, file) in [
+        ("skills", "tools:lint", "skills/lint/SKILL.md"),
+        ("skills", "tools:ship", "commands/ship.md"),
+        ("subagents", "tools:checker", "agents/checker.md"),
+        ("mcpServers", "plugin:tools:teamdocs", ".mcp.json"),
+    ] {
+        let item = named(kind, name);
+        assert_eq!(item["source"]["path"], format!("{cache}/{file}"), "{name}");
+        assert_eq!(item["source"]["scope"], "plugin", "{name}");
+        assert_eq!(item["source"]["plugin"], "tools@team", "{name}");
+        assert_eq!(item["applicability"], "effective", "{name}");
+    }
+    let hook = &doc["hooks"].as_array().unwrap()[0];
+    assert_eq!(hook["source"]["scope"], "plugin");
+    assert_eq!(hook["runs"]["state"], "yes");
+    let plugin = named("plugins", "tools");
+    assert_eq!(plugin["load"]["state"], "loaded");
+    assert_eq!(plugin["enabledBy"]["path"], "~/.claude/settings.json");
+    // Neither the disabled plugin's skill nor anything of the missing one.
+    assert!(
+        !text.contains("\"off\""),
+        "the disabled plugin's skill is listed"
+    );
+    let diags: Vec<(String, String)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let at = d["source"]["path"].as_str().unwrap_or("").to_string();
+            (d["code"].as_str().unwrap().to_string(), at)
+        })
+        .collect();
+    assert!(
+        diags.contains(&(
+            "plugin-not-enabled".into(),
+            "~/.claude/settings.json".into()
+        )),
+        "{diags:?}"
+    );
+    assert!(
+        diags.contains(&(
+            "plugin-needs-user-step".into(),
+            "~/.claude/settings.json".into()
+        )),
+        "{diags:?}"
+    );
+}
+
+#[test]
+fn the_users_codex_settings_apply_below_the_projects() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    let config = t.path().join("home/.codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    // The project trusted, so that its own layer loads.
+    let text = text.replace("\"untrusted\"", "\"trusted\"");
+    std::fs::write(&config, format!("project_doc_max_bytes = 9\n{text}")).unwrap();
+    let first = |t: &Path| {
+        let doc = compiled_for(t, "codex");
+        let i = doc["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["source"]["path"] == "AGENTS.md")
+            .unwrap()
+            .clone();
+        (
+            i["truncatedAtByte"].clone(),
+            i["reason"].as_str().unwrap().to_string(),
+        )
+    };
+    let (cut, reason) = first(t.path());
+    assert_eq!(cut, Value::from(9));
+    assert!(reason.contains("`~/.codex/config.toml`"), "{reason}");
+    // The project's own value wins over the user's.
+    let repo = t.path().join("repo");
+    write(&repo, ".codex/config.toml", "project_doc_max_bytes = 12\n");
+    assert_eq!(first(t.path()).0, Value::from(12));
+}
+
+/// `compile --harness codex --format json --profile NAME` in local mode on
+/// the machine of `t`.
+fn codex_with_profile(t: &Path, name: &str) -> Value {
+    let out = local(t, &["compile", "--harness", "codex", "--format", "json"])
+        .args(["--profile", name])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_codex_profile_is_a_layer_between_the_user_and_the_project() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    let codex = t.path().join("home/.codex");
+    let text = std::fs::read_to_string(codex.join("config.toml")).unwrap();
+    let text = text.replace("\"untrusted\"", "\"trusted\"");
+    std::fs::write(
+        codex.join("config.toml"),
+        format!("project_doc_max_bytes = 9\n{text}"),
+    )
+    .unwrap();
+    write(&codex, "wide.config.toml", "project_doc_max_bytes = 11\n");
+    let cut = |doc: &Value| {
+        let i = doc["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["source"]["path"] == "AGENTS.md")
+            .unwrap()
+            .clone();
+        (
+            i["truncatedAtByte"].clone(),
+            i["reason"].as_str().unwrap().to_string(),
+        )
+    };
+    let (bytes, reason) = cut(&codex_with_profile(t.path(), "wide"));
+    assert_eq!(bytes, Value::from(11));
+    assert!(reason.contains("`~/.codex/wide.config.toml`"), "{reason}");
+    // A profile without its file adds nothing: the user's value holds.
+    assert_eq!(cut(&codex_with_profile(t.path(), "none")).0, Value::from(9));
+    // The project's own value wins over the profile's.
+    write(
+        &t.path().join("repo"),
+        ".codex/config.toml",
+        "project_doc_max_bytes = 12\n",
+    );
+    assert_eq!(
+        cut(&codex_with_profile(t.path(), "wide")).0,
+        Value::from(12)
+    );
+    // A legacy `[profiles.wide]` table beside `--profile wide`: Codex
+    // refuses to start.
+    let text = std::fs::read_to_string(codex.join("config.toml")).unwrap();
+    std::fs::write(
+        codex.join("config.toml"),
+        format!("{text}\n[profiles.wide]\nmodel = \"o3\"\n"),
+    )
+    .unwrap();
+    let doc = codex_with_profile(t.path(), "wide");
+    let refused = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "config-refused")
+        .expect("config-refused");
+    assert_eq!(refused["source"]["path"], "~/.codex/config.toml");
+    assert!(refused["message"]
+        .as_str()
+        .unwrap()
+        .contains("[profiles.wide]"));
+    assert_eq!(
+        codex_with_profile(t.path(), "other")["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "config-refused")
+            .count(),
+        0,
+        "the table of a profile not selected is left alone"
+    );
+}
+
+#[test]
+fn a_cache_of_server_managed_settings_is_named_never_read() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let home = t.path().join("home");
+    write(
+        &home,
+        ".claude/remote-settings.json",
+        r#"{"outputStyle": "Explanatory"}"#,
+    );
+    let doc = compiled(t.path());
+    let d = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["source"]["path"] == "~/.claude/remote-settings.json")
+        .expect("the cache is named");
+    assert_eq!(d["code"], "managed-config-unavailable");
+    assert_eq!(d["source"]["scope"], "managed");
 }

@@ -567,7 +567,7 @@ fn fired_hooks(obs: &Value) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
-/// The tags of the marker hooks (`.claude/hooks/mark.sh TAG`) the adapter
+/// The tags of the marker hooks ([`marker_tag`]) the adapter
 /// says may run and whose event the oracle's run raises, by the event's
 /// cross-harness meaning: the session's start and its one prompt, and
 /// with a target the scripted read before and after it runs, for a hook
@@ -587,7 +587,7 @@ fn expected_hooks(case: &Case, cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
     };
     cfg.hooks
         .iter()
-        .filter(|h| h.may_run() && h.script.as_ref().is_some_and(|s| s.present))
+        .filter(|h| h.may_run() && h.script.as_ref().is_none_or(|s| s.present))
         .filter(|h| match h.trigger {
             Some(HookTrigger::SessionStart | HookTrigger::UserPromptSubmit) => true,
             Some(HookTrigger::PreToolUse | HookTrigger::PostToolUse) => {
@@ -595,13 +595,21 @@ fn expected_hooks(case: &Case, cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
             }
             _ => false,
         })
-        .filter_map(|h| {
-            let command = h.handler.command.as_deref()?;
-            command
-                .contains(".claude/hooks/mark.sh")
-                .then(|| command.rsplit(' ').next().unwrap_or_default().to_string())
-        })
+        .filter_map(|h| marker_tag(h.handler.command.as_deref()?))
         .collect()
+}
+
+/// The tag a marker hook's command writes: `TAG` of
+/// `sh .../.claude/hooks/mark.sh TAG` (the fixtures' script), or of
+/// `cd "$CLAUDE_PROJECT_DIR" && echo TAG >> .hook-markers` (a fixture
+/// home's plugin, which has no script in the repository).
+fn marker_tag(command: &str) -> Option<String> {
+    if command.contains(".claude/hooks/mark.sh") {
+        return command.rsplit(' ').next().map(str::to_string);
+    }
+    let (_, echoed) = command.split_once("&& echo ")?;
+    let tag = echoed.strip_suffix(" >> .hook-markers")?;
+    Some(tag.to_string())
 }
 
 fn codex_disagreements(
@@ -1392,8 +1400,12 @@ fn run_all() -> Outcome {
             .as_ref()
             .map(|m| workspace().join(m))
             .unwrap_or_else(|| empty_root.path().to_path_buf());
-        let machine =
-            home_copy(&case, &root, &mut temps).map(|home| fixture_machine(&home, &managed));
+        let machine = home_copy(&case, &root, &mut temps)
+            .map(|home| fixture_machine(&home, &managed))
+            .map(|m| match &case.profile {
+                Some(name) => m.with_profile(name),
+                None => m,
+            });
         for agent in AGENTS {
             if !case.agents.iter().any(|a| a == agent) {
                 continue;

@@ -5,7 +5,7 @@
 //! differ. An aspect the observation does not hold (recorded before the
 //! recorder wrote it, and written only when present) is not compared.
 
-use playbookdiff_model::{Applicability, EffectiveAgentConfig, PluginLoad, Subagent};
+use playbookdiff_model::{Applicability, EffectiveAgentConfig, PluginLoad, SourceScope, Subagent};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -27,9 +27,11 @@ fn joined(v: impl IntoIterator<Item = String>) -> String {
 }
 
 /// Whether the agent lists subagent `a` to the model: callable, effective,
-/// not brought by a plugin.
+/// not brought by a plugin, or brought by one the user installed and
+/// enabled (scope `plugin`), whose subagents Claude Code lists.
 fn listed(a: &Subagent) -> bool {
-    a.mode.callable() && a.applicability == Applicability::Effective && a.plugin.is_none()
+    let loaded = a.plugin.is_none() || a.source.scope == SourceScope::Plugin;
+    a.mode.callable() && a.applicability == Applicability::Effective && loaded
 }
 
 /// Claude Code's `Tools:` text for a subagent: its tools as written, or
