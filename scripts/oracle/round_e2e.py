@@ -27,9 +27,10 @@ On a copy of `oracle/round/fixture/` (a repository with brief 014: scope
 3. at each request, before answering, hashes the files the rows watch; the
    next request's tool result is what the model read;
 4. ends with `playbookdiff round rulings --format json` and the files'
-   hashes, and with `playbookdiff round audit --format json` when the
-   command exists (it is being built; until then the step is recorded as
-   not available);
+   hashes, then `playbookdiff round audit --format json` on the agent's
+   work committed, and again with ruling E1 rewritten by an unsigned
+   commit and by one signed with the unlisted key (each on a branch of
+   its own);
 5. writes `oracle/round/claude-code/<version>.json` (per row: the guard's
    decisions and rules, the ledger, the hashes, what the model read; the
    rulings; the audit) and `<version>.payloads.jsonl` (every hook payload
@@ -324,15 +325,9 @@ def observe(work, repo, rec, status):
                              "payload": norm.value(json.loads(c["stdin"])) if c["stdin"]
                              else None, "decision": decision, "rule": rule_id})
     rulings = playbookdiff(repo, "round", "rulings", "--format", "json")
-    audit = playbookdiff(repo, "round", "audit", "--help")
-    # The audit of the round, once `round audit` exists.
-    if audit.returncode == 0:
-        audit = playbookdiff(repo, "round", "audit", "--format", "json")
-        audit_result = {"exit": audit.returncode,
-                        "report": norm.value(parse_json(audit.stdout))}
-    else:
-        audit_result = {"available": False, "note": "round audit is not built yet"}
     final = rec.snaps[-1]["hashes"]
+    audit_result = {k: {"exit": v["exit"], "report": norm.value(strip_keys(v["report"]))}
+                    for k, v in audits(repo, rec.keys).items()}
     result = {
         "agent": AGENT, "version": VERSION, "mode": MODE,
         "args": ge.CLAUDE_MODES[MODE], "exit": "timeout" if status is None else status,
@@ -344,6 +339,32 @@ def observe(work, repo, rec, status):
         "audit": audit_result,
     }
     return result, payloads
+
+
+def audit(repo):
+    out = playbookdiff(repo, "round", "audit", "014", "--format", "json")
+    return {"exit": out.returncode, "report": parse_json(out.stdout)}
+
+
+def audits(repo, keys):
+    """`round audit` at the round's end, the agent's work committed
+    (unsigned, as an agent commits it): "round". Then the same round with
+    ruling E1's row rewritten by a commit of the agent, unsigned
+    ("forged-unsigned"), and by one signed with the key the base branch
+    does not list ("forged-unlisted"), each on a branch of its own: the
+    protected file E1 opened is then changed without a verified ruling."""
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Round 014: the agent's work")
+    result = {"round": audit(repo)}
+    for name, key in (("forged-unsigned", None), ("forged-unlisted", keys["intruder"])):
+        git(repo, "checkout", "-q", "-b", f"{name}/{BRANCH}", BRANCH)
+        rule(repo, f"{name}: allowed by the agent")
+        git(repo, "add", BRIEF)
+        git(repo, "commit", "-q", *(["-S"] if key else []), "-m", f"Ruling E1 ({name})",
+            email=PERSON if key else AGENT_EMAIL, key=key)
+        result[name] = audit(repo)
+        git(repo, "checkout", "-q", BRANCH)
+    return result
 
 
 def parse_json(text):

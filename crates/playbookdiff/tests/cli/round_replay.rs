@@ -278,3 +278,54 @@ fn the_recorded_round_shows_each_step() {
         assert_eq!(rows.as_array().unwrap().len(), 1);
     }
 }
+
+/// `round audit` at the recorded round's end, as the script ran it: the
+/// round itself passes (exit 0) with the out-of-scope write a warning and
+/// the ruled protected file a note; the same round whose ruling is
+/// rewritten unsigned, or signed by the key the base branch does not
+/// list, fails (exit 1) for the protected file that ruling opened.
+#[test]
+fn the_recorded_audit_fails_the_round_only_for_a_forged_ruling() {
+    for (version, observed, _) in recorded() {
+        let audit = &observed["audit"];
+        let findings = |name: &str| -> Vec<(String, String, String)> {
+            audit[name]["report"]["findings"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{version}: no audit {name}: {audit}"))
+                .iter()
+                .map(|f| {
+                    let s = |k: &str| f[k].as_str().unwrap_or_default().to_string();
+                    (s("severity"), s("rule"), s("path"))
+                })
+                .collect()
+        };
+        let f = |s: &str, r: &str, p: &str| (s.to_string(), r.to_string(), p.to_string());
+        assert_eq!(audit["round"]["exit"], 0, "{version}");
+        assert_eq!(
+            findings("round"),
+            [
+                f("warning", "out-of-scope", "README.md"),
+                f("note", "protected-ruled", "migrations/002_rotation.sql"),
+            ],
+            "{version}"
+        );
+        for forged in ["forged-unsigned", "forged-unlisted"] {
+            assert_eq!(audit[forged]["exit"], 1, "{version} {forged}");
+            let found = findings(forged);
+            assert!(
+                found.contains(&f(
+                    "error",
+                    "protected-changed",
+                    "migrations/002_rotation.sql"
+                )),
+                "{version} {forged}: {found:?}"
+            );
+            assert!(
+                found
+                    .iter()
+                    .all(|x| x.0 != "error" || x.1 == "protected-changed"),
+                "{version} {forged}: {found:?}"
+            );
+        }
+    }
+}
