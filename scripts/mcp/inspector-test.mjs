@@ -53,14 +53,21 @@ try {
 
   const list = inspect("--method", "tools/list");
   const names = (list.tools || []).map((t) => t.name).sort();
-  check(JSON.stringify(names) === JSON.stringify(["check", "compile", "diff", "explain", "layout"]), "tools/list lists compile, check, explain, diff, layout", JSON.stringify(list).slice(0, 400));
+  const expected = ["check", "compile", "diff", "explain", "layout", "round_audit", "round_check", "round_context", "round_escalate"];
+  check(JSON.stringify(names) === JSON.stringify(expected), `tools/list lists ${expected.join(", ")}`, JSON.stringify(list).slice(0, 400));
+  // `round_escalate` writes the brief's Rulings row: the one tool not
+  // read-only. `explain`, `round_check` and `round_escalate` answer in
+  // words only.
+  const writes = new Set(["round_escalate"]);
+  const wordsOnly = new Set(["explain", "round_check", "round_escalate"]);
   for (const t of list.tools || []) {
     // `layout` describes the agents, not a repository: it takes none.
     const wantsRepo = t.name !== "layout";
     check(t.inputSchema && t.inputSchema.type === "object" && t.inputSchema.properties && !!t.inputSchema.properties.repo === wantsRepo,
       `${t.name}: an object schema for its arguments${wantsRepo ? " with `repo`" : " without `repo`"}`);
-    check(t.annotations && t.annotations.readOnlyHint === true, `${t.name}: annotated read-only`);
-    if (t.name !== "explain") check(t.outputSchema && t.outputSchema.type === "object", `${t.name}: an output schema`);
+    if (writes.has(t.name)) check(!(t.annotations && t.annotations.readOnlyHint === true), `${t.name}: not annotated read-only (it writes)`);
+    else check(t.annotations && t.annotations.readOnlyHint === true, `${t.name}: annotated read-only`);
+    if (!wordsOnly.has(t.name)) check(t.outputSchema && t.outputSchema.type === "object", `${t.name}: an output schema`);
   }
 
   const resources = inspect("--method", "resources/list");
