@@ -249,7 +249,14 @@ pub(crate) fn managed_dir() -> Option<RepoPath> {
 /// so they win every value (seen with 1.18.33, case
 /// `oracle.local_user_layers.home-opencode-dot-opencode.managed-opencode-policy`).
 fn managed_layers(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Layer> {
-    let Some(dir) = managed_dir() else {
+    machine_dir_layers(cx, machine, managed_dir())
+}
+
+/// The configuration files ([`crate::CONFIG_FILES`], in merge order) of
+/// the machine's directory `dir` present on `machine`; none when `dir`
+/// cannot be named.
+fn machine_dir_layers(cx: &mut Cx<'_, '_>, machine: &Machine, dir: Option<RepoPath>) -> Vec<Layer> {
+    let Some(dir) = dir else {
         return Vec::new();
     };
     crate::CONFIG_FILES
@@ -272,15 +279,7 @@ pub(crate) fn home_dir() -> Option<RepoPath> {
 /// The layers of the user's `~/.opencode` present on `machine`, in merge
 /// order.
 fn home_dir_layers(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Layer> {
-    let Some(dir) = home_dir() else {
-        return Vec::new();
-    };
-    crate::CONFIG_FILES
-        .map(|s| s.relative())
-        .into_iter()
-        .filter_map(|name| dir.join(name))
-        .filter_map(|path| read_user_layer(cx, machine, path))
-        .collect()
+    machine_dir_layers(cx, machine, home_dir())
 }
 
 /// The user's global layers present on `machine`, in merge order.

@@ -232,21 +232,7 @@ fn log<'a>(report: &'a ForgeReport<'_>) -> Log<'a> {
             results.push(result);
         }
     }
-    Log {
-        schema: SARIF_SCHEMA_URI,
-        version: "2.1.0",
-        runs: vec![Run {
-            tool: Tool {
-                driver: Driver {
-                    name: "PlaybookDiff",
-                    semantic_version: env!("CARGO_PKG_VERSION"),
-                    rules: rules.list,
-                },
-            },
-            results,
-            column_kind: "unicodeCodePoints",
-        }],
-    }
+    log_of(rules.list, results)
 }
 
 /// Writes the SARIF 2.1.0 log of `issues` (one rule per rule id, in
@@ -307,21 +293,7 @@ pub fn write_sarif_issues<W: std::io::Write + ?Sized>(
             properties: BTreeMap::new(),
         });
     }
-    let log = Log {
-        schema: SARIF_SCHEMA_URI,
-        version: "2.1.0",
-        runs: vec![Run {
-            tool: Tool {
-                driver: Driver {
-                    name: "PlaybookDiff",
-                    semantic_version: env!("CARGO_PKG_VERSION"),
-                    rules: rules.list,
-                },
-            },
-            results,
-            column_kind: "unicodeCodePoints",
-        }],
-    };
+    let log = log_of(rules.list, results);
     crate::json::write_pretty(out, &log)
 }
 
@@ -540,4 +512,24 @@ fn diagnostic_result<'a>(
         baseline_state: None,
         properties,
     })
+}
+
+/// The SARIF 2.1.0 log of one run of PlaybookDiff with `rules` and
+/// `results`.
+fn log_of(rules: Vec<Rule>, results: Vec<SarifResult<'_>>) -> Log<'_> {
+    Log {
+        schema: SARIF_SCHEMA_URI,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "PlaybookDiff",
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    rules,
+                },
+            },
+            results,
+            column_kind: "unicodeCodePoints",
+        }],
+    }
 }

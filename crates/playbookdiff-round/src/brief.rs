@@ -318,7 +318,7 @@ fn table_rows<'a>(
 }
 
 /// 1-based line of byte `offset` in `text`.
-fn line_of(text: &str, offset: usize) -> u32 {
+pub(crate) fn line_of(text: &str, offset: usize) -> u32 {
     let newlines = text.as_bytes()[..offset.min(text.len())]
         .iter()
         .filter(|b| **b == b'\n')

@@ -22,7 +22,7 @@
 //! [`judge`]); the command runs them. Reading never fails: an unreadable
 //! probe is a list of [`BriefProblem`]s with 1-based lines.
 
-use crate::brief::{Brief, BriefProblem};
+use crate::brief::{line_of, Brief, BriefProblem};
 use playbookdiff_source::markdown::{front_matter, parse_yaml_with};
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 use serde::Serialize;
@@ -175,15 +175,6 @@ fn probe_block(text: &str) -> Option<(String, usize)> {
         }
     }
     None
-}
-
-/// 1-based line of byte `offset` in `text`.
-fn line_of(text: &str, offset: usize) -> u32 {
-    let newlines = text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count();
-    u32::try_from(newlines + 1).unwrap_or(u32::MAX)
 }
 
 /// Reads one declaration (a YAML map) declared at `line`.
