@@ -67,6 +67,58 @@ impl Meta {
     }
 }
 
+/// The longest text of a [`Meta`] in bytes: a size and an inode of 20
+/// digits each, two stamps of a sign, 19 digits, a point and 9 digits,
+/// three colons.
+const META_TEXT_MAX: usize = 20 + 2 * (1 + 19 + 1 + 9) + 20 + 3;
+
+/// A [`Meta`] as a fingerprint writes it (`SIZE:MTIME:CTIME:INODE`), on
+/// the stack.
+struct MetaText {
+    buf: [u8; META_TEXT_MAX],
+    len: usize,
+}
+
+impl MetaText {
+    fn push(&mut self, bytes: &[u8]) {
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    fn number(&mut self, n: impl itoa::Integer) {
+        self.push(itoa::Buffer::new().format(n).as_bytes());
+    }
+
+    fn stamp(&mut self, s: Stamp) {
+        self.number(s.secs);
+        self.push(b".");
+        self.number(s.nanos);
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl Meta {
+    /// The metadata as [`Print`]'s [`fmt::Display`] writes it (the one
+    /// place of that text), without the formatter (digits by `itoa`).
+    fn text(&self) -> MetaText {
+        let mut t = MetaText {
+            buf: [0; META_TEXT_MAX],
+            len: 0,
+        };
+        t.number(self.len);
+        t.push(b":");
+        t.stamp(self.mtime);
+        t.push(b":");
+        t.stamp(self.ctime);
+        t.push(b":");
+        t.number(self.ino);
+        t
+    }
+}
+
 /// What a fingerprint knows of a file's content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Content {
@@ -134,9 +186,38 @@ impl Print {
         }
     }
 
+    /// Whether a file with metadata `meta` now (as for
+    /// [`Print::matches`]) is the file of the fingerprint written as
+    /// `text` (as [`fmt::Display`] writes it), compared as bytes: the
+    /// metadata is written as the fingerprint writes it and must be the
+    /// start of `text`, so no number is parsed. The answer is
+    /// [`Print::parse`] then [`Print::matches`]'s for every text
+    /// [`fmt::Display`] writes; any other text (leading zeros, a
+    /// malformed line) matches nothing, so the caller counts a change
+    /// (fail closed). `read` is asked for only when `text` holds a hash.
+    pub fn matches_text(
+        text: &[u8],
+        meta: Result<Option<Meta>, ()>,
+        read: impl FnOnce() -> Option<Vec<u8>>,
+    ) -> bool {
+        let now = match (text, meta) {
+            (b"-", Ok(None)) => return true,
+            (_, Ok(Some(now))) => now,
+            _ => return false,
+        };
+        let Some(rest) = text.strip_prefix(now.text().as_bytes()) else {
+            return false;
+        };
+        match rest {
+            [] => true,
+            [b':', hex @ ..] => unhex(hex).is_some_and(|h| read().is_some_and(|b| hash(&b) == h)),
+            _ => false,
+        }
+    }
+
     /// The fingerprint written as `text` (as [`fmt::Display`] writes
-    /// it), when it is one. Read byte by byte: a shell call reads one per
-    /// protected file.
+    /// it), when it is one. A shell call compares the text instead
+    /// ([`Print::matches_text`]).
     pub fn parse(text: &str) -> Option<Print> {
         match text {
             "-" => return Some(Print::Missing),
@@ -219,11 +300,7 @@ impl fmt::Display for Print {
             Print::Unknown => return f.write_str("?"),
             Print::Present(m, content) => (m, content),
         };
-        write!(
-            f,
-            "{}:{}.{}:{}.{}:{}",
-            m.len, m.mtime.secs, m.mtime.nanos, m.ctime.secs, m.ctime.nanos, m.ino
-        )?;
+        f.write_str(std::str::from_utf8(m.text().as_bytes()).map_err(|_| fmt::Error)?)?;
         match content {
             Content::Unhashed => Ok(()),
             Content::Unreadable => f.write_str(":?"),
@@ -339,6 +416,71 @@ mod tests {
         assert!(meta(-5, 1).is_racy(NOW));
         assert!(meta(1, 1).is_racy(NOW));
         assert!(!meta(2, 1).is_racy(NOW));
+    }
+
+    /// Comparing the text as bytes answers as parsing it and comparing
+    /// the fingerprint, for every written fingerprint and every state of
+    /// the file (same metadata, any one field changed, missing, not
+    /// examined; content the same or rewritten); a text that does not
+    /// parse, or is not as written, matches nothing.
+    #[test]
+    fn the_text_compared_as_bytes_answers_as_the_parsed_fingerprint() {
+        let old = meta(60, 4);
+        let racy = meta(1, 4);
+        let edge = Meta {
+            len: u64::MAX,
+            mtime: Stamp {
+                secs: i64::MIN + 1,
+                nanos: 999_999_999,
+            },
+            ctime: Stamp { secs: -5, nanos: 0 },
+            ino: u64::MAX,
+        };
+        let prints = [
+            Print::Missing,
+            Print::Unknown,
+            Print::Present(old, Content::Unhashed),
+            Print::Present(racy, Content::Hash(hash(b"abcd"))),
+            Print::Present(racy, Content::Unreadable),
+            Print::Present(edge, Content::Unhashed),
+        ];
+        let mut states: Vec<Result<Option<Meta>, ()>> = vec![Ok(None), Err(())];
+        for m in [old, racy, edge] {
+            let t = |secs| Stamp { secs, nanos: 500 };
+            states.extend([m, Meta { len: 5, ..m }, Meta { ino: 8, ..m }].map(|m| Ok(Some(m))));
+            states.extend(
+                [Meta { mtime: t(3), ..m }, Meta { ctime: t(3), ..m }].map(|m| Ok(Some(m))),
+            );
+        }
+        for p in prints {
+            let text = p.to_string();
+            for &state in &states {
+                for body in ["abcd", "abce"] {
+                    assert_eq!(
+                        Print::matches_text(text.as_bytes(), state, content(body)),
+                        p.matches(state, content(body)),
+                        "{text} against {state:?} with {body}"
+                    );
+                }
+            }
+        }
+        let same = Ok(Some(old));
+        assert!(Print::matches_text(
+            b"4:1799999940.500:1799999940.500:7",
+            same,
+            || None
+        ));
+        for bad in [
+            "",
+            "?",
+            "04:1799999940.500:1799999940.500:7",
+            "4:1799999940.500:1799999940.500:7:",
+            "4:1799999940.500:1799999940.500:70",
+            "4:1799999940.500:1799999940.500:7:?",
+            "4:1799999940.500:1799999940.500",
+        ] {
+            assert!(!Print::matches_text(bad.as_bytes(), same, || None), "{bad}");
+        }
     }
 
     #[test]

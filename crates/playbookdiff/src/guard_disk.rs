@@ -575,9 +575,10 @@ impl Prints {
         Print::taken(self.meta(rel), now, || self.content(rel))
     }
 
-    /// Whether `rel` still has the fingerprint written as `print`.
+    /// Whether `rel` still has the fingerprint written as `print`,
+    /// compared as bytes ([`Print::matches_text`]: no number parsed).
     fn matches(&self, rel: &str, print: &str) -> bool {
-        Print::parse(print).is_some_and(|p| p.matches(self.meta(rel), || self.content(rel)))
+        Print::matches_text(print.as_bytes(), self.meta(rel), || self.content(rel))
     }
 
     /// The paths of `listed` (`(fingerprint, path)` pairs) whose file no
@@ -624,9 +625,21 @@ fn now() -> Stamp {
     }
 }
 
-/// The cached list's lines as `(fingerprint, path)` pairs.
+/// The cached list's lines as `(fingerprint, path)` pairs (a line
+/// without a tab is left out), split with `memchr`'s vector search: a
+/// shell call splits one line per protected file.
 fn listed(text: &str) -> Vec<(&str, &str)> {
-    text.lines().filter_map(|l| l.split_once('\t')).collect()
+    let mut out = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
+    let mut rest = text;
+    while !rest.is_empty() {
+        let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+        let line = &rest[..end];
+        rest = rest.get(end + 1..).unwrap_or("");
+        if let Some(tab) = memchr::memchr(b'\t', line.as_bytes()) {
+            out.push((&line[..tab], &line[tab + 1..]));
+        }
+    }
+    out
 }
 
 /// Writes `text` to `path` by renaming a new file over it, so that a
