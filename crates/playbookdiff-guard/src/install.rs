@@ -61,6 +61,16 @@ pub fn marker(host: crate::Host) -> String {
 /// Claude Code 2.1.197 and 2.1.332, Codex 0.142.3 and 0.171.0).
 pub const FAIL_CLOSED: &str = " || exit 2";
 
+/// What Codex's registration runs after the guard instead of
+/// [`FAIL_CLOSED`]: the rest of the payload read, then 2. Codex 0.142.3
+/// runs the call when a hook exits 2 before its input is read (its write
+/// of the payload fails, and the status is then not read as a block:
+/// seen with a hook `exec 0<&-; exit 2`), so a guard that cannot start
+/// must still drain its input. `sh -c` keeps the fallback one any login
+/// shell reads (Codex runs hooks with `$SHELL -lc`; fish has `||` but not
+/// `{ ...; }`).
+pub const CODEX_FAIL_CLOSED: &str = " || sh -c 'cat >/dev/null; exit 2'";
+
 /// The seconds a host gives the guard before it kills it: 120. Claude
 /// Code runs the call after a hook times out ("a timed-out command hook
 /// doesn't block the tool call", its hooks reference), and `|| exit 2`
@@ -90,13 +100,14 @@ pub fn hook_args(program: &str, host: crate::Host) -> Vec<String> {
 }
 
 /// The command line a host runs: `program` quoted for a shell, then
-/// [`hook_args`], then [`FAIL_CLOSED`].
+/// [`hook_args`], then [`FAIL_CLOSED`] ([`CODEX_FAIL_CLOSED`] for Codex).
 pub fn command_line(program: &str, host: crate::Host) -> String {
     let quoted = shlex::try_quote(program).map_or_else(|_| program.to_string(), |q| q.into_owned());
-    format!(
-        "{quoted} {}{FAIL_CLOSED}",
-        hook_args(program, host).join(" ")
-    )
+    let fallback = match host {
+        crate::Host::Codex => CODEX_FAIL_CLOSED,
+        _ => FAIL_CLOSED,
+    };
+    format!("{quoted} {}{fallback}", hook_args(program, host).join(" "))
 }
 
 /// Claude Code's or Codex's hooks JSON (`settings.json`,

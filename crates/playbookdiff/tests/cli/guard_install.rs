@@ -94,7 +94,11 @@ fn a_registered_command_whose_program_is_gone_exits_2() {
                 ],
             );
             for command in commands(&t.path().join(file)) {
-                assert!(command.ends_with(" || exit 2"), "{command}");
+                let fallback = match host {
+                    "codex" => " || sh -c 'cat >/dev/null; exit 2'",
+                    _ => " || exit 2",
+                };
+                assert!(command.ends_with(fallback), "{command}");
                 for shell in ["sh", "bash"] {
                     assert_eq!(
                         run_as_host(shell, &command, t.path()),
@@ -343,4 +347,46 @@ fn copilot_user_scope_and_no_managed_scope() {
         err.contains("no managed layer") && err.contains("--scope user"),
         "{err}"
     );
+}
+
+/// Codex 0.142.3 runs the call when a hook exits 2 before reading its
+/// input (its write of the payload fails): Codex's registered command, its
+/// program gone, reads the whole payload (1 MiB, more than a pipe holds)
+/// before it exits 2, in each shell a login shell may be.
+#[test]
+fn codex_s_registration_reads_its_input_when_the_program_is_gone() {
+    use std::io::Write as _;
+    let t = work_tree();
+    let home = tempfile::tempdir().unwrap();
+    let program = assert_cmd::cargo::cargo_bin("playbookdiff-guard");
+    install(
+        t.path(),
+        home.path(),
+        &[
+            "--host",
+            "codex",
+            "--write",
+            "--program",
+            program.to_str().unwrap(),
+        ],
+    );
+    let payload = vec![b' '; 1 << 20];
+    for command in commands(&t.path().join(".codex/hooks.json")) {
+        let gone = command.replace(program.to_str().unwrap(), "/nonexistent/playbookdiff-guard");
+        for shell in ["sh", "bash"] {
+            let mut child = std::process::Command::new(shell)
+                .args(["-c", &gone])
+                .current_dir(t.path())
+                .stdin(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let written = child.stdin.take().unwrap().write_all(&payload);
+            assert!(
+                written.is_ok(),
+                "{shell}: {gone}: the payload was not read: {written:?}"
+            );
+            assert_eq!(child.wait().unwrap().code(), Some(2), "{shell}: {gone}");
+        }
+    }
 }
