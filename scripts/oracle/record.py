@@ -406,6 +406,23 @@ def kill_group(proc):
         pass
 
 
+def run_logged(argv, cwd, env, out_path, err_path):
+    """Runs `argv` in `cwd` with `env`, no input, in a process group of its
+    own, its standard output and error written to `out_path` and
+    `err_path`; kills the group when it ends or after RUN_TIMEOUT seconds.
+    Returns the exit status, or "timeout"."""
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            proc.wait(timeout=RUN_TIMEOUT)
+            rc = proc.returncode
+        except subprocess.TimeoutExpired:
+            rc = "timeout"
+        kill_group(proc)
+    return rc
+
+
 # ---------------------------------------------------------- Claude Code
 
 
@@ -883,16 +900,7 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
     selected = ["--profile", case["profile"]] if case.get("profile") else []
 
     def run(args):
-        with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
-            proc = subprocess.Popen([NODE, str(exe)] + selected + args, cwd=cwd, env=env,
-                                    stdout=out, stderr=err,
-                                    stdin=subprocess.DEVNULL, start_new_session=True)
-            try:
-                proc.wait(timeout=RUN_TIMEOUT)
-                rc = proc.returncode
-            except subprocess.TimeoutExpired:
-                rc = "timeout"
-            kill_group(proc)
+        rc = run_logged([NODE, str(exe)] + selected + args, cwd, env, work / "out", work / "err")
         return rc, (work / "out").read_text(errors="replace"), \
             (work / "err").read_text(errors="replace")
 
@@ -1232,16 +1240,8 @@ def run_opencode(exe, case, work):
             env["OPENCODE_TEST_MANAGED_CONFIG_DIR"] = str(managed / "etc" / "opencode")
         env.update(extra_env or {})
         norm = Normalizer(repo, home, work, above_levels(case))
-        with open(sub / "out", "wb") as out, open(sub / "err", "wb") as err:
-            proc = subprocess.Popen([str(exe)] + args, cwd=repo / case.get("cwd", "."), env=env,
-                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                    start_new_session=True)
-            try:
-                proc.wait(timeout=RUN_TIMEOUT)
-                rc = proc.returncode
-            except subprocess.TimeoutExpired:
-                rc = "timeout"
-            kill_group(proc)
+        rc = run_logged([str(exe)] + args, repo / case.get("cwd", "."), env, sub / "out",
+                        sub / "err")
         return rc, (sub / "out").read_text(errors="replace"), \
             clean_stderr(norm.text(strip_ansi((sub / "err").read_text(errors="replace")))), norm
 
@@ -1450,15 +1450,7 @@ def gemini_mcp_list(exe, cwd, env, work, norm):
     user_servers = user_servers or "GEMINI_CLI_SYSTEM_SETTINGS_PATH" in env
     if not (cwd / ".gemini" / "settings.json").exists() and not user_servers:
         return []
-    with open(work / "mcp.out", "wb") as out, open(work / "mcp.err", "wb") as err:
-        proc = subprocess.Popen([NODE, str(exe), "mcp", "list"], cwd=cwd, env=env,
-                                stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
-        try:
-            proc.wait(timeout=RUN_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            pass
-        kill_group(proc)
+    run_logged([NODE, str(exe), "mcp", "list"], cwd, env, work / "mcp.out", work / "mcp.err")
     servers = []
     # The list is printed on standard error.
     text = (work / "mcp.out").read_text(errors="replace") + "\n" + \
@@ -1539,15 +1531,8 @@ def gemini_command_runs(exe, cwd, env, work, typed, prompt):
     api = FakeGemini()
     env = dict(env, GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{api.port}")
     try:
-        with open(work / "cmd.out", "wb") as out, open(work / "cmd.err", "wb") as err:
-            proc = subprocess.Popen([NODE, str(exe), "-p", typed], cwd=cwd, env=env,
-                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                    start_new_session=True)
-            try:
-                proc.wait(timeout=RUN_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                pass
-            kill_group(proc)
+        run_logged([NODE, str(exe), "-p", typed], cwd, env, work / "cmd.out",
+                   work / "cmd.err")
     finally:
         api.close()
     main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]
@@ -1607,16 +1592,7 @@ def run_gemini(exe, case, work):
         # The variable Gemini CLI honours for its system settings path.
         env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = str(managed / "etc" / "gemini-cli" / "settings.json")
     try:
-        with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
-            proc = subprocess.Popen([NODE, str(exe), "-p", "hi"], cwd=cwd, env=env,
-                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                    start_new_session=True)
-            try:
-                proc.wait(timeout=RUN_TIMEOUT)
-                rc = proc.returncode
-            except subprocess.TimeoutExpired:
-                rc = "timeout"
-            kill_group(proc)
+        rc = run_logged([NODE, str(exe), "-p", "hi"], cwd, env, work / "out", work / "err")
     finally:
         api.close()
     main = [r for r in api.requests if ":streamGenerateContent" in r["path"]]
@@ -1900,17 +1876,8 @@ def run_copilot(exe, case, work):
            "COPILOT_PROVIDER_API_KEY": "fake-provider-key-31", "COPILOT_MODEL": "gpt-4.1"}
     norm = Normalizer(repo, home, work, above_levels(case))
     try:
-        with open(work / "out", "wb") as out, open(work / "err", "wb") as err:
-            proc = subprocess.Popen([str(exe), "-p", "hi", "--allow-all-tools",
-                                     "--output-format", "json"],
-                                    cwd=repo / case.get("cwd", "."), env=env, stdout=out,
-                                    stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
-            try:
-                proc.wait(timeout=RUN_TIMEOUT)
-                rc = proc.returncode
-            except subprocess.TimeoutExpired:
-                rc = "timeout"
-            kill_group(proc)
+        rc = run_logged([str(exe), "-p", "hi", "--allow-all-tools", "--output-format", "json"],
+                        repo / case.get("cwd", "."), env, work / "out", work / "err")
     finally:
         api.close()
     obs = {"exit": 0 if api.requests else rc}
