@@ -105,6 +105,16 @@ fn compiled_for(t: &Path, harness: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `compile --harness HARNESS --format json` in local mode: the document
+/// and its text, for the tests that hold that a secret is not in it.
+fn compiled_with_text(t: &Path, harness: &str) -> (Value, String) {
+    let out = local(t, &["compile", "--harness", harness, "--format", "json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (serde_json::from_slice(&out.stdout).unwrap(), text)
+}
+
 /// `(path, scope, applicability)` of each item of `kind`.
 fn items(doc: &Value, kind: &str) -> Vec<(String, String, String)> {
     doc[kind]
@@ -542,18 +552,11 @@ fn codex_machine(t: &Path) {
 fn codex_receives_its_home_and_system_layers_and_the_users_trust() {
     let t = tempfile::tempdir().unwrap();
     codex_machine(t.path());
-    let out = local(
-        t.path(),
-        &["compile", "--harness", "codex", "--format", "json"],
-    )
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (doc, text) = compiled_with_text(t.path(), "codex");
     assert!(
         !text.contains("ghp_0123456789"),
         "a user secret was printed"
     );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     // The global AGENTS.md (the blank override is skipped) comes first.
     let first = &doc["instructions"][0];
     assert_eq!(first["source"]["path"], "~/.codex/AGENTS.md");
@@ -762,15 +765,8 @@ fn opencode_merges_its_global_configuration_below_the_projects() {
         "opencode.json",
         r#"{"mcp": {"docs": {"type": "local", "command": ["project-docs"]}}}"#,
     );
-    let out = local(
-        t.path(),
-        &["compile", "--harness", "opencode", "--format", "json"],
-    )
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (doc, text) = compiled_with_text(t.path(), "opencode");
     assert!(!text.contains("sk-live-0123"), "a user secret was printed");
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     // The project's files, then the user's `~/` entry of the global
     // `opencode.jsonc` (its list replaced `config.json`'s).
     let startup: Vec<(String, String, String)> = items(&doc, "instructions")
@@ -896,16 +892,9 @@ fn gemini_cli_merges_the_users_settings_below_the_workspaces() {
         ".gemini/settings.json",
         r#"{"mcpServers": {"docs": {"command": "project-docs"}}}"#,
     );
-    let out = local(
-        t.path(),
-        &["compile", "--harness", "gemini", "--format", "json"],
-    )
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (doc, text) = compiled_with_text(t.path(), "gemini");
     assert!(!text.contains("sk-live-0123"), "a user secret was printed");
     assert!(!text.contains("user-docs-expanded"));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     // The workspace's `docs` replaces the user's whole; `notes` is the
     // user's alone.
     assert_eq!(
@@ -966,15 +955,8 @@ fn copilot_cli_reads_the_users_mcp_servers_and_agents() {
         ".github/agents/helper.md",
         "---\nname: helper\ndescription: The project's helper.\n---\nHelp.\n",
     );
-    let out = local(
-        t.path(),
-        &["compile", "--harness", "copilot", "--format", "json"],
-    )
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (doc, text) = compiled_with_text(t.path(), "copilot");
     assert!(!text.contains("sk-live-0123"), "a user secret was printed");
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     // The workspace's `docs` is taken; the user's is kept, shadowed.
     assert_eq!(
         items(&doc, "mcpServers"),
@@ -1061,18 +1043,11 @@ fn an_installed_and_enabled_plugin_gives_its_items_in_the_plugin_layer() {
     let t = tempfile::tempdir().unwrap();
     machine(t.path());
     claude_plugins(t.path());
-    let out = local(
-        t.path(),
-        &["compile", "--harness", "claude-code", "--format", "json"],
-    )
-    .output()
-    .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (doc, text) = compiled_with_text(t.path(), "claude-code");
     assert!(
         !text.contains("sk-live-plugin"),
         "a plugin's secret was printed"
     );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let named = |kind: &str, name: &str| -> Value {
         doc[kind]
             .as_array()
