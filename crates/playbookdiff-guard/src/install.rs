@@ -447,14 +447,20 @@ pub fn merge_gemini(existing: Option<&str>, command: &str) -> Result<Option<Stri
     )
 }
 
-/// The text Copilot CLI's fail-closed registration prints when the guard
-/// cannot start or answer: a deny on standard output, the only answer
-/// Copilot CLI reads as a block (it runs the call when a hook fails).
+/// What Copilot CLI's fail-closed registration runs when the guard
+/// cannot start or answer: the rest of the payload read, then a deny
+/// printed on standard output, the only answer Copilot CLI reads as a
+/// block (it runs the call when a hook fails). Copilot CLI 1.0.24 stops
+/// answering for the rest of the session when a hook exits before reading
+/// a payload larger than a pipe holds (the end-to-end row
+/// `guard-missing-large`, a 100 KB shell command: no later call ran), so
+/// the fallback drains its input as Codex's does ([`CODEX_FAIL_CLOSED`]).
+/// Copilot CLI runs the command with `bash`, so `{ ...; }` holds.
 pub fn copilot_fallback() -> String {
     let deny = crate::host::copilot_deny(
         "Refused by playbookdiff guard: the guard could not start or answer; the call is not run.",
     );
-    format!(" || echo '{deny}'")
+    format!(" || {{ cat >/dev/null; echo '{deny}'; }}")
 }
 
 /// The command line Copilot CLI runs: `program` and [`hook_args`], then
@@ -631,8 +637,14 @@ mod tests {
         let copilot = copilot_hooks("/opt/bin/playbookdiff-guard");
         let v: Value = serde_json::from_str(&copilot).unwrap();
         let bash = v["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
-        assert!(bash.starts_with("/opt/bin/playbookdiff-guard hook --host copilot || echo '"));
-        let fallback = bash.split_once("echo '").unwrap().1.trim_end_matches('\'');
+        assert!(bash.starts_with(
+            "/opt/bin/playbookdiff-guard hook --host copilot || { cat >/dev/null; echo '"
+        ));
+        let fallback = bash
+            .split_once("echo '")
+            .unwrap()
+            .1
+            .trim_end_matches("'; }");
         let deny: Value = serde_json::from_str(fallback).unwrap();
         assert_eq!(deny["permissionDecision"], "deny");
         assert_eq!(

@@ -349,6 +349,48 @@ fn copilot_user_scope_and_no_managed_scope() {
     );
 }
 
+/// Copilot CLI 1.0.24 answers no later call once a hook exits without
+/// reading a payload larger than a pipe holds: Copilot CLI's registered
+/// command, its program gone, reads the whole payload (1 MiB) and then
+/// prints the deny Copilot CLI reads as a block, exit 0 (Copilot CLI runs
+/// hooks with `bash`).
+#[test]
+fn copilot_s_registration_reads_its_input_when_the_program_is_gone() {
+    use std::io::Write as _;
+    let t = work_tree();
+    let home = tempfile::tempdir().unwrap();
+    let program = assert_cmd::cargo::cargo_bin("playbookdiff-guard");
+    let program = program.to_str().unwrap();
+    install(
+        t.path(),
+        home.path(),
+        &["--host", "copilot", "--write", "--program", program],
+    );
+    let file = t.path().join(".github/hooks/playbookdiff-guard.json");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+    for event in ["preToolUse", "postToolUse"] {
+        let command = v["hooks"][event][0]["bash"].as_str().unwrap();
+        let gone = command.replace(program, "/nonexistent/playbookdiff-guard");
+        let mut child = std::process::Command::new("bash")
+            .args(["--norc", "--noprofile", "-c", &gone])
+            .current_dir(t.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let written = child.stdin.take().unwrap().write_all(&vec![b' '; 1 << 20]);
+        assert!(
+            written.is_ok(),
+            "{gone}: the payload was not read: {written:?}"
+        );
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{gone}");
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(answer["permissionDecision"], "deny", "{gone}");
+    }
+}
+
 /// Codex 0.142.3 runs the call when a hook exits 2 before reading its
 /// input (its write of the payload fails): Codex's registered command, its
 /// program gone, reads the whole payload (1 MiB, more than a pipe holds)
