@@ -53,11 +53,13 @@
 
 mod agents;
 mod config;
+mod hook_trust;
 mod hooks;
 mod instructions;
 mod mcp;
 pub mod profile;
 pub mod remedy;
+mod requirements;
 mod skill_file;
 mod skills;
 mod user;
@@ -199,15 +201,22 @@ pub const SURFACES: &[Surface] = &[
     CONFIG,
     Surface::new(SurfaceKind::Settings, "~/.codex/config.toml")
         .scope(Scope::User)
-        .keys(&["mcp_servers", "projects"])
-        .note("Read in local mode only (`--mode local`): MCP servers and the trust of projects; not yet its other settings, hooks or hook trust."),
+        .keys(&["mcp_servers", "projects", "hooks", "hooks.state"])
+        .note("Read in local mode only (`--mode local`): MCP servers, hooks and the user's trust in each hook, the trust of projects; not yet its other settings."),
+    Surface::new(SurfaceKind::Hooks, "~/.codex/hooks.json")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Settings, "/etc/codex/config.toml")
         .scope(Scope::Managed)
-        .keys(&["mcp_servers"])
-        .note("Read in local mode only (`--mode local`)."),
+        .keys(&["mcp_servers", "hooks"])
+        .note("Read in local mode only (`--mode local`); its hooks run as managed."),
+    Surface::new(SurfaceKind::Hooks, "/etc/codex/hooks.json")
+        .scope(Scope::Managed)
+        .note("Read in local mode only (`--mode local`); its hooks run as managed."),
     Surface::new(SurfaceKind::Settings, "/etc/codex/requirements.toml")
         .scope(Scope::Managed)
-        .not_read(),
+        .keys(&["mcp_servers"])
+        .note("Read in local mode only (`--mode local`): the MCP servers it allows; not yet its other requirements."),
     Surface::new(SurfaceKind::Permissions, CONFIG.pattern)
         .keys(&["sandbox_mode", "approval_policy"]),
     Surface::new(SurfaceKind::Directory, "**/.codex/**")
@@ -337,8 +346,26 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     );
     // The system and user layers hold MCP servers too, below the project's.
     out.mcp_servers = mcp::compile(&mut cx, &all_layers);
+    if let Some(view) = machine.as_ref().and(inputs.machine) {
+        if let Some(allow) = requirements::mcp_allowlist(&mut cx, view) {
+            allow.apply(&mut out.mcp_servers);
+        }
+    }
+    let machine_layers = &all_layers[..machine_count];
+    let hook_layers = hooks::HookLayers {
+        chain: &chain,
+        project: layers,
+        machine: machine.as_ref().zip(inputs.machine).map(|(m, view)| {
+            let user = user::user_layers(machine_layers, &m.home);
+            hooks::MachineHooks {
+                layers: machine_layers,
+                machine: view,
+                trust: hook_trust::HookTrust::read(&user, view, repo.tree().absolute_root()),
+            }
+        }),
+    };
     (out.hooks, out.permissions) =
-        hooks::compile(&mut cx, &chain, layers, facts.hook_events, version);
+        hooks::compile(&mut cx, &hook_layers, facts.hook_events, version);
     out.subagents = agents::compile(&mut cx, &chain);
     if let Some(r) = &nested_root {
         out.instructions
@@ -616,8 +643,8 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 ];
 
 /// The layers local mode still does not read: the admin and bundled
-/// system skills (the user's are read, [`skills`]), the hooks outside
-/// the project and the managed requirements.
+/// system skills (the user's are read, [`skills`]) and the managed
+/// requirements other than the MCP server allowlist ([`requirements`]).
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
@@ -627,15 +654,9 @@ const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
         todo: "list them with /skills in Codex",
     },
     UnreadLayer {
-        code: DiagnosticCode::UserConfigUnavailable,
-        what: "Hooks of the user's and the system's configuration and their trusted hashes",
-        effect: "they run beside the project's hooks once trusted",
-        todo: "list them with /hooks in Codex",
-    },
-    UnreadLayer {
         code: DiagnosticCode::ManagedConfigUnavailable,
-        what: "Managed requirements (`/etc/codex/requirements.toml`, organization policy)",
-        effect: "they can forbid MCP servers and constrain other settings",
+        what: "Managed requirements other than allowed MCP servers (`/etc/codex/requirements.toml`: managed hooks, allow_managed_hooks_only, allowed sandbox modes and approval policies, features; organization policy)",
+        effect: "they can add hooks, turn off the user's and the project's hooks, and constrain other settings",
         todo: "ask the administrator what it enforces",
     },
 ];
