@@ -143,9 +143,7 @@ impl<'m> HookTrust<'m> {
 
 /// The entries of `[hooks.state]` of `layer`, keys trimmed, empty keys
 /// left out.
-fn state_tables<'b, 'a>(
-    layer: &'b Layer<'a>,
-) -> Vec<(String, &'b toml::Spanned<DeValue<'a>>)> {
+fn state_tables<'b, 'a>(layer: &'b Layer<'a>) -> Vec<(String, &'b toml::Spanned<DeValue<'a>>)> {
     let state = get(&layer.table, "hooks")
         .and_then(|(_, v)| match v.get_ref() {
             DeValue::Table(t) => get(t, "state"),
@@ -191,41 +189,58 @@ fn snake_case(event: &str) -> String {
 /// The hash Codex trusts a command hook by (module documentation):
 /// `group` is the matcher group as written, `handler` the handler in it.
 fn hash(event: &str, group: &Value, handler: &Value) -> String {
-    let mut h = Map::new();
-    h.insert("type".into(), "command".into());
-    let command = handler.get("command").cloned().unwrap_or(Value::Null);
-    h.insert("command".into(), command);
-    let timeout = handler.get("timeout").and_then(Value::as_u64);
-    h.insert("timeout".into(), timeout.unwrap_or(600).max(1).into());
-    let is_async = handler.get("async").and_then(Value::as_bool);
-    h.insert("async".into(), is_async.unwrap_or(false).into());
-    if let Some(m) = handler.get("statusMessage").filter(|m| m.is_string()) {
-        h.insert("statusMessage".into(), m.clone());
+    let ignores_matcher = matches!(event, "UserPromptSubmit" | "Stop");
+    let matcher = group["matcher"].as_str().filter(|_| !ignores_matcher);
+    command_hook_hash(&snake_case(event), matcher, handler)
+}
+
+/// The hash Codex computes for a command hook of `event` (Codex's label:
+/// `pre_tool_use`, `post_tool_use`) in a group with `matcher` (as Codex
+/// keeps it: none for an event that ignores it), from the handler's JSON
+/// object (`command`, `timeout` in seconds, `async`, `statusMessage`):
+/// `sha256:` and 64 hex digits (module documentation). The guard trusts
+/// the hooks it installs with it.
+pub fn command_hook_hash(event: &str, matcher: Option<&str>, handler: &Value) -> String {
+    let timeout = handler["timeout"].as_u64().unwrap_or(600).max(1);
+    let mut hook = Map::new();
+    hook.insert("type".into(), "command".into());
+    hook.insert(
+        "command".into(),
+        handler["command"].as_str().unwrap_or("").into(),
+    );
+    hook.insert("timeout".into(), timeout.into());
+    hook.insert(
+        "async".into(),
+        handler["async"].as_bool().unwrap_or(false).into(),
+    );
+    if let Some(status) = handler["statusMessage"].as_str() {
+        hook.insert("statusMessage".into(), status.into());
     }
     let mut identity = Map::new();
-    identity.insert("event_name".into(), snake_case(event).into());
-    let ignores_matcher = matches!(event, "UserPromptSubmit" | "Stop");
-    if let Some(m) = group.get("matcher").filter(|m| m.is_string()) {
-        if !ignores_matcher {
-            identity.insert("matcher".into(), m.clone());
-        }
+    identity.insert("event_name".into(), event.into());
+    if let Some(m) = matcher {
+        identity.insert("matcher".into(), m.into());
     }
-    identity.insert("hooks".into(), Value::Array(vec![Value::Object(h)]));
-    let bytes = serde_json::to_vec(&sorted(&Value::Object(identity))).unwrap_or_default();
-    let digest = Sha256::digest(bytes);
+    identity.insert("hooks".into(), Value::Array(vec![Value::Object(hook)]));
+    let text = canonical(&Value::Object(identity)).to_string();
+    let digest = Sha256::digest(text.as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     format!("sha256:{hex}")
 }
 
-/// `v` with every object's keys in sorted order.
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(o) => {
-            let mut keys: Vec<&String> = o.keys().collect();
+/// `value` with every object's keys in sorted order.
+fn canonical(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
-            Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&o[k]))).collect())
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), canonical(&map[k])))
+                    .collect(),
+            )
         }
-        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
         other => other.clone(),
     }
 }

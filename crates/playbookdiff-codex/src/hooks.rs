@@ -8,9 +8,12 @@
 //! `config.toml`, in Claude Code's shape. A project hook runs only once
 //! its hash is trusted in the user's `config.toml` (or with
 //! `--dangerously-bypass-hook-trust`), which the repository cannot show:
-//! its `runs` is `unknown`. `[features] hooks = false` in a trusted project
-//! layer turns hooks off. `sandbox_mode` and `approval_policy` of the
-//! layers are listed as permission modes.
+//! in repo mode its `runs` is `unknown`. In local mode the system's and
+//! the user's layers add their hooks (`hooks.json` and `[hooks]` of
+//! `/etc/codex` and `$CODEX_HOME`), and the user's trust decides every
+//! hook's `runs` ([`HookTrust`]). `[features] hooks = false` in a layer
+//! that applies turns hooks off. `sandbox_mode` and `approval_policy` of
+//! the project layers are listed as permission modes.
 
 use crate::config::{get, span_union, Layer};
 use crate::hook_trust::HookTrust;
@@ -55,6 +58,8 @@ pub(crate) struct MachineHooks<'a, 'l, 'm> {
     pub layers: &'a [Layer<'l>],
     /// Where their `hooks.json` files are read.
     pub machine: &'m Machine,
+    /// Codex's home (`~/.codex`, `$CODEX_HOME`).
+    pub home: RepoPath,
     /// The user's `[hooks.state]` entries.
     pub trust: HookTrust<'m>,
 }
@@ -97,9 +102,19 @@ pub(crate) fn compile(
     };
     let mut out = Vec::new();
     if let Some(m) = &input.machine {
-        for layer in m.layers {
-            out.extend(machine_hooks_json(cx, m.machine, layer, &reading));
-            out.extend(toml_hooks(cx, layer, &reading));
+        // Each of the system's and the user's layers exists for Codex
+        // whether or not its `config.toml` does: its `hooks.json` is read
+        // either way.
+        let system = RepoPath::on_machine("/etc/codex", ".");
+        for dir in system.iter().chain([&m.home]) {
+            out.extend(machine_hooks_json(cx, m.machine, dir, &reading));
+            for layer in m
+                .layers
+                .iter()
+                .filter(|l| l.loaded.path.parent().as_ref() == Some(dir))
+            {
+                out.extend(toml_hooks(cx, layer, &reading));
+            }
         }
     }
     for dir in input.chain {
@@ -200,20 +215,15 @@ fn hooks_json(cx: &mut Cx<'_, '_>, dir: &RepoPath, reading: &Reading<'_>) -> Vec
     json_hooks(cx, &text.text, source, &reason, reading)
 }
 
-/// The hooks of the `hooks.json` beside the machine layer `layer`
-/// (`/etc/codex/hooks.json`, `$CODEX_HOME/hooks.json`; a profile's file
-/// has none of its own), when it exists.
+/// The hooks of the `hooks.json` of the machine layer directory `dir`
+/// (`/etc/codex/hooks.json`, `$CODEX_HOME/hooks.json`), when it exists.
 fn machine_hooks_json(
     cx: &mut Cx<'_, '_>,
     machine: &Machine,
-    layer: &Layer<'_>,
+    dir: &RepoPath,
     reading: &Reading<'_>,
 ) -> Vec<Hook> {
-    let path = &layer.loaded.path;
-    if path.file_name() != Some("config.toml") {
-        return Vec::new();
-    }
-    let Some(path) = path.parent().and_then(|d| d.join("hooks.json")) else {
+    let Some(path) = dir.join("hooks.json") else {
         return Vec::new();
     };
     let text = match machine.read_text(&path, READ_LIMIT) {
@@ -281,7 +291,10 @@ fn toml_hooks(cx: &mut Cx<'_, '_>, layer: &Layer<'_>, reading: &Reading<'_>) -> 
     let mut source = SourceRef::project(path.clone(), SourceFormat::Toml);
     let reason = if path.is_on_machine() {
         source.scope = crate::user::scope_of(path);
-        format!("Registered in `[hooks]` of `{path}`, {}.", layer_words(source.scope))
+        format!(
+            "Registered in `[hooks]` of `{path}`, {}.",
+            layer_words(source.scope)
+        )
     } else {
         format!("Registered in `[hooks]` of `{path}`, a layer Codex reads for a trusted project.")
     };

@@ -30,8 +30,9 @@
 //!   applicable layers, secrets redacted, placeholders and variable names
 //!   kept symbolic, duplicates across layers left unresolved.
 //! * **Hooks and permissions** (`hooks` module): `.codex/hooks.json` and
-//!   `[hooks]` of the applicable layers, whose `runs` is unknown (hook
-//!   trust lives in the user's configuration); `sandbox_mode` and
+//!   `[hooks]` of the applicable layers, whose `runs` is unknown in repo
+//!   mode (hook trust lives in the user's configuration, which local mode
+//!   reads, with the user's and the system's hooks); `sandbox_mode` and
 //!   `approval_policy`.
 //!
 //! **Scope of what is listed.** Only the root-to-cwd path, the subtree
@@ -54,6 +55,7 @@
 mod agents;
 mod config;
 mod hook_trust;
+pub use hook_trust::command_hook_hash;
 mod hooks;
 mod instructions;
 mod mcp;
@@ -360,6 +362,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
             hooks::MachineHooks {
                 layers: machine_layers,
                 machine: view,
+                home: m.home.clone(),
                 trust: hook_trust::HookTrust::read(&user, view, repo.tree().absolute_root()),
             }
         }),

@@ -50,8 +50,8 @@
 //! file fails the test).
 
 use playbookdiff_model::{
-    AnalysisContext, Applicability, EffectiveAgentConfig, Verdict, HookTrigger, Instruction, LoadPhase,
-    Mode, Permission, RepoPath, Severity, Skill, SourceScope, Transport,
+    AnalysisContext, Applicability, EffectiveAgentConfig, HookTrigger, Instruction, LoadPhase,
+    Mode, Permission, RepoPath, Severity, Skill, SourceScope, Transport, Verdict,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Machine, Repo, WorkingTree};
