@@ -308,7 +308,7 @@ fn toml_hooks(cx: &mut Cx<'_, '_>, layer: &Layer<'_>, reading: &Reading<'_>) -> 
 fn register(
     cx: &mut Cx<'_, '_>,
     source: &SourceRef,
-    lines: &dyn Fn(&[&str]) -> Option<(u32, u32)>,
+    lines: hooks::LinesOf<'_>,
     value: &Value,
     reason: &str,
     reading: &Reading<'_>,
