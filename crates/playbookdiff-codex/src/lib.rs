@@ -176,7 +176,8 @@ pub const SURFACES: &[Surface] = &[
         .not_read(),
     Surface::new(SurfaceKind::Skills, "/etc/codex/skills/**/SKILL.md")
         .scope(Scope::Managed)
-        .not_read(),
+        .keys(&["name", "description"])
+        .note("Read in local mode only (`--mode local`), listed with the project's skills."),
     Surface::new(SurfaceKind::Subagents, "**/.codex/agents/*.toml").keys(&[
         "name",
         "description",
@@ -421,9 +422,11 @@ fn local_assumption(assumptions: &mut [String], home: &RepoPath, profile: Option
         .find(|a| a.starts_with("No CLI flag"))
     {
         *a = format!(
-            "Local mode: the global instructions, `config.toml` and `skills` of `{home}`{profile}, its trust \
-             entries for this project, the user's `~/.agents/skills` and `/etc/codex/config.toml` are read; no \
-             CLI flag, -c override or managed requirement changes the values."
+            "Local mode: the global instructions, `config.toml`, `hooks.json` and `skills` of `{home}`{profile}, \
+             its trust entries for this project and for hooks, the user's `~/.agents/skills`, \
+             `/etc/codex/config.toml`, `hooks.json` and `skills`, and the MCP servers \
+             `/etc/codex/requirements.toml` allows are read; no CLI flag, -c override or other managed \
+             requirement changes the values."
         );
     }
 }
@@ -645,13 +648,13 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
     },
 ];
 
-/// The layers local mode still does not read: the admin and bundled
-/// system skills (the user's are read, [`skills`]) and the managed
+/// The layers local mode still does not read: the bundled system skills
+/// (the user's and the administrator's are read, [`skills`]) and the managed
 /// requirements other than the MCP server allowlist ([`requirements`]).
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
-        what: "Admin and bundled system skills (`/etc/codex/skills`, `$CODEX_HOME/skills/.system`)",
+        what: "Bundled system skills (`$CODEX_HOME/skills/.system`, which Codex writes itself)",
         effect:
             "they share the skill listing budget and names with the repository's and the user's skills",
         todo: "list them with /skills in Codex",
