@@ -898,9 +898,10 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
 
     # A case's `profile`: every command runs as `codex --profile NAME ...`.
     selected = ["--profile", case["profile"]] if case.get("profile") else []
+    codex = codex_managed_prefix(case, codex_home.parent) + [NODE, str(exe)] + selected
 
     def run(args):
-        rc = run_logged([NODE, str(exe)] + selected + args, cwd, env, work / "out", work / "err")
+        rc = run_logged(codex + args, cwd, env, work / "out", work / "err")
         return rc, (work / "out").read_text(errors="replace"), \
             (work / "err").read_text(errors="replace")
 
@@ -953,11 +954,13 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
             obs["mcpServers"] = "unparsable-output"
     else:
         obs["mcpServers"] = {"exit": rc, "stderr": clean_stderr(norm.text(err))}
-    if has_codex_hooks(repo):
-        obs["hooks"], keys = codex_hooks(exe, cwd, env, norm)
-        if trusted and keys:
+    if has_codex_hooks(repo) or has_codex_hooks(home):
+        obs["hooks"], keys = codex_hooks(codex, cwd, env, norm)
+        # A fixture home holds the user's own trust entries: the listing
+        # under them is the observation, and the recorder adds none.
+        if trusted and keys and not case.get("home"):
             trust_hooks(codex_home, keys)
-            obs["hooksTrusted"], _ = codex_hooks(exe, cwd, env, norm)
+            obs["hooksTrusted"], _ = codex_hooks(codex, cwd, env, norm)
     return obs
 
 
@@ -976,21 +979,40 @@ def trust_hooks(codex_home, keys):
         f.write(text)
 
 
+def codex_managed_prefix(case, sub):
+    """The command that starts Codex with the case's managed fixture as
+    `/etc/codex` (Codex reads `/etc/codex/config.toml`, `hooks.json` and
+    `requirements.toml` there, and no variable moves them): a mount
+    namespace of the run's own (`unshare -m`) in which a read-only overlay
+    puts the fixture's `etc` over the machine's `/etc`; nothing is written
+    under `/`, and the mount ends with the process. Empty without a
+    `managed` key."""
+    managed = seed_managed(case, sub)
+    if managed is None:
+        return []
+    # Absolute paths: the agent's own PATH is the restricted one.
+    mount, unshare, sh = (shutil.which(t) for t in ("mount", "unshare", "sh"))
+    script = f'{mount} -t overlay overlay -o "lowerdir=$0/etc:/etc" /etc && exec "$@"'
+    return [unshare, "-m", sh, "-c", script, str(managed)]
+
+
 def has_codex_hooks(repo):
-    """True when the repository's `.codex` registers hooks (`hooks.json`,
-    or `[hooks` in `config.toml`): only those cases record `hooks`."""
+    """True when the `.codex` of `repo` (a repository, or a fixture home)
+    registers hooks (`hooks.json`, or `[hooks` in `config.toml`): only
+    those cases record `hooks`."""
     config = repo / ".codex" / "config.toml"
     return (repo / ".codex" / "hooks.json").is_file() or (
         config.is_file() and "[hooks" in config.read_text(errors="replace"))
 
 
-def codex_hooks(exe, cwd, env, norm):
-    """The hooks Codex discovers for `cwd`, from the app server's
-    `hooks/list` (JSON-RPC over stdio): each hook's event, source file and
-    trust status, sorted, and each hook's key and current hash (what a
-    user's trust entry names). Nothing is run: listing does not fire a
-    hook."""
-    proc = subprocess.Popen([NODE, str(exe), "app-server"], cwd=cwd, env=env,
+def codex_hooks(codex, cwd, env, norm):
+    """The hooks Codex (started by the command `codex`) discovers for
+    `cwd`, from the app server's `hooks/list` (JSON-RPC over stdio): each
+    hook's event, source file and trust status (and `enabled: false` for
+    one the user turned off), sorted, and each hook's key and current hash
+    (what a user's trust entry names). Nothing is run: listing does not
+    fire a hook."""
+    proc = subprocess.Popen(codex + ["app-server"], cwd=cwd, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, start_new_session=True)
 
@@ -1024,7 +1046,9 @@ def codex_hooks(exe, cwd, env, norm):
     if os.environ.get("ORACLE_KEEP"):
         keep = Path(os.environ["ORACLE_KEEP"])
         keep.mkdir(parents=True, exist_ok=True)
-        (keep / "hooks-list.json").write_text(json.dumps(reply, indent=1))
+        # One file per listing of the case, in the order they ran.
+        n = len(list(keep.glob("hooks-list-*.json")))
+        (keep / f"hooks-list-{n}.json").write_text(json.dumps(reply, indent=1))
     if not reply or "result" not in reply:
         return {"error": norm.text(json.dumps((reply or {}).get("error")))}, []
     hooks, warnings, keys = [], [], []
@@ -1035,7 +1059,8 @@ def codex_hooks(exe, cwd, env, norm):
                 keys.append((h["key"], h["currentHash"]))
             hooks.append({"event": h.get("eventName"), "source": norm.path(h.get("sourcePath")),
                           "matcher": h.get("matcher"), "command": norm.text(h.get("command") or ""),
-                          "timeoutSec": h.get("timeoutSec"), "trustStatus": h.get("trustStatus")})
+                          "timeoutSec": h.get("timeoutSec"), "trustStatus": h.get("trustStatus")}
+                         | ({"enabled": False} if h.get("enabled") is False else {}))
     return {"listed": sorted(hooks, key=lambda h: json.dumps(h, sort_keys=True)),
             "warnings": sorted(warnings)}, keys
 

@@ -8,19 +8,24 @@
 //! `config.toml`, in Claude Code's shape. A project hook runs only once
 //! its hash is trusted in the user's `config.toml` (or with
 //! `--dangerously-bypass-hook-trust`), which the repository cannot show:
-//! its `runs` is `unknown`. `[features] hooks = false` in a trusted project
-//! layer turns hooks off. `sandbox_mode` and `approval_policy` of the
-//! layers are listed as permission modes.
+//! in repo mode its `runs` is `unknown`. In local mode the system's and
+//! the user's layers add their hooks (`hooks.json` and `[hooks]` of
+//! `/etc/codex` and `$CODEX_HOME`), and the user's trust decides every
+//! hook's `runs` ([`HookTrust`]). `[features] hooks = false` in a layer
+//! that applies turns hooks off. `sandbox_mode` and `approval_policy` of
+//! the project layers are listed as permission modes.
 
 use crate::config::{get, span_union, Layer};
+use crate::hook_trust::HookTrust;
 use crate::{Cx, TrustLevel, HARNESS, READ_LIMIT};
 use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_adapter::json::JsonDoc;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     ActionKind, Applicability, Diagnostic, DiagnosticCode, Hook, PermissionEffect, PermissionScope,
-    PermissionSetting, RepoPath, SourceFormat, SourceRef, Verdict,
+    PermissionSetting, RepoPath, SourceFormat, SourceRef, SourceScope, Verdict,
 };
+use playbookdiff_source::{Machine, SourceError};
 use serde_json::Value;
 use toml::de::DeValue;
 
@@ -34,33 +39,91 @@ const TOOLS: &[&str] = &["Bash", "apply_patch"];
 /// Why a project hook's `runs` is unknown.
 const TRUST_REASON: &str = "Codex runs a project hook only once its hash is trusted in the user's config.toml, or with --dangerously-bypass-hook-trust";
 
-/// The hooks and permission settings of the layers that apply, the
-/// `hooks.json` files of the directories in `chain` first.
+/// The layers whose hooks are read.
+pub(crate) struct HookLayers<'a, 'l, 'm> {
+    /// The directories from the project root to cwd, whose
+    /// `.codex/hooks.json` is read.
+    pub chain: &'a [RepoPath],
+    /// The project's configuration layers that apply.
+    pub project: &'a [Layer<'l>],
+    /// In local mode, the machine's layers and the user's trust.
+    pub machine: Option<MachineHooks<'a, 'l, 'm>>,
+}
+
+/// What local mode adds to the hooks: the system's and the user's layers
+/// and the user's trust in each hook.
+pub(crate) struct MachineHooks<'a, 'l, 'm> {
+    /// The system and user layers (a profile's last), lowest precedence
+    /// first.
+    pub layers: &'a [Layer<'l>],
+    /// Where their `hooks.json` files are read.
+    pub machine: &'m Machine,
+    /// Codex's home (`~/.codex`, `$CODEX_HOME`).
+    pub home: RepoPath,
+    /// The user's `[hooks.state]` entries.
+    pub trust: HookTrust<'m>,
+}
+
+/// What every registration of one compilation shares.
+struct Reading<'x> {
+    events: Events,
+    release: String,
+    /// `runs` before the user's trust is applied.
+    runs: Verdict,
+    trust: Option<&'x HookTrust<'x>>,
+}
+
+/// The hooks and permission settings of the layers that apply: in local
+/// mode the system's and the user's first (each layer's `hooks.json`
+/// before its `[hooks]`, as Codex lists them), then the `hooks.json`
+/// files of the directories of the chain, then the project layers'
+/// `[hooks]`. In repo mode every hook's `runs` is unknown (the user's
+/// trust is not read); in local mode it is decided by that trust
+/// ([`HookTrust`]).
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
-    chain: &[RepoPath],
-    layers: &[Layer<'_>],
+    input: &HookLayers<'_, '_, '_>,
     hook_events: &'static [&'static str],
     version: &str,
 ) -> (Vec<Hook>, Vec<PermissionSetting>) {
-    let events = Events {
-        known: hook_events,
-        tool_events: TOOL_EVENTS,
-        matcherless: &[],
-        cannot_block: &[],
-        tools: TOOLS,
-        triggers: &[],
+    let machine_layers = input.machine.as_ref().map_or(&[][..], |m| m.layers);
+    let reading = Reading {
+        events: Events {
+            known: hook_events,
+            tool_events: TOOL_EVENTS,
+            matcherless: &[],
+            cannot_block: &[],
+            tools: TOOLS,
+            triggers: &[],
+        },
+        release: format!("Codex {version}"),
+        runs: runs(cx, machine_layers, input.project),
+        trust: input.machine.as_ref().map(|m| &m.trust),
     };
-    let release = format!("Codex {version}");
-    let runs = runs(cx, layers);
     let mut out = Vec::new();
-    for dir in chain {
-        out.extend(hooks_json(cx, dir, &events, &release, &runs));
+    if let Some(m) = &input.machine {
+        // Each of the system's and the user's layers exists for Codex
+        // whether or not its `config.toml` does: its `hooks.json` is read
+        // either way.
+        let system = RepoPath::on_machine("/etc/codex", ".");
+        for dir in system.iter().chain([&m.home]) {
+            out.extend(machine_hooks_json(cx, m.machine, dir, &reading));
+            for layer in m
+                .layers
+                .iter()
+                .filter(|l| l.loaded.path.parent().as_ref() == Some(dir))
+            {
+                out.extend(toml_hooks(cx, layer, &reading));
+            }
+        }
     }
-    for layer in layers {
-        out.extend(toml_hooks(cx, layer, &events, &release, &runs));
+    for dir in input.chain {
+        out.extend(hooks_json(cx, dir, &reading));
     }
-    if !out.is_empty() && runs.may_apply() {
+    for layer in input.project {
+        out.extend(toml_hooks(cx, layer, &reading));
+    }
+    if input.machine.is_none() && !out.is_empty() && reading.runs.may_apply() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::HookTrustUnknown,
             format!(
@@ -69,14 +132,15 @@ pub(crate) fn compile(
             ),
         ));
     }
-    let permissions = layers.iter().flat_map(permission_modes).collect();
+    let permissions = input.project.iter().flat_map(permission_modes).collect();
     (out, permissions)
 }
 
 /// `unknown` (hash trust), or `no` when the closest layer that sets
-/// `features.hooks` sets it false (reported at that key).
-fn runs(cx: &mut Cx<'_, '_>, layers: &[Layer<'_>]) -> Verdict {
-    for layer in layers.iter().rev() {
+/// `features.hooks` sets it false (reported at that key): the project
+/// layers `project`, then the machine's `machine` (empty in repo mode).
+fn runs(cx: &mut Cx<'_, '_>, machine: &[Layer<'_>], project: &[Layer<'_>]) -> Verdict {
+    for layer in machine.iter().chain(project).rev() {
         let Some((_, features)) = get(&layer.table, "features") else {
             continue;
         };
@@ -132,13 +196,7 @@ fn unparsable_hooks(path: &RepoPath, e: &playbookdiff_source::ParseError) -> Dia
 
 /// The hooks of `<dir>/.codex/hooks.json`, when it exists and its
 /// directory is trusted.
-fn hooks_json(
-    cx: &mut Cx<'_, '_>,
-    dir: &RepoPath,
-    events: &Events,
-    release: &str,
-    runs: &Verdict,
-) -> Vec<Hook> {
+fn hooks_json(cx: &mut Cx<'_, '_>, dir: &RepoPath, reading: &Reading<'_>) -> Vec<Hook> {
     let Some(path) = dir.join(crate::HOOKS_JSON.relative()) else {
         return Vec::new();
     };
@@ -152,48 +210,75 @@ fn hooks_json(
             return Vec::new();
         }
     };
-    let doc = match JsonDoc::parse_without_bom(&text.text) {
+    let reason = format!("Registered in `{path}`, which Codex reads for a trusted project.");
+    let source = SourceRef::project(path, SourceFormat::Json);
+    json_hooks(cx, &text.text, source, &reason, reading)
+}
+
+/// The hooks of the `hooks.json` of the machine layer directory `dir`
+/// (`/etc/codex/hooks.json`, `$CODEX_HOME/hooks.json`), when it exists.
+fn machine_hooks_json(
+    cx: &mut Cx<'_, '_>,
+    machine: &Machine,
+    dir: &RepoPath,
+    reading: &Reading<'_>,
+) -> Vec<Hook> {
+    let Some(path) = dir.join("hooks.json") else {
+        return Vec::new();
+    };
+    let text = match machine.read_text(&path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(SourceError::NotFound(_)) => return Vec::new(),
+        Err(e) => {
+            crate::config::read_error(cx, &path, e, SourceFormat::Json);
+            return Vec::new();
+        }
+    };
+    let scope = crate::user::scope_of(&path);
+    let reason = format!("Registered in `{path}`, {}.", layer_words(scope));
+    let source = SourceRef {
+        scope,
+        ..SourceRef::project(path, SourceFormat::Json)
+    };
+    json_hooks(cx, &text.text, source, &reason, reading)
+}
+
+/// How Codex reads a machine layer of scope `scope`.
+fn layer_words(scope: SourceScope) -> &'static str {
+    match scope {
+        SourceScope::Managed => "the system's configuration, whose hooks Codex runs as managed, without the user's trust",
+        _ => "the user's configuration, which Codex reads in every project",
+    }
+}
+
+/// The hooks of the `hooks.json` text `text`, registered at `source`.
+fn json_hooks(
+    cx: &mut Cx<'_, '_>,
+    text: &str,
+    source: SourceRef,
+    reason: &str,
+    reading: &Reading<'_>,
+) -> Vec<Hook> {
+    let doc = match JsonDoc::parse_without_bom(text) {
         Ok(d) => d,
         Err(e) => {
-            cx.diag(unparsable_hooks(&path, &e));
+            let mut d = unparsable_hooks(&source.path, &e);
+            if let Some(s) = d.source.as_mut() {
+                s.scope = source.scope;
+            }
+            cx.diag(d);
             return Vec::new();
         }
     };
     let Some(value) = doc.value.get("hooks") else {
         return Vec::new();
     };
-    let source = SourceRef::project(path.clone(), SourceFormat::Json);
     let lines = |p: &[&str]| doc.span(p);
-    let reason = format!("Registered in `{path}`, which Codex reads for a trusted project.");
-    let ctx = cx.base.context;
-    let reg = Registration {
-        harness: HARNESS,
-        release,
-        source: &source,
-        prefix: &["hooks"],
-        lines: &lines,
-        events,
-        tokens: Tokens {
-            project: &[],
-            plugin: None,
-        },
-        cwd: &ctx.cwd,
-        layout: hooks::Layout::Groups,
-        runs: runs.clone(),
-        applicability: Applicability::Effective,
-        reason: &reason,
-    };
-    hooks::read(&mut cx.base, &reg, value)
+    register(cx, &source, &lines, value, reason, reading)
 }
 
 /// The hooks of `[hooks]` in a `config.toml` layer.
-fn toml_hooks(
-    cx: &mut Cx<'_, '_>,
-    layer: &Layer<'_>,
-    events: &Events,
-    release: &str,
-    runs: &Verdict,
-) -> Vec<Hook> {
+fn toml_hooks(cx: &mut Cx<'_, '_>, layer: &Layer<'_>, reading: &Reading<'_>) -> Vec<Hook> {
     let Some((_, v)) = get(&layer.table, "hooks") else {
         return Vec::new();
     };
@@ -202,31 +287,55 @@ fn toml_hooks(
     if let Some(o) = value.as_object_mut() {
         o.remove("state");
     }
-    let source = SourceRef::project(layer.loaded.path.clone(), SourceFormat::Toml);
+    let path = &layer.loaded.path;
+    let mut source = SourceRef::project(path.clone(), SourceFormat::Toml);
+    let reason = if path.is_on_machine() {
+        source.scope = crate::user::scope_of(path);
+        format!(
+            "Registered in `[hooks]` of `{path}`, {}.",
+            layer_words(source.scope)
+        )
+    } else {
+        format!("Registered in `[hooks]` of `{path}`, a layer Codex reads for a trusted project.")
+    };
     let lines = |p: &[&str]| span_at(layer, p);
-    let reason = format!(
-        "Registered in `[hooks]` of `{}`, a layer Codex reads for a trusted project.",
-        layer.loaded.path
-    );
+    register(cx, &source, &lines, &value, &reason, reading)
+}
+
+/// The hooks of the object of events `value` registered at `source`
+/// (`lines` giving the lines of a key path), their `runs` decided by the
+/// user's trust in local mode.
+fn register(
+    cx: &mut Cx<'_, '_>,
+    source: &SourceRef,
+    lines: hooks::LinesOf<'_>,
+    value: &Value,
+    reason: &str,
+    reading: &Reading<'_>,
+) -> Vec<Hook> {
     let ctx = cx.base.context;
     let reg = Registration {
         harness: HARNESS,
-        release,
-        source: &source,
+        release: &reading.release,
+        source,
         prefix: &["hooks"],
-        lines: &lines,
-        events,
+        lines,
+        events: &reading.events,
         tokens: Tokens {
             project: &[],
             plugin: None,
         },
         cwd: &ctx.cwd,
         layout: hooks::Layout::Groups,
-        runs: runs.clone(),
+        runs: reading.runs.clone(),
         applicability: Applicability::Effective,
-        reason: &reason,
+        reason,
     };
-    hooks::read(&mut cx.base, &reg, &value)
+    let mut out = hooks::read(&mut cx.base, &reg, value);
+    if let Some(trust) = reading.trust {
+        trust.apply(&mut out, &source.path, value);
+    }
+    out
 }
 
 /// The lines of the value at key path `path` of `layer`, when present.

@@ -30,8 +30,9 @@
 //!   applicable layers, secrets redacted, placeholders and variable names
 //!   kept symbolic, duplicates across layers left unresolved.
 //! * **Hooks and permissions** (`hooks` module): `.codex/hooks.json` and
-//!   `[hooks]` of the applicable layers, whose `runs` is unknown (hook
-//!   trust lives in the user's configuration); `sandbox_mode` and
+//!   `[hooks]` of the applicable layers, whose `runs` is unknown in repo
+//!   mode (hook trust lives in the user's configuration, which local mode
+//!   reads, with the user's and the system's hooks); `sandbox_mode` and
 //!   `approval_policy`.
 //!
 //! **Scope of what is listed.** Only the root-to-cwd path, the subtree
@@ -53,11 +54,14 @@
 
 mod agents;
 mod config;
+mod hook_trust;
+pub use hook_trust::command_hook_hash;
 mod hooks;
 mod instructions;
 mod mcp;
 pub mod profile;
 pub mod remedy;
+mod requirements;
 mod skill_file;
 mod skills;
 mod user;
@@ -172,7 +176,8 @@ pub const SURFACES: &[Surface] = &[
         .not_read(),
     Surface::new(SurfaceKind::Skills, "/etc/codex/skills/**/SKILL.md")
         .scope(Scope::Managed)
-        .not_read(),
+        .keys(&["name", "description"])
+        .note("Read in local mode only (`--mode local`), listed with the project's skills."),
     Surface::new(SurfaceKind::Subagents, "**/.codex/agents/*.toml").keys(&[
         "name",
         "description",
@@ -199,15 +204,22 @@ pub const SURFACES: &[Surface] = &[
     CONFIG,
     Surface::new(SurfaceKind::Settings, "~/.codex/config.toml")
         .scope(Scope::User)
-        .keys(&["mcp_servers", "projects"])
-        .note("Read in local mode only (`--mode local`): MCP servers and the trust of projects; not yet its other settings, hooks or hook trust."),
+        .keys(&["mcp_servers", "projects", "hooks", "hooks.state"])
+        .note("Read in local mode only (`--mode local`): MCP servers, hooks and the user's trust in each hook, the trust of projects; not yet its other settings."),
+    Surface::new(SurfaceKind::Hooks, "~/.codex/hooks.json")
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Settings, "/etc/codex/config.toml")
         .scope(Scope::Managed)
-        .keys(&["mcp_servers"])
-        .note("Read in local mode only (`--mode local`)."),
+        .keys(&["mcp_servers", "hooks"])
+        .note("Read in local mode only (`--mode local`); its hooks run as managed."),
+    Surface::new(SurfaceKind::Hooks, "/etc/codex/hooks.json")
+        .scope(Scope::Managed)
+        .note("Read in local mode only (`--mode local`); its hooks run as managed."),
     Surface::new(SurfaceKind::Settings, "/etc/codex/requirements.toml")
         .scope(Scope::Managed)
-        .not_read(),
+        .keys(&["mcp_servers"])
+        .note("Read in local mode only (`--mode local`): the MCP servers it allows; not yet its other requirements."),
     Surface::new(SurfaceKind::Permissions, CONFIG.pattern)
         .keys(&["sandbox_mode", "approval_policy"]),
     Surface::new(SurfaceKind::Directory, "**/.codex/**")
@@ -337,8 +349,27 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     );
     // The system and user layers hold MCP servers too, below the project's.
     out.mcp_servers = mcp::compile(&mut cx, &all_layers);
+    if let Some(view) = machine.as_ref().and(inputs.machine) {
+        if let Some(allow) = requirements::mcp_allowlist(&mut cx, view) {
+            allow.apply(&mut out.mcp_servers);
+        }
+    }
+    let machine_layers = &all_layers[..machine_count];
+    let hook_layers = hooks::HookLayers {
+        chain: &chain,
+        project: layers,
+        machine: machine.as_ref().zip(inputs.machine).map(|(m, view)| {
+            let user = user::user_layers(machine_layers, &m.home);
+            hooks::MachineHooks {
+                layers: machine_layers,
+                machine: view,
+                home: m.home.clone(),
+                trust: hook_trust::HookTrust::read(&user, view, repo.tree().absolute_root()),
+            }
+        }),
+    };
     (out.hooks, out.permissions) =
-        hooks::compile(&mut cx, &chain, layers, facts.hook_events, version);
+        hooks::compile(&mut cx, &hook_layers, facts.hook_events, version);
     out.subagents = agents::compile(&mut cx, &chain);
     if let Some(r) = &nested_root {
         out.instructions
@@ -391,9 +422,11 @@ fn local_assumption(assumptions: &mut [String], home: &RepoPath, profile: Option
         .find(|a| a.starts_with("No CLI flag"))
     {
         *a = format!(
-            "Local mode: the global instructions, `config.toml` and `skills` of `{home}`{profile}, its trust \
-             entries for this project, the user's `~/.agents/skills` and `/etc/codex/config.toml` are read; no \
-             CLI flag, -c override or managed requirement changes the values."
+            "Local mode: the global instructions, `config.toml`, `hooks.json` and `skills` of `{home}`{profile}, \
+             its trust entries for this project and for hooks, the user's `~/.agents/skills`, \
+             `/etc/codex/config.toml`, `hooks.json` and `skills`, and the MCP servers \
+             `/etc/codex/requirements.toml` allows are read; no CLI flag, -c override or other managed \
+             requirement changes the values."
         );
     }
 }
@@ -615,27 +648,21 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
     },
 ];
 
-/// The layers local mode still does not read: the admin and bundled
-/// system skills (the user's are read, [`skills`]), the hooks outside
-/// the project and the managed requirements.
+/// The layers local mode still does not read: the bundled system skills
+/// (the user's and the administrator's are read, [`skills`]) and the managed
+/// requirements other than the MCP server allowlist ([`requirements`]).
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
-        what: "Admin and bundled system skills (`/etc/codex/skills`, `$CODEX_HOME/skills/.system`)",
+        what: "Bundled system skills (`$CODEX_HOME/skills/.system`, which Codex writes itself)",
         effect:
             "they share the skill listing budget and names with the repository's and the user's skills",
         todo: "list them with /skills in Codex",
     },
     UnreadLayer {
-        code: DiagnosticCode::UserConfigUnavailable,
-        what: "Hooks of the user's and the system's configuration and their trusted hashes",
-        effect: "they run beside the project's hooks once trusted",
-        todo: "list them with /hooks in Codex",
-    },
-    UnreadLayer {
         code: DiagnosticCode::ManagedConfigUnavailable,
-        what: "Managed requirements (`/etc/codex/requirements.toml`, organization policy)",
-        effect: "they can forbid MCP servers and constrain other settings",
+        what: "Managed requirements other than allowed MCP servers (`/etc/codex/requirements.toml`: managed hooks, allow_managed_hooks_only, allowed sandbox modes and approval policies, features; organization policy)",
+        effect: "they can add hooks, turn off the user's and the project's hooks, and constrain other settings",
         todo: "ask the administrator what it enforces",
     },
 ];

@@ -104,6 +104,19 @@ pub(crate) fn read(
     Some(out)
 }
 
+/// The user's layers among the machine's parsed layers `layers`: the
+/// files in Codex's home `home` (`config.toml` and a profile's file), the
+/// layers whose `[hooks.state]` Codex reads.
+pub(crate) fn user_layers<'b, 'a>(
+    layers: &'b [crate::config::Layer<'a>],
+    home: &RepoPath,
+) -> Vec<&'b crate::config::Layer<'a>> {
+    layers
+        .iter()
+        .filter(|l| l.loaded.path.starts_with(home))
+        .collect()
+}
+
 /// The text of the machine file `path`; `None` when absent, or unreadable
 /// (reported in `diags`).
 fn read_text(

@@ -4,20 +4,12 @@
 //! and `guard status` can tell a trusted hook from an untrusted or changed
 //! one.
 //!
-//! The recipe, from Codex's source (`codex-rs/hooks/src/engine/discovery.rs`
-//! `command_hook_hash`, `codex-rs/config/src/fingerprint.rs`
-//! `version_for_toml`) and checked against the hashes the app server's
-//! `hooks/list` reports in Codex 0.142.3 and 0.171.0: the identity
-//! `{"event_name": "pre_tool_use", "matcher": M, "hooks": [{"type":
-//! "command", "command": C, "timeout": T, "async": false, "statusMessage":
-//! S}]}` (a missing matcher or status message is left out; the timeout
-//! defaults to 600 seconds and is at least 1), its keys sorted at every
-//! level, serialized as compact JSON, hashed with SHA-256 and written
-//! `sha256:<64 hex digits>`. The key is `<hooks.json path>:<event>:<group
+//! The hash is [`command_hook_hash`], the Codex adapter's (checked there
+//! against the hashes the app server's `hooks/list` reports in Codex
+//! 0.142.3 and 0.171.0). The key is `<hooks.json path>:<event>:<group
 //! index>:<handler index>` (0-based).
 
-use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
+use serde_json::Value;
 
 /// The events the guard registers, as `hooks.json` names them and as
 /// Codex's trust keys and hashes name them.
@@ -35,54 +27,9 @@ pub struct TrustEntry {
     pub hash: String,
 }
 
-/// The hash Codex computes for a command hook of `event` (Codex's label:
-/// `pre_tool_use`, `post_tool_use`) in a group with `matcher`, from the
-/// handler's JSON object (`command`, `timeout` in seconds, `async`,
-/// `statusMessage`).
-pub fn command_hook_hash(event: &str, matcher: Option<&str>, handler: &Value) -> String {
-    let timeout = handler["timeout"].as_u64().unwrap_or(600).max(1);
-    let mut hook = Map::new();
-    hook.insert("type".into(), "command".into());
-    hook.insert(
-        "command".into(),
-        handler["command"].as_str().unwrap_or("").into(),
-    );
-    hook.insert("timeout".into(), timeout.into());
-    hook.insert(
-        "async".into(),
-        handler["async"].as_bool().unwrap_or(false).into(),
-    );
-    if let Some(status) = handler["statusMessage"].as_str() {
-        hook.insert("statusMessage".into(), status.into());
-    }
-    let mut identity = Map::new();
-    identity.insert("event_name".into(), event.into());
-    if let Some(m) = matcher {
-        identity.insert("matcher".into(), m.into());
-    }
-    identity.insert("hooks".into(), Value::Array(vec![Value::Object(hook)]));
-    let text = canonical(&Value::Object(identity)).to_string();
-    let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
-}
-
-/// `value` with every object's keys in sorted order.
-fn canonical(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), canonical(&map[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
-        other => other.clone(),
-    }
-}
+/// The hash Codex computes for a command hook, kept by the Codex adapter
+/// (which decides with it which hooks run in local mode).
+pub use playbookdiff_codex::command_hook_hash;
 
 /// The trust entries of every command hook in `hooks_json` (the text of
 /// the file at `path`, as Codex names it in keys) whose command holds

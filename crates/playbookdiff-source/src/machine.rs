@@ -158,6 +158,20 @@ impl Machine {
         None
     }
 
+    /// The absolute path the agent itself names the machine path `p` by
+    /// (what a user file keyed by path holds, such as Codex's
+    /// `[hooks.state."<path>:..."]`): the home or the variable's directory
+    /// as given joined with the rest, and a fixed machine path as written
+    /// (`/etc/codex/config.toml`, whatever [`Machine::with_root`] set).
+    /// `None` for a path that is not on the machine or whose place is
+    /// unknown. Nothing is read.
+    pub fn agent_path(&self, p: &RepoPath) -> Option<PathBuf> {
+        match p.machine_parts()? {
+            ("/", rest) => Some(Path::new("/").join(rest)),
+            _ => self.abs(p),
+        }
+    }
+
     /// The absolute path of the machine path `p`; `None` for a path that
     /// is not on the machine or whose place is unknown (no home, a
     /// variable not set).

@@ -8,7 +8,10 @@
 //! source". Seen with 0.142.3 and 0.171.0: `~/.agents/skills/standup` and
 //! `$CODEX_HOME/skills/lint` listed with the project's skills, a user
 //! skill named like a project skill listed beside it (case
-//! `oracle.local_user_layers.home-codex-skills`).
+//! `oracle.local_user_layers.home-codex-skills`). The administrator's
+//! `/etc/codex/skills` is listed the same way, in the managed layer (seen
+//! with both releases, case
+//! `oracle.local_user_layers.home-codex-skills.managed-codex-admin-skills`).
 //!
 //! The walk is the project roots' ([`super::discovery`]): every `SKILL.md`
 //! at most six levels below the root, names starting with `.` skipped, at
@@ -28,11 +31,13 @@ const MAX_DEPTH: usize = 6;
 const MAX_DIRS: usize = 2_000;
 
 /// The user's skill roots: `~/.agents/skills`, then `skills` in Codex's
-/// home `home` (`~/.codex`, `$CODEX_HOME`).
+/// home `home` (`~/.codex`, `$CODEX_HOME`); then the administrator's
+/// `/etc/codex/skills`.
 fn roots(home: &RepoPath) -> Vec<RepoPath> {
     [
         RepoPath::on_machine("~", ".agents/skills"),
         home.join("skills"),
+        RepoPath::on_machine("/etc/codex", "skills"),
     ]
     .into_iter()
     .flatten()
@@ -64,8 +69,9 @@ fn skill_files(machine: &Machine, root: &RepoPath) -> Vec<RepoPath> {
     out
 }
 
-/// Adds the user's skills of `machine` to `out`, each in the user's layer;
-/// a file that cannot be read is reported and left out.
+/// Adds the user's and the administrator's skills of `machine` to `out`,
+/// each in its layer (`user`, `managed`); a file that cannot be read is
+/// reported and left out.
 pub(super) fn compile(
     cx: &mut Cx<'_, '_>,
     machine: &Machine,
@@ -77,6 +83,7 @@ pub(super) fn compile(
             scan_dir: RepoPath::root(),
             path: root.clone(),
         };
+        let scope = crate::user::scope_of(&root);
         for file in skill_files(machine, &root) {
             let before = cx.diags.len();
             if let Some(s) = read(cx, machine, &place, &file) {
@@ -84,15 +91,15 @@ pub(super) fn compile(
             }
             for d in &mut cx.diags[before..] {
                 if let Some(s) = d.source.as_mut().filter(|s| s.path.is_on_machine()) {
-                    s.scope = SourceScope::User;
+                    s.scope = scope;
                 }
             }
         }
     }
 }
 
-/// One user skill, as [`build`] makes a project's, with its provenance in
-/// the user's layer and a reason naming its root.
+/// One user or administrator skill, as [`build`] makes a project's, with
+/// its provenance in its root's layer and a reason naming its root.
 fn read(cx: &mut Cx<'_, '_>, machine: &Machine, root: &Root, file: &RepoPath) -> Option<Skill> {
     let text = match machine.read_text(file, READ_LIMIT) {
         Ok(t) => t,
@@ -105,8 +112,12 @@ fn read(cx: &mut Cx<'_, '_>, machine: &Machine, root: &Root, file: &RepoPath) ->
     let parsed = parse_front_matter(cx, file, &dir_name, &text, true);
     let pol = skill_file::Policy::default();
     let mut skill = build(cx, root, &dir_name, file, &parsed, pol, None);
-    skill.source.scope = SourceScope::User;
-    let found = format!("The user's skill in `{}`", root.path);
+    skill.source.scope = crate::user::scope_of(&root.path);
+    let whose = match skill.source.scope {
+        SourceScope::Managed => "administrator",
+        _ => "user",
+    };
+    let found = format!("The {whose}'s skill in `{}`", root.path);
     skill.reason = match skill.applicability {
         Applicability::Effective => format!(
             "{found}: Codex lists its name, description and path at startup in every project."

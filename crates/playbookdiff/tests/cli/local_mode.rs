@@ -416,6 +416,22 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         ".claude/remote-settings.json",
         "{\"outputStyle\": \"Explanatory\"}\n",
     );
+    // Codex's hooks outside the project and the managed requirements.
+    write(
+        &t.path().join("home"),
+        ".codex/hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}]}}"#,
+    );
+    write(
+        &t.path().join("root"),
+        "etc/codex/hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "audit"}]}]}}"#,
+    );
+    write(
+        &t.path().join("root"),
+        "etc/codex/requirements.toml",
+        "[mcp_servers.policy.identity]\ncommand = \"policy\"\n",
+    );
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
@@ -545,6 +561,128 @@ fn codex_machine(t: &Path) {
         &root,
         "etc/codex/config.toml",
         "[mcp_servers.policy]\ncommand = \"policy\"\n",
+    );
+}
+
+/// Codex hooks in every layer of a trusted project: a system hook, a user
+/// hook trusted by its current hash, a user hook holding a secret and
+/// never trusted, a project hook trusted for another version of it; and
+/// managed requirements allowing one of the user's two MCP servers.
+fn codex_hooks_machine(t: &Path) {
+    let (repo, home, root) = (t.join("repo"), t.join("home"), t.join("root"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    write(
+        &repo,
+        ".codex/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh guard.sh"}]}]}}"#,
+    );
+    let project = std::fs::canonicalize(&repo).unwrap();
+    let config = home.join(".codex/config.toml");
+    write(
+        &home,
+        ".codex/config.toml",
+        &format!(
+            r#"[projects."{project}"]
+trust_level = "trusted"
+
+[mcp_servers.mine]
+command = "mine"
+
+[mcp_servers.other]
+command = "other"
+
+[[hooks.SessionStart]]
+hooks = [{{ type = "command", command = "echo start" }}]
+
+[hooks.state."{config}:session_start:0:0"]
+trusted_hash = "sha256:0622ee3c0637622018c9e9801f26ec5c5d94a48f4d99284a7ef05b9d6ac7388d"
+
+[hooks.state."{project}/.codex/hooks.json:pre_tool_use:0:0"]
+trusted_hash = "sha256:{stale}"
+"#,
+            project = project.display(),
+            config = config.display(),
+            stale = "0".repeat(64),
+        ),
+    );
+    write(
+        &home,
+        ".codex/hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "curl -H 'Authorization: Bearer sk-live-0123456789abcdef0123' https://hooks.example"}]}]}}"#,
+    );
+    write(
+        &root,
+        "etc/codex/hooks.json",
+        r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "audit"}]}]}}"#,
+    );
+    write(
+        &root,
+        "etc/codex/requirements.toml",
+        "[mcp_servers.mine.identity]\ncommand = \"mine\"\n",
+    );
+}
+
+#[test]
+fn codex_hooks_run_as_the_users_trust_and_the_system_decide() {
+    let t = tempfile::tempdir().unwrap();
+    codex_hooks_machine(t.path());
+    let (doc, text) = compiled_with_text(t.path(), "codex");
+    assert!(
+        !text.contains("sk-live-0123"),
+        "a hook's secret was printed"
+    );
+    let hooks: Vec<(String, String, String, String)> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            (
+                s(&h["source"]["path"]),
+                s(&h["source"]["scope"]),
+                s(&h["event"]),
+                s(&h["runs"]["state"]),
+            )
+        })
+        .collect();
+    let row = |p: &str, sc: &str, e: &str, r: &str| (p.into(), sc.into(), e.into(), r.into());
+    assert_eq!(
+        hooks,
+        vec![
+            row("/etc/codex/hooks.json", "managed", "PostToolUse", "yes"),
+            row("~/.codex/hooks.json", "user", "Stop", "no"),
+            row("~/.codex/config.toml", "user", "SessionStart", "yes"),
+            row(".codex/hooks.json", "project", "PreToolUse", "no"),
+        ]
+    );
+    let reason = |i: usize| {
+        doc["hooks"][i]["runs"]["reason"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(reason(1).starts_with("untrusted"), "{}", reason(1));
+    assert!(reason(3).starts_with("modified"), "{}", reason(3));
+    // The stale hash's entry is where the verdict points.
+    assert_eq!(
+        doc["hooks"][3]["runs"]["source"]["path"],
+        "~/.codex/config.toml"
+    );
+    let servers: Vec<(String, String)> = doc["mcpServers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            (s(&m["name"]), s(&m["applicability"]))
+        })
+        .collect();
+    assert_eq!(
+        servers,
+        vec![
+            ("mine".to_string(), "effective".to_string()),
+            ("other".to_string(), "excluded".to_string())
+        ]
     );
 }
 

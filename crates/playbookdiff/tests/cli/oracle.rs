@@ -51,7 +51,7 @@
 
 use playbookdiff_model::{
     AnalysisContext, Applicability, EffectiveAgentConfig, HookTrigger, Instruction, LoadPhase,
-    Mode, Permission, RepoPath, Severity, Skill, SourceScope, Transport,
+    Mode, Permission, RepoPath, Severity, Skill, SourceScope, Transport, Verdict,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Machine, Repo, WorkingTree};
@@ -744,6 +744,13 @@ fn codex_hook_aspects(
     let Some(listed) = run["hooks"]["listed"].as_array() else {
         return Vec::new();
     };
+    if case.home.is_some() {
+        return vec![(
+            "hooks",
+            list(codex_local_listed_hooks(listed)),
+            list(codex_local_hooks(cfg)),
+        )];
+    }
     let ours = codex_hooks(cfg);
     let theirs = codex_listed_hooks(listed);
     if theirs.is_empty() && ours.is_empty() {
@@ -800,6 +807,47 @@ fn listed_hooks(listed: &[Value], status: fn(&str) -> &str) -> BTreeSet<String> 
                 "{} {event} {status}",
                 h["source"].as_str().unwrap_or_default()
             )
+        })
+        .collect()
+}
+
+/// The hooks `hooks/list` gives under a fixture home's own trust entries,
+/// as `file event runs`: `runs` for a managed or trusted hook, `off` for
+/// one the user turned off, else its trust status (`modified`,
+/// `untrusted`): the hooks Codex waits to run until the user trusts them.
+fn codex_local_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
+    let off: Vec<Value> = listed
+        .iter()
+        .map(|h| {
+            let mut h = h.clone();
+            if h["enabled"] == Value::Bool(false) {
+                h["trustStatus"] = "off".into();
+            }
+            h
+        })
+        .collect();
+    listed_hooks(&off, |status| match status {
+        "trusted" | "managed" => "runs",
+        other => other,
+    })
+}
+
+/// The adapter's Codex hooks in local mode as [`codex_local_listed_hooks`]
+/// writes them: `runs` for `runs: yes`, the first word of the reason of
+/// `runs: no` (`off` for "turned off", `modified`, `untrusted`), and
+/// `may-run` for `runs: unknown`.
+fn codex_local_hooks(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    cfg.hooks
+        .iter()
+        .map(|h| {
+            let runs = match &h.runs {
+                Verdict::Yes => "runs",
+                Verdict::No { reason, .. } if reason.starts_with("turned off") => "off",
+                Verdict::No { reason, .. } => reason.split(':').next().unwrap_or("no"),
+                Verdict::Unknown { .. } => "may-run",
+            };
+            let runs = runs.split(' ').next().unwrap_or(runs);
+            format!("{} {} {runs}", h.source.path, h.event)
         })
         .collect()
 }
