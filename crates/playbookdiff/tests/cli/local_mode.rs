@@ -406,6 +406,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         r#"{"mcp": {"audit": {"type": "local", "command": ["audit-mcp"]}}}"#,
     );
     claude_plugins(t.path());
+    gemini_items(t.path());
     write(
         &t.path().join("home"),
         ".codex/wide.config.toml",
@@ -937,6 +938,106 @@ fn gemini_cli_merges_the_users_settings_below_the_workspaces() {
         .map(|r| r.0)
         .collect();
     assert_eq!(paths, ["~/.gemini/GEMINI.md", "AGENTS.md"]);
+}
+
+/// Gemini CLI's user skills and commands, a workspace skill and command
+/// of the same names, and system defaults below the user's settings.
+fn gemini_items(t: &Path) {
+    let (repo, home, root) = (t.join("repo"), t.join("home"), t.join("root"));
+    write(
+        &repo,
+        ".gemini/skills/review/SKILL.md",
+        "---\nname: review\ndescription: The project's.\n---\nRead.\n",
+    );
+    write(&repo, ".gemini/commands/deploy.toml", "prompt = \"Ship.\"\n");
+    write(
+        &home,
+        ".gemini/skills/review/SKILL.md",
+        "---\nname: review\ndescription: The user's.\n---\nRead.\n",
+    );
+    write(
+        &home,
+        ".gemini/skills/notes/SKILL.md",
+        "---\nname: notes\ndescription: Notes.\n---\nWrite.\n",
+    );
+    write(&home, ".gemini/commands/deploy.toml", "prompt = \"Mine.\"\n");
+    write(&home, ".gemini/commands/git/log.toml", "prompt = \"Log.\"\n");
+    write(&home, ".gemini/commands/plan.toml", "prompt = \"Plan.\"\n");
+    write(&home, ".gemini/commands/broken.toml", "prompt = \"open\n");
+    write(
+        &root,
+        "etc/gemini-cli/system-defaults.json",
+        r#"{
+  // Below the user's settings.
+  "mcpServers": {
+    "docs": {"command": "default-docs"},
+    "search": {"httpUrl": "https://s.example/mcp",
+               "headers": {"Authorization": "Bearer sk-live-0123456789abcdef0123"}}
+  }
+}"#,
+    );
+}
+
+#[test]
+fn gemini_cli_reads_the_users_skills_commands_and_system_defaults() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    gemini_items(t.path());
+    let (doc, text) = compiled_with_text(t.path(), "gemini");
+    assert!(!text.contains("sk-live-0123"), "a default's secret was printed");
+    // The user's roots come first; the workspace's `review` wins.
+    let skills: Vec<(String, String, String)> = items(&doc, "skills");
+    assert_eq!(
+        skills,
+        [
+            row("~/.gemini/skills/notes/SKILL.md", "user", "effective"),
+            row("~/.gemini/skills/review/SKILL.md", "user", "shadowed"),
+            row("~/.agents/skills/standup/SKILL.md", "user", "effective"),
+            row(".gemini/skills/review/SKILL.md", "project", "effective"),
+        ]
+    );
+    // A user command and a workspace command of one name are both
+    // renamed; `plan` is a built-in's, so the user's runs as `user.plan`.
+    let commands: Vec<(&str, &str)> = doc["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap(),
+                c["source"]["scope"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        commands,
+        [
+            ("user.deploy", "user"),
+            ("git:log", "user"),
+            ("user.plan", "user"),
+            ("workspace.deploy", "project"),
+        ]
+    );
+    let broken = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["source"]["path"] == "~/.gemini/commands/broken.toml")
+        .expect("the broken user command is reported");
+    assert_eq!(broken["source"]["lines"]["start"], 1, "{broken}");
+    assert_eq!(broken["source"]["scope"], "user", "{broken}");
+    // The system defaults lie below the user's settings: the user's `docs`
+    // wins; `search` is the defaults' alone, in the managed layer.
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [
+            row("~/.gemini/settings.json", "user", "effective"),
+            row("/etc/gemini-cli/system-defaults.json", "managed", "shadowed"),
+            row("~/.gemini/settings.json", "user", "effective"),
+            row("/etc/gemini-cli/system-defaults.json", "managed", "effective"),
+        ]
+    );
 }
 
 #[test]
