@@ -407,6 +407,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     );
     claude_plugins(t.path());
     gemini_items(t.path());
+    opencode_skills_paths(&t.path().join("home"));
     write(
         &t.path().join("home"),
         ".codex/wide.config.toml",
@@ -949,7 +950,11 @@ fn gemini_items(t: &Path) {
         ".gemini/skills/review/SKILL.md",
         "---\nname: review\ndescription: The project's.\n---\nRead.\n",
     );
-    write(&repo, ".gemini/commands/deploy.toml", "prompt = \"Ship.\"\n");
+    write(
+        &repo,
+        ".gemini/commands/deploy.toml",
+        "prompt = \"Ship.\"\n",
+    );
     write(
         &home,
         ".gemini/skills/review/SKILL.md",
@@ -960,8 +965,16 @@ fn gemini_items(t: &Path) {
         ".gemini/skills/notes/SKILL.md",
         "---\nname: notes\ndescription: Notes.\n---\nWrite.\n",
     );
-    write(&home, ".gemini/commands/deploy.toml", "prompt = \"Mine.\"\n");
-    write(&home, ".gemini/commands/git/log.toml", "prompt = \"Log.\"\n");
+    write(
+        &home,
+        ".gemini/commands/deploy.toml",
+        "prompt = \"Mine.\"\n",
+    );
+    write(
+        &home,
+        ".gemini/commands/git/log.toml",
+        "prompt = \"Log.\"\n",
+    );
     write(&home, ".gemini/commands/plan.toml", "prompt = \"Plan.\"\n");
     write(&home, ".gemini/commands/broken.toml", "prompt = \"open\n");
     write(
@@ -985,7 +998,10 @@ fn gemini_cli_reads_the_users_skills_commands_and_system_defaults() {
     more_layers(t.path());
     gemini_items(t.path());
     let (doc, text) = compiled_with_text(t.path(), "gemini");
-    assert!(!text.contains("sk-live-0123"), "a default's secret was printed");
+    assert!(
+        !text.contains("sk-live-0123"),
+        "a default's secret was printed"
+    );
     // The user's roots come first; the workspace's `review` wins.
     let skills: Vec<(String, String, String)> = items(&doc, "skills");
     assert_eq!(
@@ -1033,11 +1049,126 @@ fn gemini_cli_reads_the_users_skills_commands_and_system_defaults() {
         items(&doc, "mcpServers"),
         [
             row("~/.gemini/settings.json", "user", "effective"),
-            row("/etc/gemini-cli/system-defaults.json", "managed", "shadowed"),
+            row(
+                "/etc/gemini-cli/system-defaults.json",
+                "managed",
+                "shadowed"
+            ),
             row("~/.gemini/settings.json", "user", "effective"),
-            row("/etc/gemini-cli/system-defaults.json", "managed", "effective"),
+            row(
+                "/etc/gemini-cli/system-defaults.json",
+                "managed",
+                "effective"
+            ),
         ]
     );
+}
+
+/// The skills of `compile --harness copilot` in local mode with the
+/// release `version`: `(path, scope, applicability)` each.
+fn copilot_skills(t: &Path, version: &str) -> Vec<(String, String, String)> {
+    let release = format!("--agent-version=copilot={version}");
+    let args = [
+        "compile",
+        "--harness",
+        "copilot",
+        "--format",
+        "json",
+        &release,
+    ];
+    let out = local(t, &args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    items(&serde_json::from_slice(&out.stdout).unwrap(), "skills")
+}
+
+#[test]
+fn copilot_cli_lists_the_users_skills_after_the_projects() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    let home = t.path().join("home");
+    write(
+        &home,
+        ".copilot/skills/standup/SKILL.md",
+        "---\nname: standup\ndescription: Mine.\n---\nx\n",
+    );
+    write(
+        &home,
+        ".copilot/skills/bad/SKILL.md",
+        "---\nname: -bad\ndescription: Refused.\n---\nx\n",
+    );
+    // 1.0.102: `~/.copilot/skills` before `~/.agents/skills`; the
+    // project's `build` wins over the user's; `~/.claude/skills` unread.
+    assert_eq!(
+        copilot_skills(t.path(), "1.0.102"),
+        [
+            row(".claude/skills/build/SKILL.md", "project", "effective"),
+            row("~/.copilot/skills/bad/SKILL.md", "user", "excluded"),
+            row("~/.copilot/skills/standup/SKILL.md", "user", "effective"),
+            row("~/.agents/skills/standup/SKILL.md", "user", "shadowed"),
+        ]
+    );
+    // 1.0.24 reads `~/.claude/skills` too, after the others.
+    let old = copilot_skills(t.path(), "1.0.24");
+    assert_eq!(
+        old[old.len() - 2..],
+        [
+            row("~/.claude/skills/build/SKILL.md", "user", "shadowed"),
+            row("~/.claude/skills/deploy/SKILL.md", "user", "effective"),
+        ]
+    );
+}
+
+/// OpenCode's global `opencode.json` naming a skill root in the home,
+/// which holds a skill and one in a dot folder, and one naming nothing.
+fn opencode_skills_paths(home: &Path) {
+    write(
+        home,
+        ".config/opencode/opencode.json",
+        r#"{"skills": {"paths": ["~/my-skills", "~/missing-skills"]}}"#,
+    );
+    write(
+        home,
+        "my-skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Mine.\n---\nShip.\n",
+    );
+    write(
+        home,
+        "my-skills/.hidden/x/SKILL.md",
+        "---\nname: hidden\ndescription: Skipped.\n---\nx\n",
+    );
+}
+
+#[test]
+fn opencode_scans_a_skills_path_in_the_home() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    opencode_skills_paths(&t.path().join("home"));
+    let doc = compiled_for(t.path(), "opencode");
+    let mine: Vec<(String, String, String)> = items(&doc, "skills")
+        .into_iter()
+        .filter(|r| r.0.starts_with("~/my-skills"))
+        .collect();
+    assert_eq!(
+        mine,
+        [row("~/my-skills/deploy/SKILL.md", "user", "effective")]
+    );
+    let missing = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("~/missing-skills"))
+        .expect("the missing skills path is reported");
+    assert_eq!(missing["code"], "invalid-value");
+    assert_eq!(
+        missing["source"]["path"],
+        "~/.config/opencode/opencode.json"
+    );
+    assert!(missing["source"]["lines"]["start"].as_u64().is_some());
 }
 
 #[test]
