@@ -1529,11 +1529,11 @@ def acknowledge_gemini_agents(home, cwd):
         (d / "agents.json").write_text(json.dumps({os.path.realpath(cwd): acks}, indent=2))
 
 
-def gemini_command_files(cwd):
-    """The `.toml` files below the launch directory's `.gemini/commands`,
-    each with the name Gemini CLI gives it (the path below that folder,
-    `:` for `/`, without `.toml`) and its `prompt` when it parses."""
-    folder = cwd / ".gemini" / "commands"
+def gemini_command_files(folder):
+    """The `.toml` files below a commands folder (the launch directory's
+    `.gemini/commands`, or the user's `~/.gemini/commands`), each with the
+    name Gemini CLI gives it (the path below that folder, `:` for `/`,
+    without `.toml`) and its `prompt` when it parses."""
     if not folder.is_dir():
         return []
     out = []
@@ -1566,19 +1566,24 @@ def gemini_command_runs(exe, cwd, env, work, typed, prompt):
 
 
 def gemini_commands(exe, cwd, env, work):
-    """The commands of the launch directory that run, by the name that runs
-    them: `gemini -p /NAME` for each command file whose prompt parses,
-    then `/workspace.NAME` (the name a workspace command gets when a
-    built-in command holds its own, `SlashCommandResolver`) when the first
-    did not send the file's prompt to the model. Sorted by name."""
+    """The commands that run, by the name that runs them: the user's
+    (`~/.gemini/commands`) and the launch directory's; `gemini -p /NAME`
+    for each command file whose prompt parses, then `/user.NAME` or
+    `/workspace.NAME` (the name a command gets when a built-in command or
+    a command of the other folder holds its own, `SlashCommandResolver`)
+    when the first did not send the file's prompt to the model. Sorted by
+    name."""
+    folders = ((Path(env["HOME"]) / ".gemini" / "commands", "user"),
+               (cwd / ".gemini" / "commands", "workspace"))
     ran = []
-    for name, prompt in gemini_command_files(cwd):
-        if not prompt:
-            continue
-        for typed in (name, f"workspace.{name}"):
-            if gemini_command_runs(exe, cwd, env, work, f"/{typed}", prompt):
-                ran.append(typed)
-                break
+    for folder, prefix in folders:
+        for name, prompt in gemini_command_files(folder):
+            if not prompt:
+                continue
+            for typed in (name, f"{prefix}.{name}"):
+                if gemini_command_runs(exe, cwd, env, work, f"/{typed}", prompt):
+                    ran.append(typed)
+                    break
     return sorted(ran)
 
 
@@ -1640,7 +1645,7 @@ def run_gemini(exe, case, work):
                                    "subagentsListed": sorted(set(agents))}}
     fired_markers(repo, obs)
     obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
-    if (cwd / ".gemini" / "commands").is_dir():
+    if (cwd / ".gemini" / "commands").is_dir() or (home / ".gemini" / "commands").is_dir():
         obs["commands"] = gemini_commands(exe, cwd, env, work)
     if target:
         obs["targetCreated"] = created
@@ -1919,7 +1924,12 @@ def run_copilot(exe, case, work):
                              # The launch directory's own skills are
                              # `project`, those of the directories above it
                              # `inherited`; `builtin` ones are the agent's.
-                             if s.get("source") in ("project", "inherited")),
+                             # The user's (a fixture home's) lie in `$HOME`,
+                             # the built-in ones unpacked in its `.cache`.
+                             if s.get("source") in ("project", "inherited")
+                             or (s.get("source") != "builtin"
+                                 and (norm.path(s.get("path")) or "").startswith("$HOME/")
+                                 and not norm.path(s.get("path")).startswith("$HOME/.cache/"))),
                             key=lambda s: (s["name"], s["path"] or ""))
         if e.get("type") == "session.mcp_servers_loaded" and data.get("servers") and not servers:
             servers = sorted(({"name": s.get("name"), "source": s.get("source")}

@@ -106,7 +106,7 @@ pub const SURFACES: &[Surface] = &[
         "~/.copilot/copilot-instructions.md",
     )
     .scope(Scope::User)
-    .not_read(),
+    .note(LOCAL_ONLY),
     Surface::new(
         SurfaceKind::Rules,
         ".github/instructions/**/*.instructions.md",
@@ -117,7 +117,7 @@ pub const SURFACES: &[Surface] = &[
         .since("1.0.102"),
     Surface::new(SurfaceKind::Rules, "~/.copilot/instructions/**")
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Skills, "**/.github/skills/*/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "**/.agents/skills/*/SKILL.md")
@@ -125,8 +125,17 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Skills, "**/.claude/skills/*/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "~/.copilot/skills/**/SKILL.md")
+        .keys(&["name", "description"])
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Skills, "~/.agents/skills/**/SKILL.md")
+        .keys(&["name", "description"])
+        .scope(Scope::User)
+        .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Skills, "~/.claude/skills/*/SKILL.md")
+        .keys(&["name", "description"])
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`), by 1.0.24; 1.0.102 does not read it."),
     Surface::new(SurfaceKind::Commands, "**/.claude/commands/*.md").note("Offered as skills."),
     Surface::new(SurfaceKind::Commands, ".github/prompts/*.prompt.md")
         .reported()
@@ -151,7 +160,7 @@ pub const SURFACES: &[Surface] = &[
     ]),
     Surface::new(SurfaceKind::Subagents, "~/.copilot/agents/*.agent.md")
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Hooks, ".github/hooks/*.json")
         .keys(&["hooks", "disableAllHooks"])
         .tokens(&["$CLAUDE_PROJECT_DIR"]),
@@ -163,13 +172,16 @@ pub const SURFACES: &[Surface] = &[
     MCP_FILES[1],
     Surface::new(SurfaceKind::McpServers, "~/.copilot/mcp-config.json")
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Settings, "~/.copilot/config.json")
         .scope(Scope::User)
         .not_read()
         .note("Holds the trusted folders, which gate workspace MCP servers and hooks."),
     Surface::new(SurfaceKind::Directory, "**/.github/**"),
 ];
+
+/// The note of a user file read in local mode only.
+const LOCAL_ONLY: &str = "Read in local mode only (`--mode local`).";
 
 /// The Copilot CLI adapter for `playbookdiff-registry`: what Copilot CLI
 /// receives from a repository under an analysis context.
@@ -203,7 +215,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let mut cx = Cx::new(repo, context, HARNESS);
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
     out.instructions = instructions::compile(&mut cx, profile, machine);
-    out.skills = skills::compile(&mut cx, profile);
+    out.skills = skills::compile(&mut cx, profile, machine);
     out.mcp_servers = mcp::compile(&mut cx, profile, machine);
     out.hooks = hooks::compile(&mut cx, profile, version);
     out.subagents = agents::compile(&mut cx, machine);
@@ -293,13 +305,13 @@ const LOCAL_UNREAD_INSTRUCTIONS: UnreadLayer = UnreadLayer {
     todo: "check that variable on the developer's machine",
 };
 
-/// What local mode still does not read of the user's skills, agents,
-/// hooks and configuration (it reads `~/.copilot/agents`,
+/// What local mode still does not read of the user's hooks and
+/// configuration (it reads the user's skills, `~/.copilot/agents`,
 /// `~/.claude/agents` and `~/.copilot/mcp-config.json`).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "User skills, hooks and configuration (`~/.copilot/skills`, `~/.claude/skills`, `~/.agents/skills`, `~/.copilot/hooks`, `~/.copilot/config.json`) and Copilot CLI's built-in skills",
-    effect: "they add skills the model is told about and hooks that run",
+    what: "User hooks and configuration (`~/.copilot/hooks`, `~/.copilot/config.json`) and Copilot CLI's built-in skills",
+    effect: "they add hooks that run, and skills the model is told about",
     todo: "list them with `copilot skill list`",
 };
 

@@ -91,6 +91,13 @@ pub(crate) struct Profile {
     /// spellings taken for them ([`crate::hooks::EVENTS_1_0_24`],
     /// [`crate::hooks::EVENTS_1_0_102`]).
     pub hook_events: &'static playbookdiff_adapter::hooks::Events,
+    /// The user's skill roots below the home, in the order their skills
+    /// are taken, after the repository's (seen on case
+    /// `oracle.local_user_layers.home-copilot-skills`: with both releases
+    /// the project's `build` listed rather than the user's, and
+    /// `~/.copilot/skills/lint` rather than `~/.agents/skills/lint`; 1.0.24
+    /// lists `~/.claude/skills/tidy`, 1.0.102 does not read that root).
+    pub user_skill_roots: &'static [&'static str],
 }
 
 /// Every profiled release and its behaviour, oldest first; the versions
@@ -111,6 +118,7 @@ const PROFILES: &[Profile] = &[
         skill_dot_folders: true,
         skill_name_punctuation: "._- ",
         hook_events: &crate::hooks::EVENTS_1_0_24,
+        user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
     },
     Profile {
         release: "1.0.102",
@@ -127,6 +135,7 @@ const PROFILES: &[Profile] = &[
         skill_dot_folders: false,
         skill_name_punctuation: "._- :",
         hook_events: &crate::hooks::EVENTS_1_0_102,
+        user_skill_roots: &[".copilot/skills", ".agents/skills"],
     },
 ];
 

@@ -17,6 +17,12 @@
 //! longer than 1024 (a JavaScript string's length: UTF-16 code units),
 //! or a field of the wrong type (`description` a list, `user-invocable:
 //! "no"`). A plain-string `allowed-tools` is accepted.
+//!
+//! In local mode the user's roots ([`Profile::user_skill_roots`]:
+//! `~/.copilot/skills`, `~/.agents/skills`, and with 1.0.24
+//! `~/.claude/skills`) are read after the repository's, searched as the
+//! release searches a repository root; of two skills with one name the
+//! first found is kept, so a project skill wins over the user's.
 
 use crate::profile::SkillSearch;
 use crate::{Cx, Profile, READ_LIMIT};
@@ -24,9 +30,9 @@ use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::place;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
-    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef,
+    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::{EntryKind, TextFile};
+use playbookdiff_source::{EntryKind, Machine, TextFile};
 use serde_json::Value;
 
 /// The skill roots of a directory, in the order Copilot CLI lists them.
@@ -45,9 +51,14 @@ const DESCRIPTION_MAX: usize = 1024;
 /// limit is not known).
 const NESTED_DEPTH_MAX: usize = 16;
 
-/// Compiles the skills of every directory from the root to cwd; of two
-/// with one name the first found is kept.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &'static Profile) -> Vec<Skill> {
+/// Compiles the skills of every directory from the root to cwd, then in
+/// local mode (`machine` given) the user's; of two with one name the
+/// first found is kept.
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    profile: &'static Profile,
+    machine: Option<&Machine>,
+) -> Vec<Skill> {
     let mut chain = crate::chain(cx).into_iter();
     let mut out = match chain.next() {
         Some(top) => of_git_root(cx, profile, top),
@@ -59,7 +70,64 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &'static Profile) -> Vec<Ski
             push(cx, &mut out, s);
         }
     }
+    for s in machine.map(|m| of_user(cx, profile, m)).unwrap_or_default() {
+        push(cx, &mut out, s);
+    }
     out
+}
+
+/// The skills of the user's roots on `machine`, in the release's order.
+fn of_user(cx: &mut Cx<'_, '_>, profile: &'static Profile, machine: &Machine) -> Vec<Skill> {
+    let tree = Tree {
+        list: &|d| {
+            machine
+                .list_dir(d)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|e| (e.name, e.kind))
+                .collect()
+        },
+        is_file: &|f| machine.stat(f).is_ok_and(|s| s.kind == EntryKind::File),
+    };
+    let mut out = Vec::new();
+    for root in profile.user_skill_roots {
+        let Some(base) = RepoPath::on_machine("~", root) else {
+            continue;
+        };
+        let mut files = Vec::new();
+        search(&tree, profile, &base, 0, &mut files);
+        for file in files {
+            let effect = "Copilot CLI may list this skill; its content is unknown";
+            let Some(text) =
+                problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+            else {
+                continue;
+            };
+            let found = Found::User(root);
+            let mut s = load(cx, &file, found, None, Some(&text));
+            refuse_invalid(cx, profile, &mut s, Some(&text));
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// How [`search`] lists a directory and tells a file: the repository's,
+/// or the user's machine.
+struct Tree<'a> {
+    /// The entries of a directory, by name, with their kinds.
+    list: &'a dyn Fn(&RepoPath) -> Vec<(String, EntryKind)>,
+    /// Whether a path is a file (a link followed).
+    is_file: &'a dyn Fn(&RepoPath) -> bool,
+}
+
+/// Where a skill file was found, as its reason says it.
+#[derive(Clone, Copy)]
+enum Found<'a> {
+    /// In the root of this name (`.github/skills`) of this directory.
+    Repo(&'a str, &'a RepoPath),
+    /// In the user's root of this name, below the home.
+    User(&'a str),
 }
 
 /// The skills of git root `top`, the first directory of every chain below
@@ -96,8 +164,9 @@ fn of_dir(
         for root in ROOTS {
             for file in skill_files(cx, profile, &dir, root) {
                 let before = cx.diags.len();
-                let mut s = load(cx, &file, &dir, root, None);
-                refuse_invalid(cx, profile, &mut s);
+                let text = cx.repo.read_text(&file, READ_LIMIT).ok();
+                let mut s = load(cx, &file, Found::Repo(root, &dir), None, text.as_deref());
+                refuse_invalid(cx, profile, &mut s, text.as_deref());
                 out.push((s, cx.diags.split_off(before)));
             }
         }
@@ -108,7 +177,9 @@ fn of_dir(
                 .unwrap_or_default()
                 .to_string();
             let before = cx.diags.len();
-            let s = load(cx, &file, &dir, ".claude/commands", Some(stem));
+            let text = cx.repo.read_text(&file, READ_LIMIT).ok();
+            let found = Found::Repo(".claude/commands", &dir);
+            let s = load(cx, &file, found, Some(stem), text.as_deref());
             out.push((s, cx.diags.split_off(before)));
         }
         out
@@ -141,31 +212,41 @@ fn skill_files(cx: &Cx<'_, '_>, profile: &Profile, dir: &RepoPath, root: &str) -
     let Some(base) = dir.join(root).filter(|b| cx.repo.is_dir(b)) else {
         return Vec::new();
     };
+    let tree = Tree {
+        list: &|d| {
+            cx.repo
+                .list_dir(d)
+                .iter()
+                .map(|e| (e.name.clone(), e.kind))
+                .collect()
+        },
+        is_file: &|f| cx.repo.is_file(f),
+    };
     let mut out = Vec::new();
-    search(cx, profile, &base, 0, &mut out);
+    search(&tree, profile, &base, 0, &mut out);
     out
 }
 
 /// Adds the `SKILL.md` of each subfolder of `folder` by name; with
 /// [`SkillSearch::Nested`], searches a real subfolder without one further.
 fn search(
-    cx: &Cx<'_, '_>,
+    tree: &Tree<'_>,
     profile: &Profile,
     folder: &RepoPath,
     depth: usize,
     out: &mut Vec<RepoPath>,
 ) {
     let nested = profile.skill_search == SkillSearch::Nested && depth < NESTED_DEPTH_MAX;
-    for e in cx.repo.list_dir(folder) {
-        if e.name.starts_with('.') && !profile.skill_dot_folders {
+    for (name, kind) in (tree.list)(folder) {
+        if name.starts_with('.') && !profile.skill_dot_folders {
             continue;
         }
-        let Some(sub) = folder.child(&e.name) else {
+        let Some(sub) = folder.child(&name) else {
             continue;
         };
-        match sub.child("SKILL.md").filter(|f| cx.repo.is_file(f)) {
+        match sub.child("SKILL.md").filter(|f| (tree.is_file)(f)) {
             Some(file) => out.push(file),
-            None if nested && e.kind == EntryKind::Dir => search(cx, profile, &sub, depth + 1, out),
+            None if nested && kind == EntryKind::Dir => search(tree, profile, &sub, depth + 1, out),
             None => {}
         }
     }
@@ -213,23 +294,26 @@ fn skipped_command(file: &RepoPath, dir: &RepoPath, name: String, source: Source
     }
 }
 
-/// The skill of `file` in root `root` of `dir`; `command` is the name of
-/// a command file (its stem), `None` for a `SKILL.md`.
+/// The skill of `file`, `found` there, holding `text` (`None`:
+/// unreadable); `command` is the name of a command file (its stem),
+/// `None` for a `SKILL.md`.
 fn load(
     cx: &mut Cx<'_, '_>,
     file: &RepoPath,
-    dir: &RepoPath,
-    root: &str,
+    found: Found<'_>,
     command: Option<String>,
+    text: Option<&TextFile>,
 ) -> Skill {
     let dir_name = command.clone().unwrap_or_else(|| {
         file.parent()
             .and_then(|d| d.file_name().map(str::to_string))
             .unwrap_or_default()
     });
-    let text = cx.repo.read_text(file, READ_LIMIT).ok();
-    let fm = text.as_deref().and_then(TextFile::front_matter);
-    let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    let fm = text.and_then(TextFile::front_matter);
+    let mut source = SourceRef {
+        scope: SourceScope::of_path(file),
+        ..SourceRef::project(file.clone(), SourceFormat::Markdown)
+    };
     let mut value = None;
     if let Some(f) = fm {
         source = source.with_lines(f.start_line, f.end_line);
@@ -251,7 +335,7 @@ fn load(
             .and_then(Value::as_str)
             .map(str::to_string)
     };
-    if command.is_some() && fm.is_none() {
+    if let (Some(_), None, Found::Repo(_, dir)) = (&command, fm, found) {
         return skipped_command(file, dir, dir_name, source);
     }
     // Spaces become `-` (seen with 1.0.24 and 1.0.102: `name: My Skill`
@@ -265,12 +349,16 @@ fn load(
     } else {
         "a skill"
     };
+    let (root, whence) = match found {
+        Found::Repo(root, dir) => (root, format!("the {root} of {}", place(dir))),
+        Found::User(root) => (root, format!("the user's `~/{root}`")),
+    };
     let shared = if root.starts_with(".claude") || root.starts_with(".agents") {
         "; Copilot CLI reads this folder of another agent's convention, so a change made for that agent changes what Copilot CLI receives too"
     } else {
         ""
     };
-    let reason = format!("Found in the {root} of {}: {what}; Copilot CLI lists its name and description to the model at startup{shared}.", place(dir));
+    let reason = format!("Found in {whence}: {what}; Copilot CLI lists its name and description to the model at startup{shared}.");
     Skill {
         id: format!("copilot:skill:{file}"),
         name,
@@ -299,8 +387,8 @@ fn load(
 /// Marks `s` excluded, with an `invalid-value` diagnostic at its front
 /// matter, when Copilot CLI refuses its front matter (see the module
 /// documentation); a YAML error was already reported while loading.
-fn refuse_invalid(cx: &mut Cx<'_, '_>, profile: &Profile, s: &mut Skill) {
-    let Some(why) = refusal(cx, profile, s) else {
+fn refuse_invalid(cx: &mut Cx<'_, '_>, profile: &Profile, s: &mut Skill, text: Option<&TextFile>) {
+    let Some(why) = text.and_then(|t| refusal(t, profile, s)) else {
         return;
     };
     s.applicability = Applicability::Excluded;
@@ -322,9 +410,9 @@ fn refuse_invalid(cx: &mut Cx<'_, '_>, profile: &Profile, s: &mut Skill) {
     );
 }
 
-/// Why Copilot CLI refuses the front matter of skill `s`, if it does.
-fn refusal(cx: &Cx<'_, '_>, profile: &Profile, s: &Skill) -> Option<String> {
-    let text = cx.repo.read_text(&s.source.path, READ_LIMIT).ok()?;
+/// Why Copilot CLI refuses the front matter of skill `s`, whose file
+/// holds `text`, if it does.
+fn refusal(text: &TextFile, profile: &Profile, s: &Skill) -> Option<String> {
     // Without front matter opened on the first line and closed by `---`
     // (a blank first line, no close, or YAML's `...`), the skill is not
     // listed: seen with 1.0.24 and 1.0.102, case `oracle.edge_frontmatter`.

@@ -95,7 +95,6 @@ pub(crate) fn compile(
 
 /// The names, the project root and the startup directories.
 fn search(cx: &mut Cx<'_, '_>, profile: &Profile, settings: &Settings) -> Search {
-    let ws = &settings.workspace;
     let mut names: Vec<String> = settings
         .file_names(cx)
         .map(|v| {
@@ -113,7 +112,7 @@ fn search(cx: &mut Cx<'_, '_>, profile: &Profile, settings: &Settings) -> Search
     let chain = cwd.ancestors_root_first();
     let top = match profile.boundary {
         Boundary::Markers => {
-            let markers = ws
+            let markers = settings
                 .boundary_markers(cx)
                 .unwrap_or_else(|| vec![".git".to_string()]);
             let found = chain.iter().rev().find(|d| holds_marker(cx, d, &markers));

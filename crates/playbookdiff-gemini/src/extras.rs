@@ -1,13 +1,6 @@
-//! Commands and subagents of the launch directory's `.gemini`, as items;
-//! a repository's extensions, which Gemini CLI ignores, reported.
+//! Subagents of the launch directory's `.gemini`, as items; a
+//! repository's extensions, which Gemini CLI ignores, reported.
 //!
-//! * Commands: `.gemini/commands/**/*.toml` of cwd, named by their path
-//!   below that folder with `:` for `/` (`git/commit.toml` is
-//!   `/git:commit`); the user runs them, they are never sent to the model
-//!   (`FileCommandLoader` in `packages/cli/src/services/`; seen with 0.61.0
-//!   and 0.34.0). A file that is not TOML is skipped. A command whose
-//!   name a built-in command holds runs as `/workspace.NAME`
-//!   (`SlashCommandResolver`; seen with both releases for `plan.toml`).
 //! * Subagents: `.gemini/agents/*.md` of cwd, front matter `name` and
 //!   `description` required (`packages/core/src/agents/agentLoader.ts`),
 //!   load only in a trusted folder and once the user acknowledged each
@@ -23,117 +16,10 @@ use crate::settings::Workspace;
 use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems::{self, quote};
 use playbookdiff_model::{
-    AgentMode, Applicability, Command, Diagnostic, DiagnosticCode, LoadPhase, RepoPath,
-    SourceFormat, SourceRef, Subagent,
+    AgentMode, Applicability, Diagnostic, DiagnosticCode, LoadPhase, RepoPath, SourceFormat,
+    SourceRef, Subagent,
 };
-use playbookdiff_source::{EntryKind, ParseError};
 use serde_json::Value;
-use std::collections::BTreeSet;
-
-/// The deepest folder level of `.gemini/commands` the analysis lists.
-const MAX_COMMAND_DEPTH: usize = 8;
-
-/// The commands of cwd's `.gemini/commands`, in file name order, each
-/// named as the user runs it.
-pub(crate) fn commands(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -> Vec<Command> {
-    let Some(dir) = cx.context.cwd.join(".gemini/commands") else {
-        return Vec::new();
-    };
-    let mut found = Vec::new();
-    command_files(cx, &dir, "", 0, &mut found);
-    let mut commands: Vec<Command> = found
-        .into_iter()
-        .filter_map(|(path, name)| command(cx, path, name))
-        .collect();
-    // No command, no name to compare with the built-in ones (whose set
-    // would be built at every launch directory for nothing).
-    if !commands.is_empty() {
-        rename_taken(&mut commands, &builtin_commands(profile, ws));
-    }
-    commands
-}
-
-/// The built-in command names of the release, `/agents` included when
-/// subagents are on.
-fn builtin_commands(profile: &Profile, ws: &Workspace) -> BTreeSet<&'static str> {
-    let mut names: BTreeSet<&str> = profile.builtin_commands.iter().copied().collect();
-    if agents_enabled(profile, ws) {
-        names.insert("agents");
-    }
-    names
-}
-
-/// Renames each command whose name a built-in command holds as Gemini CLI
-/// does: `workspace.NAME`, or `workspace.NAME1`, `workspace.NAME2`, ...
-/// while that is taken (`SlashCommandResolver.getRenamedName`).
-fn rename_taken(commands: &mut [Command], builtins: &BTreeSet<&str>) {
-    let mut taken: BTreeSet<String> = builtins
-        .iter()
-        .map(|b| b.to_string())
-        .chain(commands.iter().map(|c| c.name.clone()))
-        .collect();
-    for c in commands
-        .iter_mut()
-        .filter(|c| builtins.contains(c.name.as_str()))
-    {
-        let base = format!("workspace.{}", c.name);
-        let name = std::iter::once(base.clone())
-            .chain((1..).map(|i| format!("{base}{i}")))
-            .find(|n| !taken.contains(n))
-            .unwrap_or(base);
-        c.reason = format!("Found in the launch directory's `.gemini/commands`: the built-in command `/{}` holds its name, so the user runs it as `/{name}`; it is never sent to the model.", c.name);
-        taken.insert(name.clone());
-        c.name = name;
-    }
-}
-
-/// The command of `path`, named `name`; `None` when Gemini CLI skips the
-/// file (reported).
-fn command(cx: &mut Cx<'_, '_>, path: RepoPath, name: String) -> Option<Command> {
-    let effect = "Gemini CLI skips this command";
-    let text = match cx.repo.read_text(&path, READ_LIMIT) {
-        Ok(t) => t,
-        Err(e) => {
-            cx.diag(problems::read_error(&path, &e, effect, SourceFormat::Toml));
-            return None;
-        }
-    };
-    let table = match text.text.parse::<toml::Table>() {
-        Ok(t) => t,
-        Err(e) => {
-            let line = e.span().map_or(1, |s| {
-                1 + text.text[..s.start.min(text.text.len())]
-                    .matches('\n')
-                    .count() as u32
-            });
-            let err = ParseError::on_line(e.message().to_string(), line);
-            cx.diag(problems::invalid_syntax(
-                &path,
-                "TOML",
-                &err,
-                effect,
-                SourceFormat::Toml,
-            ));
-            return None;
-        }
-    };
-    let description = table
-        .get("description")
-        .and_then(toml::Value::as_str)
-        .map(str::to_string);
-    Some(Command {
-        id: format!("gemini:command:{path}"),
-        name: name.clone(),
-        source: SourceRef::project(path, SourceFormat::Toml),
-        load_phase: LoadPhase::Startup,
-        applicability: Applicability::Effective,
-        reason: format!("Found in the launch directory's `.gemini/commands`: the user runs it as `/{name}`; it is never sent to the model."),
-        description,
-        agent: None,
-        model: None,
-        listed_to_model: false,
-    })
-}
 
 /// Reports a repository's `.gemini/extensions`, which Gemini CLI ignores.
 pub(crate) fn report(cx: &mut Cx<'_, '_>) {
@@ -148,42 +34,6 @@ pub(crate) fn report(cx: &mut Cx<'_, '_>) {
             )
             .at(SourceRef::project(ext, SourceFormat::Json)),
         );
-    }
-}
-
-/// The `.toml` files below `dir` with their command names (`prefix` holds
-/// the folders above, joined by `:`), in name order.
-fn command_files(
-    cx: &Cx<'_, '_>,
-    dir: &RepoPath,
-    prefix: &str,
-    depth: usize,
-    out: &mut Vec<(RepoPath, String)>,
-) {
-    if depth > MAX_COMMAND_DEPTH {
-        return;
-    }
-    let mut entries: Vec<(String, EntryKind)> = cx
-        .repo
-        .list_dir(dir)
-        .iter()
-        .map(|e| (e.name.clone(), e.kind))
-        .collect();
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (name, kind) in entries {
-        let Some(p) = dir.child(&name) else { continue };
-        let full = |n: &str| {
-            if prefix.is_empty() {
-                n.to_string()
-            } else {
-                format!("{prefix}:{n}")
-            }
-        };
-        if kind == EntryKind::Dir {
-            command_files(cx, &p, &full(&name), depth + 1, out);
-        } else if let Some(stem) = name.strip_suffix(".toml") {
-            out.push((p, full(stem)));
-        }
     }
 }
 
@@ -222,7 +72,7 @@ pub(crate) fn subagents(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) 
 
 /// Whether the release loads subagents under the workspace's settings:
 /// always, or with `experimental.enableAgents: true` where it needs that.
-fn agents_enabled(profile: &Profile, ws: &Workspace) -> bool {
+pub(crate) fn agents_enabled(profile: &Profile, ws: &Workspace) -> bool {
     !profile.agents_need_flag
         || ws
             .get(&["experimental", "enableAgents"])

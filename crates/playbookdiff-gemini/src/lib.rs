@@ -23,16 +23,24 @@
 //! * **MCP servers** (`mcp`): `mcpServers` of the workspace settings.
 //! * **Hooks** (`hooks`): `hooks` of the workspace settings, under Gemini
 //!   CLI's own event names, each mapped to its cross-harness meaning.
-//! * **Commands and subagents** (`extras`): `.gemini/commands/**/*.toml`
-//!   (user-invoked, never sent to the model) and `.gemini/agents/*.md`
-//!   (loaded only once acknowledged); a repository's extensions, which
-//!   Gemini CLI ignores, are reported.
+//! * **Commands** (`commands`): `.gemini/commands/**/*.toml`
+//!   (user-invoked, never sent to the model).
+//! * **Subagents** (`extras`): `.gemini/agents/*.md` (loaded only once
+//!   acknowledged); a repository's extensions, which Gemini CLI ignores,
+//!   are reported.
+//!
+//! In local mode (`--mode local`) the user's and the machine's layers are
+//! read too, each item in its scope: the user's global context
+//! (`~/.gemini/GEMINI.md`), skills (`~/.gemini/skills`,
+//! `~/.agents/skills`) and commands (`~/.gemini/commands`), and the
+//! settings Gemini CLI merges (system defaults, user, workspace, system).
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
 //! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text)
 //! with [`READ_LIMIT`]; no literal secret from the repository is written
 //! anywhere in the result.
 
+mod commands;
 mod context;
 mod extras;
 mod hooks;
@@ -106,6 +114,9 @@ pub const SETTINGS: Surface = Surface::new(SurfaceKind::Settings, "**/.gemini/se
     .tokens(&["$VAR", "${VAR}"])
     .note("Read from the launch directory only, in a trusted workspace; invalid JSON stops Gemini CLI.");
 
+/// The note of a user or system file read in local mode only.
+const LOCAL_ONLY: &str = "Read in local mode only (`--mode local`).";
+
 /// Gemini CLI's layout ([`playbookdiff_adapter::Adapter::surfaces`]):
 /// `GEMINI.md` in every directory (and the names `context.fileName`
 /// gives), `.gemini` (settings, skills, commands, agents), the
@@ -120,17 +131,26 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Instructions, SETTINGS.pattern).keys(&["context.fileName"]),
     Surface::new(SurfaceKind::Instructions, "~/.gemini/GEMINI.md")
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Skills, "**/.gemini/skills/**/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "**/.agents/skills/**/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "~/.gemini/skills/**/SKILL.md")
+        .keys(&["name", "description"])
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Skills, "~/.agents/skills/**/SKILL.md")
+        .keys(&["name", "description"])
+        .scope(Scope::User)
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Commands, "**/.gemini/commands/**/*.toml")
         .keys(&["description"])
         .note("Run by the user, never sent to the model."),
+    Surface::new(SurfaceKind::Commands, "~/.gemini/commands/**/*.toml")
+        .keys(&["description"])
+        .scope(Scope::User)
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Subagents, "**/.gemini/agents/*.md")
         .keys(&["name", "description", "tools", "model"])
         .note("Loaded only once the user acknowledged each file."),
@@ -148,11 +168,17 @@ pub const SURFACES: &[Surface] = &[
         .tokens(&["$VAR", "${VAR}"]),
     SETTINGS,
     Surface::new(SurfaceKind::Settings, "~/.gemini/settings.json")
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded"])
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Settings, "/etc/gemini-cli/settings.json")
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded"])
         .scope(Scope::Managed)
-        .not_read(),
+        .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Settings, "/etc/gemini-cli/system-defaults.json")
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded"])
+        .scope(Scope::Managed)
+        .note("Read in local mode only (`--mode local`), below the user's settings."),
     Surface::new(SurfaceKind::Directory, "**/.gemini/**"),
 ];
 
@@ -192,13 +218,14 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         user: machine_settings(&mut cx, machine, settings::user_path()),
         workspace: settings::load(&mut cx),
         system: machine_settings(&mut cx, machine, settings::system_path()),
+        defaults: machine_settings(&mut cx, machine, settings::system_defaults_path()),
     };
     let ws = &all.workspace;
     out.instructions = context::compile(&mut cx, profile, &all, machine);
-    out.skills = skills::compile(&mut cx);
+    out.skills = skills::compile(&mut cx, machine);
     out.mcp_servers = mcp::compile(&mut cx, &all);
     out.hooks = hooks::compile(&mut cx, ws, version);
-    out.commands = extras::commands(&mut cx, profile, ws);
+    out.commands = commands::compile(&mut cx, profile, ws, machine);
     out.subagents = extras::subagents(&mut cx, profile, ws);
     extras::report(&mut cx);
     if cx.report_refusals(&REFUSAL) {
@@ -213,6 +240,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.assumptions = assumptions(context, profile, machine.is_some());
     if profile.system_settings_secured && all.system.path.is_some() {
         out.assumptions.push("The system settings file and every directory above it are owned by root and not writable by group or others: Gemini CLI 0.61 skips the file otherwise, with a security warning.".to_string());
+    }
+    if profile.system_settings_secured && all.defaults.path.is_some() {
+        out.assumptions.push("The system defaults file and every directory above it are owned by root and not writable by group or others: Gemini CLI 0.61 skips it otherwise, with a security warning.".to_string());
     }
     out.diagnostics = cx.into_diagnostics();
     out
@@ -260,23 +290,29 @@ fn machine_settings(
     }
 }
 
-/// The layers local mode does not read yet: the user's global context and
-/// the user's and system settings' `context.fileName`, `mcpServers`,
-/// `mcp.allowed` and `mcp.excluded` are read.
+/// The layers local mode does not read yet: the user's global context,
+/// skills and commands, and the user's, system defaults' and system
+/// settings' `context.fileName`, `context.memoryBoundaryMarkers`,
+/// `mcpServers`, `mcp.allowed` and `mcp.excluded` are read.
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
-        what: "User extensions (`~/.gemini/extensions/`), user commands (`~/.gemini/commands/`), and the user settings' hooks and `context` keys besides `context.fileName`",
-        effect: "they can add MCP servers, commands, hooks and context files",
-        todo: "check them on the developer's machine",
+        what: "User extensions (`~/.gemini/extensions/`: their context files, MCP servers, commands and skills), and the user settings' hooks",
+        effect: "they can add MCP servers, commands, skills, hooks and context files",
+        todo: "list them with `gemini extensions list`",
     },
     UnreadLayer {
         code: DiagnosticCode::ManagedConfigUnavailable,
-        what: "System defaults (`/etc/gemini-cli/system-defaults.json`) and the system settings' keys besides `context.fileName`, `mcpServers`, `mcp.allowed` and `mcp.excluded`",
-        effect: "system defaults lie below the user's settings, and the system settings override the workspace's",
+        what: "The hooks of the system defaults and system settings",
+        effect: "Gemini CLI runs them around tool calls with the workspace's",
         todo: "ask the administrator what they set",
     },
-    UNREAD_LAYERS[3],
+    UnreadLayer {
+        code: DiagnosticCode::UserConfigUnavailable,
+        what: "Gemini CLI's built-in skills",
+        effect: "they add skills the model is told about; a user or workspace skill of the same name replaces one",
+        todo: "list them with `gemini skills list`",
+    },
 ];
 
 /// One diagnostic per layer of `unread`, and the runtime note on MCP
@@ -299,7 +335,7 @@ fn assumptions(
     user_layers_read: bool,
 ) -> Vec<String> {
     let settings = if user_layers_read {
-        "No system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
+        "No extension changes `context.fileName` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH, GEMINI_CLI_HOME) moves a settings file."
     } else {
         "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
     };

@@ -136,7 +136,7 @@ fn shadowed(
     s.id = format!("gemini:mcp:{}#{name}", s.source.path);
     s.applicability = Applicability::Shadowed;
     s.reason = format!(
-        "Configured in {}, but {by} defines `{name}` too, and Gemini CLI takes that server whole (`mcpServers` is merged one server at a time: system settings over the workspace's over the user's).",
+        "Configured in {}, but {by} defines `{name}` too, and Gemini CLI takes that server whole (`mcpServers` is merged one server at a time: system settings over the workspace's over the user's over the system defaults).",
         s.source.path
     );
     Some(s)

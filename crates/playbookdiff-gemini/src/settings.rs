@@ -14,8 +14,9 @@
 //! them.
 //!
 //! In local mode the user's `~/.gemini/settings.json` is read too, below
-//! the workspace's, and the system's `/etc/gemini-cli/settings.json`
-//! above it ([`Settings`]): `mergeSettings` in both profiled
+//! the workspace's, the system's `/etc/gemini-cli/settings.json` above
+//! it, and the system defaults `/etc/gemini-cli/system-defaults.json`
+//! below the user's ([`Settings`]): `mergeSettings` in both profiled
 //! releases (0.34.0 `dist/src/config/settings.js`, 0.61.0 `bundle/`)
 //! merges schema defaults, system defaults, user, workspace, then system
 //! settings, the last value winning, `mcpServers` merged one server at a
@@ -251,10 +252,14 @@ fn from_text(cx: &mut Cx<'_, '_>, path: RepoPath, text: &str) -> Workspace {
     }
 }
 
-/// The settings Gemini CLI merges that the adapter reads: the user's and
-/// the system's (local mode) and the launch directory's.
+/// The settings Gemini CLI merges that the adapter reads: the system
+/// defaults, the user's and the system's (local mode) and the launch
+/// directory's.
 #[derive(Default)]
 pub(crate) struct Settings {
+    /// `/etc/gemini-cli/system-defaults.json` (managed), merged first,
+    /// below the user's; empty in repo mode or when absent.
+    pub defaults: Workspace,
     /// `~/.gemini/settings.json`, empty in repo mode or when absent.
     pub user: Workspace,
     /// `<cwd>/.gemini/settings.json`.
@@ -266,9 +271,9 @@ pub(crate) struct Settings {
 
 impl Settings {
     /// The files by precedence, the winner of a value first: system,
-    /// workspace, user.
-    pub(crate) fn by_precedence(&self) -> [&Workspace; 3] {
-        [&self.system, &self.workspace, &self.user]
+    /// workspace, user, system defaults.
+    pub(crate) fn by_precedence(&self) -> [&Workspace; 4] {
+        [&self.system, &self.workspace, &self.user, &self.defaults]
     }
 
     /// The value at `key` as merged (the first file of
@@ -278,11 +283,19 @@ impl Settings {
     }
 
     /// `context.fileName` as merged: the system's, else the workspace's,
-    /// else the user's.
+    /// else the user's, else the system defaults'.
     pub(crate) fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
         self.by_precedence()
             .into_iter()
             .find_map(|f| f.file_names(cx))
+    }
+
+    /// `context.memoryBoundaryMarkers` as merged, in the same order as
+    /// [`Settings::file_names`] (a list is replaced whole).
+    pub(crate) fn boundary_markers(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
+        self.by_precedence()
+            .into_iter()
+            .find_map(|f| f.boundary_markers(cx))
     }
 }
 
@@ -297,6 +310,14 @@ pub(crate) fn user_path() -> Option<RepoPath> {
 /// for `/`).
 pub(crate) fn system_path() -> Option<RepoPath> {
     RepoPath::on_machine("/", "etc/gemini-cli/settings.json")
+}
+
+/// The system defaults file, as provenance names it
+/// (`getSystemDefaultsPath`, both profiled releases: `system-defaults.json`
+/// beside the system settings; `GEMINI_CLI_SYSTEM_DEFAULTS_PATH` moves
+/// it, which the analysis does not read).
+pub(crate) fn system_defaults_path() -> Option<RepoPath> {
+    RepoPath::on_machine("/", "etc/gemini-cli/system-defaults.json")
 }
 
 /// Reads and parses the machine's settings file `path` (the user's

@@ -11,16 +11,24 @@
 //! name clash. Only cwd's roots are read: seen with 0.61.0 and 0.34.0, none
 //! from `sub/`, and `.claude/skills` ignored. Loaded skills are listed to
 //! the model in `<available_skills>` (name, description, location).
+//!
+//! In local mode the user's roots `~/.gemini/skills` and `~/.agents/skills`
+//! are read too (`Storage.getUserSkillsDir` and `getUserAgentSkillsDir`),
+//! added before the workspace's in both profiled releases
+//! (`SkillManager.discoverSkills`: built-in, extensions, user, user
+//! `.agents`, then the workspace's), so a workspace skill of the same name
+//! wins and Gemini CLI warns "Skill conflict detected". User skills load in
+//! an untrusted folder too.
 
 use crate::{Cx, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::place;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
-    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef,
+    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::markdown::parse_yaml;
-use playbookdiff_source::{EntryKind, Resolved, TextFile};
+use playbookdiff_source::{EntryKind, Machine, Resolved, TextFile};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -28,31 +36,28 @@ use std::sync::Arc;
 /// them (the later wins a name clash).
 pub(crate) const ROOTS: &[&str] = &[".gemini/skills", ".agents/skills"];
 
-/// Compiles the skills: those of cwd's roots, then the ones of the
-/// ancestors' roots, which Gemini CLI does not read.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
+/// The user's skill roots, in the order Gemini CLI adds them, before
+/// the workspace's.
+const USER_ROOTS: &[&str] = &[".gemini/skills", ".agents/skills"];
+
+/// Compiles the skills: the user's (local mode, `machine` given), then
+/// those of cwd's roots, then the ones of the ancestors' roots, which
+/// Gemini CLI does not read.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Skill> {
     let cwd = cx.context.cwd.clone();
     let mut out: Vec<Skill> = Vec::new();
+    if let Some(m) = machine {
+        for root in USER_ROOTS {
+            for s in user_skills(cx, m, root) {
+                add(cx, &mut out, s);
+            }
+        }
+    }
     for root in ROOTS {
         for file in files(cx, &cwd, root) {
-            let s = load(cx, &file, root);
-            if s.applicability == Applicability::Effective {
-                if let Some(prev) = out
-                    .iter_mut()
-                    .find(|p| p.name == s.name && p.applicability == Applicability::Effective)
-                {
-                    prev.applicability = Applicability::Shadowed;
-                    prev.reason = format!("{} Skill {} of {} has the same name and is added later, so Gemini CLI keeps that one.", prev.reason, s.name, s.source.path);
-                    cx.diag(
-                        Diagnostic::new(
-                            DiagnosticCode::SkillNameCollision,
-                            format!("Two skills of cwd are named {:?} ({} and {}); Gemini CLI keeps the one of `.agents/skills`.", s.name, problems::quote(&prev.source.path), problems::quote(&s.source.path)),
-                        )
-                        .at(s.source.clone()),
-                    );
-                }
-            }
-            out.push(s);
+            let text = cx.repo.read_text(&file, READ_LIMIT).ok();
+            let s = load(cx, &file, Found::Cwd(root), text.as_deref());
+            add(cx, &mut out, s);
         }
     }
     for dir in cwd.ancestors_root_first() {
@@ -63,6 +68,82 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
             s.applicability = Applicability::OutOfScope;
             s.reason = format!("Found in the {root} of {}, a parent of cwd {cwd}; Gemini CLI reads skills only from the launch directory's own `.gemini/skills` and `.agents/skills`.", place(&dir));
             out.push(s);
+        }
+    }
+    out
+}
+
+/// Adds `s` to `out`; an effective skill of the same name added before
+/// is shadowed by it (the later wins), with a `skill-name-collision`.
+fn add(cx: &mut Cx<'_, '_>, out: &mut Vec<Skill>, s: Skill) {
+    if s.applicability == Applicability::Effective {
+        if let Some(prev) = out
+            .iter_mut()
+            .find(|p| p.name == s.name && p.applicability == Applicability::Effective)
+        {
+            prev.applicability = Applicability::Shadowed;
+            prev.reason = format!("{} Skill {} of {} has the same name and is added later, so Gemini CLI keeps that one.", prev.reason, s.name, s.source.path);
+            cx.diag(
+                Diagnostic::new(DiagnosticCode::SkillNameCollision, collision(prev, &s))
+                    .at(s.source.clone()),
+            );
+        }
+    }
+    out.push(s);
+}
+
+/// The message of a name clash between `prev` and the later `s`.
+fn collision(prev: &Skill, s: &Skill) -> String {
+    let (a, b) = (
+        problems::quote(&prev.source.path),
+        problems::quote(&s.source.path),
+    );
+    if prev.source.path.is_on_machine() {
+        format!("Two skills are named {:?} ({a} and {b}); Gemini CLI keeps {b}, added later, and warns \"Skill conflict detected\".", s.name)
+    } else {
+        format!("Two skills of cwd are named {:?} ({a} and {b}); Gemini CLI keeps the one of `.agents/skills`.", s.name)
+    }
+}
+
+/// The skills of the user's root `root` (below the home) on `machine`.
+fn user_skills(cx: &mut Cx<'_, '_>, machine: &Machine, root: &str) -> Vec<Skill> {
+    let Some(base) = RepoPath::on_machine("~", root) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for file in user_files(machine, &base) {
+        let effect = "Gemini CLI may load this skill; its content is unknown";
+        let Some(text) =
+            problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+        else {
+            continue;
+        };
+        out.push(load(cx, &file, Found::User(root), Some(&text)));
+    }
+    out
+}
+
+/// The `SKILL.md` and `*/SKILL.md` files of the user's root `base` on
+/// `machine`, links followed, in name order (names starting with `.` and
+/// `node_modules` skipped, as [`files`] does).
+fn user_files(machine: &Machine, base: &RepoPath) -> Vec<RepoPath> {
+    let Ok(entries) = machine.list_dir(base) else {
+        return Vec::new();
+    };
+    let is_file = |f: &RepoPath| machine.stat(f).is_ok_and(|st| st.kind == EntryKind::File);
+    let mut out: Vec<RepoPath> = base
+        .child("SKILL.md")
+        .filter(|f| is_file(f))
+        .into_iter()
+        .collect();
+    for e in entries {
+        if e.name.starts_with('.') || e.name == "node_modules" || e.kind != EntryKind::Dir {
+            continue;
+        }
+        if let Some(f) = base.child(&e.name).and_then(|d| d.child("SKILL.md")) {
+            if is_file(&f) {
+                out.push(f);
+            }
         }
     }
     out
@@ -79,7 +160,8 @@ fn of_dir(cx: &mut Cx<'_, '_>, dir: &RepoPath) -> Vec<(&'static str, Skill)> {
         let mut out = Vec::new();
         for root in ROOTS {
             for file in files(cx, dir, root) {
-                out.push((*root, load(cx, &file, root)));
+                let text = cx.repo.read_text(&file, READ_LIMIT).ok();
+                out.push((*root, load(cx, &file, Found::Cwd(root), text.as_deref())));
             }
         }
         out
@@ -194,19 +276,40 @@ fn read_front(text: &TextFile) -> Arc<ReadFront> {
     })
 }
 
-/// The skill of `file` in root `root` of cwd.
-fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, root: &str) -> Skill {
+/// Where a skill file was found, as its reason says it.
+#[derive(Clone, Copy)]
+enum Found<'a> {
+    /// In the root of this name (`.gemini/skills`) of cwd.
+    Cwd(&'a str),
+    /// In the user's root of this name, below the home.
+    User(&'a str),
+}
+
+impl std::fmt::Display for Found<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Found::Cwd(root) => write!(f, "the {root} of cwd"),
+            Found::User(root) => write!(f, "the user's `~/{root}`"),
+        }
+    }
+}
+
+/// The skill of `file`, found in `found`, holding `text` (`None`:
+/// unreadable); in the user's layer when found there.
+fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, found: Found<'_>, text: Option<&TextFile>) -> Skill {
     let dir_name = file
         .parent()
         .and_then(|d| d.file_name().map(str::to_string))
         .unwrap_or_default();
-    let text = cx.repo.read_text(file, READ_LIMIT).ok();
-    let read = text.as_deref().map(read_front);
+    let read = text.map(read_front);
     let fm = read.as_deref().and_then(|r| r.0.as_ref());
     let (name, description) = fm
         .map(|f| (f.name.clone(), f.description.clone()))
         .unwrap_or((None, None));
     let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
+    if let Found::User(_) = found {
+        source.scope = SourceScope::User;
+    }
     if let Some(f) = fm {
         source = source.with_lines(1, f.end_line);
     }
@@ -229,8 +332,8 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, root: &str) -> Skill {
         .map(|n| n.replace([':', '\\', '/', '<', '>', '*', '?', '"', '|'], "-"))
         .unwrap_or_else(|| dir_name.clone());
     let (applicability, reason, allowed, state) = match missing {
-        Some(why) => (Applicability::Excluded, format!("Found in the {root} of cwd, but {why}, so Gemini CLI skips it."), Permission::Blocked, AdvertisementState::Hidden),
-        None => (Applicability::Effective, format!("Found in the {root} of cwd; Gemini CLI lists its name, description and location to the model at startup."), Permission::Allowed, AdvertisementState::Advertised),
+        Some(why) => (Applicability::Excluded, format!("Found in {found}, but {why}, so Gemini CLI skips it."), Permission::Blocked, AdvertisementState::Hidden),
+        None => (Applicability::Effective, format!("Found in {found}; Gemini CLI lists its name, description and location to the model at startup."), Permission::Allowed, AdvertisementState::Advertised),
     };
     Skill {
         id: format!("gemini:skill:{file}"),

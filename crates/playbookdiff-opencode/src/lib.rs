@@ -164,10 +164,10 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Instructions, CONFIG_FILES[0].pattern).keys(&["instructions"]),
     Surface::new(SurfaceKind::Instructions, "~/.config/opencode/AGENTS.md")
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Instructions, "~/.claude/CLAUDE.md")
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`), when the global AGENTS.md is absent."),
     Surface::new(SurfaceKind::Skills, "**/.opencode/{skill,skills}/**/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "**/.claude/skills/**/SKILL.md")
@@ -175,8 +175,17 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Skills, "**/.agents/skills/**/SKILL.md")
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "~/.config/opencode/{skill,skills}/**/SKILL.md")
+        .keys(&["name", "description"])
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Skills, "~/.claude/skills/**/SKILL.md")
+        .keys(&["name", "description"])
+        .scope(Scope::User)
+        .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Skills, "~/.agents/skills/**/SKILL.md")
+        .keys(&["name", "description"])
+        .scope(Scope::User)
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Subagents, "**/.opencode/{agent,agents,mode,modes}/**/*.md")
         .keys(&["description", "mode", "model", "tools", "disable"]),
     Surface::new(SurfaceKind::Subagents, CONFIG_FILES[0].pattern).keys(&["agent", "mode"]),
@@ -198,14 +207,18 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Settings, "**/.opencode/opencode.json"),
     Surface::new(SurfaceKind::Settings, "**/.opencode/opencode.jsonc"),
     Surface::new(SurfaceKind::Settings, "~/.config/opencode/opencode.json")
+        .keys(&["instructions", "mcp", "agent", "command", "permission", "skills.paths"])
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Settings, "/etc/opencode/opencode.json")
         .scope(Scope::Managed)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Permissions, CONFIG_FILES[0].pattern).keys(&["permission"]),
     Surface::new(SurfaceKind::Directory, "**/.opencode/**"),
 ];
+
+/// The note of a user or managed file read in local mode only.
+const LOCAL_ONLY: &str = "Read in local mode only (`--mode local`).";
 
 /// The OpenCode adapter for `playbookdiff-registry`: what OpenCode receives
 /// from a repository under an analysis context

@@ -10,7 +10,8 @@
 //!    `.claude`, `OPENCODE_DISABLE_EXTERNAL_SKILLS` both);
 //! 2. `.opencode/skill/**/SKILL.md` and `.opencode/skills/**/SKILL.md` of
 //!    the same directories, closest first (dot entries skipped);
-//! 3. `**/SKILL.md` below each `skills.paths` entry, relative to cwd.
+//! 3. `**/SKILL.md` below each `skills.paths` entry, relative to cwd; a
+//!    leading `~/` names the home (local mode reads it there).
 //!
 //! Links are followed. A skill needs a string `name` in its front matter
 //! (the directory name is never used, and neither name pattern nor
@@ -106,6 +107,20 @@ pub(crate) fn compile(
         }
     }
     for (p, src) in &merged.skill_paths {
+        if let Some(root) = machine.and_then(|_| user_skill_path(p)) {
+            if machine.is_some_and(|m| m.list_dir(&root.dir).is_ok()) {
+                machine_scan(cx, machine, &root, &mut found);
+            } else {
+                cx.diag(
+                    Diagnostic::new(
+                        DiagnosticCode::InvalidValue,
+                        format!("skills.paths entry {p:?} names no directory in the home, so OpenCode skips it (\"skill path not found\")."),
+                    )
+                    .at(src.clone()),
+                );
+            }
+            continue;
+        }
         if p.starts_with("~/") || p.starts_with('/') {
             cx.diag(
                 Diagnostic::new(
@@ -193,6 +208,18 @@ fn scan(
             machine_text: None,
         });
     }
+}
+
+/// The skill root a `skills.paths` entry `~/DIR` names in the home
+/// (OpenCode 1.18.33 replaces a leading `~/` with the home directory and
+/// scans `**/SKILL.md` there, dot entries skipped); `None` for any other
+/// entry.
+fn user_skill_path(p: &str) -> Option<user::SkillRoot> {
+    let rest = p.strip_prefix("~/")?;
+    Some(user::SkillRoot {
+        dir: RepoPath::on_machine("~", rest)?,
+        external: false,
+    })
 }
 
 /// Adds every `SKILL.md` below the user's skill root `root` to `found`,

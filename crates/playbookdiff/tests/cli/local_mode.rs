@@ -406,6 +406,8 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         r#"{"mcp": {"audit": {"type": "local", "command": ["audit-mcp"]}}}"#,
     );
     claude_plugins(t.path());
+    gemini_items(t.path());
+    opencode_skills_paths(&t.path().join("home"));
     write(
         &t.path().join("home"),
         ".codex/wide.config.toml",
@@ -1075,6 +1077,236 @@ fn gemini_cli_merges_the_users_settings_below_the_workspaces() {
         .map(|r| r.0)
         .collect();
     assert_eq!(paths, ["~/.gemini/GEMINI.md", "AGENTS.md"]);
+}
+
+/// Gemini CLI's user skills and commands, a workspace skill and command
+/// of the same names, and system defaults below the user's settings.
+fn gemini_items(t: &Path) {
+    let (repo, home, root) = (t.join("repo"), t.join("home"), t.join("root"));
+    write(
+        &repo,
+        ".gemini/skills/review/SKILL.md",
+        "---\nname: review\ndescription: The project's.\n---\nRead.\n",
+    );
+    write(
+        &repo,
+        ".gemini/commands/deploy.toml",
+        "prompt = \"Ship.\"\n",
+    );
+    write(
+        &home,
+        ".gemini/skills/review/SKILL.md",
+        "---\nname: review\ndescription: The user's.\n---\nRead.\n",
+    );
+    write(
+        &home,
+        ".gemini/skills/notes/SKILL.md",
+        "---\nname: notes\ndescription: Notes.\n---\nWrite.\n",
+    );
+    write(
+        &home,
+        ".gemini/commands/deploy.toml",
+        "prompt = \"Mine.\"\n",
+    );
+    write(
+        &home,
+        ".gemini/commands/git/log.toml",
+        "prompt = \"Log.\"\n",
+    );
+    write(&home, ".gemini/commands/plan.toml", "prompt = \"Plan.\"\n");
+    write(&home, ".gemini/commands/broken.toml", "prompt = \"open\n");
+    write(
+        &root,
+        "etc/gemini-cli/system-defaults.json",
+        r#"{
+  // Below the user's settings.
+  "mcpServers": {
+    "docs": {"command": "default-docs"},
+    "search": {"httpUrl": "https://s.example/mcp",
+               "headers": {"Authorization": "Bearer sk-live-0123456789abcdef0123"}}
+  }
+}"#,
+    );
+}
+
+#[test]
+fn gemini_cli_reads_the_users_skills_commands_and_system_defaults() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    gemini_items(t.path());
+    let (doc, text) = compiled_with_text(t.path(), "gemini");
+    assert!(
+        !text.contains("sk-live-0123"),
+        "a default's secret was printed"
+    );
+    // The user's roots come first; the workspace's `review` wins.
+    let skills: Vec<(String, String, String)> = items(&doc, "skills");
+    assert_eq!(
+        skills,
+        [
+            row("~/.gemini/skills/notes/SKILL.md", "user", "effective"),
+            row("~/.gemini/skills/review/SKILL.md", "user", "shadowed"),
+            row("~/.agents/skills/standup/SKILL.md", "user", "effective"),
+            row(".gemini/skills/review/SKILL.md", "project", "effective"),
+        ]
+    );
+    // A user command and a workspace command of one name are both
+    // renamed; `plan` is a built-in's, so the user's runs as `user.plan`.
+    let commands: Vec<(&str, &str)> = doc["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap(),
+                c["source"]["scope"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        commands,
+        [
+            ("user.deploy", "user"),
+            ("git:log", "user"),
+            ("user.plan", "user"),
+            ("workspace.deploy", "project"),
+        ]
+    );
+    let broken = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["source"]["path"] == "~/.gemini/commands/broken.toml")
+        .expect("the broken user command is reported");
+    assert_eq!(broken["source"]["lines"]["start"], 1, "{broken}");
+    assert_eq!(broken["source"]["scope"], "user", "{broken}");
+    // The system defaults lie below the user's settings: the user's `docs`
+    // wins; `search` is the defaults' alone, in the managed layer.
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [
+            row("~/.gemini/settings.json", "user", "effective"),
+            row(
+                "/etc/gemini-cli/system-defaults.json",
+                "managed",
+                "shadowed"
+            ),
+            row("~/.gemini/settings.json", "user", "effective"),
+            row(
+                "/etc/gemini-cli/system-defaults.json",
+                "managed",
+                "effective"
+            ),
+        ]
+    );
+}
+
+/// The skills of `compile --harness copilot` in local mode with the
+/// release `version`: `(path, scope, applicability)` each.
+fn copilot_skills(t: &Path, version: &str) -> Vec<(String, String, String)> {
+    let release = format!("--agent-version=copilot={version}");
+    let args = [
+        "compile",
+        "--harness",
+        "copilot",
+        "--format",
+        "json",
+        &release,
+    ];
+    let out = local(t, &args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    items(&serde_json::from_slice(&out.stdout).unwrap(), "skills")
+}
+
+#[test]
+fn copilot_cli_lists_the_users_skills_after_the_projects() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    more_layers(t.path());
+    let home = t.path().join("home");
+    write(
+        &home,
+        ".copilot/skills/standup/SKILL.md",
+        "---\nname: standup\ndescription: Mine.\n---\nx\n",
+    );
+    write(
+        &home,
+        ".copilot/skills/bad/SKILL.md",
+        "---\nname: -bad\ndescription: Refused.\n---\nx\n",
+    );
+    // 1.0.102: `~/.copilot/skills` before `~/.agents/skills`; the
+    // project's `build` wins over the user's; `~/.claude/skills` unread.
+    assert_eq!(
+        copilot_skills(t.path(), "1.0.102"),
+        [
+            row(".claude/skills/build/SKILL.md", "project", "effective"),
+            row("~/.copilot/skills/bad/SKILL.md", "user", "excluded"),
+            row("~/.copilot/skills/standup/SKILL.md", "user", "effective"),
+            row("~/.agents/skills/standup/SKILL.md", "user", "shadowed"),
+        ]
+    );
+    // 1.0.24 reads `~/.claude/skills` too, after the others.
+    let old = copilot_skills(t.path(), "1.0.24");
+    assert_eq!(
+        old[old.len() - 2..],
+        [
+            row("~/.claude/skills/build/SKILL.md", "user", "shadowed"),
+            row("~/.claude/skills/deploy/SKILL.md", "user", "effective"),
+        ]
+    );
+}
+
+/// OpenCode's global `opencode.json` naming a skill root in the home,
+/// which holds a skill and one in a dot folder, and one naming nothing.
+fn opencode_skills_paths(home: &Path) {
+    write(
+        home,
+        ".config/opencode/opencode.json",
+        r#"{"skills": {"paths": ["~/my-skills", "~/missing-skills"]}}"#,
+    );
+    write(
+        home,
+        "my-skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Mine.\n---\nShip.\n",
+    );
+    write(
+        home,
+        "my-skills/.hidden/x/SKILL.md",
+        "---\nname: hidden\ndescription: Skipped.\n---\nx\n",
+    );
+}
+
+#[test]
+fn opencode_scans_a_skills_path_in_the_home() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    opencode_skills_paths(&t.path().join("home"));
+    let doc = compiled_for(t.path(), "opencode");
+    let mine: Vec<(String, String, String)> = items(&doc, "skills")
+        .into_iter()
+        .filter(|r| r.0.starts_with("~/my-skills"))
+        .collect();
+    assert_eq!(
+        mine,
+        [row("~/my-skills/deploy/SKILL.md", "user", "effective")]
+    );
+    let missing = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("~/missing-skills"))
+        .expect("the missing skills path is reported");
+    assert_eq!(missing["code"], "invalid-value");
+    assert_eq!(
+        missing["source"]["path"],
+        "~/.config/opencode/opencode.json"
+    );
+    assert!(missing["source"]["lines"]["start"].as_u64().is_some());
 }
 
 #[test]

@@ -1,0 +1,270 @@
+//! Commands: `.toml` files of the user's `~/.gemini/commands` (local mode)
+//! and of the launch directory's `.gemini/commands`, as items.
+//!
+//! Gemini CLI (`FileCommandLoader` in `packages/cli/src/services/`, both
+//! profiled releases): the files matching `**/*.toml` of the user's folder,
+//! then of the workspace's, each named by its path below its folder with
+//! `:` for `/` (`git/commit.toml` is `/git:commit`); the user runs them,
+//! they are never sent to the model (seen with 0.61.0 and 0.34.0). A file
+//! that is not TOML is skipped. Names are then settled by
+//! `SlashCommandResolver.resolve` over the built-in commands and the files
+//! in that order: a file command whose name a built-in holds runs as
+//! `/workspace.NAME` (or `/user.NAME`; seen with both releases for
+//! `plan.toml`); when a user command and a workspace command share a name,
+//! both are renamed, `/user.NAME` and `/workspace.NAME`.
+
+use crate::extras::agents_enabled;
+use crate::settings::Workspace;
+use crate::{Cx, Profile, READ_LIMIT};
+use playbookdiff_adapter::problems;
+use playbookdiff_model::{
+    Applicability, Command, LoadPhase, RepoPath, SourceFormat, SourceRef, SourceScope,
+};
+use playbookdiff_source::{EntryKind, Machine, ParseError, SourceError, TextFile};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// The deepest folder level of a commands folder the analysis lists.
+const MAX_COMMAND_DEPTH: usize = 8;
+
+/// The user's commands (`machine` given: local mode), then the commands
+/// of cwd's `.gemini/commands`, each in file name order and named as the
+/// user runs it.
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    ws: &Workspace,
+    machine: Option<&Machine>,
+) -> Vec<Command> {
+    let mut commands = Vec::new();
+    if let Some(m) = machine {
+        commands.extend(user_commands(cx, m));
+    }
+    if let Some(dir) = cx.context.cwd.join(".gemini/commands") {
+        let mut found = Vec::new();
+        let list = |d: &RepoPath| -> Vec<(String, EntryKind)> {
+            cx.repo
+                .list_dir(d)
+                .iter()
+                .map(|e| (e.name.clone(), e.kind))
+                .collect()
+        };
+        command_files(&list, &dir, "", 0, &mut found);
+        for (path, name) in found {
+            let text = cx.repo.read_text(&path, READ_LIMIT);
+            commands.extend(command(cx, path, name, text));
+        }
+    }
+    // No command, no name to compare with the built-in ones (whose set
+    // would be built at every launch directory for nothing).
+    if !commands.is_empty() {
+        resolve(&mut commands, &builtin_commands(profile, ws));
+    }
+    commands
+}
+
+/// The commands of the user's `~/.gemini/commands` on `machine`.
+fn user_commands(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Command> {
+    let Some(dir) = RepoPath::on_machine("~", ".gemini/commands") else {
+        return Vec::new();
+    };
+    let list = |d: &RepoPath| -> Vec<(String, EntryKind)> {
+        machine
+            .list_dir(d)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| (e.name, e.kind))
+            .collect()
+    };
+    let mut found = Vec::new();
+    command_files(&list, &dir, "", 0, &mut found);
+    let mut out = Vec::new();
+    for (path, name) in found {
+        let text = machine.read_text(&path, READ_LIMIT);
+        out.extend(command(cx, path, name, text));
+    }
+    out
+}
+
+/// The built-in command names of the release, `/agents` included when
+/// subagents are on.
+fn builtin_commands(profile: &Profile, ws: &Workspace) -> BTreeSet<&'static str> {
+    let mut names: BTreeSet<&str> = profile.builtin_commands.iter().copied().collect();
+    if agents_enabled(profile, ws) {
+        names.insert("agents");
+    }
+    names
+}
+
+/// Who holds a name first.
+#[derive(Clone, Copy)]
+enum Holder {
+    /// A built-in command.
+    Builtin,
+    /// The file command at this index.
+    File(usize),
+}
+
+/// Settles the names of `commands` (the user's, then the workspace's) as
+/// `SlashCommandResolver.resolve` does after the built-in commands: a
+/// command whose name was met before is renamed `PREFIX.NAME` (`PREFIX`
+/// `user` or `workspace`; `PREFIX.NAME1`, `PREFIX.NAME2`, ... while that
+/// is taken), and a file command holding that name is renamed the same
+/// way; a built-in keeps its name.
+fn resolve(commands: &mut [Command], builtins: &BTreeSet<&str>) {
+    let mut held: BTreeMap<String, Holder> = builtins
+        .iter()
+        .map(|b| (b.to_string(), Holder::Builtin))
+        .collect();
+    let mut met: BTreeSet<String> = held.keys().cloned().collect();
+    for i in 0..commands.len() {
+        let name = commands[i].name.clone();
+        if met.insert(name.clone()) {
+            held.insert(name, Holder::File(i));
+            continue;
+        }
+        let incoming = renamed(&commands[i], &held);
+        let owner = held.get(&name).copied();
+        let by = match owner {
+            Some(Holder::File(j)) => {
+                held.remove(&name);
+                let moved = renamed(&commands[j], &held);
+                let other = commands[i].source.path.clone();
+                rename(&mut commands[j], &moved, &format!("the command of {other}"));
+                held.insert(moved, Holder::File(j));
+                format!("the command of {}", commands[j].source.path)
+            }
+            Some(Holder::Builtin) => format!("the built-in command `/{name}`"),
+            None => format!("another command named `/{name}`"),
+        };
+        rename(&mut commands[i], &incoming, &by);
+        held.insert(incoming, Holder::File(i));
+    }
+}
+
+/// The name `c` is renamed to: `PREFIX.NAME`, or with the first number
+/// that makes it free (`SlashCommandResolver.getRenamedName`).
+fn renamed(c: &Command, held: &BTreeMap<String, Holder>) -> String {
+    let prefix = if c.source.path.is_on_machine() {
+        "user"
+    } else {
+        "workspace"
+    };
+    let base = format!("{prefix}.{}", c.name);
+    std::iter::once(base.clone())
+        .chain((1..).map(|i| format!("{base}{i}")))
+        .find(|n| !held.contains_key(n))
+        .unwrap_or(base)
+}
+
+/// Renames `c` to `to`, its name held by `by`.
+fn rename(c: &mut Command, to: &str, by: &str) {
+    c.reason = format!(
+        "Found in {}: {by} holds its name, so the user runs it as `/{to}`; it is never sent to the model.",
+        folder_of(c)
+    );
+    c.name = to.to_string();
+}
+
+/// The commands folder of `c`, as its reason names it.
+fn folder_of(c: &Command) -> &'static str {
+    if c.source.path.is_on_machine() {
+        "the user's `~/.gemini/commands`"
+    } else {
+        "the launch directory's `.gemini/commands`"
+    }
+}
+
+/// The command of `path`, named `name`, read as `text`; `None` when
+/// Gemini CLI skips the file (reported).
+fn command(
+    cx: &mut Cx<'_, '_>,
+    path: RepoPath,
+    name: String,
+    text: Result<Arc<TextFile>, SourceError>,
+) -> Option<Command> {
+    let effect = "Gemini CLI skips this command";
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => {
+            cx.diag(problems::read_error(&path, &e, effect, SourceFormat::Toml));
+            return None;
+        }
+    };
+    let table = match text.text.parse::<toml::Table>() {
+        Ok(t) => t,
+        Err(e) => {
+            let line = e.span().map_or(1, |s| {
+                1 + text.text[..s.start.min(text.text.len())]
+                    .matches('\n')
+                    .count() as u32
+            });
+            let err = ParseError::on_line(e.message().to_string(), line);
+            cx.diag(problems::invalid_syntax(
+                &path,
+                "TOML",
+                &err,
+                effect,
+                SourceFormat::Toml,
+            ));
+            return None;
+        }
+    };
+    let description = table
+        .get("description")
+        .and_then(toml::Value::as_str)
+        .map(str::to_string);
+    let source = SourceRef {
+        scope: SourceScope::of_path(&path),
+        ..SourceRef::project(path.clone(), SourceFormat::Toml)
+    };
+    let mut c = Command {
+        id: format!("gemini:command:{path}"),
+        name: name.clone(),
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Effective,
+        reason: String::new(),
+        description,
+        agent: None,
+        model: None,
+        listed_to_model: false,
+    };
+    c.reason = format!(
+        "Found in {}: the user runs it as `/{name}`; it is never sent to the model.",
+        folder_of(&c)
+    );
+    Some(c)
+}
+
+/// The `.toml` files below `dir` with their command names (`prefix` holds
+/// the folders above, joined by `:`), in name order; `list` gives a
+/// directory's entries.
+fn command_files(
+    list: &dyn Fn(&RepoPath) -> Vec<(String, EntryKind)>,
+    dir: &RepoPath,
+    prefix: &str,
+    depth: usize,
+    out: &mut Vec<(RepoPath, String)>,
+) {
+    if depth > MAX_COMMAND_DEPTH {
+        return;
+    }
+    let mut entries = list(dir);
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, kind) in entries {
+        let Some(p) = dir.child(&name) else { continue };
+        let full = |n: &str| {
+            if prefix.is_empty() {
+                n.to_string()
+            } else {
+                format!("{prefix}:{n}")
+            }
+        };
+        if kind == EntryKind::Dir {
+            command_files(list, &p, &full(&name), depth + 1, out);
+        } else if let Some(stem) = name.strip_suffix(".toml") {
+            out.push((p, full(stem)));
+        }
+    }
+}
