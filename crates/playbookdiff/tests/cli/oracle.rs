@@ -1938,7 +1938,8 @@ fn sample_lines(s: &mut String, agent: &str) {
 /// range, how many agreed, the disagreement kinds (aspects) with how many
 /// repositories show each, the rate before the last round of fixes (the
 /// report's `before`, when measured on the same seeds), and the shrunk
-/// cases.
+/// cases. Seeds whose agent run timed out (the report's `timedOut`) are
+/// named and left out of the rate.
 fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     s.push_str("## Random repositories\n\n");
     s.push_str("`scripts/oracle/fuzz.py` generates repositories at random over the grammar of\n");
@@ -1975,7 +1976,9 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
             r["seeds"][0].as_u64().unwrap(),
             r["seeds"][1].as_u64().unwrap(),
         );
-        let n = end - first;
+        // A seed whose agent run timed out observed nothing: not counted.
+        let timed_out = r["timedOut"].as_array().map_or(0, Vec::len) as u64;
+        let n = end - first - timed_out;
         let agree = r["agree"].as_u64().unwrap();
         let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
         for d in r["disagreeing"].as_array().unwrap() {
@@ -1997,7 +2000,12 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
         };
         let _ = writeln!(
             s,
-            "| {agent} | {v} | {first}..{end} | {n} | {agree} | {rate:.1}% | {before} | {} |",
+            "| {agent} | {v} | {first}..{end}{} | {n} | {agree} | {rate:.1}% | {before} | {} |",
+            if timed_out == 0 {
+                String::new()
+            } else {
+                format!(" ({timed_out} timed out)")
+            },
             if kinds.is_empty() {
                 "none".to_string()
             } else {
