@@ -1222,8 +1222,17 @@ def run_opencode(exe, case, work):
     fake chat endpoint records (instructions and listed skills), and with a
     target `debug agent build --tool read` (the files a read attaches).
     Each step runs on a fresh copy of the repository: OpenCode writes into
-    the project (`$schema` in opencode.json, `.opencode/.gitignore`)."""
+    the project (`$schema` in opencode.json, `.opencode/.gitignore`). A
+    target that does not exist is created first (`onDemand.targetCreated`),
+    as for Claude Code and Gemini CLI: the target stands for a file the
+    agent reads, and OpenCode's read of a missing file fails."""
     obs = {}
+    target = case.get("target")
+    created = bool(target) and not (repo_dir(case, work) / target).exists()
+    if created:
+        t = repo_dir(case, work) / target
+        t.parent.mkdir(parents=True, exist_ok=True)
+        t.write_text("// oracle target\n")
 
     def step(name, args, extra_env=None):
         sub = work / name
@@ -1312,6 +1321,8 @@ def run_opencode(exe, case, work):
         try:
             loaded = json.loads(out)["result"]["metadata"].get("loaded") or []
             obs["onDemand"] = {"instructions": [norm.path(p) for p in loaded]}
+            if created:
+                obs["onDemand"]["targetCreated"] = True
         except (ValueError, KeyError, TypeError):
             obs["onDemand"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     return obs

@@ -892,7 +892,7 @@ fn opencode_disagreements(
         );
         push("startup-files", list(seen), list(modelled));
         // The skills that request lists to the model.
-        let listed: BTreeSet<String> = obs["startup"]["skillsListed"]
+        let mut listed: BTreeSet<String> = obs["startup"]["skillsListed"]
             .as_array()
             .unwrap()
             .iter()
@@ -916,6 +916,15 @@ fn opencode_disagreements(
                 .all(|s| s.applicability == Applicability::Conditional && s.description.is_some())
             {
                 advertised.insert(name.to_string());
+            }
+            // Some candidates have a description and some not: the name is
+            // listed only when the one OpenCode keeps has one, and one
+            // recording is one draw of the race (seeds 65 and 73 of the
+            // fuzzer), so listed or not, it agrees.
+            let described = group.iter().filter(|s| s.description.is_some()).count();
+            if described > 0 && described < group.len() {
+                listed.remove(*name);
+                advertised.remove(*name);
             }
         }
         push("skills", list(listed), list(advertised));
