@@ -16,7 +16,9 @@
 //! [`Profile::skill_name_punctuation`] or longer than 64, a `description`
 //! longer than 1024 (a JavaScript string's length: UTF-16 code units),
 //! or a field of the wrong type (`description` a list, `user-invocable:
-//! "no"`). A plain-string `allowed-tools` is accepted.
+//! "no"`). A plain-string `allowed-tools` is accepted. A command file with
+//! a field of the wrong type is not listed either (seen with 1.0.102,
+//! fuzzer seed 400: `description: [a, b]` in `.claude/commands/fix.md`).
 
 use crate::profile::SkillSearch;
 use crate::{Cx, Profile, READ_LIMIT};
@@ -108,7 +110,17 @@ fn of_dir(
                 .unwrap_or_default()
                 .to_string();
             let before = cx.diags.len();
-            let s = load(cx, &file, &dir, ".claude/commands", Some(stem));
+            let mut s = load(cx, &file, &dir, ".claude/commands", Some(stem));
+            if s.applicability == Applicability::Effective {
+                let why = cx
+                    .repo
+                    .read_text(&s.source.path, READ_LIMIT)
+                    .ok()
+                    .and_then(|t| t.front_matter()?.value.as_ref().ok().and_then(wrong_type));
+                if let Some(why) = why {
+                    exclude(cx, &mut s, why);
+                }
+            }
             out.push((s, cx.diags.split_off(before)));
         }
         out
@@ -300,9 +312,14 @@ fn load(
 /// matter, when Copilot CLI refuses its front matter (see the module
 /// documentation); a YAML error was already reported while loading.
 fn refuse_invalid(cx: &mut Cx<'_, '_>, profile: &Profile, s: &mut Skill) {
-    let Some(why) = refusal(cx, profile, s) else {
-        return;
-    };
+    if let Some(why) = refusal(cx, profile, s) {
+        exclude(cx, s, why);
+    }
+}
+
+/// Marks `s` excluded because Copilot CLI refuses its front matter for
+/// `why`, with a `skill-field-invalid` diagnostic at its front matter.
+fn exclude(cx: &mut Cx<'_, '_>, s: &mut Skill, why: String) {
     s.applicability = Applicability::Excluded;
     s.advertisement = Advertisement::new(AdvertisementState::Hidden, 0);
     s.invocation = Invocation {
