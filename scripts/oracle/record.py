@@ -1699,18 +1699,26 @@ def markdown_files(repo):
 INSTRUCTION_NAMES = ("agents.md", "claude.md", "gemini.md", "copilot-instructions.md")
 
 
+# How much of a rewritten block and of a candidate file is compared.
+SIMILAR_CHARS = 2000
+
+
 def closest_instruction_file(block, files, floor=0.5):
     """The instruction file (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`,
     `copilot-instructions.md`, `*.instructions.md`) whose text is closest
     to `block` (difflib's ratio, at least `floor`), as a one-item list;
     empty when none is that close. For a block whose text the agent
-    rewrote before sending it (Copilot CLI 1.0.24's Markdown filter)."""
+    rewrote before sending it (Copilot CLI 1.0.24's Markdown filter).
+    Only the first SIMILAR_CHARS characters of each are compared: difflib
+    takes time quadratic in the length, and two 35 KB texts held a run for
+    minutes."""
     best, best_ratio = None, floor
+    block = block[:SIMILAR_CHARS]
     for p, t in sorted(files.items()):
         name = Path(p).name.lower()
         if not (name in INSTRUCTION_NAMES or name.endswith(".instructions.md")):
             continue
-        m = difflib.SequenceMatcher(None, block, t, autojunk=False)
+        m = difflib.SequenceMatcher(None, block, t[:SIMILAR_CHARS], autojunk=False)
         if m.real_quick_ratio() < best_ratio or m.quick_ratio() < best_ratio:
             continue
         r = m.ratio()
