@@ -116,7 +116,10 @@ fn of_dir(
                     .repo
                     .read_text(&s.source.path, READ_LIMIT)
                     .ok()
-                    .and_then(|t| t.front_matter()?.value.as_ref().ok().and_then(wrong_type));
+                    .and_then(|t| {
+                        let fm = t.front_matter()?;
+                        wrong_type(fm.value.as_ref().ok()?, &fm.yaml)
+                    });
                 if let Some(why) = why {
                     exclude(cx, &mut s, why);
                 }
@@ -353,7 +356,7 @@ fn refusal(cx: &Cx<'_, '_>, profile: &Profile, s: &Skill) -> Option<String> {
     let Ok(value) = &fm.value else {
         return Some("its front matter is not valid YAML".to_string());
     };
-    if let Some(why) = wrong_type(value) {
+    if let Some(why) = wrong_type(value, &fm.yaml) {
         return Some(why);
     }
     if !valid_name(profile, s.name.trim()) {
@@ -372,8 +375,19 @@ fn refusal(cx: &Cx<'_, '_>, profile: &Profile, s: &Skill) -> Option<String> {
 /// test of that.
 type FieldCheck = (&'static str, &'static str, fn(&Value) -> bool);
 
-/// The first front-matter field of a type Copilot CLI's schema refuses.
-fn wrong_type(value: &Value) -> Option<String> {
+/// The first front-matter field of a type Copilot CLI's schema refuses;
+/// `yaml` is the front matter as written.
+fn wrong_type(value: &Value, yaml: &str) -> Option<String> {
+    // `yes`, `on` and the like are YAML 1.1 booleans, text to Copilot CLI
+    // (seen with 1.0.102, fuzzer seed 1: `disable-model-invocation: yes`
+    // left the skill out); the parser here reads them as booleans.
+    for key in ["user-invocable", "disable-model-invocation"] {
+        if value.get(key).is_some_and(Value::is_boolean)
+            && raw_scalar(yaml, key).is_some_and(|raw| !yaml12_bool(raw))
+        {
+            return Some(format!("`{key}` is not true or false"));
+        }
+    }
     let text_list =
         |v: &Value| v.is_string() || v.as_array().is_some_and(|a| a.iter().all(Value::is_string));
     let checks: [FieldCheck; 4] = [
@@ -391,10 +405,30 @@ fn wrong_type(value: &Value) -> Option<String> {
             return Some(format!("`{key}` is not {what}"));
         }
     }
+    // An empty `description:` (YAML null) is refused too (seen with
+    // 1.0.102, fuzzer seeds 7 and 11), unlike a missing one.
+    if value.get("description").is_some_and(Value::is_null) {
+        return Some("`description` is empty (null), not text".to_string());
+    }
     let tools = value.get("allowed-tools");
     tools
         .is_some_and(|v| !v.is_null() && !text_list(v))
         .then(|| "`allowed-tools` is neither text nor a list of text".to_string())
+}
+
+/// The plain scalar of top-level key `key` in front matter `yaml`, as
+/// written (without a trailing comment), when it is on the key's line.
+fn raw_scalar<'a>(yaml: &'a str, key: &str) -> Option<&'a str> {
+    yaml.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .map(|v| v.split(" #").next().unwrap_or_default().trim())
+        .filter(|v| !v.is_empty())
+}
+
+/// Whether `raw` is a boolean of YAML 1.2's core schema (`true`, `false`
+/// in three casings), the only ones Copilot CLI takes.
+fn yaml12_bool(raw: &str) -> bool {
+    matches!(raw, "true" | "True" | "TRUE" | "false" | "False" | "FALSE")
 }
 
 /// Whether `name` passes the release's name rule: ASCII letters, digits

@@ -635,7 +635,10 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
         // Only a kept definition with a description is listed: when some
         // have one and some not, whether the name is listed at all is the
         // race's too (fuzzer seeds 65 and 73, OpenCode 1.18.33).
-        let described = idx.iter().filter(|&&i| skills[i].description.is_some()).count();
+        let described = idx
+            .iter()
+            .filter(|&&i| skills[i].description.is_some())
+            .count();
         let listing = if described == 0 || described == idx.len() {
             format!("OpenCode lists {name:?} at startup")
         } else {
