@@ -53,6 +53,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -86,7 +87,26 @@ FOCUS = {
     "opencode": {"AGENTS.md": 5, "CLAUDE.md": 4, "opencode.json": 6, ".opencode/skills": 4,
                  ".claude/skills": 3, ".agents/skills": 3, ".opencode/agents": 2,
                  ".opencode/commands": 2},
+    # Gemini CLI and Copilot CLI: the shared files they read, the others
+    # rare; their own files come from `gemini_files` and `copilot_files`.
+    "gemini": {"AGENTS.md": 3, "AGENTS.override.md": 0, "CLAUDE.md": 2, "CLAUDE.local.md": 1,
+               ".claude/CLAUDE.md": 1, "fallback": 1, ".claude/rules": 0, ".claude/skills": 1,
+               ".agents/skills": 3, ".codex/skills": 0, ".opencode/skills": 0,
+               ".opencode/skill": 0, ".claude/commands": 0, ".opencode/commands": 0,
+               ".opencode/command": 0, ".claude/agents": 0, ".opencode/agents": 0,
+               ".opencode/agent": 0, ".mcp.json": 1, ".claude/settings.json": 0,
+               ".codex/config.toml": 0, "opencode.json": 0},
+    "copilot": {"AGENTS.md": 5, "AGENTS.override.md": 0, "CLAUDE.md": 4, "CLAUDE.local.md": 1,
+                ".claude/CLAUDE.md": 2, "fallback": 1, ".claude/rules": 3, ".claude/skills": 3,
+                ".agents/skills": 3, ".codex/skills": 0, ".opencode/skills": 0,
+                ".opencode/skill": 0, ".claude/commands": 2, ".opencode/commands": 0,
+                ".opencode/command": 0, ".claude/agents": 2, ".opencode/agents": 0,
+                ".opencode/agent": 0, ".mcp.json": 3, ".claude/settings.json": 0,
+                ".codex/config.toml": 0, "opencode.json": 0},
 }
+
+# Context file names a Gemini CLI `context.fileName` draws from.
+GEMINI_NAMES = ["GEMINI.md", "AGENTS.md", "CONTEXT.md", "CLAUDE.md", "docs/GUIDE.md", "gemini.md"]
 
 
 def words(r, lo=1, hi=8):
@@ -309,6 +329,149 @@ def opencode_json(r, dirs):
     return text + "\n"
 
 
+def gemini_settings(r, dirs):
+    """A `.gemini/settings.json`: `context.fileName` (string or list),
+    `context.memoryBoundaryMarkers`, `mcpServers` of every transport key,
+    `mcp.excluded` and `mcp.allowed`; sometimes with comments, sometimes
+    not JSON at all (Gemini CLI refuses to start)."""
+    cfg = {}
+    if r.random() < 0.6:
+        names = r.sample(GEMINI_NAMES, r.randint(1, 3))
+        cfg["context"] = {"fileName": names[0] if r.random() < 0.3 else names}
+    if r.random() < 0.12:
+        cfg.setdefault("context", {})["memoryBoundaryMarkers"] = r.choice(
+            [[".git"], [], ["package.json", ".git"], [".gemini"]])
+    servers = {}
+    for _ in range(r.randint(0, 3) if r.random() < 0.5 else 0):
+        name = r.choice(["db", "search", "files", "x"]) + str(r.randint(0, 2))
+        servers[name] = r.choice([
+            {"command": "npx", "args": ["-y", "srv"]}, {"url": "https://example.invalid/sse"},
+            {"httpUrl": "https://example.invalid/mcp"}, {"command": "srv", "timeout": 5},
+            {"url": "https://example.invalid/mcp", "type": "http"}, {"args": ["x"]}, {}])
+    if servers:
+        cfg["mcpServers"] = servers
+        if r.random() < 0.25:
+            cfg["mcp"] = {r.choice(["excluded", "allowed"]): r.sample(sorted(servers), 1)}
+    text = json.dumps(cfg, indent=2)
+    k = r.random()
+    if k < 0.08:
+        text = "// project settings\n" + text
+    elif k < 0.12:
+        text = text[: len(text) // 2]
+    return text + "\n"
+
+
+def gemini_files(r, dirs, put, hint_files):
+    """Gemini CLI's own files: `GEMINI.md` and other context names in the
+    directories, `.gemini/settings.json` (at the root and in some
+    directory, a launch directory candidate), `.gemini/skills`,
+    `.gemini/agents`, `.gemini/commands`, a project extension."""
+    for d in dirs:
+        for name in ["GEMINI.md", "CONTEXT.md", "gemini.md"]:
+            if r.random() < {"GEMINI.md": 0.45, "CONTEXT.md": 0.12, "gemini.md": 0.05}[name]:
+                put(d, name, decorate(r, markdown(r, dirs, hint_files())))
+    if r.random() < 0.15:
+        put(".", "docs/GUIDE.md", decorate(r, markdown(r, dirs, hint_files())))
+    for d in ["."] + ([r.choice(dirs)] if r.random() < 0.35 else []):
+        if r.random() < 0.55:
+            put(d, ".gemini/settings.json", gemini_settings(r, dirs))
+    for _ in range(r.randint(0, 3) if r.random() < 0.5 else 0):
+        d = r.choice(dirs) if r.random() < 0.3 else "."
+        name = r.choice(["review", "deploy", "lint", "Test-Runner", "x"])
+        put(d, f".gemini/skills/{r.choice(['', '', 'group/'])}{name}/SKILL.md", skill_file(r, name))
+    if r.random() < 0.2:
+        name = r.choice(["rev", "planner"])
+        put(".", f".gemini/agents/{name}.md", skill_file(r, name))
+    if r.random() < 0.08:
+        put(".", f".gemini/commands/{r.choice(['fix', 'git/ship'])}.toml",
+            r.choice(['prompt = "fix the thing"\n', 'description = "d"\n', "prompt = [\n"]))
+    if r.random() < 0.08:
+        put(".", ".gemini/extensions/ext/gemini-extension.json", json.dumps(
+            {"name": "ext", "version": "1.0.0", "contextFileName": "EXT.md",
+             "mcpServers": {"extsrv": {"command": "srv"}}}, indent=2) + "\n")
+        put(".", ".gemini/extensions/ext/EXT.md", words(r) + "\n")
+
+
+def apply_to(r, dirs):
+    """A Copilot CLI `applyTo` value: one glob or several, comma-separated,
+    quoted or not, a YAML list, or `**`."""
+    pats = [glob_pattern(r, dirs).lstrip("/") for _ in range(r.randint(1, 3))]
+    k = r.random()
+    if k < 0.15:
+        return r.choice(['"**"', "**", "'**/*'"])
+    if k < 0.55:
+        return json.dumps(", ".join(pats))
+    if k < 0.75:
+        return ",".join(pats)
+    if k < 0.9:
+        return "[" + ", ".join(json.dumps(p) for p in pats) + "]"
+    return "\n" + "".join(f"  - {p}\n" for p in pats).rstrip("\n")
+
+
+def instructions_file(r, dirs, hint):
+    """A `.github/instructions/*.instructions.md` file: `applyTo`, sometimes
+    `excludeAgent` or `description`, front matter sometimes malformed."""
+    keys = []
+    if r.random() < 0.85:
+        keys.append((r.choice(["applyTo"] * 6 + ["applyto", "paths"]), apply_to(r, dirs)))
+    if r.random() < 0.12:
+        keys.append(("excludeAgent", r.choice(["code-review", "coding-agent", '"copilot-cli"'])))
+    if r.random() < 0.15:
+        keys.append(("description", words(r)))
+    head = front_matter(r, keys) if keys or r.random() < 0.5 else ""
+    return head + markdown(r, dirs, hint) + "\n"
+
+
+def copilot_mcp(r):
+    """A Copilot CLI MCP file: `mcpServers` (or VS Code's `servers`) of
+    local, stdio, http and sse servers, sometimes broken."""
+    servers = {}
+    for _ in range(r.randint(0, 3)):
+        name = r.choice(["db", "search", "files", "x"]) + str(r.randint(0, 2))
+        servers[name] = r.choice([
+            {"type": "local", "command": "npx", "args": ["-y", "s"], "tools": ["*"]},
+            {"command": "npx", "args": []}, {"type": "stdio", "command": "srv"},
+            {"type": "http", "url": "https://example.invalid/mcp"},
+            {"type": "sse", "url": "https://example.invalid/sse"}, {"type": "http"}, "oops"])
+    key = "mcpServers" if r.random() < 0.85 else "servers"
+    text = json.dumps({key: servers}, indent=2)
+    if r.random() < 0.07:
+        text = text[: len(text) // 2]
+    return text + "\n"
+
+
+def copilot_files(r, dirs, put, hint_files):
+    """Copilot CLI's own files: `.github/copilot-instructions.md` (at the
+    root and in some directory), `.github/instructions/**/*.instructions.md`,
+    `GEMINI.md`, `.github/skills`, `.github/agents`, `.github/mcp.json`."""
+    for d in ["."] + ([r.choice(dirs)] if r.random() < 0.3 else []):
+        if r.random() < 0.55:
+            put(d, ".github/copilot-instructions.md", decorate(r, markdown(r, dirs, hint_files())))
+    for _ in range(r.randint(0, 4) if r.random() < 0.6 else 0):
+        d = r.choice(dirs) if r.random() < 0.2 else "."
+        sub = r.choice(["", "", "", "frontend/", "deep/er/"])
+        name = r.choice(["api", "style", "Web", "tests", "x"]) + str(r.randint(0, 2))
+        ext = r.choice([".instructions.md"] * 8 + [".md", ".Instructions.md"])
+        put(d, f".github/instructions/{sub}{name}{ext}", instructions_file(r, dirs, hint_files()))
+    for d in dirs:
+        if r.random() < 0.15:
+            put(d, "GEMINI.md", decorate(r, markdown(r, dirs, hint_files())))
+    for _ in range(r.randint(0, 3) if r.random() < 0.45 else 0):
+        d = r.choice(dirs) if r.random() < 0.3 else "."
+        name = r.choice(["review", "deploy", "lint", "Test-Runner", "x"])
+        put(d, f".github/skills/{r.choice(['', '', 'group/'])}{name}/SKILL.md", skill_file(r, name))
+    if r.random() < 0.25:
+        name = r.choice(["rev", "planner"])
+        put(".", f".github/agents/{name}{r.choice(['.agent.md', '.md'])}", skill_file(r, name))
+    if r.random() < 0.35:
+        put(r.choice(dirs) if r.random() < 0.2 else ".", ".github/mcp.json", copilot_mcp(r))
+
+
+# Each agent's own files, drawn after the shared ones (only for that agent,
+# so that the trees of the other agents stay as they were).
+OWN_FILES = {"gemini": gemini_files, "copilot": copilot_files}
+
+
 def weight(agent, key):
     return FOCUS.get(agent, {}).get(key, 1)
 
@@ -378,6 +541,8 @@ def generate(agent, seed):
         put(r.choice(dirs) if r.random() < 0.2 else ".",
             r.choice(["opencode.json", "opencode.json", "opencode.jsonc", ".opencode/opencode.json"]),
             opencode_json(r, dirs))
+    if agent in OWN_FILES:
+        OWN_FILES[agent](r, dirs, put, hint_files)
     # Symbolic links: to a file, to a directory, dangling, out of the tree, loops.
     existing = hint_files()
     for _ in range(r.randint(0, 2) if r.random() < 0.3 else 0):
@@ -497,6 +662,45 @@ def test_binary():
     sys.exit("no cli test binary")
 
 
+# An agent run killed at the recorder's RUN_TIMEOUT observes nothing: the
+# seed is tried again, and when every try times out it is counted apart
+# (the report's `timedOut`), neither agreeing nor disagreeing.
+TIMEOUT = "timeout"
+TIMEOUT_TRIES = 2
+_runs = threading.local()
+_run_logged = record.run_logged
+
+
+def _run_logged_noting(*args, **kwargs):
+    """record.run_logged, noting in this thread that a run timed out."""
+    rc = _run_logged(*args, **kwargs)
+    if rc == TIMEOUT:
+        _runs.timed_out = True
+    return rc
+
+
+record.run_logged = _run_logged_noting
+
+
+def timed_out(obs):
+    """Whether an observation holds an `exit` of "timeout" anywhere (Claude
+    Code's recorder times its run itself)."""
+    if isinstance(obs, dict):
+        return obs.get("exit") == TIMEOUT or any(timed_out(v) for v in obs.values())
+    if isinstance(obs, list):
+        return any(timed_out(v) for v in obs)
+    return False
+
+
+def observed_in_time(agent, version, exe, case, bundled):
+    """The recorder's observation of `case`, or None when one of its agent
+    runs timed out (a step that timed out may leave no trace in it: a
+    skill listing that timed out reads as no skill)."""
+    _runs.timed_out = False
+    obs, _ = record.observe(agent, version, exe, case, bundled)
+    return None if _runs.timed_out or timed_out(obs) else obs
+
+
 class Oracle:
     """Records one agent release on trees and compares with the adapter."""
 
@@ -528,10 +732,13 @@ class Oracle:
             cases.append(case_of(tree, cid, self.agent, fixture))
 
         def one(c):
-            try:
-                obs, _ = record.observe(self.agent, self.version, self.exe, c, self.base)
-            except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
-                obs = {"recorderError": str(e)}
+            for _ in range(TIMEOUT_TRIES):
+                try:
+                    obs = observed_in_time(self.agent, self.version, self.exe, c, self.base)
+                except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
+                    obs = {"recorderError": str(e)}
+                if obs is not None:
+                    break
             return c, obs
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
@@ -539,6 +746,9 @@ class Oracle:
         out = {}
         good = []
         for c, obs in observed:
+            if obs is None:  # every try timed out: no observation
+                out[c["id"]] = [{"aspect": TIMEOUT, "theirs": "", "ours": ""}]
+                continue
             if "recorderError" in obs:
                 out[c["id"]] = [{"aspect": "recorder", "theirs": obs["recorderError"], "ours": ""}]
                 continue
@@ -707,6 +917,9 @@ def add_outcomes(report, lo, hi, found):
     agent = report["agent"]
     for s in range(lo, hi):
         rows = found[f"fuzz.{agent}.{s}"]
+        if any(r["aspect"] == TIMEOUT for r in rows):
+            report.setdefault("timedOut", []).append(s)
+            continue
         if not rows:
             report["agree"] += 1
             continue
@@ -798,8 +1011,12 @@ def recompare(agent, version, binary, as_before=False):
     previous = {d["seed"]: d for d in report["disagreeing"]}
     first, end = report["seeds"]
     now = {"agent": agent, "seeds": [first, first], "agree": 0, "disagreeing": []}
+    timed = set(report.get("timedOut", []))
     for s in range(first, end):
         cid = f"fuzz.{agent}.{s}"
+        if s in timed:  # nothing was observed: stays apart
+            now["seeds"][1] = s + 1
+            continue
         if cid not in rows and s in previous:  # not observed here: as recorded
             now["disagreeing"].append(previous[s])
             now["seeds"][1] = s + 1

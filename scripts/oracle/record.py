@@ -1247,8 +1247,17 @@ def run_opencode(exe, case, work):
     fake chat endpoint records (instructions and listed skills), and with a
     target `debug agent build --tool read` (the files a read attaches).
     Each step runs on a fresh copy of the repository: OpenCode writes into
-    the project (`$schema` in opencode.json, `.opencode/.gitignore`)."""
+    the project (`$schema` in opencode.json, `.opencode/.gitignore`). A
+    target that does not exist is created first (`onDemand.targetCreated`),
+    as for Claude Code and Gemini CLI: the target stands for a file the
+    agent reads, and OpenCode's read of a missing file fails."""
     obs = {}
+    target = case.get("target")
+    created = bool(target) and not (repo_dir(case, work) / target).exists()
+    if created:
+        t = repo_dir(case, work) / target
+        t.parent.mkdir(parents=True, exist_ok=True)
+        t.write_text("// oracle target\n")
 
     def step(name, args, extra_env=None):
         sub = work / name
@@ -1337,6 +1346,8 @@ def run_opencode(exe, case, work):
         try:
             loaded = json.loads(out)["result"]["metadata"].get("loaded") or []
             obs["onDemand"] = {"instructions": [norm.path(p) for p in loaded]}
+            if created:
+                obs["onDemand"]["targetCreated"] = True
         except (ValueError, KeyError, TypeError):
             obs["onDemand"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     return obs
@@ -1718,18 +1729,26 @@ def markdown_files(repo):
 INSTRUCTION_NAMES = ("agents.md", "claude.md", "gemini.md", "copilot-instructions.md")
 
 
+# How much of a rewritten block and of a candidate file is compared.
+SIMILAR_CHARS = 2000
+
+
 def closest_instruction_file(block, files, floor=0.5):
     """The instruction file (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`,
     `copilot-instructions.md`, `*.instructions.md`) whose text is closest
     to `block` (difflib's ratio, at least `floor`), as a one-item list;
     empty when none is that close. For a block whose text the agent
-    rewrote before sending it (Copilot CLI 1.0.24's Markdown filter)."""
+    rewrote before sending it (Copilot CLI 1.0.24's Markdown filter).
+    Only the first SIMILAR_CHARS characters of each are compared: difflib
+    takes time quadratic in the length, and two 35 KB texts held a run for
+    minutes."""
     best, best_ratio = None, floor
+    block = block[:SIMILAR_CHARS]
     for p, t in sorted(files.items()):
         name = Path(p).name.lower()
         if not (name in INSTRUCTION_NAMES or name.endswith(".instructions.md")):
             continue
-        m = difflib.SequenceMatcher(None, block, t, autojunk=False)
+        m = difflib.SequenceMatcher(None, block, t[:SIMILAR_CHARS], autojunk=False)
         if m.real_quick_ratio() < best_ratio or m.quick_ratio() < best_ratio:
             continue
         r = m.ratio()

@@ -105,6 +105,21 @@ class Report(unittest.TestCase):
         with self.assertRaises(AssertionError):
             fuzz.add_outcomes(json.loads(text), 40, 50, fake_outcomes("codex", 40, 50))
 
+    def test_a_timed_out_seed_is_neither_agreement_nor_disagreement(self):
+        report = fuzz.continued(None, "codex", "1.0.0", 0)
+        found = {"fuzz.codex.0": [], "fuzz.codex.1": [{"aspect": fuzz.TIMEOUT}],
+                 "fuzz.codex.2": [{"aspect": "skills", "theirs": "a", "ours": "b"}]}
+        fuzz.add_outcomes(report, 0, 3, found)
+        self.assertEqual(report["agree"], 1)
+        self.assertEqual([d["seed"] for d in report["disagreeing"]], [2])
+        self.assertEqual(report["timedOut"], [1])
+
+    def test_an_observation_holding_a_timeout_is_none(self):
+        self.assertTrue(fuzz.timed_out({"exit": "timeout"}))
+        self.assertTrue(fuzz.timed_out({"exit": 0, "mcpServers": {"exit": "timeout"}}))
+        self.assertTrue(fuzz.timed_out({"startup": [{"exit": "timeout"}]}))
+        self.assertFalse(fuzz.timed_out({"exit": 0, "skills": [{"name": "timeout"}]}))
+
 
 class Shrinker(unittest.TestCase):
     def test_ddmin_finds_a_minimal_sublist(self):

@@ -271,8 +271,9 @@ pub(crate) struct Builder {
 
 impl Builder {
     /// Adds always-on file `path` of `dir` (and, in 1.0.102, its imports):
-    /// effective unless unreadable, empty, or identical to a text already
-    /// sent; `why` starts the reason.
+    /// effective unless unreadable, empty (in a release that leaves blank
+    /// files out, [`Profile::sends_blank_files`]), or identical to a text
+    /// already sent; `why` starts the reason.
     ///
     /// The file is read once per directory and release on one `Repo`
     /// ([`prepare`]; the git root's files are in every launch directory's
@@ -357,7 +358,8 @@ impl Builder {
 /// before it ([`Builder::add`]).
 #[derive(Clone)]
 enum Prepared {
-    /// Unreadable or empty: an entry of what is not sent.
+    /// Unreadable, or empty where blank files are left out: an entry of
+    /// what is not sent.
     NotSent(Instruction),
     /// A text sent unless identical to one sent before it.
     Text(Sendable),
@@ -397,7 +399,7 @@ fn prepare(
         );
         return Prepared::NotSent(e);
     };
-    if text.text.trim().is_empty() {
+    if text.text.trim().is_empty() && !profile.sends_blank_files {
         let mut e = entry(
             path,
             dir,

@@ -1,4 +1,5 @@
-//! MCP servers: `mcpServers` of `.mcp.json`, else (1.0.102)
+//! MCP servers: `mcpServers` of `.mcp.json` (or, without that key, its
+//! top-level object), else (1.0.102)
 //! `.github/mcp.json`, in the launch directory and each directory up to the
 //! git root (seen with both releases: from `sub/` the root's servers start,
 //! and CharlesWiltgen/Axiom's `axiom-codex/.mcp.json` starts when launched
@@ -154,7 +155,14 @@ fn servers(
     file: &JsonFile,
     not_applied: Option<String>,
 ) -> Vec<McpServer> {
-    let Some(map) = file.value.get("mcpServers").and_then(Value::as_object) else {
+    // Without `mcpServers`, the file's top-level object is the servers
+    // (seen with 1.0.102, fuzzer seeds 0 and 20: `.mcp.json` holding
+    // `{"x0": {"command": ...}}` started `x0`).
+    let map = match file.value.get("mcpServers") {
+        Some(v) => v.as_object(),
+        None => Some(&file.value),
+    };
+    let Some(map) = map else {
         return Vec::new();
     };
     let without_args: Vec<&String> = map
@@ -189,6 +197,12 @@ fn servers(
                 file.path
             )
             }
+        }
+        // An entry Copilot CLI cannot start is left out of what it loads,
+        // the file's other servers still start (seen with 1.0.102, fuzzer
+        // seeds 11 and 17: `{"type": "stdio"}` and `"oops"`).
+        if s.transport == Transport::Unknown {
+            s.applicability = Applicability::Excluded;
         }
         if let Some(why) = &not_applied {
             s.applicability = Applicability::Shadowed;

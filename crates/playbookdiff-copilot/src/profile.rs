@@ -87,6 +87,12 @@ pub(crate) struct Profile {
     /// `-lead`, `_lead`, `.lead`, `a@b`, `a/b`, `a+b` and `ns:tool2` were not
     /// listed; 1.0.102 lists `ns:tool2` too, the others not).
     pub skill_name_punctuation: &'static str,
+    /// Whether an empty or white-space-only instruction file is sent as a
+    /// block of its own (1.0.102: fuzzer seeds 8, 17 and 24, an empty
+    /// `AGENTS.md` and `.github/copilot-instructions.md` of `""` and
+    /// `"\n"`, each an empty `<custom_instruction>`); not seen with
+    /// 1.0.24, which the adapter assumes leaves it out.
+    pub sends_blank_files: bool,
     /// The hook events a hooks file may register, with the Claude Code
     /// spellings taken for them ([`crate::hooks::EVENTS_1_0_24`],
     /// [`crate::hooks::EVENTS_1_0_102`]).
@@ -117,6 +123,7 @@ const PROFILES: &[Profile] = &[
         skill_search: SkillSearch::OneLevel,
         skill_dot_folders: true,
         skill_name_punctuation: "._- ",
+        sends_blank_files: false,
         hook_events: &crate::hooks::EVENTS_1_0_24,
         user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
     },
@@ -134,6 +141,7 @@ const PROFILES: &[Profile] = &[
         skill_search: SkillSearch::Nested,
         skill_dot_folders: false,
         skill_name_punctuation: "._- :",
+        sends_blank_files: true,
         hook_events: &crate::hooks::EVENTS_1_0_102,
         user_skill_roots: &[".copilot/skills", ".agents/skills"],
     },

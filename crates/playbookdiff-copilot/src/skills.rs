@@ -16,7 +16,9 @@
 //! [`Profile::skill_name_punctuation`] or longer than 64, a `description`
 //! longer than 1024 (a JavaScript string's length: UTF-16 code units),
 //! or a field of the wrong type (`description` a list, `user-invocable:
-//! "no"`). A plain-string `allowed-tools` is accepted.
+//! "no"`). A plain-string `allowed-tools` is accepted. A command file with
+//! a field of the wrong type is not listed either (seen with 1.0.102,
+//! fuzzer seed 400: `description: [a, b]` in `.claude/commands/fix.md`).
 //!
 //! In local mode the user's roots ([`Profile::user_skill_roots`]:
 //! `~/.copilot/skills`, `~/.agents/skills`, and with 1.0.24
@@ -179,7 +181,16 @@ fn of_dir(
             let before = cx.diags.len();
             let text = cx.repo.read_text(&file, READ_LIMIT).ok();
             let found = Found::Repo(".claude/commands", &dir);
-            let s = load(cx, &file, found, Some(stem), text.as_deref());
+            let mut s = load(cx, &file, found, Some(stem), text.as_deref());
+            if s.applicability == Applicability::Effective {
+                let why = text.as_deref().and_then(|t| {
+                    let fm = t.front_matter()?;
+                    wrong_type(fm.value.as_ref().ok()?, &fm.yaml)
+                });
+                if let Some(why) = why {
+                    exclude(cx, &mut s, why);
+                }
+            }
             out.push((s, cx.diags.split_off(before)));
         }
         out
@@ -388,9 +399,14 @@ fn load(
 /// matter, when Copilot CLI refuses its front matter (see the module
 /// documentation); a YAML error was already reported while loading.
 fn refuse_invalid(cx: &mut Cx<'_, '_>, profile: &Profile, s: &mut Skill, text: Option<&TextFile>) {
-    let Some(why) = text.and_then(|t| refusal(t, profile, s)) else {
-        return;
-    };
+    if let Some(why) = text.and_then(|t| refusal(t, profile, s)) {
+        exclude(cx, s, why);
+    }
+}
+
+/// Marks `s` excluded because Copilot CLI refuses its front matter for
+/// `why`, with a `skill-field-invalid` diagnostic at its front matter.
+fn exclude(cx: &mut Cx<'_, '_>, s: &mut Skill, why: String) {
     s.applicability = Applicability::Excluded;
     s.advertisement = Advertisement::new(AdvertisementState::Hidden, 0);
     s.invocation = Invocation {
@@ -424,7 +440,7 @@ fn refusal(text: &TextFile, profile: &Profile, s: &Skill) -> Option<String> {
     let Ok(value) = &fm.value else {
         return Some("its front matter is not valid YAML".to_string());
     };
-    if let Some(why) = wrong_type(value) {
+    if let Some(why) = wrong_type(value, &fm.yaml) {
         return Some(why);
     }
     if !valid_name(profile, s.name.trim()) {
@@ -443,8 +459,19 @@ fn refusal(text: &TextFile, profile: &Profile, s: &Skill) -> Option<String> {
 /// test of that.
 type FieldCheck = (&'static str, &'static str, fn(&Value) -> bool);
 
-/// The first front-matter field of a type Copilot CLI's schema refuses.
-fn wrong_type(value: &Value) -> Option<String> {
+/// The first front-matter field of a type Copilot CLI's schema refuses;
+/// `yaml` is the front matter as written.
+fn wrong_type(value: &Value, yaml: &str) -> Option<String> {
+    // `yes`, `on` and the like are YAML 1.1 booleans, text to Copilot CLI
+    // (seen with 1.0.102, fuzzer seed 1: `disable-model-invocation: yes`
+    // left the skill out); the parser here reads them as booleans.
+    for key in ["user-invocable", "disable-model-invocation"] {
+        if value.get(key).is_some_and(Value::is_boolean)
+            && raw_scalar(yaml, key).is_some_and(|raw| !yaml12_bool(raw))
+        {
+            return Some(format!("`{key}` is not true or false"));
+        }
+    }
     let text_list =
         |v: &Value| v.is_string() || v.as_array().is_some_and(|a| a.iter().all(Value::is_string));
     let checks: [FieldCheck; 4] = [
@@ -462,10 +489,30 @@ fn wrong_type(value: &Value) -> Option<String> {
             return Some(format!("`{key}` is not {what}"));
         }
     }
+    // An empty `description:` (YAML null) is refused too (seen with
+    // 1.0.102, fuzzer seeds 7 and 11), unlike a missing one.
+    if value.get("description").is_some_and(Value::is_null) {
+        return Some("`description` is empty (null), not text".to_string());
+    }
     let tools = value.get("allowed-tools");
     tools
         .is_some_and(|v| !v.is_null() && !text_list(v))
         .then(|| "`allowed-tools` is neither text nor a list of text".to_string())
+}
+
+/// The plain scalar of top-level key `key` in front matter `yaml`, as
+/// written (without a trailing comment), when it is on the key's line.
+fn raw_scalar<'a>(yaml: &'a str, key: &str) -> Option<&'a str> {
+    yaml.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .map(|v| v.split(" #").next().unwrap_or_default().trim())
+        .filter(|v| !v.is_empty())
+}
+
+/// Whether `raw` is a boolean of YAML 1.2's core schema (`true`, `false`
+/// in three casings), the only ones Copilot CLI takes.
+fn yaml12_bool(raw: &str) -> bool {
+    matches!(raw, "true" | "True" | "TRUE" | "false" | "False" | "FALSE")
 }
 
 /// Whether `name` passes the release's name rule: ASCII letters, digits

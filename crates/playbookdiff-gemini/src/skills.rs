@@ -232,11 +232,17 @@ fn front_matter(text: &str) -> Option<(&str, u32)> {
 }
 
 /// Name and description from front matter `yaml`: YAML strings, else the
-/// line parser Gemini CLI falls back to (`name:` and `description:` lines).
+/// line parser Gemini CLI falls back to (`name:` and `description:` lines),
+/// also when the YAML parses but either is not a string: a `description`
+/// of `true` or `null` is then the text `true` or `null`, and `name:
+/// "deploy"` keeps its quotes (listed as `-deploy-`; seen with 0.61.0,
+/// fuzzer seeds 4, 11, 12, 15, 20, 35 and 48).
 fn fields(yaml: &str) -> (Option<String>, Option<String>) {
     if let Ok(Value::Object(m)) = parse_yaml(yaml) {
         let s = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
-        return (s("name"), s("description"));
+        if let (Some(name), Some(description)) = (s("name"), s("description")) {
+            return (Some(name), Some(description));
+        }
     }
     let line = |k: &str| {
         yaml.lines()

@@ -614,11 +614,14 @@ fn load_at(cx: &mut Cx<'_, '_>, o: &Origin) -> Skill {
 /// runs. (Earlier OpenCode lines parsed each root's matches before
 /// scanning the next root, so there the later root did win; 1.18.33 no
 /// longer does.)
-/// The name is listed at startup either way, so the last found is
-/// effective and the others shadowed; when their texts differ, each
-/// reason and a `skill-name-collision` warning say that the model may
-/// receive another definition (which one is not decided by the
-/// repository). Copies or links of one text need no warning.
+/// The last found is effective and the others shadowed; when their texts
+/// differ, each reason and a `skill-name-collision` warning say that the
+/// model may receive another definition (which one is not decided by the
+/// repository). The name is listed at startup whichever wins when all or
+/// none have a description; when only some have one, the name is listed
+/// only when the kept one does (fuzzer seeds 65 and 73: the described one
+/// kept in 3 of 3 recordings), which the texts say too. Copies or links
+/// of one text need no warning.
 fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
     // The effective skills of each name, in the order found; one pass, so
     // the cost grows with the number of skills, not with its square.
@@ -656,6 +659,18 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
         // description and text the model receives is the race's, said on
         // each and in one warning.
         let winner = paths[paths.len() - 1].clone();
+        // Only a kept definition with a description is listed: when some
+        // have one and some not, whether the name is listed at all is the
+        // race's too (fuzzer seeds 65 and 73, OpenCode 1.18.33).
+        let described = idx
+            .iter()
+            .filter(|&&i| skills[i].description.is_some())
+            .count();
+        let listing = if described == 0 || described == idx.len() {
+            format!("OpenCode lists {name:?} at startup")
+        } else {
+            format!("OpenCode lists {name:?} at startup only when the definition it keeps has a description (some of these have none)")
+        };
         for &i in &idx[..idx.len() - 1] {
             let s = &mut skills[i];
             s.applicability = Applicability::Shadowed;
@@ -663,11 +678,11 @@ fn collisions(cx: &mut Cx<'_, '_>, skills: &mut [Skill]) {
             s.reason = format!("{} Other skills share the name {name:?} ({list}); OpenCode lists the name once and keeps the definition it finishes reading last, which is not decided by the repository: the analysis shows {} and this one shadowed, but the model may receive this one instead.", s.reason, problems::quote(&winner));
         }
         let w = &mut skills[idx[idx.len() - 1]];
-        w.reason = format!("{} Other skills share the name {name:?} ({list}); OpenCode lists the name at startup and keeps the definition it finishes reading last, usually this one, but not always: the model may receive another one's description and text.", w.reason);
+        w.reason = format!("{} Other skills share the name {name:?} ({list}); {listing} and keeps the definition it finishes reading last, usually this one, but not always: the model may receive another one's description and text.", w.reason);
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillNameCollision,
-                format!("Skills named {name:?} are defined at {list}; OpenCode lists {name:?} at startup, but reads these files concurrently and keeps the one it finishes reading last, so which description and text the model receives is not decided by the repository (seen both ways with OpenCode 1.18.33). The analysis shows {}. Rename all but one, or give them the same text.", problems::quote(&winner)),
+                format!("Skills named {name:?} are defined at {list}; {listing}, but reads these files concurrently and keeps the one it finishes reading last, so which description and text the model receives is not decided by the repository (seen both ways with OpenCode 1.18.33). The analysis shows {}. Rename all but one, or give them the same text.", problems::quote(&winner)),
             )
             .with_severity(Severity::Warning)
             .at(SourceRef::project(winner, SourceFormat::Markdown)),
