@@ -47,7 +47,7 @@ const NESTED_DEPTH_MAX: usize = 16;
 
 /// Compiles the skills of every directory from the root to cwd; of two
 /// with one name the first found is kept.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &'static Profile) -> Vec<Skill> {
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile) -> Vec<Skill> {
     let mut chain = crate::chain(cx).into_iter();
     let mut out = match chain.next() {
         Some(top) => of_git_root(cx, profile, top),
@@ -65,7 +65,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &'static Profile) -> Vec<Ski
 /// The skills of git root `top`, the first directory of every chain below
 /// it, with those of one name shadowed ([`push`]): the same for every
 /// launch directory below it, so compared once per `Repo`.
-fn of_git_root(cx: &mut Cx<'_, '_>, profile: &'static Profile, top: RepoPath) -> Vec<Skill> {
+fn of_git_root(cx: &mut Cx<'_, '_>, profile: &Profile, top: RepoPath) -> Vec<Skill> {
     /// The memo key: the git root and the release.
     #[derive(Hash, PartialEq, Eq)]
     struct SkillsFrom(RepoPath, &'static str);
@@ -83,11 +83,7 @@ fn of_git_root(cx: &mut Cx<'_, '_>, profile: &'static Profile, top: RepoPath) ->
 /// diagnostics reading it reported, before names are compared across
 /// directories ([`push`]). Read once per directory and release on one
 /// `Repo`: the git root's skills are in every launch directory's chain.
-fn of_dir(
-    cx: &mut Cx<'_, '_>,
-    profile: &'static Profile,
-    dir: RepoPath,
-) -> Vec<(Skill, Vec<Diagnostic>)> {
+fn of_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: RepoPath) -> Vec<(Skill, Vec<Diagnostic>)> {
     /// The memo key: the directory and the release.
     #[derive(Hash, PartialEq, Eq)]
     struct SkillsOf(RepoPath, &'static str);

@@ -56,7 +56,7 @@ pub(crate) fn commands(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) -
 /// The built-in command names of the release, `/agents` included when
 /// subagents are on.
 fn builtin_commands(profile: &Profile, ws: &Workspace) -> BTreeSet<&'static str> {
-    let mut names: BTreeSet<&str> = profile.builtin_commands.iter().copied().collect();
+    let mut names: BTreeSet<&str> = profile.builtin_commands().collect();
     if agents_enabled(profile, ws) {
         names.insert("agents");
     }
