@@ -6,6 +6,7 @@ Usage:
     scripts/oracle/bisect.py [--agent claude-code|codex|...] [--behaviour ID ...]
     scripts/oracle/bisect.py --agent claude-code --unexplained
     scripts/oracle/bisect.py --agent claude-code --sample 10
+    scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
 
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
@@ -42,6 +43,12 @@ The search assumes the behaviour switches once in the window; a behaviour
 that comes and goes is seen by `--sample`, which records the behaviours at
 evenly spread releases and reports every release whose observation
 contradicts the boundary found.
+
+`--sample N --older START` observes N releases spread from START to the
+agent's oldest profiled release on the behaviours' cases (and a few more
+per agent), and lists every aspect that differs from that profile's
+recorded observation (`oracle/bisect/<agent>.older.json`): a release
+with no difference is modelled by that profile.
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
@@ -144,10 +151,11 @@ class Oracle:
     def runnable(self, version):
         """True when `version` installs with its platform executable (npm
         leaves out a platform package that was not published, and the
-        recorder's install then finds no executable)."""
+        recorder's install then finds no executable, or npm fails: OpenCode
+        1.17.15's installer asks for a platform package never published)."""
         try:
             self.exe(version)
-        except SystemExit as e:
+        except (SystemExit, subprocess.CalledProcessError) as e:
             log(str(e))
         return (record.install_dir(self.agent, version) / PLATFORM[self.agent]).is_dir()
 

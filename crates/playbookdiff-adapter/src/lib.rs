@@ -585,16 +585,6 @@ impl Declared {
         self
     }
 
-    /// Modelling, besides the bisected window ([`Declared::bisected`]),
-    /// every release from `first` up to the oldest profiled one with the
-    /// oldest profile's facts ([`Coverage::BisectedSince`]): releases
-    /// spread over that stretch were observed with the real agent and
-    /// agree with that profile.
-    pub const fn sampled_since(mut self, first: &'static str) -> Declared {
-        self.coverage = Coverage::BisectedSince(first);
-        self
-    }
-
     /// With these suggestions for a deny another harness holds
     /// ([`Adapter::deny_remedy`]).
     pub const fn denying(mut self, remedy: fn(&PermissionScope) -> Option<String>) -> Declared {

@@ -86,24 +86,6 @@ pub enum Coverage {
     /// `oracle/bisect/<agent>.json`), so a release in that window is
     /// modelled by its own facts, without a diagnostic.
     Bisected,
-    /// [`Coverage::Bisected`], and every published release from this one
-    /// up to the oldest profiled one too: releases spread over that stretch
-    /// were observed with the real agent and agree with the oldest profile
-    /// (`oracle/bisect/<agent>.sample.json`), whose facts model them.
-    BisectedSince(&'static str),
-}
-
-impl Coverage {
-    /// The oldest and newest release modelled without a diagnostic, when
-    /// the oldest and newest profiled ones are `oldest` and `newest`;
-    /// `None` for [`Coverage::Profiled`].
-    pub fn window<'a>(self, oldest: &'a str, newest: &'a str) -> Option<(&'a str, &'a str)> {
-        match self {
-            Coverage::Profiled => None,
-            Coverage::Bisected => Some((oldest, newest)),
-            Coverage::BisectedSince(first) => Some((first, newest)),
-        }
-    }
 }
 
 /// A behaviour of an agent that changed at one release: a fact of an
@@ -135,8 +117,7 @@ pub fn within(version: &str, first: &str, last: &str) -> bool {
 /// Picks the profile for `requested` among `profiled` (oldest first, not
 /// empty). `None` asks for the newest profiled version. Under
 /// [`Coverage::Bisected`], a requested release from the oldest profiled
-/// one to the newest is its own profile; under
-/// [`Coverage::BisectedSince`], one from the window's first release on.
+/// one to the newest is its own profile.
 ///
 /// Returns the profile and, when the requested version is neither profiled
 /// nor covered, an `unknown-agent-version` diagnostic naming the profile
@@ -159,8 +140,7 @@ pub fn select_profile(
             None,
         );
     };
-    let window = coverage.window(oldest, newest);
-    let covered = window.is_some_and(|(first, last)| within(req, first, last));
+    let covered = coverage == Coverage::Bisected && within(req, oldest, newest);
     if covered
         || profiled
             .iter()
@@ -185,9 +165,9 @@ pub fn select_profile(
     } else {
         "the oldest profiled version, since the requested one predates every profile"
     };
-    let known = match window {
-        None => format!("Profiled versions: {}.", profiled.join(", ")),
-        Some((first, last)) => format!("Modelled releases: {first} to {last}."),
+    let known = match coverage {
+        Coverage::Profiled => format!("Profiled versions: {}.", profiled.join(", ")),
+        Coverage::Bisected => format!("Modelled releases: {oldest} to {newest}."),
     };
     let diag = Diagnostic::new(
         DiagnosticCode::UnknownAgentVersion,
@@ -278,21 +258,5 @@ mod tests {
         assert_eq!(d.code, DiagnosticCode::UnknownAgentVersion);
         assert!(d.message.contains("Modelled releases: 2.1.197 to 2.1.332."));
         assert_eq!(select("2.1.100").0.version, "2.1.197");
-    }
-
-    #[test]
-    fn a_sampled_stretch_before_the_oldest_profile_is_modelled_too() {
-        let p = ["0.34.0", "0.61.0"];
-        let select = |r| select_profile("A", &p, Coverage::BisectedSince("0.19.4"), Some(r));
-        for inside in ["0.19.4", "0.20.0", "0.34.0", "0.40.0", "0.61.0"] {
-            let (e, d) = select(inside);
-            assert_eq!((e.version.as_str(), e.requested, d), (inside, None, None));
-        }
-        let (o, d) = select("0.19.1");
-        assert_eq!(o.version, "0.34.0");
-        assert_eq!(o.requested.as_deref(), Some("0.19.1"));
-        let d = d.expect("outside the window");
-        assert!(d.message.contains("Modelled releases: 0.19.4 to 0.61.0."));
-        assert_eq!(select("0.62.0").0.version, "0.61.0");
     }
 }

@@ -50,7 +50,7 @@ fn bisected(harness: &str) -> BTreeMap<String, Vec<String>> {
 fn bisected_adapters() -> impl Iterator<Item = &'static &'static dyn Adapter> {
     ADAPTERS
         .iter()
-        .filter(|a| a.coverage() != Coverage::Profiled)
+        .filter(|a| a.coverage() == Coverage::Bisected)
 }
 
 #[test]
