@@ -6,6 +6,7 @@ Usage:
     scripts/oracle/bisect.py [--agent claude-code|codex|...] [--behaviour ID ...]
     scripts/oracle/bisect.py --agent claude-code --unexplained
     scripts/oracle/bisect.py --agent claude-code --sample 10
+    scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
 
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
@@ -42,6 +43,12 @@ The search assumes the behaviour switches once in the window; a behaviour
 that comes and goes is seen by `--sample`, which records the behaviours at
 evenly spread releases and reports every release whose observation
 contradicts the boundary found.
+
+`--sample N --older START` observes N releases spread from START to the
+agent's oldest profiled release on the behaviours' cases (and a few more
+per agent), and lists every aspect that differs from that profile's
+recorded observation (`oracle/bisect/<agent>.older.json`): a release
+with no difference is modelled by that profile.
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
@@ -142,8 +149,14 @@ class Oracle:
         return record.install(self.agent, version)
 
     def runnable(self, version):
-        """True when `version` installs with its platform executable."""
-        self.exe(version)
+        """True when `version` installs with its platform executable (npm
+        leaves out a platform package that was not published, and the
+        recorder's install then finds no executable, or npm fails: OpenCode
+        1.17.15's installer asks for a platform package never published)."""
+        try:
+            self.exe(version)
+        except (SystemExit, subprocess.CalledProcessError) as e:
+            log(str(e))
         return (record.install_dir(self.agent, version) / PLATFORM[self.agent]).is_dir()
 
     def recorded(self, version, case):
@@ -170,13 +183,32 @@ class Oracle:
             path.write_text(out)
         return json.loads(path.read_text())
 
-    def code_holds(self, version, strings):
-        """For each string, whether a file of the installed package holds it."""
+    def code_dirs(self, version):
+        """The folders holding the installed release's code: the package,
+        and for Copilot CLI the files its executable unpacks on its first
+        start (`~/.cache/copilot/pkg/`, compressed inside the executable
+        until then), unpacked once by `copilot --version` with a home in
+        the install folder, inside `unshare -n`."""
         d = record.install_dir(self.agent, version)
-        self.exe(version)
+        exe = self.exe(version)
+        if self.agent != "copilot":
+            return [d / "node_modules"]
+        home = d / "unpacked-home"
+        pkg = home / ".cache" / "copilot" / "pkg"
+        if not pkg.is_dir():
+            home.mkdir(exist_ok=True)
+            env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+            subprocess.run(["nice", "-n", "10", "unshare", "-n", str(exe), "--version"], env=env,
+                           cwd=home, capture_output=True, timeout=300)
+        return [d / "node_modules", pkg]
+
+    def code_holds(self, version, strings):
+        """For each string, whether a file of the installed release's code
+        holds it."""
+        dirs = [str(p) for p in self.code_dirs(version) if p.is_dir()]
         found = {}
         for s in strings:
-            r = subprocess.run(["grep", "-r", "-l", "-F", "-a", "-m", "1", "--", s, str(d / "node_modules")],
+            r = subprocess.run(["grep", "-r", "-l", "-F", "-a", "-m", "1", "--", s, *dirs],
                                capture_output=True, timeout=600)
             found[s] = r.returncode == 0
         return found
@@ -300,6 +332,56 @@ def sample(agent, count):
                       {"agent": agent, "installs": oracle.installs, "runs": oracle.runs, "checks": rows})
 
 
+# Cases sampled before the oldest profile besides those the behaviours
+# name: for OpenCode, which has one profile and no behaviour, one case per
+# surface (instruction files and on-demand rules, configured instructions,
+# agents and commands, MCP servers, skills).
+OLDER_CASES = {
+    "opencode": ["opencode.fallback_levels.in-a-b", "opencode.fallback_levels.read-a-b-c-d-x.ts",
+                 "opencode.instruction_sources", "opencode.agents_and_commands",
+                 "opencode.mcp_layers", "opencode.duplicate_skill_names"],
+}
+
+
+def sample_older(agent, start, count):
+    """Observes the behaviours' cases (and `OLDER_CASES`) at `count`
+    releases spread evenly from `start` to the agent's oldest profiled
+    release, and compares each observation with the one recorded for that
+    profile, which every one of them maps to: each differing aspect is a
+    behaviour still to declare. Writes `oracle/bisect/<agent>.older.json`;
+    a release is uninstalled once observed (its observations stay in the
+    cache)."""
+    oracle = Oracle(agent)
+    oldest = record.profiled_versions(agent)[0]
+    releases = window(agent, start, oldest)
+    step = max((len(releases) - 1) / (count - 1), 1)
+    picks = sorted({releases[min(round(i * step), len(releases) - 1)] for i in range(count)},
+                   key=version_key)
+    cases = sorted({b["case"] for b in load_behaviours() if b["agent"] == agent and "case" in b}
+                   | set(OLDER_CASES.get(agent, [])))
+    rows = []
+    for v in picks:
+        row = {"release": v}
+        if v != oldest and not oracle.runnable(v):
+            row["unrunnable"] = True
+        else:
+            row["differs"] = {}
+            for case in cases:
+                try:
+                    aspects = differing(oracle.observe(v, case), oracle.recorded(oldest, case))
+                except subprocess.CalledProcessError as e:
+                    aspects = [f"error: exit {e.returncode}"]
+                if aspects:
+                    row["differs"][case] = aspects
+        rows.append(row)
+        log(f"{agent} {v}: {json.dumps(row)}")
+        if v not in record.profiled_versions(agent):
+            subprocess.run(["rm", "-rf", str(record.install_dir(agent, v))], check=True)
+        record.write_json(RESULTS / f"{agent}.older.json",
+                          {"agent": agent, "window": [start, oldest], "profile": oldest, "cases": cases,
+                           "installs": oracle.installs, "runs": oracle.runs, "releases": rows})
+
+
 def inside(agent, version, case_id):
     """In the namespace: one observation, printed as JSON."""
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
@@ -325,6 +407,8 @@ def main():
     p.add_argument("--behaviour", action="append", help="behaviour id (repeatable)")
     p.add_argument("--unexplained", action="store_true")
     p.add_argument("--sample", type=int, metavar="N")
+    p.add_argument("--older", metavar="START",
+                   help="with --sample: sample from START to the oldest profiled release")
     p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.inside:
@@ -333,7 +417,12 @@ def main():
     if args.unexplained or args.sample:
         if not args.agent:
             p.error("--unexplained and --sample need --agent")
-        unexplained(args.agent) if args.unexplained else sample(args.agent, args.sample)
+        if args.unexplained:
+            unexplained(args.agent)
+        elif args.older:
+            sample_older(args.agent, args.older, args.sample)
+        else:
+            sample(args.agent, args.sample)
         return
     todo = [b for b in load_behaviours()
             if (not args.agent or b["agent"] == args.agent)

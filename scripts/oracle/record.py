@@ -1242,6 +1242,15 @@ def opencode_task_agents(body):
     return []
 
 
+def json_output(out):
+    """The JSON document of a command's output, without the notices an
+    older OpenCode prints before it on its first start in a home (1.2.1:
+    "Performing one time database migration, ..." and two more lines)."""
+    lines = out.splitlines(keepends=True)
+    first = next((i for i, l in enumerate(lines) if l.startswith(("{", "["))), 0)
+    return "".join(lines[first:])
+
+
 def run_opencode(exe, case, work):
     """`opencode debug config`, `debug skill`, a `run` whose first request a
     fake chat endpoint records (instructions and listed skills), and with a
@@ -1285,7 +1294,7 @@ def run_opencode(exe, case, work):
         obs["stderr"] = err.splitlines()[0] if err else ""
         return obs
     obs["exit"] = 0
-    cfg = json.loads(out)
+    cfg = json.loads(json_output(out))
     servers = []
     for name, s in sorted((cfg.get("mcp") or {}).items()):
         if not isinstance(s, dict):
@@ -1310,7 +1319,7 @@ def run_opencode(exe, case, work):
     rc, out, err, norm = step("skill", ["debug", "skill"])
     skills = []
     if rc == 0:
-        for s in json.loads(out):
+        for s in json.loads(json_output(out)):
             if s.get("location") == "<built-in>":
                 continue
             skills.append({"name": s.get("name"), "path": norm.path(s.get("location")),
@@ -1344,7 +1353,7 @@ def run_opencode(exe, case, work):
         rc, out, err, norm = step("read", ["debug", "agent", "build", "--tool", "read", "--params",
                                            json.dumps({"filePath": str(repo_dir(case, work / "read") / case["target"])})])
         try:
-            loaded = json.loads(out)["result"]["metadata"].get("loaded") or []
+            loaded = json.loads(json_output(out))["result"]["metadata"].get("loaded") or []
             obs["onDemand"] = {"instructions": [norm.path(p) for p in loaded]}
             if created:
                 obs["onDemand"]["targetCreated"] = True

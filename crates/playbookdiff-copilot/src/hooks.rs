@@ -151,6 +151,66 @@ pub(crate) const EVENTS_1_0_24: Events = events(TRIGGERS_1_0_24, TOOL_EVENTS);
 /// The events of Copilot CLI 1.0.102 ([`TRIGGERS_1_0_102`]).
 pub(crate) const EVENTS_1_0_102: Events = events(TRIGGERS_1_0_102, &[]);
 
+/// A table of hook events some releases of the window have
+/// ([`crate::profile::Profile::hook_events`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Table {
+    /// [`TRIGGERS_1_0_24`].
+    Of1_0_24,
+    /// [`TRIGGERS_1_0_24`] and `preMcpToolCall` ([`TRIGGERS_PRE_MCP`]).
+    PreMcpToolCall,
+    /// [`TRIGGERS_1_0_102`].
+    Of1_0_102,
+}
+
+/// 1.0.24's events and `preMcpToolCall` in both spellings: the releases
+/// from 1.0.55 (the first whose code holds the name) to 1.0.72.
+const TRIGGERS_PRE_MCP: &[(&str, Option<HookTrigger>)] = &[
+    ("sessionStart", Some(HookTrigger::SessionStart)),
+    ("sessionEnd", Some(HookTrigger::SessionEnd)),
+    ("userPromptSubmitted", Some(HookTrigger::UserPromptSubmit)),
+    ("preToolUse", Some(HookTrigger::PreToolUse)),
+    ("preMcpToolCall", None),
+    ("postToolUse", Some(HookTrigger::PostToolUse)),
+    ("postToolUseFailure", None),
+    ("errorOccurred", None),
+    ("agentStop", Some(HookTrigger::Stop)),
+    ("subagentStop", Some(HookTrigger::SubagentStop)),
+    ("subagentStart", Some(HookTrigger::SubagentStart)),
+    ("preCompact", Some(HookTrigger::PreCompact)),
+    ("permissionRequest", Some(HookTrigger::PermissionRequest)),
+    ("notification", Some(HookTrigger::Notification)),
+    ("SessionStart", Some(HookTrigger::SessionStart)),
+    ("SessionEnd", Some(HookTrigger::SessionEnd)),
+    ("UserPromptSubmit", Some(HookTrigger::UserPromptSubmit)),
+    ("PreToolUse", Some(HookTrigger::PreToolUse)),
+    ("PreMcpToolCall", None),
+    ("PostToolUse", Some(HookTrigger::PostToolUse)),
+    ("PostToolUseFailure", None),
+    ("ErrorOccurred", None),
+    ("Stop", Some(HookTrigger::Stop)),
+    ("SubagentStop", Some(HookTrigger::SubagentStop)),
+    ("PreCompact", Some(HookTrigger::PreCompact)),
+    ("PermissionRequest", Some(HookTrigger::PermissionRequest)),
+    ("Notification", Some(HookTrigger::Notification)),
+];
+
+/// Each [`Table`] with the tool events' matchers ignored, then honoured.
+const BY_TABLE: [[Events; 2]; 3] = [
+    [EVENTS_1_0_24, events(TRIGGERS_1_0_24, &[])],
+    [
+        events(TRIGGERS_PRE_MCP, TOOL_EVENTS),
+        events(TRIGGERS_PRE_MCP, &[]),
+    ],
+    [events(TRIGGERS_1_0_102, TOOL_EVENTS), EVENTS_1_0_102],
+];
+
+/// The events of a release whose event table is `table`; the tool
+/// events' matchers honoured when `matchers`.
+pub(crate) fn events_of(table: Table, matchers: bool) -> &'static Events {
+    &BY_TABLE[table as usize][usize::from(matchers)]
+}
+
 /// The variable a hook command may use for the project directory
 /// (changelog 1.0.12: hooks receive `CLAUDE_PROJECT_DIR`).
 const PROJECT_TOKENS: &[&str] = &["CLAUDE_PROJECT_DIR"];
@@ -199,7 +259,11 @@ fn of_root(cx: &mut Cx<'_, '_>, profile: &Profile, version: &str, root: RepoPath
     // A matcher the release ignores (reported by the toolkit) filters
     // nothing: the hook fires for every tool.
     for h in &mut out {
-        if profile.hook_events.matcherless.contains(&h.event.as_str()) {
+        if profile
+            .hook_events()
+            .matcherless
+            .contains(&h.event.as_str())
+        {
             h.matcher = None;
         }
     }
@@ -245,7 +309,7 @@ impl Release<'_> {
         };
         let value = match origin {
             Origin::Own => value.clone(),
-            Origin::ClaudeSettings => copilot_events_only(value, self.profile.hook_events),
+            Origin::ClaudeSettings => copilot_events_only(value, self.profile.hook_events()),
         };
         let source = j.source(&[]);
         let lines = |p: &[&str]| j.span(p);
@@ -266,7 +330,7 @@ impl Release<'_> {
             source: &source,
             prefix: &["hooks"],
             lines: &lines,
-            events: self.profile.hook_events,
+            events: self.profile.hook_events(),
             tokens: Tokens {
                 project: PROJECT_TOKENS,
                 plugin: None,

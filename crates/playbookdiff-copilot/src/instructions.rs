@@ -130,7 +130,7 @@ fn find_uncached(cx: &Cx<'_, '_>, dir: &RepoPath, rel: &str) -> Option<RepoPath>
 /// the user's path-specific files after the repository's ([`crate::user`]).
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
-    profile: &'static Profile,
+    profile: &Profile,
     machine: Option<&Machine>,
 ) -> Vec<Instruction> {
     let mut b = Builder::default();
@@ -282,7 +282,7 @@ impl Builder {
     pub(crate) fn add(
         &mut self,
         cx: &mut Cx<'_, '_>,
-        profile: &'static Profile,
+        profile: &Profile,
         path: &RepoPath,
         dir: &RepoPath,
         why: &str,

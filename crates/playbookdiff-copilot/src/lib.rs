@@ -197,6 +197,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .directories(OWN_DIRECTORIES)
     .scoping(target_tests)
     .profiled(PROFILED_VERSIONS)
+    .bisected(profile::changes)
     .remedies(remedy::for_gap);
 
 /// Shared state of one compilation (the toolkit's).
@@ -210,7 +211,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         version,
         inputs,
     } = *req;
-    let profile = profile::of(version);
+    let profile = &profile::of(version);
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);

@@ -45,7 +45,7 @@ const KNOWN: &[&str] = &[
 /// `machine` is the user's machine in local mode (`None` in repo mode).
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
-    profile: &'static Profile,
+    profile: &Profile,
     machine: Option<&Machine>,
 ) -> Vec<McpServer> {
     /// The memo key of [`in_dir`]: the directory and the release.

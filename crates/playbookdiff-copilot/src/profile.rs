@@ -1,6 +1,18 @@
 //! The facts that differ between Copilot CLI releases, in one table keyed
-//! by release ([`PROFILES`]); the compilation asks [`of`] and never compares
+//! by version range; the compilation asks [`of`] and never compares
 //! version strings.
+//!
+//! [`TABLE`] holds the facts of the two profiled releases; each fact that
+//! differs between them has its own first release in [`CHANGES`], found by
+//! bisection over the published releases with the real agent
+//! (`scripts/oracle/bisect.py`, `oracle/bisect/copilot.json`; the
+//! registry's `bisected` test fails when the two disagree), so [`of`]
+//! models every release from 1.0.24 to 1.0.102: the older row's facts,
+//! each replaced by the newer row's from its first release on.
+
+use playbookdiff_adapter::hooks::Events;
+use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
+use std::cmp::Ordering;
 
 /// How `.github/instructions/**/*.instructions.md` reach the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,12 +47,13 @@ pub(crate) enum SkillSearch {
     Nested,
 }
 
-/// The behaviour of one profiled release.
-#[derive(Debug)]
+/// The behaviour of one range of releases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Profile {
-    /// The release (one of [`crate::PROFILED_VERSIONS`]); with a
-    /// directory, the key of what a compilation shares with the others on
-    /// one `Repo` ([`playbookdiff_adapter::Compilation::memo_read`]).
+    /// The first release these facts hold for (a row of [`TABLE`] or the
+    /// `since` of a change of [`CHANGES`]); with a directory, the key of
+    /// what a compilation shares with the others on one `Repo`
+    /// ([`playbookdiff_adapter::Compilation::memo_read`]).
     pub release: &'static str,
     /// Whether `@path` imports in instruction files are inlined as
     /// `<imported_custom_instruction>` (changelog 1.0.66; seen with
@@ -87,28 +100,54 @@ pub(crate) struct Profile {
     /// `-lead`, `_lead`, `.lead`, `a@b`, `a/b`, `a+b` and `ns:tool2` were not
     /// listed; 1.0.102 lists `ns:tool2` too, the others not).
     pub skill_name_punctuation: &'static str,
+    /// Whether the matchers of the tool events filter the hooks they
+    /// group (1.0.102); 1.0.24 ignores them
+    /// ([`crate::hooks::EVENTS_1_0_24`]).
+    pub hook_matchers: bool,
+    /// Whether a hooks file may register `preMcpToolCall` (and
+    /// `PreMcpToolCall`), before an MCP tool runs.
+    pub pre_mcp_tool_call_event: bool,
+    /// Whether a hooks file may register `userPromptTransformed`, after
+    /// the prompt is put into its model-facing form. Every release of the
+    /// window that has it has `preMcpToolCall` too (bisected: 1.0.73 and
+    /// 1.0.55).
+    pub user_prompt_transformed_event: bool,
     /// Whether an empty or white-space-only instruction file is sent as a
     /// block of its own (1.0.102: fuzzer seeds 8, 17 and 24, an empty
     /// `AGENTS.md` and `.github/copilot-instructions.md` of `""` and
     /// `"\n"`, each an empty `<custom_instruction>`); not seen with
-    /// 1.0.24, which the adapter assumes leaves it out.
+    /// 1.0.24, which the adapter assumes leaves it out. Not bisected
+    /// ([`UNBISECTED`]).
     pub sends_blank_files: bool,
-    /// The hook events a hooks file may register, with the Claude Code
-    /// spellings taken for them ([`crate::hooks::EVENTS_1_0_24`],
-    /// [`crate::hooks::EVENTS_1_0_102`]).
-    pub hook_events: &'static playbookdiff_adapter::hooks::Events,
     /// The user's skill roots below the home, in the order their skills
     /// are taken, after the repository's (seen on case
     /// `oracle.local_user_layers.home-copilot-skills`: with both releases
     /// the project's `build` listed rather than the user's, and
     /// `~/.copilot/skills/lint` rather than `~/.agents/skills/lint`; 1.0.24
     /// lists `~/.claude/skills/tidy`, 1.0.102 does not read that root).
+    /// Not bisected ([`UNBISECTED`]).
     pub user_skill_roots: &'static [&'static str],
 }
 
-/// Every profiled release and its behaviour, oldest first; the versions
-/// are those of [`crate::PROFILED_VERSIONS`].
-const PROFILES: &[Profile] = &[
+impl Profile {
+    /// The hook events of these facts, with the Claude Code spellings
+    /// taken for them ([`crate::hooks::events_of`]).
+    pub(crate) fn hook_events(&self) -> &'static Events {
+        let table = match (
+            self.pre_mcp_tool_call_event,
+            self.user_prompt_transformed_event,
+        ) {
+            (false, false) => crate::hooks::Table::Of1_0_24,
+            (true, false) => crate::hooks::Table::PreMcpToolCall,
+            (_, true) => crate::hooks::Table::Of1_0_102,
+        };
+        crate::hooks::events_of(table, self.hook_matchers)
+    }
+}
+
+/// The table, oldest first: the facts of each profiled release
+/// ([`crate::PROFILED_VERSIONS`]).
+const TABLE: &[Profile] = &[
     Profile {
         release: "1.0.24",
         imports_inlined: false,
@@ -123,8 +162,10 @@ const PROFILES: &[Profile] = &[
         skill_search: SkillSearch::OneLevel,
         skill_dot_folders: true,
         skill_name_punctuation: "._- ",
+        hook_matchers: false,
+        pre_mcp_tool_call_event: false,
+        user_prompt_transformed_event: false,
         sends_blank_files: false,
-        hook_events: &crate::hooks::EVENTS_1_0_24,
         user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
     },
     Profile {
@@ -141,28 +182,270 @@ const PROFILES: &[Profile] = &[
         skill_search: SkillSearch::Nested,
         skill_dot_folders: false,
         skill_name_punctuation: "._- :",
+        hook_matchers: true,
+        pre_mcp_tool_call_event: true,
+        user_prompt_transformed_event: true,
         sends_blank_files: true,
-        hook_events: &crate::hooks::EVENTS_1_0_102,
         user_skill_roots: &[".copilot/skills", ".agents/skills"],
     },
 ];
 
-/// The behaviour of profiled release `version` (one of
-/// [`crate::PROFILED_VERSIONS`]; anything else gets the newest).
-pub(crate) fn of(version: &str) -> &'static Profile {
-    let newest = &PROFILES[PROFILES.len() - 1];
-    PROFILES
+/// A field of [`Profile`] that differs between the rows of [`TABLE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fact {
+    /// [`Profile::imports_inlined`].
+    ImportsInlined,
+    /// [`Profile::path_instructions`].
+    PathInstructions,
+    /// [`Profile::markdown_filter`].
+    MarkdownFilter,
+    /// [`Profile::claude_rules`].
+    ClaudeRules,
+    /// [`Profile::nested_on_demand`].
+    NestedOnDemand,
+    /// [`Profile::mcp_files`].
+    McpFiles,
+    /// [`Profile::mcp_requires_args`].
+    McpRequiresArgs,
+    /// [`Profile::claude_hooks`].
+    ClaudeHooks,
+    /// [`Profile::trust_gates_hooks_and_mcp`].
+    TrustGatesHooksAndMcp,
+    /// [`Profile::skill_search`].
+    SkillSearch,
+    /// [`Profile::skill_dot_folders`].
+    SkillDotFolders,
+    /// [`Profile::skill_name_punctuation`].
+    SkillNamePunctuation,
+    /// [`Profile::hook_matchers`].
+    HookMatchers,
+    /// [`Profile::pre_mcp_tool_call_event`].
+    PreMcpToolCallEvent,
+    /// [`Profile::user_prompt_transformed_event`].
+    UserPromptTransformedEvent,
+    /// [`Profile::sends_blank_files`].
+    SendsBlankFiles,
+    /// [`Profile::user_skill_roots`].
+    UserSkillRoots,
+}
+
+impl Fact {
+    /// Copies this field of `newer` into `facts`.
+    fn take(self, facts: &mut Profile, newer: &Profile) {
+        let (f, n) = (facts, newer);
+        match self {
+            Fact::ImportsInlined => f.imports_inlined = n.imports_inlined,
+            Fact::PathInstructions => f.path_instructions = n.path_instructions,
+            Fact::MarkdownFilter => f.markdown_filter = n.markdown_filter,
+            Fact::ClaudeRules => f.claude_rules = n.claude_rules,
+            Fact::NestedOnDemand => f.nested_on_demand = n.nested_on_demand,
+            Fact::McpFiles => f.mcp_files = n.mcp_files,
+            Fact::McpRequiresArgs => f.mcp_requires_args = n.mcp_requires_args,
+            Fact::ClaudeHooks => f.claude_hooks = n.claude_hooks,
+            Fact::TrustGatesHooksAndMcp => {
+                f.trust_gates_hooks_and_mcp = n.trust_gates_hooks_and_mcp
+            }
+            Fact::SkillSearch => f.skill_search = n.skill_search,
+            Fact::SkillDotFolders => f.skill_dot_folders = n.skill_dot_folders,
+            Fact::SkillNamePunctuation => f.skill_name_punctuation = n.skill_name_punctuation,
+            Fact::HookMatchers => f.hook_matchers = n.hook_matchers,
+            Fact::PreMcpToolCallEvent => f.pre_mcp_tool_call_event = n.pre_mcp_tool_call_event,
+            Fact::UserPromptTransformedEvent => {
+                f.user_prompt_transformed_event = n.user_prompt_transformed_event
+            }
+            Fact::SendsBlankFiles => f.sends_blank_files = n.sends_blank_files,
+            Fact::UserSkillRoots => f.user_skill_roots = n.user_skill_roots,
+        }
+    }
+}
+
+/// One fact's change: the newer row's value holds from release `since` on.
+pub(crate) struct Change {
+    /// The fact.
+    pub fact: Fact,
+    /// Its name in the bisection results (`oracle/bisect/copilot.json`).
+    pub name: &'static str,
+    /// The first release that shows it.
+    pub since: &'static str,
+    /// What Copilot CLI does from `since` on, one sentence.
+    pub summary: &'static str,
+    /// What shows it.
+    pub evidence: &'static str,
+}
+
+/// Every fact that differs between the rows of [`TABLE`], with the first
+/// release that shows the newer value, oldest first.
+pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::PathInstructions,
+        name: "path_instructions",
+        since: "1.0.32",
+        summary: "Path-specific instructions with a specific `applyTo` are listed at startup and injected when the agent views a matching file; the others are inlined raw.",
+        evidence: "bisected (case `copilot.path_instructions`): 1.0.24 sends no table of on-demand instructions, 1.0.32 lists `src/**` and `**/*.py` (1.0.30 is published without the executable for this platform)",
+    },
+    Change {
+        fact: Fact::MarkdownFilter,
+        name: "markdown_filter",
+        since: "1.0.32",
+        summary: "Instruction text is sent as written, not through the Markdown filter.",
+        evidence: "bisected (case `oracle.copilot_markdown_filter`): 1.0.24 rewrites `.github/copilot-instructions.md` and `AGENTS.md`, 1.0.32 sends them as written (1.0.30 cannot run here)",
+    },
+    Change {
+        fact: Fact::HookMatchers,
+        name: "hook_matchers",
+        since: "1.0.39",
+        summary: "The matchers of the tool events filter the hooks they group.",
+        evidence: "bisected (case `copilot.hook_matchers.read-src-a.txt`): a `view` call fires the `bash` hook `github-pre-bash` with 1.0.34, not with 1.0.39 (1.0.35 cannot run here; changelog 1.0.36)",
+    },
+    Change {
+        fact: Fact::McpRequiresArgs,
+        name: "mcp_requires_args",
+        since: "1.0.49",
+        summary: "A local MCP server without `args` is loaded.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`): 1.0.48 lists none of the workspace's servers, 1.0.49 lists `no-args` with the others",
+    },
+    Change {
+        fact: Fact::SkillSearch,
+        name: "skill_search",
+        since: "1.0.55",
+        summary: "Skills are searched at any depth below a skill root.",
+        evidence: "bisected (case `oracle.copilot_skill_rules`): 1.0.50 does not list `l1/l2/l3/l4/deep5/SKILL.md`, 1.0.55 does (1.0.52 and 1.0.54 cannot run here; changelog 1.0.55)",
+    },
+    Change {
+        fact: Fact::SkillDotFolders,
+        name: "skill_dot_folders",
+        since: "1.0.55",
+        summary: "A skill folder whose name starts with `.` is not listed.",
+        evidence: "bisected (case `oracle.hostile_names`): 1.0.50 lists `.agents/skills/.hidden`, 1.0.55 does not",
+    },
+    Change {
+        fact: Fact::NestedOnDemand,
+        name: "nested_on_demand",
+        since: "1.0.55",
+        summary: "Instruction files below the launch directory are injected when the agent views a file there.",
+        evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.50 lacks `Apply these to any code you write here`, 1.0.55 holds it",
+    },
+    Change {
+        fact: Fact::PreMcpToolCallEvent,
+        name: "pre_mcp_tool_call_event",
+        since: "1.0.55",
+        summary: "A hooks file may register `preMcpToolCall`.",
+        evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.50 lacks `preMcpToolCall`, 1.0.55 holds it",
+    },
+    Change {
+        fact: Fact::McpFiles,
+        name: "mcp_files",
+        since: "1.0.61",
+        summary: "`.github/mcp.json` configures MCP servers when the directory has no `.mcp.json`.",
+        evidence: "bisected (case `copilot.github_mcp_only`): 1.0.60 lists no server, 1.0.61 lists `github-only` (changelog 1.0.61)",
+    },
+    Change {
+        fact: Fact::ImportsInlined,
+        name: "imports_inlined",
+        since: "1.0.66",
+        summary: "`@path` imports in instruction files are inlined.",
+        evidence: "bisected (case `oracle.edge_import_chain`): 1.0.65 sends `AGENTS.md` and `CLAUDE.md` as written, 1.0.66 with their imports inlined (changelog 1.0.66)",
+    },
+    Change {
+        fact: Fact::ClaudeHooks,
+        name: "claude_hooks",
+        since: "1.0.66",
+        summary: "Claude-format hooks in `.claude/settings.json` run.",
+        evidence: "bisected (case `oracle.hooks_copilot_gemini`): 1.0.65 fires the GitHub hooks only, 1.0.66 also `claude-prompt` and `claude-session-start`",
+    },
+    Change {
+        fact: Fact::UserPromptTransformedEvent,
+        name: "user_prompt_transformed_event",
+        since: "1.0.73",
+        summary: "A hooks file may register `userPromptTransformed`.",
+        evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.71 lacks `userPromptTransformed`, 1.0.73 holds it",
+    },
+    Change {
+        fact: Fact::TrustGatesHooksAndMcp,
+        name: "trust_gates_hooks_and_mcp",
+        since: "1.0.81",
+        summary: "Hooks and workspace MCP servers need the folder to be trusted in `-p` mode.",
+        evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.80 lacks `folder not trusted; skipping repo hooks`, 1.0.81 holds it; no run in an untrusted folder was observed, and the changelog speaks of trust for prompt mode from 1.0.49 on",
+    },
+    Change {
+        fact: Fact::SkillNamePunctuation,
+        name: "skill_name_punctuation",
+        since: "1.0.88",
+        summary: "A skill name may hold `:`.",
+        evidence: "bisected (case `oracle.copilot_skill_rules`): 1.0.87 does not list `ns:tool2`, 1.0.88 does",
+    },
+    Change {
+        fact: Fact::ClaudeRules,
+        name: "claude_rules",
+        since: "1.0.89",
+        summary: "`.claude/rules/*.md` are read as instructions.",
+        evidence: "bisected (case `oracle.name_case_variants`): 1.0.88 inlines no rule, 1.0.89 `.claude/rules/Rule.Md` (changelog 1.0.89)",
+    },
+];
+
+/// The facts that differ between the rows of [`TABLE`] whose first
+/// release has not been bisected yet: a release before the newer row
+/// keeps the older row's value (the nearest older profiled release's, as
+/// before bisection), so they are not in [`CHANGES`] and `upgrade` does
+/// not name a release for them.
+const UNBISECTED: &[Fact] = &[Fact::SendsBlankFiles, Fact::UserSkillRoots];
+
+/// The facts of release `version`: the first row's, with each fact of
+/// [`CHANGES`] taken from the last row from its first release on. A
+/// release outside the window gets the facts of the nearest end (the
+/// caller has said so with a diagnostic).
+pub(crate) fn of(version: &str) -> Profile {
+    let (first, last) = (&TABLE[0], &TABLE[TABLE.len() - 1]);
+    let mut facts = *first;
+    for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
+        c.fact.take(&mut facts, last);
+        if compare_versions(c.since, facts.release) == Ordering::Greater {
+            facts.release = c.since;
+        }
+    }
+    if at_least(version, last.release) {
+        for f in UNBISECTED {
+            f.take(&mut facts, last);
+        }
+        facts.release = last.release;
+    }
+    facts
+}
+
+/// [`CHANGES`] as the adapter's
+/// [`playbookdiff_adapter::Adapter::release_changes`].
+pub(crate) fn changes() -> Vec<ReleaseChange> {
+    let mut out: Vec<ReleaseChange> = CHANGES
         .iter()
-        .find(|p| p.release == version)
-        .unwrap_or(newest)
+        .map(|c| ReleaseChange {
+            fact: c.name,
+            since: c.since,
+            summary: c.summary,
+            evidence: c.evidence,
+        })
+        .collect();
+    out.sort_by(|a, b| compare_versions(a.since, b.since));
+    out
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// Every profiled version has exactly one row.
     #[test]
     fn one_row_per_profiled_version() {
-        let rows: Vec<&str> = super::PROFILES.iter().map(|p| p.release).collect();
+        let rows: Vec<&str> = TABLE.iter().map(|p| p.release).collect();
         assert_eq!(rows, crate::PROFILED_VERSIONS);
+    }
+
+    /// Each profiled release is its own row: the changes of the window
+    /// turn the older row into the newer one, and none applies to the
+    /// older.
+    #[test]
+    fn the_changes_join_the_rows() {
+        for row in TABLE {
+            assert_eq!(of(row.release), *row, "{}", row.release);
+        }
     }
 }

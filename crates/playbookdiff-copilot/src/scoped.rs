@@ -57,7 +57,7 @@ impl Family {
 /// and `sub/deeper/.claude/rules` read, `sub/`'s not; 1.0.24's source reads
 /// `.github/instructions` of `[gitRoot, cwd]`); per directory, instructions
 /// before rules.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &'static Profile, b: &mut Builder) {
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, b: &mut Builder) {
     let root = crate::git_root(cx);
     let mut dirs = vec![root.clone()];
     if cx.context.cwd != root {
@@ -90,13 +90,7 @@ fn origin(path: &RepoPath, fam: Family) -> RepoPath {
 /// Read once per family, directory and release on one `Repo` (the git
 /// root's files are read from every launch directory below it); only
 /// whether an on-demand file matches targetPath is decided here.
-fn family(
-    cx: &mut Cx<'_, '_>,
-    profile: &'static Profile,
-    fam: Family,
-    dir: &RepoPath,
-    b: &mut Builder,
-) {
+fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, dir: &RepoPath, b: &mut Builder) {
     /// The memo key: the family, the directory and the release.
     #[derive(Hash, PartialEq, Eq)]
     struct FamilyOf(Family, RepoPath, &'static str);

@@ -58,7 +58,7 @@ const NESTED_DEPTH_MAX: usize = 16;
 /// first found is kept.
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
-    profile: &'static Profile,
+    profile: &Profile,
     machine: Option<&Machine>,
 ) -> Vec<Skill> {
     let mut chain = crate::chain(cx).into_iter();
@@ -79,7 +79,7 @@ pub(crate) fn compile(
 }
 
 /// The skills of the user's roots on `machine`, in the release's order.
-fn of_user(cx: &mut Cx<'_, '_>, profile: &'static Profile, machine: &Machine) -> Vec<Skill> {
+fn of_user(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Skill> {
     let tree = Tree {
         list: &|d| {
             machine
@@ -135,7 +135,7 @@ enum Found<'a> {
 /// The skills of git root `top`, the first directory of every chain below
 /// it, with those of one name shadowed ([`push`]): the same for every
 /// launch directory below it, so compared once per `Repo`.
-fn of_git_root(cx: &mut Cx<'_, '_>, profile: &'static Profile, top: RepoPath) -> Vec<Skill> {
+fn of_git_root(cx: &mut Cx<'_, '_>, profile: &Profile, top: RepoPath) -> Vec<Skill> {
     /// The memo key: the git root and the release.
     #[derive(Hash, PartialEq, Eq)]
     struct SkillsFrom(RepoPath, &'static str);
@@ -155,7 +155,7 @@ fn of_git_root(cx: &mut Cx<'_, '_>, profile: &'static Profile, top: RepoPath) ->
 /// `Repo`: the git root's skills are in every launch directory's chain.
 fn of_dir(
     cx: &mut Cx<'_, '_>,
-    profile: &'static Profile,
+    profile: &Profile,
     dir: RepoPath,
 ) -> Vec<(Skill, Vec<Diagnostic>)> {
     /// The memo key: the directory and the release.

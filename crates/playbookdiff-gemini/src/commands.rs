@@ -89,7 +89,7 @@ fn user_commands(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Command> {
 /// The built-in command names of the release, `/agents` included when
 /// subagents are on.
 fn builtin_commands(profile: &Profile, ws: &Workspace) -> BTreeSet<&'static str> {
-    let mut names: BTreeSet<&str> = profile.builtin_commands.iter().copied().collect();
+    let mut names: BTreeSet<&str> = profile.builtin_commands().collect();
     if agents_enabled(profile, ws) {
         names.insert("agents");
     }

@@ -196,6 +196,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
+    .bisected(profile::changes)
     .remedies(remedy::for_gap);
 
 /// Shared state of one compilation (the toolkit's).
@@ -209,7 +210,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         version,
         inputs,
     } = *req;
-    let profile = profile::of(version);
+    let profile = &profile::of(version);
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
@@ -341,7 +342,7 @@ fn assumptions(
     };
     let mut out = vec![
         format!("Gemini CLI starts in cwd {}: only that directory's `.gemini/settings.json` applies, skills come from that directory alone, and context files depend on it.", context.cwd),
-        profile.trust_assumption.to_string(),
+        profile.trust_assumption().to_string(),
         settings.to_string(),
         "MCP servers are repository-configured and runtime-unverified.".to_string(),
     ];

@@ -1,6 +1,17 @@
 //! The facts that differ between Gemini CLI releases, in one table keyed
-//! by release ([`PROFILES`]); the compilation asks [`of`] and never compares
+//! by version range; the compilation asks [`of`] and never compares
 //! version strings.
+//!
+//! [`TABLE`] holds the facts of the two profiled releases; each fact that
+//! differs between them has its own first release in [`CHANGES`], found by
+//! bisection over the published releases with the real agent
+//! (`scripts/oracle/bisect.py`, `oracle/bisect/gemini.json`; the registry's
+//! `bisected` test fails when the two disagree), so [`of`] models every
+//! release from 0.34.0 to 0.61.0: the older row's facts, each replaced by
+//! the newer row's from its first release on.
+
+use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
+use std::cmp::Ordering;
 
 /// How the context files found at startup are ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,9 +46,100 @@ pub(crate) enum Boundary {
     GitDirectoryAndParent,
 }
 
-/// The behaviour of one profiled release.
-#[derive(Debug)]
+/// The built-in commands of 0.34.0 that 0.61.0 registers too, under
+/// default settings (API-key auth, a release build, checkpointing off),
+/// `/agents` and `/permissions` apart (they come with subagents and with
+/// folder trust): a workspace command of one of these names runs as
+/// `/workspace.NAME` (`BuiltinCommandLoader` and `SlashCommandResolver` in
+/// `packages/cli/src/services/`; seen with 0.61.0 and 0.34.0:
+/// `.gemini/commands/plan.toml` runs as `/workspace.plan`).
+const COMMANDS: &[&str] = &[
+    "about",
+    "auth",
+    "bug",
+    "chat",
+    "clear",
+    "commands",
+    "compress",
+    "copy",
+    "corgi",
+    "directory",
+    "docs",
+    "editor",
+    "extensions",
+    "footer",
+    "help",
+    "hooks",
+    "ide",
+    "init",
+    "mcp",
+    "memory",
+    "model",
+    "plan",
+    "policies",
+    "privacy",
+    "quit",
+    "resume",
+    "rewind",
+    "settings",
+    "setup-github",
+    "shortcuts",
+    "skills",
+    "stats",
+    "terminal-setup",
+    "theme",
+    "tools",
+    "vim",
+];
+
+/// A built-in command some releases of the window register and others do
+/// not ([`Profile::builtin_commands`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LaterCommand {
+    /// `/bug-memory`, "Capture a V8 heap snapshot to disk to attach to a
+    /// bug report".
+    BugMemory,
+    /// `/gemma`, "Check local Gemma model routing status".
+    Gemma,
+    /// `/export-session`, "Export the current session to a JSON file".
+    ExportSession,
+    /// `/tasks`, "Toggle background tasks view", which replaces `/shells`
+    /// ("Toggle background shells view").
+    TasksForShells,
+}
+
+impl LaterCommand {
+    /// Every variant, in the order of [`Profile::later_commands`]' bits.
+    const ALL: [LaterCommand; 4] = [
+        LaterCommand::BugMemory,
+        LaterCommand::Gemma,
+        LaterCommand::ExportSession,
+        LaterCommand::TasksForShells,
+    ];
+
+    /// This command's bit in [`Profile::later_commands`].
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// The name the release registers with this command, and without it.
+    const fn names(self) -> (&'static str, Option<&'static str>) {
+        match self {
+            LaterCommand::BugMemory => ("bug-memory", None),
+            LaterCommand::Gemma => ("gemma", None),
+            LaterCommand::ExportSession => ("export-session", None),
+            LaterCommand::TasksForShells => ("tasks", Some("shells")),
+        }
+    }
+}
+
+/// The behaviour of one range of releases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Profile {
+    /// The first release these facts hold for (a row of [`TABLE`] or the
+    /// `since` of a change of [`CHANGES`]); with a directory, the key of
+    /// what a compilation may share with another of the same facts.
+    pub release: &'static str,
     /// The order of the startup context files.
     pub order: Order,
     /// Where the upward search stops.
@@ -58,16 +160,16 @@ pub(crate) struct Profile {
     /// Whether subagents (`.gemini/agents/*.md`) also need
     /// `experimental.enableAgents: true`.
     pub agents_need_flag: bool,
-    /// The built-in commands registered under default settings (API-key
-    /// auth, a release build, checkpointing off), `/agents` apart (it
-    /// comes with subagents): a workspace command of one of these names
-    /// runs as `/workspace.NAME` (`BuiltinCommandLoader` and
-    /// `SlashCommandResolver` in `packages/cli/src/services/`; seen with
-    /// 0.61.0 and 0.34.0: `.gemini/commands/plan.toml` runs as
-    /// `/workspace.plan`).
-    pub builtin_commands: &'static [&'static str],
-    /// What the analysis assumes about folder trust, one sentence.
-    pub trust_assumption: &'static str,
+    /// The [`LaterCommand`]s this release registers, one bit each
+    /// ([`LaterCommand::bit`]).
+    pub later_commands: u8,
+    /// Whether folder trust is on by default: a headless run in an
+    /// untrusted folder exits with code 55 (`GEMINI_CLI_TRUST_WORKSPACE`
+    /// trusts it without the prompt), an untrusted folder loses its
+    /// workspace settings, skills, MCP servers and subagents, and
+    /// `/permissions` is registered (`getFolderTrust()` in
+    /// `BuiltinCommandLoader`). Off in 0.34.0, whose code holds neither.
+    pub folder_trust: bool,
     /// Whether the system settings file is skipped ("Security Warning:
     /// Skipping system settings file") unless it and every directory
     /// above it are owned by root and not writable by group or others
@@ -77,69 +179,270 @@ pub(crate) struct Profile {
     pub system_settings_secured: bool,
 }
 
-/// Every profiled release and its behaviour, oldest first; the versions
-/// are those of [`crate::PROFILED_VERSIONS`].
-const PROFILES: &[(&str, Profile)] = &[
-    (
-        "0.34.0",
-        Profile {
-            order: Order::ByName,
-            boundary: Boundary::GitDirectoryAndParent,
-            downward_max_dirs: Some(200),
-            on_demand: false,
-            file_name_keeps_default: false,
-            agents_need_flag: true,
-            builtin_commands: &[
-                "about", "auth", "bug", "chat", "clear", "commands", "compress", "copy",
-                "corgi", "directory", "docs", "editor", "extensions", "footer", "help",
-                "hooks", "ide", "init", "mcp", "memory", "model", "plan", "policies",
-                "privacy", "quit", "resume", "rewind", "settings", "setup-github", "shells",
-                "shortcuts", "skills", "stats", "terminal-setup", "theme", "tools", "vim",
-            ],
-            trust_assumption: "Folder trust is off by default in Gemini CLI 0.34, so the workspace's settings, skills and MCP servers apply (an administrator or the user can turn folder trust on).",
-            system_settings_secured: false,
-        },
-    ),
-    (
-        "0.61.0",
-        Profile {
-            order: Order::AbsolutePath,
-            boundary: Boundary::Markers,
-            downward_max_dirs: None,
-            on_demand: true,
-            file_name_keeps_default: true,
-            agents_need_flag: false,
-            builtin_commands: &[
-                "about", "auth", "bug", "bug-memory", "chat", "clear", "commands", "compress",
-                "copy", "corgi", "directory", "docs", "editor", "export-session", "extensions",
-                "footer", "gemma", "help", "hooks", "ide", "init", "mcp", "memory", "model",
-                "permissions", "plan", "policies", "privacy", "quit", "resume", "rewind",
-                "settings", "setup-github", "shortcuts", "skills", "stats", "tasks",
-                "terminal-setup", "theme", "tools", "vim",
-            ],
-            trust_assumption: "The folder is trusted: Gemini CLI 0.61 checks folder trust, an untrusted folder loses its workspace settings, skills, MCP servers and subagents, and a headless run in an untrusted folder exits with code 55.",
-            system_settings_secured: true,
-        },
-    ),
+impl Profile {
+    /// The built-in command names registered under default settings,
+    /// `/agents` apart (it comes with subagents).
+    pub(crate) fn builtin_commands(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let later = LaterCommand::ALL.into_iter().filter_map(|c| {
+            let (with, without) = c.names();
+            if self.later_commands & c.bit() != 0 {
+                Some(with)
+            } else {
+                without
+            }
+        });
+        let trust = self.folder_trust.then_some("permissions");
+        COMMANDS.iter().copied().chain(later).chain(trust)
+    }
+
+    /// What the analysis assumes about folder trust, one sentence.
+    pub(crate) fn trust_assumption(&self) -> &'static str {
+        if self.folder_trust {
+            "The folder is trusted: Gemini CLI checks folder trust, an untrusted folder loses its workspace settings, skills, MCP servers and subagents, and a headless run in an untrusted folder exits with code 55."
+        } else {
+            "Folder trust is off by default in this Gemini CLI release, so the workspace's settings, skills and MCP servers apply (an administrator or the user can turn folder trust on)."
+        }
+    }
+}
+
+/// The table, oldest first: the facts of each profiled release
+/// ([`crate::PROFILED_VERSIONS`]).
+const TABLE: &[Profile] = &[
+    Profile {
+        release: "0.34.0",
+        order: Order::ByName,
+        boundary: Boundary::GitDirectoryAndParent,
+        downward_max_dirs: Some(200),
+        on_demand: false,
+        file_name_keeps_default: false,
+        agents_need_flag: true,
+        later_commands: 0,
+        folder_trust: false,
+        system_settings_secured: false,
+    },
+    Profile {
+        release: "0.61.0",
+        order: Order::AbsolutePath,
+        boundary: Boundary::Markers,
+        downward_max_dirs: None,
+        on_demand: true,
+        file_name_keeps_default: true,
+        agents_need_flag: false,
+        later_commands: 0b1111,
+        folder_trust: true,
+        system_settings_secured: true,
+    },
 ];
 
-/// The behaviour of profiled release `version` (one of
-/// [`crate::PROFILED_VERSIONS`]; anything else gets the newest).
-pub(crate) fn of(version: &str) -> &'static Profile {
-    let newest = &PROFILES[PROFILES.len() - 1];
-    &PROFILES
+/// A field of [`Profile`] that differs between the rows of [`TABLE`] (a
+/// [`LaterCommand`] for each bit of [`Profile::later_commands`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fact {
+    /// [`Profile::order`].
+    Order,
+    /// [`Profile::boundary`].
+    Boundary,
+    /// [`Profile::downward_max_dirs`].
+    DownwardMaxDirs,
+    /// [`Profile::on_demand`].
+    OnDemand,
+    /// [`Profile::file_name_keeps_default`].
+    FileNameKeepsDefault,
+    /// [`Profile::agents_need_flag`].
+    AgentsNeedFlag,
+    /// One bit of [`Profile::later_commands`].
+    Command(LaterCommand),
+    /// [`Profile::folder_trust`].
+    FolderTrust,
+    /// [`Profile::system_settings_secured`].
+    SystemSettingsSecured,
+}
+
+impl Fact {
+    /// Copies this field of `newer` into `facts`.
+    fn take(self, facts: &mut Profile, newer: &Profile) {
+        match self {
+            Fact::Order => facts.order = newer.order,
+            Fact::Boundary => facts.boundary = newer.boundary,
+            Fact::DownwardMaxDirs => facts.downward_max_dirs = newer.downward_max_dirs,
+            Fact::OnDemand => facts.on_demand = newer.on_demand,
+            Fact::FileNameKeepsDefault => {
+                facts.file_name_keeps_default = newer.file_name_keeps_default
+            }
+            Fact::AgentsNeedFlag => facts.agents_need_flag = newer.agents_need_flag,
+            Fact::Command(c) => {
+                facts.later_commands =
+                    (facts.later_commands & !c.bit()) | (newer.later_commands & c.bit())
+            }
+            Fact::FolderTrust => facts.folder_trust = newer.folder_trust,
+            Fact::SystemSettingsSecured => {
+                facts.system_settings_secured = newer.system_settings_secured
+            }
+        }
+    }
+}
+
+/// One fact's change: the newer row's value holds from release `since` on.
+pub(crate) struct Change {
+    /// The fact.
+    pub fact: Fact,
+    /// Its name in the bisection results (`oracle/bisect/gemini.json`).
+    pub name: &'static str,
+    /// The first release that shows it.
+    pub since: &'static str,
+    /// What Gemini CLI does from `since` on, one sentence.
+    pub summary: &'static str,
+    /// What shows it.
+    pub evidence: &'static str,
+}
+
+/// Every fact that differs between the rows of [`TABLE`], with the first
+/// release that shows the newer value, oldest first.
+pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::AgentsNeedFlag,
+        name: "agents_need_flag",
+        since: "0.36.0",
+        summary: "Subagents in `.gemini/agents/*.md` load without `experimental.enableAgents`.",
+        evidence: "bisected (case `gemini.extras`): 0.35.3 lists no subagent, 0.36.0 lists `reviewer`",
+    },
+    Change {
+        fact: Fact::Command(LaterCommand::TasksForShells),
+        name: "command_tasks",
+        since: "0.37.2",
+        summary: "The built-in `/tasks` replaces `/shells`: a workspace command named `tasks` runs as `/workspace.tasks`, one named `shells` as itself.",
+        evidence: "bisected on the agent's code: the package of 0.36.0 holds `Toggle background shells view`, that of 0.37.2 `Toggle background tasks view` instead",
+    },
+    Change {
+        fact: Fact::FolderTrust,
+        name: "folder_trust",
+        since: "0.39.1",
+        summary: "Folder trust is on: a headless run in an untrusted folder exits with code 55, an untrusted folder loses its workspace settings, skills, MCP servers and subagents, and `/permissions` is registered.",
+        evidence: "bisected on the agent's code: the package of 0.39.0 lacks `GEMINI_CLI_TRUST_WORKSPACE` (the variable that trusts the workspace of a headless run), that of 0.39.1 holds it; `/permissions` is registered when folder trust is on (`getFolderTrust()`)",
+    },
+    Change {
+        fact: Fact::Order,
+        name: "order",
+        since: MEMORY_REWRITE_SINCE,
+        summary: "The startup context files are sorted as absolute paths, not grouped by name.",
+        evidence: "bisected (case `gemini.abs_path_order.in-Alpha`): 0.39.1 sends `GEMINI.md`, `Alpha/GEMINI.md`, `AGENTS.md`; 0.40.0 `AGENTS.md`, `Alpha/GEMINI.md`, `GEMINI.md`",
+    },
+    Change {
+        fact: Fact::Boundary,
+        name: "boundary",
+        since: MEMORY_REWRITE_SINCE,
+        summary: "The upward search stops at the first directory holding an entry of `context.memoryBoundaryMarkers` (default `.git`), not above it.",
+        evidence: "bisected (case `gemini.boundary_markers.in-pkg`): 0.39.1 sends the parent's `GEMINI.md` and `pkg/GEMINI.md`, 0.40.0 only `pkg/GEMINI.md`",
+    },
+    Change {
+        fact: Fact::DownwardMaxDirs,
+        name: "downward_max_dirs",
+        since: MEMORY_REWRITE_SINCE,
+        summary: "No context file below the launch directory is sent at startup (the downward search is gone).",
+        evidence: "bisected (case `gemini.below_cwd`): 0.39.1 sends `other/GEMINI.md`, `pkg/GEMINI.md` and `pkg/deep/GEMINI.md` too, 0.40.0 only the root's `GEMINI.md`",
+    },
+    Change {
+        fact: Fact::OnDemand,
+        name: "on_demand",
+        since: MEMORY_REWRITE_SINCE,
+        summary: "Reading a file below the launch directory adds the context files between it and the launch directory to the tool's output.",
+        evidence: "bisected (case `gemini.below_cwd.read-pkg-deep-x.ts`): reading `pkg/deep/x.ts` adds nothing with 0.39.1, `pkg/GEMINI.md` and `pkg/deep/GEMINI.md` with 0.40.0",
+    },
+    Change {
+        fact: Fact::Command(LaterCommand::Gemma),
+        name: "command_gemma",
+        since: "0.40.0",
+        summary: "The built-in `/gemma` is registered: a workspace command named `gemma` runs as `/workspace.gemma`.",
+        evidence: "bisected on the agent's code: the package of 0.39.1 lacks `Check local Gemma model routing status`, that of 0.40.0 holds it",
+    },
+    Change {
+        fact: Fact::Command(LaterCommand::BugMemory),
+        name: "command_bug_memory",
+        since: "0.42.0",
+        summary: "The built-in `/bug-memory` is registered: a workspace command named `bug-memory` runs as `/workspace.bug-memory`.",
+        evidence: "bisected on the agent's code: the package of 0.41.2 lacks `Capture a V8 heap snapshot to disk to attach to a bug report`, that of 0.42.0 holds it",
+    },
+    Change {
+        fact: Fact::Command(LaterCommand::ExportSession),
+        name: "command_export_session",
+        since: "0.43.0",
+        summary: "The built-in `/export-session` is registered: a workspace command named `export-session` runs as `/workspace.export-session`.",
+        evidence: "bisected on the agent's code: the package of 0.42.0 lacks `Export the current session to a JSON file`, that of 0.43.0 holds it",
+    },
+    Change {
+        fact: Fact::FileNameKeepsDefault,
+        name: "file_name_keeps_default",
+        since: "0.44.0",
+        summary: "`context.fileName` adds its names to `GEMINI.md` instead of replacing it.",
+        evidence: "bisected (case `gemini.settings_only_cwd`, `\"fileName\": \"AGENTS.md\"`): 0.43.0 sends `AGENTS.md` only, 0.44.0 `AGENTS.md` and `GEMINI.md`",
+    },
+    Change {
+        fact: Fact::SystemSettingsSecured,
+        name: "system_settings_secured",
+        since: "0.60.0",
+        summary: "The system settings file is skipped unless it and every directory above it are owned by root and not writable by group or others.",
+        evidence: "bisected on the agent's code: the package of 0.59.0 lacks `isFileAndDirectorySecureSync`, that of 0.60.0 holds it",
+    },
+];
+
+/// The first release of the rewritten context discovery (ordered by
+/// absolute path, bounded by markers, no downward search, files added on
+/// demand): four facts of [`CHANGES`] start there.
+const MEMORY_REWRITE_SINCE: &str = "0.40.0";
+
+/// The facts of release `version`: the first row's, with each fact of
+/// [`CHANGES`] taken from the last row from its first release on. A
+/// release outside the window gets the facts of the nearest end (the
+/// caller has said so with a diagnostic).
+pub(crate) fn of(version: &str) -> Profile {
+    let (first, last) = (&TABLE[0], &TABLE[TABLE.len() - 1]);
+    let mut facts = *first;
+    for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
+        c.fact.take(&mut facts, last);
+        if compare_versions(c.since, facts.release) == Ordering::Greater {
+            facts.release = c.since;
+        }
+    }
+    if at_least(version, last.release) {
+        facts.release = last.release;
+    }
+    facts
+}
+
+/// [`CHANGES`] as the adapter's
+/// [`playbookdiff_adapter::Adapter::release_changes`].
+pub(crate) fn changes() -> Vec<ReleaseChange> {
+    let mut out: Vec<ReleaseChange> = CHANGES
         .iter()
-        .find(|(v, _)| *v == version)
-        .unwrap_or(newest)
-        .1
+        .map(|c| ReleaseChange {
+            fact: c.name,
+            since: c.since,
+            summary: c.summary,
+            evidence: c.evidence,
+        })
+        .collect();
+    out.sort_by(|a, b| compare_versions(a.since, b.since));
+    out
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// Every profiled version has exactly one row.
     #[test]
     fn one_row_per_profiled_version() {
-        let rows: Vec<&str> = super::PROFILES.iter().map(|(v, _)| *v).collect();
+        let rows: Vec<&str> = TABLE.iter().map(|p| p.release).collect();
         assert_eq!(rows, crate::PROFILED_VERSIONS);
+    }
+
+    /// Each profiled release is its own row: the changes of the window
+    /// turn the older row into the newer one, and none applies to the
+    /// older.
+    #[test]
+    fn the_changes_join_the_rows() {
+        for row in TABLE {
+            assert_eq!(of(row.release), *row, "{}", row.release);
+        }
     }
 }

@@ -1875,6 +1875,7 @@ fn bisection_section(s: &mut String) {
     for agent in AGENTS {
         let path = workspace().join(format!("oracle/bisect/{agent}.json"));
         let Ok(text) = std::fs::read_to_string(&path) else {
+            older_lines(s, agent, true);
             continue;
         };
         let doc: Value = serde_json::from_str(&text).expect("bisection results are JSON");
@@ -1903,7 +1904,69 @@ fn bisection_section(s: &mut String) {
         }
         s.push('\n');
         sample_lines(s, agent);
+        older_lines(s, agent, false);
     }
+}
+
+/// The releases before the oldest profile sampled by `bisect.py --older`
+/// (`oracle/bisect/<agent>.older.json`), under the harness's own heading
+/// when `heading`: each release observed on the listed cases and compared
+/// with the oldest profile's observations, which it is modelled by; a
+/// release published without the executable for this platform is left
+/// out.
+fn older_lines(s: &mut String, agent: &str, heading: bool) {
+    let path = workspace().join(format!("oracle/bisect/{agent}.older.json"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let doc: Value = serde_json::from_str(&text).expect("sample results are JSON");
+    if heading {
+        let _ = writeln!(s, "### {}\n", adapter(agent).harness().display_name());
+    }
+    let str_of = |v: &Value| v.as_str().unwrap_or("").to_string();
+    let cases: Vec<String> = doc["cases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| format!("`{}`", str_of(c)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "Before {profile}: releases from {start} sampled on {} cases ({}), each compared with the observations of {profile}, whose profile models it ({} installs, {} runs).\n",
+        cases.len(),
+        cases.join(", "),
+        doc["installs"],
+        doc["runs"],
+        profile = str_of(&doc["profile"]),
+        start = str_of(&doc["window"][0]),
+    );
+    s.push_str("| release | what differs from the profile |\n|---|---|\n");
+    for r in doc["releases"].as_array().into_iter().flatten() {
+        let what = if r["unrunnable"] == Value::Bool(true) {
+            "left out: published without the executable for this platform".to_string()
+        } else {
+            let differs = r["differs"].as_object().cloned().unwrap_or_default();
+            let parts: Vec<String> = differs
+                .iter()
+                .map(|(case, aspects)| {
+                    let a: Vec<String> = aspects
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|x| format!("`{}`", str_of(x)))
+                        .collect();
+                    format!("`{case}`: {}", a.join(", "))
+                })
+                .collect();
+            if parts.is_empty() {
+                "nothing".to_string()
+            } else {
+                parts.join("; ")
+            }
+        };
+        let _ = writeln!(s, "| {} | {what} |", str_of(&r["release"]));
+    }
+    s.push('\n');
 }
 
 /// What tells a bisected behaviour apart, in words: the case and aspect

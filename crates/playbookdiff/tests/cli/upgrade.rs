@@ -250,27 +250,38 @@ fn bad_arguments_exit_2_with_one_line() {
 }
 
 #[test]
-fn a_harness_without_bisection_is_compared_at_both_releases() {
-    // Gemini CLI has two profiles and no bisected behaviour yet: the
-    // upgrade compares FROM with TO, and any change is TO's.
+fn gemini_changes_come_from_its_bisected_behaviours() {
+    // Gemini CLI 0.34.0 sends `pkg/GEMINI.md` at startup (its downward
+    // search below cwd); from 0.40.0, bisected, it is sent only when the
+    // agent reads a file below `pkg/`. The upgrade shows the change at
+    // 0.40.0 and names the facts that start there.
     let r = repo(&[
         ("GEMINI.md", "# Gemini\n\nUse pnpm.\n"),
-        (
-            ".agents/skills/tidy/SKILL.md",
-            "---\nname: tidy\ndescription: Tidy up.\n---\nBody.\n",
-        ),
+        ("pkg/GEMINI.md", "# Package\n"),
     ]);
     let (code, out, err) = upgrade(r.path(), &["gemini", "0.34.0..0.61.0", "--format", "json"]);
     let doc: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
-    assert_eq!(doc["upgrade"]["changes"], serde_json::json!([]));
+    assert_eq!(code, 1, "{doc:#}");
     let releases: Vec<&str> = doc["directories"]
         .as_array()
         .unwrap()
         .iter()
         .filter_map(|d| d["release"].as_str())
         .collect();
-    assert!(releases.iter().all(|r| *r == "0.61.0"), "{doc:#}");
-    assert_eq!(code, i32::from(!releases.is_empty()), "{doc:#}");
+    assert_eq!(releases, ["0.40.0"], "{doc:#}");
+    let changes = doc["upgrade"]["changes"].as_array().unwrap();
+    let affecting: Vec<&str> = changes
+        .iter()
+        .filter(|c| !c["directories"].as_array().unwrap().is_empty())
+        .filter_map(|c| c["fact"].as_str())
+        .collect();
+    assert!(affecting.contains(&"downward_max_dirs"), "{affecting:?}");
+    assert!(
+        changes
+            .iter()
+            .all(|c| c["evidence"].as_str().unwrap().starts_with("bisected")),
+        "{doc:#}"
+    );
     let (code, _, err) = upgrade(
         r.path(),
         &[
