@@ -539,7 +539,7 @@ impl Decider<'_, '_> {
             Effect::Link { .. } => Decision::allow(),
             Effect::SwitchBranch if self.policy().brief.is_some() => Decision::of(
                 &rules::BRIEF_BRANCH,
-                "a git command that leaves or renames the round's branch",
+                "a git command that leaves the round's branch or moves a branch",
                 Vec::new(),
             ),
             Effect::SwitchBranch => Decision::allow(),

@@ -72,9 +72,11 @@ pub enum Effect {
         /// The target as written.
         target: String,
     },
-    /// Moves HEAD to another branch or commit, or renames the branch
-    /// (`git switch`, `git checkout BRANCH`, `git branch -m`,
-    /// `git symbolic-ref HEAD`).
+    /// Moves HEAD to another branch or commit, or moves, renames or
+    /// deletes a branch (`git switch`, `git checkout BRANCH`, `git branch
+    /// -m|-f|-d`, `git update-ref`, `git symbolic-ref HEAD`, `git
+    /// worktree`, a fetch or push into a local branch): the round's
+    /// branch names its brief, the base branch holds its scope.
     SwitchBranch,
     /// Runs as another user (`sudo`).
     Sudo(String),
@@ -1077,6 +1079,9 @@ impl Walk {
             self.out.push(Effect::NoVerify);
         }
         match sub.as_str() {
+            "push" if words.first().is_some_and(|w| w == ".") => {
+                self.out.push(Effect::SwitchBranch)
+            }
             "push" => self.push(rest),
             "apply" if !apply_only_reads(&words) => self.opaque(
                 "`git apply` writes the files its patch names, which the guard does not read",
@@ -1151,10 +1156,18 @@ impl Walk {
             }
             "switch" => self.out.push(Effect::SwitchBranch),
             "branch"
-                if words
-                    .iter()
-                    .any(|w| matches!(w.as_str(), "-m" | "-M" | "--move")) =>
+                if words.iter().any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "-m" | "-M" | "--move" | "-c" | "-C" | "--copy" | "-f" | "--force"
+                            | "-d" | "-D" | "--delete"
+                    )
+                }) =>
             {
+                self.out.push(Effect::SwitchBranch)
+            }
+            "update-ref" | "worktree" => self.out.push(Effect::SwitchBranch),
+            "fetch" | "pull" if words.iter().any(|w| w == "." || w.contains(':')) => {
                 self.out.push(Effect::SwitchBranch)
             }
             "symbolic-ref" if words.iter().filter(|w| !w.starts_with('-')).count() >= 2 => {

@@ -1039,6 +1039,19 @@ fn a_round_stays_on_its_branch() {
             Deny,
             "brief-protected",
         ),
+        // The base branch holds the brief's scope: moving it to a commit
+        // whose brief is widened (committed on the round's branch) would
+        // widen the scope.
+        row(
+            bash("git update-ref refs/heads/main HEAD"),
+            Deny,
+            "brief-branch",
+        ),
+        row(bash("git branch -f main HEAD"), Deny, "brief-branch"),
+        row(bash("git push . HEAD:main"), Deny, "brief-branch"),
+        row(bash("git fetch . HEAD:main"), Deny, "brief-branch"),
+        row(bash("git worktree add /tmp/wt -b x"), Deny, "brief-branch"),
+        row(bash("git branch -D old"), Deny, "brief-branch"),
         row(bash("git branch other"), Allow, "allowed"),
         row(bash("git status && git log"), Allow, "allowed"),
         row(bash("echo x > src/a.rs"), Allow, "allowed"),
