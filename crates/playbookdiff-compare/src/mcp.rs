@@ -338,18 +338,28 @@ fn judge(case: &Case<'_>, findings: &mut Vec<Finding>) -> (bool, Vec<String>) {
 /// Some sides do not start the server: a `capability-gap` for those that do.
 fn presence(case: &Case<'_>) -> Finding {
     let on = case.harnesses(Side::on);
-    let why: Vec<String> = case
-        .sides
-        .iter()
-        .filter(|side| !side.on())
-        .map(|side| match side.rep {
-            None => format!("{} has no server of that name", display_name(side.harness)),
-            Some(s) => format!(
-                "{} does not start it ({})",
-                display_name(side.harness),
-                s.reason.trim_end_matches('.')
-            ),
-        })
+    // The harnesses without the server share one clause ("Codex and
+    // OpenCode have no server of that name"), each that has it but does
+    // not start it its own, with the reason.
+    let lacking = case.harnesses(|side| !side.on() && side.rep.is_none());
+    let verb = if lacking.len() == 1 { "has" } else { "have" };
+    let why: Vec<String> = (!lacking.is_empty())
+        .then(|| format!("{} {verb} no server of that name", names(&lacking)))
+        .into_iter()
+        .chain(
+            case.sides
+                .iter()
+                .filter(|side| !side.on())
+                .filter_map(|side| {
+                    side.rep.map(|s| {
+                        format!(
+                            "{} does not start it ({})",
+                            display_name(side.harness),
+                            s.reason.trim_end_matches('.')
+                        )
+                    })
+                }),
+        )
         .collect();
     let mut f = FindingDraft {
         direction: id::only(&on),

@@ -8,19 +8,46 @@ use crate::policy::{OpaqueVerdict, Policy};
 use crate::rules::{self, Rule, Verdict};
 use crate::shell::{self, Effect};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What the guard knows besides the call: the policy, the file system,
-/// and the two states that deny every call.
+/// the other work trees' policies, and the two states that deny every
+/// call.
 pub struct Situation<'a> {
     /// The policy of the work tree.
     pub policy: &'a Policy,
     /// The file system, read only.
     pub fs: &'a dyn Fs,
+    /// The policies of the other work trees a write can land in.
+    pub trees: &'a dyn WorkTrees,
     /// The kill switch's path when the file exists ([`rules::HALT`]).
     pub halt: Option<String>,
     /// The protected files a shell call changed outside the guard, when
     /// any did ([`rules::TAMPER`]).
     pub tampered: Option<Vec<String>>,
+}
+
+/// The policies of work trees other than the call's. The call's work
+/// tree is the one holding its `cwd`; a write can land in another one: a
+/// launch in a nested repository or a submodule writing `../CLAUDE.md`,
+/// a `cwd` outside every work tree writing an absolute path into one.
+/// That tree's own policy (its `[guard]`, its brief, the files its
+/// agents read) decides such a write, as it would from its own `cwd`.
+pub trait WorkTrees {
+    /// The policy of the work tree whose root is `root` (the directory
+    /// holding `.git`), or `None` when it cannot be built (the write is
+    /// then refused: [`rules::POLICY_UNREADABLE`]).
+    fn policy(&self, root: &Path) -> Option<Arc<Policy>>;
+}
+
+/// No other work tree's policy can be built: a write into another work
+/// tree is refused.
+pub struct NoWorkTrees;
+
+impl WorkTrees for NoWorkTrees {
+    fn policy(&self, _root: &Path) -> Option<Arc<Policy>> {
+        None
+    }
 }
 
 /// The guard's answer to one call.
@@ -233,39 +260,55 @@ impl Decider<'_, '_> {
         } else {
             format!(" (as `{raw}`)")
         };
-        let rule = match place {
-            Place::Inside(rel) => self.policy().write_rule(rel),
-            Place::Outside(p) => self.policy().outside_rule(p),
-        };
-        if let Some(rule) = rule {
-            let subject = format!("a write to `{shown}`{via}");
-            if let (true, Place::Inside(rel)) = (
-                rule.id == rules::AGENT_CONFIG.id || rule.id == rules::PROTECTED.id,
-                place,
-            ) {
-                if let Some(reason) = self.policy().ask_reason(rel) {
-                    return Decision::with(
-                        rule,
-                        Verdict::Ask,
-                        &format!("{subject} (ask-listed: {reason})"),
-                        vec![shown],
-                    );
+        match place {
+            Place::Inside(rel) => {
+                let d = inside_write(self.policy(), rel, &shown, &via);
+                match self.policy().case_variant(rel) {
+                    Some(canon) => d.max(inside_write(self.policy(), &canon, &shown, &via)),
+                    None => d,
                 }
             }
-            return Decision::of(rule, &subject, vec![shown]);
+            Place::Outside(p) => match self.policy().outside_rule(p) {
+                Some(rule) => {
+                    Decision::of(rule, &format!("a write to `{shown}`{via}"), vec![shown])
+                }
+                None => self.other_tree_write(p, &via),
+            },
         }
-        if let (Place::Inside(rel), Some(brief)) = (place, &self.policy().brief) {
-            if let Some(d) = brief.write(rel) {
-                return d;
-            }
-        }
-        match place {
-            Place::Inside(rel) if self.policy().out_of_scope(rel) => Decision::of(
-                &rules::OUT_OF_SCOPE,
-                &format!("`{shown}` is outside the declared scope"),
+    }
+
+    /// A write to `path` (absolute), outside the call's work tree: when
+    /// it lies in another work tree, that tree's policy decides it
+    /// ([`WorkTrees`]); elsewhere it is allowed.
+    fn other_tree_write(&self, path: &Path, via: &str) -> Decision {
+        let Some(root) = path
+            .ancestors()
+            .skip(1)
+            .find(|d| self.s.fs.entry(&d.join(".git")) != fs::Entry::Missing)
+        else {
+            return Decision::allow();
+        };
+        let shown = path.to_string_lossy().into_owned();
+        let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy();
+        match self.s.trees.policy(root) {
+            Some(policy) => match &policy.config {
+                Ok(_) => inside_write(&policy, &rel, &shown, via),
+                Err(why) => Decision::of(
+                    &rules::POLICY_UNREADABLE,
+                    &format!(
+                        "a write to `{shown}`: `[guard]` of its work tree cannot be used ({why})"
+                    ),
+                    vec![shown],
+                ),
+            },
+            None => Decision::of(
+                &rules::POLICY_UNREADABLE,
+                &format!(
+                    "a write to `{shown}`, in the work tree `{}`, whose policy cannot be read",
+                    root.display()
+                ),
                 vec![shown],
             ),
-            _ => Decision::allow(),
         }
     }
 
@@ -429,10 +472,26 @@ impl Decider<'_, '_> {
                 );
             }
         };
-        effects
-            .iter()
-            .map(|e| self.effect(e))
-            .fold(Decision::allow(), Decision::max)
+        let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
+        let mut d = Decision::allow();
+        for e in &effects {
+            if let Effect::Link { link, target } = e {
+                let link = self.absolute(link);
+                let target = match link.parent() {
+                    Some(dir) if !target.starts_with(['/', '~']) => {
+                        fs::normalize(&dir.join(target))
+                    }
+                    _ => self.absolute(target),
+                };
+                links.push((link, target));
+                continue;
+            }
+            d = d.max(self.effect(e));
+            for through in through_links(e, &links, |raw| self.absolute(raw)) {
+                d = d.max(self.effect(&through));
+            }
+        }
+        d
     }
 
     fn effect(&self, e: &Effect) -> Decision {
@@ -477,6 +536,13 @@ impl Decider<'_, '_> {
                 Vec::new(),
             ),
             Effect::Opaque(why) => self.opaque(why),
+            Effect::Link { .. } => Decision::allow(),
+            Effect::SwitchBranch if self.policy().brief.is_some() => Decision::of(
+                &rules::BRIEF_BRANCH,
+                "a git command that leaves the round's branch or moves a branch",
+                Vec::new(),
+            ),
+            Effect::SwitchBranch => Decision::allow(),
         }
     }
 
@@ -501,6 +567,67 @@ impl Decider<'_, '_> {
         }
         d
     }
+}
+
+/// Effect `e` again for each link `links` records (link, target; made
+/// earlier in the same command, so not on disk when the guard decides)
+/// that its path goes through, with the path taken to the link's target;
+/// `absolute` makes a path as written absolute.
+fn through_links(
+    e: &Effect,
+    links: &[(PathBuf, PathBuf)],
+    absolute: impl Fn(&str) -> PathBuf,
+) -> Vec<Effect> {
+    let path = match e {
+        Effect::Write(p) | Effect::Read(p) | Effect::Remove { path: p, .. } => p,
+        _ => return Vec::new(),
+    };
+    let at = absolute(path);
+    links
+        .iter()
+        .filter_map(|(link, target)| at.strip_prefix(link).ok().map(|rest| target.join(rest)))
+        .map(|p| {
+            let p = p.to_string_lossy().into_owned();
+            match e {
+                Effect::Remove { recursive, .. } => Effect::Remove {
+                    path: p,
+                    recursive: *recursive,
+                },
+                Effect::Read(_) => Effect::Read(p),
+                _ => Effect::Write(p),
+            }
+        })
+        .collect()
+}
+
+/// A write to `rel` (relative to `policy`'s work tree, shown as
+/// `shown`) under `policy`: its rules (an ask-list entry can turn a deny
+/// into an ask), then the round's brief, then `[guard] scope`.
+fn inside_write(policy: &Policy, rel: &str, shown: &str, via: &str) -> Decision {
+    let subject = format!("a write to `{shown}`{via}");
+    if let Some(rule) = policy.write_rule(rel) {
+        let askable = rule.id == rules::AGENT_CONFIG.id || rule.id == rules::PROTECTED.id;
+        if let (true, Some(reason)) = (askable, policy.ask_reason(rel)) {
+            return Decision::with(
+                rule,
+                Verdict::Ask,
+                &format!("{subject} (ask-listed: {reason})"),
+                vec![shown.to_string()],
+            );
+        }
+        return Decision::of(rule, &subject, vec![shown.to_string()]);
+    }
+    if let Some(d) = policy.brief.as_ref().and_then(|b| b.write(rel)) {
+        return d;
+    }
+    if policy.out_of_scope(rel) {
+        return Decision::of(
+            &rules::OUT_OF_SCOPE,
+            &format!("`{shown}` is outside the declared scope"),
+            vec![shown.to_string()],
+        );
+    }
+    Decision::allow()
 }
 
 fn has_glob(path: &str) -> bool {

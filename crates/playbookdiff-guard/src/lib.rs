@@ -42,7 +42,7 @@ pub mod shell;
 pub mod sources;
 pub mod status;
 
-pub use decide::{decide, Decision, Situation};
+pub use decide::{decide, Decision, NoWorkTrees, Situation, WorkTrees};
 pub use fs::{Entry, Fs};
 pub use host::{Action, Call, Event, Host};
 pub use policy::{GuardConfig, Policy};

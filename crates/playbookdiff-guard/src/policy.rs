@@ -187,6 +187,23 @@ fn set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Globs {
     Globs::new(patterns.iter().copied().chain(dirs))
 }
 
+/// Where `guard install` registers the guard for the user and the
+/// machine beyond the adapters' own user and managed surfaces (which hold
+/// `~/.claude/settings.json`, `~/.gemini/settings.json`, ...): Codex's
+/// `hooks.json`, Copilot CLI's hook files, OpenCode's plugin modules, and
+/// each agent's managed directory. A write there could remove the guard
+/// (docs/guard.md, "Installing, per agent and scope").
+pub const MACHINE_REGISTRATIONS: &[&str] = &[
+    "~/.codex/hooks.json",
+    "~/.copilot/hooks/**",
+    "~/.config/opencode/plugin/**",
+    "~/.config/opencode/plugins/**",
+    "/etc/claude-code/**",
+    "/etc/codex/**",
+    "/etc/gemini-cli/**",
+    "/etc/opencode/**",
+];
+
 /// The policy of one repository: the compiled matchers of every rule.
 #[derive(Clone, Debug)]
 pub struct Policy {
@@ -211,6 +228,7 @@ pub struct Policy {
     /// repository-relative, sorted.
     pub sources: Vec<String>,
     agent: Globs,
+    machine: Globs,
     guard: Globs,
     secrets: Globs,
     secret_exceptions: Globs,
@@ -224,18 +242,17 @@ pub struct Policy {
 
 impl Policy {
     /// The policy for the work tree at `root` (resolved), protecting
-    /// `surfaces` (every registered adapter's; those outside the
-    /// repository, the user's and managed files, are left out), under
+    /// `surfaces` (every registered adapter's: those of the repository
+    /// by their path in the work tree, the user's and managed ones by
+    /// their place in the home directory and on the machine), under
     /// `config`.
     pub fn new(
         root: PathBuf,
         surfaces: Vec<Surface>,
         config: Result<GuardConfig, String>,
     ) -> Policy {
-        let surfaces: Vec<Surface> = surfaces
-            .into_iter()
-            .filter(Surface::in_repository)
-            .collect();
+        let (surfaces, machine): (Vec<Surface>, Vec<Surface>) =
+            surfaces.into_iter().partition(Surface::in_repository);
         let c = config.clone().unwrap_or_default();
         let secret_rule = rules::SECRET_WRITE.matchers;
         let exceptions = secret_rule.iter().filter_map(|p| p.strip_prefix('!'));
@@ -250,6 +267,10 @@ impl Policy {
             branch: None,
             brief: None,
             agent: set(surfaces.iter().map(|s| s.pattern)),
+            machine: set(machine
+                .iter()
+                .map(|s| s.pattern)
+                .chain(MACHINE_REGISTRATIONS.iter().copied())),
             surfaces,
             sources: Vec::new(),
             guard: set(rules::GUARD_CONFIG.matchers.iter().copied()),
@@ -321,8 +342,34 @@ impl Policy {
         } else if self.startup.is_match(&text) {
             Some(&rules::SHELL_STARTUP)
         } else {
-            None
+            self.machine_rule(path)
         }
+    }
+
+    /// The rule protecting `path` (absolute) as the user's or the
+    /// machine's agent configuration: a user or managed surface of a
+    /// registered adapter (`~/.claude/settings.json`,
+    /// `/etc/codex/config.toml`: a setting there, such as
+    /// `disableAllHooks`, switches the guard off), a user or managed
+    /// registration of the guard itself ([`MACHINE_REGISTRATIONS`]), or
+    /// the guard's own files in the home directory (`~/.playbookdiff/`,
+    /// the user's kill switch).
+    fn machine_rule(&self, path: &Path) -> Option<&'static Rule> {
+        let in_home = self
+            .home
+            .as_deref()
+            .and_then(|h| path.strip_prefix(h).ok())
+            .map(|rel| rel.to_string_lossy().into_owned());
+        if in_home
+            .as_deref()
+            .is_some_and(|rel| self.guard.is_match(rel))
+        {
+            return Some(&rules::GUARD_CONFIG);
+        }
+        let as_home = in_home.map(|rel| format!("~/{rel}"));
+        let machine = as_home.iter().any(|h| self.machine.is_match(h))
+            || self.machine.is_match(&path.to_string_lossy());
+        machine.then_some(&rules::AGENT_CONFIG)
     }
 
     /// Whether `path` names a secret file (`.env*` but public templates,
@@ -371,6 +418,33 @@ impl Policy {
                 None => host == h,
             }
         })
+    }
+
+    /// `rel` with each component that names a protected file or
+    /// directory in another case (`claude.md`, `.GIT`, `.Claude`) spelt
+    /// as the protecting rule spells it, when there is one: on a
+    /// case-insensitive file system (macOS's and Windows' defaults) it is
+    /// the same file, so the write is decided as a write to that one too.
+    /// The names are [`Policy::probe_names`].
+    pub fn case_variant(&self, rel: &str) -> Option<String> {
+        let names = self.probe_names();
+        let mut changed = false;
+        let parts: Vec<&str> = rel
+            .split('/')
+            .map(|c| {
+                match names
+                    .iter()
+                    .find(|n| n.as_str() != c && n.eq_ignore_ascii_case(c))
+                {
+                    Some(n) => {
+                        changed = true;
+                        n.as_str()
+                    }
+                    None => c,
+                }
+            })
+            .collect();
+        changed.then(|| parts.join("/"))
     }
 
     /// The names probed directly inside a directory removed recursively

@@ -175,6 +175,14 @@ rules! {
     BRIEF_UNREADABLE = "brief-unreadable", Deny, "every write while the round's brief or its `protectedFiles` cannot be read",
         "stop and tell the person; they fix the brief or name another",
         [];
+    /// A git command that moves the work tree to another branch, or
+    /// moves, renames or deletes a branch, while a brief is active: the
+    /// brief a branch names no longer applies on another one, and the
+    /// base branch holds the brief's scope (docs/rounds.md, "Which
+    /// brief", "The guard and the brief").
+    BRIEF_BRANCH = "brief-branch", Deny, "the round's branch and its base while its brief is active (on another branch the brief would no longer apply; a moved base would bring another scope)",
+        "stay on the round's branch and leave the branches to a person until the round is over",
+        [];
     /// Nothing matched.
     ALLOWED = "allowed", Allow, "nothing",
         "nothing",

@@ -63,11 +63,42 @@ pub enum Effect {
     NoVerify,
     /// `git add` / `git commit` of this path.
     Stage(String),
+    /// A symbolic link made at `link` to `target`, as `ln -s` writes it
+    /// (a relative target is relative to the link's directory): a later
+    /// path of the same command that goes through `link` goes to `target`.
+    Link {
+        /// The link's path, as the other paths are given.
+        link: String,
+        /// The target as written.
+        target: String,
+    },
+    /// Moves HEAD to another branch or commit, or moves, renames or
+    /// deletes a branch (`git switch`, `git checkout BRANCH`, `git branch
+    /// -m|-f|-d`, `git update-ref`, `git symbolic-ref HEAD`, `git
+    /// worktree`, a fetch or push into a local branch): the round's
+    /// branch names its brief, the base branch holds its scope.
+    SwitchBranch,
     /// Runs as another user (`sudo`).
     Sudo(String),
     /// What the guard cannot know before the command runs, and why.
     Opaque(String),
 }
+
+/// Whether `git apply` with `words` (after `apply`) only reads: `--check`,
+/// `--stat`, `--numstat` or `--summary` without `--apply` (git's
+/// documentation of `git apply`: those "turn off apply").
+fn apply_only_reads(words: &[String]) -> bool {
+    let reports = words
+        .iter()
+        .any(|w| matches!(w.as_str(), "--check" | "--stat" | "--numstat" | "--summary"));
+    reports && !words.iter().any(|w| w == "--apply")
+}
+
+/// Options of editors that take a value (`vim -c CMD`): the value is
+/// not a file. An option whose value is optional or that takes none in
+/// another editor (`ed -s`, `vim -e`) is not listed, so a file after it
+/// is still a write.
+const EDITOR_VALUED: &[&str] = &["-c", "-S", "-u", "-i", "-w", "-W", "--cmd"];
 
 /// Options of `touch`, `truncate`, `chmod` and friends that take a value.
 const ATTR_VALUED: &[&str] = &["-s", "--size", "-r", "--reference", "-d", "-t"];
@@ -480,7 +511,7 @@ impl Walk {
             }
             "env" => self.wrapped(&args, &["-u", "-C", "-S"]),
             "nohup" | "time" | "command" | "exec" | "builtin" | "nice" | "stdbuf" | "ionice"
-            | "chronic" | "unbuffer" | "setsid" => {
+            | "chronic" | "unbuffer" | "setsid" | "busybox" | "toybox" => {
                 self.wrapped(&args, &["-n", "-c", "-o", "-e", "-i"])
             }
             "timeout" => self.wrapped_after_first(&args),
@@ -680,6 +711,21 @@ impl Walk {
             "dd" => self.dd(args),
             "find" => self.find(args),
             "awk" | "gawk" | "mawk" => self.awk(args),
+            "patch" => self.patch(args),
+            "tar" | "bsdtar" | "unzip" | "7z" | "7za" | "cpio" | "ar" => self.unpack(name, args),
+            "sort" => {
+                if let Some(out) = Walk::option_value(args, "-o", "--output") {
+                    self.push_path(out, Effect::Write);
+                }
+                for a in args.iter().flatten() {
+                    if let Some(out) = a.text.strip_prefix("-o").filter(|o| !o.is_empty()) {
+                        self.push_path(Some(out.to_string()), Effect::Write);
+                    }
+                }
+            }
+            "ed" | "red" | "ex" | "vi" | "vim" | "nvim" | "nano" | "emacs" | "kak" | "hx" => {
+                self.writes(self.operands(args, EDITOR_VALUED))
+            }
             "curl" | "wget" | "http" | "https" | "xh" | "aria2c" => self.fetch(name, args),
             "nc" | "ncat" | "netcat" | "telnet" | "socat" => {
                 self.connect(name, args, NC_VALUED, false)
@@ -859,9 +905,65 @@ impl Walk {
             if let Some(d) = dest {
                 for s in sources.iter().flatten() {
                     let inside = format!("{}/{}", d.trim_end_matches('/'), basename(s));
+                    if name == "ln" && symbolic {
+                        self.links(&d, &inside, s);
+                    }
                     self.push_path(Some(inside), Effect::Write);
                 }
             }
+        }
+    }
+
+    /// The links `ln -s TARGET DEST` may make: `DEST` itself, or
+    /// `DEST/NAME` when `DEST` is a directory (which the guard does not
+    /// know before the command runs, so both are recorded).
+    fn links(&mut self, dest: &str, inside: &str, target: &str) {
+        for link in [dest, inside] {
+            if let Some(link) = self.at(link.trim_end_matches('/')) {
+                self.out.push(Effect::Link {
+                    link,
+                    target: target.to_string(),
+                });
+            }
+        }
+    }
+
+    /// An archive tool: extracting writes the files the archive names,
+    /// which the guard does not read, so it is opaque; listing (`tar -t`,
+    /// `unzip -l`, `7z l`) and creating an archive are not.
+    fn unpack(&mut self, name: &str, args: &[Option<Lit>]) {
+        let words: Vec<&str> = args.iter().flatten().map(|a| a.text.as_str()).collect();
+        let first = words.first().copied().unwrap_or("");
+        let extracts = match name {
+            "unzip" => !words
+                .iter()
+                .any(|w| matches!(*w, "-l" | "-t" | "-v" | "-Z" | "-p")),
+            "7z" | "7za" => matches!(first, "x" | "e"),
+            "ar" => first.trim_start_matches('-').contains('x'),
+            "cpio" => words.iter().any(|w| {
+                *w == "--extract" || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
+            }),
+            _ => {
+                words.iter().any(|w| {
+                    *w == "--extract"
+                        || *w == "--get"
+                        || (w.starts_with('-') && !w.starts_with("--") && w.contains('x'))
+                }) || (!first.starts_with('-') && first.contains('x'))
+            }
+        };
+        if extracts {
+            self.opaque(&format!(
+                "`{name}` writes the files its archive names, which the guard does not read"
+            ));
+        }
+    }
+
+    /// `patch`: the files it writes are named inside the patch, which
+    /// the guard does not read (a file operand only names the first), so
+    /// it is opaque unless `--dry-run` writes nothing.
+    fn patch(&mut self, args: &[Option<Lit>]) {
+        if !args.iter().flatten().any(|a| a.text == "--dry-run") {
+            self.opaque("`patch` writes the files its patch names, which the guard does not read");
         }
     }
 
@@ -977,7 +1079,19 @@ impl Walk {
             self.out.push(Effect::NoVerify);
         }
         match sub.as_str() {
+            "push" if words.first().is_some_and(|w| w == ".") => {
+                self.out.push(Effect::SwitchBranch)
+            }
             "push" => self.push(rest),
+            "apply" if !apply_only_reads(&words) => self.opaque(
+                "`git apply` writes the files its patch names, which the guard does not read",
+            ),
+            "am" => self.opaque(
+                "`git am` writes the files its patches name, which the guard does not read",
+            ),
+            "update-index" | "read-tree" | "checkout-index" | "stash" => self.opaque(&format!(
+                "`git {sub}` writes files or index entries from git objects, which the guard does not read"
+            )),
             "reset" if words.iter().any(|w| w == "--hard") => self.out.push(Effect::ResetHard),
             "add" | "stage" | "commit" => {
                 let valued = [
@@ -1030,7 +1144,34 @@ impl Walk {
                     for p in self.operands(rest, &["-s", "--source"]) {
                         self.push_path(p, Effect::Write);
                     }
+                } else {
+                    // `git checkout X` switches to branch X or restores
+                    // file X, which the guard cannot tell apart: both.
+                    self.out.push(Effect::SwitchBranch);
+                    let valued = ["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"];
+                    for p in self.operands(rest, &valued) {
+                        self.push_path(p, Effect::Write);
+                    }
                 }
+            }
+            "switch" => self.out.push(Effect::SwitchBranch),
+            "branch"
+                if words.iter().any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "-m" | "-M" | "--move" | "-c" | "-C" | "--copy" | "-f" | "--force"
+                            | "-d" | "-D" | "--delete"
+                    )
+                }) =>
+            {
+                self.out.push(Effect::SwitchBranch)
+            }
+            "update-ref" | "worktree" => self.out.push(Effect::SwitchBranch),
+            "fetch" | "pull" if words.iter().any(|w| w == "." || w.contains(':')) => {
+                self.out.push(Effect::SwitchBranch)
+            }
+            "symbolic-ref" if words.iter().filter(|w| !w.starts_with('-')).count() >= 2 => {
+                self.out.push(Effect::SwitchBranch)
             }
             "clean"
                 if words

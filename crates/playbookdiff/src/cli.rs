@@ -201,9 +201,10 @@ pub(crate) enum Command {
     /// Guard the agents' own configuration: a hook every agent calls before
     /// a tool runs, its installation, status, ledger and self-audit.
     ///
-    /// `guard hook` answers Claude Code's and Codex's PreToolUse hooks and
-    /// OpenCode's plugin: writes to any agent's configuration, secrets,
-    /// `.git` and shell start-up files are refused, shell commands are
+    /// `guard hook` answers the hooks of Claude Code, Codex, Gemini CLI
+    /// and Copilot CLI and OpenCode's plugin: writes to any agent's
+    /// configuration (the repository's, the user's and the machine's),
+    /// secrets, `.git` and shell start-up files are refused, shell commands are
     /// parsed (redirections, `tee`, `cp`, `sed -i`, `bash -c` bodies...),
     /// force pushes, `--no-verify`, `sudo` and network access to hosts not
     /// allowed are refused, each with the rule and what to do instead

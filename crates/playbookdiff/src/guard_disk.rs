@@ -83,6 +83,9 @@ fn answer(host: Host, bytes: &[u8]) -> Answer {
     let situation = Situation {
         policy: &policy,
         fs: &DiskFs,
+        trees: &DiskTrees {
+            home: state.home.clone(),
+        },
         halt: state.halt(),
         tampered: state.tampered(),
     };
@@ -139,6 +142,9 @@ pub(crate) fn would_answer(root: &Path, rel: &str, id: &str) -> Decision {
     let situation = Situation {
         policy: &policy,
         fs: &DiskFs,
+        trees: &DiskTrees {
+            home: state.home.clone(),
+        },
         halt: state.halt(),
         tampered: state.tampered(),
     };
@@ -157,6 +163,25 @@ pub(crate) enum Freshness {
 
 /// The file system, read only.
 struct DiskFs;
+
+/// The other work trees on disk: the policy of one is built as a hook
+/// call in it would build it (its `[guard]`, its brief, its cached list
+/// of protected files), with the call's home directory.
+struct DiskTrees {
+    home: Option<PathBuf>,
+}
+
+impl playbookdiff_guard::WorkTrees for DiskTrees {
+    fn policy(&self, root: &Path) -> Option<std::sync::Arc<Policy>> {
+        let root = std::fs::canonicalize(root).ok()?;
+        let state = State {
+            git: GitDirs::find(&root),
+            root,
+            home: self.home.clone(),
+        };
+        Some(std::sync::Arc::new(state.policy(Freshness::Trusted)))
+    }
+}
 
 impl Fs for DiskFs {
     fn entry(&self, path: &Path) -> Entry {

@@ -32,6 +32,7 @@ fn decision(host: Host, bytes: &[u8]) -> Decision {
                 &Situation {
                     policy: &p,
                     fs: &fs,
+                    trees: &playbookdiff_guard::NoWorkTrees,
                     halt: None,
                     tampered: None,
                 },

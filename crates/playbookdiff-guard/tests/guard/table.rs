@@ -6,8 +6,11 @@
 
 use playbookdiff_guard::fs::MemoryFs;
 use playbookdiff_guard::policy::{AskEntry, OpaqueVerdict};
-use playbookdiff_guard::{decide, host, GuardConfig, Host, Policy, Situation, Verdict};
-use std::path::PathBuf;
+use playbookdiff_guard::{
+    decide, host, GuardConfig, Host, NoWorkTrees, Policy, Situation, Verdict, WorkTrees,
+};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 fn fs() -> MemoryFs {
     MemoryFs::default()
@@ -279,6 +282,80 @@ fn default_rows() -> Vec<Row> {
         ),
         row(bash("ln -sf /tmp/evil CLAUDE.md"), Deny, "agent-config"),
         row(bash("ln CLAUDE.md hard.md"), Deny, "agent-config"),
+        // A symbolic link made in the same command, then a path through
+        // it: the link is not on disk when the guard decides, so the
+        // path is taken to the link's target as the kernel would.
+        row(
+            bash("ln -s ../.claude src/c && echo x > src/c/settings.json"),
+            Deny,
+            "agent-config",
+        ),
+        row(
+            bash("ln -s /r/.claude src/c && cp /tmp/x src/c/agents/a.md"),
+            Deny,
+            "agent-config",
+        ),
+        row(
+            bash("cd src && ln -s ../.claude c && echo x > c/settings.json"),
+            Deny,
+            "agent-config",
+        ),
+        row(
+            bash("ln -s ../../CLAUDE.md src/d/f && echo x > src/d/f"),
+            Deny,
+            "agent-config",
+        ),
+        row(
+            bash("ln -s ../.git src/g && echo x > src/g/hooks/pre-commit"),
+            Deny,
+            "git-dir",
+        ),
+        row(
+            bash("ln -s ../docs src/d && echo x > src/d/guide.md"),
+            Allow,
+            "allowed",
+        ),
+        // Patches name the files they write inside a file the guard
+        // does not read.
+        row(bash("git apply /tmp/p.diff"), Deny, "shell-opaque"),
+        row(
+            bash("git -C pkg apply -p2 /tmp/p.diff"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(bash("git am /tmp/p.mbox"), Deny, "shell-opaque"),
+        row(bash("patch -p1 < /tmp/p.diff"), Deny, "shell-opaque"),
+        row(bash("patch src/main.rs /tmp/p.diff"), Deny, "shell-opaque"),
+        row(bash("git apply --check /tmp/p.diff"), Allow, "allowed"),
+        row(bash("git apply --stat /tmp/p.diff"), Allow, "allowed"),
+        row(bash("patch --dry-run -p1 < /tmp/p.diff"), Allow, "allowed"),
+        // Archives name the files they write inside a file the guard
+        // does not read; other writers name theirs in an option or as
+        // an operand.
+        row(bash("tar -xf /tmp/x.tar"), Deny, "shell-opaque"),
+        row(bash("tar xzf /tmp/x.tgz -C .claude"), Deny, "shell-opaque"),
+        row(bash("unzip /tmp/x.zip -d pkg"), Deny, "shell-opaque"),
+        row(bash("cpio -idm < /tmp/x.cpio"), Deny, "shell-opaque"),
+        row(bash("tar -tf /tmp/x.tar"), Allow, "allowed"),
+        row(bash("tar -czf /tmp/src.tgz src"), Allow, "allowed"),
+        row(bash("unzip -l /tmp/x.zip"), Allow, "allowed"),
+        row(bash("sort -o CLAUDE.md /tmp/x"), Deny, "agent-config"),
+        row(bash("sort -oCLAUDE.md /tmp/x"), Deny, "agent-config"),
+        row(bash("sort --output=.mcp.json /tmp/x"), Deny, "agent-config"),
+        row(bash("sort -o build/out.txt src/main.rs"), Allow, "allowed"),
+        row(
+            bash("ed -s CLAUDE.md < /tmp/script.ed"),
+            Deny,
+            "agent-config",
+        ),
+        row(bash("vim -c wq CLAUDE.md"), Deny, "agent-config"),
+        row(bash("busybox cp /tmp/x CLAUDE.md"), Deny, "agent-config"),
+        row(
+            bash("git update-index --cacheinfo 100644,0123,CLAUDE.md"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(bash("git stash pop"), Deny, "shell-opaque"),
         row(bash("touch .codex/config.toml"), Deny, "agent-config"),
         row(
             bash("chmod 777 .claude/settings.json"),
@@ -399,6 +476,49 @@ fn default_rows() -> Vec<Row> {
         row(bash("ls | xargs rm"), Deny, "shell-opaque"),
         row(bash("find . -name x -delete"), Deny, "shell-opaque"),
         row(bash("echo 'unterminated"), Deny, "shell-unparseable"),
+        // Case variants of protected names: the same file on a
+        // case-insensitive file system (macOS, Windows).
+        row(write("/r/claude.md"), Deny, "agent-config"),
+        row(write("/r/.Claude/settings.json"), Deny, "agent-config"),
+        row(write("/r/.GIT/hooks/pre-commit"), Deny, "git-dir"),
+        row(bash("echo x > pkg/Agents.md"), Deny, "agent-config"),
+        row(bash("echo x > .ENV"), Deny, "secret-write"),
+        row(write("/r/src/Claude-notes.md"), Allow, "allowed"),
+        row(write("/r/docs/claude.txt"), Allow, "allowed"),
+        // The user's and the machine's agent configuration, the guard's
+        // user registrations and its kill switch in the home directory:
+        // a setting there (`disableAllHooks`) switches the guard off.
+        row(write("/home/u/.claude/settings.json"), Deny, "agent-config"),
+        row(write("/home/u/.claude/CLAUDE.md"), Deny, "agent-config"),
+        row(write("/home/u/.claude.json"), Deny, "agent-config"),
+        row(write("/home/u/.codex/config.toml"), Deny, "agent-config"),
+        row(write("/home/u/.codex/hooks.json"), Deny, "agent-config"),
+        row(write("/home/u/.gemini/settings.json"), Deny, "agent-config"),
+        row(
+            write("/home/u/.config/opencode/plugin/playbookdiff-guard.js"),
+            Deny,
+            "agent-config",
+        ),
+        row(
+            write("/home/u/.copilot/hooks/playbookdiff-guard.json"),
+            Deny,
+            "agent-config",
+        ),
+        row(
+            write("/etc/claude-code/managed-settings.json"),
+            Deny,
+            "agent-config",
+        ),
+        row(write("/etc/codex/hooks.json"), Deny, "agent-config"),
+        row(
+            bash("echo '{\"disableAllHooks\": true}' > ~/.claude/settings.json"),
+            Deny,
+            "agent-config",
+        ),
+        row(bash("rm ~/.playbookdiff/HALT"), Deny, "guard-config"),
+        row(write("/home/u/.playbookdiff/HALT"), Deny, "guard-config"),
+        row(write("/home/u/.claude/plans/plan.md"), Allow, "allowed"),
+        row(write("/home/u/notes/todo.md"), Allow, "allowed"),
         // Harmless controls.
         row(bash("cargo test -p playbookdiff-guard"), Allow, "allowed"),
         row(bash("ls -la && git status"), Allow, "allowed"),
@@ -566,12 +686,17 @@ fn default_rows() -> Vec<Row> {
 }
 
 fn run(rows: Vec<Row>, policy: &Policy, fs: &MemoryFs) {
+    run_with(rows, policy, fs, &NoWorkTrees)
+}
+
+fn run_with(rows: Vec<Row>, policy: &Policy, fs: &MemoryFs, trees: &dyn WorkTrees) {
     let mut failures = Vec::new();
     for r in &rows {
         let call = host::parse(r.host, &r.payload).unwrap_or_else(|e| panic!("{}: {e:?}", r.label));
         let s = Situation {
             policy,
             fs,
+            trees,
             halt: None,
             tampered: None,
         };
@@ -673,6 +798,7 @@ fn the_kill_switch_and_a_tamper_mark_deny_every_call() {
     let halted = Situation {
         policy: &p,
         fs: &fs,
+        trees: &playbookdiff_guard::NoWorkTrees,
         halt: Some("/r/.git/playbookdiff/HALT".into()),
         tampered: None,
     };
@@ -680,6 +806,7 @@ fn the_kill_switch_and_a_tamper_mark_deny_every_call() {
     let tampered = Situation {
         policy: &p,
         fs: &fs,
+        trees: &playbookdiff_guard::NoWorkTrees,
         halt: None,
         tampered: Some(vec!["CLAUDE.md".into()]),
     };
@@ -711,6 +838,7 @@ fn a_move_of_a_protected_file_names_the_file_moved() {
         let s = Situation {
             policy: &p,
             fs: &fs,
+            trees: &playbookdiff_guard::NoWorkTrees,
             halt: None,
             tampered: None,
         };
@@ -727,4 +855,246 @@ fn a_move_of_a_protected_file_names_the_file_moved() {
             d.reason
         );
     }
+}
+
+/// The policies of the table's work trees by root.
+struct Trees(Vec<Policy>);
+
+impl WorkTrees for Trees {
+    fn policy(&self, root: &Path) -> Option<Arc<Policy>> {
+        self.0
+            .iter()
+            .find(|p| p.root == root)
+            .cloned()
+            .map(Arc::new)
+    }
+}
+
+/// A write that lands in another work tree than the one holding the
+/// call's `cwd` is decided by that tree's policy: from a nested
+/// repository (a submodule, a vendored clone) through `..`, from a `cwd`
+/// outside every work tree by an absolute path. Before, both were
+/// outside the call's work tree and allowed. A work tree whose policy
+/// cannot be built refuses the write.
+#[test]
+fn a_write_into_another_work_tree_is_decided_by_that_tree() {
+    let fs = fs()
+        .file("/r/vendor/lib/.git/HEAD")
+        .file("/r/vendor/lib/src/a.rs");
+    let outer = policy(Ok(GuardConfig {
+        protect: vec!["docs/adr/**".into()],
+        ..GuardConfig::default()
+    }));
+    let mut nested = Policy::new(
+        PathBuf::from("/r/vendor/lib"),
+        policy(Ok(GuardConfig::default())).surfaces,
+        Ok(GuardConfig::default()),
+    );
+    nested.git_dirs = vec![PathBuf::from("/r/vendor/lib/.git")];
+    let from =
+        |cwd: &str, command: &str| claude("Bash", serde_json::json!({ "command": command }), cwd);
+    let lib = "/r/vendor/lib";
+    let rows = vec![
+        row(from(lib, "echo x > ../../CLAUDE.md"), Deny, "agent-config"),
+        row(
+            from(lib, "cp x ../../.claude/settings.json"),
+            Deny,
+            "agent-config",
+        ),
+        row(from(lib, "echo x > ../../docs/adr/1.md"), Deny, "protected"),
+        row(
+            from(lib, "echo x > ../../playbookdiff.toml"),
+            Deny,
+            "guard-config",
+        ),
+        row(
+            claude(
+                "Write",
+                serde_json::json!({"file_path": "/r/CLAUDE.md"}),
+                lib,
+            ),
+            Deny,
+            "agent-config",
+        ),
+        row(from(lib, "echo x > src/b.rs"), Allow, "allowed"),
+        row(from(lib, "echo x > ../../src/b.rs"), Allow, "allowed"),
+        row(from(lib, "echo x > CLAUDE.md"), Deny, "agent-config"),
+    ];
+    let trees = Trees(vec![policy(Ok(GuardConfig::default()))]);
+    run_with(rows, &nested, &fs, &Trees(vec![outer.clone()]));
+    let mut elsewhere = Policy::new(
+        PathBuf::from("/tmp"),
+        outer.surfaces.clone(),
+        Ok(GuardConfig::default()),
+    );
+    elsewhere.home = Some(PathBuf::from("/home/u"));
+    let rows = vec![
+        row(
+            claude(
+                "Write",
+                serde_json::json!({"file_path": "/r/CLAUDE.md"}),
+                "/tmp",
+            ),
+            Deny,
+            "agent-config",
+        ),
+        row(
+            claude(
+                "Write",
+                serde_json::json!({"file_path": "/r/pkg/AGENTS.md"}),
+                "/tmp",
+            ),
+            Deny,
+            "agent-config",
+        ),
+        row(
+            claude(
+                "Bash",
+                serde_json::json!({"command": "echo x > /r/.mcp.json"}),
+                "/tmp",
+            ),
+            Deny,
+            "agent-config",
+        ),
+        row(
+            claude(
+                "Write",
+                serde_json::json!({"file_path": "/r/src/lib.rs"}),
+                "/tmp",
+            ),
+            Allow,
+            "allowed",
+        ),
+        row(
+            claude(
+                "Write",
+                serde_json::json!({"file_path": "/tmp/x.txt"}),
+                "/tmp",
+            ),
+            Allow,
+            "allowed",
+        ),
+    ];
+    run_with(rows, &elsewhere, &fs, &trees);
+    let rows = vec![row(
+        claude(
+            "Write",
+            serde_json::json!({"file_path": "/r/src/lib.rs"}),
+            "/tmp",
+        ),
+        Deny,
+        "policy-unreadable",
+    )];
+    run_with(rows, &elsewhere, &fs, &NoWorkTrees);
+}
+
+/// No ruling verifies.
+struct NoRulings;
+
+impl playbookdiff_guard::brief_scope::VerifiedRulings for NoRulings {
+    fn allowing(&self, _rel: &str) -> Option<String> {
+        None
+    }
+}
+
+/// While a round's brief is active, a git command that leaves or renames
+/// the round's branch is refused: the brief is named by the branch
+/// (`brief/012`), so on another branch none would apply and every write
+/// the brief refuses would be allowed (`git checkout -b x`, then a write
+/// to a protected file). `git checkout X` without `--` may restore file
+/// X: it is a write of X too. Writes through the brief's other tree
+/// (`..` from a nested repository) meet the brief of that tree.
+#[test]
+fn a_round_stays_on_its_branch() {
+    use playbookdiff_guard::brief_scope::BriefScope;
+    let front = "---\nid: \"012\"\naffectedFiles: [src/**]\nprotectedFiles: [migrations/**]\noutOfScope: deny\n---\n";
+    let brief = || {
+        Arc::new(BriefScope::Read {
+            path: "briefs/012.md".into(),
+            brief: Box::new(playbookdiff_round::brief::parse(front)),
+            rulings: Box::new(NoRulings),
+        })
+    };
+    let mut p = policy(Ok(GuardConfig::default()));
+    p.branch = Some("brief/012".into());
+    p.brief = Some(brief());
+    let rows = vec![
+        row(bash("git checkout -b other"), Deny, "brief-branch"),
+        row(bash("git checkout main"), Deny, "brief-branch"),
+        row(bash("git switch -c other"), Deny, "brief-branch"),
+        row(bash("git switch main"), Deny, "brief-branch"),
+        row(bash("git branch -m other"), Deny, "brief-branch"),
+        row(
+            bash("git symbolic-ref HEAD refs/heads/main"),
+            Deny,
+            "brief-branch",
+        ),
+        row(
+            bash("git checkout migrations/001.sql"),
+            Deny,
+            "brief-branch",
+        ),
+        row(
+            bash("git checkout HEAD -- migrations/001.sql"),
+            Deny,
+            "brief-protected",
+        ),
+        // The base branch holds the brief's scope: moving it to a commit
+        // whose brief is widened (committed on the round's branch) would
+        // widen the scope.
+        row(
+            bash("git update-ref refs/heads/main HEAD"),
+            Deny,
+            "brief-branch",
+        ),
+        row(bash("git branch -f main HEAD"), Deny, "brief-branch"),
+        row(bash("git push . HEAD:main"), Deny, "brief-branch"),
+        row(bash("git fetch . HEAD:main"), Deny, "brief-branch"),
+        row(bash("git worktree add /tmp/wt -b x"), Deny, "brief-branch"),
+        row(bash("git branch -D old"), Deny, "brief-branch"),
+        row(bash("git branch other"), Allow, "allowed"),
+        row(bash("git status && git log"), Allow, "allowed"),
+        row(bash("echo x > src/a.rs"), Allow, "allowed"),
+        row(bash("echo x > migrations/002.sql"), Deny, "brief-protected"),
+        row(
+            bash("ln -s ../migrations src/m && echo x > src/m/002.sql"),
+            Deny,
+            "brief-protected",
+        ),
+    ];
+    run(rows, &p, &fs());
+    // Without a brief, the same commands are git's own business.
+    let p = policy(Ok(GuardConfig::default()));
+    let rows = vec![
+        row(bash("git checkout -b other"), Allow, "allowed"),
+        row(bash("git switch main"), Allow, "allowed"),
+    ];
+    run(rows, &p, &fs());
+    // From a nested repository, `..` reaches the outer tree's brief.
+    let fs = fs().file("/r/vendor/lib/.git/HEAD");
+    let mut nested = Policy::new(
+        PathBuf::from("/r/vendor/lib"),
+        policy(Ok(GuardConfig::default())).surfaces,
+        Ok(GuardConfig::default()),
+    );
+    nested.git_dirs = vec![PathBuf::from("/r/vendor/lib/.git")];
+    let mut outer = policy(Ok(GuardConfig::default()));
+    outer.brief = Some(brief());
+    let from = |command: &str| {
+        claude(
+            "Bash",
+            serde_json::json!({ "command": command }),
+            "/r/vendor/lib",
+        )
+    };
+    let rows = vec![
+        row(
+            from("echo x > ../../migrations/002.sql"),
+            Deny,
+            "brief-protected",
+        ),
+        row(from("echo x > ../../README.md"), Deny, "brief-scope"),
+        row(from("echo x > ../../src/a.rs"), Allow, "allowed"),
+    ];
+    run_with(rows, &nested, &fs, &Trees(vec![outer]));
 }

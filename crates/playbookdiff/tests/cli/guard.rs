@@ -148,6 +148,55 @@ fn the_hook_answers_in_each_hosts_protocol_and_never_exits_1() {
     assert!(log.contains("claude-code Write allow allowed"), "{log}");
 }
 
+/// On disk, a write from a nested repository (a vendored clone under the
+/// work tree) through `..`, and an absolute write from a `cwd` outside
+/// every work tree, are decided by the work tree they land in; the
+/// user's agent settings and kill switch in `$HOME` are refused. Each
+/// was allowed before.
+#[test]
+fn writes_into_another_work_tree_or_the_home_are_decided_there() {
+    let t = work_tree();
+    let root = std::fs::canonicalize(t.path()).unwrap();
+    let lib = root.join("vendor/lib");
+    std::fs::create_dir_all(lib.join(".git")).unwrap();
+    std::fs::write(lib.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let outside = std::fs::canonicalize(outside.path()).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let home = std::fs::canonicalize(home.path()).unwrap();
+    let run = |cwd: &Path, tool: &str, input: serde_json::Value| {
+        let out = Command::cargo_bin("playbookdiff")
+            .unwrap()
+            .args(["guard", "hook", "--host", "claude-code"])
+            .env("HOME", &home)
+            .write_stdin(payload(cwd, "PreToolUse", tool, input))
+            .output()
+            .unwrap();
+        decision(&Out {
+            status: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        })
+    };
+    let bash =
+        |cwd: &Path, command: &str| run(cwd, "Bash", serde_json::json!({ "command": command }));
+    let write =
+        |cwd: &Path, path: &Path| run(cwd, "Write", serde_json::json!({ "file_path": path }));
+    let deny = Some("deny".to_string());
+    assert_eq!(bash(&lib, "echo x > ../../CLAUDE.md"), deny);
+    assert_eq!(
+        bash(&lib, "echo x > ../../docs/guide.md"),
+        deny,
+        "an import of CLAUDE.md"
+    );
+    assert_eq!(write(&lib, &root.join(".claude/settings.json")), deny);
+    assert_eq!(write(&outside, &root.join("CLAUDE.md")), deny);
+    assert_eq!(bash(&lib, "echo x > ../../main.txt"), None);
+    assert_eq!(write(&outside, &root.join("main.txt")), None);
+    assert_eq!(write(&root, &home.join(".claude/settings.json")), deny);
+    assert_eq!(bash(&root, "rm ~/.playbookdiff/HALT"), deny);
+    assert_eq!(write(&root, &home.join("notes.txt")), None);
+}
+
 #[test]
 fn the_log_outside_git_says_where_it_is_kept_and_what_to_pass() {
     let t = tempfile::tempdir().unwrap();
