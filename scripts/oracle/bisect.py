@@ -79,6 +79,14 @@ PLATFORM = {
     "opencode": "node_modules/opencode-linux-x64",
 }
 
+# Older releases carry the executable in the package itself: Claude Code
+# up to 2.1.1xx one JavaScript file (`cli.js`), Codex up to 0.9x a vendored
+# binary per platform.
+EMBEDDED = {
+    "claude-code": "node_modules/@anthropic-ai/claude-code/cli.js",
+    "codex": "node_modules/@openai/codex/vendor/x86_64-unknown-linux-musl/codex/codex",
+}
+
 
 def log(msg):
     record.log(msg)
@@ -127,6 +135,17 @@ def as_text(value):
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
+# The releases this run installed that no profile names: removed at its
+# end (their observations stay in the cache), to spare the disk.
+INSTALLED = set()
+
+
+def remove_installs():
+    for agent, version in sorted(INSTALLED):
+        subprocess.run(["rm", "-rf", str(record.install_dir(agent, version))], check=True)
+    INSTALLED.clear()
+
+
 class Oracle:
     """Installs releases and observes cases, once each, counting both."""
 
@@ -137,14 +156,21 @@ class Oracle:
         self.cases = {c["id"]: c for c in record.load_cases()}
 
     def exe(self, version):
-        if not (record.install_dir(self.agent, version) / record.AGENTS[self.agent]["binary"]).exists():
+        if not record.executable(self.agent, version).exists():
             self.installs += 1
+            if version not in record.profiled_versions(self.agent):
+                INSTALLED.add((self.agent, version))
         return record.install(self.agent, version)
 
-    def runnable(self, version):
-        """True when `version` installs with its platform executable."""
+    def runnable(self, version, case=None):
+        """True when `version` installs with its platform executable (or,
+        without installing, when `case` was observed with it before)."""
+        if case and (CACHE / self.agent / version / f"{case}.json").exists():
+            return True
         self.exe(version)
-        return (record.install_dir(self.agent, version) / PLATFORM[self.agent]).is_dir()
+        d = record.install_dir(self.agent, version)
+        embedded = EMBEDDED.get(self.agent)
+        return (d / PLATFORM[self.agent]).is_dir() or bool(embedded and (d / embedded).exists())
 
     def recorded(self, version, case):
         """The committed observation of a profiled release, if any."""
@@ -214,7 +240,7 @@ def bisect(b):
     unrunnable = []
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if not oracle.runnable(releases[mid]):
+        if not oracle.runnable(releases[mid], b.get("case")):
             log(f"{b['id']}: {releases[mid]} has no executable for this platform; left out")
             unrunnable.append(releases.pop(mid))
             hi -= 1
@@ -300,10 +326,58 @@ def sample(agent, count):
                       {"agent": agent, "installs": oracle.installs, "runs": oracle.runs, "checks": rows})
 
 
+# Cases sampled before the profiled window besides those the behaviours
+# name: features a release may lack altogether (rules and imports, MCP
+# servers of `.mcp.json`).
+OLDER_CASES = {
+    "claude-code": ["claude.c12_rule_imports", "claude.c03_mcp_json_ancestors"],
+    "codex": [],
+}
+
+
+def sample_older(agent, start, count):
+    """Observes the behaviours' cases (and `OLDER_CASES`) at `count`
+    releases spread evenly from `start` to the agent's oldest profiled
+    release, and compares each observation with the one recorded for that
+    profile, which every one of them maps to: each differing aspect is a
+    behaviour still to declare and bisect. Writes
+    `oracle/bisect/<agent>.older.json`; an installed release is removed
+    once observed (its observations stay in the cache)."""
+    oracle = Oracle(agent)
+    oldest = record.profiled_versions(agent)[0]
+    releases = window(agent, start, oldest)
+    step = max((len(releases) - 1) / (count - 1), 1)
+    picks = sorted({releases[min(round(i * step), len(releases) - 1)] for i in range(count)},
+                   key=version_key)
+    cases = sorted({b["case"] for b in load_behaviours() if b["agent"] == agent and "case" in b}
+                   | set(OLDER_CASES.get(agent, [])))
+    rows = []
+    for v in picks:
+        row = {"release": v}
+        if v != oldest and not oracle.runnable(v):
+            row["unrunnable"] = True
+        else:
+            row["differs"] = {}
+            for case in cases:
+                try:
+                    aspects = differing(oracle.observe(v, case), oracle.recorded(oldest, case))
+                except subprocess.CalledProcessError as e:
+                    aspects = [f"error: {e.returncode}"]
+                if aspects:
+                    row["differs"][case] = aspects
+        rows.append(row)
+        log(f"{agent} {v}: {json.dumps(row)}")
+        if v not in record.profiled_versions(agent):
+            subprocess.run(["rm", "-rf", str(record.install_dir(agent, v))], check=True)
+        record.write_json(RESULTS / f"{agent}.older.json",
+                          {"agent": agent, "window": [start, oldest], "profile": oldest,
+                           "installs": oracle.installs, "runs": oracle.runs, "releases": rows})
+
+
 def inside(agent, version, case_id):
     """In the namespace: one observation, printed as JSON."""
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
-    exe = record.install_dir(agent, version) / record.AGENTS[agent]["binary"]
+    exe = record.executable(agent, version)
     case = next(c for c in record.load_cases() if c["id"] == case_id)
     base = None
     if agent not in ("opencode", "copilot"):
@@ -325,6 +399,8 @@ def main():
     p.add_argument("--behaviour", action="append", help="behaviour id (repeatable)")
     p.add_argument("--unexplained", action="store_true")
     p.add_argument("--sample", type=int, metavar="N")
+    p.add_argument("--older", metavar="START",
+                   help="with --sample: sample from START to the oldest profiled release")
     p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.inside:
@@ -333,7 +409,12 @@ def main():
     if args.unexplained or args.sample:
         if not args.agent:
             p.error("--unexplained and --sample need --agent")
-        unexplained(args.agent) if args.unexplained else sample(args.agent, args.sample)
+        if args.unexplained:
+            unexplained(args.agent)
+        elif args.older:
+            sample_older(args.agent, args.older, args.sample)
+        else:
+            sample(args.agent, args.sample)
         return
     todo = [b for b in load_behaviours()
             if (not args.agent or b["agent"] == args.agent)
@@ -344,6 +425,7 @@ def main():
         log(f"{b['id']}: {json.dumps({k: r.get(k) for k in ('firstRelease', 'installs', 'runs', 'seconds', 'error')})}")
         by_agent.setdefault(b["agent"], []).append(r)
         write_results(b["agent"], by_agent[b["agent"]])
+    remove_installs()
 
 
 if __name__ == "__main__":

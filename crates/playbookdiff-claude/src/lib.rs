@@ -236,6 +236,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .homed_by(&["CLAUDE_CONFIG_DIR"])
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes)
+    .modelled_from(profile::FIRST_MODELLED)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);
 

@@ -56,6 +56,10 @@ pub enum Fact {
     /// A `SKILL.md` that starts with a byte order mark has its front matter
     /// read. Before, the mark hides it: the skill has no metadata.
     FrontMatterAfterBom,
+    /// The skill listing escapes `<` as `&lt;` and `>` as `&gt;` in a
+    /// description (`&` and quotes stay as written). Before, the
+    /// description is listed as written.
+    SkillDescriptionEscaped,
     /// Hooks can be registered for `DirectoryAdded`. Before, the event
     /// does not exist and a hook registered for it never fires.
     DirectoryAddedHookEvent,
@@ -78,6 +82,7 @@ impl Fact {
             Fact::RuleLinksInsideCwdOnly => "RuleLinksInsideCwdOnly",
             Fact::SkillDescriptionOneLine => "SkillDescriptionOneLine",
             Fact::FrontMatterAfterBom => "FrontMatterAfterBom",
+            Fact::SkillDescriptionEscaped => "SkillDescriptionEscaped",
             Fact::DirectoryAddedHookEvent => "DirectoryAddedHookEvent",
             Fact::ModelSwitchHookEvents => "ModelSwitchHookEvents",
             Fact::PreSkillShellCommandHookEvent => "PreSkillShellCommandHookEvent",
@@ -111,6 +116,13 @@ pub fn changes() -> Vec<ReleaseChange> {
     out.sort_by(|a, b| compare_versions(a.since, b.since));
     out
 }
+
+/// The first release the adapter models: the first published in the last
+/// twelve months (npm publish time 2025-12-05), which the recorder runs
+/// offline like every later one (`oracle/bisect/claude-code.older.json`).
+/// Every release from it to the newest profiled one maps to its own
+/// profile; an older one gets this one's, with a diagnostic.
+pub const FIRST_MODELLED: &str = "2.0.59";
 
 /// The first release that loads `AGENTS.md` where no `CLAUDE.md` is
 /// ([`Fact::AgentsMdFallback`]); the layout's `AGENTS.md` rows start there.
@@ -159,6 +171,13 @@ const TABLE: &[Row] = &[
         until: None,
         summary: "The skill listing shows a multi-line description on one line.",
         evidence: "bisected (case `claude.c27_skill_fields`): `description: |` with two lines is listed with its line break by 2.1.299 and as `First line. Second line.` by 2.1.300",
+    },
+    Row {
+        fact: Fact::SkillDescriptionEscaped,
+        since: "2.1.300",
+        until: None,
+        summary: "The skill listing escapes < and > in a description as &lt; and &gt;.",
+        evidence: "bisected (case `claude.c27_skill_fields`): `description: Uses <tags> & \"quotes\" in text.` is listed as written by 2.1.299 and as `Uses &lt;tags&gt; & \"quotes\" in text.` by 2.1.300",
     },
     Row {
         fact: Fact::FrontMatterAfterBom,
@@ -229,6 +248,7 @@ mod tests {
             Fact::RuleLinksInsideCwdOnly,
             Fact::SkillDescriptionOneLine,
             Fact::FrontMatterAfterBom,
+            Fact::SkillDescriptionEscaped,
             Fact::DirectoryAddedHookEvent,
             Fact::ModelSwitchHookEvents,
             Fact::PreSkillShellCommandHookEvent,

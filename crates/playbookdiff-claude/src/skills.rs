@@ -578,27 +578,30 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
 /// given, follows the description after ` - ` (seen with 2.1.197 and
 /// 2.1.332, case `claude.c27_skill_fields`: `Deploys the app. - When asked
 /// to ship a release.`); with [`Fact::SkillDescriptionOneLine`] each line
-/// break, with the white space around it, becomes one space. `None` when
+/// break, with the white space around it, becomes one space; with
+/// [`Fact::SkillDescriptionEscaped`] `<` and `>` are listed as `&lt;` and
+/// `&gt;` (counted so in the description's characters). `None` when
 /// there is neither a description nor `when_to_use`.
 fn listed_description(
     description: Option<String>,
     when: &str,
     profile: &crate::profile::Profile,
 ) -> Option<String> {
-    let joined = match (description, when.is_empty()) {
+    let mut joined = match (description, when.is_empty()) {
         (Some(d), false) => Some(format!("{d} - {when}")),
         (None, false) => Some(when.to_string()),
         (d, true) => d,
     }?;
     if profile.has(Fact::SkillDescriptionOneLine) && joined.contains('\n') {
-        return Some(
-            joined
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
+        joined = joined
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    if profile.has(Fact::SkillDescriptionEscaped) {
+        joined = joined.replace('<', "&lt;").replace('>', "&gt;");
     }
     Some(joined)
 }

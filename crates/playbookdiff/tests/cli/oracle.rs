@@ -406,17 +406,10 @@ fn claude_disagreements(
     // The description each skill both sides list is shown with (fidelity
     // C19, C20: the first line when there is none, typed values as text),
     // cut at the per-skill cap as the listing cuts it (the first cap - 1
-    // characters and `…`). The listing escapes `<`, `>` and `&` as XML
-    // does (2.1.332); the model holds the text, so the observation is
-    // unescaped. A description the listing budget shortens depends on the
-    // agent's bundled skills and is left out (`shownDescriptionChars`).
-    let unescape = |t: &str| {
-        t.replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&quot;", "\"")
-            .replace("&apos;", "'")
-            .replace("&amp;", "&")
-    };
+    // characters and `…`), as written: from 2.1.300 on both sides escape
+    // `<` and `>` (`SkillDescriptionEscaped`). A description the listing
+    // budget shortens depends on the agent's bundled skills and is left
+    // out (`shownDescriptionChars`).
     let both: BTreeSet<&String> = listed.intersection(&advertised).collect();
     let described: BTreeSet<String> = obs["startup"]["skillsListed"]
         .as_array()
@@ -425,7 +418,7 @@ fn claude_disagreements(
         .filter_map(|s| {
             let n = s["name"].as_str().unwrap();
             let n = n.split(" (").next().unwrap_or(n).to_string();
-            let d = unescape(s["description"].as_str().unwrap_or(""));
+            let d = s["description"].as_str().unwrap_or("");
             both.contains(&n).then(|| format!("{n}: {d}"))
         })
         .collect();
