@@ -6,6 +6,7 @@ Usage:
     scripts/oracle/bisect.py [--agent claude-code|codex|...] [--behaviour ID ...]
     scripts/oracle/bisect.py --agent claude-code --unexplained
     scripts/oracle/bisect.py --agent claude-code --sample 10
+    scripts/oracle/bisect.py --agent claude-code --older 2.0.59 --sample 10
 
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
@@ -42,6 +43,14 @@ The search assumes the behaviour switches once in the window; a behaviour
 that comes and goes is seen by `--sample`, which records the behaviours at
 evenly spread releases and reports every release whose observation
 contradicts the boundary found.
+
+`--older START --sample N` looks before the profiles: it observes the
+behaviours' cases at N releases spread from START to the oldest profiled
+release and writes, per release, the cases and aspects whose observation
+differs from that profile's (`<agent>.older.json`); each is a behaviour
+to declare, with the sampled releases on either side as `from` and `to`.
+A behaviour whose `fact` is `window_start` finds the first release the
+recorder can observe: the adapter's modelled window starts there.
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour

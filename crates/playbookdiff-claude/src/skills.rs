@@ -408,9 +408,17 @@ fn skill(
 
 /// Reads the skill file `path` (the command `dir_name`) and its front
 /// matter as this release reads them, reporting what is wrong in them.
-/// Depends only on the file, `dir_name` and the release.
+/// Depends only on the file, `dir_name` and the release. `None` when the
+/// file cannot be read, or is a `SKILL.md` starting with a byte order
+/// mark before [`Fact::SkillWithBomListed`] (no skill at all).
 fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Option<SkillRead> {
     let text = cx.read(path, SourceFormat::Markdown)?;
+    if text.text.starts_with('\u{feff}')
+        && path.file_name() == Some("SKILL.md")
+        && !cx.profile.has(Fact::SkillWithBomListed)
+    {
+        return None;
+    }
     let mut source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
     let mut meta = serde_json::Map::new();
     let mut body_start = 0;
@@ -950,8 +958,14 @@ fn budget(cx: &mut Compiler<'_, '_>) {
 /// fixtures `legacy_commands` and `c23_legacy_commands_as_skills`.
 /// Command directories off the startup chain (below the launch directory,
 /// on the way to a target) are reported as `legacy-commands-unsupported`:
-/// whether a read there adds them is not observed.
+/// whether a read there adds them is not observed. Before
+/// [`Fact::CommandsListedAsSkills`] commands are not skills: the skill
+/// listing leaves them out (the `SlashCommand` tool of those releases
+/// offers them, which is not modelled).
 fn legacy_commands(cx: &mut Compiler<'_, '_>) {
+    if !cx.profile.has(Fact::CommandsListedAsSkills) {
+        return;
+    }
     let cwd = cx.context.cwd.clone();
     let chain: Vec<RepoPath> = playbookdiff_adapter::scope::work_tree_chain(cx.repo, &cwd)
         .into_iter()

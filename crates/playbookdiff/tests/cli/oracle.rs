@@ -1807,14 +1807,21 @@ fn bisection_section(s: &mut String) {
         "release found (the registry's `bisected` test holds them to it), so every
 ",
     );
-    s.push_str("release between the profiled ones is modelled without a warning.\n\n");
+    s.push_str("release of each modelled window below is modelled without a warning.\n\n");
     for agent in AGENTS {
         let path = workspace().join(format!("oracle/bisect/{agent}.json"));
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
         let doc: Value = serde_json::from_str(&text).expect("bisection results are JSON");
-        let _ = writeln!(s, "### {}\n", adapter(agent).harness().display_name());
+        let a = adapter(agent);
+        let _ = writeln!(s, "### {}\n", a.harness().display_name());
+        let _ = writeln!(
+            s,
+            "Modelled window: {} to {}.\n",
+            a.first_modelled(),
+            a.profiled_versions().last().copied().unwrap_or("?")
+        );
         s.push_str("| behaviour | fact | first release | last without | observation | installs | runs | seconds |\n");
         s.push_str("|---|---|---|---|---|---|---|---|\n");
         for b in doc["behaviours"].as_array().into_iter().flatten() {
@@ -1924,6 +1931,56 @@ fn sample_lines(s: &mut String, agent: &str) {
             )
         }
     );
+    older_lines(s, agent);
+}
+
+/// The releases sampled before the oldest profile
+/// (`oracle/bisect/<agent>.older.json`, `bisect.py --older START
+/// --sample N`): each with the cases whose observation differs from the
+/// oldest profile's, which the behaviours above bisect.
+fn older_lines(s: &mut String, agent: &str) {
+    let path = workspace().join(format!("oracle/bisect/{agent}.older.json"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let doc: Value = serde_json::from_str(&text).expect("older sample results are JSON");
+    let rows = doc["releases"].as_array().cloned().unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "Sampled before {} ({} installs, {} runs), cases that differ from it:\n",
+        doc["profile"].as_str().unwrap_or("?"),
+        doc["installs"],
+        doc["runs"]
+    );
+    for r in &rows {
+        let differs: Vec<String> = r["differs"]
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(case, aspects)| {
+                        let list: Vec<&str> = aspects
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .collect();
+                        format!("`{case}` ({})", list.join(", "))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "- {}: {}",
+            r["release"].as_str().unwrap_or("?"),
+            if differs.is_empty() {
+                "none".to_string()
+            } else {
+                differs.join("; ")
+            }
+        );
+    }
+    s.push('\n');
 }
 
 /// The random repositories of `scripts/oracle/fuzz.py`, per agent and
