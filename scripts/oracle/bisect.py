@@ -376,8 +376,7 @@ def sample_older(agent, start, count):
                     row["differs"][case] = aspects
         rows.append(row)
         log(f"{agent} {v}: {json.dumps(row)}")
-        if v not in record.profiled_versions(agent):
-            subprocess.run(["rm", "-rf", str(record.install_dir(agent, v))], check=True)
+        remove_installs()
         record.write_json(RESULTS / f"{agent}.older.json",
                           {"agent": agent, "window": [start, oldest], "profile": oldest,
                            "installs": oracle.installs, "runs": oracle.runs, "releases": rows})

@@ -551,9 +551,7 @@ impl Approvals {
 
 /// Sets `server`'s applicability and reason from the approvals: disabled
 /// (reported), approved by name or by `enableAllProjectMcpServers`, else
-/// conditional on an interactive approval, which -p and SDK sessions skip
-/// from [`crate::profile::Fact::ProjectMcpServersStarted`] on (before, they
-/// leave the server unstarted). Returns false for the last.
+/// conditional on an interactive approval. Returns false for the last.
 fn approve(
     cx: &mut Compiler<'_, '_>,
     server: &mut McpServer,
@@ -594,16 +592,10 @@ fn approve(
             s.path,
             trust_note(s, trust_assumed)
         );
-    } else if cx.profile.has(crate::profile::Fact::ProjectMcpServersStarted) {
+    } else {
         server.reason = format!(
             "configured in `{file}`; an interactive session asks for approval first (-p and SDK sessions load it \
              without asking)"
-        );
-        return false;
-    } else {
-        server.reason = format!(
-            "configured in `{file}`; a -p or SDK session of this release does not start it unapproved (its init \
-             line lists no `.mcp.json` server), and an interactive one asks for approval first"
         );
         return false;
     }

@@ -34,10 +34,6 @@ pub enum Fact {
     /// Legacy commands (`.claude/commands/**/*.md`) are skills: the skill
     /// listing shows them. Before, they are left out of it.
     CommandsListedAsSkills,
-    /// A `-p` or SDK session starts a `.mcp.json` server nobody approved
-    /// (it shows in the init line). Before, it leaves such a server
-    /// unstarted.
-    ProjectMcpServersStarted,
     /// A `SKILL.md` that starts with a byte order mark is a skill (listed,
     /// its front matter hidden until [`Fact::FrontMatterAfterBom`]).
     /// Before, it is no skill at all.
@@ -100,7 +96,6 @@ impl Fact {
         match self {
             Fact::ProjectRules => "ProjectRules",
             Fact::CommandsListedAsSkills => "CommandsListedAsSkills",
-            Fact::ProjectMcpServersStarted => "ProjectMcpServersStarted",
             Fact::SkillWithBomListed => "SkillWithBomListed",
             Fact::InstructionsLoadedHookEvent => "InstructionsLoadedHookEvent",
             Fact::MemoryBomStripped => "MemoryBomStripped",
@@ -176,13 +171,6 @@ const TABLE: &[Row] = &[
         until: None,
         summary: "Legacy commands in .claude/commands are listed to the model as skills.",
         evidence: "bisected (case `claude.c23_legacy_commands_as_skills`): 2.0.72 lists the `.claude/skills` skill `deploy` only, 2.0.73 also the commands `review`, `deploy` (`Deploy with the old script.`) and `frontend:component`",
-    },
-    Row {
-        fact: Fact::ProjectMcpServersStarted,
-        since: "2.0.67",
-        until: None,
-        summary: "A -p or SDK session starts the .mcp.json servers nobody approved.",
-        evidence: "bisected (case `claude.c03_mcp_json_ancestors`): the init line of 2.0.65 lists no MCP server, that of 2.0.67 the `.mcp.json` servers `a` and `b` (failed: the recorder's PATH has no command)",
     },
     Row {
         fact: Fact::MemoryBomStripped,
@@ -318,7 +306,6 @@ mod tests {
         for f in [
             Fact::ProjectRules,
             Fact::CommandsListedAsSkills,
-            Fact::ProjectMcpServersStarted,
             Fact::SkillWithBomListed,
             Fact::InstructionsLoadedHookEvent,
             Fact::MemoryBomStripped,
