@@ -397,8 +397,14 @@ mod tests {
         assert_eq!(facts_for("0.171.0"), TABLE[2].facts);
         // Before 0.142.3: the first row's facts until each change.
         assert_eq!(facts_for(FIRST_MODELLED), TABLE[0].facts);
-        assert_eq!(facts_for("0.121.0").plugin_manifests, &[".codex-plugin/plugin.json"]);
-        assert_eq!(facts_for("0.122.0").plugin_manifests, TABLE[1].facts.plugin_manifests);
+        assert_eq!(
+            facts_for("0.121.0").plugin_manifests,
+            &[".codex-plugin/plugin.json"]
+        );
+        assert_eq!(
+            facts_for("0.122.0").plugin_manifests,
+            TABLE[1].facts.plugin_manifests
+        );
         assert_eq!(facts_for("0.145.0").plugin_manifests.len(), 3);
         assert!(facts_for("0.200.0").untrusted_drops_agents_md);
         let mid = facts_for("0.156.0");

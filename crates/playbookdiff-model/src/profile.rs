@@ -190,7 +190,9 @@ pub fn select_profile(
     let used = older.unwrap_or(oldest);
     let why = match (older.is_some(), releases.window().is_some()) {
         (true, _) => "the nearest older profiled version",
-        (false, false) => "the oldest profiled version, since the requested one predates every profile",
+        (false, false) => {
+            "the oldest profiled version, since the requested one predates every profile"
+        }
         (false, true) => "the oldest modelled release, since the requested one predates it",
     };
     let known = match releases.window() {
@@ -320,7 +322,11 @@ mod tests {
         assert_eq!(before.requested.as_deref(), Some("2.0.58"));
         let d = d.expect("before the window");
         assert_eq!(d.code, DiagnosticCode::UnknownAgentVersion);
-        assert!(d.message.contains("the oldest modelled release"), "{}", d.message);
+        assert!(
+            d.message.contains("the oldest modelled release"),
+            "{}",
+            d.message
+        );
         assert!(d.message.contains("Modelled releases: 2.0.59 to 2.1.332."));
         let (after, d) = select("2.1.333");
         assert_eq!(after.version, "2.1.332");
