@@ -7,6 +7,7 @@ Usage:
     scripts/oracle/bisect.py --agent claude-code --unexplained
     scripts/oracle/bisect.py --agent claude-code --sample 10
     scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
+    scripts/oracle/bisect.py --agent claude-code --older 2.0.59 --sample 10
 
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
@@ -44,11 +45,13 @@ that comes and goes is seen by `--sample`, which records the behaviours at
 evenly spread releases and reports every release whose observation
 contradicts the boundary found.
 
-`--sample N --older START` observes N releases spread from START to the
-agent's oldest profiled release on the behaviours' cases (and a few more
-per agent), and lists every aspect that differs from that profile's
-recorded observation (`oracle/bisect/<agent>.older.json`): a release
-with no difference is modelled by that profile.
+`--older START --sample N` looks before the profiles: it observes the
+behaviours' cases at N releases spread from START to the oldest profiled
+release and writes, per release, the cases and aspects whose observation
+differs from that profile's (`<agent>.older.json`); each is a behaviour
+to declare, with the sampled releases on either side as `from` and `to`.
+A behaviour whose `fact` is `window_start` finds the first release the
+recorder can observe: the adapter's modelled window starts there.
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
@@ -84,6 +87,14 @@ PLATFORM = {
     "gemini": "node_modules/@google/gemini-cli",
     "copilot": "node_modules/@github/copilot-linux-x64",
     "opencode": "node_modules/opencode-linux-x64",
+}
+
+# Older releases carry the executable in the package itself: Claude Code
+# up to 2.1.1xx one JavaScript file (`cli.js`), Codex up to 0.9x a vendored
+# binary per platform.
+EMBEDDED = {
+    "claude-code": "node_modules/@anthropic-ai/claude-code/cli.js",
+    "codex": "node_modules/@openai/codex/vendor/x86_64-unknown-linux-musl/codex/codex",
 }
 
 
@@ -134,6 +145,17 @@ def as_text(value):
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
+# The releases this run installed that no profile names: removed at its
+# end (their observations stay in the cache), to spare the disk.
+INSTALLED = set()
+
+
+def remove_installs():
+    for agent, version in sorted(INSTALLED):
+        subprocess.run(["rm", "-rf", str(record.install_dir(agent, version))], check=True)
+    INSTALLED.clear()
+
+
 class Oracle:
     """Installs releases and observes cases, once each, counting both."""
 
@@ -144,20 +166,26 @@ class Oracle:
         self.cases = {c["id"]: c for c in record.load_cases()}
 
     def exe(self, version):
-        if not (record.install_dir(self.agent, version) / record.AGENTS[self.agent]["binary"]).exists():
+        if not record.executable(self.agent, version).exists():
             self.installs += 1
+            if version not in record.profiled_versions(self.agent):
+                INSTALLED.add((self.agent, version))
         return record.install(self.agent, version)
 
-    def runnable(self, version):
-        """True when `version` installs with its platform executable (npm
-        leaves out a platform package that was not published, and the
-        recorder's install then finds no executable, or npm fails: OpenCode
-        1.17.15's installer asks for a platform package never published)."""
+    def runnable(self, version, case=None):
+        """True when `version` installs with its platform executable (or,
+        without installing, when `case` was observed with it before)."""
+        if case and (CACHE / self.agent / version / f"{case}.json").exists():
+            return True
         try:
             self.exe(version)
         except (SystemExit, subprocess.CalledProcessError) as e:
+            # npm leaves out a platform package that was not published, or
+            # fails (OpenCode 1.17.15's installer asks for one never published).
             log(str(e))
-        return (record.install_dir(self.agent, version) / PLATFORM[self.agent]).is_dir()
+        d = record.install_dir(self.agent, version)
+        embedded = EMBEDDED.get(self.agent)
+        return (d / PLATFORM[self.agent]).is_dir() or bool(embedded and (d / embedded).exists())
 
     def recorded(self, version, case):
         """The committed observation of a profiled release, if any."""
@@ -246,7 +274,7 @@ def bisect(b):
     unrunnable = []
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if not oracle.runnable(releases[mid]):
+        if not oracle.runnable(releases[mid], b.get("case")):
             log(f"{b['id']}: {releases[mid]} has no executable for this platform; left out")
             unrunnable.append(releases.pop(mid))
             hi -= 1
@@ -332,11 +360,15 @@ def sample(agent, count):
                       {"agent": agent, "installs": oracle.installs, "runs": oracle.runs, "checks": rows})
 
 
-# Cases sampled before the oldest profile besides those the behaviours
-# name: for OpenCode, which has one profile and no behaviour, one case per
-# surface (instruction files and on-demand rules, configured instructions,
-# agents and commands, MCP servers, skills).
+# Cases sampled before the profiled window besides those the behaviours
+# name: features a release may lack altogether (rules and imports, MCP
+# servers of `.mcp.json`).
 OLDER_CASES = {
+    "claude-code": ["claude.c12_rule_imports", "claude.c03_mcp_json_ancestors"],
+    "codex": [],
+    # OpenCode has one profile and no behaviour: one case per surface
+    # (instruction files and on-demand rules, configured instructions,
+    # agents and commands, MCP servers, skills).
     "opencode": ["opencode.fallback_levels.in-a-b", "opencode.fallback_levels.read-a-b-c-d-x.ts",
                  "opencode.instruction_sources", "opencode.agents_and_commands",
                  "opencode.mcp_layers", "opencode.duplicate_skill_names"],
@@ -348,9 +380,9 @@ def sample_older(agent, start, count):
     releases spread evenly from `start` to the agent's oldest profiled
     release, and compares each observation with the one recorded for that
     profile, which every one of them maps to: each differing aspect is a
-    behaviour still to declare. Writes `oracle/bisect/<agent>.older.json`;
-    a release is uninstalled once observed (its observations stay in the
-    cache)."""
+    behaviour still to declare and bisect. Writes
+    `oracle/bisect/<agent>.older.json`; an installed release is removed
+    once observed (its observations stay in the cache)."""
     oracle = Oracle(agent)
     oldest = record.profiled_versions(agent)[0]
     releases = window(agent, start, oldest)
@@ -370,13 +402,12 @@ def sample_older(agent, start, count):
                 try:
                     aspects = differing(oracle.observe(v, case), oracle.recorded(oldest, case))
                 except subprocess.CalledProcessError as e:
-                    aspects = [f"error: exit {e.returncode}"]
+                    aspects = [f"error: {e.returncode}"]
                 if aspects:
                     row["differs"][case] = aspects
         rows.append(row)
         log(f"{agent} {v}: {json.dumps(row)}")
-        if v not in record.profiled_versions(agent):
-            subprocess.run(["rm", "-rf", str(record.install_dir(agent, v))], check=True)
+        remove_installs()
         record.write_json(RESULTS / f"{agent}.older.json",
                           {"agent": agent, "window": [start, oldest], "profile": oldest, "cases": cases,
                            "installs": oracle.installs, "runs": oracle.runs, "releases": rows})
@@ -385,7 +416,7 @@ def sample_older(agent, start, count):
 def inside(agent, version, case_id):
     """In the namespace: one observation, printed as JSON."""
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
-    exe = record.install_dir(agent, version) / record.AGENTS[agent]["binary"]
+    exe = record.executable(agent, version)
     case = next(c for c in record.load_cases() if c["id"] == case_id)
     base = None
     if agent not in ("opencode", "copilot"):
@@ -433,6 +464,7 @@ def main():
         log(f"{b['id']}: {json.dumps({k: r.get(k) for k in ('firstRelease', 'installs', 'runs', 'seconds', 'error')})}")
         by_agent.setdefault(b["agent"], []).append(r)
         write_results(b["agent"], by_agent[b["agent"]])
+    remove_installs()
 
 
 if __name__ == "__main__":

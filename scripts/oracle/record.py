@@ -89,6 +89,9 @@ AGENTS = {
     "claude-code": {
         "package": "@anthropic-ai/claude-code",
         "binary": "node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+        # Releases up to 2.1.1xx ship one JavaScript file run by node, and
+        # no platform package.
+        "script": "node_modules/@anthropic-ai/claude-code/cli.js",
     },
     "codex": {
         "package": "@openai/codex",
@@ -133,10 +136,27 @@ def install_dir(agent, version):
     return CACHE / (pkg.lstrip("@").replace("/", "_") + "_" + version)
 
 
+def executable(agent, version):
+    """The installed release's executable: the platform binary, or for a
+    release published without one the package's script (`script`)."""
+    d = install_dir(agent, version)
+    exe = d / AGENTS[agent]["binary"]
+    script = AGENTS[agent].get("script")
+    if not exe.exists() and script and (d / script).exists():
+        return d / script
+    return exe
+
+
+def launcher(exe):
+    """The command that runs `exe`: a JavaScript file through node (the
+    agent's `PATH` holds no node), anything else as it is."""
+    return [NODE, str(exe)] if str(exe).endswith(".js") else [str(exe)]
+
+
 def install(agent, version):
     """Installs PKG@VERSION once; returns the executable's path."""
     d = install_dir(agent, version)
-    exe = d / AGENTS[agent]["binary"]
+    exe = executable(agent, version)
     if exe.exists():
         return exe
     d.mkdir(parents=True, exist_ok=True)
@@ -147,6 +167,7 @@ def install(agent, version):
             ["npm", "install", "--prefix", str(d), "--save-exact", "--no-audit", "--no-fund",
              f"{pkg}@{version}"],
             stdout=out, stderr=subprocess.STDOUT, timeout=900, check=True)
+    exe = executable(agent, version)
     if not exe.exists():
         sys.exit(f"{pkg}@{version}: no executable at {exe} after install")
     return exe
@@ -520,6 +541,7 @@ MEMORY_HEADER = re.compile(
     r"(?:^|\n\n|<system-reminder>\n)Contents of (/[^\n]*?)(?: \(([^()\n]*)\))?:\n\n")
 MEMORY_END = re.compile(r"\n# currentDate\n|\n</system-reminder>|\n\n {0,8}IMPORTANT: this context")
 SKILLS_HEADER = "The following skills are available for use with the Skill tool:\n\n"
+TOOL_SKILLS_HEADER = "\nAvailable skills:\n"
 
 
 def texts(value):
@@ -554,24 +576,57 @@ def memory_blocks(text, norm):
     return out
 
 
-def listed_skills(text):
+def listed_skills(text, header=SKILLS_HEADER):
     """The `- name: description` entries after the skills header. A
     description may span lines (2.1.197 keeps the line breaks of a YAML
     block scalar): a non-empty line that does not start an entry continues
-    the one before. The list ends at an empty line or the end of the text."""
-    i = text.find(SKILLS_HEADER)
+    the one before. The list ends at an empty line, at the closing
+    `</system-reminder>` (which follows it directly in releases such as
+    2.1.73) or at the end of the text."""
+    i = text.find(header)
     if i < 0:
         return None
     out = []
-    for line in text[i + len(SKILLS_HEADER):].split("\n"):
+    for line in text[i + len(header):].split("\n"):
         if line.startswith("- "):
             name, _, desc = line[2:].partition(": ")
             out.append({"name": name, "description": desc})
+        elif line == "</system-reminder>":
+            break
         elif line and out:
             out[-1]["description"] += "\n" + line
         else:
             break
     return out
+
+
+XML_SKILL = re.compile(
+    r"<skill>\s*<name>\s*(.*?)\s*</name>\s*<description>\s*(.*?)\s*</description>", re.S)
+
+
+def tool_listed_skills(body):
+    """The skills listed in the `Skill` tool's description, where releases
+    before the listing moved into the conversation put it: as
+    `<available_skills>` XML (2.0.59; the description with the source
+    suffix ` (project)` it carries there) or as `Available skills:` and
+    `- name: description` lines (2.1.4). None when the request has no
+    such list."""
+    for tool in body.get("tools") or []:
+        desc = tool.get("description") or ""
+        if tool.get("name") != "Skill":
+            continue
+        i = desc.find("<available_skills>")
+        if i >= 0:
+            return [{"name": n, "description": d} for n, d in XML_SKILL.findall(desc[i:])]
+        return listed_skills(desc, TOOL_SKILLS_HEADER)
+    return None
+
+
+def is_warmup(body):
+    """True for the `Warmup` requests older releases (2.0.x) send for their
+    subagents before the conversation's first request."""
+    msgs = body.get("messages") or []
+    return len(msgs) == 1 and list(texts(msgs[0].get("content"))) == ["Warmup"]
 
 
 def request_view(body, norm, after_tool_use=False):
@@ -596,6 +651,8 @@ def request_view(body, norm, after_tool_use=False):
         s = listed_skills(t)
         if s is not None and skills is None:
             skills = s
+    if skills is None and not after_tool_use:
+        skills = tool_listed_skills(body)
     return memory, skills
 
 
@@ -644,6 +701,13 @@ def restricted_path(work):
     return bindir
 
 
+def conversation(api):
+    """The requests of the conversation itself: those that offer tools,
+    without warmups (older releases also send tool-less side requests,
+    such as a topic check, that may come first)."""
+    return [r for r in api.requests if r.get("tools") and not is_warmup(r)]
+
+
 def run_claude(exe, case, work, read_target=True):
     """Runs Claude Code once on the materialized case under `work`."""
     repo, home = repo_dir(case, work), work / "home"
@@ -673,7 +737,7 @@ def run_claude(exe, case, work, read_target=True):
         "MCP_TIMEOUT": "3000", "TZ": "UTC",
     }
     cwd = repo / case.get("cwd", ".")
-    args = [str(exe), "-p", "hi", "--output-format", "stream-json", "--verbose"]
+    args = launcher(exe) + ["-p", "hi", "--output-format", "stream-json", "--verbose"]
     if target:
         args += ["--allowedTools", "Read"]
     out_file = work / "stdout.jsonl"
@@ -686,7 +750,7 @@ def run_claude(exe, case, work, read_target=True):
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             break
-        if len(api.requests) >= need and done_at is None:
+        if len(conversation(api)) >= need and done_at is None:
             done_at = time.monotonic()
         if done_at is not None and time.monotonic() - done_at > SETTLE:
             break
@@ -702,6 +766,7 @@ def run_claude(exe, case, work, read_target=True):
             (keep / f"request{i + 1}.json").write_text(json.dumps(body, indent=1))
         shutil.copy(out_file, keep / "stdout.jsonl")
 
+    requests = conversation(api)
     init = None
     for line in out_file.read_text(errors="replace").splitlines():
         try:
@@ -712,17 +777,17 @@ def run_claude(exe, case, work, read_target=True):
             init = d
             break
     obs = {"exit": "timeout" if timed_out else "ok"}
-    if not api.requests:
+    if not requests:
         obs["exit"] = "no-request"
         obs["stderr"] = norm.text((work / "stderr.txt").read_text(errors="replace"))[-2000:]
     startup_hooks = [e for e in hook_events(hook_file, norm)]
-    memory, skills = request_view(api.requests[0], norm) if api.requests else ([], None)
+    memory, skills = request_view(requests[0], norm) if requests else ([], None)
     obs["startup"] = {
         "instructions": memory,
         "skillsListed": skills if skills is not None else [],
     }
-    if api.requests:
-        claude_surfaces(obs["startup"], api.requests[0])
+    if requests:
+        claude_surfaces(obs["startup"], requests[0])
     if init:
         obs["init"] = {
             "skills": init.get("skills") or [],
@@ -736,8 +801,8 @@ def run_claude(exe, case, work, read_target=True):
         claude_init_surfaces(obs["init"], init)
         claude_plugin_roots(obs["init"], init, norm)
     if target:
-        on_demand, _ = request_view(api.requests[1], norm, after_tool_use=True) \
-            if len(api.requests) > 1 else ([], None)
+        on_demand, _ = request_view(requests[1], norm, after_tool_use=True) \
+            if len(requests) > 1 else ([], None)
         obs["onDemand"] = {
             "target": target,
             "targetCreated": target_created,
@@ -2045,7 +2110,7 @@ def inner_main(args):
     for agent in [args.agent] if args.agent else list(AGENTS):
         versions = [args.version] if args.version else profiled_versions(agent)
         for version in versions:
-            exe = install_dir(agent, version) / AGENTS[agent]["binary"]
+            exe = executable(agent, version)
             started = time.monotonic()
             # OpenCode's own skills are marked `<built-in>` in what it
             # prints, and Copilot CLI's `source: "builtin"`, so they need no

@@ -89,3 +89,37 @@ class Names(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OlderClaudeRequests(unittest.TestCase):
+    """The request forms of releases before 2.1.197 (2.0.59, 2.1.4,
+    2.1.73), reduced to what the recorder reads."""
+
+    def request(self, text, tools=()):
+        return {"messages": [{"role": "user", "content": [{"type": "text", "text": text}]}],
+                "tools": list(tools)}
+
+    def test_warmups_and_tool_less_requests_are_not_the_conversation(self):
+        class Api:
+            requests = [self.request("Warmup", [{"name": "Read"}]),
+                        self.request("Files modified by user:\n"),
+                        self.request("hi", [{"name": "Read"}])]
+        self.assertEqual(record.conversation(Api()), [Api.requests[2]])
+
+    def test_the_xml_listing_of_the_skill_tool(self):
+        desc = ("Execute a skill\n<available_skills>\n<skill>\n<name>\ndeploy-app\n</name>\n"
+                "<description>\nShip the app. (project)\n</description>\n<location>\nmanaged\n"
+                "</location>\n</skill>\n</available_skills>\n")
+        body = self.request("hi", [{"name": "Skill", "description": desc}])
+        self.assertEqual(record.tool_listed_skills(body),
+                         [{"name": "deploy-app", "description": "Ship the app. (project)"}])
+
+    def test_the_line_listing_of_the_skill_tool(self):
+        desc = "Execute a skill\n\nAvailable skills:\n- deploy-app: Ship the app.\n- lint: Lint.\n"
+        body = self.request("hi", [{"name": "Skill", "description": desc}])
+        self.assertEqual([s["name"] for s in record.tool_listed_skills(body)], ["deploy-app", "lint"])
+
+    def test_the_listing_ends_at_the_closing_reminder(self):
+        text = record.SKILLS_HEADER + "- review: Review the diff.\n</system-reminder>"
+        self.assertEqual(record.listed_skills(text),
+                         [{"name": "review", "description": "Review the diff."}])

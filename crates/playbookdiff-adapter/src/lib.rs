@@ -31,7 +31,7 @@ pub mod scope;
 mod compilation;
 pub use compilation::{exclude_refused, Compilation};
 
-use playbookdiff_model::profile::{Coverage, ReleaseChange};
+use playbookdiff_model::profile::{Coverage, ReleaseChange, Releases};
 use playbookdiff_model::{
     AnalysisContext, EffectiveAgentConfig, Harness, HookTrigger, Instruction, PermissionScope,
     RepoPath, Skill, Transport,
@@ -140,6 +140,24 @@ pub trait Adapter: Sync {
     /// ones is modelled exactly.
     fn coverage(&self) -> Coverage {
         Coverage::Profiled
+    }
+
+    /// The first release of the modelled window under
+    /// [`Coverage::Bisected`] (by default the oldest profiled one): every
+    /// release from it to the newest profiled one maps to its own profile
+    /// without a diagnostic.
+    fn first_modelled(&self) -> &'static str {
+        self.profiled_versions().first().copied().unwrap_or("0")
+    }
+
+    /// The releases this adapter models, as
+    /// [`playbookdiff_model::profile::select_profile`] takes them.
+    fn releases(&self) -> Releases<'static> {
+        Releases {
+            profiled: self.profiled_versions(),
+            coverage: self.coverage(),
+            first: self.first_modelled(),
+        }
     }
 
     /// The behaviours that changed at a release of the modelled window,
@@ -488,6 +506,9 @@ pub struct Declared {
     pub profiled_versions: &'static [&'static str],
     /// See [`Adapter::coverage`].
     pub coverage: Coverage,
+    /// See [`Adapter::first_modelled`]; `None`: the oldest profiled
+    /// release.
+    pub first_modelled: Option<&'static str>,
     /// See [`Adapter::release_changes`].
     pub release_changes: fn() -> Vec<ReleaseChange>,
     /// The compilation under one profiled release with the other inputs.
@@ -514,6 +535,7 @@ impl Declared {
             target_tests: |_, _| Vec::new(),
             profiled_versions: &[],
             coverage: Coverage::Profiled,
+            first_modelled: None,
             release_changes: Vec::new,
             compile,
             remedy: |_, _| None,
@@ -585,6 +607,15 @@ impl Declared {
         self
     }
 
+    /// Modelling every release from `first` (a release before the oldest
+    /// profiled one, whose behaviours' boundaries bisection found too) to
+    /// the newest profiled one ([`Adapter::first_modelled`]); with
+    /// [`Declared::bisected`].
+    pub const fn modelled_from(mut self, first: &'static str) -> Declared {
+        self.first_modelled = Some(first);
+        self
+    }
+
     /// With these suggestions for a deny another harness holds
     /// ([`Adapter::deny_remedy`]).
     pub const fn denying(mut self, remedy: fn(&PermissionScope) -> Option<String>) -> Declared {
@@ -629,6 +660,13 @@ impl Adapter for Declared {
 
     fn coverage(&self) -> Coverage {
         self.coverage
+    }
+
+    fn first_modelled(&self) -> &'static str {
+        match self.first_modelled {
+            Some(first) => first,
+            None => self.profiled_versions.first().copied().unwrap_or("0"),
+        }
     }
 
     fn release_changes(&self) -> Vec<ReleaseChange> {
@@ -676,8 +714,7 @@ impl Adapter for Declared {
     ) -> EffectiveAgentConfig {
         let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
             self.harness.display_name(),
-            self.profiled_versions,
-            self.coverage,
+            &self.releases(),
             inputs.version,
         );
         let mut out = (self.compile)(&Request {
@@ -726,12 +763,8 @@ pub fn layouts(adapter: &dyn Adapter, requested: Option<&str>) -> Vec<ReleaseLay
         None => profiled.iter().map(|v| one(v, Vec::new())).collect(),
         Some(v) => {
             let name = adapter.harness().display_name();
-            let (profile, diagnostic) = playbookdiff_model::profile::select_profile(
-                name,
-                profiled,
-                adapter.coverage(),
-                Some(v),
-            );
+            let (profile, diagnostic) =
+                playbookdiff_model::profile::select_profile(name, &adapter.releases(), Some(v));
             vec![one(&profile.version, diagnostic.into_iter().collect())]
         }
     }

@@ -22,9 +22,11 @@ use playbookdiff_model::{
 use serde_json::Value;
 
 /// The events of Claude Code 2.1.332 (its code; surfaces and guard
-/// reference): those of 2.1.197, then the events later releases added,
-/// in the order of their first releases ([`LATER_EVENTS`]), so that the
-/// events of a release are a prefix of this table.
+/// reference): those of 2.1.197 but `InstructionsLoaded`, then the events
+/// releases from 2.0.59 on added, in the order of their first releases
+/// ([`LATER_EVENTS`]), so that the events of a release are a prefix of
+/// this table. The events before `InstructionsLoaded` are assumed present
+/// in 2.0.59 already: only the later ones were bisected.
 const EVENTS_2_1_332: &[&str] = &[
     "PreToolUse",
     "PostToolUse",
@@ -52,10 +54,10 @@ const EVENTS_2_1_332: &[&str] = &[
     "ConfigChange",
     "WorktreeCreate",
     "WorktreeRemove",
-    "InstructionsLoaded",
     "CwdChanged",
     "FileChanged",
     "MessageDisplay",
+    "InstructionsLoaded",
     "DirectoryAdded",
     "PreModelSwitch",
     "PostModelSwitch",
@@ -63,9 +65,11 @@ const EVENTS_2_1_332: &[&str] = &[
 ];
 
 /// The events later releases added, each with the fact that adds it, in
-/// the order of their first releases (2.1.219, 2.1.251, 2.1.332, found by
-/// bisection on the agent's code): the tail of [`EVENTS_2_1_332`].
+/// the order of their first releases (2.1.69, 2.1.219,
+/// 2.1.251, 2.1.332, found by bisection on the agent's code): the tail of
+/// [`EVENTS_2_1_332`].
 const LATER_EVENTS: &[(&str, Fact)] = &[
+    ("InstructionsLoaded", Fact::InstructionsLoadedHookEvent),
     ("DirectoryAdded", Fact::DirectoryAddedHookEvent),
     ("PreModelSwitch", Fact::ModelSwitchHookEvents),
     ("PostModelSwitch", Fact::ModelSwitchHookEvents),

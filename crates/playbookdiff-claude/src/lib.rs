@@ -152,9 +152,11 @@ pub const SURFACES: &[Surface] = &[
         .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Rules, "**/.claude/rules/**/*.md")
         .keys(&["paths"])
-        .tokens(&["@path"]),
+        .tokens(&["@path"])
+        .since(profile::PROJECT_RULES_SINCE),
     Surface::new(SurfaceKind::Rules, "~/.claude/rules/**/*.md")
         .scope(Scope::User)
+        .since(profile::PROJECT_RULES_SINCE)
         .note("Read in local mode only (`--mode local`)."),
     Surface::new(SurfaceKind::Skills, "**/.claude/skills/**/SKILL.md")
         .keys(&["name", "description", "paths", "disable-model-invocation"]),
@@ -236,6 +238,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .homed_by(&["CLAUDE_CONFIG_DIR"])
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes)
+    .modelled_from(profile::FIRST_MODELLED)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);
 
@@ -1038,14 +1041,17 @@ pub(crate) fn front_matter_hidden_by_bom(
 /// Where the text Claude Code reads of a memory file or rule starts: after
 /// the front matter this release reads ([`read_front_matter`]), else after
 /// a byte order mark (an `@` import right after the mark counts; seen with
-/// 2.1.197 and 2.1.332, case `claude.c29_bom_import_and_rule`).
+/// 2.1.197 and 2.1.332, case `claude.c29_bom_import_and_rule`). Before
+/// [`profile::Fact::MemoryBomStripped`] the mark is part of the text
+/// (seen on `CLAUDE.md`; rules are assumed to be read alike).
 pub(crate) fn body_start(
     profile: &profile::Profile,
     text: &playbookdiff_source::TextFile,
 ) -> usize {
+    let stripped = profile.has(profile::Fact::MemoryBomStripped);
     match read_front_matter(profile, text).read() {
         Some(f) => f.body_offset,
-        _ if text.text.starts_with('\u{feff}') => '\u{feff}'.len_utf8(),
+        _ if stripped && text.text.starts_with('\u{feff}') => '\u{feff}'.len_utf8(),
         _ => 0,
     }
 }

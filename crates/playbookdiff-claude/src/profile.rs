@@ -6,7 +6,10 @@
 //! ones with the real agent (`scripts/oracle/bisect.py`; the probes and
 //! observations are in `oracle/bisect/claude-code.json`, and the
 //! registry's `bisected` test fails when a row and that file disagree), so
-//! [`Profile::for_version`] models every release from 2.1.197 to 2.1.332.
+//! [`Profile::for_version`] models every release from [`FIRST_MODELLED`]
+//! (2.0.59) to 2.1.332. The rows before 2.1.197 come from releases
+//! sampled before the oldest profile (`oracle/bisect/claude-code.older.json`)
+//! and bisected where they differ from it.
 //! The compiler asks the profile, never the version string, so a new
 //! release is one row (or one range bound) here.
 //!
@@ -25,6 +28,22 @@ use std::cmp::Ordering;
 /// A behaviour that is not the same in every Claude Code release.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fact {
+    /// `.claude/rules/**/*.md` (project and user) load as instructions.
+    /// Before, a rules directory is not read at all.
+    ProjectRules,
+    /// Legacy commands (`.claude/commands/**/*.md`) are skills: the skill
+    /// listing shows them. Before, they are left out of it.
+    CommandsListedAsSkills,
+    /// A `SKILL.md` that starts with a byte order mark is a skill (listed,
+    /// its front matter hidden until [`Fact::FrontMatterAfterBom`]).
+    /// Before, it is no skill at all.
+    SkillWithBomListed,
+    /// Hooks can be registered for `InstructionsLoaded`. Before, the event
+    /// does not exist.
+    InstructionsLoadedHookEvent,
+    /// A memory file that starts with a byte order mark is sent without
+    /// it. Before, the mark is the first character of the text sent.
+    MemoryBomStripped,
     /// With no `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` from
     /// `/` down to the launch directory, `AGENTS.md` and
     /// `.claude/AGENTS.md` load where `CLAUDE.md` would (option
@@ -56,6 +75,10 @@ pub enum Fact {
     /// A `SKILL.md` that starts with a byte order mark has its front matter
     /// read. Before, the mark hides it: the skill has no metadata.
     FrontMatterAfterBom,
+    /// The skill listing escapes `<` as `&lt;` and `>` as `&gt;` in a
+    /// description (`&` and quotes stay as written). Before, the
+    /// description is listed as written.
+    SkillDescriptionEscaped,
     /// Hooks can be registered for `DirectoryAdded`. Before, the event
     /// does not exist and a hook registered for it never fires.
     DirectoryAddedHookEvent,
@@ -71,6 +94,11 @@ impl Fact {
     /// The fact's name, as the bisection results name it.
     pub const fn name(self) -> &'static str {
         match self {
+            Fact::ProjectRules => "ProjectRules",
+            Fact::CommandsListedAsSkills => "CommandsListedAsSkills",
+            Fact::SkillWithBomListed => "SkillWithBomListed",
+            Fact::InstructionsLoadedHookEvent => "InstructionsLoadedHookEvent",
+            Fact::MemoryBomStripped => "MemoryBomStripped",
             Fact::AgentsMdFallback => "AgentsMdFallback",
             Fact::SkillDisplayLabel => "SkillDisplayLabel",
             Fact::SkillListingOnePerName => "SkillListingOnePerName",
@@ -78,6 +106,7 @@ impl Fact {
             Fact::RuleLinksInsideCwdOnly => "RuleLinksInsideCwdOnly",
             Fact::SkillDescriptionOneLine => "SkillDescriptionOneLine",
             Fact::FrontMatterAfterBom => "FrontMatterAfterBom",
+            Fact::SkillDescriptionEscaped => "SkillDescriptionEscaped",
             Fact::DirectoryAddedHookEvent => "DirectoryAddedHookEvent",
             Fact::ModelSwitchHookEvents => "ModelSwitchHookEvents",
             Fact::PreSkillShellCommandHookEvent => "PreSkillShellCommandHookEvent",
@@ -112,12 +141,58 @@ pub fn changes() -> Vec<ReleaseChange> {
     out
 }
 
+/// The first release the adapter models: the first published in the last
+/// twelve months (npm publish time 2025-12-05), which the recorder runs
+/// offline like every later one (`oracle/bisect/claude-code.older.json`).
+/// Every release from it to the newest profiled one maps to its own
+/// profile; an older one gets this one's, with a diagnostic.
+pub const FIRST_MODELLED: &str = "2.0.59";
+
+/// The first release that reads `.claude/rules` ([`Fact::ProjectRules`]);
+/// the layout's rules rows start there.
+pub const PROJECT_RULES_SINCE: &str = "2.0.64";
+
 /// The first release that loads `AGENTS.md` where no `CLAUDE.md` is
 /// ([`Fact::AgentsMdFallback`]); the layout's `AGENTS.md` rows start there.
 pub const AGENTS_MD_FALLBACK_SINCE: &str = "2.1.281";
 
 /// The table. Versions are Claude Code's own (`claude --version`).
 const TABLE: &[Row] = &[
+    Row {
+        fact: Fact::ProjectRules,
+        since: PROJECT_RULES_SINCE,
+        until: None,
+        summary: "Rules in .claude/rules load as instructions.",
+        evidence: "bisected (case `claude.c04_above_root_links`): 2.0.62 sends CLAUDE.md files only, 2.0.64 also the rules of `.claude/rules` (`docs/inner-rule.md` among them)",
+    },
+    Row {
+        fact: Fact::CommandsListedAsSkills,
+        since: "2.0.73",
+        until: None,
+        summary: "Legacy commands in .claude/commands are listed to the model as skills.",
+        evidence: "bisected (case `claude.c23_legacy_commands_as_skills`): 2.0.72 lists the `.claude/skills` skill `deploy` only, 2.0.73 also the commands `review`, `deploy` (`Deploy with the old script.`) and `frontend:component`",
+    },
+    Row {
+        fact: Fact::MemoryBomStripped,
+        since: "2.1.79",
+        until: None,
+        summary: "A memory file's byte order mark is not sent.",
+        evidence: "bisected (case `compare.bom_crlf_skills`): 2.1.78 sends `CLAUDE.md` with its byte order mark as the first character, 2.1.79 without it",
+    },
+    Row {
+        fact: Fact::SkillWithBomListed,
+        since: "2.1.69",
+        until: None,
+        summary: "A SKILL.md that starts with a byte order mark is a skill (listed with `---` as its description until 2.1.239).",
+        evidence: "bisected (case `compare.bom_crlf_skills`): 2.1.68 lists `crlf-c` only, 2.1.69 also `bom-c`, whose SKILL.md starts with a byte order mark, described as `---`",
+    },
+    Row {
+        fact: Fact::InstructionsLoadedHookEvent,
+        since: "2.1.69",
+        until: None,
+        summary: "Hooks can be registered for InstructionsLoaded.",
+        evidence: "bisected on the agent's code: 2.1.68 lacks `InstructionsLoaded`, 2.1.69 has it (the recorder's InstructionsLoaded hook fires from 2.1.69 on, per the sampled releases)",
+    },
     Row {
         fact: Fact::AgentsMdFallback,
         since: AGENTS_MD_FALLBACK_SINCE,
@@ -159,6 +234,13 @@ const TABLE: &[Row] = &[
         until: None,
         summary: "The skill listing shows a multi-line description on one line.",
         evidence: "bisected (case `claude.c27_skill_fields`): `description: |` with two lines is listed with its line break by 2.1.299 and as `First line. Second line.` by 2.1.300",
+    },
+    Row {
+        fact: Fact::SkillDescriptionEscaped,
+        since: "2.1.300",
+        until: None,
+        summary: "The skill listing escapes < and > in a description as &lt; and &gt;.",
+        evidence: "bisected (case `claude.c27_skill_fields`): `description: Uses <tags> & \"quotes\" in text.` is listed as written by 2.1.299 and as `Uses &lt;tags&gt; & \"quotes\" in text.` by 2.1.300",
     },
     Row {
         fact: Fact::FrontMatterAfterBom,
@@ -222,6 +304,11 @@ mod tests {
     #[test]
     fn every_fact_has_a_row() {
         for f in [
+            Fact::ProjectRules,
+            Fact::CommandsListedAsSkills,
+            Fact::SkillWithBomListed,
+            Fact::InstructionsLoadedHookEvent,
+            Fact::MemoryBomStripped,
             Fact::AgentsMdFallback,
             Fact::SkillDisplayLabel,
             Fact::SkillListingOnePerName,
@@ -229,6 +316,7 @@ mod tests {
             Fact::RuleLinksInsideCwdOnly,
             Fact::SkillDescriptionOneLine,
             Fact::FrontMatterAfterBom,
+            Fact::SkillDescriptionEscaped,
             Fact::DirectoryAddedHookEvent,
             Fact::ModelSwitchHookEvents,
             Fact::PreSkillShellCommandHookEvent,

@@ -408,9 +408,17 @@ fn skill(
 
 /// Reads the skill file `path` (the command `dir_name`) and its front
 /// matter as this release reads them, reporting what is wrong in them.
-/// Depends only on the file, `dir_name` and the release.
+/// Depends only on the file, `dir_name` and the release. `None` when the
+/// file cannot be read, or is a `SKILL.md` starting with a byte order
+/// mark before [`Fact::SkillWithBomListed`] (no skill at all).
 fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Option<SkillRead> {
     let text = cx.read(path, SourceFormat::Markdown)?;
+    if text.text.starts_with('\u{feff}')
+        && path.file_name() == Some("SKILL.md")
+        && !cx.profile.has(Fact::SkillWithBomListed)
+    {
+        return None;
+    }
     let mut source = cx.source_ref(path, SourceScope::Project, SourceFormat::Markdown);
     let mut meta = serde_json::Map::new();
     let mut body_start = 0;
@@ -578,27 +586,30 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
 /// given, follows the description after ` - ` (seen with 2.1.197 and
 /// 2.1.332, case `claude.c27_skill_fields`: `Deploys the app. - When asked
 /// to ship a release.`); with [`Fact::SkillDescriptionOneLine`] each line
-/// break, with the white space around it, becomes one space. `None` when
+/// break, with the white space around it, becomes one space; with
+/// [`Fact::SkillDescriptionEscaped`] `<` and `>` are listed as `&lt;` and
+/// `&gt;` (counted so in the description's characters). `None` when
 /// there is neither a description nor `when_to_use`.
 fn listed_description(
     description: Option<String>,
     when: &str,
     profile: &crate::profile::Profile,
 ) -> Option<String> {
-    let joined = match (description, when.is_empty()) {
+    let mut joined = match (description, when.is_empty()) {
         (Some(d), false) => Some(format!("{d} - {when}")),
         (None, false) => Some(when.to_string()),
         (d, true) => d,
     }?;
     if profile.has(Fact::SkillDescriptionOneLine) && joined.contains('\n') {
-        return Some(
-            joined
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
+        joined = joined
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    if profile.has(Fact::SkillDescriptionEscaped) {
+        joined = joined.replace('<', "&lt;").replace('>', "&gt;");
     }
     Some(joined)
 }
@@ -947,8 +958,14 @@ fn budget(cx: &mut Compiler<'_, '_>) {
 /// fixtures `legacy_commands` and `c23_legacy_commands_as_skills`.
 /// Command directories off the startup chain (below the launch directory,
 /// on the way to a target) are reported as `legacy-commands-unsupported`:
-/// whether a read there adds them is not observed.
+/// whether a read there adds them is not observed. Before
+/// [`Fact::CommandsListedAsSkills`] commands are not skills: the skill
+/// listing leaves them out (the `SlashCommand` tool of those releases
+/// offers them, which is not modelled).
 fn legacy_commands(cx: &mut Compiler<'_, '_>) {
+    if !cx.profile.has(Fact::CommandsListedAsSkills) {
+        return;
+    }
     let cwd = cx.context.cwd.clone();
     let chain: Vec<RepoPath> = playbookdiff_adapter::scope::work_tree_chain(cx.repo, &cwd)
         .into_iter()

@@ -193,7 +193,8 @@ pub const SURFACES: &[Surface] = &[
         .note("Puts the skills below it in the plugin's namespace (`plugin:skill`)."),
     Surface::new(SurfaceKind::Plugins, "**/.claude-plugin/plugin.json")
         .scope(Scope::Plugin)
-        .keys(&["name"]),
+        .keys(&["name"])
+        .since(profile::CLAUDE_PLUGIN_SINCE),
     Surface::new(SurfaceKind::Plugins, "**/.cursor-plugin/plugin.json")
         .scope(Scope::Plugin)
         .keys(&["name"])
@@ -248,6 +249,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .homed_by(&["CODEX_HOME"])
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes)
+    .modelled_from(profile::FIRST_MODELLED)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);
 

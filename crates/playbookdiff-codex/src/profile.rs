@@ -1,14 +1,15 @@
 //! The facts that differ between Codex releases, in one table keyed by
 //! version range.
 //!
-//! [`TABLE`] holds the facts of the two profiled releases; each fact that
-//! differs between them has its own first release in [`CHANGES`], found by
-//! bisection over the published releases with the real agent
+//! [`TABLE`] holds the facts of the first modelled release
+//! ([`FIRST_MODELLED`]) and of the two profiled releases; each fact that
+//! differs between two rows has its own first release in [`CHANGES`],
+//! found by bisection over the published releases with the real agent
 //! (`scripts/oracle/bisect.py`, `oracle/bisect/codex.json`; the registry's
 //! `bisected` test fails when the two disagree), so [`facts_for`] models
-//! every release from 0.142.3 to 0.171.0: the older row's facts, each
-//! replaced by the newer row's from its first release on. Everything not
-//! in this table is the same in every profiled release. Each fact says where it comes from: the
+//! every release from 0.120.0 to 0.171.0: the first row's facts, each
+//! replaced by the next row's from its first release on. Everything not
+//! in this table is the same in every modelled release. Each fact says where it comes from: the
 //! openai/codex sources (`codex-rs/...` paths) and the release's own
 //! `codex debug prompt-input` output on a small repository.
 
@@ -154,9 +155,26 @@ const BUNDLED_0_171: &[BundledSkill] = &[
     },
 ];
 
-/// The table, oldest first. A profiled version uses the last row whose
-/// `from` it reaches.
+/// The table, oldest first: the first modelled release, then the profiled
+/// ones. A release between two rows has the older row's facts, each
+/// replaced by the newer row's from its first release in [`CHANGES`] on.
 pub const TABLE: &[Row] = &[
+    // Only the facts bisection found to change before 0.142.3 differ from
+    // the next row; the others are that row's, which the sampled releases
+    // (`oracle/bisect/codex.older.json`) did not contradict.
+    Row {
+        from: FIRST_MODELLED,
+        facts: Facts {
+            default_context_window: 272_000,
+            skill_paths: SkillPathStyle::Absolute,
+            bundled_skills: BUNDLED_0_142,
+            untrusted_drops_agents_md: false,
+            fallback_names_must_be_plain: false,
+            plugin_manifests: &[".codex-plugin/plugin.json"],
+            refusal_prints: "failed to load configuration",
+            hook_events: HOOK_EVENTS_0_171,
+        },
+    },
     Row {
         from: "0.142.3",
         facts: Facts {
@@ -202,14 +220,17 @@ pub enum Fact {
     UntrustedDropsAgentsMd,
     /// [`Facts::fallback_names_must_be_plain`].
     FallbackNamesMustBePlain,
-    /// [`Facts::plugin_manifests`].
+    /// [`Facts::plugin_manifests`]: `.claude-plugin/plugin.json` added.
+    ClaudePluginManifest,
+    /// [`Facts::plugin_manifests`]: `.cursor-plugin/plugin.json` added.
     PluginManifests,
     /// [`Facts::refusal_prints`].
     RefusalPrints,
 }
 
 impl Fact {
-    /// Copies this field of `newer` into `facts`.
+    /// Copies this field of `newer` into `facts` ([`Fact::ClaudePluginManifest`]
+    /// and [`Fact::PluginManifests`] both copy [`Facts::plugin_manifests`]).
     fn take(self, facts: &mut Facts, newer: &Facts) {
         match self {
             Fact::DefaultContextWindow => {
@@ -223,7 +244,9 @@ impl Fact {
             Fact::FallbackNamesMustBePlain => {
                 facts.fallback_names_must_be_plain = newer.fallback_names_must_be_plain
             }
-            Fact::PluginManifests => facts.plugin_manifests = newer.plugin_manifests,
+            Fact::ClaudePluginManifest | Fact::PluginManifests => {
+                facts.plugin_manifests = newer.plugin_manifests
+            }
             Fact::RefusalPrints => facts.refusal_prints = newer.refusal_prints,
         }
     }
@@ -243,6 +266,20 @@ pub struct Change {
     pub evidence: &'static str,
 }
 
+/// The first release the adapter models. The window of the last twelve
+/// months starts at 0.77.0 (npm publish time 2026-01-15), but no release
+/// before 0.120.0 has `codex debug prompt-input`, which the recorder
+/// observes Codex with (the command is taken for `codex debug` =
+/// `codex sandbox` and exits 2): bisected (behaviour
+/// `codex.debug-prompt-input`, case `codex.x27_untrusted_project`),
+/// 0.118.0 exits 2, 0.120.0 prints the prompt. An older release gets this
+/// one's profile, with a diagnostic.
+pub const FIRST_MODELLED: &str = "0.120.0";
+
+/// The first release that reads `.claude-plugin/plugin.json`
+/// ([`Fact::ClaudePluginManifest`]); the layout's row starts there.
+pub const CLAUDE_PLUGIN_SINCE: &str = "0.122.0";
+
 /// The first release that reads `.cursor-plugin/plugin.json`
 /// ([`Fact::PluginManifests`]); the layout's row starts there.
 pub const CURSOR_PLUGIN_SINCE: &str = "0.145.0";
@@ -251,6 +288,13 @@ pub const CURSOR_PLUGIN_SINCE: &str = "0.145.0";
 /// release that shows the newer value, oldest first. A fact is named by
 /// its field of [`Facts`].
 pub const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::ClaudePluginManifest,
+        name: "claude_plugin_manifest",
+        since: CLAUDE_PLUGIN_SINCE,
+        summary: "`.claude-plugin/plugin.json` is a plugin manifest too: the skills below it are listed as `plugin:skill`.",
+        evidence: "bisected (case `codex.x13_plugin_namespaces`): 0.121.0 lists the skill below a `.claude-plugin` manifest as `two` and one below it inside a `.codex-plugin` plugin as `outer:nine`, 0.122.0 as `clp:two` and `inner:nine`",
+    },
     Change {
         fact: Fact::PluginManifests,
         name: "plugin_manifests",
@@ -303,14 +347,23 @@ pub const CHANGES: &[Change] = &[
 ];
 
 /// The facts for `version`: the first row's, with each fact of
-/// [`CHANGES`] taken from the last row from its first release on.
+/// [`CHANGES`] taken from its first release on from the row it leads to
+/// (the first row whose `from` is at or after the change's `since`).
 pub fn facts_for(version: &str) -> Facts {
-    let (first, last) = (&TABLE[0].facts, &TABLE[TABLE.len() - 1].facts);
-    let mut facts = *first;
+    let mut facts = TABLE[0].facts;
     for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
-        c.fact.take(&mut facts, last);
+        c.fact.take(&mut facts, &row_of(c).facts);
     }
     facts
+}
+
+/// The row whose facts change `c` brings: the first at or after its
+/// release (the last row for a change after every row).
+fn row_of(c: &Change) -> &'static Row {
+    TABLE
+        .iter()
+        .find(|r| at_least(r.from, c.since))
+        .unwrap_or(&TABLE[TABLE.len() - 1])
 }
 
 /// [`CHANGES`] as the adapter's
@@ -340,8 +393,19 @@ mod tests {
         }
         assert_eq!(facts_for("0.146.1").skill_paths, SkillPathStyle::Absolute);
         assert_eq!(facts_for("0.147.0").skill_paths, SkillPathStyle::Aliased);
-        assert_eq!(facts_for("0.142.3"), TABLE[0].facts);
-        assert_eq!(facts_for("0.171.0"), TABLE[1].facts);
+        assert_eq!(facts_for("0.142.3"), TABLE[1].facts);
+        assert_eq!(facts_for("0.171.0"), TABLE[2].facts);
+        // Before 0.142.3: the first row's facts until each change.
+        assert_eq!(facts_for(FIRST_MODELLED), TABLE[0].facts);
+        assert_eq!(
+            facts_for("0.121.0").plugin_manifests,
+            &[".codex-plugin/plugin.json"]
+        );
+        assert_eq!(
+            facts_for("0.122.0").plugin_manifests,
+            TABLE[1].facts.plugin_manifests
+        );
+        assert_eq!(facts_for("0.145.0").plugin_manifests.len(), 3);
         assert!(facts_for("0.200.0").untrusted_drops_agents_md);
         let mid = facts_for("0.156.0");
         assert!(mid.untrusted_drops_agents_md && mid.fallback_names_must_be_plain);

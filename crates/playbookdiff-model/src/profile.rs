@@ -114,10 +114,35 @@ pub fn within(version: &str, first: &str, last: &str) -> bool {
     at_least(version, first) && compare_versions(version, last) != Ordering::Greater
 }
 
-/// Picks the profile for `requested` among `profiled` (oldest first, not
-/// empty). `None` asks for the newest profiled version. Under
-/// [`Coverage::Bisected`], a requested release from the oldest profiled
-/// one to the newest is its own profile.
+/// The releases an adapter models: its profiled versions (oldest first,
+/// not empty), its [`Coverage`] and, under [`Coverage::Bisected`], the
+/// first release of the modelled window (`first`, at or before the oldest
+/// profiled one: the window runs from it to the newest profiled one).
+#[derive(Clone, Copy, Debug)]
+pub struct Releases<'a> {
+    /// The profiled versions, oldest first.
+    pub profiled: &'a [&'a str],
+    /// Which other releases are modelled.
+    pub coverage: Coverage,
+    /// The window's first release under [`Coverage::Bisected`]; ignored
+    /// otherwise.
+    pub first: &'a str,
+}
+
+impl Releases<'_> {
+    /// The modelled window, oldest and newest release both included
+    /// (`None` under [`Coverage::Profiled`]).
+    pub fn window(&self) -> Option<(&str, &str)> {
+        let newest = self.profiled.last().copied()?;
+        (self.coverage == Coverage::Bisected).then_some((self.first, newest))
+    }
+}
+
+/// Picks the profile for `requested` among `releases.profiled`. `None`
+/// asks for the newest profiled version. Under [`Coverage::Bisected`], a
+/// requested release inside the window ([`Releases::window`]) is its own
+/// profile; one before the window gets the window's first release, one
+/// after it the newest profiled one.
 ///
 /// Returns the profile and, when the requested version is neither profiled
 /// nor covered, an `unknown-agent-version` diagnostic naming the profile
@@ -125,12 +150,15 @@ pub fn within(version: &str, first: &str, last: &str) -> bool {
 /// Code").
 pub fn select_profile(
     agent: &str,
-    profiled: &[&str],
-    coverage: Coverage,
+    releases: &Releases<'_>,
     requested: Option<&str>,
 ) -> (AgentProfile, Option<Diagnostic>) {
+    let profiled = releases.profiled;
     let newest = profiled.last().copied().unwrap_or("0");
-    let oldest = profiled.first().copied().unwrap_or(newest);
+    let oldest = match releases.window() {
+        Some((first, _)) => first,
+        None => profiled.first().copied().unwrap_or(newest),
+    };
     let Some(req) = requested else {
         return (
             AgentProfile {
@@ -140,7 +168,7 @@ pub fn select_profile(
             None,
         );
     };
-    let covered = coverage == Coverage::Bisected && within(req, oldest, newest);
+    let covered = releases.window().is_some() && within(req, oldest, newest);
     if covered
         || profiled
             .iter()
@@ -159,15 +187,17 @@ pub fn select_profile(
         .rev()
         .find(|v| compare_versions(v, req) == Ordering::Less)
         .copied();
-    let used = older.unwrap_or_else(|| profiled.first().copied().unwrap_or(newest));
-    let why = if older.is_some() {
-        "the nearest older profiled version"
-    } else {
-        "the oldest profiled version, since the requested one predates every profile"
+    let used = older.unwrap_or(oldest);
+    let why = match (older.is_some(), releases.window().is_some()) {
+        (true, _) => "the nearest older profiled version",
+        (false, false) => {
+            "the oldest profiled version, since the requested one predates every profile"
+        }
+        (false, true) => "the oldest modelled release, since the requested one predates it",
     };
-    let known = match coverage {
-        Coverage::Profiled => format!("Profiled versions: {}.", profiled.join(", ")),
-        Coverage::Bisected => format!("Modelled releases: {oldest} to {newest}."),
+    let known = match releases.window() {
+        None => format!("Profiled versions: {}.", profiled.join(", ")),
+        Some((first, last)) => format!("Modelled releases: {first} to {last}."),
     };
     let diag = Diagnostic::new(
         DiagnosticCode::UnknownAgentVersion,
@@ -226,7 +256,12 @@ mod tests {
     #[test]
     fn selection() {
         let p = ["2.1.197", "2.1.332"];
-        let select = |r| select_profile("A", &p, Coverage::Profiled, r);
+        let releases = Releases {
+            profiled: &p,
+            coverage: Coverage::Profiled,
+            first: "2.0.59",
+        };
+        let select = |r| select_profile("A", &releases, r);
         assert_eq!(select(None).0.version, "2.1.332");
         let (e, d) = select(Some("2.1.197"));
         assert_eq!(
@@ -246,7 +281,12 @@ mod tests {
     #[test]
     fn a_bisected_window_models_every_release_in_it() {
         let p = ["2.1.197", "2.1.332"];
-        let select = |r| select_profile("A", &p, Coverage::Bisected, Some(r));
+        let releases = Releases {
+            profiled: &p,
+            coverage: Coverage::Bisected,
+            first: "2.1.197",
+        };
+        let select = |r| select_profile("A", &releases, Some(r));
         for inside in ["2.1.197", "2.1.198", "2.1.300", "2.1.332"] {
             let (e, d) = select(inside);
             assert_eq!((e.version.as_str(), e.requested, d), (inside, None, None));
@@ -258,5 +298,38 @@ mod tests {
         assert_eq!(d.code, DiagnosticCode::UnknownAgentVersion);
         assert!(d.message.contains("Modelled releases: 2.1.197 to 2.1.332."));
         assert_eq!(select("2.1.100").0.version, "2.1.197");
+    }
+
+    /// A window that starts before the oldest profiled release models
+    /// every release from its start without a diagnostic; an older one
+    /// gets the window's first release, a newer one the newest profiled,
+    /// each with the diagnostic.
+    #[test]
+    fn a_window_may_start_before_the_oldest_profile() {
+        let p = ["2.1.197", "2.1.332"];
+        let releases = Releases {
+            profiled: &p,
+            coverage: Coverage::Bisected,
+            first: "2.0.59",
+        };
+        let select = |r| select_profile("A", &releases, Some(r));
+        for inside in ["2.0.59", "2.0.60", "2.1.4", "2.1.196", "2.1.332"] {
+            let (e, d) = select(inside);
+            assert_eq!((e.version.as_str(), e.requested, d), (inside, None, None));
+        }
+        let (before, d) = select("2.0.58");
+        assert_eq!(before.version, "2.0.59");
+        assert_eq!(before.requested.as_deref(), Some("2.0.58"));
+        let d = d.expect("before the window");
+        assert_eq!(d.code, DiagnosticCode::UnknownAgentVersion);
+        assert!(
+            d.message.contains("the oldest modelled release"),
+            "{}",
+            d.message
+        );
+        assert!(d.message.contains("Modelled releases: 2.0.59 to 2.1.332."));
+        let (after, d) = select("2.1.333");
+        assert_eq!(after.version, "2.1.332");
+        assert!(d.is_some());
     }
 }

@@ -311,7 +311,10 @@ fn machine_layers(cx: &mut Compiler<'_, '_>, settings: &Settings, jobs: &mut Vec
         };
         top_file(cx, settings, &path, place, jobs);
     }
-    let Some(root) = places.in_home("rules") else {
+    let Some(root) = places
+        .in_home("rules")
+        .filter(|_| cx.profile.has(crate::profile::Fact::ProjectRules))
+    else {
         return;
     };
     let mut rules = Vec::new();

@@ -48,6 +48,9 @@ pub(super) fn rules_root(
     nested: Option<&OffChain>,
     jobs: &mut Vec<Job>,
 ) {
+    if !cx.profile.has(crate::profile::Fact::ProjectRules) {
+        return;
+    }
     let Some(root) = dir.join(".claude/rules") else {
         return;
     };

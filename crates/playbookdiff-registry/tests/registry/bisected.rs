@@ -4,7 +4,9 @@
 //! `oracle/bisect/<harness>.json` (written by `scripts/oracle/bisect.py`)
 //! gives as the first that shows it, and every bisected fact is one of the
 //! adapter's. A fact with no bisected boundary, or a boundary the table
-//! moved by hand, fails here.
+//! moved by hand, fails here. The behaviour named `window_start` is the
+//! first release the recorder can observe: the adapter's window
+//! ([`Adapter::first_modelled`]) starts there.
 
 use playbookdiff_model::profile::{compare_versions, within, Coverage};
 use playbookdiff_registry::{Adapter, ADAPTERS};
@@ -47,6 +49,9 @@ fn bisected(harness: &str) -> BTreeMap<String, Vec<String>> {
     out
 }
 
+/// The pseudo-fact of the behaviour that finds the window's first release.
+const WINDOW_START: &str = "window_start";
+
 fn bisected_adapters() -> impl Iterator<Item = &'static &'static dyn Adapter> {
     ADAPTERS
         .iter()
@@ -63,7 +68,15 @@ fn every_fact_starts_where_the_bisection_found_it() {
         let h = a.harness().as_str();
         let found = bisected(h);
         let profiled = a.profiled_versions();
-        let (oldest, newest) = (profiled[0], profiled[profiled.len() - 1]);
+        let (oldest, newest) = (a.first_modelled(), profiled[profiled.len() - 1]);
+        let mut found = found;
+        if let Some(start) = found.remove(WINDOW_START) {
+            assert_eq!(
+                start,
+                [oldest],
+                "{h}: the window starts where the recorder first runs"
+            );
+        }
         for c in a.release_changes() {
             let firsts = found
                 .get(c.fact)

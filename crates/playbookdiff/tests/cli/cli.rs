@@ -530,6 +530,30 @@ fn agent_version_picks_the_profile_per_harness() {
     assert_eq!(v["agentProfile"]["version"], "0.171.0");
     assert_eq!(v["agentProfile"]["requested"], "0.180.0");
     assert!(unknown(&v), "{v}");
+    // The windows start before the oldest profiles: at the first release
+    // of the last twelve months for Claude Code (2.0.59), at the first the
+    // recorder observes for Codex (0.120.0). Their first releases are
+    // modelled without a diagnostic; an older one gets the window's first
+    // release and the diagnostic.
+    for (harness, first, older) in [
+        ("claude-code", "2.0.59", "2.0.58"),
+        ("codex", "0.120.0", "0.118.0"),
+    ] {
+        let at = |release: &str| {
+            json_of(
+                compile_in(repo.path())
+                    .args(["--harness", harness, "--json"])
+                    .args(["--agent-version", &format!("{harness}={release}")]),
+            )
+        };
+        let v = at(first);
+        assert_eq!(v["agentProfile"]["version"], first, "{v}");
+        assert!(!unknown(&v), "{v}");
+        let v = at(older);
+        assert_eq!(v["agentProfile"]["version"], first, "{v}");
+        assert_eq!(v["agentProfile"]["requested"], older, "{v}");
+        assert!(unknown(&v), "{v}");
+    }
     // Without the option: the newest profiled release.
     let v = json_of(compile_in(repo.path()).args(["--harness", "codex", "--json"]));
     assert_eq!(v["agentProfile"]["version"], "0.171.0");

@@ -808,7 +808,7 @@ fn the_repository_given_the_other_commands_way_is_answered() {
 }
 
 /// `upgrade` given a release that has no profile of its own models it as
-/// another (`1.0.0` as Claude Code 2.1.197, the oldest profile), as
+/// another (`1.0.0` as Claude Code 2.0.59, the oldest modelled release), as
 /// `--agent-version` does; a note on standard error says so, since the
 /// report itself names only the releases as given. Profiled releases get
 /// no note.
@@ -829,7 +829,7 @@ fn upgrade_says_which_release_stands_for_one_without_a_profile() {
         note.starts_with("note: Claude Code 1.0.0 has no version profile"),
         "{note}"
     );
-    assert!(note.contains("2.1.197"), "{note}");
+    assert!(note.contains("2.0.59"), "{note}");
     assert!(!note.contains("2.1.332 has no"), "{note}");
     assert_eq!(run("2.1.197..2.1.332"), "");
 }

@@ -406,17 +406,10 @@ fn claude_disagreements(
     // The description each skill both sides list is shown with (fidelity
     // C19, C20: the first line when there is none, typed values as text),
     // cut at the per-skill cap as the listing cuts it (the first cap - 1
-    // characters and `…`). The listing escapes `<`, `>` and `&` as XML
-    // does (2.1.332); the model holds the text, so the observation is
-    // unescaped. A description the listing budget shortens depends on the
-    // agent's bundled skills and is left out (`shownDescriptionChars`).
-    let unescape = |t: &str| {
-        t.replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&quot;", "\"")
-            .replace("&apos;", "'")
-            .replace("&amp;", "&")
-    };
+    // characters and `…`), as written: from 2.1.300 on both sides escape
+    // `<` and `>` (`SkillDescriptionEscaped`). A description the listing
+    // budget shortens depends on the agent's bundled skills and is left
+    // out (`shownDescriptionChars`).
     let both: BTreeSet<&String> = listed.intersection(&advertised).collect();
     let described: BTreeSet<String> = obs["startup"]["skillsListed"]
         .as_array()
@@ -425,7 +418,7 @@ fn claude_disagreements(
         .filter_map(|s| {
             let n = s["name"].as_str().unwrap();
             let n = n.split(" (").next().unwrap_or(n).to_string();
-            let d = unescape(s["description"].as_str().unwrap_or(""));
+            let d = s["description"].as_str().unwrap_or("");
             both.contains(&n).then(|| format!("{n}: {d}"))
         })
         .collect();
@@ -1871,7 +1864,7 @@ fn bisection_section(s: &mut String) {
         "release found (the registry's `bisected` test holds them to it), so every
 ",
     );
-    s.push_str("release between the profiled ones is modelled without a warning.\n\n");
+    s.push_str("release of each modelled window below is modelled without a warning.\n\n");
     for agent in AGENTS {
         let path = workspace().join(format!("oracle/bisect/{agent}.json"));
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -1879,7 +1872,14 @@ fn bisection_section(s: &mut String) {
             continue;
         };
         let doc: Value = serde_json::from_str(&text).expect("bisection results are JSON");
-        let _ = writeln!(s, "### {}\n", adapter(agent).harness().display_name());
+        let a = adapter(agent);
+        let _ = writeln!(s, "### {}\n", a.harness().display_name());
+        let _ = writeln!(
+            s,
+            "Modelled window: {} to {}.\n",
+            a.first_modelled(),
+            a.profiled_versions().last().copied().unwrap_or("?")
+        );
         s.push_str("| behaviour | fact | first release | last without | observation | installs | runs | seconds |\n");
         s.push_str("|---|---|---|---|---|---|---|---|\n");
         for b in doc["behaviours"].as_array().into_iter().flatten() {
@@ -2051,6 +2051,56 @@ fn sample_lines(s: &mut String, agent: &str) {
             )
         }
     );
+    older_lines(s, agent);
+}
+
+/// The releases sampled before the oldest profile
+/// (`oracle/bisect/<agent>.older.json`, `bisect.py --older START
+/// --sample N`): each with the cases whose observation differs from the
+/// oldest profile's, which the behaviours above bisect.
+fn older_lines(s: &mut String, agent: &str) {
+    let path = workspace().join(format!("oracle/bisect/{agent}.older.json"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let doc: Value = serde_json::from_str(&text).expect("older sample results are JSON");
+    let rows = doc["releases"].as_array().cloned().unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "Sampled before {} ({} installs, {} runs), cases that differ from it:\n",
+        doc["profile"].as_str().unwrap_or("?"),
+        doc["installs"],
+        doc["runs"]
+    );
+    for r in &rows {
+        let differs: Vec<String> = r["differs"]
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(case, aspects)| {
+                        let list: Vec<&str> = aspects
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .collect();
+                        format!("`{case}` ({})", list.join(", "))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "- {}: {}",
+            r["release"].as_str().unwrap_or("?"),
+            if differs.is_empty() {
+                "none".to_string()
+            } else {
+                differs.join("; ")
+            }
+        );
+    }
+    s.push('\n');
 }
 
 /// The random repositories of `scripts/oracle/fuzz.py`, per agent and
