@@ -497,6 +497,23 @@ def test_binary():
     sys.exit("no cli test binary")
 
 
+# The aspect of a seed that gave no observation of the agent (its run
+# timed out twice, or the recorder failed): the seed is left out of the
+# rate, neither agreeing nor disagreeing, and listed in the report's
+# `leftOut` with the reason.
+UNOBSERVED = "unobserved"
+
+
+def unobserved(obs):
+    """Why `obs` is no observation of the agent (a run that timed out, a
+    recorder error), or None when it is one."""
+    if "recorderError" in obs:
+        return "recorder: " + obs["recorderError"]
+    if obs.get("exit") == "timeout":
+        return f"timeout: no answer within {record.RUN_TIMEOUT} s"
+    return None
+
+
 class Oracle:
     """Records one agent release on trees and compares with the adapter."""
 
@@ -528,10 +545,13 @@ class Oracle:
             cases.append(case_of(tree, cid, self.agent, fixture))
 
         def one(c):
-            try:
-                obs, _ = record.observe(self.agent, self.version, self.exe, c, self.base)
-            except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
-                obs = {"recorderError": str(e)}
+            for _ in range(2):  # a run that gave no observation: once more
+                try:
+                    obs, _ = record.observe(self.agent, self.version, self.exe, c, self.base)
+                except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
+                    obs = {"recorderError": str(e)}
+                if unobserved(obs) is None:
+                    break
             return c, obs
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
@@ -539,8 +559,8 @@ class Oracle:
         out = {}
         good = []
         for c, obs in observed:
-            if "recorderError" in obs:
-                out[c["id"]] = [{"aspect": "recorder", "theirs": obs["recorderError"], "ours": ""}]
+            if unobserved(obs) is not None:
+                out[c["id"]] = [{"aspect": UNOBSERVED, "theirs": unobserved(obs), "ours": ""}]
                 continue
             record.write_json(batch / "observations" / self.agent / self.version
                               / f"{c['id']}.json", obs)
@@ -684,7 +704,7 @@ def observe_again(oracle, first, end):
     agent, version = oracle.agent, oracle.version
     report = json.loads((FUZZ / agent / f"{version}.json").read_text())
     kept = kept_observations(agent, version)
-    seeds = [d["seed"] for d in report["disagreeing"]
+    seeds = [d["seed"] for d in report["disagreeing"] + report.get("leftOut", [])
              if first <= d["seed"] < end and f"fuzz.{agent}.{d['seed']}" not in kept]
     if seeds:
         oracle.observe([(f"fuzz.{agent}.{s}", generate(agent, s)) for s in seeds])
@@ -707,6 +727,9 @@ def add_outcomes(report, lo, hi, found):
     agent = report["agent"]
     for s in range(lo, hi):
         rows = found[f"fuzz.{agent}.{s}"]
+        if any(r["aspect"] == UNOBSERVED for r in rows):
+            report.setdefault("leftOut", []).append({"seed": s, "reason": rows[0]["theirs"]})
+            continue
         if not rows:
             report["agree"] += 1
             continue
@@ -718,6 +741,7 @@ def add_outcomes(report, lo, hi, found):
 def report_text(report):
     """The report file's text: sorted, indented, nothing from the machine."""
     report["disagreeing"].sort(key=lambda d: d["seed"])
+    report.get("leftOut", []).sort(key=lambda d: d["seed"])
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -725,7 +749,7 @@ def shrink_new_kinds(oracle, report, args):
     done = {s["aspect"] for s in report["shrunk"]}
     for d in report["disagreeing"]:
         for aspect in d["aspects"]:
-            if aspect in done or aspect in ("recorder", "panic"):
+            if aspect in done or aspect in (UNOBSERVED, "panic"):
                 continue
             done.add(aspect)
             tree = generate(args.agent, d["seed"])
@@ -796,12 +820,14 @@ def recompare(agent, version, binary, as_before=False):
         for row in json.loads((batch / "disagreements.json").read_text()):
             rows[row["case"]].append(row)
     previous = {d["seed"]: d for d in report["disagreeing"]}
+    left = {d["seed"]: d for d in report.get("leftOut", [])}
     first, end = report["seeds"]
-    now = {"agent": agent, "seeds": [first, first], "agree": 0, "disagreeing": []}
+    now = {"agent": agent, "seeds": [first, first], "agree": 0, "disagreeing": [],
+           "leftOut": []}
     for s in range(first, end):
         cid = f"fuzz.{agent}.{s}"
-        if cid not in rows and s in previous:  # not observed here: as recorded
-            now["disagreeing"].append(previous[s])
+        if cid not in rows and (s in previous or s in left):  # not observed here: as recorded
+            now["disagreeing" if s in previous else "leftOut"].append(previous.get(s, left.get(s)))
             now["seeds"][1] = s + 1
             continue
         add_outcomes(now, s, s + 1, {cid: rows.get(cid, [])})
@@ -809,6 +835,9 @@ def recompare(agent, version, binary, as_before=False):
         report["before"] = {"seeds": [first, end], "agree": now["agree"]}
     else:
         report["agree"], report["disagreeing"] = now["agree"], now["disagreeing"]
+        report["leftOut"] = now["leftOut"]
+        if not report["leftOut"]:
+            del report["leftOut"]
     write_report(report)
     record.log(f"{agent} {version}: seeds {report['seeds']}: {now['agree']} agree, "
                f"{len(now['disagreeing'])} disagree (compared again{', before' if as_before else ''})")
