@@ -211,18 +211,12 @@ const TABLE: &[Row] = &[
     },
     Row {
         fact: Fact::NestedSkipsStartupFiles,
-        since: NESTED_SKIPS_SINCE,
+        since: "2.1.277",
         until: None,
         summary: "Reading a file below the launch directory's .claude/ no longer attaches its .claude/CLAUDE.md, loaded at startup, a second time.",
-        evidence: NESTED_SKIPS_EVIDENCE,
+        evidence: "bisected (case `fuzz.claude-code.106`, reading `.claude/rules/deep/Web0.md`): 2.1.276 attaches `.claude/CLAUDE.md` a second time, 2.1.277 attaches nothing; the nested loader of 2.1.197 skips only files read or attached on demand, that of 2.1.332 also a file the startup request announced with the same text",
     },
 ];
-
-/// The first release of [`Fact::NestedSkipsStartupFiles`].
-const NESTED_SKIPS_SINCE: &str = "2.1.332";
-/// What shows [`Fact::NestedSkipsStartupFiles`].
-const NESTED_SKIPS_EVIDENCE: &str =
-    "bisected (case `fuzz.claude-code.106`, reading `.claude/rules/deep/Web0.md`): TBD";
 
 /// The behaviour of one profiled Claude Code release, read from `TABLE`.
 #[derive(Clone, Debug)]
