@@ -662,9 +662,8 @@ def test_binary():
     sys.exit("no cli test binary")
 
 
-# An agent run killed at the recorder's RUN_TIMEOUT observes nothing: the
-# seed is tried again, and when every try times out it is counted apart
-# (the report's `timedOut`), neither agreeing nor disagreeing.
+# An agent run killed at the recorder's RUN_TIMEOUT observes nothing,
+# whether or not the observation says so (`observed_in_time`).
 TIMEOUT = "timeout"
 TIMEOUT_TRIES = 2
 _runs = threading.local()
@@ -701,6 +700,23 @@ def observed_in_time(agent, version, exe, case, bundled):
     return None if _runs.timed_out or timed_out(obs) else obs
 
 
+# The aspect of a seed that gave no observation of the agent (its run
+# timed out twice, or the recorder failed): the seed is left out of the
+# rate, neither agreeing nor disagreeing, and listed in the report's
+# `leftOut` with the reason.
+UNOBSERVED = "unobserved"
+
+
+def unobserved(obs):
+    """Why `obs` is no observation of the agent (a run that timed out, a
+    recorder error), or None when it is one."""
+    if "recorderError" in obs:
+        return "recorder: " + obs["recorderError"]
+    if obs.get("exit") == "timeout":
+        return f"timeout: no answer within {record.RUN_TIMEOUT} s"
+    return None
+
+
 class Oracle:
     """Records one agent release on trees and compares with the adapter."""
 
@@ -732,12 +748,14 @@ class Oracle:
             cases.append(case_of(tree, cid, self.agent, fixture))
 
         def one(c):
-            for _ in range(TIMEOUT_TRIES):
+            for _ in range(TIMEOUT_TRIES):  # a run that gave no observation: once more
                 try:
                     obs = observed_in_time(self.agent, self.version, self.exe, c, self.base)
+                    if obs is None:
+                        obs = {"exit": TIMEOUT}
                 except (OSError, subprocess.SubprocessError, ValueError, KeyError) as e:
                     obs = {"recorderError": str(e)}
-                if obs is not None:
+                if unobserved(obs) is None:
                     break
             return c, obs
 
@@ -746,11 +764,8 @@ class Oracle:
         out = {}
         good = []
         for c, obs in observed:
-            if obs is None:  # every try timed out: no observation
-                out[c["id"]] = [{"aspect": TIMEOUT, "theirs": "", "ours": ""}]
-                continue
-            if "recorderError" in obs:
-                out[c["id"]] = [{"aspect": "recorder", "theirs": obs["recorderError"], "ours": ""}]
+            if unobserved(obs) is not None:
+                out[c["id"]] = [{"aspect": UNOBSERVED, "theirs": unobserved(obs), "ours": ""}]
                 continue
             record.write_json(batch / "observations" / self.agent / self.version
                               / f"{c['id']}.json", obs)
@@ -894,7 +909,7 @@ def observe_again(oracle, first, end):
     agent, version = oracle.agent, oracle.version
     report = json.loads((FUZZ / agent / f"{version}.json").read_text())
     kept = kept_observations(agent, version)
-    seeds = [d["seed"] for d in report["disagreeing"]
+    seeds = [d["seed"] for d in report["disagreeing"] + report.get("leftOut", [])
              if first <= d["seed"] < end and f"fuzz.{agent}.{d['seed']}" not in kept]
     if seeds:
         oracle.observe([(f"fuzz.{agent}.{s}", generate(agent, s)) for s in seeds])
@@ -917,8 +932,8 @@ def add_outcomes(report, lo, hi, found):
     agent = report["agent"]
     for s in range(lo, hi):
         rows = found[f"fuzz.{agent}.{s}"]
-        if any(r["aspect"] == TIMEOUT for r in rows):
-            report.setdefault("timedOut", []).append(s)
+        if any(r["aspect"] == UNOBSERVED for r in rows):
+            report.setdefault("leftOut", []).append({"seed": s, "reason": rows[0]["theirs"]})
             continue
         if not rows:
             report["agree"] += 1
@@ -931,6 +946,7 @@ def add_outcomes(report, lo, hi, found):
 def report_text(report):
     """The report file's text: sorted, indented, nothing from the machine."""
     report["disagreeing"].sort(key=lambda d: d["seed"])
+    report.get("leftOut", []).sort(key=lambda d: d["seed"])
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -938,7 +954,7 @@ def shrink_new_kinds(oracle, report, args):
     done = {s["aspect"] for s in report["shrunk"]}
     for d in report["disagreeing"]:
         for aspect in d["aspects"]:
-            if aspect in done or aspect in ("recorder", "panic"):
+            if aspect in done or aspect in (UNOBSERVED, "panic"):
                 continue
             done.add(aspect)
             tree = generate(args.agent, d["seed"])
@@ -1009,16 +1025,14 @@ def recompare(agent, version, binary, as_before=False):
         for row in json.loads((batch / "disagreements.json").read_text()):
             rows[row["case"]].append(row)
     previous = {d["seed"]: d for d in report["disagreeing"]}
+    left = {d["seed"]: d for d in report.get("leftOut", [])}
     first, end = report["seeds"]
-    now = {"agent": agent, "seeds": [first, first], "agree": 0, "disagreeing": []}
-    timed = set(report.get("timedOut", []))
+    now = {"agent": agent, "seeds": [first, first], "agree": 0, "disagreeing": [],
+           "leftOut": []}
     for s in range(first, end):
         cid = f"fuzz.{agent}.{s}"
-        if s in timed:  # nothing was observed: stays apart
-            now["seeds"][1] = s + 1
-            continue
-        if cid not in rows and s in previous:  # not observed here: as recorded
-            now["disagreeing"].append(previous[s])
+        if cid not in rows and (s in previous or s in left):  # not observed here: as recorded
+            now["disagreeing" if s in previous else "leftOut"].append(previous.get(s, left.get(s)))
             now["seeds"][1] = s + 1
             continue
         add_outcomes(now, s, s + 1, {cid: rows.get(cid, [])})
@@ -1026,6 +1040,9 @@ def recompare(agent, version, binary, as_before=False):
         report["before"] = {"seeds": [first, end], "agree": now["agree"]}
     else:
         report["agree"], report["disagreeing"] = now["agree"], now["disagreeing"]
+        report["leftOut"] = now["leftOut"]
+        if not report["leftOut"]:
+            del report["leftOut"]
     write_report(report)
     record.log(f"{agent} {version}: seeds {report['seeds']}: {now['agree']} agree, "
                f"{len(now['disagreeing'])} disagree (compared again{', before' if as_before else ''})")

@@ -105,14 +105,20 @@ class Report(unittest.TestCase):
         with self.assertRaises(AssertionError):
             fuzz.add_outcomes(json.loads(text), 40, 50, fake_outcomes("codex", 40, 50))
 
-    def test_a_timed_out_seed_is_neither_agreement_nor_disagreement(self):
-        report = fuzz.continued(None, "codex", "1.0.0", 0)
-        found = {"fuzz.codex.0": [], "fuzz.codex.1": [{"aspect": fuzz.TIMEOUT}],
-                 "fuzz.codex.2": [{"aspect": "skills", "theirs": "a", "ours": "b"}]}
-        fuzz.add_outcomes(report, 0, 3, found)
-        self.assertEqual(report["agree"], 1)
-        self.assertEqual([d["seed"] for d in report["disagreeing"]], [2])
-        self.assertEqual(report["timedOut"], [1])
+    def test_a_seed_without_observation_is_left_out_not_a_disagreement(self):
+        found = fake_outcomes("claude-code", 0, 10)
+        found["fuzz.claude-code.3"] = [{"aspect": fuzz.UNOBSERVED,
+                                        "theirs": fuzz.unobserved({"exit": "timeout"}),
+                                        "ours": ""}]
+        report = fuzz.continued(None, "claude-code", "1.0.0", 0)
+        fuzz.add_outcomes(report, 0, 10, found)
+        self.assertEqual(report["leftOut"], [{"seed": 3, "reason": "timeout: no answer "
+                                              f"within {fuzz.record.RUN_TIMEOUT} s"}])
+        self.assertNotIn(3, [d["seed"] for d in report["disagreeing"]])
+        self.assertEqual(report["agree"] + len(report["disagreeing"]), 9)
+        self.assertIsNone(fuzz.unobserved({"exit": "ok"}))
+        self.assertIsNone(fuzz.unobserved({"exit": "no-request"}))
+        self.assertTrue(fuzz.unobserved({"recorderError": "boom"}).startswith("recorder"))
 
     def test_an_observation_holding_a_timeout_is_none(self):
         self.assertTrue(fuzz.timed_out({"exit": "timeout"}))

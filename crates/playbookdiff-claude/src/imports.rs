@@ -157,17 +157,19 @@ fn html_block_comments(body: &str, block: Range<usize>, out: &mut Scan) {
     }
 }
 
+/// True for what JavaScript's `\s` matches: Unicode white space and the
+/// byte order mark U+FEFF (ECMAScript `WhiteSpace` includes ZWNBSP), so
+/// `\u{feff}@a.md` at the start of a file is an import.
+fn js_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
+}
+
 /// The import tokens of one text token `text`, which starts at byte
 /// `base` of the scanned text.
 fn tokens_in(_all: &str, base: usize, text: &str, out: &mut Scan) {
     let bytes = text.as_bytes();
     for (i, _) in text.match_indices('@') {
-        if i > 0
-            && !text[..i]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_whitespace)
-        {
+        if i > 0 && !text[..i].chars().next_back().is_some_and(js_space) {
             continue;
         }
         // `(?:[^\s\\]|\\ )+`
@@ -181,7 +183,7 @@ fn tokens_in(_all: &str, base: usize, text: &str, out: &mut Scan) {
                 }
                 break;
             }
-            if c.is_whitespace() {
+            if js_space(c) {
                 break;
             }
             j += c.len_utf8();
@@ -379,6 +381,17 @@ mod tests {
 
     fn paths(t: &str) -> Vec<String> {
         scan(t).imports.into_iter().map(|i| i.path).collect()
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_a_character_of_the_first_line_and_white_space() {
+        // Claude Code 2.1.197 and 2.1.332 import `x.go` here (case
+        // `fuzz.claude-code.47`): the mark keeps the backticks from
+        // opening a code block.
+        assert_eq!(paths("\u{feff}```\n@x.go\n"), ["x.go"]);
+        assert_eq!(paths("```\n@x.go\n"), Vec::<String>::new());
+        assert_eq!(paths("\u{feff}@a.md\n"), ["a.md"]);
+        assert_eq!(paths("@a.md\u{feff}b\n"), ["a.md"]);
     }
 
     /// Which tokens the agent imports (fidelity C6-C8).

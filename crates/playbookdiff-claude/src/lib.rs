@@ -1039,19 +1039,22 @@ pub(crate) fn front_matter_hidden_by_bom(
 }
 
 /// Where the text Claude Code reads of a memory file or rule starts: after
-/// the front matter this release reads ([`read_front_matter`]), else after
-/// a byte order mark (an `@` import right after the mark counts; seen with
-/// 2.1.197 and 2.1.332, case `claude.c29_bom_import_and_rule`). Before
-/// [`profile::Fact::MemoryBomStripped`] the mark is part of the text
-/// (seen on `CLAUDE.md`; rules are assumed to be read alike).
+/// the front matter this release reads ([`read_front_matter`]), else at
+/// the start, a byte order mark included. The agent's Markdown lexer sees
+/// the mark as a character of the first line: `\u{feff}```` opens no code
+/// block, so an `@` import on the next lines counts (seen with 2.1.197 and
+/// 2.1.332, case `fuzz.claude-code.47`), and an `@` right after the mark
+/// counts, the mark being white space to the agent's import pattern (case
+/// `claude.c29_bom_import_and_rule`); the text sent is trimmed of it.
+/// Releases before [`profile::Fact::MemoryBomStripped`] send the mark
+/// with the text (seen on `CLAUDE.md`); the adapter's text does not yet
+/// tell them apart, only `upgrade` names the change.
 pub(crate) fn body_start(
     profile: &profile::Profile,
     text: &playbookdiff_source::TextFile,
 ) -> usize {
-    let stripped = profile.has(profile::Fact::MemoryBomStripped);
     match read_front_matter(profile, text).read() {
         Some(f) => f.body_offset,
-        _ if stripped && text.text.starts_with('\u{feff}') => '\u{feff}'.len_utf8(),
         _ => 0,
     }
 }

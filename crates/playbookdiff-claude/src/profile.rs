@@ -88,6 +88,18 @@ pub enum Fact {
     /// Hooks can be registered for `PreSkillShellCommand`. Before, the
     /// event does not exist.
     PreSkillShellCommandHookEvent,
+    /// Launched from a subdirectory, the git root's
+    /// `.claude/settings.local.json` is read besides the launch
+    /// directory's. Before, local settings are read from the launch
+    /// directory only, as project settings are.
+    LocalSettingsAtGitRoot,
+    /// Reading a file, the nested memory loader skips a file the startup
+    /// request already holds. Before, a startup file the loader reaches
+    /// again is attached a second time: reading a file below the launch
+    /// directory's `.claude/` attaches its `.claude/CLAUDE.md` with its
+    /// imports (modelled), and an on-demand file's import of a startup
+    /// file attaches that file (not modelled; `fuzz.claude-code.34`).
+    NestedSkipsStartupFiles,
 }
 
 impl Fact {
@@ -110,6 +122,8 @@ impl Fact {
             Fact::DirectoryAddedHookEvent => "DirectoryAddedHookEvent",
             Fact::ModelSwitchHookEvents => "ModelSwitchHookEvents",
             Fact::PreSkillShellCommandHookEvent => "PreSkillShellCommandHookEvent",
+            Fact::LocalSettingsAtGitRoot => "LocalSettingsAtGitRoot",
+            Fact::NestedSkipsStartupFiles => "NestedSkipsStartupFiles",
         }
     }
 }
@@ -270,6 +284,20 @@ const TABLE: &[Row] = &[
         summary: "Hooks can be registered for PreSkillShellCommand.",
         evidence: "bisected on the agent's code: 2.1.331 lacks `PreSkillShellCommand`, 2.1.332 has it",
     },
+    Row {
+        fact: Fact::LocalSettingsAtGitRoot,
+        since: "2.1.211",
+        until: None,
+        summary: "Launched from a subdirectory, the git root's .claude/settings.local.json is read besides the launch directory's.",
+        evidence: "bisected (case `fuzz.claude-code.19`, launched from `vendor/sub dir`): 2.1.210 lists `search0`, which the root's `.claude/settings.local.json` names in `disabledMcpjsonServers`, 2.1.211 drops it; the 2.1.211 changelog announces it, and the settings loader of 2.1.332 adds the git root's local settings file to the launch directory's (2.1.197 joins the launch directory only)",
+    },
+    Row {
+        fact: Fact::NestedSkipsStartupFiles,
+        since: "2.1.277",
+        until: None,
+        summary: "Reading a file below the launch directory's .claude/ no longer attaches its .claude/CLAUDE.md, loaded at startup, a second time.",
+        evidence: "bisected (case `fuzz.claude-code.106`, reading `.claude/rules/deep/Web0.md`): 2.1.276 attaches `.claude/CLAUDE.md` a second time, 2.1.277 attaches nothing; the nested loader of 2.1.197 skips only files read or attached on demand, that of 2.1.332 also a file the startup request announced with the same text",
+    },
 ];
 
 /// The behaviour of one profiled Claude Code release, read from `TABLE`.
@@ -320,6 +348,8 @@ mod tests {
             Fact::DirectoryAddedHookEvent,
             Fact::ModelSwitchHookEvents,
             Fact::PreSkillShellCommandHookEvent,
+            Fact::LocalSettingsAtGitRoot,
+            Fact::NestedSkipsStartupFiles,
         ] {
             assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
         }
@@ -345,5 +375,9 @@ mod tests {
         assert!(mid.has(Fact::DirectoryAddedHookEvent));
         assert!(!mid.has(Fact::ModelSwitchHookEvents));
         assert!(!mid.has(Fact::PreSkillShellCommandHookEvent));
+        assert!(!old.has(Fact::LocalSettingsAtGitRoot));
+        assert!(new.has(Fact::LocalSettingsAtGitRoot));
+        assert!(!old.has(Fact::NestedSkipsStartupFiles));
+        assert!(new.has(Fact::NestedSkipsStartupFiles));
     }
 }

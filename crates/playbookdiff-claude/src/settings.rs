@@ -7,6 +7,7 @@
 //! settings also at the git root since v2.1.211; strict JSON).
 
 use crate::json::{dotted, JsonDoc};
+use crate::profile::Fact;
 use crate::Compiler;
 use globset::{GlobBuilder, GlobMatcher};
 use playbookdiff_model::{
@@ -310,8 +311,9 @@ fn report_ancestor_settings(cx: &mut Compiler<'_, '_>, cwd: &RepoPath) {
 
 /// The settings files to read, lowest precedence first: in local mode
 /// the user's `settings.json`; cwd's `.claude/settings.json`; in local
-/// mode the `settings.local.json` files of the root and cwd (in repo mode
-/// those are recorded as unread and reported), then the managed
+/// mode the `settings.local.json` files of the root (from
+/// [`Fact::LocalSettingsAtGitRoot`] on) and cwd (in repo mode those are
+/// recorded as unread and reported), then the managed
 /// `managed-settings.json` and the files of `managed-settings.d` in name
 /// order. Claude Code's precedence, highest first: managed, command line,
 /// local, project, user (harness facts A6; settings documentation,
@@ -331,8 +333,8 @@ fn candidates(
         candidates.push((p, SourceScope::Project));
     }
     let mut local = Vec::new();
-    if let Some(p) = RepoPath::root().join(crate::SETTINGS_LOCAL.relative()) {
-        local.push(p);
+    if cx.profile.has(Fact::LocalSettingsAtGitRoot) {
+        local.extend(RepoPath::root().join(crate::SETTINGS_LOCAL.relative()));
     }
     if let Some(p) = cwd.join(crate::SETTINGS_LOCAL.relative()) {
         if !local.contains(&p) {

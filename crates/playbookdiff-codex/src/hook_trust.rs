@@ -31,10 +31,10 @@
 //! `currentHash` Codex gives, a hook with a `statusMessage` included.
 
 use crate::config::{extent, get, Layer};
+use playbookdiff_adapter::hooks::command_hook_hash;
 use playbookdiff_model::{Hook, RepoPath, SourceRef, SourceScope, Verdict};
 use playbookdiff_source::Machine;
-use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use toml::de::DeValue;
@@ -192,57 +192,6 @@ fn hash(event: &str, group: &Value, handler: &Value) -> String {
     let ignores_matcher = matches!(event, "UserPromptSubmit" | "Stop");
     let matcher = group["matcher"].as_str().filter(|_| !ignores_matcher);
     command_hook_hash(&snake_case(event), matcher, handler)
-}
-
-/// The hash Codex computes for a command hook of `event` (Codex's label:
-/// `pre_tool_use`, `post_tool_use`) in a group with `matcher` (as Codex
-/// keeps it: none for an event that ignores it), from the handler's JSON
-/// object (`command`, `timeout` in seconds, `async`, `statusMessage`):
-/// `sha256:` and 64 hex digits (module documentation). The guard trusts
-/// the hooks it installs with it.
-pub fn command_hook_hash(event: &str, matcher: Option<&str>, handler: &Value) -> String {
-    let timeout = handler["timeout"].as_u64().unwrap_or(600).max(1);
-    let mut hook = Map::new();
-    hook.insert("type".into(), "command".into());
-    hook.insert(
-        "command".into(),
-        handler["command"].as_str().unwrap_or("").into(),
-    );
-    hook.insert("timeout".into(), timeout.into());
-    hook.insert(
-        "async".into(),
-        handler["async"].as_bool().unwrap_or(false).into(),
-    );
-    if let Some(status) = handler["statusMessage"].as_str() {
-        hook.insert("statusMessage".into(), status.into());
-    }
-    let mut identity = Map::new();
-    identity.insert("event_name".into(), event.into());
-    if let Some(m) = matcher {
-        identity.insert("matcher".into(), m.into());
-    }
-    identity.insert("hooks".into(), Value::Array(vec![Value::Object(hook)]));
-    let text = canonical(&Value::Object(identity)).to_string();
-    let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
-}
-
-/// `value` with every object's keys in sorted order.
-fn canonical(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), canonical(&map[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
-        other => other.clone(),
-    }
 }
 
 /// The trust status of a hook that is not managed, whose current hash is

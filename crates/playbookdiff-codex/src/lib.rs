@@ -55,7 +55,7 @@
 mod agents;
 mod config;
 mod hook_trust;
-pub use hook_trust::command_hook_hash;
+pub use playbookdiff_adapter::hooks::command_hook_hash;
 mod hooks;
 mod instructions;
 mod mcp;

@@ -153,11 +153,7 @@ fn of_git_root(cx: &mut Cx<'_, '_>, profile: &Profile, top: RepoPath) -> Vec<Ski
 /// diagnostics reading it reported, before names are compared across
 /// directories ([`push`]). Read once per directory and release on one
 /// `Repo`: the git root's skills are in every launch directory's chain.
-fn of_dir(
-    cx: &mut Cx<'_, '_>,
-    profile: &Profile,
-    dir: RepoPath,
-) -> Vec<(Skill, Vec<Diagnostic>)> {
+fn of_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: RepoPath) -> Vec<(Skill, Vec<Diagnostic>)> {
     /// The memo key: the directory and the release.
     #[derive(Hash, PartialEq, Eq)]
     struct SkillsOf(RepoPath, &'static str);

@@ -4,7 +4,7 @@
 //! and `guard status` can tell a trusted hook from an untrusted or changed
 //! one.
 //!
-//! The hash is [`command_hook_hash`], the Codex adapter's (checked there
+//! The hash is [`command_hook_hash`], the one the Codex adapter uses (checked there
 //! against the hashes the app server's `hooks/list` reports in Codex
 //! 0.142.3 and 0.171.0). The key is `<hooks.json path>:<event>:<group
 //! index>:<handler index>` (0-based).
@@ -29,7 +29,7 @@ pub struct TrustEntry {
 
 /// The hash Codex computes for a command hook, kept by the Codex adapter
 /// (which decides with it which hooks run in local mode).
-pub use playbookdiff_codex::command_hook_hash;
+pub use playbookdiff_adapter::hooks::command_hook_hash;
 
 /// The trust entries of every command hook in `hooks_json` (the text of
 /// the file at `path`, as Codex names it in keys) whose command holds

@@ -71,6 +71,23 @@ pub const FAIL_CLOSED: &str = " || exit 2";
 /// `{ ...; }`).
 pub const CODEX_FAIL_CLOSED: &str = " || sh -c 'cat >/dev/null; exit 2'";
 
+/// Where `guard install` registers the guard for the user and the
+/// machine beyond the adapters' own user and managed surfaces (which hold
+/// `~/.claude/settings.json`, `~/.gemini/settings.json`, ...): Codex's
+/// `hooks.json`, Copilot CLI's hook files, OpenCode's plugin modules, and
+/// each agent's managed directory. A write there could remove the guard
+/// (docs/guard.md, "Installing, per agent and scope").
+pub const MACHINE_REGISTRATIONS: &[&str] = &[
+    "~/.codex/hooks.json",
+    "~/.copilot/hooks/**",
+    "~/.config/opencode/plugin/**",
+    "~/.config/opencode/plugins/**",
+    "/etc/claude-code/**",
+    "/etc/codex/**",
+    "/etc/gemini-cli/**",
+    "/etc/opencode/**",
+];
+
 /// The seconds a host gives the guard before it kills it: 120. Claude
 /// Code runs the call after a hook times out ("a timed-out command hook
 /// doesn't block the tool call", its hooks reference), and `|| exit 2`

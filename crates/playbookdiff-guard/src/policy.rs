@@ -187,23 +187,6 @@ fn set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Globs {
     Globs::new(patterns.iter().copied().chain(dirs))
 }
 
-/// Where `guard install` registers the guard for the user and the
-/// machine beyond the adapters' own user and managed surfaces (which hold
-/// `~/.claude/settings.json`, `~/.gemini/settings.json`, ...): Codex's
-/// `hooks.json`, Copilot CLI's hook files, OpenCode's plugin modules, and
-/// each agent's managed directory. A write there could remove the guard
-/// (docs/guard.md, "Installing, per agent and scope").
-pub const MACHINE_REGISTRATIONS: &[&str] = &[
-    "~/.codex/hooks.json",
-    "~/.copilot/hooks/**",
-    "~/.config/opencode/plugin/**",
-    "~/.config/opencode/plugins/**",
-    "/etc/claude-code/**",
-    "/etc/codex/**",
-    "/etc/gemini-cli/**",
-    "/etc/opencode/**",
-];
-
 /// The policy of one repository: the compiled matchers of every rule.
 #[derive(Clone, Debug)]
 pub struct Policy {
@@ -270,7 +253,7 @@ impl Policy {
             machine: set(machine
                 .iter()
                 .map(|s| s.pattern)
-                .chain(MACHINE_REGISTRATIONS.iter().copied())),
+                .chain(crate::install::MACHINE_REGISTRATIONS.iter().copied())),
             surfaces,
             sources: Vec::new(),
             guard: set(rules::GUARD_CONFIG.matchers.iter().copied()),
@@ -351,7 +334,7 @@ impl Policy {
     /// registered adapter (`~/.claude/settings.json`,
     /// `/etc/codex/config.toml`: a setting there, such as
     /// `disableAllHooks`, switches the guard off), a user or managed
-    /// registration of the guard itself ([`MACHINE_REGISTRATIONS`]), or
+    /// registration of the guard itself ([`crate::install::MACHINE_REGISTRATIONS`]), or
     /// the guard's own files in the home directory (`~/.playbookdiff/`,
     /// the user's kill switch).
     fn machine_rule(&self, path: &Path) -> Option<&'static Rule> {

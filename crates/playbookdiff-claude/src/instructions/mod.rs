@@ -43,6 +43,7 @@ use self::memory::{
     agents_md_fallback, memory_dirs, memory_files, report_fallback, startup_files, top_file,
 };
 use self::rules::{rule_file, rules_root};
+use crate::profile::Fact;
 use crate::settings::Settings;
 use crate::Compiler;
 use playbookdiff_model::{
@@ -201,6 +202,9 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
         }
     }
     read_target_not_attached(cx);
+    if !cx.profile.has(Fact::NestedSkipsStartupFiles) {
+        startup_file_attached_again(cx);
+    }
     if repeated_any {
         cx.out.assumptions.push(
             "Each file enters the context once: Claude Code's memory loader skips a file it has already processed, so \
@@ -237,6 +241,70 @@ fn read_target_not_attached(cx: &mut Compiler<'_, '_>) {
                  not attach a file already read as memory again"
             );
         }
+    }
+}
+
+/// Before [`Fact::NestedSkipsStartupFiles`], reading a file below cwd's
+/// `.claude/` attaches cwd's `.claude/CLAUDE.md` a second time, with the
+/// files it imports: the nested walk from cwd to the file read takes
+/// `.claude` for a directory whose `CLAUDE.md` is that file, and the
+/// loader of 2.1.197 skips only files in its record of files read or
+/// already attached on demand, not those of the startup request. The
+/// startup entries stay; on-demand copies (ids `…~N`) applying to
+/// `.claude` are added. Seen with 2.1.197 (`fuzz.claude-code.106`: reading
+/// `.claude/rules/deep/Web0.md` attaches `.claude/CLAUDE.md`; seeds 138,
+/// 255, 268, 318); 2.1.332 attaches nothing there.
+fn startup_file_attached_again(cx: &mut Compiler<'_, '_>) {
+    let Some(target) = cx.context.target_path.clone() else {
+        return;
+    };
+    let Some(dot_claude) = cx.context.cwd.join(".claude") else {
+        return;
+    };
+    let Some(memory) = dot_claude.join("CLAUDE.md") else {
+        return;
+    };
+    if !target.starts_with(&dot_claude) || target == dot_claude || target == memory {
+        return;
+    }
+    let at_startup = |i: &Instruction| {
+        i.load_phase == LoadPhase::Startup && i.applicability == Applicability::Effective
+    };
+    let Some(top) = cx
+        .out
+        .instructions
+        .iter()
+        .find(|i| at_startup(i) && i.source.path == memory)
+    else {
+        return;
+    };
+    // The file and what it imports, in listing order (an import follows
+    // the file that imports it).
+    let mut ids: HashMap<String, String> = HashMap::new();
+    ids.insert(top.id.clone(), String::new());
+    let mut again = Vec::new();
+    for i in &cx.out.instructions {
+        let of_top = i.id == top.id
+            || i.imported_from
+                .as_ref()
+                .is_some_and(|f| ids.contains_key(f));
+        if of_top && at_startup(i) {
+            ids.insert(i.id.clone(), String::new());
+            again.push(i.clone());
+        }
+    }
+    for mut i in again {
+        let id = cx.unique_id(i.id.clone());
+        ids.insert(i.id.clone(), id.clone());
+        i.id = id;
+        i.imported_from = i.imported_from.and_then(|f| ids.get(&f).cloned());
+        i.load_phase = LoadPhase::OnDemand;
+        i.applies_to = dot_claude.clone();
+        i.reason = format!(
+            "attached again when a file below `{dot_claude}/` is read: this Claude Code release takes `{dot_claude}` \
+             for a directory whose `CLAUDE.md` is `{memory}`, already loaded at startup"
+        );
+        cx.out.instructions.push(i);
     }
 }
 

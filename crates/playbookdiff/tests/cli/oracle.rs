@@ -2105,11 +2105,11 @@ fn older_lines(s: &mut String, agent: &str) {
 
 /// The random repositories of `scripts/oracle/fuzz.py`, per agent and
 /// release, from its reports `oracle/fuzz/<agent>/<version>.json`: the seed
-/// range, how many agreed, the disagreement kinds (aspects) with how many
+/// range, the repositories observed (the range less its `leftOut` seeds,
+/// whose agent runs timed out), how many agreed, the disagreement kinds (aspects) with how many
 /// repositories show each, the rate before the last round of fixes (the
 /// report's `before`, when measured on the same seeds), and the shrunk
-/// cases. Seeds whose agent run timed out (the report's `timedOut`) are
-/// named and left out of the rate.
+/// cases.
 fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     s.push_str("## Random repositories\n\n");
     s.push_str("`scripts/oracle/fuzz.py` generates repositories at random over the grammar of\n");
@@ -2124,7 +2124,9 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
     s.push_str("disagreements has been fixed since. The rates are those of the adapter as it\n");
     s.push_str("is (`fuzz.py recompare` compares the recorded observations again); \"before\n");
     s.push_str("fixes\" is the rate of the adapter before the last round of fixes on the same\n");
-    s.push_str("observations (`recompare --as-before` with the earlier build).\n\n");
+    s.push_str("observations (`recompare --as-before` with the earlier build). A seed whose\n");
+    s.push_str("agent run timed out twice is no observation of the agent: it is left out of\n");
+    s.push_str("\"repositories\" and of the rate.\n\n");
     let mut rows = Vec::new();
     for agent in AGENTS {
         for &v in profiled(agent) {
@@ -2146,9 +2148,10 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
             r["seeds"][0].as_u64().unwrap(),
             r["seeds"][1].as_u64().unwrap(),
         );
-        // A seed whose agent run timed out observed nothing: not counted.
-        let timed_out = r["timedOut"].as_array().map_or(0, Vec::len) as u64;
-        let n = end - first - timed_out;
+        // Seeds without an observation of the agent (a run that timed out
+        // twice) are left out of the rate.
+        let left_out = r["leftOut"].as_array().map_or(0, Vec::len) as u64;
+        let n = end - first - left_out;
         let agree = r["agree"].as_u64().unwrap();
         let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
         for d in r["disagreeing"].as_array().unwrap() {
@@ -2171,10 +2174,10 @@ fn fuzz_section(s: &mut String, listed: &BTreeMap<&str, Vec<Known>>) {
         let _ = writeln!(
             s,
             "| {agent} | {v} | {first}..{end}{} | {n} | {agree} | {rate:.1}% | {before} | {} |",
-            if timed_out == 0 {
+            if left_out == 0 {
                 String::new()
             } else {
-                format!(" ({timed_out} timed out)")
+                format!(" ({left_out} left out)")
             },
             if kinds.is_empty() {
                 "none".to_string()
