@@ -1930,11 +1930,14 @@ fn older_lines(s: &mut String, agent: &str, heading: bool) {
         .flatten()
         .map(|c| format!("`{}`", str_of(c)))
         .collect();
+    let on = if cases.is_empty() {
+        "the behaviours' cases".to_string()
+    } else {
+        format!("{} cases ({})", cases.len(), cases.join(", "))
+    };
     let _ = writeln!(
         s,
-        "Before {profile}: releases from {start} sampled on {} cases ({}), each compared with the observations of {profile}, whose profile models it ({} installs, {} runs).\n",
-        cases.len(),
-        cases.join(", "),
+        "Before {profile}: releases from {start} sampled on {on}, each compared with the observations of {profile}, whose profile models it ({} installs, {} runs).\n",
         doc["installs"],
         doc["runs"],
         profile = str_of(&doc["profile"]),
@@ -2051,56 +2054,6 @@ fn sample_lines(s: &mut String, agent: &str) {
             )
         }
     );
-    older_lines(s, agent);
-}
-
-/// The releases sampled before the oldest profile
-/// (`oracle/bisect/<agent>.older.json`, `bisect.py --older START
-/// --sample N`): each with the cases whose observation differs from the
-/// oldest profile's, which the behaviours above bisect.
-fn older_lines(s: &mut String, agent: &str) {
-    let path = workspace().join(format!("oracle/bisect/{agent}.older.json"));
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return;
-    };
-    let doc: Value = serde_json::from_str(&text).expect("older sample results are JSON");
-    let rows = doc["releases"].as_array().cloned().unwrap_or_default();
-    let _ = writeln!(
-        s,
-        "Sampled before {} ({} installs, {} runs), cases that differ from it:\n",
-        doc["profile"].as_str().unwrap_or("?"),
-        doc["installs"],
-        doc["runs"]
-    );
-    for r in &rows {
-        let differs: Vec<String> = r["differs"]
-            .as_object()
-            .map(|m| {
-                m.iter()
-                    .map(|(case, aspects)| {
-                        let list: Vec<&str> = aspects
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .filter_map(Value::as_str)
-                            .collect();
-                        format!("`{case}` ({})", list.join(", "))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let _ = writeln!(
-            s,
-            "- {}: {}",
-            r["release"].as_str().unwrap_or("?"),
-            if differs.is_empty() {
-                "none".to_string()
-            } else {
-                differs.join("; ")
-            }
-        );
-    }
-    s.push('\n');
 }
 
 /// The random repositories of `scripts/oracle/fuzz.py`, per agent and
