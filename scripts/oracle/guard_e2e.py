@@ -174,9 +174,6 @@ ROWS = [
     P("read-env-tool", ("read", ".env"), [".env"]),
     M("guard-missing-edit", ("edit", "CLAUDE.md", "Run the tests", "Skip the tests"), ["CLAUDE.md"]),
     M("guard-missing-shell", ("bash", "echo x >> AGENTS.md"), ["AGENTS.md"]),
-    # A payload larger than a pipe holds: Codex 0.142.3 runs the call when
-    # the hook exits before reading it (the registration must drain it).
-    M("guard-missing-large", ("bash", "echo x >> AGENTS.md # " + "y" * 100000), ["AGENTS.md"]),
     C("control-write-src", ("write", "src/new.py", "print('new')\n"), ["src/new.py"]),
     C("control-edit-src", ("edit", "src/main.py", "return 1", "return 2"), ["src/main.py"]),
     C("control-shell-write-src", ("bash", "echo hi > src/out.txt"), ["src/out.txt"]),
@@ -186,6 +183,12 @@ ROWS = [
     C("control-read-config", ("read", "CLAUDE.md"), ["CLAUDE.md"]),
     C("control-push-branch", ("bash", "git push origin rewritten:refs/heads/feature"),
       ["remote:feature"]),
+    # A payload larger than a pipe holds: Codex 0.142.3 runs the call when
+    # the hook exits before reading it (the registration must drain it).
+    # Last: Copilot CLI 1.0.24 refuses it and then sends no further request
+    # within the run's time (its log stops after the refusal), which would
+    # leave every later row unreached.
+    M("guard-missing-large", ("bash", "echo x >> AGENTS.md # " + "y" * 100000), ["AGENTS.md"]),
 ]
 
 

@@ -467,12 +467,14 @@ pub fn merge_gemini(existing: Option<&str>, command: &str) -> Result<Option<Stri
 /// What Copilot CLI's fail-closed registration runs when the guard
 /// cannot start or answer: the rest of the payload read, then a deny
 /// printed on standard output, the only answer Copilot CLI reads as a
-/// block (it runs the call when a hook fails). Copilot CLI 1.0.24 stops
-/// answering for the rest of the session when a hook exits before reading
-/// a payload larger than a pipe holds (the end-to-end row
-/// `guard-missing-large`, a 100 KB shell command: no later call ran), so
-/// the fallback drains its input as Codex's does ([`CODEX_FAIL_CLOSED`]).
-/// Copilot CLI runs the command with `bash`, so `{ ...; }` holds.
+/// block (it runs the call when a hook fails). The payload is read first,
+/// as Codex's fallback does ([`CODEX_FAIL_CLOSED`]), so that no host
+/// sees its write of a large payload fail: with the end-to-end row
+/// `guard-missing-large` (a 100 KB shell command, the guard gone) Copilot
+/// CLI 1.0.24 and 1.0.102 refused the call with and without the drain;
+/// 1.0.24 then sent no further request within the run's time, with the
+/// drain too, so that is the agent's own limit, not the hook's. Copilot
+/// CLI runs the command with `bash`, so `{ ...; }` holds.
 pub fn copilot_fallback() -> String {
     let deny = crate::host::copilot_deny(
         "Refused by playbookdiff guard: the guard could not start or answer; the call is not run.",
