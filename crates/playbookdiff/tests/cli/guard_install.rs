@@ -349,9 +349,8 @@ fn copilot_user_scope_and_no_managed_scope() {
     );
 }
 
-/// Copilot CLI 1.0.24 answers no later call once a hook exits without
-/// reading a payload larger than a pipe holds: Copilot CLI's registered
-/// command, its program gone, reads the whole payload (1 MiB) and then
+/// Copilot CLI's registered command, its program gone, reads the whole
+/// payload (1 MiB, more than a pipe holds, as Codex's does) and then
 /// prints the deny Copilot CLI reads as a block, exit 0 (Copilot CLI runs
 /// hooks with `bash`).
 #[test]
