@@ -553,6 +553,58 @@ fn is_assignment(w: &str) -> bool {
     })
 }
 
+/// The hash Codex computes for a command hook of `event` (Codex's label:
+/// `pre_tool_use`, `post_tool_use`) in a group with `matcher` (as Codex
+/// keeps it: none for an event that ignores it), from the handler's JSON
+/// object (`command`, `timeout` in seconds, `async`, `statusMessage`):
+/// `sha256:` and 64 hex digits (Codex's `hooks/list` reports it as `currentHash`; the Codex adapter's
+/// `hook_trust` module documents the derivation). The guard trusts
+/// the hooks it installs with it.
+pub fn command_hook_hash(event: &str, matcher: Option<&str>, handler: &Value) -> String {
+    let timeout = handler["timeout"].as_u64().unwrap_or(600).max(1);
+    let mut hook = Map::new();
+    hook.insert("type".into(), "command".into());
+    hook.insert(
+        "command".into(),
+        handler["command"].as_str().unwrap_or("").into(),
+    );
+    hook.insert("timeout".into(), timeout.into());
+    hook.insert(
+        "async".into(),
+        handler["async"].as_bool().unwrap_or(false).into(),
+    );
+    if let Some(status) = handler["statusMessage"].as_str() {
+        hook.insert("statusMessage".into(), status.into());
+    }
+    let mut identity = Map::new();
+    identity.insert("event_name".into(), event.into());
+    if let Some(m) = matcher {
+        identity.insert("matcher".into(), m.into());
+    }
+    identity.insert("hooks".into(), Value::Array(vec![Value::Object(hook)]));
+    let text = canonical(&Value::Object(identity)).to_string();
+    let digest = Sha256::digest(text.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+/// `value` with every object's keys in sorted order.
+fn canonical(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), canonical(&map[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -636,57 +688,5 @@ mod tests {
         assert!(foreign_tools("Bash|Edit", tools).is_none());
         assert!(foreign_tools("mcp__github", tools).is_none());
         assert!(foreign_tools("Wri.*", tools).is_none());
-    }
-}
-
-/// The hash Codex computes for a command hook of `event` (Codex's label:
-/// `pre_tool_use`, `post_tool_use`) in a group with `matcher` (as Codex
-/// keeps it: none for an event that ignores it), from the handler's JSON
-/// object (`command`, `timeout` in seconds, `async`, `statusMessage`):
-/// `sha256:` and 64 hex digits (Codex's `hooks/list` reports it as `currentHash`; the Codex adapter's
-/// `hook_trust` module documents the derivation). The guard trusts
-/// the hooks it installs with it.
-pub fn command_hook_hash(event: &str, matcher: Option<&str>, handler: &Value) -> String {
-    let timeout = handler["timeout"].as_u64().unwrap_or(600).max(1);
-    let mut hook = Map::new();
-    hook.insert("type".into(), "command".into());
-    hook.insert(
-        "command".into(),
-        handler["command"].as_str().unwrap_or("").into(),
-    );
-    hook.insert("timeout".into(), timeout.into());
-    hook.insert(
-        "async".into(),
-        handler["async"].as_bool().unwrap_or(false).into(),
-    );
-    if let Some(status) = handler["statusMessage"].as_str() {
-        hook.insert("statusMessage".into(), status.into());
-    }
-    let mut identity = Map::new();
-    identity.insert("event_name".into(), event.into());
-    if let Some(m) = matcher {
-        identity.insert("matcher".into(), m.into());
-    }
-    identity.insert("hooks".into(), Value::Array(vec![Value::Object(hook)]));
-    let text = canonical(&Value::Object(identity)).to_string();
-    let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
-}
-
-/// `value` with every object's keys in sorted order.
-fn canonical(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), canonical(&map[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
-        other => other.clone(),
     }
 }
