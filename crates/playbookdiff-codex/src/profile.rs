@@ -13,7 +13,7 @@
 //! openai/codex sources (`codex-rs/...` paths) and the release's own
 //! `codex debug prompt-input` output on a small repository.
 
-use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
+use playbookdiff_model::profile::{at_least, ReleaseChange};
 
 /// How the skill listing names each `SKILL.md`
 /// (`codex-rs/core-skills/src/render.rs`, `SkillLine`, the alias plan).
@@ -253,18 +253,7 @@ impl Fact {
 }
 
 /// One fact's change: the newer row's value holds from release `since` on.
-pub struct Change {
-    /// The fact.
-    pub fact: Fact,
-    /// Its name in the bisection results (`oracle/bisect/codex.json`).
-    pub name: &'static str,
-    /// The first release that shows it.
-    pub since: &'static str,
-    /// What Codex does from `since` on, one sentence.
-    pub summary: &'static str,
-    /// What shows it.
-    pub evidence: &'static str,
-}
+pub type Change = playbookdiff_model::profile::FactChange<Fact>;
 
 /// The first release the adapter models. The window of the last twelve
 /// months starts at 0.77.0 (npm publish time 2026-01-15), but no release
@@ -369,17 +358,7 @@ fn row_of(c: &Change) -> &'static Row {
 /// [`CHANGES`] as the adapter's
 /// [`playbookdiff_adapter::Adapter::release_changes`].
 pub fn changes() -> Vec<ReleaseChange> {
-    let mut out: Vec<ReleaseChange> = CHANGES
-        .iter()
-        .map(|c| ReleaseChange {
-            fact: c.name,
-            since: c.since,
-            summary: c.summary,
-            evidence: c.evidence,
-        })
-        .collect();
-    out.sort_by(|a, b| compare_versions(a.since, b.since));
-    out
+    playbookdiff_model::profile::release_changes(CHANGES)
 }
 
 #[cfg(test)]

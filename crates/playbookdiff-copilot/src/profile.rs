@@ -260,18 +260,7 @@ impl Fact {
 }
 
 /// One fact's change: the newer row's value holds from release `since` on.
-pub(crate) struct Change {
-    /// The fact.
-    pub fact: Fact,
-    /// Its name in the bisection results (`oracle/bisect/copilot.json`).
-    pub name: &'static str,
-    /// The first release that shows it.
-    pub since: &'static str,
-    /// What Copilot CLI does from `since` on, one sentence.
-    pub summary: &'static str,
-    /// What shows it.
-    pub evidence: &'static str,
-}
+pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 
 /// Every fact that differs between the rows of [`TABLE`], with the first
 /// release that shows the newer value, oldest first.
@@ -415,17 +404,7 @@ pub(crate) fn of(version: &str) -> Profile {
 /// [`CHANGES`] as the adapter's
 /// [`playbookdiff_adapter::Adapter::release_changes`].
 pub(crate) fn changes() -> Vec<ReleaseChange> {
-    let mut out: Vec<ReleaseChange> = CHANGES
-        .iter()
-        .map(|c| ReleaseChange {
-            fact: c.name,
-            since: c.since,
-            summary: c.summary,
-            evidence: c.evidence,
-        })
-        .collect();
-    out.sort_by(|a, b| compare_versions(a.since, b.since));
-    out
+    playbookdiff_model::profile::release_changes(CHANGES)
 }
 
 #[cfg(test)]

@@ -108,6 +108,39 @@ pub struct ReleaseChange {
     pub evidence: &'static str,
 }
 
+/// One fact's change in an adapter's version table: the newer profiled
+/// row's value of `fact` holds from release `since` on. `F` is the
+/// adapter's closed set of facts. The Codex, Gemini CLI and Copilot CLI
+/// adapters each keep a list of these, found by bisection.
+#[derive(Clone, Copy, Debug)]
+pub struct FactChange<F> {
+    /// The fact.
+    pub fact: F,
+    /// Its name in the bisection results (`oracle/bisect/<agent>.json`).
+    pub name: &'static str,
+    /// The first release that shows it.
+    pub since: &'static str,
+    /// What the agent does from `since` on, one sentence.
+    pub summary: &'static str,
+    /// What shows it.
+    pub evidence: &'static str,
+}
+
+/// `changes` as the adapter's release changes, oldest first.
+pub fn release_changes<F>(changes: &[FactChange<F>]) -> Vec<ReleaseChange> {
+    let mut out: Vec<ReleaseChange> = changes
+        .iter()
+        .map(|c| ReleaseChange {
+            fact: c.name,
+            since: c.since,
+            summary: c.summary,
+            evidence: c.evidence,
+        })
+        .collect();
+    out.sort_by(|a, b| compare_versions(a.since, b.since));
+    out
+}
+
 /// True when `version` lies from `first` to `last`, both included
 /// ([`compare_versions`]).
 pub fn within(version: &str, first: &str, last: &str) -> bool {
