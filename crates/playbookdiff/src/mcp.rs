@@ -18,10 +18,10 @@
 //! with its option spelled as the argument.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -778,6 +778,33 @@ impl ServerHandler for Server {
         }
         Ok(ReadResourceResult::new(vec![ResourceContents::text(FIDELITY, FIDELITY_URI)]).into())
     }
+
+    /// A request whose method MCP does not define: JSON-RPC's "method not
+    /// found" (-32601), naming the method and the ones this server answers
+    /// (rmcp's default message is the bare method name).
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            unknown_method(&request.method),
+            None,
+        ))
+    }
+}
+
+/// The MCP methods this server answers, for the message of an unknown one.
+const ANSWERED_METHODS: &str =
+    "initialize, ping, tools/list, tools/call, resources/list and resources/read";
+
+/// The message of a request for `method`, which MCP does not define.
+fn unknown_method(method: &str) -> String {
+    format!(
+        "unknown method `{}`; this server answers {ANSWERED_METHODS}",
+        method.escape_debug()
+    )
 }
 
 /// The server's instructions to its client: what it answers, naming every

@@ -5,6 +5,7 @@
 //! a finding with its severity; the exit status fails the round only for
 //! the errors.
 
+use crate::mcp::Mcp;
 use crate::rulings::{
     commit_all, commit_row, git_in, guard_write, keygen, Committer, BRIEF, BRIEF_PATH,
 };
@@ -310,81 +311,6 @@ fn the_guard_reads_the_scope_from_the_base_branch_and_follows_it_when_it_moves()
     let (d, out) = guard_write(root, "README.md", None);
     assert_eq!(d, "deny", "{out}");
     assert_eq!(guard_write(root, "src/a.rs", None).0, "allow");
-}
-
-/// `playbookdiff mcp` on pipes, initialized; each call a request and its
-/// answer (newline-delimited JSON-RPC, as the stdio transport frames it).
-struct Mcp {
-    child: std::process::Child,
-    out: std::io::BufReader<std::process::ChildStdout>,
-    next: u64,
-}
-
-impl Mcp {
-    fn start() -> Mcp {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("playbookdiff"))
-            .arg("mcp")
-            .env_remove("PLAYBOOKDIFF_BRIEF")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let out = std::io::BufReader::new(child.stdout.take().unwrap());
-        let mut mcp = Mcp {
-            child,
-            out,
-            next: 0,
-        };
-        let info = serde_json::json!({"name": "test", "version": "1"});
-        mcp.request(
-            "initialize",
-            serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": info}),
-        );
-        mcp.send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        mcp
-    }
-
-    fn send(&mut self, v: Value) {
-        use std::io::Write;
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{v}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        use std::io::BufRead;
-        self.next += 1;
-        let id = self.next;
-        self.send(
-            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
-        );
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.out.read_line(&mut line).unwrap() > 0,
-                "the server closed"
-            );
-            let v: Value = serde_json::from_str(&line).unwrap();
-            if v["id"] == id {
-                return v["result"].clone();
-            }
-        }
-    }
-
-    fn call(&mut self, tool: &str, args: Value) -> Value {
-        self.request(
-            "tools/call",
-            serde_json::json!({"name": tool, "arguments": args}),
-        )
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        drop(self.child.stdin.take());
-        let _ = self.child.wait();
-    }
 }
 
 #[test]

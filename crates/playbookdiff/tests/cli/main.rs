@@ -22,6 +22,7 @@ mod guard_replay;
 mod html;
 mod layout;
 mod local_mode;
+mod mcp;
 mod new_user;
 mod oracle;
 mod oracle_surfaces;
