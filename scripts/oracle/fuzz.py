@@ -1064,23 +1064,34 @@ def outcomes(report):
     return out
 
 
+def differing(committed, trial):
+    """The seeds of `trial`'s range to which the report `trial` gives
+    another outcome than the report `committed`. Raises ValueError when
+    that range does not lie within `committed`'s."""
+    (a, b), (c, d) = committed["seeds"], trial["seeds"]
+    if not a <= c <= d <= b:
+        raise ValueError(f"trial seeds {c}..{d} not within the report's {a}..{b}")
+    before, again = outcomes(committed), outcomes(trial)
+    return [s for s in range(c, d) if before[s] != again[s]]
+
+
 def same(agent, version, trial):
     """Checks that the report of (agent, version) under `trial` (a run of
     some seeds with `PLAYBOOKDIFF_FUZZ_REPORTS=trial`) gives every one of
-    its seeds the outcome the committed report gives it; its range must lie
-    within the committed one. Prints each seed that differs; returns 0 when
-    none does, 1 otherwise."""
-    ours = json.loads((ROOT / "oracle" / "fuzz" / agent / f"{version}.json").read_text())
-    theirs = json.loads((Path(trial) / agent / f"{version}.json").read_text())
-    (a, b), (c, d) = ours["seeds"], theirs["seeds"]
-    if not a <= c <= d <= b:
-        print(f"trial seeds {c}..{d} not within the report's {a}..{b}")
+    its seeds the outcome the committed report gives it ([`differing`]).
+    Prints each seed that differs; returns 0 when none does, 1 otherwise."""
+    committed = json.loads((ROOT / "oracle" / "fuzz" / agent / f"{version}.json").read_text())
+    again = json.loads((Path(trial) / agent / f"{version}.json").read_text())
+    try:
+        differ = differing(committed, again)
+    except ValueError as e:
+        print(e)
         return 1
-    committed, again = outcomes(ours), outcomes(theirs)
-    differ = [s for s in range(c, d) if committed[s] != again[s]]
+    before, now = outcomes(committed), outcomes(again)
     for s in differ:
-        print(f"seed {s}: report {json.dumps(committed[s])}; trial {json.dumps(again[s])}")
-    agree = sum(1 for s in range(c, d) if again[s] == "agree")
+        print(f"seed {s}: report {json.dumps(before[s])}; trial {json.dumps(now[s])}")
+    c, d = again["seeds"]
+    agree = sum(1 for s in range(c, d) if now[s] == "agree")
     print(f"{agent} {version}: seeds {c}..{d}: {d - c - len(differ)} of {d - c} the same "
           f"({agree} agree in the trial)")
     return 1 if differ else 0
