@@ -7,6 +7,7 @@ Usage:
                               [--shrink-limit K] [--again]
     scripts/oracle/fuzz.py recompare --agent A --version V [--binary B] [--as-before]
     scripts/oracle/fuzz.py keep --agent A --seed S [--aspect X]
+    scripts/oracle/fuzz.py same --agent A --version V --trial DIR
 
 `generate` writes the random repository of one seed into DIR (and its
 launch directory, target and submodules into DIR.case.json); the same agent
@@ -39,6 +40,10 @@ their aspects, the shrunk cases) is written to
 `oracle/fuzz/<agent>/<version>.json`; the oracle test renders it into
 `docs/fidelity.md`. Nothing in it depends on time or on the machine, so
 the same seeds give the same report.
+
+`same` checks that a trial run (the same seeds, or some of them, run
+again with `PLAYBOOKDIFF_FUZZ_REPORTS=DIR`) gives each seed the outcome
+the committed report gives it.
 
 Python 3.11 standard library only; needs what `record.py` needs and cargo.
 """
@@ -1048,6 +1053,50 @@ def recompare(agent, version, binary, as_before=False):
                f"{len(now['disagreeing'])} disagree (compared again{', before' if as_before else ''})")
 
 
+def outcomes(report):
+    """Each seed of `report`'s range with its outcome: "agree", the
+    disagreeing entry, or the `leftOut` entry."""
+    out = {s: "agree" for s in range(*report["seeds"])}
+    for d in report["disagreeing"]:
+        out[d["seed"]] = {"disagree": d}
+    for d in report.get("leftOut", []):
+        out[d["seed"]] = {"leftOut": d}
+    return out
+
+
+def differing(committed, trial):
+    """The seeds of `trial`'s range to which the report `trial` gives
+    another outcome than the report `committed`. Raises ValueError when
+    that range does not lie within `committed`'s."""
+    (a, b), (c, d) = committed["seeds"], trial["seeds"]
+    if not a <= c <= d <= b:
+        raise ValueError(f"trial seeds {c}..{d} not within the report's {a}..{b}")
+    before, again = outcomes(committed), outcomes(trial)
+    return [s for s in range(c, d) if before[s] != again[s]]
+
+
+def same(agent, version, trial):
+    """Checks that the report of (agent, version) under `trial` (a run of
+    some seeds with `PLAYBOOKDIFF_FUZZ_REPORTS=trial`) gives every one of
+    its seeds the outcome the committed report gives it ([`differing`]).
+    Prints each seed that differs; returns 0 when none does, 1 otherwise."""
+    committed = json.loads((ROOT / "oracle" / "fuzz" / agent / f"{version}.json").read_text())
+    again = json.loads((Path(trial) / agent / f"{version}.json").read_text())
+    try:
+        differ = differing(committed, again)
+    except ValueError as e:
+        print(e)
+        return 1
+    before, now = outcomes(committed), outcomes(again)
+    for s in differ:
+        print(f"seed {s}: report {json.dumps(before[s])}; trial {json.dumps(now[s])}")
+    c, d = again["seeds"]
+    agree = sum(1 for s in range(c, d) if now[s] == "agree")
+    print(f"{agent} {version}: seeds {c}..{d}: {d - c - len(differ)} of {d - c} the same "
+          f"({agree} agree in the trial)")
+    return 1 if differ else 0
+
+
 def seeds_arg(text):
     a, _, b = text.partition(":")
     return int(a), int(b)
@@ -1082,7 +1131,14 @@ def main():
     c.add_argument("--binary", help="the `cli` test binary to compare with (default: built now)")
     c.add_argument("--as-before", action="store_true",
                    help="store the agreements as the report's `before` (the adapter before a fix)")
+    t = sub.add_parser("same", help="check a trial run's report against the committed one")
+    t.add_argument("--agent", required=True, choices=list(FOCUS))
+    t.add_argument("--version", required=True)
+    t.add_argument("--trial", type=Path, required=True,
+                   help="the trial's reports directory (its PLAYBOOKDIFF_FUZZ_REPORTS)")
     args = p.parse_args()
+    if args.cmd == "same":
+        return same(args.agent, args.version, args.trial)
     if args.cmd == "recompare":
         return recompare(args.agent, args.version, args.binary or test_binary(), args.as_before)
     if args.cmd == "keep":
@@ -1112,4 +1168,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

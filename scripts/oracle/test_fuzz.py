@@ -97,6 +97,19 @@ class Report(unittest.TestCase):
         self.assertEqual(report["agree"] + len(report["disagreeing"]), 120)
         self.assertTrue(report["disagreeing"], "the fake comparison finds something")
 
+    def test_a_trial_of_some_seeds_is_checked_seed_by_seed(self):
+        committed = json.loads(self.run_ranges("claude-code", [(0, 120)]))
+        trial = json.loads(self.run_ranges("claude-code", [(50, 100)]))
+        self.assertEqual(fuzz.differing(committed, trial), [])
+        seed = next(d["seed"] for d in trial["disagreeing"])
+        trial["disagreeing"] = [d for d in trial["disagreeing"] if d["seed"] != seed]
+        trial["agree"] += 1
+        self.assertEqual(fuzz.differing(committed, trial), [seed])
+        trial["leftOut"] = [{"seed": 60, "reason": "timeout"}]
+        self.assertIn(60, fuzz.differing(committed, trial))
+        with self.assertRaises(ValueError):
+            fuzz.differing(trial, committed)
+
     def test_a_run_that_does_not_continue_starts_afresh(self):
         text = self.run_ranges("codex", [(0, 30)])
         report = fuzz.continued(json.loads(text), "codex", "1.0.0", 40)

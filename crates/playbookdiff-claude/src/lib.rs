@@ -269,6 +269,8 @@ pub(crate) struct Inclusion {
     pub by: RepoPath,
     /// True when it was imported, false when loaded as a memory or rule file.
     pub imported: bool,
+    /// When it entered: at startup or on demand (a read).
+    pub load_phase: LoadPhase,
 }
 
 impl Inclusion {
@@ -279,6 +281,32 @@ impl Inclusion {
             (true, false) => format!("imported by `{}`", self.by),
             (false, _) => format!("loaded as `{}`", self.by),
         }
+    }
+}
+
+impl Compiler<'_, '_> {
+    /// How the real file `real` entered the context before, when that
+    /// keeps it from entering again where `place` would put it: always,
+    /// except that before [`profile::Fact::NestedSkipsStartupFiles`] a
+    /// file loaded at startup enters again when a read reaches it (the
+    /// nested loader of 2.1.197 starts each read with an empty set of
+    /// processed files; `fuzz.claude-code.34`: reading `lib/main.ts`
+    /// attaches `lib/CLAUDE.local.md` and its import `@../CLAUDE.local.md`,
+    /// the root's `CLAUDE.local.md`, loaded at startup).
+    pub(crate) fn included_before(
+        &self,
+        real: &RepoPath,
+        phase: LoadPhase,
+        applicability: Applicability,
+    ) -> Option<&Inclusion> {
+        let first = self.included.get(real)?;
+        let read_reaches_startup_file = first.load_phase == LoadPhase::Startup
+            && phase == LoadPhase::OnDemand
+            && applicability == Applicability::Effective;
+        if read_reaches_startup_file && !self.profile.has(profile::Fact::NestedSkipsStartupFiles) {
+            return None;
+        }
+        Some(first)
     }
 }
 

@@ -97,8 +97,8 @@ pub enum Fact {
     /// request already holds. Before, a startup file the loader reaches
     /// again is attached a second time: reading a file below the launch
     /// directory's `.claude/` attaches its `.claude/CLAUDE.md` with its
-    /// imports (modelled), and an on-demand file's import of a startup
-    /// file attaches that file (not modelled; `fuzz.claude-code.34`).
+    /// imports (`fuzz.claude-code.106`), and an on-demand file's import of
+    /// a startup file attaches that file (`fuzz.claude-code.34`).
     NestedSkipsStartupFiles,
 }
 

@@ -369,7 +369,11 @@ fn blocked<'b>(
         cx.diag_once(&file.importer, real, d.at(hit.at.clone()));
         return true;
     }
-    if let Some(how) = cx.included.get(real).map(|i| i.describe(file.job.path)) {
+    let place = file.job.place;
+    if let Some(how) = cx
+        .included_before(real, place.load_phase, place.applicability)
+        .map(|i| i.describe(file.job.path))
+    {
         file.seen
             .insert(hit.tok.path.as_str(), Seen::Imported(real.clone()));
         file.repeats.add(real, raw, hit.line, how);
@@ -489,6 +493,7 @@ fn load<'b>(
         crate::Inclusion {
             by: file.job.path.clone(),
             imported: true,
+            load_phase: child.load_phase,
         },
     );
     stack.push(hit.real);

@@ -20,9 +20,12 @@
 //! first and expanded afterwards in context order (startup before on
 //! demand, effective before the rest), so the first inclusion is the one
 //! the agent receives; a later import of the same file is reported as
-//! `import-repeated`. This also bounds the work: an import graph in which
-//! every file imports the next one forty times costs one expansion per
-//! file, not forty to the power of the depth.
+//! `import-repeated`. Before `NestedSkipsStartupFiles` (profile), a read
+//! starts that set empty: a file loaded at startup that the read reaches
+//! again enters a second time, on demand. This also bounds the work: an
+//! import graph in which every file imports the next one forty times
+//! costs one expansion per file and phase, not forty to the power of the
+//! depth.
 //!
 //! One module per concept of the agent: [`memory`] files and the AGENTS.md
 //! fallback, [`rules`], `@path` [`imports`] (where a token leads:
@@ -494,7 +497,8 @@ fn expand_top(cx: &mut Compiler<'_, '_>, loader: &mut Loader<'_>, e: Expansion) 
     // A rule's imports part expands without the rule itself, which is not
     // in the context yet; a whole file is included once.
     if part != Part::Imports {
-        if let Some(first) = cx.included.get(&real).cloned() {
+        let (phase, applicability) = (place.load_phase, place.applicability);
+        if let Some(first) = cx.included_before(&real, phase, applicability).cloned() {
             report_included(cx, &path, &real, &first, &source);
             return true;
         }
@@ -502,6 +506,7 @@ fn expand_top(cx: &mut Compiler<'_, '_>, loader: &mut Loader<'_>, e: Expansion) 
         let inclusion = crate::Inclusion {
             by,
             imported: false,
+            load_phase: phase,
         };
         cx.included.insert(real.clone(), inclusion);
     }
