@@ -213,24 +213,6 @@ fn files(cx: &mut Cx<'_, '_>, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
     out
 }
 
-/// The front matter of a `SKILL.md` (`FRONTMATTER_REGEX`: the file starts
-/// with `---` and a line break, and a later line `---` closes it): the YAML
-/// text and the 1-based line of the closing fence.
-fn front_matter(text: &str) -> Option<(&str, u32)> {
-    let rest = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))?;
-    let mut offset = 0;
-    for (i, line) in rest.split_inclusive('\n').enumerate() {
-        if line.trim_end_matches(['\n', '\r']) == "---" && i > 0 {
-            let yaml = rest[..offset].trim_end_matches(['\n', '\r']);
-            return Some((yaml, i as u32 + 2));
-        }
-        offset += line.len();
-    }
-    None
-}
-
 /// Name and description from front matter `yaml`: YAML strings, else the
 /// line parser Gemini CLI falls back to (`name:` and `description:` lines),
 /// also when the YAML parses but either is not a string: a `description`
@@ -252,7 +234,7 @@ fn fields(yaml: &str) -> (Option<String>, Option<String>) {
 }
 
 /// What Gemini CLI reads in the front matter of a `SKILL.md`
-/// ([`front_matter`], [`fields`]).
+/// ([`crate::frontmatter::split`], [`fields`]).
 struct SkillFront {
     /// The 1-based line of the closing fence.
     end_line: u32,
@@ -271,7 +253,7 @@ struct ReadFront(Option<SkillFront>);
 /// [`ReadFront`] of `text`, parsed on first use.
 fn read_front(text: &TextFile) -> Arc<ReadFront> {
     text.parsed_as(|t| {
-        ReadFront(front_matter(t).map(|(yaml, end_line)| {
+        ReadFront(crate::frontmatter::split(t).map(|(yaml, end_line)| {
             let (name, description) = fields(yaml);
             SkillFront {
                 end_line,
@@ -368,16 +350,11 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, found: Found<'_>, text: Option<&Te
 
 #[cfg(test)]
 mod tests {
-    use super::{fields, front_matter};
+    use super::fields;
 
-    /// Front matter must open the file; the closing fence's line is given.
+    /// YAML strings first, else the `name:` and `description:` lines.
     #[test]
-    fn front_matter_rules() {
-        assert_eq!(
-            front_matter("---\nname: a\n---\nbody"),
-            Some(("name: a", 3))
-        );
-        assert_eq!(front_matter("\n---\nname: a\n---\n"), None);
+    fn fields_of_front_matter() {
         let (n, d) = fields("name: a\ndescription: b");
         assert_eq!((n.as_deref(), d.as_deref()), (Some("a"), Some("b")));
     }

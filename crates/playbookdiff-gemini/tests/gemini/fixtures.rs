@@ -278,6 +278,53 @@ fn commands_are_items_and_extensions_are_reported() {
     }
 }
 
+/// `agent_schema`: both releases list only the subagents whose front
+/// matter Gemini CLI's strict schema of a local agent accepts (a slug
+/// `name`, a non-empty `description`, typed optional keys and no other),
+/// skip `_draft.md` and the symbolic link silently, refuse a file that
+/// starts with a byte-order mark or whose front matter `...` closes, take
+/// `----` as the closing fence and `yes` as text (recorded with 0.34.0 and
+/// 0.61.0, case `gemini.agent_schema`); each refused file is a diagnostic,
+/// the remote agent one that says it is not modelled.
+#[test]
+fn subagents_as_the_schema_accepts_them() {
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = run("agent_schema", ".", v);
+        let names: Vec<&str> = cfg.subagents.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["four-dashes", "good", "snake_case-1", "yes-desc"],
+            "{v}"
+        );
+        assert_eq!(cfg.subagents[3].description.as_deref(), Some("yes"), "{v}");
+        let refused: Vec<&str> = cfg
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::SubagentInvalid)
+            .filter_map(|d| d.source.as_ref().and_then(|s| s.path.file_name()))
+            .collect();
+        assert_eq!(
+            refused,
+            [
+                "bom.md",
+                "dots.md",
+                "empty-desc.md",
+                "extra-key.md",
+                "has-space.md",
+                "hot.md",
+                "null-model.md",
+                "upper.md",
+                "zero-turns.md"
+            ],
+            "{v}"
+        );
+        assert!(cfg
+            .diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::ItemNotModelled && d.message.contains("remote.md")));
+    }
+}
+
 /// `agents_commands`: with `experimental.enableAgents` both releases load
 /// the subagent files with a name and a description (`conditional` on the
 /// user's acknowledgement), skip the one without a description and the
