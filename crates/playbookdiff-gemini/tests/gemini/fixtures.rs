@@ -330,7 +330,8 @@ fn subagents_as_the_schema_accepts_them() {
 /// user's acknowledgement), skip the one without a description and the
 /// file that is not `.md`; the commands are the `.toml` files that parse,
 /// named by folder, `plan` renamed as the built-in `/plan` holds it, a
-/// malformed one (added to a copy) a diagnostic with its line.
+/// malformed one (added to a copy) a diagnostic with its line, and so is
+/// each file whose `prompt` or `description` is missing or not a string.
 #[test]
 fn agents_and_commands_as_the_agent_loads_them() {
     let dir = playbookdiff_testkit::copy_to_temp(&KIT.fixture("agents_commands"));
@@ -339,6 +340,16 @@ fn agents_and_commands_as_the_agent_loads_them() {
         "prompt = \"no closing quote\n",
     )
     .unwrap();
+    // Valid TOML that `TomlCommandDefSchema` refuses (the fuzzer's
+    // `description = "d"`): no `prompt`, or a `prompt` or `description`
+    // that is not a string.
+    for (file, text) in [
+        ("noprompt.toml", "description = \"d\"\n"),
+        ("numprompt.toml", "prompt = 3\n"),
+        ("numdesc.toml", "prompt = \"p\"\ndescription = 1\n"),
+    ] {
+        std::fs::write(dir.path().join(".gemini/commands").join(file), text).unwrap();
+    }
     for v in ["0.34.0", "0.61.0"] {
         let cfg = KIT.compile_dir(dir.path(), &at_root().version(v));
         let agents: Vec<(&str, Applicability)> = cfg
@@ -374,5 +385,16 @@ fn agents_and_commands_as_the_agent_loads_them() {
             .iter()
             .any(|d| d.code == DiagnosticCode::SubagentInvalid
                 && d.message.contains("nodescription.md")));
+        let refused: Vec<&str> = cfg
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::InvalidValue)
+            .filter_map(|d| d.source.as_ref().and_then(|s| s.path.file_name()))
+            .collect();
+        assert_eq!(
+            refused,
+            ["noprompt.toml", "numdesc.toml", "numprompt.toml"],
+            "{v}"
+        );
     }
 }
