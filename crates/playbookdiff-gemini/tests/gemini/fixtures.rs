@@ -278,6 +278,39 @@ fn commands_are_items_and_extensions_are_reported() {
     }
 }
 
+/// `file_name_edges`: `context.fileName` at its edges, from each folder
+/// holding its own settings (recorded with 0.34.0 and 0.61.0, cases
+/// `gemini.file_name_edges.in-*`). A list of blank names replaces
+/// `GEMINI.md` in 0.34, so nothing loads, while 0.61 drops the blank names
+/// and keeps `GEMINI.md`; a list holding a number stops both releases.
+#[test]
+fn file_name_edges_by_release() {
+    assert!(startup(&run("file_name_edges", "blank", "0.34.0")).is_empty());
+    assert_eq!(
+        startup(&run("file_name_edges", "blank", "0.61.0")),
+        ["GEMINI.md", "blank/GEMINI.md"]
+    );
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = run("file_name_edges", "nonstring", v);
+        assert!(
+            cfg.diagnostics
+                .iter()
+                .any(|d| d.code == DiagnosticCode::ConfigRefused),
+            "{v}"
+        );
+        let bad = cfg
+            .diagnostics
+            .iter()
+            .find(|d| d.code == DiagnosticCode::InvalidValue)
+            .expect("the value is reported");
+        assert_eq!(
+            bad.source.as_ref().map(|s| s.path.as_str()),
+            Some("nonstring/.gemini/settings.json"),
+            "{v}"
+        );
+    }
+}
+
 /// `agent_schema`: both releases list only the subagents whose front
 /// matter Gemini CLI's strict schema of a local agent accepts (a slug
 /// `name`, a non-empty `description`, typed optional keys and no other),
