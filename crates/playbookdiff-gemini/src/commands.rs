@@ -6,7 +6,7 @@
 //! then of the workspace's, each named by its path below its folder with
 //! `:` for `/` (`git/commit.toml` is `/git:commit`); the user runs them,
 //! they are never sent to the model (seen with 0.61.0 and 0.34.0). A file
-//! that is not TOML is skipped. Names are then settled by
+//! that is not TOML, or whose `prompt` is not a string, is skipped. Names are then settled by
 //! `SlashCommandResolver.resolve` over the built-in commands and the files
 //! in that order: a file command whose name a built-in holds runs as
 //! `/workspace.NAME` (or `/user.NAME`; seen with both releases for
@@ -16,9 +16,10 @@
 use crate::extras::agents_enabled;
 use crate::settings::Workspace;
 use crate::{Cx, Profile, READ_LIMIT};
-use playbookdiff_adapter::problems;
+use playbookdiff_adapter::problems::{self, quote};
 use playbookdiff_model::{
-    Applicability, Command, LoadPhase, RepoPath, SourceFormat, SourceRef, SourceScope,
+    Applicability, Command, Diagnostic, DiagnosticCode, LoadPhase, RepoPath, SourceFormat,
+    SourceRef, SourceScope,
 };
 use playbookdiff_source::{EntryKind, Machine, ParseError, SourceError, TextFile};
 use std::collections::{BTreeMap, BTreeSet};
@@ -210,14 +211,27 @@ fn command(
             return None;
         }
     };
-    let description = table
-        .get("description")
-        .and_then(toml::Value::as_str)
-        .map(str::to_string);
     let source = SourceRef {
         scope: SourceScope::of_path(&path),
         ..SourceRef::project(path.clone(), SourceFormat::Toml)
     };
+    if let Some(why) = definition_problem(&table) {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::InvalidValue,
+                format!(
+                    "{} is not a command definition: {why}; {effect}.",
+                    quote(&path)
+                ),
+            )
+            .at(source),
+        );
+        return None;
+    }
+    let description = table
+        .get("description")
+        .and_then(toml::Value::as_str)
+        .map(str::to_string);
     let mut c = Command {
         id: format!("gemini:command:{path}"),
         name: name.clone(),
@@ -235,6 +249,19 @@ fn command(
         folder_of(&c)
     );
     Some(c)
+}
+
+/// Why Gemini CLI's `TomlCommandDefSchema` (`FileCommandLoader.ts`, both
+/// profiled releases) refuses `table`, one clause: `prompt` must be a
+/// string and `description`, when given, a string (other keys are
+/// allowed); `None` when it accepts it.
+fn definition_problem(table: &toml::Table) -> Option<&'static str> {
+    match (table.get("prompt"), table.get("description")) {
+        (None, _) => Some("it has no `prompt`"),
+        (Some(p), _) if !p.is_str() => Some("its `prompt` is not a string"),
+        (_, Some(d)) if !d.is_str() => Some("its `description` is not a string"),
+        _ => None,
+    }
 }
 
 /// The `.toml` files below `dir` with their command names (`prefix` holds

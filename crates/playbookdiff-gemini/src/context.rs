@@ -25,7 +25,7 @@
 
 use crate::imports::{self, Expansion};
 use crate::profile::{Boundary, Order};
-use crate::settings::Settings;
+use crate::settings::{FileNames, Settings};
 use crate::{Cx, Profile, DEFAULT_CONTEXT_FILE, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
@@ -93,21 +93,37 @@ pub(crate) fn compile(
     b.finish()
 }
 
+/// The context file names `context.fileName` gives (`setGeminiMdFilename`
+/// in `packages/core/src/tools/memoryTool.ts`), each trimmed. From 0.44
+/// ([`Profile::file_name_keeps_default`]) blank names are dropped and
+/// `GEMINI.md` is added unless named. Before, a blank string keeps
+/// `GEMINI.md`, but a list replaces it whole, even when its names are all
+/// blank: they match no file, so no context file loads (seen with 0.34.0,
+/// case `gemini.file_name_edges.in-blank`; the same rewrite in the
+/// packages of 0.43.0 and 0.44.0).
+fn context_names(configured: Option<FileNames>, profile: &Profile) -> Vec<String> {
+    let default = || vec![DEFAULT_CONTEXT_FILE.to_string()];
+    let Some(FileNames { names, list }) = configured else {
+        return default();
+    };
+    let replaces_whole = list && !names.is_empty() && !profile.file_name_keeps_default;
+    let mut named: Vec<String> = names
+        .iter()
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .collect();
+    if named.is_empty() && !replaces_whole {
+        return default();
+    }
+    if profile.file_name_keeps_default && !named.iter().any(|n| n == DEFAULT_CONTEXT_FILE) {
+        named.push(DEFAULT_CONTEXT_FILE.to_string());
+    }
+    named
+}
+
 /// The names, the project root and the startup directories.
 fn search(cx: &mut Cx<'_, '_>, profile: &Profile, settings: &Settings) -> Search {
-    let mut names: Vec<String> = settings
-        .file_names(cx)
-        .map(|v| {
-            v.into_iter()
-                .map(|n| n.trim().to_string())
-                .filter(|n| !n.is_empty())
-                .collect::<Vec<_>>()
-        })
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| vec![DEFAULT_CONTEXT_FILE.to_string()]);
-    if profile.file_name_keeps_default && !names.iter().any(|n| n == DEFAULT_CONTEXT_FILE) {
-        names.push(DEFAULT_CONTEXT_FILE.to_string());
-    }
+    let names = context_names(settings.file_names(cx), profile);
     let cwd = cx.context.cwd.clone();
     let chain = cwd.ancestors_root_first();
     let top = match profile.boundary {

@@ -1,14 +1,20 @@
-//! Subagents of the launch directory's `.gemini`, as items; a
+//! Subagents of the launch directory's `.gemini/agents`, as items; a
 //! repository's extensions, which Gemini CLI ignores, reported.
 //!
-//! * Subagents: `.gemini/agents/*.md` of cwd, front matter `name` and
-//!   `description` required (`packages/core/src/agents/agentLoader.ts`),
-//!   load only in a trusted folder and once the user acknowledged each
-//!   file (`~/.gemini/acknowledgments/agents.json`, keyed by the file's
-//!   SHA-256), and in 0.34 only with `experimental.enableAgents`;
+//! * Subagents: the regular files `.gemini/agents/*.md` of cwd whose name
+//!   does not start with `_` (a symbolic link is not a regular file:
+//!   `Dirent.isFile()`), each with front matter ([`crate::frontmatter`])
+//!   that Gemini CLI's schema of a local agent accepts ([`LOCAL_FIELDS`];
+//!   `loadAgentsFromDirectory` and `localAgentSchema` in
+//!   `packages/core/src/agents/agentLoader.ts`, 0.34.0 and 0.61.0); a file
+//!   it refuses is skipped with an error the headless run does not show.
+//!   They load only in a trusted folder and once the user acknowledged
+//!   each file (`~/.gemini/acknowledgments/agents.json`, keyed by the
+//!   file's SHA-256), and in 0.34 only with `experimental.enableAgents`;
 //!   otherwise they are skipped silently (seen with 0.61.0: listed in
 //!   `<available_subagents>` only then). The acknowledgement is the user's
-//!   state: such a subagent is `conditional`.
+//!   state: such a subagent is `conditional`. Remote (A2A) agents, whose
+//!   card Gemini CLI fetches over the network, are reported, not listed.
 //! * Extensions come only from `~/.gemini/extensions/`; a repository's
 //!   `.gemini/extensions` is ignored (seen with 0.61.0 and 0.34.0).
 
@@ -19,7 +25,9 @@ use playbookdiff_model::{
     AgentMode, Applicability, Diagnostic, DiagnosticCode, LoadPhase, RepoPath, SourceFormat,
     SourceRef, Subagent,
 };
-use serde_json::Value;
+use playbookdiff_source::markdown::parse_yaml_with;
+use playbookdiff_source::EntryKind;
+use serde_json::{Map, Value};
 
 /// Reports a repository's `.gemini/extensions`, which Gemini CLI ignores.
 pub(crate) fn report(cx: &mut Cx<'_, '_>) {
@@ -54,9 +62,9 @@ pub(crate) fn subagents(cx: &mut Cx<'_, '_>, profile: &Profile, ws: &Workspace) 
         .repo
         .list_dir(&dir)
         .iter()
-        .filter(|e| e.name.ends_with(".md"))
+        .filter(|e| e.kind == EntryKind::File)
+        .filter(|e| e.name.ends_with(".md") && !e.name.starts_with('_'))
         .filter_map(|e| dir.child(&e.name))
-        .filter(|f| cx.repo.is_file(f))
         .collect();
     files.sort();
     let gate = if agents_enabled(profile, ws) {
@@ -89,56 +97,199 @@ enum Gate {
     Acknowledgement,
 }
 
-/// The subagent of `file`; `None` when Gemini CLI rejects the file
+/// The subagent of `file`; `None` when Gemini CLI refuses the file
 /// (reported).
 fn subagent(cx: &mut Cx<'_, '_>, file: &RepoPath, gate: Gate) -> Option<Subagent> {
-    let effect = "Gemini CLI does not load this subagent";
     let text = match cx.repo.read_text(file, READ_LIMIT) {
         Ok(t) => t,
         Err(e) => {
             cx.diag(problems::read_error(
                 file,
                 &e,
-                effect,
+                REFUSED,
                 SourceFormat::Markdown,
             ));
             return None;
         }
     };
-    let fm = text.front_matter();
+    let front = crate::frontmatter::split(&text.text);
     let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
-    let mut meta = serde_json::Map::new();
-    if let Some(f) = fm {
-        source = source.with_lines(f.start_line, f.end_line);
-        match &f.value {
-            Ok(Value::Object(m)) => meta = m.clone(),
-            Ok(_) => {}
-            Err(e) => {
-                cx.diag(problems::invalid_syntax(
-                    file,
-                    "YAML",
-                    e,
-                    effect,
-                    SourceFormat::Markdown,
-                ));
-                return None;
-            }
+    if let Some((_, end_line)) = front {
+        source = source.with_lines(1, end_line);
+    }
+    let meta = match front.map(|(yaml, _)| parse_yaml_with(yaml, true)) {
+        None => {
+            return refused(
+                cx,
+                file,
+                source,
+                "it does not start with `---` front matter",
+            )
+        }
+        Some(Err(e)) => {
+            cx.diag(problems::invalid_syntax(
+                file,
+                "YAML",
+                &e.shifted(1),
+                REFUSED,
+                SourceFormat::Markdown,
+            ));
+            return None;
+        }
+        Some(Ok(Value::Object(m))) if is_remote(&m) => return remote(cx, file, source),
+        Some(Ok(Value::Object(m))) => m,
+        Some(Ok(Value::Array(_))) => return remote(cx, file, source),
+        Some(Ok(_)) => return refused(cx, file, source, "its front matter is not a mapping"),
+    };
+    if let Some(why) = local_agent_problem(&meta) {
+        return refused(cx, file, source, &why);
+    }
+    Some(local_subagent(file, source, &meta, gate))
+}
+
+/// What Gemini CLI does with a file it refuses, for the diagnostics.
+const REFUSED: &str = "Gemini CLI does not load this subagent";
+
+/// Reports `file` as a subagent Gemini CLI refuses because of `why`.
+fn refused(cx: &mut Cx<'_, '_>, file: &RepoPath, source: SourceRef, why: &str) -> Option<Subagent> {
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::SubagentInvalid,
+            format!(
+                "{}: {why}; {REFUSED} (it logs the error only in debug mode).",
+                quote(file)
+            ),
+        )
+        .at(source),
+    );
+    None
+}
+
+/// Whether front matter `m` is meant for a remote agent: `kind: remote`,
+/// or an agent card (`agent_card_url`, `agent_card_json`).
+fn is_remote(m: &Map<String, Value>) -> bool {
+    m.get("kind").and_then(Value::as_str) == Some("remote")
+        || m.contains_key("agent_card_url")
+        || m.contains_key("agent_card_json")
+}
+
+/// Reports `file` as remote agents (one mapping, or a list of them),
+/// which the analysis does not model.
+fn remote(cx: &mut Cx<'_, '_>, file: &RepoPath, source: SourceRef) -> Option<Subagent> {
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::ItemNotModelled,
+            format!("{} defines remote (A2A) agents: Gemini CLI fetches their agent card over the network, which the analysis never does, so they are not listed.", quote(file)),
+        )
+        .at(source),
+    );
+    None
+}
+
+/// What a field of a local subagent's front matter must hold.
+#[derive(Clone, Copy)]
+enum Need {
+    /// The text `local`.
+    Local,
+    /// A name matching `^[a-z0-9-_]+$` ("Name must be a valid slug").
+    Slug,
+    /// A non-empty text.
+    NonEmptyText,
+    /// A text.
+    Text,
+    /// A list of texts (tool names; which names Gemini CLI knows is not
+    /// checked).
+    TextList,
+    /// A mapping (MCP servers by name; their entries are not checked).
+    Mapping,
+    /// A number.
+    Number,
+    /// A whole number above zero.
+    PositiveInteger,
+}
+
+impl Need {
+    /// Whether `v` satisfies this need.
+    fn holds(self, v: &Value) -> bool {
+        match self {
+            Need::Local => v.as_str() == Some("local"),
+            Need::Slug => v.as_str().is_some_and(|s| {
+                !s.is_empty()
+                    && s.bytes()
+                        .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_'))
+            }),
+            Need::NonEmptyText => v.as_str().is_some_and(|s| !s.is_empty()),
+            Need::Text => v.is_string(),
+            Need::TextList => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
+            Need::Mapping => v.is_object(),
+            Need::Number => v.is_number(),
+            Need::PositiveInteger => v.as_f64().is_some_and(|n| n > 0.0 && n.fract() == 0.0),
         }
     }
+
+    /// The need, as a diagnostic says it.
+    fn text(self) -> &'static str {
+        match self {
+            Need::Local => "the text `local`",
+            Need::Slug => "a name of lower-case letters, digits, `-` and `_` only",
+            Need::NonEmptyText => "a non-empty text",
+            Need::Text => "a text",
+            Need::TextList => "a list of texts",
+            Need::Mapping => "a mapping",
+            Need::Number => "a number",
+            Need::PositiveInteger => "a whole number above zero",
+        }
+    }
+}
+
+/// The fields of a local subagent's front matter, whether each is
+/// required, and what it must hold: Gemini CLI's `localAgentSchema`
+/// (`packages/core/src/agents/agentLoader.ts`), a strict schema, so any
+/// other key refuses the file; a key given `null` refuses it too. 0.61.0's
+/// schema; 0.34.0's lacks `mcp_servers` (not modelled: 0.34 refuses a file
+/// with that key, the adapter lists it).
+const LOCAL_FIELDS: &[(&str, bool, Need)] = &[
+    ("kind", false, Need::Local),
+    ("name", true, Need::Slug),
+    ("description", true, Need::NonEmptyText),
+    ("display_name", false, Need::Text),
+    ("tools", false, Need::TextList),
+    ("mcp_servers", false, Need::Mapping),
+    ("model", false, Need::Text),
+    ("temperature", false, Need::Number),
+    ("max_turns", false, Need::PositiveInteger),
+    ("timeout_mins", false, Need::PositiveInteger),
+];
+
+/// Why Gemini CLI's schema of a local subagent refuses front matter `m`,
+/// one clause; `None` when it accepts it.
+fn local_agent_problem(m: &Map<String, Value>) -> Option<String> {
+    if let Some(k) = m
+        .keys()
+        .find(|k| !LOCAL_FIELDS.iter().any(|(f, ..)| f == k))
+    {
+        return Some(format!(
+            "its front matter holds `{k}`, a key a subagent may not have"
+        ));
+    }
+    LOCAL_FIELDS
+        .iter()
+        .find_map(|&(key, required, need)| match m.get(key) {
+            None if required => Some(format!("its front matter has no `{key}`")),
+            Some(v) if !need.holds(v) => Some(format!("its `{key}` is not {}", need.text())),
+            _ => None,
+        })
+}
+
+/// The local subagent of `file`, from front matter `meta` that Gemini
+/// CLI's schema accepts.
+fn local_subagent(
+    file: &RepoPath,
+    source: SourceRef,
+    meta: &Map<String, Value>,
+    gate: Gate,
+) -> Subagent {
     let field = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
-    let (Some(name), Some(description)) = (field("name"), field("description")) else {
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::SubagentInvalid,
-                format!(
-                    "{} needs string `name` and `description` in its front matter; {effect}.",
-                    quote(file)
-                ),
-            )
-            .at(source),
-        );
-        return None;
-    };
     let (applicability, why) = match gate {
         Gate::NeedsFlag => (Applicability::Excluded, "this release loads subagents only with `experimental.enableAgents: true`, which the launch directory's settings do not set"),
         Gate::Acknowledgement => (Applicability::Conditional, "Gemini CLI loads it only in a trusted folder once the user acknowledged this file's exact text (`~/.gemini/acknowledgments/agents.json`), which the analysis cannot know; it then lists it in `<available_subagents>`, else skips it silently"),
@@ -149,19 +300,19 @@ fn subagent(cx: &mut Cx<'_, '_>, file: &RepoPath, gate: Gate) -> Option<Subagent
             .map(str::to_string)
             .collect()
     });
-    Some(Subagent {
+    Subagent {
         id: format!("gemini:subagent:{file}"),
-        name,
+        name: field("name").unwrap_or_default(),
         source,
         load_phase: LoadPhase::Startup,
         applicability,
         reason: format!("Found in the launch directory's `.gemini/agents`: {why}."),
         mode: AgentMode::Subagent,
-        description: Some(description),
+        description: field("description"),
         tools,
         disallowed_tools: Vec::new(),
         model: field("model"),
         listed_by: None,
         plugin: None,
-    })
+    }
 }

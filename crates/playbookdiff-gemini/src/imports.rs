@@ -10,9 +10,14 @@
 //!   `/` or an ASCII letter;
 //! * a token inside a backtick span (`` (`+)[\s\S]*?\1 ``, inline code and
 //!   fenced blocks alike) is left as text;
-//! * URLs and paths that resolve (links followed) outside the project root
-//!   fail; a file already on the current import chain is not imported
-//!   again; a missing or unreadable file fails; each failure leaves an
+//! * URLs and paths that resolve (links followed, `resolveToRealPath`)
+//!   outside the project root fail (0.61; 0.34 compares the joined path
+//!   without following links, so it imports a link out of the repository,
+//!   which the adapter does not model: `gemini.import_links`, listed); a
+//!   file already on the current import chain is not imported again; an
+//!   import is named, and its own imports resolved, by the joined path,
+//!   links not followed (seen with both: `docs/inner-link.md`, a link to
+//!   `target.md`, is imported as itself); a missing or unreadable file fails; each failure leaves an
 //!   HTML comment in place of the token;
 //! * an imported file is processed in turn, up to depth 5: the text of a
 //!   file five imports deep is inlined with its own tokens unprocessed.
@@ -28,7 +33,8 @@ pub(crate) const MAX_DEPTH: usize = 5;
 
 /// One inlined file.
 pub(crate) struct Imported {
-    /// The imported file (links resolved).
+    /// The imported file as the token names it, joined to the importing
+    /// file's folder (links not resolved: Gemini CLI's `path.resolve`).
     pub path: RepoPath,
     /// Its text.
     pub text: Arc<TextFile>,
@@ -155,14 +161,14 @@ fn visit(
         if regions.iter().any(|&(s, e)| t.start >= s && t.start < e) {
             continue;
         }
-        let Some(target) = resolve(cx, file, text, &dir, &t, root) else {
+        let Some((target, real)) = resolve(cx, file, text, &dir, &t, root) else {
             continue;
         };
         if chain.contains(&target) {
             fail(cx, file, text, t.start, t.path, "that file is already being imported (a cycle), so Gemini CLI sends `<!-- File already processed -->` in its place");
             continue;
         }
-        let read = match cx.repo.read_text(&target, READ_LIMIT) {
+        let read = match cx.repo.read_text(&real, READ_LIMIT) {
             Ok(r) => r,
             Err(e) => {
                 fail(cx, file, text, t.start, t.path, &format!("it cannot be read ({e}), so Gemini CLI sends `<!-- Import failed -->` in its place"));
@@ -188,8 +194,10 @@ fn visit(
     spans
 }
 
-/// The file token `t` of `file` names, when Gemini CLI can import it;
-/// otherwise a diagnostic and `None`.
+/// The file token `t` of `file` names, when Gemini CLI can import it: the
+/// path as joined (Gemini CLI names, dedupes and resolves further imports
+/// by `path.resolve`, links not followed) and the file it reads (links
+/// followed); otherwise a diagnostic and `None`.
 fn resolve(
     cx: &mut Cx<'_, '_>,
     file: &RepoPath,
@@ -197,7 +205,7 @@ fn resolve(
     dir: &RepoPath,
     t: &Token<'_>,
     root: &RepoPath,
-) -> Option<RepoPath> {
+) -> Option<(RepoPath, RepoPath)> {
     let p = t.path;
     if p.starts_with("http://") || p.starts_with("https://") || p.starts_with("file://") {
         fail(cx, file, text, t.start, p, "it is a URL, which Gemini CLI never imports (`<!-- Import failed: ... Path traversal attempt -->`)");
@@ -237,7 +245,7 @@ fn resolve(
         );
         return None;
     }
-    Some(real)
+    Some((joined, real))
 }
 
 /// A `context-import-failed` diagnostic for token `@path` at byte `at` of

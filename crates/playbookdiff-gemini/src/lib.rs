@@ -43,6 +43,7 @@
 mod commands;
 mod context;
 mod extras;
+mod frontmatter;
 mod hooks;
 mod imports;
 mod mcp;

@@ -80,8 +80,30 @@ impl Workspace {
 
     /// `context.fileName` (a string or a list of strings), when set and
     /// well formed; a malformed value is reported and ignored.
-    pub(crate) fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
-        self.strings(cx, &["context", "fileName"])
+    /// A value `setGeminiMdFilename` throws on ([`breaks_file_names`])
+    /// stops Gemini CLI: reported as a refusal, and `None`.
+    pub(crate) fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<FileNames> {
+        let key = ["context", "fileName"];
+        if self.get(&key).is_some_and(breaks_file_names) {
+            let at = self.source(&key);
+            let file = at
+                .as_ref()
+                .map(|s| problems::quote(&s.path))
+                .unwrap_or_default();
+            let mut d = Diagnostic::new(
+                DiagnosticCode::InvalidValue,
+                format!("`context.fileName` in {file} is neither a string nor a list of strings: Gemini CLI prints \"Invalid configuration in\" the file, then fails on the value (a `TypeError`, exit 1) and does not start; give it a string or a list of strings."),
+            );
+            d.source = at;
+            cx.refuse(
+                d,
+                format!("`context.fileName` in {file} is neither a string nor a list of strings"),
+            );
+            return None;
+        }
+        let names = self.strings(cx, &key)?;
+        let list = self.get(&key).is_some_and(Value::is_array);
+        Some(FileNames { names, list })
     }
 
     /// `context.memoryBoundaryMarkers` (a list of strings), when set.
@@ -269,6 +291,31 @@ pub(crate) struct Settings {
     pub system: Workspace,
 }
 
+/// Whether `setGeminiMdFilename` (`packages/core/src/tools/memoryTool.ts`)
+/// throws on `context.fileName` value `v`: it calls `trim` on each name of
+/// a value JavaScript takes as true, so a number other than 0, `true`, an
+/// object, or a list holding anything but strings (seen with 0.34.0 and
+/// 0.61.0, `["AGENTS.md", 1]`: exit 1, case
+/// `gemini.file_name_edges.in-nonstring`). A false value (`null`,
+/// `false`, 0) is skipped for `GEMINI.md`.
+fn breaks_file_names(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Bool(false) | Value::String(_) => false,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::Array(a) => a.iter().any(|x| !x.is_string()),
+        Value::Bool(true) | Value::Object(_) => true,
+    }
+}
+
+/// `context.fileName` as a settings file writes it.
+pub(crate) struct FileNames {
+    /// The names, untrimmed.
+    pub names: Vec<String>,
+    /// Whether the value is a list rather than one string (before 0.44 a
+    /// list replaces `GEMINI.md` even when its names are all blank).
+    pub list: bool,
+}
+
 impl Settings {
     /// The files by precedence, the winner of a value first: system,
     /// workspace, user, system defaults.
@@ -284,7 +331,7 @@ impl Settings {
 
     /// `context.fileName` as merged: the system's, else the workspace's,
     /// else the user's, else the system defaults'.
-    pub(crate) fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<Vec<String>> {
+    pub(crate) fn file_names(&self, cx: &mut Cx<'_, '_>) -> Option<FileNames> {
         self.by_precedence()
             .into_iter()
             .find_map(|f| f.file_names(cx))

@@ -27,7 +27,7 @@ use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
     LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::markdown::parse_yaml;
+use playbookdiff_source::markdown::parse_yaml_with;
 use playbookdiff_source::{EntryKind, Machine, Resolved, TextFile};
 use serde_json::Value;
 use std::sync::Arc;
@@ -213,46 +213,63 @@ fn files(cx: &mut Cx<'_, '_>, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
     out
 }
 
-/// The front matter of a `SKILL.md` (`FRONTMATTER_REGEX`: the file starts
-/// with `---` and a line break, and a later line `---` closes it): the YAML
-/// text and the 1-based line of the closing fence.
-fn front_matter(text: &str) -> Option<(&str, u32)> {
-    let rest = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))?;
-    let mut offset = 0;
-    for (i, line) in rest.split_inclusive('\n').enumerate() {
-        if line.trim_end_matches(['\n', '\r']) == "---" && i > 0 {
-            let yaml = rest[..offset].trim_end_matches(['\n', '\r']);
-            return Some((yaml, i as u32 + 2));
-        }
-        offset += line.len();
-    }
-    None
-}
-
-/// Name and description from front matter `yaml`: YAML strings, else the
-/// line parser Gemini CLI falls back to (`name:` and `description:` lines),
-/// also when the YAML parses but either is not a string: a `description`
-/// of `true` or `null` is then the text `true` or `null`, and `name:
-/// "deploy"` keeps its quotes (listed as `-deploy-`; seen with 0.61.0,
-/// fuzzer seeds 4, 11, 12, 15, 20, 35 and 48).
+/// Name and description from front matter `yaml`: YAML strings (YAML 1.2
+/// booleans, as js-yaml reads them), else the line parser Gemini CLI
+/// falls back to ([`simple_fields`]), also when the YAML parses but either
+/// is not a string: a `description` of `true` or `null` is then the text
+/// `true` or `null`, and `name: "deploy"` keeps its quotes (listed as
+/// `-deploy-`; seen with 0.61.0, fuzzer seeds 4, 11, 12, 15, 20, 35 and
+/// 48).
 fn fields(yaml: &str) -> (Option<String>, Option<String>) {
-    if let Ok(Value::Object(m)) = parse_yaml(yaml) {
+    if let Ok(Value::Object(m)) = parse_yaml_with(yaml, true) {
         let s = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
         if let (Some(name), Some(description)) = (s("name"), s("description")) {
             return (Some(name), Some(description));
         }
     }
-    let line = |k: &str| {
-        yaml.lines()
-            .find_map(|l| l.trim_start().strip_prefix(k).map(|v| v.trim().to_string()))
-    };
-    (line("name:"), line("description:"))
+    simple_fields(yaml)
+}
+
+/// Gemini CLI's `parseSimpleFrontmatter` (`skillLoader.ts`, 0.34.0 and
+/// 0.61.0), over the lines of `yaml` split at `\n` or `\r\n`: the last
+/// `name:` line gives the name; the last `description:` line gives the
+/// description, with each following line that is indented by spaces or
+/// tabs (`/^[ \t]+\S/`), all trimmed, the empty ones dropped, joined by
+/// one space. Either is `None` when no such line exists.
+fn simple_fields(yaml: &str) -> (Option<String>, Option<String>) {
+    let lines: Vec<&str> = yaml
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let (mut name, mut description) = (None, None);
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim_start();
+        if let Some(v) = line.strip_prefix("name:") {
+            name = Some(v.trim().to_string());
+        } else if let Some(v) = line.strip_prefix("description:") {
+            let mut parts = vec![v.trim()];
+            while let Some(next) = lines.get(i + 1).filter(|n| continues(n)) {
+                parts.push(next.trim());
+                i += 1;
+            }
+            parts.retain(|p| !p.is_empty());
+            description = Some(parts.join(" "));
+        }
+        i += 1;
+    }
+    (name, description)
+}
+
+/// Whether `line` continues a description: spaces or tabs, then a
+/// character that is not white space.
+fn continues(line: &str) -> bool {
+    let rest = line.trim_start_matches([' ', '\t']);
+    rest.len() < line.len() && rest.chars().next().is_some_and(|c| !c.is_whitespace())
 }
 
 /// What Gemini CLI reads in the front matter of a `SKILL.md`
-/// ([`front_matter`], [`fields`]).
+/// ([`crate::frontmatter::split`], [`fields`]).
 struct SkillFront {
     /// The 1-based line of the closing fence.
     end_line: u32,
@@ -271,7 +288,7 @@ struct ReadFront(Option<SkillFront>);
 /// [`ReadFront`] of `text`, parsed on first use.
 fn read_front(text: &TextFile) -> Arc<ReadFront> {
     text.parsed_as(|t| {
-        ReadFront(front_matter(t).map(|(yaml, end_line)| {
+        ReadFront(crate::frontmatter::split(t).map(|(yaml, end_line)| {
             let (name, description) = fields(yaml);
             SkillFront {
                 end_line,
@@ -368,17 +385,38 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, found: Found<'_>, text: Option<&Te
 
 #[cfg(test)]
 mod tests {
-    use super::{fields, front_matter};
+    use super::fields;
 
-    /// Front matter must open the file; the closing fence's line is given.
+    /// YAML strings first, else the `name:` and `description:` lines as
+    /// `parseSimpleFrontmatter` reads them: the last of each, indented
+    /// lines continuing the description (the fuzzer's malformed front
+    /// matter ends with `  : [unbalanced`, which Gemini CLI appends).
     #[test]
-    fn front_matter_rules() {
-        assert_eq!(
-            front_matter("---\nname: a\n---\nbody"),
-            Some(("name: a", 3))
-        );
-        assert_eq!(front_matter("\n---\nname: a\n---\n"), None);
-        let (n, d) = fields("name: a\ndescription: b");
-        assert_eq!((n.as_deref(), d.as_deref()), (Some("a"), Some("b")));
+    fn fields_of_front_matter() {
+        let cases: &[(&str, Option<&str>, Option<&str>)] = &[
+            ("name: a\ndescription: b", Some("a"), Some("b")),
+            ("name: a\ndescription: on # c", Some("a"), Some("on")),
+            (
+                "name: a\ndescription: b c\n  : [unbalanced",
+                Some("a"),
+                Some("b c : [unbalanced"),
+            ),
+            ("name: a\nname: z\ndescription: [b", Some("z"), Some("[b")),
+            (
+                "description: b\n\t more\n  \n  last\nname: \"n\"",
+                Some("\"n\""),
+                Some("b more"),
+            ),
+            ("name: a\r\ndescription: 1\r\n", Some("a"), Some("1")),
+            ("name: a", Some("a"), None),
+        ];
+        for &(yaml, name, description) in cases {
+            let (n, d) = fields(yaml);
+            assert_eq!(
+                (n.as_deref(), d.as_deref()),
+                (name, description),
+                "{yaml:?}"
+            );
+        }
     }
 }

@@ -28,6 +28,7 @@ use playbookdiff_model::{
     AgentMode, Applicability, Command, Diagnostic, DiagnosticCode, EffectiveAgentConfig, LoadPhase,
     RepoPath, Severity, SourceFormat, SourceRef, SourceScope, Subagent,
 };
+use playbookdiff_source::markdown::parse_yaml_with;
 use playbookdiff_source::{Machine, TextFile};
 use serde_json::{Map, Value};
 
@@ -292,15 +293,32 @@ fn front_matter(path: &RepoPath, text: Option<&TextFile>) -> (SourceRef, Map<Str
     let Some(text) = text else {
         return (source, Map::new());
     };
-    let Some(fm) = text.front_matter() else {
+    let Some((yaml, end_line)) = split_front_matter(&text.text) else {
         return (source, Map::new());
     };
-    let source = source.with_lines(fm.start_line, fm.end_line);
-    let fields = match &fm.value {
-        Ok(Value::Object(m)) => m.clone(),
+    let source = source.with_lines(1, end_line);
+    let fields = match parse_yaml_with(yaml, true) {
+        Ok(Value::Object(m)) => m,
         _ => Map::new(),
     };
     (source, fields)
+}
+
+/// The YAML of the front matter of `text` as OpenCode splits an agent or
+/// command file (gray-matter, js-yaml's YAML 1.2 booleans: `description:
+/// yes` is text), with the 1-based line of the closing fence: a
+/// byte-order mark skipped, the text opens with `---` not followed by
+/// another `-`, and the first later line that starts with `---` closes it
+/// (`----` too, YAML's `...` not: seen with 1.18.33, case
+/// `opencode.agent_edges`). `None` when there is no front matter.
+fn split_front_matter(text: &str) -> Option<(&str, u32)> {
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let rest = t.strip_prefix("---").filter(|r| !r.starts_with('-'))?;
+    let body = &rest[rest.find('\n')?..];
+    let close = body.find("\n---")?;
+    let yaml = body.get(1..close).unwrap_or("");
+    let end_line = 2 + body[..close].matches('\n').count() as u32;
+    Some((yaml.strip_suffix('\r').unwrap_or(yaml), end_line))
 }
 
 /// Decides which definition of each name wins (the last read) and adds
@@ -475,6 +493,30 @@ fn report_plugins(cx: &mut Cx<'_, '_>, layers: &[Layer]) {
             for f in w.files {
                 cx.diag(plugin_listed(&f.path));
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_front_matter;
+
+    /// gray-matter's split: where front matter opens, what closes it, the
+    /// line of the closing fence.
+    #[test]
+    fn front_matter_as_gray_matter_splits_it() {
+        let cases: &[(&str, Option<(&str, u32)>)] = &[
+            ("---\nmode: all\n---\nbody", Some(("mode: all", 3))),
+            ("\u{feff}---\nmode: all\n---\n", Some(("mode: all", 3))),
+            ("---\r\nmode: all\r\n---\r\n", Some(("mode: all", 3))),
+            ("---\na: 1\nb: 2\n----\n", Some(("a: 1\nb: 2", 4))),
+            ("---\n---\n", Some(("", 2))),
+            ("---\na: 1\n...\n", None),
+            ("----\na: 1\n---\n", None),
+            ("\n---\na: 1\n---\n", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(split_front_matter(text), *want, "{text:?}");
         }
     }
 }

@@ -278,12 +278,93 @@ fn commands_are_items_and_extensions_are_reported() {
     }
 }
 
+/// `file_name_edges`: `context.fileName` at its edges, from each folder
+/// holding its own settings (recorded with 0.34.0 and 0.61.0, cases
+/// `gemini.file_name_edges.in-*`). A list of blank names replaces
+/// `GEMINI.md` in 0.34, so nothing loads, while 0.61 drops the blank names
+/// and keeps `GEMINI.md`; a list holding a number stops both releases.
+#[test]
+fn file_name_edges_by_release() {
+    assert!(startup(&run("file_name_edges", "blank", "0.34.0")).is_empty());
+    assert_eq!(
+        startup(&run("file_name_edges", "blank", "0.61.0")),
+        ["GEMINI.md", "blank/GEMINI.md"]
+    );
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = run("file_name_edges", "nonstring", v);
+        assert!(
+            cfg.diagnostics
+                .iter()
+                .any(|d| d.code == DiagnosticCode::ConfigRefused),
+            "{v}"
+        );
+        let bad = cfg
+            .diagnostics
+            .iter()
+            .find(|d| d.code == DiagnosticCode::InvalidValue)
+            .expect("the value is reported");
+        assert_eq!(
+            bad.source.as_ref().map(|s| s.path.as_str()),
+            Some("nonstring/.gemini/settings.json"),
+            "{v}"
+        );
+    }
+}
+
+/// `agent_schema`: both releases list only the subagents whose front
+/// matter Gemini CLI's strict schema of a local agent accepts (a slug
+/// `name`, a non-empty `description`, typed optional keys and no other),
+/// skip `_draft.md` and the symbolic link silently, refuse a file that
+/// starts with a byte-order mark or whose front matter `...` closes, take
+/// `----` as the closing fence and `yes` as text (recorded with 0.34.0 and
+/// 0.61.0, case `gemini.agent_schema`); each refused file is a diagnostic,
+/// the remote agent one that says it is not modelled.
+#[test]
+fn subagents_as_the_schema_accepts_them() {
+    for v in ["0.34.0", "0.61.0"] {
+        let cfg = run("agent_schema", ".", v);
+        let names: Vec<&str> = cfg.subagents.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["four-dashes", "good", "snake_case-1", "yes-desc"],
+            "{v}"
+        );
+        assert_eq!(cfg.subagents[3].description.as_deref(), Some("yes"), "{v}");
+        let refused: Vec<&str> = cfg
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::SubagentInvalid)
+            .filter_map(|d| d.source.as_ref().and_then(|s| s.path.file_name()))
+            .collect();
+        assert_eq!(
+            refused,
+            [
+                "bom.md",
+                "dots.md",
+                "empty-desc.md",
+                "extra-key.md",
+                "has-space.md",
+                "hot.md",
+                "null-model.md",
+                "upper.md",
+                "zero-turns.md"
+            ],
+            "{v}"
+        );
+        assert!(cfg
+            .diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::ItemNotModelled && d.message.contains("remote.md")));
+    }
+}
+
 /// `agents_commands`: with `experimental.enableAgents` both releases load
 /// the subagent files with a name and a description (`conditional` on the
 /// user's acknowledgement), skip the one without a description and the
 /// file that is not `.md`; the commands are the `.toml` files that parse,
 /// named by folder, `plan` renamed as the built-in `/plan` holds it, a
-/// malformed one (added to a copy) a diagnostic with its line.
+/// malformed one (added to a copy) a diagnostic with its line, and so is
+/// each file whose `prompt` or `description` is missing or not a string.
 #[test]
 fn agents_and_commands_as_the_agent_loads_them() {
     let dir = playbookdiff_testkit::copy_to_temp(&KIT.fixture("agents_commands"));
@@ -292,6 +373,16 @@ fn agents_and_commands_as_the_agent_loads_them() {
         "prompt = \"no closing quote\n",
     )
     .unwrap();
+    // Valid TOML that `TomlCommandDefSchema` refuses (the fuzzer's
+    // `description = "d"`): no `prompt`, or a `prompt` or `description`
+    // that is not a string.
+    for (file, text) in [
+        ("noprompt.toml", "description = \"d\"\n"),
+        ("numprompt.toml", "prompt = 3\n"),
+        ("numdesc.toml", "prompt = \"p\"\ndescription = 1\n"),
+    ] {
+        std::fs::write(dir.path().join(".gemini/commands").join(file), text).unwrap();
+    }
     for v in ["0.34.0", "0.61.0"] {
         let cfg = KIT.compile_dir(dir.path(), &at_root().version(v));
         let agents: Vec<(&str, Applicability)> = cfg
@@ -327,5 +418,16 @@ fn agents_and_commands_as_the_agent_loads_them() {
             .iter()
             .any(|d| d.code == DiagnosticCode::SubagentInvalid
                 && d.message.contains("nodescription.md")));
+        let refused: Vec<&str> = cfg
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == DiagnosticCode::InvalidValue)
+            .filter_map(|d| d.source.as_ref().and_then(|s| s.path.file_name()))
+            .collect();
+        assert_eq!(
+            refused,
+            ["noprompt.toml", "numdesc.toml", "numprompt.toml"],
+            "{v}"
+        );
     }
 }

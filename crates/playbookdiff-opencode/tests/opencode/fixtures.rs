@@ -719,6 +719,40 @@ fn an_enum_setting_outside_its_values_stops_opencode() {
     }
 }
 
+/// `agent_edges`: agent files at the edges of their front matter, as
+/// OpenCode 1.18.33 reads them (case `opencode.agent_edges`): a
+/// byte-order mark, CRLF and a `----` closing line still give the front
+/// matter, a `...` close gives none (`dots` has no `mode`, so `all`),
+/// `description: yes` is text rather than a refused boolean; dot files,
+/// links, names with spaces and subfolders are agents too.
+#[test]
+fn agent_front_matter_edges_as_opencode_reads_them() {
+    use playbookdiff_model::AgentMode;
+    let c = KIT.run("agent_edges", ".");
+    assert!(!c
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == playbookdiff_model::Severity::Error));
+    let by = |n: &str| c.subagents.iter().find(|a| a.name == n).unwrap();
+    for n in [
+        "bom",
+        "crlf",
+        "four-dashes",
+        "yes-desc",
+        ".hidden",
+        "linked",
+        "Upper Name",
+        "nested/deep/x",
+    ] {
+        assert_eq!(by(n).mode, AgentMode::Subagent, "{n}");
+        assert_eq!(by(n).applicability, Applicability::Effective, "{n}");
+    }
+    assert_eq!(by("dots").mode, AgentMode::All);
+    assert_eq!(by("no-front").mode, AgentMode::All);
+    assert_eq!(by("yes-desc").description.as_deref(), Some("yes"));
+    assert_eq!(c.subagents.len(), 11);
+}
+
 /// Agents of `.opencode/agent`, `.opencode/agents` (subfolders named by
 /// path), `.opencode/mode` and the `agent` key, as `opencode debug config`
 /// lists them (case `opencode.agents_and_commands`): `mode` decides who
