@@ -1061,6 +1061,20 @@ def codex_managed_prefix(case, sub):
     return [unshare, "-m", sh, "-c", script, str(managed)]
 
 
+def etc_overlay_prefix(managed):
+    """The command prefix that lays the managed fixture's `etc` over the
+    machine's `/etc` (as `codex_managed_prefix` does) when it holds more
+    than `etc/opencode`, which `OPENCODE_TEST_MANAGED_CONFIG_DIR` already
+    shows: a directory an absolute `skills.paths` entry names. Empty
+    otherwise."""
+    etc = managed / "etc" if managed is not None else None
+    if etc is None or not etc.is_dir() or {p.name for p in etc.iterdir()} <= {"opencode"}:
+        return []
+    mount, unshare, sh = (shutil.which(t) for t in ("mount", "unshare", "sh"))
+    script = f'{mount} -t overlay overlay -o "lowerdir=$0/etc:/etc" /etc && exec "$@"'
+    return [unshare, "-m", sh, "-c", script, str(managed)]
+
+
 def has_codex_hooks(repo):
     """True when the `.codex` of `repo` (a repository, or a fixture home)
     registers hooks (`hooks.json`, or `[hooks` in `config.toml`): only
@@ -1348,8 +1362,8 @@ def run_opencode(exe, case, work):
             env["OPENCODE_TEST_MANAGED_CONFIG_DIR"] = str(managed / "etc" / "opencode")
         env.update(extra_env or {})
         norm = Normalizer(repo, home, work, above_levels(case))
-        rc = run_logged([str(exe)] + args, repo / case.get("cwd", "."), env, sub / "out",
-                        sub / "err")
+        rc = run_logged(etc_overlay_prefix(managed) + [str(exe)] + args,
+                        repo / case.get("cwd", "."), env, sub / "out", sub / "err")
         return rc, (sub / "out").read_text(errors="replace"), \
             clean_stderr(norm.text(strip_ansi((sub / "err").read_text(errors="replace")))), norm
 

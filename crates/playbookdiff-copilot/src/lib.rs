@@ -218,7 +218,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.instructions = instructions::compile(&mut cx, profile, machine);
     out.skills = skills::compile(&mut cx, profile, machine);
     out.mcp_servers = mcp::compile(&mut cx, profile, machine);
-    out.hooks = hooks::compile(&mut cx, profile, version);
+    out.hooks = hooks::compile(&mut cx, profile, version, machine);
     out.subagents = agents::compile(&mut cx, machine);
     extras::report(&mut cx);
     unavailable(&mut cx, &out, profile, machine);
@@ -306,13 +306,14 @@ const LOCAL_UNREAD_INSTRUCTIONS: UnreadLayer = UnreadLayer {
     todo: "check that variable on the developer's machine",
 };
 
-/// What local mode still does not read of the user's hooks and
-/// configuration (it reads the user's skills, `~/.copilot/agents`,
-/// `~/.claude/agents` and `~/.copilot/mcp-config.json`).
+/// What local mode still does not read of the user's configuration (it
+/// reads the user's skills, `~/.copilot/agents`, `~/.claude/agents`,
+/// `~/.copilot/mcp-config.json`, the hooks of `~/.copilot/hooks` and the
+/// `hooks` of `~/.copilot/config.json`).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "User hooks and configuration (`~/.copilot/hooks`, `~/.copilot/config.json`) and Copilot CLI's built-in skills",
-    effect: "they add hooks that run, and skills the model is told about",
+    what: "The user configuration's other settings (`~/.copilot/config.json`: trusted folders, installed plugins) and Copilot CLI's built-in skills",
+    effect: "they decide whether the folder's hooks and MCP servers run, and add skills the model is told about",
     todo: "list them with `copilot skill list`",
 };
 
