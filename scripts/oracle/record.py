@@ -1995,11 +1995,16 @@ def copilot_task_agents(body):
 
 def run_copilot(exe, case, work):
     """`copilot -p hi --output-format json`, trusted through
-    `trusted_folders`; the first chat request and the session events."""
+    `trusted_folders` (unless the fixture home lists its own); the first
+    chat request and the session events."""
     repo = repo_dir(case, work)
     home = work / "home"
     seed_home(case, home, repo)
-    merge_json(home / ".copilot" / "config.json", {"trusted_folders": [str(repo)]})
+    config = home / ".copilot" / "config.json"
+    # A fixture home that lists trusted folders itself keeps its own list
+    # (a case of a folder the user has not trusted).
+    if "trusted_folders" not in (json.loads(config.read_text()) if config.is_file() else {}):
+        merge_json(config, {"trusted_folders": [str(repo)]})
     tmp = work / "tmp"
     tmp.mkdir(exist_ok=True)
     # With a target, the first answer calls `view` on it: the hooks that

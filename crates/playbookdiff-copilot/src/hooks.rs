@@ -22,6 +22,7 @@
 //! from the git root.
 
 use crate::json::{self, JsonFile, Loaded};
+use crate::trust::FolderTrust;
 use crate::{Cx, Profile, HARNESS};
 use playbookdiff_adapter::hooks::{self, Events, Layout, Registration, Tokens};
 use playbookdiff_model::{
@@ -233,18 +234,19 @@ pub(crate) fn compile(
     profile: &Profile,
     version: &str,
     machine: Option<&Machine>,
+    trust: &FolderTrust,
 ) -> Vec<Hook> {
-    /// The memo key: the git root and the release as requested (its name
-    /// is in the messages).
+    /// The memo key: the git root, the release as requested (its name
+    /// is in the messages) and the folder's trust.
     #[derive(Hash, PartialEq, Eq)]
-    struct HooksOf(RepoPath, String);
+    struct HooksOf(RepoPath, String, FolderTrust);
     let root = crate::git_root(cx);
     let mut out = match machine {
         Some(m) => user(cx, profile, version, m, &root),
         None => Vec::new(),
     };
-    let key = HooksOf(root.clone(), version.to_string());
-    out.extend(cx.memo_read(key, |cx| of_root(cx, profile, version, root)));
+    let key = HooksOf(root.clone(), version.to_string(), trust.clone());
+    out.extend(cx.memo_read(key, |cx| of_root(cx, profile, version, root, trust)));
     out
 }
 
@@ -271,6 +273,7 @@ fn user(
         profile,
         name: format!("Copilot CLI {version}"),
         root: root.clone(),
+        trust: FolderTrust::Assumed,
     };
     let effect = "Copilot CLI runs none of its hooks";
     let mut out = Vec::new();
@@ -306,11 +309,18 @@ fn user_files(machine: &Machine) -> Vec<RepoPath> {
 }
 
 /// The hooks of git root `root` (see [`compile`]).
-fn of_root(cx: &mut Cx<'_, '_>, profile: &Profile, version: &str, root: RepoPath) -> Vec<Hook> {
+fn of_root(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    version: &str,
+    root: RepoPath,
+    trust: &FolderTrust,
+) -> Vec<Hook> {
     let release = Release {
         profile,
         name: format!("Copilot CLI {version}"),
         root,
+        trust: trust.clone(),
     };
     let effect = "Copilot CLI runs none of its hooks";
     let mut out = Vec::new();
@@ -374,6 +384,9 @@ struct Release<'p> {
     profile: &'p Profile,
     name: String,
     root: RepoPath,
+    /// The folder's trust, which decides whether the repository's hooks
+    /// run where the release asks for it.
+    trust: FolderTrust,
 }
 
 impl Release<'_> {
@@ -416,7 +429,7 @@ impl Release<'_> {
             },
             cwd: &self.root,
             layout: Layout::GroupsOrHandlers,
-            runs: runs(j, self.profile, origin),
+            runs: runs(j, self.profile, origin, &self.trust),
             applicability: Applicability::Effective,
             reason: &reason,
         };
@@ -425,9 +438,9 @@ impl Release<'_> {
 }
 
 /// Whether the hooks of `j` run: not when the file sets `disableAllHooks:
-/// true`; else, for a repository file, unknown where the release asks for
-/// trust; else yes.
-fn runs(j: &JsonFile, profile: &Profile, origin: Origin) -> Verdict {
+/// true`; else, for a repository file where the release asks for trust,
+/// as `trust` says (unknown when assumed); else yes.
+fn runs(j: &JsonFile, profile: &Profile, origin: Origin, trust: &FolderTrust) -> Verdict {
     if j.value.get("disableAllHooks") == Some(&Value::Bool(true)) {
         return Verdict::No {
             reason: format!(
@@ -437,12 +450,18 @@ fn runs(j: &JsonFile, profile: &Profile, origin: Origin) -> Verdict {
             source: Some(j.source(&["disableAllHooks"])),
         };
     }
-    if profile.trust_gates_hooks_and_mcp && origin != Origin::User {
-        Verdict::Unknown {
+    if !profile.trust_gates_hooks_and_mcp || origin == Origin::User {
+        return Verdict::Yes;
+    }
+    match trust {
+        FolderTrust::Assumed => Verdict::Unknown {
             reason: TRUST_REASON.to_string(),
-        }
-    } else {
-        Verdict::Yes
+        },
+        FolderTrust::Trusted(_) => Verdict::Yes,
+        FolderTrust::NotTrusted(_) => Verdict::No {
+            reason: trust.not_trusted_reason().unwrap_or_default(),
+            source: trust.source(),
+        },
     }
 }
 

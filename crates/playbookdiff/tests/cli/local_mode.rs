@@ -1717,14 +1717,15 @@ fn copilot_cli_runs_the_users_hooks_before_the_repositorys_without_trust() {
         )
     };
     // 1.0.102: `settings.json`, not `config.json`; the repository's
-    // hooks wait for the folder's trust, the user's do not.
+    // hooks wait for the folder's trust (`config.json` lists no trusted
+    // folder), the user's do not.
     assert_eq!(
         hooks_of(t.path(), "copilot", "1.0.102"),
         [
             row("~/.copilot/hooks/marks.json", "user", "echo user", "yes"),
             row("~/.copilot/hooks/off.json", "user", "echo off", "no"),
             row("~/.copilot/settings.json", "user", "echo settings", "yes"),
-            row(".github/hooks/repo.json", "project", "echo repo", "unknown"),
+            row(".github/hooks/repo.json", "project", "echo repo", "no"),
         ]
     );
     // 1.0.24: `config.json`, and no trust asked.
@@ -1787,4 +1788,42 @@ fn gemini_cli_concatenates_every_settings_layers_hooks() {
             ),
         ]
     );
+}
+
+#[test]
+fn copilot_cli_runs_the_repositorys_hooks_and_servers_only_in_a_trusted_folder() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let repo = t.path().join("repo");
+    write(
+        &repo,
+        ".github/hooks/repo.json",
+        r#"{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo repo"}]}}"#,
+    );
+    write(
+        &repo,
+        ".mcp.json",
+        r#"{"mcpServers": {"docs": {"command": "project-docs", "args": []}}}"#,
+    );
+    let trusting = |folder: &str| {
+        let config = serde_json::json!({ "trusted_folders": [folder] }).to_string();
+        write(&t.path().join("home"), ".copilot/config.json", &config);
+        let doc = compiled_for(t.path(), "copilot");
+        let runs = doc["hooks"][0]["runs"]["state"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let server = doc["mcpServers"][0]["applicability"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        (runs, server)
+    };
+    let real = std::fs::canonicalize(&repo).unwrap();
+    // The repository, or a folder above it, is trusted.
+    let parent = real.parent().unwrap().to_str().unwrap();
+    assert_eq!(trusting(parent), ("yes".into(), "effective".into()));
+    // Only another folder: 1.0.102 waits for the user's trust.
+    let other = real.with_file_name("another").to_str().unwrap().to_string();
+    assert_eq!(trusting(&other), ("no".into(), "conditional".into()));
 }
