@@ -1061,6 +1061,20 @@ def codex_managed_prefix(case, sub):
     return [unshare, "-m", sh, "-c", script, str(managed)]
 
 
+def etc_overlay_prefix(managed):
+    """The command prefix that lays the managed fixture's `etc` over the
+    machine's `/etc` (as `codex_managed_prefix` does) when it holds more
+    than `etc/opencode`, which `OPENCODE_TEST_MANAGED_CONFIG_DIR` already
+    shows: a directory an absolute `skills.paths` entry names. Empty
+    otherwise."""
+    etc = managed / "etc" if managed is not None else None
+    if etc is None or not etc.is_dir() or {p.name for p in etc.iterdir()} <= {"opencode"}:
+        return []
+    mount, unshare, sh = (shutil.which(t) for t in ("mount", "unshare", "sh"))
+    script = f'{mount} -t overlay overlay -o "lowerdir=$0/etc:/etc" /etc && exec "$@"'
+    return [unshare, "-m", sh, "-c", script, str(managed)]
+
+
 def has_codex_hooks(repo):
     """True when the `.codex` of `repo` (a repository, or a fixture home)
     registers hooks (`hooks.json`, or `[hooks` in `config.toml`): only
@@ -1348,8 +1362,8 @@ def run_opencode(exe, case, work):
             env["OPENCODE_TEST_MANAGED_CONFIG_DIR"] = str(managed / "etc" / "opencode")
         env.update(extra_env or {})
         norm = Normalizer(repo, home, work, above_levels(case))
-        rc = run_logged([str(exe)] + args, repo / case.get("cwd", "."), env, sub / "out",
-                        sub / "err")
+        rc = run_logged(etc_overlay_prefix(managed) + [str(exe)] + args,
+                        repo / case.get("cwd", "."), env, sub / "out", sub / "err")
         return rc, (sub / "out").read_text(errors="replace"), \
             clean_stderr(norm.text(strip_ansi((sub / "err").read_text(errors="replace")))), norm
 
@@ -1981,11 +1995,16 @@ def copilot_task_agents(body):
 
 def run_copilot(exe, case, work):
     """`copilot -p hi --output-format json`, trusted through
-    `trusted_folders`; the first chat request and the session events."""
+    `trusted_folders` (unless the fixture home lists its own); the first
+    chat request and the session events."""
     repo = repo_dir(case, work)
     home = work / "home"
     seed_home(case, home, repo)
-    merge_json(home / ".copilot" / "config.json", {"trusted_folders": [str(repo)]})
+    config = home / ".copilot" / "config.json"
+    # A fixture home that lists trusted folders itself keeps its own list
+    # (a case of a folder the user has not trusted).
+    if "trusted_folders" not in (json.loads(config.read_text()) if config.is_file() else {}):
+        merge_json(config, {"trusted_folders": [str(repo)]})
     tmp = work / "tmp"
     tmp.mkdir(exist_ok=True)
     # With a target, the first answer calls `view` on it: the hooks that

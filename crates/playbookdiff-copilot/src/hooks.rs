@@ -22,11 +22,13 @@
 //! from the git root.
 
 use crate::json::{self, JsonFile, Loaded};
+use crate::trust::FolderTrust;
 use crate::{Cx, Profile, HARNESS};
 use playbookdiff_adapter::hooks::{self, Events, Layout, Registration, Tokens};
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Hook, HookTrigger, RepoPath, Verdict,
 };
+use playbookdiff_source::{EntryKind, Machine};
 use serde_json::Value;
 
 /// Copilot CLI 1.0.24's events and the Claude Code spellings it takes
@@ -223,22 +225,102 @@ const TRUST_REASON: &str = "Copilot CLI runs repository hooks only in a folder t
 ///
 /// Read once per git root and release on one `Repo`: every launch
 /// directory below one git root runs the same hooks.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, version: &str) -> Vec<Hook> {
-    /// The memo key: the git root and the release as requested (its name
-    /// is in the messages).
+///
+/// In local mode (`machine` given) the user's hooks come first: the files
+/// of `~/.copilot/hooks/*.json` and the `hooks` of the user's settings
+/// ([`user`]).
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    version: &str,
+    machine: Option<&Machine>,
+    trust: &FolderTrust,
+) -> Vec<Hook> {
+    /// The memo key: the git root, the release as requested (its name
+    /// is in the messages) and the folder's trust.
     #[derive(Hash, PartialEq, Eq)]
-    struct HooksOf(RepoPath, String);
+    struct HooksOf(RepoPath, String, FolderTrust);
     let root = crate::git_root(cx);
-    let key = HooksOf(root.clone(), version.to_string());
-    cx.memo_read(key, |cx| of_root(cx, profile, version, root))
+    let mut out = match machine {
+        Some(m) => user(cx, profile, version, m, &root),
+        None => Vec::new(),
+    };
+    let key = HooksOf(root.clone(), version.to_string(), trust.clone());
+    out.extend(cx.memo_read(key, |cx| of_root(cx, profile, version, root, trust)));
+    out
+}
+
+/// The user's hooks on `machine`, read before the repository's (1.0.24
+/// `app.js`, `loadAllHooks` and `loadHooks`: the directory
+/// `~/.copilot/hooks` (`Da(void 0, "config")/hooks`), its `*.json` files
+/// in name order, then the `hooks` of the user's settings
+/// ([`Profile::user_settings`]), whose `disableAllHooks` turns those off;
+/// the repository's hooks are merged after them). They load when the
+/// session is created, before the repository's, which wait for the
+/// folder's trust, so they run without it (`runs: yes`). Seen with 1.0.24
+/// and 1.0.102 (case `oracle.hooks_copilot_gemini.home-copilot-hooks`):
+/// the hooks of the directory's files and of the release's settings file
+/// ran, those of a file with `disableAllHooks: true` did not. The
+/// commands run in the git root `root`.
+fn user(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    version: &str,
+    machine: &Machine,
+    root: &RepoPath,
+) -> Vec<Hook> {
+    let release = Release {
+        profile,
+        name: format!("Copilot CLI {version}"),
+        root: root.clone(),
+        trust: FolderTrust::Assumed,
+    };
+    let effect = "Copilot CLI runs none of its hooks";
+    let mut out = Vec::new();
+    for f in user_files(machine) {
+        if let Loaded::File(j) = json::load_user(machine, &f, effect, &mut cx.diags) {
+            out.extend(release.read(cx, &j, Origin::User));
+        }
+    }
+    let config = RepoPath::on_machine("~", profile.user_settings);
+    let effect = "Copilot CLI runs none of the hooks it registers";
+    if let Some(f) = config {
+        if let Loaded::File(j) = json::load_user(machine, &f, effect, &mut cx.diags) {
+            out.extend(release.read(cx, &j, Origin::User));
+        }
+    }
+    out
+}
+
+/// The `*.json` files of the user's `~/.copilot/hooks` on `machine`, in
+/// name order.
+fn user_files(machine: &Machine) -> Vec<RepoPath> {
+    let Some(dir) = RepoPath::on_machine("~", ".copilot/hooks") else {
+        return Vec::new();
+    };
+    let Ok(entries) = machine.list_dir(&dir) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::File && e.name.ends_with(".json"))
+        .filter_map(|e| dir.child(&e.name))
+        .collect()
 }
 
 /// The hooks of git root `root` (see [`compile`]).
-fn of_root(cx: &mut Cx<'_, '_>, profile: &Profile, version: &str, root: RepoPath) -> Vec<Hook> {
+fn of_root(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    version: &str,
+    root: RepoPath,
+    trust: &FolderTrust,
+) -> Vec<Hook> {
     let release = Release {
         profile,
         name: format!("Copilot CLI {version}"),
         root,
+        trust: trust.clone(),
     };
     let effect = "Copilot CLI runs none of its hooks";
     let mut out = Vec::new();
@@ -291,6 +373,9 @@ enum Origin {
     Own,
     /// Claude Code's `.claude/settings.json` (1.0.102).
     ClaudeSettings,
+    /// A file of the user's (`~/.copilot/hooks/*.json`,
+    /// the user's settings file), read in local mode.
+    User,
 }
 
 /// The release whose hooks are read: its behaviour, its name in messages
@@ -299,6 +384,9 @@ struct Release<'p> {
     profile: &'p Profile,
     name: String,
     root: RepoPath,
+    /// The folder's trust, which decides whether the repository's hooks
+    /// run where the release asks for it.
+    trust: FolderTrust,
 }
 
 impl Release<'_> {
@@ -308,7 +396,7 @@ impl Release<'_> {
             return Vec::new();
         };
         let value = match origin {
-            Origin::Own => value.clone(),
+            Origin::Own | Origin::User => value.clone(),
             Origin::ClaudeSettings => copilot_events_only(value, self.profile.hook_events()),
         };
         let source = j.source(&[]);
@@ -322,6 +410,10 @@ impl Release<'_> {
             "Registered in `{}` in Claude Code's format, which Copilot CLI 1.0.102 runs too, in the project root{}.",
             j.path,
             crate::shared_note(&j.path)
+        ),
+        Origin::User => format!(
+            "Registered in the user's `{}`, which Copilot CLI reads before the repository's hooks, without asking for the folder's trust; it runs the command in the project root.",
+            j.path
         ),
     };
         let reg = Registration {
@@ -337,7 +429,7 @@ impl Release<'_> {
             },
             cwd: &self.root,
             layout: Layout::GroupsOrHandlers,
-            runs: runs(j, self.profile),
+            runs: runs(j, self.profile, origin, &self.trust),
             applicability: Applicability::Effective,
             reason: &reason,
         };
@@ -346,8 +438,9 @@ impl Release<'_> {
 }
 
 /// Whether the hooks of `j` run: not when the file sets `disableAllHooks:
-/// true`; else unknown where the release asks for trust, else yes.
-fn runs(j: &JsonFile, profile: &Profile) -> Verdict {
+/// true`; else, for a repository file where the release asks for trust,
+/// as `trust` says (unknown when assumed); else yes.
+fn runs(j: &JsonFile, profile: &Profile, origin: Origin, trust: &FolderTrust) -> Verdict {
     if j.value.get("disableAllHooks") == Some(&Value::Bool(true)) {
         return Verdict::No {
             reason: format!(
@@ -357,12 +450,18 @@ fn runs(j: &JsonFile, profile: &Profile) -> Verdict {
             source: Some(j.source(&["disableAllHooks"])),
         };
     }
-    if profile.trust_gates_hooks_and_mcp {
-        Verdict::Unknown {
+    if !profile.trust_gates_hooks_and_mcp || origin == Origin::User {
+        return Verdict::Yes;
+    }
+    match trust {
+        FolderTrust::Assumed => Verdict::Unknown {
             reason: TRUST_REASON.to_string(),
-        }
-    } else {
-        Verdict::Yes
+        },
+        FolderTrust::Trusted(_) => Verdict::Yes,
+        FolderTrust::NotTrusted(_) => Verdict::No {
+            reason: trust.not_trusted_reason().unwrap_or_default(),
+            source: trust.source(),
+        },
     }
 }
 

@@ -48,6 +48,7 @@ mod profile;
 pub mod remedy;
 mod scoped;
 mod skills;
+mod trust;
 mod user;
 
 use playbookdiff_adapter::problems::UnreadLayer;
@@ -217,12 +218,18 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
     out.instructions = instructions::compile(&mut cx, profile, machine);
     out.skills = skills::compile(&mut cx, profile, machine);
-    out.mcp_servers = mcp::compile(&mut cx, profile, machine);
-    out.hooks = hooks::compile(&mut cx, profile, version);
+    let trust = trust::read(&mut cx, machine);
+    out.mcp_servers = mcp::compile(&mut cx, profile, machine, &trust);
+    out.hooks = hooks::compile(&mut cx, profile, version, machine, &trust);
     out.subagents = agents::compile(&mut cx, machine);
     extras::report(&mut cx);
-    unavailable(&mut cx, &out, profile, machine);
+    unavailable(&mut cx, &out, profile, machine, &trust);
     out.assumptions = assumptions(context);
+    if trust != trust::FolderTrust::Assumed {
+        // The folder's trust is read, not assumed.
+        out.assumptions
+            .retain(|a| !a.starts_with("The repository is trusted"));
+    }
     out.diagnostics = cx.into_diagnostics();
     out
 }
@@ -306,13 +313,14 @@ const LOCAL_UNREAD_INSTRUCTIONS: UnreadLayer = UnreadLayer {
     todo: "check that variable on the developer's machine",
 };
 
-/// What local mode still does not read of the user's hooks and
-/// configuration (it reads the user's skills, `~/.copilot/agents`,
-/// `~/.claude/agents` and `~/.copilot/mcp-config.json`).
+/// What local mode still does not read of the user's configuration (it
+/// reads the user's skills, `~/.copilot/agents`, `~/.claude/agents`,
+/// `~/.copilot/mcp-config.json`, the hooks of `~/.copilot/hooks` and of
+/// the user's settings, and `trusted_folders`).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "User hooks and configuration (`~/.copilot/hooks`, `~/.copilot/config.json`) and Copilot CLI's built-in skills",
-    effect: "they add hooks that run, and skills the model is told about",
+    what: "The user configuration's other settings (`~/.copilot/config.json` beyond `trusted_folders`: installed plugins, disabled skills) and Copilot CLI's built-in skills",
+    effect: "they add plugins' items and skills the model is told about, or take skills away",
     todo: "list them with `copilot skill list`",
 };
 
@@ -324,12 +332,14 @@ fn unavailable(
     out: &EffectiveAgentConfig,
     profile: &Profile,
     local: Option<&playbookdiff_source::Machine>,
+    trust: &trust::FolderTrust,
 ) {
     match local {
         Some(_) => cx.report_unread_layers(&[LOCAL_UNREAD_INSTRUCTIONS, LOCAL_UNREAD_LAYERS]),
         None => cx.report_unread_layers(UNREAD_LAYERS),
     }
-    if profile.trust_gates_hooks_and_mcp && !out.mcp_servers.is_empty() {
+    let assumed = *trust == trust::FolderTrust::Assumed;
+    if assumed && profile.trust_gates_hooks_and_mcp && !out.mcp_servers.is_empty() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::ProjectTrustAssumed,
             "Copilot CLI starts workspace MCP servers only in a folder the user trusts (`trusted_folders` in `~/.copilot/config.json`, or a prompt); the analysis cannot see that state and assumes the repository is trusted.",

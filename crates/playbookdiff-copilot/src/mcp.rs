@@ -25,6 +25,7 @@
 //! `docs` and `notes` both started).
 
 use crate::json::{self, JsonFile, Loaded};
+use crate::trust::FolderTrust;
 use crate::{Cx, Profile};
 use playbookdiff_adapter::problems::quote;
 use playbookdiff_model::redact::classify_value;
@@ -43,10 +44,15 @@ const KNOWN: &[&str] = &[
 /// a file that does not apply are listed shadowed.
 ///
 /// `machine` is the user's machine in local mode (`None` in repo mode).
+///
+/// Where the release asks for the folder's trust and `trust` says the
+/// user has not given it, the workspace's servers are `conditional`: they
+/// start once the user trusts the folder ([`crate::trust`]).
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
     machine: Option<&Machine>,
+    trust: &FolderTrust,
 ) -> Vec<McpServer> {
     /// The memo key of [`in_dir`]: the directory and the release.
     #[derive(Hash, PartialEq, Eq)]
@@ -68,6 +74,21 @@ pub(crate) fn compile(
                 s.reason = format!("{} A server of the same name in a directory closer to the launch directory is taken (assumed).", s.reason);
             }
             out.push(s);
+        }
+    }
+    if let (true, Some(why)) = (
+        profile.trust_gates_hooks_and_mcp,
+        trust.not_trusted_reason(),
+    ) {
+        for s in out
+            .iter_mut()
+            .filter(|s| s.applicability == Applicability::Effective)
+        {
+            s.applicability = Applicability::Conditional;
+            s.reason = format!(
+                "{} It starts only in a trusted folder, and {why}.",
+                s.reason
+            );
         }
     }
     if let Some(m) = machine {

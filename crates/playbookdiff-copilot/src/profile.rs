@@ -127,6 +127,15 @@ pub(crate) struct Profile {
     /// lists `~/.claude/skills/tidy`, 1.0.102 does not read that root).
     /// Not bisected ([`UNBISECTED`]).
     pub user_skill_roots: &'static [&'static str],
+    /// The user's settings file below the home, whose `hooks` run (with
+    /// its `disableAllHooks`): 1.0.24 reads `~/.copilot/config.json`
+    /// (`loadAllHooks` in its `app.js`); 1.0.102 `~/.copilot/settings.json`
+    /// and not the `hooks` of `config.json` (seen on case
+    /// `oracle.hooks_copilot_gemini.home-copilot-hooks`; changelog 1.0.35
+    /// "User settings are now stored in ~/.copilot/settings.json", 1.0.93
+    /// "Read user settings only from ~/.copilot/settings.json"). Not
+    /// bisected ([`UNBISECTED`]).
+    pub user_settings: &'static str,
 }
 
 impl Profile {
@@ -167,6 +176,7 @@ const TABLE: &[Profile] = &[
         user_prompt_transformed_event: false,
         sends_blank_files: false,
         user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
+        user_settings: ".copilot/config.json",
     },
     Profile {
         release: "1.0.102",
@@ -187,6 +197,7 @@ const TABLE: &[Profile] = &[
         user_prompt_transformed_event: true,
         sends_blank_files: true,
         user_skill_roots: &[".copilot/skills", ".agents/skills"],
+        user_settings: ".copilot/settings.json",
     },
 ];
 
@@ -227,6 +238,8 @@ pub(crate) enum Fact {
     SendsBlankFiles,
     /// [`Profile::user_skill_roots`].
     UserSkillRoots,
+    /// [`Profile::user_settings`].
+    UserSettings,
 }
 
 impl Fact {
@@ -255,6 +268,7 @@ impl Fact {
             }
             Fact::SendsBlankFiles => f.sends_blank_files = n.sends_blank_files,
             Fact::UserSkillRoots => f.user_skill_roots = n.user_skill_roots,
+            Fact::UserSettings => f.user_settings = n.user_settings,
         }
     }
 }
@@ -377,7 +391,11 @@ pub(crate) const CHANGES: &[Change] = &[
 /// keeps the older row's value (the nearest older profiled release's, as
 /// before bisection), so they are not in [`CHANGES`] and `upgrade` does
 /// not name a release for them.
-const UNBISECTED: &[Fact] = &[Fact::SendsBlankFiles, Fact::UserSkillRoots];
+const UNBISECTED: &[Fact] = &[
+    Fact::SendsBlankFiles,
+    Fact::UserSkillRoots,
+    Fact::UserSettings,
+];
 
 /// The facts of release `version`: the first row's, with each fact of
 /// [`CHANGES`] taken from the last row from its first release on. A

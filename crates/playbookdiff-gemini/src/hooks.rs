@@ -14,10 +14,10 @@
 //! `GEMINI_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`; seen with 0.61.0 (a
 //! `BeforeAgent` hook ran in the project directory).
 
-use crate::settings::Workspace;
+use crate::settings::{Settings, Workspace};
 use crate::{Cx, HARNESS};
 use playbookdiff_adapter::hooks::{self, Events, Layout, Registration, Tokens};
-use playbookdiff_model::{Applicability, Hook, HookTrigger, Verdict};
+use playbookdiff_model::{Applicability, Hook, HookTrigger, SourceScope, Verdict};
 use serde_json::Value;
 
 /// Gemini CLI's events with their cross-harness meaning: the one table
@@ -66,8 +66,28 @@ pub(crate) fn event_of(trigger: HookTrigger) -> Option<&'static str> {
         .map(|(e, _)| *e)
 }
 
-/// The hooks of the workspace settings `ws`.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, ws: &Workspace, version: &str) -> Vec<Hook> {
+/// The hooks of every settings file of `all`, in the order Gemini CLI
+/// concatenates each event's list (`mergeSettings`, `CONCAT` for every
+/// event in both profiled releases' `settingsSchema`): system defaults,
+/// user, workspace, system. The merged object is registered as one
+/// source (`processHooksFromConfig`: `config.getHooks()` is
+/// `settings.merged.hooks`), so a user's or a system hook runs, as the
+/// workspace's do, in a trusted folder (assumed) and in the project
+/// directory; `hooksConfig.enabled` is the merged value and
+/// `hooksConfig.disabled` the union of every file's list (`UNION`).
+/// Repo mode reads the workspace file alone (the others are empty).
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, all: &Settings, version: &str) -> Vec<Hook> {
+    let runs = runs(all);
+    let mut out = Vec::new();
+    for file in [&all.defaults, &all.user, &all.workspace, &all.system] {
+        out.extend(layer(cx, file, version, &runs));
+    }
+    skip_disabled(all, &mut out);
+    out
+}
+
+/// The hooks of one settings file `ws`, each running as `runs` says.
+fn layer(cx: &mut Cx<'_, '_>, ws: &Workspace, version: &str, runs: &Verdict) -> Vec<Hook> {
     let (Some(value), Some(source)) = (ws.get(&["hooks"]), ws.source(&[])) else {
         return Vec::new();
     };
@@ -83,8 +103,10 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, ws: &Workspace, version: &str) -> Vec
     let release = format!("Gemini CLI {version}");
     let lines = |p: &[&str]| ws.span(p);
     let reason = format!(
-        "Registered in `{}`, the launch directory's workspace settings; Gemini CLI runs project hooks in a trusted folder (assumed), in the project directory.",
-        source.path
+        "Registered in `{}`, {}; Gemini CLI runs {} hooks in a trusted folder (assumed), in the project directory.",
+        source.path,
+        layer_words(source.scope),
+        if source.scope == SourceScope::Project { "project" } else { "them with the project's" }
     );
     let ctx = cx.context;
     let reg = Registration {
@@ -100,19 +122,32 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, ws: &Workspace, version: &str) -> Vec
         },
         cwd: &ctx.cwd,
         layout: Layout::Groups,
-        runs: runs(ws),
+        runs: runs.clone(),
         applicability: Applicability::Effective,
         reason: &reason,
     };
-    let mut out = hooks::read(cx, &reg, &events);
-    skip_disabled(ws, &mut out);
-    out
+    hooks::read(cx, &reg, &events)
 }
 
-/// `no` when `hooksConfig.enabled` is false, else `yes`.
-fn runs(ws: &Workspace) -> Verdict {
-    if ws.get(&["hooksConfig", "enabled"]) == Some(&Value::Bool(false)) {
-        let source = ws.source(&["hooksConfig", "enabled"]);
+/// The words for the settings layer of a file of `scope`.
+fn layer_words(scope: SourceScope) -> &'static str {
+    match scope {
+        SourceScope::User => "the user's settings",
+        SourceScope::Managed => "a system settings file",
+        _ => "the launch directory's workspace settings",
+    }
+}
+
+/// `no` when the merged `hooksConfig.enabled` is false (the system's
+/// value, else the workspace's, the user's, the system defaults'), else
+/// `yes`.
+fn runs(all: &Settings) -> Verdict {
+    if all.get(&["hooksConfig", "enabled"]) == Some(&Value::Bool(false)) {
+        let source = all
+            .by_precedence()
+            .into_iter()
+            .find(|f| f.get(&["hooksConfig", "enabled"]).is_some())
+            .and_then(|f| f.source(&["hooksConfig", "enabled"]));
         let path = source
             .as_ref()
             .map(|s| s.path.to_string())
@@ -125,26 +160,38 @@ fn runs(ws: &Workspace) -> Verdict {
     Verdict::Yes
 }
 
-/// Marks the hooks whose command `hooksConfig.disabled` names as not
-/// running.
-fn skip_disabled(ws: &Workspace, out: &mut [Hook]) {
-    let Some(names) = ws
-        .get(&["hooksConfig", "disabled"])
-        .and_then(Value::as_array)
-    else {
-        return;
-    };
-    let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
-    for h in out.iter_mut().filter(|h| h.runs.may_apply()) {
-        if h.handler
-            .command
-            .as_deref()
-            .is_some_and(|c| names.contains(&c))
-        {
-            h.runs = Verdict::No {
-                reason: "`hooksConfig.disabled` names it".to_string(),
-                source: ws.source(&["hooksConfig", "disabled"]),
-            };
+/// Marks the hooks that a `hooksConfig.disabled` list of any file names
+/// (by the handler's command: `getHookName`) as not running, with the
+/// file that names it.
+fn skip_disabled(all: &Settings, out: &mut [Hook]) {
+    for file in all.by_precedence() {
+        let Some(names) = file
+            .get(&["hooksConfig", "disabled"])
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+        let source = file.source(&["hooksConfig", "disabled"]);
+        let path = source
+            .as_ref()
+            .map(|s| s.path.to_string())
+            .unwrap_or_default();
+        for h in out.iter_mut().filter(|h| h.runs.may_apply()) {
+            if h.handler
+                .command
+                .as_deref()
+                .is_some_and(|c| names.contains(&c))
+            {
+                let reason = match file.source(&[]).map(|s| s.scope) {
+                    Some(SourceScope::Project) => "`hooksConfig.disabled` names it".to_string(),
+                    _ => format!("`hooksConfig.disabled` in `{path}` names it"),
+                };
+                h.runs = Verdict::No {
+                    reason,
+                    source: source.clone(),
+                };
+            }
         }
     }
 }

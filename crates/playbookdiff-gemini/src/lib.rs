@@ -33,7 +33,8 @@
 //! read too, each item in its scope: the user's global context
 //! (`~/.gemini/GEMINI.md`), skills (`~/.gemini/skills`,
 //! `~/.agents/skills`) and commands (`~/.gemini/commands`), and the
-//! settings Gemini CLI merges (system defaults, user, workspace, system).
+//! settings Gemini CLI merges (system defaults, user, workspace, system),
+//! their hooks included.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
 //! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text)
@@ -169,15 +170,15 @@ pub const SURFACES: &[Surface] = &[
         .tokens(&["$VAR", "${VAR}"]),
     SETTINGS,
     Surface::new(SurfaceKind::Settings, "~/.gemini/settings.json")
-        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded"])
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled"])
         .scope(Scope::User)
         .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Settings, "/etc/gemini-cli/settings.json")
-        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded"])
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled"])
         .scope(Scope::Managed)
         .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Settings, "/etc/gemini-cli/system-defaults.json")
-        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded"])
+        .keys(&["context.fileName", "context.memoryBoundaryMarkers", "mcpServers", "mcp.allowed", "mcp.excluded", "hooks", "hooksConfig.enabled", "hooksConfig.disabled"])
         .scope(Scope::Managed)
         .note("Read in local mode only (`--mode local`), below the user's settings."),
     Surface::new(SurfaceKind::Directory, "**/.gemini/**"),
@@ -226,7 +227,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.instructions = context::compile(&mut cx, profile, &all, machine);
     out.skills = skills::compile(&mut cx, machine);
     out.mcp_servers = mcp::compile(&mut cx, &all);
-    out.hooks = hooks::compile(&mut cx, ws, version);
+    out.hooks = hooks::compile(&mut cx, &all, version);
     out.commands = commands::compile(&mut cx, profile, ws, machine);
     out.subagents = extras::subagents(&mut cx, profile, ws);
     extras::report(&mut cx);
@@ -295,19 +296,14 @@ fn machine_settings(
 /// The layers local mode does not read yet: the user's global context,
 /// skills and commands, and the user's, system defaults' and system
 /// settings' `context.fileName`, `context.memoryBoundaryMarkers`,
-/// `mcpServers`, `mcp.allowed` and `mcp.excluded` are read.
+/// `mcpServers`, `mcp.allowed`, `mcp.excluded`, `hooks` and
+/// `hooksConfig` are read.
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
-        what: "User extensions (`~/.gemini/extensions/`: their context files, MCP servers, commands and skills), and the user settings' hooks",
+        what: "User extensions (`~/.gemini/extensions/`: their context files, MCP servers, commands, skills and hooks)",
         effect: "they can add MCP servers, commands, skills, hooks and context files",
         todo: "list them with `gemini extensions list`",
-    },
-    UnreadLayer {
-        code: DiagnosticCode::ManagedConfigUnavailable,
-        what: "The hooks of the system defaults and system settings",
-        effect: "Gemini CLI runs them around tool calls with the workspace's",
-        todo: "ask the administrator what they set",
     },
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,

@@ -11,7 +11,8 @@
 //! 2. `.opencode/skill/**/SKILL.md` and `.opencode/skills/**/SKILL.md` of
 //!    the same directories, closest first (dot entries skipped);
 //! 3. `**/SKILL.md` below each `skills.paths` entry, relative to cwd; a
-//!    leading `~/` names the home (local mode reads it there).
+//!    leading `~/` names the home and an absolute entry a directory of
+//!    the machine (local mode reads both there).
 //!
 //! Links are followed. A skill needs a string `name` in its front matter
 //! (the directory name is never used, and neither name pattern nor
@@ -114,7 +115,7 @@ pub(crate) fn compile(
                 cx.diag(
                     Diagnostic::new(
                         DiagnosticCode::InvalidValue,
-                        format!("skills.paths entry {p:?} names no directory in the home, so OpenCode skips it (\"skill path not found\")."),
+                        format!("skills.paths entry {p:?} names no directory {}, so OpenCode skips it (\"skill path not found\").", if p.starts_with('/') { "on the machine" } else { "in the home" }),
                     )
                     .at(src.clone()),
                 );
@@ -210,14 +211,20 @@ fn scan(
     }
 }
 
-/// The skill root a `skills.paths` entry `~/DIR` names in the home
-/// (OpenCode 1.18.33 replaces a leading `~/` with the home directory and
-/// scans `**/SKILL.md` there, dot entries skipped); `None` for any other
-/// entry.
+/// The skill root a `skills.paths` entry `~/DIR` names in the home, or
+/// an absolute entry `/DIR` on the machine (OpenCode 1.18.33 replaces a
+/// leading `~/` with the home directory, takes an absolute entry as it
+/// is, and scans `**/SKILL.md` there, dot entries skipped; seen on cases
+/// `oracle.local_user_layers.home-opencode-skills-paths` and
+/// `oracle.local_user_layers.home-opencode-skills-absolute.managed-opencode-team-skills`);
+/// `None` for any other entry. `--managed-root` stands for `/`.
 fn user_skill_path(p: &str) -> Option<user::SkillRoot> {
-    let rest = p.strip_prefix("~/")?;
+    let dir = match p.strip_prefix("~/") {
+        Some(rest) => RepoPath::on_machine("~", rest)?,
+        None => RepoPath::on_machine("/", p.strip_prefix('/')?.trim_end_matches('/'))?,
+    };
     Some(user::SkillRoot {
-        dir: RepoPath::on_machine("~", rest)?,
+        dir,
         external: false,
     })
 }

@@ -337,6 +337,16 @@ fn more_layers(t: &Path) {
     );
 }
 
+/// The hooks of Copilot CLI's `~/.copilot/hooks` and of its user settings
+/// (`~/.copilot/config.json` for 1.0.24, `settings.json` for 1.0.102).
+fn user_hooks(t: &Path) {
+    let hooks =
+        r#"{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo start"}]}}"#;
+    write(&t.join("home"), ".copilot/hooks/marks.json", hooks);
+    write(&t.join("home"), ".copilot/config.json", hooks);
+    write(&t.join("home"), ".copilot/settings.json", hooks);
+}
+
 /// OpenCode's global configuration directory: two configuration files
 /// (the later's `instructions` replacing the earlier's), an instruction
 /// file named by `~/`, an agent, a command and a plugin module.
@@ -434,6 +444,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         "etc/codex/requirements.toml",
         "[mcp_servers.policy.identity]\ncommand = \"policy\"\n",
     );
+    user_hooks(t.path());
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
         &["compile", "--harness", "claude-code"][..],
@@ -441,6 +452,12 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         &["compile", "--harness", "opencode", "--format", "json"],
         &["compile", "--harness", "gemini", "--format", "json"],
         &["compile", "--harness", "copilot", "--format", "json"],
+        &[
+            "compile",
+            "--harness",
+            "copilot",
+            "--agent-version=copilot=1.0.24",
+        ],
         &["check", "--format", "json"],
         &["check", "--all-dirs"],
     ] {
@@ -1267,7 +1284,14 @@ fn opencode_skills_paths(home: &Path) {
     write(
         home,
         ".config/opencode/opencode.json",
-        r#"{"skills": {"paths": ["~/my-skills", "~/missing-skills"]}}"#,
+        r#"{"skills": {"paths": ["~/my-skills", "~/missing-skills", "/srv/team-skills", "/srv/none"]}}"#,
+    );
+    // An absolute entry names a directory of the machine: the managed
+    // root (`root`, beside the home) stands for `/`.
+    write(
+        &home.with_file_name("root"),
+        "srv/team-skills/review/SKILL.md",
+        "---\nname: team-review\ndescription: The team's.\n---\nRead.\n",
     );
     write(
         home,
@@ -1289,12 +1313,22 @@ fn opencode_scans_a_skills_path_in_the_home() {
     let doc = compiled_for(t.path(), "opencode");
     let mine: Vec<(String, String, String)> = items(&doc, "skills")
         .into_iter()
-        .filter(|r| r.0.starts_with("~/my-skills"))
+        .filter(|r| r.0.starts_with("~/my-skills") || r.0.starts_with("/srv/"))
         .collect();
     assert_eq!(
         mine,
-        [row("~/my-skills/deploy/SKILL.md", "user", "effective")]
+        [
+            row("~/my-skills/deploy/SKILL.md", "user", "effective"),
+            row("/srv/team-skills/review/SKILL.md", "user", "effective"),
+        ]
     );
+    let none = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("\"/srv/none\""))
+        .expect("the missing absolute skills path is reported");
+    assert_eq!(none["code"], "invalid-value");
     let missing = doc["diagnostics"]
         .as_array()
         .unwrap()
@@ -1615,4 +1649,181 @@ fn a_cache_of_server_managed_settings_is_named_never_read() {
         .expect("the cache is named");
     assert_eq!(d["code"], "managed-config-unavailable");
     assert_eq!(d["source"]["scope"], "managed");
+}
+
+/// The hooks of `compile --harness HARNESS` in local mode for `version`:
+/// (path, scope, command, runs) each.
+fn hooks_of(t: &Path, harness: &str, version: &str) -> Vec<(String, String, String, String)> {
+    let release = format!("--agent-version={harness}={version}");
+    let out = local(
+        t,
+        &[
+            "compile",
+            "--harness",
+            harness,
+            &release,
+            "--format",
+            "json",
+        ],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+            (
+                s(&h["source"]["path"]),
+                s(&h["source"]["scope"]),
+                s(&h["handler"]["command"]),
+                s(&h["runs"]["state"]),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn copilot_cli_runs_the_users_hooks_before_the_repositorys_without_trust() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let home = t.path().join("home");
+    let hook = |tag: &str| {
+        format!(
+            r#"{{"version": 1, "hooks": {{"sessionStart": [{{"type": "command", "bash": "echo {tag}"}}]}}}}"#
+        )
+    };
+    write(&home, ".copilot/hooks/marks.json", &hook("user"));
+    write(
+        &home,
+        ".copilot/hooks/off.json",
+        r#"{"version": 1, "disableAllHooks": true, "hooks": {"sessionStart": [{"type": "command", "bash": "echo off"}]}}"#,
+    );
+    write(&home, ".copilot/config.json", &hook("config"));
+    write(&home, ".copilot/settings.json", &hook("settings"));
+    write(
+        &t.path().join("repo"),
+        ".github/hooks/repo.json",
+        &hook("repo"),
+    );
+    let row = |p: &str, scope: &str, c: &str, runs: &str| {
+        (
+            p.to_string(),
+            scope.to_string(),
+            c.to_string(),
+            runs.to_string(),
+        )
+    };
+    // 1.0.102: `settings.json`, not `config.json`; the repository's
+    // hooks wait for the folder's trust (`config.json` lists no trusted
+    // folder), the user's do not.
+    assert_eq!(
+        hooks_of(t.path(), "copilot", "1.0.102"),
+        [
+            row("~/.copilot/hooks/marks.json", "user", "echo user", "yes"),
+            row("~/.copilot/hooks/off.json", "user", "echo off", "no"),
+            row("~/.copilot/settings.json", "user", "echo settings", "yes"),
+            row(".github/hooks/repo.json", "project", "echo repo", "no"),
+        ]
+    );
+    // 1.0.24: `config.json`, and no trust asked.
+    assert_eq!(
+        hooks_of(t.path(), "copilot", "1.0.24")[2],
+        row("~/.copilot/config.json", "user", "echo config", "yes"),
+    );
+}
+
+#[test]
+fn gemini_cli_concatenates_every_settings_layers_hooks() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let hook = |tag: &str| {
+        format!(
+            r#"{{"hooks": {{"SessionStart": [{{"hooks": [{{"type": "command", "command": "echo {tag}"}}]}}]}}}}"#
+        )
+    };
+    write(
+        &t.path().join("repo"),
+        ".gemini/settings.json",
+        &hook("workspace"),
+    );
+    write(
+        &t.path().join("home"),
+        ".gemini/settings.json",
+        r#"{"hooksConfig": {"disabled": ["echo workspace"]}, "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo user"}]}]}}"#,
+    );
+    let root = t.path().join("root");
+    write(&root, "etc/gemini-cli/settings.json", &hook("system"));
+    write(
+        &root,
+        "etc/gemini-cli/system-defaults.json",
+        &hook("defaults"),
+    );
+    let row = |p: &str, scope: &str, c: &str, runs: &str| {
+        (
+            p.to_string(),
+            scope.to_string(),
+            c.to_string(),
+            runs.to_string(),
+        )
+    };
+    assert_eq!(
+        hooks_of(t.path(), "gemini", "0.61.0"),
+        [
+            row(
+                "/etc/gemini-cli/system-defaults.json",
+                "managed",
+                "echo defaults",
+                "yes"
+            ),
+            row("~/.gemini/settings.json", "user", "echo user", "yes"),
+            row(".gemini/settings.json", "project", "echo workspace", "no"),
+            row(
+                "/etc/gemini-cli/settings.json",
+                "managed",
+                "echo system",
+                "yes"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn copilot_cli_runs_the_repositorys_hooks_and_servers_only_in_a_trusted_folder() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let repo = t.path().join("repo");
+    write(
+        &repo,
+        ".github/hooks/repo.json",
+        r#"{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo repo"}]}}"#,
+    );
+    write(
+        &repo,
+        ".mcp.json",
+        r#"{"mcpServers": {"docs": {"command": "project-docs", "args": []}}}"#,
+    );
+    let trusting = |folder: &str| {
+        let config = serde_json::json!({ "trusted_folders": [folder] }).to_string();
+        write(&t.path().join("home"), ".copilot/config.json", &config);
+        let doc = compiled_for(t.path(), "copilot");
+        let runs = doc["hooks"][0]["runs"]["state"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let server = doc["mcpServers"][0]["applicability"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        (runs, server)
+    };
+    let real = std::fs::canonicalize(&repo).unwrap();
+    // The repository, or a folder above it, is trusted.
+    let parent = real.parent().unwrap().to_str().unwrap();
+    assert_eq!(trusting(parent), ("yes".into(), "effective".into()));
+    // Only another folder: 1.0.102 waits for the user's trust.
+    let other = real.with_file_name("another").to_str().unwrap().to_string();
+    assert_eq!(trusting(&other), ("no".into(), "conditional".into()));
 }

@@ -1,0 +1,93 @@
+//! The folder's trust, read in local mode from the user's
+//! `~/.copilot/config.json`.
+//!
+//! Copilot CLI keeps the folders the user trusts in `trusted_folders` of
+//! `~/.copilot/config.json` (both profiled releases; 1.0.102 keeps them
+//! there beside its user settings of `settings.json`, changelog 1.0.97).
+//! A folder is trusted when it is one of them or lies below one (1.0.24
+//! `app.js`, `isFolderTrusted`: the entries compared by `path.relative`,
+//! case-insensitively where the file system is). The releases that ask
+//! for trust ([`crate::Profile::trust_gates_hooks_and_mcp`]) run the
+//! repository's hooks and start its MCP servers only in a trusted folder;
+//! in `-p` mode they do not ask (seen with 1.0.102 on cases
+//! `oracle.hooks_copilot_gemini.home-copilot-untrusted` and
+//! `oracle.local_user_layers.home-copilot-untrusted`: no repository hook
+//! ran and no workspace server started when the list named only another
+//! folder). The analysis compares the paths as written, without
+//! resolving links, and case-sensitively.
+
+use crate::json::{self, Loaded};
+use crate::Cx;
+use playbookdiff_model::{RepoPath, SourceRef};
+use playbookdiff_source::Machine;
+use serde_json::Value;
+use std::path::Path;
+
+/// Whether the launch directory is a folder the user trusts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum FolderTrust {
+    /// Not known: repo mode, or no user configuration was read; the
+    /// analysis assumes a trusted folder and says so.
+    Assumed,
+    /// `trusted_folders` (at this source) names cwd or a folder above it.
+    Trusted(SourceRef),
+    /// `trusted_folders` is read (at this source, or absent from the
+    /// file) and names neither cwd nor a folder above it.
+    NotTrusted(Option<SourceRef>),
+}
+
+/// The trust of cwd on `machine` (local mode): `trusted_folders` of
+/// `~/.copilot/config.json`. [`FolderTrust::Assumed`] without a machine,
+/// without the repository's absolute path, or when the file is missing
+/// or unusable.
+pub(crate) fn read(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> FolderTrust {
+    let (Some(machine), Some(root)) = (machine, cx.repo.tree().absolute_root()) else {
+        return FolderTrust::Assumed;
+    };
+    let Some(path) = RepoPath::on_machine("~", ".copilot/config.json") else {
+        return FolderTrust::Assumed;
+    };
+    let cwd = if cx.context.cwd.is_root() {
+        root.to_path_buf()
+    } else {
+        root.join(cx.context.cwd.as_str())
+    };
+    let effect = "the folder's trust is unknown";
+    let Loaded::File(j) = json::load_user(machine, &path, effect, &mut cx.diags) else {
+        return FolderTrust::Assumed;
+    };
+    let Some(list) = j.value.get("trusted_folders") else {
+        return FolderTrust::NotTrusted(None);
+    };
+    let source = j.source(&["trusted_folders"]);
+    let names = |f: &Value| f.as_str().is_some_and(|f| contains(Path::new(f), &cwd));
+    if list.as_array().is_some_and(|a| a.iter().any(names)) {
+        FolderTrust::Trusted(source)
+    } else {
+        FolderTrust::NotTrusted(Some(source))
+    }
+}
+
+/// True when `dir` is `folder` or lies below it (lexically).
+fn contains(folder: &Path, dir: &Path) -> bool {
+    dir.strip_prefix(folder).is_ok()
+}
+
+impl FolderTrust {
+    /// The sentence that says why the repository's hooks and MCP servers
+    /// wait, for [`FolderTrust::NotTrusted`].
+    pub(crate) fn not_trusted_reason(&self) -> Option<String> {
+        match self {
+            FolderTrust::NotTrusted(_) => Some("the launch directory is not in `trusted_folders` of `~/.copilot/config.json` (nor below a folder there): Copilot CLI asks for trust when an interactive session starts and waits for it; in `-p` mode it does not ask".to_string()),
+            _ => None,
+        }
+    }
+
+    /// The file that decided, when read.
+    pub(crate) fn source(&self) -> Option<SourceRef> {
+        match self {
+            FolderTrust::Trusted(s) | FolderTrust::NotTrusted(Some(s)) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
