@@ -283,7 +283,8 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     unavailable(&mut cx, unread, &out);
 
     out.assumptions = assumptions(context, machine.is_some());
-    out.assumptions.extend(profile::of(version).assumptions());
+    out.assumptions
+        .extend(profile::of(version).assumptions(version));
     out.diagnostics = cx.into_diagnostics();
     out
 }

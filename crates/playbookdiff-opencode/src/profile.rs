@@ -55,11 +55,10 @@ pub(crate) struct Profile {
 pub(crate) const BUNDLED_SKILL: &str = "customize-opencode";
 
 impl Profile {
-    /// What the analysis says about the release's facts that the model
-    /// receives beside the repository's items, one sentence each; none for
-    /// the profiled release.
-    pub(crate) fn assumptions(&self) -> Vec<String> {
-        let v = self.release;
+    /// What the analysis says about the facts of release `v` (whose
+    /// profile this is) that the model receives beside the repository's
+    /// items, one sentence each; none for the profiled release.
+    pub(crate) fn assumptions(&self, v: &str) -> Vec<String> {
         let mut out = Vec::new();
         if self.skill_listing == SkillListing::SkillTool {
             out.push(format!("OpenCode {v} lists the skills in the description of its `skill` tool, not in the system prompt."));
@@ -248,7 +247,10 @@ mod tests {
         assert!(!of("1.18.33").bundled_customize_skill);
         assert_eq!(of("1.2.20").skill_listing, SkillListing::SkillTool);
         assert_eq!(of("1.2.27").skill_listing, SkillListing::SystemPrompt);
-        assert!(of("1.18.33").assumptions().is_empty());
-        assert_eq!(of(FIRST_MODELLED).assumptions().len(), 2);
+        assert!(of("1.18.33").assumptions("1.18.33").is_empty());
+        assert_eq!(of(FIRST_MODELLED).assumptions(FIRST_MODELLED).len(), 2);
+        let mid = of("1.16.0").assumptions("1.16.0");
+        assert_eq!(mid.len(), 1);
+        assert!(mid[0].contains("OpenCode 1.16.0 also lists"), "{mid:?}");
     }
 }
