@@ -51,7 +51,11 @@ release and writes, per release, the cases and aspects whose observation
 differs from that profile's (`<agent>.older.json`); each is a behaviour
 to declare, with the sampled releases on either side as `from` and `to`.
 A behaviour whose `fact` is `window_start` finds the first release the
-recorder can observe: the adapter's modelled window starts there.
+recorder can observe: the adapter's modelled window starts there. With
+`published_since = DATE` instead of `from` and `to`, it is the first
+release of the twelve months (the oldest from which every later release
+was published on or after DATE, `npm view PKG time --json`), observed
+once to show that the recorder observes it.
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
@@ -258,9 +262,54 @@ def shows(oracle, b, version):
     return ok, seen
 
 
+def publish_times(agent):
+    """The publish time of each release (`npm view PKG time --json`,
+    cached in the recorder's cache): version -> ISO 8601 text."""
+    path = CACHE / f"time-{agent}.json"
+    if not path.exists():
+        pkg = record.AGENTS[agent]["package"]
+        out = subprocess.run(["npm", "view", pkg, "time", "--json"], check=True,
+                             capture_output=True, text=True, timeout=120).stdout
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(out)
+    return json.loads(path.read_text())
+
+
+def window_start(b):
+    """A `window_start` behaviour with `published_since = DATE`: the first
+    release of the twelve months, the oldest from which every later
+    release was published on or after DATE, observed once to show that the
+    recorder observes it (the predicate must hold there); no search."""
+    oracle = Oracle(b["agent"])
+    started = time.monotonic()
+    times = publish_times(b["agent"])
+    releases = published(b["agent"])
+    since = b["published_since"]
+    first = next(i for i in range(len(releases))
+                 if all(times.get(v, "") >= since for v in releases[i:]))
+    ok, seen = shows(oracle, b, releases[first])
+    before = releases[first - 1] if first else None
+    if not ok:
+        return {"id": b["id"], "fact": b["fact"], "error":
+                f"the recorder does not observe {releases[first]}, the first release since {since}"}
+    return {
+        "id": b["id"], "fact": b["fact"], "modelled": True, "witness": b.get("case"),
+        "aspect": b.get("aspect"), "present": b.get("present", []), "absent": b.get("absent", []),
+        "firstRelease": releases[first], "lastWithout": before, "publishedSince": since,
+        "published": {v: times.get(v) for v in filter(None, [before, releases[first]])},
+        "releasesBetween": 0, "installs": oracle.installs, "installBound": 2,
+        "runs": oracle.runs, "seconds": round(time.monotonic() - started),
+        "probes": [{"release": releases[first], "shows": ok}], "unrunnable": [],
+        "observation": seen, "before": None,
+    }
+
+
 def bisect(b):
     """Binary search of behaviour `b` over its window; returns the result
-    record (see the module doc)."""
+    record (see the module doc). A behaviour with `published_since` is the
+    window's first release by publish time ([`window_start`])."""
+    if "published_since" in b:
+        return window_start(b)
     oracle = Oracle(b["agent"])
     started = time.monotonic()
     releases = window(b["agent"], b["from"], b["to"])
@@ -325,7 +374,12 @@ def unexplained(agent):
 
 
 def differing(a, b, path=""):
-    """The dotted paths below which `a` and `b` differ (leaves or lists)."""
+    """The dotted paths below which `a` and `b` differ (leaves or lists).
+    An absent part and an empty list are the same observation: nothing
+    listed (the recorder writes `subagentsListed` of Gemini CLI as an
+    empty list today, and left it out of older recordings)."""
+    if a in (None, []) and b in (None, []):
+        return []
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
         for k in sorted(set(a) | set(b)):
@@ -337,18 +391,26 @@ def differing(a, b, path=""):
 
 def sample(agent, count):
     """Checks every behaviour of `agent` at `count` releases spread evenly
-    over its window; prints each release that contradicts the boundary."""
+    over its window; prints each release that contradicts the boundary.
+    Goes release by release, all the behaviours that picked a release at
+    once, and removes each installed release once checked (its
+    observations stay in the cache); the results are written after each
+    release."""
     oracle = Oracle(agent)
     done = {r["id"]: r for r in json.loads((RESULTS / f"{agent}.json").read_text())["behaviours"]}
-    rows = []
-    for b in (b for b in load_behaviours() if b["agent"] == agent and b["id"] in done):
+    by_release = {}
+    for b in (b for b in load_behaviours()
+              if b["agent"] == agent and b["id"] in done and "published_since" not in b):
         releases = window(agent, b["from"], b["to"])
         step = max((len(releases) - 1) / (count - 1), 1)
-        picks = sorted({releases[round(i * step)] for i in range(count) if round(i * step) < len(releases)},
-                       key=version_key)
-        first = done[b["id"]].get("firstRelease")
-        for v in picks:
-            if not oracle.runnable(v):
+        for i in range(count):
+            if round(i * step) < len(releases):
+                by_release.setdefault(releases[round(i * step)], []).append(b)
+    rows = []
+    for v in sorted(by_release, key=version_key):
+        for b in by_release[v]:
+            first = done[b["id"]].get("firstRelease")
+            if not oracle.runnable(v, b.get("case")):
                 rows.append({"behaviour": b["id"], "release": v, "unrunnable": True})
                 continue
             ok, _ = shows(oracle, b, v)
@@ -356,8 +418,10 @@ def sample(agent, count):
             rows.append({"behaviour": b["id"], "release": v, "shows": ok, "agrees": ok == expected})
             if ok != expected:
                 log(f"{b['id']}: {v} contradicts the boundary {first}")
-    record.write_json(RESULTS / f"{agent}.sample.json",
-                      {"agent": agent, "installs": oracle.installs, "runs": oracle.runs, "checks": rows})
+        log(f"{agent} {v}: checked {len(by_release[v])} behaviours")
+        remove_installs()
+        record.write_json(RESULTS / f"{agent}.sample.json",
+                          {"agent": agent, "installs": oracle.installs, "runs": oracle.runs, "checks": rows})
 
 
 # Cases sampled before the profiled window besides those the behaviours

@@ -2,13 +2,14 @@
 //! by version range; the compilation asks [`of`] and never compares
 //! version strings.
 //!
-//! [`TABLE`] holds the facts of the two profiled releases; each fact that
-//! differs between them has its own first release in [`CHANGES`], found by
-//! bisection over the published releases with the real agent
+//! [`TABLE`] holds the facts of the first modelled release
+//! ([`FIRST_MODELLED`]) and of the two profiled releases; each fact that
+//! differs between two rows has its own first release in [`CHANGES`],
+//! found by bisection over the published releases with the real agent
 //! (`scripts/oracle/bisect.py`, `oracle/bisect/gemini.json`; the registry's
 //! `bisected` test fails when the two disagree), so [`of`] models every
-//! release from 0.34.0 to 0.61.0: the older row's facts, each replaced by
-//! the newer row's from its first release on.
+//! release from 0.19.4 to 0.61.0: the first row's facts, each replaced by
+//! the next row's from its first release on.
 
 use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
 use std::cmp::Ordering;
@@ -46,7 +47,7 @@ pub(crate) enum Boundary {
     GitDirectoryAndParent,
 }
 
-/// The built-in commands of 0.34.0 that 0.61.0 registers too, under
+/// The built-in commands of 0.19.4 that 0.61.0 registers too, under
 /// default settings (API-key auth, a release build, checkpointing off),
 /// `/agents` and `/permissions` apart (they come with subagents and with
 /// folder trust): a workspace command of one of these names runs as
@@ -75,7 +76,6 @@ const COMMANDS: &[&str] = &[
     "mcp",
     "memory",
     "model",
-    "plan",
     "policies",
     "privacy",
     "quit",
@@ -106,15 +106,20 @@ pub(crate) enum LaterCommand {
     /// `/tasks`, "Toggle background tasks view", which replaces `/shells`
     /// ("Toggle background shells view").
     TasksForShells,
+    /// `/plan`, registered from 0.34.0 on (bisected: a workspace `plan`
+    /// command runs as `/plan` with 0.33.2, as `/workspace.plan` with
+    /// 0.34.0).
+    Plan,
 }
 
 impl LaterCommand {
     /// Every variant, in the order of [`Profile::later_commands`]' bits.
-    const ALL: [LaterCommand; 4] = [
+    const ALL: [LaterCommand; 5] = [
         LaterCommand::BugMemory,
         LaterCommand::Gemma,
         LaterCommand::ExportSession,
         LaterCommand::TasksForShells,
+        LaterCommand::Plan,
     ];
 
     /// This command's bit in [`Profile::later_commands`].
@@ -129,6 +134,7 @@ impl LaterCommand {
             LaterCommand::Gemma => ("gemma", None),
             LaterCommand::ExportSession => ("export-session", None),
             LaterCommand::TasksForShells => ("tasks", Some("shells")),
+            LaterCommand::Plan => ("plan", None),
         }
     }
 }
@@ -205,11 +211,16 @@ impl Profile {
     }
 }
 
-/// The table, oldest first: the facts of each profiled release
-/// ([`crate::PROFILED_VERSIONS`]).
+/// The table, oldest first: the facts of the first modelled release, then
+/// of each profiled release ([`crate::PROFILED_VERSIONS`]). A release
+/// between two rows has the older row's facts, each replaced by the newer
+/// row's from its first release in [`CHANGES`] on.
 const TABLE: &[Profile] = &[
+    // Only the facts bisection found to change before 0.34.0 differ from
+    // the next row; the others are that row's, which the sampled releases
+    // (`oracle/bisect/gemini.older.json`) did not contradict.
     Profile {
-        release: "0.34.0",
+        release: FIRST_MODELLED,
         order: Order::ByName,
         boundary: Boundary::GitDirectoryAndParent,
         downward_max_dirs: Some(200),
@@ -221,6 +232,18 @@ const TABLE: &[Profile] = &[
         system_settings_secured: false,
     },
     Profile {
+        release: "0.34.0",
+        order: Order::ByName,
+        boundary: Boundary::GitDirectoryAndParent,
+        downward_max_dirs: Some(200),
+        on_demand: false,
+        file_name_keeps_default: false,
+        agents_need_flag: true,
+        later_commands: 0b1_0000,
+        folder_trust: false,
+        system_settings_secured: false,
+    },
+    Profile {
         release: "0.61.0",
         order: Order::AbsolutePath,
         boundary: Boundary::Markers,
@@ -228,7 +251,7 @@ const TABLE: &[Profile] = &[
         on_demand: true,
         file_name_keeps_default: true,
         agents_need_flag: false,
-        later_commands: 0b1111,
+        later_commands: 0b1_1111,
         folder_trust: true,
         system_settings_secured: true,
     },
@@ -285,9 +308,22 @@ impl Fact {
 /// One fact's change: the newer row's value holds from release `since` on.
 pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 
-/// Every fact that differs between the rows of [`TABLE`], with the first
-/// release that shows the newer value, oldest first.
+/// The first release the adapter models: the first Gemini CLI release of
+/// the last twelve months (npm publish time 2025-12-05), which the
+/// recorder observes (behaviour `gemini.window-start`). An older release
+/// gets this one's profile, with a diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "0.19.4";
+
+/// Every fact that differs between two rows of [`TABLE`], with the first
+/// release that shows the next row's value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::Command(LaterCommand::Plan),
+        name: "command_plan",
+        since: "0.34.0",
+        summary: "The built-in `/plan` is registered: a workspace command named `plan` runs as `/workspace.plan`.",
+        evidence: "bisected (case `gemini.extras`): 0.33.2 runs the workspace command `plan` as `/plan`, 0.34.0 as `/workspace.plan`",
+    },
     Change {
         fact: Fact::AgentsNeedFlag,
         name: "agents_need_flag",
@@ -380,22 +416,37 @@ pub(crate) const CHANGES: &[Change] = &[
 const MEMORY_REWRITE_SINCE: &str = "0.40.0";
 
 /// The facts of release `version`: the first row's, with each fact of
-/// [`CHANGES`] taken from the last row from its first release on. A
-/// release outside the window gets the facts of the nearest end (the
-/// caller has said so with a diagnostic).
+/// [`CHANGES`] taken from its first release on from the row it leads to
+/// ([`row_of`]); `release` is the latest row or change at or before
+/// `version`. A release outside the window gets the facts of the nearest
+/// end (the caller has said so with a diagnostic).
 pub(crate) fn of(version: &str) -> Profile {
-    let (first, last) = (&TABLE[0], &TABLE[TABLE.len() - 1]);
-    let mut facts = *first;
+    let mut facts = TABLE[0];
     for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
-        c.fact.take(&mut facts, last);
-        if compare_versions(c.since, facts.release) == Ordering::Greater {
-            facts.release = c.since;
-        }
+        c.fact.take(&mut facts, row_of(c));
+        facts.release = latest(facts.release, c.since);
     }
-    if at_least(version, last.release) {
-        facts.release = last.release;
+    for row in TABLE.iter().filter(|r| at_least(version, r.release)) {
+        facts.release = latest(facts.release, row.release);
     }
     facts
+}
+
+/// The later of two releases.
+fn latest(a: &'static str, b: &'static str) -> &'static str {
+    match compare_versions(a, b) {
+        Ordering::Less => b,
+        _ => a,
+    }
+}
+
+/// The row whose facts change `c` brings: the first at or after its
+/// release (the last row for a change after every row).
+fn row_of(c: &Change) -> &'static Profile {
+    TABLE
+        .iter()
+        .find(|r| at_least(r.release, c.since))
+        .unwrap_or(&TABLE[TABLE.len() - 1])
 }
 
 /// [`CHANGES`] as the adapter's
@@ -408,20 +459,34 @@ pub(crate) fn changes() -> Vec<ReleaseChange> {
 mod tests {
     use super::*;
 
-    /// Every profiled version has exactly one row.
+    /// The first modelled release has the first row, and every profiled
+    /// version exactly one of the others.
     #[test]
     fn one_row_per_profiled_version() {
         let rows: Vec<&str> = TABLE.iter().map(|p| p.release).collect();
-        assert_eq!(rows, crate::PROFILED_VERSIONS);
+        assert_eq!(rows[0], FIRST_MODELLED);
+        assert_eq!(rows[1..], *crate::PROFILED_VERSIONS);
     }
 
-    /// Each profiled release is its own row: the changes of the window
-    /// turn the older row into the newer one, and none applies to the
-    /// older.
+    /// Each row is its own release's facts: the changes up to it turn the
+    /// first row into it, and none applies to the first.
     #[test]
     fn the_changes_join_the_rows() {
         for row in TABLE {
             assert_eq!(of(row.release), *row, "{}", row.release);
         }
+    }
+
+    /// `/plan` is a built-in command from its first release on: a
+    /// workspace `plan` command runs as itself before.
+    #[test]
+    fn plan_is_built_in_from_its_release() {
+        let has_plan = |v| of(v).builtin_commands().any(|c| c == "plan");
+        assert!(!has_plan(FIRST_MODELLED));
+        assert!(!has_plan("0.29.0"));
+        assert!(!has_plan("0.33.2"));
+        assert!(has_plan("0.34.0"));
+        assert!(has_plan("0.61.0"));
+        assert_eq!(of("0.20.0").release, FIRST_MODELLED);
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! [`ADAPTER`] turns a [`Repo`](playbookdiff_source::Repo) and an [`AnalysisContext`] into one
 //! [`EffectiveAgentConfig`] following the behaviour of the OpenCode release
-//! named in [`PROFILED_VERSIONS`], read from its shipped code (the
+//! named in [`PROFILED_VERSIONS`] (and of every release from 1.1.11 on,
+//! whose differences the `profile` module's table keys by the release
+//! bisection found for each), read from its shipped code (the
 //! `opencode-ai` npm package; sources in the `sst/opencode` repository,
 //! `packages/opencode/src/session/instruction.ts`,
 //! `packages/opencode/src/config/config.ts`, `config/paths.ts`,
@@ -49,6 +51,7 @@ mod glob;
 mod hooks;
 mod instructions;
 mod mcp;
+mod profile;
 pub mod remedy;
 mod schema;
 mod skills;
@@ -238,17 +241,20 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .indexing(INDEXED_NAMES)
     .homed_by(&["XDG_CONFIG_HOME"])
     .profiled(PROFILED_VERSIONS)
+    .bisected(profile::changes)
+    .modelled_from(profile::FIRST_MODELLED)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);
 
-/// The compilation for one OpenCode release of [`PROFILED_VERSIONS`]; there
-/// is one profile, so the release changes nothing yet.
+/// The compilation for one OpenCode release of the modelled window
+/// ([`profile::of`]): the release's facts that differ from the profiled
+/// one's are said in the assumptions.
 fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let Request {
         repo,
         context,
+        version,
         inputs,
-        ..
     } = *req;
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
@@ -277,6 +283,8 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     unavailable(&mut cx, unread, &out);
 
     out.assumptions = assumptions(context, machine.is_some());
+    out.assumptions
+        .extend(profile::of(version).assumptions(version));
     out.diagnostics = cx.into_diagnostics();
     out
 }

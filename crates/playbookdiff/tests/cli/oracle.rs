@@ -1985,6 +1985,21 @@ fn bisect_observation(b: &Value) -> String {
             .collect()
     };
     let (present, absent) = (quoted("present"), quoted("absent"));
+    if let Some(since) = b["publishedSince"].as_str() {
+        // A window's start by publish time: the first release of the
+        // twelve months, which the recorder observes.
+        let dates: Vec<String> = b["published"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(v, t)| format!("{v} {}", t.as_str().unwrap_or("").get(..10).unwrap_or("")))
+            .collect();
+        return format!(
+            "the first published on or after {since} (npm: {}); its case `{}` runs",
+            dates.join(", "),
+            b["witness"].as_str().unwrap_or("")
+        );
+    }
     let place = match b["witness"].as_str() {
         Some("code") | None => "the installed package".to_string(),
         Some(case) => format!("`{}` of case `{case}`", b["aspect"].as_str().unwrap_or("")),

@@ -297,3 +297,51 @@ fn gemini_changes_come_from_its_bisected_behaviours() {
         "{err}"
     );
 }
+
+#[test]
+fn opencode_changes_come_from_its_bisected_behaviours() {
+    // OpenCode's bisected facts change where and beside what the skills
+    // are listed, not which of the repository's items the model receives:
+    // the upgrade names each at its first release, with its evidence, and
+    // no launch directory changes.
+    let r = repo(&[
+        ("AGENTS.md", "# Agents\n\nUse pnpm.\n"),
+        (
+            ".agents/skills/dup/SKILL.md",
+            "---\nname: dup\ndescription: A skill.\n---\nBody.\n",
+        ),
+    ]);
+    let (code, out, err) = upgrade(
+        r.path(),
+        &["opencode", "1.2.1..1.18.33", "--format", "json"],
+    );
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+    assert_eq!(code, 0, "{doc:#}");
+    let changes = doc["upgrade"]["changes"].as_array().unwrap();
+    let named: Vec<(&str, &str)> = changes
+        .iter()
+        .map(|c| (c["fact"].as_str().unwrap(), c["since"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("SkillsInSystemPrompt", "1.2.27"),
+            ("BundledCustomizeSkill", "1.15.0"),
+            ("TaskToolCommandNote", "1.15.3"),
+            ("BundledCustomizeSkillGone", "1.17.18"),
+        ],
+        "{doc:#}"
+    );
+    assert!(
+        changes
+            .iter()
+            .all(|c| c["evidence"].as_str().unwrap().starts_with("bisected")),
+        "{doc:#}"
+    );
+    assert!(doc["directories"].as_array().unwrap().is_empty(), "{doc:#}");
+    // Within the window, a release between two changes is modelled
+    // without a warning.
+    let (code, _, err) = upgrade(r.path(), &["opencode", "1.15.0..1.17.11"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("no version profile"), "{err}");
+}

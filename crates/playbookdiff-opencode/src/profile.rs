@@ -1,0 +1,256 @@
+//! The facts that differ between OpenCode releases, in one table keyed by
+//! version range; the compilation asks [`of`] and never compares version
+//! strings.
+//!
+//! [`TABLE`] holds the facts of the first modelled release
+//! ([`FIRST_MODELLED`]), of 1.15.13 (a sampled release: the bundled skill
+//! comes and goes between the others) and of the profiled release
+//! ([`crate::PROFILED_VERSIONS`]); each fact that differs between two rows
+//! has its own first release in [`CHANGES`], found by bisection over the
+//! published releases with the real agent (`scripts/oracle/bisect.py`,
+//! `oracle/bisect/opencode.json`; the registry's `bisected` test fails
+//! when the two disagree), so [`of`] models every release from 1.1.11 to
+//! 1.18.33: the first row's facts, each replaced by the next row's from
+//! its first release on. Everything not in this table is the same in
+//! every modelled release, as far as the releases sampled before 1.18.33
+//! showed (`oracle/bisect/opencode.older.json`).
+
+use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
+use std::cmp::Ordering;
+
+/// Where the release lists the skills to the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SkillListing {
+    /// In the description of the `skill` tool only ("Invoke this tool to
+    /// load a skill when a task matches one of the available skills listed
+    /// below", then `<available_skills>`; `SkillTool` in the shipped code
+    /// of 1.2.20).
+    SkillTool,
+    /// In the system prompt (`Skill.fmt(list, { verbose: true })`, the
+    /// same `<available_skills>` block; shipped code of 1.2.27, seen with
+    /// 1.2.27 and 1.18.33).
+    SystemPrompt,
+}
+
+/// The behaviour of one range of releases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Profile {
+    /// The first release these facts hold for (a row of [`TABLE`] or the
+    /// `since` of a change of [`CHANGES`]).
+    pub release: &'static str,
+    /// Where the skills are listed to the model.
+    pub skill_listing: SkillListing,
+    /// Whether the `task` tool's description tells the model to run custom
+    /// slash commands through it ("When you are instructed to execute
+    /// custom slash commands. Use the Task tool with the slash command
+    /// invocation as the entire prompt."; seen with 1.2.1 and 1.14.34).
+    pub task_tool_command_note: bool,
+    /// Whether the release lists its bundled skill `customize-opencode` to
+    /// the model beside the repository's (seen with 1.15.13; its location
+    /// is not `<built-in>`, so it reads as an installed skill).
+    pub bundled_customize_skill: bool,
+}
+
+/// The name of the bundled skill of [`Profile::bundled_customize_skill`].
+pub(crate) const BUNDLED_SKILL: &str = "customize-opencode";
+
+impl Profile {
+    /// What the analysis says about the facts of release `v` (whose
+    /// profile this is) that the model receives beside the repository's
+    /// items, one sentence each; none for the profiled release.
+    pub(crate) fn assumptions(&self, v: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.skill_listing == SkillListing::SkillTool {
+            out.push(format!("OpenCode {v} lists the skills in the description of its `skill` tool, not in the system prompt."));
+        }
+        if self.task_tool_command_note {
+            out.push(format!("The `task` tool's description in OpenCode {v} tells the model to run custom slash commands through that tool."));
+        }
+        if self.bundled_customize_skill {
+            out.push(format!(
+                "OpenCode {v} also lists its bundled skill `{BUNDLED_SKILL}` to the model."
+            ));
+        }
+        out
+    }
+}
+
+/// The first release the adapter models. Every OpenCode release on npm
+/// was published in the last twelve months, but the recorder observes
+/// none before 1.1.11: bisected (behaviour `opencode.runs-offline`, case
+/// `opencode.duplicate_skill_names`), 1.0.185 exits 1 before its first
+/// request ("BunInstallFailedError": it installs packages at startup,
+/// which fails offline), 1.1.11 runs. An older release gets this one's
+/// profile, with a diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "1.1.11";
+
+/// The table, oldest first. A release between two rows has the older
+/// row's facts, each replaced by the newer row's from its first release in
+/// [`CHANGES`] on.
+const TABLE: &[Profile] = &[
+    Profile {
+        // The facts of 1.1.11 to 1.2.20, as the releases sampled there
+        // showed them (`oracle/bisect/opencode.older.json`).
+        release: FIRST_MODELLED,
+        skill_listing: SkillListing::SkillTool,
+        task_tool_command_note: true,
+        bundled_customize_skill: false,
+    },
+    Profile {
+        release: "1.15.13",
+        skill_listing: SkillListing::SystemPrompt,
+        task_tool_command_note: false,
+        bundled_customize_skill: true,
+    },
+    Profile {
+        release: "1.18.33",
+        skill_listing: SkillListing::SystemPrompt,
+        task_tool_command_note: false,
+        bundled_customize_skill: false,
+    },
+];
+
+/// A field of [`Profile`] that differs between two rows of [`TABLE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fact {
+    /// [`Profile::skill_listing`].
+    SkillsInSystemPrompt,
+    /// [`Profile::task_tool_command_note`].
+    TaskToolCommandNote,
+    /// [`Profile::bundled_customize_skill`]: the skill added.
+    BundledCustomizeSkill,
+    /// [`Profile::bundled_customize_skill`]: the skill gone.
+    BundledCustomizeSkillGone,
+}
+
+impl Fact {
+    /// Copies this field of `newer` into `facts`.
+    fn take(self, facts: &mut Profile, newer: &Profile) {
+        match self {
+            Fact::SkillsInSystemPrompt => facts.skill_listing = newer.skill_listing,
+            Fact::TaskToolCommandNote => {
+                facts.task_tool_command_note = newer.task_tool_command_note
+            }
+            Fact::BundledCustomizeSkill | Fact::BundledCustomizeSkillGone => {
+                facts.bundled_customize_skill = newer.bundled_customize_skill
+            }
+        }
+    }
+}
+
+/// One fact's change: the next row's value holds from release `since` on.
+pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
+
+/// Every fact that differs between two rows of [`TABLE`], with the first
+/// release that shows the next row's value, oldest first.
+pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::SkillsInSystemPrompt,
+        name: "SkillsInSystemPrompt",
+        since: "1.2.27",
+        summary: "The skills are listed in the system prompt instead of the `skill` tool's description.",
+        evidence: "bisected (case `opencode.duplicate_skill_names`): 1.2.20 lists no skill in the system prompt (its shipped code lists them in the `skill` tool's description), 1.2.27 lists `dup` there",
+    },
+    Change {
+        fact: Fact::TaskToolCommandNote,
+        name: "TaskToolCommandNote",
+        since: "1.15.3",
+        summary: "The `task` tool's description no longer tells the model to run custom slash commands through it.",
+        evidence: "bisected (case `opencode.agents_and_commands`): the `task` tool's description of 1.15.0 holds \"When you are instructed to execute custom slash commands\", that of 1.15.3 does not",
+    },
+    Change {
+        fact: Fact::BundledCustomizeSkill,
+        name: "BundledCustomizeSkill",
+        since: "1.15.0",
+        summary: "The bundled skill `customize-opencode` is listed to the model beside the repository's skills.",
+        evidence: "bisected (case `opencode.duplicate_skill_names`): 1.14.41 lists `dup` at startup, 1.15.0 `customize-opencode` and `dup`",
+    },
+    Change {
+        fact: Fact::BundledCustomizeSkillGone,
+        name: "BundledCustomizeSkillGone",
+        since: "1.17.18",
+        summary: "The bundled skill `customize-opencode` is no longer listed to the model.",
+        evidence: "bisected (case `opencode.duplicate_skill_names`): 1.17.11 lists `customize-opencode` and `dup`, 1.17.18 only `dup` (1.17.15, published without the executable for this platform, left out)",
+    },
+];
+
+/// The facts of release `version`: the first row's, with each fact of
+/// [`CHANGES`] taken from its first release on from the row it leads to
+/// ([`row_of`]); `release` is the latest row or change at or before
+/// `version`. A release outside the window gets the facts of the nearest
+/// end (the caller has said so with a diagnostic).
+pub(crate) fn of(version: &str) -> Profile {
+    let mut facts = TABLE[0];
+    for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
+        c.fact.take(&mut facts, row_of(c));
+        facts.release = latest(facts.release, c.since);
+    }
+    for row in TABLE.iter().filter(|r| at_least(version, r.release)) {
+        facts.release = latest(facts.release, row.release);
+    }
+    facts
+}
+
+/// The later of two releases.
+fn latest(a: &'static str, b: &'static str) -> &'static str {
+    match compare_versions(a, b) {
+        Ordering::Less => b,
+        _ => a,
+    }
+}
+
+/// The row whose facts change `c` brings: the first at or after its
+/// release (the last row for a change after every row).
+fn row_of(c: &Change) -> &'static Profile {
+    TABLE
+        .iter()
+        .find(|r| at_least(r.release, c.since))
+        .unwrap_or(&TABLE[TABLE.len() - 1])
+}
+
+/// [`CHANGES`] as the adapter's
+/// [`playbookdiff_adapter::Adapter::release_changes`].
+pub(crate) fn changes() -> Vec<ReleaseChange> {
+    playbookdiff_model::profile::release_changes(CHANGES)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The last row is the profiled release, and the first the window's
+    /// start.
+    #[test]
+    fn rows_end_at_the_profiled_release() {
+        assert_eq!(TABLE[0].release, FIRST_MODELLED);
+        assert_eq!([TABLE[TABLE.len() - 1].release], crate::PROFILED_VERSIONS);
+    }
+
+    /// Each row is its own release's facts: the changes up to it turn the
+    /// first row into it.
+    #[test]
+    fn the_changes_join_the_rows() {
+        for row in TABLE {
+            assert_eq!(of(row.release), *row, "{}", row.release);
+        }
+    }
+
+    /// The bundled skill is listed from its first release to the last
+    /// before it went, and by no other release.
+    #[test]
+    fn the_bundled_skill_comes_and_goes() {
+        assert!(!of(FIRST_MODELLED).bundled_customize_skill);
+        assert!(!of("1.14.41").bundled_customize_skill);
+        assert!(of("1.15.0").bundled_customize_skill);
+        assert!(of("1.17.11").bundled_customize_skill);
+        assert!(!of("1.17.18").bundled_customize_skill);
+        assert!(!of("1.18.33").bundled_customize_skill);
+        assert_eq!(of("1.2.20").skill_listing, SkillListing::SkillTool);
+        assert_eq!(of("1.2.27").skill_listing, SkillListing::SystemPrompt);
+        assert!(of("1.18.33").assumptions("1.18.33").is_empty());
+        assert_eq!(of(FIRST_MODELLED).assumptions(FIRST_MODELLED).len(), 2);
+        let mid = of("1.16.0").assumptions("1.16.0");
+        assert_eq!(mid.len(), 1);
+        assert!(mid[0].contains("OpenCode 1.16.0 also lists"), "{mid:?}");
+    }
+}
