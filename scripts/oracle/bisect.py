@@ -436,6 +436,8 @@ OLDER_CASES = {
     "opencode": ["opencode.fallback_levels.in-a-b", "opencode.fallback_levels.read-a-b-c-d-x.ts",
                  "opencode.instruction_sources", "opencode.agents_and_commands",
                  "opencode.mcp_layers", "opencode.duplicate_skill_names"],
+    # Copilot CLI: the instruction chain at the root and below it.
+    "copilot": ["copilot.instruction_chain", "copilot.instruction_chain.in-a-b"],
 }
 
 
@@ -472,9 +474,29 @@ def sample_older(agent, start, count):
         rows.append(row)
         log(f"{agent} {v}: {json.dumps(row)}")
         remove_installs()
-        record.write_json(RESULTS / f"{agent}.older.json",
-                          {"agent": agent, "window": [start, oldest], "profile": oldest, "cases": cases,
-                           "installs": oracle.installs, "runs": oracle.runs, "releases": rows})
+        write_older(agent, {"agent": agent, "window": [start, oldest], "profile": oldest, "cases": cases,
+                            "installs": oracle.installs, "runs": oracle.runs, "releases": rows})
+
+
+def write_older(agent, doc):
+    """Writes `<agent>.older.json`, merged with the runs before it against
+    the same profile on the same cases (a denser sample of part of the
+    window): the releases of all, each run's window and counts in
+    `samples`, the earliest start, the counts added."""
+    path = RESULTS / f"{agent}.older.json"
+    old = json.loads(path.read_text()) if path.exists() else None
+    run = {"window": doc["window"], "installs": doc["installs"], "runs": doc["runs"]}
+    if not old or (old["profile"], old["cases"]) != (doc["profile"], doc["cases"]):
+        record.write_json(path, {**doc, "samples": [run]})
+        return
+    samples = [r for r in old.get("samples", [{k: old[k] for k in ("window", "installs", "runs")}])
+               if r["window"] != run["window"]] + [run]
+    mine = {r["release"] for r in doc["releases"]}
+    rows = [r for r in old["releases"] if r["release"] not in mine] + doc["releases"]
+    record.write_json(path, {
+        **doc, "window": [min((r["window"][0] for r in samples), key=version_key), doc["window"][1]],
+        "installs": sum(r["installs"] for r in samples), "runs": sum(r["runs"] for r in samples),
+        "releases": sorted(rows, key=lambda r: version_key(r["release"])), "samples": samples})
 
 
 def inside(agent, version, case_id):

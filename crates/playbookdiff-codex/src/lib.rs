@@ -288,6 +288,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         base: Compilation::new(repo, context, HARNESS),
         trust: inputs.trust.or(user_trust.as_deref()),
         project_root: RepoPath::root(),
+        long_description: facts.long_description,
     };
     let chain = context.cwd.ancestors_root_first();
 
@@ -457,6 +458,9 @@ pub(crate) struct Cx<'r, 't> {
     /// Codex's project root: the repository root, or a nested directory
     /// holding `.git` between it and cwd.
     pub project_root: RepoPath,
+    /// What the release does with a skill description over the limit
+    /// ([`profile::Facts::long_description`]).
+    pub long_description: skill_file::LongDescription,
 }
 
 impl<'r, 't> std::ops::Deref for Cx<'r, 't> {

@@ -29,6 +29,20 @@ pub enum SkillPathStyle {
     Aliased,
 }
 
+/// What a release does with a skill description over 1,024 characters
+/// (`crate::skill_file`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LongDescription {
+    /// The skill is refused and not listed (0.141.0: of two skills, the
+    /// one whose description is 1,029 characters long is not listed, the
+    /// other is; case `codex.x17_listing_budget`, 30 skills whose
+    /// descriptions are 1,039 characters long: none listed).
+    Refused,
+    /// The skill is listed with the description cut to 1,021 characters
+    /// followed by `...` (0.142.0 on).
+    Cut,
+}
+
 /// A skill bundled with a release (`$CODEX_HOME/skills/.system/<name>`),
 /// installed on first start: it is listed before every repository skill
 /// and takes its share of the listing budget. Only its size is kept.
@@ -76,6 +90,9 @@ pub struct Facts {
     /// server with both `command` and `url`): 0.142.3 "failed to load
     /// configuration", 0.171.0 "failed to load bootstrap configuration".
     pub refusal_prints: &'static str,
+    /// What the release does with a skill description over 1,024
+    /// characters: refuses the skill, or lists it with the description cut.
+    pub long_description: LongDescription,
     /// The events a hook can be registered for (`HookEventName` in
     /// openai/codex `codex-rs/hooks`, 0.171.0). The 0.142.3 row repeats
     /// the 0.171.0 list: its own was not read.
@@ -172,6 +189,7 @@ pub const TABLE: &[Row] = &[
             fallback_names_must_be_plain: false,
             plugin_manifests: &[".codex-plugin/plugin.json"],
             refusal_prints: "failed to load configuration",
+            long_description: LongDescription::Refused,
             hook_events: HOOK_EVENTS_0_171,
         },
     },
@@ -185,6 +203,7 @@ pub const TABLE: &[Row] = &[
             fallback_names_must_be_plain: false,
             plugin_manifests: &[".codex-plugin/plugin.json", ".claude-plugin/plugin.json"],
             refusal_prints: "failed to load configuration",
+            long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
         },
     },
@@ -202,6 +221,7 @@ pub const TABLE: &[Row] = &[
                 ".cursor-plugin/plugin.json",
             ],
             refusal_prints: "failed to load bootstrap configuration",
+            long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
         },
     },
@@ -226,6 +246,8 @@ pub enum Fact {
     PluginManifests,
     /// [`Facts::refusal_prints`].
     RefusalPrints,
+    /// [`Facts::long_description`].
+    LongDescription,
 }
 
 impl Fact {
@@ -248,6 +270,7 @@ impl Fact {
                 facts.plugin_manifests = newer.plugin_manifests
             }
             Fact::RefusalPrints => facts.refusal_prints = newer.refusal_prints,
+            Fact::LongDescription => facts.long_description = newer.long_description,
         }
     }
 }
@@ -283,6 +306,13 @@ pub const CHANGES: &[Change] = &[
         since: CLAUDE_PLUGIN_SINCE,
         summary: "`.claude-plugin/plugin.json` is a plugin manifest too: the skills below it are listed as `plugin:skill`.",
         evidence: "bisected (case `codex.x13_plugin_namespaces`): 0.121.0 lists the skill below a `.claude-plugin` manifest as `two` and one below it inside a `.codex-plugin` plugin as `outer:nine`, 0.122.0 as `clp:two` and `inner:nine`",
+    },
+    Change {
+        fact: Fact::LongDescription,
+        name: "long_description",
+        since: "0.142.0",
+        summary: "A skill whose description is over 1,024 characters is listed with the description cut to 1,021 characters and `...`, no longer refused.",
+        evidence: "bisected (case `codex.x17_listing_budget`, 30 skills with 1,039-character descriptions): 0.141.0 lists none of them, 0.142.0 all 30; 0.141.0 lists a skill with a short description beside one of 1,029 characters, not that one",
     },
     Change {
         fact: Fact::PluginManifests,
@@ -385,6 +415,11 @@ mod tests {
             TABLE[1].facts.plugin_manifests
         );
         assert_eq!(facts_for("0.145.0").plugin_manifests.len(), 3);
+        assert_eq!(
+            facts_for("0.141.0").long_description,
+            LongDescription::Refused
+        );
+        assert_eq!(facts_for("0.142.0").long_description, LongDescription::Cut);
         assert!(facts_for("0.200.0").untrusted_drops_agents_md);
         let mid = facts_for("0.156.0");
         assert!(mid.untrusted_drops_agents_md && mid.fallback_names_must_be_plain);

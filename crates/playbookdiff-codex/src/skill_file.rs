@@ -10,6 +10,7 @@
 //! `yes`, `0x10`, `1e3`, `007` or `.inf` given for a text field is that
 //! text, verbatim; `~`, `null` and an empty value are absent.
 
+pub(crate) use crate::profile::LongDescription;
 use serde::Deserialize;
 
 /// The longest accepted name, in characters after whitespace collapse
@@ -17,7 +18,8 @@ use serde::Deserialize;
 pub(crate) const NAME_LIMIT: usize = 64;
 /// The longest description shown in the listing, in characters: a longer
 /// one is cut to 1,021 characters followed by `...` (both profiled
-/// releases; older sources rejected it, openai/codex#13941).
+/// releases) or makes Codex refuse the skill (older releases,
+/// [`LongDescription`]).
 pub(crate) const DESCRIPTION_SHOWN_LIMIT: usize = 1024;
 /// The longest accepted `metadata.short-description`, in characters.
 const SHORT_DESCRIPTION_LIMIT: usize = 1024;
@@ -116,8 +118,9 @@ pub(crate) fn shown_description(d: &str) -> String {
 /// holding `SKILL.md` (the default name). When serde_yaml rejects the
 /// text, the colon repair is tried: each top-level plain scalar holding
 /// `: ` is quoted and the text parsed again (`Build for AWS: ECS` loads in
-/// both profiled releases).
-pub(crate) fn parse(yaml: &str, dir_name: &str) -> Parsed {
+/// both profiled releases). A description over
+/// [`DESCRIPTION_SHOWN_LIMIT`] characters is rejected when `long` says so.
+pub(crate) fn parse(yaml: &str, dir_name: &str, long: LongDescription) -> Parsed {
     let (front, repaired) = match serde_yaml::from_str::<Option<Front>>(yaml) {
         Ok(f) => (f, false),
         Err(e) => match repair(yaml).and_then(|r| serde_yaml::from_str::<Option<Front>>(&r).ok()) {
@@ -155,6 +158,13 @@ pub(crate) fn parse(yaml: &str, dir_name: &str) -> Parsed {
     if description.is_empty() {
         return Parsed::Rejected {
             why: "it has no description (Codex requires a non-empty description)".to_string(),
+            line: None,
+        };
+    }
+    let n = description.chars().count();
+    if long == LongDescription::Refused && n > DESCRIPTION_SHOWN_LIMIT {
+        return Parsed::Rejected {
+            why: format!("its description is {n} characters long, over this release's limit of {DESCRIPTION_SHOWN_LIMIT} (later releases cut it)"),
             line: None,
         };
     }
@@ -345,7 +355,7 @@ mod tests {
     use super::*;
 
     fn ok(yaml: &str) -> (String, String) {
-        match parse(yaml, "dir") {
+        match parse(yaml, "dir", LongDescription::Cut) {
             Parsed::Ok {
                 name, description, ..
             } => (name, description),
@@ -354,7 +364,10 @@ mod tests {
     }
 
     fn rejected(yaml: &str) -> bool {
-        matches!(parse(yaml, "dir"), Parsed::Rejected { .. })
+        matches!(
+            parse(yaml, "dir", LongDescription::Cut),
+            Parsed::Rejected { .. }
+        )
     }
 
     /// serde_yaml 0.9 reads every scalar given for a text field verbatim
@@ -437,7 +450,7 @@ mod tests {
         );
         assert_eq!(ok("name: colon2: x\ndescription: d").0, "colon2: x");
         assert!(matches!(
-            parse("description: a: b", "dir"),
+            parse("description: a: b", "dir", LongDescription::Cut),
             Parsed::Ok { repaired: true, .. }
         ));
     }
@@ -449,6 +462,21 @@ mod tests {
         assert_eq!(shown.chars().count(), 1024);
         assert!(shown.ends_with("d..."));
         assert_eq!(shown_description("short"), "short");
+    }
+
+    /// Before 0.142.0 a description over the limit refuses the skill;
+    /// one at the limit is kept.
+    #[test]
+    fn long_descriptions_refused_before_they_were_cut() {
+        let yaml = |n: usize| format!("name: s\ndescription: {}", "d".repeat(n));
+        let refused = |n| {
+            matches!(
+                parse(&yaml(n), "dir", LongDescription::Refused),
+                Parsed::Rejected { .. }
+            )
+        };
+        assert!(refused(1025) && !refused(1024));
+        assert!(!rejected(&yaml(1025)));
     }
 
     #[test]

@@ -199,6 +199,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .scoping(target_tests)
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes)
+    .modelled_from(profile::FIRST_MODELLED)
     .remedies(remedy::for_gap);
 
 /// Shared state of one compilation (the toolkit's).

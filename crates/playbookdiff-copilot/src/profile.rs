@@ -7,8 +7,11 @@
 //! bisection over the published releases with the real agent
 //! (`scripts/oracle/bisect.py`, `oracle/bisect/copilot.json`; the
 //! registry's `bisected` test fails when the two disagree), so [`of`]
-//! models every release from 1.0.24 to 1.0.102: the older row's facts,
-//! each replaced by the newer row's from its first release on.
+//! models every release from [`FIRST_MODELLED`] to 1.0.102: the older
+//! row's facts, each replaced by the newer row's from its first release
+//! on. The releases sampled from the window's start to 1.0.24 show
+//! nothing that 1.0.24 does not (`oracle/bisect/copilot.older.json`), so
+//! they have the older row's facts.
 
 use playbookdiff_adapter::hooks::Events;
 use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
@@ -115,17 +118,17 @@ pub(crate) struct Profile {
     /// Whether an empty or white-space-only instruction file is sent as a
     /// block of its own (1.0.102: fuzzer seeds 8, 17 and 24, an empty
     /// `AGENTS.md` and `.github/copilot-instructions.md` of `""` and
-    /// `"\n"`, each an empty `<custom_instruction>`); not seen with
-    /// 1.0.24, which the adapter assumes leaves it out. Not bisected
-    /// ([`UNBISECTED`]).
+    /// `"\n"`, each an empty `<custom_instruction>`); 1.0.24 leaves it
+    /// out (bisected on fuzzer seed 17: 1.0.63 sends two blocks, 1.0.64
+    /// three).
     pub sends_blank_files: bool,
     /// The user's skill roots below the home, in the order their skills
     /// are taken, after the repository's (seen on case
     /// `oracle.local_user_layers.home-copilot-skills`: with both releases
     /// the project's `build` listed rather than the user's, and
     /// `~/.copilot/skills/lint` rather than `~/.agents/skills/lint`; 1.0.24
-    /// lists `~/.claude/skills/tidy`, 1.0.102 does not read that root).
-    /// Not bisected ([`UNBISECTED`]).
+    /// lists `~/.claude/skills/tidy`, 1.0.102 does not read that root;
+    /// bisected: 1.0.34 lists it, 1.0.39 does not).
     pub user_skill_roots: &'static [&'static str],
     /// The user's settings file below the home, whose `hooks` run (with
     /// its `disableAllHooks`): 1.0.24 reads `~/.copilot/config.json`
@@ -301,6 +304,13 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `copilot.hook_matchers.read-src-a.txt`): a `view` call fires the `bash` hook `github-pre-bash` with 1.0.34, not with 1.0.39 (1.0.35 cannot run here; changelog 1.0.36)",
     },
     Change {
+        fact: Fact::UserSkillRoots,
+        name: "user_skill_roots",
+        since: "1.0.39",
+        summary: "The user's skills are read from `~/.copilot/skills` and `~/.agents/skills`, no longer from `~/.claude/skills`.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-skills`): 1.0.34 lists `~/.claude/skills/tidy`, 1.0.39 does not (1.0.35 cannot run here)",
+    },
+    Change {
         fact: Fact::McpRequiresArgs,
         name: "mcp_requires_args",
         since: "1.0.49",
@@ -341,6 +351,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.61",
         summary: "`.github/mcp.json` configures MCP servers when the directory has no `.mcp.json`.",
         evidence: "bisected (case `copilot.github_mcp_only`): 1.0.60 lists no server, 1.0.61 lists `github-only` (changelog 1.0.61)",
+    },
+    Change {
+        fact: Fact::SendsBlankFiles,
+        name: "sends_blank_files",
+        since: "1.0.64",
+        summary: "An empty or white-space-only instruction file is sent as an empty block of its own.",
+        evidence: "bisected (case `fuzz.copilot.17`, an empty `AGENTS.md`): 1.0.63 sends two instruction blocks, 1.0.64 three, the empty file one of them",
     },
     Change {
         fact: Fact::ImportsInlined,
@@ -391,11 +408,20 @@ pub(crate) const CHANGES: &[Change] = &[
 /// keeps the older row's value (the nearest older profiled release's, as
 /// before bisection), so they are not in [`CHANGES`] and `upgrade` does
 /// not name a release for them.
-const UNBISECTED: &[Fact] = &[
-    Fact::SendsBlankFiles,
-    Fact::UserSkillRoots,
-    Fact::UserSettings,
-];
+const UNBISECTED: &[Fact] = &[Fact::UserSettings];
+
+/// The first release the adapter models. Every release published of
+/// Copilot CLI (0.0.340 on) lies in the last twelve months, but none
+/// before this one runs under the recorder: up to 0.0.370 none is
+/// published with an executable for Linux x64 (the package is JavaScript
+/// for Node.js 22), 0.0.403 and 0.0.417 know no `--output-format`, and
+/// 1.0.6 asks for a GitHub login rather than take the chat endpoint of
+/// `COPILOT_PROVIDER_BASE_URL` (`No authentication information found.`).
+/// Bisected (behaviour `copilot.provider-endpoint`, case
+/// `copilot.instruction_chain`): 1.0.6 exits 1, 1.0.11 sends its request
+/// (1.0.7 and 1.0.10 are published without the executable). An older
+/// release gets this one's profile, with a diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "1.0.11";
 
 /// The facts of release `version`: the first row's, with each fact of
 /// [`CHANGES`] taken from the last row from its first release on. A
@@ -444,5 +470,18 @@ mod tests {
         for row in TABLE {
             assert_eq!(of(row.release), *row, "{}", row.release);
         }
+    }
+
+    /// The two facts bisected last change at their first releases: the
+    /// user's `~/.claude/skills` read up to 1.0.38, an empty instruction
+    /// file sent from 1.0.64; the window's first release has the older
+    /// row's facts.
+    #[test]
+    fn bisected_boundaries() {
+        let skills = |v| of(v).user_skill_roots.contains(&".claude/skills");
+        assert!(skills("1.0.34") && !skills("1.0.39"));
+        assert!(!of("1.0.63").sends_blank_files && of("1.0.64").sends_blank_files);
+        assert_eq!(of("1.0.64").release, "1.0.64");
+        assert_eq!(of(FIRST_MODELLED), TABLE[0]);
     }
 }

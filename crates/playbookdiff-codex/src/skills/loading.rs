@@ -85,7 +85,7 @@ pub(crate) fn parse_front_matter(
         return p;
     };
     p.lines = Some((1, block.end_line));
-    match skill_file::parse(&block.yaml, dir_name) {
+    match skill_file::parse(&block.yaml, dir_name, cx.long_description) {
         FileParse::Ok {
             name,
             description,
@@ -96,7 +96,9 @@ pub(crate) fn parse_front_matter(
         }
         FileParse::Rejected { why, line } => {
             if report {
-                let (code, fix) = if why.contains("description") {
+                let (code, fix) = if why.contains("limit") {
+                    (DiagnosticCode::InvalidValue, "shorten it")
+                } else if why.contains("description") {
                     (
                         DiagnosticCode::SkillFieldMissing,
                         "add a non-empty description",
@@ -106,8 +108,6 @@ pub(crate) fn parse_front_matter(
                         DiagnosticCode::SkillFieldInvalid,
                         "write the field as a single string (metadata as a mapping)",
                     )
-                } else if why.contains("limit") {
-                    (DiagnosticCode::InvalidValue, "shorten it")
                 } else {
                     (DiagnosticCode::InvalidFrontmatter, "fix the YAML")
                 };

@@ -304,6 +304,28 @@ fn x19_long_description_cut() {
         assert_eq!(s.advertisement.description_chars, 1030);
         assert_eq!(s.advertisement.description_limit_chars, Some(1024));
     }
+    // Before 0.142.0 the skill is refused (bisected on case
+    // `codex.x17_listing_budget`: 0.141.0 lists none of its 30 skills of
+    // 1,039-character descriptions, 0.142.0 all of them), with a
+    // diagnostic at the file.
+    let c = compile_at("x19_long_description_cut", ".", "0.141.0");
+    assert!(
+        !listed(&c).contains(&"long".to_string()),
+        "{:?}",
+        listed(&c)
+    );
+    let d = c
+        .diagnostics
+        .iter()
+        .find(|d| d.code.as_str() == "invalid-value")
+        .expect("the refusal is reported");
+    assert_says(d, "1030 characters long");
+    let c = compile_at("x17_listing_budget", ".", "0.141.0");
+    assert!(listed(&c).is_empty(), "{:?}", listed(&c));
+    assert_eq!(
+        listed(&compile_at("x17_listing_budget", ".", "0.142.0")).len(),
+        30
+    );
 }
 
 #[test]
