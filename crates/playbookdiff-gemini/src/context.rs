@@ -334,7 +334,9 @@ fn below_cwd(
     let cwd = cx.context.cwd.clone();
     let target = cx.context.target_path.clone();
     let mut files: Vec<RepoPath> = Vec::new();
-    for name in &s.names {
+    // A name with a `/` (`./AGENTS.md`, `docs/GUIDE.md`) is no entry name,
+    // so no lookup by entry name finds it.
+    for name in s.names.iter().filter(|n| !n.contains('/')) {
         for p in cx.repo.files_named_under(name, &cwd) {
             if p.parent().is_some_and(|d| strictly_below(&d, &cwd)) && !loaded.contains(p) {
                 files.push(p.clone());

@@ -311,7 +311,7 @@ fn front_matter(path: &RepoPath, text: Option<&TextFile>) -> (SourceRef, Map<Str
 /// another `-`, and the first later line that starts with `---` closes it
 /// (`----` too, YAML's `...` not: seen with 1.18.33, case
 /// `opencode.agent_edges`). `None` when there is no front matter.
-fn split_front_matter(text: &str) -> Option<(&str, u32)> {
+pub(crate) fn split_front_matter(text: &str) -> Option<(&str, u32)> {
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
     let rest = t.strip_prefix("---").filter(|r| !r.starts_with('-'))?;
     let body = &rest[rest.find('\n')?..];

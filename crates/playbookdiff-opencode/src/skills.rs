@@ -37,7 +37,7 @@ use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
     LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
 };
-use playbookdiff_source::markdown::parse_yaml;
+use playbookdiff_source::markdown::parse_yaml_with;
 use playbookdiff_source::{Machine, Resolved, SourceError, TextFile};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -345,7 +345,26 @@ fn read_front_matter(cx: &mut Cx<'_, '_>, o: &Origin) -> Parsed {
             return p;
         }
     };
-    let Some(fm) = text.front_matter() else {
+    // OpenCode splits front matter as gray-matter does
+    // ([`crate::extras::split_front_matter`]): a `----` line closes it, a
+    // `...` line does not (seen with 1.18.33, cases
+    // `oracle.edge_frontmatter`, the `*-dots` skills of every root, and
+    // `opencode.agent_edges`, `dash-skill`).
+    let Some((yaml, end_line)) = crate::extras::split_front_matter(&text.text) else {
+        if text.front_matter().is_some_and(|f| f.closed_by_dots) {
+            p.invalid = Some(
+                "its front matter is closed by `...`, which OpenCode does not take for a close"
+                    .to_string(),
+            );
+            cx.diag(
+                Diagnostic::new(
+                    DiagnosticCode::InvalidFrontmatter,
+                    format!("The front matter of {q} ends with a `...` line; OpenCode ends front matter only at a `---` line, so it reads none here and skips the skill; close it with `---`."),
+                )
+                .at(src),
+            );
+            return p;
+        }
         p.invalid = Some("it has no front matter, so no `name`".to_string());
         cx.diag(
             Diagnostic::new(
@@ -356,31 +375,16 @@ fn read_front_matter(cx: &mut Cx<'_, '_>, o: &Origin) -> Parsed {
         );
         return p;
     };
-    p.lines = Some((fm.start_line, fm.end_line));
-    let src = src.with_lines(fm.start_line, fm.end_line);
-    // OpenCode takes only `---` for the close: a `...` line leaves the
-    // skill without front matter (seen with 1.18.33, case
-    // `oracle.edge_frontmatter`: the `*-dots` skills of every root).
-    if fm.closed_by_dots {
-        p.invalid = Some(
-            "its front matter is closed by `...`, which OpenCode does not take for a close"
-                .to_string(),
-        );
-        cx.diag(
-            Diagnostic::new(
-                DiagnosticCode::InvalidFrontmatter,
-                format!("The front matter of {q} ends with a `...` line; OpenCode ends front matter only at a `---` line, so it reads none here and skips the skill; close it with `---`."),
-            )
-            .at(src),
-        );
-        return p;
-    }
-    let retried = fm
-        .value
+    p.lines = Some((1, end_line));
+    let src = src.with_lines(1, end_line);
+    // js-yaml's YAML 1.2 booleans: `description: yes` is text (seen with
+    // 1.18.33, case `opencode.agent_edges`, `yes-skill`).
+    let value = parse_yaml_with(yaml, true).map_err(|e| e.shifted(1));
+    let retried = value
         .as_ref()
         .err()
-        .and_then(|_| parse_yaml(&colons_as_block_scalars(&fm.yaml)).ok());
-    let data = match (&fm.value, retried) {
+        .and_then(|_| parse_yaml_with(&colons_as_block_scalars(yaml), true).ok());
+    let data = match (&value, retried) {
         (Ok(v), _) => v.clone(),
         (Err(_), Some(v)) => v,
         (Err(e), None) => {
@@ -800,6 +804,7 @@ fn split_root(file: &RepoPath) -> Option<(RepoPath, &'static str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use playbookdiff_source::markdown::parse_yaml;
 
     #[test]
     fn unquoted_colons_become_block_scalars_as_in_opencode() {

@@ -724,7 +724,8 @@ fn an_enum_setting_outside_its_values_stops_opencode() {
 /// byte-order mark, CRLF and a `----` closing line still give the front
 /// matter, a `...` close gives none (`dots` has no `mode`, so `all`),
 /// `description: yes` is text rather than a refused boolean; dot files,
-/// links, names with spaces and subfolders are agents too.
+/// links, names with spaces and subfolders are agents too; the skills
+/// `dash-skill` (closed by `----`) and `yes-skill` load and are listed.
 #[test]
 fn agent_front_matter_edges_as_opencode_reads_them() {
     use playbookdiff_model::AgentMode;
@@ -751,6 +752,19 @@ fn agent_front_matter_edges_as_opencode_reads_them() {
     assert_eq!(by("no-front").mode, AgentMode::All);
     assert_eq!(by("yes-desc").description.as_deref(), Some("yes"));
     assert_eq!(c.subagents.len(), 11);
+    // Skills are split the same way: `----` closes, `yes` is text.
+    let skills: Vec<(&str, Option<&str>)> = c
+        .skills
+        .iter()
+        .map(|s| (s.name.as_str(), s.description.as_deref()))
+        .collect();
+    assert_eq!(
+        skills,
+        [
+            ("dash-skill", Some("Closed by four dashes")),
+            ("yes-skill", Some("yes"))
+        ]
+    );
 }
 
 /// Agents of `.opencode/agent`, `.opencode/agents` (subfolders named by
