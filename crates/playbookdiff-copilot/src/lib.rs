@@ -174,10 +174,19 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::McpServers, "~/.copilot/mcp-config.json")
         .scope(Scope::User)
         .note(LOCAL_ONLY),
-    Surface::new(SurfaceKind::Settings, "~/.copilot/config.json")
+    Surface::new(SurfaceKind::Hooks, "~/.copilot/hooks/*.json")
+        .keys(&["hooks", "disableAllHooks"])
         .scope(Scope::User)
-        .not_read()
-        .note("Holds the trusted folders, which gate workspace MCP servers and hooks."),
+        .note(LOCAL_ONLY),
+    Surface::new(SurfaceKind::Settings, "~/.copilot/config.json")
+        .keys(&["trusted_folders", "hooks", "disableAllHooks"])
+        .scope(Scope::User)
+        .note("Read in local mode only (`--mode local`): the trusted folders, which gate workspace MCP servers and hooks (1.0.102), and the hooks of 1.0.24."),
+    Surface::new(SurfaceKind::Settings, "~/.copilot/settings.json")
+        .keys(&["hooks", "disableAllHooks"])
+        .scope(Scope::User)
+        .since("1.0.102")
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Directory, "**/.github/**"),
 ];
 
