@@ -8,6 +8,7 @@ Usage:
     scripts/oracle/bisect.py --agent claude-code --sample 10
     scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
     scripts/oracle/bisect.py --agent claude-code --older 2.0.59 --sample 10
+    scripts/oracle/bisect.py --agent gemini --recheck
 
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
@@ -56,6 +57,12 @@ recorder can observe: the adapter's modelled window starts there. With
 release of the twelve months (the oldest from which every later release
 was published on or after DATE, `npm view PKG time --json`), observed
 once to show that the recorder observes it.
+
+A behaviour that came early for a few releases and went again before its
+boundary names the two behaviours that bisected its coming and going
+(`also = [ON, OFF]`): the sampled releases between them show it too.
+`--recheck` recomputes the agreement of `<agent>.sample.json` from the
+results as they are now, without running anything.
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
@@ -389,6 +396,34 @@ def differing(a, b, path=""):
     return [path] if a != b else []
 
 
+def expects(b, v, done):
+    """Whether release `v` should show behaviour `b` by the bisected
+    boundaries (`done`: id -> result): from its first release on, and,
+    with `also = [ON, OFF]` (two behaviour ids), from ON's first release
+    to the one before OFF's too (a behaviour that came early for a few
+    releases and went again)."""
+    first = done.get(b["id"], {}).get("firstRelease")
+    on = first is not None and version_key(v) >= version_key(first)
+    if "also" in b:
+        start, end = (done.get(i, {}).get("firstRelease") for i in b["also"])
+        on = on or (start is not None and end is not None
+                    and version_key(start) <= version_key(v) < version_key(end))
+    return on
+
+
+def recheck(agent):
+    """Recomputes `agrees` of each row of `<agent>.sample.json` from the
+    behaviours and their results as they are now (no run)."""
+    path = RESULTS / f"{agent}.sample.json"
+    doc = json.loads(path.read_text())
+    done = {r["id"]: r for r in json.loads((RESULTS / f"{agent}.json").read_text())["behaviours"]}
+    by_id = {b["id"]: b for b in load_behaviours()}
+    for row in doc["checks"]:
+        if "shows" in row:
+            row["agrees"] = row["shows"] == expects(by_id[row["behaviour"]], row["release"], done)
+    record.write_json(path, doc)
+
+
 def sample(agent, count):
     """Checks every behaviour of `agent` at `count` releases spread evenly
     over its window; prints each release that contradicts the boundary.
@@ -414,7 +449,7 @@ def sample(agent, count):
                 rows.append({"behaviour": b["id"], "release": v, "unrunnable": True})
                 continue
             ok, _ = shows(oracle, b, v)
-            expected = first is not None and version_key(v) >= version_key(first)
+            expected = expects(b, v, done)
             rows.append({"behaviour": b["id"], "release": v, "shows": ok, "agrees": ok == expected})
             if ok != expected:
                 log(f"{b['id']}: {v} contradicts the boundary {first}")
@@ -524,12 +559,17 @@ def main():
     p.add_argument("--behaviour", action="append", help="behaviour id (repeatable)")
     p.add_argument("--unexplained", action="store_true")
     p.add_argument("--sample", type=int, metavar="N")
+    p.add_argument("--recheck", action="store_true",
+                   help="recompute the agreement of <agent>.sample.json from the results (no run)")
     p.add_argument("--older", metavar="START",
                    help="with --sample: sample from START to the oldest profiled release")
     p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.inside:
         inside(*args.inside)
+        return
+    if args.recheck:
+        recheck(args.agent)
         return
     if args.unexplained or args.sample:
         if not args.agent:

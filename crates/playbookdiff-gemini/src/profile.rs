@@ -261,6 +261,16 @@ const TABLE: &[Profile] = &[
 /// [`LaterCommand`] for each bit of [`Profile::later_commands`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fact {
+    /// [`Profile::order`], [`Profile::downward_max_dirs`] and
+    /// [`Profile::on_demand`] together: the on-demand context of 0.40.0,
+    /// for a few releases before it ([`Fact::JitContextOffAgain`] ends
+    /// them).
+    JitContextEarly,
+    /// The three fields of [`Fact::JitContextEarly`] back to the first
+    /// row's values (which no later row holds: [`Fact::Order`],
+    /// [`Fact::DownwardMaxDirs`] and [`Fact::OnDemand`] bring the newer
+    /// ones back at 0.40.0).
+    JitContextOffAgain,
     /// [`Profile::order`].
     Order,
     /// [`Profile::boundary`].
@@ -282,9 +292,12 @@ pub(crate) enum Fact {
 }
 
 impl Fact {
-    /// Copies this field of `newer` into `facts`.
+    /// Copies this field of `newer` into `facts` ([`Fact::JitContextOffAgain`]:
+    /// the first row's values instead).
     fn take(self, facts: &mut Profile, newer: &Profile) {
         match self {
+            Fact::JitContextEarly => jit_context(facts, newer),
+            Fact::JitContextOffAgain => jit_context(facts, &TABLE[0]),
             Fact::Order => facts.order = newer.order,
             Fact::Boundary => facts.boundary = newer.boundary,
             Fact::DownwardMaxDirs => facts.downward_max_dirs = newer.downward_max_dirs,
@@ -303,6 +316,14 @@ impl Fact {
             }
         }
     }
+}
+
+/// Copies the three fields of the on-demand context ([`Fact::JitContextEarly`])
+/// of `from` into `facts`.
+fn jit_context(facts: &mut Profile, from: &Profile) {
+    facts.order = from.order;
+    facts.downward_max_dirs = from.downward_max_dirs;
+    facts.on_demand = from.on_demand;
 }
 
 /// One fact's change: the newer row's value holds from release `since` on.
@@ -325,11 +346,25 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `gemini.extras`): 0.33.2 runs the workspace command `plan` as `/plan`, 0.34.0 as `/workspace.plan`",
     },
     Change {
+        fact: Fact::JitContextEarly,
+        name: "jit_context_early",
+        since: "0.35.0",
+        summary: "On-demand context for a few releases: the startup context files are sorted as absolute paths, none below the launch directory is sent at startup, and reading a file below it adds those between them.",
+        evidence: "bisected (case `gemini.abs_path_order.in-Alpha`): 0.34.0 sends `GEMINI.md`, `Alpha/GEMINI.md`, `AGENTS.md`, 0.35.0 `AGENTS.md`, `Alpha/GEMINI.md`, `GEMINI.md`; the sampled 0.35.3 also sends no file below the launch directory at startup and adds them on a read",
+    },
+    Change {
         fact: Fact::AgentsNeedFlag,
         name: "agents_need_flag",
         since: "0.36.0",
         summary: "Subagents in `.gemini/agents/*.md` load without `experimental.enableAgents`.",
         evidence: "bisected (case `gemini.extras`): 0.35.3 lists no subagent, 0.36.0 lists `reviewer`",
+    },
+    Change {
+        fact: Fact::JitContextOffAgain,
+        name: "jit_context_off_again",
+        since: "0.36.0",
+        summary: "On-demand context off again until 0.40.0: the startup context files grouped by name, the downward search below the launch directory back, nothing added on reading a file.",
+        evidence: "bisected (case `gemini.abs_path_order.in-Alpha`): 0.35.3 sends `AGENTS.md`, `Alpha/GEMINI.md`, `GEMINI.md`, 0.36.0 `GEMINI.md`, `Alpha/GEMINI.md`, `AGENTS.md` again (as 0.38.0 and 0.39.1 do)",
     },
     Change {
         fact: Fact::Command(LaterCommand::TasksForShells),
@@ -475,6 +510,23 @@ mod tests {
         for row in TABLE {
             assert_eq!(of(row.release), *row, "{}", row.release);
         }
+    }
+
+    /// On-demand context comes and goes before 0.40.0, the three facts
+    /// together.
+    #[test]
+    fn on_demand_context_comes_and_goes() {
+        let jit = |v| {
+            let p = of(v);
+            (p.order, p.downward_max_dirs, p.on_demand)
+        };
+        let off = (Order::ByName, Some(200), false);
+        let on = (Order::AbsolutePath, None, true);
+        assert_eq!(jit("0.34.0"), off);
+        assert_eq!(jit("0.35.3"), on);
+        assert_eq!(jit("0.39.1"), off);
+        assert_eq!(jit("0.40.0"), on);
+        assert_eq!(of("0.35.3").boundary, Boundary::GitDirectoryAndParent);
     }
 
     /// `/plan` is a built-in command from its first release on: a

@@ -2,7 +2,7 @@
 //!
 //! [`ADAPTER`] turns a [`Repo`](playbookdiff_source::Repo) and an [`AnalysisContext`] into one
 //! [`EffectiveAgentConfig`] following the behaviour of the OpenCode release
-//! named in [`PROFILED_VERSIONS`] (and of every release from 1.1.11 on,
+//! named in [`PROFILED_VERSIONS`] (and of every release from 1.1.53 on,
 //! whose differences the `profile` module's table keys by the release
 //! bisection found for each), read from its shipped code (the
 //! `opencode-ai` npm package; sources in the `sst/opencode` repository,

@@ -9,7 +9,7 @@
 //! has its own first release in [`CHANGES`], found by bisection over the
 //! published releases with the real agent (`scripts/oracle/bisect.py`,
 //! `oracle/bisect/opencode.json`; the registry's `bisected` test fails
-//! when the two disagree), so [`of`] models every release from 1.1.11 to
+//! when the two disagree), so [`of`] models every release from 1.1.53 to
 //! 1.18.33: the first row's facts, each replaced by the next row's from
 //! its first release on. Everything not in this table is the same in
 //! every modelled release, as far as the releases sampled before 1.18.33
@@ -77,20 +77,23 @@ impl Profile {
 
 /// The first release the adapter models. Every OpenCode release on npm
 /// was published in the last twelve months, but the recorder observes
-/// none before 1.1.11: bisected (behaviour `opencode.runs-offline`, case
-/// `opencode.duplicate_skill_names`), 1.0.185 exits 1 before its first
-/// request ("BunInstallFailedError": it installs packages at startup,
-/// which fails offline), 1.1.11 runs. An older release gets this one's
-/// profile, with a diagnostic.
-pub(crate) const FIRST_MODELLED: &str = "1.1.11";
+/// every step of none before 1.1.53: bisected (behaviour
+/// `opencode.read-observed`, case
+/// `opencode.fallback_levels.read-a-b-c-d-x.ts`), the read of 1.1.34
+/// (`debug agent build --tool read`) exits 1, that of 1.1.53 answers.
+/// Older releases also differ in what this table does not model (behaviours
+/// `opencode.runs-offline`, 1.1.11, and `opencode.nested-agent-names`,
+/// 1.1.16, in `oracle/bisect/opencode.json`; 1.1.27 to 1.1.34 do not run
+/// offline). An older release gets this one's profile, with a diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "1.1.53";
 
 /// The table, oldest first. A release between two rows has the older
 /// row's facts, each replaced by the newer row's from its first release in
 /// [`CHANGES`] on.
 const TABLE: &[Profile] = &[
     Profile {
-        // The facts of 1.1.11 to 1.2.20, as the releases sampled there
-        // showed them (`oracle/bisect/opencode.older.json`).
+        // The facts of 1.1.53 to 1.2.20, as the releases observed there
+        // showed them (1.1.53, 1.1.56, 1.1.65, 1.2.1, 1.2.15, 1.2.20).
         release: FIRST_MODELLED,
         skill_listing: SkillListing::SkillTool,
         task_tool_command_note: true,

@@ -253,8 +253,10 @@ fn bad_arguments_exit_2_with_one_line() {
 fn gemini_changes_come_from_its_bisected_behaviours() {
     // Gemini CLI 0.34.0 sends `pkg/GEMINI.md` at startup (its downward
     // search below cwd); from 0.40.0, bisected, it is sent only when the
-    // agent reads a file below `pkg/`. The upgrade shows the change at
-    // 0.40.0 and names the facts that start there.
+    // agent reads a file below `pkg/`, and so it was from 0.35.0 until
+    // 0.36.0 brought the downward search back. The upgrade shows the
+    // change at each of the three releases and names the facts that start
+    // there.
     let r = repo(&[
         ("GEMINI.md", "# Gemini\n\nUse pnpm.\n"),
         ("pkg/GEMINI.md", "# Package\n"),
@@ -268,14 +270,20 @@ fn gemini_changes_come_from_its_bisected_behaviours() {
         .iter()
         .filter_map(|d| d["release"].as_str())
         .collect();
-    assert_eq!(releases, ["0.40.0"], "{doc:#}");
+    assert_eq!(releases, ["0.35.0", "0.36.0", "0.40.0"], "{doc:#}");
     let changes = doc["upgrade"]["changes"].as_array().unwrap();
     let affecting: Vec<&str> = changes
         .iter()
         .filter(|c| !c["directories"].as_array().unwrap().is_empty())
         .filter_map(|c| c["fact"].as_str())
         .collect();
-    assert!(affecting.contains(&"downward_max_dirs"), "{affecting:?}");
+    for fact in [
+        "jit_context_early",
+        "jit_context_off_again",
+        "downward_max_dirs",
+    ] {
+        assert!(affecting.contains(&fact), "{affecting:?}");
+    }
     assert!(
         changes
             .iter()
