@@ -164,6 +164,9 @@ class Oracle:
         self.installs = 0
         self.runs = 0
         self.cases = {c["id"]: c for c in record.load_cases()}
+        # Releases found without the platform executable: not installed
+        # again.
+        self.unrunnable = set()
 
     def exe(self, version):
         if not record.executable(self.agent, version).exists():
@@ -177,6 +180,8 @@ class Oracle:
         without installing, when `case` was observed with it before)."""
         if case and (CACHE / self.agent / version / f"{case}.json").exists():
             return True
+        if version in self.unrunnable:
+            return False
         try:
             self.exe(version)
         except (SystemExit, subprocess.CalledProcessError) as e:
@@ -185,7 +190,10 @@ class Oracle:
             log(str(e))
         d = record.install_dir(self.agent, version)
         embedded = EMBEDDED.get(self.agent)
-        return (d / PLATFORM[self.agent]).is_dir() or bool(embedded and (d / embedded).exists())
+        ok = (d / PLATFORM[self.agent]).is_dir() or bool(embedded and (d / embedded).exists())
+        if not ok:
+            self.unrunnable.add(version)
+        return ok
 
     def recorded(self, version, case):
         """The committed observation of a profiled release, if any."""
@@ -325,13 +333,18 @@ def unexplained(agent):
 
 
 def differing(a, b, path=""):
-    """The dotted paths below which `a` and `b` differ (leaves or lists)."""
+    """The dotted paths below which `a` and `b` differ (leaves or lists).
+    A part one observation lacks and the other holds empty does not
+    differ: the recorder added it after the other was recorded (Copilot
+    CLI's `startup.taskAgents`, not in 1.0.24's recordings)."""
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
         for k in sorted(set(a) | set(b)):
             if k != "version":
                 out += differing(a.get(k), b.get(k), f"{path}.{k}" if path else k)
         return out
+    if {type(a), type(b)} <= {type(None), list} and not a and not b:
+        return []
     return [path] if a != b else []
 
 
@@ -396,7 +409,7 @@ def sample_older(agent, start, count):
     rows = []
     for v in picks:
         row = {"release": v}
-        if v != oldest and not oracle.runnable(v):
+        if v != oldest and not oracle.runnable(v, cases[0]):
             row["unrunnable"] = True
         else:
             row["differs"] = {}

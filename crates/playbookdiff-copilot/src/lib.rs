@@ -220,7 +220,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     out.skills = skills::compile(&mut cx, profile, machine);
     out.mcp_servers = mcp::compile(&mut cx, profile, machine);
     out.hooks = hooks::compile(&mut cx, profile, version);
-    out.subagents = agents::compile(&mut cx, machine);
+    out.subagents = agents::compile(&mut cx, profile, machine);
     extras::report(&mut cx);
     unavailable(&mut cx, &out, profile, machine);
     out.assumptions = assumptions(context);

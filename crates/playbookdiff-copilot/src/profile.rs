@@ -2,16 +2,19 @@
 //! by version range; the compilation asks [`of`] and never compares
 //! version strings.
 //!
-//! [`TABLE`] holds the facts of the two profiled releases; each fact that
-//! differs between them has its own first release in [`CHANGES`], found by
-//! bisection over the published releases with the real agent
-//! (`scripts/oracle/bisect.py`, `oracle/bisect/copilot.json`; the
-//! registry's `bisected` test fails when the two disagree), so [`of`]
-//! models every release from [`FIRST_MODELLED`] to 1.0.102: the older
-//! row's facts, each replaced by the newer row's from its first release
-//! on. The releases sampled from the window's start to 1.0.24 show
-//! nothing that 1.0.24 does not (`oracle/bisect/copilot.older.json`), so
-//! they have the older row's facts.
+//! [`TABLE`] holds the facts of the first modelled release and of the two
+//! profiled releases; each fact that differs between rows has its own
+//! first release in [`CHANGES`], found by bisection over the published
+//! releases with the real agent (`scripts/oracle/bisect.py`,
+//! `oracle/bisect/copilot.json`; the registry's `bisected` test fails when
+//! the two disagree), so [`of`] models every release from
+//! [`FIRST_MODELLED`] to 1.0.102: the first row's facts, each replaced by
+//! the last row's from its first release on. The releases sampled from the window's start to 1.0.24
+//! (`oracle/bisect/copilot.older.json`) differ from 1.0.24 in one fact
+//! ([`Profile::custom_agents_listed`], 1.0.11 only), and in the skills
+//! the recorder sees: 1.0.11 to 1.0.20 print no `session.skills_loaded`
+//! event, though their `skill` tool lists what 1.0.24's event does
+//! (behaviour `copilot.skills-loaded-event`, not a fact).
 
 use playbookdiff_adapter::hooks::Events;
 use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
@@ -130,6 +133,11 @@ pub(crate) struct Profile {
     /// lists `~/.claude/skills/tidy`, 1.0.102 does not read that root;
     /// bisected: 1.0.34 lists it, 1.0.39 does not).
     pub user_skill_roots: &'static [&'static str],
+    /// Whether the `task` tool lists the repository's custom agents
+    /// ([`crate::agents`]) to the model: 1.0.12 on (case
+    /// `copilot.skills_agents_mcp`: `helper` and `reviewer` listed); 1.0.11
+    /// lists none, its `task` tool naming no user-provided agent.
+    pub custom_agents_listed: bool,
 }
 
 impl Profile {
@@ -148,10 +156,8 @@ impl Profile {
     }
 }
 
-/// The table, oldest first: the facts of each profiled release
-/// ([`crate::PROFILED_VERSIONS`]).
-const TABLE: &[Profile] = &[
-    Profile {
+/// The facts of 1.0.24, the oldest profiled release.
+const OF_1_0_24: Profile = Profile {
         release: "1.0.24",
         imports_inlined: false,
         path_instructions: PathInstructions::InlinedWithPrefix,
@@ -170,7 +176,20 @@ const TABLE: &[Profile] = &[
         user_prompt_transformed_event: false,
         sends_blank_files: false,
         user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
+        custom_agents_listed: true,
+    };
+
+/// The table, oldest first: the facts of the first modelled release
+/// ([`FIRST_MODELLED`]) and of each profiled release
+/// ([`crate::PROFILED_VERSIONS`]). The first row is 1.0.24's but for the
+/// facts bisection found to change before 1.0.24.
+const TABLE: &[Profile] = &[
+    Profile {
+        release: FIRST_MODELLED,
+        custom_agents_listed: false,
+        ..OF_1_0_24
     },
+    OF_1_0_24,
     Profile {
         release: "1.0.102",
         imports_inlined: true,
@@ -190,6 +209,7 @@ const TABLE: &[Profile] = &[
         user_prompt_transformed_event: true,
         sends_blank_files: true,
         user_skill_roots: &[".copilot/skills", ".agents/skills"],
+        custom_agents_listed: true,
     },
 ];
 
@@ -230,6 +250,8 @@ pub(crate) enum Fact {
     SendsBlankFiles,
     /// [`Profile::user_skill_roots`].
     UserSkillRoots,
+    /// [`Profile::custom_agents_listed`].
+    CustomAgentsListed,
 }
 
 impl Fact {
@@ -258,6 +280,7 @@ impl Fact {
             }
             Fact::SendsBlankFiles => f.sends_blank_files = n.sends_blank_files,
             Fact::UserSkillRoots => f.user_skill_roots = n.user_skill_roots,
+            Fact::CustomAgentsListed => f.custom_agents_listed = n.custom_agents_listed,
         }
     }
 }
@@ -268,6 +291,13 @@ pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 /// Every fact that differs between the rows of [`TABLE`], with the first
 /// release that shows the newer value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::CustomAgentsListed,
+        name: "custom_agents_listed",
+        since: "1.0.12",
+        summary: "The `task` tool lists the repository's custom agents to the model.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`): the `task` tool of 1.0.11 names no custom agent, that of 1.0.12 `helper` and `reviewer`",
+    },
     Change {
         fact: Fact::PathInstructions,
         name: "path_instructions",
@@ -403,7 +433,9 @@ pub(crate) const CHANGES: &[Change] = &[
 pub(crate) const FIRST_MODELLED: &str = "1.0.11";
 
 /// The facts of release `version`: the first row's, with each fact of
-/// [`CHANGES`] taken from the last row from its first release on. A
+/// [`CHANGES`] taken from the last row from its first release on (every
+/// row after the first holds the last row's value of each change before
+/// it); `release` is the latest row or change at or before `version`. A
 /// release outside the window gets the facts of the nearest end (the
 /// caller has said so with a diagnostic).
 pub(crate) fn of(version: &str) -> Profile {
@@ -411,12 +443,13 @@ pub(crate) fn of(version: &str) -> Profile {
     let mut facts = *first;
     for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
         c.fact.take(&mut facts, last);
-        if compare_versions(c.since, facts.release) == Ordering::Greater {
-            facts.release = c.since;
-        }
     }
-    if at_least(version, last.release) {
-        facts.release = last.release;
+    let starts = CHANGES.iter().map(|c| c.since);
+    for since in TABLE.iter().map(|r| r.release).chain(starts) {
+        let later = compare_versions(since, facts.release) == Ordering::Greater;
+        if at_least(version, since) && later {
+            facts.release = since;
+        }
     }
     facts
 }
@@ -431,11 +464,13 @@ pub(crate) fn changes() -> Vec<ReleaseChange> {
 mod tests {
     use super::*;
 
-    /// Every profiled version has exactly one row.
+    /// The first modelled release and every profiled version have
+    /// exactly one row.
     #[test]
     fn one_row_per_profiled_version() {
         let rows: Vec<&str> = TABLE.iter().map(|p| p.release).collect();
-        assert_eq!(rows, crate::PROFILED_VERSIONS);
+        assert_eq!(rows[0], FIRST_MODELLED);
+        assert_eq!(rows[1..], *crate::PROFILED_VERSIONS);
     }
 
     /// Each profiled release is its own row: the changes of the window
@@ -450,8 +485,8 @@ mod tests {
 
     /// The two facts bisected last change at their first releases: the
     /// user's `~/.claude/skills` read up to 1.0.38, an empty instruction
-    /// file sent from 1.0.64; the window's first release has the older
-    /// row's facts.
+    /// file sent from 1.0.64; the window's first release lists no custom
+    /// agent, 1.0.12 does.
     #[test]
     fn bisected_boundaries() {
         let skills = |v| of(v).user_skill_roots.contains(&".claude/skills");
@@ -459,5 +494,7 @@ mod tests {
         assert!(!of("1.0.63").sends_blank_files && of("1.0.64").sends_blank_files);
         assert_eq!(of("1.0.64").release, "1.0.64");
         assert_eq!(of(FIRST_MODELLED), TABLE[0]);
+        assert!(!of("1.0.11").custom_agents_listed && of("1.0.12").custom_agents_listed);
+        assert_eq!(of("1.0.20").release, "1.0.12");
     }
 }
