@@ -369,8 +369,9 @@ def sample(agent, count):
             rows.append({"behaviour": b["id"], "release": v, "shows": ok, "agrees": ok == expected})
             if ok != expected:
                 log(f"{b['id']}: {v} contradicts the boundary {first}")
-    record.write_json(RESULTS / f"{agent}.sample.json",
-                      {"agent": agent, "installs": oracle.installs, "runs": oracle.runs, "checks": rows})
+        # Written after each behaviour: a run cut short keeps what it saw.
+        record.write_json(RESULTS / f"{agent}.sample.json",
+                          {"agent": agent, "installs": oracle.installs, "runs": oracle.runs, "checks": rows})
 
 
 # Cases sampled before the profiled window besides those the behaviours

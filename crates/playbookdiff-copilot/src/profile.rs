@@ -158,26 +158,26 @@ impl Profile {
 
 /// The facts of 1.0.24, the oldest profiled release.
 const OF_1_0_24: Profile = Profile {
-        release: "1.0.24",
-        imports_inlined: false,
-        path_instructions: PathInstructions::InlinedWithPrefix,
-        markdown_filter: true,
-        claude_rules: false,
-        nested_on_demand: false,
-        mcp_files: &[".mcp.json"],
-        mcp_requires_args: true,
-        claude_hooks: false,
-        trust_gates_hooks_and_mcp: false,
-        skill_search: SkillSearch::OneLevel,
-        skill_dot_folders: true,
-        skill_name_punctuation: "._- ",
-        hook_matchers: false,
-        pre_mcp_tool_call_event: false,
-        user_prompt_transformed_event: false,
-        sends_blank_files: false,
-        user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
-        custom_agents_listed: true,
-    };
+    release: "1.0.24",
+    imports_inlined: false,
+    path_instructions: PathInstructions::InlinedWithPrefix,
+    markdown_filter: true,
+    claude_rules: false,
+    nested_on_demand: false,
+    mcp_files: &[".mcp.json"],
+    mcp_requires_args: true,
+    claude_hooks: false,
+    trust_gates_hooks_and_mcp: false,
+    skill_search: SkillSearch::OneLevel,
+    skill_dot_folders: true,
+    skill_name_punctuation: "._- ",
+    hook_matchers: false,
+    pre_mcp_tool_call_event: false,
+    user_prompt_transformed_event: false,
+    sends_blank_files: false,
+    user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
+    custom_agents_listed: true,
+};
 
 /// The table, oldest first: the facts of the first modelled release
 /// ([`FIRST_MODELLED`]) and of each profiled release

@@ -1913,9 +1913,10 @@ fn bisection_section(s: &mut String) {
 /// The releases before the oldest profile sampled by `bisect.py --older`
 /// (`oracle/bisect/<agent>.older.json`), under the harness's own heading
 /// when `heading`: each release observed on the listed cases and compared
-/// with the oldest profile's observations, which it is modelled by; a
-/// release published without the executable for this platform is left
-/// out.
+/// with the oldest profile's observations, each difference with the
+/// bisected behaviour that explains it ([`explained_by`]), a release
+/// before the adapter's modelled window marked so; a release published
+/// without the executable for this platform is left out.
 fn older_lines(s: &mut String, agent: &str, heading: bool) {
     let path = workspace().join(format!("oracle/bisect/{agent}.older.json"));
     let Ok(text) = std::fs::read_to_string(&path) else {
@@ -1941,7 +1942,7 @@ fn older_lines(s: &mut String, agent: &str, heading: bool) {
     };
     let _ = writeln!(
         s,
-        "Before {profile}: releases from {start} sampled on {on}, each compared with the observations of {profile}, whose profile models it ({} installs, {} runs).\n",
+        "Before {profile}: releases from {start} sampled on {on}, each compared with the observations of {profile} ({} installs, {} runs). Beside a difference, the bisected behaviour that explains it; a release before the modelled window is modelled as the window's first release, with a diagnostic.\n",
         doc["installs"],
         doc["runs"],
         start = str_of(&doc["window"][0]),
@@ -1971,7 +1972,7 @@ fn older_lines(s: &mut String, agent: &str, heading: bool) {
                 })
                 .collect();
             let before = if compare_versions(&str_of(&r["release"]), first) == Ordering::Less {
-                format!("before the modelled window (from {first}), not observable: ")
+                format!("before the modelled window (from {first}): ")
             } else {
                 String::new()
             };
