@@ -361,7 +361,7 @@ def sample(agent, count):
                        key=version_key)
         first = done[b["id"]].get("firstRelease")
         for v in picks:
-            if not oracle.runnable(v):
+            if not oracle.runnable(v, b.get("case")):
                 rows.append({"behaviour": b["id"], "release": v, "unrunnable": True})
                 continue
             ok, _ = shows(oracle, b, v)
@@ -490,6 +490,7 @@ def main():
             sample_older(args.agent, args.older, args.sample)
         else:
             sample(args.agent, args.sample)
+            remove_installs()
         return
     todo = [b for b in load_behaviours()
             if (not args.agent or b["agent"] == args.agent)
