@@ -50,8 +50,11 @@ behaviours' cases at N releases spread from START to the oldest profiled
 release and writes, per release, the cases and aspects whose observation
 differs from that profile's (`<agent>.older.json`); each is a behaviour
 to declare, with the sampled releases on either side as `from` and `to`.
-A behaviour whose `fact` is `window_start` finds the first release the
-recorder can observe: the adapter's modelled window starts there.
+A second `--older` run against the same profile and cases (a denser
+sample of part of the window) is merged into the file: each run's window
+and counts under `samples`. A behaviour whose `fact` is `window_start`
+finds the first release the recorder can observe: the adapter's modelled
+window starts there.
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
