@@ -64,6 +64,10 @@ boundary names the two behaviours that bisected its coming and going
 `--recheck` recomputes the agreement of `<agent>.sample.json` from the
 results as they are now, without running anything.
 
+A second `--older` run against the same profile and cases (a denser
+sample of part of the window) is merged into the file: each run's window
+and counts under `samples`.
+
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
 names: each is a behaviour still to declare.
@@ -175,6 +179,9 @@ class Oracle:
         self.installs = 0
         self.runs = 0
         self.cases = {c["id"]: c for c in record.load_cases()}
+        # Releases found without the platform executable: not installed
+        # again.
+        self.unrunnable = set()
 
     def exe(self, version):
         if not record.executable(self.agent, version).exists():
@@ -188,6 +195,8 @@ class Oracle:
         without installing, when `case` was observed with it before)."""
         if case and (CACHE / self.agent / version / f"{case}.json").exists():
             return True
+        if version in self.unrunnable:
+            return False
         try:
             self.exe(version)
         except (SystemExit, subprocess.CalledProcessError) as e:
@@ -196,7 +205,10 @@ class Oracle:
             log(str(e))
         d = record.install_dir(self.agent, version)
         embedded = EMBEDDED.get(self.agent)
-        return (d / PLATFORM[self.agent]).is_dir() or bool(embedded and (d / embedded).exists())
+        ok = (d / PLATFORM[self.agent]).is_dir() or bool(embedded and (d / embedded).exists())
+        if not ok:
+            self.unrunnable.add(version)
+        return ok
 
     def recorded(self, version, case):
         """The committed observation of a profiled release, if any."""
@@ -393,6 +405,8 @@ def differing(a, b, path=""):
             if k != "version":
                 out += differing(a.get(k), b.get(k), f"{path}.{k}" if path else k)
         return out
+    if {type(a), type(b)} <= {type(None), list} and not a and not b:
+        return []
     return [path] if a != b else []
 
 
@@ -440,7 +454,9 @@ def sample(agent, count):
         step = max((len(releases) - 1) / (count - 1), 1)
         for i in range(count):
             if round(i * step) < len(releases):
-                by_release.setdefault(releases[round(i * step)], []).append(b)
+                picked = by_release.setdefault(releases[round(i * step)], [])
+                if b not in picked:
+                    picked.append(b)
     rows = []
     for v in sorted(by_release, key=version_key):
         for b in by_release[v]:
@@ -495,7 +511,7 @@ def sample_older(agent, start, count):
     rows = []
     for v in picks:
         row = {"release": v}
-        if v != oldest and not oracle.runnable(v):
+        if v != oldest and not oracle.runnable(v, cases[0]):
             row["unrunnable"] = True
         else:
             row["differs"] = {}
@@ -580,6 +596,7 @@ def main():
             sample_older(args.agent, args.older, args.sample)
         else:
             sample(args.agent, args.sample)
+            remove_installs()
         return
     todo = [b for b in load_behaviours()
             if (not args.agent or b["agent"] == args.agent)

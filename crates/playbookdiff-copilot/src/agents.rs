@@ -23,7 +23,7 @@
 //! `oracle.local_user_layers.home-copilot-mcp-agents`): the user's
 //! `~/.copilot/agents/helper.md` listed in the `task` tool.
 
-use crate::{Cx, READ_LIMIT};
+use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::place;
 use playbookdiff_model::{
@@ -48,7 +48,14 @@ const LISTED_BY: &str = "task";
 /// an earlier one is `shadowed`.
 ///
 /// `machine` is the user's machine in local mode (`None` in repo mode).
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Subagent> {
+/// A release whose `task` tool lists no custom agent
+/// ([`Profile::custom_agents_listed`]) gives each agent that would be
+/// listed as excluded.
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    machine: Option<&Machine>,
+) -> Vec<Subagent> {
     let mut dirs = crate::chain(cx);
     dirs.reverse();
     let mut found: Vec<(String, Subagent)> = Vec::new();
@@ -66,7 +73,21 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Sub
             }
         }
     }
-    first_id_wins(found)
+    let mut out = first_id_wins(found);
+    if !profile.custom_agents_listed {
+        out.iter_mut()
+            .filter(|a| a.listed_by.is_some() && a.applicability == Applicability::Effective)
+            .for_each(unlisted);
+    }
+    out
+}
+
+/// Marks `a` as not listed: the release's `task` tool names no custom
+/// agent (1.0.11).
+fn unlisted(a: &mut Subagent) {
+    a.applicability = Applicability::Excluded;
+    a.listed_by = None;
+    a.reason.push_str(" This release's `task` tool lists no custom agent (1.0.12 is the first that does), so the model is not told of it.");
 }
 
 /// The agents in discovery order; a later one with the id of an earlier

@@ -231,7 +231,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let trust = trust::read(&mut cx, machine);
     out.mcp_servers = mcp::compile(&mut cx, profile, machine, &trust);
     out.hooks = hooks::compile(&mut cx, profile, version, machine, &trust);
-    out.subagents = agents::compile(&mut cx, machine);
+    out.subagents = agents::compile(&mut cx, profile, machine);
     extras::report(&mut cx);
     unavailable(&mut cx, &out, profile, machine, &trust);
     out.assumptions = assumptions(context);

@@ -2,16 +2,19 @@
 //! by version range; the compilation asks [`of`] and never compares
 //! version strings.
 //!
-//! [`TABLE`] holds the facts of the two profiled releases; each fact that
-//! differs between them has its own first release in [`CHANGES`], found by
-//! bisection over the published releases with the real agent
-//! (`scripts/oracle/bisect.py`, `oracle/bisect/copilot.json`; the
-//! registry's `bisected` test fails when the two disagree), so [`of`]
-//! models every release from [`FIRST_MODELLED`] to 1.0.102: the older
-//! row's facts, each replaced by the newer row's from its first release
-//! on. The releases sampled from the window's start to 1.0.24 show
-//! nothing that 1.0.24 does not (`oracle/bisect/copilot.older.json`), so
-//! they have the older row's facts.
+//! [`TABLE`] holds the facts of the first modelled release and of the two
+//! profiled releases; each fact that differs between rows has its own
+//! first release in [`CHANGES`], found by bisection over the published
+//! releases with the real agent (`scripts/oracle/bisect.py`,
+//! `oracle/bisect/copilot.json`; the registry's `bisected` test fails when
+//! the two disagree), so [`of`] models every release from
+//! [`FIRST_MODELLED`] to 1.0.102: the first row's facts, each replaced by
+//! the last row's from its first release on. The releases sampled from the window's start to 1.0.24
+//! (`oracle/bisect/copilot.older.json`) differ from 1.0.24 in one fact
+//! ([`Profile::custom_agents_listed`], 1.0.11 only), and in the skills
+//! the recorder sees: 1.0.11 to 1.0.20 print no `session.skills_loaded`
+//! event, though their `skill` tool lists what 1.0.24's event does
+//! (behaviour `copilot.skills-loaded-event`, not a fact).
 
 use playbookdiff_adapter::hooks::Events;
 use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
@@ -139,6 +142,11 @@ pub(crate) struct Profile {
     /// "Read user settings only from ~/.copilot/settings.json"). Not
     /// bisected ([`UNBISECTED`]).
     pub user_settings: &'static str,
+    /// Whether the `task` tool lists the repository's custom agents
+    /// ([`crate::agents`]) to the model: 1.0.12 on (case
+    /// `copilot.skills_agents_mcp`: `helper` and `reviewer` listed); 1.0.11
+    /// lists none, its `task` tool naming no user-provided agent.
+    pub custom_agents_listed: bool,
 }
 
 impl Profile {
@@ -157,30 +165,41 @@ impl Profile {
     }
 }
 
-/// The table, oldest first: the facts of each profiled release
-/// ([`crate::PROFILED_VERSIONS`]).
+/// The facts of 1.0.24, the oldest profiled release.
+const OF_1_0_24: Profile = Profile {
+    release: "1.0.24",
+    imports_inlined: false,
+    path_instructions: PathInstructions::InlinedWithPrefix,
+    markdown_filter: true,
+    claude_rules: false,
+    nested_on_demand: false,
+    mcp_files: &[".mcp.json"],
+    mcp_requires_args: true,
+    claude_hooks: false,
+    trust_gates_hooks_and_mcp: false,
+    skill_search: SkillSearch::OneLevel,
+    skill_dot_folders: true,
+    skill_name_punctuation: "._- ",
+    hook_matchers: false,
+    pre_mcp_tool_call_event: false,
+    user_prompt_transformed_event: false,
+    sends_blank_files: false,
+    user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
+    user_settings: ".copilot/config.json",
+    custom_agents_listed: true,
+};
+
+/// The table, oldest first: the facts of the first modelled release
+/// ([`FIRST_MODELLED`]) and of each profiled release
+/// ([`crate::PROFILED_VERSIONS`]). The first row is 1.0.24's but for the
+/// facts bisection found to change before 1.0.24.
 const TABLE: &[Profile] = &[
     Profile {
-        release: "1.0.24",
-        imports_inlined: false,
-        path_instructions: PathInstructions::InlinedWithPrefix,
-        markdown_filter: true,
-        claude_rules: false,
-        nested_on_demand: false,
-        mcp_files: &[".mcp.json"],
-        mcp_requires_args: true,
-        claude_hooks: false,
-        trust_gates_hooks_and_mcp: false,
-        skill_search: SkillSearch::OneLevel,
-        skill_dot_folders: true,
-        skill_name_punctuation: "._- ",
-        hook_matchers: false,
-        pre_mcp_tool_call_event: false,
-        user_prompt_transformed_event: false,
-        sends_blank_files: false,
-        user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
-        user_settings: ".copilot/config.json",
+        release: FIRST_MODELLED,
+        custom_agents_listed: false,
+        ..OF_1_0_24
     },
+    OF_1_0_24,
     Profile {
         release: "1.0.102",
         imports_inlined: true,
@@ -201,6 +220,7 @@ const TABLE: &[Profile] = &[
         sends_blank_files: true,
         user_skill_roots: &[".copilot/skills", ".agents/skills"],
         user_settings: ".copilot/settings.json",
+        custom_agents_listed: true,
     },
 ];
 
@@ -243,6 +263,8 @@ pub(crate) enum Fact {
     UserSkillRoots,
     /// [`Profile::user_settings`].
     UserSettings,
+    /// [`Profile::custom_agents_listed`].
+    CustomAgentsListed,
 }
 
 impl Fact {
@@ -272,6 +294,7 @@ impl Fact {
             Fact::SendsBlankFiles => f.sends_blank_files = n.sends_blank_files,
             Fact::UserSkillRoots => f.user_skill_roots = n.user_skill_roots,
             Fact::UserSettings => f.user_settings = n.user_settings,
+            Fact::CustomAgentsListed => f.custom_agents_listed = n.custom_agents_listed,
         }
     }
 }
@@ -282,6 +305,13 @@ pub(crate) type Change = playbookdiff_model::profile::FactChange<Fact>;
 /// Every fact that differs between the rows of [`TABLE`], with the first
 /// release that shows the newer value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::CustomAgentsListed,
+        name: "custom_agents_listed",
+        since: "1.0.12",
+        summary: "The `task` tool lists the repository's custom agents to the model.",
+        evidence: "bisected (case `copilot.skills_agents_mcp`): the `task` tool of 1.0.11 names no custom agent, that of 1.0.12 `helper` and `reviewer`",
+    },
     Change {
         fact: Fact::PathInstructions,
         name: "path_instructions",
@@ -424,7 +454,9 @@ const UNBISECTED: &[Fact] = &[Fact::UserSettings];
 pub(crate) const FIRST_MODELLED: &str = "1.0.11";
 
 /// The facts of release `version`: the first row's, with each fact of
-/// [`CHANGES`] taken from the last row from its first release on. A
+/// [`CHANGES`] taken from the last row from its first release on (every
+/// row after the first holds the last row's value of each change before
+/// it); `release` is the latest row or change at or before `version`. A
 /// release outside the window gets the facts of the nearest end (the
 /// caller has said so with a diagnostic).
 pub(crate) fn of(version: &str) -> Profile {
@@ -432,15 +464,18 @@ pub(crate) fn of(version: &str) -> Profile {
     let mut facts = *first;
     for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
         c.fact.take(&mut facts, last);
-        if compare_versions(c.since, facts.release) == Ordering::Greater {
-            facts.release = c.since;
+    }
+    let starts = CHANGES.iter().map(|c| c.since);
+    for since in TABLE.iter().map(|r| r.release).chain(starts) {
+        let later = compare_versions(since, facts.release) == Ordering::Greater;
+        if at_least(version, since) && later {
+            facts.release = since;
         }
     }
     if at_least(version, last.release) {
         for f in UNBISECTED {
             f.take(&mut facts, last);
         }
-        facts.release = last.release;
     }
     facts
 }
@@ -455,11 +490,13 @@ pub(crate) fn changes() -> Vec<ReleaseChange> {
 mod tests {
     use super::*;
 
-    /// Every profiled version has exactly one row.
+    /// The first modelled release and every profiled version have
+    /// exactly one row.
     #[test]
     fn one_row_per_profiled_version() {
         let rows: Vec<&str> = TABLE.iter().map(|p| p.release).collect();
-        assert_eq!(rows, crate::PROFILED_VERSIONS);
+        assert_eq!(rows[0], FIRST_MODELLED);
+        assert_eq!(rows[1..], *crate::PROFILED_VERSIONS);
     }
 
     /// Each profiled release is its own row: the changes of the window
@@ -474,8 +511,8 @@ mod tests {
 
     /// The two facts bisected last change at their first releases: the
     /// user's `~/.claude/skills` read up to 1.0.38, an empty instruction
-    /// file sent from 1.0.64; the window's first release has the older
-    /// row's facts.
+    /// file sent from 1.0.64; the window's first release lists no custom
+    /// agent, 1.0.12 does.
     #[test]
     fn bisected_boundaries() {
         let skills = |v| of(v).user_skill_roots.contains(&".claude/skills");
@@ -483,5 +520,7 @@ mod tests {
         assert!(!of("1.0.63").sends_blank_files && of("1.0.64").sends_blank_files);
         assert_eq!(of("1.0.64").release, "1.0.64");
         assert_eq!(of(FIRST_MODELLED), TABLE[0]);
+        assert!(!of("1.0.11").custom_agents_listed && of("1.0.12").custom_agents_listed);
+        assert_eq!(of("1.0.20").release, "1.0.12");
     }
 }

@@ -194,6 +194,26 @@ fn mcp_by_release() {
     assert!(effective(&run("github_mcp_only", ".", OLD)).is_empty());
 }
 
+/// The `task` tool lists the repository's custom agents from 1.0.12 on;
+/// 1.0.11, the first modelled release, lists none (bisected on this
+/// fixture: `helper` and `reviewer` listed by 1.0.12, not by 1.0.11).
+#[test]
+fn custom_agents_listed_from_1_0_12() {
+    let listed = |v: &str| -> Vec<String> {
+        let cfg = run("skills_agents_mcp", ".", v);
+        let mut names: Vec<String> = cfg
+            .subagents
+            .iter()
+            .filter(|a| a.applicability == Applicability::Effective && a.listed_by.is_some())
+            .map(|a| a.name.clone())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(listed("1.0.12"), ["helper", "reviewer"]);
+    assert!(listed("1.0.11").is_empty());
+}
+
 /// Only prompt files are left as `item-not-modelled`: custom agents and
 /// hooks are items (module `hooks_agents`).
 #[test]

@@ -56,7 +56,9 @@ use playbookdiff_model::{
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Machine, Repo, WorkingTree};
 
+use playbookdiff_model::profile::compare_versions;
 use serde_json::Value;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -1911,9 +1913,10 @@ fn bisection_section(s: &mut String) {
 /// The releases before the oldest profile sampled by `bisect.py --older`
 /// (`oracle/bisect/<agent>.older.json`), under the harness's own heading
 /// when `heading`: each release observed on the listed cases and compared
-/// with the oldest profile's observations, which it is modelled by; a
-/// release published without the executable for this platform is left
-/// out.
+/// with the oldest profile's observations, each difference with the
+/// bisected behaviour that explains it ([`explained_by`]), a release
+/// before the adapter's modelled window marked so; a release published
+/// without the executable for this platform is left out.
 fn older_lines(s: &mut String, agent: &str, heading: bool) {
     let path = workspace().join(format!("oracle/bisect/{agent}.older.json"));
     let Ok(text) = std::fs::read_to_string(&path) else {
@@ -1924,6 +1927,8 @@ fn older_lines(s: &mut String, agent: &str, heading: bool) {
         let _ = writeln!(s, "### {}\n", adapter(agent).harness().display_name());
     }
     let str_of = |v: &Value| v.as_str().unwrap_or("").to_string();
+    let profile = str_of(&doc["profile"]);
+    let first = adapter(agent).first_modelled();
     let cases: Vec<String> = doc["cases"]
         .as_array()
         .into_iter()
@@ -1937,10 +1942,9 @@ fn older_lines(s: &mut String, agent: &str, heading: bool) {
     };
     let _ = writeln!(
         s,
-        "Before {profile}: releases from {start} sampled on {on}, each compared with the observations of {profile}, whose profile models it ({} installs, {} runs).\n",
+        "Before {profile}: releases from {start} sampled on {on}, each compared with the observations of {profile} ({} installs, {} runs). Beside a difference, the bisected behaviour that explains it; a release before the modelled window is modelled as the window's first release, with a diagnostic.\n",
         doc["installs"],
         doc["runs"],
-        profile = str_of(&doc["profile"]),
         start = str_of(&doc["window"][0]),
     );
     s.push_str("| release | what differs from the profile |\n|---|---|\n");
@@ -1956,20 +1960,69 @@ fn older_lines(s: &mut String, agent: &str, heading: bool) {
                         .as_array()
                         .into_iter()
                         .flatten()
-                        .map(|x| format!("`{}`", str_of(x)))
+                        .map(|x| {
+                            let aspect = str_of(x);
+                            let release = str_of(&r["release"]);
+                            let between = (release.as_str(), profile.as_str());
+                            let why = explained_by(agent, case, &aspect, between);
+                            format!("`{aspect}`{why}")
+                        })
                         .collect();
                     format!("`{case}`: {}", a.join(", "))
                 })
                 .collect();
+            let before = if compare_versions(&str_of(&r["release"]), first) == Ordering::Less {
+                format!("before the modelled window (from {first}): ")
+            } else {
+                String::new()
+            };
             if parts.is_empty() {
                 "nothing".to_string()
             } else {
-                parts.join("; ")
+                format!("{before}{}", parts.join("; "))
             }
         };
         let _ = writeln!(s, "| {} | {what} |", str_of(&r["release"]));
     }
     s.push('\n');
+}
+
+/// The bisected behaviour of `agent` (`oracle/bisect/<agent>.json`) that
+/// explains why a release differs from the oldest profile on `aspect` of
+/// `case` (`between`: the release and the profile): one seen on that case
+/// and aspect whose first release comes after the release and not after
+/// the profile, as " (`id`, from R)" with "not modelled" for one the
+/// adapter does not model; empty when none does.
+fn explained_by(agent: &str, case: &str, aspect: &str, between: (&str, &str)) -> String {
+    let path = workspace().join(format!("oracle/bisect/{agent}.json"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return String::new();
+    };
+    let doc: Value = serde_json::from_str(&text).expect("bisection results are JSON");
+    let found = doc["behaviours"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|b| {
+            b["witness"] == case
+                && b["aspect"] == aspect
+                && b["firstRelease"].as_str().is_some_and(|first| {
+                    compare_versions(first, between.0) == Ordering::Greater
+                        && compare_versions(first, between.1) != Ordering::Greater
+                })
+        });
+    found.map_or_else(String::new, |b| {
+        format!(
+            " (`{}`{}, from {})",
+            b["id"].as_str().unwrap_or(""),
+            if b["modelled"] == Value::Bool(false) {
+                ", not modelled"
+            } else {
+                ""
+            },
+            b["firstRelease"].as_str().unwrap_or("")
+        )
+    })
 }
 
 /// What tells a bisected behaviour apart, in words: the case and aspect
