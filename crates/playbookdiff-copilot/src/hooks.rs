@@ -284,8 +284,15 @@ fn user(
     }
     let config = RepoPath::on_machine("~", profile.user_settings);
     let effect = "Copilot CLI runs none of the hooks it registers";
+    // `config.json` is reported once, where its trust is read.
+    let mut reported = Vec::new();
+    let diags = if profile.user_settings == crate::trust::CONFIG {
+        &mut reported
+    } else {
+        &mut cx.diags
+    };
     if let Some(f) = config {
-        if let Loaded::File(j) = json::load_user(machine, &f, effect, &mut cx.diags) {
+        if let Loaded::File(j) = json::load_user(machine, &f, effect, diags) {
             out.extend(release.read(cx, &j, Origin::User));
         }
     }

@@ -228,7 +228,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
     out.instructions = instructions::compile(&mut cx, profile, machine);
     out.skills = skills::compile(&mut cx, profile, machine);
-    let trust = trust::read(&mut cx, machine);
+    let trust = trust::read(&mut cx, machine, profile);
     out.mcp_servers = mcp::compile(&mut cx, profile, machine, &trust);
     out.hooks = hooks::compile(&mut cx, profile, version, machine, &trust);
     out.subagents = agents::compile(&mut cx, profile, machine);

@@ -17,11 +17,14 @@
 //! resolving links, and case-sensitively.
 
 use crate::json::{self, Loaded};
-use crate::Cx;
+use crate::{Cx, Profile};
 use playbookdiff_model::{RepoPath, SourceRef};
 use playbookdiff_source::Machine;
 use serde_json::Value;
 use std::path::Path;
+
+/// The user's configuration file below the home.
+pub(crate) const CONFIG: &str = ".copilot/config.json";
 
 /// Whether the launch directory is a folder the user trusts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -40,21 +43,35 @@ pub(crate) enum FolderTrust {
 /// `~/.copilot/config.json`. [`FolderTrust::Assumed`] without a machine,
 /// without the repository's absolute path, or when the file is missing
 /// or unusable.
-pub(crate) fn read(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> FolderTrust {
-    let (Some(machine), Some(root)) = (machine, cx.repo.tree().absolute_root()) else {
+///
+/// A `config.json` that cannot be used is reported here, once, also for
+/// the releases that read its hooks ([`crate::Profile::user_settings`]).
+pub(crate) fn read(
+    cx: &mut Cx<'_, '_>,
+    machine: Option<&Machine>,
+    profile: &Profile,
+) -> FolderTrust {
+    let Some(machine) = machine else {
         return FolderTrust::Assumed;
     };
-    let Some(path) = RepoPath::on_machine("~", ".copilot/config.json") else {
+    let Some(path) = RepoPath::on_machine("~", CONFIG) else {
+        return FolderTrust::Assumed;
+    };
+    let effect = if profile.user_settings == CONFIG {
+        "the folder's trust is unknown, and Copilot CLI runs none of the hooks it registers"
+    } else {
+        "the folder's trust is unknown"
+    };
+    let Loaded::File(j) = json::load_user(machine, &path, effect, &mut cx.diags) else {
+        return FolderTrust::Assumed;
+    };
+    let Some(root) = cx.repo.tree().absolute_root() else {
         return FolderTrust::Assumed;
     };
     let cwd = if cx.context.cwd.is_root() {
         root.to_path_buf()
     } else {
         root.join(cx.context.cwd.as_str())
-    };
-    let effect = "the folder's trust is unknown";
-    let Loaded::File(j) = json::load_user(machine, &path, effect, &mut cx.diags) else {
-        return FolderTrust::Assumed;
     };
     let Some(list) = j.value.get("trusted_folders") else {
         return FolderTrust::NotTrusted(None);
