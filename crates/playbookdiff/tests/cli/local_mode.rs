@@ -408,6 +408,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     claude_plugins(t.path());
     gemini_items(t.path());
     opencode_skills_paths(&t.path().join("home"));
+    codex_system_skills(&t.path().join("home"), "c97ed5ddabec1e4\n");
     write(
         &t.path().join("home"),
         ".codex/wide.config.toml",
@@ -432,7 +433,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     write(
         &t.path().join("root"),
         "etc/codex/requirements.toml",
-        "[mcp_servers.policy.identity]\ncommand = \"policy\"\n",
+        "allow_managed_hooks_only = true\n[mcp_servers.policy.identity]\ncommand = \"policy\"\n\n[hooks]\nmanaged_dir = \"/etc/codex/hooks\"\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/stop.sh\" }]\n",
     );
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
     for args in [
@@ -689,6 +690,59 @@ fn codex_hooks_run_as_the_users_trust_and_the_system_decide() {
 }
 
 #[test]
+fn codex_runs_the_requirements_hooks_first_and_only_managed_ones_when_required() {
+    let t = tempfile::tempdir().unwrap();
+    codex_hooks_machine(t.path());
+    let requirements = "[mcp_servers.mine.identity]\ncommand = \"mine\"\n\n[hooks]\nmanaged_dir = \"/etc/codex/hooks\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/check.sh\" }]\n";
+    let root = t.path().join("root");
+    write(&root, "etc/codex/requirements.toml", requirements);
+    let hooks = |doc: &Value| -> Vec<(String, String, String)> {
+        doc["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+                (
+                    s(&h["source"]["path"]),
+                    s(&h["applicability"]),
+                    s(&h["runs"]["state"]),
+                )
+            })
+            .collect()
+    };
+    let row = |p: &str, a: &str, r: &str| (p.to_string(), a.to_string(), r.to_string());
+    // Beside the other layers' hooks, first, and run as managed.
+    let added = hooks(&compiled_for(t.path(), "codex"));
+    assert_eq!(
+        added[0],
+        row("/etc/codex/requirements.toml", "effective", "yes")
+    );
+    assert_eq!(added.len(), 5);
+    // `allow_managed_hooks_only`: the user's and the project's hooks are
+    // not loaded, kept in the list as excluded with the requirement's line.
+    write(
+        &root,
+        "etc/codex/requirements.toml",
+        &format!("allow_managed_hooks_only = true\n{requirements}"),
+    );
+    let doc = compiled_for(t.path(), "codex");
+    assert_eq!(
+        hooks(&doc),
+        vec![
+            row("/etc/codex/requirements.toml", "effective", "yes"),
+            row("/etc/codex/hooks.json", "effective", "yes"),
+            row("~/.codex/hooks.json", "excluded", "no"),
+            row("~/.codex/config.toml", "excluded", "no"),
+            row(".codex/hooks.json", "excluded", "no"),
+        ]
+    );
+    let verdict = &doc["hooks"][2]["runs"];
+    assert_eq!(verdict["source"]["path"], "/etc/codex/requirements.toml");
+    assert_eq!(verdict["source"]["lines"]["start"], 1);
+}
+
+#[test]
 fn codex_receives_its_home_and_system_layers_and_the_users_trust() {
     let t = tempfile::tempdir().unwrap();
     codex_machine(t.path());
@@ -826,13 +880,104 @@ fn codex_lists_the_users_skills_with_the_projects() {
     codex_machine(t.path());
     more_layers(t.path());
     let doc = compiled_for(t.path(), "codex");
-    // Codex's home is `~/.codex` here; its `.system` folder is skipped.
+    // Codex's home is `~/.codex` here. Its `.system` folder has no marker,
+    // so Codex 0.171.0 writes its own system skills over it: those are
+    // listed (`builtin`), not the folder's `bundled`, and a marker-less
+    // folder is replaced without a word.
+    let system = |name: &str| {
+        row(
+            &format!("~/.codex/skills/.system/{name}/SKILL.md"),
+            "builtin",
+            "effective",
+        )
+    };
     assert_eq!(
         items(&doc, "skills"),
         [
+            system("imagegen"),
             row("~/.codex/skills/lint/SKILL.md", "user", "effective"),
+            system("openai-docs"),
+            system("skill-creator"),
+            system("skill-installer"),
             row("~/.agents/skills/standup/SKILL.md", "user", "effective"),
         ]
+    );
+}
+
+/// Codex's system skills folder, kept by the release whose marker it
+/// holds (0.171.0) with its own skills, replaced by another (0.142.3),
+/// which is told at the marker.
+fn codex_system_skills(home: &Path, marker: &str) {
+    write(
+        home,
+        ".codex/skills/.system/.codex-system-skills.marker",
+        marker,
+    );
+    write(
+        home,
+        ".codex/skills/.system/house-style/SKILL.md",
+        "---\nname: house-style\ndescription: The team's style.\n---\nx\n",
+    );
+    write(
+        home,
+        ".codex/skills/.system/quiet/SKILL.md",
+        "---\nname: quiet\ndescription: By name only.\n---\nx\n",
+    );
+    write(
+        home,
+        ".codex/skills/.system/quiet/agents/openai.yaml",
+        "policy:\n  allow_implicit_invocation: false\n",
+    );
+}
+
+#[test]
+fn codex_lists_a_system_skills_folder_only_when_its_marker_is_the_releases() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    codex_system_skills(&t.path().join("home"), "c97ed5ddabec1e4\n");
+    let skills = |version: &str| {
+        let out = local(
+            t.path(),
+            &["compile", "--harness", "codex", "--format", "json"],
+        )
+        .args(["--agent-version", &format!("codex={version}")])
+        .output()
+        .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (items(&doc, "skills"), doc)
+    };
+    let (kept, doc) = skills("0.171.0");
+    assert_eq!(
+        kept,
+        [
+            row(
+                "~/.codex/skills/.system/house-style/SKILL.md",
+                "builtin",
+                "effective"
+            ),
+            row(
+                "~/.codex/skills/.system/quiet/SKILL.md",
+                "builtin",
+                "effective"
+            ),
+        ]
+    );
+    // `quiet` is loaded but hidden from the listing by its policy.
+    assert_eq!(doc["skills"][1]["advertisement"]["state"], "hidden");
+    let (written, doc) = skills("0.142.3");
+    let names: Vec<&str> = written.iter().map(|(p, _, _)| p.as_str()).collect();
+    assert_eq!(names.len(), 5, "{names:?}");
+    assert!(names.contains(&"~/.codex/skills/.system/plugin-creator/SKILL.md"));
+    let replaced: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "system-skills-replaced")
+        .collect();
+    assert_eq!(replaced.len(), 1);
+    assert_eq!(
+        replaced[0]["source"]["path"],
+        "~/.codex/skills/.system/.codex-system-skills.marker"
     );
 }
 
