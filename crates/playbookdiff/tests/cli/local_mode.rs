@@ -409,6 +409,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     gemini_items(t.path());
     opencode_skills_paths(&t.path().join("home"));
     codex_system_skills(&t.path().join("home"), "c97ed5ddabec1e4\n");
+    cursor_user(t.path());
     write(
         &t.path().join("home"),
         ".codex/wide.config.toml",
@@ -442,6 +443,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
         &["compile", "--harness", "opencode", "--format", "json"],
         &["compile", "--harness", "gemini", "--format", "json"],
         &["compile", "--harness", "copilot", "--format", "json"],
+        &["compile", "--harness", "cursor", "--format", "json"],
         &["check", "--format", "json"],
         &["check", "--all-dirs"],
     ] {
@@ -740,6 +742,97 @@ fn codex_runs_the_requirements_hooks_first_and_only_managed_ones_when_required()
     let verdict = &doc["hooks"][2]["runs"];
     assert_eq!(verdict["source"]["path"], "/etc/codex/requirements.toml");
     assert_eq!(verdict["source"]["lines"]["start"], 1);
+}
+
+/// Cursor's user layer in `home`: a skill, a command, MCP servers (one
+/// named like the project's, one holding a secret and a placeholder) and
+/// a hook; and the project's server of the same name in `repo`.
+fn cursor_user(t: &Path) {
+    let (repo, home) = (t.join("repo"), t.join("home"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(t.join("root")).unwrap();
+    write(
+        &repo,
+        ".cursor/mcp.json",
+        r#"{"mcpServers": {"docs": {"command": "project-docs"}}}"#,
+    );
+    write(
+        &home,
+        ".cursor/skills/triage/SKILL.md",
+        "---\nname: triage\ndescription: Sort the bug reports.\n---\nSteps.\n",
+    );
+    write(&home, ".cursor/commands/ship.md", "Ship it.\n");
+    write(
+        &home,
+        ".cursor/mcp.json",
+        r#"{"mcpServers": {
+  "docs": {"command": "user-docs"},
+  "tracker": {"url": "https://t.example/mcp", "headers": {"Authorization": "Bearer sk-live-0123456789abcdef0123", "X-Team": "${env:TEAM}"}}
+}}"#,
+    );
+    write(
+        &home,
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"stop": [{"command": "notify-done"}]}}"#,
+    );
+}
+
+#[test]
+fn cursor_reads_the_users_files_as_documented() {
+    let t = tempfile::tempdir().unwrap();
+    cursor_user(t.path());
+    let (doc, text) = compiled_with_text(t.path(), "cursor");
+    assert!(!text.contains("sk-live-0123"), "a user secret was printed");
+    assert_eq!(
+        items(&doc, "skills"),
+        [row("~/.cursor/skills/triage/SKILL.md", "user", "effective")]
+    );
+    assert_eq!(
+        items(&doc, "commands"),
+        [row("~/.cursor/commands/ship.md", "user", "effective")]
+    );
+    // The project's `docs` is assumed to win; the user's stays, shadowed.
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [
+            row(".cursor/mcp.json", "project", "effective"),
+            row("~/.cursor/mcp.json", "user", "shadowed"),
+            row("~/.cursor/mcp.json", "user", "effective"),
+        ]
+    );
+    let tracker = &doc["mcpServers"][2];
+    assert_eq!(tracker["source"]["lines"]["start"], 3);
+    assert!(
+        text.contains("${env:TEAM}"),
+        "the placeholder is kept as written"
+    );
+    assert_eq!(
+        items(&doc, "hooks"),
+        [row("~/.cursor/hooks.json", "user", "effective")]
+    );
+    // Every user item says it is documented, not observed.
+    for kind in ["skills", "commands", "mcpServers", "hooks"] {
+        for i in doc[kind].as_array().unwrap() {
+            let reason = i["reason"].as_str().unwrap();
+            assert!(reason.contains("documented, not observed"), "{reason}");
+        }
+    }
+    // User Rules stay unread, with the reason.
+    let rules = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("User Rules")
+        })
+        .unwrap();
+    assert!(rules["message"]
+        .as_str()
+        .unwrap()
+        .contains("settings store"));
 }
 
 #[test]
