@@ -983,7 +983,7 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
         obs["exit"] = "unparsable-output"
         return obs
     chain = None
-    skills = []
+    skills, system = [], []
     for role, text in codex_items(items):
         m = AGENTS_HEADER.match(text)
         if m and chain is None:
@@ -1001,12 +1001,17 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
                 first, _, rest = loc.partition("/")
                 if first in roots:
                     loc = roots[first].rstrip("/") + "/" + rest
-                if loc.startswith(str(codex_home / "skills" / ".system")):
-                    continue  # bundled system skills
                 name, _, desc = head.partition(": ")
+                if loc.startswith(str(codex_home / "skills" / ".system")):
+                    # The system skills Codex writes into its home: kept
+                    # apart, by name and path, for a case with a home.
+                    system.append({"name": name, "path": norm.path(loc)})
+                    continue
                 skills.append({"name": name, "description": desc, "path": norm.path(loc)})
     obs["agentsMd"] = chain
     obs["skills"] = skills
+    if case.get("home"):
+        obs["systemSkills"] = system
     rc, out, err = run(["mcp", "list", "--json"])
     if rc == 0:
         try:

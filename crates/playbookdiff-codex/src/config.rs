@@ -240,7 +240,19 @@ pub(crate) struct Layer<'a> {
     bom: usize,
 }
 
-impl Layer<'_> {
+impl<'a> Layer<'a> {
+    /// `loaded` parsed, a byte order mark skipped; the parser's error
+    /// otherwise.
+    pub(crate) fn parse(loaded: &'a LoadedLayer) -> Result<Self, toml::de::Error> {
+        let text = loaded.text.text.as_str();
+        let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+        Ok(Layer {
+            loaded,
+            table: DeTable::parse(body)?.into_inner(),
+            bom: text.len() - body.len(),
+        })
+    }
+
     /// A TOML source reference to this file covering `span`.
     pub(crate) fn source(&self, span: Range<usize>) -> SourceRef {
         let (s, e) = self

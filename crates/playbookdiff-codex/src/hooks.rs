@@ -62,6 +62,9 @@ pub(crate) struct MachineHooks<'a, 'l, 'm> {
     pub home: RepoPath,
     /// The user's `[hooks.state]` entries.
     pub trust: HookTrust<'m>,
+    /// The managed requirements (`/etc/codex/requirements.toml`), when
+    /// they exist and parse.
+    pub requirements: Option<&'a Layer<'l>>,
 }
 
 /// What every registration of one compilation shares.
@@ -102,6 +105,9 @@ pub(crate) fn compile(
     };
     let mut out = Vec::new();
     if let Some(m) = &input.machine {
+        if let Some(r) = m.requirements {
+            out.extend(requirement_hooks(cx, r, &reading));
+        }
         // Each of the system's and the user's layers exists for Codex
         // whether or not its `config.toml` does: its `hooks.json` is read
         // either way.
@@ -122,6 +128,14 @@ pub(crate) fn compile(
     }
     for layer in input.project {
         out.extend(toml_hooks(cx, layer, &reading));
+    }
+    if let Some(at) = input
+        .machine
+        .as_ref()
+        .and_then(|m| m.requirements)
+        .and_then(crate::requirements::managed_hooks_only)
+    {
+        managed_only(&mut out, &at);
     }
     if input.machine.is_none() && !out.is_empty() && reading.runs.may_apply() {
         cx.diag(Diagnostic::new(
@@ -300,6 +314,61 @@ fn toml_hooks(cx: &mut Cx<'_, '_>, layer: &Layer<'_>, reading: &Reading<'_>) -> 
     };
     let lines = |p: &[&str]| span_at(layer, p);
     register(cx, &source, &lines, &value, &reason, reading)
+}
+
+/// The managed hooks of `[hooks]` in the requirements `layer`: Codex
+/// lists them first, as managed (they run without the user's trust),
+/// named by their `managed_dir` (seen with 0.142.3 and 0.171.0, case
+/// `oracle.codex_hooks.home-codex-hooks.managed-codex-managed-hooks-added`);
+/// `managed_dir` and `windows_managed_dir` are the table's settings, not
+/// events (openai/codex `ManagedHooksRequirementsToml`).
+fn requirement_hooks(cx: &mut Cx<'_, '_>, layer: &Layer<'_>, reading: &Reading<'_>) -> Vec<Hook> {
+    let Some((_, v)) = get(&layer.table, "hooks") else {
+        return Vec::new();
+    };
+    let mut value = to_json(v.get_ref());
+    let dir = value
+        .get("managed_dir")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if let Some(o) = value.as_object_mut() {
+        o.remove("managed_dir");
+        o.remove("windows_managed_dir");
+    }
+    let path = &layer.loaded.path;
+    let source = SourceRef {
+        scope: SourceScope::Managed,
+        ..SourceRef::project(path.clone(), SourceFormat::Toml)
+    };
+    let from = dir.map_or_else(String::new, |d| format!(", run from its managed_dir `{d}`"));
+    let reason = format!("Registered in `[hooks]` of the managed requirements `{path}`{from}: Codex lists it first and runs it as managed, without the user's trust.");
+    let lines = |p: &[&str]| span_at(layer, p);
+    register(cx, &source, &lines, &value, &reason, reading)
+}
+
+/// `allow_managed_hooks_only = true` (at `at`): every hook but a managed
+/// one is not loaded; each stays listed, excluded, with the requirement
+/// as the reason.
+fn managed_only(hooks: &mut [Hook], at: &SourceRef) {
+    for h in hooks
+        .iter_mut()
+        .filter(|h| h.source.scope != SourceScope::Managed)
+    {
+        h.applicability = Applicability::Excluded;
+        h.runs = Verdict::No {
+            reason: format!(
+                "`allow_managed_hooks_only = true` in `{}` loads only managed hooks",
+                at.path
+            ),
+            source: Some(at.clone()),
+        };
+        h.reason = format!(
+            "{} The managed requirements `{}` set `allow_managed_hooks_only = true` (line {}), so Codex does not load it.",
+            h.reason,
+            at.path,
+            at.lines.map_or(0, |l| l.start)
+        );
+    }
 }
 
 /// The hooks of the object of events `value` registered at `source`

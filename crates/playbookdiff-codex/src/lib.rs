@@ -341,7 +341,11 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let user_skills = machine
         .as_ref()
         .zip(inputs.machine)
-        .map(|(m, v)| (v, &m.home));
+        .map(|(m, v)| skills::SystemSkills {
+            machine: v,
+            home: &m.home,
+            version,
+        });
     out.skills = skills::compile(
         &mut cx,
         &chain,
@@ -352,10 +356,15 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     );
     // The system and user layers hold MCP servers too, below the project's.
     out.mcp_servers = mcp::compile(&mut cx, &all_layers);
-    if let Some(view) = machine.as_ref().and(inputs.machine) {
-        if let Some(allow) = requirements::mcp_allowlist(&mut cx, view) {
-            allow.apply(&mut out.mcp_servers);
-        }
+    let required = machine
+        .as_ref()
+        .and(inputs.machine)
+        .and_then(|view| requirements::read(&mut cx, view));
+    let required = required
+        .as_ref()
+        .and_then(|loaded| requirements::parse(&mut cx, loaded));
+    if let Some(allow) = required.as_ref().and_then(requirements::mcp_allowlist) {
+        allow.apply(&mut out.mcp_servers);
     }
     let machine_layers = &all_layers[..machine_count];
     let hook_layers = hooks::HookLayers {
@@ -368,6 +377,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
                 machine: view,
                 home: m.home.clone(),
                 trust: hook_trust::HookTrust::read(&user, view, repo.tree().absolute_root()),
+                requirements: required.as_ref(),
             }
         }),
     };
@@ -425,10 +435,11 @@ fn local_assumption(assumptions: &mut [String], home: &RepoPath, profile: Option
         .find(|a| a.starts_with("No CLI flag"))
     {
         *a = format!(
-            "Local mode: the global instructions, `config.toml`, `hooks.json` and `skills` of `{home}`{profile}, \
+            "Local mode: the global instructions, `config.toml`, `hooks.json` and `skills` of `{home}`{profile} \
+             (the system skills of `skills/.system` as the release leaves them on start), \
              its trust entries for this project and for hooks, the user's `~/.agents/skills`, \
-             `/etc/codex/config.toml`, `hooks.json` and `skills`, and the MCP servers \
-             `/etc/codex/requirements.toml` allows are read; no CLI flag, -c override or other managed \
+             `/etc/codex/config.toml`, `hooks.json` and `skills`, and the MCP servers and hooks of \
+             `/etc/codex/requirements.toml` are read; no CLI flag, -c override or other managed \
              requirement changes the values."
         );
     }
@@ -654,21 +665,13 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
     },
 ];
 
-/// The layers local mode still does not read: the bundled system skills
-/// (the user's and the administrator's are read, [`skills`]) and the managed
-/// requirements other than the MCP server allowlist ([`requirements`]).
+/// The layers local mode still does not read: the managed requirements
+/// other than the MCP server allowlist and the hooks ([`requirements`]).
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
-        code: DiagnosticCode::UserConfigUnavailable,
-        what: "Bundled system skills (`$CODEX_HOME/skills/.system`, which Codex writes itself)",
-        effect:
-            "they share the skill listing budget and names with the repository's and the user's skills",
-        todo: "list them with /skills in Codex",
-    },
-    UnreadLayer {
         code: DiagnosticCode::ManagedConfigUnavailable,
-        what: "Managed requirements other than allowed MCP servers (`/etc/codex/requirements.toml`: managed hooks, allow_managed_hooks_only, allowed sandbox modes and approval policies, features; organization policy)",
-        effect: "they can add hooks, turn off the user's and the project's hooks, and constrain other settings",
+        what: "Managed requirements other than allowed MCP servers and hooks (`/etc/codex/requirements.toml`: allowed sandbox modes and approval policies, features; organization policy)",
+        effect: "they constrain the sandbox, the approval policy and the features the user and the project may set",
         todo: "ask the administrator what it enforces",
     },
 ];

@@ -172,6 +172,30 @@ const BUNDLED_0_171: &[BundledSkill] = &[
     },
 ];
 
+/// The marker each profiled release writes beside its system skills
+/// (`$CODEX_HOME/skills/.system/.codex-system-skills.marker`), a
+/// fingerprint of the skills the release embeds (openai/codex
+/// `codex-rs/skills/src/lib.rs`, `install_system_skills`): on start Codex
+/// keeps a `.system` folder whose marker is its own, edits included, and
+/// otherwise removes the folder and writes its own skills there. Seen by
+/// starting each release with an empty `CODEX_HOME`; case
+/// `oracle.local_user_layers.home-codex-system-skills` holds a folder with
+/// the 0.171.0 marker, kept by 0.171.0 and replaced by 0.142.3. Every
+/// release between has a marker of its own, not recorded here.
+const SYSTEM_SKILLS_MARKERS: &[(&str, &str)] = &[
+    ("0.142.3", "709378001f6a976e"),
+    ("0.171.0", "c97ed5ddabec1e4"),
+];
+
+/// The system skills marker of `version` ([`SYSTEM_SKILLS_MARKERS`]),
+/// `None` for a release whose marker was not recorded.
+pub fn system_skills_marker(version: &str) -> Option<&'static str> {
+    SYSTEM_SKILLS_MARKERS
+        .iter()
+        .find(|(v, _)| *v == version)
+        .map(|(_, m)| *m)
+}
+
 /// The table, oldest first: the first modelled release, then the profiled
 /// ones. A release between two rows has the older row's facts, each
 /// replaced by the newer row's from its first release in [`CHANGES`] on.

@@ -1,5 +1,5 @@
 //! The managed requirements of `/etc/codex/requirements.toml`, read in
-//! local mode: the MCP servers the administrator allows.
+//! local mode: the MCP servers the administrator allows, and its hooks.
 //!
 //! When the file has an `[mcp_servers]` table, Codex starts only the
 //! servers it names whose `identity` matches: `command` for a server
@@ -13,12 +13,14 @@
 //! (`McpServerRequirement { identity }`, `McpServerIdentity::Command` /
 //! `Url`).
 //!
-//! The file's other requirements (`allowed_approval_policies`,
-//! `allowed_sandbox_modes`, managed `[hooks]`, `allow_managed_hooks_only`,
-//! `features`) are not read; local mode says so in an unread-layer
-//! diagnostic.
+//! Its managed hooks (`[hooks]`, run from `managed_dir`) are read by
+//! [`crate::hooks`], first and as managed, and `allow_managed_hooks_only`
+//! ([`managed_hooks_only`]) leaves every other hook but the system
+//! layer's unloaded. The file's other requirements
+//! (`allowed_approval_policies`, `allowed_sandbox_modes`, `features`) are
+//! not read; local mode says so in an unread-layer diagnostic.
 
-use crate::config::{extent, get};
+use crate::config::{extent, get, Layer, LoadedLayer};
 use crate::Cx;
 use playbookdiff_adapter::{problems, READ_LIMIT};
 use playbookdiff_model::{
@@ -26,7 +28,7 @@ use playbookdiff_model::{
     SourceRef, SourceScope,
 };
 use playbookdiff_source::{Machine, SourceError};
-use toml::de::{DeTable, DeValue};
+use toml::de::DeValue;
 
 /// The identity an allowed server must have.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,42 +57,50 @@ fn path() -> Option<RepoPath> {
     RepoPath::on_machine("/etc/codex", "requirements.toml")
 }
 
-/// Reads the MCP server allowlist of `/etc/codex/requirements.toml` on
-/// `machine`: `None` when the file is absent or has no `[mcp_servers]`.
-/// A file that cannot be read or parsed is an `invalid-toml` diagnostic
-/// at its line, and enforces nothing the analysis can see.
-pub(crate) fn mcp_allowlist(cx: &mut Cx<'_, '_>, machine: &Machine) -> Option<McpAllowlist> {
+/// Reads `/etc/codex/requirements.toml` on `machine`: `None` when it is
+/// absent, or cannot be read (reported).
+pub(crate) fn read(cx: &mut Cx<'_, '_>, machine: &Machine) -> Option<LoadedLayer> {
     let path = path()?;
-    let text = match machine.read_text(&path, READ_LIMIT) {
-        Ok(t) => t,
-        Err(SourceError::NotFound(_)) => return None,
+    match machine.read_text(&path, READ_LIMIT) {
+        Ok(text) => Some(LoadedLayer {
+            dir: RepoPath::root(),
+            path,
+            resolved: None,
+            text,
+        }),
+        Err(SourceError::NotFound(_)) => None,
         Err(e) => {
             crate::config::read_error(cx, &path, e, SourceFormat::Toml);
-            return None;
+            None
         }
-    };
-    let body = text.text.trim_start_matches('\u{feff}');
-    let bom = text.text.len() - body.len();
-    let source = |start: usize, end: usize| {
-        let (s, e) = text.lines_of(start + bom, end + bom);
-        SourceRef {
-            scope: SourceScope::Managed,
-            ..SourceRef::project(path.clone(), SourceFormat::Toml).with_lines(s, e)
-        }
-    };
-    let table = match DeTable::parse(body) {
-        Ok(t) => t.into_inner(),
+    }
+}
+
+/// The requirements file `loaded` parsed; a file that does not parse is
+/// an `invalid-toml` diagnostic at its line, and enforces nothing the
+/// analysis can see.
+pub(crate) fn parse<'a>(cx: &mut Cx<'_, '_>, loaded: &'a LoadedLayer) -> Option<Layer<'a>> {
+    match Layer::parse(loaded) {
+        Ok(layer) => Some(layer),
         Err(e) => {
-            let at = e.span().map_or(source(0, 0), |s| source(s.start, s.start));
+            let line = e.span().map_or(1, |s| loaded.text.line_of(s.start));
+            let at = SourceRef {
+                scope: SourceScope::Managed,
+                ..SourceRef::project(loaded.path.clone(), SourceFormat::Toml).with_lines(line, line)
+            };
             cx.diag(Diagnostic::new(
                 DiagnosticCode::InvalidToml,
-                format!("{} is not valid TOML ({}), so what it requires of MCP servers is unknown; fix the syntax.", problems::quote(&path), e.message().trim()),
+                format!("{} is not valid TOML ({}), so what it requires is unknown; fix the syntax.", problems::quote(&loaded.path), e.message().trim()),
             ).at(at));
-            return None;
+            None
         }
-    };
-    let (k, v) = get(&table, "mcp_servers")?;
-    let span = extent(k, v);
+    }
+}
+
+/// The MCP server allowlist of the requirements `layer`: `None` when it
+/// has no `[mcp_servers]`.
+pub(crate) fn mcp_allowlist(layer: &Layer<'_>) -> Option<McpAllowlist> {
+    let (k, v) = get(&layer.table, "mcp_servers")?;
     let DeValue::Table(servers) = v.get_ref() else {
         return None;
     };
@@ -103,8 +113,18 @@ pub(crate) fn mcp_allowlist(cx: &mut Cx<'_, '_>, machine: &Machine) -> Option<Mc
         .collect();
     Some(McpAllowlist {
         allowed,
-        at: source(span.start, span.end),
+        at: layer.source(extent(k, v)),
     })
+}
+
+/// Where the requirements `layer` sets `allow_managed_hooks_only = true`:
+/// Codex then loads only managed hooks (those of the requirements and of
+/// the system layer `/etc/codex`), none of the user's, the project's or
+/// a plugin's (seen with 0.142.3 and 0.171.0, app server `hooks/list`,
+/// case `oracle.codex_hooks.home-codex-hooks.managed-codex-managed-hooks`).
+pub(crate) fn managed_hooks_only(layer: &Layer<'_>) -> Option<SourceRef> {
+    let (k, v) = get(&layer.table, "allow_managed_hooks_only")?;
+    matches!(v.get_ref(), DeValue::Boolean(true)).then(|| layer.source(extent(k, v)))
 }
 
 /// The `identity` of one allowed server's entry.
@@ -170,9 +190,11 @@ mod tests {
 
     #[test]
     fn identity_is_a_command_or_an_address() {
-        let t = DeTable::parse("[a.identity]\ncommand = \"x\"\n[b.identity]\nurl = \"u\"\n[c]\n")
-            .unwrap()
-            .into_inner();
+        let t = toml::de::DeTable::parse(
+            "[a.identity]\ncommand = \"x\"\n[b.identity]\nurl = \"u\"\n[c]\n",
+        )
+        .unwrap()
+        .into_inner();
         let of = |k: &str| identity(get(&t, k).unwrap().1.get_ref());
         assert_eq!(of("a"), Some(Identity::Command("x".into())));
         assert_eq!(of("b"), Some(Identity::Url("u".into())));

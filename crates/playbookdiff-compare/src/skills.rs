@@ -128,12 +128,19 @@ impl<'c> Entry<'c> {
 }
 
 /// The skills of `configs` as [`Entry`] values, in the order of their
-/// first name.
+/// first name. A harness's own built-in skills (scope `builtin`, such as
+/// the system skills Codex writes into its home) are not compared: every
+/// installation of the release has them, so a gap there says nothing of
+/// the repository or of the user's configuration.
 fn entries<'c>(configs: &[&'c EffectiveAgentConfig]) -> Vec<Entry<'c>> {
     let n = configs.len();
     let mut by_name: BTreeMap<&str, Vec<Vec<&Skill>>> = BTreeMap::new();
     for (h, c) in configs.iter().enumerate() {
-        for s in &c.skills {
+        for s in c
+            .skills
+            .iter()
+            .filter(|s| s.source.scope != playbookdiff_model::SourceScope::Builtin)
+        {
             by_name
                 .entry(s.name.as_str())
                 .or_insert_with(|| vec![Vec::new(); n])[h]

@@ -9,14 +9,48 @@
 //! files are assumed read, not its subdirectories.
 
 use crate::Cx;
-use playbookdiff_model::{Applicability, Command, LoadPhase, RepoPath, SourceFormat, SourceRef};
-use playbookdiff_source::EntryKind;
+use playbookdiff_model::{
+    Applicability, Command, LoadPhase, RepoPath, SourceFormat, SourceRef, SourceScope,
+};
+use playbookdiff_source::{EntryKind, Machine};
 
 /// The commands directory of a workspace.
 pub(crate) const COMMANDS_DIR: &str = ".cursor/commands";
 
-/// The commands of the workspace, by file name.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Command> {
+/// The commands of the workspace, by file name; in local mode
+/// (`machine` given) then the user's of `~/.cursor/commands`
+/// (<https://cursor.com/docs/agent/chat/commands>: global commands, in
+/// every project; documented, not observed). Which of two commands of one
+/// name wins is not documented: the workspace's is assumed to, and the
+/// user's is listed `shadowed`.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Command> {
+    let mut out = workspace(cx);
+    let Some((m, dir)) = machine.zip(RepoPath::on_machine("~", COMMANDS_DIR)) else {
+        return out;
+    };
+    let mut files: Vec<RepoPath> = m
+        .list_dir(&dir)
+        .unwrap_or_default()
+        .iter()
+        .filter(|e| e.kind == EntryKind::File && e.name.ends_with(".md"))
+        .filter_map(|e| dir.child(&e.name))
+        .collect();
+    files.sort();
+    for path in files {
+        let mut c = command(&path);
+        c.source.scope = SourceScope::User;
+        c.reason = format!("{path} is a command of the user's `~/.cursor/commands`; typing `/{}` in Cursor's chat in any workspace puts its text into the message (documented, not observed).", c.name);
+        if let Some(p) = out.iter().find(|p| p.name == c.name) {
+            c.applicability = Applicability::Shadowed;
+            c.reason = format!("{} The workspace's {} has the same name, which Cursor is assumed to take (the documentation does not say which wins).", c.reason, p.source.path);
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The commands of the workspace's `.cursor/commands`, by file name.
+fn workspace(cx: &mut Cx<'_, '_>) -> Vec<Command> {
     let Some(dir) = cx.context.cwd.join(COMMANDS_DIR) else {
         return Vec::new();
     };

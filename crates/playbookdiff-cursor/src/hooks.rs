@@ -13,9 +13,11 @@
 //! handlers); each Cursor entry is read as a group of its own, so that
 //! scripts, unknown events and blocks are checked the same way.
 
+use crate::json::JsonFile;
 use crate::{Cx, HARNESS};
 use playbookdiff_adapter::hooks::{read, Events, Layout, Registration, Tokens};
-use playbookdiff_model::{Applicability, Hook, HookTrigger, Verdict};
+use playbookdiff_model::{Applicability, Hook, HookTrigger, RepoPath, Verdict};
+use playbookdiff_source::Machine;
 use serde_json::{Map, Value};
 
 /// The hooks file of a workspace.
@@ -81,14 +83,41 @@ pub(crate) fn trigger(event: &str) -> Option<HookTrigger> {
     EVENTS.trigger(event)
 }
 
-/// The hooks of the workspace's `.cursor/hooks.json`, in file order.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Hook> {
-    let Some(path) = cx.context.cwd.join(HOOKS_JSON) else {
-        return Vec::new();
-    };
-    let Some(file) = crate::json::load(cx, &path, "Cursor registers none of its hooks") else {
-        return Vec::new();
-    };
+/// What Cursor does without a hooks file it cannot use.
+const EFFECT: &str = "Cursor registers none of its hooks";
+
+/// The hooks of the workspace's `.cursor/hooks.json`, in file order; in
+/// local mode (`machine` given) the user's `~/.cursor/hooks.json` first
+/// (<https://cursor.com/docs/agent/hooks>: user hooks run from `~/.cursor`
+/// beside the project's, every matching hook of every source running;
+/// documented, not observed).
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Hook> {
+    let mut out = Vec::new();
+    if let Some(m) = machine {
+        let user = RepoPath::on_machine("~", HOOKS_JSON)
+            .and_then(|path| crate::json::load_user(cx, m, &path, EFFECT));
+        if let Some(file) = user {
+            let reason = format!("Registered in {}, the user's hooks, which Cursor runs in every workspace beside the project's (documented, not observed).", file.path);
+            out.extend(of_file(cx, &file, &reason));
+        }
+    }
+    let project = cx
+        .context
+        .cwd
+        .join(HOOKS_JSON)
+        .and_then(|path| crate::json::load(cx, &path, EFFECT));
+    if let Some(file) = project {
+        let reason = format!(
+            "Registered in {}, which Cursor reads from the workspace (documented, not observed).",
+            file.path
+        );
+        out.extend(of_file(cx, &file, &reason));
+    }
+    out
+}
+
+/// The hooks of one hooks file, each given `reason`.
+fn of_file(cx: &mut Cx<'_, '_>, file: &JsonFile, reason: &str) -> Vec<Hook> {
     let Some(hooks) = file.value.get("hooks") else {
         return Vec::new();
     };
@@ -102,9 +131,6 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Hook> {
         };
         file.span(&key)
     };
-    let reason = format!(
-        "Registered in {path}, which Cursor reads from the workspace (documented, not observed)."
-    );
     let reg = Registration {
         harness: HARNESS,
         release: "Cursor",
@@ -120,7 +146,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Hook> {
         layout: Layout::Groups,
         runs: Verdict::Yes,
         applicability: Applicability::Effective,
-        reason: &reason,
+        reason,
     };
     read(cx, &reg, &as_groups(hooks))
 }

@@ -6,8 +6,8 @@
 use crate::{Cx, READ_LIMIT};
 use playbookdiff_adapter::json::JsonDoc;
 use playbookdiff_adapter::problems;
-use playbookdiff_model::{RepoPath, SourceFormat, SourceRef};
-use playbookdiff_source::{ParseError, Resolved};
+use playbookdiff_model::{RepoPath, SourceFormat, SourceRef, SourceScope};
+use playbookdiff_source::{Machine, ParseError, Resolved, SourceError};
 use serde_json::{Map, Value};
 
 /// One parsed JSON file whose top level is an object.
@@ -23,7 +23,10 @@ pub(crate) struct JsonFile {
 impl JsonFile {
     /// The file as a source, with the lines of `key` when known.
     pub(crate) fn source(&self, key: &[&str]) -> SourceRef {
-        let s = SourceRef::project(self.path.clone(), SourceFormat::Json);
+        let s = SourceRef {
+            scope: SourceScope::of_path(&self.path),
+            ..SourceRef::project(self.path.clone(), SourceFormat::Json)
+        };
         match self.doc.span(key) {
             Some((a, b)) => s.with_lines(a, b),
             None => s,
@@ -65,7 +68,39 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>, path: &RepoPath, effect: &str) -> Option
             return None;
         }
     };
-    let (doc, value) = match JsonDoc::parse(&text.text) {
+    parse(cx, path, &text.text, effect)
+}
+
+/// Reads and parses the user's file `path` on `machine` (local mode);
+/// `None` when it is missing or unusable (a diagnostic then says why, and
+/// that `effect` follows). Its items and problems are in the user's layer.
+pub(crate) fn load_user(
+    cx: &mut Cx<'_, '_>,
+    machine: &Machine,
+    path: &RepoPath,
+    effect: &str,
+) -> Option<JsonFile> {
+    let text = match machine.read_text(path, READ_LIMIT) {
+        Ok(t) => t,
+        Err(SourceError::NotFound(_)) => return None,
+        Err(e) => {
+            cx.diag(problems::read_error(path, &e, effect, SourceFormat::Json));
+            return None;
+        }
+    };
+    let before = cx.diags.len();
+    let file = parse(cx, path, &text.text, effect);
+    for d in &mut cx.diags[before..] {
+        if let Some(s) = d.source.as_mut() {
+            s.scope = SourceScope::of_path(&s.path);
+        }
+    }
+    file
+}
+
+/// Parses `text`, the content of `path`, as an object.
+fn parse(cx: &mut Cx<'_, '_>, path: &RepoPath, text: &str, effect: &str) -> Option<JsonFile> {
+    let (doc, value) = match JsonDoc::parse(text) {
         Ok(d) => match d.value.as_object().cloned() {
             Some(m) => (d, m),
             None => {

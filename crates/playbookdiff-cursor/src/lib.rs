@@ -48,7 +48,7 @@ use playbookdiff_adapter::{
     Compilation, Declared, Request, Scope, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
 };
 use playbookdiff_model::{
-    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, RepoPath,
+    AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, Mode, RepoPath,
 };
 
 /// Cursor (its agent, in the editor and the `cursor-agent` CLI), contract
@@ -75,9 +75,12 @@ pub const INDEXED_NAMES: &[&str] = &[".cursor", "AGENTS.md"];
 /// is an assumption, not a checked release: no Cursor release was observed.
 pub const PROFILED_VERSIONS: &[&str] = &["2.4"];
 
+/// The note of a user row of [`SURFACES`].
+const LOCAL_ONLY: &str = "Read in local mode only (`--mode local`), as documented, not observed.";
+
 /// Cursor's layout ([`playbookdiff_adapter::Adapter::surfaces`]): what it
-/// reads from a repository as configuration, and the user's files the
-/// analysis does not read, from the pages cited in the crate
+/// reads from a repository as configuration, and the user's files local
+/// mode reads, from the pages cited in the crate
 /// documentation. Every row is the documentation's word, not observed.
 pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Instructions, "**/AGENTS.md")
@@ -100,22 +103,22 @@ pub const SURFACES: &[Surface] = &[
         .keys(&["name", "description"]),
     Surface::new(SurfaceKind::Skills, "~/.cursor/skills/*/SKILL.md")
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Commands, "**/.cursor/commands/*.md"),
     Surface::new(SurfaceKind::Commands, "~/.cursor/commands/*.md")
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::McpServers, "**/.cursor/mcp.json")
         .keys(&["mcpServers"])
         .tokens(&["${env:NAME}", "${userHome}", "${workspaceFolder}"])
         .note("A server runs once switched on in Cursor's MCP settings."),
     Surface::new(SurfaceKind::McpServers, "~/.cursor/mcp.json")
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Hooks, "**/.cursor/hooks.json").keys(&["version", "hooks"]),
     Surface::new(SurfaceKind::Hooks, "~/.cursor/hooks.json")
         .scope(Scope::User)
-        .not_read(),
+        .note(LOCAL_ONLY),
     Surface::new(SurfaceKind::Directory, "**/.cursor/**"),
 ];
 
@@ -142,20 +145,30 @@ pub(crate) type Cx<'r, 't> = Compilation<'r, 't>;
 
 /// The compilation of the documented behaviour.
 fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
-    let Request { repo, context, .. } = *req;
+    let Request {
+        repo,
+        context,
+        inputs,
+        ..
+    } = *req;
     let mut out = EffectiveAgentConfig::new(HARNESS, context.clone());
     let mut cx = Cx::new(repo, context, HARNESS);
     cx.diag(unverified());
     // The nested `AGENTS.md` files and `.cursor` directories in one pass
     // over cwd's subtree, not one pass each.
     repo.prefetch_named_under(INDEXED_NAMES, &context.cwd);
+    // Local mode: the user's layers of `~/.cursor` too.
+    let machine = inputs.machine.filter(|_| context.mode == Mode::Local);
     out.instructions = instructions::compile(&mut cx);
-    out.skills = skills::compile(&mut cx);
-    out.commands = commands::compile(&mut cx);
-    out.mcp_servers = mcp::compile(&mut cx);
-    out.hooks = hooks::compile(&mut cx);
-    unavailable(&mut cx, &out);
+    out.skills = skills::compile(&mut cx, machine);
+    out.commands = commands::compile(&mut cx, machine);
+    out.mcp_servers = mcp::compile(&mut cx, machine);
+    out.hooks = hooks::compile(&mut cx, machine);
+    unavailable(&mut cx, &out, machine.is_some());
     out.assumptions = assumptions(context);
+    if machine.is_some() {
+        out.assumptions.push(LOCAL_ASSUMPTION.to_string());
+    }
     out.diagnostics = cx.into_diagnostics();
     out
 }
@@ -186,23 +199,42 @@ fn target_tests(item: Scoped<'_>, _cwd: &RepoPath) -> Vec<TargetTest> {
         .collect()
 }
 
+/// What local mode reads of `~/.cursor`, and what it cannot.
+const LOCAL_ASSUMPTION: &str = "Local mode: the user's `~/.cursor/skills`, `~/.cursor/commands`, `~/.cursor/mcp.json` and `~/.cursor/hooks.json` are read, as Cursor's documentation describes them (skills, commands, MCP and hooks pages; documented, not observed); a workspace item of the same name is assumed to win. User Rules and Team Rules live in Cursor's settings store, not in files, and stay unread.";
+
+/// User Rules and Team Rules: kept in Cursor's settings and the team
+/// dashboard, not in files, so local mode cannot read them either.
+const RULES_LAYER: UnreadLayer = UnreadLayer {
+    code: DiagnosticCode::UserConfigUnavailable,
+    what: "User Rules (Cursor Settings) and Team Rules (the team dashboard)",
+    effect: "Cursor adds them to every request beside the project rules",
+    todo: "check them in Cursor Settings → Rules",
+};
+
+/// [`RULES_LAYER`] in local mode, which reads the user's files but not
+/// Cursor's settings store.
+const RULES_LAYER_LOCAL: UnreadLayer = UnreadLayer {
+    effect: "Cursor adds them to every request beside the project rules; they live in Cursor's settings store, not in files, so local mode cannot read them either",
+    ..RULES_LAYER
+};
+
+/// The user's files of `~/.cursor`, which repo mode does not read.
+const USER_FILES_LAYER: UnreadLayer = UnreadLayer {
+    code: DiagnosticCode::UserConfigUnavailable,
+    what: "User skills, commands, MCP servers and hooks (`~/.cursor/skills`, `~/.cursor/commands`, `~/.cursor/mcp.json`, `~/.cursor/hooks.json`)",
+    effect: "they add skills, commands, MCP servers and hooks to the project's",
+    todo: "check those files on the developer's machine",
+};
+
 /// One diagnostic per layer outside the repository that can change a
-/// modelled surface, and the runtime state the analysis cannot see.
-fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig) {
-    cx.report_unread_layers(&[
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "User Rules (Cursor Settings) and Team Rules (the team dashboard)",
-            effect: "Cursor adds them to every request beside the project rules",
-            todo: "check them in Cursor Settings → Rules",
-        },
-        UnreadLayer {
-            code: DiagnosticCode::UserConfigUnavailable,
-            what: "User skills, commands, MCP servers and hooks (`~/.cursor/skills`, `~/.cursor/commands`, `~/.cursor/mcp.json`, `~/.cursor/hooks.json`)",
-            effect: "they add skills, commands, MCP servers and hooks to the project's",
-            todo: "check those files on the developer's machine",
-        },
-    ]);
+/// modelled surface (the user's files only in repo mode: `local` reads
+/// them), and the runtime state the analysis cannot see.
+fn unavailable(cx: &mut Cx<'_, '_>, out: &EffectiveAgentConfig, local: bool) {
+    if local {
+        cx.report_unread_layers(&[RULES_LAYER_LOCAL]);
+    } else {
+        cx.report_unread_layers(&[RULES_LAYER, USER_FILES_LAYER]);
+    }
     if !out.mcp_servers.is_empty() {
         cx.diag(Diagnostic::new(
             DiagnosticCode::McpRuntimeUnknown,

@@ -15,8 +15,9 @@ use crate::Cx;
 use playbookdiff_adapter::problems::quote;
 use playbookdiff_model::redact::classify_value;
 use playbookdiff_model::{
-    Applicability, Diagnostic, DiagnosticCode, McpServer, NamedValue, Transport,
+    Applicability, Diagnostic, DiagnosticCode, McpServer, NamedValue, RepoPath, Transport,
 };
+use playbookdiff_source::Machine;
 use serde_json::{Map, Value};
 
 /// The MCP file of a workspace.
@@ -27,23 +28,47 @@ const KNOWN: &[&str] = &[
     "command", "args", "env", "envFile", "url", "headers", "type", "auth",
 ];
 
-/// The servers of the workspace's MCP file, by name.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<McpServer> {
-    let Some(path) = cx.context.cwd.join(MCP_JSON) else {
-        return Vec::new();
-    };
-    let Some(file) = json::load(cx, &path, "Cursor starts none of its MCP servers") else {
+/// The servers of the workspace's MCP file, by name; in local mode
+/// (`machine` given) then those of the user's `~/.cursor/mcp.json`
+/// (<https://cursor.com/docs/context/mcp>: "global" servers, in every
+/// project; documented, not observed). The documentation does not say
+/// which of two servers of one name wins: the project's is assumed to,
+/// and the user's is listed `shadowed` beside it.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<McpServer> {
+    let effect = "Cursor starts none of its MCP servers";
+    let project = cx
+        .context
+        .cwd
+        .join(MCP_JSON)
+        .and_then(|path| json::load(cx, &path, effect));
+    let mut out = servers(cx, project.as_ref());
+    if let Some(m) = machine {
+        let user = RepoPath::on_machine("~", MCP_JSON)
+            .and_then(|path| json::load_user(cx, m, &path, effect));
+        let mut mine = servers(cx, user.as_ref());
+        for s in &mut mine {
+            if let Some(p) = out.iter().find(|p| p.name == s.name) {
+                s.applicability = Applicability::Shadowed;
+                s.reason = format!("{} The workspace's {} configures a server of the same name, which Cursor is assumed to take (the documentation does not say which wins).", s.reason, p.source.path);
+            }
+        }
+        out.extend(mine);
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// The servers of `file`'s `mcpServers`, in file order.
+fn servers(cx: &mut Cx<'_, '_>, file: Option<&JsonFile>) -> Vec<McpServer> {
+    let Some(file) = file else {
         return Vec::new();
     };
     let Some(map) = file.value.get("mcpServers").and_then(Value::as_object) else {
         return Vec::new();
     };
-    let mut out: Vec<McpServer> = map
-        .iter()
-        .map(|(name, v)| server(cx, &file, name, v))
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
+    map.iter()
+        .map(|(name, v)| server(cx, file, name, v))
+        .collect()
 }
 
 /// The server `name` of `file`, entry `v`.
@@ -111,7 +136,7 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpLiteralSecret,
-                format!("MCP server {:?} in {} holds a value that looks like a secret (redacted here); it is committed to the repository. Write `${{env:NAME}}` instead and rotate it.", s.name, quote(&path)),
+                format!("MCP server {:?} in {} holds a value that looks like a secret (redacted here){}. Write `${{env:NAME}}` instead and rotate it.", s.name, quote(&path), if path.is_on_machine() { ", written in the user's file" } else { "; it is committed to the repository" }),
             )
             .at(s.source.clone()),
         );

@@ -16,9 +16,9 @@ use crate::{Cx, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
-    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef,
+    LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::{EntryKind, Resolved};
+use playbookdiff_source::{EntryKind, Machine, Resolved, TextFile};
 use serde_json::Value;
 
 /// The skill directories of the workspace, in the assumed precedence.
@@ -29,29 +29,88 @@ pub(crate) const ROOTS: &[&str] = &[
     ".codex/skills",
 ];
 
-/// Compiles the skills of the workspace's roots.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>) -> Vec<Skill> {
+/// The user's skill directory, read in local mode.
+const USER_ROOT: &str = ".cursor/skills";
+
+/// Compiles the skills of the workspace's roots, then in local mode
+/// (`machine` given) the user's `~/.cursor/skills`
+/// (<https://cursor.com/docs/context/skills>: user skills, in every
+/// project; documented, not observed), a name the workspace has already
+/// listed `shadowed`.
+pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Skill> {
     let cwd = cx.context.cwd.clone();
     let mut out: Vec<Skill> = Vec::new();
     for root in ROOTS {
         for file in files(cx, &cwd, root) {
-            let mut s = load(cx, &file, root);
-            let first = out
-                .iter()
-                .find(|p| p.name == s.name && p.applicability == Applicability::Effective);
-            if let (Some(first), Applicability::Effective) = (first, s.applicability) {
-                s.applicability = Applicability::Shadowed;
-                s.reason = format!("{} A skill of the same name, {}, is found first, so Cursor is assumed to keep that one.", s.reason, first.source.path);
-                cx.diag(
-                    Diagnostic::new(
-                        DiagnosticCode::SkillNameCollision,
-                        format!("Two skills of the workspace are named {:?} ({} and {}); Cursor is assumed to keep the first.", s.name, problems::quote(&first.source.path), problems::quote(&s.source.path)),
-                    )
-                    .at(s.source.clone()),
-                );
-            }
-            out.push(s);
+            let text = cx.repo.read_text(&file, READ_LIMIT).ok();
+            let place = format!("Found in the {root} of the workspace");
+            let s = load(cx, &file, text.as_deref(), &place);
+            admit(cx, &mut out, s);
         }
+    }
+    if let Some(m) = machine {
+        for s in user(cx, m) {
+            admit(cx, &mut out, s);
+        }
+    }
+    out
+}
+
+/// Adds `s` to `out`, `shadowed` when an effective skill of its name is
+/// there already (reported).
+fn admit(cx: &mut Cx<'_, '_>, out: &mut Vec<Skill>, mut s: Skill) {
+    let first = out
+        .iter()
+        .find(|p| p.name == s.name && p.applicability == Applicability::Effective);
+    if let (Some(first), Applicability::Effective) = (first, s.applicability) {
+        s.applicability = Applicability::Shadowed;
+        s.reason = format!("{} A skill of the same name, {}, is found first, so Cursor is assumed to keep that one.", s.reason, first.source.path);
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SkillNameCollision,
+                format!("Two skills of the workspace are named {:?} ({} and {}); Cursor is assumed to keep the first.", s.name, problems::quote(&first.source.path), problems::quote(&s.source.path)),
+            )
+            .at(s.source.clone()),
+        );
+    }
+    out.push(s);
+}
+
+/// The skills of the user's `~/.cursor/skills/*/SKILL.md` on `machine`,
+/// in name order, in the user's layer.
+fn user(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Skill> {
+    let Some(base) = RepoPath::on_machine("~", USER_ROOT) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = machine
+        .list_dir(&base)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| e.kind == EntryKind::Dir && !e.name.starts_with('.'))
+        .map(|e| e.name)
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for name in names {
+        let Some(file) = base.child(&name).and_then(|d| d.child("SKILL.md")) else {
+            continue;
+        };
+        let effect = "Cursor cannot load that skill";
+        let before = cx.diags.len();
+        let Some(text) =
+            problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+        else {
+            continue;
+        };
+        let place = format!("Found in the user's `{base}`");
+        let mut skill = load(cx, &file, Some(&text), &place);
+        skill.source.scope = SourceScope::User;
+        for d in &mut cx.diags[before..] {
+            if let Some(s) = d.source.as_mut() {
+                s.scope = SourceScope::of_path(&s.path);
+            }
+        }
+        out.push(skill);
     }
     out
 }
@@ -101,9 +160,8 @@ fn files(cx: &mut Cx<'_, '_>, dir: &RepoPath, root: &str) -> Vec<RepoPath> {
 
 /// Name and description of a `SKILL.md`'s front matter, and the line of
 /// its closing fence; `None` without front matter.
-fn fields(cx: &Cx<'_, '_>, file: &RepoPath) -> Option<(Option<String>, Option<String>, u32)> {
-    let text = cx.repo.read_text(file, READ_LIMIT).ok()?;
-    let fm = text.front_matter()?;
+fn fields(text: Option<&TextFile>) -> Option<(Option<String>, Option<String>, u32)> {
+    let fm = text?.front_matter()?;
     let s = |k: &str| match &fm.value {
         Ok(Value::Object(m)) => m.get(k).and_then(Value::as_str).map(str::to_string),
         _ => None,
@@ -111,13 +169,14 @@ fn fields(cx: &Cx<'_, '_>, file: &RepoPath) -> Option<(Option<String>, Option<St
     Some((s("name"), s("description"), fm.end_line))
 }
 
-/// The skill of `file` in root `root` of the workspace.
-fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, root: &str) -> Skill {
+/// The skill of `file`, its content `text`, found at `place` ("Found in
+/// the .cursor/skills of the workspace").
+fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, text: Option<&TextFile>, place: &str) -> Skill {
     let dir_name = file
         .parent()
         .and_then(|d| d.file_name().map(str::to_string))
         .unwrap_or_default();
-    let fm = fields(cx, file);
+    let fm = fields(text);
     let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
     if let Some((_, _, end)) = fm {
         source = source.with_lines(1, end);
@@ -140,8 +199,8 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, root: &str) -> Skill {
     }
     let name = name.unwrap_or_else(|| dir_name.clone());
     let (applicability, reason, allowed, state) = match missing {
-        Some(why) => (Applicability::Excluded, format!("Found in the {root} of the workspace, but {why}, so Cursor is assumed to skip it."), Permission::Blocked, AdvertisementState::Hidden),
-        None => (Applicability::Effective, format!("Found in the {root} of the workspace; Cursor presents its name and description to the agent at startup, and the user can run it with `/` (documented, not observed)."), Permission::Allowed, AdvertisementState::Advertised),
+        Some(why) => (Applicability::Excluded, format!("{place}, but {why}, so Cursor is assumed to skip it."), Permission::Blocked, AdvertisementState::Hidden),
+        None => (Applicability::Effective, format!("{place}; Cursor presents its name and description to the agent at startup, and the user can run it with `/` (documented, not observed)."), Permission::Allowed, AdvertisementState::Advertised),
     };
     Skill {
         id: format!("cursor:skill:{file}"),

@@ -215,6 +215,8 @@ pub enum SourceFormat {
     /// Program code (an OpenCode plugin's JavaScript or TypeScript
     /// module), read as text and never run.
     Code,
+    /// Plain text with no structure (Codex's system skills marker).
+    Text,
 }
 
 /// An inclusive range of 1-based line numbers.

@@ -864,6 +864,15 @@ declare_codes! {
     /// case `oracle.bom_codex_hooks`). Fix the JSON (save the file without
     /// the mark). Source: those observations.
     HooksFileInvalid = "hooks-file-invalid", Warning, RepositoryProblem, "codex", "0.1.0", "a hooks file the agent cannot parse registers no hook";
+    /// In local mode, Codex's system skills folder
+    /// (`$CODEX_HOME/skills/.system`) holds a marker other than the
+    /// analysed release's: on start Codex removes the folder and writes
+    /// its own system skills there, so a skill added or edited in it is
+    /// lost. Keep personal skills in `$CODEX_HOME/skills` or
+    /// `~/.agents/skills`. Source: openai/codex `codex-rs/skills/src/lib.rs`
+    /// (`install_system_skills`); seen with 0.142.3 (oracle case
+    /// `oracle.local_user_layers.home-codex-system-skills`).
+    SystemSkillsReplaced = "system-skills-replaced", Info, Behaviour, "codex", "0.1.0", "Codex rewrites a system skills folder whose marker is not its own";
     /// A setting turns hooks off: Claude Code `disableAllHooks: true` in a
     /// settings layer (the project's own hooks and the user's do not run;
     /// managed hooks still do), Codex `[features] hooks = false` in a

@@ -2,6 +2,7 @@
 //! the lines of the skills the model may invoke, costed against 2 % of the
 //! context window, descriptions shortened and skills omitted as Codex does.
 
+use super::system::is_system;
 use super::Root;
 use crate::profile::{Facts, SkillPathStyle};
 use crate::skill_file;
@@ -209,6 +210,12 @@ pub(crate) fn fates(lines: &[Line], budget: Budget) -> Vec<Fate> {
         .collect()
 }
 
+/// True for a skill the listing shows: effective and advertised.
+fn listed_line(s: &Skill) -> bool {
+    s.applicability == Applicability::Effective
+        && s.advertisement.state == AdvertisementState::Advertised
+}
+
 /// The listing budget (X17; openai/codex `codex-rs/core-skills/src/render.rs`):
 /// the lines of the skills the model may invoke (effective, implicit
 /// invocation allowed), the release's bundled skills first, then by name
@@ -227,10 +234,7 @@ pub(super) fn budget(
     let window = crate::listing_window(context_window, facts);
     let b = Budget::for_window(window);
     let listed: Vec<usize> = (0..skills.len())
-        .filter(|&i| {
-            skills[i].applicability == Applicability::Effective
-                && skills[i].advertisement.state == AdvertisementState::Advertised
-        })
+        .filter(|&i| listed_line(&skills[i]) && !is_system(&skills[i]))
         .collect();
     if listed.is_empty() {
         return;
@@ -240,7 +244,7 @@ pub(super) fn budget(
         .iter()
         .map(|&i| paths.line(&skills[i], false))
         .collect();
-    let mut with: Vec<Line> = paths.bundled(facts);
+    let mut with: Vec<Line> = paths.bundled(facts, skills);
     let nb = with.len();
     with.extend(listed.iter().map(|&i| paths.line(&skills[i], true)));
     let fate_alone = fates(&alone, b);
@@ -350,25 +354,47 @@ impl<'r> ListedPaths<'r> {
         }
     }
 
-    /// The lines of the skills a fresh installation of the release
-    /// bundles, first in the listing.
-    fn bundled(&self, facts: &Facts) -> Vec<Line> {
+    /// The lines of the system skills, first in the listing: those local
+    /// mode compiled ([`super::system`]) when there are some, else those a
+    /// fresh installation of the release bundles.
+    fn bundled(&self, facts: &Facts, skills: &[Skill]) -> Vec<Line> {
+        let system: Vec<&Skill> = skills
+            .iter()
+            .filter(|s| is_system(s) && listed_line(s))
+            .collect();
+        if skills.iter().any(is_system) {
+            return system
+                .iter()
+                .map(|s| {
+                    let description = match &s.description {
+                        Some(d) => skill_file::shown_description(d),
+                        None => "x".repeat(s.advertisement.description_chars as usize),
+                    };
+                    self.system_line(&s.name, &s.directory_name, description)
+                })
+                .collect();
+        }
         facts
             .bundled_skills
             .iter()
-            .map(|k| Line {
-                name: k.name.to_string(),
-                description: "x".repeat(k.description_chars),
-                path: match self.style {
-                    SkillPathStyle::Absolute => {
-                        format!("{ASSUMED_CODEX_HOME}/skills/.system/{}/SKILL.md", k.name)
-                    }
-                    SkillPathStyle::Aliased => {
-                        format!("r{}/{}/SKILL.md", self.project_codex_roots, k.name)
-                    }
-                },
-            })
+            .map(|k| self.system_line(k.name, k.name, "x".repeat(k.description_chars)))
             .collect()
+    }
+
+    /// The line of the system skill `name` in the folder `dir`.
+    fn system_line(&self, name: &str, dir: &str, description: String) -> Line {
+        Line {
+            name: name.to_string(),
+            description,
+            path: match self.style {
+                SkillPathStyle::Absolute => {
+                    format!("{ASSUMED_CODEX_HOME}/skills/.system/{dir}/SKILL.md")
+                }
+                SkillPathStyle::Aliased => {
+                    format!("r{}/{dir}/SKILL.md", self.project_codex_roots)
+                }
+            },
+        }
     }
 }
 

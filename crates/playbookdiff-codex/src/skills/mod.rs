@@ -41,7 +41,10 @@ mod discovery;
 mod listing;
 mod loading;
 mod namespace;
+mod system;
 mod user;
+
+pub(crate) use self::system::SystemSkills;
 
 use self::discovery::walk;
 use self::listing::budget;
@@ -58,7 +61,7 @@ use playbookdiff_model::{
     AdvertisementState, AggregateBudget, Applicability, Diagnostic, DiagnosticCode, RepoPath,
     Skill, SourceFormat, SourceRef,
 };
-use playbookdiff_source::{EntryKind, Machine, Resolved};
+use playbookdiff_source::{EntryKind, Resolved};
 use std::collections::{BTreeMap, HashSet};
 
 /// A skills root Codex scans.
@@ -78,15 +81,16 @@ pub(crate) struct Root {
 /// path), then out-of-scope skills by path. Ids are
 /// `codex:skill:<SKILL.md path>`.
 ///
-/// In local mode `user` is the machine and Codex's home on it, whose
-/// user skills ([`user`]) are listed and budgeted with the project's.
+/// In local mode `user` is the machine, Codex's home on it and the
+/// release, whose user skills ([`user`]) and system skills ([`system`])
+/// are listed and budgeted with the project's.
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     chain: &[RepoPath],
     layers: &[Layer<'_>],
     facts: &Facts,
     context_window: ContextWindow,
-    user: Option<(&Machine, &RepoPath)>,
+    user: Option<SystemSkills<'_>>,
 ) -> Vec<Skill> {
     let roots = roots(cx, chain);
     let mut skills = Vec::new();
@@ -94,8 +98,9 @@ pub(crate) fn compile(
     for root in &roots {
         walk(cx, root, facts, &mut skills, &mut seen);
     }
-    if let Some((machine, home)) = user {
-        user::compile(cx, machine, home, &mut skills);
+    if let Some(u) = user {
+        user::compile(cx, u.machine, u.home, &mut skills);
+        u.compile(cx, facts, &mut skills);
     }
     skills.sort_by(|a, b| {
         a.name

@@ -45,7 +45,7 @@ fn roots(home: &RepoPath) -> Vec<RepoPath> {
 }
 
 /// The `SKILL.md` files below `root` on `machine`, breadth first, sorted.
-fn skill_files(machine: &Machine, root: &RepoPath) -> Vec<RepoPath> {
+pub(super) fn skill_files(machine: &Machine, root: &RepoPath) -> Vec<RepoPath> {
     let mut out = Vec::new();
     let mut queue = std::collections::VecDeque::from([(root.clone(), 0usize)]);
     let mut listed = 0;

@@ -418,6 +418,8 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     claude_plugins(t.path());
     gemini_items(t.path());
     opencode_skills_paths(&t.path().join("home"));
+    codex_system_skills(&t.path().join("home"), "c97ed5ddabec1e4\n");
+    cursor_user(t.path());
     write(
         &t.path().join("home"),
         ".codex/wide.config.toml",
@@ -442,7 +444,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
     write(
         &t.path().join("root"),
         "etc/codex/requirements.toml",
-        "[mcp_servers.policy.identity]\ncommand = \"policy\"\n",
+        "allow_managed_hooks_only = true\n[mcp_servers.policy.identity]\ncommand = \"policy\"\n\n[hooks]\nmanaged_dir = \"/etc/codex/hooks\"\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/stop.sh\" }]\n",
     );
     user_hooks(t.path());
     let before = (tree(&t.path().join("home")), tree(&t.path().join("root")));
@@ -458,6 +460,7 @@ fn local_mode_never_writes_to_the_home_or_the_managed_root() {
             "copilot",
             "--agent-version=copilot=1.0.24",
         ],
+        &["compile", "--harness", "cursor", "--format", "json"],
         &["check", "--format", "json"],
         &["check", "--all-dirs"],
     ] {
@@ -706,6 +709,150 @@ fn codex_hooks_run_as_the_users_trust_and_the_system_decide() {
 }
 
 #[test]
+fn codex_runs_the_requirements_hooks_first_and_only_managed_ones_when_required() {
+    let t = tempfile::tempdir().unwrap();
+    codex_hooks_machine(t.path());
+    let requirements = "[mcp_servers.mine.identity]\ncommand = \"mine\"\n\n[hooks]\nmanaged_dir = \"/etc/codex/hooks\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/check.sh\" }]\n";
+    let root = t.path().join("root");
+    write(&root, "etc/codex/requirements.toml", requirements);
+    let hooks = |doc: &Value| -> Vec<(String, String, String)> {
+        doc["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+                (
+                    s(&h["source"]["path"]),
+                    s(&h["applicability"]),
+                    s(&h["runs"]["state"]),
+                )
+            })
+            .collect()
+    };
+    let row = |p: &str, a: &str, r: &str| (p.to_string(), a.to_string(), r.to_string());
+    // Beside the other layers' hooks, first, and run as managed.
+    let added = hooks(&compiled_for(t.path(), "codex"));
+    assert_eq!(
+        added[0],
+        row("/etc/codex/requirements.toml", "effective", "yes")
+    );
+    assert_eq!(added.len(), 5);
+    // `allow_managed_hooks_only`: the user's and the project's hooks are
+    // not loaded, kept in the list as excluded with the requirement's line.
+    write(
+        &root,
+        "etc/codex/requirements.toml",
+        &format!("allow_managed_hooks_only = true\n{requirements}"),
+    );
+    let doc = compiled_for(t.path(), "codex");
+    assert_eq!(
+        hooks(&doc),
+        vec![
+            row("/etc/codex/requirements.toml", "effective", "yes"),
+            row("/etc/codex/hooks.json", "effective", "yes"),
+            row("~/.codex/hooks.json", "excluded", "no"),
+            row("~/.codex/config.toml", "excluded", "no"),
+            row(".codex/hooks.json", "excluded", "no"),
+        ]
+    );
+    let verdict = &doc["hooks"][2]["runs"];
+    assert_eq!(verdict["source"]["path"], "/etc/codex/requirements.toml");
+    assert_eq!(verdict["source"]["lines"]["start"], 1);
+}
+
+/// Cursor's user layer in `home`: a skill, a command, MCP servers (one
+/// named like the project's, one holding a secret and a placeholder) and
+/// a hook; and the project's server of the same name in `repo`.
+fn cursor_user(t: &Path) {
+    let (repo, home) = (t.join("repo"), t.join("home"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(t.join("root")).unwrap();
+    write(
+        &repo,
+        ".cursor/mcp.json",
+        r#"{"mcpServers": {"docs": {"command": "project-docs"}}}"#,
+    );
+    write(
+        &home,
+        ".cursor/skills/triage/SKILL.md",
+        "---\nname: triage\ndescription: Sort the bug reports.\n---\nSteps.\n",
+    );
+    write(&home, ".cursor/commands/ship.md", "Ship it.\n");
+    write(
+        &home,
+        ".cursor/mcp.json",
+        r#"{"mcpServers": {
+  "docs": {"command": "user-docs"},
+  "tracker": {"url": "https://t.example/mcp", "headers": {"Authorization": "Bearer sk-live-0123456789abcdef0123", "X-Team": "${env:TEAM}"}}
+}}"#,
+    );
+    write(
+        &home,
+        ".cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"stop": [{"command": "notify-done"}]}}"#,
+    );
+}
+
+#[test]
+fn cursor_reads_the_users_files_as_documented() {
+    let t = tempfile::tempdir().unwrap();
+    cursor_user(t.path());
+    let (doc, text) = compiled_with_text(t.path(), "cursor");
+    assert!(!text.contains("sk-live-0123"), "a user secret was printed");
+    assert_eq!(
+        items(&doc, "skills"),
+        [row("~/.cursor/skills/triage/SKILL.md", "user", "effective")]
+    );
+    assert_eq!(
+        items(&doc, "commands"),
+        [row("~/.cursor/commands/ship.md", "user", "effective")]
+    );
+    // The project's `docs` is assumed to win; the user's stays, shadowed.
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [
+            row(".cursor/mcp.json", "project", "effective"),
+            row("~/.cursor/mcp.json", "user", "shadowed"),
+            row("~/.cursor/mcp.json", "user", "effective"),
+        ]
+    );
+    let tracker = &doc["mcpServers"][2];
+    assert_eq!(tracker["source"]["lines"]["start"], 3);
+    assert!(
+        text.contains("${env:TEAM}"),
+        "the placeholder is kept as written"
+    );
+    assert_eq!(
+        items(&doc, "hooks"),
+        [row("~/.cursor/hooks.json", "user", "effective")]
+    );
+    // Every user item says it is documented, not observed.
+    for kind in ["skills", "commands", "mcpServers", "hooks"] {
+        for i in doc[kind].as_array().unwrap() {
+            let reason = i["reason"].as_str().unwrap();
+            assert!(reason.contains("documented, not observed"), "{reason}");
+        }
+    }
+    // User Rules stay unread, with the reason.
+    let rules = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("User Rules")
+        })
+        .unwrap();
+    assert!(rules["message"]
+        .as_str()
+        .unwrap()
+        .contains("settings store"));
+}
+
+#[test]
 fn codex_receives_its_home_and_system_layers_and_the_users_trust() {
     let t = tempfile::tempdir().unwrap();
     codex_machine(t.path());
@@ -843,13 +990,104 @@ fn codex_lists_the_users_skills_with_the_projects() {
     codex_machine(t.path());
     more_layers(t.path());
     let doc = compiled_for(t.path(), "codex");
-    // Codex's home is `~/.codex` here; its `.system` folder is skipped.
+    // Codex's home is `~/.codex` here. Its `.system` folder has no marker,
+    // so Codex 0.171.0 writes its own system skills over it: those are
+    // listed (`builtin`), not the folder's `bundled`, and a marker-less
+    // folder is replaced without a word.
+    let system = |name: &str| {
+        row(
+            &format!("~/.codex/skills/.system/{name}/SKILL.md"),
+            "builtin",
+            "effective",
+        )
+    };
     assert_eq!(
         items(&doc, "skills"),
         [
+            system("imagegen"),
             row("~/.codex/skills/lint/SKILL.md", "user", "effective"),
+            system("openai-docs"),
+            system("skill-creator"),
+            system("skill-installer"),
             row("~/.agents/skills/standup/SKILL.md", "user", "effective"),
         ]
+    );
+}
+
+/// Codex's system skills folder, kept by the release whose marker it
+/// holds (0.171.0) with its own skills, replaced by another (0.142.3),
+/// which is told at the marker.
+fn codex_system_skills(home: &Path, marker: &str) {
+    write(
+        home,
+        ".codex/skills/.system/.codex-system-skills.marker",
+        marker,
+    );
+    write(
+        home,
+        ".codex/skills/.system/house-style/SKILL.md",
+        "---\nname: house-style\ndescription: The team's style.\n---\nx\n",
+    );
+    write(
+        home,
+        ".codex/skills/.system/quiet/SKILL.md",
+        "---\nname: quiet\ndescription: By name only.\n---\nx\n",
+    );
+    write(
+        home,
+        ".codex/skills/.system/quiet/agents/openai.yaml",
+        "policy:\n  allow_implicit_invocation: false\n",
+    );
+}
+
+#[test]
+fn codex_lists_a_system_skills_folder_only_when_its_marker_is_the_releases() {
+    let t = tempfile::tempdir().unwrap();
+    codex_machine(t.path());
+    codex_system_skills(&t.path().join("home"), "c97ed5ddabec1e4\n");
+    let skills = |version: &str| {
+        let out = local(
+            t.path(),
+            &["compile", "--harness", "codex", "--format", "json"],
+        )
+        .args(["--agent-version", &format!("codex={version}")])
+        .output()
+        .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (items(&doc, "skills"), doc)
+    };
+    let (kept, doc) = skills("0.171.0");
+    assert_eq!(
+        kept,
+        [
+            row(
+                "~/.codex/skills/.system/house-style/SKILL.md",
+                "builtin",
+                "effective"
+            ),
+            row(
+                "~/.codex/skills/.system/quiet/SKILL.md",
+                "builtin",
+                "effective"
+            ),
+        ]
+    );
+    // `quiet` is loaded but hidden from the listing by its policy.
+    assert_eq!(doc["skills"][1]["advertisement"]["state"], "hidden");
+    let (written, doc) = skills("0.142.3");
+    let names: Vec<&str> = written.iter().map(|(p, _, _)| p.as_str()).collect();
+    assert_eq!(names.len(), 5, "{names:?}");
+    assert!(names.contains(&"~/.codex/skills/.system/plugin-creator/SKILL.md"));
+    let replaced: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "system-skills-replaced")
+        .collect();
+    assert_eq!(replaced.len(), 1);
+    assert_eq!(
+        replaced[0]["source"]["path"],
+        "~/.codex/skills/.system/.codex-system-skills.marker"
     );
 }
 

@@ -675,12 +675,15 @@ fn codex_disagreements(
             )
         })
         .collect();
+    // The system skills of `$CODEX_HOME/skills/.system` are compared
+    // apart (`system-skills`), where the recording holds them.
     let advertised: BTreeSet<String> = cfg
         .skills
         .iter()
         .filter(|s| {
             s.applicability == Applicability::Effective
                 && s.invocation.implicit != Permission::Blocked
+                && s.source.scope != SourceScope::Builtin
         })
         // Codex lists a skill reached through a directory link under the
         // resolved path (0.142.3) or the link's path (0.171.0): either
@@ -694,6 +697,13 @@ fn codex_disagreements(
         })
         .collect();
     push("skills", list(listed), list(advertised));
+    if let Some(system) = run["systemSkills"].as_array() {
+        push(
+            "system-skills",
+            list(codex_listed_system_skills(system)),
+            list(codex_system_skills(cfg)),
+        );
+    }
     if let Some(servers) = run["mcpServers"].as_array() {
         let listed: BTreeSet<String> = servers
             .iter()
@@ -717,6 +727,51 @@ fn codex_disagreements(
         push(aspect, agent, adapter);
     }
     out
+}
+
+/// Codex's system skills of a recording that holds them (a case with a
+/// home, the trusted run), as a surface aspect.
+fn codex_system_skill_aspect(
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Vec<(&'static str, String, String)> {
+    let Some(system) = obs["trusted"]["systemSkills"].as_array() else {
+        return Vec::new();
+    };
+    vec![(
+        "system-skills",
+        list(codex_listed_system_skills(system)),
+        list(codex_system_skills(cfg)),
+    )]
+}
+
+/// The system skills a recording with a fixture home lists
+/// (`systemSkills`), as `name (path)`.
+fn codex_listed_system_skills(listed: &[Value]) -> BTreeSet<String> {
+    listed
+        .iter()
+        .map(|s| {
+            format!(
+                "{} ({})",
+                s["name"].as_str().unwrap_or_default(),
+                s["path"].as_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// The adapter's Codex system skills (scope `builtin`) the model is
+/// shown, as [`codex_listed_system_skills`] writes them.
+fn codex_system_skills(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    cfg.skills
+        .iter()
+        .filter(|s| {
+            s.source.scope == SourceScope::Builtin
+                && s.applicability == Applicability::Effective
+                && s.invocation.implicit != Permission::Blocked
+        })
+        .map(|s| format!("{} ({})", s.name, s.source.path))
+        .collect()
 }
 
 /// Codex's hooks of the compared run (`hooks`), and where it was
@@ -810,6 +865,10 @@ fn listed_hooks(listed: &[Value], status: fn(&str) -> &str) -> BTreeSet<String> 
 /// as `file event runs`: `runs` for a managed or trusted hook, `off` for
 /// one the user turned off, else its trust status (`modified`,
 /// `untrusted`): the hooks Codex waits to run until the user trusts them.
+///
+/// A hook of the managed requirements is named by its `managed_dir` (a
+/// directory, not a file of `.json` or `.toml`); the adapter names the
+/// file that registers it, `/etc/codex/requirements.toml`.
 fn codex_local_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
     let off: Vec<Value> = listed
         .iter()
@@ -817,6 +876,13 @@ fn codex_local_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
             let mut h = h.clone();
             if h["enabled"] == Value::Bool(false) {
                 h["trustStatus"] = "off".into();
+            }
+            let source = h["source"].as_str().unwrap_or_default();
+            if h["trustStatus"] == "managed"
+                && !source.ends_with(".json")
+                && !source.ends_with(".toml")
+            {
+                h["source"] = "/etc/codex/requirements.toml".into();
             }
             h
         })
@@ -830,10 +896,12 @@ fn codex_local_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
 /// The adapter's Codex hooks in local mode as [`codex_local_listed_hooks`]
 /// writes them: `runs` for `runs: yes`, the first word of the reason of
 /// `runs: no` (`off` for "turned off", `modified`, `untrusted`), and
-/// `may-run` for `runs: unknown`.
+/// `may-run` for `runs: unknown`. A hook Codex does not load (excluded:
+/// `allow_managed_hooks_only`) is not in its listing, so it is left out.
 fn codex_local_hooks(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
     cfg.hooks
         .iter()
+        .filter(|h| h.applicability != Applicability::Excluded)
         .map(|h| {
             let runs = match &h.runs {
                 Verdict::Yes => "runs",
@@ -1559,6 +1627,7 @@ fn count_surfaces(
         "opencode" if obs["exit"] == 0 => crate::oracle_surfaces::opencode(obs, cfg),
         "copilot" if obs["exit"] == 0 => crate::oracle_surfaces::copilot(obs, cfg),
         "gemini" if obs["exit"] == 0 => crate::oracle_surfaces::gemini(obs, cfg),
+        "codex" => codex_system_skill_aspect(obs, cfg),
         _ => Vec::new(),
     };
     for (aspect, theirs, ours) in aspects {
@@ -2275,7 +2344,9 @@ fn surface_section(s: &mut String, outcome: &Outcome) {
     s.push_str("(`hooks`: the hooks that fired for Claude Code, Copilot CLI and Gemini\n");
     s.push_str("CLI, each writing a marker file, the app server's `hooks/list` for\n");
     s.push_str("Codex; `hooks-trusted`: the same list once the user's trust entries\n");
-    s.push_str("name every hook; `plugin-modules`: OpenCode's plugin modules). Gemini\n");
+    s.push_str("name every hook; `plugin-modules`: OpenCode's plugin modules). Codex's\n");
+    s.push_str("system skills, over the cases with a home (`system-skills`: the skills of\n");
+    s.push_str("`$CODEX_HOME/skills/.system` its listing names). Gemini\n");
     s.push_str("CLI, over the cases recorded with them: the project subagents its\n");
     s.push_str("request lists, every file acknowledged as the user would\n");
     s.push_str("(`subagents`), and the commands that run, by the name that runs them\n");
