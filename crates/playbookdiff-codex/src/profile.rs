@@ -182,7 +182,7 @@ const BUNDLED_0_171: &[BundledSkill] = &[
 /// `oracle.local_user_layers.home-codex-system-skills` holds a folder with
 /// the 0.171.0 marker, kept by 0.171.0 and replaced by 0.142.3. Every
 /// release between has a marker of its own, not recorded here.
-const SYSTEM_SKILLS_MARKERS: &[(&str, &str)] = &[
+pub const SYSTEM_SKILLS_MARKERS: &[(&str, &str)] = &[
     ("0.142.3", "709378001f6a976e"),
     ("0.171.0", "c97ed5ddabec1e4"),
 ];
