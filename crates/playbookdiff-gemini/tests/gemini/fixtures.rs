@@ -413,6 +413,8 @@ fn agents_and_commands_as_the_agent_loads_them() {
             bad.source.as_ref().and_then(|s| s.lines).map(|l| l.start),
             Some(1)
         );
+        // Skipped, not refused: the agent starts (fuzzer seed 216).
+        assert_eq!(bad.severity, playbookdiff_model::Severity::Warning, "{v}");
         assert!(cfg
             .diagnostics
             .iter()
