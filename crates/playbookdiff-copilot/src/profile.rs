@@ -139,8 +139,10 @@ pub(crate) struct Profile {
     /// and not the `hooks` of `config.json` (seen on case
     /// `oracle.hooks_copilot_gemini.home-copilot-hooks`; changelog 1.0.35
     /// "User settings are now stored in ~/.copilot/settings.json", 1.0.93
-    /// "Read user settings only from ~/.copilot/settings.json"). Not
-    /// bisected ([`UNBISECTED`]).
+    /// "Read user settings only from ~/.copilot/settings.json"; bisected:
+    /// 1.0.92 runs the hooks of `config.json` and not those of
+    /// `settings.json`, and no release was published between 1.0.92 and
+    /// 1.0.102, so no release reads both).
     pub user_settings: &'static str,
     /// Whether the `task` tool lists the repository's custom agents
     /// ([`crate::agents`]) to the model: 1.0.12 on (case
@@ -431,14 +433,14 @@ pub(crate) const CHANGES: &[Change] = &[
         summary: "`.claude/rules/*.md` are read as instructions.",
         evidence: "bisected (case `oracle.name_case_variants`): 1.0.88 inlines no rule, 1.0.89 `.claude/rules/Rule.Md` (changelog 1.0.89)",
     },
+    Change {
+        fact: Fact::UserSettings,
+        name: "user_settings",
+        since: "1.0.102",
+        summary: "The user's hooks are read from `~/.copilot/settings.json`, no longer from `~/.copilot/config.json`.",
+        evidence: "bisected (case `oracle.hooks_copilot_gemini.home-copilot-hooks`): 1.0.92 fires `config-prompt` and not `settings-start`, 1.0.102 the reverse; no release was published between them (changelog 1.0.93)",
+    },
 ];
-
-/// The facts that differ between the rows of [`TABLE`] whose first
-/// release has not been bisected yet: a release before the newer row
-/// keeps the older row's value (the nearest older profiled release's, as
-/// before bisection), so they are not in [`CHANGES`] and `upgrade` does
-/// not name a release for them.
-const UNBISECTED: &[Fact] = &[Fact::UserSettings];
 
 /// The first release the adapter models. Every release published of
 /// Copilot CLI (0.0.340 on) lies in the last twelve months, but none
@@ -470,11 +472,6 @@ pub(crate) fn of(version: &str) -> Profile {
         let later = compare_versions(since, facts.release) == Ordering::Greater;
         if at_least(version, since) && later {
             facts.release = since;
-        }
-    }
-    if at_least(version, last.release) {
-        for f in UNBISECTED {
-            f.take(&mut facts, last);
         }
     }
     facts
@@ -509,10 +506,11 @@ mod tests {
         }
     }
 
-    /// The two facts bisected last change at their first releases: the
+    /// The facts bisected last change at their first releases: the
     /// user's `~/.claude/skills` read up to 1.0.38, an empty instruction
     /// file sent from 1.0.64; the window's first release lists no custom
-    /// agent, 1.0.12 does.
+    /// agent, 1.0.12 does; the user's hooks come from `config.json` up to
+    /// 1.0.92, from `settings.json` in 1.0.102.
     #[test]
     fn bisected_boundaries() {
         let skills = |v| of(v).user_skill_roots.contains(&".claude/skills");
@@ -522,5 +520,7 @@ mod tests {
         assert_eq!(of(FIRST_MODELLED), TABLE[0]);
         assert!(!of("1.0.11").custom_agents_listed && of("1.0.12").custom_agents_listed);
         assert_eq!(of("1.0.20").release, "1.0.12");
+        assert_eq!(of("1.0.92").user_settings, ".copilot/config.json");
+        assert_eq!(of("1.0.102").user_settings, ".copilot/settings.json");
     }
 }
