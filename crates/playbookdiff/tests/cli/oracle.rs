@@ -1937,7 +1937,7 @@ fn older_lines(s: &mut String, agent: &str, heading: bool) {
     };
     let _ = writeln!(
         s,
-        "Before {profile}: releases from {start} sampled on {on}, each compared with the observations of {profile}, whose profile models it ({} installs, {} runs).\n",
+        "Before {profile}: releases from {start} sampled on {on}, each compared with the observations of {profile}; each difference is a behaviour of the table above, or said in `oracle/bisect/behaviours.toml` ({} installs, {} runs).\n",
         doc["installs"],
         doc["runs"],
         profile = str_of(&doc["profile"]),
