@@ -1764,6 +1764,10 @@ def strip_bundled_gemini(obs, bundled):
 
 CP_BLOCK = re.compile(r"<custom_instruction>\n(.*?)</custom_instruction>", re.S)
 CP_IMPORT = re.compile(r'\n*<imported_custom_instruction source="([^"]*)">\n(.*?)</imported_custom_instruction>', re.S)
+# A repeated import (1.0.102: the same file named again in one file, or
+# the importing file itself) is marked by an empty element in place of the
+# text: `<imported_custom_instruction source="..." skipped="already-loaded" />`.
+CP_SKIPPED = re.compile(r'\n*<imported_custom_instruction source="([^"]*)" skipped="([^"]*)" />')
 CP_TABLE = re.compile(r"^\| (.+?) \| '([^']+)' \| [^\n]*\|$", re.M)
 
 
@@ -1901,7 +1905,9 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     for m in blocks:
         body = m.group(1)
         imports = [norm.path(p) for p, _ in CP_IMPORT.findall(body)]
-        own = CP_IMPORT.sub("", body).lstrip("\ufeff").replace("\r\n", "\n").strip()
+        skipped = [norm.path(p) for p, _ in CP_SKIPPED.findall(body)]
+        own = CP_SKIPPED.sub("", CP_IMPORT.sub("", body))
+        own = own.lstrip("\ufeff").replace("\r\n", "\n").strip()
         paths = sorted(p for p, t in files.items() if t == own)
         escaped = False
         if not paths:
@@ -1921,11 +1927,17 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
             entry["rewritten"] = True
         if imports:
             entry["imports"] = imports
+        if skipped:
+            entry["skippedImports"] = skipped
         out.append(entry)
     tail_start = blocks[-1].end() if blocks else 0
     stop = [i for i in (text.find("Here is a list of instruction files", tail_start),
                         text.find("<system_notifications>", tail_start)) if i >= 0]
-    tail = text[tail_start:min(stop)] if stop else ""
+    # The files are compared with CRLF made LF (`markdown_files`); the
+    # agent sends a path-specific file as written, CRLF included (seen
+    # with 1.0.102: a rule with CRLF line ends arrived with them), so the
+    # tail is made LF as well, or such a file would read as not sent.
+    tail = text[tail_start:min(stop)].replace("\r\n", "\n") if stop else ""
     inlined = []
     for p, t in files.items():
         if t and ("/.claude/rules/" in "/" + p
