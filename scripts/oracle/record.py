@@ -1763,11 +1763,38 @@ def strip_bundled_gemini(obs, bundled):
 
 
 CP_BLOCK = re.compile(r"<custom_instruction>\n(.*?)</custom_instruction>", re.S)
-CP_IMPORT = re.compile(r'\n*<imported_custom_instruction source="([^"]*)">\n(.*?)</imported_custom_instruction>', re.S)
-# A repeated import (1.0.102: the same file named again in one file, or
-# the importing file itself) is marked by an empty element in place of the
-# text: `<imported_custom_instruction source="..." skipped="already-loaded" />`.
-CP_SKIPPED = re.compile(r'\n*<imported_custom_instruction source="([^"]*)" skipped="([^"]*)" />')
+# The import elements of a block (1.0.102), which nest: an imported file's
+# own imports are inlined inside its element. A repeated import (a file
+# already imported into the block, or the block's own file) is an empty
+# element: `<imported_custom_instruction source="..." skipped="already-loaded" />`.
+CP_IMPORT_TAG = re.compile(
+    r'\n*<imported_custom_instruction source="(?P<skipped>[^"]*)" skipped="[^"]*" />'
+    r'|\n*<imported_custom_instruction source="(?P<open>[^"]*)">\n'
+    r'|(?P<close></imported_custom_instruction>)')
+
+
+def split_imports(body):
+    """(own text, imports, skipped imports) of a `<custom_instruction>`
+    block: its text without the import elements (and the line ends the
+    agent put before each), the sources of the elements holding text in
+    document order (nested ones after the one holding them), and the
+    sources of the empty elements of repeated imports."""
+    own, imports, skipped, depth, pos = [], [], [], 0, 0
+    for m in CP_IMPORT_TAG.finditer(body):
+        if depth == 0:
+            own.append(body[pos:m.start()])
+        if m.group("close"):
+            depth = max(depth - 1, 0)
+        elif m.group("open") is not None:
+            imports.append(m.group("open"))
+            depth += 1
+        else:
+            skipped.append(m.group("skipped"))
+        pos = m.end()
+    if depth == 0:
+        own.append(body[pos:])
+    return "".join(own), imports, skipped
+
 CP_TABLE = re.compile(r"^\| (.+?) \| '([^']+)' \| [^\n]*\|$", re.M)
 
 
@@ -1904,9 +1931,9 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     out = []
     for m in blocks:
         body = m.group(1)
-        imports = [norm.path(p) for p, _ in CP_IMPORT.findall(body)]
-        skipped = [norm.path(p) for p, _ in CP_SKIPPED.findall(body)]
-        own = CP_SKIPPED.sub("", CP_IMPORT.sub("", body))
+        own, imports, skipped = split_imports(body)
+        imports = [norm.path(p) for p in imports]
+        skipped = [norm.path(p) for p in skipped]
         own = own.lstrip("\ufeff").replace("\r\n", "\n").strip()
         paths = sorted(p for p, t in files.items() if t == own)
         escaped = False
