@@ -1968,7 +1968,10 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     inlined = []
     for p, t in files.items():
         if t and ("/.claude/rules/" in "/" + p
-                  or ("/.github/instructions/" in "/" + p and p.endswith(".instructions.md"))
+                  # The agent takes `.Instructions.md` too (seen with
+                  # 1.0.102: fuzzer seeds 92 and 100).
+                  or ("/.github/instructions/" in "/" + p
+                      and p.lower().endswith(".instructions.md"))
                   or (p.startswith("$HOME/.copilot/instructions/")
                       and p.endswith(".instructions.md"))):
             i = tail.find(t)
