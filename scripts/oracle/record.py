@@ -1992,7 +1992,10 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
                 return os.path.normpath(base / path).replace(os.sep, "/")
         return path
 
-    onDemand = [{"pattern": pat, "path": table_path(path)}
+    # The table is Markdown: 1.0.102 writes a backslash of a pattern as
+    # `\\` (seen on fuzzer seed 133, `applyTo` taken from its line with
+    # `\u00fc` in it), so the pattern is read back with that escape undone.
+    onDemand = [{"pattern": pat.replace("\\\\", "\\"), "path": table_path(path)}
                 for pat, path in CP_TABLE.findall(text) if path != "File Path"]
     return out, [p for _, p in sorted(inlined)], onDemand
 
