@@ -345,7 +345,14 @@ impl Builder {
     /// Adds the text of `s` and its imports unless it repeats a text sent
     /// already ([`Builder::repeated`]; then it is shadowed, its imports
     /// are not sent and their problems not reported).
-    fn place(&mut self, cx: &mut Cx<'_, '_>, s: Sendable, profile: &Profile, slot: Slot, why: &str) {
+    fn place(
+        &mut self,
+        cx: &mut Cx<'_, '_>,
+        s: Sendable,
+        profile: &Profile,
+        slot: Slot,
+        why: &str,
+    ) {
         let Sendable {
             text,
             entry: e,
@@ -443,7 +450,9 @@ fn prepare(cx: &mut Cx<'_, '_>, profile: &Profile, file: &AlwaysOn, why: &str) -
             dir,
             Some(&text),
             startup,
-            format!("{why}; this one is empty (no byte), so Copilot CLI 1.0.24 sends nothing for it."),
+            format!(
+                "{why}; this one is empty (no byte), so Copilot CLI 1.0.24 sends nothing for it."
+            ),
         );
         e.applicability = Applicability::Excluded;
         return Prepared::NotSent(e);

@@ -228,19 +228,28 @@ fn whole_file_refusal(
     profile: &Profile,
 ) -> Option<(String, String)> {
     let first = |why: &dyn Fn(&Value) -> Option<String>| {
-        map.iter()
-            .find_map(|(k, v)| why(v).map(|w| (k.clone(), w)))
+        map.iter().find_map(|(k, v)| why(v).map(|w| (k.clone(), w)))
     };
     if top_level {
-        let starts = |v: &Value| ["command", "url"].iter().any(|k| v.get(k).is_some_and(Value::is_string));
-        let why = |v: &Value| (!starts(v)).then(|| "has neither a string `command` nor a string `url`, so the top-level object is not taken for servers".to_string());
+        let starts = |v: &Value| {
+            ["command", "url"]
+                .iter()
+                .any(|k| v.get(k).is_some_and(Value::is_string))
+        };
+        let why = |v: &Value| {
+            (!starts(v)).then(|| "has neither a string `command` nor a string `url`, so the top-level object is not taken for servers".to_string())
+        };
         if let Some(found) = first(&why) {
             return Some(found);
         }
     }
     let name_ok = |n: &str| {
-        n.split('/')
-            .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || "_.@-".contains(c)))
+        n.split('/').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.@-".contains(c))
+        })
     };
     map.iter().find_map(|(name, v)| {
         let why = if name_ok(name) {
@@ -263,12 +272,16 @@ fn entry_refusal(v: &Value, requires_args: bool) -> Option<String> {
             .is_none_or(|x| x.as_array().is_some_and(|a| a.iter().all(Value::is_string)))
     };
     let string_map = |k: &str| {
-        e.get(k)
-            .is_none_or(|x| x.as_object().is_some_and(|m| m.values().all(Value::is_string)))
+        e.get(k).is_none_or(|x| {
+            x.as_object()
+                .is_some_and(|m| m.values().all(Value::is_string))
+        })
     };
     let string = |k: &str| e.get(k).is_some_and(Value::is_string);
     let optional = |k: &str| e.get(k).is_none_or(Value::is_string);
-    let ty = e.get("type").map(|t| t.as_str().unwrap_or("(not a string)"));
+    let ty = e
+        .get("type")
+        .map(|t| t.as_str().unwrap_or("(not a string)"));
     let local = matches!(ty, None | Some("local") | Some("stdio"))
         && string("command")
         && strings("args")
@@ -276,15 +289,25 @@ fn entry_refusal(v: &Value, requires_args: bool) -> Option<String> {
         && optional("cwd")
         && string_map("env");
     let remote = matches!(ty, Some("http") | Some("sse")) && string("url") && string_map("headers");
-    let timeout_ok = e.get("timeout").is_none_or(|t| t.as_f64().is_some_and(|n| n > 0.0));
+    let timeout_ok = e
+        .get("timeout")
+        .is_none_or(|t| t.as_f64().is_some_and(|n| n > 0.0));
     if (local || remote) && strings("tools") && timeout_ok {
         return None;
     }
     Some(match ty {
-        Some("http" | "sse") => "is a remote server without a string `url`, or with a field of the wrong type".to_string(),
-        Some(t) if !matches!(t, "local" | "stdio") => format!("has the `type` {t:?}, neither `local`, `stdio`, `http` nor `sse`"),
-        _ if string("command") && !e.contains_key("args") => "has a `command` but no `args` (add `\"args\": []`)".to_string(),
-        _ => "is a local server without a string `command`, or with a field of the wrong type".to_string(),
+        Some("http" | "sse") => {
+            "is a remote server without a string `url`, or with a field of the wrong type"
+                .to_string()
+        }
+        Some(t) if !matches!(t, "local" | "stdio") => {
+            format!("has the `type` {t:?}, neither `local`, `stdio`, `http` nor `sse`")
+        }
+        _ if string("command") && !e.contains_key("args") => {
+            "has a `command` but no `args` (add `\"args\": []`)".to_string()
+        }
+        _ => "is a local server without a string `command`, or with a field of the wrong type"
+            .to_string(),
     })
 }
 
@@ -342,5 +365,37 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
             )
             .at(s.source.clone()),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_file_refusal;
+    use crate::profile;
+    use serde_json::json;
+
+    /// 1.0.24's schema: the first entry it refuses, and the reason's
+    /// subject (1.0.24 `app.js`).
+    #[test]
+    fn one_refused_entry_names_the_file_drop() {
+        let p = profile::of("1.0.24");
+        let refused = |v: serde_json::Value, top: bool| {
+            whole_file_refusal(v.as_object().unwrap(), top, &p).map(|(n, _)| n)
+        };
+        let ok = json!({"a": {"command": "npx", "args": []}, "b": {"type": "sse", "url": "u"}});
+        assert_eq!(refused(ok, false), None);
+        let name = json!({"git hub0": {"command": "uvx", "args": []}});
+        assert_eq!(refused(name, false).as_deref(), Some("git hub0"));
+        let remote = json!({"a": {"command": "npx", "args": []}, "r": {"type": "http"}});
+        assert_eq!(refused(remote, false).as_deref(), Some("r"));
+        let no_args = json!({"s": {"type": "stdio", "command": "srv"}});
+        assert_eq!(refused(no_args, false).as_deref(), Some("s"));
+        let string = json!({"x": "oops"});
+        assert_eq!(refused(string, false).as_deref(), Some("x"));
+        let top = json!({"x0": {"command": "c", "args": []}, "files1": {"args": []}});
+        assert_eq!(refused(top, true).as_deref(), Some("files1"));
+        let slashes =
+            json!({"org/tool": {"command": "c", "args": []}, "/x": {"command": "c", "args": []}});
+        assert_eq!(refused(slashes, false).as_deref(), Some("/x"));
     }
 }

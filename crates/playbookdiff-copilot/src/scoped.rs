@@ -435,7 +435,13 @@ pub(crate) fn excluded(
     name: &str,
 ) -> Instruction {
     let why = format!("{path} is a path-specific instruction file whose `excludeAgent` names `{name}`, which Copilot CLI takes for itself, so it does not read the file.");
-    let mut e = entry(path, root, Some(text), (LoadPhase::Startup, Applicability::Excluded), why);
+    let mut e = entry(
+        path,
+        root,
+        Some(text),
+        (LoadPhase::Startup, Applicability::Excluded),
+        why,
+    );
     e.kind = InstructionKind::Instructions;
     e.id = format!("copilot:{}:{path}", e.kind);
     e
@@ -467,6 +473,31 @@ mod tests {
         assert_eq!(
             line_value("applyTo: [unclosed\n", "applyTo"),
             Some(json!({"applyTo": "[unclosed"}))
+        );
+    }
+
+    /// `*` applies to every file, as `**` does (1.0.75 `app.js`).
+    #[test]
+    fn a_lone_star_is_every_file() {
+        assert!(always(&globs(Some(&json!("*")))));
+        assert!(always(&globs(Some(&json!(["**/*", "*"])))));
+        assert!(!always(&globs(Some(&json!("*, src/**")))));
+    }
+
+    /// The line of a key when the YAML does not parse, as 1.0.75's
+    /// fallback reads it: at the line's start, a space or tab after the
+    /// colon, quotes at both ends removed, else a ` #` comment.
+    #[test]
+    fn the_line_fallback_reads_as_the_agent() {
+        let read = |yaml: &str| line_value(yaml, "applyTo");
+        assert_eq!(read("applyTo:src/**"), None);
+        assert_eq!(read("  applyTo: src/**"), None);
+        assert_eq!(read("applyTo: "), None);
+        assert_eq!(read("applyTo: 'a, b'"), Some(json!({"applyTo": "a, b"})));
+        assert_eq!(read("applyTo: \"a"), Some(json!({"applyTo": "\"a"})));
+        assert_eq!(
+            read("applyTo:\tsrc/** # all"),
+            Some(json!({"applyTo": "src/**"}))
         );
     }
 }

@@ -179,7 +179,10 @@ fn of_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: RepoPath) -> Vec<(Skill, 
             let found = Found::Repo(".claude/commands", &dir);
             let mut s = load(cx, &file, found, Some(stem), text.as_deref());
             if s.applicability == Applicability::Effective {
-                if let Some(why) = text.as_deref().and_then(|t| command_refusal(t, profile, &s)) {
+                if let Some(why) = text
+                    .as_deref()
+                    .and_then(|t| command_refusal(t, profile, &s))
+                {
                     exclude(cx, &mut s, why);
                 }
             }
