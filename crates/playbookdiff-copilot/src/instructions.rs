@@ -477,8 +477,12 @@ fn prepare(cx: &mut Cx<'_, '_>, profile: &Profile, file: &AlwaysOn, why: &str) -
     let imports = imports
         .into_iter()
         .map(|imp| {
-            let by = &imp.by;
-            let mut i = entry(&imp.path, dir, Some(&imp.text), startup, format!("Imported by {by} with `@`: Copilot CLI 1.0.102 keeps the token and inserts the imported text after it as `<imported_custom_instruction>` (changelog 1.0.66), in the block of {path}."));
+            let nested = if imp.by == *path {
+                String::new()
+            } else {
+                format!(", inside the import of {} in the block of {path}", imp.by)
+            };
+            let mut i = entry(&imp.path, dir, Some(&imp.text), startup, format!("Imported by {} with `@`: Copilot CLI 1.0.102 keeps the token and inserts the imported text after it as `<imported_custom_instruction>` (changelog 1.0.66){nested}.", imp.by));
             i.kind = InstructionKind::Import;
             i.id = format!("copilot:import:{}<{}", imp.path, path);
             i.imported_from = Some(e.id.clone());

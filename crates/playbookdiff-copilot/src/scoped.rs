@@ -356,7 +356,10 @@ fn one(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, path: &RepoPath) -> 
         .iter()
         .copied()
         .find(|k| value.as_ref().is_some_and(|v| v.get(*k).is_some()))
-        .unwrap_or(keys[0]);
+        .unwrap_or(match fam {
+            Family::Instructions => "applyTo",
+            Family::Rules => "paths",
+        });
     let globs = globs(value.as_ref().and_then(|v| v.get(key)));
     let kind = match fam {
         Family::Instructions => InstructionKind::Instructions,
