@@ -166,6 +166,8 @@ pub(crate) fn compile(
     if let Some(m) = machine {
         crate::user::always_on(m, profile, &mut b, &mut cx.diags);
     }
+    let top = crate::git_root(cx);
+    let mut taken: Vec<(String, RepoPath)> = Vec::new();
     for file in always_on(cx) {
         let why = format!(
             "Copilot CLI reads {} of {} at startup{}",
@@ -173,6 +175,15 @@ pub(crate) fn compile(
             place(&file.dir),
             shared_note(&file.path)
         );
+        if file.slot == Slot::Between {
+            let id = between_id(&file.path, &top);
+            if let Some((_, first)) = taken.iter().find(|(i, _)| *i == id) {
+                let e = same_id(cx, &file, first, &why);
+                b.others.push(e);
+                continue;
+            }
+            taken.push((id, file.path.clone()));
+        }
         b.add(cx, profile, &file, &why);
     }
     crate::scoped::compile(cx, profile, &mut b);
@@ -182,6 +193,45 @@ pub(crate) fn compile(
     not_read(cx, &mut b);
     below_cwd(cx, profile, &mut b);
     b.finish()
+}
+
+/// The key under which Copilot CLI keeps a file of the directories
+/// between: its path from the git root `top` in lower case, each run of
+/// characters other than `a`-`z` and `0`-`9` made one `-` (1.0.24
+/// `app.js`, the instruction loader: the entry's id is `inherited-` and
+/// that, and of entries with one id only the first is kept). So
+/// `n/ü/CLAUDE.md` and `n/CLAUDE.md` are one entry and the second is not
+/// sent, while `n/AGENTS.md` is (seen with 1.0.24 and 1.0.102 on fuzzer
+/// seed 155, `fuzz.copilot.155`, and a probe launched in `n/ü/b`).
+fn between_id(path: &RepoPath, top: &RepoPath) -> String {
+    let rel = path.strip_prefix(top).unwrap_or(path.as_str());
+    let mut id = String::new();
+    for c in rel.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            id.push(c);
+        } else if !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    id
+}
+
+/// The entry of between-directory `file`, which is not sent because
+/// `first`, found before it, has its key ([`between_id`]).
+fn same_id(cx: &mut Cx<'_, '_>, file: &AlwaysOn, first: &RepoPath, why: &str) -> Instruction {
+    let text = read(cx, &file.path).ok();
+    let mut e = entry(
+        &file.path,
+        &file.dir,
+        text.as_deref(),
+        (LoadPhase::Startup, Applicability::Shadowed),
+        format!("{why}; but its path, in lower case with every run of other characters than letters and digits made `-`, is that of {first}, found first, and Copilot CLI keeps one file per such key, so it does not send this one."),
+    );
+    e.resolution = Some(Resolution {
+        strategy: ResolutionStrategy::Shadowed,
+        sources: vec![first.clone()],
+    });
+    e
 }
 
 /// The `.claude/CLAUDE.md` of the git root and of the launch directory,
@@ -547,5 +597,27 @@ pub(crate) fn entry(
         resolution: None,
         truncated_at_byte: None,
         content: text.map(|t| t.text.clone()).unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::between_id;
+    use playbookdiff_model::RepoPath;
+
+    /// Paths that differ only in characters other than ASCII letters and
+    /// digits share a key; case does not count (1.0.24 `app.js`).
+    #[test]
+    fn between_keys_fold_other_characters() {
+        let key = |p: &str| between_id(&RepoPath::new(p).unwrap(), &RepoPath::root());
+        assert_eq!(key("n/ü/CLAUDE.md"), key("n/CLAUDE.md"));
+        assert_eq!(key("n/ü/CLAUDE.md"), "n-claude-md");
+        assert_ne!(key("n/AGENTS.md"), key("n/CLAUDE.md"));
+        assert_eq!(key("a b/CLAUDE.md"), key("A/b/claude.md"));
+        let top = RepoPath::new("sub").unwrap();
+        assert_eq!(
+            between_id(&RepoPath::new("sub/x/AGENTS.md").unwrap(), &top),
+            "x-agents-md"
+        );
     }
 }
