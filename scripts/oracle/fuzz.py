@@ -1018,7 +1018,10 @@ def recompare(agent, version, binary, as_before=False):
     path = FUZZ / agent / f"{version}.json"
     report = json.loads(path.read_text())
     rows = {}
-    for batch in sorted((WORK / f"{agent}-{version}").glob("batch*")):
+    # In the order they were recorded (`batch10` after `batch9`): a seed
+    # recorded again is compared on its last observation.
+    batches = [b for b in (WORK / f"{agent}-{version}").glob("batch*") if b.name[5:].isdigit()]
+    for batch in sorted(batches, key=lambda b: int(b.name[5:])):
         manifest = batch / "cases.toml"
         if not manifest.exists() or "id = \"fuzz." not in manifest.read_text():
             continue

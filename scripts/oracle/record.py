@@ -1782,7 +1782,38 @@ def strip_bundled_gemini(obs, bundled):
 
 
 CP_BLOCK = re.compile(r"<custom_instruction>\n(.*?)</custom_instruction>", re.S)
-CP_IMPORT = re.compile(r'\n*<imported_custom_instruction source="([^"]*)">\n(.*?)</imported_custom_instruction>', re.S)
+# The import elements of a block (1.0.102), which nest: an imported file's
+# own imports are inlined inside its element. A repeated import (a file
+# already imported into the block, or the block's own file) is an empty
+# element: `<imported_custom_instruction source="..." skipped="already-loaded" />`.
+CP_IMPORT_TAG = re.compile(
+    r'\n*<imported_custom_instruction source="(?P<skipped>[^"]*)" skipped="[^"]*" />'
+    r'|\n*<imported_custom_instruction source="(?P<open>[^"]*)">\n'
+    r'|(?P<close></imported_custom_instruction>)')
+
+
+def split_imports(body):
+    """(own text, imports, skipped imports) of a `<custom_instruction>`
+    block: its text without the import elements (and the line ends the
+    agent put before each), the sources of the elements holding text in
+    document order (nested ones after the one holding them), and the
+    sources of the empty elements of repeated imports."""
+    own, imports, skipped, depth, pos = [], [], [], 0, 0
+    for m in CP_IMPORT_TAG.finditer(body):
+        if depth == 0:
+            own.append(body[pos:m.start()])
+        if m.group("close"):
+            depth = max(depth - 1, 0)
+        elif m.group("open") is not None:
+            imports.append(m.group("open"))
+            depth += 1
+        else:
+            skipped.append(m.group("skipped"))
+        pos = m.end()
+    if depth == 0:
+        own.append(body[pos:])
+    return "".join(own), imports, skipped
+
 CP_TABLE = re.compile(r"^\| (.+?) \| '([^']+)' \| [^\n]*\|$", re.M)
 
 
@@ -1919,8 +1950,10 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     out = []
     for m in blocks:
         body = m.group(1)
-        imports = [norm.path(p) for p, _ in CP_IMPORT.findall(body)]
-        own = CP_IMPORT.sub("", body).lstrip("\ufeff").replace("\r\n", "\n").strip()
+        own, imports, skipped = split_imports(body)
+        imports = [norm.path(p) for p in imports]
+        skipped = [norm.path(p) for p in skipped]
+        own = own.lstrip("\ufeff").replace("\r\n", "\n").strip()
         paths = sorted(p for p, t in files.items() if t == own)
         escaped = False
         if not paths:
@@ -1940,15 +1973,24 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
             entry["rewritten"] = True
         if imports:
             entry["imports"] = imports
+        if skipped:
+            entry["skippedImports"] = skipped
         out.append(entry)
     tail_start = blocks[-1].end() if blocks else 0
     stop = [i for i in (text.find("Here is a list of instruction files", tail_start),
                         text.find("<system_notifications>", tail_start)) if i >= 0]
-    tail = text[tail_start:min(stop)] if stop else ""
+    # The files are compared with CRLF made LF (`markdown_files`); the
+    # agent sends a path-specific file as written, CRLF included (seen
+    # with 1.0.102: a rule with CRLF line ends arrived with them), so the
+    # tail is made LF as well, or such a file would read as not sent.
+    tail = text[tail_start:min(stop)].replace("\r\n", "\n") if stop else ""
     inlined = []
     for p, t in files.items():
         if t and ("/.claude/rules/" in "/" + p
-                  or ("/.github/instructions/" in "/" + p and p.endswith(".instructions.md"))
+                  # The agent takes `.Instructions.md` too (seen with
+                  # 1.0.102: fuzzer seeds 92 and 100).
+                  or ("/.github/instructions/" in "/" + p
+                      and p.lower().endswith(".instructions.md"))
                   or (p.startswith("$HOME/.copilot/instructions/")
                       and p.endswith(".instructions.md"))):
             i = tail.find(t)
@@ -1969,7 +2011,10 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
                 return os.path.normpath(base / path).replace(os.sep, "/")
         return path
 
-    onDemand = [{"pattern": pat, "path": table_path(path)}
+    # The table is Markdown: 1.0.102 writes a backslash of a pattern as
+    # `\\` (seen on fuzzer seed 133, `applyTo` taken from its line with
+    # `\u00fc` in it), so the pattern is read back with that escape undone.
+    onDemand = [{"pattern": pat.replace("\\\\", "\\"), "path": table_path(path)}
                 for pat, path in CP_TABLE.findall(text) if path != "File Path"]
     return out, [p for _, p in sorted(inlined)], onDemand
 

@@ -13,12 +13,14 @@
 //! * then each directory between, closest to the launch directory first,
 //!   with `.github/copilot-instructions.md`, `AGENTS.md`, `CLAUDE.md`,
 //!   `.claude/CLAUDE.md`, `GEMINI.md`;
-//! * a text identical to one already sent is left out ("AGENTS.md +
+//! * 1.0.102 leaves out a text identical to one already sent ("AGENTS.md +
 //!   GEMINI.md"), byte for byte: texts that differ only in white space are
 //!   all sent (seen with 1.0.102: `same text` with one, three and no
 //!   trailing line ends, and with leading spaces; case
 //!   `oracle.edge_bom_only.in-web.read-web-api-main.py`: a file holding a
-//!   byte order mark and one holding a BOM and CRLF);
+//!   byte order mark and one holding a BOM and CRLF); 1.0.24 leaves out an
+//!   empty file and a repeat only among the names of one directory
+//!   ([`AlwaysOnTexts`]);
 //! * nothing below the launch directory at start; 1.0.102 injects such a
 //!   file as a `<system_reminder>` when the agent views a file there;
 //! * then the path-specific instructions and `.claude/rules`
@@ -27,6 +29,7 @@
 //! 1.0.102 inlines `@path` imports as `<imported_custom_instruction>`
 //! (changelog 1.0.66); 1.0.24 sends the token as written.
 
+use crate::profile::AlwaysOnTexts;
 use crate::{shared_note, Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::{place, strictly_below};
@@ -64,22 +67,48 @@ pub(crate) fn kind_of(path: &RepoPath) -> InstructionKind {
     }
 }
 
-/// The always-on files in the order Copilot CLI sends them, each with the
-/// directory it applies to.
-fn always_on(cx: &Cx<'_, '_>) -> Vec<(RepoPath, RepoPath)> {
+/// Where an always-on file stands, which decides whether 1.0.24 leaves
+/// it out ([`AlwaysOnTexts::PerDirectory`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Slot {
+    /// `.github/copilot-instructions.md` of the git root or the launch
+    /// directory.
+    RepositoryWide,
+    /// `AGENTS.md`, `CLAUDE.md` or `GEMINI.md` of the git root or the
+    /// launch directory.
+    Named,
+    /// A file of a directory between them.
+    Between,
+}
+
+/// An always-on file: its path, the directory it applies to, its slot.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct AlwaysOn {
+    path: RepoPath,
+    dir: RepoPath,
+    slot: Slot,
+}
+
+/// The always-on files in the order Copilot CLI sends them.
+fn always_on(cx: &Cx<'_, '_>) -> Vec<AlwaysOn> {
     let root = crate::git_root(cx);
     let cwd = cx.context.cwd.clone();
     let mut dirs = vec![root.clone()];
     if cwd != root {
         dirs.push(cwd.clone());
     }
+    let at = |path, dir: &RepoPath, slot| AlwaysOn {
+        path,
+        dir: dir.clone(),
+        slot,
+    };
     let mut out = Vec::new();
     for d in &dirs {
-        out.extend(find(cx, d, COPILOT_INSTRUCTIONS).map(|p| (p, d.clone())));
+        out.extend(find(cx, d, COPILOT_INSTRUCTIONS).map(|p| at(p, d, Slot::RepositoryWide)));
     }
     for d in &dirs {
         for name in NAMES {
-            out.extend(find(cx, d, name).map(|p| (p, d.clone())));
+            out.extend(find(cx, d, name).map(|p| at(p, d, Slot::Named)));
         }
     }
     let mut between: Vec<RepoPath> = crate::chain(cx)
@@ -89,7 +118,7 @@ fn always_on(cx: &Cx<'_, '_>) -> Vec<(RepoPath, RepoPath)> {
     between.reverse();
     for d in &between {
         for name in BETWEEN {
-            out.extend(find(cx, d, name).map(|p| (p, d.clone())));
+            out.extend(find(cx, d, name).map(|p| at(p, d, Slot::Between)));
         }
     }
     out
@@ -137,14 +166,25 @@ pub(crate) fn compile(
     if let Some(m) = machine {
         crate::user::always_on(m, profile, &mut b, &mut cx.diags);
     }
-    for (path, dir) in always_on(cx) {
+    let top = crate::git_root(cx);
+    let mut taken: Vec<(String, RepoPath)> = Vec::new();
+    for file in always_on(cx) {
         let why = format!(
             "Copilot CLI reads {} of {} at startup{}",
-            path.file_name().unwrap_or_default(),
-            place(&dir),
-            shared_note(&path)
+            file.path.file_name().unwrap_or_default(),
+            place(&file.dir),
+            shared_note(&file.path)
         );
-        b.add(cx, profile, &path, &dir, &why);
+        if file.slot == Slot::Between {
+            let id = between_id(&file.path, &top);
+            if let Some((_, first)) = taken.iter().find(|(i, _)| *i == id) {
+                let e = same_id(cx, &file, first, &why);
+                b.others.push(e);
+                continue;
+            }
+            taken.push((id, file.path.clone()));
+        }
+        b.add(cx, profile, &file, &why);
     }
     crate::scoped::compile(cx, profile, &mut b);
     if let Some(m) = machine {
@@ -153,6 +193,45 @@ pub(crate) fn compile(
     not_read(cx, &mut b);
     below_cwd(cx, profile, &mut b);
     b.finish()
+}
+
+/// The key under which Copilot CLI keeps a file of the directories
+/// between: its path from the git root `top` in lower case, each run of
+/// characters other than `a`-`z` and `0`-`9` made one `-` (1.0.24
+/// `app.js`, the instruction loader: the entry's id is `inherited-` and
+/// that, and of entries with one id only the first is kept). So
+/// `n/ü/CLAUDE.md` and `n/CLAUDE.md` are one entry and the second is not
+/// sent, while `n/AGENTS.md` is (seen with 1.0.24 and 1.0.102 on fuzzer
+/// seed 155, `fuzz.copilot.155`, and a probe launched in `n/ü/b`).
+fn between_id(path: &RepoPath, top: &RepoPath) -> String {
+    let rel = path.strip_prefix(top).unwrap_or(path.as_str());
+    let mut id = String::new();
+    for c in rel.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            id.push(c);
+        } else if !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    id
+}
+
+/// The entry of between-directory `file`, which is not sent because
+/// `first`, found before it, has its key ([`between_id`]).
+fn same_id(cx: &mut Cx<'_, '_>, file: &AlwaysOn, first: &RepoPath, why: &str) -> Instruction {
+    let text = read(cx, &file.path).ok();
+    let mut e = entry(
+        &file.path,
+        &file.dir,
+        text.as_deref(),
+        (LoadPhase::Startup, Applicability::Shadowed),
+        format!("{why}; but its path, in lower case with every run of other characters than letters and digits made `-`, is that of {first}, found first, and Copilot CLI keeps one file per such key, so it does not send this one."),
+    );
+    e.resolution = Some(Resolution {
+        strategy: ResolutionStrategy::Shadowed,
+        sources: vec![first.clone()],
+    });
+    e
 }
 
 /// The `.claude/CLAUDE.md` of the git root and of the launch directory,
@@ -270,38 +349,60 @@ pub(crate) struct Builder {
 }
 
 impl Builder {
-    /// Adds always-on file `path` of `dir` (and, in 1.0.102, its imports):
-    /// effective unless unreadable, empty (in a release that leaves blank
-    /// files out, [`Profile::sends_blank_files`]), or identical to a text
-    /// already sent; `why` starts the reason.
+    /// Adds always-on `file` (and, in 1.0.102, its imports): effective
+    /// unless unreadable, empty or a repeat where the release leaves it
+    /// out ([`Profile::always_on_texts`]); `why` starts the reason.
     ///
     /// The file is read once per directory and release on one `Repo`
     /// ([`prepare`]; the git root's files are in every launch directory's
     /// chain); only the comparison with the texts sent before it is made
     /// here.
-    pub(crate) fn add(
-        &mut self,
-        cx: &mut Cx<'_, '_>,
-        profile: &Profile,
-        path: &RepoPath,
-        dir: &RepoPath,
-        why: &str,
-    ) {
-        /// The memo key: the file, its directory, the reason's start and
-        /// the release.
+    fn add(&mut self, cx: &mut Cx<'_, '_>, profile: &Profile, file: &AlwaysOn, why: &str) {
+        /// The memo key: the file, the reason's start and the release.
         #[derive(Hash, PartialEq, Eq)]
-        struct AlwaysOn(RepoPath, RepoPath, String, &'static str);
-        let key = AlwaysOn(path.clone(), dir.clone(), why.to_string(), profile.release);
-        match cx.memo_read(key, |cx| prepare(cx, profile, path, dir, why)) {
+        struct Key(AlwaysOn, String, &'static str);
+        let key = Key(file.clone(), why.to_string(), profile.release);
+        match cx.memo_read(key, |cx| prepare(cx, profile, file, why)) {
             Prepared::NotSent(e) => self.others.push(e),
-            Prepared::Text(s) => self.place(cx, s, why),
+            Prepared::Text(s) => self.place(cx, s, profile, file.slot, why),
         }
     }
 
-    /// Adds the text of `s` and its imports unless a text identical to it
-    /// was sent already (then it is shadowed, its imports are not sent and
-    /// their problems not reported).
-    fn place(&mut self, cx: &mut Cx<'_, '_>, s: Sendable, why: &str) {
+    /// The effective entry whose text `e` repeats, when the release
+    /// leaves `e` out for it ([`AlwaysOnTexts`]): any earlier block
+    /// (1.0.102), or an earlier `AGENTS.md`, `CLAUDE.md` or `GEMINI.md`
+    /// of the same directory (1.0.24).
+    fn repeated(&self, e: &Instruction, profile: &Profile, slot: Slot) -> Option<&Instruction> {
+        let named_here = |x: &Instruction| {
+            x.applies_to == e.applies_to
+                && x.source.path.parent().as_ref() == Some(&x.applies_to)
+                && NAMES.iter().any(|n| {
+                    x.source
+                        .path
+                        .file_name()
+                        .is_some_and(|f| f.eq_ignore_ascii_case(n))
+                })
+        };
+        let per_directory = profile.always_on_texts == AlwaysOnTexts::PerDirectory;
+        if per_directory && slot != Slot::Named {
+            return None;
+        }
+        self.effective.iter().find(|x| {
+            x.imported_from.is_none() && x.content == e.content && (!per_directory || named_here(x))
+        })
+    }
+
+    /// Adds the text of `s` and its imports unless it repeats a text sent
+    /// already ([`Builder::repeated`]; then it is shadowed, its imports
+    /// are not sent and their problems not reported).
+    fn place(
+        &mut self,
+        cx: &mut Cx<'_, '_>,
+        s: Sendable,
+        profile: &Profile,
+        slot: Slot,
+        why: &str,
+    ) {
         let Sendable {
             text,
             entry: e,
@@ -310,11 +411,7 @@ impl Builder {
         } = s;
         let (path, dir) = (&e.source.path, &e.applies_to);
         let startup = (LoadPhase::Startup, Applicability::Effective);
-        if let Some(first) = self
-            .effective
-            .iter()
-            .find(|x| x.imported_from.is_none() && x.content == e.content)
-        {
+        if let Some(first) = self.repeated(&e, profile, slot) {
             let mut e = entry(path, dir, Some(&text), startup, format!("{why}; its text is identical to that of {}, which Copilot CLI already sends, so it sends this one no more (it names them \"{} + {}\").", first.source.path, first.source.path.file_name().unwrap_or_default(), path.file_name().unwrap_or_default()));
             e.applicability = Applicability::Shadowed;
             e.resolution = Some(Resolution {
@@ -381,13 +478,8 @@ struct Sendable {
 /// Reads always-on file `path` of `dir` and, when it is sent, its
 /// imports; `why` starts the reason. What reading the file reports goes
 /// to `cx`, what reading its imports reports to the [`Sendable`].
-fn prepare(
-    cx: &mut Cx<'_, '_>,
-    profile: &Profile,
-    path: &RepoPath,
-    dir: &RepoPath,
-    why: &str,
-) -> Prepared {
+fn prepare(cx: &mut Cx<'_, '_>, profile: &Profile, file: &AlwaysOn, why: &str) -> Prepared {
+    let (path, dir) = (&file.path, &file.dir);
     let startup = (LoadPhase::Startup, Applicability::Effective);
     let Ok(text) = read(cx, path) else {
         let e = entry(
@@ -399,13 +491,18 @@ fn prepare(
         );
         return Prepared::NotSent(e);
     };
-    if text.text.trim().is_empty() && !profile.sends_blank_files {
+    let left_out = profile.always_on_texts == AlwaysOnTexts::PerDirectory
+        && file.slot != Slot::Between
+        && text.bytes == 0;
+    if left_out {
         let mut e = entry(
             path,
             dir,
             Some(&text),
             startup,
-            format!("{why}; this one is empty (white space only), so nothing is sent."),
+            format!(
+                "{why}; this one is empty (no byte), so Copilot CLI 1.0.24 sends nothing for it."
+            ),
         );
         e.applicability = Applicability::Excluded;
         return Prepared::NotSent(e);
@@ -416,17 +513,26 @@ fn prepare(
         e.reason.push_str(&filter_note(&text.text));
     }
     let before = cx.diags.len();
-    let imports = if profile.imports_inlined {
+    let imports = if profile.imports_inlined && crate::imports::inlined_in(path) {
         crate::imports::expand(cx, path, &text)
     } else {
         Vec::new()
     };
     let diags = cx.diags.split_off(before);
-    e.import_spans = imports.iter().map(|i| i.span).collect();
+    e.import_spans = imports
+        .iter()
+        .filter(|i| i.by == *path)
+        .map(|i| i.span)
+        .collect();
     let imports = imports
         .into_iter()
         .map(|imp| {
-            let mut i = entry(&imp.path, dir, Some(&imp.text), startup, format!("Imported by {path} with `@`: Copilot CLI 1.0.102 keeps the token and inserts the imported text after it as `<imported_custom_instruction>` (changelog 1.0.66)."));
+            let nested = if imp.by == *path {
+                String::new()
+            } else {
+                format!(", inside the import of {} in the block of {path}", imp.by)
+            };
+            let mut i = entry(&imp.path, dir, Some(&imp.text), startup, format!("Imported by {} with `@`: Copilot CLI 1.0.102 keeps the token and inserts the imported text after it as `<imported_custom_instruction>` (changelog 1.0.66){nested}.", imp.by));
             i.kind = InstructionKind::Import;
             i.id = format!("copilot:import:{}<{}", imp.path, path);
             i.imported_from = Some(e.id.clone());
@@ -491,5 +597,27 @@ pub(crate) fn entry(
         resolution: None,
         truncated_at_byte: None,
         content: text.map(|t| t.text.clone()).unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::between_id;
+    use playbookdiff_model::RepoPath;
+
+    /// Paths that differ only in characters other than ASCII letters and
+    /// digits share a key; case does not count (1.0.24 `app.js`).
+    #[test]
+    fn between_keys_fold_other_characters() {
+        let key = |p: &str| between_id(&RepoPath::new(p).unwrap(), &RepoPath::root());
+        assert_eq!(key("n/ü/CLAUDE.md"), key("n/CLAUDE.md"));
+        assert_eq!(key("n/ü/CLAUDE.md"), "n-claude-md");
+        assert_ne!(key("n/AGENTS.md"), key("n/CLAUDE.md"));
+        assert_eq!(key("a b/CLAUDE.md"), key("A/b/claude.md"));
+        let top = RepoPath::new("sub").unwrap();
+        assert_eq!(
+            between_id(&RepoPath::new("sub/x/AGENTS.md").unwrap(), &top),
+            "x-agents-md"
+        );
     }
 }

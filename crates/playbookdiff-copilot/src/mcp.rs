@@ -11,7 +11,8 @@
 //! `command` entry is started over stdio, a `url` one connected over HTTP;
 //! `.vscode/mcp.json` and `.copilot/mcp-config.json` of the repository are
 //! ignored. Seen with 1.0.24: only `.mcp.json`, and a `command` entry
-//! without `args` made it start no server of the file. Workspace servers
+//! without `args` made it start no server of the file, as does any entry
+//! its schema refuses ([`McpSchema::WholeFile`]). Workspace servers
 //! start in `-p` mode only in a trusted folder (1.0.102), which the
 //! analysis cannot know (an assumption).
 //!
@@ -26,6 +27,7 @@
 
 use crate::json::{self, JsonFile, Loaded};
 use crate::trust::FolderTrust;
+use crate::profile::McpSchema;
 use crate::{Cx, Profile};
 use playbookdiff_adapter::problems::quote;
 use playbookdiff_model::redact::classify_value;
@@ -186,21 +188,22 @@ fn servers(
     let Some(map) = map else {
         return Vec::new();
     };
-    let without_args: Vec<&String> = map
-        .iter()
-        .filter(|(_, v)| v.get("command").is_some() && v.get("args").is_none())
-        .map(|(k, _)| k)
-        .collect();
-    let dropped = profile.mcp_requires_args && !without_args.is_empty() && not_applied.is_none();
-    if dropped {
+    let refused = match profile.mcp_schema {
+        McpSchema::WholeFile if not_applied.is_none() => {
+            whole_file_refusal(map, file.value.get("mcpServers").is_none(), profile)
+        }
+        _ => None,
+    };
+    if let Some((name, why)) = &refused {
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("MCP server {:?} in {} has a `command` but no `args`; Copilot CLI 1.0.24 then starts no server of the file. Add `\"args\": []`.", without_args[0], quote(&file.path)),
+                format!("MCP server {name:?} in {} {why}; Copilot CLI 1.0.24 then starts no server of the file.", quote(&file.path)),
             )
-            .at(file.source(&["mcpServers", without_args[0]])),
+            .at(file.source(&["mcpServers", name])),
         );
     }
+    let dropped = refused.is_some();
     let mut out = Vec::new();
     for (name, v) in map {
         let source = file.source(&["mcpServers", name]);
@@ -230,11 +233,103 @@ fn servers(
             s.reason = format!("Configured in {}, but {why}.", file.path);
         } else if dropped {
             s.applicability = Applicability::Excluded;
-            s.reason = format!("Configured in {}, but a `command` entry of the file has no `args`, so Copilot CLI 1.0.24 starts no server of it.", file.path);
+            s.reason = format!("Configured in {}, but an entry of the file fails Copilot CLI 1.0.24's schema, so it starts no server of the file.", file.path);
         }
         out.push(s);
     }
     out
+}
+
+/// The first server of `map` (with the reason) that fails the schema of
+/// [`McpSchema::WholeFile`]; `top_level` when `map` is the file's
+/// top-level object (no `mcpServers`).
+fn whole_file_refusal(
+    map: &Map<String, Value>,
+    top_level: bool,
+    profile: &Profile,
+) -> Option<(String, String)> {
+    let first = |why: &dyn Fn(&Value) -> Option<String>| {
+        map.iter().find_map(|(k, v)| why(v).map(|w| (k.clone(), w)))
+    };
+    if top_level {
+        let starts = |v: &Value| {
+            ["command", "url"]
+                .iter()
+                .any(|k| v.get(k).is_some_and(Value::is_string))
+        };
+        let why = |v: &Value| {
+            (!starts(v)).then(|| "has neither a string `command` nor a string `url`, so the top-level object is not taken for servers".to_string())
+        };
+        if let Some(found) = first(&why) {
+            return Some(found);
+        }
+    }
+    let name_ok = |n: &str| {
+        n.split('/').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.@-".contains(c))
+        })
+    };
+    map.iter().find_map(|(name, v)| {
+        let why = if name_ok(name) {
+            entry_refusal(v, profile.mcp_requires_args)?
+        } else {
+            "has a name outside ASCII letters, digits, `_`, `.`, `@`, `-` and inner `/`".to_string()
+        };
+        Some((name.clone(), why))
+    })
+}
+
+/// Why the schema of [`McpSchema::WholeFile`] refuses entry `v`; `None`
+/// when it takes it.
+fn entry_refusal(v: &Value, requires_args: bool) -> Option<String> {
+    let Some(e) = v.as_object() else {
+        return Some("is not an object".to_string());
+    };
+    let strings = |k: &str| {
+        e.get(k)
+            .is_none_or(|x| x.as_array().is_some_and(|a| a.iter().all(Value::is_string)))
+    };
+    let string_map = |k: &str| {
+        e.get(k).is_none_or(|x| {
+            x.as_object()
+                .is_some_and(|m| m.values().all(Value::is_string))
+        })
+    };
+    let string = |k: &str| e.get(k).is_some_and(Value::is_string);
+    let optional = |k: &str| e.get(k).is_none_or(Value::is_string);
+    let ty = e
+        .get("type")
+        .map(|t| t.as_str().unwrap_or("(not a string)"));
+    let local = matches!(ty, None | Some("local") | Some("stdio"))
+        && string("command")
+        && strings("args")
+        && (e.contains_key("args") || !requires_args)
+        && optional("cwd")
+        && string_map("env");
+    let remote = matches!(ty, Some("http") | Some("sse")) && string("url") && string_map("headers");
+    let timeout_ok = e
+        .get("timeout")
+        .is_none_or(|t| t.as_f64().is_some_and(|n| n > 0.0));
+    if (local || remote) && strings("tools") && timeout_ok {
+        return None;
+    }
+    Some(match ty {
+        Some("http" | "sse") => {
+            "is a remote server without a string `url`, or with a field of the wrong type"
+                .to_string()
+        }
+        Some(t) if !matches!(t, "local" | "stdio") => {
+            format!("has the `type` {t:?}, neither `local`, `stdio`, `http` nor `sse`")
+        }
+        _ if string("command") && !e.contains_key("args") => {
+            "has a `command` but no `args` (add `\"args\": []`)".to_string()
+        }
+        _ => "is a local server without a string `command`, or with a field of the wrong type"
+            .to_string(),
+    })
 }
 
 /// Sets transport, command, url and values of `s` from `entry`.
@@ -291,5 +386,37 @@ fn fill(cx: &mut Cx<'_, '_>, s: &mut McpServer, entry: &Map<String, Value>) {
             )
             .at(s.source.clone()),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_file_refusal;
+    use crate::profile;
+    use serde_json::json;
+
+    /// 1.0.24's schema: the first entry it refuses, and the reason's
+    /// subject (1.0.24 `app.js`).
+    #[test]
+    fn one_refused_entry_names_the_file_drop() {
+        let p = profile::of("1.0.24");
+        let refused = |v: serde_json::Value, top: bool| {
+            whole_file_refusal(v.as_object().unwrap(), top, &p).map(|(n, _)| n)
+        };
+        let ok = json!({"a": {"command": "npx", "args": []}, "b": {"type": "sse", "url": "u"}});
+        assert_eq!(refused(ok, false), None);
+        let name = json!({"git hub0": {"command": "uvx", "args": []}});
+        assert_eq!(refused(name, false).as_deref(), Some("git hub0"));
+        let remote = json!({"a": {"command": "npx", "args": []}, "r": {"type": "http"}});
+        assert_eq!(refused(remote, false).as_deref(), Some("r"));
+        let no_args = json!({"s": {"type": "stdio", "command": "srv"}});
+        assert_eq!(refused(no_args, false).as_deref(), Some("s"));
+        let string = json!({"x": "oops"});
+        assert_eq!(refused(string, false).as_deref(), Some("x"));
+        let top = json!({"x0": {"command": "c", "args": []}, "files1": {"args": []}});
+        assert_eq!(refused(top, true).as_deref(), Some("files1"));
+        let slashes =
+            json!({"org/tool": {"command": "c", "args": []}, "/x": {"command": "c", "args": []}});
+        assert_eq!(refused(slashes, false).as_deref(), Some("/x"));
     }
 }

@@ -53,6 +53,47 @@ pub(crate) enum SkillSearch {
     Nested,
 }
 
+/// Which always-on instruction files a release sends as blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AlwaysOnTexts {
+    /// In the git root and the launch directory, a file of no bytes is
+    /// left out (one line end is sent), and of `AGENTS.md`, `CLAUDE.md`
+    /// and `GEMINI.md` of one directory a file whose text is that of an
+    /// earlier one; a file of a directory between them is sent in any
+    /// case, empty or a repeat (1.0.24 `app.js`, the instruction loader:
+    /// each file is kept when its text is truthy, the three names of a
+    /// directory pass through one merge of equal texts, the files between
+    /// are pushed as read; seen on fuzzer seeds 4, 13 and 17).
+    PerDirectory,
+    /// Every file, blank ones too, but a text identical to one already
+    /// sent (seen with 1.0.102: fuzzer seeds 8, 17 and 24, an empty
+    /// `AGENTS.md` and `.github/copilot-instructions.md` of `""` and
+    /// `"\n"`, each an empty `<custom_instruction>`; "AGENTS.md +
+    /// GEMINI.md" for two equal texts).
+    AnyRepeat,
+}
+
+/// How a release validates an MCP file's servers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum McpSchema {
+    /// The file against one schema: a name of ASCII letters, digits, `_`,
+    /// `.`, `@`, `-` and inner `/`; a local entry (`type` absent, `local`
+    /// or `stdio`) with a string `command` and, while
+    /// [`Profile::mcp_requires_args`], a list of strings `args`; a remote
+    /// one with `type` `http` or `sse` and a string `url`; string maps for
+    /// `env` and `headers`, a list of strings for `tools`. One entry that
+    /// fails starts no server of the file; without `mcpServers`, the
+    /// top-level object is taken only when every entry has a string
+    /// `command` or `url` (1.0.24 `app.js`, the workspace MCP loader and
+    /// its schema; seen on fuzzer seed 0: a server named `git hub0` left
+    /// the file's two servers out).
+    WholeFile,
+    /// Each entry apart: one Copilot CLI cannot start is left out, the
+    /// file's other servers still start (seen with 1.0.102, fuzzer seeds
+    /// 11 and 17: `{"type": "stdio"}` and `"oops"`).
+    PerEntry,
+}
+
 /// The behaviour of one range of releases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Profile {
@@ -118,13 +159,22 @@ pub(crate) struct Profile {
     /// window that has it has `preMcpToolCall` too (bisected: 1.0.73 and
     /// 1.0.55).
     pub user_prompt_transformed_event: bool,
-    /// Whether an empty or white-space-only instruction file is sent as a
-    /// block of its own (1.0.102: fuzzer seeds 8, 17 and 24, an empty
-    /// `AGENTS.md` and `.github/copilot-instructions.md` of `""` and
-    /// `"\n"`, each an empty `<custom_instruction>`); 1.0.24 leaves it
-    /// out (bisected on fuzzer seed 17: 1.0.63 sends two blocks, 1.0.64
-    /// three).
-    pub sends_blank_files: bool,
+    /// Which always-on files are sent and which are left out as empty or
+    /// as repeats (bisected on the empty file: 1.0.63 leaves an empty
+    /// `AGENTS.md` out, 1.0.64 sends it; the rule on repeats is taken to
+    /// change with it, not bisected apart).
+    pub always_on_texts: AlwaysOnTexts,
+    /// Whether one MCP server entry the release's schema refuses stops
+    /// every server of its file (1.0.24) or only itself (1.0.102). Not
+    /// bisected ([`UNBISECTED`]).
+    pub mcp_schema: McpSchema,
+    /// Whether `.github/instructions` files are found by their suffix in
+    /// any case (`.Instructions.md`: seen with 1.0.102 on fuzzer seeds 92
+    /// and 100; 1.0.75 `app.js` globs with `nocase`) or only as
+    /// `.instructions.md` (1.0.24 `app.js`: the same glob without
+    /// `nocase`; seen on fuzzer seeds 10 and 14). Not bisected
+    /// ([`UNBISECTED`]).
+    pub instructions_suffix_any_case: bool,
     /// The user's skill roots below the home, in the order their skills
     /// are taken, after the repository's (seen on case
     /// `oracle.local_user_layers.home-copilot-skills`: with both releases
@@ -185,7 +235,9 @@ const OF_1_0_24: Profile = Profile {
     hook_matchers: false,
     pre_mcp_tool_call_event: false,
     user_prompt_transformed_event: false,
-    sends_blank_files: false,
+    always_on_texts: AlwaysOnTexts::PerDirectory,
+    mcp_schema: McpSchema::WholeFile,
+    instructions_suffix_any_case: false,
     user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
     user_settings: ".copilot/config.json",
     custom_agents_listed: true,
@@ -219,7 +271,9 @@ const TABLE: &[Profile] = &[
         hook_matchers: true,
         pre_mcp_tool_call_event: true,
         user_prompt_transformed_event: true,
-        sends_blank_files: true,
+        always_on_texts: AlwaysOnTexts::AnyRepeat,
+        mcp_schema: McpSchema::PerEntry,
+        instructions_suffix_any_case: true,
         user_skill_roots: &[".copilot/skills", ".agents/skills"],
         user_settings: ".copilot/settings.json",
         custom_agents_listed: true,
@@ -259,8 +313,12 @@ pub(crate) enum Fact {
     PreMcpToolCallEvent,
     /// [`Profile::user_prompt_transformed_event`].
     UserPromptTransformedEvent,
-    /// [`Profile::sends_blank_files`].
-    SendsBlankFiles,
+    /// [`Profile::always_on_texts`].
+    AlwaysOnTexts,
+    /// [`Profile::mcp_schema`].
+    McpSchema,
+    /// [`Profile::instructions_suffix_any_case`].
+    InstructionsSuffixAnyCase,
     /// [`Profile::user_skill_roots`].
     UserSkillRoots,
     /// [`Profile::user_settings`].
@@ -293,7 +351,11 @@ impl Fact {
             Fact::UserPromptTransformedEvent => {
                 f.user_prompt_transformed_event = n.user_prompt_transformed_event
             }
-            Fact::SendsBlankFiles => f.sends_blank_files = n.sends_blank_files,
+            Fact::AlwaysOnTexts => f.always_on_texts = n.always_on_texts,
+            Fact::McpSchema => f.mcp_schema = n.mcp_schema,
+            Fact::InstructionsSuffixAnyCase => {
+                f.instructions_suffix_any_case = n.instructions_suffix_any_case
+            }
             Fact::UserSkillRoots => f.user_skill_roots = n.user_skill_roots,
             Fact::UserSettings => f.user_settings = n.user_settings,
             Fact::CustomAgentsListed => f.custom_agents_listed = n.custom_agents_listed,
@@ -385,11 +447,11 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `copilot.github_mcp_only`): 1.0.60 lists no server, 1.0.61 lists `github-only` (changelog 1.0.61)",
     },
     Change {
-        fact: Fact::SendsBlankFiles,
-        name: "sends_blank_files",
+        fact: Fact::AlwaysOnTexts,
+        name: "always_on_texts",
         since: "1.0.64",
-        summary: "An empty or white-space-only instruction file is sent as an empty block of its own.",
-        evidence: "bisected (case `fuzz.copilot.17`, an empty `AGENTS.md`): 1.0.63 sends two instruction blocks, 1.0.64 three, the empty file one of them",
+        summary: "Every always-on instruction file is sent, an empty or white-space-only one as an empty block of its own, but a text identical to one already sent.",
+        evidence: "bisected (case `fuzz.copilot.17`, an empty `AGENTS.md`): 1.0.63 sends two instruction blocks, 1.0.64 three, the empty file one of them; the rule on repeated texts is taken to change with it (not bisected apart)",
     },
     Change {
         fact: Fact::ImportsInlined,
@@ -455,6 +517,13 @@ pub(crate) const CHANGES: &[Change] = &[
 /// release gets this one's profile, with a diagnostic.
 pub(crate) const FIRST_MODELLED: &str = "1.0.11";
 
+/// The facts that differ between the rows of [`TABLE`] whose first
+/// release has not been bisected yet: a release before the newer row
+/// keeps the older row's value (the nearest older profiled release's, as
+/// before bisection), so they are not in [`CHANGES`] and `upgrade` does
+/// not name a release for them.
+const UNBISECTED: &[Fact] = &[Fact::McpSchema, Fact::InstructionsSuffixAnyCase];
+
 /// The facts of release `version`: the first row's, with each fact of
 /// [`CHANGES`] taken from the last row from its first release on (every
 /// row after the first holds the last row's value of each change before
@@ -472,6 +541,11 @@ pub(crate) fn of(version: &str) -> Profile {
         let later = compare_versions(since, facts.release) == Ordering::Greater;
         if at_least(version, since) && later {
             facts.release = since;
+        }
+    }
+    if at_least(version, last.release) {
+        for f in UNBISECTED {
+            f.take(&mut facts, last);
         }
     }
     facts
@@ -515,7 +589,8 @@ mod tests {
     fn bisected_boundaries() {
         let skills = |v| of(v).user_skill_roots.contains(&".claude/skills");
         assert!(skills("1.0.34") && !skills("1.0.39"));
-        assert!(!of("1.0.63").sends_blank_files && of("1.0.64").sends_blank_files);
+        assert_eq!(of("1.0.63").always_on_texts, AlwaysOnTexts::PerDirectory);
+        assert_eq!(of("1.0.64").always_on_texts, AlwaysOnTexts::AnyRepeat);
         assert_eq!(of("1.0.64").release, "1.0.64");
         assert_eq!(of(FIRST_MODELLED), TABLE[0]);
         assert!(!of("1.0.11").custom_agents_listed && of("1.0.12").custom_agents_listed);

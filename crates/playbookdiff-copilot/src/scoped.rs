@@ -33,19 +33,35 @@ const MAX_DEPTH: usize = 8;
 /// Which family a file belongs to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Family {
-    /// `.github/instructions/**/*.instructions.md`, key `applyTo`.
+    /// `.github/instructions/**/*.instructions.md`.
     Instructions,
-    /// `.claude/rules/**/*.md`, key `paths`.
+    /// `.claude/rules/**/*.md`.
     Rules,
 }
 
 impl Family {
-    /// The root folder, the front-matter key and the file-name suffix.
-    fn facts(self) -> (&'static str, &'static str, &'static str) {
+    /// The root folder and the file-name suffix.
+    fn facts(self) -> (&'static str, &'static str) {
         match self {
-            Family::Instructions => (".github/instructions", "applyTo", ".instructions.md"),
-            Family::Rules => (".claude/rules", "paths", ".md"),
+            Family::Instructions => (".github/instructions", ".instructions.md"),
+            Family::Rules => (".claude/rules", ".md"),
         }
+    }
+}
+
+/// The front-matter keys that hold a file's globs, the first present
+/// taken: `applyTo` in 1.0.24 (its schema has no other); `applyTo`, else
+/// `paths`, in both families from the release that reads rules on (seen
+/// with 1.0.102 on fuzzer seed 93 and its probe: `paths` of an
+/// instruction file and `applyTo` of a rule listed in the table, and of
+/// a file with both, `applyTo`; keys are case-sensitive, `Paths` and
+/// `applyto` not read). Taking the change for that of
+/// [`Profile::claude_rules`] is an assumption.
+fn keys(profile: &Profile) -> &'static [&'static str] {
+    if profile.claude_rules {
+        &["applyTo", "paths"]
+    } else {
+        &["applyTo"]
     }
 }
 
@@ -74,7 +90,7 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, profile: &Profile, b: &mut Builder) {
 /// The directory whose family folder holds `path`: the part before
 /// `.github/instructions/` or `.claude/rules/`.
 fn origin(path: &RepoPath, fam: Family) -> RepoPath {
-    let (folder, _, _) = fam.facts();
+    let (folder, _) = fam.facts();
     let p = path.as_str();
     let cut = if p.starts_with(folder) {
         Some(0)
@@ -99,6 +115,7 @@ fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, dir: &RepoPath, b
     for p in placed {
         match p {
             Placed::Startup(e) => b.push_effective(e),
+            Placed::Excluded(e) => b.others.push(e),
             Placed::OnDemand {
                 mut entry,
                 on_target,
@@ -119,6 +136,8 @@ fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, dir: &RepoPath, b
 enum Placed {
     /// Inlined at startup.
     Startup(Instruction),
+    /// Not read: its `excludeAgent` names Copilot CLI ([`excluded_by`]).
+    Excluded(Instruction),
     /// Listed at startup and injected when the agent views a matching
     /// file: the entry as when targetPath matches none of its globs, and
     /// its reason when it matches one.
@@ -131,16 +150,19 @@ enum Placed {
 /// The files of one family in directory `dir`, in path order, each read
 /// ([`one`]).
 fn read_family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, dir: &RepoPath) -> Vec<Placed> {
-    let (root, key, suffix) = fam.facts();
+    let (root, suffix) = fam.facts();
     let Some(base) = dir.join(root) else {
         return Vec::new();
     };
     let mut files = Vec::new();
     list(cx, &base, suffix, 0, &mut files);
+    if fam == Family::Instructions && !profile.instructions_suffix_any_case {
+        files.retain(|p| p.file_name().is_some_and(|n| n.ends_with(suffix)));
+    }
     files.sort();
     files
         .iter()
-        .filter_map(|path| one(cx, profile, fam, key, path))
+        .filter_map(|path| one(cx, profile, fam, path))
         .collect()
 }
 
@@ -205,23 +227,62 @@ pub(crate) fn apply_to(text: &TextFile) -> Option<Vec<String>> {
     globs(value.get("applyTo"))
 }
 
-/// The value of `key` read from its line (`key: value`, quotes removed)
-/// when the front matter is not valid YAML, as an object `{key: value}`.
+/// The value of `key` read from its line when the front matter is not
+/// valid YAML, as an object `{key: value}`: the first line starting with
+/// `key:` and a space or tab, the value trimmed, its quotes removed when
+/// it is quoted at both ends, else a ` #` comment removed (1.0.75
+/// `app.js`, the fallback of the instruction-file reader:
+/// `/^applyTo:[ \t]+(.*)/m`); `None` when no line holds a value.
 fn line_value(yaml: &str, key: &str) -> Option<Value> {
     let v = yaml.lines().find_map(|l| {
-        l.trim_start()
-            .strip_prefix(key)
-            .and_then(|r| r.trim_start().strip_prefix(':'))
+        l.strip_prefix(key)?
+            .strip_prefix(':')
+            .filter(|r| r.starts_with([' ', '\t']))
     })?;
-    let v = v.trim().trim_matches(['"', '\'']);
-    Some(serde_json::json!({ key: v }))
+    let v = v.trim();
+    let quoted = v.len() >= 2
+        && ((v.starts_with('"') && v.ends_with('"')) || (v.starts_with('\'') && v.ends_with('\'')));
+    let v = if quoted {
+        &v[1..v.len() - 1]
+    } else {
+        v.find(" #")
+            .or_else(|| v.find("\t#"))
+            .map_or(v, |i| v[..i].trim_end())
+    };
+    (!v.is_empty()).then(|| serde_json::json!({ key: v }))
 }
 
-/// Whether every glob matches every path (`**`): the file always applies.
+/// The globs Copilot CLI takes for every file (1.0.24 and 1.0.75
+/// `app.js`: `new Set(["**","**/*","*"])`; seen with 1.0.102: `applyTo:
+/// "*"` and `paths: "*"` were inlined, not listed).
+const EVERY_FILE: &[&str] = &["**", "**/*", "*"];
+
+/// Whether every glob is one of [`EVERY_FILE`]: the file always applies.
 pub(crate) fn always(globs: &Option<Vec<String>>) -> bool {
     globs
         .as_ref()
-        .is_none_or(|g| g.iter().all(|g| g == "**" || g == "**/*"))
+        .is_none_or(|g| g.iter().all(|g| EVERY_FILE.contains(&g.as_str())))
+}
+
+/// The `excludeAgent` values by which an instruction file leaves Copilot
+/// CLI out (1.0.24 and 1.0.75 `app.js`: `new Set(["coding-agent",
+/// "cloud-agent"])`; seen with 1.0.102 on fuzzer seeds 10 and 61:
+/// `excludeAgent: coding-agent` left the file out of the table and of the
+/// inlined files).
+const SELF_NAMES: &[&str] = &["coding-agent", "cloud-agent"];
+
+/// The value of `excludeAgent` (a string or a list of strings) in `text`'s
+/// front matter that names Copilot CLI ([`SELF_NAMES`]); `None` when there
+/// is none, or when the front matter is not valid YAML (then Copilot CLI
+/// reads only `applyTo`, from its line).
+pub(crate) fn excluded_by(text: &TextFile) -> Option<&'static str> {
+    let fm = text.front_matter()?;
+    let v = fm.value.as_ref().ok()?.get("excludeAgent")?;
+    let named = |x: &Value| SELF_NAMES.iter().copied().find(|n| x.as_str() == Some(*n));
+    match v {
+        Value::Array(a) => a.iter().find_map(named),
+        x => named(x),
+    }
 }
 
 /// The matcher of one glob, relative to the git root (`**` crosses
@@ -261,17 +322,17 @@ pub(crate) fn matcher(glob: &str) -> Option<GlobMatcher> {
     parsed(glob).or_else(|| parsed(&globset::escape(glob)))
 }
 
-/// One file of family `fam` with front-matter key `key`; `None` when it
+/// One file of family `fam`, its globs under [`keys`]; `None` when it
 /// cannot be read (reported).
-fn one(
-    cx: &mut Cx<'_, '_>,
-    profile: &Profile,
-    fam: Family,
-    key: &str,
-    path: &RepoPath,
-) -> Option<Placed> {
+fn one(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, path: &RepoPath) -> Option<Placed> {
+    let keys = keys(profile);
     let root = origin(path, fam);
     let text = read(cx, path).ok()?;
+    if fam == Family::Instructions {
+        if let Some(name) = excluded_by(&text) {
+            return Some(Placed::Excluded(excluded(path, &root, &text, name)));
+        }
+    }
     let fm = text.front_matter();
     let value = match fm {
         Some(f) => match &f.value {
@@ -281,14 +342,24 @@ fn one(
                     path,
                     "YAML",
                     e,
-                    &format!("Copilot CLI then takes `{key}` from its line as written (seen with 1.0.102: `applyTo: [unclosed` became the glob `[unclosed`)"),
+                    &format!("Copilot CLI then takes `{}` from its line as written (seen with 1.0.102: `applyTo: [unclosed` became the glob `[unclosed`)", keys[0]),
                     SourceFormat::Markdown,
                 ));
-                line_value(&f.yaml, key).map(Cow::Owned)
+                keys.iter()
+                    .find_map(|k| line_value(&f.yaml, k))
+                    .map(Cow::Owned)
             }
         },
         None => None,
     };
+    let key = keys
+        .iter()
+        .copied()
+        .find(|k| value.as_ref().is_some_and(|v| v.get(*k).is_some()))
+        .unwrap_or(match fam {
+            Family::Instructions => "applyTo",
+            Family::Rules => "paths",
+        });
     let globs = globs(value.as_ref().and_then(|v| v.get(key)));
     let kind = match fam {
         Family::Instructions => InstructionKind::Instructions,
@@ -358,6 +429,27 @@ fn one(
     })
 }
 
+/// The entry of instruction file `path` (of directory `root`, holding
+/// `text`) whose `excludeAgent` holds `name` ([`excluded_by`]).
+pub(crate) fn excluded(
+    path: &RepoPath,
+    root: &RepoPath,
+    text: &TextFile,
+    name: &str,
+) -> Instruction {
+    let why = format!("{path} is a path-specific instruction file whose `excludeAgent` names `{name}`, which Copilot CLI takes for itself, so it does not read the file.");
+    let mut e = entry(
+        path,
+        root,
+        Some(text),
+        (LoadPhase::Startup, Applicability::Excluded),
+        why,
+    );
+    e.kind = InstructionKind::Instructions;
+    e.id = format!("copilot:{}:{path}", e.kind);
+    e
+}
+
 #[cfg(test)]
 mod tests {
     use super::{always, globs, line_value, matcher};
@@ -384,6 +476,31 @@ mod tests {
         assert_eq!(
             line_value("applyTo: [unclosed\n", "applyTo"),
             Some(json!({"applyTo": "[unclosed"}))
+        );
+    }
+
+    /// `*` applies to every file, as `**` does (1.0.75 `app.js`).
+    #[test]
+    fn a_lone_star_is_every_file() {
+        assert!(always(&globs(Some(&json!("*")))));
+        assert!(always(&globs(Some(&json!(["**/*", "*"])))));
+        assert!(!always(&globs(Some(&json!("*, src/**")))));
+    }
+
+    /// The line of a key when the YAML does not parse, as 1.0.75's
+    /// fallback reads it: at the line's start, a space or tab after the
+    /// colon, quotes at both ends removed, else a ` #` comment.
+    #[test]
+    fn the_line_fallback_reads_as_the_agent() {
+        let read = |yaml: &str| line_value(yaml, "applyTo");
+        assert_eq!(read("applyTo:src/**"), None);
+        assert_eq!(read("  applyTo: src/**"), None);
+        assert_eq!(read("applyTo: "), None);
+        assert_eq!(read("applyTo: 'a, b'"), Some(json!({"applyTo": "a, b"})));
+        assert_eq!(read("applyTo: \"a"), Some(json!({"applyTo": "\"a"})));
+        assert_eq!(
+            read("applyTo:\tsrc/** # all"),
+            Some(json!({"applyTo": "src/**"}))
         );
     }
 }

@@ -179,11 +179,10 @@ fn of_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: RepoPath) -> Vec<(Skill, 
             let found = Found::Repo(".claude/commands", &dir);
             let mut s = load(cx, &file, found, Some(stem), text.as_deref());
             if s.applicability == Applicability::Effective {
-                let why = text.as_deref().and_then(|t| {
-                    let fm = t.front_matter()?;
-                    wrong_type(fm.value.as_ref().ok()?, &fm.yaml)
-                });
-                if let Some(why) = why {
+                if let Some(why) = text
+                    .as_deref()
+                    .and_then(|t| command_refusal(t, profile, &s))
+                {
                     exclude(cx, &mut s, why);
                 }
             }
@@ -276,8 +275,38 @@ fn command_files(cx: &Cx<'_, '_>, dir: &RepoPath) -> Vec<RepoPath> {
     out
 }
 
-/// A command file without front matter at its first line, which Copilot
-/// CLI does not list (seen with 1.0.24 and 1.0.102: humanlayer's
+/// Whether a command file's text, white space and byte order mark
+/// trimmed, starts with `---`: then Copilot CLI takes it for front matter
+/// and refuses the file when that does not parse (1.0.24 `app.js`, the
+/// command loader: a parse error is returned only when
+/// `text.trimStart().startsWith("---")`; a file without front matter is
+/// listed under its file name, seen with 1.0.102 on fuzzer seeds 22 and
+/// 66).
+fn opens_front_matter(text: &TextFile) -> bool {
+    text.text
+        .trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+        .starts_with("---")
+}
+
+/// Why Copilot CLI does not list command `s` of file text `text`: with
+/// front matter, what refuses a skill's ([`refusal`]: YAML that does not
+/// parse, seen with 1.0.102 on fuzzer seed 69, `  : [unbalanced` left
+/// `fix.md` out; a field of the wrong type; a name or description too
+/// long, seen on seeds 95 and 99, a `name` of 70 letters); without, a
+/// file name that is no valid name (1.0.24 `app.js`, the command loader
+/// and its schema); `None` when it lists the file.
+fn command_refusal(text: &TextFile, profile: &Profile, s: &Skill) -> Option<String> {
+    if text.front_matter().is_some() {
+        return refusal(text, profile, s);
+    }
+    (!valid_name(profile, s.name.trim())).then(|| {
+        format!("its file name {:?} is no valid skill name (longer than {NAME_MAX} characters, or a character other than ASCII letters, digits and {:?})", s.name, profile.skill_name_punctuation)
+    })
+}
+
+/// A command file that starts with `---` ([`opens_front_matter`]) but
+/// holds no front matter opened on its first line, which Copilot CLI does
+/// not list (seen with 1.0.24 and 1.0.102: humanlayer's
 /// `.claude/commands/create_worktree.md`, whose `---` follows an empty
 /// line, was the one command of 27 missing from `session.skills_loaded`).
 fn skipped_command(file: &RepoPath, dir: &RepoPath, name: String, source: SourceRef) -> Skill {
@@ -288,7 +317,7 @@ fn skipped_command(file: &RepoPath, dir: &RepoPath, name: String, source: Source
         source,
         load_phase: LoadPhase::Startup,
         applicability: Applicability::Excluded,
-        reason: format!("Found in the .claude/commands of {}, but it does not start with `---` front matter, so Copilot CLI does not list it as a skill (Claude Code still offers the command).", place(dir)),
+        reason: format!("Found in the .claude/commands of {}, but its `---` does not open front matter on the first line, so Copilot CLI does not list it as a skill (Claude Code still offers the command).", place(dir)),
         advertisement: Advertisement::new(AdvertisementState::Hidden, 0),
         description: None,
         invocation: Invocation {
@@ -343,7 +372,9 @@ fn load(
             .map(str::to_string)
     };
     if let (Some(_), None, Found::Repo(_, dir)) = (&command, fm, found) {
-        return skipped_command(file, dir, dir_name, source);
+        if text.is_some_and(opens_front_matter) {
+            return skipped_command(file, dir, dir_name, source);
+        }
     }
     // Spaces become `-` (seen with 1.0.24 and 1.0.102: `name: My Skill`
     // of case `oracle.dot_dirs_symlinked` was listed as `My-Skill`).

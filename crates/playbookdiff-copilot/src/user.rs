@@ -76,6 +76,12 @@ pub(crate) fn path_specific(
         let Some(text) = read(machine, &path, diags) else {
             continue;
         };
+        if let Some(name) = crate::scoped::excluded_by(&text) {
+            let mut e = crate::scoped::excluded(&path, &RepoPath::root(), &text, name);
+            e.source.scope = SourceScope::User;
+            b.others.push(e);
+            continue;
+        }
         let globs = crate::scoped::apply_to(&text);
         let every = crate::scoped::always(&globs);
         let (phase, a, why) = if every {

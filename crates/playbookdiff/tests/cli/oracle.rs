@@ -1299,6 +1299,22 @@ fn copilot_scoped(path: &str) -> bool {
         || p.starts_with("/~/.copilot/instructions/")
 }
 
+/// Whether path-specific entry `i` sends a blank text (white space only,
+/// after 1.0.24's "This instruction applies to files matching the
+/// pattern" line): the recorder finds an inlined file by its text, so it
+/// cannot see a blank one, which the agent sends all the same (seen with
+/// 1.0.102: an empty rule and one of spaces and line ends stood in the
+/// prompt between their neighbours).
+fn sent_blank(i: &Instruction) -> bool {
+    let text = i
+        .content
+        .strip_prefix("This instruction applies to files matching the pattern: ")
+        .map_or(i.content.as_str(), |rest| {
+            rest.split_once("\n\n").map_or("", |(_, body)| body)
+        });
+    text.trim_start_matches('\u{feff}').trim().is_empty()
+}
+
 /// Copilot CLI: the `<custom_instruction>` blocks in order, each named by
 /// the file whose text it holds (a text held by several identical files
 /// agrees with any of them), with the files each imports (`imports`); the
@@ -1389,6 +1405,9 @@ fn copilot_disagreements(
     let modelled_inlined: BTreeSet<String> = received
         .iter()
         .filter(|i| i.load_phase == LoadPhase::Startup && copilot_scoped(i.source.path.as_str()))
+        // A rule imported with `@` is sent inside its importer's block
+        // (compared under `instructions`), not after the blocks.
+        .filter(|i| i.imported_from.is_none() && !sent_blank(i))
         .map(|i| i.source.path.to_string())
         .collect();
     push("inlined", list(inlined), list(modelled_inlined));
