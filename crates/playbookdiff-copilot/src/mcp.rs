@@ -26,8 +26,8 @@
 //! `docs` and `notes` both started).
 
 use crate::json::{self, JsonFile, Loaded};
-use crate::trust::FolderTrust;
 use crate::profile::McpSchema;
+use crate::trust::FolderTrust;
 use crate::{Cx, Profile};
 use playbookdiff_adapter::problems::quote;
 use playbookdiff_model::redact::classify_value;
