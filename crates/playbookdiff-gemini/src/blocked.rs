@@ -1,28 +1,32 @@
 //! The path segments Gemini CLI's workspace refuses: a path below a
 //! workspace directory with one of them is not "within the workspace", so
 //! `read_file`, `list_directory` and the other tools refuse it and no
-//! context file is added on demand for it (`hasBlockedPathSegment` in
-//! `packages/core/src/utils/paths.ts`, called by
-//! `WorkspaceContext.isPathWithinWorkspace`; read in 0.61.0's bundle,
-//! absent from 0.34.0's; seen with 0.61.0: reading
-//! `node_modules/core/lib/GEMINI.md` added no `node_modules/GEMINI.md`).
-//! Its first release is not bisected: the adapter applies it to every
-//! release that adds context files on demand (`Profile::on_demand`).
+//! context file is added on demand for it (`isPathWithinWorkspace` in
+//! `packages/core/src/utils/workspaceContext.ts`, its check moved to
+//! `hasBlockedPathSegment` in `packages/core/src/utils/paths.ts` by 0.61.0;
+//! seen with 0.61.0: reading `node_modules/core/lib/GEMINI.md` added no
+//! `node_modules/GEMINI.md`). The releases with the rule and with the
+//! short names are [`Profile::blocked_segments`] and
+//! [`Profile::blocked_short_names`].
 
+use crate::Profile;
 use playbookdiff_model::RepoPath;
 
-/// Whether the part of `path` below the workspace directory `cwd` has a
-/// segment Gemini CLI refuses: `.git`, `.env` or `node_modules`, their
-/// Windows short names (`git~1`, `node_m~1`, `gi1a2b~3`), or a
-/// `gha-creds-*.json` file, compared in lower case after cutting an
-/// alternate stream (`:...`) and trailing spaces and dots. `false` when
-/// `path` is not below `cwd`.
-pub(crate) fn has_blocked_segment(path: &RepoPath, cwd: &RepoPath) -> bool {
-    path.starts_with(cwd)
+/// Whether release `profile` refuses `path` for a segment of its part
+/// below the workspace directory `cwd`: `.git`, `.env` or `node_modules`,
+/// a `gha-creds-*.json` file, and with [`Profile::blocked_short_names`]
+/// their Windows short names (`git~1`, `node_m~1`, `gi1a2b~3`), compared
+/// in lower case after cutting an alternate stream (`:...`) and trailing
+/// spaces and dots. `false` when `path` is not below `cwd` or the release
+/// has no such rule.
+pub(crate) fn has_blocked_segment(path: &RepoPath, cwd: &RepoPath, profile: &Profile) -> bool {
+    profile.blocked_segments
+        && path.starts_with(cwd)
         && path
             .components()
             .skip(cwd.depth())
-            .any(|s| is_blocked(&clean(s)))
+            .map(clean)
+            .any(|s| is_blocked(&s) || (profile.blocked_short_names && is_short_name(&s)))
 }
 
 /// A segment as `hasBlockedPathSegment` compares it.
@@ -31,13 +35,17 @@ fn clean(segment: &str) -> String {
     stream_cut.trim_end_matches([' ', '.']).to_lowercase()
 }
 
-/// Whether one cleaned segment is refused.
+/// Whether one cleaned segment is refused by name.
 fn is_blocked(s: &str) -> bool {
     matches!(s, ".git" | ".env" | "node_modules")
-        || short_name(s, "git", "gi")
+        || (s.starts_with("gha-creds-") && s.ends_with(".json"))
+}
+
+/// Whether one cleaned segment is the short name of a refused one.
+fn is_short_name(s: &str) -> bool {
+    short_name(s, "git", "gi")
         || short_name(s, "env", "en")
         || short_name(s, "node_m", "no")
-        || (s.starts_with("gha-creds-") && s.ends_with(".json"))
         || gha_short_name(s)
 }
 
@@ -69,6 +77,10 @@ mod tests {
         RepoPath::new(s).unwrap()
     }
 
+    fn latest() -> Profile {
+        crate::profile::of("0.61.0")
+    }
+
     #[test]
     fn segments_as_the_agent_compares_them() {
         let root = RepoPath::root();
@@ -96,15 +108,36 @@ mod tests {
             ("src/GEMINI.md", false),
         ];
         for (path, blocked) in cases {
-            assert_eq!(has_blocked_segment(&p(path), &root), blocked, "{path}");
+            assert_eq!(
+                has_blocked_segment(&p(path), &root, &latest()),
+                blocked,
+                "{path}"
+            );
         }
     }
 
     #[test]
     fn only_below_the_workspace_directory() {
         let cwd = p("node_modules/pkg");
-        assert!(!has_blocked_segment(&p("node_modules/pkg/x.md"), &cwd));
-        assert!(has_blocked_segment(&p("node_modules/pkg/.git/x"), &cwd));
-        assert!(!has_blocked_segment(&p("node_modules/x.md"), &cwd));
+        let r = latest();
+        assert!(!has_blocked_segment(&p("node_modules/pkg/x.md"), &cwd, &r));
+        assert!(has_blocked_segment(&p("node_modules/pkg/.git/x"), &cwd, &r));
+        assert!(!has_blocked_segment(&p("node_modules/x.md"), &cwd, &r));
+    }
+
+    #[test]
+    fn releases_before_the_rule_refuse_nothing_and_before_short_names_only_names() {
+        let root = RepoPath::root();
+        let old = crate::profile::of("0.34.0");
+        assert!(!has_blocked_segment(&p("node_modules/x"), &root, &old));
+        let mut names_only = latest();
+        names_only.blocked_short_names = false;
+        assert!(has_blocked_segment(
+            &p("node_modules/x"),
+            &root,
+            &names_only
+        ));
+        assert!(!has_blocked_segment(&p("node_m~1/x"), &root, &names_only));
+        assert!(has_blocked_segment(&p("node_m~1/x"), &root, &latest()));
     }
 }
