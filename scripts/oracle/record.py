@@ -1937,6 +1937,28 @@ def one_path_per_file(repo, found):
     return sorted(out)
 
 
+def inlined_positions(tail, candidates, repo):
+    """(position, path) of each candidate (path, text) whose text is in
+    `tail`, longest text first, each at an occurrence no longer file's
+    occurrence covers: a short file whose text is part of a longer one
+    (fuzzer seed 254 of 1.0.24: a rule holding only `never`, a word of an
+    inlined instruction file) is not taken for sent. Paths of one real
+    file (through a link) may share an occurrence."""
+    claimed = []  # (start, end, real file)
+    found = []
+    for p, t in sorted(candidates, key=lambda c: (-len(c[1]), c[0])):
+        real = os.path.realpath(repo / p)
+        i = tail.find(t)
+        while i >= 0 and any(s < i + len(t) and i < e and r != real for s, e, r in claimed):
+            i = tail.find(t, i + 1)
+        if i < 0:
+            i = rewritten_position(tail, t)
+        if i >= 0:
+            claimed.append((i, i + len(t), real))
+            found.append((i, p))
+    return found
+
+
 def copilot_instructions(text, repo, norm, cwd=".", home=None):
     """The `<custom_instruction>` blocks in order, each named by the file
     whose text it holds (imports taken out and recorded beside it), then
@@ -1984,21 +2006,15 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     # with 1.0.102: a rule with CRLF line ends arrived with them), so the
     # tail is made LF as well, or such a file would read as not sent.
     tail = text[tail_start:min(stop)].replace("\r\n", "\n") if stop else ""
-    inlined = []
-    for p, t in files.items():
-        if t and ("/.claude/rules/" in "/" + p
-                  # The agent takes `.Instructions.md` too (seen with
-                  # 1.0.102: fuzzer seeds 92 and 100).
-                  or ("/.github/instructions/" in "/" + p
-                      and p.lower().endswith(".instructions.md"))
-                  or (p.startswith("$HOME/.copilot/instructions/")
-                      and p.endswith(".instructions.md"))):
-            i = tail.find(t)
-            if i < 0:
-                i = rewritten_position(tail, t)
-            if i >= 0:
-                inlined.append((i, p))
-    inlined = one_path_per_file(repo, inlined)
+    candidates = [(p, t) for p, t in files.items()
+                  if t and ("/.claude/rules/" in "/" + p
+                            # The agent takes `.Instructions.md` too (seen
+                            # with 1.0.102: fuzzer seeds 92 and 100).
+                            or ("/.github/instructions/" in "/" + p
+                                and p.lower().endswith(".instructions.md"))
+                            or (p.startswith("$HOME/.copilot/instructions/")
+                                and p.endswith(".instructions.md")))]
+    inlined = one_path_per_file(repo, inlined_positions(tail, candidates, repo))
     # The table names a file relative to the folder whose
     # `.github/instructions` or `.claude/rules` holds it: the agent's git
     # root, else the launch directory.

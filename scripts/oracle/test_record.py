@@ -123,3 +123,25 @@ class OlderClaudeRequests(unittest.TestCase):
         text = record.SKILLS_HEADER + "- review: Review the diff.\n</system-reminder>"
         self.assertEqual(record.listed_skills(text),
                          [{"name": "review", "description": "Review the diff."}])
+
+
+class InlinedInstructions(unittest.TestCase):
+    """Which path-specific files Copilot CLI sent, found by their text in
+    the request's tail (fuzzer seed 254 of 1.0.24, reduced)."""
+
+    CANDIDATES = [(".claude/rules/w.md", "never"),
+                  (".github/instructions/t.instructions.md", "tests never small"),
+                  (".github/instructions/a.instructions.md", "api commit")]
+
+    def found(self, tail):
+        return [p for _, p in record.inlined_positions(tail, self.CANDIDATES, Path("/nonexistent"))]
+
+    def test_a_text_inside_a_longer_sent_file_is_not_a_sent_file(self):
+        self.assertEqual(self.found("<x>tests never small</x><x>api commit</x>"),
+                         [".github/instructions/t.instructions.md",
+                          ".github/instructions/a.instructions.md"])
+
+    def test_the_same_text_sent_on_its_own_too_is_a_sent_file(self):
+        self.assertEqual(sorted(self.found("tests never small\napi commit\nnever")),
+                         [".claude/rules/w.md", ".github/instructions/a.instructions.md",
+                          ".github/instructions/t.instructions.md"])

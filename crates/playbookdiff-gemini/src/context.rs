@@ -23,6 +23,7 @@
 //!   seen with 0.61.0 after a scripted `read_file`: `--- Newly Discovered
 //!   Project Context ---`).
 
+use crate::blocked::has_blocked_segment;
 use crate::imports::{self, Expansion};
 use crate::profile::{Boundary, Order};
 use crate::settings::{FileNames, Settings};
@@ -373,9 +374,20 @@ fn below_cwd(
             );
             continue;
         }
-        let hit = target
-            .as_ref()
-            .is_some_and(|t| t.starts_with(&dir) && t != &p);
+        if has_blocked_segment(&dir, &cwd, profile) {
+            let why = format!("{} lies below cwd {cwd} under a `node_modules`, `.git` or `.env` directory, whose paths Gemini CLI's tools refuse as outside the workspace; it adds no context file on demand there", place(&dir));
+            b.add(
+                cx,
+                &p,
+                &dir,
+                (LoadPhase::OnDemand, Applicability::Excluded),
+                &why,
+            );
+            continue;
+        }
+        let hit = target.as_ref().is_some_and(|t| {
+            t.starts_with(&dir) && t != &p && !has_blocked_segment(t, &cwd, profile)
+        });
         let (applicability, why) = if hit {
             (Applicability::Effective, format!("{} lies below cwd {cwd} on the way to targetPath; when the agent reads or lists a path there, Gemini CLI appends the context files of the directories between it and the project root that are not yet loaded to the tool's output", place(&dir)))
         } else {

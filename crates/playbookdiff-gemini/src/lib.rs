@@ -41,6 +41,7 @@
 //! with [`READ_LIMIT`]; no literal secret from the repository is written
 //! anywhere in the result.
 
+mod blocked;
 mod commands;
 mod context;
 mod extras;

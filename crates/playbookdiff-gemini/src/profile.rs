@@ -183,6 +183,14 @@ pub(crate) struct Profile {
     /// 0.61.0: a system file below the world-writable `/tmp` was not
     /// applied). 0.34.0 reads it as it is.
     pub system_settings_secured: bool,
+    /// Whether the workspace refuses a path with a `.git`, `.env` or
+    /// `node_modules` segment below a workspace directory, so that no
+    /// context file is added on demand for it
+    /// ([`crate::blocked::has_blocked_segment`]). 0.34.0 has no such rule.
+    pub blocked_segments: bool,
+    /// Whether the Windows short names of those segments (`git~1`,
+    /// `node_m~1`) are refused too (`*_SFN_REGEX` in 0.61.0's bundle).
+    pub blocked_short_names: bool,
 }
 
 impl Profile {
@@ -230,6 +238,8 @@ const TABLE: &[Profile] = &[
         later_commands: 0,
         folder_trust: false,
         system_settings_secured: false,
+        blocked_segments: false,
+        blocked_short_names: false,
     },
     Profile {
         release: "0.34.0",
@@ -242,6 +252,8 @@ const TABLE: &[Profile] = &[
         later_commands: 0b1_0000,
         folder_trust: false,
         system_settings_secured: false,
+        blocked_segments: false,
+        blocked_short_names: false,
     },
     Profile {
         release: "0.61.0",
@@ -254,6 +266,8 @@ const TABLE: &[Profile] = &[
         later_commands: 0b1_1111,
         folder_trust: true,
         system_settings_secured: true,
+        blocked_segments: true,
+        blocked_short_names: true,
     },
 ];
 
@@ -289,6 +303,10 @@ pub(crate) enum Fact {
     FolderTrust,
     /// [`Profile::system_settings_secured`].
     SystemSettingsSecured,
+    /// [`Profile::blocked_segments`].
+    BlockedSegments,
+    /// [`Profile::blocked_short_names`].
+    BlockedShortNames,
 }
 
 impl Fact {
@@ -314,6 +332,8 @@ impl Fact {
             Fact::SystemSettingsSecured => {
                 facts.system_settings_secured = newer.system_settings_secured
             }
+            Fact::BlockedSegments => facts.blocked_segments = newer.blocked_segments,
+            Fact::BlockedShortNames => facts.blocked_short_names = newer.blocked_short_names,
         }
     }
 }
@@ -437,11 +457,25 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `gemini.settings_only_cwd`, `\"fileName\": \"AGENTS.md\"`): 0.43.0 sends `AGENTS.md` only, 0.44.0 `AGENTS.md` and `GEMINI.md`",
     },
     Change {
+        fact: Fact::BlockedSegments,
+        name: "blocked_segments",
+        since: "0.51.0",
+        summary: "The workspace refuses paths with a `.git`, `.env` or `node_modules` segment below the launch directory: reading one adds no context file on demand.",
+        evidence: "bisected on the agent's code: the package of 0.47.0 lacks `clean === \".env\" || clean === \"node_modules\"` (in `isPathWithinWorkspace`), that of 0.51.0 holds it; seen with 0.61.0 (case `fuzz.gemini.234`): reading `node_modules/core/lib/GEMINI.md` adds no `node_modules/GEMINI.md`",
+    },
+    Change {
         fact: Fact::SystemSettingsSecured,
         name: "system_settings_secured",
         since: "0.60.0",
         summary: "The system settings file is skipped unless it and every directory above it are owned by root and not writable by group or others.",
         evidence: "bisected on the agent's code: the package of 0.59.0 lacks `isFileAndDirectorySecureSync`, that of 0.60.0 holds it",
+    },
+    Change {
+        fact: Fact::BlockedShortNames,
+        name: "blocked_short_names",
+        since: "0.60.0",
+        summary: "The Windows short names of the refused segments (`git~1`, `node_m~1`) are refused too.",
+        evidence: "bisected on the agent's code: the package of 0.59.0 lacks `NODE_MODULES_SFN_REGEX`, that of 0.60.0 holds it",
     },
 ];
 
