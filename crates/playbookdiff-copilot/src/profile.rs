@@ -17,8 +17,7 @@
 //! (behaviour `copilot.skills-loaded-event`, not a fact).
 
 use playbookdiff_adapter::hooks::Events;
-use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
-use std::cmp::Ordering;
+use playbookdiff_model::profile::{at_least, facts_of, ProfileRow, ReleaseChange, TableFact};
 
 /// How `.github/instructions/**/*.instructions.md` reach the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,8 +326,7 @@ pub(crate) enum Fact {
     CustomAgentsListed,
 }
 
-impl Fact {
-    /// Copies this field of `newer` into `facts`.
+impl TableFact<Profile> for Fact {
     fn take(self, facts: &mut Profile, newer: &Profile) {
         let (f, n) = (facts, newer);
         match self {
@@ -524,31 +522,28 @@ pub(crate) const FIRST_MODELLED: &str = "1.0.11";
 /// not name a release for them.
 const UNBISECTED: &[Fact] = &[Fact::McpSchema, Fact::InstructionsSuffixAnyCase];
 
-/// The facts of release `version`: the first row's, with each fact of
-/// [`CHANGES`] taken from the last row from its first release on (every
-/// row after the first holds the last row's value of each change before
-/// it); `release` is the latest row or change at or before `version`. A
-/// release outside the window gets the facts of the nearest end (the
-/// caller has said so with a diagnostic).
+/// The facts of release `version` ([`facts_of`] over [`TABLE`] and
+/// [`CHANGES`]), and from the last row on the last row's [`UNBISECTED`]
+/// facts. A release outside the window gets the facts of the nearest end
+/// (the caller has said so with a diagnostic).
 pub(crate) fn of(version: &str) -> Profile {
-    let (first, last) = (&TABLE[0], &TABLE[TABLE.len() - 1]);
-    let mut facts = *first;
-    for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
-        c.fact.take(&mut facts, last);
-    }
-    let starts = CHANGES.iter().map(|c| c.since);
-    for since in TABLE.iter().map(|r| r.release).chain(starts) {
-        let later = compare_versions(since, facts.release) == Ordering::Greater;
-        if at_least(version, since) && later {
-            facts.release = since;
-        }
-    }
-    if at_least(version, last.release) {
+    let mut facts = facts_of(TABLE, CHANGES, version);
+    if at_least(version, TABLE[TABLE.len() - 1].release) {
         for f in UNBISECTED {
-            f.take(&mut facts, last);
+            f.take(&mut facts, &TABLE[TABLE.len() - 1]);
         }
     }
     facts
+}
+
+impl ProfileRow for Profile {
+    fn release(&self) -> &'static str {
+        self.release
+    }
+
+    fn set_release(&mut self, release: &'static str) {
+        self.release = release;
+    }
 }
 
 /// [`CHANGES`] as the adapter's

@@ -126,6 +126,55 @@ pub struct FactChange<F> {
     pub evidence: &'static str,
 }
 
+/// A row of an adapter's version table: the facts of one release.
+pub trait ProfileRow: Copy + 'static {
+    /// The first release these facts hold for.
+    fn release(&self) -> &'static str;
+    /// Sets that release.
+    fn set_release(&mut self, release: &'static str);
+}
+
+/// A fact of a version table: one field of its row type `R`.
+pub trait TableFact<R>: Copy {
+    /// Copies this field of `newer` into `facts`.
+    fn take(self, facts: &mut R, newer: &R);
+}
+
+/// The facts of release `version` from a version table (`table`, oldest
+/// first) and its bisected `changes`: the first row's, with each change's
+/// fact taken from its first release on, from the first row at or after
+/// that release (the last row for a change after every row); `release`
+/// is the latest row or change at or before `version`. A release outside
+/// the table gets the facts of the nearest end (the caller says so with a
+/// diagnostic). Panics on an empty table.
+pub fn facts_of<R: ProfileRow, F: TableFact<R>>(
+    table: &'static [R],
+    changes: &[FactChange<F>],
+    version: &str,
+) -> R {
+    let mut facts = table[0];
+    for c in changes.iter().filter(|c| at_least(version, c.since)) {
+        let row = table
+            .iter()
+            .find(|r| at_least(r.release(), c.since))
+            .unwrap_or(&table[table.len() - 1]);
+        c.fact.take(&mut facts, row);
+        facts.set_release(latest(facts.release(), c.since));
+    }
+    for row in table.iter().filter(|r| at_least(version, r.release())) {
+        facts.set_release(latest(facts.release(), row.release()));
+    }
+    facts
+}
+
+/// The later of two releases.
+fn latest(a: &'static str, b: &'static str) -> &'static str {
+    match compare_versions(a, b) {
+        Ordering::Less => b,
+        _ => a,
+    }
+}
+
 /// `changes` as the adapter's release changes, oldest first.
 pub fn release_changes<F>(changes: &[FactChange<F>]) -> Vec<ReleaseChange> {
     let mut out: Vec<ReleaseChange> = changes

@@ -15,8 +15,7 @@
 //! every modelled release, as far as the releases sampled before 1.18.33
 //! showed (`oracle/bisect/opencode.older.json`).
 
-use playbookdiff_model::profile::{at_least, compare_versions, ReleaseChange};
-use std::cmp::Ordering;
+use playbookdiff_model::profile::{facts_of, ProfileRow, ReleaseChange, TableFact};
 
 /// Where the release lists the skills to the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,8 +125,7 @@ pub(crate) enum Fact {
     BundledCustomizeSkillGone,
 }
 
-impl Fact {
-    /// Copies this field of `newer` into `facts`.
+impl TableFact<Profile> for Fact {
     fn take(self, facts: &mut Profile, newer: &Profile) {
         match self {
             Fact::SkillsInSystemPrompt => facts.skill_listing = newer.skill_listing,
@@ -177,38 +175,21 @@ pub(crate) const CHANGES: &[Change] = &[
     },
 ];
 
-/// The facts of release `version`: the first row's, with each fact of
-/// [`CHANGES`] taken from its first release on from the row it leads to
-/// ([`row_of`]); `release` is the latest row or change at or before
-/// `version`. A release outside the window gets the facts of the nearest
-/// end (the caller has said so with a diagnostic).
+/// The facts of release `version` ([`facts_of`] over [`TABLE`] and
+/// [`CHANGES`]). A release outside the window gets the facts of the
+/// nearest end (the caller has said so with a diagnostic).
 pub(crate) fn of(version: &str) -> Profile {
-    let mut facts = TABLE[0];
-    for c in CHANGES.iter().filter(|c| at_least(version, c.since)) {
-        c.fact.take(&mut facts, row_of(c));
-        facts.release = latest(facts.release, c.since);
-    }
-    for row in TABLE.iter().filter(|r| at_least(version, r.release)) {
-        facts.release = latest(facts.release, row.release);
-    }
-    facts
+    facts_of(TABLE, CHANGES, version)
 }
 
-/// The later of two releases.
-fn latest(a: &'static str, b: &'static str) -> &'static str {
-    match compare_versions(a, b) {
-        Ordering::Less => b,
-        _ => a,
+impl ProfileRow for Profile {
+    fn release(&self) -> &'static str {
+        self.release
     }
-}
 
-/// The row whose facts change `c` brings: the first at or after its
-/// release (the last row for a change after every row).
-fn row_of(c: &Change) -> &'static Profile {
-    TABLE
-        .iter()
-        .find(|r| at_least(r.release, c.since))
-        .unwrap_or(&TABLE[TABLE.len() - 1])
+    fn set_release(&mut self, release: &'static str) {
+        self.release = release;
+    }
 }
 
 /// [`CHANGES`] as the adapter's
