@@ -1937,19 +1937,34 @@ def one_path_per_file(repo, found):
     return sorted(out)
 
 
+def whole_lines(tail, start, end):
+    """Whether `tail[start:end]` fills the lines it lies on (nothing but
+    white space before it on its first line and after it on its last):
+    the agent sends a path-specific file's text on lines of its own, after
+    the line naming its pattern, so a file's text inside a sentence is not
+    the file sent (fuzzer seed 290 of 1.0.24: a rule holding only `never`
+    matched the agent's own "Specifically, never execute commands")."""
+    line_start = tail.rfind("\n", 0, start) + 1
+    line_end = tail.find("\n", end)
+    return not tail[line_start:start].strip() and \
+        not tail[end:len(tail) if line_end < 0 else line_end].strip()
+
+
 def inlined_positions(tail, candidates, repo):
     """(position, path) of each candidate (path, text) whose text is in
-    `tail`, longest text first, each at an occurrence no longer file's
-    occurrence covers: a short file whose text is part of a longer one
-    (fuzzer seed 254 of 1.0.24: a rule holding only `never`, a word of an
-    inlined instruction file) is not taken for sent. Paths of one real
-    file (through a link) may share an occurrence."""
+    `tail` on lines of its own ([`whole_lines`]), longest text first, each
+    at an occurrence no longer file's occurrence covers: a short file
+    whose text is part of a longer one (fuzzer seed 254 of 1.0.24: a rule
+    holding only `never`, a word of an inlined instruction file) is not
+    taken for sent. Paths of one real file (through a link) may share an
+    occurrence."""
     claimed = []  # (start, end, real file)
     found = []
     for p, t in sorted(candidates, key=lambda c: (-len(c[1]), c[0])):
         real = os.path.realpath(repo / p)
         i = tail.find(t)
-        while i >= 0 and any(s < i + len(t) and i < e and r != real for s, e, r in claimed):
+        while i >= 0 and (not whole_lines(tail, i, i + len(t))
+                          or any(s < i + len(t) and i < e and r != real for s, e, r in claimed)):
             i = tail.find(t, i + 1)
         if i < 0:
             i = rewritten_position(tail, t)

@@ -246,7 +246,10 @@ pub fn glued_at_tokens(text: &str) -> Vec<ImportToken> {
 }
 
 /// `@` followed by non-space characters, outside masked ranges, where the
-/// byte before `@` (`None` at the start) satisfies `accept_prev`.
+/// byte before `@` (`None` at the start of the text, after a byte-order
+/// mark there: the mark is no character of the text, and Copilot CLI
+/// 1.0.102 imports `\u{feff}@a.md` at the start of a file, fuzzer seed
+/// 244) satisfies `accept_prev`.
 fn scan_at_tokens(
     text: &str,
     masked: &[(usize, usize)],
@@ -256,6 +259,7 @@ fn scan_at_tokens(
         return Vec::new();
     }
     let bytes = text.as_bytes();
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let mut out = Vec::new();
     let mut mi = 0usize;
     for (i, _) in text.match_indices('@') {
@@ -265,7 +269,8 @@ fn scan_at_tokens(
         if mi < masked.len() && masked[mi].0 <= i && i < masked[mi].1 {
             continue;
         }
-        if !accept_prev(i.checked_sub(1).map(|j| bytes[j])) {
+        let prev = i.checked_sub(1).filter(|_| i != bom).map(|j| bytes[j]);
+        if !accept_prev(prev) {
             continue;
         }
         let tail = &text[i + 1..];
@@ -301,6 +306,15 @@ mod tests {
     fn skips_code_spans_fences_indented_code_and_html() {
         let t = "See @a.md and `@b.md`.\n\n```\n@c.md\n```\n\n    @d.md\n\n<!-- @e.md -->\n\n<div>\n@f.md\n</div>\n\n~~~\n@g.md\n~~~\nmail me@h.md\n@i.md";
         assert_eq!(raws(t), ["a.md", "i.md"]);
+    }
+
+    /// A byte-order mark opening the text is not a character before a
+    /// token; anywhere else it is.
+    #[test]
+    fn a_leading_byte_order_mark_does_not_glue_a_token() {
+        assert_eq!(raws("\u{feff}@a.md\n@b.md"), ["a.md", "b.md"]);
+        assert_eq!(raws("x\u{feff}@a.md"), Vec::<String>::new());
+        assert_eq!(raws("\u{feff}`@a.md`"), Vec::<String>::new());
     }
 
     #[test]
