@@ -7,7 +7,10 @@
 //!
 //! * a token is `@` at the start of the text or after a space, tab or line
 //!   break, up to the next such character; the path must start with `.`,
-//!   `/` or an ASCII letter;
+//!   `/` or an ASCII letter; a byte order mark opening the file is a
+//!   character before the `@`, so `\u{feff}@b.md` is no import (seen with
+//!   both, case `oracle.bom_at_import`; Claude Code and Copilot CLI 1.0.102
+//!   import it);
 //! * a token inside a backtick span (`` (`+)[\s\S]*?\1 ``, inline code and
 //!   fenced blocks alike) is left as text;
 //! * URLs and paths that resolve (links followed, `resolveToRealPath`)
@@ -272,6 +275,7 @@ mod tests {
         let t = "@a.md x@b.md @./c.md\n@/d @1 @_e\t@f";
         let paths: Vec<&str> = tokens(t).iter().map(|t| t.path).collect();
         assert_eq!(paths, ["a.md", "./c.md", "/d", "f"]);
+        assert!(tokens("\u{feff}@b.md").is_empty(), "a leading mark glues");
     }
 
     /// Backtick spans: inline code, fences, and an unclosed run.
