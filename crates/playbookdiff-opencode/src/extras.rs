@@ -8,9 +8,12 @@
 //! matter; `{mode,modes}/*.md` are primary agents;
 //! `{plugin,plugins}/*.{ts,js}` are plugins, modules OpenCode imports and
 //! runs. Configuration keys `agent`, `command`, `mode` and `plugin` add
-//! more. Seen with `opencode debug config`: a command or agent of the
-//! root's `.opencode` replaces one of the same name closer to cwd, and
-//! the files are read after the configuration keys.
+//! more. OpenCode merges every definition of one name (`mergeDeep`, in
+//! `Config.loadInstanceState`): agents, modes and the `mode` key into one
+//! agent, commands into one command, a later read's fields winning and
+//! the fields only an earlier one sets kept. A directory's files are read
+//! after its own `opencode.json`, the root's `.opencode` after those
+//! closer to cwd (seen with `opencode debug config`).
 //!
 //! An agent's front matter gives `description`, `mode` (`primary`,
 //! `subagent` or `all`, the default), `model`, `tools` (a map from tool to
@@ -19,7 +22,7 @@
 //! tool of the request; a primary one is not. Commands are not in the
 //! request: only the user runs them (surfaces reference, 1.18.33).
 
-use crate::config::Layer;
+use crate::config::{merge_deep, Layer};
 use crate::schema::{self, Schema};
 use crate::walk::{self, Opts};
 use crate::{user, Cx, Walk};
@@ -31,6 +34,7 @@ use playbookdiff_model::{
 use playbookdiff_source::markdown::parse_yaml_with;
 use playbookdiff_source::{Machine, TextFile};
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
 /// The tool whose description lists the subagents to the model.
 const LISTED_BY: &str = "task";
@@ -63,16 +67,65 @@ impl Kind {
             Kind::Command => ("command", ["command", "commands"], None),
         }
     }
+
+    /// The fields a definition of this kind brings to the merge: a mode
+    /// (a file of the mode folders, an entry of the `mode` key) is
+    /// `mode: primary` whatever it says (1.18.33: `{...mode, mode:
+    /// "primary"}`).
+    fn fields(self, mut fields: Map<String, Value>) -> Map<String, Value> {
+        if self == Kind::Mode {
+            fields.insert("mode".into(), Value::from("primary"));
+        }
+        fields
+    }
 }
 
-/// One definition found, before precedence.
+/// One definition found, before the merge.
 struct Def {
     kind: Kind,
     name: String,
     source: SourceRef,
+    /// Its fields; a mode's `mode` is `primary`, as OpenCode sets it.
     fields: Map<String, Value>,
     /// Where it was found, for the reason.
     from: String,
+    /// The read it comes from (one configuration file, one folder scan):
+    /// a later definition of the same read replaces it, one of a later
+    /// read is merged over it.
+    read: usize,
+}
+
+/// A name space of definitions: OpenCode merges agents, modes and the
+/// `mode` key into one `agent` map, and commands into another.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Space {
+    Agents,
+    Commands,
+}
+
+impl Space {
+    /// The kinds read from each directory, in OpenCode's order.
+    fn kinds(self) -> &'static [Kind] {
+        match self {
+            Space::Agents => &[Kind::Agent, Kind::Mode],
+            Space::Commands => &[Kind::Command],
+        }
+    }
+
+    /// The kind of the configuration key merged with each layer.
+    fn key(self) -> Kind {
+        match self {
+            Space::Agents => Kind::Agent,
+            Space::Commands => Kind::Command,
+        }
+    }
+}
+
+/// The user's directories read in local mode: the global configuration
+/// directory and `~/.opencode`, each with the machine holding it.
+struct UserDirs<'m> {
+    global: Option<(&'m Machine, RepoPath)>,
+    home: Option<(&'m Machine, RepoPath)>,
 }
 
 /// Adds the agents, modes and commands of the configuration layers and of
@@ -84,23 +137,75 @@ pub(crate) fn compile(
     machine: Option<&Machine>,
     out: &mut EffectiveAgentConfig,
 ) {
-    let global = machine.and_then(|m| Some((m, user::config_dir(m)?)));
-    let home = machine.and_then(|m| Some((m, crate::config::home_dir()?)));
-    for kind in [Kind::Agent, Kind::Mode, Kind::Command] {
-        let mut defs = from_layers(layers, kind);
-        if let Some((m, dir)) = &global {
-            defs.extend(from_user_files(cx, m, dir, kind));
-        }
-        defs.extend(from_files(cx, kind));
-        if let Some((m, dir)) = &home {
-            defs.extend(from_user_files(cx, m, dir, kind));
-        }
-        settle(cx, kind, defs, out);
+    let user = UserDirs {
+        global: machine.and_then(|m| Some((m, user::config_dir(m)?))),
+        home: machine.and_then(|m| Some((m, crate::config::home_dir()?))),
+    };
+    for space in [Space::Agents, Space::Commands] {
+        let defs = in_merge_order(cx, layers, &user, space);
+        settle(cx, defs, out);
     }
     report_plugins(cx, layers);
-    for (m, dir) in global.iter().chain(&home) {
+    for (m, dir) in user.global.iter().chain(&user.home) {
         report_user_plugins(cx, m, dir);
     }
+}
+
+/// The definitions of `space` in the order OpenCode 1.18.33 merges them
+/// (`Config.loadInstanceState`, `config/config.ts`: `mergeDeep` of each
+/// read into the `agent` or `command` map): the key of the global and
+/// project configuration files; then directory by directory
+/// (`ConfigPaths.directories`: the global configuration directory, each
+/// `.opencode` from cwd up to the worktree, `~/.opencode`) the
+/// directory's own `opencode.json(c)`, its agent (or command) files and
+/// its mode files; then the managed files; last, for agents, the `mode`
+/// key of every layer (merged with `mode: primary`).
+fn in_merge_order(
+    cx: &mut Cx<'_, '_>,
+    layers: &[Layer],
+    user: &UserDirs<'_>,
+    space: Space,
+) -> Vec<Def> {
+    let dots: Vec<RepoPath> = cx
+        .up_chain()
+        .iter()
+        .filter_map(|d| d.join(".opencode"))
+        .filter(|b| cx.repo.is_dir(b))
+        .collect();
+    let managed = crate::config::managed_dir();
+    let home = user.home.as_ref().map(|(_, d)| d.clone());
+    let later: Vec<&RepoPath> = dots.iter().chain(&home).chain(&managed).collect();
+    let of = |dir: Option<&RepoPath>| {
+        layers
+            .iter()
+            .filter(move |l| l.path.parent().as_ref() == dir)
+            .collect::<Vec<_>>()
+    };
+    let mut reads: Vec<Vec<Def>> = layers
+        .iter()
+        .filter(|l| !later.iter().any(|d| l.path.parent().as_ref() == Some(*d)))
+        .map(|l| from_layer(l, space.key()))
+        .collect();
+    if let Some((m, dir)) = &user.global {
+        reads.extend(space.kinds().iter().map(|&k| from_user_files(cx, m, dir, k)));
+    }
+    for dot in &dots {
+        reads.extend(of(Some(dot)).into_iter().map(|l| from_layer(l, space.key())));
+        reads.extend(space.kinds().iter().map(|&k| from_dir(cx, dot, k)));
+    }
+    if let Some((m, dir)) = &user.home {
+        reads.extend(of(Some(dir)).into_iter().map(|l| from_layer(l, space.key())));
+        reads.extend(space.kinds().iter().map(|&k| from_user_files(cx, m, dir, k)));
+    }
+    reads.extend(of(managed.as_ref()).into_iter().map(|l| from_layer(l, space.key())));
+    if space == Space::Agents {
+        reads.extend(layers.iter().map(|l| from_layer(l, Kind::Mode)));
+    }
+    let mut defs = Vec::new();
+    for (read, batch) in reads.into_iter().enumerate() {
+        defs.extend(batch.into_iter().map(|d| Def { read, ..d }));
+    }
+    defs
 }
 
 /// The definitions of `kind` in the user's global configuration directory
@@ -151,8 +256,9 @@ fn definition(
         kind,
         name,
         source,
-        fields,
+        fields: kind.fields(fields),
         from,
+        read: 0,
     }
 }
 
@@ -183,59 +289,52 @@ fn plugin_listed(path: &RepoPath) -> Diagnostic {
         })
 }
 
-/// The definitions of `kind` in the configuration layers, in layer order.
-fn from_layers(layers: &[Layer], kind: Kind) -> Vec<Def> {
+/// The definitions of `kind` under its key of layer `l`, by name.
+fn from_layer(l: &Layer, kind: Kind) -> Vec<Def> {
     let (key, _, _) = kind.places();
-    let mut out = Vec::new();
-    for l in layers {
-        let Some(map) = l.get(&[key]).and_then(Value::as_object) else {
-            continue;
-        };
-        let mut names: Vec<&String> = map.keys().collect();
-        names.sort();
-        for name in names {
-            out.push(Def {
-                kind,
-                name: name.clone(),
-                source: l.source(&[key, name]),
-                fields: map[name].as_object().cloned().unwrap_or_default(),
-                from: format!("the `{key}` key of {}", problems::quote(&l.path)),
-            });
-        }
-    }
-    out
+    let Some(map) = l.get(&[key]).and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut names: Vec<&String> = map.keys().collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| Def {
+            kind,
+            name: name.clone(),
+            source: l.source(&[key, name]),
+            fields: kind.fields(map[name].as_object().cloned().unwrap_or_default()),
+            from: format!("the `{key}` key of {}", problems::quote(&l.path)),
+            read: 0,
+        })
+        .collect()
 }
 
-/// The definitions of `kind` in the `.opencode` directories from cwd up,
-/// closest first (the root's last, so it wins a name).
-fn from_files(cx: &mut Cx<'_, '_>, kind: Kind) -> Vec<Def> {
+/// The definitions of `kind` in the folders of the `.opencode` directory
+/// `base`, one scan of both folder names.
+fn from_dir(cx: &mut Cx<'_, '_>, base: &RepoPath, kind: Kind) -> Vec<Def> {
     let (_, subs, depth) = kind.places();
     let mut out = Vec::new();
-    for dir in cx.up_chain() {
-        let Some(base) = dir.join(".opencode").filter(|b| cx.repo.is_dir(b)) else {
-            continue;
+    for sub in subs {
+        let Some(root) = base.join(sub) else { continue };
+        let opts = Opts {
+            dot: true,
+            follow: true,
+            max_depth: depth,
         };
-        for sub in subs {
-            let Some(root) = base.join(sub) else { continue };
-            let opts = Opts {
-                dot: true,
-                follow: true,
-                max_depth: depth,
-            };
-            let w = walk::files(cx, &root, opts, &|rel| rel.ends_with(".md"));
-            for f in w.files {
-                let text = cx.repo.read_text(&f.path, READ_LIMIT).ok();
-                let (source, fields) = front_matter(&f.path, text.as_deref());
-                if !decodes(cx, kind, &f.path, &source, &fields) {
-                    continue;
-                }
-                out.push(definition(
-                    kind,
-                    (source, fields),
-                    &f.rel,
-                    format!("`{root}`"),
-                ));
+        let w = walk::files(cx, &root, opts, &|rel| rel.ends_with(".md"));
+        for f in w.files {
+            let text = cx.repo.read_text(&f.path, READ_LIMIT).ok();
+            let (source, fields) = front_matter(&f.path, text.as_deref());
+            if !decodes(cx, kind, &f.path, &source, &fields) {
+                continue;
             }
+            out.push(definition(
+                kind,
+                (source, fields),
+                &f.rel,
+                format!("`{root}`"),
+            ));
         }
     }
     out
@@ -321,38 +420,87 @@ pub(crate) fn split_front_matter(text: &str) -> Option<(&str, u32)> {
     Some((yaml.strip_suffix('\r').unwrap_or(yaml), end_line))
 }
 
-/// Decides which definition of each name wins (the last read) and adds
-/// every definition to `out`, the losers shadowed.
-fn settle(cx: &mut Cx<'_, '_>, kind: Kind, defs: Vec<Def>, out: &mut EffectiveAgentConfig) {
-    let mut last: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+/// Merges the definitions of each name in order, as OpenCode's
+/// `mergeDeep` does (a later definition's fields win; a field only an
+/// earlier one sets stays: a file without `mode` under a configuration
+/// entry `mode: primary` is primary, fuzzer seeds 294 and 308 of 1.18.33),
+/// and adds every definition to `out`: the last one read carries the
+/// merged fields, the earlier ones are shadowed. A later definition of
+/// the same read (one folder scan) replaces an earlier one instead.
+fn settle(cx: &mut Cx<'_, '_>, defs: Vec<Def>, out: &mut EffectiveAgentConfig) {
+    // Per name: the merged fields, the read of the last definition, and
+    // its index.
+    let mut merged: HashMap<&str, (Value, usize, usize)> = HashMap::new();
     for (i, d) in defs.iter().enumerate() {
-        last.insert(d.name.clone(), i);
+        let own = Value::Object(d.fields.clone());
+        let acc = merged
+            .entry(d.name.as_str())
+            .or_insert_with(|| (Value::Null, d.read, i));
+        if acc.1 == d.read {
+            acc.0 = own;
+        } else {
+            merge_deep(&mut acc.0, &own);
+        }
+        (acc.1, acc.2) = (d.read, i);
     }
     for (i, d) in defs.iter().enumerate() {
-        let winner = &defs[last[&d.name]];
-        let shadowed = last[&d.name] != i;
-        if shadowed {
-            duplicate(cx, d, winner);
-        }
-        match kind {
-            Kind::Command => out.commands.push(command(d, shadowed, winner)),
-            Kind::Agent | Kind::Mode => out.subagents.push(subagent(d, shadowed, winner)),
+        let (fields, _, last) = &merged[d.name.as_str()];
+        let winner = &defs[*last];
+        let placed = if *last == i {
+            Merge::Winner(fields.as_object().unwrap_or(&d.fields))
+        } else {
+            let replaced = defs[i + 1..]
+                .iter()
+                .any(|e| e.name == d.name && e.read == d.read);
+            duplicate(cx, d, winner, replaced);
+            Merge::Under { winner, replaced }
+        };
+        match d.kind {
+            Kind::Command => out.commands.push(command(d, placed)),
+            Kind::Agent | Kind::Mode => out.subagents.push(subagent(d, placed)),
         }
     }
 }
 
-/// Reports that `loser` shares its name with `winner`, which OpenCode keeps.
-fn duplicate(cx: &mut Cx<'_, '_>, loser: &Def, winner: &Def) {
+/// Where a definition ends up in the merge of its name.
+enum Merge<'a> {
+    /// It is read last: the name's definition, with these merged fields.
+    Winner(&'a Map<String, Value>),
+    /// A later definition (`winner`, the last read) is merged over it, or
+    /// one of the same read `replaced` it.
+    Under { winner: &'a Def, replaced: bool },
+}
+
+impl Merge<'_> {
+    /// The fields the definition has in the end: the merged ones for the
+    /// winner, its own for one merged under another.
+    fn fields<'d>(&'d self, d: &'d Def) -> &'d Map<String, Value> {
+        match self {
+            Merge::Winner(f) => f,
+            Merge::Under { .. } => &d.fields,
+        }
+    }
+}
+
+/// Reports that `loser` shares its name with `winner`, read later, which
+/// OpenCode merges over it (or which `replaced` it: a later file of the
+/// same folder scan).
+fn duplicate(cx: &mut Cx<'_, '_>, loser: &Def, winner: &Def, replaced: bool) {
     let what = if loser.kind == Kind::Command {
         "command"
     } else {
         "agent"
     };
+    let how = if replaced {
+        "keeps the one read last"
+    } else {
+        "merges them, the fields of the one read last winning and those only the other sets kept"
+    };
     cx.diag(
         Diagnostic::new(
             DiagnosticCode::SubagentDuplicate,
             format!(
-                "{} and {} both define the OpenCode {what} `{}`; OpenCode keeps the one read last, {}.",
+                "{} and {} both define the OpenCode {what} `{}`; OpenCode {how}, {}.",
                 problems::quote(&loser.source.path),
                 problems::quote(&winner.source.path),
                 loser.name,
@@ -367,37 +515,39 @@ fn text(fields: &Map<String, Value>, key: &str) -> Option<String> {
     fields.get(key).and_then(Value::as_str).map(str::to_string)
 }
 
-/// Who may call agent `d`: its `mode`, else the built-in's, else `all`; a
-/// definition of the `mode` key or folder is primary.
-fn mode(d: &Def) -> AgentMode {
-    if d.kind == Kind::Mode {
-        return AgentMode::Primary;
-    }
-    match d.fields.get("mode").and_then(Value::as_str) {
+/// Who may call the agent `name` with `fields`: its `mode`, else the
+/// built-in's, else `all`.
+fn mode(name: &str, fields: &Map<String, Value>) -> AgentMode {
+    match fields.get("mode").and_then(Value::as_str) {
         Some("primary") => AgentMode::Primary,
         Some("subagent") => AgentMode::Subagent,
         Some(_) => AgentMode::All,
         None => BUILTIN_AGENTS
             .iter()
-            .find(|(n, _)| *n == d.name)
+            .find(|(n, _)| *n == name)
             .map(|(_, m)| *m)
             .unwrap_or(AgentMode::All),
     }
 }
 
 /// The applicability and reason of a definition.
-fn placed(d: &Def, shadowed: bool, winner: &Def, listed: &str) -> (Applicability, String) {
-    if shadowed {
+fn placed(d: &Def, merge: &Merge<'_>, listed: &str) -> (Applicability, String) {
+    if let Merge::Under { winner, replaced } = merge {
+        let how = if *replaced {
+            "it replaces this one"
+        } else {
+            "OpenCode merges it over this one, its fields winning"
+        };
         return (
             Applicability::Shadowed,
             format!(
-                "defined in {}; {} defines the same name and is read later, so it wins",
+                "defined in {}; {} defines the same name and is read later: {how}",
                 d.from,
                 problems::quote(&winner.source.path)
             ),
         );
     }
-    if d.fields.get("disable") == Some(&Value::Bool(true)) {
+    if merge.fields(d).get("disable") == Some(&Value::Bool(true)) {
         return (
             Applicability::Excluded,
             format!("defined in {}, and `disable: true` turns it off", d.from),
@@ -409,15 +559,16 @@ fn placed(d: &Def, shadowed: bool, winner: &Def, listed: &str) -> (Applicability
     )
 }
 
-fn subagent(d: &Def, shadowed: bool, winner: &Def) -> Subagent {
-    let mode = mode(d);
+fn subagent(d: &Def, merge: Merge<'_>) -> Subagent {
+    let fields = merge.fields(d);
+    let mode = mode(&d.name, fields);
     let listed = if mode.callable() {
         "listed to the model with its description in the `task` tool"
     } else {
         "a primary agent the user switches to, not listed to the model"
     };
-    let (applicability, reason) = placed(d, shadowed, winner, listed);
-    let tools = d.fields.get("tools").and_then(Value::as_object);
+    let (applicability, reason) = placed(d, &merge, listed);
+    let tools = fields.get("tools").and_then(Value::as_object);
     let off = |on: bool| -> Vec<String> {
         tools
             .into_iter()
@@ -434,18 +585,19 @@ fn subagent(d: &Def, shadowed: bool, winner: &Def) -> Subagent {
         applicability,
         reason,
         mode,
-        description: text(&d.fields, "description"),
+        description: text(fields, "description"),
         tools: None,
         disallowed_tools: off(false),
-        model: text(&d.fields, "model"),
+        model: text(fields, "model"),
         listed_by: mode.callable().then(|| LISTED_BY.to_string()),
         plugin: None,
     }
 }
 
-fn command(d: &Def, shadowed: bool, winner: &Def) -> Command {
+fn command(d: &Def, merge: Merge<'_>) -> Command {
     let listed = "the user runs it as `/NAME`; it is not in the request";
-    let (applicability, reason) = placed(d, shadowed, winner, listed);
+    let (applicability, reason) = placed(d, &merge, listed);
+    let fields = merge.fields(d);
     Command {
         id: format!("opencode:command:{}#{}", d.source.path, d.name),
         name: d.name.clone(),
@@ -453,9 +605,9 @@ fn command(d: &Def, shadowed: bool, winner: &Def) -> Command {
         load_phase: LoadPhase::Startup,
         applicability,
         reason: reason.replace("NAME", &d.name),
-        description: text(&d.fields, "description"),
-        agent: text(&d.fields, "agent"),
-        model: text(&d.fields, "model"),
+        description: text(fields, "description"),
+        agent: text(fields, "agent"),
+        model: text(fields, "model"),
         listed_to_model: false,
     }
 }

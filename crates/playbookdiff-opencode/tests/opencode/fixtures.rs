@@ -806,9 +806,9 @@ fn agents_modes_and_commands_are_modelled_as_opencode_lists_them() {
 }
 
 /// From `a`, both `.opencode` folders define `review`: the root's is read
-/// last and wins (seen with `opencode debug config`, case
-/// `opencode.agents_and_commands.in-a`), the closer one is shadowed with a
-/// duplicate note at its file.
+/// last and merged over the closer one, its fields winning (seen with
+/// `opencode debug config`, case `opencode.agents_and_commands.in-a`), the
+/// closer one is shadowed with a duplicate note at its file.
 #[test]
 fn the_root_definition_of_an_agent_wins_over_a_closer_one() {
     let c = KIT.run("agents_and_commands", "a");
