@@ -175,37 +175,49 @@ fn in_merge_order(
     let managed = crate::config::managed_dir();
     let home = user.home.as_ref().map(|(_, d)| d.clone());
     let later: Vec<&RepoPath> = dots.iter().chain(&home).chain(&managed).collect();
-    let of = |dir: Option<&RepoPath>| {
-        layers
-            .iter()
-            .filter(move |l| l.path.parent().as_ref() == dir)
-            .collect::<Vec<_>>()
+    let in_dir = |l: &Layer, dir: Option<&RepoPath>| l.path.parent().as_ref() == dir;
+    let keys_in = |dir: Option<&RepoPath>| -> Vec<Vec<Def>> {
+        let of_dir = layers.iter().filter(|l| in_dir(l, dir));
+        of_dir.map(|l| from_layer(l, space.key())).collect()
     };
     let mut reads: Vec<Vec<Def>> = layers
         .iter()
-        .filter(|l| !later.iter().any(|d| l.path.parent().as_ref() == Some(*d)))
+        .filter(|l| !later.iter().any(|d| in_dir(l, Some(d))))
         .map(|l| from_layer(l, space.key()))
         .collect();
     if let Some((m, dir)) = &user.global {
-        reads.extend(space.kinds().iter().map(|&k| from_user_files(cx, m, dir, k)));
+        reads.extend(user_reads(cx, m, dir, space));
     }
     for dot in &dots {
-        reads.extend(of(Some(dot)).into_iter().map(|l| from_layer(l, space.key())));
+        reads.extend(keys_in(Some(dot)));
         reads.extend(space.kinds().iter().map(|&k| from_dir(cx, dot, k)));
     }
     if let Some((m, dir)) = &user.home {
-        reads.extend(of(Some(dir)).into_iter().map(|l| from_layer(l, space.key())));
-        reads.extend(space.kinds().iter().map(|&k| from_user_files(cx, m, dir, k)));
+        reads.extend(keys_in(Some(dir)));
+        reads.extend(user_reads(cx, m, dir, space));
     }
-    reads.extend(of(managed.as_ref()).into_iter().map(|l| from_layer(l, space.key())));
+    reads.extend(keys_in(managed.as_ref()));
     if space == Space::Agents {
         reads.extend(layers.iter().map(|l| from_layer(l, Kind::Mode)));
     }
-    let mut defs = Vec::new();
-    for (read, batch) in reads.into_iter().enumerate() {
-        defs.extend(batch.into_iter().map(|d| Def { read, ..d }));
-    }
-    defs
+    let numbered = reads.into_iter().enumerate();
+    numbered
+        .flat_map(|(read, defs)| defs.into_iter().map(move |d| Def { read, ..d }))
+        .collect()
+}
+
+/// The reads of `space` in the user's directory `dir` on `machine`: its
+/// files of each kind.
+fn user_reads(
+    cx: &mut Cx<'_, '_>,
+    machine: &Machine,
+    dir: &RepoPath,
+    space: Space,
+) -> Vec<Vec<Def>> {
+    let kinds = space.kinds().iter();
+    kinds
+        .map(|&k| from_user_files(cx, machine, dir, k))
+        .collect()
 }
 
 /// The definitions of `kind` in the user's global configuration directory
