@@ -828,6 +828,45 @@ fn the_root_definition_of_an_agent_wins_over_a_closer_one() {
     assert!(has(&c, DiagnosticCode::SubagentDuplicate, "`review`"));
 }
 
+/// OpenCode merges every definition of one agent name in its read order,
+/// the later fields winning and the others kept (seen with 1.18.33 on the
+/// oracle fixture `opencode_agent_merge`, cases `oracle.opencode_agent_merge`
+/// and `.in-a`; fuzzer seeds 294 and 308). From `a`: the project's
+/// `opencode.json` before the root's `.opencode` files, the files of
+/// `a/.opencode` before the root's `.opencode/opencode.json`.
+#[test]
+fn the_definitions_of_one_agent_name_merge_in_read_order() {
+    use playbookdiff_model::AgentMode;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../oracle/fixtures/opencode_agent_merge");
+    let c = KIT.compile_at(&dir, "a", None);
+    let last = |name: &str| {
+        let all: Vec<_> = c.subagents.iter().filter(|a| a.name == name).collect();
+        assert!(all[..all.len() - 1]
+            .iter()
+            .all(|a| a.applicability == Applicability::Shadowed));
+        all[all.len() - 1].clone()
+    };
+    // Configuration, then a file without `mode`; a file without `mode`,
+    // then configuration: primary both ways.
+    assert_eq!(last("cfg-first").mode, AgentMode::Primary);
+    assert_eq!(last("file-first").mode, AgentMode::Primary);
+    // The fields one side alone sets are kept.
+    for (name, description) in [
+        ("cfg-first-kept", "described by the configuration"),
+        ("file-first-kept", "described by the later configuration"),
+    ] {
+        let a = last(name);
+        assert_eq!(a.mode, AgentMode::Subagent, "{name}");
+        assert_eq!(a.description.as_deref(), Some(description), "{name}");
+        assert_eq!(a.applicability, Applicability::Effective, "{name}");
+    }
+    assert_eq!(last("off").applicability, Applicability::Excluded);
+    // A mode file is primary over an entry `mode: subagent`.
+    assert_eq!(last("both").mode, AgentMode::Primary);
+    assert!(has(&c, DiagnosticCode::SubagentDuplicate, "merges them"));
+}
+
 /// `path` made a FIFO (a socket where `mkfifo` is missing): a file that
 /// is neither regular nor a directory, which git cannot hold.
 fn mkfifo(path: &std::path::Path) {
