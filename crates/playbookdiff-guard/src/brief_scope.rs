@@ -116,6 +116,39 @@ impl BriefScope {
     }
 }
 
+impl BriefScope {
+    /// What the brief says of a change to every path below the
+    /// directory `dir` (repository-relative; empty for the root): a
+    /// recursive removal, a move of the directory, a tree copied into
+    /// it. A refusal when a `protectedFiles` pattern may match a path
+    /// there (its base directory lies in `dir`, or `dir` in it: the
+    /// files below are not listed, so a pattern that may match is taken
+    /// to match); `None` otherwise, and when the brief cannot be read
+    /// (the write to `dir` itself says so).
+    pub fn below(&self, dir: &str) -> Option<Decision> {
+        let BriefScope::Read { brief, .. } = self else {
+            return None;
+        };
+        let dir = dir.trim_end_matches('/');
+        let inside = |a: &str, b: &str| a.is_empty() || a == b || b.starts_with(&format!("{a}/"));
+        let pattern = brief.protected_files.iter().find(|p| {
+            p.base_directory()
+                .is_some_and(|base| inside(dir, &base) || inside(&base, dir))
+        })?;
+        let shown = if dir.is_empty() { "." } else { dir };
+        let mut d = protected(brief, &format!("{shown}/"));
+        d.reason = d.reason.replacen(
+            &format!("a write to `{shown}/`"),
+            &format!(
+                "a change to every path below `{shown}`, where `{}`",
+                pattern.raw
+            ),
+            1,
+        );
+        Some(d)
+    }
+}
+
 /// The refusal of a protected file, with the escalation as the next step.
 fn protected(brief: &Brief, rel: &str) -> Decision {
     let subject = format!(

@@ -244,13 +244,46 @@ impl Decider<'_, '_> {
         if has_glob(raw) {
             return self.expand(raw, |d, p| d.write(p));
         }
-        match self.places(raw) {
+        let d = match self.places(raw) {
             Ok(places) => places
                 .iter()
                 .map(|p| self.write_at(p, raw))
                 .fold(Decision::allow(), Decision::max),
-            Err(d) => d,
+            Err(d) => return d,
+        };
+        if self.is_dir(raw) {
+            return d.max(self.below(raw));
         }
+        d
+    }
+
+    /// Whether `raw` names an existing directory (through links).
+    fn is_dir(&self, raw: &str) -> bool {
+        let at = self.absolute(raw);
+        let at = fs::resolve(self.s.fs, &at).unwrap_or(at);
+        self.s.fs.entry(&at) == fs::Entry::Dir
+    }
+
+    /// A change to every path below the directory `raw` (a recursive
+    /// removal, the directory moved, a tree copied into it): the
+    /// protected names directly inside it, without walking it, and the
+    /// brief's `protectedFiles` that may match below it.
+    fn below(&self, raw: &str) -> Decision {
+        let root = self.absolute(raw);
+        let mut d = Decision::allow();
+        for name in self.policy().probe_names() {
+            if self.s.fs.entry(&root.join(&name)) != crate::fs::Entry::Missing {
+                let inner = format!("{}/{name}", raw.trim_end_matches('/'));
+                d = d.max(self.write(&inner));
+            }
+        }
+        if let (Place::Inside(rel), Some(brief)) = (self.place(&root), &self.policy().brief) {
+            let rel = if rel == "." { "" } else { rel.as_str() };
+            if let Some(b) = brief.below(rel) {
+                d = d.max(b);
+            }
+        }
+        d
     }
 
     fn write_at(&self, place: &Place, raw: &str) -> Decision {
@@ -356,30 +389,25 @@ impl Decider<'_, '_> {
             Ok(p) => p,
             Err(d) => return d,
         };
-        let mut d = places
+        let d = places
             .iter()
             .map(|p| self.write_at(p, raw))
             .fold(Decision::allow(), Decision::max);
-        if !recursive {
-            return d;
-        }
         let literal = self.absolute(raw);
-        if let Place::Outside(p) = self.place(&literal) {
-            let shown = p.to_string_lossy().into_owned();
-            return d.max(Decision::of(
-                &rules::RM_OUTSIDE,
-                &format!("a recursive removal of `{shown}`"),
-                vec![shown],
-            ));
-        }
-        let root = self.absolute(raw);
-        for name in self.policy().probe_names() {
-            if self.s.fs.entry(&root.join(&name)) != crate::fs::Entry::Missing {
-                let inner = format!("{}/{name}", raw.trim_end_matches('/'));
-                d = d.max(self.write(&inner));
+        match self.place(&literal) {
+            Place::Outside(p) if recursive => {
+                let shown = p.to_string_lossy().into_owned();
+                d.max(Decision::of(
+                    &rules::RM_OUTSIDE,
+                    &format!("a recursive removal of `{shown}`"),
+                    vec![shown],
+                ))
             }
+            // A directory removed or moved away (`mv DIR x`) takes every
+            // path below it.
+            _ if recursive || self.is_dir(raw) => d.max(self.below(raw)),
+            _ => d,
         }
-        d
     }
 
     fn read(&self, raw: &str) -> Decision {
@@ -501,6 +529,14 @@ impl Decider<'_, '_> {
             Effect::Read(p) => self.read(p),
             Effect::Egress { tool, host } => self.egress(tool, host.clone()),
             Effect::Push { remote, force } => self.push(remote.as_deref(), *force),
+            Effect::Fetch { tool, remote } => self.reach(tool, remote.as_deref()),
+            Effect::AgentHome(name) => Decision::of(
+                &rules::AGENT_HOME,
+                &format!(
+                    "setting `{name}`, which moves where an agent reads its own configuration"
+                ),
+                Vec::new(),
+            ),
             Effect::ResetHard if self.policy().on_protected_branch() => {
                 let branch = self
                     .policy()
@@ -548,7 +584,7 @@ impl Decider<'_, '_> {
 
     fn push(&self, remote: Option<&str>, force: bool) -> Decision {
         let name = remote.unwrap_or("origin");
-        let mut d = if force {
+        let d = if force {
             Decision::of(
                 &rules::FORCE_PUSH,
                 &format!("a force push to `{name}`"),
@@ -557,15 +593,23 @@ impl Decider<'_, '_> {
         } else {
             Decision::allow()
         };
+        d.max(self.reach("git push", remote))
+    }
+
+    /// The egress decision of `tool` (`git push`, `git fetch`) reaching
+    /// git remote `remote` (a name, whose configured URL is looked up, or
+    /// a URL; `None`: `origin`). A local path reaches nothing.
+    fn reach(&self, tool: &str, remote: Option<&str>) -> Decision {
+        let name = remote.unwrap_or("origin");
         let url = self
             .s
             .fs
             .remote_url(&self.policy().root, name)
             .unwrap_or_else(|| name.to_string());
-        if let Some(host) = shell::remote_host(&url) {
-            d = d.max(self.egress("git push", Some(host)));
+        match shell::remote_host(&url) {
+            Some(host) => self.egress(tool, Some(host)),
+            None => Decision::allow(),
         }
-        d
     }
 }
 

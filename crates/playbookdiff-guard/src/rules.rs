@@ -155,7 +155,20 @@ rules! {
     /// Network egress to a host not allowed.
     EGRESS = "egress", Deny, "network access to a host `[guard] allow-hosts` does not list",
         "ask the person to add the host to `[guard] allow-hosts`, or work offline",
-        ["curl", "wget", "nc", "ncat", "netcat", "telnet", "ssh", "scp", "sftp", "ftp", "rsync", "git push", "WebFetch", "webfetch"];
+        ["curl", "wget", "nc", "ncat", "netcat", "telnet", "ssh", "scp", "sftp", "ftp", "rsync", "git push", "git fetch", "git pull", "git ls-remote", "git clone", "git submodule update", "WebFetch", "webfetch"];
+    /// Setting an environment variable that moves where an agent reads
+    /// its own configuration: an agent started with it reads user
+    /// settings the guard does not protect (a `disableAllHooks` there
+    /// turns the guard off). The names: each adapter's
+    /// `Adapter::home_variables` (a test holds them to this list), `HOME`,
+    /// and the variables the agents document for their user and managed
+    /// directories (Copilot CLI's `COPILOT_HOME`, Gemini CLI's
+    /// `GEMINI_CLI_HOME` and `GEMINI_CLI_SYSTEM_SETTINGS_PATH`,
+    /// OpenCode's `OPENCODE_CONFIG`, `OPENCODE_CONFIG_DIR`,
+    /// `OPENCODE_CONFIG_CONTENT` and `OPENCODE_TEST_MANAGED_CONFIG_DIR`).
+    AGENT_HOME = "agent-home", Deny, "the places the agents read their own configuration from (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `HOME` and the like)",
+        "run the command without setting the variable; ask the person when another configuration home is needed",
+        ["HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_CONFIG_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT", "OPENCODE_TEST_MANAGED_CONFIG_DIR"];
     /// A write outside the declared scope of the work.
     OUT_OF_SCOPE = "out-of-scope", Warn, "writes outside the declared scope of the work (`[guard] scope`)",
         "keep to the declared scope, or tell the person why the file must change",

@@ -57,6 +57,17 @@ pub enum Effect {
         /// `--force-with-lease`, `+refspec`, `--mirror`, `--delete`).
         force: bool,
     },
+    /// `git fetch`, `git pull` or `git ls-remote` from `remote` (a name
+    /// or a URL; `None`: the default): it reaches the remote's host.
+    Fetch {
+        /// The command (`git fetch`).
+        tool: String,
+        /// The remote as written.
+        remote: Option<String>,
+    },
+    /// Sets environment variable `0`, which moves where an agent reads
+    /// its own configuration ([`crate::rules::AGENT_HOME`] lists them).
+    AgentHome(String),
     /// `git reset --hard`.
     ResetHard,
     /// `--no-verify` (or `git commit -n`).
@@ -92,6 +103,44 @@ fn apply_only_reads(words: &[String]) -> bool {
         .iter()
         .any(|w| matches!(w.as_str(), "--check" | "--stat" | "--numstat" | "--summary"));
     reports && !words.iter().any(|w| w == "--apply")
+}
+
+/// Environment variables whose value is a command line another program
+/// runs (`EDITOR='rm CLAUDE.md' git commit`), or that move where git
+/// reads and writes (`GIT_WORK_TREE`, `GIT_DIR`); with `GIT_CONFIG*`
+/// (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`, ...), as `git -c`.
+const RUNS_OR_MOVES: &[&str] = &[
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXEC_PATH",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "PROMPT_COMMAND",
+];
+
+/// Whether `name` with `args` is `source` or `.` of the standard input
+/// (`source /dev/stdin <<< '...'`): a shell running what it is fed.
+fn sources_stdin(name: &str, args: &[Option<Lit>]) -> bool {
+    matches!(name, "source" | ".")
+        && args.first().is_some_and(|a| {
+            a.as_ref().is_some_and(|a| {
+                matches!(
+                    a.text.as_str(),
+                    "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0" | "-"
+                )
+            })
+        })
 }
 
 /// Options of editors that take a value (`vim -c CMD`): the value is
@@ -348,9 +397,11 @@ impl Walk {
                     }
                     lit.text.push_str(t);
                 }
-                WordPiece::SingleQuotedText(t) | WordPiece::AnsiCQuotedText(t) => {
-                    lit.text.push_str(t)
-                }
+                WordPiece::SingleQuotedText(t) => lit.text.push_str(t),
+                // `$'\x72m'` is `rm` once bash decodes it: with an escape,
+                // the text is built when the command runs.
+                WordPiece::AnsiCQuotedText(t) if t.contains('\\') => fixed = false,
+                WordPiece::AnsiCQuotedText(t) => lit.text.push_str(t),
                 WordPiece::EscapeSequence(t) => {
                     lit.text.push_str(t.strip_prefix('\\').unwrap_or(t))
                 }
@@ -458,6 +509,7 @@ impl Walk {
         for item in s.prefix.iter().flat_map(|p| &p.0) {
             if let ast::CommandPrefixOrSuffixItem::AssignmentWord(_, w) = item {
                 self.word_substitutions(&w.value);
+                self.assignment(&w.value);
             }
         }
         for item in items {
@@ -484,7 +536,7 @@ impl Walk {
             .first()
             .and_then(|a| a.as_ref())
             .map(|a| base(&a.text).to_string())
-            .filter(|n| is_shell(n));
+            .filter(|n| is_shell(n) || sources_stdin(n, &argv[1..]));
         for io in redirects {
             self.redirect(io, shell.as_deref());
         }
@@ -515,6 +567,18 @@ impl Walk {
                 self.wrapped(&args, &["-n", "-c", "-o", "-e", "-i"])
             }
             "timeout" => self.wrapped_after_first(&args),
+            "alias"
+                if args
+                    .iter()
+                    .any(|a| a.as_ref().is_none_or(|a| a.text.contains('='))) =>
+            {
+                self.opaque("an alias changes what a later command name runs")
+            }
+            "export" | "declare" | "typeset" | "readonly" | "local" => {
+                for a in args.iter().flatten() {
+                    self.assignment(&a.text);
+                }
+            }
             "cd" | "pushd" => self.cd(&args),
             "popd" => self.dir = None,
             "eval" => self.opaque("`eval` runs text built when the command runs"),
@@ -524,6 +588,22 @@ impl Walk {
             "source" | "." => self.mentions(&args),
             _ if is_shell(&name) => self.shell_call(&name, &args),
             _ => self.tool(&name, &args),
+        }
+    }
+
+    /// `NAME=VALUE` (before a command, alone, or after `env` or
+    /// `export`): a NAME that moves where an agent reads its
+    /// configuration (`CODEX_HOME`, `CLAUDE_CONFIG_DIR`, `HOME`) would
+    /// start an agent in this command, or in a later one of the same
+    /// shell, with configuration the guard does not protect.
+    fn assignment(&mut self, text: &str) {
+        let name = text.split(['=', '+']).next().unwrap_or(text);
+        if crate::rules::AGENT_HOME.matchers.contains(&name) {
+            self.out.push(Effect::AgentHome(name.to_string()));
+        } else if RUNS_OR_MOVES.contains(&name) || name.starts_with("GIT_CONFIG") {
+            self.opaque(&format!(
+                "`{name}` names a command a later program runs, or moves where git writes, which the guard does not follow"
+            ));
         }
     }
 
@@ -543,6 +623,7 @@ impl Walk {
                     1
                 };
             } else if a.text.contains('=') && !a.text.starts_with('=') {
+                self.assignment(&a.text);
                 i += 1;
             } else {
                 break;
@@ -700,6 +781,28 @@ impl Walk {
             "cp" | "mv" | "install" | "ln" => self.copy_like(name, args),
             "rm" | "rmdir" | "unlink" | "shred" => self.rm(args),
             "touch" | "truncate" => self.writes(self.operands(args, ATTR_VALUED)),
+            // `mkfifo F`, `mknod F TYPE ...`: a special file at F.
+            "mkfifo" => self.writes(self.operands(args, &["-m", "--mode", "-Z"])),
+            "mknod" => self.writes(
+                self.operands(args, &["-m", "--mode", "-Z"])
+                    .into_iter()
+                    .take(1)
+                    .collect(),
+            ),
+            // `uniq [IN [OUT]]`, `sqlite3 DB`: OUT and DB are written.
+            "uniq" => self.writes(
+                self.operands(args, &["-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"])
+                    .into_iter()
+                    .skip(1)
+                    .take(1)
+                    .collect(),
+            ),
+            "sqlite3" => self.writes(
+                self.operands(args, &["-cmd", "-separator", "-newline", "-nullvalue", "-init"])
+                    .into_iter()
+                    .take(1)
+                    .collect(),
+            ),
             "chmod" | "chown" | "chgrp" | "setfacl" | "chattr" => self.writes(
                 self.operands(args, ATTR_VALUED)
                     .into_iter()
@@ -730,6 +833,9 @@ impl Walk {
             "nc" | "ncat" | "netcat" | "telnet" | "socat" => {
                 self.connect(name, args, NC_VALUED, false)
             }
+            "ssh" | "sftp" | "scp" | "rsync" | "mosh" if runs_local_command(args) => self.opaque(
+                &format!("`{name}` runs a local command it is given (`ProxyCommand`, `LocalCommand`, `-e`), which the guard does not read"),
+            ),
             "ssh" | "sftp" | "ftp" | "mosh" => self.connect(name, args, SSH_VALUED, true),
             "scp" | "rsync" => self.copy_remote(name, args),
             _ if INTERPRETERS.contains(&name) => self.interpreter(name, args),
@@ -1061,7 +1167,18 @@ impl Walk {
                     }
                     i += 2;
                 }
-                "-c" | "--git-dir" | "--work-tree" | "--namespace" => i += 2,
+                "-c" | "--config-env" => {
+                    if let Some(Some(kv)) = args.get(i + 1) {
+                        self.git_config_option(&kv.text);
+                    }
+                    i += 2;
+                }
+                t if t.starts_with("--git-dir") || t.starts_with("--work-tree") => {
+                    self.opaque("`git --work-tree` or `--git-dir` moves where git writes, which the guard does not follow");
+                    self.dir = saved;
+                    return;
+                }
+                "--namespace" => i += 2,
                 t if t.starts_with('-') => i += 1,
                 _ => break,
             }
@@ -1092,7 +1209,22 @@ impl Walk {
             "update-index" | "read-tree" | "checkout-index" | "stash" => self.opaque(&format!(
                 "`git {sub}` writes files or index entries from git objects, which the guard does not read"
             )),
-            "reset" if words.iter().any(|w| w == "--hard") => self.out.push(Effect::ResetHard),
+            "reset" => self.reset(&words),
+            "merge" | "rebase" | "cherry-pick" | "revert" if !ends_operation(&words) => {
+                self.writes_other_commits(&sub)
+            }
+            "fetch" | "pull" | "ls-remote" => self.git_fetch(&sub, rest, &words),
+            "clone" => self.git_clone(rest),
+            "submodule" | "remote"
+                if words
+                    .first()
+                    .is_some_and(|w| matches!(w.as_str(), "update" | "add" | "sync")) =>
+            {
+                self.out.push(Effect::Egress {
+                    tool: format!("git {sub}"),
+                    host: None,
+                })
+            }
             "add" | "stage" | "commit" => {
                 let valued = [
                     "-m",
@@ -1167,9 +1299,6 @@ impl Walk {
                 self.out.push(Effect::SwitchBranch)
             }
             "update-ref" | "worktree" => self.out.push(Effect::SwitchBranch),
-            "fetch" | "pull" if words.iter().any(|w| w == "." || w.contains(':')) => {
-                self.out.push(Effect::SwitchBranch)
-            }
             "symbolic-ref" if words.iter().filter(|w| !w.starts_with('-')).count() >= 2 => {
                 self.out.push(Effect::SwitchBranch)
             }
@@ -1205,6 +1334,141 @@ impl Walk {
         self.dir = saved;
     }
 
+    /// `git -c KEY=VALUE`: a key that names a command git runs, a
+    /// remote's address or a hook directory (`core.fsmonitor`,
+    /// `alias.*`, `url.*.insteadOf`, `remote.*.url`, `core.hooksPath`)
+    /// makes the command opaque; other keys (`user.name`, `color.ui`)
+    /// change nothing the guard decides.
+    fn git_config_option(&mut self, kv: &str) {
+        let key = kv.split('=').next().unwrap_or(kv).to_ascii_lowercase();
+        let harmless = [
+            "user.", "color.", "advice.", "init.", "i18n.", "log.", "column.",
+        ];
+        if !harmless.iter().any(|h| key.starts_with(h)) && key != "core.quotepath" {
+            self.opaque(&format!(
+                "`git -c {key}` can run a command or redirect a remote, which the guard does not follow"
+            ));
+        }
+    }
+
+    /// `git reset`: `--hard`, `--merge` and `--keep` write work-tree
+    /// files from a commit; the others (`--soft`, `--mixed`, paths)
+    /// touch only the index and HEAD.
+    fn reset(&mut self, words: &[String]) {
+        if words.iter().any(|w| w == "--hard") {
+            self.out.push(Effect::ResetHard);
+        }
+        if words
+            .iter()
+            .any(|w| matches!(w.as_str(), "--hard" | "--merge" | "--keep"))
+        {
+            self.writes_other_commits("reset");
+        }
+    }
+
+    /// A git command that writes work-tree files from other commits
+    /// (`merge`, `rebase`, `pull`, `cherry-pick`, `revert`, `reset
+    /// --hard`): another commit's `CLAUDE.md` or `.claude/settings.json`
+    /// lands without a write the guard can see, as with `git stash`.
+    fn writes_other_commits(&mut self, sub: &str) {
+        self.opaque(&format!(
+            "`git {sub}` writes work-tree files from other commits (the agents' configuration among them), which the guard does not read"
+        ));
+    }
+
+    /// `git fetch`, `git pull`, `git ls-remote`: the remote's host is
+    /// reached (every remote's with `--all` or `--multiple`, which the
+    /// guard does not list: a host it cannot tell); a fetch into a local
+    /// branch moves it; a pull also merges.
+    fn git_fetch(&mut self, sub: &str, rest: &[Option<Lit>], words: &[String]) {
+        if sub != "ls-remote" && words.iter().any(|w| w == "." || w.contains(':')) {
+            self.out.push(Effect::SwitchBranch);
+        }
+        if sub == "pull" {
+            self.writes_other_commits(sub);
+        }
+        let tool = format!("git {sub}");
+        if words.iter().any(|w| w == "--all" || w == "--multiple") {
+            self.out.push(Effect::Egress { tool, host: None });
+            return;
+        }
+        let valued = [
+            "--depth",
+            "--deepen",
+            "--shallow-since",
+            "--shallow-exclude",
+            "-j",
+            "--jobs",
+            "--upload-pack",
+            "--refmap",
+            "-o",
+            "--server-option",
+            "--negotiation-tip",
+            "-s",
+            "--strategy",
+            "-X",
+            "--strategy-option",
+            "--sort",
+        ];
+        let remote = self.operands(rest, &valued).into_iter().next();
+        match remote {
+            Some(None) => self.out.push(Effect::Egress { tool, host: None }),
+            Some(Some(r)) => self.out.push(Effect::Fetch {
+                tool,
+                remote: Some(r),
+            }),
+            None => self.out.push(Effect::Fetch { tool, remote: None }),
+        }
+    }
+
+    /// `git clone URL [DIR]`: reaches the URL's host and writes DIR
+    /// (by default the URL's last part without `.git`, as git names it).
+    fn git_clone(&mut self, rest: &[Option<Lit>]) {
+        let valued = [
+            "-o",
+            "--origin",
+            "-b",
+            "--branch",
+            "-u",
+            "--upload-pack",
+            "--reference",
+            "--reference-if-able",
+            "--separate-git-dir",
+            "--depth",
+            "--shallow-since",
+            "--shallow-exclude",
+            "-j",
+            "--jobs",
+            "-c",
+            "--config",
+            "--template",
+            "--filter",
+            "--server-option",
+            "--bundle-uri",
+            "--ref-format",
+        ];
+        let ops = self.operands(rest, &valued);
+        let tool = "git clone".to_string();
+        let Some(Some(url)) = ops.first() else {
+            self.out.push(Effect::Egress { tool, host: None });
+            return;
+        };
+        if let Some(host) = remote_host(url) {
+            self.out.push(Effect::Egress {
+                tool,
+                host: Some(host),
+            });
+        }
+        let dir = match ops.get(1) {
+            Some(d) => d.clone(),
+            None => {
+                let last = url.trim_end_matches('/').rsplit(['/', ':']).next();
+                last.map(|l| l.strip_suffix(".git").unwrap_or(l).to_string())
+            }
+        };
+        self.push_path(dir, Effect::Write);
+    }
+
     fn push(&mut self, rest: &[Option<Lit>]) {
         let words: Vec<String> = rest.iter().flatten().map(|l| l.text.clone()).collect();
         let force_flag = words.iter().any(|w| {
@@ -1229,6 +1493,35 @@ impl Walk {
             force: force_flag || refspec_force,
         });
     }
+}
+
+/// Whether ssh-family arguments hand it a local command to run: an
+/// option `ProxyCommand`, `LocalCommand` or `KnownHostsCommand`
+/// (`-o ProxyCommand=...`, any case), or rsync's `-e`/`--rsh` other
+/// than plain `ssh`.
+fn runs_local_command(args: &[Option<Lit>]) -> bool {
+    let texts: Vec<&str> = args.iter().flatten().map(|a| a.text.as_str()).collect();
+    let command_option = texts.iter().any(|t| {
+        let t = t.to_ascii_lowercase();
+        ["proxycommand", "localcommand", "knownhostscommand"]
+            .iter()
+            .any(|o| t.contains(o))
+    });
+    let rsh = texts.iter().enumerate().any(|(i, t)| {
+        let value = match *t {
+            "-e" | "--rsh" => texts.get(i + 1).copied(),
+            _ => t.strip_prefix("--rsh="),
+        };
+        value.is_some_and(|v| v != "ssh")
+    });
+    command_option || rsh
+}
+
+/// Whether a `git merge`, `rebase`, `cherry-pick` or `revert` only
+/// ends the operation under way (`--abort`, `--quit`), which puts back
+/// the files as they were before it began.
+fn ends_operation(words: &[String]) -> bool {
+    words.iter().any(|w| w == "--abort" || w == "--quit")
 }
 
 /// Whether `w` is a cluster of short options holding `flag` (`-fu`).

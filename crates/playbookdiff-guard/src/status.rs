@@ -138,6 +138,14 @@ pub enum SwitchKind {
     /// Copilot CLI 1.0.102 runs a repository's hooks only in a folder the
     /// user trusts.
     UntrustedFolder,
+    /// Claude Code and Gemini CLI read project settings only from the
+    /// launch directory (`<cwd>/.claude/settings.json`,
+    /// `<cwd>/.gemini/settings.json`, never a parent's): launched in a
+    /// subdirectory, the hook registered at the root does not run (the
+    /// `settings-not-in-cwd` and `workspace-settings-not-applied`
+    /// diagnostics; verified with Claude Code 2.1.332 and Gemini CLI
+    /// 0.61.0, `docs/fidelity.md`).
+    LaunchedBelow,
     /// The host runs the call when the hook fails or times out (Gemini
     /// CLI after a timeout; Copilot CLI after any failure): a guard that
     /// is killed, or an executable that is not the guard, lets it through.
@@ -156,6 +164,7 @@ impl SwitchKind {
             SwitchKind::Pure => "pure",
             SwitchKind::SkipTrust => "skip-trust",
             SwitchKind::UntrustedFolder => "untrusted-folder",
+            SwitchKind::LaunchedBelow => "launched-below",
             SwitchKind::FailsOpen => "fails-open",
         }
     }
@@ -190,7 +199,11 @@ impl Switch {
 pub fn switches(host: crate::Host, files: &SwitchFiles, layers: &[Layer]) -> Vec<Switch> {
     let managed = layers.iter().any(|l| l.scope == Scope::Managed);
     match host {
-        crate::Host::ClaudeCode => claude_switches(files, managed),
+        crate::Host::ClaudeCode => {
+            let mut out = claude_switches(files, managed);
+            out.extend(launched_below(layers, ".claude/settings.json"));
+            out
+        }
         crate::Host::Codex => codex_switches(files, layers, managed),
         crate::Host::OpenCode => vec![Switch {
             kind: SwitchKind::Pure,
@@ -211,6 +224,7 @@ pub fn switches(host: crate::Host, files: &SwitchFiles, layers: &[Layer]) -> Vec
 fn gemini_switches(layers: &[Layer], managed: bool) -> Vec<Switch> {
     let mut out = Vec::new();
     if !managed && !layers.is_empty() && layers.iter().all(|l| l.scope == Scope::Project) {
+        out.extend(launched_below(layers, ".gemini/settings.json"));
         out.push(Switch {
             kind: SwitchKind::SkipTrust,
             active: false,
@@ -241,6 +255,23 @@ fn copilot_switches() -> Vec<Switch> {
             "Copilot CLI runs the call when the hook fails or times out (after 120 s); only a deny on standard output blocks it",
         ),
     ]
+}
+
+/// Claude Code and Gemini CLI launched below the directory whose
+/// `settings` file (`.claude/settings.json`) registers the guard read no
+/// settings file but the launch directory's: when only the project
+/// layer registers it, the guard does not run there.
+fn launched_below(layers: &[Layer], settings: &str) -> Option<Switch> {
+    let project_only = !layers.is_empty() && layers.iter().all(|l| l.scope == Scope::Project);
+    project_only.then(|| Switch {
+        kind: SwitchKind::LaunchedBelow,
+        active: false,
+        what: format!(
+            "the agent launched in a subdirectory reads only that directory's {settings}, so the hook registered at the repository root does not run there"
+        ),
+        remedy: "launch the agent at the repository root, or install with --scope user or --scope managed".into(),
+        file: None,
+    })
 }
 
 /// A host that runs the call when the hook fails: `what` says when.

@@ -225,6 +225,7 @@ pub(crate) fn repo_given_the_other_way(
         .skip(1 + path.len())
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    let (words, fixed) = corrected_values(&path, &words);
     let mut line = format!("playbookdiff {command}");
     match repo_spelling(&path)? {
         RepoSpelling::Argument if unexpected == "--repo" || unexpected.starts_with("--repo=") => {
@@ -236,7 +237,7 @@ pub(crate) fn repo_given_the_other_way(
                 }
             }
             Some(format!(
-                "{command} takes the repository as its argument REPO, not --repo; run: {line}"
+                "{command} takes the repository as its argument REPO, not --repo; run: {line}{fixed}"
             ))
         }
         RepoSpelling::Option if !unexpected.starts_with('-') => {
@@ -251,11 +252,54 @@ pub(crate) fn repo_given_the_other_way(
                 line.push_str(&format!(" {}", shell_word(w)));
             }
             Some(format!(
-                "{command} takes the repository with --repo; run: {line}"
+                "{command} takes the repository with --repo; run: {line}{fixed}"
             ))
         }
         _ => None,
     }
+}
+
+/// `words` (after the command path `path`) with each misspelt value of an
+/// option that takes one of a closed set (`--host claude`) replaced by
+/// the value it most likely means ([`closest`]: `claude-code`), so that a
+/// command line rewritten for the user runs as given; and the clause that
+/// names each replacement (` (with \`claude-code\` for \`claude\`)`),
+/// empty when nothing was replaced.
+fn corrected_values(path: &[String], words: &[String]) -> (Vec<String>, String) {
+    let mut cmd = Cli::command();
+    for name in path {
+        match cmd.find_subcommand(name) {
+            Some(sub) => cmd = sub.clone(),
+            None => return (words.to_vec(), String::new()),
+        }
+    }
+    let mut out = words.to_vec();
+    let mut notes = Vec::new();
+    for i in 1..out.len() {
+        let Some(long) = out[i - 1].strip_prefix("--") else {
+            continue;
+        };
+        let Some(arg) = cmd.get_arguments().find(|a| a.get_long() == Some(long)) else {
+            continue;
+        };
+        let values: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_string())
+            .collect();
+        if values.is_empty() || values.contains(&out[i]) {
+            continue;
+        }
+        if let Some(close) = closest(&out[i], &values) {
+            notes.push(format!("`{close}` for `{}`", out[i]));
+            out[i] = close.to_string();
+        }
+    }
+    let fixed = match notes.is_empty() {
+        true => String::new(),
+        false => format!(" (with {})", notes.join(", ")),
+    };
+    (out, fixed)
 }
 
 /// `playbookdiff help WORD` (read as `WORD --help`) where WORD names no

@@ -151,3 +151,26 @@ fn every_adapter_declares_its_surfaces() {
         }
     }
 }
+
+/// Every variable an adapter reads to find its harness's user directory
+/// (`Adapter::home_variables`) is one the guard refuses to set
+/// (`agent-home`): setting it starts that agent with configuration the
+/// guard does not protect.
+#[test]
+fn every_adapter_home_variable_is_refused_to_set() {
+    let refused = playbookdiff_guard::rules::AGENT_HOME.matchers;
+    for a in playbookdiff_registry::adapters() {
+        for v in a.home_variables() {
+            assert!(
+                refused.contains(v),
+                "{:?}: {v} is not in agent-home",
+                a.harness()
+            );
+        }
+    }
+    let declared: usize = playbookdiff_registry::adapters()
+        .iter()
+        .map(|a| a.home_variables().len())
+        .sum();
+    assert!(declared >= 3, "the adapters declare their home variables");
+}

@@ -433,6 +433,141 @@ fn default_rows() -> Vec<Row> {
         row(bash("git clean -fdx"), Deny, "agent-config"),
         row(bash("git config core.hooksPath /tmp/h"), Deny, "git-dir"),
         row(bash("git status && git log --oneline"), Allow, "allowed"),
+        // Git writing work-tree files from other commits: another
+        // commit's `CLAUDE.md` lands without a write the guard sees.
+        row(bash("git merge feature"), Deny, "shell-opaque"),
+        row(bash("git rebase origin/main"), Deny, "shell-opaque"),
+        row(bash("git cherry-pick abc123"), Deny, "shell-opaque"),
+        row(bash("git revert HEAD"), Deny, "shell-opaque"),
+        row(bash("git reset --keep HEAD~1"), Deny, "shell-opaque"),
+        row(bash("git pull local main"), Deny, "shell-opaque"),
+        row(bash("git merge --abort"), Allow, "allowed"),
+        row(bash("git reset src/main.rs"), Allow, "allowed"),
+        row(bash("git reset --soft HEAD~1"), Allow, "allowed"),
+        // Git reaching a remote's host.
+        row(bash("git fetch origin"), Deny, "egress"),
+        row(bash("git fetch"), Deny, "egress"),
+        row(bash("git fetch --all"), Deny, "egress"),
+        row(
+            bash("git ls-remote https://example.com/x.git"),
+            Deny,
+            "egress",
+        ),
+        row(bash("git clone https://example.com/x.git"), Deny, "egress"),
+        row(bash("git clone git@example.com:x/y.git"), Deny, "egress"),
+        row(bash("git submodule update --init"), Deny, "egress"),
+        row(bash("git fetch local"), Allow, "allowed"),
+        row(bash("git clone /srv/bare.git copy"), Allow, "allowed"),
+        row(
+            bash("git clone /srv/bare.git .claude"),
+            Deny,
+            "agent-config",
+        ),
+        row(bash("git clone /srv/.claude"), Deny, "agent-config"),
+        // `git -c` that runs a command or redirects a remote.
+        row(
+            bash("git -c core.fsmonitor='rm CLAUDE.md' status"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(
+            bash("git -c url.https://example.com/.insteadOf=/srv/ push local main"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(
+            bash("git -c alias.x='!rm CLAUDE.md' x"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(bash("git -c color.ui=never log"), Allow, "allowed"),
+        // An agent's configuration home moved by a variable: an agent
+        // started with it reads settings the guard does not protect.
+        row(
+            bash("CLAUDE_CONFIG_DIR=/tmp/c claude -p hi"),
+            Deny,
+            "agent-home",
+        ),
+        row(
+            bash("export CODEX_HOME=/tmp/c; codex exec hi"),
+            Deny,
+            "agent-home",
+        ),
+        row(
+            bash("env XDG_CONFIG_HOME=/tmp/x opencode run hi"),
+            Deny,
+            "agent-home",
+        ),
+        row(bash("HOME=/tmp/h gemini -p hi"), Deny, "agent-home"),
+        row(bash("declare -x COPILOT_HOME=/tmp/c"), Deny, "agent-home"),
+        row(
+            bash("bash -c 'OPENCODE_CONFIG_DIR=/tmp/o opencode'"),
+            Deny,
+            "agent-home",
+        ),
+        row(bash("RUST_LOG=debug cargo test"), Allow, "allowed"),
+        // A tree copied over the work tree's root takes CLAUDE.md with it.
+        row(bash("cp -r /tmp/x/. ."), Deny, "agent-config"),
+        row(bash("rsync -a /tmp/x/ ."), Deny, "agent-config"),
+        row(bash("cp -r /tmp/x/. build"), Allow, "allowed"),
+        // Words the guard cannot read as written.
+        row(bash("$'\\x72\\x6d' CLAUDE.md"), Deny, "shell-opaque"),
+        row(bash("echo x > $'CLAUDE\\x2emd'"), Deny, "shell-opaque"),
+        row(bash("echo $'plain' > out.txt"), Allow, "allowed"),
+        row(
+            bash("source /dev/stdin <<< 'echo x > CLAUDE.md'"),
+            Deny,
+            "agent-config",
+        ),
+        row(bash("alias r=rm; r CLAUDE.md"), Deny, "shell-opaque"),
+        // A command handed to another program, or git moved elsewhere.
+        row(
+            bash("EDITOR='rm CLAUDE.md' git commit"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(
+            bash("GIT_SSH_COMMAND='rm CLAUDE.md' git fetch local"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(
+            bash("git -c core.sshCommand='rm CLAUDE.md' fetch local"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(
+            bash("git --work-tree=.claude checkout HEAD -- settings.json"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(
+            bash("GIT_WORK_TREE=.claude git checkout HEAD -- settings.json"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(
+            bash("ssh -o ProxyCommand='rm CLAUDE.md' localhost"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(
+            bash("rsync -e 'sh -c \"rm CLAUDE.md\"' x localhost:y"),
+            Deny,
+            "shell-opaque",
+        ),
+        row(bash("ssh localhost uptime"), Allow, "allowed"),
+        // Programs that write a file operand.
+        row(bash("mkfifo CLAUDE.md"), Deny, "agent-config"),
+        row(bash("mknod CLAUDE.md p"), Deny, "agent-config"),
+        row(bash("uniq x CLAUDE.md"), Deny, "agent-config"),
+        row(bash("uniq CLAUDE.md"), Allow, "allowed"),
+        row(
+            bash("sqlite3 CLAUDE.md 'create table t(x)'"),
+            Deny,
+            "agent-config",
+        ),
+        row(bash("export PATH=$PATH:/opt/bin"), Allow, "allowed"),
         // Removal.
         row(bash("rm -rf /tmp/build"), Deny, "rm-outside"),
         row(bash("rm -rf build"), Allow, "allowed"),
@@ -1004,6 +1139,37 @@ impl playbookdiff_guard::brief_scope::VerifiedRulings for NoRulings {
 /// to a protected file). `git checkout X` without `--` may restore file
 /// X: it is a write of X too. Writes through the brief's other tree
 /// (`..` from a nested repository) meet the brief of that tree.
+/// A change to a whole directory (removed, moved away, a tree copied
+/// into it) changes every file below it: a brief's `protectedFiles`
+/// there are refused even when writes outside `affectedFiles` only warn.
+/// Before, `rm -rf migrations` and `cp -r /tmp/x/. migrations/` only
+/// warned (`brief-scope`).
+#[test]
+fn a_round_s_protected_files_are_kept_when_their_directory_changes() {
+    use playbookdiff_guard::brief_scope::BriefScope;
+    let front = "---\nid: \"012\"\naffectedFiles: [src/**]\nprotectedFiles: [migrations/**]\noutOfScope: warn\n---\n";
+    let mut p = policy(Ok(GuardConfig::default()));
+    p.branch = Some("brief/012".into());
+    p.brief = Some(Arc::new(BriefScope::Read {
+        path: "briefs/012.md".into(),
+        brief: Box::new(playbookdiff_round::brief::parse(front)),
+        rulings: Box::new(NoRulings),
+    }));
+    let fs = fs().file("/r/migrations/001.sql").file("/r/db/seed.sql");
+    let rows = vec![
+        row(bash("rm -rf migrations"), Deny, "brief-protected"),
+        row(bash("rm -r migrations/"), Deny, "brief-protected"),
+        row(bash("mv migrations old"), Deny, "brief-protected"),
+        row(bash("cp -r /tmp/x/. migrations/"), Deny, "brief-protected"),
+        row(bash("rsync -a /tmp/x/ migrations"), Deny, "brief-protected"),
+        row(bash("chmod -R 000 migrations"), Deny, "brief-protected"),
+        row(bash("rm -rf db"), Warn, "brief-scope"),
+        row(bash("cp -r /tmp/x/. db"), Warn, "brief-scope"),
+        row(bash("echo x > db/seed.sql"), Warn, "brief-scope"),
+    ];
+    run(rows, &p, &fs);
+}
+
 #[test]
 fn a_round_stays_on_its_branch() {
     use playbookdiff_guard::brief_scope::BriefScope;

@@ -431,3 +431,58 @@ fn codex_s_registration_reads_its_input_when_the_program_is_gone() {
         }
     }
 }
+
+/// `guard status` of one host: its heading line and the indented lines
+/// under it.
+fn status_of(repo: &Path, home: &Path, host: &str) -> Vec<String> {
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .args(["guard", "status", "--color", "never"])
+        .current_dir(repo)
+        .env("HOME", home)
+        .env("CODEX_HOME", home.join(".codex"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("COPILOT_HOME")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let head = format!("{host}: ");
+    text.lines()
+        .skip_while(|l| !l.starts_with(&head))
+        .take_while(|l| l.starts_with(&head) || l.starts_with(' '))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Claude Code and Gemini CLI read project settings only from the launch
+/// directory: a project-scope guard does not run for an agent launched
+/// in a subdirectory, and `guard status` says so with the remedy (it
+/// said only "guarded"). A user-scope registration does not have the
+/// gap.
+#[test]
+fn status_names_a_launch_below_the_project_registration() {
+    for (host, settings) in [
+        ("claude-code", ".claude/settings.json"),
+        ("gemini", ".gemini/settings.json"),
+    ] {
+        let t = work_tree();
+        let home = tempfile::tempdir().unwrap();
+        install(t.path(), home.path(), &["--host", host, "--write"]);
+        let text = status_of(t.path(), home.path(), host).join("\n");
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(&format!(
+                "launched in a subdirectory reads only that directory's {settings}"
+            )) && flat.contains("launch the agent at the repository root"),
+            "{text}"
+        );
+        let t = work_tree();
+        install(
+            t.path(),
+            home.path(),
+            &["--host", host, "--scope", "user", "--write"],
+        );
+        let text = status_of(t.path(), home.path(), host).join("\n");
+        assert!(!text.contains("subdirectory"), "{text}");
+    }
+}

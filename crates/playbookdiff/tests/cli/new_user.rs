@@ -765,7 +765,18 @@ fn the_commands_own_reports_fit_80_columns() {
 fn the_repository_given_the_other_commands_way_is_answered() {
     let repo = monorepo();
     let dir = repo.path();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
+        // A misspelt value in the same line is written as it is meant, so
+        // the line given runs (it repeated `--host claude`, which clap
+        // then refused).
+        (
+            &["guard", "install", "--host", "claude", "web"],
+            "error: guard install takes the repository with --repo; run: playbookdiff guard install --host claude-code --repo web (with `claude-code` for `claude`)",
+        ),
+        (
+            &["check", "--repo", "web", "--harness", "claude", "--harness", "codex"],
+            "error: check takes the repository as its argument REPO, not --repo; run: playbookdiff check web --harness claude-code --harness codex (with `claude-code` for `claude`)",
+        ),
         (
             &["guard", "status", "web"],
             "error: guard status takes the repository with --repo; run: playbookdiff guard status --repo web",
@@ -796,6 +807,7 @@ fn the_repository_given_the_other_commands_way_is_answered() {
     }
     // The rewritten command lines run.
     for args in [
+        &["guard", "install", "--host", "claude-code", "--repo", "web"][..],
         &["guard", "status", "--repo", "web"][..],
         &["check", "web", "--all-dirs"][..],
     ] {

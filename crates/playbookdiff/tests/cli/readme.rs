@@ -261,3 +261,33 @@ fn the_readme_format_row_matches_the_cli() {
         "{err}"
     );
 }
+
+/// The README's example of an upgrade from a release without a profile
+/// names the release that stands for it, and the command's note names the
+/// same one (the README said 2.1.197 while the command used 2.0.59, the
+/// oldest modelled release).
+#[test]
+fn the_readme_upgrade_example_names_the_release_the_command_uses() {
+    let text = readme().split_whitespace().collect::<Vec<_>>().join(" ");
+    let (_, rest) = text
+        .split_once("(`upgrade claude-code 1.0.0..2.1.332` compares ")
+        .expect("the README's upgrade example");
+    let stands_for = rest.split([' ', ',']).next().unwrap();
+    let out = Command::cargo_bin("playbookdiff")
+        .unwrap()
+        .current_dir(workspace_root())
+        .args([
+            "upgrade",
+            "claude-code",
+            "1.0.0..2.1.332",
+            "examples/monorepo",
+            "--root",
+        ])
+        .output()
+        .unwrap();
+    let note = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        note.contains(&format!("the analysis uses {stands_for},")),
+        "README: {stands_for}; note: {note}"
+    );
+}
