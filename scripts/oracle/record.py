@@ -1012,6 +1012,7 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
     obs["skills"] = skills
     if case.get("home"):
         obs["systemSkills"] = system
+        obs["permissions"] = codex_permissions(codex_items(items))
     rc, out, err = run(["mcp", "list", "--json"])
     if rc == 0:
         try:
@@ -1032,6 +1033,31 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
             trust_hooks(codex_home, keys)
             obs["hooksTrusted"], _ = codex_hooks(codex, cwd, env, norm)
     return obs
+
+
+# The approval policy as `<permissions instructions>` words it, by the
+# name the configuration gives it (0.142.3 and 0.171.0).
+APPROVAL_WORDS = [
+    ("`approval_policy` is `unless-trusted`", "untrusted"),
+    ("`approval_policy` is `on-failure`", "on-failure"),
+    ("Approval policy is currently never", "never"),
+    ("# Escalation Requests", "on-request"),
+]
+
+
+def codex_permissions(items):
+    """The sandbox mode and approval policy Codex tells the model it runs
+    under (its `<permissions instructions>` message): what the layers and
+    the managed requirements leave in effect. `None` for a value the
+    message does not name."""
+    for _, text in items:
+        if "<permissions instructions>" not in text:
+            continue
+        sandbox = re.search(r"`sandbox_mode` is `([^`]*)`", text)
+        approval = next((name for words, name in APPROVAL_WORDS if words in text), None)
+        return {"sandboxMode": sandbox.group(1) if sandbox else None,
+                "approvalPolicy": approval}
+    return None
 
 
 STALE_HASH = "sha256:" + "0" * 64

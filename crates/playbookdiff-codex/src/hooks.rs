@@ -12,8 +12,8 @@
 //! the user's layers add their hooks (`hooks.json` and `[hooks]` of
 //! `/etc/codex` and `$CODEX_HOME`), and the user's trust decides every
 //! hook's `runs` ([`HookTrust`]). `[features] hooks = false` in a layer
-//! that applies turns hooks off. `sandbox_mode` and `approval_policy` of
-//! the project layers are listed as permission modes.
+//! that applies turns hooks off. The permission modes are read by
+//! [`crate::modes`].
 
 use crate::config::{get, span_union, Layer};
 use crate::hook_trust::HookTrust;
@@ -22,8 +22,8 @@ use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_adapter::json::JsonDoc;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    ActionKind, Applicability, Diagnostic, DiagnosticCode, Hook, PermissionEffect, PermissionScope,
-    PermissionSetting, RepoPath, SourceFormat, SourceRef, SourceScope, Verdict,
+    Applicability, Diagnostic, DiagnosticCode, Hook, RepoPath, SourceFormat, SourceRef,
+    SourceScope, Verdict,
 };
 use playbookdiff_source::{Machine, SourceError};
 use serde_json::Value;
@@ -76,7 +76,7 @@ struct Reading<'x> {
     trust: Option<&'x HookTrust<'x>>,
 }
 
-/// The hooks and permission settings of the layers that apply: in local
+/// The hooks of the layers that apply: in local
 /// mode the system's and the user's first (each layer's `hooks.json`
 /// before its `[hooks]`, as Codex lists them), then the `hooks.json`
 /// files of the directories of the chain, then the project layers'
@@ -88,7 +88,7 @@ pub(crate) fn compile(
     input: &HookLayers<'_, '_, '_>,
     hook_events: &'static [&'static str],
     version: &str,
-) -> (Vec<Hook>, Vec<PermissionSetting>) {
+) -> Vec<Hook> {
     let machine_layers = input.machine.as_ref().map_or(&[][..], |m| m.layers);
     let reading = Reading {
         events: Events {
@@ -146,8 +146,7 @@ pub(crate) fn compile(
             ),
         ));
     }
-    let permissions = input.project.iter().flat_map(permission_modes).collect();
-    (out, permissions)
+    out
 }
 
 /// `unknown` (hash trust), or `no` when the closest layer that sets
@@ -455,49 +454,6 @@ fn to_json(v: &DeValue<'_>) -> Value {
                 .collect(),
         ),
     }
-}
-
-/// `sandbox_mode` and `approval_policy` of `layer`, when strings.
-fn permission_modes(layer: &Layer<'_>) -> Vec<PermissionSetting> {
-    let mut out = Vec::new();
-    for key in ["sandbox_mode", "approval_policy"] {
-        let Some((k, v)) = get(&layer.table, key) else {
-            continue;
-        };
-        let DeValue::String(value) = v.get_ref() else {
-            continue;
-        };
-        out.push(PermissionSetting {
-            id: format!(
-                "{}:permission:{}:{key}:{value}",
-                HARNESS.as_str(),
-                layer.loaded.path
-            ),
-            key: key.to_string(),
-            value: value.to_string(),
-            effect: PermissionEffect::Mode,
-            source: layer.source(crate::config::extent(k, v)),
-            honoured: Verdict::Unknown {
-                reason:
-                    "a command-line flag (--sandbox, --ask-for-approval, --full-auto) replaces it"
-                        .into(),
-            },
-            denies: mode_denies(key, value),
-        });
-    }
-    out
-}
-
-/// What a mode refuses in terms other harnesses share: the read-only
-/// sandbox refuses every file edit (Codex documentation, "sandbox":
-/// `read-only` lets commands read files and write none; an approval can
-/// still lift it for one command under `on-request`, so the equivalence
-/// is approximate). Other modes refuse no whole kind of action.
-fn mode_denies(key: &str, value: &str) -> Option<PermissionScope> {
-    (key == "sandbox_mode" && value == "read-only").then_some(PermissionScope {
-        action: ActionKind::Edit,
-        pattern: None,
-    })
 }
 
 #[cfg(test)]

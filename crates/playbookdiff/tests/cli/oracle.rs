@@ -723,10 +723,54 @@ fn codex_disagreements(
             .collect();
         push("mcp-servers", list(listed), list(configured));
     }
+    if run["permissions"].is_object() {
+        push(
+            "permission-modes",
+            codex_told_modes(&run["permissions"]),
+            codex_effective_modes(cfg),
+        );
+    }
     for (aspect, agent, adapter) in hook_aspects("codex", case, obs, cfg) {
         push(aspect, agent, adapter);
     }
     out
+}
+
+/// The sandbox mode and approval policy Codex told the model it runs
+/// under (the recording's `permissions`, a case with a home).
+fn codex_told_modes(p: &Value) -> String {
+    let field = |k: &str| p[k].as_str().unwrap_or("(not named)").to_string();
+    format!(
+        "sandbox_mode {}, approval_policy {}",
+        field("sandboxMode"),
+        field("approvalPolicy")
+    )
+}
+
+/// The mode of each key that the adapter says Codex applies (the one
+/// setting listed that may be honoured), else the release default for a
+/// trusted project, which the recorded run is: `workspace-write` and
+/// `on-request` (seen with 0.142.3 and 0.171.0 on a home that sets
+/// neither).
+fn codex_effective_modes(cfg: &EffectiveAgentConfig) -> String {
+    let mode = |key: &str, default: &str| {
+        let applied: Vec<&str> = cfg
+            .permissions
+            .iter()
+            .filter(|p| p.key == key && p.honoured.may_apply())
+            .map(|p| p.value.as_str())
+            .collect();
+        match applied[..] {
+            [] => default.to_string(),
+            [one] => one.to_string(),
+            _ => format!("one of {}", applied.join(", ")),
+        }
+    };
+    format!(
+        "sandbox_mode {}, approval_policy {}",
+        mode("sandbox_mode", "workspace-write"),
+        mode("approval_policy", "on-request")
+    )
 }
 
 /// Codex's system skills of a recording that holds them (a case with a
