@@ -1748,6 +1748,89 @@ fn an_installed_and_enabled_plugin_gives_its_items_in_the_plugin_layer() {
     );
 }
 
+/// `(name, applicability, active)` of each output style of `doc`.
+fn styles(doc: &Value) -> Vec<(String, String, bool)> {
+    doc["outputStyles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_string(),
+                o["applicability"].as_str().unwrap().to_string(),
+                o["active"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// An enabled plugin's output style is named `plugin:NAME` (its front
+/// matter `name`, else the file name) and is active when `outputStyle`
+/// names it; a style of the plugin with `force-for-plugin: true` is
+/// active whatever `outputStyle` selects (seen with 2.1.197 and 2.1.332,
+/// cases `oracle.local_user_layers.home-claude-plugin-style` and
+/// `...-forced`).
+#[test]
+fn an_installed_plugins_output_style_is_selected_or_forced() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    claude_plugins(t.path());
+    let (home, tools) = (
+        t.path().join("home"),
+        t.path().join("home/.claude/plugins/cache/team/tools/1.0.0"),
+    );
+    write(
+        &tools,
+        "output-styles/terse.md",
+        "---\nname: Terse\n---\nBe terse.\n",
+    );
+    write(&tools, "output-styles/plain.md", "Plain.\n");
+    write(
+        &home,
+        ".claude/settings.json",
+        r#"{"outputStyle": "tools:Terse", "enabledPlugins": {"tools@team": true}}"#,
+    );
+    // The project's `outputStyle` (Explanatory, a built-in) wins over the
+    // user's, so the local settings select the plugin's style.
+    write(
+        &t.path().join("repo"),
+        ".claude/settings.local.json",
+        r#"{"outputStyle": "tools:Terse"}"#,
+    );
+    let row = |n: &str, a: &str, on: bool| (n.to_string(), a.to_string(), on);
+    let plugin_styles = |doc: &Value| -> Vec<(String, String, bool)> {
+        styles(doc)
+            .into_iter()
+            .filter(|s| s.0.starts_with("tools:"))
+            .collect()
+    };
+    let doc = compiled(t.path());
+    assert_eq!(
+        plugin_styles(&doc),
+        vec![
+            row("tools:plain", "conditional", false),
+            row("tools:Terse", "effective", true)
+        ]
+    );
+    assert!(!doc["diagnostics"]
+        .to_string()
+        .contains("output-style-unknown"));
+    write(
+        &tools,
+        "output-styles/loud.md",
+        "---\nname: Loud\nforce-for-plugin: true\n---\nBe loud.\n",
+    );
+    let doc = compiled(t.path());
+    assert_eq!(
+        plugin_styles(&doc),
+        vec![
+            row("tools:Loud", "effective", true),
+            row("tools:plain", "conditional", false),
+            row("tools:Terse", "shadowed", false),
+        ]
+    );
+}
+
 #[test]
 fn the_users_codex_settings_apply_below_the_projects() {
     let t = tempfile::tempdir().unwrap();
