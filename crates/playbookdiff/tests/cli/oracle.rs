@@ -1476,10 +1476,13 @@ fn copilot_disagreements(
         .map(|i| format!("{} {}", i.source.path, i.paths.as_ref().unwrap().join(", ")))
         .collect();
     push("on-demand-table", list(table), list(modelled_table));
+    // A skill the user disabled is loaded `enabled: false`: the adapter
+    // lists it `excluded`.
     let skills: BTreeSet<String> = obs["skills"]
         .as_array()
         .map(|a| {
             a.iter()
+                .filter(|s| s["enabled"] != Value::Bool(false))
                 .map(|s| {
                     format!(
                         "{} {}",
