@@ -100,7 +100,12 @@ pub(crate) fn compile(
             triggers: &[],
         },
         release: format!("Codex {version}"),
-        runs: runs(cx, machine_layers, input.project),
+        runs: runs(
+            cx,
+            machine_layers,
+            input.project,
+            input.machine.as_ref().and_then(|m| m.requirements),
+        ),
         trust: input.machine.as_ref().map(|m| &m.trust),
     };
     let mut out = Vec::new();
@@ -152,26 +157,36 @@ pub(crate) fn compile(
 /// `unknown` (hash trust), or `no` when the closest layer that sets
 /// `features.hooks` sets it false (reported at that key): the project
 /// layers `project`, then the machine's `machine` (empty in repo mode).
-fn runs(cx: &mut Cx<'_, '_>, machine: &[Layer<'_>], project: &[Layer<'_>]) -> Verdict {
-    for layer in machine.iter().chain(project).rev() {
-        let Some((_, features)) = get(&layer.table, "features") else {
-            continue;
-        };
-        let DeValue::Table(t) = features.get_ref() else {
-            continue;
-        };
-        let Some((k, v)) = get(t, "hooks") else {
+/// `[features] hooks` of the managed requirements `required` pins the
+/// value for every layer (openai/codex `FeatureRequirementsToml`, the
+/// requirements' `features` table; seen with 0.142.3 and 0.171.0, case
+/// `oracle.codex_hooks.home-codex-hooks.managed-codex-features-hooks-off`).
+fn runs(
+    cx: &mut Cx<'_, '_>,
+    machine: &[Layer<'_>],
+    project: &[Layer<'_>],
+    required: Option<&Layer<'_>>,
+) -> Verdict {
+    let pinned = required.into_iter().map(|r| (r, true));
+    let layers = machine.iter().chain(project).rev().map(|l| (l, false));
+    for (layer, managed) in pinned.chain(layers) {
+        let Some((k, v)) = feature_hooks(layer) else {
             continue;
         };
         if !matches!(v.get_ref(), DeValue::Boolean(false)) {
             break;
         }
         let at = layer.source(crate::config::extent(k, v));
+        let effect = if managed {
+            "the managed requirements pin the feature off, so Codex runs no hook of any layer"
+        } else {
+            "Codex runs none of the project's or the user's hooks (unless `/etc/codex/requirements.toml` pins hooks on)"
+        };
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::HooksDisabled,
                 format!(
-                    "{} sets `[features] hooks = false`: Codex runs none of the project's or the user's hooks (unless `/etc/codex/requirements.toml` pins hooks on).",
+                    "{} sets `[features] hooks = false`: {effect}.",
                     problems::quote(&layer.loaded.path)
                 ),
             )
@@ -188,6 +203,20 @@ fn runs(cx: &mut Cx<'_, '_>, machine: &[Layer<'_>], project: &[Layer<'_>]) -> Ve
     Verdict::Unknown {
         reason: TRUST_REASON.to_string(),
     }
+}
+
+/// `[features] hooks` of `layer`, with its key.
+fn feature_hooks<'b, 'a>(
+    layer: &'b Layer<'a>,
+) -> Option<(
+    &'b toml::Spanned<toml::de::DeString<'a>>,
+    &'b toml::Spanned<DeValue<'a>>,
+)> {
+    let (_, features) = get(&layer.table, "features")?;
+    let DeValue::Table(t) = features.get_ref() else {
+        return None;
+    };
+    get(t, "hooks")
 }
 
 /// A `hooks.json` Codex cannot parse: it warns ("failed to parse hooks

@@ -681,7 +681,7 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::ManagedConfigUnavailable,
-        what: "Managed requirements other than allowed MCP servers, hooks, sandbox modes and approval policies (`/etc/codex/requirements.toml`: features; organization policy)",
+        what: "Managed requirements other than allowed MCP servers, hooks, sandbox modes, approval policies and the hooks feature (`/etc/codex/requirements.toml`: other features; organization policy)",
         effect: "they pin the features the user and the project may set",
         todo: "ask the administrator what it enforces",
     },

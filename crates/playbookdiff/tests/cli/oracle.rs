@@ -50,8 +50,8 @@
 //! file fails the test).
 
 use playbookdiff_model::{
-    AnalysisContext, Applicability, EffectiveAgentConfig, HookTrigger, Instruction, LoadPhase,
-    Mode, Permission, RepoPath, Severity, Skill, SourceScope, Transport, Verdict,
+    AnalysisContext, Applicability, EffectiveAgentConfig, Hook, HookTrigger, Instruction,
+    LoadPhase, Mode, Permission, RepoPath, Severity, Skill, SourceScope, Transport, Verdict,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Machine, Repo, WorkingTree};
@@ -943,9 +943,14 @@ fn codex_local_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
 /// `may-run` for `runs: unknown`. A hook Codex does not load (excluded:
 /// `allow_managed_hooks_only`) is not in its listing, so it is left out.
 fn codex_local_hooks(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    // With the hooks feature off Codex discovers no hook: `hooks/list`
+    // lists none (seen with both releases, the feature pinned off by the
+    // managed requirements), where the adapter lists each `runs: no`.
+    let feature_off = |h: &&Hook| matches!(&h.runs, Verdict::No { reason, .. } if reason.contains("[features] hooks = false"));
     cfg.hooks
         .iter()
         .filter(|h| h.applicability != Applicability::Excluded)
+        .filter(|h| !feature_off(h))
         .map(|h| {
             let runs = match &h.runs {
                 Verdict::Yes => "runs",
