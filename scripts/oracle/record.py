@@ -276,12 +276,17 @@ REPO_PLACEHOLDER = "@REPO@"
 # `~/.claude/plugins/installed_plugins.json`, which the agent writes
 # absolute).
 HOME_PLACEHOLDER = "@HOME@"
+# The repository's path in upper case (a trust entry that differs from
+# the path only in case).
+REPO_UPPER_PLACEHOLDER = "@REPO_UPPER@"
 
 
 def seed_home(case, home, repo):
     """Copies the case's fixture home (`home = "oracle/homes/NAME"`,
     workspace-relative) into the run's empty home `home`, `@REPO@` in its
-    text files replaced by `repo` and `@HOME@` by `home`; nothing without
+    text files replaced by `repo`, `@REPO_UPPER@` by `repo` in upper case
+    and `@HOME@` by `home`, and a link whose target is `@REPO@` made to
+    lead to `repo`; nothing without
     a `home` key. The files
     the recorder writes afterwards (`merge_json`, `merge_trust`) are merged
     into the fixture's, never over them."""
@@ -292,13 +297,19 @@ def seed_home(case, home, repo):
         raise ValueError(f"{case['id']}: no home directory {case['home']}")
     shutil.copytree(src, home, symlinks=True, dirs_exist_ok=True)
     for path in home.rglob("*"):
+        # A link whose target is `@REPO@` leads to the repository.
+        if path.is_symlink() and os.readlink(path) == REPO_PLACEHOLDER:
+            path.unlink()
+            path.symlink_to(repo)
+            continue
         if path.is_file() and not path.is_symlink():
             try:
                 text = path.read_text()
             except UnicodeDecodeError:
                 continue
-            if REPO_PLACEHOLDER in text or HOME_PLACEHOLDER in text:
+            if any(p in text for p in (REPO_PLACEHOLDER, HOME_PLACEHOLDER, REPO_UPPER_PLACEHOLDER)):
                 text = text.replace(REPO_PLACEHOLDER, str(repo))
+                text = text.replace(REPO_UPPER_PLACEHOLDER, str(repo).upper())
                 path.write_text(text.replace(HOME_PLACEHOLDER, str(home)))
 
 
@@ -1012,6 +1023,7 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
     obs["skills"] = skills
     if case.get("home"):
         obs["systemSkills"] = system
+        obs["permissions"] = codex_permissions(codex_items(items))
     rc, out, err = run(["mcp", "list", "--json"])
     if rc == 0:
         try:
@@ -1032,6 +1044,31 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
             trust_hooks(codex_home, keys)
             obs["hooksTrusted"], _ = codex_hooks(codex, cwd, env, norm)
     return obs
+
+
+# The approval policy as `<permissions instructions>` words it, by the
+# name the configuration gives it (0.142.3 and 0.171.0).
+APPROVAL_WORDS = [
+    ("`approval_policy` is `unless-trusted`", "untrusted"),
+    ("`approval_policy` is `on-failure`", "on-failure"),
+    ("Approval policy is currently never", "never"),
+    ("# Escalation Requests", "on-request"),
+]
+
+
+def codex_permissions(items):
+    """The sandbox mode and approval policy Codex tells the model it runs
+    under (its `<permissions instructions>` message): what the layers and
+    the managed requirements leave in effect. `None` for a value the
+    message does not name."""
+    for _, text in items:
+        if "<permissions instructions>" not in text:
+            continue
+        sandbox = re.search(r"`sandbox_mode` is `([^`]*)`", text)
+        approval = next((name for words, name in APPROVAL_WORDS if words in text), None)
+        return {"sandboxMode": sandbox.group(1) if sandbox else None,
+                "approvalPolicy": approval}
+    return None
 
 
 STALE_HASH = "sha256:" + "0" * 64
@@ -2112,7 +2149,10 @@ def run_copilot(exe, case, work):
             continue
         data = e.get("data") or {}
         if e.get("type") == "session.skills_loaded" and not skills:
+            # A skill the user disabled (`disabledSkills`) is marked
+            # `enabled: false`.
             skills = sorted(({"name": s.get("name"), "path": norm.path(s.get("path"))}
+                             | ({"enabled": False} if s.get("enabled") is False else {})
                              for s in data.get("skills") or []
                              # The launch directory's own skills are
                              # `project`, those of the directories above it

@@ -87,7 +87,7 @@ fn markdown_files(cx: &Compiler<'_, '_>, dir: &RepoPath, deep: bool) -> Vec<Repo
 
 /// What a file is, for the diagnostic of front matter that is not YAML.
 #[derive(Clone, Copy)]
-enum Role {
+pub(crate) enum Role {
     /// A subagent: Claude Code skips it (`subagent-invalid`).
     Subagent,
     /// An output style: its name and description are unknown
@@ -99,7 +99,7 @@ enum Role {
 /// the front matter) and the file's text; empty fields when it has none
 /// or it is not a mapping; front matter that is not YAML is reported as `role`
 /// says, and a subagent is then skipped (`None`).
-fn read_meta(
+pub(crate) fn read_meta(
     cx: &mut Compiler<'_, '_>,
     path: &RepoPath,
     role: Role,
@@ -445,7 +445,10 @@ fn output_styles(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     }
     if let Some((name, at)) = selected {
         let builtin = BUILTIN_STYLES.iter().any(|b| b.eq_ignore_ascii_case(&name));
-        if !builtin && !winners.contains_key(&name) {
+        // In local mode a `plugin:style` name is looked up among the
+        // installed plugins' styles ([`crate::installed`]).
+        let plugin_style = cx.user.is_some() && name.contains(':');
+        if !builtin && !winners.contains_key(&name) && !plugin_style {
             cx.diag(
                 Diagnostic::new(
                     DiagnosticCode::OutputStyleUnknown,

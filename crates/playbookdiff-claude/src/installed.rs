@@ -22,8 +22,8 @@
 //! subagents of `agents/*.md` (`plugin:name`), the hooks of
 //! `hooks/hooks.json`, the MCP servers of `.mcp.json`
 //! (`plugin:<plugin>:<server>`) and the output styles of
-//! `output-styles/*.md` (listed as the plugin's contributions; which one
-//! is active is not modelled).
+//! `output-styles/*.md` (`plugin:name`; the active one is the first with
+//! `force-for-plugin: true`, else the one `outputStyle` names).
 //!
 //! Sources: observed with Claude Code 2.1.197 and 2.1.332 on case
 //! `oracle.local_user_layers.home-claude-plugins` (the `init` line's
@@ -40,8 +40,8 @@ use crate::settings::Settings;
 use crate::user::Places;
 use crate::Compiler;
 use playbookdiff_model::{
-    ContributionKind, Diagnostic, DiagnosticCode, Plugin, PluginContribution, PluginLoad, RepoPath,
-    SourceFormat, SourceRef,
+    Applicability, ContributionKind, Diagnostic, DiagnosticCode, LoadPhase, OutputStyle, Plugin,
+    PluginContribution, PluginLoad, RepoPath, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::EntryKind;
 use serde_json::Value;
@@ -73,13 +73,86 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     let Some(places) = cx.user else {
         return;
     };
+    let mut forced = Vec::new();
     for entry in installed(cx, &places) {
         match enablement(settings, &entry.key) {
-            Some((true, on)) => load(cx, &places, &entry, on),
+            Some((true, on)) => forced.extend(load(cx, &places, &entry, on)),
             Some((false, off)) => not_enabled(cx, &entry, Some(off)),
             None => not_enabled(cx, &entry, None),
         }
     }
+    settle_styles(cx, settings, &forced);
+}
+
+/// Decides which output style is active once the plugins' styles are
+/// listed, as Claude Code does (2.1.197 and 2.1.332: the first plugin
+/// style with `force-for-plugin: true` is used whatever `outputStyle`
+/// says, "Using forced plugin output style"; else the style
+/// `outputStyle` names, a plugin's as `plugin:name`): `forced` are the
+/// ids of the forced styles, in load order. A `plugin:name` that no
+/// enabled plugin gives is `output-style-unknown`.
+fn settle_styles(cx: &mut Compiler<'_, '_>, settings: &Settings, forced: &[String]) {
+    let selected = settings
+        .values("outputStyle")
+        .last()
+        .and_then(|(v, l)| v.as_str().map(|s| (s.to_string(), l.at(&["outputStyle"]))));
+    if let Some(first) = forced.first() {
+        let name = cx
+            .out
+            .output_styles
+            .iter()
+            .find(|o| &o.id == first)
+            .map(|o| o.name.clone())
+            .unwrap_or_default();
+        for o in cx.out.output_styles.iter_mut() {
+            if &o.id == first {
+                o.applicability = Applicability::Effective;
+                o.active = true;
+                o.reason = format!(
+                    "{}; `force-for-plugin: true` makes it the active style whatever `outputStyle` selects: its \
+                     body reaches the system prompt under `# Output Style: {name}`",
+                    o.reason
+                );
+            } else if o.active || selected.as_ref().is_some_and(|(n, _)| *n == o.name) {
+                o.active = false;
+                o.applicability = Applicability::Shadowed;
+                o.reason = format!(
+                    "{}; the plugin style `{name}` is forced (`force-for-plugin: true`) and used instead",
+                    o.reason
+                );
+            }
+        }
+        return;
+    }
+    let Some((name, at)) = selected.filter(|(n, _)| n.contains(':')) else {
+        return;
+    };
+    let Some(o) = cx
+        .out
+        .output_styles
+        .iter_mut()
+        .find(|o| o.name == name && o.source.scope == SourceScope::Plugin)
+    else {
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::OutputStyleUnknown,
+                format!(
+                    "`outputStyle` in `{}` selects `{name}`, which no installed and enabled plugin gives (a plugin's \
+                     style is `plugin:name`); Claude Code keeps the default style.",
+                    at.path
+                ),
+            )
+            .at(at),
+        );
+        return;
+    };
+    o.applicability = Applicability::Effective;
+    o.active = true;
+    o.reason = format!(
+        "{}; selected by `outputStyle` in `{}`: its body reaches the system prompt under `# Output Style: {name}`",
+        o.reason, at.path
+    );
+    o.selected_by = Some(at);
 }
 
 /// The entries of `installed_plugins.json` that apply to this project, in
@@ -283,16 +356,22 @@ fn directory_marketplace(
 /// Loads the enabled plugin `entry` (enabled by `on`): its skills,
 /// commands, subagents, hooks and MCP servers join the configuration in
 /// the layer `plugin`, and the plugin is listed as loaded with them.
-fn load(cx: &mut Compiler<'_, '_>, places: &Places<'_>, entry: &Installed, on: SourceRef) {
+fn load(
+    cx: &mut Compiler<'_, '_>,
+    places: &Places<'_>,
+    entry: &Installed,
+    on: SourceRef,
+) -> Vec<String> {
     let Some(root) = root(cx, places, entry) else {
-        return;
+        return Vec::new();
     };
     let mut given = Vec::new();
     given.extend(skills(cx, places, &root, entry));
     given.extend(commands(cx, places, &root, entry));
     given.extend(subagents(cx, places, &root, entry));
     given.extend(servers(cx, &root, entry));
-    given.extend(styles(places, &root, entry));
+    let (styles, forced) = styles(cx, places, &root, entry);
+    given.extend(styles);
     if let Some(file) = root.join("hooks/hooks.json") {
         if crate::hooks::installed_plugin(cx, &file, &entry.key) {
             given.push(contribution(
@@ -314,6 +393,7 @@ fn load(cx: &mut Compiler<'_, '_>, places: &Places<'_>, entry: &Installed, on: S
         load: PluginLoad::Loaded,
         contributions: given,
     });
+    forced
 }
 
 /// One contribution of `entry`, from `file`, in the layer `plugin`.
@@ -484,28 +564,66 @@ fn servers(
     out
 }
 
-/// The plugin's output styles, `output-styles/*.md`, as contributions
-/// (`plugin:name`).
-fn styles(places: &Places<'_>, root: &RepoPath, entry: &Installed) -> Vec<PluginContribution> {
+/// The plugin's output styles, `output-styles/*.md`, listed as output
+/// styles of the layer `plugin` (not active until [`settle_styles`]
+/// decides) and as the plugin's contributions, each named
+/// `plugin:NAME` with NAME its front matter `name`, else the file name
+/// without `.md` (Claude Code 2.1.197 and 2.1.332, the plugin
+/// output-style loader); and the ids of those whose front matter sets
+/// `force-for-plugin: true`.
+fn styles(
+    cx: &mut Compiler<'_, '_>,
+    places: &Places<'_>,
+    root: &RepoPath,
+    entry: &Installed,
+) -> (Vec<PluginContribution>, Vec<String>) {
     let Some(dir) = root.join("output-styles") else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    places
-        .list(&dir)
-        .into_iter()
-        .filter(|e| e.kind == EntryKind::File)
-        .filter_map(|e| {
-            let stem = e.name.strip_suffix(".md")?;
-            let file = dir.join(&e.name)?;
-            let name = format!("{}:{stem}", entry.name());
-            Some(contribution(
-                ContributionKind::OutputStyle,
-                name,
-                &file,
-                entry,
-            ))
-        })
-        .collect()
+    let (mut given, mut forced) = (Vec::new(), Vec::new());
+    for e in places.list(&dir) {
+        let (Some(stem), Some(file)) = (e.name.strip_suffix(".md"), dir.join(&e.name)) else {
+            continue;
+        };
+        if e.kind != EntryKind::File {
+            continue;
+        }
+        let Some((meta, source, _)) =
+            crate::agents::read_meta(cx, &file, crate::agents::Role::OutputStyle)
+        else {
+            continue;
+        };
+        let own = meta.get("name").and_then(crate::frontmatter::text_field);
+        let name = format!(
+            "{}:{}",
+            entry.name(),
+            own.as_deref().filter(|n| !n.is_empty()).unwrap_or(stem)
+        );
+        let id = cx.unique_id(format!("claude-code:output-style:{file}"));
+        if matches!(meta.get("force-for-plugin"), Some(Value::Bool(true))) {
+            forced.push(id.clone());
+        }
+        cx.out.output_styles.push(OutputStyle {
+            id,
+            name: name.clone(),
+            source: source.in_plugin(&entry.key),
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Conditional,
+            reason: format!("{}; the user may select it", given_by(entry)),
+            description: meta
+                .get("description")
+                .and_then(crate::frontmatter::text_field),
+            active: false,
+            selected_by: None,
+        });
+        given.push(contribution(
+            ContributionKind::OutputStyle,
+            name,
+            &file,
+            entry,
+        ));
+    }
+    (given, forced)
 }
 
 #[cfg(test)]

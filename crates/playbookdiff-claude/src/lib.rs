@@ -259,6 +259,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     hooks::compile(&mut cx, &settings);
     agents::compile(&mut cx, &settings);
     plugins::compile(&mut cx, &settings);
+    if cx.user.is_some() {
+        skills::budget(&mut cx);
+    }
     cx.finish()
 }
 

@@ -173,7 +173,11 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     legacy_commands(cx);
     overrides(cx, settings);
     collisions(cx);
-    budget(cx);
+    // In local mode the installed plugins' skills share the listing
+    // budget: it is computed once they are listed ([`budget`]).
+    if cx.user.is_none() {
+        budget(cx);
+    }
 }
 
 /// In local mode, the managed skills (`/etc/claude-code/.claude/skills`)
@@ -900,7 +904,16 @@ fn shadow_below_machine_skill(cx: &mut Compiler<'_, '_>, idx: &[usize]) {
 
 /// The aggregate listing budget: 1% of the context window, 8,000
 /// characters when unknown. Never guesses which description is dropped.
-fn budget(cx: &mut Compiler<'_, '_>) {
+///
+/// Marks the skills listed at startup `budget-risk` when their listing
+/// (name, description up to [`DESCRIPTION_LIMIT_CHARS`] and 4
+/// characters each) passes [`BUDGET_FALLBACK_CHARS`]. In local mode the
+/// installed plugins' skills count, as listed (`plugin:name`), as
+/// Claude Code lists them with the others in one skill listing (seen
+/// with 2.1.197 and 2.1.332, case
+/// `oracle.local_user_layers.home-claude-plugins`), so it runs after
+/// [`crate::plugins`].
+pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
     let listed: Vec<usize> = cx
         .out
         .skills

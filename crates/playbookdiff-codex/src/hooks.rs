@@ -12,8 +12,8 @@
 //! the user's layers add their hooks (`hooks.json` and `[hooks]` of
 //! `/etc/codex` and `$CODEX_HOME`), and the user's trust decides every
 //! hook's `runs` ([`HookTrust`]). `[features] hooks = false` in a layer
-//! that applies turns hooks off. `sandbox_mode` and `approval_policy` of
-//! the project layers are listed as permission modes.
+//! that applies turns hooks off. The permission modes are read by
+//! [`crate::modes`].
 
 use crate::config::{get, span_union, Layer};
 use crate::hook_trust::HookTrust;
@@ -22,8 +22,8 @@ use playbookdiff_adapter::hooks::{self, Events, Registration, Tokens};
 use playbookdiff_adapter::json::JsonDoc;
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
-    ActionKind, Applicability, Diagnostic, DiagnosticCode, Hook, PermissionEffect, PermissionScope,
-    PermissionSetting, RepoPath, SourceFormat, SourceRef, SourceScope, Verdict,
+    Applicability, Diagnostic, DiagnosticCode, Hook, RepoPath, SourceFormat, SourceRef,
+    SourceScope, Verdict,
 };
 use playbookdiff_source::{Machine, SourceError};
 use serde_json::Value;
@@ -76,7 +76,7 @@ struct Reading<'x> {
     trust: Option<&'x HookTrust<'x>>,
 }
 
-/// The hooks and permission settings of the layers that apply: in local
+/// The hooks of the layers that apply: in local
 /// mode the system's and the user's first (each layer's `hooks.json`
 /// before its `[hooks]`, as Codex lists them), then the `hooks.json`
 /// files of the directories of the chain, then the project layers'
@@ -88,7 +88,7 @@ pub(crate) fn compile(
     input: &HookLayers<'_, '_, '_>,
     hook_events: &'static [&'static str],
     version: &str,
-) -> (Vec<Hook>, Vec<PermissionSetting>) {
+) -> Vec<Hook> {
     let machine_layers = input.machine.as_ref().map_or(&[][..], |m| m.layers);
     let reading = Reading {
         events: Events {
@@ -100,7 +100,12 @@ pub(crate) fn compile(
             triggers: &[],
         },
         release: format!("Codex {version}"),
-        runs: runs(cx, machine_layers, input.project),
+        runs: runs(
+            cx,
+            machine_layers,
+            input.project,
+            input.machine.as_ref().and_then(|m| m.requirements),
+        ),
         trust: input.machine.as_ref().map(|m| &m.trust),
     };
     let mut out = Vec::new();
@@ -146,33 +151,42 @@ pub(crate) fn compile(
             ),
         ));
     }
-    let permissions = input.project.iter().flat_map(permission_modes).collect();
-    (out, permissions)
+    out
 }
 
 /// `unknown` (hash trust), or `no` when the closest layer that sets
 /// `features.hooks` sets it false (reported at that key): the project
 /// layers `project`, then the machine's `machine` (empty in repo mode).
-fn runs(cx: &mut Cx<'_, '_>, machine: &[Layer<'_>], project: &[Layer<'_>]) -> Verdict {
-    for layer in machine.iter().chain(project).rev() {
-        let Some((_, features)) = get(&layer.table, "features") else {
-            continue;
-        };
-        let DeValue::Table(t) = features.get_ref() else {
-            continue;
-        };
-        let Some((k, v)) = get(t, "hooks") else {
+/// `[features] hooks` of the managed requirements `required` pins the
+/// value for every layer (openai/codex `FeatureRequirementsToml`, the
+/// requirements' `features` table; seen with 0.142.3 and 0.171.0, case
+/// `oracle.codex_hooks.home-codex-hooks.managed-codex-features-hooks-off`).
+fn runs(
+    cx: &mut Cx<'_, '_>,
+    machine: &[Layer<'_>],
+    project: &[Layer<'_>],
+    required: Option<&Layer<'_>>,
+) -> Verdict {
+    let pinned = required.into_iter().map(|r| (r, true));
+    let layers = machine.iter().chain(project).rev().map(|l| (l, false));
+    for (layer, managed) in pinned.chain(layers) {
+        let Some((k, v)) = feature_hooks(layer) else {
             continue;
         };
         if !matches!(v.get_ref(), DeValue::Boolean(false)) {
             break;
         }
         let at = layer.source(crate::config::extent(k, v));
+        let effect = if managed {
+            "the managed requirements pin the feature off, so Codex runs no hook of any layer"
+        } else {
+            "Codex runs none of the project's or the user's hooks (unless `/etc/codex/requirements.toml` pins hooks on)"
+        };
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::HooksDisabled,
                 format!(
-                    "{} sets `[features] hooks = false`: Codex runs none of the project's or the user's hooks (unless `/etc/codex/requirements.toml` pins hooks on).",
+                    "{} sets `[features] hooks = false`: {effect}.",
                     problems::quote(&layer.loaded.path)
                 ),
             )
@@ -189,6 +203,20 @@ fn runs(cx: &mut Cx<'_, '_>, machine: &[Layer<'_>], project: &[Layer<'_>]) -> Ve
     Verdict::Unknown {
         reason: TRUST_REASON.to_string(),
     }
+}
+
+/// `[features] hooks` of `layer`, with its key.
+fn feature_hooks<'b, 'a>(
+    layer: &'b Layer<'a>,
+) -> Option<(
+    &'b toml::Spanned<toml::de::DeString<'a>>,
+    &'b toml::Spanned<DeValue<'a>>,
+)> {
+    let (_, features) = get(&layer.table, "features")?;
+    let DeValue::Table(t) = features.get_ref() else {
+        return None;
+    };
+    get(t, "hooks")
 }
 
 /// A `hooks.json` Codex cannot parse: it warns ("failed to parse hooks
@@ -455,49 +483,6 @@ fn to_json(v: &DeValue<'_>) -> Value {
                 .collect(),
         ),
     }
-}
-
-/// `sandbox_mode` and `approval_policy` of `layer`, when strings.
-fn permission_modes(layer: &Layer<'_>) -> Vec<PermissionSetting> {
-    let mut out = Vec::new();
-    for key in ["sandbox_mode", "approval_policy"] {
-        let Some((k, v)) = get(&layer.table, key) else {
-            continue;
-        };
-        let DeValue::String(value) = v.get_ref() else {
-            continue;
-        };
-        out.push(PermissionSetting {
-            id: format!(
-                "{}:permission:{}:{key}:{value}",
-                HARNESS.as_str(),
-                layer.loaded.path
-            ),
-            key: key.to_string(),
-            value: value.to_string(),
-            effect: PermissionEffect::Mode,
-            source: layer.source(crate::config::extent(k, v)),
-            honoured: Verdict::Unknown {
-                reason:
-                    "a command-line flag (--sandbox, --ask-for-approval, --full-auto) replaces it"
-                        .into(),
-            },
-            denies: mode_denies(key, value),
-        });
-    }
-    out
-}
-
-/// What a mode refuses in terms other harnesses share: the read-only
-/// sandbox refuses every file edit (Codex documentation, "sandbox":
-/// `read-only` lets commands read files and write none; an approval can
-/// still lift it for one command under `on-request`, so the equivalence
-/// is approximate). Other modes refuse no whole kind of action.
-fn mode_denies(key: &str, value: &str) -> Option<PermissionScope> {
-    (key == "sandbox_mode" && value == "read-only").then_some(PermissionScope {
-        action: ActionKind::Edit,
-        pattern: None,
-    })
 }
 
 #[cfg(test)]

@@ -59,6 +59,7 @@ pub use playbookdiff_adapter::hooks::command_hook_hash;
 mod hooks;
 mod instructions;
 mod mcp;
+mod modes;
 pub mod profile;
 pub mod remedy;
 mod requirements;
@@ -381,8 +382,17 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
             }
         }),
     };
-    (out.hooks, out.permissions) =
-        hooks::compile(&mut cx, &hook_layers, facts.hook_events, version);
+    out.hooks = hooks::compile(&mut cx, &hook_layers, facts.hook_events, version);
+    let mode_requirements = required
+        .as_ref()
+        .map(|r| modes::ModeRequirements::read(&mut cx, r))
+        .unwrap_or_default();
+    let trusted = cx.trust_for(&context.cwd) == Some(TrustLevel::Trusted);
+    let local_modes = machine.as_ref().map(|_| modes::LocalModes {
+        requirements: &mode_requirements,
+        trusted,
+    });
+    out.permissions = modes::compile(&mut cx, &all_layers, local_modes);
     out.subagents = agents::compile(&mut cx, &chain);
     if let Some(r) = &nested_root {
         out.instructions
@@ -438,9 +448,9 @@ fn local_assumption(assumptions: &mut [String], home: &RepoPath, profile: Option
             "Local mode: the global instructions, `config.toml`, `hooks.json` and `skills` of `{home}`{profile} \
              (the system skills of `skills/.system` as the release leaves them on start), \
              its trust entries for this project and for hooks, the user's `~/.agents/skills`, \
-             `/etc/codex/config.toml`, `hooks.json` and `skills`, and the MCP servers and hooks of \
-             `/etc/codex/requirements.toml` are read; no CLI flag, -c override or other managed \
-             requirement changes the values."
+             `/etc/codex/config.toml`, `hooks.json` and `skills`, and the MCP servers, hooks, sandbox \
+             modes and approval policies of `/etc/codex/requirements.toml` are read; no CLI flag, \
+             -c override or other managed requirement changes the values."
         );
     }
 }
@@ -666,12 +676,13 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 ];
 
 /// The layers local mode still does not read: the managed requirements
-/// other than the MCP server allowlist and the hooks ([`requirements`]).
+/// other than the MCP server allowlist and the hooks ([`requirements`])
+/// and the allowed modes ([`modes`]).
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::ManagedConfigUnavailable,
-        what: "Managed requirements other than allowed MCP servers and hooks (`/etc/codex/requirements.toml`: allowed sandbox modes and approval policies, features; organization policy)",
-        effect: "they constrain the sandbox, the approval policy and the features the user and the project may set",
+        what: "Managed requirements other than allowed MCP servers, hooks, sandbox modes, approval policies and the hooks feature (`/etc/codex/requirements.toml`: other features; organization policy)",
+        effect: "they pin the features the user and the project may set",
         todo: "ask the administrator what it enforces",
     },
 ];

@@ -16,9 +16,8 @@
 //! Its managed hooks (`[hooks]`, run from `managed_dir`) are read by
 //! [`crate::hooks`], first and as managed, and `allow_managed_hooks_only`
 //! ([`managed_hooks_only`]) leaves every other hook but the system
-//! layer's unloaded. The file's other requirements
-//! (`allowed_approval_policies`, `allowed_sandbox_modes`, `features`) are
-//! not read; local mode says so in an unread-layer diagnostic.
+//! layer's unloaded. `allowed_sandbox_modes` and
+//! `allowed_approval_policies` are read by [`crate::modes`].
 
 use crate::config::{extent, get, Layer, LoadedLayer};
 use crate::Cx;

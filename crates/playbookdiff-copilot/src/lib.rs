@@ -326,11 +326,11 @@ const LOCAL_UNREAD_INSTRUCTIONS: UnreadLayer = UnreadLayer {
 /// What local mode still does not read of the user's configuration (it
 /// reads the user's skills, `~/.copilot/agents`, `~/.claude/agents`,
 /// `~/.copilot/mcp-config.json`, the hooks of `~/.copilot/hooks` and of
-/// the user's settings, and `trusted_folders`).
+/// the user's settings, their `disabledSkills`, and `trusted_folders`).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The user configuration's other settings (`~/.copilot/config.json` beyond `trusted_folders`: installed plugins, disabled skills) and Copilot CLI's built-in skills",
-    effect: "they add plugins' items and skills the model is told about, or take skills away",
+    what: "The user configuration's other settings (installed plugins of `~/.copilot/config.json`) and Copilot CLI's built-in skills",
+    effect: "they add plugins' items and skills the model is told about",
     todo: "list them with `copilot skill list`",
 };
 

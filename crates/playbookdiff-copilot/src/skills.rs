@@ -24,7 +24,9 @@
 //! `~/.copilot/skills`, `~/.agents/skills`, and with 1.0.24
 //! `~/.claude/skills`) are read after the repository's, searched as the
 //! release searches a repository root; of two skills with one name the
-//! first found is kept, so a project skill wins over the user's.
+//! first found is kept, so a project skill wins over the user's. A skill
+//! that `disabledSkills` of the user's settings names is `excluded`
+//! ([`disable`]).
 
 use crate::profile::SkillSearch;
 use crate::{Cx, Profile, READ_LIMIT};
@@ -75,7 +77,44 @@ pub(crate) fn compile(
     for s in machine.map(|m| of_user(cx, profile, m)).unwrap_or_default() {
         push(cx, &mut out, s);
     }
+    if let Some(m) = machine {
+        disable(m, profile, &mut out);
+    }
     out
+}
+
+/// Excludes the skills that `disabledSkills` of the user's settings
+/// ([`Profile::user_settings`]) names, a project's or the user's alike:
+/// Copilot CLI loads them marked `enabled: false` (seen with 1.0.24,
+/// which reads `~/.copilot/config.json`, and 1.0.102, which reads
+/// `~/.copilot/settings.json` and not the list of `config.json`, on case
+/// `oracle.local_user_layers.home-copilot-disabled-skills`). A file that
+/// cannot be used is reported where its hooks are read.
+fn disable(machine: &Machine, profile: &Profile, skills: &mut [Skill]) {
+    let Some(path) = RepoPath::on_machine("~", profile.user_settings) else {
+        return;
+    };
+    let crate::json::Loaded::File(j) = crate::json::load_user(machine, &path, "", &mut Vec::new())
+    else {
+        return;
+    };
+    let Some(names) = j.value.get("disabledSkills").and_then(Value::as_array) else {
+        return;
+    };
+    let source = j.source(&["disabledSkills"]);
+    for s in skills.iter_mut().filter(|s| {
+        s.applicability == Applicability::Effective
+            && names.iter().any(|n| n.as_str() == Some(s.name.as_str()))
+    }) {
+        s.applicability = Applicability::Excluded;
+        s.reason =
+            format!(
+            "{} `disabledSkills` of `{}` (lines {}) names it, so Copilot CLI loads it disabled.",
+            s.reason,
+            source.path,
+            source.lines.map_or(String::new(), |l| format!("{}-{}", l.start, l.end)),
+        );
+    }
 }
 
 /// The skills of the user's roots on `machine`, in the release's order.

@@ -5,16 +5,16 @@
 //! `~/.copilot/config.json` (both profiled releases; 1.0.102 keeps them
 //! there beside its user settings of `settings.json`, changelog 1.0.97).
 //! A folder is trusted when it is one of them or lies below one (1.0.24
-//! `app.js`, `isFolderTrusted`: the entries compared by `path.relative`,
-//! case-insensitively where the file system is). The releases that ask
+//! `app.js`, `isFolderTrusted`: the entries compared by `path.relative`
+//! after `realpath`, case-insensitively where the file system is). The releases that ask
 //! for trust ([`crate::Profile::trust_gates_hooks_and_mcp`]) run the
 //! repository's hooks and start its MCP servers only in a trusted folder;
 //! in `-p` mode they do not ask (seen with 1.0.102 on cases
 //! `oracle.hooks_copilot_gemini.home-copilot-untrusted` and
 //! `oracle.local_user_layers.home-copilot-untrusted`: no repository hook
 //! ran and no workspace server started when the list named only another
-//! folder). The analysis compares the paths as written, without
-//! resolving links, and case-sensitively.
+//! folder). The analysis resolves an entry's links, `.` and `..` and
+//! compares the paths case-sensitively ([`contains`]).
 
 use crate::json::{self, Loaded};
 use crate::{Cx, Profile};
@@ -77,7 +77,10 @@ pub(crate) fn read(
         return FolderTrust::NotTrusted(None);
     };
     let source = j.source(&["trusted_folders"]);
-    let names = |f: &Value| f.as_str().is_some_and(|f| contains(Path::new(f), &cwd));
+    let names = |f: &Value| {
+        f.as_str()
+            .is_some_and(|f| Path::new(f).is_absolute() && contains(machine, Path::new(f), &cwd))
+    };
     if list.as_array().is_some_and(|a| a.iter().any(names)) {
         FolderTrust::Trusted(source)
     } else {
@@ -85,9 +88,16 @@ pub(crate) fn read(
     }
 }
 
-/// True when `dir` is `folder` or lies below it (lexically).
-fn contains(folder: &Path, dir: &Path) -> bool {
-    dir.strip_prefix(folder).is_ok()
+/// True when `dir` is `folder` or lies below it, `folder` resolved as
+/// Copilot CLI resolves it ([`Machine::real_path`]: links, `.` and `..`)
+/// and the names compared case-sensitively, as it compares them on a
+/// case-sensitive file system (1.0.24 `app.js`, `isFolderTrusted`:
+/// `path.relative`, lower-cased only where the file system ignores case;
+/// seen with 1.0.102 on cases
+/// `oracle.local_user_layers.home-copilot-trusted-case`, `-dotdot` and
+/// `-link`).
+fn contains(machine: &Machine, folder: &Path, dir: &Path) -> bool {
+    dir.strip_prefix(machine.real_path(folder)).is_ok()
 }
 
 impl FolderTrust {
@@ -105,6 +115,40 @@ impl FolderTrust {
         match self {
             FolderTrust::Trusted(s) | FolderTrust::NotTrusted(Some(s)) => Some(s.clone()),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_holds_its_folder_and_below_after_links_and_by_case() {
+        let t = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(t.path()).unwrap();
+        std::fs::create_dir_all(real.join("repo/pkg")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(real.join("repo"), real.join("link")).unwrap();
+        let machine = Machine::new(None);
+        let cwd = real.join("repo/pkg");
+        let at = |s: &str| real.join(s);
+        for (entry, holds) in [
+            (at("repo"), true),
+            (at("repo/pkg"), true),
+            (at("repo/missing/.."), true),
+            (at("./repo/"), true),
+            (at("link"), cfg!(unix)),
+            (at("REPO"), false),
+            (at("repo/pkg/sub"), false),
+            (at("rep"), false),
+        ] {
+            assert_eq!(
+                contains(&machine, &entry, &cwd),
+                holds,
+                "{}",
+                entry.display()
+            );
         }
     }
 }

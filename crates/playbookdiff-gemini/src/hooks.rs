@@ -161,9 +161,14 @@ fn runs(all: &Settings) -> Verdict {
 }
 
 /// Marks the hooks that a `hooksConfig.disabled` list of any file names
-/// (by the handler's command: `getHookName`) as not running, with the
-/// file that names it.
+/// as not running, with the file that names it. A list names a hook by
+/// its `name` when it has one, else by its command: Gemini CLI's
+/// `getHookName` (`packages/core/src/hooks/hookRegistry.ts`, the same in
+/// 0.34.0 and 0.61.0) is `name || command`, so a named hook whose
+/// command is listed still runs (seen with both releases, case
+/// `oracle.local_gemini_hooks.home-gemini-hook-names`).
 fn skip_disabled(all: &Settings, out: &mut [Hook]) {
+    let keys: Vec<Option<String>> = out.iter().map(|h| disabled_key(all, h)).collect();
     for file in all.by_precedence() {
         let Some(names) = file
             .get(&["hooksConfig", "disabled"])
@@ -177,21 +182,37 @@ fn skip_disabled(all: &Settings, out: &mut [Hook]) {
             .as_ref()
             .map(|s| s.path.to_string())
             .unwrap_or_default();
-        for h in out.iter_mut().filter(|h| h.runs.may_apply()) {
-            if h.handler
-                .command
-                .as_deref()
-                .is_some_and(|c| names.contains(&c))
-            {
-                let reason = match file.source(&[]).map(|s| s.scope) {
-                    Some(SourceScope::Project) => "`hooksConfig.disabled` names it".to_string(),
-                    _ => format!("`hooksConfig.disabled` in `{path}` names it"),
-                };
-                h.runs = Verdict::No {
-                    reason,
-                    source: source.clone(),
-                };
+        for (h, key) in out.iter_mut().zip(&keys) {
+            if !h.runs.may_apply() || !key.as_deref().is_some_and(|k| names.contains(&k)) {
+                continue;
             }
+            let reason = match file.source(&[]).map(|s| s.scope) {
+                Some(SourceScope::Project) => "`hooksConfig.disabled` names it".to_string(),
+                _ => format!("`hooksConfig.disabled` in `{path}` names it"),
+            };
+            h.runs = Verdict::No {
+                reason,
+                source: source.clone(),
+            };
         }
+    }
+}
+
+/// The name `hooksConfig.disabled` matches for hook `h` (`getHookName`):
+/// its handler's `name` when a non-empty string, else its command. The
+/// handler is found in the file that registers it by the event and the
+/// position its id ends with (`…:EVENT:GROUP:HANDLER`).
+fn disabled_key(all: &Settings, h: &Hook) -> Option<String> {
+    let file = [&all.defaults, &all.user, &all.workspace, &all.system]
+        .into_iter()
+        .find(|f| f.source(&[]).is_some_and(|s| s.path == h.source.path))?;
+    let mut tail = h.id.rsplitn(3, ':');
+    let j: usize = tail.next()?.parse().ok()?;
+    let i: usize = tail.next()?.parse().ok()?;
+    let group = file.get(&["hooks", &h.event])?.get(i)?;
+    let handler = group.get("hooks").map_or(Some(group), |hs| hs.get(j))?;
+    match handler.get("name").and_then(Value::as_str) {
+        Some(name) if !name.is_empty() => Some(name.to_string()),
+        _ => h.handler.command.clone(),
     }
 }

@@ -653,8 +653,13 @@ declare_codes! {
     /// layer of higher precedence decides (Claude Code: managed, local,
     /// project, user, highest first; settings documentation, "Settings
     /// precedence"), and the value it overrides is kept in this
-    /// diagnostic, at the overridden layer's line.
-    SettingOverridden = "setting-overridden", Info, Behaviour, "claude-code", "0.1.0", "a settings layer of higher precedence overrides a value";
+    /// diagnostic, at the overridden layer's line. Codex: a
+    /// `sandbox_mode` or `approval_policy` that the managed requirements
+    /// of `/etc/codex/requirements.toml` do not allow, which Codex
+    /// replaces with the value it falls back to (openai/codex
+    /// `apply_requirement_constrained_value`; seen with 0.142.3 and
+    /// 0.171.0).
+    SettingOverridden = "setting-overridden", Info, Behaviour, any, "0.1.0", "a settings layer of higher precedence overrides a value";
     /// The same MCP server is defined in more than one layer. No longer
     /// reported: Codex deep-merges the layers' tables key by key (fidelity
     /// X5, `merge_toml_values`), which the analysis models; kept so the

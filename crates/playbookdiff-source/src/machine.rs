@@ -172,6 +172,33 @@ impl Machine {
         }
     }
 
+    /// `abs`, an absolute path of this machine as a user file names it (a
+    /// folder the user trusts), with its symbolic links, `.` and `..`
+    /// resolved as `realpath` resolves them; for a path that does not
+    /// exist, its longest existing ancestor resolved and the rest joined,
+    /// `..` then taken by name (what Copilot CLI's `isFolderTrusted` does
+    /// with each entry, 1.0.24 `app.js`). Only metadata is read. A
+    /// relative path is returned as given.
+    pub fn real_path(&self, abs: &Path) -> PathBuf {
+        if !abs.is_absolute() {
+            return abs.to_path_buf();
+        }
+        let mut rest = Vec::new();
+        let mut at = abs.to_path_buf();
+        loop {
+            if let Ok(real) = std::fs::canonicalize(&at) {
+                return lexical(&real.join(rest.iter().rev().collect::<PathBuf>()));
+            }
+            match (at.file_name().map(|n| n.to_os_string()), at.parent()) {
+                (Some(name), Some(parent)) => {
+                    rest.push(name);
+                    at = parent.to_path_buf();
+                }
+                _ => return lexical(abs),
+            }
+        }
+    }
+
     /// The absolute path of the machine path `p`; `None` for a path that
     /// is not on the machine or whose place is unknown (no home, a
     /// variable not set).
@@ -289,6 +316,25 @@ pub fn is_profile_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// `p` with its `.` and `..` resolved by name (a `..` at the root stays
+/// at the root, as `path.resolve` does).
+fn lexical(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() || out.as_os_str().is_empty() {
+                    out.push(Component::RootDir);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

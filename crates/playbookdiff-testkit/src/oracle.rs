@@ -209,7 +209,8 @@ pub fn materialize(case: &Case, temps: &mut Vec<tempfile::TempDir>) -> Option<Pa
 /// `root`: a copy in a temporary directory kept in `temps`, with `@REPO@`
 /// in its text files replaced by `root`'s canonical path (the agent ran on
 /// a copy elsewhere, so a `projects` key or trust entry names this copy
-/// instead) and `@HOME@` by the copy's own path (an `installPath` of
+/// instead), `@REPO_UPPER@` by that path in upper case, and `@HOME@` by
+/// the copy's own path; a link whose target is `@REPO@` leads to `root` (an `installPath` of
 /// Claude Code's `installed_plugins.json`). `None` for a case without a
 /// home; panics when it is missing.
 pub fn home_copy(
@@ -223,11 +224,31 @@ pub fn home_copy(
     let repo = std::fs::canonicalize(root).expect("case repository");
     let repo = repo.to_str().expect("a UTF-8 path");
     replace_in_files(dir.path(), "@REPO@", repo);
+    replace_in_files(dir.path(), "@REPO_UPPER@", &repo.to_uppercase());
+    link_to_repo(dir.path(), std::path::Path::new(repo));
     let own = dir.path().to_str().expect("a UTF-8 path").to_string();
     replace_in_files(dir.path(), "@HOME@", &own);
     let path = dir.path().to_path_buf();
     temps.push(dir);
     Some(path)
+}
+
+/// Makes every symbolic link below `dir` whose target is `@REPO@` lead to
+/// `repo`, as the recorder does.
+fn link_to_repo(dir: &std::path::Path, repo: &std::path::Path) {
+    for entry in std::fs::read_dir(dir).expect("list home") {
+        let entry = entry.expect("directory entry");
+        let kind = entry.file_type().expect("file type");
+        if kind.is_dir() {
+            link_to_repo(&entry.path(), repo);
+        } else if kind.is_symlink()
+            && std::fs::read_link(entry.path()).is_ok_and(|t| t.as_os_str() == "@REPO@")
+        {
+            std::fs::remove_file(entry.path()).expect("remove link");
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(repo, entry.path()).expect("link");
+        }
+    }
 }
 
 /// Replaces `from` by `to` in every UTF-8 text file below `dir` (links

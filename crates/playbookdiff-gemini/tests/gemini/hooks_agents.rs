@@ -157,6 +157,25 @@ fn hooks_config_turns_hooks_off() {
     assert_eq!(runs, [false, true]);
 }
 
+/// `hooksConfig.disabled` names a hook by its `name` when it has one
+/// (`getHookName`: `name || command`): a named hook whose command is
+/// listed still runs, one whose name is listed does not, and an empty
+/// name falls back to the command (seen with 0.34.0 and 0.61.0, case
+/// `oracle.local_gemini_hooks.home-gemini-hook-names`).
+#[test]
+fn hooks_config_disabled_matches_a_name_before_the_command() {
+    let named = r#"{"hooksConfig": {"disabled": ["a.sh", "bee", "c.sh"]},
+ "hooks": {"BeforeTool": [{"hooks": [
+   {"type": "command", "name": "ay", "command": "a.sh"},
+   {"type": "command", "name": "bee", "command": "b.sh"},
+   {"type": "command", "name": "", "command": "c.sh"}]}]}}"#;
+    for v in RELEASES {
+        let cfg = with(&[(".gemini/settings.json", named)], ".", v);
+        let runs: Vec<bool> = cfg.hooks.iter().map(|h| h.may_run()).collect();
+        assert_eq!(runs, [true, false, false], "{v}");
+    }
+}
+
 /// A subagent is an item whose loading waits on the user's
 /// acknowledgement (`conditional`); 0.34 without
 /// `experimental.enableAgents` excludes it, naming the setting; a file

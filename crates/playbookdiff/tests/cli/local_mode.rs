@@ -1748,6 +1748,89 @@ fn an_installed_and_enabled_plugin_gives_its_items_in_the_plugin_layer() {
     );
 }
 
+/// `(name, applicability, active)` of each output style of `doc`.
+fn styles(doc: &Value) -> Vec<(String, String, bool)> {
+    doc["outputStyles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_string(),
+                o["applicability"].as_str().unwrap().to_string(),
+                o["active"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// An enabled plugin's output style is named `plugin:NAME` (its front
+/// matter `name`, else the file name) and is active when `outputStyle`
+/// names it; a style of the plugin with `force-for-plugin: true` is
+/// active whatever `outputStyle` selects (seen with 2.1.197 and 2.1.332,
+/// cases `oracle.local_user_layers.home-claude-plugin-style` and
+/// `...-forced`).
+#[test]
+fn an_installed_plugins_output_style_is_selected_or_forced() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    claude_plugins(t.path());
+    let (home, tools) = (
+        t.path().join("home"),
+        t.path().join("home/.claude/plugins/cache/team/tools/1.0.0"),
+    );
+    write(
+        &tools,
+        "output-styles/terse.md",
+        "---\nname: Terse\n---\nBe terse.\n",
+    );
+    write(&tools, "output-styles/plain.md", "Plain.\n");
+    write(
+        &home,
+        ".claude/settings.json",
+        r#"{"outputStyle": "tools:Terse", "enabledPlugins": {"tools@team": true}}"#,
+    );
+    // The project's `outputStyle` (Explanatory, a built-in) wins over the
+    // user's, so the local settings select the plugin's style.
+    write(
+        &t.path().join("repo"),
+        ".claude/settings.local.json",
+        r#"{"outputStyle": "tools:Terse"}"#,
+    );
+    let row = |n: &str, a: &str, on: bool| (n.to_string(), a.to_string(), on);
+    let plugin_styles = |doc: &Value| -> Vec<(String, String, bool)> {
+        styles(doc)
+            .into_iter()
+            .filter(|s| s.0.starts_with("tools:"))
+            .collect()
+    };
+    let doc = compiled(t.path());
+    assert_eq!(
+        plugin_styles(&doc),
+        vec![
+            row("tools:plain", "conditional", false),
+            row("tools:Terse", "effective", true)
+        ]
+    );
+    assert!(!doc["diagnostics"]
+        .to_string()
+        .contains("output-style-unknown"));
+    write(
+        &tools,
+        "output-styles/loud.md",
+        "---\nname: Loud\nforce-for-plugin: true\n---\nBe loud.\n",
+    );
+    let doc = compiled(t.path());
+    assert_eq!(
+        plugin_styles(&doc),
+        vec![
+            row("tools:Loud", "effective", true),
+            row("tools:plain", "conditional", false),
+            row("tools:Terse", "shadowed", false),
+        ]
+    );
+}
+
 #[test]
 fn the_users_codex_settings_apply_below_the_projects() {
     let t = tempfile::tempdir().unwrap();
@@ -2064,4 +2147,147 @@ fn copilot_cli_runs_the_repositorys_hooks_and_servers_only_in_a_trusted_folder()
     // Only another folder: 1.0.102 waits for the user's trust.
     let other = real.with_file_name("another").to_str().unwrap().to_string();
     assert_eq!(trusting(&other), ("no".into(), "conditional".into()));
+}
+
+/// `(path, key, value, honoured)` of each Codex permission mode of `doc`.
+fn codex_modes(doc: &Value) -> Vec<(String, String, String, String)> {
+    doc["permissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            (
+                s(&p["source"]["path"]),
+                s(&p["key"]),
+                s(&p["value"]),
+                s(&p["honoured"]["state"]),
+            )
+        })
+        .collect()
+}
+
+/// A trusted project whose `.codex/config.toml` asks for
+/// `danger-full-access`, a user who asks for `workspace-write` and
+/// `never`, and managed requirements `mode_requirements`.
+fn codex_modes_machine(t: &Path, mode_requirements: &str) {
+    let (repo, home, root) = (t.join("repo"), t.join("home"), t.join("root"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    write(
+        &repo,
+        ".codex/config.toml",
+        "sandbox_mode = \"danger-full-access\"\n",
+    );
+    let project = std::fs::canonicalize(&repo).unwrap();
+    write(
+        &home,
+        ".codex/config.toml",
+        &format!(
+            "sandbox_mode = \"workspace-write\"\napproval_policy = \"never\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            project.display()
+        ),
+    );
+    write(&root, "etc/codex/requirements.toml", mode_requirements);
+}
+
+/// Codex reads the layer closest to cwd for each mode, and starts with
+/// the value the managed requirements fall back to when they do not
+/// allow it: `read-only` for the sandbox, the first allowed approval
+/// policy. The overridden values stay listed, `honoured: no`, each with
+/// a `setting-overridden` diagnostic at its line naming the managed file.
+#[test]
+fn codex_falls_back_to_the_mode_the_managed_requirements_allow() {
+    let t = tempfile::tempdir().unwrap();
+    codex_modes_machine(
+        t.path(),
+        "allowed_sandbox_modes = [\"workspace-write\", \"read-only\"]\nallowed_approval_policies = [\"on-request\", \"untrusted\"]\n",
+    );
+    let doc = compiled_for(t.path(), "codex");
+    let row = |p: &str, k: &str, v: &str, h: &str| {
+        (p.to_string(), k.to_string(), v.to_string(), h.to_string())
+    };
+    assert_eq!(
+        codex_modes(&doc),
+        vec![
+            row(
+                "~/.codex/config.toml",
+                "sandbox_mode",
+                "workspace-write",
+                "no"
+            ),
+            row(
+                ".codex/config.toml",
+                "sandbox_mode",
+                "danger-full-access",
+                "no"
+            ),
+            row(
+                "/etc/codex/requirements.toml",
+                "sandbox_mode",
+                "read-only",
+                "unknown"
+            ),
+            row("~/.codex/config.toml", "approval_policy", "never", "no"),
+            row(
+                "/etc/codex/requirements.toml",
+                "approval_policy",
+                "on-request",
+                "unknown"
+            ),
+        ]
+    );
+    let overridden: Vec<(String, u64)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "setting-overridden")
+        .map(|d| {
+            assert!(d["message"]
+                .as_str()
+                .unwrap()
+                .contains("/etc/codex/requirements.toml"));
+            (
+                d["source"]["path"].as_str().unwrap().to_string(),
+                d["source"]["lines"]["start"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        overridden,
+        vec![
+            (".codex/config.toml".to_string(), 1),
+            ("~/.codex/config.toml".to_string(), 2)
+        ]
+    );
+}
+
+/// A sandbox list without `read-only`, or an empty approval list, stops
+/// Codex before it loads anything: a `config-refused` error at the
+/// requirement's line.
+#[test]
+fn codex_refuses_mode_requirements_it_cannot_use() {
+    for (requirements, line) in [
+        (
+            "# policy\nallowed_sandbox_modes = [\"workspace-write\"]\n",
+            2,
+        ),
+        ("allowed_approval_policies = []\n", 1),
+        ("allowed_sandbox_modes = [\"read-only\", \"bogus\"]\n", 1),
+    ] {
+        let t = tempfile::tempdir().unwrap();
+        codex_modes_machine(t.path(), requirements);
+        let doc = compiled_for(t.path(), "codex");
+        let refused: Vec<&Value> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "config-refused")
+            .collect();
+        assert_eq!(refused.len(), 1, "{requirements}");
+        assert_eq!(refused[0]["source"]["path"], "/etc/codex/requirements.toml");
+        assert_eq!(
+            refused[0]["source"]["lines"]["start"], line,
+            "{requirements}"
+        );
+    }
 }

@@ -50,8 +50,8 @@
 //! file fails the test).
 
 use playbookdiff_model::{
-    AnalysisContext, Applicability, EffectiveAgentConfig, HookTrigger, Instruction, LoadPhase,
-    Mode, Permission, RepoPath, Severity, Skill, SourceScope, Transport, Verdict,
+    AnalysisContext, Applicability, EffectiveAgentConfig, Hook, HookTrigger, Instruction,
+    LoadPhase, Mode, Permission, RepoPath, Severity, Skill, SourceScope, Transport, Verdict,
 };
 use playbookdiff_registry::{Adapter, Inputs, TrustEntry, TrustLevel};
 use playbookdiff_source::{Ancestors, Machine, Repo, WorkingTree};
@@ -723,10 +723,54 @@ fn codex_disagreements(
             .collect();
         push("mcp-servers", list(listed), list(configured));
     }
+    if run["permissions"].is_object() {
+        push(
+            "permission-modes",
+            codex_told_modes(&run["permissions"]),
+            codex_effective_modes(cfg),
+        );
+    }
     for (aspect, agent, adapter) in hook_aspects("codex", case, obs, cfg) {
         push(aspect, agent, adapter);
     }
     out
+}
+
+/// The sandbox mode and approval policy Codex told the model it runs
+/// under (the recording's `permissions`, a case with a home).
+fn codex_told_modes(p: &Value) -> String {
+    let field = |k: &str| p[k].as_str().unwrap_or("(not named)").to_string();
+    format!(
+        "sandbox_mode {}, approval_policy {}",
+        field("sandboxMode"),
+        field("approvalPolicy")
+    )
+}
+
+/// The mode of each key that the adapter says Codex applies (the one
+/// setting listed that may be honoured), else the release default for a
+/// trusted project, which the recorded run is: `workspace-write` and
+/// `on-request` (seen with 0.142.3 and 0.171.0 on a home that sets
+/// neither).
+fn codex_effective_modes(cfg: &EffectiveAgentConfig) -> String {
+    let mode = |key: &str, default: &str| {
+        let applied: Vec<&str> = cfg
+            .permissions
+            .iter()
+            .filter(|p| p.key == key && p.honoured.may_apply())
+            .map(|p| p.value.as_str())
+            .collect();
+        match applied[..] {
+            [] => default.to_string(),
+            [one] => one.to_string(),
+            _ => format!("one of {}", applied.join(", ")),
+        }
+    };
+    format!(
+        "sandbox_mode {}, approval_policy {}",
+        mode("sandbox_mode", "workspace-write"),
+        mode("approval_policy", "on-request")
+    )
 }
 
 /// Codex's system skills of a recording that holds them (a case with a
@@ -899,9 +943,14 @@ fn codex_local_listed_hooks(listed: &[Value]) -> BTreeSet<String> {
 /// `may-run` for `runs: unknown`. A hook Codex does not load (excluded:
 /// `allow_managed_hooks_only`) is not in its listing, so it is left out.
 fn codex_local_hooks(cfg: &EffectiveAgentConfig) -> BTreeSet<String> {
+    // With the hooks feature off Codex discovers no hook: `hooks/list`
+    // lists none (seen with both releases, the feature pinned off by the
+    // managed requirements), where the adapter lists each `runs: no`.
+    let feature_off = |h: &&Hook| matches!(&h.runs, Verdict::No { reason, .. } if reason.contains("[features] hooks = false"));
     cfg.hooks
         .iter()
         .filter(|h| h.applicability != Applicability::Excluded)
+        .filter(|h| !feature_off(h))
         .map(|h| {
             let runs = match &h.runs {
                 Verdict::Yes => "runs",
@@ -1432,10 +1481,13 @@ fn copilot_disagreements(
         .map(|i| format!("{} {}", i.source.path, i.paths.as_ref().unwrap().join(", ")))
         .collect();
     push("on-demand-table", list(table), list(modelled_table));
+    // A skill the user disabled is loaded `enabled: false`: the adapter
+    // lists it `excluded`.
     let skills: BTreeSet<String> = obs["skills"]
         .as_array()
         .map(|a| {
             a.iter()
+                .filter(|s| s["enabled"] != Value::Bool(false))
                 .map(|s| {
                     format!(
                         "{} {}",
