@@ -26,7 +26,7 @@
 //! `docs` and `notes` both started).
 
 use crate::json::{self, JsonFile, Loaded};
-use crate::profile::McpSchema;
+use crate::profile::{self, Fact, McpSchema};
 use crate::trust::FolderTrust;
 use crate::{Cx, Profile};
 use playbookdiff_adapter::problems::quote;
@@ -160,7 +160,10 @@ fn in_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: &RepoPath) -> Vec<McpServ
             (Some(first), _) => Some(format!(
                 "{first} exists, and Copilot CLI then reads no other MCP file"
             )),
-            (None, false) => Some("Copilot CLI 1.0.24 reads only `.mcp.json`".to_string()),
+            (None, false) => Some(format!(
+                "Copilot CLI before {} reads only `.mcp.json`",
+                profile::since(Fact::McpFiles)
+            )),
             (None, true) => None,
         };
         if why.is_none() {
@@ -198,7 +201,7 @@ fn servers(
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("MCP server {name:?} in {} {why}; Copilot CLI 1.0.24 then starts no server of the file.", quote(&file.path)),
+                format!("MCP server {name:?} in {} {why}; Copilot CLI before {} then starts no server of the file.", quote(&file.path), profile::since(Fact::McpSchema)),
             )
             .at(file.source(&["mcpServers", name])),
         );
@@ -233,7 +236,7 @@ fn servers(
             s.reason = format!("Configured in {}, but {why}.", file.path);
         } else if dropped {
             s.applicability = Applicability::Excluded;
-            s.reason = format!("Configured in {}, but an entry of the file fails Copilot CLI 1.0.24's schema, so it starts no server of the file.", file.path);
+            s.reason = format!("Configured in {}, but an entry of the file fails the schema of Copilot CLI before {}, so it starts no server of the file.", file.path, profile::since(Fact::McpSchema));
         }
         out.push(s);
     }

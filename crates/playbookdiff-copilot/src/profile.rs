@@ -567,6 +567,15 @@ impl ProfileRow for Profile {
     }
 }
 
+/// The first release of `fact`'s newer value ([`CHANGES`]), for the
+/// messages that name the releases of the older one.
+pub(crate) fn since(fact: Fact) -> &'static str {
+    CHANGES
+        .iter()
+        .find(|c| c.fact == fact)
+        .map_or(TABLE[TABLE.len() - 1].release, |c| c.since)
+}
+
 /// [`CHANGES`] as the adapter's
 /// [`playbookdiff_adapter::Adapter::release_changes`].
 pub(crate) fn changes() -> Vec<ReleaseChange> {
