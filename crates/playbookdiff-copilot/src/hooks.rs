@@ -138,10 +138,7 @@ const TOOL_EVENTS: &[&str] = &[
 /// The events of a release whose table is `triggers` and that ignores the
 /// matchers of `matcherless`. Which tool names a matcher may name is not
 /// checked (no table of Copilot CLI's tool names is kept).
-const fn events(
-    triggers: &'static [Trigger],
-    matcherless: &'static [&'static str],
-) -> Events {
+const fn events(triggers: &'static [Trigger], matcherless: &'static [&'static str]) -> Events {
     Events {
         known: &[],
         tool_events: &[],

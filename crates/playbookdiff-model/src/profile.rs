@@ -465,12 +465,26 @@ mod tests {
     }
 
     static ROWS: [Row; 2] = [
-        Row { release: "1.0", a: false, b: false },
-        Row { release: "2.0", a: true, b: true },
+        Row {
+            release: "1.0",
+            a: false,
+            b: false,
+        },
+        Row {
+            release: "2.0",
+            a: true,
+            b: true,
+        },
     ];
 
     fn change(fact: F, since: &'static str) -> FactChange<F> {
-        FactChange { fact, name: "", since, summary: "", evidence: "" }
+        FactChange {
+            fact,
+            name: "",
+            since,
+            summary: "",
+            evidence: "",
+        }
     }
 
     /// A fact that differs between the rows without a change leaves the

@@ -1743,7 +1743,11 @@ fn the_sampled_releases_agree_with_their_profiles() {
             let Some(root) = materialize(case, &mut temps) else {
                 continue; // a corpus case without the corpus
             };
-            assert!(case.home.is_none(), "{}: a sampled case has no home", case.id);
+            assert!(
+                case.home.is_none(),
+                "{}: a sampled case has no home",
+                case.id
+            );
             let cfg = compile(agent, &s.release, &root, case, None);
             compared += 1;
             for d in disagreements(agent, case, &root, &s.release, &s.observed, &cfg) {

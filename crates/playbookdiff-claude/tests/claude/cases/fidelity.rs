@@ -851,7 +851,10 @@ fn c17_skill_listing_with_source_before_2_0_77() {
     );
     let cfg = compile("c17_skill_identity", at_root().version("2.0.77"));
     let ship = skill(&cfg, ".claude/skills/deploy-app/SKILL.md");
-    assert_eq!(ship.description.as_deref(), Some("Ship the app to staging."));
+    assert_eq!(
+        ship.description.as_deref(),
+        Some("Ship the app to staging.")
+    );
 }
 
 /// C18: a skill with `paths` is held back, from the user and the model
