@@ -6,6 +6,7 @@ Usage:
     scripts/oracle/bisect.py [--agent claude-code|codex|...] [--behaviour ID ...]
     scripts/oracle/bisect.py --agent claude-code --unexplained
     scripts/oracle/bisect.py --agent claude-code --sample 10
+    scripts/oracle/bisect.py --agent claude-code --sample 10 --behaviour ID
     scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
     scripts/oracle/bisect.py --agent claude-code --older 2.0.59 --sample 10
     scripts/oracle/bisect.py --agent gemini --recheck
@@ -14,7 +15,8 @@ A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
 `to`, which does), the profile fact it is (`fact`, as the adapter names it),
 whether the adapter models it (`modelled = false` for a behaviour the
-observations show that no fact of the adapter's table holds yet), and how
+observations show that no fact of the adapter's table holds, with the
+reason in `unmodelled`, printed in docs/fidelity.md), and how
 a release is seen to show it:
 
 - `case` and `aspect`: the oracle case (`oracle/cases.toml`) whose
@@ -438,18 +440,27 @@ def recheck(agent):
     record.write_json(path, doc)
 
 
-def sample(agent, count):
-    """Checks every behaviour of `agent` at `count` releases spread evenly
-    over its window; prints each release that contradicts the boundary.
-    Goes release by release, all the behaviours that picked a release at
-    once, and removes each installed release once checked (its
-    observations stay in the cache); the results are written after each
-    release."""
+def sample(agent, count, only=None):
+    """Checks every behaviour of `agent` (or only the ids of `only`, the
+    rows of the others kept) at `count` releases spread evenly over its
+    window; prints each release that contradicts the boundary. A row of a
+    behaviour seen on a case keeps the case's whole observation
+    (`observed`): the differential test compares the adapter at that
+    release with it. Goes release by release, all the behaviours that
+    picked a release at once, and removes each installed release once
+    checked (its observations stay in the cache); the results are written
+    after each release."""
     oracle = Oracle(agent)
     done = {r["id"]: r for r in json.loads((RESULTS / f"{agent}.json").read_text())["behaviours"]}
+    path = RESULTS / f"{agent}.sample.json"
+    old = json.loads(path.read_text()) if only and path.exists() else {}
+    kept = [r for r in old.get("checks", []) if r["behaviour"] not in only]
+    # The counts of the runs before this one, added to this run's.
+    before = {k: old.get(k, 0) for k in ("installs", "runs")}
     by_release = {}
     for b in (b for b in load_behaviours()
-              if b["agent"] == agent and b["id"] in done and "published_since" not in b):
+              if b["agent"] == agent and b["id"] in done and "published_since" not in b
+              and (not only or b["id"] in only)):
         releases = window(agent, b["from"], b["to"])
         step = max((len(releases) - 1) / (count - 1), 1)
         for i in range(count):
@@ -466,13 +477,16 @@ def sample(agent, count):
                 continue
             ok, _ = shows(oracle, b, v)
             expected = expects(b, v, done)
-            rows.append({"behaviour": b["id"], "release": v, "shows": ok, "agrees": ok == expected})
+            row = {"behaviour": b["id"], "release": v, "shows": ok, "agrees": ok == expected}
+            if b.get("case"):
+                row.update(case=b["case"], observed=oracle.observe(v, b["case"]))
+            rows.append(row)
             if ok != expected:
                 log(f"{b['id']}: {v} contradicts the boundary {first}")
         log(f"{agent} {v}: checked {len(by_release[v])} behaviours")
         remove_installs()
-        record.write_json(RESULTS / f"{agent}.sample.json",
-                          {"agent": agent, "installs": oracle.installs, "runs": oracle.runs, "checks": rows})
+        record.write_json(path, {"agent": agent, "installs": before["installs"] + oracle.installs,
+                                 "runs": before["runs"] + oracle.runs, "checks": kept + rows})
 
 
 # Cases sampled before the profiled window besides those the behaviours
@@ -595,7 +609,7 @@ def main():
         elif args.older:
             sample_older(args.agent, args.older, args.sample)
         else:
-            sample(args.agent, args.sample)
+            sample(args.agent, args.sample, args.behaviour)
             remove_installs()
         return
     todo = [b for b in load_behaviours()

@@ -168,6 +168,15 @@ pub trait Adapter: Sync {
         Vec::new()
     }
 
+    /// The rows of the adapter's version table whose facts the bisected
+    /// changes do not give back (a fact that differs between two rows
+    /// without a first release found by bisection), by release; empty by
+    /// default, and for every [`Coverage::Bisected`] adapter (the
+    /// registry's `bisected` test).
+    fn rows_not_reached(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
     /// Compiles what release `version` of the harness receives from `repo`
     /// under `context` (`None`: the newest profiled release; an unprofiled
     /// one uses the nearest older profile and says so in a diagnostic).
@@ -511,6 +520,8 @@ pub struct Declared {
     pub first_modelled: Option<&'static str>,
     /// See [`Adapter::release_changes`].
     pub release_changes: fn() -> Vec<ReleaseChange>,
+    /// See [`Adapter::rows_not_reached`].
+    pub rows_not_reached: fn() -> Vec<&'static str>,
     /// The compilation under one profiled release with the other inputs.
     pub compile: Compile,
     /// See [`Adapter::remedy`].
@@ -537,6 +548,7 @@ impl Declared {
             coverage: Coverage::Profiled,
             first_modelled: None,
             release_changes: Vec::new,
+            rows_not_reached: Vec::new,
             compile,
             remedy: |_, _| None,
             deny_remedy: |_| None,
@@ -600,10 +612,17 @@ impl Declared {
 
     /// Modelling every release between the oldest and newest profiled
     /// ones ([`Coverage::Bisected`]), whose behaviours that changed in
-    /// that window are `changes` ([`Adapter::release_changes`]).
-    pub const fn bisected(mut self, changes: fn() -> Vec<ReleaseChange>) -> Declared {
+    /// that window are `changes` ([`Adapter::release_changes`]) and whose
+    /// version table's rows those changes do not give back are
+    /// `not_reached` ([`Adapter::rows_not_reached`]).
+    pub const fn bisected(
+        mut self,
+        changes: fn() -> Vec<ReleaseChange>,
+        not_reached: fn() -> Vec<&'static str>,
+    ) -> Declared {
         self.coverage = Coverage::Bisected;
         self.release_changes = changes;
+        self.rows_not_reached = not_reached;
         self
     }
 
@@ -671,6 +690,10 @@ impl Adapter for Declared {
 
     fn release_changes(&self) -> Vec<ReleaseChange> {
         (self.release_changes)()
+    }
+
+    fn rows_not_reached(&self) -> Vec<&'static str> {
+        (self.rows_not_reached)()
     }
 
     fn own_directories(&self) -> &'static [&'static str] {

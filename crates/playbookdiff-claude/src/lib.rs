@@ -237,7 +237,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .personal(PERSONAL_PATHS)
     .homed_by(&["CLAUDE_CONFIG_DIR"])
     .profiled(PROFILED_VERSIONS)
-    .bisected(profile::changes)
+    .bisected(profile::changes, profile::not_reached)
     .modelled_from(profile::FIRST_MODELLED)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);

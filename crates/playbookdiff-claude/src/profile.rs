@@ -34,6 +34,18 @@ pub enum Fact {
     /// Legacy commands (`.claude/commands/**/*.md`) are skills: the skill
     /// listing shows them. Before, they are left out of it.
     CommandsListedAsSkills,
+    /// The skill listing shows a description as written. Before, the
+    /// listing is `<available_skills>` XML in the `Skill` tool's
+    /// description, and each description is followed by its source in
+    /// parentheses: ` (project)` for the repository's skills and commands,
+    /// ` (user)` for the user's, ` (managed)` for the managed policy's,
+    /// ahead of the ` - ` and `when_to_use` (2.0.76 `cli.js`: the skill
+    /// loader's description `${description} (${source})`, the listing's
+    /// `${description} - ${whenToUse}`). Not modelled: the listing
+    /// budget of those releases, 15,000 characters of the XML
+    /// (`SLASH_COMMAND_TOOL_CHAR_BUDGET`) with no cap per description; the
+    /// adapter keeps the later releases' cap and budget.
+    SkillListingWithoutSource,
     /// A `SKILL.md` that starts with a byte order mark is a skill (listed,
     /// its front matter hidden until [`Fact::FrontMatterAfterBom`]).
     /// Before, it is no skill at all.
@@ -108,6 +120,7 @@ impl Fact {
         match self {
             Fact::ProjectRules => "ProjectRules",
             Fact::CommandsListedAsSkills => "CommandsListedAsSkills",
+            Fact::SkillListingWithoutSource => "SkillListingWithoutSource",
             Fact::SkillWithBomListed => "SkillWithBomListed",
             Fact::InstructionsLoadedHookEvent => "InstructionsLoadedHookEvent",
             Fact::MemoryBomStripped => "MemoryBomStripped",
@@ -155,6 +168,16 @@ pub fn changes() -> Vec<ReleaseChange> {
     out
 }
 
+/// The releases at which a fact of the table stops (`until`): no
+/// bisection result names such an end, so each is a boundary not
+/// bisected, as the adapter's
+/// [`playbookdiff_adapter::Adapter::rows_not_reached`]. A fact that
+/// starts is bisected by its row's `since` (the registry's `bisected`
+/// test).
+pub fn not_reached() -> Vec<&'static str> {
+    TABLE.iter().filter_map(|r| r.until).collect()
+}
+
 /// The first release the adapter models: the first published in the last
 /// twelve months (npm publish time 2025-12-05), which the recorder runs
 /// offline like every later one (`oracle/bisect/claude-code.older.json`).
@@ -185,6 +208,13 @@ const TABLE: &[Row] = &[
         until: None,
         summary: "Legacy commands in .claude/commands are listed to the model as skills.",
         evidence: "bisected (case `claude.c23_legacy_commands_as_skills`): 2.0.72 lists the `.claude/skills` skill `deploy` only, 2.0.73 also the commands `review`, `deploy` (`Deploy with the old script.`) and `frontend:component`",
+    },
+    Row {
+        fact: Fact::SkillListingWithoutSource,
+        since: "2.0.77",
+        until: None,
+        summary: "The skill listing shows each description as written, no longer followed by its source (` (project)`).",
+        evidence: "bisected (case `claude.c17_skill_identity`): 2.0.76 lists `deploy-app` as `Ship the app to staging. (project)` in the Skill tool's `<available_skills>`, 2.0.77 as `Ship the app to staging.`",
     },
     Row {
         fact: Fact::MemoryBomStripped,
@@ -334,6 +364,7 @@ mod tests {
         for f in [
             Fact::ProjectRules,
             Fact::CommandsListedAsSkills,
+            Fact::SkillListingWithoutSource,
             Fact::SkillWithBomListed,
             Fact::InstructionsLoadedHookEvent,
             Fact::MemoryBomStripped,
@@ -379,5 +410,7 @@ mod tests {
         assert!(new.has(Fact::LocalSettingsAtGitRoot));
         assert!(!old.has(Fact::NestedSkipsStartupFiles));
         assert!(new.has(Fact::NestedSkipsStartupFiles));
+        assert!(!Profile::for_version("2.0.76").has(Fact::SkillListingWithoutSource));
+        assert!(Profile::for_version("2.0.77").has(Fact::SkillListingWithoutSource));
     }
 }

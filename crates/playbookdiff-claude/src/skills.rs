@@ -505,6 +505,7 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
     let when = text_of("when_to_use")
         .map(|w| w.trim().to_string())
         .unwrap_or_default();
+    let description = description.map(|d| with_source(d, path, &cx.profile));
     let description = listed_description(description, &when, &cx.profile);
     let desc_chars = description
         .as_deref()
@@ -616,6 +617,27 @@ fn listed_description(
         joined = joined.replace('<', "&lt;").replace('>', "&gt;");
     }
     Some(joined)
+}
+
+/// `description` as releases before [`Fact::SkillListingWithoutSource`]
+/// list it, followed by the source of the skill file `path` in
+/// parentheses: `project` for a file of the repository, `user` or
+/// `managed` for one of the machine (2.0.76 `cli.js`: `${description}
+/// (${source})`; seen with 2.0.59 to 2.0.76 on case
+/// `claude.c17_skill_identity`: `Ship the app to staging. (project)`).
+/// From that release on, `description` as it is.
+fn with_source(description: String, path: &RepoPath, profile: &crate::profile::Profile) -> String {
+    if profile.has(Fact::SkillListingWithoutSource) {
+        return description;
+    }
+    let source = if !path.is_on_machine() {
+        "project"
+    } else if crate::user::scope_of(path) == SourceScope::Managed {
+        "managed"
+    } else {
+        "user"
+    };
+    format!("{description} ({source})")
 }
 
 /// The description Claude Code gives a skill without one: the first

@@ -33,10 +33,11 @@ pub enum SkillPathStyle {
 /// (`crate::skill_file`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LongDescription {
-    /// The skill is refused and not listed (0.141.0: of two skills, the
-    /// one whose description is 1,029 characters long is not listed, the
-    /// other is; case `codex.x17_listing_budget`, 30 skills whose
-    /// descriptions are 1,039 characters long: none listed).
+    /// The skill is refused and not listed (0.120.0 to 0.141.0, case
+    /// `codex.x34_long_description_boundary`: of skills of 20, 1,024 and
+    /// 1,025 characters, the last is not listed; case
+    /// `codex.x17_listing_budget`, 30 skills whose descriptions are 1,039
+    /// characters long: none listed by 0.141.0).
     Refused,
     /// The skill is listed with the description cut to 1,021 characters
     /// followed by `...` (0.142.0 on).
@@ -336,7 +337,7 @@ pub const CHANGES: &[Change] = &[
         name: "long_description",
         since: "0.142.0",
         summary: "A skill whose description is over 1,024 characters is listed with the description cut to 1,021 characters and `...`, no longer refused.",
-        evidence: "bisected (case `codex.x17_listing_budget`, 30 skills with 1,039-character descriptions): 0.141.0 lists none of them, 0.142.0 all 30; 0.141.0 lists a skill with a short description beside one of 1,029 characters, not that one",
+        evidence: "bisected (case `codex.x34_long_description_boundary`, skills of 20, 1,024 and 1,025 characters): 0.141.0 lists `short` and `at-limit`, not `over-limit`; 0.142.0 lists all three, `over-limit` cut to 1,021 characters and `...`",
     },
     Change {
         fact: Fact::PluginManifests,
@@ -413,6 +414,18 @@ fn row_of(c: &Change) -> &'static Row {
 /// [`playbookdiff_adapter::Adapter::release_changes`].
 pub fn changes() -> Vec<ReleaseChange> {
     playbookdiff_model::profile::release_changes(CHANGES)
+}
+
+/// The rows of [`TABLE`] whose facts [`facts_for`] does not give back at
+/// their first release (a fact that differs between rows without a
+/// bisected first release in [`CHANGES`]), as the adapter's
+/// [`playbookdiff_adapter::Adapter::rows_not_reached`].
+pub fn not_reached() -> Vec<&'static str> {
+    TABLE
+        .iter()
+        .filter(|r| facts_for(r.from) != r.facts)
+        .map(|r| r.from)
+        .collect()
 }
 
 #[cfg(test)]

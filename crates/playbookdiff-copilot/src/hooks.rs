@@ -31,11 +31,15 @@ use playbookdiff_model::{
 use playbookdiff_source::{EntryKind, Machine};
 use serde_json::Value;
 
+/// One event of a release's table: its name and its cross-harness
+/// meaning (`None`: no counterpart in another harness).
+type Trigger = (&'static str, Option<HookTrigger>);
+
 /// Copilot CLI 1.0.24's events and the Claude Code spellings it takes
 /// for them, with their cross-harness meaning: the one table of its
 /// events (1.0.24 `app.js`: the hooks schema and the PascalCase alias
 /// table).
-const TRIGGERS_1_0_24: &[(&str, Option<HookTrigger>)] = &[
+const TRIGGERS_1_0_24: &[Trigger] = &[
     ("sessionStart", Some(HookTrigger::SessionStart)),
     ("sessionEnd", Some(HookTrigger::SessionEnd)),
     ("userPromptSubmitted", Some(HookTrigger::UserPromptSubmit)),
@@ -63,10 +67,40 @@ const TRIGGERS_1_0_24: &[(&str, Option<HookTrigger>)] = &[
     ("Notification", Some(HookTrigger::Notification)),
 ];
 
-/// Copilot CLI 1.0.102's events: 1.0.24's, and two events a hooks file
-/// may register that 1.0.24 does not have, `preMcpToolCall` (before an
-/// MCP tool runs) and `userPromptTransformed` (after the prompt is put
-/// into its model-facing form), with no counterpart in another harness.
+/// The table `base` and the events a later release added, `added`, after
+/// it: a release's table as the one before it plus the difference.
+const fn joined<const N: usize>(base: &[Trigger], added: &[Trigger]) -> [Trigger; N] {
+    assert!(N == base.len() + added.len(), "N is the length of both");
+    let mut out: [Trigger; N] = [("", None); N];
+    let mut i = 0;
+    while i < base.len() {
+        out[i] = base[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = added[i - base.len()];
+        i += 1;
+    }
+    out
+}
+
+/// `preMcpToolCall` (before an MCP tool runs), with no counterpart in
+/// another harness, in both spellings: the event the releases from 1.0.55
+/// (the first whose code holds the name) add to 1.0.24's.
+const PRE_MCP_TOOL_CALL: &[Trigger] = &[("preMcpToolCall", None), ("PreMcpToolCall", None)];
+
+/// `userPromptTransformed` (after the prompt is put into its model-facing
+/// form), with no counterpart in another harness: the event the releases
+/// from 1.0.73 add to [`TRIGGERS_PRE_MCP`].
+const USER_PROMPT_TRANSFORMED: &[Trigger] = &[("userPromptTransformed", None)];
+
+/// 1.0.24's events and `preMcpToolCall`: the releases from 1.0.55 to
+/// 1.0.72.
+const TRIGGERS_PRE_MCP: [Trigger; TRIGGERS_1_0_24.len() + PRE_MCP_TOOL_CALL.len()] =
+    joined(TRIGGERS_1_0_24, PRE_MCP_TOOL_CALL);
+
+/// Copilot CLI 1.0.102's events: [`TRIGGERS_PRE_MCP`] and
+/// `userPromptTransformed`, the fifteen events a hooks file may register.
 /// Read in 1.0.102's own files (its runtime unpacks them into
 /// `~/.cache/copilot/pkg/linux-x64/1.0.102/`): the settings schema of
 /// `prebuilds/linux-x64/runtime.node` lists the file-configurable events
@@ -79,36 +113,8 @@ const TRIGGERS_1_0_24: &[(&str, Option<HookTrigger>)] = &[
 /// firing: the oracle's runs never compact).
 /// The rest of the alias table is compiled code the analysis cannot read
 /// as a table; it is taken as 1.0.24's.
-const TRIGGERS_1_0_102: &[(&str, Option<HookTrigger>)] = &[
-    ("sessionStart", Some(HookTrigger::SessionStart)),
-    ("sessionEnd", Some(HookTrigger::SessionEnd)),
-    ("userPromptSubmitted", Some(HookTrigger::UserPromptSubmit)),
-    ("userPromptTransformed", None),
-    ("preToolUse", Some(HookTrigger::PreToolUse)),
-    ("preMcpToolCall", None),
-    ("postToolUse", Some(HookTrigger::PostToolUse)),
-    ("postToolUseFailure", None),
-    ("errorOccurred", None),
-    ("agentStop", Some(HookTrigger::Stop)),
-    ("subagentStop", Some(HookTrigger::SubagentStop)),
-    ("subagentStart", Some(HookTrigger::SubagentStart)),
-    ("preCompact", Some(HookTrigger::PreCompact)),
-    ("permissionRequest", Some(HookTrigger::PermissionRequest)),
-    ("notification", Some(HookTrigger::Notification)),
-    ("SessionStart", Some(HookTrigger::SessionStart)),
-    ("SessionEnd", Some(HookTrigger::SessionEnd)),
-    ("UserPromptSubmit", Some(HookTrigger::UserPromptSubmit)),
-    ("PreToolUse", Some(HookTrigger::PreToolUse)),
-    ("PreMcpToolCall", None),
-    ("PostToolUse", Some(HookTrigger::PostToolUse)),
-    ("PostToolUseFailure", None),
-    ("ErrorOccurred", None),
-    ("Stop", Some(HookTrigger::Stop)),
-    ("SubagentStop", Some(HookTrigger::SubagentStop)),
-    ("PreCompact", Some(HookTrigger::PreCompact)),
-    ("PermissionRequest", Some(HookTrigger::PermissionRequest)),
-    ("Notification", Some(HookTrigger::Notification)),
-];
+const TRIGGERS_1_0_102: [Trigger; TRIGGERS_PRE_MCP.len() + USER_PROMPT_TRANSFORMED.len()] =
+    joined(&TRIGGERS_PRE_MCP, USER_PROMPT_TRANSFORMED);
 
 /// The tool events of Copilot CLI, in both spellings, whose matchers
 /// 1.0.24 ignores: its hooks file schema gives `preToolUse`,
@@ -132,10 +138,7 @@ const TOOL_EVENTS: &[&str] = &[
 /// The events of a release whose table is `triggers` and that ignores the
 /// matchers of `matcherless`. Which tool names a matcher may name is not
 /// checked (no table of Copilot CLI's tool names is kept).
-const fn events(
-    triggers: &'static [(&'static str, Option<HookTrigger>)],
-    matcherless: &'static [&'static str],
-) -> Events {
+const fn events(triggers: &'static [Trigger], matcherless: &'static [&'static str]) -> Events {
     Events {
         known: &[],
         tool_events: &[],
@@ -151,7 +154,7 @@ const fn events(
 pub(crate) const EVENTS_1_0_24: Events = events(TRIGGERS_1_0_24, TOOL_EVENTS);
 
 /// The events of Copilot CLI 1.0.102 ([`TRIGGERS_1_0_102`]).
-pub(crate) const EVENTS_1_0_102: Events = events(TRIGGERS_1_0_102, &[]);
+pub(crate) const EVENTS_1_0_102: Events = events(&TRIGGERS_1_0_102, &[]);
 
 /// A table of hook events some releases of the window have
 /// ([`crate::profile::Profile::hook_events`]).
@@ -165,46 +168,14 @@ pub(crate) enum Table {
     Of1_0_102,
 }
 
-/// 1.0.24's events and `preMcpToolCall` in both spellings: the releases
-/// from 1.0.55 (the first whose code holds the name) to 1.0.72.
-const TRIGGERS_PRE_MCP: &[(&str, Option<HookTrigger>)] = &[
-    ("sessionStart", Some(HookTrigger::SessionStart)),
-    ("sessionEnd", Some(HookTrigger::SessionEnd)),
-    ("userPromptSubmitted", Some(HookTrigger::UserPromptSubmit)),
-    ("preToolUse", Some(HookTrigger::PreToolUse)),
-    ("preMcpToolCall", None),
-    ("postToolUse", Some(HookTrigger::PostToolUse)),
-    ("postToolUseFailure", None),
-    ("errorOccurred", None),
-    ("agentStop", Some(HookTrigger::Stop)),
-    ("subagentStop", Some(HookTrigger::SubagentStop)),
-    ("subagentStart", Some(HookTrigger::SubagentStart)),
-    ("preCompact", Some(HookTrigger::PreCompact)),
-    ("permissionRequest", Some(HookTrigger::PermissionRequest)),
-    ("notification", Some(HookTrigger::Notification)),
-    ("SessionStart", Some(HookTrigger::SessionStart)),
-    ("SessionEnd", Some(HookTrigger::SessionEnd)),
-    ("UserPromptSubmit", Some(HookTrigger::UserPromptSubmit)),
-    ("PreToolUse", Some(HookTrigger::PreToolUse)),
-    ("PreMcpToolCall", None),
-    ("PostToolUse", Some(HookTrigger::PostToolUse)),
-    ("PostToolUseFailure", None),
-    ("ErrorOccurred", None),
-    ("Stop", Some(HookTrigger::Stop)),
-    ("SubagentStop", Some(HookTrigger::SubagentStop)),
-    ("PreCompact", Some(HookTrigger::PreCompact)),
-    ("PermissionRequest", Some(HookTrigger::PermissionRequest)),
-    ("Notification", Some(HookTrigger::Notification)),
-];
-
 /// Each [`Table`] with the tool events' matchers ignored, then honoured.
 const BY_TABLE: [[Events; 2]; 3] = [
     [EVENTS_1_0_24, events(TRIGGERS_1_0_24, &[])],
     [
-        events(TRIGGERS_PRE_MCP, TOOL_EVENTS),
-        events(TRIGGERS_PRE_MCP, &[]),
+        events(&TRIGGERS_PRE_MCP, TOOL_EVENTS),
+        events(&TRIGGERS_PRE_MCP, &[]),
     ],
-    [events(TRIGGERS_1_0_102, TOOL_EVENTS), EVENTS_1_0_102],
+    [events(&TRIGGERS_1_0_102, TOOL_EVENTS), EVENTS_1_0_102],
 ];
 
 /// The events of a release whose event table is `table`; the tool

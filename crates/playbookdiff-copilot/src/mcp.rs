@@ -26,7 +26,7 @@
 //! `docs` and `notes` both started).
 
 use crate::json::{self, JsonFile, Loaded};
-use crate::profile::McpSchema;
+use crate::profile::{self, Fact, McpSchema};
 use crate::trust::FolderTrust;
 use crate::{Cx, Profile};
 use playbookdiff_adapter::problems::quote;
@@ -160,7 +160,10 @@ fn in_dir(cx: &mut Cx<'_, '_>, profile: &Profile, dir: &RepoPath) -> Vec<McpServ
             (Some(first), _) => Some(format!(
                 "{first} exists, and Copilot CLI then reads no other MCP file"
             )),
-            (None, false) => Some("Copilot CLI 1.0.24 reads only `.mcp.json`".to_string()),
+            (None, false) => Some(format!(
+                "Copilot CLI before {} reads only `.mcp.json`",
+                profile::since(Fact::McpFiles)
+            )),
             (None, true) => None,
         };
         if why.is_none() {
@@ -198,7 +201,7 @@ fn servers(
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::McpInvalidEntry,
-                format!("MCP server {name:?} in {} {why}; Copilot CLI 1.0.24 then starts no server of the file.", quote(&file.path)),
+                format!("MCP server {name:?} in {} {why}; Copilot CLI before {} then starts no server of the file.", quote(&file.path), profile::since(Fact::McpSchema)),
             )
             .at(file.source(&["mcpServers", name])),
         );
@@ -233,7 +236,7 @@ fn servers(
             s.reason = format!("Configured in {}, but {why}.", file.path);
         } else if dropped {
             s.applicability = Applicability::Excluded;
-            s.reason = format!("Configured in {}, but an entry of the file fails Copilot CLI 1.0.24's schema, so it starts no server of the file.", file.path);
+            s.reason = format!("Configured in {}, but an entry of the file fails the schema of Copilot CLI before {}, so it starts no server of the file.", file.path, profile::since(Fact::McpSchema));
         }
         out.push(s);
     }
@@ -241,7 +244,8 @@ fn servers(
 }
 
 /// The first server of `map` (with the reason) that fails the schema of
-/// [`McpSchema::WholeFile`]; `top_level` when `map` is the file's
+/// [`McpSchema::WholeFile`], its name too while
+/// [`Profile::mcp_names_checked`]; `top_level` when `map` is the file's
 /// top-level object (no `mcpServers`).
 fn whole_file_refusal(
     map: &Map<String, Value>,
@@ -273,7 +277,7 @@ fn whole_file_refusal(
         })
     };
     map.iter().find_map(|(name, v)| {
-        let why = if name_ok(name) {
+        let why = if !profile.mcp_names_checked || name_ok(name) {
             entry_refusal(v, profile.mcp_requires_args)?
         } else {
             "has a name outside ASCII letters, digits, `_`, `.`, `@`, `-` and inner `/`".to_string()
@@ -418,5 +422,22 @@ mod tests {
         let slashes =
             json!({"org/tool": {"command": "c", "args": []}, "/x": {"command": "c", "args": []}});
         assert_eq!(refused(slashes, false).as_deref(), Some("/x"));
+    }
+
+    /// From 1.0.81 the name is not checked, the entries still are, the
+    /// whole file with them, until 1.0.89 (fuzzer seed 0: 1.0.81 starts
+    /// `git hub0` and `files2`, no server of `sub/.mcp.json`, whose
+    /// `http` entry has no `url`).
+    #[test]
+    fn names_are_not_checked_from_1_0_81() {
+        let p = profile::of("1.0.81");
+        assert_eq!(p.mcp_schema, profile::McpSchema::WholeFile);
+        let refused = |v: serde_json::Value| {
+            whole_file_refusal(v.as_object().unwrap(), false, &p).map(|(n, _)| n)
+        };
+        let name = json!({"git hub0": {"command": "uvx", "args": []}, "files2": {"command": "npx", "args": []}});
+        assert_eq!(refused(name), None);
+        let remote = json!({"remote": {"type": "http"}, "local": {"command": "npx", "args": []}});
+        assert_eq!(refused(remote).as_deref(), Some("remote"));
     }
 }

@@ -17,7 +17,7 @@
 //! (behaviour `copilot.skills-loaded-event`, not a fact).
 
 use playbookdiff_adapter::hooks::Events;
-use playbookdiff_model::profile::{at_least, facts_of, ProfileRow, ReleaseChange, TableFact};
+use playbookdiff_model::profile::{facts_of, ProfileRow, ReleaseChange, TableFact};
 
 /// How `.github/instructions/**/*.instructions.md` reach the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +76,8 @@ pub(crate) enum AlwaysOnTexts {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum McpSchema {
     /// The file against one schema: a name of ASCII letters, digits, `_`,
-    /// `.`, `@`, `-` and inner `/`; a local entry (`type` absent, `local`
+    /// `.`, `@`, `-` and inner `/` (while [`Profile::mcp_names_checked`]);
+    /// a local entry (`type` absent, `local`
     /// or `stdio`) with a string `command` and, while
     /// [`Profile::mcp_requires_args`], a list of strings `args`; a remote
     /// one with `type` `http` or `sse` and a string `url`; string maps for
@@ -164,15 +165,23 @@ pub(crate) struct Profile {
     /// change with it, not bisected apart).
     pub always_on_texts: AlwaysOnTexts,
     /// Whether one MCP server entry the release's schema refuses stops
-    /// every server of its file (1.0.24) or only itself (1.0.102). Not
-    /// bisected ([`UNBISECTED`]).
+    /// every server of its file (1.0.24) or only itself (1.0.102;
+    /// bisected on fuzzer seed 0: 1.0.88 starts no server of
+    /// `sub/.mcp.json`, whose `http` entry has no `url`, 1.0.89 its
+    /// `local`).
     pub mcp_schema: McpSchema,
+    /// Whether, under [`McpSchema::WholeFile`], a server name outside
+    /// ASCII letters, digits, `_`, `.`, `@`, `-` and inner `/` refuses its
+    /// file (1.0.24 `app.js`, the workspace MCP loader's schema; bisected
+    /// on fuzzer seed 0: 1.0.80 starts no server of the `.mcp.json`
+    /// holding `git hub0`, 1.0.81 starts `git hub0` and `files2`).
+    pub mcp_names_checked: bool,
     /// Whether `.github/instructions` files are found by their suffix in
     /// any case (`.Instructions.md`: seen with 1.0.102 on fuzzer seeds 92
     /// and 100; 1.0.75 `app.js` globs with `nocase`) or only as
     /// `.instructions.md` (1.0.24 `app.js`: the same glob without
-    /// `nocase`; seen on fuzzer seeds 10 and 14). Not bisected
-    /// ([`UNBISECTED`]).
+    /// `nocase`; seen on fuzzer seeds 10 and 14; bisected on fuzzer seed
+    /// 92, see [`CHANGES`]).
     pub instructions_suffix_any_case: bool,
     /// The user's skill roots below the home, in the order their skills
     /// are taken, after the repository's (seen on case
@@ -236,6 +245,7 @@ const OF_1_0_24: Profile = Profile {
     user_prompt_transformed_event: false,
     always_on_texts: AlwaysOnTexts::PerDirectory,
     mcp_schema: McpSchema::WholeFile,
+    mcp_names_checked: true,
     instructions_suffix_any_case: false,
     user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
     user_settings: ".copilot/config.json",
@@ -272,6 +282,7 @@ const TABLE: &[Profile] = &[
         user_prompt_transformed_event: true,
         always_on_texts: AlwaysOnTexts::AnyRepeat,
         mcp_schema: McpSchema::PerEntry,
+        mcp_names_checked: false,
         instructions_suffix_any_case: true,
         user_skill_roots: &[".copilot/skills", ".agents/skills"],
         user_settings: ".copilot/settings.json",
@@ -316,6 +327,8 @@ pub(crate) enum Fact {
     AlwaysOnTexts,
     /// [`Profile::mcp_schema`].
     McpSchema,
+    /// [`Profile::mcp_names_checked`].
+    McpNamesChecked,
     /// [`Profile::instructions_suffix_any_case`].
     InstructionsSuffixAnyCase,
     /// [`Profile::user_skill_roots`].
@@ -351,6 +364,7 @@ impl TableFact<Profile> for Fact {
             }
             Fact::AlwaysOnTexts => f.always_on_texts = n.always_on_texts,
             Fact::McpSchema => f.mcp_schema = n.mcp_schema,
+            Fact::McpNamesChecked => f.mcp_names_checked = n.mcp_names_checked,
             Fact::InstructionsSuffixAnyCase => {
                 f.instructions_suffix_any_case = n.instructions_suffix_any_case
             }
@@ -401,6 +415,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.39",
         summary: "The user's skills are read from `~/.copilot/skills` and `~/.agents/skills`, no longer from `~/.claude/skills`.",
         evidence: "bisected (case `oracle.local_user_layers.home-copilot-skills`): 1.0.34 lists `~/.claude/skills/tidy`, 1.0.39 does not (1.0.35 cannot run here)",
+    },
+    Change {
+        fact: Fact::InstructionsSuffixAnyCase,
+        name: "instructions_suffix_any_case",
+        since: "1.0.40",
+        summary: "`.github/instructions` files are found by their suffix in any case (`.Instructions.md`).",
+        evidence: "bisected (case `fuzz.copilot.92`): 1.0.39 inlines `lower.instructions.md` only, 1.0.40 `Upper.Instructions.md` too",
     },
     Change {
         fact: Fact::McpRequiresArgs,
@@ -480,6 +501,13 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.80 lacks `folder not trusted; skipping repo hooks`, 1.0.81 holds it; no run in an untrusted folder was observed, and the changelog speaks of trust for prompt mode from 1.0.49 on",
     },
     Change {
+        fact: Fact::McpNamesChecked,
+        name: "mcp_names_checked",
+        since: "1.0.81",
+        summary: "An MCP server whose name holds other characters than ASCII letters, digits, `_`, `.`, `@`, `-` and `/` starts, and no longer stops the servers of its file.",
+        evidence: "bisected (case `fuzz.copilot.0`): 1.0.80 starts no server of the `.mcp.json` beside `git hub0`, 1.0.81 starts `files2` and `git hub0`",
+    },
+    Change {
         fact: Fact::SkillNamePunctuation,
         name: "skill_name_punctuation",
         since: "1.0.88",
@@ -492,6 +520,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.89",
         summary: "`.claude/rules/*.md` are read as instructions.",
         evidence: "bisected (case `oracle.name_case_variants`): 1.0.88 inlines no rule, 1.0.89 `.claude/rules/Rule.Md` (changelog 1.0.89)",
+    },
+    Change {
+        fact: Fact::McpSchema,
+        name: "mcp_schema",
+        since: "1.0.89",
+        summary: "An MCP server entry Copilot CLI cannot start is left out alone; the other servers of its file start.",
+        evidence: "bisected (case `fuzz.copilot.0`, launched in `sub/`): 1.0.88 starts no server of `sub/.mcp.json`, whose `http` entry has no `url`, 1.0.89 starts its `local`",
     },
     Change {
         fact: Fact::UserSettings,
@@ -515,25 +550,11 @@ pub(crate) const CHANGES: &[Change] = &[
 /// release gets this one's profile, with a diagnostic.
 pub(crate) const FIRST_MODELLED: &str = "1.0.11";
 
-/// The facts that differ between the rows of [`TABLE`] whose first
-/// release has not been bisected yet: a release before the newer row
-/// keeps the older row's value (the nearest older profiled release's, as
-/// before bisection), so they are not in [`CHANGES`] and `upgrade` does
-/// not name a release for them.
-const UNBISECTED: &[Fact] = &[Fact::McpSchema, Fact::InstructionsSuffixAnyCase];
-
 /// The facts of release `version` ([`facts_of`] over [`TABLE`] and
-/// [`CHANGES`]), and from the last row on the last row's [`UNBISECTED`]
-/// facts. A release outside the window gets the facts of the nearest end
-/// (the caller has said so with a diagnostic).
+/// [`CHANGES`]). A release outside the window gets the facts of the
+/// nearest end (the caller has said so with a diagnostic).
 pub(crate) fn of(version: &str) -> Profile {
-    let mut facts = facts_of(TABLE, CHANGES, version);
-    if at_least(version, TABLE[TABLE.len() - 1].release) {
-        for f in UNBISECTED {
-            f.take(&mut facts, &TABLE[TABLE.len() - 1]);
-        }
-    }
-    facts
+    facts_of(TABLE, CHANGES, version)
 }
 
 impl ProfileRow for Profile {
@@ -546,10 +567,26 @@ impl ProfileRow for Profile {
     }
 }
 
+/// The first release of `fact`'s newer value ([`CHANGES`]), for the
+/// messages that name the releases of the older one.
+pub(crate) fn since(fact: Fact) -> &'static str {
+    CHANGES
+        .iter()
+        .find(|c| c.fact == fact)
+        .map_or(TABLE[TABLE.len() - 1].release, |c| c.since)
+}
+
 /// [`CHANGES`] as the adapter's
 /// [`playbookdiff_adapter::Adapter::release_changes`].
 pub(crate) fn changes() -> Vec<ReleaseChange> {
     playbookdiff_model::profile::release_changes(CHANGES)
+}
+
+/// The rows of [`TABLE`] that [`CHANGES`] do not give back (a fact that
+/// differs between rows without a bisected first release), as the
+/// adapter's [`playbookdiff_adapter::Adapter::rows_not_reached`].
+pub(crate) fn not_reached() -> Vec<&'static str> {
+    playbookdiff_model::profile::rows_not_reached(TABLE, CHANGES)
 }
 
 #[cfg(test)]
@@ -575,6 +612,12 @@ mod tests {
         }
     }
 
+    /// Every fact that differs between the rows has a bisected change.
+    #[test]
+    fn every_row_is_reached_by_the_changes() {
+        assert_eq!(not_reached(), Vec::<&str>::new());
+    }
+
     /// The facts bisected last change at their first releases: the
     /// user's `~/.claude/skills` read up to 1.0.38, an empty instruction
     /// file sent from 1.0.64; the window's first release lists no custom
@@ -590,6 +633,11 @@ mod tests {
         assert_eq!(of(FIRST_MODELLED), TABLE[0]);
         assert!(!of("1.0.11").custom_agents_listed && of("1.0.12").custom_agents_listed);
         assert_eq!(of("1.0.20").release, "1.0.12");
+        assert!(of("1.0.80").mcp_names_checked && !of("1.0.81").mcp_names_checked);
+        assert_eq!(of("1.0.88").mcp_schema, McpSchema::WholeFile);
+        assert_eq!(of("1.0.89").mcp_schema, McpSchema::PerEntry);
+        assert!(!of("1.0.39").instructions_suffix_any_case);
+        assert!(of("1.0.40").instructions_suffix_any_case);
         assert_eq!(of("1.0.92").user_settings, ".copilot/config.json");
         assert_eq!(of("1.0.102").user_settings, ".copilot/settings.json");
     }

@@ -199,7 +199,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .profiled(PROFILED_VERSIONS)
-    .bisected(profile::changes)
+    .bisected(profile::changes, profile::not_reached)
     .modelled_from(profile::FIRST_MODELLED)
     .remedies(remedy::for_gap);
 

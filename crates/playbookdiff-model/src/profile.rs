@@ -167,6 +167,23 @@ pub fn facts_of<R: ProfileRow, F: TableFact<R>>(
     facts
 }
 
+/// The releases of the rows of a version table (`table`, oldest first)
+/// that [`facts_of`] does not give back from the first row and the
+/// bisected `changes`: a fact differs between two rows and no change
+/// carries it, so it has no bisected first release. Empty when every fact
+/// that differs between the rows is bisected (the registry's `bisected`
+/// test holds every adapter to it).
+pub fn rows_not_reached<R: ProfileRow + PartialEq, F: TableFact<R>>(
+    table: &'static [R],
+    changes: &[FactChange<F>],
+) -> Vec<&'static str> {
+    table
+        .iter()
+        .filter(|row| facts_of(table, changes, row.release()) != **row)
+        .map(|row| row.release())
+        .collect()
+}
+
 /// The later of two releases.
 fn latest(a: &'static str, b: &'static str) -> &'static str {
     match compare_versions(a, b) {
@@ -413,5 +430,71 @@ mod tests {
         let (after, d) = select("2.1.333");
         assert_eq!(after.version, "2.1.332");
         assert!(d.is_some());
+    }
+
+    /// A two-fact table: `a` and `b` differ between the rows.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Row {
+        release: &'static str,
+        a: bool,
+        b: bool,
+    }
+
+    impl ProfileRow for Row {
+        fn release(&self) -> &'static str {
+            self.release
+        }
+        fn set_release(&mut self, release: &'static str) {
+            self.release = release;
+        }
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    enum F {
+        A,
+        B,
+    }
+
+    impl TableFact<Row> for F {
+        fn take(self, facts: &mut Row, newer: &Row) {
+            match self {
+                F::A => facts.a = newer.a,
+                F::B => facts.b = newer.b,
+            }
+        }
+    }
+
+    static ROWS: [Row; 2] = [
+        Row {
+            release: "1.0",
+            a: false,
+            b: false,
+        },
+        Row {
+            release: "2.0",
+            a: true,
+            b: true,
+        },
+    ];
+
+    fn change(fact: F, since: &'static str) -> FactChange<F> {
+        FactChange {
+            fact,
+            name: "",
+            since,
+            summary: "",
+            evidence: "",
+        }
+    }
+
+    /// A fact that differs between the rows without a change leaves the
+    /// newer row unreached; with a change for each, every row is reached.
+    #[test]
+    fn a_fact_without_a_change_leaves_its_row_unreached() {
+        let one = [change(F::A, "1.5")];
+        assert_eq!(rows_not_reached(&ROWS, &one), ["2.0"]);
+        let both = [change(F::A, "1.5"), change(F::B, "1.7")];
+        assert_eq!(rows_not_reached(&ROWS, &both), Vec::<&str>::new());
+        assert!(facts_of(&ROWS, &both, "1.6").a && !facts_of(&ROWS, &both, "1.6").b);
     }
 }

@@ -241,7 +241,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .indexing(INDEXED_NAMES)
     .homed_by(&["XDG_CONFIG_HOME"])
     .profiled(PROFILED_VERSIONS)
-    .bisected(profile::changes)
+    .bisected(profile::changes, profile::not_reached)
     .modelled_from(profile::FIRST_MODELLED)
     .remedies(remedy::for_gap)
     .denying(remedy::deny);

@@ -198,6 +198,13 @@ pub(crate) fn changes() -> Vec<ReleaseChange> {
     playbookdiff_model::profile::release_changes(CHANGES)
 }
 
+/// The rows of [`TABLE`] that [`CHANGES`] do not give back (a fact that
+/// differs between rows without a bisected first release), as the
+/// adapter's [`playbookdiff_adapter::Adapter::rows_not_reached`].
+pub(crate) fn not_reached() -> Vec<&'static str> {
+    playbookdiff_model::profile::rows_not_reached(TABLE, CHANGES)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

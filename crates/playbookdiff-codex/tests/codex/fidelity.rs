@@ -305,9 +305,10 @@ fn x19_long_description_cut() {
         assert_eq!(s.advertisement.description_limit_chars, Some(1024));
     }
     // Before 0.142.0 the skill is refused (bisected on case
-    // `codex.x17_listing_budget`: 0.141.0 lists none of its 30 skills of
-    // 1,039-character descriptions, 0.142.0 all of them), with a
-    // diagnostic at the file.
+    // `codex.x34_long_description_boundary`, below; 0.141.0 lists none of
+    // the 30 skills of 1,039-character descriptions of
+    // `codex.x17_listing_budget`, 0.142.0 all of them), with a diagnostic
+    // at the file.
     let c = compile_at("x19_long_description_cut", ".", "0.141.0");
     assert!(
         !listed(&c).contains(&"long".to_string()),
@@ -326,6 +327,25 @@ fn x19_long_description_cut() {
         listed(&compile_at("x17_listing_budget", ".", "0.142.0")).len(),
         30
     );
+}
+
+/// A description one character over the limit (1,025) is refused up to
+/// 0.141.0 and cut from 0.142.0 on; one of exactly 1,024 characters is
+/// listed whole by both (bisected: 0.141.0 lists `short` and `at-limit`,
+/// 0.142.0 all three, `over-limit` as 1,021 characters and `...`).
+#[test]
+fn x34_long_description_boundary() {
+    let case = "x34_long_description_boundary";
+    let before = compile_at(case, ".", "0.141.0");
+    assert_eq!(listed(&before), ["at-limit", "short"]);
+    for v in ["0.142.0", "0.142.3", "0.171.0"] {
+        let c = compile_at(case, ".", v);
+        assert_eq!(listed(&c), ["at-limit", "over-limit", "short"], "{v}");
+        let over = by_dir(&c, "over-limit");
+        assert_eq!(over.advertisement.description_chars, 1025, "{v}");
+        assert_eq!(over.advertisement.description_limit_chars, Some(1024));
+        assert_eq!(by_dir(&c, "at-limit").advertisement.description_chars, 1024);
+    }
 }
 
 #[test]

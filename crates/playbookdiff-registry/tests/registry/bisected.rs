@@ -107,6 +107,12 @@ fn every_fact_starts_where_the_bisection_found_it() {
                 c.fact
             );
         }
+        assert_eq!(
+            a.rows_not_reached(),
+            Vec::<&str>::new(),
+            "{h}: these rows of the version table hold a fact that differs from the row before \
+             without a bisected first release: bisect it (scripts/oracle/bisect.py) and add its change"
+        );
         for fact in found.keys() {
             assert!(
                 a.release_changes().iter().any(|c| c.fact == fact),

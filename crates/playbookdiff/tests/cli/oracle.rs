@@ -1741,6 +1741,88 @@ fn same_file(root: &Path, a: &str, b: &str) -> bool {
     real(a).is_some_and(|x| Some(x) == real(b))
 }
 
+/// One row of `oracle/bisect/<agent>.sample.json` that keeps the whole
+/// observation of its case at a sampled release (`bisect.py --sample`).
+struct SampledObservation {
+    release: String,
+    case: String,
+    observed: Value,
+}
+
+/// The sampled observations of `agent`, one per release and case (a case
+/// that several behaviours picked at one release is compared once).
+fn sampled_observations(agent: &str) -> Vec<SampledObservation> {
+    let path = workspace().join(format!("oracle/bisect/{agent}.sample.json"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Vec::new();
+    };
+    let doc: Value = serde_json::from_str(&text).expect("sample results are JSON");
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for row in doc["checks"].as_array().into_iter().flatten() {
+        let (Some(release), Some(case)) = (row["release"].as_str(), row["case"].as_str()) else {
+            continue;
+        };
+        if row["observed"].is_object() && seen.insert((release.to_string(), case.to_string())) {
+            out.push(SampledObservation {
+                release: release.to_string(),
+                case: case.to_string(),
+                observed: row["observed"].clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The profiles of the releases between and before the profiled ones,
+/// checked on the sampled releases: each observation a sample keeps
+/// (`oracle/bisect/<agent>.sample.json`, rows with `observed`) is compared
+/// with the adapter's compilation for that release, on every aspect the
+/// profiled releases are compared on; a disagreement must be listed for
+/// that release in `oracle/known-disagreements/<agent>.toml`.
+#[test]
+fn the_sampled_releases_agree_with_their_profiles() {
+    let by_id: BTreeMap<String, Case> = cases().into_iter().map(|c| (c.id.clone(), c)).collect();
+    let mut problems = Vec::new();
+    let mut compared = 0;
+    for agent in AGENTS {
+        let listed = known(agent);
+        for s in sampled_observations(agent) {
+            let case = by_id
+                .get(&s.case)
+                .unwrap_or_else(|| panic!("{agent} sample: no case {}", s.case));
+            let mut temps = Vec::new();
+            let Some(root) = materialize(case, &mut temps) else {
+                continue; // a corpus case without the corpus
+            };
+            assert!(
+                case.home.is_none(),
+                "{}: a sampled case has no home",
+                case.id
+            );
+            let cfg = compile(agent, &s.release, &root, case, None);
+            compared += 1;
+            for d in disagreements(agent, case, &root, &s.release, &s.observed, &cfg) {
+                let hit = listed.iter().any(|e| {
+                    e.case == d.case
+                        && e.aspect == d.aspect
+                        && e.versions.contains(&d.version)
+                        && e.agent == d.agent
+                        && e.adapter == d.adapter
+                });
+                if !hit {
+                    problems.push(format!(
+                        "{agent} {} on {}, {}: the agent shows {:?}, the profile {:?}",
+                        d.version, d.case, d.aspect, d.agent, d.adapter
+                    ));
+                }
+            }
+        }
+    }
+    assert!(compared > 0, "no sampled observation compared");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 fn toml_str(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
@@ -2045,8 +2127,34 @@ fn bisection_section(s: &mut String) {
             );
         }
         s.push('\n');
+        unmodelled_lines(s, agent);
         sample_lines(s, agent);
         older_lines(s, agent, false);
+    }
+}
+
+/// The behaviours of `agent` that stay not modelled, each with the reason
+/// (`unmodelled` in `oracle/bisect/behaviours.toml`).
+fn unmodelled_lines(s: &mut String, agent: &str) {
+    let path = workspace().join("oracle/bisect/behaviours.toml");
+    let text = std::fs::read_to_string(&path).expect("oracle/bisect/behaviours.toml");
+    let doc: toml::Value = toml::from_str(&text).expect("behaviours are TOML");
+    let mut lines = Vec::new();
+    for b in doc["behaviour"].as_array().into_iter().flatten() {
+        if b.get("agent").and_then(|a| a.as_str()) != Some(agent)
+            || b.get("modelled").and_then(|m| m.as_bool()) != Some(false)
+        {
+            continue;
+        }
+        let id = b["id"].as_str().unwrap_or("?");
+        let why = b
+            .get("unmodelled")
+            .and_then(|w| w.as_str())
+            .unwrap_or_else(|| panic!("behaviour {id}: `modelled = false` needs `unmodelled`"));
+        lines.push(format!("- `{id}`: {why}."));
+    }
+    if !lines.is_empty() {
+        let _ = writeln!(s, "Not modelled, and why:\n\n{}\n", lines.join("\n"));
     }
 }
 
@@ -2226,10 +2334,14 @@ fn sample_lines(s: &mut String, agent: &str) {
         .iter()
         .filter_map(|c| c["release"].as_str())
         .collect();
-    let releases: BTreeSet<&str> = checks
+    let mut releases: Vec<&str> = checks
         .iter()
         .filter_map(|c| c["release"].as_str())
+        .collect::<BTreeSet<&str>>()
+        .into_iter()
         .collect();
+    releases.sort_by(|a, b| compare_versions(a, b));
+    let compared = checks.iter().filter(|c| c["observed"].is_object()).count();
     let against: Vec<String> = checks
         .iter()
         .filter(|c| c["agrees"] == Value::Bool(false))
@@ -2246,7 +2358,7 @@ fn sample_lines(s: &mut String, agent: &str) {
         "Sampled: {} checks at {} releases ({}), {} against the boundaries{}{}.\n",
         checks.len(),
         releases.len(),
-        releases.iter().copied().collect::<Vec<_>>().join(", "),
+        releases.join(", "),
         against.len(),
         if against.is_empty() {
             String::new()
@@ -2262,6 +2374,12 @@ fn sample_lines(s: &mut String, agent: &str) {
             )
         }
     );
+    if compared > 0 {
+        let _ = writeln!(
+            s,
+            "Of these, {compared} keep their case's whole observation, compared with the adapter at that release on every aspect the profiled releases are compared on: each agrees or its disagreement is listed.\n"
+        );
+    }
 }
 
 /// The random repositories of `scripts/oracle/fuzz.py`, per agent and

@@ -838,6 +838,25 @@ fn c17_skill_identity() {
     }
 }
 
+/// Before 2.0.77 a listed description is followed by its source (seen
+/// with 2.0.59 to 2.0.75 on case `claude.c17_skill_identity`, sampled:
+/// `Ship the app to staging. (project)`); from 2.0.77 on as written.
+#[test]
+fn c17_skill_listing_with_source_before_2_0_77() {
+    let cfg = compile("c17_skill_identity", at_root().version("2.0.76"));
+    let ship = skill(&cfg, ".claude/skills/deploy-app/SKILL.md");
+    assert_eq!(
+        ship.description.as_deref(),
+        Some("Ship the app to staging. (project)")
+    );
+    let cfg = compile("c17_skill_identity", at_root().version("2.0.77"));
+    let ship = skill(&cfg, ".claude/skills/deploy-app/SKILL.md");
+    assert_eq!(
+        ship.description.as_deref(),
+        Some("Ship the app to staging.")
+    );
+}
+
 /// C18: a skill with `paths` is held back, from the user and the model
 /// alike, until a file matching them is read; a skill without `paths` is
 /// listed at startup. Recorded with both versions for the root and a
