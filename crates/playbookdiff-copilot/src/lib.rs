@@ -53,6 +53,7 @@ mod user;
 
 use playbookdiff_adapter::problems::UnreadLayer;
 use playbookdiff_adapter::{
+    EnvVariable,
     Compilation, Declared, Request, Scope, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
 };
 use playbookdiff_model::{
@@ -206,6 +207,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .scoping(target_tests)
+    .environment(&[EnvVariable::DirList(user::INSTRUCTIONS_DIRS_VAR, ',')])
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes)
     .modelled_from(profile::FIRST_MODELLED)

@@ -76,17 +76,15 @@ impl RepoPath {
     }
 
     /// The path `rel` (POSIX, relative, no `..`) of the machine place
-    /// `label`: `~` (the home), `$NAME` (the directory a harness's own
-    /// variable names) or an absolute machine directory (`/etc/codex`).
+    /// `label`: `~` (the home), `$NAME` (the directory or file a harness's
+    /// own variable names, or the text it holds), `$NAME[N]` (the `N`th
+    /// directory, from 1, of a variable listing several) or an absolute
+    /// machine directory (`/etc/codex`).
     /// `rel` = `"."` or `""` gives the place itself. `None` when `label` is
     /// none of these or `rel` climbs.
     pub fn on_machine(label: &str, rel: &str) -> Option<Self> {
         let label_ok = label == "~"
-            || (label.len() > 1
-                && label.starts_with('$')
-                && label[1..]
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            || label.strip_prefix('$').is_some_and(is_variable_label)
             || (label.starts_with('/') && RepoPath::new(&label[1..]).is_some());
         if !label_ok {
             return None;
@@ -321,6 +319,18 @@ impl fmt::Debug for RepoPath {
     }
 }
 
+/// True for `NAME` or `NAME[N]`: a variable's name (letters, digits and
+/// `_`), with the 1-based index of one entry of its list.
+fn is_variable_label(label: &str) -> bool {
+    let name_ok = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    match label.strip_suffix(']').and_then(|l| l.split_once('[')) {
+        Some((name, n)) => {
+            name_ok(name) && !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => name_ok(label),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,6 +343,11 @@ mod tests {
         assert!(!user.starts_with(&RepoPath::root()));
         assert_eq!(user.parent().unwrap().as_str(), "~/.claude");
         assert_eq!(RepoPath::on_machine("~", ".").unwrap().parent(), None);
+        let listed = RepoPath::on_machine("$DIRS[2]", "a/b.md").unwrap();
+        assert_eq!(listed.machine_parts(), Some(("$DIRS[2]", "a/b.md")));
+        for bad in ["$DIRS[0]", "$DIRS[]", "$DIRS[x]", "$[1]", "$DIRS[1", "$DI-RS"] {
+            assert_eq!(RepoPath::on_machine(bad, "a"), None, "{bad}");
+        }
         let var = RepoPath::on_machine("$CODEX_HOME", "").unwrap();
         assert_eq!(
             var.join("skills/a/../b").unwrap().as_str(),

@@ -85,20 +85,26 @@ pub(crate) fn compile(
     out: &mut EffectiveAgentConfig,
 ) {
     let global = machine.and_then(|m| Some((m, user::config_dir(m)?)));
-    let home = machine.and_then(|m| Some((m, crate::config::home_dir()?)));
+    // After the project's `.opencode`: the home's, then
+    // `$OPENCODE_CONFIG_DIR` (`ConfigPaths.directories`).
+    let late: Vec<(&Machine, RepoPath)> = machine
+        .into_iter()
+        .flat_map(|m| [crate::config::home_dir(), user::env_dir(m)].map(|d| Some((m, d?))))
+        .flatten()
+        .collect();
     for kind in [Kind::Agent, Kind::Mode, Kind::Command] {
         let mut defs = from_layers(layers, kind);
         if let Some((m, dir)) = &global {
             defs.extend(from_user_files(cx, m, dir, kind));
         }
         defs.extend(from_files(cx, kind));
-        if let Some((m, dir)) = &home {
+        for (m, dir) in &late {
             defs.extend(from_user_files(cx, m, dir, kind));
         }
         settle(cx, kind, defs, out);
     }
     report_plugins(cx, layers);
-    for (m, dir) in global.iter().chain(&home) {
+    for (m, dir) in global.iter().chain(&late) {
         report_user_plugins(cx, m, dir);
     }
 }

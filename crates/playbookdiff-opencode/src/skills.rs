@@ -107,6 +107,9 @@ pub(crate) fn compile(
             );
         }
     }
+    for r in machine.map(user::late_skill_roots).unwrap_or_default() {
+        machine_scan(cx, machine, &r, &mut found);
+    }
     for (p, src) in &merged.skill_paths {
         if let Some(root) = machine.and_then(|_| user_skill_path(p)) {
             if machine.is_some_and(|m| m.list_dir(&root.dir).is_ok()) {

@@ -166,6 +166,78 @@ fn fixture_machine(home: &Path, root: &Path) -> Machine {
         .with_root(root.to_path_buf())
 }
 
+/// `machine` with the case's environment (`[case.env]`), as the recorder
+/// gave it to the agent: `@HOME@` is the fixture home `home`, `@REPO@`
+/// the repository `root`; each variable handed over as the adapter that
+/// declares it reads it ([`playbookdiff_registry::EnvVariable`]).
+fn with_case_env(mut machine: Machine, case: &Case, home: &Path, root: &Path) -> Machine {
+    for (name, value) in &case.env {
+        let value = value
+            .replace("@HOME@", home.to_str().expect("UTF-8 home"))
+            .replace("@REPO@", root.to_str().expect("UTF-8 repository"));
+        let var = *playbookdiff_registry::ADAPTERS
+            .iter()
+            .flat_map(|a| a.environment())
+            .find(|v| v.name() == name)
+            .unwrap_or_else(|| panic!("{}: no adapter reads the variable {name}", case.id));
+        machine = var.give(machine, &value, &|p| root.join(p));
+    }
+    machine
+}
+
+/// The names the adapters give the places the case's environment names
+/// in the fixture home: `(~/REL, $NAME)` for a variable naming
+/// `@HOME@/REL`, `(~/REL, $NAME[N])` for the `N`th such directory of a
+/// list.
+fn env_places(case: &Case) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (name, value) in &case.env {
+        let Some(var) = playbookdiff_registry::ADAPTERS
+            .iter()
+            .flat_map(|a| a.environment())
+            .find(|v| v.name() == name)
+        else {
+            continue;
+        };
+        let entries = var.entries(value);
+        for (n, entry) in entries.iter().enumerate() {
+            let Some(rel) = entry.strip_prefix("@HOME@/") else {
+                continue;
+            };
+            let label = match var {
+                playbookdiff_registry::EnvVariable::DirList(..) => format!("${name}[{}]", n + 1),
+                playbookdiff_registry::EnvVariable::Path(_) => format!("${name}"),
+                playbookdiff_registry::EnvVariable::Text(_) => continue,
+            };
+            out.push((format!("~/{}", rel.trim_end_matches('/')), label));
+        }
+    }
+    out
+}
+
+/// `v` with each string starting with a place of `places` (followed by
+/// `/` or nothing) renamed as the adapters name it.
+fn env_named(v: Value, places: &[(String, String)]) -> Value {
+    match v {
+        Value::String(s) => Value::String(
+            places
+                .iter()
+                .find_map(|(from, to)| {
+                    let rest = s.strip_prefix(from.as_str())?;
+                    (rest.is_empty() || rest.starts_with('/')).then(|| format!("{to}{rest}"))
+                })
+                .unwrap_or(s),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(|x| env_named(x, places)).collect()),
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, x)| (k, env_named(x, places)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// An observation of a case with a fixture home, its home files named as
 /// the adapters name them: a string starting `$HOME/` starts `~/`
 /// (`$CODEX_HOME/` stays as it is, as both name it).
@@ -1540,7 +1612,7 @@ fn run_all() -> Outcome {
             .map(|m| workspace().join(m))
             .unwrap_or_else(|| empty_root.path().to_path_buf());
         let machine = home_copy(&case, &root, &mut temps)
-            .map(|home| fixture_machine(&home, &managed))
+            .map(|home| with_case_env(fixture_machine(&home, &managed), &case, &home, &root))
             .map(|m| match &case.profile {
                 Some(name) => m.with_profile(name),
                 None => m,
@@ -1556,7 +1628,7 @@ fn run_all() -> Outcome {
                 };
                 let mut obs: Value = serde_json::from_str(&text).unwrap();
                 if machine.is_some() {
-                    obs = home_named(obs);
+                    obs = env_named(home_named(obs), &env_places(&case));
                 }
                 let cfg = compile(agent, version, &root, &case, machine.as_ref());
                 let found = disagreements(agent, &case, &root, version, &obs, &cfg);
