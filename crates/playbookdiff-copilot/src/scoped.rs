@@ -23,9 +23,9 @@ use playbookdiff_model::{
     SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::{EntryKind, Machine, TextFile};
-use std::sync::Arc;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// The deepest folder level the analysis lists under a root.
@@ -343,7 +343,12 @@ fn one(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, path: &RepoPath) -> 
 /// one in its table; seen with both, case
 /// `oracle.local_user_layers.home-copilot-env-dirs`), in the user's
 /// layer, after the repository's.
-pub(crate) fn listed_dirs(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine, b: &mut Builder) {
+pub(crate) fn listed_dirs(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    machine: &Machine,
+    b: &mut Builder,
+) {
     let mut out = Vec::new();
     for dir in machine.listed(crate::user::INSTRUCTIONS_DIRS_VAR) {
         let Some(base) = dir.join(".github/instructions") else {
@@ -353,10 +358,17 @@ pub(crate) fn listed_dirs(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Mach
             let Some(text) = crate::user::read(machine, &path, &mut cx.diags) else {
                 continue;
             };
-            let Some(mut p) = placed(cx, profile, Family::Instructions, (&path, &RepoPath::root()), text) else {
+            let Some(mut p) = placed(
+                cx,
+                profile,
+                Family::Instructions,
+                (&path, &RepoPath::root()),
+                text,
+            ) else {
                 continue;
             };
-            let (Placed::Startup(e) | Placed::Excluded(e) | Placed::OnDemand { entry: e, .. }) = &mut p;
+            let (Placed::Startup(e) | Placed::Excluded(e) | Placed::OnDemand { entry: e, .. }) =
+                &mut p;
             e.source.scope = SourceScope::User;
             out.push(p);
         }

@@ -322,10 +322,14 @@ impl fmt::Debug for RepoPath {
 /// True for `NAME` or `NAME[N]`: a variable's name (letters, digits and
 /// `_`), with the 1-based index of one entry of its list.
 fn is_variable_label(label: &str) -> bool {
-    let name_ok = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let name_ok =
+        |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     match label.strip_suffix(']').and_then(|l| l.split_once('[')) {
         Some((name, n)) => {
-            name_ok(name) && !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())
+            name_ok(name)
+                && !n.is_empty()
+                && !n.starts_with('0')
+                && n.bytes().all(|b| b.is_ascii_digit())
         }
         None => name_ok(label),
     }
@@ -345,7 +349,9 @@ mod tests {
         assert_eq!(RepoPath::on_machine("~", ".").unwrap().parent(), None);
         let listed = RepoPath::on_machine("$DIRS[2]", "a/b.md").unwrap();
         assert_eq!(listed.machine_parts(), Some(("$DIRS[2]", "a/b.md")));
-        for bad in ["$DIRS[0]", "$DIRS[]", "$DIRS[x]", "$[1]", "$DIRS[1", "$DI-RS"] {
+        for bad in [
+            "$DIRS[0]", "$DIRS[]", "$DIRS[x]", "$[1]", "$DIRS[1", "$DI-RS",
+        ] {
             assert_eq!(RepoPath::on_machine(bad, "a"), None, "{bad}");
         }
         let var = RepoPath::on_machine("$CODEX_HOME", "").unwrap();

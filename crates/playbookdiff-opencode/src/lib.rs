@@ -60,7 +60,9 @@ mod walk;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{scope, Compilation, Declared, EnvVariable, Request, Scope, Surface, SurfaceKind};
+use playbookdiff_adapter::{
+    scope, Compilation, Declared, EnvVariable, Request, Scope, Surface, SurfaceKind,
+};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, Mode, RepoPath,
     SourceFormat,

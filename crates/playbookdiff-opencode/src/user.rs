@@ -70,10 +70,7 @@ pub(crate) fn global_instruction(
     // `oracle.local_user_layers.home-opencode-env`).
     let dir = env_dir(machine).or_else(|| config_dir(machine))?;
     let candidates = [
-        (
-            dir.join("AGENTS.md")?,
-            InstructionKind::AgentsMd,
-        ),
+        (dir.join("AGENTS.md")?, InstructionKind::AgentsMd),
         (
             RepoPath::on_machine("~", ".claude/CLAUDE.md")?,
             InstructionKind::Memory,

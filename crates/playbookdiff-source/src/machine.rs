@@ -483,5 +483,4 @@ mod tests {
         let fewer = m.with_list("DIRS", vec![t.path().join("home")]);
         assert_eq!(fewer.listed("DIRS").len(), 1);
     }
-
 }
