@@ -1549,6 +1549,7 @@ class FakeGemini:
 GEMINI_BLOCK = re.compile(r"^--- (Context from|End of Context from): (.*) ---$")
 GEMINI_IMPORT = re.compile(r"<!-- (Imported from|End of import from): (.*?) -->")
 GEMINI_SKILL = re.compile(r"<skill>\s*<name>([^<]*)</name>", re.S)
+GEMINI_SKILL_AT = re.compile(r"<skill>\s*<name>([^<]*)</name>.*?<location>([^<]*)</location>", re.S)
 
 
 def gemini_texts(body):
@@ -1776,6 +1777,18 @@ def run_gemini(exe, case, work):
     obs = {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
                                    "skillsListed": sorted(skills),
                                    "subagentsListed": sorted(set(agents))}}
+    if case.get("home"):
+        # Where each listed skill comes from, the release's own named
+        # `builtin:NAME` (its location lies in the agent's package): which
+        # of two skills of one name the agent keeps.
+        located = []
+        for t in texts:
+            if "<available_skills>" in t:
+                block = t.split("<available_skills>", 1)[1].split("</available_skills>", 1)[0]
+                for name, loc in GEMINI_SKILL_AT.findall(block):
+                    p = norm.path(loc)
+                    located.append({"name": name, "path": p if p != loc else f"builtin:{name}"})
+        obs["startup"]["skillLocations"] = sorted(located, key=lambda s: (s["name"], s["path"]))
     fired_markers(repo, obs)
     obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
     if (cwd / ".gemini" / "commands").is_dir() or (home / ".gemini" / "commands").is_dir():

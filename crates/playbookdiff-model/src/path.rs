@@ -112,10 +112,24 @@ impl RepoPath {
     }
 
     /// True for a path outside the repository: above its root
-    /// ([`RepoPath::above_root`]) or on the machine
-    /// ([`RepoPath::on_machine`]).
+    /// ([`RepoPath::above_root`]), on the machine
+    /// ([`RepoPath::on_machine`]) or a harness's built-in item
+    /// ([`RepoPath::builtin`]).
     pub fn is_outside(&self) -> bool {
-        self.is_above_root() || self.is_on_machine()
+        self.is_above_root() || self.is_on_machine() || self.is_builtin()
+    }
+
+    /// The provenance of an item the harness release ships itself (a
+    /// built-in skill), which no file of the analysed machine holds:
+    /// `builtin:NAME`. `None` when `name` is empty or holds `/`.
+    pub fn builtin(name: &str) -> Option<Self> {
+        (!name.is_empty() && !name.contains('/') && name != "." && name != "..")
+            .then(|| RepoPath(format!("{BUILTIN_PREFIX}{name}")))
+    }
+
+    /// True for a path made by [`RepoPath::builtin`].
+    pub fn is_builtin(&self) -> bool {
+        self.0.starts_with(BUILTIN_PREFIX) && !self.0.contains('/')
     }
 
     /// For a path on the machine, its place's label (`~`, `$CODEX_HOME`,
@@ -319,6 +333,9 @@ impl fmt::Debug for RepoPath {
     }
 }
 
+/// The start of a [`RepoPath::builtin`] path.
+const BUILTIN_PREFIX: &str = "builtin:";
+
 /// True for `NAME` or `NAME[N]`: a variable's name (letters, digits and
 /// `_`), with the 1-based index of one entry of its list.
 fn is_variable_label(label: &str) -> bool {
@@ -347,6 +364,11 @@ mod tests {
         assert!(!user.starts_with(&RepoPath::root()));
         assert_eq!(user.parent().unwrap().as_str(), "~/.claude");
         assert_eq!(RepoPath::on_machine("~", ".").unwrap().parent(), None);
+        let shipped = RepoPath::builtin("skill-creator").unwrap();
+        assert_eq!(shipped.as_str(), "builtin:skill-creator");
+        assert!(shipped.is_builtin() && shipped.is_outside() && !shipped.is_on_machine());
+        assert_eq!(RepoPath::builtin("a/b"), None);
+        assert!(!RepoPath::new("builtin:x/SKILL.md").unwrap().is_builtin());
         let listed = RepoPath::on_machine("$DIRS[2]", "a/b.md").unwrap();
         assert_eq!(listed.machine_parts(), Some(("$DIRS[2]", "a/b.md")));
         for bad in [

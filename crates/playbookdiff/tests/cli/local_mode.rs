@@ -1395,11 +1395,14 @@ fn gemini_cli_reads_the_users_skills_commands_and_system_defaults() {
         !text.contains("sk-live-0123"),
         "a default's secret was printed"
     );
-    // The user's roots come first; the workspace's `review` wins.
+    // The release's built-in skills first, then the user's roots; the
+    // workspace's `review` wins.
     let skills: Vec<(String, String, String)> = items(&doc, "skills");
     assert_eq!(
         skills,
         [
+            row("builtin:antigravity-support", "builtin", "effective"),
+            row("builtin:skill-creator", "builtin", "effective"),
             row("~/.gemini/skills/notes/SKILL.md", "user", "effective"),
             row("~/.gemini/skills/review/SKILL.md", "user", "shadowed"),
             row("~/.agents/skills/standup/SKILL.md", "user", "effective"),

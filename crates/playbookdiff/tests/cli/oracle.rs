@@ -1302,6 +1302,27 @@ fn gemini_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("skills", list(listed), list(advertised));
+    // With a fixture home: where each listed skill comes from, the
+    // release's own as `builtin:NAME` (which one of a name is kept).
+    if let Some(located) = obs["startup"]["skillLocations"].as_array() {
+        let seen: BTreeSet<String> = located
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    s["name"].as_str().unwrap_or("?"),
+                    s["path"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        let modelled: BTreeSet<String> = cfg
+            .skills
+            .iter()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .map(|s| format!("{} {}", s.name, s.source.path))
+            .collect();
+        push("skill-locations", list(seen), list(modelled));
+    }
     // `gemini mcp list`: the servers not blocked, with the transport it
     // names (`?` for an entry with neither command nor url).
     let listed: BTreeSet<String> = obs["mcpServers"]
@@ -2684,4 +2705,60 @@ fn fuzz_rows(observations: &Path, agent: &'static str, case: &Case) -> Vec<Value
         }));
     }
     rows
+}
+
+/// The built-in skills an adapter lists in local mode for each profiled
+/// release are those the release listed on an empty repository with an
+/// empty home (`_bundled.json`, recorded beside the cases): by name, in
+/// the agent's listing order, each with provenance `builtin:NAME` and
+/// scope `builtin`; repo mode lists none.
+#[test]
+fn built_in_skills_are_the_ones_each_release_lists() {
+    for agent in ["gemini"] {
+        for &version in profiled(agent) {
+            let path = observation_path(agent, version, "_bundled");
+            let text = std::fs::read_to_string(&path).expect("the bundled baseline is recorded");
+            let obs: Value = serde_json::from_str(&text).unwrap();
+            let recorded: Vec<String> = obs["startup"]["skillsListed"]
+                .as_array()
+                .expect("a list of skill names")
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect();
+            let repo = tempfile::tempdir().unwrap();
+            let home = tempfile::tempdir().unwrap();
+            let tree = WorkingTree::open(repo.path()).unwrap();
+            let machine = Machine::new(Some(home.path().to_path_buf()));
+            let mut context = AnalysisContext {
+                repository_root: RepoPath::root(),
+                cwd: RepoPath::root(),
+                target_path: None,
+                mode: Mode::Local,
+            };
+            let inputs = Inputs {
+                version: Some(version),
+                machine: Some(&machine),
+                ..Inputs::default()
+            };
+            let cfg = adapter(agent).compile_with(&Repo::new(&tree), &context, &inputs);
+            let builtin: Vec<String> = cfg
+                .skills
+                .iter()
+                .filter(|s| s.source.scope == SourceScope::Builtin)
+                .map(|s| {
+                    assert_eq!(s.source.path.as_str(), format!("builtin:{}", s.name));
+                    assert_eq!(s.source.lines, None);
+                    s.name.clone()
+                })
+                .collect();
+            assert_eq!(builtin, recorded, "{agent} {version}");
+            context.mode = Mode::Repo;
+            let repo_mode = Inputs {
+                version: Some(version),
+                ..Inputs::default()
+            };
+            let cfg = adapter(agent).compile_with(&Repo::new(&tree), &context, &repo_mode);
+            assert!(cfg.skills.is_empty(), "{agent} {version}: repo mode");
+        }
+    }
 }
