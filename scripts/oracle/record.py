@@ -1460,6 +1460,11 @@ def run_opencode(exe, case, work):
         }
         if task_agents:
             obs["startup"]["taskAgents"] = task_agents
+        if case.get("home"):
+            # The release's own skills it lists (location `<built-in>`),
+            # for a case with a home: which of two of one name is kept.
+            obs["startup"]["builtinListed"] = sorted(
+                n for n, _, loc in OC_SKILL.findall(text) if loc == "&lt;built-in&gt;")
     else:
         obs["startup"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     if case.get("target"):

@@ -276,6 +276,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         user::prepend(&mut out.instructions, g);
     }
     out.skills = skills::compile(&mut cx, &merged, machine);
+    if machine.is_some() && profile::of(version).builtin_customize_skill {
+        skills::add_builtin(&mut out.skills, &profile::BUILTIN_SKILL, version);
+    }
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
     extras::compile(&mut cx, &layers, machine, &mut out);
     (out.hooks, out.permissions) = hooks::compile(&mut cx, &layers, machine);
@@ -409,12 +412,6 @@ const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
         what: "Managed preferences (macOS only) and a remote configuration of the user's organisation",
         effect: "they are merged after the project's and can override any repository value",
         todo: "ask the administrator what they enforce",
-    },
-    UnreadLayer {
-        code: DiagnosticCode::UserConfigUnavailable,
-        what: "OpenCode's built-in customize-opencode skill",
-        effect: "a repository or user skill of the same name can take its place, or lose it",
-        todo: "list the skills with `opencode debug skill`",
     },
 ];
 

@@ -1021,6 +1021,28 @@ fn opencode_disagreements(
             });
         }
     };
+    // The release's built-in skill (location `<built-in>`), recorded for a
+    // case with a home, is compared apart; the other aspects compare the
+    // discovered skills, as the recording lists them.
+    let builtin: BTreeSet<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.source.scope == SourceScope::Builtin)
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| s.name.clone())
+        .collect();
+    if let Some(listed) = obs["startup"]["builtinListed"].as_array() {
+        let listed: BTreeSet<String> = listed
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect();
+        push("builtin-skills", list(listed), list(builtin));
+    }
+    let mut discovered = cfg.clone();
+    discovered
+        .skills
+        .retain(|s| s.source.scope != SourceScope::Builtin);
+    let cfg = &discovered;
     let refuses = obs["exit"] != 0;
     let errors: Vec<String> = cfg
         .diagnostics
