@@ -313,6 +313,21 @@ def seed_home(case, home, repo):
                 path.write_text(text.replace(HOME_PLACEHOLDER, str(home)))
 
 
+def case_env(case, home, repo):
+    """The environment the case sets for the agent (`env = {NAME =
+    "VALUE"}`), `@HOME@` in each value replaced by the run's home and
+    `@REPO@` by its repository copy, so a variable can name a file of the
+    fixture home (`OPENCODE_CONFIG = "@HOME@/extra/opencode.json"`) or
+    hold text (`OPENCODE_CONFIG_CONTENT`); empty without an `env` key. A
+    name the recorder sets itself (`HOME`, `PATH`) is refused."""
+    out = {}
+    for name, value in (case.get("env") or {}).items():
+        if name in ("HOME", "PATH", "TMPDIR", "XDG_CONFIG_HOME") or not isinstance(value, str):
+            raise ValueError(f"{case['id']}: env {name} cannot be set by a case")
+        out[name] = value.replace(HOME_PLACEHOLDER, str(home)).replace(REPO_PLACEHOLDER, str(repo))
+    return out
+
+
 def seed_managed(case, work):
     """Copies the case's managed fixture (`managed =
     "oracle/managed/NAME"`, workspace-relative, laid out as the machine's
@@ -1372,6 +1387,17 @@ def json_output(out):
     return "".join(lines[first:])
 
 
+def merged_content(case_text, ours):
+    """The `OPENCODE_CONFIG_CONTENT` of the run step: the recorder's fake
+    provider merged into the case's own (a JSON object), which keeps its
+    keys; the recorder's alone without one."""
+    if case_text is None:
+        return ours
+    doc = json.loads(case_text)
+    doc.update({k: v for k, v in json.loads(ours).items() if k not in doc})
+    return json.dumps(doc)
+
+
 def run_opencode(exe, case, work):
     """`opencode debug config`, `debug skill`, a `run` whose first request a
     fake chat endpoint records (instructions and listed skills), and with a
@@ -1402,7 +1428,10 @@ def run_opencode(exe, case, work):
         if managed is not None:
             # The variable OpenCode honours for its managed directory.
             env["OPENCODE_TEST_MANAGED_CONFIG_DIR"] = str(managed / "etc" / "opencode")
-        env.update(extra_env or {})
+        env.update(case_env(case, home, repo))
+        for name, value in (extra_env or {}).items():
+            env[name] = merged_content(env.get(name), value) \
+                if name == "OPENCODE_CONFIG_CONTENT" else value
         norm = Normalizer(repo, home, work, above_levels(case))
         rc = run_logged(etc_overlay_prefix(managed) + [str(exe)] + args,
                         repo / case.get("cwd", "."), env, sub / "out", sub / "err")
@@ -1468,6 +1497,11 @@ def run_opencode(exe, case, work):
         }
         if task_agents:
             obs["startup"]["taskAgents"] = task_agents
+        if case.get("home"):
+            # The release's own skills it lists (location `<built-in>`),
+            # for a case with a home: which of two of one name is kept.
+            obs["startup"]["builtinListed"] = sorted(
+                n for n, _, loc in OC_SKILL.findall(text) if loc == "&lt;built-in&gt;")
     else:
         obs["startup"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     if case.get("target"):
@@ -1557,6 +1591,7 @@ class FakeGemini:
 GEMINI_BLOCK = re.compile(r"^--- (Context from|End of Context from): (.*) ---$")
 GEMINI_IMPORT = re.compile(r"<!-- (Imported from|End of import from): (.*?) -->")
 GEMINI_SKILL = re.compile(r"<skill>\s*<name>([^<]*)</name>", re.S)
+GEMINI_SKILL_AT = re.compile(r"<skill>\s*<name>([^<]*)</name>.*?<location>([^<]*)</location>", re.S)
 
 
 def gemini_texts(body):
@@ -1784,6 +1819,18 @@ def run_gemini(exe, case, work):
     obs = {"exit": 0, "startup": {"contextFiles": files, "imports": imports,
                                    "skillsListed": sorted(skills),
                                    "subagentsListed": sorted(set(agents))}}
+    if case.get("home"):
+        # Where each listed skill comes from, the release's own named
+        # `builtin:NAME` (its location lies in the agent's package): which
+        # of two skills of one name the agent keeps.
+        located = []
+        for t in texts:
+            if "<available_skills>" in t:
+                block = t.split("<available_skills>", 1)[1].split("</available_skills>", 1)[0]
+                for name, loc in GEMINI_SKILL_AT.findall(block):
+                    p = norm.path(loc)
+                    located.append({"name": name, "path": p if p != loc else f"builtin:{name}"})
+        obs["startup"]["skillLocations"] = sorted(located, key=lambda s: (s["name"], s["path"]))
     fired_markers(repo, obs)
     obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
     if (cwd / ".gemini" / "commands").is_dir() or (home / ".gemini" / "commands").is_dir():
@@ -2074,6 +2121,14 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     here = Path(os.path.relpath(os.path.realpath(repo / cwd), os.path.realpath(repo)))
 
     def table_path(path):
+        if path.startswith("/"):
+            # A file of a directory outside the repository
+            # (`COPILOT_CUSTOM_INSTRUCTIONS_DIRS`), named absolute.
+            return norm.path(path)
+        in_home = norm.path(os.path.normpath(repo / top / path))
+        if path.startswith("../") and in_home.startswith("$HOME/"):
+            # The same named from the git root (a nested AGENTS.md row).
+            return in_home + ("/" if path.endswith("/") else "")
         for base in (top, here):
             if (repo / base / path).exists():
                 return os.path.normpath(base / path).replace(os.sep, "/")
@@ -2082,7 +2137,13 @@ def copilot_instructions(text, repo, norm, cwd=".", home=None):
     # The table is Markdown: 1.0.102 writes a backslash of a pattern as
     # `\\` (seen on fuzzer seed 133, `applyTo` taken from its line with
     # `\u00fc` in it), so the pattern is read back with that escape undone.
-    onDemand = [{"pattern": pat.replace("\\\\", "\\"), "path": table_path(path)}
+    def table_pattern(pat):
+        # A nested AGENTS.md row of a directory in the home names it
+        # relative to the git root, as its path.
+        named = table_path(pat) if pat.startswith("../") else ""
+        return named if named.startswith("$HOME/") else pat.replace("\\\\", "\\")
+
+    onDemand = [{"pattern": table_pattern(pat), "path": table_path(path)}
                 for pat, path in CP_TABLE.findall(text) if path != "File Path"]
     return out, [p for _, p in sorted(inlined)], onDemand
 
@@ -2134,6 +2195,7 @@ def run_copilot(exe, case, work):
            "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
            "COPILOT_PROVIDER_BASE_URL": f"http://127.0.0.1:{api.port}/v1",
            "COPILOT_PROVIDER_API_KEY": "fake-provider-key-31", "COPILOT_MODEL": "gpt-4.1"}
+    env.update(case_env(case, home, repo))
     norm = Normalizer(repo, home, work, above_levels(case))
     try:
         rc = run_logged([str(exe), "-p", "hi", "--allow-all-tools", "--output-format", "json"],

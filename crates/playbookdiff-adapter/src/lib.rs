@@ -96,6 +96,15 @@ pub trait Adapter: Sync {
         &[]
     }
 
+    /// The environment variables whose value this harness reads as
+    /// configuration (OpenCode's `OPENCODE_CONFIG_CONTENT`, Copilot CLI's
+    /// `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`), which the CLI reads in local
+    /// mode without `--home` and hands to the adapter through the
+    /// [`playbookdiff_source::Machine`]. None by default.
+    fn environment(&self) -> &'static [EnvVariable] {
+        &[]
+    }
+
     /// Personal files, relative to the directory that holds them (e.g.
     /// `CLAUDE.local.md`), that this adapter reports as unavailable in repo
     /// mode. They are usually git-ignored; repo mode's file rule keeps them
@@ -477,6 +486,67 @@ pub struct Request<'a, 'r> {
 /// receives. Never fails: problems are diagnostics in the result.
 pub type Compile = fn(&Request<'_, '_>) -> EffectiveAgentConfig;
 
+/// A variable of the agent's environment whose value is configuration
+/// ([`Adapter::environment`]): what the CLI hands the adapter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnvVariable {
+    /// A file or directory (OpenCode's `OPENCODE_CONFIG`), read as the
+    /// machine path `$NAME` ([`playbookdiff_source::Machine::with_var`]).
+    Path(&'static str),
+    /// Configuration text (OpenCode's `OPENCODE_CONFIG_CONTENT`), read
+    /// as the file `$NAME` ([`playbookdiff_source::Machine::with_text`]).
+    Text(&'static str),
+    /// Directories separated by the character (Copilot CLI's
+    /// `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`, `,`), each entry trimmed, empty
+    /// and repeated entries dropped, the `N`th named `$NAME[N]`
+    /// ([`playbookdiff_source::Machine::with_list`]).
+    DirList(&'static str, char),
+}
+
+impl EnvVariable {
+    /// The variable's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            EnvVariable::Path(n) | EnvVariable::Text(n) | EnvVariable::DirList(n, _) => n,
+        }
+    }
+
+    /// `machine` with this variable holding `value`, a path in it made
+    /// absolute by `absolute` (relative to where the agent starts).
+    pub fn give(
+        self,
+        machine: playbookdiff_source::Machine,
+        value: &str,
+        absolute: &dyn Fn(&str) -> std::path::PathBuf,
+    ) -> playbookdiff_source::Machine {
+        match self {
+            EnvVariable::Path(name) => machine.with_var(name, absolute(value)),
+            EnvVariable::Text(name) => machine.with_text(name, value),
+            EnvVariable::DirList(name, _) => {
+                let dirs = self.entries(value).into_iter().map(absolute).collect();
+                machine.with_list(name, dirs)
+            }
+        }
+    }
+
+    /// The entries of the list `value` as the agent splits it (for a
+    /// [`EnvVariable::DirList`]; the whole value, trimmed, otherwise),
+    /// trimmed, empty and repeated ones dropped, in order.
+    pub fn entries(self, value: &str) -> Vec<&str> {
+        let parts: Vec<&str> = match self {
+            EnvVariable::DirList(_, sep) => value.split(sep).collect(),
+            _ => vec![value],
+        };
+        let mut out: Vec<&str> = Vec::new();
+        for p in parts.into_iter().map(str::trim).filter(|p| !p.is_empty()) {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
+    }
+}
+
 /// An [`Adapter`] assembled from what a harness declares: the usual way to
 /// implement the interface, so that each adapter crate states only its own
 /// facts and version selection is written once.
@@ -503,6 +573,8 @@ pub struct Declared {
     pub personal_paths: &'static [&'static str],
     /// See [`Adapter::home_variables`].
     pub home_variables: &'static [&'static str],
+    /// See [`Adapter::environment`].
+    pub environment: &'static [EnvVariable],
     /// See [`Adapter::indexed_names`].
     pub indexed_names: &'static [&'static str],
     /// See [`Adapter::own_directories`].
@@ -540,6 +612,7 @@ impl Declared {
             config_entry_names: &[],
             personal_paths: &[],
             home_variables: &[],
+            environment: &[],
             indexed_names: &[],
             own_directories: &[],
             surfaces: &[],
@@ -600,6 +673,13 @@ impl Declared {
     /// ([`Adapter::home_variables`]).
     pub const fn homed_by(mut self, names: &'static [&'static str]) -> Declared {
         self.home_variables = names;
+        self
+    }
+
+    /// With these variables read as configuration
+    /// ([`Adapter::environment`]).
+    pub const fn environment(mut self, vars: &'static [EnvVariable]) -> Declared {
+        self.environment = vars;
         self
     }
 
@@ -667,6 +747,10 @@ impl Adapter for Declared {
 
     fn home_variables(&self) -> &'static [&'static str] {
         self.home_variables
+    }
+
+    fn environment(&self) -> &'static [EnvVariable] {
+        self.environment
     }
 
     fn indexed_names(&self) -> &'static [&'static str] {

@@ -188,6 +188,8 @@ pub(crate) fn compile(
     }
     crate::scoped::compile(cx, profile, &mut b);
     if let Some(m) = machine {
+        crate::scoped::listed_dirs(cx, profile, m, &mut b);
+        crate::user::listed_agents(m, &mut b, &mut cx.diags);
         crate::user::path_specific(m, profile, &mut b, &mut cx.diags);
     }
     not_read(cx, &mut b);

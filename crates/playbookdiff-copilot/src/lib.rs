@@ -53,7 +53,8 @@ mod user;
 
 use playbookdiff_adapter::problems::UnreadLayer;
 use playbookdiff_adapter::{
-    Compilation, Declared, Request, Scope, Scoped, Surface, SurfaceKind, TargetTest, READ_LIMIT,
+    Compilation, Declared, EnvVariable, Request, Scope, Scoped, Surface, SurfaceKind, TargetTest,
+    READ_LIMIT,
 };
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, Mode, RepoPath,
@@ -206,6 +207,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .scoping(target_tests)
+    .environment(&[EnvVariable::DirList(user::INSTRUCTIONS_DIRS_VAR, ',')])
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes, profile::not_reached)
     .modelled_from(profile::FIRST_MODELLED)
@@ -314,15 +316,6 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
     },
 ];
 
-/// What local mode still does not read of the user's instructions (the
-/// files of `~/.copilot` it reads, [`user`]).
-const LOCAL_UNREAD_INSTRUCTIONS: UnreadLayer = UnreadLayer {
-    code: DiagnosticCode::UserConfigUnavailable,
-    what: "User instructions in the directories `COPILOT_CUSTOM_INSTRUCTIONS_DIRS` names",
-    effect: "Copilot CLI adds them to the project's instructions",
-    todo: "check that variable on the developer's machine",
-};
-
 /// What local mode still does not read of the user's configuration (it
 /// reads the user's skills, `~/.copilot/agents`, `~/.claude/agents`,
 /// `~/.copilot/mcp-config.json`, the hooks of `~/.copilot/hooks` and of
@@ -345,7 +338,7 @@ fn unavailable(
     trust: &trust::FolderTrust,
 ) {
     match local {
-        Some(_) => cx.report_unread_layers(&[LOCAL_UNREAD_INSTRUCTIONS, LOCAL_UNREAD_LAYERS]),
+        Some(_) => cx.report_unread_layers(&[LOCAL_UNREAD_LAYERS]),
         None => cx.report_unread_layers(UNREAD_LAYERS),
     }
     let assumed = *trust == trust::FolderTrust::Assumed;

@@ -20,11 +20,12 @@ use globset::{GlobBuilder, GlobMatcher};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
     Applicability, Diagnostic, DiagnosticCode, Instruction, InstructionKind, LoadPhase, RepoPath,
-    SourceFormat, SourceRef,
+    SourceFormat, SourceRef, SourceScope,
 };
-use playbookdiff_source::{EntryKind, TextFile};
+use playbookdiff_source::{EntryKind, Machine, TextFile};
 use serde_json::Value;
 use std::borrow::Cow;
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// The deepest folder level the analysis lists under a root.
@@ -112,6 +113,12 @@ fn family(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, dir: &RepoPath, b
     struct FamilyOf(Family, RepoPath, &'static str);
     let key = FamilyOf(fam, dir.clone(), profile.release);
     let placed = cx.memo_read(key, |cx| read_family(cx, profile, fam, dir));
+    place(cx, placed, b);
+}
+
+/// Adds the placed files to `b`: inlined, excluded, or listed (effective
+/// when targetPath matches one of their globs).
+fn place(cx: &Cx<'_, '_>, placed: Vec<Placed>, b: &mut Builder) {
     for p in placed {
         match p {
             Placed::Startup(e) => b.push_effective(e),
@@ -325,9 +332,61 @@ pub(crate) fn matcher(glob: &str) -> Option<GlobMatcher> {
 /// One file of family `fam`, its globs under [`keys`]; `None` when it
 /// cannot be read (reported).
 fn one(cx: &mut Cx<'_, '_>, profile: &Profile, fam: Family, path: &RepoPath) -> Option<Placed> {
-    let keys = keys(profile);
     let root = origin(path, fam);
     let text = read(cx, path).ok()?;
+    placed(cx, profile, fam, (path, &root), text)
+}
+
+/// The instruction files of `.github/instructions` in each directory of
+/// the user's `COPILOT_CUSTOM_INSTRUCTIONS_DIRS` on `machine`, placed as
+/// the repository's are (1.0.24 inlines each, 1.0.102 lists a specific
+/// one in its table; seen with both, case
+/// `oracle.local_user_layers.home-copilot-env-dirs`), in the user's
+/// layer, after the repository's.
+pub(crate) fn listed_dirs(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    machine: &Machine,
+    b: &mut Builder,
+) {
+    let mut out = Vec::new();
+    for dir in machine.listed(crate::user::INSTRUCTIONS_DIRS_VAR) {
+        let Some(base) = dir.join(".github/instructions") else {
+            continue;
+        };
+        for path in crate::user::files(machine, &base) {
+            let Some(text) = crate::user::read(machine, &path, &mut cx.diags) else {
+                continue;
+            };
+            let Some(mut p) = placed(
+                cx,
+                profile,
+                Family::Instructions,
+                (&path, &RepoPath::root()),
+                text,
+            ) else {
+                continue;
+            };
+            let (Placed::Startup(e) | Placed::Excluded(e) | Placed::OnDemand { entry: e, .. }) =
+                &mut p;
+            e.source.scope = SourceScope::User;
+            out.push(p);
+        }
+    }
+    place(cx, out, b);
+}
+
+/// The placement of the file `path` of family `fam` holding `text`, its
+/// entry applying from `root`; `None` when nothing is read from it.
+fn placed(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    fam: Family,
+    (path, root): (&RepoPath, &RepoPath),
+    text: Arc<TextFile>,
+) -> Option<Placed> {
+    let keys = keys(profile);
+    let root = root.clone();
     if fam == Family::Instructions {
         if let Some(name) = excluded_by(&text) {
             return Some(Placed::Excluded(excluded(path, &root, &text, name)));

@@ -21,12 +21,21 @@ use playbookdiff_model::{
 use playbookdiff_source::{EntryKind, Machine, TextFile};
 use std::sync::Arc;
 
+/// The variable listing more directories whose instruction files Copilot
+/// CLI reads (comma-separated; 1.0.24 `app.js`: split on `,`, each entry
+/// trimmed, empty ones dropped, repeats removed).
+pub(crate) const INSTRUCTIONS_DIRS_VAR: &str = "COPILOT_CUSTOM_INSTRUCTIONS_DIRS";
+
 /// The most directories listed below `~/.copilot/instructions`.
 const MAX_DIRS: usize = 1_000;
 
 /// The text of the user's file `path`; `None` when absent or unreadable
 /// (reported in `diags`, in the user's layer).
-fn read(machine: &Machine, path: &RepoPath, diags: &mut Vec<Diagnostic>) -> Option<Arc<TextFile>> {
+pub(crate) fn read(
+    machine: &Machine,
+    path: &RepoPath,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Arc<TextFile>> {
     let effect = "what Copilot CLI reads from it is unknown";
     playbookdiff_adapter::problems::read_user_markdown(machine, path, READ_LIMIT, effect, diags)
 }
@@ -118,8 +127,38 @@ pub(crate) fn path_specific(
     }
 }
 
+/// Adds the `AGENTS.md` of each directory of
+/// `COPILOT_CUSTOM_INSTRUCTIONS_DIRS` on `machine` to `b`: Copilot CLI
+/// does not send its text but lists it in the table of nested `AGENTS.md`
+/// files ("| <dir>/ | '<dir>/AGENTS.md' | Agent instructions for
+/// <dir>/**/*|"), for the model to read when it works there (seen with
+/// 1.0.24 and 1.0.102, case
+/// `oracle.local_user_layers.home-copilot-env-dirs`; its
+/// `copilot-instructions.md` and `CLAUDE.md` are not read).
+pub(crate) fn listed_agents(machine: &Machine, b: &mut Builder, diags: &mut Vec<Diagnostic>) {
+    for dir in machine.listed(INSTRUCTIONS_DIRS_VAR) {
+        let Some(path) = dir.join("AGENTS.md") else {
+            continue;
+        };
+        if !machine.stat(&path).is_ok_and(|s| s.kind == EntryKind::File) {
+            continue;
+        }
+        let text = read(machine, &path, diags);
+        let why = format!(
+            "{dir} is listed in {INSTRUCTIONS_DIRS_VAR}; Copilot CLI names its AGENTS.md in the \
+             table of nested AGENTS.md files at startup, for the model to read, and sends \
+             none of its text"
+        );
+        let phase = (LoadPhase::OnDemand, Applicability::Conditional);
+        let mut e = entry(&path, &RepoPath::root(), text.as_deref(), phase, why);
+        e.source.scope = SourceScope::User;
+        e.paths = Some(vec![format!("{dir}/")]);
+        b.others.push(e);
+    }
+}
+
 /// The `*.instructions.md` files below `root` on `machine`, sorted.
-fn files(machine: &Machine, root: &RepoPath) -> Vec<RepoPath> {
+pub(crate) fn files(machine: &Machine, root: &RepoPath) -> Vec<RepoPath> {
     let mut out = Vec::new();
     let mut stack = vec![root.clone()];
     let mut listed = 0;

@@ -227,7 +227,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     };
     let ws = &all.workspace;
     out.instructions = context::compile(&mut cx, profile, &all, machine);
-    out.skills = skills::compile(&mut cx, machine);
+    out.skills = skills::compile(&mut cx, profile, machine);
     out.mcp_servers = mcp::compile(&mut cx, &all);
     out.hooks = hooks::compile(&mut cx, &all, version);
     out.commands = commands::compile(&mut cx, profile, ws, machine);
@@ -296,7 +296,7 @@ fn machine_settings(
 }
 
 /// The layers local mode does not read yet: the user's global context,
-/// skills and commands, and the user's, system defaults' and system
+/// skills and commands, the release's built-in skills, and the user's, system defaults' and system
 /// settings' `context.fileName`, `context.memoryBoundaryMarkers`,
 /// `mcpServers`, `mcp.allowed`, `mcp.excluded`, `hooks` and
 /// `hooksConfig` are read.
@@ -306,12 +306,6 @@ const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
         what: "User extensions (`~/.gemini/extensions/`: their context files, MCP servers, commands, skills and hooks)",
         effect: "they can add MCP servers, commands, skills, hooks and context files",
         todo: "list them with `gemini extensions list`",
-    },
-    UnreadLayer {
-        code: DiagnosticCode::UserConfigUnavailable,
-        what: "Gemini CLI's built-in skills",
-        effect: "they add skills the model is told about; a user or workspace skill of the same name replaces one",
-        todo: "list them with `gemini skills list`",
     },
 ];
 

@@ -11,7 +11,7 @@
 //! release from 0.19.4 to 0.61.0: the first row's facts, each replaced by
 //! the next row's from its first release on.
 
-use playbookdiff_model::profile::{facts_of, ProfileRow, ReleaseChange, TableFact};
+use playbookdiff_model::profile::{facts_of, BuiltinSkill, ProfileRow, ReleaseChange, TableFact};
 
 /// How the context files found at startup are ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,6 +138,57 @@ impl LaterCommand {
     }
 }
 
+/// A built-in skill a release of the modelled window ships
+/// ([`Profile::builtin_skills`]); its name and description as the
+/// release's `SKILL.md` holds them (0.34.0's
+/// `dist/src/skills/builtin/`, 0.61.0's `bundle/builtin/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ShippedSkill {
+    /// `skill-creator`, from 0.26.0 on (bisected).
+    SkillCreator,
+    /// `antigravity-support`, from 0.51.0 on (bisected).
+    AntigravitySupport,
+}
+
+impl ShippedSkill {
+    /// Every variant, in the order of [`Profile::builtin_skills`]' bits,
+    /// which is the release's listing order (its directory order).
+    const ALL: [ShippedSkill; 2] = [ShippedSkill::AntigravitySupport, ShippedSkill::SkillCreator];
+
+    /// This skill's bit in [`Profile::builtin_skills`].
+    const fn bit(self) -> u8 {
+        match self {
+            ShippedSkill::SkillCreator => 0b01,
+            ShippedSkill::AntigravitySupport => 0b10,
+        }
+    }
+
+    /// The skill as the release ships it.
+    const fn skill(self) -> BuiltinSkill {
+        match self {
+            ShippedSkill::SkillCreator => BuiltinSkill {
+                name: "skill-creator",
+                description: "Guide for creating effective skills. This skill should be used when users want to create a new skill (or update an existing skill) that extends Gemini CLI's capabilities with specialized knowledge, workflows, or tool integrations.",
+            },
+            ShippedSkill::AntigravitySupport => BuiltinSkill {
+                name: "antigravity-support",
+                description: "Use when the user asks questions, seeks help, or requests instructions related to installing, setting up, or migrating to Antigravity CLI. This skill provides the latest up to date details, requirements, and commands sourced from the official Antigravity CLI documentation.",
+            },
+        }
+    }
+}
+
+impl Profile {
+    /// The built-in skills of this release, in its listing order.
+    pub(crate) fn shipped_skills(&self) -> Vec<BuiltinSkill> {
+        ShippedSkill::ALL
+            .iter()
+            .filter(|k| self.builtin_skills & k.bit() != 0)
+            .map(|k| k.skill())
+            .collect()
+    }
+}
+
 /// The behaviour of one range of releases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Profile {
@@ -190,6 +241,11 @@ pub(crate) struct Profile {
     /// Whether the Windows short names of those segments (`git~1`,
     /// `node_m~1`) are refused too (`*_SFN_REGEX` in 0.61.0's bundle).
     pub blocked_short_names: bool,
+    /// The built-in skills the release ships, one bit per
+    /// [`ShippedSkill`] (`builtin/NAME/SKILL.md` of its package, loaded
+    /// by `SkillManager.discoverBuiltinSkills` first, so any other skill
+    /// of the same name replaces one).
+    pub builtin_skills: u8,
 }
 
 impl Profile {
@@ -239,6 +295,7 @@ const TABLE: &[Profile] = &[
         system_settings_secured: false,
         blocked_segments: false,
         blocked_short_names: false,
+        builtin_skills: 0,
     },
     Profile {
         release: "0.34.0",
@@ -253,6 +310,7 @@ const TABLE: &[Profile] = &[
         system_settings_secured: false,
         blocked_segments: false,
         blocked_short_names: false,
+        builtin_skills: 0b01,
     },
     Profile {
         release: "0.61.0",
@@ -267,6 +325,7 @@ const TABLE: &[Profile] = &[
         system_settings_secured: true,
         blocked_segments: true,
         blocked_short_names: true,
+        builtin_skills: 0b11,
     },
 ];
 
@@ -306,6 +365,8 @@ pub(crate) enum Fact {
     BlockedSegments,
     /// [`Profile::blocked_short_names`].
     BlockedShortNames,
+    /// One bit of [`Profile::builtin_skills`].
+    Shipped(ShippedSkill),
 }
 
 /// [`Fact::JitContextOffAgain`] takes the first row's values, not
@@ -333,6 +394,10 @@ impl TableFact<Profile> for Fact {
             }
             Fact::BlockedSegments => facts.blocked_segments = newer.blocked_segments,
             Fact::BlockedShortNames => facts.blocked_short_names = newer.blocked_short_names,
+            Fact::Shipped(k) => {
+                facts.builtin_skills =
+                    (facts.builtin_skills & !k.bit()) | (newer.builtin_skills & k.bit())
+            }
         }
     }
 }
@@ -357,6 +422,13 @@ pub(crate) const FIRST_MODELLED: &str = "0.19.4";
 /// Every fact that differs between two rows of [`TABLE`], with the first
 /// release that shows the next row's value, oldest first.
 pub(crate) const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::Shipped(ShippedSkill::SkillCreator),
+        name: "builtin_skill_creator",
+        since: "0.26.0",
+        summary: "The release ships the built-in skill `skill-creator`, listed to the model before the user's and the workspace's skills.",
+        evidence: "bisected on the agent's code: the package of 0.25.0 holds no `builtin/skill-creator/SKILL.md`, that of 0.26.0 does; the bundled skills recorded at 0.25.0 are none, at 0.27.0 `skill-creator`",
+    },
     Change {
         fact: Fact::Command(LaterCommand::Plan),
         name: "command_plan",
@@ -454,6 +526,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "0.44.0",
         summary: "`context.fileName` adds its names to `GEMINI.md` instead of replacing it.",
         evidence: "bisected (case `gemini.settings_only_cwd`, `\"fileName\": \"AGENTS.md\"`): 0.43.0 sends `AGENTS.md` only, 0.44.0 `AGENTS.md` and `GEMINI.md`",
+    },
+    Change {
+        fact: Fact::Shipped(ShippedSkill::AntigravitySupport),
+        name: "builtin_skill_antigravity_support",
+        since: "0.47.0",
+        summary: "The release also ships the built-in skill `antigravity-support`, listed before `skill-creator`.",
+        evidence: "bisected on the agent's code: the package of 0.45.2 holds no `builtin/antigravity-support/SKILL.md`, that of 0.47.0 does; the bundled skills recorded at 0.45.2 are `skill-creator`, at 0.51.0 both",
     },
     Change {
         fact: Fact::BlockedSegments,

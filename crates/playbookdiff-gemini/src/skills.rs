@@ -18,11 +18,16 @@
 //! (`SkillManager.discoverSkills`: built-in, extensions, user, user
 //! `.agents`, then the workspace's), so a workspace skill of the same name
 //! wins and Gemini CLI warns "Skill conflict detected". User skills load in
-//! an untrusted folder too.
+//! an untrusted folder too. The release's built-in skills
+//! (`discoverBuiltinSkills`, first and lowest) are listed before them,
+//! from the profile's facts ([`Profile::shipped_skills`]); any user or
+//! workspace skill of the same name replaces one.
 
+use crate::profile::Profile;
 use crate::{Cx, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::place;
+use playbookdiff_model::profile::BuiltinSkill;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
     LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
@@ -43,10 +48,15 @@ const USER_ROOTS: &[&str] = &[".gemini/skills", ".agents/skills"];
 /// Compiles the skills: the user's (local mode, `machine` given), then
 /// those of cwd's roots, then the ones of the ancestors' roots, which
 /// Gemini CLI does not read.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Skill> {
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    machine: Option<&Machine>,
+) -> Vec<Skill> {
     let cwd = cx.context.cwd.clone();
     let mut out: Vec<Skill> = Vec::new();
     if let Some(m) = machine {
+        out.extend(profile.shipped_skills().iter().map(|b| builtin(b, profile)));
         for root in USER_ROOTS {
             for s in user_skills(cx, m, root) {
                 add(cx, &mut out, s);
@@ -73,14 +83,57 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Ski
     out
 }
 
+/// The built-in skill `b` of the release `profile` is, listed first, in
+/// local mode (its provenance `builtin:NAME`, scope `builtin`: the
+/// release's own, no file of the machine).
+fn builtin(b: &BuiltinSkill, profile: &Profile) -> Skill {
+    let path = RepoPath::builtin(b.name).unwrap_or_else(RepoPath::root);
+    let reason = format!("Gemini CLI {} ships this skill and lists it to the model at startup, before the user's and the workspace's skills; a skill of theirs with the same name replaces it.", profile.release);
+    Skill {
+        id: format!("gemini:skill:{path}"),
+        name: b.name.to_string(),
+        directory_name: b.name.to_string(),
+        source: SourceRef {
+            scope: SourceScope::Builtin,
+            ..SourceRef::project(path, SourceFormat::Markdown)
+        },
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Effective,
+        reason,
+        advertisement: Advertisement::new(
+            AdvertisementState::Advertised,
+            b.description.chars().count() as u64,
+        ),
+        description: Some(b.description.to_string()),
+        invocation: Invocation {
+            explicit: Permission::Allowed,
+            implicit: Permission::Allowed,
+        },
+        paths: None,
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    }
+}
+
 /// Adds `s` to `out`; an effective skill of the same name added before
-/// is shadowed by it (the later wins), with a `skill-name-collision`.
+/// is shadowed by it (the later wins), with a `skill-name-collision`
+/// (none for a built-in skill replaced: Gemini CLI only logs it).
 fn add(cx: &mut Cx<'_, '_>, out: &mut Vec<Skill>, s: Skill) {
     if s.applicability == Applicability::Effective {
         if let Some(prev) = out
             .iter_mut()
             .find(|p| p.name == s.name && p.applicability == Applicability::Effective)
         {
+            if prev.source.scope == SourceScope::Builtin {
+                prev.applicability = Applicability::Shadowed;
+                prev.advertisement.state = AdvertisementState::Hidden;
+                prev.reason = format!(
+                    "{} {} has the same name, so Gemini CLI replaces its built-in skill with it.",
+                    prev.reason, s.source.path
+                );
+                out.push(s);
+                return;
+            }
             prev.applicability = Applicability::Shadowed;
             prev.reason = format!("{} Skill {} of {} has the same name and is added later, so Gemini CLI keeps that one.", prev.reason, s.name, s.source.path);
             cx.diag(

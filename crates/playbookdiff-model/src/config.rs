@@ -174,11 +174,15 @@ pub enum SourceScope {
 }
 
 impl SourceScope {
-    /// The layer of a file the analysis names by `path` alone: `managed`
+    /// The layer of a file the analysis names by `path` alone: `builtin`
+    /// for a harness's own item (`builtin:NAME`), `managed`
     /// for a machine-wide path (`/etc/...`), `user` for another path on
     /// the machine (`~/...`, `$VAR/...`), `project` for a repository path.
     /// A repository path's `local` scope is the adapter's to say.
     pub fn of_path(path: &RepoPath) -> SourceScope {
+        if path.is_builtin() {
+            return SourceScope::Builtin;
+        }
         match path.machine_parts() {
             None => SourceScope::Project,
             Some(("/", _)) => SourceScope::Managed,

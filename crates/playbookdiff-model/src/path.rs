@@ -76,17 +76,15 @@ impl RepoPath {
     }
 
     /// The path `rel` (POSIX, relative, no `..`) of the machine place
-    /// `label`: `~` (the home), `$NAME` (the directory a harness's own
-    /// variable names) or an absolute machine directory (`/etc/codex`).
+    /// `label`: `~` (the home), `$NAME` (the directory or file a harness's
+    /// own variable names, or the text it holds), `$NAME[N]` (the `N`th
+    /// directory, from 1, of a variable listing several) or an absolute
+    /// machine directory (`/etc/codex`).
     /// `rel` = `"."` or `""` gives the place itself. `None` when `label` is
     /// none of these or `rel` climbs.
     pub fn on_machine(label: &str, rel: &str) -> Option<Self> {
         let label_ok = label == "~"
-            || (label.len() > 1
-                && label.starts_with('$')
-                && label[1..]
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            || label.strip_prefix('$').is_some_and(is_variable_label)
             || (label.starts_with('/') && RepoPath::new(&label[1..]).is_some());
         if !label_ok {
             return None;
@@ -114,10 +112,24 @@ impl RepoPath {
     }
 
     /// True for a path outside the repository: above its root
-    /// ([`RepoPath::above_root`]) or on the machine
-    /// ([`RepoPath::on_machine`]).
+    /// ([`RepoPath::above_root`]), on the machine
+    /// ([`RepoPath::on_machine`]) or a harness's built-in item
+    /// ([`RepoPath::builtin`]).
     pub fn is_outside(&self) -> bool {
-        self.is_above_root() || self.is_on_machine()
+        self.is_above_root() || self.is_on_machine() || self.is_builtin()
+    }
+
+    /// The provenance of an item the harness release ships itself (a
+    /// built-in skill), which no file of the analysed machine holds:
+    /// `builtin:NAME`. `None` when `name` is empty or holds `/`.
+    pub fn builtin(name: &str) -> Option<Self> {
+        (!name.is_empty() && !name.contains('/') && name != "." && name != "..")
+            .then(|| RepoPath(format!("{BUILTIN_PREFIX}{name}")))
+    }
+
+    /// True for a path made by [`RepoPath::builtin`].
+    pub fn is_builtin(&self) -> bool {
+        self.0.starts_with(BUILTIN_PREFIX) && !self.0.contains('/')
     }
 
     /// For a path on the machine, its place's label (`~`, `$CODEX_HOME`,
@@ -321,6 +333,25 @@ impl fmt::Debug for RepoPath {
     }
 }
 
+/// The start of a [`RepoPath::builtin`] path.
+const BUILTIN_PREFIX: &str = "builtin:";
+
+/// True for `NAME` or `NAME[N]`: a variable's name (letters, digits and
+/// `_`), with the 1-based index of one entry of its list.
+fn is_variable_label(label: &str) -> bool {
+    let name_ok =
+        |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    match label.strip_suffix(']').and_then(|l| l.split_once('[')) {
+        Some((name, n)) => {
+            name_ok(name)
+                && !n.is_empty()
+                && !n.starts_with('0')
+                && n.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => name_ok(label),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,6 +364,18 @@ mod tests {
         assert!(!user.starts_with(&RepoPath::root()));
         assert_eq!(user.parent().unwrap().as_str(), "~/.claude");
         assert_eq!(RepoPath::on_machine("~", ".").unwrap().parent(), None);
+        let shipped = RepoPath::builtin("skill-creator").unwrap();
+        assert_eq!(shipped.as_str(), "builtin:skill-creator");
+        assert!(shipped.is_builtin() && shipped.is_outside() && !shipped.is_on_machine());
+        assert_eq!(RepoPath::builtin("a/b"), None);
+        assert!(!RepoPath::new("builtin:x/SKILL.md").unwrap().is_builtin());
+        let listed = RepoPath::on_machine("$DIRS[2]", "a/b.md").unwrap();
+        assert_eq!(listed.machine_parts(), Some(("$DIRS[2]", "a/b.md")));
+        for bad in [
+            "$DIRS[0]", "$DIRS[]", "$DIRS[x]", "$[1]", "$DIRS[1", "$DI-RS",
+        ] {
+            assert_eq!(RepoPath::on_machine(bad, "a"), None, "{bad}");
+        }
         let var = RepoPath::on_machine("$CODEX_HOME", "").unwrap();
         assert_eq!(
             var.join("skills/a/../b").unwrap().as_str(),

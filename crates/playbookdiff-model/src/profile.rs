@@ -498,3 +498,16 @@ mod tests {
         assert!(facts_of(&ROWS, &both, "1.6").a && !facts_of(&ROWS, &both, "1.6").b);
     }
 }
+
+/// A skill a harness release ships and lists beside the user's and the
+/// project's (Gemini CLI's `skill-creator`): a fact of the adapter's
+/// version table, as the release's package holds it, never read from the
+/// analysed machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuiltinSkill {
+    /// The skill's name, as the release lists it.
+    pub name: &'static str,
+    /// Its description, as the release's `SKILL.md` holds it (folded
+    /// lines joined by one space).
+    pub description: &'static str,
+}

@@ -83,9 +83,13 @@ impl Layer {
     }
 
     /// True for a file of the user's global configuration directory (not
-    /// `~/.opencode`): the files merged among themselves first.
+    /// `~/.opencode`, nor a layer an `OPENCODE_CONFIG*` variable gives):
+    /// the files merged among themselves first.
     pub(crate) fn is_global(&self) -> bool {
-        self.scope() == SourceScope::User && self.path.parent() != home_dir()
+        let in_place = self.path.machine_parts().is_some_and(|(label, _)| {
+            label == "~" || label.strip_prefix('$') == Some(crate::user::CONFIG_VAR)
+        });
+        self.scope() == SourceScope::User && in_place && self.path.parent() != home_dir()
     }
 
     /// The value at `key` in this layer, when present.
@@ -200,11 +204,15 @@ pub(crate) fn merge_deep(base: &mut Value, later: &Value) {
 pub(crate) const GLOBAL_FILES: [&str; 3] = ["config.json", "opencode.json", "opencode.jsonc"];
 
 /// Finds, reads and parses the layers in OpenCode's merge order: in local
-/// mode (a `machine`) the user's global files, then the project's, then
-/// the user's `~/.opencode` ([`home_dir`]), then the managed files
-/// ([`managed_dir`]).
+/// mode (a `machine`) the user's global files and `$OPENCODE_CONFIG`, then
+/// the project's, then the user's `~/.opencode` ([`home_dir`]),
+/// `$OPENCODE_CONFIG_DIR` and `$OPENCODE_CONFIG_CONTENT`, then the managed
+/// files ([`managed_dir`]).
 pub(crate) fn load(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Layer> {
     let mut out = machine.map(|m| user_layers(cx, m)).unwrap_or_default();
+    if let Some(m) = machine {
+        out.extend(variable_layer(cx, m, crate::user::CONFIG_FILE_VAR));
+    }
     for dir in cx.up_chain().into_iter().rev() {
         for name in crate::CONFIG_FILES.map(|s| s.relative()) {
             if let Some(path) = dir.join(name) {
@@ -231,9 +239,26 @@ pub(crate) fn load(cx: &mut Cx<'_, '_>, machine: Option<&Machine>) -> Vec<Layer>
     }
     if let Some(m) = machine {
         out.extend(home_dir_layers(cx, m));
+        out.extend(machine_dir_layers(cx, m, crate::user::env_dir(m)));
+        out.extend(variable_layer(cx, m, crate::user::CONFIG_CONTENT_VAR));
         out.extend(managed_layers(cx, m));
     }
     out
+}
+
+/// The layer the variable `name` gives on `machine`, named `$NAME`: the
+/// file `OPENCODE_CONFIG` names (a missing one counts as empty, as
+/// OpenCode reads it with `readFileStringSafe`), or the text of
+/// `OPENCODE_CONFIG_CONTENT`, whose lines are lines of that text. `None`
+/// when the variable is not set. Seen with 1.18.33, case
+/// `oracle.local_user_layers.home-opencode-env`: the file's server is
+/// loaded and the project's wins a name over it; the text's wins over
+/// `$OPENCODE_CONFIG_DIR/opencode.json`, which wins over the project's.
+fn variable_layer(cx: &mut Cx<'_, '_>, machine: &Machine, name: &str) -> Option<Layer> {
+    if machine.var(name).is_none() && machine.text(name).is_none() {
+        return None;
+    }
+    read_user_layer(cx, machine, RepoPath::on_machine(&format!("${name}"), ".")?)
 }
 
 /// OpenCode's managed configuration directory on Linux, as provenance

@@ -121,11 +121,25 @@ impl Space {
     }
 }
 
-/// The user's directories read in local mode: the global configuration
-/// directory and `~/.opencode`, each with the machine holding it.
+/// The user's directories read in local mode, each with the machine
+/// holding it: the global configuration directory, and those read after
+/// the project's `.opencode` (`~/.opencode`, then `$OPENCODE_CONFIG_DIR`;
+/// 1.18.33 `ConfigPaths.directories`).
 struct UserDirs<'m> {
     global: Option<(&'m Machine, RepoPath)>,
-    home: Option<(&'m Machine, RepoPath)>,
+    late: Vec<(&'m Machine, RepoPath)>,
+}
+
+/// The directories read after the project's `.opencode` on `machine`
+/// (none in repo mode): `~/.opencode`, then `$OPENCODE_CONFIG_DIR` when
+/// set.
+fn late_dirs(machine: Option<&Machine>) -> Vec<(&Machine, RepoPath)> {
+    let dirs = |m: &Machine| [crate::config::home_dir(), user::env_dir(m)];
+    machine
+        .into_iter()
+        .flat_map(|m| dirs(m).map(|d| Some((m, d?))))
+        .flatten()
+        .collect()
 }
 
 /// Adds the agents, modes and commands of the configuration layers and of
@@ -139,14 +153,14 @@ pub(crate) fn compile(
 ) {
     let user = UserDirs {
         global: machine.and_then(|m| Some((m, user::config_dir(m)?))),
-        home: machine.and_then(|m| Some((m, crate::config::home_dir()?))),
+        late: late_dirs(machine),
     };
     for space in [Space::Agents, Space::Commands] {
         let defs = in_merge_order(cx, layers, &user, space);
         settle(cx, defs, out);
     }
     report_plugins(cx, layers);
-    for (m, dir) in user.global.iter().chain(&user.home) {
+    for (m, dir) in user.global.iter().chain(&user.late) {
         report_user_plugins(cx, m, dir);
     }
 }
@@ -173,8 +187,8 @@ fn in_merge_order(
         .filter(|b| cx.repo.is_dir(b))
         .collect();
     let managed = crate::config::managed_dir();
-    let home = user.home.as_ref().map(|(_, d)| d.clone());
-    let later: Vec<&RepoPath> = dots.iter().chain(&home).chain(&managed).collect();
+    let late = user.late.iter().map(|(_, d)| d);
+    let later: Vec<&RepoPath> = dots.iter().chain(late).chain(&managed).collect();
     let in_dir = |l: &Layer, dir: Option<&RepoPath>| l.path.parent().as_ref() == dir;
     let keys_in = |dir: Option<&RepoPath>| -> Vec<Vec<Def>> {
         let of_dir = layers.iter().filter(|l| in_dir(l, dir));
@@ -192,7 +206,7 @@ fn in_merge_order(
         reads.extend(keys_in(Some(dot)));
         reads.extend(space.kinds().iter().map(|&k| from_dir(cx, dot, k)));
     }
-    if let Some((m, dir)) = &user.home {
+    for (m, dir) in &user.late {
         reads.extend(keys_in(Some(dir)));
         reads.extend(user_reads(cx, m, dir, space));
     }

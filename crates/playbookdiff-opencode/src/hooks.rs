@@ -88,9 +88,14 @@ pub(crate) fn compile(
 }
 
 /// The hooks of the plugin modules in the user's global configuration
-/// directory and `~/.opencode` on `machine`, in that order.
+/// directory, `~/.opencode` and `$OPENCODE_CONFIG_DIR` on `machine`, in
+/// that order.
 fn user_hooks(machine: &Machine) -> Vec<Hook> {
-    let dirs = [crate::user::config_dir(machine), crate::config::home_dir()];
+    let dirs = [
+        crate::user::config_dir(machine),
+        crate::config::home_dir(),
+        crate::user::env_dir(machine),
+    ];
     dirs.into_iter()
         .flatten()
         .flat_map(|dir| dir_hooks(machine, &dir))

@@ -60,7 +60,9 @@ mod walk;
 
 use playbookdiff_adapter::problems::{self, UnreadLayer};
 pub(crate) use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};
-use playbookdiff_adapter::{scope, Compilation, Declared, Request, Scope, Surface, SurfaceKind};
+use playbookdiff_adapter::{
+    scope, Compilation, Declared, EnvVariable, Request, Scope, Surface, SurfaceKind,
+};
 use playbookdiff_model::{
     AnalysisContext, Diagnostic, DiagnosticCode, EffectiveAgentConfig, Harness, Mode, RepoPath,
     SourceFormat,
@@ -240,6 +242,11 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
     .homed_by(&["XDG_CONFIG_HOME"])
+    .environment(&[
+        EnvVariable::Path(user::CONFIG_FILE_VAR),
+        EnvVariable::Path(user::CONFIG_DIR_VAR),
+        EnvVariable::Text(user::CONFIG_CONTENT_VAR),
+    ])
     .profiled(PROFILED_VERSIONS)
     .bisected(profile::changes, profile::not_reached)
     .modelled_from(profile::FIRST_MODELLED)
@@ -269,6 +276,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         user::prepend(&mut out.instructions, g);
     }
     out.skills = skills::compile(&mut cx, &merged, machine);
+    if machine.is_some() && profile::of(version).builtin_customize_skill {
+        skills::add_builtin(&mut out.skills, &profile::BUILTIN_SKILL, version);
+    }
     out.mcp_servers = mcp::compile(&mut cx, &layers, &merged);
     extras::compile(&mut cx, &layers, machine, &mut out);
     (out.hooks, out.permissions) = hooks::compile(&mut cx, &layers, machine);
@@ -393,7 +403,7 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
-        what: "Configuration named by the environment or fetched (OPENCODE_CONFIG, OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT, a remote `.well-known/opencode`)",
+        what: "Configuration fetched from a remote `.well-known/opencode`",
         effect: "it can add instructions, skills paths, agents, commands and MCP servers, or disable servers the repository configures",
         todo: "check those settings on the developer's machine",
     },
@@ -402,12 +412,6 @@ const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
         what: "Managed preferences (macOS only) and a remote configuration of the user's organisation",
         effect: "they are merged after the project's and can override any repository value",
         todo: "ask the administrator what they enforce",
-    },
-    UnreadLayer {
-        code: DiagnosticCode::UserConfigUnavailable,
-        what: "OpenCode's built-in customize-opencode skill",
-        effect: "a repository or user skill of the same name can take its place, or lose it",
-        todo: "list the skills with `opencode debug skill`",
     },
 ];
 
@@ -430,7 +434,7 @@ fn assumptions(context: &AnalysisContext, user_layers_read: bool) -> Vec<String>
         "The supplied repositoryRoot, or the checked-out submodule holding cwd, is OpenCode's worktree (the top level of the git repository holding cwd), where every upward search stops.".to_string(),
         format!("OpenCode starts in cwd {}; startup instructions, configuration layers and skills depend on cwd, and files below cwd add instructions only when the agent reads a file there.", context.cwd),
         if user_layers_read {
-            "No environment variable (OPENCODE_CONFIG*, OPENCODE_DISABLE_*), remote or managed configuration changes the values of the repository and of the user's global configuration.".to_string()
+            "No environment variable other than OPENCODE_CONFIG, OPENCODE_CONFIG_DIR and OPENCODE_CONFIG_CONTENT (OPENCODE_DISABLE_* in particular), and no remote or managed configuration, changes the values of the repository and of the user's configuration.".to_string()
         } else {
             "No environment variable (OPENCODE_CONFIG*, OPENCODE_DISABLE_*), user, remote or managed configuration changes the repository-defined values.".to_string()
         },

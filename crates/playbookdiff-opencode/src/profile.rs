@@ -15,7 +15,7 @@
 //! every modelled release, as far as the releases sampled before 1.18.33
 //! showed (`oracle/bisect/opencode.older.json`).
 
-use playbookdiff_model::profile::{facts_of, ProfileRow, ReleaseChange, TableFact};
+use playbookdiff_model::profile::{facts_of, BuiltinSkill, ProfileRow, ReleaseChange, TableFact};
 
 /// Where the release lists the skills to the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +48,13 @@ pub(crate) struct Profile {
     /// the model beside the repository's (seen with 1.15.13; its location
     /// is not `<built-in>`, so it reads as an installed skill).
     pub bundled_customize_skill: bool,
+    /// Whether the release lists its built-in skill `customize-opencode`
+    /// (location `<built-in>`; `Skill.state` in 1.18.33's shipped code sets
+    /// it before any discovered skill, so a user's or the project's skill
+    /// of that name replaces it; seen with 1.18.33, cases
+    /// `oracle.local_user_layers.home-opencode-env` and
+    /// `.home-opencode-builtin-skill`).
+    pub builtin_customize_skill: bool,
 }
 
 /// The name of the bundled skill of [`Profile::bundled_customize_skill`].
@@ -97,18 +104,21 @@ const TABLE: &[Profile] = &[
         skill_listing: SkillListing::SkillTool,
         task_tool_command_note: true,
         bundled_customize_skill: false,
+        builtin_customize_skill: false,
     },
     Profile {
         release: "1.15.13",
         skill_listing: SkillListing::SystemPrompt,
         task_tool_command_note: false,
         bundled_customize_skill: true,
+        builtin_customize_skill: false,
     },
     Profile {
         release: "1.18.33",
         skill_listing: SkillListing::SystemPrompt,
         task_tool_command_note: false,
         bundled_customize_skill: false,
+        builtin_customize_skill: true,
     },
 ];
 
@@ -123,6 +133,8 @@ pub(crate) enum Fact {
     BundledCustomizeSkill,
     /// [`Profile::bundled_customize_skill`]: the skill gone.
     BundledCustomizeSkillGone,
+    /// [`Profile::builtin_customize_skill`].
+    BuiltinCustomizeSkill,
 }
 
 impl TableFact<Profile> for Fact {
@@ -134,6 +146,9 @@ impl TableFact<Profile> for Fact {
             }
             Fact::BundledCustomizeSkill | Fact::BundledCustomizeSkillGone => {
                 facts.bundled_customize_skill = newer.bundled_customize_skill
+            }
+            Fact::BuiltinCustomizeSkill => {
+                facts.builtin_customize_skill = newer.builtin_customize_skill
             }
         }
     }
@@ -173,7 +188,29 @@ pub(crate) const CHANGES: &[Change] = &[
         summary: "The bundled skill `customize-opencode` is no longer listed to the model.",
         evidence: "bisected (case `opencode.duplicate_skill_names`): 1.17.11 lists `customize-opencode` and `dup`, 1.17.18 only `dup` (1.17.15, published without the executable for this platform, left out)",
     },
+    Change {
+        fact: Fact::BuiltinCustomizeSkill,
+        name: "BuiltinCustomizeSkill",
+        since: BUILTIN_SINCE,
+        summary: "The built-in skill `customize-opencode` (location `<built-in>`) is listed to the model before the discovered skills, which replace it by name.",
+        evidence: BUILTIN_EVIDENCE,
+    },
 ];
+
+/// The first release that lists the built-in skill
+/// ([`Fact::BuiltinCustomizeSkill`]).
+const BUILTIN_SINCE: &str = "1.17.18";
+
+/// How [`BUILTIN_SINCE`] was found.
+const BUILTIN_EVIDENCE: &str =
+    "bisected (case `oracle.local_user_layers.home-opencode-env`, `startup.builtinListed`)";
+
+/// The built-in skill of [`Profile::builtin_customize_skill`], as
+/// 1.18.33's shipped code holds it (`Skill.state`).
+pub(crate) const BUILTIN_SKILL: BuiltinSkill = BuiltinSkill {
+    name: BUNDLED_SKILL,
+    description: "Use ONLY when the user is editing or creating opencode's own configuration: opencode.json, opencode.jsonc, files under .opencode/, or files under ~/.config/opencode/. Also use when creating or fixing opencode agents, subagents, skills, plugins, MCP servers, or permission rules. Do not use for the user's own application code, or for any project that is not configuring opencode itself.",
+};
 
 /// The facts of release `version` ([`facts_of`] over [`TABLE`] and
 /// [`CHANGES`]). A release outside the window gets the facts of the

@@ -33,9 +33,10 @@ use crate::user;
 use crate::walk::{self, Opts};
 use crate::{place, strictly_below, target_only_dirs, Cx, Walk, READ_LIMIT};
 use playbookdiff_adapter::problems;
+use playbookdiff_model::profile::BuiltinSkill;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
-    LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
+    LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef, SourceScope,
 };
 use playbookdiff_source::markdown::parse_yaml_with;
 use playbookdiff_source::{Machine, Resolved, SourceError, TextFile};
@@ -107,6 +108,9 @@ pub(crate) fn compile(
             );
         }
     }
+    for r in machine.map(user::late_skill_roots).unwrap_or_default() {
+        machine_scan(cx, machine, &r, &mut found);
+    }
     for (p, src) in &merged.skill_paths {
         if let Some(root) = machine.and_then(|_| user_skill_path(p)) {
             if machine.is_some_and(|m| m.list_dir(&root.dir).is_ok()) {
@@ -167,6 +171,45 @@ pub(crate) fn compile(
     collisions(cx, &mut skills);
     skills.extend(out_of_scope(cx, &taken));
     skills
+}
+
+/// Puts the release's built-in skill `b` first in `skills` (local mode):
+/// effective, or shadowed when a discovered skill of its name is
+/// effective, since OpenCode sets it before the discovered skills, which
+/// replace it by name (1.18.33, `Skill.state`). Its provenance is
+/// `builtin:NAME`, scope `builtin`.
+pub(crate) fn add_builtin(skills: &mut Vec<Skill>, b: &BuiltinSkill, version: &str) {
+    let path = RepoPath::builtin(b.name).unwrap_or_else(RepoPath::root);
+    let replaced = skills
+        .iter()
+        .find(|s| s.name == b.name && s.applicability == Applicability::Effective)
+        .map(|s| s.source.path.clone());
+    let (applicability, state, reason) = match replaced {
+        Some(p) => (Applicability::Shadowed, AdvertisementState::Hidden, format!("OpenCode {version} ships this skill, but {p} has the same name and replaces it.")),
+        None => (Applicability::Effective, AdvertisementState::Advertised, format!("OpenCode {version} ships this skill (location `<built-in>`) and lists it to the model at startup beside the discovered skills.")),
+    };
+    let skill = Skill {
+        id: format!("opencode:skill:{path}"),
+        name: b.name.to_string(),
+        directory_name: b.name.to_string(),
+        source: SourceRef {
+            scope: SourceScope::Builtin,
+            ..SourceRef::project(path, SourceFormat::Markdown)
+        },
+        load_phase: LoadPhase::Startup,
+        applicability,
+        reason,
+        description: Some(b.description.to_string()),
+        invocation: Invocation {
+            explicit: Permission::Allowed,
+            implicit: Permission::Allowed,
+        },
+        advertisement: Advertisement::new(state, b.description.chars().count() as u64),
+        paths: None,
+        metadata_sources: Vec::new(),
+        cross_references: Vec::new(),
+    };
+    skills.insert(0, skill);
 }
 
 /// Adds every `SKILL.md` below `root` to `found`.

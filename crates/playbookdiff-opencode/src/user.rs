@@ -8,8 +8,9 @@
 //! is set, which the analysis does not read and assumes unset), where
 //! `<config>` is OpenCode's global configuration directory,
 //! `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode` (harness facts
-//! "OpenCode", Instructions and Config precedence). A file whose text is
-//! empty sends nothing.
+//! "OpenCode", Instructions and Config precedence), or the directory
+//! `OPENCODE_CONFIG_DIR` names when it is set. A file whose text is empty
+//! sends nothing.
 
 use playbookdiff_adapter::READ_LIMIT;
 use playbookdiff_model::{
@@ -21,6 +22,30 @@ use std::sync::Arc;
 
 /// The variable that moves OpenCode's global configuration directory.
 pub(crate) const CONFIG_VAR: &str = "XDG_CONFIG_HOME";
+
+/// The variable naming one more configuration file, merged after the
+/// global files and before the project's (OpenCode 1.18.33,
+/// `Config.loadInstanceState`: `if (Flag.OPENCODE_CONFIG)` right after
+/// the global configuration).
+pub(crate) const CONFIG_FILE_VAR: &str = "OPENCODE_CONFIG";
+
+/// The variable naming one more configuration directory, read after the
+/// project's and the home's `.opencode` directories
+/// (`ConfigPaths.directories` ends with it), whose `AGENTS.md` replaces
+/// the global directory's ([`global_instruction`]).
+pub(crate) const CONFIG_DIR_VAR: &str = "OPENCODE_CONFIG_DIR";
+
+/// The variable holding configuration text, merged after every
+/// configuration directory and before the managed files
+/// (`Config.loadInstanceState`: `process.env.OPENCODE_CONFIG_CONTENT`).
+pub(crate) const CONFIG_CONTENT_VAR: &str = "OPENCODE_CONFIG_CONTENT";
+
+/// The directory `OPENCODE_CONFIG_DIR` names on `machine`, as provenance
+/// names it (`$OPENCODE_CONFIG_DIR`); `None` when it is not set.
+pub(crate) fn env_dir(machine: &Machine) -> Option<RepoPath> {
+    machine.var(CONFIG_DIR_VAR)?;
+    RepoPath::on_machine(&format!("${CONFIG_DIR_VAR}"), ".")
+}
 
 /// OpenCode's global configuration directory on `machine`, as provenance
 /// names it (`~/.config/opencode`, `$XDG_CONFIG_HOME/opencode`).
@@ -40,11 +65,12 @@ pub(crate) fn global_instruction(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Instruction> {
     let machine = machine.filter(|_| mode == Mode::Local)?;
+    // The `config` of OpenCode's `Global` service, which
+    // `OPENCODE_CONFIG_DIR` replaces (seen with 1.18.33, case
+    // `oracle.local_user_layers.home-opencode-env`).
+    let dir = env_dir(machine).or_else(|| config_dir(machine))?;
     let candidates = [
-        (
-            config_dir(machine)?.join("AGENTS.md")?,
-            InstructionKind::AgentsMd,
-        ),
+        (dir.join("AGENTS.md")?, InstructionKind::AgentsMd),
         (
             RepoPath::on_machine("~", ".claude/CLAUDE.md")?,
             InstructionKind::Memory,
@@ -196,6 +222,24 @@ pub(crate) fn skill_roots(machine: &Machine) -> Vec<SkillRoot> {
         );
     }
     out
+}
+
+/// The user's skill roots OpenCode scans after the project's `.opencode`
+/// directories: `skill` and `skills` of the home's `~/.opencode`, then of
+/// `$OPENCODE_CONFIG_DIR` (1.18.33, `Skill` discovery: every directory
+/// of `ConfigPaths.directories`, which end with these two), dot entries
+/// skipped.
+pub(crate) fn late_skill_roots(machine: &Machine) -> Vec<SkillRoot> {
+    let dirs = [crate::config::home_dir(), env_dir(machine)];
+    dirs.into_iter()
+        .flatten()
+        .flat_map(|d| ["skill", "skills"].map(|sub| d.join(sub)))
+        .flatten()
+        .map(|dir| SkillRoot {
+            dir,
+            external: false,
+        })
+        .collect()
 }
 
 /// The most directories [`files_below`] lists below one root (a link loop

@@ -15,8 +15,8 @@
 //! ```
 
 pub use playbookdiff_adapter::{
-    layouts, Adapter, ContextWindow, Gap, Inputs, Scene, Scoped, Surface, SurfaceKind, TargetTest,
-    TrustEntry, TrustLevel,
+    layouts, Adapter, ContextWindow, EnvVariable, Gap, Inputs, Scene, Scoped, Surface, SurfaceKind,
+    TargetTest, TrustEntry, TrustLevel,
 };
 use playbookdiff_model::Harness;
 

@@ -36,8 +36,12 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Machine {
     home: Option<PathBuf>,
-    /// `(NAME, directory)` for each harness variable set, sorted by name.
+    /// `(NAME, directory)` for each harness variable set, sorted by name
+    /// (`NAME[N]` for the `N`th directory a list variable names).
     vars: Vec<(String, PathBuf)>,
+    /// `(NAME, text)` for each harness variable whose text is
+    /// configuration, sorted by name.
+    texts: Vec<(String, String)>,
     root: PathBuf,
     /// The configuration profile the user starts the agents with.
     profile: Option<String>,
@@ -51,6 +55,7 @@ impl Machine {
         Machine {
             home,
             vars: Vec::new(),
+            texts: Vec::new(),
             root: PathBuf::from("/"),
             profile: None,
         }
@@ -68,6 +73,62 @@ impl Machine {
         self.vars.push((name.to_string(), dir));
         self.vars.sort();
         self
+    }
+
+    /// This machine with the harness variable `name` holding `text`, which
+    /// the agent reads as configuration (OpenCode's
+    /// `OPENCODE_CONFIG_CONTENT`): [`Machine::read_text`] of the path
+    /// `$NAME` gives it, so its lines are lines of that text. A `name` that
+    /// is not letters, digits and `_` is ignored.
+    pub fn with_text(mut self, name: &str, text: &str) -> Self {
+        if RepoPath::on_machine(&format!("${name}"), ".").is_none() || name.contains('[') {
+            return self;
+        }
+        self.texts.retain(|(n, _)| n != name);
+        self.texts.push((name.to_string(), text.to_string()));
+        self.texts.sort();
+        self
+    }
+
+    /// This machine with the harness variable `name` listing the
+    /// directories `dirs` (Copilot CLI's
+    /// `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`, split as the agent splits it):
+    /// the `N`th, from 1, is named `$NAME[N]` ([`Machine::listed`]).
+    pub fn with_list(mut self, name: &str, dirs: Vec<PathBuf>) -> Self {
+        let prefix = format!("{name}[");
+        self.vars.retain(|(n, _)| !n.starts_with(&prefix));
+        for (i, dir) in dirs.into_iter().enumerate() {
+            self = self.with_var(&format!("{name}[{}]", i + 1), dir);
+        }
+        self
+    }
+
+    /// The directories the list variable `name` names, in its order, as
+    /// `$NAME[1]`, `$NAME[2]`, ...; empty when it is not set.
+    pub fn listed(&self, name: &str) -> Vec<RepoPath> {
+        (1..)
+            .map(|n| format!("{name}[{n}]"))
+            .take_while(|label| self.var(label).is_some())
+            .filter_map(|label| RepoPath::on_machine(&format!("${label}"), "."))
+            .collect()
+    }
+
+    /// The text the harness variable `name` holds, when it was given
+    /// with [`Machine::with_text`].
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.texts
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.as_str())
+    }
+
+    /// The text variable a machine path `p` names (`$NAME`, nothing
+    /// after it), when [`Machine::with_text`] gave one.
+    fn text_of(&self, p: &RepoPath) -> Option<&str> {
+        match p.machine_parts()? {
+            (label, "") => self.text(label.strip_prefix('$')?),
+            _ => None,
+        }
     }
 
     /// This machine with the directory `root` standing for `/` when a
@@ -224,6 +285,12 @@ impl Machine {
     /// what it leads to; `Symlink` for a link to nothing or a loop).
     /// Errors: `NotFound`; `Io` when it cannot be examined.
     pub fn stat(&self, p: &RepoPath) -> Result<Stat, SourceError> {
+        if let Some(text) = self.text_of(p) {
+            return Ok(Stat {
+                kind: EntryKind::File,
+                len: text.len() as u64,
+            });
+        }
         let abs = self.place(p)?;
         match std::fs::metadata(&abs) {
             Ok(md) => Ok(Stat {
@@ -275,10 +342,20 @@ impl Machine {
     }
 
     /// The text of the file `p`, a symbolic link followed, at most `limit`
-    /// bytes. Errors: `NotFound`; `TooLarge` over the limit (not read);
+    /// bytes (for `$NAME` of a text variable, its text). Errors: `NotFound`; `TooLarge` over the limit (not read);
     /// `Io` of kind `WrongKind` when it is not a regular file (never
     /// opened), `Denied` or `Other` when it cannot be read.
     pub fn read_text(&self, p: &RepoPath, limit: u64) -> Result<Arc<TextFile>, SourceError> {
+        if let Some(text) = self.text_of(p) {
+            if text.len() as u64 > limit {
+                return Err(SourceError::TooLarge {
+                    path: p.clone(),
+                    len: text.len() as u64,
+                    limit,
+                });
+            }
+            return Ok(Arc::new(TextFile::from_bytes(text.as_bytes())));
+        }
         let abs = self.place(p)?;
         let md = std::fs::metadata(&abs).map_err(|e| io_err(p, e))?;
         if !md.is_file() {
@@ -427,5 +504,29 @@ mod tests {
             m.stat(&RepoPath::new("CLAUDE.md").unwrap()),
             Err(SourceError::NotFound(_))
         ));
+    }
+
+    #[test]
+    fn text_and_list_variables_read_as_their_places() {
+        let (t, m) = place();
+        let m = m
+            .with_text("CONTENT", "{\n  \"a\": 1\n}")
+            .with_list("DIRS", vec![t.path().join("codex"), t.path().join("home")]);
+        let content = RepoPath::on_machine("$CONTENT", ".").unwrap();
+        let text = m.read_text(&content, 1_000).unwrap();
+        assert_eq!(text.line_count(), 3);
+        assert_eq!(m.stat(&content).unwrap().kind, EntryKind::File);
+        assert!(matches!(
+            m.read_text(&content, 4),
+            Err(SourceError::TooLarge { .. })
+        ));
+        let listed = m.listed("DIRS");
+        let names: Vec<&str> = listed.iter().map(|p| p.as_str()).collect();
+        assert_eq!(names, ["$DIRS[1]", "$DIRS[2]"]);
+        let agents = listed[0].join("AGENTS.md").unwrap();
+        assert_eq!(m.read_text(&agents, 100).unwrap().text, "Codex notes.\n");
+        assert!(m.listed("NONE").is_empty());
+        let fewer = m.with_list("DIRS", vec![t.path().join("home")]);
+        assert_eq!(fewer.listed("DIRS").len(), 1);
     }
 }

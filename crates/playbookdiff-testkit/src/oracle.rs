@@ -64,6 +64,13 @@ pub struct Case {
     /// --profile NAME`, which reads `$CODEX_HOME/NAME.config.toml` of the
     /// fixture home); the oracle test compiles with the same `--profile`.
     pub profile: Option<String>,
+    /// The environment the agent is started with (`[case.env]`), each
+    /// value's `@HOME@` standing for the fixture home and `@REPO@` for
+    /// the repository copy: a variable the agent reads as configuration
+    /// (`OPENCODE_CONFIG`, `COPILOT_CUSTOM_INSTRUCTIONS_DIRS`); the oracle
+    /// test gives the adapter the same values.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
 }
 
 fn dot() -> String {

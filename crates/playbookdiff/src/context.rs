@@ -197,6 +197,18 @@ pub(crate) fn machine_for(
             machine = machine.with_var(name, absolute(v));
         }
     }
+    for &var in playbookdiff_registry::ADAPTERS
+        .iter()
+        .flat_map(|a| a.environment())
+    {
+        // A value that is not UTF-8 is left out: the agents, written in
+        // JavaScript, would not read it as written either.
+        if let Some(v) = env(var.name()).filter(|v| !v.is_empty()) {
+            if let Some(v) = v.to_str() {
+                machine = var.give(machine, v, &|p| absolute(p.into()));
+            }
+        }
+    }
     Ok(profiled(machine))
 }
 

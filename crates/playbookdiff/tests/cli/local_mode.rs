@@ -1395,11 +1395,14 @@ fn gemini_cli_reads_the_users_skills_commands_and_system_defaults() {
         !text.contains("sk-live-0123"),
         "a default's secret was printed"
     );
-    // The user's roots come first; the workspace's `review` wins.
+    // The release's built-in skills first, then the user's roots; the
+    // workspace's `review` wins.
     let skills: Vec<(String, String, String)> = items(&doc, "skills");
     assert_eq!(
         skills,
         [
+            row("builtin:antigravity-support", "builtin", "effective"),
+            row("builtin:skill-creator", "builtin", "effective"),
             row("~/.gemini/skills/notes/SKILL.md", "user", "effective"),
             row("~/.gemini/skills/review/SKILL.md", "user", "shadowed"),
             row("~/.agents/skills/standup/SKILL.md", "user", "effective"),
@@ -2290,4 +2293,137 @@ fn codex_refuses_mode_requirements_it_cannot_use() {
             "{requirements}"
         );
     }
+}
+
+/// `compile --harness HARNESS --format json` in local mode with the
+/// machine of `t` and the environment `env` (no `--home`: the home is
+/// `HOME`), run from `t`.
+fn compiled_with_env(t: &Path, harness: &str, env: &[(&str, &str)]) -> Value {
+    let mut cmd = Command::cargo_bin("playbookdiff").unwrap();
+    cmd.args(["compile", "--harness", harness, "--format", "json"])
+        .arg(t.join("repo"))
+        .args(["--mode", "local", "--managed-root"])
+        .arg(t.join("root"))
+        .current_dir(t)
+        .env("HOME", t.join("home"))
+        .env_remove("XDG_CONFIG_HOME");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn opencode_reads_the_configuration_its_environment_names_by_the_variable() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    write(
+        t.path(),
+        "repo/opencode.json",
+        r#"{"mcp": {"docs": {"type": "local", "command": ["repo-docs"]}}}"#,
+    );
+    write(
+        t.path(),
+        "extra/oc.json",
+        r#"{"mcp": {"docs": {"type": "local", "command": ["file-docs"]}, "file": {"type": "local", "command": ["f"]}}}"#,
+    );
+    write(
+        t.path(),
+        "ocdir/opencode.json",
+        r#"{"mcp": {"layered": {"type": "local", "command": ["dir"]}}}"#,
+    );
+    write(
+        t.path(),
+        "ocdir/AGENTS.md",
+        "From the variable's directory.\n",
+    );
+    let content =
+        "{\n  \"mcp\": {\n    \"layered\": {\"type\": \"local\", \"command\": [\"text\"]}\n  }\n}";
+    let env = [
+        ("OPENCODE_CONFIG", "extra/oc.json"),
+        ("OPENCODE_CONFIG_DIR", "ocdir"),
+        ("OPENCODE_CONFIG_CONTENT", content),
+    ];
+    let doc = compiled_with_env(t.path(), "opencode", &env);
+    let server = |name: &str| {
+        let s = doc["mcpServers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap();
+        (
+            s["source"]["path"].as_str().unwrap().to_string(),
+            s["source"]["lines"]["start"].as_u64(),
+        )
+    };
+    // The project's file comes after OPENCODE_CONFIG, the directory's
+    // after the project's, the text after the directory's.
+    assert_eq!(server("docs"), ("opencode.json".to_string(), Some(1)));
+    assert_eq!(server("file"), ("$OPENCODE_CONFIG".to_string(), Some(1)));
+    assert_eq!(
+        server("layered"),
+        ("$OPENCODE_CONFIG_CONTENT".to_string(), Some(3))
+    );
+    let first = &doc["instructions"][0]["source"]["path"];
+    assert_eq!(first, "$OPENCODE_CONFIG_DIR/AGENTS.md");
+    let text = doc.to_string();
+    assert!(
+        !text.contains(t.path().to_str().unwrap()),
+        "no machine path: {text}"
+    );
+
+    // With `--home`, the environment is not read.
+    let home = compiled_for(t.path(), "opencode");
+    assert!(!home.to_string().contains("$OPENCODE_CONFIG"));
+}
+
+#[test]
+fn copilot_cli_reads_the_directories_its_environment_lists() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    write(
+        t.path(),
+        "team/.github/instructions/all.instructions.md",
+        "---\napplyTo: \"**\"\n---\nTest every change.\n",
+    );
+    write(t.path(), "team/AGENTS.md", "Team notes.\n");
+    write(
+        t.path(),
+        "more/.github/instructions/ts.instructions.md",
+        "---\napplyTo: \"src/**/*.ts\"\n---\nNo any.\n",
+    );
+    let env = [("COPILOT_CUSTOM_INSTRUCTIONS_DIRS", " team,, more ,team")];
+    let doc = compiled_with_env(t.path(), "copilot", &env);
+    let found: Vec<(String, String, String)> = items(&doc, "instructions")
+        .into_iter()
+        .filter(|r| r.0.starts_with("$COPILOT"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            row(
+                "$COPILOT_CUSTOM_INSTRUCTIONS_DIRS[1]/.github/instructions/all.instructions.md",
+                "user",
+                "effective"
+            ),
+            row(
+                "$COPILOT_CUSTOM_INSTRUCTIONS_DIRS[2]/.github/instructions/ts.instructions.md",
+                "user",
+                "conditional"
+            ),
+            row(
+                "$COPILOT_CUSTOM_INSTRUCTIONS_DIRS[1]/AGENTS.md",
+                "user",
+                "conditional"
+            ),
+        ],
+        "entries trimmed, the empty and the repeated one dropped"
+    );
 }

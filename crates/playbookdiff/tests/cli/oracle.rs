@@ -166,6 +166,78 @@ fn fixture_machine(home: &Path, root: &Path) -> Machine {
         .with_root(root.to_path_buf())
 }
 
+/// `machine` with the case's environment (`[case.env]`), as the recorder
+/// gave it to the agent: `@HOME@` is the fixture home `home`, `@REPO@`
+/// the repository `root`; each variable handed over as the adapter that
+/// declares it reads it ([`playbookdiff_registry::EnvVariable`]).
+fn with_case_env(mut machine: Machine, case: &Case, home: &Path, root: &Path) -> Machine {
+    for (name, value) in &case.env {
+        let value = value
+            .replace("@HOME@", home.to_str().expect("UTF-8 home"))
+            .replace("@REPO@", root.to_str().expect("UTF-8 repository"));
+        let var = *playbookdiff_registry::ADAPTERS
+            .iter()
+            .flat_map(|a| a.environment())
+            .find(|v| v.name() == name)
+            .unwrap_or_else(|| panic!("{}: no adapter reads the variable {name}", case.id));
+        machine = var.give(machine, &value, &|p| root.join(p));
+    }
+    machine
+}
+
+/// The names the adapters give the places the case's environment names
+/// in the fixture home: `(~/REL, $NAME)` for a variable naming
+/// `@HOME@/REL`, `(~/REL, $NAME[N])` for the `N`th such directory of a
+/// list.
+fn env_places(case: &Case) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (name, value) in &case.env {
+        let Some(var) = playbookdiff_registry::ADAPTERS
+            .iter()
+            .flat_map(|a| a.environment())
+            .find(|v| v.name() == name)
+        else {
+            continue;
+        };
+        let entries = var.entries(value);
+        for (n, entry) in entries.iter().enumerate() {
+            let Some(rel) = entry.strip_prefix("@HOME@/") else {
+                continue;
+            };
+            let label = match var {
+                playbookdiff_registry::EnvVariable::DirList(..) => format!("${name}[{}]", n + 1),
+                playbookdiff_registry::EnvVariable::Path(_) => format!("${name}"),
+                playbookdiff_registry::EnvVariable::Text(_) => continue,
+            };
+            out.push((format!("~/{}", rel.trim_end_matches('/')), label));
+        }
+    }
+    out
+}
+
+/// `v` with each string starting with a place of `places` (followed by
+/// `/` or nothing) renamed as the adapters name it.
+fn env_named(v: Value, places: &[(String, String)]) -> Value {
+    match v {
+        Value::String(s) => Value::String(
+            places
+                .iter()
+                .find_map(|(from, to)| {
+                    let rest = s.strip_prefix(from.as_str())?;
+                    (rest.is_empty() || rest.starts_with('/')).then(|| format!("{to}{rest}"))
+                })
+                .unwrap_or(s),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(|x| env_named(x, places)).collect()),
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, x)| (k, env_named(x, places)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// An observation of a case with a fixture home, its home files named as
 /// the adapters name them: a string starting `$HOME/` starts `~/`
 /// (`$CODEX_HOME/` stays as it is, as both name it).
@@ -998,6 +1070,28 @@ fn opencode_disagreements(
             });
         }
     };
+    // The release's built-in skill (location `<built-in>`), recorded for a
+    // case with a home, is compared apart; the other aspects compare the
+    // discovered skills, as the recording lists them.
+    let builtin: BTreeSet<String> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.source.scope == SourceScope::Builtin)
+        .filter(|s| s.applicability == Applicability::Effective)
+        .map(|s| s.name.clone())
+        .collect();
+    if let Some(listed) = obs["startup"]["builtinListed"].as_array() {
+        let listed: BTreeSet<String> = listed
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect();
+        push("builtin-skills", list(listed), list(builtin));
+    }
+    let mut discovered = cfg.clone();
+    discovered
+        .skills
+        .retain(|s| s.source.scope != SourceScope::Builtin);
+    let cfg = &discovered;
     let refuses = obs["exit"] != 0;
     let errors: Vec<String> = cfg
         .diagnostics
@@ -1279,6 +1373,27 @@ fn gemini_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("skills", list(listed), list(advertised));
+    // With a fixture home: where each listed skill comes from, the
+    // release's own as `builtin:NAME` (which one of a name is kept).
+    if let Some(located) = obs["startup"]["skillLocations"].as_array() {
+        let seen: BTreeSet<String> = located
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    s["name"].as_str().unwrap_or("?"),
+                    s["path"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        let modelled: BTreeSet<String> = cfg
+            .skills
+            .iter()
+            .filter(|s| s.applicability == Applicability::Effective)
+            .map(|s| format!("{} {}", s.name, s.source.path))
+            .collect();
+        push("skill-locations", list(seen), list(modelled));
+    }
     // `gemini mcp list`: the servers not blocked, with the transport it
     // names (`?` for an entry with neither command nor url).
     let listed: BTreeSet<String> = obs["mcpServers"]
@@ -1592,7 +1707,7 @@ fn run_all() -> Outcome {
             .map(|m| workspace().join(m))
             .unwrap_or_else(|| empty_root.path().to_path_buf());
         let machine = home_copy(&case, &root, &mut temps)
-            .map(|home| fixture_machine(&home, &managed))
+            .map(|home| with_case_env(fixture_machine(&home, &managed), &case, &home, &root))
             .map(|m| match &case.profile {
                 Some(name) => m.with_profile(name),
                 None => m,
@@ -1608,7 +1723,7 @@ fn run_all() -> Outcome {
                 };
                 let mut obs: Value = serde_json::from_str(&text).unwrap();
                 if machine.is_some() {
-                    obs = home_named(obs);
+                    obs = env_named(home_named(obs), &env_places(&case));
                 }
                 let cfg = compile(agent, version, &root, &case, machine.as_ref());
                 let found = disagreements(agent, &case, &root, version, &obs, &cfg);
@@ -2782,4 +2897,60 @@ fn fuzz_rows(observations: &Path, agent: &'static str, case: &Case) -> Vec<Value
         }));
     }
     rows
+}
+
+/// The built-in skills an adapter lists in local mode for each profiled
+/// release are those the release listed on an empty repository with an
+/// empty home (`_bundled.json`, recorded beside the cases): by name, in
+/// the agent's listing order, each with provenance `builtin:NAME` and
+/// scope `builtin`; repo mode lists none.
+#[test]
+fn built_in_skills_are_the_ones_each_release_lists() {
+    for agent in ["gemini"] {
+        for &version in profiled(agent) {
+            let path = observation_path(agent, version, "_bundled");
+            let text = std::fs::read_to_string(&path).expect("the bundled baseline is recorded");
+            let obs: Value = serde_json::from_str(&text).unwrap();
+            let recorded: Vec<String> = obs["startup"]["skillsListed"]
+                .as_array()
+                .expect("a list of skill names")
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect();
+            let repo = tempfile::tempdir().unwrap();
+            let home = tempfile::tempdir().unwrap();
+            let tree = WorkingTree::open(repo.path()).unwrap();
+            let machine = Machine::new(Some(home.path().to_path_buf()));
+            let mut context = AnalysisContext {
+                repository_root: RepoPath::root(),
+                cwd: RepoPath::root(),
+                target_path: None,
+                mode: Mode::Local,
+            };
+            let inputs = Inputs {
+                version: Some(version),
+                machine: Some(&machine),
+                ..Inputs::default()
+            };
+            let cfg = adapter(agent).compile_with(&Repo::new(&tree), &context, &inputs);
+            let builtin: Vec<String> = cfg
+                .skills
+                .iter()
+                .filter(|s| s.source.scope == SourceScope::Builtin)
+                .map(|s| {
+                    assert_eq!(s.source.path.as_str(), format!("builtin:{}", s.name));
+                    assert_eq!(s.source.lines, None);
+                    s.name.clone()
+                })
+                .collect();
+            assert_eq!(builtin, recorded, "{agent} {version}");
+            context.mode = Mode::Repo;
+            let repo_mode = Inputs {
+                version: Some(version),
+                ..Inputs::default()
+            };
+            let cfg = adapter(agent).compile_with(&Repo::new(&tree), &context, &repo_mode);
+            assert!(cfg.skills.is_empty(), "{agent} {version}: repo mode");
+        }
+    }
 }

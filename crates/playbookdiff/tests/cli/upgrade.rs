@@ -337,6 +337,7 @@ fn opencode_changes_come_from_its_bisected_behaviours() {
             ("BundledCustomizeSkill", "1.15.0"),
             ("TaskToolCommandNote", "1.15.3"),
             ("BundledCustomizeSkillGone", "1.17.18"),
+            ("BuiltinCustomizeSkill", "1.17.18"),
         ],
         "{doc:#}"
     );
