@@ -27,6 +27,13 @@
 //! first found is kept, so a project skill wins over the user's. A skill
 //! that `disabledSkills` of the user's settings names is `excluded`
 //! ([`disable`]).
+//!
+//! The directories are searched from the launch directory up to the git
+//! root: of two skills with one name in different directories, the one
+//! closer to the launch directory is listed (seen with 1.0.24 and
+//! 1.0.102: `oracle.copilot_skill_same_name_below`, and fuzzer seed 448,
+//! `fuzz.copilot.448`); within one directory the order of [`ROOTS`] is
+//! assumed.
 
 use crate::profile::SkillSearch;
 use crate::{Cx, Profile, READ_LIMIT};
@@ -55,22 +62,25 @@ const DESCRIPTION_MAX: usize = 1024;
 /// limit is not known).
 const NESTED_DEPTH_MAX: usize = 16;
 
-/// Compiles the skills of every directory from the root to cwd, then in
-/// local mode (`machine` given) the user's; of two with one name the
-/// first found is kept.
+/// Compiles the skills of every directory from cwd up to the git root,
+/// then in local mode (`machine` given) the user's; of two with one name
+/// the first found is kept, so the directory closer to cwd wins (seen
+/// with 1.0.24 and 1.0.102, case `oracle.copilot_skill_same_name_below`).
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
     machine: Option<&Machine>,
 ) -> Vec<Skill> {
-    let mut chain = crate::chain(cx).into_iter();
-    let mut out = match chain.next() {
-        Some(top) => of_git_root(cx, profile, top),
-        None => Vec::new(),
-    };
-    for dir in chain {
-        for (s, diags) in of_dir(cx, profile, dir) {
+    let chain = crate::chain(cx);
+    let mut out = Vec::new();
+    for dir in chain.iter().skip(1).rev() {
+        for (s, diags) in of_dir(cx, profile, dir.clone()) {
             cx.diags.extend(diags);
+            push(cx, &mut out, s);
+        }
+    }
+    if let Some(top) = chain.first() {
+        for s in of_git_root(cx, profile, top.clone()) {
             push(cx, &mut out, s);
         }
     }
@@ -239,7 +249,7 @@ fn push(cx: &mut Cx<'_, '_>, out: &mut Vec<Skill>, mut s: Skill) {
         .map(|p| p.source.path.clone());
     if let (Some(first), Applicability::Effective) = (first, s.applicability) {
         s.applicability = Applicability::Shadowed;
-        s.reason = format!("{} Skill {} of {first} has the same name and is found first, so Copilot CLI lists that one (assumed: the order of its roots).", s.reason, s.name);
+        s.reason = format!("{} Skill {} of {first} has the same name and is found first (a directory closer to the launch directory, or an earlier root of one directory), so Copilot CLI lists that one (assumed within one directory: the order of its roots).", s.reason, s.name);
         cx.diag(
             Diagnostic::new(
                 DiagnosticCode::SkillNameCollision,

@@ -43,10 +43,49 @@ use std::sync::Arc;
 struct Search {
     /// The context file names, in `context.fileName` order.
     names: Vec<String>,
-    /// The project root the upward search and imports stop at.
+    /// The project root the upward search stops at.
     top: RepoPath,
     /// The directories searched at startup, top first.
     up: Vec<RepoPath>,
+    /// Where each context file's imports must stay ([`import_root`]).
+    imports: ImportRoot,
+}
+
+/// How `processImports` finds the directory a context file's imports
+/// must stay inside (`findProjectRoot` in
+/// `packages/core/src/utils/memoryImportProcessor.ts`): from the file's
+/// own directory up, the first holding a marker, else the file's own
+/// directory. It starts from the file, not from cwd, so it is not the
+/// project root of the context search (seen with 0.61.0, fuzzer seed
+/// 394: with `memoryBoundaryMarkers: []`, `docs/GUIDE.md` cannot import
+/// `../CLAUDE.md`).
+enum ImportRoot {
+    /// 0.61: an entry named by `context.memoryBoundaryMarkers` (default
+    /// `.git`); with `[]`, the file's own directory.
+    Markers(Vec<String>),
+    /// 0.34: a `.git` directory ([`git_directory`]).
+    GitDirectory,
+}
+
+/// The directory context file `file`'s imports must stay inside. A
+/// repository without a `.git` entry is assumed to have one at its root,
+/// as for the project root ([`search`]).
+fn import_root(cx: &Cx<'_, '_>, rule: &ImportRoot, file: &RepoPath) -> RepoPath {
+    let dir = file.parent().unwrap_or_else(RepoPath::root);
+    let marked = |d: &RepoPath| match rule {
+        ImportRoot::Markers(markers) => holds_marker(cx, d, markers),
+        ImportRoot::GitDirectory => git_directory(cx, d),
+    };
+    let found = dir.ancestors_root_first().into_iter().rev().find(marked);
+    let git = match rule {
+        ImportRoot::Markers(markers) => markers.iter().any(|m| m == ".git"),
+        ImportRoot::GitDirectory => true,
+    };
+    match found {
+        Some(d) => d,
+        None if git && !cx.repo.has_git_marker() => RepoPath::root(),
+        None => dir,
+    }
 }
 
 /// Compiles the context entries.
@@ -68,7 +107,7 @@ pub(crate) fn compile(
         .map(|m| crate::user::global_context(m, &search.names, &mut cx.diags))
         .unwrap_or_default();
     let mut b = Builder {
-        top: search.top.clone(),
+        imports: &search.imports,
         effective: global,
         others: Vec::new(),
     };
@@ -127,12 +166,17 @@ fn search(cx: &mut Cx<'_, '_>, profile: &Profile, settings: &Settings) -> Search
     let names = context_names(settings.file_names(cx), profile);
     let cwd = cx.context.cwd.clone();
     let chain = cwd.ancestors_root_first();
-    let top = match profile.boundary {
-        Boundary::Markers => {
-            let markers = settings
+    let imports = match profile.boundary {
+        Boundary::Markers => ImportRoot::Markers(
+            settings
                 .boundary_markers(cx)
-                .unwrap_or_else(|| vec![".git".to_string()]);
-            let found = chain.iter().rev().find(|d| holds_marker(cx, d, &markers));
+                .unwrap_or_else(|| vec![".git".to_string()]),
+        ),
+        Boundary::GitDirectoryAndParent => ImportRoot::GitDirectory,
+    };
+    let top = match &imports {
+        ImportRoot::Markers(markers) => {
+            let found = chain.iter().rev().find(|d| holds_marker(cx, d, markers));
             match found {
                 Some(d) => d.clone(),
                 None if markers.iter().any(|m| m == ".git") && !cx.repo.has_git_marker() => {
@@ -153,7 +197,7 @@ fn search(cx: &mut Cx<'_, '_>, profile: &Profile, settings: &Settings) -> Search
                 }
             }
         }
-        Boundary::GitDirectoryAndParent => chain
+        ImportRoot::GitDirectory => chain
             .iter()
             .rev()
             .find(|d| git_directory(cx, d))
@@ -166,7 +210,12 @@ fn search(cx: &mut Cx<'_, '_>, profile: &Profile, settings: &Settings) -> Search
             up.insert(0, p);
         }
     }
-    Search { names, top, up }
+    Search {
+        names,
+        top,
+        up,
+        imports,
+    }
 }
 
 /// Whether `dir` holds an entry named by one of `markers` (markers with
@@ -467,14 +516,14 @@ fn read(cx: &mut Cx<'_, '_>, path: &RepoPath) -> Read {
 }
 
 /// The entries in the making: effective ones in order, then the others.
-struct Builder {
-    /// The project root, which imports must stay inside.
-    top: RepoPath,
+struct Builder<'s> {
+    /// How each context file's imports are confined.
+    imports: &'s ImportRoot,
     effective: Vec<Instruction>,
     others: Vec<Instruction>,
 }
 
-impl Builder {
+impl Builder<'_> {
     /// Adds the entry of context file `path` in `dir` (and, when it loads,
     /// the entries of its imports), at `phase` with `applicability`
     /// unless reading shows it is not sent; `why` starts the reason.
@@ -508,7 +557,8 @@ impl Builder {
             }
         };
         let expansion = if loads || applicability == Applicability::Conditional {
-            imports::expand(cx, path, &text, &self.top)
+            let root = import_root(cx, self.imports, path);
+            imports::expand(cx, path, &text, &root)
         } else {
             Expansion {
                 spans: Vec::new(),

@@ -14,7 +14,9 @@
 //! * a token inside a backtick span (`` (`+)[\s\S]*?\1 ``, inline code and
 //!   fenced blocks alike) is left as text;
 //! * URLs and paths that resolve (links followed, `resolveToRealPath`)
-//!   outside the project root fail (0.61; 0.34 compares the joined path
+//!   outside the import root fail (the nearest directory at or above the
+//!   context file holding a boundary marker, else the file's own:
+//!   `findProjectRoot` of the same file) (0.61; 0.34 compares the joined path
 //!   without following links, so it imports a link out of the repository,
 //!   which the adapter does not model: `gemini.import_links`, listed); a
 //!   file already on the current import chain is not imported again; an
@@ -124,7 +126,7 @@ fn code_regions(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Inlines the imports of context file `file` (text `text`), whose project
+/// Inlines the imports of context file `file` (text `text`), whose import
 /// root is `root` (imports must stay inside it). Failures are
 /// `context-import-failed` diagnostics at the token's line.
 pub(crate) fn expand(
@@ -234,7 +236,7 @@ fn resolve(
         }
     };
     if !real.starts_with(root) {
-        fail(cx, file, text, t.start, p, &format!("it lies outside the project root {}, so Gemini CLI refuses it (`Path traversal attempt`)", quote(root)));
+        fail(cx, file, text, t.start, p, &format!("it lies outside {}, the nearest directory at or above the context file that holds a boundary marker (else the file's own), so Gemini CLI refuses it (`Path traversal attempt`)", quote(root)));
         return None;
     }
     if !cx.repo.is_file(&real) {

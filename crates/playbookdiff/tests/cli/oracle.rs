@@ -1208,14 +1208,21 @@ fn opencode_disagreements(
     // One recording is one draw of OpenCode's same-name race: it agrees
     // when the file OpenCode kept is one of the adapter's candidates, by
     // whatever path it reached it (through a folder link looping back,
-    // OpenCode names it by a path through the loop).
+    // OpenCode names it by a path through the loop, also when that file
+    // is the name's only one: `fuzz.opencode.483`).
     let mut modelled: BTreeSet<String> = cfg
         .skills
         .iter()
         .filter(|s| {
             s.applicability == Applicability::Effective && !same_name.contains_key(s.name.as_str())
         })
-        .map(|s| format!("{} ({})", s.name, s.source.path))
+        .map(|s| {
+            let path = s.source.path.to_string();
+            match picked.get(s.name.as_str()) {
+                Some(p) if same_file(root, &path, p) => format!("{} ({p})", s.name),
+                _ => format!("{} ({path})", s.name),
+            }
+        })
         .collect();
     for (name, group) in &same_name {
         let paths: Vec<String> = group.iter().map(|s| s.source.path.to_string()).collect();
