@@ -11,6 +11,7 @@
 //!   searched for each name (`fs.access`: any entry; a directory is then
 //!   skipped when read, `EISDIR`); 0.61 sorts the result as absolute-path
 //!   strings, 0.34 groups it by name and adds a downward search below cwd
+//!   that finds regular files only, no link
 //!   ([`crate::profile::Order`], [`crate::profile::Boundary`]);
 //! * two names reaching one file (a link) are read once, the first found
 //!   kept (`deduplicatePathsByFileIdentity`);
