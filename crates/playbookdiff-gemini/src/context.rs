@@ -11,6 +11,7 @@
 //!   searched for each name (`fs.access`: any entry; a directory is then
 //!   skipped when read, `EISDIR`); 0.61 sorts the result as absolute-path
 //!   strings, 0.34 groups it by name and adds a downward search below cwd
+//!   that finds regular files only, no link
 //!   ([`crate::profile::Order`], [`crate::profile::Boundary`]);
 //! * two names reaching one file (a link) are read once, the first found
 //!   kept (`deduplicatePathsByFileIdentity`);
@@ -304,8 +305,11 @@ fn exists(cx: &Cx<'_, '_>, path: &RepoPath) -> bool {
 }
 
 /// 0.34's downward search (`bfsFileSearch`): breadth first from cwd over
-/// at most `max` directories, `.git` skipped, links to directories not
-/// followed; the files named by `names` it meets.
+/// at most `max` directories, `.git` skipped; the regular files named by
+/// `names` it meets. It judges each entry by its own type (`Dirent`:
+/// `isDirectory()`, `isFile()`), so a link is neither followed nor found,
+/// whether it points to a directory or to a file (seen with 0.34.0: a
+/// `sub dir/AGENTS.md` linking to a file of the repository is not sent).
 fn downward(cx: &Cx<'_, '_>, names: &[String], max: usize) -> Vec<RepoPath> {
     let mut queue = std::collections::VecDeque::from([cx.context.cwd.clone()]);
     let mut scanned = 0;
@@ -321,7 +325,7 @@ fn downward(cx: &Cx<'_, '_>, names: &[String], max: usize) -> Vec<RepoPath> {
                 if e.name != ".git" {
                     queue.push_back(p);
                 }
-            } else if names.iter().any(|n| n == &e.name) {
+            } else if e.kind == EntryKind::File && names.iter().any(|n| n == &e.name) {
                 found.push(p);
             }
         }
@@ -413,7 +417,11 @@ fn below_cwd(
     for p in files {
         let dir = p.parent().unwrap_or_else(RepoPath::root);
         if !profile.on_demand {
-            let why = format!("{} lies below cwd {cwd} beyond the directories Gemini CLI 0.34's downward search scans (at most {}), or in a directory it skips; it adds no context file on demand", place(&dir), scanned(profile));
+            let why = if cx.repo.kind(&p) == Some(EntryKind::Symlink) {
+                format!("{} lies below cwd {cwd} and is a symbolic link, which Gemini CLI 0.34's downward search takes for neither a file nor a directory; it adds no context file on demand", place(&dir))
+            } else {
+                format!("{} lies below cwd {cwd} beyond the directories Gemini CLI 0.34's downward search scans (at most {}), or in a directory it skips; it adds no context file on demand", place(&dir), scanned(profile))
+            };
             b.add(
                 cx,
                 &p,

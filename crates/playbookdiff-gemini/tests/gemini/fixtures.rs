@@ -134,6 +134,33 @@ fn below_cwd_by_release() {
     assert_eq!(on_demand, ["pkg/GEMINI.md", "pkg/deep/GEMINI.md"]);
 }
 
+/// A context file below cwd that is a symbolic link: 0.34's downward
+/// search takes it for no file and leaves it out (the reason says so),
+/// while the upward search from a launch directory holding it follows the
+/// link (recorded: `gemini.link_below_cwd`, fuzz seed 389).
+#[test]
+fn link_below_cwd() {
+    assert_eq!(
+        startup(&run("link_below_cwd", ".", "0.34.0")),
+        ["GEMINI.md", "plain/GEMINI.md"]
+    );
+    for v in ["0.34.0", "0.61.0"] {
+        assert_eq!(
+            startup(&run("link_below_cwd", "linked", v)),
+            ["GEMINI.md", "linked/GEMINI.md"],
+            "{v}"
+        );
+    }
+    let cfg = run("link_below_cwd", ".", "0.34.0");
+    let linked = cfg
+        .instructions
+        .iter()
+        .find(|i| i.source.path.to_string() == "linked/GEMINI.md")
+        .expect("the linked file is listed");
+    assert_eq!(linked.applicability, Applicability::Excluded);
+    assert!(linked.reason.contains("symbolic link"), "{}", linked.reason);
+}
+
 /// `context.memoryBoundaryMarkers` stops the upward search (0.61); 0.34
 /// looks for `.git` only.
 #[test]
