@@ -87,32 +87,8 @@ pub(crate) fn compile(
 /// local mode (its provenance `builtin:NAME`, scope `builtin`: the
 /// release's own, no file of the machine).
 fn builtin(b: &BuiltinSkill, profile: &Profile) -> Skill {
-    let path = RepoPath::builtin(b.name).unwrap_or_else(RepoPath::root);
     let reason = format!("Gemini CLI {} ships this skill and lists it to the model at startup, before the user's and the workspace's skills; a skill of theirs with the same name replaces it.", profile.release);
-    Skill {
-        id: format!("gemini:skill:{path}"),
-        name: b.name.to_string(),
-        directory_name: b.name.to_string(),
-        source: SourceRef {
-            scope: SourceScope::Builtin,
-            ..SourceRef::project(path, SourceFormat::Markdown)
-        },
-        load_phase: LoadPhase::Startup,
-        applicability: Applicability::Effective,
-        reason,
-        advertisement: Advertisement::new(
-            AdvertisementState::Advertised,
-            b.description.chars().count() as u64,
-        ),
-        description: Some(b.description.to_string()),
-        invocation: Invocation {
-            explicit: Permission::Allowed,
-            implicit: Permission::Allowed,
-        },
-        paths: None,
-        metadata_sources: Vec::new(),
-        cross_references: Vec::new(),
-    }
+    b.skill("gemini", reason)
 }
 
 /// Adds `s` to `out`; an effective skill of the same name added before

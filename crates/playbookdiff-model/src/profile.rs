@@ -511,3 +511,39 @@ pub struct BuiltinSkill {
     /// lines joined by one space).
     pub description: &'static str,
 }
+
+impl BuiltinSkill {
+    /// The skill as `harness` (the id prefix, `gemini`, `opencode`) lists
+    /// it at startup: effective and advertised with its whole description
+    /// (its length in chars), invocable both ways, its provenance
+    /// `builtin:NAME` with scope `builtin` (no file, no lines). The caller
+    /// gives the reason and marks it shadowed when a skill of the same
+    /// name replaces it.
+    pub fn skill(&self, harness: &str, reason: String) -> crate::Skill {
+        use crate::{Advertisement, AdvertisementState, Applicability, Invocation};
+        use crate::{LoadPhase, Permission, RepoPath, SourceFormat, SourceRef, SourceScope};
+        let path = RepoPath::builtin(self.name).unwrap_or_else(RepoPath::root);
+        let length = self.description.chars().count() as u64;
+        crate::Skill {
+            id: format!("{harness}:skill:{path}"),
+            name: self.name.to_string(),
+            directory_name: self.name.to_string(),
+            source: SourceRef {
+                scope: SourceScope::Builtin,
+                ..SourceRef::project(path, SourceFormat::Markdown)
+            },
+            load_phase: LoadPhase::Startup,
+            applicability: Applicability::Effective,
+            reason,
+            advertisement: Advertisement::new(AdvertisementState::Advertised, length),
+            description: Some(self.description.to_string()),
+            invocation: Invocation {
+                explicit: Permission::Allowed,
+                implicit: Permission::Allowed,
+            },
+            paths: None,
+            metadata_sources: Vec::new(),
+            cross_references: Vec::new(),
+        }
+    }
+}

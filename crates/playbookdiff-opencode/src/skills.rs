@@ -36,7 +36,7 @@ use playbookdiff_adapter::problems;
 use playbookdiff_model::profile::BuiltinSkill;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
-    LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef, SourceScope,
+    LoadPhase, Permission, RepoPath, Severity, Skill, SourceFormat, SourceRef,
 };
 use playbookdiff_source::markdown::parse_yaml_with;
 use playbookdiff_source::{Machine, Resolved, SourceError, TextFile};
@@ -179,35 +179,19 @@ pub(crate) fn compile(
 /// replace it by name (1.18.33, `Skill.state`). Its provenance is
 /// `builtin:NAME`, scope `builtin`.
 pub(crate) fn add_builtin(skills: &mut Vec<Skill>, b: &BuiltinSkill, version: &str) {
-    let path = RepoPath::builtin(b.name).unwrap_or_else(RepoPath::root);
     let replaced = skills
         .iter()
         .find(|s| s.name == b.name && s.applicability == Applicability::Effective)
         .map(|s| s.source.path.clone());
-    let (applicability, state, reason) = match replaced {
-        Some(p) => (Applicability::Shadowed, AdvertisementState::Hidden, format!("OpenCode {version} ships this skill, but {p} has the same name and replaces it.")),
-        None => (Applicability::Effective, AdvertisementState::Advertised, format!("OpenCode {version} ships this skill (location `<built-in>`) and lists it to the model at startup beside the discovered skills.")),
-    };
-    let skill = Skill {
-        id: format!("opencode:skill:{path}"),
-        name: b.name.to_string(),
-        directory_name: b.name.to_string(),
-        source: SourceRef {
-            scope: SourceScope::Builtin,
-            ..SourceRef::project(path, SourceFormat::Markdown)
-        },
-        load_phase: LoadPhase::Startup,
-        applicability,
-        reason,
-        description: Some(b.description.to_string()),
-        invocation: Invocation {
-            explicit: Permission::Allowed,
-            implicit: Permission::Allowed,
-        },
-        advertisement: Advertisement::new(state, b.description.chars().count() as u64),
-        paths: None,
-        metadata_sources: Vec::new(),
-        cross_references: Vec::new(),
+    let skill = match replaced {
+        Some(p) => {
+            let reason = format!("OpenCode {version} ships this skill, but {p} has the same name and replaces it.");
+            let mut skill = b.skill("opencode", reason);
+            skill.applicability = Applicability::Shadowed;
+            skill.advertisement.state = AdvertisementState::Hidden;
+            skill
+        }
+        None => b.skill("opencode", format!("OpenCode {version} ships this skill (location `<built-in>`) and lists it to the model at startup beside the discovered skills.")),
     };
     skills.insert(0, skill);
 }
