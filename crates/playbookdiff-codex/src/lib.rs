@@ -342,10 +342,19 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let user_skills = machine
         .as_ref()
         .zip(inputs.machine)
-        .map(|(m, v)| skills::SystemSkills {
-            machine: v,
-            home: &m.home,
-            version,
+        .map(|(m, v)| skills::LocalSkills {
+            system: skills::SystemSkills {
+                machine: v,
+                home: &m.home,
+                version,
+            },
+            rules: skills::user_rules(
+                &user::user_layers(&all_layers[..machine_count], &m.home),
+                &skills::Places {
+                    machine: v,
+                    root: repo.tree().absolute_root(),
+                },
+            ),
         });
     out.skills = skills::compile(
         &mut cx,
