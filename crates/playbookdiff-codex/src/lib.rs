@@ -400,6 +400,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let local_modes = machine.as_ref().map(|_| modes::LocalModes {
         requirements: &mode_requirements,
         trusted,
+        facts: &facts,
     });
     out.permissions = modes::compile(&mut cx, &all_layers, local_modes);
     out.subagents = agents::compile(&mut cx, &chain);
