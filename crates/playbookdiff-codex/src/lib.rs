@@ -376,6 +376,12 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     if let Some(allow) = required.as_ref().and_then(requirements::mcp_allowlist) {
         allow.apply(&mut out.mcp_servers);
     }
+    if let Some(r) = &required {
+        requirements::features_not_modelled(&mut cx, r, "pins");
+    }
+    for l in &all_layers[..machine_count] {
+        requirements::features_not_modelled(&mut cx, l, "sets");
+    }
     let machine_layers = &all_layers[..machine_count];
     let hook_layers = hooks::HookLayers {
         chain: &chain,
@@ -691,8 +697,8 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::ManagedConfigUnavailable,
-        what: "Managed requirements other than allowed MCP servers, hooks, sandbox modes, approval policies and the hooks feature (`/etc/codex/requirements.toml`: other features; organization policy)",
-        effect: "they pin the features the user and the project may set",
+        what: "Managed requirements other than allowed MCP servers, hooks, sandbox modes, approval policies and features (`/etc/codex/requirements.toml`: organization policy)",
+        effect: "they constrain what the user and the project may set",
         todo: "ask the administrator what it enforces",
     },
 ];
@@ -716,10 +722,13 @@ fn unavailable_layers(
             .at(SourceRef::project(first, SourceFormat::Toml)),
         );
     }
-    if out
-        .skills
-        .iter()
-        .any(|s| s.applicability == playbookdiff_model::Applicability::Effective)
+    // Once the machine's layers are read (local mode), so are the user's
+    // `[[skills.config]]` rules.
+    if std::ptr::eq(unread, UNREAD_LAYERS)
+        && out
+            .skills
+            .iter()
+            .any(|s| s.applicability == playbookdiff_model::Applicability::Effective)
     {
         cx.diag(Diagnostic::new(
             DiagnosticCode::SkillUserStateUnknown,
