@@ -111,10 +111,7 @@ impl Places<'_> {
                 m.home()?.join(rest.trim_start_matches('/'))
             }
             _ if Path::new(written).is_absolute() => PathBuf::from(written),
-            _ => m
-                .agent_path(&layer.loaded.path)?
-                .parent()?
-                .join(written),
+            _ => m.agent_path(&layer.loaded.path)?.parent()?.join(written),
         };
         let abs = lexical(&abs);
         if let Some(rel) = self.root.and_then(|r| abs.strip_prefix(r).ok()) {
