@@ -33,9 +33,13 @@
 //! visible; they take no part in collisions or budgets. Skills of other
 //! directories (siblings) are not listed.
 //!
+//! In local mode the user's skills ([`user`]), the system skills
+//! ([`system`]) and the user's `[[skills.config]]` rules ([`rules`]) join
+//! them, the rules applied before the budget.
+//!
 //! One module per concept: the roots and the whole compilation here, the
 //! walk of a root in [`discovery`], one skill in [`loading`], its plugin
-//! [`namespace`], and the [`listing`] budget.
+//! [`namespace`], the user's [`rules`], and the [`listing`] budget.
 
 mod discovery;
 mod listing;
