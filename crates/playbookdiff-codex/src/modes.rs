@@ -30,8 +30,10 @@
 //! requirements' fallback to `untrusted` still starts (cases
 //! `oracle.local_user_layers.home-codex-approval-untrusted`,
 //! `...home-codex-approval-on-failure` and
-//! `...home-codex-global.managed-codex-approval-legacy`). Both are
-//! modelled in local mode only, where the layer read last is known.
+//! `...home-codex-global.managed-codex-approval-legacy`; a layer's
+//! `untrusted` stopped 0.171.0 also under requirements that do not allow
+//! it, seen by hand). Both are modelled in local mode only, where the
+//! layer read last is known.
 
 use crate::config::{extent, get, Layer};
 use crate::profile::Facts;
