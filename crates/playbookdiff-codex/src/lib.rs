@@ -342,10 +342,19 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let user_skills = machine
         .as_ref()
         .zip(inputs.machine)
-        .map(|(m, v)| skills::SystemSkills {
-            machine: v,
-            home: &m.home,
-            version,
+        .map(|(m, v)| skills::LocalSkills {
+            system: skills::SystemSkills {
+                machine: v,
+                home: &m.home,
+                version,
+            },
+            rules: skills::user_rules(
+                &user::user_layers(&all_layers[..machine_count], &m.home),
+                &skills::Places {
+                    machine: v,
+                    root: repo.tree().absolute_root(),
+                },
+            ),
         });
     out.skills = skills::compile(
         &mut cx,
@@ -366,6 +375,12 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         .and_then(|loaded| requirements::parse(&mut cx, loaded));
     if let Some(allow) = required.as_ref().and_then(requirements::mcp_allowlist) {
         allow.apply(&mut out.mcp_servers);
+    }
+    if let Some(r) = &required {
+        requirements::features_not_modelled(&mut cx, r, "pins");
+    }
+    for l in &all_layers[..machine_count] {
+        requirements::features_not_modelled(&mut cx, l, "sets");
     }
     let machine_layers = &all_layers[..machine_count];
     let hook_layers = hooks::HookLayers {
@@ -391,6 +406,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let local_modes = machine.as_ref().map(|_| modes::LocalModes {
         requirements: &mode_requirements,
         trusted,
+        facts: &facts,
     });
     out.permissions = modes::compile(&mut cx, &all_layers, local_modes);
     out.subagents = agents::compile(&mut cx, &chain);
@@ -681,8 +697,8 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::ManagedConfigUnavailable,
-        what: "Managed requirements other than allowed MCP servers, hooks, sandbox modes, approval policies and the hooks feature (`/etc/codex/requirements.toml`: other features; organization policy)",
-        effect: "they pin the features the user and the project may set",
+        what: "Managed requirements other than allowed MCP servers, hooks, sandbox modes, approval policies and features (`/etc/codex/requirements.toml`: organization policy)",
+        effect: "they constrain what the user and the project may set",
         todo: "ask the administrator what it enforces",
     },
 ];
@@ -706,10 +722,13 @@ fn unavailable_layers(
             .at(SourceRef::project(first, SourceFormat::Toml)),
         );
     }
-    if out
-        .skills
-        .iter()
-        .any(|s| s.applicability == playbookdiff_model::Applicability::Effective)
+    // Once the machine's layers are read (local mode), so are the user's
+    // `[[skills.config]]` rules.
+    if std::ptr::eq(unread, UNREAD_LAYERS)
+        && out
+            .skills
+            .iter()
+            .any(|s| s.applicability == playbookdiff_model::Applicability::Effective)
     {
         cx.diag(Diagnostic::new(
             DiagnosticCode::SkillUserStateUnknown,

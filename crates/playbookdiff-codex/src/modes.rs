@@ -20,8 +20,23 @@
 //! `ConstraintError`, an empty policy list `empty_field`) and
 //! `apply_requirement_constrained_value`; seen with 0.142.3 and 0.171.0,
 //! case `oracle.local_user_layers.home-codex-modes.managed-codex-modes`.
+//!
+//! Two legacy approval policies changed meaning, each bisected
+//! ([`crate::profile::Facts::on_failure_as_on_request`],
+//! [`crate::profile::Facts::untrusted_policy_refused`]): from 0.143.0
+//! `on-failure` is applied as `on-request`, whether a layer sets it or the
+//! requirements fall back to it; from 0.149.0 a layer's `untrusted` that
+//! no later layer replaces makes Codex refuse to start, while the
+//! requirements' fallback to `untrusted` still starts (cases
+//! `oracle.local_user_layers.home-codex-approval-untrusted`,
+//! `...home-codex-approval-on-failure` and
+//! `...home-codex-global.managed-codex-approval-legacy`; a layer's
+//! `untrusted` stopped 0.171.0 also under requirements that do not allow
+//! it, seen by hand). Both are modelled in local mode only, where the
+//! layer read last is known.
 
 use crate::config::{extent, get, Layer};
+use crate::profile::Facts;
 use crate::{Cx, HARNESS};
 use playbookdiff_adapter::problems;
 use playbookdiff_model::{
@@ -169,6 +184,8 @@ pub(crate) struct LocalModes<'a> {
     /// True when cwd is trusted: the release's default sandbox is then
     /// `workspace-write`, else `read-only`.
     pub trusted: bool,
+    /// The release's facts (its legacy approval policies).
+    pub facts: &'a Facts,
 }
 
 /// The mode settings of `layers` (lowest precedence first). In repo mode
@@ -193,6 +210,9 @@ pub(crate) fn compile(
         let mut set: Vec<PermissionSetting> =
             layers.iter().flat_map(|l| settings_of(l, &[key])).collect();
         mark_overridden(&mut set);
+        if key == ModeKey::Approval && local.facts.untrusted_policy_refused {
+            refuse_untrusted(cx, &set);
+        }
         if let Some(allowed) = local.requirements.get(key) {
             let fallback = constrain(cx, &mut set, allowed, default(key, local.trusted));
             out.extend(set);
@@ -201,7 +221,62 @@ pub(crate) fn compile(
             out.extend(set);
         }
     }
+    if local.facts.on_failure_as_on_request {
+        on_failure_as_on_request(cx, &mut out);
+    }
     out
+}
+
+/// The legacy policy the release no longer accepts in a layer.
+const UNTRUSTED: &str = "untrusted";
+/// The legacy policy the release applies as [`ON_REQUEST`].
+const ON_FAILURE: &str = "on-failure";
+/// The policy [`ON_FAILURE`] becomes.
+const ON_REQUEST: &str = "on-request";
+
+/// Refuses the start when the approval policy `set` (lowest precedence
+/// first) leaves is `untrusted` (see the module documentation).
+fn refuse_untrusted(cx: &mut Cx<'_, '_>, set: &[PermissionSetting]) {
+    let Some(winner) = set.last().filter(|s| s.value == UNTRUSTED) else {
+        return;
+    };
+    cx.refuse(
+        format!(
+            "`approval_policy` is `untrusted` in {}, which this release no longer supports, so Codex stops at startup; remove the setting or choose another policy",
+            problems::quote(&winner.source.path)
+        ),
+        Some(winner.source.clone()),
+    );
+}
+
+/// Replaces every approval policy of `out` that may apply and is
+/// `on-failure` by `on-request` at the same source, the written one
+/// `honoured: no`, reported `setting-overridden` (see the module
+/// documentation).
+fn on_failure_as_on_request(cx: &mut Cx<'_, '_>, out: &mut Vec<PermissionSetting>) {
+    let mut added = Vec::new();
+    for s in out.iter_mut().filter(|s| {
+        s.key == ModeKey::Approval.key() && s.value == ON_FAILURE && s.honoured.may_apply()
+    }) {
+        let why = "this release applies the approval policy `on-failure` as `on-request`";
+        s.honoured = Verdict::No {
+            reason: why.to_string(),
+            source: None,
+        };
+        cx.diag(
+            Diagnostic::new(
+                DiagnosticCode::SettingOverridden,
+                format!(
+                    "`approval_policy` is `on-failure` in `{}` ({}), but {why}, which Codex tells the model.",
+                    s.source.path,
+                    s.source.scope.as_str()
+                ),
+            )
+            .at(s.source.clone()),
+        );
+        added.push(setting(ModeKey::Approval, ON_REQUEST, s.source.clone()));
+    }
+    out.extend(added);
 }
 
 /// The release default of `key` when no layer sets it.

@@ -98,6 +98,21 @@ pub struct Facts {
     /// openai/codex `codex-rs/hooks`, 0.171.0). The 0.142.3 row repeats
     /// the 0.171.0 list: its own was not read.
     pub hook_events: &'static [&'static str],
+    /// `approval_policy = "untrusted"`, when it is the value the
+    /// configuration layers leave, makes Codex refuse to start
+    /// ("approval_policy = \"untrusted\" is no longer supported; remove
+    /// this setting"); the same policy reached as the first one the
+    /// managed requirements allow still starts and is applied. Seen with
+    /// 0.171.0, not with 0.142.3 (case
+    /// `oracle.local_user_layers.home-codex-approval-untrusted`, and
+    /// `...home-codex-global.managed-codex-approval-legacy`).
+    pub untrusted_policy_refused: bool,
+    /// `on-failure`, from a layer or from the managed requirements, is
+    /// applied as `on-request` (the model is told the `on-request`
+    /// policy). Seen with 0.171.0; 0.142.3 applies `on-failure` (cases
+    /// `oracle.local_user_layers.home-codex-approval-on-failure` and
+    /// `...home-codex-global.managed-codex-approval-legacy`).
+    pub on_failure_as_on_request: bool,
 }
 
 /// The hook events of 0.171.0 (its code; surfaces and guard reference).
@@ -216,6 +231,8 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Refused,
             hook_events: HOOK_EVENTS_0_171,
+            untrusted_policy_refused: false,
+            on_failure_as_on_request: false,
         },
     },
     Row {
@@ -230,6 +247,8 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
+            untrusted_policy_refused: false,
+            on_failure_as_on_request: false,
         },
     },
     Row {
@@ -248,6 +267,8 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load bootstrap configuration",
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
+            untrusted_policy_refused: true,
+            on_failure_as_on_request: true,
         },
     },
 ];
@@ -273,6 +294,10 @@ pub enum Fact {
     RefusalPrints,
     /// [`Facts::long_description`].
     LongDescription,
+    /// [`Facts::untrusted_policy_refused`].
+    UntrustedPolicyRefused,
+    /// [`Facts::on_failure_as_on_request`].
+    OnFailureAsOnRequest,
 }
 
 impl Fact {
@@ -296,6 +321,12 @@ impl Fact {
             }
             Fact::RefusalPrints => facts.refusal_prints = newer.refusal_prints,
             Fact::LongDescription => facts.long_description = newer.long_description,
+            Fact::UntrustedPolicyRefused => {
+                facts.untrusted_policy_refused = newer.untrusted_policy_refused
+            }
+            Fact::OnFailureAsOnRequest => {
+                facts.on_failure_as_on_request = newer.on_failure_as_on_request
+            }
         }
     }
 }
@@ -340,6 +371,13 @@ pub const CHANGES: &[Change] = &[
         evidence: "bisected (case `codex.x34_long_description_boundary`, skills of 20, 1,024 and 1,025 characters): 0.141.0 lists `short` and `at-limit`, not `over-limit`; 0.142.0 lists all three, `over-limit` cut to 1,021 characters and `...`",
     },
     Change {
+        fact: Fact::OnFailureAsOnRequest,
+        name: "on_failure_as_on_request",
+        since: "0.143.0",
+        summary: "The approval policy `on-failure` is applied as `on-request`.",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-on-failure`, the user's `approval_policy = \"on-failure\"`): 0.142.5 tells the model the `on-failure` policy, 0.143.0 the `on-request` one",
+    },
+    Change {
         fact: Fact::PluginManifests,
         name: "plugin_manifests",
         since: CURSOR_PLUGIN_SINCE,
@@ -359,6 +397,13 @@ pub const CHANGES: &[Change] = &[
         since: "0.147.0",
         summary: "A configuration Codex refuses is reported as `failed to load bootstrap configuration`.",
         evidence: "bisected on the agent's code: the executable of 0.146.1 lacks the text `failed to load bootstrap configuration`, that of 0.147.0 holds it",
+    },
+    Change {
+        fact: Fact::UntrustedPolicyRefused,
+        name: "untrusted_policy_refused",
+        since: "0.149.0",
+        summary: "A configuration that leaves `approval_policy = \"untrusted\"` makes Codex refuse to start.",
+        evidence: "bisected (case `oracle.local_user_layers.home-codex-approval-untrusted`, the user's `approval_policy = \"untrusted\"`): 0.148.0 starts and tells the model the `untrusted` policy, 0.149.0 exits with `approval_policy = \"untrusted\" is no longer supported`",
     },
     Change {
         fact: Fact::UntrustedDropsAgentsMd,
@@ -462,5 +507,9 @@ mod tests {
         assert!(mid.untrusted_drops_agents_md && mid.fallback_names_must_be_plain);
         assert_eq!(mid.default_context_window, 272_000);
         assert_eq!(mid.bundled_skills, BUNDLED_0_142);
+        assert!(!facts_for("0.142.5").on_failure_as_on_request);
+        assert!(facts_for("0.143.0").on_failure_as_on_request);
+        assert!(!facts_for("0.148.0").untrusted_policy_refused);
+        assert!(facts_for("0.149.0").untrusted_policy_refused);
     }
 }

@@ -126,6 +126,68 @@ pub(crate) fn managed_hooks_only(layer: &Layer<'_>) -> Option<SourceRef> {
     matches!(v.get_ref(), DeValue::Boolean(true)).then(|| layer.source(extent(k, v)))
 }
 
+/// What a `[features]` key was seen to change in what the model
+/// receives (`codex debug prompt-input` of 0.142.3 and 0.171.0, one key
+/// at a time); every other key tried changed none of it.
+const FEATURE_EFFECTS: &[(&str, &str)] = &[
+    ("token_budget", "adds context-window messages"),
+    (
+        "request_permissions_tool",
+        "rewrites the permissions message",
+    ),
+    (
+        "exec_permission_approvals",
+        "rewrites the permissions message",
+    ),
+    (
+        "multi_agent_v2",
+        "adds the sub-agent messages (0.142.3; 0.171.0 sends them by default)",
+    ),
+];
+
+/// Names the `[features]` keys of `layer` other than `hooks` (which
+/// [`crate::hooks`] models): one `feature-not-modelled` diagnostic at
+/// the table, saying what each key seen to change the model's input does.
+/// `pins` words the layer's hold: the requirements pin a key for every
+/// layer, a configuration layer sets it where no later layer does.
+pub(crate) fn features_not_modelled(cx: &mut Cx<'_, '_>, layer: &Layer<'_>, pins: &str) {
+    let Some((k, v)) = get(&layer.table, "features") else {
+        return;
+    };
+    let DeValue::Table(t) = v.get_ref() else {
+        return;
+    };
+    let keys: Vec<String> = t
+        .iter()
+        .map(|(k, _)| k.get_ref().to_string())
+        .filter(|k| k != "hooks")
+        .collect();
+    if keys.is_empty() {
+        return;
+    }
+    let effects: Vec<String> = FEATURE_EFFECTS
+        .iter()
+        .filter(|(key, _)| keys.iter().any(|k| k == key))
+        .map(|(key, effect)| format!("`{key}` {effect}"))
+        .collect();
+    let seen = if effects.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", effects.join("; "))
+    };
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::FeatureNotModelled,
+            format!(
+                "{} {pins} the features {}: they change Codex's own tools or messages{seen}, not the skills, instructions, MCP servers or hooks listed here, so the analysis does not model them.",
+                problems::quote(&layer.loaded.path),
+                keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "),
+            ),
+        )
+        .at(layer.source(extent(k, v))),
+    );
+}
+
 /// The `identity` of one allowed server's entry.
 fn identity(entry: &DeValue<'_>) -> Option<Identity> {
     let DeValue::Table(t) = entry else {

@@ -878,6 +878,17 @@ declare_codes! {
     /// (`install_system_skills`); seen with 0.142.3 (oracle case
     /// `oracle.local_user_layers.home-codex-system-skills`).
     SystemSkillsReplaced = "system-skills-replaced", Info, Behaviour, "codex", "0.1.0", "Codex rewrites a system skills folder whose marker is not its own";
+    /// A `[features]` key other than `hooks` in Codex's managed
+    /// requirements (`/etc/codex/requirements.toml`, which pins it for
+    /// every layer) or in a machine configuration layer (local mode). Such
+    /// keys change Codex's own tools and messages, not the skills,
+    /// instructions, MCP servers or hooks the analysis lists, so they are
+    /// named and not modelled; the diagnostic says what each key that was
+    /// seen to change the model's input does. Source: `codex debug
+    /// prompt-input` of Codex 0.142.3 and 0.171.0 with one key at a time
+    /// (case `oracle.local_user_layers.home-codex-skills.managed-codex-features`);
+    /// openai/codex `codex-rs/features/src/lib.rs`.
+    FeatureNotModelled = "feature-not-modelled", Info, Limit, "codex", "0.1.0", "a Codex feature key that changes only Codex's own tools or messages is not modelled";
     /// A setting turns hooks off: Claude Code `disableAllHooks: true` in a
     /// settings layer (the project's own hooks and the user's do not run;
     /// managed hooks still do), Codex `[features] hooks = false` in a

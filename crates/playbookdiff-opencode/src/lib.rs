@@ -53,6 +53,7 @@ mod instructions;
 mod mcp;
 mod profile;
 pub mod remedy;
+mod remote;
 mod schema;
 mod skills;
 mod user;
@@ -241,7 +242,7 @@ pub static ADAPTER: Declared = Declared::new(HARNESS, compile)
     .reading(SURFACES)
     .directories(OWN_DIRECTORIES)
     .indexing(INDEXED_NAMES)
-    .homed_by(&["XDG_CONFIG_HOME"])
+    .homed_by(&[user::CONFIG_VAR, remote::DATA_VAR])
     .environment(&[
         EnvVariable::Path(user::CONFIG_FILE_VAR),
         EnvVariable::Path(user::CONFIG_DIR_VAR),
@@ -285,11 +286,14 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     if cx.report_refusals(&REFUSAL) {
         playbookdiff_adapter::exclude_refused(&mut out, HARNESS.display_name());
     }
-    let unread = if machine.is_some() {
-        LOCAL_UNREAD_LAYERS
-    } else {
-        UNREAD_LAYERS
+    let remote = machine.map(remote::layers).unwrap_or_default();
+    let unread = match (machine, remote.is_empty()) {
+        (None, _) => UNREAD_LAYERS,
+        (Some(_), true) => LOCAL_UNREAD_LAYERS,
+        // The sign-ins name the remote layers (first note) themselves.
+        (Some(_), false) => &LOCAL_UNREAD_LAYERS[1..],
     };
+    cx.diags.extend(remote);
     unavailable(&mut cx, unread, &out);
 
     out.assumptions = assumptions(context, machine.is_some());

@@ -143,7 +143,7 @@ impl OpenedContext {
 /// (`None` otherwise: the adapters then say that no user layer could be
 /// read). Without `--home`, each variable a registered adapter declares
 /// ([`playbookdiff_registry::Adapter::home_variables`]: `CLAUDE_CONFIG_DIR`,
-/// `CODEX_HOME`, `XDG_CONFIG_HOME`) is read from `env` and, when set and
+/// `CODEX_HOME`, `XDG_CONFIG_HOME`, `XDG_DATA_HOME`) is read from `env` and, when set and
 /// not empty, moves that harness's directory, as it moves the agent's
 /// (relative to `current_dir` when relative); with `--home` they are not
 /// read, so that the home given is analysed alone. The managed

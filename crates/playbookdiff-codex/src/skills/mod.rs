@@ -33,18 +33,39 @@
 //! visible; they take no part in collisions or budgets. Skills of other
 //! directories (siblings) are not listed.
 //!
+//! In local mode the user's skills ([`user`]), the system skills
+//! ([`system`]) and the user's `[[skills.config]]` rules ([`rules`]) join
+//! them, the rules applied before the budget.
+//!
 //! One module per concept: the roots and the whole compilation here, the
 //! walk of a root in [`discovery`], one skill in [`loading`], its plugin
-//! [`namespace`], and the [`listing`] budget.
+//! [`namespace`], the user's [`rules`], and the [`listing`] budget.
 
 mod discovery;
 mod listing;
 mod loading;
 mod namespace;
+mod rules;
 mod system;
 mod user;
 
+pub(crate) use self::rules::{Places, SkillRule};
 pub(crate) use self::system::SystemSkills;
+
+/// What local mode adds to the skills: the user's, the administrator's
+/// and the system skills, and the user's `[[skills.config]]` rules.
+pub(crate) struct LocalSkills<'a> {
+    /// The system skills of the release, and the machine and Codex's home
+    /// the user's skills are read from.
+    pub system: SystemSkills<'a>,
+    /// The user's rules, in the order Codex applies them.
+    pub rules: Vec<SkillRule>,
+}
+
+/// The rules of the user's `layers` ([`rules`]).
+pub(crate) fn user_rules(layers: &[&Layer<'_>], places: &Places<'_>) -> Vec<SkillRule> {
+    rules::read(layers, places)
+}
 
 use self::discovery::walk;
 use self::listing::budget;
@@ -83,14 +104,16 @@ pub(crate) struct Root {
 ///
 /// In local mode `user` is the machine, Codex's home on it and the
 /// release, whose user skills ([`user`]) and system skills ([`system`])
-/// are listed and budgeted with the project's.
+/// are listed and budgeted with the project's, and the user's
+/// `[[skills.config]]` rules, which exclude the skills they disable
+/// ([`rules`]) before the budget is computed.
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     chain: &[RepoPath],
     layers: &[Layer<'_>],
     facts: &Facts,
     context_window: ContextWindow,
-    user: Option<SystemSkills<'_>>,
+    user: Option<LocalSkills<'_>>,
 ) -> Vec<Skill> {
     let roots = roots(cx, chain);
     let mut skills = Vec::new();
@@ -98,9 +121,10 @@ pub(crate) fn compile(
     for root in &roots {
         walk(cx, root, facts, &mut skills, &mut seen);
     }
-    if let Some(u) = user {
-        user::compile(cx, u.machine, u.home, &mut skills);
-        u.compile(cx, facts, &mut skills);
+    if let Some(u) = &user {
+        user::compile(cx, u.system.machine, u.system.home, &mut skills);
+        u.system.compile(cx, facts, &mut skills);
+        rules::apply(&u.rules, &mut skills);
     }
     skills.sort_by(|a, b| {
         a.name

@@ -2306,7 +2306,8 @@ fn compiled_with_env(t: &Path, harness: &str, env: &[(&str, &str)]) -> Value {
         .arg(t.join("root"))
         .current_dir(t)
         .env("HOME", t.join("home"))
-        .env_remove("XDG_CONFIG_HOME");
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -2426,4 +2427,278 @@ fn copilot_cli_reads_the_directories_its_environment_lists() {
         ],
         "entries trimmed, the empty and the repeated one dropped"
     );
+}
+
+/// An empty repository, home and managed root under `t`.
+fn bare_machine(t: &Path) {
+    for d in ["repo/.git", "home", "root"] {
+        std::fs::create_dir_all(t.join(d)).unwrap();
+    }
+}
+
+/// `compile --harness codex --format json` in local mode at `version`.
+fn codex_at(t: &Path, version: &str) -> Value {
+    let release = format!("--agent-version=codex={version}");
+    let out = local(
+        t,
+        &[
+            "compile",
+            "--harness",
+            "codex",
+            &release,
+            "--format",
+            "json",
+        ],
+    )
+    .output()
+    .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The user's `[[skills.config]]` rules: by the absolute path of a
+/// project skill, by `~/`, by a path relative to the file's folder, by
+/// name from the profile's file; a later entry enables a skill again; an
+/// entry with both selectors is ignored. A disabled skill is excluded,
+/// its reason naming the rule's file and lines; the notice that a user
+/// could disable skills is gone once the rules are read.
+#[test]
+fn codex_excludes_the_skills_the_users_rules_disable() {
+    let t = tempfile::tempdir().unwrap();
+    let (repo, home) = (t.path().join("repo"), t.path().join("home"));
+    bare_machine(t.path());
+    let skill = |dir: &Path, rel: &str, name: &str| {
+        write(
+            dir,
+            &format!("{rel}/{name}/SKILL.md"),
+            &format!("---\nname: {name}\ndescription: The {name} skill.\n---\nSteps.\n"),
+        )
+    };
+    skill(&repo, ".agents/skills", "deploy");
+    skill(&repo, ".agents/skills", "review");
+    skill(&home, ".agents/skills", "standup");
+    skill(&home, ".agents/skills", "build");
+    skill(&home, ".codex/skills", "lint");
+    let project = std::fs::canonicalize(&repo).unwrap();
+    write(
+        &home,
+        ".codex/config.toml",
+        &format!(
+            "[[skills.config]]\npath = \"{}/.agents/skills/deploy/SKILL.md\"\nenabled = false\n\n\
+             [[skills.config]]\npath = \"~/.agents/skills/standup/SKILL.md\"\nenabled = false\n\n\
+             [[skills.config]]\npath = \"skills/../skills/lint/SKILL.md\"\nenabled = false\n\n\
+             [[skills.config]]\nname = \"build\"\nenabled = false\n\n\
+             [[skills.config]]\npath = \"~/.agents/skills/build/SKILL.md\"\nenabled = true\n\n\
+             [[skills.config]]\nname = \"standup\"\npath = \"~/.agents/skills/standup/SKILL.md\"\nenabled = true\n",
+            project.display()
+        ),
+    );
+    write(
+        &home,
+        ".codex/wide.config.toml",
+        "[[skills.config]]\nname = \"review\"\nenabled = false\n",
+    );
+    let out = local(
+        t.path(),
+        &[
+            "compile",
+            "--harness",
+            "codex",
+            "--profile",
+            "wide",
+            "--format",
+            "json",
+        ],
+    )
+    .output()
+    .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mine: Vec<(String, String, String)> = items(&doc, "skills")
+        .into_iter()
+        .filter(|(_, scope, _)| scope != "builtin")
+        .collect();
+    assert_eq!(
+        mine,
+        [
+            row("~/.agents/skills/build/SKILL.md", "user", "effective"),
+            row(".agents/skills/deploy/SKILL.md", "project", "excluded"),
+            row("~/.codex/skills/lint/SKILL.md", "user", "excluded"),
+            row(".agents/skills/review/SKILL.md", "project", "excluded"),
+            row("~/.agents/skills/standup/SKILL.md", "user", "excluded"),
+        ]
+    );
+    let reason = |name: &str| {
+        doc["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()["reason"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        reason("deploy").contains("`~/.codex/config.toml` (lines 1-3) disables it by its path"),
+        "{}",
+        reason("deploy")
+    );
+    assert!(reason("review")
+        .contains("`~/.codex/wide.config.toml` (lines 1-3) disables it by its name"));
+    assert!(!doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["code"] == "skill-user-state-unknown"));
+}
+
+/// The user's legacy approval policies as each release applies them
+/// (bisected): `on-failure` stays itself for 0.142.3 and becomes
+/// `on-request` for 0.171.0 (the written one `honoured: no`, reported
+/// `setting-overridden`); `untrusted` stops 0.171.0 at its line.
+#[test]
+fn codex_applies_the_legacy_approval_policies_as_each_release_does() {
+    let t = tempfile::tempdir().unwrap();
+    bare_machine(t.path());
+    let home = t.path().join("home");
+    write(
+        &home,
+        ".codex/config.toml",
+        "approval_policy = \"on-failure\"\n",
+    );
+    let approval = |doc: &Value| -> Vec<(String, String)> {
+        codex_modes(doc)
+            .into_iter()
+            .filter(|(_, k, _, _)| k == "approval_policy")
+            .map(|(_, _, v, h)| (v, h))
+            .collect()
+    };
+    let pair = |v: &str, h: &str| (v.to_string(), h.to_string());
+    assert_eq!(
+        approval(&codex_at(t.path(), "0.142.3")),
+        [pair("on-failure", "unknown")]
+    );
+    let doc = codex_at(t.path(), "0.171.0");
+    assert_eq!(
+        approval(&doc),
+        [pair("on-failure", "no"), pair("on-request", "unknown")]
+    );
+    assert!(doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["code"] == "setting-overridden"
+            && d["message"].as_str().unwrap().contains("as `on-request`")));
+
+    write(
+        &home,
+        ".codex/config.toml",
+        "# mine\napproval_policy = \"untrusted\"\n",
+    );
+    let refused = |doc: &Value| -> Vec<u64> {
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "config-refused")
+            .map(|d| d["source"]["lines"]["start"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(refused(&codex_at(t.path(), "0.142.3")), Vec::<u64>::new());
+    assert_eq!(refused(&codex_at(t.path(), "0.148.0")), Vec::<u64>::new());
+    assert_eq!(refused(&codex_at(t.path(), "0.149.0")), vec![2]);
+}
+
+/// `[features]` keys other than `hooks` in the managed requirements are
+/// named at the table (`feature-not-modelled`), with what a key seen to
+/// change the model's input does; `hooks` alone names nothing.
+#[test]
+fn codex_names_the_managed_features_it_does_not_model() {
+    let t = tempfile::tempdir().unwrap();
+    bare_machine(t.path());
+    let root = t.path().join("root");
+    let named = |requirements: &str| -> Vec<(String, u64)> {
+        write(&root, "etc/codex/requirements.toml", requirements);
+        compiled_for(t.path(), "codex")["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "feature-not-modelled")
+            .map(|d| {
+                (
+                    d["message"].as_str().unwrap().to_string(),
+                    d["source"]["lines"]["start"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let found = named("# policy\n[features]\nhooks = true\ntoken_budget = true\nplugins = false\n");
+    assert_eq!(found.len(), 1);
+    let (message, line) = &found[0];
+    assert_eq!(*line, 2);
+    assert!(
+        message.contains("pins the features `plugins`, `token_budget`"),
+        "{message}"
+    );
+    assert!(message.contains("`token_budget` adds context-window messages"));
+    assert!(named("[features]\nhooks = false\n").is_empty());
+}
+
+/// A sign-in of type `wellknown` in OpenCode's `auth.json` names the
+/// remote layer by its host only: neither the token, nor the rest of the
+/// address (user, password, path, query), nor the variable is printed,
+/// in JSON or in text; `XDG_DATA_HOME` moves the file.
+#[test]
+fn opencode_names_the_remote_layer_of_a_sign_in_by_its_host_only() {
+    let t = tempfile::tempdir().unwrap();
+    bare_machine(t.path());
+    let auth = serde_json::json!({
+        "https://alice:pw-0451-secret@Config.Example.com:8443/org/acme?sig=q-7788-secret": {
+            "type": "wellknown", "key": "ACME_TOKEN", "token": "tok-9a8b7c6d5e4f-secret"
+        },
+        "anthropic": {"type": "api", "key": "sk-ant-3141-secret"}
+    })
+    .to_string();
+    write(
+        &t.path().join("home"),
+        ".local/share/opencode/auth.json",
+        &auth,
+    );
+    let (doc, json) = compiled_with_text(t.path(), "opencode");
+    let text = String::from_utf8(
+        local(t.path(), &["compile", "--harness", "opencode"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    for out in [&json, &text] {
+        for secret in [
+            "tok-9a8b", "pw-0451", "q-7788", "alice", "acme", "sk-ant", "8443",
+        ] {
+            assert!(!out.contains(secret), "{secret} printed");
+        }
+    }
+    let named: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["source"]["path"] == "~/.local/share/opencode/auth.json")
+        .collect();
+    assert_eq!(named.len(), 1);
+    assert_eq!(named[0]["code"], "user-config-unavailable");
+    assert!(named[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("to `config.example.com`"));
+    // The general note on remote configuration gives way to the named one.
+    assert!(!json.contains("Configuration fetched from a remote"));
+
+    let data = t.path().join("data");
+    write(&data, "opencode/auth.json", &auth);
+    let doc = compiled_with_env(t.path(), "opencode", &[("XDG_DATA_HOME", "data")]);
+    assert!(doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["source"]["path"] == "$XDG_DATA_HOME/opencode/auth.json"));
 }
