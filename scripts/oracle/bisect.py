@@ -195,7 +195,7 @@ class Oracle:
     def runnable(self, version, case=None):
         """True when `version` installs with its platform executable (or,
         without installing, when `case` was observed with it before)."""
-        if case and (CACHE / self.agent / version / f"{case}.json").exists():
+        if case and self.cached(version, case).exists():
             return True
         if version in self.unrunnable:
             return False
@@ -217,13 +217,27 @@ class Oracle:
         path = record.OBSERVATIONS / self.agent / version / f"{case}.json"
         return json.loads(path.read_text()) if path.exists() else None
 
+    def cached(self, version, case):
+        """Where the observation of `case` with `version` is kept: a Codex
+        release observed through `codex exec` ([`record.codex_method`])
+        in a folder `exec` of its own, apart from its `codex debug
+        prompt-input` observations."""
+        d = CACHE / self.agent / version
+        if self.agent == "codex" and record.codex_method(version) == record.EXEC:
+            d = d / record.EXEC
+        return d / f"{case}.json"
+
     def observe(self, version, case):
         """The observation of `case` with `version`: committed, cached, or
         run now (inside `unshare -n`, under `nice -n 10`)."""
         obs = self.recorded(version, case)
         if obs is not None:
             return obs
-        path = CACHE / self.agent / version / f"{case}.json"
+        return self.run(version, case)
+
+    def run(self, version, case):
+        """The observation of `case` with `version`, cached, or run now."""
+        path = self.cached(version, case)
         if not path.exists():
             self.exe(version)
             if case not in self.cases:
@@ -494,7 +508,11 @@ def sample(agent, count, only=None):
 # servers of `.mcp.json`).
 OLDER_CASES = {
     "claude-code": ["claude.c12_rule_imports", "claude.c03_mcp_json_ancestors"],
-    "codex": [],
+    # Codex: the chain of AGENTS.md files below the root with its budget,
+    # the project configuration's trust gate (and its MCP server), skills
+    # of the same name in two folders.
+    "codex": ["codex.fr12_budget_shared_across_chain.in-apps-go",
+              "codex.fr16_project_config_needs_trust", "codex.duplicate_skill_names"],
     # OpenCode has one profile and no behaviour: one case per surface
     # (instruction files and on-demand rules, configured instructions,
     # agents and commands, MCP servers, skills).
@@ -551,7 +569,7 @@ def write_older(agent, doc):
     path = RESULTS / f"{agent}.older.json"
     old = json.loads(path.read_text()) if path.exists() else None
     run = {"window": doc["window"], "installs": doc["installs"], "runs": doc["runs"]}
-    if not old or (old["profile"], old["cases"]) != (doc["profile"], doc["cases"]):
+    if not old or (old["profile"], old.get("cases")) != (doc["profile"], doc["cases"]):
         record.write_json(path, {**doc, "samples": [run]})
         return
     samples = [r for r in old.get("samples", [{k: old[k] for k in ("window", "installs", "runs")}])
@@ -564,6 +582,52 @@ def write_older(agent, doc):
         "releases": sorted(rows, key=lambda r: version_key(r["release"])), "samples": samples})
 
 
+def compare_methods(version):
+    """Observes every Codex case of `oracle/cases.toml` with `version`
+    through `codex exec` (the method of the releases before
+    `codex debug prompt-input`) and compares each observation with the
+    one committed for that release, recorded with `codex debug
+    prompt-input`: the cases on which the two methods agree, and for each
+    other case the aspects that differ. Writes
+    `oracle/bisect/codex.methods.json`, merged by release."""
+    os.environ["ORACLE_CODEX_METHOD"] = record.EXEC
+    oracle = Oracle("codex")
+    started = time.monotonic()
+    cases = [c["id"] for c in record.load_cases() if "codex" in c.get("agents", list(record.AGENTS))]
+    differs, worded, same, failed = {}, {}, [], {}
+    for case in cases:
+        recorded = oracle.recorded(version, case)
+        if recorded is None:
+            continue
+        try:
+            aspects = differing(oracle.run(version, case), recorded)
+        except subprocess.CalledProcessError as e:
+            failed[case] = e.returncode
+            continue
+        # A refusal both methods show with the same exit status, worded by
+        # each command in its own way: `codex exec` prints the error's
+        # message after `Error loading config.toml: `, `codex debug
+        # prompt-input` the error with its file, line and causes.
+        wording = [a for a in aspects if a.endswith(".stderr")
+                   and a.removesuffix("stderr") + "exit" not in aspects]
+        if wording:
+            worded[case] = wording
+        if set(aspects) - set(wording):
+            differs[case] = [a for a in aspects if a not in wording]
+        elif not aspects:
+            same.append(case)
+        log(f"codex {version} {case}: {aspects or 'same'}")
+    path = RESULTS / "codex.methods.json"
+    doc = json.loads(path.read_text()) if path.exists() else {"agent": "codex", "releases": []}
+    row = {"release": version, "method": record.EXEC, "against": record.PROMPT_INPUT,
+           "cases": len(same) + len(set(worded) | set(differs)), "identical": len(same),
+           "refusalWording": worded, "differs": differs,
+           "failed": failed, "runs": oracle.runs, "seconds": round(time.monotonic() - started)}
+    doc["releases"] = sorted([r for r in doc["releases"] if r["release"] != version] + [row],
+                             key=lambda r: version_key(r["release"]))
+    record.write_json(path, doc)
+
+
 def inside(agent, version, case_id):
     """In the namespace: one observation, printed as JSON."""
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
@@ -571,7 +635,7 @@ def inside(agent, version, case_id):
     case = next(c for c in record.load_cases() if c["id"] == case_id)
     base = None
     if agent not in ("opencode", "copilot"):
-        cached = CACHE / agent / version / "_bundled.json"
+        cached = Oracle(agent).cached(version, "_bundled")
         if cached.exists():
             base = json.loads(cached.read_text())
         else:
@@ -593,10 +657,16 @@ def main():
                    help="recompute the agreement of <agent>.sample.json from the results (no run)")
     p.add_argument("--older", metavar="START",
                    help="with --sample: sample from START to the oldest profiled release")
+    p.add_argument("--compare-methods", metavar="VERSION",
+                   help="Codex: observe every case of VERSION through `codex exec` and compare "
+                        "with its committed `codex debug prompt-input` observations")
     p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.inside:
         inside(*args.inside)
+        return
+    if args.compare_methods:
+        compare_methods(args.compare_methods)
         return
     if args.recheck:
         recheck(args.agent)
