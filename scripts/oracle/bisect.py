@@ -342,9 +342,21 @@ def window_start(b):
 def bisect(b):
     """Binary search of behaviour `b` over its window; returns the result
     record (see the module doc). A behaviour with `published_since` is the
-    window's first release by publish time ([`window_start`])."""
+    window's first release by publish time ([`window_start`]). A Codex
+    behaviour with `method` (`prompt-input` or `exec`) is observed by that
+    method at every release ([`record.codex_method`])."""
     if "published_since" in b:
         return window_start(b)
+    if b.get("method"):
+        os.environ["ORACLE_CODEX_METHOD"] = b["method"]
+    try:
+        return search(b)
+    finally:
+        os.environ.pop("ORACLE_CODEX_METHOD", None)
+
+
+def search(b):
+    """The binary search of [`bisect`]."""
     oracle = Oracle(b["agent"])
     started = time.monotonic()
     releases = window(b["agent"], b["from"], b["to"])

@@ -303,7 +303,11 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         None => (Vec::new(), chain),
     };
 
-    let loaded = config::load_layers(&mut cx, &chain);
+    let loaded = if facts.project_config {
+        config::load_layers(&mut cx, &chain)
+    } else {
+        config::release_reads_no_layer(&mut cx, &chain, version, profile::PROJECT_CONFIG_SINCE)
+    };
     let mut all_layers = match &machine {
         Some(m) => {
             cx.diags.extend(m.diagnostics.iter().cloned());

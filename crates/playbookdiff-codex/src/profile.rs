@@ -7,11 +7,12 @@
 //! found by bisection over the published releases with the real agent
 //! (`scripts/oracle/bisect.py`, `oracle/bisect/codex.json`; the registry's
 //! `bisected` test fails when the two disagree), so [`facts_for`] models
-//! every release from 0.120.0 to 0.171.0: the first row's facts, each
+//! every release from 0.77.0 to 0.171.0: the first row's facts, each
 //! replaced by the next row's from its first release on. Everything not
 //! in this table is the same in every modelled release. Each fact says where it comes from: the
 //! openai/codex sources (`codex-rs/...` paths) and the release's own
-//! `codex debug prompt-input` output on a small repository.
+//! `codex debug prompt-input` output on a small repository (before 0.120.0,
+//! the first request of `codex exec`).
 
 use playbookdiff_model::profile::{at_least, ReleaseChange};
 
@@ -98,6 +99,19 @@ pub struct Facts {
     /// openai/codex `codex-rs/hooks`, 0.171.0). The 0.142.3 row repeats
     /// the 0.171.0 list: its own was not read.
     pub hook_events: &'static [&'static str],
+    /// A trusted project's `.codex/config.toml` is a configuration layer
+    /// (its settings, MCP servers and `project_doc_fallback_filenames`);
+    /// before, Codex reads no project configuration at all (case
+    /// `codex.fr16_project_config_needs_trust`, observed through `codex
+    /// exec`: 0.77.0 lists no MCP server, 0.79.0 the project's `search`).
+    pub project_config: bool,
+    /// The `.agents/skills` folders from the project root to cwd are
+    /// skills roots; before, only `.codex/skills` folders are (case
+    /// `codex.x26_codex_skills_root`, observed through `codex exec`:
+    /// 0.77.0 and 0.92.0 list its two `.codex/skills` skills and not the
+    /// `.agents/skills` one, 0.107.0 all three; from 0.94.0 on, by
+    /// bisection).
+    pub agents_skills: bool,
 }
 
 /// The hook events of 0.171.0 (its code; surfaces and guard reference).
@@ -216,6 +230,8 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Refused,
             hook_events: HOOK_EVENTS_0_171,
+            project_config: false,
+            agents_skills: false,
         },
     },
     Row {
@@ -230,6 +246,8 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load configuration",
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
+            project_config: true,
+            agents_skills: true,
         },
     },
     Row {
@@ -248,6 +266,8 @@ pub const TABLE: &[Row] = &[
             refusal_prints: "failed to load bootstrap configuration",
             long_description: LongDescription::Cut,
             hook_events: HOOK_EVENTS_0_171,
+            project_config: true,
+            agents_skills: true,
         },
     },
 ];
@@ -273,6 +293,10 @@ pub enum Fact {
     RefusalPrints,
     /// [`Facts::long_description`].
     LongDescription,
+    /// [`Facts::project_config`].
+    ProjectConfig,
+    /// [`Facts::agents_skills`].
+    AgentsSkills,
 }
 
 impl Fact {
@@ -296,6 +320,8 @@ impl Fact {
             }
             Fact::RefusalPrints => facts.refusal_prints = newer.refusal_prints,
             Fact::LongDescription => facts.long_description = newer.long_description,
+            Fact::ProjectConfig => facts.project_config = newer.project_config,
+            Fact::AgentsSkills => facts.agents_skills = newer.agents_skills,
         }
     }
 }
@@ -303,15 +329,27 @@ impl Fact {
 /// One fact's change: the newer row's value holds from release `since` on.
 pub type Change = playbookdiff_model::profile::FactChange<Fact>;
 
-/// The first release the adapter models. The window of the last twelve
-/// months starts at 0.77.0 (npm publish time 2026-01-15), but no release
-/// before 0.120.0 has `codex debug prompt-input`, which the recorder
-/// observes Codex with (the command is taken for `codex debug` =
-/// `codex sandbox` and exits 2): bisected (behaviour
-/// `codex.debug-prompt-input`, case `codex.x27_untrusted_project`),
-/// 0.118.0 exits 2, 0.120.0 prints the prompt. An older release gets this
-/// one's profile, with a diagnostic.
-pub const FIRST_MODELLED: &str = "0.120.0";
+/// The first release the adapter models, the first of the window of the
+/// last twelve months as the version table counts it (npm publish time
+/// 2026-01-15; the registry's publish times do not follow the version
+/// order, and every release from 0.21.0 on carries a time in the last
+/// twelve months, so no publish-time rule gives this start). No release
+/// before 0.120.0 has `codex debug prompt-input` (bisected, behaviour
+/// `codex.debug-prompt-input`: 0.118.0 takes it for `codex debug` =
+/// `codex sandbox` and exits 2), so the recorder observes those through
+/// the first request `codex exec` sends to a fake Responses API, a method
+/// that agrees with `codex debug prompt-input` on the committed cases of
+/// 0.142.3 and 0.171.0 (`oracle/bisect/codex.methods.json`). An older
+/// release gets this one's profile, with a diagnostic.
+pub const FIRST_MODELLED: &str = "0.77.0";
+
+/// The first release that reads a trusted project's `.codex/config.toml`
+/// ([`Fact::ProjectConfig`]).
+pub const PROJECT_CONFIG_SINCE: &str = "0.79.0";
+
+/// The first release whose skills roots include `.agents/skills`
+/// ([`Fact::AgentsSkills`]).
+pub const AGENTS_SKILLS_SINCE: &str = "0.94.0";
 
 /// The first release that reads `.claude-plugin/plugin.json`
 /// ([`Fact::ClaudePluginManifest`]); the layout's row starts there.
@@ -325,6 +363,20 @@ pub const CURSOR_PLUGIN_SINCE: &str = "0.145.0";
 /// release that shows the newer value, oldest first. A fact is named by
 /// its field of [`Facts`].
 pub const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::ProjectConfig,
+        name: "project_config",
+        since: PROJECT_CONFIG_SINCE,
+        summary: "A trusted project's `.codex/config.toml` is a configuration layer: its settings and MCP servers apply.",
+        evidence: "bisected through `codex exec` (case `codex.fr16_project_config_needs_trust`, trusted): `codex mcp list` of 0.77.0 lists no MCP server, that of 0.79.0 the project's `search`",
+    },
+    Change {
+        fact: Fact::AgentsSkills,
+        name: "agents_skills",
+        since: AGENTS_SKILLS_SINCE,
+        summary: "The `.agents/skills` folders from the project root to cwd are skills roots beside `.codex/skills`.",
+        evidence: "bisected through `codex exec` (case `codex.duplicate_skill_names`, trusted): 0.93.0 lists no skill, 0.94.0 the root's `.agents/skills/deploy`",
+    },
     Change {
         fact: Fact::ClaudePluginManifest,
         name: "claude_plugin_manifest",
@@ -443,6 +495,8 @@ mod tests {
         assert_eq!(facts_for("0.171.0"), TABLE[2].facts);
         // Before 0.142.3: the first row's facts until each change.
         assert_eq!(facts_for(FIRST_MODELLED), TABLE[0].facts);
+        assert!(!facts_for("0.77.0").project_config && facts_for("0.79.0").project_config);
+        assert!(!facts_for("0.93.0").agents_skills && facts_for("0.94.0").agents_skills);
         assert_eq!(
             facts_for("0.121.0").plugin_manifests,
             &[".codex-plugin/plugin.json"]
