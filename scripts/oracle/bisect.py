@@ -606,16 +606,23 @@ def compare_methods(version):
     oracle = Oracle("codex")
     started = time.monotonic()
     cases = [c["id"] for c in record.load_cases() if "codex" in c.get("agents", list(record.AGENTS))]
-    differs, worded, same, failed = {}, {}, [], {}
+    differs, worded, unobserved, same, failed = {}, {}, {}, [], {}
     for case in cases:
         recorded = oracle.recorded(version, case)
         if recorded is None:
             continue
         try:
-            aspects = differing(oracle.run(version, case), recorded)
+            seen = oracle.run(version, case)
         except subprocess.CalledProcessError as e:
             failed[case] = e.returncode
             continue
+        aspects = differing(seen, recorded)
+        # The approval policy of a case with a home: `codex exec` runs
+        # with its own, so the exec method does not record `permissions`.
+        left_out = [a for a in aspects if a.endswith(".permissions") and part(seen, a) is None]
+        if left_out:
+            unobserved[case] = left_out
+            aspects = [a for a in aspects if a not in left_out]
         # A refusal both methods show with the same exit status, worded by
         # each command in its own way: `codex exec` prints the error's
         # message after `Error loading config.toml: `, `codex debug
@@ -626,14 +633,15 @@ def compare_methods(version):
             worded[case] = wording
         if set(aspects) - set(wording):
             differs[case] = [a for a in aspects if a not in wording]
-        elif not aspects:
+        elif not aspects and case not in unobserved:
             same.append(case)
         log(f"codex {version} {case}: {aspects or 'same'}")
     path = RESULTS / "codex.methods.json"
     doc = json.loads(path.read_text()) if path.exists() else {"agent": "codex", "releases": []}
     row = {"release": version, "method": record.EXEC, "against": record.PROMPT_INPUT,
-           "cases": len(same) + len(set(worded) | set(differs)), "identical": len(same),
-           "refusalWording": worded, "differs": differs,
+           "cases": len(same) + len(set(worded) | set(differs) | set(unobserved)),
+           "identical": len(same), "refusalWording": worded, "permissionsNotObserved": unobserved,
+           "differs": differs,
            "failed": failed, "runs": oracle.runs, "seconds": round(time.monotonic() - started)}
     doc["releases"] = sorted([r for r in doc["releases"] if r["release"] != version] + [row],
                              key=lambda r: version_key(r["release"]))

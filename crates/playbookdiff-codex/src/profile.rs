@@ -112,6 +112,11 @@ pub struct Facts {
     /// `.agents/skills` one, 0.107.0 all three; from 0.94.0 on, by
     /// bisection).
     pub agents_skills: bool,
+    /// A `SKILL.md` whose front matter has no `name` is named after its
+    /// folder; before, the skill is refused and not listed (case
+    /// `codex.x27_untrusted_project`, observed through `codex exec`: its
+    /// skill `kept` has a description and no name).
+    pub skill_name_from_folder: bool,
 }
 
 /// The hook events of 0.171.0 (its code; surfaces and guard reference).
@@ -232,6 +237,7 @@ pub const TABLE: &[Row] = &[
             hook_events: HOOK_EVENTS_0_171,
             project_config: false,
             agents_skills: false,
+            skill_name_from_folder: false,
         },
     },
     Row {
@@ -248,6 +254,7 @@ pub const TABLE: &[Row] = &[
             hook_events: HOOK_EVENTS_0_171,
             project_config: true,
             agents_skills: true,
+            skill_name_from_folder: true,
         },
     },
     Row {
@@ -268,6 +275,7 @@ pub const TABLE: &[Row] = &[
             hook_events: HOOK_EVENTS_0_171,
             project_config: true,
             agents_skills: true,
+            skill_name_from_folder: true,
         },
     },
 ];
@@ -297,6 +305,8 @@ pub enum Fact {
     ProjectConfig,
     /// [`Facts::agents_skills`].
     AgentsSkills,
+    /// [`Facts::skill_name_from_folder`].
+    SkillNameFromFolder,
 }
 
 impl Fact {
@@ -322,6 +332,9 @@ impl Fact {
             Fact::LongDescription => facts.long_description = newer.long_description,
             Fact::ProjectConfig => facts.project_config = newer.project_config,
             Fact::AgentsSkills => facts.agents_skills = newer.agents_skills,
+            Fact::SkillNameFromFolder => {
+                facts.skill_name_from_folder = newer.skill_name_from_folder
+            }
         }
     }
 }
@@ -376,6 +389,13 @@ pub const CHANGES: &[Change] = &[
         since: AGENTS_SKILLS_SINCE,
         summary: "The `.agents/skills` folders from the project root to cwd are skills roots beside `.codex/skills`.",
         evidence: "bisected through `codex exec` (case `codex.duplicate_skill_names`, trusted): 0.93.0 lists no skill, 0.94.0 the root's `.agents/skills/deploy`",
+    },
+    Change {
+        fact: Fact::SkillNameFromFolder,
+        name: "skill_name_from_folder",
+        since: "0.110.0",
+        summary: "A `SKILL.md` without `name` is listed under its folder's name, no longer refused.",
+        evidence: "bisected through `codex exec` (case `codex.x27_untrusted_project`, trusted): 0.107.0 lists no skill, 0.110.0 `kept`, whose `SKILL.md` has a description and no name",
     },
     Change {
         fact: Fact::ClaudePluginManifest,
@@ -497,6 +517,8 @@ mod tests {
         assert_eq!(facts_for(FIRST_MODELLED), TABLE[0].facts);
         assert!(!facts_for("0.77.0").project_config && facts_for("0.79.0").project_config);
         assert!(!facts_for("0.93.0").agents_skills && facts_for("0.94.0").agents_skills);
+        assert!(!facts_for("0.107.0").skill_name_from_folder);
+        assert!(facts_for("0.110.0").skill_name_from_folder);
         assert_eq!(
             facts_for("0.121.0").plugin_manifests,
             &[".codex-plugin/plugin.json"]
