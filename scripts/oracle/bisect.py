@@ -10,6 +10,7 @@ Usage:
     scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
     scripts/oracle/bisect.py --agent claude-code --older 2.0.59 --sample 10
     scripts/oracle/bisect.py --agent gemini --recheck
+    scripts/oracle/bisect.py --compare-methods 0.142.3
 
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
@@ -69,6 +70,14 @@ results as they are now, without running anything.
 A second `--older` run against the same profile and cases (a denser
 sample of part of the window) is merged into the file: each run's window
 and counts under `samples`.
+
+Codex releases before 0.120.0 are observed through `codex exec` (the
+recorder's `codex_method`), their observations kept apart in the cache
+(`<release>/exec/`); a behaviour with `method = "prompt-input"` or
+`"exec"` is observed by that method at every release.
+`--compare-methods VERSION` observes every Codex case of a profiled
+release through `codex exec` and compares each with the committed
+`codex debug prompt-input` observation (`codex.methods.json`).
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour

@@ -37,7 +37,11 @@ the table of path-specific files, and the `session.skills_loaded` and
 `session.mcp_servers_loaded` events give skills and MCP servers.
 
 Codex: `codex debug prompt-input` (the AGENTS.md chain text, the skills
-listed) and `codex mcp list --json`, with and without a trust entry for the
+listed; for a release before 0.120.0, which lacks the command, the input
+items of the first request `codex exec --json` sends to a fake Responses
+API on loopback, which give the same fields but `permissions`: `codex
+exec` sets its own approval policy) and `codex mcp list --json`, with and
+without a trust entry for the
 temporary repository in `$CODEX_HOME/config.toml`; for a repository whose
 `.codex` registers hooks, the app server's `hooks/list` too (each hook's
 event, file and trust status; listing runs none), and in the trusted run
