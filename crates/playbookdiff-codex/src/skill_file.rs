@@ -162,7 +162,11 @@ pub(crate) fn parse(yaml: &str, dir_name: &str, rules: Rules) -> Parsed {
             line: None,
         };
     };
-    let given = front.name.as_deref().map(collapse).filter(|n| !n.is_empty());
+    let given = front
+        .name
+        .as_deref()
+        .map(collapse)
+        .filter(|n| !n.is_empty());
     if given.is_none() && !rules.name_from_folder {
         return Parsed::Rejected {
             why: "it has no `name` (this release requires one; later releases name the skill after its folder)".to_string(),
@@ -395,10 +399,7 @@ mod tests {
     }
 
     fn rejected(yaml: &str) -> bool {
-        matches!(
-            parse(yaml, "dir", CUT),
-            Parsed::Rejected { .. }
-        )
+        matches!(parse(yaml, "dir", CUT), Parsed::Rejected { .. })
     }
 
     /// serde_yaml 0.9 reads every scalar given for a text field verbatim

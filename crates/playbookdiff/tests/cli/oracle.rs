@@ -2314,10 +2314,16 @@ fn both_codex_methods_agree_on_the_profiled_releases() {
             .filter_map(Result::ok)
             .filter(|e| !e.file_name().to_string_lossy().starts_with('_'))
             .count();
-        assert_eq!(row["cases"], committed as u64, "codex {v}: every committed case");
+        assert_eq!(
+            row["cases"], committed as u64,
+            "codex {v}: every committed case"
+        );
         for (case, aspects) in row["refusalWording"].as_object().into_iter().flatten() {
             for a in aspects.as_array().into_iter().flatten() {
-                assert!(a.as_str().is_some_and(|a| a.ends_with(".stderr")), "{case}: {a}");
+                assert!(
+                    a.as_str().is_some_and(|a| a.ends_with(".stderr")),
+                    "{case}: {a}"
+                );
             }
         }
     }
