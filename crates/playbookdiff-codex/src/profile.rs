@@ -32,7 +32,7 @@ pub enum SkillPathStyle {
 
 /// What a release does with a skill description over 1,024 characters
 /// (`crate::skill_file`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LongDescription {
     /// The skill is refused and not listed (0.120.0 to 0.141.0, case
     /// `codex.x34_long_description_boundary`: of skills of 20, 1,024 and

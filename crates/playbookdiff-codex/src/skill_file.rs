@@ -116,7 +116,7 @@ pub(crate) fn shown_description(d: &str) -> String {
 
 /// What a release accepts in a skill's front matter: the facts of its
 /// version table row ([`crate::profile::Facts`]) that [`parse`] applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Rules {
     /// A description over [`DESCRIPTION_SHOWN_LIMIT`] characters: refused
     /// or cut ([`crate::profile::Facts::long_description`]).
