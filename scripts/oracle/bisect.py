@@ -10,6 +10,7 @@ Usage:
     scripts/oracle/bisect.py --agent opencode --sample 10 --older 1.2.1
     scripts/oracle/bisect.py --agent claude-code --older 2.0.59 --sample 10
     scripts/oracle/bisect.py --agent gemini --recheck
+    scripts/oracle/bisect.py --compare-methods 0.142.3
 
 A behaviour is declared in `oracle/bisect/behaviours.toml`: the agent, the
 two profiled releases it lies between (`from`, which does not show it, and
@@ -69,6 +70,14 @@ results as they are now, without running anything.
 A second `--older` run against the same profile and cases (a denser
 sample of part of the window) is merged into the file: each run's window
 and counts under `samples`.
+
+Codex releases before 0.120.0 are observed through `codex exec` (the
+recorder's `codex_method`), their observations kept apart in the cache
+(`<release>/exec/`); a behaviour with `method = "prompt-input"` or
+`"exec"` is observed by that method at every release.
+`--compare-methods VERSION` observes every Codex case of a profiled
+release through `codex exec` and compares each with the committed
+`codex debug prompt-input` observation (`codex.methods.json`).
 
 `--unexplained` lists, for the agent's two profiled releases, each case
 and aspect whose recorded observations differ and that no behaviour
@@ -195,7 +204,7 @@ class Oracle:
     def runnable(self, version, case=None):
         """True when `version` installs with its platform executable (or,
         without installing, when `case` was observed with it before)."""
-        if case and (CACHE / self.agent / version / f"{case}.json").exists():
+        if case and self.cached(version, case).exists():
             return True
         if version in self.unrunnable:
             return False
@@ -217,13 +226,27 @@ class Oracle:
         path = record.OBSERVATIONS / self.agent / version / f"{case}.json"
         return json.loads(path.read_text()) if path.exists() else None
 
+    def cached(self, version, case):
+        """Where the observation of `case` with `version` is kept: a Codex
+        release observed through `codex exec` ([`record.codex_method`])
+        in a folder `exec` of its own, apart from its `codex debug
+        prompt-input` observations."""
+        d = CACHE / self.agent / version
+        if self.agent == "codex" and record.codex_method(version) == record.EXEC:
+            d = d / record.EXEC
+        return d / f"{case}.json"
+
     def observe(self, version, case):
         """The observation of `case` with `version`: committed, cached, or
         run now (inside `unshare -n`, under `nice -n 10`)."""
         obs = self.recorded(version, case)
         if obs is not None:
             return obs
-        path = CACHE / self.agent / version / f"{case}.json"
+        return self.run(version, case)
+
+    def run(self, version, case):
+        """The observation of `case` with `version`, cached, or run now."""
+        path = self.cached(version, case)
         if not path.exists():
             self.exe(version)
             if case not in self.cases:
@@ -328,9 +351,21 @@ def window_start(b):
 def bisect(b):
     """Binary search of behaviour `b` over its window; returns the result
     record (see the module doc). A behaviour with `published_since` is the
-    window's first release by publish time ([`window_start`])."""
+    window's first release by publish time ([`window_start`]). A Codex
+    behaviour with `method` (`prompt-input` or `exec`) is observed by that
+    method at every release ([`record.codex_method`])."""
     if "published_since" in b:
         return window_start(b)
+    if b.get("method"):
+        os.environ["ORACLE_CODEX_METHOD"] = b["method"]
+    try:
+        return search(b)
+    finally:
+        os.environ.pop("ORACLE_CODEX_METHOD", None)
+
+
+def search(b):
+    """The binary search of [`bisect`]."""
     oracle = Oracle(b["agent"])
     started = time.monotonic()
     releases = window(b["agent"], b["from"], b["to"])
@@ -494,7 +529,11 @@ def sample(agent, count, only=None):
 # servers of `.mcp.json`).
 OLDER_CASES = {
     "claude-code": ["claude.c12_rule_imports", "claude.c03_mcp_json_ancestors"],
-    "codex": [],
+    # Codex: the chain of AGENTS.md files below the root with its budget,
+    # the project configuration's trust gate (and its MCP server), skills
+    # of the same name in two folders.
+    "codex": ["codex.fr12_budget_shared_across_chain.in-apps-go",
+              "codex.fr16_project_config_needs_trust", "codex.duplicate_skill_names"],
     # OpenCode has one profile and no behaviour: one case per surface
     # (instruction files and on-demand rules, configured instructions,
     # agents and commands, MCP servers, skills).
@@ -551,7 +590,7 @@ def write_older(agent, doc):
     path = RESULTS / f"{agent}.older.json"
     old = json.loads(path.read_text()) if path.exists() else None
     run = {"window": doc["window"], "installs": doc["installs"], "runs": doc["runs"]}
-    if not old or (old["profile"], old["cases"]) != (doc["profile"], doc["cases"]):
+    if not old or (old["profile"], old.get("cases")) != (doc["profile"], doc["cases"]):
         record.write_json(path, {**doc, "samples": [run]})
         return
     samples = [r for r in old.get("samples", [{k: old[k] for k in ("window", "installs", "runs")}])
@@ -564,6 +603,60 @@ def write_older(agent, doc):
         "releases": sorted(rows, key=lambda r: version_key(r["release"])), "samples": samples})
 
 
+def compare_methods(version):
+    """Observes every Codex case of `oracle/cases.toml` with `version`
+    through `codex exec` (the method of the releases before
+    `codex debug prompt-input`) and compares each observation with the
+    one committed for that release, recorded with `codex debug
+    prompt-input`: the cases on which the two methods agree, and for each
+    other case the aspects that differ. Writes
+    `oracle/bisect/codex.methods.json`, merged by release."""
+    os.environ["ORACLE_CODEX_METHOD"] = record.EXEC
+    oracle = Oracle("codex")
+    started = time.monotonic()
+    cases = [c["id"] for c in record.load_cases() if "codex" in c.get("agents", list(record.AGENTS))]
+    differs, worded, unobserved, same, failed = {}, {}, {}, [], {}
+    for case in cases:
+        recorded = oracle.recorded(version, case)
+        if recorded is None:
+            continue
+        try:
+            seen = oracle.run(version, case)
+        except subprocess.CalledProcessError as e:
+            failed[case] = e.returncode
+            continue
+        aspects = differing(seen, recorded)
+        # The approval policy of a case with a home: `codex exec` runs
+        # with its own, so the exec method does not record `permissions`.
+        left_out = [a for a in aspects if a.endswith(".permissions") and part(seen, a) is None]
+        if left_out:
+            unobserved[case] = left_out
+            aspects = [a for a in aspects if a not in left_out]
+        # A refusal both methods show with the same exit status, worded by
+        # each command in its own way: `codex exec` prints the error's
+        # message after `Error loading config.toml: `, `codex debug
+        # prompt-input` the error with its file, line and causes.
+        wording = [a for a in aspects if a.endswith(".stderr")
+                   and a.removesuffix("stderr") + "exit" not in aspects]
+        if wording:
+            worded[case] = wording
+        if set(aspects) - set(wording):
+            differs[case] = [a for a in aspects if a not in wording]
+        elif not aspects and case not in unobserved:
+            same.append(case)
+        log(f"codex {version} {case}: {aspects or 'same'}")
+    path = RESULTS / "codex.methods.json"
+    doc = json.loads(path.read_text()) if path.exists() else {"agent": "codex", "releases": []}
+    row = {"release": version, "method": record.EXEC, "against": record.PROMPT_INPUT,
+           "cases": len(same) + len(set(worded) | set(differs) | set(unobserved)),
+           "identical": len(same), "refusalWording": worded, "permissionsNotObserved": unobserved,
+           "differs": differs,
+           "failed": failed, "runs": oracle.runs, "seconds": round(time.monotonic() - started)}
+    doc["releases"] = sorted([r for r in doc["releases"] if r["release"] != version] + [row],
+                             key=lambda r: version_key(r["release"]))
+    record.write_json(path, doc)
+
+
 def inside(agent, version, case_id):
     """In the namespace: one observation, printed as JSON."""
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
@@ -571,7 +664,7 @@ def inside(agent, version, case_id):
     case = next(c for c in record.load_cases() if c["id"] == case_id)
     base = None
     if agent not in ("opencode", "copilot"):
-        cached = CACHE / agent / version / "_bundled.json"
+        cached = Oracle(agent).cached(version, "_bundled")
         if cached.exists():
             base = json.loads(cached.read_text())
         else:
@@ -593,10 +686,16 @@ def main():
                    help="recompute the agreement of <agent>.sample.json from the results (no run)")
     p.add_argument("--older", metavar="START",
                    help="with --sample: sample from START to the oldest profiled release")
+    p.add_argument("--compare-methods", metavar="VERSION",
+                   help="Codex: observe every case of VERSION through `codex exec` and compare "
+                        "with its committed `codex debug prompt-input` observations")
     p.add_argument("--inside", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.inside:
         inside(*args.inside)
+        return
+    if args.compare_methods:
+        compare_methods(args.compare_methods)
         return
     if args.recheck:
         recheck(args.agent)

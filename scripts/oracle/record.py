@@ -37,7 +37,11 @@ the table of path-specific files, and the `session.skills_loaded` and
 `session.mcp_servers_loaded` events give skills and MCP servers.
 
 Codex: `codex debug prompt-input` (the AGENTS.md chain text, the skills
-listed) and `codex mcp list --json`, with and without a trust entry for the
+listed; for a release before 0.120.0, which lacks the command, the input
+items of the first request `codex exec --json` sends to a fake Responses
+API on loopback, which give the same fields but `permissions`: `codex
+exec` sets its own approval policy) and `codex mcp list --json`, with and
+without a trust entry for the
 temporary repository in `$CODEX_HOME/config.toml`; for a repository whose
 `.codex` registers hooks, the app server's `hooks/list` too (each hook's
 event, file and trust status; listing runs none), and in the trusted run
@@ -958,6 +962,162 @@ ROOT_LINE = re.compile(r"^- `?(r\d+)`? = `?([^`\n]+)`?$", re.M)
 SKILL_LINE = re.compile(r"^- (.*) \(file: ([^\n]*)\)$")
 
 
+# How the recorder reads what Codex sends the model: `codex debug
+# prompt-input` (0.120.0 on), or for an older release, which has no such
+# command, the first request `codex exec` sends to a fake Responses API.
+PROMPT_INPUT = "prompt-input"
+EXEC = "exec"
+# The first release with `codex debug prompt-input` (bisected, behaviour
+# `codex.debug-prompt-input`: 0.118.0 takes it for `codex debug` =
+# `codex sandbox` and exits 2).
+PROMPT_INPUT_SINCE = "0.120.0"
+
+
+def release_key(version):
+    """Numeric sort key of a release version (`0.9.0` < `0.10.0`)."""
+    return [int(p) for p in re.split(r"[-+]", version)[0].split(".")]
+
+
+def codex_method(version):
+    """The observation method for Codex `version`: `prompt-input` from
+    [`PROMPT_INPUT_SINCE`] on, `exec` before; `ORACLE_CODEX_METHOD=exec`
+    (or `prompt-input`) forces one, to compare the two on one release."""
+    forced = os.environ.get("ORACLE_CODEX_METHOD")
+    if forced in (PROMPT_INPUT, EXEC):
+        return forced
+    return PROMPT_INPUT if release_key(version) >= release_key(PROMPT_INPUT_SINCE) else EXEC
+
+
+# The skills section older releases append to the AGENTS.md message
+# (0.77.0 to 0.107.0; later ones send it as a message of its own,
+# `<skills_instructions>`), by the sentence that opens it.
+SKILLS_SECTION = re.compile(
+    r"(?:^|\n\n)## Skills\n(?=These skills are discovered|A skill is a set of local instructions)")
+
+
+def codex_prompt(items, norm, codex_home):
+    """The AGENTS.md chain (`{cwd, text}` or None), the repository's and
+    user's skills (name, description, path) and the system skills (name,
+    path) of the input items Codex sends the model. A skills section
+    inside the AGENTS.md message is a listing, not part of the chain: a
+    message left with no text but the listing is no chain."""
+    chain, skills, system = None, [], []
+    for _, text in codex_items(items):
+        m = AGENTS_HEADER.match(text)
+        listing = None
+        if m and chain is None:
+            inner = text[m.end():]
+            if inner.endswith("\n</INSTRUCTIONS>"):
+                inner = inner[: -len("\n</INSTRUCTIONS>")]
+            cut = SKILLS_SECTION.search(inner)
+            if cut:
+                inner, listing = inner[:cut.start()], inner[cut.end():]
+            if inner:
+                chain = {"cwd": norm.path(m.group(1)), "text": norm.text(inner)}
+        if "<skills_instructions>" in text:
+            listing = text
+        if listing is not None:
+            codex_listed(listing, norm, codex_home, skills, system)
+    return chain, skills, system
+
+
+def codex_listed(text, norm, codex_home, skills, system):
+    """Appends each skill line of the listing `text` to `skills`, or for
+    a system skill of `codex_home` to `system`."""
+    roots = {k: v for k, v in ROOT_LINE.findall(text)}
+    for line in text.split("\n"):
+        s = SKILL_LINE.match(line)
+        if not s:
+            continue
+        head, loc = s.group(1), s.group(2)
+        first, _, rest = loc.partition("/")
+        if first in roots:
+            loc = roots[first].rstrip("/") + "/" + rest
+        name, _, desc = head.partition(": ")
+        if loc.startswith(str(codex_home / "skills" / ".system")):
+            # The system skills Codex writes into its home: kept apart,
+            # by name and path, for a case with a home.
+            system.append({"name": name, "path": norm.path(loc)})
+            continue
+        skills.append({"name": name, "description": desc, "path": norm.path(loc)})
+
+
+class FakeResponses:
+    """An OpenAI Responses API on 127.0.0.1 that records each `POST
+    .../responses` body and answers HTTP 400, so `codex exec` stops after
+    its first request; `GET .../models` gets an empty list."""
+
+    def __init__(self):
+        self.requests = []
+        api = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def answer(self, status, value):
+                msg = json.dumps(value).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(msg)))
+                self.end_headers()
+                self.wfile.write(msg)
+
+            def do_GET(self):
+                if self.path.rstrip("/").endswith("/models"):
+                    return self.answer(200, {"object": "list", "data": [], "models": []})
+                self.answer(404, {})
+
+            def do_POST(self):
+                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+                if self.path.rstrip("/").endswith("/responses"):
+                    try:
+                        api.requests.append(json.loads(raw))
+                    except ValueError:
+                        pass
+                self.answer(400, {"error": {"message": "oracle", "type": "invalid_request_error"}})
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def codex_exec_args(port):
+    """`codex exec` sending its requests to the fake Responses API on
+    `port`, once (no retry), with the release's default model."""
+    provider = "model_providers.oracle"
+    return ["exec", "--json", "--skip-git-repo-check",
+            "-c", "model_provider=oracle", "-c", f'{provider}.name="oracle"',
+            "-c", f'{provider}.base_url="http://127.0.0.1:{port}/v1"',
+            "-c", f'{provider}.wire_api="responses"', "-c", f'{provider}.env_key="ORACLE_KEY"',
+            "-c", f"{provider}.request_max_retries=0", "-c", f"{provider}.stream_max_retries=0",
+            "hi"]
+
+
+def codex_exec_items(codex, cwd, env, work):
+    """(exit status, input items of the first request, standard error) of
+    `codex exec` (started by the command `codex`) against a fake Responses
+    API: status 0 with the items once a request came, whatever `codex exec`
+    returned after the API refused it; otherwise its status and no
+    items."""
+    api = FakeResponses()
+    try:
+        rc = run_logged(codex + codex_exec_args(api.port), cwd, dict(env, ORACLE_KEY="oracle-dummy"),
+                        work / "out", work / "err")
+    finally:
+        api.close()
+    err = (work / "err").read_text(errors="replace")
+    if api.requests:
+        return 0, api.requests[0].get("input") or [], err
+    return (rc if rc != 0 else "no-request"), None, err
+
+
 def codex_items(items):
     for it in items if isinstance(items, list) else []:
         for c in it.get("content") or []:
@@ -965,9 +1125,12 @@ def codex_items(items):
                 yield it.get("role"), c["text"]
 
 
-def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
+def run_codex_once(exe, case, work, trusted, codex_home, entries=None, method=PROMPT_INPUT):
     """One run; `entries` (directory -> trust level) replaces the single
-    trust entry of a trusted run with the case's own entries."""
+    trust entry of a trusted run with the case's own entries. `method`
+    ([`codex_method`]) is how the prompt is read: `codex debug
+    prompt-input`, or the first request of `codex exec` to a fake
+    Responses API."""
     repo = repo_dir(case, work)
     # A case with a fixture home: HOME is that home and CODEX_HOME its
     # `.codex`; otherwise both are one empty directory, as always.
@@ -996,49 +1159,28 @@ def run_codex_once(exe, case, work, trusted, codex_home, entries=None):
         return rc, (work / "out").read_text(errors="replace"), \
             (work / "err").read_text(errors="replace")
 
-    obs = {}
-    rc, out, err = run(["debug", "prompt-input"])
+    if method == EXEC:
+        rc, items, err = codex_exec_items(codex, cwd, env, work)
+    else:
+        rc, out, err = run(["debug", "prompt-input"])
+        items = out
     if rc != 0:
-        obs["exit"] = rc
-        obs["stderr"] = clean_stderr(norm.text(err))
-        return obs
-    obs["exit"] = 0
+        return {"exit": rc, "stderr": clean_stderr(norm.text(err))}
+    obs = {"exit": 0}
     try:
-        items = json.loads(out)
+        items = json.loads(items) if isinstance(items, str) else items
     except ValueError:
         obs["exit"] = "unparsable-output"
         return obs
-    chain = None
-    skills, system = [], []
-    for role, text in codex_items(items):
-        m = AGENTS_HEADER.match(text)
-        if m and chain is None:
-            inner = text[m.end():]
-            if inner.endswith("\n</INSTRUCTIONS>"):
-                inner = inner[: -len("\n</INSTRUCTIONS>")]
-            chain = {"cwd": norm.path(m.group(1)), "text": norm.text(inner)}
-        if "<skills_instructions>" in text:
-            roots = {k: v for k, v in ROOT_LINE.findall(text)}
-            for line in text.split("\n"):
-                s = SKILL_LINE.match(line)
-                if not s:
-                    continue
-                head, loc = s.group(1), s.group(2)
-                first, _, rest = loc.partition("/")
-                if first in roots:
-                    loc = roots[first].rstrip("/") + "/" + rest
-                name, _, desc = head.partition(": ")
-                if loc.startswith(str(codex_home / "skills" / ".system")):
-                    # The system skills Codex writes into its home: kept
-                    # apart, by name and path, for a case with a home.
-                    system.append({"name": name, "path": norm.path(loc)})
-                    continue
-                skills.append({"name": name, "description": desc, "path": norm.path(loc)})
+    chain, skills, system = codex_prompt(items, norm, codex_home)
     obs["agentsMd"] = chain
     obs["skills"] = skills
     if case.get("home"):
         obs["systemSkills"] = system
-        obs["permissions"] = codex_permissions(codex_items(items))
+        # `codex exec` runs with its own approval policy (`never`), not
+        # the one the layers give: the exec method leaves it out.
+        if method != EXEC:
+            obs["permissions"] = codex_permissions(codex_items(items))
     rc, out, err = run(["mcp", "list", "--json"])
     if rc == 0:
         try:
@@ -1222,11 +1364,12 @@ def has_codex_folder(repo):
     return False
 
 
-def run_codex(exe, case, work):
+def run_codex(exe, case, work, method=PROMPT_INPUT):
     """Trusted always; untrusted too when a `.codex` folder exists (the
     only input trust changes for a repository without user configuration);
     and with the case's own `trust` entries (directory -> level) when it
-    has them, recorded as `entries`."""
+    has them, recorded as `entries`. Each run reads the prompt by
+    `method` ([`codex_method`])."""
     obs = {}
     modes = (True, False) if has_codex_folder(repo_dir(case, work)) else (True,)
     for trusted in modes:
@@ -1234,12 +1377,12 @@ def run_codex(exe, case, work):
         sub.mkdir()
         # The same repository path for both runs, so trust entries match.
         obs["trusted" if trusted else "untrusted"] = run_codex_once(
-            exe, case, work, trusted, sub / "codex-home")
+            exe, case, work, trusted, sub / "codex-home", method=method)
     if case.get("trust"):
         sub = work / "entries"
         sub.mkdir()
         obs["entries"] = run_codex_once(
-            exe, case, work, False, sub / "codex-home", entries=case["trust"])
+            exe, case, work, False, sub / "codex-home", entries=case["trust"], method=method)
     return obs
 
 
@@ -2269,7 +2412,7 @@ def observe(agent, version, exe, case, bundled):
         elif agent == "copilot":
             obs = run_copilot(exe, case, work)
         else:
-            obs = run_codex(exe, case, work)
+            obs = run_codex(exe, case, work, codex_method(version))
     head = {"agent": agent, "version": version, "case": case["id"],
             "cwd": case.get("cwd", "."), "target": case.get("target")}
     head.update(obs)
@@ -2292,7 +2435,7 @@ def bundled_baseline(agent, version, exe):
         elif agent == "copilot":
             obs = run_copilot(exe, case, work)
         else:
-            obs = run_codex(exe, case, work)
+            obs = run_codex(exe, case, work, codex_method(version))
     return obs
 
 

@@ -145,3 +145,49 @@ class InlinedInstructions(unittest.TestCase):
         self.assertEqual(sorted(self.found("tests never small\napi commit\nnever")),
                          [".claude/rules/w.md", ".github/instructions/a.instructions.md",
                           ".github/instructions/t.instructions.md"])
+
+
+class CodexPromptOfBothMethods(unittest.TestCase):
+    """The input items of a `codex exec` request of an older release (the
+    skills listed inside the AGENTS.md message) give the same fields as
+    those of a newer release (the listing a message of its own)."""
+
+    REPO, HOME = Path("/r"), Path("/h")
+    LISTING = ("## Skills\nA skill is a set of local instructions to follow that is stored in "
+               "a `SKILL.md` file.\n### Available skills\n"
+               "- kept: A repo skill. (file: /r/.agents/skills/kept/SKILL.md)\n"
+               "- skill-creator: Guide. (file: /h/skills/.system/skill-creator/SKILL.md)\n")
+
+    def prompt(self, *texts):
+        items = [{"type": "message", "role": "user",
+                  "content": [{"type": "input_text", "text": t}]} for t in texts]
+        norm = record.Normalizer(self.REPO, self.HOME, Path("/t"))
+        return record.codex_prompt(items, norm, self.HOME)
+
+    def test_a_listing_inside_the_agents_message_is_cut_from_the_chain(self):
+        old = self.prompt("# AGENTS.md instructions for /r\n\n<INSTRUCTIONS>\nRoot.\n\n\n"
+                          + self.LISTING + "\n</INSTRUCTIONS>")
+        new = self.prompt("<skills_instructions>\n" + self.LISTING + "</skills_instructions>",
+                          "# AGENTS.md instructions for /r\n\n<INSTRUCTIONS>\nRoot.\n\n</INSTRUCTIONS>")
+        self.assertEqual(old, new)
+        chain, skills, system = old
+        self.assertEqual(chain, {"cwd": ".", "text": "Root.\n"})
+        self.assertEqual([s["path"] for s in skills], [".agents/skills/kept/SKILL.md"])
+        self.assertEqual([s["name"] for s in system], ["skill-creator"])
+
+    def test_a_message_holding_only_the_listing_is_no_chain(self):
+        chain, skills, _ = self.prompt(
+            "# AGENTS.md instructions for /r\n\n<INSTRUCTIONS>\n" + self.LISTING + "\n</INSTRUCTIONS>")
+        self.assertIsNone(chain)
+        self.assertEqual(len(skills), 1)
+
+    def test_a_skills_heading_of_the_file_itself_stays_in_the_chain(self):
+        chain, skills, _ = self.prompt(
+            "# AGENTS.md instructions for /r\n\n<INSTRUCTIONS>\n## Skills\nWe test.\n\n</INSTRUCTIONS>")
+        self.assertEqual(chain["text"], "## Skills\nWe test.\n")
+        self.assertEqual(skills, [])
+
+    def test_the_method_follows_the_release(self):
+        self.assertEqual(record.codex_method("0.118.0"), record.EXEC)
+        self.assertEqual(record.codex_method("0.120.0"), record.PROMPT_INPUT)
+        self.assertEqual(record.codex_method("0.171.0"), record.PROMPT_INPUT)

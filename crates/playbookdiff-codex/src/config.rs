@@ -401,6 +401,32 @@ pub(crate) fn read_error(
     ));
 }
 
+/// For a release without [`crate::profile::Facts::project_config`]: no
+/// project layer is read; each `<dir>/.codex/config.toml` of `chain` that
+/// exists is reported as not applied (`version`: the release analysed;
+/// `since`: the first release that reads the layer, found by bisection).
+pub(crate) fn release_reads_no_layer(
+    cx: &mut Cx<'_, '_>,
+    chain: &[RepoPath],
+    version: &str,
+    since: &str,
+) -> Vec<LoadedLayer> {
+    for dir in chain {
+        let Some(path) = dir.join(crate::CONFIG.relative()) else {
+            continue;
+        };
+        if matches!(cx.resolve(&path), Resolved::Missing) {
+            continue;
+        }
+        let msg = format!("{q} is not read: Codex {version} reads no project `.codex/config.toml` (releases from {since} on do), so none of its settings or MCP servers apply; upgrade Codex to use it.", q = problems::quote(&path));
+        cx.diag(
+            Diagnostic::new(DiagnosticCode::ConfigLayerNotApplied, msg)
+                .at(SourceRef::project(path.clone(), SourceFormat::Toml)),
+        );
+    }
+    Vec::new()
+}
+
 /// Reads `<dir>/.codex/config.toml` for every directory of `chain` (root
 /// first), following links inside the repository only.
 pub(crate) fn load_layers(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<LoadedLayer> {

@@ -289,7 +289,7 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         base: Compilation::new(repo, context, HARNESS),
         trust: inputs.trust.or(user_trust.as_deref()),
         project_root: RepoPath::root(),
-        long_description: facts.long_description,
+        skill_rules: skill_file::Rules::of(&facts),
     };
     let chain = context.cwd.ancestors_root_first();
 
@@ -303,7 +303,11 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         None => (Vec::new(), chain),
     };
 
-    let loaded = config::load_layers(&mut cx, &chain);
+    let loaded = if facts.project_config {
+        config::load_layers(&mut cx, &chain)
+    } else {
+        config::release_reads_no_layer(&mut cx, &chain, version, profile::PROJECT_CONFIG_SINCE)
+    };
     let mut all_layers = match &machine {
         Some(m) => {
             cx.diags.extend(m.diagnostics.iter().cloned());
@@ -495,9 +499,10 @@ pub(crate) struct Cx<'r, 't> {
     /// Codex's project root: the repository root, or a nested directory
     /// holding `.git` between it and cwd.
     pub project_root: RepoPath,
-    /// What the release does with a skill description over the limit
-    /// ([`profile::Facts::long_description`]).
-    pub long_description: skill_file::LongDescription,
+    /// What the release accepts in a skill's front matter
+    /// ([`profile::Facts::long_description`],
+    /// [`profile::Facts::skill_name_from_folder`]).
+    pub(crate) skill_rules: skill_file::Rules,
 }
 
 impl<'r, 't> std::ops::Deref for Cx<'r, 't> {

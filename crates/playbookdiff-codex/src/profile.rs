@@ -7,11 +7,12 @@
 //! found by bisection over the published releases with the real agent
 //! (`scripts/oracle/bisect.py`, `oracle/bisect/codex.json`; the registry's
 //! `bisected` test fails when the two disagree), so [`facts_for`] models
-//! every release from 0.120.0 to 0.171.0: the first row's facts, each
+//! every release from 0.77.0 to 0.171.0: the first row's facts, each
 //! replaced by the next row's from its first release on. Everything not
 //! in this table is the same in every modelled release. Each fact says where it comes from: the
 //! openai/codex sources (`codex-rs/...` paths) and the release's own
-//! `codex debug prompt-input` output on a small repository.
+//! `codex debug prompt-input` output on a small repository (before 0.120.0,
+//! the first request of `codex exec`).
 
 use playbookdiff_model::profile::{at_least, ReleaseChange};
 
@@ -31,7 +32,7 @@ pub enum SkillPathStyle {
 
 /// What a release does with a skill description over 1,024 characters
 /// (`crate::skill_file`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LongDescription {
     /// The skill is refused and not listed (0.120.0 to 0.141.0, case
     /// `codex.x34_long_description_boundary`: of skills of 20, 1,024 and
@@ -113,6 +114,24 @@ pub struct Facts {
     /// `oracle.local_user_layers.home-codex-approval-on-failure` and
     /// `...home-codex-global.managed-codex-approval-legacy`).
     pub on_failure_as_on_request: bool,
+    /// A trusted project's `.codex/config.toml` is a configuration layer
+    /// (its settings, MCP servers and `project_doc_fallback_filenames`);
+    /// before, Codex reads no project configuration at all (case
+    /// `codex.fr16_project_config_needs_trust`, observed through `codex
+    /// exec`: 0.77.0 lists no MCP server, 0.79.0 the project's `search`).
+    pub project_config: bool,
+    /// The `.agents/skills` folders from the project root to cwd are
+    /// skills roots; before, only `.codex/skills` folders are (case
+    /// `codex.x26_codex_skills_root`, observed through `codex exec`:
+    /// 0.77.0 and 0.92.0 list its two `.codex/skills` skills and not the
+    /// `.agents/skills` one, 0.107.0 all three; from 0.94.0 on, by
+    /// bisection).
+    pub agents_skills: bool,
+    /// A `SKILL.md` whose front matter has no `name` is named after its
+    /// folder; before, the skill is refused and not listed (case
+    /// `codex.x27_untrusted_project`, observed through `codex exec`: its
+    /// skill `kept` has a description and no name).
+    pub skill_name_from_folder: bool,
 }
 
 /// The hook events of 0.171.0 (its code; surfaces and guard reference).
@@ -233,6 +252,9 @@ pub const TABLE: &[Row] = &[
             hook_events: HOOK_EVENTS_0_171,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
+            project_config: false,
+            agents_skills: false,
+            skill_name_from_folder: false,
         },
     },
     Row {
@@ -249,6 +271,9 @@ pub const TABLE: &[Row] = &[
             hook_events: HOOK_EVENTS_0_171,
             untrusted_policy_refused: false,
             on_failure_as_on_request: false,
+            project_config: true,
+            agents_skills: true,
+            skill_name_from_folder: true,
         },
     },
     Row {
@@ -269,6 +294,9 @@ pub const TABLE: &[Row] = &[
             hook_events: HOOK_EVENTS_0_171,
             untrusted_policy_refused: true,
             on_failure_as_on_request: true,
+            project_config: true,
+            agents_skills: true,
+            skill_name_from_folder: true,
         },
     },
 ];
@@ -298,6 +326,12 @@ pub enum Fact {
     UntrustedPolicyRefused,
     /// [`Facts::on_failure_as_on_request`].
     OnFailureAsOnRequest,
+    /// [`Facts::project_config`].
+    ProjectConfig,
+    /// [`Facts::agents_skills`].
+    AgentsSkills,
+    /// [`Facts::skill_name_from_folder`].
+    SkillNameFromFolder,
 }
 
 impl Fact {
@@ -327,6 +361,11 @@ impl Fact {
             Fact::OnFailureAsOnRequest => {
                 facts.on_failure_as_on_request = newer.on_failure_as_on_request
             }
+            Fact::ProjectConfig => facts.project_config = newer.project_config,
+            Fact::AgentsSkills => facts.agents_skills = newer.agents_skills,
+            Fact::SkillNameFromFolder => {
+                facts.skill_name_from_folder = newer.skill_name_from_folder
+            }
         }
     }
 }
@@ -334,15 +373,27 @@ impl Fact {
 /// One fact's change: the newer row's value holds from release `since` on.
 pub type Change = playbookdiff_model::profile::FactChange<Fact>;
 
-/// The first release the adapter models. The window of the last twelve
-/// months starts at 0.77.0 (npm publish time 2026-01-15), but no release
-/// before 0.120.0 has `codex debug prompt-input`, which the recorder
-/// observes Codex with (the command is taken for `codex debug` =
-/// `codex sandbox` and exits 2): bisected (behaviour
-/// `codex.debug-prompt-input`, case `codex.x27_untrusted_project`),
-/// 0.118.0 exits 2, 0.120.0 prints the prompt. An older release gets this
-/// one's profile, with a diagnostic.
-pub const FIRST_MODELLED: &str = "0.120.0";
+/// The first release the adapter models, the first of the window of the
+/// last twelve months as the version table counts it (npm publish time
+/// 2026-01-15; the registry's publish times do not follow the version
+/// order, and every release from 0.21.0 on carries a time in the last
+/// twelve months, so no publish-time rule gives this start). No release
+/// before 0.120.0 has `codex debug prompt-input` (bisected, behaviour
+/// `codex.debug-prompt-input`: 0.118.0 takes it for `codex debug` =
+/// `codex sandbox` and exits 2), so the recorder observes those through
+/// the first request `codex exec` sends to a fake Responses API, a method
+/// that agrees with `codex debug prompt-input` on the committed cases of
+/// 0.142.3 and 0.171.0 (`oracle/bisect/codex.methods.json`). An older
+/// release gets this one's profile, with a diagnostic.
+pub const FIRST_MODELLED: &str = "0.77.0";
+
+/// The first release that reads a trusted project's `.codex/config.toml`
+/// ([`Fact::ProjectConfig`]).
+pub const PROJECT_CONFIG_SINCE: &str = "0.79.0";
+
+/// The first release whose skills roots include `.agents/skills`
+/// ([`Fact::AgentsSkills`]).
+pub const AGENTS_SKILLS_SINCE: &str = "0.94.0";
 
 /// The first release that reads `.claude-plugin/plugin.json`
 /// ([`Fact::ClaudePluginManifest`]); the layout's row starts there.
@@ -356,6 +407,27 @@ pub const CURSOR_PLUGIN_SINCE: &str = "0.145.0";
 /// release that shows the newer value, oldest first. A fact is named by
 /// its field of [`Facts`].
 pub const CHANGES: &[Change] = &[
+    Change {
+        fact: Fact::ProjectConfig,
+        name: "project_config",
+        since: PROJECT_CONFIG_SINCE,
+        summary: "A trusted project's `.codex/config.toml` is a configuration layer: its settings and MCP servers apply.",
+        evidence: "bisected through `codex exec` (case `codex.fr16_project_config_needs_trust`, trusted): `codex mcp list` of 0.77.0 lists no MCP server, that of 0.79.0 the project's `search`",
+    },
+    Change {
+        fact: Fact::AgentsSkills,
+        name: "agents_skills",
+        since: AGENTS_SKILLS_SINCE,
+        summary: "The `.agents/skills` folders from the project root to cwd are skills roots beside `.codex/skills`.",
+        evidence: "bisected through `codex exec` (case `codex.duplicate_skill_names`, trusted): 0.93.0 lists no skill, 0.94.0 the root's `.agents/skills/deploy`",
+    },
+    Change {
+        fact: Fact::SkillNameFromFolder,
+        name: "skill_name_from_folder",
+        since: "0.110.0",
+        summary: "A `SKILL.md` without `name` is listed under its folder's name, no longer refused.",
+        evidence: "bisected through `codex exec` (case `codex.x27_untrusted_project`, trusted): 0.107.0 lists no skill, 0.110.0 `kept`, whose `SKILL.md` has a description and no name",
+    },
     Change {
         fact: Fact::ClaudePluginManifest,
         name: "claude_plugin_manifest",
@@ -488,6 +560,10 @@ mod tests {
         assert_eq!(facts_for("0.171.0"), TABLE[2].facts);
         // Before 0.142.3: the first row's facts until each change.
         assert_eq!(facts_for(FIRST_MODELLED), TABLE[0].facts);
+        assert!(!facts_for("0.77.0").project_config && facts_for("0.79.0").project_config);
+        assert!(!facts_for("0.93.0").agents_skills && facts_for("0.94.0").agents_skills);
+        assert!(!facts_for("0.107.0").skill_name_from_folder);
+        assert!(facts_for("0.110.0").skill_name_from_folder);
         assert_eq!(
             facts_for("0.121.0").plugin_manifests,
             &[".codex-plugin/plugin.json"]

@@ -114,13 +114,36 @@ pub(crate) fn shown_description(d: &str) -> String {
     }
 }
 
+/// What a release accepts in a skill's front matter: the facts of its
+/// version table row ([`crate::profile::Facts`]) that [`parse`] applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Rules {
+    /// A description over [`DESCRIPTION_SHOWN_LIMIT`] characters: refused
+    /// or cut ([`crate::profile::Facts::long_description`]).
+    pub(crate) long: LongDescription,
+    /// A front matter without `name` names the skill after its folder;
+    /// otherwise the skill is refused
+    /// ([`crate::profile::Facts::skill_name_from_folder`]).
+    pub(crate) name_from_folder: bool,
+}
+
+impl Rules {
+    /// The rules of the release whose facts are `facts`.
+    pub(crate) fn of(facts: &crate::profile::Facts) -> Rules {
+        Rules {
+            long: facts.long_description,
+            name_from_folder: facts.skill_name_from_folder,
+        }
+    }
+}
+
 /// Parses `yaml` as Codex does, `dir_name` being the name of the folder
-/// holding `SKILL.md` (the default name). When serde_yaml rejects the
-/// text, the colon repair is tried: each top-level plain scalar holding
-/// `: ` is quoted and the text parsed again (`Build for AWS: ECS` loads in
-/// both profiled releases). A description over
-/// [`DESCRIPTION_SHOWN_LIMIT`] characters is rejected when `long` says so.
-pub(crate) fn parse(yaml: &str, dir_name: &str, long: LongDescription) -> Parsed {
+/// holding `SKILL.md` (the default name, when `rules` allow one). When
+/// serde_yaml rejects the text, the colon repair is tried: each top-level
+/// plain scalar holding `: ` is quoted and the text parsed again (`Build
+/// for AWS: ECS` loads in both profiled releases). A description over
+/// [`DESCRIPTION_SHOWN_LIMIT`] characters is rejected when `rules` say so.
+pub(crate) fn parse(yaml: &str, dir_name: &str, rules: Rules) -> Parsed {
     let (front, repaired) = match serde_yaml::from_str::<Option<Front>>(yaml) {
         Ok(f) => (f, false),
         Err(e) => match repair(yaml).and_then(|r| serde_yaml::from_str::<Option<Front>>(&r).ok()) {
@@ -139,12 +162,18 @@ pub(crate) fn parse(yaml: &str, dir_name: &str, long: LongDescription) -> Parsed
             line: None,
         };
     };
-    let name = front
+    let given = front
         .name
         .as_deref()
         .map(collapse)
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| collapse(dir_name));
+        .filter(|n| !n.is_empty());
+    if given.is_none() && !rules.name_from_folder {
+        return Parsed::Rejected {
+            why: "it has no `name` (this release requires one; later releases name the skill after its folder)".to_string(),
+            line: None,
+        };
+    }
+    let name = given.unwrap_or_else(|| collapse(dir_name));
     let name = if name.is_empty() {
         "skill".to_string()
     } else {
@@ -162,7 +191,7 @@ pub(crate) fn parse(yaml: &str, dir_name: &str, long: LongDescription) -> Parsed
         };
     }
     let n = description.chars().count();
-    if long == LongDescription::Refused && n > DESCRIPTION_SHOWN_LIMIT {
+    if rules.long == LongDescription::Refused && n > DESCRIPTION_SHOWN_LIMIT {
         return Parsed::Rejected {
             why: format!("its description is {n} characters long, over this release's limit of {DESCRIPTION_SHOWN_LIMIT} (later releases cut it)"),
             line: None,
@@ -354,8 +383,14 @@ pub(crate) fn policy(text: &str) -> Policy {
 mod tests {
     use super::*;
 
+    /// The rules of the newest profiled release.
+    const CUT: Rules = Rules {
+        long: LongDescription::Cut,
+        name_from_folder: true,
+    };
+
     fn ok(yaml: &str) -> (String, String) {
-        match parse(yaml, "dir", LongDescription::Cut) {
+        match parse(yaml, "dir", CUT) {
             Parsed::Ok {
                 name, description, ..
             } => (name, description),
@@ -364,10 +399,7 @@ mod tests {
     }
 
     fn rejected(yaml: &str) -> bool {
-        matches!(
-            parse(yaml, "dir", LongDescription::Cut),
-            Parsed::Rejected { .. }
-        )
+        matches!(parse(yaml, "dir", CUT), Parsed::Rejected { .. })
     }
 
     /// serde_yaml 0.9 reads every scalar given for a text field verbatim
@@ -450,7 +482,7 @@ mod tests {
         );
         assert_eq!(ok("name: colon2: x\ndescription: d").0, "colon2: x");
         assert!(matches!(
-            parse("description: a: b", "dir", LongDescription::Cut),
+            parse("description: a: b", "dir", CUT),
             Parsed::Ok { repaired: true, .. }
         ));
     }
@@ -464,6 +496,25 @@ mod tests {
         assert_eq!(shown_description("short"), "short");
     }
 
+    /// Before 0.110.0 a skill without `name` is refused; from it on it is
+    /// named after its folder (case `codex.x27_untrusted_project`).
+    #[test]
+    fn a_missing_name_is_the_folders_from_0_110() {
+        assert_eq!(ok("description: d").0, "dir");
+        let old = Rules {
+            name_from_folder: false,
+            ..CUT
+        };
+        assert!(matches!(
+            parse("description: d", "dir", old),
+            Parsed::Rejected { .. }
+        ));
+        assert!(matches!(
+            parse("name: n\ndescription: d", "dir", old),
+            Parsed::Ok { .. }
+        ));
+    }
+
     /// Before 0.142.0 a description over the limit refuses the skill;
     /// one at the limit is kept.
     #[test]
@@ -471,7 +522,14 @@ mod tests {
         let yaml = |n: usize| format!("name: s\ndescription: {}", "d".repeat(n));
         let refused = |n| {
             matches!(
-                parse(&yaml(n), "dir", LongDescription::Refused),
+                parse(
+                    &yaml(n),
+                    "dir",
+                    Rules {
+                        long: LongDescription::Refused,
+                        ..CUT
+                    }
+                ),
                 Parsed::Rejected { .. }
             )
         };

@@ -695,6 +695,14 @@ declare_codes! {
     /// root to cwd (e.g. below cwd) is never applied in this session.
     /// Source: spec 004 "Project configuration".
     ConfigLayerNotApplied = "config-layer-not-applied", Info, Behaviour, "codex", "0.1.0", "a .codex/config.toml is not on the root-to-cwd path";
+    /// An `.agents/skills` folder on the path from the project root to cwd
+    /// that the analysed Codex release does not read: releases before the
+    /// one the message names list the skills of `.codex/skills` folders
+    /// only (bisected with `codex exec`, case `codex.duplicate_skill_names`),
+    /// so none of its skills is listed. Upgrade Codex, or move the skills
+    /// to `.codex/skills`. Source: the adapter's version table,
+    /// `oracle/bisect/codex.json`.
+    SkillRootNotRead = "skill-root-not-read", Info, Behaviour, "codex", "0.1.0", "the analysed Codex release does not read this .agents/skills folder";
     /// A project `.codex/config.toml` sets a key that Codex ignores (with a
     /// warning) in project layers, e.g. `model_provider` or `profiles`.
     /// Source: harness facts B2.

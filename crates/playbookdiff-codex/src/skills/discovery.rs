@@ -93,20 +93,28 @@ pub(super) fn walk(
 }
 
 /// What a breadth-first walk of `root` meets ([`Found`], in order),
-/// computed once per repository, root and plugin manifest names
-/// ([`Repo::memo`]): every launch directory below the root walks it.
+/// computed once per repository, root, plugin manifest names and skill
+/// file rules ([`Repo::memo`]): every launch directory below the root
+/// walks it, and a release with other rules (an upgrade's steps) walks it
+/// again.
 pub(super) fn found_under(
     cx: &mut Cx<'_, '_>,
     root: &Root,
     facts: &Facts,
 ) -> std::sync::Arc<Vec<Found>> {
     #[derive(Hash, PartialEq, Eq)]
-    struct Key(RepoPath, RepoPath, &'static [&'static str]);
+    struct Key(
+        RepoPath,
+        RepoPath,
+        &'static [&'static str],
+        crate::skill_file::Rules,
+    );
     let repo = cx.repo;
     let key = Key(
         root.path.clone(),
         root.scan_dir.clone(),
         facts.plugin_manifests,
+        cx.skill_rules,
     );
     repo.memo(key, || {
         let before = cx.diags.len();

@@ -85,7 +85,7 @@ pub(crate) fn parse_front_matter(
         return p;
     };
     p.lines = Some((1, block.end_line));
-    match skill_file::parse(&block.yaml, dir_name, cx.long_description) {
+    match skill_file::parse(&block.yaml, dir_name, cx.skill_rules) {
         FileParse::Ok {
             name,
             description,

@@ -115,7 +115,7 @@ pub(crate) fn compile(
     context_window: ContextWindow,
     user: Option<LocalSkills<'_>>,
 ) -> Vec<Skill> {
-    let roots = roots(cx, chain);
+    let roots = roots(cx, chain, facts);
     let mut skills = Vec::new();
     let mut seen = HashSet::new();
     for root in &roots {
@@ -150,18 +150,23 @@ fn aggregate_budget() -> AggregateBudget {
 /// The roots in Codex's order: `.codex/skills` closest to cwd first, then
 /// `.agents/skills` from the repository root down to cwd. Only roots that
 /// are directories (links followed inside the repository) are returned;
-/// a link problem is reported.
-fn roots(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Root> {
+/// a link problem is reported. A release without
+/// [`Facts::agents_skills`] has the `.codex/skills` roots only, and each
+/// `.agents/skills` folder is reported as not read.
+fn roots(cx: &mut Cx<'_, '_>, chain: &[RepoPath], facts: &Facts) -> Vec<Root> {
     let mut out = Vec::new();
+    let agents = chain
+        .iter()
+        .filter_map(|d| d.join(".agents/skills").map(|p| (d.clone(), p)));
+    let (agents, unread): (Vec<_>, Vec<_>) = agents.partition(|_| facts.agents_skills);
+    for (_, path) in unread {
+        agents_root_not_read(cx, &path);
+    }
     let candidates = chain
         .iter()
         .rev()
         .filter_map(|d| d.join(".codex/skills").map(|p| (d.clone(), p)))
-        .chain(
-            chain
-                .iter()
-                .filter_map(|d| d.join(".agents/skills").map(|p| (d.clone(), p))),
-        )
+        .chain(agents)
         .collect::<Vec<_>>();
     for (scan_dir, path) in candidates {
         match cx.resolve(&path) {
@@ -196,6 +201,19 @@ fn roots(cx: &mut Cx<'_, '_>, chain: &[RepoPath]) -> Vec<Root> {
         }
     }
     out
+}
+
+/// An `.agents/skills` folder that a release without
+/// [`Facts::agents_skills`] does not read: reported when it exists.
+fn agents_root_not_read(cx: &mut Cx<'_, '_>, path: &RepoPath) {
+    if matches!(cx.resolve(path), Resolved::Missing) {
+        return;
+    }
+    let msg = format!("{q} is not read: Codex releases before {since} list the skills of `.codex/skills` folders only, so none of its skills is listed; upgrade Codex, or move the skills to `.codex/skills`.", q = problems::quote(path), since = crate::profile::AGENTS_SKILLS_SINCE);
+    cx.diag(
+        Diagnostic::new(DiagnosticCode::SkillRootNotRead, msg)
+            .at(SourceRef::project(path.clone(), SourceFormat::Markdown)),
+    );
 }
 
 /// `[[skills.config]]` in a project layer: Codex reads skill rules only

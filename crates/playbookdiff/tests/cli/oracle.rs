@@ -2251,7 +2251,81 @@ fn bisection_section(s: &mut String) {
         s.push('\n');
         unmodelled_lines(s, agent);
         sample_lines(s, agent);
+        if agent == "codex" {
+            methods_lines(s);
+        }
         older_lines(s, agent, false);
+    }
+}
+
+/// The two ways the recorder observes Codex, compared on the profiled
+/// releases (`oracle/bisect/codex.methods.json`, `bisect.py
+/// --compare-methods`): per release, the cases observed through `codex
+/// exec` and how many agree with the committed `codex debug prompt-input`
+/// observations, the rest told apart by what differs.
+fn methods_lines(s: &mut String) {
+    let path = workspace().join("oracle/bisect/codex.methods.json");
+    let text = std::fs::read_to_string(&path).expect("oracle/bisect/codex.methods.json");
+    let doc: Value = serde_json::from_str(&text).expect("method comparison is JSON");
+    s.push_str("Releases before 0.120.0 have no `codex debug prompt-input`: the recorder\n");
+    s.push_str("observes them through the first request `codex exec` sends to a fake\n");
+    s.push_str("Responses API. Both methods on every committed case of the profiled\n");
+    s.push_str("releases (`oracle/bisect/codex.methods.json`): a refusal is worded by\n");
+    s.push_str("each command in its own way (same exit status), and `codex exec` runs\n");
+    s.push_str("with its own approval policy, so that method records no `permissions`.\n\n");
+    s.push_str("| release | cases | identical | refusal worded apart | permissions not observed | other differences |\n");
+    s.push_str("|---|---|---|---|---|---|\n");
+    let count = |v: &Value| v.as_object().map_or(0, |o| o.len());
+    for r in doc["releases"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            r["release"].as_str().unwrap_or("?"),
+            r["cases"],
+            r["identical"],
+            count(&r["refusalWording"]),
+            count(&r["permissionsNotObserved"]),
+            count(&r["differs"]) + count(&r["failed"])
+        );
+    }
+    s.push('\n');
+}
+
+/// The recorder's two Codex methods agree on every committed case of
+/// each profiled release (`oracle/bisect/codex.methods.json`): no case
+/// differs beyond a refusal's wording and the approval policy `codex exec`
+/// sets itself, none failed, and every committed case was compared.
+#[test]
+fn both_codex_methods_agree_on_the_profiled_releases() {
+    let path = workspace().join("oracle/bisect/codex.methods.json");
+    let text = std::fs::read_to_string(&path).expect("oracle/bisect/codex.methods.json");
+    let doc: Value = serde_json::from_str(&text).expect("method comparison is JSON");
+    for v in adapter("codex").profiled_versions() {
+        let row = doc["releases"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|r| r["release"] == *v)
+            .unwrap_or_else(|| panic!("codex {v}: the methods were not compared"));
+        assert_eq!(row["differs"], serde_json::json!({}), "codex {v}");
+        assert_eq!(row["failed"], serde_json::json!({}), "codex {v}");
+        let committed = std::fs::read_dir(workspace().join("oracle/observations/codex").join(v))
+            .expect("observations")
+            .filter_map(Result::ok)
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('_'))
+            .count();
+        assert_eq!(
+            row["cases"], committed as u64,
+            "codex {v}: every committed case"
+        );
+        for (case, aspects) in row["refusalWording"].as_object().into_iter().flatten() {
+            for a in aspects.as_array().into_iter().flatten() {
+                assert!(
+                    a.as_str().is_some_and(|a| a.ends_with(".stderr")),
+                    "{case}: {a}"
+                );
+            }
+        }
     }
 }
 

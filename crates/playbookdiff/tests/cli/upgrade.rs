@@ -224,6 +224,50 @@ fn a_codex_upgrade_names_its_facts() {
     assert_eq!(code, 1);
 }
 
+/// Codex before 0.120.0, observed through `codex exec`: a project
+/// `.codex/config.toml` is read from 0.79.0, `.agents/skills` from
+/// 0.94.0, and a `SKILL.md` without `name` is listed (after its folder)
+/// from 0.110.0. An upgrade from 0.77.0 gains the MCP server at 0.79.0
+/// and the skill at 0.110.0; no step keeps the walk of another release's
+/// skill rules (the refusal at 0.94.0 to 0.107.0 is not carried over).
+#[test]
+fn a_codex_upgrade_from_before_0_120_gains_its_project_config_and_skills() {
+    let r = repo(&[
+        ("AGENTS.md", "Root.\n"),
+        (
+            ".codex/config.toml",
+            "[mcp_servers.docs]\ncommand = \"docs\"\n",
+        ),
+        (
+            ".agents/skills/kept/SKILL.md",
+            "---\ndescription: No name.\n---\nBody.\n",
+        ),
+    ]);
+    let (code, out, err) = upgrade(r.path(), &["codex", "0.77.0..0.120.0", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(change(&doc, "project_config")["since"], "0.79.0");
+    assert_eq!(change(&doc, "agents_skills")["since"], "0.94.0");
+    assert_eq!(change(&doc, "skill_name_from_folder")["since"], "0.110.0");
+    let at = |release: &str| -> Value {
+        doc["directories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["release"] == release)
+            .map(|d| d["agents"][0].clone())
+            .unwrap_or_else(|| panic!("{release}: {doc:#}"))
+    };
+    assert_eq!(at("0.79.0")["mcpServers"][0]["name"], "docs", "{doc:#}");
+    assert_eq!(at("0.110.0")["skills"][0]["name"], "kept", "{doc:#}");
+    assert_eq!(at("0.110.0")["skills"][0]["change"], "added", "{doc:#}");
+    assert_eq!(
+        doc["problems"]["introduced"],
+        serde_json::json!([]),
+        "{doc:#}"
+    );
+}
+
 #[test]
 fn bad_arguments_exit_2_with_one_line() {
     let r = agents_md_repo();
