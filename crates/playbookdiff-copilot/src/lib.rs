@@ -16,7 +16,8 @@
 //!   `.github/instructions` files and `.claude/rules` (`scoped`); `@path`
 //!   imports in 1.0.102 (`imports`).
 //! * **Skills** (`skills`): `.github/skills`, `.agents/skills`,
-//!   `.claude/skills` and `.claude/commands`.
+//!   `.claude/skills` and `.claude/commands`; in local mode the user's and
+//!   the release's built-in ones.
 //! * **MCP servers** (`mcp`): `.mcp.json`, else `.github/mcp.json`.
 //! * **Hooks** (`hooks`): `.github/hooks/*.json`, and in 1.0.102 the
 //!   Claude-format hooks of `.claude/settings.json`, run in the project
@@ -319,12 +320,13 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 /// What local mode still does not read of the user's configuration (it
 /// reads the user's skills, `~/.copilot/agents`, `~/.claude/agents`,
 /// `~/.copilot/mcp-config.json`, the hooks of `~/.copilot/hooks` and of
-/// the user's settings, their `disabledSkills`, and `trusted_folders`).
+/// the user's settings, their `disabledSkills`, `trusted_folders`, and
+/// lists the release's built-in skills).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The user configuration's other settings (installed plugins of `~/.copilot/config.json`) and Copilot CLI's built-in skills",
-    effect: "they add plugins' items and skills the model is told about",
-    todo: "list them with `copilot skill list`",
+    what: "The user configuration's other settings (installed plugins of `~/.copilot/config.json`)",
+    effect: "they add plugins' skills, agents, hooks and MCP servers",
+    todo: "list them with `copilot plugin list`",
 };
 
 /// One diagnostic per layer outside the repository that can change a

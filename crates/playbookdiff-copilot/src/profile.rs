@@ -17,7 +17,7 @@
 //! (behaviour `copilot.skills-loaded-event`, not a fact).
 
 use playbookdiff_adapter::hooks::Events;
-use playbookdiff_model::profile::{facts_of, ProfileRow, ReleaseChange, TableFact};
+use playbookdiff_model::profile::{facts_of, BuiltinSkill, ProfileRow, ReleaseChange, TableFact};
 
 /// How `.github/instructions/**/*.instructions.md` reach the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,83 @@ pub(crate) enum McpSchema {
     /// file's other servers still start (seen with 1.0.102, fuzzer seeds
     /// 11 and 17: `{"type": "stdio"}` and `"oops"`).
     PerEntry,
+}
+
+/// A skill a release ships in its `builtin-skills/NAME/SKILL.md` and
+/// lists with `source: "builtin"` after every discovered skill
+/// ([`Profile::builtin_skills`]). 1.0.102 also ships `discover-resources`,
+/// which it lists only under the feature flag `DISCOVER_RESOURCES` (off
+/// by default; its code filters the skill out otherwise, and it was not
+/// listed on case `oracle.local_user_layers.home-copilot-skills`): not
+/// modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ShippedSkill {
+    /// `customize-cloud-agent`, the cloud agent's setup steps.
+    CustomizeCloudAgent,
+    /// `github-pr-media`, media uploads for a pull request.
+    GithubPrMedia,
+}
+
+impl ShippedSkill {
+    /// Every variant, in the order of [`Profile::builtin_skills`]' bits
+    /// (by name).
+    const ALL: [ShippedSkill; 2] = [ShippedSkill::CustomizeCloudAgent, ShippedSkill::GithubPrMedia];
+
+    /// This skill's bit in [`Profile::builtin_skills`].
+    const fn bit(self) -> u8 {
+        match self {
+            ShippedSkill::CustomizeCloudAgent => 0b01,
+            ShippedSkill::GithubPrMedia => 0b10,
+        }
+    }
+
+    /// The skill as the release of `profile` ships it (the description of
+    /// its `SKILL.md`, folded lines joined by one space).
+    const fn skill(self, profile: &Profile) -> BuiltinSkill {
+        match (self, profile.cloud_agent_skill_description) {
+            (ShippedSkill::CustomizeCloudAgent, CloudAgentSkillDescription::Setup) => BuiltinSkill {
+                name: "customize-cloud-agent",
+                description: CLOUD_AGENT_SETUP,
+            },
+            (ShippedSkill::CustomizeCloudAgent, CloudAgentSkillDescription::SetupAndWhen) => {
+                BuiltinSkill {
+                    name: "customize-cloud-agent",
+                    description: CLOUD_AGENT_SETUP_AND_WHEN,
+                }
+            }
+            (ShippedSkill::GithubPrMedia, _) => BuiltinSkill {
+                name: "github-pr-media",
+                description: "Upload an image or video to GitHub's user attachments API and embed it in a pull request description or comment. Use when asked to add screenshots, diagrams, recordings, or other media to a PR or GitHub comment.",
+            },
+        }
+    }
+}
+
+/// The description of `customize-cloud-agent` in 1.0.24.
+const CLOUD_AGENT_SETUP: &str = "Skill for customizing the Copilot cloud agent (formerly known as Copilot coding agent) environment, including copilot-setup-steps.yml configuration, preinstalling tools and dependencies, runners, and settings.";
+
+/// The description of `customize-cloud-agent` in 1.0.102.
+const CLOUD_AGENT_SETUP_AND_WHEN: &str = "Skill for customizing the Copilot cloud agent (formerly known as Copilot coding agent) environment, including copilot-setup-steps.yml configuration, preinstalling tools and dependencies, runners, and settings. Use when the user mentions copilot-setup-steps, copilot setup steps, or wants to configure the cloud agent environment.";
+
+/// Which description a release's `customize-cloud-agent` has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CloudAgentSkillDescription {
+    /// What the skill is for (1.0.24).
+    Setup,
+    /// That, then when to use it ("Use when the user mentions
+    /// copilot-setup-steps, ..."; 1.0.102).
+    SetupAndWhen,
+}
+
+impl Profile {
+    /// The built-in skills this release lists, by name.
+    pub(crate) fn shipped_skills(&self) -> Vec<BuiltinSkill> {
+        ShippedSkill::ALL
+            .iter()
+            .filter(|k| self.builtin_skills & k.bit() != 0)
+            .map(|k| k.skill(self))
+            .collect()
+    }
 }
 
 /// The behaviour of one range of releases.
@@ -207,6 +284,15 @@ pub(crate) struct Profile {
     /// `copilot.skills_agents_mcp`: `helper` and `reviewer` listed); 1.0.11
     /// lists none, its `task` tool naming no user-provided agent.
     pub custom_agents_listed: bool,
+    /// The built-in skills the release lists, one bit per
+    /// [`ShippedSkill`] ([`Profile::shipped_skills`]): after every
+    /// discovered skill, so a project's or the user's skill of the same
+    /// name replaces one (seen with 1.0.24 and 1.0.102 on case
+    /// `oracle.local_user_layers.home-copilot-builtin-skill`: the user's
+    /// `customize-cloud-agent` listed, the built-in one not).
+    pub builtin_skills: u8,
+    /// The description of the built-in `customize-cloud-agent`.
+    pub cloud_agent_skill_description: CloudAgentSkillDescription,
 }
 
 impl Profile {
@@ -250,6 +336,8 @@ const OF_1_0_24: Profile = Profile {
     user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
     user_settings: ".copilot/config.json",
     custom_agents_listed: true,
+    builtin_skills: ShippedSkill::CustomizeCloudAgent.bit(),
+    cloud_agent_skill_description: CloudAgentSkillDescription::Setup,
 };
 
 /// The table, oldest first: the facts of the first modelled release
@@ -260,6 +348,7 @@ const TABLE: &[Profile] = &[
     Profile {
         release: FIRST_MODELLED,
         custom_agents_listed: false,
+        builtin_skills: 0,
         ..OF_1_0_24
     },
     OF_1_0_24,
@@ -287,6 +376,8 @@ const TABLE: &[Profile] = &[
         user_skill_roots: &[".copilot/skills", ".agents/skills"],
         user_settings: ".copilot/settings.json",
         custom_agents_listed: true,
+        builtin_skills: ShippedSkill::CustomizeCloudAgent.bit() | ShippedSkill::GithubPrMedia.bit(),
+        cloud_agent_skill_description: CloudAgentSkillDescription::SetupAndWhen,
     },
 ];
 
@@ -337,6 +428,10 @@ pub(crate) enum Fact {
     UserSettings,
     /// [`Profile::custom_agents_listed`].
     CustomAgentsListed,
+    /// One bit of [`Profile::builtin_skills`].
+    Shipped(ShippedSkill),
+    /// [`Profile::cloud_agent_skill_description`].
+    CloudAgentSkillDescription,
 }
 
 impl TableFact<Profile> for Fact {
@@ -371,6 +466,12 @@ impl TableFact<Profile> for Fact {
             Fact::UserSkillRoots => f.user_skill_roots = n.user_skill_roots,
             Fact::UserSettings => f.user_settings = n.user_settings,
             Fact::CustomAgentsListed => f.custom_agents_listed = n.custom_agents_listed,
+            Fact::Shipped(k) => {
+                f.builtin_skills = (f.builtin_skills & !k.bit()) | (n.builtin_skills & k.bit())
+            }
+            Fact::CloudAgentSkillDescription => {
+                f.cloud_agent_skill_description = n.cloud_agent_skill_description
+            }
         }
     }
 }
@@ -387,6 +488,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.12",
         summary: "The `task` tool lists the repository's custom agents to the model.",
         evidence: "bisected (case `copilot.skills_agents_mcp`): the `task` tool of 1.0.11 names no custom agent, that of 1.0.12 `helper` and `reviewer`",
+    },
+    Change {
+        fact: Fact::Shipped(ShippedSkill::CustomizeCloudAgent),
+        name: "builtin_skill_customize_cloud_agent",
+        since: "1.0.24",
+        summary: "The release ships the built-in skill `customize-cloud-agent`, listed to the model after the discovered skills.",
+        evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.22 holds no `name: customize-cloud-agent`, 1.0.24 does (1.0.11 to 1.0.20 print no `session.skills_loaded` event)",
     },
     Change {
         fact: Fact::PathInstructions,
@@ -415,6 +523,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.39",
         summary: "The user's skills are read from `~/.copilot/skills` and `~/.agents/skills`, no longer from `~/.claude/skills`.",
         evidence: "bisected (case `oracle.local_user_layers.home-copilot-skills`): 1.0.34 lists `~/.claude/skills/tidy`, 1.0.39 does not (1.0.35 cannot run here)",
+    },
+    Change {
+        fact: Fact::CloudAgentSkillDescription,
+        name: "cloud_agent_skill_description",
+        since: "1.0.40",
+        summary: "The description of the built-in skill `customize-cloud-agent` says when to use it (\"Use when the user mentions copilot-setup-steps, ...\").",
+        evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.39 lacks `Use when the user mentions copilot-setup-steps`, 1.0.40 holds it (1.0.35 cannot run here)",
     },
     Change {
         fact: Fact::InstructionsSuffixAnyCase,
@@ -492,6 +607,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.73",
         summary: "A hooks file may register `userPromptTransformed`.",
         evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.71 lacks `userPromptTransformed`, 1.0.73 holds it",
+    },
+    Change {
+        fact: Fact::Shipped(ShippedSkill::GithubPrMedia),
+        name: "builtin_skill_github_pr_media",
+        since: "1.0.78",
+        summary: "The release ships the built-in skill `github-pr-media`, listed to the model after the discovered skills.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-skills`, `builtinSkills`): 1.0.75 lists `customize-cloud-agent`, 1.0.78 also `github-pr-media` (1.0.77 is published without the executable for this platform)",
     },
     Change {
         fact: Fact::TrustGatesHooksAndMcp,
@@ -640,5 +762,12 @@ mod tests {
         assert!(of("1.0.40").instructions_suffix_any_case);
         assert_eq!(of("1.0.92").user_settings, ".copilot/config.json");
         assert_eq!(of("1.0.102").user_settings, ".copilot/settings.json");
+        let names = |v| -> Vec<&str> { of(v).shipped_skills().iter().map(|b| b.name).collect() };
+        assert_eq!(names("1.0.22"), Vec::<&str>::new());
+        assert_eq!(names("1.0.24"), ["customize-cloud-agent"]);
+        assert_eq!(names("1.0.75"), ["customize-cloud-agent"]);
+        assert_eq!(names("1.0.78"), ["customize-cloud-agent", "github-pr-media"]);
+        let short = |v| of(v).shipped_skills()[0].description == CLOUD_AGENT_SETUP;
+        assert!(short("1.0.39") && !short("1.0.40"));
     }
 }

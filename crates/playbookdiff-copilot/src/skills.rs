@@ -26,7 +26,9 @@
 //! release searches a repository root; of two skills with one name the
 //! first found is kept, so a project skill wins over the user's. A skill
 //! that `disabledSkills` of the user's settings names is `excluded`
-//! ([`disable`]).
+//! ([`disable`]). The release's built-in skills
+//! ([`Profile::shipped_skills`]) come last, named `builtin:NAME` with
+//! scope `builtin` ([`builtin`]).
 //!
 //! The directories are searched from the launch directory up to the git
 //! root: of two skills with one name in different directories, the one
@@ -39,6 +41,7 @@ use crate::profile::SkillSearch;
 use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::place;
+use playbookdiff_model::profile::BuiltinSkill;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
     LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
@@ -88,9 +91,37 @@ pub(crate) fn compile(
         push(cx, &mut out, s);
     }
     if let Some(m) = machine {
+        for b in profile.shipped_skills() {
+            out.push(builtin(&b, &out));
+        }
         disable(m, profile, &mut out);
     }
     out
+}
+
+/// The release's built-in skill `b` (local mode), listed after every
+/// discovered skill in `found`: effective, or shadowed when an effective
+/// one of `found` has its name, which Copilot CLI lists instead (seen
+/// with 1.0.24 and 1.0.102 on case
+/// `oracle.local_user_layers.home-copilot-builtin-skill`). Its provenance
+/// is `builtin:NAME`, scope `builtin`; its front matter says
+/// `user-invocable: false`, so only the model invokes it.
+fn builtin(b: &BuiltinSkill, found: &[Skill]) -> Skill {
+    let replaced = found
+        .iter()
+        .find(|s| s.name == b.name && s.applicability == Applicability::Effective)
+        .map(|s| s.source.path.clone());
+    let reason = match &replaced {
+        Some(p) => format!("Copilot CLI ships this skill (`builtin-skills/{}` of its package), but {p} has the same name and is found first, so Copilot CLI lists that one.", b.name),
+        None => format!("Copilot CLI ships this skill (`builtin-skills/{}` of its package) and lists it to the model at startup after the discovered skills; only the model invokes it (`user-invocable: false`).", b.name),
+    };
+    let mut skill = b.skill("copilot", reason);
+    skill.invocation.explicit = Permission::Blocked;
+    if replaced.is_some() {
+        skill.applicability = Applicability::Shadowed;
+        skill.advertisement.state = AdvertisementState::Hidden;
+    }
+    skill
 }
 
 /// Excludes the skills that `disabledSkills` of the user's settings
