@@ -1506,15 +1506,19 @@ fn copilot_cli_lists_the_users_skills_after_the_projects() {
             row("~/.copilot/skills/bad/SKILL.md", "user", "excluded"),
             row("~/.copilot/skills/standup/SKILL.md", "user", "effective"),
             row("~/.agents/skills/standup/SKILL.md", "user", "shadowed"),
+            row("builtin:customize-cloud-agent", "builtin", "effective"),
+            row("builtin:github-pr-media", "builtin", "effective"),
         ]
     );
-    // 1.0.24 reads `~/.claude/skills` too, after the others.
+    // 1.0.24 reads `~/.claude/skills` too, after the others, and ships
+    // one built-in skill, listed last.
     let old = copilot_skills(t.path(), "1.0.24");
     assert_eq!(
-        old[old.len() - 2..],
+        old[old.len() - 3..],
         [
             row("~/.claude/skills/build/SKILL.md", "user", "shadowed"),
             row("~/.claude/skills/deploy/SKILL.md", "user", "effective"),
+            row("builtin:customize-cloud-agent", "builtin", "effective"),
         ]
     );
 }
