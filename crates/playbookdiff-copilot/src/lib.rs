@@ -25,6 +25,8 @@
 //! * **Custom agents** (`agents`): `.github/agents/*.md` and
 //!   `.claude/agents/*.md`, listed in the `task` tool.
 //! * **Prompt files** (`extras`): not loaded, reported with their source.
+//! * **Installed plugins** (`plugins`, local mode): their skills,
+//!   commands, agents and MCP servers, scope `plugin`.
 //!
 //! Copilot CLI reads the files of other agents (`AGENTS.md`, `CLAUDE.md`,
 //! `GEMINI.md`, `.claude/rules`, `.claude/skills`, `.claude/commands`,
@@ -45,6 +47,7 @@ mod imports;
 mod instructions;
 mod json;
 mod mcp;
+mod plugins;
 mod profile;
 pub mod remedy;
 mod scoped;
@@ -320,12 +323,13 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 /// What local mode still does not read of the user's configuration (it
 /// reads the user's skills, `~/.copilot/agents`, `~/.claude/agents`,
 /// `~/.copilot/mcp-config.json`, the hooks of `~/.copilot/hooks` and of
-/// the user's settings, their `disabledSkills`, `trusted_folders`, and
-/// lists the release's built-in skills).
+/// the user's settings, their `disabledSkills`, `trusted_folders`, the
+/// skills, agents and MCP servers of the installed plugins, and lists the
+/// release's built-in skills).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The user configuration's other settings (installed plugins of `~/.copilot/config.json`)",
-    effect: "they add plugins' skills, agents, hooks and MCP servers",
+    what: "The installed plugins' hooks and manifest paths, and `enabledPlugins` of the user's and managed settings",
+    effect: "plugins' hooks run, and a manifest or `enabledPlugins` can change which plugin items load",
     todo: "list them with `copilot plugin list`",
 };
 

@@ -1683,11 +1683,11 @@ fn copilot_disagreements(
                     .collect()
             })
             .unwrap_or_default();
-        push(
-            "user-mcp-servers",
-            list(theirs),
-            list(modelled(SourceScope::User)),
-        );
+        // The installed plugins' servers (`source: "plugin"`) count with
+        // the user's.
+        let mut ours = modelled(SourceScope::User);
+        ours.extend(modelled(SourceScope::Plugin));
+        push("user-mcp-servers", list(theirs), list(ours));
     }
     for (aspect, agent, adapter) in crate::oracle_surfaces::copilot(obs, cfg) {
         push(aspect, agent, adapter);
