@@ -76,7 +76,7 @@ pub(crate) fn compile(
         }
     }
     if let Some(m) = machine {
-        found.extend(plugin_agents(cx, m));
+        found.extend(plugin_agents(cx, profile, m));
     }
     let mut out = first_id_wins(found);
     if !profile.custom_agents_listed {
@@ -152,9 +152,13 @@ fn user_agents(cx: &mut Cx<'_, '_>, machine: &Machine, folder: &str) -> Vec<(Str
 /// `name` is not used; 1.0.24 `app.js`, the plugin agent loader: `id:
 /// \`${pluginName}:${stem}\``, listed by id; seen with 1.0.24 and 1.0.102,
 /// case `oracle.local_user_layers.home-copilot-plugins`: `kit:kit-helper`).
-fn plugin_agents(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<(String, Subagent)> {
+fn plugin_agents(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    machine: &Machine,
+) -> Vec<(String, Subagent)> {
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, &mut Vec::new()) {
+    for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
         let files = crate::plugins::markdown_files(machine, &plugin, "agents");
         let names = files.iter().filter_map(|f| f.file_name());
         for (stem, name) in by_id(names) {

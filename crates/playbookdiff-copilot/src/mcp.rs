@@ -133,7 +133,7 @@ fn user_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Ve
 /// earlier one holds is assumed to lose to it.
 fn plugin_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<McpServer> {
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, &mut Vec::new()) {
+    for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
         let Some(path) = plugin.path(".mcp.json") else {
             continue;
         };
@@ -141,7 +141,10 @@ fn plugin_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> 
         if let Loaded::File(f) = json::load_user(machine, &path, effect, &mut cx.diags) {
             for mut s in servers(cx, profile, &f, None) {
                 s.source = s.source.in_plugin(&plugin.key);
-                s.reason = format!("{} It comes from the installed plugin `{}`.", s.reason, plugin.key);
+                s.reason = format!(
+                    "{} It comes from the installed plugin `{}`.",
+                    s.reason, plugin.key
+                );
                 out.push(s);
             }
         }

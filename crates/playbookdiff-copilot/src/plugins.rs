@@ -11,7 +11,8 @@
 //!   releases load the plugin of either key alone, and of both keys only
 //!   `installedPlugins`' plugin;
 //! * an entry with `enabled` other than `true` gives nothing (the plugin
-//!   `off` of `enabled: false` loaded nothing);
+//!   `off` of `enabled: false` loaded nothing), unless `enabledPlugins`
+//!   of the release's file says otherwise ([`Profile::enabled_plugins`]);
 //! * the plugin's folder is its `cache_path`, else
 //!   `installed-plugins/MARKETPLACE/NAME` of the home;
 //! * a plugin gives the `SKILL.md` skills of its `skills` folder and the
@@ -22,15 +23,16 @@
 //!   "plugin"`).
 //!
 //! Each item's provenance has scope `plugin` and names the plugin as
-//! `NAME@MARKETPLACE`. Not modelled: `enabledPlugins` (of `config.json`
-//! in 1.0.24, of `settings.json` and managed settings in 1.0.102), the
-//! manifest's own `skills`, `commands`, `agents`, `hooks` and
+//! `NAME@MARKETPLACE`. Not modelled: the managed settings'
+//! `enabledPlugins` and a repository's (1.0.102), the manifest's own `skills`, `commands`, `agents`, `hooks` and
 //! `mcpServers` entries, `.github/mcp.json`, and plugin hooks
 //! (`hooks.json`); 1.0.24's skill loader looks for a plugin without
 //! `cache_path` in `installed-plugins/NAME@MARKETPLACE` (its code; not
 //! seen).
 
 use crate::json::{self, Loaded};
+use crate::profile::EnabledPlugins;
+use crate::Profile;
 use playbookdiff_model::{Diagnostic, RepoPath};
 use playbookdiff_source::{EntryKind, Machine};
 use serde_json::Value;
@@ -64,27 +66,60 @@ impl Plugin {
     }
 }
 
-/// The enabled installed plugins of `machine`, in the order of the list;
-/// an entry without a string `name` or whose folder is not on the
-/// machine's home is skipped, and a `config.json` that cannot be read is
-/// reported in `diags`.
-pub(crate) fn installed(machine: &Machine, diags: &mut Vec<Diagnostic>) -> Vec<Plugin> {
-    let Some(path) = RepoPath::on_machine("~", CONFIG) else {
+/// The enabled installed plugins of `machine` under `profile`, in the
+/// order of the list; an entry without a string `name` or whose folder
+/// is not on the machine's home is skipped, and a `config.json` that
+/// cannot be read is reported in `diags`.
+pub(crate) fn installed(
+    machine: &Machine,
+    profile: &Profile,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Plugin> {
+    let Some(config) = read(machine, CONFIG, diags) else {
         return Vec::new();
     };
-    let effect = "the plugins it lists are unknown";
-    let Loaded::File(j) = json::load_user(machine, &path, effect, diags) else {
-        return Vec::new();
+    let map = match profile.enabled_plugins {
+        EnabledPlugins::ConfigFilters => config.get("enabledPlugins").cloned(),
+        EnabledPlugins::SettingsDecide => {
+            read(machine, SETTINGS, diags).and_then(|s| s.get("enabledPlugins").cloned())
+        }
     };
+    let map = map.as_ref().and_then(Value::as_object);
     let list = LIST_KEYS
         .iter()
-        .find_map(|k| j.value.get(*k))
+        .find_map(|k| config.get(*k))
         .and_then(Value::as_array);
     list.into_iter()
         .flatten()
-        .filter(|e| e.get("enabled") == Some(&Value::Bool(true)))
-        .filter_map(|e| entry(machine, e))
+        .filter_map(|e| Some((entry(machine, e)?, e)))
+        .filter(|(p, e)| {
+            let own = e.get("enabled") == Some(&Value::Bool(true));
+            let mapped = map.map(|m| m.get(&p.key) == Some(&Value::Bool(true)));
+            match profile.enabled_plugins {
+                EnabledPlugins::ConfigFilters => own && mapped != Some(false),
+                EnabledPlugins::SettingsDecide => mapped.unwrap_or(own),
+            }
+        })
+        .map(|(p, _)| p)
         .collect()
+}
+
+/// The user's settings file that holds `enabledPlugins` in 1.0.102.
+const SETTINGS: &str = ".copilot/settings.json";
+
+/// The top-level object of the user's JSON file `rel` (below the home),
+/// `None` when absent or unusable (reported in `diags`).
+fn read(
+    machine: &Machine,
+    rel: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<serde_json::Map<String, Value>> {
+    let path = RepoPath::on_machine("~", rel)?;
+    let effect = "the plugins Copilot CLI loads are unknown";
+    match json::load_user(machine, &path, effect, diags) {
+        Loaded::File(j) => Some(j.value),
+        _ => None,
+    }
 }
 
 /// The plugin of one list entry, `None` without a string `name`.

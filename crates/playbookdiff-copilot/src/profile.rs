@@ -112,7 +112,10 @@ pub(crate) enum ShippedSkill {
 impl ShippedSkill {
     /// Every variant, in the order of [`Profile::builtin_skills`]' bits
     /// (by name).
-    const ALL: [ShippedSkill; 2] = [ShippedSkill::CustomizeCloudAgent, ShippedSkill::GithubPrMedia];
+    const ALL: [ShippedSkill; 2] = [
+        ShippedSkill::CustomizeCloudAgent,
+        ShippedSkill::GithubPrMedia,
+    ];
 
     /// This skill's bit in [`Profile::builtin_skills`].
     const fn bit(self) -> u8 {
@@ -149,6 +152,26 @@ const CLOUD_AGENT_SETUP: &str = "Skill for customizing the Copilot cloud agent (
 
 /// The description of `customize-cloud-agent` in 1.0.102.
 const CLOUD_AGENT_SETUP_AND_WHEN: &str = "Skill for customizing the Copilot cloud agent (formerly known as Copilot coding agent) environment, including copilot-setup-steps.yml configuration, preinstalling tools and dependencies, runners, and settings. Use when the user mentions copilot-setup-steps, copilot setup steps, or wants to configure the cloud agent environment.";
+
+/// Which `enabledPlugins` map chooses the installed plugins
+/// ([`crate::plugins`]); seen with 1.0.24 and 1.0.102 on cases
+/// `oracle.local_user_layers.home-copilot-plugins-enabled-config`,
+/// `-settings` and `home-copilot-plugins-enabled`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EnabledPlugins {
+    /// `enabledPlugins` of `~/.copilot/config.json`, when present, keeps
+    /// only the entries it maps to `true`, and of those the ones
+    /// `enabled` in their entry (1.0.24 `app.js`: `pR`, then each loader
+    /// skips `!enabled`; `off@acme: true` with `enabled: false` loaded
+    /// nothing). `settings.json`'s map is not read.
+    ConfigFilters,
+    /// `enabledPlugins` of `~/.copilot/settings.json`, when present,
+    /// decides alone: a plugin it maps to `true` loads even when its
+    /// entry says `enabled: false`, one it maps to `false` or does not
+    /// name does not; without the map, the entry's `enabled` decides.
+    /// `config.json`'s map is not read (1.0.102).
+    SettingsDecide,
+}
 
 /// Which description a release's `customize-cloud-agent` has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -293,6 +316,8 @@ pub(crate) struct Profile {
     pub builtin_skills: u8,
     /// The description of the built-in `customize-cloud-agent`.
     pub cloud_agent_skill_description: CloudAgentSkillDescription,
+    /// Which `enabledPlugins` chooses the installed plugins.
+    pub enabled_plugins: EnabledPlugins,
 }
 
 impl Profile {
@@ -338,6 +363,7 @@ const OF_1_0_24: Profile = Profile {
     custom_agents_listed: true,
     builtin_skills: ShippedSkill::CustomizeCloudAgent.bit(),
     cloud_agent_skill_description: CloudAgentSkillDescription::Setup,
+    enabled_plugins: EnabledPlugins::ConfigFilters,
 };
 
 /// The table, oldest first: the facts of the first modelled release
@@ -378,6 +404,7 @@ const TABLE: &[Profile] = &[
         custom_agents_listed: true,
         builtin_skills: ShippedSkill::CustomizeCloudAgent.bit() | ShippedSkill::GithubPrMedia.bit(),
         cloud_agent_skill_description: CloudAgentSkillDescription::SetupAndWhen,
+        enabled_plugins: EnabledPlugins::SettingsDecide,
     },
 ];
 
@@ -432,6 +459,8 @@ pub(crate) enum Fact {
     Shipped(ShippedSkill),
     /// [`Profile::cloud_agent_skill_description`].
     CloudAgentSkillDescription,
+    /// [`Profile::enabled_plugins`].
+    EnabledPlugins,
 }
 
 impl TableFact<Profile> for Fact {
@@ -472,6 +501,7 @@ impl TableFact<Profile> for Fact {
             Fact::CloudAgentSkillDescription => {
                 f.cloud_agent_skill_description = n.cloud_agent_skill_description
             }
+            Fact::EnabledPlugins => f.enabled_plugins = n.enabled_plugins,
         }
     }
 }
@@ -600,6 +630,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.66",
         summary: "Claude-format hooks in `.claude/settings.json` run.",
         evidence: "bisected (case `oracle.hooks_copilot_gemini`): 1.0.65 fires the GitHub hooks only, 1.0.66 also `claude-prompt` and `claude-session-start`",
+    },
+    Change {
+        fact: Fact::EnabledPlugins,
+        name: "enabled_plugins",
+        since: "1.0.71",
+        summary: "`enabledPlugins` of `~/.copilot/settings.json` chooses the installed plugins (`true` loads one whose entry says `enabled: false`); that of `config.json` is no longer read.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-settings`, `skills`): 1.0.70 lists no plugin skill, 1.0.71 those of `kit` and `off`. 1.0.70 follows neither profile: its agents and MCP servers follow `settings.json`'s map, its plugin skills `config.json`'s (none without one); not modelled",
     },
     Change {
         fact: Fact::UserPromptTransformedEvent,
@@ -766,7 +803,12 @@ mod tests {
         assert_eq!(names("1.0.22"), Vec::<&str>::new());
         assert_eq!(names("1.0.24"), ["customize-cloud-agent"]);
         assert_eq!(names("1.0.75"), ["customize-cloud-agent"]);
-        assert_eq!(names("1.0.78"), ["customize-cloud-agent", "github-pr-media"]);
+        assert_eq!(
+            names("1.0.78"),
+            ["customize-cloud-agent", "github-pr-media"]
+        );
+        assert_eq!(of("1.0.70").enabled_plugins, EnabledPlugins::ConfigFilters);
+        assert_eq!(of("1.0.71").enabled_plugins, EnabledPlugins::SettingsDecide);
         let short = |v| of(v).shipped_skills()[0].description == CLOUD_AGENT_SETUP;
         assert!(short("1.0.39") && !short("1.0.40"));
     }

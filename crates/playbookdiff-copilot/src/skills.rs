@@ -90,7 +90,10 @@ pub(crate) fn compile(
     for s in machine.map(|m| of_user(cx, profile, m)).unwrap_or_default() {
         push(cx, &mut out, s);
     }
-    for s in machine.map(|m| of_plugins(cx, profile, m)).unwrap_or_default() {
+    for s in machine
+        .map(|m| of_plugins(cx, profile, m))
+        .unwrap_or_default()
+    {
         push(cx, &mut out, s);
     }
     if let Some(m) = machine {
@@ -214,7 +217,7 @@ fn of_plugins(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<
         is_file: &|f| machine.stat(f).is_ok_and(|s| s.kind == EntryKind::File),
     };
     let mut out = Vec::new();
-    for plugin in crate::plugins::installed(machine, &mut cx.diags) {
+    for plugin in crate::plugins::installed(machine, profile, &mut cx.diags) {
         let mut files = Vec::new();
         if let Some(base) = plugin.path("skills") {
             search(&tree, profile, &base, 0, &mut files);
@@ -225,7 +228,10 @@ fn of_plugins(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<
                 .and_then(|n| n.strip_suffix(".md"))
                 .map(str::to_string)
         });
-        let all = files.iter().map(|f| (f, None)).chain(commands.iter().zip(stems));
+        let all = files
+            .iter()
+            .map(|f| (f, None))
+            .chain(commands.iter().zip(stems));
         for (file, command) in all {
             let effect = "Copilot CLI may list this skill; its content is unknown";
             let Some(text) =

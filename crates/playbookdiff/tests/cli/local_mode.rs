@@ -1543,7 +1543,11 @@ fn copilot_cli_lets_a_user_skill_replace_a_built_in_one() {
         "effective"
     )));
     assert!(skills.contains(&row("builtin:github-pr-media", "builtin", "shadowed")));
-    assert!(skills.contains(&row("builtin:customize-cloud-agent", "builtin", "effective")));
+    assert!(skills.contains(&row(
+        "builtin:customize-cloud-agent",
+        "builtin",
+        "effective"
+    )));
     // 1.0.24 ships no `github-pr-media`.
     let old = copilot_skills(t.path(), "1.0.24");
     assert!(!old.iter().any(|r| r.0 == "builtin:github-pr-media"));
@@ -1609,10 +1613,26 @@ fn copilot_cli_reads_the_enabled_installed_plugins() {
     assert_eq!(
         of_plugins("skills"),
         [
-            row(&format!("{dir}/kit/skills/kit-review/SKILL.md"), "plugin", "effective"),
-            row(&format!("{dir}/kit/commands/kit-cmd.md"), "plugin", "effective"),
-            row(&format!("{dir}/gone/skills/gone-review/SKILL.md"), "plugin", "effective"),
-            row(&format!("{dir}/gone/commands/gone-cmd.md"), "plugin", "effective"),
+            row(
+                &format!("{dir}/kit/skills/kit-review/SKILL.md"),
+                "plugin",
+                "effective"
+            ),
+            row(
+                &format!("{dir}/kit/commands/kit-cmd.md"),
+                "plugin",
+                "effective"
+            ),
+            row(
+                &format!("{dir}/gone/skills/gone-review/SKILL.md"),
+                "plugin",
+                "effective"
+            ),
+            row(
+                &format!("{dir}/gone/commands/gone-cmd.md"),
+                "plugin",
+                "effective"
+            ),
         ]
     );
     let plugin_of = |kind: &str, name: &str| {
@@ -1625,12 +1645,27 @@ fn copilot_cli_reads_the_enabled_installed_plugins() {
     };
     assert_eq!(plugin_of("skills", "kit-cmd"), Some("kit@acme".into()));
     // An agent is listed by `PLUGIN:ID`, not by its `name`.
-    assert_eq!(plugin_of("subagents", "kit:kit-helper"), Some("kit@acme".into()));
-    assert_eq!(plugin_of("subagents", "gone:gone-helper"), Some("gone@acme".into()));
+    assert_eq!(
+        plugin_of("subagents", "kit:kit-helper"),
+        Some("kit@acme".into())
+    );
+    assert_eq!(
+        plugin_of("subagents", "gone:gone-helper"),
+        Some("gone@acme".into())
+    );
     assert_eq!(plugin_of("mcpServers", "kit-docs"), Some("kit@acme".into()));
-    for absent in ["off-review", "legacy-review", "off:off-helper", "off-docs", "legacy-docs"] {
+    for absent in [
+        "off-review",
+        "legacy-review",
+        "off:off-helper",
+        "off-docs",
+        "legacy-docs",
+    ] {
         let kinds = ["skills", "subagents", "mcpServers"];
-        assert!(kinds.iter().all(|k| plugin_of(k, absent).is_none()), "{absent}");
+        assert!(
+            kinds.iter().all(|k| plugin_of(k, absent).is_none()),
+            "{absent}"
+        );
     }
 }
 
