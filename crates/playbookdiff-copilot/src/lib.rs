@@ -328,7 +328,7 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 /// release's built-in skills).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The installed plugins' hooks and manifest paths, and `enabledPlugins` of the user's and managed settings",
+    what: "The installed plugins' hooks and manifest paths, and `enabledPlugins` of the managed settings",
     effect: "plugins' hooks run, and a manifest or `enabledPlugins` can change which plugin items load",
     todo: "list them with `copilot plugin list`",
 };
