@@ -12,7 +12,8 @@
 //!   `installedPlugins`' plugin;
 //! * an entry with `enabled` other than `true` gives nothing (the plugin
 //!   `off` of `enabled: false` loaded nothing), unless `enabledPlugins`
-//!   of the release's file says otherwise ([`Profile::enabled_plugins`]);
+//!   of the files the release reads says otherwise
+//!   ([`Profile::enabled_plugins`]);
 //! * the plugin's folder is its `cache_path`, else
 //!   `installed-plugins/MARKETPLACE/NAME` of the home;
 //! * a plugin gives the `SKILL.md` skills of its `skills` folder and the
@@ -35,7 +36,7 @@ use crate::profile::EnabledPlugins;
 use crate::Profile;
 use playbookdiff_model::{Diagnostic, RepoPath};
 use playbookdiff_source::{EntryKind, Machine};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::path::Path;
 
 /// The user's configuration file that lists the installed plugins.
@@ -78,13 +79,8 @@ pub(crate) fn installed(
     let Some(config) = read(machine, CONFIG, diags) else {
         return Vec::new();
     };
-    let map = match profile.enabled_plugins {
-        EnabledPlugins::ConfigFilters => config.get("enabledPlugins").cloned(),
-        EnabledPlugins::SettingsDecide => {
-            read(machine, SETTINGS, diags).and_then(|s| s.get("enabledPlugins").cloned())
-        }
-    };
-    let map = map.as_ref().and_then(Value::as_object);
+    let map = enabled_map(machine, profile, &config, diags);
+    let map = map.as_ref();
     let list = LIST_KEYS
         .iter()
         .find_map(|k| config.get(*k))
@@ -96,24 +92,48 @@ pub(crate) fn installed(
             let own = e.get("enabled") == Some(&Value::Bool(true));
             let mapped = map.map(|m| m.get(&p.key) == Some(&Value::Bool(true)));
             match profile.enabled_plugins {
-                EnabledPlugins::ConfigFilters => own && mapped != Some(false),
-                EnabledPlugins::SettingsDecide => mapped.unwrap_or(own),
+                EnabledPlugins::Filter => own && mapped != Some(false),
+                EnabledPlugins::Decide => mapped.unwrap_or(own),
             }
         })
         .map(|(p, _)| p)
         .collect()
 }
 
-/// The user's settings file that holds `enabledPlugins` in 1.0.102.
+/// `enabledPlugins` as the release reads it: of `config` (the user's
+/// `config.json`) while [`Profile::enabled_plugins_in_config`], then of
+/// `settings.json` while [`Profile::enabled_plugins_in_settings`], a key
+/// of the latter over the former (assumed); `None` when neither file
+/// the release reads holds an object there, or the release reads none
+/// ([`Profile::enabled_plugins_read`]).
+fn enabled_map(
+    machine: &Machine,
+    profile: &Profile,
+    config: &Map<String, Value>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Map<String, Value>> {
+    let of = |v: &Map<String, Value>| v.get("enabledPlugins").and_then(Value::as_object).cloned();
+    if !profile.enabled_plugins_read {
+        return None;
+    }
+    let mut map = profile
+        .enabled_plugins_in_config
+        .then(|| of(config))
+        .flatten();
+    if profile.enabled_plugins_in_settings {
+        if let Some(more) = read(machine, SETTINGS, diags).and_then(|s| of(&s)) {
+            map.get_or_insert_with(Map::new).extend(more);
+        }
+    }
+    map
+}
+
+/// The user's settings file whose `enabledPlugins` 1.0.102 reads.
 const SETTINGS: &str = ".copilot/settings.json";
 
 /// The top-level object of the user's JSON file `rel` (below the home),
 /// `None` when absent or unusable (reported in `diags`).
-fn read(
-    machine: &Machine,
-    rel: &str,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<serde_json::Map<String, Value>> {
+fn read(machine: &Machine, rel: &str, diags: &mut Vec<Diagnostic>) -> Option<Map<String, Value>> {
     let path = RepoPath::on_machine("~", rel)?;
     let effect = "the plugins Copilot CLI loads are unknown";
     match json::load_user(machine, &path, effect, diags) {

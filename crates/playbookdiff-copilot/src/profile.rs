@@ -153,24 +153,25 @@ const CLOUD_AGENT_SETUP: &str = "Skill for customizing the Copilot cloud agent (
 /// The description of `customize-cloud-agent` in 1.0.102.
 const CLOUD_AGENT_SETUP_AND_WHEN: &str = "Skill for customizing the Copilot cloud agent (formerly known as Copilot coding agent) environment, including copilot-setup-steps.yml configuration, preinstalling tools and dependencies, runners, and settings. Use when the user mentions copilot-setup-steps, copilot setup steps, or wants to configure the cloud agent environment.";
 
-/// Which `enabledPlugins` map chooses the installed plugins
-/// ([`crate::plugins`]); seen with 1.0.24 and 1.0.102 on cases
+/// How `enabledPlugins` chooses among the installed plugins
+/// ([`crate::plugins`]; which files' maps are read:
+/// [`Profile::enabled_plugins_in_config`],
+/// [`Profile::enabled_plugins_in_settings`]). Seen with 1.0.24 and
+/// 1.0.102 on cases
 /// `oracle.local_user_layers.home-copilot-plugins-enabled-config`,
 /// `-settings` and `home-copilot-plugins-enabled`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EnabledPlugins {
-    /// `enabledPlugins` of `~/.copilot/config.json`, when present, keeps
-    /// only the entries it maps to `true`, and of those the ones
-    /// `enabled` in their entry (1.0.24 `app.js`: `pR`, then each loader
-    /// skips `!enabled`; `off@acme: true` with `enabled: false` loaded
-    /// nothing). `settings.json`'s map is not read.
-    ConfigFilters,
-    /// `enabledPlugins` of `~/.copilot/settings.json`, when present,
-    /// decides alone: a plugin it maps to `true` loads even when its
-    /// entry says `enabled: false`, one it maps to `false` or does not
-    /// name does not; without the map, the entry's `enabled` decides.
-    /// `config.json`'s map is not read (1.0.102).
-    SettingsDecide,
+    /// A map keeps only the entries it maps to `true`, and of those the
+    /// ones `enabled` in their entry (1.0.24 `app.js`: `pR`, then each
+    /// loader skips `!enabled`; `off@acme: true` with `enabled: false`
+    /// loaded nothing).
+    Filter,
+    /// A map decides alone: a plugin it maps to `true` loads even when
+    /// its entry says `enabled: false`, one it maps to `false` or does
+    /// not name does not; without a map, the entry's `enabled` decides
+    /// (1.0.102).
+    Decide,
 }
 
 /// Which description a release's `customize-cloud-agent` has.
@@ -316,8 +317,17 @@ pub(crate) struct Profile {
     pub builtin_skills: u8,
     /// The description of the built-in `customize-cloud-agent`.
     pub cloud_agent_skill_description: CloudAgentSkillDescription,
-    /// Which `enabledPlugins` chooses the installed plugins.
+    /// How `enabledPlugins` chooses among the installed plugins.
     pub enabled_plugins: EnabledPlugins,
+    /// Whether `enabledPlugins` is read at all (1.0.22 on; before, the
+    /// entries' `enabled` alone decides).
+    pub enabled_plugins_read: bool,
+    /// Whether `enabledPlugins` of `~/.copilot/config.json` is read
+    /// (1.0.22 to 1.0.92, with [`Profile::enabled_plugins_read`]).
+    pub enabled_plugins_in_config: bool,
+    /// Whether `enabledPlugins` of `~/.copilot/settings.json` is read;
+    /// with both maps, a key of this one is assumed to win (not seen).
+    pub enabled_plugins_in_settings: bool,
 }
 
 impl Profile {
@@ -363,7 +373,10 @@ const OF_1_0_24: Profile = Profile {
     custom_agents_listed: true,
     builtin_skills: ShippedSkill::CustomizeCloudAgent.bit(),
     cloud_agent_skill_description: CloudAgentSkillDescription::Setup,
-    enabled_plugins: EnabledPlugins::ConfigFilters,
+    enabled_plugins: EnabledPlugins::Filter,
+    enabled_plugins_read: true,
+    enabled_plugins_in_config: true,
+    enabled_plugins_in_settings: false,
 };
 
 /// The table, oldest first: the facts of the first modelled release
@@ -375,6 +388,7 @@ const TABLE: &[Profile] = &[
         release: FIRST_MODELLED,
         custom_agents_listed: false,
         builtin_skills: 0,
+        enabled_plugins_read: false,
         ..OF_1_0_24
     },
     OF_1_0_24,
@@ -404,7 +418,10 @@ const TABLE: &[Profile] = &[
         custom_agents_listed: true,
         builtin_skills: ShippedSkill::CustomizeCloudAgent.bit() | ShippedSkill::GithubPrMedia.bit(),
         cloud_agent_skill_description: CloudAgentSkillDescription::SetupAndWhen,
-        enabled_plugins: EnabledPlugins::SettingsDecide,
+        enabled_plugins: EnabledPlugins::Decide,
+        enabled_plugins_read: true,
+        enabled_plugins_in_config: false,
+        enabled_plugins_in_settings: true,
     },
 ];
 
@@ -461,6 +478,12 @@ pub(crate) enum Fact {
     CloudAgentSkillDescription,
     /// [`Profile::enabled_plugins`].
     EnabledPlugins,
+    /// [`Profile::enabled_plugins_read`].
+    EnabledPluginsRead,
+    /// [`Profile::enabled_plugins_in_config`].
+    EnabledPluginsInConfig,
+    /// [`Profile::enabled_plugins_in_settings`].
+    EnabledPluginsInSettings,
 }
 
 impl TableFact<Profile> for Fact {
@@ -502,6 +525,13 @@ impl TableFact<Profile> for Fact {
                 f.cloud_agent_skill_description = n.cloud_agent_skill_description
             }
             Fact::EnabledPlugins => f.enabled_plugins = n.enabled_plugins,
+            Fact::EnabledPluginsRead => f.enabled_plugins_read = n.enabled_plugins_read,
+            Fact::EnabledPluginsInConfig => {
+                f.enabled_plugins_in_config = n.enabled_plugins_in_config
+            }
+            Fact::EnabledPluginsInSettings => {
+                f.enabled_plugins_in_settings = n.enabled_plugins_in_settings
+            }
         }
     }
 }
@@ -520,6 +550,13 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `copilot.skills_agents_mcp`): the `task` tool of 1.0.11 names no custom agent, that of 1.0.12 `helper` and `reviewer`",
     },
     Change {
+        fact: Fact::EnabledPluginsRead,
+        name: "enabled_plugins_read",
+        since: "1.0.22",
+        summary: "`enabledPlugins` chooses among the installed plugins.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-config`, `startup.taskAgents`): 1.0.20 lists the agent of `tools`, which `config.json`'s map leaves out, 1.0.22 does not",
+    },
+    Change {
         fact: Fact::Shipped(ShippedSkill::CustomizeCloudAgent),
         name: "builtin_skill_customize_cloud_agent",
         since: "1.0.24",
@@ -532,6 +569,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.32",
         summary: "Path-specific instructions with a specific `applyTo` are listed at startup and injected when the agent views a matching file; the others are inlined raw.",
         evidence: "bisected (case `copilot.path_instructions`): 1.0.24 sends no table of on-demand instructions, 1.0.32 lists `src/**` and `**/*.py` (1.0.30 is published without the executable for this platform)",
+    },
+    Change {
+        fact: Fact::EnabledPluginsInSettings,
+        name: "enabled_plugins_in_settings",
+        since: "1.0.32",
+        summary: "`enabledPlugins` of `~/.copilot/settings.json` chooses among the installed plugins too.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-settings`, `startup.taskAgents`): 1.0.24 lists the agent of `tools`, which the map leaves out, 1.0.32 does not (1.0.30 is published without the executable for this platform)",
     },
     Change {
         fact: Fact::MarkdownFilter,
@@ -635,8 +679,8 @@ pub(crate) const CHANGES: &[Change] = &[
         fact: Fact::EnabledPlugins,
         name: "enabled_plugins",
         since: "1.0.71",
-        summary: "`enabledPlugins` of `~/.copilot/settings.json` chooses the installed plugins (`true` loads one whose entry says `enabled: false`); that of `config.json` is no longer read.",
-        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-settings`, `skills`): 1.0.70 lists no plugin skill, 1.0.71 those of `kit` and `off`. 1.0.70 follows neither profile: its agents and MCP servers follow `settings.json`'s map, its plugin skills `config.json`'s (none without one); not modelled",
+        summary: "`enabledPlugins` decides alone which installed plugins load (`true` loads one whose entry says `enabled: false`).",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-settings`, `skills`): 1.0.70 lists no plugin skill, 1.0.71 those of `kit` and `off`; the agents and MCP servers follow from 1.0.69 (`copilot.enabled-plugins-settings-agents`), and 1.0.55 to 1.0.70 list plugin skills unlike either profile (none of a plugin of `installedPlugins` without a map): not modelled",
     },
     Change {
         fact: Fact::UserPromptTransformedEvent,
@@ -686,6 +730,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.89",
         summary: "An MCP server entry Copilot CLI cannot start is left out alone; the other servers of its file start.",
         evidence: "bisected (case `fuzz.copilot.0`, launched in `sub/`): 1.0.88 starts no server of `sub/.mcp.json`, whose `http` entry has no `url`, 1.0.89 starts its `local`",
+    },
+    Change {
+        fact: Fact::EnabledPluginsInConfig,
+        name: "enabled_plugins_in_config",
+        since: "1.0.102",
+        summary: "`enabledPlugins` of `~/.copilot/config.json` is no longer read.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-config`, `startup.taskAgents`): 1.0.92 lists the agents of `kit` and `off`, as its map says, 1.0.102 those of `kit` and `tools`, as their entries say; no release was published between them",
     },
     Change {
         fact: Fact::UserSettings,
@@ -807,8 +858,14 @@ mod tests {
             names("1.0.78"),
             ["customize-cloud-agent", "github-pr-media"]
         );
-        assert_eq!(of("1.0.70").enabled_plugins, EnabledPlugins::ConfigFilters);
-        assert_eq!(of("1.0.71").enabled_plugins, EnabledPlugins::SettingsDecide);
+        assert_eq!(of("1.0.70").enabled_plugins, EnabledPlugins::Filter);
+        assert_eq!(of("1.0.71").enabled_plugins, EnabledPlugins::Decide);
+        assert!(
+            !of("1.0.24").enabled_plugins_in_settings && of("1.0.32").enabled_plugins_in_settings
+        );
+        assert!(of("1.0.92").enabled_plugins_in_config);
+        assert!(!of("1.0.20").enabled_plugins_read && of("1.0.22").enabled_plugins_read);
+        assert!(!of("1.0.102").enabled_plugins_in_config);
         let short = |v| of(v).shipped_skills()[0].description == CLOUD_AGENT_SETUP;
         assert!(short("1.0.39") && !short("1.0.40"));
     }
