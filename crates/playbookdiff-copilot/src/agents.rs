@@ -159,7 +159,7 @@ fn plugin_agents(
 ) -> Vec<(String, Subagent)> {
     let mut out = Vec::new();
     for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
-        let files = crate::plugins::markdown_files(machine, &plugin, "agents");
+        let files = crate::plugins::markdown_files(machine, &plugin.root, "agents");
         let names = files.iter().filter_map(|f| f.file_name());
         for (stem, name) in by_id(names) {
             let Some(file) = plugin.path(&format!("agents/{name}")) else {

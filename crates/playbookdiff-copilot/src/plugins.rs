@@ -15,7 +15,9 @@
 //!   of the files the release reads says otherwise
 //!   ([`Profile::enabled_plugins`]);
 //! * the plugin's folder is its `cache_path`, else
-//!   `installed-plugins/MARKETPLACE/NAME` of the home;
+//!   `installed-plugins/MARKETPLACE/NAME` of the home, but for its skills
+//!   and commands `installed-plugins/NAME@MARKETPLACE`
+//!   ([`Plugin::skills_root`]);
 //! * a plugin gives the `SKILL.md` skills of its `skills` folder and the
 //!   commands of its `commands` folder, listed as skills named by their
 //!   file (`session.skills_loaded`, after the user's skills), the custom
@@ -27,9 +29,7 @@
 //! `NAME@MARKETPLACE`. Not modelled: the managed settings'
 //! `enabledPlugins` and a repository's (1.0.102), the manifest's own `skills`, `commands`, `agents`, `hooks` and
 //! `mcpServers` entries, `.github/mcp.json`, and plugin hooks
-//! (`hooks.json`); 1.0.24's skill loader looks for a plugin without
-//! `cache_path` in `installed-plugins/NAME@MARKETPLACE` (its code; not
-//! seen).
+//! (`hooks.json`).
 
 use crate::json::{self, Loaded};
 use crate::profile::EnabledPlugins;
@@ -58,6 +58,14 @@ pub(crate) struct Plugin {
     pub key: String,
     /// Its folder on the machine.
     pub root: RepoPath,
+    /// The folder its skills and commands are read from: [`Plugin::root`]
+    /// when the entry has a `cache_path`, else
+    /// `installed-plugins/NAME@MARKETPLACE`, where the installer puts
+    /// nothing (1.0.24 `app.js`, the plugin skill loader; seen with 1.0.24
+    /// and 1.0.102 on case
+    /// `oracle.local_user_layers.home-copilot-plugins-no-cache`: the
+    /// plugin's agent and MCP server loaded, its skill and command not).
+    pub skills_root: RepoPath,
 }
 
 impl Plugin {
@@ -147,20 +155,29 @@ fn entry(machine: &Machine, e: &Value) -> Option<Plugin> {
     let text = |k: &str| e.get(k).and_then(Value::as_str);
     let name = text("name")?;
     let marketplace = text("marketplace").unwrap_or_default();
-    let root = match text("cache_path") {
-        Some(abs) => machine.name_of(None, Path::new(abs))?,
-        None => RepoPath::on_machine("~", &format!("{INSTALLED_DIR}/{marketplace}/{name}"))?,
+    let installed = |folder: &str| RepoPath::on_machine("~", &format!("{INSTALLED_DIR}/{folder}"));
+    let (root, skills_root) = match text("cache_path") {
+        Some(abs) => {
+            let root = machine.name_of(None, Path::new(abs))?;
+            (root.clone(), root)
+        }
+        None => (
+            installed(&format!("{marketplace}/{name}"))?,
+            installed(&format!("{name}@{marketplace}"))?,
+        ),
     };
     Some(Plugin {
         name: name.to_string(),
         key: format!("{name}@{marketplace}"),
         root,
+        skills_root,
     })
 }
 
-/// The `*.md` files of the plugin's folder `rel` on `machine`, by name.
-pub(crate) fn markdown_files(machine: &Machine, plugin: &Plugin, rel: &str) -> Vec<RepoPath> {
-    let Some(dir) = plugin.path(rel) else {
+/// The `*.md` files of the folder `rel` of `base` (a plugin's
+/// [`Plugin::root`] or [`Plugin::skills_root`]) on `machine`, by name.
+pub(crate) fn markdown_files(machine: &Machine, base: &RepoPath, rel: &str) -> Vec<RepoPath> {
+    let Some(dir) = base.join(rel) else {
         return Vec::new();
     };
     let mut out: Vec<RepoPath> = machine

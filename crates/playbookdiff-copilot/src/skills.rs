@@ -219,10 +219,10 @@ fn of_plugins(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<
     let mut out = Vec::new();
     for plugin in crate::plugins::installed(machine, profile, &mut cx.diags) {
         let mut files = Vec::new();
-        if let Some(base) = plugin.path("skills") {
+        if let Some(base) = plugin.skills_root.join("skills") {
             search(&tree, profile, &base, 0, &mut files);
         }
-        let commands = crate::plugins::markdown_files(machine, &plugin, "commands");
+        let commands = crate::plugins::markdown_files(machine, &plugin.skills_root, "commands");
         let stems = commands.iter().map(|f| {
             f.file_name()
                 .and_then(|n| n.strip_suffix(".md"))

@@ -1556,8 +1556,8 @@ fn copilot_cli_lets_a_user_skill_replace_a_built_in_one() {
 /// A home with three installed plugins of the marketplace `acme`: `kit`
 /// (enabled, its folder named by `cache_path`), `off` (disabled) and
 /// `gone` (enabled, no `cache_path`, so in
-/// `installed-plugins/acme/gone`), each with a skill, a command, an
-/// agent and an MCP server; `legacy` is named only under
+/// `installed-plugins/acme/gone`, where its skills are not looked for),
+/// each with a skill, a command, an agent and an MCP server; `legacy` is named only under
 /// `installed_plugins`, which `installedPlugins` hides.
 fn copilot_plugins(home: &Path) {
     for p in ["kit", "off", "gone", "legacy"] {
@@ -1623,16 +1623,6 @@ fn copilot_cli_reads_the_enabled_installed_plugins() {
                 "plugin",
                 "effective"
             ),
-            row(
-                &format!("{dir}/gone/skills/gone-review/SKILL.md"),
-                "plugin",
-                "effective"
-            ),
-            row(
-                &format!("{dir}/gone/commands/gone-cmd.md"),
-                "plugin",
-                "effective"
-            ),
         ]
     );
     let plugin_of = |kind: &str, name: &str| {
@@ -1654,6 +1644,13 @@ fn copilot_cli_reads_the_enabled_installed_plugins() {
         Some("gone@acme".into())
     );
     assert_eq!(plugin_of("mcpServers", "kit-docs"), Some("kit@acme".into()));
+    // Without `cache_path`, the skills are looked for in
+    // `installed-plugins/gone@acme` (case `home-copilot-plugins-no-cache`).
+    assert_eq!(plugin_of("skills", "gone-review"), None);
+    assert_eq!(
+        plugin_of("mcpServers", "gone-docs"),
+        Some("gone@acme".into())
+    );
     for absent in [
         "off-review",
         "legacy-review",
