@@ -2346,7 +2346,7 @@ def run_copilot(exe, case, work):
     finally:
         api.close()
     obs = {"exit": 0 if api.requests else rc}
-    skills, servers = [], []
+    skills, servers, builtin = [], [], None
     for line in (work / "out").read_text(errors="replace").splitlines():
         try:
             e = json.loads(line)
@@ -2369,10 +2369,19 @@ def run_copilot(exe, case, work):
                                  and (norm.path(s.get("path")) or "").startswith("$HOME/")
                                  and not norm.path(s.get("path")).startswith("$HOME/.cache/"))),
                             key=lambda s: (s["name"], s["path"] or ""))
+        if e.get("type") == "session.skills_loaded" and case.get("home") and builtin is None:
+            # The release's own skills (`source: "builtin"`, unpacked in
+            # the home's `.cache`), for a case with a home: which of two
+            # of one name is kept, and which the release ships.
+            builtin = sorted({s.get("name") for s in data.get("skills") or []
+                              if s.get("source") == "builtin"
+                              and s.get("enabled") is not False})
         if e.get("type") == "session.mcp_servers_loaded" and data.get("servers") and not servers:
             servers = sorted(({"name": s.get("name"), "source": s.get("source")}
                               for s in data["servers"]), key=lambda s: s["name"])
     obs["skills"] = skills
+    if builtin is not None:
+        obs["builtinSkills"] = builtin
     obs["mcpServers"] = servers
     fired_markers(repo, obs)
     if api.requests:

@@ -21,7 +21,9 @@
 //! ones), so a user agent keeps its id against a project agent. Seen with
 //! 1.0.24 and 1.0.102 (case
 //! `oracle.local_user_layers.home-copilot-mcp-agents`): the user's
-//! `~/.copilot/agents/helper.md` listed in the `task` tool.
+//! `~/.copilot/agents/helper.md` listed in the `task` tool. The agents of
+//! the installed plugins come last, each named `PLUGIN:ID`
+//! ([`plugin_agents`]).
 
 use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems;
@@ -72,6 +74,9 @@ pub(crate) fn compile(
                 }
             }
         }
+    }
+    if let Some(m) = machine {
+        found.extend(plugin_agents(cx, profile, m));
     }
     let mut out = first_id_wins(found);
     if !profile.custom_agents_listed {
@@ -136,6 +141,44 @@ fn user_agents(cx: &mut Cx<'_, '_>, machine: &Machine, folder: &str) -> Vec<(Str
         let whence = format!("Found in the user's `~/{folder}`");
         if let Some(a) = load(cx, (&file, &text), &id, whence) {
             out.push((id, a));
+        }
+    }
+    out
+}
+
+/// The agents of each enabled installed plugin on `machine`
+/// ([`crate::plugins`]): the files of its `agents` folder, each with the
+/// id `PLUGIN:ID` by which the `task` tool lists it (its front matter's
+/// `name` is not used; 1.0.24 `app.js`, the plugin agent loader: `id:
+/// \`${pluginName}:${stem}\``, listed by id; seen with 1.0.24 and 1.0.102,
+/// case `oracle.local_user_layers.home-copilot-plugins`: `kit:kit-helper`).
+fn plugin_agents(
+    cx: &mut Cx<'_, '_>,
+    profile: &Profile,
+    machine: &Machine,
+) -> Vec<(String, Subagent)> {
+    let mut out = Vec::new();
+    for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
+        let files = crate::plugins::markdown_files(machine, &plugin.root, "agents");
+        let names = files.iter().filter_map(|f| f.file_name());
+        for (stem, name) in by_id(names) {
+            let Some(file) = plugin.path(&format!("agents/{name}")) else {
+                continue;
+            };
+            let effect = "Copilot CLI skips this custom agent";
+            let Some(text) =
+                problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
+            else {
+                continue;
+            };
+            let id = format!("{}:{stem}", plugin.name);
+            let whence = format!("Found in the installed plugin `{}`", plugin.key);
+            if let Some(mut a) = load(cx, (&file, &text), &id, whence) {
+                a.name = id.clone();
+                a.source = a.source.in_plugin(&plugin.key);
+                a.plugin = Some(plugin.key.clone());
+                out.push((id, a));
+            }
         }
     }
     out

@@ -16,7 +16,8 @@
 //!   `.github/instructions` files and `.claude/rules` (`scoped`); `@path`
 //!   imports in 1.0.102 (`imports`).
 //! * **Skills** (`skills`): `.github/skills`, `.agents/skills`,
-//!   `.claude/skills` and `.claude/commands`.
+//!   `.claude/skills` and `.claude/commands`; in local mode the user's and
+//!   the release's built-in ones.
 //! * **MCP servers** (`mcp`): `.mcp.json`, else `.github/mcp.json`.
 //! * **Hooks** (`hooks`): `.github/hooks/*.json`, and in 1.0.102 the
 //!   Claude-format hooks of `.claude/settings.json`, run in the project
@@ -24,6 +25,8 @@
 //! * **Custom agents** (`agents`): `.github/agents/*.md` and
 //!   `.claude/agents/*.md`, listed in the `task` tool.
 //! * **Prompt files** (`extras`): not loaded, reported with their source.
+//! * **Installed plugins** (`plugins`, local mode): their skills,
+//!   commands, agents and MCP servers, scope `plugin`.
 //!
 //! Copilot CLI reads the files of other agents (`AGENTS.md`, `CLAUDE.md`,
 //! `GEMINI.md`, `.claude/rules`, `.claude/skills`, `.claude/commands`,
@@ -44,6 +47,7 @@ mod imports;
 mod instructions;
 mod json;
 mod mcp;
+mod plugins;
 mod profile;
 pub mod remedy;
 mod scoped;
@@ -319,12 +323,14 @@ const UNREAD_LAYERS: &[UnreadLayer] = &[
 /// What local mode still does not read of the user's configuration (it
 /// reads the user's skills, `~/.copilot/agents`, `~/.claude/agents`,
 /// `~/.copilot/mcp-config.json`, the hooks of `~/.copilot/hooks` and of
-/// the user's settings, their `disabledSkills`, and `trusted_folders`).
+/// the user's settings, their `disabledSkills`, `trusted_folders`, the
+/// skills, agents and MCP servers of the installed plugins, and lists the
+/// release's built-in skills).
 const LOCAL_UNREAD_LAYERS: UnreadLayer = UnreadLayer {
     code: DiagnosticCode::UserConfigUnavailable,
-    what: "The user configuration's other settings (installed plugins of `~/.copilot/config.json`) and Copilot CLI's built-in skills",
-    effect: "they add plugins' items and skills the model is told about",
-    todo: "list them with `copilot skill list`",
+    what: "The installed plugins' hooks and manifest paths, and `enabledPlugins` of the managed settings",
+    effect: "plugins' hooks run, and a manifest or `enabledPlugins` can change which plugin items load",
+    todo: "list them with `copilot plugin list`",
 };
 
 /// One diagnostic per layer outside the repository that can change a

@@ -23,7 +23,8 @@
 //! `oracle.local_user_layers.home-copilot-mcp-agents`: the user's `notes`
 //! starts with no source, `docs` with source `workspace`; with 1.0.24,
 //! whose workspace servers lacked `args` and did not start, the user's
-//! `docs` and `notes` both started).
+//! `docs` and `notes` both started). The servers of the installed
+//! plugins come after the user's ([`plugin_servers`]).
 
 use crate::json::{self, JsonFile, Loaded};
 use crate::profile::{self, Fact, McpSchema};
@@ -99,6 +100,10 @@ pub(crate) fn compile(
             .map(|s| below_workspace(s, &out))
             .collect();
         out.extend(user);
+        for s in plugin_servers(cx, profile, m) {
+            let s = below_workspace(s, &out);
+            out.push(s);
+        }
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
@@ -119,6 +124,32 @@ fn user_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Ve
         Loaded::File(f) => servers(cx, profile, &f, None),
         _ => Vec::new(),
     }
+}
+
+/// The servers of the `.mcp.json` of each enabled installed plugin on
+/// `machine` ([`crate::plugins`]), scope `plugin` (seen with 1.0.24 and
+/// 1.0.102, case `oracle.local_user_layers.home-copilot-plugins`:
+/// `kit-docs` started with `source: "plugin"`). A server whose name an
+/// earlier one holds is assumed to lose to it.
+fn plugin_servers(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<McpServer> {
+    let mut out = Vec::new();
+    for plugin in crate::plugins::installed(machine, profile, &mut Vec::new()) {
+        let Some(path) = plugin.path(".mcp.json") else {
+            continue;
+        };
+        let effect = "Copilot CLI starts none of the plugin's MCP servers";
+        if let Loaded::File(f) = json::load_user(machine, &path, effect, &mut cx.diags) {
+            for mut s in servers(cx, profile, &f, None) {
+                s.source = s.source.in_plugin(&plugin.key);
+                s.reason = format!(
+                    "{} It comes from the installed plugin `{}`.",
+                    s.reason, plugin.key
+                );
+                out.push(s);
+            }
+        }
+    }
+    out
 }
 
 /// The user's server `s`, `shadowed` when an effective workspace server

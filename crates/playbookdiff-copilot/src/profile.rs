@@ -17,7 +17,7 @@
 //! (behaviour `copilot.skills-loaded-event`, not a fact).
 
 use playbookdiff_adapter::hooks::Events;
-use playbookdiff_model::profile::{facts_of, ProfileRow, ReleaseChange, TableFact};
+use playbookdiff_model::profile::{facts_of, BuiltinSkill, ProfileRow, ReleaseChange, TableFact};
 
 /// How `.github/instructions/**/*.instructions.md` reach the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,107 @@ pub(crate) enum McpSchema {
     /// file's other servers still start (seen with 1.0.102, fuzzer seeds
     /// 11 and 17: `{"type": "stdio"}` and `"oops"`).
     PerEntry,
+}
+
+/// A skill a release ships in its `builtin-skills/NAME/SKILL.md` and
+/// lists with `source: "builtin"` after every discovered skill
+/// ([`Profile::builtin_skills`]). 1.0.102 also ships `discover-resources`,
+/// which it lists only under the feature flag `DISCOVER_RESOURCES` (off
+/// by default; its code filters the skill out otherwise, and it was not
+/// listed on case `oracle.local_user_layers.home-copilot-skills`): not
+/// modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ShippedSkill {
+    /// `customize-cloud-agent`, the cloud agent's setup steps.
+    CustomizeCloudAgent,
+    /// `github-pr-media`, media uploads for a pull request.
+    GithubPrMedia,
+}
+
+impl ShippedSkill {
+    /// Every variant, in the order of [`Profile::builtin_skills`]' bits
+    /// (by name).
+    const ALL: [ShippedSkill; 2] = [
+        ShippedSkill::CustomizeCloudAgent,
+        ShippedSkill::GithubPrMedia,
+    ];
+
+    /// This skill's bit in [`Profile::builtin_skills`].
+    const fn bit(self) -> u8 {
+        match self {
+            ShippedSkill::CustomizeCloudAgent => 0b01,
+            ShippedSkill::GithubPrMedia => 0b10,
+        }
+    }
+
+    /// The skill as the release of `profile` ships it (the description of
+    /// its `SKILL.md`, folded lines joined by one space).
+    const fn skill(self, profile: &Profile) -> BuiltinSkill {
+        match (self, profile.cloud_agent_skill_description) {
+            (ShippedSkill::CustomizeCloudAgent, CloudAgentSkillDescription::Setup) => BuiltinSkill {
+                name: "customize-cloud-agent",
+                description: CLOUD_AGENT_SETUP,
+            },
+            (ShippedSkill::CustomizeCloudAgent, CloudAgentSkillDescription::SetupAndWhen) => {
+                BuiltinSkill {
+                    name: "customize-cloud-agent",
+                    description: CLOUD_AGENT_SETUP_AND_WHEN,
+                }
+            }
+            (ShippedSkill::GithubPrMedia, _) => BuiltinSkill {
+                name: "github-pr-media",
+                description: "Upload an image or video to GitHub's user attachments API and embed it in a pull request description or comment. Use when asked to add screenshots, diagrams, recordings, or other media to a PR or GitHub comment.",
+            },
+        }
+    }
+}
+
+/// The description of `customize-cloud-agent` in 1.0.24.
+const CLOUD_AGENT_SETUP: &str = "Skill for customizing the Copilot cloud agent (formerly known as Copilot coding agent) environment, including copilot-setup-steps.yml configuration, preinstalling tools and dependencies, runners, and settings.";
+
+/// The description of `customize-cloud-agent` in 1.0.102.
+const CLOUD_AGENT_SETUP_AND_WHEN: &str = "Skill for customizing the Copilot cloud agent (formerly known as Copilot coding agent) environment, including copilot-setup-steps.yml configuration, preinstalling tools and dependencies, runners, and settings. Use when the user mentions copilot-setup-steps, copilot setup steps, or wants to configure the cloud agent environment.";
+
+/// How `enabledPlugins` chooses among the installed plugins
+/// ([`crate::plugins`]; which files' maps are read:
+/// [`Profile::enabled_plugins_in_config`],
+/// [`Profile::enabled_plugins_in_settings`]). Seen with 1.0.24 and
+/// 1.0.102 on cases
+/// `oracle.local_user_layers.home-copilot-plugins-enabled-config`,
+/// `-settings` and `home-copilot-plugins-enabled`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EnabledPlugins {
+    /// A map keeps only the entries it maps to `true`, and of those the
+    /// ones `enabled` in their entry (1.0.24 `app.js`: `pR`, then each
+    /// loader skips `!enabled`; `off@acme: true` with `enabled: false`
+    /// loaded nothing).
+    Filter,
+    /// A map decides alone: a plugin it maps to `true` loads even when
+    /// its entry says `enabled: false`, one it maps to `false` or does
+    /// not name does not; without a map, the entry's `enabled` decides
+    /// (1.0.102).
+    Decide,
+}
+
+/// Which description a release's `customize-cloud-agent` has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CloudAgentSkillDescription {
+    /// What the skill is for (1.0.24).
+    Setup,
+    /// That, then when to use it ("Use when the user mentions
+    /// copilot-setup-steps, ..."; 1.0.102).
+    SetupAndWhen,
+}
+
+impl Profile {
+    /// The built-in skills this release lists, by name.
+    pub(crate) fn shipped_skills(&self) -> Vec<BuiltinSkill> {
+        ShippedSkill::ALL
+            .iter()
+            .filter(|k| self.builtin_skills & k.bit() != 0)
+            .map(|k| k.skill(self))
+            .collect()
+    }
 }
 
 /// The behaviour of one range of releases.
@@ -207,6 +308,26 @@ pub(crate) struct Profile {
     /// `copilot.skills_agents_mcp`: `helper` and `reviewer` listed); 1.0.11
     /// lists none, its `task` tool naming no user-provided agent.
     pub custom_agents_listed: bool,
+    /// The built-in skills the release lists, one bit per
+    /// [`ShippedSkill`] ([`Profile::shipped_skills`]): after every
+    /// discovered skill, so a project's or the user's skill of the same
+    /// name replaces one (seen with 1.0.24 and 1.0.102 on case
+    /// `oracle.local_user_layers.home-copilot-builtin-skill`: the user's
+    /// `customize-cloud-agent` listed, the built-in one not).
+    pub builtin_skills: u8,
+    /// The description of the built-in `customize-cloud-agent`.
+    pub cloud_agent_skill_description: CloudAgentSkillDescription,
+    /// How `enabledPlugins` chooses among the installed plugins.
+    pub enabled_plugins: EnabledPlugins,
+    /// Whether `enabledPlugins` is read at all (1.0.22 on; before, the
+    /// entries' `enabled` alone decides).
+    pub enabled_plugins_read: bool,
+    /// Whether `enabledPlugins` of `~/.copilot/config.json` is read
+    /// (1.0.22 to 1.0.92, with [`Profile::enabled_plugins_read`]).
+    pub enabled_plugins_in_config: bool,
+    /// Whether `enabledPlugins` of `~/.copilot/settings.json` is read;
+    /// with both maps, a key of this one is assumed to win (not seen).
+    pub enabled_plugins_in_settings: bool,
 }
 
 impl Profile {
@@ -250,6 +371,12 @@ const OF_1_0_24: Profile = Profile {
     user_skill_roots: &[".copilot/skills", ".agents/skills", ".claude/skills"],
     user_settings: ".copilot/config.json",
     custom_agents_listed: true,
+    builtin_skills: ShippedSkill::CustomizeCloudAgent.bit(),
+    cloud_agent_skill_description: CloudAgentSkillDescription::Setup,
+    enabled_plugins: EnabledPlugins::Filter,
+    enabled_plugins_read: true,
+    enabled_plugins_in_config: true,
+    enabled_plugins_in_settings: false,
 };
 
 /// The table, oldest first: the facts of the first modelled release
@@ -260,6 +387,8 @@ const TABLE: &[Profile] = &[
     Profile {
         release: FIRST_MODELLED,
         custom_agents_listed: false,
+        builtin_skills: 0,
+        enabled_plugins_read: false,
         ..OF_1_0_24
     },
     OF_1_0_24,
@@ -287,6 +416,12 @@ const TABLE: &[Profile] = &[
         user_skill_roots: &[".copilot/skills", ".agents/skills"],
         user_settings: ".copilot/settings.json",
         custom_agents_listed: true,
+        builtin_skills: ShippedSkill::CustomizeCloudAgent.bit() | ShippedSkill::GithubPrMedia.bit(),
+        cloud_agent_skill_description: CloudAgentSkillDescription::SetupAndWhen,
+        enabled_plugins: EnabledPlugins::Decide,
+        enabled_plugins_read: true,
+        enabled_plugins_in_config: false,
+        enabled_plugins_in_settings: true,
     },
 ];
 
@@ -337,6 +472,18 @@ pub(crate) enum Fact {
     UserSettings,
     /// [`Profile::custom_agents_listed`].
     CustomAgentsListed,
+    /// One bit of [`Profile::builtin_skills`].
+    Shipped(ShippedSkill),
+    /// [`Profile::cloud_agent_skill_description`].
+    CloudAgentSkillDescription,
+    /// [`Profile::enabled_plugins`].
+    EnabledPlugins,
+    /// [`Profile::enabled_plugins_read`].
+    EnabledPluginsRead,
+    /// [`Profile::enabled_plugins_in_config`].
+    EnabledPluginsInConfig,
+    /// [`Profile::enabled_plugins_in_settings`].
+    EnabledPluginsInSettings,
 }
 
 impl TableFact<Profile> for Fact {
@@ -371,6 +518,20 @@ impl TableFact<Profile> for Fact {
             Fact::UserSkillRoots => f.user_skill_roots = n.user_skill_roots,
             Fact::UserSettings => f.user_settings = n.user_settings,
             Fact::CustomAgentsListed => f.custom_agents_listed = n.custom_agents_listed,
+            Fact::Shipped(k) => {
+                f.builtin_skills = (f.builtin_skills & !k.bit()) | (n.builtin_skills & k.bit())
+            }
+            Fact::CloudAgentSkillDescription => {
+                f.cloud_agent_skill_description = n.cloud_agent_skill_description
+            }
+            Fact::EnabledPlugins => f.enabled_plugins = n.enabled_plugins,
+            Fact::EnabledPluginsRead => f.enabled_plugins_read = n.enabled_plugins_read,
+            Fact::EnabledPluginsInConfig => {
+                f.enabled_plugins_in_config = n.enabled_plugins_in_config
+            }
+            Fact::EnabledPluginsInSettings => {
+                f.enabled_plugins_in_settings = n.enabled_plugins_in_settings
+            }
         }
     }
 }
@@ -389,11 +550,32 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `copilot.skills_agents_mcp`): the `task` tool of 1.0.11 names no custom agent, that of 1.0.12 `helper` and `reviewer`",
     },
     Change {
+        fact: Fact::EnabledPluginsRead,
+        name: "enabled_plugins_read",
+        since: "1.0.22",
+        summary: "`enabledPlugins` chooses among the installed plugins.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-config`, `startup.taskAgents`): 1.0.20 lists the agent of `tools`, which `config.json`'s map leaves out, 1.0.22 does not",
+    },
+    Change {
+        fact: Fact::Shipped(ShippedSkill::CustomizeCloudAgent),
+        name: "builtin_skill_customize_cloud_agent",
+        since: "1.0.24",
+        summary: "The release ships the built-in skill `customize-cloud-agent`, listed to the model after the discovered skills.",
+        evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.22 holds no `name: customize-cloud-agent`, 1.0.24 does (1.0.11 to 1.0.20 print no `session.skills_loaded` event)",
+    },
+    Change {
         fact: Fact::PathInstructions,
         name: "path_instructions",
         since: "1.0.32",
         summary: "Path-specific instructions with a specific `applyTo` are listed at startup and injected when the agent views a matching file; the others are inlined raw.",
         evidence: "bisected (case `copilot.path_instructions`): 1.0.24 sends no table of on-demand instructions, 1.0.32 lists `src/**` and `**/*.py` (1.0.30 is published without the executable for this platform)",
+    },
+    Change {
+        fact: Fact::EnabledPluginsInSettings,
+        name: "enabled_plugins_in_settings",
+        since: "1.0.32",
+        summary: "`enabledPlugins` of `~/.copilot/settings.json` chooses among the installed plugins too.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-settings`, `startup.taskAgents`): 1.0.24 lists the agent of `tools`, which the map leaves out, 1.0.32 does not (1.0.30 is published without the executable for this platform)",
     },
     Change {
         fact: Fact::MarkdownFilter,
@@ -415,6 +597,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.39",
         summary: "The user's skills are read from `~/.copilot/skills` and `~/.agents/skills`, no longer from `~/.claude/skills`.",
         evidence: "bisected (case `oracle.local_user_layers.home-copilot-skills`): 1.0.34 lists `~/.claude/skills/tidy`, 1.0.39 does not (1.0.35 cannot run here)",
+    },
+    Change {
+        fact: Fact::CloudAgentSkillDescription,
+        name: "cloud_agent_skill_description",
+        since: "1.0.40",
+        summary: "The description of the built-in skill `customize-cloud-agent` says when to use it (\"Use when the user mentions copilot-setup-steps, ...\").",
+        evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.39 lacks `Use when the user mentions copilot-setup-steps`, 1.0.40 holds it (1.0.35 cannot run here)",
     },
     Change {
         fact: Fact::InstructionsSuffixAnyCase,
@@ -487,11 +676,25 @@ pub(crate) const CHANGES: &[Change] = &[
         evidence: "bisected (case `oracle.hooks_copilot_gemini`): 1.0.65 fires the GitHub hooks only, 1.0.66 also `claude-prompt` and `claude-session-start`",
     },
     Change {
+        fact: Fact::EnabledPlugins,
+        name: "enabled_plugins",
+        since: "1.0.71",
+        summary: "`enabledPlugins` decides alone which installed plugins load (`true` loads one whose entry says `enabled: false`).",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-settings`, `skills`): 1.0.70 lists no plugin skill, 1.0.71 those of `kit` and `off`; the agents and MCP servers follow from 1.0.69 (`copilot.enabled-plugins-settings-agents`), and 1.0.55 to 1.0.70 list plugin skills unlike either profile (none of a plugin of `installedPlugins` without a map): not modelled",
+    },
+    Change {
         fact: Fact::UserPromptTransformedEvent,
         name: "user_prompt_transformed_event",
         since: "1.0.73",
         summary: "A hooks file may register `userPromptTransformed`.",
         evidence: "bisected on the agent's code (the files its executable unpacks): 1.0.71 lacks `userPromptTransformed`, 1.0.73 holds it",
+    },
+    Change {
+        fact: Fact::Shipped(ShippedSkill::GithubPrMedia),
+        name: "builtin_skill_github_pr_media",
+        since: "1.0.78",
+        summary: "The release ships the built-in skill `github-pr-media`, listed to the model after the discovered skills.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-skills`, `builtinSkills`): 1.0.75 lists `customize-cloud-agent`, 1.0.78 also `github-pr-media` (1.0.77 is published without the executable for this platform)",
     },
     Change {
         fact: Fact::TrustGatesHooksAndMcp,
@@ -527,6 +730,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "1.0.89",
         summary: "An MCP server entry Copilot CLI cannot start is left out alone; the other servers of its file start.",
         evidence: "bisected (case `fuzz.copilot.0`, launched in `sub/`): 1.0.88 starts no server of `sub/.mcp.json`, whose `http` entry has no `url`, 1.0.89 starts its `local`",
+    },
+    Change {
+        fact: Fact::EnabledPluginsInConfig,
+        name: "enabled_plugins_in_config",
+        since: "1.0.102",
+        summary: "`enabledPlugins` of `~/.copilot/config.json` is no longer read.",
+        evidence: "bisected (case `oracle.local_user_layers.home-copilot-plugins-enabled-config`, `startup.taskAgents`): 1.0.92 lists the agents of `kit` and `off`, as its map says, 1.0.102 those of `kit` and `tools`, as their entries say; no release was published between them",
     },
     Change {
         fact: Fact::UserSettings,
@@ -640,5 +850,23 @@ mod tests {
         assert!(of("1.0.40").instructions_suffix_any_case);
         assert_eq!(of("1.0.92").user_settings, ".copilot/config.json");
         assert_eq!(of("1.0.102").user_settings, ".copilot/settings.json");
+        let names = |v| -> Vec<&str> { of(v).shipped_skills().iter().map(|b| b.name).collect() };
+        assert_eq!(names("1.0.22"), Vec::<&str>::new());
+        assert_eq!(names("1.0.24"), ["customize-cloud-agent"]);
+        assert_eq!(names("1.0.75"), ["customize-cloud-agent"]);
+        assert_eq!(
+            names("1.0.78"),
+            ["customize-cloud-agent", "github-pr-media"]
+        );
+        assert_eq!(of("1.0.70").enabled_plugins, EnabledPlugins::Filter);
+        assert_eq!(of("1.0.71").enabled_plugins, EnabledPlugins::Decide);
+        assert!(
+            !of("1.0.24").enabled_plugins_in_settings && of("1.0.32").enabled_plugins_in_settings
+        );
+        assert!(of("1.0.92").enabled_plugins_in_config);
+        assert!(!of("1.0.20").enabled_plugins_read && of("1.0.22").enabled_plugins_read);
+        assert!(!of("1.0.102").enabled_plugins_in_config);
+        let short = |v| of(v).shipped_skills()[0].description == CLOUD_AGENT_SETUP;
+        assert!(short("1.0.39") && !short("1.0.40"));
     }
 }

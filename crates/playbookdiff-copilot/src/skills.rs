@@ -26,7 +26,9 @@
 //! release searches a repository root; of two skills with one name the
 //! first found is kept, so a project skill wins over the user's. A skill
 //! that `disabledSkills` of the user's settings names is `excluded`
-//! ([`disable`]).
+//! ([`disable`]). The release's built-in skills
+//! ([`Profile::shipped_skills`]) come last, named `builtin:NAME` with
+//! scope `builtin` ([`builtin`]).
 //!
 //! The directories are searched from the launch directory up to the git
 //! root: of two skills with one name in different directories, the one
@@ -39,6 +41,7 @@ use crate::profile::SkillSearch;
 use crate::{Cx, Profile, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::place;
+use playbookdiff_model::profile::BuiltinSkill;
 use playbookdiff_model::{
     Advertisement, AdvertisementState, Applicability, Diagnostic, DiagnosticCode, Invocation,
     LoadPhase, Permission, RepoPath, Skill, SourceFormat, SourceRef, SourceScope,
@@ -87,10 +90,44 @@ pub(crate) fn compile(
     for s in machine.map(|m| of_user(cx, profile, m)).unwrap_or_default() {
         push(cx, &mut out, s);
     }
+    for s in machine
+        .map(|m| of_plugins(cx, profile, m))
+        .unwrap_or_default()
+    {
+        push(cx, &mut out, s);
+    }
     if let Some(m) = machine {
+        for b in profile.shipped_skills() {
+            out.push(builtin(&b, &out));
+        }
         disable(m, profile, &mut out);
     }
     out
+}
+
+/// The release's built-in skill `b` (local mode), listed after every
+/// discovered skill in `found`: effective, or shadowed when an effective
+/// one of `found` has its name, which Copilot CLI lists instead (seen
+/// with 1.0.24 and 1.0.102 on case
+/// `oracle.local_user_layers.home-copilot-builtin-skill`). Its provenance
+/// is `builtin:NAME`, scope `builtin`; its front matter says
+/// `user-invocable: false`, so only the model invokes it.
+fn builtin(b: &BuiltinSkill, found: &[Skill]) -> Skill {
+    let replaced = found
+        .iter()
+        .find(|s| s.name == b.name && s.applicability == Applicability::Effective)
+        .map(|s| s.source.path.clone());
+    let reason = match &replaced {
+        Some(p) => format!("Copilot CLI ships this skill (`builtin-skills/{}` of its package), but {p} has the same name and is found first, so Copilot CLI lists that one.", b.name),
+        None => format!("Copilot CLI ships this skill (`builtin-skills/{}` of its package) and lists it to the model at startup after the discovered skills; only the model invokes it (`user-invocable: false`).", b.name),
+    };
+    let mut skill = b.skill("copilot", reason);
+    skill.invocation.explicit = Permission::Blocked;
+    if replaced.is_some() {
+        skill.applicability = Applicability::Shadowed;
+        skill.advertisement.state = AdvertisementState::Hidden;
+    }
+    skill
 }
 
 /// Excludes the skills that `disabledSkills` of the user's settings
@@ -163,6 +200,61 @@ fn of_user(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Ski
     out
 }
 
+/// The skills of the enabled installed plugins on `machine`
+/// ([`crate::plugins`]), plugin by plugin: those of its `skills` folder,
+/// searched as the release searches a repository root, then its
+/// commands (`commands/*.md`), named by their file.
+fn of_plugins(cx: &mut Cx<'_, '_>, profile: &Profile, machine: &Machine) -> Vec<Skill> {
+    let tree = Tree {
+        list: &|d| {
+            machine
+                .list_dir(d)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|e| (e.name, e.kind))
+                .collect()
+        },
+        is_file: &|f| machine.stat(f).is_ok_and(|s| s.kind == EntryKind::File),
+    };
+    let mut out = Vec::new();
+    for plugin in crate::plugins::installed(machine, profile, &mut cx.diags) {
+        let mut files = Vec::new();
+        if let Some(base) = plugin.skills_root.join("skills") {
+            search(&tree, profile, &base, 0, &mut files);
+        }
+        let commands = crate::plugins::markdown_files(machine, &plugin.skills_root, "commands");
+        let stems = commands.iter().map(|f| {
+            f.file_name()
+                .and_then(|n| n.strip_suffix(".md"))
+                .map(str::to_string)
+        });
+        let all = files
+            .iter()
+            .map(|f| (f, None))
+            .chain(commands.iter().zip(stems));
+        for (file, command) in all {
+            let effect = "Copilot CLI may list this skill; its content is unknown";
+            let Some(text) =
+                problems::read_user_markdown(machine, file, READ_LIMIT, effect, &mut cx.diags)
+            else {
+                continue;
+            };
+            let is_command = command.is_some();
+            let mut s = load(cx, file, Found::Plugin(&plugin.key), command, Some(&text));
+            s.source = s.source.in_plugin(&plugin.key);
+            if is_command {
+                if let Some(why) = command_refusal(&text, profile, &s) {
+                    exclude(cx, &mut s, why);
+                }
+            } else {
+                refuse_invalid(cx, profile, &mut s, Some(&text));
+            }
+            out.push(s);
+        }
+    }
+    out
+}
+
 /// How [`search`] lists a directory and tells a file: the repository's,
 /// or the user's machine.
 struct Tree<'a> {
@@ -179,6 +271,8 @@ enum Found<'a> {
     Repo(&'a str, &'a RepoPath),
     /// In the user's root of this name, below the home.
     User(&'a str),
+    /// In the installed plugin of this key (`NAME@MARKETPLACE`).
+    Plugin(&'a str),
 }
 
 /// The skills of git root `top`, the first directory of every chain below
@@ -431,7 +525,9 @@ fn load(
         .unwrap_or_else(|| dir_name.clone())
         .replace(' ', "-");
     let description = field("description");
-    let what = if command.is_some() {
+    let what = if let (Some(_), Found::Plugin(_)) = (&command, found) {
+        "a command of the plugin, which Copilot CLI lists as a skill named by its file"
+    } else if command.is_some() {
         "a Claude Code command, which Copilot CLI lists as a skill named by its file"
     } else {
         "a skill"
@@ -439,6 +535,7 @@ fn load(
     let (root, whence) = match found {
         Found::Repo(root, dir) => (root, format!("the {root} of {}", place(dir))),
         Found::User(root) => (root, format!("the user's `~/{root}`")),
+        Found::Plugin(key) => ("", format!("the installed plugin `{key}`")),
     };
     let shared = if root.starts_with(".claude") || root.starts_with(".agents") {
         "; Copilot CLI reads this folder of another agent's convention, so a change made for that agent changes what Copilot CLI receives too"

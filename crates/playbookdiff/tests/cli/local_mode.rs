@@ -1506,17 +1506,164 @@ fn copilot_cli_lists_the_users_skills_after_the_projects() {
             row("~/.copilot/skills/bad/SKILL.md", "user", "excluded"),
             row("~/.copilot/skills/standup/SKILL.md", "user", "effective"),
             row("~/.agents/skills/standup/SKILL.md", "user", "shadowed"),
+            row("builtin:customize-cloud-agent", "builtin", "effective"),
+            row("builtin:github-pr-media", "builtin", "effective"),
         ]
     );
-    // 1.0.24 reads `~/.claude/skills` too, after the others.
+    // 1.0.24 reads `~/.claude/skills` too, after the others, and ships
+    // one built-in skill, listed last.
     let old = copilot_skills(t.path(), "1.0.24");
     assert_eq!(
-        old[old.len() - 2..],
+        old[old.len() - 3..],
         [
             row("~/.claude/skills/build/SKILL.md", "user", "shadowed"),
             row("~/.claude/skills/deploy/SKILL.md", "user", "effective"),
+            row("builtin:customize-cloud-agent", "builtin", "effective"),
         ]
     );
+}
+
+/// A user skill named as a built-in one replaces it: the built-in is
+/// listed `shadowed`, hidden from the model (case
+/// `oracle.local_user_layers.home-copilot-builtin-skill`).
+#[test]
+fn copilot_cli_lets_a_user_skill_replace_a_built_in_one() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    let home = t.path().join("home");
+    write(
+        &home,
+        ".copilot/skills/github-pr-media/SKILL.md",
+        "---\nname: github-pr-media\ndescription: Mine.\n---\nx\n",
+    );
+    let skills = copilot_skills(t.path(), "1.0.102");
+    assert!(skills.contains(&row(
+        "~/.copilot/skills/github-pr-media/SKILL.md",
+        "user",
+        "effective"
+    )));
+    assert!(skills.contains(&row("builtin:github-pr-media", "builtin", "shadowed")));
+    assert!(skills.contains(&row(
+        "builtin:customize-cloud-agent",
+        "builtin",
+        "effective"
+    )));
+    // 1.0.24 ships no `github-pr-media`.
+    let old = copilot_skills(t.path(), "1.0.24");
+    assert!(!old.iter().any(|r| r.0 == "builtin:github-pr-media"));
+}
+
+/// A home with three installed plugins of the marketplace `acme`: `kit`
+/// (enabled, its folder named by `cache_path`), `off` (disabled) and
+/// `gone` (enabled, no `cache_path`, so in
+/// `installed-plugins/acme/gone`, where its skills are not looked for),
+/// each with a skill, a command, an agent and an MCP server; `legacy` is named only under
+/// `installed_plugins`, which `installedPlugins` hides.
+fn copilot_plugins(home: &Path) {
+    for p in ["kit", "off", "gone", "legacy"] {
+        let dir = format!(".copilot/installed-plugins/acme/{p}");
+        write(
+            home,
+            &format!("{dir}/skills/{p}-review/SKILL.md"),
+            &format!("---\nname: {p}-review\ndescription: Review.\n---\nx\n"),
+        );
+        write(home, &format!("{dir}/commands/{p}-cmd.md"), "Run it.\n");
+        write(
+            home,
+            &format!("{dir}/agents/{p}-helper.agent.md"),
+            "---\nname: helper\ndescription: Helps.\n---\nx\n",
+        );
+        write(
+            home,
+            &format!("{dir}/.mcp.json"),
+            &format!(r#"{{"mcpServers": {{"{p}-docs": {{"command": "d", "args": []}}}}}}"#),
+        );
+    }
+    let kit = home.join(".copilot/installed-plugins/acme/kit");
+    let entry = |name: &str, enabled: bool, cache: Option<&Path>| {
+        let mut e = serde_json::json!({"name": name, "marketplace": "acme", "enabled": enabled});
+        if let Some(c) = cache {
+            e["cache_path"] = c.to_str().unwrap().into();
+        }
+        e
+    };
+    let config = serde_json::json!({
+        "installedPlugins": [entry("kit", true, Some(&kit)), entry("off", false, None), entry("gone", true, None)],
+        "installed_plugins": [entry("legacy", true, None)],
+    });
+    write(home, ".copilot/config.json", &config.to_string());
+}
+
+/// The enabled plugins' skills, commands, agents and MCP servers, scope
+/// `plugin`, naming their plugin (cases
+/// `oracle.local_user_layers.home-copilot-plugins` and `-snake`).
+#[test]
+fn copilot_cli_reads_the_enabled_installed_plugins() {
+    let t = tempfile::tempdir().unwrap();
+    machine(t.path());
+    copilot_plugins(&t.path().join("home"));
+    let doc = compiled_for(t.path(), "copilot");
+    let of_plugins = |kind: &str| -> Vec<(String, String, String)> {
+        items(&doc, kind)
+            .into_iter()
+            .filter(|r| r.1 == "plugin")
+            .collect()
+    };
+    let dir = "~/.copilot/installed-plugins/acme";
+    assert_eq!(
+        of_plugins("skills"),
+        [
+            row(
+                &format!("{dir}/kit/skills/kit-review/SKILL.md"),
+                "plugin",
+                "effective"
+            ),
+            row(
+                &format!("{dir}/kit/commands/kit-cmd.md"),
+                "plugin",
+                "effective"
+            ),
+        ]
+    );
+    let plugin_of = |kind: &str, name: &str| {
+        doc[kind]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name)
+            .map(|i| i["source"]["plugin"].clone())
+    };
+    assert_eq!(plugin_of("skills", "kit-cmd"), Some("kit@acme".into()));
+    // An agent is listed by `PLUGIN:ID`, not by its `name`.
+    assert_eq!(
+        plugin_of("subagents", "kit:kit-helper"),
+        Some("kit@acme".into())
+    );
+    assert_eq!(
+        plugin_of("subagents", "gone:gone-helper"),
+        Some("gone@acme".into())
+    );
+    assert_eq!(plugin_of("mcpServers", "kit-docs"), Some("kit@acme".into()));
+    // Without `cache_path`, the skills are looked for in
+    // `installed-plugins/gone@acme` (case `home-copilot-plugins-no-cache`).
+    assert_eq!(plugin_of("skills", "gone-review"), None);
+    assert_eq!(
+        plugin_of("mcpServers", "gone-docs"),
+        Some("gone@acme".into())
+    );
+    for absent in [
+        "off-review",
+        "legacy-review",
+        "off:off-helper",
+        "off-docs",
+        "legacy-docs",
+    ] {
+        let kinds = ["skills", "subagents", "mcpServers"];
+        assert!(
+            kinds.iter().all(|k| plugin_of(k, absent).is_none()),
+            "{absent}"
+        );
+    }
 }
 
 /// OpenCode's global `opencode.json` naming a skill root in the home,

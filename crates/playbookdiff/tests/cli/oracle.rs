@@ -1492,7 +1492,8 @@ fn sent_blank(i: &Instruction) -> bool {
 /// path-specific files inlined after the blocks (`inlined`, by name: the
 /// order of 1.0.24 follows its directory listing); the table of files
 /// injected on view (`on-demand-table`); the project skills of
-/// `session.skills_loaded` (`skills`); the workspace MCP servers of
+/// `session.skills_loaded` (`skills`), and for a case with a home the
+/// built-in ones (`builtin-skills`); the workspace MCP servers of
 /// `session.mcp_servers_loaded` (`mcp-servers`).
 fn copilot_disagreements(
     case: &Case,
@@ -1512,6 +1513,28 @@ fn copilot_disagreements(
             });
         }
     };
+    // The release's built-in skills (`source: "builtin"`), recorded for a
+    // case with a home, are compared apart; `skills` compares the
+    // discovered ones, as the recording lists them.
+    if let Some(listed) = obs["builtinSkills"].as_array() {
+        let listed: BTreeSet<String> = listed
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect();
+        let builtin: BTreeSet<String> = cfg
+            .skills
+            .iter()
+            .filter(|s| s.source.scope == SourceScope::Builtin)
+            .filter(|s| s.applicability == Applicability::Effective)
+            .map(|s| s.name.clone())
+            .collect();
+        push("builtin-skills", list(listed), list(builtin));
+    }
+    let mut discovered = cfg.clone();
+    discovered
+        .skills
+        .retain(|s| s.source.scope != SourceScope::Builtin);
+    let cfg = &discovered;
     let received = cfg.received_instructions();
     let always: Vec<&Instruction> = received
         .iter()
@@ -1660,11 +1683,11 @@ fn copilot_disagreements(
                     .collect()
             })
             .unwrap_or_default();
-        push(
-            "user-mcp-servers",
-            list(theirs),
-            list(modelled(SourceScope::User)),
-        );
+        // The installed plugins' servers (`source: "plugin"`) count with
+        // the user's.
+        let mut ours = modelled(SourceScope::User);
+        ours.extend(modelled(SourceScope::Plugin));
+        push("user-mcp-servers", list(theirs), list(ours));
     }
     for (aspect, agent, adapter) in crate::oracle_surfaces::copilot(obs, cfg) {
         push(aspect, agent, adapter);
