@@ -1771,10 +1771,10 @@ def gemini_commands(exe, cwd, env, work):
     (`~/.gemini/commands`), the launch directory's and each user
     extension's (`~/.gemini/extensions/NAME/commands`); `gemini -p /NAME`
     for each command file whose prompt parses, then `/user.NAME`,
-    `/workspace.NAME` or `/EXTENSION.NAME` (the name a command gets when a
-    built-in command or a command of another folder holds its own,
-    `SlashCommandResolver`) when the first did not send the file's prompt
-    to the model. A disabled extension's commands run by neither name.
+    `/workspace.NAME` or `/EXTENSION.NAME` (then `/EXTENSION:NAME`: the
+    name a command gets when a built-in command or a command of another
+    folder holds its own, `SlashCommandResolver`) when the first did not
+    send the file's prompt to the model. A disabled extension's commands run by neither name.
     Sorted by name."""
     folders = [(Path(env["HOME"]) / ".gemini" / "commands", "user"),
                (cwd / ".gemini" / "commands", "workspace")]
@@ -1785,7 +1785,12 @@ def gemini_commands(exe, cwd, env, work):
         for name, prompt in gemini_command_files(folder):
             if not prompt:
                 continue
-            for typed in (name, f"{prefix}.{name}"):
+            # An extension's command renamed on a clash is
+            # `EXTENSION.NAME` in 0.34, `EXTENSION:NAME` in 0.61.
+            renamed = [f"{prefix}.{name}"]
+            if folder.parent.parent.name == "extensions":
+                renamed.append(f"{prefix}:{name}")
+            for typed in (name, *renamed):
                 if gemini_command_runs(exe, cwd, env, work, f"/{typed}", prompt):
                     ran.append(typed)
                     break

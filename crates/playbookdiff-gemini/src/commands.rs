@@ -71,7 +71,7 @@ pub(crate) fn compile(
     // No command, no name to compare with the built-in ones (whose set
     // would be built at every launch directory for nothing).
     if !commands.is_empty() {
-        resolve(&mut commands, &builtin_commands(profile, ws));
+        resolve(&mut commands, &builtin_commands(profile, ws), profile);
     }
     commands
 }
@@ -147,8 +147,10 @@ enum Holder {
 /// command whose name was met before is renamed `PREFIX.NAME` (`PREFIX`
 /// `user` or `workspace`; `PREFIX.NAME1`, `PREFIX.NAME2`, ... while that
 /// is taken), and a file command holding that name is renamed the same
-/// way; a built-in keeps its name.
-fn resolve(commands: &mut [Command], builtins: &BTreeSet<&str>) {
+/// way; a built-in keeps its name. An extension's command takes its
+/// extension's name as `PREFIX`, followed by `:` where the release
+/// `profile` says so ([`Profile::extension_command_colon`]).
+fn resolve(commands: &mut [Command], builtins: &BTreeSet<&str>, profile: &Profile) {
     let mut held: BTreeMap<String, Holder> = builtins
         .iter()
         .map(|b| (b.to_string(), Holder::Builtin))
@@ -160,12 +162,12 @@ fn resolve(commands: &mut [Command], builtins: &BTreeSet<&str>) {
             held.insert(name, Holder::File(i));
             continue;
         }
-        let incoming = renamed(&commands[i], &held);
+        let incoming = renamed(&commands[i], &held, profile);
         let owner = held.get(&name).copied();
         let by = match owner {
             Some(Holder::File(j)) => {
                 held.remove(&name);
-                let moved = renamed(&commands[j], &held);
+                let moved = renamed(&commands[j], &held, profile);
                 let other = commands[i].source.path.clone();
                 rename(&mut commands[j], &moved, &format!("the command of {other}"));
                 held.insert(moved, Holder::File(j));
@@ -179,15 +181,17 @@ fn resolve(commands: &mut [Command], builtins: &BTreeSet<&str>) {
     }
 }
 
-/// The name `c` is renamed to: `PREFIX.NAME`, or with the first number
-/// that makes it free (`SlashCommandResolver.getRenamedName`).
-fn renamed(c: &Command, held: &BTreeMap<String, Holder>) -> String {
-    let prefix = match (extension_of(c), c.source.path.is_on_machine()) {
-        (Some(name), _) => name,
-        (None, true) => "user",
-        (None, false) => "workspace",
+/// The name `c` is renamed to: `PREFIX.NAME` (`EXTENSION:NAME` for an
+/// extension's command from 0.36 on), or with the first number that makes
+/// it free (`SlashCommandResolver.getRenamedName`).
+fn renamed(c: &Command, held: &BTreeMap<String, Holder>, profile: &Profile) -> String {
+    let (prefix, separator) = match (extension_of(c), c.source.path.is_on_machine()) {
+        (Some(name), _) if profile.extension_command_colon => (name, ':'),
+        (Some(name), _) => (name, '.'),
+        (None, true) => ("user", '.'),
+        (None, false) => ("workspace", '.'),
     };
-    let base = format!("{prefix}.{}", c.name);
+    let base = format!("{prefix}{separator}{}", c.name);
     std::iter::once(base.clone())
         .chain((1..).map(|i| format!("{base}{i}")))
         .find(|n| !held.contains_key(n))

@@ -1,4 +1,5 @@
-//! MCP servers: `mcpServers` of the workspace settings.
+//! MCP servers: `mcpServers` of the workspace settings, and in local mode
+//! of the user's, the system's and the user's extensions' manifests.
 //!
 //! Gemini CLI (`MCPServerConfig` in `packages/core/src/config/config.ts`,
 //! `packages/cli/src/config/settings.ts`): each entry has `command` (with
@@ -82,6 +83,17 @@ pub(crate) fn compile(
             out.push(s);
         }
     }
+    for ext in extensions.iter().filter(|e| !e.active()) {
+        for mut s in extension_servers(cx, ext, &policy, &[]) {
+            s.id = format!("gemini:mcp:{}#{}", s.source.path, s.name);
+            s.applicability = Applicability::Excluded;
+            s.reason = format!(
+                "Configured in `mcpServers` of the user's extension `{}`, which is disabled for this launch directory, so Gemini CLI does not start it (`gemini mcp list` still lists it, as it lists every installed extension's servers).",
+                ext.name
+            );
+            out.push(s);
+        }
+    }
     out
 }
 
@@ -91,7 +103,9 @@ pub(crate) fn compile(
 /// extension's is listed `shadowed` (`getMcpServersFromConfig` in
 /// `packages/cli/src/commands/mcp/list.ts`, and `McpClientManager`'s
 /// "Skipping MCP config for server with name ... as it already exists",
-/// 0.34.0 and 0.61.0).
+/// 0.34.0 and 0.61.0). At startup the settings' servers and the
+/// extensions' start concurrently, so which of two servers of one name
+/// runs is a race there; the analysis follows `gemini mcp list`.
 fn extension_servers(
     cx: &mut Cx<'_, '_>,
     ext: &Extension,
