@@ -17,7 +17,7 @@
 //! follow, by extension name (`getCommandDirectories`); a clash renames
 //! the extension's command `/EXTENSION.NAME` and the one holding the name
 //! as above (seen with 0.34.0 and 0.61.0 on case
-//! `oracle.local_gemini_items.home-gemini-extensions`).
+//! `oracle.local_gemini_extensions.home-gemini-extensions`).
 
 use crate::extensions::Extension;
 use crate::extras::agents_enabled;

@@ -10,7 +10,10 @@
 //! off for the launch directory (`ExtensionEnablementManager.isEnabled`:
 //! the last of the extension's `overrides` whose glob matches the launch
 //! directory's absolute path, `!` for off, a trailing `*` for the folders
-//! below). An active extension gives:
+//! below). A linked extension (`gemini extensions link`: `"type":
+//! "link"` in its `.gemini-extension-install.json`) is read from the
+//! folder its `source` names, when that lies in the home (reported as
+//! unread otherwise). An active extension gives:
 //!
 //! * its context files: the names of `contextFileName` (a string or a
 //!   list; `GEMINI.md` when unset) that exist in its directory;
@@ -25,7 +28,7 @@
 //! A project's `.gemini/extensions` is not read by either release (the
 //! extensions directory is the user's only, `ExtensionStorage.
 //! getUserExtensionsDir`). Seen with 0.34.0 and 0.61.0 on case
-//! `oracle.local_gemini_items.home-gemini-extensions`.
+//! `oracle.local_gemini_extensions.home-gemini-extensions`.
 
 use crate::settings::{self, Workspace};
 use crate::{Cx, READ_LIMIT};
@@ -126,6 +129,9 @@ pub(crate) fn load(
         if !machine.stat(&dir).is_ok_and(|s| s.kind == EntryKind::Dir) {
             continue;
         }
+        let Some(dir) = effective_dir(cx, machine, dir) else {
+            continue;
+        };
         let Some(mut ext) = manifest(cx, machine, dir) else {
             continue;
         };
@@ -140,6 +146,37 @@ pub(crate) fn load(
         out.push(ext);
     }
     out
+}
+
+/// The folder Gemini CLI reads the extension of `dir` from: `dir`, or for
+/// a linked extension (`gemini extensions link`: `"type": "link"` in its
+/// `.gemini-extension-install.json`) the folder its `source` names, when
+/// that lies in the home; `None`, reported, for one elsewhere, which the
+/// analysis does not read.
+fn effective_dir(cx: &mut Cx<'_, '_>, machine: &Machine, dir: RepoPath) -> Option<RepoPath> {
+    let meta = dir.join(".gemini-extension-install.json")?;
+    let Ok(text) = machine.read_text(&meta, READ_LIMIT) else {
+        return Some(dir);
+    };
+    let value: Value = serde_json::from_str(&text.text).unwrap_or_default();
+    if value["type"].as_str() != Some("link") {
+        return Some(dir);
+    }
+    let source = value["source"].as_str().map(Path::new);
+    if let Some(linked) = source.and_then(|s| machine.name_of(None, s)) {
+        return Some(linked);
+    }
+    cx.diag(
+        Diagnostic::new(
+            DiagnosticCode::UserConfigUnavailable,
+            format!(
+                "The extension folder {} is a linked extension (`gemini extensions link`) whose source folder lies outside the home, which the analysis does not read: what it gives Gemini CLI is unknown; run `gemini extensions list`.",
+                problems::quote(&dir)
+            ),
+        )
+        .at(crate::user::machine_source(meta, SourceFormat::Json)),
+    );
+    None
 }
 
 /// The extension of `dir`, from its manifest; `None` (reported) when

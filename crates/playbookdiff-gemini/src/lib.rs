@@ -342,7 +342,7 @@ fn assumptions(
     user_layers_read: bool,
 ) -> Vec<String> {
     let settings = if user_layers_read {
-        "Gemini CLI starts without `--extensions` (`-e`, which names the extensions to load instead of `extension-enablement.json`), no admin or security setting blocks an extension (`admin.extensions.enabled`, `security.allowedExtensions`, `security.blockGitExtensions`), no extension is a linked one (`gemini extensions link`, read from its source folder), and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH, GEMINI_CLI_HOME) moves a settings file."
+        "Gemini CLI starts without `--extensions` (`-e`, which names the extensions to load instead of `extension-enablement.json`), no admin or security setting blocks an extension (`admin.extensions.enabled`, `security.allowedExtensions`, `security.blockGitExtensions`), and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH, GEMINI_CLI_HOME) moves a settings file."
     } else {
         "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
     };

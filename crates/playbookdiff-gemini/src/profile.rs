@@ -250,7 +250,7 @@ pub(crate) struct Profile {
     /// `/EXTENSION:NAME` (`getRenamedName` with `isExtensionPrefix` in
     /// `SlashCommandResolver`; seen with 0.61.0) rather than
     /// `/EXTENSION.NAME` (seen with 0.34.0), both on case
-    /// `oracle.local_gemini_items.home-gemini-extensions`.
+    /// `oracle.local_gemini_extensions.home-gemini-extensions`.
     pub extension_command_colon: bool,
 }
 
@@ -469,7 +469,7 @@ pub(crate) const CHANGES: &[Change] = &[
         name: "extension_command_colon",
         since: "0.36.0",
         summary: "An extension's command renamed on a name clash runs as `/EXTENSION:NAME`, not `/EXTENSION.NAME`.",
-        evidence: "bisected on the agent's code: the package of 0.35.3 lacks `isExtensionPrefix` (the test in `SlashCommandResolver.getRenamedName` that picks `:` for an extension), that of 0.36.0 holds it; seen with 0.34.0 (`/docs-kit.deploy`) and 0.61.0 (`/docs-kit:deploy`) on case `oracle.local_gemini_items.home-gemini-extensions`",
+        evidence: "bisected on the agent's code: the package of 0.35.3 lacks `isExtensionPrefix` (the test in `SlashCommandResolver.getRenamedName` that picks `:` for an extension), that of 0.36.0 holds it; seen with 0.34.0 (`/docs-kit.deploy`) and 0.61.0 (`/docs-kit:deploy`) on case `oracle.local_gemini_extensions.home-gemini-extensions`",
     },
     Change {
         fact: Fact::JitContextOffAgain,

@@ -621,7 +621,7 @@ declare_codes! {
     /// or skills there. Source: `ExtensionEnablementManager.isEnabled`
     /// (`packages/cli/src/config/extensions/extensionEnablement.ts`);
     /// seen with Gemini CLI 0.34.0 and 0.61.0 (case
-    /// `oracle.local_gemini_items.home-gemini-extensions`: `!/*` and a
+    /// `oracle.local_gemini_extensions.home-gemini-extensions`: `!/*` and a
     /// rule naming the launch directory).
     ExtensionDisabled = "extension-disabled", Info, Behaviour, "gemini", "0.1.0", "an installed Gemini CLI extension is disabled here";
     /// In local mode, a folder of `~/.gemini/extensions` that Gemini CLI
