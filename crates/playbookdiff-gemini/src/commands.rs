@@ -88,7 +88,9 @@ fn extension_commands(
     active.sort_by(|a, b| a.name.cmp(&b.name));
     let mut out = Vec::new();
     for ext in active {
-        let Some(dir) = ext.file("commands") else { continue };
+        let Some(dir) = ext.file("commands") else {
+            continue;
+        };
         for mut c in machine_commands(cx, machine, &dir) {
             c.source = c.source.in_plugin(&ext.key());
             c.reason = format!(

@@ -25,10 +25,10 @@
 //!   Project Context ---`).
 
 use crate::blocked::has_blocked_segment;
+use crate::extensions::Extension;
 use crate::imports::{self, Expansion};
 use crate::profile::{Boundary, Order};
 use crate::settings::{FileNames, Settings};
-use crate::extensions::Extension;
 use crate::{Cx, Profile, DEFAULT_CONTEXT_FILE, READ_LIMIT};
 use playbookdiff_adapter::problems;
 use playbookdiff_adapter::scope::{place, strictly_below, target_only_dirs};

@@ -78,7 +78,11 @@ impl Extension {
     /// The manifest as a source in the extension's layer, with the lines
     /// of `key` when known.
     pub(crate) fn source(&self, key: &[&str]) -> SourceRef {
-        let path = self.manifest.path.clone().unwrap_or_else(|| self.dir.clone());
+        let path = self
+            .manifest
+            .path
+            .clone()
+            .unwrap_or_else(|| self.dir.clone());
         self.manifest
             .source(key)
             .unwrap_or_else(|| SourceRef::project(path, SourceFormat::Json))
@@ -108,8 +112,9 @@ impl Extension {
 
 /// The extensions of the user's extensions directory on `machine`, by
 /// folder name, each with its enablement for the launch directory
-/// `launch_dir` (absolute; `None` when unknown: every override is then
-/// taken as not matching, and an assumption says so).
+/// `launch_dir` (absolute, its links resolved as `process.cwd()` gives
+/// it; `None` when unknown: every override is then taken as not
+/// matching, which the caller states as an assumption).
 pub(crate) fn load(
     cx: &mut Cx<'_, '_>,
     machine: &Machine,
@@ -125,7 +130,9 @@ pub(crate) fn load(
     let rules = Enablement::read(cx, machine, &root);
     let mut out: Vec<Extension> = Vec::new();
     for e in entries {
-        let Some(dir) = root.child(&e.name) else { continue };
+        let Some(dir) = root.child(&e.name) else {
+            continue;
+        };
         if !machine.stat(&dir).is_ok_and(|s| s.kind == EntryKind::Dir) {
             continue;
         }
@@ -203,7 +210,10 @@ fn manifest(cx: &mut Cx<'_, '_>, machine: &Machine, dir: RepoPath) -> Option<Ext
             return None;
         }
     };
-    let name = manifest.get(&["name"]).and_then(Value::as_str).unwrap_or("");
+    let name = manifest
+        .get(&["name"])
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let version = manifest.get(&["version"]).and_then(Value::as_str);
     let why = if name.is_empty() {
         Some("its manifest has no string `name`")
@@ -309,8 +319,7 @@ impl Enablement {
         let last = rules
             .iter()
             .filter_map(Value::as_str)
-            .filter(|r| Override::parse(r).matches(&path))
-            .last()?;
+            .rfind(|r| Override::parse(r).matches(&path))?;
         last.starts_with('!').then(|| self.0.source(&key)).flatten()
     }
 }

@@ -230,11 +230,10 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         defaults: machine_settings(&mut cx, machine, settings::system_defaults_path()),
     };
     let ws = &all.workspace;
+    let launch_dir = extensions::launch_dir(repo.tree().absolute_root(), &context.cwd);
+    let launch_dir = machine.zip(launch_dir).map(|(m, d)| m.real_path(&d));
     let exts = match machine {
-        Some(m) => {
-            let dir = extensions::launch_dir(repo.tree().absolute_root(), &context.cwd);
-            extensions::load(&mut cx, m, dir.as_deref())
-        }
+        Some(m) => extensions::load(&mut cx, m, launch_dir.as_deref()),
         None => Vec::new(),
     };
     out.instructions = context::compile(&mut cx, profile, &all, (machine, &exts));
@@ -255,6 +254,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     };
     unavailable(&mut cx, unread, &out);
     out.assumptions = assumptions(context, profile, machine.is_some());
+    if !exts.is_empty() && launch_dir.is_none() {
+        out.assumptions.push("No override of `extension-enablement.json` turns an extension off here: the launch directory's absolute path, which the overrides are matched against, is unknown (a revision, not a working tree).".to_string());
+    }
     if profile.system_settings_secured && all.system.path.is_some() {
         out.assumptions.push("The system settings file and every directory above it are owned by root and not writable by group or others: Gemini CLI 0.61 skips the file otherwise, with a security warning.".to_string());
     }

@@ -119,7 +119,10 @@ fn extension_servers(
             continue;
         };
         s.source = s.source.in_plugin(&ext.key());
-        s.reason = format!("{} It comes with the user's extension `{}`.", s.reason, ext.name);
+        s.reason = format!(
+            "{} It comes with the user's extension `{}`.",
+            s.reason, ext.name
+        );
         let first = taken
             .iter()
             .chain(&out)

@@ -59,14 +59,18 @@ pub(crate) fn compile(
     if let Some(m) = machine {
         out.extend(profile.shipped_skills().iter().map(|b| builtin(b, profile)));
         for ext in extensions.iter().filter(|e| e.active()) {
-            let Some(base) = ext.file("skills") else { continue };
+            let Some(base) = ext.file("skills") else {
+                continue;
+            };
             for mut s in user_skills(cx, m, &base, Found::Extension(&ext.name)) {
                 s.source = s.source.in_plugin(&ext.key());
                 add(cx, &mut out, s);
             }
         }
         for root in USER_ROOTS {
-            let Some(base) = RepoPath::on_machine("~", root) else { continue };
+            let Some(base) = RepoPath::on_machine("~", root) else {
+                continue;
+            };
             for s in user_skills(cx, m, &base, Found::User(root)) {
                 add(cx, &mut out, s);
             }
@@ -145,7 +149,12 @@ fn collision(prev: &Skill, s: &Skill) -> String {
 
 /// The skills of the machine's root `base` (a user's root or an
 /// extension's `skills` folder), found in `found`.
-fn user_skills(cx: &mut Cx<'_, '_>, machine: &Machine, base: &RepoPath, found: Found<'_>) -> Vec<Skill> {
+fn user_skills(
+    cx: &mut Cx<'_, '_>,
+    machine: &Machine,
+    base: &RepoPath,
+    found: Found<'_>,
+) -> Vec<Skill> {
     let mut out = Vec::new();
     for file in user_files(machine, base) {
         let effect = "Gemini CLI may load this skill; its content is unknown";
@@ -351,7 +360,9 @@ impl std::fmt::Display for Found<'_> {
         match self {
             Found::Cwd(root) => write!(f, "the {root} of cwd"),
             Found::User(root) => write!(f, "the user's `~/{root}`"),
-            Found::Extension(name) => write!(f, "the `skills` folder of the user's extension `{name}`"),
+            Found::Extension(name) => {
+                write!(f, "the `skills` folder of the user's extension `{name}`")
+            }
         }
     }
 }

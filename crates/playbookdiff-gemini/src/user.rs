@@ -11,12 +11,12 @@
 //! file are not followed by the analysis (the file is sent as written, its
 //! `@path` lines included).
 
+use crate::extensions::Extension;
 use crate::READ_LIMIT;
 use playbookdiff_model::{
     Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, RepoPath, SourceFormat,
     SourceRef, SourceScope,
 };
-use crate::extensions::Extension;
 use playbookdiff_source::{EntryKind, Machine};
 
 /// The user's context files of `machine` for the context file `names`, in

@@ -2487,7 +2487,11 @@ fn gemini_cli_reads_the_users_extensions() {
     assert_eq!(doc["instructions"][0]["source"]["plugin"], "extension:back");
     assert_eq!(
         items(&doc, "mcpServers"),
-        [row("~/src/linked/gemini-extension.json", "plugin", "effective")]
+        [row(
+            "~/src/linked/gemini-extension.json",
+            "plugin",
+            "effective"
+        )]
     );
     let plugins: Vec<&str> = doc["plugins"]
         .as_array()
@@ -2503,5 +2507,8 @@ fn gemini_cli_reads_the_users_extensions() {
         .filter(|d| d["code"] == "extension-skipped")
         .map(|d| d["source"]["path"].as_str().unwrap())
         .collect();
-    assert_eq!(skipped, ["~/.gemini/extensions/nover/gemini-extension.json"]);
+    assert_eq!(
+        skipped,
+        ["~/.gemini/extensions/nover/gemini-extension.json"]
+    );
 }
