@@ -361,37 +361,65 @@ impl Override {
         }
     }
 
-    /// Whether the rule matches `path` (`/` at both ends): the rule as a
-    /// glob whose `*` (with the `/` before it) is optional and matches
-    /// anything (`globToRegex`).
+    /// Whether the rule matches `path` (`/` at both ends), as Gemini
+    /// CLI's `globToRegex` (`extensionEnablement.ts`, 0.34.0 and 0.61.0)
+    /// makes it a regular expression: every character stands for itself
+    /// but `*`, which becomes `(.*)?`, and `/*`, which becomes `(/.*)?`,
+    /// the whole path matched.
     fn matches(&self, path: &str) -> bool {
         let glob = format!("{}{}", self.base, if self.subdirs { "*" } else { "" });
-        regex::Regex::new(&glob_to_regex(&glob)).is_ok_and(|r| r.is_match(path))
+        glob_match(&tokens(&glob), path)
     }
 }
 
-/// Gemini CLI's `globToRegex` (`extensionEnablement.ts`, 0.34.0 and
-/// 0.61.0): `.+?^${}()|[]\` escaped, each `*` (with a `/` before it)
-/// made an optional group matching anything, anchored at both ends.
-fn glob_to_regex(glob: &str) -> String {
-    let mut out = String::from("^");
+/// One piece of an override's glob.
+#[derive(Clone, Copy)]
+enum Token {
+    /// A character that stands for itself.
+    Char(char),
+    /// `*`: any text, empty included.
+    Any,
+    /// `/*`: nothing, or `/` then any text.
+    SlashAny,
+}
+
+/// The pieces of `glob`.
+fn tokens(glob: &str) -> Vec<Token> {
+    let mut out = Vec::new();
     let mut chars = glob.chars().peekable();
     while let Some(c) = chars.next() {
-        match c {
+        out.push(match c {
             '/' if chars.peek() == Some(&'*') => {
                 chars.next();
-                out.push_str("(/.*)?");
+                Token::SlashAny
             }
-            '*' => out.push_str("(.*)?"),
-            '.' | '+' | '?' | '^' | '$' | '{' | '}' | '(' | ')' | '|' | '[' | ']' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
+            '*' => Token::Any,
+            c => Token::Char(c),
+        });
+    }
+    out
+}
+
+/// Whether `tokens` match the whole of `text`.
+fn glob_match(tokens: &[Token], text: &str) -> bool {
+    let Some((first, rest)) = tokens.split_first() else {
+        return text.is_empty();
+    };
+    match first {
+        Token::Char(c) => text.strip_prefix(*c).is_some_and(|t| glob_match(rest, t)),
+        Token::Any => suffixes(text).any(|t| glob_match(rest, t)),
+        Token::SlashAny => {
+            glob_match(rest, text)
+                || text
+                    .strip_prefix('/')
+                    .is_some_and(|t| suffixes(t).any(|u| glob_match(rest, u)))
         }
     }
-    out.push('$');
-    out
+}
+
+/// Every suffix of `text`, itself first and the empty one last.
+fn suffixes(text: &str) -> impl Iterator<Item = &str> {
+    text.char_indices().map(|(i, _)| &text[i..]).chain([""])
 }
 
 /// Each active extension of `exts` as a loaded plugin with what it gives
@@ -455,7 +483,9 @@ mod tests {
     /// The rules as `gemini extensions disable` writes them: `!/*` turns
     /// the extension off everywhere, `!/a/b/` in that folder only,
     /// `!/a/b/*` there and below; a later rule without `!` turns it back
-    /// on (the last match wins, checked in `disabled_by`).
+    /// on (the last match wins, checked in `disabled_by`). Each expected
+    /// value is what Gemini CLI's `globToRegex` gives, run in Node on the
+    /// same rules and folders.
     #[test]
     fn override_rules_match_as_gemini_cli_matches_them() {
         let cases: &[(&str, &str, bool)] = &[
@@ -467,6 +497,11 @@ mod tests {
             ("!/home/u/p/*", "/home/u/pq", false),
             ("/home/u/p.x/", "/home/u/pax", false),
             ("/home/u/p.x/", "/home/u/p.x", true),
+            ("!/home/*/p/", "/home/u/p", true),
+            ("!/home/*/p/", "/home/p", true),
+            ("!/home/*/p/", "/home/u/q", false),
+            ("!/x*y/", "/xay", true),
+            ("!/x*y/", "/xa/b", false),
         ];
         for &(rule, dir, matched) in cases {
             assert_eq!(
