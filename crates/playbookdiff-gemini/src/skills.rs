@@ -21,7 +21,12 @@
 //! an untrusted folder too. The release's built-in skills
 //! (`discoverBuiltinSkills`, first and lowest) are listed before them,
 //! from the profile's facts ([`Profile::shipped_skills`]); any user or
-//! workspace skill of the same name replaces one.
+//! workspace skill of the same name replaces one. The `skills` folders
+//! of the user's active extensions ([`crate::extensions`]) come between
+//! the built-in skills and the user's, each skill in the layer `plugin`
+//! (seen with 0.34.0 and 0.61.0: an extension's `review` lost to the
+//! workspace's, case
+//! `oracle.local_gemini_extensions.home-gemini-extensions`).
 
 use crate::extensions::Extension;
 use crate::profile::Profile;

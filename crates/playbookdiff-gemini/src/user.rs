@@ -1,4 +1,5 @@
-//! The user's global context, read in local mode.
+//! The user's global context and the context files of the user's
+//! extensions, read in local mode.
 //!
 //! Gemini CLI (`packages/core/src/utils/memoryDiscovery.ts`,
 //! `getGlobalMemoryPaths`): for each context file name
@@ -8,8 +9,15 @@
 //! "GEMINI.md hierarchy" (1)). Seen with 0.34.0 and 0.61.0: the user's
 //! `~/.gemini/GEMINI.md` sent at startup (case
 //! `oracle.local_user_layers.home-gemini-memory`). Imports in the user's
-//! file are not followed by the analysis (the file is sent as written, its
-//! `@path` lines included).
+//! file, and in an extension's, are not followed by the analysis (the
+//! file is sent as written, its `@path` lines included).
+//!
+//! The context files of the user's active extensions follow
+//! (`getExtensionMemoryPaths`, and the `extension` part of the
+//! hierarchical memory between the `global` and the `project` parts,
+//! read in the code of both releases); seen with 0.34.0 and 0.61.0 before
+//! the project's `GEMINI.md`, sorted by path (case
+//! `oracle.local_gemini_extensions.home-gemini-extensions`).
 
 use crate::extensions::Extension;
 use crate::READ_LIMIT;
