@@ -1778,7 +1778,9 @@ def gemini_context(texts, cwd, norm):
     return files, imports
 
 
-GEMINI_MCP_LINE = re.compile(r"^\S+ ([^:\s]+):.*?(?:\((\w+)\))?\s+- (\w+)$")
+# `NAME: ...`, or `NAME (from EXTENSION): ...` for an extension's server.
+GEMINI_MCP_LINE = re.compile(
+    r"^\S+ ([^:\s]+)(?: \(from ([^)]+)\))?:.*?(?:\((\w+)\))?\s+- (\w+)$")
 
 
 def gemini_mcp_list(exe, cwd, env, work, norm):
@@ -1792,6 +1794,7 @@ def gemini_mcp_list(exe, cwd, env, work, norm):
     user = Path(env["HOME"]) / ".gemini" / "settings.json"
     user_servers = user.exists() and "mcpServers" in json.loads(user.read_text())
     user_servers = user_servers or "GEMINI_CLI_SYSTEM_SETTINGS_PATH" in env
+    user_servers = user_servers or bool(gemini_extension_dirs(Path(env["HOME"])))
     if not (cwd / ".gemini" / "settings.json").exists() and not user_servers:
         return []
     run_logged([NODE, str(exe), "mcp", "list"], cwd, env, work / "mcp.out", work / "mcp.err")
@@ -1802,7 +1805,10 @@ def gemini_mcp_list(exe, cwd, env, work, norm):
     for line in text.splitlines():
         m = GEMINI_MCP_LINE.match(strip_ansi(line).strip())
         if m:
-            servers.append({"name": m.group(1), "transport": m.group(2), "state": m.group(3)})
+            server = {"name": m.group(1), "transport": m.group(3), "state": m.group(4)}
+            if m.group(2):
+                server["extension"] = m.group(2)
+            servers.append(server)
     return sorted(servers, key=lambda s: s["name"])
 
 
@@ -1884,22 +1890,50 @@ def gemini_command_runs(exe, cwd, env, work, typed, prompt):
     return any(prompt.strip() in t for t in texts)
 
 
+def gemini_extension_dirs(home):
+    """The user's extensions (`~/.gemini/extensions/*/`) whose
+    `gemini-extension.json` names them: (name, directory), by directory
+    name. Whether Gemini CLI loads each one is what the run shows."""
+    root = home / ".gemini" / "extensions"
+    out = []
+    if not root.is_dir():
+        return out
+    for d in sorted(root.iterdir()):
+        manifest = d / "gemini-extension.json"
+        try:
+            name = json.loads(manifest.read_text()).get("name")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(name, str) and name:
+            out.append((name, d))
+    return out
+
+
 def gemini_commands(exe, cwd, env, work):
     """The commands that run, by the name that runs them: the user's
-    (`~/.gemini/commands`) and the launch directory's; `gemini -p /NAME`
-    for each command file whose prompt parses, then `/user.NAME` or
-    `/workspace.NAME` (the name a command gets when a built-in command or
-    a command of the other folder holds its own, `SlashCommandResolver`)
-    when the first did not send the file's prompt to the model. Sorted by
-    name."""
-    folders = ((Path(env["HOME"]) / ".gemini" / "commands", "user"),
-               (cwd / ".gemini" / "commands", "workspace"))
+    (`~/.gemini/commands`), the launch directory's and each user
+    extension's (`~/.gemini/extensions/NAME/commands`); `gemini -p /NAME`
+    for each command file whose prompt parses, then `/user.NAME`,
+    `/workspace.NAME` or `/EXTENSION.NAME` (then `/EXTENSION:NAME`: the
+    name a command gets when a built-in command or a command of another
+    folder holds its own, `SlashCommandResolver`) when the first did not
+    send the file's prompt to the model. A disabled extension's commands run by neither name.
+    Sorted by name."""
+    folders = [(Path(env["HOME"]) / ".gemini" / "commands", "user"),
+               (cwd / ".gemini" / "commands", "workspace")]
+    folders += [(d / "commands", name)
+                for name, d in gemini_extension_dirs(Path(env["HOME"]))]
     ran = []
     for folder, prefix in folders:
         for name, prompt in gemini_command_files(folder):
             if not prompt:
                 continue
-            for typed in (name, f"{prefix}.{name}"):
+            # An extension's command renamed on a clash is
+            # `EXTENSION.NAME` in 0.34, `EXTENSION:NAME` in 0.61.
+            renamed = [f"{prefix}.{name}"]
+            if folder.parent.parent.name == "extensions":
+                renamed.append(f"{prefix}:{name}")
+            for typed in (name, *renamed):
                 if gemini_command_runs(exe, cwd, env, work, f"/{typed}", prompt):
                     ran.append(typed)
                     break
@@ -1976,7 +2010,9 @@ def run_gemini(exe, case, work):
         obs["startup"]["skillLocations"] = sorted(located, key=lambda s: (s["name"], s["path"]))
     fired_markers(repo, obs)
     obs["mcpServers"] = gemini_mcp_list(exe, cwd, env, work, norm)
-    if (cwd / ".gemini" / "commands").is_dir() or (home / ".gemini" / "commands").is_dir():
+    ext_commands = any((d / "commands").is_dir() for _, d in gemini_extension_dirs(home))
+    if (cwd / ".gemini" / "commands").is_dir() or (home / ".gemini" / "commands").is_dir() \
+            or ext_commands:
         obs["commands"] = gemini_commands(exe, cwd, env, work)
     if target:
         obs["targetCreated"] = created

@@ -12,7 +12,14 @@
 //! `/workspace.NAME` (or `/user.NAME`; seen with both releases for
 //! `plan.toml`); when a user command and a workspace command share a name,
 //! both are renamed, `/user.NAME` and `/workspace.NAME`.
+//!
+//! In local mode the `commands` folders of the user's active extensions
+//! follow, by extension name (`getCommandDirectories`); a clash renames
+//! the extension's command `/EXTENSION.NAME` and the one holding the name
+//! as above (seen with 0.34.0 and 0.61.0 on case
+//! `oracle.local_gemini_extensions.home-gemini-extensions`).
 
+use crate::extensions::Extension;
 use crate::extras::agents_enabled;
 use crate::settings::Workspace;
 use crate::{Cx, Profile, READ_LIMIT};
@@ -35,11 +42,13 @@ pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
     ws: &Workspace,
-    machine: Option<&Machine>,
+    (machine, extensions): (Option<&Machine>, &[Extension]),
 ) -> Vec<Command> {
     let mut commands = Vec::new();
     if let Some(m) = machine {
-        commands.extend(user_commands(cx, m));
+        if let Some(dir) = RepoPath::on_machine("~", ".gemini/commands") {
+            commands.extend(machine_commands(cx, m, &dir));
+        }
     }
     if let Some(dir) = cx.context.cwd.join(".gemini/commands") {
         let mut found = Vec::new();
@@ -56,19 +65,48 @@ pub(crate) fn compile(
             commands.extend(command(cx, path, name, text));
         }
     }
+    if let Some(m) = machine {
+        commands.extend(extension_commands(cx, m, extensions));
+    }
     // No command, no name to compare with the built-in ones (whose set
     // would be built at every launch directory for nothing).
     if !commands.is_empty() {
-        resolve(&mut commands, &builtin_commands(profile, ws));
+        resolve(&mut commands, &builtin_commands(profile, ws), profile);
     }
     commands
 }
 
-/// The commands of the user's `~/.gemini/commands` on `machine`.
-fn user_commands(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Command> {
-    let Some(dir) = RepoPath::on_machine("~", ".gemini/commands") else {
-        return Vec::new();
-    };
+/// The commands of the active `extensions`, in name order (after the
+/// user's and the workspace's: `getCommandDirectories`), each in the
+/// extension's layer.
+fn extension_commands(
+    cx: &mut Cx<'_, '_>,
+    machine: &Machine,
+    extensions: &[Extension],
+) -> Vec<Command> {
+    let mut active: Vec<&Extension> = extensions.iter().filter(|e| e.active()).collect();
+    active.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut out = Vec::new();
+    for ext in active {
+        let Some(dir) = ext.file("commands") else {
+            continue;
+        };
+        for mut c in machine_commands(cx, machine, &dir) {
+            c.source = c.source.in_plugin(&ext.key());
+            c.reason = format!(
+                "Found in {}: the user runs it as `/{}`; it is never sent to the model.",
+                folder_of(&c),
+                c.name
+            );
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The commands of the machine's commands folder `dir` (the user's
+/// `~/.gemini/commands`, or an extension's `commands`).
+fn machine_commands(cx: &mut Cx<'_, '_>, machine: &Machine, dir: &RepoPath) -> Vec<Command> {
     let list = |d: &RepoPath| -> Vec<(String, EntryKind)> {
         machine
             .list_dir(d)
@@ -78,7 +116,7 @@ fn user_commands(cx: &mut Cx<'_, '_>, machine: &Machine) -> Vec<Command> {
             .collect()
     };
     let mut found = Vec::new();
-    command_files(&list, &dir, "", 0, &mut found);
+    command_files(&list, dir, "", 0, &mut found);
     let mut out = Vec::new();
     for (path, name) in found {
         let text = machine.read_text(&path, READ_LIMIT);
@@ -111,8 +149,10 @@ enum Holder {
 /// command whose name was met before is renamed `PREFIX.NAME` (`PREFIX`
 /// `user` or `workspace`; `PREFIX.NAME1`, `PREFIX.NAME2`, ... while that
 /// is taken), and a file command holding that name is renamed the same
-/// way; a built-in keeps its name.
-fn resolve(commands: &mut [Command], builtins: &BTreeSet<&str>) {
+/// way; a built-in keeps its name. An extension's command takes its
+/// extension's name as `PREFIX`, followed by `:` where the release
+/// `profile` says so ([`Profile::extension_command_colon`]).
+fn resolve(commands: &mut [Command], builtins: &BTreeSet<&str>, profile: &Profile) {
     let mut held: BTreeMap<String, Holder> = builtins
         .iter()
         .map(|b| (b.to_string(), Holder::Builtin))
@@ -124,12 +164,12 @@ fn resolve(commands: &mut [Command], builtins: &BTreeSet<&str>) {
             held.insert(name, Holder::File(i));
             continue;
         }
-        let incoming = renamed(&commands[i], &held);
+        let incoming = renamed(&commands[i], &held, profile);
         let owner = held.get(&name).copied();
         let by = match owner {
             Some(Holder::File(j)) => {
                 held.remove(&name);
-                let moved = renamed(&commands[j], &held);
+                let moved = renamed(&commands[j], &held, profile);
                 let other = commands[i].source.path.clone();
                 rename(&mut commands[j], &moved, &format!("the command of {other}"));
                 held.insert(moved, Holder::File(j));
@@ -143,15 +183,17 @@ fn resolve(commands: &mut [Command], builtins: &BTreeSet<&str>) {
     }
 }
 
-/// The name `c` is renamed to: `PREFIX.NAME`, or with the first number
-/// that makes it free (`SlashCommandResolver.getRenamedName`).
-fn renamed(c: &Command, held: &BTreeMap<String, Holder>) -> String {
-    let prefix = if c.source.path.is_on_machine() {
-        "user"
-    } else {
-        "workspace"
+/// The name `c` is renamed to: `PREFIX.NAME` (`EXTENSION:NAME` for an
+/// extension's command from 0.36 on), or with the first number that makes
+/// it free (`SlashCommandResolver.getRenamedName`).
+fn renamed(c: &Command, held: &BTreeMap<String, Holder>, profile: &Profile) -> String {
+    let (prefix, separator) = match (extension_of(c), c.source.path.is_on_machine()) {
+        (Some(name), _) if profile.extension_command_colon => (name, ':'),
+        (Some(name), _) => (name, '.'),
+        (None, true) => ("user", '.'),
+        (None, false) => ("workspace", '.'),
     };
-    let base = format!("{prefix}.{}", c.name);
+    let base = format!("{prefix}{separator}{}", c.name);
     std::iter::once(base.clone())
         .chain((1..).map(|i| format!("{base}{i}")))
         .find(|n| !held.contains_key(n))
@@ -167,12 +209,17 @@ fn rename(c: &mut Command, to: &str, by: &str) {
     c.name = to.to_string();
 }
 
+/// The name of the extension that gives `c`, when one does.
+fn extension_of(c: &Command) -> Option<&str> {
+    c.source.plugin.as_deref()?.strip_prefix("extension:")
+}
+
 /// The commands folder of `c`, as its reason names it.
-fn folder_of(c: &Command) -> &'static str {
-    if c.source.path.is_on_machine() {
-        "the user's `~/.gemini/commands`"
-    } else {
-        "the launch directory's `.gemini/commands`"
+fn folder_of(c: &Command) -> String {
+    match (extension_of(c), c.source.path.is_on_machine()) {
+        (Some(name), _) => format!("the `commands` folder of the user's extension `{name}`"),
+        (None, true) => "the user's `~/.gemini/commands`".to_string(),
+        (None, false) => "the launch directory's `.gemini/commands`".to_string(),
     }
 }
 

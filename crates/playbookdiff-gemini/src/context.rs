@@ -25,6 +25,7 @@
 //!   Project Context ---`).
 
 use crate::blocked::has_blocked_segment;
+use crate::extensions::Extension;
 use crate::imports::{self, Expansion};
 use crate::profile::{Boundary, Order};
 use crate::settings::{FileNames, Settings};
@@ -96,17 +97,20 @@ fn import_root(cx: &Cx<'_, '_>, rule: &ImportRoot, file: &RepoPath) -> RepoPath 
 /// then excluded, conditional and out-of-scope entries.
 ///
 /// In local mode (`machine` given) the user's global context files come
-/// first ([`crate::user`]).
+/// first, then those of the user's active `extensions` ([`crate::user`]).
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
     settings: &Settings,
-    machine: Option<&Machine>,
+    (machine, extensions): (Option<&Machine>, &[Extension]),
 ) -> Vec<Instruction> {
     let search = search(cx, profile, settings);
-    let global = machine
+    let mut global = machine
         .map(|m| crate::user::global_context(m, &search.names, &mut cx.diags))
         .unwrap_or_default();
+    if let Some(m) = machine {
+        global.extend(crate::user::extension_context(m, extensions, &mut cx.diags));
+    }
     let mut b = Builder {
         imports: &search.imports,
         effective: global,

@@ -16,7 +16,9 @@
 //!   state: such a subagent is `conditional`. Remote (A2A) agents, whose
 //!   card Gemini CLI fetches over the network, are reported, not listed.
 //! * Extensions come only from `~/.gemini/extensions/`; a repository's
-//!   `.gemini/extensions` is ignored (seen with 0.61.0 and 0.34.0).
+//!   `.gemini/extensions` is ignored (seen with 0.61.0 and 0.34.0, case
+//!   `oracle.local_gemini_extensions.home-gemini-extensions`: none of its
+//!   commands, skills or MCP servers loads).
 
 use crate::settings::Workspace;
 use crate::{Cx, Profile, READ_LIMIT};

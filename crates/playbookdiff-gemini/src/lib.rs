@@ -32,9 +32,11 @@
 //! In local mode (`--mode local`) the user's and the machine's layers are
 //! read too, each item in its scope: the user's global context
 //! (`~/.gemini/GEMINI.md`), skills (`~/.gemini/skills`,
-//! `~/.agents/skills`) and commands (`~/.gemini/commands`), and the
-//! settings Gemini CLI merges (system defaults, user, workspace, system),
-//! their hooks included.
+//! `~/.agents/skills`) and commands (`~/.gemini/commands`), the user's
+//! extensions (`~/.gemini/extensions`, module `extensions`: each item in
+//! the layer `plugin`, named `extension:NAME`), and the settings Gemini
+//! CLI merges (system defaults, user, workspace, system), their hooks
+//! included.
 //!
 //! Architecture invariant: the adapter never fails and never panics; every
 //! file is read through [`Repo::read_text`](playbookdiff_source::Repo::read_text)
@@ -44,6 +46,7 @@
 mod blocked;
 mod commands;
 mod context;
+mod extensions;
 mod extras;
 mod frontmatter;
 mod hooks;
@@ -163,9 +166,10 @@ pub const SURFACES: &[Surface] = &[
     Surface::new(SurfaceKind::Plugins, "**/.gemini/extensions/**")
         .reported()
         .note("Ignored by Gemini CLI: extensions come only from ~/.gemini/extensions."),
-    Surface::new(SurfaceKind::Plugins, "~/.gemini/extensions/**")
+    Surface::new(SurfaceKind::Plugins, "~/.gemini/extensions/*/gemini-extension.json")
+        .keys(&["name", "version", "contextFileName", "mcpServers"])
         .scope(Scope::User)
-        .not_read(),
+        .note("Read in local mode only (`--mode local`), with `extension-enablement.json`; its `commands/` and `skills/` too."),
     Surface::new(SurfaceKind::McpServers, SETTINGS.pattern)
         .keys(&["mcpServers", "mcp.allowed", "mcp.excluded"])
         .tokens(&["$VAR", "${VAR}"]),
@@ -226,11 +230,18 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
         defaults: machine_settings(&mut cx, machine, settings::system_defaults_path()),
     };
     let ws = &all.workspace;
-    out.instructions = context::compile(&mut cx, profile, &all, machine);
-    out.skills = skills::compile(&mut cx, profile, machine);
-    out.mcp_servers = mcp::compile(&mut cx, &all);
+    let launch_dir = extensions::launch_dir(repo.tree().absolute_root(), &context.cwd);
+    let launch_dir = machine.zip(launch_dir).map(|(m, d)| m.real_path(&d));
+    let exts = match machine {
+        Some(m) => extensions::load(&mut cx, m, launch_dir.as_deref()),
+        None => Vec::new(),
+    };
+    out.instructions = context::compile(&mut cx, profile, &all, (machine, &exts));
+    out.skills = skills::compile(&mut cx, profile, (machine, &exts));
+    out.mcp_servers = mcp::compile(&mut cx, &all, &exts);
     out.hooks = hooks::compile(&mut cx, &all, version);
-    out.commands = commands::compile(&mut cx, profile, ws, machine);
+    out.commands = commands::compile(&mut cx, profile, ws, (machine, &exts));
+    out.plugins = extensions::plugins(&exts, &out);
     out.subagents = extras::subagents(&mut cx, profile, ws);
     extras::report(&mut cx);
     if cx.report_refusals(&REFUSAL) {
@@ -243,6 +254,9 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     };
     unavailable(&mut cx, unread, &out);
     out.assumptions = assumptions(context, profile, machine.is_some());
+    if !exts.is_empty() && launch_dir.is_none() {
+        out.assumptions.push("No override of `extension-enablement.json` turns an extension off here: the launch directory's absolute path, which the overrides are matched against, is unknown (a revision, not a working tree).".to_string());
+    }
     if profile.system_settings_secured && all.system.path.is_some() {
         out.assumptions.push("The system settings file and every directory above it are owned by root and not writable by group or others: Gemini CLI 0.61 skips the file otherwise, with a security warning.".to_string());
     }
@@ -296,15 +310,16 @@ fn machine_settings(
 }
 
 /// The layers local mode does not read yet: the user's global context,
-/// skills and commands, the release's built-in skills, and the user's, system defaults' and system
-/// settings' `context.fileName`, `context.memoryBoundaryMarkers`,
-/// `mcpServers`, `mcp.allowed`, `mcp.excluded`, `hooks` and
-/// `hooksConfig` are read.
+/// skills and commands, the release's built-in skills, the user's
+/// extensions (module `extensions`: context files, MCP servers, commands,
+/// skills), and the user's, system defaults' and system settings'
+/// `context.fileName`, `context.memoryBoundaryMarkers`, `mcpServers`,
+/// `mcp.allowed`, `mcp.excluded`, `hooks` and `hooksConfig` are read.
 const LOCAL_UNREAD_LAYERS: &[UnreadLayer] = &[
     UnreadLayer {
         code: DiagnosticCode::UserConfigUnavailable,
-        what: "User extensions (`~/.gemini/extensions/`: their context files, MCP servers, commands, skills and hooks)",
-        effect: "they can add MCP servers, commands, skills, hooks and context files",
+        what: "The hooks (`hooks/hooks.json`), subagents (`agents/`), policies and `excludeTools` of the user's extensions",
+        effect: "they can add hooks and subagents, and remove tools",
         todo: "list them with `gemini extensions list`",
     },
 ];
@@ -329,7 +344,7 @@ fn assumptions(
     user_layers_read: bool,
 ) -> Vec<String> {
     let settings = if user_layers_read {
-        "No extension changes `context.fileName` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH, GEMINI_CLI_HOME) moves a settings file."
+        "Gemini CLI starts without `--extensions` (`-e`, which names the extensions to load instead of `extension-enablement.json`), no admin or security setting blocks an extension (`admin.extensions.enabled`, `security.allowedExtensions`, `security.blockGitExtensions`), and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH, GEMINI_CLI_HOME) moves a settings file."
     } else {
         "No user, system or extension setting changes `context.fileName`, `context.memoryBoundaryMarkers` or the MCP servers, and no environment variable (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_HOME) moves a settings file."
     };

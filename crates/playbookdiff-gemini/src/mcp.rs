@@ -1,4 +1,5 @@
-//! MCP servers: `mcpServers` of the workspace settings.
+//! MCP servers: `mcpServers` of the workspace settings, and in local mode
+//! of the user's, the system's and the user's extensions' manifests.
 //!
 //! Gemini CLI (`MCPServerConfig` in `packages/core/src/config/config.ts`,
 //! `packages/cli/src/config/settings.ts`): each entry has `command` (with
@@ -11,6 +12,7 @@
 //! fails to start is missing from the tools (seen with 0.61.0 and 0.34.0:
 //! `gemini mcp list` says `Disconnected`).
 
+use crate::extensions::Extension;
 use crate::settings::{Settings, Workspace};
 use crate::Cx;
 use playbookdiff_model::redact::{classify_value, looks_like_secret, secret_name};
@@ -48,7 +50,11 @@ const KNOWN: &[&str] = &[
 /// the system's wins, then the workspace's, then the user's; the others
 /// are listed `shadowed` after it. `mcp.excluded` and `mcp.allowed` are
 /// merged the same way, the list of the winning file whole.
-pub(crate) fn compile(cx: &mut Cx<'_, '_>, settings: &Settings) -> Vec<McpServer> {
+pub(crate) fn compile(
+    cx: &mut Cx<'_, '_>,
+    settings: &Settings,
+    extensions: &[Extension],
+) -> Vec<McpServer> {
     let files = settings.by_precedence();
     let maps: Vec<Map<String, Value>> = files.iter().map(|f| f.mcp_servers()).collect();
     let mut names: Vec<&String> = maps.iter().flat_map(|m| m.keys()).collect();
@@ -71,6 +77,65 @@ pub(crate) fn compile(cx: &mut Cx<'_, '_>, settings: &Settings) -> Vec<McpServer
         for (f, entry) in defs {
             out.extend(shadowed(cx, (f, winner), (name, entry)));
         }
+    }
+    for ext in extensions.iter().filter(|e| e.active()) {
+        for s in extension_servers(cx, ext, &policy, &out) {
+            out.push(s);
+        }
+    }
+    for ext in extensions.iter().filter(|e| !e.active()) {
+        for mut s in extension_servers(cx, ext, &policy, &[]) {
+            s.id = format!("gemini:mcp:{}#{}", s.source.path, s.name);
+            s.applicability = Applicability::Excluded;
+            s.reason = format!(
+                "Configured in `mcpServers` of the user's extension `{}`, which is disabled for this launch directory, so Gemini CLI does not start it (`gemini mcp list` still lists it, as it lists every installed extension's servers).",
+                ext.name
+            );
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The servers of the active extension `ext`'s `mcpServers`, added after
+/// those of the settings and of the extensions before it (folder name
+/// order): a name already taken keeps its first server, and the
+/// extension's is listed `shadowed` (`getMcpServersFromConfig` in
+/// `packages/cli/src/commands/mcp/list.ts`, and `McpClientManager`'s
+/// "Skipping MCP config for server with name ... as it already exists",
+/// 0.34.0 and 0.61.0). At startup the settings' servers and the
+/// extensions' start concurrently, so which of two servers of one name
+/// runs is a race there; the analysis follows `gemini mcp list`.
+fn extension_servers(
+    cx: &mut Cx<'_, '_>,
+    ext: &Extension,
+    policy: &Policy,
+    taken: &[McpServer],
+) -> Vec<McpServer> {
+    let map = ext.manifest.mcp_servers();
+    let mut out: Vec<McpServer> = Vec::new();
+    for (name, entry) in &map {
+        let Some(mut s) = server(cx, &ext.manifest, (name, entry), policy) else {
+            continue;
+        };
+        s.source = s.source.in_plugin(&ext.key());
+        s.reason = format!(
+            "{} It comes with the user's extension `{}`.",
+            s.reason, ext.name
+        );
+        let first = taken
+            .iter()
+            .chain(&out)
+            .find(|t| t.name == *name && t.applicability != Applicability::Shadowed);
+        if let Some(first) = first {
+            s.id = format!("gemini:mcp:{}#{name}", s.source.path);
+            s.applicability = Applicability::Shadowed;
+            s.reason = format!(
+                "Configured in `mcpServers` of the user's extension `{}`, but {} defines `{name}` first, so Gemini CLI skips this one (it logs that a server of that name already exists).",
+                ext.name, first.source.path
+            );
+        }
+        out.push(s);
     }
     out
 }

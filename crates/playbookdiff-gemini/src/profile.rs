@@ -246,6 +246,12 @@ pub(crate) struct Profile {
     /// by `SkillManager.discoverBuiltinSkills` first, so any other skill
     /// of the same name replaces one).
     pub builtin_skills: u8,
+    /// Whether an extension's command renamed on a name clash is
+    /// `/EXTENSION:NAME` (`getRenamedName` with `isExtensionPrefix` in
+    /// `SlashCommandResolver`; seen with 0.61.0) rather than
+    /// `/EXTENSION.NAME` (seen with 0.34.0), both on case
+    /// `oracle.local_gemini_extensions.home-gemini-extensions`.
+    pub extension_command_colon: bool,
 }
 
 impl Profile {
@@ -296,6 +302,7 @@ const TABLE: &[Profile] = &[
         blocked_segments: false,
         blocked_short_names: false,
         builtin_skills: 0,
+        extension_command_colon: false,
     },
     Profile {
         release: "0.34.0",
@@ -311,6 +318,7 @@ const TABLE: &[Profile] = &[
         blocked_segments: false,
         blocked_short_names: false,
         builtin_skills: 0b01,
+        extension_command_colon: false,
     },
     Profile {
         release: "0.61.0",
@@ -326,6 +334,7 @@ const TABLE: &[Profile] = &[
         blocked_segments: true,
         blocked_short_names: true,
         builtin_skills: 0b11,
+        extension_command_colon: true,
     },
 ];
 
@@ -367,6 +376,8 @@ pub(crate) enum Fact {
     BlockedShortNames,
     /// One bit of [`Profile::builtin_skills`].
     Shipped(ShippedSkill),
+    /// [`Profile::extension_command_colon`].
+    ExtensionCommandColon,
 }
 
 /// [`Fact::JitContextOffAgain`] takes the first row's values, not
@@ -397,6 +408,9 @@ impl TableFact<Profile> for Fact {
             Fact::Shipped(k) => {
                 facts.builtin_skills =
                     (facts.builtin_skills & !k.bit()) | (newer.builtin_skills & k.bit())
+            }
+            Fact::ExtensionCommandColon => {
+                facts.extension_command_colon = newer.extension_command_colon
             }
         }
     }
@@ -449,6 +463,13 @@ pub(crate) const CHANGES: &[Change] = &[
         since: "0.36.0",
         summary: "Subagents in `.gemini/agents/*.md` load without `experimental.enableAgents`.",
         evidence: "bisected (case `gemini.extras`): 0.35.3 lists no subagent, 0.36.0 lists `reviewer`",
+    },
+    Change {
+        fact: Fact::ExtensionCommandColon,
+        name: "extension_command_colon",
+        since: "0.36.0",
+        summary: "An extension's command renamed on a name clash runs as `/EXTENSION:NAME`, not `/EXTENSION.NAME`.",
+        evidence: "bisected on the agent's code: the package of 0.35.3 lacks `isExtensionPrefix` (the test in `SlashCommandResolver.getRenamedName` that picks `:` for an extension), that of 0.36.0 holds it; seen with 0.34.0 (`/docs-kit.deploy`) and 0.61.0 (`/docs-kit:deploy`) on case `oracle.local_gemini_extensions.home-gemini-extensions`",
     },
     Change {
         fact: Fact::JitContextOffAgain,

@@ -144,10 +144,11 @@ impl Workspace {
     }
 }
 
-/// The parse options of `JSON.parse` after `strip-json-comments`.
-fn parse_options() -> ParseOptions {
+/// The parse options of `JSON.parse`, after `strip-json-comments` when
+/// `comments` (settings files; an extension's manifest has none).
+fn parse_options(comments: bool) -> ParseOptions {
     ParseOptions {
-        allow_comments: true,
+        allow_comments: comments,
         allow_loose_object_property_names: false,
         allow_trailing_commas: false,
         allow_missing_commas: false,
@@ -160,15 +161,15 @@ fn parse_options() -> ParseOptions {
     }
 }
 
-/// Parses settings text; errors carry the parser's message and the
-/// 1-based line.
-fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
+/// Parses settings text (comments allowed when `comments`); errors carry
+/// the parser's message and the 1-based line.
+fn parse(text: &str, comments: bool) -> Result<(Value, Spans), ParseError> {
     if let Some(e) = jsonc::byte_order_mark(text) {
         return Err(e);
     }
     let lines = LineIndex::new(text);
     let line = |offset: usize| lines.line(offset);
-    let r = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &parse_options())
+    let r = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &parse_options(comments))
         .map_err(|e| ParseError::on_line(e.kind().to_string(), line(e.range().start)))?;
     let Some(ast) = r.value else {
         return Err(ParseError::on_line(
@@ -177,6 +178,20 @@ fn parse(text: &str) -> Result<(Value, Spans), ParseError> {
         ));
     };
     Ok(jsonc::to_value(&ast, MAX_SPAN_DEPTH, &lines))
+}
+
+/// An extension's manifest `path` holding `text`, as `JSON.parse` reads
+/// it (no comments); the parser's error when it is not a JSON object.
+pub(crate) fn parse_manifest(path: RepoPath, text: &str) -> Result<Workspace, ParseError> {
+    let (value, spans) = parse(text, false)?;
+    if !value.is_object() {
+        return Err(ParseError::on_line("the top level is not an object", 1));
+    }
+    Ok(Workspace {
+        path: Some(path),
+        value: Some(value),
+        spans,
+    })
 }
 
 /// The workspace settings file of a launch directory.
@@ -238,7 +253,7 @@ fn from_text(cx: &mut Cx<'_, '_>, path: RepoPath, text: &str) -> Workspace {
         scope: SourceScope::of_path(&path),
         ..SourceRef::project(path.clone(), SourceFormat::Json)
     };
-    match parse(text) {
+    match parse(text, true) {
         Ok((value, spans)) if value.is_object() => Workspace {
             path: Some(path),
             value: Some(value),
@@ -416,8 +431,8 @@ mod tests {
     /// Comments are stripped; a trailing comma is an error with its line.
     #[test]
     fn comments_yes_trailing_commas_no() {
-        assert!(parse("{\n// c\n\"a\": 1 /* x */\n}").is_ok());
-        let e = parse("{\n\"a\": 1,\n}").unwrap_err();
+        assert!(parse("{\n// c\n\"a\": 1 /* x */\n}", true).is_ok());
+        let e = parse("{\n\"a\": 1,\n}", true).unwrap_err();
         assert_eq!(e.line, Some(2), "the line of the trailing comma");
     }
 }

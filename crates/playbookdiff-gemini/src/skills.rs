@@ -21,8 +21,14 @@
 //! an untrusted folder too. The release's built-in skills
 //! (`discoverBuiltinSkills`, first and lowest) are listed before them,
 //! from the profile's facts ([`Profile::shipped_skills`]); any user or
-//! workspace skill of the same name replaces one.
+//! workspace skill of the same name replaces one. The `skills` folders
+//! of the user's active extensions ([`crate::extensions`]) come between
+//! the built-in skills and the user's, each skill in the layer `plugin`
+//! (seen with 0.34.0 and 0.61.0: an extension's `review` lost to the
+//! workspace's, case
+//! `oracle.local_gemini_extensions.home-gemini-extensions`).
 
+use crate::extensions::Extension;
 use crate::profile::Profile;
 use crate::{Cx, READ_LIMIT};
 use playbookdiff_adapter::problems;
@@ -51,14 +57,26 @@ const USER_ROOTS: &[&str] = &[".gemini/skills", ".agents/skills"];
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     profile: &Profile,
-    machine: Option<&Machine>,
+    (machine, extensions): (Option<&Machine>, &[Extension]),
 ) -> Vec<Skill> {
     let cwd = cx.context.cwd.clone();
     let mut out: Vec<Skill> = Vec::new();
     if let Some(m) = machine {
         out.extend(profile.shipped_skills().iter().map(|b| builtin(b, profile)));
+        for ext in extensions.iter().filter(|e| e.active()) {
+            let Some(base) = ext.file("skills") else {
+                continue;
+            };
+            for mut s in user_skills(cx, m, &base, Found::Extension(&ext.name)) {
+                s.source = s.source.in_plugin(&ext.key());
+                add(cx, &mut out, s);
+            }
+        }
         for root in USER_ROOTS {
-            for s in user_skills(cx, m, root) {
+            let Some(base) = RepoPath::on_machine("~", root) else {
+                continue;
+            };
+            for s in user_skills(cx, m, &base, Found::User(root)) {
                 add(cx, &mut out, s);
             }
         }
@@ -134,20 +152,23 @@ fn collision(prev: &Skill, s: &Skill) -> String {
     }
 }
 
-/// The skills of the user's root `root` (below the home) on `machine`.
-fn user_skills(cx: &mut Cx<'_, '_>, machine: &Machine, root: &str) -> Vec<Skill> {
-    let Some(base) = RepoPath::on_machine("~", root) else {
-        return Vec::new();
-    };
+/// The skills of the machine's root `base` (a user's root or an
+/// extension's `skills` folder), found in `found`.
+fn user_skills(
+    cx: &mut Cx<'_, '_>,
+    machine: &Machine,
+    base: &RepoPath,
+    found: Found<'_>,
+) -> Vec<Skill> {
     let mut out = Vec::new();
-    for file in user_files(machine, &base) {
+    for file in user_files(machine, base) {
         let effect = "Gemini CLI may load this skill; its content is unknown";
         let Some(text) =
             problems::read_user_markdown(machine, &file, READ_LIMIT, effect, &mut cx.diags)
         else {
             continue;
         };
-        out.push(load(cx, &file, Found::User(root), Some(&text)));
+        out.push(load(cx, &file, found, Some(&text)));
     }
     out
 }
@@ -335,6 +356,8 @@ enum Found<'a> {
     Cwd(&'a str),
     /// In the user's root of this name, below the home.
     User(&'a str),
+    /// In the `skills` folder of the user's extension of this name.
+    Extension(&'a str),
 }
 
 impl std::fmt::Display for Found<'_> {
@@ -342,6 +365,9 @@ impl std::fmt::Display for Found<'_> {
         match self {
             Found::Cwd(root) => write!(f, "the {root} of cwd"),
             Found::User(root) => write!(f, "the user's `~/{root}`"),
+            Found::Extension(name) => {
+                write!(f, "the `skills` folder of the user's extension `{name}`")
+            }
         }
     }
 }
@@ -359,7 +385,7 @@ fn load(cx: &mut Cx<'_, '_>, file: &RepoPath, found: Found<'_>, text: Option<&Te
         .map(|f| (f.name.clone(), f.description.clone()))
         .unwrap_or((None, None));
     let mut source = SourceRef::project(file.clone(), SourceFormat::Markdown);
-    if let Found::User(_) = found {
+    if let Found::User(_) | Found::Extension(_) = found {
         source.scope = SourceScope::User;
     }
     if let Some(f) = fm {

@@ -1,4 +1,5 @@
-//! The user's global context, read in local mode.
+//! The user's global context and the context files of the user's
+//! extensions, read in local mode.
 //!
 //! Gemini CLI (`packages/core/src/utils/memoryDiscovery.ts`,
 //! `getGlobalMemoryPaths`): for each context file name
@@ -8,15 +9,23 @@
 //! "GEMINI.md hierarchy" (1)). Seen with 0.34.0 and 0.61.0: the user's
 //! `~/.gemini/GEMINI.md` sent at startup (case
 //! `oracle.local_user_layers.home-gemini-memory`). Imports in the user's
-//! file are not followed by the analysis (the file is sent as written, its
-//! `@path` lines included).
+//! file, and in an extension's, are not followed by the analysis (the
+//! file is sent as written, its `@path` lines included).
+//!
+//! The context files of the user's active extensions follow
+//! (`getExtensionMemoryPaths`, and the `extension` part of the
+//! hierarchical memory between the `global` and the `project` parts,
+//! read in the code of both releases); seen with 0.34.0 and 0.61.0 before
+//! the project's `GEMINI.md`, sorted by path (case
+//! `oracle.local_gemini_extensions.home-gemini-extensions`).
 
+use crate::extensions::Extension;
 use crate::READ_LIMIT;
 use playbookdiff_model::{
     Applicability, Diagnostic, Instruction, InstructionKind, LoadPhase, RepoPath, SourceFormat,
     SourceRef, SourceScope,
 };
-use playbookdiff_source::Machine;
+use playbookdiff_source::{EntryKind, Machine};
 
 /// The user's context files of `machine` for the context file `names`, in
 /// that order, each effective at startup in the user's layer; a file that
@@ -31,42 +40,104 @@ pub(crate) fn global_context(
         let Some(path) = RepoPath::on_machine("~", &format!(".gemini/{name}")) else {
             continue;
         };
-        let effect = "Gemini CLI may send it; its content is unknown";
-        let Some(text) = playbookdiff_adapter::problems::read_user_markdown(
-            machine, &path, READ_LIMIT, effect, diags,
-        ) else {
-            continue;
-        };
-        let content = text.text.trim();
-        if content.is_empty() || out.iter().any(|i: &Instruction| i.source.path == path) {
-            continue;
-        }
-        let mut source = SourceRef {
-            scope: SourceScope::User,
-            ..SourceRef::project(path.clone(), SourceFormat::Markdown)
-        };
-        if text.line_count() > 0 {
-            source = source.with_lines(1, text.line_count());
-        }
-        out.push(Instruction {
-            id: format!("gemini:context-file:{path}"),
-            kind: InstructionKind::ContextFile,
-            source,
-            load_phase: LoadPhase::Startup,
-            applicability: Applicability::Effective,
-            reason: "The user's global context file, sent at startup in every project before the \
-                     project's context files."
-                .to_string(),
-            order: None,
-            applies_to: RepoPath::root(),
-            imported_from: None,
-            import_spans: Vec::new(),
-            bytes: text.bytes,
-            paths: None,
-            resolution: None,
-            truncated_at_byte: None,
-            content: content.to_string(),
-        });
+        let reason = "The user's global context file, sent at startup in every project before the \
+                      project's context files.";
+        out.extend(sent_file(machine, path, &out, diags).map(|mut i| {
+            i.reason = reason.to_string();
+            i
+        }));
     }
     out
+}
+
+/// The context files of the active extensions of `extensions`, after the
+/// user's global ones (`getExtensionMemoryPaths` in
+/// `packages/core/src/utils/memoryDiscovery.ts`: the names of each one's
+/// `contextFileName` that exist in its folder, sorted by absolute path,
+/// each once), each in the extension's layer. A name that leaves the
+/// extension's folder is not read (0.34 then skips the whole extension,
+/// 0.61 the name only; not modelled).
+pub(crate) fn extension_context(
+    machine: &Machine,
+    extensions: &[Extension],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Instruction> {
+    let mut files: Vec<(RepoPath, &Extension)> = extensions
+        .iter()
+        .filter(|e| e.active())
+        .flat_map(|e| {
+            e.context_file_names()
+                .into_iter()
+                .filter_map(|n| e.file(n.trim_start_matches("./")))
+                .filter(|p| machine.stat(p).is_ok_and(|s| s.kind == EntryKind::File))
+                .map(move |p| (p, e))
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+    files.dedup_by(|a, b| a.0 == b.0);
+    let mut out = Vec::new();
+    for (path, ext) in files {
+        let Some(mut i) = sent_file(machine, path, &out, diags) else {
+            continue;
+        };
+        i.source = i.source.in_plugin(&ext.key());
+        i.reason = format!(
+            "A context file of the user's extension `{}` (`contextFileName` of its manifest), sent at startup in every project after the user's global context files.",
+            ext.name
+        );
+        out.push(i);
+    }
+    out
+}
+
+/// The machine file `path` as a context file sent at startup, in the
+/// layer its path names, its text trimmed; `None` when it is empty, is
+/// already in `sent`, or cannot be read (reported in `diags`).
+fn sent_file(
+    machine: &Machine,
+    path: RepoPath,
+    sent: &[Instruction],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Instruction> {
+    let effect = "Gemini CLI may send it; its content is unknown";
+    let text = playbookdiff_adapter::problems::read_user_markdown(
+        machine, &path, READ_LIMIT, effect, diags,
+    )?;
+    let content = text.text.trim();
+    if content.is_empty() || sent.iter().any(|i| i.source.path == path) {
+        return None;
+    }
+    let mut source = SourceRef {
+        scope: SourceScope::User,
+        ..SourceRef::project(path.clone(), SourceFormat::Markdown)
+    };
+    if text.line_count() > 0 {
+        source = source.with_lines(1, text.line_count());
+    }
+    Some(Instruction {
+        id: format!("gemini:context-file:{path}"),
+        kind: InstructionKind::ContextFile,
+        source,
+        load_phase: LoadPhase::Startup,
+        applicability: Applicability::Effective,
+        reason: String::new(),
+        order: None,
+        applies_to: RepoPath::root(),
+        imported_from: None,
+        import_spans: Vec::new(),
+        bytes: text.bytes,
+        paths: None,
+        resolution: None,
+        truncated_at_byte: None,
+        content: content.to_string(),
+    })
+}
+
+/// The machine file `path` as a source, in the layer its path names
+/// (`user` below the home).
+pub(crate) fn machine_source(path: RepoPath, format: SourceFormat) -> SourceRef {
+    SourceRef {
+        scope: SourceScope::of_path(&path),
+        ..SourceRef::project(path, format)
+    }
 }

@@ -159,6 +159,9 @@ pub enum ContributionKind {
     McpServer,
     /// An output style (`output-styles/*.md`).
     OutputStyle,
+    /// A context file sent at startup (a Gemini CLI extension's
+    /// `contextFileName`).
+    ContextFile,
 }
 
 impl ContributionKind {
@@ -171,6 +174,7 @@ impl ContributionKind {
             ContributionKind::Hooks => "hooks",
             ContributionKind::McpServer => "mcp-server",
             ContributionKind::OutputStyle => "output-style",
+            ContributionKind::ContextFile => "context-file",
         }
     }
 }

@@ -613,6 +613,26 @@ declare_codes! {
     /// at ...") and loads none of it. Source: Claude Code 2.1.332's plugin
     /// loader (`plugin-cache-miss`).
     PluginNotLoaded = "plugin-not-loaded", Warning, Unknowable, "claude-code", "0.1.0", "an enabled plugin's installed files cannot be read";
+    /// In local mode, a Gemini CLI extension the user installed
+    /// (`~/.gemini/extensions/NAME`) that
+    /// `~/.gemini/extensions/extension-enablement.json` turns off for the
+    /// launch directory (the last override matching it starts with `!`).
+    /// Gemini CLI loads none of its context files, MCP servers, commands
+    /// or skills there. Source: `ExtensionEnablementManager.isEnabled`
+    /// (`packages/cli/src/config/extensions/extensionEnablement.ts`);
+    /// seen with Gemini CLI 0.34.0 and 0.61.0 (case
+    /// `oracle.local_gemini_extensions.home-gemini-extensions`: `!/*` and a
+    /// rule naming the launch directory).
+    ExtensionDisabled = "extension-disabled", Info, Behaviour, "gemini", "0.1.0", "an installed Gemini CLI extension is disabled here";
+    /// In local mode, a folder of `~/.gemini/extensions` that Gemini CLI
+    /// skips: no `gemini-extension.json`, a manifest that is not JSON,
+    /// lacks a string `name` or `version`, or whose `name` holds a
+    /// character other than letters, digits and `-`; or a second folder
+    /// holding an extension of a name already loaded. Nothing of it is
+    /// loaded. Source: `_buildExtension`, `loadExtensionConfig` and
+    /// `validateName` (`packages/cli/src/config/extension-manager.ts`,
+    /// 0.34.0 and 0.61.0).
+    ExtensionSkipped = "extension-skipped", Warning, RepositoryProblem, "gemini", "0.1.0", "a Gemini CLI extension folder is skipped";
     /// Whether a user disabled a skill is unknown in repo mode.
     SkillUserStateUnknown = "skill-user-state-unknown", Info, Unknowable, "codex", "0.1.0", "user-side skill settings are unknown";
 

@@ -2849,3 +2849,88 @@ fn opencode_names_the_remote_layer_of_a_sign_in_by_its_host_only() {
         .iter()
         .any(|d| d["source"]["path"] == "$XDG_DATA_HOME/opencode/auth.json"));
 }
+
+/// Gemini CLI's extensions beyond the oracle case
+/// (`oracle.local_gemini_extensions.home-gemini-extensions`): the last
+/// matching override wins (`!/*` then the repository's own folder turns
+/// one back on), a manifest without `version` is skipped, a linked
+/// extension is read from its source folder in the home, a string
+/// `contextFileName` replaces `GEMINI.md`, and each item names its
+/// extension (`extension:NAME`, scope `plugin`) with no absolute path.
+#[test]
+fn gemini_cli_reads_the_users_extensions() {
+    let t = tempfile::tempdir().unwrap();
+    let (repo, home) = (t.path().join("repo"), t.path().join("home"));
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(t.path().join("root")).unwrap();
+    write(&repo, "GEMINI.md", "Project.\n");
+    let ext = ".gemini/extensions";
+    let on_here = format!(
+        r#"{{"back": {{"overrides": ["!/*", "{}/"]}}}}"#,
+        repo.display()
+    );
+    write(&home, &format!("{ext}/extension-enablement.json"), &on_here);
+    write(
+        &home,
+        &format!("{ext}/back/gemini-extension.json"),
+        r#"{"name": "back", "version": "1.0.0", "contextFileName": "BACK.md"}"#,
+    );
+    write(&home, &format!("{ext}/back/BACK.md"), "Back on here.\n");
+    write(&home, &format!("{ext}/back/GEMINI.md"), "Not named.\n");
+    write(
+        &home,
+        &format!("{ext}/nover/gemini-extension.json"),
+        r#"{"name": "nover"}"#,
+    );
+    write(&home, &format!("{ext}/nover/GEMINI.md"), "Skipped.\n");
+    let source = home.join("src/linked");
+    write(
+        &home,
+        &format!("{ext}/linked/.gemini-extension-install.json"),
+        &format!(r#"{{"type": "link", "source": "{}"}}"#, source.display()),
+    );
+    write(
+        &home,
+        "src/linked/gemini-extension.json",
+        r#"{"name": "linked", "version": "0.1.0", "mcpServers": {"lk": {"command": "lk"}}}"#,
+    );
+    let (doc, text) = compiled_with_text(t.path(), "gemini");
+    assert!(
+        !text.contains(&*t.path().to_string_lossy()),
+        "an absolute path was printed"
+    );
+    assert_eq!(
+        items(&doc, "instructions"),
+        [
+            row("~/.gemini/extensions/back/BACK.md", "plugin", "effective"),
+            row("GEMINI.md", "project", "effective"),
+        ]
+    );
+    assert_eq!(doc["instructions"][0]["source"]["plugin"], "extension:back");
+    assert_eq!(
+        items(&doc, "mcpServers"),
+        [row(
+            "~/src/linked/gemini-extension.json",
+            "plugin",
+            "effective"
+        )]
+    );
+    let plugins: Vec<&str> = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(plugins, ["back", "linked"]);
+    let skipped: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "extension-skipped")
+        .map(|d| d["source"]["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        skipped,
+        ["~/.gemini/extensions/nover/gemini-extension.json"]
+    );
+}

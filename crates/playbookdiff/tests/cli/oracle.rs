@@ -1418,10 +1418,29 @@ fn gemini_disagreements(
                 .collect()
         })
         .unwrap_or_default();
+    // `gemini mcp list` lists the servers of every installed extension,
+    // a disabled one's too (`getMcpServersFromConfig` ignores enablement),
+    // which Gemini CLI does not start: the adapter's, excluded, are
+    // compared with those (a disabled extension is one the adapter lists
+    // no plugin for; its context files, skills and commands, absent from
+    // the run, show that it is off).
+    let loaded: BTreeSet<String> = cfg
+        .plugins
+        .iter()
+        .filter_map(|p| p.source.plugin.clone())
+        .collect();
+    let listed_by_mcp_list = |s: &playbookdiff_model::McpServer| {
+        s.applicability == Applicability::Effective
+            || (s.applicability == Applicability::Excluded
+                && s.source
+                    .plugin
+                    .as_ref()
+                    .is_some_and(|p| p.starts_with("extension:") && !loaded.contains(p)))
+    };
     let configured: BTreeSet<String> = cfg
         .mcp_servers
         .iter()
-        .filter(|s| s.applicability == Applicability::Effective)
+        .filter(|s| listed_by_mcp_list(s))
         .map(|s| {
             let t = match s.transport {
                 Transport::Stdio => "stdio",
