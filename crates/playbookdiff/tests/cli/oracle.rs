@@ -287,12 +287,25 @@ fn rules_root(path: &str) -> Option<&str> {
     path.find(".claude/rules/").map(|i| &path[..i])
 }
 
-/// Sorts each run of consecutive files of one `.claude/rules` root by path.
-///
-/// Claude Code reads rules in directory-listing order, which depends on the
-/// file system the agent ran on, so only the order of memory files and of
-/// rules roots is compared.
-fn sort_rule_runs(mut v: Vec<String>) -> Vec<String> {
+/// True when the profile fact `fact` of `agent`'s version table holds for
+/// release `version` (the table's [`Adapter::release_changes`]).
+fn holds(agent: &str, fact: &str, version: &str) -> bool {
+    adapter(agent)
+        .release_changes()
+        .iter()
+        .any(|c| c.fact == fact && compare_versions(version, c.since) != Ordering::Less)
+}
+
+/// Sorts each run of consecutive files of one `.claude/rules` root by path
+/// when Claude Code `version` reads rules in directory-listing order
+/// (`RulesInListingOrder`), which depends on the file system the agent ran
+/// on: then only the order of memory files and of rules roots is compared.
+/// An older release reads them in path order, compared as it is.
+fn sort_rule_runs(v: Vec<String>, version: &str) -> Vec<String> {
+    if !holds("claude-code", "RulesInListingOrder", version) {
+        return v;
+    }
+    let mut v = v;
     let mut i = 0;
     while i < v.len() {
         let Some(root) = rules_root(&v[i]).map(str::to_string) else {
@@ -365,22 +378,26 @@ fn claude_disagreements(
     let named = |p: &str| via_link.get(p).cloned().unwrap_or_else(|| p.to_string());
     // Startup memory files, in request order.
     let observed = &obs["startup"]["instructions"];
-    let seen: Vec<String> = sort_rule_runs(dedup_keep_first(
-        observed
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| named(b["path"].as_str().unwrap()))
-            .collect(),
-    ));
+    let seen: Vec<String> = sort_rule_runs(
+        dedup_keep_first(
+            observed
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| named(b["path"].as_str().unwrap()))
+                .collect(),
+        ),
+        version,
+    );
     let startup: Vec<_> = cfg
         .received_instructions()
         .into_iter()
         .filter(|i| i.load_phase == LoadPhase::Startup)
         .collect();
-    let modelled: Vec<String> = sort_rule_runs(dedup_keep_first(
-        startup.iter().map(|i| i.source.path.to_string()).collect(),
-    ));
+    let modelled: Vec<String> = sort_rule_runs(
+        dedup_keep_first(startup.iter().map(|i| i.source.path.to_string()).collect()),
+        version,
+    );
     push("startup-files", list(seen.clone()), list(modelled.clone()));
     // Their text, for the files both name.
     let mut texts_agent = Vec::new();
@@ -397,9 +414,11 @@ fn claude_disagreements(
             .map(|i| i.content.as_str())
             .collect::<Vec<_>>()
             .join("");
+        // As sent: a release before `MemoryTextTrimmed` keeps a file's
+        // trailing line end.
         let theirs = block["text"].as_str().unwrap();
-        if theirs.trim() != ours.trim() {
-            let (a, b) = text_difference(path, theirs.trim(), ours.trim());
+        if theirs != ours {
+            let (a, b) = text_difference(path, theirs, &ours);
             texts_agent.push(a);
             texts_adapter.push(b);
         }
@@ -477,6 +496,11 @@ fn claude_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("skills", list(listed.clone()), list(advertised.clone()));
+    if listed == advertised {
+        if let Some((theirs, ours)) = skill_order(version, obs, cfg) {
+            push("skill-order", list(theirs), list(ours));
+        }
+    }
     // The description each skill both sides list is shown with (fidelity
     // C19, C20: the first line when there is none, typed values as text),
     // cut at the per-skill cap as the listing cuts it (the first cap - 1
@@ -577,6 +601,60 @@ fn claude_disagreements(
         push(aspect, agent, adapter);
     }
     out
+}
+
+/// The order of Claude Code's skill listing at `version`, as (the agent's,
+/// the adapter's), where the release fixes it: every entry but a plugin's
+/// from `SkillListingSorted` on (by name within each source; a plugin's
+/// skills come in its own order); before `SkillsInListingOrder`, the
+/// skills of `.claude/skills` (by name; the legacy commands after them
+/// come in no fixed order). `None` in between: the skills come in the
+/// order the file system lists their directory.
+fn skill_order(
+    version: &str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Option<(Vec<String>, Vec<String>)> {
+    let sorted = holds("claude-code", "SkillListingSorted", version);
+    if !sorted && holds("claude-code", "SkillsInListingOrder", version) {
+        return None;
+    }
+    let told: Vec<&Skill> = cfg
+        .skills
+        .iter()
+        .filter(|s| {
+            s.applicability == Applicability::Effective
+                && s.load_phase == LoadPhase::Startup
+                && s.invocation.implicit != Permission::Blocked
+                && s.source.scope != SourceScope::Plugin
+        })
+        .collect();
+    let command = |s: &Skill| s.source.path.as_str().contains(".claude/commands/");
+    // Before, a name a command shares too is left out: the listing shows
+    // both under it.
+    let commands: BTreeSet<&str> = told
+        .iter()
+        .filter(|s| command(s))
+        .map(|s| s.name.as_str())
+        .collect();
+    let fixed: BTreeSet<&str> = told
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|n| sorted || !commands.contains(n))
+        .collect();
+    let theirs = obs["startup"]["skillsListed"]
+        .as_array()?
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .map(|n| n.split(" (").next().unwrap_or(n).to_string())
+        .filter(|n| fixed.contains(n.as_str()))
+        .collect();
+    let ours = told
+        .iter()
+        .filter(|s| fixed.contains(s.name.as_str()))
+        .map(|s| s.name.clone())
+        .collect();
+    Some((theirs, ours))
 }
 
 /// The hook surfaces of one observation of `agent`, as (aspect, the
