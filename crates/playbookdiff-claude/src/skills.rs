@@ -1001,22 +1001,24 @@ pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
 /// `sub-only`; corpus `getsentry__sentry-mcp` its skills by name, then
 /// its `opsx:` commands; `oracle.local_user_layers.home-claude-skills` the
 /// user's `build` and `standup`, then the project's `build`); a plugin's
-/// skills, compiled later, keep their plugin's order. Before it,
+/// skills, compiled later, keep their plugin's order, and skills found on
+/// demand follow the listing as compiled. Before it,
 /// as compiled: a directory's skills by name, then the legacy commands
 /// (whose order those releases do not fix), or, from
 /// [`Fact::SkillsInListingOrder`] on, in the order the file system lists
 /// the directory, which the analysis cannot know (an assumption says so).
 fn listing_order(cx: &mut Compiler<'_, '_>) {
     if cx.profile.has(Fact::SkillListingSorted) {
-        let group = |s: &Skill| match s.source.scope {
-            _ if is_command(s) => 3,
-            SourceScope::Managed => 0,
-            SourceScope::User => 1,
-            _ => 2,
+        // Skills off the startup listing (found on demand) stay after it,
+        // as compiled.
+        let key = |s: &Skill| match s.source.scope {
+            _ if s.load_phase != LoadPhase::Startup => (4, String::new()),
+            _ if is_command(s) => (3, s.name.clone()),
+            SourceScope::Managed => (0, s.name.clone()),
+            SourceScope::User => (1, s.name.clone()),
+            _ => (2, s.name.clone()),
         };
-        cx.out
-            .skills
-            .sort_by(|a, b| (group(a), &a.name).cmp(&(group(b), &b.name)));
+        cx.out.skills.sort_by_cached_key(key);
     } else if cx.profile.has(Fact::SkillsInListingOrder)
         && cx.out.skills.len() > 1
         && !cx.out.assumptions.iter().any(|a| a == SKILL_ORDER)
