@@ -483,11 +483,13 @@ fn claude_disagreements(
             n.split(" (").next().unwrap_or(n).to_string()
         })
         .collect();
-    // A skill the model is told of at startup.
+    // A skill the model is told of at startup (not left out by the
+    // listing's budget).
     let told = |s: &&playbookdiff_model::Skill| {
         s.applicability == Applicability::Effective
             && s.load_phase == LoadPhase::Startup
             && s.invocation.implicit != Permission::Blocked
+            && s.advertisement.state != playbookdiff_model::AdvertisementState::Omitted
     };
     let advertised: BTreeSet<String> = cfg
         .skills
@@ -543,6 +545,32 @@ fn claude_disagreements(
         .iter()
         .filter(|s| s.advertisement.shown_description_chars.is_some())
         .map(|s| s.name.as_str())
+        .collect();
+    // A skill at the budget's risk (`budget-risk`: the listing may shorten
+    // its description, by how much the context window decides): the
+    // agent's description, cut and ended with `…`, agrees when it begins
+    // the adapter's (2.1.19 to 2.1.153 shorten case
+    // `claude.c30_listing_char_budget`'s descriptions, 2.1.197 does not).
+    let at_risk: BTreeSet<&str> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.advertisement.state == playbookdiff_model::AdvertisementState::BudgetRisk)
+        .map(|s| s.name.as_str())
+        .collect();
+    let described: BTreeSet<String> = described
+        .into_iter()
+        .map(|e| {
+            let (n, d) = e.split_once(": ").unwrap_or((&e, ""));
+            let cut = d.strip_suffix('…').filter(|_| at_risk.contains(n));
+            match cut {
+                Some(head) => modelled_descriptions
+                    .iter()
+                    .find(|m| m.starts_with(&format!("{n}: {head}")))
+                    .cloned()
+                    .unwrap_or(e),
+                None => e,
+            }
+        })
         .collect();
     let keep = |e: &String| !shortened.contains(e.split(": ").next().unwrap_or(""));
     push(
@@ -626,6 +654,7 @@ fn skill_order(
             s.applicability == Applicability::Effective
                 && s.load_phase == LoadPhase::Startup
                 && s.invocation.implicit != Permission::Blocked
+                && s.advertisement.state != playbookdiff_model::AdvertisementState::Omitted
                 && s.source.scope != SourceScope::Plugin
         })
         .collect();
@@ -1987,7 +2016,9 @@ fn the_sampled_releases_agree_with_their_profiles() {
     let mut compared = 0;
     for agent in AGENTS {
         let listed = known(agent);
-        for s in sampled_observations(agent) {
+        let mut used = BTreeSet::new();
+        let samples = sampled_observations(agent);
+        for s in &samples {
             let case = by_id
                 .get(&s.case)
                 .unwrap_or_else(|| panic!("{agent} sample: no case {}", s.case));
@@ -2003,17 +2034,31 @@ fn the_sampled_releases_agree_with_their_profiles() {
             let cfg = compile(agent, &s.release, &root, case, None);
             compared += 1;
             for d in disagreements(agent, case, &root, &s.release, &s.observed, &cfg) {
-                let hit = listed.iter().any(|e| {
+                let hit = listed.iter().position(|e| {
                     e.case == d.case
                         && e.aspect == d.aspect
                         && e.versions.contains(&d.version)
                         && e.agent == d.agent
                         && e.adapter == d.adapter
                 });
-                if !hit {
+                if let Some(i) = hit {
+                    used.insert((i, d.version.clone()));
+                } else {
                     problems.push(format!(
                         "{agent} {} on {}, {}: the agent shows {:?}, the profile {:?}",
                         d.version, d.case, d.aspect, d.agent, d.adapter
+                    ));
+                }
+            }
+        }
+        // Every entry for a sampled release must still occur there.
+        for (i, e) in listed.iter().enumerate() {
+            for v in &e.versions {
+                let sampled = samples.iter().any(|s| &s.release == v && s.case == e.case);
+                if sampled && !profiled(agent).contains(&v.as_str()) && !used.contains(&(i, v.clone())) {
+                    problems.push(format!(
+                        "{agent} {v} on {}, {}: listed, but the sample agrees; remove the version",
+                        e.case, e.aspect
                     ));
                 }
             }
@@ -2080,7 +2125,9 @@ fn the_adapters_agree_with_the_recorded_agents_or_the_disagreement_is_listed() {
             if outcome.skipped.contains(&e.case) {
                 continue;
             }
-            for v in &e.versions {
+            // A sampled release's entry is held by
+            // `the_sampled_releases_agree_with_their_profiles`.
+            for v in e.versions.iter().filter(|v| profiled(agent).contains(&v.as_str())) {
                 if !used.contains(&(i, v.clone())) {
                     problems.push(format!(
                         "listed disagreement no longer occurs with {agent} {v}: in {file}, remove version {v} from the entry case = {}, aspect = {} (delete the entry when no version is left)",
@@ -2485,7 +2532,7 @@ fn bisect_observation(b: &Value) -> String {
             .map(|t| format!("`{}`", t.replace('|', "\\|").replace('`', "'")))
             .collect()
     };
-    let (present, absent) = (quoted("present"), quoted("absent"));
+    let (present, absent, ordered) = (quoted("present"), quoted("absent"), quoted("ordered"));
     if let Some(since) = b["publishedSince"].as_str() {
         // A window's start by publish time: the first release of the
         // twelve months, which the recorder observes.
@@ -2511,6 +2558,9 @@ fn bisect_observation(b: &Value) -> String {
     }
     if !absent.is_empty() {
         what.push(format!("lacks {}", absent.join(", ")));
+    }
+    if !ordered.is_empty() {
+        what.push(format!("holds {} in this order", ordered.join(", ")));
     }
     if what.is_empty() {
         what.push("equals the newer profiled release's".to_string());
