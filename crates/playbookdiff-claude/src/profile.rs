@@ -43,7 +43,7 @@ pub enum Fact {
     /// loader's description `${description} (${source})`, the listing's
     /// `${description} - ${whenToUse}`). The listing budget of those
     /// releases counts each skill's `<skill>` XML; from this release on its
-    /// `- name: description` line ([`Fact::SkillListingBudgetShare`]).
+    /// `- name: description` line ([`Fact::SkillListingShortensDescriptions`]).
     SkillListingWithoutSource,
     /// A `SKILL.md` that starts with a byte order mark is a skill (listed,
     /// its front matter hidden until [`Fact::FrontMatterAfterBom`]).
@@ -111,17 +111,25 @@ pub enum Fact {
     /// imports (`fuzz.claude-code.106`), and an on-demand file's import of
     /// a startup file attaches that file (`fuzz.claude-code.34`).
     NestedSkipsStartupFiles,
-    /// The skill listing's budget is a share of the context window (1%,
-    /// `skillListingBudgetFraction`) and each description is capped at
-    /// 1,536 characters (`skillListingMaxDescChars`): a listing over it
-    /// shortens descriptions. Before, the listing takes the skills in its
-    /// order while their entries, each with a line end, fit in 15,000
-    /// characters (`SLASH_COMMAND_TOOL_CHAR_BUDGET`), and leaves the first
-    /// that does not and every later one out, whole; no description is
-    /// capped (2.0.76 and 2.0.77 `cli.js`; case
+    /// The skill listing's budget shortens descriptions instead of leaving
+    /// skills out: every skill stays listed. 2.1.19 cuts every description
+    /// to one equal share of the 15,000 characters (`…` at the end; names
+    /// only below 20 characters each; `cli.js`: 1,060 for case
+    /// `claude.c30_listing_char_budget`'s fourteen skills); later releases
+    /// take a share of the context window (`skillListingBudgetFraction`,
+    /// 1%) with a cap per description (`skillListingMaxDescChars`, 1,536),
+    /// both in 2.1.122's code. The adapter models all of them as the
+    /// later releases: a description over 1,536 characters is cut, a
+    /// listing over the budget is at risk (`budget-risk`), which
+    /// descriptions are shortened is not decided. Before, the listing takes
+    /// the skills in its order while their entries, each with a line end,
+    /// fit in 15,000 characters (`SLASH_COMMAND_TOOL_CHAR_BUDGET`), and
+    /// leaves the first that does not and every later one out, whole,
+    /// with the note `Showing N of M skills due to token limits`; no
+    /// description is capped (2.0.76, 2.0.77 and 2.1.18 `cli.js`; case
     /// `claude.c30_listing_char_budget`: 2.0.76 lists eleven of its
-    /// fourteen skills, 2.0.77 twelve, this release all fourteen).
-    SkillListingBudgetShare,
+    /// fourteen skills, 2.0.77 to 2.1.18 twelve, 2.1.19 all fourteen).
+    SkillListingShortensDescriptions,
     /// A memory file's text is sent trimmed at both ends. Before, it keeps
     /// its trailing line end (`Root\n` for a `CLAUDE.md` that is `Root` and
     /// a line end; case `claude.c12_rule_imports`). The same release as
@@ -168,7 +176,7 @@ impl Fact {
             Fact::PreSkillShellCommandHookEvent => "PreSkillShellCommandHookEvent",
             Fact::LocalSettingsAtGitRoot => "LocalSettingsAtGitRoot",
             Fact::NestedSkipsStartupFiles => "NestedSkipsStartupFiles",
-            Fact::SkillListingBudgetShare => "SkillListingBudgetShare",
+            Fact::SkillListingShortensDescriptions => "SkillListingShortensDescriptions",
             Fact::MemoryTextTrimmed => "MemoryTextTrimmed",
             Fact::RulesInListingOrder => "RulesInListingOrder",
             Fact::SkillsInListingOrder => "SkillsInListingOrder",
@@ -365,11 +373,11 @@ const TABLE: &[Row] = &[
         evidence: "bisected (case `fuzz.claude-code.106`, reading `.claude/rules/deep/Web0.md`): 2.1.276 attaches `.claude/CLAUDE.md` a second time, 2.1.277 attaches nothing; the nested loader of 2.1.197 skips only files read or attached on demand, that of 2.1.332 also a file the startup request announced with the same text",
     },
     Row {
-        fact: Fact::SkillListingBudgetShare,
+        fact: Fact::SkillListingShortensDescriptions,
         since: "2.1.19",
         until: None,
-        summary: "The skill listing's budget is 1% of the context window and shortens descriptions (each capped at 1,536 characters); before, 15,000 characters, and the skills past it are left out whole.",
-        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.18 lists twelve and notes `Showing 12 of 14 skills due to token limits`, 2.1.19 all fourteen; 2.0.76 and 2.0.77 `cli.js` sum each entry's length and one until the sum passes `SLASH_COMMAND_TOOL_CHAR_BUDGET` (15000)",
+        summary: "The skill listing's budget shortens descriptions and lists every skill; before, the skills past its 15,000 characters are left out, whole.",
+        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.18 lists twelve and notes `Showing 12 of 14 skills due to token limits`, 2.1.19 all fourteen, each description cut to 1,060 characters; 2.0.76 and 2.1.18 `cli.js` sum each entry's length and one until the sum passes `SLASH_COMMAND_TOOL_CHAR_BUDGET` (15000), 2.1.19's cuts every description to an equal share of it",
     },
     Row {
         fact: Fact::MemoryTextTrimmed,
@@ -452,7 +460,7 @@ mod tests {
             Fact::PreSkillShellCommandHookEvent,
             Fact::LocalSettingsAtGitRoot,
             Fact::NestedSkipsStartupFiles,
-            Fact::SkillListingBudgetShare,
+            Fact::SkillListingShortensDescriptions,
             Fact::MemoryTextTrimmed,
             Fact::RulesInListingOrder,
             Fact::SkillsInListingOrder,

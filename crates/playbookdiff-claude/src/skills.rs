@@ -27,7 +27,7 @@ pub(crate) const DESCRIPTION_LIMIT_CHARS: u64 = 1536;
 pub(crate) const BUDGET_FRACTION: f64 = 0.01;
 /// Characters assumed for the listing when the context window is unknown.
 pub(crate) const BUDGET_FALLBACK_CHARS: u64 = 8000;
-/// The whole listing's budget before [`Fact::SkillListingBudgetShare`],
+/// The whole listing's budget before [`Fact::SkillListingShortensDescriptions`],
 /// in UTF-16 code units (JavaScript's `length`): `SLASH_COMMAND_TOOL_CHAR_BUDGET`
 /// when unset (2.0.76 and 2.0.77 `cli.js`).
 pub(crate) const LISTING_CHAR_BUDGET: u64 = 15_000;
@@ -409,15 +409,16 @@ fn skill(
 }
 
 /// A listed skill's advertisement under the release's budget: from
-/// [`Fact::SkillListingBudgetShare`] on, the per-skill cap and the share
-/// of the context window; before, neither (the whole listing's
-/// [`LISTING_CHAR_BUDGET`] is applied by [`budget`]).
+/// [`Fact::SkillListingShortensDescriptions`] on, the per-skill cap and
+/// the share of the context window (2.1.122's code; 2.1.19's equal share
+/// of 15,000 characters is modelled as them); before, neither (the whole
+/// listing's [`LISTING_CHAR_BUDGET`] is applied by [`budget`]).
 fn advertisement(
     profile: &crate::profile::Profile,
     state: AdvertisementState,
     desc_chars: u64,
 ) -> Advertisement {
-    if !profile.has(Fact::SkillListingBudgetShare) {
+    if !profile.has(Fact::SkillListingShortensDescriptions) {
         return Advertisement::new(state, desc_chars);
     }
     Advertisement {
@@ -584,7 +585,7 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
         compiled = Some(c);
     }
     let name = dir_name;
-    let capped = cx.profile.has(Fact::SkillListingBudgetShare);
+    let capped = cx.profile.has(Fact::SkillListingShortensDescriptions);
     let budget_risk = (capped && !disable_model && desc_chars > DESCRIPTION_LIMIT_CHARS).then(|| {
         Diagnostic::new(
             DiagnosticCode::SkillBudgetRisk,
@@ -957,10 +958,10 @@ fn shadow_below_machine_skill(cx: &mut Compiler<'_, '_>, idx: &[usize]) {
 /// `oracle.local_user_layers.home-claude-plugins`), so it runs after
 /// [`crate::plugins`].
 ///
-/// Before [`Fact::SkillListingBudgetShare`] the budget is
+/// Before [`Fact::SkillListingShortensDescriptions`] the budget is
 /// [`listing_char_budget`]'s instead.
 pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
-    if !cx.profile.has(Fact::SkillListingBudgetShare) {
+    if !cx.profile.has(Fact::SkillListingShortensDescriptions) {
         listing_char_budget(cx);
         return;
     }
@@ -1050,7 +1051,7 @@ fn listed_at_startup(cx: &Compiler<'_, '_>) -> Vec<usize> {
         .collect()
 }
 
-/// The listing budget before [`Fact::SkillListingBudgetShare`]: the
+/// The listing budget before [`Fact::SkillListingShortensDescriptions`]: the
 /// listing takes the skills in its order, adding each one's entry length
 /// and one (a line end), and stops at the first whose sum passes
 /// [`LISTING_CHAR_BUDGET`]: that skill and every later one are

@@ -524,8 +524,8 @@ declare_codes! {
     /// The skill listing may exceed the documented budget, so descriptions
     /// may be shortened or dropped; which ones depends on runtime state.
     SkillBudgetRisk = "skill-budget-risk", Warning, RepositoryProblem, any, "0.1.0", "skill descriptions may exceed the listing budget";
-    /// Claude Code before the listing budget became a share of the context
-    /// window: the skill listing keeps skills while their entries fit in
+    /// Claude Code before 2.1.19, whose listing budget shortens
+    /// descriptions instead: the skill listing keeps skills while their entries fit in
     /// 15,000 characters (`SLASH_COMMAND_TOOL_CHAR_BUDGET`) and leaves the
     /// rest out, whole, so the model is not told of them. The message names
     /// the first skill left out and counts the others. Source: 2.0.76 and

@@ -2055,7 +2055,10 @@ fn the_sampled_releases_agree_with_their_profiles() {
         for (i, e) in listed.iter().enumerate() {
             for v in &e.versions {
                 let sampled = samples.iter().any(|s| &s.release == v && s.case == e.case);
-                if sampled && !profiled(agent).contains(&v.as_str()) && !used.contains(&(i, v.clone())) {
+                if sampled
+                    && !profiled(agent).contains(&v.as_str())
+                    && !used.contains(&(i, v.clone()))
+                {
                     problems.push(format!(
                         "{agent} {v} on {}, {}: listed, but the sample agrees; remove the version",
                         e.case, e.aspect
@@ -2127,7 +2130,11 @@ fn the_adapters_agree_with_the_recorded_agents_or_the_disagreement_is_listed() {
             }
             // A sampled release's entry is held by
             // `the_sampled_releases_agree_with_their_profiles`.
-            for v in e.versions.iter().filter(|v| profiled(agent).contains(&v.as_str())) {
+            for v in e
+                .versions
+                .iter()
+                .filter(|v| profiled(agent).contains(&v.as_str()))
+            {
                 if !used.contains(&(i, v.clone())) {
                     problems.push(format!(
                         "listed disagreement no longer occurs with {agent} {v}: in {file}, remove version {v} from the entry case = {}, aspect = {} (delete the entry when no version is left)",

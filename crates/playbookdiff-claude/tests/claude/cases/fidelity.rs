@@ -1543,7 +1543,10 @@ fn c30_listing_char_budget() {
         assert_eq!(over.len(), 1, "{v}");
         let first = format!(".claude/skills/cap-{:02}/SKILL.md", fit + 1);
         assert_eq!(over[0].source.as_ref().unwrap().path.as_str(), first, "{v}");
-        assert!(over[0].message.contains(&format!("`cap-{:02}`", fit + 1)), "{v}");
+        assert!(
+            over[0].message.contains(&format!("`cap-{:02}`", fit + 1)),
+            "{v}"
+        );
         let omitted = skill(&cfg, ".claude/skills/cap-14/SKILL.md");
         assert_eq!(
             omitted.advertisement.state,
@@ -1572,7 +1575,10 @@ fn memory_text_keeps_its_line_end_before_2_1_79() {
 fn rule_order_is_an_assumption_from_2_1_113() {
     for (v, assumed) in [("2.1.112", false), ("2.1.113", true), ("2.1.332", true)] {
         let cfg = compile("unconditional_rules", at_root().version(v));
-        let order = cfg.assumptions.iter().any(|a| a.contains("`.claude/rules` root"));
+        let order = cfg
+            .assumptions
+            .iter()
+            .any(|a| a.contains("`.claude/rules` root"));
         assert_eq!(order, assumed, "{v}");
     }
 }
@@ -1588,7 +1594,14 @@ fn skill_listing_order_by_release() {
     let cfg = compile("c23_legacy_commands_as_skills", ctx().version("2.1.197"));
     assert_eq!(
         listing(&cfg),
-        ["deploy", "deploy", "frontend:component", "review", "review", "sub-only"]
+        [
+            "deploy",
+            "deploy",
+            "frontend:component",
+            "review",
+            "review",
+            "sub-only"
+        ]
     );
     assert_eq!(
         cfg.skills[0].source.path.as_str(),
