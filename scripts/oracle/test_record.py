@@ -145,3 +145,13 @@ class InlinedInstructions(unittest.TestCase):
         self.assertEqual(sorted(self.found("tests never small\napi commit\nnever")),
                          [".claude/rules/w.md", ".github/instructions/a.instructions.md",
                           ".github/instructions/t.instructions.md"])
+
+
+class ListedSkills(unittest.TestCase):
+    def test_the_budget_note_ends_the_listing(self):
+        # 2.0.77's Skill tool: the listing its budget cut, then the note.
+        text = ("\nAvailable skills:\n- cap-01: One.\n- cap-12: Twelve.\n"
+                "<!-- Showing 12 of 14 skills due to token limits -->\n")
+        self.assertEqual(record.listed_skills(text, record.TOOL_SKILLS_HEADER),
+                         [{"name": "cap-01", "description": "One."},
+                          {"name": "cap-12", "description": "Twelve."}])
