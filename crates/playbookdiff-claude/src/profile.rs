@@ -119,9 +119,10 @@ pub enum Fact {
     /// take a share of the context window (`skillListingBudgetFraction`,
     /// 1%) with a cap per description (`skillListingMaxDescChars`, 1,536),
     /// both in 2.1.122's code. The adapter models all of them as the
-    /// later releases: a description over 1,536 characters is cut, a
-    /// listing over the budget is at risk (`budget-risk`), which
-    /// descriptions are shortened is not decided. Before, the listing takes
+    /// later releases: a listing over the budget is at risk
+    /// (`budget-risk`), which descriptions are shortened is not decided
+    /// (the cap per description is [`Fact::SkillDescriptionCap`]'s).
+    /// Before, the listing takes
     /// the skills in its order while their entries, each with a line end,
     /// fit in 15,000 characters (`SLASH_COMMAND_TOOL_CHAR_BUDGET`), and
     /// leaves the first that does not and every later one out, whole,
@@ -130,6 +131,11 @@ pub enum Fact {
     /// `claude.c30_listing_char_budget`: 2.0.76 lists eleven of its
     /// fourteen skills, 2.0.77 to 2.1.18 twelve, 2.1.19 all fourteen).
     SkillListingShortensDescriptions,
+    /// Each description of the skill listing is capped at 1,536
+    /// characters (`skillListingMaxDescChars`): a longer one is cut to its
+    /// first 1,535 and `…`. Before, no description is capped (the
+    /// installed package lacks the setting's name).
+    SkillDescriptionCap,
     /// A memory file's text is sent trimmed at both ends. Before, it keeps
     /// its trailing line end (`Root\n` for a `CLAUDE.md` that is `Root` and
     /// a line end; case `claude.c12_rule_imports`). The same release as
@@ -177,6 +183,7 @@ impl Fact {
             Fact::LocalSettingsAtGitRoot => "LocalSettingsAtGitRoot",
             Fact::NestedSkipsStartupFiles => "NestedSkipsStartupFiles",
             Fact::SkillListingShortensDescriptions => "SkillListingShortensDescriptions",
+            Fact::SkillDescriptionCap => "SkillDescriptionCap",
             Fact::MemoryTextTrimmed => "MemoryTextTrimmed",
             Fact::RulesInListingOrder => "RulesInListingOrder",
             Fact::SkillsInListingOrder => "SkillsInListingOrder",
@@ -380,6 +387,13 @@ const TABLE: &[Row] = &[
         evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.18 lists twelve and notes `Showing 12 of 14 skills due to token limits`, 2.1.19 all fourteen, each description cut to 1,060 characters; 2.0.76 and 2.1.18 `cli.js` sum each entry's length and one until the sum passes `SLASH_COMMAND_TOOL_CHAR_BUDGET` (15000), 2.1.19's cuts every description to an equal share of it",
     },
     Row {
+        fact: Fact::SkillDescriptionCap,
+        since: "2.1.105",
+        until: None,
+        summary: "Each description of the skill listing is capped at 1,536 characters.",
+        evidence: "bisected on the agent's code: 2.1.104 lacks `skillListingMaxDescChars`, 2.1.105 has it",
+    },
+    Row {
         fact: Fact::MemoryTextTrimmed,
         since: "2.1.79",
         until: None,
@@ -461,6 +475,7 @@ mod tests {
             Fact::LocalSettingsAtGitRoot,
             Fact::NestedSkipsStartupFiles,
             Fact::SkillListingShortensDescriptions,
+            Fact::SkillDescriptionCap,
             Fact::MemoryTextTrimmed,
             Fact::RulesInListingOrder,
             Fact::SkillsInListingOrder,

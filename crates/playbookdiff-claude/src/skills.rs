@@ -408,22 +408,23 @@ fn skill(
     })
 }
 
-/// A listed skill's advertisement under the release's budget: from
-/// [`Fact::SkillListingShortensDescriptions`] on, the per-skill cap and
-/// the share of the context window (2.1.122's code; 2.1.19's equal share
-/// of 15,000 characters is modelled as them); before, neither (the whole
-/// listing's [`LISTING_CHAR_BUDGET`] is applied by [`budget`]).
+/// A listed skill's advertisement under the release's budget: the
+/// per-skill cap from [`Fact::SkillDescriptionCap`] on; the share of the
+/// context window from [`Fact::SkillListingShortensDescriptions`] on
+/// (2.1.122's code; 2.1.19's equal share of 15,000 characters is modelled
+/// as it); before, neither (the whole listing's [`LISTING_CHAR_BUDGET`]
+/// is applied by [`budget`]).
 fn advertisement(
     profile: &crate::profile::Profile,
     state: AdvertisementState,
     desc_chars: u64,
 ) -> Advertisement {
-    if !profile.has(Fact::SkillListingShortensDescriptions) {
-        return Advertisement::new(state, desc_chars);
-    }
+    let shortens = profile.has(Fact::SkillListingShortensDescriptions);
     Advertisement {
-        description_limit_chars: Some(DESCRIPTION_LIMIT_CHARS),
-        aggregate_budget: Some(AggregateBudget {
+        description_limit_chars: profile
+            .has(Fact::SkillDescriptionCap)
+            .then_some(DESCRIPTION_LIMIT_CHARS),
+        aggregate_budget: shortens.then_some(AggregateBudget {
             max_context_fraction: BUDGET_FRACTION,
             fallback_chars: BUDGET_FALLBACK_CHARS,
         }),
@@ -585,7 +586,7 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
         compiled = Some(c);
     }
     let name = dir_name;
-    let capped = cx.profile.has(Fact::SkillListingShortensDescriptions);
+    let capped = cx.profile.has(Fact::SkillDescriptionCap);
     let budget_risk = (capped && !disable_model && desc_chars > DESCRIPTION_LIMIT_CHARS).then(|| {
         Diagnostic::new(
             DiagnosticCode::SkillBudgetRisk,
@@ -950,7 +951,7 @@ fn shadow_below_machine_skill(cx: &mut Compiler<'_, '_>, idx: &[usize]) {
 /// characters when unknown. Never guesses which description is dropped.
 ///
 /// Marks the skills listed at startup `budget-risk` when their listing
-/// (name, description up to [`DESCRIPTION_LIMIT_CHARS`] and 4
+/// (name, description up to the release's cap, [`DESCRIPTION_LIMIT_CHARS`], and 4
 /// characters each) passes [`BUDGET_FALLBACK_CHARS`]. In local mode the
 /// installed plugins' skills count, as listed (`plugin:name`), as
 /// Claude Code lists them with the others in one skill listing (seen
@@ -973,7 +974,7 @@ pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
             s.name.chars().count() as u64
                 + s.advertisement
                     .description_chars
-                    .min(DESCRIPTION_LIMIT_CHARS)
+                    .min(s.advertisement.description_limit_chars.unwrap_or(u64::MAX))
                 + 4
         })
         .sum();

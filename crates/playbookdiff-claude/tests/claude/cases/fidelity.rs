@@ -1535,6 +1535,12 @@ fn c30_listing_char_budget() {
     ] {
         let cfg = compile("c30_listing_char_budget", at_root().version(v));
         assert_eq!(listing(&cfg), caps(fit), "{v}");
+        // The cap per description (`SkillDescriptionCap`, from 2.1.105).
+        let cap = skill(&cfg, ".claude/skills/cap-01/SKILL.md")
+            .advertisement
+            .description_limit_chars;
+        let capped = !["2.0.76", "2.0.77", "2.1.18", "2.1.19"].contains(&v);
+        assert_eq!(cap, capped.then_some(1536), "{v}");
         let over = diags(&cfg, D::SkillListingOverBudget);
         if fit == 14 {
             assert!(over.is_empty(), "{v}");
