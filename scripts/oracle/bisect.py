@@ -24,8 +24,9 @@ a release is seen to show it:
   observation tells the two releases apart, and the dotted path of the
   part that differs (`startup.instructions`, `trusted.skills`); a release
   shows the behaviour when that part, as JSON text, holds every `present`
-  string and no `absent` one (with neither, when it equals the part
-  recorded for `to`);
+  string and no `absent` one, and the `ordered` strings one after the
+  other (an order of a listing; with none of the three, when it equals
+  the part recorded for `to`);
 - or `probe = "code"`: the installed package's files hold every `present`
   string and no `absent` one (for a fact read from the agent's code, such
   as its list of hook events).
@@ -293,17 +294,31 @@ class Oracle:
 def shows(oracle, b, version):
     """(does `version` show behaviour `b`, the evidence seen)."""
     present, absent = b.get("present", []), b.get("absent", [])
+    ordered = b.get("ordered", [])
     if b.get("probe") == "code":
         found = oracle.code_holds(version, present + absent)
         ok = all(found[s] for s in present) and not any(found[s] for s in absent)
         return ok, {"codeHolds": found}
     seen = part(oracle.observe(version, b["case"]), b["aspect"])
     text = as_text(seen)
-    if present or absent:
-        ok = all(s in text for s in present) and not any(s in text for s in absent)
+    if present or absent or ordered:
+        ok = all(s in text for s in present) and not any(s in text for s in absent) \
+            and in_order(text, ordered)
     else:
         ok = text == as_text(part(oracle.recorded(b["to"], b["case"]), b["aspect"]))
     return ok, seen
+
+
+def in_order(text, strings):
+    """True when `text` holds each of `strings`, each after the one
+    before (a listing's order)."""
+    at = 0
+    for s in strings:
+        i = text.find(s, at)
+        if i < 0:
+            return False
+        at = i + len(s)
+    return True
 
 
 def publish_times(agent):
@@ -339,6 +354,7 @@ def window_start(b):
     return {
         "id": b["id"], "fact": b["fact"], "modelled": True, "witness": b.get("case"),
         "aspect": b.get("aspect"), "present": b.get("present", []), "absent": b.get("absent", []),
+        **({"ordered": b["ordered"]} if "ordered" in b else {}),
         "firstRelease": releases[first], "lastWithout": before, "publishedSince": since,
         "published": {v: times.get(v) for v in filter(None, [before, releases[first]])},
         "releasesBetween": 0, "installs": oracle.installs, "installBound": 2,
@@ -395,6 +411,7 @@ def search(b):
         "id": b["id"], "fact": b["fact"], "modelled": b.get("modelled", True),
         "witness": b.get("case", "code"),
         "aspect": b.get("aspect"), "present": b.get("present", []), "absent": b.get("absent", []),
+        **({"ordered": b["ordered"]} if "ordered" in b else {}),
         "firstRelease": releases[hi], "lastWithout": releases[lo],
         "releasesBetween": len(releases) - 2,
         "installs": oracle.installs, "installBound": math.ceil(math.log2(max(len(releases) - 2, 1))) + 2,

@@ -612,7 +612,9 @@ def listed_skills(text, header=SKILLS_HEADER):
     block scalar): a non-empty line that does not start an entry continues
     the one before. The list ends at an empty line, at the closing
     `</system-reminder>` (which follows it directly in releases such as
-    2.1.73) or at the end of the text."""
+    2.1.73), at the note `<!-- Showing N of M skills due to token limits
+    -->` that follows a listing its budget cut (2.0.77) or at the end of
+    the text."""
     i = text.find(header)
     if i < 0:
         return None
@@ -621,7 +623,7 @@ def listed_skills(text, header=SKILLS_HEADER):
         if line.startswith("- "):
             name, _, desc = line[2:].partition(": ")
             out.append({"name": name, "description": desc})
-        elif line == "</system-reminder>":
+        elif line == "</system-reminder>" or line.startswith("<!-- Showing "):
             break
         elif line and out:
             out[-1]["description"] += "\n" + line

@@ -137,7 +137,9 @@ class InlinedInstructions(unittest.TestCase):
         return [p for _, p in record.inlined_positions(tail, self.CANDIDATES, Path("/nonexistent"))]
 
     def test_a_text_inside_a_longer_sent_file_is_not_a_sent_file(self):
-        self.assertEqual(self.found("<x>tests never small</x><x>api commit</x>"),
+        # Each file's text sits on lines of its own, as Copilot CLI sends
+        # it; `never` is only a word inside one of them.
+        self.assertEqual(self.found("<x>\ntests never small\n</x>\n<x>\napi commit\n</x>"),
                          [".github/instructions/t.instructions.md",
                           ".github/instructions/a.instructions.md"])
 
@@ -191,3 +193,13 @@ class CodexPromptOfBothMethods(unittest.TestCase):
         self.assertEqual(record.codex_method("0.118.0"), record.EXEC)
         self.assertEqual(record.codex_method("0.120.0"), record.PROMPT_INPUT)
         self.assertEqual(record.codex_method("0.171.0"), record.PROMPT_INPUT)
+
+
+class ListedSkills(unittest.TestCase):
+    def test_the_budget_note_ends_the_listing(self):
+        # 2.0.77's Skill tool: the listing its budget cut, then the note.
+        text = ("\nAvailable skills:\n- cap-01: One.\n- cap-12: Twelve.\n"
+                "<!-- Showing 12 of 14 skills due to token limits -->\n")
+        self.assertEqual(record.listed_skills(text, record.TOOL_SKILLS_HEADER),
+                         [{"name": "cap-01", "description": "One."},
+                          {"name": "cap-12", "description": "Twelve."}])

@@ -41,10 +41,9 @@ pub enum Fact {
     /// ` (user)` for the user's, ` (managed)` for the managed policy's,
     /// ahead of the ` - ` and `when_to_use` (2.0.76 `cli.js`: the skill
     /// loader's description `${description} (${source})`, the listing's
-    /// `${description} - ${whenToUse}`). Not modelled: the listing
-    /// budget of those releases, 15,000 characters of the XML
-    /// (`SLASH_COMMAND_TOOL_CHAR_BUDGET`) with no cap per description; the
-    /// adapter keeps the later releases' cap and budget.
+    /// `${description} - ${whenToUse}`). The listing budget of those
+    /// releases counts each skill's `<skill>` XML; from this release on its
+    /// `- name: description` line ([`Fact::SkillListingShortensDescriptions`]).
     SkillListingWithoutSource,
     /// A `SKILL.md` that starts with a byte order mark is a skill (listed,
     /// its front matter hidden until [`Fact::FrontMatterAfterBom`]).
@@ -112,6 +111,52 @@ pub enum Fact {
     /// imports (`fuzz.claude-code.106`), and an on-demand file's import of
     /// a startup file attaches that file (`fuzz.claude-code.34`).
     NestedSkipsStartupFiles,
+    /// The skill listing's budget shortens descriptions instead of leaving
+    /// skills out: every skill stays listed. 2.1.19 cuts every description
+    /// to one equal share of the 15,000 characters (`…` at the end; names
+    /// only below 20 characters each; `cli.js`: 1,060 for case
+    /// `claude.c30_listing_char_budget`'s fourteen skills); later releases
+    /// take a share of the context window (`skillListingBudgetFraction`,
+    /// 1%) with a cap per description (`skillListingMaxDescChars`, 1,536),
+    /// both in 2.1.122's code. The adapter models all of them as the
+    /// later releases: a listing over the budget is at risk
+    /// (`budget-risk`), which descriptions are shortened is not decided
+    /// (the cap per description is [`Fact::SkillDescriptionCap`]'s).
+    /// Before, the listing takes
+    /// the skills in its order while their entries, each with a line end,
+    /// fit in 15,000 characters (`SLASH_COMMAND_TOOL_CHAR_BUDGET`), and
+    /// leaves the first that does not and every later one out, whole,
+    /// with the note `Showing N of M skills due to token limits`; no
+    /// description is capped (2.0.76, 2.0.77 and 2.1.18 `cli.js`; case
+    /// `claude.c30_listing_char_budget`: 2.0.76 lists eleven of its
+    /// fourteen skills, 2.0.77 to 2.1.18 twelve, 2.1.19 all fourteen).
+    SkillListingShortensDescriptions,
+    /// Each description of the skill listing is capped at 1,536
+    /// characters (`skillListingMaxDescChars`): a longer one is cut to its
+    /// first 1,535 and `…`. Before, no description is capped (the
+    /// installed package lacks the setting's name).
+    SkillDescriptionCap,
+    /// A memory file's text is sent trimmed at both ends. Before, it keeps
+    /// its trailing line end (`Root\n` for a `CLAUDE.md` that is `Root` and
+    /// a line end; case `claude.c12_rule_imports`). The same release as
+    /// [`Fact::MemoryBomStripped`]: JavaScript's `trim` removes a byte
+    /// order mark too.
+    MemoryTextTrimmed,
+    /// The rules of a `.claude/rules` root are taken in the order the file
+    /// system lists the directory, which the analysis cannot know. Before,
+    /// in path order (case `claude.c04_above_root_links`: `above.md`
+    /// before `linked.md`, whose directory lists `linked.md` first).
+    RulesInListingOrder,
+    /// The skills of a `.claude/skills` directory are listed in the order
+    /// the file system lists it. Before, by name (case
+    /// `claude.c17_skill_identity`: `deploy-app`, `lint`, `review`, whose
+    /// directory lists `review` first); legacy commands follow them in no
+    /// fixed order (2.0.77 listed the commands of case
+    /// `claude.c23_legacy_commands_as_skills` in two orders in three runs).
+    SkillsInListingOrder,
+    /// The skill listing is sorted by name, whatever the file system's
+    /// order ([`Fact::SkillsInListingOrder`] ends).
+    SkillListingSorted,
 }
 
 impl Fact {
@@ -137,6 +182,12 @@ impl Fact {
             Fact::PreSkillShellCommandHookEvent => "PreSkillShellCommandHookEvent",
             Fact::LocalSettingsAtGitRoot => "LocalSettingsAtGitRoot",
             Fact::NestedSkipsStartupFiles => "NestedSkipsStartupFiles",
+            Fact::SkillListingShortensDescriptions => "SkillListingShortensDescriptions",
+            Fact::SkillDescriptionCap => "SkillDescriptionCap",
+            Fact::MemoryTextTrimmed => "MemoryTextTrimmed",
+            Fact::RulesInListingOrder => "RulesInListingOrder",
+            Fact::SkillsInListingOrder => "SkillsInListingOrder",
+            Fact::SkillListingSorted => "SkillListingSorted",
         }
     }
 }
@@ -328,6 +379,48 @@ const TABLE: &[Row] = &[
         summary: "Reading a file below the launch directory's .claude/ no longer attaches its .claude/CLAUDE.md, loaded at startup, a second time.",
         evidence: "bisected (case `fuzz.claude-code.106`, reading `.claude/rules/deep/Web0.md`): 2.1.276 attaches `.claude/CLAUDE.md` a second time, 2.1.277 attaches nothing; the nested loader of 2.1.197 skips only files read or attached on demand, that of 2.1.332 also a file the startup request announced with the same text",
     },
+    Row {
+        fact: Fact::SkillListingShortensDescriptions,
+        since: "2.1.19",
+        until: None,
+        summary: "The skill listing's budget shortens descriptions and lists every skill; before, the skills past its 15,000 characters are left out, whole.",
+        evidence: "bisected (case `claude.c30_listing_char_budget`, fourteen skills of 1,200-character descriptions): 2.1.18 lists twelve and notes `Showing 12 of 14 skills due to token limits`, 2.1.19 all fourteen, each description cut to 1,060 characters; 2.0.76 and 2.1.18 `cli.js` sum each entry's length and one until the sum passes `SLASH_COMMAND_TOOL_CHAR_BUDGET` (15000), 2.1.19's cuts every description to an equal share of it",
+    },
+    Row {
+        fact: Fact::SkillDescriptionCap,
+        since: "2.1.105",
+        until: None,
+        summary: "Each description of the skill listing is capped at 1,536 characters.",
+        evidence: "bisected on the agent's code: 2.1.104 lacks `skillListingMaxDescChars`, 2.1.105 has it",
+    },
+    Row {
+        fact: Fact::MemoryTextTrimmed,
+        since: "2.1.79",
+        until: None,
+        summary: "A memory file's text is sent without its trailing line end.",
+        evidence: "bisected (case `claude.c12_rule_imports`): 2.1.78 sends `CLAUDE.md` as `Root\\n`, 2.1.79 as `Root`",
+    },
+    Row {
+        fact: Fact::RulesInListingOrder,
+        since: "2.1.113",
+        until: None,
+        summary: "The rules of a .claude/rules directory are read in the order the file system lists them, no longer by path.",
+        evidence: "bisected (case `claude.c04_above_root_links`): 2.1.112 sends `mid/.claude/rules/above.md` before `linked.md`, 2.1.113 after it, as the directory lists them",
+    },
+    Row {
+        fact: Fact::SkillsInListingOrder,
+        since: "2.1.113",
+        until: None,
+        summary: "The skills of a .claude/skills directory are listed in the order the file system lists them, no longer by name.",
+        evidence: "bisected (case `claude.c17_skill_identity`): 2.1.112 lists `deploy-app`, `lint`, `review`, 2.1.113 `review` first, as the directory lists them",
+    },
+    Row {
+        fact: Fact::SkillListingSorted,
+        since: "2.1.154",
+        until: None,
+        summary: "The skill listing is sorted by name.",
+        evidence: "bisected (case `claude.c17_skill_identity`): 2.1.153 lists `review` first, as the directory lists it, 2.1.154 `deploy-app`, `lint`, `review`",
+    },
 ];
 
 /// The behaviour of one profiled Claude Code release, read from `TABLE`.
@@ -381,6 +474,12 @@ mod tests {
             Fact::PreSkillShellCommandHookEvent,
             Fact::LocalSettingsAtGitRoot,
             Fact::NestedSkipsStartupFiles,
+            Fact::SkillListingShortensDescriptions,
+            Fact::SkillDescriptionCap,
+            Fact::MemoryTextTrimmed,
+            Fact::RulesInListingOrder,
+            Fact::SkillsInListingOrder,
+            Fact::SkillListingSorted,
         ] {
             assert!(TABLE.iter().any(|r| r.fact == f), "{f:?}");
         }

@@ -27,6 +27,10 @@ pub(crate) const DESCRIPTION_LIMIT_CHARS: u64 = 1536;
 pub(crate) const BUDGET_FRACTION: f64 = 0.01;
 /// Characters assumed for the listing when the context window is unknown.
 pub(crate) const BUDGET_FALLBACK_CHARS: u64 = 8000;
+/// The whole listing's budget before [`Fact::SkillListingShortensDescriptions`],
+/// in UTF-16 code units (JavaScript's `length`): `SLASH_COMMAND_TOOL_CHAR_BUDGET`
+/// when unset (2.0.76 and 2.0.77 `cli.js`).
+pub(crate) const LISTING_CHAR_BUDGET: u64 = 15_000;
 
 /// Parses a front-matter boolean as Claude Code does. With `lenient`
 /// (2.1.218 and later, [`Fact::LenientFrontMatterBooleans`]): a YAML
@@ -173,6 +177,7 @@ pub(crate) fn compile(cx: &mut Compiler<'_, '_>, settings: &Settings) {
     legacy_commands(cx);
     overrides(cx, settings);
     collisions(cx);
+    listing_order(cx);
     // In local mode the installed plugins' skills share the listing
     // budget: it is computed once they are listed ([`budget`]).
     if cx.user.is_none() {
@@ -396,18 +401,35 @@ fn skill(
         reason,
         description: read.description.clone(),
         invocation,
-        advertisement: Advertisement {
-            description_limit_chars: Some(DESCRIPTION_LIMIT_CHARS),
-            aggregate_budget: Some(AggregateBudget {
-                max_context_fraction: BUDGET_FRACTION,
-                fallback_chars: BUDGET_FALLBACK_CHARS,
-            }),
-            ..Advertisement::new(state, read.desc_chars)
-        },
+        advertisement: advertisement(&cx.profile, state, read.desc_chars),
         paths: read.paths.clone(),
         metadata_sources: Vec::new(),
         cross_references: Vec::new(),
     })
+}
+
+/// A listed skill's advertisement under the release's budget: the
+/// per-skill cap from [`Fact::SkillDescriptionCap`] on; the share of the
+/// context window from [`Fact::SkillListingShortensDescriptions`] on
+/// (2.1.122's code; 2.1.19's equal share of 15,000 characters is modelled
+/// as it); before, neither (the whole listing's [`LISTING_CHAR_BUDGET`]
+/// is applied by [`budget`]).
+fn advertisement(
+    profile: &crate::profile::Profile,
+    state: AdvertisementState,
+    desc_chars: u64,
+) -> Advertisement {
+    let shortens = profile.has(Fact::SkillListingShortensDescriptions);
+    Advertisement {
+        description_limit_chars: profile
+            .has(Fact::SkillDescriptionCap)
+            .then_some(DESCRIPTION_LIMIT_CHARS),
+        aggregate_budget: shortens.then_some(AggregateBudget {
+            max_context_fraction: BUDGET_FRACTION,
+            fallback_chars: BUDGET_FALLBACK_CHARS,
+        }),
+        ..Advertisement::new(state, desc_chars)
+    }
 }
 
 /// Reads the skill file `path` (the command `dir_name`) and its front
@@ -564,7 +586,8 @@ fn read_skill(cx: &mut Compiler<'_, '_>, path: &RepoPath, dir_name: &str) -> Opt
         compiled = Some(c);
     }
     let name = dir_name;
-    let budget_risk = (!disable_model && desc_chars > DESCRIPTION_LIMIT_CHARS).then(|| {
+    let capped = cx.profile.has(Fact::SkillDescriptionCap);
+    let budget_risk = (capped && !disable_model && desc_chars > DESCRIPTION_LIMIT_CHARS).then(|| {
         Diagnostic::new(
             DiagnosticCode::SkillBudgetRisk,
             format!(
@@ -928,28 +951,22 @@ fn shadow_below_machine_skill(cx: &mut Compiler<'_, '_>, idx: &[usize]) {
 /// characters when unknown. Never guesses which description is dropped.
 ///
 /// Marks the skills listed at startup `budget-risk` when their listing
-/// (name, description up to [`DESCRIPTION_LIMIT_CHARS`] and 4
+/// (name, description up to the release's cap, [`DESCRIPTION_LIMIT_CHARS`], and 4
 /// characters each) passes [`BUDGET_FALLBACK_CHARS`]. In local mode the
 /// installed plugins' skills count, as listed (`plugin:name`), as
 /// Claude Code lists them with the others in one skill listing (seen
 /// with 2.1.197 and 2.1.332, case
 /// `oracle.local_user_layers.home-claude-plugins`), so it runs after
 /// [`crate::plugins`].
+///
+/// Before [`Fact::SkillListingShortensDescriptions`] the budget is
+/// [`listing_char_budget`]'s instead.
 pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
-    let listed: Vec<usize> = cx
-        .out
-        .skills
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| {
-            s.applicability == Applicability::Effective
-                && matches!(
-                    s.advertisement.state,
-                    AdvertisementState::Advertised | AdvertisementState::BudgetRisk
-                )
-        })
-        .map(|(i, _)| i)
-        .collect();
+    if !cx.profile.has(Fact::SkillListingShortensDescriptions) {
+        listing_char_budget(cx);
+        return;
+    }
+    let listed = listed_at_startup(cx);
     let total: u64 = listed
         .iter()
         .map(|&i| {
@@ -957,7 +974,7 @@ pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
             s.name.chars().count() as u64
                 + s.advertisement
                     .description_chars
-                    .min(DESCRIPTION_LIMIT_CHARS)
+                    .min(s.advertisement.description_limit_chars.unwrap_or(u64::MAX))
                 + 4
         })
         .sum();
@@ -975,6 +992,146 @@ pub(crate) fn budget(cx: &mut Compiler<'_, '_>) {
             ),
         ));
     }
+}
+
+/// Puts the skills in the order of the release's skill listing. From
+/// [`Fact::SkillListingSorted`] on, by name within each source, the
+/// sources in the order compiled: the managed policy's, the user's, the
+/// repository's skills, then the legacy commands (2.1.197 and 2.1.332:
+/// case `claude.c23_legacy_commands_as_skills.in-sub` lists `deploy`, then
+/// the commands `deploy`, `frontend:component`, `review`, `review`,
+/// `sub-only`; corpus `getsentry__sentry-mcp` its skills by name, then
+/// its `opsx:` commands; `oracle.local_user_layers.home-claude-skills` the
+/// user's `build` and `standup`, then the project's `build`); a plugin's
+/// skills, compiled later, keep their plugin's order, and skills found on
+/// demand follow the listing as compiled. Before it,
+/// as compiled: a directory's skills by name, then the legacy commands
+/// (whose order those releases do not fix), or, from
+/// [`Fact::SkillsInListingOrder`] on, in the order the file system lists
+/// the directory, which the analysis cannot know (an assumption says so).
+fn listing_order(cx: &mut Compiler<'_, '_>) {
+    if cx.profile.has(Fact::SkillListingSorted) {
+        // Skills off the startup listing (found on demand) stay after it,
+        // as compiled.
+        let key = |s: &Skill| match s.source.scope {
+            _ if s.load_phase != LoadPhase::Startup => (4, String::new()),
+            _ if is_command(s) => (3, s.name.clone()),
+            SourceScope::Managed => (0, s.name.clone()),
+            SourceScope::User => (1, s.name.clone()),
+            _ => (2, s.name.clone()),
+        };
+        cx.out.skills.sort_by_cached_key(key);
+    } else if cx.profile.has(Fact::SkillsInListingOrder)
+        && cx.out.skills.len() > 1
+        && !cx.out.assumptions.iter().any(|a| a == SKILL_ORDER)
+    {
+        cx.out.assumptions.push(SKILL_ORDER.to_string());
+    }
+}
+
+/// The assumption of a release that lists skills in the file system's
+/// order ([`Fact::SkillsInListingOrder`] before [`Fact::SkillListingSorted`]).
+const SKILL_ORDER: &str = "Skills are listed by name; this Claude Code release lists a skills directory in the order the \
+                           file system lists it, which is unsorted, so their order may differ.";
+
+/// The skills the listing holds (indices into the output's skills), in
+/// the order compiled.
+fn listed_at_startup(cx: &Compiler<'_, '_>) -> Vec<usize> {
+    cx.out
+        .skills
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            s.applicability == Applicability::Effective
+                && matches!(
+                    s.advertisement.state,
+                    AdvertisementState::Advertised | AdvertisementState::BudgetRisk
+                )
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The listing budget before [`Fact::SkillListingShortensDescriptions`]: the
+/// listing takes the skills in its order, adding each one's entry length
+/// and one (a line end), and stops at the first whose sum passes
+/// [`LISTING_CHAR_BUDGET`]: that skill and every later one are
+/// `omitted`, whole, with one `skill-listing-over-budget` diagnostic
+/// (2.0.76 and 2.0.77 `cli.js`, the listing's `limitedCommands`; case
+/// `claude.c30_listing_char_budget`: 2.0.76 lists `cap-01` to `cap-11`,
+/// 2.0.77 to `cap-12`). The listing's order: the skills by name, then
+/// the legacy commands ([`Fact::SkillsInListingOrder`]; the commands'
+/// order is not fixed in those releases, so which command a cut among
+/// them leaves out is this order's guess).
+fn listing_char_budget(cx: &mut Compiler<'_, '_>) {
+    let mut listed = listed_at_startup(cx);
+    listed.retain(|&i| cx.out.skills[i].load_phase == LoadPhase::Startup);
+    let skills = &cx.out.skills;
+    listed.sort_by(|&a, &b| {
+        let key = |i: usize| (is_command(&skills[i]), skills[i].name.clone());
+        key(a).cmp(&key(b))
+    });
+    let xml = !cx.profile.has(Fact::SkillListingWithoutSource);
+    let mut sum = 0;
+    let Some(cut) = listed.iter().position(|&i| {
+        sum += listing_entry_units(&cx.out.skills[i], xml) + 1;
+        sum > LISTING_CHAR_BUDGET
+    }) else {
+        return;
+    };
+    let left_out = listed[cut..].to_vec();
+    for &i in &left_out {
+        let s = &mut cx.out.skills[i];
+        s.advertisement.state = AdvertisementState::Omitted;
+        s.reason = format!("{}; left out of the skill listing by its budget", s.reason);
+    }
+    let first = &cx.out.skills[left_out[0]];
+    let what = match left_out.len() - 1 {
+        0 => "it is left out".to_string(),
+        n => format!(
+            "it and the {} after it are left out",
+            playbookdiff_model::remedy::count(n, "skill", "skills")
+        ),
+    };
+    let d = Diagnostic::new(
+        DiagnosticCode::SkillListingOverBudget,
+        format!(
+            "The skill listing passes Claude Code's budget of {LISTING_CHAR_BUDGET} characters at `{}`: {what}, so \
+             the model is not told of them. Shorten the descriptions or remove skills.",
+            first.name,
+        ),
+    )
+    .at(first.source.clone());
+    cx.diag(d);
+}
+
+/// True for a legacy command listed as a skill (its file lies in a
+/// `.claude/commands` directory).
+fn is_command(s: &Skill) -> bool {
+    s.source.path.as_str().contains(".claude/commands/")
+}
+
+/// The length of `s`'s entry in the listing, in UTF-16 code units: its
+/// `<skill>` XML (`name`, `description`, `location`) with `xml`, else its
+/// `- name: description` line (2.0.76 and 2.0.77 `cli.js`). The location
+/// is a word of the skill's source: seven characters for a skill of the
+/// repository or the managed policy, `user` for the user's.
+fn listing_entry_units(s: &Skill, xml: bool) -> u64 {
+    let description = s.description.as_deref().unwrap_or("");
+    let entry = if xml {
+        let location = match s.source.scope {
+            SourceScope::User => "user",
+            _ => "project",
+        };
+        format!(
+            "<skill>\n<name>\n{}\n</name>\n<description>\n{description}\n</description>\n<location>\n{location}\n\
+             </location>\n</skill>",
+            s.name
+        )
+    } else {
+        format!("- {}: {description}", s.name)
+    };
+    entry.encode_utf16().count() as u64
 }
 
 /// Legacy custom commands, `.claude/commands/**/*.md`, as Claude Code

@@ -524,6 +524,13 @@ declare_codes! {
     /// The skill listing may exceed the documented budget, so descriptions
     /// may be shortened or dropped; which ones depends on runtime state.
     SkillBudgetRisk = "skill-budget-risk", Warning, RepositoryProblem, any, "0.1.0", "skill descriptions may exceed the listing budget";
+    /// Claude Code before 2.1.19, whose listing budget shortens
+    /// descriptions instead: the skill listing keeps skills while their entries fit in
+    /// 15,000 characters (`SLASH_COMMAND_TOOL_CHAR_BUDGET`) and leaves the
+    /// rest out, whole, so the model is not told of them. The message names
+    /// the first skill left out and counts the others. Source: 2.0.76 and
+    /// 2.0.77 `cli.js`; case `claude.c30_listing_char_budget`.
+    SkillListingOverBudget = "skill-listing-over-budget", Warning, RepositoryProblem, "claude-code", "0.1.0", "skills left out of the listing by its 15,000-character budget";
     /// A `SKILL.md` sits deeper than `<skills-root>/<name>/SKILL.md` and is
     /// not discovered.
     SkillNotDiscovered = "skill-not-discovered", Warning, RepositoryProblem, any, "0.1.0", "a SKILL.md is not at a discoverable depth";

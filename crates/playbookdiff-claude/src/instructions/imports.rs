@@ -91,7 +91,8 @@ pub(super) fn expand(
     job: ExpandJob<'_>,
     stack: &mut Vec<RepoPath>,
 ) -> bool {
-    let mut body = body_of(job.text, job.body_start);
+    let trim_end = cx.profile.has(crate::profile::Fact::MemoryTextTrimmed);
+    let mut body = body_of(job.text, job.body_start, trim_end);
     if body.content.is_empty() {
         if job.part != Part::Imports {
             report_empty(cx, &job);
@@ -146,7 +147,10 @@ pub(super) fn expand(
 /// A file's body as the agent sends it: from `body_start`, the HTML
 /// comments it removes taken out, trimmed at both ends (`content.trim()`
 /// in the loader of 2.1.197 and 2.1.332; seen in the request body as
-/// `@AGENTS.md\n\nContents of …` for a CLAUDE.md that is `@AGENTS.md\n`).
+/// `@AGENTS.md\n\nContents of …` for a CLAUDE.md that is `@AGENTS.md\n`);
+/// before [`crate::profile::Fact::MemoryTextTrimmed`], trimmed at the
+/// start only: the file's trailing line end is sent (2.1.73, case
+/// `claude.c12_rule_imports`: `Root\n`).
 struct Body {
     /// The import scan of the body.
     scan: Arc<ScanAt>,
@@ -158,7 +162,7 @@ struct Body {
 
 /// [`Body`] of `text` from byte `body_start`; the scan is cached per file
 /// for one start, another start scans anew.
-fn body_of(text: &TextFile, body_start: usize) -> Body {
+fn body_of(text: &TextFile, body_start: usize, trim_end: bool) -> Body {
     let body = &text.text[body_start..];
     let cached = text.parsed_as(|t| {
         ScanAt(
@@ -183,7 +187,12 @@ fn body_of(text: &TextFile, body_start: usize) -> Body {
             end: at(t.end),
         })
         .collect();
-    let content = crate::js_trim(&content).to_string();
+    let content = if trim_end {
+        crate::js_trim(&content)
+    } else {
+        crate::js_trim_start(&content)
+    }
+    .to_string();
     Body {
         scan,
         content,

@@ -22,6 +22,10 @@ use std::sync::Arc;
 /// them, unsorted (fidelity "Settled assumptions"; the oracle test compares
 /// runs of rules as sets for that reason), so the path order given here is
 /// an approximation, stated once per result that has two rules in a root.
+/// Releases before [`Fact::RulesInListingOrder`] take them in path order,
+/// as given here: no assumption.
+///
+/// [`Fact::RulesInListingOrder`]: crate::profile::Fact::RulesInListingOrder
 pub(super) const RULE_ORDER: &str = "Rules of one `.claude/rules` root are listed in path order; Claude Code takes them in the \
                           order the file system lists the directory, which is unsorted, so their order may differ.";
 
@@ -67,7 +71,8 @@ pub(super) fn rules_root(
         has_subdirs,
     } = walk(cx, &tree, &root);
     files.sort();
-    if files.len() > 1 && !cx.out.assumptions.iter().any(|a| a == RULE_ORDER) {
+    let listing_order = cx.profile.has(crate::profile::Fact::RulesInListingOrder);
+    if listing_order && files.len() > 1 && !cx.out.assumptions.iter().any(|a| a == RULE_ORDER) {
         cx.out.assumptions.push(RULE_ORDER.to_string());
     }
     if has_subdirs && matches!(tree, RulesTree::Repository) {

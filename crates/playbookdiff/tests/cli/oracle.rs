@@ -287,12 +287,25 @@ fn rules_root(path: &str) -> Option<&str> {
     path.find(".claude/rules/").map(|i| &path[..i])
 }
 
-/// Sorts each run of consecutive files of one `.claude/rules` root by path.
-///
-/// Claude Code reads rules in directory-listing order, which depends on the
-/// file system the agent ran on, so only the order of memory files and of
-/// rules roots is compared.
-fn sort_rule_runs(mut v: Vec<String>) -> Vec<String> {
+/// True when the profile fact `fact` of `agent`'s version table holds for
+/// release `version` (the table's [`Adapter::release_changes`]).
+fn holds(agent: &str, fact: &str, version: &str) -> bool {
+    adapter(agent)
+        .release_changes()
+        .iter()
+        .any(|c| c.fact == fact && compare_versions(version, c.since) != Ordering::Less)
+}
+
+/// Sorts each run of consecutive files of one `.claude/rules` root by path
+/// when Claude Code `version` reads rules in directory-listing order
+/// (`RulesInListingOrder`), which depends on the file system the agent ran
+/// on: then only the order of memory files and of rules roots is compared.
+/// An older release reads them in path order, compared as it is.
+fn sort_rule_runs(v: Vec<String>, version: &str) -> Vec<String> {
+    if !holds("claude-code", "RulesInListingOrder", version) {
+        return v;
+    }
+    let mut v = v;
     let mut i = 0;
     while i < v.len() {
         let Some(root) = rules_root(&v[i]).map(str::to_string) else {
@@ -365,22 +378,26 @@ fn claude_disagreements(
     let named = |p: &str| via_link.get(p).cloned().unwrap_or_else(|| p.to_string());
     // Startup memory files, in request order.
     let observed = &obs["startup"]["instructions"];
-    let seen: Vec<String> = sort_rule_runs(dedup_keep_first(
-        observed
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| named(b["path"].as_str().unwrap()))
-            .collect(),
-    ));
+    let seen: Vec<String> = sort_rule_runs(
+        dedup_keep_first(
+            observed
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| named(b["path"].as_str().unwrap()))
+                .collect(),
+        ),
+        version,
+    );
     let startup: Vec<_> = cfg
         .received_instructions()
         .into_iter()
         .filter(|i| i.load_phase == LoadPhase::Startup)
         .collect();
-    let modelled: Vec<String> = sort_rule_runs(dedup_keep_first(
-        startup.iter().map(|i| i.source.path.to_string()).collect(),
-    ));
+    let modelled: Vec<String> = sort_rule_runs(
+        dedup_keep_first(startup.iter().map(|i| i.source.path.to_string()).collect()),
+        version,
+    );
     push("startup-files", list(seen.clone()), list(modelled.clone()));
     // Their text, for the files both name.
     let mut texts_agent = Vec::new();
@@ -397,9 +414,11 @@ fn claude_disagreements(
             .map(|i| i.content.as_str())
             .collect::<Vec<_>>()
             .join("");
+        // As sent: a release before `MemoryTextTrimmed` keeps a file's
+        // trailing line end.
         let theirs = block["text"].as_str().unwrap();
-        if theirs.trim() != ours.trim() {
-            let (a, b) = text_difference(path, theirs.trim(), ours.trim());
+        if theirs != ours {
+            let (a, b) = text_difference(path, theirs, &ours);
             texts_agent.push(a);
             texts_adapter.push(b);
         }
@@ -464,11 +483,13 @@ fn claude_disagreements(
             n.split(" (").next().unwrap_or(n).to_string()
         })
         .collect();
-    // A skill the model is told of at startup.
+    // A skill the model is told of at startup (not left out by the
+    // listing's budget).
     let told = |s: &&playbookdiff_model::Skill| {
         s.applicability == Applicability::Effective
             && s.load_phase == LoadPhase::Startup
             && s.invocation.implicit != Permission::Blocked
+            && s.advertisement.state != playbookdiff_model::AdvertisementState::Omitted
     };
     let advertised: BTreeSet<String> = cfg
         .skills
@@ -477,6 +498,11 @@ fn claude_disagreements(
         .map(|s| s.name.clone())
         .collect();
     push("skills", list(listed.clone()), list(advertised.clone()));
+    if listed == advertised {
+        if let Some((theirs, ours)) = skill_order(version, obs, cfg) {
+            push("skill-order", list(theirs), list(ours));
+        }
+    }
     // The description each skill both sides list is shown with (fidelity
     // C19, C20: the first line when there is none, typed values as text),
     // cut at the per-skill cap as the listing cuts it (the first cap - 1
@@ -519,6 +545,32 @@ fn claude_disagreements(
         .iter()
         .filter(|s| s.advertisement.shown_description_chars.is_some())
         .map(|s| s.name.as_str())
+        .collect();
+    // A skill at the budget's risk (`budget-risk`: the listing may shorten
+    // its description, by how much the context window decides): the
+    // agent's description, cut and ended with `…`, agrees when it begins
+    // the adapter's (2.1.19 to 2.1.153 shorten case
+    // `claude.c30_listing_char_budget`'s descriptions, 2.1.197 does not).
+    let at_risk: BTreeSet<&str> = cfg
+        .skills
+        .iter()
+        .filter(|s| s.advertisement.state == playbookdiff_model::AdvertisementState::BudgetRisk)
+        .map(|s| s.name.as_str())
+        .collect();
+    let described: BTreeSet<String> = described
+        .into_iter()
+        .map(|e| {
+            let (n, d) = e.split_once(": ").unwrap_or((&e, ""));
+            let cut = d.strip_suffix('…').filter(|_| at_risk.contains(n));
+            match cut {
+                Some(head) => modelled_descriptions
+                    .iter()
+                    .find(|m| m.starts_with(&format!("{n}: {head}")))
+                    .cloned()
+                    .unwrap_or(e),
+                None => e,
+            }
+        })
         .collect();
     let keep = |e: &String| !shortened.contains(e.split(": ").next().unwrap_or(""));
     push(
@@ -577,6 +629,61 @@ fn claude_disagreements(
         push(aspect, agent, adapter);
     }
     out
+}
+
+/// The order of Claude Code's skill listing at `version`, as (the agent's,
+/// the adapter's), where the release fixes it: every entry but a plugin's
+/// from `SkillListingSorted` on (by name within each source; a plugin's
+/// skills come in its own order); before `SkillsInListingOrder`, the
+/// skills of `.claude/skills` (by name; the legacy commands after them
+/// come in no fixed order). `None` in between: the skills come in the
+/// order the file system lists their directory.
+fn skill_order(
+    version: &str,
+    obs: &Value,
+    cfg: &EffectiveAgentConfig,
+) -> Option<(Vec<String>, Vec<String>)> {
+    let sorted = holds("claude-code", "SkillListingSorted", version);
+    if !sorted && holds("claude-code", "SkillsInListingOrder", version) {
+        return None;
+    }
+    let told: Vec<&Skill> = cfg
+        .skills
+        .iter()
+        .filter(|s| {
+            s.applicability == Applicability::Effective
+                && s.load_phase == LoadPhase::Startup
+                && s.invocation.implicit != Permission::Blocked
+                && s.advertisement.state != playbookdiff_model::AdvertisementState::Omitted
+                && s.source.scope != SourceScope::Plugin
+        })
+        .collect();
+    let command = |s: &Skill| s.source.path.as_str().contains(".claude/commands/");
+    // Before, a name a command shares too is left out: the listing shows
+    // both under it.
+    let commands: BTreeSet<&str> = told
+        .iter()
+        .filter(|s| command(s))
+        .map(|s| s.name.as_str())
+        .collect();
+    let fixed: BTreeSet<&str> = told
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|n| sorted || !commands.contains(n))
+        .collect();
+    let theirs = obs["startup"]["skillsListed"]
+        .as_array()?
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .map(|n| n.split(" (").next().unwrap_or(n).to_string())
+        .filter(|n| fixed.contains(n.as_str()))
+        .collect();
+    let ours = told
+        .iter()
+        .filter(|s| fixed.contains(s.name.as_str()))
+        .map(|s| s.name.clone())
+        .collect();
+    Some((theirs, ours))
 }
 
 /// The hook surfaces of one observation of `agent`, as (aspect, the
@@ -1951,7 +2058,9 @@ fn the_sampled_releases_agree_with_their_profiles() {
     let mut compared = 0;
     for agent in AGENTS {
         let listed = known(agent);
-        for s in sampled_observations(agent) {
+        let mut used = BTreeSet::new();
+        let samples = sampled_observations(agent);
+        for s in &samples {
             let case = by_id
                 .get(&s.case)
                 .unwrap_or_else(|| panic!("{agent} sample: no case {}", s.case));
@@ -1967,17 +2076,34 @@ fn the_sampled_releases_agree_with_their_profiles() {
             let cfg = compile(agent, &s.release, &root, case, None);
             compared += 1;
             for d in disagreements(agent, case, &root, &s.release, &s.observed, &cfg) {
-                let hit = listed.iter().any(|e| {
+                let hit = listed.iter().position(|e| {
                     e.case == d.case
                         && e.aspect == d.aspect
                         && e.versions.contains(&d.version)
                         && e.agent == d.agent
                         && e.adapter == d.adapter
                 });
-                if !hit {
+                if let Some(i) = hit {
+                    used.insert((i, d.version.clone()));
+                } else {
                     problems.push(format!(
                         "{agent} {} on {}, {}: the agent shows {:?}, the profile {:?}",
                         d.version, d.case, d.aspect, d.agent, d.adapter
+                    ));
+                }
+            }
+        }
+        // Every entry for a sampled release must still occur there.
+        for (i, e) in listed.iter().enumerate() {
+            for v in &e.versions {
+                let sampled = samples.iter().any(|s| &s.release == v && s.case == e.case);
+                if sampled
+                    && !profiled(agent).contains(&v.as_str())
+                    && !used.contains(&(i, v.clone()))
+                {
+                    problems.push(format!(
+                        "{agent} {v} on {}, {}: listed, but the sample agrees; remove the version",
+                        e.case, e.aspect
                     ));
                 }
             }
@@ -2044,7 +2170,13 @@ fn the_adapters_agree_with_the_recorded_agents_or_the_disagreement_is_listed() {
             if outcome.skipped.contains(&e.case) {
                 continue;
             }
-            for v in &e.versions {
+            // A sampled release's entry is held by
+            // `the_sampled_releases_agree_with_their_profiles`.
+            for v in e
+                .versions
+                .iter()
+                .filter(|v| profiled(agent).contains(&v.as_str()))
+            {
                 if !used.contains(&(i, v.clone())) {
                     problems.push(format!(
                         "listed disagreement no longer occurs with {agent} {v}: in {file}, remove version {v} from the entry case = {}, aspect = {} (delete the entry when no version is left)",
@@ -2523,7 +2655,7 @@ fn bisect_observation(b: &Value) -> String {
             .map(|t| format!("`{}`", t.replace('|', "\\|").replace('`', "'")))
             .collect()
     };
-    let (present, absent) = (quoted("present"), quoted("absent"));
+    let (present, absent, ordered) = (quoted("present"), quoted("absent"), quoted("ordered"));
     if let Some(since) = b["publishedSince"].as_str() {
         // A window's start by publish time: the first release of the
         // twelve months, which the recorder observes.
@@ -2549,6 +2681,9 @@ fn bisect_observation(b: &Value) -> String {
     }
     if !absent.is_empty() {
         what.push(format!("lacks {}", absent.join(", ")));
+    }
+    if !ordered.is_empty() {
+        what.push(format!("holds {} in this order", ordered.join(", ")));
     }
     if what.is_empty() {
         what.push("equals the newer profiled release's".to_string());

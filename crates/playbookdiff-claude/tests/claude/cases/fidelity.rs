@@ -1,4 +1,4 @@
-//! One fixture per row of the fidelity table (`c01_…` to `c25_…`, then `c26_…` to `c29_…` for odd rule paths, skill fields, the description cap and byte order marks),
+//! One fixture per row of the fidelity table (`c01_…` to `c25_…`, then `c26_…` to `c29_…` for odd rule paths, skill fields, the description cap and byte order marks, and `c30_…` for the listing budget before 2.1.19),
 //! checked under both profiled Claude Code versions; the recorded
 //! observations of the real agent for the same fixtures are compared by
 //! the workspace's differential test.
@@ -1498,4 +1498,128 @@ fn c29_bom_import_and_rule() {
             assert_eq!(rule.content, "BOM rule.");
         }
     }
+}
+
+/// The names of the skills the listing holds, in the adapter's order.
+fn listing(cfg: &playbookdiff_model::EffectiveAgentConfig) -> Vec<String> {
+    cfg.skills
+        .iter()
+        .filter(|s| {
+            s.applicability == Effective
+                && s.load_phase == Startup
+                && s.invocation.implicit != playbookdiff_model::Permission::Blocked
+                && s.advertisement.state != playbookdiff_model::AdvertisementState::Omitted
+        })
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+/// The listing budget before 2.1.19 (case `claude.c30_listing_char_budget`,
+/// fourteen skills of 1,200-character descriptions, recorded with 2.0.76,
+/// 2.0.77, 2.1.197 and 2.1.332 and bisected): 15,000 characters of the
+/// entries as listed. 2.0.76 lists the XML entries of `cap-01` to `cap-11`,
+/// 2.0.77 to 2.1.18 the `- name: description` lines of `cap-01` to
+/// `cap-12`; the rest are omitted, whole, with one diagnostic at the first
+/// left out. From 2.1.19 the budget is a share of the context window and
+/// every skill is listed.
+#[test]
+fn c30_listing_char_budget() {
+    let caps = |n: usize| (1..=n).map(|i| format!("cap-{i:02}")).collect::<Vec<_>>();
+    for (v, fit) in [
+        ("2.0.76", 11),
+        ("2.0.77", 12),
+        ("2.1.18", 12),
+        ("2.1.19", 14),
+        ("2.1.197", 14),
+        ("2.1.332", 14),
+    ] {
+        let cfg = compile("c30_listing_char_budget", at_root().version(v));
+        assert_eq!(listing(&cfg), caps(fit), "{v}");
+        // The cap per description (`SkillDescriptionCap`, from 2.1.105).
+        let cap = skill(&cfg, ".claude/skills/cap-01/SKILL.md")
+            .advertisement
+            .description_limit_chars;
+        let capped = !["2.0.76", "2.0.77", "2.1.18", "2.1.19"].contains(&v);
+        assert_eq!(cap, capped.then_some(1536), "{v}");
+        let over = diags(&cfg, D::SkillListingOverBudget);
+        if fit == 14 {
+            assert!(over.is_empty(), "{v}");
+            continue;
+        }
+        assert_eq!(over.len(), 1, "{v}");
+        let first = format!(".claude/skills/cap-{:02}/SKILL.md", fit + 1);
+        assert_eq!(over[0].source.as_ref().unwrap().path.as_str(), first, "{v}");
+        assert!(
+            over[0].message.contains(&format!("`cap-{:02}`", fit + 1)),
+            "{v}"
+        );
+        let omitted = skill(&cfg, ".claude/skills/cap-14/SKILL.md");
+        assert_eq!(
+            omitted.advertisement.state,
+            playbookdiff_model::AdvertisementState::Omitted
+        );
+        assert_eq!(omitted.advertisement.description_limit_chars, None, "{v}");
+    }
+}
+
+/// A memory file's trailing line end (case `claude.c12_rule_imports`,
+/// bisected): 2.1.78 sends `CLAUDE.md` (`Root` and a line end) as `Root\n`,
+/// 2.1.79 as `Root`.
+#[test]
+fn memory_text_keeps_its_line_end_before_2_1_79() {
+    for (v, text) in [("2.1.78", "Root\n"), ("2.1.79", "Root")] {
+        let cfg = compile("c12_rule_imports", at_root().version(v));
+        assert_eq!(one(&cfg, "CLAUDE.md").content, text, "{v}");
+    }
+}
+
+/// Rules in path order before 2.1.113 (case
+/// `claude.c04_above_root_links`, bisected): then the order given is the
+/// release's, so no assumption says it may differ; from 2.1.113 the file
+/// system's order is, and one does.
+#[test]
+fn rule_order_is_an_assumption_from_2_1_113() {
+    for (v, assumed) in [("2.1.112", false), ("2.1.113", true), ("2.1.332", true)] {
+        let cfg = compile("unconditional_rules", at_root().version(v));
+        let order = cfg
+            .assumptions
+            .iter()
+            .any(|a| a.contains("`.claude/rules` root"));
+        assert_eq!(order, assumed, "{v}");
+    }
+}
+
+/// The skill listing's order (cases `claude.c17_skill_identity` and
+/// `claude.c23_legacy_commands_as_skills.in-sub`, bisected): by name
+/// within each source from 2.1.154, the `.claude/skills` skill before the
+/// commands; from 2.1.113 to 2.1.153 the file system's order, which an
+/// assumption names.
+#[test]
+fn skill_listing_order_by_release() {
+    let ctx = || at_root().cwd("sub");
+    let cfg = compile("c23_legacy_commands_as_skills", ctx().version("2.1.197"));
+    assert_eq!(
+        listing(&cfg),
+        [
+            "deploy",
+            "deploy",
+            "frontend:component",
+            "review",
+            "review",
+            "sub-only"
+        ]
+    );
+    assert_eq!(
+        cfg.skills[0].source.path.as_str(),
+        ".claude/skills/deploy/SKILL.md"
+    );
+    let assumed = |v: &str| {
+        compile("c17_skill_identity", at_root().version(v))
+            .assumptions
+            .iter()
+            .any(|a| a.starts_with("Skills are listed by name"))
+    };
+    assert!(!assumed("2.1.112"));
+    assert!(assumed("2.1.113") && assumed("2.1.153"));
+    assert!(!assumed("2.1.154"));
 }
