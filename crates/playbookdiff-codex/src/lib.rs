@@ -410,9 +410,8 @@ fn compile(req: &Request<'_, '_>) -> EffectiveAgentConfig {
     let local_modes = machine.as_ref().map(|_| modes::LocalModes {
         requirements: &mode_requirements,
         trusted,
-        facts: &facts,
     });
-    out.permissions = modes::compile(&mut cx, &all_layers, local_modes);
+    out.permissions = modes::compile(&mut cx, &all_layers, &facts, local_modes);
     out.subagents = agents::compile(&mut cx, &chain);
     if let Some(r) = &nested_root {
         out.instructions

@@ -32,8 +32,10 @@
 //! `...home-codex-approval-on-failure` and
 //! `...home-codex-global.managed-codex-approval-legacy`; a layer's
 //! `untrusted` stopped 0.171.0 also under requirements that do not allow
-//! it, seen by hand). Both are modelled in local mode only, where the
-//! layer read last is known.
+//! it, seen by hand). `on-failure` is modelled in local mode only, where
+//! the layer read last is known; the refusal also in repo mode, from the
+//! project's layers, which a user layer cannot replace (case
+//! `codex.x35_project_untrusted_policy`: 0.142.3 starts, 0.171.0 stops).
 
 use crate::config::{extent, get, Layer};
 use crate::profile::Facts;
@@ -184,12 +186,14 @@ pub(crate) struct LocalModes<'a> {
     /// True when cwd is trusted: the release's default sandbox is then
     /// `workspace-write`, else `read-only`.
     pub trusted: bool,
-    /// The release's facts (its legacy approval policies).
-    pub facts: &'a Facts,
 }
 
-/// The mode settings of `layers` (lowest precedence first). In repo mode
-/// (`local` is `None`) each is listed as written, its `honoured` unknown.
+/// The mode settings of `layers` (lowest precedence first) at a release
+/// of `facts`. In repo mode (`local` is `None`) each is listed as
+/// written, its `honoured` unknown; a project's `untrusted` that no
+/// closer project layer replaces still stops a release that refuses it
+/// (with no user layer, as every clone starts; a command-line flag or a
+/// managed setting would replace it).
 /// In local mode the layer read last decides each key, the others are
 /// `honoured: no`, and a value (or default) the requirements do not
 /// allow is replaced by the one Codex falls back to, listed from the
@@ -197,9 +201,17 @@ pub(crate) struct LocalModes<'a> {
 pub(crate) fn compile(
     cx: &mut Cx<'_, '_>,
     layers: &[Layer<'_>],
+    facts: &Facts,
     local: Option<LocalModes<'_>>,
 ) -> Vec<PermissionSetting> {
     let Some(local) = local else {
+        if facts.untrusted_policy_refused {
+            let approval: Vec<PermissionSetting> = layers
+                .iter()
+                .flat_map(|l| settings_of(l, &[ModeKey::Approval]))
+                .collect();
+            refuse_untrusted(cx, &approval);
+        }
         return layers
             .iter()
             .flat_map(|l| settings_of(l, &ModeKey::ALL))
@@ -210,7 +222,7 @@ pub(crate) fn compile(
         let mut set: Vec<PermissionSetting> =
             layers.iter().flat_map(|l| settings_of(l, &[key])).collect();
         mark_overridden(&mut set);
-        if key == ModeKey::Approval && local.facts.untrusted_policy_refused {
+        if key == ModeKey::Approval && facts.untrusted_policy_refused {
             refuse_untrusted(cx, &set);
         }
         if let Some(allowed) = local.requirements.get(key) {
@@ -221,7 +233,7 @@ pub(crate) fn compile(
             out.extend(set);
         }
     }
-    if local.facts.on_failure_as_on_request {
+    if facts.on_failure_as_on_request {
         on_failure_as_on_request(cx, &mut out);
     }
     out
