@@ -1532,10 +1532,22 @@ def run_opencode(exe, case, work, version=None):
             clean_stderr(norm.text(strip_ansi((sub / "err").read_text(errors="replace")))), norm
 
     catalogue = FakeChat()
+    # A step that ends while the catalogue answers is no error to print.
+    catalogue.server.handle_error = lambda *a: None
+    step.catalogue_port = catalogue.port
     try:
         return opencode_steps(step, case, work, created, obs)
     finally:
         catalogue.close()
+
+
+def opencode_provider(port):
+    """The `OPENCODE_CONFIG_CONTENT` that names the recorder's provider
+    `oracle` (model `oracle/m`) at the chat endpoint on `port`."""
+    return json.dumps({"provider": {"oracle": {
+        "npm": "@ai-sdk/openai-compatible", "name": "oracle",
+        "options": {"baseURL": f"http://127.0.0.1:{port}/v1", "apiKey": "oracle"},
+        "models": {"m": {"name": "m"}}}}, "model": "oracle/m"})
 
 
 def opencode_steps(step, case, work, created, obs):
@@ -1569,6 +1581,7 @@ def opencode_steps(step, case, work, created, obs):
         obs["config"]["plugins"] = sorted(
             norm.path(p[len("file://"):]) if isinstance(p, str) and p.startswith("file://") else p
             for p in cfg["plugin"])
+    provider = opencode_provider(step.catalogue_port)
     rc, out, err, norm = step("skill", ["debug", "skill"])
     skills = []
     if rc == 0:
@@ -1580,12 +1593,8 @@ def opencode_steps(step, case, work, created, obs):
     obs["skills"] = sorted(skills, key=lambda s: (s["name"], s["path"]))
     api = FakeChat()
     try:
-        content = json.dumps({"provider": {"oracle": {
-            "npm": "@ai-sdk/openai-compatible", "name": "oracle",
-            "options": {"baseURL": f"http://127.0.0.1:{api.port}/v1", "apiKey": "oracle"},
-            "models": {"m": {"name": "m"}}}}, "model": "oracle/m"})
         rc, out, err, norm = step("run", ["run", "--model", "oracle/m", "hi"],
-                                  {"OPENCODE_CONFIG_CONTENT": content})
+                                  {"OPENCODE_CONFIG_CONTENT": opencode_provider(api.port)})
     finally:
         api.close()
     main = [b for b in api.requests if "title generator" not in opencode_system(b)]
@@ -1608,8 +1617,11 @@ def opencode_steps(step, case, work, created, obs):
     else:
         obs["startup"] = {"exit": rc, "stderr": err.splitlines()[0] if err else ""}
     if case.get("target"):
+        # The provider too: 1.1.34 answers "no providers found" without one
+        # (its catalogue is the recorder's empty one); the read sends nothing.
         rc, out, err, norm = step("read", ["debug", "agent", "build", "--tool", "read", "--params",
-                                           json.dumps({"filePath": str(repo_dir(case, work / "read") / case["target"])})])
+                                           json.dumps({"filePath": str(repo_dir(case, work / "read") / case["target"])})],
+                                  {"OPENCODE_CONFIG_CONTENT": provider})
         try:
             loaded = json.loads(json_output(out))["result"]["metadata"].get("loaded") or []
             obs["onDemand"] = {"instructions": [norm.path(p) for p in loaded]}
@@ -2339,9 +2351,17 @@ def run_copilot(exe, case, work, version=None):
     env.update(copilot_endpoint_env(version, f"http://127.0.0.1:{api.port}/v1"))
     env.update(case_env(case, home, repo))
     norm = Normalizer(repo, home, work, above_levels(case))
+    args = ["-p", "hi", "--allow-all-tools", "--output-format", "json"]
+    events = True
     try:
-        rc = run_logged(launcher(exe) + ["-p", "hi", "--allow-all-tools", "--output-format", "json"],
-                        repo / case.get("cwd", "."), env, work / "out", work / "err")
+        rc = run_logged(launcher(exe) + args, repo / case.get("cwd", "."), env,
+                        work / "out", work / "err")
+        if "unknown option '--output-format'" in (work / "err").read_text(errors="replace"):
+            # 0.0.403 and 0.0.417 print text only: the request is observed,
+            # the session's events (skills, MCP servers) are not.
+            rc = run_logged(launcher(exe) + args[:3], repo / case.get("cwd", "."), env,
+                            work / "out", work / "err")
+            events = False
     finally:
         api.close()
     obs = {"exit": 0 if api.requests else rc}
@@ -2374,7 +2394,8 @@ def run_copilot(exe, case, work, version=None):
                               for s in data["servers"]), key=lambda s: s["name"])
     if skills_event or not api.requests:
         obs["skills"] = skills
-    obs["mcpServers"] = servers
+    if events:
+        obs["mcpServers"] = servers
     fired_markers(repo, obs)
     if api.requests:
         text = copilot_system(api.requests[0])
