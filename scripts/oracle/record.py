@@ -2287,14 +2287,15 @@ def copilot_task_agents(body):
     return []
 
 
-# Releases before this one know no `COPILOT_PROVIDER_BASE_URL` (1.0.6's
-# code names it nowhere) and, offline, stop asking for a GitHub login.
+# Releases before this one know no `COPILOT_PROVIDER_BASE_URL` (the code
+# of 1.0.6 and 1.0.7 names it nowhere, that of 1.0.10 does; none was
+# published between them) and, offline, stop asking for a GitHub login.
 # They reach the recorder's endpoint through the Copilot API route of
 # their code instead: `COPILOT_ENABLE_ALT_PROVIDERS=true` with
 # `GITHUB_COPILOT_API_TOKEN` and `COPILOT_API_URL` is a login without
 # GitHub (`tryCopilotApiTokenLogin`), whose model list is empty, and
 # `COPILOT_AGENT_MODEL` names the model (`sweagent-capi:gpt-4.1`).
-COPILOT_CAPI_ROUTE_BEFORE = "1.0.11"
+COPILOT_CAPI_ROUTE_BEFORE = "1.0.10"
 
 
 def copilot_endpoint_env(version, base_url):
