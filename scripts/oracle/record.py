@@ -1411,9 +1411,11 @@ def opencode_offline_aids(version, home):
 def opencode_env(work, home, models_url=None):
     """The environment of an OpenCode step: an empty home, no update check,
     no models.dev refresh; with `models_url`, the catalogue is read from
-    there (`OPENCODE_MODELS_URL`): 1.1.27 to 1.1.34 ship no copy of it and
-    fetch it on every start ("Unable to connect" offline), a later release
-    reads its own copy and never asks."""
+    there (`OPENCODE_MODELS_URL`): 1.1.31 and 1.1.34 ship no copy of it
+    and fetch it on every start ("Unable to connect" offline), a later
+    release reads its own copy and never asks. 1.1.27 fetches it from
+    models.dev itself (its code names no `OPENCODE_MODELS_URL`): its `run`
+    is not observed offline, its `debug` steps are."""
     for d in (".config", ".local/share", ".cache", ".local/state"):
         (home / d).mkdir(parents=True, exist_ok=True)
     extra = {"OPENCODE_MODELS_URL": models_url} if models_url else {}

@@ -537,25 +537,27 @@ pub(crate) const CHANGES: &[Change] = &[
     },
 ];
 
-/// The first release the adapter models: the first whose code reads
+/// The first release the adapter models: the first that sends the
+/// instruction files of the directories between cwd and the repository
+/// root (behaviour `copilot.ancestor-instructions`, case
+/// `copilot.instruction_chain.in-a-b`: 1.0.10 sends those of cwd and the
+/// root only, `a/AGENTS.md` and `a/.github/copilot-instructions.md` left
+/// out; 1.0.11 sends them). Every release published of Copilot CLI
+/// (0.0.340 on) lies in the last twelve months, and the recorder observes
+/// older ones too: a release published without the executable for this
+/// platform (1.0.7, 1.0.10, ...) runs as the JavaScript it ships on a
+/// pinned Node.js 24; 1.0.10 is the first whose code reads
 /// `COPILOT_PROVIDER_BASE_URL`, the chat endpoint the profiles were
-/// recorded through (behaviour `copilot.provider-endpoint`, read from the
-/// code: 1.0.7's names it nowhere, 1.0.10's does; none was published
-/// between them). Every release published of Copilot CLI (0.0.340 on)
-/// lies in the last twelve months, and the recorder observes older ones
-/// too: a release published without the executable for this platform
-/// (1.0.7, 1.0.10, ...) runs as the JavaScript it ships on a pinned
-/// Node.js 24, and a release without the provider endpoint reaches the
-/// fake endpoint through the Copilot API route of its code
+/// recorded through (`copilot.provider-endpoint`); an older release
+/// reaches the fake endpoint through the Copilot API route of its code
 /// (`COPILOT_ENABLE_ALT_PROVIDERS`, `GITHUB_COPILOT_API_TOKEN`,
-/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`: a login without GitHub),
-/// from the first release that has that login (behaviour
-/// `copilot.api-token-login`; 0.0.372 has none and asks for a GitHub
-/// login: `No authentication information found.`). What those releases
-/// send is compared with 1.0.24 in `oracle/bisect/copilot.older.json`,
-/// not modelled. An older release gets this one's profile, with a
-/// diagnostic.
-pub(crate) const FIRST_MODELLED: &str = "1.0.10";
+/// `COPILOT_API_URL`, `COPILOT_AGENT_MODEL`: a login without GitHub) from
+/// the first release that has that login (`copilot.api-token-login`,
+/// 0.0.376; 0.0.372 asks for a GitHub login: `No authentication
+/// information found.`). What those releases send is compared with 1.0.24
+/// in `oracle/bisect/copilot.older.json`, not modelled. An older release
+/// gets this one's profile, with a diagnostic.
+pub(crate) const FIRST_MODELLED: &str = "1.0.11";
 
 /// The facts of release `version` ([`facts_of`] over [`TABLE`] and
 /// [`CHANGES`]). A release outside the window gets the facts of the

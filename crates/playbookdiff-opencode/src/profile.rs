@@ -116,8 +116,11 @@ impl Profile {
 /// behaviour `opencode.nested-agent-names`, the window's start), and
 /// 1.0.185 refuses a `.opencode/agents` folder, finds no skill and reads
 /// no `opencode.jsonc` (behaviours `opencode.agents-folder-accepted`,
-/// `opencode.skills-found`, `opencode.jsonc-read`, from 1.1.11). An older
-/// release gets this one's profile, with a diagnostic.
+/// `opencode.skills-found`, `opencode.jsonc-instructions-read`, from
+/// 1.1.11). Within the window, the request of 1.1.27 is not observed: it
+/// fetches the models.dev catalogue from its fixed address, offline in
+/// vain, and stops before its first request. An older release gets this
+/// one's profile, with a diagnostic.
 pub(crate) const FIRST_MODELLED: &str = "1.1.16";
 
 /// The table, oldest first. A release between two rows has the older

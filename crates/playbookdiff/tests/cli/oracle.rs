@@ -1909,6 +1909,7 @@ fn the_sampled_releases_agree_with_their_profiles() {
     let mut compared = 0;
     for agent in AGENTS {
         let listed = known(agent);
+        let mut used = BTreeSet::new();
         for s in sampled_observations(agent) {
             let case = by_id
                 .get(&s.case)
@@ -1925,17 +1926,31 @@ fn the_sampled_releases_agree_with_their_profiles() {
             let cfg = compile(agent, &s.release, &root, case, None);
             compared += 1;
             for d in disagreements(agent, case, &root, &s.release, &s.observed, &cfg) {
-                let hit = listed.iter().any(|e| {
+                let hit = listed.iter().position(|e| {
                     e.case == d.case
                         && e.aspect == d.aspect
                         && e.versions.contains(&d.version)
                         && e.agent == d.agent
                         && e.adapter == d.adapter
                 });
-                if !hit {
+                if let Some(i) = hit {
+                    used.insert((i, d.version.clone()));
+                } else {
                     problems.push(format!(
                         "{agent} {} on {}, {}: the agent shows {:?}, the profile {:?}",
                         d.version, d.case, d.aspect, d.agent, d.adapter
+                    ));
+                }
+            }
+        }
+        // An entry of a sampled release (not a profiled one) that no
+        // longer occurs is stale.
+        for (i, e) in listed.iter().enumerate() {
+            for v in e.versions.iter().filter(|v| !profiled(agent).contains(&v.as_str())) {
+                if !used.contains(&(i, v.clone())) {
+                    problems.push(format!(
+                        "{agent} {v}: the listed disagreement on {}, {} no longer occurs",
+                        e.case, e.aspect
                     ));
                 }
             }
@@ -2002,7 +2017,9 @@ fn the_adapters_agree_with_the_recorded_agents_or_the_disagreement_is_listed() {
             if outcome.skipped.contains(&e.case) {
                 continue;
             }
-            for v in &e.versions {
+            // A sampled release's entry is checked by
+            // `the_sampled_releases_agree_with_their_profiles`.
+            for v in e.versions.iter().filter(|v| profiled(agent).contains(&v.as_str())) {
                 if !used.contains(&(i, v.clone())) {
                     problems.push(format!(
                         "listed disagreement no longer occurs with {agent} {v}: in {file}, remove version {v} from the entry case = {}, aspect = {} (delete the entry when no version is left)",
