@@ -670,10 +670,9 @@ pub(crate) fn kind_phrase(kind: EntryKind) -> &'static str {
 /// file OpenCode would attach on a read below cwd is out of scope, with
 /// the reason, and out of the request order.
 pub(crate) fn without_read_attachments(instructions: &mut [Instruction], version: &str) {
-    for i in instructions
-        .iter_mut()
-        .filter(|i| i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective)
-    {
+    for i in instructions.iter_mut().filter(|i| {
+        i.load_phase == LoadPhase::OnDemand && i.applicability == Applicability::Effective
+    }) {
         i.applicability = Applicability::OutOfScope;
         i.order = None;
         i.reason = format!(

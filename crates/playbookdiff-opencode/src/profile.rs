@@ -93,10 +93,14 @@ impl Profile {
             out.push(format!("The `task` tool's description in OpenCode {v} tells the model to run custom slash commands through that tool."));
         }
         if !self.read_attaches_instructions {
-            out.push(format!("OpenCode {v} attaches no instruction file when the agent reads a file below cwd."));
+            out.push(format!(
+                "OpenCode {v} attaches no instruction file when the agent reads a file below cwd."
+            ));
         }
         if self.empty_files == EmptyFiles::Sent {
-            out.push(format!("OpenCode {v} sends an empty instruction file too, with no text."));
+            out.push(format!(
+                "OpenCode {v} sends an empty instruction file too, with no text."
+            ));
         }
         if self.bundled_customize_skill {
             out.push(format!(

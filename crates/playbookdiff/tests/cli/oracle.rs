@@ -1946,7 +1946,11 @@ fn the_sampled_releases_agree_with_their_profiles() {
         // An entry of a sampled release (not a profiled one) that no
         // longer occurs is stale.
         for (i, e) in listed.iter().enumerate() {
-            for v in e.versions.iter().filter(|v| !profiled(agent).contains(&v.as_str())) {
+            for v in e
+                .versions
+                .iter()
+                .filter(|v| !profiled(agent).contains(&v.as_str()))
+            {
                 if !used.contains(&(i, v.clone())) {
                     problems.push(format!(
                         "{agent} {v}: the listed disagreement on {}, {} no longer occurs",
@@ -2019,7 +2023,11 @@ fn the_adapters_agree_with_the_recorded_agents_or_the_disagreement_is_listed() {
             }
             // A sampled release's entry is checked by
             // `the_sampled_releases_agree_with_their_profiles`.
-            for v in e.versions.iter().filter(|v| profiled(agent).contains(&v.as_str())) {
+            for v in e
+                .versions
+                .iter()
+                .filter(|v| profiled(agent).contains(&v.as_str()))
+            {
                 if !used.contains(&(i, v.clone())) {
                     problems.push(format!(
                         "listed disagreement no longer occurs with {agent} {v}: in {file}, remove version {v} from the entry case = {}, aspect = {} (delete the entry when no version is left)",
