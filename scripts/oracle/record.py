@@ -57,7 +57,8 @@ ids are removed, so two runs give byte-identical files. At the end, unless
 cli oracle::` regenerates `docs/fidelity.md`.
 
 Python 3.11 standard library only; needs `npm`, `git`, `unshare` and `ip`
-(run as root, or with user namespaces allowed).
+(run as root, or with user namespaces allowed), and `rg` (ripgrep) for
+OpenCode before 1.1.53, which runs the system's (`OC_OFFLINE_AIDS_BEFORE`).
 """
 
 import argparse
